@@ -1,0 +1,120 @@
+# skein — plain GNU make. Quick start: `make run`, `make check`.
+#
+# Sites with OTF2 outside pkg-config's path (e.g. a Spack prefix) can say
+#   make OTF2_PREFIX=/path/to/otf2
+# or point PKG_CONFIG_PATH at it.
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+SHARED     ?= ../shared
+CC         ?= cc
+BUILD      ?= build
+PKG_CONFIG ?= pkg-config
+
+PKGS := ncursesw yaml-0.1 hwloc
+ifdef OTF2_PREFIX
+OTF2_CFLAGS := -I$(OTF2_PREFIX)/include
+OTF2_LIBS   := -L$(OTF2_PREFIX)/lib -Wl,-rpath,$(OTF2_PREFIX)/lib -lotf2
+else
+OTF2_CFLAGS  = $(shell $(PKG_CONFIG) --cflags otf2 2>/dev/null)
+OTF2_LIBS    = $(shell $(PKG_CONFIG) --libs otf2 2>/dev/null || echo -lotf2)
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+OPT      ?= -O2 -g
+SAN      :=
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DSKEIN_VERSION='"$(VERSION)"'
+CFLAGS   += -std=c11 $(OPT) $(WARN) $(SAN) -MMD -MP
+
+CORE_SRC := $(wildcard src/*.c)
+TUI_SRC  := $(wildcard tui/*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+LIB      := $(BUILD)/libskein.a
+BIN      := $(BUILD)/skein
+
+CORE_CFLAGS = $(OTF2_CFLAGS)
+CORE_LIBS   = $(OTF2_LIBS) -lm
+TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
+TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+EXAMPLE := traces/corpus/stencil-8-delay/traces.otf2
+
+.PHONY: all run check check-unit check-asan check-cli check-traces deps deps-check \
+	install uninstall clean traces bench
+
+all: $(BIN)
+
+$(BUILD)/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/tui/%.o: tui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
+
+$(LIB): $(CORE_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(TUI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIB) $(TUI_LIBS) $(CORE_LIBS)
+
+# Unit tests link the core library alone: curses in the core is a link error.
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(TEST_LIBS) $(CORE_LIBS)
+
+deps:
+	@sh mk/deps.sh build
+
+deps-check:
+	@sh mk/deps.sh check
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) $(if $(wildcard $(EXAMPLE)),$(EXAMPLE),traces/example/traces.otf2)
+
+# The whole suite: unit and trace tests, again under ASan+UBSan, the CLI
+# tests, and the tracer's end-to-end run.
+check: deps-check
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory check-cli
+	@$(MAKE) --no-print-directory check-traces
+
+check-unit: $(BIN) $(TESTS)
+	@sh tests/run-unit.sh $(BUILD) $(SHARED)
+
+check-asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		check-unit
+
+check-cli: $(BIN)
+	@sh tests/cli.sh $(BIN) $(SHARED)
+
+check-traces:
+	@if [ -f traces/Makefile ]; then $(MAKE) --no-print-directory -C traces check; fi
+
+traces:
+	@sh mk/deps.sh traces
+	$(MAKE) -C traces all
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/skein
+	install -m 644 doc/skein.1 $(DESTDIR)$(PREFIX)/share/man/man1/skein.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/skein $(DESTDIR)$(PREFIX)/share/man/man1/skein.1
+
+clean:
+	rm -rf build
+
+-include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d)

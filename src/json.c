@@ -1,0 +1,146 @@
+#include "json.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+void
+json_init(struct json *j, FILE *out, int pretty)
+{
+	j->out = out;
+	j->depth = 0;
+	j->count[0] = 0;
+	j->pretty = pretty;
+	j->key_pending = 0;
+}
+
+static void
+indent(struct json *j)
+{
+	if (!j->pretty)
+		return;
+	fputc('\n', j->out);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->out);
+}
+
+/* Writes the separator before a value (not after a key). */
+static void
+before_value(struct json *j)
+{
+	if (j->key_pending) {
+		j->key_pending = 0;
+		return;
+	}
+	if (j->depth > 0) {
+		if (j->count[j->depth]++)
+			fputc(',', j->out);
+		indent(j);
+	}
+}
+
+static void
+put_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		default:
+			if (*p < 0x20)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+void
+json_key(struct json *j, const char *key)
+{
+	before_value(j);
+	put_string(j->out, key);
+	fputs(j->pretty ? ": " : ":", j->out);
+	j->key_pending = 1;
+}
+
+static void
+open_(struct json *j, char c)
+{
+	before_value(j);
+	fputc(c, j->out);
+	if (j->depth < JSON_MAX_DEPTH - 1)
+		j->depth++;
+	j->count[j->depth] = 0;
+}
+
+static void
+close_(struct json *j, char c)
+{
+	int had = j->count[j->depth];
+	if (j->depth > 0)
+		j->depth--;
+	if (had)
+		indent(j);
+	fputc(c, j->out);
+}
+
+void json_begin_object(struct json *j) { open_(j, '{'); }
+void json_end_object(struct json *j) { close_(j, '}'); }
+void json_begin_array(struct json *j) { open_(j, '['); }
+void json_end_array(struct json *j) { close_(j, ']'); }
+
+void
+json_string(struct json *j, const char *s)
+{
+	before_value(j);
+	put_string(j->out, s ? s : "");
+}
+
+void
+json_uint(struct json *j, uint64_t v)
+{
+	before_value(j);
+	fprintf(j->out, "%" PRIu64, v);
+}
+
+void
+json_int(struct json *j, int64_t v)
+{
+	before_value(j);
+	fprintf(j->out, "%" PRId64, v);
+}
+
+void
+json_double(struct json *j, double v)
+{
+	before_value(j);
+	if (isfinite(v))
+		fprintf(j->out, "%.9g", v);
+	else
+		fputs("null", j->out);
+}
+
+void
+json_bool(struct json *j, int v)
+{
+	before_value(j);
+	fputs(v ? "true" : "false", j->out);
+}
+
+void
+json_null(struct json *j)
+{
+	before_value(j);
+	fputs("null", j->out);
+}
+
+void
+json_finish(struct json *j)
+{
+	fputc('\n', j->out);
+}

@@ -1,0 +1,37 @@
+/* json.h — a minimal streaming JSON writer for reports.
+ *
+ * The writer tracks nesting and commas; callers name keys and values.
+ * Output goes to a caller-owned FILE. No allocation.
+ */
+#ifndef SKEIN_JSON_H
+#define SKEIN_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 32
+
+struct json {
+	FILE *out;
+	int depth;
+	int count[JSON_MAX_DEPTH];   /* items written at each depth */
+	int pretty;
+	int key_pending;               /* a key was written, its value is next */
+};
+
+void json_init(struct json *j, FILE *out, int pretty);
+void json_key(struct json *j, const char *key);        /* before a value in an object */
+void json_begin_object(struct json *j);
+void json_end_object(struct json *j);
+void json_begin_array(struct json *j);
+void json_end_array(struct json *j);
+void json_string(struct json *j, const char *s);
+void json_uint(struct json *j, uint64_t v);
+void json_int(struct json *j, int64_t v);
+void json_double(struct json *j, double v);
+void json_bool(struct json *j, int v);
+void json_null(struct json *j);
+/* Ends the document with a newline. */
+void json_finish(struct json *j);
+
+#endif

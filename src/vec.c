@@ -1,0 +1,27 @@
+#include "vec.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "err.h"
+
+int
+vec_reserve(void **data, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return ERR_NOMEM;
+		ncap *= 2;
+	}
+	if (ncap > SIZE_MAX / size)
+		return ERR_NOMEM;
+	void *p = realloc(*data, ncap * size);
+	if (!p)
+		return ERR_NOMEM;
+	*data = p;
+	*cap = ncap;
+	return 0;
+}
