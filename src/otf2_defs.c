@@ -225,18 +225,13 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef ca
 	   OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin, uint32_t end)
 {
 	struct otf2r *r = ud;
-	struct trace *t = r->t;
 	(void)canonical; (void)description; (void)role; (void)flags;
 	(void)file; (void)begin; (void)end;
-	if (VEC_GROW(t->regions, t->n_regions, t->cap_regions))
-		return fail(r, ERR_NOMEM);
-	uint32_t id = (uint32_t)t->n_regions++;
-	uint32_t sname = str_of(r, name);
-	t->regions[id] = (struct trace_region){
-		.name = sname, .paradigm = (uint8_t)paradigm,
-		.role = region_role(trace_str(t, sname), paradigm),
-	};
-	int rc = otf2r_table_put(&r->region_of, &r->n_region_of, self, id);
+	const char *s = trace_str(r->t, str_of(r, name));
+	uint32_t id;
+	int rc = trace_add_region(r->t, s, region_role(s, paradigm), (uint8_t)paradigm, &id);
+	if (rc == 0)
+		rc = otf2r_table_put(&r->region_of, &r->n_region_of, self, id);
 	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;
 }
 
@@ -257,15 +252,12 @@ make_timelines(struct otf2r *r)
 	struct trace *t = r->t;
 	const struct otf2r_group *ranks = mpi_locations(r);
 	uint32_t n = ranks ? ranks->n : 0;
-	t->timelines = calloc(n ? n : 1, sizeof *t->timelines);
-	if (!t->timelines)
+	if (trace_set_timelines(t, n))
 		return ERR_NOMEM;
-	t->n_timelines = t->cap_timelines = n;
 	for (uint32_t rank = 0; rank < n; rank++) {
 		uint32_t *li = hmap_get(&r->location_of, ranks->members[rank], 0);
 		struct trace_timeline *tl = &t->timelines[rank];
 		tl->location = ranks->members[rank];
-		tl->node = TRACE_NONE;
 		if (!li || t->locations[*li].timeline != TRACE_NONE)
 			continue;      /* undefined or listed twice: an empty timeline */
 		t->locations[*li].timeline = rank;
@@ -285,36 +277,35 @@ static int
 make_comms(struct otf2r *r)
 {
 	struct trace *t = r->t;
-	for (size_t c = 0; c < r->n_comms; c++) {
+	uint32_t *members = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t c = 0; c < r->n_comms && rc == 0; c++) {
 		if (!r->comms[c].defined)
 			continue;
-		if (VEC_GROW(t->comms, t->n_comms, t->cap_comms) ||
-		    otf2r_table_put(&r->comm_of, &r->n_comm_of, (uint32_t)c, (uint32_t)t->n_comms))
-			return ERR_NOMEM;
-		struct trace_comm *k = &t->comms[t->n_comms++];
-		*k = (struct trace_comm){
-			.name = r->comms[c].name, .size = 0,
-			.member_first = (uint32_t)t->n_comm_members, .parent = TRACE_NONE,
-		};
-		uint32_t g = r->comms[c].group;
-		if (g >= r->n_groups || !r->groups[g].members)
-			continue;
-		const struct otf2r_group *grp = &r->groups[g];
-		if (grp->type == OTF2_GROUP_TYPE_COMM_SELF) {
-			k->is_self = 1;
-			k->size = 1;
-			continue;
+		uint32_t g = r->comms[c].group, n = 0, id;
+		const struct otf2r_group *grp = g < r->n_groups && r->groups[g].members
+			? &r->groups[g] : NULL;
+		int is_self = grp && grp->type == OTF2_GROUP_TYPE_COMM_SELF;
+		if (grp && !is_self) {
+			if (vec_reserve((void **)&members, &cap, grp->n, sizeof *members)) {
+				rc = ERR_NOMEM;
+				break;
+			}
+			/* Members of a COMM_GROUP are world ranks; anything else
+			 * (or a rank past the last timeline) cannot be resolved. */
+			for (n = 0; n < grp->n; n++)
+				members[n] = grp->type == OTF2_GROUP_TYPE_COMM_GROUP &&
+					grp->members[n] < t->n_timelines
+					? (uint32_t)grp->members[n] : TRACE_NONE;
 		}
-		for (uint32_t i = 0; i < grp->n; i++) {
-			uint64_t rank = grp->members[i];
-			if (grp->type != OTF2_GROUP_TYPE_COMM_GROUP || rank >= t->n_timelines)
-				rank = TRACE_NONE;
-			if (VEC_GROW(t->comm_members, t->n_comm_members, t->cap_comm_members))
-				return ERR_NOMEM;
-			t->comm_members[t->n_comm_members++] = (uint32_t)rank;
-		}
-		k->size = grp->n;
+		rc = trace_add_comm(t, r->comms[c].name, members, n, is_self, &id);
+		if (rc == 0)
+			rc = otf2r_table_put(&r->comm_of, &r->n_comm_of, (uint32_t)c, id);
 	}
+	free(members);
+	if (rc)
+		return rc;
 	for (size_t c = 0; c < r->n_comms; c++) {
 		uint32_t id = otf2r_table_get(r->comm_of, r->n_comm_of, (uint32_t)c);
 		if (id != TRACE_NONE)

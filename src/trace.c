@@ -1,8 +1,16 @@
 #include "trace_impl.h"
 
+#include "vec.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* The per-record budgets doc/model.md states; a change here is a change
+ * in memory per event on every large trace. */
+_Static_assert(sizeof(struct trace_op) == 40, "struct trace_op grew");
+_Static_assert(sizeof(struct trace_msg) == 56, "struct trace_msg grew");
+_Static_assert(sizeof(struct trace_end) == 8, "struct trace_end grew");
 
 struct trace *
 trace_new(void)
@@ -73,6 +81,62 @@ trace_set_creator(struct trace *t, const char *creator)
 	int rc = set_string(&t->creator, creator);
 	t->info.creator = t->creator;
 	return rc;
+}
+
+int
+trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t paradigm,
+		 uint32_t *id)
+{
+	uint32_t sname;
+	int rc = trace_intern(t, name, &sname);
+	if (rc)
+		return rc;
+	if (t->n_regions >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->regions, t->n_regions, t->cap_regions))
+		return ERR_NOMEM;
+	*id = (uint32_t)t->n_regions;
+	t->regions[t->n_regions++] = (struct trace_region){
+		.name = sname, .role = role, .paradigm = paradigm,
+	};
+	return 0;
+}
+
+int
+trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t n,
+	       int is_self, uint32_t *id)
+{
+	if (t->n_comms >= TRACE_NONE - 1 || t->n_comm_members + n >= TRACE_NONE)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->comms, t->n_comms, t->cap_comms) ||
+	    vec_reserve((void **)&t->comm_members, &t->cap_comm_members,
+			t->n_comm_members + (is_self ? 0 : n), sizeof *t->comm_members))
+		return ERR_NOMEM;
+	*id = (uint32_t)t->n_comms;
+	t->comms[t->n_comms++] = (struct trace_comm){
+		.name = name, .size = is_self ? 1 : n,
+		.member_first = (uint32_t)t->n_comm_members,
+		.parent = TRACE_NONE, .is_self = (uint8_t)(is_self != 0),
+	};
+	if (!is_self && n) {
+		memcpy(t->comm_members + t->n_comm_members, members, n * sizeof *members);
+		t->n_comm_members += n;
+	}
+	return 0;
+}
+
+int
+trace_set_timelines(struct trace *t, uint32_t n)
+{
+	struct trace_timeline *tl = calloc(n ? n : 1, sizeof *tl);
+	if (!tl)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		tl[i].node = TRACE_NONE;
+	free(t->timelines);
+	t->timelines = tl;
+	t->n_timelines = t->cap_timelines = n;
+	return 0;
 }
 
 const struct trace_info *

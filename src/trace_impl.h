@@ -39,6 +39,16 @@ struct trace *trace_new(void);
 /* Interns s into t's strings; returns 0 or ERR_*. */
 int trace_intern(struct trace *t, const char *s, uint32_t *id);
 
+/* Defining the skeleton a reader fills (ids are returned in *id):
+ * a region, a communicator (members are world ranks; is_self for a
+ * self communicator, whose members are ignored), and the timelines
+ * (n MPI ranks, empty). Each returns 0 or ERR_NOMEM / ERR_LIMIT. */
+int trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t paradigm,
+		     uint32_t *id);
+int trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t n,
+		   int is_self, uint32_t *id);
+int trace_set_timelines(struct trace *t, uint32_t n);
+
 /* Sets the path and creator strings (copied). */
 int trace_set_path(struct trace *t, const char *path);
 int trace_set_creator(struct trace *t, const char *creator);

@@ -1,0 +1,79 @@
+#!/bin/sh
+# cli.sh SKEIN SHARED — the command line as scripts see it: exit codes,
+# nothing but the result on stdout, one-line errors on stderr, and
+# `make install` into a user prefix.
+skein=$1
+shared=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+tmp=$(mktemp -d /tmp/skein-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0 skip=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# run NAME EXPECTED_STATUS ARGS... — captures out/err in $tmp
+run() {
+	name=$1 want=$2
+	shift 2
+	"$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$name: exit $got, want $want ($(head -c 200 "$tmp/err"))"
+		return 1
+	fi
+	return 0
+}
+lines() { wc -l <"$1" | tr -d ' '; }
+
+# a trace to read: the project's own corpus first, else a shared one
+trace=
+for t in "$root"/traces/corpus/*/traces.otf2; do [ -f "$t" ] && { trace=$t; break; }; done
+[ -z "$trace" ] && [ -f "$root/$shared/traces/otf2/pipit-pingpong-otf2/traces.otf2" ] &&
+	trace=$root/$shared/traces/otf2/pipit-pingpong-otf2/traces.otf2
+
+run help 0 --help && grep -q '^usage: skein' "$tmp/out" && [ ! -s "$tmp/err" ] && ok || bad "--help output"
+run version 0 --version && grep -qx 'skein [0-9][0-9.]*' "$tmp/out" && ok || bad "--version output"
+run bad-option 2 --bogus && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ] && ok || bad "unknown option"
+run no-trace 2 && [ ! -s "$tmp/out" ] && grep -q 'no trace given' "$tmp/err" && ok || bad "no trace"
+run extra-arg 2 info a b && grep -q "unexpected argument 'b'" "$tmp/err" && ok || bad "extra argument"
+run missing 1 info /nonexistent/x.otf2 && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
+	grep -q '^skein: /nonexistent/x.otf2: No such file or directory$' "$tmp/err" && ok || bad "missing trace"
+run not-trace 1 info "$root/Makefile" && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
+	grep -q 'not an OTF2 archive' "$tmp/err" && ok || bad "non-trace file"
+
+if [ -n "$trace" ]; then
+	run info 0 info "$trace" && [ ! -s "$tmp/err" ] && grep -q '^timelines ' "$tmp/out" &&
+		grep -q '^messages ' "$tmp/out" && ok || bad "info text"
+	run default-is-info 0 "$trace" && grep -q '^operations ' "$tmp/out" && ok || bad "skein TRACE"
+	run bad-format 2 info -f xml "$trace" && [ ! -s "$tmp/out" ] && ok || bad "bad format"
+	if run json 0 info --format json "$trace" && [ ! -s "$tmp/err" ]; then
+		if python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["events"] == sum(d["records"].values()), "records do not add up to events"
+assert len(d["timelines"]) > 0
+assert sum(t["events"] for t in d["timelines"]) + sum(l["events"] for l in d["other_locations"]) == d["events"]
+assert d["messages"]["matched"] + d["messages"]["unmatched_sends"] + d["messages"]["unmatched_receives"] == d["messages"]["total"]
+PY
+		then ok; else bad "json content"; fi
+	fi
+	n=$("$skein" info -f json "$trace" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["timelines"]))')
+	run ranks 0 info --ranks "$trace" && [ "$(grep -c '^[0-9]' "$tmp/out")" = "$n" ] && ok || bad "--ranks lines"
+	# options may come after the trace too
+	run option-after 0 info "$trace" -f json && python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "option after trace"
+else
+	echo "skipped: no trace to read (no traces/corpus and no $shared)"
+	skip=$((skip + 6))
+fi
+
+# make install into a user prefix, as on a login node without root
+if make -s -C "$root" install PREFIX="$tmp/prefix" >/dev/null 2>"$tmp/err" &&
+	"$tmp/prefix/bin/skein" --version >/dev/null && [ -f "$tmp/prefix/share/man/man1/skein.1" ]; then
+	ok
+else
+	bad "make install PREFIX=... ($(head -c 200 "$tmp/err"))"
+fi
+
+echo "cli tests: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,410 @@
+/* test_builder.c — the event-stream-to-operations state machine and the
+ * matching of messages and collectives, on synthetic streams whose answer
+ * is known exactly. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "../src/build.h"
+#include "../src/trace_impl.h"
+
+#define BLOCKING UINT64_MAX
+
+enum { R_MAIN, R_LOOP, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAITALL, R_SENDRECV,
+       R_ALLREDUCE, R_BARRIER, R_COUNT };
+enum { C_WORLD, C_SELF, C_SUB };
+
+struct fx {
+	struct trace *t;
+	struct build *b;
+	uint32_t reg[R_COUNT];
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	f->t = trace_new();
+	static const struct { const char *name; uint8_t role; } regions[R_COUNT] = {
+		{ "main", ROLE_USER }, { "loop", ROLE_USER }, { "MPI_Send", ROLE_SEND },
+		{ "MPI_Recv", ROLE_RECV }, { "MPI_Isend", ROLE_SEND },
+		{ "MPI_Irecv", ROLE_RECV }, { "MPI_Waitall", ROLE_WAIT },
+		{ "MPI_Sendrecv", ROLE_SENDRECV }, { "MPI_Allreduce", ROLE_COLLECTIVE },
+		{ "MPI_Barrier", ROLE_COLLECTIVE },
+	};
+	for (int i = 0; i < R_COUNT; i++)
+		assert_int_equal(trace_add_region(f->t, regions[i].name, regions[i].role, 4, &f->reg[i]), 0);
+	uint32_t world[4] = { 0, 1, 2, 3 }, sub[2] = { 1, 3 }, id;
+	assert_int_equal(trace_add_comm(f->t, 0, world, 4, 0, &id), 0);
+	assert_int_equal(id, C_WORLD);
+	assert_int_equal(trace_add_comm(f->t, 0, NULL, 0, 1, &id), 0);
+	assert_int_equal(trace_add_comm(f->t, 0, sub, 2, 0, &id), 0);
+	assert_int_equal(trace_set_timelines(f->t, 4), 0);
+	f->b = build_create(f->t);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	build_destroy(f->b);
+	trace_destroy(f->t);
+	free(f);
+	return 0;
+}
+
+/* Small wrappers so a stream reads like a trace. */
+#define TL(r) assert_int_equal(build_timeline_begin(f->b, (r)), 0)
+#define END() assert_int_equal(build_timeline_end(f->b), 0)
+#define ENTER(t, r) assert_int_equal(build_enter(f->b, (t), f->reg[r]), 0)
+#define LEAVE(t, r) assert_int_equal(build_leave(f->b, (t), f->reg[r]), 0)
+#define SEND(t, peer, comm, tag, bytes, req) \
+	assert_int_equal(build_send(f->b, (t), (peer), (comm), (tag), (bytes), (req)), 0)
+#define RECV(t, peer, comm, tag, bytes, req) \
+	assert_int_equal(build_recv(f->b, (t), (peer), (comm), (tag), (bytes), (req)), 0)
+#define COLL(t, type, comm, root) \
+	do { \
+		assert_int_equal(build_coll_begin(f->b, (t)), 0); \
+		assert_int_equal(build_coll_end(f->b, (t), (type), (comm), (root), 8, 8), 0); \
+	} while (0)
+#define FINISH() assert_int_equal(build_finish(f->b, NULL, NULL), 0)
+
+static const struct trace_op *
+op(struct fx *f, uint32_t i)
+{
+	uint32_t n;
+	const struct trace_op *ops = trace_ops(f->t, &n);
+	assert_true(i < n);
+	return &ops[i];
+}
+
+static void
+blocking_pair(void **state)
+{
+	struct fx *f = *state;
+	TL(0); ENTER(0, R_MAIN); ENTER(10, R_SEND); SEND(11, 1, C_WORLD, 7, 100, BLOCKING);
+	LEAVE(20, R_SEND); LEAVE(30, R_MAIN); END();
+	TL(1); ENTER(0, R_MAIN); ENTER(5, R_RECV); RECV(25, 0, C_WORLD, 7, 100, BLOCKING);
+	LEAVE(26, R_RECV); LEAVE(30, R_MAIN); END();
+	TL(2); END(); TL(3); END();
+	FINISH();
+	uint32_t n_ops, n_msgs;
+	trace_ops(f->t, &n_ops);
+	const struct trace_msg *m = trace_msgs(f->t, &n_msgs);
+	assert_int_equal(n_ops, 4);
+	assert_int_equal(n_msgs, 1);
+	assert_int_equal(op(f, 0)->kind, OP_COMPUTE);
+	assert_int_equal(op(f, 0)->t_enter, 0);
+	assert_int_equal(op(f, 0)->t_exit, 10);
+	assert_int_equal(op(f, 1)->kind, OP_SEND);
+	assert_int_equal(op(f, 1)->t_exit, 20);
+	assert_int_equal(op(f, 3)->kind, OP_RECV);
+	assert_int_equal(m[0].send_op, 1);
+	assert_int_equal(m[0].recv_op, 3);
+	assert_int_equal(m[0].send_done_op, 1);
+	assert_int_equal(m[0].t_send, 11);
+	assert_int_equal(m[0].t_recv, 25);
+	assert_int_equal(m[0].receiver, 1);
+	/* both ops sit in frame "main" */
+	uint32_t n_frames;
+	const struct trace_frame *fr = trace_frames(f->t, &n_frames);
+	assert_int_equal(n_frames, 2);
+	assert_int_equal(op(f, 1)->frame, 0);
+	assert_int_equal(fr[0].t_leave, 30);
+	assert_int_equal(op(f, 3)->frame, 1);
+	assert_int_equal(fr[1].timeline, 1);
+}
+
+/* MPI's non-overtaking rule per (sender, receiver, comm, tag); tags and
+ * communicators do not cross. */
+static void
+fifo_per_channel(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	ENTER(1, R_SEND); SEND(1, 1, C_WORLD, 5, 10, BLOCKING); LEAVE(2, R_SEND);
+	ENTER(3, R_SEND); SEND(3, 1, C_WORLD, 6, 20, BLOCKING); LEAVE(4, R_SEND);
+	ENTER(5, R_SEND); SEND(5, 1, C_WORLD, 5, 30, BLOCKING); LEAVE(6, R_SEND);
+	END();
+	TL(1);
+	ENTER(10, R_RECV); RECV(10, 0, C_WORLD, 6, 20, BLOCKING); LEAVE(11, R_RECV);
+	ENTER(12, R_RECV); RECV(12, 0, C_WORLD, 5, 10, BLOCKING); LEAVE(13, R_RECV);
+	ENTER(14, R_RECV); RECV(14, 0, C_WORLD, 5, 30, BLOCKING); LEAVE(15, R_RECV);
+	END();
+	TL(2); END(); TL(3); END();
+	FINISH();
+	uint32_t n;
+	const struct trace_msg *m = trace_msgs(f->t, &n);
+	assert_int_equal(n, 3);
+	/* send ops are 1, 3, 5; receive ops on rank 1 are 7, 9, 11 */
+	assert_int_equal(m[0].recv_op, 9);    /* first tag-5 send -> second receive */
+	assert_int_equal(m[1].recv_op, 7);    /* tag 6 */
+	assert_int_equal(m[2].recv_op, 11);
+	for (uint32_t i = 0; i < 3; i++)
+		assert_int_equal(m[i].bytes, (i + 1) * 10);
+}
+
+static void
+isend_irecv_waitall(void **state)
+{
+	struct fx *f = *state;
+	for (uint32_t r = 0; r < 2; r++) {
+		uint32_t peer = 1 - r;
+		TL(r);
+		ENTER(0, R_IRECV); build_irecv_request(f->b, 1, 41); LEAVE(2, R_IRECV);
+		ENTER(3, R_ISEND); SEND(4, peer, C_WORLD, 0, 8, 42); LEAVE(5, R_ISEND);
+		ENTER(6, R_WAITALL);
+		assert_int_equal(build_isend_complete(f->b, 7, 42), 0);
+		RECV(8, peer, C_WORLD, 0, 8, 41);
+		LEAVE(9, R_WAITALL);
+		END();
+	}
+	TL(2); END(); TL(3); END();
+	FINISH();
+	/* per rank: compute, Isend, compute, Waitall (the Irecv is no op) */
+	uint32_t n_ops, n_msgs;
+	trace_ops(f->t, &n_ops);
+	const struct trace_msg *m = trace_msgs(f->t, &n_msgs);
+	assert_int_equal(n_ops, 8);
+	assert_int_equal(n_msgs, 2);
+	assert_int_equal(op(f, 1)->kind, OP_SEND);
+	assert_int_equal(op(f, 3)->kind, OP_RECV);
+	assert_int_equal(m[0].send_op, 1);
+	assert_int_equal(m[0].send_done_op, 3);
+	assert_int_equal(m[0].recv_op, 7);
+	uint32_t ne;
+	const struct trace_end *e = trace_op_ends(f->t, 3, &ne);
+	assert_int_equal(ne, 2);
+	assert_int_equal(e[0].role, END_ISEND_DONE);
+	assert_int_equal(e[0].id, 0);
+	assert_int_equal(e[1].role, END_RECV);
+	assert_int_equal(e[1].id, 1);
+	assert_int_equal(trace_info(f->t)->warnings[WARN_UNKNOWN_REQUEST], 0);
+}
+
+static void
+sendrecv_keeps_both(void **state)
+{
+	struct fx *f = *state;
+	for (uint32_t r = 0; r < 2; r++) {
+		TL(r);
+		ENTER(0, R_SENDRECV);
+		SEND(1, 1 - r, C_WORLD, 3, 16, BLOCKING);
+		RECV(2, 1 - r, C_WORLD, 3, 16, BLOCKING);
+		LEAVE(3, R_SENDRECV);
+		END();
+	}
+	TL(2); END(); TL(3); END();
+	FINISH();
+	assert_int_equal(op(f, 1)->kind, OP_SENDRECV);
+	assert_int_equal(op(f, 3)->kind, OP_SENDRECV);
+	uint32_t n;
+	const struct trace_msg *m = trace_msgs(f->t, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(m[0].send_op, 1);
+	assert_int_equal(m[0].recv_op, 3);
+	assert_int_equal(m[1].send_op, 3);
+	assert_int_equal(m[1].recv_op, 1);
+}
+
+/* Local ranks on a sub-communicator and on a self communicator are
+ * translated to world ranks. */
+static void
+rank_translation(void **state)
+{
+	struct fx *f = *state;
+	TL(0); END();
+	TL(1); ENTER(0, R_SEND); SEND(0, 1, C_SUB, 0, 1, BLOCKING); LEAVE(1, R_SEND); END();
+	TL(2);
+	ENTER(0, R_SEND); SEND(0, 0, C_SELF, 9, 1, BLOCKING); LEAVE(1, R_SEND);
+	ENTER(2, R_RECV); RECV(2, 0, C_SELF, 9, 1, BLOCKING); LEAVE(3, R_RECV);
+	END();
+	TL(3); ENTER(0, R_RECV); RECV(4, 0, C_SUB, 0, 1, BLOCKING); LEAVE(5, R_RECV); END();
+	FINISH();
+	uint32_t n;
+	const struct trace_msg *m = trace_msgs(f->t, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(m[0].sender, 1);
+	assert_int_equal(m[0].receiver, 3);
+	assert_int_not_equal(m[0].recv_op, TRACE_NONE);
+	assert_int_equal(m[1].sender, 2);
+	assert_int_equal(m[1].receiver, 2);
+	assert_int_not_equal(m[1].recv_op, TRACE_NONE);
+	assert_int_equal(trace_info(f->t)->warnings[WARN_UNMATCHED_SEND], 0);
+}
+
+static void
+unmatched_and_bad_peers(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	ENTER(0, R_SEND); SEND(0, 1, C_WORLD, 0, 1, BLOCKING); LEAVE(1, R_SEND);
+	ENTER(2, R_SEND); SEND(2, 7, C_WORLD, 0, 1, BLOCKING); LEAVE(3, R_SEND);  /* no rank 7 */
+	END();
+	TL(1); ENTER(0, R_RECV); RECV(5, 2, C_WORLD, 0, 1, BLOCKING); LEAVE(6, R_RECV); END();
+	TL(2); END(); TL(3); END();
+	FINISH();
+	const struct trace_info *info = trace_info(f->t);
+	assert_int_equal(info->warnings[WARN_UNMATCHED_SEND], 1);
+	assert_int_equal(info->warnings[WARN_UNMATCHED_RECV], 1);
+	assert_int_equal(info->warnings[WARN_BAD_PEER], 1);
+	uint32_t n;
+	const struct trace_msg *m = trace_msgs(f->t, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(m[0].recv_op, TRACE_NONE);
+	assert_int_equal(m[1].send_op, TRACE_NONE);
+	assert_int_equal(m[1].sender, 2);
+	assert_true(op(f, 1)->flags & OPF_UNMATCHED);
+	assert_true(op(f, m[1].recv_op)->flags & OPF_UNMATCHED);
+}
+
+static void
+collectives_grouped(void **state)
+{
+	struct fx *f = *state;
+	for (uint32_t r = 0; r < 4; r++) {
+		TL(r);
+		ENTER(10 * r, R_ALLREDUCE); COLL(10 * r + 1, COLL_ALLREDUCE, C_WORLD, UINT32_MAX);
+		LEAVE(10 * r + 2, R_ALLREDUCE);
+		if (r == 1 || r == 3) {   /* the sub-communicator {1, 3}, root local 1 */
+			ENTER(50, R_BARRIER); COLL(51, COLL_BCAST, C_SUB, 1); LEAVE(52, R_BARRIER);
+		}
+		ENTER(60, R_BARRIER); COLL(61, COLL_BARRIER, C_SELF, UINT32_MAX); LEAVE(62, R_BARRIER);
+		if (r != 2) {             /* rank 2 never reaches the second allreduce */
+			ENTER(70, R_ALLREDUCE); COLL(71, COLL_ALLREDUCE, C_WORLD, UINT32_MAX);
+			LEAVE(72, R_ALLREDUCE);
+		}
+		END();
+	}
+	FINISH();
+	uint32_t n;
+	const struct trace_coll *c = trace_colls(f->t, &n);
+	const uint32_t *members = trace_coll_members(f->t);
+	/* world: 2 invocations; sub: 1; self: 4 one-member invocations */
+	assert_int_equal(n, 7);
+	assert_int_equal(c[0].type, COLL_ALLREDUCE);
+	assert_int_equal(c[0].member_count, 4);
+	assert_int_equal(c[0].bytes_sent, 32);
+	for (uint32_t k = 0; k < 4; k++)
+		assert_int_equal(op(f, members[c[0].member_first + k])->timeline, k);
+	assert_int_equal(c[1].member_count, 3);
+	assert_int_equal(c[1].expected, 4);
+	assert_int_equal(c[2].type, COLL_BCAST);
+	assert_int_equal(c[2].root, 3);
+	assert_int_equal(c[2].member_count, 2);
+	for (uint32_t i = 3; i < 7; i++) {
+		assert_int_equal(c[i].type, COLL_BARRIER);
+		assert_int_equal(c[i].member_count, 1);
+		assert_int_equal(c[i].expected, 1);
+	}
+	assert_int_equal(trace_info(f->t)->warnings[WARN_INCOMPLETE_COLL], 1);
+	/* every member op has one END_COLL end naming its invocation */
+	uint32_t ne;
+	const struct trace_end *e = trace_op_ends(f->t, members[c[2].member_first], &ne);
+	assert_int_equal(ne, 1);
+	assert_int_equal(e[0].role, END_COLL);
+	assert_int_equal(e[0].id, 2);
+}
+
+static void
+misnested_and_unclosed(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	ENTER(0, R_MAIN); ENTER(1, R_LOOP);
+	LEAVE(2, R_MAIN);           /* closes loop (mis-nested) and main */
+	LEAVE(3, R_LOOP);           /* not open any more: stray */
+	ENTER(4, R_MAIN);
+	ENTER(5, R_SEND); SEND(6, 1, C_WORLD, 0, 1, BLOCKING);   /* never left */
+	END();
+	TL(1); END(); TL(2); END(); TL(3); END();
+	FINISH();
+	const struct trace_info *info = trace_info(f->t);
+	assert_int_equal(info->warnings[WARN_MISNESTED_LEAVE], 1);
+	assert_int_equal(info->warnings[WARN_STRAY_LEAVE], 1);
+	assert_int_equal(info->warnings[WARN_UNCLOSED_REGION], 2);
+	uint32_t n_frames;
+	const struct trace_frame *fr = trace_frames(f->t, &n_frames);
+	assert_int_equal(n_frames, 3);
+	assert_int_equal(fr[1].parent, 0);
+	assert_int_equal(fr[1].depth, 1);
+	assert_int_equal(fr[1].t_leave, 2);
+	assert_int_equal(fr[2].t_leave, 6);
+	/* the send still open at the end is an op, flagged truncated */
+	assert_int_equal(op(f, 1)->kind, OP_SEND);
+	assert_true(op(f, 1)->flags & OPF_TRUNCATED);
+	assert_int_equal(op(f, 1)->t_exit, 6);
+	assert_int_equal(op(f, 1)->frame, 2);
+}
+
+static void
+time_backwards_and_gaps(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	ENTER(100, R_SEND); SEND(101, 1, C_WORLD, 0, 1, BLOCKING); LEAVE(102, R_SEND);
+	assert_int_equal(build_measurement(f->b, 103, 0), 0);
+	assert_int_equal(build_measurement(f->b, 200, 1), 0);
+	ENTER(150, R_SEND);         /* earlier than its predecessor */
+	SEND(210, 1, C_WORLD, 0, 1, BLOCKING); LEAVE(220, R_SEND);
+	END();
+	TL(1); END(); TL(2); END(); TL(3); END();
+	FINISH();
+	const struct trace_info *info = trace_info(f->t);
+	assert_int_equal(info->warnings[WARN_TIME_BACKWARDS], 1);
+	assert_int_equal(info->warnings[WARN_MEASUREMENT_OFF], 1);
+	assert_int_equal(op(f, 3)->t_enter, 200);      /* clamped */
+	assert_true(op(f, 2)->flags & OPF_MEASURE_GAP);
+	assert_false(op(f, 0)->flags & OPF_MEASURE_GAP);
+}
+
+/* Records outside any MPI call still become an operation, and two
+ * collectives inside one call become two. */
+static void
+stray_records(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	SEND(5, 1, C_WORLD, 0, 1, BLOCKING);
+	ENTER(10, R_BARRIER);
+	COLL(11, COLL_BARRIER, C_SELF, UINT32_MAX);
+	COLL(12, COLL_BARRIER, C_SELF, UINT32_MAX);
+	LEAVE(13, R_BARRIER);
+	END();
+	TL(1); ENTER(0, R_RECV); RECV(6, 0, C_WORLD, 0, 1, BLOCKING); LEAVE(7, R_RECV); END();
+	TL(2); END(); TL(3); END();
+	FINISH();
+	uint32_t n;
+	trace_ops(f->t, &n);
+	assert_int_equal(n, 8);
+	assert_int_equal(op(f, 1)->kind, OP_SEND);
+	assert_int_equal(op(f, 1)->region, TRACE_NONE);
+	assert_int_equal(op(f, 1)->t_enter, 5);
+	assert_int_equal(op(f, 3)->kind, OP_COLLECTIVE);
+	assert_int_equal(op(f, 5)->kind, OP_COLLECTIVE);
+	assert_true(op(f, 3)->t_exit <= op(f, 5)->t_enter);
+	uint32_t nc;
+	trace_colls(f->t, &nc);
+	assert_int_equal(nc, 2);
+	assert_int_equal(trace_msgs(f->t, NULL)[0].recv_op, 7);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(blocking_pair, setup, teardown),
+		cmocka_unit_test_setup_teardown(fifo_per_channel, setup, teardown),
+		cmocka_unit_test_setup_teardown(isend_irecv_waitall, setup, teardown),
+		cmocka_unit_test_setup_teardown(sendrecv_keeps_both, setup, teardown),
+		cmocka_unit_test_setup_teardown(rank_translation, setup, teardown),
+		cmocka_unit_test_setup_teardown(unmatched_and_bad_peers, setup, teardown),
+		cmocka_unit_test_setup_teardown(collectives_grouped, setup, teardown),
+		cmocka_unit_test_setup_teardown(misnested_and_unclosed, setup, teardown),
+		cmocka_unit_test_setup_teardown(time_backwards_and_gaps, setup, teardown),
+		cmocka_unit_test_setup_teardown(stray_records, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("builder and matching", tests, NULL, NULL);
+}

@@ -1,0 +1,143 @@
+/* test_core.c — the small building blocks: interning, the hash map, the
+ * JSON writer, MPI name classification. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "../src/hmap.h"
+#include "../src/intern.h"
+#include "../src/json.h"
+
+static void
+intern_dedups(void **state)
+{
+	(void)state;
+	struct intern *in = intern_create();
+	assert_non_null(in);
+	assert_string_equal(intern_str(in, 0), "");
+	uint32_t a, b, c, d;
+	assert_int_equal(intern_add(in, "MPI_Send", 8, &a), 0);
+	assert_int_equal(intern_add(in, "MPI_Sendrecv", 12, &b), 0);
+	assert_int_equal(intern_add(in, "MPI_Sendrecv", 8, &c), 0);   /* a prefix */
+	assert_int_equal(c, a);
+	assert_int_not_equal(a, b);
+	char buf[32];
+	for (int i = 0; i < 5000; i++) {      /* through several rehashes */
+		int n = snprintf(buf, sizeof buf, "region-%d", i);
+		assert_int_equal(intern_add(in, buf, (size_t)n, &d), 0);
+		assert_int_equal(d, (uint32_t)i + 3);
+	}
+	assert_int_equal(intern_add(in, "region-77", 9, &d), 0);
+	assert_int_equal(d, 80);
+	assert_string_equal(intern_str(in, 80), "region-77");
+	assert_string_equal(intern_str(in, 999999), "");
+	assert_int_equal(intern_count(in), 5003);
+	intern_destroy(in);
+	intern_destroy(NULL);
+}
+
+static void
+hmap_put_get_take(void **state)
+{
+	(void)state;
+	struct hmap m = { 0 };
+	assert_null(hmap_get(&m, 1, 2));
+	for (uint64_t i = 0; i < 10000; i++)
+		assert_int_equal(hmap_put(&m, i, i * 7, (uint32_t)i), 0);
+	assert_int_equal(m.n, 10000);
+	uint32_t v;
+	/* remove every other key, then check the rest are all still found */
+	for (uint64_t i = 0; i < 10000; i += 2) {
+		assert_int_equal(hmap_take(&m, i, i * 7, &v), 1);
+		assert_int_equal(v, i);
+	}
+	assert_int_equal(hmap_take(&m, 0, 0, &v), 0);
+	for (uint64_t i = 1; i < 10000; i += 2) {
+		uint32_t *p = hmap_get(&m, i, i * 7);
+		assert_non_null(p);
+		assert_int_equal(*p, i);
+		assert_null(hmap_get(&m, i, i * 7 + 1));
+	}
+	assert_int_equal(hmap_put(&m, 1, 7, 99), 0);      /* overwrite */
+	assert_int_equal(*hmap_get(&m, 1, 7), 99);
+	assert_int_equal(m.n, 5000);
+	hmap_clear(&m);
+	assert_null(hmap_get(&m, 1, 7));
+	hmap_fini(&m);
+}
+
+static void
+json_writer(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+	json_init(&j, f, 0);
+	json_begin_object(&j);
+	json_key(&j, "a\"b"); json_string(&j, "x\ny\x01");
+	json_key(&j, "list");
+	json_begin_array(&j);
+	json_uint(&j, 1); json_int(&j, -2); json_double(&j, 0.5); json_bool(&j, 1); json_null(&j);
+	json_begin_object(&j); json_end_object(&j);
+	json_end_array(&j);
+	json_key(&j, "empty"); json_begin_array(&j); json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	fclose(f);
+	assert_string_equal(buf, "{\"a\\\"b\":\"x\\ny\\u0001\",\"list\":[1,-2,0.5,true,null,{}],\"empty\":[]}\n");
+	free(buf);
+}
+
+static void
+classify_mpi(void **state)
+{
+	(void)state;
+	assert_int_equal(trace_classify_mpi("MPI_Send"), ROLE_SEND);
+	assert_int_equal(trace_classify_mpi("MPI_Issend"), ROLE_SEND);
+	assert_int_equal(trace_classify_mpi("MPI_Irecv"), ROLE_RECV);
+	assert_int_equal(trace_classify_mpi("MPI_Sendrecv_replace"), ROLE_SENDRECV);
+	assert_int_equal(trace_classify_mpi("MPI_Waitall"), ROLE_WAIT);
+	assert_int_equal(trace_classify_mpi("MPI_Testsome"), ROLE_WAIT);
+	assert_int_equal(trace_classify_mpi("MPI_Allreduce"), ROLE_COLLECTIVE);
+	assert_int_equal(trace_classify_mpi("MPI_Iallreduce"), ROLE_COLLECTIVE);
+	assert_int_equal(trace_classify_mpi("MPI_Ibarrier"), ROLE_COLLECTIVE);
+	assert_int_equal(trace_classify_mpi("MPI_Comm_split"), ROLE_MPI_OTHER);
+	assert_int_equal(trace_classify_mpi("MPI_Init"), ROLE_MPI_OTHER);
+	assert_int_equal(trace_classify_mpi("main"), ROLE_USER);
+	assert_int_equal(trace_classify_mpi("MPIX_thing"), ROLE_USER);
+	for (int k = 0; k < OP_KIND_COUNT; k++)
+		assert_string_not_equal(trace_op_kind_name(k), "?");
+	for (int w = 0; w < WARN_COUNT; w++)
+		assert_string_not_equal(trace_warning_name(w), "?");
+	assert_string_equal(trace_op_kind_name(OP_KIND_COUNT), "?");
+}
+
+static void
+err_keeps_first(void **state)
+{
+	(void)state;
+	struct err e = { 0 };
+	assert_int_equal(err_set(&e, ERR_IO, "first %d", 1), ERR_IO);
+	assert_int_equal(err_set(&e, ERR_FORMAT, "second"), ERR_FORMAT);
+	assert_int_equal(e.code, ERR_IO);
+	assert_string_equal(e.msg, "first 1");
+	assert_int_equal(err_set(NULL, ERR_NOMEM, "x"), ERR_NOMEM);
+	err_clear(&e);
+	assert_int_equal(e.code, 0);
+	assert_string_equal(e.msg, "");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(intern_dedups),
+		cmocka_unit_test(hmap_put_get_take),
+		cmocka_unit_test(json_writer),
+		cmocka_unit_test(classify_mpi),
+		cmocka_unit_test(err_keeps_first),
+	};
+	return cmocka_run_group_tests_name("core utilities", tests, NULL, NULL);
+}

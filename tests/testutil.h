@@ -1,0 +1,74 @@
+/* testutil.h — shared helpers for skein's cmocka tests.
+ *
+ * Tests find data through two environment variables set by run-unit.sh:
+ * SKEIN_ROOT (the project checkout) and SKEIN_SHARED (../shared beside it).
+ * Tests that need ../shared skip with a message when it is absent.
+ */
+#ifndef SKEIN_TESTUTIL_H
+#define SKEIN_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "../src/otf2_read.h"
+#include "../src/summary.h"
+#include "../src/trace.h"
+
+static inline const char *
+tu_env(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : fallback;
+}
+
+/* Joins base/rel into a static-free caller buffer. */
+static inline const char *
+tu_path(char *buf, size_t n, const char *base, const char *rel)
+{
+	snprintf(buf, n, "%s/%s", base, rel);
+	return buf;
+}
+
+static inline int
+tu_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Path of a file under ../shared/traces, or skips the test when absent. */
+#define SHARED_TRACE(buf, rel) \
+	do { \
+		tu_path(buf, sizeof buf, tu_env("SKEIN_SHARED", "../shared"), "traces/" rel); \
+		if (!tu_exists(buf)) { \
+			print_message("skipped: %s is absent (no ../shared beside the checkout)\n", buf); \
+			skip(); \
+		} \
+	} while (0)
+
+/* Path of a file in the project tree. */
+#define PROJECT_PATH(buf, rel) \
+	tu_path(buf, sizeof buf, tu_env("SKEIN_ROOT", "."), rel)
+
+/* Loads a trace or fails the test with the reader's message. */
+static inline struct trace *
+tu_load(const char *path)
+{
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	int rc = otf2_read(path, NULL, &t, &e);
+	if (rc) {
+		print_error("loading %s failed: %s\n", path, e.msg);
+		fail();
+	}
+	return t;
+}
+
+#endif
