@@ -22,45 +22,46 @@ struct region_def {
     const char *name;
     OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
-    uint32_t line; /* user regions: a plausible source line */
+    uint32_t begin, end; /* user regions: plausible source lines */
 };
 
 static const struct region_def regions[REG_COUNT] = {
-    [REG_MAIN] = {"main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 12},
+    [REG_MAIN] = {"main", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, 12,
+                  80},
     [REG_ITERATION] = {"iteration", OTF2_REGION_ROLE_LOOP, OTF2_PARADIGM_USER,
-                       40},
+                       40, 60},
     [REG_COMPUTE] = {"compute", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-                     44},
+                     44, 50},
     [REG_MPI_INIT] = {"MPI_Init", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI,
-                      0},
+                      0, 0},
     [REG_MPI_FINALIZE] = {"MPI_Finalize", OTF2_REGION_ROLE_FUNCTION,
-                          OTF2_PARADIGM_MPI, 0},
+                          OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_COMM_RANK] = {"MPI_Comm_rank", OTF2_REGION_ROLE_FUNCTION,
-                           OTF2_PARADIGM_MPI, 0},
+                           OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_COMM_SIZE] = {"MPI_Comm_size", OTF2_REGION_ROLE_FUNCTION,
-                           OTF2_PARADIGM_MPI, 0},
+                           OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_SEND] = {"MPI_Send", OTF2_REGION_ROLE_POINT2POINT,
-                      OTF2_PARADIGM_MPI, 0},
+                      OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_RECV] = {"MPI_Recv", OTF2_REGION_ROLE_POINT2POINT,
-                      OTF2_PARADIGM_MPI, 0},
+                      OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_ISEND] = {"MPI_Isend", OTF2_REGION_ROLE_POINT2POINT,
-                       OTF2_PARADIGM_MPI, 0},
+                       OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_IRECV] = {"MPI_Irecv", OTF2_REGION_ROLE_POINT2POINT,
-                       OTF2_PARADIGM_MPI, 0},
+                       OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_SENDRECV] = {"MPI_Sendrecv", OTF2_REGION_ROLE_POINT2POINT,
-                          OTF2_PARADIGM_MPI, 0},
+                          OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_WAIT] = {"MPI_Wait", OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_MPI,
-                      0},
+                      0, 0},
     [REG_MPI_WAITALL] = {"MPI_Waitall", OTF2_REGION_ROLE_FUNCTION,
-                         OTF2_PARADIGM_MPI, 0},
+                         OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_BARRIER] = {"MPI_Barrier", OTF2_REGION_ROLE_BARRIER,
-                         OTF2_PARADIGM_MPI, 0},
+                         OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_BCAST] = {"MPI_Bcast", OTF2_REGION_ROLE_COLL_ONE2ALL,
-                       OTF2_PARADIGM_MPI, 0},
+                       OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_REDUCE] = {"MPI_Reduce", OTF2_REGION_ROLE_COLL_ALL2ONE,
-                        OTF2_PARADIGM_MPI, 0},
+                        OTF2_PARADIGM_MPI, 0, 0},
     [REG_MPI_ALLREDUCE] = {"MPI_Allreduce", OTF2_REGION_ROLE_COLL_ALL2ALL,
-                           OTF2_PARADIGM_MPI, 0},
+                           OTF2_PARADIGM_MPI, 0, 0},
 };
 
 uint32_t
@@ -194,8 +195,8 @@ defs_write(OTF2_GlobalDefWriter *w, const struct gen_options *o,
         bool mpi = d->paradigm == OTF2_PARADIGM_MPI;
         TRY(OTF2_GlobalDefWriter_WriteRegion(
             w, (OTF2_RegionRef)g, s_region[g], s_region[g], 0, d->role,
-            d->paradigm, OTF2_REGION_FLAG_NONE, mpi ? s_mpi : s_src, d->line,
-            mpi ? 0 : d->line + 20));
+            d->paradigm, OTF2_REGION_FLAG_NONE, mpi ? s_mpi : s_src, d->begin,
+            d->end));
     }
 
     /* Groups and communicators. */

@@ -1,14 +1,19 @@
-/* emit.c — the only place skein-gen touches the OTF2 writer API for events.
+/* emit.c — the only place skein-gen writes OTF2 events.
  *
- * Memory: OTF2 buffers each event writer up to 128 MiB before it flushes,
- * and by default never flushes event buffers on its own (the pre-flush
- * callback decides). Here the pre-flush callback always says "flush", and
- * the memory callbacks give each event writer exactly one chunk: when the
- * chunk is full, the next allocation fails, OTF2 writes the chunk to the
- * location's file and frees it, and the same chunk is handed out again.
- * So memory is one chunk per rank whatever the event count. The chunk is
- * mmap'd and dropped with MADV_DONTNEED after each flush, so only pages
- * actually written count towards the resident set.
+ * Memory. OTF2 buffers each event writer up to 128 MiB before it flushes,
+ * and by default never flushes an event buffer on its own: the pre-flush
+ * callback decides. Here the pre-flush callback always says "flush", and
+ * the memory callbacks give each event writer exactly one chunk (1 MiB, as
+ * Score-P): when it is full, the next allocation fails, OTF2 writes the
+ * chunk to the location's file and frees it, and the same chunk is handed
+ * out again. The chunk is mmap'd and dropped with MADV_DONTNEED after each
+ * flush, so only pages written since count towards the resident set.
+ * Below the buffer, OTF2's file layer collects writes in a 4 MiB buffer per
+ * open file. So an open location costs up to about 5 MiB; the writer keeps
+ * a memory budget by writing the ranks in blocks (passes), each pass
+ * re-running the cheap, deterministic simulation and recording only its
+ * block. A first pass only counts, which fixes the iteration count for
+ * --events, the per-location event counts, and the block boundaries.
  *
  * No post-flush callback is installed: OTF2 then writes no BufferFlush
  * records, so nothing wall-clock-dependent reaches the archive.
@@ -16,19 +21,16 @@
 #define _DEFAULT_SOURCE
 #include "gen.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <otf2/otf2.h>
 
-#define EVT_CHUNK ((uint64_t)256 * 1024) /* OTF2_CHUNK_SIZE_MIN */
-#define DEF_CHUNK ((uint64_t)4 * 1024 * 1024)
+/* Score-P's chunk sizes. */
+#define EVT_CHUNK ((uint64_t)1024 * 1024)
+#define DEF_CHUNK ((uint64_t)256 * 1024)
 
 const char *const gen_ev_names[EV_COUNT] = {
     [EV_PROGRAM_BEGIN] = "PROGRAM_BEGIN",
@@ -47,9 +49,14 @@ const char *const gen_ev_names[EV_COUNT] = {
 
 struct emitter {
     const struct gen_options *o;
-    OTF2_Archive *archive;
-    OTF2_EvtWriter **writers; /* NULL for a dry run */
-    uint64_t *loc_events;
+    const char *description;
+    OTF2_Archive *archive;    /* NULL for a dry run */
+    OTF2_EvtWriter **writers; /* [ranks], open ones for the pass only */
+    uint32_t lo, span;        /* the pass records ranks lo .. lo+span-1 */
+    bool planning;            /* the counting pass */
+    bool writing;             /* a pass that writes */
+    uint64_t *loc_events;     /* per rank: planned, then checked */
+    uint64_t *loc_written;    /* per rank, in its writing pass */
     uint64_t *last_t;
     uint64_t counts[EV_COUNT];
     uint64_t total;
@@ -188,101 +195,7 @@ static OTF2_MemoryCallbacks memory_callbacks = {
     .otf2_free_all = mem_free_all,
 };
 
-/* ---- output directory --------------------------------------------------- */
-
-static int
-mkdir_p(const char *path)
-{
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) {
-        fprintf(stderr, "skein-gen: bad output path '%s'\n", path);
-        return -1;
-    }
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char c = buf[i];
-        buf[i] = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "skein-gen: mkdir %s: %s\n", buf, strerror(errno));
-            return -1;
-        }
-        buf[i] = c;
-    }
-    return 0;
-}
-
-static bool
-has_suffix(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
-/* Removes an archive skein-gen (or anyone) wrote as DIR/traces.*: only the
- * anchor, the global definitions, and *.evt / *.def in DIR/traces. */
-static int
-remove_archive(const char *dir)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/traces", dir);
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (!has_suffix(e->d_name, ".evt") && !has_suffix(e->d_name, ".def"))
-                continue;
-            char f[4500];
-            snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-            if (unlink(f) != 0) {
-                fprintf(stderr, "skein-gen: rm %s: %s\n", f, strerror(errno));
-                closedir(d);
-                return -1;
-            }
-        }
-        closedir(d);
-        if (rmdir(path) != 0) {
-            fprintf(stderr, "skein-gen: rmdir %s: %s\n", path, strerror(errno));
-            return -1;
-        }
-    }
-    const char *files[] = {"traces.otf2", "traces.def"};
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        if (unlink(path) != 0 && errno != ENOENT) {
-            fprintf(stderr, "skein-gen: rm %s: %s\n", path, strerror(errno));
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int
-prepare_dir(const struct gen_options *o)
-{
-    if (mkdir_p(o->outdir) != 0)
-        return -1;
-    char path[4200];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/traces.otf2", o->outdir);
-    bool anchor = stat(path, &st) == 0;
-    snprintf(path, sizeof path, "%s/traces", o->outdir);
-    bool sub = stat(path, &st) == 0;
-    if (!anchor && !sub)
-        return 0;
-    if (!o->force) {
-        fprintf(stderr,
-                "skein-gen: %s already holds an archive (traces.otf2 or "
-                "traces/); use --force to replace it\n",
-                o->outdir);
-        return -1;
-    }
-    return remove_archive(o->outdir);
-}
-
-/* ---- open / close ------------------------------------------------------- */
+/* ---- open, passes, close ------------------------------------------------ */
 
 struct emitter *
 emitter_open(const struct gen_options *o, const char *description)
@@ -291,15 +204,18 @@ emitter_open(const struct gen_options *o, const char *description)
     if (!em)
         goto oom;
     em->o = o;
+    em->description = description;
     em->loc_events = calloc(o->ranks, sizeof *em->loc_events);
+    em->loc_written = calloc(o->ranks, sizeof *em->loc_written);
     em->last_t = calloc(o->ranks, sizeof *em->last_t);
-    if (!em->loc_events || !em->last_t)
+    em->writers = calloc(o->ranks, sizeof *em->writers);
+    if (!em->loc_events || !em->loc_written || !em->last_t || !em->writers)
         goto oom;
     em->t_first = UINT64_MAX;
     if (o->dry_run)
         return em;
 
-    if (prepare_dir(o) != 0)
+    if (outdir_prepare(o) != 0)
         goto fail;
     em->archive = OTF2_Archive_Open(o->outdir, "traces", OTF2_FILEMODE_WRITE,
                                     EVT_CHUNK, DEF_CHUNK,
@@ -317,17 +233,6 @@ emitter_open(const struct gen_options *o, const char *description)
     CHECK(OTF2_Archive_SetMachineName(em->archive, "skein-gen"));
     CHECK(OTF2_Archive_SetDescription(em->archive, description));
     CHECK(OTF2_Archive_OpenEvtFiles(em->archive));
-
-    em->writers = calloc(o->ranks, sizeof *em->writers);
-    if (!em->writers)
-        goto oom;
-    for (uint32_t r = 0; r < o->ranks; r++) {
-        em->writers[r] = OTF2_Archive_GetEvtWriter(em->archive, r);
-        if (!em->writers[r]) {
-            fprintf(stderr, "skein-gen: no event writer for rank %u\n", r);
-            goto fail;
-        }
-    }
     return em;
 
 oom:
@@ -336,10 +241,74 @@ fail:
     if (em) {
         free(em->writers);
         free(em->loc_events);
+        free(em->loc_written);
         free(em->last_t);
         free(em);
     }
     return NULL;
+}
+
+void
+emitter_plan(struct emitter *em)
+{
+    em->lo = 0;
+    em->span = em->o->ranks;
+    em->planning = true;
+    em->writing = false;
+}
+
+#define FILE_BUFFER ((uint64_t)4 * 1024 * 1024) /* OTF2's, per open file */
+
+uint64_t
+emitter_location_memory(const struct emitter *em, uint32_t r)
+{
+    /* ~14 bytes per event in these traces; 16 leaves room. */
+    uint64_t bytes = 16 * em->loc_events[r] + 64;
+    return (bytes < EVT_CHUNK ? bytes : EVT_CHUNK) +
+           (bytes < FILE_BUFFER ? bytes : FILE_BUFFER);
+}
+
+void
+emitter_write_pass(struct emitter *em, uint32_t lo, uint32_t hi)
+{
+    em->planning = false;
+    em->writing = em->archive != NULL;
+    em->lo = lo;
+    em->span = hi - lo;
+    for (uint32_t r = lo; r < hi; r++) {
+        em->loc_written[r] = 0;
+        em->last_t[r] = 0;
+        if (!em->writing)
+            continue;
+        em->writers[r] = OTF2_Archive_GetEvtWriter(em->archive, r);
+        if (!em->writers[r]) {
+            fprintf(stderr, "skein-gen: no event writer for rank %u\n", r);
+            exit(1);
+        }
+    }
+}
+
+int
+emitter_end_pass(struct emitter *em)
+{
+    int rc = 0;
+    for (uint32_t r = em->lo; r < em->lo + em->span; r++) {
+        if (em->writing) {
+            CHECK(OTF2_Archive_CloseEvtWriter(em->archive, em->writers[r]));
+            em->writers[r] = NULL;
+        }
+        if (em->loc_written[r] != em->loc_events[r]) {
+            fprintf(stderr,
+                    "skein-gen: internal error: rank %u wrote %llu events, "
+                    "planned %llu\n",
+                    r, (unsigned long long)em->loc_written[r],
+                    (unsigned long long)em->loc_events[r]);
+            rc = -1;
+        }
+    }
+    em->span = 0;
+    em->writing = false;
+    return rc;
 }
 
 int
@@ -348,8 +317,6 @@ emitter_close(struct emitter *em)
     const struct gen_options *o = em->o;
     int rc = 0;
     if (em->archive) {
-        for (uint32_t r = 0; r < o->ranks; r++)
-            CHECK(OTF2_Archive_CloseEvtWriter(em->archive, em->writers[r]));
         CHECK(OTF2_Archive_CloseEvtFiles(em->archive));
 
         /* Every location gets a (here empty) local definition file; one
@@ -373,9 +340,13 @@ emitter_close(struct emitter *em)
         if (defs_write(gw, o, em->loc_events, em->t_first, em->t_last) != 0)
             rc = -1;
         CHECK(OTF2_Archive_Close(em->archive));
+        if (outdir_fix_trace_id(o->outdir, em->description) != 0)
+            fprintf(stderr, "skein-gen: warning: could not make the trace id "
+                            "reproducible; archives will differ in it\n");
     }
     free(em->writers);
     free(em->loc_events);
+    free(em->loc_written);
     free(em->last_t);
     free(em);
     return rc;
@@ -413,11 +384,14 @@ emitter_last_time(const struct emitter *em)
 
 /* ---- records ------------------------------------------------------------ */
 
-/* Book-keeping shared by every record; also the generator's own guard
- * against a timing bug: a timestamp going backwards on a location is fatal. */
-static inline void
+/* Book-keeping shared by every record. Returns whether rank r records in
+ * this pass. Also the generator's guard against a timing bug: a timestamp
+ * going backwards on a location is fatal. */
+static inline bool
 note(struct emitter *em, uint32_t r, uint64_t t, enum gen_ev k)
 {
+    if (r - em->lo >= em->span) /* unsigned: also r < lo */
+        return false;
     if (t < em->last_t[r]) {
         fprintf(stderr,
                 "skein-gen: internal error: rank %u time %llu after %llu (%s)\n",
@@ -426,6 +400,10 @@ note(struct emitter *em, uint32_t r, uint64_t t, enum gen_ev k)
         abort();
     }
     em->last_t[r] = t;
+    if (!em->planning) {
+        em->loc_written[r]++;
+        return em->writing;
+    }
     em->loc_events[r]++;
     em->counts[k]++;
     em->total++;
@@ -433,6 +411,7 @@ note(struct emitter *em, uint32_t r, uint64_t t, enum gen_ev k)
         em->t_first = t;
     if (t > em->t_last)
         em->t_last = t;
+    return false;
 }
 
 #define W(r) (em->writers[r])
@@ -440,8 +419,7 @@ note(struct emitter *em, uint32_t r, uint64_t t, enum gen_ev k)
 void
 em_program_begin(struct emitter *em, uint32_t r, uint64_t t)
 {
-    note(em, r, t, EV_PROGRAM_BEGIN);
-    if (em->writers)
+    if (note(em, r, t, EV_PROGRAM_BEGIN))
         CHECK(OTF2_EvtWriter_ProgramBegin(W(r), NULL, t, GEN_STR_PROGRAM, 0,
                                           NULL));
 }
@@ -449,24 +427,21 @@ em_program_begin(struct emitter *em, uint32_t r, uint64_t t)
 void
 em_program_end(struct emitter *em, uint32_t r, uint64_t t)
 {
-    note(em, r, t, EV_PROGRAM_END);
-    if (em->writers)
+    if (note(em, r, t, EV_PROGRAM_END))
         CHECK(OTF2_EvtWriter_ProgramEnd(W(r), NULL, t, 0));
 }
 
 void
 em_enter(struct emitter *em, uint32_t r, uint64_t t, enum gen_region g)
 {
-    note(em, r, t, EV_ENTER);
-    if (em->writers)
+    if (note(em, r, t, EV_ENTER))
         CHECK(OTF2_EvtWriter_Enter(W(r), NULL, t, (OTF2_RegionRef)g));
 }
 
 void
 em_leave(struct emitter *em, uint32_t r, uint64_t t, enum gen_region g)
 {
-    note(em, r, t, EV_LEAVE);
-    if (em->writers)
+    if (note(em, r, t, EV_LEAVE))
         CHECK(OTF2_EvtWriter_Leave(W(r), NULL, t, (OTF2_RegionRef)g));
 }
 
@@ -474,8 +449,7 @@ void
 em_send(struct emitter *em, uint32_t r, uint64_t t, uint32_t dst,
         uint32_t tag, uint64_t bytes)
 {
-    note(em, r, t, EV_MPI_SEND);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_SEND))
         CHECK(OTF2_EvtWriter_MpiSend(W(r), NULL, t, dst, GEN_COMM_WORLD, tag,
                                      bytes));
 }
@@ -484,8 +458,7 @@ void
 em_recv(struct emitter *em, uint32_t r, uint64_t t, uint32_t src,
         uint32_t tag, uint64_t bytes)
 {
-    note(em, r, t, EV_MPI_RECV);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_RECV))
         CHECK(OTF2_EvtWriter_MpiRecv(W(r), NULL, t, src, GEN_COMM_WORLD, tag,
                                      bytes));
 }
@@ -494,8 +467,7 @@ void
 em_isend(struct emitter *em, uint32_t r, uint64_t t, uint32_t dst,
          uint32_t tag, uint64_t bytes, uint64_t req)
 {
-    note(em, r, t, EV_MPI_ISEND);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_ISEND))
         CHECK(OTF2_EvtWriter_MpiIsend(W(r), NULL, t, dst, GEN_COMM_WORLD, tag,
                                       bytes, req));
 }
@@ -503,16 +475,14 @@ em_isend(struct emitter *em, uint32_t r, uint64_t t, uint32_t dst,
 void
 em_isend_complete(struct emitter *em, uint32_t r, uint64_t t, uint64_t req)
 {
-    note(em, r, t, EV_MPI_ISEND_COMPLETE);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_ISEND_COMPLETE))
         CHECK(OTF2_EvtWriter_MpiIsendComplete(W(r), NULL, t, req));
 }
 
 void
 em_irecv_request(struct emitter *em, uint32_t r, uint64_t t, uint64_t req)
 {
-    note(em, r, t, EV_MPI_IRECV_REQUEST);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_IRECV_REQUEST))
         CHECK(OTF2_EvtWriter_MpiIrecvRequest(W(r), NULL, t, req));
 }
 
@@ -520,8 +490,7 @@ void
 em_irecv(struct emitter *em, uint32_t r, uint64_t t, uint32_t src,
          uint32_t tag, uint64_t bytes, uint64_t req)
 {
-    note(em, r, t, EV_MPI_IRECV);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_IRECV))
         CHECK(OTF2_EvtWriter_MpiIrecv(W(r), NULL, t, src, GEN_COMM_WORLD, tag,
                                       bytes, req));
 }
@@ -529,8 +498,7 @@ em_irecv(struct emitter *em, uint32_t r, uint64_t t, uint32_t src,
 void
 em_coll_begin(struct emitter *em, uint32_t r, uint64_t t)
 {
-    note(em, r, t, EV_MPI_COLLECTIVE_BEGIN);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_COLLECTIVE_BEGIN))
         CHECK(OTF2_EvtWriter_MpiCollectiveBegin(W(r), NULL, t));
 }
 
@@ -544,8 +512,7 @@ em_coll_end(struct emitter *em, uint32_t r, uint64_t t, enum gen_coll op,
         [COLL_REDUCE] = OTF2_COLLECTIVE_OP_REDUCE,
         [COLL_ALLREDUCE] = OTF2_COLLECTIVE_OP_ALLREDUCE,
     };
-    note(em, r, t, EV_MPI_COLLECTIVE_END);
-    if (em->writers)
+    if (note(em, r, t, EV_MPI_COLLECTIVE_END))
         CHECK(OTF2_EvtWriter_MpiCollectiveEnd(
             W(r), NULL, t, ops[op], GEN_COMM_WORLD,
             root == GEN_NO_ROOT ? OTF2_UNDEFINED_UINT32 : root, sent,

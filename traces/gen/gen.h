@@ -51,6 +51,7 @@ struct gen_options {
     uint32_t jitter_pct;      /* compute jitter amplitude, percent */
     uint64_t msg_bytes;
     uint32_t skip_pct;        /* sparse: share of messages skipped */
+    uint64_t mem_budget;      /* bytes of open event writers per pass */
     bool sendrecv;            /* ring/dissemination use MPI_Sendrecv */
     bool dry_run;
     bool force;
@@ -122,7 +123,21 @@ struct emitter;
 struct emitter *emitter_open(const struct gen_options *o,
                              const char *description);
 
-/* Closes event writers, writes definitions, closes the archive, frees.
+/* Passes. The simulation runs once per pass and calls em_* for every
+ * rank; a pass records only its ranks. emitter_plan starts the counting
+ * pass over all ranks (nothing written); it fixes the totals and the
+ * per-location counts. emitter_write_pass opens the event writers of ranks
+ * lo .. hi-1; emitter_end_pass closes them and checks that each wrote what
+ * the plan counted (0, or -1 after printing). For a dry run a write pass
+ * writes nothing. */
+void emitter_plan(struct emitter *em);
+void emitter_write_pass(struct emitter *em, uint32_t lo, uint32_t hi);
+int emitter_end_pass(struct emitter *em);
+
+/* Estimated peak memory of rank r's open event writer, from the plan. */
+uint64_t emitter_location_memory(const struct emitter *em, uint32_t r);
+
+/* Writes the local and global definitions, closes the archive, frees.
  * Returns 0 or -1 after printing the reason. */
 int emitter_close(struct emitter *em);
 
@@ -152,6 +167,16 @@ void em_coll_begin(struct emitter *em, uint32_t r, uint64_t t);
 void em_coll_end(struct emitter *em, uint32_t r, uint64_t t,
                  enum gen_coll op, uint32_t root, uint64_t sent,
                  uint64_t received);
+
+/* ---- output directory (outdir.c) --------------------------------------- */
+
+/* Creates o->outdir; an archive already there is an error unless
+ * o->force, then it is removed. Returns 0 or -1 after printing. */
+int outdir_prepare(const struct gen_options *o);
+
+/* Replaces OTF2's random trace id in DIR/traces.otf2 by a hash of the
+ * description. Returns 0, or -1 when it could not. */
+int outdir_fix_trace_id(const char *dir, const char *description);
 
 /* ---- definitions (defs.c) ----------------------------------------------- */
 

@@ -63,6 +63,8 @@ usage(FILE *f)
 "      --msg-bytes B         point-to-point message size (default 4096)\n"
 "      --skip-pct PCT        sparse: share of messages skipped (default 25)\n"
 "      --sendrecv            ring and dissemination use MPI_Sendrecv\n"
+"      --mem-mb M            memory for open event writers; more ranks than\n"
+"                            fit are written in several passes (default 256)\n"
 "      --dry-run             write nothing; print the exact record counts\n"
 "  -f, --force               replace an archive already in DIR\n"
 "  -q, --quiet               no summary on stderr\n"
@@ -182,6 +184,7 @@ enum {
     OPT_SKIP_PCT,
     OPT_SENDRECV,
     OPT_DRY_RUN,
+    OPT_MEM_MB,
 };
 
 static const struct option long_options[] = {
@@ -200,6 +203,7 @@ static const struct option long_options[] = {
     {"skip-pct", required_argument, NULL, OPT_SKIP_PCT},
     {"sendrecv", no_argument, NULL, OPT_SENDRECV},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"mem-mb", required_argument, NULL, OPT_MEM_MB},
     {"force", no_argument, NULL, 'f'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -221,6 +225,7 @@ parse_options(int argc, char **argv, struct gen_options *o)
         .jitter_pct = 2,
         .msg_bytes = 4096,
         .skip_pct = 25,
+        .mem_budget = (uint64_t)256 << 20,
     };
     bool every_set = false, iters_set = false;
     int c;
@@ -301,6 +306,13 @@ parse_options(int argc, char **argv, struct gen_options *o)
             break;
         case OPT_SENDRECV: o->sendrecv = true; break;
         case OPT_DRY_RUN: o->dry_run = true; break;
+        case OPT_MEM_MB: {
+            uint64_t mb;
+            if (parse_u64(optarg, &mb, false) || mb == 0 || mb > (1u << 30))
+                return bad("--mem-mb", optarg);
+            o->mem_budget = mb << 20;
+            break;
+        }
         case 'f': o->force = true; break;
         case 'q': o->quiet = true; break;
         case 'h': usage(stdout); return 1;
@@ -381,7 +393,7 @@ now_s(void)
 
 static void
 summary(FILE *f, const char *desc, const struct emitter *em, uint64_t iters,
-        uint32_t ranks)
+        uint32_t ranks, uint32_t passes)
 {
     const uint64_t *c = emitter_counts(em);
     const uint64_t *loc = emitter_loc_events(em);
@@ -402,6 +414,7 @@ summary(FILE *f, const char *desc, const struct emitter *em, uint64_t iters,
     fprintf(f, "location_events_max %" PRIu64 "\n", hi);
     fprintf(f, "first_timestamp %" PRIu64 "\n", emitter_first_time(em));
     fprintf(f, "last_timestamp %" PRIu64 "\n", emitter_last_time(em));
+    fprintf(f, "write_passes %u\n", passes);
 }
 
 /* 1024 ranks means 1024 open event files. */
@@ -413,6 +426,55 @@ raise_file_limit(void)
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+}
+
+/* One run of the simulation over the whole program. With by_target (the
+ * planning pass of --events) it stops at the fewest iterations whose
+ * events reach the target; otherwise it runs `iters`. Returns the number
+ * of iterations run. */
+static uint64_t
+simulate(const struct gen_options *o, struct emitter *em, uint64_t iters,
+         bool by_target)
+{
+    struct sim *s = sim_create(o, em);
+    if (!s) {
+        fprintf(stderr, "skein-gen: out of memory\n");
+        exit(1);
+    }
+    const uint64_t tail = sim_epilogue_events_per_rank() * o->ranks;
+    sim_prologue(s);
+    uint64_t it = 0;
+    if (by_target) {
+        while (emitter_total(em) + tail < o->target_events)
+            sim_iteration(s, it++);
+    } else {
+        for (; it < iters; it++)
+            sim_iteration(s, it);
+    }
+    uint64_t before = emitter_total(em);
+    sim_epilogue(s);
+    if (by_target && emitter_total(em) != before + tail) {
+        fprintf(stderr, "skein-gen: internal error: epilogue event count\n");
+        exit(1);
+    }
+    sim_destroy(s);
+    return it;
+}
+
+/* Ranks lo .. *hi-1 fit the memory budget (at least one rank). */
+static uint32_t
+next_block(const struct gen_options *o, const struct emitter *em, uint32_t lo)
+{
+    uint64_t mem = 0;
+    uint32_t hi = lo;
+    while (hi < o->ranks) {
+        uint64_t m = emitter_location_memory(em, hi);
+        if (hi > lo && mem + m > o->mem_budget)
+            break;
+        mem += m;
+        hi++;
+    }
+    return hi;
 }
 
 int
@@ -434,45 +496,38 @@ main(int argc, char **argv)
         free(o.delays);
         return 1;
     }
-    struct sim *s = sim_create(&o, em);
-    if (!s) {
-        fprintf(stderr, "skein-gen: out of memory\n");
-        return 1;
-    }
-    sim_prologue(s);
-    uint64_t it = 0;
-    const uint64_t tail = sim_epilogue_events_per_rank() * o.ranks;
-    if (o.target_events) {
-        while (emitter_total(em) + tail < o.target_events)
-            sim_iteration(s, it++);
-    } else {
-        for (; it < o.iterations; it++)
-            sim_iteration(s, it);
-    }
-    uint64_t before = emitter_total(em);
-    sim_epilogue(s);
-    if (emitter_total(em) != before + tail) {
-        fprintf(stderr, "skein-gen: internal error: epilogue event count\n");
-        return 1;
-    }
-    sim_destroy(s);
+    emitter_plan(em);
+    uint64_t iters = simulate(&o, em, o.iterations, o.target_events != 0);
     for (size_t i = 0; i < o.ndelays; i++)
-        if (o.delays[i].iteration >= it)
+        if (o.delays[i].iteration >= iters)
             fprintf(stderr,
                     "skein-gen: warning: delay in iteration %" PRIu64
                     " never happened (%" PRIu64 " iterations)\n",
-                    o.delays[i].iteration, it);
+                    o.delays[i].iteration, iters);
 
-    if (o.dry_run)
-        summary(stdout, desc, em, it, o.ranks);
-    else if (!o.quiet)
-        summary(stderr, desc, em, it, o.ranks);
+    uint32_t passes = 0;
+    for (uint32_t lo = 0; lo < o.ranks; passes++)
+        lo = next_block(&o, em, lo);
+    if (o.dry_run) {
+        summary(stdout, desc, em, iters, o.ranks, passes);
+    } else {
+        for (uint32_t lo = 0, hi; lo < o.ranks; lo = hi) {
+            hi = next_block(&o, em, lo);
+            emitter_write_pass(em, lo, hi);
+            simulate(&o, em, iters, false);
+            if (emitter_end_pass(em) != 0)
+                rc = 1;
+        }
+        if (!o.quiet)
+            summary(stderr, desc, em, iters, o.ranks, passes);
+    }
     uint64_t total = emitter_total(em);
-    rc = emitter_close(em);
+    if (emitter_close(em) != 0)
+        rc = 1;
     double dt = now_s() - t0;
     if (!o.quiet && !o.dry_run)
         fprintf(stderr, "# wrote %" PRIu64 " events in %.2f s (%.1f M/s)\n",
                 total, dt, dt > 0 ? total / dt / 1e6 : 0.0);
     free(o.delays);
-    return rc == 0 ? 0 : 1;
+    return rc;
 }
