@@ -98,6 +98,7 @@ check-asan:
 
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
+	@sh tests/deps.sh
 
 check-traces:
 	@if [ -f traces/Makefile ]; then $(MAKE) --no-print-directory -C traces check; fi

@@ -25,7 +25,7 @@ if [ -n "${OTF2_PREFIX:-}" ]; then
     probe_hdr "$OTF2_PREFIX/include/otf2/otf2.h" ||
         { echo "deps: OTF2_PREFIX=$OTF2_PREFIX has no include/otf2/otf2.h" >&2; exit 1; }
 else
-    want libopen-trace-format2-dev probe_hdr /usr/include/otf2/otf2.h
+    want libopen-trace-format2-dev probe_pc otf2
 fi
 case $what in
 check|traces)

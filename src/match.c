@@ -74,6 +74,10 @@ match_messages(struct build *b, uint32_t *recv_msg)
 			const struct recv_half *h = &b->recvs[r];
 			m->recv_op = h->op;
 			m->t_recv = h->time;
+			if (h->bytes != m->bytes) {
+				m->flags |= MSGF_SIZE_MISMATCH;
+				t->info.warnings[WARN_SIZE_MISMATCH]++;
+			}
 			recv_msg[r] = s;
 		}
 		for (; s != TRACE_NONE; s = next_send[s]) {

@@ -251,6 +251,7 @@ trace_warning_name(enum trace_warning w)
 		[WARN_EVENT_COUNT_MISMATCH] = "locations whose event count differs from the definitions",
 		[WARN_NO_MPI_RANKS] = "traces without MPI ranks",
 		[WARN_NONRANK_MPI] = "MPI records on locations that are not ranks",
+		[WARN_SIZE_MISMATCH] = "messages whose receive recorded another size",
 	};
 	return (unsigned)w < WARN_COUNT ? names[w] : "?";
 }

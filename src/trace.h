@@ -105,6 +105,12 @@ struct trace_msg {
 	uint32_t sender, receiver;   /* timelines (world ranks) */
 	uint32_t comm;
 	uint32_t tag;
+	uint32_t flags;        /* MSGF_* */
+};
+
+/* msg flags */
+enum {
+	MSGF_SIZE_MISMATCH = 1,    /* the receive recorded another byte count */
 };
 
 struct trace_coll {
@@ -171,7 +177,7 @@ enum trace_warning {
 	WARN_MISNESTED_LEAVE, WARN_STRAY_LEAVE, WARN_UNCLOSED_REGION,
 	WARN_MEASUREMENT_OFF, WARN_TIME_BACKWARDS, WARN_BAD_PEER,
 	WARN_UNKNOWN_REQUEST, WARN_EVENT_COUNT_MISMATCH, WARN_NO_MPI_RANKS,
-	WARN_NONRANK_MPI, WARN_COUNT
+	WARN_NONRANK_MPI, WARN_SIZE_MISMATCH, WARN_COUNT
 };
 
 /* Kinds of event records counted while reading. */
