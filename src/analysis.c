@@ -1,0 +1,208 @@
+/* analysis.c — running the stages in order, and the getters. */
+#include "analysis_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+analysis_opts_default(struct analysis_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->coalesce_isends = 1;
+	o->waitall_merge = 1;
+	o->leap_merge = 0;
+	o->leap_factor = 10.0;
+	o->leap_force = 0;
+	o->global_step_merge = 0;
+	o->caller_merge = 0;
+	o->match_size = 0;
+	o->hotspots = 20;
+}
+
+void
+analysis_destroy(struct analysis *a)
+{
+	if (!a)
+		return;
+	free(a->lop_op);
+	free(a->op_lop);
+	free(a->tl_lop);
+	free(a->lop_tl);
+	free(a->lop_kind);
+	free(a->lop_part);
+	free(a->parts);
+	free(a->part_lop_first);
+	free(a->part_lops);
+	free(a->dag_first);
+	free(a->dag_succ);
+	free(a->part_order);
+	free(a->lop_phase);
+	free(a->lop_phase_region);
+	free(a->lop_step);
+	free(a->late);
+	free(a->diff);
+	free(a->glate);
+	free(a->cause);
+	free(a->cause_lop);
+	free(a->hot);
+	free(a);
+}
+
+static int
+stage(struct analysis *a, trace_progress_fn progress, void *ud, const char *name)
+{
+	return progress && progress(ud, name, 0, a->n_lops) ? ERR_CANCELLED : 0;
+}
+
+int
+analysis_run(const struct trace *t, const struct analysis_opts *opts,
+	     trace_progress_fn progress, void *ud, struct analysis **out, struct err *e)
+{
+	*out = NULL;
+	struct analysis_opts o;
+	if (opts)
+		o = *opts;
+	else
+		analysis_opts_default(&o);
+	if (!(o.leap_factor > 0) || o.leap_factor > 1e9)
+		return err_set(e, ERR_USAGE, "leap factor must be positive and finite (got %g)",
+			       o.leap_factor);
+	if (o.n_phases && !o.phases)
+		return err_set(e, ERR_USAGE, "phase rules missing");
+	for (uint32_t i = 0; i < o.n_phases; i++)
+		if (!o.phases[i].region_glob || !o.phases[i].region_glob[0])
+			return err_set(e, ERR_USAGE, "phase rule %u has no region pattern", i + 1);
+	struct analysis *a = calloc(1, sizeof *a);
+	if (!a)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	a->t = t;
+	a->opts = o;
+	/* phase rules are borrowed from the caller; they are only used here */
+	int rc = stage(a, progress, ud, "partitioning");
+	if (!rc)
+		rc = lops_build(a);
+	if (!rc)
+		rc = partition_build(a);
+	a->opts.phases = NULL;
+	a->opts.n_phases = o.n_phases;
+	if (!rc && o.leap_merge && !o.n_phases)
+		rc = partition_leap_merge(a);
+	a->stats.partitions_leap = a->n_parts;
+	if (!rc)
+		rc = stage(a, progress, ud, "stepping");
+	if (!rc)
+		rc = steps_assign(a);
+	if (!rc && o.global_step_merge)
+		rc = steps_global_merge(a);
+	if (!rc)
+		rc = partition_renumber(a);
+	a->stats.partitions = a->n_parts;
+	if (!rc)
+		rc = stage(a, progress, ud, "metrics");
+	if (!rc) {
+		verify_run(a);
+		rc = metrics_compute(a);
+	}
+	if (rc) {
+		analysis_destroy(a);
+		return err_set(e, rc, "analysis: %s", err_name(rc));
+	}
+	*out = a;
+	return 0;
+}
+
+const struct trace *analysis_trace(const struct analysis *a) { return a->t; }
+const struct analysis_opts *analysis_options(const struct analysis *a) { return &a->opts; }
+const struct analysis_stats *analysis_stats(const struct analysis *a) { return &a->stats; }
+const struct analysis_verify *analysis_verify(const struct analysis *a) { return &a->verify; }
+uint32_t analysis_lop_count(const struct analysis *a) { return a->n_lops; }
+uint32_t analysis_step_count(const struct analysis *a) { return a->n_steps; }
+
+void
+analysis_timeline_lops(const struct analysis *a, uint32_t tl, uint32_t *first, uint32_t *count)
+{
+	*first = a->tl_lop[tl];
+	*count = a->tl_lop[tl + 1] - a->tl_lop[tl];
+}
+
+void
+analysis_lop_ops(const struct analysis *a, uint32_t lop, uint32_t *first, uint32_t *count)
+{
+	*first = a->lop_op[lop];
+	*count = a->lop_op[lop + 1] - a->lop_op[lop];
+}
+
+uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return a->op_lop[op]; }
+uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop) { return a->lop_tl[lop]; }
+enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop) { return a->lop_kind[lop]; }
+
+uint64_t
+analysis_lop_enter(const struct analysis *a, uint32_t lop)
+{
+	return trace_ops(a->t, NULL)[a->lop_op[lop]].t_enter;
+}
+
+uint64_t
+analysis_lop_exit(const struct analysis *a, uint32_t lop)
+{
+	return trace_ops(a->t, NULL)[a->lop_op[lop + 1] - 1].t_exit;
+}
+
+uint32_t analysis_lop_part(const struct analysis *a, uint32_t lop) { return a->lop_part[lop]; }
+uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop) { return a->lop_step[lop]; }
+
+uint32_t
+analysis_lop_local_step(const struct analysis *a, uint32_t lop)
+{
+	return a->lop_step[lop] - a->parts[a->lop_part[lop]].step_first;
+}
+
+uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop) { return a->late[lop]; }
+uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop) { return a->diff[lop]; }
+uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop) { return a->glate[lop]; }
+enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop) { return a->cause[lop]; }
+uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop) { return a->cause_lop[lop]; }
+
+const struct analysis_part *
+analysis_parts(const struct analysis *a, uint32_t *n)
+{
+	*n = a->n_parts;
+	return a->parts;
+}
+
+const uint32_t *
+analysis_part_succ(const struct analysis *a, uint32_t p, uint32_t *n)
+{
+	*n = a->dag_first[p + 1] - a->dag_first[p];
+	return a->dag_succ + a->dag_first[p];
+}
+
+const uint32_t *
+analysis_hotspots(const struct analysis *a, uint32_t *n)
+{
+	*n = a->n_hot;
+	return a->hot;
+}
+
+const char *
+analysis_cause_name(enum analysis_cause c)
+{
+	static const char *const names[CAUSE_COUNT] = {
+		"none", "created-compute", "propagated-timeline", "created-in-flight",
+		"propagated-message",
+	};
+	return (unsigned)c < CAUSE_COUNT ? names[c] : "?";
+}
+
+const char *
+analysis_cause_text(enum analysis_cause c)
+{
+	static const char *const text[CAUSE_COUNT] = {
+		"not late",
+		"lateness created here (computation or the call itself), not inherited",
+		"lateness propagated along the timeline from the previous operation",
+		"lateness created at this receive: the message was late in flight or slow to receive",
+		"lateness propagated across timelines from a late sender",
+	};
+	return (unsigned)c < CAUSE_COUNT ? text[c] : "?";
+}

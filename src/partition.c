@@ -1,0 +1,574 @@
+/* partition.c — phase partitioning (seed 000, section 3.1).
+ *
+ * Every communication lop starts as its own partition. The two ends of a
+ * message and the members of a collective are merged (mandatory), then the
+ * ops whose requests one Waitall completes (optional), then every strongly
+ * connected component of the partition graph, so the partitions form a
+ * DAG. Computation lops belong to the partition of the communication lop
+ * that follows them. User phases replace detection: all lops of phase k
+ * start in one partition, and the mandatory merges still apply.
+ */
+#include "analysis_impl.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+uf_init(struct uf *u, uint32_t n)
+{
+	u->n = n;
+	u->parent = malloc((n + 1) * sizeof *u->parent);
+	if (!u->parent)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		u->parent[i] = i;
+	return 0;
+}
+
+void
+uf_fini(struct uf *u)
+{
+	free(u->parent);
+	u->parent = NULL;
+}
+
+uint32_t
+uf_find(struct uf *u, uint32_t x)
+{
+	uint32_t r = x;
+	while (u->parent[r] != r)
+		r = u->parent[r];
+	while (u->parent[x] != r) {      /* path compression */
+		uint32_t next = u->parent[x];
+		u->parent[x] = r;
+		x = next;
+	}
+	return r;
+}
+
+int
+uf_union(struct uf *u, uint32_t x, uint32_t y)
+{
+	x = uf_find(u, x);
+	y = uf_find(u, y);
+	if (x == y)
+		return 0;
+	/* the smaller id becomes the root, so results do not depend on the
+	 * order of unions */
+	if (x < y)
+		u->parent[y] = x;
+	else
+		u->parent[x] = y;
+	return 1;
+}
+
+int
+analysis_msg_ok(const struct analysis *a, uint32_t m)
+{
+	const struct trace_msg *msg = &trace_msgs(a->t, NULL)[m];
+	return msg->send_op != TRACE_NONE && msg->recv_op != TRACE_NONE &&
+	       !(a->opts.match_size && (msg->flags & MSGF_SIZE_MISMATCH));
+}
+
+static uint32_t
+count_sets(const struct analysis *a, struct uf *u)
+{
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		n += a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l;
+	return n;
+}
+
+/* Iterative Tarjan over the partition graph (CSR first/succ, n nodes).
+ * comp[v] receives the component id. Returns the number of components or
+ * a negative error. Recursion would overflow on real traces. */
+static int64_t
+tarjan(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *comp)
+{
+	uint32_t *index = malloc((n + 1) * sizeof *index);
+	uint32_t *low = malloc((n + 1) * sizeof *low);
+	uint32_t *stack = malloc((n + 1) * sizeof *stack);
+	uint32_t *call = malloc((n + 1) * sizeof *call);     /* DFS call stack: node */
+	uint32_t *edge = malloc((n + 1) * sizeof *edge);     /* next edge per node */
+	uint8_t *on = calloc(n + 1, 1);
+	int64_t ncomp = 0;
+	if (!index || !low || !stack || !call || !edge || !on) {
+		ncomp = ERR_NOMEM;
+		goto out;
+	}
+	for (uint32_t v = 0; v < n; v++)
+		index[v] = TRACE_NONE;
+	uint32_t next_index = 0, sp = 0;
+	for (uint32_t root = 0; root < n; root++) {
+		if (index[root] != TRACE_NONE)
+			continue;
+		uint32_t depth = 0;
+		call[depth++] = root;
+		index[root] = low[root] = next_index++;
+		edge[root] = first[root];
+		stack[sp++] = root;
+		on[root] = 1;
+		while (depth) {
+			uint32_t v = call[depth - 1];
+			if (edge[v] < first[v + 1]) {
+				uint32_t w = succ[edge[v]++];
+				if (index[w] == TRACE_NONE) {
+					index[w] = low[w] = next_index++;
+					edge[w] = first[w];
+					stack[sp++] = w;
+					on[w] = 1;
+					call[depth++] = w;
+				} else if (on[w] && index[w] < low[v]) {
+					low[v] = index[w];
+				}
+				continue;
+			}
+			if (low[v] == index[v]) {
+				uint32_t w;
+				do {
+					w = stack[--sp];
+					on[w] = 0;
+					comp[w] = (uint32_t)ncomp;
+				} while (w != v);
+				ncomp++;
+			}
+			depth--;
+			if (depth) {
+				uint32_t parent = call[depth - 1];
+				if (low[v] < low[parent])
+					low[parent] = low[v];
+			}
+		}
+	}
+out:
+	free(index);
+	free(low);
+	free(stack);
+	free(call);
+	free(edge);
+	free(on);
+	return ncomp;
+}
+
+/* Builds the partition graph from timeline order: an edge p -> q when a
+ * communication lop of p is followed on its timeline by one of q. Edges
+ * are deduplicated. Sets a->dag_first / a->dag_succ. */
+static int
+build_graph(struct analysis *a)
+{
+	uint32_t n_tl;
+	trace_timelines(a->t, &n_tl);
+	uint32_t np = a->n_parts;
+	free(a->dag_first);
+	free(a->dag_succ);
+	a->dag_succ = NULL;
+	a->dag_first = calloc(np + 2, sizeof *a->dag_first);
+	uint32_t *stamp = malloc((np + 1) * sizeof *stamp);
+	if (!a->dag_first || !stamp) {
+		free(stamp);
+		return ERR_NOMEM;
+	}
+	/* two passes: count, then fill; stamp dedups successors of a source
+	 * within one pass over its lops (edges of p come from many timelines,
+	 * so a per-pass stamp over (p, q) pairs uses the last source seen) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t p = 0; p < np; p++)
+			stamp[p] = TRACE_NONE;
+		uint32_t *fill = pass ? malloc((np + 1) * sizeof *fill) : NULL;
+		if (pass) {
+			if (!fill)
+				goto nomem;
+			memcpy(fill, a->dag_first, (np + 1) * sizeof *fill);
+		}
+		/* walk partitions' lops grouped by partition so that all edges
+		 * out of p are seen together and the stamp dedups them */
+		for (uint32_t p = 0; p < np; p++) {
+			for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+				uint32_t l = a->part_lops[k];
+				if (a->lop_kind[l] == OP_COMPUTE)
+					continue;
+				uint32_t tl = a->lop_tl[l];
+				if (l + 2 >= a->tl_lop[tl + 1])
+					continue;
+				uint32_t q = a->lop_part[l + 2];
+				if (q == p || stamp[q] == p)
+					continue;
+				stamp[q] = p;
+				if (pass)
+					a->dag_succ[fill[p]++] = q;
+				else
+					a->dag_first[p + 1]++;
+			}
+		}
+		free(fill);
+		if (!pass) {
+			for (uint32_t p = 0; p < np; p++)
+				a->dag_first[p + 1] += a->dag_first[p];
+			a->dag_succ = malloc((a->dag_first[np] + 1) * sizeof *a->dag_succ);
+			if (!a->dag_succ)
+				goto nomem;
+		}
+	}
+	free(stamp);
+	return 0;
+nomem:
+	free(stamp);
+	return ERR_NOMEM;
+}
+
+/* Dense partition ids from u, computation lops attached, lops grouped. */
+static int
+number_partitions(struct analysis *a, struct uf *u)
+{
+	uint32_t n = a->n_lops;
+	uint32_t *id_of_root = malloc((n + 1) * sizeof *id_of_root);
+	if (!id_of_root)
+		return ERR_NOMEM;
+	for (uint32_t l = 0; l < n; l++)
+		id_of_root[l] = TRACE_NONE;
+	uint32_t np = 0;
+	for (uint32_t l = 0; l < n; l++) {
+		if (a->lop_kind[l] == OP_COMPUTE)
+			continue;
+		uint32_t r = uf_find(u, l);
+		if (id_of_root[r] == TRACE_NONE)
+			id_of_root[r] = np++;
+		a->lop_part[l] = id_of_root[r];
+	}
+	free(id_of_root);
+	/* a computation lop joins the communication lop after it */
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_kind[l] == OP_COMPUTE)
+			a->lop_part[l] = l + 1 < a->tl_lop[a->lop_tl[l] + 1] ? a->lop_part[l + 1] : TRACE_NONE;
+	a->n_parts = np;
+
+	free(a->part_lop_first);
+	free(a->part_lops);
+	a->part_lop_first = calloc(np + 2, sizeof *a->part_lop_first);
+	a->part_lops = malloc((n + 1) * sizeof *a->part_lops);
+	if (!a->part_lop_first || !a->part_lops)
+		return ERR_NOMEM;
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_part[l] != TRACE_NONE)
+			a->part_lop_first[a->lop_part[l] + 1]++;
+	for (uint32_t p = 0; p < np; p++)
+		a->part_lop_first[p + 1] += a->part_lop_first[p];
+	uint32_t *fill = malloc((np + 1) * sizeof *fill);
+	if (!fill)
+		return ERR_NOMEM;
+	memcpy(fill, a->part_lop_first, (np + 1) * sizeof *fill);
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_part[l] != TRACE_NONE)
+			a->part_lops[fill[a->lop_part[l]]++] = l;
+	free(fill);
+	return 0;
+}
+
+/* Kahn's order over the DAG; leaps are longest-path depths from sources. */
+static int
+order_partitions(struct analysis *a)
+{
+	uint32_t np = a->n_parts;
+	uint32_t *indeg = calloc(np + 1, sizeof *indeg);
+	free(a->part_order);
+	a->part_order = malloc((np + 1) * sizeof *a->part_order);
+	if (!indeg || !a->part_order) {
+		free(indeg);
+		return ERR_NOMEM;
+	}
+	for (uint32_t e = 0; e < a->dag_first[np]; e++)
+		indeg[a->dag_succ[e]]++;
+	uint32_t head = 0, tail = 0;
+	for (uint32_t p = 0; p < np; p++) {
+		a->parts[p].leap = 0;
+		if (!indeg[p])
+			a->part_order[tail++] = p;
+	}
+	while (head < tail) {
+		uint32_t p = a->part_order[head++];
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
+			uint32_t q = a->dag_succ[e];
+			if (a->parts[p].leap + 1 > a->parts[q].leap)
+				a->parts[q].leap = a->parts[p].leap + 1;
+			if (--indeg[q] == 0)
+				a->part_order[tail++] = q;
+		}
+	}
+	free(indeg);
+	return tail == np ? 0 : ERR_FORMAT;   /* a cycle left: a bug */
+}
+
+static void
+describe_partitions(struct analysis *a)
+{
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		struct analysis_part *P = &a->parts[p];
+		uint32_t leap = P->leap;
+		memset(P, 0, sizeof *P);
+		P->leap = leap;
+		P->phase = P->phase_region = TRACE_NONE;
+		uint32_t last_tl = TRACE_NONE;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			P->lop_count++;
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			P->comm_count++;
+			if (a->lop_tl[l] != last_tl) {
+				P->ranks++;      /* lops are grouped by timeline */
+				last_tl = a->lop_tl[l];
+			}
+			if (a->lop_phase && a->lop_phase[l] < P->phase) {
+				P->phase = a->lop_phase[l];
+				P->phase_region = a->lop_phase_region[l];
+			}
+		}
+	}
+}
+
+int
+partition_finalize(struct analysis *a, struct uf *u)
+{
+	for (;;) {
+		int rc = number_partitions(a, u);
+		if (rc)
+			return rc;
+		free(a->parts);
+		a->parts = calloc(a->n_parts + 1, sizeof *a->parts);
+		if (!a->parts || (rc = build_graph(a)))
+			return ERR_NOMEM;
+		uint32_t *comp = malloc((a->n_parts + 1) * sizeof *comp);
+		if (!comp)
+			return ERR_NOMEM;
+		int64_t ncomp = tarjan(a->n_parts, a->dag_first, a->dag_succ, comp);
+		if (ncomp < 0) {
+			free(comp);
+			return (int)ncomp;
+		}
+		if ((uint32_t)ncomp == a->n_parts) {
+			free(comp);
+			break;
+		}
+		/* merge each component through one representative lop */
+		uint32_t *rep = malloc(((size_t)ncomp + 1) * sizeof *rep);
+		if (!rep) {
+			free(comp);
+			return ERR_NOMEM;
+		}
+		for (int64_t c = 0; c < ncomp; c++)
+			rep[c] = TRACE_NONE;
+		for (uint32_t l = 0; l < a->n_lops; l++) {
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			uint32_t c = comp[a->lop_part[l]];
+			if (rep[c] == TRACE_NONE)
+				rep[c] = l;
+			else
+				uf_union(u, rep[c], l);
+		}
+		free(rep);
+		free(comp);
+	}
+	int rc = order_partitions(a);
+	if (rc)
+		return rc;
+	describe_partitions(a);
+	return 0;
+}
+
+int
+partition_to_uf(const struct analysis *a, struct uf *u)
+{
+	if (uf_init(u, a->n_lops))
+		return ERR_NOMEM;
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		uint32_t first = TRACE_NONE;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			if (first == TRACE_NONE)
+				first = l;
+			else
+				uf_union(u, first, l);
+		}
+	}
+	return 0;
+}
+
+/* User phases: lop_phase[l] = how many phase-starting Enters happened on
+ * the lop's timeline before it. */
+static int
+assign_phases(struct analysis *a, struct uf *u)
+{
+	const struct trace *t = a->t;
+	uint32_t n_regions, n_frames, n_tl;
+	const struct trace_region *regions = trace_regions(t, &n_regions);
+	const struct trace_frame *frames = trace_frames(t, &n_frames);
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	uint8_t *starts = calloc(n_regions + 1, 1);
+	a->lop_phase = malloc((a->n_lops + 1) * sizeof *a->lop_phase);
+	a->lop_phase_region = malloc((a->n_lops + 1) * sizeof *a->lop_phase_region);
+	uint32_t *first_of_phase = NULL;
+	size_t cap = 0;
+	if (!starts || !a->lop_phase || !a->lop_phase_region) {
+		free(starts);
+		return ERR_NOMEM;
+	}
+	for (uint32_t r = 0; r < n_regions; r++)
+		for (uint32_t k = 0; k < a->opts.n_phases; k++)
+			if (fnmatch(a->opts.phases[k].region_glob, trace_str(t, regions[r].name), 0) == 0)
+				starts[r] = 1;
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t f = tls[tl].frame_first, fend = f + tls[tl].frame_count;
+		uint32_t phase = 0, region = TRACE_NONE;
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			uint64_t enter = analysis_lop_enter(a, l);
+			/* frames are in enter order on their timeline */
+			for (; f < fend && frames[f].t_enter <= enter; f++)
+				if (starts[frames[f].region]) {
+					phase++;
+					region = frames[f].region;
+				}
+			a->lop_phase[l] = phase;
+			a->lop_phase_region[l] = region;
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			if (phase >= cap) {
+				size_t ncap = cap ? cap : 64;
+				while (ncap <= phase)
+					ncap *= 2;
+				uint32_t *p = realloc(first_of_phase, ncap * sizeof *p);
+				if (!p) {
+					free(first_of_phase);
+					free(starts);
+					return ERR_NOMEM;
+				}
+				for (size_t i = cap; i < ncap; i++)
+					p[i] = TRACE_NONE;
+				first_of_phase = p;
+				cap = ncap;
+			}
+			if (first_of_phase[phase] == TRACE_NONE)
+				first_of_phase[phase] = l;
+			else
+				uf_union(u, first_of_phase[phase], l);
+		}
+	}
+	free(first_of_phase);
+	free(starts);
+	return 0;
+}
+
+int
+partition_build(struct analysis *a)
+{
+	const struct trace *t = a->t;
+	uint32_t n_msgs, n_colls;
+	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
+	const struct trace_coll *colls = trace_colls(t, &n_colls);
+	const uint32_t *members = trace_coll_members(t);
+	struct uf u;
+	a->lop_part = malloc((a->n_lops + 1) * sizeof *a->lop_part);
+	if (!a->lop_part || uf_init(&u, a->n_lops))
+		return ERR_NOMEM;
+	int rc = 0;
+	if (a->opts.n_phases && (rc = assign_phases(a, &u)))
+		goto out;
+
+	for (uint32_t m = 0; m < n_msgs; m++) {
+		if (!analysis_msg_ok(a, m)) {
+			a->stats.size_mismatches += (msgs[m].flags & MSGF_SIZE_MISMATCH) &&
+				msgs[m].send_op != TRACE_NONE && msgs[m].recv_op != TRACE_NONE;
+			continue;
+		}
+		uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].recv_op]);
+	}
+	for (uint32_t c = 0; c < n_colls; c++)
+		for (uint32_t k = 1; k < colls[c].member_count; k++)
+			uf_union(&u, a->op_lop[members[colls[c].member_first]],
+				 a->op_lop[members[colls[c].member_first + k]]);
+	a->stats.partitions_initial = count_sets(a, &u);
+
+	if (a->opts.waitall_merge)
+		for (uint32_t m = 0; m < n_msgs; m++)
+			if (msgs[m].send_op != TRACE_NONE && msgs[m].send_done_op != TRACE_NONE &&
+			    msgs[m].send_done_op != msgs[m].send_op)
+				uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].send_done_op]);
+	a->stats.partitions_waitall = count_sets(a, &u);
+
+	rc = partition_finalize(a, &u);
+	a->stats.partitions_scc = a->n_parts;
+out:
+	uf_fini(&u);
+	return rc;
+}
+
+/* Renumbers partitions by their first global step (ties by their first
+ * lop), so partition k is the k-th a user meets walking the trace. */
+int
+partition_renumber(struct analysis *a)
+{
+	uint32_t np = a->n_parts;
+	uint32_t *order = malloc((np + 1) * sizeof *order);
+	uint32_t *newid = malloc((np + 1) * sizeof *newid);
+	uint32_t *cnt = calloc((size_t)a->n_steps + 2, sizeof *cnt);
+	struct analysis_part *parts = malloc((np + 1) * sizeof *parts);
+	uint32_t *plf = malloc((np + 2) * sizeof *plf);
+	uint32_t *pl = malloc(((size_t)a->part_lop_first[np] + 1) * sizeof *pl);
+	uint32_t *df = malloc((np + 2) * sizeof *df);
+	uint32_t *ds = malloc(((size_t)a->dag_first[np] + 1) * sizeof *ds);
+	int rc = ERR_NOMEM;
+	if (!order || !newid || !cnt || !parts || !plf || !pl || !df || !ds)
+		goto out;
+	/* stable counting sort by first step: ids already follow first lops */
+	for (uint32_t p = 0; p < np; p++)
+		cnt[a->parts[p].step_first + 1]++;
+	for (uint32_t s = 0; s <= a->n_steps; s++)
+		cnt[s + 1] += cnt[s];
+	for (uint32_t p = 0; p < np; p++)
+		order[cnt[a->parts[p].step_first]++] = p;
+	for (uint32_t i = 0; i < np; i++)
+		newid[order[i]] = i;
+	plf[0] = df[0] = 0;
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t p = order[i];
+		parts[i] = a->parts[p];
+		uint32_t n = a->part_lop_first[p + 1] - a->part_lop_first[p];
+		memcpy(pl + plf[i], a->part_lops + a->part_lop_first[p], n * sizeof *pl);
+		plf[i + 1] = plf[i] + n;
+		uint32_t m = 0;
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
+			ds[df[i] + m++] = newid[a->dag_succ[e]];
+		df[i + 1] = df[i] + m;
+	}
+	for (uint32_t i = 0; i < np; i++)
+		a->part_order[i] = newid[a->part_order[i]];
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		if (a->lop_part[l] != TRACE_NONE)
+			a->lop_part[l] = newid[a->lop_part[l]];
+	free(a->parts);
+	free(a->part_lop_first);
+	free(a->part_lops);
+	free(a->dag_first);
+	free(a->dag_succ);
+	a->parts = parts;
+	a->part_lop_first = plf;
+	a->part_lops = pl;
+	a->dag_first = df;
+	a->dag_succ = ds;
+	parts = NULL;
+	plf = pl = df = ds = NULL;
+	rc = 0;
+out:
+	free(order);
+	free(newid);
+	free(cnt);
+	free(parts);
+	free(plf);
+	free(pl);
+	free(df);
+	free(ds);
+	return rc;
+}

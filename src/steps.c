@@ -1,0 +1,536 @@
+/* steps.c — local and global step assignment (seed 000, section 3.2).
+ *
+ * Within a partition:
+ *  1. strides: a longest-path walk over sends and collectives only. Each
+ *     timeline keeps the largest stride it has seen (its own sends, and
+ *     the senders of what it received); a send gets that plus one; a
+ *     collective gets one more than the largest over its members, so its
+ *     members share a stride. MPI_Sendrecv sends first and receives
+ *     second: what it receives constrains the next op, not itself, so an
+ *     exchange of two Sendrecvs is one stride (as a collective would be).
+ *  2. communication steps: all sends and collectives of stride k share one
+ *     step, the first after everything before them on their timelines;
+ *     receives and waits go as early as happened-before allows (after the
+ *     previous op on their timeline and after their senders).
+ *  3. a communication op at step c gets local step 2c + 1, the aggregated
+ *     computation before it 2c (Ravel's doubling), so computation has a
+ *     column of its own.
+ * Globally, a partition starts after the last step of all its DAG
+ * predecessors. Work is linear in lops plus messages.
+ */
+#include "analysis_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct stepper {
+	struct analysis *a;
+	/* per lop */
+	uint32_t *val;        /* stride in pass 1, communication step in pass 2 */
+	uint32_t *pending;    /* unprocessed senders of a receive */
+	/* per timeline (only those in the current partition are touched) */
+	uint32_t *cursor, *begin, *end, *running;
+	uint8_t *state;       /* 0 idle, 1 queued, 2 blocked, 3 done */
+	uint8_t *recv_part;   /* the Sendrecv at the cursor still has to receive */
+	uint32_t *queue;
+	uint32_t *tls;        /* timelines of the current partition */
+	uint32_t n_tls;
+	/* per collective */
+	uint32_t *arrived, *coll_running;
+	/* stride buckets */
+	uint32_t *bucket_first, *bucket;
+};
+
+enum { ST_IDLE, ST_QUEUED, ST_BLOCKED, ST_DONE };
+
+/* val[] of a collective member that arrived but is not placed yet */
+#define ARRIVED (TRACE_NONE - 1)
+
+static int
+is_stride_kind(uint8_t k)
+{
+	return k == OP_SEND || k == OP_SENDRECV || k == OP_COLLECTIVE;
+}
+
+/* The collective instance of a collective lop. */
+static uint32_t
+lop_coll(const struct analysis *a, uint32_t l)
+{
+	uint32_t n;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (e[i].role == END_COLL)
+			return e[i].id;
+	return TRACE_NONE;
+}
+
+/* Largest stride (pass 1) / step (pass 2) among the processed senders of
+ * the messages lop l receives; `have` says whether any was processed. */
+static uint32_t
+senders_max(struct stepper *s, uint32_t l, int *have)
+{
+	const struct analysis *a = s->a;
+	const struct trace_msg *msgs = trace_msgs(a->t, NULL);
+	uint32_t n, best = 0;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	*have = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (e[i].role != END_RECV || !analysis_msg_ok(a, e[i].id))
+			continue;
+		uint32_t src = a->op_lop[msgs[e[i].id].send_op];
+		if (src == l || s->val[src] == TRACE_NONE)
+			continue;
+		if (s->val[src] >= best)
+			best = s->val[src];
+		*have = 1;
+	}
+	return best;
+}
+
+static void
+push(struct stepper *s, uint32_t tl, uint32_t *tail)
+{
+	if (s->state[tl] == ST_QUEUED || s->state[tl] == ST_DONE)
+		return;
+	s->state[tl] = ST_QUEUED;
+	s->queue[(*tail)++ % (s->n_tls + 1)] = tl;
+}
+
+/* A send lop was given its stride: its receivers lose one pending sender. */
+static void
+notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
+{
+	const struct analysis *a = s->a;
+	const struct trace_msg *msgs = trace_msgs(a->t, NULL);
+	uint32_t n;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (e[i].role != END_SEND || !analysis_msg_ok(a, e[i].id))
+			continue;
+		uint32_t r = a->op_lop[msgs[e[i].id].recv_op];
+		if (r == l || s->pending[r] == 0)
+			continue;
+		if (--s->pending[r] == 0 && s->state[a->lop_tl[r]] == ST_BLOCKED &&
+		    s->cursor[a->lop_tl[r]] == r)
+			push(s, a->lop_tl[r], tail);
+	}
+}
+
+/* Skips computation lops at the cursor of timeline tl. */
+static void
+skip_compute(struct stepper *s, uint32_t tl)
+{
+	const struct analysis *a = s->a;
+	while (s->cursor[tl] < s->end[tl] && a->lop_kind[s->cursor[tl]] == OP_COMPUTE)
+		s->cursor[tl]++;
+}
+
+/* Advances timeline tl as far as it can. Returns 1 if it blocked. */
+static int
+advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
+{
+	struct analysis *a = s->a;
+	const struct trace_coll *colls = trace_colls(a->t, NULL);
+	const uint32_t *members = trace_coll_members(a->t);
+	for (;;) {
+		skip_compute(s, tl);
+		if (s->cursor[tl] >= s->end[tl]) {
+			s->state[tl] = ST_DONE;
+			return 0;
+		}
+		uint32_t x = s->cursor[tl];
+		uint8_t k = a->lop_kind[x];
+		int have;
+		if (s->recv_part[tl] || k == OP_RECV) {
+			if (s->pending[x] && !force) {
+				s->state[tl] = ST_BLOCKED;
+				return 1;
+			}
+			if (s->pending[x]) {
+				a->verify.relaxed++;
+				s->pending[x] = 0;
+			}
+			force = 0;
+			uint32_t m = senders_max(s, x, &have);
+			if (have && m > s->running[tl])
+				s->running[tl] = m;
+			s->recv_part[tl] = 0;
+			s->cursor[tl]++;
+			continue;
+		}
+		if (k == OP_SEND || k == OP_SENDRECV) {
+			s->val[x] = s->running[tl] + 1;
+			s->running[tl] = s->val[x];
+			notify_receivers(s, x, tail);
+			if (k == OP_SENDRECV)
+				s->recv_part[tl] = 1;   /* receive before moving on */
+			else
+				s->cursor[tl]++;
+			continue;
+		}
+		if (k == OP_COLLECTIVE) {
+			uint32_t c = lop_coll(a, x);
+			if (c == TRACE_NONE || colls[c].member_count <= 1) {
+				s->val[x] = s->running[tl] + 1;
+				s->running[tl] = s->val[x];
+				s->cursor[tl]++;
+				continue;
+			}
+			if (s->val[x] == TRACE_NONE) {          /* arrives */
+				if (s->arrived[c]++ == 0 || s->running[tl] > s->coll_running[c])
+					s->coll_running[c] = s->running[tl];
+				s->val[x] = ARRIVED;
+			}
+			if (s->arrived[c] < colls[c].member_count) {
+				if (!force) {
+					s->state[tl] = ST_BLOCKED;
+					return 1;
+				}
+				a->verify.relaxed++;
+			}
+			force = 0;
+			/* every arrived member takes the collective's stride */
+			uint32_t stride = s->coll_running[c] + 1;
+			for (uint32_t i = 0; i < colls[c].member_count; i++) {
+				uint32_t y = a->op_lop[members[colls[c].member_first + i]];
+				uint32_t ytl = a->lop_tl[y];
+				if (s->val[y] != ARRIVED)
+					continue;
+				s->val[y] = stride;
+				s->running[ytl] = stride;
+				s->cursor[ytl] = y + 1;
+				if (ytl != tl)
+					push(s, ytl, tail);
+			}
+			/* a member arriving after a forced placement joins at the
+			 * same stride when its own history allows */
+			s->coll_running[c] = stride - 1;
+			continue;
+		}
+		/* OP_WAIT: completes Isends only, no constraint */
+		s->cursor[tl]++;
+	}
+}
+
+/* Pass 1 for partition p: strides of its sends and collectives. */
+static void
+strides(struct stepper *s, uint32_t p)
+{
+	struct analysis *a = s->a;
+	uint32_t head = 0, tail = 0;
+	for (uint32_t i = 0; i < s->n_tls; i++)
+		push(s, s->tls[i], &tail);
+	for (;;) {
+		while (head < tail) {
+			uint32_t tl = s->queue[head++ % (s->n_tls + 1)];
+			if (s->state[tl] != ST_QUEUED)
+				continue;
+			s->state[tl] = ST_IDLE;
+			advance(s, tl, &tail, 0);
+		}
+		/* Nothing can move: a cycle the trace's records imply (e.g. a
+		 * receive of a message sent after a non-synchronising collective
+		 * the receiver has not reached). Break it at the blocked op that
+		 * entered first, and count it. */
+		uint32_t pick = TRACE_NONE;
+		uint64_t best = UINT64_MAX;
+		for (uint32_t i = 0; i < s->n_tls; i++) {
+			uint32_t tl = s->tls[i];
+			if (s->state[tl] != ST_BLOCKED)
+				continue;
+			uint64_t t = analysis_lop_enter(a, s->cursor[tl]);
+			if (t < best) {
+				best = t;
+				pick = tl;
+			}
+		}
+		if (pick == TRACE_NONE)
+			break;
+		s->state[pick] = ST_IDLE;
+		advance(s, pick, &tail, 1);
+	}
+	(void)p;
+}
+
+/* Pass 2 for partition p: communication steps (into s->val). */
+static void
+comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
+{
+	struct analysis *a = s->a;
+	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+	/* bucket stride lops by stride (counting sort) */
+	memset(s->bucket_first, 0, (max_stride + 2) * sizeof *s->bucket_first);
+	for (uint32_t k = first; k < last; k++) {
+		uint32_t l = a->part_lops[k];
+		if (is_stride_kind(a->lop_kind[l]))
+			s->bucket_first[s->val[l]]++;
+	}
+	uint32_t sum = 0;
+	for (uint32_t k = 0; k <= max_stride + 1; k++) {
+		uint32_t c = s->bucket_first[k];
+		s->bucket_first[k] = sum;
+		sum += c;
+	}
+	for (uint32_t k = first; k < last; k++) {
+		uint32_t l = a->part_lops[k];
+		if (is_stride_kind(a->lop_kind[l]))
+			s->bucket[s->bucket_first[s->val[l]]++] = l;
+	}
+	/* bucket_first[k] now ends bucket k; bucket k starts at end of k-1 */
+	for (uint32_t i = 0; i < s->n_tls; i++) {
+		uint32_t tl = s->tls[i];
+		s->cursor[tl] = s->begin[tl];
+		s->running[tl] = TRACE_NONE;        /* no step yet */
+	}
+	/* stride lops are re-marked as unplaced for pass 2 */
+	for (uint32_t k = first; k < last; k++)
+		s->val[a->part_lops[k]] = TRACE_NONE;
+
+	uint32_t prev_base = TRACE_NONE;
+	for (uint32_t stride = 1; stride <= max_stride + 1; stride++) {
+		uint32_t b0 = stride == 1 ? 0 : s->bucket_first[stride - 1];
+		uint32_t b1 = stride <= max_stride ? s->bucket_first[stride] : b0;
+		int final = stride == max_stride + 1;
+		uint32_t base = prev_base == TRACE_NONE ? 0 : prev_base + 1;
+		/* place what comes before the stride's lops on their timelines
+		 * (or everything left, after the last stride) */
+		for (uint32_t i = 0; i < (final ? s->n_tls : b1 - b0); i++) {
+			uint32_t tl = final ? s->tls[i] : a->lop_tl[s->bucket[b0 + i]];
+			uint32_t stop = final ? s->end[tl] : s->bucket[b0 + i];
+			for (; s->cursor[tl] < stop; s->cursor[tl]++) {
+				uint32_t r = s->cursor[tl];
+				if (a->lop_kind[r] == OP_COMPUTE)
+					continue;
+				uint32_t c = s->running[tl] == TRACE_NONE ? 0 : s->running[tl] + 1;
+				int have;
+				uint32_t m = senders_max(s, r, &have);
+				if (have && m + 1 > c)
+					c = m + 1;
+				s->val[r] = c;
+				s->running[tl] = c;
+			}
+			if (!final) {
+				uint32_t c = s->running[tl] == TRACE_NONE ? 0 : s->running[tl] + 1;
+				if (c > base)
+					base = c;
+			}
+		}
+		if (final)
+			break;
+		for (uint32_t i = b0; i < b1; i++) {
+			uint32_t x = s->bucket[i], tl = a->lop_tl[x];
+			s->val[x] = base;
+			s->running[tl] = base;
+			s->cursor[tl] = x + 1;
+		}
+		prev_base = base;
+	}
+}
+
+static int
+assign(struct analysis *a)
+{
+	uint32_t n_tl, n_colls;
+	trace_timelines(a->t, &n_tl);
+	trace_colls(a->t, &n_colls);
+	const struct trace_msg *msgs = trace_msgs(a->t, NULL);
+	struct stepper s = { .a = a };
+	uint32_t n = a->n_lops;
+	s.val = malloc((n + 1) * sizeof *s.val);
+	s.pending = calloc(n + 1, sizeof *s.pending);
+	s.cursor = malloc((n_tl + 1) * sizeof *s.cursor);
+	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
+	s.end = malloc((n_tl + 1) * sizeof *s.end);
+	s.running = malloc((n_tl + 1) * sizeof *s.running);
+	s.state = malloc(n_tl + 1);
+	s.recv_part = calloc(n_tl + 1, 1);
+	s.queue = malloc((n_tl + 2) * sizeof *s.queue);
+	s.tls = malloc((n_tl + 1) * sizeof *s.tls);
+	s.arrived = calloc(n_colls + 1, sizeof *s.arrived);
+	s.coll_running = calloc(n_colls + 1, sizeof *s.coll_running);
+	s.bucket = malloc((n + 1) * sizeof *s.bucket);
+	s.bucket_first = malloc((n + 3) * sizeof *s.bucket_first);
+	free(a->lop_step);
+	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
+	int rc = ERR_NOMEM;
+	if (!s.val || !s.pending || !s.cursor || !s.begin || !s.end || !s.running || !s.state ||
+	    !s.recv_part || !s.queue || !s.tls || !s.arrived || !s.coll_running ||
+	    !s.bucket || !s.bucket_first || !a->lop_step)
+		goto out;
+	for (uint32_t l = 0; l < n; l++) {
+		s.val[l] = TRACE_NONE;
+		a->lop_step[l] = TRACE_NONE;
+	}
+	/* a receive waits for its senders */
+	for (uint32_t l = 0; l < n; l++) {
+		if (a->lop_kind[l] != OP_RECV && a->lop_kind[l] != OP_SENDRECV)
+			continue;
+		uint32_t ne;
+		const struct trace_end *e = lop_ends(a, l, &ne);
+		for (uint32_t i = 0; i < ne; i++)
+			if (e[i].role == END_RECV && analysis_msg_ok(a, e[i].id) &&
+			    a->op_lop[msgs[e[i].id].send_op] != l)
+				s.pending[l]++;
+	}
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		s.state[tl] = ST_IDLE;
+
+	uint32_t *width = calloc(a->n_parts + 1, sizeof *width);
+	if (!width)
+		goto out;
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		/* the timelines of p and their lop ranges: part_lops is grouped
+		 * by timeline in time order, and after the cycle merge a
+		 * partition's lops on one timeline are contiguous */
+		s.n_tls = 0;
+		uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+		for (uint32_t k = first; k < last; k++) {
+			uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
+			if (s.n_tls == 0 || s.tls[s.n_tls - 1] != tl) {
+				s.tls[s.n_tls++] = tl;
+				s.cursor[tl] = s.begin[tl] = l;
+				s.running[tl] = 0;
+				s.state[tl] = ST_IDLE;
+				s.recv_part[tl] = 0;
+			}
+			s.end[tl] = l + 1;
+		}
+		strides(&s, p);
+		uint32_t max_stride = 0;
+		for (uint32_t k = first; k < last; k++) {
+			uint32_t l = a->part_lops[k];
+			if (is_stride_kind(a->lop_kind[l]) && s.val[l] != TRACE_NONE && s.val[l] > max_stride)
+				max_stride = s.val[l];
+		}
+		comm_steps(&s, p, max_stride);
+		uint32_t w = 0;
+		for (uint32_t k = first; k < last; k++) {
+			uint32_t l = a->part_lops[k];
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			a->lop_step[l] = 2 * s.val[l] + 1;
+			if (a->lop_step[l] + 1 > w)
+				w = a->lop_step[l] + 1;
+			/* the computation before it, if it belongs to p */
+			uint32_t tl = a->lop_tl[l];
+			if (l > a->tl_lop[tl] && a->lop_part[l - 1] == p)
+				a->lop_step[l - 1] = 2 * s.val[l];
+		}
+		width[p] = w;
+		for (uint32_t i = 0; i < s.n_tls; i++)
+			s.state[s.tls[i]] = ST_IDLE;
+	}
+
+	/* global: each partition after all its predecessors */
+	uint32_t *offset = calloc(a->n_parts + 1, sizeof *offset);
+	if (!offset) {
+		free(width);
+		goto out;
+	}
+	a->n_steps = 0;
+	for (uint32_t i = 0; i < a->n_parts; i++) {
+		uint32_t p = a->part_order[i];
+		uint32_t endp = offset[p] + width[p];
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
+			if (endp > offset[a->dag_succ[e]])
+				offset[a->dag_succ[e]] = endp;
+		a->parts[p].step_first = offset[p];
+		a->parts[p].step_count = width[p];
+		if (endp > a->n_steps)
+			a->n_steps = endp;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_step[l] != TRACE_NONE)
+			a->lop_step[l] += offset[a->lop_part[l]];
+	free(offset);
+	free(width);
+	rc = 0;
+out:
+	free(s.val);
+	free(s.pending);
+	free(s.cursor);
+	free(s.begin);
+	free(s.end);
+	free(s.running);
+	free(s.state);
+	free(s.recv_part);
+	free(s.queue);
+	free(s.tls);
+	free(s.arrived);
+	free(s.coll_running);
+	free(s.bucket);
+	free(s.bucket_first);
+	return rc;
+}
+
+int
+steps_assign(struct analysis *a)
+{
+	return assign(a);
+}
+
+/* Merges partitions whose global step spans overlap, then steps again,
+ * until none overlap. */
+int
+steps_global_merge(struct analysis *a)
+{
+	for (;;) {
+		uint32_t np = a->n_parts;
+		uint32_t *order = malloc((np + 1) * sizeof *order);
+		uint32_t *rep = malloc((np + 1) * sizeof *rep);
+		if (!order || !rep) {
+			free(order);
+			free(rep);
+			return ERR_NOMEM;
+		}
+		/* sort partitions by first step (counting sort over steps) */
+		uint32_t *cnt = calloc(a->n_steps + 2, sizeof *cnt);
+		if (!cnt) {
+			free(order);
+			free(rep);
+			return ERR_NOMEM;
+		}
+		for (uint32_t p = 0; p < np; p++)
+			cnt[a->parts[p].step_first + 1]++;
+		for (uint32_t k = 0; k <= a->n_steps; k++)
+			cnt[k + 1] += cnt[k];
+		for (uint32_t p = 0; p < np; p++)
+			order[cnt[a->parts[p].step_first]++] = p;
+		free(cnt);
+		for (uint32_t p = 0; p < np; p++) {
+			rep[p] = TRACE_NONE;
+			for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
+				if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE) {
+					rep[p] = a->part_lops[k];
+					break;
+				}
+		}
+		struct uf u;
+		if (partition_to_uf(a, &u)) {
+			free(order);
+			free(rep);
+			return ERR_NOMEM;
+		}
+		int merged = 0;
+		uint32_t run_end = 0, run_rep = TRACE_NONE;
+		for (uint32_t i = 0; i < np; i++) {
+			const struct analysis_part *P = &a->parts[order[i]];
+			if (run_rep != TRACE_NONE && P->step_first < run_end) {
+				merged |= uf_union(&u, run_rep, rep[order[i]]);
+			} else {
+				run_rep = rep[order[i]];
+			}
+			if (P->step_first + P->step_count > run_end || run_rep == rep[order[i]])
+				run_end = P->step_first + P->step_count > run_end ?
+					P->step_first + P->step_count : run_end;
+		}
+		free(order);
+		free(rep);
+		int rc = 0;
+		if (merged && (rc = partition_finalize(a, &u)) == 0)
+			rc = assign(a);
+		uf_fini(&u);
+		if (rc || !merged)
+			return rc;
+	}
+}

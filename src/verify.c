@@ -1,0 +1,73 @@
+/* verify.c — the invariants every analysis must satisfy, checked on the
+ * result rather than assumed:
+ *   - a message's send step is before its receive step (an exchange of two
+ *     MPI_Sendrecv calls may share a step, as collective members do);
+ *   - steps strictly increase along every timeline;
+ *   - all members of a collective share one step;
+ *   - a partition ends before any DAG successor begins;
+ *   - both ends of a message, and all members of a collective, are in one
+ *     partition.
+ */
+#include "analysis_impl.h"
+
+void
+verify_run(struct analysis *a)
+{
+	const struct trace *t = a->t;
+	struct analysis_verify *v = &a->verify;
+	uint32_t n_msgs, n_colls, n_tl;
+	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
+	const struct trace_coll *colls = trace_colls(t, &n_colls);
+	const uint32_t *members = trace_coll_members(t);
+	trace_timelines(t, &n_tl);
+
+	for (uint32_t m = 0; m < n_msgs; m++) {
+		if (!analysis_msg_ok(a, m))
+			continue;
+		uint32_t s = a->op_lop[msgs[m].send_op], r = a->op_lop[msgs[m].recv_op];
+		v->messages_checked++;
+		if (a->lop_part[s] != a->lop_part[r])
+			v->cross_partition++;
+		if (s == r)
+			continue;         /* a Sendrecv to itself */
+		int exchange = a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV;
+		if (exchange ? a->lop_step[s] > a->lop_step[r] : a->lop_step[s] >= a->lop_step[r])
+			v->message_order++;
+	}
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		for (uint32_t l = a->tl_lop[tl] + 1; l < a->tl_lop[tl + 1]; l++)
+			if (a->lop_step[l - 1] >= a->lop_step[l])
+				v->timeline_order++;
+	for (uint32_t c = 0; c < n_colls; c++) {
+		const struct trace_coll *k = &colls[c];
+		if (k->member_count == 0)
+			continue;
+		uint32_t first = a->op_lop[members[k->member_first]];
+		for (uint32_t i = 1; i < k->member_count; i++) {
+			uint32_t l = a->op_lop[members[k->member_first + i]];
+			if (a->lop_step[l] != a->lop_step[first]) {
+				v->collective_split++;
+				break;
+			}
+		}
+		for (uint32_t i = 1; i < k->member_count; i++)
+			if (a->lop_part[a->op_lop[members[k->member_first + i]]] != a->lop_part[first]) {
+				v->cross_partition++;
+				break;
+			}
+	}
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
+			const struct analysis_part *q = &a->parts[a->dag_succ[e]];
+			if (a->parts[p].step_first + a->parts[p].step_count > q->step_first)
+				v->partition_overlap++;
+		}
+}
+
+int
+analysis_verified(const struct analysis *a)
+{
+	const struct analysis_verify *v = &a->verify;
+	return !v->message_order && !v->timeline_order && !v->collective_split &&
+	       !v->partition_overlap && !v->cross_partition;
+}
