@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../src/analysis.h"
+#include "../src/cluster.h"
 #include "../src/build.h"
 #include "../src/trace_impl.h"
 
@@ -589,6 +590,52 @@ broken_cycle(void **state)
 	trace_destroy(t);
 }
 
+/* Six ranks, one Allreduce: ranks 0-2 compute 100 ticks before it, ranks
+ * 3-5 compute 1000 (1010 on rank 5). The DSL's Allreduce does not block,
+ * so lateness vectors (computation, Allreduce) are (0, 0), (900, 900) and
+ * (910, 910): two clusters, 0-2 and 3-5, at L1 distance 1800; three
+ * clusters split rank 5 off at distance 20. */
+static void
+clusters(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(6);
+	for (uint32_t r = 0; r < 6; r++) {
+		rank(d, r);
+		work(d, r < 3 ? 100 : r == 5 ? 1010 : 1000);
+		allreduce(d);
+	}
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	struct clustering c;
+	assert_int_equal(cluster_partition(a, 0, 2, &c), 0);
+	assert_int_equal(c.n_ranks, 6);
+	assert_int_equal(c.n_clusters, 2);
+	for (uint32_t i = 1; i < 6; i++)
+		assert_int_equal(c.cluster[i] == c.cluster[0], i < 3);
+	/* seeded with the latest rank: cluster 0 is the late one */
+	assert_int_equal(c.medoid[0] >= 3, 1);
+	assert_int_equal(c.size[0], 3);
+	assert_int_equal(c.merges[0].distance, 1800);
+	cluster_fini(&c);
+	assert_int_equal(cluster_partition(a, 0, 3, &c), 0);
+	assert_int_equal(c.n_clusters, 3);
+	assert_int_equal(c.cluster[3], c.cluster[4]);
+	assert_int_not_equal(c.cluster[3], c.cluster[5]);
+	/* the closest groups join first: {3,4} with {5} at 20 ticks */
+	assert_int_equal(c.merges[0].distance, 20);
+	assert_int_equal(c.merges[1].distance, 1800);
+	cluster_fini(&c);
+	/* more clusters than distinct vectors: only the distinct ones */
+	assert_int_equal(cluster_partition(a, 0, 20, &c), 0);
+	assert_int_equal(c.n_clusters, 3);
+	cluster_fini(&c);
+	assert_int_equal(cluster_partition(a, 0, 0, &c), ERR_USAGE);
+	assert_int_equal(cluster_partition(a, 7, 2, &c), ERR_USAGE);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 static void
 bad_options(void **state)
 {
@@ -775,6 +822,7 @@ main(void)
 		cmocka_unit_test(leap_merge),
 		cmocka_unit_test(user_phases),
 		cmocka_unit_test(broken_cycle),
+		cmocka_unit_test(clusters),
 		cmocka_unit_test(bad_options),
 		cmocka_unit_test(casita_chain_steps),
 		cmocka_unit_test(stencil_iterations),

@@ -1,8 +1,8 @@
 /* common.h — shared plumbing for skein's MPI mini-apps.
  *
- * Every app takes the same core options:
- *   -i ITERS      iterations of the main loop (default 4)
- *   -c US         busy-wait "compute" per iteration, microseconds (default 50)
+ * Every app takes the same core options (defaults set by each app):
+ *   -i ITERS      iterations of the main loop
+ *   -c US         busy-wait "compute" per iteration, microseconds
  *   -d D:R:I      inject a busy-wait of D microseconds on rank R at iteration I,
  *                 after the compute and before the iteration's communication
  *                 (may be given up to APP_MAX_DELAYS times)

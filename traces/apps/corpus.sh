@@ -1,0 +1,139 @@
+#!/bin/sh
+# corpus.sh CORPUS_DIR [--emit] [NAME...] — regenerate skein's committed traces.
+#
+# Runs every mini-app of the table below under the skein tracer (and
+# libsleepwait.so, see sleepwait.c) into a scratch directory, checks the
+# archive with verify.sh, and checks it against the committed
+# CORPUS_DIR/NAME/expected.txt with refcheck.py; a run whose timing noise
+# contradicts the expected late operations is retried (up to TRIES times,
+# default 5). Only a run that passes replaces the committed archive.
+#
+# --emit writes expected.txt from the fresh run instead of checking it:
+# only for a new or changed table entry, and only after checking the
+# result by hand against README.md.
+#
+# Environment: MPIRUN (mpirun.mpich), TRACER (../tracer/libskeintrace-mpich.so),
+# SLEEPWAIT (./libsleepwait.so), PYTHON (python3), TRIES (5).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -ge 1 ] || { echo "usage: corpus.sh CORPUS_DIR [--emit] [NAME...]" >&2; exit 2; }
+corpus=$1; shift
+emit=0
+if [ "${1:-}" = --emit ]; then emit=1; shift; fi
+MPIRUN=${MPIRUN:-mpirun.mpich}
+TRACER=${TRACER:-$here/../tracer/libskeintrace-mpich.so}
+SLEEPWAIT=${SLEEPWAIT:-$here/libsleepwait.so}
+PYTHON=${PYTHON:-python3}
+TRIES=${TRIES:-5}
+for f in "$TRACER" "$SLEEPWAIT"; do
+    [ -f "$f" ] || { echo "corpus: $f missing (make -C traces tracer apps)" >&2; exit 1; }
+done
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+    echo "corpus: no $PYTHON: traces are checked with verify.sh only" >&2
+    PYTHON=
+fi
+mkdir -p "$corpus" || exit 1
+corpus=$(cd "$corpus" && pwd)
+scratch=$(mktemp -d) || exit 1
+trap 'rm -rf "$scratch"' EXIT INT TERM
+failed=0
+
+# The table: name, ranks, app and arguments, extra expected.txt sections.
+# Delays are 10 ms against 50 us of compute per iteration.
+table() {
+    cat <<'TABLE'
+stencil-4                 4 stencil -i 6 -k 3                            no-coalesce
+stencil-4-delay           4 stencil -i 6 -k 3 -d 10000:1:1               no-coalesce
+tree_allreduce-4          4 tree_allreduce -i 4                          global-merge
+tree_allreduce-4-delay    4 tree_allreduce -i 4 -d 10000:3:1             global-merge
+ring_allreduce-4          4 ring_allreduce -i 4                          -
+ring_allreduce-4-delay    4 ring_allreduce -i 4 -d 10000:1:1             -
+dissemination-4           4 dissemination -i 4                           global-merge
+dissemination-4-delay     4 dissemination -i 4 -d 10000:1:1              global-merge
+kary_tree-4               4 kary_tree -i 4 -k 3                          no-waitall-merge
+kary_tree-4-delay         4 kary_tree -i 4 -k 3 -d 10000:1:1             no-waitall-merge
+sparse_exchange-4         4 sparse_exchange -i 6 -s 3                    leap-merge
+sparse_exchange-4-delay   4 sparse_exchange -i 6 -s 3 -d 10000:1:2       leap-merge
+coalesce-4                4 coalesce -i 4                                no-coalesce
+coalesce-4-delay          4 coalesce -i 4 -d 10000:0:1                   no-coalesce
+tree_allreduce-8-delay    8 tree_allreduce -i 3 -d 20000:7:1             global-merge
+ring_allreduce-8-delay    8 ring_allreduce -i 3 -d 20000:2:1             -
+dissemination-8-delay     8 dissemination -i 3 -d 20000:5:1              global-merge
+TABLE
+}
+
+wanted() { # name [selected names...]
+    n=$1; shift
+    [ $# -eq 0 ] && return 0
+    for w in "$@"; do [ "$w" = "$n" ] && return 0; done
+    return 1
+}
+
+run_one() { # name ranks sections app args
+    name=$1 np=$2 sections=$3 app=$4 args=$5
+    delay=$(echo " $args " | sed -n 's/.* -d \([0-9]*:[0-9]*:[0-9]*\) .*/\1/p')
+    shown="SKEIN_TRACE_DIR=traces/corpus/$name $MPIRUN -n $np env LD_PRELOAD=traces/apps/libsleepwait.so:traces/tracer/libskeintrace-mpich.so traces/apps/$app $args"
+    out=$scratch/$name
+    try=1
+    while :; do
+        rm -rf "$out"
+        # shellcheck disable=SC2086
+        if ! SKEIN_TRACE_DIR=$out SKEIN_TRACE_OVERWRITE=1 \
+             "$MPIRUN" -n "$np" env LD_PRELOAD="$SLEEPWAIT:$TRACER" \
+             "$here/$app" $args </dev/null >"$scratch/$name.log" 2>&1; then
+            echo "corpus: $name: the run failed:" >&2
+            sed 's/^/    /' "$scratch/$name.log" | head -n 20 >&2
+            return 1
+        fi
+        "$here/verify.sh" "$out" >"$scratch/$name.verify" 2>&1 ||
+            { cat "$scratch/$name.verify" "$scratch/$name.log" >&2; return 1; }
+        [ -z "$PYTHON" ] && break
+        if [ $emit = 1 ]; then
+            set -- --trace "$name" --command "$shown"
+            [ -n "$delay" ] && set -- "$@" --delay "$delay"
+            for s in $(echo "$sections" | tr ',' ' '); do
+                [ "$s" = - ] || set -- "$@" --section "$s"
+            done
+            set -- "$@" --notes "$here/expected-notes.txt"
+            "$PYTHON" "$here/refcheck.py" emit "$out/traces.otf2" "$@" \
+                >"$out/expected.txt" 2>"$scratch/$name.check" && break
+            [ $? = 3 ] || { cat "$scratch/$name.check" >&2; return 1; }
+        fi
+        if [ $emit = 0 ] && [ ! -f "$corpus/$name/expected.txt" ]; then
+            echo "corpus: $name: no expected.txt to check against (use --emit)" >&2
+            return 1
+        fi
+        if [ $emit = 0 ]; then
+            "$PYTHON" "$here/refcheck.py" check "$out/traces.otf2" \
+                "$corpus/$name/expected.txt" >"$scratch/$name.check" 2>&1 && break
+        fi
+        echo "corpus: $name: try $try rejected:" >&2
+        sed 's/^/    /' "$scratch/$name.check" | head -n 12 >&2
+        try=$((try + 1))
+        if [ $try -gt "$TRIES" ]; then
+            echo "corpus: $name: giving up after $TRIES tries" >&2
+            return 1
+        fi
+    done
+    mkdir -p "$corpus/$name" || return 1
+    rm -rf "$corpus/$name/traces" "$corpus/$name/traces.otf2" "$corpus/$name/traces.def"
+    mv "$out/traces" "$out/traces.otf2" "$out/traces.def" "$corpus/$name/" || return 1
+    if [ $emit = 1 ] && [ -n "$PYTHON" ]; then
+        mv "$out/expected.txt" "$corpus/$name/" || return 1
+    fi
+    echo "corpus: $name: $(sed 's/^verify: [^:]*: //' "$scratch/$name.verify"), try $try"
+    return 0
+}
+
+table | while read -r name np app rest; do
+    sections=$(echo "$rest" | awk '{print $NF}')
+    args=$(echo "$rest" | awk '{$NF=""; print}')
+    wanted "$name" "$@" || continue
+    run_one "$name" "$np" "$sections" "$app" "$(echo $args)" ||
+        echo "$name" >>"$scratch/failed"
+done
+if [ -s "$scratch/failed" ]; then
+    echo "corpus: failed: $(tr '\n' ' ' <"$scratch/failed")" >&2
+    exit 1
+fi
+exit 0
