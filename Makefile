@@ -39,7 +39,7 @@ LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
 CORE_CFLAGS = $(OTF2_CFLAGS)
-CORE_LIBS   = $(OTF2_LIBS) -lm
+CORE_LIBS   = $(OTF2_LIBS) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -102,6 +102,19 @@ check-cli: $(BIN)
 
 check-traces:
 	@if [ -f traces/Makefile ]; then $(MAKE) --no-print-directory -C traces check; fi
+
+$(BUILD)/bench/otf2_bare: tests/bench/otf2_bare.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-parameter $(CORE_CFLAGS) -o $@ $< $(CORE_LIBS)
+
+$(BUILD)/bench/bench_skein: tests/bench/bench_skein.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
+
+# A benchmark, not a test: figures for doc/performance.md.
+bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
+	@$(MAKE) --no-print-directory -C traces/gen all
+	@sh tests/bench/bench.sh $(BUILD)
 
 traces:
 	@sh mk/deps.sh traces

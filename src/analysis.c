@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void
 analysis_opts_default(struct analysis_opts *o)
@@ -48,6 +49,14 @@ analysis_destroy(struct analysis *a)
 	free(a);
 }
 
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int
 stage(struct analysis *a, trace_progress_fn progress, void *ud, const char *name)
 {
@@ -76,18 +85,28 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	if (!a)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	a->t = t;
+	a->ops = trace_ops(t, &a->n_ops);
+	a->msgs = trace_msgs(t, NULL);
+	a->ends = trace_ends(t, &a->n_ends);
 	a->opts = o;
 	/* phase rules are borrowed from the caller; they are only used here */
+	struct analysis_stats *st = &a->stats;
+	double t0 = now(), t1;
 	int rc = stage(a, progress, ud, "partitioning");
 	if (!rc)
 		rc = lops_build(a);
+	t1 = now();
+	st->t_lops = t1 - t0;
 	if (!rc)
 		rc = partition_build(a);
 	a->opts.phases = NULL;
-	a->opts.n_phases = o.n_phases;
+	t0 = now();
+	st->t_partition = t0 - t1;
 	if (!rc && o.leap_merge && !o.n_phases)
 		rc = partition_leap_merge(a);
-	a->stats.partitions_leap = a->n_parts;
+	st->partitions_leap = a->n_parts;
+	t1 = now();
+	st->t_leap = t1 - t0;
 	if (!rc)
 		rc = stage(a, progress, ud, "stepping");
 	if (!rc)
@@ -96,13 +115,16 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 		rc = steps_global_merge(a);
 	if (!rc)
 		rc = partition_renumber(a);
-	a->stats.partitions = a->n_parts;
+	st->partitions = a->n_parts;
+	t0 = now();
+	st->t_steps = t0 - t1;
 	if (!rc)
 		rc = stage(a, progress, ud, "metrics");
 	if (!rc) {
 		verify_run(a);
 		rc = metrics_compute(a);
 	}
+	st->t_metrics = now() - t0;
 	if (rc) {
 		analysis_destroy(a);
 		return err_set(e, rc, "analysis: %s", err_name(rc));
@@ -136,17 +158,8 @@ uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return a->op_l
 uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop) { return a->lop_tl[lop]; }
 enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop) { return a->lop_kind[lop]; }
 
-uint64_t
-analysis_lop_enter(const struct analysis *a, uint32_t lop)
-{
-	return trace_ops(a->t, NULL)[a->lop_op[lop]].t_enter;
-}
-
-uint64_t
-analysis_lop_exit(const struct analysis *a, uint32_t lop)
-{
-	return trace_ops(a->t, NULL)[a->lop_op[lop + 1] - 1].t_exit;
-}
+uint64_t analysis_lop_enter(const struct analysis *a, uint32_t lop) { return lop_enter(a, lop); }
+uint64_t analysis_lop_exit(const struct analysis *a, uint32_t lop) { return lop_exit(a, lop); }
 
 uint32_t analysis_lop_part(const struct analysis *a, uint32_t lop) { return a->lop_part[lop]; }
 uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop) { return a->lop_step[lop]; }

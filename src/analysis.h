@@ -87,6 +87,8 @@ struct analysis_stats {
 	uint32_t incomplete_leaps;
 	uint32_t coalesced_isends;    /* Isend calls folded into another lop */
 	uint32_t size_mismatches;     /* messages unmatched by match_size */
+	/* wall-clock seconds per stage, for benchmarks */
+	double t_lops, t_partition, t_leap, t_steps, t_metrics;
 };
 
 struct analysis;

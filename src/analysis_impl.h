@@ -18,6 +18,11 @@
 
 struct analysis {
 	const struct trace *t;
+	/* the model's arrays, cached: stages touch them per lop */
+	const struct trace_op *ops;
+	const struct trace_msg *msgs;
+	const struct trace_end *ends;
+	uint32_t n_ops, n_ends;
 	struct analysis_opts opts;
 	struct analysis_stats stats;
 	struct analysis_verify verify;
@@ -60,18 +65,33 @@ struct analysis {
 static inline const struct trace_end *
 lop_ends(const struct analysis *a, uint32_t l, uint32_t *n)
 {
-	uint32_t n_ops, n_ends;
-	const struct trace_op *ops = trace_ops(a->t, &n_ops);
-	const struct trace_end *ends = trace_ends(a->t, &n_ends);
-	uint32_t first = ops[a->lop_op[l]].end_first;
+	uint32_t first = a->ops[a->lop_op[l]].end_first;
 	uint32_t next = a->lop_op[l + 1];
-	*n = (next < n_ops ? ops[next].end_first : n_ends) - first;
-	return ends + first;
+	*n = (next < a->n_ops ? a->ops[next].end_first : a->n_ends) - first;
+	return a->ends + first;
 }
 
-/* Is a message usable for structure: both ends present (and sizes equal
- * when match_size is on)? */
-int analysis_msg_ok(const struct analysis *a, uint32_t m);
+static inline uint64_t
+lop_enter(const struct analysis *a, uint32_t l)
+{
+	return a->ops[a->lop_op[l]].t_enter;
+}
+
+static inline uint64_t
+lop_exit(const struct analysis *a, uint32_t l)
+{
+	return a->ops[a->lop_op[l + 1] - 1].t_exit;
+}
+
+/* Is message m usable for structure: both ends present, and (with
+ * match_size) both ends agreeing on its size? */
+static inline int
+msg_ok(const struct analysis *a, uint32_t m)
+{
+	const struct trace_msg *msg = &a->msgs[m];
+	return msg->send_op != TRACE_NONE && msg->recv_op != TRACE_NONE &&
+	       !(a->opts.match_size && (msg->flags & MSGF_SIZE_MISMATCH));
+}
 
 /* Stage entry points; each returns 0 or ERR_NOMEM / ERR_CANCELLED. */
 int lops_build(struct analysis *a);

@@ -106,7 +106,7 @@ distances(struct leaper *L, uint32_t p, uint64_t *in, uint64_t *out)
 			uint32_t prev = first - 2;      /* the communication lop before */
 			uint32_t q = a->lop_part[prev];
 			if (q != TRACE_NONE && a->parts[q].leap + 1 == leap) {
-				uint64_t en = analysis_lop_enter(a, first), ex = analysis_lop_exit(a, prev);
+				uint64_t en = lop_enter(a, first), ex = lop_exit(a, prev);
 				uint64_t d = en > ex ? en - ex : 0;
 				if (d < *in)
 					*in = d;
@@ -116,7 +116,7 @@ distances(struct leaper *L, uint32_t p, uint64_t *in, uint64_t *out)
 			uint32_t next = last + 2;
 			uint32_t q = a->lop_part[next];
 			if (q != TRACE_NONE && a->parts[q].leap == leap + 1) {
-				uint64_t en = analysis_lop_enter(a, next), ex = analysis_lop_exit(a, last);
+				uint64_t en = lop_enter(a, next), ex = lop_exit(a, last);
 				uint64_t d = en > ex ? en - ex : 0;
 				if (d < *out)
 					*out = d;

@@ -37,13 +37,13 @@ lateness(struct analysis *a)
 		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
 			uint32_t l = a->part_lops[k];
 			uint32_t s = a->lop_step[l] - P->step_first;
-			uint64_t x = analysis_lop_exit(a, l);
+			uint64_t x = lop_exit(a, l);
 			if (x < min[s])
 				min[s] = x;
 		}
 		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
 			uint32_t l = a->part_lops[k];
-			a->late[l] = analysis_lop_exit(a, l) - min[a->lop_step[l] - P->step_first];
+			a->late[l] = lop_exit(a, l) - min[a->lop_step[l] - P->step_first];
 		}
 	}
 	for (uint32_t s = 0; s < a->n_steps; s++)
@@ -51,13 +51,13 @@ lateness(struct analysis *a)
 	for (uint32_t l = 0; l < n; l++) {
 		if (a->lop_step[l] == TRACE_NONE)
 			continue;
-		uint64_t x = analysis_lop_exit(a, l);
+		uint64_t x = lop_exit(a, l);
 		if (x < min[a->lop_step[l]])
 			min[a->lop_step[l]] = x;
 	}
 	for (uint32_t l = 0; l < n; l++)
 		a->glate[l] = a->lop_step[l] == TRACE_NONE ? 0
-			: analysis_lop_exit(a, l) - min[a->lop_step[l]];
+			: lop_exit(a, l) - min[a->lop_step[l]];
 	free(min);
 	return 0;
 }
@@ -70,7 +70,7 @@ lateness(struct analysis *a)
 static void
 differential(struct analysis *a)
 {
-	const struct trace_msg *msgs = trace_msgs(a->t, NULL);
+	const struct trace_msg *msgs = a->msgs;
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
@@ -85,7 +85,7 @@ differential(struct analysis *a)
 				uint32_t ne;
 				const struct trace_end *e = lop_ends(a, l, &ne);
 				for (uint32_t i = 0; i < ne; i++) {
-					if (e[i].role != END_RECV || !analysis_msg_ok(a, e[i].id))
+					if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
 						continue;
 					uint32_t s = a->op_lop[msgs[e[i].id].send_op];
 					if (s != l && (send_lop == TRACE_NONE || a->late[s] > sent)) {

@@ -28,6 +28,8 @@ struct otf2r_lgroup {
 	int defined;
 };
 
+struct pipeline;
+
 struct otf2r {
 	struct trace *t;
 	struct build *b;
@@ -48,12 +50,20 @@ struct otf2r {
 
 	int have_clock;
 
-	/* the location being read */
-	uint32_t cur_loc;
+	/* written by the event-reading thread only (see otf2_events.c) */
+	struct err *prod_err;             /* what went wrong while reading */
 	uint32_t cur_tl;                  /* TRACE_NONE if not an MPI rank */
-	uint64_t events;                  /* events of the current location */
-	int failed;                       /* a builder call returned an error */
+	uint64_t records[REC_COUNT];
+	uint64_t nonrank_mpi;
+	uint64_t t_begin, t_end;
+	struct pipeline *pipe;
 };
+
+/* Reads every location's events (local definitions already read) and
+ * builds the model, decoding on a second thread when one can be started.
+ * Returns 0 or ERR_*, with the message in r->e. */
+struct otf2_read_opts;
+int otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o);
 
 /* Reads global definitions and turns them into regions, communicators,
  * locations and timelines on r->t. Returns 0 or ERR_*. */

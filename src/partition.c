@@ -63,14 +63,6 @@ uf_union(struct uf *u, uint32_t x, uint32_t y)
 	return 1;
 }
 
-int
-analysis_msg_ok(const struct analysis *a, uint32_t m)
-{
-	const struct trace_msg *msg = &trace_msgs(a->t, NULL)[m];
-	return msg->send_op != TRACE_NONE && msg->recv_op != TRACE_NONE &&
-	       !(a->opts.match_size && (msg->flags & MSGF_SIZE_MISMATCH));
-}
-
 static uint32_t
 count_sets(const struct analysis *a, struct uf *u)
 {
@@ -424,7 +416,7 @@ assign_phases(struct analysis *a, struct uf *u)
 		uint32_t f = tls[tl].frame_first, fend = f + tls[tl].frame_count;
 		uint32_t phase = 0, region = TRACE_NONE;
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
-			uint64_t enter = analysis_lop_enter(a, l);
+			uint64_t enter = lop_enter(a, l);
 			/* frames are in enter order on their timeline */
 			for (; f < fend && frames[f].t_enter <= enter; f++)
 				if (starts[frames[f].region]) {
@@ -478,7 +470,7 @@ partition_build(struct analysis *a)
 		goto out;
 
 	for (uint32_t m = 0; m < n_msgs; m++) {
-		if (!analysis_msg_ok(a, m)) {
+		if (!msg_ok(a, m)) {
 			a->stats.size_mismatches += (msgs[m].flags & MSGF_SIZE_MISMATCH) &&
 				msgs[m].send_op != TRACE_NONE && msgs[m].recv_op != TRACE_NONE;
 			continue;

@@ -70,12 +70,12 @@ static uint32_t
 senders_max(struct stepper *s, uint32_t l, int *have)
 {
 	const struct analysis *a = s->a;
-	const struct trace_msg *msgs = trace_msgs(a->t, NULL);
+	const struct trace_msg *msgs = a->msgs;
 	uint32_t n, best = 0;
 	const struct trace_end *e = lop_ends(a, l, &n);
 	*have = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (e[i].role != END_RECV || !analysis_msg_ok(a, e[i].id))
+		if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
 			continue;
 		uint32_t src = a->op_lop[msgs[e[i].id].send_op];
 		if (src == l || s->val[src] == TRACE_NONE)
@@ -101,11 +101,11 @@ static void
 notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
 {
 	const struct analysis *a = s->a;
-	const struct trace_msg *msgs = trace_msgs(a->t, NULL);
+	const struct trace_msg *msgs = a->msgs;
 	uint32_t n;
 	const struct trace_end *e = lop_ends(a, l, &n);
 	for (uint32_t i = 0; i < n; i++) {
-		if (e[i].role != END_SEND || !analysis_msg_ok(a, e[i].id))
+		if (e[i].role != END_SEND || !msg_ok(a, e[i].id))
 			continue;
 		uint32_t r = a->op_lop[msgs[e[i].id].recv_op];
 		if (r == l || s->pending[r] == 0)
@@ -238,7 +238,7 @@ strides(struct stepper *s, uint32_t p)
 			uint32_t tl = s->tls[i];
 			if (s->state[tl] != ST_BLOCKED)
 				continue;
-			uint64_t t = analysis_lop_enter(a, s->cursor[tl]);
+			uint64_t t = lop_enter(a, s->cursor[tl]);
 			if (t < best) {
 				best = t;
 				pick = tl;
@@ -333,7 +333,7 @@ assign(struct analysis *a)
 	uint32_t n_tl, n_colls;
 	trace_timelines(a->t, &n_tl);
 	trace_colls(a->t, &n_colls);
-	const struct trace_msg *msgs = trace_msgs(a->t, NULL);
+	const struct trace_msg *msgs = a->msgs;
 	struct stepper s = { .a = a };
 	uint32_t n = a->n_lops;
 	s.val = malloc((n + 1) * sizeof *s.val);
@@ -368,7 +368,7 @@ assign(struct analysis *a)
 		uint32_t ne;
 		const struct trace_end *e = lop_ends(a, l, &ne);
 		for (uint32_t i = 0; i < ne; i++)
-			if (e[i].role == END_RECV && analysis_msg_ok(a, e[i].id) &&
+			if (e[i].role == END_RECV && msg_ok(a, e[i].id) &&
 			    a->op_lop[msgs[e[i].id].send_op] != l)
 				s.pending[l]++;
 	}

@@ -22,7 +22,7 @@ verify_run(struct analysis *a)
 	trace_timelines(t, &n_tl);
 
 	for (uint32_t m = 0; m < n_msgs; m++) {
-		if (!analysis_msg_ok(a, m))
+		if (!msg_ok(a, m))
 			continue;
 		uint32_t s = a->op_lop[msgs[m].send_op], r = a->op_lop[msgs[m].recv_op];
 		v->messages_checked++;
