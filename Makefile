@@ -43,7 +43,7 @@ CORE_LIBS   = $(OTF2_LIBS) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
-EXAMPLE := traces/corpus/stencil-8-delay/traces.otf2
+EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-cli check-traces deps deps-check \
 	install uninstall clean traces bench
@@ -78,7 +78,7 @@ deps-check:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(BIN) $(if $(wildcard $(EXAMPLE)),$(EXAMPLE),traces/example/traces.otf2)
+	$(BIN) $(EXAMPLE)
 
 # The whole suite: unit and trace tests, again under ASan+UBSan, the CLI
 # tests, and the tracer's end-to-end run.
@@ -100,8 +100,8 @@ check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/deps.sh
 
-check-traces:
-	@if [ -f traces/Makefile ]; then $(MAKE) --no-print-directory -C traces check; fi
+check-traces: $(BIN)
+	@$(MAKE) --no-print-directory -C traces check SKEIN=$(abspath $(BIN))
 
 $(BUILD)/bench/otf2_bare: tests/bench/otf2_bare.c
 	@mkdir -p $(@D)

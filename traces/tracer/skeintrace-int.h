@@ -109,6 +109,7 @@ struct st_comm {
     uint32_t depth;   /* 0 for world/self, parent depth + 1 */
     int32_t size;
     int32_t myrank;
+    uint32_t fkey;    /* PMPI_Comm_c2f handle, the lookup key */
     int32_t *members; /* world rank of each comm rank; only on the leader */
 };
 
@@ -127,6 +128,7 @@ struct st_global {
     uint64_t rt_start;      /* CLOCK_REALTIME ns at t_start */
     uint64_t next_request;  /* OTF2 request ids, from 1 like Score-P */
     uint64_t untracked;     /* calls on communicators without a definition */
+    uint64_t untracked_all; /* the sum over ranks, on rank 0 after st_unify */
     uint64_t buffer_bytes;  /* event buffer limit per rank */
     int failed;             /* a write failed here; recording stopped */
     char failure[256];
@@ -195,10 +197,45 @@ void st_comm_register(MPI_Comm newcomm, MPI_Comm parent);
 void st_requests_teardown(void);
 
 /* skeintrace-archive.c */
+/* Collective over MPI_COMM_WORLD: create the archive and this rank's event
+ * writer. Returns 0, or -1 on every rank after one line on stderr. */
 int st_archive_open(void);
+/* Collective: unify definitions, write them, close the archive. */
 void st_archive_close(void);
 
-/* skeintrace-clock.c */
-void st_clock_sync(int at_end);
+/* skeintrace-unify.c */
+/* Collective over st.icomm: gather every rank's definitions on rank 0,
+ * which writes the global definitions to gw (when gw is not NULL), and
+ * give each rank its local-to-global maps in *maps (malloc'd): st.ncomms
+ * global comm ids, then st.nuser global region ids. Returns 0, or -1 with
+ * *maps NULL on every rank. */
+int st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps);
+
+/* skeintrace-util.c: byte buffers and a small hash multimap. */
+struct st_buf {
+    unsigned char *p;
+    size_t n, cap;
+    int bad; /* allocation failed, or a read ran past the end */
+};
+void st_put(struct st_buf *b, const void *data, size_t n);
+void st_put_u32(struct st_buf *b, uint32_t v);
+void st_put_u64(struct st_buf *b, uint64_t v);
+void st_put_str(struct st_buf *b, const char *s);
+/* Readers take from b->p at offset b->n (b->cap is the length). */
+void st_get(struct st_buf *b, void *out, size_t n);
+uint32_t st_get_u32(struct st_buf *b);
+uint64_t st_get_u64(struct st_buf *b);
+const char *st_get_str(struct st_buf *b); /* points into the buffer; "" when bad */
+
+struct st_map { /* uint64 key -> uint32 value; a key may hold several values */
+    uint64_t *keys;
+    uint32_t *vals; /* UINT32_MAX: empty */
+    uint32_t cap, n;
+};
+int st_map_add(struct st_map *m, uint64_t key, uint32_t val);
+/* Values under key: start with *pos = UINT32_MAX; returns 0 when done. */
+int st_map_next(const struct st_map *m, uint64_t key, uint32_t *pos, uint32_t *val);
+void st_map_free(struct st_map *m);
+uint64_t st_hash(const void *data, size_t n);
 
 #endif

@@ -1,0 +1,181 @@
+#!/bin/sh
+# check.sh — end-to-end test of the skeintrace tracer (make -C traces/tracer check).
+#
+# Builds tests/allcalls.c, which calls every wrapped MPI function on 4
+# ranks, runs it untraced and traced (MPICH with LD_PRELOAD, MPICH linked,
+# Open MPI with LD_PRELOAD when installed), and checks each archive with
+# otf2check.py: exact record counts per location (tests/allcalls.expected),
+# every message matched FIFO after rank translation, every collective
+# complete on every member. Also: overwrite protection, an unwritable
+# trace directory, SKEIN_TRACE=0, and the committed LAMMPS trace.
+# Prints "N passed, N failed" last; exit status 1 on any failure.
+set -u
+cd "$(dirname "$0")" || exit 1
+here=$(pwd)
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
+skip() { echo "SKIP - $*"; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/skeintrace-check.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+
+CFLAGS_TEST="-std=c11 -O1 -Wall -Wextra -Wno-stringop-overflow -Wno-stringop-overread"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+unset SKEIN_TRACE SKEIN_TRACE_OVERWRITE SKEIN_TRACE_BUFFER_MB SKEIN_TRACE_VERBOSE
+
+# check_trace NAME TRACE STDOUT [EXPECTED]: otf2check's lines count as tests
+check_trace() {
+    if [ -n "${4:-}" ]; then
+        python3 otf2check.py --expect "$4" --polls "$3" "$2" > "$work/check.out" 2>&1
+    else
+        python3 otf2check.py "$2" > "$work/check.out" 2>&1
+    fi
+    n_ok=$(grep -c '^ok - ' "$work/check.out")
+    n_bad=$(grep -c '^not ok - ' "$work/check.out")
+    pass=$((pass + n_ok))
+    fail=$((fail + n_bad))
+    if [ "$n_bad" -gt 0 ] || [ "$n_ok" -eq 0 ]; then
+        [ "$n_ok" -eq 0 ] && fail=$((fail + 1))
+        echo "FAIL - $1: $n_bad of $((n_ok + n_bad)) checks failed:"
+        grep -v '^ok - ' "$work/check.out" | sed 's/^/    /'
+    else
+        echo "ok - $1: $n_ok checks ($(grep '^# ' "$work/check.out" | sed 's/^# //'))"
+    fi
+}
+
+# run_app NAME OUTDIR MPIRUN... : run with a 60 s limit, stdout/stderr kept
+run_app() {
+    name=$1
+    dir=$2
+    shift 2
+    rm -rf "$dir"
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" > "$work/$name.out" 2> "$work/$name.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        bad "$name: exit status $rc"
+        sed 's/^/    /' "$work/$name.err" | head -20
+        return 1
+    fi
+    return 0
+}
+
+for tool in mpicc.mpich mpirun.mpich otf2-print python3 timeout; do
+    command -v $tool > /dev/null || { bad "$tool not found (apt-get install mpich libmpich-dev otf2-tools python3)"; }
+done
+[ "$fail" -eq 0 ] || { echo "$pass passed, $fail failed"; exit 1; }
+
+mkdir -p tests/build
+mpich_app=tests/build/allcalls-mpich
+if mpicc.mpich $CFLAGS_TEST -o $mpich_app tests/allcalls.c &&
+   mpicc.mpich $CFLAGS_TEST -o tests/build/allcalls-mpich-linked tests/allcalls.c \
+       -L"$here" -lskeintrace-mpich -Wl,-rpath,"$here"; then
+    ok "build tests/allcalls.c with MPICH (header alone, and linked with the tracer)"
+else
+    bad "build tests/allcalls.c with MPICH"
+fi
+
+# 1. untraced: the header's calls are no-ops, nothing is written
+if run_app untraced "$work/untraced" mpirun.mpich -n 4 ./$mpich_app; then
+    if [ "$(grep -c '^POLL' "$work/untraced.out")" -eq 4 ] && [ ! -e "$work/untraced" ]; then
+        ok "untraced run completes and writes nothing"
+    else
+        bad "untraced run: expected 4 POLL lines and no archive"
+    fi
+fi
+
+# 2. MPICH, LD_PRELOAD
+preload_mpich="env LD_PRELOAD=$here/libskeintrace-mpich.so"
+if run_app mpich "$work/mpich" mpirun.mpich -n 4 $preload_mpich ./$mpich_app; then
+    check_trace "MPICH, LD_PRELOAD" "$work/mpich/traces.otf2" "$work/mpich.out" tests/allcalls.expected
+fi
+
+# 3. MPICH, linked, MPI_Init_thread
+sed 's/^REGION:MPI_Init /REGION:MPI_Init_thread /' tests/allcalls.expected > "$work/thread.expected"
+if run_app linked "$work/linked" mpirun.mpich -n 4 ./tests/build/allcalls-mpich-linked thread; then
+    check_trace "MPICH, linked, MPI_Init_thread" "$work/linked/traces.otf2" "$work/linked.out" "$work/thread.expected"
+fi
+
+# 4. an existing archive is kept unless SKEIN_TRACE_OVERWRITE=1
+if [ -f "$work/mpich/traces.otf2" ]; then
+    before=$(cksum < "$work/mpich/traces.otf2")
+    SKEIN_TRACE_DIR=$work/mpich timeout 60 mpirun.mpich -n 4 $preload_mpich ./$mpich_app \
+        > "$work/again.out" 2> "$work/again.err"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q 'already exists' "$work/again.err" &&
+       [ "$(cksum < "$work/mpich/traces.otf2")" = "$before" ]; then
+        ok "an existing trace is not overwritten; the program still runs"
+    else
+        bad "existing trace: exit $rc, stderr: $(head -c 300 "$work/again.err")"
+    fi
+    SKEIN_TRACE_OVERWRITE=1 SKEIN_TRACE_DIR=$work/mpich timeout 60 mpirun.mpich -n 4 $preload_mpich \
+        ./$mpich_app > "$work/over.out" 2> "$work/over.err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(cksum < "$work/mpich/traces.otf2")" != "$before" ] &&
+       otf2-print --silent "$work/mpich/traces.otf2" > /dev/null 2>&1; then
+        ok "SKEIN_TRACE_OVERWRITE=1 replaces the trace"
+    else
+        bad "SKEIN_TRACE_OVERWRITE=1: exit $rc, stderr: $(head -c 300 "$work/over.err")"
+    fi
+fi
+
+# 5. an unwritable trace directory: one line on stderr, the program finishes
+SKEIN_TRACE_DIR=/dev/null/skein timeout 60 mpirun.mpich -n 4 $preload_mpich ./$mpich_app \
+    > "$work/nodir.out" 2> "$work/nodir.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/nodir.err")" -eq 1 ] &&
+   [ "$(grep -c '^POLL' "$work/nodir.out")" -eq 4 ]; then
+    ok "unwritable trace directory: one line on stderr, program completes"
+else
+    bad "unwritable trace directory: exit $rc, stderr: $(head -c 300 "$work/nodir.err")"
+fi
+
+# 6. SKEIN_TRACE=0 switches the tracer off
+if SKEIN_TRACE=0 run_app off "$work/off" mpirun.mpich -n 4 $preload_mpich ./$mpich_app; then
+    if [ ! -e "$work/off" ]; then ok "SKEIN_TRACE=0: nothing written"; else bad "SKEIN_TRACE=0 wrote a trace"; fi
+fi
+
+# 7. Open MPI (Debian's default MPI): the other ABI
+if [ -f libskeintrace-openmpi.so ] && command -v mpicc.openmpi > /dev/null && command -v mpirun.openmpi > /dev/null; then
+    if mpicc.openmpi $CFLAGS_TEST -o tests/build/allcalls-openmpi tests/allcalls.c; then
+        ok "build tests/allcalls.c with Open MPI"
+        if run_app openmpi "$work/openmpi" mpirun.openmpi --oversubscribe -n 4 \
+               env LD_PRELOAD="$here/libskeintrace-openmpi.so" ./tests/build/allcalls-openmpi; then
+            check_trace "Open MPI, LD_PRELOAD" "$work/openmpi/traces.otf2" "$work/openmpi.out" tests/allcalls.expected
+        fi
+        # the MPICH build preloaded into an Open MPI program: one line, clean stop
+        SKEIN_TRACE_DIR=$work/wrong timeout 60 mpirun.openmpi --oversubscribe -n 4 \
+            env LD_PRELOAD="$here/libskeintrace-mpich.so" ./tests/build/allcalls-openmpi \
+            > "$work/wrong.out" 2> "$work/wrong.err"
+        rc=$?
+        if [ $rc -ne 0 ] && [ $rc -lt 124 ] && [ "$(grep -c '^skeintrace:.*built for MPICH' "$work/wrong.err")" -eq 1 ] &&
+           ! grep -q -i 'segmentation\|signal' "$work/wrong.err" && [ ! -e "$work/wrong" ]; then
+            ok "tracer for the wrong MPI: one line on stderr, clean stop before MPI_Init"
+        else
+            bad "tracer for the wrong MPI: exit $rc, stderr: $(head -c 300 "$work/wrong.err")"
+        fi
+    else
+        bad "build tests/allcalls.c with Open MPI"
+    fi
+else
+    skip "Open MPI: libskeintrace-openmpi.so, mpicc.openmpi or mpirun.openmpi missing (apt-get install libopenmpi-dev)"
+fi
+
+# 8. the committed LAMMPS trace passes the same consistency checks
+lammps=../corpus/lammps-melt-4/traces.otf2
+if [ -f "$lammps" ]; then
+    check_trace "committed LAMMPS trace ($lammps)" "$lammps"
+else
+    skip "no committed LAMMPS trace at $lammps (make -C traces/tracer lammps)"
+fi
+
+# 9. the checker itself on a real Score-P trace, when ../shared is around
+scorep=$(cd ../../.. && pwd)/shared/traces/otf2/sstmacro-mpi-coverage-10/traces.otf2
+if [ -f "$scorep" ]; then
+    check_trace "otf2check.py on Score-P's sstmacro-mpi-coverage-10" "$scorep"
+else
+    skip "Score-P reference trace not found (../shared is absent)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
