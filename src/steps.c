@@ -20,6 +20,8 @@
  */
 #include "analysis_impl.h"
 
+#include "par.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +41,7 @@ struct stepper {
 	uint32_t *arrived, *coll_running;
 	/* stride buckets */
 	uint32_t *bucket_first, *bucket;
+	uint64_t relaxed;     /* orderings broken by this worker */
 };
 
 enum { ST_IDLE, ST_QUEUED, ST_BLOCKED, ST_DONE };
@@ -147,7 +150,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 				return 1;
 			}
 			if (s->pending[x]) {
-				a->verify.relaxed++;
+				s->relaxed++;
 				s->pending[x] = 0;
 			}
 			force = 0;
@@ -186,7 +189,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 					s->state[tl] = ST_BLOCKED;
 					return 1;
 				}
-				a->verify.relaxed++;
+				s->relaxed++;
 			}
 			force = 0;
 			/* every arrived member takes the collective's stride */
@@ -327,17 +330,47 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
 	}
 }
 
-static int
-assign(struct analysis *a)
+/* State shared by the stepping workers; each worker steps a contiguous
+ * range of partitions, which own disjoint lops and collectives. */
+struct stepping {
+	struct analysis *a;
+	uint32_t *val, *pending, *arrived, *coll_running, *width;
+	uint32_t cut[PAR_MAX + 1];
+	uint64_t relaxed[PAR_MAX];
+};
+
+static void
+stepper_free(struct stepper *s)
 {
-	uint32_t n_tl, n_colls;
+	free(s->cursor);
+	free(s->begin);
+	free(s->end);
+	free(s->running);
+	free(s->state);
+	free(s->recv_part);
+	free(s->queue);
+	free(s->tls);
+	free(s->bucket);
+	free(s->bucket_first);
+}
+
+static int
+step_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct stepping *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
-	trace_colls(a->t, &n_colls);
-	const struct trace_msg *msgs = a->msgs;
-	struct stepper s = { .a = a };
-	uint32_t n = a->n_lops;
-	s.val = malloc((n + 1) * sizeof *s.val);
-	s.pending = calloc(n + 1, sizeof *s.pending);
+	(void)nw;
+	uint32_t p0 = g->cut[w], p1 = g->cut[w + 1];
+	uint32_t most = 0;
+	for (uint32_t p = p0; p < p1; p++)
+		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
+			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	struct stepper s = {
+		.a = a, .val = g->val, .pending = g->pending,
+		.arrived = g->arrived, .coll_running = g->coll_running,
+	};
 	s.cursor = malloc((n_tl + 1) * sizeof *s.cursor);
 	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
 	s.end = malloc((n_tl + 1) * sizeof *s.end);
@@ -346,39 +379,16 @@ assign(struct analysis *a)
 	s.recv_part = calloc(n_tl + 1, 1);
 	s.queue = malloc((n_tl + 2) * sizeof *s.queue);
 	s.tls = malloc((n_tl + 1) * sizeof *s.tls);
-	s.arrived = calloc(n_colls + 1, sizeof *s.arrived);
-	s.coll_running = calloc(n_colls + 1, sizeof *s.coll_running);
-	s.bucket = malloc((n + 1) * sizeof *s.bucket);
-	s.bucket_first = malloc((n + 3) * sizeof *s.bucket_first);
-	free(a->lop_step);
-	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
-	int rc = ERR_NOMEM;
-	if (!s.val || !s.pending || !s.cursor || !s.begin || !s.end || !s.running || !s.state ||
-	    !s.recv_part || !s.queue || !s.tls || !s.arrived || !s.coll_running ||
-	    !s.bucket || !s.bucket_first || !a->lop_step)
-		goto out;
-	for (uint32_t l = 0; l < n; l++) {
-		s.val[l] = TRACE_NONE;
-		a->lop_step[l] = TRACE_NONE;
-	}
-	/* a receive waits for its senders */
-	for (uint32_t l = 0; l < n; l++) {
-		if (a->lop_kind[l] != OP_RECV && a->lop_kind[l] != OP_SENDRECV)
-			continue;
-		uint32_t ne;
-		const struct trace_end *e = lop_ends(a, l, &ne);
-		for (uint32_t i = 0; i < ne; i++)
-			if (e[i].role == END_RECV && msg_ok(a, e[i].id) &&
-			    a->op_lop[msgs[e[i].id].send_op] != l)
-				s.pending[l]++;
+	s.bucket = malloc(((size_t)most + 1) * sizeof *s.bucket);
+	s.bucket_first = malloc(((size_t)most + 3) * sizeof *s.bucket_first);
+	if (!s.cursor || !s.begin || !s.end || !s.running || !s.state || !s.recv_part ||
+	    !s.queue || !s.tls || !s.bucket || !s.bucket_first) {
+		stepper_free(&s);
+		return ERR_NOMEM;
 	}
 	for (uint32_t tl = 0; tl < n_tl; tl++)
 		s.state[tl] = ST_IDLE;
-
-	uint32_t *width = calloc(a->n_parts + 1, sizeof *width);
-	if (!width)
-		goto out;
-	for (uint32_t p = 0; p < a->n_parts; p++) {
+	for (uint32_t p = p0; p < p1; p++) {
 		/* the timelines of p and their lop ranges: part_lops is grouped
 		 * by timeline in time order, and after the cycle merge a
 		 * partition's lops on one timeline are contiguous */
@@ -403,63 +413,104 @@ assign(struct analysis *a)
 				max_stride = s.val[l];
 		}
 		comm_steps(&s, p, max_stride);
-		uint32_t w = 0;
+		uint32_t wd = 0;
 		for (uint32_t k = first; k < last; k++) {
 			uint32_t l = a->part_lops[k];
 			if (a->lop_kind[l] == OP_COMPUTE)
 				continue;
 			a->lop_step[l] = 2 * s.val[l] + 1;
-			if (a->lop_step[l] + 1 > w)
-				w = a->lop_step[l] + 1;
+			if (a->lop_step[l] + 1 > wd)
+				wd = a->lop_step[l] + 1;
 			/* the computation before it, if it belongs to p */
 			uint32_t tl = a->lop_tl[l];
 			if (l > a->tl_lop[tl] && a->lop_part[l - 1] == p)
 				a->lop_step[l - 1] = 2 * s.val[l];
 		}
-		width[p] = w;
+		g->width[p] = wd;
 		for (uint32_t i = 0; i < s.n_tls; i++)
 			s.state[s.tls[i]] = ST_IDLE;
 	}
+	g->relaxed[w] = s.relaxed;
+	stepper_free(&s);
+	return 0;
+}
+
+static uint64_t
+part_weight(const void *ctx, uint32_t p)
+{
+	const struct analysis *a = ctx;
+	return (uint64_t)(a->part_lop_first[p + 1] - a->part_lop_first[p]) + 1;
+}
+
+static int
+assign(struct analysis *a)
+{
+	uint32_t n_colls;
+	trace_colls(a->t, &n_colls);
+	const struct trace_msg *msgs = a->msgs;
+	uint32_t n = a->n_lops;
+	struct stepping g = { .a = a };
+	g.val = malloc((n + 1) * sizeof *g.val);
+	g.pending = calloc(n + 1, sizeof *g.pending);
+	g.arrived = calloc(n_colls + 1, sizeof *g.arrived);
+	g.coll_running = calloc(n_colls + 1, sizeof *g.coll_running);
+	g.width = calloc(a->n_parts + 1, sizeof *g.width);
+	free(a->lop_step);
+	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
+	uint32_t *offset = NULL;
+	int rc = ERR_NOMEM;
+	if (!g.val || !g.pending || !g.arrived || !g.coll_running || !g.width || !a->lop_step)
+		goto out;
+	for (uint32_t l = 0; l < n; l++) {
+		g.val[l] = TRACE_NONE;
+		a->lop_step[l] = TRACE_NONE;
+	}
+	/* a receive waits for its senders */
+	for (uint32_t l = 0; l < n; l++) {
+		if (a->lop_kind[l] != OP_RECV && a->lop_kind[l] != OP_SENDRECV)
+			continue;
+		uint32_t ne;
+		const struct trace_end *e = lop_ends(a, l, &ne);
+		for (uint32_t i = 0; i < ne; i++)
+			if (e[i].role == END_RECV && msg_ok(a, e[i].id) &&
+			    a->op_lop[msgs[e[i].id].send_op] != l)
+				g.pending[l]++;
+	}
+	uint32_t nw = par_workers();
+	par_split(a->n_parts, nw, part_weight, a, g.cut);
+	if ((rc = par_run(nw, step_worker, &g)))
+		goto out;
+	for (uint32_t w = 0; w < nw; w++)
+		a->verify.relaxed += g.relaxed[w];
 
 	/* global: each partition after all its predecessors */
-	uint32_t *offset = calloc(a->n_parts + 1, sizeof *offset);
-	if (!offset) {
-		free(width);
+	offset = calloc(a->n_parts + 1, sizeof *offset);
+	rc = ERR_NOMEM;
+	if (!offset)
 		goto out;
-	}
 	a->n_steps = 0;
 	for (uint32_t i = 0; i < a->n_parts; i++) {
 		uint32_t p = a->part_order[i];
-		uint32_t endp = offset[p] + width[p];
+		uint32_t endp = offset[p] + g.width[p];
 		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
 			if (endp > offset[a->dag_succ[e]])
 				offset[a->dag_succ[e]] = endp;
 		a->parts[p].step_first = offset[p];
-		a->parts[p].step_count = width[p];
+		a->parts[p].step_count = g.width[p];
 		if (endp > a->n_steps)
 			a->n_steps = endp;
 	}
 	for (uint32_t l = 0; l < n; l++)
 		if (a->lop_step[l] != TRACE_NONE)
 			a->lop_step[l] += offset[a->lop_part[l]];
-	free(offset);
-	free(width);
 	rc = 0;
 out:
-	free(s.val);
-	free(s.pending);
-	free(s.cursor);
-	free(s.begin);
-	free(s.end);
-	free(s.running);
-	free(s.state);
-	free(s.recv_part);
-	free(s.queue);
-	free(s.tls);
-	free(s.arrived);
-	free(s.coll_running);
-	free(s.bucket);
-	free(s.bucket_first);
+	free(offset);
+	free(g.val);
+	free(g.pending);
+	free(g.arrived);
+	free(g.coll_running);
+	free(g.width);
 	return rc;
 }
 

@@ -171,7 +171,7 @@ check_trace(void **state)
 	}
 	uint32_t n_tl, n_locs;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	const struct trace_location *locs = trace_locations(t, &n_locs);
+	trace_locations(t, &n_locs);
 	assert_int_equal(n_tl, x->ranks);
 	for (uint32_t i = 0; i < n_tl && i < MAXR; i++)
 		assert_int_equal(tls[i].events, x->rank_events[i]);

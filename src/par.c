@@ -1,0 +1,70 @@
+#include "par.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct job {
+	par_fn fn;
+	void *ctx;
+	uint32_t i, n;
+	int rc;
+};
+
+static void *
+run_job(void *arg)
+{
+	struct job *j = arg;
+	j->rc = j->fn(j->ctx, j->i, j->n);
+	return NULL;
+}
+
+int
+par_run(uint32_t n, par_fn fn, void *ctx)
+{
+	if (n > PAR_MAX)
+		n = PAR_MAX;
+	struct job jobs[PAR_MAX];
+	pthread_t th[PAR_MAX];
+	int started[PAR_MAX] = { 0 };
+	for (uint32_t i = 1; i < n; i++) {
+		jobs[i] = (struct job){ .fn = fn, .ctx = ctx, .i = i, .n = n };
+		started[i] = pthread_create(&th[i], NULL, run_job, &jobs[i]) == 0;
+	}
+	int rc = fn(ctx, 0, n);
+	for (uint32_t i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			jobs[i].rc = fn(ctx, i, n);
+		if (!rc)
+			rc = jobs[i].rc;
+	}
+	return rc;
+}
+
+uint32_t
+par_workers(void)
+{
+	const char *v = getenv("SKEIN_THREADS");
+	return v && strcmp(v, "1") == 0 ? 1 : 2;
+}
+
+void
+par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, uint32_t k),
+	  const void *ctx, uint32_t *cut)
+{
+	uint64_t sum = 0;
+	for (uint32_t k = 0; k < total; k++)
+		sum += weight(ctx, k);
+	cut[0] = 0;
+	uint64_t acc = 0;
+	uint32_t share = 1;
+	for (uint32_t k = 0; k < total && share < n; k++) {
+		acc += weight(ctx, k);
+		while (share < n && acc * n >= sum * share)
+			cut[share++] = k + 1;
+	}
+	while (share <= n)
+		cut[share++] = total;
+}

@@ -1,0 +1,29 @@
+/* par.h — running a stage on both cores.
+ *
+ * par_run(n, fn, ctx) calls fn(ctx, i, n) for i in [0, n): worker i > 0
+ * on its own thread, worker 0 on the caller's. Each worker must touch
+ * only its own share of the data. If a thread cannot be started, the
+ * caller runs that share itself, so the result never depends on threads.
+ * Returns the first non-zero value a worker returned, or 0.
+ */
+#ifndef SKEIN_PAR_H
+#define SKEIN_PAR_H
+
+#include <stdint.h>
+
+#define PAR_MAX 8
+
+typedef int (*par_fn)(void *ctx, uint32_t i, uint32_t n);
+
+int par_run(uint32_t n, par_fn fn, void *ctx);
+
+/* The workers to use: 2 (this project's machines have 2 cores; more
+ * would only contend), or 1 when SKEIN_THREADS=1 is set. */
+uint32_t par_workers(void);
+
+/* Splits [0, total) into n shares balanced by weight: share i is
+ * [cut[i], cut[i + 1]). weight(ctx, k) is the cost of item k. */
+void par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, uint32_t k),
+	       const void *ctx, uint32_t *cut);
+
+#endif
