@@ -11,6 +11,8 @@
  */
 #include "analysis_impl.h"
 
+#include "par.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,17 +22,11 @@ receiving(uint8_t kind)
 	return kind == OP_RECV || kind == OP_SENDRECV;
 }
 
-static int
-lateness(struct analysis *a)
+/* Lateness of partitions [p0, p1), with min[] as wide as the widest. */
+static void
+lateness_parts(struct analysis *a, uint32_t p0, uint32_t p1, uint64_t *min)
 {
-	uint32_t n = a->n_lops, width = 0;
-	for (uint32_t p = 0; p < a->n_parts; p++)
-		if (a->parts[p].step_count > width)
-			width = a->parts[p].step_count;
-	uint64_t *min = malloc(((size_t)(width > a->n_steps ? width : a->n_steps) + 1) * sizeof *min);
-	if (!min)
-		return ERR_NOMEM;
-	for (uint32_t p = 0; p < a->n_parts; p++) {
+	for (uint32_t p = p0; p < p1; p++) {
 		const struct analysis_part *P = &a->parts[p];
 		for (uint32_t s = 0; s < P->step_count; s++)
 			min[s] = UINT64_MAX;
@@ -46,20 +42,70 @@ lateness(struct analysis *a)
 			a->late[l] = lop_exit(a, l) - min[a->lop_step[l] - P->step_first];
 		}
 	}
+}
+
+/* Per-worker state: each worker takes a share of partitions (lateness),
+ * of lops (global minima), then of ranks (differential lateness). */
+struct metering {
+	struct analysis *a;
+	uint32_t part_cut[PAR_MAX + 1];
+	uint32_t tl_cut[PAR_MAX + 1];
+	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
+	int phase;
+};
+
+static void differential(struct analysis *a, uint32_t tl0, uint32_t tl1);
+
+static int
+metric_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct metering *m = ctx;
+	struct analysis *a = m->a;
+	if (m->phase == 1) {
+		differential(a, m->tl_cut[w], m->tl_cut[w + 1]);
+		return 0;
+	}
+	uint32_t width = 0;
+	for (uint32_t p = m->part_cut[w]; p < m->part_cut[w + 1]; p++)
+		if (a->parts[p].step_count > width)
+			width = a->parts[p].step_count;
+	uint64_t *min = malloc(((size_t)width + 1) * sizeof *min);
+	uint64_t *g = malloc(((size_t)a->n_steps + 1) * sizeof *g);
+	if (!min || !g) {
+		free(min);
+		free(g);
+		return ERR_NOMEM;
+	}
+	lateness_parts(a, m->part_cut[w], m->part_cut[w + 1], min);
+	free(min);
+	/* this worker's share of the global minima */
 	for (uint32_t s = 0; s < a->n_steps; s++)
-		min[s] = UINT64_MAX;
-	for (uint32_t l = 0; l < n; l++) {
+		g[s] = UINT64_MAX;
+	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
+	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	for (uint32_t l = l0; l < l1; l++) {
 		if (a->lop_step[l] == TRACE_NONE)
 			continue;
 		uint64_t x = lop_exit(a, l);
-		if (x < min[a->lop_step[l]])
-			min[a->lop_step[l]] = x;
+		if (x < g[a->lop_step[l]])
+			g[a->lop_step[l]] = x;
 	}
-	for (uint32_t l = 0; l < n; l++)
-		a->glate[l] = a->lop_step[l] == TRACE_NONE ? 0
-			: lop_exit(a, l) - min[a->lop_step[l]];
-	free(min);
+	m->gmin[w] = g;
 	return 0;
+}
+
+static uint64_t
+part_size(const void *ctx, uint32_t p)
+{
+	const struct analysis *a = ctx;
+	return (uint64_t)(a->part_lop_first[p + 1] - a->part_lop_first[p]) + 1;
+}
+
+static uint64_t
+tl_size(const void *ctx, uint32_t tl)
+{
+	const struct analysis *a = ctx;
+	return (uint64_t)(a->tl_lop[tl + 1] - a->tl_lop[tl]) + 1;
 }
 
 /* Differential lateness and the Fig. 7 case of each lop. A late op is
@@ -68,12 +114,10 @@ lateness(struct analysis *a)
  * whichever predecessor was latest: along the timeline (b) or from a
  * sender (d). doc/analysis.md explains the threshold. */
 static void
-differential(struct analysis *a)
+differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
 {
 	const struct trace_msg *msgs = a->msgs;
-	uint32_t n_tl;
-	trace_timelines(a->t, &n_tl);
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
+	for (uint32_t tl = tl0; tl < tl1; tl++) {
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			uint64_t prev = 0, sent = 0;
 			uint32_t prev_lop = TRACE_NONE, send_lop = TRACE_NONE;
@@ -188,9 +232,25 @@ metrics_compute(struct analysis *a)
 	a->cause_lop = malloc((n + 1) * sizeof *a->cause_lop);
 	if (!a->late || !a->glate || !a->diff || !a->cause || !a->cause_lop)
 		return ERR_NOMEM;
-	int rc = lateness(a);
-	if (rc)
-		return rc;
-	differential(a);
-	return hotspots(a);
+	uint32_t n_tl, nw = par_workers();
+	trace_timelines(a->t, &n_tl);
+	struct metering m = { .a = a };
+	par_split(a->n_parts, nw, part_size, a, m.part_cut);
+	par_split(n_tl, nw, tl_size, a, m.tl_cut);
+	int rc = par_run(nw, metric_worker, &m);
+	if (rc == 0) {
+		/* global lateness from the workers' minima */
+		for (uint32_t w = 1; w < nw; w++)
+			for (uint32_t s = 0; s < a->n_steps; s++)
+				if (m.gmin[w][s] < m.gmin[0][s])
+					m.gmin[0][s] = m.gmin[w][s];
+		for (uint32_t l = 0; l < n; l++)
+			a->glate[l] = a->lop_step[l] == TRACE_NONE ? 0 : lop_exit(a, l) - m.gmin[0][a->lop_step[l]];
+		/* differential lateness reads every partition's lateness */
+		m.phase = 1;
+		rc = par_run(nw, metric_worker, &m);
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		free(m.gmin[w]);
+	return rc ? rc : hotspots(a);
 }
