@@ -45,7 +45,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
-.PHONY: all run check check-unit check-asan check-cli check-traces deps deps-check \
+.PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
 	install uninstall clean traces bench
 
 all: $(BIN)
@@ -80,11 +80,12 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) $(EXAMPLE)
 
-# The whole suite: unit and trace tests, again under ASan+UBSan, the CLI
-# tests, and the tracer's end-to-end run.
+# The whole suite: unit and trace tests, again under ASan+UBSan and under
+# TSan, the CLI tests, and the tracer's end-to-end run.
 check: deps-check
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory check-tsan
 	@$(MAKE) --no-print-directory check-cli
 	@$(MAKE) --no-print-directory check-traces
 
@@ -95,6 +96,11 @@ check-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		check-unit
+
+# The reader and the analysis use two threads: races are bugs too.
+check-tsan:
+	@$(MAKE) --no-print-directory BUILD=build/tsan OPT="-O1 -g" \
+		SAN="-fsanitize=thread" check-unit
 
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)

@@ -9,6 +9,7 @@
  * inline.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ struct pipeline {
 	uint32_t spare[N_CHUNKS], nspare;         /* stack of empty chunks */
 	int threaded;
 	int done;          /* the reader has finished (or failed) */
-	int abort;         /* the builder failed: stop reading */
+	atomic_int abort;  /* the builder failed: stop reading (read unlocked) */
 	struct chunk *cur; /* the reader's chunk being filled */
 	struct otf2r *r;   /* for inline application */
 	int build_rc;
@@ -411,7 +412,10 @@ otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 	pthread_t th;
 	if (pthread_mutex_init(&p.mu, NULL) == 0) {
 		if (pthread_cond_init(&p.cv, NULL) == 0) {
-			p.threaded = pthread_create(&th, NULL, reader_main, &p) == 0;
+			/* set before the thread starts: the reader reads it */
+			p.threaded = 1;
+			if (pthread_create(&th, NULL, reader_main, &p) != 0)
+				p.threaded = 0;
 			if (p.threaded) {
 				rc = consume(&p);
 				pthread_join(th, NULL);

@@ -11,6 +11,7 @@ export SKEIN_ROOT SKEIN_SHARED
 # LeakSanitizer needs ptrace-free operation; halt on the first UBSan report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
 pass=0 fail=0 skipped=0 status=0
 log=$(mktemp)
 for t in "$build"/tests/test_*; do
