@@ -36,7 +36,8 @@ struct analysis_opts {
 	double leap_factor;       /* backward merge when incoming * factor < outgoing; 10 */
 	int leap_force;           /* force-merge incomplete leaps; default off */
 	int global_step_merge;    /* merge partitions that share global steps; default off */
-	int caller_merge;         /* Ravel's caller merge (DESIGN.md §3.3); default off */
+	int caller_merge;         /* merge consecutive ops one user-function call issued
+				   * (Ravel's caller merge); default off */
 	int match_size;           /* ignore messages whose ends disagree on bytes; off */
 	const struct analysis_phase_rule *phases;  /* NULL: detect partitions */
 	uint32_t n_phases;

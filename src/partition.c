@@ -490,6 +490,27 @@ partition_build(struct analysis *a)
 				uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].send_done_op]);
 	a->stats.partitions_waitall = count_sets(a, &u);
 
+	/* Ravel's caller merge: consecutive communication ops on a rank that
+	 * one call of a user function issued directly (same innermost frame)
+	 * belong together. */
+	if (a->opts.caller_merge) {
+		uint32_t n_tl;
+		trace_timelines(t, &n_tl);
+		for (uint32_t tl = 0; tl < n_tl; tl++) {
+			uint32_t prev = TRACE_NONE;
+			for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+				if (a->lop_kind[l] == OP_COMPUTE)
+					continue;
+				if (prev != TRACE_NONE) {
+					uint32_t f0 = a->ops[a->lop_op[prev]].frame, f1 = a->ops[a->lop_op[l]].frame;
+					if (f0 != TRACE_NONE && f0 == f1)
+						uf_union(&u, prev, l);
+				}
+				prev = l;
+			}
+		}
+	}
+
 	rc = partition_finalize(a, &u);
 	a->stats.partitions_scc = a->n_parts;
 out:

@@ -86,20 +86,23 @@ ret(struct dsl *d, int region)
 }
 
 static void
-send(struct dsl *d, uint32_t peer, uint32_t tag)
+send_bytes(struct dsl *d, uint32_t peer, uint32_t tag, uint64_t bytes)
 {
 	call(d, R_SEND);
-	assert_int_equal(build_send(d->b, d->now, peer, 0, tag, 8, UINT64_MAX), 0);
+	assert_int_equal(build_send(d->b, d->now, peer, 0, tag, bytes, UINT64_MAX), 0);
 	ret(d, R_SEND);
 }
 
 static void
-recv(struct dsl *d, uint32_t peer, uint32_t tag)
+recv_bytes(struct dsl *d, uint32_t peer, uint32_t tag, uint64_t bytes)
 {
 	call(d, R_RECV);
-	assert_int_equal(build_recv(d->b, d->now, peer, 0, tag, 8, UINT64_MAX), 0);
+	assert_int_equal(build_recv(d->b, d->now, peer, 0, tag, bytes, UINT64_MAX), 0);
 	ret(d, R_RECV);
 }
+
+static void send(struct dsl *d, uint32_t peer, uint32_t tag) { send_bytes(d, peer, tag, 8); }
+static void recv(struct dsl *d, uint32_t peer, uint32_t tag) { recv_bytes(d, peer, tag, 8); }
 
 /* Isend with request id = ++req; returns the request */
 static uint64_t
@@ -531,6 +534,106 @@ leap_merge(void **state)
 	trace_destroy(t);
 }
 
+/* Leap force: leap 0 is an exchange between ranks 0 and 1 whose only
+ * next-leap child is a second exchange between the same ranks, so it
+ * cannot grow and stays incomplete; ranks 2 and 3 join later through a
+ * chain 1->2->3. Without force, leap 0 is accepted incomplete and the
+ * second exchange absorbs the chain: two partitions. With force, leap 0
+ * merges with its successors and then absorbs the chain: one. */
+static void
+leap_force(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(4);
+	rank(d, 0);
+	work(d, 10); sendrecv(d, 1, 1, 0); work(d, 20); sendrecv(d, 1, 1, 1);
+	rank(d, 1);
+	work(d, 10); sendrecv(d, 0, 0, 0); work(d, 20); sendrecv(d, 0, 0, 1); send(d, 2, 2);
+	rank(d, 2); work(d, 50); recv(d, 1, 2); send(d, 3, 3);
+	rank(d, 3); work(d, 60); recv(d, 2, 3);
+	struct trace *t = dsl_done(d);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct analysis *a = analyse(t, &o);
+	uint32_t np;
+	analysis_parts(a, &np);
+	assert_int_equal(np, 4);
+	analysis_destroy(a);
+	o.leap_merge = 1;
+	a = analyse(t, &o);
+	analysis_parts(a, &np);
+	assert_int_equal(np, 2);
+	assert_int_equal(analysis_stats(a)->incomplete_leaps, 1);
+	assert_true(analysis_verified(a));
+	analysis_destroy(a);
+	o.leap_force = 1;
+	a = analyse(t, &o);
+	const struct analysis_part *parts = analysis_parts(a, &np);
+	assert_int_equal(np, 1);
+	assert_int_equal(parts[0].ranks, 4);
+	assert_int_equal(analysis_stats(a)->incomplete_leaps, 0);
+	assert_true(analysis_verified(a));
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Caller merge: rank 0's two sends are issued by one call of "main";
+ * they are two partitions unless caller merge joins them. */
+static void
+caller_merge(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	rank(d, 0); call(d, R_MAIN); work(d, 5); send(d, 1, 0); work(d, 5); send(d, 1, 1); ret(d, R_MAIN);
+	rank(d, 1); work(d, 5); recv(d, 0, 0); recv(d, 0, 1);
+	struct trace *t = dsl_done(d);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct analysis *a = analyse(t, &o);
+	uint32_t np;
+	analysis_parts(a, &np);
+	assert_int_equal(np, 2);
+	analysis_destroy(a);
+	o.caller_merge = 1;
+	a = analyse(t, &o);
+	analysis_parts(a, &np);
+	assert_int_equal(np, 1);
+	assert_true(analysis_verified(a));
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* match_size: a receive that recorded another size than its send is
+ * flagged when loading; with match_size the analysis ignores the message,
+ * so its two ends fall into separate partitions. */
+static void
+match_size(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	rank(d, 0); work(d, 5); send_bytes(d, 1, 0, 8); send_bytes(d, 1, 1, 8);
+	rank(d, 1); work(d, 9); recv_bytes(d, 0, 0, 8); recv_bytes(d, 0, 1, 16);
+	struct trace *t = dsl_done(d);
+	assert_int_equal(trace_info(t)->warnings[WARN_SIZE_MISMATCH], 1);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct analysis *a = analyse(t, &o);
+	uint32_t np;
+	analysis_parts(a, &np);
+	assert_int_equal(np, 2);
+	assert_int_equal(analysis_verify(a)->messages_checked, 2);
+	analysis_destroy(a);
+	o.match_size = 1;
+	a = analyse(t, &o);
+	analysis_parts(a, &np);
+	assert_int_equal(np, 3);
+	assert_int_equal(analysis_stats(a)->size_mismatches, 1);
+	assert_int_equal(analysis_verify(a)->messages_checked, 1);
+	assert_true(analysis_verified(a));
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 /* User phases: every Enter of "iteration" starts a phase. Two iterations
  * of two independent pairs (0<->1, 2<->3) are four partitions when
  * detected, two (one per iteration) with the phase rule. */
@@ -808,7 +911,7 @@ int
 main(void)
 {
 	enum { NS = sizeof shared / sizeof shared[0] };
-	struct CMUnitTest tests[16 + NS];
+	struct CMUnitTest tests[24 + NS];
 	int n = 0;
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(binomial_levels),
@@ -820,6 +923,9 @@ main(void)
 		cmocka_unit_test(cycle_merge),
 		cmocka_unit_test(waitall_merge),
 		cmocka_unit_test(leap_merge),
+		cmocka_unit_test(leap_force),
+		cmocka_unit_test(caller_merge),
+		cmocka_unit_test(match_size),
 		cmocka_unit_test(user_phases),
 		cmocka_unit_test(broken_cycle),
 		cmocka_unit_test(clusters),
