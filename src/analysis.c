@@ -1,6 +1,8 @@
 /* analysis.c — running the stages in order, and the getters. */
 #include "analysis_impl.h"
 
+#include "cluster.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +48,10 @@ analysis_destroy(struct analysis *a)
 	free(a->cause);
 	free(a->cause_lop);
 	free(a->hot);
+	if (a->clusters)
+		for (uint32_t p = 0; p < a->n_parts; p++)
+			cluster_fini(&a->clusters[p]);
+	free(a->clusters);
 	free(a);
 }
 
@@ -76,6 +82,9 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	if (!(o.leap_factor > 0) || o.leap_factor > 1e9)
 		return err_set(e, ERR_USAGE, "leap factor must be positive and finite (got %g)",
 			       o.leap_factor);
+	if (o.clusters > CLUSTER_MAX_K)
+		return err_set(e, ERR_USAGE, "clusters must be at most %d (got %u)", CLUSTER_MAX_K,
+			       o.clusters);
 	if (o.n_phases && !o.phases)
 		return err_set(e, ERR_USAGE, "phase rules missing");
 	for (uint32_t i = 0; i < o.n_phases; i++)
@@ -123,6 +132,12 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	if (!rc) {
 		verify_run(a);
 		rc = metrics_compute(a);
+	}
+	if (!rc && o.clusters) {
+		a->clusters = calloc(a->n_parts + 1, sizeof *a->clusters);
+		rc = a->clusters ? 0 : ERR_NOMEM;
+		for (uint32_t p = 0; p < a->n_parts && !rc; p++)
+			rc = cluster_partition(a, p, o.clusters, &a->clusters[p]);
 	}
 	st->t_metrics = now() - t0;
 	if (rc) {
@@ -188,6 +203,12 @@ analysis_part_succ(const struct analysis *a, uint32_t p, uint32_t *n)
 {
 	*n = a->dag_first[p + 1] - a->dag_first[p];
 	return a->dag_succ + a->dag_first[p];
+}
+
+const struct clustering *
+analysis_clustering(const struct analysis *a, uint32_t p)
+{
+	return a->clusters && p < a->n_parts ? &a->clusters[p] : NULL;
 }
 
 const uint32_t *

@@ -42,6 +42,8 @@ struct analysis_opts {
 	const struct analysis_phase_rule *phases;  /* NULL: detect partitions */
 	uint32_t n_phases;
 	uint32_t hotspots;        /* how many to rank; default 20 */
+	uint32_t clusters;        /* group each partition's ranks into at most this
+				   * many clusters (1..20); 0, the default: don't */
 };
 
 /* Fills o with the documented defaults. */
@@ -134,6 +136,11 @@ uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop);
 const struct analysis_part *analysis_parts(const struct analysis *a, uint32_t *n);
 /* Successors of partition p in the partition DAG. */
 const uint32_t *analysis_part_succ(const struct analysis *a, uint32_t p, uint32_t *n);
+
+/* The clustering of partition p's ranks (see cluster.h), or NULL when
+ * opts.clusters is 0. Lives as long as a. */
+struct clustering;
+const struct clustering *analysis_clustering(const struct analysis *a, uint32_t p);
 
 /* Hotspots: lops with the largest differential lateness, largest first. */
 const uint32_t *analysis_hotspots(const struct analysis *a, uint32_t *n);

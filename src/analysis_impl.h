@@ -59,6 +59,8 @@ struct analysis {
 	uint32_t *cause_lop;
 	uint32_t *hot;
 	uint32_t n_hot;
+
+	struct clustering *clusters;   /* n_parts, when opts.clusters > 0 */
 };
 
 /* The ends of lop l (all its trace ops' ends are contiguous). */

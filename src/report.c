@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "json.h"
 
 const char *
@@ -145,6 +146,19 @@ write_text(const struct analysis *a, FILE *out)
 				trace_str(t, trace_regions(t, NULL)[parts[p].phase_region].name));
 	}
 
+	if (o->clusters) {
+		fprintf(out, "\nclusters (ranks grouped by lateness, at most %u per partition)\n", o->clusters);
+		for (uint32_t p = 0; p < n_parts; p++) {
+			const struct clustering *c = analysis_clustering(a, p);
+			if (!c || c->n_clusters < 2)
+				continue;
+			fprintf(out, "%-9u", p);
+			for (uint32_t k = 0; k < c->n_clusters; k++)
+				fprintf(out, " %u ranks like rank %u%s", c->size[k], c->medoid[k],
+					k + 1 < c->n_clusters ? ";" : "\n");
+		}
+	}
+
 	uint32_t n_hot;
 	const uint32_t *hot = analysis_hotspots(a, &n_hot);
 	fprintf(out, "\nhotspots (largest differential lateness first)\n");
@@ -224,6 +238,7 @@ write_json(const struct analysis *a, FILE *out)
 	json_key(&j, "global_step_merge"); json_bool(&j, o->global_step_merge);
 	json_key(&j, "match_size"); json_bool(&j, o->match_size);
 	json_key(&j, "phase_rules"); json_uint(&j, o->n_phases);
+	json_key(&j, "clusters"); json_uint(&j, o->clusters);
 	json_end_object(&j);
 	json_key(&j, "operations"); json_uint(&j, analysis_lop_count(a));
 	json_key(&j, "coalesced_isends"); json_uint(&j, st->coalesced_isends);
@@ -268,6 +283,23 @@ write_json(const struct analysis *a, FILE *out)
 		for (uint32_t i = 0; i < ns; i++)
 			json_uint(&j, succ[i]);
 		json_end_array(&j);
+		const struct clustering *c = analysis_clustering(a, p);
+		if (c) {
+			json_key(&j, "clusters");
+			json_begin_array(&j);
+			for (uint32_t k = 0; k < c->n_clusters; k++) {
+				json_begin_object(&j);
+				json_key(&j, "medoid"); json_uint(&j, c->medoid[k]);
+				json_key(&j, "ranks");
+				json_begin_array(&j);
+				for (uint32_t i = 0; i < c->n_ranks; i++)
+					if (c->cluster[i] == k)
+						json_uint(&j, c->ranks[i]);
+				json_end_array(&j);
+				json_end_object(&j);
+			}
+			json_end_array(&j);
+		}
 		json_end_object(&j);
 	}
 	json_end_array(&j);

@@ -735,7 +735,21 @@ clusters(void **state)
 	cluster_fini(&c);
 	assert_int_equal(cluster_partition(a, 0, 0, &c), ERR_USAGE);
 	assert_int_equal(cluster_partition(a, 7, 2, &c), ERR_USAGE);
+	assert_null(analysis_clustering(a, 0));
 	analysis_destroy(a);
+	/* as an analysis option: every partition clustered */
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	o.clusters = 2;
+	a = analyse(t, &o);
+	const struct clustering *k = analysis_clustering(a, 0);
+	assert_non_null(k);
+	assert_int_equal(k->n_clusters, 2);
+	assert_int_equal(k->size[0], 3);
+	analysis_destroy(a);
+	o.clusters = 21;
+	struct err e = { 0 };
+	assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), ERR_USAGE);
 	trace_destroy(t);
 }
 
