@@ -810,12 +810,7 @@ shared_counts(void **state)
 {
 	const struct shared_expect *x = *state;
 	char path[1024];
-	tu_path(path, sizeof path, tu_env("SKEIN_SHARED", "../shared"), "traces/");
-	strncat(path, x->rel, sizeof path - strlen(path) - 1);
-	if (!tu_exists(path)) {
-		print_message("skipped: %s is absent\n", path);
-		skip();
-	}
+	SHARED_TRACE(path, x->rel);
 	struct trace *t = tu_load(path);
 	struct analysis *a = analyse(t, NULL);
 	uint32_t np;
@@ -897,12 +892,7 @@ shared_verifier(void **state)
 	};
 	for (size_t i = 0; i < sizeof rels / sizeof rels[0]; i++) {
 		char path[1024];
-		tu_path(path, sizeof path, tu_env("SKEIN_SHARED", "../shared"), "traces/");
-		strncat(path, rels[i], sizeof path - strlen(path) - 1);
-		if (!tu_exists(path)) {
-			print_message("skipped: %s is absent\n", path);
-			skip();
-		}
+		SHARED_TRACE(path, rels[i]);
 		struct trace *t = tu_load(path);
 		for (int combo = 0; combo < 16; combo++) {
 			struct analysis_opts o;

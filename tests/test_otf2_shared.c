@@ -155,12 +155,7 @@ check_trace(void **state)
 {
 	const struct expect *x = *state;
 	char path[1024];
-	tu_path(path, sizeof path, tu_env("SKEIN_SHARED", "../shared"), "traces/");
-	strncat(path, x->rel, sizeof path - strlen(path) - 1);
-	if (!tu_exists(path)) {
-		print_message("skipped: %s is absent (no ../shared beside the checkout)\n", path);
-		skip();
-	}
+	SHARED_TRACE(path, x->rel);
 	struct trace *t = tu_load(path);
 	const struct trace_info *info = trace_info(t);
 	assert_int_equal(info->events, x->events);
@@ -213,10 +208,7 @@ check_model(void **state)
 {
 	const struct expect *x = *state;
 	char path[1024];
-	tu_path(path, sizeof path, tu_env("SKEIN_SHARED", "../shared"), "traces/");
-	strncat(path, x->rel, sizeof path - strlen(path) - 1);
-	if (!tu_exists(path))
-		skip();
+	SHARED_TRACE(path, x->rel);
 	struct trace *t = tu_load(path);
 	uint32_t n_tl, n_ops, n_msgs, n_colls;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);

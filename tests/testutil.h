@@ -43,14 +43,23 @@ tu_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Writes the path of rel (under ../shared/traces) into buf; returns 1 if
+ * it exists, else prints why the test is skipped and returns 0. */
+static inline int
+tu_shared(char *buf, size_t n, const char *rel)
+{
+	snprintf(buf, n, "%s/traces/%s", tu_env("SKEIN_SHARED", "../shared"), rel);
+	if (tu_exists(buf))
+		return 1;
+	print_message("skipped: %s is absent (no ../shared beside the checkout)\n", buf);
+	return 0;
+}
+
 /* Path of a file under ../shared/traces, or skips the test when absent. */
 #define SHARED_TRACE(buf, rel) \
 	do { \
-		tu_path(buf, sizeof buf, tu_env("SKEIN_SHARED", "../shared"), "traces/" rel); \
-		if (!tu_exists(buf)) { \
-			print_message("skipped: %s is absent (no ../shared beside the checkout)\n", buf); \
+		if (!tu_shared(buf, sizeof buf, rel)) \
 			skip(); \
-		} \
 	} while (0)
 
 /* Path of a file in the project tree. */
