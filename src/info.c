@@ -62,6 +62,20 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 				any = 1;
 			}
 		fputs("; not analysed)", out);
+		/* name them, so nothing is silently lost: the first few in full */
+		uint32_t n_locs, shown = 0;
+		const struct trace_location *locs = trace_locations(t, &n_locs);
+		for (uint32_t i = 0; i < n_locs; i++) {
+			if (locs[i].timeline != TRACE_NONE)
+				continue;
+			if (shown == 6) {
+				fprintf(out, ", and %" PRIu64 " more", others - shown);
+				break;
+			}
+			fprintf(out, "%s%s [%s]", shown ? ", " : ": ", trace_str(t, locs[i].name),
+				trace_str(t, locs[i].group_name));
+			shown++;
+		}
 	}
 	fputc('\n', out);
 	fprintf(out, "regions       %u:", n_regions);

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "../src/info.h"
+
 #define MAXR 32
 
 struct expect {
@@ -306,6 +308,26 @@ stencil_quirks(void **state)
 	trace_destroy(t);
 }
 
+/* Locations that are not ranks are counted and named in the summary. */
+static void
+other_locations_named(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "otf2/casita-2_cuda_simple/traces.otf2");
+	struct trace *t = tu_load(path);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "other locs    4 (cpu-thread 2, gpu 2; not analysed): "
+				"OMP thread 1 [MPI Rank 0], CUDA[0:7] [MPI Rank 0], "
+				"OMP thread 1 [MPI Rank 1], CUDA[0:7] [MPI Rank 1]\n"));
+	free(buf);
+	trace_destroy(t);
+}
+
 /* A directory works as well as its anchor file. */
 static void
 directory_path(void **state)
@@ -322,7 +344,7 @@ int
 main(void)
 {
 	enum { N = sizeof traces / sizeof traces[0] };
-	struct CMUnitTest tests[2 * N + 3];
+	struct CMUnitTest tests[2 * N + 4];
 	static char names[N][160];
 	for (int i = 0; i < N; i++) {
 		snprintf(names[i], sizeof names[i], "%s invariants", traces[i].rel);
@@ -334,5 +356,6 @@ main(void)
 	tests[2 * N] = (struct CMUnitTest)cmocka_unit_test(casita_chain);
 	tests[2 * N + 1] = (struct CMUnitTest)cmocka_unit_test(stencil_quirks);
 	tests[2 * N + 2] = (struct CMUnitTest)cmocka_unit_test(directory_path);
+	tests[2 * N + 3] = (struct CMUnitTest)cmocka_unit_test(other_locations_named);
 	return cmocka_run_group_tests_name("otf2 reader on ../shared traces", tests, NULL, NULL);
 }
