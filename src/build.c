@@ -50,6 +50,8 @@ int
 build_timeline_begin(struct build *b, uint32_t timeline)
 {
 	struct trace *t = b->t;
+	if (timeline >= t->n_timelines || b->tl != TRACE_NONE)
+		return ERR_USAGE;
 	struct trace_timeline *tl = &t->timelines[timeline];
 	b->tl = timeline;
 	b->depth = 0;
@@ -170,6 +172,10 @@ int
 build_enter(struct build *b, uint64_t time, uint32_t region)
 {
 	struct trace *t = b->t;
+	if (region >= t->n_regions) {
+		t->info.warnings[WARN_BAD_REF]++;
+		return 0;
+	}
 	mark_start(b, time);
 	time = clamp_time(b, time);
 	int rc = close_stray(b, time);
@@ -230,6 +236,10 @@ pop_entry(struct build *b, uint64_t time, uint8_t flags)
 int
 build_leave(struct build *b, uint64_t time, uint32_t region)
 {
+	if (region >= b->t->n_regions) {
+		b->t->info.warnings[WARN_BAD_REF]++;
+		return 0;
+	}
 	mark_start(b, time);
 	time = clamp_time(b, time);
 	int rc = close_stray(b, time);
@@ -423,6 +433,8 @@ int
 build_timeline_end(struct build *b)
 {
 	struct trace *t = b->t;
+	if (b->tl == TRACE_NONE)
+		return ERR_USAGE;
 	int rc = close_stray(b, b->last_time);
 	if (rc)
 		return rc;

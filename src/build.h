@@ -8,8 +8,10 @@
  *   build_create → (timeline_begin → events… → timeline_end)* → finish → destroy
  *
  * Peers and roots are passed as ranks within the communicator, as OTF2
- * records them; the builder translates them to world ranks.
- * Every function returns 0 or a negative ERR_* code.
+ * records them; the builder translates them to world ranks. Undefined
+ * regions, communicators and peers are counted as warnings and skipped.
+ * Every function returns 0 or a negative ERR_* code (ERR_USAGE for calls
+ * out of order or an unknown timeline).
  */
 #ifndef SKEIN_BUILD_H
 #define SKEIN_BUILD_H

@@ -169,6 +169,7 @@ evt_enter(EVT_ARGS, OTF2_RegionRef region)
 {
 	EVT_PROLOGUE(REC_ENTER);
 	uint32_t id = otf2r_table_get(r->region_of, r->n_region_of, region);
+	r->bad_refs += id == TRACE_NONE;
 	if (r->cur_tl == TRACE_NONE || id == TRACE_NONE)
 		return OTF2_CALLBACK_SUCCESS;
 	EMIT(.type = EV_ENTER, .time = rel, .a = id);
@@ -179,6 +180,7 @@ evt_leave(EVT_ARGS, OTF2_RegionRef region)
 {
 	EVT_PROLOGUE(REC_LEAVE);
 	uint32_t id = otf2r_table_get(r->region_of, r->n_region_of, region);
+	r->bad_refs += id == TRACE_NONE;
 	if (r->cur_tl == TRACE_NONE || id == TRACE_NONE)
 		return OTF2_CALLBACK_SUCCESS;
 	EMIT(.type = EV_LEAVE, .time = rel, .a = id);
@@ -443,6 +445,7 @@ otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 
 	memcpy(t->info.records, r->records, sizeof r->records);
 	t->info.warnings[WARN_NONRANK_MPI] += r->nonrank_mpi;
+	t->info.warnings[WARN_BAD_REF] += r->bad_refs;
 	t->info.t_begin = r->t_begin == UINT64_MAX ? 0 : r->t_begin;
 	t->info.t_end = r->t_end;
 	t->info.events = 0;

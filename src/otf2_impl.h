@@ -55,6 +55,7 @@ struct otf2r {
 	uint32_t cur_tl;                  /* TRACE_NONE if not an MPI rank */
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi;
+	uint64_t bad_refs;                /* records naming undefined regions */
 	uint64_t t_begin, t_end;
 	struct pipeline *pipe;
 };

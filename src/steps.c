@@ -5,9 +5,10 @@
  *     timeline keeps the largest stride it has seen (its own sends, and
  *     the senders of what it received); a send gets that plus one; a
  *     collective gets one more than the largest over its members, so its
- *     members share a stride. MPI_Sendrecv sends first and receives
- *     second: what it receives constrains the next op, not itself, so an
- *     exchange of two Sendrecvs is one stride (as a collective would be).
+ *     members share a stride. MPI_Sendrecv calls that exchange messages
+ *     with each other form a rendezvous like a collective's members: they
+ *     share one stride (a ring shift or an exchange is simultaneous), and
+ *     each still comes after the plain sends it receives from.
  *  2. communication steps: all sends and collectives of stride k share one
  *     step, the first after everything before them on their timelines;
  *     receives and waits go as early as happened-before allows (after the
@@ -33,12 +34,14 @@ struct stepper {
 	/* per timeline (only those in the current partition are touched) */
 	uint32_t *cursor, *begin, *end, *running;
 	uint8_t *state;       /* 0 idle, 1 queued, 2 blocked, 3 done */
-	uint8_t *recv_part;   /* the Sendrecv at the cursor still has to receive */
 	uint32_t *queue;
 	uint32_t *tls;        /* timelines of the current partition */
 	uint32_t n_tls;
-	/* per collective */
-	uint32_t *arrived, *coll_running;
+	/* rendezvous: collective invocations and groups of Sendrecvs that
+	 * exchange messages; their members share a stride */
+	const uint32_t *rv_of;        /* per lop, or TRACE_NONE */
+	const uint32_t *rv_first, *rv_lops;
+	uint32_t *arrived, *rv_running;
 	/* stride buckets */
 	uint32_t *bucket_first, *bucket;
 	uint64_t relaxed;     /* orderings broken by this worker */
@@ -46,25 +49,13 @@ struct stepper {
 
 enum { ST_IDLE, ST_QUEUED, ST_BLOCKED, ST_DONE };
 
-/* val[] of a collective member that arrived but is not placed yet */
+/* val[] of a rendezvous member that arrived but is not placed yet */
 #define ARRIVED (TRACE_NONE - 1)
 
 static int
 is_stride_kind(uint8_t k)
 {
 	return k == OP_SEND || k == OP_SENDRECV || k == OP_COLLECTIVE;
-}
-
-/* The collective instance of a collective lop. */
-static uint32_t
-lop_coll(const struct analysis *a, uint32_t l)
-{
-	uint32_t n;
-	const struct trace_end *e = lop_ends(a, l, &n);
-	for (uint32_t i = 0; i < n; i++)
-		if (e[i].role == END_COLL)
-			return e[i].id;
-	return TRACE_NONE;
 }
 
 /* Largest stride (pass 1) / step (pass 2) among the processed senders of
@@ -81,7 +72,7 @@ senders_max(struct stepper *s, uint32_t l, int *have)
 		if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
 			continue;
 		uint32_t src = a->op_lop[msgs[e[i].id].send_op];
-		if (src == l || s->val[src] == TRACE_NONE)
+		if (src == l || s->val[src] == TRACE_NONE || s->val[src] == ARRIVED)
 			continue;
 		if (s->val[src] >= best)
 			best = s->val[src];
@@ -99,6 +90,14 @@ push(struct stepper *s, uint32_t tl, uint32_t *tail)
 	s->queue[(*tail)++ % (s->n_tls + 1)] = tl;
 }
 
+/* Does receive-side lop r wait for sender lop l? Sendrecvs do not wait
+ * for each other: they meet in a rendezvous instead. */
+static int
+waits_for(const struct analysis *a, uint32_t r, uint32_t l)
+{
+	return r != l && !(a->lop_kind[r] == OP_SENDRECV && a->lop_kind[l] == OP_SENDRECV);
+}
+
 /* A send lop was given its stride: its receivers lose one pending sender. */
 static void
 notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
@@ -111,7 +110,7 @@ notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
 		if (e[i].role != END_SEND || !msg_ok(a, e[i].id))
 			continue;
 		uint32_t r = a->op_lop[msgs[e[i].id].recv_op];
-		if (r == l || s->pending[r] == 0)
+		if (!waits_for(a, r, l) || s->pending[r] == 0)
 			continue;
 		if (--s->pending[r] == 0 && s->state[a->lop_tl[r]] == ST_BLOCKED &&
 		    s->cursor[a->lop_tl[r]] == r)
@@ -128,13 +127,13 @@ skip_compute(struct stepper *s, uint32_t tl)
 		s->cursor[tl]++;
 }
 
-/* Advances timeline tl as far as it can. Returns 1 if it blocked. */
+/* Advances timeline tl as far as it can. Returns 1 if it blocked. With
+ * force, the op at the cursor is placed even if what it waits for is not
+ * (breaking a cycle the records imply; counted in relaxed). */
 static int
 advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 {
 	struct analysis *a = s->a;
-	const struct trace_coll *colls = trace_colls(a->t, NULL);
-	const uint32_t *members = trace_coll_members(a->t);
 	for (;;) {
 		skip_compute(s, tl);
 		if (s->cursor[tl] >= s->end[tl]) {
@@ -144,74 +143,72 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 		uint32_t x = s->cursor[tl];
 		uint8_t k = a->lop_kind[x];
 		int have;
-		if (s->recv_part[tl] || k == OP_RECV) {
-			if (s->pending[x] && !force) {
+		if ((k == OP_RECV || k == OP_SENDRECV) && s->val[x] == TRACE_NONE && s->pending[x]) {
+			if (!force) {
 				s->state[tl] = ST_BLOCKED;
 				return 1;
 			}
-			if (s->pending[x]) {
-				s->relaxed++;
-				s->pending[x] = 0;
-			}
-			force = 0;
+			s->relaxed++;
+			s->pending[x] = 0;
+		}
+		if (k == OP_RECV) {
 			uint32_t m = senders_max(s, x, &have);
 			if (have && m > s->running[tl])
 				s->running[tl] = m;
-			s->recv_part[tl] = 0;
 			s->cursor[tl]++;
+			force = 0;
 			continue;
 		}
-		if (k == OP_SEND || k == OP_SENDRECV) {
+		if (k == OP_WAIT) {          /* completes Isends only: no constraint */
+			s->cursor[tl]++;
+			force = 0;
+			continue;
+		}
+		if (k == OP_SENDRECV && s->val[x] == TRACE_NONE) {
+			/* after the plain sends it received from */
+			uint32_t m = senders_max(s, x, &have);
+			if (have && m > s->running[tl])
+				s->running[tl] = m;
+		}
+		uint32_t rv = s->rv_of[x];
+		if (k == OP_SEND || rv == TRACE_NONE) {
 			s->val[x] = s->running[tl] + 1;
 			s->running[tl] = s->val[x];
 			notify_receivers(s, x, tail);
-			if (k == OP_SENDRECV)
-				s->recv_part[tl] = 1;   /* receive before moving on */
-			else
-				s->cursor[tl]++;
-			continue;
-		}
-		if (k == OP_COLLECTIVE) {
-			uint32_t c = lop_coll(a, x);
-			if (c == TRACE_NONE || colls[c].member_count <= 1) {
-				s->val[x] = s->running[tl] + 1;
-				s->running[tl] = s->val[x];
-				s->cursor[tl]++;
-				continue;
-			}
-			if (s->val[x] == TRACE_NONE) {          /* arrives */
-				if (s->arrived[c]++ == 0 || s->running[tl] > s->coll_running[c])
-					s->coll_running[c] = s->running[tl];
-				s->val[x] = ARRIVED;
-			}
-			if (s->arrived[c] < colls[c].member_count) {
-				if (!force) {
-					s->state[tl] = ST_BLOCKED;
-					return 1;
-				}
-				s->relaxed++;
-			}
+			s->cursor[tl]++;
 			force = 0;
-			/* every arrived member takes the collective's stride */
-			uint32_t stride = s->coll_running[c] + 1;
-			for (uint32_t i = 0; i < colls[c].member_count; i++) {
-				uint32_t y = a->op_lop[members[colls[c].member_first + i]];
-				uint32_t ytl = a->lop_tl[y];
-				if (s->val[y] != ARRIVED)
-					continue;
-				s->val[y] = stride;
-				s->running[ytl] = stride;
-				s->cursor[ytl] = y + 1;
-				if (ytl != tl)
-					push(s, ytl, tail);
-			}
-			/* a member arriving after a forced placement joins at the
-			 * same stride when its own history allows */
-			s->coll_running[c] = stride - 1;
 			continue;
 		}
-		/* OP_WAIT: completes Isends only, no constraint */
-		s->cursor[tl]++;
+		/* a rendezvous: wait until every member has arrived */
+		if (s->val[x] == TRACE_NONE) {
+			if (s->arrived[rv]++ == 0 || s->running[tl] > s->rv_running[rv])
+				s->rv_running[rv] = s->running[tl];
+			s->val[x] = ARRIVED;
+		}
+		if (s->arrived[rv] < s->rv_first[rv + 1] - s->rv_first[rv]) {
+			if (!force) {
+				s->state[tl] = ST_BLOCKED;
+				return 1;
+			}
+			s->relaxed++;
+		}
+		force = 0;
+		uint32_t stride = s->rv_running[rv] + 1;
+		for (uint32_t i = s->rv_first[rv]; i < s->rv_first[rv + 1]; i++) {
+			uint32_t y = s->rv_lops[i], ytl = a->lop_tl[y];
+			if (s->val[y] != ARRIVED)
+				continue;        /* not arrived (forced) */
+			s->val[y] = stride;
+			s->running[ytl] = stride;
+			s->cursor[ytl] = y + 1;
+			if (a->lop_kind[y] == OP_SENDRECV)
+				notify_receivers(s, y, tail);
+			if (ytl != tl)
+				push(s, ytl, tail);
+		}
+		/* a member arriving after a forced placement joins at the same
+		 * stride when its own history allows */
+		s->rv_running[rv] = stride - 1;
 	}
 }
 
@@ -334,7 +331,8 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
  * range of partitions, which own disjoint lops and collectives. */
 struct stepping {
 	struct analysis *a;
-	uint32_t *val, *pending, *arrived, *coll_running, *width;
+	uint32_t *val, *pending, *arrived, *rv_running, *width;
+	uint32_t *rv_of, *rv_first, *rv_lops;
 	uint32_t cut[PAR_MAX + 1];
 	uint64_t relaxed[PAR_MAX];
 };
@@ -347,7 +345,6 @@ stepper_free(struct stepper *s)
 	free(s->end);
 	free(s->running);
 	free(s->state);
-	free(s->recv_part);
 	free(s->queue);
 	free(s->tls);
 	free(s->bucket);
@@ -369,19 +366,19 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
 	struct stepper s = {
 		.a = a, .val = g->val, .pending = g->pending,
-		.arrived = g->arrived, .coll_running = g->coll_running,
+		.arrived = g->arrived, .rv_running = g->rv_running,
+		.rv_of = g->rv_of, .rv_first = g->rv_first, .rv_lops = g->rv_lops,
 	};
 	s.cursor = malloc((n_tl + 1) * sizeof *s.cursor);
 	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
 	s.end = malloc((n_tl + 1) * sizeof *s.end);
 	s.running = malloc((n_tl + 1) * sizeof *s.running);
 	s.state = malloc(n_tl + 1);
-	s.recv_part = calloc(n_tl + 1, 1);
 	s.queue = malloc((n_tl + 2) * sizeof *s.queue);
 	s.tls = malloc((n_tl + 1) * sizeof *s.tls);
 	s.bucket = malloc(((size_t)most + 1) * sizeof *s.bucket);
 	s.bucket_first = malloc(((size_t)most + 3) * sizeof *s.bucket_first);
-	if (!s.cursor || !s.begin || !s.end || !s.running || !s.state || !s.recv_part ||
+	if (!s.cursor || !s.begin || !s.end || !s.running || !s.state ||
 	    !s.queue || !s.tls || !s.bucket || !s.bucket_first) {
 		stepper_free(&s);
 		return ERR_NOMEM;
@@ -401,7 +398,6 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 				s.cursor[tl] = s.begin[tl] = l;
 				s.running[tl] = 0;
 				s.state[tl] = ST_IDLE;
-				s.recv_part[tl] = 0;
 			}
 			s.end[tl] = l + 1;
 		}
@@ -442,24 +438,96 @@ part_weight(const void *ctx, uint32_t p)
 	return (uint64_t)(a->part_lop_first[p + 1] - a->part_lop_first[p]) + 1;
 }
 
+/* Rendezvous: every collective invocation with more than one member, and
+ * every group of Sendrecvs linked by messages between them (a union-find
+ * over lops). Fills g->rv_of / rv_first / rv_lops. */
+static int
+build_rendezvous(struct analysis *a, struct stepping *g)
+{
+	uint32_t n = a->n_lops, n_colls, n_msgs;
+	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	const uint32_t *members = trace_coll_members(a->t);
+	trace_msgs(a->t, &n_msgs);
+	struct uf u;
+	uint32_t *gid = malloc((n + 1) * sizeof *gid);
+	g->rv_of = malloc((n + 1) * sizeof *g->rv_of);
+	if (!gid || !g->rv_of || uf_init(&u, n)) {
+		free(gid);
+		return ERR_NOMEM;
+	}
+	for (uint32_t m = 0; m < n_msgs; m++) {
+		if (!msg_ok(a, m))
+			continue;
+		uint32_t s = a->op_lop[a->msgs[m].send_op], r = a->op_lop[a->msgs[m].recv_op];
+		if (a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV)
+			uf_union(&u, s, r);
+	}
+	uint32_t n_rv = 0;
+	for (uint32_t c = 0; c < n_colls; c++)
+		n_rv += colls[c].member_count > 1;
+	uint32_t first_group = n_rv;
+	for (uint32_t l = 0; l < n; l++)
+		gid[l] = g->rv_of[l] = TRACE_NONE;
+	/* a group needs two members: number roots seen twice */
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_kind[l] == OP_SENDRECV && uf_find(&u, l) != l && gid[uf_find(&u, l)] == TRACE_NONE)
+			gid[uf_find(&u, l)] = n_rv++;
+	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
+	if (!g->rv_first) {
+		uf_fini(&u);
+		free(gid);
+		return ERR_NOMEM;
+	}
+	uint32_t rv = 0;
+	for (uint32_t c = 0; c < n_colls; c++) {
+		if (colls[c].member_count <= 1)
+			continue;
+		for (uint32_t i = 0; i < colls[c].member_count; i++)
+			g->rv_of[a->op_lop[members[colls[c].member_first + i]]] = rv;
+		rv++;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_kind[l] == OP_SENDRECV && gid[uf_find(&u, l)] != TRACE_NONE)
+			g->rv_of[l] = gid[uf_find(&u, l)];
+	(void)first_group;
+	uf_fini(&u);
+	free(gid);
+	/* CSR of members, in lop order */
+	for (uint32_t l = 0; l < n; l++)
+		if (g->rv_of[l] != TRACE_NONE)
+			g->rv_first[g->rv_of[l] + 1]++;
+	for (uint32_t i = 0; i < n_rv; i++)
+		g->rv_first[i + 1] += g->rv_first[i];
+	g->rv_lops = malloc(((size_t)g->rv_first[n_rv] + 1) * sizeof *g->rv_lops);
+	uint32_t *fill = malloc(((size_t)n_rv + 1) * sizeof *fill);
+	g->arrived = calloc((size_t)n_rv + 1, sizeof *g->arrived);
+	g->rv_running = calloc((size_t)n_rv + 1, sizeof *g->rv_running);
+	if (!g->rv_lops || !fill || !g->arrived || !g->rv_running) {
+		free(fill);
+		return ERR_NOMEM;
+	}
+	memcpy(fill, g->rv_first, ((size_t)n_rv + 1) * sizeof *fill);
+	for (uint32_t l = 0; l < n; l++)
+		if (g->rv_of[l] != TRACE_NONE)
+			g->rv_lops[fill[g->rv_of[l]]++] = l;
+	free(fill);
+	return 0;
+}
+
 static int
 assign(struct analysis *a)
 {
-	uint32_t n_colls;
-	trace_colls(a->t, &n_colls);
 	const struct trace_msg *msgs = a->msgs;
 	uint32_t n = a->n_lops;
 	struct stepping g = { .a = a };
 	g.val = malloc((n + 1) * sizeof *g.val);
 	g.pending = calloc(n + 1, sizeof *g.pending);
-	g.arrived = calloc(n_colls + 1, sizeof *g.arrived);
-	g.coll_running = calloc(n_colls + 1, sizeof *g.coll_running);
 	g.width = calloc(a->n_parts + 1, sizeof *g.width);
 	free(a->lop_step);
 	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
 	uint32_t *offset = NULL;
 	int rc = ERR_NOMEM;
-	if (!g.val || !g.pending || !g.arrived || !g.coll_running || !g.width || !a->lop_step)
+	if (!g.val || !g.pending || !g.width || !a->lop_step || build_rendezvous(a, &g))
 		goto out;
 	for (uint32_t l = 0; l < n; l++) {
 		g.val[l] = TRACE_NONE;
@@ -473,7 +541,7 @@ assign(struct analysis *a)
 		const struct trace_end *e = lop_ends(a, l, &ne);
 		for (uint32_t i = 0; i < ne; i++)
 			if (e[i].role == END_RECV && msg_ok(a, e[i].id) &&
-			    a->op_lop[msgs[e[i].id].send_op] != l)
+			    waits_for(a, l, a->op_lop[msgs[e[i].id].send_op]))
 				g.pending[l]++;
 	}
 	uint32_t nw = par_workers();
@@ -509,7 +577,10 @@ out:
 	free(g.val);
 	free(g.pending);
 	free(g.arrived);
-	free(g.coll_running);
+	free(g.rv_running);
+	free(g.rv_of);
+	free(g.rv_first);
+	free(g.rv_lops);
 	free(g.width);
 	return rc;
 }

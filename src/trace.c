@@ -252,6 +252,7 @@ trace_warning_name(enum trace_warning w)
 		[WARN_NO_MPI_RANKS] = "traces without MPI ranks",
 		[WARN_NONRANK_MPI] = "MPI records on locations that are not ranks",
 		[WARN_SIZE_MISMATCH] = "messages whose receive recorded another size",
+		[WARN_BAD_REF] = "records naming undefined regions",
 	};
 	return (unsigned)w < WARN_COUNT ? names[w] : "?";
 }
