@@ -455,7 +455,10 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 		free(gid);
 		return ERR_NOMEM;
 	}
-	for (uint32_t m = 0; m < n_msgs; m++) {
+	uint32_t n_sendrecv = 0;
+	for (uint32_t l = 0; l < n; l++)
+		n_sendrecv += a->lop_kind[l] == OP_SENDRECV;
+	for (uint32_t m = 0; n_sendrecv > 1 && m < n_msgs; m++) {
 		if (!msg_ok(a, m))
 			continue;
 		uint32_t s = a->op_lop[a->msgs[m].send_op], r = a->op_lop[a->msgs[m].recv_op];
@@ -465,7 +468,6 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 	uint32_t n_rv = 0;
 	for (uint32_t c = 0; c < n_colls; c++)
 		n_rv += colls[c].member_count > 1;
-	uint32_t first_group = n_rv;
 	for (uint32_t l = 0; l < n; l++)
 		gid[l] = g->rv_of[l] = TRACE_NONE;
 	/* a group needs two members: number roots seen twice */
@@ -489,7 +491,6 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 	for (uint32_t l = 0; l < n; l++)
 		if (a->lop_kind[l] == OP_SENDRECV && gid[uf_find(&u, l)] != TRACE_NONE)
 			g->rv_of[l] = gid[uf_find(&u, l)];
-	(void)first_group;
 	uf_fini(&u);
 	free(gid);
 	/* CSR of members, in lop order */
