@@ -38,8 +38,8 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
-CORE_CFLAGS = $(OTF2_CFLAGS)
-CORE_LIBS   = $(OTF2_LIBS) -lm -pthread
+CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags hwloc 2>/dev/null)
+CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs hwloc 2>/dev/null || echo -lhwloc) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
