@@ -94,6 +94,8 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	if (!a)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	a->t = t;
+	a->progress = progress;
+	a->ud = ud;
 	a->ops = trace_ops(t, &a->n_ops);
 	a->msgs = trace_msgs(t, NULL);
 	a->ends = trace_ends(t, &a->n_ends);

@@ -18,6 +18,8 @@
 
 struct analysis {
 	const struct trace *t;
+	trace_progress_fn progress;   /* may be NULL; stages report through it */
+	void *ud;
 	/* the model's arrays, cached: stages touch them per lop */
 	const struct trace_op *ops;
 	const struct trace_msg *msgs;

@@ -13,7 +13,10 @@
  *
  * Merges of one pass over a leap are applied together (through a
  * union-find over lops), then the DAG and the leaps are rebuilt; ids from
- * before a rebuild are never used after it.
+ * before a rebuild are never used after it. A rebuild is linear in the
+ * operations, so the whole merge is O(leaps x operations) when many
+ * leaps are incomplete: it reports progress per leap and can be
+ * cancelled through the progress callback.
  */
 #include "analysis_impl.h"
 
@@ -215,6 +218,10 @@ partition_leap_merge(struct analysis *a)
 	if ((rc = build_reverse(&L)) || (rc = partition_to_uf(a, &u)))
 		goto out;
 	for (uint32_t k = 0; k < max_leap(a);) {
+		if (a->progress && a->progress(a->ud, "leap merging", k, max_leap(a))) {
+			rc = ERR_CANCELLED;
+			goto out;
+		}
 		/* grow leap k until it is complete or stops changing */
 		while (!leap_complete(&L, k)) {
 			/* the pass needs the leap's coverage as it grows */

@@ -534,6 +534,40 @@ leap_merge(void **state)
 	trace_destroy(t);
 }
 
+static int
+cancel_leaps(void *ud, const char *stage, uint64_t done, uint64_t total)
+{
+	(void)done;
+	(void)total;
+	int *seen = ud;
+	if (strcmp(stage, "leap merging") != 0)
+		return 0;
+	(*seen)++;
+	return 1;
+}
+
+/* Leap merging reports progress per leap and stops when asked to. */
+static void
+leap_cancel(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	rank(d, 0); work(d, 10); send(d, 1, 0); allreduce(d);
+	rank(d, 1); work(d, 10); recv(d, 0, 0); allreduce(d);
+	struct trace *t = dsl_done(d);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	o.leap_merge = 1;
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	int seen = 0;
+	assert_int_equal(analysis_run(t, &o, cancel_leaps, &seen, &a, &e), ERR_CANCELLED);
+	assert_null(a);
+	assert_int_equal(seen, 1);
+	assert_non_null(strstr(e.msg, "cancelled"));
+	trace_destroy(t);
+}
+
 /* Leap force: leap 0 is an exchange between ranks 0 and 1 whose only
  * next-leap child is a second exchange between the same ranks, so it
  * cannot grow and stays incomplete; ranks 2 and 3 join later through a
@@ -928,6 +962,7 @@ main(void)
 		cmocka_unit_test(waitall_merge),
 		cmocka_unit_test(leap_merge),
 		cmocka_unit_test(leap_force),
+		cmocka_unit_test(leap_cancel),
 		cmocka_unit_test(caller_merge),
 		cmocka_unit_test(match_size),
 		cmocka_unit_test(user_phases),
