@@ -105,6 +105,7 @@ check-tsan:
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/deps.sh
+	@sh tests/tui.sh $(BIN)
 
 check-traces: $(BIN)
 	@$(MAKE) --no-print-directory -C traces check SKEIN=$(abspath $(BIN))

@@ -3,6 +3,10 @@
  * Exit codes (documented in skein(1)): 0 success, 1 the trace or a file
  * could not be read or processed, 2 wrong usage. Results go to stdout,
  * diagnostics and progress to stderr.
+ *
+ * Without a command, skein opens the explorer when stdin and stdout are
+ * terminals and prints `info` otherwise, so scripts that pipe `skein
+ * TRACE` keep working.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,8 +18,13 @@
 
 #include "../src/analysis.h"
 #include "../src/info.h"
+#include "../src/keymap.h"
 #include "../src/otf2_read.h"
 #include "../src/report.h"
+#include "../src/view.h"
+#include "explore.h"
+#include "load.h"
+#include "screen.h"
 
 #ifndef SKEIN_VERSION
 #define SKEIN_VERSION "unknown"
@@ -26,6 +35,9 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
 	"usage: skein [OPTIONS] TRACE\n"
+	"       skein explore [EXPLORER OPTIONS] [STRUCTURE OPTIONS] TRACE\n"
+	"       skein render [--size WxH] [--keys KEYS] [--pane NAME] [--color C] [--ascii]\n"
+	"                    [EXPLORER OPTIONS] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein info [--format text|json] [--ranks] TRACE\n"
 	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein --help | --version\n"
@@ -34,21 +46,43 @@ static const char usage_text[] =
 	"TRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
 	"\n"
 	"commands:\n"
+	"  explore     the full-screen explorer: ranks x logical steps coloured by\n"
+	"              lateness, overview, physical timeline, details (? for keys)\n"
+	"  render      print the screen the explorer would show after KEYS, headless\n"
 	"  info        what the trace holds: ranks, regions, events, operations,\n"
 	"              messages, collectives, warnings\n"
 	"  analyze     logical structure and lateness: partitions, steps, the\n"
 	"              verifier, hotspots with their cause, lateness per rank\n"
-	"  (none)      until the explorer lands, the same as info\n"
+	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
+	"              so scripts that pipe 'skein TRACE' keep getting text\n"
 	"\n"
 	"output options:\n"
 	"  -f, --format FMT        text (default), json, or csv (analyze)\n"
 	"  -t, --table T           analyze --format csv: hotspots (default),\n"
 	"                          partitions, timelines or ops\n"
 	"  -r, --ranks             info: one line per rank\n"
-	"  -n, --hotspots N        analyze: how many hotspots to rank (default 20)\n"
+	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
 	"\n"
-	"structure options (analyze):\n"
+	"explorer options (explore, render):\n"
+	"  -m, --metric M          colour by lateness (default), diff, global, duration,\n"
+	"                          partition or function\n"
+	"      --color C           explore: auto (default; honours NO_COLOR and TERM=dumb),\n"
+	"                          none, 8 or 256; render: none (default), mono, 8, 256,\n"
+	"                          or ansi (= 256) for ANSI escape sequences\n"
+	"      --ascii             ASCII glyphs (automatic outside UTF-8 locales)\n"
+	"      --keymap FILE       extra key bindings: lines of 'KEY ACTION'\n"
+	"\n"
+	"render options:\n"
+	"  -s, --size WxH          screen size (default 120x40)\n"
+	"  -k, --keys KEYS         keys to press first: characters, and <Name> for Left,\n"
+	"                          Right, Up, Down, PgUp, PgDn, Home, End, Tab, BTab,\n"
+	"                          Enter, Esc, Backspace, F1, Space, C-a..C-z; <lt> is '<'\n"
+	"      --pane NAME         one pane alone at full size: grid, overview,\n"
+	"                          timeline, details or help\n"
+	"      --time              report the time per key (view work) on stderr\n"
+	"\n"
+	"structure options (analyze, explore, render):\n"
 	"      --no-coalesce       do not coalesce neighbouring MPI_Isend calls\n"
 	"      --no-waitall-merge  do not merge the operations one Waitall completes\n"
 	"      --leap-merge        merge partitions until every leap has all ranks\n"
@@ -65,11 +99,11 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0 success, 1 the trace could not be read, 2 usage error.\n";
 
-enum cmd { CMD_INFO, CMD_ANALYZE };
+enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER };
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
-	OPT_GSTEP, OPT_MATCH_SIZE,
+	OPT_GSTEP, OPT_MATCH_SIZE, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 };
 
 struct cli {
@@ -81,6 +115,10 @@ struct cli {
 	struct analysis_phase_rule phases[MAX_PHASES];
 	const char *trace;
 	int structure_opts;        /* any analyze-only option given */
+	/* explorer and render */
+	const char *metric, *color, *keymap, *size, *keys, *pane;
+	int ascii, time;
+	int explorer_opts, render_opts;
 };
 
 struct progress {
@@ -157,6 +195,15 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "leap-force", no_argument, NULL, OPT_LEAP_FORCE },
 		{ "global-step-merge", no_argument, NULL, OPT_GSTEP },
 		{ "match-size", no_argument, NULL, OPT_MATCH_SIZE },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "colour", required_argument, NULL, OPT_COLOR },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
+		{ "keymap", required_argument, NULL, OPT_KEYMAP },
+		{ "size", required_argument, NULL, 's' },
+		{ "keys", required_argument, NULL, 'k' },
+		{ "pane", required_argument, NULL, OPT_PANE },
+		{ "time", no_argument, NULL, OPT_TIME },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -164,7 +211,7 @@ parse_args(int argc, char **argv, struct cli *c)
 	int o;
 	char *end;
 	analysis_opts_default(&c->aopts);
-	while ((o = getopt_long(argc, argv, "f:t:rn:qp:hV", longopts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "f:t:rn:qp:m:s:k:hV", longopts, NULL)) != -1) {
 		switch (o) {
 		case 'f': c->format = optarg; break;
 		case 't': c->table = optarg; break;
@@ -196,6 +243,14 @@ parse_args(int argc, char **argv, struct cli *c)
 				return usage_error("--leap-factor takes a positive number, not", optarg);
 			c->structure_opts = 1;
 			break;
+		case 'm': c->metric = optarg; c->explorer_opts = 1; break;
+		case OPT_COLOR: c->color = optarg; c->explorer_opts = 1; break;
+		case OPT_ASCII: c->ascii = 1; c->explorer_opts = 1; break;
+		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
+		case 's': c->size = optarg; c->render_opts = 1; break;
+		case 'k': c->keys = optarg; c->render_opts = 1; break;
+		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
+		case OPT_TIME: c->time = 1; c->render_opts = 1; break;
 		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
 		case 'V': printf("skein %s\n", SKEIN_VERSION); exit(EXIT_OK);
 		default: fputs("Try 'skein --help'.\n", stderr); return EXIT_USAGE;
@@ -203,8 +258,17 @@ parse_args(int argc, char **argv, struct cli *c)
 	}
 	int nargs = argc - optind;
 	char **args = argv + optind;
-	c->cmd = CMD_INFO;
+	c->cmd = CMD_DEFAULT;
 	if (nargs >= 1 && strcmp(args[0], "info") == 0) {
+		c->cmd = CMD_INFO;
+		args++;
+		nargs--;
+	} else if (nargs >= 1 && strcmp(args[0], "explore") == 0) {
+		c->cmd = CMD_EXPLORE;
+		args++;
+		nargs--;
+	} else if (nargs >= 1 && strcmp(args[0], "render") == 0) {
+		c->cmd = CMD_RENDER;
 		args++;
 		nargs--;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
@@ -217,10 +281,26 @@ parse_args(int argc, char **argv, struct cli *c)
 	if (nargs > 1)
 		return usage_error("unexpected argument", args[1]);
 	c->trace = args[0];
-	if (c->cmd != CMD_ANALYZE && (c->structure_opts || c->table))
+	/* without a command: the explorer on a terminal, else info for scripts
+	 * (explorer and structure options are then moot and ignored) */
+	if (c->cmd == CMD_DEFAULT) {
+		int tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+		c->cmd = tty && !c->format && !c->per_rank && !c->table ? CMD_EXPLORE : CMD_INFO;
+		if (c->cmd == CMD_INFO && !c->table && !c->render_opts)
+			c->structure_opts = c->explorer_opts = 0;
+	}
+	if (c->cmd == CMD_INFO && (c->structure_opts || c->table))
 		return usage_error("structure, --table and --hotspots options belong to 'skein analyze'", NULL);
+	if (c->cmd != CMD_ANALYZE && c->table)
+		return usage_error("--table belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_INFO && c->per_rank)
 		return usage_error("--ranks belongs to 'skein info'", NULL);
+	if (c->cmd != CMD_RENDER && c->render_opts)
+		return usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
+	if ((c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE) && c->explorer_opts)
+		return usage_error("--metric, --color, --ascii and --keymap belong to 'skein explore' and 'skein render'", NULL);
+	if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && c->format)
+		return usage_error("--format belongs to 'skein info' and 'skein analyze'", NULL);
 	return EXIT_OK;
 }
 
@@ -277,6 +357,218 @@ run_analyze(const struct cli *c, const struct trace *t, struct progress *p)
 	return rc;
 }
 
+/* "runs/stencil/traces.otf2" -> "stencil/traces.otf2": enough to tell
+ * traces apart in the status line, and stable across checkouts. */
+static void
+trace_label(const char *path, char *buf, size_t n)
+{
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	size_t start = len, slashes = 0;
+	while (start > 0) {
+		if (path[start - 1] == '/' && ++slashes == 2)
+			break;
+		start--;
+	}
+	snprintf(buf, n, "%.*s", (int)(len - start), path + start);
+}
+
+static int
+read_file(const char *path, char **out)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+		if (len + 1 == cap) {
+			char *nb = cap < (1u << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int bad = ferror(f) || !buf;
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return -1;
+	}
+	buf[len] = 0;
+	*out = buf;
+	return 0;
+}
+
+/* Options shared by explore and render, checked before the (long) load. */
+static int
+explorer_setup(const struct cli *c, struct view_opts *vo, struct keymap **km, char *label, size_t n)
+{
+	memset(vo, 0, sizeof *vo);
+	trace_label(c->trace, label, n);
+	vo->label = label;
+	vo->metric = METRIC_LATENESS;
+	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
+		return usage_error("--metric takes lateness, diff, global, duration, partition or function, not",
+				   c->metric);
+	*km = NULL;
+	if (c->keymap) {
+		char *text = NULL;
+		struct err e = { 0 };
+		if (read_file(c->keymap, &text)) {
+			fprintf(stderr, "skein: %s: %s\n", c->keymap, strerror(errno));
+			return EXIT_FAIL;
+		}
+		*km = keymap_create();
+		int rc = *km ? keymap_parse(*km, text, c->keymap, &e) : ERR_NOMEM;
+		free(text);
+		if (rc) {
+			fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+			keymap_destroy(*km);
+			*km = NULL;
+			return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
+		}
+		vo->keys = *km;
+	}
+	return EXIT_OK;
+}
+
+static int
+load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
+{
+	struct err e = { 0 };
+	screen_signals();           /* Ctrl-C cancels the load */
+	int rc = load_trace(c->trace, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
+	if (rc) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static int
+run_explore(const struct cli *c)
+{
+	enum screen_color color = SCOLOR_AUTO;
+	if (c->color) {
+		if (!strcmp(c->color, "auto"))
+			color = SCOLOR_AUTO;
+		else if (!strcmp(c->color, "none") || !strcmp(c->color, "mono"))
+			color = SCOLOR_MONO;
+		else if (!strcmp(c->color, "8"))
+			color = SCOLOR_8;
+		else if (!strcmp(c->color, "256"))
+			color = SCOLOR_256;
+		else
+			return usage_error("explore --color takes auto, none, 8 or 256, not", c->color);
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "skein: the explorer needs a terminal on stdin and stdout "
+			"(for text, use 'skein info', 'skein analyze' or 'skein render')\n");
+		return EXIT_USAGE;
+	}
+	struct view_opts vo;
+	struct keymap *km;
+	char label[256];
+	int rc = explorer_setup(c, &vo, &km, label, sizeof label);
+	if (rc)
+		return rc;
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	if ((rc = load_for_view(c, &t, &a))) {
+		keymap_destroy(km);
+		return rc;
+	}
+	char msg[256];
+	if (explore_run(a, &vo, color, c->ascii, msg, sizeof msg)) {
+		fprintf(stderr, "skein: %s\n", msg);
+		rc = EXIT_FAIL;
+	}
+	analysis_destroy(a);
+	trace_destroy(t);
+	keymap_destroy(km);
+	return rc;
+}
+
+static int
+run_render(const struct cli *c)
+{
+	struct view_render_opts ro = { .w = 120, .h = 40, .keys = c->keys, .depth = DEPTH_NONE,
+				       .ascii = c->ascii };
+	if (c->size) {
+		char *end;
+		long w = strtol(c->size, &end, 10), h = 0;
+		if (end != c->size && (*end == 'x' || *end == 'X'))
+			h = strtol(end + 1, &end, 10);
+		if (*end || w < 1 || h < 1 || w > 10000 || h > 10000)
+			return usage_error("--size takes WIDTHxHEIGHT (e.g. 120x40), not", c->size);
+		ro.w = (int)w;
+		ro.h = (int)h;
+	}
+	if (c->color) {
+		if (!strcmp(c->color, "none"))
+			ro.depth = DEPTH_NONE;
+		else if (!strcmp(c->color, "mono"))
+			ro.depth = DEPTH_MONO;
+		else if (!strcmp(c->color, "8"))
+			ro.depth = DEPTH_8;
+		else if (!strcmp(c->color, "256") || !strcmp(c->color, "ansi"))
+			ro.depth = DEPTH_256;
+		else
+			return usage_error("render --color takes none, mono, 8, 256 or ansi, not", c->color);
+	}
+	if (c->pane) {
+		const char *names = view_pane_names(), *p = strstr(names, c->pane);
+		size_t n = strlen(c->pane);
+		if (!n || !p || (p != names && p[-1] != ' ') || (p[n] && p[n] != ' '))
+			return usage_error("--pane takes grid, overview, timeline, details or help, not", c->pane);
+	}
+	if (c->keys) {
+		size_t max = strlen(c->keys) + 1, nk;
+		uint32_t *keys = malloc(max * sizeof *keys);
+		struct err e = { 0 };
+		int bad = !keys || keymap_script(c->keys, keys, max, &nk, &e);
+		free(keys);
+		if (bad)
+			return usage_error(e.msg[0] ? e.msg : "bad key script", NULL);
+	}
+	struct view_opts vo;
+	struct keymap *km;
+	char label[256];
+	int rc = explorer_setup(c, &vo, &km, label, sizeof label);
+	if (rc)
+		return rc;
+	vo.pane = c->pane;
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	if ((rc = load_for_view(c, &t, &a))) {
+		keymap_destroy(km);
+		return rc;
+	}
+	struct err e = { 0 };
+	struct view_render_stats st;
+	rc = view_render(a, &vo, &ro, stdout, &st, &e);
+	if (rc)
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+	else if (c->time)
+		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
+			ro.w, ro.h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0,
+			st.max_ms);
+	analysis_destroy(a);
+	trace_destroy(t);
+	keymap_destroy(km);
+	return rc == ERR_USAGE ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -284,6 +576,16 @@ main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &c);
 	if (rc)
 		return rc;
+	if (c.cmd == CMD_EXPLORE)
+		return run_explore(&c);
+	if (c.cmd == CMD_RENDER) {
+		rc = run_render(&c);
+		if (rc == EXIT_OK && fflush(stdout)) {
+			fprintf(stderr, "skein: cannot write the screen\n");
+			rc = EXIT_FAIL;
+		}
+		return rc;
+	}
 	/* check the output format before the (possibly long) load */
 	if (c.format && strcmp(c.format, "text") && strcmp(c.format, "json") &&
 	    (c.cmd != CMD_ANALYZE || strcmp(c.format, "csv")))

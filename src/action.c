@@ -1,0 +1,60 @@
+/* action.c — the action table (see action.h). */
+#include "action.h"
+
+#include <string.h>
+
+static const struct action_info actions[ACT_COUNT] = {
+	[ACT_NONE]           = { "none", "", "do nothing" },
+	[ACT_MOVE_LEFT]      = { "move-left", "Moving", "previous step (column)" },
+	[ACT_MOVE_RIGHT]     = { "move-right", "Moving", "next step (column)" },
+	[ACT_MOVE_UP]        = { "move-up", "Moving", "previous rank (row)" },
+	[ACT_MOVE_DOWN]      = { "move-down", "Moving", "next rank (row)" },
+	[ACT_PAGE_LEFT]      = { "page-left", "Moving", "one screen of steps left" },
+	[ACT_PAGE_RIGHT]     = { "page-right", "Moving", "one screen of steps right" },
+	[ACT_PAGE_UP]        = { "page-up", "Moving", "one screen of ranks up" },
+	[ACT_PAGE_DOWN]      = { "page-down", "Moving", "one screen of ranks down" },
+	[ACT_FIRST_STEP]     = { "first-step", "Moving", "first step of the trace" },
+	[ACT_LAST_STEP]      = { "last-step", "Moving", "last step of the trace" },
+	[ACT_FIRST_RANK]     = { "first-rank", "Moving", "first rank" },
+	[ACT_LAST_RANK]      = { "last-rank", "Moving", "last rank" },
+	[ACT_NEXT_PARTITION] = { "next-partition", "Jumping", "next partition on this rank" },
+	[ACT_PREV_PARTITION] = { "prev-partition", "Jumping", "previous partition on this rank" },
+	[ACT_NEXT_HOTSPOT]   = { "next-hotspot", "Jumping", "next hotspot (largest differential lateness first)" },
+	[ACT_PREV_HOTSPOT]   = { "prev-hotspot", "Jumping", "previous hotspot" },
+	[ACT_GOTO_CAUSE]     = { "goto-cause", "Jumping", "operation the selection's lateness came from" },
+	[ACT_SEARCH]         = { "search", "Jumping", "search operations by region name" },
+	[ACT_SEARCH_NEXT]    = { "search-next", "Jumping", "next search match" },
+	[ACT_SEARCH_PREV]    = { "search-prev", "Jumping", "previous search match" },
+	[ACT_COMMAND]        = { "command", "Jumping", "command line: step N, rank N, metric M, zoom N [R]" },
+	[ACT_NEXT_PANE]      = { "next-pane", "Viewing", "focus the next pane" },
+	[ACT_PREV_PANE]      = { "prev-pane", "Viewing", "focus the previous pane" },
+	[ACT_ZOOM_IN]        = { "zoom-in", "Viewing", "fewer steps per column" },
+	[ACT_ZOOM_OUT]       = { "zoom-out", "Viewing", "more steps per column (maximum shown)" },
+	[ACT_ZOOM_RANKS_IN]  = { "zoom-ranks-in", "Viewing", "fewer ranks per row" },
+	[ACT_ZOOM_RANKS_OUT] = { "zoom-ranks-out", "Viewing", "more ranks per row (maximum shown)" },
+	[ACT_ZOOM_FIT]       = { "zoom-fit", "Viewing", "zoom out until the whole trace fits" },
+	[ACT_ZOOM_RESET]     = { "zoom-reset", "Viewing", "one step per column, one rank per row" },
+	[ACT_METRIC_NEXT]    = { "metric-next", "Viewing", "colour by the next metric" },
+	[ACT_METRIC_PREV]    = { "metric-prev", "Viewing", "colour by the previous metric" },
+	[ACT_HELP]           = { "help", "Viewing", "this help" },
+	[ACT_CLOSE]          = { "close", "Viewing", "close the overlay or command line" },
+	[ACT_REDRAW]         = { "redraw", "Viewing", "redraw the whole screen" },
+	[ACT_QUIT]           = { "quit", "Viewing", "quit (closes the help first)" },
+};
+
+const struct action_info *
+action_info(enum action a)
+{
+	if ((unsigned)a >= ACT_COUNT)
+		a = ACT_NONE;
+	return &actions[a];
+}
+
+enum action
+action_find(const char *name)
+{
+	for (int i = 1; i < ACT_COUNT; i++)
+		if (strcmp(actions[i].name, name) == 0)
+			return (enum action)i;
+	return ACT_NONE;
+}

@@ -1,0 +1,43 @@
+/* action.h — everything a user can ask the explorer to do.
+ *
+ * Views handle actions, never key codes. The table below is the one place
+ * an action is named and described: key bindings (keymap.h) refer to
+ * actions by name, and the help overlay is generated from this table and
+ * the bindings, so the two cannot drift apart.
+ */
+#ifndef SKEIN_ACTION_H
+#define SKEIN_ACTION_H
+
+enum action {
+	ACT_NONE,
+	/* moving */
+	ACT_MOVE_LEFT, ACT_MOVE_RIGHT, ACT_MOVE_UP, ACT_MOVE_DOWN,
+	ACT_PAGE_LEFT, ACT_PAGE_RIGHT, ACT_PAGE_UP, ACT_PAGE_DOWN,
+	ACT_FIRST_STEP, ACT_LAST_STEP, ACT_FIRST_RANK, ACT_LAST_RANK,
+	/* jumping */
+	ACT_NEXT_PARTITION, ACT_PREV_PARTITION,
+	ACT_NEXT_HOTSPOT, ACT_PREV_HOTSPOT,
+	ACT_GOTO_CAUSE,
+	ACT_SEARCH, ACT_SEARCH_NEXT, ACT_SEARCH_PREV,
+	ACT_COMMAND,
+	/* viewing */
+	ACT_NEXT_PANE, ACT_PREV_PANE,
+	ACT_ZOOM_IN, ACT_ZOOM_OUT, ACT_ZOOM_RANKS_IN, ACT_ZOOM_RANKS_OUT,
+	ACT_ZOOM_FIT, ACT_ZOOM_RESET,
+	ACT_METRIC_NEXT, ACT_METRIC_PREV,
+	ACT_HELP, ACT_CLOSE, ACT_REDRAW, ACT_QUIT,
+	ACT_COUNT
+};
+
+struct action_info {
+	const char *name;     /* as written in key bindings: "move-left" */
+	const char *group;    /* heading in the help overlay */
+	const char *help;     /* one line */
+};
+
+/* The entry for a; a valid entry (ACT_NONE's) for values out of range. */
+const struct action_info *action_info(enum action a);
+/* The action called name, or ACT_NONE. */
+enum action action_find(const char *name);
+
+#endif

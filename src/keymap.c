@@ -1,0 +1,306 @@
+/* keymap.c — key names, key scripts and bindings (see keymap.h). */
+#include "keymap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEYMAP_MAX 256
+
+struct binding {
+	uint32_t key;
+	enum action act;
+};
+
+struct keymap {
+	struct binding b[KEYMAP_MAX];
+	int n;
+};
+
+/* The defaults. Conventions users know from less, vi and tig: arrows and
+ * hjkl, PgUp/PgDn, g/G, / with n/N, : commands, ? help, q quit. */
+static const char default_text[] =
+	"# key     action\n"
+	"Left      move-left\n"
+	"h         move-left\n"
+	"Right     move-right\n"
+	"l         move-right\n"
+	"Up        move-up\n"
+	"k         move-up\n"
+	"Down      move-down\n"
+	"j         move-down\n"
+	"S-Left    page-left\n"
+	"H         page-left\n"
+	"S-Right   page-right\n"
+	"L         page-right\n"
+	"PgUp      page-up\n"
+	"C-b       page-up\n"
+	"PgDn      page-down\n"
+	"C-f       page-down\n"
+	"Home      first-step\n"
+	"0         first-step\n"
+	"End       last-step\n"
+	"$         last-step\n"
+	"g         first-rank\n"
+	"G         last-rank\n"
+	"]         next-partition\n"
+	"[         prev-partition\n"
+	">         next-hotspot\n"
+	"<         prev-hotspot\n"
+	"c         goto-cause\n"
+	"/         search\n"
+	"n         search-next\n"
+	"N         search-prev\n"
+	":         command\n"
+	"Tab       next-pane\n"
+	"BTab      prev-pane\n"
+	"+         zoom-in\n"
+	"=         zoom-in\n"
+	"-         zoom-out\n"
+	"z         zoom-ranks-in\n"
+	"Z         zoom-ranks-out\n"
+	"f         zoom-fit\n"
+	"1         zoom-reset\n"
+	"m         metric-next\n"
+	"M         metric-prev\n"
+	"?         help\n"
+	"F1        help\n"
+	"Esc       close\n"
+	"C-l       redraw\n"
+	"q         quit\n";
+
+static const struct {
+	const char *name;
+	uint32_t key;
+} key_names[] = {
+	{ "Left", KM_LEFT }, { "Right", KM_RIGHT }, { "Up", KM_UP }, { "Down", KM_DOWN },
+	{ "PgUp", KM_PGUP }, { "PgDn", KM_PGDN }, { "Home", KM_HOME }, { "End", KM_END },
+	{ "S-Left", KM_SLEFT }, { "S-Right", KM_SRIGHT },
+	{ "Tab", KM_TAB }, { "BTab", KM_BTAB }, { "Enter", KM_ENTER }, { "Esc", KM_ESC },
+	{ "Backspace", KM_BACKSPACE }, { "Delete", KM_DELETE }, { "F1", KM_F1 },
+	{ "Space", ' ' }, { "lt", '<' },
+};
+#define N_KEY_NAMES (sizeof key_names / sizeof key_names[0])
+
+const char *
+keymap_default_text(void)
+{
+	return default_text;
+}
+
+struct keymap *
+keymap_create(void)
+{
+	struct keymap *km = calloc(1, sizeof *km);
+	if (!km)
+		return NULL;
+	if (keymap_parse(km, default_text, "built-in keys", NULL)) {
+		free(km);
+		return NULL;
+	}
+	return km;
+}
+
+void
+keymap_destroy(struct keymap *km)
+{
+	free(km);
+}
+
+/* Decodes the single UTF-8 character s[0..len), or returns 0. */
+static uint32_t
+one_char(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (len == 1)
+		return p[0] > 0x20 && p[0] < 0x7f ? p[0] : 0;
+	int n = (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (n == 0 || (size_t)n != len)
+		return 0;
+	uint32_t c = p[0] & (0x7fu >> n);
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	return c;
+}
+
+uint32_t
+keymap_key_parse(const char *name, size_t len)
+{
+	if (len == 0)
+		return 0;
+	for (size_t i = 0; i < N_KEY_NAMES; i++)
+		if (strlen(key_names[i].name) == len && memcmp(key_names[i].name, name, len) == 0)
+			return key_names[i].key;
+	if (len == 3 && name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z')
+		return KM_CTRL(name[2]);
+	return one_char(name, len);
+}
+
+const char *
+keymap_key_name(uint32_t key, char *buf)
+{
+	for (size_t i = 0; i < N_KEY_NAMES; i++)
+		if (key_names[i].key == key && key != '<') {
+			snprintf(buf, 16, "%s", key_names[i].name);
+			return buf;
+		}
+	if (key >= 1 && key <= 26) {
+		snprintf(buf, 16, "C-%c", (char)('a' + key - 1));
+		return buf;
+	}
+	if (key <= 0x20 || key >= KM_BASE) {
+		snprintf(buf, 16, "?");
+		return buf;
+	}
+	/* UTF-8 by hand: src/ stays free of locale-dependent calls */
+	char *p = buf;
+	if (key < 0x80) {
+		*p++ = (char)key;
+	} else if (key < 0x800) {
+		*p++ = (char)(0xc0 | (key >> 6));
+		*p++ = (char)(0x80 | (key & 0x3f));
+	} else if (key < 0x10000) {
+		*p++ = (char)(0xe0 | (key >> 12));
+		*p++ = (char)(0x80 | ((key >> 6) & 0x3f));
+		*p++ = (char)(0x80 | (key & 0x3f));
+	} else {
+		*p++ = (char)(0xf0 | (key >> 18));
+		*p++ = (char)(0x80 | ((key >> 12) & 0x3f));
+		*p++ = (char)(0x80 | ((key >> 6) & 0x3f));
+		*p++ = (char)(0x80 | (key & 0x3f));
+	}
+	*p = 0;
+	return buf;
+}
+
+static int
+bind(struct keymap *km, uint32_t key, enum action act)
+{
+	for (int i = 0; i < km->n; i++)
+		if (km->b[i].key == key) {
+			km->b[i].act = act;
+			return 0;
+		}
+	if (km->n == KEYMAP_MAX)
+		return ERR_NOMEM;
+	km->b[km->n++] = (struct binding){ key, act };
+	return 0;
+}
+
+int
+keymap_parse(struct keymap *km, const char *text, const char *origin, struct err *e)
+{
+	int line = 1;
+	const char *p = text;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		const char *s = p;
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s < eol && *s != '#') {
+			const char *k = s;
+			while (s < eol && *s != ' ' && *s != '\t')
+				s++;
+			size_t klen = (size_t)(s - k);
+			while (s < eol && (*s == ' ' || *s == '\t'))
+				s++;
+			const char *a = s;
+			while (s < eol && *s != ' ' && *s != '\t' && *s != '\r')
+				s++;
+			size_t alen = (size_t)(s - a);
+			while (s < eol && (*s == ' ' || *s == '\t' || *s == '\r'))
+				s++;
+			uint32_t key = keymap_key_parse(k, klen);
+			if (!key)
+				return err_set(e, ERR_FORMAT, "%s:%d:%d: unknown key '%.*s'", origin, line,
+					       (int)(k - p) + 1, (int)klen, k);
+			if (alen == 0)
+				return err_set(e, ERR_FORMAT, "%s:%d:%d: key '%.*s' has no action", origin,
+					       line, (int)(a - p) + 1, (int)klen, k);
+			char name[64];
+			snprintf(name, sizeof name, "%.*s", (int)(alen < 63 ? alen : 63), a);
+			enum action act = action_find(name);
+			if (act == ACT_NONE && strcmp(name, "none") != 0)
+				return err_set(e, ERR_FORMAT, "%s:%d:%d: unknown action '%s'", origin, line,
+					       (int)(a - p) + 1, name);
+			if (s < eol)
+				return err_set(e, ERR_FORMAT, "%s:%d:%d: unexpected text after the action",
+					       origin, line, (int)(s - p) + 1);
+			if (bind(km, key, act))
+				return err_set(e, ERR_NOMEM, "%s:%d:1: too many key bindings", origin, line);
+		}
+		p = *eol ? eol + 1 : eol;
+		line++;
+	}
+	return 0;
+}
+
+enum action
+keymap_action(const struct keymap *km, uint32_t key)
+{
+	for (int i = 0; i < km->n; i++)
+		if (km->b[i].key == key)
+			return km->b[i].act;
+	return ACT_NONE;
+}
+
+int
+keymap_keys(const struct keymap *km, enum action a, char *buf, size_t n)
+{
+	int count = 0;
+	size_t len = 0;
+	if (n)
+		buf[0] = 0;
+	for (int i = 0; i < km->n; i++) {
+		if (km->b[i].act != a)
+			continue;
+		char name[16];
+		keymap_key_name(km->b[i].key, name);
+		int w = snprintf(buf + len, len < n ? n - len : 0, "%s%s", count ? ", " : "", name);
+		if (w > 0)
+			len += (size_t)w;
+		if (len >= n)
+			len = n ? n - 1 : 0;
+		count++;
+	}
+	return count;
+}
+
+int
+keymap_script(const char *s, uint32_t *keys, size_t max, size_t *n, struct err *e)
+{
+	size_t k = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		if (k == max)
+			return err_set(e, ERR_USAGE, "key script longer than %zu keys", max);
+		if (*p == '<') {
+			const char *close = strchr((const char *)p, '>');
+			uint32_t key = close ? keymap_key_parse((const char *)p + 1,
+								(size_t)(close - (const char *)p - 1)) : 0;
+			if (!key)
+				return err_set(e, ERR_USAGE, "unknown key name at offset %zu of the key script"
+					       " (write <lt> for '<')", (size_t)(p - (const unsigned char *)s));
+			keys[k++] = key;
+			p = (const unsigned char *)close + 1;
+			continue;
+		}
+		int len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : 4;
+		uint32_t key = *p == '\n' ? KM_ENTER : *p == '\t' ? KM_TAB : *p == 0x1b ? KM_ESC
+			: *p < 0x20 ? *p : one_char((const char *)p, (size_t)len);
+		if (*p == ' ')
+			key = ' ';
+		if (!key)
+			return err_set(e, ERR_USAGE, "bad character at offset %zu of the key script",
+				       (size_t)(p - (const unsigned char *)s));
+		keys[k++] = key;
+		p += len;
+	}
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,77 @@
+/* view.h — the explorer, headless: its state, its panes and their actions.
+ *
+ * A view session owns what the user sees of one analysis: the selection,
+ * the window of ranks and steps, zoom, metric, focus, overlays and the
+ * command line. It turns keys into actions (keymap.h), actions into state
+ * changes, and state into cells (view_draw). It never talks to a
+ * terminal: tui/ feeds it keys and draws its grid with ncurses, and
+ * view_render() runs the same code for `skein render` and the tests.
+ *
+ *   view_create → (view_key | view_action | view_draw)… → view_destroy
+ *
+ * The analysis (and its trace) must outlive the session.
+ */
+#ifndef SKEIN_VIEW_H
+#define SKEIN_VIEW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "action.h"
+#include "analysis.h"
+#include "err.h"
+#include "grid.h"
+#include "keymap.h"
+#include "view_index.h"
+
+struct view;
+
+struct view_opts {
+	const char *label;          /* shown in the status line (the trace path) */
+	enum view_metric metric;    /* initial colouring; METRIC_LATENESS is 0 */
+	const char *pane;           /* NULL: the whole screen; else one pane alone:
+	                               "grid", "overview", "timeline", "details", "help" */
+	const struct keymap *keys;  /* NULL: the built-in bindings; borrowed */
+};
+
+/* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown
+ * pane name (e says which names exist). */
+int view_create(const struct analysis *a, const struct view_opts *o, struct view **out, struct err *e);
+void view_destroy(struct view *v);
+
+/* Feeds one key (keymap.h codes): text entry while the command line or
+ * search prompt is open, else the bound action. */
+void view_key(struct view *v, uint32_t key);
+/* Performs an action. */
+void view_action(struct view *v, enum action act);
+/* Lays out and draws the whole screen into g at g's size. */
+void view_draw(struct view *v, struct grid *g);
+/* 1 once the user asked to quit. */
+int view_done(const struct view *v);
+/* 1 when the last action asked for a full repaint (redraw); clears it. */
+int view_take_repaint(struct view *v);
+
+/* Names of the panes for --pane, space-separated. */
+const char *view_pane_names(void);
+
+/* What `skein render` does: a session of size w × h, the keys of the key
+ * script applied one by one (drawing before each, as the TUI does), and
+ * the final screen written to out at the colour depth. Returns 0,
+ * ERR_USAGE (bad pane, bad key script; e says why), ERR_NOMEM or ERR_IO. */
+struct view_render_opts {
+	int w, h;
+	const char *keys;           /* key script (keymap_script), may be NULL */
+	enum grid_depth depth;
+	int ascii;
+};
+/* Time spent per key in view_key + view_draw (filled when not NULL). */
+struct view_render_stats {
+	size_t keys;
+	double first_draw_ms;       /* the draw before any key */
+	double max_ms, total_ms;
+};
+int view_render(const struct analysis *a, const struct view_opts *vo,
+		const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
+		struct err *e);
+
+#endif

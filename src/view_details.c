@@ -1,0 +1,284 @@
+/* view_details.c — everything about the selected operation: where it
+ * is, its times and metrics, the explanation of its lateness (seed 000,
+ * Fig. 7) and its messages with the peers' lateness. Lines are built in
+ * prepare (wrapped to the pane's width) and scrolled by the pane. */
+#include "view_impl.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static void
+push(struct view *v, int style, int indent, const char *text, size_t len)
+{
+	if (v->n_dl >= VIEW_MAX_DLINES)
+		return;
+	struct dline *d = &v->dl[v->n_dl++];
+	snprintf(d->text, sizeof d->text, "%*s%.*s", indent, "", (int)len, text);
+	d->style = (uint8_t)style;
+}
+
+/* Byte length of the first `cols` columns of UTF-8 text. */
+static size_t
+cols_bytes(const char *s, int cols)
+{
+	size_t i = 0;
+	while (s[i] && cols > 0) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		cols--;
+	}
+	return i;
+}
+
+/* Adds text wrapped at spaces to the pane width w: the first line
+ * indented by indent, the rest by indent + 2. */
+static void
+add_wrapped(struct view *v, int style, int indent, const char *text, int w)
+{
+	const char *p = text;
+	int first = 1;
+	while (*p) {
+		int ind = first ? indent : indent + 2;
+		int room = w - ind < 12 ? 12 : w - ind;
+		size_t take = strlen(p);
+		if (grid_text_width(p) > room) {
+			size_t lim = cols_bytes(p, room), cut = lim;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			take = cut ? cut : lim;
+		}
+		push(v, style, ind, p, take);
+		p += take;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+static void
+add(struct view *v, int style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+add(struct view *v, int style, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (!buf[0])
+		push(v, style, 0, "", 0);
+	add_wrapped(v, style, 0, buf, v->details_w);
+}
+
+static const char *
+bytes(uint64_t b, char *buf, size_t n)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double x = (double)b;
+	int u = 0;
+	while (x >= 1024 && u < 4) {
+		x /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%llu B", (unsigned long long)b);
+	else
+		snprintf(buf, n, x == (double)(uint64_t)x ? "%.0f %s" : "%.1f %s", x, unit[u]);
+	return buf;
+}
+
+static void
+frames_line(struct view *v, uint32_t lop)
+{
+	uint32_t nf;
+	const struct trace_frame *fr = trace_frames(v->t, &nf);
+	uint32_t f = view_index_lop_frame(v->ix, lop);
+	char buf[192];
+	size_t len = 0;
+	buf[0] = 0;
+	for (int depth = 0; f != TRACE_NONE && f < nf && depth < 4; depth++, f = fr[f].parent) {
+		int n = snprintf(buf + len, sizeof buf - len, "%s%s", depth ? " \u2190 " : "",
+				 view_region_name(v, fr[f].region));
+		if (n < 0 || (size_t)n >= sizeof buf - len)
+			break;
+		len += (size_t)n;
+	}
+	add(v, ST_NORMAL, "in %s", buf[0] ? buf : "(no user region)");
+}
+
+static void
+messages(struct view *v, uint32_t lop, int w)
+{
+	uint32_t first, count, nm, nc;
+	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
+	const struct trace_coll *colls = trace_colls(v->t, &nc);
+	analysis_lop_ops(v->a, lop, &first, &count);
+	int in = 0, out = 0, done = 0;
+	for (uint32_t op = first; op < first + count; op++) {
+		uint32_t ne;
+		const struct trace_end *e = trace_op_ends(v->t, op, &ne);
+		for (uint32_t i = 0; i < ne; i++) {
+			in += e[i].role == END_RECV;
+			out += e[i].role == END_SEND;
+			done += e[i].role == END_ISEND_DONE;
+		}
+	}
+	if (count > 1)
+		add(v, ST_DIM, "%u calls (neighbouring Isends coalesced)", count);
+	if (in || out || done)
+		add(v, ST_TITLE, "messages %d in \u00b7 %d out%s", in, out, done ? " \u00b7 completes sends" : "");
+	char b[32], l[32];
+	for (uint32_t op = first; op < first + count; op++) {
+		uint32_t ne;
+		const struct trace_end *e = trace_op_ends(v->t, op, &ne);
+		for (uint32_t i = 0; i < ne; i++) {
+			if (e[i].role == END_COLL && e[i].id < nc) {
+				const struct trace_coll *c = &colls[e[i].id];
+				char root[24] = "-";
+				if (c->root != TRACE_NONE)
+					snprintf(root, sizeof root, "r%u", c->root);
+				add(v, ST_TITLE, "collective %s", trace_coll_type_name((enum trace_coll_type)c->type));
+				add(v, ST_NORMAL, "  %u of %u members \u00b7 root %s", c->member_count, c->expected, root);
+				continue;
+			}
+			if (e[i].id >= nm)
+				continue;
+			const struct trace_msg *m = &msgs[e[i].id];
+			int recv = e[i].role == END_RECV, compl = e[i].role == END_ISEND_DONE;
+			uint32_t peer = recv ? m->sender : m->receiver;
+			uint32_t pop = recv ? m->send_op : m->recv_op;
+			bytes(m->bytes, b, sizeof b);
+			if (pop != TRACE_NONE)
+				view_duration(v, analysis_lop_lateness(v->a, analysis_op_lop(v->a, pop)), l, sizeof l);
+			else
+				snprintf(l, sizeof l, "unmatched");
+			add(v, ST_NORMAL, "%s r%u tag %u %s%s", recv ? "\u2190" : "\u2192", peer, m->tag, b,
+			    compl ? " (send completed here)" : "");
+			char line[160];
+			snprintf(line, sizeof line, "sent %.6f s \u00b7 recv %.6f s \u00b7 peer late %s",
+				 trace_seconds(v->t, m->t_send), trace_seconds(v->t, m->t_recv), l);
+			add_wrapped(v, ST_DIM, 4, line, w);
+		}
+	}
+}
+
+static void
+lop_details(struct view *v, uint32_t lop, int w)
+{
+	const struct analysis *a = v->a;
+	uint32_t np;
+	const struct analysis_part *parts = analysis_parts(a, &np);
+	uint32_t p = analysis_lop_part(a, lop);
+	enum trace_op_kind kind = analysis_lop_kind(a, lop);
+	uint32_t reg = kind == OP_COMPUTE ? TRACE_NONE : view_index_lop_region(v->ix, lop);
+	char d[32];
+	add(v, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop), analysis_lop_step(a, lop),
+	    view_region_name(v, reg));
+	add(v, ST_DIM, "%s operation", trace_op_kind_name(kind));
+	frames_line(v, lop);
+	if (p < np)
+		add(v, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", view_index_part_ordinal(v->ix, p),
+		    np, parts[p].step_first, parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+	add(v, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop), analysis_lop_step(a, lop));
+	uint64_t en = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
+	add(v, ST_NORMAL, "enter     %.6f s", trace_seconds(v->t, en));
+	add(v, ST_NORMAL, "exit      %.6f s", trace_seconds(v->t, ex));
+	add(v, ST_NORMAL, "duration  %s", view_duration(v, ex > en ? ex - en : 0, d, sizeof d));
+	uint64_t late = analysis_lop_lateness(a, lop), diff = analysis_lop_diff(a, lop);
+	add(v, ST_HEAT0 + view_index_level(v->ix, METRIC_LATENESS, late), "lateness  %s",
+	    view_duration(v, late, d, sizeof d));
+	add(v, ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF, diff), "diff.     %s",
+	    view_duration(v, diff, d, sizeof d));
+	add(v, ST_NORMAL, "global    %s", view_duration(v, analysis_lop_global_lateness(a, lop), d, sizeof d));
+	enum analysis_cause cause = analysis_lop_cause(a, lop);
+	add(v, cause == CAUSE_NONE ? ST_NORMAL : ST_EMPH, "cause     %s", analysis_cause_name(cause));
+	add_wrapped(v, ST_NORMAL, 2, analysis_cause_text(cause), w);
+	uint32_t c = analysis_lop_cause_lop(a, lop);
+	if (c != TRACE_NONE) {
+		char line[160];
+		snprintf(line, sizeof line, "from rank %u step %u (%s), late %s \u2014 c goes there",
+			 analysis_lop_timeline(a, c), analysis_lop_step(a, c),
+			 view_region_name(v, analysis_lop_kind(a, c) == OP_COMPUTE ? TRACE_NONE
+					  : view_index_lop_region(v->ix, c)),
+			 view_duration(v, analysis_lop_lateness(a, c), d, sizeof d));
+		add_wrapped(v, ST_NORMAL, 2, line, w);
+	}
+	messages(v, lop, w);
+}
+
+static void
+det_title(struct view *v, char *buf, size_t n)
+{
+	(void)v;
+	snprintf(buf, n, "details");
+}
+
+static void
+det_prepare(struct view *v, int w, int h)
+{
+	v->n_dl = 0;
+	v->details_rows = h;
+	v->details_w = w;
+	if (v->zs > 1 || v->zr > 1) {
+		uint32_t r0 = v->sel_rank / v->zr * v->zr, s0 = v->sel_step / v->zs * v->zs;
+		uint32_t r1 = r0 + v->zr, s1 = s0 + v->zs;
+		uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);
+		r1 = r1 > nr ? nr : r1;
+		s1 = s1 > ns ? ns : s1;
+		add(v, ST_TITLE, "block r%u\u2013%u \u00d7 steps %u\u2013%u", r0, r1 - 1, s0, s1 - 1);
+		if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
+			char d[32];
+			view_duration(v, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
+			add(v, ST_NORMAL, "%u operations \u00b7 max %s %s", v->sel_count, view_metric_title(v->metric), d);
+		} else {
+			add(v, ST_NORMAL, "%u operations", v->sel_count);
+		}
+		add(v, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
+	}
+	if (v->sel_lop == TRACE_NONE) {
+		add(v, ST_TITLE, "rank %u \u00b7 step %u", v->sel_rank, v->sel_step);
+		add(v, ST_DIM, "no operation of this rank at this step");
+	} else {
+		lop_details(v, v->sel_lop, w);
+	}
+	int max = v->n_dl - h;
+	if (v->details_scroll > max)
+		v->details_scroll = max > 0 ? max : 0;
+}
+
+static void
+det_row(struct view *v, int y, struct grid *row)
+{
+	int i = y + v->details_scroll;
+	if (i < v->n_dl)
+		grid_text(row, 0, 0, row->w, v->dl[i].style, v->dl[i].text);
+	if (y == v->details_rows - 1 && v->n_dl > v->details_scroll + v->details_rows)
+		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2193");
+}
+
+static int
+det_request(struct view *v, enum action act)
+{
+	int page = v->details_rows > 1 ? v->details_rows - 1 : 1;
+	switch (act) {
+	case ACT_MOVE_DOWN: v->details_scroll++; break;
+	case ACT_MOVE_UP: v->details_scroll--; break;
+	case ACT_PAGE_DOWN: v->details_scroll += page; break;
+	case ACT_PAGE_UP: v->details_scroll -= page; break;
+	default: return 0;
+	}
+	if (v->details_scroll < 0)
+		v->details_scroll = 0;
+	return 1;
+}
+
+const struct view_ops view_details_ops = {
+	.name = "details",
+	.focusable = 1,
+	.title = det_title,
+	.prepare = det_prepare,
+	.row = det_row,
+	.request = det_request,
+};

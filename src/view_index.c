@@ -1,0 +1,413 @@
+/* view_index.c — precomputed lookups for the explorer (see view_index.h). */
+#include "view_index.h"
+
+#include "grid.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct view_index {
+	const struct analysis *a;
+	const struct trace *t;
+	const struct trace_op *ops;
+	const struct trace_frame *frames;
+	const struct trace_region *regions;
+	uint32_t n_ranks, n_steps, n_parts, n_regions;
+	uint32_t *rank_first;        /* n_ranks + 1: lops of rank r */
+	uint32_t *part_by_step;      /* partitions sorted by first step */
+	uint32_t *part_ordinal;      /* position in that order, 1-based */
+	uint32_t *part_start;        /* n_steps + 1: partitions starting before step s */
+	/* lazily computed per metric */
+	int have_max[METRIC_COUNT];
+	uint64_t max[METRIC_COUNT];
+	uint64_t *step_max[METRIC_COUNT];
+	uint8_t *region_cat;         /* n_regions, for METRIC_FUNCTION */
+};
+
+static const char *const metric_names[METRIC_COUNT] = {
+	"lateness", "diff", "global", "duration", "partition", "function",
+};
+static const char *const metric_titles[METRIC_COUNT] = {
+	"lateness", "differential lateness", "global lateness", "duration", "partition", "function",
+};
+
+const char *view_metric_name(enum view_metric m) { return (unsigned)m < METRIC_COUNT ? metric_names[m] : "?"; }
+const char *view_metric_title(enum view_metric m) { return (unsigned)m < METRIC_COUNT ? metric_titles[m] : "?"; }
+int view_metric_numeric(enum view_metric m) { return m != METRIC_PARTITION && m != METRIC_FUNCTION; }
+
+enum view_metric
+view_metric_find(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0)
+		return METRIC_COUNT;
+	for (int i = 0; i < METRIC_COUNT; i++)
+		if (strcasecmp(name, metric_names[i]) == 0)
+			return (enum view_metric)i;
+	if (strcasecmp(name, "differential") == 0 || strcasecmp(name, "differential-lateness") == 0)
+		return METRIC_DIFF;
+	/* an unambiguous prefix */
+	int found = -1;
+	for (int i = 0; i < METRIC_COUNT; i++)
+		if (strncasecmp(name, metric_names[i], n) == 0) {
+			if (found >= 0)
+				return METRIC_COUNT;
+			found = i;
+		}
+	return found >= 0 ? (enum view_metric)found : METRIC_COUNT;
+}
+
+static int
+cmp_part_step(const void *x, const void *y, const struct analysis_part *parts)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	if (parts[a].step_first != parts[b].step_first)
+		return parts[a].step_first < parts[b].step_first ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* qsort has no context argument in C11; sort partitions by insertion
+ * into a stable order instead (partitions are few next to lops). */
+static void
+sort_parts(uint32_t *idx, uint32_t n, const struct analysis_part *parts)
+{
+	for (uint32_t i = 0; i < n; i++)
+		idx[i] = i;
+	/* merge sort, bottom-up: partitions can number in the 10^5 */
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	if (!tmp) {
+		for (uint32_t i = 1; i < n; i++)
+			for (uint32_t j = i; j > 0 && cmp_part_step(&idx[j - 1], &idx[j], parts) > 0; j--) {
+				uint32_t s = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = s;
+			}
+		return;
+	}
+	for (uint32_t w = 1; w < n; w *= 2) {
+		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint32_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = cmp_part_step(&idx[j], &idx[i], parts) < 0 ? idx[j++] : idx[i++];
+			while (i < mid)
+				tmp[k++] = idx[i++];
+			while (j < hi)
+				tmp[k++] = idx[j++];
+		}
+		memcpy(idx, tmp, n * sizeof *idx);
+	}
+	free(tmp);
+}
+
+int
+view_index_create(const struct analysis *a, struct view_index **out, struct err *e)
+{
+	struct view_index *ix = calloc(1, sizeof *ix);
+	if (!ix)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	ix->a = a;
+	ix->t = analysis_trace(a);
+	uint32_t n;
+	ix->ops = trace_ops(ix->t, &n);
+	ix->frames = trace_frames(ix->t, &n);
+	ix->regions = trace_regions(ix->t, &ix->n_regions);
+	trace_timelines(ix->t, &ix->n_ranks);
+	ix->n_steps = analysis_step_count(a);
+	const struct analysis_part *parts = analysis_parts(a, &ix->n_parts);
+	ix->rank_first = malloc((ix->n_ranks + 1) * sizeof *ix->rank_first);
+	ix->part_by_step = malloc((ix->n_parts ? ix->n_parts : 1) * sizeof *ix->part_by_step);
+	ix->part_ordinal = malloc((ix->n_parts ? ix->n_parts : 1) * sizeof *ix->part_ordinal);
+	ix->part_start = calloc((size_t)ix->n_steps + 1, sizeof *ix->part_start);
+	if (!ix->rank_first || !ix->part_by_step || !ix->part_ordinal || !ix->part_start) {
+		view_index_destroy(ix);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	for (uint32_t r = 0; r < ix->n_ranks; r++) {
+		uint32_t first, count;
+		analysis_timeline_lops(a, r, &first, &count);
+		ix->rank_first[r] = first;
+		ix->rank_first[r + 1] = first + count;
+	}
+	if (ix->n_ranks == 0)
+		ix->rank_first[0] = 0;
+	sort_parts(ix->part_by_step, ix->n_parts, parts);
+	for (uint32_t i = 0; i < ix->n_parts; i++) {
+		uint32_t p = ix->part_by_step[i];
+		ix->part_ordinal[p] = i + 1;
+		if (parts[p].step_first < ix->n_steps)
+			ix->part_start[parts[p].step_first + 1] = 1;
+	}
+	for (uint32_t st = 0; st < ix->n_steps; st++)
+		ix->part_start[st + 1] += ix->part_start[st];
+	*out = ix;
+	return 0;
+}
+
+void
+view_index_destroy(struct view_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->rank_first);
+	free(ix->part_by_step);
+	free(ix->part_ordinal);
+	free(ix->part_start);
+	for (int m = 0; m < METRIC_COUNT; m++)
+		free(ix->step_max[m]);
+	free(ix->region_cat);
+	free(ix);
+}
+
+const struct analysis *view_index_analysis(const struct view_index *ix) { return ix->a; }
+uint32_t view_index_ranks(const struct view_index *ix) { return ix->n_ranks; }
+uint32_t view_index_steps(const struct view_index *ix) { return ix->n_steps; }
+
+void
+view_index_rank_lops(const struct view_index *ix, uint32_t rank, uint32_t *first, uint32_t *end)
+{
+	if (rank >= ix->n_ranks) {
+		*first = *end = 0;
+		return;
+	}
+	*first = ix->rank_first[rank];
+	*end = ix->rank_first[rank + 1];
+}
+
+uint32_t
+view_index_lower(const struct view_index *ix, uint32_t rank, uint32_t step)
+{
+	uint32_t lo, hi;
+	view_index_rank_lops(ix, rank, &lo, &hi);
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (analysis_lop_step(ix->a, mid) < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t
+view_index_lop_at(const struct view_index *ix, uint32_t rank, uint32_t step)
+{
+	if (rank >= ix->n_ranks)
+		return TRACE_NONE;
+	uint32_t i = view_index_lower(ix, rank, step);
+	if (i < ix->rank_first[rank + 1] && analysis_lop_step(ix->a, i) == step)
+		return i;
+	return TRACE_NONE;
+}
+
+uint32_t
+view_index_lop_at_time(const struct view_index *ix, uint32_t rank, uint64_t t)
+{
+	uint32_t first, end;
+	view_index_rank_lops(ix, rank, &first, &end);
+	if (first == end)
+		return TRACE_NONE;
+	uint32_t lo = first, hi = end;
+	while (lo < hi) {        /* first lop entering after t */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (analysis_lop_enter(ix->a, mid) <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > first ? lo - 1 : first;
+}
+
+uint32_t
+view_index_lop_frame(const struct view_index *ix, uint32_t lop)
+{
+	uint32_t first, count;
+	analysis_lop_ops(ix->a, lop, &first, &count);
+	return count ? ix->ops[first].frame : TRACE_NONE;
+}
+
+uint32_t
+view_index_lop_region(const struct view_index *ix, uint32_t lop)
+{
+	uint32_t first, count;
+	analysis_lop_ops(ix->a, lop, &first, &count);
+	if (!count)
+		return TRACE_NONE;
+	const struct trace_op *op = &ix->ops[first];
+	if (op->region != TRACE_NONE)
+		return op->region;
+	return op->frame != TRACE_NONE ? ix->frames[op->frame].region : TRACE_NONE;
+}
+
+uint64_t
+view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
+{
+	switch (m) {
+	case METRIC_LATENESS: return analysis_lop_lateness(ix->a, lop);
+	case METRIC_DIFF: return analysis_lop_diff(ix->a, lop);
+	case METRIC_GLOBAL: return analysis_lop_global_lateness(ix->a, lop);
+	case METRIC_DURATION: {
+		uint64_t en = analysis_lop_enter(ix->a, lop), ex = analysis_lop_exit(ix->a, lop);
+		return ex > en ? ex - en : 0;
+	}
+	case METRIC_PARTITION: return analysis_lop_part(ix->a, lop);
+	case METRIC_FUNCTION: return view_index_lop_region(ix, lop);
+	default: return 0;
+	}
+}
+
+uint64_t
+view_index_max(struct view_index *ix, enum view_metric m)
+{
+	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m))
+		return 0;
+	if (!ix->have_max[m]) {
+		uint64_t mx = 0;
+		uint32_t n = analysis_lop_count(ix->a);
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t v = view_index_value(ix, m, i);
+			if (v > mx)
+				mx = v;
+		}
+		ix->max[m] = mx;
+		ix->have_max[m] = 1;
+	}
+	return ix->max[m];
+}
+
+int
+view_index_level(struct view_index *ix, enum view_metric m, uint64_t v)
+{
+	uint64_t mx = view_index_max(ix, m);
+	if (v == 0 || mx == 0)
+		return 0;
+	if (v >= mx)
+		return (GRID_HEAT_LEVELS - 1);
+	return 1 + (int)((double)v / (double)mx * ((GRID_HEAT_LEVELS - 1) - 1 + 0.999));
+}
+
+/* Regions in order of how many lops show them, most first, so the eight
+ * colours go to the functions that fill the screen. */
+static int
+build_region_cats(struct view_index *ix)
+{
+	uint32_t nr = ix->n_regions + 1;    /* + "none" */
+	uint64_t *cnt = calloc(nr, sizeof *cnt);
+	uint32_t *order = malloc(nr * sizeof *order);
+	ix->region_cat = calloc(nr, 1);
+	if (!cnt || !order || !ix->region_cat) {
+		free(cnt);
+		free(order);
+		free(ix->region_cat);
+		ix->region_cat = NULL;
+		return ERR_NOMEM;
+	}
+	uint32_t n = analysis_lop_count(ix->a);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = view_index_lop_region(ix, i);
+		cnt[r == TRACE_NONE ? ix->n_regions : r]++;
+	}
+	for (uint32_t i = 0; i < nr; i++)
+		order[i] = i;
+	/* selection of the top colours only: an O(8·regions) pass */
+	for (uint32_t k = 0; k < nr && k < GRID_CATS; k++) {
+		uint32_t best = k;
+		for (uint32_t j = k + 1; j < nr; j++)
+			if (cnt[order[j]] > cnt[order[best]] ||
+			    (cnt[order[j]] == cnt[order[best]] && order[j] < order[best]))
+				best = j;
+		uint32_t s = order[k]; order[k] = order[best]; order[best] = s;
+	}
+	for (uint32_t k = 0; k < nr; k++)
+		ix->region_cat[order[k]] = (uint8_t)(k < GRID_CATS ? k : order[k] % GRID_CATS);
+	free(cnt);
+	free(order);
+	return 0;
+}
+
+int
+view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop)
+{
+	if (m == METRIC_PARTITION) {
+		uint32_t p = analysis_lop_part(ix->a, lop);
+		return p < ix->n_parts ? (int)((ix->part_ordinal[p] - 1) % GRID_CATS) : 0;
+	}
+	if (m == METRIC_FUNCTION) {
+		if (!ix->region_cat && build_region_cats(ix))
+			return 0;
+		uint32_t r = view_index_lop_region(ix, lop);
+		return ix->region_cat[r == TRACE_NONE ? ix->n_regions : r];
+	}
+	return 0;
+}
+
+const uint64_t *
+view_index_step_max(struct view_index *ix, enum view_metric m)
+{
+	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m))
+		m = METRIC_LATENESS;
+	if (!ix->step_max[m]) {
+		uint64_t *s = calloc(ix->n_steps ? ix->n_steps : 1, sizeof *s);
+		if (!s)
+			return NULL;
+		uint32_t n = analysis_lop_count(ix->a);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t st = analysis_lop_step(ix->a, i);
+			uint64_t v = view_index_value(ix, m, i);
+			if (st < ix->n_steps && v > s[st])
+				s[st] = v;
+		}
+		ix->step_max[m] = s;
+	}
+	return ix->step_max[m];
+}
+
+uint64_t
+view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
+		 uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count)
+{
+	int numeric = view_metric_numeric(m);
+	uint64_t best = 0;
+	*rep = TRACE_NONE;
+	*count = 0;
+	if (r1 > ix->n_ranks)
+		r1 = ix->n_ranks;
+	for (uint32_t r = r0; r < r1; r++) {
+		uint32_t end = ix->rank_first[r + 1];
+		for (uint32_t i = view_index_lower(ix, r, s0); i < end && analysis_lop_step(ix->a, i) < s1; i++) {
+			uint64_t v = view_index_value(ix, m, i);
+			if (*rep == TRACE_NONE || (numeric && v > best)) {
+				*rep = i;
+				best = v;
+			}
+			(*count)++;
+		}
+	}
+	return best;
+}
+
+uint32_t
+view_index_part_ordinal(const struct view_index *ix, uint32_t p)
+{
+	return p < ix->n_parts ? ix->part_ordinal[p] : 0;
+}
+
+int
+view_index_part_alt(const struct view_index *ix, uint32_t p)
+{
+	return p < ix->n_parts ? (int)((ix->part_ordinal[p] - 1) & 1) : 0;
+}
+
+const uint32_t *
+view_index_parts_by_step(const struct view_index *ix, uint32_t *n)
+{
+	*n = ix->n_parts;
+	return ix->part_by_step;
+}
+
+int
+view_index_part_starts(const struct view_index *ix, uint32_t s0, uint32_t s1)
+{
+	if (s1 > ix->n_steps)
+		s1 = ix->n_steps;
+	return s0 < s1 && ix->part_start[s1] > ix->part_start[s0];
+}

@@ -1,0 +1,316 @@
+/* view_nav.c — the selection, the window around it, and jumps. */
+#include "view_impl.h"
+
+uint32_t
+view_steps_end(const struct view *v)
+{
+	uint64_t e = (uint64_t)v->win_step + (uint64_t)v->cols * v->zs;
+	uint32_t n = view_index_steps(v->ix);
+	return e < n ? (uint32_t)e : n;
+}
+
+uint32_t
+view_ranks_end(const struct view *v)
+{
+	uint64_t e = (uint64_t)v->win_rank + (uint64_t)v->rows * v->zr;
+	uint32_t n = view_index_ranks(v->ix);
+	return e < n ? (uint32_t)e : n;
+}
+
+static void
+add_partner(struct view *v, uint32_t op)
+{
+	if (op == TRACE_NONE || v->n_partners == VIEW_MAX_PARTNERS)
+		return;
+	uint32_t lop = analysis_op_lop(v->a, op);
+	for (int i = 0; i < v->n_partners; i++)
+		if (v->partners[i] == lop)
+			return;
+	v->partners[v->n_partners++] = lop;
+}
+
+static void
+find_partners(struct view *v)
+{
+	v->n_partners = 0;
+	if (v->sel_lop == TRACE_NONE)
+		return;
+	uint32_t first, count, nm;
+	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
+	analysis_lop_ops(v->a, v->sel_lop, &first, &count);
+	for (uint32_t op = first; op < first + count; op++) {
+		uint32_t ne;
+		const struct trace_end *e = trace_op_ends(v->t, op, &ne);
+		for (uint32_t i = 0; i < ne; i++) {
+			if (e[i].role == END_COLL || e[i].id >= nm)
+				continue;
+			const struct trace_msg *m = &msgs[e[i].id];
+			add_partner(v, e[i].role == END_RECV ? m->send_op : m->recv_op);
+		}
+	}
+}
+
+int
+view_is_partner(const struct view *v, uint32_t lop)
+{
+	for (int i = 0; i < v->n_partners; i++)
+		if (v->partners[i] == lop)
+			return 1;
+	return 0;
+}
+
+/* Recomputes the selected operation after the selection, zoom or metric
+ * changed: the pinned lop if it is still in the selected block, else the
+ * block's representative (its maximum). */
+void
+view_select_update(struct view *v)
+{
+	uint32_t r0 = v->sel_rank / v->zr * v->zr, s0 = v->sel_step / v->zs * v->zs;
+	uint32_t rep, count;
+	view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &rep, &count);
+	uint32_t old = v->sel_lop;
+	if (v->pinned && v->sel_lop != TRACE_NONE) {
+		uint32_t r = analysis_lop_timeline(v->a, v->sel_lop), s = analysis_lop_step(v->a, v->sel_lop);
+		if (r >= r0 && r < r0 + v->zr && s >= s0 && s < s0 + v->zs)
+			rep = v->sel_lop;
+		else
+			v->pinned = 0;
+	}
+	v->sel_lop = rep;
+	v->sel_count = count;
+	if (rep != old)
+		v->details_scroll = 0;
+	find_partners(v);
+}
+
+static uint32_t
+clamp_start(long want, uint32_t unit, uint32_t total, int cells)
+{
+	long cells_total = (long)((total + unit - 1) / unit);
+	long max = cells_total - cells;
+	if (want > max)
+		want = max;
+	if (want < 0)
+		want = 0;
+	return (uint32_t)want * unit;
+}
+
+void
+view_scroll_to_selection(struct view *v, int center)
+{
+	long col = v->sel_step / v->zs, wc = v->win_step / v->zs;
+	long row = v->sel_rank / v->zr, wr = v->win_rank / v->zr;
+	if (center) {
+		wc = col - v->cols / 2;
+		wr = row - v->rows / 2;
+	} else {
+		if (col < wc)
+			wc = col;
+		if (col >= wc + v->cols)
+			wc = col - v->cols + 1;
+		if (row < wr)
+			wr = row;
+		if (row >= wr + v->rows)
+			wr = row - v->rows + 1;
+	}
+	v->win_step = clamp_start(wc, v->zs, view_index_steps(v->ix), v->cols);
+	v->win_rank = clamp_start(wr, v->zr, view_index_ranks(v->ix), v->rows);
+}
+
+void
+view_jump_lop(struct view *v, uint32_t lop)
+{
+	if (lop == TRACE_NONE)
+		return;
+	v->sel_rank = analysis_lop_timeline(v->a, lop);
+	v->sel_step = analysis_lop_step(v->a, lop);
+	v->sel_lop = lop;
+	v->pinned = 1;
+	view_select_update(v);
+	uint32_t se = view_steps_end(v), re = view_ranks_end(v);
+	int visible = v->sel_step >= v->win_step && v->sel_step < se && v->sel_rank >= v->win_rank &&
+		v->sel_rank < re;
+	view_scroll_to_selection(v, !visible);
+}
+
+static uint32_t
+clamp_add(uint32_t x, long d, uint32_t n)
+{
+	long r = (long)x + d;
+	if (r >= (long)n)
+		r = (long)n - 1;
+	if (r < 0)
+		r = 0;
+	return (uint32_t)r;
+}
+
+void
+view_move(struct view *v, long drank, long dstep)
+{
+	v->sel_rank = clamp_add(v->sel_rank, drank, view_index_ranks(v->ix));
+	v->sel_step = clamp_add(v->sel_step, dstep, view_index_steps(v->ix));
+	v->pinned = 0;
+	view_select_update(v);
+	view_scroll_to_selection(v, 0);
+}
+
+void
+view_set_zoom(struct view *v, uint32_t zs, uint32_t zr)
+{
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	zs = zs < 1 ? 1 : zs > ns && ns ? ns : zs;
+	zr = zr < 1 ? 1 : zr > nr && nr ? nr : zr;
+	v->zs = zs;
+	v->zr = zr;
+	view_select_update(v);
+	view_scroll_to_selection(v, 1);
+}
+
+/* The selected lop, or the first lop at or after the selected step on
+ * the selected rank. */
+static uint32_t
+anchor_lop(struct view *v, int *exact)
+{
+	*exact = v->sel_lop != TRACE_NONE && analysis_lop_timeline(v->a, v->sel_lop) == v->sel_rank;
+	if (*exact)
+		return v->sel_lop;
+	return view_index_lower(v->ix, v->sel_rank, v->sel_step);
+}
+
+static void
+next_partition(struct view *v)
+{
+	uint32_t first, end;
+	view_index_rank_lops(v->ix, v->sel_rank, &first, &end);
+	int exact;
+	uint32_t i = anchor_lop(v, &exact);
+	if (!exact && i < end) {
+		view_jump_lop(v, i);
+		return;
+	}
+	uint32_t p = i < end ? analysis_lop_part(v->a, i) : TRACE_NONE;
+	while (i < end && analysis_lop_part(v->a, i) == p)
+		i++;
+	if (i >= end) {
+		view_set_message(v, 0, "no later partition on rank %u", v->sel_rank);
+		return;
+	}
+	view_jump_lop(v, i);
+}
+
+static void
+prev_partition(struct view *v)
+{
+	uint32_t first, end;
+	view_index_rank_lops(v->ix, v->sel_rank, &first, &end);
+	int exact;
+	uint32_t i = anchor_lop(v, &exact);
+	if (first == end)
+		return;
+	if (!exact) {             /* start from the last lop before the selection */
+		if (i == first) {
+			view_set_message(v, 0, "no earlier partition on rank %u", v->sel_rank);
+			return;
+		}
+		i--;
+	}
+	uint32_t p = analysis_lop_part(v->a, i);
+	while (i > first && analysis_lop_part(v->a, i - 1) == p)
+		i--;
+	if (exact) {              /* the start of the previous partition */
+		if (i == first) {
+			view_set_message(v, 0, "no earlier partition on rank %u", v->sel_rank);
+			return;
+		}
+		i--;
+		p = analysis_lop_part(v->a, i);
+		while (i > first && analysis_lop_part(v->a, i - 1) == p)
+			i--;
+	}
+	view_jump_lop(v, i);
+}
+
+static void
+hotspot(struct view *v, int dir)
+{
+	uint32_t n;
+	const uint32_t *hot = analysis_hotspots(v->a, &n);
+	int next = v->hot_idx + dir;
+	if (n == 0 || next < 0 || next >= (int)n) {
+		view_set_message(v, 0, n ? "no %s hotspot" : "no hotspots", dir > 0 ? "further" : "earlier");
+		return;
+	}
+	v->hot_idx = next;
+	view_jump_lop(v, hot[next]);
+	char d[32];
+	view_duration(v, analysis_lop_diff(v->a, hot[next]), d, sizeof d);
+	view_set_message(v, 0, "hotspot %d/%u: differential lateness %s, %s", next + 1, n, d,
+			 analysis_cause_name(analysis_lop_cause(v->a, hot[next])));
+}
+
+static uint32_t
+zoom_fit(uint32_t total, int cells)
+{
+	uint32_t z = 1;
+	while ((uint64_t)z * (uint64_t)(cells > 0 ? cells : 1) < total && z < (1u << 30))
+		z *= 2;
+	return z;
+}
+
+int
+view_nav_action(struct view *v, enum action act)
+{
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	long page_r = (long)v->rows * v->zr, page_s = (long)v->cols * v->zs;
+	switch (act) {
+	case ACT_MOVE_LEFT: view_move(v, 0, -(long)v->zs); break;
+	case ACT_MOVE_RIGHT: view_move(v, 0, v->zs); break;
+	case ACT_MOVE_UP: view_move(v, -(long)v->zr, 0); break;
+	case ACT_MOVE_DOWN: view_move(v, v->zr, 0); break;
+	case ACT_PAGE_UP:
+	case ACT_PAGE_DOWN: {
+		long d = act == ACT_PAGE_UP ? -page_r : page_r;
+		v->win_rank = clamp_start(((long)v->win_rank + d) / v->zr, v->zr, nr, v->rows);
+		view_move(v, d, 0);
+		break;
+	}
+	case ACT_PAGE_LEFT:
+	case ACT_PAGE_RIGHT: {
+		long d = act == ACT_PAGE_LEFT ? -page_s : page_s;
+		v->win_step = clamp_start(((long)v->win_step + d) / v->zs, v->zs, ns, v->cols);
+		view_move(v, 0, d);
+		break;
+	}
+	case ACT_FIRST_STEP: view_move(v, 0, -(long)ns); break;
+	case ACT_LAST_STEP: view_move(v, 0, ns); break;
+	case ACT_FIRST_RANK: view_move(v, -(long)nr, 0); break;
+	case ACT_LAST_RANK: view_move(v, nr, 0); break;
+	case ACT_NEXT_PARTITION: next_partition(v); break;
+	case ACT_PREV_PARTITION: prev_partition(v); break;
+	case ACT_NEXT_HOTSPOT: hotspot(v, 1); break;
+	case ACT_PREV_HOTSPOT: hotspot(v, -1); break;
+	case ACT_GOTO_CAUSE: {
+		uint32_t c = v->sel_lop == TRACE_NONE ? TRACE_NONE : analysis_lop_cause_lop(v->a, v->sel_lop);
+		if (c == TRACE_NONE) {
+			view_set_message(v, 0, "the selection's lateness did not come from another operation");
+			break;
+		}
+		view_jump_lop(v, c);
+		break;
+	}
+	case ACT_ZOOM_IN: view_set_zoom(v, v->zs / 2, v->zr); break;
+	case ACT_ZOOM_OUT:
+		if ((uint64_t)v->zs * (uint64_t)v->cols < ns)
+			view_set_zoom(v, v->zs * 2, v->zr);
+		break;
+	case ACT_ZOOM_RANKS_IN: view_set_zoom(v, v->zs, v->zr / 2); break;
+	case ACT_ZOOM_RANKS_OUT:
+		if ((uint64_t)v->zr * (uint64_t)v->rows < nr)
+			view_set_zoom(v, v->zs, v->zr * 2);
+		break;
+	case ACT_ZOOM_FIT: view_set_zoom(v, zoom_fit(ns, v->cols), zoom_fit(nr, v->rows)); break;
+	case ACT_ZOOM_RESET: view_set_zoom(v, 1, 1); break;
+	default: return 0;
+	}
+	return 1;
+}

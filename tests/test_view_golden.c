@@ -1,0 +1,330 @@
+/* test_view_golden.c — golden screens: the explorer drawn through the text
+ * back end (view_render, the code behind `skein render`) and compared
+ * with tests/golden/NAME.txt.
+ *
+ * Cases are listed in tests/golden/cases.txt, one per line:
+ *
+ *   NAME TRACE WxH [pane=P] [color=none|mono|8|256] [ascii] [metric=M] [opts=leap] [keys=KEYS...]
+ *     expect TEXT          (optional, repeatable: TEXT must be on the screen)
+ *
+ * keys= takes the rest of the line. TRACE names a trace generated here
+ * with skein-gen (deterministic, byte-identical output), or
+ * shared:NAME for ../shared/traces/otf2/NAME (skipped when absent).
+ * The expect lines state what a reviewer checked the golden for (the
+ * delayed rank is the hotspot, the cursor moved to ...), so a golden
+ * regenerated wrongly still fails.
+ *
+ * UPDATE_GOLDEN=1 rewrites the golden files instead of comparing; review
+ * the diff (git diff tests/golden) before committing it.
+ */
+#include "testutil.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "../src/analysis.h"
+#include "../src/view.h"
+
+/* Traces generated for the goldens: name (also the directory, so the
+ * status line reads "NAME/traces.otf2") and skein-gen arguments. */
+static const struct {
+	const char *name, *args;
+} gen_traces[] = {
+	{ "stencil8d", "-p 8 -n 4 -t stencil -d 2000:3:1" },
+	{ "ring6d", "-p 6 -n 3 -t ring -d 1000:2:1" },
+	{ "stencil64d", "-p 64 -n 40 -t stencil -d 3000:17:12 -d 3000:40:30" },
+	{ "dissem8x", "-p 8 -n 2 -t dissemination --sendrecv -d 800:5:1" },
+	{ "tree8d", "-p 8 -n 2 -t tree -d 600:6:1" },
+};
+#define N_GEN (sizeof gen_traces / sizeof gen_traces[0])
+
+struct loaded {
+	char name[176];
+	struct trace *t;
+	struct analysis *a;
+	int absent;
+};
+
+struct gcase {
+	char name[64], trace[128], pane[32], metric[32], keys[512];
+	int w, h, ascii, leap;
+	enum grid_depth depth;
+	char expect[8][160];
+	int n_expect;
+};
+
+static char tmpdir[256];
+static int have_gen;
+static struct loaded loaded[32];
+static int n_loaded;
+static struct gcase cases[256];
+static int n_cases;
+static char golden_dir[512];
+
+static int
+load_cases(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[1024];
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '#' || line[0] == 0)
+			continue;
+		if (line[0] == ' ' || line[0] == '\t') {
+			char *p = line + strspn(line, " \t");
+			if (n_cases && strncmp(p, "expect ", 7) == 0) {
+				struct gcase *c = &cases[n_cases - 1];
+				if (c->n_expect < 8)
+					snprintf(c->expect[c->n_expect++], sizeof c->expect[0], "%s", p + 7);
+			}
+			continue;
+		}
+		if (n_cases == (int)(sizeof cases / sizeof cases[0]))
+			break;
+		struct gcase *c = &cases[n_cases++];
+		memset(c, 0, sizeof *c);
+		c->depth = DEPTH_NONE;
+		char *keys = strstr(line, " keys=");
+		if (keys) {
+			snprintf(c->keys, sizeof c->keys, "%s", keys + 6);
+			*keys = 0;
+		}
+		char *save = NULL;
+		char *tok = strtok_r(line, " \t", &save);
+		for (int i = 0; tok; i++, tok = strtok_r(NULL, " \t", &save)) {
+			if (i == 0)
+				snprintf(c->name, sizeof c->name, "%s", tok);
+			else if (i == 1)
+				snprintf(c->trace, sizeof c->trace, "%s", tok);
+			else if (i == 2)
+				sscanf(tok, "%dx%d", &c->w, &c->h);
+			else if (!strncmp(tok, "pane=", 5))
+				snprintf(c->pane, sizeof c->pane, "%s", tok + 5);
+			else if (!strncmp(tok, "metric=", 7))
+				snprintf(c->metric, sizeof c->metric, "%s", tok + 7);
+			else if (!strcmp(tok, "ascii"))
+				c->ascii = 1;
+			else if (!strcmp(tok, "opts=leap"))
+				c->leap = 1;
+			else if (!strcmp(tok, "color=mono"))
+				c->depth = DEPTH_MONO;
+			else if (!strcmp(tok, "color=8"))
+				c->depth = DEPTH_8;
+			else if (!strcmp(tok, "color=256"))
+				c->depth = DEPTH_256;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	const char *root = tu_env("SKEIN_ROOT", ".");
+	char path[1024];
+	char gen[1024];
+	snprintf(gen, sizeof gen, "%s/traces/gen/skein-gen", root);
+	if (access(gen, X_OK) != 0) {
+		snprintf(path, sizeof path, "make -s -C '%s/traces/gen' >/dev/null 2>&1", root);
+		if (system(path) != 0) { /* reported per case below */ }
+	}
+	have_gen = access(gen, X_OK) == 0;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/skein-golden-XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	for (size_t i = 0; have_gen && i < N_GEN; i++) {
+		char cmd[2048];
+		snprintf(cmd, sizeof cmd, "'%s' -q -f -o '%s/%s' %s", gen, tmpdir, gen_traces[i].name,
+			 gen_traces[i].args);
+		if (system(cmd) != 0) {
+			print_error("%s failed\n", cmd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	for (int i = 0; i < n_loaded; i++) {
+		analysis_destroy(loaded[i].a);
+		trace_destroy(loaded[i].t);
+	}
+	if (tmpdir[0]) {
+		char cmd[512];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0) { /* a leftover temp dir is harmless */ }
+	}
+	return 0;
+}
+
+/* The analysis of a case's trace, loaded once; NULL with a reason to skip. */
+static struct loaded *
+trace_for(const char *name, int leap)
+{
+	char key[160];
+	snprintf(key, sizeof key, "%s%s", name, leap ? "+leap" : "");
+	for (int i = 0; i < n_loaded; i++)
+		if (!strcmp(loaded[i].name, key))
+			return &loaded[i];
+	struct loaded *l = &loaded[n_loaded++];
+	snprintf(l->name, sizeof l->name, "%s", key);
+	char path[1024];
+	if (!strncmp(name, "shared:", 7)) {
+		snprintf(path, sizeof path, "%s/traces/otf2/%s/traces.otf2", tu_env("SKEIN_SHARED", "../shared"),
+			 name + 7);
+	} else {
+		if (!have_gen) {
+			l->absent = 1;
+			return l;
+		}
+		snprintf(path, sizeof path, "%s/%s/traces.otf2", tmpdir, name);
+	}
+	if (!tu_exists(path)) {
+		l->absent = 1;
+		return l;
+	}
+	l->t = tu_load(path);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	o.leap_merge = leap;
+	struct err e = { 0 };
+	assert_int_equal(analysis_run(l->t, &o, NULL, NULL, &l->a, &e), 0);
+	return l;
+}
+
+static char *
+slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)len + 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf) {
+		buf[len] = 0;
+		*n = (size_t)len;
+	}
+	return buf;
+}
+
+/* Prints the first line where got and want differ. */
+static void
+show_diff(const char *got, const char *want)
+{
+	int line = 1;
+	const char *g = got, *w = want;
+	while (*g && *w) {
+		const char *ge = strchr(g, '\n'), *we = strchr(w, '\n');
+		size_t gl = ge ? (size_t)(ge - g) : strlen(g), wl = we ? (size_t)(we - w) : strlen(w);
+		if (gl != wl || memcmp(g, w, gl)) {
+			print_error("line %d differs:\n  want: %.*s\n  got:  %.*s\n", line, (int)wl, w, (int)gl, g);
+			return;
+		}
+		if (!ge || !we)
+			break;
+		g = ge + 1;
+		w = we + 1;
+		line++;
+	}
+	print_error("the screens differ in length at line %d\n", line);
+}
+
+static void
+run_case(void **state)
+{
+	const struct gcase *c = *state;
+	struct loaded *l = trace_for(c->trace, c->leap);
+	if (l->absent) {
+		print_message("skipped: trace %s is absent (no skein-gen or no ../shared)\n", c->trace);
+		skip();
+	}
+	char label[256];
+	snprintf(label, sizeof label, "%s/traces.otf2", !strncmp(c->trace, "shared:", 7) ? c->trace + 7 : c->trace);
+	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL };
+	if (c->metric[0]) {
+		vo.metric = view_metric_find(c->metric);
+		assert_int_not_equal(vo.metric, METRIC_COUNT);
+	}
+	struct view_render_opts ro = { .w = c->w, .h = c->h, .keys = c->keys, .depth = c->depth, .ascii = c->ascii };
+	char *got = NULL;
+	size_t got_n = 0;
+	FILE *mem = open_memstream(&got, &got_n);
+	assert_non_null(mem);
+	struct err e = { 0 };
+	int rc = view_render(l->a, &vo, &ro, mem, NULL, &e);
+	fclose(mem);
+	if (rc)
+		print_error("%s: %s\n", c->name, e.msg);
+	assert_int_equal(rc, 0);
+	for (int i = 0; i < c->n_expect; i++)
+		if (!strstr(got, c->expect[i])) {
+			print_error("%s: expected \"%s\" on the screen:\n%s", c->name, c->expect[i], got);
+			fail();
+		}
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s.txt", golden_dir, c->name);
+	const char *update = getenv("UPDATE_GOLDEN");
+	if (update && !strcmp(update, "1")) {
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		fwrite(got, 1, got_n, f);
+		fclose(f);
+		free(got);
+		return;
+	}
+	size_t want_n = 0;
+	char *want = slurp(path, &want_n);
+	if (!want) {
+		print_error("%s is missing (UPDATE_GOLDEN=1 writes it)\n", path);
+		free(got);
+		fail();
+	}
+	int same = want_n == got_n && memcmp(want, got, got_n) == 0;
+	if (!same) {
+		print_error("%s: the screen differs from %s (UPDATE_GOLDEN=1 rewrites it)\n", c->name, path);
+		show_diff(got, want);
+	}
+	free(want);
+	free(got);
+	assert_true(same);
+}
+
+int
+main(void)
+{
+	/* the case list is read before the group runs: cmocka needs the tests */
+	const char *root = tu_env("SKEIN_ROOT", ".");
+	char path[1024];
+	snprintf(golden_dir, sizeof golden_dir, "%s/tests/golden", root);
+	snprintf(path, sizeof path, "%s/cases.txt", golden_dir);
+	if (load_cases(path) || n_cases == 0) {
+		fprintf(stderr, "test_view_golden: cannot read cases from %s\n", path);
+		return 1;
+	}
+	int n = n_cases;
+	struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);
+	if (!tests)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		tests[i].name = cases[i].name;
+		tests[i].test_func = run_case;
+		tests[i].initial_state = &cases[i];
+	}
+	int rc = _cmocka_run_group_tests("golden screens", tests, (size_t)n, setup, teardown);
+	free(tests);
+	return rc;
+}

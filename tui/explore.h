@@ -1,0 +1,14 @@
+/* explore.h — the interactive explorer: curses screen and event loop. */
+#ifndef SKEIN_TUI_EXPLORE_H
+#define SKEIN_TUI_EXPLORE_H
+
+#include "../src/view.h"
+#include "screen.h"
+
+/* Runs the explorer on an analysis until the user quits or a stop
+ * signal arrives. Returns 0, or -1 with a message in msg when the
+ * terminal cannot be used. The terminal is restored before returning. */
+int explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_color color,
+		int ascii, char *msg, size_t n);
+
+#endif

@@ -1,0 +1,155 @@
+/* load.c — trace loading on a worker thread with a progress bar. */
+#include "load.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../src/otf2_read.h"
+#include "screen.h"
+
+struct job {
+	const char *path;
+	const struct analysis_opts *ao;
+	struct trace *t;
+	struct analysis *a;
+	struct err e;
+	int rc;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int finished;
+	const char *stage;         /* a string literal of the reader or analysis */
+	uint64_t done, total;
+	atomic_int cancel;
+};
+
+static int
+on_progress(void *ud, const char *stage, uint64_t done, uint64_t total)
+{
+	struct job *j = ud;
+	pthread_mutex_lock(&j->mu);
+	j->stage = stage;
+	j->done = done;
+	j->total = total;
+	pthread_mutex_unlock(&j->mu);
+	return atomic_load(&j->cancel);
+}
+
+static void *
+worker(void *arg)
+{
+	struct job *j = arg;
+	struct otf2_read_opts o = { .progress = on_progress, .ud = j };
+	j->rc = otf2_read(j->path, &o, &j->t, &j->e);
+	if (j->rc == 0) {
+		on_progress(j, "analysing", 0, 0);
+		j->rc = analysis_run(j->t, j->ao, on_progress, j, &j->a, &j->e);
+		if (j->rc) {
+			char m[sizeof j->e.msg];
+			memcpy(m, j->e.msg, sizeof m);
+			int n = snprintf(j->e.msg, sizeof j->e.msg, "%s: ", j->path);
+			if (n > 0 && (size_t)n < sizeof j->e.msg)
+				snprintf(j->e.msg + n, sizeof j->e.msg - (size_t)n, "%.*s",
+					 (int)(sizeof j->e.msg - (size_t)n - 1), m);
+			trace_destroy(j->t);
+			j->t = NULL;
+		}
+	}
+	pthread_mutex_lock(&j->mu);
+	j->finished = 1;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+static double
+since(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void
+draw_bar(const char *stage, uint64_t done, uint64_t total, double secs)
+{
+	enum { W = 30 };
+	char bar[W + 1];
+	if (total && done <= total) {
+		int fill = (int)((double)done / (double)total * W);
+		for (int i = 0; i < W; i++)
+			bar[i] = i < fill ? '#' : '-';
+		bar[W] = 0;
+		fprintf(stderr, "\rskein: %-12s [%s] %3.0f%%  %.0f s  (Ctrl-C cancels)\033[K", stage, bar,
+			100.0 * (double)done / (double)total, secs);
+	} else {
+		static const char spin[] = "|/-\\";
+		fprintf(stderr, "\rskein: %-12s %c  %.0f s  (Ctrl-C cancels)\033[K", stage,
+			spin[(int)(secs * 4) % 4], secs);
+	}
+	fflush(stderr);
+}
+
+int
+load_trace(const char *path, const struct analysis_opts *ao, int progress,
+	   struct trace **t, struct analysis **a, struct err *e)
+{
+	struct job j;
+	memset(&j, 0, sizeof j);
+	j.path = path;
+	j.ao = ao;
+	j.stage = "reading";
+	atomic_init(&j.cancel, 0);
+	pthread_mutex_init(&j.mu, NULL);
+	pthread_cond_init(&j.cv, NULL);
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pthread_t th;
+	if (pthread_create(&th, NULL, worker, &j)) {
+		pthread_mutex_destroy(&j.mu);
+		pthread_cond_destroy(&j.cv);
+		return err_set(e, ERR_NOMEM, "cannot start the loading thread");
+	}
+	int shown = 0;
+	pthread_mutex_lock(&j.mu);
+	while (!j.finished) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100 * 1000 * 1000;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&j.cv, &j.mu, &until);
+		if (screen_interrupted())
+			atomic_store(&j.cancel, 1);
+		double secs = since(&t0);
+		if (progress && !j.finished && secs > 0.3) {
+			const char *stage = j.stage;
+			uint64_t done = j.done, total = j.total;
+			pthread_mutex_unlock(&j.mu);
+			draw_bar(stage, done, total, secs);
+			shown = 1;
+			pthread_mutex_lock(&j.mu);
+		}
+	}
+	pthread_mutex_unlock(&j.mu);
+	pthread_join(th, NULL);
+	if (shown)
+		fputs("\r\033[K", stderr);
+	pthread_mutex_destroy(&j.mu);
+	pthread_cond_destroy(&j.cv);
+	if (j.rc) {
+		if (j.rc == ERR_CANCELLED || screen_interrupted())
+			return err_set(e, ERR_CANCELLED, "%s: loading cancelled", path);
+		*e = j.e;
+		return j.rc;
+	}
+	*t = j.t;
+	*a = j.a;
+	return 0;
+}

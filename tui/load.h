@@ -1,0 +1,22 @@
+/* load.h — reading and analysing a trace with a progress bar.
+ *
+ * The work runs on a worker thread; the progress callback (which readers
+ * may call from their own threads) only records the stage and counts, and
+ * the calling thread draws the bar on stderr, before any curses screen
+ * exists. Ctrl-C (SIGINT) cancels: the callback then returns non-zero and
+ * the work stops with ERR_CANCELLED.
+ */
+#ifndef SKEIN_TUI_LOAD_H
+#define SKEIN_TUI_LOAD_H
+
+#include "../src/analysis.h"
+#include "../src/trace.h"
+
+/* Loads path and analyses it with ao. progress: draw the bar (only
+ * worth it when stderr is a terminal). On success *t and *a are the
+ * caller's (analysis_destroy, then trace_destroy). Returns 0 or an ERR_*
+ * code with the message in e. */
+int load_trace(const char *path, const struct analysis_opts *ao, int progress,
+	       struct trace **t, struct analysis **a, struct err *e);
+
+#endif

@@ -1,0 +1,300 @@
+/* screen.c — the ncurses back end (see screen.h).
+ *
+ * Drawing goes cell by cell through the same style table as the text back
+ * end (grid_attr), and only changed cells are handed to curses, which in
+ * turn sends only what changed on the terminal: nothing here ever clears
+ * the screen except on resize or an explicit redraw, so a cursor move over
+ * a slow SSH link costs a few dozen bytes.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "screen.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "../src/keymap.h"
+
+#define MAX_PAIRS 250
+
+static struct {
+	int open;
+	SCREEN *scr;
+	enum grid_depth depth;
+	int ascii;
+	struct grid *prev;
+	short pair_fg[MAX_PAIRS + 1], pair_bg[MAX_PAIRS + 1];
+	int npairs;
+	int default_colors;
+	struct termios saved;
+	int have_saved;
+	char rmcup[64], cnorm[64], sgr0[64];
+} S;
+
+static volatile sig_atomic_t interrupted;
+
+int
+screen_interrupted(void)
+{
+	return interrupted;
+}
+
+static void
+on_stop_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* Fatal signals: give the terminal back with async-signal-safe calls only
+ * (the saved termios and the terminfo strings fetched at open), then die
+ * of the same signal. */
+static void
+on_fatal_signal(int sig)
+{
+	if (S.open) {
+		ssize_t r = write(STDOUT_FILENO, S.sgr0, strlen(S.sgr0));
+		r = write(STDOUT_FILENO, S.cnorm, strlen(S.cnorm));
+		r = write(STDOUT_FILENO, S.rmcup, strlen(S.rmcup));
+		(void)r;
+		if (S.have_saved)
+			tcsetattr(STDIN_FILENO, TCSANOW, &S.saved);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+screen_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;            /* no SA_RESTART: a blocked read returns */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_fatal_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+}
+
+static void
+keep_cap(char *dst, size_t n, const char *name)
+{
+	char *s = tigetstr(name);
+	dst[0] = 0;
+	if (s && s != (char *)-1 && strlen(s) < n)
+		memcpy(dst, s, strlen(s) + 1);
+}
+
+static int
+want_ascii(int ascii)
+{
+	if (ascii)
+		return 1;
+	const char *cs = nl_langinfo(CODESET);
+	return !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
+}
+
+int
+screen_open(enum screen_color color, int ascii, char *msg, size_t n)
+{
+	const char *term = getenv("TERM");
+	if (!term || !*term) {
+		snprintf(msg, n, "TERM is not set: cannot run the explorer (try 'skein render')");
+		return -1;
+	}
+	setlocale(LC_CTYPE, "");
+	if (tcgetattr(STDIN_FILENO, &S.saved) == 0)
+		S.have_saved = 1;
+	S.scr = newterm(NULL, stdout, stdin);
+	if (!S.scr) {
+		snprintf(msg, n, "cannot use terminal type '%s' (try TERM=xterm, or 'skein render')", term);
+		return -1;
+	}
+	set_term(S.scr);
+	if (tigetstr("cup") == NULL || tigetstr("cup") == (char *)-1) {
+		endwin();
+		delscreen(S.scr);
+		S.scr = NULL;
+		snprintf(msg, n, "terminal type '%s' cannot move the cursor (try 'skein render')", term);
+		return -1;
+	}
+	S.open = 1;
+	keep_cap(S.rmcup, sizeof S.rmcup, "rmcup");
+	keep_cap(S.cnorm, sizeof S.cnorm, "cnorm");
+	keep_cap(S.sgr0, sizeof S.sgr0, "sgr0");
+	atexit(screen_close);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(40);
+	curs_set(0);
+	leaveok(stdscr, TRUE);
+	S.ascii = want_ascii(ascii);
+	const char *nc = getenv("NO_COLOR");
+	if (color == SCOLOR_MONO || (color == SCOLOR_AUTO && ((nc && *nc) || strcmp(term, "dumb") == 0)) ||
+	    !has_colors()) {
+		S.depth = DEPTH_MONO;
+	} else {
+		start_color();
+		S.default_colors = use_default_colors() == OK;
+		S.depth = (color == SCOLOR_256 || color == SCOLOR_AUTO) && COLORS >= 256 ? DEPTH_256 : DEPTH_8;
+	}
+	S.npairs = 0;
+	S.prev = NULL;
+	return 0;
+}
+
+void
+screen_close(void)
+{
+	if (!S.open)
+		return;
+	S.open = 0;
+	curs_set(1);
+	endwin();
+	delscreen(S.scr);
+	S.scr = NULL;
+	grid_destroy(S.prev);
+	S.prev = NULL;
+	fflush(stdout);
+}
+
+void
+screen_size(int *w, int *h)
+{
+	getmaxyx(stdscr, *h, *w);
+}
+
+enum grid_depth screen_depth(void) { return S.depth; }
+int screen_ascii(void) { return S.ascii; }
+
+static short
+pair_for(int fg, int bg)
+{
+	if (S.depth == DEPTH_MONO || (fg < 0 && bg < 0))
+		return 0;
+	if (!S.default_colors) {
+		fg = fg < 0 ? COLOR_WHITE : fg;
+		bg = bg < 0 ? COLOR_BLACK : bg;
+	}
+	for (int i = 1; i <= S.npairs; i++)
+		if (S.pair_fg[i] == fg && S.pair_bg[i] == bg)
+			return (short)i;
+	if (S.npairs >= MAX_PAIRS || S.npairs + 1 >= COLOR_PAIRS)
+		return 0;
+	int i = ++S.npairs;
+	S.pair_fg[i] = (short)fg;
+	S.pair_bg[i] = (short)bg;
+	init_pair((short)i, (short)fg, (short)bg);
+	return (short)i;
+}
+
+static void
+put_cell(int x, int y, const struct cell *c)
+{
+	struct grid_attr ga = grid_attr(c->style, c->mark, S.depth);
+	attr_t at = A_NORMAL;
+	if (ga.attr & ATTR_BOLD)
+		at |= A_BOLD;
+	if (ga.attr & ATTR_DIM)
+		at |= A_DIM;
+	if (ga.attr & ATTR_UNDERLINE)
+		at |= A_UNDERLINE;
+	if (ga.attr & ATTR_REVERSE)
+		at |= A_REVERSE;
+	wchar_t wc[2] = { (wchar_t)(S.ascii ? grid_ascii(c->ch) : c->ch), 0 };
+	cchar_t cc;
+	setcchar(&cc, wc, at, pair_for(ga.fg, ga.bg), NULL);
+	mvadd_wch(y, x, &cc);
+}
+
+static int
+cell_eq(const struct cell *a, const struct cell *b)
+{
+	return a->ch == b->ch && a->style == b->style && a->mark == b->mark;
+}
+
+void
+screen_present(const struct grid *g, int full)
+{
+	if (!S.open)
+		return;
+	if (!S.prev || S.prev->w != g->w || S.prev->h != g->h) {
+		grid_destroy(S.prev);
+		S.prev = grid_create(g->w, g->h);
+		full = 1;
+	}
+	if (full)
+		clearok(curscr, TRUE);
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			size_t i = (size_t)y * (size_t)g->w + (size_t)x;
+			if (!full && S.prev && cell_eq(&g->cells[i], &S.prev->cells[i]))
+				continue;
+			put_cell(x, y, &g->cells[i]);
+			if (S.prev)
+				S.prev->cells[i] = g->cells[i];
+		}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+static uint32_t
+map_key(int rc, wint_t wc)
+{
+	if (rc == KEY_CODE_YES) {
+		switch (wc) {
+		case KEY_RESIZE: return SCREEN_RESIZED;
+		case KEY_LEFT: return KM_LEFT;
+		case KEY_RIGHT: return KM_RIGHT;
+		case KEY_UP: return KM_UP;
+		case KEY_DOWN: return KM_DOWN;
+		case KEY_PPAGE: return KM_PGUP;
+		case KEY_NPAGE: return KM_PGDN;
+		case KEY_HOME: return KM_HOME;
+		case KEY_END: return KM_END;
+		case KEY_SLEFT: return KM_SLEFT;
+		case KEY_SRIGHT: return KM_SRIGHT;
+		case KEY_BTAB: return KM_BTAB;
+		case KEY_ENTER: return KM_ENTER;
+		case KEY_BACKSPACE: return KM_BACKSPACE;
+		case KEY_DC: return KM_DELETE;
+		case KEY_F(1): return KM_F1;
+		default: return 0;
+		}
+	}
+	switch (wc) {
+	case '\r': case '\n': return KM_ENTER;
+	case '\t': return KM_TAB;
+	case 27: return KM_ESC;
+	case 127: case 8: return KM_BACKSPACE;
+	}
+	return wc < KM_BASE ? (uint32_t)wc : 0;
+}
+
+uint32_t
+screen_key(int timeout_ms)
+{
+	wint_t wc;
+	timeout(timeout_ms);
+	int rc = get_wch(&wc);
+	if (rc == ERR)
+		return 0;
+	return map_key(rc, wc);
+}
