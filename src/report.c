@@ -111,6 +111,9 @@ write_text(const struct analysis *a, FILE *out)
 		fprintf(out, " (factor %g%s)", o->leap_factor, o->leap_force ? ", force" : "");
 	on_off(out, "global-step-merge", o->global_step_merge, &first);
 	on_off(out, "match-size", o->match_size, &first);
+	on_off(out, "caller-merge", o->caller_merge, &first);
+	if (o->clusters)
+		fprintf(out, ", clusters %u", o->clusters);
 	if (o->n_phases)
 		fprintf(out, ", %u user phase rule%s", o->n_phases, o->n_phases == 1 ? "" : "s");
 	fputc('\n', out);
@@ -237,6 +240,7 @@ write_json(const struct analysis *a, FILE *out)
 	json_key(&j, "leap_force"); json_bool(&j, o->leap_force);
 	json_key(&j, "global_step_merge"); json_bool(&j, o->global_step_merge);
 	json_key(&j, "match_size"); json_bool(&j, o->match_size);
+	json_key(&j, "caller_merge"); json_bool(&j, o->caller_merge);
 	json_key(&j, "phase_rules"); json_uint(&j, o->n_phases);
 	json_key(&j, "clusters"); json_uint(&j, o->clusters);
 	json_end_object(&j);

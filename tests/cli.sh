@@ -60,6 +60,11 @@ PY
 	fi
 	n=$("$skein" info -f json "$trace" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["timelines"]))')
 	run ranks 0 info --ranks "$trace" && [ "$(grep -c '^[0-9]' "$tmp/out")" = "$n" ] && ok || bad "--ranks lines"
+	run clusters 0 analyze --clusters 2 --caller-merge -f json "$trace" &&
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); o=d["options"]; assert o["clusters"] == 2 and o["caller_merge"]; assert any("clusters" in p for p in d["partitions"])' "$tmp/out" &&
+		ok || bad "analyze --clusters --caller-merge"
+	run bad-clusters 2 analyze --clusters 21 "$trace" && [ ! -s "$tmp/out" ] && ok || bad "--clusters 21"
+	run structure-on-info 2 info --leap-merge "$trace" && ok || bad "structure option on info"
 	# options may come after the trace too
 	run option-after 0 info "$trace" -f json && python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "option after trace"
 else

@@ -91,6 +91,10 @@ static const char usage_text[] =
 	"      --leap-force        force-merge leaps that stay incomplete\n"
 	"      --global-step-merge merge partitions that share global steps\n"
 	"      --match-size        ignore messages whose ends disagree on size\n"
+	"      --caller-merge      merge consecutive operations one call of a user\n"
+	"                          function issued (Ravel's caller merge)\n"
+	"      --clusters K        group each partition's ranks into at most K\n"
+	"                          clusters by lateness (analyze reports them)\n"
 	"  -p, --phase GLOB        every Enter of a region matching GLOB starts a new\n"
 	"                          phase (replaces partition detection; repeatable)\n"
 	"\n"
@@ -103,7 +107,7 @@ enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER };
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
-	OPT_GSTEP, OPT_MATCH_SIZE, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
+	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 };
 
 struct cli {
@@ -195,6 +199,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "leap-force", no_argument, NULL, OPT_LEAP_FORCE },
 		{ "global-step-merge", no_argument, NULL, OPT_GSTEP },
 		{ "match-size", no_argument, NULL, OPT_MATCH_SIZE },
+		{ "caller-merge", no_argument, NULL, OPT_CALLER },
+		{ "clusters", required_argument, NULL, OPT_CLUSTERS },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "colour", required_argument, NULL, OPT_COLOR },
@@ -235,6 +241,12 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_LEAP_FORCE: c->aopts.leap_force = 1; c->structure_opts = 1; break;
 		case OPT_GSTEP: c->aopts.global_step_merge = 1; c->structure_opts = 1; break;
 		case OPT_MATCH_SIZE: c->aopts.match_size = 1; c->structure_opts = 1; break;
+		case OPT_CALLER: c->aopts.caller_merge = 1; c->structure_opts = 1; break;
+		case OPT_CLUSTERS:
+			if (parse_uint(optarg, &c->aopts.clusters) || c->aopts.clusters > 20)
+				return usage_error("--clusters takes a number of clusters from 0 to 20, not", optarg);
+			c->structure_opts = 1;
+			break;
 		case OPT_LEAP_FACTOR:
 			errno = 0;
 			c->aopts.leap_factor = strtod(optarg, &end);
