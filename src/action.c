@@ -25,7 +25,7 @@ static const struct action_info actions[ACT_COUNT] = {
 	[ACT_SEARCH]         = { "search", "Jumping", "search operations by region name" },
 	[ACT_SEARCH_NEXT]    = { "search-next", "Jumping", "next search match" },
 	[ACT_SEARCH_PREV]    = { "search-prev", "Jumping", "previous search match" },
-	[ACT_COMMAND]        = { "command", "Jumping", "command line: step N, rank N, metric M, zoom N [R]" },
+	[ACT_COMMAND]        = { "command", "Jumping", "command line: step N, rank N, metric M, zoom N [R], clusters K" },
 	[ACT_NEXT_PANE]      = { "next-pane", "Viewing", "focus the next pane" },
 	[ACT_PREV_PANE]      = { "prev-pane", "Viewing", "focus the previous pane" },
 	[ACT_ZOOM_IN]        = { "zoom-in", "Viewing", "fewer steps per column" },
@@ -40,6 +40,12 @@ static const struct action_info actions[ACT_COUNT] = {
 	[ACT_CLOSE]          = { "close", "Viewing", "close the overlay or command line" },
 	[ACT_REDRAW]         = { "redraw", "Viewing", "redraw the whole screen" },
 	[ACT_QUIT]           = { "quit", "Viewing", "quit (closes the help first)" },
+	[ACT_CLUSTERS]       = { "clusters", "Clusters", "rows: ranks, or ranks clustered by lateness" },
+	[ACT_CLUSTER_TOGGLE] = { "cluster-toggle", "Clusters", "expand the selected cluster into its ranks, or collapse it" },
+	[ACT_CLUSTER_SPLIT]  = { "cluster-split", "Clusters", "one cluster more: split the last ones joined" },
+	[ACT_CLUSTER_JOIN]   = { "cluster-join", "Clusters", "one cluster fewer: join the two most alike" },
+	[ACT_CLUSTER_EXPAND_ALL] = { "cluster-expand-all", "Clusters", "expand every cluster (ranks ordered by cluster)" },
+	[ACT_CLUSTER_COLLAPSE_ALL] = { "cluster-collapse-all", "Clusters", "collapse every cluster" },
 };
 
 const struct action_info *

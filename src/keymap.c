@@ -18,7 +18,9 @@ struct keymap {
 };
 
 /* The defaults. Conventions users know from less, vi and tig: arrows and
- * hjkl, PgUp/PgDn, g/G, / with n/N, : commands, ? help, q quit. */
+ * hjkl, PgUp/PgDn, g/G, / with n/N, : commands, ? help, q quit; Space or
+ * Enter opens and closes a cluster, as in tree views. config/defaults.yaml
+ * repeats this list (tests/test_config_keys.c keeps the two equal). */
 static const char default_text[] =
 	"# key     action\n"
 	"Left      move-left\n"
@@ -67,7 +69,14 @@ static const char default_text[] =
 	"F1        help\n"
 	"Esc       close\n"
 	"C-l       redraw\n"
-	"q         quit\n";
+	"q         quit\n"
+	"C         clusters\n"
+	"Space     cluster-toggle\n"
+	"Enter     cluster-toggle\n"
+	"}         cluster-split\n"
+	"{         cluster-join\n"
+	"E         cluster-expand-all\n"
+	"X         cluster-collapse-all\n";
 
 static const struct {
 	const char *name;

@@ -80,7 +80,12 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->focus = solo >= 0 && panes[solo]->focusable ? solo : PANE_GRID;
 	v->help_open = solo == PANE_HELP;
 	v->sel_lop = TRACE_NONE;
+	v->cl_start = o && o->clusters ? o->clusters : analysis_options(a)->clusters;
+	if (v->cl_start > CLUSTER_MAX_K)
+		v->cl_start = CLUSTER_MAX_K;
 	view_select_update(v);
+	if (v->cl_start && view_clusters_on(v, v->cl_start) == 0)
+		v->message[0] = 0;
 	*out = v;
 	return 0;
 }
@@ -91,6 +96,7 @@ view_destroy(struct view *v)
 	if (!v)
 		return;
 	view_index_destroy(v->ix);
+	view_cluster_destroy(v->vc);
 	keymap_destroy(v->own_km);
 	free(v->search_match);
 	free(v->dl);
@@ -225,6 +231,16 @@ sizes:;
 	/* room for "r12-15" when rows aggregate, "step" and "part", and a
 	 * column that points at the selected row */
 	v->label_w = (v->zr == 1 ? lw : 2 * lw) + 1;
+	if (v->clustered) {       /* "c12 r1023+97" and "  r1023" */
+		int cw = 2 + lw;
+		for (uint32_t g = 0; g < view_cluster_groups(v->vc); g++) {
+			uint32_t cnt;
+			view_cluster_members(v->vc, g, &cnt);
+			int n = snprintf(buf, sizeof buf, "c%u r%u+%u", g, view_cluster_medoid(v->vc, g), cnt - 1);
+			cw = n > cw ? n : cw;
+		}
+		v->label_w = cw + 2;
+	}
 	if (v->label_w < 5)
 		v->label_w = 5;
 	struct rect g = v->pane[PANE_GRID];
@@ -281,9 +297,18 @@ draw_status(struct view *v, struct grid *g)
 	else
 		snprintf(zoom, sizeof zoom, "cell = %u step%s \u00d7 %u rank%s", v->zs, v->zs == 1 ? "" : "s",
 			 v->zr, v->zr == 1 ? "" : "s");
-	snprintf(buf, sizeof buf, " skein  %s  %s  r%u step %u  %s  steps %u\u2013%u/%u  ranks %u\u2013%u/%u  %s",
+	char rows[96];
+	if (v->clustered) {
+		uint32_t n = view_row_count(v), k = view_cluster_level(v->vc);
+		uint32_t last = v->win_row + (uint32_t)v->rows < n ? v->win_row + (uint32_t)v->rows : n;
+		snprintf(rows, sizeof rows, "%u cluster%s \u00b7 rows %u\u2013%u/%u", k, k == 1 ? "" : "s",
+			 v->win_row, last ? last - 1 : 0, n);
+	} else {
+		snprintf(rows, sizeof rows, "ranks %u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
+	}
+	snprintf(buf, sizeof buf, " skein  %s  %s  r%u step %u  %s  steps %u\u2013%u/%u  %s  %s",
 		 v->label, view_metric_title(v->metric), v->sel_rank, v->sel_step, part,
-		 v->win_step, se ? se - 1 : 0, ns, v->win_rank, re ? re - 1 : 0, nr, zoom);
+		 v->win_step, se ? se - 1 : 0, ns, rows, zoom);
 	grid_text(g, 0, 0, g->w, ST_BAR, buf);
 	/* the trace name stands out */
 	grid_text(g, 1, 0, 5, ST_BAR_KEY, "skein");
@@ -452,6 +477,8 @@ view_action(struct view *v, enum action act)
 	case ACT_SEARCH_PREV: view_search_step(v, -1); return;
 	default: break;
 	}
+	if (view_cluster_action(v, act))
+		return;
 	const struct view_ops *ops = panes[v->focus];
 	if (ops->request && ops->request(v, act))
 		return;

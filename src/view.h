@@ -32,6 +32,9 @@ struct view_opts {
 	const char *pane;           /* NULL: the whole screen; else one pane alone:
 	                               "grid", "overview", "timeline", "details", "help" */
 	const struct keymap *keys;  /* NULL: the built-in bindings; borrowed */
+	uint32_t clusters;          /* start with rows of ranks clustered by lateness,
+	                               at most this many (1..20); 0: as the analysis'
+	                               clusters option says (0 there: rows of ranks) */
 };
 
 /* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown

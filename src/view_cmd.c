@@ -88,10 +88,31 @@ goto_rank(struct view *v, uint32_t r)
 		view_set_message(v, 1, "rank %u does not exist (ranks 0-%u)", r, nr ? nr - 1 : 0);
 		return;
 	}
-	v->sel_rank = r;
+	view_select_rank(v, r);
 	v->pinned = 0;
+	v->gc_valid = 0;
 	view_select_update(v);
 	view_scroll_to_selection(v, 1);
+}
+
+/* clusters [K|off|on]: clustered rows with K clusters (1-20). */
+static void
+clusters_command(struct view *v, const char *arg)
+{
+	uint32_t k;
+	if (!arg || !strcmp(arg, "on")) {
+		view_clusters_on(v, v->clustered ? view_cluster_level(v->vc) : v->cl_start);
+	} else if (!strcmp(arg, "off")) {
+		if (v->clustered)
+			view_clusters_off(v);
+		else
+			view_set_message(v, 0, "rows are ranks");
+	} else if (!parse_num(arg, &k) && k >= 1 && k <= CLUSTER_MAX_K) {
+		v->cl_start = k;
+		view_clusters_on(v, k);
+	} else {
+		view_set_message(v, 1, "clusters K (1-%d), clusters off", CLUSTER_MAX_K);
+	}
 }
 
 static void
@@ -173,6 +194,8 @@ view_command(struct view *v, const char *cmd)
 			view_set_zoom(v, x, arg2 ? y : v->zr);
 		else
 			view_set_message(v, 1, "zoom N [R]: N steps per column, R ranks per row (both >= 1)");
+	} else if ((!strcmp(c, "clusters") || !strcmp(c, "cluster") || !strcmp(c, "cl")) && !arg2) {
+		clusters_command(v, arg);
 	} else if (!strcmp(c, "search") && arg) {
 		snprintf(v->search, sizeof v->search, "%s", arg);
 		view_search_step(v, 1);
@@ -182,7 +205,7 @@ view_command(struct view *v, const char *cmd)
 		view_action(v, ACT_HELP);
 	} else {
 		view_set_message(v, 1, "unknown command '%s' (step N, rank N, partition N, hotspot N, "
-				 "metric NAME, zoom N [R], quit)", cmd);
+				 "metric NAME, zoom N [R], clusters K|off, quit)", cmd);
 	}
 }
 

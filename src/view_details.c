@@ -221,7 +221,39 @@ det_prepare(struct view *v, int w, int h)
 	v->n_dl = 0;
 	v->details_rows = h;
 	v->details_w = w;
-	if (v->zs > 1 || v->zr > 1) {
+	uint32_t nrows;
+	const struct view_row *rows = v->clustered ? view_cluster_rows(v->vc, &nrows) : NULL;
+	if (rows && v->sel_row < nrows) {
+		const struct view_row *r = &rows[v->sel_row];
+		uint32_t cnt;
+		view_cluster_members(v->vc, r->group, &cnt);
+		char label[48], ranks[160];
+		view_row_label(v, v->sel_row, label, sizeof label);
+		if (r->rank == TRACE_NONE) {
+			uint32_t ns = view_index_steps(v->ix), s0 = v->sel_step / v->zs * v->zs;
+			uint32_t s1 = s0 + v->zs > ns ? ns : s0 + v->zs;
+			add(v, ST_TITLE, "cluster c%u \u00b7 %u rank%s \u00b7 medoid r%u", r->group, cnt,
+			    cnt == 1 ? "" : "s", view_cluster_medoid(v->vc, r->group));
+			view_cluster_ranges(v->vc, r->group, ranks, sizeof ranks);
+			add(v, ST_NORMAL, "rank%s %s", cnt == 1 ? "" : "s", ranks);
+			if (s1 > s0 + 1)
+				add(v, ST_NORMAL, "steps %u\u2013%u", s0, s1 - 1);
+			if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
+				char d[32];
+				view_duration(v, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
+				add(v, ST_NORMAL, "%u operation%s \u00b7 max %s %s", v->sel_count,
+				    v->sel_count == 1 ? "" : "s", view_metric_title(v->metric), d);
+			} else {
+				add(v, ST_NORMAL, "%u operation%s", v->sel_count, v->sel_count == 1 ? "" : "s");
+			}
+			if (v->sel_lop != TRACE_NONE)
+				add(v, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
+		} else {
+			add(v, ST_DIM, "in cluster c%u (%u ranks, medoid r%u)", r->group, cnt,
+			    view_cluster_medoid(v->vc, r->group));
+		}
+	}
+	if ((v->zs > 1 || v->zr > 1) && !(rows && v->sel_row < nrows && rows[v->sel_row].rank == TRACE_NONE)) {
 		uint32_t r0 = v->sel_rank / v->zr * v->zr, s0 = v->sel_step / v->zs * v->zs;
 		uint32_t r1 = r0 + v->zr, s1 = s0 + v->zs;
 		uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);

@@ -15,7 +15,11 @@
 static void
 grid_title(struct view *v, char *buf, size_t n)
 {
-	snprintf(buf, n, "logical \u00b7 %s", view_metric_title(v->metric));
+	if (v->clustered)
+		snprintf(buf, n, "logical \u00b7 %s \u00b7 ranks in %u clusters by lateness", view_metric_title(v->metric),
+			 view_cluster_level(v->vc));
+	else
+		snprintf(buf, n, "logical \u00b7 %s", view_metric_title(v->metric));
 }
 
 static void
@@ -24,7 +28,8 @@ grid_prepare(struct view *v, int w, int h)
 	int cols = w - v->label_w, rows = h - 2;
 	if (cols < 1 || rows < 1)
 		return;
-	uint64_t key[7] = { v->win_rank, v->win_step, v->zs, v->zr, (uint64_t)cols, (uint64_t)rows, v->metric };
+	uint64_t key[9] = { v->win_rank, v->win_step, v->zs, v->zr, (uint64_t)cols, (uint64_t)rows, v->metric,
+			    v->clustered ? 1 + (uint64_t)view_cluster_generation(v->vc) : 0, v->win_row };
 	if (v->gc_valid && memcmp(key, v->gc_key, sizeof key) == 0)
 		return;
 	size_t need = (size_t)cols * (size_t)rows;
@@ -42,7 +47,12 @@ grid_prepare(struct view *v, int w, int h)
 		for (int x = 0; x < cols; x++) {
 			uint32_t s0 = v->win_step + (uint32_t)x * v->zs;
 			struct gcell *c = &v->gc[(size_t)y * (size_t)cols + (size_t)x];
-			c->value = view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &c->rep, &c->count);
+			if (v->clustered)
+				c->value = view_cluster_block(v->vc, v->ix, v->metric, v->win_row + (uint32_t)y, s0,
+							      s0 + v->zs, &c->rep, &c->count);
+			else
+				c->value = view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs,
+							    &c->rep, &c->count);
 		}
 	}
 	memcpy(v->gc_key, key, sizeof key);
@@ -131,15 +141,23 @@ grid_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	uint32_t r0 = v->win_rank + (uint32_t)y * v->zr, r1 = r0 + v->zr;
-	if (r0 >= nr || !v->gc_valid || y >= rows)
+	uint32_t vrow = v->win_row + (uint32_t)y;
+	if (v->clustered ? vrow >= view_row_count(v) : r0 >= nr)
+		return;
+	if (!v->gc_valid || y >= rows)
 		return;
 	if (r1 > nr)
 		r1 = nr;
-	int selrow = v->sel_rank >= r0 && v->sel_rank < r1;
-	if (v->zr == 1)
+	int selrow = v->clustered ? vrow == v->sel_row : v->sel_rank >= r0 && v->sel_rank < r1;
+	if (v->clustered) {
+		char label[48];
+		view_row_label(v, vrow, label, sizeof label);
+		grid_text(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, label);
+	} else if (v->zr == 1) {
 		grid_printf(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, "r%u", r0);
-	else
+	} else {
 		grid_printf(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, "r%u-%u", r0, r1 - 1);
+	}
 	if (selrow)         /* visible without colour too */
 		grid_put(row, v->label_w - 1, 0, 0x25b8, ST_EMPH);
 	const struct gcell *gc = &v->gc[(size_t)y * (size_t)cols];
@@ -155,7 +173,8 @@ grid_row(struct view *v, int y, struct grid *row)
 	for (int i = 0; i < v->n_partners; i++) {
 		uint32_t p = v->partners[i];
 		uint32_t pr = analysis_lop_timeline(v->a, p), ps = analysis_lop_step(v->a, p);
-		if (pr >= r0 && pr < r1 && ps >= v->win_step) {
+		int here = v->clustered ? view_cluster_row_of(v->vc, pr) == vrow : pr >= r0 && pr < r1;
+		if (here && ps >= v->win_step) {
 			uint32_t x = (ps - v->win_step) / v->zs;
 			if (x < (uint32_t)cols)
 				row->cells[v->label_w + (int)x].mark |= MARK_PARTNER;

@@ -55,6 +55,7 @@ help_prepare(struct view *v, int w, int h)
 	hadd(v, ST_NORMAL, "%s", "  hotspot N          go to the N-th hotspot");
 	hadd(v, ST_NORMAL, "%s", "  metric NAME        lateness, diff, global, duration, partition, function");
 	hadd(v, ST_NORMAL, "%s", "  zoom N [R]         N steps per column, R ranks per row");
+	hadd(v, ST_NORMAL, "%s", "  clusters K, off    rows: ranks in K clusters by lateness (1-20), or ranks");
 	hadd(v, ST_NORMAL, "%s", "  search TEXT, quit");
 	hadd(v, ST_NORMAL, "%s", "");
 	hadd(v, ST_TITLE, "%s", "Glyphs");

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "view.h"
+#include "view_cluster.h"
 
 enum pane_id { PANE_GRID, PANE_OVERVIEW, PANE_TIMELINE, PANE_DETAILS, PANE_HELP, PANE_COUNT };
 
@@ -88,6 +89,13 @@ struct view {
 	int hot_idx;
 	int quit, repaint;
 
+	/* clustered rows (view_cluster.h): when on, grid rows are the rows of
+	 * vc, the selection and window are row indices, and zr is 1 */
+	struct view_cluster *vc;      /* computed when first turned on */
+	int clustered;
+	uint32_t cl_start;            /* level to start with; 0: off */
+	uint32_t sel_row, win_row;
+
 	/* layout of the last draw */
 	int scr_w, scr_h, tiny;
 	struct rect pane[PANE_COUNT];
@@ -100,7 +108,7 @@ struct view {
 	/* grid cache: cells of the window, valid for key */
 	struct gcell *gc;
 	size_t gc_cap;
-	uint64_t gc_key[7];
+	uint64_t gc_key[9];
 	int gc_valid;
 
 	/* overview cache */
@@ -136,6 +144,15 @@ void view_set_zoom(struct view *v, uint32_t zs, uint32_t zr);
 uint32_t view_steps_end(const struct view *v);    /* end of the step window */
 uint32_t view_ranks_end(const struct view *v);
 int view_is_partner(const struct view *v, uint32_t lop);
+void view_select_rank(struct view *v, uint32_t rank);
+
+/* view_rows.c: clustered rows in the session */
+int view_clusters_on(struct view *v, uint32_t level);
+void view_clusters_off(struct view *v);
+int view_cluster_action(struct view *v, enum action act);
+uint32_t view_row_count(const struct view *v);
+void view_row_label(const struct view *v, uint32_t row, char *buf, size_t n);
+void view_rows_reveal(struct view *v, uint32_t rank);
 
 /* view_cmd.c */
 void view_input_key(struct view *v, uint32_t key);

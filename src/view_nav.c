@@ -67,17 +67,34 @@ view_select_update(struct view *v)
 {
 	uint32_t r0 = v->sel_rank / v->zr * v->zr, s0 = v->sel_step / v->zs * v->zs;
 	uint32_t rep, count;
-	view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &rep, &count);
+	const struct view_row *row = NULL;
+	if (v->clustered) {
+		uint32_t n;
+		const struct view_row *rows = view_cluster_rows(v->vc, &n);
+		if (v->sel_row >= n)
+			v->sel_row = n ? n - 1 : 0;
+		row = &rows[v->sel_row];
+		view_cluster_block(v->vc, v->ix, v->metric, v->sel_row, s0, s0 + v->zs, &rep, &count);
+	} else {
+		view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &rep, &count);
+	}
 	uint32_t old = v->sel_lop;
 	if (v->pinned && v->sel_lop != TRACE_NONE) {
 		uint32_t r = analysis_lop_timeline(v->a, v->sel_lop), s = analysis_lop_step(v->a, v->sel_lop);
-		if (r >= r0 && r < r0 + v->zr && s >= s0 && s < s0 + v->zs)
+		int in_row = row ? (row->rank == TRACE_NONE ? view_cluster_group_of(v->vc, r) == row->group
+				    : r == row->rank)
+			: r >= r0 && r < r0 + v->zr;
+		if (in_row && s >= s0 && s < s0 + v->zs)
 			rep = v->sel_lop;
 		else
 			v->pinned = 0;
 	}
 	v->sel_lop = rep;
 	v->sel_count = count;
+	/* on a cluster's row the selected rank is the selected operation's */
+	if (row)
+		v->sel_rank = row->rank != TRACE_NONE ? row->rank
+			: rep != TRACE_NONE ? analysis_lop_timeline(v->a, rep) : view_cluster_medoid(v->vc, row->group);
 	if (rep != old)
 		v->details_scroll = 0;
 	find_partners(v);
@@ -114,7 +131,35 @@ view_scroll_to_selection(struct view *v, int center)
 			wr = row - v->rows + 1;
 	}
 	v->win_step = clamp_start(wc, v->zs, view_index_steps(v->ix), v->cols);
+	if (v->clustered) {
+		long r = v->sel_row, w = v->win_row;
+		if (center)
+			w = r - v->rows / 2;
+		else if (r < w)
+			w = r;
+		else if (r >= w + v->rows)
+			w = r - v->rows + 1;
+		v->win_row = clamp_start(w, 1, view_row_count(v), v->rows);
+		return;
+	}
 	v->win_rank = clamp_start(wr, v->zr, view_index_ranks(v->ix), v->rows);
+}
+
+/* The selection's row is in the window. */
+static int
+row_visible(const struct view *v)
+{
+	if (v->clustered)
+		return v->sel_row >= v->win_row && v->sel_row < v->win_row + (uint32_t)v->rows;
+	return v->sel_rank >= v->win_rank && v->sel_rank < view_ranks_end(v);
+}
+
+/* Selects rank (keeping the step), expanding the cluster that holds it. */
+void
+view_select_rank(struct view *v, uint32_t rank)
+{
+	v->sel_rank = rank;
+	view_rows_reveal(v, rank);
 }
 
 void
@@ -122,14 +167,16 @@ view_jump_lop(struct view *v, uint32_t lop)
 {
 	if (lop == TRACE_NONE)
 		return;
-	v->sel_rank = analysis_lop_timeline(v->a, lop);
+	uint32_t nrows = view_row_count(v);
+	view_select_rank(v, analysis_lop_timeline(v->a, lop));
 	v->sel_step = analysis_lop_step(v->a, lop);
 	v->sel_lop = lop;
 	v->pinned = 1;
+	if (v->clustered && view_row_count(v) != nrows)
+		v->gc_valid = 0;          /* a cluster opened */
 	view_select_update(v);
-	uint32_t se = view_steps_end(v), re = view_ranks_end(v);
-	int visible = v->sel_step >= v->win_step && v->sel_step < se && v->sel_rank >= v->win_rank &&
-		v->sel_rank < re;
+	uint32_t se = view_steps_end(v);
+	int visible = v->sel_step >= v->win_step && v->sel_step < se && row_visible(v);
 	view_scroll_to_selection(v, !visible);
 }
 
@@ -147,11 +194,28 @@ clamp_add(uint32_t x, long d, uint32_t n)
 void
 view_move(struct view *v, long drank, long dstep)
 {
-	v->sel_rank = clamp_add(v->sel_rank, drank, view_index_ranks(v->ix));
+	if (v->clustered) {
+		v->sel_row = clamp_add(v->sel_row, drank, view_row_count(v));
+		const struct view_row *rows = view_cluster_rows(v->vc, &(uint32_t){ 0 });
+		v->sel_rank = rows[v->sel_row].rank != TRACE_NONE ? rows[v->sel_row].rank
+			: view_cluster_medoid(v->vc, rows[v->sel_row].group);
+	} else {
+		v->sel_rank = clamp_add(v->sel_rank, drank, view_index_ranks(v->ix));
+	}
 	v->sel_step = clamp_add(v->sel_step, dstep, view_index_steps(v->ix));
 	v->pinned = 0;
 	view_select_update(v);
 	view_scroll_to_selection(v, 0);
+}
+
+/* Rows of clusters are no runs of ranks to zoom: say what to do. */
+static void
+rows_are_clusters(struct view *v)
+{
+	char keys[64];
+	keymap_keys(v->km, ACT_CLUSTERS, keys, sizeof keys);
+	view_set_message(v, 1, "rows are clusters: { } join and split them (%s shows ranks)",
+			 keys[0] ? keys : ":clusters off");
 }
 
 void
@@ -160,6 +224,10 @@ view_set_zoom(struct view *v, uint32_t zs, uint32_t zr)
 	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
 	zs = zs < 1 ? 1 : zs > ns && ns ? ns : zs;
 	zr = zr < 1 ? 1 : zr > nr && nr ? nr : zr;
+	if (v->clustered && zr > 1) {
+		rows_are_clusters(v);
+		zr = 1;
+	}
 	v->zs = zs;
 	v->zr = zr;
 	view_select_update(v);
@@ -261,6 +329,7 @@ int
 view_nav_action(struct view *v, enum action act)
 {
 	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	uint32_t nrow = view_row_count(v);
 	long page_r = (long)v->rows * v->zr, page_s = (long)v->cols * v->zs;
 	switch (act) {
 	case ACT_MOVE_LEFT: view_move(v, 0, -(long)v->zs); break;
@@ -270,7 +339,10 @@ view_nav_action(struct view *v, enum action act)
 	case ACT_PAGE_UP:
 	case ACT_PAGE_DOWN: {
 		long d = act == ACT_PAGE_UP ? -page_r : page_r;
-		v->win_rank = clamp_start(((long)v->win_rank + d) / v->zr, v->zr, nr, v->rows);
+		if (v->clustered)
+			v->win_row = clamp_start((long)v->win_row + d, 1, nrow, v->rows);
+		else
+			v->win_rank = clamp_start(((long)v->win_rank + d) / v->zr, v->zr, nr, v->rows);
 		view_move(v, d, 0);
 		break;
 	}
@@ -283,8 +355,8 @@ view_nav_action(struct view *v, enum action act)
 	}
 	case ACT_FIRST_STEP: view_move(v, 0, -(long)ns); break;
 	case ACT_LAST_STEP: view_move(v, 0, ns); break;
-	case ACT_FIRST_RANK: view_move(v, -(long)nr, 0); break;
-	case ACT_LAST_RANK: view_move(v, nr, 0); break;
+	case ACT_FIRST_RANK: view_move(v, -(long)(nr > nrow ? nr : nrow), 0); break;
+	case ACT_LAST_RANK: view_move(v, nr > nrow ? nr : nrow, 0); break;
 	case ACT_NEXT_PARTITION: next_partition(v); break;
 	case ACT_PREV_PARTITION: prev_partition(v); break;
 	case ACT_NEXT_HOTSPOT: hotspot(v, 1); break;
@@ -303,12 +375,19 @@ view_nav_action(struct view *v, enum action act)
 		if ((uint64_t)v->zs * (uint64_t)v->cols < ns)
 			view_set_zoom(v, v->zs * 2, v->zr);
 		break;
-	case ACT_ZOOM_RANKS_IN: view_set_zoom(v, v->zs, v->zr / 2); break;
+	case ACT_ZOOM_RANKS_IN:
+		if (v->clustered)
+			rows_are_clusters(v);
+		else
+			view_set_zoom(v, v->zs, v->zr / 2);
+		break;
 	case ACT_ZOOM_RANKS_OUT:
-		if ((uint64_t)v->zr * (uint64_t)v->rows < nr)
+		if (v->clustered)
+			rows_are_clusters(v);
+		else if ((uint64_t)v->zr * (uint64_t)v->rows < nr)
 			view_set_zoom(v, v->zs, v->zr * 2);
 		break;
-	case ACT_ZOOM_FIT: view_set_zoom(v, zoom_fit(ns, v->cols), zoom_fit(nr, v->rows)); break;
+	case ACT_ZOOM_FIT: view_set_zoom(v, zoom_fit(ns, v->cols), v->clustered ? 1 : zoom_fit(nr, v->rows)); break;
 	case ACT_ZOOM_RESET: view_set_zoom(v, 1, 1); break;
 	default: return 0;
 	}

@@ -26,7 +26,8 @@ static void
 place_rows(struct view *v, int rows)
 {
 	uint32_t nr = view_index_ranks(v->ix);
-	long first = v->win_rank;
+	/* clustered rows are no range of ranks: keep the last placement */
+	long first = v->clustered ? (long)v->tl_first : (long)v->win_rank;
 	if (v->sel_rank < first || v->sel_rank >= first + rows)
 		first = (long)v->sel_rank - rows / 2;
 	if (first + rows > (long)nr)

@@ -4,7 +4,8 @@
  *
  * Cases are listed in tests/golden/cases.txt, one per line:
  *
- *   NAME TRACE WxH [pane=P] [color=none|mono|8|256] [ascii] [metric=M] [opts=leap] [keys=KEYS...]
+ *   NAME TRACE WxH [pane=P] [color=none|mono|8|256] [ascii] [metric=M] [opts=leap] [clusters=K]
+ *        [keys=KEYS...]
  *     expect TEXT          (optional, repeatable: TEXT must be on the screen)
  *
  * keys= takes the rest of the line. TRACE names a trace generated here
@@ -48,6 +49,7 @@ struct loaded {
 struct gcase {
 	char name[64], trace[128], pane[32], metric[32], keys[512];
 	int w, h, ascii, leap;
+	unsigned clusters;
 	enum grid_depth depth;
 	char expect[8][160];
 	int n_expect;
@@ -106,6 +108,8 @@ load_cases(const char *path)
 				snprintf(c->metric, sizeof c->metric, "%s", tok + 7);
 			else if (!strcmp(tok, "ascii"))
 				c->ascii = 1;
+			else if (!strncmp(tok, "clusters=", 9))
+				c->clusters = (unsigned)atoi(tok + 9);
 			else if (!strcmp(tok, "opts=leap"))
 				c->leap = 1;
 			else if (!strcmp(tok, "color=mono"))
@@ -254,7 +258,7 @@ run_case(void **state)
 	}
 	char label[256];
 	snprintf(label, sizeof label, "%s/traces.otf2", !strncmp(c->trace, "shared:", 7) ? c->trace + 7 : c->trace);
-	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL };
+	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters };
 	if (c->metric[0]) {
 		vo.metric = view_metric_find(c->metric);
 		assert_int_not_equal(vo.metric, METRIC_COUNT);

@@ -1,0 +1,192 @@
+/* view_rows.c — clustered rows in the explorer session: turning them on
+ * and off, expanding and collapsing, joining and splitting levels, and
+ * the row labels. The clustering itself is view_cluster.c.
+ *
+ * While rows are clustered, sel_row and win_row are indices into the
+ * rows of v->vc and zr is 1; sel_rank stays a real rank (the selected
+ * member, or on a cluster row the rank of the selected operation), so
+ * everything that works on ranks (partitions, the timeline, details)
+ * keeps working.
+ */
+#include "view_impl.h"
+
+#include <string.h>
+
+uint32_t
+view_row_count(const struct view *v)
+{
+	if (v->clustered) {
+		uint32_t n;
+		view_cluster_rows(v->vc, &n);
+		return n;
+	}
+	uint32_t nr = view_index_ranks(v->ix);
+	return (nr + v->zr - 1) / v->zr;
+}
+
+void
+view_row_label(const struct view *v, uint32_t row, char *buf, size_t n)
+{
+	uint32_t nrows;
+	const struct view_row *rows = view_cluster_rows(v->vc, &nrows);
+	if (row >= nrows) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	if (rows[row].rank != TRACE_NONE) {
+		snprintf(buf, n, "  r%u", rows[row].rank);
+		return;
+	}
+	uint32_t g = rows[row].group, cnt;
+	view_cluster_members(v->vc, g, &cnt);
+	if (cnt > 1)
+		snprintf(buf, n, "c%u r%u+%u", g, view_cluster_medoid(v->vc, g), cnt - 1);
+	else
+		snprintf(buf, n, "c%u r%u", g, view_cluster_medoid(v->vc, g));
+}
+
+/* Where the selection sits after the rows changed: the row showing the
+ * selected rank. */
+static void
+rows_changed(struct view *v, int center)
+{
+	v->sel_row = view_cluster_row_of(v->vc, v->sel_rank);
+	v->gc_valid = 0;
+	view_select_update(v);
+	view_scroll_to_selection(v, center);
+}
+
+/* Selects the row of group g itself. */
+static void
+select_header(struct view *v, uint32_t g)
+{
+	uint32_t n;
+	const struct view_row *rows = view_cluster_rows(v->vc, &n);
+	for (uint32_t r = 0; r < n; r++)
+		if (rows[r].group == g && rows[r].rank == TRACE_NONE) {
+			v->sel_row = r;
+			break;
+		}
+	v->gc_valid = 0;
+	view_select_update(v);
+	view_scroll_to_selection(v, 0);
+}
+
+void
+view_rows_reveal(struct view *v, uint32_t rank)
+{
+	if (!v->clustered)
+		return;
+	view_cluster_expand(v->vc, view_cluster_group_of(v->vc, rank), 1);
+	v->sel_row = view_cluster_row_of(v->vc, rank);
+}
+
+int
+view_clusters_on(struct view *v, uint32_t level)
+{
+	if (!v->vc) {
+		struct err e = { 0 };
+		if (view_cluster_create(v->a, &v->vc, &e)) {
+			view_set_message(v, 1, "cannot cluster the ranks: %s", e.msg);
+			return -1;
+		}
+	}
+	uint32_t max = view_cluster_levels(v->vc);
+	if (max == 0) {
+		view_set_message(v, 1, "no ranks to cluster");
+		return -1;
+	}
+	if (level == 0) {
+		/* room for the clusters and one of them expanded */
+		level = v->rows > 4 ? (uint32_t)v->rows / 2 : 2;
+		level = level > CLUSTER_MAX_K ? CLUSTER_MAX_K : level;
+	}
+	view_cluster_set_level(v->vc, level);
+	v->clustered = 1;
+	v->zr = 1;
+	rows_changed(v, 1);
+	uint32_t got = view_cluster_level(v->vc);
+	view_set_message(v, 0, "%u cluster%s of %u ranks by lateness%s", got, got == 1 ? "" : "s",
+			 view_index_ranks(v->ix), got < level ? " (the ranks differ no more than that)" : "");
+	return 0;
+}
+
+void
+view_clusters_off(struct view *v)
+{
+	if (!v->clustered)
+		return;
+	v->clustered = 0;
+	v->gc_valid = 0;
+	view_select_update(v);
+	view_scroll_to_selection(v, 1);
+	view_set_message(v, 0, "rows are ranks");
+}
+
+static void
+set_level(struct view *v, uint32_t level)
+{
+	uint32_t max = view_cluster_levels(v->vc), cur = view_cluster_level(v->vc);
+	if (level < 1 || level > max) {
+		view_set_message(v, 0, level < 1 ? "one cluster holds every rank"
+				 : "%u clusters is the finest grouping (the ranks differ no more)", max);
+		return;
+	}
+	if (level == cur)
+		return;
+	view_cluster_set_level(v->vc, level);
+	rows_changed(v, 0);
+	view_set_message(v, 0, "%u cluster%s", level, level == 1 ? "" : "s");
+}
+
+int
+view_cluster_action(struct view *v, enum action act)
+{
+	if (act == ACT_CLUSTERS) {
+		if (v->clustered)
+			view_clusters_off(v);
+		else
+			view_clusters_on(v, v->cl_start);
+		return 1;
+	}
+	if (act < ACT_CLUSTER_TOGGLE || act > ACT_CLUSTER_COLLAPSE_ALL)
+		return 0;
+	if (!v->clustered) {
+		char keys[64];
+		keymap_keys(v->km, ACT_CLUSTERS, keys, sizeof keys);
+		view_set_message(v, 1, "rows are ranks, not clusters (%s clusters them)", keys[0] ? keys : ":clusters");
+		return 1;
+	}
+	uint32_t nrows;
+	const struct view_row *rows = view_cluster_rows(v->vc, &nrows);
+	uint32_t g = v->sel_row < nrows ? rows[v->sel_row].group : 0;
+	int on_header = v->sel_row < nrows && rows[v->sel_row].rank == TRACE_NONE;
+	switch (act) {
+	case ACT_CLUSTER_TOGGLE: {
+		uint32_t cnt;
+		view_cluster_members(v->vc, g, &cnt);
+		if (cnt < 2) {
+			view_set_message(v, 0, "c%u holds one rank", g);
+			break;
+		}
+		/* either way the selection stays on (or goes back to) the
+		 * cluster's row, its ranks below it when expanded */
+		view_cluster_expand(v->vc, g, !view_cluster_expanded(v->vc, g));
+		select_header(v, g);
+		break;
+	}
+	case ACT_CLUSTER_SPLIT: set_level(v, view_cluster_level(v->vc) + 1); break;
+	case ACT_CLUSTER_JOIN: set_level(v, view_cluster_level(v->vc) - 1); break;
+	case ACT_CLUSTER_EXPAND_ALL:
+	case ACT_CLUSTER_COLLAPSE_ALL:
+		if (!view_cluster_expand_all(v->vc, act == ACT_CLUSTER_EXPAND_ALL))
+			break;
+		if (act == ACT_CLUSTER_COLLAPSE_ALL || on_header)
+			select_header(v, g);
+		else
+			rows_changed(v, 0);
+		break;
+	default: break;
+	}
+	return 1;
+}
