@@ -38,15 +38,15 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
-CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags hwloc 2>/dev/null)
-CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs hwloc 2>/dev/null || echo -lhwloc) -lm -pthread
+CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc 2>/dev/null)
+CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc 2>/dev/null || echo -lyaml -lhwloc) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench
+	install uninstall clean traces bench fuzz
 
 all: $(BIN)
 
@@ -58,7 +58,24 @@ $(BUILD)/tui/%.o: tui/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
 
-$(LIB): $(CORE_OBJ)
+# The built-in configuration, embedded as bytes (od and awk are POSIX;
+# xxd is not everywhere) and parsed at start-up by the config loader.
+$(BUILD)/gen/config_defaults.c: config/defaults.yaml
+	@mkdir -p $(@D)
+	{ echo '/* generated from config/defaults.yaml: do not edit */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'extern const char config_defaults_yaml[];'; \
+	  echo 'extern const size_t config_defaults_yaml_len;'; \
+	  echo 'const char config_defaults_yaml[] = {'; \
+	  od -An -v -tu1 config/defaults.yaml | awk '{ for (i = 1; i <= NF; i++) printf "%s,", $$i; print "" }'; \
+	  echo '0 };'; \
+	  echo 'const size_t config_defaults_yaml_len = sizeof config_defaults_yaml - 1;'; } > $@.tmp
+	mv $@.tmp $@
+
+$(BUILD)/gen/config_defaults.o: $(BUILD)/gen/config_defaults.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(CORE_OBJ) $(BUILD)/gen/config_defaults.o
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -104,8 +121,8 @@ check-tsan:
 
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
-	@sh tests/deps.sh
 	@sh tests/tui.sh $(BIN)
+	@sh tests/deps.sh
 
 check-traces: $(BIN)
 	@$(MAKE) --no-print-directory -C traces check SKEIN=$(abspath $(BIN))
@@ -122,6 +139,23 @@ $(BUILD)/bench/bench_skein: tests/bench/bench_skein.c $(LIB)
 bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
 	@$(MAKE) --no-print-directory -C traces/gen all
 	@sh tests/bench/bench.sh $(BUILD)
+
+# libFuzzer on the config loader (clang): FUZZ_SECONDS bounds the run.
+# New inputs go to build/fuzz/corpus; config/ and tests/config/ seed it.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT="-O1 -g" SAN="$(FUZZ_SAN)" \
+		build/fuzz/fuzz/fuzz_config
+	@mkdir -p build/fuzz/corpus
+	build/fuzz/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+		-artifact_prefix=build/fuzz/ build/fuzz/corpus config tests/config
+
+$(BUILD)/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(CORE_LIBS)
 
 traces:
 	@sh mk/deps.sh traces

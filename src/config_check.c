@@ -1,0 +1,161 @@
+/* config_check.c — what can only be checked or computed once a trace, an
+ * analysis or the explorer's action table is at hand: phase patterns
+ * against region names, key bindings against actions, and the named
+ * phases each partition belongs to.
+ */
+#include "config_impl.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+check_pattern(const char *what, const char *glob, const struct config_mark *m,
+	      const char *const *names, uint32_t n, struct err *e)
+{
+	for (uint32_t r = 0; r < n; r++)
+		if (fnmatch(glob, names[r], 0) == 0)
+			return 0;
+	char sug[96];
+	return config_mark_error(e, m, "%s '%s' matches no region of the trace%s", what, glob,
+				 config_suggestion(sug, sizeof sug, glob, names, n));
+}
+
+int
+config_check_regions(const struct config *cfg, const struct trace *t, struct err *e)
+{
+	uint32_t n;
+	const struct trace_region *regions = trace_regions(t, &n);
+	const char **names = malloc((n ? n : 1) * sizeof *names);
+	if (!names)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (uint32_t r = 0; r < n; r++)
+		names[r] = trace_str(t, regions[r].name);
+	const struct config_phases *p = &cfg->phases;
+	int rc = 0;
+	for (uint32_t i = 0; i < p->n_split_at && !rc; i++)
+		rc = check_pattern("phases.split_at:", p->split_at[i].value, &p->split_at[i].mark,
+				   names, n, e);
+	for (uint32_t i = 0; i < p->n_named && !rc; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "phases.named: phase '%.40s': region", p->named[i].name);
+		rc = check_pattern(what, p->named[i].region, &p->named[i].region_mark, names, n, e);
+	}
+	free(names);
+	return rc;
+}
+
+int
+config_check_keys(const struct config *cfg, const char *const *actions, size_t n_actions,
+		  int (*key_ok)(const char *name), struct err *e)
+{
+	for (uint32_t i = 0; i < cfg->n_keys; i++) {
+		const struct config_binding *b = &cfg->keys[i];
+		size_t a = 0;
+		while (a < n_actions && strcmp(actions[a], b->action) != 0)
+			a++;
+		if (a == n_actions) {
+			char sug[96];
+			return config_mark_error(e, &b->mark, "keys: unknown action '%s'%s", b->action,
+						 config_suggestion(sug, sizeof sug, b->action, actions, n_actions));
+		}
+		for (uint32_t k = 0; k < b->n_keys; k++)
+			if (key_ok && !key_ok(b->keys[k]))
+				return config_mark_error(e, &b->key_marks[k], "keys.%s: unknown key name '%s'",
+							 b->action, b->keys[k]);
+	}
+	return 0;
+}
+
+int
+config_keys_text(const struct config *cfg, char **text)
+{
+	size_t len = 1;
+	for (uint32_t i = 0; i < cfg->n_keys; i++)
+		for (uint32_t k = 0; k < cfg->keys[i].n_keys; k++)
+			len += strlen(cfg->keys[i].keys[k]) + strlen(cfg->keys[i].action) + 2;
+	char *s = malloc(len), *p = s;
+	if (!s)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < cfg->n_keys; i++)
+		for (uint32_t k = 0; k < cfg->keys[i].n_keys; k++) {
+			size_t a = strlen(cfg->keys[i].keys[k]), b = strlen(cfg->keys[i].action);
+			memcpy(p, cfg->keys[i].keys[k], a);
+			p[a] = ' ';
+			memcpy(p + a + 1, cfg->keys[i].action, b);
+			p[a + 1 + b] = '\n';
+			p += a + b + 2;
+		}
+	*p = '\0';
+	*text = s;
+	return 0;
+}
+
+int
+config_part_phases(const struct config *cfg, const struct analysis *a, uint32_t *label,
+		   uint8_t *keep, struct err *e)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct config_phases *ph = &cfg->phases;
+	uint32_t n_regions, n_frames, n_parts, n_ops;
+	const struct trace_region *regions = trace_regions(t, &n_regions);
+	const struct trace_frame *frames = trace_frames(t, &n_frames);
+	const struct trace_op *ops = trace_ops(t, &n_ops);
+	analysis_parts(a, &n_parts);
+	/* region → the first named phase whose pattern it matches */
+	uint32_t *phase_of = malloc((n_regions ? n_regions : 1) * sizeof *phase_of);
+	/* votes[p * n_named + k]: communication lops of partition p in phase k */
+	size_t nv = (size_t)n_parts * ph->n_named;
+	uint32_t *votes = calloc(nv ? nv : 1, sizeof *votes);
+	if (!phase_of || !votes) {
+		free(phase_of);
+		free(votes);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	for (uint32_t r = 0; r < n_regions; r++) {
+		phase_of[r] = CONFIG_NO_PHASE;
+		for (uint32_t k = 0; k < ph->n_named && phase_of[r] == CONFIG_NO_PHASE; k++)
+			if (fnmatch(ph->named[k].region, trace_str(t, regions[r].name), 0) == 0)
+				phase_of[r] = k;
+	}
+	uint32_t n_lops = analysis_lop_count(a);
+	for (uint32_t l = 0; l < n_lops && ph->n_named; l++) {
+		if (analysis_lop_kind(a, l) == OP_COMPUTE)
+			continue;
+		uint32_t first, count;
+		analysis_lop_ops(a, l, &first, &count);
+		if (!count || first >= n_ops)
+			continue;
+		/* the innermost enclosing frame whose region is a named phase */
+		uint32_t f = ops[first].frame, k = CONFIG_NO_PHASE;
+		for (uint32_t hops = 0; f != TRACE_NONE && f < n_frames && hops < n_frames; hops++) {
+			if (frames[f].region < n_regions && phase_of[frames[f].region] != CONFIG_NO_PHASE) {
+				k = phase_of[frames[f].region];
+				break;
+			}
+			f = frames[f].parent;
+		}
+		uint32_t p = analysis_lop_part(a, l);
+		if (k != CONFIG_NO_PHASE && p < n_parts)
+			votes[(size_t)p * ph->n_named + k]++;
+	}
+	for (uint32_t p = 0; p < n_parts; p++) {
+		uint32_t best = CONFIG_NO_PHASE, best_n = 0;
+		for (uint32_t k = 0; k < ph->n_named; k++)
+			if (votes[(size_t)p * ph->n_named + k] > best_n) {
+				best_n = votes[(size_t)p * ph->n_named + k];
+				best = k;
+			}
+		if (label)
+			label[p] = best;
+		if (keep) {
+			keep[p] = ph->n_restrict == 0;
+			for (uint32_t i = 0; i < ph->n_restrict && best != CONFIG_NO_PHASE; i++)
+				if (strcmp(ph->restrict_to[i].value, ph->named[best].name) == 0)
+					keep[p] = 1;
+		}
+	}
+	free(phase_of);
+	free(votes);
+	return 0;
+}

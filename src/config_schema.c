@@ -1,0 +1,869 @@
+/* config_schema.c — the schema: one walk over a document's node tree that
+ * checks every key and value and writes it into the config being loaded.
+ *
+ * Rules shared by every section: a mapping merges key by key onto what
+ * is there; a list replaces the list before it; a key written twice in
+ * one mapping, a key the schema does not know, and a value of the wrong
+ * type or out of range are errors at the offending node. An empty value
+ * (`phases:` with nothing after it) is an empty mapping or list.
+ */
+#include "config_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_OF(a) (sizeof (a) / sizeof (a)[0])
+#define MAX_INDEX (UINT32_MAX - 1)   /* rank and step numbers */
+
+/* ---- describing values in messages ---- */
+
+/* "'text'" (shortened, one line), "nothing", "a list" or "a mapping". */
+static const char *
+show(char *buf, size_t n, const struct cnode *v)
+{
+	if (v->type == CN_SEQ)
+		return "a list";
+	if (v->type == CN_MAP)
+		return "a mapping";
+	if (cnode_is_null(v))
+		return "nothing";
+	size_t k = 0;
+	buf[k++] = '\'';
+	for (size_t i = 0; i < v->len && k + 5 < n; i++) {
+		unsigned char c = (unsigned char)v->s[i];
+		if (i == 40) {
+			memcpy(buf + k, "...", 3);
+			k += 3;
+			break;
+		}
+		buf[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	buf[k++] = '\'';
+	buf[k] = '\0';
+	return buf;
+}
+
+/* "a, b, c or d" */
+static const char *
+list_names(char *buf, size_t n, const char *const *names, size_t count)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < count && k < n; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+		int w = snprintf(buf + k, n - k, "%s%s", sep, names[i]);
+		if (w < 0)
+			break;
+		k += (size_t)w;
+	}
+	return buf;
+}
+
+static struct config_mark
+mark_of(const struct ld *ld, const struct cnode *n)
+{
+	struct config_mark m = { ld->file, n->line, n->col };
+	return m;
+}
+
+/* ---- scalars ---- */
+
+static int
+want_scalar(struct ld *ld, const struct cnode *v, const char *path, const char *what)
+{
+	char b[64];
+	if (v->type != CN_SCALAR || cnode_is_null(v))
+		return ld_error(ld, v, "%s: expected %s, got %s", path, what, show(b, sizeof b, v));
+	return 0;
+}
+
+static int
+get_bool(struct ld *ld, const struct cnode *v, const char *path, int *out)
+{
+	static const char *const yes[] = { "true", "yes", "on" }, *const no[] = { "false", "no", "off" };
+	char b[64];
+	if (v->type == CN_SCALAR && v->plain)
+		for (size_t i = 0; i < N_OF(yes); i++) {
+			if (strcmp(v->s, yes[i]) == 0)
+				return *out = 1, 0;
+			if (strcmp(v->s, no[i]) == 0)
+				return *out = 0, 0;
+		}
+	return ld_error(ld, v, "%s: expected true or false, got %s", path, show(b, sizeof b, v));
+}
+
+/* A plain decimal integer; *neg set for a leading '-'. */
+static int
+parse_int(const struct cnode *v, int *neg, unsigned long long *out)
+{
+	const char *s = v->s;
+	if (v->type != CN_SCALAR || !v->plain)
+		return -1;
+	*neg = *s == '-';
+	if (*s == '-' || *s == '+')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (const char *p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return -1;
+	errno = 0;
+	*out = strtoull(s, NULL, 10);
+	if (errno == ERANGE)
+		*out = ULLONG_MAX;
+	return 0;
+}
+
+static int
+get_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, uint32_t max,
+	 uint32_t *out)
+{
+	char b[64];
+	int neg;
+	unsigned long long x;
+	if (parse_int(v, &neg, &x))
+		return ld_error(ld, v, "%s: expected a whole number, got %s", path, show(b, sizeof b, v));
+	if (neg && x != 0)
+		return ld_error(ld, v, "%s: must not be negative, got %s", path, v->s);
+	if (x < min)
+		return ld_error(ld, v, "%s: must be at least %u, got %s", path, min, v->s);
+	if (x > max)
+		return ld_error(ld, v, "%s: must be at most %u, got %s", path, max, v->s);
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* A decimal number: digits with an optional fraction and exponent (no
+ * inf, nan or hexadecimal). */
+static int
+is_decimal(const char *s)
+{
+	int digits = 0;
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+static int
+get_factor(struct ld *ld, const struct cnode *v, const char *path, double *out)
+{
+	char b[64];
+	if (v->type != CN_SCALAR || !v->plain || !is_decimal(v->s))
+		return ld_error(ld, v, "%s: expected a number, got %s", path, show(b, sizeof b, v));
+	double x = strtod(v->s, NULL);
+	if (!(x > 0))
+		return ld_error(ld, v, "%s: must be greater than 0, got %s", path, v->s);
+	if (!(x <= 1e9))
+		return ld_error(ld, v, "%s: must be at most 1e9, got %s", path, v->s);
+	*out = x;
+	return 0;
+}
+
+/* A duration with its unit ("25ms", "0.5 s", "0"), in nanoseconds. */
+static int
+get_time(struct ld *ld, const struct cnode *v, const char *path, int64_t *out)
+{
+	static const struct { const char *unit; double f; } units[] = {
+		{ "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
+	};
+	char b[64], num[64];
+	if (want_scalar(ld, v, path, "a duration such as 25ms"))
+		return ERR_FORMAT;
+	size_t k = 0;
+	const char *s = v->s;
+	while (*s && (strchr("+-.eE", *s) || (*s >= '0' && *s <= '9')) && k + 1 < sizeof num) {
+		/* an 'e' followed by a letter starts no exponent: it is no unit we know either */
+		num[k++] = *s++;
+	}
+	num[k] = '\0';
+	while (*s == ' ')
+		s++;
+	if (!is_decimal(num))
+		return ld_error(ld, v, "%s: expected a duration such as 25ms, got %s", path,
+				show(b, sizeof b, v));
+	double x = strtod(num, NULL), f = 0;
+	for (size_t i = 0; i < N_OF(units); i++)
+		if (strcmp(s, units[i].unit) == 0)
+			f = units[i].f;
+	if (f == 0 && !(*s == '\0' && x == 0))
+		return ld_error(ld, v, "%s: %s needs a unit: s, ms, us or ns", path, show(b, sizeof b, v));
+	if (x < 0)
+		return ld_error(ld, v, "%s: must not be negative, got %s", path, v->s);
+	double ns = x * f;
+	if (!(ns <= 1e18))
+		return ld_error(ld, v, "%s: %s is too long", path, show(b, sizeof b, v));
+	*out = (int64_t)llround(ns);
+	return 0;
+}
+
+static int
+get_string(struct ld *ld, const struct cnode *v, const char *path, int allow_empty,
+	   const char **out)
+{
+	if (want_scalar(ld, v, path, "a string"))
+		return ERR_FORMAT;
+	if (!allow_empty && v->len == 0)
+		return ld_error(ld, v, "%s: must not be empty", path);
+	*out = store_strndup(ld->st, v->s, v->len);
+	return *out ? 0 : err_set(ld->e, ERR_NOMEM, "out of memory");
+}
+
+static int
+get_enum(struct ld *ld, const struct cnode *v, const char *path, const char *const *names,
+	 size_t n, int *out)
+{
+	char b[64], l[256], sug[96];
+	if (want_scalar(ld, v, path, "a name"))
+		return ERR_FORMAT;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v->s, names[i]) == 0)
+			return *out = (int)i, 0;
+	return ld_error(ld, v, "%s: %s is not one of %s%s", path, show(b, sizeof b, v),
+			list_names(l, sizeof l, names, n), config_suggestion(sug, sizeof sug, v->s, names, n));
+}
+
+/* ---- containers ---- */
+
+/* A mapping, or nothing (an empty one). Returns 1 when there is nothing. */
+static int
+want_map(struct ld *ld, const struct cnode *v, const char *path, int *rc)
+{
+	char b[64];
+	*rc = 0;
+	if (cnode_is_null(v))
+		return 1;
+	if (v->type != CN_MAP) {
+		*rc = ld_error(ld, v, "%s: expected a mapping, got %s", path, show(b, sizeof b, v));
+		return 1;
+	}
+	return 0;
+}
+
+/* The items of a list; nothing is an empty list. */
+static int
+want_list(struct ld *ld, const struct cnode *v, const char *path,
+	  const struct cnode *const **items, uint32_t *n)
+{
+	char b[64];
+	if (cnode_is_null(v)) {
+		*items = NULL;
+		*n = 0;
+		return 0;
+	}
+	if (v->type == CN_SEQ) {
+		*items = (const struct cnode *const *)v->kid;
+		*n = v->n;
+		return 0;
+	}
+	return ld_error(ld, v, "%s: expected a list, got %s", path, show(b, sizeof b, v));
+}
+
+/* Key i of mapping m must be a name not used before in m. */
+static int
+key_check(struct ld *ld, const struct cnode *m, uint32_t i, const char *section)
+{
+	const struct cnode *k = m->kid[2 * i];
+	char b[64];
+	if (k->type != CN_SCALAR)
+		return ld_error(ld, k, "%s: keys must be names, got %s", section[0] ? section : "top level",
+				show(b, sizeof b, k));
+	for (uint32_t j = 0; j < i; j++) {
+		const struct cnode *o = m->kid[2 * j];
+		if (o->type == CN_SCALAR && o->len == k->len && memcmp(o->s, k->s, k->len) == 0)
+			return ld_error(ld, k, "duplicate key '%s'%s%s (first at line %u, column %u)",
+					k->s, section[0] ? " in " : "", section, o->line, o->col);
+	}
+	return 0;
+}
+
+/* Key i of mapping m, looked up in names[0..n): returns its index, or a
+ * negative error for a non-string, unknown or repeated key. */
+static int
+key_index(struct ld *ld, const struct cnode *m, uint32_t i, const char *section,
+	  const char *const *names, size_t n)
+{
+	const struct cnode *k = m->kid[2 * i];
+	char b[64], sug[96];
+	int rc = key_check(ld, m, i, section);
+	if (rc)
+		return rc;
+	for (size_t j = 0; j < n; j++)
+		if (strcmp(k->s, names[j]) == 0)
+			return (int)j;
+	if (!section[0])
+		return ld_error(ld, k, "unknown section %s%s", show(b, sizeof b, k),
+				config_suggestion(sug, sizeof sug, k->s, names, n));
+	return ld_error(ld, k, "unknown key %s in %s%s", show(b, sizeof b, k), section,
+			config_suggestion(sug, sizeof sug, k->s, names, n));
+}
+
+/* ---- structure ---- */
+
+static int
+walk_structure(struct ld *ld, const struct cnode *m)
+{
+	static const char *const keys[] = {
+		"coalesce", "waitall_merge", "leap_merge", "leap_factor", "force",
+		"global_step_merge", "caller_merge", "match_size", "hotspots",
+	};
+	struct config_structure *s = &ld->cfg->structure;
+	int *flags[] = { &s->coalesce, &s->waitall_merge, &s->leap_merge, NULL, &s->force,
+			 &s->global_step_merge, &s->caller_merge, &s->match_size };
+	int rc;
+	if (want_map(ld, m, "structure", &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = key_index(ld, m, i, "structure", keys, N_OF(keys));
+		const struct cnode *v = m->kid[2 * i + 1];
+		char path[64];
+		if (k < 0)
+			return k;
+		snprintf(path, sizeof path, "structure.%s", keys[k]);
+		if (k == 3)
+			rc = get_factor(ld, v, path, &s->leap_factor);
+		else if (k == 8)
+			rc = get_uint(ld, v, path, 0, 1000000, &s->hotspots);
+		else
+			rc = get_bool(ld, v, path, flags[k]);
+	}
+	return rc;
+}
+
+/* ---- phases ---- */
+
+/* A list of non-empty strings, each with its mark; no repeats when
+ * unique (the message names what repeats). */
+static int
+get_items(struct ld *ld, const struct cnode *v, const char *path, int unique,
+	  const struct config_item **out, uint32_t *n_out)
+{
+	const struct cnode *one = v;
+	const struct cnode *const *items;
+	uint32_t n;
+	int rc;
+	if (v->type == CN_SCALAR && !cnode_is_null(v)) {
+		items = &one;
+		n = 1;
+	} else if ((rc = want_list(ld, v, path, &items, &n))) {
+		return rc;
+	}
+	struct config_item *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
+	if (!a)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		if ((rc = get_string(ld, items[i], path, 0, &a[i].value)))
+			return rc;
+		a[i].mark = mark_of(ld, items[i]);
+		for (uint32_t j = 0; unique && j < i; j++)
+			if (strcmp(a[i].value, a[j].value) == 0)
+				return ld_error(ld, items[i], "%s: '%s' is listed twice (first at line %u, column %u)",
+						path, a[i].value, a[j].mark.line, a[j].mark.column);
+	}
+	*out = a;
+	*n_out = n;
+	return 0;
+}
+
+static int
+walk_named(struct ld *ld, const struct cnode *v)
+{
+	static const char *const keys[] = { "name", "region", "split" };
+	const struct cnode *const *items;
+	uint32_t n;
+	int rc = want_list(ld, v, "phases.named", &items, &n);
+	if (rc)
+		return rc;
+	struct config_named_phase *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
+	if (!a)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct cnode *m = items[i];
+		char b[64];
+		if (m->type != CN_MAP)
+			return ld_error(ld, m, "phases.named: expected a mapping with name and region, got %s",
+					show(b, sizeof b, m));
+		a[i].mark = mark_of(ld, m);
+		const struct cnode *name_node = NULL;
+		for (uint32_t j = 0; j < m->n / 2; j++) {
+			int k = key_index(ld, m, j, "phases.named", keys, N_OF(keys));
+			const struct cnode *val = m->kid[2 * j + 1];
+			if (k < 0)
+				return k;
+			if (k == 0) {
+				rc = get_string(ld, val, "phases.named.name", 0, &a[i].name);
+				name_node = val;
+			} else if (k == 1) {
+				rc = get_string(ld, val, "phases.named.region", 0, &a[i].region);
+				a[i].region_mark = mark_of(ld, val);
+			} else {
+				rc = get_bool(ld, val, "phases.named.split", &a[i].split);
+			}
+			if (rc)
+				return rc;
+		}
+		if (!a[i].name || !a[i].region)
+			return ld_error(ld, m, "phases.named: entry has no '%s'", a[i].name ? "region" : "name");
+		for (uint32_t j = 0; j < i; j++)
+			if (strcmp(a[j].name, a[i].name) == 0)
+				return ld_error(ld, name_node,
+						"phases.named: phase '%s' is defined twice (first at line %u, column %u)",
+						a[i].name, a[j].mark.line, a[j].mark.column);
+	}
+	ld->cfg->phases.named = a;
+	ld->cfg->phases.n_named = n;
+	return 0;
+}
+
+static int
+walk_phases(struct ld *ld, const struct cnode *m)
+{
+	static const char *const keys[] = { "split_at", "named", "restrict" };
+	struct config_phases *p = &ld->cfg->phases;
+	int rc;
+	if (want_map(ld, m, "phases", &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = key_index(ld, m, i, "phases", keys, N_OF(keys));
+		const struct cnode *v = m->kid[2 * i + 1];
+		if (k < 0)
+			return k;
+		if (k == 0)
+			rc = get_items(ld, v, "phases.split_at", 1, &p->split_at, &p->n_split_at);
+		else if (k == 1)
+			rc = walk_named(ld, v);
+		else
+			rc = get_items(ld, v, "phases.restrict", 1, &p->restrict_to, &p->n_restrict);
+	}
+	return rc;
+}
+
+/* restrict names named phases; either may come from an earlier layer,
+ * so this runs on the merged result. */
+static int
+check_restrict(struct ld *ld)
+{
+	const struct config_phases *p = &ld->cfg->phases;
+	const char **names = store_alloc(ld->st, (p->n_named ? p->n_named : 1) * sizeof *names);
+	if (!names)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < p->n_named; i++)
+		names[i] = p->named[i].name;
+	for (uint32_t i = 0; i < p->n_restrict; i++) {
+		uint32_t j = 0;
+		while (j < p->n_named && strcmp(names[j], p->restrict_to[i].value) != 0)
+			j++;
+		if (j == p->n_named) {
+			char sug[96];
+			return config_mark_error(ld->e, &p->restrict_to[i].mark,
+						 "phases.restrict: no named phase '%s'%s", p->restrict_to[i].value,
+						 p->n_named ? config_suggestion(sug, sizeof sug, p->restrict_to[i].value,
+										names, p->n_named)
+							    : " (phases.named is empty)");
+		}
+	}
+	return 0;
+}
+
+/* ---- view ---- */
+
+static int
+get_window(struct ld *ld, const struct cnode *v, const char *path, struct config_window *w)
+{
+	char b[64];
+	if (v->type == CN_SCALAR && strcmp(v->s, "all") == 0) {
+		w->all = 1;
+		w->first = w->last = 0;
+		return 0;
+	}
+	if (v->type != CN_SEQ || v->n != 2)
+		return ld_error(ld, v, "%s: expected all or [first, last], got %s", path, show(b, sizeof b, v));
+	uint32_t first, last;
+	int rc = get_uint(ld, v->kid[0], path, 0, MAX_INDEX, &first);
+	if (!rc)
+		rc = get_uint(ld, v->kid[1], path, 0, MAX_INDEX, &last);
+	if (rc)
+		return rc;
+	if (first > last)
+		return ld_error(ld, v, "%s: the first (%u) is after the last (%u)", path, first, last);
+	w->all = 0;
+	w->first = first;
+	w->last = last;
+	return 0;
+}
+
+static int
+get_scale(struct ld *ld, const struct cnode *v, struct config_view *view)
+{
+	char b[64], lo[32], hi[32];
+	if (v->type == CN_SCALAR && strcmp(v->s, "auto") == 0) {
+		view->scale_auto = 1;
+		view->scale_min_ns = view->scale_max_ns = 0;
+		return 0;
+	}
+	if (v->type != CN_SEQ || v->n != 2)
+		return ld_error(ld, v, "view.scale: expected auto or [min, max], got %s", show(b, sizeof b, v));
+	int64_t a, z;
+	int rc = get_time(ld, v->kid[0], "view.scale", &a);
+	if (!rc)
+		rc = get_time(ld, v->kid[1], "view.scale", &z);
+	if (rc)
+		return rc;
+	if (z <= a)
+		return ld_error(ld, v, "view.scale: the maximum (%s) must be greater than the minimum (%s)",
+				config_format_ns(hi, sizeof hi, z), config_format_ns(lo, sizeof lo, a));
+	view->scale_auto = 0;
+	view->scale_min_ns = a;
+	view->scale_max_ns = z;
+	return 0;
+}
+
+static int
+get_layout(struct ld *ld, const struct cnode *v, struct config_view *view)
+{
+	static const char *const keys[] = { "panes", "width" };
+	const struct cnode *const *cols;
+	uint32_t n;
+	const struct cnode *seen[CONFIG_PANE_COUNT] = { 0 };
+	int rc = want_list(ld, v, "view.layout", &cols, &n);
+	if (rc)
+		return rc;
+	if (n == 0)
+		return ld_error(ld, v, "view.layout: needs at least one column");
+	struct config_column *c = store_alloc(ld->st, n * sizeof *c);
+	if (!c)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct cnode *m = cols[i], *panes = NULL;
+		char b[64];
+		if (m->type != CN_MAP)
+			return ld_error(ld, m, "view.layout: expected a mapping with panes and width, got %s",
+					show(b, sizeof b, m));
+		for (uint32_t j = 0; j < m->n / 2; j++) {
+			int k = key_index(ld, m, j, "view.layout", keys, N_OF(keys));
+			const struct cnode *val = m->kid[2 * j + 1];
+			if (k < 0)
+				return k;
+			if (k == 1 && (rc = get_uint(ld, val, "view.layout.width", 0, 10000, &c[i].width)))
+				return rc;
+			if (k == 0)
+				panes = val;
+		}
+		if (!panes)
+			return ld_error(ld, m, "view.layout: column has no 'panes'");
+		const struct cnode *one = panes;
+		const struct cnode *const *items = &one;
+		uint32_t np = 1;
+		if (!(panes->type == CN_SCALAR && !cnode_is_null(panes)) &&
+		    (rc = want_list(ld, panes, "view.layout.panes", &items, &np)))
+			return rc;
+		if (np == 0)
+			return ld_error(ld, panes, "view.layout.panes: a column needs at least one pane");
+		enum config_pane *p = store_alloc(ld->st, np * sizeof *p);
+		if (!p)
+			return err_set(ld->e, ERR_NOMEM, "out of memory");
+		for (uint32_t j = 0; j < np; j++) {
+			int x;
+			if ((rc = get_enum(ld, items[j], "view.layout.panes", config_pane_names,
+					   CONFIG_PANE_COUNT, &x)))
+				return rc;
+			if (seen[x])
+				return ld_error(ld, items[j],
+						"view.layout: pane '%s' appears twice (first at line %u, column %u)",
+						config_pane_names[x], seen[x]->line, seen[x]->col);
+			seen[x] = items[j];
+			p[j] = (enum config_pane)x;
+		}
+		c[i].panes = p;
+		c[i].n_panes = np;
+	}
+	view->layout = c;
+	view->n_columns = n;
+	return 0;
+}
+
+static int
+walk_pair(struct ld *ld, const struct cnode *m, const char *path, const char *const *keys,
+	  uint32_t *a, uint32_t *b, uint32_t min, uint32_t max)
+{
+	int rc;
+	if (want_map(ld, m, path, &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = key_index(ld, m, i, path, keys, 2);
+		char p[64];
+		if (k < 0)
+			return k;
+		snprintf(p, sizeof p, "%s.%s", path, keys[k]);
+		rc = get_uint(ld, m->kid[2 * i + 1], p, min, max, k == 0 ? a : b);
+	}
+	return rc;
+}
+
+static int
+walk_view(struct ld *ld, const struct cnode *m)
+{
+	static const char *const keys[] = {
+		"metric", "scale", "layout", "focus", "ranks", "steps", "zoom",
+		"clusters", "glyphs", "colours", "selection",
+	};
+	static const char *const pair_keys[] = { "steps", "ranks" }, *const sel_keys[] = { "rank", "step" };
+	struct config_view *w = &ld->cfg->view;
+	int rc, x = 0;
+	if (want_map(ld, m, "view", &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = key_index(ld, m, i, "view", keys, N_OF(keys));
+		const struct cnode *v = m->kid[2 * i + 1];
+		if (k < 0)
+			return k;
+		switch (k) {
+		case 0:
+			if (!(rc = get_enum(ld, v, "view.metric", config_metric_names, CONFIG_METRIC_COUNT, &x)))
+				w->metric = (enum config_metric)x;
+			break;
+		case 1: rc = get_scale(ld, v, w); break;
+		case 2: rc = get_layout(ld, v, w); break;
+		case 3:
+			if (!(rc = get_enum(ld, v, "view.focus", config_pane_names, CONFIG_PANE_COUNT, &x)))
+				w->focus = (enum config_pane)x;
+			break;
+		case 4: rc = get_window(ld, v, "view.ranks", &w->ranks); break;
+		case 5: rc = get_window(ld, v, "view.steps", &w->steps); break;
+		case 6: rc = walk_pair(ld, v, "view.zoom", pair_keys, &w->zoom_steps, &w->zoom_ranks, 1, 1000000); break;
+		case 7: rc = get_uint(ld, v, "view.clusters", 0, CONFIG_MAX_CLUSTERS, &w->clusters); break;
+		case 8:
+			if (!(rc = get_enum(ld, v, "view.glyphs", config_glyphs_names, CONFIG_GLYPHS_COUNT, &x)))
+				w->glyphs = (enum config_glyphs)x;
+			break;
+		case 9:
+			if (!(rc = get_enum(ld, v, "view.colours", config_colours_names, CONFIG_COLOURS_COUNT, &x)))
+				w->colours = (enum config_colours)x;
+			break;
+		default:
+			rc = walk_pair(ld, v, "view.selection", sel_keys, &w->sel_rank, &w->sel_step, 0, MAX_INDEX);
+			break;
+		}
+	}
+	return rc;
+}
+
+/* ---- topology (reserved: checked for type only) ---- */
+
+static int
+walk_topology(struct ld *ld, const struct cnode *m)
+{
+	static const char *const keys[] = {
+		"source", "hwloc", "synthetic", "placement", "ranks_per_node", "explicit",
+	};
+	struct config_topology *t = &ld->cfg->topology;
+	int rc, x = 0;
+	if (want_map(ld, m, "topology", &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = key_index(ld, m, i, "topology", keys, N_OF(keys));
+		const struct cnode *v = m->kid[2 * i + 1];
+		if (k < 0)
+			return k;
+		if (k == 0) {
+			if (!(rc = get_enum(ld, v, "topology.source", config_topo_source_names,
+					    CONFIG_TOPO_SOURCE_COUNT, &x)))
+				t->source = (enum config_topo_source)x;
+		} else if (k == 1) {
+			rc = get_string(ld, v, "topology.hwloc", 1, &t->hwloc);
+		} else if (k == 2) {
+			rc = get_string(ld, v, "topology.synthetic", 1, &t->synthetic);
+		} else if (k == 3) {
+			if (!(rc = get_enum(ld, v, "topology.placement", config_placement_names,
+					    CONFIG_PLACE_COUNT, &x)))
+				t->placement = (enum config_placement)x;
+		} else if (k == 4) {
+			rc = get_uint(ld, v, "topology.ranks_per_node", 0, 1000000, &t->ranks_per_node);
+		} else {
+			const struct cnode *const *items;
+			uint32_t n;
+			if ((rc = want_list(ld, v, "topology.explicit", &items, &n)))
+				return rc;
+			uint32_t *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
+			if (!a)
+				return err_set(ld->e, ERR_NOMEM, "out of memory");
+			for (uint32_t j = 0; j < n && !rc; j++)
+				rc = get_uint(ld, items[j], "topology.explicit", 0, MAX_INDEX, &a[j]);
+			t->explicit_map = a;
+			t->n_explicit = n;
+		}
+	}
+	return rc;
+}
+
+/* ---- keys ---- */
+
+static int
+is_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int
+has_key(const struct config_binding *b, const char *key)
+{
+	for (uint32_t i = 0; i < b->n_keys; i++)
+		if (strcmp(b->keys[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Bindings of one document: each action's list replaces its earlier
+ * list, and a key the document binds leaves every other action. */
+static int
+walk_keys(struct ld *ld, const struct cnode *m)
+{
+	struct config *cfg = ld->cfg;
+	int rc;
+	if (want_map(ld, m, "keys", &rc))
+		return rc;
+	uint32_t nd = m->n / 2;
+	struct config_binding *doc = store_alloc(ld->st, (nd ? nd : 1) * sizeof *doc);
+	if (!doc)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < nd; i++) {
+		const struct cnode *k = m->kid[2 * i], *v = m->kid[2 * i + 1];
+		char b[64];
+		if ((rc = key_check(ld, m, i, "keys")))
+			return rc;
+		if (!is_name(k->s))
+			return ld_error(ld, k, "keys: %s is not an action name", show(b, sizeof b, k));
+		const struct cnode *one = v;
+		const struct cnode *const *items = &one;
+		uint32_t n = 1;
+		if (!(v->type == CN_SCALAR && !cnode_is_null(v)) &&
+		    (rc = want_list(ld, v, "keys", &items, &n)))
+			return rc;
+		const char **keys = store_alloc(ld->st, (n ? n : 1) * sizeof *keys);
+		struct config_mark *marks = store_alloc(ld->st, (n ? n : 1) * sizeof *marks);
+		if (!keys || !marks || !(doc[i].action = store_strndup(ld->st, k->s, k->len)))
+			return err_set(ld->e, ERR_NOMEM, "out of memory");
+		doc[i].mark = mark_of(ld, k);
+		for (uint32_t j = 0; j < n; j++) {
+			char path[96];
+			snprintf(path, sizeof path, "keys.%.60s", k->s);
+			if ((rc = get_string(ld, items[j], path, 0, &keys[j])))
+				return rc;
+			if (!is_name(keys[j]))
+				return ld_error(ld, items[j], "%s: %s is not a key name (no spaces: Space, Tab)",
+						path, show(b, sizeof b, items[j]));
+			marks[j] = mark_of(ld, items[j]);
+			for (uint32_t a = 0; a <= i; a++)
+				for (uint32_t c = 0; c < (a == i ? j : doc[a].n_keys); c++)
+					if (strcmp((a == i ? keys : (const char **)doc[a].keys)[c], keys[j]) == 0) {
+						const struct config_mark *fm = a == i ? &marks[c] : &doc[a].key_marks[c];
+						return ld_error(ld, items[j],
+								"keys: '%s' is already bound to %s at line %u, column %u",
+								keys[j], doc[a].action, fm->line, fm->column);
+					}
+		}
+		doc[i].keys = keys;
+		doc[i].key_marks = marks;
+		doc[i].n_keys = n;
+	}
+	/* merge: earlier actions keep their place, new ones follow */
+	uint32_t cap = cfg->n_keys + nd;
+	struct config_binding *out = store_alloc(ld->st, (cap ? cap : 1) * sizeof *out);
+	if (!out)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	uint32_t n_out = 0;
+	for (uint32_t i = 0; i < cfg->n_keys; i++) {
+		const struct config_binding *old = &cfg->keys[i];
+		uint32_t d = 0;
+		while (d < nd && strcmp(doc[d].action, old->action) != 0)
+			d++;
+		if (d < nd) {
+			out[n_out++] = doc[d];
+			continue;
+		}
+		const char **keys = store_alloc(ld->st, (old->n_keys ? old->n_keys : 1) * sizeof *keys);
+		struct config_mark *marks = store_alloc(ld->st, (old->n_keys ? old->n_keys : 1) * sizeof *marks);
+		if (!keys || !marks)
+			return err_set(ld->e, ERR_NOMEM, "out of memory");
+		struct config_binding nb = *old;
+		nb.n_keys = 0;
+		for (uint32_t j = 0; j < old->n_keys; j++) {
+			int taken = 0;
+			for (uint32_t a = 0; a < nd && !taken; a++)
+				taken = has_key(&doc[a], old->keys[j]);
+			if (!taken) {
+				keys[nb.n_keys] = old->keys[j];
+				marks[nb.n_keys++] = old->key_marks[j];
+			}
+		}
+		nb.keys = keys;
+		nb.key_marks = marks;
+		out[n_out++] = nb;
+	}
+	for (uint32_t d = 0; d < nd; d++) {
+		uint32_t i = 0;
+		while (i < cfg->n_keys && strcmp(doc[d].action, cfg->keys[i].action) != 0)
+			i++;
+		if (i == cfg->n_keys)
+			out[n_out++] = doc[d];
+	}
+	cfg->keys = out;
+	cfg->n_keys = n_out;
+	return 0;
+}
+
+/* ---- the document ---- */
+
+int
+config_apply(struct ld *ld, const struct cnode *root)
+{
+	static const char *const sections[] = { "structure", "phases", "view", "topology", "keys" };
+	char b[64];
+	if (!root || cnode_is_null(root))
+		return ld_error(ld, root, "empty document: expected a mapping with structure, phases, "
+				"view, topology or keys");
+	if (root->type != CN_MAP)
+		return ld_error(ld, root, "expected a mapping with structure, phases, view, topology "
+				"or keys at the top level, got %s", show(b, sizeof b, root));
+	int rc = 0;
+	for (uint32_t i = 0; i < root->n / 2 && !rc; i++) {
+		int k = key_index(ld, root, i, "", sections, N_OF(sections));
+		const struct cnode *v = root->kid[2 * i + 1];
+		if (k < 0)
+			return k;
+		switch (k) {
+		case 0: rc = walk_structure(ld, v); break;
+		case 1: rc = walk_phases(ld, v); break;
+		case 2: rc = walk_view(ld, v); break;
+		case 3: rc = walk_topology(ld, v); break;
+		default: rc = walk_keys(ld, v); break;
+		}
+	}
+	if (!rc)
+		rc = check_restrict(ld);
+	return rc;
+}
