@@ -5,6 +5,8 @@
  */
 #include "view_impl.h"
 
+#include <stdio.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,11 +83,15 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->help_open = solo == PANE_HELP;
 	v->sel_lop = TRACE_NONE;
 	v->cl_start = o && o->clusters ? o->clusters : analysis_options(a)->clusters;
+	v->save = o ? o->save : NULL;
+	v->save_ud = o ? o->save_ud : NULL;
 	if (v->cl_start > CLUSTER_MAX_K)
 		v->cl_start = CLUSTER_MAX_K;
 	view_select_update(v);
 	if (v->cl_start && view_clusters_on(v, v->cl_start) == 0)
 		v->message[0] = 0;
+	if (o && o->initial)
+		view_set_state(v, o->initial);
 	*out = v;
 	return 0;
 }
@@ -567,4 +573,34 @@ view_render(const struct analysis *a, const struct view_opts *vo,
 	view_destroy(v);
 	free(keys);
 	return rc;
+}
+
+void
+view_get_state(const struct view *v, struct view_state *st)
+{
+	st->metric = v->metric;
+	st->sel_rank = v->sel_rank;
+	st->sel_step = v->sel_step;
+	st->zoom_steps = v->zs;
+	st->zoom_ranks = v->zr;
+	st->clusters = v->clustered && v->vc ? view_cluster_groups(v->vc) : 0;
+}
+
+void
+view_set_state(struct view *v, const struct view_state *st)
+{
+	char cmd[64];
+	if (st->metric < METRIC_COUNT)
+		v->metric = st->metric;
+	if (st->clusters) {
+		snprintf(cmd, sizeof cmd, "clusters %u", st->clusters);
+		view_command(v, cmd);
+	} else {
+		view_set_zoom(v, st->zoom_steps ? st->zoom_steps : 1, st->zoom_ranks ? st->zoom_ranks : 1);
+	}
+	snprintf(cmd, sizeof cmd, "rank %u", st->sel_rank);
+	view_command(v, cmd);
+	snprintf(cmd, sizeof cmd, "step %u", st->sel_step);
+	view_command(v, cmd);
+	v->message[0] = 0;     /* restoring is silent */
 }

@@ -26,6 +26,19 @@
 
 struct view;
 
+/* What a saved view records: what `:save` writes and --config restores. */
+struct view_state {
+	enum view_metric metric;
+	uint32_t sel_rank, sel_step;
+	uint32_t zoom_steps, zoom_ranks;
+	uint32_t clusters;          /* cluster groups shown; 0: rows of ranks */
+};
+
+/* Writes st to path for `:save PATH`; returns 0 or an ERR_* code with a
+ * message in e (shown on the status line). */
+typedef int (*view_save_fn)(void *ud, const struct view_state *st, const char *path,
+			    struct err *e);
+
 struct view_opts {
 	const char *label;          /* shown in the status line (the trace path) */
 	enum view_metric metric;    /* initial colouring; METRIC_LATENESS is 0 */
@@ -35,6 +48,9 @@ struct view_opts {
 	uint32_t clusters;          /* start with rows of ranks clustered by lateness,
 	                               at most this many (1..20); 0: as the analysis'
 	                               clusters option says (0 there: rows of ranks) */
+	view_save_fn save;          /* `:save PATH`; NULL: the command says it can't */
+	void *save_ud;
+	const struct view_state *initial;   /* a saved view to start from, or NULL */
 };
 
 /* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown
@@ -49,6 +65,11 @@ void view_key(struct view *v, uint32_t key);
 void view_action(struct view *v, enum action act);
 /* Lays out and draws the whole screen into g at g's size. */
 void view_draw(struct view *v, struct grid *g);
+/* The state a saved view records, and restoring one (metric, zoom,
+ * clusters, then the selection, clamped to the trace). */
+void view_get_state(const struct view *v, struct view_state *st);
+void view_set_state(struct view *v, const struct view_state *st);
+
 /* 1 once the user asked to quit. */
 int view_done(const struct view *v);
 /* 1 when the last action asked for a full repaint (redraw); clears it. */

@@ -196,6 +196,16 @@ view_command(struct view *v, const char *cmd)
 			view_set_message(v, 1, "zoom N [R]: N steps per column, R ranks per row (both >= 1)");
 	} else if ((!strcmp(c, "clusters") || !strcmp(c, "cluster") || !strcmp(c, "cl")) && !arg2) {
 		clusters_command(v, arg);
+	} else if (!strcmp(c, "save") && arg && !arg2) {
+		struct view_state st;
+		struct err e = { 0 };
+		view_get_state(v, &st);
+		if (!v->save)
+			view_set_message(v, 1, "saving views is not available here");
+		else if (v->save(v->save_ud, &st, arg, &e))
+			view_set_message(v, 1, "%s", e.msg[0] ? e.msg : "cannot save the view");
+		else
+			view_set_message(v, 0, "view saved to %s", arg);
 	} else if (!strcmp(c, "search") && arg) {
 		snprintf(v->search, sizeof v->search, "%s", arg);
 		view_search_step(v, 1);
@@ -205,7 +215,7 @@ view_command(struct view *v, const char *cmd)
 		view_action(v, ACT_HELP);
 	} else {
 		view_set_message(v, 1, "unknown command '%s' (step N, rank N, partition N, hotspot N, "
-				 "metric NAME, zoom N [R], clusters K|off, quit)", cmd);
+				 "metric NAME, zoom N [R], clusters K|off, save FILE, quit)", cmd);
 	}
 }
 

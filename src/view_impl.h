@@ -88,6 +88,8 @@ struct view {
 	int message_error;
 	int hot_idx;
 	int quit, repaint;
+	view_save_fn save;            /* `:save PATH`, from view_opts */
+	void *save_ud;
 
 	/* clustered rows (view_cluster.h): when on, grid rows are the rows of
 	 * vc, the selection and window are row indices, and zr is 1 */

@@ -72,6 +72,49 @@ else
 	skip=$((skip + 6))
 fi
 
+# configuration: dump round trip, layering, errors with file:line:column
+export XDG_CONFIG_HOME="$tmp/xdg"
+run config-dump 0 config && cp "$tmp/out" "$tmp/dump1.yaml" &&
+	run config-reload 0 config --config "$tmp/dump1.yaml" && cmp -s "$tmp/out" "$tmp/dump1.yaml" &&
+	ok || bad "skein config: dump, load, dump is identical"
+printf 'structure:\n  leap_facotr: 3\n' >"$tmp/typo.yaml"
+run config-typo 2 config --config "$tmp/typo.yaml" && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
+	grep -q "^skein: $tmp/typo.yaml:2:3: .*leap_facotr.*did you mean 'leap_factor'" "$tmp/err" &&
+	ok || bad "config typo: one line file:line:column with a suggestion ($(cat "$tmp/err"))"
+printf 'structure: [1, 2\n' >"$tmp/broken.yaml"
+run config-broken 2 config --config "$tmp/broken.yaml" && grep -q "^skein: $tmp/broken.yaml:[0-9]*:[0-9]*: " "$tmp/err" &&
+	ok || bad "malformed YAML: file:line:column"
+run config-missing 2 config --config "$tmp/none.yaml" && grep -q "none.yaml" "$tmp/err" && ok || bad "missing config file"
+run config-extra 2 config extra && ok || bad "skein config takes no trace"
+run dump-elsewhere 2 info --dump "$trace" && ok || bad "--dump belongs to skein config"
+mkdir -p "$XDG_CONFIG_HOME/skein"
+printf 'structure:\n  coalesce: false\n  leap_factor: 2.5\n' >"$XDG_CONFIG_HOME/skein/config.yaml"
+printf 'structure:\n  leap_merge: true\n' >"$tmp/leap.yaml"
+if [ -n "$trace" ]; then
+	# the user's file, then --config files, then flags: each later layer wins
+	run layers 0 analyze --config "$tmp/leap.yaml" --leap-factor 7 "$trace" &&
+		grep -q '^options       coalesce off, waitall-merge on, leap-merge on (factor 7)' "$tmp/out" &&
+		ok || bad "layering: XDG file, --config, flags ($(sed -n 2p "$tmp/out"))"
+	printf 'phases:\n  split_at: [no_such_region]\n' >"$tmp/phase.yaml"
+	run config-region 2 analyze --config "$tmp/phase.yaml" "$trace" && [ ! -s "$tmp/out" ] &&
+		grep -q "^skein: $tmp/phase.yaml:2:14: .*no_such_region" "$tmp/err" &&
+		ok || bad "a phase naming no region: file:line:column ($(cat "$tmp/err"))"
+	run phase-flag-wins 0 analyze --config "$tmp/phase.yaml" --phase iteration "$trace" && ok ||
+		bad "--phase replaces the file's phases"
+fi
+rm -rf "$XDG_CONFIG_HOME/skein"
+# a saved view reopens on the identical screen
+sv=$root/traces/corpus/stencil-4-delay/traces.otf2
+if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<Enter>' >/dev/null &&
+	"$skein" render "$sv" --size 100x24 --keys 'lllljjmm' >"$tmp/a.txt" &&
+	"$skein" render --config "$tmp/view.yaml" "$sv" --size 100x24 >"$tmp/b.txt" &&
+	cmp -s "$tmp/a.txt" "$tmp/b.txt" && grep -q 'metric: global' "$tmp/view.yaml"; then
+	ok
+else
+	bad ":save then --config: the same screen"
+fi
+unset XDG_CONFIG_HOME
+
 # make install into a user prefix, as on a login node without root
 if make -s -C "$root" install PREFIX="$tmp/prefix" >/dev/null 2>"$tmp/err" &&
 	"$tmp/prefix/bin/skein" --version >/dev/null && [ -f "$tmp/prefix/share/man/man1/skein.1" ]; then

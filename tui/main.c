@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../src/analysis.h"
+#include "../src/config.h"
 #include "../src/info.h"
 #include "../src/keymap.h"
 #include "../src/otf2_read.h"
@@ -39,6 +40,7 @@ static const char usage_text[] =
 	"       skein render [--size WxH] [--keys KEYS] [--pane NAME] [--color C] [--ascii]\n"
 	"                    [EXPLORER OPTIONS] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein info [--format text|json] [--ranks] TRACE\n"
+	"       skein config [--dump] [--config FILE]...\n"
 	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein --help | --version\n"
 	"\n"
@@ -53,6 +55,7 @@ static const char usage_text[] =
 	"              messages, collectives, warnings\n"
 	"  analyze     logical structure and lateness: partitions, steps, the\n"
 	"              verifier, hotspots with their cause, lateness per rank\n"
+	"  config      print the effective configuration as YAML (loadable back)\n"
 	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
 	"              so scripts that pipe 'skein TRACE' keep getting text\n"
 	"\n"
@@ -98,16 +101,18 @@ static const char usage_text[] =
 	"  -p, --phase GLOB        every Enter of a region matching GLOB starts a new\n"
 	"                          phase (replaces partition detection; repeatable)\n"
 	"\n"
+	"      --config FILE       load a YAML configuration (repeatable; doc/config.md);\n"
+	"                          command-line flags override it\n"
 	"  -h, --help              this help\n"
 	"  -V, --version           print the version\n"
 	"\n"
 	"exit status: 0 success, 1 the trace could not be read, 2 usage error.\n";
 
-enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER };
+enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG };
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
-	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
+	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 };
 
 struct cli {
@@ -123,6 +128,18 @@ struct cli {
 	const char *metric, *color, *keymap, *size, *keys, *pane;
 	int ascii, time;
 	int explorer_opts, render_opts;
+	/* configuration: files in order, then the flags above on top */
+	const char *configs[16];
+	int n_configs;
+	uint32_t given;            /* G_*: structure flags given on the command line */
+	int dump;                  /* skein config --dump */
+	struct config cfg;
+};
+
+/* Structure flags given on the command line override the configuration. */
+enum {
+	G_COALESCE = 1, G_WAITALL = 2, G_LEAP = 4, G_FACTOR = 8, G_FORCE = 16, G_GSTEP = 32,
+	G_MATCH = 64, G_CALLER = 128, G_CLUSTERS = 256, G_HOTSPOTS = 512, G_PHASES = 1024,
 };
 
 struct progress {
@@ -200,6 +217,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "global-step-merge", no_argument, NULL, OPT_GSTEP },
 		{ "match-size", no_argument, NULL, OPT_MATCH_SIZE },
 		{ "caller-merge", no_argument, NULL, OPT_CALLER },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "clusters", required_argument, NULL, OPT_CLUSTERS },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "color", required_argument, NULL, OPT_COLOR },
@@ -226,6 +245,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'n':
 			if (parse_uint(optarg, &c->aopts.hotspots))
 				return usage_error("--hotspots takes a whole number up to 1000000, not", optarg);
+			c->given |= G_HOTSPOTS;
 			c->structure_opts = 1;
 			break;
 		case 'p':
@@ -233,18 +253,20 @@ parse_args(int argc, char **argv, struct cli *c)
 				return usage_error("too many --phase rules", NULL);
 			c->phases[c->aopts.n_phases++].region_glob = optarg;
 			c->aopts.phases = c->phases;
+			c->given |= G_PHASES;
 			c->structure_opts = 1;
 			break;
-		case OPT_NO_COALESCE: c->aopts.coalesce_isends = 0; c->structure_opts = 1; break;
-		case OPT_NO_WAITALL: c->aopts.waitall_merge = 0; c->structure_opts = 1; break;
-		case OPT_LEAP: c->aopts.leap_merge = 1; c->structure_opts = 1; break;
-		case OPT_LEAP_FORCE: c->aopts.leap_force = 1; c->structure_opts = 1; break;
-		case OPT_GSTEP: c->aopts.global_step_merge = 1; c->structure_opts = 1; break;
-		case OPT_MATCH_SIZE: c->aopts.match_size = 1; c->structure_opts = 1; break;
-		case OPT_CALLER: c->aopts.caller_merge = 1; c->structure_opts = 1; break;
+		case OPT_NO_COALESCE: c->aopts.coalesce_isends = 0; c->given |= G_COALESCE; c->structure_opts = 1; break;
+		case OPT_NO_WAITALL: c->aopts.waitall_merge = 0; c->given |= G_WAITALL; c->structure_opts = 1; break;
+		case OPT_LEAP: c->aopts.leap_merge = 1; c->given |= G_LEAP; c->structure_opts = 1; break;
+		case OPT_LEAP_FORCE: c->aopts.leap_force = 1; c->given |= G_FORCE; c->structure_opts = 1; break;
+		case OPT_GSTEP: c->aopts.global_step_merge = 1; c->given |= G_GSTEP; c->structure_opts = 1; break;
+		case OPT_MATCH_SIZE: c->aopts.match_size = 1; c->given |= G_MATCH; c->structure_opts = 1; break;
+		case OPT_CALLER: c->aopts.caller_merge = 1; c->given |= G_CALLER; c->structure_opts = 1; break;
 		case OPT_CLUSTERS:
 			if (parse_uint(optarg, &c->aopts.clusters) || c->aopts.clusters > 20)
 				return usage_error("--clusters takes a number of clusters from 0 to 20, not", optarg);
+			c->given |= G_CLUSTERS;
 			c->structure_opts = 1;
 			break;
 		case OPT_LEAP_FACTOR:
@@ -253,9 +275,16 @@ parse_args(int argc, char **argv, struct cli *c)
 			if (errno || end == optarg || *end || !(c->aopts.leap_factor > 0) ||
 			    c->aopts.leap_factor > 1e9)
 				return usage_error("--leap-factor takes a positive number, not", optarg);
+			c->given |= G_FACTOR;
 			c->structure_opts = 1;
 			break;
 		case 'm': c->metric = optarg; c->explorer_opts = 1; break;
+		case OPT_CONFIG:
+			if (c->n_configs == (int)(sizeof c->configs / sizeof c->configs[0]))
+				return usage_error("too many --config files", NULL);
+			c->configs[c->n_configs++] = optarg;
+			break;
+		case OPT_DUMP: c->dump = 1; break;
 		case OPT_COLOR: c->color = optarg; c->explorer_opts = 1; break;
 		case OPT_ASCII: c->ascii = 1; c->explorer_opts = 1; break;
 		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
@@ -283,6 +312,15 @@ parse_args(int argc, char **argv, struct cli *c)
 		c->cmd = CMD_RENDER;
 		args++;
 		nargs--;
+	} else if (nargs >= 1 && strcmp(args[0], "config") == 0) {
+		/* skein config [--dump] [--config FILE]...: no trace */
+		c->cmd = CMD_CONFIG;
+		if (nargs > 1)
+			return usage_error("unexpected argument", args[1]);
+		if (c->structure_opts || c->explorer_opts || c->render_opts || c->format || c->table ||
+		    c->per_rank)
+			return usage_error("'skein config' takes only --config and --dump", NULL);
+		return EXIT_OK;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
 		c->cmd = CMD_ANALYZE;
 		args++;
@@ -307,6 +345,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		return usage_error("--table belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_INFO && c->per_rank)
 		return usage_error("--ranks belongs to 'skein info'", NULL);
+	if (c->dump)
+		return usage_error("--dump belongs to 'skein config'", NULL);
 	if (c->cmd != CMD_RENDER && c->render_opts)
 		return usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
 	if ((c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE) && c->explorer_opts)
@@ -314,6 +354,72 @@ parse_args(int argc, char **argv, struct cli *c)
 	if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && c->format)
 		return usage_error("--format belongs to 'skein info' and 'skein analyze'", NULL);
 	return EXIT_OK;
+}
+
+/* The configuration: built-in defaults, the user's file, the --config
+ * files in order, then the command-line flags on top. */
+static int
+setup_config(struct cli *c)
+{
+	struct err e = { 0 };
+	if (config_init(&c->cfg, &e) ||
+	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot load the configuration");
+		return EXIT_USAGE;
+	}
+	const struct analysis_opts f = c->aopts;
+	struct analysis_opts *o = &c->aopts;
+	config_analysis_opts(&c->cfg, o);
+	if (c->given & G_COALESCE) o->coalesce_isends = f.coalesce_isends;
+	if (c->given & G_WAITALL) o->waitall_merge = f.waitall_merge;
+	if (c->given & G_LEAP) o->leap_merge = f.leap_merge;
+	if (c->given & G_FACTOR) o->leap_factor = f.leap_factor;
+	if (c->given & G_FORCE) o->leap_force = f.leap_force;
+	if (c->given & G_GSTEP) o->global_step_merge = f.global_step_merge;
+	if (c->given & G_MATCH) o->match_size = f.match_size;
+	if (c->given & G_CALLER) o->caller_merge = f.caller_merge;
+	if (c->given & G_HOTSPOTS) o->hotspots = f.hotspots;
+	if (c->given & G_PHASES) {
+		o->phases = f.phases;
+		o->n_phases = f.n_phases;
+	}
+	/* analyze reports clusters when asked; the explorer shows the view's */
+	o->clusters = c->given & G_CLUSTERS ? f.clusters : 0;
+	return EXIT_OK;
+}
+
+/* Phase patterns from the files must name regions the trace has. */
+static int
+check_config_regions(const struct cli *c, const struct trace *t)
+{
+	struct err e = { 0 };
+	if (c->given & G_PHASES)
+		return EXIT_OK;
+	if (config_check_regions(&c->cfg, t, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* `:save FILE`: the current view written into the configuration, dumped. */
+static int
+save_view(void *ud, const struct view_state *st, const char *path, struct err *e)
+{
+	struct config *cfg = ud;
+	cfg->view.metric = (enum config_metric)st->metric;
+	cfg->view.sel_rank = st->sel_rank;
+	cfg->view.sel_step = st->sel_step;
+	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
+	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
+	cfg->view.clusters = st->clusters;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	int rc = config_dump(cfg, f, e);
+	if (fclose(f) && !rc)
+		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	return rc;
 }
 
 static int
@@ -421,36 +527,72 @@ read_file(const char *path, char **out)
 	return 0;
 }
 
-/* Options shared by explore and render, checked before the (long) load. */
 static int
-explorer_setup(const struct cli *c, struct view_opts *vo, struct keymap **km, char *label, size_t n)
+key_name_ok(const char *name)
 {
+	return keymap_key_parse(name, strlen(name)) != 0;
+}
+
+/* Options shared by explore and render, from the configuration and the
+ * command line, checked before the (long) load. */
+static int
+explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, struct keymap **km,
+	       char *label, size_t n)
+{
+	const struct config_view *cv = &c->cfg.view;
 	memset(vo, 0, sizeof *vo);
 	trace_label(c->trace, label, n);
 	vo->label = label;
-	vo->metric = METRIC_LATENESS;
+	vo->metric = (enum view_metric)cv->metric;
 	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
 		return usage_error("--metric takes lateness, diff, global, duration, partition or function, not",
 				   c->metric);
-	*km = NULL;
-	if (c->keymap) {
-		char *text = NULL;
-		struct err e = { 0 };
+	vo->clusters = c->given & G_CLUSTERS ? c->aopts.clusters : cv->clusters;
+	vo->save = save_view;
+	vo->save_ud = &c->cfg;
+	/* a saved view (selection, zoom) starts where it was left */
+	*init = (struct view_state){
+		.metric = vo->metric, .sel_rank = cv->sel_rank, .sel_step = cv->sel_step,
+		.zoom_steps = cv->zoom_steps, .zoom_ranks = cv->zoom_ranks, .clusters = vo->clusters,
+	};
+	vo->initial = init;
+
+	/* key bindings: the configuration's (defaults.yaml and the files),
+	 * then a --keymap file on top */
+	struct err e = { 0 };
+	const char *names[ACT_COUNT];
+	size_t n_names = 0;
+	for (int a = 0; a < ACT_COUNT; a++)
+		if (action_info((enum action)a) && action_info((enum action)a)->name)
+			names[n_names++] = action_info((enum action)a)->name;
+	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		return EXIT_USAGE;
+	}
+	char *text = NULL;
+	*km = keymap_create();
+	int rc = *km ? config_keys_text(&c->cfg, &text) : ERR_NOMEM;
+	if (!rc)
+		rc = keymap_parse(*km, text, "configuration", &e);
+	free(text);
+	text = NULL;
+	if (!rc && c->keymap) {
 		if (read_file(c->keymap, &text)) {
 			fprintf(stderr, "skein: %s: %s\n", c->keymap, strerror(errno));
-			return EXIT_FAIL;
-		}
-		*km = keymap_create();
-		int rc = *km ? keymap_parse(*km, text, c->keymap, &e) : ERR_NOMEM;
-		free(text);
-		if (rc) {
-			fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
 			keymap_destroy(*km);
 			*km = NULL;
-			return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
+			return EXIT_FAIL;
 		}
-		vo->keys = *km;
+		rc = keymap_parse(*km, text, c->keymap, &e);
+		free(text);
 	}
+	if (rc) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		keymap_destroy(*km);
+		*km = NULL;
+		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	vo->keys = *km;
 	return EXIT_OK;
 }
 
@@ -468,9 +610,13 @@ load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
 }
 
 static int
-run_explore(const struct cli *c)
+run_explore(struct cli *c)
 {
-	enum screen_color color = SCOLOR_AUTO;
+	static const enum screen_color from_config[CONFIG_COLOURS_COUNT] = {
+		[CONFIG_COLOURS_AUTO] = SCOLOR_AUTO, [CONFIG_COLOURS_256] = SCOLOR_256,
+		[CONFIG_COLOURS_8] = SCOLOR_8, [CONFIG_COLOURS_NONE] = SCOLOR_MONO,
+	};
+	enum screen_color color = from_config[c->cfg.view.colours];
 	if (c->color) {
 		if (!strcmp(c->color, "auto"))
 			color = SCOLOR_AUTO;
@@ -491,7 +637,8 @@ run_explore(const struct cli *c)
 	struct view_opts vo;
 	struct keymap *km;
 	char label[256];
-	int rc = explorer_setup(c, &vo, &km, label, sizeof label);
+	struct view_state init;
+	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
 	if (rc)
 		return rc;
 	struct trace *t = NULL;
@@ -501,7 +648,14 @@ run_explore(const struct cli *c)
 		return rc;
 	}
 	char msg[256];
-	if (explore_run(a, &vo, color, c->ascii, msg, sizeof msg)) {
+	if ((rc = check_config_regions(c, t))) {
+		analysis_destroy(a);
+		trace_destroy(t);
+		keymap_destroy(km);
+		return rc;
+	}
+	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
+	if (explore_run(a, &vo, color, ascii, msg, sizeof msg)) {
 		fprintf(stderr, "skein: %s\n", msg);
 		rc = EXIT_FAIL;
 	}
@@ -512,10 +666,10 @@ run_explore(const struct cli *c)
 }
 
 static int
-run_render(const struct cli *c)
+run_render(struct cli *c)
 {
 	struct view_render_opts ro = { .w = 120, .h = 40, .keys = c->keys, .depth = DEPTH_NONE,
-				       .ascii = c->ascii };
+				       .ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII };
 	if (c->size) {
 		char *end;
 		long w = strtol(c->size, &end, 10), h = 0;
@@ -556,7 +710,8 @@ run_render(const struct cli *c)
 	struct view_opts vo;
 	struct keymap *km;
 	char label[256];
-	int rc = explorer_setup(c, &vo, &km, label, sizeof label);
+	struct view_state init;
+	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
 	if (rc)
 		return rc;
 	vo.pane = c->pane;
@@ -568,6 +723,12 @@ run_render(const struct cli *c)
 	}
 	struct err e = { 0 };
 	struct view_render_stats st;
+	if ((rc = check_config_regions(c, t))) {
+		analysis_destroy(a);
+		trace_destroy(t);
+		keymap_destroy(km);
+		return rc;
+	}
 	rc = view_render(a, &vo, &ro, stdout, &st, &e);
 	if (rc)
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
@@ -581,17 +742,23 @@ run_render(const struct cli *c)
 	return rc == ERR_USAGE ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }
 
-int
-main(int argc, char **argv)
+/* The command, once the options and the configuration are in. */
+static int
+run(struct cli *c)
 {
-	struct cli c = { 0 };
-	int rc = parse_args(argc, argv, &c);
-	if (rc)
-		return rc;
-	if (c.cmd == CMD_EXPLORE)
-		return run_explore(&c);
-	if (c.cmd == CMD_RENDER) {
-		rc = run_render(&c);
+	int rc;
+	if (c->cmd == CMD_CONFIG) {
+		struct err e = { 0 };
+		if (config_dump(&c->cfg, stdout, &e) || fflush(stdout)) {
+			fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot write the configuration");
+			return EXIT_FAIL;
+		}
+		return EXIT_OK;
+	}
+	if (c->cmd == CMD_EXPLORE)
+		return run_explore(c);
+	if (c->cmd == CMD_RENDER) {
+		rc = run_render(c);
 		if (rc == EXIT_OK && fflush(stdout)) {
 			fprintf(stderr, "skein: cannot write the screen\n");
 			rc = EXIT_FAIL;
@@ -599,20 +766,37 @@ main(int argc, char **argv)
 		return rc;
 	}
 	/* check the output format before the (possibly long) load */
-	if (c.format && strcmp(c.format, "text") && strcmp(c.format, "json") &&
-	    (c.cmd != CMD_ANALYZE || strcmp(c.format, "csv")))
-		return usage_error(c.cmd == CMD_ANALYZE ? "--format takes text, json or csv, not"
-				   : "--format takes text or json, not", c.format);
-	struct progress p = { .enabled = !c.quiet && isatty(STDERR_FILENO) };
+	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
+	    (c->cmd != CMD_ANALYZE || strcmp(c->format, "csv")))
+		return usage_error(c->cmd == CMD_ANALYZE ? "--format takes text, json or csv, not"
+				   : "--format takes text or json, not", c->format);
+	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	struct trace *t = NULL;
-	if ((rc = load(&c, &p, &t)))
+	if ((rc = load(c, &p, &t)))
 		return rc;
-	rc = c.cmd == CMD_ANALYZE ? run_analyze(&c, t, &p) : run_info(&c, t);
+	if (c->cmd == CMD_ANALYZE && (rc = check_config_regions(c, t))) {
+		trace_destroy(t);
+		return rc;
+	}
+	rc = c->cmd == CMD_ANALYZE ? run_analyze(c, t, &p) : run_info(c, t);
 	if (rc == EXIT_OK && fflush(stdout)) {
 		fprintf(stderr, "skein: cannot write the report\n");
 		rc = EXIT_FAIL;
 	}
 	trace_destroy(t);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct cli c;
+	int rc = parse_args(argc, argv, &c);
+	if (rc)
+		return rc;
+	if ((rc = setup_config(&c)) == EXIT_OK)
+		rc = run(&c);
+	config_fini(&c.cfg);
 	return rc;
 }
