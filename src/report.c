@@ -63,6 +63,24 @@ lop_context(const struct analysis *a, uint32_t l)
 	return f == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[trace_frames(t, NULL)[f].region].name);
 }
 
+static int
+kept_part(const struct report_phases *ph, uint32_t p)
+{
+	return !ph || !ph->keep || ph->keep[p];
+}
+
+static int
+kept_lop(const struct analysis *a, const struct report_phases *ph, uint32_t l)
+{
+	return kept_part(ph, analysis_lop_part(a, l));
+}
+
+static const char *
+part_name(const struct report_phases *ph, uint32_t p)
+{
+	return ph && ph->name ? ph->name[p] : NULL;
+}
+
 static void
 on_off(FILE *out, const char *name, int v, int *first)
 {
@@ -75,12 +93,15 @@ struct tl_totals {
 };
 
 static void
-timeline_totals(const struct analysis *a, uint32_t tl, struct tl_totals *x)
+timeline_totals(const struct analysis *a, const struct report_phases *ph, uint32_t tl,
+		struct tl_totals *x)
 {
 	uint32_t first, count;
 	analysis_timeline_lops(a, tl, &first, &count);
 	memset(x, 0, sizeof *x);
 	for (uint32_t l = first; l < first + count; l++) {
+		if (!kept_lop(a, ph, l))
+			continue;
 		uint64_t late = analysis_lop_lateness(a, l);
 		x->late += late;
 		x->diff += analysis_lop_diff(a, l);
@@ -90,7 +111,7 @@ timeline_totals(const struct analysis *a, uint32_t tl, struct tl_totals *x)
 }
 
 static void
-write_text(const struct analysis *a, FILE *out)
+write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 {
 	const struct trace *t = analysis_trace(a);
 	const struct analysis_opts *o = analysis_options(a);
@@ -136,12 +157,16 @@ write_text(const struct analysis *a, FILE *out)
 
 	fprintf(out, "\n%-9s %-15s %6s %8s %6s  %s\n", "partition", "steps", "ranks", "ops", "leap", "phase");
 	for (uint32_t p = 0; p < n_parts; p++) {
+		if (!kept_part(ph, p))
+			continue;
 		char span[32];
 		snprintf(span, sizeof span, "%u-%u", parts[p].step_first,
 			 parts[p].step_first + parts[p].step_count - 1);
 		fprintf(out, "%-9u %-15s %6u %8u %6u  ", p, span, parts[p].ranks, parts[p].comm_count,
 			parts[p].leap);
-		if (parts[p].phase == TRACE_NONE)
+		if (part_name(ph, p))
+			fprintf(out, "%s\n", part_name(ph, p));
+		else if (parts[p].phase == TRACE_NONE)
 			fputs("-\n", out);
 		else
 			fprintf(out, "%u (%s)\n", parts[p].phase,
@@ -153,7 +178,7 @@ write_text(const struct analysis *a, FILE *out)
 		fprintf(out, "\nclusters (ranks grouped by lateness, at most %u per partition)\n", o->clusters);
 		for (uint32_t p = 0; p < n_parts; p++) {
 			const struct clustering *c = analysis_clustering(a, p);
-			if (!c || c->n_clusters < 2)
+			if (!c || c->n_clusters < 2 || !kept_part(ph, p))
 				continue;
 			fprintf(out, "%-9u", p);
 			for (uint32_t k = 0; k < c->n_clusters; k++)
@@ -167,9 +192,13 @@ write_text(const struct analysis *a, FILE *out)
 	fprintf(out, "\nhotspots (largest differential lateness first)\n");
 	fprintf(out, "%3s %5s %6s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
 		"operation", "in", "lateness", "diff", "cause");
+	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n_hot; i++) {
 		uint32_t l = hot[i];
-		fprintf(out, "%3u %5u %6u %5u %-18s %-18s %12s %12s  %s\n", i + 1,
+		if (!kept_lop(a, ph, l))
+			continue;
+		shown++;
+		fprintf(out, "%3u %5u %6u %5u %-18s %-18s %12s %12s  %s\n", shown,
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : lop_region(a, l),
 			lop_context(a, l),
@@ -177,14 +206,14 @@ write_text(const struct analysis *a, FILE *out)
 			report_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
 			analysis_cause_name(analysis_lop_cause(a, l)));
 	}
-	if (!n_hot)
+	if (!shown)
 		fputs("  none: no operation created lateness\n", out);
 
 	fprintf(out, "\n%-6s %14s %14s %14s\n", "rank", "lateness", "created", "max lateness");
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		struct tl_totals x;
 		char b3[32];
-		timeline_totals(a, tl, &x);
+		timeline_totals(a, ph, tl, &x);
 		fprintf(out, "%-6u %14s %14s %14s\n", tl, report_duration(t, x.late, b1, sizeof b1),
 			report_duration(t, x.diff, b2, sizeof b2), report_duration(t, x.max_late, b3, sizeof b3));
 	}
@@ -217,7 +246,7 @@ json_lop(struct json *j, const struct analysis *a, uint32_t l)
 }
 
 static void
-write_json(const struct analysis *a, FILE *out)
+write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 {
 	const struct trace *t = analysis_trace(a);
 	const struct analysis_opts *o = analysis_options(a);
@@ -269,7 +298,15 @@ write_json(const struct analysis *a, FILE *out)
 	json_key(&j, "partitions");
 	json_begin_array(&j);
 	for (uint32_t p = 0; p < n_parts; p++) {
+		if (!kept_part(ph, p))
+			continue;
 		json_begin_object(&j);
+		json_key(&j, "index"); json_uint(&j, p);
+		json_key(&j, "name");
+		if (part_name(ph, p))
+			json_string(&j, part_name(ph, p));
+		else
+			json_null(&j);
 		json_key(&j, "step_first"); json_uint(&j, parts[p].step_first);
 		json_key(&j, "step_count"); json_uint(&j, parts[p].step_count);
 		json_key(&j, "ranks"); json_uint(&j, parts[p].ranks);
@@ -310,13 +347,14 @@ write_json(const struct analysis *a, FILE *out)
 	json_key(&j, "hotspots");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_hot; i++)
-		json_lop(&j, a, hot[i]);
+		if (kept_lop(a, ph, hot[i]))
+			json_lop(&j, a, hot[i]);
 	json_end_array(&j);
 	json_key(&j, "timelines");
 	json_begin_array(&j);
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		struct tl_totals x;
-		timeline_totals(a, tl, &x);
+		timeline_totals(a, ph, tl, &x);
 		json_begin_object(&j);
 		json_key(&j, "rank"); json_uint(&j, tl);
 		json_key(&j, "lateness_s"); json_double(&j, trace_seconds(t, x.late));
@@ -358,7 +396,8 @@ csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 }
 
 static void
-write_csv(const struct analysis *a, FILE *out, enum report_table table)
+write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
+	  enum report_table table)
 {
 	const struct trace *t = analysis_trace(a);
 	static const char lop_header[] =
@@ -369,23 +408,30 @@ write_csv(const struct analysis *a, FILE *out, enum report_table table)
 		const uint32_t *hot = analysis_hotspots(a, &n);
 		fputs(lop_header, out);
 		for (uint32_t i = 0; i < n; i++)
-			csv_lop(out, a, hot[i]);
+			if (kept_lop(a, ph, hot[i]))
+				csv_lop(out, a, hot[i]);
 		break;
 	}
 	case TABLE_OPS:
 		fputs(lop_header, out);
 		for (uint32_t l = 0; l < analysis_lop_count(a); l++)
-			csv_lop(out, a, l);
+			if (kept_lop(a, ph, l))
+				csv_lop(out, a, l);
 		break;
 	case TABLE_PARTITIONS: {
 		uint32_t n;
 		const struct analysis_part *parts = analysis_parts(a, &n);
-		fputs("partition,step_first,step_count,ranks,operations,leap,phase\n", out);
+		fputs("partition,step_first,step_count,ranks,operations,leap,phase,name\n", out);
 		for (uint32_t p = 0; p < n; p++) {
+			if (!kept_part(ph, p))
+				continue;
 			fprintf(out, "%u,%u,%u,%u,%u,%u,", p, parts[p].step_first, parts[p].step_count,
 				parts[p].ranks, parts[p].comm_count, parts[p].leap);
 			if (parts[p].phase != TRACE_NONE)
 				fprintf(out, "%u", parts[p].phase);
+			fputc(',', out);
+			if (part_name(ph, p))
+				csv_str(out, part_name(ph, p));
 			fputc('\n', out);
 		}
 		break;
@@ -396,7 +442,7 @@ write_csv(const struct analysis *a, FILE *out, enum report_table table)
 		fputs("rank,lateness_s,created_s,max_lateness_s\n", out);
 		for (uint32_t tl = 0; tl < n; tl++) {
 			struct tl_totals x;
-			timeline_totals(a, tl, &x);
+			timeline_totals(a, ph, tl, &x);
 			fprintf(out, "%u,%.9f,%.9f,%.9f\n", tl, trace_seconds(t, x.late),
 				trace_seconds(t, x.diff), trace_seconds(t, x.max_late));
 		}
@@ -406,13 +452,14 @@ write_csv(const struct analysis *a, FILE *out, enum report_table table)
 }
 
 int
-report_write(const struct analysis *a, FILE *out, enum report_format fmt, enum report_table table)
+report_write(const struct analysis *a, FILE *out, enum report_format fmt, enum report_table table,
+	     const struct report_phases *ph)
 {
 	if (fmt == REPORT_JSON)
-		write_json(a, out);
+		write_json(a, ph, out);
 	else if (fmt == REPORT_CSV)
-		write_csv(a, out, table);
+		write_csv(a, ph, out, table);
 	else
-		write_text(a, out);
+		write_text(a, ph, out);
 	return ferror(out) ? ERR_IO : 0;
 }

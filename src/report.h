@@ -15,9 +15,17 @@
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
 enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS };
 
-/* Returns 0, or ERR_IO when out could not be written. */
+/* Named phases from the configuration: a name for each partition (NULL
+ * for none) and which partitions to report (NULL: all). Partitions left
+ * out are dropped from every table, the hotspots and the per-rank totals. */
+struct report_phases {
+	const char *const *name;   /* one per partition, or NULL */
+	const uint8_t *keep;       /* one per partition, or NULL */
+};
+
+/* Returns 0, or ERR_IO when out could not be written. ph may be NULL. */
 int report_write(const struct analysis *a, FILE *out, enum report_format fmt,
-		 enum report_table table);
+		 enum report_table table, const struct report_phases *ph);
 
 /* Parses a table name ("hotspots", "partitions", "timelines", "ops");
  * returns 0 or ERR_USAGE. */

@@ -103,6 +103,14 @@ if [ -n "$trace" ]; then
 		bad "--phase replaces the file's phases"
 fi
 rm -rf "$XDG_CONFIG_HOME/skein"
+# named phases label partitions; restrict keeps only the chosen ones
+st=$root/traces/corpus/stencil-4/traces.otf2
+run named-phases 0 analyze --config "$root/config/phases-by-function.yaml" "$st" &&
+	[ "$(grep -c ' halo$' "$tmp/out")" = 6 ] && [ "$(grep -c ' reduction$' "$tmp/out")" = 2 ] &&
+	ok || bad "named phases label the partitions"
+run restrict 0 analyze --config "$root/config/batch-report.yaml" -f json "$st" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["partitions"]; assert len(p) == 6 and all(x["name"] == "iteration" for x in p) and 0 not in [x["index"] for x in p]' "$tmp/out" &&
+	ok || bad "restrict keeps only the iterations"
 # a saved view reopens on the identical screen
 sv=$root/traces/corpus/stencil-4-delay/traces.otf2
 if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<Enter>' >/dev/null &&

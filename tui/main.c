@@ -448,7 +448,7 @@ run_info(const struct cli *c, const struct trace *t)
 }
 
 static int
-run_analyze(const struct cli *c, const struct trace *t, struct progress *p)
+run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 {
 	enum report_format fmt = REPORT_TEXT;
 	enum report_table table = TABLE_HOTSPOTS;
@@ -470,7 +470,26 @@ run_analyze(const struct cli *c, const struct trace *t, struct progress *p)
 		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
-	rc = report_write(a, stdout, fmt, table) ? EXIT_FAIL : EXIT_OK;
+	/* named phases and restrict from the configuration */
+	uint32_t np;
+	analysis_parts(a, &np);
+	uint32_t *label = malloc(((size_t)np + 1) * sizeof *label);
+	uint8_t *keep = malloc((size_t)np + 1);
+	const char **names = malloc(((size_t)np + 1) * sizeof *names);
+	struct report_phases ph = { 0 };
+	if (!label || !keep || !names || config_part_phases(&c->cfg, a, label, keep, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
+		rc = EXIT_FAIL;
+	} else {
+		for (uint32_t k = 0; k < np; k++)
+			names[k] = label[k] == CONFIG_NO_PHASE ? NULL : c->cfg.phases.named[label[k]].name;
+		ph.name = c->cfg.phases.n_named ? names : NULL;
+		ph.keep = keep;
+		rc = report_write(a, stdout, fmt, table, &ph) ? EXIT_FAIL : EXIT_OK;
+	}
+	free(label);
+	free(keep);
+	free(names);
 	analysis_destroy(a);
 	return rc;
 }
