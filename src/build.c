@@ -158,6 +158,17 @@ close_stray(struct build *b, uint64_t time)
 	return emit_call(b, time, time, TRACE_NONE, current_frame(b), 0);
 }
 
+/* Adds an end to the open call; a record outside any MPI call is an op of
+ * its own, closed at once. */
+static int
+record_end(struct build *b, uint32_t id, uint32_t role, uint64_t time)
+{
+	int rc = add_end(b, id, role);
+	if (rc == 0 && b->mpi_depth < 0)
+		rc = close_stray(b, time);
+	return rc;
+}
+
 static void
 mark_start(struct build *b, uint64_t time)
 {
@@ -306,12 +317,9 @@ build_send(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 		.send_done_op = request == UINT64_MAX ? op : TRACE_NONE,
 		.sender = b->tl, .receiver = receiver, .comm = comm, .tag = tag,
 	};
-	int rc = add_end(b, id, END_SEND);
-	if (rc == 0 && request != UINT64_MAX)
-		rc = reqmap_put(&b->requests, request, id);
-	if (rc == 0 && b->mpi_depth < 0)
-		rc = close_stray(b, time);
-	return rc;
+	if (request != UINT64_MAX && reqmap_put(&b->requests, request, id))
+		return ERR_NOMEM;
+	return record_end(b, id, END_SEND, time);
 }
 
 int
@@ -325,10 +333,7 @@ build_isend_complete(struct build *b, uint64_t time, uint64_t request)
 		return 0;
 	}
 	t->msgs[id].send_done_op = call_op_id(b);
-	int rc = add_end(b, id, END_ISEND_DONE);
-	if (rc == 0 && b->mpi_depth < 0)
-		rc = close_stray(b, time);
-	return rc;
+	return record_end(b, id, END_ISEND_DONE, time);
 }
 
 int
@@ -367,10 +372,7 @@ build_recv(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 		.time = time, .bytes = bytes, .op = call_op_id(b),
 		.sender = sender, .receiver = b->tl, .comm = comm, .tag = tag,
 	};
-	int rc = add_end(b, id, END_RECV);
-	if (rc == 0 && b->mpi_depth < 0)
-		rc = close_stray(b, time);
-	return rc;
+	return record_end(b, id, END_RECV, time);
 }
 
 int
@@ -412,10 +414,7 @@ build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 		.sent = sent, .received = received,
 	};
 	b->call_has_coll = 1;
-	int rc = add_end(b, id, END_COLL);
-	if (rc == 0 && b->mpi_depth < 0)
-		rc = close_stray(b, time);
-	return rc;
+	return record_end(b, id, END_COLL, time);
 }
 
 int
