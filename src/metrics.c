@@ -1,7 +1,8 @@
 /* metrics.c — lateness and differential lateness (seed 000, section 4),
  * the Fig. 7 explanation of each late operation, and the hotspots.
  *
- * lateness(op)  = exit(op) - min exit over ops of its partition and step
+ * lateness(op)  = the exit time of op minus the earliest exit among ops
+ *                 of its partition and step
  * global        = the same over all ops sharing its global step
  * diff(op)      = max(0, lateness(op) - max lateness of its immediate
  *                 predecessors: the previous op on its timeline and, for a

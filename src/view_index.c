@@ -20,6 +20,7 @@ struct view_index {
 	uint32_t *part_start;        /* n_steps + 1: partitions starting before step s */
 	/* lazily computed per metric */
 	int have_max[METRIC_COUNT];
+	uint64_t scale_min, scale_max;   /* a fixed scale (ticks), max 0: automatic */
 	uint64_t max[METRIC_COUNT];
 	uint64_t *step_max[METRIC_COUNT];
 	uint8_t *region_cat;         /* n_regions, for METRIC_FUNCTION */
@@ -260,6 +261,8 @@ view_index_max(struct view_index *ix, enum view_metric m)
 {
 	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m))
 		return 0;
+	if (ix->scale_max)
+		return ix->scale_max;
 	if (!ix->have_max[m]) {
 		uint64_t mx = 0;
 		uint32_t n = analysis_lop_count(ix->a);
@@ -274,10 +277,23 @@ view_index_max(struct view_index *ix, enum view_metric m)
 	return ix->max[m];
 }
 
+void
+view_index_set_scale(struct view_index *ix, uint64_t min, uint64_t max)
+{
+	ix->scale_min = max ? min : 0;
+	ix->scale_max = max > min ? max : 0;
+}
+
 int
 view_index_level(struct view_index *ix, enum view_metric m, uint64_t v)
 {
 	uint64_t mx = view_index_max(ix, m);
+	if (ix->scale_max) {           /* a fixed scale: shift to its minimum */
+		if (v <= ix->scale_min)
+			return 0;
+		v -= ix->scale_min;
+		mx -= ix->scale_min;
+	}
 	if (v == 0 || mx == 0)
 		return 0;
 	if (v >= mx)

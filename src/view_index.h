@@ -61,6 +61,10 @@ void view_index_rank_lops(const struct view_index *ix, uint32_t rank, uint32_t *
 uint64_t view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop);
 /* The largest value over the trace (numeric metrics; 0 if none). */
 uint64_t view_index_max(struct view_index *ix, enum view_metric m);
+/* A fixed colour scale for the numeric metrics (ticks): values at or
+ * below min shade as 0, at or above max as the hottest level. max == 0
+ * returns to the automatic scale (0 to the largest value). */
+void view_index_set_scale(struct view_index *ix, uint64_t min, uint64_t max);
 /* Shade level 0..7 of a numeric value: 0 only for 0, 7 for the maximum. */
 int view_index_level(struct view_index *ix, enum view_metric m, uint64_t v);
 /* Colour number 0..7 of a lop under a categorical metric: partitions
