@@ -46,6 +46,12 @@ static const struct action_info actions[ACT_COUNT] = {
 	[ACT_CLUSTER_JOIN]   = { "cluster-join", "Clusters", "one cluster fewer: join the two most alike" },
 	[ACT_CLUSTER_EXPAND_ALL] = { "cluster-expand-all", "Clusters", "expand every cluster (ranks ordered by cluster)" },
 	[ACT_CLUSTER_COLLAPSE_ALL] = { "cluster-collapse-all", "Clusters", "collapse every cluster" },
+	[ACT_TOPOLOGY]       = { "topology", "Panes", "topology pane: where ranks run, shaded by a metric (again: details)" },
+	[ACT_HISTOGRAM]      = { "histogram", "Panes", "histogram pane: distributions, activity, density (again: details)" },
+	[ACT_PANE_MODE]      = { "pane-mode", "Panes", "topology: tree, icicle, radial; histogram: the next kind" },
+	[ACT_PANE_METRIC]    = { "pane-metric", "Panes", "topology: the metric; histogram: log/linear counts or opacity map" },
+	[ACT_PANE_SCOPE]     = { "pane-scope", "Panes", "whole trace, the selected partition, or the steps in view" },
+	[ACT_PANE_ENDS]      = { "pane-ends", "Panes", "density plot: calls at their start or their end time" },
 };
 
 const struct action_info *

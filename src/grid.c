@@ -181,6 +181,12 @@ grid_ascii(uint32_t ch)
 {
 	if (ch < 0x80)
 		return ch;
+	if (ch >= 0x2800 && ch <= 0x28ff) {      /* braille: by the dots set */
+		int dots = 0;
+		for (uint32_t b = ch - 0x2800; b; b &= b - 1)
+			dots++;
+		return dots == 0 ? ' ' : dots <= 2 ? '.' : dots <= 4 ? ':' : dots <= 6 ? '+' : '#';
+	}
 	switch (ch) {
 	case 0x2500: case 0x2501: case 0x2574: case 0x2576: return '-';
 	case 0x2502: case 0x2503: case 0x2577: case 0x2575: return '|';
@@ -205,6 +211,8 @@ grid_ascii(uint32_t ch)
 	case 0x2193: return 'v';
 	case 0x25b2: return '^';
 	case 0x25b8: return '>';
+	case 0x25c2: return '<';
+	case 0x2022: case 0x25cf: return '*';
 	case 0x25be: return 'v';
 	case 0x2013: case 0x2014: return '-';
 	case 0x2026: return '~';

@@ -76,7 +76,13 @@ static const char default_text[] =
 	"}         cluster-split\n"
 	"{         cluster-join\n"
 	"E         cluster-expand-all\n"
-	"X         cluster-collapse-all\n";
+	"X         cluster-collapse-all\n"
+	"t         topology\n"
+	"d         histogram\n"
+	"v         pane-mode\n"
+	"o         pane-metric\n"
+	"w         pane-scope\n"
+	"e         pane-ends\n";
 
 static const struct {
 	const char *name;

@@ -23,6 +23,8 @@ static const struct view_ops *const panes[PANE_COUNT] = {
 	[PANE_OVERVIEW] = &view_overview_ops,
 	[PANE_TIMELINE] = &view_timeline_ops,
 	[PANE_DETAILS] = &view_details_ops,
+	[PANE_TOPO] = &view_topo_ops,
+	[PANE_HIST] = &view_hist_ops,
 	[PANE_HELP] = &view_help_ops,
 };
 
@@ -35,7 +37,7 @@ view_pane_ops(int id)
 const char *
 view_pane_names(void)
 {
-	return "grid overview timeline details help";
+	return "grid overview timeline details help topology histogram";
 }
 
 int
@@ -70,13 +72,14 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->search_match = calloc(nreg ? nreg : 1, 1);
 	v->dl = calloc(VIEW_MAX_DLINES, sizeof *v->dl);
 	v->hl = calloc(VIEW_MAX_DLINES, sizeof *v->hl);
-	if (!v->km || !v->search_match || !v->dl || !v->hl) {
+	if (!v->km || !v->search_match || !v->dl || !v->hl || view_topo_create(v, o) || view_hist_create(v)) {
 		view_destroy(v);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	snprintf(v->label, sizeof v->label, "%s", o && o->label ? o->label : "trace");
 	v->metric = o && (unsigned)o->metric < METRIC_COUNT ? o->metric : METRIC_LATENESS;
 	v->solo = solo;
+	v->side = solo == PANE_TOPO || solo == PANE_HIST ? solo : PANE_DETAILS;
 	v->zs = v->zr = 1;
 	v->hot_idx = -1;
 	v->focus = solo >= 0 && panes[solo]->focusable ? solo : PANE_GRID;
@@ -90,6 +93,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	view_select_update(v);
 	if (v->cl_start && view_clusters_on(v, v->cl_start) == 0)
 		v->message[0] = 0;
+	if (o && o->scale_max)
+		view_index_set_scale(v->ix, o->scale_min, o->scale_max);
 	if (o && o->initial)
 		view_set_state(v, o->initial);
 	*out = v;
@@ -110,6 +115,8 @@ view_destroy(struct view *v)
 	free(v->gc);
 	free(v->ov);
 	free(v->tl);
+	view_topo_destroy(v->topo);
+	view_hist_destroy(v->hist);
 	free(v);
 }
 
@@ -201,8 +208,8 @@ layout(struct view *v, int w, int h)
 		int dw = w * 3 / 10;
 		dw = dw < 36 ? 36 : dw > 48 ? 48 : dw;
 		left_w = w - dw;
-		v->pane[PANE_DETAILS] = (struct rect){ left_w, body_y, dw, body_h };
-		v->shown[PANE_DETAILS] = 1;
+		v->pane[v->side] = (struct rect){ left_w, body_y, dw, body_h };
+		v->shown[v->side] = 1;
 	} else {
 		int dh = body_h >= 24 ? 10 : 7;
 		if (body_h - dh - ov_h < grid_min)
@@ -210,8 +217,8 @@ layout(struct view *v, int w, int h)
 		if (body_h - dh - ov_h < grid_min)
 			dh = body_h - ov_h - grid_min;
 		if (dh >= 3) {
-			v->pane[PANE_DETAILS] = (struct rect){ 0, body_y + body_h - dh, w, dh };
-			v->shown[PANE_DETAILS] = 1;
+			v->pane[v->side] = (struct rect){ 0, body_y + body_h - dh, w, dh };
+			v->shown[v->side] = 1;
 			body_h -= dh;
 		}
 	}
@@ -481,12 +488,29 @@ view_action(struct view *v, enum action act)
 		return;
 	case ACT_SEARCH_NEXT: view_search_step(v, 1); return;
 	case ACT_SEARCH_PREV: view_search_step(v, -1); return;
+	case ACT_TOPOLOGY:
+	case ACT_HISTOGRAM: {
+		int id = act == ACT_TOPOLOGY ? PANE_TOPO : PANE_HIST;
+		if (v->solo >= 0)
+			return;
+		v->side = v->side == id ? PANE_DETAILS : id;
+		v->focus = v->side == PANE_DETAILS ? PANE_GRID : id;
+		return;
+	}
 	default: break;
 	}
-	if (view_cluster_action(v, act))
+	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS) {
+		/* the topology or histogram pane on screen, focused or not */
+		int id = v->solo >= 0 ? v->solo : v->side;
+		if (panes[id]->request)
+			panes[id]->request(v, act);
 		return;
+	}
+	/* the focused pane first: the topology tree takes Space and Enter */
 	const struct view_ops *ops = panes[v->focus];
 	if (ops->request && ops->request(v, act))
+		return;
+	if (view_cluster_action(v, act))
 		return;
 	view_nav_action(v, act);
 }
@@ -584,6 +608,17 @@ view_get_state(const struct view *v, struct view_state *st)
 	st->zoom_steps = v->zs;
 	st->zoom_ranks = v->zr;
 	st->clusters = v->clustered && v->vc ? view_cluster_groups(v->vc) : 0;
+	st->window = 1;
+	st->win_step = v->win_step;
+	st->win_rank = v->win_rank;
+	st->win_steps = (uint32_t)(v->cols > 0 ? v->cols : 1) * (v->zs ? v->zs : 1);
+	st->win_ranks = (uint32_t)(v->rows > 0 ? v->rows : 1) * (v->zr ? v->zr : 1);
+	/* what is really in view: no further than the trace goes */
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	if (st->win_step + st->win_steps > ns)
+		st->win_steps = ns > st->win_step ? ns - st->win_step : 1;
+	if (st->win_rank + st->win_ranks > nr)
+		st->win_ranks = nr > st->win_rank ? nr - st->win_rank : 1;
 }
 
 void
@@ -602,5 +637,11 @@ view_set_state(struct view *v, const struct view_state *st)
 	view_command(v, cmd);
 	snprintf(cmd, sizeof cmd, "step %u", st->sel_step);
 	view_command(v, cmd);
+	if (st->window && !v->clustered) {
+		/* the window starts where it was; drawing keeps the selection in it */
+		uint32_t zs = v->zs ? v->zs : 1, zr = v->zr ? v->zr : 1;
+		v->win_step = st->win_step / zs * zs;
+		v->win_rank = st->win_rank / zr * zr;
+	}
 	v->message[0] = 0;     /* restoring is silent */
 }

@@ -32,6 +32,9 @@ struct view_state {
 	uint32_t sel_rank, sel_step;
 	uint32_t zoom_steps, zoom_ranks;
 	uint32_t clusters;          /* cluster groups shown; 0: rows of ranks */
+	int window;                 /* win_* hold a window to restore */
+	uint32_t win_step, win_rank;     /* first step and rank in view */
+	uint32_t win_steps, win_ranks;   /* how many were in view (get only) */
 };
 
 /* Writes st to path for `:save PATH`; returns 0 or an ERR_* code with a
@@ -43,7 +46,8 @@ struct view_opts {
 	const char *label;          /* shown in the status line (the trace path) */
 	enum view_metric metric;    /* initial colouring; METRIC_LATENESS is 0 */
 	const char *pane;           /* NULL: the whole screen; else one pane alone:
-	                               "grid", "overview", "timeline", "details", "help" */
+	                               "grid", "overview", "timeline", "details", "help",
+	                               "topology", "histogram" */
 	const struct keymap *keys;  /* NULL: the built-in bindings; borrowed */
 	uint32_t clusters;          /* start with rows of ranks clustered by lateness,
 	                               at most this many (1..20); 0: as the analysis'
@@ -51,6 +55,13 @@ struct view_opts {
 	view_save_fn save;          /* `:save PATH`; NULL: the command says it can't */
 	void *save_ud;
 	const struct view_state *initial;   /* a saved view to start from, or NULL */
+	/* The topology pane's hardware: an hwloc XML file, else an hwloc
+	 * synthetic description ("pack:2 core:18 pu:1"), else (both NULL)
+	 * the machine skein runs on. Copied; loaded when the pane is first
+	 * drawn (errors show in the pane). */
+	const char *topology;
+	const char *topology_synthetic;
+	uint64_t scale_min, scale_max;      /* a fixed colour scale in ticks; max 0: automatic */
 };
 
 /* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown

@@ -158,6 +158,11 @@ grid_row(struct view *v, int y, struct grid *row)
 	} else {
 		grid_printf(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, "r%u-%u", r0, r1 - 1);
 	}
+	for (uint32_t r = r0; !v->clustered && r < r1; r++)
+		if (view_topo_highlight(v, r)) {     /* runs on the object selected in the topology */
+			grid_mark(row, 0, 0, v->label_w - 1, 1, MARK_PARTNER);
+			break;
+		}
 	if (selrow)         /* visible without colour too */
 		grid_put(row, v->label_w - 1, 0, 0x25b8, ST_EMPH);
 	const struct gcell *gc = &v->gc[(size_t)y * (size_t)cols];

@@ -11,9 +11,15 @@
 #include <stddef.h>
 
 #include "view.h"
+#include "hist.h"
 #include "view_cluster.h"
 
-enum pane_id { PANE_GRID, PANE_OVERVIEW, PANE_TIMELINE, PANE_DETAILS, PANE_HELP, PANE_COUNT };
+/* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
+ * PANE_TOPO and PANE_HIST share one place on the screen (v->side). */
+enum pane_id {
+	PANE_GRID, PANE_OVERVIEW, PANE_TIMELINE, PANE_DETAILS, PANE_TOPO, PANE_HIST,
+	PANE_HELP, PANE_COUNT
+};
 
 struct rect {
 	int x, y, w, h;
@@ -38,6 +44,8 @@ extern const struct view_ops view_overview_ops;
 extern const struct view_ops view_timeline_ops;
 extern const struct view_ops view_details_ops;
 extern const struct view_ops view_help_ops;
+extern const struct view_ops view_topo_ops;
+extern const struct view_ops view_hist_ops;
 
 enum input_mode { INPUT_NONE, INPUT_COMMAND, INPUT_SEARCH };
 
@@ -65,6 +73,9 @@ struct view {
 	char label[256];
 	enum view_metric metric;
 	int solo;                     /* pane alone, or -1 */
+	int side;                     /* PANE_DETAILS, PANE_TOPO or PANE_HIST */
+	struct view_topo *topo;       /* topology pane state (view_topo.c) */
+	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
 
 	/* selection (fine coordinates) and window, in ranks and steps */
 	uint32_t sel_rank, sel_step;
@@ -160,6 +171,26 @@ void view_rows_reveal(struct view *v, uint32_t rank);
 void view_input_key(struct view *v, uint32_t key);
 void view_command(struct view *v, const char *cmd);
 void view_search_step(struct view *v, int dir);
+
+/* view_topo.c: the topology pane. create copies the paths of o;
+ * highlight says whether the grid marks a rank (the topology pane is
+ * shown and the object selected there, not the root, holds it). */
+int view_topo_create(struct view *v, const struct view_opts *o);
+void view_topo_destroy(struct view_topo *vt);
+int view_topo_highlight(const struct view *v, uint32_t rank);
+
+/* view_hist.c: the histogram pane, and the scopes both panes share:
+ * 0 the whole trace, 1 the selected operation's partition, 2 the steps
+ * in the grid's window. */
+enum { SCOPE_ALL, SCOPE_PART, SCOPE_WINDOW, SCOPE_COUNT };
+int view_hist_create(struct view *v);
+void view_hist_destroy(struct view_hist *vh);
+void view_scope_select(const struct view *v, int scope, struct hist_select *sel);
+const char *view_scope_name(int scope);
+/* 1 if lop is in sel (hist.h's struct hist_select). */
+int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop);
+/* A value in seconds as "12.3 ms", "4.56 s" ... */
+const char *view_seconds(double s, char *buf, size_t n);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);

@@ -90,6 +90,10 @@ styles_degrade(void **state)
 	assert_int_equal(grid_ascii(0x2588), '#');
 	assert_int_equal(grid_ascii(0x00b7), '.');
 	assert_int_equal(grid_ascii('q'), 'q');
+	assert_int_equal(grid_ascii(0x2800), ' ');      /* braille: by the dots set */
+	assert_int_equal(grid_ascii(0x2801), '.');
+	assert_int_equal(grid_ascii(0x28ff), '#');
+	assert_int_equal(grid_ascii(0x2022), '*');
 }
 
 static void

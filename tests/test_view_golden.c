@@ -5,12 +5,15 @@
  * Cases are listed in tests/golden/cases.txt, one per line:
  *
  *   NAME TRACE WxH [pane=P] [color=none|mono|8|256] [ascii] [metric=M] [opts=leap] [clusters=K]
- *        [keys=KEYS...]
+ *        [topo=SYNTHETIC] [topoxml=FILE] [keys=KEYS...]
  *     expect TEXT          (optional, repeatable: TEXT must be on the screen)
  *
  * keys= takes the rest of the line. TRACE names a trace generated here
- * with skein-gen (deterministic, byte-identical output), or
- * shared:NAME for ../shared/traces/otf2/NAME (skipped when absent).
+ * with skein-gen (deterministic, byte-identical output), corpus:NAME for
+ * traces/corpus/NAME, or shared:NAME for ../shared/traces/otf2/NAME
+ * (skipped when absent). topo= is an hwloc synthetic description with
+ * commas for spaces ("pack:2,core:2,pu:1"); topoxml= names an XML file in
+ * ../shared/traces/hwloc (the case is skipped when it is absent).
  * The expect lines state what a reviewer checked the golden for (the
  * delayed rank is the hotspot, the cursor moved to ...), so a golden
  * regenerated wrongly still fails.
@@ -47,7 +50,7 @@ struct loaded {
 };
 
 struct gcase {
-	char name[64], trace[128], pane[32], metric[32], keys[512];
+	char name[64], trace[128], pane[32], metric[32], keys[512], topo[128], topoxml[128];
 	int w, h, ascii, leap;
 	unsigned clusters;
 	enum grid_depth depth;
@@ -110,6 +113,12 @@ load_cases(const char *path)
 				c->ascii = 1;
 			else if (!strncmp(tok, "clusters=", 9))
 				c->clusters = (unsigned)atoi(tok + 9);
+			else if (!strncmp(tok, "topo=", 5)) {
+				snprintf(c->topo, sizeof c->topo, "%s", tok + 5);
+				for (char *q = c->topo; *q; q++)
+					*q = *q == ',' ? ' ' : *q;
+			} else if (!strncmp(tok, "topoxml=", 8))
+				snprintf(c->topoxml, sizeof c->topoxml, "%s", tok + 8);
 			else if (!strcmp(tok, "opts=leap"))
 				c->leap = 1;
 			else if (!strcmp(tok, "color=mono"))
@@ -180,7 +189,9 @@ trace_for(const char *name, int leap)
 	struct loaded *l = &loaded[n_loaded++];
 	snprintf(l->name, sizeof l->name, "%s", key);
 	char path[1024];
-	if (!strncmp(name, "shared:", 7)) {
+	if (!strncmp(name, "corpus:", 7)) {
+		snprintf(path, sizeof path, "%s/traces/corpus/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 7);
+	} else if (!strncmp(name, "shared:", 7)) {
 		snprintf(path, sizeof path, "%s/traces/otf2/%s/traces.otf2", tu_env("SKEIN_SHARED", "../shared"),
 			 name + 7);
 	} else {
@@ -256,9 +267,19 @@ run_case(void **state)
 		print_message("skipped: trace %s is absent (no skein-gen or no ../shared)\n", c->trace);
 		skip();
 	}
-	char label[256];
-	snprintf(label, sizeof label, "%s/traces.otf2", !strncmp(c->trace, "shared:", 7) ? c->trace + 7 : c->trace);
+	char label[256], xml[1024];
+	snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
 	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters };
+	if (c->topoxml[0]) {
+		snprintf(xml, sizeof xml, "%s/traces/hwloc/%s", tu_env("SKEIN_SHARED", "../shared"), c->topoxml);
+		if (!tu_exists(xml)) {
+			print_message("skipped: %s is absent\n", xml);
+			skip();
+		}
+		vo.topology = xml;
+	}
+	if (c->topo[0])
+		vo.topology_synthetic = c->topo;
 	if (c->metric[0]) {
 		vo.metric = view_metric_find(c->metric);
 		assert_int_not_equal(vo.metric, METRIC_COUNT);

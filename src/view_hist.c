@@ -1,0 +1,485 @@
+/* view_hist.c — the histogram pane: distributions of lateness,
+ * differential lateness, call durations and message sizes, the stacked
+ * activity timeline and the duration-versus-time density plot (seed 003
+ * §2), for the whole trace or the selection. The models are hist.h's;
+ * this file only bins them to the pane's size and fills cells. */
+#include "view_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum hist_kind { HK_LATENESS, HK_DIFF, HK_DURATION, HK_MSGSIZE, HK_ACTIVITY, HK_DENSITY, HK_COUNT };
+
+static const char *const kind_names[HK_COUNT] = {
+	"lateness", "differential lateness", "duration", "message sizes", "activity", "density",
+};
+
+#define MAX_FUNCS 6
+#define O_MIN 0.2          /* the density plot's minimum opacity */
+
+struct view_hist {
+	enum hist_kind kind;
+	int scope, lin_counts, log_map, use_end;
+	uint64_t key[12];
+	int valid, w, h;
+	uint32_t region;           /* HK_DURATION: TRACE_NONE for every call */
+	uint64_t t0, t1;           /* time range of the scope */
+	struct hist hist;
+	struct activity act;
+	struct density den;
+	char error[120];
+};
+
+/* ---- shared with the topology pane ---------------------------------------- */
+
+const char *
+view_seconds(double s, char *buf, size_t n)
+{
+	double a = fabs(s);
+	if (a == 0)
+		snprintf(buf, n, "0");
+	else if (a < 1e-6)
+		snprintf(buf, n, "%.0f ns", s * 1e9);
+	else if (a < 1e-3)
+		snprintf(buf, n, "%.1f \u00b5s", s * 1e6);
+	else if (a < 1)
+		snprintf(buf, n, "%.2f ms", s * 1e3);
+	else
+		snprintf(buf, n, "%.3f s", s);
+	return buf;
+}
+
+const char *
+view_scope_name(int scope)
+{
+	static const char *const names[SCOPE_COUNT] = { "whole trace", "partition", "steps in view" };
+	return scope >= 0 && scope < SCOPE_COUNT ? names[scope] : "?";
+}
+
+void
+view_scope_select(const struct view *v, int scope, struct hist_select *sel)
+{
+	*sel = (struct hist_select){ .part = TRACE_NONE };
+	if (scope == SCOPE_PART && v->sel_lop != TRACE_NONE) {
+		sel->part = analysis_lop_part(v->a, v->sel_lop);
+	} else if (scope == SCOPE_WINDOW) {
+		sel->step_first = v->win_step;
+		sel->step_end = view_steps_end(v);
+		if (sel->step_end <= sel->step_first)     /* step_end 0 would mean all */
+			sel->step_end = sel->step_first + 1;
+	}
+}
+
+int
+view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop)
+{
+	if (sel->part != TRACE_NONE && analysis_lop_part(v->a, lop) != sel->part)
+		return 0;
+	if (sel->step_end) {
+		uint32_t s = analysis_lop_step(v->a, lop);
+		return s >= sel->step_first && s < sel->step_end;
+	}
+	return 1;
+}
+
+int
+view_hist_create(struct view *v)
+{
+	v->hist = calloc(1, sizeof *v->hist);
+	return v->hist ? 0 : ERR_NOMEM;
+}
+
+static void
+release(struct view_hist *vh)
+{
+	hist_fini(&vh->hist);
+	activity_fini(&vh->act);
+	density_fini(&vh->den);
+	vh->valid = 0;
+}
+
+void
+view_hist_destroy(struct view_hist *vh)
+{
+	if (!vh)
+		return;
+	release(vh);
+	free(vh);
+}
+
+/* ---- computing --------------------------------------------------------- */
+
+static uint32_t
+lop_region(const struct view *v, uint32_t lop)
+{
+	uint32_t first, count, n;
+	analysis_lop_ops(v->a, lop, &first, &count);
+	const struct trace_op *ops = trace_ops(v->t, &n);
+	return count && first < n ? ops[first].region : TRACE_NONE;
+}
+
+static void
+time_range(struct view *v, const struct hist_select *sel)
+{
+	struct view_hist *vh = v->hist;
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	uint32_t n = analysis_lop_count(v->a);
+	for (uint32_t l = 0; l < n; l++) {
+		if (!view_scope_has(v, sel, l))
+			continue;
+		uint64_t en = analysis_lop_enter(v->a, l), ex = analysis_lop_exit(v->a, l);
+		t0 = en < t0 ? en : t0;
+		t1 = ex > t1 ? ex : t1;
+	}
+	vh->t0 = t0 <= t1 ? t0 : 0;
+	vh->t1 = t0 <= t1 ? t1 : 0;
+}
+
+static int
+compute(struct view *v, const struct hist_select *sel, int cw, int ch)
+{
+	struct view_hist *vh = v->hist;
+	double *val = NULL;
+	size_t n = 0;
+	int rc = 0;
+	switch (vh->kind) {
+	case HK_LATENESS:
+	case HK_DIFF:
+	case HK_DURATION: {
+		enum hist_metric m = vh->kind == HK_LATENESS ? HM_LATENESS : vh->kind == HK_DIFF ? HM_DIFF : HM_DURATION;
+		rc = hist_collect(v->a, m, vh->region, sel, &val, &n);
+		if (!rc)
+			rc = hist_build(val, n, (uint32_t)cw, 1, &vh->hist);
+		break;
+	}
+	case HK_MSGSIZE:
+		rc = hist_collect_msg_sizes(v->t, &val, &n);
+		if (!rc)
+			rc = hist_build(val, n, (uint32_t)cw, 1, &vh->hist);
+		break;
+	case HK_ACTIVITY:
+		time_range(v, sel);
+		if (vh->t1 > vh->t0)
+			rc = activity_compute(v->t, vh->t0, vh->t1, (uint32_t)cw, MAX_FUNCS, &vh->act);
+		break;
+	case HK_DENSITY:
+		time_range(v, sel);
+		if (vh->t1 > vh->t0)
+			rc = density_compute(v->t, vh->t0, vh->t1, (uint32_t)cw, (uint32_t)ch, vh->use_end,
+					     vh->log_map ? DENSITY_LOG : DENSITY_LINEAR, O_MIN, &vh->den);
+		break;
+	case HK_COUNT:
+		break;
+	}
+	free(val);
+	return rc;
+}
+
+/* The chart: header, ch rows, x labels (and a legend for activity). */
+static int
+chart_rows(const struct view_hist *vh, int h)
+{
+	return h - (vh->kind == HK_ACTIVITY ? 3 : 2);
+}
+
+static int
+label_w(const struct view_hist *vh)
+{
+	return vh->kind == HK_DENSITY ? 9 : vh->kind == HK_ACTIVITY ? 5 : 7;
+}
+
+static void
+hist_prepare(struct view *v, int w, int h)
+{
+	struct view_hist *vh = v->hist;
+	int cw = w - label_w(vh), ch = chart_rows(vh, h);
+	if (cw < 4 || ch < 2) {
+		release(vh);
+		snprintf(vh->error, sizeof vh->error, "too small");
+		return;
+	}
+	struct hist_select sel;
+	view_scope_select(v, vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope, &sel);
+	uint32_t region = TRACE_NONE;
+	if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE)
+		region = lop_region(v, v->sel_lop);
+	uint64_t key[12] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
+			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region, 1, 0 };
+	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)
+		return;
+	release(vh);
+	vh->region = region;
+	vh->error[0] = 0;
+	if (compute(v, &sel, cw, ch)) {
+		snprintf(vh->error, sizeof vh->error, "out of memory");
+		return;
+	}
+	memcpy(vh->key, key, sizeof key);
+	vh->valid = 1;
+	vh->w = w;
+	vh->h = h;
+}
+
+static void
+hist_title(struct view *v, char *buf, size_t n)
+{
+	struct view_hist *vh = v->hist;
+	const char *scope = view_scope_name(vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope);
+	if (vh->kind == HK_DURATION)
+		snprintf(buf, n, "histogram \u00b7 duration of %s \u00b7 %s",
+			 vh->region == TRACE_NONE ? "all calls" : view_region_name(v, vh->region), scope);
+	else
+		snprintf(buf, n, "histogram \u00b7 %s \u00b7 %s", kind_names[vh->kind], scope);
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+static const char *
+bin_label(const struct view_hist *vh, double x, char *buf, size_t n)
+{
+	if (vh->kind != HK_MSGSIZE)
+		return view_seconds(x, buf, n);
+	if (x < 1024)
+		snprintf(buf, n, "%.0f B", x);
+	else if (x < 1024 * 1024)
+		snprintf(buf, n, "%.1f KiB", x / 1024);
+	else
+		snprintf(buf, n, "%.1f MiB", x / (1024 * 1024));
+	return buf;
+}
+
+/* Height of a count in eighths of a cell, ch cells for the peak. */
+static long
+bar_eighths(const struct view_hist *vh, uint64_t c, int ch)
+{
+	const struct hist *h = &vh->hist;
+	if (c == 0 || h->peak == 0)
+		return 0;
+	double f = vh->lin_counts ? (double)c / (double)h->peak : log1p((double)c) / log1p((double)h->peak);
+	long e = lround(f * ch * 8);
+	return e < 1 ? 1 : e;      /* a single value still shows */
+}
+
+static uint32_t
+eighth_glyph(long e)
+{
+	return e <= 0 ? ' ' : e >= 8 ? 0x2588 : 0x2580 + (uint32_t)e;    /* ▁ … ▇ █ */
+}
+
+static void
+hist_row_bars(struct view *v, int y, struct grid *row, int ch)
+{
+	const struct view_hist *vh = v->hist;
+	const struct hist *h = &vh->hist;
+	int lw = label_w(vh);
+	char a[48], b[48];
+	if (y == 0) {
+		grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
+		if (h->zero)
+			grid_printf(row, 16, 0, row->w - 16, ST_DIM, "%llu at 0 (not shown)", (unsigned long long)h->zero);
+		grid_printf(row, row->w - 14, 0, 14, ST_DIM, "%14s", vh->lin_counts ? "linear counts" : "log counts");
+		return;
+	}
+	if (y <= ch) {
+		int r = y - 1, yb = ch - 1 - r;
+		if (r == 0)
+			grid_printf(row, 0, 0, lw - 1, ST_LABEL, "%llu", (unsigned long long)h->peak);
+		else if (r == ch - 1)
+			grid_text(row, 0, 0, lw - 1, ST_LABEL, "1");
+		grid_put(row, lw - 1, 0, 0x2502, ST_DIM);
+		for (uint32_t i = 0; i < h->n_bins && lw + (int)i < row->w; i++) {
+			long e = bar_eighths(vh, h->count[i], ch) - (long)yb * 8;
+			if (e <= 0)
+				continue;
+			int style = vh->kind <= HK_DIFF ? ST_HEAT0 + (int)(i * GRID_HEAT_LEVELS / h->n_bins) : ST_EMPH;
+			grid_put(row, lw + (int)i, 0, eighth_glyph(e), style);
+		}
+		return;
+	}
+	/* x labels: low edge, middle, high edge */
+	if (h->total == h->zero) {
+		grid_text(row, lw, 0, row->w - lw, ST_DIM, "no positive values");
+		return;
+	}
+	int cw = row->w - lw;
+	bin_label(vh, h->lo, a, sizeof a);
+	grid_text(row, lw, 0, cw, ST_LABEL, a);
+	bin_label(vh, hist_edge(h, h->n_bins / 2), b, sizeof b);
+	int bw = grid_text_width(b), mid = lw + cw / 2 - bw / 2, end = lw + grid_text_width(a);
+	if (mid > end + 1) {
+		grid_text(row, mid, 0, bw, ST_LABEL, b);
+		end = mid + bw;
+	}
+	bin_label(vh, h->hi, b, sizeof b);
+	bw = grid_text_width(b);
+	if (row->w - bw > end + 1)
+		grid_text(row, row->w - bw, 0, bw, ST_LABEL, b);
+}
+
+static const uint32_t layer_glyph[MAX_FUNCS + 1] = { 0x2588, 0x2593, 0x2592, 0x2591, 'x', 'o', '*' };
+
+static void
+time_labels(struct view *v, struct grid *row, int lw)
+{
+	const struct view_hist *vh = v->hist;
+	char a[48], b[48];
+	snprintf(a, sizeof a, "%.6f s", trace_seconds(v->t, vh->t0));
+	grid_text(row, lw, 0, row->w - lw, ST_LABEL, a);
+	snprintf(b, sizeof b, "%.6f s", trace_seconds(v->t, vh->t1));
+	int n = grid_text_width(b);
+	if (lw + grid_text_width(a) + 2 + n <= row->w)
+		grid_text(row, row->w - n, 0, n, ST_LABEL, b);
+}
+
+static void
+hist_row_activity(struct view *v, int y, struct grid *row, int ch)
+{
+	const struct activity *act = &v->hist->act;
+	int lw = label_w(v->hist);
+	uint32_t nf = act->n_funcs;
+	if (y == 0) {
+		grid_text(row, 0, 0, row->w, ST_LABEL, "fraction of ranks inside each MPI function; blank: computation");
+		return;
+	}
+	if (act->n_bins == 0) {
+		if (y == 1)
+			grid_text(row, lw, 0, row->w - lw, ST_DIM, "no operations in the selection");
+		return;
+	}
+	if (y <= ch) {
+		int r = y - 1, yb = ch - 1 - r;
+		if (r == 0)
+			grid_text(row, 0, 0, lw - 1, ST_LABEL, "100%");
+		else if (r == ch - 1)
+			grid_text(row, 0, 0, lw - 1, ST_LABEL, "0%");
+		grid_put(row, lw - 1, 0, 0x2502, ST_DIM);
+		double mid = (yb + 0.5) / ch;
+		for (uint32_t b = 0; b < act->n_bins && lw + (int)b < row->w; b++) {
+			const double *f = &act->frac[(size_t)b * (nf + 1)];
+			double cum = 0;
+			for (uint32_t i = 0; i <= nf; i++) {
+				cum += f[i];
+				if (mid < cum) {
+					uint32_t gi = i == nf ? MAX_FUNCS : i;
+					grid_put(row, lw + (int)b, 0, layer_glyph[gi], i == nf ? ST_DIM : ST_CAT0 + (int)i);
+					break;
+				}
+			}
+		}
+		return;
+	}
+	if (y == ch + 1) {
+		time_labels(v, row, lw);
+		return;
+	}
+	/* legend: each function's glyph, name and share of rank-time */
+	int x = 0;
+	for (uint32_t i = 0; i <= nf && x < row->w; i++) {
+		double sum = 0;
+		for (uint32_t b = 0; b < act->n_bins; b++)
+			sum += act->frac[(size_t)b * (nf + 1) + i];
+		if (i == nf && sum == 0)
+			break;
+		uint32_t gi = i == nf ? MAX_FUNCS : i;
+		grid_put(row, x, 0, layer_glyph[gi], i == nf ? ST_DIM : ST_CAT0 + (int)i);
+		x += 2;
+		x += grid_printf(row, x, 0, row->w - x, ST_NORMAL, "%s %.0f%%  ",
+				 i == nf ? "other MPI" : view_region_name(v, act->func_region[i]),
+				 100.0 * sum / act->n_bins);
+	}
+}
+
+static void
+hist_row_density(struct view *v, int y, struct grid *row, int ch)
+{
+	const struct view_hist *vh = v->hist;
+	const struct density *d = &vh->den;
+	int lw = label_w(vh);
+	char buf[48];
+	if (y == 0) {
+		grid_printf(row, 0, 0, row->w, ST_LABEL, "calls at %s time \u00d7 log duration \u00b7 %s opacity, min %.1f \u00b7 densest cell %u",
+			    vh->use_end ? "end" : "start", vh->log_map ? "log" : "linear", O_MIN, d->d_max);
+		return;
+	}
+	if (d->w == 0) {
+		if (y == 1)
+			grid_text(row, lw, 0, row->w - lw, ST_DIM, "no calls in the selection");
+		return;
+	}
+	if (y <= ch) {
+		int r = y - 1;
+		if (r == 0 || r == ch - 1) {
+			double e = r == 0 ? d->dur_hi : d->dur_lo;
+			grid_text(row, 0, 0, lw - 1, ST_LABEL, view_seconds(pow(10, e), buf, sizeof buf));
+		}
+		grid_put(row, lw - 1, 0, 0x2502, ST_DIM);
+		for (uint32_t x = 0; x < d->w && lw + (int)x < row->w; x++) {
+			float o = d->opacity[(size_t)r * d->w + x];
+			if (o <= 0)
+				continue;
+			int lvl = (int)ceilf(o * 4);      /* ░ ▒ ▓ █ */
+			lvl = lvl < 1 ? 1 : lvl > 4 ? 4 : lvl;
+			static const uint32_t shade[5] = { ' ', 0x2591, 0x2592, 0x2593, 0x2588 };
+			int heat = (int)(o * (GRID_HEAT_LEVELS - 1) + 0.5f);
+			grid_put(row, lw + (int)x, 0, shade[lvl], ST_HEAT0 + heat);
+		}
+		return;
+	}
+	time_labels(v, row, lw);
+}
+
+static void
+hist_row(struct view *v, int y, struct grid *row)
+{
+	struct view_hist *vh = v->hist;
+	if (!vh->valid) {
+		if (y == 0)
+			grid_text(row, 0, 0, row->w, ST_ERROR, vh->error);
+		return;
+	}
+	int ch = chart_rows(vh, vh->h);
+	switch (vh->kind) {
+	case HK_ACTIVITY: hist_row_activity(v, y, row, ch); break;
+	case HK_DENSITY: hist_row_density(v, y, row, ch); break;
+	default: hist_row_bars(v, y, row, ch); break;
+	}
+}
+
+static int
+hist_request(struct view *v, enum action act)
+{
+	struct view_hist *vh = v->hist;
+	switch (act) {
+	case ACT_PANE_MODE:
+		vh->kind = (enum hist_kind)((vh->kind + 1) % HK_COUNT);
+		break;
+	case ACT_PANE_METRIC:
+		if (vh->kind == HK_DENSITY)
+			vh->log_map = !vh->log_map;
+		else
+			vh->lin_counts = !vh->lin_counts;
+		break;
+	case ACT_PANE_SCOPE:
+		vh->scope = (vh->scope + 1) % SCOPE_COUNT;
+		if (vh->kind == HK_MSGSIZE)
+			view_set_message(v, 0, "message sizes are for the whole trace");
+		break;
+	case ACT_PANE_ENDS:
+		vh->use_end = !vh->use_end;
+		break;
+	default:
+		return 0;         /* moving still moves the selection */
+	}
+	vh->valid = 0;
+	return 1;
+}
+
+const struct view_ops view_hist_ops = {
+	.name = "histogram",
+	.focusable = 1,
+	.title = hist_title,
+	.prepare = hist_prepare,
+	.row = hist_row,
+	.request = hist_request,
+};
