@@ -121,6 +121,22 @@ if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<
 else
 	bad ":save then --config: the same screen"
 fi
+# ... also when the window was scrolled (the LAMMPS trace has 3668 steps)
+lm=$root/traces/corpus/lammps-melt-4/traces.otf2
+if "$skein" render "$lm" --size 60x20 --keys 'LLLLH:save '"$tmp"'/win.yaml<Enter>' >/dev/null &&
+	grep -q '^  steps: \[159, 211\]' "$tmp/win.yaml" &&
+	"$skein" render "$lm" --size 60x20 --keys 'LLLLH' >"$tmp/a.txt" &&
+	"$skein" render --config "$tmp/win.yaml" "$lm" --size 60x20 >"$tmp/b.txt" &&
+	cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
+	ok
+else
+	bad "a scrolled window is saved and restored"
+fi
+# a fixed colour scale from the configuration
+printf 'view:\n  scale: [0, 1ms]\n' >"$tmp/scale.yaml"
+"$skein" render --config "$tmp/scale.yaml" "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 1.000 ms ' &&
+	"$skein" render "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 10.010 ms ' &&
+	ok || bad "view.scale fixes the colour scale"
 unset XDG_CONFIG_HOME
 
 # make install into a user prefix, as on a login node without root

@@ -14,25 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../src/analysis.h"
 #include "../src/config.h"
 #include "../src/info.h"
-#include "../src/keymap.h"
 #include "../src/otf2_read.h"
 #include "../src/report.h"
-#include "../src/view.h"
-#include "explore.h"
-#include "load.h"
-#include "screen.h"
+#include "cli.h"
 
 #ifndef SKEIN_VERSION
 #define SKEIN_VERSION "unknown"
 #endif
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
-#define MAX_PHASES 64
 
 static const char usage_text[] =
 	"usage: skein [OPTIONS] TRACE\n"
@@ -101,6 +96,9 @@ static const char usage_text[] =
 	"  -p, --phase GLOB        every Enter of a region matching GLOB starts a new\n"
 	"                          phase (replaces partition detection; repeatable)\n"
 	"\n"
+	"      --topology T        hardware for the topology pane: an hwloc XML file\n"
+	"                          (lstopo foo.xml) or a synthetic description such as\n"
+	"                          \"pack:2 core:18 pu:1\" (default: this machine)\n"
 	"      --config FILE       load a YAML configuration (repeatable; doc/config.md);\n"
 	"                          command-line flags override it\n"
 	"  -h, --help              this help\n"
@@ -108,38 +106,9 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0 success, 1 the trace could not be read, 2 usage error.\n";
 
-enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG };
-
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
-	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
-};
-
-struct cli {
-	enum cmd cmd;
-	const char *format;
-	const char *table;
-	int per_rank, quiet;
-	struct analysis_opts aopts;
-	struct analysis_phase_rule phases[MAX_PHASES];
-	const char *trace;
-	int structure_opts;        /* any analyze-only option given */
-	/* explorer and render */
-	const char *metric, *color, *keymap, *size, *keys, *pane;
-	int ascii, time;
-	int explorer_opts, render_opts;
-	/* configuration: files in order, then the flags above on top */
-	const char *configs[16];
-	int n_configs;
-	uint32_t given;            /* G_*: structure flags given on the command line */
-	int dump;                  /* skein config --dump */
-	struct config cfg;
-};
-
-/* Structure flags given on the command line override the configuration. */
-enum {
-	G_COALESCE = 1, G_WAITALL = 2, G_LEAP = 4, G_FACTOR = 8, G_FORCE = 16, G_GSTEP = 32,
-	G_MATCH = 64, G_CALLER = 128, G_CLUSTERS = 256, G_HOTSPOTS = 512, G_PHASES = 1024,
+	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 };
 
 struct progress {
@@ -179,8 +148,8 @@ progress_clear(struct progress *p)
 	p->shown = 0;
 }
 
-static int
-usage_error(const char *what, const char *arg)
+int
+cli_usage_error(const char *what, const char *arg)
 {
 	fprintf(stderr, "skein: %s%s%s%s\nTry 'skein --help'.\n", what,
 		arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
@@ -219,6 +188,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "caller-merge", no_argument, NULL, OPT_CALLER },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "dump", no_argument, NULL, OPT_DUMP },
+		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 		{ "clusters", required_argument, NULL, OPT_CLUSTERS },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "color", required_argument, NULL, OPT_COLOR },
@@ -244,13 +214,13 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'q': c->quiet = 1; break;
 		case 'n':
 			if (parse_uint(optarg, &c->aopts.hotspots))
-				return usage_error("--hotspots takes a whole number up to 1000000, not", optarg);
+				return cli_usage_error("--hotspots takes a whole number up to 1000000, not", optarg);
 			c->given |= G_HOTSPOTS;
 			c->structure_opts = 1;
 			break;
 		case 'p':
 			if (c->aopts.n_phases == MAX_PHASES)
-				return usage_error("too many --phase rules", NULL);
+				return cli_usage_error("too many --phase rules", NULL);
 			c->phases[c->aopts.n_phases++].region_glob = optarg;
 			c->aopts.phases = c->phases;
 			c->given |= G_PHASES;
@@ -265,7 +235,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_CALLER: c->aopts.caller_merge = 1; c->given |= G_CALLER; c->structure_opts = 1; break;
 		case OPT_CLUSTERS:
 			if (parse_uint(optarg, &c->aopts.clusters) || c->aopts.clusters > 20)
-				return usage_error("--clusters takes a number of clusters from 0 to 20, not", optarg);
+				return cli_usage_error("--clusters takes a number of clusters from 0 to 20, not", optarg);
 			c->given |= G_CLUSTERS;
 			c->structure_opts = 1;
 			break;
@@ -274,17 +244,18 @@ parse_args(int argc, char **argv, struct cli *c)
 			c->aopts.leap_factor = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(c->aopts.leap_factor > 0) ||
 			    c->aopts.leap_factor > 1e9)
-				return usage_error("--leap-factor takes a positive number, not", optarg);
+				return cli_usage_error("--leap-factor takes a positive number, not", optarg);
 			c->given |= G_FACTOR;
 			c->structure_opts = 1;
 			break;
 		case 'm': c->metric = optarg; c->explorer_opts = 1; break;
 		case OPT_CONFIG:
 			if (c->n_configs == (int)(sizeof c->configs / sizeof c->configs[0]))
-				return usage_error("too many --config files", NULL);
+				return cli_usage_error("too many --config files", NULL);
 			c->configs[c->n_configs++] = optarg;
 			break;
 		case OPT_DUMP: c->dump = 1; break;
+		case OPT_TOPOLOGY: c->topology = optarg; c->explorer_opts = 1; break;
 		case OPT_COLOR: c->color = optarg; c->explorer_opts = 1; break;
 		case OPT_ASCII: c->ascii = 1; c->explorer_opts = 1; break;
 		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
@@ -316,10 +287,10 @@ parse_args(int argc, char **argv, struct cli *c)
 		/* skein config [--dump] [--config FILE]...: no trace */
 		c->cmd = CMD_CONFIG;
 		if (nargs > 1)
-			return usage_error("unexpected argument", args[1]);
+			return cli_usage_error("unexpected argument", args[1]);
 		if (c->structure_opts || c->explorer_opts || c->render_opts || c->format || c->table ||
 		    c->per_rank)
-			return usage_error("'skein config' takes only --config and --dump", NULL);
+			return cli_usage_error("'skein config' takes only --config and --dump", NULL);
 		return EXIT_OK;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
 		c->cmd = CMD_ANALYZE;
@@ -327,9 +298,9 @@ parse_args(int argc, char **argv, struct cli *c)
 		nargs--;
 	}
 	if (nargs == 0)
-		return usage_error("no trace given", NULL);
+		return cli_usage_error("no trace given", NULL);
 	if (nargs > 1)
-		return usage_error("unexpected argument", args[1]);
+		return cli_usage_error("unexpected argument", args[1]);
 	c->trace = args[0];
 	/* without a command: the explorer on a terminal, else info for scripts
 	 * (explorer and structure options are then moot and ignored) */
@@ -340,19 +311,19 @@ parse_args(int argc, char **argv, struct cli *c)
 			c->structure_opts = c->explorer_opts = 0;
 	}
 	if (c->cmd == CMD_INFO && (c->structure_opts || c->table))
-		return usage_error("structure, --table and --hotspots options belong to 'skein analyze'", NULL);
+		return cli_usage_error("structure, --table and --hotspots options belong to 'skein analyze'", NULL);
 	if (c->cmd != CMD_ANALYZE && c->table)
-		return usage_error("--table belongs to 'skein analyze'", NULL);
+		return cli_usage_error("--table belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_INFO && c->per_rank)
-		return usage_error("--ranks belongs to 'skein info'", NULL);
+		return cli_usage_error("--ranks belongs to 'skein info'", NULL);
 	if (c->dump)
-		return usage_error("--dump belongs to 'skein config'", NULL);
+		return cli_usage_error("--dump belongs to 'skein config'", NULL);
 	if (c->cmd != CMD_RENDER && c->render_opts)
-		return usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
+		return cli_usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
 	if ((c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE) && c->explorer_opts)
-		return usage_error("--metric, --color, --ascii and --keymap belong to 'skein explore' and 'skein render'", NULL);
+		return cli_usage_error("--metric, --color, --ascii, --keymap and --topology belong to 'skein explore' and 'skein render'", NULL);
 	if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && c->format)
-		return usage_error("--format belongs to 'skein info' and 'skein analyze'", NULL);
+		return cli_usage_error("--format belongs to 'skein info' and 'skein analyze'", NULL);
 	return EXIT_OK;
 }
 
@@ -388,40 +359,6 @@ setup_config(struct cli *c)
 	return EXIT_OK;
 }
 
-/* Phase patterns from the files must name regions the trace has. */
-static int
-check_config_regions(const struct cli *c, const struct trace *t)
-{
-	struct err e = { 0 };
-	if (c->given & G_PHASES)
-		return EXIT_OK;
-	if (config_check_regions(&c->cfg, t, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
-/* `:save FILE`: the current view written into the configuration, dumped. */
-static int
-save_view(void *ud, const struct view_state *st, const char *path, struct err *e)
-{
-	struct config *cfg = ud;
-	cfg->view.metric = (enum config_metric)st->metric;
-	cfg->view.sel_rank = st->sel_rank;
-	cfg->view.sel_step = st->sel_step;
-	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
-	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
-	cfg->view.clusters = st->clusters;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	int rc = config_dump(cfg, f, e);
-	if (fclose(f) && !rc)
-		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	return rc;
-}
-
 static int
 load(const struct cli *c, struct progress *p, struct trace **t)
 {
@@ -443,7 +380,7 @@ run_info(const struct cli *c, const struct trace *t)
 	if (c->format && strcmp(c->format, "json") == 0)
 		fmt = INFO_JSON;
 	else if (c->format && strcmp(c->format, "text") != 0)
-		return usage_error("info --format takes text or json, not", c->format);
+		return cli_usage_error("info --format takes text or json, not", c->format);
 	return info_write(t, stdout, fmt, c->per_rank) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -457,11 +394,11 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	else if (c->format && strcmp(c->format, "csv") == 0)
 		fmt = REPORT_CSV;
 	else if (c->format && strcmp(c->format, "text") != 0)
-		return usage_error("analyze --format takes text, json or csv, not", c->format);
+		return cli_usage_error("analyze --format takes text, json or csv, not", c->format);
 	if (c->table && report_table_parse(c->table, &table))
-		return usage_error("--table takes hotspots, partitions, timelines or ops, not", c->table);
+		return cli_usage_error("--table takes hotspots, partitions, timelines or ops, not", c->table);
 	if (c->table && fmt != REPORT_CSV)
-		return usage_error("--table goes with --format csv", NULL);
+		return cli_usage_error("--table goes with --format csv", NULL);
 	struct analysis *a = NULL;
 	struct err e = { 0 };
 	int rc = analysis_run(t, &c->aopts, on_progress, p, &a, &e);
@@ -496,271 +433,6 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 
 /* "runs/stencil/traces.otf2" -> "stencil/traces.otf2": enough to tell
  * traces apart in the status line, and stable across checkouts. */
-static void
-trace_label(const char *path, char *buf, size_t n)
-{
-	size_t len = strlen(path);
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	size_t start = len, slashes = 0;
-	while (start > 0) {
-		if (path[start - 1] == '/' && ++slashes == 2)
-			break;
-		start--;
-	}
-	snprintf(buf, n, "%.*s", (int)(len - start), path + start);
-}
-
-static int
-read_file(const char *path, char **out)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (got == 0)
-			break;
-		if (len + 1 == cap) {
-			char *nb = cap < (1u << 20) ? realloc(buf, cap * 2) : NULL;
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	int bad = ferror(f) || !buf;
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return -1;
-	}
-	buf[len] = 0;
-	*out = buf;
-	return 0;
-}
-
-static int
-key_name_ok(const char *name)
-{
-	return keymap_key_parse(name, strlen(name)) != 0;
-}
-
-/* Options shared by explore and render, from the configuration and the
- * command line, checked before the (long) load. */
-static int
-explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, struct keymap **km,
-	       char *label, size_t n)
-{
-	const struct config_view *cv = &c->cfg.view;
-	memset(vo, 0, sizeof *vo);
-	trace_label(c->trace, label, n);
-	vo->label = label;
-	vo->metric = (enum view_metric)cv->metric;
-	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
-		return usage_error("--metric takes lateness, diff, global, duration, partition or function, not",
-				   c->metric);
-	vo->clusters = c->given & G_CLUSTERS ? c->aopts.clusters : cv->clusters;
-	vo->save = save_view;
-	vo->save_ud = &c->cfg;
-	/* a saved view (selection, zoom) starts where it was left */
-	*init = (struct view_state){
-		.metric = vo->metric, .sel_rank = cv->sel_rank, .sel_step = cv->sel_step,
-		.zoom_steps = cv->zoom_steps, .zoom_ranks = cv->zoom_ranks, .clusters = vo->clusters,
-	};
-	vo->initial = init;
-
-	/* key bindings: the configuration's (defaults.yaml and the files),
-	 * then a --keymap file on top */
-	struct err e = { 0 };
-	const char *names[ACT_COUNT];
-	size_t n_names = 0;
-	for (int a = 0; a < ACT_COUNT; a++)
-		if (action_info((enum action)a) && action_info((enum action)a)->name)
-			names[n_names++] = action_info((enum action)a)->name;
-	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
-		return EXIT_USAGE;
-	}
-	char *text = NULL;
-	*km = keymap_create();
-	int rc = *km ? config_keys_text(&c->cfg, &text) : ERR_NOMEM;
-	if (!rc)
-		rc = keymap_parse(*km, text, "configuration", &e);
-	free(text);
-	text = NULL;
-	if (!rc && c->keymap) {
-		if (read_file(c->keymap, &text)) {
-			fprintf(stderr, "skein: %s: %s\n", c->keymap, strerror(errno));
-			keymap_destroy(*km);
-			*km = NULL;
-			return EXIT_FAIL;
-		}
-		rc = keymap_parse(*km, text, c->keymap, &e);
-		free(text);
-	}
-	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
-		keymap_destroy(*km);
-		*km = NULL;
-		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
-	}
-	vo->keys = *km;
-	return EXIT_OK;
-}
-
-static int
-load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
-{
-	struct err e = { 0 };
-	screen_signals();           /* Ctrl-C cancels the load */
-	int rc = load_trace(c->trace, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
-	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
-		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
-	}
-	return EXIT_OK;
-}
-
-static int
-run_explore(struct cli *c)
-{
-	static const enum screen_color from_config[CONFIG_COLOURS_COUNT] = {
-		[CONFIG_COLOURS_AUTO] = SCOLOR_AUTO, [CONFIG_COLOURS_256] = SCOLOR_256,
-		[CONFIG_COLOURS_8] = SCOLOR_8, [CONFIG_COLOURS_NONE] = SCOLOR_MONO,
-	};
-	enum screen_color color = from_config[c->cfg.view.colours];
-	if (c->color) {
-		if (!strcmp(c->color, "auto"))
-			color = SCOLOR_AUTO;
-		else if (!strcmp(c->color, "none") || !strcmp(c->color, "mono"))
-			color = SCOLOR_MONO;
-		else if (!strcmp(c->color, "8"))
-			color = SCOLOR_8;
-		else if (!strcmp(c->color, "256"))
-			color = SCOLOR_256;
-		else
-			return usage_error("explore --color takes auto, none, 8 or 256, not", c->color);
-	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "skein: the explorer needs a terminal on stdin and stdout "
-			"(for text, use 'skein info', 'skein analyze' or 'skein render')\n");
-		return EXIT_USAGE;
-	}
-	struct view_opts vo;
-	struct keymap *km;
-	char label[256];
-	struct view_state init;
-	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
-	if (rc)
-		return rc;
-	struct trace *t = NULL;
-	struct analysis *a = NULL;
-	if ((rc = load_for_view(c, &t, &a))) {
-		keymap_destroy(km);
-		return rc;
-	}
-	char msg[256];
-	if ((rc = check_config_regions(c, t))) {
-		analysis_destroy(a);
-		trace_destroy(t);
-		keymap_destroy(km);
-		return rc;
-	}
-	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
-	if (explore_run(a, &vo, color, ascii, msg, sizeof msg)) {
-		fprintf(stderr, "skein: %s\n", msg);
-		rc = EXIT_FAIL;
-	}
-	analysis_destroy(a);
-	trace_destroy(t);
-	keymap_destroy(km);
-	return rc;
-}
-
-static int
-run_render(struct cli *c)
-{
-	struct view_render_opts ro = { .w = 120, .h = 40, .keys = c->keys, .depth = DEPTH_NONE,
-				       .ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII };
-	if (c->size) {
-		char *end;
-		long w = strtol(c->size, &end, 10), h = 0;
-		if (end != c->size && (*end == 'x' || *end == 'X'))
-			h = strtol(end + 1, &end, 10);
-		if (*end || w < 1 || h < 1 || w > 10000 || h > 10000)
-			return usage_error("--size takes WIDTHxHEIGHT (e.g. 120x40), not", c->size);
-		ro.w = (int)w;
-		ro.h = (int)h;
-	}
-	if (c->color) {
-		if (!strcmp(c->color, "none"))
-			ro.depth = DEPTH_NONE;
-		else if (!strcmp(c->color, "mono"))
-			ro.depth = DEPTH_MONO;
-		else if (!strcmp(c->color, "8"))
-			ro.depth = DEPTH_8;
-		else if (!strcmp(c->color, "256") || !strcmp(c->color, "ansi"))
-			ro.depth = DEPTH_256;
-		else
-			return usage_error("render --color takes none, mono, 8, 256 or ansi, not", c->color);
-	}
-	if (c->pane) {
-		const char *names = view_pane_names(), *p = strstr(names, c->pane);
-		size_t n = strlen(c->pane);
-		if (!n || !p || (p != names && p[-1] != ' ') || (p[n] && p[n] != ' '))
-			return usage_error("--pane takes grid, overview, timeline, details or help, not", c->pane);
-	}
-	if (c->keys) {
-		size_t max = strlen(c->keys) + 1, nk;
-		uint32_t *keys = malloc(max * sizeof *keys);
-		struct err e = { 0 };
-		int bad = !keys || keymap_script(c->keys, keys, max, &nk, &e);
-		free(keys);
-		if (bad)
-			return usage_error(e.msg[0] ? e.msg : "bad key script", NULL);
-	}
-	struct view_opts vo;
-	struct keymap *km;
-	char label[256];
-	struct view_state init;
-	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
-	if (rc)
-		return rc;
-	vo.pane = c->pane;
-	struct trace *t = NULL;
-	struct analysis *a = NULL;
-	if ((rc = load_for_view(c, &t, &a))) {
-		keymap_destroy(km);
-		return rc;
-	}
-	struct err e = { 0 };
-	struct view_render_stats st;
-	if ((rc = check_config_regions(c, t))) {
-		analysis_destroy(a);
-		trace_destroy(t);
-		keymap_destroy(km);
-		return rc;
-	}
-	rc = view_render(a, &vo, &ro, stdout, &st, &e);
-	if (rc)
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
-	else if (c->time)
-		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
-			ro.w, ro.h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0,
-			st.max_ms);
-	analysis_destroy(a);
-	trace_destroy(t);
-	keymap_destroy(km);
-	return rc == ERR_USAGE ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
-}
-
 /* The command, once the options and the configuration are in. */
 static int
 run(struct cli *c)
@@ -775,9 +447,9 @@ run(struct cli *c)
 		return EXIT_OK;
 	}
 	if (c->cmd == CMD_EXPLORE)
-		return run_explore(c);
+		return cli_explore(c);
 	if (c->cmd == CMD_RENDER) {
-		rc = run_render(c);
+		rc = cli_render(c);
 		if (rc == EXIT_OK && fflush(stdout)) {
 			fprintf(stderr, "skein: cannot write the screen\n");
 			rc = EXIT_FAIL;
@@ -787,14 +459,14 @@ run(struct cli *c)
 	/* check the output format before the (possibly long) load */
 	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
 	    (c->cmd != CMD_ANALYZE || strcmp(c->format, "csv")))
-		return usage_error(c->cmd == CMD_ANALYZE ? "--format takes text, json or csv, not"
+		return cli_usage_error(c->cmd == CMD_ANALYZE ? "--format takes text, json or csv, not"
 				   : "--format takes text or json, not", c->format);
 	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	struct trace *t = NULL;
 	if ((rc = load(c, &p, &t)))
 		return rc;
-	if (c->cmd == CMD_ANALYZE && (rc = check_config_regions(c, t))) {
+	if (c->cmd == CMD_ANALYZE && (rc = cli_check_regions(c, t))) {
 		trace_destroy(t);
 		return rc;
 	}

@@ -1,0 +1,355 @@
+/* cli_view.c — `skein explore` and `skein render`: options from the
+ * configuration and the command line, key bindings, saved views, loading
+ * with progress, and handing over to the explorer or the renderer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../src/action.h"
+#include "../src/keymap.h"
+#include "../src/view.h"
+#include "cli.h"
+#include "explore.h"
+#include "load.h"
+#include "screen.h"
+
+/* Phase patterns from the files must name regions the trace has. */
+int
+cli_check_regions(const struct cli *c, const struct trace *t)
+{
+	struct err e = { 0 };
+	if (c->given & G_PHASES)
+		return EXIT_OK;
+	if (config_check_regions(&c->cfg, t, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* `:save FILE`: the current view written into the configuration, dumped. */
+static int
+save_view(void *ud, const struct view_state *st, const char *path, struct err *e)
+{
+	struct config *cfg = ud;
+	cfg->view.metric = (enum config_metric)st->metric;
+	cfg->view.sel_rank = st->sel_rank;
+	cfg->view.sel_step = st->sel_step;
+	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
+	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
+	cfg->view.clusters = st->clusters;
+	if (st->window) {
+		cfg->view.steps = (struct config_window){ .all = 0, .first = st->win_step,
+			.last = st->win_step + (st->win_steps ? st->win_steps - 1 : 0) };
+		cfg->view.ranks = (struct config_window){ .all = 0, .first = st->win_rank,
+			.last = st->win_rank + (st->win_ranks ? st->win_ranks - 1 : 0) };
+	}
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	int rc = config_dump(cfg, f, e);
+	if (fclose(f) && !rc)
+		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	return rc;
+}
+
+static void
+trace_label(const char *path, char *buf, size_t n)
+{
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	size_t start = len, slashes = 0;
+	while (start > 0) {
+		if (path[start - 1] == '/' && ++slashes == 2)
+			break;
+		start--;
+	}
+	snprintf(buf, n, "%.*s", (int)(len - start), path + start);
+}
+
+static int
+read_file(const char *path, char **out)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+		if (len + 1 == cap) {
+			char *nb = cap < (1u << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int bad = ferror(f) || !buf;
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return -1;
+	}
+	buf[len] = 0;
+	*out = buf;
+	return 0;
+}
+
+static int
+key_name_ok(const char *name)
+{
+	return keymap_key_parse(name, strlen(name)) != 0;
+}
+
+/* Options shared by explore and render, from the configuration and the
+ * command line, checked before the (long) load. */
+static int
+explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, struct keymap **km,
+	       char *label, size_t n)
+{
+	const struct config_view *cv = &c->cfg.view;
+	memset(vo, 0, sizeof *vo);
+	trace_label(c->trace, label, n);
+	vo->label = label;
+	vo->metric = (enum view_metric)cv->metric;
+	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
+		return cli_usage_error("--metric takes lateness, diff, global, duration, partition or function, not",
+				   c->metric);
+	vo->clusters = c->given & G_CLUSTERS ? c->aopts.clusters : cv->clusters;
+	vo->save = save_view;
+	vo->save_ud = &c->cfg;
+	/* a saved view (selection, zoom) starts where it was left */
+	*init = (struct view_state){
+		.metric = vo->metric, .sel_rank = cv->sel_rank, .sel_step = cv->sel_step,
+		.zoom_steps = cv->zoom_steps, .zoom_ranks = cv->zoom_ranks, .clusters = vo->clusters,
+		.window = !cv->steps.all || !cv->ranks.all,
+		.win_step = cv->steps.all ? 0 : cv->steps.first,
+		.win_rank = cv->ranks.all ? 0 : cv->ranks.first,
+	};
+	vo->initial = init;
+	/* the topology pane's hardware: --topology, else the configuration */
+	const struct config_topology *ct = &c->cfg.topology;
+	if (c->topology) {
+		struct stat sb;
+		if (stat(c->topology, &sb) == 0)
+			vo->topology = c->topology;
+		else
+			vo->topology_synthetic = c->topology;
+	} else if (ct->source == CONFIG_TOPO_HWLOC && ct->hwloc && ct->hwloc[0]) {
+		vo->topology = ct->hwloc;
+	} else if (ct->source == CONFIG_TOPO_SYNTHETIC && ct->synthetic && ct->synthetic[0]) {
+		vo->topology_synthetic = ct->synthetic;
+	}
+	if (!cv->scale_auto && cv->scale_max_ns > 0) {
+		/* ns to the trace's ticks happens once the trace is loaded */
+		vo->scale_min = (uint64_t)(cv->scale_min_ns > 0 ? cv->scale_min_ns : 0);
+		vo->scale_max = (uint64_t)cv->scale_max_ns;
+	}
+
+	/* key bindings: the configuration's (defaults.yaml and the files),
+	 * then a --keymap file on top */
+	struct err e = { 0 };
+	const char *names[ACT_COUNT];
+	size_t n_names = 0;
+	for (int a = 0; a < ACT_COUNT; a++)
+		if (action_info((enum action)a) && action_info((enum action)a)->name)
+			names[n_names++] = action_info((enum action)a)->name;
+	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		return EXIT_USAGE;
+	}
+	char *text = NULL;
+	*km = keymap_create();
+	int rc = *km ? config_keys_text(&c->cfg, &text) : ERR_NOMEM;
+	if (!rc)
+		rc = keymap_parse(*km, text, "configuration", &e);
+	free(text);
+	text = NULL;
+	if (!rc && c->keymap) {
+		if (read_file(c->keymap, &text)) {
+			fprintf(stderr, "skein: %s: %s\n", c->keymap, strerror(errno));
+			keymap_destroy(*km);
+			*km = NULL;
+			return EXIT_FAIL;
+		}
+		rc = keymap_parse(*km, text, c->keymap, &e);
+		free(text);
+	}
+	if (rc) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		keymap_destroy(*km);
+		*km = NULL;
+		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	vo->keys = *km;
+	return EXIT_OK;
+}
+
+/* The configuration's fixed scale is in nanoseconds; the view's in ticks. */
+static void
+scale_to_ticks(struct view_opts *vo, const struct trace *t)
+{
+	double tps = (double)trace_info(t)->ticks_per_second;
+	vo->scale_min = (uint64_t)((double)vo->scale_min * tps / 1e9);
+	vo->scale_max = (uint64_t)((double)vo->scale_max * tps / 1e9);
+}
+
+static int
+load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
+{
+	struct err e = { 0 };
+	screen_signals();           /* Ctrl-C cancels the load */
+	int rc = load_trace(c->trace, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
+	if (rc) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int
+cli_explore(struct cli *c)
+{
+	static const enum screen_color from_config[CONFIG_COLOURS_COUNT] = {
+		[CONFIG_COLOURS_AUTO] = SCOLOR_AUTO, [CONFIG_COLOURS_256] = SCOLOR_256,
+		[CONFIG_COLOURS_8] = SCOLOR_8, [CONFIG_COLOURS_NONE] = SCOLOR_MONO,
+	};
+	enum screen_color color = from_config[c->cfg.view.colours];
+	if (c->color) {
+		if (!strcmp(c->color, "auto"))
+			color = SCOLOR_AUTO;
+		else if (!strcmp(c->color, "none") || !strcmp(c->color, "mono"))
+			color = SCOLOR_MONO;
+		else if (!strcmp(c->color, "8"))
+			color = SCOLOR_8;
+		else if (!strcmp(c->color, "256"))
+			color = SCOLOR_256;
+		else
+			return cli_usage_error("explore --color takes auto, none, 8 or 256, not", c->color);
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "skein: the explorer needs a terminal on stdin and stdout "
+			"(for text, use 'skein info', 'skein analyze' or 'skein render')\n");
+		return EXIT_USAGE;
+	}
+	struct view_opts vo;
+	struct keymap *km;
+	char label[256];
+	struct view_state init;
+	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
+	if (rc)
+		return rc;
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	if ((rc = load_for_view(c, &t, &a))) {
+		keymap_destroy(km);
+		return rc;
+	}
+	scale_to_ticks(&vo, t);
+	char msg[256];
+	if ((rc = cli_check_regions(c, t))) {
+		analysis_destroy(a);
+		trace_destroy(t);
+		keymap_destroy(km);
+		return rc;
+	}
+	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
+	if (explore_run(a, &vo, color, ascii, msg, sizeof msg)) {
+		fprintf(stderr, "skein: %s\n", msg);
+		rc = EXIT_FAIL;
+	}
+	analysis_destroy(a);
+	trace_destroy(t);
+	keymap_destroy(km);
+	return rc;
+}
+
+int
+cli_render(struct cli *c)
+{
+	struct view_render_opts ro = { .w = 120, .h = 40, .keys = c->keys, .depth = DEPTH_NONE,
+				       .ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII };
+	if (c->size) {
+		char *end;
+		long w = strtol(c->size, &end, 10), h = 0;
+		if (end != c->size && (*end == 'x' || *end == 'X'))
+			h = strtol(end + 1, &end, 10);
+		if (*end || w < 1 || h < 1 || w > 10000 || h > 10000)
+			return cli_usage_error("--size takes WIDTHxHEIGHT (e.g. 120x40), not", c->size);
+		ro.w = (int)w;
+		ro.h = (int)h;
+	}
+	if (c->color) {
+		if (!strcmp(c->color, "none"))
+			ro.depth = DEPTH_NONE;
+		else if (!strcmp(c->color, "mono"))
+			ro.depth = DEPTH_MONO;
+		else if (!strcmp(c->color, "8"))
+			ro.depth = DEPTH_8;
+		else if (!strcmp(c->color, "256") || !strcmp(c->color, "ansi"))
+			ro.depth = DEPTH_256;
+		else
+			return cli_usage_error("render --color takes none, mono, 8, 256 or ansi, not", c->color);
+	}
+	if (c->pane) {
+		const char *names = view_pane_names(), *p = strstr(names, c->pane);
+		size_t n = strlen(c->pane);
+		if (!n || !p || (p != names && p[-1] != ' ') || (p[n] && p[n] != ' '))
+			return cli_usage_error("--pane takes grid, overview, timeline, details or help, not", c->pane);
+	}
+	if (c->keys) {
+		size_t max = strlen(c->keys) + 1, nk;
+		uint32_t *keys = malloc(max * sizeof *keys);
+		struct err e = { 0 };
+		int bad = !keys || keymap_script(c->keys, keys, max, &nk, &e);
+		free(keys);
+		if (bad)
+			return cli_usage_error(e.msg[0] ? e.msg : "bad key script", NULL);
+	}
+	struct view_opts vo;
+	struct keymap *km;
+	char label[256];
+	struct view_state init;
+	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
+	if (rc)
+		return rc;
+	vo.pane = c->pane;
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	if ((rc = load_for_view(c, &t, &a))) {
+		keymap_destroy(km);
+		return rc;
+	}
+	scale_to_ticks(&vo, t);
+	struct err e = { 0 };
+	struct view_render_stats st;
+	if ((rc = cli_check_regions(c, t))) {
+		analysis_destroy(a);
+		trace_destroy(t);
+		keymap_destroy(km);
+		return rc;
+	}
+	rc = view_render(a, &vo, &ro, stdout, &st, &e);
+	if (rc)
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+	else if (c->time)
+		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
+			ro.w, ro.h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0,
+			st.max_ms);
+	analysis_destroy(a);
+	trace_destroy(t);
+	keymap_destroy(km);
+	return rc == ERR_USAGE ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
+}
+
