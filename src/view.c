@@ -40,10 +40,26 @@ view_pane_names(void)
 	return "grid overview timeline details help topology histogram";
 }
 
+/* The pane called name, or -1. */
+static int
+pane_find(const char *name)
+{
+	for (int i = 0; i < PANE_COUNT; i++)
+		if (strcmp(name, panes[i]->name) == 0)
+			return i;
+	return -1;
+}
+
 int
 view_create(const struct analysis *a, const struct view_opts *o, struct view **out, struct err *e)
 {
 	int solo = -1;
+	if (o && o->side && pane_find(o->side) != PANE_DETAILS && pane_find(o->side) != PANE_TOPO &&
+	    pane_find(o->side) != PANE_HIST)
+		return err_set(e, ERR_USAGE, "the side pane is details, topology or histogram, not '%s'",
+			       o->side);
+	if (o && o->focus && pane_find(o->focus) < 0)
+		return err_set(e, ERR_USAGE, "unknown pane '%s' (panes: %s)", o->focus, view_pane_names());
 	if (o && o->pane) {
 		for (int i = 0; i < PANE_COUNT; i++)
 			if (strcmp(o->pane, panes[i]->name) == 0)
@@ -88,6 +104,16 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->cl_start = o && o->clusters ? o->clusters : analysis_options(a)->clusters;
 	v->save = o ? o->save : NULL;
 	v->save_ud = o ? o->save_ud : NULL;
+	if (o && solo < 0) {
+		v->no_overview = o->no_overview;
+		v->no_timeline = o->no_timeline;
+		v->no_side = o->no_side;
+		v->side_width = o->side_width;
+		if (o->side)
+			v->side = pane_find(o->side);
+		if (o->focus && panes[pane_find(o->focus)]->focusable)
+			v->focus = pane_find(o->focus);
+	}
 	if (v->cl_start > CLUSTER_MAX_K)
 		v->cl_start = CLUSTER_MAX_K;
 	view_select_update(v);
@@ -203,10 +229,14 @@ layout(struct view *v, int w, int h)
 	uint32_t nr0 = view_index_ranks(v->ix);
 	int grid_min = 4 + (nr0 < 4 ? (int)nr0 : 4);
 	int body_y = 1, body_h = h - 2;
-	int left_w = w, ov_h = 4;
-	if (w >= 100) {
+	int left_w = w, ov_h = v->no_overview ? 0 : 4;
+	if (v->no_side) {
+		/* the grid column takes the whole width */
+	} else if (w >= 100) {
 		int dw = w * 3 / 10;
 		dw = dw < 36 ? 36 : dw > 48 ? 48 : dw;
+		if (v->side_width > 0)       /* as configured, leaving the grid 60 columns */
+			dw = v->side_width < 20 ? 20 : v->side_width > w - 60 ? w - 60 : v->side_width;
 		left_w = w - dw;
 		v->pane[v->side] = (struct rect){ left_w, body_y, dw, body_h };
 		v->shown[v->side] = 1;
@@ -224,7 +254,7 @@ layout(struct view *v, int w, int h)
 	}
 	if (body_h - ov_h < grid_min)
 		ov_h = 0;
-	int tl_h = body_h >= 24 ? body_h / 3 : 0;
+	int tl_h = body_h >= 24 && !v->no_timeline ? body_h / 3 : 0;
 	int grid_h = body_h - ov_h - tl_h;
 	v->pane[PANE_GRID] = (struct rect){ 0, body_y, left_w, grid_h };
 	v->shown[PANE_GRID] = 1;

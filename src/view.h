@@ -61,7 +61,22 @@ struct view_opts {
 	 * drawn (errors show in the pane). */
 	const char *topology;
 	const char *topology_synthetic;
+	/* How ranks are placed on it (topo.h): by the trace's system tree
+	 * (default), in blocks of placement_n per node, round-robin, or
+	 * explicitly (placement_pu: the global PU of each rank; borrowed until
+	 * the view is created, then copied). */
+	int placement;              /* enum topo_placement */
+	uint32_t placement_n;
+	const uint32_t *placement_pu;
+	uint32_t n_placement_pu;
 	uint64_t scale_min, scale_max;      /* a fixed colour scale in ticks; max 0: automatic */
+	/* The layout a configuration asks for; all zero/NULL: the built-in
+	 * one. Panes keep their places; these say which appear. */
+	int no_overview, no_timeline, no_side;
+	const char *side;           /* pane in the side place: "details" (default),
+	                               "topology" or "histogram" */
+	int side_width;             /* columns of the side pane; 0: automatic */
+	const char *focus;          /* pane with the focus at start, or NULL */
 };
 
 /* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown

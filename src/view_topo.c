@@ -30,6 +30,7 @@ static const char *const metric_names[TMET_COUNT] = {
 
 struct view_topo {
 	char *xml, *synth;
+	struct topo_place_opts place;  /* place.pu owned (a copy) */
 	int state;                 /* 0 not loaded yet, 1 loaded, -1 failed */
 	char error[sizeof ((struct err *)0)->msg];
 	struct topo *t;
@@ -69,6 +70,16 @@ view_topo_create(struct view *v, const struct view_opts *o)
 	vt->synth = dup_str(o ? o->topology_synthetic : NULL);
 	if ((o && o->topology && !vt->xml) || (o && o->topology_synthetic && !vt->synth))
 		return ERR_NOMEM;
+	vt->place.how = o ? (enum topo_placement)o->placement : PLACE_SYSTEM_TREE;
+	vt->place.ranks_per_node = o ? o->placement_n : 0;
+	if (o && o->placement_pu && o->n_placement_pu) {
+		uint32_t *pu = malloc(o->n_placement_pu * sizeof *pu);
+		if (!pu)
+			return ERR_NOMEM;
+		memcpy(pu, o->placement_pu, o->n_placement_pu * sizeof *pu);
+		vt->place.pu = pu;
+		vt->place.n_pu = o->n_placement_pu;
+	}
 	return 0;
 }
 
@@ -77,6 +88,7 @@ view_topo_destroy(struct view_topo *vt)
 {
 	if (!vt)
 		return;
+	free((void *)vt->place.pu);
 	topo_destroy(vt->t);
 	free(vt->xml);
 	free(vt->synth);
@@ -130,8 +142,7 @@ load_topo(struct view *v, struct err *e)
 	free(names);
 	if (rc)
 		return rc;
-	struct topo_place_opts po = { .how = PLACE_SYSTEM_TREE };
-	if ((rc = topo_place(vt->t, v->t, &po, &vt->pu_of, e)))
+	if ((rc = topo_place(vt->t, v->t, &vt->place, &vt->pu_of, e)))
 		return rc;
 	vt->obj = topo_objs(vt->t, &vt->n_obj);
 	topo_pu_objs(vt->t, &vt->n_pu);

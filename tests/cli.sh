@@ -137,6 +137,19 @@ printf 'view:\n  scale: [0, 1ms]\n' >"$tmp/scale.yaml"
 "$skein" render --config "$tmp/scale.yaml" "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 1.000 ms ' &&
 	"$skein" render "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 10.010 ms ' &&
 	ok || bad "view.scale fixes the colour scale"
+# the layout decides which panes appear; the topology section where ranks run
+printf 'view:\n  layout:\n    - panes: [grid, timeline]\n' >"$tmp/lay.yaml"
+n=$("$skein" render --config "$tmp/lay.yaml" "$sv" --size 110x30 | grep -c '┌')
+[ "$n" = 2 ] && ok || bad "a layout of grid and timeline draws two panes (got $n)"
+g2=$root/traces/corpus/gen-stencil-8-2nodes-delay/traces.otf2
+for pl in 'system-tree|Node node1 / Machine / Package P#0 / Core L#5' \
+	'round-robin|Node node1 / Machine / Package P#1 / Core L#6'; do
+	printf 'topology:\n  source: synthetic\n  synthetic: "pack:2 core:2 pu:1"\n  placement: %s\n' "${pl%%|*}" >"$tmp/pl.yaml"
+	"$skein" render --config "$tmp/pl.yaml" "$g2" --pane topology --size 90x14 | grep -q "hottest: ${pl#*|}" &&
+		ok || bad "placement ${pl%%|*}: the delayed rank's node, package and core are hottest"
+done
+"$skein" render --topology 'pack:2 core:2 pu:1' "$g2" --pane topology --size 90x14 |
+	grep -q 'hottest: Node node1 / Machine / Package P#0 / Core L#5' && ok || bad "--topology SYNTHETIC"
 unset XDG_CONFIG_HOME
 
 # make install into a user prefix, as on a login node without root

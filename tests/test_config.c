@@ -104,11 +104,12 @@ defaults(void **state)
 	assert_int_equal(c.view.metric, CONFIG_METRIC_LATENESS);
 	assert_true(c.view.scale_auto);
 	assert_int_equal(c.view.n_columns, 2);
-	assert_int_equal(c.view.layout[0].n_panes, 2);
+	assert_int_equal(c.view.layout[0].n_panes, 3);
 	assert_int_equal(c.view.layout[0].panes[0], CONFIG_PANE_GRID);
 	assert_int_equal(c.view.layout[0].panes[1], CONFIG_PANE_OVERVIEW);
+	assert_int_equal(c.view.layout[0].panes[2], CONFIG_PANE_TIMELINE);
 	assert_int_equal(c.view.layout[1].panes[0], CONFIG_PANE_DETAILS);
-	assert_int_equal(c.view.layout[1].width, 38);
+	assert_int_equal(c.view.layout[1].width, 0);
 	assert_int_equal(c.view.focus, CONFIG_PANE_GRID);
 	assert_true(c.view.ranks.all && c.view.steps.all);
 	assert_int_equal(c.view.zoom_steps, 1);

@@ -10,6 +10,7 @@
 
 #include "../src/action.h"
 #include "../src/keymap.h"
+#include "../src/topo.h"
 #include "../src/view.h"
 #include "cli.h"
 #include "explore.h"
@@ -138,6 +139,22 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		.win_rank = cv->ranks.all ? 0 : cv->ranks.first,
 	};
 	vo->initial = init;
+	/* which panes the configuration's layout lists; positions stay adaptive */
+	int has[CONFIG_PANE_COUNT] = { 0 }, side_width = 0;
+	for (uint32_t col = 0; col < cv->n_columns; col++)
+		for (uint32_t k = 0; k < cv->layout[col].n_panes; k++) {
+			enum config_pane pn = cv->layout[col].panes[k];
+			has[pn] = 1;
+			if (pn == CONFIG_PANE_DETAILS || pn == CONFIG_PANE_TOPOLOGY || pn == CONFIG_PANE_HISTOGRAM)
+				side_width = (int)cv->layout[col].width;
+		}
+	vo->no_overview = !has[CONFIG_PANE_OVERVIEW];
+	vo->no_timeline = !has[CONFIG_PANE_TIMELINE];
+	vo->side = has[CONFIG_PANE_DETAILS] ? "details" : has[CONFIG_PANE_TOPOLOGY] ? "topology"
+		: has[CONFIG_PANE_HISTOGRAM] ? "histogram" : NULL;
+	vo->no_side = !vo->side;
+	vo->side_width = side_width;
+	vo->focus = config_pane_name(cv->focus);
 	/* the topology pane's hardware: --topology, else the configuration */
 	const struct config_topology *ct = &c->cfg.topology;
 	if (c->topology) {
@@ -151,6 +168,15 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	} else if (ct->source == CONFIG_TOPO_SYNTHETIC && ct->synthetic && ct->synthetic[0]) {
 		vo->topology_synthetic = ct->synthetic;
 	}
+	static const int place_of[CONFIG_PLACE_COUNT] = {
+		[CONFIG_PLACE_SYSTEM_TREE] = PLACE_SYSTEM_TREE, [CONFIG_PLACE_BLOCK] = PLACE_BLOCK,
+		[CONFIG_PLACE_ROUND_ROBIN] = PLACE_ROUND_ROBIN,
+		[CONFIG_PLACE_RANKS_PER_NODE] = PLACE_BLOCK, [CONFIG_PLACE_EXPLICIT] = PLACE_EXPLICIT,
+	};
+	vo->placement = place_of[ct->placement];
+	vo->placement_n = ct->ranks_per_node;
+	vo->placement_pu = ct->explicit_map;
+	vo->n_placement_pu = ct->n_explicit;
 	if (!cv->scale_auto && cv->scale_max_ns > 0) {
 		/* ns to the trace's ticks happens once the trace is loaded */
 		vo->scale_min = (uint64_t)(cv->scale_min_ns > 0 ? cv->scale_min_ns : 0);
