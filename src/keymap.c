@@ -116,6 +116,12 @@ keymap_create(void)
 	return km;
 }
 
+struct keymap *
+keymap_create_empty(void)
+{
+	return calloc(1, sizeof(struct keymap));
+}
+
 void
 keymap_destroy(struct keymap *km)
 {

@@ -36,6 +36,11 @@ struct keymap;
 
 /* A keymap holding the built-in bindings, or NULL (out of memory). */
 struct keymap *keymap_create(void);
+/* A keymap with no bindings, to fill from a configuration (whose
+ * defaults.yaml holds the same bindings as the built-in ones), so that a
+ * key the configuration moves elsewhere is no longer bound to its old
+ * action. NULL when out of memory. */
+struct keymap *keymap_create_empty(void);
 void keymap_destroy(struct keymap *km);
 
 /* Adds the bindings in text ("KEY ACTION" per line, '#' comments);

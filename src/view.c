@@ -357,6 +357,51 @@ draw_status(struct view *v, struct grid *g)
 	grid_text(g, 1, 0, 5, ST_BAR_KEY, "skein");
 }
 
+/* The first key bound to a, or "" when the configuration left it unbound. */
+static const char *
+first_key(const struct keymap *km, enum action a, char *buf, size_t n)
+{
+	if (keymap_keys(km, a, buf, n) == 0)
+		return "";
+	char *comma = strstr(buf, ", ");
+	if (comma)
+		*comma = 0;
+	return buf;
+}
+
+/* The bottom line's reminder of the keys, from the bindings in force: an
+ * entry whose action has no key is left out. */
+static void
+legend_keys(const struct keymap *km, char *out, size_t n)
+{
+	static const struct { enum action a, b; const char *what; int gap; } ent[] = {
+		{ACT_HELP, ACT_NONE, "help", 3},
+		{ACT_QUIT, ACT_NONE, "quit", 2},
+		{ACT_PREV_PARTITION, ACT_NEXT_PARTITION, "partition", 3},
+		{ACT_PREV_HOTSPOT, ACT_NEXT_HOTSPOT, "hotspot", 2},
+		{ACT_SEARCH, ACT_NONE, "search", 2},
+		{ACT_COMMAND, ACT_NONE, "command", 2},
+	};
+	size_t len = 0;
+	out[0] = 0;
+	for (size_t i = 0; i < sizeof ent / sizeof ent[0] && len < n; i++) {
+		char ka[64], kb[64];
+		const char *a = first_key(km, ent[i].a, ka, sizeof ka);
+		const char *b = ent[i].b != ACT_NONE ? first_key(km, ent[i].b, kb, sizeof kb) : "";
+		int w = 0;
+		if (i == 2) /* the glyphs, between quitting and walking */
+			w = snprintf(out + len, n - len, "   s send  r recv  x both  C coll  W wait  \u00b7 comp");
+		if (w > 0)
+			len += (size_t)w;
+		if ((*a || *b) && len < n) {
+			w = snprintf(out + len, n - len, "%*s%s%s%s %s", ent[i].gap, "",
+				     a, *a && *b ? " " : "", b, ent[i].what);
+			if (w > 0)
+				len += (size_t)w;
+		}
+	}
+}
+
 static void
 draw_footer(struct view *v, struct grid *g)
 {
@@ -390,8 +435,8 @@ draw_footer(struct view *v, struct grid *g)
 		x += grid_text(g, x, y, w - x, ST_LABEL,
 			       v->metric == METRIC_PARTITION ? " by partition" : " by region");
 	}
-	static const char legend[] =
-		"   ? help  q quit   s send  r recv  x both  C coll  W wait  \u00b7 comp   [ ] partition  < > hotspot  / search  : command";
+	char legend[256];
+	legend_keys(v->km, legend, sizeof legend);
 	grid_text(g, x, y, w - x, ST_DIM, legend);
 }
 

@@ -150,6 +150,13 @@ for pl in 'system-tree|Node node1 / Machine / Package P#0 / Core L#5' \
 done
 "$skein" render --topology 'pack:2 core:2 pu:1' "$g2" --pane topology --size 90x14 |
 	grep -q 'hottest: Node node1 / Machine / Package P#0 / Core L#5' && ok || bad "--topology SYNTHETIC"
+# key bindings come from the configuration alone: a key moved elsewhere is free
+printf 'keys:\n  quit: [Q]\n' >"$tmp/keys.yaml"
+"$skein" render --config "$tmp/keys.yaml" "$sv" --size 100x24 --keys 'q' | tail -1 | grep -q 'q is not bound' &&
+	"$skein" render --config "$tmp/keys.yaml" "$sv" --size 100x120 --pane help | grep -q '  Q  *quit' &&
+	ok || bad "keys: rebinding quit to Q frees q"
+"$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 | tail -1 | grep -q '? help  Q quit   s send' &&
+	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME
 
 # make install into a user prefix, as on a login node without root

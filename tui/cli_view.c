@@ -196,7 +196,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		return EXIT_USAGE;
 	}
 	char *text = NULL;
-	*km = keymap_create();
+	*km = keymap_create_empty();
 	int rc = *km ? config_keys_text(&c->cfg, &text) : ERR_NOMEM;
 	if (!rc)
 		rc = keymap_parse(*km, text, "configuration", &e);
