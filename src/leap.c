@@ -32,6 +32,8 @@ struct leaper {
 	uint32_t stamp;
 	uint32_t *pred_first, *pred;   /* reverse DAG */
 	uint32_t *rep;         /* per partition: a communication lop */
+	uint32_t n_leaps;
+	uint32_t *leap_first, *leap_parts;  /* the partitions of each leap */
 };
 
 static int
@@ -42,6 +44,9 @@ build_reverse(struct leaper *L)
 	free(L->pred_first);
 	free(L->pred);
 	free(L->rep);
+	free(L->leap_first);
+	free(L->leap_parts);
+	L->leap_first = L->leap_parts = NULL;
 	L->pred_first = calloc(np + 2, sizeof *L->pred_first);
 	L->pred = malloc((ne + 1) * sizeof *L->pred);
 	L->rep = malloc((np + 1) * sizeof *L->rep);
@@ -51,6 +56,7 @@ build_reverse(struct leaper *L)
 		L->pred_first[a->dag_succ[e] + 1]++;
 	for (uint32_t p = 0; p < np; p++)
 		L->pred_first[p + 1] += L->pred_first[p];
+	/* np + 1 bounds both the partitions and the leaps */
 	uint32_t *fill = malloc((np + 1) * sizeof *fill);
 	if (!fill)
 		return ERR_NOMEM;
@@ -58,6 +64,24 @@ build_reverse(struct leaper *L)
 	for (uint32_t p = 0; p < np; p++)
 		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
 			L->pred[fill[a->dag_succ[e]]++] = p;
+	/* bucket the partitions by leap, so a leap costs its own size */
+	L->n_leaps = 0;
+	for (uint32_t p = 0; p < np; p++)
+		if (a->parts[p].leap + 1 > L->n_leaps)
+			L->n_leaps = a->parts[p].leap + 1;
+	L->leap_first = calloc((size_t)L->n_leaps + 2, sizeof *L->leap_first);
+	L->leap_parts = malloc((np + 1) * sizeof *L->leap_parts);
+	if (!L->leap_first || !L->leap_parts) {
+		free(fill);
+		return ERR_NOMEM;
+	}
+	for (uint32_t p = 0; p < np; p++)
+		L->leap_first[a->parts[p].leap + 1]++;
+	for (uint32_t k = 0; k < L->n_leaps; k++)
+		L->leap_first[k + 1] += L->leap_first[k];
+	memcpy(fill, L->leap_first, (L->n_leaps + 1) * sizeof *fill);
+	for (uint32_t p = 0; p < np; p++)
+		L->leap_parts[fill[a->parts[p].leap]++] = p;
 	free(fill);
 	for (uint32_t p = 0; p < np; p++) {
 		L->rep[p] = TRACE_NONE;
@@ -129,26 +153,16 @@ distances(struct leaper *L, uint32_t p, uint64_t *in, uint64_t *out)
 	}
 }
 
-static uint32_t
-max_leap(const struct analysis *a)
-{
-	uint32_t m = 0;
-	for (uint32_t p = 0; p < a->n_parts; p++)
-		if (a->parts[p].leap > m)
-			m = a->parts[p].leap;
-	return a->n_parts ? m + 1 : 0;
-}
-
 /* Covers leap k's timelines; returns 1 when every active timeline is in. */
 static int
 leap_complete(struct leaper *L, uint32_t k)
 {
-	struct analysis *a = L->a;
 	L->stamp++;
 	uint32_t covered = 0;
-	for (uint32_t p = 0; p < a->n_parts; p++)
-		if (a->parts[p].leap == k)
-			covered += cover(L, p, 0);
+	if (k >= L->n_leaps)
+		return 1;
+	for (uint32_t i = L->leap_first[k]; i < L->leap_first[k + 1]; i++)
+		covered += cover(L, L->leap_parts[i], 0);
 	return covered >= L->n_active;
 }
 
@@ -160,8 +174,9 @@ pass(struct leaper *L, uint32_t k, struct uf *u)
 	struct analysis *a = L->a;
 	uint32_t merges = 0;
 	double factor = a->opts.leap_factor;
-	for (uint32_t p = 0; p < a->n_parts; p++) {
-		if (a->parts[p].leap != k || L->rep[p] == TRACE_NONE)
+	for (uint32_t i = L->leap_first[k]; i < L->leap_first[k + 1]; i++) {
+		uint32_t p = L->leap_parts[i];
+		if (L->rep[p] == TRACE_NONE)
 			continue;
 		uint64_t in, out;
 		distances(L, p, &in, &out);
@@ -217,8 +232,8 @@ partition_leap_merge(struct analysis *a)
 		}
 	if ((rc = build_reverse(&L)) || (rc = partition_to_uf(a, &u)))
 		goto out;
-	for (uint32_t k = 0; k < max_leap(a);) {
-		if (a->progress && a->progress(a->ud, "leap merging", k, max_leap(a))) {
+	for (uint32_t k = 0; k < L.n_leaps;) {
+		if (a->progress && a->progress(a->ud, "leap merging", k, L.n_leaps)) {
 			rc = ERR_CANCELLED;
 			goto out;
 		}
@@ -233,10 +248,11 @@ partition_leap_merge(struct analysis *a)
 		}
 		if (!leap_complete(&L, k) && a->opts.leap_force) {
 			uint32_t merges = 0;
-			for (uint32_t p = 0; p < a->n_parts; p++)
-				if (a->parts[p].leap == k)
-					for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
-						merges += (uint32_t)uf_union(&u, L.rep[p], L.rep[a->dag_succ[e]]);
+			for (uint32_t i = L.leap_first[k]; i < L.leap_first[k + 1]; i++) {
+				uint32_t p = L.leap_parts[i];
+				for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
+					merges += (uint32_t)uf_union(&u, L.rep[p], L.rep[a->dag_succ[e]]);
+			}
 			if (merges) {
 				if ((rc = rebuild(&L, &u)))
 					goto out;
@@ -247,7 +263,7 @@ partition_leap_merge(struct analysis *a)
 			a->stats.incomplete_leaps++;
 		k++;
 	}
-	a->stats.leaps = max_leap(a);
+	a->stats.leaps = L.n_leaps;
 	rc = 0;
 out:
 	uf_fini(&u);
@@ -256,5 +272,7 @@ out:
 	free(L.pred_first);
 	free(L.pred);
 	free(L.rep);
+	free(L.leap_first);
+	free(L.leap_parts);
 	return rc;
 }
