@@ -423,7 +423,13 @@ draw_footer(struct view *v, struct grid *g)
 	char buf[64];
 	x += grid_text(g, x, y, w - x, ST_TITLE, view_metric_title(v->metric));
 	if (view_metric_numeric(v->metric)) {
-		x += grid_text(g, x, y, w - x, ST_LABEL, " 0 ");
+		uint64_t lo = view_index_min(v->ix);
+		if (lo) {
+			view_duration(v, lo, buf, sizeof buf);
+			x += grid_printf(g, x, y, w - x, ST_LABEL, " %s ", buf);
+		} else {
+			x += grid_text(g, x, y, w - x, ST_LABEL, " 0 ");
+		}
 		for (int l = 0; l < GRID_HEAT_LEVELS && x < w; l++)
 			grid_put(g, x++, y, 0x2588, ST_HEAT0 + l);
 		view_duration(v, view_index_max(v->ix, v->metric), buf, sizeof buf);

@@ -284,6 +284,12 @@ view_index_set_scale(struct view_index *ix, uint64_t min, uint64_t max)
 	ix->scale_max = max > min ? max : 0;
 }
 
+uint64_t
+view_index_min(const struct view_index *ix)
+{
+	return ix->scale_max ? ix->scale_min : 0;
+}
+
 int
 view_index_level(struct view_index *ix, enum view_metric m, uint64_t v)
 {

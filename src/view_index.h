@@ -65,6 +65,8 @@ uint64_t view_index_max(struct view_index *ix, enum view_metric m);
  * below min shade as 0, at or above max as the hottest level. max == 0
  * returns to the automatic scale (0 to the largest value). */
 void view_index_set_scale(struct view_index *ix, uint64_t min, uint64_t max);
+/* The bottom of the colour scale: the fixed minimum, or 0. */
+uint64_t view_index_min(const struct view_index *ix);
 /* Shade level 0..7 of a numeric value: 0 only for 0, 7 for the maximum. */
 int view_index_level(struct view_index *ix, enum view_metric m, uint64_t v);
 /* Colour number 0..7 of a lop under a categorical metric: partitions

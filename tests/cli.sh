@@ -137,6 +137,9 @@ printf 'view:\n  scale: [0, 1ms]\n' >"$tmp/scale.yaml"
 "$skein" render --config "$tmp/scale.yaml" "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 1.000 ms ' &&
 	"$skein" render "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 10.010 ms ' &&
 	ok || bad "view.scale fixes the colour scale"
+printf 'view:\n  scale: [2ms, 8ms]\n' >"$tmp/scale2.yaml"
+"$skein" render --config "$tmp/scale2.yaml" "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 2.000 ms .* 8.000 ms ' &&
+	ok || bad "view.scale: the legend starts at the fixed minimum"
 # the layout decides which panes appear; the topology section where ranks run
 printf 'view:\n  layout:\n    - panes: [grid, timeline]\n' >"$tmp/lay.yaml"
 n=$("$skein" render --config "$tmp/lay.yaml" "$sv" --size 110x30 | grep -c '┌')
