@@ -129,6 +129,11 @@ int partition_finalize(struct analysis *a, struct uf *u);
 /* Renumbers partitions in order of their first global step. */
 int partition_renumber(struct analysis *a);
 
+/* Strongly connected components of a graph in CSR form (n nodes, edges
+ * first[v]..first[v+1] of succ): comp[v] gets v's component. Returns the
+ * number of components, or ERR_NOMEM (negative). */
+int64_t tarjan(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *comp);
+
 /* Builds a union-find whose sets are the current partitions. */
 int partition_to_uf(const struct analysis *a, struct uf *u);
 

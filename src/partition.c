@@ -75,7 +75,7 @@ count_sets(const struct analysis *a, struct uf *u)
 /* Iterative Tarjan over the partition graph (CSR first/succ, n nodes).
  * comp[v] receives the component id. Returns the number of components or
  * a negative error. Recursion would overflow on real traces. */
-static int64_t
+int64_t
 tarjan(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *comp)
 {
 	uint32_t *index = malloc((n + 1) * sizeof *index);
