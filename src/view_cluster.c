@@ -7,12 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Medoid updates try at most this many candidates per cluster (the
- * members nearest the cluster's mean): exact for small clusters, and it
- * keeps a cluster of thousands of ranks from costing its size squared. */
-#define MAX_CANDIDATES 64
-#define MAX_ROUNDS 30
-
 /* ---- the clustering ------------------------------------------------------ */
 
 void
@@ -24,15 +18,6 @@ view_clustering_fini(struct view_clustering *c)
 	free(c->merges);
 	free(c->dist);
 	memset(c, 0, sizeof *c);
-}
-
-static double
-l1(const double *x, const double *y, uint32_t w)
-{
-	double d = 0;
-	for (uint32_t s = 0; s < w; s++)
-		d += x[s] > y[s] ? x[s] - y[s] : y[s] - x[s];
-	return d;
 }
 
 struct part_key {
@@ -87,109 +72,6 @@ features(const struct analysis *a, uint32_t n, uint32_t *w)
 	return v;
 }
 
-/* Nearest medoid of every rank; returns 1 if an assignment changed. */
-static int
-assign(const double *v, uint32_t n, uint32_t w, const uint32_t *med, uint32_t k, uint32_t *cl)
-{
-	int moved = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t best = 0;
-		double bd = DBL_MAX;
-		for (uint32_t c = 0; c < k; c++) {
-			double d = l1(v + (size_t)i * w, v + (size_t)med[c] * w, w);
-			if (d < bd) {
-				bd = d;
-				best = c;
-			}
-		}
-		if (cl[i] != best) {
-			cl[i] = best;
-			moved = 1;
-		}
-	}
-	return moved;
-}
-
-/* Moves each medoid to the candidate member with the least total
- * distance to its cluster; returns 1 if a medoid moved. scratch holds
- * w + 2n doubles/indices. */
-static int
-update(const double *v, uint32_t n, uint32_t w, uint32_t *med, uint32_t k, const uint32_t *cl,
-       double *mean, uint32_t *mem, double *near)
-{
-	int changed = 0;
-	for (uint32_t c = 0; c < k; c++) {
-		uint32_t m = 0;
-		for (uint32_t i = 0; i < n; i++)
-			if (cl[i] == c)
-				mem[m++] = i;
-		if (m < 2)
-			continue;
-		uint32_t cand = m;
-		if (m > MAX_CANDIDATES) {
-			/* the members nearest the mean, by partial selection */
-			memset(mean, 0, w * sizeof *mean);
-			for (uint32_t j = 0; j < m; j++)
-				for (uint32_t s = 0; s < w; s++)
-					mean[s] += v[(size_t)mem[j] * w + s] / m;
-			for (uint32_t j = 0; j < m; j++)
-				near[j] = l1(v + (size_t)mem[j] * w, mean, w);
-			for (uint32_t j = 0; j < MAX_CANDIDATES; j++) {
-				uint32_t b = j;
-				for (uint32_t q = j + 1; q < m; q++)
-					if (near[q] < near[b] || (near[q] == near[b] && mem[q] < mem[b]))
-						b = q;
-				double td = near[j]; near[j] = near[b]; near[b] = td;
-				uint32_t ti = mem[j]; mem[j] = mem[b]; mem[b] = ti;
-			}
-			cand = MAX_CANDIDATES;
-		}
-		uint32_t best = med[c];
-		double bd = 0;
-		for (uint32_t j = 0; j < m; j++)
-			bd += l1(v + (size_t)med[c] * w, v + (size_t)mem[j] * w, w);
-		for (uint32_t q = 0; q < cand; q++) {
-			double sum = 0;
-			for (uint32_t j = 0; j < m && sum < bd; j++)
-				sum += l1(v + (size_t)mem[q] * w, v + (size_t)mem[j] * w, w);
-			if (sum < bd || (sum == bd && mem[q] < best)) {
-				bd = sum;
-				best = mem[q];
-			}
-		}
-		if (best != med[c]) {
-			med[c] = best;
-			changed = 1;
-		}
-	}
-	return changed;
-}
-
-/* Single linkage over the medoids, as cluster.c does it. */
-static void
-link_medoids(struct view_clustering *c, uint32_t *group)
-{
-	uint32_t k = c->n_clusters;
-	for (uint32_t j = 0; j < k; j++)
-		group[j] = j;
-	for (uint32_t step = 0; step + 1 < k; step++) {
-		double bd = DBL_MAX;
-		uint32_t bi = 0, bj = 0;
-		for (uint32_t i = 0; i < k; i++)
-			for (uint32_t j = i + 1; j < k; j++)
-				if (group[i] != group[j] && c->dist[(size_t)i * k + j] < bd) {
-					bd = c->dist[(size_t)i * k + j];
-					bi = i;
-					bj = j;
-				}
-		uint32_t gi = group[bi], gj = group[bj], ng = k + step;
-		c->merges[step] = (struct cluster_merge){ .a = gi, .b = gj, .distance = bd };
-		for (uint32_t i = 0; i < k; i++)
-			if (group[i] == gi || group[i] == gj)
-				group[i] = ng;
-	}
-}
-
 int
 view_cluster_ranks(const struct analysis *a, uint32_t k, struct view_clustering *c, struct err *e)
 {
@@ -201,73 +83,20 @@ view_cluster_ranks(const struct analysis *a, uint32_t k, struct view_clustering 
 	uint32_t w = 0;
 	double *v = features(a, n, &w);
 	uint32_t *med = malloc((k + 1) * sizeof *med);
-	double *near = malloc(((size_t)n + 1) * sizeof *near);
-	double *mean = malloc(((size_t)w + 1) * sizeof *mean);
-	uint32_t *mem = malloc(((size_t)n + 1) * sizeof *mem);
-	uint32_t *remap = malloc((k + 1) * sizeof *remap);
+	uint32_t *group = malloc((k + 1) * sizeof *group);
 	c->cluster = malloc(((size_t)n + 1) * sizeof *c->cluster);
 	int rc = ERR_NOMEM;
-	if (!v || !med || !near || !mean || !mem || !remap || !c->cluster)
+	if (!v || !med || !group || !c->cluster)
 		goto out;
 	c->n_ranks = n;
 	if (n == 0) {
 		rc = 0;
 		goto out;
 	}
-	/* farthest-first seeding from the latest rank (lowest on ties) */
-	uint32_t seed = 0;
-	double most = -1;
-	for (uint32_t i = 0; i < n; i++) {
-		double s = 0;
-		for (uint32_t d = 0; d < w; d++)
-			s += v[(size_t)i * w + d];
-		if (s > most) {
-			most = s;
-			seed = i;
-		}
-	}
-	uint32_t m = 0;
-	med[m++] = seed;
-	for (uint32_t i = 0; i < n; i++)
-		near[i] = l1(v + (size_t)i * w, v + (size_t)seed * w, w);
-	while (m < k) {
-		uint32_t far = 0;
-		double fd = -1;
-		for (uint32_t i = 0; i < n; i++)
-			if (near[i] > fd) {
-				fd = near[i];
-				far = i;
-			}
-		if (fd <= 0)
-			break;            /* fewer distinct profiles than k */
-		med[m++] = far;
-		for (uint32_t i = 0; i < n; i++) {
-			double d = l1(v + (size_t)i * w, v + (size_t)far * w, w);
-			if (d < near[i])
-				near[i] = d;
-		}
-	}
-	for (uint32_t i = 0; i < n; i++)
-		c->cluster[i] = UINT32_MAX;
-	for (int round = 0; round < MAX_ROUNDS; round++) {
-		int moved = assign(v, n, w, med, m, c->cluster);
-		int changed = update(v, n, w, med, m, c->cluster, mean, mem, near);
-		if (!moved && !changed)
-			break;
-	}
-	assign(v, n, w, med, m, c->cluster);
-	/* medoids with equal profiles can leave a cluster empty: drop it */
-	uint32_t kept = 0;
-	for (uint32_t j = 0; j < m; j++) {
-		uint32_t cnt = 0;
-		for (uint32_t i = 0; i < n && !cnt; i++)
-			cnt = c->cluster[i] == j;
-		remap[j] = cnt ? kept : UINT32_MAX;
-		if (cnt)
-			med[kept++] = med[j];
-	}
-	for (uint32_t i = 0; i < n; i++)
-		c->cluster[i] = remap[c->cluster[i]];
+	uint32_t kept = k;
+	if ((rc = cluster_kmedoids(v, n, w, &kept, med, c->cluster)))
+		goto out;
+	rc = ERR_NOMEM;
 	c->n_clusters = kept;
 	c->medoid = malloc(kept * sizeof *c->medoid);
 	c->size = calloc(kept, sizeof *c->size);
@@ -278,19 +107,16 @@ view_cluster_ranks(const struct analysis *a, uint32_t k, struct view_clustering 
 	for (uint32_t j = 0; j < kept; j++) {
 		c->medoid[j] = med[j];
 		for (uint32_t q = 0; q < kept; q++)
-			c->dist[(size_t)j * kept + q] = l1(v + (size_t)med[j] * w, v + (size_t)med[q] * w, w);
+			c->dist[(size_t)j * kept + q] = cluster_l1(v + (size_t)med[j] * w, v + (size_t)med[q] * w, w);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		c->size[c->cluster[i]]++;
-	link_medoids(c, remap);
+	cluster_link(v, w, med, kept, c->merges, group);
 	rc = 0;
 out:
 	free(v);
 	free(med);
-	free(near);
-	free(mean);
-	free(mem);
-	free(remap);
+	free(group);
 	if (rc) {
 		view_clustering_fini(c);
 		return err_set(e, rc, "out of memory");

@@ -945,6 +945,40 @@ shared_verifier(void **state)
 	}
 }
 
+/* The k-medoids core on rows whose medoid is known: values 1 5 1 4 3 5
+ * have two best medoids, 4 and 3 (total distance 9 each), and the lower
+ * row wins. A medoid update that stopped summing a candidate's distances
+ * as soon as they equalled the best total took row 0 (total 13). */
+static void
+kmedoids_exact(void **state)
+{
+	(void)state;
+	const double v[] = { 1, 5, 1, 4, 3, 5 };
+	uint32_t k = 1, med[2], cl[6];
+	assert_int_equal(cluster_kmedoids(v, 6, 1, &k, med, cl), 0);
+	assert_int_equal(k, 1);
+	assert_int_equal(med[0], 3);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(cl[i], 0);
+	/* two clusters: {1, 1} and {5, 4, 3, 5}; in the second, rows 1 (5)
+	 * and 3 (4) tie at total distance 3 and the lower row wins */
+	k = 2;
+	assert_int_equal(cluster_kmedoids(v, 6, 1, &k, med, cl), 0);
+	assert_int_equal(k, 2);
+	assert_int_equal(cl[0], cl[2]);
+	assert_int_equal(cl[1], cl[3]);
+	assert_int_equal(cl[1], cl[4]);
+	assert_int_equal(cl[1], cl[5]);
+	assert_int_not_equal(cl[0], cl[1]);
+	assert_int_equal(med[cl[1]], 1);
+	assert_int_equal(med[cl[0]], 0);
+	/* identical rows: fewer clusters than asked, none empty */
+	const double same[] = { 2, 2, 2 };
+	k = 3;
+	assert_int_equal(cluster_kmedoids(same, 3, 1, &k, med, cl), 0);
+	assert_int_equal(k, 1);
+}
+
 int
 main(void)
 {
@@ -972,6 +1006,7 @@ main(void)
 		cmocka_unit_test(casita_chain_steps),
 		cmocka_unit_test(stencil_iterations),
 		cmocka_unit_test(shared_verifier),
+		cmocka_unit_test(kmedoids_exact),
 	};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		tests[n++] = fixed[i];
