@@ -332,7 +332,7 @@ cli_render(struct cli *c)
 		const char *names = view_pane_names(), *p = strstr(names, c->pane);
 		size_t n = strlen(c->pane);
 		if (!n || !p || (p != names && p[-1] != ' ') || (p[n] && p[n] != ' '))
-			return cli_usage_error("--pane takes grid, overview, timeline, details or help, not", c->pane);
+			return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology or histogram, not", c->pane);
 	}
 	if (c->keys) {
 		size_t max = strlen(c->keys) + 1, nk;

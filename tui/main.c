@@ -77,7 +77,7 @@ static const char usage_text[] =
 	"                          Right, Up, Down, PgUp, PgDn, Home, End, Tab, BTab,\n"
 	"                          Enter, Esc, Backspace, F1, Space, C-a..C-z; <lt> is '<'\n"
 	"      --pane NAME         one pane alone at full size: grid, overview,\n"
-	"                          timeline, details or help\n"
+	"                          timeline, details, help, topology or histogram\n"
 	"      --time              report the time per key (view work) on stderr\n"
 	"\n"
 	"structure options (analyze, explore, render):\n"
