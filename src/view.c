@@ -104,6 +104,7 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->cl_start = o && o->clusters ? o->clusters : analysis_options(a)->clusters;
 	v->save = o ? o->save : NULL;
 	v->save_ud = o ? o->save_ud : NULL;
+	v->part_phase = o ? o->part_phase : NULL;
 	if (o && solo < 0) {
 		v->no_overview = o->no_overview;
 		v->no_timeline = o->no_timeline;

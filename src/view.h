@@ -77,6 +77,9 @@ struct view_opts {
 	                               "topology" or "histogram" */
 	int side_width;             /* columns of the side pane; 0: automatic */
 	const char *focus;          /* pane with the focus at start, or NULL */
+	/* Per partition: the named phase it belongs to (the configuration's
+	 * phases.named), or NULL; borrowed for the view's life. */
+	const char *const *part_phase;
 };
 
 /* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown

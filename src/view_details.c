@@ -181,6 +181,8 @@ lop_details(struct view *v, uint32_t lop, int w)
 	if (p < np)
 		add(v, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", view_index_part_ordinal(v->ix, p),
 		    np, parts[p].step_first, parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+	if (p < np && v->part_phase && v->part_phase[p])
+		add(v, ST_NORMAL, "phase     %s", v->part_phase[p]);
 	add(v, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop), analysis_lop_step(a, lop));
 	uint64_t en = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
 	add(v, ST_NORMAL, "enter     %.6f s", trace_seconds(v->t, en));

@@ -75,6 +75,7 @@ struct view {
 	int solo;                     /* pane alone, or -1 */
 	int side;                     /* PANE_DETAILS, PANE_TOPO or PANE_HIST */
 	int no_overview, no_timeline, no_side, side_width;   /* from view_opts */
+	const char *const *part_phase;                       /* from view_opts */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
 	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
 

@@ -140,6 +140,12 @@ printf 'view:\n  scale: [0, 1ms]\n' >"$tmp/scale.yaml"
 printf 'view:\n  scale: [2ms, 8ms]\n' >"$tmp/scale2.yaml"
 "$skein" render --config "$tmp/scale2.yaml" "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 2.000 ms .* 8.000 ms ' &&
 	ok || bad "view.scale: the legend starts at the fixed minimum"
+# named phases reach the details pane: the selected operation's partition's phase
+printf 'phases:\n  named:\n    - name: halo\n      region: exchange\n' >"$tmp/halo.yaml"
+st4=$root/traces/corpus/stencil-4/traces.otf2
+"$skein" render --config "$tmp/halo.yaml" "$st4" --pane details --size 60x20 --keys 'llll' | grep -q '^.phase     halo ' &&
+	! "$skein" render "$st4" --pane details --size 60x20 --keys 'llll' | grep -q 'phase  ' &&
+	ok || bad "details: the partition's named phase"
 # the layout decides which panes appear; the topology section where ranks run
 printf 'view:\n  layout:\n    - panes: [grid, timeline]\n' >"$tmp/lay.yaml"
 n=$("$skein" render --config "$tmp/lay.yaml" "$sv" --size 110x30 | grep -c '┌')

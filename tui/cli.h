@@ -50,6 +50,12 @@ int cli_usage_error(const char *what, const char *arg);
 /* Phase patterns from the configuration files must name regions of t;
  * returns EXIT_OK or EXIT_USAGE (the file:line:column message printed). */
 int cli_check_regions(const struct cli *c, const struct trace *t);
+/* The named phase of each partition of a (a name from the configuration,
+ * NULL where none) and, in keep when not NULL, which partitions
+ * phases.restrict keeps. Returns a malloc'd array of one name per
+ * partition, or NULL with e set (out of memory). */
+const char **cli_phase_names(const struct cli *c, const struct analysis *a, uint8_t *keep,
+			     struct err *e);
 /* The explorer and `skein render`; each returns an exit code. */
 int cli_explore(struct cli *c);
 int cli_render(struct cli *c);

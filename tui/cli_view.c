@@ -31,6 +31,26 @@ cli_check_regions(const struct cli *c, const struct trace *t)
 	return EXIT_OK;
 }
 
+const char **
+cli_phase_names(const struct cli *c, const struct analysis *a, uint8_t *keep, struct err *e)
+{
+	uint32_t np;
+	analysis_parts(a, &np);
+	uint32_t *label = malloc(((size_t)np + 1) * sizeof *label);
+	const char **names = malloc(((size_t)np + 1) * sizeof *names);
+	if (!label || !names || config_part_phases(&c->cfg, a, label, keep, e)) {
+		if (!e->msg[0])
+			err_set(e, ERR_NOMEM, "out of memory");
+		free(label);
+		free(names);
+		return NULL;
+	}
+	for (uint32_t k = 0; k < np; k++)
+		names[k] = label[k] == CONFIG_NO_PHASE ? NULL : c->cfg.phases.named[label[k]].name;
+	free(label);
+	return names;
+}
+
 /* `:save FILE`: the current view written into the configuration, dumped. */
 static int
 save_view(void *ud, const struct view_state *st, const char *path, struct err *e)
@@ -291,10 +311,17 @@ cli_explore(struct cli *c)
 		return rc;
 	}
 	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
-	if (explore_run(a, &vo, color, ascii, msg, sizeof msg)) {
+	struct err e = { 0 };
+	const char **phase = c->cfg.phases.n_named ? cli_phase_names(c, a, NULL, &e) : NULL;
+	vo.part_phase = phase;
+	if (c->cfg.phases.n_named && !phase) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		rc = EXIT_FAIL;
+	} else if (explore_run(a, &vo, color, ascii, msg, sizeof msg)) {
 		fprintf(stderr, "skein: %s\n", msg);
 		rc = EXIT_FAIL;
 	}
+	free(phase);
 	analysis_destroy(a);
 	trace_destroy(t);
 	keymap_destroy(km);
@@ -366,7 +393,13 @@ cli_render(struct cli *c)
 		keymap_destroy(km);
 		return rc;
 	}
-	rc = view_render(a, &vo, &ro, stdout, &st, &e);
+	const char **phase = c->cfg.phases.n_named ? cli_phase_names(c, a, NULL, &e) : NULL;
+	vo.part_phase = phase;
+	if (c->cfg.phases.n_named && !phase)
+		rc = ERR_NOMEM;
+	else
+		rc = view_render(a, &vo, &ro, stdout, &st, &e);
+	free(phase);
 	if (rc)
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)

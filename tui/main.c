@@ -410,21 +410,15 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	/* named phases and restrict from the configuration */
 	uint32_t np;
 	analysis_parts(a, &np);
-	uint32_t *label = malloc(((size_t)np + 1) * sizeof *label);
 	uint8_t *keep = malloc((size_t)np + 1);
-	const char **names = malloc(((size_t)np + 1) * sizeof *names);
-	struct report_phases ph = { 0 };
-	if (!label || !keep || !names || config_part_phases(&c->cfg, a, label, keep, &e)) {
+	const char **names = keep ? cli_phase_names(c, a, keep, &e) : NULL;
+	if (!names) {
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
 		rc = EXIT_FAIL;
 	} else {
-		for (uint32_t k = 0; k < np; k++)
-			names[k] = label[k] == CONFIG_NO_PHASE ? NULL : c->cfg.phases.named[label[k]].name;
-		ph.name = c->cfg.phases.n_named ? names : NULL;
-		ph.keep = keep;
+		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep };
 		rc = report_write(a, stdout, fmt, table, &ph) ? EXIT_FAIL : EXIT_OK;
 	}
-	free(label);
 	free(keep);
 	free(names);
 	analysis_destroy(a);
