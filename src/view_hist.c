@@ -373,21 +373,35 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 		time_labels(v, row, lw);
 		return;
 	}
-	/* legend: each function's glyph, name and share of rank-time */
-	int x = 0;
-	for (uint32_t i = 0; i <= nf && x < row->w; i++) {
+	/* legend: each function's glyph, name and share of rank-time, whole
+	 * entries only; what does not fit is counted at the end */
+	char text[MAX_FUNCS + 1][96];
+	uint32_t shown = 0, n = 0;
+	for (uint32_t i = 0; i <= nf; i++) {
 		double sum = 0;
 		for (uint32_t b = 0; b < act->n_bins; b++)
 			sum += act->frac[(size_t)b * (nf + 1) + i];
 		if (i == nf && sum == 0)
 			break;
+		snprintf(text[n++], sizeof text[0], "%s %.0f%%",
+			 i == nf ? "other MPI" : view_region_name(v, act->func_region[i]),
+			 100.0 * sum / act->n_bins);
+	}
+	int x = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		int need = 2 + (int)grid_text_width(text[i]);
+		int more = i + 1 < n ? snprintf(NULL, 0, "+%u more", n - i - 1) : 0;
+		if (x + need + more > row->w && !(i + 1 == n && x + need <= row->w))
+			break;
 		uint32_t gi = i == nf ? MAX_FUNCS : i;
 		grid_put(row, x, 0, layer_glyph[gi], i == nf ? ST_DIM : ST_CAT0 + (int)i);
 		x += 2;
-		x += grid_printf(row, x, 0, row->w - x, ST_NORMAL, "%s %.0f%%  ",
-				 i == nf ? "other MPI" : view_region_name(v, act->func_region[i]),
-				 100.0 * sum / act->n_bins);
+		x += grid_text(row, x, 0, row->w - x, ST_NORMAL, text[i]);
+		x += 2;
+		shown++;
 	}
+	if (shown < n)
+		grid_printf(row, x, 0, row->w - x, ST_DIM, "+%u more", n - shown);
 }
 
 static void
