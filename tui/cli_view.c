@@ -264,6 +264,55 @@ load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
 	return EXIT_OK;
 }
 
+/* What explore and render share once the options are checked: the view's
+ * options, the key bindings, the loaded trace and analysis, and the
+ * partitions' phase names. Opened in place (vo points into it). */
+struct view_session {
+	struct view_opts vo;
+	struct view_state init;
+	char label[256];
+	struct keymap *km;
+	struct trace *t;
+	struct analysis *a;
+	const char **phase;
+};
+
+static void
+session_close(struct view_session *s)
+{
+	free(s->phase);
+	analysis_destroy(s->a);
+	trace_destroy(s->t);
+	keymap_destroy(s->km);
+}
+
+/* Returns an exit code; on failure the error is printed and nothing is
+ * left to close. */
+static int
+session_open(struct cli *c, struct view_session *s)
+{
+	memset(s, 0, sizeof *s);
+	int rc = explorer_setup(c, &s->vo, &s->init, &s->km, s->label, sizeof s->label);
+	if (!rc)
+		rc = load_for_view(c, &s->t, &s->a);
+	if (!rc)
+		rc = cli_check_regions(c, s->t);
+	if (!rc && c->cfg.phases.n_named) {
+		struct err e = { 0 };
+		if (!(s->phase = cli_phase_names(c, s->a, NULL, &e))) {
+			fprintf(stderr, "skein: %s\n", e.msg);
+			rc = EXIT_FAIL;
+		}
+	}
+	if (rc) {
+		session_close(s);
+		return rc;
+	}
+	scale_to_ticks(&s->vo, s->t);
+	s->vo.part_phase = s->phase;
+	return EXIT_OK;
+}
+
 int
 cli_explore(struct cli *c)
 {
@@ -289,42 +338,17 @@ cli_explore(struct cli *c)
 			"(for text, use 'skein info', 'skein analyze' or 'skein render')\n");
 		return EXIT_USAGE;
 	}
-	struct view_opts vo;
-	struct keymap *km;
-	char label[256];
-	struct view_state init;
-	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
+	struct view_session vs;
+	int rc = session_open(c, &vs);
 	if (rc)
 		return rc;
-	struct trace *t = NULL;
-	struct analysis *a = NULL;
-	if ((rc = load_for_view(c, &t, &a))) {
-		keymap_destroy(km);
-		return rc;
-	}
-	scale_to_ticks(&vo, t);
-	char msg[256];
-	if ((rc = cli_check_regions(c, t))) {
-		analysis_destroy(a);
-		trace_destroy(t);
-		keymap_destroy(km);
-		return rc;
-	}
 	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
-	struct err e = { 0 };
-	const char **phase = c->cfg.phases.n_named ? cli_phase_names(c, a, NULL, &e) : NULL;
-	vo.part_phase = phase;
-	if (c->cfg.phases.n_named && !phase) {
-		fprintf(stderr, "skein: %s\n", e.msg);
-		rc = EXIT_FAIL;
-	} else if (explore_run(a, &vo, color, ascii, msg, sizeof msg)) {
+	char msg[256];
+	if (explore_run(vs.a, &vs.vo, color, ascii, msg, sizeof msg)) {
 		fprintf(stderr, "skein: %s\n", msg);
 		rc = EXIT_FAIL;
 	}
-	free(phase);
-	analysis_destroy(a);
-	trace_destroy(t);
-	keymap_destroy(km);
+	session_close(&vs);
 	return rc;
 }
 
@@ -370,45 +394,21 @@ cli_render(struct cli *c)
 		if (bad)
 			return cli_usage_error(e.msg[0] ? e.msg : "bad key script", NULL);
 	}
-	struct view_opts vo;
-	struct keymap *km;
-	char label[256];
-	struct view_state init;
-	int rc = explorer_setup(c, &vo, &init, &km, label, sizeof label);
+	struct view_session vs;
+	int rc = session_open(c, &vs);
 	if (rc)
 		return rc;
-	vo.pane = c->pane;
-	struct trace *t = NULL;
-	struct analysis *a = NULL;
-	if ((rc = load_for_view(c, &t, &a))) {
-		keymap_destroy(km);
-		return rc;
-	}
-	scale_to_ticks(&vo, t);
+	vs.vo.pane = c->pane;
 	struct err e = { 0 };
 	struct view_render_stats st;
-	if ((rc = cli_check_regions(c, t))) {
-		analysis_destroy(a);
-		trace_destroy(t);
-		keymap_destroy(km);
-		return rc;
-	}
-	const char **phase = c->cfg.phases.n_named ? cli_phase_names(c, a, NULL, &e) : NULL;
-	vo.part_phase = phase;
-	if (c->cfg.phases.n_named && !phase)
-		rc = ERR_NOMEM;
-	else
-		rc = view_render(a, &vo, &ro, stdout, &st, &e);
-	free(phase);
+	rc = view_render(vs.a, &vs.vo, &ro, stdout, &st, &e);
 	if (rc)
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)
 		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
 			ro.w, ro.h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0,
 			st.max_ms);
-	analysis_destroy(a);
-	trace_destroy(t);
-	keymap_destroy(km);
+	session_close(&vs);
 	return rc == ERR_USAGE ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }
 
