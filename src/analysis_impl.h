@@ -134,6 +134,12 @@ int partition_renumber(struct analysis *a);
  * number of components, or ERR_NOMEM (negative). */
 int64_t tarjan(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *comp);
 
+/* Longest-path depth from the sources of every node of a DAG in CSR form
+ * (n nodes), with Kahn's order into order; indeg is n of scratch. Returns
+ * 0, or ERR_FORMAT when a cycle is left. */
+int dag_depths(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *depth,
+	       uint32_t *order, uint32_t *indeg);
+
 /* Builds a union-find whose sets are the current partitions. */
 int partition_to_uf(const struct analysis *a, struct uf *u);
 

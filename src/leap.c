@@ -206,33 +206,14 @@ rebuild(struct leaper *L)
 		}
 	}
 	uint32_t np = L->np, ne = L->first[np];
-	/* leaps: longest-path depths, by Kahn's order */
-	uint32_t *indeg = L->tmp, *queue = L->comp;
-	memset(indeg, 0, (np + 1) * sizeof *indeg);
-	for (uint32_t e = 0; e < ne; e++)
-		indeg[L->succ[e]]++;
-	uint32_t head = 0, tail = 0;
-	for (uint32_t i = 0; i < np; i++) {
-		L->leap[i] = 0;
-		if (!indeg[i])
-			queue[tail++] = i;
-	}
-	L->n_leaps = np ? 1 : 0;
-	while (head < tail) {
-		uint32_t p = queue[head++];
-		for (uint32_t e = L->first[p]; e < L->first[p + 1]; e++) {
-			uint32_t q = L->succ[e];
-			if (L->leap[p] + 1 > L->leap[q]) {
-				L->leap[q] = L->leap[p] + 1;
-				if (L->leap[q] + 1 > L->n_leaps)
-					L->n_leaps = L->leap[q] + 1;
-			}
-			if (--indeg[q] == 0)
-				queue[tail++] = q;
-		}
-	}
-	if (tail != np)
-		return ERR_FORMAT;     /* a cycle left: a bug */
+	/* leaps: longest-path depths */
+	int rc = dag_depths(np, L->first, L->succ, L->leap, L->comp, L->tmp);
+	if (rc)
+		return rc;
+	L->n_leaps = 0;
+	for (uint32_t i = 0; i < np; i++)
+		if (L->leap[i] + 1 > L->n_leaps)
+			L->n_leaps = L->leap[i] + 1;
 	/* the reverse DAG */
 	memset(L->pfirst, 0, (np + 2) * sizeof *L->pfirst);
 	for (uint32_t e = 0; e < ne; e++)

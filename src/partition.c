@@ -257,38 +257,49 @@ number_partitions(struct analysis *a, struct uf *u)
 	return 0;
 }
 
+int
+dag_depths(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *depth,
+	   uint32_t *order, uint32_t *indeg)
+{
+	memset(indeg, 0, (size_t)n * sizeof *indeg);
+	for (uint32_t e = 0; e < first[n]; e++)
+		indeg[succ[e]]++;
+	uint32_t head = 0, tail = 0;
+	for (uint32_t p = 0; p < n; p++) {
+		depth[p] = 0;
+		if (!indeg[p])
+			order[tail++] = p;
+	}
+	while (head < tail) {
+		uint32_t p = order[head++];
+		for (uint32_t e = first[p]; e < first[p + 1]; e++) {
+			uint32_t q = succ[e];
+			if (depth[p] + 1 > depth[q])
+				depth[q] = depth[p] + 1;
+			if (--indeg[q] == 0)
+				order[tail++] = q;
+		}
+	}
+	return tail == n ? 0 : ERR_FORMAT;   /* a cycle left: a bug */
+}
+
 /* Kahn's order over the DAG; leaps are longest-path depths from sources. */
 static int
 order_partitions(struct analysis *a)
 {
 	uint32_t np = a->n_parts;
-	uint32_t *indeg = calloc(np + 1, sizeof *indeg);
+	uint32_t *indeg = malloc((np + 1) * sizeof *indeg);
+	uint32_t *depth = malloc((np + 1) * sizeof *depth);
 	free(a->part_order);
 	a->part_order = malloc((np + 1) * sizeof *a->part_order);
-	if (!indeg || !a->part_order) {
-		free(indeg);
-		return ERR_NOMEM;
-	}
-	for (uint32_t e = 0; e < a->dag_first[np]; e++)
-		indeg[a->dag_succ[e]]++;
-	uint32_t head = 0, tail = 0;
-	for (uint32_t p = 0; p < np; p++) {
-		a->parts[p].leap = 0;
-		if (!indeg[p])
-			a->part_order[tail++] = p;
-	}
-	while (head < tail) {
-		uint32_t p = a->part_order[head++];
-		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
-			uint32_t q = a->dag_succ[e];
-			if (a->parts[p].leap + 1 > a->parts[q].leap)
-				a->parts[q].leap = a->parts[p].leap + 1;
-			if (--indeg[q] == 0)
-				a->part_order[tail++] = q;
-		}
-	}
+	int rc = ERR_NOMEM;
+	if (indeg && depth && a->part_order &&
+	    !(rc = dag_depths(np, a->dag_first, a->dag_succ, depth, a->part_order, indeg)))
+		for (uint32_t p = 0; p < np; p++)
+			a->parts[p].leap = depth[p];
 	free(indeg);
-	return tail == np ? 0 : ERR_FORMAT;   /* a cycle left: a bug */
+	free(depth);
+	return rc;
 }
 
 static void
