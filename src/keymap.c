@@ -197,8 +197,8 @@ keymap_key_name(uint32_t key, char *buf)
 	return buf;
 }
 
-static int
-bind(struct keymap *km, uint32_t key, enum action act)
+int
+keymap_bind(struct keymap *km, uint32_t key, enum action act)
 {
 	for (int i = 0; i < km->n; i++)
 		if (km->b[i].key == key) {
@@ -252,7 +252,7 @@ keymap_parse(struct keymap *km, const char *text, const char *origin, struct err
 			if (s < eol)
 				return err_set(e, ERR_FORMAT, "%s:%d:%d: unexpected text after the action",
 					       origin, line, (int)(s - p) + 1);
-			if (bind(km, key, act))
+			if (keymap_bind(km, key, act))
 				return err_set(e, ERR_NOMEM, "%s:%d:1: too many key bindings", origin, line);
 		}
 		p = *eol ? eol + 1 : eol;

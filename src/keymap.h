@@ -43,6 +43,9 @@ struct keymap *keymap_create(void);
 struct keymap *keymap_create_empty(void);
 void keymap_destroy(struct keymap *km);
 
+/* Binds key to act, replacing the key's earlier action. Returns 0, or
+ * ERR_NOMEM when the map is full. */
+int keymap_bind(struct keymap *km, uint32_t key, enum action act);
 /* Adds the bindings in text ("KEY ACTION" per line, '#' comments);
  * a later binding of a key replaces an earlier one. origin names the text
  * in errors ("keys.conf"). Returns 0, or ERR_FORMAT with

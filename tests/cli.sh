@@ -164,6 +164,10 @@ printf 'keys:\n  quit: [Q]\n' >"$tmp/keys.yaml"
 "$skein" render --config "$tmp/keys.yaml" "$sv" --size 100x24 --keys 'q' | tail -1 | grep -q 'q is not bound' &&
 	"$skein" render --config "$tmp/keys.yaml" "$sv" --size 100x120 --pane help | grep -q '  Q  *quit' &&
 	ok || bad "keys: rebinding quit to Q frees q"
+# every key the configuration accepts binds, '#' included (not read as a comment)
+printf 'keys:\n  help: ["#"]\n' >"$tmp/hash.yaml"
+"$skein" render --config "$tmp/hash.yaml" "$sv" --size 100x30 --keys '#' | grep -q '┌ help ' &&
+	ok || bad "keys: '#' binds like any other key"
 "$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 | tail -1 | grep -q '? help  Q quit   s send' &&
 	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME

@@ -215,13 +215,17 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		fprintf(stderr, "skein: %s\n", e.msg);
 		return EXIT_USAGE;
 	}
-	char *text = NULL;
+	/* checked above: every key name parses and every action exists */
 	*km = keymap_create_empty();
-	int rc = *km ? config_keys_text(&c->cfg, &text) : ERR_NOMEM;
-	if (!rc)
-		rc = keymap_parse(*km, text, "configuration", &e);
-	free(text);
-	text = NULL;
+	int rc = *km ? 0 : ERR_NOMEM;
+	for (uint32_t i = 0; !rc && i < c->cfg.n_keys; i++) {
+		enum action act = action_find(c->cfg.keys[i].action);
+		for (uint32_t k = 0; !rc && k < c->cfg.keys[i].n_keys; k++) {
+			const char *name = c->cfg.keys[i].keys[k];
+			rc = keymap_bind(*km, keymap_key_parse(name, strlen(name)), act);
+		}
+	}
+	char *text = NULL;
 	if (!rc && c->keymap) {
 		if (read_file(c->keymap, &text)) {
 			fprintf(stderr, "skein: %s: %s\n", c->keymap, strerror(errno));
