@@ -39,7 +39,7 @@ struct edge {
 struct leaper {
 	struct analysis *a;
 	uint32_t nb;                /* base partitions */
-	uint32_t *bparent;          /* union-find over base partitions, root = min */
+	struct uf bu;               /* union-find over base partitions, root = min */
 	uint32_t *bnext, *btail;    /* members of a root: a list through bnext */
 	uint32_t *brep;             /* base partition: a communication lop */
 	struct edge *be;            /* base edges */
@@ -66,31 +66,23 @@ struct leaper {
 static uint32_t
 bfind(struct leaper *L, uint32_t x)
 {
-	uint32_t r = x;
-	while (L->bparent[r] != r)
-		r = L->bparent[r];
-	while (L->bparent[x] != r) {
-		uint32_t n = L->bparent[x];
-		L->bparent[x] = r;
-		x = n;
-	}
-	return r;
+	return uf_find(&L->bu, x);
 }
 
-/* Unites two base sets, the smaller root staying root; 1 if they were apart. */
+/* Unites two base sets (uf_union keeps the smaller root) and splices
+ * their member lists; 1 if they were apart. */
 static int
 bunion(struct leaper *L, uint32_t x, uint32_t y)
 {
 	x = bfind(L, x);
 	y = bfind(L, y);
-	if (x == y)
+	if (!uf_union(&L->bu, x, y))
 		return 0;
 	if (y < x) {
 		uint32_t t = x;
 		x = y;
 		y = t;
 	}
-	L->bparent[y] = x;
 	L->bnext[L->btail[x]] = y;
 	L->btail[x] = L->btail[y];
 	return 1;
@@ -367,7 +359,9 @@ setup(struct leaper *L)
 	struct analysis *a = L->a;
 	uint32_t nb = L->nb = a->n_parts, ne = a->dag_first[nb];
 	size_t n1 = (size_t)nb + 2;
-	uint32_t **arrays[] = { &L->bparent, &L->bnext, &L->btail, &L->brep, &L->root,
+	if (uf_init(&L->bu, nb))
+		return ERR_NOMEM;
+	uint32_t **arrays[] = { &L->bnext, &L->btail, &L->brep, &L->root,
 				&L->part_of, &L->leap, &L->first, &L->pfirst, &L->leap_first,
 				&L->leap_parts, &L->stamp, &L->pos, &L->comp, &L->tmp };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -392,7 +386,7 @@ setup(struct leaper *L)
 			L->n_active++;
 		}
 	for (uint32_t b = 0; b < nb; b++) {
-		L->bparent[b] = L->btail[b] = b;
+		L->btail[b] = b;
 		L->bnext[b] = TRACE_NONE;
 	}
 	return base_edges(L);
@@ -401,7 +395,8 @@ setup(struct leaper *L)
 static void
 cleanup(struct leaper *L)
 {
-	uint32_t *arrays[] = { L->bparent, L->bnext, L->btail, L->brep, L->root, L->part_of,
+	uf_fini(&L->bu);
+	uint32_t *arrays[] = { L->bnext, L->btail, L->brep, L->root, L->part_of,
 			       L->leap, L->first, L->pfirst, L->leap_first, L->leap_parts,
 			       L->stamp, L->pos, L->comp, L->tmp, L->succ, L->pred, L->in_leap,
 			       L->tl_seen, L->tl_first, L->tl_last, L->touched };
@@ -444,7 +439,8 @@ partition_leap_merge(struct analysis *a)
 			break;
 		}
 		/* grow leap k until it is complete or stops changing */
-		while (!leap_complete(&L, k)) {
+		int complete;
+		while (!(complete = leap_complete(&L, k))) {
 			uint32_t merges = pass(&L, k);
 			if (!merges)
 				break;
@@ -454,7 +450,7 @@ partition_leap_merge(struct analysis *a)
 		}
 		if (rc)
 			break;
-		if (!leap_complete(&L, k) && a->opts.leap_force) {
+		if (!complete && a->opts.leap_force) {
 			uint32_t merges = 0;
 			for (uint32_t i = L.leap_first[k]; i < L.leap_first[k + 1]; i++) {
 				uint32_t p = L.leap_parts[i];
@@ -467,7 +463,7 @@ partition_leap_merge(struct analysis *a)
 				continue;        /* try leap k again */
 			}
 		}
-		if (!leap_complete(&L, k))
+		if (!complete)
 			a->stats.incomplete_leaps++;
 		k++;
 	}
