@@ -308,7 +308,7 @@ trace_classify_mpi(const char *name)
 		"Scan", "Exscan", "Neighbor_allgather", "Neighbor_allgatherv",
 		"Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw",
 		NULL };
-	if (strncmp(name, "MPI_", 4) != 0)
+	if (strncasecmp(name, "MPI_", 4) != 0)
 		return ROLE_USER;
 	const char *f = name + 4;
 	if (name_in(f, sends))
@@ -319,7 +319,7 @@ trace_classify_mpi(const char *name)
 		return ROLE_SENDRECV;
 	if (name_in(f, waits))
 		return ROLE_WAIT;
-	if (name_in(f, colls) || (f[0] == 'I' && name_in(f + 1, colls)))
+	if (name_in(f, colls) || ((f[0] == 'I' || f[0] == 'i') && name_in(f + 1, colls)))
 		return ROLE_COLLECTIVE;
 	return ROLE_MPI_OTHER;
 }

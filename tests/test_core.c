@@ -107,6 +107,11 @@ classify_mpi(void **state)
 	assert_int_equal(trace_classify_mpi("MPI_Init"), ROLE_MPI_OTHER);
 	assert_int_equal(trace_classify_mpi("main"), ROLE_USER);
 	assert_int_equal(trace_classify_mpi("MPIX_thing"), ROLE_USER);
+	/* names in other cases (Fortran tools) classify the same */
+	assert_int_equal(trace_classify_mpi("mpi_allreduce"), ROLE_COLLECTIVE);
+	assert_int_equal(trace_classify_mpi("MPI_iallreduce"), ROLE_COLLECTIVE);
+	assert_int_equal(trace_classify_mpi("mpi_send"), ROLE_SEND);
+	assert_int_equal(trace_classify_mpi("mpi_init"), ROLE_MPI_OTHER);
 	for (int k = 0; k < OP_KIND_COUNT; k++)
 		assert_string_not_equal(trace_op_kind_name(k), "?");
 	for (int w = 0; w < WARN_COUNT; w++)
