@@ -57,7 +57,10 @@ resolve_anchor(const char *path, char **anchor, struct err *e)
 		count++;
 		if (!found || strcmp(de->d_name, "traces.otf2") == 0) {
 			free(found);
-			found = strdup(de->d_name);
+			if (!(found = strdup(de->d_name))) {
+				closedir(d);
+				return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+			}
 		}
 	}
 	closedir(d);
