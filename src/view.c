@@ -51,19 +51,24 @@ pane_find(const char *name)
 }
 
 int
+view_pane_known(const char *name)
+{
+	return pane_find(name) >= 0;
+}
+
+int
 view_create(const struct analysis *a, const struct view_opts *o, struct view **out, struct err *e)
 {
 	int solo = -1;
-	if (o && o->side && pane_find(o->side) != PANE_DETAILS && pane_find(o->side) != PANE_TOPO &&
-	    pane_find(o->side) != PANE_HIST)
+	int side = o && o->side ? pane_find(o->side) : PANE_DETAILS;
+	if (side != PANE_DETAILS && side != PANE_TOPO && side != PANE_HIST)
 		return err_set(e, ERR_USAGE, "the side pane is details, topology or histogram, not '%s'",
 			       o->side);
-	if (o && o->focus && pane_find(o->focus) < 0)
+	int focus = o && o->focus ? pane_find(o->focus) : -1;
+	if (o && o->focus && focus < 0)
 		return err_set(e, ERR_USAGE, "unknown pane '%s' (panes: %s)", o->focus, view_pane_names());
 	if (o && o->pane) {
-		for (int i = 0; i < PANE_COUNT; i++)
-			if (strcmp(o->pane, panes[i]->name) == 0)
-				solo = i;
+		solo = pane_find(o->pane);
 		if (solo < 0)
 			return err_set(e, ERR_USAGE, "unknown pane '%s' (panes: %s)", o->pane, view_pane_names());
 	}
@@ -111,9 +116,9 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 		v->no_side = o->no_side;
 		v->side_width = o->side_width;
 		if (o->side)
-			v->side = pane_find(o->side);
-		if (o->focus && panes[pane_find(o->focus)]->focusable)
-			v->focus = pane_find(o->focus);
+			v->side = side;
+		if (focus >= 0 && panes[focus]->focusable)
+			v->focus = focus;
 	}
 	if (v->cl_start > CLUSTER_MAX_K)
 		v->cl_start = CLUSTER_MAX_K;

@@ -106,6 +106,8 @@ int view_take_repaint(struct view *v);
 
 /* Names of the panes for --pane, space-separated. */
 const char *view_pane_names(void);
+/* 1 if a pane is called name. */
+int view_pane_known(const char *name);
 
 /* What `skein render` does: a session of size w × h, the keys of the key
  * script applied one by one (drawing before each, as the TUI does), and

@@ -383,12 +383,8 @@ cli_render(struct cli *c)
 		else
 			return cli_usage_error("render --color takes none, mono, 8, 256 or ansi, not", c->color);
 	}
-	if (c->pane) {
-		const char *names = view_pane_names(), *p = strstr(names, c->pane);
-		size_t n = strlen(c->pane);
-		if (!n || !p || (p != names && p[-1] != ' ') || (p[n] && p[n] != ' '))
-			return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology or histogram, not", c->pane);
-	}
+	if (c->pane && !view_pane_known(c->pane))
+		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology or histogram, not", c->pane);
 	if (c->keys) {
 		size_t max = strlen(c->keys) + 1, nk;
 		uint32_t *keys = malloc(max * sizeof *keys);
