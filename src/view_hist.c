@@ -21,7 +21,7 @@ static const char *const kind_names[HK_COUNT] = {
 struct view_hist {
 	enum hist_kind kind;
 	int scope, lin_counts, log_map, use_end;
-	uint64_t key[12];
+	uint64_t key[10];
 	int valid, w, h;
 	uint32_t region;           /* HK_DURATION: TRACE_NONE for every call */
 	uint64_t t0, t1;           /* time range of the scope */
@@ -204,8 +204,8 @@ hist_prepare(struct view *v, int w, int h)
 	uint32_t region = TRACE_NONE;
 	if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE)
 		region = lop_region(v, v->sel_lop);
-	uint64_t key[12] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
-			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region, 1, 0 };
+	uint64_t key[10] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
+			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region };
 	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)
 		return;
 	release(vh);
@@ -485,8 +485,7 @@ hist_request(struct view *v, enum action act)
 	default:
 		return 0;         /* moving still moves the selection */
 	}
-	vh->valid = 0;
-	return 1;
+	return 1;                 /* the next prepare sees the changed key */
 }
 
 const struct view_ops view_hist_ops = {
