@@ -52,8 +52,10 @@ static void
 tl_prepare(struct view *v, int w, int h)
 {
 	int lw = tl_label_w(v), cw = w - lw, rows = h - 1;
-	if (cw < 1 || rows < 1)
+	if (cw < 1 || rows < 1) {
+		v->tl_valid = 0;          /* nothing to draw: rows must not use the old width */
 		return;
+	}
 	place_rows(v, rows);
 	uint32_t s0 = v->win_step, s1 = view_steps_end(v), nr = view_index_ranks(v->ix);
 	uint64_t key[6] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->metric };
