@@ -268,8 +268,8 @@ config_load_string(struct config *cfg, const char *name, const char *text, size_
 	return rc;
 }
 
-static int
-read_file(const char *path, char **text, size_t *len, struct err *e)
+int
+config_read_file(const char *path, char **text, size_t *len, struct err *e)
 {
 	*text = NULL;
 	FILE *f = fopen(path, "rb");
@@ -284,7 +284,7 @@ read_file(const char *path, char **text, size_t *len, struct err *e)
 	char *buf = malloc(cap);
 	int rc = 0;
 	while (buf) {
-		if (n == cap) {
+		if (n + 1 == cap) {        /* room for the terminating NUL */
 			if (cap >= CONFIG_MAX_FILE) {
 				rc = err_set(e, ERR_LIMIT, "%s: larger than %u MiB, not a configuration file",
 					     path, CONFIG_MAX_FILE >> 20);
@@ -296,7 +296,7 @@ read_file(const char *path, char **text, size_t *len, struct err *e)
 			buf = p;
 			cap *= 2;
 		}
-		size_t got = fread(buf + n, 1, cap - n, f);
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
 		if (got == 0) {
 			if (ferror(f))
@@ -311,6 +311,7 @@ read_file(const char *path, char **text, size_t *len, struct err *e)
 		free(buf);
 		return rc;
 	}
+	buf[n] = 0;
 	*text = buf;
 	*len = n;
 	return 0;
@@ -321,7 +322,7 @@ config_load_file(struct config *cfg, const char *path, struct err *e)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int rc = read_file(path, &text, &len, e);
+	int rc = config_read_file(path, &text, &len, e);
 	if (rc)
 		return rc;
 	rc = config_load_string(cfg, path, text, len, e);

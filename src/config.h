@@ -193,6 +193,10 @@ int config_load_string(struct config *cfg, const char *name, const char *text, s
 		       struct err *e);
 /* Layers the file at path onto cfg. ERR_IO when it cannot be read. */
 int config_load_file(struct config *cfg, const char *path, struct err *e);
+/* Reads a whole text file (a configuration or a keymap) into a malloc'd,
+ * NUL-terminated buffer of *len bytes. Returns 0, ERR_IO ("path: reason",
+ * a directory included), ERR_LIMIT past CONFIG_MAX_FILE, or ERR_NOMEM. */
+int config_read_file(const char *path, char **text, size_t *len, struct err *e);
 
 /* The per-user configuration file: $XDG_CONFIG_HOME/skein/config.yaml
  * when XDG_CONFIG_HOME is set to an absolute path, else

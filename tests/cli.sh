@@ -168,6 +168,13 @@ printf 'keys:\n  quit: [Q]\n' >"$tmp/keys.yaml"
 printf 'keys:\n  help: ["#"]\n' >"$tmp/hash.yaml"
 "$skein" render --config "$tmp/hash.yaml" "$sv" --size 100x30 --keys '#' | grep -q '┌ help ' &&
 	ok || bad "keys: '#' binds like any other key"
+# --keymap FILE: bindings on top of the configuration's; unreadable files fail cleanly
+printf 'Q quit\n' >"$tmp/extra.keys"
+"$skein" render --keymap "$tmp/extra.keys" "$sv" --size 100x120 --pane help | grep -q 'q, Q  *quit' &&
+	{ "$skein" render --keymap "$tmp/none.keys" "$sv" 2>"$tmp/err"; [ $? -eq 1 ]; } &&
+	grep -q "none.keys: No such file or directory" "$tmp/err" &&
+	{ "$skein" render --keymap "$tmp" "$sv" 2>"$tmp/err"; [ $? -eq 1 ]; } && grep -q "is a directory" "$tmp/err" &&
+	ok || bad "--keymap: extra bindings, and clear errors for unreadable files"
 "$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 | tail -1 | grep -q '? help  Q quit   s send' &&
 	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME

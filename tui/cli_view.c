@@ -93,41 +93,6 @@ trace_label(const char *path, char *buf, size_t n)
 }
 
 static int
-read_file(const char *path, char **out)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (got == 0)
-			break;
-		if (len + 1 == cap) {
-			char *nb = cap < (1u << 20) ? realloc(buf, cap * 2) : NULL;
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	int bad = ferror(f) || !buf;
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return -1;
-	}
-	buf[len] = 0;
-	*out = buf;
-	return 0;
-}
-
-static int
 key_name_ok(const char *name)
 {
 	return keymap_key_parse(name, strlen(name)) != 0;
@@ -227,8 +192,9 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	}
 	char *text = NULL;
 	if (!rc && c->keymap) {
-		if (read_file(c->keymap, &text)) {
-			fprintf(stderr, "skein: %s: %s\n", c->keymap, strerror(errno));
+		size_t len;
+		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
+			fprintf(stderr, "skein: %s\n", e.msg);
 			keymap_destroy(*km);
 			*km = NULL;
 			return EXIT_FAIL;
