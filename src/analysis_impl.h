@@ -140,6 +140,10 @@ int64_t tarjan(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t
 int dag_depths(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *depth,
 	       uint32_t *order, uint32_t *indeg);
 
+/* The work of partition p (its lops, plus one) for par_split; ctx is the
+ * analysis. */
+uint64_t part_weight(const void *ctx, uint32_t p);
+
 /* Builds a union-find whose sets are the current partitions. */
 int partition_to_uf(const struct analysis *a, struct uf *u);
 

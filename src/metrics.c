@@ -96,13 +96,6 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 }
 
 static uint64_t
-part_size(const void *ctx, uint32_t p)
-{
-	const struct analysis *a = ctx;
-	return (uint64_t)(a->part_lop_first[p + 1] - a->part_lop_first[p]) + 1;
-}
-
-static uint64_t
 tl_size(const void *ctx, uint32_t tl)
 {
 	const struct analysis *a = ctx;
@@ -236,7 +229,7 @@ metrics_compute(struct analysis *a)
 	uint32_t n_tl, nw = par_workers();
 	trace_timelines(a->t, &n_tl);
 	struct metering m = { .a = a };
-	par_split(a->n_parts, nw, part_size, a, m.part_cut);
+	par_split(a->n_parts, nw, part_weight, a, m.part_cut);
 	par_split(n_tl, nw, tl_size, a, m.tl_cut);
 	int rc = par_run(nw, metric_worker, &m);
 	if (rc == 0) {

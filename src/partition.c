@@ -380,6 +380,13 @@ partition_finalize(struct analysis *a, struct uf *u)
 	return 0;
 }
 
+uint64_t
+part_weight(const void *ctx, uint32_t p)
+{
+	const struct analysis *a = ctx;
+	return (uint64_t)(a->part_lop_first[p + 1] - a->part_lop_first[p]) + 1;
+}
+
 int
 partition_to_uf(const struct analysis *a, struct uf *u)
 {

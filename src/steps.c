@@ -431,13 +431,6 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
-static uint64_t
-part_weight(const void *ctx, uint32_t p)
-{
-	const struct analysis *a = ctx;
-	return (uint64_t)(a->part_lop_first[p + 1] - a->part_lop_first[p]) + 1;
-}
-
 /* Rendezvous: every collective invocation with more than one member, and
  * every group of Sendrecvs linked by messages between them (a union-find
  * over lops). Fills g->rv_of / rv_first / rv_lops. */
