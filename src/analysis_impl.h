@@ -126,6 +126,10 @@ int uf_union(struct uf *u, uint32_t x, uint32_t y);
  * order. */
 int partition_finalize(struct analysis *a, struct uf *u);
 
+/* The partitions in order of their first global step (stable: by id
+ * within a step) into order[n_parts]. Returns 0 or ERR_NOMEM. */
+int parts_by_first_step(const struct analysis *a, uint32_t *order);
+
 /* Renumbers partitions in order of their first global step. */
 int partition_renumber(struct analysis *a);
 

@@ -539,27 +539,37 @@ out:
 /* Renumbers partitions by their first global step (ties by their first
  * lop), so partition k is the k-th a user meets walking the trace. */
 int
+parts_by_first_step(const struct analysis *a, uint32_t *order)
+{
+	/* stable counting sort: ids already follow first lops */
+	uint32_t *cnt = calloc((size_t)a->n_steps + 2, sizeof *cnt);
+	if (!cnt)
+		return ERR_NOMEM;
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		cnt[a->parts[p].step_first + 1]++;
+	for (uint32_t s = 0; s <= a->n_steps; s++)
+		cnt[s + 1] += cnt[s];
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		order[cnt[a->parts[p].step_first]++] = p;
+	free(cnt);
+	return 0;
+}
+
+int
 partition_renumber(struct analysis *a)
 {
 	uint32_t np = a->n_parts;
 	uint32_t *order = malloc((np + 1) * sizeof *order);
 	uint32_t *newid = malloc((np + 1) * sizeof *newid);
-	uint32_t *cnt = calloc((size_t)a->n_steps + 2, sizeof *cnt);
 	struct analysis_part *parts = malloc((np + 1) * sizeof *parts);
 	uint32_t *plf = malloc((np + 2) * sizeof *plf);
 	uint32_t *pl = malloc(((size_t)a->part_lop_first[np] + 1) * sizeof *pl);
 	uint32_t *df = malloc((np + 2) * sizeof *df);
 	uint32_t *ds = malloc(((size_t)a->dag_first[np] + 1) * sizeof *ds);
 	int rc = ERR_NOMEM;
-	if (!order || !newid || !cnt || !parts || !plf || !pl || !df || !ds)
+	if (!order || !newid || !parts || !plf || !pl || !df || !ds ||
+	    parts_by_first_step(a, order))
 		goto out;
-	/* stable counting sort by first step: ids already follow first lops */
-	for (uint32_t p = 0; p < np; p++)
-		cnt[a->parts[p].step_first + 1]++;
-	for (uint32_t s = 0; s <= a->n_steps; s++)
-		cnt[s + 1] += cnt[s];
-	for (uint32_t p = 0; p < np; p++)
-		order[cnt[a->parts[p].step_first]++] = p;
 	for (uint32_t i = 0; i < np; i++)
 		newid[order[i]] = i;
 	plf[0] = df[0] = 0;
@@ -595,7 +605,6 @@ partition_renumber(struct analysis *a)
 out:
 	free(order);
 	free(newid);
-	free(cnt);
 	free(parts);
 	free(plf);
 	free(pl);

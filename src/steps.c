@@ -599,20 +599,11 @@ steps_global_merge(struct analysis *a)
 			free(rep);
 			return ERR_NOMEM;
 		}
-		/* sort partitions by first step (counting sort over steps) */
-		uint32_t *cnt = calloc(a->n_steps + 2, sizeof *cnt);
-		if (!cnt) {
+		if (parts_by_first_step(a, order)) {
 			free(order);
 			free(rep);
 			return ERR_NOMEM;
 		}
-		for (uint32_t p = 0; p < np; p++)
-			cnt[a->parts[p].step_first + 1]++;
-		for (uint32_t k = 0; k <= a->n_steps; k++)
-			cnt[k + 1] += cnt[k];
-		for (uint32_t p = 0; p < np; p++)
-			order[cnt[a->parts[p].step_first]++] = p;
-		free(cnt);
 		for (uint32_t p = 0; p < np; p++) {
 			rep[p] = TRACE_NONE;
 			for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
@@ -636,9 +627,8 @@ steps_global_merge(struct analysis *a)
 			} else {
 				run_rep = rep[order[i]];
 			}
-			if (P->step_first + P->step_count > run_end || run_rep == rep[order[i]])
-				run_end = P->step_first + P->step_count > run_end ?
-					P->step_first + P->step_count : run_end;
+			if (P->step_first + P->step_count > run_end)
+				run_end = P->step_first + P->step_count;
 		}
 		free(order);
 		free(rep);
