@@ -195,10 +195,8 @@ void
 view_move(struct view *v, long drank, long dstep)
 {
 	if (v->clustered) {
+		/* view_select_update takes the rank from the row */
 		v->sel_row = clamp_add(v->sel_row, drank, view_row_count(v));
-		const struct view_row *rows = view_cluster_rows(v->vc, &(uint32_t){ 0 });
-		v->sel_rank = rows[v->sel_row].rank != TRACE_NONE ? rows[v->sel_row].rank
-			: view_cluster_medoid(v->vc, rows[v->sel_row].group);
 	} else {
 		v->sel_rank = clamp_add(v->sel_rank, drank, view_index_ranks(v->ix));
 	}
