@@ -110,29 +110,34 @@ one_line(char *s)
 			*s = '?';
 }
 
+static int
+vmark_error(struct err *e, const char *file, unsigned line, unsigned column, const char *fmt,
+	    va_list ap)
+{
+	char msg[400];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	one_line(msg);
+	return err_set(e, ERR_FORMAT, "%s:%u:%u: %s", file ? file : "?", line, column, msg);
+}
+
 int
 config_mark_error(struct err *e, const struct config_mark *m, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	int rc = vmark_error(e, m->file, m->line, m->column, fmt, ap);
 	va_end(ap);
-	one_line(msg);
-	return err_set(e, ERR_FORMAT, "%s:%u:%u: %s", m->file ? m->file : "?", m->line, m->column, msg);
+	return rc;
 }
 
 int
 ld_error(struct ld *ld, const struct cnode *at, const char *fmt, ...)
 {
-	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	int rc = vmark_error(ld->e, ld->file, at ? at->line : 1, at ? at->col : 1, fmt, ap);
 	va_end(ap);
-	one_line(msg);
-	return err_set(ld->e, ERR_FORMAT, "%s:%u:%u: %s", ld->file, at ? at->line : 1,
-		       at ? at->col : 1, msg);
+	return rc;
 }
 
 /* Optimal string alignment distance (edits and adjacent swaps), capped
