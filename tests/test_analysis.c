@@ -5,10 +5,10 @@
 
 #include <string.h>
 
-#include "../src/analysis.h"
-#include "../src/cluster.h"
-#include "../src/build.h"
-#include "../src/trace_impl.h"
+#include "analysis/analysis.h"
+#include "analysis/cluster.h"
+#include "model/build.h"
+#include "model/trace_impl.h"
 
 enum { R_MAIN, R_ITER, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAITALL, R_SENDRECV,
        R_ALLREDUCE, R_BCAST, R_COUNT };

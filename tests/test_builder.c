@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "../src/build.h"
-#include "../src/trace_impl.h"
+#include "model/build.h"
+#include "model/trace_impl.h"
 
 #define BLOCKING UINT64_MAX
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/config.h"
+#include "config/config.h"
 
 static const char *const examples[] = {
 	"config/defaults.yaml", "config/bulk-synchronous.yaml", "config/phases-by-function.yaml",

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/analysis.h"
-#include "../src/build.h"
-#include "../src/config.h"
-#include "../src/trace_impl.h"
+#include "analysis/analysis.h"
+#include "model/build.h"
+#include "config/config.h"
+#include "model/trace_impl.h"
 
 static int
 setup_root(void **state)

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/action.h"
-#include "../src/config.h"
+#include "view/action.h"
+#include "config/config.h"
 
 struct bad {
 	const char *file;

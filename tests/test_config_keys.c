@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/action.h"
-#include "../src/config.h"
-#include "../src/keymap.h"
+#include "view/action.h"
+#include "config/config.h"
+#include "view/keymap.h"
 
 static int
 setup_root(void **state)

@@ -4,9 +4,9 @@
 
 #include <string.h>
 
-#include "../src/hmap.h"
-#include "../src/intern.h"
-#include "../src/json.h"
+#include "base/hmap.h"
+#include "base/intern.h"
+#include "base/json.h"
 
 static void
 intern_dedups(void **state)

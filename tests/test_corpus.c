@@ -10,7 +10,7 @@
 #include <glob.h>
 #include <string.h>
 
-#include "../src/analysis.h"
+#include "analysis/analysis.h"
 
 #define MAXL 4096
 

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../src/build.h"
-#include "../src/hist.h"
-#include "../src/trace_impl.h"
+#include "model/build.h"
+#include "analysis/hist.h"
+#include "model/trace_impl.h"
 
 static void
 linear_and_log_bins(void **state)

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "../src/info.h"
+#include "report/info.h"
 
 #define MAXR 32
 

@@ -14,9 +14,9 @@
 
 #include <string.h>
 
-#include "../src/analysis.h"
-#include "../src/build.h"
-#include "../src/trace_impl.h"
+#include "analysis/analysis.h"
+#include "model/build.h"
+#include "model/trace_impl.h"
 
 enum { R_USER, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAITALL, R_SENDRECV, R_ALLREDUCE, R_COUNT };
 #define MAXR 9

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "../src/analysis.h"
-#include "../src/topo.h"
+#include "analysis/analysis.h"
+#include "topo/topo.h"
 
 static struct topo *
 load_xml(const char *path)

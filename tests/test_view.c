@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-#include "../src/action.h"
-#include "../src/grid.h"
-#include "../src/keymap.h"
+#include "view/action.h"
+#include "view/grid.h"
+#include "view/keymap.h"
 
 static char *
 render(const struct grid *g, enum grid_depth d, int ascii)

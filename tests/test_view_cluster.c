@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/analysis.h"
-#include "../src/view_cluster.h"
-#include "../src/view_impl.h"
+#include "analysis/analysis.h"
+#include "view/view_cluster.h"
+#include "view/view_impl.h"
 
 static char tmpdir[64];
 static struct trace *tr;

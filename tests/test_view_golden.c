@@ -26,8 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/analysis.h"
-#include "../src/view.h"
+#include "analysis/analysis.h"
+#include "view/view.h"
 
 /* Traces generated for the goldens: name (also the directory, so the
  * status line reads "NAME/traces.otf2") and skein-gen arguments. */

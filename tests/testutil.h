@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "../src/otf2_read.h"
-#include "../src/summary.h"
-#include "../src/trace.h"
+#include "otf2/otf2_read.h"
+#include "report/summary.h"
+#include "model/trace.h"
 
 static inline const char *
 tu_env(const char *name, const char *fallback)

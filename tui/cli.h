@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
-#include "../src/analysis.h"
-#include "../src/config.h"
-#include "../src/trace.h"
+#include "analysis/analysis.h"
+#include "config/config.h"
+#include "model/trace.h"
 
 /* Exit codes, documented in skein(1). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/action.h"
-#include "../src/keymap.h"
-#include "../src/topo.h"
-#include "../src/view.h"
+#include "view/action.h"
+#include "view/keymap.h"
+#include "topo/topo.h"
+#include "view/view.h"
 #include "cli.h"
 #include "explore.h"
 #include "load.h"

@@ -2,7 +2,7 @@
 #ifndef SKEIN_TUI_EXPLORE_H
 #define SKEIN_TUI_EXPLORE_H
 
-#include "../src/view.h"
+#include "view/view.h"
 #include "screen.h"
 
 /* Runs the explorer on an analysis until the user quits or a stop

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../src/otf2_read.h"
+#include "otf2/otf2_read.h"
 #include "screen.h"
 
 struct job {

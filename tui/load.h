@@ -9,8 +9,8 @@
 #ifndef SKEIN_TUI_LOAD_H
 #define SKEIN_TUI_LOAD_H
 
-#include "../src/analysis.h"
-#include "../src/trace.h"
+#include "analysis/analysis.h"
+#include "model/trace.h"
 
 /* Loads path and analyses it with ao. progress: draw the bar (only
  * worth it when stderr is a terminal). On success *t and *a are the

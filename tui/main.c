@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/analysis.h"
-#include "../src/config.h"
-#include "../src/info.h"
-#include "../src/otf2_read.h"
-#include "../src/report.h"
+#include "analysis/analysis.h"
+#include "config/config.h"
+#include "report/info.h"
+#include "otf2/otf2_read.h"
+#include "report/report.h"
 #include "cli.h"
 
 #ifndef SKEIN_VERSION

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "../src/keymap.h"
+#include "view/keymap.h"
 
 #define MAX_PAIRS 250
 

@@ -5,8 +5,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../../src/analysis.h"
-#include "../../src/otf2_read.h"
+#include "analysis/analysis.h"
+#include "otf2/otf2_read.h"
 
 static double
 now(void)

@@ -1,0 +1,151 @@
+/* analysis.h — logical structure and lateness (seed 000, sections 3 and 4).
+ *
+ * An analysis is computed from a loaded trace in one call and is read-only
+ * afterwards. It works on *logical operations* (lops): one per trace op,
+ * except that a run of neighbouring MPI_Isend calls is one lop when Isend
+ * coalescing is on (section 3.3). Lops of a timeline are contiguous and
+ * alternate computation and communication, like trace ops.
+ *
+ *   analysis_run → getters… → analysis_destroy
+ *
+ * Every stage is a function from arrays to arrays (see analysis_impl.h),
+ * so it can later run over blocks of timelines. doc/analysis.md says how
+ * each choice the paper leaves open was made.
+ */
+#ifndef SKEIN_ANALYSIS_H
+#define SKEIN_ANALYSIS_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "model/trace.h"
+
+/* User-defined phases: every Enter of a region whose name matches starts
+ * a new phase on that timeline (the pattern is an fnmatch(3) glob; an
+ * exact name is a glob without wildcards). Phases replace the detected
+ * partitions; messages and collectives that cross phases still keep their
+ * ends in one partition. */
+struct analysis_phase_rule {
+	const char *region_glob;
+};
+
+struct analysis_opts {
+	int coalesce_isends;      /* section 3.3; default on */
+	int waitall_merge;        /* merge ops completed by one Waitall; default on */
+	int leap_merge;           /* Algorithm 1; default off */
+	double leap_factor;       /* backward merge when incoming * factor < outgoing; 10 */
+	int leap_force;           /* force-merge incomplete leaps; default off */
+	int global_step_merge;    /* merge partitions that share global steps; default off */
+	int caller_merge;         /* merge consecutive ops one user-function call issued
+				   * (Ravel's caller merge); default off */
+	int match_size;           /* ignore messages whose ends disagree on bytes; off */
+	const struct analysis_phase_rule *phases;  /* NULL: detect partitions */
+	uint32_t n_phases;
+	uint32_t hotspots;        /* how many to rank; default 20 */
+	uint32_t clusters;        /* group each partition's ranks into at most this
+				   * many clusters (1..20); 0, the default: don't */
+};
+
+/* Fills o with the documented defaults. */
+void analysis_opts_default(struct analysis_opts *o);
+
+/* Why an operation is late: the four cases of the paper's Fig. 7. */
+enum analysis_cause {
+	CAUSE_NONE,               /* not late */
+	CAUSE_COMPUTE,            /* (a) created here, not receiving: computation or the call itself */
+	CAUSE_TIMELINE,           /* (b) propagated from the previous op on this timeline */
+	CAUSE_IN_FLIGHT,          /* (c) created at a receive whose sender was not late */
+	CAUSE_MESSAGE,            /* (d) propagated from a late sender */
+	CAUSE_COUNT
+};
+
+struct analysis_part {
+	uint32_t step_first;      /* global step span [step_first, step_first + step_count) */
+	uint32_t step_count;
+	uint32_t lop_count;       /* communication and computation lops */
+	uint32_t comm_count;      /* communication lops */
+	uint32_t ranks;           /* timelines taking part */
+	uint32_t leap;            /* depth in the partition DAG (longest path from a source) */
+	uint32_t phase;           /* user phase index, or TRACE_NONE when detected */
+	uint32_t phase_region;    /* region that starts the user phase, or TRACE_NONE */
+};
+
+struct analysis_verify {
+	uint64_t messages_checked;
+	uint64_t message_order;       /* send step >= receive step (exchanges: >) */
+	uint64_t timeline_order;      /* steps not strictly increasing on a timeline */
+	uint64_t collective_split;    /* members of one collective on different steps */
+	uint64_t partition_overlap;   /* DAG-ordered partitions sharing steps */
+	uint64_t cross_partition;     /* message or collective ends in two partitions */
+	uint64_t relaxed;             /* orderings the stepper had to break (cycles) */
+};
+
+struct analysis_stats {
+	uint32_t partitions_initial;  /* after message/collective merges */
+	uint32_t partitions_waitall;  /* after the Waitall merge */
+	uint32_t partitions_scc;      /* after merging cycles */
+	uint32_t partitions_leap;     /* after leap merge (== scc when off) */
+	uint32_t partitions;          /* final */
+	uint32_t leaps;
+	uint32_t incomplete_leaps;
+	uint32_t coalesced_isends;    /* Isend calls folded into another lop */
+	uint32_t size_mismatches;     /* messages unmatched by match_size */
+	/* wall-clock seconds per stage, for benchmarks */
+	double t_lops, t_partition, t_leap, t_steps, t_metrics;
+};
+
+struct analysis;
+
+/* Runs the whole analysis. On success *out owns the result (free with
+ * analysis_destroy); t must outlive it. Returns 0, ERR_NOMEM, ERR_USAGE
+ * (bad options) or ERR_CANCELLED; e says why. progress may be NULL. */
+int analysis_run(const struct trace *t, const struct analysis_opts *opts,
+		 trace_progress_fn progress, void *ud, struct analysis **out, struct err *e);
+void analysis_destroy(struct analysis *a);
+
+const struct trace *analysis_trace(const struct analysis *a);
+const struct analysis_opts *analysis_options(const struct analysis *a);
+const struct analysis_stats *analysis_stats(const struct analysis *a);
+const struct analysis_verify *analysis_verify(const struct analysis *a);
+/* 1 when the verifier found no violation. */
+int analysis_verified(const struct analysis *a);
+
+uint32_t analysis_lop_count(const struct analysis *a);
+uint32_t analysis_step_count(const struct analysis *a);
+/* Lops of timeline tl: [first, first + count). */
+void analysis_timeline_lops(const struct analysis *a, uint32_t tl, uint32_t *first, uint32_t *count);
+/* The trace ops a lop covers: [first, first + count). */
+void analysis_lop_ops(const struct analysis *a, uint32_t lop, uint32_t *first, uint32_t *count);
+/* The lop holding trace op `op`. */
+uint32_t analysis_op_lop(const struct analysis *a, uint32_t op);
+
+uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop);
+enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop);
+uint64_t analysis_lop_enter(const struct analysis *a, uint32_t lop);
+uint64_t analysis_lop_exit(const struct analysis *a, uint32_t lop);
+uint32_t analysis_lop_part(const struct analysis *a, uint32_t lop);
+uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop);        /* global */
+uint32_t analysis_lop_local_step(const struct analysis *a, uint32_t lop);
+uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop);    /* ticks */
+uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop);        /* ticks */
+uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop);
+enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop);
+/* The lop the lateness came from (cases b and d), or TRACE_NONE. */
+uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop);
+
+const struct analysis_part *analysis_parts(const struct analysis *a, uint32_t *n);
+/* Successors of partition p in the partition DAG. */
+const uint32_t *analysis_part_succ(const struct analysis *a, uint32_t p, uint32_t *n);
+
+/* The clustering of partition p's ranks (see cluster.h), or NULL when
+ * opts.clusters is 0. Lives as long as a. */
+struct clustering;
+const struct clustering *analysis_clustering(const struct analysis *a, uint32_t p);
+
+/* Hotspots: lops with the largest differential lateness, largest first. */
+const uint32_t *analysis_hotspots(const struct analysis *a, uint32_t *n);
+
+const char *analysis_cause_name(enum analysis_cause c);       /* "created-compute" ... */
+const char *analysis_cause_text(enum analysis_cause c);       /* a sentence */
+
+#endif

@@ -1,0 +1,154 @@
+/* analysis_impl.h — the inside of struct analysis, shared by its stages:
+ *
+ *   lops.c       logical ops and Isend coalescing
+ *   partition.c  mandatory, Waitall and cycle merges; user phases; the DAG
+ *   leap.c       leap merge (Algorithm 1)
+ *   steps.c      strides, local and global steps, global-step merge
+ *   verify.c     the invariants
+ *   metrics.c    lateness, differential lateness, causes, hotspots
+ *
+ * Per-lop arrays are indexed by lop id; per-partition arrays by partition
+ * id (dense after partition_finalize()).
+ */
+#ifndef SKEIN_ANALYSIS_IMPL_H
+#define SKEIN_ANALYSIS_IMPL_H
+
+#include "analysis.h"
+#include "model/trace.h"
+
+struct analysis {
+	const struct trace *t;
+	trace_progress_fn progress;   /* may be NULL; stages report through it */
+	void *ud;
+	/* the model's arrays, cached: stages touch them per lop */
+	const struct trace_op *ops;
+	const struct trace_msg *msgs;
+	const struct trace_end *ends;
+	uint32_t n_ops, n_ends;
+	struct analysis_opts opts;
+	struct analysis_stats stats;
+	struct analysis_verify verify;
+
+	/* lops */
+	uint32_t n_lops;
+	uint32_t *lop_op;        /* n_lops + 1: first trace op; CSR over ops */
+	uint32_t *op_lop;        /* n_ops: trace op -> lop */
+	uint32_t *tl_lop;        /* n_timelines + 1: first lop of each timeline */
+	uint32_t *lop_tl;        /* n_lops: timeline */
+	uint8_t *lop_kind;       /* n_lops: enum trace_op_kind */
+
+	/* partitions */
+	uint32_t n_parts;
+	uint32_t *lop_part;      /* n_lops */
+	struct analysis_part *parts;
+	uint32_t *part_lop_first;   /* n_parts + 1: CSR into part_lops */
+	uint32_t *part_lops;        /* lops grouped by partition, in timeline order */
+	uint32_t *dag_first;        /* n_parts + 1: CSR into dag_succ */
+	uint32_t *dag_succ;
+	uint32_t *part_order;       /* n_parts: a topological order */
+	uint32_t *lop_phase;        /* n_lops: user phase index, or NULL without phases */
+	uint32_t *lop_phase_region; /* n_lops: region that opened that phase */
+
+	/* steps */
+	uint32_t *lop_step;      /* global step */
+	uint32_t n_steps;
+
+	/* metrics */
+	uint64_t *late;
+	uint64_t *diff;
+	uint64_t *glate;
+	uint8_t *cause;
+	uint32_t *cause_lop;
+	uint32_t *hot;
+	uint32_t n_hot;
+
+	struct clustering *clusters;   /* n_parts, when opts.clusters > 0 */
+};
+
+/* The ends of lop l (all its trace ops' ends are contiguous). */
+static inline const struct trace_end *
+lop_ends(const struct analysis *a, uint32_t l, uint32_t *n)
+{
+	uint32_t first = a->ops[a->lop_op[l]].end_first;
+	uint32_t next = a->lop_op[l + 1];
+	*n = (next < a->n_ops ? a->ops[next].end_first : a->n_ends) - first;
+	return a->ends + first;
+}
+
+static inline uint64_t
+lop_enter(const struct analysis *a, uint32_t l)
+{
+	return a->ops[a->lop_op[l]].t_enter;
+}
+
+static inline uint64_t
+lop_exit(const struct analysis *a, uint32_t l)
+{
+	return a->ops[a->lop_op[l + 1] - 1].t_exit;
+}
+
+/* Is message m usable for structure: both ends present, and (with
+ * match_size) both ends agreeing on its size? */
+static inline int
+msg_ok(const struct analysis *a, uint32_t m)
+{
+	const struct trace_msg *msg = &a->msgs[m];
+	return msg->send_op != TRACE_NONE && msg->recv_op != TRACE_NONE &&
+	       !(a->opts.match_size && (msg->flags & MSGF_SIZE_MISMATCH));
+}
+
+/* Stage entry points; each returns 0 or ERR_NOMEM / ERR_CANCELLED. */
+int lops_build(struct analysis *a);
+int partition_build(struct analysis *a);      /* through the cycle merge */
+int partition_leap_merge(struct analysis *a);
+int steps_assign(struct analysis *a);
+int steps_global_merge(struct analysis *a);
+void verify_run(struct analysis *a);
+int metrics_compute(struct analysis *a);
+
+/* Partition helpers shared by partition.c, leap.c and steps.c. */
+
+/* Union-find over lops (communication lops only are ever united). */
+struct uf {
+	uint32_t *parent;
+	uint32_t n;
+};
+int uf_init(struct uf *u, uint32_t n);
+void uf_fini(struct uf *u);
+uint32_t uf_find(struct uf *u, uint32_t x);
+/* Unites the sets of x and y; returns 1 if they were apart. */
+int uf_union(struct uf *u, uint32_t x, uint32_t y);
+
+/* Renumbers partitions densely from a union-find over lops, assigns each
+ * computation lop to the partition of the communication lop that follows
+ * it (or precedes it, at the end of a timeline), and rebuilds the
+ * partition arrays, the DAG (merging any cycles first) and a topological
+ * order. */
+int partition_finalize(struct analysis *a, struct uf *u);
+
+/* The partitions in order of their first global step (stable: by id
+ * within a step) into order[n_parts]. Returns 0 or ERR_NOMEM. */
+int parts_by_first_step(const struct analysis *a, uint32_t *order);
+
+/* Renumbers partitions in order of their first global step. */
+int partition_renumber(struct analysis *a);
+
+/* Strongly connected components of a graph in CSR form (n nodes, edges
+ * first[v]..first[v+1] of succ): comp[v] gets v's component. Returns the
+ * number of components, or ERR_NOMEM (negative). */
+int64_t tarjan(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *comp);
+
+/* Longest-path depth from the sources of every node of a DAG in CSR form
+ * (n nodes), with Kahn's order into order; indeg is n of scratch. Returns
+ * 0, or ERR_FORMAT when a cycle is left. */
+int dag_depths(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *depth,
+	       uint32_t *order, uint32_t *indeg);
+
+/* The work of partition p (its lops, plus one) for par_split; ctx is the
+ * analysis. */
+uint64_t part_weight(const void *ctx, uint32_t p);
+
+/* Builds a union-find whose sets are the current partitions. */
+int partition_to_uf(const struct analysis *a, struct uf *u);
+
+#endif

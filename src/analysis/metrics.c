@@ -1,0 +1,250 @@
+/* metrics.c — lateness and differential lateness (seed 000, section 4),
+ * the Fig. 7 explanation of each late operation, and the hotspots.
+ *
+ * lateness(op)  = the exit time of op minus the earliest exit among ops
+ *                 of its partition and step
+ * global        = the same over all ops sharing its global step
+ * diff(op)      = max(0, lateness(op) - max lateness of its immediate
+ *                 predecessors: the previous op on its timeline and, for a
+ *                 receive, the sends it matched)
+ * Each is one pass over the lops (a partition's minima live in an array
+ * as wide as the partition), not one pass per step.
+ */
+#include "analysis_impl.h"
+
+#include "base/par.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+receiving(uint8_t kind)
+{
+	return kind == OP_RECV || kind == OP_SENDRECV;
+}
+
+/* Lateness of partitions [p0, p1), with min[] as wide as the widest. */
+static void
+lateness_parts(struct analysis *a, uint32_t p0, uint32_t p1, uint64_t *min)
+{
+	for (uint32_t p = p0; p < p1; p++) {
+		const struct analysis_part *P = &a->parts[p];
+		for (uint32_t s = 0; s < P->step_count; s++)
+			min[s] = UINT64_MAX;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			uint32_t s = a->lop_step[l] - P->step_first;
+			uint64_t x = lop_exit(a, l);
+			if (x < min[s])
+				min[s] = x;
+		}
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			a->late[l] = lop_exit(a, l) - min[a->lop_step[l] - P->step_first];
+		}
+	}
+}
+
+/* Per-worker state: each worker takes a share of partitions (lateness),
+ * of lops (global minima), then of ranks (differential lateness). */
+struct metering {
+	struct analysis *a;
+	uint32_t part_cut[PAR_MAX + 1];
+	uint32_t tl_cut[PAR_MAX + 1];
+	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
+	int phase;
+};
+
+static void differential(struct analysis *a, uint32_t tl0, uint32_t tl1);
+
+static int
+metric_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct metering *m = ctx;
+	struct analysis *a = m->a;
+	if (m->phase == 1) {
+		differential(a, m->tl_cut[w], m->tl_cut[w + 1]);
+		return 0;
+	}
+	uint32_t width = 0;
+	for (uint32_t p = m->part_cut[w]; p < m->part_cut[w + 1]; p++)
+		if (a->parts[p].step_count > width)
+			width = a->parts[p].step_count;
+	uint64_t *min = malloc(((size_t)width + 1) * sizeof *min);
+	uint64_t *g = malloc(((size_t)a->n_steps + 1) * sizeof *g);
+	if (!min || !g) {
+		free(min);
+		free(g);
+		return ERR_NOMEM;
+	}
+	lateness_parts(a, m->part_cut[w], m->part_cut[w + 1], min);
+	free(min);
+	/* this worker's share of the global minima */
+	for (uint32_t s = 0; s < a->n_steps; s++)
+		g[s] = UINT64_MAX;
+	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
+	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	for (uint32_t l = l0; l < l1; l++) {
+		if (a->lop_step[l] == TRACE_NONE)
+			continue;
+		uint64_t x = lop_exit(a, l);
+		if (x < g[a->lop_step[l]])
+			g[a->lop_step[l]] = x;
+	}
+	m->gmin[w] = g;
+	return 0;
+}
+
+static uint64_t
+tl_size(const void *ctx, uint32_t tl)
+{
+	const struct analysis *a = ctx;
+	return (uint64_t)(a->tl_lop[tl + 1] - a->tl_lop[tl]) + 1;
+}
+
+/* Differential lateness and the Fig. 7 case of each lop. A late op is
+ * "created here" (a, or c for a receive) when at least half its lateness
+ * is its own (diff >= inherited part); otherwise it was propagated from
+ * whichever predecessor was latest: along the timeline (b) or from a
+ * sender (d). doc/analysis.md explains the threshold. */
+static void
+differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
+{
+	const struct trace_msg *msgs = a->msgs;
+	for (uint32_t tl = tl0; tl < tl1; tl++) {
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			uint64_t prev = 0, sent = 0;
+			uint32_t prev_lop = TRACE_NONE, send_lop = TRACE_NONE;
+			if (l > a->tl_lop[tl]) {
+				prev_lop = l - 1;
+				prev = a->late[l - 1];
+			}
+			if (receiving(a->lop_kind[l])) {
+				uint32_t ne;
+				const struct trace_end *e = lop_ends(a, l, &ne);
+				for (uint32_t i = 0; i < ne; i++) {
+					if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
+						continue;
+					uint32_t s = a->op_lop[msgs[e[i].id].send_op];
+					if (s != l && (send_lop == TRACE_NONE || a->late[s] > sent)) {
+						sent = a->late[s];
+						send_lop = s;
+					}
+				}
+			}
+			uint64_t pred = prev > sent ? prev : sent;
+			uint64_t late = a->late[l];
+			a->diff[l] = late > pred ? late - pred : 0;
+			a->cause_lop[l] = TRACE_NONE;
+			if (late == 0) {
+				a->cause[l] = CAUSE_NONE;
+				continue;
+			}
+			uint64_t inherited = late - a->diff[l];
+			if (a->diff[l] >= inherited) {
+				a->cause[l] = receiving(a->lop_kind[l]) ? CAUSE_IN_FLIGHT : CAUSE_COMPUTE;
+			} else if (send_lop != TRACE_NONE && sent >= prev) {
+				a->cause[l] = CAUSE_MESSAGE;
+				a->cause_lop[l] = send_lop;
+			} else {
+				a->cause[l] = CAUSE_TIMELINE;
+				a->cause_lop[l] = prev_lop;
+			}
+		}
+	}
+}
+
+/* hotspot order: larger diff first, then smaller lop id */
+static int
+hot_before(const struct analysis *a, uint32_t x, uint32_t y)
+{
+	return a->diff[x] > a->diff[y] || (a->diff[x] == a->diff[y] && x < y);
+}
+
+static void
+sift_down(const struct analysis *a, uint32_t *h, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t w = i, c = 2 * i + 1;
+		/* a min-heap in hotspot order: the root is the weakest kept */
+		if (c < n && hot_before(a, h[w], h[c]))
+			w = c;
+		if (c + 1 < n && hot_before(a, h[w], h[c + 1]))
+			w = c + 1;
+		if (w == i)
+			return;
+		uint32_t tmp = h[i];
+		h[i] = h[w];
+		h[w] = tmp;
+		i = w;
+	}
+}
+
+static int
+hotspots(struct analysis *a)
+{
+	uint32_t k = a->opts.hotspots;
+	a->hot = malloc(((size_t)k + 1) * sizeof *a->hot);
+	if (!a->hot)
+		return ERR_NOMEM;
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < a->n_lops; l++) {
+		if (a->diff[l] == 0)
+			continue;
+		if (n < k) {
+			a->hot[n++] = l;
+			if (n == k)
+				for (uint32_t i = k / 2 + 1; i-- > 0;)
+					sift_down(a, a->hot, n, i);
+		} else if (k && hot_before(a, l, a->hot[0])) {
+			a->hot[0] = l;
+			sift_down(a, a->hot, n, 0);
+		}
+	}
+	/* heap sort into hotspot order, best first */
+	if (n < k)
+		for (uint32_t i = n / 2 + 1; i-- > 0;)
+			sift_down(a, a->hot, n, i);
+	for (uint32_t end = n; end > 1; end--) {
+		uint32_t tmp = a->hot[0];
+		a->hot[0] = a->hot[end - 1];
+		a->hot[end - 1] = tmp;
+		sift_down(a, a->hot, end - 1, 0);
+	}
+	a->n_hot = n;
+	return 0;
+}
+
+int
+metrics_compute(struct analysis *a)
+{
+	uint32_t n = a->n_lops;
+	a->late = calloc(n + 1, sizeof *a->late);
+	a->glate = calloc(n + 1, sizeof *a->glate);
+	a->diff = calloc(n + 1, sizeof *a->diff);
+	a->cause = calloc(n + 1, 1);
+	a->cause_lop = malloc((n + 1) * sizeof *a->cause_lop);
+	if (!a->late || !a->glate || !a->diff || !a->cause || !a->cause_lop)
+		return ERR_NOMEM;
+	uint32_t n_tl, nw = par_workers();
+	trace_timelines(a->t, &n_tl);
+	struct metering m = { .a = a };
+	par_split(a->n_parts, nw, part_weight, a, m.part_cut);
+	par_split(n_tl, nw, tl_size, a, m.tl_cut);
+	int rc = par_run(nw, metric_worker, &m);
+	if (rc == 0) {
+		/* global lateness from the workers' minima */
+		for (uint32_t w = 1; w < nw; w++)
+			for (uint32_t s = 0; s < a->n_steps; s++)
+				if (m.gmin[w][s] < m.gmin[0][s])
+					m.gmin[0][s] = m.gmin[w][s];
+		for (uint32_t l = 0; l < n; l++)
+			a->glate[l] = a->lop_step[l] == TRACE_NONE ? 0 : lop_exit(a, l) - m.gmin[0][a->lop_step[l]];
+		/* differential lateness reads every partition's lateness */
+		m.phase = 1;
+		rc = par_run(nw, metric_worker, &m);
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		free(m.gmin[w]);
+	return rc ? rc : hotspots(a);
+}

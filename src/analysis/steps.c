@@ -1,0 +1,642 @@
+/* steps.c — local and global step assignment (seed 000, section 3.2).
+ *
+ * Within a partition:
+ *  1. strides: a longest-path walk over sends and collectives only. Each
+ *     timeline keeps the largest stride it has seen (its own sends, and
+ *     the senders of what it received); a send gets that plus one; a
+ *     collective gets one more than the largest over its members, so its
+ *     members share a stride. MPI_Sendrecv calls that exchange messages
+ *     with each other form a rendezvous like a collective's members: they
+ *     share one stride (a ring shift or an exchange is simultaneous), and
+ *     each still comes after the plain sends it receives from.
+ *  2. communication steps: all sends and collectives of stride k share one
+ *     step, the first after everything before them on their timelines;
+ *     receives and waits go as early as happened-before allows (after the
+ *     previous op on their timeline and after their senders).
+ *  3. a communication op at step c gets local step 2c + 1, the aggregated
+ *     computation before it 2c (Ravel's doubling), so computation has a
+ *     column of its own.
+ * Globally, a partition starts after the last step of all its DAG
+ * predecessors. Work is linear in lops plus messages.
+ */
+#include "analysis_impl.h"
+
+#include "base/par.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct stepper {
+	struct analysis *a;
+	/* per lop */
+	uint32_t *val;        /* stride in pass 1, communication step in pass 2 */
+	uint32_t *pending;    /* unprocessed senders of a receive */
+	/* per timeline (only those in the current partition are touched) */
+	uint32_t *cursor, *begin, *end, *running;
+	uint8_t *state;       /* 0 idle, 1 queued, 2 blocked, 3 done */
+	uint32_t *queue;
+	uint32_t *tls;        /* timelines of the current partition */
+	uint32_t n_tls;
+	/* rendezvous: collective invocations and groups of Sendrecvs that
+	 * exchange messages; their members share a stride */
+	const uint32_t *rv_of;        /* per lop, or TRACE_NONE */
+	const uint32_t *rv_first, *rv_lops;
+	uint32_t *arrived, *rv_running;
+	/* stride buckets */
+	uint32_t *bucket_first, *bucket;
+	uint64_t relaxed;     /* orderings broken by this worker */
+};
+
+enum { ST_IDLE, ST_QUEUED, ST_BLOCKED, ST_DONE };
+
+/* val[] of a rendezvous member that arrived but is not placed yet */
+#define ARRIVED (TRACE_NONE - 1)
+
+static int
+is_stride_kind(uint8_t k)
+{
+	return k == OP_SEND || k == OP_SENDRECV || k == OP_COLLECTIVE;
+}
+
+/* Largest stride (pass 1) / step (pass 2) among the processed senders of
+ * the messages lop l receives; `have` says whether any was processed. */
+static uint32_t
+senders_max(struct stepper *s, uint32_t l, int *have)
+{
+	const struct analysis *a = s->a;
+	const struct trace_msg *msgs = a->msgs;
+	uint32_t n, best = 0;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	*have = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
+			continue;
+		uint32_t src = a->op_lop[msgs[e[i].id].send_op];
+		if (src == l || s->val[src] == TRACE_NONE || s->val[src] == ARRIVED)
+			continue;
+		if (s->val[src] >= best)
+			best = s->val[src];
+		*have = 1;
+	}
+	return best;
+}
+
+static void
+push(struct stepper *s, uint32_t tl, uint32_t *tail)
+{
+	if (s->state[tl] == ST_QUEUED || s->state[tl] == ST_DONE)
+		return;
+	s->state[tl] = ST_QUEUED;
+	s->queue[(*tail)++ % (s->n_tls + 1)] = tl;
+}
+
+/* Does receive-side lop r wait for sender lop l? Sendrecvs do not wait
+ * for each other: they meet in a rendezvous instead. */
+static int
+waits_for(const struct analysis *a, uint32_t r, uint32_t l)
+{
+	return r != l && !(a->lop_kind[r] == OP_SENDRECV && a->lop_kind[l] == OP_SENDRECV);
+}
+
+/* A send lop was given its stride: its receivers lose one pending sender. */
+static void
+notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
+{
+	const struct analysis *a = s->a;
+	const struct trace_msg *msgs = a->msgs;
+	uint32_t n;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (e[i].role != END_SEND || !msg_ok(a, e[i].id))
+			continue;
+		uint32_t r = a->op_lop[msgs[e[i].id].recv_op];
+		if (!waits_for(a, r, l) || s->pending[r] == 0)
+			continue;
+		if (--s->pending[r] == 0 && s->state[a->lop_tl[r]] == ST_BLOCKED &&
+		    s->cursor[a->lop_tl[r]] == r)
+			push(s, a->lop_tl[r], tail);
+	}
+}
+
+/* Skips computation lops at the cursor of timeline tl. */
+static void
+skip_compute(struct stepper *s, uint32_t tl)
+{
+	const struct analysis *a = s->a;
+	while (s->cursor[tl] < s->end[tl] && a->lop_kind[s->cursor[tl]] == OP_COMPUTE)
+		s->cursor[tl]++;
+}
+
+/* Advances timeline tl as far as it can. Returns 1 if it blocked. With
+ * force, the op at the cursor is placed even if what it waits for is not
+ * (breaking a cycle the records imply; counted in relaxed). */
+static int
+advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
+{
+	struct analysis *a = s->a;
+	for (;;) {
+		skip_compute(s, tl);
+		if (s->cursor[tl] >= s->end[tl]) {
+			s->state[tl] = ST_DONE;
+			return 0;
+		}
+		uint32_t x = s->cursor[tl];
+		uint8_t k = a->lop_kind[x];
+		int have;
+		if ((k == OP_RECV || k == OP_SENDRECV) && s->val[x] == TRACE_NONE && s->pending[x]) {
+			if (!force) {
+				s->state[tl] = ST_BLOCKED;
+				return 1;
+			}
+			s->relaxed++;
+			s->pending[x] = 0;
+		}
+		if (k == OP_RECV) {
+			uint32_t m = senders_max(s, x, &have);
+			if (have && m > s->running[tl])
+				s->running[tl] = m;
+			s->cursor[tl]++;
+			force = 0;
+			continue;
+		}
+		if (k == OP_WAIT) {          /* completes Isends only: no constraint */
+			s->cursor[tl]++;
+			force = 0;
+			continue;
+		}
+		if (k == OP_SENDRECV && s->val[x] == TRACE_NONE) {
+			/* after the plain sends it received from */
+			uint32_t m = senders_max(s, x, &have);
+			if (have && m > s->running[tl])
+				s->running[tl] = m;
+		}
+		uint32_t rv = s->rv_of[x];
+		if (k == OP_SEND || rv == TRACE_NONE) {
+			s->val[x] = s->running[tl] + 1;
+			s->running[tl] = s->val[x];
+			notify_receivers(s, x, tail);
+			s->cursor[tl]++;
+			force = 0;
+			continue;
+		}
+		/* a rendezvous: wait until every member has arrived */
+		if (s->val[x] == TRACE_NONE) {
+			if (s->arrived[rv]++ == 0 || s->running[tl] > s->rv_running[rv])
+				s->rv_running[rv] = s->running[tl];
+			s->val[x] = ARRIVED;
+		}
+		if (s->arrived[rv] < s->rv_first[rv + 1] - s->rv_first[rv]) {
+			if (!force) {
+				s->state[tl] = ST_BLOCKED;
+				return 1;
+			}
+			s->relaxed++;
+		}
+		force = 0;
+		uint32_t stride = s->rv_running[rv] + 1;
+		for (uint32_t i = s->rv_first[rv]; i < s->rv_first[rv + 1]; i++) {
+			uint32_t y = s->rv_lops[i], ytl = a->lop_tl[y];
+			if (s->val[y] != ARRIVED)
+				continue;        /* not arrived (forced) */
+			s->val[y] = stride;
+			s->running[ytl] = stride;
+			s->cursor[ytl] = y + 1;
+			if (a->lop_kind[y] == OP_SENDRECV)
+				notify_receivers(s, y, tail);
+			if (ytl != tl)
+				push(s, ytl, tail);
+		}
+		/* a member arriving after a forced placement joins at the same
+		 * stride when its own history allows */
+		s->rv_running[rv] = stride - 1;
+	}
+}
+
+/* Pass 1 for partition p: strides of its sends and collectives. */
+static void
+strides(struct stepper *s, uint32_t p)
+{
+	struct analysis *a = s->a;
+	uint32_t head = 0, tail = 0;
+	for (uint32_t i = 0; i < s->n_tls; i++)
+		push(s, s->tls[i], &tail);
+	for (;;) {
+		while (head < tail) {
+			uint32_t tl = s->queue[head++ % (s->n_tls + 1)];
+			if (s->state[tl] != ST_QUEUED)
+				continue;
+			s->state[tl] = ST_IDLE;
+			advance(s, tl, &tail, 0);
+		}
+		/* Nothing can move: a cycle the trace's records imply (e.g. a
+		 * receive of a message sent after a non-synchronising collective
+		 * the receiver has not reached). Break it at the blocked op that
+		 * entered first, and count it. */
+		uint32_t pick = TRACE_NONE;
+		uint64_t best = UINT64_MAX;
+		for (uint32_t i = 0; i < s->n_tls; i++) {
+			uint32_t tl = s->tls[i];
+			if (s->state[tl] != ST_BLOCKED)
+				continue;
+			uint64_t t = lop_enter(a, s->cursor[tl]);
+			if (t < best) {
+				best = t;
+				pick = tl;
+			}
+		}
+		if (pick == TRACE_NONE)
+			break;
+		s->state[pick] = ST_IDLE;
+		advance(s, pick, &tail, 1);
+	}
+	(void)p;
+}
+
+/* Pass 2 for partition p: communication steps (into s->val). */
+static void
+comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
+{
+	struct analysis *a = s->a;
+	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+	/* bucket stride lops by stride (counting sort) */
+	memset(s->bucket_first, 0, (max_stride + 2) * sizeof *s->bucket_first);
+	for (uint32_t k = first; k < last; k++) {
+		uint32_t l = a->part_lops[k];
+		if (is_stride_kind(a->lop_kind[l]))
+			s->bucket_first[s->val[l]]++;
+	}
+	uint32_t sum = 0;
+	for (uint32_t k = 0; k <= max_stride + 1; k++) {
+		uint32_t c = s->bucket_first[k];
+		s->bucket_first[k] = sum;
+		sum += c;
+	}
+	for (uint32_t k = first; k < last; k++) {
+		uint32_t l = a->part_lops[k];
+		if (is_stride_kind(a->lop_kind[l]))
+			s->bucket[s->bucket_first[s->val[l]]++] = l;
+	}
+	/* bucket_first[k] now ends bucket k; bucket k starts at end of k-1 */
+	for (uint32_t i = 0; i < s->n_tls; i++) {
+		uint32_t tl = s->tls[i];
+		s->cursor[tl] = s->begin[tl];
+		s->running[tl] = TRACE_NONE;        /* no step yet */
+	}
+	/* stride lops are re-marked as unplaced for pass 2 */
+	for (uint32_t k = first; k < last; k++)
+		s->val[a->part_lops[k]] = TRACE_NONE;
+
+	uint32_t prev_base = TRACE_NONE;
+	for (uint32_t stride = 1; stride <= max_stride + 1; stride++) {
+		uint32_t b0 = stride == 1 ? 0 : s->bucket_first[stride - 1];
+		uint32_t b1 = stride <= max_stride ? s->bucket_first[stride] : b0;
+		int final = stride == max_stride + 1;
+		uint32_t base = prev_base == TRACE_NONE ? 0 : prev_base + 1;
+		/* place what comes before the stride's lops on their timelines
+		 * (or everything left, after the last stride) */
+		for (uint32_t i = 0; i < (final ? s->n_tls : b1 - b0); i++) {
+			uint32_t tl = final ? s->tls[i] : a->lop_tl[s->bucket[b0 + i]];
+			uint32_t stop = final ? s->end[tl] : s->bucket[b0 + i];
+			for (; s->cursor[tl] < stop; s->cursor[tl]++) {
+				uint32_t r = s->cursor[tl];
+				if (a->lop_kind[r] == OP_COMPUTE)
+					continue;
+				uint32_t c = s->running[tl] == TRACE_NONE ? 0 : s->running[tl] + 1;
+				int have;
+				uint32_t m = senders_max(s, r, &have);
+				if (have && m + 1 > c)
+					c = m + 1;
+				s->val[r] = c;
+				s->running[tl] = c;
+			}
+			if (!final) {
+				uint32_t c = s->running[tl] == TRACE_NONE ? 0 : s->running[tl] + 1;
+				if (c > base)
+					base = c;
+			}
+		}
+		if (final)
+			break;
+		for (uint32_t i = b0; i < b1; i++) {
+			uint32_t x = s->bucket[i], tl = a->lop_tl[x];
+			s->val[x] = base;
+			s->running[tl] = base;
+			s->cursor[tl] = x + 1;
+		}
+		prev_base = base;
+	}
+}
+
+/* State shared by the stepping workers; each worker steps a contiguous
+ * range of partitions, which own disjoint lops and collectives. */
+struct stepping {
+	struct analysis *a;
+	uint32_t *val, *pending, *arrived, *rv_running, *width;
+	uint32_t *rv_of, *rv_first, *rv_lops;
+	uint32_t cut[PAR_MAX + 1];
+	uint64_t relaxed[PAR_MAX];
+};
+
+static void
+stepper_free(struct stepper *s)
+{
+	free(s->cursor);
+	free(s->begin);
+	free(s->end);
+	free(s->running);
+	free(s->state);
+	free(s->queue);
+	free(s->tls);
+	free(s->bucket);
+	free(s->bucket_first);
+}
+
+static int
+step_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct stepping *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t n_tl;
+	trace_timelines(a->t, &n_tl);
+	(void)nw;
+	uint32_t p0 = g->cut[w], p1 = g->cut[w + 1];
+	uint32_t most = 0;
+	for (uint32_t p = p0; p < p1; p++)
+		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
+			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	struct stepper s = {
+		.a = a, .val = g->val, .pending = g->pending,
+		.arrived = g->arrived, .rv_running = g->rv_running,
+		.rv_of = g->rv_of, .rv_first = g->rv_first, .rv_lops = g->rv_lops,
+	};
+	s.cursor = malloc((n_tl + 1) * sizeof *s.cursor);
+	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
+	s.end = malloc((n_tl + 1) * sizeof *s.end);
+	s.running = malloc((n_tl + 1) * sizeof *s.running);
+	s.state = malloc(n_tl + 1);
+	s.queue = malloc((n_tl + 2) * sizeof *s.queue);
+	s.tls = malloc((n_tl + 1) * sizeof *s.tls);
+	s.bucket = malloc(((size_t)most + 1) * sizeof *s.bucket);
+	s.bucket_first = malloc(((size_t)most + 3) * sizeof *s.bucket_first);
+	if (!s.cursor || !s.begin || !s.end || !s.running || !s.state ||
+	    !s.queue || !s.tls || !s.bucket || !s.bucket_first) {
+		stepper_free(&s);
+		return ERR_NOMEM;
+	}
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		s.state[tl] = ST_IDLE;
+	for (uint32_t p = p0; p < p1; p++) {
+		/* the timelines of p and their lop ranges: part_lops is grouped
+		 * by timeline in time order, and after the cycle merge a
+		 * partition's lops on one timeline are contiguous */
+		s.n_tls = 0;
+		uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+		for (uint32_t k = first; k < last; k++) {
+			uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
+			if (s.n_tls == 0 || s.tls[s.n_tls - 1] != tl) {
+				s.tls[s.n_tls++] = tl;
+				s.cursor[tl] = s.begin[tl] = l;
+				s.running[tl] = 0;
+				s.state[tl] = ST_IDLE;
+			}
+			s.end[tl] = l + 1;
+		}
+		strides(&s, p);
+		uint32_t max_stride = 0;
+		for (uint32_t k = first; k < last; k++) {
+			uint32_t l = a->part_lops[k];
+			if (is_stride_kind(a->lop_kind[l]) && s.val[l] != TRACE_NONE && s.val[l] > max_stride)
+				max_stride = s.val[l];
+		}
+		comm_steps(&s, p, max_stride);
+		uint32_t wd = 0;
+		for (uint32_t k = first; k < last; k++) {
+			uint32_t l = a->part_lops[k];
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			a->lop_step[l] = 2 * s.val[l] + 1;
+			if (a->lop_step[l] + 1 > wd)
+				wd = a->lop_step[l] + 1;
+			/* the computation before it, if it belongs to p */
+			uint32_t tl = a->lop_tl[l];
+			if (l > a->tl_lop[tl] && a->lop_part[l - 1] == p)
+				a->lop_step[l - 1] = 2 * s.val[l];
+		}
+		g->width[p] = wd;
+		for (uint32_t i = 0; i < s.n_tls; i++)
+			s.state[s.tls[i]] = ST_IDLE;
+	}
+	g->relaxed[w] = s.relaxed;
+	stepper_free(&s);
+	return 0;
+}
+
+/* Rendezvous: every collective invocation with more than one member, and
+ * every group of Sendrecvs linked by messages between them (a union-find
+ * over lops). Fills g->rv_of / rv_first / rv_lops. */
+static int
+build_rendezvous(struct analysis *a, struct stepping *g)
+{
+	uint32_t n = a->n_lops, n_colls, n_msgs;
+	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	const uint32_t *members = trace_coll_members(a->t);
+	trace_msgs(a->t, &n_msgs);
+	struct uf u;
+	uint32_t *gid = malloc((n + 1) * sizeof *gid);
+	g->rv_of = malloc((n + 1) * sizeof *g->rv_of);
+	if (!gid || !g->rv_of || uf_init(&u, n)) {
+		free(gid);
+		return ERR_NOMEM;
+	}
+	uint32_t n_sendrecv = 0;
+	for (uint32_t l = 0; l < n; l++)
+		n_sendrecv += a->lop_kind[l] == OP_SENDRECV;
+	for (uint32_t m = 0; n_sendrecv > 1 && m < n_msgs; m++) {
+		if (!msg_ok(a, m))
+			continue;
+		uint32_t s = a->op_lop[a->msgs[m].send_op], r = a->op_lop[a->msgs[m].recv_op];
+		if (a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV)
+			uf_union(&u, s, r);
+	}
+	uint32_t n_rv = 0;
+	for (uint32_t c = 0; c < n_colls; c++)
+		n_rv += colls[c].member_count > 1;
+	for (uint32_t l = 0; l < n; l++)
+		gid[l] = g->rv_of[l] = TRACE_NONE;
+	/* a group needs two members: number roots seen twice */
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_kind[l] == OP_SENDRECV && uf_find(&u, l) != l && gid[uf_find(&u, l)] == TRACE_NONE)
+			gid[uf_find(&u, l)] = n_rv++;
+	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
+	if (!g->rv_first) {
+		uf_fini(&u);
+		free(gid);
+		return ERR_NOMEM;
+	}
+	uint32_t rv = 0;
+	for (uint32_t c = 0; c < n_colls; c++) {
+		if (colls[c].member_count <= 1)
+			continue;
+		for (uint32_t i = 0; i < colls[c].member_count; i++)
+			g->rv_of[a->op_lop[members[colls[c].member_first + i]]] = rv;
+		rv++;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_kind[l] == OP_SENDRECV && gid[uf_find(&u, l)] != TRACE_NONE)
+			g->rv_of[l] = gid[uf_find(&u, l)];
+	uf_fini(&u);
+	free(gid);
+	/* CSR of members, in lop order */
+	for (uint32_t l = 0; l < n; l++)
+		if (g->rv_of[l] != TRACE_NONE)
+			g->rv_first[g->rv_of[l] + 1]++;
+	for (uint32_t i = 0; i < n_rv; i++)
+		g->rv_first[i + 1] += g->rv_first[i];
+	g->rv_lops = malloc(((size_t)g->rv_first[n_rv] + 1) * sizeof *g->rv_lops);
+	uint32_t *fill = malloc(((size_t)n_rv + 1) * sizeof *fill);
+	g->arrived = calloc((size_t)n_rv + 1, sizeof *g->arrived);
+	g->rv_running = calloc((size_t)n_rv + 1, sizeof *g->rv_running);
+	if (!g->rv_lops || !fill || !g->arrived || !g->rv_running) {
+		free(fill);
+		return ERR_NOMEM;
+	}
+	memcpy(fill, g->rv_first, ((size_t)n_rv + 1) * sizeof *fill);
+	for (uint32_t l = 0; l < n; l++)
+		if (g->rv_of[l] != TRACE_NONE)
+			g->rv_lops[fill[g->rv_of[l]]++] = l;
+	free(fill);
+	return 0;
+}
+
+static int
+assign(struct analysis *a)
+{
+	const struct trace_msg *msgs = a->msgs;
+	uint32_t n = a->n_lops;
+	struct stepping g = { .a = a };
+	g.val = malloc((n + 1) * sizeof *g.val);
+	g.pending = calloc(n + 1, sizeof *g.pending);
+	g.width = calloc(a->n_parts + 1, sizeof *g.width);
+	free(a->lop_step);
+	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
+	uint32_t *offset = NULL;
+	int rc = ERR_NOMEM;
+	if (!g.val || !g.pending || !g.width || !a->lop_step || build_rendezvous(a, &g))
+		goto out;
+	for (uint32_t l = 0; l < n; l++) {
+		g.val[l] = TRACE_NONE;
+		a->lop_step[l] = TRACE_NONE;
+	}
+	/* a receive waits for its senders */
+	for (uint32_t l = 0; l < n; l++) {
+		if (a->lop_kind[l] != OP_RECV && a->lop_kind[l] != OP_SENDRECV)
+			continue;
+		uint32_t ne;
+		const struct trace_end *e = lop_ends(a, l, &ne);
+		for (uint32_t i = 0; i < ne; i++)
+			if (e[i].role == END_RECV && msg_ok(a, e[i].id) &&
+			    waits_for(a, l, a->op_lop[msgs[e[i].id].send_op]))
+				g.pending[l]++;
+	}
+	uint32_t nw = par_workers();
+	par_split(a->n_parts, nw, part_weight, a, g.cut);
+	if ((rc = par_run(nw, step_worker, &g)))
+		goto out;
+	for (uint32_t w = 0; w < nw; w++)
+		a->verify.relaxed += g.relaxed[w];
+
+	/* global: each partition after all its predecessors */
+	offset = calloc(a->n_parts + 1, sizeof *offset);
+	rc = ERR_NOMEM;
+	if (!offset)
+		goto out;
+	a->n_steps = 0;
+	for (uint32_t i = 0; i < a->n_parts; i++) {
+		uint32_t p = a->part_order[i];
+		uint32_t endp = offset[p] + g.width[p];
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
+			if (endp > offset[a->dag_succ[e]])
+				offset[a->dag_succ[e]] = endp;
+		a->parts[p].step_first = offset[p];
+		a->parts[p].step_count = g.width[p];
+		if (endp > a->n_steps)
+			a->n_steps = endp;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		if (a->lop_step[l] != TRACE_NONE)
+			a->lop_step[l] += offset[a->lop_part[l]];
+	rc = 0;
+out:
+	free(offset);
+	free(g.val);
+	free(g.pending);
+	free(g.arrived);
+	free(g.rv_running);
+	free(g.rv_of);
+	free(g.rv_first);
+	free(g.rv_lops);
+	free(g.width);
+	return rc;
+}
+
+int
+steps_assign(struct analysis *a)
+{
+	return assign(a);
+}
+
+/* Merges partitions whose global step spans overlap, then steps again,
+ * until none overlap. */
+int
+steps_global_merge(struct analysis *a)
+{
+	for (;;) {
+		uint32_t np = a->n_parts;
+		uint32_t *order = malloc((np + 1) * sizeof *order);
+		uint32_t *rep = malloc((np + 1) * sizeof *rep);
+		if (!order || !rep) {
+			free(order);
+			free(rep);
+			return ERR_NOMEM;
+		}
+		if (parts_by_first_step(a, order)) {
+			free(order);
+			free(rep);
+			return ERR_NOMEM;
+		}
+		for (uint32_t p = 0; p < np; p++) {
+			rep[p] = TRACE_NONE;
+			for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
+				if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE) {
+					rep[p] = a->part_lops[k];
+					break;
+				}
+		}
+		struct uf u;
+		if (partition_to_uf(a, &u)) {
+			free(order);
+			free(rep);
+			return ERR_NOMEM;
+		}
+		int merged = 0;
+		uint32_t run_end = 0, run_rep = TRACE_NONE;
+		for (uint32_t i = 0; i < np; i++) {
+			const struct analysis_part *P = &a->parts[order[i]];
+			if (run_rep != TRACE_NONE && P->step_first < run_end) {
+				merged |= uf_union(&u, run_rep, rep[order[i]]);
+			} else {
+				run_rep = rep[order[i]];
+			}
+			if (P->step_first + P->step_count > run_end)
+				run_end = P->step_first + P->step_count;
+		}
+		free(order);
+		free(rep);
+		int rc = 0;
+		if (merged && (rc = partition_finalize(a, &u)) == 0)
+			rc = assign(a);
+		uf_fini(&u);
+		if (rc || !merged)
+			return rc;
+	}
+}

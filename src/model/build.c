@@ -1,0 +1,450 @@
+/* build.c — the per-timeline state machine (see build.h).
+ *
+ * Messages are created when their send is read (msg id = order of sends);
+ * receives and collective members are kept as halves until build_finish()
+ * pairs them (match.c). Ends written while reading point at those halves
+ * and are rewritten to message and collective ids when pairing is done.
+ */
+#include "build_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+
+struct build *
+build_create(struct trace *t)
+{
+	struct build *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->t = t;
+	b->tl = TRACE_NONE;
+	return b;
+}
+
+void
+build_destroy(struct build *b)
+{
+	if (!b)
+		return;
+	free(b->stack);
+	free(b->recvs);
+	free(b->colls);
+	reqmap_fini(&b->requests);
+	free(b);
+}
+
+static uint64_t
+clamp_time(struct build *b, uint64_t time)
+{
+	if (time < b->last_time) {
+		b->t->info.warnings[WARN_TIME_BACKWARDS]++;
+		return b->last_time;
+	}
+	b->last_time = time;
+	return time;
+}
+
+int
+build_timeline_begin(struct build *b, uint32_t timeline)
+{
+	struct trace *t = b->t;
+	if (timeline >= t->n_timelines || b->tl != TRACE_NONE)
+		return ERR_USAGE;
+	struct trace_timeline *tl = &t->timelines[timeline];
+	b->tl = timeline;
+	b->depth = 0;
+	b->mpi_depth = -1;
+	b->last_time = 0;
+	b->started = 0;
+	b->gap = 0;
+	b->call_ends = 0;
+	b->call_has_coll = 0;
+	b->call_has_request = 0;
+	reqmap_clear(&b->requests);
+	tl->op_first = (uint32_t)t->n_ops;
+	tl->frame_first = (uint32_t)t->n_frames;
+	return 0;
+}
+
+/* The innermost user frame currently open, or TRACE_NONE. */
+static uint32_t
+current_frame(const struct build *b)
+{
+	for (int i = b->depth - 1; i >= 0; i--)
+		if (b->stack[i].frame != TRACE_NONE)
+			return b->stack[i].frame;
+	return TRACE_NONE;
+}
+
+static int
+push_op(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
+	uint32_t frame, uint8_t kind, uint8_t flags)
+{
+	struct trace *t = b->t;
+	if (t->n_ops >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->ops, t->n_ops, t->cap_ops))
+		return ERR_NOMEM;
+	t->ops[t->n_ops++] = (struct trace_op){
+		.t_enter = enter, .t_exit = exit, .timeline = b->tl,
+		.region = region, .frame = frame,
+		.end_first = (uint32_t)t->n_ends - b->call_ends,
+		.kind = kind, .flags = flags,
+	};
+	return 0;
+}
+
+/* Emits the aggregated computation before a communication call and the
+ * call itself; the call's ends are the last b->call_ends ends. */
+static int
+emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
+	  uint32_t frame, uint8_t flags)
+{
+	struct trace *t = b->t;
+	int sends = 0, recvs = 0;
+	for (size_t i = t->n_ends - b->call_ends; i < t->n_ends; i++) {
+		sends += t->ends[i].role == END_SEND;
+		recvs += t->ends[i].role == END_RECV;
+	}
+	uint8_t kind = b->call_has_coll ? OP_COLLECTIVE
+		: sends && recvs ? OP_SENDRECV
+		: sends ? OP_SEND : recvs ? OP_RECV : OP_WAIT;
+	uint64_t from = b->prev_exit < enter ? b->prev_exit : enter;
+	int rc = push_op(b, from, enter, TRACE_NONE, frame,
+			 OP_COMPUTE, b->gap ? OPF_MEASURE_GAP : 0);
+	if (rc)
+		return rc;
+	/* The compute op owns no ends: its end_first equals the call's. */
+	rc = push_op(b, enter, exit, region, frame, kind, flags);
+	if (rc)
+		return rc;
+	b->prev_exit = exit;
+	b->gap = 0;
+	b->call_ends = 0;
+	b->call_has_coll = 0;
+	return 0;
+}
+
+static int
+add_end(struct build *b, uint32_t id, uint32_t role)
+{
+	struct trace *t = b->t;
+	if (t->n_ends >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->ends, t->n_ends, t->cap_ends))
+		return ERR_NOMEM;
+	t->ends[t->n_ends++] = (struct trace_end){ .id = id, .role = role };
+	b->call_ends++;
+	return 0;
+}
+
+/* The op id the current call will get when it closes: a compute op is
+ * pushed first, then the call. Records outside any MPI call become a
+ * zero-length call of their own (see close_stray). */
+static uint32_t
+call_op_id(const struct build *b)
+{
+	return (uint32_t)b->t->n_ops + 1;
+}
+
+/* Records seen outside an MPI call: close them as an op of their own. */
+static int
+close_stray(struct build *b, uint64_t time)
+{
+	if (b->mpi_depth >= 0 || (b->call_ends == 0 && !b->call_has_coll))
+		return 0;
+	return emit_call(b, time, time, TRACE_NONE, current_frame(b), 0);
+}
+
+/* Adds an end to the open call; a record outside any MPI call is an op of
+ * its own, closed at once. */
+static int
+record_end(struct build *b, uint32_t id, uint32_t role, uint64_t time)
+{
+	int rc = add_end(b, id, role);
+	if (rc == 0 && b->mpi_depth < 0)
+		rc = close_stray(b, time);
+	return rc;
+}
+
+static void
+mark_start(struct build *b, uint64_t time)
+{
+	if (!b->started) {
+		b->started = 1;
+		b->prev_exit = time;
+		b->last_time = time;
+	}
+}
+
+int
+build_enter(struct build *b, uint64_t time, uint32_t region)
+{
+	struct trace *t = b->t;
+	if (region >= t->n_regions) {
+		t->info.warnings[WARN_BAD_REF]++;
+		return 0;
+	}
+	mark_start(b, time);
+	time = clamp_time(b, time);
+	int rc = close_stray(b, time);
+	if (rc)
+		return rc;
+	if (VEC_GROW(b->stack, (size_t)b->depth, b->cap_stack))
+		return ERR_NOMEM;
+	struct frame_entry *e = &b->stack[b->depth];
+	e->region = region;
+	e->enter = time;
+	e->frame = TRACE_NONE;
+	uint8_t role = t->regions[region].role;
+	if (role == ROLE_USER || role == ROLE_OTHER) {
+		if (t->n_frames >= TRACE_NONE - 1)
+			return ERR_LIMIT;
+		if (VEC_GROW(t->frames, t->n_frames, t->cap_frames))
+			return ERR_NOMEM;
+		uint32_t parent = current_frame(b);
+		e->frame = (uint32_t)t->n_frames;
+		t->frames[t->n_frames++] = (struct trace_frame){
+			.t_enter = time, .t_leave = time, .region = region,
+			.parent = parent, .timeline = b->tl,
+			.depth = parent == TRACE_NONE ? 0 : t->frames[parent].depth + 1,
+		};
+	} else if (b->mpi_depth < 0) {
+		/* Records attach to the outermost open MPI call, so calls made
+		 * inside another MPI call never give overlapping ops. */
+		b->mpi_depth = b->depth;
+	}
+	b->depth++;
+	return 0;
+}
+
+/* Closes stack entry i (the top) at `time`. */
+static int
+pop_entry(struct build *b, uint64_t time, uint8_t flags)
+{
+	struct frame_entry *e = &b->stack[--b->depth];
+	if (e->frame != TRACE_NONE) {
+		b->t->frames[e->frame].t_leave = time;
+		return 0;
+	}
+	if (b->depth != b->mpi_depth)
+		return 0;
+	b->mpi_depth = -1;
+	if (b->call_ends == 0 && !b->call_has_coll) {
+		/* A communication call with no records at all: a non-blocking
+		 * collective (Score-P 2.x) or a wait on one. Not an operation. */
+		b->t->info.mpi_calls_without_records +=
+			b->t->regions[e->region].role != ROLE_MPI_OTHER && !b->call_has_request;
+		b->call_has_request = 0;
+		return 0;
+	}
+	b->call_has_request = 0;
+	return emit_call(b, e->enter, time, e->region, current_frame(b), flags);
+}
+
+int
+build_leave(struct build *b, uint64_t time, uint32_t region)
+{
+	if (region >= b->t->n_regions) {
+		b->t->info.warnings[WARN_BAD_REF]++;
+		return 0;
+	}
+	mark_start(b, time);
+	time = clamp_time(b, time);
+	int rc = close_stray(b, time);
+	if (rc)
+		return rc;
+	int at = b->depth - 1;
+	while (at >= 0 && b->stack[at].region != region)
+		at--;
+	if (at < 0) {
+		b->t->info.warnings[WARN_STRAY_LEAVE]++;
+		return 0;
+	}
+	while (b->depth - 1 > at) {
+		b->t->info.warnings[WARN_MISNESTED_LEAVE]++;
+		if ((rc = pop_entry(b, time, 0)))
+			return rc;
+	}
+	return pop_entry(b, time, 0);
+}
+
+/* Translates a communicator-local rank to a world rank; TRACE_NONE if the
+ * communicator does not have it. */
+static uint32_t
+world_rank(const struct build *b, uint32_t comm, uint32_t local)
+{
+	const struct trace *t = b->t;
+	if (comm >= t->n_comms || local == TRACE_NONE)
+		return TRACE_NONE;
+	const struct trace_comm *c = &t->comms[comm];
+	if (c->is_self)
+		return local == 0 ? b->tl : TRACE_NONE;
+	if (local >= c->size)
+		return TRACE_NONE;
+	return t->comm_members[c->member_first + local];
+}
+
+static void
+open_stray(struct build *b, uint64_t *time)
+{
+	mark_start(b, *time);
+	*time = clamp_time(b, *time);
+}
+
+int
+build_send(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
+	   uint32_t tag, uint64_t bytes, uint64_t request)
+{
+	struct trace *t = b->t;
+	open_stray(b, &time);
+	uint32_t receiver = world_rank(b, comm, peer);
+	if (receiver == TRACE_NONE) {
+		t->info.warnings[WARN_BAD_PEER]++;
+		return 0;
+	}
+	if (t->n_msgs >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->msgs, t->n_msgs, t->cap_msgs))
+		return ERR_NOMEM;
+	uint32_t id = (uint32_t)t->n_msgs++;
+	uint32_t op = call_op_id(b);
+	t->msgs[id] = (struct trace_msg){
+		.t_send = time, .t_recv = 0, .bytes = bytes,
+		.send_op = op, .recv_op = TRACE_NONE,
+		.send_done_op = request == UINT64_MAX ? op : TRACE_NONE,
+		.sender = b->tl, .receiver = receiver, .comm = comm, .tag = tag,
+	};
+	if (request != UINT64_MAX && reqmap_put(&b->requests, request, id))
+		return ERR_NOMEM;
+	return record_end(b, id, END_SEND, time);
+}
+
+int
+build_isend_complete(struct build *b, uint64_t time, uint64_t request)
+{
+	struct trace *t = b->t;
+	open_stray(b, &time);
+	uint32_t id;
+	if (!reqmap_take(&b->requests, request, &id) || id >= t->n_msgs) {
+		t->info.warnings[WARN_UNKNOWN_REQUEST]++;
+		return 0;
+	}
+	t->msgs[id].send_done_op = call_op_id(b);
+	return record_end(b, id, END_ISEND_DONE, time);
+}
+
+int
+build_irecv_request(struct build *b, uint64_t time, uint64_t request)
+{
+	/* Posting a receive carries no message; the completion (MpiIrecv)
+	 * names the request again with sender and tag. Remember it only so a
+	 * completion of an unknown request can be told apart. */
+	open_stray(b, &time);
+	b->call_has_request = 1;
+	return reqmap_put(&b->requests, request, TRACE_NONE);
+}
+
+int
+build_recv(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
+	   uint32_t tag, uint64_t bytes, uint64_t request)
+{
+	struct trace *t = b->t;
+	open_stray(b, &time);
+	if (request != UINT64_MAX) {
+		uint32_t dummy;
+		if (!reqmap_take(&b->requests, request, &dummy))
+			t->info.warnings[WARN_UNKNOWN_REQUEST]++;
+	}
+	uint32_t sender = world_rank(b, comm, peer);
+	if (sender == TRACE_NONE) {
+		t->info.warnings[WARN_BAD_PEER]++;
+		return 0;
+	}
+	if (b->n_recvs >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(b->recvs, b->n_recvs, b->cap_recvs))
+		return ERR_NOMEM;
+	uint32_t id = (uint32_t)b->n_recvs++;
+	b->recvs[id] = (struct recv_half){
+		.time = time, .bytes = bytes, .op = call_op_id(b),
+		.sender = sender, .receiver = b->tl, .comm = comm, .tag = tag,
+	};
+	return record_end(b, id, END_RECV, time);
+}
+
+int
+build_coll_begin(struct build *b, uint64_t time)
+{
+	open_stray(b, &time);
+	return 0;
+}
+
+int
+build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
+	       uint32_t root, uint64_t sent, uint64_t received)
+{
+	struct trace *t = b->t;
+	open_stray(b, &time);
+	if (comm >= t->n_comms) {
+		t->info.warnings[WARN_BAD_PEER]++;
+		return 0;
+	}
+	if (b->call_has_coll) {
+		/* Two collectives inside one call: close the first as its own op. */
+		uint64_t enter = b->mpi_depth >= 0 ? b->stack[b->mpi_depth].enter : time;
+		uint32_t region = b->mpi_depth >= 0 ? b->stack[b->mpi_depth].region : TRACE_NONE;
+		int rc = emit_call(b, enter, time, region, current_frame(b), 0);
+		if (rc)
+			return rc;
+		if (b->mpi_depth >= 0)
+			b->stack[b->mpi_depth].enter = time;
+	}
+	if (b->n_colls >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(b->colls, b->n_colls, b->cap_colls))
+		return ERR_NOMEM;
+	uint32_t id = (uint32_t)b->n_colls++;
+	b->colls[id] = (struct coll_half){
+		.op = call_op_id(b), .comm = comm, .timeline = b->tl,
+		.root = root == UINT32_MAX ? TRACE_NONE : world_rank(b, comm, root),
+		.type = type < COLL_TYPE_COUNT ? type : COLL_OTHER,
+		.sent = sent, .received = received,
+	};
+	b->call_has_coll = 1;
+	return record_end(b, id, END_COLL, time);
+}
+
+int
+build_measurement(struct build *b, uint64_t time, int on)
+{
+	open_stray(b, &time);
+	if (!on) {
+		b->t->info.warnings[WARN_MEASUREMENT_OFF]++;
+		b->gap = 1;
+	}
+	return 0;
+}
+
+int
+build_timeline_end(struct build *b)
+{
+	struct trace *t = b->t;
+	if (b->tl == TRACE_NONE)
+		return ERR_USAGE;
+	int rc = close_stray(b, b->last_time);
+	if (rc)
+		return rc;
+	while (b->depth > 0) {
+		t->info.warnings[WARN_UNCLOSED_REGION]++;
+		if ((rc = pop_entry(b, b->last_time, OPF_TRUNCATED)))
+			return rc;
+	}
+	struct trace_timeline *tl = &t->timelines[b->tl];
+	tl->op_count = (uint32_t)t->n_ops - tl->op_first;
+	tl->frame_count = (uint32_t)t->n_frames - tl->frame_first;
+	b->tl = TRACE_NONE;
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* build_impl.h — the builder's state, shared by build.c and match.c. */
+#ifndef SKEIN_BUILD_IMPL_H
+#define SKEIN_BUILD_IMPL_H
+
+#include "build.h"
+#include "base/hmap.h"
+#include "trace_impl.h"
+
+struct frame_entry {
+	uint64_t enter;
+	uint32_t region;
+	uint32_t frame;     /* user frame id, or TRACE_NONE for MPI calls */
+};
+
+struct recv_half {
+	uint64_t time, bytes;
+	uint32_t op, sender, receiver, comm, tag;
+};
+
+struct coll_half {
+	uint64_t sent, received;
+	uint32_t op, comm, timeline, root;
+	uint8_t type;
+};
+
+struct build {
+	struct trace *t;
+
+	/* the timeline being read */
+	uint32_t tl;
+	struct frame_entry *stack;
+	size_t cap_stack;
+	int depth;
+	int mpi_depth;          /* stack index of the open MPI call, or -1 */
+	int started;
+	int gap;                /* measurement was off since the last call */
+	uint64_t last_time;
+	uint64_t prev_exit;     /* end of the last communication call */
+	uint32_t call_ends;     /* ends recorded inside the open call */
+	int call_has_coll;
+	int call_has_request;    /* the open call posted a request (Irecv) */
+	struct hmap requests;   /* request id -> message id (Isend) or NONE */
+
+	/* halves waiting for build_finish() */
+	struct recv_half *recvs;
+	size_t n_recvs, cap_recvs;
+	struct coll_half *colls;
+	size_t n_colls, cap_colls;
+};
+
+/* Request table helpers (a request id is per location). */
+static inline void reqmap_fini(struct hmap *m) { hmap_fini(m); }
+static inline void reqmap_clear(struct hmap *m) { hmap_clear(m); }
+static inline int reqmap_put(struct hmap *m, uint64_t req, uint32_t v) { return hmap_put(m, req, 0, v); }
+static inline int reqmap_take(struct hmap *m, uint64_t req, uint32_t *v) { return hmap_take(m, req, 0, v); }
+
+#endif

@@ -1,0 +1,233 @@
+/* match.c — build_finish(): pairing message ends and collective members.
+ *
+ * Messages obey MPI's non-overtaking rule: between one sender and one
+ * receiver on one communicator with one tag, the n-th receive matches the
+ * n-th send. Sends and receives are threaded onto per-channel FIFO lists
+ * (one hash entry per channel, O(1) per message), then zipped.
+ * Collectives: the k-th collective a rank calls on a communicator is the
+ * k-th invocation on it (self communicators give one-member invocations).
+ */
+#include "build_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+
+struct channel {
+	uint32_t send_head, send_tail, recv_head, recv_tail;
+};
+
+static int
+match_messages(struct build *b, uint32_t *recv_msg)
+{
+	struct trace *t = b->t;
+	size_t n_sends = t->n_msgs, n_recvs = b->n_recvs;
+	struct hmap chan_of = { 0 };
+	struct channel *chans = NULL;
+	size_t n_chans = 0, cap_chans = 0;
+	uint32_t *next_send = malloc((n_sends + 1) * sizeof *next_send);
+	uint32_t *next_recv = malloc((n_recvs + 1) * sizeof *next_recv);
+	int rc = ERR_NOMEM;
+	if (!next_send || !next_recv)
+		goto out;
+
+	for (size_t pass = 0; pass < 2; pass++) {
+		size_t n = pass ? n_recvs : n_sends;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t s, r, c, g;
+			if (pass) {
+				const struct recv_half *h = &b->recvs[i];
+				s = h->sender, r = h->receiver, c = h->comm, g = h->tag;
+			} else {
+				const struct trace_msg *m = &t->msgs[i];
+				s = m->sender, r = m->receiver, c = m->comm, g = m->tag;
+			}
+			uint64_t ka = (uint64_t)s << 32 | r, kb = (uint64_t)c << 32 | g;
+			uint32_t *ci = hmap_get(&chan_of, ka, kb);
+			uint32_t ch;
+			if (ci) {
+				ch = *ci;
+			} else {
+				if (VEC_GROW(chans, n_chans, cap_chans) ||
+				    hmap_put(&chan_of, ka, kb, (uint32_t)n_chans))
+					goto out;
+				ch = (uint32_t)n_chans++;
+				chans[ch] = (struct channel){ TRACE_NONE, TRACE_NONE, TRACE_NONE, TRACE_NONE };
+			}
+			uint32_t *head = pass ? &chans[ch].recv_head : &chans[ch].send_head;
+			uint32_t *tail = pass ? &chans[ch].recv_tail : &chans[ch].send_tail;
+			uint32_t *next = pass ? next_recv : next_send;
+			next[i] = TRACE_NONE;
+			if (*tail == TRACE_NONE)
+				*head = (uint32_t)i;
+			else
+				next[*tail] = (uint32_t)i;
+			*tail = (uint32_t)i;
+		}
+	}
+
+	for (size_t ch = 0; ch < n_chans; ch++) {
+		uint32_t s = chans[ch].send_head, r = chans[ch].recv_head;
+		for (; s != TRACE_NONE && r != TRACE_NONE; s = next_send[s], r = next_recv[r]) {
+			struct trace_msg *m = &t->msgs[s];
+			const struct recv_half *h = &b->recvs[r];
+			m->recv_op = h->op;
+			m->t_recv = h->time;
+			if (h->bytes != m->bytes) {
+				m->flags |= MSGF_SIZE_MISMATCH;
+				t->info.warnings[WARN_SIZE_MISMATCH]++;
+			}
+			recv_msg[r] = s;
+		}
+		for (; s != TRACE_NONE; s = next_send[s]) {
+			t->info.warnings[WARN_UNMATCHED_SEND]++;
+			t->ops[t->msgs[s].send_op].flags |= OPF_UNMATCHED;
+		}
+		for (; r != TRACE_NONE; r = next_recv[r]) {
+			const struct recv_half *h = &b->recvs[r];
+			t->info.warnings[WARN_UNMATCHED_RECV]++;
+			t->ops[h->op].flags |= OPF_UNMATCHED;
+			if (t->n_msgs >= TRACE_NONE - 1) {
+				rc = ERR_LIMIT;
+				goto out;
+			}
+			if (VEC_GROW(t->msgs, t->n_msgs, t->cap_msgs))
+				goto out;
+			recv_msg[r] = (uint32_t)t->n_msgs;
+			t->msgs[t->n_msgs++] = (struct trace_msg){
+				.t_send = 0, .t_recv = h->time, .bytes = h->bytes,
+				.send_op = TRACE_NONE, .recv_op = h->op,
+				.send_done_op = TRACE_NONE, .sender = h->sender,
+				.receiver = h->receiver, .comm = h->comm, .tag = h->tag,
+			};
+		}
+	}
+	rc = 0;
+out:
+	hmap_fini(&chan_of);
+	free(chans);
+	free(next_send);
+	free(next_recv);
+	return rc;
+}
+
+static int
+group_collectives(struct build *b, uint32_t *coll_of)
+{
+	struct trace *t = b->t;
+	size_t n = b->n_colls;
+	struct hmap seen = { 0 };             /* (comm, timeline) -> calls so far */
+	uint32_t *ninst = calloc(t->n_comms + 1, sizeof *ninst);
+	uint32_t *count = NULL;
+	int rc = ERR_NOMEM;
+	if (!ninst)
+		goto out;
+
+	/* coll_of[h] = sequence number on its communicator, for now */
+	uint32_t n_self = 0;
+	for (size_t h = 0; h < n; h++) {
+		const struct coll_half *c = &b->colls[h];
+		if (t->comms[c->comm].is_self) {
+			coll_of[h] = n_self++;
+			continue;
+		}
+		uint32_t *k = hmap_get(&seen, c->comm, c->timeline);
+		uint32_t seq = k ? *k : 0;
+		if (hmap_put(&seen, c->comm, c->timeline, seq + 1))
+			goto out;
+		coll_of[h] = seq;
+		if (seq + 1 > ninst[c->comm])
+			ninst[c->comm] = seq + 1;
+	}
+	/* ninst becomes the first instance id of each communicator */
+	size_t total = 0;
+	for (size_t c = 0; c < t->n_comms; c++) {
+		uint32_t k = ninst[c];
+		ninst[c] = (uint32_t)total;
+		total += k;
+	}
+	size_t self_base = total;
+	total += n_self;
+	if (total >= TRACE_NONE) {
+		rc = ERR_LIMIT;
+		goto out;
+	}
+	for (size_t h = 0; h < n; h++) {
+		const struct coll_half *c = &b->colls[h];
+		coll_of[h] += t->comms[c->comm].is_self ? (uint32_t)self_base : ninst[c->comm];
+	}
+
+	t->colls = calloc(total + 1, sizeof *t->colls);
+	t->coll_members = malloc((n + 1) * sizeof *t->coll_members);
+	count = calloc(total + 1, sizeof *count);
+	if (!t->colls || !t->coll_members || !count)
+		goto out;
+	t->n_colls = t->cap_colls = total;
+	t->n_coll_members = t->cap_coll_members = n;
+	for (size_t h = 0; h < n; h++)
+		count[coll_of[h]]++;
+	uint32_t first = 0;
+	for (size_t i = 0; i < total; i++) {
+		t->colls[i].member_first = first;
+		first += count[i];
+		count[i] = t->colls[i].member_first;
+	}
+	for (size_t h = 0; h < n; h++) {
+		const struct coll_half *c = &b->colls[h];
+		struct trace_coll *k = &t->colls[coll_of[h]];
+		t->coll_members[count[coll_of[h]]++] = c->op;
+		if (k->member_count++ == 0) {
+			k->comm = c->comm;
+			k->type = c->type;
+			k->root = c->root;
+			k->expected = t->comms[c->comm].is_self ? 1 : t->comms[c->comm].size;
+		}
+		k->bytes_sent += c->sent;
+		k->bytes_recv += c->received;
+	}
+	for (size_t i = 0; i < total; i++)
+		if (t->colls[i].member_count != t->colls[i].expected)
+			t->info.warnings[WARN_INCOMPLETE_COLL]++;
+	rc = 0;
+out:
+	hmap_fini(&seen);
+	free(ninst);
+	free(count);
+	return rc;
+}
+
+int
+build_finish(struct build *b, trace_progress_fn progress, void *ud)
+{
+	struct trace *t = b->t;
+	uint32_t *recv_msg = malloc((b->n_recvs + 1) * sizeof *recv_msg);
+	uint32_t *coll_of = malloc((b->n_colls + 1) * sizeof *coll_of);
+	int rc = ERR_NOMEM;
+	if (!recv_msg || !coll_of)
+		goto out;
+	if (progress && progress(ud, "matching", 0, t->n_msgs + b->n_recvs)) {
+		rc = ERR_CANCELLED;
+		goto out;
+	}
+	if ((rc = match_messages(b, recv_msg)))
+		goto out;
+	if (progress && progress(ud, "collectives", 0, b->n_colls)) {
+		rc = ERR_CANCELLED;
+		goto out;
+	}
+	if ((rc = group_collectives(b, coll_of)))
+		goto out;
+	for (size_t i = 0; i < t->n_ends; i++) {
+		struct trace_end *e = &t->ends[i];
+		if (e->role == END_RECV)
+			e->id = recv_msg[e->id];
+		else if (e->role == END_COLL)
+			e->id = coll_of[e->id];
+	}
+	rc = 0;
+out:
+	free(recv_msg);
+	free(coll_of);
+	return rc;
+}

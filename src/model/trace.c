@@ -1,0 +1,325 @@
+#include "trace_impl.h"
+
+#include "base/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The per-record budgets doc/model.md states; a change here is a change
+ * in memory per event on every large trace. */
+_Static_assert(sizeof(struct trace_op) == 40, "struct trace_op grew");
+_Static_assert(sizeof(struct trace_msg) == 56, "struct trace_msg grew");
+_Static_assert(sizeof(struct trace_end) == 8, "struct trace_end grew");
+
+struct trace *
+trace_new(void)
+{
+	struct trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->strings = intern_create();
+	if (!t->strings) {
+		free(t);
+		return NULL;
+	}
+	t->info.ticks_per_second = 1;
+	return t;
+}
+
+void
+trace_destroy(struct trace *t)
+{
+	if (!t)
+		return;
+	intern_destroy(t->strings);
+	free(t->path);
+	free(t->creator);
+	free(t->timelines);
+	free(t->locations);
+	free(t->regions);
+	free(t->comms);
+	free(t->comm_members);
+	free(t->nodes);
+	free(t->ops);
+	free(t->ends);
+	free(t->msgs);
+	free(t->colls);
+	free(t->coll_members);
+	free(t->frames);
+	free(t);
+}
+
+int
+trace_intern(struct trace *t, const char *s, uint32_t *id)
+{
+	return intern_add(t->strings, s ? s : "", s ? strlen(s) : 0, id);
+}
+
+static int
+set_string(char **dst, const char *s)
+{
+	char *copy = strdup(s ? s : "");
+	if (!copy)
+		return ERR_NOMEM;
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+int
+trace_set_path(struct trace *t, const char *path)
+{
+	int rc = set_string(&t->path, path);
+	t->info.path = t->path;
+	return rc;
+}
+
+int
+trace_set_creator(struct trace *t, const char *creator)
+{
+	int rc = set_string(&t->creator, creator);
+	t->info.creator = t->creator;
+	return rc;
+}
+
+int
+trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t paradigm,
+		 uint32_t *id)
+{
+	uint32_t sname;
+	int rc = trace_intern(t, name, &sname);
+	if (rc)
+		return rc;
+	if (t->n_regions >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->regions, t->n_regions, t->cap_regions))
+		return ERR_NOMEM;
+	*id = (uint32_t)t->n_regions;
+	t->regions[t->n_regions++] = (struct trace_region){
+		.name = sname, .role = role, .paradigm = paradigm,
+	};
+	return 0;
+}
+
+int
+trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t n,
+	       int is_self, uint32_t *id)
+{
+	if (t->n_comms >= TRACE_NONE - 1 || t->n_comm_members + n >= TRACE_NONE)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->comms, t->n_comms, t->cap_comms) ||
+	    vec_reserve((void **)&t->comm_members, &t->cap_comm_members,
+			t->n_comm_members + (is_self ? 0 : n), sizeof *t->comm_members))
+		return ERR_NOMEM;
+	*id = (uint32_t)t->n_comms;
+	t->comms[t->n_comms++] = (struct trace_comm){
+		.name = name, .size = is_self ? 1 : n,
+		.member_first = (uint32_t)t->n_comm_members,
+		.parent = TRACE_NONE, .is_self = (uint8_t)(is_self != 0),
+	};
+	if (!is_self && n) {
+		memcpy(t->comm_members + t->n_comm_members, members, n * sizeof *members);
+		t->n_comm_members += n;
+	}
+	return 0;
+}
+
+int
+trace_set_timelines(struct trace *t, uint32_t n)
+{
+	struct trace_timeline *tl = calloc(n ? n : 1, sizeof *tl);
+	if (!tl)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		tl[i].node = TRACE_NONE;
+	free(t->timelines);
+	t->timelines = tl;
+	t->n_timelines = t->cap_timelines = n;
+	return 0;
+}
+
+const struct trace_info *
+trace_info(const struct trace *t)
+{
+	return &t->info;
+}
+
+const char *
+trace_str(const struct trace *t, uint32_t id)
+{
+	return intern_str(t->strings, id);
+}
+
+#define GETTER(type, name) \
+	const type *trace_##name(const struct trace *t, uint32_t *n) \
+	{ \
+		if (n) \
+			*n = (uint32_t)t->n_##name; \
+		return t->name; \
+	}
+
+GETTER(struct trace_timeline, timelines)
+GETTER(struct trace_location, locations)
+GETTER(struct trace_region, regions)
+GETTER(struct trace_comm, comms)
+GETTER(struct trace_node, nodes)
+GETTER(struct trace_op, ops)
+GETTER(struct trace_end, ends)
+GETTER(struct trace_msg, msgs)
+GETTER(struct trace_coll, colls)
+GETTER(struct trace_frame, frames)
+
+const uint32_t *
+trace_comm_members(const struct trace *t)
+{
+	return t->comm_members;
+}
+
+const uint32_t *
+trace_coll_members(const struct trace *t)
+{
+	return t->coll_members;
+}
+
+const struct trace_end *
+trace_op_ends(const struct trace *t, uint32_t op, uint32_t *n)
+{
+	uint32_t first = t->ops[op].end_first;
+	uint32_t last = op + 1 < t->n_ops ? t->ops[op + 1].end_first : (uint32_t)t->n_ends;
+	*n = last - first;
+	return t->ends + first;
+}
+
+double
+trace_seconds(const struct trace *t, uint64_t ticks)
+{
+	return (double)ticks / (double)t->info.ticks_per_second;
+}
+
+const char *
+trace_role_name(enum trace_role r)
+{
+	static const char *const names[ROLE_COUNT] = {
+		[ROLE_USER] = "user", [ROLE_SEND] = "send", [ROLE_RECV] = "recv",
+		[ROLE_SENDRECV] = "sendrecv", [ROLE_COLLECTIVE] = "collective",
+		[ROLE_WAIT] = "wait", [ROLE_MPI_OTHER] = "mpi-other",
+		[ROLE_OTHER] = "other",
+	};
+	return (unsigned)r < ROLE_COUNT ? names[r] : "?";
+}
+
+const char *
+trace_op_kind_name(enum trace_op_kind k)
+{
+	static const char *const names[OP_KIND_COUNT] = {
+		[OP_COMPUTE] = "compute", [OP_SEND] = "send", [OP_RECV] = "recv",
+		[OP_SENDRECV] = "sendrecv", [OP_COLLECTIVE] = "collective",
+		[OP_WAIT] = "wait",
+	};
+	return (unsigned)k < OP_KIND_COUNT ? names[k] : "?";
+}
+
+const char *
+trace_coll_type_name(enum trace_coll_type c)
+{
+	static const char *const names[COLL_TYPE_COUNT] = {
+		"barrier", "bcast", "gather", "gatherv", "scatter", "scatterv",
+		"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw",
+		"allreduce", "reduce", "reduce_scatter", "scan", "exscan",
+		"reduce_scatter_block", "create_handle", "destroy_handle",
+		"allocate", "deallocate", "create_handle_and_allocate",
+		"destroy_handle_and_deallocate", "other",
+	};
+	return (unsigned)c < COLL_TYPE_COUNT ? names[c] : "?";
+}
+
+const char *
+trace_warning_name(enum trace_warning w)
+{
+	static const char *const names[WARN_COUNT] = {
+		[WARN_UNMATCHED_SEND] = "sends without a matching receive",
+		[WARN_UNMATCHED_RECV] = "receives without a matching send",
+		[WARN_INCOMPLETE_COLL] = "collectives missing members",
+		[WARN_MISNESTED_LEAVE] = "regions closed out of order",
+		[WARN_STRAY_LEAVE] = "leaves of regions that were not entered",
+		[WARN_UNCLOSED_REGION] = "regions still open at the end",
+		[WARN_MEASUREMENT_OFF] = "intervals with measurement switched off",
+		[WARN_TIME_BACKWARDS] = "events earlier than their predecessor",
+		[WARN_BAD_PEER] = "messages naming a rank outside their communicator",
+		[WARN_UNKNOWN_REQUEST] = "completions of unknown requests",
+		[WARN_EVENT_COUNT_MISMATCH] = "locations whose event count differs from the definitions",
+		[WARN_NO_MPI_RANKS] = "traces without MPI ranks",
+		[WARN_NONRANK_MPI] = "MPI records on locations that are not ranks",
+		[WARN_SIZE_MISMATCH] = "messages whose receive recorded another size",
+		[WARN_BAD_REF] = "records naming undefined regions",
+	};
+	return (unsigned)w < WARN_COUNT ? names[w] : "?";
+}
+
+const char *
+trace_rec_name(enum trace_rec r)
+{
+	static const char *const names[REC_COUNT] = {
+		"ENTER", "LEAVE", "MPI_SEND", "MPI_ISEND", "MPI_ISEND_COMPLETE",
+		"MPI_IRECV_REQUEST", "MPI_IRECV", "MPI_RECV",
+		"MPI_COLLECTIVE_BEGIN", "MPI_COLLECTIVE_END",
+		"MEASUREMENT_ON_OFF", "OTHER",
+	};
+	return (unsigned)r < REC_COUNT ? names[r] : "?";
+}
+
+const char *
+trace_loc_type_name(enum trace_loc_type l)
+{
+	static const char *const names[] = { "cpu-thread", "gpu", "metric", "other" };
+	return (unsigned)l <= LOC_OTHER ? names[l] : "?";
+}
+
+static int
+name_in(const char *name, const char *const *list)
+{
+	/* MPI names are case-insensitive in Fortran and some tools record
+	 * them in other cases; "MPI_Iallreduce" is checked as "allreduce". */
+	for (; *list; list++)
+		if (strcasecmp(name, *list) == 0)
+			return 1;
+	return 0;
+}
+
+enum trace_role
+trace_classify_mpi(const char *name)
+{
+	static const char *const sends[] = {
+		"Send", "Isend", "Ssend", "Issend", "Bsend", "Ibsend", "Rsend",
+		"Irsend", "Send_init", "Ssend_init", "Bsend_init", "Rsend_init",
+		NULL };
+	static const char *const recvs[] = {
+		"Recv", "Irecv", "Mrecv", "Imrecv", "Recv_init", NULL };
+	static const char *const sendrecvs[] = {
+		"Sendrecv", "Sendrecv_replace", "Isendrecv", "Isendrecv_replace", NULL };
+	static const char *const waits[] = {
+		"Wait", "Waitall", "Waitany", "Waitsome", "Test", "Testall",
+		"Testany", "Testsome", "Start", "Startall", NULL };
+	static const char *const colls[] = {
+		"Barrier", "Bcast", "Gather", "Gatherv", "Scatter", "Scatterv",
+		"Allgather", "Allgatherv", "Alltoall", "Alltoallv", "Alltoallw",
+		"Allreduce", "Reduce", "Reduce_scatter", "Reduce_scatter_block",
+		"Scan", "Exscan", "Neighbor_allgather", "Neighbor_allgatherv",
+		"Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw",
+		NULL };
+	if (strncasecmp(name, "MPI_", 4) != 0)
+		return ROLE_USER;
+	const char *f = name + 4;
+	if (name_in(f, sends))
+		return ROLE_SEND;
+	if (name_in(f, recvs))
+		return ROLE_RECV;
+	if (name_in(f, sendrecvs))
+		return ROLE_SENDRECV;
+	if (name_in(f, waits))
+		return ROLE_WAIT;
+	if (name_in(f, colls) || ((f[0] == 'I' || f[0] == 'i') && name_in(f + 1, colls)))
+		return ROLE_COLLECTIVE;
+	return ROLE_MPI_OTHER;
+}

@@ -1,0 +1,248 @@
+/* trace.h — skein's in-memory trace model.
+ *
+ * A trace is read once (by otf2_read or a future reader) into plain arrays
+ * indexed by 32-bit ids and is read-only afterwards. Records hold no
+ * pointers, so the arrays could be written to a file and mapped back.
+ *
+ *   timeline  one MPI rank (timeline id == world rank)
+ *   op        one operation: a communication call (an MPI call whose
+ *             enter/leave span carries message or collective records), or
+ *             the aggregated computation on a timeline before each
+ *             communication call. A timeline's ops are contiguous and in
+ *             time order: ops [tl->op_first, tl->op_first + tl->op_count).
+ *   msg       one point-to-point message, both ends (either may be missing)
+ *   coll      one collective invocation with its member ops
+ *   frame     one instance of a user (non-MPI) region on a timeline
+ *   end       the link from an op to a message or collective it takes part in
+ *
+ * Times are in ticks since the trace's global offset; trace_info() gives
+ * the tick rate. Lifetime: everything returned by a getter lives until
+ * trace_destroy().
+ */
+#ifndef SKEIN_TRACE_H
+#define SKEIN_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/err.h"
+
+#define TRACE_NONE UINT32_MAX
+
+/* What a region is, decided from its name and paradigm. */
+enum trace_role {
+	ROLE_USER,         /* user code: functions, phases, loops */
+	ROLE_SEND,         /* MPI_Send, Isend, Ssend, Bsend, Rsend, Issend ... */
+	ROLE_RECV,         /* MPI_Recv, Irecv, Mrecv ... */
+	ROLE_SENDRECV,     /* MPI_Sendrecv, Sendrecv_replace */
+	ROLE_COLLECTIVE,   /* Barrier, Bcast, Allreduce, ... and I-variants */
+	ROLE_WAIT,         /* Wait*, Test* */
+	ROLE_MPI_OTHER,    /* other MPI calls: Init, Comm_rank, Comm_split ... */
+	ROLE_OTHER,        /* other paradigms: OpenMP, CUDA, pthreads, I/O ... */
+	ROLE_COUNT
+};
+
+/* What an operation does, decided from the records it carries. */
+enum trace_op_kind {
+	OP_COMPUTE,        /* aggregated non-communication time */
+	OP_SEND,           /* carries sends only */
+	OP_RECV,           /* carries receives only */
+	OP_SENDRECV,       /* carries both (MPI_Sendrecv, or a wait completing both) */
+	OP_COLLECTIVE,     /* a collective call */
+	OP_WAIT,           /* a wait/test that only completes Isends */
+	OP_KIND_COUNT
+};
+
+/* op flags */
+enum {
+	OPF_TRUNCATED = 1,     /* the call was still open at the end of the trace */
+	OPF_MEASURE_GAP = 2,   /* measurement was switched off inside this span */
+	OPF_UNMATCHED = 4,     /* carries a message without a partner */
+};
+
+/* What an end links. */
+enum trace_end_role {
+	END_SEND,          /* the op sent the message (MpiSend / MpiIsend) */
+	END_RECV,          /* the op received it (MpiRecv / MpiIrecv) */
+	END_ISEND_DONE,    /* the op completed the Isend request (MpiIsendComplete) */
+	END_COLL,          /* the op is a member of collective `id` */
+};
+
+/* Collective operation types (as OTF2 numbers them). */
+enum trace_coll_type {
+	COLL_BARRIER, COLL_BCAST, COLL_GATHER, COLL_GATHERV, COLL_SCATTER,
+	COLL_SCATTERV, COLL_ALLGATHER, COLL_ALLGATHERV, COLL_ALLTOALL,
+	COLL_ALLTOALLV, COLL_ALLTOALLW, COLL_ALLREDUCE, COLL_REDUCE,
+	COLL_REDUCE_SCATTER, COLL_SCAN, COLL_EXSCAN, COLL_REDUCE_SCATTER_BLOCK,
+	COLL_CREATE_HANDLE, COLL_DESTROY_HANDLE, COLL_ALLOCATE, COLL_DEALLOCATE,
+	COLL_CREATE_HANDLE_AND_ALLOCATE, COLL_DESTROY_HANDLE_AND_DEALLOCATE,
+	COLL_OTHER,
+	COLL_TYPE_COUNT
+};
+
+struct trace_op {
+	uint64_t t_enter, t_exit;
+	uint32_t timeline;
+	uint32_t region;       /* region id; TRACE_NONE for OP_COMPUTE */
+	uint32_t frame;        /* innermost enclosing user frame, or TRACE_NONE */
+	uint32_t end_first;    /* ends of op i: [end_first, ops[i+1].end_first) */
+	uint8_t kind;          /* enum trace_op_kind */
+	uint8_t flags;         /* OPF_* */
+};
+
+struct trace_end {
+	uint32_t id;           /* message id, or collective id for END_COLL */
+	uint32_t role;         /* enum trace_end_role */
+};
+
+struct trace_msg {
+	uint64_t t_send;       /* time of the send record */
+	uint64_t t_recv;       /* time of the receive record */
+	uint64_t bytes;
+	uint32_t send_op;      /* TRACE_NONE when the send is missing */
+	uint32_t recv_op;      /* TRACE_NONE when the receive is missing */
+	uint32_t send_done_op; /* op that completed the send (== send_op if blocking) */
+	uint32_t sender, receiver;   /* timelines (world ranks) */
+	uint32_t comm;
+	uint32_t tag;
+	uint32_t flags;        /* MSGF_* */
+};
+
+/* msg flags */
+enum {
+	MSGF_SIZE_MISMATCH = 1,    /* the receive recorded another byte count */
+};
+
+struct trace_coll {
+	uint32_t comm;
+	uint32_t root;         /* world rank, or TRACE_NONE */
+	uint32_t member_first; /* into trace_coll_members() */
+	uint32_t member_count;
+	uint32_t expected;     /* communicator size: members expected */
+	uint8_t type;          /* enum trace_coll_type */
+	uint64_t bytes_sent, bytes_recv;   /* summed over members */
+};
+
+struct trace_frame {
+	uint64_t t_enter, t_leave;
+	uint32_t region;
+	uint32_t parent;       /* enclosing frame, or TRACE_NONE */
+	uint32_t timeline;
+	uint32_t depth;
+};
+
+struct trace_timeline {
+	uint64_t location;     /* OTF2 location id */
+	uint32_t name;         /* location group name, e.g. "MPI Rank 3" */
+	uint32_t node;         /* system tree node, or TRACE_NONE */
+	uint32_t op_first, op_count;
+	uint32_t frame_first, frame_count;
+	uint64_t events;
+};
+
+/* Every location in the archive, MPI rank or not. */
+enum trace_loc_type { LOC_CPU_THREAD, LOC_GPU, LOC_METRIC, LOC_OTHER };
+struct trace_location {
+	uint64_t id;
+	uint32_t name;
+	uint32_t group_name;
+	uint32_t timeline;     /* TRACE_NONE for non-rank locations */
+	uint8_t type;          /* enum trace_loc_type */
+	uint64_t events;
+	uint64_t events_declared;   /* what the definitions claim */
+};
+
+struct trace_region {
+	uint32_t name;
+	uint8_t role;          /* enum trace_role */
+	uint8_t paradigm;      /* OTF2 paradigm number */
+};
+
+struct trace_comm {
+	uint32_t name;
+	uint32_t size;         /* members; 1 for self communicators */
+	uint32_t member_first; /* world ranks in trace_comm_members() */
+	uint32_t parent;
+	uint8_t is_self;       /* rank 0 means the calling rank itself */
+};
+
+struct trace_node {
+	uint32_t name, class_name;
+	uint32_t parent;
+};
+
+/* Warning counters: each a thing that went wrong but left a usable result. */
+enum trace_warning {
+	WARN_UNMATCHED_SEND, WARN_UNMATCHED_RECV, WARN_INCOMPLETE_COLL,
+	WARN_MISNESTED_LEAVE, WARN_STRAY_LEAVE, WARN_UNCLOSED_REGION,
+	WARN_MEASUREMENT_OFF, WARN_TIME_BACKWARDS, WARN_BAD_PEER,
+	WARN_UNKNOWN_REQUEST, WARN_EVENT_COUNT_MISMATCH, WARN_NO_MPI_RANKS,
+	WARN_NONRANK_MPI, WARN_SIZE_MISMATCH, WARN_BAD_REF, WARN_COUNT
+};
+
+/* Kinds of event records counted while reading. */
+enum trace_rec {
+	REC_ENTER, REC_LEAVE, REC_MPI_SEND, REC_MPI_ISEND, REC_MPI_ISEND_COMPLETE,
+	REC_MPI_IRECV_REQUEST, REC_MPI_IRECV, REC_MPI_RECV,
+	REC_MPI_COLLECTIVE_BEGIN, REC_MPI_COLLECTIVE_END, REC_MEASUREMENT_ON_OFF,
+	REC_OTHER,
+	REC_COUNT
+};
+
+struct trace_info {
+	const char *path;          /* the anchor file that was opened */
+	const char *creator;       /* e.g. "Score-P 7.1" */
+	uint32_t version[3];       /* OTF2 format version */
+	uint64_t ticks_per_second;
+	uint64_t global_offset;    /* ticks; times in records are relative to it */
+	uint64_t t_begin, t_end;   /* first and last event, relative ticks */
+	uint64_t events;
+	uint64_t records[REC_COUNT];
+	uint64_t warnings[WARN_COUNT];
+	uint64_t mpi_calls_without_records;   /* e.g. non-blocking collectives */
+};
+
+struct trace;
+
+/* Reading progress, reported by readers and later stages. `done` and
+ * `total` are in the stage's own unit (events, ops); total may be 0. A
+ * callback that returns non-zero cancels the work (ERR_CANCELLED). */
+typedef int (*trace_progress_fn)(void *ud, const char *stage, uint64_t done, uint64_t total);
+
+void trace_destroy(struct trace *t);
+
+const struct trace_info *trace_info(const struct trace *t);
+const char *trace_str(const struct trace *t, uint32_t id);
+
+const struct trace_timeline *trace_timelines(const struct trace *t, uint32_t *n);
+const struct trace_location *trace_locations(const struct trace *t, uint32_t *n);
+const struct trace_region *trace_regions(const struct trace *t, uint32_t *n);
+const struct trace_comm *trace_comms(const struct trace *t, uint32_t *n);
+const uint32_t *trace_comm_members(const struct trace *t);
+const struct trace_node *trace_nodes(const struct trace *t, uint32_t *n);
+const struct trace_op *trace_ops(const struct trace *t, uint32_t *n);
+const struct trace_end *trace_ends(const struct trace *t, uint32_t *n);
+const struct trace_msg *trace_msgs(const struct trace *t, uint32_t *n);
+const struct trace_coll *trace_colls(const struct trace *t, uint32_t *n);
+const uint32_t *trace_coll_members(const struct trace *t);
+const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
+
+/* The ends of op `op`: *n of them starting at the returned pointer. */
+const struct trace_end *trace_op_ends(const struct trace *t, uint32_t op, uint32_t *n);
+
+/* Seconds from the trace's start for a relative tick count. */
+double trace_seconds(const struct trace *t, uint64_t ticks);
+
+/* Names for enums, for reports. */
+const char *trace_role_name(enum trace_role r);
+const char *trace_op_kind_name(enum trace_op_kind k);
+const char *trace_coll_type_name(enum trace_coll_type c);
+const char *trace_warning_name(enum trace_warning w);
+const char *trace_rec_name(enum trace_rec r);
+const char *trace_loc_type_name(enum trace_loc_type l);
+
+/* Classifies an MPI function name ("MPI_Isend") into a role; names that are
+ * not MPI give ROLE_USER. */
+enum trace_role trace_classify_mpi(const char *name);
+
+#endif

@@ -1,0 +1,56 @@
+/* trace_impl.h — the inside of struct trace, for src/ only.
+ *
+ * Readers fill a trace through build.h; the rest of src/ reads it through
+ * trace.h. Each array is a vec (data, count, capacity).
+ */
+#ifndef SKEIN_TRACE_IMPL_H
+#define SKEIN_TRACE_IMPL_H
+
+#include <stddef.h>
+
+#include "base/intern.h"
+#include "trace.h"
+
+#define TRACE_ARRAY(type, name) type *name; size_t n_##name, cap_##name
+
+struct trace {
+	struct intern *strings;
+	struct trace_info info;
+	char *path;
+	char *creator;
+
+	TRACE_ARRAY(struct trace_timeline, timelines);
+	TRACE_ARRAY(struct trace_location, locations);
+	TRACE_ARRAY(struct trace_region, regions);
+	TRACE_ARRAY(struct trace_comm, comms);
+	TRACE_ARRAY(uint32_t, comm_members);
+	TRACE_ARRAY(struct trace_node, nodes);
+	TRACE_ARRAY(struct trace_op, ops);
+	TRACE_ARRAY(struct trace_end, ends);
+	TRACE_ARRAY(struct trace_msg, msgs);
+	TRACE_ARRAY(struct trace_coll, colls);
+	TRACE_ARRAY(uint32_t, coll_members);
+	TRACE_ARRAY(struct trace_frame, frames);
+};
+
+/* Creates an empty trace (strings table ready). NULL when out of memory. */
+struct trace *trace_new(void);
+
+/* Interns s into t's strings; returns 0 or ERR_*. */
+int trace_intern(struct trace *t, const char *s, uint32_t *id);
+
+/* Defining the skeleton a reader fills (ids are returned in *id):
+ * a region, a communicator (members are world ranks; is_self for a
+ * self communicator, whose members are ignored), and the timelines
+ * (n MPI ranks, empty). Each returns 0 or ERR_NOMEM / ERR_LIMIT. */
+int trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t paradigm,
+		     uint32_t *id);
+int trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t n,
+		   int is_self, uint32_t *id);
+int trace_set_timelines(struct trace *t, uint32_t n);
+
+/* Sets the path and creator strings (copied). */
+int trace_set_path(struct trace *t, const char *path);
+int trace_set_creator(struct trace *t, const char *creator);
+
+#endif

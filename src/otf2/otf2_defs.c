@@ -1,0 +1,368 @@
+/* otf2_defs.c — global definitions of an OTF2 archive.
+ *
+ * Definitions arrive in any order that respects references; they are
+ * collected first, then resolved into the trace model in one place
+ * (resolve()), where the MPI rank order, communicator groups and timeline
+ * names are decided.
+ */
+#include "otf2_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+
+int
+otf2r_table_put(uint32_t **tab, size_t *n, uint32_t ref, uint32_t id)
+{
+	if (ref >= OTF2R_MAX_REF)
+		return ERR_LIMIT;
+	if (ref >= *n) {
+		size_t nn = *n ? *n : 64;
+		while (nn <= ref)
+			nn *= 2;
+		uint32_t *p = realloc(*tab, nn * sizeof *p);
+		if (!p)
+			return ERR_NOMEM;
+		for (size_t i = *n; i < nn; i++)
+			p[i] = TRACE_NONE;
+		*tab = p;
+		*n = nn;
+	}
+	(*tab)[ref] = id;
+	return 0;
+}
+
+/* Grows an array of structs indexed by ref, zero-filling new entries. */
+static int
+grow_refs(void **arr, size_t *n, uint32_t ref, size_t size)
+{
+	if (ref >= OTF2R_MAX_REF)
+		return ERR_LIMIT;
+	if (ref < *n)
+		return 0;
+	size_t nn = *n ? *n : 16;
+	while (nn <= ref)
+		nn *= 2;
+	char *p = realloc(*arr, nn * size);
+	if (!p)
+		return ERR_NOMEM;
+	memset(p + *n * size, 0, (nn - *n) * size);
+	*arr = p;
+	*n = nn;
+	return 0;
+}
+
+static OTF2_CallbackCode
+fail(struct otf2r *r, int code)
+{
+	err_set(r->e, code, "%s: %s while reading definitions", r->anchor, err_name(code));
+	return OTF2_CALLBACK_INTERRUPT;
+}
+
+static uint32_t
+str_of(const struct otf2r *r, OTF2_StringRef s)
+{
+	uint32_t id = otf2r_table_get(r->string_of, r->n_string_of, s);
+	return id == TRACE_NONE ? 0 : id;
+}
+
+static OTF2_CallbackCode
+def_string(void *ud, OTF2_StringRef self, const char *s)
+{
+	struct otf2r *r = ud;
+	uint32_t id;
+	int rc = trace_intern(r->t, s, &id);
+	if (rc == 0)
+		rc = otf2r_table_put(&r->string_of, &r->n_string_of, self, id);
+	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_clock(void *ud, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t realtime)
+{
+	struct otf2r *r = ud;
+	(void)length;
+	(void)realtime;
+	r->t->info.ticks_per_second = resolution ? resolution : 1;
+	r->t->info.global_offset = offset;
+	r->have_clock = 1;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_node(void *ud, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+	 OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent)
+{
+	struct otf2r *r = ud;
+	struct trace *t = r->t;
+	if (VEC_GROW(t->nodes, t->n_nodes, t->cap_nodes))
+		return fail(r, ERR_NOMEM);
+	uint32_t id = (uint32_t)t->n_nodes++;
+	t->nodes[id] = (struct trace_node){
+		.name = str_of(r, name), .class_name = str_of(r, cls),
+		.parent = otf2r_table_get(r->node_of, r->n_node_of, parent),
+	};
+	int rc = otf2r_table_put(&r->node_of, &r->n_node_of, self, id);
+	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
+	   OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+	   OTF2_LocationGroupRef creator)
+{
+	struct otf2r *r = ud;
+	(void)type;
+	(void)creator;
+	int rc = grow_refs((void **)&r->lgroups, &r->n_lgroups, self, sizeof *r->lgroups);
+	if (rc)
+		return fail(r, rc);
+	r->lgroups[self] = (struct otf2r_lgroup){
+		.name = str_of(r, name), .defined = 1,
+		.node = otf2r_table_get(r->node_of, r->n_node_of, parent),
+	};
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static uint8_t
+loc_type(OTF2_LocationType type)
+{
+	switch (type) {
+	case OTF2_LOCATION_TYPE_CPU_THREAD: return LOC_CPU_THREAD;
+	case OTF2_LOCATION_TYPE_ACCELERATOR_STREAM: return LOC_GPU;
+	case OTF2_LOCATION_TYPE_METRIC: return LOC_METRIC;
+	default: return LOC_OTHER;
+	}
+}
+
+static OTF2_CallbackCode
+def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
+	     OTF2_LocationType type, uint64_t events, OTF2_LocationGroupRef group)
+{
+	struct otf2r *r = ud;
+	struct trace *t = r->t;
+	if (hmap_get(&r->location_of, self, 0))
+		return OTF2_CALLBACK_SUCCESS;       /* defined twice: keep the first */
+	if (t->n_locations >= OTF2R_MAX_REF)
+		return fail(r, ERR_LIMIT);
+	if (VEC_GROW(t->locations, t->n_locations, t->cap_locations))
+		return fail(r, ERR_NOMEM);
+	uint32_t id = (uint32_t)t->n_locations++;
+	uint32_t gname = group < r->n_lgroups && r->lgroups[group].defined
+		? r->lgroups[group].name : 0;
+	t->locations[id] = (struct trace_location){
+		.id = self, .name = str_of(r, name), .group_name = gname,
+		.timeline = TRACE_NONE, .type = loc_type(type),
+		.events_declared = events,
+	};
+	if (otf2r_table_put(&r->lgroup_of_loc, &r->n_lgroup_of_loc, id,
+			    group < OTF2R_MAX_REF ? (uint32_t)group : TRACE_NONE) ||
+	    hmap_put(&r->location_of, self, 0, id))
+		return fail(r, ERR_NOMEM);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
+	  OTF2_Paradigm paradigm, OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+	struct otf2r *r = ud;
+	(void)name;
+	(void)flags;
+	int rc = grow_refs((void **)&r->groups, &r->n_groups, self, sizeof *r->groups);
+	if (rc)
+		return fail(r, rc);
+	struct otf2r_group *g = &r->groups[self];
+	free(g->members);
+	g->members = malloc((n ? n : 1) * sizeof *g->members);
+	if (!g->members)
+		return fail(r, ERR_NOMEM);
+	if (n)
+		memcpy(g->members, members, n * sizeof *members);
+	g->n = n;
+	g->type = (uint8_t)type;
+	g->paradigm = (uint8_t)paradigm;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
+	 OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+	struct otf2r *r = ud;
+	(void)flags;
+	int rc = grow_refs((void **)&r->comms, &r->n_comms, self, sizeof *r->comms);
+	if (rc)
+		return fail(r, rc);
+	r->comms[self] = (struct otf2r_comm){
+		.name = str_of(r, name), .group = group, .parent = parent, .defined = 1,
+	};
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static uint8_t
+region_role(const char *name, OTF2_Paradigm paradigm)
+{
+	enum trace_role role = trace_classify_mpi(name);
+	if (paradigm == OTF2_PARADIGM_MPI)
+		return role == ROLE_USER ? ROLE_MPI_OTHER : role;
+	if (role != ROLE_USER)
+		return role;      /* an MPI_ name under another paradigm */
+	switch (paradigm) {
+	case OTF2_PARADIGM_UNKNOWN: case OTF2_PARADIGM_USER:
+	case OTF2_PARADIGM_COMPILER: case OTF2_PARADIGM_SAMPLING:
+	case OTF2_PARADIGM_NONE: case OTF2_PARADIGM_MEASUREMENT_SYSTEM:
+		return ROLE_USER;
+	default:
+		return ROLE_OTHER;
+	}
+}
+
+static OTF2_CallbackCode
+def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef canonical,
+	   OTF2_StringRef description, OTF2_RegionRole role, OTF2_Paradigm paradigm,
+	   OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin, uint32_t end)
+{
+	struct otf2r *r = ud;
+	(void)canonical; (void)description; (void)role; (void)flags;
+	(void)file; (void)begin; (void)end;
+	const char *s = trace_str(r->t, str_of(r, name));
+	uint32_t id;
+	int rc = trace_add_region(r->t, s, region_role(s, paradigm), (uint8_t)paradigm, &id);
+	if (rc == 0)
+		rc = otf2r_table_put(&r->region_of, &r->n_region_of, self, id);
+	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;
+}
+
+/* The MPI rank order: the COMM_LOCATIONS group of the MPI paradigm. */
+static const struct otf2r_group *
+mpi_locations(const struct otf2r *r)
+{
+	for (size_t g = 0; g < r->n_groups; g++)
+		if (r->groups[g].members && r->groups[g].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+		    r->groups[g].paradigm == OTF2_PARADIGM_MPI)
+			return &r->groups[g];
+	return NULL;
+}
+
+static int
+make_timelines(struct otf2r *r)
+{
+	struct trace *t = r->t;
+	const struct otf2r_group *ranks = mpi_locations(r);
+	uint32_t n = ranks ? ranks->n : 0;
+	if (trace_set_timelines(t, n))
+		return ERR_NOMEM;
+	for (uint32_t rank = 0; rank < n; rank++) {
+		uint32_t *li = hmap_get(&r->location_of, ranks->members[rank], 0);
+		struct trace_timeline *tl = &t->timelines[rank];
+		tl->location = ranks->members[rank];
+		if (!li || t->locations[*li].timeline != TRACE_NONE)
+			continue;      /* undefined or listed twice: an empty timeline */
+		t->locations[*li].timeline = rank;
+		tl->name = t->locations[*li].group_name;
+		uint32_t lg = otf2r_table_get(r->lgroup_of_loc, r->n_lgroup_of_loc, *li);
+		if (lg < r->n_lgroups && r->lgroups[lg].defined)
+			tl->node = r->lgroups[lg].node;
+	}
+	if (n == 0)
+		t->info.warnings[WARN_NO_MPI_RANKS]++;
+	return 0;
+}
+
+/* Communicators, with members as world ranks. Members of an MPI COMM_GROUP
+ * are indices into the MPI COMM_LOCATIONS group, i.e. world ranks. */
+static int
+make_comms(struct otf2r *r)
+{
+	struct trace *t = r->t;
+	uint32_t *members = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t c = 0; c < r->n_comms && rc == 0; c++) {
+		if (!r->comms[c].defined)
+			continue;
+		uint32_t g = r->comms[c].group, n = 0, id;
+		const struct otf2r_group *grp = g < r->n_groups && r->groups[g].members
+			? &r->groups[g] : NULL;
+		int is_self = grp && grp->type == OTF2_GROUP_TYPE_COMM_SELF;
+		if (grp && !is_self) {
+			if (vec_reserve((void **)&members, &cap, grp->n, sizeof *members)) {
+				rc = ERR_NOMEM;
+				break;
+			}
+			/* Members of a COMM_GROUP are world ranks; anything else
+			 * (or a rank past the last timeline) cannot be resolved. */
+			for (n = 0; n < grp->n; n++)
+				members[n] = grp->type == OTF2_GROUP_TYPE_COMM_GROUP &&
+					grp->members[n] < t->n_timelines
+					? (uint32_t)grp->members[n] : TRACE_NONE;
+		}
+		rc = trace_add_comm(t, r->comms[c].name, members, n, is_self, &id);
+		if (rc == 0)
+			rc = otf2r_table_put(&r->comm_of, &r->n_comm_of, (uint32_t)c, id);
+	}
+	free(members);
+	if (rc)
+		return rc;
+	for (size_t c = 0; c < r->n_comms; c++) {
+		uint32_t id = otf2r_table_get(r->comm_of, r->n_comm_of, (uint32_t)c);
+		if (id != TRACE_NONE)
+			t->comms[id].parent = otf2r_table_get(r->comm_of, r->n_comm_of,
+							      r->comms[c].parent);
+	}
+	return 0;
+}
+
+int
+otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
+{
+	OTF2_GlobalDefReader *gd = OTF2_Reader_GetGlobalDefReader(rd);
+	if (!gd)
+		return err_set(r->e, ERR_FORMAT, "%s: cannot open the global definitions%s%s",
+			       r->anchor, r->otf2_msg[0] ? ": " : "", r->otf2_msg);
+	OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
+	if (!cb)
+		return err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
+	OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, def_string);
+	OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, def_clock);
+	OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, def_node);
+	OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, def_lgroup);
+	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, def_location);
+	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
+	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
+	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
+	OTF2_Reader_RegisterGlobalDefCallbacks(rd, gd, cb, r);
+	OTF2_GlobalDefReaderCallbacks_Delete(cb);
+	uint64_t n = 0;
+	OTF2_ErrorCode st = OTF2_Reader_ReadAllGlobalDefinitions(rd, gd, &n);
+	OTF2_Reader_CloseGlobalDefReader(rd, gd);
+	if (r->e && r->e->code)
+		return r->e->code;
+	if (st != OTF2_SUCCESS)
+		return err_set(r->e, ERR_FORMAT, "%s: corrupt global definitions (%s)",
+			       r->anchor, r->otf2_msg[0] ? r->otf2_msg : OTF2_Error_GetDescription(st));
+	int rc = make_timelines(r);
+	if (rc == 0)
+		rc = make_comms(r);
+	if (rc)
+		return err_set(r->e, rc, "%s: %s while resolving definitions", r->anchor, err_name(rc));
+	return 0;
+}
+
+void
+otf2r_free_definitions(struct otf2r *r)
+{
+	for (size_t g = 0; g < r->n_groups; g++)
+		free(r->groups[g].members);
+	free(r->groups);
+	free(r->comms);
+	free(r->lgroups);
+	free(r->string_of);
+	free(r->region_of);
+	free(r->comm_of);
+	free(r->node_of);
+	free(r->lgroup_of_loc);
+	hmap_fini(&r->location_of);
+}

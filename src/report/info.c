@@ -1,0 +1,230 @@
+/* info.c — `skein info` in text and JSON, both from struct summary. */
+#include "info.h"
+
+#include <inttypes.h>
+
+#include "base/json.h"
+#include "summary.h"
+
+static void
+text_counts(FILE *out, const char *title, const uint64_t *v, int n,
+	    const char *(*name)(int))
+{
+	int any = 0;
+	if (title[0])
+		fprintf(out, "%-14s", title);
+	for (int i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		fprintf(out, "%s %s %" PRIu64, any ? "," : "", name(i), v[i]);
+		any = 1;
+	}
+	fprintf(out, "%s\n", any ? "" : " none");
+}
+
+static const char *op_name(int k) { return trace_op_kind_name((enum trace_op_kind)k); }
+static const char *coll_name(int k) { return trace_coll_type_name((enum trace_coll_type)k); }
+static const char *role_name(int k) { return trace_role_name((enum trace_role)k); }
+static const char *rec_name(int k) { return trace_rec_name((enum trace_rec)k); }
+static const char *loc_name(int k) { return trace_loc_type_name((enum trace_loc_type)k); }
+
+static uint64_t
+sum(const uint64_t *v, int n)
+{
+	uint64_t s = 0;
+	for (int i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+static void
+write_text(const struct trace *t, const struct summary *s, FILE *out, int per_rank)
+{
+	const struct trace_info *info = trace_info(t);
+	uint32_t n_nodes, n_regions;
+	trace_nodes(t, &n_nodes);
+	trace_regions(t, &n_regions);
+	double span = trace_seconds(t, info->t_end - info->t_begin);
+	fprintf(out, "trace         %s\n", info->path);
+	fprintf(out, "creator       %s (OTF2 %u.%u.%u)\n", info->creator ? info->creator : "?",
+		info->version[0], info->version[1], info->version[2]);
+	fprintf(out, "time span     %.6f s (resolution %.3g ns)\n", span,
+		1e9 / (double)info->ticks_per_second);
+	fprintf(out, "timelines     %u MPI ranks\n", s->n_timelines);
+	uint64_t others = sum(s->locations, LOC_OTHER + 1);
+	fprintf(out, "other locs    %" PRIu64, others);
+	if (others) {
+		fputs(" (", out);
+		int any = 0;
+		for (int k = 0; k <= LOC_OTHER; k++)
+			if (s->locations[k]) {
+				fprintf(out, "%s%s %" PRIu64, any ? ", " : "", loc_name(k), s->locations[k]);
+				any = 1;
+			}
+		fputs("; not analysed)", out);
+		/* name them, so nothing is silently lost: the first few in full */
+		uint32_t n_locs, shown = 0;
+		const struct trace_location *locs = trace_locations(t, &n_locs);
+		for (uint32_t i = 0; i < n_locs; i++) {
+			if (locs[i].timeline != TRACE_NONE)
+				continue;
+			if (shown == 6) {
+				fprintf(out, ", and %" PRIu64 " more", others - shown);
+				break;
+			}
+			fprintf(out, "%s%s [%s]", shown ? ", " : ": ", trace_str(t, locs[i].name),
+				trace_str(t, locs[i].group_name));
+			shown++;
+		}
+	}
+	fputc('\n', out);
+	fprintf(out, "regions       %u:", n_regions);
+	text_counts(out, "", s->regions, ROLE_COUNT, role_name);
+	fprintf(out, "events        %" PRIu64 ":", info->events);
+	text_counts(out, "", info->records, REC_COUNT, rec_name);
+	fprintf(out, "operations    %" PRIu64 ":", sum(s->ops, OP_KIND_COUNT));
+	text_counts(out, "", s->ops, OP_KIND_COUNT, op_name);
+	fprintf(out, "messages      %" PRIu64 " (%" PRIu64 " matched, %" PRIu64
+		" sends unmatched, %" PRIu64 " receives unmatched), %" PRIu64 " bytes\n",
+		s->msgs, s->msgs_matched, s->msgs_unmatched_send, s->msgs_unmatched_recv,
+		s->msg_bytes);
+	fprintf(out, "collectives   %" PRIu64 " (%" PRIu64 " incomplete):", s->colls_total,
+		s->colls_incomplete);
+	text_counts(out, "", s->colls, COLL_TYPE_COUNT, coll_name);
+	if (info->mpi_calls_without_records)
+		fprintf(out, "note          %" PRIu64 " communication calls carried no message or "
+			"collective records (e.g. non-blocking collectives) and are not operations\n",
+			info->mpi_calls_without_records);
+	for (int w = 0; w < WARN_COUNT; w++)
+		if (info->warnings[w])
+			fprintf(out, "warning       %" PRIu64 " %s\n", info->warnings[w],
+				trace_warning_name((enum trace_warning)w));
+	if (!per_rank)
+		return;
+	uint32_t n_tl;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	fprintf(out, "\n%-6s %-20s %-16s %10s %8s %8s %8s %8s %6s\n", "rank", "name", "node",
+		"events", "ops", "comm", "sent", "recv", "coll");
+	for (uint32_t i = 0; i < n_tl; i++) {
+		const struct summary_timeline *st = &s->timelines[i];
+		uint64_t ops = sum(st->ops, OP_KIND_COUNT);
+		fprintf(out, "%-6u %-20s %-16s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+			" %8" PRIu64 " %6" PRIu64 "\n", i, trace_str(t, tls[i].name),
+			tls[i].node == TRACE_NONE ? "-" : trace_str(t, trace_nodes(t, NULL)[tls[i].node].name),
+			tls[i].events, ops, ops - st->ops[OP_COMPUTE], st->sent, st->received, st->colls);
+	}
+}
+
+static void
+json_counts(struct json *j, const char *key, const uint64_t *v, int n, const char *(*name)(int))
+{
+	json_key(j, key);
+	json_begin_object(j);
+	for (int i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		json_key(j, name(i));
+		json_uint(j, v[i]);
+	}
+	json_end_object(j);
+}
+
+static void
+write_json(const struct trace *t, const struct summary *s, FILE *out)
+{
+	const struct trace_info *info = trace_info(t);
+	uint32_t n_tl, n_locs;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	const struct trace_location *locs = trace_locations(t, &n_locs);
+	struct json j;
+	json_init(&j, out, 1);
+	json_begin_object(&j);
+	json_key(&j, "trace"); json_string(&j, info->path);
+	json_key(&j, "creator"); json_string(&j, info->creator);
+	json_key(&j, "otf2_version");
+	json_begin_array(&j);
+	for (int i = 0; i < 3; i++)
+		json_uint(&j, info->version[i]);
+	json_end_array(&j);
+	json_key(&j, "ticks_per_second"); json_uint(&j, info->ticks_per_second);
+	json_key(&j, "time_begin_s"); json_double(&j, trace_seconds(t, info->t_begin));
+	json_key(&j, "time_end_s"); json_double(&j, trace_seconds(t, info->t_end));
+	json_key(&j, "events"); json_uint(&j, info->events);
+	json_counts(&j, "records", info->records, REC_COUNT, rec_name);
+	json_counts(&j, "regions", s->regions, ROLE_COUNT, role_name);
+	json_counts(&j, "operations", s->ops, OP_KIND_COUNT, op_name);
+	json_key(&j, "messages");
+	json_begin_object(&j);
+	json_key(&j, "total"); json_uint(&j, s->msgs);
+	json_key(&j, "matched"); json_uint(&j, s->msgs_matched);
+	json_key(&j, "unmatched_sends"); json_uint(&j, s->msgs_unmatched_send);
+	json_key(&j, "unmatched_receives"); json_uint(&j, s->msgs_unmatched_recv);
+	json_key(&j, "bytes"); json_uint(&j, s->msg_bytes);
+	json_end_object(&j);
+	json_key(&j, "collectives");
+	json_begin_object(&j);
+	json_key(&j, "total"); json_uint(&j, s->colls_total);
+	json_key(&j, "incomplete"); json_uint(&j, s->colls_incomplete);
+	json_counts(&j, "by_type", s->colls, COLL_TYPE_COUNT, coll_name);
+	json_end_object(&j);
+	json_key(&j, "calls_without_records"); json_uint(&j, info->mpi_calls_without_records);
+	json_key(&j, "warnings");
+	json_begin_object(&j);
+	for (int w = 0; w < WARN_COUNT; w++) {
+		if (!info->warnings[w])
+			continue;
+		json_key(&j, trace_warning_name((enum trace_warning)w));
+		json_uint(&j, info->warnings[w]);
+	}
+	json_end_object(&j);
+	json_key(&j, "timelines");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < n_tl; i++) {
+		const struct summary_timeline *st = &s->timelines[i];
+		json_begin_object(&j);
+		json_key(&j, "rank"); json_uint(&j, i);
+		json_key(&j, "name"); json_string(&j, trace_str(t, tls[i].name));
+		json_key(&j, "node");
+		if (tls[i].node == TRACE_NONE)
+			json_null(&j);
+		else
+			json_string(&j, trace_str(t, trace_nodes(t, NULL)[tls[i].node].name));
+		json_key(&j, "events"); json_uint(&j, tls[i].events);
+		json_counts(&j, "operations", st->ops, OP_KIND_COUNT, op_name);
+		json_key(&j, "sent"); json_uint(&j, st->sent);
+		json_key(&j, "received"); json_uint(&j, st->received);
+		json_key(&j, "collectives"); json_uint(&j, st->colls);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "other_locations");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < n_locs; i++) {
+		if (locs[i].timeline != TRACE_NONE)
+			continue;
+		json_begin_object(&j);
+		json_key(&j, "id"); json_uint(&j, locs[i].id);
+		json_key(&j, "name"); json_string(&j, trace_str(t, locs[i].name));
+		json_key(&j, "group"); json_string(&j, trace_str(t, locs[i].group_name));
+		json_key(&j, "type"); json_string(&j, loc_name(locs[i].type));
+		json_key(&j, "events"); json_uint(&j, locs[i].events);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+int
+info_write(const struct trace *t, FILE *out, enum info_format fmt, int per_rank)
+{
+	struct summary s;
+	if (summary_compute(t, &s))
+		return ERR_NOMEM;
+	if (fmt == INFO_JSON)
+		write_json(t, &s, out);
+	else
+		write_text(t, &s, out, per_rank);
+	summary_fini(&s);
+	return ferror(out) ? ERR_IO : 0;
+}

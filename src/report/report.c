@@ -1,0 +1,465 @@
+/* report.c — `skein analyze` writers. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "analysis/cluster.h"
+#include "base/json.h"
+
+const char *
+report_duration(const struct trace *t, uint64_t ticks, char *buf, size_t n)
+{
+	double s = trace_seconds(t, ticks);
+	if (ticks == 0)
+		snprintf(buf, n, "0");
+	else if (s >= 1)
+		snprintf(buf, n, "%.3f s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, n, "%.3f ms", s * 1e3);
+	else if (s >= 1e-6)
+		snprintf(buf, n, "%.3f us", s * 1e6);
+	else
+		snprintf(buf, n, "%.0f ns", s * 1e9);
+	return buf;
+}
+
+int
+report_table_parse(const char *name, enum report_table *table)
+{
+	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*table = (enum report_table)i;
+			return 0;
+		}
+	return ERR_USAGE;
+}
+
+/* The region of a lop as a name: its call, or for computation the user
+ * region it ran in. */
+static const char *
+lop_region(const struct analysis *a, uint32_t l)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t first, count;
+	analysis_lop_ops(a, l, &first, &count);
+	const struct trace_op *op = &trace_ops(t, NULL)[first + count - 1];
+	if (op->region != TRACE_NONE)
+		return trace_str(t, trace_regions(t, NULL)[op->region].name);
+	if (op->frame != TRACE_NONE)
+		return trace_str(t, trace_regions(t, NULL)[trace_frames(t, NULL)[op->frame].region].name);
+	return "";
+}
+
+/* The innermost user region enclosing the lop, or "". */
+static const char *
+lop_context(const struct analysis *a, uint32_t l)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t first, count;
+	analysis_lop_ops(a, l, &first, &count);
+	uint32_t f = trace_ops(t, NULL)[first].frame;
+	return f == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[trace_frames(t, NULL)[f].region].name);
+}
+
+static int
+kept_part(const struct report_phases *ph, uint32_t p)
+{
+	return !ph || !ph->keep || ph->keep[p];
+}
+
+static int
+kept_lop(const struct analysis *a, const struct report_phases *ph, uint32_t l)
+{
+	return kept_part(ph, analysis_lop_part(a, l));
+}
+
+static const char *
+part_name(const struct report_phases *ph, uint32_t p)
+{
+	return ph && ph->name ? ph->name[p] : NULL;
+}
+
+static void
+on_off(FILE *out, const char *name, int v, int *first)
+{
+	fprintf(out, "%s%s %s", *first ? "" : ", ", name, v ? "on" : "off");
+	*first = 0;
+}
+
+struct tl_totals {
+	uint64_t late, diff, max_late;
+};
+
+static void
+timeline_totals(const struct analysis *a, const struct report_phases *ph, uint32_t tl,
+		struct tl_totals *x)
+{
+	uint32_t first, count;
+	analysis_timeline_lops(a, tl, &first, &count);
+	memset(x, 0, sizeof *x);
+	for (uint32_t l = first; l < first + count; l++) {
+		if (!kept_lop(a, ph, l))
+			continue;
+		uint64_t late = analysis_lop_lateness(a, l);
+		x->late += late;
+		x->diff += analysis_lop_diff(a, l);
+		if (late > x->max_late)
+			x->max_late = late;
+	}
+}
+
+static void
+write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct analysis_opts *o = analysis_options(a);
+	const struct analysis_stats *st = analysis_stats(a);
+	const struct analysis_verify *v = analysis_verify(a);
+	char b1[32], b2[32];
+	uint32_t n_parts, n_tl;
+	const struct analysis_part *parts = analysis_parts(a, &n_parts);
+	trace_timelines(t, &n_tl);
+
+	fprintf(out, "trace         %s\n", trace_info(t)->path);
+	fprintf(out, "options       ");
+	int first = 1;
+	on_off(out, "coalesce", o->coalesce_isends, &first);
+	on_off(out, "waitall-merge", o->waitall_merge, &first);
+	on_off(out, "leap-merge", o->leap_merge, &first);
+	if (o->leap_merge)
+		fprintf(out, " (factor %g%s)", o->leap_factor, o->leap_force ? ", force" : "");
+	on_off(out, "global-step-merge", o->global_step_merge, &first);
+	on_off(out, "match-size", o->match_size, &first);
+	on_off(out, "caller-merge", o->caller_merge, &first);
+	if (o->clusters)
+		fprintf(out, ", clusters %u", o->clusters);
+	if (o->n_phases)
+		fprintf(out, ", %u user phase rule%s", o->n_phases, o->n_phases == 1 ? "" : "s");
+	fputc('\n', out);
+	fprintf(out, "operations    %u logical (%u Isends coalesced)\n", analysis_lop_count(a),
+		st->coalesced_isends);
+	fprintf(out, "partitions    %u (messages and collectives %u, waitall %u, cycles %u, leaps %u)\n",
+		st->partitions, st->partitions_initial, st->partitions_waitall,
+		st->partitions_scc, st->partitions_leap);
+	fprintf(out, "steps         %u global\n", analysis_step_count(a));
+	if (analysis_verified(a))
+		fprintf(out, "verifier      passed (%" PRIu64 " messages checked)\n", v->messages_checked);
+	else
+		fprintf(out, "verifier      FAILED: %" PRIu64 " message order, %" PRIu64
+			" timeline order, %" PRIu64 " split collectives, %" PRIu64
+			" partition overlaps, %" PRIu64 " cross-partition\n", v->message_order,
+			v->timeline_order, v->collective_split, v->partition_overlap, v->cross_partition);
+	if (v->relaxed)
+		fprintf(out, "note          %" PRIu64 " orderings implied by the records formed cycles "
+			"and were broken at the earliest operation\n", v->relaxed);
+
+	fprintf(out, "\n%-9s %-15s %6s %8s %6s  %s\n", "partition", "steps", "ranks", "ops", "leap", "phase");
+	for (uint32_t p = 0; p < n_parts; p++) {
+		if (!kept_part(ph, p))
+			continue;
+		char span[32];
+		snprintf(span, sizeof span, "%u-%u", parts[p].step_first,
+			 parts[p].step_first + parts[p].step_count - 1);
+		fprintf(out, "%-9u %-15s %6u %8u %6u  ", p, span, parts[p].ranks, parts[p].comm_count,
+			parts[p].leap);
+		if (part_name(ph, p))
+			fprintf(out, "%s\n", part_name(ph, p));
+		else if (parts[p].phase == TRACE_NONE)
+			fputs("-\n", out);
+		else
+			fprintf(out, "%u (%s)\n", parts[p].phase,
+				parts[p].phase_region == TRACE_NONE ? "before the first" :
+				trace_str(t, trace_regions(t, NULL)[parts[p].phase_region].name));
+	}
+
+	if (o->clusters) {
+		fprintf(out, "\nclusters (ranks grouped by lateness, at most %u per partition)\n", o->clusters);
+		for (uint32_t p = 0; p < n_parts; p++) {
+			const struct clustering *c = analysis_clustering(a, p);
+			if (!c || c->n_clusters < 2 || !kept_part(ph, p))
+				continue;
+			fprintf(out, "%-9u", p);
+			for (uint32_t k = 0; k < c->n_clusters; k++)
+				fprintf(out, " %u ranks like rank %u%s", c->size[k], c->medoid[k],
+					k + 1 < c->n_clusters ? ";" : "\n");
+		}
+	}
+
+	uint32_t n_hot;
+	const uint32_t *hot = analysis_hotspots(a, &n_hot);
+	fprintf(out, "\nhotspots (largest differential lateness first)\n");
+	fprintf(out, "%3s %5s %6s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
+		"operation", "in", "lateness", "diff", "cause");
+	uint32_t shown = 0;
+	for (uint32_t i = 0; i < n_hot; i++) {
+		uint32_t l = hot[i];
+		if (!kept_lop(a, ph, l))
+			continue;
+		shown++;
+		fprintf(out, "%3u %5u %6u %5u %-18s %-18s %12s %12s  %s\n", shown,
+			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
+			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : lop_region(a, l),
+			lop_context(a, l),
+			report_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
+			report_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
+			analysis_cause_name(analysis_lop_cause(a, l)));
+	}
+	if (!shown)
+		fputs("  none: no operation created lateness\n", out);
+
+	fprintf(out, "\n%-6s %14s %14s %14s\n", "rank", "lateness", "created", "max lateness");
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		struct tl_totals x;
+		char b3[32];
+		timeline_totals(a, ph, tl, &x);
+		fprintf(out, "%-6u %14s %14s %14s\n", tl, report_duration(t, x.late, b1, sizeof b1),
+			report_duration(t, x.diff, b2, sizeof b2), report_duration(t, x.max_late, b3, sizeof b3));
+	}
+}
+
+static void
+json_lop(struct json *j, const struct analysis *a, uint32_t l)
+{
+	const struct trace *t = analysis_trace(a);
+	json_begin_object(j);
+	json_key(j, "rank"); json_uint(j, analysis_lop_timeline(a, l));
+	json_key(j, "step"); json_uint(j, analysis_lop_step(a, l));
+	json_key(j, "local_step"); json_uint(j, analysis_lop_local_step(a, l));
+	json_key(j, "partition"); json_uint(j, analysis_lop_part(a, l));
+	json_key(j, "kind"); json_string(j, trace_op_kind_name(analysis_lop_kind(a, l)));
+	json_key(j, "region"); json_string(j, lop_region(a, l));
+	json_key(j, "in"); json_string(j, lop_context(a, l));
+	json_key(j, "enter_s"); json_double(j, trace_seconds(t, analysis_lop_enter(a, l)));
+	json_key(j, "exit_s"); json_double(j, trace_seconds(t, analysis_lop_exit(a, l)));
+	json_key(j, "lateness_s"); json_double(j, trace_seconds(t, analysis_lop_lateness(a, l)));
+	json_key(j, "diff_s"); json_double(j, trace_seconds(t, analysis_lop_diff(a, l)));
+	json_key(j, "cause"); json_string(j, analysis_cause_name(analysis_lop_cause(a, l)));
+	uint32_t from = analysis_lop_cause_lop(a, l);
+	json_key(j, "cause_rank");
+	if (from == TRACE_NONE)
+		json_null(j);
+	else
+		json_uint(j, analysis_lop_timeline(a, from));
+	json_end_object(j);
+}
+
+static void
+write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct analysis_opts *o = analysis_options(a);
+	const struct analysis_stats *st = analysis_stats(a);
+	const struct analysis_verify *v = analysis_verify(a);
+	uint32_t n_parts, n_tl, n_hot;
+	const struct analysis_part *parts = analysis_parts(a, &n_parts);
+	const uint32_t *hot = analysis_hotspots(a, &n_hot);
+	trace_timelines(t, &n_tl);
+	struct json j;
+	json_init(&j, out, 1);
+	json_begin_object(&j);
+	json_key(&j, "trace"); json_string(&j, trace_info(t)->path);
+	json_key(&j, "options");
+	json_begin_object(&j);
+	json_key(&j, "coalesce_isends"); json_bool(&j, o->coalesce_isends);
+	json_key(&j, "waitall_merge"); json_bool(&j, o->waitall_merge);
+	json_key(&j, "leap_merge"); json_bool(&j, o->leap_merge);
+	json_key(&j, "leap_factor"); json_double(&j, o->leap_factor);
+	json_key(&j, "leap_force"); json_bool(&j, o->leap_force);
+	json_key(&j, "global_step_merge"); json_bool(&j, o->global_step_merge);
+	json_key(&j, "match_size"); json_bool(&j, o->match_size);
+	json_key(&j, "caller_merge"); json_bool(&j, o->caller_merge);
+	json_key(&j, "phase_rules"); json_uint(&j, o->n_phases);
+	json_key(&j, "clusters"); json_uint(&j, o->clusters);
+	json_end_object(&j);
+	json_key(&j, "operations"); json_uint(&j, analysis_lop_count(a));
+	json_key(&j, "coalesced_isends"); json_uint(&j, st->coalesced_isends);
+	json_key(&j, "steps"); json_uint(&j, analysis_step_count(a));
+	json_key(&j, "partition_counts");
+	json_begin_object(&j);
+	json_key(&j, "messages_and_collectives"); json_uint(&j, st->partitions_initial);
+	json_key(&j, "waitall"); json_uint(&j, st->partitions_waitall);
+	json_key(&j, "cycles"); json_uint(&j, st->partitions_scc);
+	json_key(&j, "leaps"); json_uint(&j, st->partitions_leap);
+	json_key(&j, "final"); json_uint(&j, st->partitions);
+	json_end_object(&j);
+	json_key(&j, "verifier");
+	json_begin_object(&j);
+	json_key(&j, "passed"); json_bool(&j, analysis_verified(a));
+	json_key(&j, "messages_checked"); json_uint(&j, v->messages_checked);
+	json_key(&j, "message_order"); json_uint(&j, v->message_order);
+	json_key(&j, "timeline_order"); json_uint(&j, v->timeline_order);
+	json_key(&j, "collective_split"); json_uint(&j, v->collective_split);
+	json_key(&j, "partition_overlap"); json_uint(&j, v->partition_overlap);
+	json_key(&j, "cross_partition"); json_uint(&j, v->cross_partition);
+	json_key(&j, "relaxed"); json_uint(&j, v->relaxed);
+	json_end_object(&j);
+	json_key(&j, "partitions");
+	json_begin_array(&j);
+	for (uint32_t p = 0; p < n_parts; p++) {
+		if (!kept_part(ph, p))
+			continue;
+		json_begin_object(&j);
+		json_key(&j, "index"); json_uint(&j, p);
+		json_key(&j, "name");
+		if (part_name(ph, p))
+			json_string(&j, part_name(ph, p));
+		else
+			json_null(&j);
+		json_key(&j, "step_first"); json_uint(&j, parts[p].step_first);
+		json_key(&j, "step_count"); json_uint(&j, parts[p].step_count);
+		json_key(&j, "ranks"); json_uint(&j, parts[p].ranks);
+		json_key(&j, "operations"); json_uint(&j, parts[p].comm_count);
+		json_key(&j, "leap"); json_uint(&j, parts[p].leap);
+		json_key(&j, "phase");
+		if (parts[p].phase == TRACE_NONE)
+			json_null(&j);
+		else
+			json_uint(&j, parts[p].phase);
+		uint32_t ns;
+		const uint32_t *succ = analysis_part_succ(a, p, &ns);
+		json_key(&j, "successors");
+		json_begin_array(&j);
+		for (uint32_t i = 0; i < ns; i++)
+			json_uint(&j, succ[i]);
+		json_end_array(&j);
+		const struct clustering *c = analysis_clustering(a, p);
+		if (c) {
+			json_key(&j, "clusters");
+			json_begin_array(&j);
+			for (uint32_t k = 0; k < c->n_clusters; k++) {
+				json_begin_object(&j);
+				json_key(&j, "medoid"); json_uint(&j, c->medoid[k]);
+				json_key(&j, "ranks");
+				json_begin_array(&j);
+				for (uint32_t i = 0; i < c->n_ranks; i++)
+					if (c->cluster[i] == k)
+						json_uint(&j, c->ranks[i]);
+				json_end_array(&j);
+				json_end_object(&j);
+			}
+			json_end_array(&j);
+		}
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "hotspots");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < n_hot; i++)
+		if (kept_lop(a, ph, hot[i]))
+			json_lop(&j, a, hot[i]);
+	json_end_array(&j);
+	json_key(&j, "timelines");
+	json_begin_array(&j);
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		struct tl_totals x;
+		timeline_totals(a, ph, tl, &x);
+		json_begin_object(&j);
+		json_key(&j, "rank"); json_uint(&j, tl);
+		json_key(&j, "lateness_s"); json_double(&j, trace_seconds(t, x.late));
+		json_key(&j, "created_s"); json_double(&j, trace_seconds(t, x.diff));
+		json_key(&j, "max_lateness_s"); json_double(&j, trace_seconds(t, x.max_late));
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+/* CSV fields never contain commas or quotes except region names; quote them. */
+static void
+csv_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void
+csv_lop(FILE *out, const struct analysis *a, uint32_t l)
+{
+	const struct trace *t = analysis_trace(a);
+	fprintf(out, "%u,%u,%u,%u,%s,", analysis_lop_timeline(a, l), analysis_lop_step(a, l),
+		analysis_lop_local_step(a, l), analysis_lop_part(a, l),
+		trace_op_kind_name(analysis_lop_kind(a, l)));
+	csv_str(out, lop_region(a, l));
+	fputc(',', out);
+	csv_str(out, lop_context(a, l));
+	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%s\n", trace_seconds(t, analysis_lop_enter(a, l)),
+		trace_seconds(t, analysis_lop_exit(a, l)), trace_seconds(t, analysis_lop_lateness(a, l)),
+		trace_seconds(t, analysis_lop_diff(a, l)), analysis_cause_name(analysis_lop_cause(a, l)));
+}
+
+static void
+write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
+	  enum report_table table)
+{
+	const struct trace *t = analysis_trace(a);
+	static const char lop_header[] =
+		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,cause\n";
+	switch (table) {
+	case TABLE_HOTSPOTS: {
+		uint32_t n;
+		const uint32_t *hot = analysis_hotspots(a, &n);
+		fputs(lop_header, out);
+		for (uint32_t i = 0; i < n; i++)
+			if (kept_lop(a, ph, hot[i]))
+				csv_lop(out, a, hot[i]);
+		break;
+	}
+	case TABLE_OPS:
+		fputs(lop_header, out);
+		for (uint32_t l = 0; l < analysis_lop_count(a); l++)
+			if (kept_lop(a, ph, l))
+				csv_lop(out, a, l);
+		break;
+	case TABLE_PARTITIONS: {
+		uint32_t n;
+		const struct analysis_part *parts = analysis_parts(a, &n);
+		fputs("partition,step_first,step_count,ranks,operations,leap,phase,name\n", out);
+		for (uint32_t p = 0; p < n; p++) {
+			if (!kept_part(ph, p))
+				continue;
+			fprintf(out, "%u,%u,%u,%u,%u,%u,", p, parts[p].step_first, parts[p].step_count,
+				parts[p].ranks, parts[p].comm_count, parts[p].leap);
+			if (parts[p].phase != TRACE_NONE)
+				fprintf(out, "%u", parts[p].phase);
+			fputc(',', out);
+			if (part_name(ph, p))
+				csv_str(out, part_name(ph, p));
+			fputc('\n', out);
+		}
+		break;
+	}
+	case TABLE_TIMELINES: {
+		uint32_t n;
+		trace_timelines(t, &n);
+		fputs("rank,lateness_s,created_s,max_lateness_s\n", out);
+		for (uint32_t tl = 0; tl < n; tl++) {
+			struct tl_totals x;
+			timeline_totals(a, ph, tl, &x);
+			fprintf(out, "%u,%.9f,%.9f,%.9f\n", tl, trace_seconds(t, x.late),
+				trace_seconds(t, x.diff), trace_seconds(t, x.max_late));
+		}
+		break;
+	}
+	}
+}
+
+int
+report_write(const struct analysis *a, FILE *out, enum report_format fmt, enum report_table table,
+	     const struct report_phases *ph)
+{
+	if (fmt == REPORT_JSON)
+		write_json(a, ph, out);
+	else if (fmt == REPORT_CSV)
+		write_csv(a, ph, out, table);
+	else
+		write_text(a, ph, out);
+	return ferror(out) ? ERR_IO : 0;
+}

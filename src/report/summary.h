@@ -1,0 +1,37 @@
+/* summary.h — what is in a trace, counted once for every report.
+ *
+ * summary_compute() walks the model and counts operations, messages and
+ * collectives per kind; report writers (info.c) and tests use the same
+ * numbers, so what `skein info` prints is what the tests assert.
+ */
+#ifndef SKEIN_SUMMARY_H
+#define SKEIN_SUMMARY_H
+
+#include <stdint.h>
+
+#include "model/trace.h"
+
+struct summary_timeline {
+	uint64_t ops[OP_KIND_COUNT];
+	uint64_t sent, received;       /* messages */
+	uint64_t colls;                /* collective memberships */
+};
+
+struct summary {
+	uint64_t ops[OP_KIND_COUNT];
+	uint64_t msgs, msgs_matched, msgs_unmatched_send, msgs_unmatched_recv;
+	uint64_t msg_bytes;
+	uint64_t colls[COLL_TYPE_COUNT];
+	uint64_t colls_total, colls_incomplete;
+	uint64_t regions[ROLE_COUNT];
+	uint64_t locations[LOC_OTHER + 1];   /* non-rank locations by type */
+	uint64_t warnings_total;
+	uint32_t n_timelines;
+	struct summary_timeline *timelines;  /* n_timelines entries */
+};
+
+/* Fills s (caller-owned) for t; free with summary_fini. Returns 0 or ERR_NOMEM. */
+int summary_compute(const struct trace *t, struct summary *s);
+void summary_fini(struct summary *s);
+
+#endif

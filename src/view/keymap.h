@@ -1,0 +1,78 @@
+/* keymap.h — key codes, key names, and the bindings from keys to actions.
+ *
+ * Key codes are back-end neutral: a printable key is its Unicode code
+ * point, Ctrl-a … Ctrl-z are 1 … 26, and named keys are KM_* above the
+ * Unicode range. tui/screen.c translates ncurses keys into these; `skein
+ * render --keys` parses them from a string.
+ *
+ * Bindings are data: lines of "KEY ACTION" (keymap_parse). The defaults
+ * are such a text compiled into skein and parsed by the same parser, so
+ * a user's bindings file and the built-in one cannot differ in syntax.
+ *
+ *   keymap_create → keymap_parse… → keymap_action / keymap_keys → keymap_destroy
+ */
+#ifndef SKEIN_KEYMAP_H
+#define SKEIN_KEYMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "action.h"
+#include "base/err.h"
+
+enum {
+	KM_BASE = 0x110000,
+	KM_LEFT = KM_BASE, KM_RIGHT, KM_UP, KM_DOWN,
+	KM_PGUP, KM_PGDN, KM_HOME, KM_END,
+	KM_SLEFT, KM_SRIGHT,
+	KM_TAB, KM_BTAB, KM_ENTER, KM_ESC, KM_BACKSPACE, KM_DELETE,
+	KM_F1,
+	KM_END_OF_KEYS
+};
+
+#define KM_CTRL(c) ((uint32_t)((c) & 0x1f))
+
+struct keymap;
+
+/* A keymap holding the built-in bindings, or NULL (out of memory). */
+struct keymap *keymap_create(void);
+/* A keymap with no bindings, to fill from a configuration (whose
+ * defaults.yaml holds the same bindings as the built-in ones), so that a
+ * key the configuration moves elsewhere is no longer bound to its old
+ * action. NULL when out of memory. */
+struct keymap *keymap_create_empty(void);
+void keymap_destroy(struct keymap *km);
+
+/* Binds key to act, replacing the key's earlier action. Returns 0, or
+ * ERR_NOMEM when the map is full. */
+int keymap_bind(struct keymap *km, uint32_t key, enum action act);
+/* Adds the bindings in text ("KEY ACTION" per line, '#' comments);
+ * a later binding of a key replaces an earlier one. origin names the text
+ * in errors ("keys.conf"). Returns 0, or ERR_FORMAT with
+ * "origin:line:column: ..." in e (bindings before the error are kept),
+ * or ERR_NOMEM. */
+int keymap_parse(struct keymap *km, const char *text, const char *origin, struct err *e);
+
+/* The action bound to key, or ACT_NONE. */
+enum action keymap_action(const struct keymap *km, uint32_t key);
+
+/* Writes the names of the keys bound to a, separated by ", ", into buf
+ * (truncated to n). Returns the number of keys. */
+int keymap_keys(const struct keymap *km, enum action a, char *buf, size_t n);
+
+/* The built-in bindings text. */
+const char *keymap_default_text(void);
+
+/* Parses one key name ("j", "Down", "C-l", "PgUp", "Space"); returns the
+ * code or 0 when the name is unknown. */
+uint32_t keymap_key_parse(const char *name, size_t len);
+/* Writes a key's name into buf (≥ 16 bytes) and returns buf. */
+const char *keymap_key_name(uint32_t key, char *buf);
+
+/* Parses a key script: literal characters, and <Name> for named keys
+ * ("jjl<Tab>:step 12<Enter>"; "<lt>" is '<'). Writes at most max codes
+ * into keys and sets *n. Returns 0 or ERR_USAGE with the offending
+ * position in e. */
+int keymap_script(const char *s, uint32_t *keys, size_t max, size_t *n, struct err *e);
+
+#endif

@@ -1,0 +1,132 @@
+/* view.h — the explorer, headless: its state, its panes and their actions.
+ *
+ * A view session owns what the user sees of one analysis: the selection,
+ * the window of ranks and steps, zoom, metric, focus, overlays and the
+ * command line. It turns keys into actions (keymap.h), actions into state
+ * changes, and state into cells (view_draw). It never talks to a
+ * terminal: tui/ feeds it keys and draws its grid with ncurses, and
+ * view_render() runs the same code for `skein render` and the tests.
+ *
+ *   view_create → (view_key | view_action | view_draw)… → view_destroy
+ *
+ * The analysis (and its trace) must outlive the session.
+ */
+#ifndef SKEIN_VIEW_H
+#define SKEIN_VIEW_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "action.h"
+#include "analysis/analysis.h"
+#include "base/err.h"
+#include "grid.h"
+#include "keymap.h"
+#include "view_index.h"
+
+struct view;
+
+/* What a saved view records: what `:save` writes and --config restores. */
+struct view_state {
+	enum view_metric metric;
+	uint32_t sel_rank, sel_step;
+	uint32_t zoom_steps, zoom_ranks;
+	uint32_t clusters;          /* cluster groups shown; 0: rows of ranks */
+	int window;                 /* win_* hold a window to restore */
+	uint32_t win_step, win_rank;     /* first step and rank in view */
+	uint32_t win_steps, win_ranks;   /* how many were in view (get only) */
+};
+
+/* Writes st to path for `:save PATH`; returns 0 or an ERR_* code with a
+ * message in e (shown on the status line). */
+typedef int (*view_save_fn)(void *ud, const struct view_state *st, const char *path,
+			    struct err *e);
+
+struct view_opts {
+	const char *label;          /* shown in the status line (the trace path) */
+	enum view_metric metric;    /* initial colouring; METRIC_LATENESS is 0 */
+	const char *pane;           /* NULL: the whole screen; else one pane alone:
+	                               "grid", "overview", "timeline", "details", "help",
+	                               "topology", "histogram" */
+	const struct keymap *keys;  /* NULL: the built-in bindings; borrowed */
+	uint32_t clusters;          /* start with rows of ranks clustered by lateness,
+	                               at most this many (1..20); 0: as the analysis'
+	                               clusters option says (0 there: rows of ranks) */
+	view_save_fn save;          /* `:save PATH`; NULL: the command says it can't */
+	void *save_ud;
+	const struct view_state *initial;   /* a saved view to start from, or NULL */
+	/* The topology pane's hardware: an hwloc XML file, else an hwloc
+	 * synthetic description ("pack:2 core:18 pu:1"), else (both NULL)
+	 * the machine skein runs on. Copied; loaded when the pane is first
+	 * drawn (errors show in the pane). */
+	const char *topology;
+	const char *topology_synthetic;
+	/* How ranks are placed on it (topo.h): by the trace's system tree
+	 * (default), in blocks of placement_n per node, round-robin, or
+	 * explicitly (placement_pu: the global PU of each rank; borrowed until
+	 * the view is created, then copied). */
+	int placement;              /* enum topo_placement */
+	uint32_t placement_n;
+	const uint32_t *placement_pu;
+	uint32_t n_placement_pu;
+	uint64_t scale_min, scale_max;      /* a fixed colour scale in ticks; max 0: automatic */
+	/* The layout a configuration asks for; all zero/NULL: the built-in
+	 * one. Panes keep their places; these say which appear. */
+	int no_overview, no_timeline, no_side;
+	const char *side;           /* pane in the side place: "details" (default),
+	                               "topology" or "histogram" */
+	int side_width;             /* columns of the side pane; 0: automatic */
+	const char *focus;          /* pane with the focus at start, or NULL */
+	/* Per partition: the named phase it belongs to (the configuration's
+	 * phases.named), or NULL; borrowed for the view's life. */
+	const char *const *part_phase;
+};
+
+/* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown
+ * pane name (e says which names exist). */
+int view_create(const struct analysis *a, const struct view_opts *o, struct view **out, struct err *e);
+void view_destroy(struct view *v);
+
+/* Feeds one key (keymap.h codes): text entry while the command line or
+ * search prompt is open, else the bound action. */
+void view_key(struct view *v, uint32_t key);
+/* Performs an action. */
+void view_action(struct view *v, enum action act);
+/* Lays out and draws the whole screen into g at g's size. */
+void view_draw(struct view *v, struct grid *g);
+/* The state a saved view records, and restoring one (metric, zoom,
+ * clusters, then the selection, clamped to the trace). */
+void view_get_state(const struct view *v, struct view_state *st);
+void view_set_state(struct view *v, const struct view_state *st);
+
+/* 1 once the user asked to quit. */
+int view_done(const struct view *v);
+/* 1 when the last action asked for a full repaint (redraw); clears it. */
+int view_take_repaint(struct view *v);
+
+/* Names of the panes for --pane, space-separated. */
+const char *view_pane_names(void);
+/* 1 if a pane is called name. */
+int view_pane_known(const char *name);
+
+/* What `skein render` does: a session of size w × h, the keys of the key
+ * script applied one by one (drawing before each, as the TUI does), and
+ * the final screen written to out at the colour depth. Returns 0,
+ * ERR_USAGE (bad pane, bad key script; e says why), ERR_NOMEM or ERR_IO. */
+struct view_render_opts {
+	int w, h;
+	const char *keys;           /* key script (keymap_script), may be NULL */
+	enum grid_depth depth;
+	int ascii;
+};
+/* Time spent per key in view_key + view_draw (filled when not NULL). */
+struct view_render_stats {
+	size_t keys;
+	double first_draw_ms;       /* the draw before any key */
+	double max_ms, total_ms;
+};
+int view_render(const struct analysis *a, const struct view_opts *vo,
+		const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
+		struct err *e);
+
+#endif

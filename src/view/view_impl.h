@@ -1,0 +1,203 @@
+/* view_impl.h — inside the explorer: session state, layout, pane tables.
+ *
+ * Shared by view.c (session, layout, global actions), view_nav.c (moving
+ * and jumping), view_cmd.c (command line and search) and one file per
+ * pane (view_grid.c, view_overview.c, view_timeline.c, view_details.c,
+ * view_help.c). Not part of the public interface.
+ */
+#ifndef SKEIN_VIEW_IMPL_H
+#define SKEIN_VIEW_IMPL_H
+
+#include <stddef.h>
+
+#include "view.h"
+#include "analysis/hist.h"
+#include "view_cluster.h"
+
+/* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
+ * PANE_TOPO and PANE_HIST share one place on the screen (v->side). */
+enum pane_id {
+	PANE_GRID, PANE_OVERVIEW, PANE_TIMELINE, PANE_DETAILS, PANE_TOPO, PANE_HIST,
+	PANE_HELP, PANE_COUNT
+};
+
+struct rect {
+	int x, y, w, h;
+};
+
+/* A pane. The generic drawer (view.c) draws the box and title, calls
+ * prepare once with the interior size, then row() for every interior row
+ * with a one-row grid to fill. Panes keep what prepare computes in the
+ * session (their caches), and answer actions through request. */
+struct view_ops {
+	const char *name;
+	int focusable;
+	void (*title)(struct view *v, char *buf, size_t n);
+	void (*prepare)(struct view *v, int w, int h);
+	void (*row)(struct view *v, int y, struct grid *row);
+	/* 1 if the pane handled the action (while it has the focus) */
+	int (*request)(struct view *v, enum action act);
+};
+
+extern const struct view_ops view_grid_ops;
+extern const struct view_ops view_overview_ops;
+extern const struct view_ops view_timeline_ops;
+extern const struct view_ops view_details_ops;
+extern const struct view_ops view_help_ops;
+extern const struct view_ops view_topo_ops;
+extern const struct view_ops view_hist_ops;
+
+enum input_mode { INPUT_NONE, INPUT_COMMAND, INPUT_SEARCH };
+
+/* One aggregated grid cell. */
+struct gcell {
+	uint32_t rep;        /* representative lop or TRACE_NONE */
+	uint32_t count;      /* lops in the block */
+	uint64_t value;
+};
+
+struct dline {
+	char text[192];
+	uint8_t style;
+};
+
+#define VIEW_MAX_PARTNERS 512
+#define VIEW_MAX_DLINES 400
+
+struct view {
+	const struct analysis *a;
+	const struct trace *t;
+	struct view_index *ix;
+	const struct keymap *km;
+	struct keymap *own_km;
+	char label[256];
+	enum view_metric metric;
+	int solo;                     /* pane alone, or -1 */
+	int side;                     /* PANE_DETAILS, PANE_TOPO or PANE_HIST */
+	int no_overview, no_timeline, no_side, side_width;   /* from view_opts */
+	const char *const *part_phase;                       /* from view_opts */
+	struct view_topo *topo;       /* topology pane state (view_topo.c) */
+	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
+
+	/* selection (fine coordinates) and window, in ranks and steps */
+	uint32_t sel_rank, sel_step;
+	uint32_t win_rank, win_step;  /* multiples of zr and zs */
+	uint32_t zs, zr;              /* steps per column, ranks per row */
+	uint32_t sel_lop;             /* the operation shown in details */
+	uint32_t sel_count;           /* lops in the selected block */
+	int pinned;                   /* sel_lop was jumped to: keep it */
+	uint32_t partners[VIEW_MAX_PARTNERS];
+	int n_partners;
+
+	int focus;
+	int help_open, help_scroll, help_rows;
+	int details_scroll, details_rows, details_w;
+	enum input_mode input;
+	char line[200];
+	size_t line_len;
+	char search[200];
+	uint8_t *search_match;        /* per region */
+	char message[200];
+	int message_error;
+	int hot_idx;
+	int quit, repaint;
+	view_save_fn save;            /* `:save PATH`, from view_opts */
+	void *save_ud;
+
+	/* clustered rows (view_cluster.h): when on, grid rows are the rows of
+	 * vc, the selection and window are row indices, and zr is 1 */
+	struct view_cluster *vc;      /* computed when first turned on */
+	int clustered;
+	uint32_t cl_start;            /* level to start with; 0: off */
+	uint32_t sel_row, win_row;
+
+	/* layout of the last draw */
+	int scr_w, scr_h, tiny;
+	struct rect pane[PANE_COUNT];
+	int shown[PANE_COUNT];
+	int cols, rows;               /* grid cells in view */
+	int label_w;                  /* rank label column of grid and timeline */
+	int tl_rows;
+	uint32_t tl_first;            /* first rank of the timeline */
+
+	/* grid cache: cells of the window, valid for key */
+	struct gcell *gc;
+	size_t gc_cap;
+	uint64_t gc_key[9];
+	int gc_valid;
+
+	/* overview cache */
+	uint64_t *ov;
+	int ov_cap, ov_w, ov_n;
+	enum view_metric ov_metric;
+	int ov_valid;
+
+	/* timeline cache: dominant lop per cell */
+	uint32_t *tl;
+	size_t tl_cap;
+	uint64_t tl_key[6];
+	int tl_valid, tl_w;
+	uint64_t tl_t0, tl_t1;
+
+	/* details and help lines */
+	struct dline *dl, *hl;
+	int n_dl, n_hl;
+};
+
+/* view.c */
+void view_set_message(struct view *v, int error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const struct view_ops *view_pane_ops(int id);
+
+/* view_nav.c: selection and window */
+void view_select_update(struct view *v);
+void view_scroll_to_selection(struct view *v, int center);
+void view_jump_lop(struct view *v, uint32_t lop);
+void view_move(struct view *v, long drank, long dstep);
+int view_nav_action(struct view *v, enum action act);
+void view_set_zoom(struct view *v, uint32_t zs, uint32_t zr);
+uint32_t view_steps_end(const struct view *v);    /* end of the step window */
+uint32_t view_ranks_end(const struct view *v);
+int view_is_partner(const struct view *v, uint32_t lop);
+void view_select_rank(struct view *v, uint32_t rank);
+
+/* view_rows.c: clustered rows in the session */
+int view_clusters_on(struct view *v, uint32_t level);
+void view_clusters_off(struct view *v);
+int view_cluster_action(struct view *v, enum action act);
+uint32_t view_row_count(const struct view *v);
+void view_row_label(const struct view *v, uint32_t row, char *buf, size_t n);
+void view_rows_reveal(struct view *v, uint32_t rank);
+
+/* view_cmd.c */
+void view_input_key(struct view *v, uint32_t key);
+void view_command(struct view *v, const char *cmd);
+void view_search_step(struct view *v, int dir);
+
+/* view_topo.c: the topology pane. create copies the paths of o;
+ * highlight says whether the grid marks a rank (the topology pane is
+ * shown and the object selected there, not the root, holds it). */
+int view_topo_create(struct view *v, const struct view_opts *o);
+void view_topo_destroy(struct view_topo *vt);
+int view_topo_highlight(const struct view *v, uint32_t rank);
+
+/* view_hist.c: the histogram pane, and the scopes both panes share:
+ * 0 the whole trace, 1 the selected operation's partition, 2 the steps
+ * in the grid's window. */
+enum { SCOPE_ALL, SCOPE_PART, SCOPE_WINDOW, SCOPE_COUNT };
+int view_hist_create(struct view *v);
+void view_hist_destroy(struct view_hist *vh);
+void view_scope_select(const struct view *v, int scope, struct hist_select *sel);
+const char *view_scope_name(int scope);
+/* 1 if lop is in sel (hist.h's struct hist_select). */
+int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop);
+/* A value in seconds as "12.3 ms", "4.56 s" ... */
+const char *view_seconds(double s, char *buf, size_t n);
+
+/* glyphs and formatting shared by the panes */
+uint32_t view_kind_glyph(int kind);
+const char *view_duration(const struct view *v, uint64_t ticks, char *buf, size_t n);
+const char *view_region_name(const struct view *v, uint32_t region);
+int view_cell_style(struct view *v, uint32_t lop, uint64_t value);
+
+#endif

@@ -1,0 +1,100 @@
+/* view_index.h — what the explorer's views look up, precomputed once.
+ *
+ * Built from an analysis in O(lops); afterwards every lookup a view makes
+ * per cell is O(1) or O(log lops on one rank), so drawing a frame costs
+ * what is visible, never what is in the trace. Per-metric tables (the
+ * scale maximum, the per-step maxima of the overview, function colours)
+ * are computed on first use and kept.
+ *
+ *   view_index_create → lookups… → view_index_destroy
+ *
+ * The index borrows the analysis (and its trace), which must outlive it.
+ */
+#ifndef SKEIN_VIEW_INDEX_H
+#define SKEIN_VIEW_INDEX_H
+
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "base/err.h"
+
+enum view_metric {
+	METRIC_LATENESS,
+	METRIC_DIFF,
+	METRIC_GLOBAL,
+	METRIC_DURATION,
+	METRIC_PARTITION,
+	METRIC_FUNCTION,
+	METRIC_COUNT
+};
+
+struct view_index;
+
+/* Returns 0 and a new index in *out, or ERR_NOMEM. */
+int view_index_create(const struct analysis *a, struct view_index **out, struct err *e);
+void view_index_destroy(struct view_index *ix);
+
+const struct analysis *view_index_analysis(const struct view_index *ix);
+uint32_t view_index_ranks(const struct view_index *ix);
+uint32_t view_index_steps(const struct view_index *ix);
+
+/* "lateness", "diff", ... as the command line and --metric spell them. */
+const char *view_metric_name(enum view_metric m);
+/* "differential lateness", ... for titles. */
+const char *view_metric_title(enum view_metric m);
+/* 1 for metrics measured in ticks (shaded), 0 for categories. */
+int view_metric_numeric(enum view_metric m);
+/* The metric called name (prefixes allowed), or METRIC_COUNT. */
+enum view_metric view_metric_find(const char *name);
+
+/* The lop of rank at global step, or TRACE_NONE. */
+uint32_t view_index_lop_at(const struct view_index *ix, uint32_t rank, uint32_t step);
+/* The first lop of rank whose step is ≥ step (may be the rank's end). */
+uint32_t view_index_lower(const struct view_index *ix, uint32_t rank, uint32_t step);
+/* The last lop of rank that entered at or before t (ticks), or the first. */
+uint32_t view_index_lop_at_time(const struct view_index *ix, uint32_t rank, uint64_t t);
+/* Lops of rank: [first, end). */
+void view_index_rank_lops(const struct view_index *ix, uint32_t rank, uint32_t *first, uint32_t *end);
+
+/* The metric's value for a lop: ticks for numeric metrics, the category
+ * (partition or region id) otherwise. */
+uint64_t view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop);
+/* The largest value over the trace (numeric metrics; 0 if none). */
+uint64_t view_index_max(struct view_index *ix, enum view_metric m);
+/* A fixed colour scale for the numeric metrics (ticks): values at or
+ * below min shade as 0, at or above max as the hottest level. max == 0
+ * returns to the automatic scale (0 to the largest value). */
+void view_index_set_scale(struct view_index *ix, uint64_t min, uint64_t max);
+/* The bottom of the colour scale: the fixed minimum, or 0. */
+uint64_t view_index_min(const struct view_index *ix);
+/* Shade level 0..7 of a numeric value: 0 only for 0, 7 for the maximum. */
+int view_index_level(struct view_index *ix, enum view_metric m, uint64_t v);
+/* Colour number 0..7 of a lop under a categorical metric: partitions
+ * alternate in step order; regions get distinct colours by frequency. */
+int view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop);
+/* Per global step, the largest value over all ranks (numeric metrics);
+ * NULL when out of memory. Borrowed until view_index_destroy. */
+const uint64_t *view_index_step_max(struct view_index *ix, enum view_metric m);
+
+/* Aggregate over ranks [r0, r1) × steps [s0, s1): the number of lops in
+ * it, and the representative lop (largest value for numeric metrics, the
+ * earliest lop of the first rank for categories) in *rep (TRACE_NONE if
+ * the block is empty). Returns the representative's value. */
+uint64_t view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
+			  uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count);
+
+/* The region a lop shows as: its first MPI call, or for computation the
+ * innermost user region around it; TRACE_NONE when there is none. */
+uint32_t view_index_lop_region(const struct view_index *ix, uint32_t lop);
+/* The innermost user frame around a lop, or TRACE_NONE. */
+uint32_t view_index_lop_frame(const struct view_index *ix, uint32_t lop);
+/* 1-based position of partition p in step order, and 1 for odd positions
+ * (for the alternating background). */
+uint32_t view_index_part_ordinal(const struct view_index *ix, uint32_t p);
+int view_index_part_alt(const struct view_index *ix, uint32_t p);
+/* Partitions sorted by first step. */
+const uint32_t *view_index_parts_by_step(const struct view_index *ix, uint32_t *n);
+/* 1 when some partition starts at a global step in [s0, s1); O(1). */
+int view_index_part_starts(const struct view_index *ix, uint32_t s0, uint32_t s1);
+
+#endif

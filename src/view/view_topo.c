@@ -1,0 +1,615 @@
+/* view_topo.c — the topology pane: where the ranks run (topo.h) and how
+ * late they are there, as MemAxes' hardware view does (seed 002 §6.2)
+ * but in text. Three modes of one pane:
+ *
+ *   tree    one line per object as `lstopo --of console` writes it, with
+ *           a bar and the per-object sum of a per-rank metric; collapsible
+ *   icicle  one row per depth, widths proportional to the PUs below
+ *   radial  the icicle bent into a sunburst on a braille canvas
+ *
+ * Bars and shades are relative to the hottest object of the same depth.
+ * The selected object's ranks are marked in the grid; the objects the
+ * selected rank runs on carry a dot. */
+#include "view_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/topo.h"
+
+#define TAU 6.283185307179586
+
+enum { TM_TREE, TM_ICICLE, TM_RADIAL, TM_COUNT };
+enum { TMET_DIFF, TMET_LATENESS, TMET_HOTSPOTS, TMET_COUNT };
+
+static const char *const mode_names[TM_COUNT] = { "tree", "icicle", "radial" };
+static const char *const metric_names[TMET_COUNT] = {
+	"\u03a3 differential lateness", "\u03a3 lateness", "hotspots",
+};
+
+struct view_topo {
+	char *xml, *synth;
+	struct topo_place_opts place;  /* place.pu owned (a copy) */
+	int state;                 /* 0 not loaded yet, 1 loaded, -1 failed */
+	char error[sizeof ((struct err *)0)->msg];
+	struct topo *t;
+	const struct topo_obj *obj;
+	uint32_t n_obj, n_ranks, n_pu, max_depth;
+	uint32_t *pu_of;           /* rank -> PU */
+	double *per_rank, *per_obj, *depth_max;
+	uint8_t *collapsed;
+	uint32_t *line, n_line;    /* tree: the objects shown, in order */
+	uint32_t sel;              /* the selected object */
+	int scroll, rows, fitted;
+	int mode, metric, scope;
+	uint64_t key[5];
+	int valid;
+};
+
+static char *
+dup_str(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+int
+view_topo_create(struct view *v, const struct view_opts *o)
+{
+	struct view_topo *vt = calloc(1, sizeof *vt);
+	if (!vt)
+		return ERR_NOMEM;
+	v->topo = vt;
+	vt->xml = dup_str(o ? o->topology : NULL);
+	vt->synth = dup_str(o ? o->topology_synthetic : NULL);
+	if ((o && o->topology && !vt->xml) || (o && o->topology_synthetic && !vt->synth))
+		return ERR_NOMEM;
+	vt->place.how = o ? (enum topo_placement)o->placement : PLACE_SYSTEM_TREE;
+	vt->place.ranks_per_node = o ? o->placement_n : 0;
+	if (o && o->placement_pu && o->n_placement_pu) {
+		uint32_t *pu = malloc(o->n_placement_pu * sizeof *pu);
+		if (!pu)
+			return ERR_NOMEM;
+		memcpy(pu, o->placement_pu, o->n_placement_pu * sizeof *pu);
+		vt->place.pu = pu;
+		vt->place.n_pu = o->n_placement_pu;
+	}
+	return 0;
+}
+
+void
+view_topo_destroy(struct view_topo *vt)
+{
+	if (!vt)
+		return;
+	free((void *)vt->place.pu);
+	topo_destroy(vt->t);
+	free(vt->xml);
+	free(vt->synth);
+	free(vt->pu_of);
+	free(vt->per_rank);
+	free(vt->per_obj);
+	free(vt->depth_max);
+	free(vt->collapsed);
+	free(vt->line);
+	free(vt);
+}
+
+/* ---- loading and computing -------------------------------------------- */
+
+/* The node topology; a cluster of copies when the ranks ran on several
+ * nodes of the trace's system tree (named in order of first use). */
+static int
+load_topo(struct view *v, struct err *e)
+{
+	struct view_topo *vt = v->topo;
+	struct topo *node = NULL;
+	int rc = vt->xml ? topo_load_xml(vt->xml, &node, e)
+		: vt->synth ? topo_load_synthetic(vt->synth, &node, e) : topo_load_machine(&node, e);
+	if (rc)
+		return rc;
+	uint32_t ntl, nn;
+	const struct trace_timeline *tl = trace_timelines(v->t, &ntl);
+	const struct trace_node *nodes = trace_nodes(v->t, &nn);
+	const char **names = calloc(ntl ? ntl : 1, sizeof *names);
+	if (!names) {
+		topo_destroy(node);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	uint32_t n_names = 0;
+	for (uint32_t r = 0; r < ntl; r++) {
+		if (tl[r].node >= nn)
+			continue;
+		const char *s = trace_str(v->t, nodes[tl[r].node].name);
+		uint32_t k = 0;
+		while (k < n_names && strcmp(names[k], s) != 0)
+			k++;
+		if (k == n_names)
+			names[n_names++] = s;
+	}
+	if (n_names >= 2) {
+		rc = topo_cluster(node, n_names, names, &vt->t, e);
+		topo_destroy(node);
+	} else {
+		vt->t = node;
+	}
+	free(names);
+	if (rc)
+		return rc;
+	if ((rc = topo_place(vt->t, v->t, &vt->place, &vt->pu_of, e)))
+		return rc;
+	vt->obj = topo_objs(vt->t, &vt->n_obj);
+	topo_pu_objs(vt->t, &vt->n_pu);
+	vt->n_ranks = ntl;
+	for (uint32_t i = 0; i < vt->n_obj; i++)
+		if (vt->obj[i].depth > vt->max_depth)
+			vt->max_depth = vt->obj[i].depth;
+	vt->per_rank = calloc(ntl ? ntl : 1, sizeof *vt->per_rank);
+	vt->per_obj = calloc(vt->n_obj, sizeof *vt->per_obj);
+	vt->depth_max = calloc(vt->max_depth + 1, sizeof *vt->depth_max);
+	vt->collapsed = calloc(vt->n_obj, 1);
+	vt->line = calloc(vt->n_obj, sizeof *vt->line);
+	if (!vt->per_rank || !vt->per_obj || !vt->depth_max || !vt->collapsed || !vt->line)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+static void
+compute(struct view *v, const struct hist_select *sel)
+{
+	struct view_topo *vt = v->topo;
+	memset(vt->per_rank, 0, vt->n_ranks * sizeof *vt->per_rank);
+	if (vt->metric == TMET_HOTSPOTS) {
+		uint32_t n;
+		const uint32_t *hot = analysis_hotspots(v->a, &n);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t r = analysis_lop_timeline(v->a, hot[i]);
+			if (r < vt->n_ranks && view_scope_has(v, sel, hot[i]))
+				vt->per_rank[r] += 1;
+		}
+	} else {
+		for (uint32_t r = 0; r < vt->n_ranks; r++) {
+			uint32_t first, count;
+			analysis_timeline_lops(v->a, r, &first, &count);
+			uint64_t sum = 0;
+			for (uint32_t l = first; l < first + count; l++)
+				if (view_scope_has(v, sel, l))
+					sum += vt->metric == TMET_DIFF ? analysis_lop_diff(v->a, l)
+						: analysis_lop_lateness(v->a, l);
+			vt->per_rank[r] = trace_seconds(v->t, sum);
+		}
+	}
+	topo_aggregate(vt->t, vt->pu_of, vt->n_ranks, vt->per_rank, AGG_SUM, vt->per_obj);
+	memset(vt->depth_max, 0, (vt->max_depth + 1) * sizeof *vt->depth_max);
+	for (uint32_t i = 0; i < vt->n_obj; i++) {
+		double *m = &vt->depth_max[vt->obj[i].depth];
+		*m = vt->per_obj[i] > *m ? vt->per_obj[i] : *m;
+	}
+}
+
+/* The lines of the tree: objects without a collapsed ancestor. */
+static void
+build_lines(struct view_topo *vt)
+{
+	int skip = -1;
+	vt->n_line = 0;
+	for (uint32_t i = 0; i < vt->n_obj; i++) {
+		int d = vt->obj[i].depth;
+		if (skip >= 0 && d > skip)
+			continue;
+		skip = -1;
+		vt->line[vt->n_line++] = i;
+		if (vt->collapsed[i] && vt->obj[i].n_children)
+			skip = d;
+	}
+}
+
+/* Collapses the deepest level that keeps the tree within rows lines. */
+static void
+fit(struct view_topo *vt, int rows)
+{
+	uint32_t depth = 0;
+	for (uint32_t d = vt->max_depth + 1; d-- > 0;) {
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < vt->n_obj; i++)
+			n += vt->obj[i].depth <= d;
+		if (n <= (uint32_t)rows || d == 0) {
+			depth = d;
+			break;
+		}
+	}
+	for (uint32_t i = 0; i < vt->n_obj; i++)
+		vt->collapsed[i] = vt->obj[i].depth == depth && vt->obj[i].n_children;
+	vt->fitted = 1;
+}
+
+static int
+holds_pu(const struct view_topo *vt, uint32_t obj, uint32_t pu)
+{
+	return pu >= vt->obj[obj].pu_first && pu - vt->obj[obj].pu_first < vt->obj[obj].pu_count;
+}
+
+static int
+holds_rank(const struct view_topo *vt, uint32_t obj, uint32_t rank)
+{
+	return rank < vt->n_ranks && holds_pu(vt, obj, vt->pu_of[rank]);
+}
+
+int
+view_topo_highlight(const struct view *v, uint32_t rank)
+{
+	const struct view_topo *vt = v->topo;
+	if (!vt || vt->state != 1 || !v->shown[PANE_TOPO] || vt->sel == 0)
+		return 0;
+	return holds_rank(vt, vt->sel, rank);
+}
+
+static void
+topo_prepare(struct view *v, int w, int h)
+{
+	struct view_topo *vt = v->topo;
+	(void)w;
+	if (vt->state == 0) {
+		struct err e = { 0 };
+		vt->state = load_topo(v, &e) ? -1 : 1;
+		if (vt->state < 0)
+			snprintf(vt->error, sizeof vt->error, "%s", e.msg[0] ? e.msg : "cannot load the topology");
+	}
+	if (vt->state < 0)
+		return;
+	struct hist_select sel;
+	view_scope_select(v, vt->scope, &sel);
+	uint64_t key[5] = { (uint64_t)vt->metric, (uint64_t)vt->scope, sel.part, sel.step_first, sel.step_end };
+	if (!vt->valid || memcmp(key, vt->key, sizeof key)) {
+		compute(v, &sel);
+		memcpy(vt->key, key, sizeof key);
+		vt->valid = 1;
+	}
+	vt->rows = h - 1;
+	if (!vt->fitted)
+		fit(vt, vt->rows);
+	build_lines(vt);
+	/* a selection hidden by a collapse moves to the line that hides it */
+	uint32_t s = vt->sel;
+	for (uint32_t i = s; i != TRACE_NONE; i = vt->obj[i].parent)
+		if (i != s && vt->collapsed[i])
+			vt->sel = i;
+	int at = 0;
+	for (uint32_t i = 0; i < vt->n_line; i++)
+		if (vt->line[i] == vt->sel)
+			at = (int)i;
+	if (at < vt->scroll)
+		vt->scroll = at;
+	if (vt->rows > 0 && at >= vt->scroll + vt->rows)
+		vt->scroll = at - vt->rows + 1;
+}
+
+static void
+topo_title(struct view *v, char *buf, size_t n)
+{
+	struct view_topo *vt = v->topo;
+	snprintf(buf, n, "topology \u00b7 %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
+		 view_scope_name(vt->scope));
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+static void
+obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n)
+{
+	const struct topo_obj *o = &vt->obj[i];
+	switch (o->type) {
+	case TOPO_CLUSTER: snprintf(buf, n, "%s", brief ? "all" : "Cluster"); break;
+	case TOPO_NODE: snprintf(buf, n, "%s%s", brief ? "" : "Node ", topo_str(vt->t, o->name)); break;
+	case TOPO_MACHINE: snprintf(buf, n, "%s", brief ? "M" : "Machine"); break;
+	case TOPO_PACKAGE: snprintf(buf, n, "%s%u", brief ? "P" : "Package P#", o->os_index); break;
+	case TOPO_NUMA: snprintf(buf, n, "%s%u", brief ? "N" : "NUMANode P#", o->os_index); break;
+	case TOPO_L3: snprintf(buf, n, "%s%u", brief ? "L3." : "L3 L#", o->index); break;
+	case TOPO_CORE: snprintf(buf, n, "%s%u", brief ? "C" : "Core L#", o->index); break;
+	case TOPO_PU: snprintf(buf, n, "%s%u", brief ? "" : "PU P#", o->os_index); break;
+	default: snprintf(buf, n, "?"); break;
+	}
+}
+
+static const char *
+value_text(const struct view_topo *vt, double x, char *buf, size_t n)
+{
+	if (vt->metric == TMET_HOTSPOTS)
+		snprintf(buf, n, "%.0f", x);
+	else
+		view_seconds(x, buf, n);
+	return buf;
+}
+
+/* 0 for nothing, 1..7 relative to the hottest object of the same depth */
+static int
+heat(const struct view_topo *vt, uint32_t i)
+{
+	double m = vt->depth_max[vt->obj[i].depth], x = vt->per_obj[i];
+	if (m <= 0 || x <= 0)
+		return 0;
+	int l = 1 + (int)(x / m * (GRID_HEAT_LEVELS - 1) - 1e-9);
+	return l < 1 ? 1 : l > GRID_HEAT_LEVELS - 1 ? GRID_HEAT_LEVELS - 1 : l;
+}
+
+/* Header: the hottest chain from the root, so the screen says it. */
+static void
+header_row(struct view *v, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	const uint32_t *kids = topo_children(vt->t);
+	char buf[64];
+	int x = grid_text(row, 0, 0, row->w, ST_LABEL, "hottest:");
+	for (uint32_t i = 0; vt->obj[i].n_children;) {
+		uint32_t best = TRACE_NONE;
+		for (uint32_t k = 0; k < vt->obj[i].n_children; k++) {
+			uint32_t c = kids[vt->obj[i].first_child + k];
+			if (best == TRACE_NONE || vt->per_obj[c] > vt->per_obj[best])
+				best = c;
+		}
+		if (best == TRACE_NONE || vt->per_obj[best] <= 0) {
+			if (i == 0)
+				grid_text(row, x, 0, row->w - x, ST_DIM, " none");
+			break;
+		}
+		obj_label(vt, best, 0, buf, sizeof buf);
+		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, "%s%s", i ? " / " : " ", buf);
+		i = best;
+	}
+}
+
+static void
+tree_row(struct view *v, int y, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	uint32_t li = (uint32_t)(vt->scroll + y);
+	if (li >= vt->n_line)
+		return;
+	uint32_t i = vt->line[li];
+	const struct topo_obj *o = &vt->obj[i];
+	char buf[96], val[32];
+	int vw = 10, bw = row->w >= 60 ? 20 : row->w >= 40 ? 10 : 0;
+	int nw = row->w - bw - vw - 1;
+	if (holds_rank(vt, i, v->sel_rank))
+		grid_put(row, 0, 0, 0x2022, ST_EMPH);     /* the selected rank runs here */
+	int x = 1 + 2 * o->depth;
+	uint32_t glyph = o->n_children ? (vt->collapsed[i] ? 0x25b8 : 0x25be) : ' ';
+	grid_put(row, x, 0, glyph, ST_DIM);
+	obj_label(vt, i, 0, buf, sizeof buf);
+	int lx = x + 2;
+	x = lx + grid_text(row, lx, 0, nw - lx, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
+	if (o->type == TOPO_PU) {        /* the ranks on it */
+		for (uint32_t r = 0; r < vt->n_ranks && x < nw; r++)
+			if (vt->pu_of[r] == o->pu_first)
+				x += grid_printf(row, x, 0, nw - x, r == v->sel_rank ? ST_EMPH : ST_LABEL, " r%u", r);
+	}
+	if (i == vt->sel)
+		grid_mark(row, lx, 0, x - lx, 1, MARK_SEL);
+	int lvl = heat(vt, i);
+	double m = vt->depth_max[o->depth];
+	if (bw) {
+		int cells = m > 0 ? (int)lround(vt->per_obj[i] / m * bw) : 0;
+		if (vt->per_obj[i] > 0 && cells < 1)
+			cells = 1;
+		for (int k = 0; k < bw; k++)
+			grid_put(row, nw + k, 0, k < cells ? 0x2588 : 0x00b7, k < cells ? ST_HEAT0 + lvl : ST_DIM);
+	}
+	value_text(vt, vt->per_obj[i], val, sizeof val);
+	grid_printf(row, row->w - vw, 0, vw, lvl ? ST_HEAT0 + lvl : ST_DIM, "%*s", vw, val);
+}
+
+static const uint32_t shade[GRID_HEAT_LEVELS] = {
+	' ', 0x2591, 0x2591, 0x2592, 0x2592, 0x2593, 0x2593, 0x2588,
+};
+
+static void
+icicle_row(struct view *v, int y, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	char buf[64], val[32];
+	if ((uint32_t)y > vt->max_depth) {
+		if ((uint32_t)y == vt->max_depth + 2) {
+			obj_label(vt, vt->sel, 0, buf, sizeof buf);
+			value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
+			grid_printf(row, 0, 0, row->w, ST_NORMAL, "selected %s: %s", buf, val);
+		}
+		return;
+	}
+	uint32_t W = (uint32_t)row->w, sel_pu = v->sel_rank < vt->n_ranks ? vt->pu_of[v->sel_rank] : TRACE_NONE;
+	for (uint32_t i = 0; i < vt->n_obj; i++) {
+		const struct topo_obj *o = &vt->obj[i];
+		if (o->depth != (uint32_t)y)
+			continue;
+		uint32_t x0 = (uint32_t)((uint64_t)o->pu_first * W / vt->n_pu);
+		uint32_t x1 = (uint32_t)((uint64_t)(o->pu_first + o->pu_count) * W / vt->n_pu);
+		if (x1 <= x0)
+			continue;
+		int lvl = heat(vt, i);
+		grid_fill(row, (int)x0, 0, (int)(x1 - x0), 1, shade[lvl], ST_HEAT0 + lvl);
+		int sep = x0 > 0 && x1 - x0 >= 3;    /* narrower spans are shade alone */
+		if (sep)
+			grid_put(row, (int)x0, 0, 0x2502, ST_DIM);
+		obj_label(vt, i, 1, buf, sizeof buf);
+		int lw = grid_text_width(buf), sx = (int)x0 + sep;
+		if (lw <= (int)x1 - sx)
+			grid_text(row, sx, 0, lw, i == vt->sel ? ST_EMPH : ST_HEAT0 + (lvl ? lvl : 1), buf);
+		if (o->type == TOPO_PU && holds_pu(vt, i, sel_pu) && (int)x1 - 1 >= sx + lw)
+			grid_put(row, (int)x1 - 1, 0, 0x2022, ST_EMPH);
+		if (i == vt->sel)
+			grid_mark(row, (int)x0, 0, (int)(x1 - x0), 1, MARK_SEL);
+	}
+}
+
+/* The object of depth d over the PU at angle fraction f. */
+static uint32_t
+obj_at(const struct view_topo *vt, double f, uint32_t d)
+{
+	uint32_t pu = (uint32_t)(f * vt->n_pu);
+	if (pu >= vt->n_pu)
+		pu = vt->n_pu - 1;
+	uint32_t i = topo_pu_objs(vt->t, NULL)[pu];
+	while (vt->obj[i].depth > d)
+		i = vt->obj[i].parent;
+	return i;
+}
+
+static void
+radial_row(struct view *v, int y, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	static const uint8_t bit[4][2] = { { 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 }, { 0x40, 0x80 } };
+	static const uint8_t bayer[4][4] = { { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 } };
+	double cx = row->w, cy = 2.0 * vt->rows;     /* in dots */
+	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
+	if (ring < 1)
+		return;
+	for (int x = 0; x < row->w; x++) {
+		uint32_t bits = 0, centre = TRACE_NONE;
+		for (int dy = 0; dy < 4; dy++)
+			for (int dx = 0; dx < 2; dx++) {
+				double px = 2 * x + dx + 0.5 - cx, py = 4 * y + dy + 0.5 - cy;
+				double r = hypot(px, py);
+				uint32_t d = (uint32_t)(r / ring);
+				if (d > vt->max_depth)
+					continue;
+				double f = atan2(px, -py) / TAU, fe = f - 0.8 / (TAU * (r > 1 ? r : 1));
+				f = f < 0 ? f + 1 : f;
+				fe = fe < 0 ? fe + 1 : fe;
+				uint32_t i = obj_at(vt, f, d);
+				if (dy == 1 && dx == 0)
+					centre = i;
+				double m = vt->depth_max[d], ratio = m > 0 ? vt->per_obj[i] / m : 0;
+				int edge = r - d * ring > ring - 1 ||
+					(r > 1 && obj_at(vt, fe, d) != i);     /* sector and ring borders */
+				int X = 2 * x + dx, Y = 4 * y + dy;
+				if (edge || ratio * 16 > bayer[Y & 3][X & 3] + 0.5)
+					bits |= bit[dy][dx];
+			}
+		if (bits)
+			grid_put(row, x, 0, 0x2800 + bits, centre == TRACE_NONE ? ST_DIM
+				 : centre == vt->sel ? ST_EMPH : ST_HEAT0 + heat(vt, centre));
+	}
+}
+
+static void
+topo_row(struct view *v, int y, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	if (vt->state < 0) {
+		if (y == 0)
+			grid_text(row, 0, 0, row->w, ST_ERROR, vt->error);
+		return;
+	}
+	if (vt->state == 0 || !vt->valid)
+		return;
+	if (y == 0) {
+		header_row(v, row);
+		return;
+	}
+	y -= 1;
+	switch (vt->mode) {
+	case TM_TREE: tree_row(v, y, row); break;
+	case TM_ICICLE: icicle_row(v, y, row); break;
+	default: radial_row(v, y, row); break;
+	}
+}
+
+/* ---- actions ------------------------------------------------------------ */
+
+static uint32_t
+same_depth(const struct view_topo *vt, uint32_t i, int dir)
+{
+	for (uint32_t j = i + (uint32_t)dir; j < vt->n_obj; j += (uint32_t)dir)
+		if (vt->obj[j].depth == vt->obj[i].depth)
+			return j;
+	return i;
+}
+
+static int
+tree_move(struct view_topo *vt, enum action act)
+{
+	int at = 0;
+	for (uint32_t k = 0; k < vt->n_line; k++)
+		if (vt->line[k] == vt->sel)
+			at = (int)k;
+	int page = vt->rows > 1 ? vt->rows - 1 : 1, n = (int)vt->n_line;
+	const struct topo_obj *o = &vt->obj[vt->sel];
+	switch (act) {
+	case ACT_MOVE_UP: at--; break;
+	case ACT_MOVE_DOWN: at++; break;
+	case ACT_PAGE_UP: at -= page; break;
+	case ACT_PAGE_DOWN: at += page; break;
+	case ACT_FIRST_RANK: at = 0; break;
+	case ACT_LAST_RANK: at = n - 1; break;
+	case ACT_MOVE_LEFT:
+		if (o->n_children && !vt->collapsed[vt->sel])
+			vt->collapsed[vt->sel] = 1;
+		else if (o->parent != TRACE_NONE)
+			vt->sel = o->parent;
+		return 1;
+	case ACT_MOVE_RIGHT:
+		if (o->n_children && vt->collapsed[vt->sel])
+			vt->collapsed[vt->sel] = 0;
+		else if (o->n_children)
+			vt->sel = topo_children(vt->t)[o->first_child];
+		return 1;
+	case ACT_CLUSTER_TOGGLE:
+		if (o->n_children)
+			vt->collapsed[vt->sel] = !vt->collapsed[vt->sel];
+		return 1;
+	default:
+		return 0;
+	}
+	at = at < 0 ? 0 : at >= n ? n - 1 : at;
+	if (n)
+		vt->sel = vt->line[at];
+	return 1;
+}
+
+static int
+topo_request(struct view *v, enum action act)
+{
+	struct view_topo *vt = v->topo;
+	switch (act) {
+	case ACT_PANE_MODE: vt->mode = (vt->mode + 1) % TM_COUNT; return 1;
+	case ACT_PANE_METRIC: vt->metric = (vt->metric + 1) % TMET_COUNT; return 1;
+	case ACT_PANE_SCOPE: vt->scope = (vt->scope + 1) % SCOPE_COUNT; return 1;
+	default: break;
+	}
+	if (vt->state != 1)
+		return 0;
+	if (vt->mode == TM_TREE) {
+		int done = tree_move(vt, act);
+		build_lines(vt);
+		return done;
+	}
+	const struct topo_obj *o = &vt->obj[vt->sel];
+	switch (act) {
+	case ACT_MOVE_UP:
+		if (o->parent != TRACE_NONE)
+			vt->sel = o->parent;
+		return 1;
+	case ACT_MOVE_DOWN:
+		if (o->n_children)
+			vt->sel = topo_children(vt->t)[o->first_child];
+		return 1;
+	case ACT_MOVE_LEFT: vt->sel = same_depth(vt, vt->sel, -1); return 1;
+	case ACT_MOVE_RIGHT: vt->sel = same_depth(vt, vt->sel, 1); return 1;
+	default: return 0;
+	}
+}
+
+const struct view_ops view_topo_ops = {
+	.name = "topology",
+	.focusable = 1,
+	.title = topo_title,
+	.prepare = topo_prepare,
+	.row = topo_row,
+	.request = topo_request,
+};

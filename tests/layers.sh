@@ -1,0 +1,51 @@
+#!/bin/sh
+# layers.sh — mk/layers.sh passes on the tree as it is, and fails, naming
+# the file and the rule, on each kind of violation planted into a copy.
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d /tmp/skein-layers-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+check() { sh "$root/mk/layers.sh" "$1" >"$tmp/out" 2>&1; }
+
+if check "$root"; then ok; else bad "the tree itself: $(cat "$tmp/out")"; fi
+
+# plant NAME FILE LINE EXPECTED: a fresh copy with LINE added to FILE must
+# fail with a message containing EXPECTED.
+plant() {
+	rm -rf "$tmp/t"
+	mkdir -p "$tmp/t"
+	cp -R "$root/src" "$root/tui" "$tmp/t/"
+	mkdir -p "$(dirname "$tmp/t/$2")"
+	printf '%s\n' "$3" >>"$tmp/t/$2"
+	if check "$tmp/t"; then
+		bad "$1: accepted"
+	elif grep -qF -- "$4" "$tmp/out"; then
+		ok
+	else
+		bad "$1: wrong message: $(cat "$tmp/out")"
+	fi
+}
+
+plant "upward include" src/base/vec.c '#include "view/view.h"' \
+	'src/base/vec.c: includes "view/view.h": view is a layer above base'
+plant "model includes analysis" src/model/trace.h '#include "analysis/analysis.h"' \
+	'analysis is a layer above model'
+plant "sibling readers" src/otf2/otf2_read.c '#include "projections/projections.h"' \
+	'projections and otf2 are siblings'
+plant "relative path" src/view/view.c '#include "../base/vec.h"' 'by a relative path'
+plant "curses in the core" src/view/grid.c '#include <curses.h>' 'only tui/ may include'
+plant "OTF2 outside its reader" src/analysis/steps.c '#include <otf2/otf2.h>' 'only otf2/ may include'
+plant "libyaml outside config" src/report/info.c '#include <yaml.h>' 'only config/ may include'
+plant "unknown folder" src/misc/x.c '#include "base/err.h"' "folder 'misc' is not a layer"
+plant "file at the top" src/loose.c '/* */' 'at the top of src/'
+plant "a header from elsewhere" src/topo/topo.c '#include "vec.h"' 'not in its folder'
+# tui includes from any layer below it
+rm -rf "$tmp/t"; mkdir -p "$tmp/t"; cp -R "$root/src" "$root/tui" "$tmp/t/"
+echo '#include "base/vec.h"' >>"$tmp/t/tui/main.c"
+if check "$tmp/t"; then ok; else bad "tui including base refused: $(cat "$tmp/out")"; fi
+
+echo "layers tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
