@@ -119,6 +119,14 @@ void analysis_lop_ops(const struct analysis *a, uint32_t lop, uint32_t *first, u
 /* The lop holding trace op `op`. */
 uint32_t analysis_op_lop(const struct analysis *a, uint32_t op);
 
+/* The region a lop shows as, everywhere a lop is named (reports, panes,
+ * histograms, search): its first MPI call, or for computation the
+ * innermost user region it ran in; TRACE_NONE when there is none. */
+uint32_t analysis_lop_region(const struct analysis *a, uint32_t lop);
+/* The innermost user frame around a lop (where its first op began), or
+ * TRACE_NONE. */
+uint32_t analysis_lop_frame(const struct analysis *a, uint32_t lop);
+
 uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop);
 enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop);
 uint64_t analysis_lop_enter(const struct analysis *a, uint32_t lop);

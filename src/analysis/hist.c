@@ -82,7 +82,6 @@ hist_collect(const struct analysis *a, enum hist_metric m, uint32_t region,
 	     const struct hist_select *sel, double **v, size_t *n)
 {
 	const struct trace *t = analysis_trace(a);
-	const struct trace_op *ops = trace_ops(t, NULL);
 	uint32_t nl = analysis_lop_count(a);
 	*n = 0;
 	*v = malloc(((size_t)nl + 1) * sizeof **v);
@@ -93,10 +92,8 @@ hist_collect(const struct analysis *a, enum hist_metric m, uint32_t region,
 			continue;
 		double x;
 		if (m == HM_DURATION) {
-			uint32_t first, count;
-			analysis_lop_ops(a, l, &first, &count);
 			if (analysis_lop_kind(a, l) == OP_COMPUTE ||
-			    (region != TRACE_NONE && ops[first].region != region))
+			    (region != TRACE_NONE && analysis_lop_region(a, l) != region))
 				continue;
 			x = trace_seconds(t, analysis_lop_exit(a, l) - analysis_lop_enter(a, l));
 		} else {

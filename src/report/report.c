@@ -36,20 +36,17 @@ report_table_parse(const char *name, enum report_table *table)
 	return ERR_USAGE;
 }
 
-/* The region of a lop as a name: its call, or for computation the user
- * region it ran in. */
+static const char *
+region_name(const struct trace *t, uint32_t r)
+{
+	return r == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[r].name);
+}
+
+/* The region of a lop as a name (analysis_lop_region), or "". */
 static const char *
 lop_region(const struct analysis *a, uint32_t l)
 {
-	const struct trace *t = analysis_trace(a);
-	uint32_t first, count;
-	analysis_lop_ops(a, l, &first, &count);
-	const struct trace_op *op = &trace_ops(t, NULL)[first + count - 1];
-	if (op->region != TRACE_NONE)
-		return trace_str(t, trace_regions(t, NULL)[op->region].name);
-	if (op->frame != TRACE_NONE)
-		return trace_str(t, trace_regions(t, NULL)[trace_frames(t, NULL)[op->frame].region].name);
-	return "";
+	return region_name(analysis_trace(a), analysis_lop_region(a, l));
 }
 
 /* The innermost user region enclosing the lop, or "". */
@@ -57,10 +54,8 @@ static const char *
 lop_context(const struct analysis *a, uint32_t l)
 {
 	const struct trace *t = analysis_trace(a);
-	uint32_t first, count;
-	analysis_lop_ops(a, l, &first, &count);
-	uint32_t f = trace_ops(t, NULL)[first].frame;
-	return f == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[trace_frames(t, NULL)[f].region].name);
+	uint32_t f = analysis_lop_frame(a, l);
+	return f == TRACE_NONE ? "" : region_name(t, trace_frames(t, NULL)[f].region);
 }
 
 static int

@@ -247,7 +247,7 @@ compile_search(struct view *v)
 static int
 lop_matches(const struct view *v, uint32_t lop)
 {
-	uint32_t r = view_index_lop_region(v->ix, lop);
+	uint32_t r = analysis_lop_region(v->a, lop);
 	return r != TRACE_NONE && v->search_match[r];
 }
 
@@ -320,6 +320,6 @@ view_search_step(struct view *v, int dir)
 	}
 	view_jump_lop(v, lop);
 	view_set_message(v, 0, "/%s: %s at rank %u step %u%s", v->search,
-			 view_region_name(v, view_index_lop_region(v->ix, lop)), v->sel_rank, v->sel_step,
+			 view_region_name(v, analysis_lop_region(v->a, lop)), v->sel_rank, v->sel_step,
 			 wrapped ? dir > 0 ? " (wrapped to the start)" : " (wrapped to the end)" : "");
 }

@@ -94,7 +94,7 @@ frames_line(struct view *v, uint32_t lop)
 {
 	uint32_t nf;
 	const struct trace_frame *fr = trace_frames(v->t, &nf);
-	uint32_t f = view_index_lop_frame(v->ix, lop);
+	uint32_t f = analysis_lop_frame(v->a, lop);
 	char buf[192];
 	size_t len = 0;
 	buf[0] = 0;
@@ -172,7 +172,7 @@ lop_details(struct view *v, uint32_t lop, int w)
 	const struct analysis_part *parts = analysis_parts(a, &np);
 	uint32_t p = analysis_lop_part(a, lop);
 	enum trace_op_kind kind = analysis_lop_kind(a, lop);
-	uint32_t reg = kind == OP_COMPUTE ? TRACE_NONE : view_index_lop_region(v->ix, lop);
+	uint32_t reg = kind == OP_COMPUTE ? TRACE_NONE : analysis_lop_region(v->a, lop);
 	char d[32];
 	add(v, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop), analysis_lop_step(a, lop),
 	    view_region_name(v, reg));
@@ -203,7 +203,7 @@ lop_details(struct view *v, uint32_t lop, int w)
 		snprintf(line, sizeof line, "from rank %u step %u (%s), late %s \u2014 c goes there",
 			 analysis_lop_timeline(a, c), analysis_lop_step(a, c),
 			 view_region_name(v, analysis_lop_kind(a, c) == OP_COMPUTE ? TRACE_NONE
-					  : view_index_lop_region(v->ix, c)),
+					  : analysis_lop_region(v->a, c)),
 			 view_duration(v, analysis_lop_lateness(a, c), d, sizeof d));
 		add_wrapped(v, ST_NORMAL, 2, line, w);
 	}

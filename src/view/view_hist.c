@@ -110,15 +110,6 @@ view_hist_destroy(struct view_hist *vh)
 
 /* ---- computing --------------------------------------------------------- */
 
-static uint32_t
-lop_region(const struct view *v, uint32_t lop)
-{
-	uint32_t first, count, n;
-	analysis_lop_ops(v->a, lop, &first, &count);
-	const struct trace_op *ops = trace_ops(v->t, &n);
-	return count && first < n ? ops[first].region : TRACE_NONE;
-}
-
 static void
 time_range(struct view *v, const struct hist_select *sel)
 {
@@ -202,8 +193,9 @@ hist_prepare(struct view *v, int w, int h)
 	struct hist_select sel;
 	view_scope_select(v, vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope, &sel);
 	uint32_t region = TRACE_NONE;
-	if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE)
-		region = lop_region(v, v->sel_lop);
+	if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
+	    analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE)
+		region = analysis_lop_region(v->a, v->sel_lop);
 	uint64_t key[10] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
 			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region };
 	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)

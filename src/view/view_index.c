@@ -10,8 +10,6 @@
 struct view_index {
 	const struct analysis *a;
 	const struct trace *t;
-	const struct trace_op *ops;
-	const struct trace_frame *frames;
 	const struct trace_region *regions;
 	uint32_t n_ranks, n_steps, n_parts, n_regions;
 	uint32_t *rank_first;        /* n_ranks + 1: lops of rank r */
@@ -108,9 +106,6 @@ view_index_create(const struct analysis *a, struct view_index **out, struct err 
 		return err_set(e, ERR_NOMEM, "out of memory");
 	ix->a = a;
 	ix->t = analysis_trace(a);
-	uint32_t n;
-	ix->ops = trace_ops(ix->t, &n);
-	ix->frames = trace_frames(ix->t, &n);
 	ix->regions = trace_regions(ix->t, &ix->n_regions);
 	trace_timelines(ix->t, &ix->n_ranks);
 	ix->n_steps = analysis_step_count(a);
@@ -218,27 +213,6 @@ view_index_lop_at_time(const struct view_index *ix, uint32_t rank, uint64_t t)
 	return lo > first ? lo - 1 : first;
 }
 
-uint32_t
-view_index_lop_frame(const struct view_index *ix, uint32_t lop)
-{
-	uint32_t first, count;
-	analysis_lop_ops(ix->a, lop, &first, &count);
-	return count ? ix->ops[first].frame : TRACE_NONE;
-}
-
-uint32_t
-view_index_lop_region(const struct view_index *ix, uint32_t lop)
-{
-	uint32_t first, count;
-	analysis_lop_ops(ix->a, lop, &first, &count);
-	if (!count)
-		return TRACE_NONE;
-	const struct trace_op *op = &ix->ops[first];
-	if (op->region != TRACE_NONE)
-		return op->region;
-	return op->frame != TRACE_NONE ? ix->frames[op->frame].region : TRACE_NONE;
-}
-
 uint64_t
 view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 {
@@ -251,7 +225,7 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 		return ex > en ? ex - en : 0;
 	}
 	case METRIC_PARTITION: return analysis_lop_part(ix->a, lop);
-	case METRIC_FUNCTION: return view_index_lop_region(ix, lop);
+	case METRIC_FUNCTION: return analysis_lop_region(ix->a, lop);
 	default: return 0;
 	}
 }
@@ -325,7 +299,7 @@ build_region_cats(struct view_index *ix)
 	}
 	uint32_t n = analysis_lop_count(ix->a);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t r = view_index_lop_region(ix, i);
+		uint32_t r = analysis_lop_region(ix->a, i);
 		cnt[r == TRACE_NONE ? ix->n_regions : r]++;
 	}
 	for (uint32_t i = 0; i < nr; i++)
@@ -356,7 +330,7 @@ view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop)
 	if (m == METRIC_FUNCTION) {
 		if (!ix->region_cat && build_region_cats(ix))
 			return 0;
-		uint32_t r = view_index_lop_region(ix, lop);
+		uint32_t r = analysis_lop_region(ix->a, lop);
 		return ix->region_cat[r == TRACE_NONE ? ix->n_regions : r];
 	}
 	return 0;

@@ -83,11 +83,6 @@ const uint64_t *view_index_step_max(struct view_index *ix, enum view_metric m);
 uint64_t view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
 			  uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count);
 
-/* The region a lop shows as: its first MPI call, or for computation the
- * innermost user region around it; TRACE_NONE when there is none. */
-uint32_t view_index_lop_region(const struct view_index *ix, uint32_t lop);
-/* The innermost user frame around a lop, or TRACE_NONE. */
-uint32_t view_index_lop_frame(const struct view_index *ix, uint32_t lop);
 /* 1-based position of partition p in step order, and 1 for odd positions
  * (for the alternating background). */
 uint32_t view_index_part_ordinal(const struct view_index *ix, uint32_t p);
