@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/hmap.h"
 #include "base/intern.h"
 #include "base/json.h"
@@ -134,6 +135,30 @@ err_keeps_first(void **state)
 	assert_string_equal(e.msg, "");
 }
 
+/* One spelling per quantity, four significant digits, and no "1000 us"
+ * where rounding reaches the next unit. */
+static void
+fmt_quantities(void **state)
+{
+	(void)state;
+	static const struct { double s; const char *text; } sec[] = {
+		{ 0, "0" }, { 794e-9, "794 ns" }, { 999.4e-9, "999 ns" }, { 999.6e-9, "1.000 us" },
+		{ 56.892e-6, "56.89 us" }, { 999.96e-6, "1.000 ms" }, { 10.0604e-3, "10.06 ms" },
+		{ 234.8e-3, "234.8 ms" }, { 1.23449, "1.234 s" }, { 4321.09, "4321.1 s" },
+		{ -2.5e-3, "-2.500 ms" },
+	};
+	char buf[32];
+	for (size_t i = 0; i < sizeof sec / sizeof sec[0]; i++)
+		assert_string_equal(fmt_seconds(sec[i].s, buf, sizeof buf), sec[i].text);
+	static const struct { double b; const char *text; } by[] = {
+		{ 0, "0 B" }, { 1023, "1023 B" }, { 1024, "1 KiB" }, { 1536, "1.5 KiB" },
+		{ 1048575, "1 MiB" }, { 4.0 * 1024 * 1024 * 1024, "4 GiB" },
+	};
+	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+		assert_string_equal(fmt_bytes(by[i].b, buf, sizeof buf), by[i].text);
+	assert_string_equal(fmt_time(0.2292314, buf, sizeof buf), "0.229231 s");
+}
+
 int
 main(void)
 {
@@ -143,6 +168,7 @@ main(void)
 		cmocka_unit_test(json_writer),
 		cmocka_unit_test(classify_mpi),
 		cmocka_unit_test(err_keeps_first),
+		cmocka_unit_test(fmt_quantities),
 	};
 	return cmocka_run_group_tests_name("core utilities", tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 #include "trace_impl.h"
 
+#include "base/fmt.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -195,6 +196,12 @@ double
 trace_seconds(const struct trace *t, uint64_t ticks)
 {
 	return (double)ticks / (double)t->info.ticks_per_second;
+}
+
+const char *
+trace_fmt_duration(const struct trace *t, uint64_t ticks, char *buf, size_t n)
+{
+	return fmt_seconds(trace_seconds(t, ticks), buf, n);
 }
 
 const char *

@@ -232,6 +232,9 @@ const struct trace_end *trace_op_ends(const struct trace *t, uint32_t op, uint32
 
 /* Seconds from the trace's start for a relative tick count. */
 double trace_seconds(const struct trace *t, uint64_t ticks);
+/* A tick count as a duration for people (fmt_seconds: "10.06 ms");
+ * returns buf. */
+const char *trace_fmt_duration(const struct trace *t, uint64_t ticks, char *buf, size_t n);
 
 /* Names for enums, for reports. */
 const char *trace_role_name(enum trace_role r);

@@ -7,23 +7,6 @@
 #include "analysis/cluster.h"
 #include "base/json.h"
 
-const char *
-report_duration(const struct trace *t, uint64_t ticks, char *buf, size_t n)
-{
-	double s = trace_seconds(t, ticks);
-	if (ticks == 0)
-		snprintf(buf, n, "0");
-	else if (s >= 1)
-		snprintf(buf, n, "%.3f s", s);
-	else if (s >= 1e-3)
-		snprintf(buf, n, "%.3f ms", s * 1e3);
-	else if (s >= 1e-6)
-		snprintf(buf, n, "%.3f us", s * 1e6);
-	else
-		snprintf(buf, n, "%.0f ns", s * 1e9);
-	return buf;
-}
-
 int
 report_table_parse(const char *name, enum report_table *table)
 {
@@ -197,8 +180,8 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : lop_region(a, l),
 			lop_context(a, l),
-			report_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
-			report_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
+			trace_fmt_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
+			trace_fmt_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
 			analysis_cause_name(analysis_lop_cause(a, l)));
 	}
 	if (!shown)
@@ -209,8 +192,8 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		struct tl_totals x;
 		char b3[32];
 		timeline_totals(a, ph, tl, &x);
-		fprintf(out, "%-6u %14s %14s %14s\n", tl, report_duration(t, x.late, b1, sizeof b1),
-			report_duration(t, x.diff, b2, sizeof b2), report_duration(t, x.max_late, b3, sizeof b3));
+		fprintf(out, "%-6u %14s %14s %14s\n", tl, trace_fmt_duration(t, x.late, b1, sizeof b1),
+			trace_fmt_duration(t, x.diff, b2, sizeof b2), trace_fmt_duration(t, x.max_late, b3, sizeof b3));
 	}
 }
 

@@ -31,7 +31,5 @@ int report_write(const struct analysis *a, FILE *out, enum report_format fmt,
  * returns 0 or ERR_USAGE. */
 int report_table_parse(const char *name, enum report_table *table);
 
-/* Formats a tick count as a duration with a unit ("12.3 ms") into buf. */
-const char *report_duration(const struct trace *t, uint64_t ticks, char *buf, size_t n);
 
 #endif

@@ -189,12 +189,6 @@ view_kind_glyph(int kind)
 }
 
 const char *
-view_duration(const struct view *v, uint64_t ticks, char *buf, size_t n)
-{
-	return report_duration(v->t, ticks, buf, n);
-}
-
-const char *
 view_region_name(const struct view *v, uint32_t region)
 {
 	uint32_t n;
@@ -431,14 +425,14 @@ draw_footer(struct view *v, struct grid *g)
 	if (view_metric_numeric(v->metric)) {
 		uint64_t lo = view_index_min(v->ix);
 		if (lo) {
-			view_duration(v, lo, buf, sizeof buf);
+			trace_fmt_duration(v->t, lo, buf, sizeof buf);
 			x += grid_printf(g, x, y, w - x, ST_LABEL, " %s ", buf);
 		} else {
 			x += grid_text(g, x, y, w - x, ST_LABEL, " 0 ");
 		}
 		for (int l = 0; l < GRID_HEAT_LEVELS && x < w; l++)
 			grid_put(g, x++, y, 0x2588, ST_HEAT0 + l);
-		view_duration(v, view_index_max(v->ix, v->metric), buf, sizeof buf);
+		trace_fmt_duration(v->t, view_index_max(v->ix, v->metric), buf, sizeof buf);
 		x += grid_printf(g, x, y, w - x, ST_LABEL, " %s", buf);
 	} else {
 		x += grid_text(g, x, y, w - x, ST_LABEL, " ");

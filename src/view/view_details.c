@@ -72,23 +72,6 @@ add(struct view *v, int style, const char *fmt, ...)
 	add_wrapped(v, style, 0, buf, v->details_w);
 }
 
-static const char *
-bytes(uint64_t b, char *buf, size_t n)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double x = (double)b;
-	int u = 0;
-	while (x >= 1024 && u < 4) {
-		x /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, n, "%llu B", (unsigned long long)b);
-	else
-		snprintf(buf, n, x == (double)(uint64_t)x ? "%.0f %s" : "%.1f %s", x, unit[u]);
-	return buf;
-}
-
 static void
 frames_line(struct view *v, uint32_t lop)
 {
@@ -149,16 +132,17 @@ messages(struct view *v, uint32_t lop, int w)
 			int recv = e[i].role == END_RECV, compl = e[i].role == END_ISEND_DONE;
 			uint32_t peer = recv ? m->sender : m->receiver;
 			uint32_t pop = recv ? m->send_op : m->recv_op;
-			bytes(m->bytes, b, sizeof b);
+			fmt_bytes((double)m->bytes, b, sizeof b);
 			if (pop != TRACE_NONE)
-				view_duration(v, analysis_lop_lateness(v->a, analysis_op_lop(v->a, pop)), l, sizeof l);
+				trace_fmt_duration(v->t, analysis_lop_lateness(v->a, analysis_op_lop(v->a, pop)), l, sizeof l);
 			else
 				snprintf(l, sizeof l, "unmatched");
 			add(v, ST_NORMAL, "%s r%u tag %u %s%s", recv ? "\u2190" : "\u2192", peer, m->tag, b,
 			    compl ? " (send completed here)" : "");
-			char line[160];
-			snprintf(line, sizeof line, "sent %.6f s \u00b7 recv %.6f s \u00b7 peer late %s",
-				 trace_seconds(v->t, m->t_send), trace_seconds(v->t, m->t_recv), l);
+			char line[160], ts[32], tr[32];
+			snprintf(line, sizeof line, "sent %s \u00b7 recv %s \u00b7 peer late %s",
+				 fmt_time(trace_seconds(v->t, m->t_send), ts, sizeof ts),
+				 fmt_time(trace_seconds(v->t, m->t_recv), tr, sizeof tr), l);
 			add_wrapped(v, ST_DIM, 4, line, w);
 		}
 	}
@@ -185,15 +169,15 @@ lop_details(struct view *v, uint32_t lop, int w)
 		add(v, ST_NORMAL, "phase     %s", v->part_phase[p]);
 	add(v, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop), analysis_lop_step(a, lop));
 	uint64_t en = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
-	add(v, ST_NORMAL, "enter     %.6f s", trace_seconds(v->t, en));
-	add(v, ST_NORMAL, "exit      %.6f s", trace_seconds(v->t, ex));
-	add(v, ST_NORMAL, "duration  %s", view_duration(v, ex > en ? ex - en : 0, d, sizeof d));
+	add(v, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en), d, sizeof d));
+	add(v, ST_NORMAL, "exit      %s", fmt_time(trace_seconds(v->t, ex), d, sizeof d));
+	add(v, ST_NORMAL, "duration  %s", trace_fmt_duration(v->t, ex > en ? ex - en : 0, d, sizeof d));
 	uint64_t late = analysis_lop_lateness(a, lop), diff = analysis_lop_diff(a, lop);
 	add(v, ST_HEAT0 + view_index_level(v->ix, METRIC_LATENESS, late), "lateness  %s",
-	    view_duration(v, late, d, sizeof d));
+	    trace_fmt_duration(v->t, late, d, sizeof d));
 	add(v, ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF, diff), "diff.     %s",
-	    view_duration(v, diff, d, sizeof d));
-	add(v, ST_NORMAL, "global    %s", view_duration(v, analysis_lop_global_lateness(a, lop), d, sizeof d));
+	    trace_fmt_duration(v->t, diff, d, sizeof d));
+	add(v, ST_NORMAL, "global    %s", trace_fmt_duration(v->t, analysis_lop_global_lateness(a, lop), d, sizeof d));
 	enum analysis_cause cause = analysis_lop_cause(a, lop);
 	add(v, cause == CAUSE_NONE ? ST_NORMAL : ST_EMPH, "cause     %s", analysis_cause_name(cause));
 	add_wrapped(v, ST_NORMAL, 2, analysis_cause_text(cause), w);
@@ -204,7 +188,7 @@ lop_details(struct view *v, uint32_t lop, int w)
 			 analysis_lop_timeline(a, c), analysis_lop_step(a, c),
 			 view_region_name(v, analysis_lop_kind(a, c) == OP_COMPUTE ? TRACE_NONE
 					  : analysis_lop_region(v->a, c)),
-			 view_duration(v, analysis_lop_lateness(a, c), d, sizeof d));
+			 trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d, sizeof d));
 		add_wrapped(v, ST_NORMAL, 2, line, w);
 	}
 	messages(v, lop, w);
@@ -242,7 +226,7 @@ det_prepare(struct view *v, int w, int h)
 				add(v, ST_NORMAL, "steps %u\u2013%u", s0, s1 - 1);
 			if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
 				char d[32];
-				view_duration(v, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
+				trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
 				add(v, ST_NORMAL, "%u operation%s \u00b7 max %s %s", v->sel_count,
 				    v->sel_count == 1 ? "" : "s", view_metric_title(v->metric), d);
 			} else {
@@ -264,7 +248,7 @@ det_prepare(struct view *v, int w, int h)
 		add(v, ST_TITLE, "block r%u\u2013%u \u00d7 steps %u\u2013%u", r0, r1 - 1, s0, s1 - 1);
 		if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
 			char d[32];
-			view_duration(v, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
+			trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
 			add(v, ST_NORMAL, "%u operations \u00b7 max %s %s", v->sel_count, view_metric_title(v->metric), d);
 		} else {
 			add(v, ST_NORMAL, "%u operations", v->sel_count);

@@ -31,25 +31,6 @@ struct view_hist {
 	char error[120];
 };
 
-/* ---- shared with the topology pane ---------------------------------------- */
-
-const char *
-view_seconds(double s, char *buf, size_t n)
-{
-	double a = fabs(s);
-	if (a == 0)
-		snprintf(buf, n, "0");
-	else if (a < 1e-6)
-		snprintf(buf, n, "%.0f ns", s * 1e9);
-	else if (a < 1e-3)
-		snprintf(buf, n, "%.1f \u00b5s", s * 1e6);
-	else if (a < 1)
-		snprintf(buf, n, "%.2f ms", s * 1e3);
-	else
-		snprintf(buf, n, "%.3f s", s);
-	return buf;
-}
-
 const char *
 view_scope_name(int scope)
 {
@@ -230,15 +211,7 @@ hist_title(struct view *v, char *buf, size_t n)
 static const char *
 bin_label(const struct view_hist *vh, double x, char *buf, size_t n)
 {
-	if (vh->kind != HK_MSGSIZE)
-		return view_seconds(x, buf, n);
-	if (x < 1024)
-		snprintf(buf, n, "%.0f B", x);
-	else if (x < 1024 * 1024)
-		snprintf(buf, n, "%.1f KiB", x / 1024);
-	else
-		snprintf(buf, n, "%.1f MiB", x / (1024 * 1024));
-	return buf;
+	return vh->kind == HK_MSGSIZE ? fmt_bytes(x, buf, n) : fmt_seconds(x, buf, n);
 }
 
 /* Height of a count in eighths of a cell, ch cells for the peak. */
@@ -316,9 +289,9 @@ time_labels(struct view *v, struct grid *row, int lw)
 {
 	const struct view_hist *vh = v->hist;
 	char a[48], b[48];
-	snprintf(a, sizeof a, "%.6f s", trace_seconds(v->t, vh->t0));
+	fmt_time(trace_seconds(v->t, vh->t0), a, sizeof a);
 	grid_text(row, lw, 0, row->w - lw, ST_LABEL, a);
-	snprintf(b, sizeof b, "%.6f s", trace_seconds(v->t, vh->t1));
+	fmt_time(trace_seconds(v->t, vh->t1), b, sizeof b);
 	int n = grid_text_width(b);
 	if (lw + grid_text_width(a) + 2 + n <= row->w)
 		grid_text(row, row->w - n, 0, n, ST_LABEL, b);
@@ -417,7 +390,7 @@ hist_row_density(struct view *v, int y, struct grid *row, int ch)
 		int r = y - 1;
 		if (r == 0 || r == ch - 1) {
 			double e = r == 0 ? d->dur_hi : d->dur_lo;
-			grid_text(row, 0, 0, lw - 1, ST_LABEL, view_seconds(pow(10, e), buf, sizeof buf));
+			grid_text(row, 0, 0, lw - 1, ST_LABEL, fmt_seconds(pow(10, e), buf, sizeof buf));
 		}
 		grid_put(row, lw - 1, 0, 0x2502, ST_DIM);
 		for (uint32_t x = 0; x < d->w && lw + (int)x < row->w; x++) {

@@ -12,6 +12,7 @@
 
 #include "view.h"
 #include "analysis/hist.h"
+#include "base/fmt.h"
 #include "view_cluster.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
@@ -191,12 +192,9 @@ void view_scope_select(const struct view *v, int scope, struct hist_select *sel)
 const char *view_scope_name(int scope);
 /* 1 if lop is in sel (hist.h's struct hist_select). */
 int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop);
-/* A value in seconds as "12.3 ms", "4.56 s" ... */
-const char *view_seconds(double s, char *buf, size_t n);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);
-const char *view_duration(const struct view *v, uint64_t ticks, char *buf, size_t n);
 const char *view_region_name(const struct view *v, uint32_t region);
 int view_cell_style(struct view *v, uint32_t lop, uint64_t value);
 

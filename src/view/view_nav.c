@@ -309,7 +309,7 @@ hotspot(struct view *v, int dir)
 	v->hot_idx = next;
 	view_jump_lop(v, hot[next]);
 	char d[32];
-	view_duration(v, analysis_lop_diff(v->a, hot[next]), d, sizeof d);
+	trace_fmt_duration(v->t, analysis_lop_diff(v->a, hot[next]), d, sizeof d);
 	view_set_message(v, 0, "hotspot %d/%u: differential lateness %s, %s", next + 1, n, d,
 			 analysis_cause_name(analysis_lop_cause(v->a, hot[next])));
 }

@@ -106,7 +106,7 @@ ov_row(struct view *v, int y, struct grid *row)
 			grid_put(row, sel, 0, 0x25b2, ST_EMPH);
 		if (cols + 2 < row->w) {
 			char d[32], buf[64];
-			view_duration(v, view_index_max(v->ix, v->ov_metric), d, sizeof d);
+			trace_fmt_duration(v->t, view_index_max(v->ix, v->ov_metric), d, sizeof d);
 			snprintf(buf, sizeof buf, "max %s", d);
 			int n = grid_text_width(buf);
 			if (cols + 2 + n <= row->w)

@@ -130,9 +130,9 @@ tl_row(struct view *v, int y, struct grid *row)
 	int lw = tl_label_w(v), cw = v->tl_w;
 	char a[48], b[48];
 	if (y == 0) {
-		snprintf(a, sizeof a, "%.6f s", trace_seconds(v->t, v->tl_t0));
+		fmt_time(trace_seconds(v->t, v->tl_t0), a, sizeof a);
 		grid_text(row, lw, 0, cw, ST_LABEL, a);
-		view_duration(v, v->tl_t1 - v->tl_t0, b, sizeof b);
+		trace_fmt_duration(v->t, v->tl_t1 - v->tl_t0, b, sizeof b);
 		char c[64];
 		snprintf(c, sizeof c, "+%s", b);
 		int n = grid_text_width(c);

@@ -323,7 +323,7 @@ value_text(const struct view_topo *vt, double x, char *buf, size_t n)
 	if (vt->metric == TMET_HOTSPOTS)
 		snprintf(buf, n, "%.0f", x);
 	else
-		view_seconds(x, buf, n);
+		fmt_seconds(x, buf, n);
 	return buf;
 }
 

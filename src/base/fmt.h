@@ -1,0 +1,27 @@
+/* fmt.h — one way to write each quantity for people.
+ *
+ * Every pane, the analyze text report and the status line write times
+ * and sizes through these, so a number reads the same everywhere (JSON
+ * and CSV keep raw numbers). Units are ASCII ("us", not the micro sign),
+ * so output is the same in any locale and over any terminal.
+ */
+#ifndef SKEIN_FMT_H
+#define SKEIN_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Seconds with four significant digits in the largest unit that keeps
+ * the value at 1 or more: "0", "794 ns", "56.89 us", "10.06 ms",
+ * "234.8 ms", "1.234 s". Negative values keep their sign. Returns buf. */
+const char *fmt_seconds(double s, char *buf, size_t n);
+
+/* A point in time, seconds since the trace's start, to the microsecond:
+ * "0.229231 s". Returns buf. */
+const char *fmt_time(double s, char *buf, size_t n);
+
+/* A byte count in binary units: "512 B", "1.5 KiB", "4 MiB" (a whole
+ * multiple without a decimal). Returns buf. */
+const char *fmt_bytes(double bytes, char *buf, size_t n);
+
+#endif
