@@ -168,6 +168,10 @@ printf 'keys:\n  quit: [Q]\n' >"$tmp/keys.yaml"
 printf 'keys:\n  help: ["#"]\n' >"$tmp/hash.yaml"
 "$skein" render --config "$tmp/hash.yaml" "$sv" --size 100x30 --keys '#' | grep -q '┌ help ' &&
 	ok || bad "keys: '#' binds like any other key"
+# the help overlay's title names the keys in force, not the built-in ones
+printf 'keys:\n  close: [x]\n  help: [F1]\n  move-down: [n]\n  move-up: [p]\n' >"$tmp/helpkeys.yaml"
+"$skein" render --config "$tmp/helpkeys.yaml" "$sv" --size 100x30 --keys '<F1>' | grep -q '┌ help · x or F1 closes · n/p scroll ' &&
+	ok || bad "keys: the help title names the configured keys"
 # --keymap FILE: bindings on top of the configuration's; unreadable files fail cleanly
 printf 'Q quit\n' >"$tmp/extra.keys"
 "$skein" render --keymap "$tmp/extra.keys" "$sv" --size 100x120 --pane help | grep -q 'q, Q  *quit' &&

@@ -292,6 +292,17 @@ keymap_keys(const struct keymap *km, enum action a, char *buf, size_t n)
 	return count;
 }
 
+const char *
+keymap_first_key(const struct keymap *km, enum action a, char *buf, size_t n)
+{
+	if (keymap_keys(km, a, buf, n) == 0)
+		return buf;
+	char *comma = strstr(buf, ", ");
+	if (comma)
+		*comma = 0;
+	return buf;
+}
+
 int
 keymap_script(const char *s, uint32_t *keys, size_t max, size_t *n, struct err *e)
 {

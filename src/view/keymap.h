@@ -60,6 +60,10 @@ enum action keymap_action(const struct keymap *km, uint32_t key);
  * (truncated to n). Returns the number of keys. */
 int keymap_keys(const struct keymap *km, enum action a, char *buf, size_t n);
 
+/* The first key bound to a (its name, into buf), or "" when none is;
+ * returns buf. */
+const char *keymap_first_key(const struct keymap *km, enum action a, char *buf, size_t n);
+
 /* The built-in bindings text. */
 const char *keymap_default_text(void);
 

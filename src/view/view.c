@@ -91,9 +91,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	uint32_t nreg;
 	trace_regions(v->t, &nreg);
 	v->search_match = calloc(nreg ? nreg : 1, 1);
-	v->dl = calloc(VIEW_MAX_DLINES, sizeof *v->dl);
-	v->hl = calloc(VIEW_MAX_DLINES, sizeof *v->hl);
-	if (!v->km || !v->search_match || !v->dl || !v->hl || view_topo_create(v, o) || view_hist_create(v)) {
+	int lines_rc = view_lines_init(&v->details) | view_lines_init(&v->help);
+	if (!v->km || !v->search_match || lines_rc || view_topo_create(v, o) || view_hist_create(v)) {
 		view_destroy(v);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -142,8 +141,8 @@ view_destroy(struct view *v)
 	view_cluster_destroy(v->vc);
 	keymap_destroy(v->own_km);
 	free(v->search_match);
-	free(v->dl);
-	free(v->hl);
+	view_lines_fini(&v->details);
+	view_lines_fini(&v->help);
 	free(v->gc);
 	free(v->ov);
 	free(v->tl);
@@ -357,18 +356,6 @@ draw_status(struct view *v, struct grid *g)
 	grid_text(g, 1, 0, 5, ST_BAR_KEY, "skein");
 }
 
-/* The first key bound to a, or "" when the configuration left it unbound. */
-static const char *
-first_key(const struct keymap *km, enum action a, char *buf, size_t n)
-{
-	if (keymap_keys(km, a, buf, n) == 0)
-		return "";
-	char *comma = strstr(buf, ", ");
-	if (comma)
-		*comma = 0;
-	return buf;
-}
-
 /* The bottom line's reminder of the keys, from the bindings in force: an
  * entry whose action has no key is left out. */
 static void
@@ -386,8 +373,8 @@ legend_keys(const struct keymap *km, char *out, size_t n)
 	out[0] = 0;
 	for (size_t i = 0; i < sizeof ent / sizeof ent[0] && len < n; i++) {
 		char ka[64], kb[64];
-		const char *a = first_key(km, ent[i].a, ka, sizeof ka);
-		const char *b = ent[i].b != ACT_NONE ? first_key(km, ent[i].b, kb, sizeof kb) : "";
+		const char *a = keymap_first_key(km, ent[i].a, ka, sizeof ka);
+		const char *b = ent[i].b != ACT_NONE ? keymap_first_key(km, ent[i].b, kb, sizeof kb) : "";
 		int w = 0;
 		if (i == 2) /* the glyphs, between quitting and walking */
 			w = snprintf(out + len, n - len, "   s send  r recv  x both  C coll  W wait  \u00b7 comp");
@@ -521,13 +508,9 @@ cycle_focus(struct view *v, int dir)
 static int
 help_action(struct view *v, enum action act)
 {
+	if (view_lines_scroll(&v->help, act))
+		return 1;
 	switch (act) {
-	case ACT_MOVE_DOWN: v->help_scroll++; break;
-	case ACT_MOVE_UP: v->help_scroll--; break;
-	case ACT_PAGE_DOWN: v->help_scroll += v->help_rows > 1 ? v->help_rows - 1 : 1; break;
-	case ACT_PAGE_UP: v->help_scroll -= v->help_rows > 1 ? v->help_rows - 1 : 1; break;
-	case ACT_FIRST_RANK: case ACT_FIRST_STEP: v->help_scroll = 0; break;
-	case ACT_LAST_RANK: case ACT_LAST_STEP: v->help_scroll = 1 << 20; break;
 	case ACT_HELP: case ACT_CLOSE: case ACT_QUIT:
 		if (v->solo == PANE_HELP && act == ACT_QUIT)
 			v->quit = 1;
@@ -536,8 +519,6 @@ help_action(struct view *v, enum action act)
 	case ACT_REDRAW: v->repaint = 1; break;
 	default: break;     /* the rest waits until the help is closed */
 	}
-	if (v->help_scroll < 0)
-		v->help_scroll = 0;
 	return 1;
 }
 
@@ -551,7 +532,7 @@ view_action(struct view *v, enum action act)
 	switch (act) {
 	case ACT_NONE: return;
 	case ACT_QUIT: v->quit = 1; return;
-	case ACT_HELP: v->help_open = 1; v->help_scroll = 0; return;
+	case ACT_HELP: v->help_open = 1; v->help.scroll = 0; return;
 	case ACT_CLOSE: v->message[0] = 0; return;
 	case ACT_REDRAW: v->repaint = 1; return;
 	case ACT_NEXT_PANE: cycle_focus(v, 1); return;

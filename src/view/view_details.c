@@ -4,73 +4,7 @@
  * prepare (wrapped to the pane's width) and scrolled by the pane. */
 #include "view_impl.h"
 
-#include <stdarg.h>
 #include <string.h>
-
-static void
-push(struct view *v, int style, int indent, const char *text, size_t len)
-{
-	if (v->n_dl >= VIEW_MAX_DLINES)
-		return;
-	struct dline *d = &v->dl[v->n_dl++];
-	snprintf(d->text, sizeof d->text, "%*s%.*s", indent, "", (int)len, text);
-	d->style = (uint8_t)style;
-}
-
-/* Byte length of the first `cols` columns of UTF-8 text. */
-static size_t
-cols_bytes(const char *s, int cols)
-{
-	size_t i = 0;
-	while (s[i] && cols > 0) {
-		i++;
-		while (((unsigned char)s[i] & 0xc0) == 0x80)
-			i++;
-		cols--;
-	}
-	return i;
-}
-
-/* Adds text wrapped at spaces to the pane width w: the first line
- * indented by indent, the rest by indent + 2. */
-static void
-add_wrapped(struct view *v, int style, int indent, const char *text, int w)
-{
-	const char *p = text;
-	int first = 1;
-	while (*p) {
-		int ind = first ? indent : indent + 2;
-		int room = w - ind < 12 ? 12 : w - ind;
-		size_t take = strlen(p);
-		if (grid_text_width(p) > room) {
-			size_t lim = cols_bytes(p, room), cut = lim;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			take = cut ? cut : lim;
-		}
-		push(v, style, ind, p, take);
-		p += take;
-		while (*p == ' ')
-			p++;
-		first = 0;
-	}
-}
-
-static void
-add(struct view *v, int style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-add(struct view *v, int style, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (!buf[0])
-		push(v, style, 0, "", 0);
-	add_wrapped(v, style, 0, buf, v->details_w);
-}
 
 static void
 frames_line(struct view *v, uint32_t lop)
@@ -88,11 +22,11 @@ frames_line(struct view *v, uint32_t lop)
 			break;
 		len += (size_t)n;
 	}
-	add(v, ST_NORMAL, "in %s", buf[0] ? buf : "(no user region)");
+	view_lines_add(&v->details, ST_NORMAL, "in %s", buf[0] ? buf : "(no user region)");
 }
 
 static void
-messages(struct view *v, uint32_t lop, int w)
+messages(struct view *v, uint32_t lop)
 {
 	uint32_t first, count, nm, nc;
 	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
@@ -109,9 +43,9 @@ messages(struct view *v, uint32_t lop, int w)
 		}
 	}
 	if (count > 1)
-		add(v, ST_DIM, "%u calls (neighbouring Isends coalesced)", count);
+		view_lines_add(&v->details, ST_DIM, "%u calls (neighbouring Isends coalesced)", count);
 	if (in || out || done)
-		add(v, ST_TITLE, "messages %d in \u00b7 %d out%s", in, out, done ? " \u00b7 completes sends" : "");
+		view_lines_add(&v->details, ST_TITLE, "messages %d in \u00b7 %d out%s", in, out, done ? " \u00b7 completes sends" : "");
 	char b[32], l[32];
 	for (uint32_t op = first; op < first + count; op++) {
 		uint32_t ne;
@@ -122,8 +56,8 @@ messages(struct view *v, uint32_t lop, int w)
 				char root[24] = "-";
 				if (c->root != TRACE_NONE)
 					snprintf(root, sizeof root, "r%u", c->root);
-				add(v, ST_TITLE, "collective %s", trace_coll_type_name((enum trace_coll_type)c->type));
-				add(v, ST_NORMAL, "  %u of %u members \u00b7 root %s", c->member_count, c->expected, root);
+				view_lines_add(&v->details, ST_TITLE, "collective %s", trace_coll_type_name((enum trace_coll_type)c->type));
+				view_lines_add(&v->details, ST_NORMAL, "  %u of %u members \u00b7 root %s", c->member_count, c->expected, root);
 				continue;
 			}
 			if (e[i].id >= nm)
@@ -137,19 +71,19 @@ messages(struct view *v, uint32_t lop, int w)
 				trace_fmt_duration(v->t, analysis_lop_lateness(v->a, analysis_op_lop(v->a, pop)), l, sizeof l);
 			else
 				snprintf(l, sizeof l, "unmatched");
-			add(v, ST_NORMAL, "%s r%u tag %u %s%s", recv ? "\u2190" : "\u2192", peer, m->tag, b,
+			view_lines_add(&v->details, ST_NORMAL, "%s r%u tag %u %s%s", recv ? "\u2190" : "\u2192", peer, m->tag, b,
 			    compl ? " (send completed here)" : "");
 			char line[160], ts[32], tr[32];
 			snprintf(line, sizeof line, "sent %s \u00b7 recv %s \u00b7 peer late %s",
 				 fmt_time(trace_seconds(v->t, m->t_send), ts, sizeof ts),
 				 fmt_time(trace_seconds(v->t, m->t_recv), tr, sizeof tr), l);
-			add_wrapped(v, ST_DIM, 4, line, w);
+			view_lines_text(&v->details, ST_DIM, 4, 6, line);
 		}
 	}
 }
 
 static void
-lop_details(struct view *v, uint32_t lop, int w)
+lop_details(struct view *v, uint32_t lop)
 {
 	const struct analysis *a = v->a;
 	uint32_t np;
@@ -158,29 +92,29 @@ lop_details(struct view *v, uint32_t lop, int w)
 	enum trace_op_kind kind = analysis_lop_kind(a, lop);
 	uint32_t reg = kind == OP_COMPUTE ? TRACE_NONE : analysis_lop_region(v->a, lop);
 	char d[32];
-	add(v, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop), analysis_lop_step(a, lop),
+	view_lines_add(&v->details, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop), analysis_lop_step(a, lop),
 	    view_region_name(v, reg));
-	add(v, ST_DIM, "%s operation", trace_op_kind_name(kind));
+	view_lines_add(&v->details, ST_DIM, "%s operation", trace_op_kind_name(kind));
 	frames_line(v, lop);
 	if (p < np)
-		add(v, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", view_index_part_ordinal(v->ix, p),
+		view_lines_add(&v->details, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", view_index_part_ordinal(v->ix, p),
 		    np, parts[p].step_first, parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
 	if (p < np && v->part_phase && v->part_phase[p])
-		add(v, ST_NORMAL, "phase     %s", v->part_phase[p]);
-	add(v, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop), analysis_lop_step(a, lop));
+		view_lines_add(&v->details, ST_NORMAL, "phase     %s", v->part_phase[p]);
+	view_lines_add(&v->details, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop), analysis_lop_step(a, lop));
 	uint64_t en = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
-	add(v, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en), d, sizeof d));
-	add(v, ST_NORMAL, "exit      %s", fmt_time(trace_seconds(v->t, ex), d, sizeof d));
-	add(v, ST_NORMAL, "duration  %s", trace_fmt_duration(v->t, ex > en ? ex - en : 0, d, sizeof d));
+	view_lines_add(&v->details, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en), d, sizeof d));
+	view_lines_add(&v->details, ST_NORMAL, "exit      %s", fmt_time(trace_seconds(v->t, ex), d, sizeof d));
+	view_lines_add(&v->details, ST_NORMAL, "duration  %s", trace_fmt_duration(v->t, ex > en ? ex - en : 0, d, sizeof d));
 	uint64_t late = analysis_lop_lateness(a, lop), diff = analysis_lop_diff(a, lop);
-	add(v, ST_HEAT0 + view_index_level(v->ix, METRIC_LATENESS, late), "lateness  %s",
+	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_LATENESS, late), "lateness  %s",
 	    trace_fmt_duration(v->t, late, d, sizeof d));
-	add(v, ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF, diff), "diff.     %s",
+	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF, diff), "diff.     %s",
 	    trace_fmt_duration(v->t, diff, d, sizeof d));
-	add(v, ST_NORMAL, "global    %s", trace_fmt_duration(v->t, analysis_lop_global_lateness(a, lop), d, sizeof d));
+	view_lines_add(&v->details, ST_NORMAL, "global    %s", trace_fmt_duration(v->t, analysis_lop_global_lateness(a, lop), d, sizeof d));
 	enum analysis_cause cause = analysis_lop_cause(a, lop);
-	add(v, cause == CAUSE_NONE ? ST_NORMAL : ST_EMPH, "cause     %s", analysis_cause_name(cause));
-	add_wrapped(v, ST_NORMAL, 2, analysis_cause_text(cause), w);
+	view_lines_add(&v->details, cause == CAUSE_NONE ? ST_NORMAL : ST_EMPH, "cause     %s", analysis_cause_name(cause));
+	view_lines_text(&v->details, ST_NORMAL, 2, 4, analysis_cause_text(cause));
 	uint32_t c = analysis_lop_cause_lop(a, lop);
 	if (c != TRACE_NONE) {
 		char line[160];
@@ -189,9 +123,9 @@ lop_details(struct view *v, uint32_t lop, int w)
 			 view_region_name(v, analysis_lop_kind(a, c) == OP_COMPUTE ? TRACE_NONE
 					  : analysis_lop_region(v->a, c)),
 			 trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d, sizeof d));
-		add_wrapped(v, ST_NORMAL, 2, line, w);
+		view_lines_text(&v->details, ST_NORMAL, 2, 4, line);
 	}
-	messages(v, lop, w);
+	messages(v, lop);
 }
 
 static void
@@ -204,9 +138,7 @@ det_title(struct view *v, char *buf, size_t n)
 static void
 det_prepare(struct view *v, int w, int h)
 {
-	v->n_dl = 0;
-	v->details_rows = h;
-	v->details_w = w;
+	view_lines_begin(&v->details, w, h);
 	uint32_t nrows;
 	const struct view_row *rows = v->clustered ? view_cluster_rows(v->vc, &nrows) : NULL;
 	if (rows && v->sel_row < nrows) {
@@ -218,24 +150,24 @@ det_prepare(struct view *v, int w, int h)
 		if (r->rank == TRACE_NONE) {
 			uint32_t ns = view_index_steps(v->ix), s0 = v->sel_step / v->zs * v->zs;
 			uint32_t s1 = s0 + v->zs > ns ? ns : s0 + v->zs;
-			add(v, ST_TITLE, "cluster c%u \u00b7 %u rank%s \u00b7 medoid r%u", r->group, cnt,
+			view_lines_add(&v->details, ST_TITLE, "cluster c%u \u00b7 %u rank%s \u00b7 medoid r%u", r->group, cnt,
 			    cnt == 1 ? "" : "s", view_cluster_medoid(v->vc, r->group));
 			view_cluster_ranges(v->vc, r->group, ranks, sizeof ranks);
-			add(v, ST_NORMAL, "rank%s %s", cnt == 1 ? "" : "s", ranks);
+			view_lines_add(&v->details, ST_NORMAL, "rank%s %s", cnt == 1 ? "" : "s", ranks);
 			if (s1 > s0 + 1)
-				add(v, ST_NORMAL, "steps %u\u2013%u", s0, s1 - 1);
+				view_lines_add(&v->details, ST_NORMAL, "steps %u\u2013%u", s0, s1 - 1);
 			if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
 				char d[32];
 				trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
-				add(v, ST_NORMAL, "%u operation%s \u00b7 max %s %s", v->sel_count,
+				view_lines_add(&v->details, ST_NORMAL, "%u operation%s \u00b7 max %s %s", v->sel_count,
 				    v->sel_count == 1 ? "" : "s", view_metric_title(v->metric), d);
 			} else {
-				add(v, ST_NORMAL, "%u operation%s", v->sel_count, v->sel_count == 1 ? "" : "s");
+				view_lines_add(&v->details, ST_NORMAL, "%u operation%s", v->sel_count, v->sel_count == 1 ? "" : "s");
 			}
 			if (v->sel_lop != TRACE_NONE)
-				add(v, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
+				view_lines_add(&v->details, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
 		} else {
-			add(v, ST_DIM, "in cluster c%u (%u ranks, medoid r%u)", r->group, cnt,
+			view_lines_add(&v->details, ST_DIM, "in cluster c%u (%u ranks, medoid r%u)", r->group, cnt,
 			    view_cluster_medoid(v->vc, r->group));
 		}
 	}
@@ -245,51 +177,35 @@ det_prepare(struct view *v, int w, int h)
 		uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);
 		r1 = r1 > nr ? nr : r1;
 		s1 = s1 > ns ? ns : s1;
-		add(v, ST_TITLE, "block r%u\u2013%u \u00d7 steps %u\u2013%u", r0, r1 - 1, s0, s1 - 1);
+		view_lines_add(&v->details, ST_TITLE, "block r%u\u2013%u \u00d7 steps %u\u2013%u", r0, r1 - 1, s0, s1 - 1);
 		if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
 			char d[32];
 			trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
-			add(v, ST_NORMAL, "%u operations \u00b7 max %s %s", v->sel_count, view_metric_title(v->metric), d);
+			view_lines_add(&v->details, ST_NORMAL, "%u operations \u00b7 max %s %s", v->sel_count, view_metric_title(v->metric), d);
 		} else {
-			add(v, ST_NORMAL, "%u operations", v->sel_count);
+			view_lines_add(&v->details, ST_NORMAL, "%u operations", v->sel_count);
 		}
-		add(v, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
+		view_lines_add(&v->details, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
 	}
 	if (v->sel_lop == TRACE_NONE) {
-		add(v, ST_TITLE, "rank %u \u00b7 step %u", v->sel_rank, v->sel_step);
-		add(v, ST_DIM, "no operation of this rank at this step");
+		view_lines_add(&v->details, ST_TITLE, "rank %u \u00b7 step %u", v->sel_rank, v->sel_step);
+		view_lines_add(&v->details, ST_DIM, "no operation of this rank at this step");
 	} else {
-		lop_details(v, v->sel_lop, w);
+		lop_details(v, v->sel_lop);
 	}
-	int max = v->n_dl - h;
-	if (v->details_scroll > max)
-		v->details_scroll = max > 0 ? max : 0;
+	view_lines_end(&v->details);
 }
 
 static void
 det_row(struct view *v, int y, struct grid *row)
 {
-	int i = y + v->details_scroll;
-	if (i < v->n_dl)
-		grid_text(row, 0, 0, row->w, v->dl[i].style, v->dl[i].text);
-	if (y == v->details_rows - 1 && v->n_dl > v->details_scroll + v->details_rows)
-		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2193");
+	view_lines_row(&v->details, y, 0, row);
 }
 
 static int
 det_request(struct view *v, enum action act)
 {
-	int page = v->details_rows > 1 ? v->details_rows - 1 : 1;
-	switch (act) {
-	case ACT_MOVE_DOWN: v->details_scroll++; break;
-	case ACT_MOVE_UP: v->details_scroll--; break;
-	case ACT_PAGE_DOWN: v->details_scroll += page; break;
-	case ACT_PAGE_UP: v->details_scroll -= page; break;
-	default: return 0;
-	}
-	if (v->details_scroll < 0)
-		v->details_scroll = 0;
-	return 1;
+	return view_lines_scroll(&v->details, act);
 }
 
 const struct view_ops view_details_ops = {

@@ -2,38 +2,30 @@
  * the key bindings in force, so it always tells the truth about keys. */
 #include "view_impl.h"
 
-#include <stdarg.h>
 #include <string.h>
 
-static void
-hadd(struct view *v, int style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-hadd(struct view *v, int style, const char *fmt, ...)
-{
-	if (v->n_hl >= VIEW_MAX_DLINES)
-		return;
-	struct dline *d = &v->hl[v->n_hl++];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(d->text, sizeof d->text, fmt, ap);
-	va_end(ap);
-	d->style = (uint8_t)style;
-}
-
+/* "help · Esc or ? closes · j/k scroll", from the bindings in force. */
 static void
 help_title(struct view *v, char *buf, size_t n)
 {
-	(void)v;
-	snprintf(buf, n, "help \u00b7 Esc or ? closes \u00b7 j/k scroll");
+	char close[16], help[16], down[16], up[16];
+	keymap_first_key(v->km, ACT_CLOSE, close, sizeof close);
+	keymap_first_key(v->km, ACT_HELP, help, sizeof help);
+	keymap_first_key(v->km, ACT_MOVE_DOWN, down, sizeof down);
+	keymap_first_key(v->km, ACT_MOVE_UP, up, sizeof up);
+	int len = snprintf(buf, n, "help");
+	if ((*close || *help) && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - (size_t)len, " \u00b7 %s%s%s closes", close,
+				*close && *help ? " or " : "", help);
+	if ((*down || *up) && len >= 0 && (size_t)len < n)
+		snprintf(buf + len, n - (size_t)len, " \u00b7 %s%s%s scroll", down, *down && *up ? "/" : "", up);
 }
 
 static void
 help_prepare(struct view *v, int w, int h)
 {
-	(void)w;
-	v->n_hl = 0;
-	v->help_rows = h;
+	struct view_lines *L = &v->help;
+	view_lines_begin(L, w - 1, h);
 	const char *group = "";
 	for (int a = 1; a < ACT_COUNT; a++) {
 		const struct action_info *ai = action_info((enum action)a);
@@ -42,45 +34,41 @@ help_prepare(struct view *v, int w, int h)
 			continue;
 		if (strcmp(group, ai->group) != 0) {
 			if (*group)
-				hadd(v, ST_NORMAL, "%s", "");
-			hadd(v, ST_TITLE, "%s", ai->group);
+				view_lines_text(L, ST_NORMAL, 0, 0, "");
+			view_lines_text(L, ST_TITLE, 0, 0, ai->group);
 			group = ai->group;
 		}
-		hadd(v, ST_NORMAL, "  %-16s %s", keys, ai->help);
+		char line[192];
+		snprintf(line, sizeof line, "%-16s %s", keys, ai->help);
+		view_lines_text(L, ST_NORMAL, 2, 19, line);
 	}
-	hadd(v, ST_NORMAL, "%s", "");
-	hadd(v, ST_TITLE, "%s", "Commands (after :)");
-	hadd(v, ST_NORMAL, "%s", "  step N, rank N     go to a global step or a rank (a bare N is a step)");
-	hadd(v, ST_NORMAL, "%s", "  partition N        go to the N-th partition (in step order)");
-	hadd(v, ST_NORMAL, "%s", "  hotspot N          go to the N-th hotspot");
-	hadd(v, ST_NORMAL, "%s", "  metric NAME        lateness, diff, global, duration, partition, function");
-	hadd(v, ST_NORMAL, "%s", "  zoom N [R]         N steps per column, R ranks per row");
-	hadd(v, ST_NORMAL, "%s", "  clusters K, off    rows: ranks in K clusters by lateness (1-20), or ranks");
-	hadd(v, ST_NORMAL, "%s", "  search TEXT, quit");
-	hadd(v, ST_NORMAL, "%s", "");
-	hadd(v, ST_TITLE, "%s", "Glyphs");
-	hadd(v, ST_NORMAL, "%s", "  s send  r receive  x send+receive  C collective  W wait  \u00b7 computation");
-	hadd(v, ST_NORMAL, "%s", "  colour: the metric (footer scale); zoomed out, the block's maximum");
-	hadd(v, ST_NORMAL, "%s", "  reverse: selection; green background: its message partners");
-	hadd(v, ST_NORMAL, "%s", "  ruler: \u253c partition start, \u2550 the selected operation's partition");
-	hadd(v, ST_NORMAL, "%s", "");
-	hadd(v, ST_TITLE, "%s", "Lateness");
-	hadd(v, ST_NORMAL, "%s", "  lateness: exit time minus the earliest exit among the operations of the");
-	hadd(v, ST_NORMAL, "%s", "  same partition and step; differential: what an operation adds to the");
-	hadd(v, ST_NORMAL, "%s", "  lateness it inherited (hotspots are where it is largest)");
-	int max = v->n_hl - h;
-	if (v->help_scroll > max)
-		v->help_scroll = max > 0 ? max : 0;
+	view_lines_text(L, ST_NORMAL, 0, 0, "");
+	view_lines_text(L, ST_TITLE, 0, 0, "Commands (after :)");
+	view_lines_text(L, ST_NORMAL, 2, 21, "step N, rank N     go to a global step or a rank (a bare N is a step)");
+	view_lines_text(L, ST_NORMAL, 2, 21, "partition N        go to the N-th partition (in step order)");
+	view_lines_text(L, ST_NORMAL, 2, 21, "hotspot N          go to the N-th hotspot");
+	view_lines_text(L, ST_NORMAL, 2, 21, "metric NAME        lateness, diff, global, duration, partition, function");
+	view_lines_text(L, ST_NORMAL, 2, 21, "zoom N [R]         N steps per column, R ranks per row");
+	view_lines_text(L, ST_NORMAL, 2, 21, "clusters K, off    rows: ranks in K clusters by lateness (1-20), or ranks");
+	view_lines_text(L, ST_NORMAL, 2, 21, "search TEXT, quit");
+	view_lines_text(L, ST_NORMAL, 0, 0, "");
+	view_lines_text(L, ST_TITLE, 0, 0, "Glyphs");
+	view_lines_text(L, ST_NORMAL, 2, 4, "s send  r receive  x send+receive  C collective  W wait  \u00b7 computation");
+	view_lines_text(L, ST_NORMAL, 2, 4, "colour: the metric (footer scale); zoomed out, the block's maximum");
+	view_lines_text(L, ST_NORMAL, 2, 4, "reverse: selection; green background: its message partners");
+	view_lines_text(L, ST_NORMAL, 2, 4, "ruler: \u253c partition start, \u2550 the selected operation's partition");
+	view_lines_text(L, ST_NORMAL, 0, 0, "");
+	view_lines_text(L, ST_TITLE, 0, 0, "Lateness");
+	view_lines_text(L, ST_NORMAL, 2, 2, "lateness: exit time minus the earliest exit among the operations of the "
+			"same partition and step; differential: what an operation adds to the "
+			"lateness it inherited (hotspots are where it is largest)");
+	view_lines_end(L);
 }
 
 static void
 help_row(struct view *v, int y, struct grid *row)
 {
-	int i = y + v->help_scroll;
-	if (i < v->n_hl)
-		grid_text(row, 1, 0, row->w - 1, v->hl[i].style, v->hl[i].text);
-	if (y == v->help_rows - 1 && v->n_hl > v->help_scroll + v->help_rows)
-		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2193");
+	view_lines_row(&v->help, y, 1, row);
 }
 
 const struct view_ops view_help_ops = {

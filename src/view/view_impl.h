@@ -65,6 +65,15 @@ struct dline {
 #define VIEW_MAX_PARTNERS 512
 #define VIEW_MAX_DLINES 400
 
+/* A pane of text lines (view_lines.c): built in prepare between begin
+ * and end, drawn a row at a time, scrolled by the scrolling actions. */
+struct view_lines {
+	struct dline *line;      /* VIEW_MAX_DLINES */
+	int n;
+	int scroll;              /* first line shown */
+	int rows, w;             /* the pane's interior at the last prepare */
+};
+
 struct view {
 	const struct analysis *a;
 	const struct trace *t;
@@ -91,8 +100,8 @@ struct view {
 	int n_partners;
 
 	int focus;
-	int help_open, help_scroll, help_rows;
-	int details_scroll, details_rows, details_w;
+	int help_open;
+	struct view_lines help, details;
 	enum input_mode input;
 	char line[200];
 	size_t line_len;
@@ -140,10 +149,23 @@ struct view {
 	int tl_valid, tl_w;
 	uint64_t tl_t0, tl_t1;
 
-	/* details and help lines */
-	struct dline *dl, *hl;
-	int n_dl, n_hl;
 };
+
+/* view_lines.c: init allocates (0 or ERR_NOMEM); begin empties the
+ * lines for a pane of w × h; text adds text wrapped at spaces, the first
+ * line indented by indent and the rest by cont; add is text from a format
+ * (indent 0, continuations 2); end clamps the scroll; row draws row y of
+ * the pane from column x; scroll answers the scrolling actions (1 if act
+ * was one). */
+int view_lines_init(struct view_lines *L);
+void view_lines_fini(struct view_lines *L);
+void view_lines_begin(struct view_lines *L, int w, int h);
+void view_lines_text(struct view_lines *L, int style, int indent, int cont, const char *text);
+void view_lines_add(struct view_lines *L, int style, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void view_lines_end(struct view_lines *L);
+void view_lines_row(const struct view_lines *L, int y, int x, struct grid *row);
+int view_lines_scroll(struct view_lines *L, enum action act);
 
 /* view.c */
 void view_set_message(struct view *v, int error, const char *fmt, ...)

@@ -96,7 +96,7 @@ view_select_update(struct view *v)
 		v->sel_rank = row->rank != TRACE_NONE ? row->rank
 			: rep != TRACE_NONE ? analysis_lop_timeline(v->a, rep) : view_cluster_medoid(v->vc, row->group);
 	if (rep != old)
-		v->details_scroll = 0;
+		v->details.scroll = 0;
 	find_partners(v);
 }
 

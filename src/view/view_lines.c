@@ -1,0 +1,129 @@
+/* view_lines.c — a pane of text lines, built in prepare and scrolled:
+ * the details pane and the help overlay. Long lines wrap at spaces to
+ * the pane's width; the last row shows ↓ while more lines follow. */
+#include "view_impl.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+view_lines_init(struct view_lines *L)
+{
+	memset(L, 0, sizeof *L);
+	L->line = calloc(VIEW_MAX_DLINES, sizeof *L->line);
+	return L->line ? 0 : ERR_NOMEM;
+}
+
+void
+view_lines_fini(struct view_lines *L)
+{
+	free(L->line);
+	L->line = NULL;
+}
+
+void
+view_lines_begin(struct view_lines *L, int w, int h)
+{
+	L->n = 0;
+	L->w = w;
+	L->rows = h;
+}
+
+void
+view_lines_end(struct view_lines *L)
+{
+	int max = L->n - L->rows;
+	if (L->scroll > max)
+		L->scroll = max > 0 ? max : 0;
+	if (L->scroll < 0)
+		L->scroll = 0;
+}
+
+static void
+push(struct view_lines *L, int style, int indent, const char *text, size_t len)
+{
+	if (L->n >= VIEW_MAX_DLINES)
+		return;
+	struct dline *d = &L->line[L->n++];
+	snprintf(d->text, sizeof d->text, "%*s%.*s", indent, "", (int)len, text);
+	d->style = (uint8_t)style;
+}
+
+/* Byte length of the first `cols` columns of UTF-8 text. */
+static size_t
+cols_bytes(const char *s, int cols)
+{
+	size_t i = 0;
+	while (s[i] && cols > 0) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		cols--;
+	}
+	return i;
+}
+
+void
+view_lines_text(struct view_lines *L, int style, int indent, int cont, const char *text)
+{
+	const char *p = text;
+	int first = 1;
+	if (!*p)
+		push(L, style, 0, "", 0);
+	while (*p) {
+		int ind = first ? indent : cont;
+		int room = L->w - ind < 12 ? 12 : L->w - ind;
+		size_t take = strlen(p);
+		if (grid_text_width(p) > room) {
+			size_t lim = cols_bytes(p, room), cut = lim;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			take = cut ? cut : lim;
+		}
+		push(L, style, ind, p, take);
+		p += take;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+}
+
+void
+view_lines_add(struct view_lines *L, int style, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	view_lines_text(L, style, 0, 2, buf);
+}
+
+void
+view_lines_row(const struct view_lines *L, int y, int x, struct grid *row)
+{
+	int i = y + L->scroll;
+	if (i < L->n)
+		grid_text(row, x, 0, row->w - x, L->line[i].style, L->line[i].text);
+	if (y == L->rows - 1 && L->n > L->scroll + L->rows)
+		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2193");
+}
+
+int
+view_lines_scroll(struct view_lines *L, enum action act)
+{
+	int page = L->rows > 1 ? L->rows - 1 : 1;
+	switch (act) {
+	case ACT_MOVE_DOWN: L->scroll++; break;
+	case ACT_MOVE_UP: L->scroll--; break;
+	case ACT_PAGE_DOWN: L->scroll += page; break;
+	case ACT_PAGE_UP: L->scroll -= page; break;
+	case ACT_FIRST_RANK: case ACT_FIRST_STEP: L->scroll = 0; break;
+	case ACT_LAST_RANK: case ACT_LAST_STEP: L->scroll = VIEW_MAX_DLINES; break;
+	default: return 0;
+	}
+	if (L->scroll < 0)
+		L->scroll = 0;
+	return 1;
+}
