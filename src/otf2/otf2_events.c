@@ -133,23 +133,38 @@ emit(struct otf2r *r, const struct evrec *e)
 
 #define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
 	OTF2_AttributeList *attrs
-#define EVT_PROLOGUE(rec) \
-	struct otf2r *r = ud; \
-	(void)loc; (void)pos; (void)attrs; \
-	r->records[rec]++; \
-	uint64_t rel = time >= r->t->info.global_offset ? time - r->t->info.global_offset : 0; \
-	if (rel < r->t_begin) r->t_begin = rel; \
-	if (rel > r->t_end) r->t_end = rel
+#define EVT_UNUSED() ((void)loc, (void)pos, (void)attrs)
 
-/* MPI records on a location that is not a rank cannot be placed. */
-#define NEED_RANK() \
-	if (r->cur_tl == TRACE_NONE) { \
-		r->nonrank_mpi++; \
-		return OTF2_CALLBACK_SUCCESS; \
-	}
+static OTF2_CallbackCode
+emit_rec(struct otf2r *r, const struct evrec *e)
+{
+	return emit(r, e) ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
 
-#define EMIT(...) \
-	return emit(r, &(struct evrec){ __VA_ARGS__ }) ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS
+/* Counts a record of kind rec and returns its time relative to the
+ * trace's offset, widening the trace's time span. */
+static uint64_t
+stamp(struct otf2r *r, enum trace_rec rec, OTF2_TimeStamp time)
+{
+	r->records[rec]++;
+	uint64_t rel = time >= r->t->info.global_offset ? time - r->t->info.global_offset : 0;
+	if (rel < r->t_begin)
+		r->t_begin = rel;
+	if (rel > r->t_end)
+		r->t_end = rel;
+	return rel;
+}
+
+/* MPI records on a location that is not a rank cannot be placed: they
+ * are counted and dropped. Returns 1 when the record is to be kept. */
+static int
+on_rank(struct otf2r *r)
+{
+	if (r->cur_tl != TRACE_NONE)
+		return 1;
+	r->nonrank_mpi++;
+	return 0;
+}
 
 static uint32_t
 comm_id(const struct otf2r *r, OTF2_CommRef c)
@@ -164,107 +179,135 @@ req(uint64_t request)
 	return request == UINT64_MAX ? request - 1 : request;
 }
 
+/* Enter and Leave. Regions not defined are counted as bad references. */
 static OTF2_CallbackCode
-evt_enter(EVT_ARGS, OTF2_RegionRef region)
+region_event(struct otf2r *r, enum trace_rec rec, uint8_t type, OTF2_TimeStamp time,
+	     OTF2_RegionRef region)
 {
-	EVT_PROLOGUE(REC_ENTER);
+	uint64_t rel = stamp(r, rec, time);
 	uint32_t id = otf2r_table_get(r->region_of, r->n_region_of, region);
 	r->bad_refs += id == TRACE_NONE;
 	if (r->cur_tl == TRACE_NONE || id == TRACE_NONE)
 		return OTF2_CALLBACK_SUCCESS;
-	EMIT(.type = EV_ENTER, .time = rel, .a = id);
+	return emit_rec(r, &(struct evrec){ .type = type, .time = rel, .a = id });
+}
+
+/* A point-to-point record: Send, Isend, Recv, Irecv (request UINT64_MAX
+ * for the blocking ones). */
+static OTF2_CallbackCode
+p2p_event(struct otf2r *r, enum trace_rec rec, uint8_t type, OTF2_TimeStamp time, uint32_t peer,
+	  OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t request)
+{
+	uint64_t rel = stamp(r, rec, time);
+	if (!on_rank(r))
+		return OTF2_CALLBACK_SUCCESS;
+	return emit_rec(r, &(struct evrec){ .type = type, .time = rel, .a = comm_id(r, comm), .b = peer,
+					    .c = tag, .x = len, .y = request });
+}
+
+/* A record that carries only a request: IsendComplete, IrecvRequest. */
+static OTF2_CallbackCode
+request_event(struct otf2r *r, enum trace_rec rec, uint8_t type, OTF2_TimeStamp time,
+	      uint64_t request)
+{
+	uint64_t rel = stamp(r, rec, time);
+	if (!on_rank(r))
+		return OTF2_CALLBACK_SUCCESS;
+	return emit_rec(r, &(struct evrec){ .type = type, .time = rel, .y = req(request) });
+}
+
+static OTF2_CallbackCode
+evt_enter(EVT_ARGS, OTF2_RegionRef region)
+{
+	EVT_UNUSED();
+	return region_event(ud, REC_ENTER, EV_ENTER, time, region);
 }
 
 static OTF2_CallbackCode
 evt_leave(EVT_ARGS, OTF2_RegionRef region)
 {
-	EVT_PROLOGUE(REC_LEAVE);
-	uint32_t id = otf2r_table_get(r->region_of, r->n_region_of, region);
-	r->bad_refs += id == TRACE_NONE;
-	if (r->cur_tl == TRACE_NONE || id == TRACE_NONE)
-		return OTF2_CALLBACK_SUCCESS;
-	EMIT(.type = EV_LEAVE, .time = rel, .a = id);
+	EVT_UNUSED();
+	return region_event(ud, REC_LEAVE, EV_LEAVE, time, region);
 }
 
 static OTF2_CallbackCode
 evt_send(EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
-	EVT_PROLOGUE(REC_MPI_SEND);
-	NEED_RANK();
-	EMIT(.type = EV_SEND, .time = rel, .a = comm_id(r, comm), .b = receiver, .c = tag,
-	     .x = len, .y = UINT64_MAX);
+	EVT_UNUSED();
+	return p2p_event(ud, REC_MPI_SEND, EV_SEND, time, receiver, comm, tag, len, UINT64_MAX);
 }
 
 static OTF2_CallbackCode
 evt_isend(EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len,
 	  uint64_t request)
 {
-	EVT_PROLOGUE(REC_MPI_ISEND);
-	NEED_RANK();
-	EMIT(.type = EV_SEND, .time = rel, .a = comm_id(r, comm), .b = receiver, .c = tag,
-	     .x = len, .y = req(request));
+	EVT_UNUSED();
+	return p2p_event(ud, REC_MPI_ISEND, EV_SEND, time, receiver, comm, tag, len, req(request));
 }
 
 static OTF2_CallbackCode
-evt_isend_complete(EVT_ARGS, uint64_t request)
+evt_recv(EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
-	EVT_PROLOGUE(REC_MPI_ISEND_COMPLETE);
-	NEED_RANK();
-	EMIT(.type = EV_ISEND_COMPLETE, .time = rel, .y = req(request));
-}
-
-static OTF2_CallbackCode
-evt_irecv_request(EVT_ARGS, uint64_t request)
-{
-	EVT_PROLOGUE(REC_MPI_IRECV_REQUEST);
-	NEED_RANK();
-	EMIT(.type = EV_IRECV_REQUEST, .time = rel, .y = req(request));
+	EVT_UNUSED();
+	return p2p_event(ud, REC_MPI_RECV, EV_RECV, time, sender, comm, tag, len, UINT64_MAX);
 }
 
 static OTF2_CallbackCode
 evt_irecv(EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len,
 	  uint64_t request)
 {
-	EVT_PROLOGUE(REC_MPI_IRECV);
-	NEED_RANK();
-	EMIT(.type = EV_RECV, .time = rel, .a = comm_id(r, comm), .b = sender, .c = tag,
-	     .x = len, .y = req(request));
+	EVT_UNUSED();
+	return p2p_event(ud, REC_MPI_IRECV, EV_RECV, time, sender, comm, tag, len, req(request));
 }
 
 static OTF2_CallbackCode
-evt_recv(EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len)
+evt_isend_complete(EVT_ARGS, uint64_t request)
 {
-	EVT_PROLOGUE(REC_MPI_RECV);
-	NEED_RANK();
-	EMIT(.type = EV_RECV, .time = rel, .a = comm_id(r, comm), .b = sender, .c = tag,
-	     .x = len, .y = UINT64_MAX);
+	EVT_UNUSED();
+	return request_event(ud, REC_MPI_ISEND_COMPLETE, EV_ISEND_COMPLETE, time, request);
+}
+
+static OTF2_CallbackCode
+evt_irecv_request(EVT_ARGS, uint64_t request)
+{
+	EVT_UNUSED();
+	return request_event(ud, REC_MPI_IRECV_REQUEST, EV_IRECV_REQUEST, time, request);
 }
 
 static OTF2_CallbackCode
 evt_coll_begin(EVT_ARGS)
 {
-	EVT_PROLOGUE(REC_MPI_COLLECTIVE_BEGIN);
-	NEED_RANK();
-	EMIT(.type = EV_COLL_BEGIN, .time = rel);
+	EVT_UNUSED();
+	struct otf2r *r = ud;
+	uint64_t rel = stamp(r, REC_MPI_COLLECTIVE_BEGIN, time);
+	if (!on_rank(r))
+		return OTF2_CALLBACK_SUCCESS;
+	return emit_rec(r, &(struct evrec){ .type = EV_COLL_BEGIN, .time = rel });
 }
 
 static OTF2_CallbackCode
 evt_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 	     uint64_t sent, uint64_t received)
 {
-	EVT_PROLOGUE(REC_MPI_COLLECTIVE_END);
-	NEED_RANK();
-	EMIT(.type = EV_COLL_END, .time = rel, .a = comm_id(r, comm), .b = root,
-	     .c = op < COLL_TYPE_COUNT ? op : COLL_OTHER, .x = sent, .y = received);
+	EVT_UNUSED();
+	struct otf2r *r = ud;
+	uint64_t rel = stamp(r, REC_MPI_COLLECTIVE_END, time);
+	if (!on_rank(r))
+		return OTF2_CALLBACK_SUCCESS;
+	return emit_rec(r, &(struct evrec){ .type = EV_COLL_END, .time = rel, .a = comm_id(r, comm),
+					    .b = root, .c = op < COLL_TYPE_COUNT ? op : COLL_OTHER,
+					    .x = sent, .y = received });
 }
 
 static OTF2_CallbackCode
 evt_measurement(EVT_ARGS, OTF2_MeasurementMode mode)
 {
-	EVT_PROLOGUE(REC_MEASUREMENT_ON_OFF);
+	EVT_UNUSED();
+	struct otf2r *r = ud;
+	uint64_t rel = stamp(r, REC_MEASUREMENT_ON_OFF, time);
 	if (r->cur_tl == TRACE_NONE)
 		return OTF2_CALLBACK_SUCCESS;
-	EMIT(.type = EV_MEASURE, .time = rel, .a = mode == OTF2_MEASUREMENT_ON);
+	return emit_rec(r, &(struct evrec){ .type = EV_MEASURE, .time = rel, .a = mode == OTF2_MEASUREMENT_ON });
 }
 
 static OTF2_EvtReaderCallbacks *
