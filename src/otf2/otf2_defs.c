@@ -12,45 +12,31 @@
 
 #include "base/vec.h"
 
-int
-otf2r_table_put(uint32_t **tab, size_t *n, uint32_t ref, uint32_t id)
-{
-	if (ref >= OTF2R_MAX_REF)
-		return ERR_LIMIT;
-	if (ref >= *n) {
-		size_t nn = *n ? *n : 64;
-		while (nn <= ref)
-			nn *= 2;
-		uint32_t *p = realloc(*tab, nn * sizeof *p);
-		if (!p)
-			return ERR_NOMEM;
-		for (size_t i = *n; i < nn; i++)
-			p[i] = TRACE_NONE;
-		*tab = p;
-		*n = nn;
-	}
-	(*tab)[ref] = id;
-	return 0;
-}
-
-/* Grows an array of structs indexed by ref, zero-filling new entries. */
+/* Grows an array of `size`-byte entries indexed by a definition ref so
+ * that ref is inside it, new entries filled with the byte `fill` (0xff
+ * makes uint32_t entries TRACE_NONE, 0 zeroes structs). Refs past
+ * OTF2R_MAX_REF are refused. */
 static int
-grow_refs(void **arr, size_t *n, uint32_t ref, size_t size)
+grow_refs(void **arr, size_t *n, uint32_t ref, size_t size, int fill)
 {
 	if (ref >= OTF2R_MAX_REF)
 		return ERR_LIMIT;
 	if (ref < *n)
 		return 0;
-	size_t nn = *n ? *n : 16;
-	while (nn <= ref)
-		nn *= 2;
-	char *p = realloc(*arr, nn * size);
-	if (!p)
-		return ERR_NOMEM;
-	memset(p + *n * size, 0, (nn - *n) * size);
-	*arr = p;
-	*n = nn;
-	return 0;
+	size_t old = *n;
+	int rc = vec_reserve(arr, n, (size_t)ref + 1, size);
+	if (rc == 0)
+		memset((char *)*arr + old * size, fill, (*n - old) * size);
+	return rc;
+}
+
+int
+otf2r_table_put(uint32_t **tab, size_t *n, uint32_t ref, uint32_t id)
+{
+	int rc = grow_refs((void **)tab, n, ref, sizeof **tab, 0xff);
+	if (rc == 0)
+		(*tab)[ref] = id;
+	return rc;
 }
 
 static OTF2_CallbackCode
@@ -115,7 +101,7 @@ def_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
 	struct otf2r *r = ud;
 	(void)type;
 	(void)creator;
-	int rc = grow_refs((void **)&r->lgroups, &r->n_lgroups, self, sizeof *r->lgroups);
+	int rc = grow_refs((void **)&r->lgroups, &r->n_lgroups, self, sizeof *r->lgroups, 0);
 	if (rc)
 		return fail(r, rc);
 	r->lgroups[self] = (struct otf2r_lgroup){
@@ -170,7 +156,7 @@ def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type
 	struct otf2r *r = ud;
 	(void)name;
 	(void)flags;
-	int rc = grow_refs((void **)&r->groups, &r->n_groups, self, sizeof *r->groups);
+	int rc = grow_refs((void **)&r->groups, &r->n_groups, self, sizeof *r->groups, 0);
 	if (rc)
 		return fail(r, rc);
 	struct otf2r_group *g = &r->groups[self];
@@ -192,7 +178,7 @@ def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
 {
 	struct otf2r *r = ud;
 	(void)flags;
-	int rc = grow_refs((void **)&r->comms, &r->n_comms, self, sizeof *r->comms);
+	int rc = grow_refs((void **)&r->comms, &r->n_comms, self, sizeof *r->comms, 0);
 	if (rc)
 		return fail(r, rc);
 	r->comms[self] = (struct otf2r_comm){
