@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,21 @@ want_list(struct ld *ld, const struct cnode *v, const char *path,
 	return ld_error(ld, v, "%s: expected a list, got %s", path, show(b, sizeof b, v));
 }
 
+/* A single value or a list of them: a value that is not a list is a list
+ * of one, kept in *one (which must outlive the items). */
+static int
+want_items(struct ld *ld, const struct cnode *v, const char *path, const struct cnode **one,
+	   const struct cnode *const **items, uint32_t *n)
+{
+	if (v->type == CN_SCALAR && !cnode_is_null(v)) {
+		*one = v;
+		*items = one;
+		*n = 1;
+		return 0;
+	}
+	return want_list(ld, v, path, items, n);
+}
+
 /* Key i of mapping m must be a name not used before in m. */
 static int
 key_check(struct ld *ld, const struct cnode *m, uint32_t i, const char *section)
@@ -319,16 +335,32 @@ key_index(struct ld *ld, const struct cnode *m, uint32_t i, const char *section,
 
 /* ---- structure ---- */
 
+/* The structure section is flat: each key is one field of struct
+ * config_structure, read as its type says. */
+enum field_type { FIELD_BOOL, FIELD_FACTOR, FIELD_COUNT };
+static const struct field {
+	const char *key;
+	enum field_type type;
+	size_t offset;
+} structure_fields[] = {
+	{ "coalesce", FIELD_BOOL, offsetof(struct config_structure, coalesce) },
+	{ "waitall_merge", FIELD_BOOL, offsetof(struct config_structure, waitall_merge) },
+	{ "leap_merge", FIELD_BOOL, offsetof(struct config_structure, leap_merge) },
+	{ "leap_factor", FIELD_FACTOR, offsetof(struct config_structure, leap_factor) },
+	{ "force", FIELD_BOOL, offsetof(struct config_structure, force) },
+	{ "global_step_merge", FIELD_BOOL, offsetof(struct config_structure, global_step_merge) },
+	{ "caller_merge", FIELD_BOOL, offsetof(struct config_structure, caller_merge) },
+	{ "match_size", FIELD_BOOL, offsetof(struct config_structure, match_size) },
+	{ "hotspots", FIELD_COUNT, offsetof(struct config_structure, hotspots) },
+};
+
 static int
 walk_structure(struct ld *ld, const struct cnode *m)
 {
-	static const char *const keys[] = {
-		"coalesce", "waitall_merge", "leap_merge", "leap_factor", "force",
-		"global_step_merge", "caller_merge", "match_size", "hotspots",
-	};
-	struct config_structure *s = &ld->cfg->structure;
-	int *flags[] = { &s->coalesce, &s->waitall_merge, &s->leap_merge, NULL, &s->force,
-			 &s->global_step_merge, &s->caller_merge, &s->match_size };
+	const char *keys[N_OF(structure_fields)];
+	for (size_t f = 0; f < N_OF(structure_fields); f++)
+		keys[f] = structure_fields[f].key;
+	char *base = (char *)&ld->cfg->structure;
 	int rc;
 	if (want_map(ld, m, "structure", &rc))
 		return rc;
@@ -338,13 +370,13 @@ walk_structure(struct ld *ld, const struct cnode *m)
 		char path[64];
 		if (k < 0)
 			return k;
-		snprintf(path, sizeof path, "structure.%s", keys[k]);
-		if (k == 3)
-			rc = get_factor(ld, v, path, &s->leap_factor);
-		else if (k == 8)
-			rc = get_uint(ld, v, path, 0, 1000000, &s->hotspots);
-		else
-			rc = get_bool(ld, v, path, flags[k]);
+		const struct field *f = &structure_fields[k];
+		snprintf(path, sizeof path, "structure.%s", f->key);
+		switch (f->type) {
+		case FIELD_BOOL: rc = get_bool(ld, v, path, (int *)(base + f->offset)); break;
+		case FIELD_FACTOR: rc = get_factor(ld, v, path, (double *)(base + f->offset)); break;
+		case FIELD_COUNT: rc = get_uint(ld, v, path, 0, 1000000, (uint32_t *)(base + f->offset)); break;
+		}
 	}
 	return rc;
 }
@@ -357,16 +389,12 @@ static int
 get_items(struct ld *ld, const struct cnode *v, const char *path, int unique,
 	  const struct config_item **out, uint32_t *n_out)
 {
-	const struct cnode *one = v;
+	const struct cnode *one;
 	const struct cnode *const *items;
 	uint32_t n;
-	int rc;
-	if (v->type == CN_SCALAR && !cnode_is_null(v)) {
-		items = &one;
-		n = 1;
-	} else if ((rc = want_list(ld, v, path, &items, &n))) {
+	int rc = want_items(ld, v, path, &one, &items, &n);
+	if (rc)
 		return rc;
-	}
 	struct config_item *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
 	if (!a)
 		return err_set(ld->e, ERR_NOMEM, "out of memory");
@@ -387,7 +415,8 @@ get_items(struct ld *ld, const struct cnode *v, const char *path, int unique,
 static int
 walk_named(struct ld *ld, const struct cnode *v)
 {
-	static const char *const keys[] = { "name", "region", "split" };
+	enum { K_NAME, K_REGION, K_SPLIT, K_COUNT };
+	static const char *const keys[K_COUNT] = { [K_NAME] = "name", [K_REGION] = "region", [K_SPLIT] = "split" };
 	const struct cnode *const *items;
 	uint32_t n;
 	int rc = want_list(ld, v, "phases.named", &items, &n);
@@ -409,14 +438,18 @@ walk_named(struct ld *ld, const struct cnode *v)
 			const struct cnode *val = m->kid[2 * j + 1];
 			if (k < 0)
 				return k;
-			if (k == 0) {
+			switch (k) {
+			case K_NAME:
 				rc = get_string(ld, val, "phases.named.name", 0, &a[i].name);
 				name_node = val;
-			} else if (k == 1) {
+				break;
+			case K_REGION:
 				rc = get_string(ld, val, "phases.named.region", 0, &a[i].region);
 				a[i].region_mark = mark_of(ld, val);
-			} else {
+				break;
+			case K_SPLIT:
 				rc = get_bool(ld, val, "phases.named.split", &a[i].split);
+				break;
 			}
 			if (rc)
 				return rc;
@@ -437,7 +470,10 @@ walk_named(struct ld *ld, const struct cnode *v)
 static int
 walk_phases(struct ld *ld, const struct cnode *m)
 {
-	static const char *const keys[] = { "split_at", "named", "restrict" };
+	enum { K_SPLIT_AT, K_NAMED, K_RESTRICT, K_COUNT };
+	static const char *const keys[K_COUNT] = {
+		[K_SPLIT_AT] = "split_at", [K_NAMED] = "named", [K_RESTRICT] = "restrict",
+	};
 	struct config_phases *p = &ld->cfg->phases;
 	int rc;
 	if (want_map(ld, m, "phases", &rc))
@@ -447,12 +483,11 @@ walk_phases(struct ld *ld, const struct cnode *m)
 		const struct cnode *v = m->kid[2 * i + 1];
 		if (k < 0)
 			return k;
-		if (k == 0)
-			rc = get_items(ld, v, "phases.split_at", 1, &p->split_at, &p->n_split_at);
-		else if (k == 1)
-			rc = walk_named(ld, v);
-		else
-			rc = get_items(ld, v, "phases.restrict", 1, &p->restrict_to, &p->n_restrict);
+		switch (k) {
+		case K_SPLIT_AT: rc = get_items(ld, v, "phases.split_at", 1, &p->split_at, &p->n_split_at); break;
+		case K_NAMED: rc = walk_named(ld, v); break;
+		case K_RESTRICT: rc = get_items(ld, v, "phases.restrict", 1, &p->restrict_to, &p->n_restrict); break;
+		}
 	}
 	return rc;
 }
@@ -540,7 +575,8 @@ get_scale(struct ld *ld, const struct cnode *v, struct config_view *view)
 static int
 get_layout(struct ld *ld, const struct cnode *v, struct config_view *view)
 {
-	static const char *const keys[] = { "panes", "width" };
+	enum { K_PANES, K_WIDTH, K_COUNT };
+	static const char *const keys[K_COUNT] = { [K_PANES] = "panes", [K_WIDTH] = "width" };
 	const struct cnode *const *cols;
 	uint32_t n;
 	const struct cnode *seen[CONFIG_PANE_COUNT] = { 0 };
@@ -563,18 +599,17 @@ get_layout(struct ld *ld, const struct cnode *v, struct config_view *view)
 			const struct cnode *val = m->kid[2 * j + 1];
 			if (k < 0)
 				return k;
-			if (k == 1 && (rc = get_uint(ld, val, "view.layout.width", 0, 10000, &c[i].width)))
+			if (k == K_WIDTH && (rc = get_uint(ld, val, "view.layout.width", 0, 10000, &c[i].width)))
 				return rc;
-			if (k == 0)
+			if (k == K_PANES)
 				panes = val;
 		}
 		if (!panes)
 			return ld_error(ld, m, "view.layout: column has no 'panes'");
-		const struct cnode *one = panes;
-		const struct cnode *const *items = &one;
-		uint32_t np = 1;
-		if (!(panes->type == CN_SCALAR && !cnode_is_null(panes)) &&
-		    (rc = want_list(ld, panes, "view.layout.panes", &items, &np)))
+		const struct cnode *one;
+		const struct cnode *const *items;
+		uint32_t np;
+		if ((rc = want_items(ld, panes, "view.layout.panes", &one, &items, &np)))
 			return rc;
 		if (np == 0)
 			return ld_error(ld, panes, "view.layout.panes: a column needs at least one pane");
@@ -622,9 +657,14 @@ walk_pair(struct ld *ld, const struct cnode *m, const char *path, const char *co
 static int
 walk_view(struct ld *ld, const struct cnode *m)
 {
-	static const char *const keys[] = {
-		"metric", "scale", "layout", "focus", "ranks", "steps", "zoom",
-		"clusters", "glyphs", "colours", "selection",
+	enum {
+		K_METRIC, K_SCALE, K_LAYOUT, K_FOCUS, K_RANKS, K_STEPS, K_ZOOM, K_CLUSTERS,
+		K_GLYPHS, K_COLOURS, K_SELECTION, K_COUNT
+	};
+	static const char *const keys[K_COUNT] = {
+		[K_METRIC] = "metric", [K_SCALE] = "scale", [K_LAYOUT] = "layout", [K_FOCUS] = "focus",
+		[K_RANKS] = "ranks", [K_STEPS] = "steps", [K_ZOOM] = "zoom", [K_CLUSTERS] = "clusters",
+		[K_GLYPHS] = "glyphs", [K_COLOURS] = "colours", [K_SELECTION] = "selection",
 	};
 	static const char *const pair_keys[] = { "steps", "ranks" }, *const sel_keys[] = { "rank", "step" };
 	struct config_view *w = &ld->cfg->view;
@@ -637,29 +677,29 @@ walk_view(struct ld *ld, const struct cnode *m)
 		if (k < 0)
 			return k;
 		switch (k) {
-		case 0:
+		case K_METRIC:
 			if (!(rc = get_enum(ld, v, "view.metric", config_metric_names, CONFIG_METRIC_COUNT, &x)))
 				w->metric = (enum config_metric)x;
 			break;
-		case 1: rc = get_scale(ld, v, w); break;
-		case 2: rc = get_layout(ld, v, w); break;
-		case 3:
+		case K_SCALE: rc = get_scale(ld, v, w); break;
+		case K_LAYOUT: rc = get_layout(ld, v, w); break;
+		case K_FOCUS:
 			if (!(rc = get_enum(ld, v, "view.focus", config_pane_names, CONFIG_PANE_COUNT, &x)))
 				w->focus = (enum config_pane)x;
 			break;
-		case 4: rc = get_window(ld, v, "view.ranks", &w->ranks); break;
-		case 5: rc = get_window(ld, v, "view.steps", &w->steps); break;
-		case 6: rc = walk_pair(ld, v, "view.zoom", pair_keys, &w->zoom_steps, &w->zoom_ranks, 1, 1000000); break;
-		case 7: rc = get_uint(ld, v, "view.clusters", 0, CONFIG_MAX_CLUSTERS, &w->clusters); break;
-		case 8:
+		case K_RANKS: rc = get_window(ld, v, "view.ranks", &w->ranks); break;
+		case K_STEPS: rc = get_window(ld, v, "view.steps", &w->steps); break;
+		case K_ZOOM: rc = walk_pair(ld, v, "view.zoom", pair_keys, &w->zoom_steps, &w->zoom_ranks, 1, 1000000); break;
+		case K_CLUSTERS: rc = get_uint(ld, v, "view.clusters", 0, CONFIG_MAX_CLUSTERS, &w->clusters); break;
+		case K_GLYPHS:
 			if (!(rc = get_enum(ld, v, "view.glyphs", config_glyphs_names, CONFIG_GLYPHS_COUNT, &x)))
 				w->glyphs = (enum config_glyphs)x;
 			break;
-		case 9:
+		case K_COLOURS:
 			if (!(rc = get_enum(ld, v, "view.colours", config_colours_names, CONFIG_COLOURS_COUNT, &x)))
 				w->colours = (enum config_colours)x;
 			break;
-		default:
+		case K_SELECTION:
 			rc = walk_pair(ld, v, "view.selection", sel_keys, &w->sel_rank, &w->sel_step, 0, MAX_INDEX);
 			break;
 		}
@@ -667,13 +707,15 @@ walk_view(struct ld *ld, const struct cnode *m)
 	return rc;
 }
 
-/* ---- topology (reserved: checked for type only) ---- */
+/* ---- topology ---- */
 
 static int
 walk_topology(struct ld *ld, const struct cnode *m)
 {
-	static const char *const keys[] = {
-		"source", "hwloc", "synthetic", "placement", "ranks_per_node", "explicit",
+	enum { K_SOURCE, K_HWLOC, K_SYNTHETIC, K_PLACEMENT, K_RANKS_PER_NODE, K_EXPLICIT, K_COUNT };
+	static const char *const keys[K_COUNT] = {
+		[K_SOURCE] = "source", [K_HWLOC] = "hwloc", [K_SYNTHETIC] = "synthetic",
+		[K_PLACEMENT] = "placement", [K_RANKS_PER_NODE] = "ranks_per_node", [K_EXPLICIT] = "explicit",
 	};
 	struct config_topology *t = &ld->cfg->topology;
 	int rc, x = 0;
@@ -684,21 +726,23 @@ walk_topology(struct ld *ld, const struct cnode *m)
 		const struct cnode *v = m->kid[2 * i + 1];
 		if (k < 0)
 			return k;
-		if (k == 0) {
+		switch (k) {
+		case K_SOURCE:
 			if (!(rc = get_enum(ld, v, "topology.source", config_topo_source_names,
 					    CONFIG_TOPO_SOURCE_COUNT, &x)))
 				t->source = (enum config_topo_source)x;
-		} else if (k == 1) {
-			rc = get_string(ld, v, "topology.hwloc", 1, &t->hwloc);
-		} else if (k == 2) {
-			rc = get_string(ld, v, "topology.synthetic", 1, &t->synthetic);
-		} else if (k == 3) {
+			break;
+		case K_HWLOC: rc = get_string(ld, v, "topology.hwloc", 1, &t->hwloc); break;
+		case K_SYNTHETIC: rc = get_string(ld, v, "topology.synthetic", 1, &t->synthetic); break;
+		case K_PLACEMENT:
 			if (!(rc = get_enum(ld, v, "topology.placement", config_placement_names,
 					    CONFIG_PLACE_COUNT, &x)))
 				t->placement = (enum config_placement)x;
-		} else if (k == 4) {
+			break;
+		case K_RANKS_PER_NODE:
 			rc = get_uint(ld, v, "topology.ranks_per_node", 0, 1000000, &t->ranks_per_node);
-		} else {
+			break;
+		case K_EXPLICIT: {
 			const struct cnode *const *items;
 			uint32_t n;
 			if ((rc = want_list(ld, v, "topology.explicit", &items, &n)))
@@ -710,6 +754,8 @@ walk_topology(struct ld *ld, const struct cnode *m)
 				rc = get_uint(ld, items[j], "topology.explicit", 0, MAX_INDEX, &a[j]);
 			t->explicit_map = a;
 			t->n_explicit = n;
+			break;
+		}
 		}
 	}
 	return rc;
@@ -757,11 +803,10 @@ walk_keys(struct ld *ld, const struct cnode *m)
 			return rc;
 		if (!is_name(k->s))
 			return ld_error(ld, k, "keys: %s is not an action name", show(b, sizeof b, k));
-		const struct cnode *one = v;
-		const struct cnode *const *items = &one;
-		uint32_t n = 1;
-		if (!(v->type == CN_SCALAR && !cnode_is_null(v)) &&
-		    (rc = want_list(ld, v, "keys", &items, &n)))
+		const struct cnode *one;
+		const struct cnode *const *items;
+		uint32_t n;
+		if ((rc = want_items(ld, v, "keys", &one, &items, &n)))
 			return rc;
 		const char **keys = store_alloc(ld->st, (n ? n : 1) * sizeof *keys);
 		struct config_mark *marks = store_alloc(ld->st, (n ? n : 1) * sizeof *marks);
@@ -841,7 +886,11 @@ walk_keys(struct ld *ld, const struct cnode *m)
 int
 config_apply(struct ld *ld, const struct cnode *root)
 {
-	static const char *const sections[] = { "structure", "phases", "view", "topology", "keys" };
+	enum { S_STRUCTURE, S_PHASES, S_VIEW, S_TOPOLOGY, S_KEYS, S_COUNT };
+	static const char *const sections[S_COUNT] = {
+		[S_STRUCTURE] = "structure", [S_PHASES] = "phases", [S_VIEW] = "view",
+		[S_TOPOLOGY] = "topology", [S_KEYS] = "keys",
+	};
 	char b[64];
 	if (!root || cnode_is_null(root))
 		return ld_error(ld, root, "empty document: expected a mapping with structure, phases, "
@@ -856,11 +905,11 @@ config_apply(struct ld *ld, const struct cnode *root)
 		if (k < 0)
 			return k;
 		switch (k) {
-		case 0: rc = walk_structure(ld, v); break;
-		case 1: rc = walk_phases(ld, v); break;
-		case 2: rc = walk_view(ld, v); break;
-		case 3: rc = walk_topology(ld, v); break;
-		default: rc = walk_keys(ld, v); break;
+		case S_STRUCTURE: rc = walk_structure(ld, v); break;
+		case S_PHASES: rc = walk_phases(ld, v); break;
+		case S_VIEW: rc = walk_view(ld, v); break;
+		case S_TOPOLOGY: rc = walk_topology(ld, v); break;
+		case S_KEYS: rc = walk_keys(ld, v); break;
 		}
 	}
 	if (!rc)
