@@ -176,4 +176,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d)

@@ -3,7 +3,7 @@
  * (Errors: test_config_errors.c; effects on traces:
  * test_config_analysis.c; key bindings: test_config_keys.c.)
  */
-#include "testutil.h"
+#include "testconfig.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -16,69 +16,19 @@ static const char *const examples[] = {
 };
 #define N_EXAMPLES (sizeof examples / sizeof examples[0])
 
-static int
-setup_root(void **state)
-{
-	(void)state;
-	return chdir(tu_env("SKEIN_ROOT", "."));
-}
-
-static void
-init(struct config *c)
-{
-	struct err e = { 0 };
-	if (config_init(c, &e)) {
-		print_error("config_init: %s\n", e.msg);
-		fail();
-	}
-}
-
-static void
-load_file(struct config *c, const char *path)
-{
-	struct err e = { 0 };
-	if (config_load_file(c, path, &e)) {
-		print_error("%s\n", e.msg);
-		fail();
-	}
-}
-
-static void
-load_text(struct config *c, const char *text)
-{
-	struct err e = { 0 };
-	if (config_load_string(c, "test", text, strlen(text), &e)) {
-		print_error("%s\n", e.msg);
-		fail();
-	}
-}
-
-/* The dump as a malloc'd string. */
-static char *
-dump(const struct config *c)
-{
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(config_dump(c, f, NULL), 0);
-	fclose(f);
-	return buf;
-}
-
 /* dump → load onto the defaults → dump gives the same text. */
 static void
 assert_round_trip(const struct config *c)
 {
-	char *d1 = dump(c);
+	char *d1 = tc_dump(c);
 	struct config c2;
-	init(&c2);
+	tc_init(&c2);
 	struct err e = { 0 };
 	if (config_load_string(&c2, "dump", d1, strlen(d1), &e)) {
 		print_error("the dump does not load back: %s\n%s", e.msg, d1);
 		fail();
 	}
-	char *d2 = dump(&c2);
+	char *d2 = tc_dump(&c2);
 	assert_string_equal(d1, d2);
 	free(d1);
 	free(d2);
@@ -90,7 +40,7 @@ defaults(void **state)
 {
 	(void)state;
 	struct config c;
-	init(&c);
+	tc_init(&c);
 	assert_true(c.structure.coalesce);
 	assert_true(c.structure.waitall_merge);
 	assert_false(c.structure.leap_merge);
@@ -145,10 +95,10 @@ defaults_file_is_builtin(void **state)
 {
 	(void)state;
 	struct config a, b;
-	init(&a);
-	init(&b);
-	load_file(&b, "config/defaults.yaml");
-	char *da = dump(&a), *db = dump(&b);
+	tc_init(&a);
+	tc_init(&b);
+	tc_load_file(&b, "config/defaults.yaml");
+	char *da = tc_dump(&a), *db = tc_dump(&b);
 	assert_string_equal(da, db);
 	free(da);
 	free(db);
@@ -161,7 +111,7 @@ round_trip_defaults(void **state)
 {
 	(void)state;
 	struct config c;
-	init(&c);
+	tc_init(&c);
 	assert_round_trip(&c);
 	config_fini(&c);
 }
@@ -172,8 +122,8 @@ round_trip_examples(void **state)
 	(void)state;
 	for (size_t i = 0; i < N_EXAMPLES; i++) {
 		struct config c;
-		init(&c);
-		load_file(&c, examples[i]);
+		tc_init(&c);
+		tc_load_file(&c, examples[i]);
 		assert_round_trip(&c);
 		config_fini(&c);
 	}
@@ -186,8 +136,8 @@ round_trip_awkward_values(void **state)
 {
 	(void)state;
 	struct config c;
-	init(&c);
-	load_text(&c,
+	tc_init(&c);
+	tc_load_text(&c,
 		  "phases:\n"
 		  "  split_at: ['*', 'null', 'x y', '- x', 'a: b', \"tab\\there\", \"caf\\u00e9\", \"\\x85\\u2028\\U0001F600\", '#', 'true', '[x]', \"q\\\"uote\\\\\"]\n"
 		  "  named: [{name: '~', region: '{a,b}*', split: yes}]\n"
@@ -204,7 +154,7 @@ round_trip_awkward_values(void **state)
 	assert_int_equal(c.view.scale_min_ns, 1500000);
 	assert_int_equal(c.view.scale_max_ns, 2500000000);
 	assert_round_trip(&c);
-	char *d = dump(&c);
+	char *d = tc_dump(&c);
 	assert_non_null(strstr(d, "  scale: [1500us, 2500ms]\n"));
 	assert_non_null(strstr(d, "  leap_factor: 0.1\n"));
 	assert_non_null(strstr(d, "  \"weird*action\": []\n"));
@@ -220,10 +170,10 @@ examples_change_what_they_say(void **state)
 	(void)state;
 	struct config d, c;
 	struct analysis_opts o;
-	init(&d);
+	tc_init(&d);
 
-	init(&c);
-	load_file(&c, "config/bulk-synchronous.yaml");
+	tc_init(&c);
+	tc_load_file(&c, "config/bulk-synchronous.yaml");
 	config_analysis_opts(&c, &o);
 	assert_true(o.leap_merge);
 	assert_true(o.leap_factor == 10.0);
@@ -232,8 +182,8 @@ examples_change_what_they_say(void **state)
 	assert_int_equal(o.n_phases, 0);
 	config_fini(&c);
 
-	init(&c);
-	load_file(&c, "config/phases-by-function.yaml");
+	tc_init(&c);
+	tc_load_file(&c, "config/phases-by-function.yaml");
 	config_analysis_opts(&c, &o);
 	assert_int_equal(c.phases.n_named, 2);
 	assert_string_equal(c.phases.named[0].name, "halo");
@@ -244,8 +194,8 @@ examples_change_what_they_say(void **state)
 	assert_int_equal(c.view.metric, CONFIG_METRIC_FUNCTION);
 	config_fini(&c);
 
-	init(&c);
-	load_file(&c, "config/hotspots.yaml");
+	tc_init(&c);
+	tc_load_file(&c, "config/hotspots.yaml");
 	config_analysis_opts(&c, &o);
 	assert_int_equal(o.hotspots, 50);
 	assert_int_equal(c.view.metric, CONFIG_METRIC_DIFF);
@@ -255,8 +205,8 @@ examples_change_what_they_say(void **state)
 	assert_false(o.leap_merge);
 	config_fini(&c);
 
-	init(&c);
-	load_file(&c, "config/batch-report.yaml");
+	tc_init(&c);
+	tc_load_file(&c, "config/batch-report.yaml");
 	config_analysis_opts(&c, &o);
 	assert_int_equal(o.hotspots, 10);
 	assert_int_equal(o.n_phases, 1);
@@ -302,10 +252,10 @@ layering(void **state)
 		      "view: {zoom: {ranks: 8}}\n"
 		      "keys: {zoom-in: [h, '+']}\n");
 	struct config c;
-	init(&c);
+	tc_init(&c);
 	const char *files[] = { a, b };
 	for (int i = 0; i < 2; i++)
-		load_file(&c, files[i]);
+		tc_load_file(&c, files[i]);
 	assert_true(c.structure.leap_factor == 2.0);     /* b overrides a */
 	assert_true(c.structure.leap_merge);             /* a's, b is silent */
 	assert_int_equal(c.phases.n_split_at, 1);        /* the list was replaced */
@@ -347,14 +297,14 @@ failed_load_changes_nothing(void **state)
 {
 	(void)state;
 	struct config c;
-	init(&c);
-	load_text(&c, "view: {metric: diff}\n");
-	char *before = dump(&c);
+	tc_init(&c);
+	tc_load_text(&c, "view: {metric: diff}\n");
+	char *before = tc_dump(&c);
 	struct err e = { 0 };
 	assert_int_equal(config_load_file(&c, "tests/config/late-error.yaml", &e), ERR_FORMAT);
 	assert_string_equal(e.msg, "tests/config/late-error.yaml:8:3: duplicate key 'metric' in view "
 				   "(first at line 7, column 3)");
-	char *after = dump(&c);
+	char *after = tc_dump(&c);
 	assert_string_equal(before, after);
 	struct analysis_opts o;
 	config_analysis_opts(&c, &o);
@@ -383,7 +333,7 @@ user_file_lookup(void **state)
 
 	/* no user file: nothing happens */
 	struct config c;
-	init(&c);
+	tc_init(&c);
 	assert_int_equal(config_load_layers(&c, NULL, 0, &e), 0);
 	assert_int_equal(c.view.metric, CONFIG_METRIC_LATENESS);
 	config_fini(&c);
@@ -393,7 +343,7 @@ user_file_lookup(void **state)
 	write_file(path, "view: {metric: diff, clusters: 4}\n");
 	snprintf(extra, sizeof extra, "%s/extra.yaml", dir);
 	write_file(extra, "view: {clusters: 6}\n");
-	init(&c);
+	tc_init(&c);
 	const char *files[] = { extra };
 	assert_int_equal(config_load_layers(&c, files, 1, &e), 0);
 	assert_int_equal(c.view.metric, CONFIG_METRIC_DIFF);   /* from the user file */
@@ -402,7 +352,7 @@ user_file_lookup(void **state)
 
 	/* a broken user file is reported, with its path */
 	write_file(path, "view: {metric: nope}\n");
-	init(&c);
+	tc_init(&c);
 	assert_int_equal(config_load_layers(&c, NULL, 0, &e), ERR_FORMAT);
 	assert_non_null(strstr(e.msg, "/skein/config.yaml:1:16: view.metric: 'nope' is not one of"));
 	err_clear(&e);
@@ -410,7 +360,7 @@ user_file_lookup(void **state)
 	snprintf(extra, sizeof extra, "%s/absent.yaml", dir);
 	config_fini(&c);
 	unlink(path);
-	init(&c);
+	tc_init(&c);
 	assert_int_equal(config_load_layers(&c, files, 1, &e), ERR_IO);
 	assert_non_null(strstr(e.msg, "absent.yaml: No such file or directory"));
 	err_clear(&e);
@@ -448,9 +398,9 @@ flags_as_snippets(void **state)
 {
 	(void)state;
 	struct config c;
-	init(&c);
-	load_file(&c, "config/batch-report.yaml");
-	load_text(&c, "phases: {split_at: [exchange]}");
+	tc_init(&c);
+	tc_load_file(&c, "config/batch-report.yaml");
+	tc_load_text(&c, "phases: {split_at: [exchange]}");
 	struct analysis_opts o;
 	config_analysis_opts(&c, &o);
 	assert_int_equal(o.n_phases, 2);   /* split_at first, then named phases that split */
@@ -474,8 +424,8 @@ doc_names_every_key(void **state)
 	doc[n] = '\0';
 	fclose(f);
 	struct config c;
-	init(&c);
-	char *d = dump(&c), *save = NULL, section[32] = "";
+	tc_init(&c);
+	char *d = tc_dump(&c), *save = NULL, section[32] = "";
 	for (char *line = strtok_r(d, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char key[64], want[128];
 		if (line[0] != ' ' && line[0] != '#') {
@@ -500,8 +450,8 @@ keys_text(void **state)
 {
 	(void)state;
 	struct config c;
-	init(&c);
-	load_text(&c, "keys: {quit: [q, Q], help: []}");
+	tc_init(&c);
+	tc_load_text(&c, "keys: {quit: [q, Q], help: []}");
 	char *t = NULL;
 	assert_int_equal(config_keys_text(&c, &t), 0);
 	assert_true(strncmp(t, "Left move-left\nh move-left\n", 27) == 0);
@@ -528,5 +478,5 @@ main(void)
 		cmocka_unit_test(doc_names_every_key),
 		cmocka_unit_test(keys_text),
 	};
-	return cmocka_run_group_tests(tests, setup_root, NULL);
+	return cmocka_run_group_tests(tests, tc_setup_root, NULL);
 }

@@ -4,7 +4,7 @@
  * has them) and on two small built traces for the options the corpus
  * does not exercise.
  */
-#include "testutil.h"
+#include "testconfig.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -13,13 +13,6 @@
 #include "model/build.h"
 #include "config/config.h"
 #include "model/trace_impl.h"
-
-static int
-setup_root(void **state)
-{
-	(void)state;
-	return chdir(tu_env("SKEIN_ROOT", "."));
-}
 
 /* ---- helpers ---- */
 
@@ -492,5 +485,5 @@ main(void)
 		cmocka_unit_test(phases_named),
 		cmocka_unit_test(phases_restrict),
 	};
-	return cmocka_run_group_tests(tests, setup_root, NULL);
+	return cmocka_run_group_tests(tests, tc_setup_root, NULL);
 }

@@ -2,7 +2,7 @@
  * "file:line:column: message", exactly as below, and changes nothing.
  * The fixtures are in tests/config/ (they also seed the fuzzer).
  */
-#include "testutil.h"
+#include "testconfig.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -68,25 +68,6 @@ static const struct bad load_errors[] = {
 	  "'i0000000000000000000000000000000000000000000000000000000122978 r05?O?` O29382473034411teration'" },
 };
 
-static int
-setup_root(void **state)
-{
-	(void)state;
-	return chdir(tu_env("SKEIN_ROOT", "."));
-}
-
-static char *
-dump(const struct config *c)
-{
-	char *buf = NULL;
-	size_t len;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(config_dump(c, f, NULL), 0);
-	fclose(f);
-	return buf;
-}
-
 static void
 load_errors_exact(void **state)
 {
@@ -94,7 +75,7 @@ load_errors_exact(void **state)
 	struct config c;
 	struct err e = { 0 };
 	assert_int_equal(config_init(&c, &e), 0);
-	char *before = dump(&c);
+	char *before = tc_dump(&c);
 	int failed = 0;
 	for (size_t i = 0; i < sizeof load_errors / sizeof load_errors[0]; i++) {
 		const struct bad *b = &load_errors[i];
@@ -110,7 +91,7 @@ load_errors_exact(void **state)
 		}
 		assert_null(strchr(e.msg, '\n'));
 	}
-	char *after = dump(&c);
+	char *after = tc_dump(&c);
 	assert_string_equal(before, after);   /* nothing was applied */
 	free(before);
 	free(after);
@@ -201,5 +182,5 @@ main(void)
 		cmocka_unit_test(unknown_regions),
 		cmocka_unit_test(unknown_actions),
 	};
-	return cmocka_run_group_tests(tests, setup_root, NULL);
+	return cmocka_run_group_tests(tests, tc_setup_root, NULL);
 }

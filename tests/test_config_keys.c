@@ -3,7 +3,7 @@
  * the built-in bindings in config/defaults.yaml are the keymap's, every
  * binding names a real action and key, and the bindings feed keymap_parse.
  */
-#include "testutil.h"
+#include "testconfig.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -11,13 +11,6 @@
 #include "view/action.h"
 #include "config/config.h"
 #include "view/keymap.h"
-
-static int
-setup_root(void **state)
-{
-	(void)state;
-	return chdir(tu_env("SKEIN_ROOT", "."));
-}
 
 static int
 key_ok(const char *name)
@@ -144,5 +137,5 @@ main(void)
 		cmocka_unit_test(unknown_key_name),
 		cmocka_unit_test(bindings_drive_keymap),
 	};
-	return cmocka_run_group_tests(tests, setup_root, NULL);
+	return cmocka_run_group_tests(tests, tc_setup_root, NULL);
 }
