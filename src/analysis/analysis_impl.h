@@ -148,6 +148,13 @@ int dag_depths(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t
  * analysis. */
 uint64_t part_weight(const void *ctx, uint32_t p);
 
+/* The partition graph's edges: fn(ctx, p, q, l) once for each p -> q,
+ * where a communication lop of p is followed on its timeline by one of
+ * q ≠ p and l is the first such lop of p; sources in partition order.
+ * stamp is n_parts of scratch. */
+typedef void (*part_edge_fn)(void *ctx, uint32_t p, uint32_t q, uint32_t l);
+void part_edges(const struct analysis *a, uint32_t *stamp, part_edge_fn fn, void *ctx);
+
 /* Builds a union-find whose sets are the current partitions. */
 int partition_to_uf(const struct analysis *a, struct uf *u);
 

@@ -43,7 +43,7 @@ struct leaper {
 	uint32_t *bnext, *btail;    /* members of a root: a list through bnext */
 	uint32_t *brep;             /* base partition: a communication lop */
 	struct edge *be;            /* base edges */
-	uint32_t nbe;
+	uint32_t nbe, cap_be;
 	/* merged partitions ("parts") after the last rebuild, dense ids in
 	 * order of their smallest member */
 	uint32_t np;
@@ -98,7 +98,16 @@ cmp_key(const void *x, const void *y)
 	return (e->key > f->key) - (e->key < f->key);
 }
 
-/* The base partitions' edges, each with the first lop that makes it. */
+static void
+add_base_edge(void *ctx, uint32_t p, uint32_t q, uint32_t l)
+{
+	struct leaper *L = ctx;
+	if (L->nbe < L->cap_be)    /* the DAG's edge count: always room */
+		L->be[L->nbe++] = (struct edge){ p, q, l };
+}
+
+/* The base partitions' edges (the DAG's, from part_edges), each with the
+ * first lop that makes it, and each partition's first communication lop. */
 static int
 base_edges(struct leaper *L)
 {
@@ -108,24 +117,13 @@ base_edges(struct leaper *L)
 	L->ce = malloc(((size_t)ne + 1) * sizeof *L->ce);
 	if (!L->be || !L->ce)
 		return ERR_NOMEM;
-	for (uint32_t p = 0; p < L->nb; p++)
-		L->stamp[p] = TRACE_NONE;
+	L->cap_be = ne;
+	part_edges(a, L->stamp, add_base_edge, L);
 	for (uint32_t p = 0; p < L->nb; p++) {
 		L->brep[p] = TRACE_NONE;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k];
-			if (a->lop_kind[l] == OP_COMPUTE)
-				continue;
-			if (L->brep[p] == TRACE_NONE)
-				L->brep[p] = l;
-			if (l + 2 >= a->tl_lop[a->lop_tl[l] + 1])
-				continue;
-			uint32_t q = a->lop_part[l + 2];
-			if (q == p || q == TRACE_NONE || L->stamp[q] == p || L->nbe >= ne)
-				continue;
-			L->stamp[q] = p;
-			L->be[L->nbe++] = (struct edge){ p, q, l };
-		}
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1] && L->brep[p] == TRACE_NONE; k++)
+			if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE)
+				L->brep[p] = a->part_lops[k];
 	}
 	return 0;
 }

@@ -143,9 +143,51 @@ out:
 	return ncomp;
 }
 
-/* Builds the partition graph from timeline order: an edge p -> q when a
- * communication lop of p is followed on its timeline by one of q. Edges
- * are deduplicated. Sets a->dag_first / a->dag_succ. */
+void
+part_edges(const struct analysis *a, uint32_t *stamp, part_edge_fn fn, void *ctx)
+{
+	uint32_t np = a->n_parts;
+	for (uint32_t p = 0; p < np; p++)
+		stamp[p] = TRACE_NONE;
+	/* partitions' lops are grouped by partition, so all edges out of p
+	 * are seen together and one stamp per target dedups them */
+	for (uint32_t p = 0; p < np; p++) {
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			if (a->lop_kind[l] == OP_COMPUTE || l + 2 >= a->tl_lop[a->lop_tl[l] + 1])
+				continue;
+			uint32_t q = a->lop_part[l + 2];
+			if (q == p || q == TRACE_NONE || stamp[q] == p)
+				continue;
+			stamp[q] = p;
+			fn(ctx, p, q, l);
+		}
+	}
+}
+
+static void
+count_edge(void *ctx, uint32_t p, uint32_t q, uint32_t l)
+{
+	(void)q;
+	(void)l;
+	((struct analysis *)ctx)->dag_first[p + 1]++;
+}
+
+struct fill_ctx {
+	struct analysis *a;
+	uint32_t *fill;
+};
+
+static void
+fill_edge(void *ctx, uint32_t p, uint32_t q, uint32_t l)
+{
+	struct fill_ctx *f = ctx;
+	(void)l;
+	f->a->dag_succ[f->fill[p]++] = q;
+}
+
+/* Builds the partition graph from timeline order (part_edges), counting
+ * then filling. Sets a->dag_first / a->dag_succ. */
 static int
 build_graph(struct analysis *a)
 {
@@ -161,47 +203,18 @@ build_graph(struct analysis *a)
 		free(stamp);
 		return ERR_NOMEM;
 	}
-	/* two passes: count, then fill; stamp dedups successors of a source
-	 * within one pass over its lops (edges of p come from many timelines,
-	 * so a per-pass stamp over (p, q) pairs uses the last source seen) */
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t p = 0; p < np; p++)
-			stamp[p] = TRACE_NONE;
-		uint32_t *fill = pass ? malloc((np + 1) * sizeof *fill) : NULL;
-		if (pass) {
-			if (!fill)
-				goto nomem;
-			memcpy(fill, a->dag_first, (np + 1) * sizeof *fill);
-		}
-		/* walk partitions' lops grouped by partition so that all edges
-		 * out of p are seen together and the stamp dedups them */
-		for (uint32_t p = 0; p < np; p++) {
-			for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-				uint32_t l = a->part_lops[k];
-				if (a->lop_kind[l] == OP_COMPUTE)
-					continue;
-				uint32_t tl = a->lop_tl[l];
-				if (l + 2 >= a->tl_lop[tl + 1])
-					continue;
-				uint32_t q = a->lop_part[l + 2];
-				if (q == p || stamp[q] == p)
-					continue;
-				stamp[q] = p;
-				if (pass)
-					a->dag_succ[fill[p]++] = q;
-				else
-					a->dag_first[p + 1]++;
-			}
-		}
-		free(fill);
-		if (!pass) {
-			for (uint32_t p = 0; p < np; p++)
-				a->dag_first[p + 1] += a->dag_first[p];
-			a->dag_succ = malloc((a->dag_first[np] + 1) * sizeof *a->dag_succ);
-			if (!a->dag_succ)
-				goto nomem;
-		}
+	part_edges(a, stamp, count_edge, a);
+	for (uint32_t p = 0; p < np; p++)
+		a->dag_first[p + 1] += a->dag_first[p];
+	struct fill_ctx f = { a, malloc((np + 1) * sizeof *f.fill) };
+	a->dag_succ = malloc((a->dag_first[np] + 1) * sizeof *a->dag_succ);
+	if (!a->dag_succ || !f.fill) {
+		free(f.fill);
+		goto nomem;
 	}
+	memcpy(f.fill, a->dag_first, (np + 1) * sizeof *f.fill);
+	part_edges(a, stamp, fill_edge, &f);
+	free(f.fill);
 	free(stamp);
 	return 0;
 nomem:
