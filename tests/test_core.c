@@ -8,6 +8,7 @@
 #include "base/hmap.h"
 #include "base/intern.h"
 #include "base/json.h"
+#include "base/vec.h"
 
 static void
 intern_dedups(void **state)
@@ -159,6 +160,26 @@ fmt_quantities(void **state)
 	assert_string_equal(fmt_time(0.2292314, buf, sizeof buf), "0.229231 s");
 }
 
+/* Ids stop short of the two marker values; the count is kept on error. */
+static void
+vec_ids(void **state)
+{
+	(void)state;
+	uint32_t *v = NULL, id = 7;
+	size_t n = 0, cap = 0;
+	for (uint32_t i = 0; i < 100; i++) {
+		assert_int_equal(VEC_NEW_ID(v, n, cap, &id), 0);
+		assert_int_equal(id, i);
+		v[id] = i;
+	}
+	assert_int_equal(n, 100);
+	assert_true(cap >= 100);
+	size_t big = (size_t)VEC_MAX_ID + 1, bigcap = big;
+	assert_int_equal(VEC_NEW_ID(v, big, bigcap, &id), ERR_LIMIT);
+	assert_int_equal(big, (size_t)VEC_MAX_ID + 1);
+	free(v);
+}
+
 int
 main(void)
 {
@@ -169,6 +190,7 @@ main(void)
 		cmocka_unit_test(classify_mpi),
 		cmocka_unit_test(err_keeps_first),
 		cmocka_unit_test(fmt_quantities),
+		cmocka_unit_test(vec_ids),
 	};
 	return cmocka_run_group_tests_name("core utilities", tests, NULL, NULL);
 }

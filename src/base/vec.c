@@ -25,3 +25,15 @@ vec_reserve(void **data, size_t *cap, size_t need, size_t size)
 	*cap = ncap;
 	return 0;
 }
+
+int
+vec_push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
+{
+	if (*n > VEC_MAX_ID)
+		return ERR_LIMIT;
+	int rc = vec_reserve(data, cap, *n + 1, size);
+	if (rc)
+		return rc;
+	*id = (uint32_t)(*n)++;
+	return 0;
+}

@@ -8,6 +8,7 @@
 #define SKEIN_VEC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Makes room for at least `need` elements of `size` bytes in *data, whose
  * capacity is *cap. Returns 0, or ERR_NOMEM leaving *data untouched. */
@@ -17,5 +18,16 @@ int vec_reserve(void **data, size_t *cap, size_t need, size_t size);
  * holding n elements. Evaluates to 0 or ERR_NOMEM. */
 #define VEC_GROW(v, n, cap) \
 	((n) < (cap) ? 0 : vec_reserve((void **)&(v), &(cap), (n) + 1, sizeof *(v)))
+
+/* Records are named by 32-bit ids, the top two values kept as markers
+ * (TRACE_NONE and one below it): a vec of records holds at most this
+ * many. */
+#define VEC_MAX_ID (UINT32_MAX - 2)
+
+/* Makes room for one more element at the end of a vec of records and
+ * puts its id (the old count) in *id, incrementing *n. Returns 0,
+ * ERR_LIMIT (VEC_MAX_ID reached) or ERR_NOMEM; *n is unchanged on error. */
+int vec_push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id);
+#define VEC_NEW_ID(v, n, cap, id) vec_push_id((void **)&(v), &(n), &(cap), sizeof *(v), (id))
 
 #endif

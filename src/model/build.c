@@ -83,11 +83,11 @@ push_op(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	uint32_t frame, uint8_t kind, uint8_t flags)
 {
 	struct trace *t = b->t;
-	if (t->n_ops >= TRACE_NONE - 1)
-		return ERR_LIMIT;
-	if (VEC_GROW(t->ops, t->n_ops, t->cap_ops))
-		return ERR_NOMEM;
-	t->ops[t->n_ops++] = (struct trace_op){
+	uint32_t id;
+	int rc = VEC_NEW_ID(t->ops, t->n_ops, t->cap_ops, &id);
+	if (rc)
+		return rc;
+	t->ops[id] = (struct trace_op){
 		.t_enter = enter, .t_exit = exit, .timeline = b->tl,
 		.region = region, .frame = frame,
 		.end_first = (uint32_t)t->n_ends - b->call_ends,
@@ -131,11 +131,11 @@ static int
 add_end(struct build *b, uint32_t id, uint32_t role)
 {
 	struct trace *t = b->t;
-	if (t->n_ends >= TRACE_NONE - 1)
-		return ERR_LIMIT;
-	if (VEC_GROW(t->ends, t->n_ends, t->cap_ends))
-		return ERR_NOMEM;
-	t->ends[t->n_ends++] = (struct trace_end){ .id = id, .role = role };
+	uint32_t e;
+	int rc = VEC_NEW_ID(t->ends, t->n_ends, t->cap_ends, &e);
+	if (rc)
+		return rc;
+	t->ends[e] = (struct trace_end){ .id = id, .role = role };
 	b->call_ends++;
 	return 0;
 }
@@ -200,13 +200,11 @@ build_enter(struct build *b, uint64_t time, uint32_t region)
 	e->frame = TRACE_NONE;
 	uint8_t role = t->regions[region].role;
 	if (role == ROLE_USER || role == ROLE_OTHER) {
-		if (t->n_frames >= TRACE_NONE - 1)
-			return ERR_LIMIT;
-		if (VEC_GROW(t->frames, t->n_frames, t->cap_frames))
-			return ERR_NOMEM;
-		uint32_t parent = current_frame(b);
-		e->frame = (uint32_t)t->n_frames;
-		t->frames[t->n_frames++] = (struct trace_frame){
+		uint32_t parent = current_frame(b), f;
+		if ((rc = VEC_NEW_ID(t->frames, t->n_frames, t->cap_frames, &f)))
+			return rc;
+		e->frame = f;
+		t->frames[f] = (struct trace_frame){
 			.t_enter = time, .t_leave = time, .region = region,
 			.parent = parent, .timeline = b->tl,
 			.depth = parent == TRACE_NONE ? 0 : t->frames[parent].depth + 1,
@@ -305,11 +303,10 @@ build_send(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 		t->info.warnings[WARN_BAD_PEER]++;
 		return 0;
 	}
-	if (t->n_msgs >= TRACE_NONE - 1)
-		return ERR_LIMIT;
-	if (VEC_GROW(t->msgs, t->n_msgs, t->cap_msgs))
-		return ERR_NOMEM;
-	uint32_t id = (uint32_t)t->n_msgs++;
+	uint32_t id;
+	int rc = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
+	if (rc)
+		return rc;
 	uint32_t op = call_op_id(b);
 	t->msgs[id] = (struct trace_msg){
 		.t_send = time, .t_recv = 0, .bytes = bytes,
@@ -363,11 +360,10 @@ build_recv(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 		t->info.warnings[WARN_BAD_PEER]++;
 		return 0;
 	}
-	if (b->n_recvs >= TRACE_NONE - 1)
-		return ERR_LIMIT;
-	if (VEC_GROW(b->recvs, b->n_recvs, b->cap_recvs))
-		return ERR_NOMEM;
-	uint32_t id = (uint32_t)b->n_recvs++;
+	uint32_t id;
+	int rc = VEC_NEW_ID(b->recvs, b->n_recvs, b->cap_recvs, &id);
+	if (rc)
+		return rc;
 	b->recvs[id] = (struct recv_half){
 		.time = time, .bytes = bytes, .op = call_op_id(b),
 		.sender = sender, .receiver = b->tl, .comm = comm, .tag = tag,
@@ -402,11 +398,10 @@ build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 		if (b->mpi_depth >= 0)
 			b->stack[b->mpi_depth].enter = time;
 	}
-	if (b->n_colls >= TRACE_NONE - 1)
-		return ERR_LIMIT;
-	if (VEC_GROW(b->colls, b->n_colls, b->cap_colls))
-		return ERR_NOMEM;
-	uint32_t id = (uint32_t)b->n_colls++;
+	uint32_t id;
+	int rc = VEC_NEW_ID(b->colls, b->n_colls, b->cap_colls, &id);
+	if (rc)
+		return rc;
 	b->colls[id] = (struct coll_half){
 		.op = call_op_id(b), .comm = comm, .timeline = b->tl,
 		.root = root == UINT32_MAX ? TRACE_NONE : world_rank(b, comm, root),

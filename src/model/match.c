@@ -88,14 +88,14 @@ match_messages(struct build *b, uint32_t *recv_msg)
 			const struct recv_half *h = &b->recvs[r];
 			t->info.warnings[WARN_UNMATCHED_RECV]++;
 			t->ops[h->op].flags |= OPF_UNMATCHED;
-			if (t->n_msgs >= TRACE_NONE - 1) {
-				rc = ERR_LIMIT;
+			uint32_t id;
+			int err = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
+			if (err) {
+				rc = err;
 				goto out;
 			}
-			if (VEC_GROW(t->msgs, t->n_msgs, t->cap_msgs))
-				goto out;
-			recv_msg[r] = (uint32_t)t->n_msgs;
-			t->msgs[t->n_msgs++] = (struct trace_msg){
+			recv_msg[r] = id;
+			t->msgs[id] = (struct trace_msg){
 				.t_send = 0, .t_recv = h->time, .bytes = h->bytes,
 				.send_op = TRACE_NONE, .recv_op = h->op,
 				.send_done_op = TRACE_NONE, .sender = h->sender,

@@ -92,12 +92,9 @@ trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t paradi
 	int rc = trace_intern(t, name, &sname);
 	if (rc)
 		return rc;
-	if (t->n_regions >= TRACE_NONE - 1)
-		return ERR_LIMIT;
-	if (VEC_GROW(t->regions, t->n_regions, t->cap_regions))
-		return ERR_NOMEM;
-	*id = (uint32_t)t->n_regions;
-	t->regions[t->n_regions++] = (struct trace_region){
+	if ((rc = VEC_NEW_ID(t->regions, t->n_regions, t->cap_regions, id)))
+		return rc;
+	t->regions[*id] = (struct trace_region){
 		.name = sname, .role = role, .paradigm = paradigm,
 	};
 	return 0;
