@@ -218,6 +218,20 @@ density_fini(struct density *d)
 	memset(d, 0, sizeof *d);
 }
 
+/* A communication call as a density point: its time (enter, or exit with
+ * use_end) in [t0, t1) and log10 of its duration in seconds. Returns 0
+ * for computation and calls outside the span. */
+static int
+density_point(const struct trace *t, const struct trace_op *o, int use_end, uint64_t t0, uint64_t t1,
+	      uint64_t *x, double *y)
+{
+	*x = use_end ? o->t_exit : o->t_enter;
+	if (o->kind == OP_COMPUTE || *x < t0 || *x >= t1)
+		return 0;
+	*y = log10(trace_seconds(t, o->t_exit - o->t_enter) + 1e-9);
+	return 1;
+}
+
 int
 density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uint32_t h,
 		int use_end, enum density_map map, double o_min, struct density *d)
@@ -247,11 +261,10 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 	}
 	double lo = INFINITY, hi = -INFINITY;
 	for (uint32_t i = 0; i < n_ops; i++) {
-		const struct trace_op *o = &ops[i];
-		uint64_t x = use_end ? o->t_exit : o->t_enter;
-		if (o->kind == OP_COMPUTE || x < t0 || x >= t1)
+		uint64_t x;
+		double y;
+		if (!density_point(t, &ops[i], use_end, t0, t1, &x, &y))
 			continue;
-		double y = log10(trace_seconds(t, o->t_exit - o->t_enter) + 1e-9);
 		if (y < lo)
 			lo = y;
 		if (y > hi)
@@ -267,10 +280,10 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 		d->region[c] = TRACE_NONE;
 	for (uint32_t i = 0; i < n_ops; i++) {
 		const struct trace_op *o = &ops[i];
-		uint64_t x = use_end ? o->t_exit : o->t_enter;
-		if (o->kind == OP_COMPUTE || x < t0 || x >= t1)
+		uint64_t x;
+		double y;
+		if (!density_point(t, o, use_end, t0, t1, &x, &y))
 			continue;
-		double y = log10(trace_seconds(t, o->t_exit - o->t_enter) + 1e-9);
 		uint32_t cx = (uint32_t)((double)(x - t0) * w / (double)(t1 - t0));
 		uint32_t cy = (uint32_t)((hi - y) / (hi - lo) * h);
 		if (cx >= w)

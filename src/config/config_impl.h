@@ -27,7 +27,8 @@ struct cnode {
 	char *s;                /* scalar text, NUL-terminated */
 	size_t len;
 	struct cnode **kid;     /* sequence items; mapping key, value, key, value … */
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 };
 
 struct ctree {

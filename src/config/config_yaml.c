@@ -14,6 +14,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "base/vec.h"
+
 #define MAX_DEPTH 64
 
 void
@@ -39,14 +41,8 @@ cnode_is_null(const struct cnode *n)
 static struct cnode *
 node_new(struct ctree *t, int type, yaml_mark_t m)
 {
-	if (t->n_all == t->cap_all) {
-		size_t cap = t->cap_all ? 2 * t->cap_all : 64;
-		struct cnode **p = realloc(t->all, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		t->all = p;
-		t->cap_all = cap;
-	}
+	if (VEC_GROW(t->all, t->n_all, t->cap_all))
+		return NULL;
 	struct cnode *n = calloc(1, sizeof *n);
 	if (!n)
 		return NULL;
@@ -60,14 +56,9 @@ node_new(struct ctree *t, int type, yaml_mark_t m)
 static int
 node_add(struct cnode *parent, struct cnode *kid)
 {
-	if (parent->n == parent->cap) {
-		uint32_t cap = parent->cap ? 2 * parent->cap : 8;
-		struct cnode **p = realloc(parent->kid, cap * sizeof *p);
-		if (!p)
-			return ERR_NOMEM;
-		parent->kid = p;
-		parent->cap = cap;
-	}
+	if (parent->n >= UINT32_MAX - 1 ||
+	    vec_reserve((void **)&parent->kid, &parent->cap, (size_t)parent->n + 1, sizeof *parent->kid))
+		return ERR_NOMEM;
 	parent->kid[parent->n++] = kid;
 	return 0;
 }

@@ -192,28 +192,23 @@ region_event(struct otf2r *r, enum trace_rec rec, uint8_t type, OTF2_TimeStamp t
 	return emit_rec(r, &(struct evrec){ .type = type, .time = rel, .a = id });
 }
 
-/* A point-to-point record: Send, Isend, Recv, Irecv (request UINT64_MAX
- * for the blocking ones). */
+/* An MPI record (everything but Enter, Leave and MeasurementOnOff):
+ * counted, placed in time, and emitted when the location is a rank. e
+ * holds the record's fields; its time is filled in here. */
+static OTF2_CallbackCode
+mpi_event(struct otf2r *r, enum trace_rec rec, OTF2_TimeStamp time, struct evrec e)
+{
+	e.time = stamp(r, rec, time);
+	return on_rank(r) ? emit_rec(r, &e) : OTF2_CALLBACK_SUCCESS;
+}
+
+/* Send, Isend, Recv, Irecv (request UINT64_MAX for the blocking ones). */
 static OTF2_CallbackCode
 p2p_event(struct otf2r *r, enum trace_rec rec, uint8_t type, OTF2_TimeStamp time, uint32_t peer,
 	  OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t request)
 {
-	uint64_t rel = stamp(r, rec, time);
-	if (!on_rank(r))
-		return OTF2_CALLBACK_SUCCESS;
-	return emit_rec(r, &(struct evrec){ .type = type, .time = rel, .a = comm_id(r, comm), .b = peer,
-					    .c = tag, .x = len, .y = request });
-}
-
-/* A record that carries only a request: IsendComplete, IrecvRequest. */
-static OTF2_CallbackCode
-request_event(struct otf2r *r, enum trace_rec rec, uint8_t type, OTF2_TimeStamp time,
-	      uint64_t request)
-{
-	uint64_t rel = stamp(r, rec, time);
-	if (!on_rank(r))
-		return OTF2_CALLBACK_SUCCESS;
-	return emit_rec(r, &(struct evrec){ .type = type, .time = rel, .y = req(request) });
+	return mpi_event(r, rec, time, (struct evrec){ .type = type, .a = comm_id(r, comm), .b = peer,
+						       .c = tag, .x = len, .y = request });
 }
 
 static OTF2_CallbackCode
@@ -264,25 +259,23 @@ static OTF2_CallbackCode
 evt_isend_complete(EVT_ARGS, uint64_t request)
 {
 	EVT_UNUSED();
-	return request_event(ud, REC_MPI_ISEND_COMPLETE, EV_ISEND_COMPLETE, time, request);
+	return mpi_event(ud, REC_MPI_ISEND_COMPLETE, time,
+			 (struct evrec){ .type = EV_ISEND_COMPLETE, .y = req(request) });
 }
 
 static OTF2_CallbackCode
 evt_irecv_request(EVT_ARGS, uint64_t request)
 {
 	EVT_UNUSED();
-	return request_event(ud, REC_MPI_IRECV_REQUEST, EV_IRECV_REQUEST, time, request);
+	return mpi_event(ud, REC_MPI_IRECV_REQUEST, time,
+			 (struct evrec){ .type = EV_IRECV_REQUEST, .y = req(request) });
 }
 
 static OTF2_CallbackCode
 evt_coll_begin(EVT_ARGS)
 {
 	EVT_UNUSED();
-	struct otf2r *r = ud;
-	uint64_t rel = stamp(r, REC_MPI_COLLECTIVE_BEGIN, time);
-	if (!on_rank(r))
-		return OTF2_CALLBACK_SUCCESS;
-	return emit_rec(r, &(struct evrec){ .type = EV_COLL_BEGIN, .time = rel });
+	return mpi_event(ud, REC_MPI_COLLECTIVE_BEGIN, time, (struct evrec){ .type = EV_COLL_BEGIN });
 }
 
 static OTF2_CallbackCode
@@ -291,12 +284,9 @@ evt_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 {
 	EVT_UNUSED();
 	struct otf2r *r = ud;
-	uint64_t rel = stamp(r, REC_MPI_COLLECTIVE_END, time);
-	if (!on_rank(r))
-		return OTF2_CALLBACK_SUCCESS;
-	return emit_rec(r, &(struct evrec){ .type = EV_COLL_END, .time = rel, .a = comm_id(r, comm),
-					    .b = root, .c = op < COLL_TYPE_COUNT ? op : COLL_OTHER,
-					    .x = sent, .y = received });
+	return mpi_event(r, REC_MPI_COLLECTIVE_END, time,
+			 (struct evrec){ .type = EV_COLL_END, .a = comm_id(r, comm), .b = root,
+					 .c = op < COLL_TYPE_COUNT ? op : COLL_OTHER, .x = sent, .y = received });
 }
 
 static OTF2_CallbackCode
