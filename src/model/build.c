@@ -285,6 +285,17 @@ world_rank(const struct build *b, uint32_t comm, uint32_t local)
 	return t->comm_members[c->member_first + local];
 }
 
+/* The world rank of a message's peer; a peer the communicator does not
+ * have is counted as a warning (the record is then dropped). */
+static uint32_t
+peer_rank(struct build *b, uint32_t comm, uint32_t local)
+{
+	uint32_t w = world_rank(b, comm, local);
+	if (w == TRACE_NONE)
+		b->t->info.warnings[WARN_BAD_PEER]++;
+	return w;
+}
+
 static void
 open_stray(struct build *b, uint64_t *time)
 {
@@ -298,11 +309,9 @@ build_send(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 {
 	struct trace *t = b->t;
 	open_stray(b, &time);
-	uint32_t receiver = world_rank(b, comm, peer);
-	if (receiver == TRACE_NONE) {
-		t->info.warnings[WARN_BAD_PEER]++;
+	uint32_t receiver = peer_rank(b, comm, peer);
+	if (receiver == TRACE_NONE)
 		return 0;
-	}
 	uint32_t id;
 	int rc = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
 	if (rc)
@@ -355,11 +364,9 @@ build_recv(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 		if (!reqmap_take(&b->requests, request, &dummy))
 			t->info.warnings[WARN_UNKNOWN_REQUEST]++;
 	}
-	uint32_t sender = world_rank(b, comm, peer);
-	if (sender == TRACE_NONE) {
-		t->info.warnings[WARN_BAD_PEER]++;
+	uint32_t sender = peer_rank(b, comm, peer);
+	if (sender == TRACE_NONE)
 		return 0;
-	}
 	uint32_t id;
 	int rc = VEC_NEW_ID(b->recvs, b->n_recvs, b->cap_recvs, &id);
 	if (rc)
