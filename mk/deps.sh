@@ -27,18 +27,22 @@ if [ -n "${OTF2_PREFIX:-}" ]; then
 else
     want libopen-trace-format2-dev probe_pc otf2
 fi
+# What the tests call beyond a fresh Debian 12 (tests/deps.sh checks that
+# every such tool is here; doc/testing.md).
 case $what in
 check|traces)
-    want libcmocka-dev probe_pc cmocka
-    want otf2-tools    probe_cmd otf2-print
-    want tmux          probe_cmd tmux
-    want mpich         probe_cmd mpirun.mpich
-    want libmpich-dev  probe_cmd mpicc.mpich
+    want libcmocka-dev  probe_pc cmocka
+    want otf2-tools     probe_cmd otf2-print
+    want tmux           probe_cmd tmux
+    want python3        probe_cmd python3
+    want mpich          probe_cmd mpirun.mpich
+    want libmpich-dev   probe_cmd mpicc.mpich
+    want openmpi-bin    probe_cmd mpirun.openmpi
+    want libopenmpi-dev probe_cmd mpicc.openmpi
     ;;
 esac
 case $what in
 traces)
-    want libopenmpi-dev  probe_cmd mpicc.openmpi
     want lammps          probe_cmd lmp
     want lammps-examples probe_hdr /usr/share/lammps/examples/melt/in.melt
     ;;

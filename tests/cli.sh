@@ -6,6 +6,9 @@ skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 case $skein in /*) ;; *) skein=$root/$skein ;; esac
+# screens are UTF-8: read them in a UTF-8 locale whatever the caller has
+# (a fresh machine has none, and a byte-wise grep . misses a │)
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d /tmp/skein-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 skip=0

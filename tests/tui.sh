@@ -117,10 +117,10 @@ wait_gone 'logical · lateness' && ok || bad "Ctrl-C quits"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-2" Enter
 wait_for '^TTY-RESTORED-2' && ok || bad "terminal modes restored after Ctrl-C"
 
-t send-keys -t tui "clear; $skein $trace" Enter
+# the explorer's pid: a shell that writes its own and becomes skein
+t send-keys -t tui "clear; sh -c 'echo \$\$ >$tmp/pid; exec $skein $trace'" Enter
 wait_for 'logical · lateness' || bad "third start"
-shell=$(t display -p -t tui '#{pane_pid}')
-pid=$(ps -o pid= --ppid "$shell" | tr -d ' ' | head -1)
+pid=$(cat "$tmp/pid" 2>/dev/null)
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_gone 'logical · lateness' && ok || bad "SIGTERM ends the explorer"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-3" Enter
