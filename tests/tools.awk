@@ -237,7 +237,11 @@ function command(w, plain,    k, vals, nv) {
 	if (w == "$@" || w == "$*") { if (cur_func != "") runner[cur_func] = shifts[cur_func] + 0; return "" }
 	if (w ~ /^\$[A-Za-z_][A-Za-z0-9_]*$/ || w ~ /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/) {
 		k = w; gsub(/[${}]/, "", k)
-		if (k in var) { nv = split(var[k], vals, "\n"); for (; nv > 0; nv--) lex(vals[nv]) }
+		if (k in var && !(k in expanding)) { # x="$x y" must not loop
+			expanding[k] = 1
+			nv = split(var[k], vals, "\n"); for (; nv > 0; nv--) lex(vals[nv])
+			delete expanding[k]
+		}
 		return ""
 	}
 	if (!plain || w !~ TOOL) return ""
@@ -290,7 +294,7 @@ function make_text(l,    out, j, r) {
 	return l
 }
 
-function scan_py(s,    t) {
+function scan_py(s,    t, w) {
 	t = s
 	while (match(t, /subprocess\.[a-z_]+\([ \t\n]*\[?[ \t\n]*["'][^"']+/)) {
 		w = substr(t, RSTART, RLENGTH); sub(/.*["']/, "", w); sub(/[ \t].*/, "", w)
