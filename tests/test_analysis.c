@@ -198,33 +198,17 @@ comm(const struct analysis *a, uint32_t r, uint32_t n)
 
 /* ---- cases ---- */
 
-/* Binomial reduction on 4 ranks: 1->0 and 3->2 (level 1), then 2->0
- * (level 2). Level-1 sends share a step; level 2 comes after. Mandatory
- * merging gives one partition per message (no cycles); merging across
- * global steps joins the two level-1 messages: two partitions. */
+/* The two levels of the binomial reduction below, once the level-1
+ * messages (1 -> 0, 3 -> 2) are one partition. */
 static void
-binomial_levels(void **state)
+check_levels(const struct analysis *a)
 {
-	(void)state;
-	struct dsl *d = dsl_new(4);
-	rank(d, 0); work(d, 10); recv(d, 1, 0); recv(d, 2, 0);
-	rank(d, 1); work(d, 10); send(d, 0, 0);
-	rank(d, 2); work(d, 10); recv(d, 3, 0); send(d, 0, 0);
-	rank(d, 3); work(d, 10); send(d, 2, 0);
-	struct trace *t = dsl_done(d);
-	struct analysis_opts o;
-	analysis_opts_default(&o);
-	struct analysis *a = analyse(t, &o);
 	uint32_t np;
-	analysis_parts(a, &np);
-	assert_int_equal(np, 3);
-	assert_true(analysis_verified(a));
-	analysis_destroy(a);
-
-	o.global_step_merge = 1;
-	a = analyse(t, &o);
 	const struct analysis_part *parts = analysis_parts(a, &np);
 	assert_int_equal(np, 2);
+	assert_int_equal(analysis_stats(a)->partitions_steps, 3);
+	assert_int_equal(parts[0].merged_from, 2);
+	assert_int_equal(parts[1].merged_from, 1);
 	assert_true(analysis_verified(a));
 	assert_int_equal(STEP(a, 1, 0), STEP(a, 3, 0));          /* level 1 sends */
 	assert_int_equal(STEP(a, 0, 0), STEP(a, 2, 0));          /* level 1 receives */
@@ -239,6 +223,41 @@ binomial_levels(void **state)
 	assert_int_equal(parts[0].step_count, 4);
 	assert_int_equal(parts[1].step_first, 4);
 	assert_int_equal(analysis_step_count(a), 8);
+}
+
+/* A binomial reduction on 4 ranks: level 1 sends 1 -> 0 and 3 -> 2, level
+ * 2 sends 2 -> 0. Every message is a partition; the two of level 1 share
+ * global steps. The paper's global-step merge joins them, and so does
+ * skein's automatic merge, as they make the same calls. */
+static void
+binomial_levels(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(4);
+	rank(d, 0); work(d, 10); recv(d, 1, 0); recv(d, 2, 0);
+	rank(d, 1); work(d, 10); send(d, 0, 0);
+	rank(d, 2); work(d, 10); recv(d, 3, 0); send(d, 0, 0);
+	rank(d, 3); work(d, 10); send(d, 2, 0);
+	struct trace *t = dsl_done(d);
+	struct analysis_opts o;
+	analysis_opts_paper(&o);
+	struct analysis *a = analyse(t, &o);
+	uint32_t np;
+	const struct analysis_part *parts = analysis_parts(a, &np);
+	assert_int_equal(np, 3);
+	assert_int_equal(parts[0].merged_from, 1);
+	assert_true(analysis_verified(a));
+	analysis_destroy(a);
+
+	o.global_step_merge = 1;
+	a = analyse(t, &o);
+	check_levels(a);
+	assert_int_equal(analysis_stats(a)->auto_merged, 0);
+	analysis_destroy(a);
+
+	a = analyse(t, NULL);
+	check_levels(a);
+	assert_int_equal(analysis_stats(a)->auto_merged, 1);
 	analysis_destroy(a);
 	trace_destroy(t);
 }
@@ -383,7 +402,9 @@ lateness_cases(void **state)
 		waitall(d, &w, 1);                  /* exits at now + 1 */
 	}
 	struct trace *t = dsl_done(d);
-	struct analysis *a = analyse(t, NULL);
+	struct analysis_opts o;
+	analysis_opts_paper(&o);
+	struct analysis *a = analyse(t, &o);
 	assert_true(analysis_verified(a));
 	uint32_t s1 = comm(a, 1, 0), c1 = s1 - 1, w2 = comm(a, 2, 1), w0 = comm(a, 0, 1);
 	assert_int_equal(analysis_lop_kind(a, c1), OP_COMPUTE);
@@ -404,6 +425,18 @@ lateness_cases(void **state)
 	const uint32_t *hot = analysis_hotspots(a, &nh);
 	assert_int_equal(nh, 1);
 	assert_int_equal(hot[0], c1);
+	analysis_destroy(a);
+	/* by default that computation, before rank 1's first communication,
+	 * is its start-up: same metrics, but no hotspot */
+	a = analyse(t, NULL);
+	assert_true(analysis_lop_startup(a, c1));
+	assert_false(analysis_lop_startup(a, s1));
+	assert_int_equal(analysis_lop_diff(a, c1), 1000);
+	analysis_hotspots(a, &nh);
+	assert_int_equal(nh, 0);
+	assert_int_equal(analysis_stats(a)->startup_lops, 3);
+	assert_int_equal(analysis_stats(a)->startup_hidden, 1);
+	assert_int_equal(analysis_stats(a)->startup_max_lop, c1);
 	analysis_destroy(a);
 	trace_destroy(t);
 }
@@ -670,7 +703,8 @@ match_size(void **state)
 
 /* User phases: every Enter of "iteration" starts a phase. Two iterations
  * of two independent pairs (0<->1, 2<->3) are four partitions when
- * detected, two (one per iteration) with the phase rule. */
+ * detected by the paper's rules, two (one per iteration) with the phase
+ * rule. */
 static void
 user_phases(void **state)
 {
@@ -686,13 +720,20 @@ user_phases(void **state)
 		}
 	}
 	struct trace *t = dsl_done(d);
-	struct analysis *a = analyse(t, NULL);
+	struct analysis_opts o;
+	analysis_opts_paper(&o);
+	struct analysis *a = analyse(t, &o);
 	uint32_t np;
 	analysis_parts(a, &np);
 	assert_int_equal(np, 4);
 	analysis_destroy(a);
+	/* by default the two pairs of an iteration make the same calls at the
+	 * same steps and merge */
+	a = analyse(t, NULL);
+	analysis_parts(a, &np);
+	assert_int_equal(np, 2);
+	analysis_destroy(a);
 	struct analysis_phase_rule rule = { "iter*" };
-	struct analysis_opts o;
 	analysis_opts_default(&o);
 	o.phases = &rule;
 	o.n_phases = 1;

@@ -154,17 +154,20 @@ leap_merge(void **state)
 	assert_int_equal(PARTS("sparse_exchange-4", "structure: {leap_merge: true}"), 7);
 }
 
-/* On the 4-rank tree Allreduce, leap merge with the default factor 10
- * leaves 17 partitions; a smaller factor merges backwards more readily
- * (11), a huge one never (17 too: every merge left is forward). */
+/* On the 4-rank tree Allreduce (the paper's pipeline: no automatic
+ * merge), leap merge with the default factor 10 leaves 17 partitions; a
+ * smaller factor merges backwards more readily (11), a huge one never (17
+ * too: every merge left is forward). */
 static void
 leap_factor(void **state)
 {
 	(void)state;
-	assert_int_equal(PARTS("tree_allreduce-4", "structure: {leap_merge: false}"), 25);
-	assert_int_equal(PARTS("tree_allreduce-4", "structure: {leap_merge: true}"), 17);
-	assert_int_equal(PARTS("tree_allreduce-4", "structure: {leap_merge: true, leap_factor: 1.5}"), 11);
-	assert_int_equal(PARTS("tree_allreduce-4", "structure: {leap_merge: true, leap_factor: 1000}"), 17);
+	assert_int_equal(PARTS("tree_allreduce-4", "structure: {leap_merge: false, auto_merge: false}"), 25);
+	assert_int_equal(PARTS("tree_allreduce-4", "structure: {leap_merge: true, auto_merge: false}"), 17);
+	assert_int_equal(PARTS("tree_allreduce-4",
+			       "structure: {leap_merge: true, leap_factor: 1.5, auto_merge: false}"), 11);
+	assert_int_equal(PARTS("tree_allreduce-4",
+			       "structure: {leap_merge: true, leap_factor: 1000, auto_merge: false}"), 17);
 }
 
 /* force merges the leaps that stay incomplete: 17 → 13. */
@@ -172,11 +175,15 @@ static void
 force(void **state)
 {
 	(void)state;
-	assert_int_equal(PARTS("tree_allreduce-4", "structure: {leap_merge: true, force: true}"), 13);
+	assert_int_equal(PARTS("tree_allreduce-4",
+			       "structure: {leap_merge: true, force: true, auto_merge: false}"), 13);
 	/* force alone does nothing: it only acts inside leap merge */
-	assert_int_equal(PARTS("tree_allreduce-4", "structure: {force: true}"), 25);
+	assert_int_equal(PARTS("tree_allreduce-4", "structure: {force: true, auto_merge: false}"), 25);
 }
 
+/* Round 1 of the dissemination is two partitions side by side making the
+ * same calls: the automatic merge (default) and the paper's global-step
+ * merge join them; with both off they stay apart (the paper section). */
 static void
 global_step_merge(void **state)
 {
@@ -184,7 +191,13 @@ global_step_merge(void **state)
 	assert_int_equal(PARTS("dissemination-4", "structure: {global_step_merge: false}"),
 			 expected("dissemination-4", "default", "partitions"));
 	assert_int_equal(PARTS("dissemination-4", "structure: {global_step_merge: true}"),
-			 expected("dissemination-4", "global-merge", "partitions"));
+			 expected("dissemination-4", "default", "partitions"));
+	assert_int_equal(PARTS("dissemination-4", "structure: {auto_merge: false}"),
+			 expected("dissemination-4", "paper", "partitions"));
+	assert_int_equal(PARTS("dissemination-4", "structure: {global_step_merge: true, auto_merge: false}"),
+			 expected("dissemination-4", "default", "partitions"));
+	assert_true(expected("dissemination-4", "paper", "partitions") >
+		    expected("dissemination-4", "default", "partitions"));
 }
 
 /* Two ranks; the corpus codes never issue two communication calls

@@ -4,7 +4,12 @@
  *
  * For every section (option set) of a file, the test writes the same
  * lines from skein's analysis and compares: every line exactly, except
- * that `late` lines form a set and a `bd` case accepts b or d. */
+ * that `late` lines form a set and a `bd` case accepts b or d.
+ *
+ *   test_corpus                       every traces/corpus/NAME
+ *   test_corpus DIR EXPECTED [SECTION]  one trace (a fresh run of an app,
+ *                                     traces/apps/loop.sh) against a file,
+ *                                     every section or the one named */
 #include "testutil.h"
 
 #include <glob.h>
@@ -296,11 +301,16 @@ parse_options(const char *line, struct analysis_opts *o)
 		else if (strcmp(tok, "leap-factor") == 0) o->leap_factor = atof(v);
 		else if (strcmp(tok, "force") == 0) o->leap_force = on;
 		else if (strcmp(tok, "global-merge") == 0) o->global_step_merge = on;
+		else if (strcmp(tok, "auto-merge") == 0) o->auto_merge = on;
+		else if (strcmp(tok, "sender-progress") == 0) o->sender_progress = on;
 		else if (strcmp(tok, "caller-merge") == 0) o->caller_merge = on;
 		else return -1;
 	}
 	return 0;
 }
+
+/* argv mode: the expected file for the one trace given, and the section */
+static const char *expected_arg, *section_arg;
 
 static void
 corpus_trace(void **state)
@@ -308,10 +318,10 @@ corpus_trace(void **state)
 	const char *dir = *state;
 	char path[1200], name[256];
 	snprintf(path, sizeof path, "%s/traces.otf2", dir);
-	snprintf(name, sizeof name, "%s", strrchr(dir, '/') + 1);
+	snprintf(name, sizeof name, "%s", strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
 	struct trace *t = tu_load(path);
 	snprintf(path, sizeof path, "%s/expected.txt", dir);
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(expected_arg ? expected_arg : path, "r");
 	assert_non_null(f);
 	char line[MAXL], section[64] = "";
 	struct lines want = { 0 };
@@ -335,6 +345,9 @@ corpus_trace(void **state)
 			clear(&want);
 		} else if (has_prefix(line, "options ")) {
 			assert_int_equal(parse_options(line, &o), 0);
+		} else if (strcmp(line, "end") == 0 && section_arg && strcmp(section, section_arg)) {
+			clear(&want);
+			section[0] = '\0';
 		} else if (strcmp(line, "end") == 0) {
 			struct analysis *a = NULL;
 			struct err e = { 0 };
@@ -359,10 +372,21 @@ corpus_trace(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	char pat[1024];
 	glob_t g;
+	if (argc == 3 || argc == 4) {
+		expected_arg = argv[2];
+		section_arg = argc == 4 ? argv[3] : NULL;
+		struct CMUnitTest one = { .name = argv[1], .test_func = corpus_trace,
+					  .initial_state = argv[1] };
+		return _cmocka_run_group_tests("expected structure", &one, 1, NULL, NULL);
+	}
+	if (argc != 1) {
+		fprintf(stderr, "usage: test_corpus [TRACE_DIR EXPECTED [SECTION]]\n");
+		return 2;
+	}
 	PROJECT_PATH(pat, "traces/corpus/*/expected.txt");
 	if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
 		fprintf(stderr, "test_corpus: no traces/corpus/*/expected.txt found\n");

@@ -87,10 +87,19 @@ static const char usage_text[] =
 	"      --leap-factor F     merge backwards when the incoming leap distance is\n"
 	"                          F times smaller than the outgoing one (default 10)\n"
 	"      --leap-force        force-merge leaps that stay incomplete\n"
-	"      --global-step-merge merge partitions that share global steps\n"
+	"      --global-step-merge merge all partitions that share global steps\n"
+	"      --no-auto-merge     do not merge the partitions that share global steps\n"
+	"                          and make the same calls (automatic by default)\n"
+	"      --no-sender-progress  a receive completed inside its sender's Wait does\n"
+	"                          not follow what delayed that Wait (on by default)\n"
+	"      --startup           count each rank's start-up (before its first\n"
+	"                          communication) in hotspots, scales and time axes\n"
+	"      --paper             the paper's pipeline exactly: no automatic merge,\n"
+	"                          no sender progress, start-up counted\n"
 	"      --match-size        ignore messages whose ends disagree on size\n"
-	"      --caller-merge      merge consecutive operations one call of a user\n"
-	"                          function issued (Ravel's caller merge)\n"
+	"      --caller-merge      merge consecutive operations under one call of the\n"
+	"                          nearest caller that issued several communications\n"
+	"                          (Ravel's caller merge)\n"
 	"      --clusters K        group each partition's ranks into at most K\n"
 	"                          clusters by lateness (analyze reports them)\n"
 	"  -p, --phase GLOB        every Enter of a region matching GLOB starts a new\n"
@@ -108,7 +117,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
-	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
+	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 };
 
 struct progress {
@@ -184,6 +193,10 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "leap-factor", required_argument, NULL, OPT_LEAP_FACTOR },
 		{ "leap-force", no_argument, NULL, OPT_LEAP_FORCE },
 		{ "global-step-merge", no_argument, NULL, OPT_GSTEP },
+		{ "no-auto-merge", no_argument, NULL, OPT_NO_AUTO },
+		{ "no-sender-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "startup", no_argument, NULL, OPT_STARTUP },
+		{ "paper", no_argument, NULL, OPT_PAPER },
 		{ "match-size", no_argument, NULL, OPT_MATCH_SIZE },
 		{ "caller-merge", no_argument, NULL, OPT_CALLER },
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -231,6 +244,15 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_LEAP: c->aopts.leap_merge = 1; c->given |= G_LEAP; c->structure_opts = 1; break;
 		case OPT_LEAP_FORCE: c->aopts.leap_force = 1; c->given |= G_FORCE; c->structure_opts = 1; break;
 		case OPT_GSTEP: c->aopts.global_step_merge = 1; c->given |= G_GSTEP; c->structure_opts = 1; break;
+		case OPT_NO_AUTO: c->aopts.auto_merge = 0; c->given |= G_AUTO; c->structure_opts = 1; break;
+		case OPT_NO_PROGRESS: c->aopts.sender_progress = 0; c->given |= G_PROGRESS; c->structure_opts = 1; break;
+		case OPT_STARTUP: c->aopts.startup = 1; c->given |= G_STARTUP; c->structure_opts = 1; break;
+		case OPT_PAPER:
+			c->aopts.auto_merge = c->aopts.sender_progress = 0;
+			c->aopts.startup = 1;
+			c->given |= G_AUTO | G_PROGRESS | G_STARTUP;
+			c->structure_opts = 1;
+			break;
 		case OPT_MATCH_SIZE: c->aopts.match_size = 1; c->given |= G_MATCH; c->structure_opts = 1; break;
 		case OPT_CALLER: c->aopts.caller_merge = 1; c->given |= G_CALLER; c->structure_opts = 1; break;
 		case OPT_CLUSTERS:
@@ -347,6 +369,9 @@ setup_config(struct cli *c)
 	if (c->given & G_FACTOR) o->leap_factor = f.leap_factor;
 	if (c->given & G_FORCE) o->leap_force = f.leap_force;
 	if (c->given & G_GSTEP) o->global_step_merge = f.global_step_merge;
+	if (c->given & G_AUTO) o->auto_merge = f.auto_merge;
+	if (c->given & G_PROGRESS) o->sender_progress = f.sender_progress;
+	if (c->given & G_STARTUP) o->startup = f.startup;
 	if (c->given & G_MATCH) o->match_size = f.match_size;
 	if (c->given & G_CALLER) o->caller_merge = f.caller_merge;
 	if (c->given & G_HOTSPOTS) o->hotspots = f.hotspots;

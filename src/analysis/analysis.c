@@ -17,9 +17,21 @@ analysis_opts_default(struct analysis_opts *o)
 	o->leap_factor = 10.0;
 	o->leap_force = 0;
 	o->global_step_merge = 0;
+	o->auto_merge = 1;
+	o->sender_progress = 1;
+	o->startup = 0;
 	o->caller_merge = 0;
 	o->match_size = 0;
 	o->hotspots = 20;
+}
+
+void
+analysis_opts_paper(struct analysis_opts *o)
+{
+	analysis_opts_default(o);
+	o->auto_merge = 0;
+	o->sender_progress = 0;
+	o->startup = 1;
 }
 
 void
@@ -122,8 +134,13 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 		rc = stage(a, progress, ud, "stepping");
 	if (!rc)
 		rc = steps_assign(a);
-	if (!rc && o.global_step_merge)
-		rc = steps_global_merge(a);
+	st->partitions_steps = a->n_parts;
+	/* the paper's global-step merge merges every overlap; the automatic
+	 * one only partitions that make the same calls (doc/analysis.md) */
+	if (!rc && (o.global_step_merge || (o.auto_merge && !o.n_phases)))
+		rc = steps_global_merge(a, !o.global_step_merge);
+	if (!rc && !o.global_step_merge && o.auto_merge)
+		st->auto_merged = st->partitions_steps - a->n_parts;
 	if (!rc)
 		rc = partition_renumber(a);
 	st->partitions = a->n_parts;
@@ -207,6 +224,29 @@ uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop) { return a->d
 uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop) { return a->glate[lop]; }
 enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop) { return a->cause[lop]; }
 uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop) { return a->cause_lop[lop]; }
+
+int
+analysis_lop_startup(const struct analysis *a, uint32_t lop)
+{
+	uint32_t tl = a->lop_tl[lop];
+	return a->lop_kind[lop] == OP_COMPUTE && lop == a->tl_lop[tl] && lop + 1 < a->tl_lop[tl + 1];
+}
+
+uint64_t
+analysis_startup_end(const struct analysis *a)
+{
+	uint32_t n_tl;
+	trace_timelines(a->t, &n_tl);
+	uint64_t end = UINT64_MAX;
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
+			if (a->lop_kind[l] != OP_COMPUTE) {
+				if (lop_enter(a, l) < end)
+					end = lop_enter(a, l);
+				break;
+			}
+	return end == UINT64_MAX ? 0 : end;
+}
 
 const struct analysis_part *
 analysis_parts(const struct analysis *a, uint32_t *n)

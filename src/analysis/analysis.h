@@ -36,8 +36,18 @@ struct analysis_opts {
 	double leap_factor;       /* backward merge when incoming * factor < outgoing; 10 */
 	int leap_force;           /* force-merge incomplete leaps; default off */
 	int global_step_merge;    /* merge partitions that share global steps; default off */
-	int caller_merge;         /* merge consecutive ops one user-function call issued
-				   * (Ravel's caller merge); default off */
+	int auto_merge;           /* merge partitions that share global steps and make
+				   * the same calls (one phase split over disjoint
+				   * ranks); default on, off for the paper's pipeline */
+	int sender_progress;      /* a receive that completed only once its sender was
+				   * inside the call completing a non-blocking send also
+				   * follows the computation before that call; default
+				   * on, off for the paper's pipeline */
+	int startup;              /* rank start-up (before its first communication)
+				   * counts for hotspots; default off */
+	int caller_merge;         /* Ravel's caller merge: consecutive ops under one
+				   * call of the nearest caller whose function issued
+				   * more than one communication; default off */
 	int match_size;           /* ignore messages whose ends disagree on bytes; off */
 	const struct analysis_phase_rule *phases;  /* NULL: detect partitions */
 	uint32_t n_phases;
@@ -48,6 +58,9 @@ struct analysis_opts {
 
 /* Fills o with the documented defaults. */
 void analysis_opts_default(struct analysis_opts *o);
+/* The defaults without skein's automatic choices: the paper's pipeline
+ * exactly (no automatic merge, no sender progress, start-up counted). */
+void analysis_opts_paper(struct analysis_opts *o);
 
 /* Why an operation is late: the four cases of the paper's Fig. 7. */
 enum analysis_cause {
@@ -60,6 +73,7 @@ enum analysis_cause {
 };
 
 struct analysis_part {
+	uint32_t merged_from;     /* partitions the global-step merge joined into it (1: none) */
 	uint32_t step_first;      /* global step span [step_first, step_first + step_count) */
 	uint32_t step_count;
 	uint32_t lop_count;       /* communication and computation lops */
@@ -88,8 +102,16 @@ struct analysis_stats {
 	uint32_t partitions;          /* final */
 	uint32_t leaps;
 	uint32_t incomplete_leaps;
+	uint32_t partitions_steps;    /* before the global-step merge (explicit or automatic) */
+	uint32_t auto_merged;         /* partitions the automatic merge joined into others */
 	uint32_t coalesced_isends;    /* Isend calls folded into another lop */
 	uint32_t size_mismatches;     /* messages unmatched by match_size */
+	uint32_t progress_receives;   /* receives whose sender's progress was their latest
+				       * predecessor (sender_progress) */
+	uint32_t startup_lops;        /* start-up computations (one per rank that communicates) */
+	uint32_t startup_max_lop;     /* the latest of them, or TRACE_NONE */
+	uint32_t startup_hidden;      /* start-up lops with differential lateness kept out of
+				       * the hotspots (startup off) */
 	/* wall-clock seconds per stage, for benchmarks */
 	double t_lops, t_partition, t_leap, t_steps, t_metrics;
 };
@@ -140,6 +162,14 @@ uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop);
 enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop);
 /* The lop the lateness came from (cases b and d), or TRACE_NONE. */
 uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop);
+/* 1 for a rank's start-up: the computation before its first communication
+ * (MPI_Init, set-up, and the ranks' unsynchronised start). Its metrics are
+ * computed as for any lop; unless opts.startup, it is left out of the
+ * hotspots (and views leave it out of scales and time axes). */
+int analysis_lop_startup(const struct analysis *a, uint32_t lop);
+/* The earliest enter of any rank's first communication: where the trace
+ * has left start-up behind somewhere (ticks; 0 without communication). */
+uint64_t analysis_startup_end(const struct analysis *a);
 
 const struct analysis_part *analysis_parts(const struct analysis *a, uint32_t *n);
 /* Successors of partition p in the partition DAG. */

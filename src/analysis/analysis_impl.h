@@ -102,7 +102,8 @@ int lops_build(struct analysis *a);
 int partition_build(struct analysis *a);      /* through the cycle merge */
 int partition_leap_merge(struct analysis *a);
 int steps_assign(struct analysis *a);
-int steps_global_merge(struct analysis *a);
+/* With alike, merges only partitions that make the same calls. */
+int steps_global_merge(struct analysis *a, int alike);
 void verify_run(struct analysis *a);
 int metrics_compute(struct analysis *a);
 

@@ -6,7 +6,10 @@
  * global        = the same over all ops sharing its global step
  * diff(op)      = max(0, lateness(op) - max lateness of its immediate
  *                 predecessors: the previous op on its timeline and, for a
- *                 receive, the sends it matched)
+ *                 receive, the sends it matched; with sender_progress,
+ *                 also the computation before the call that completed a
+ *                 non-blocking send, when the receive completed after
+ *                 that call began)
  * Each is one pass over the lops (a partition's minima live in an array
  * as wide as the partition), not one pass per step.
  */
@@ -52,10 +55,11 @@ struct metering {
 	uint32_t part_cut[PAR_MAX + 1];
 	uint32_t tl_cut[PAR_MAX + 1];
 	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
+	uint32_t progress[PAR_MAX];   /* per worker: receives decided by sender progress */
 	int phase;
 };
 
-static void differential(struct analysis *a, uint32_t tl0, uint32_t tl1);
+static uint32_t differential(struct analysis *a, uint32_t tl0, uint32_t tl1);
 
 static int
 metric_worker(void *ctx, uint32_t w, uint32_t nw)
@@ -63,7 +67,7 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct metering *m = ctx;
 	struct analysis *a = m->a;
 	if (m->phase == 1) {
-		differential(a, m->tl_cut[w], m->tl_cut[w + 1]);
+		m->progress[w] = differential(a, m->tl_cut[w], m->tl_cut[w + 1]);
 		return 0;
 	}
 	uint32_t width = 0;
@@ -102,18 +106,36 @@ tl_size(const void *ctx, uint32_t tl)
 	return (uint64_t)(a->tl_lop[tl + 1] - a->tl_lop[tl]) + 1;
 }
 
+/* The computation before the call that completed the non-blocking send
+ * of message m, when receive lop r completed only after that call began:
+ * without a progress thread the data may have moved only then, so what
+ * delayed the call delayed the receive. TRACE_NONE otherwise. */
+static uint32_t
+progress_pred(const struct analysis *a, uint32_t r, uint32_t m)
+{
+	const struct trace_msg *msg = &a->msgs[m];
+	if (msg->send_done_op == TRACE_NONE || msg->send_done_op == msg->send_op)
+		return TRACE_NONE;
+	uint32_t w = a->op_lop[msg->send_done_op];
+	if (w == r || w == a->tl_lop[a->lop_tl[w]] || msg->t_recv < lop_enter(a, w))
+		return TRACE_NONE;
+	return w - 1;
+}
+
 /* Differential lateness and the Fig. 7 case of each lop. A late op is
  * "created here" (a, or c for a receive) when at least half its lateness
  * is its own (diff >= inherited part); otherwise it was propagated from
  * whichever predecessor was latest: along the timeline (b) or from a
- * sender (d). doc/analysis.md explains the threshold. */
-static void
+ * sender (d). doc/analysis.md explains the threshold. Returns the number
+ * of receives whose latest predecessor came from sender progress. */
+static uint32_t
 differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
 {
 	const struct trace_msg *msgs = a->msgs;
+	uint32_t progress = 0;
 	for (uint32_t tl = tl0; tl < tl1; tl++) {
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
-			uint64_t prev = 0, sent = 0;
+			uint64_t prev = 0, sent = 0, plain = 0;
 			uint32_t prev_lop = TRACE_NONE, send_lop = TRACE_NONE;
 			if (l > a->tl_lop[tl]) {
 				prev_lop = l - 1;
@@ -130,12 +152,22 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
 						sent = a->late[s];
 						send_lop = s;
 					}
+					if (s != l && a->late[s] > plain)
+						plain = a->late[s];
+					uint32_t c = a->opts.sender_progress ? progress_pred(a, l, e[i].id)
+						: TRACE_NONE;
+					if (c != TRACE_NONE && (send_lop == TRACE_NONE || a->late[c] > sent)) {
+						sent = a->late[c];
+						send_lop = c;
+					}
 				}
 			}
 			uint64_t pred = prev > sent ? prev : sent;
 			uint64_t late = a->late[l];
 			a->diff[l] = late > pred ? late - pred : 0;
 			a->cause_lop[l] = TRACE_NONE;
+			/* counted where sender progress lowered what was created */
+			progress += sent > plain && sent > prev && late > (plain > prev ? plain : prev);
 			if (late == 0) {
 				a->cause[l] = CAUSE_NONE;
 				continue;
@@ -152,6 +184,7 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
 			}
 		}
 	}
+	return progress;
 }
 
 /* hotspot order: larger diff first, then smaller lop id */
@@ -191,6 +224,10 @@ hotspots(struct analysis *a)
 	for (uint32_t l = 0; l < a->n_lops; l++) {
 		if (a->diff[l] == 0)
 			continue;
+		if (!a->opts.startup && analysis_lop_startup(a, l)) {
+			a->stats.startup_hidden++;
+			continue;
+		}
 		if (n < k) {
 			a->hot[n++] = l;
 			if (n == k)
@@ -243,6 +280,18 @@ metrics_compute(struct analysis *a)
 		/* differential lateness reads every partition's lateness */
 		m.phase = 1;
 		rc = par_run(nw, metric_worker, &m);
+		for (uint32_t w = 0; w < nw; w++)
+			a->stats.progress_receives += m.progress[w];
+	}
+	/* the start-up of every rank, and the latest of them */
+	a->stats.startup_max_lop = TRACE_NONE;
+	for (uint32_t tl = 0; rc == 0 && tl < n_tl; tl++) {
+		uint32_t l = a->tl_lop[tl];
+		if (l < a->tl_lop[tl + 1] && analysis_lop_startup(a, l)) {
+			a->stats.startup_lops++;
+			if (a->stats.startup_max_lop == TRACE_NONE || a->late[l] > a->late[a->stats.startup_max_lop])
+				a->stats.startup_max_lop = l;
+		}
 	}
 	for (uint32_t w = 0; w < nw; w++)
 		free(m.gmin[w]);

@@ -323,6 +323,7 @@ describe_partitions(struct analysis *a)
 		uint32_t leap = P->leap;
 		memset(P, 0, sizeof *P);
 		P->leap = leap;
+		P->merged_from = 1;
 		P->phase = P->phase_region = TRACE_NONE;
 		uint32_t last_tl = TRACE_NONE;
 		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {

@@ -21,6 +21,7 @@
  */
 #include "analysis_impl.h"
 
+#include "base/hmap.h"
 #include "base/par.h"
 
 #include <stdlib.h>
@@ -585,58 +586,172 @@ steps_assign(struct analysis *a)
 	return assign(a);
 }
 
-/* Merges partitions whose global step spans overlap, then steps again,
- * until none overlap. */
-int
-steps_global_merge(struct analysis *a)
+/* What a partition does, as a 128-bit hash of the set of (MPI region,
+ * innermost user region) of its communication lops: two partitions with
+ * equal signatures make the same calls from the same code. */
+struct sig {
+	uint64_t h1, h2;
+};
+
+static int
+cmp_u64(const void *x, const void *y)
 {
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int
+signatures(const struct analysis *a, struct sig *sig)
+{
+	uint32_t n_frames, most = 0;
+	const struct trace_frame *frames = trace_frames(a->t, &n_frames);
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
+			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	uint64_t *keys = malloc(((size_t)most + 1) * sizeof *keys);
+	if (!keys)
+		return ERR_NOMEM;
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		uint32_t n = 0;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			const struct trace_op *o = &a->ops[a->lop_op[l]];
+			uint32_t ctx = o->frame == TRACE_NONE ? TRACE_NONE : frames[o->frame].region;
+			keys[n++] = (uint64_t)o->region << 32 | ctx;
+		}
+		qsort(keys, n, sizeof *keys, cmp_u64);
+		/* FNV-1a and a multiplicative mix over the distinct keys */
+		uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x9e3779b97f4a7c15ull;
+		for (uint32_t i = 0; i < n; i++) {
+			if (i && keys[i] == keys[i - 1])
+				continue;
+			for (int b = 0; b < 8; b++) {
+				h1 ^= (keys[i] >> (8 * b)) & 0xff;
+				h1 *= 0x100000001b3ull;
+			}
+			h2 = (h2 ^ keys[i]) * 0xff51afd7ed558ccdull;
+			h2 ^= h2 >> 33;
+		}
+		sig[p] = (struct sig){ h1, h2 };
+	}
+	free(keys);
+	return 0;
+}
+
+/* A run of partitions (in order of first step) whose step spans overlap:
+ * its representative lop and where it ends. */
+struct run {
+	uint32_t rep, end;
+};
+
+/* One pass: merges into u the partitions whose global step spans overlap
+ * (alike: only those with equal signatures). Returns 1 if anything was
+ * merged, 0 if not, or a negative error. */
+static int
+merge_pass(struct analysis *a, int alike, struct uf *u)
+{
+	uint32_t np = a->n_parts;
+	uint32_t *order = malloc((np + 1) * sizeof *order);
+	uint32_t *rep = malloc((np + 1) * sizeof *rep);
+	struct sig *sig = alike ? malloc((np + 1) * sizeof *sig) : NULL;
+	struct run *runs = malloc((np + 1) * sizeof *runs);
+	struct hmap classes = { 0 };
+	int rc = ERR_NOMEM;
+	if (!order || !rep || !runs || (alike && !sig) || parts_by_first_step(a, order) ||
+	    (alike && signatures(a, sig)))
+		goto out;
+	for (uint32_t p = 0; p < np; p++) {
+		rep[p] = TRACE_NONE;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
+			if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE) {
+				rep[p] = a->part_lops[k];
+				break;
+			}
+	}
+	/* one run per class of alike partitions (one class without alike) */
+	uint32_t n_runs = 0;
+	int merged = 0;
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t p = order[i], cls = 0;
+		const struct analysis_part *P = &a->parts[p];
+		if (rep[p] == TRACE_NONE)
+			continue;
+		if (alike) {
+			uint32_t *c = hmap_get(&classes, sig[p].h1, sig[p].h2);
+			if (c) {
+				cls = *c;
+			} else {
+				cls = n_runs;
+				if (hmap_put(&classes, sig[p].h1, sig[p].h2, cls))
+					goto out;
+			}
+		}
+		if (cls == n_runs) {
+			runs[n_runs++] = (struct run){ TRACE_NONE, 0 };
+		}
+		struct run *r = &runs[cls];
+		if (r->rep != TRACE_NONE && P->step_first < r->end)
+			merged |= uf_union(u, r->rep, rep[p]);
+		else
+			r->rep = rep[p];
+		if (P->step_first + P->step_count > r->end)
+			r->end = P->step_first + P->step_count;
+	}
+	rc = merged;
+out:
+	hmap_fini(&classes);
+	free(order);
+	free(rep);
+	free(sig);
+	free(runs);
+	return rc;
+}
+
+/* Merges partitions whose global step spans overlap (with alike, only
+ * partitions that make the same calls), then steps again, until none
+ * overlap. Sets each partition's merged_from. */
+int
+steps_global_merge(struct analysis *a, int alike)
+{
+	uint32_t *pre = malloc(((size_t)a->n_lops + 1) * sizeof *pre);
+	if (!pre)
+		return ERR_NOMEM;
+	memcpy(pre, a->lop_part, (size_t)a->n_lops * sizeof *pre);
+	int rc = 0;
 	for (;;) {
-		uint32_t np = a->n_parts;
-		uint32_t *order = malloc((np + 1) * sizeof *order);
-		uint32_t *rep = malloc((np + 1) * sizeof *rep);
-		if (!order || !rep) {
-			free(order);
-			free(rep);
-			return ERR_NOMEM;
-		}
-		if (parts_by_first_step(a, order)) {
-			free(order);
-			free(rep);
-			return ERR_NOMEM;
-		}
-		for (uint32_t p = 0; p < np; p++) {
-			rep[p] = TRACE_NONE;
-			for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
-				if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE) {
-					rep[p] = a->part_lops[k];
-					break;
-				}
-		}
 		struct uf u;
 		if (partition_to_uf(a, &u)) {
-			free(order);
-			free(rep);
-			return ERR_NOMEM;
+			rc = ERR_NOMEM;
+			break;
 		}
-		int merged = 0;
-		uint32_t run_end = 0, run_rep = TRACE_NONE;
-		for (uint32_t i = 0; i < np; i++) {
-			const struct analysis_part *P = &a->parts[order[i]];
-			if (run_rep != TRACE_NONE && P->step_first < run_end) {
-				merged |= uf_union(&u, run_rep, rep[order[i]]);
-			} else {
-				run_rep = rep[order[i]];
-			}
-			if (P->step_first + P->step_count > run_end)
-				run_end = P->step_first + P->step_count;
-		}
-		free(order);
-		free(rep);
-		int rc = 0;
-		if (merged && (rc = partition_finalize(a, &u)) == 0)
+		int merged = merge_pass(a, alike, &u);
+		if (merged > 0 && (rc = partition_finalize(a, &u)) == 0)
 			rc = assign(a);
 		uf_fini(&u);
-		if (rc || !merged)
-			return rc;
+		if (merged < 0)
+			rc = merged;
+		if (rc || merged <= 0)
+			break;
 	}
+	/* how many partitions of before went into each: count each earlier
+	 * partition once, at its first communication lop */
+	uint32_t *seen = rc ? NULL : malloc(((size_t)a->n_lops + 1) * sizeof *seen);
+	if (!rc && !seen)
+		rc = ERR_NOMEM;
+	if (!rc) {
+		for (uint32_t l = 0; l < a->n_lops; l++)
+			seen[l] = 0;
+		for (uint32_t p = 0; p < a->n_parts; p++)
+			a->parts[p].merged_from = 0;
+		for (uint32_t l = 0; l < a->n_lops; l++)
+			if (a->lop_kind[l] != OP_COMPUTE && pre[l] != TRACE_NONE && !seen[pre[l]]) {
+				seen[pre[l]] = 1;
+				a->parts[a->lop_part[l]].merged_from++;
+			}
+	}
+	free(seen);
+	free(pre);
+	return rc;
 }

@@ -418,6 +418,9 @@ config_analysis_opts(const struct config *cfg, struct analysis_opts *o)
 	o->leap_factor = s->leap_factor;
 	o->leap_force = s->force;
 	o->global_step_merge = s->global_step_merge;
+	o->auto_merge = s->auto_merge;
+	o->sender_progress = s->sender_progress;
+	o->startup = s->include_startup;
 	o->caller_merge = s->caller_merge;
 	o->match_size = s->match_size;
 	o->hotspots = s->hotspots;

@@ -90,6 +90,9 @@ struct config_structure {
 	double leap_factor;       /* (0, 1e9] */
 	int force;                /* force-merge incomplete leaps */
 	int global_step_merge;
+	int auto_merge;           /* merge alike partitions that share global steps */
+	int sender_progress;      /* receives follow their sender's progress */
+	int include_startup;      /* start-up counts for hotspots, scales, time axes */
 	int caller_merge;
 	int match_size;
 	uint32_t hotspots;

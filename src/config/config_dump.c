@@ -208,9 +208,10 @@ config_dump(const struct config *cfg, FILE *f, struct err *e)
 	fprintf(f, "structure:\n  coalesce: %s\n  waitall_merge: %s\n  leap_merge: %s\n  leap_factor: ",
 		yn(s->coalesce), yn(s->waitall_merge), yn(s->leap_merge));
 	put_double(f, s->leap_factor);
-	fprintf(f, "\n  force: %s\n  global_step_merge: %s\n  caller_merge: %s\n  match_size: %s\n"
-		"  hotspots: %u\n", yn(s->force), yn(s->global_step_merge), yn(s->caller_merge),
-		yn(s->match_size), s->hotspots);
+	fprintf(f, "\n  force: %s\n  global_step_merge: %s\n  auto_merge: %s\n  sender_progress: %s\n"
+		"  include_startup: %s\n  caller_merge: %s\n  match_size: %s\n  hotspots: %u\n",
+		yn(s->force), yn(s->global_step_merge), yn(s->auto_merge), yn(s->sender_progress),
+		yn(s->include_startup), yn(s->caller_merge), yn(s->match_size), s->hotspots);
 	dump_phases(cfg, f);
 	dump_view(cfg, f);
 	dump_topology(cfg, f);

@@ -70,6 +70,13 @@ struct tl_totals {
 	uint64_t late, diff, max_late;
 };
 
+/* Start-up lops count only when the options include them. */
+static int
+counted(const struct analysis *a, uint32_t l)
+{
+	return analysis_options(a)->startup || !analysis_lop_startup(a, l);
+}
+
 static void
 timeline_totals(const struct analysis *a, const struct report_phases *ph, uint32_t tl,
 		struct tl_totals *x)
@@ -78,13 +85,88 @@ timeline_totals(const struct analysis *a, const struct report_phases *ph, uint32
 	analysis_timeline_lops(a, tl, &first, &count);
 	memset(x, 0, sizeof *x);
 	for (uint32_t l = first; l < first + count; l++) {
-		if (!kept_lop(a, ph, l))
+		if (!kept_lop(a, ph, l) || !counted(a, l))
 			continue;
 		uint64_t late = analysis_lop_lateness(a, l);
 		x->late += late;
 		x->diff += analysis_lop_diff(a, l);
 		if (late > x->max_late)
 			x->max_late = late;
+	}
+}
+
+/* The start-up lops with the largest differential lateness, up to max,
+ * largest first (ties: lower rank); returns how many. */
+static uint32_t
+startup_top(const struct analysis *a, uint32_t *top, uint32_t max)
+{
+	uint32_t n_tl, n = 0;
+	trace_timelines(analysis_trace(a), &n_tl);
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t first, count;
+		analysis_timeline_lops(a, tl, &first, &count);
+		if (!count || !analysis_lop_startup(a, first) || !analysis_lop_diff(a, first))
+			continue;
+		uint32_t i = n < max ? n++ : max;
+		while (i > 0 && analysis_lop_diff(a, top[i - 1]) < analysis_lop_diff(a, first)) {
+			if (i < max)
+				top[i] = top[i - 1];
+			i--;
+		}
+		if (i < max)
+			top[i] = first;
+	}
+	return n;
+}
+
+/* What skein decided from the trace, and how to undo it. */
+static void
+write_choices(const struct analysis *a, FILE *out)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct analysis_opts *o = analysis_options(a);
+	const struct analysis_stats *st = analysis_stats(a);
+	char b1[32], b2[32];
+	if (o->global_step_merge)
+		fprintf(out, "step merge    %u partitions that shared global steps merged into %u "
+			"(--global-step-merge)\n", st->partitions_steps, st->partitions);
+	else if (!o->auto_merge)
+		fprintf(out, "auto merge    off: partitions that share global steps stay apart\n");
+	else if (o->n_phases)
+		fprintf(out, "auto merge    off: user phases define the partitions\n");
+	else if (st->auto_merged)
+		fprintf(out, "auto merge    %u partitions merged into %u: they shared global steps "
+			"and made the same calls (one phase split over disjoint ranks, so lateness "
+			"compares all its ranks; --no-auto-merge keeps them apart)\n",
+			st->partitions_steps, st->partitions_steps - st->auto_merged);
+	else
+		fprintf(out, "auto merge    nothing to merge: no partitions making the same calls "
+			"share global steps\n");
+	if (!o->sender_progress)
+		fprintf(out, "progress      off: receives follow their senders' calls only\n");
+	else if (st->progress_receives)
+		fprintf(out, "progress      %u receive%s completed only inside the call that completed "
+			"the sender's Isend: what delayed that call counts as their predecessor "
+			"(--no-sender-progress)\n", st->progress_receives,
+			st->progress_receives == 1 ? "" : "s");
+	else
+		fprintf(out, "progress      no receive waited for its sender's progress\n");
+	if (o->startup) {
+		fprintf(out, "start-up      counted in the hotspots (--startup)\n");
+	} else if (st->startup_lops) {
+		uint32_t top[5];
+		uint32_t n = startup_top(a, top, 5);
+		fprintf(out, "start-up      %u operation%s before each rank's first communication "
+			"left out of the hotspots and per-rank totals (--startup counts them)%s\n",
+			st->startup_lops, st->startup_lops == 1 ? "" : "s", n ? ":" : "");
+		for (uint32_t i = 0; i < n; i++)
+			fprintf(out, "              rank %u start-up, lateness %s, diff %s\n",
+				analysis_lop_timeline(a, top[i]),
+				trace_fmt_duration(t, analysis_lop_lateness(a, top[i]), b1, sizeof b1),
+				trace_fmt_duration(t, analysis_lop_diff(a, top[i]), b2, sizeof b2));
+		if (st->startup_hidden > n)
+			fprintf(out, "              and %u more with differential lateness\n",
+				st->startup_hidden - n);
 	}
 }
 
@@ -109,6 +191,9 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	if (o->leap_merge)
 		fprintf(out, " (factor %g%s)", o->leap_factor, o->leap_force ? ", force" : "");
 	on_off(out, "global-step-merge", o->global_step_merge, &first);
+	on_off(out, "auto-merge", o->auto_merge, &first);
+	on_off(out, "sender-progress", o->sender_progress, &first);
+	on_off(out, "startup", o->startup, &first);
 	on_off(out, "match-size", o->match_size, &first);
 	on_off(out, "caller-merge", o->caller_merge, &first);
 	if (o->clusters)
@@ -132,6 +217,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	if (v->relaxed)
 		fprintf(out, "note          %" PRIu64 " orderings implied by the records formed cycles "
 			"and were broken at the earliest operation\n", v->relaxed);
+	write_choices(a, out);
 
 	fprintf(out, "\n%-9s %-15s %6s %8s %6s  %s\n", "partition", "steps", "ranks", "ops", "leap", "phase");
 	for (uint32_t p = 0; p < n_parts; p++) {
@@ -213,13 +299,58 @@ json_lop(struct json *j, const struct analysis *a, uint32_t l)
 	json_key(j, "exit_s"); json_double(j, trace_seconds(t, analysis_lop_exit(a, l)));
 	json_key(j, "lateness_s"); json_double(j, trace_seconds(t, analysis_lop_lateness(a, l)));
 	json_key(j, "diff_s"); json_double(j, trace_seconds(t, analysis_lop_diff(a, l)));
+	json_key(j, "global_lateness_s"); json_double(j, trace_seconds(t, analysis_lop_global_lateness(a, l)));
 	json_key(j, "cause"); json_string(j, analysis_cause_name(analysis_lop_cause(a, l)));
+	json_key(j, "startup"); json_bool(j, analysis_lop_startup(a, l));
 	uint32_t from = analysis_lop_cause_lop(a, l);
 	json_key(j, "cause_rank");
 	if (from == TRACE_NONE)
 		json_null(j);
 	else
 		json_uint(j, analysis_lop_timeline(a, from));
+	json_end_object(j);
+}
+
+/* The automatic choices: what each did on this trace. */
+static void
+json_choices(struct json *j, const struct analysis *a)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct analysis_opts *o = analysis_options(a);
+	const struct analysis_stats *st = analysis_stats(a);
+	int on = o->auto_merge && !o->global_step_merge && !o->n_phases;
+	json_key(j, "choices");
+	json_begin_object(j);
+	json_key(j, "auto_merge");
+	json_begin_object(j);
+	json_key(j, "ran"); json_bool(j, on);
+	json_key(j, "why");
+	json_string(j, o->global_step_merge ? "--global-step-merge merges every overlap" :
+		    !o->auto_merge ? "switched off" : o->n_phases ? "user phases define the partitions" :
+		    "partitions that share global steps and make the same calls are one phase "
+		    "split over disjoint ranks");
+	json_key(j, "partitions_before"); json_uint(j, st->partitions_steps);
+	json_key(j, "merged"); json_uint(j, on ? st->auto_merged : 0);
+	json_end_object(j);
+	json_key(j, "sender_progress");
+	json_begin_object(j);
+	json_key(j, "ran"); json_bool(j, o->sender_progress);
+	json_key(j, "receives"); json_uint(j, st->progress_receives);
+	json_end_object(j);
+	json_key(j, "startup");
+	json_begin_object(j);
+	json_key(j, "counted"); json_bool(j, o->startup);
+	json_key(j, "operations"); json_uint(j, st->startup_lops);
+	json_key(j, "left_out_with_diff"); json_uint(j, o->startup ? 0 : st->startup_hidden);
+	json_key(j, "end_s"); json_double(j, trace_seconds(t, analysis_startup_end(a)));
+	json_key(j, "left_out");
+	json_begin_array(j);
+	uint32_t top[20];
+	uint32_t n = o->startup ? 0 : startup_top(a, top, 20);
+	for (uint32_t i = 0; i < n; i++)
+		json_lop(j, a, top[i]);
+	json_end_array(j);
+	json_end_object(j);
 	json_end_object(j);
 }
 
@@ -247,10 +378,14 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_key(&j, "leap_force"); json_bool(&j, o->leap_force);
 	json_key(&j, "global_step_merge"); json_bool(&j, o->global_step_merge);
 	json_key(&j, "match_size"); json_bool(&j, o->match_size);
+	json_key(&j, "auto_merge"); json_bool(&j, o->auto_merge);
+	json_key(&j, "sender_progress"); json_bool(&j, o->sender_progress);
+	json_key(&j, "include_startup"); json_bool(&j, o->startup);
 	json_key(&j, "caller_merge"); json_bool(&j, o->caller_merge);
 	json_key(&j, "phase_rules"); json_uint(&j, o->n_phases);
 	json_key(&j, "clusters"); json_uint(&j, o->clusters);
 	json_end_object(&j);
+	json_choices(&j, a);
 	json_key(&j, "operations"); json_uint(&j, analysis_lop_count(a));
 	json_key(&j, "coalesced_isends"); json_uint(&j, st->coalesced_isends);
 	json_key(&j, "steps"); json_uint(&j, analysis_step_count(a));
@@ -368,9 +503,10 @@ csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 	csv_str(out, lop_region(a, l));
 	fputc(',', out);
 	csv_str(out, lop_context(a, l));
-	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%s\n", trace_seconds(t, analysis_lop_enter(a, l)),
+	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d\n", trace_seconds(t, analysis_lop_enter(a, l)),
 		trace_seconds(t, analysis_lop_exit(a, l)), trace_seconds(t, analysis_lop_lateness(a, l)),
-		trace_seconds(t, analysis_lop_diff(a, l)), analysis_cause_name(analysis_lop_cause(a, l)));
+		trace_seconds(t, analysis_lop_diff(a, l)), trace_seconds(t, analysis_lop_global_lateness(a, l)),
+		analysis_cause_name(analysis_lop_cause(a, l)), analysis_lop_startup(a, l));
 }
 
 static void
@@ -379,7 +515,7 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 {
 	const struct trace *t = analysis_trace(a);
 	static const char lop_header[] =
-		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,cause\n";
+		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,global_lateness_s,cause,startup\n";
 	switch (table) {
 	case TABLE_HOTSPOTS: {
 		uint32_t n;

@@ -12,11 +12,53 @@
 # only for a new or changed table entry, and only after checking the
 # result by hand against README.md.
 #
+# A name ending in -openmpi runs under Open MPI (the apps and
+# libsleepwait.so built in openmpi/, libskeintrace-openmpi.so), the others
+# under MPICH.
+#
 # Environment: MPIRUN (mpirun.mpich), TRACER (../tracer/libskeintrace-mpich.so),
-# SLEEPWAIT (./libsleepwait.so), PYTHON (python3), TRIES (5).
+# SLEEPWAIT (./libsleepwait.so), MPIRUN_OPENMPI (mpirun.openmpi),
+# TRACER_OPENMPI (../tracer/libskeintrace-openmpi.so), SLEEPWAIT_OPENMPI
+# (./openmpi/libsleepwait.so), PYTHON (python3), TRIES (5).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 1 ] || { echo "usage: corpus.sh CORPUS_DIR [--emit] [NAME...]" >&2; exit 2; }
+# The table: name, ranks, app and arguments, extra expected.txt sections.
+# Delays are 10 ms against 50 us of compute per iteration (100 ms for the
+# apps of issue 11: butterfly, wavefront, overlap, 8 and 9 ranks on two
+# cores). `paper` is the paper's pipeline where skein's default differs.
+table() {
+    cat <<'TABLE'
+stencil-4                 4 stencil -i 6 -k 3                            no-coalesce
+stencil-4-delay           4 stencil -i 6 -k 3 -d 10000:1:1               no-coalesce
+tree_allreduce-4          4 tree_allreduce -i 4                          paper
+tree_allreduce-4-delay    4 tree_allreduce -i 4 -d 10000:3:1             paper
+ring_allreduce-4          4 ring_allreduce -i 4                          -
+ring_allreduce-4-delay    4 ring_allreduce -i 4 -d 10000:1:1             -
+dissemination-4           4 dissemination -i 4                           paper
+dissemination-4-delay     4 dissemination -i 4 -d 10000:1:1              paper
+kary_tree-4               4 kary_tree -i 4 -k 3                          no-waitall-merge
+kary_tree-4-delay         4 kary_tree -i 4 -k 3 -d 10000:1:1             no-waitall-merge
+sparse_exchange-4         4 sparse_exchange -i 6 -s 3                    leap-merge
+sparse_exchange-4-delay   4 sparse_exchange -i 6 -s 3 -d 10000:1:2       leap-merge
+coalesce-4                4 coalesce -i 4                                no-coalesce
+coalesce-4-delay          4 coalesce -i 4 -d 10000:0:1                   no-coalesce
+tree_allreduce-8-delay    8 tree_allreduce -i 3 -d 20000:7:1             paper
+ring_allreduce-8-delay    8 ring_allreduce -i 3 -d 20000:2:1             -
+dissemination-8-delay     8 dissemination -i 3 -d 20000:5:1              paper
+butterfly-8-delay         8 butterfly -i 4 -d 100000:5:1                 -
+butterfly-8-delay-openmpi 8 butterfly -i 4 -d 100000:5:1                 -
+wavefront-9-delay         9 wavefront -i 6 -d 100000:4:2                 -
+wavefront-9-delay-openmpi 9 wavefront -i 6 -d 100000:4:2                 -
+overlap-4-delay           4 overlap -i 4 -d 100000:1:0                   -
+overlap-4-delay-openmpi   4 overlap -i 4 -d 100000:1:0                   -
+TABLE
+}
+
+if [ "${1:-}" = --table ]; then   # the table alone, for loop.sh
+    table
+    exit 0
+fi
+[ $# -ge 1 ] || { echo "usage: corpus.sh CORPUS_DIR [--emit] [NAME...] | corpus.sh --table" >&2; exit 2; }
 corpus=$1; shift
 emit=0
 if [ "${1:-}" = --emit ]; then emit=1; shift; fi
@@ -25,6 +67,12 @@ TRACER=${TRACER:-$here/../tracer/libskeintrace-mpich.so}
 SLEEPWAIT=${SLEEPWAIT:-$here/libsleepwait.so}
 PYTHON=${PYTHON:-python3}
 TRIES=${TRIES:-5}
+MPIRUN_OPENMPI=${MPIRUN_OPENMPI:-mpirun.openmpi}
+TRACER_OPENMPI=${TRACER_OPENMPI:-$here/../tracer/libskeintrace-openmpi.so}
+SLEEPWAIT_OPENMPI=${SLEEPWAIT_OPENMPI:-$here/openmpi/libsleepwait.so}
+# Open MPI refuses root without these, and 8 or 9 ranks on two cores
+# without --oversubscribe
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 for f in "$TRACER" "$SLEEPWAIT"; do
     [ -f "$f" ] || { echo "corpus: $f missing (make -C traces tracer apps)" >&2; exit 1; }
 done
@@ -38,29 +86,6 @@ scratch=$(mktemp -d) || exit 1
 trap 'rm -rf "$scratch"' EXIT INT TERM
 failed=0
 
-# The table: name, ranks, app and arguments, extra expected.txt sections.
-# Delays are 10 ms against 50 us of compute per iteration.
-table() {
-    cat <<'TABLE'
-stencil-4                 4 stencil -i 6 -k 3                            no-coalesce
-stencil-4-delay           4 stencil -i 6 -k 3 -d 10000:1:1               no-coalesce
-tree_allreduce-4          4 tree_allreduce -i 4                          global-merge
-tree_allreduce-4-delay    4 tree_allreduce -i 4 -d 10000:3:1             global-merge
-ring_allreduce-4          4 ring_allreduce -i 4                          -
-ring_allreduce-4-delay    4 ring_allreduce -i 4 -d 10000:1:1             -
-dissemination-4           4 dissemination -i 4                           global-merge
-dissemination-4-delay     4 dissemination -i 4 -d 10000:1:1              global-merge
-kary_tree-4               4 kary_tree -i 4 -k 3                          no-waitall-merge
-kary_tree-4-delay         4 kary_tree -i 4 -k 3 -d 10000:1:1             no-waitall-merge
-sparse_exchange-4         4 sparse_exchange -i 6 -s 3                    leap-merge
-sparse_exchange-4-delay   4 sparse_exchange -i 6 -s 3 -d 10000:1:2       leap-merge
-coalesce-4                4 coalesce -i 4                                no-coalesce
-coalesce-4-delay          4 coalesce -i 4 -d 10000:0:1                   no-coalesce
-tree_allreduce-8-delay    8 tree_allreduce -i 3 -d 20000:7:1             global-merge
-ring_allreduce-8-delay    8 ring_allreduce -i 3 -d 20000:2:1             -
-dissemination-8-delay     8 dissemination -i 3 -d 20000:5:1              global-merge
-TABLE
-}
 
 wanted() { # name [selected names...]
     n=$1; shift
@@ -72,15 +97,28 @@ wanted() { # name [selected names...]
 run_one() { # name ranks sections app args
     name=$1 np=$2 sections=$3 app=$4 args=$5
     delay=$(echo " $args " | sed -n 's/.* -d \([0-9]*:[0-9]*:[0-9]*\) .*/\1/p')
-    shown="SKEIN_TRACE_DIR=traces/corpus/$name $MPIRUN -n $np env LD_PRELOAD=traces/apps/libsleepwait.so:traces/tracer/libskeintrace-mpich.so traces/apps/$app $args"
+    case $name in
+    *-openmpi)
+        run=$MPIRUN_OPENMPI; over=--oversubscribe; tracer=$TRACER_OPENMPI
+        sleepwait=$SLEEPWAIT_OPENMPI; bin=$here/openmpi/$app
+        shown="SKEIN_TRACE_DIR=traces/corpus/$name $run --oversubscribe -n $np env LD_PRELOAD=traces/apps/openmpi/libsleepwait.so:traces/tracer/libskeintrace-openmpi.so traces/apps/openmpi/$app $args"
+        for f in "$tracer" "$sleepwait" "$bin"; do
+            [ -f "$f" ] || { echo "corpus: $name: $f missing (apt-get install libopenmpi-dev; make -C traces tracer apps)" >&2; return 1; }
+        done
+        ;;
+    *)
+        run=$MPIRUN; over=; tracer=$TRACER; sleepwait=$SLEEPWAIT; bin=$here/$app
+        shown="SKEIN_TRACE_DIR=traces/corpus/$name $run -n $np env LD_PRELOAD=traces/apps/libsleepwait.so:traces/tracer/libskeintrace-mpich.so traces/apps/$app $args"
+        ;;
+    esac
     out=$scratch/$name
     try=1
     while :; do
         rm -rf "$out"
         # shellcheck disable=SC2086
         if ! SKEIN_TRACE_DIR=$out SKEIN_TRACE_OVERWRITE=1 \
-             "$MPIRUN" -n "$np" env LD_PRELOAD="$SLEEPWAIT:$TRACER" \
-             "$here/$app" $args </dev/null >"$scratch/$name.log" 2>&1; then
+             "$run" $over -n "$np" env LD_PRELOAD="$sleepwait:$tracer" \
+             "$bin" $args </dev/null >"$scratch/$name.log" 2>&1; then
             echo "corpus: $name: the run failed:" >&2
             sed 's/^/    /' "$scratch/$name.log" | head -n 20 >&2
             return 1

@@ -5,9 +5,10 @@ DESIGN.md §3, the conventions written down in traces/apps/README.md),
 reading traces through `otf2-print`.
 
     refcheck.py show  TRACE [--no-coalesce] [--no-waitall-merge]
-                            [--leap-merge] [--global-merge] [--delay US]
+                            [--leap-merge] [--global-merge] [--paper] [--delay US]
     refcheck.py emit  TRACE --trace NAME --command CMD [--delay D:R:I]
                             [--section NAME]... [--note TEXT]... [--notes FILE]
+                            [--force]
     refcheck.py check TRACE EXPECTED
 
 `emit` writes an expected.txt for a trace; `check` recomputes everything an
@@ -73,14 +74,15 @@ class Op:
     __slots__ = ('rank', 'idx', 'name', 'enter', 'exit', 'sends', 'recvs',
                  'coll', 'iter', 'isend_reqs', 'done_reqs', 'msgs_out',
                  'msgs_in', 'part', 'step', 'gstep', 'stride', 'agg_enter',
-                 'lat', 'agg_lat', 'dl', 'agg_dl', 'iter_idx', '_cgroup')
+                 'lat', 'agg_lat', 'dl', 'agg_dl', 'iter_idx', '_cgroup',
+                 'ctx', 'agg_delay', 'prog_in')
 
     def __init__(self, rank, name, enter):
         self.rank = rank
         self.name = name
         self.enter = enter
         self.exit = None
-        self.sends = []    # (comm, dst comm rank, tag, time)
+        self.sends = []    # [comm, dst comm rank, tag, time, request or None, completing op]
         self.recvs = []    # (comm, src comm rank, tag, time)
         self.coll = None   # (comm, operation)
         self.iter = -1
@@ -91,6 +93,9 @@ class Op:
         self.part = None
         self.step = None
         self.gstep = None
+        self.ctx = None        # innermost user region at the enter
+        self.agg_delay = False  # a "delay" region ran in the aggregate before it
+        self.prog_in = []
 
     @property
     def kind(self):
@@ -126,6 +131,8 @@ def read_ops(anchor, coalesce=True):
         depth = 0
         it = -1
         since_last = 1   # events since the last comm op's leave
+        stack = []       # user regions open
+        delayed = False  # a "delay" region entered since the last comm op
         for rec, t, rest in evs:
             if first_time[rank] is None:
                 first_time[rank] = t
@@ -135,6 +142,7 @@ def read_ops(anchor, coalesce=True):
                 if cur is None and name.startswith('MPI_'):
                     cur = Op(rank, name, t)
                     cur.iter = it
+                    cur.ctx = stack[-1] if stack else None
                     depth = 1
                     continue
                 if cur is not None:
@@ -142,6 +150,9 @@ def read_ops(anchor, coalesce=True):
                     continue
                 if name == 'iteration':
                     it += 1
+                if name == 'delay':
+                    delayed = True
+                stack.append(name)
                 since_last += 1
             elif rec == 'LEAVE':
                 if cur is not None:
@@ -158,6 +169,8 @@ def read_ops(anchor, coalesce=True):
                                 prev.sends += cur.sends
                                 prev.isend_reqs += cur.isend_reqs
                             else:
+                                cur.agg_delay = delayed
+                                delayed = False
                                 ops.append(cur)
                             since_last = 0
                         else:
@@ -166,6 +179,8 @@ def read_ops(anchor, coalesce=True):
                             since_last += 1
                         cur = None
                     continue
+                if stack:
+                    stack.pop()
                 since_last += 1
             else:
                 if cur is None:
@@ -173,10 +188,11 @@ def read_ops(anchor, coalesce=True):
                     continue
                 if rec in ('MPI_SEND', 'MPI_ISEND'):
                     m = re.search(r'Receiver: (\d+).*?Communicator: "[^"]*" <(\d+)>, Tag: (-?\d+)', rest)
-                    cur.sends.append((int(m.group(2)), int(m.group(1)), int(m.group(3)), t))
+                    req = None
                     if rec == 'MPI_ISEND':
-                        r = re.search(r'Request: (\d+)', rest)
-                        cur.isend_reqs.append(int(r.group(1)))
+                        req = int(re.search(r'Request: (\d+)', rest).group(1))
+                        cur.isend_reqs.append(req)
+                    cur.sends.append([int(m.group(2)), int(m.group(1)), int(m.group(3)), t, req, None])
                 elif rec in ('MPI_RECV', 'MPI_IRECV'):
                     m = re.search(r'Sender: (\d+).*?Communicator: "[^"]*" <(\d+)>, Tag: (-?\d+)', rest)
                     cur.recvs.append((int(m.group(2)), int(m.group(1)), int(m.group(3)), t))
@@ -187,8 +203,15 @@ def read_ops(anchor, coalesce=True):
                     m = re.search(r'Operation: (\w+), Communicator: "[^"]*" <(\d+)>', rest)
                     cur.coll = (int(m.group(2)), m.group(1))
     for r, ops in enumerate(timelines):
+        pending = {}
         for i, op in enumerate(ops):
             op.idx = i
+            for q in op.done_reqs:
+                if q in pending:
+                    pending.pop(q)[5] = op
+            for snd in op.sends:
+                if snd[4] is not None:
+                    pending[snd[4]] = snd
     return timelines, comm_ranks, res, first_time, iterations
 
 
@@ -204,8 +227,9 @@ def match(timelines, comm_ranks):
     recvs = defaultdict(deque)
     for ops in timelines:
         for op in ops:
-            for (comm, dst, tag, t) in op.sends:
-                sends[(op.rank, world(comm_ranks, comm, dst), comm, tag)].append((op, t))
+            for snd in op.sends:
+                comm, dst, tag, t = snd[:4]
+                sends[(op.rank, world(comm_ranks, comm, dst), comm, tag)].append((op, t, snd))
             for (comm, src, tag, t) in op.recvs:
                 recvs[(world(comm_ranks, comm, src), op.rank, comm, tag)].append((op, t))
     msgs = []
@@ -213,8 +237,8 @@ def match(timelines, comm_ranks):
     for key in set(sends) | set(recvs):
         s, r = sends[key], recvs[key]
         while s and r:
-            (so, st), (ro, rt) = s.popleft(), r.popleft()
-            msgs.append((so, ro, st, rt))
+            (so, st, snd), (ro, rt) = s.popleft(), r.popleft()
+            msgs.append((so, ro, st, rt, snd[5]))
             so.msgs_out.append(ro)
             ro.msgs_in.append(so)
         unmatched += len(s) + len(r)
@@ -439,6 +463,12 @@ def step_partition(pops):
         for rcv in op.msgs_out:
             if id(rcv) not in inpart:
                 continue
+            if rcv.kind == 'x':
+                # a Sendrecv: after a plain send it receives; two Sendrecvs
+                # that exchange messages meet at one stride (README)
+                if op.kind != 'x':
+                    succ[node_of[id(op)]].add(node_of[id(rcv)])
+                continue
             n = next_nonrecv(rcv)
             if n is not None:
                 succ[node_of[id(op)]].add(node_of[id(n)])
@@ -503,15 +533,20 @@ def step_partition(pops):
     return max(o.step for o in pops) + 1
 
 
+def signature(ops):
+    """What a partition does: its (MPI call, innermost user region) pairs."""
+    return frozenset((op.name, op.ctx) for op in ops)
+
+
 def analyse(anchor, coalesce=True, waitall=True, leap=False,
-            global_merge=False, factor=10.0):
+            global_merge=False, factor=10.0, auto=True, progress=True):
     timelines, comm_ranks, res, first_time, iterations = read_ops(anchor, coalesce)
     nranks = len(timelines)
     msgs, unmatched, colls = match(timelines, comm_ranks)
     uf = UF()
     for op in all_ops(timelines):
         uf.find(id(op))
-    for (so, ro, st, rt) in msgs:
+    for (so, ro, st, rt, wo) in msgs:
         uf.union(id(so), id(ro))
     for key, ops in colls.items():
         for op in ops:
@@ -537,18 +572,22 @@ def analyse(anchor, coalesce=True, waitall=True, leap=False,
         offset = {}
         for n in order:
             offset[n] = max((offset[p] + nsteps[p] for p in parents[n]), default=0)
-        if not global_merge:
+        if not global_merge and not auto:
             break
+        # global merge: every overlap; automatic: overlaps of partitions
+        # that make the same calls (one run per signature)
         spans = sorted((offset[n], offset[n] + nsteps[n], n) for n in nodes)
         merged = False
-        cur_end, cur = -1, None
+        runs = {}
         for a, b, n in spans:
+            key = None if global_merge else signature(parts[n])
+            cur, cur_end = runs.get(key, (None, -1))
             if cur is not None and a < cur_end:
                 uf.union(cur, n)
                 merged = True
-                cur_end = max(cur_end, b)
+                runs[key] = (cur, max(cur_end, b))
             else:
-                cur, cur_end = n, b
+                runs[key] = (n, b)
         if not merged:
             break
     for n in nodes:
@@ -560,7 +599,7 @@ def analyse(anchor, coalesce=True, waitall=True, leap=False,
                 colls=colls, nodes=nodes, parents=parents, order=order,
                 parts=parts, nsteps=nsteps, offset=offset, total=total,
                 res=res, first_time=first_time, nranks=nranks,
-                iterations=iterations,
+                iterations=iterations, progress=progress,
                 leaplog=leaplog)
 
 
@@ -586,6 +625,16 @@ def lateness(A):
                 op.agg_lat = (e - lo) / res
             else:
                 op.lat = (e - lo) / res
+    # sender progress: a receive that completed only once the sender was
+    # inside the call completing its Isend also follows the aggregate
+    # before that call (doc/analysis.md)
+    for op in all_ops(A['timelines']):
+        op.prog_in = []
+    if A['progress']:
+        for (so, ro, st, rt, wo) in A['msgs']:
+            if (wo is not None and wo is not so and wo is not ro and rt >= wo.enter
+                    and wo.agg_enter is not None):
+                ro.prog_in.append(wo)
     for ops in A['timelines']:
         prev = None
         for op in ops:
@@ -594,6 +643,8 @@ def lateness(A):
             m = op.agg_lat
             for s in op.msgs_in:
                 m = max(m, s.lat)
+            for w in op.prog_in:
+                m = max(m, w.agg_lat)
             op.dl = max(0.0, op.lat - m)
             prev = op
 
@@ -609,10 +660,11 @@ def late_list(A, thr):
                 out.append((r, op, 'agg', op.agg_lat, op.agg_dl, case))
             if op.lat >= thr:
                 if op.dl >= thr:
-                    case = 'c' if op.kind == 'r' else 'a'
+                    case = 'c' if op.kind in ('r', 'x') else 'a'
                 else:
                     tl = op.agg_lat >= thr
-                    ms = any(s.lat >= thr for s in op.msgs_in)
+                    ms = (any(s.lat >= thr for s in op.msgs_in) or
+                          any(w.agg_lat >= thr for w in op.prog_in))
                     case = {(True, False): 'b', (False, True): 'd',
                             (True, True): 'bd'}.get((tl, ms), '?')
                 out.append((r, op, op.name, op.lat, op.dl, case))
@@ -623,21 +675,29 @@ def late_list(A, thr):
 # ----------------------------------------------------------------- output
 
 SECTIONS = {
-    # name: (coalesce, waitall merge, leap merge, global-step merge)
-    'default': (True, True, False, False),
-    'no-coalesce': (False, True, False, False),
-    'no-waitall-merge': (True, False, False, False),
-    'leap-merge': (True, True, True, False),
-    'global-merge': (True, True, False, True),
+    # name: (coalesce, waitall merge, leap merge, global-step merge,
+    #        automatic merge, sender progress)
+    'default': (True, True, False, False, True, True),
+    'paper': (True, True, False, False, False, False),
+    'no-coalesce': (False, True, False, False, True, True),
+    'no-waitall-merge': (True, False, False, False, True, True),
+    'leap-merge': (True, True, True, False, True, True),
+    'global-merge': (True, True, False, True, True, True),
 }
 
 
 def options_line(name):
-    c, w, l, g = SECTIONS[name]
+    c, w, l, g, a, p = SECTIONS[name]
     onoff = lambda b: 'on' if b else 'off'
     return (f"options coalesce={onoff(c)} waitall-merge={onoff(w)} "
             f"leap-merge={onoff(l)} leap-factor=10 force=off "
-            f"global-merge={onoff(g)} caller-merge=off")
+            f"global-merge={onoff(g)} auto-merge={onoff(a)} "
+            f"sender-progress={onoff(p)} caller-merge=off")
+
+
+def analyse_section(anchor, name):
+    c, w, l, g, a, p = SECTIONS[name]
+    return analyse(anchor, coalesce=c, waitall=w, leap=l, global_merge=g, auto=a, progress=p)
 
 
 def iter_index(A):
@@ -725,7 +785,7 @@ def section_lines(A, delay):
         if what == 'agg':
             case = 'a'
         else:
-            case = 'c' if op.kind == 'r' else 'a'
+            case = 'c' if op.kind in ('r', 'x') else 'a'
         out.append((f"hotspot {op.rank} {op.iter} {op.iter_idx} {what} {case}",
                     f"differential lateness {dl * 1e3:.2f} ms"))
     return out
@@ -765,14 +825,13 @@ def emit(args):
     lines.append(f'command {args.command}')
     lines += fmt(trace_lines(A, delay))
     for name in ['default'] + [s for s in (args.section or []) if s != 'default']:
-        c, w, l, g = SECTIONS[name]
-        A = analyse(args.anchor, coalesce=c, waitall=w, leap=l, global_merge=g)
+        A = analyse_section(args.anchor, name)
         lines.append('')
         lines.append(f'section {name}')
         lines.append(options_line(name))
         lines += fmt(section_lines(A, delay))
         lines.append('end')
-        if delay and not clear_margins(A, delay, name):
+        if delay and not clear_margins(A, delay, name) and not args.force:
             return 3
     print('\n'.join(lines))
 
@@ -800,7 +859,7 @@ def clear_margins(A, delay, name):
     ok = lo >= 0.6 * d and hi <= 0.4 * d
     dl, op, what = best
     if dl >= d / 2 and (what != 'agg' or op.rank != delay[1] or op.iter != delay[2]
-                        or op.iter_idx != 0):
+                        or not op.agg_delay):
         ok = False
     if not ok:
         print(f'refcheck: section {name}: too noisy to write down: late operations '
@@ -825,8 +884,7 @@ def check(args):
     A = analyse(args.anchor)
     got = [strip(x) for x in fmt(trace_lines(A, delay))]
     for name in sections:
-        c, w, l, g = SECTIONS[name]
-        A = analyse(args.anchor, coalesce=c, waitall=w, leap=l, global_merge=g)
+        A = analyse_section(args.anchor, name)
         got += [f'section {name}', options_line(name)]
         got += [strip(x) for x in fmt(section_lines(A, delay))]
         got.append('end')
@@ -845,7 +903,8 @@ def check(args):
 
 def show(args):
     A = analyse(args.anchor, coalesce=not args.no_coalesce, waitall=not args.no_waitall_merge,
-                leap=args.leap_merge, global_merge=args.global_merge)
+                leap=args.leap_merge, global_merge=args.global_merge,
+                auto=not args.paper, progress=not args.paper)
     delay = (int(args.delay), -1, -1) if args.delay else None
     for line in fmt(trace_lines(A, None)) + fmt(section_lines(A, delay)):
         print(line)
@@ -886,6 +945,7 @@ def main():
     p.add_argument('--no-waitall-merge', action='store_true')
     p.add_argument('--leap-merge', action='store_true')
     p.add_argument('--global-merge', action='store_true')
+    p.add_argument('--paper', action='store_true', help='no automatic merge, no sender progress')
     p.add_argument('--delay', type=int, help='injected delay, us')
     p.set_defaults(func=show)
     p = sub.add_parser('emit')
@@ -896,6 +956,9 @@ def main():
     p.add_argument('--section', action='append', choices=sorted(SECTIONS))
     p.add_argument('--note', action='append')
     p.add_argument('--notes', help='file of "APP: text" lines; those for this trace\'s app become comments')
+    p.add_argument('--force', action='store_true',
+                   help='write even a run too noisy for a fresh corpus entry (to rewrite a '
+                        'committed file from its committed trace after a change of conventions)')
     p.set_defaults(func=emit)
     p = sub.add_parser('check')
     p.add_argument('anchor')
