@@ -224,7 +224,9 @@ section_lines(const struct analysis *a, uint64_t threshold_ticks, int delayed, s
 		return;
 	uint32_t late = 0;
 	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
-		if (analysis_lop_lateness(a, l) < threshold_ticks)
+		/* the format has no operation before a rank's first
+		 * communication: that is its start-up (README, "Operations") */
+		if (analysis_lop_lateness(a, l) < threshold_ticks || analysis_lop_startup(a, l))
 			continue;
 		late++;
 		uint32_t c = analysis_lop_kind(a, l) == OP_COMPUTE ? l + 1 : l;

@@ -485,6 +485,59 @@ assign_phases(struct analysis *a, struct uf *u)
 	return 0;
 }
 
+/* Ravel's caller merge (DESIGN.md §8; the paper does not describe it).
+ * A function is a *multi-caller* when some call of it had more than one
+ * communication below it, anywhere in the trace: collectives count two,
+ * other communication calls one (each MPI_Isend of a coalesced run
+ * counts), waits that only complete Isends none — as Ravel counts. Each
+ * communication lop's caller is the nearest enclosing call (frame) of a
+ * multi-caller; two consecutive communication lops of a rank with the
+ * same caller are merged. */
+static int
+caller_merge(struct analysis *a, struct uf *u)
+{
+	uint32_t n_frames, n_regions, n_tl;
+	const struct trace_frame *frames = trace_frames(a->t, &n_frames);
+	trace_regions(a->t, &n_regions);
+	trace_timelines(a->t, &n_tl);
+	uint32_t *count = calloc((size_t)n_frames + 1, sizeof *count);
+	uint32_t *most = calloc((size_t)n_regions + 1, sizeof *most);
+	if (!count || !most) {
+		free(count);
+		free(most);
+		return ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < a->n_ops; i++) {
+		const struct trace_op *o = &a->ops[i];
+		if (o->frame != TRACE_NONE && o->kind != OP_COMPUTE && o->kind != OP_WAIT)
+			count[o->frame] += o->kind == OP_COLLECTIVE ? 2 : 1;
+	}
+	/* a frame's parent was entered before it: children come later */
+	for (uint32_t f = n_frames; f-- > 0;) {
+		if (frames[f].parent != TRACE_NONE)
+			count[frames[f].parent] += count[f];
+		if (count[f] > most[frames[f].region])
+			most[frames[f].region] = count[f];
+	}
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t prev = TRACE_NONE, prev_caller = TRACE_NONE;
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			uint32_t f = a->ops[a->lop_op[l]].frame;
+			while (f != TRACE_NONE && most[frames[f].region] <= 1)
+				f = frames[f].parent;
+			if (f != TRACE_NONE && f == prev_caller)
+				uf_union(u, prev, l);
+			prev = l;
+			prev_caller = f;
+		}
+	}
+	free(count);
+	free(most);
+	return 0;
+}
+
 int
 partition_build(struct analysis *a)
 {
@@ -522,26 +575,8 @@ partition_build(struct analysis *a)
 				uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].send_done_op]);
 	a->stats.partitions_waitall = count_sets(a, &u);
 
-	/* Ravel's caller merge: consecutive communication ops on a rank that
-	 * one call of a user function issued directly (same innermost frame)
-	 * belong together. */
-	if (a->opts.caller_merge) {
-		uint32_t n_tl;
-		trace_timelines(t, &n_tl);
-		for (uint32_t tl = 0; tl < n_tl; tl++) {
-			uint32_t prev = TRACE_NONE;
-			for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
-				if (a->lop_kind[l] == OP_COMPUTE)
-					continue;
-				if (prev != TRACE_NONE) {
-					uint32_t f0 = a->ops[a->lop_op[prev]].frame, f1 = a->ops[a->lop_op[l]].frame;
-					if (f0 != TRACE_NONE && f0 == f1)
-						uf_union(&u, prev, l);
-				}
-				prev = l;
-			}
-		}
-	}
+	if (a->opts.caller_merge && (rc = caller_merge(a, &u)))
+		goto out;
 
 	rc = partition_finalize(a, &u);
 	a->stats.partitions_scc = a->n_parts;

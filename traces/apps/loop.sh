@@ -7,7 +7,8 @@
 # analysis against the committed expected.txt — the default section: with
 # no options, the hotspot (the injected delay, with its cause) and every
 # late operation (the propagation) must be as the file says. One line per
-# run, then one per trace: "NAME: k/RUNS". Exit status 1 when a run failed.
+# run, then one per trace: "NAME: k/RUNS runs as expected (h/RUNS with the
+# expected hotspot)". Exit status 1 unless every run is as expected.
 #
 # Needs the apps, the tracer and skein's test binary (make, then
 # make -C traces tools; build/tests/test_corpus). Environment as corpus.sh.
@@ -45,7 +46,7 @@ while read -r name np app rest; do
                bin=$here/openmpi/$app ;;
     *) run=$MPIRUN; lib=$SLEEPWAIT:$TRACER; bin=$here/$app ;;
     esac
-    ok=0
+    ok=0 hotok=0
     k=1
     while [ $k -le "$runs" ]; do
         out=$scratch/$name-$k
@@ -55,15 +56,22 @@ while read -r name np app rest; do
             echo "$name run $k: the run failed: $(head -n 3 "$out.log" | tr '\n' ' ')"
         elif "$CHECK" "$out" "$root/traces/corpus/$name/expected.txt" default >"$out.check" 2>&1; then
             ok=$((ok + 1))
-            echo "$name run $k: ok ($(grep -c '^late ' "$root/traces/corpus/$name/expected.txt") late operations, hotspot as expected)"
+            echo "$name run $k: ok: hotspot and all $(sed -n 's/^late_count *\([0-9]*\).*/\1/p' "$root/traces/corpus/$name/expected.txt" | head -n 1) late operations as expected"
         else
-            echo "$name run $k: differs:"
-            grep -E 'expected line|unexpected line' "$out.check" | sed 's/^/    /' | head -n 8
+            grep -E 'expected line|unexpected line' "$out.check" >"$out.diff"
+            if grep -q ': hotspot ' "$out.diff"; then
+                what="hotspot differs"
+            else
+                hotok=$((hotok + 1))
+                what="hotspot as expected"
+            fi
+            echo "$name run $k: $what; $(grep -c ': late ' "$out.diff") late-operation lines differ:"
+            sed 's/^/    /' "$out.diff" | head -n 8
         fi
         rm -rf "$out"
         k=$((k + 1))
     done
-    echo "$name: $ok/$runs"
+    echo "$name: $ok/$runs runs as expected ($((ok + hotok))/$runs with the expected hotspot)"
     [ $ok -eq "$runs" ] || status=1
 done <"$scratch/table"
 exit $status
