@@ -11,7 +11,7 @@
 #include "model/trace_impl.h"
 
 enum { R_MAIN, R_ITER, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAITALL, R_SENDRECV,
-       R_ALLREDUCE, R_BCAST, R_COUNT };
+       R_ALLREDUCE, R_BCAST, R_STEP, R_PUT, R_GET, R_COUNT };
 
 /* ---- a tiny trace-writing DSL over the builder ---- */
 
@@ -34,6 +34,7 @@ dsl_new(uint32_t ranks)
 		{ "MPI_Recv", ROLE_RECV }, { "MPI_Isend", ROLE_SEND }, { "MPI_Irecv", ROLE_RECV },
 		{ "MPI_Waitall", ROLE_WAIT }, { "MPI_Sendrecv", ROLE_SENDRECV },
 		{ "MPI_Allreduce", ROLE_COLLECTIVE }, { "MPI_Bcast", ROLE_COLLECTIVE },
+		{ "step", ROLE_USER }, { "put", ROLE_USER }, { "get", ROLE_USER },
 	};
 	for (int i = 0; i < R_COUNT; i++)
 		assert_int_equal(trace_add_region(d->t, regions[i].name, regions[i].role, 4, &d->reg[i]), 0);
@@ -670,6 +671,195 @@ caller_merge(void **state)
 	trace_destroy(t);
 }
 
+/* Ravel's caller merge with nested functions: each call of "step" calls
+ * "put" twice (rank 0, one Send each) or "get" twice (rank 1, one Recv
+ * each). put and get never issue more than one communication, step
+ * issues two, so the caller of every call is the step instance around
+ * it: a step's two messages merge, and the two calls of step stay apart
+ * (the same function, but not the same call). The innermost-function
+ * rule would merge nothing (each put is its own call). */
+static void
+caller_merge_nested(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		rank(d, r);
+		call(d, R_MAIN);
+		for (uint32_t i = 0; i < 2; i++) {
+			call(d, R_STEP);
+			for (uint32_t k = 0; k < 2; k++) {
+				work(d, 5);
+				call(d, r ? R_GET : R_PUT);
+				if (r)
+					recv(d, 0, 2 * i + k);
+				else
+					send(d, 1, 2 * i + k);
+				ret(d, r ? R_GET : R_PUT);
+			}
+			ret(d, R_STEP);
+		}
+		ret(d, R_MAIN);
+	}
+	struct trace *t = dsl_done(d);
+	struct analysis_opts o;
+	analysis_opts_paper(&o);
+	struct analysis *a = analyse(t, &o);
+	uint32_t np;
+	analysis_parts(a, &np);
+	assert_int_equal(np, 4);
+	analysis_destroy(a);
+	o.caller_merge = 1;
+	a = analyse(t, &o);
+	analysis_parts(a, &np);
+	assert_int_equal(np, 2);
+	assert_int_equal(PART(a, 0, 0), PART(a, 0, 1));
+	assert_int_equal(PART(a, 1, 0), PART(a, 0, 1));
+	assert_int_not_equal(PART(a, 0, 1), PART(a, 0, 2));
+	assert_int_equal(PART(a, 0, 2), PART(a, 1, 3));
+	assert_true(analysis_verified(a));
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Ravel counts a collective as two communications: a function that makes
+ * one Allreduce is a multi-caller, so two calls of it in a row stay two
+ * partitions under caller merge (were a collective one, the caller would
+ * be main, which made both, and they would merge). */
+static void
+caller_merge_collective(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		rank(d, r);
+		call(d, R_MAIN);
+		for (int i = 0; i < 2; i++) {
+			work(d, 5);
+			call(d, R_STEP);
+			allreduce(d);
+			ret(d, R_STEP);
+		}
+		ret(d, R_MAIN);
+	}
+	struct trace *t = dsl_done(d);
+	struct analysis_opts o;
+	analysis_opts_paper(&o);
+	o.caller_merge = 1;
+	struct analysis *a = analyse(t, &o);
+	uint32_t np;
+	analysis_parts(a, &np);
+	assert_int_equal(np, 2);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Global lateness over partitions that share global steps: after one
+ * Allreduce, ranks 0 and 1 compute 100 ticks and exchange with a
+ * Sendrecv, ranks 2 and 3 compute 600 and do the same. With the paper's
+ * partitions the two pairs are separate partitions on the same two
+ * steps: inside each, nobody is late; across the step, the second pair
+ * is 500 late (Sendrecvs exit at 103 and 603, computations end at 102
+ * and 602). Skein's default merges the two pairs (same calls, same
+ * steps), so the 500 becomes lateness, created by both computations: the
+ * two hotspots tie at 500 and come in rank order. */
+static void
+global_lateness(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(4);
+	for (uint32_t r = 0; r < 4; r++) {
+		rank(d, r);
+		allreduce(d);
+		work(d, r < 2 ? 100 : 600);
+		sendrecv(d, r ^ 1, r ^ 1, 0);
+	}
+	struct trace *t = dsl_done(d);
+	struct analysis_opts o;
+	analysis_opts_paper(&o);
+	struct analysis *a = analyse(t, &o);
+	uint32_t np;
+	analysis_parts(a, &np);
+	assert_int_equal(np, 3);
+	assert_int_not_equal(PART(a, 0, 1), PART(a, 2, 1));
+	assert_int_equal(STEP(a, 0, 1), STEP(a, 2, 1));
+	for (uint32_t r = 0; r < 4; r++) {
+		uint32_t x = comm(a, r, 1);
+		uint64_t g = r < 2 ? 0 : 500;
+		assert_int_equal(analysis_lop_lateness(a, x), 0);
+		assert_int_equal(analysis_lop_lateness(a, x - 1), 0);
+		assert_int_equal(analysis_lop_global_lateness(a, x), g);
+		assert_int_equal(analysis_lop_global_lateness(a, x - 1), g);
+		assert_int_equal(analysis_lop_diff(a, x - 1), 0);
+	}
+	analysis_destroy(a);
+
+	a = analyse(t, NULL);
+	analysis_parts(a, &np);
+	assert_int_equal(np, 2);
+	for (uint32_t r = 0; r < 4; r++) {
+		uint32_t x = comm(a, r, 1);
+		uint64_t g = r < 2 ? 0 : 500;
+		assert_int_equal(analysis_lop_lateness(a, x), g);
+		assert_int_equal(analysis_lop_global_lateness(a, x), g);
+		assert_int_equal(analysis_lop_lateness(a, x - 1), g);
+		assert_int_equal(analysis_lop_diff(a, x - 1), g);
+		assert_int_equal(analysis_lop_diff(a, x), 0);
+	}
+	uint32_t nh;
+	const uint32_t *hot = analysis_hotspots(a, &nh);
+	assert_int_equal(nh, 2);
+	assert_int_equal(hot[0], comm(a, 2, 1) - 1);
+	assert_int_equal(hot[1], comm(a, 3, 1) - 1);
+	analysis_destroy(a);
+	/* with room for one, the tie goes to the lower rank */
+	analysis_opts_default(&o);
+	o.hotspots = 1;
+	a = analyse(t, &o);
+	hot = analysis_hotspots(a, &nh);
+	assert_int_equal(nh, 1);
+	assert_int_equal(hot[0], comm(a, 2, 1) - 1);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Hotspot order among ties: 24 ranks in one collective, every other one
+ * computing 50 ticks more, so 12 computations share the largest
+ * differential lateness. Whatever the bounded heap keeps, the hotspots
+ * come largest first and, among equals, in lop order (lower rank first),
+ * and a smaller k keeps a prefix of that order. */
+static void
+hotspot_ties(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(24);
+	for (uint32_t r = 0; r < 24; r++) {
+		rank(d, r);
+		allreduce(d);
+		work(d, r % 2 ? 150 : 100);
+		allreduce(d);
+	}
+	struct trace *t = dsl_done(d);
+	uint32_t want[12];
+	for (uint32_t k = 0; k < 3; k++) {
+		struct analysis_opts o;
+		analysis_opts_default(&o);
+		o.hotspots = k == 0 ? 20 : k == 1 ? 12 : 5;
+		struct analysis *a = analyse(t, &o);
+		uint32_t nh;
+		const uint32_t *hot = analysis_hotspots(a, &nh);
+		assert_int_equal(nh, o.hotspots < 12 ? o.hotspots : 12);
+		for (uint32_t i = 0; i < nh; i++) {
+			if (k == 0)
+				want[i] = comm(a, 2 * i + 1, 1) - 1;
+			assert_int_equal(hot[i], want[i]);
+			assert_int_equal(analysis_lop_diff(a, hot[i]), 50);
+		}
+		analysis_destroy(a);
+	}
+	trace_destroy(t);
+}
+
 /* match_size: a receive that recorded another size than its send is
  * flagged when loading; with match_size the analysis ignores the message,
  * so its two ends fall into separate partitions. */
@@ -1024,7 +1214,6 @@ int
 main(void)
 {
 	enum { NS = sizeof shared / sizeof shared[0] };
-	struct CMUnitTest tests[24 + NS];
 	int n = 0;
 	const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(binomial_levels),
@@ -1039,6 +1228,10 @@ main(void)
 		cmocka_unit_test(leap_force),
 		cmocka_unit_test(leap_cancel),
 		cmocka_unit_test(caller_merge),
+		cmocka_unit_test(caller_merge_nested),
+		cmocka_unit_test(caller_merge_collective),
+		cmocka_unit_test(global_lateness),
+		cmocka_unit_test(hotspot_ties),
 		cmocka_unit_test(match_size),
 		cmocka_unit_test(user_phases),
 		cmocka_unit_test(broken_cycle),
@@ -1049,6 +1242,7 @@ main(void)
 		cmocka_unit_test(shared_verifier),
 		cmocka_unit_test(kmedoids_exact),
 	};
+	struct CMUnitTest tests[sizeof fixed / sizeof fixed[0] + NS];
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		tests[n++] = fixed[i];
 	for (int i = 0; i < NS; i++)

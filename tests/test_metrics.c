@@ -1,0 +1,168 @@
+/* test_metrics.c — exact lateness, differential and global lateness on
+ * real traces, worked out by hand from otf2-print's timestamps (quoted in
+ * each test; all in ns, the traces' tick). A metric computed over the
+ * wrong set of operations, or a predecessor missed or added, changes
+ * these numbers. */
+#include "testutil.h"
+
+#include "analysis/analysis.h"
+
+static struct analysis *
+analyse(const struct trace *t, const struct analysis_opts *o)
+{
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	if (analysis_run(t, o, NULL, NULL, &a, &e)) {
+		print_error("analysis failed: %s\n", e.msg);
+		fail();
+	}
+	assert_true(analysis_verified(a));
+	return a;
+}
+
+/* The n-th communication lop (0-based) of rank r. */
+static uint32_t
+comm(const struct analysis *a, uint32_t r, uint32_t n)
+{
+	uint32_t first, count;
+	analysis_timeline_lops(a, r, &first, &count);
+	for (uint32_t l = first; l < first + count; l++)
+		if (analysis_lop_kind(a, l) != OP_COMPUTE && n-- == 0)
+			return l;
+	fail_msg("rank %u has no communication op %u", r, n);
+	return 0;
+}
+
+/* casita-4_mpi_ls_barr: a late-sender chain, then one MPI_Barrier. Its
+ * Enter and Leave per rank (otf2-print, minus the global offset
+ * 106106710787758):
+ *
+ *   rank  ENTER          LEAVE
+ *   0     20085304384    20085350429
+ *   1     12250142035    20085351223
+ *   2     13241508576    20085361184
+ *   3     13354995994    20085407321
+ *
+ * The barrier is one partition and one step: lateness = LEAVE − the
+ * earliest LEAVE = 0, 794, 10755, 56892 (Ravel's rows say the same). The
+ * computation before it ends at ENTER: its lateness is ENTER − the
+ * earliest ENTER (rank 1) = 7835162349, 0, 991366541, 1104853959. So the
+ * barrier's differential lateness is 794 on rank 1 (its computation was
+ * not late) and 0 elsewhere (their computations were later than the
+ * barrier is). Global lateness equals lateness: nothing else shares these
+ * steps. The same with skein's defaults and with the paper's pipeline. */
+static void
+casita4_barrier(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "otf2/casita-4_mpi_ls_barr/traces.otf2");
+	struct trace *t = tu_load(path);
+	static const uint64_t late[4] = { 0, 794, 10755, 56892 }, diff[4] = { 0, 794, 0, 0 };
+	static const uint64_t agg[4] = { 7835162349ull, 0, 991366541ull, 1104853959ull };
+	/* communication ops before the barrier: rank 0 sends, 1 and 2
+	 * receive and send, 3 receives */
+	static const uint32_t before[4] = { 1, 2, 2, 1 };
+	for (int paper = 0; paper < 2; paper++) {
+		struct analysis_opts o;
+		if (paper)
+			analysis_opts_paper(&o);
+		else
+			analysis_opts_default(&o);
+		struct analysis *a = analyse(t, &o);
+		for (uint32_t r = 0; r < 4; r++) {
+			uint32_t b = comm(a, r, before[r]);
+			assert_int_equal(analysis_lop_kind(a, b), OP_COLLECTIVE);
+			assert_int_equal(analysis_lop_lateness(a, b), late[r]);
+			assert_int_equal(analysis_lop_global_lateness(a, b), late[r]);
+			assert_int_equal(analysis_lop_diff(a, b), diff[r]);
+			assert_int_equal(analysis_lop_lateness(a, b - 1), agg[r]);
+			assert_int_equal(analysis_lop_global_lateness(a, b - 1), agg[r]);
+		}
+		assert_int_equal(analysis_lop_cause(a, comm(a, 1, 2)), CAUSE_COMPUTE);
+		assert_int_equal(analysis_lop_cause(a, comm(a, 3, 1)), CAUSE_TIMELINE);
+		analysis_destroy(a);
+	}
+	trace_destroy(t);
+}
+
+/* traces/corpus/overlap-4-delay: iteration 0 of a ring exchange of large
+ * blocks, Isends then computation then one Waitall, with 100 ms injected
+ * into rank 1's computation. From otf2-print (minus 2259000000000):
+ *
+ *   rank  Isends leave   Waitall enter  Waitall leave (= MPI_IRECV)
+ *   0     814434985      814488024      918139374
+ *   1     814764414      916379983      918485177
+ *   2     814908954      815092797      918503770
+ *   3     814464605      814517483      815672417
+ *
+ * Lateness (one partition: Isends, computation, Waitalls on three steps):
+ *   Isends:       0, 329429, 473969, 29620          (leave − rank 0's)
+ *   computation:  0, 101891959, 604773, 29459       (enter − rank 0's)
+ *   Waitall:      102466957, 102812760, 102831353, 0 (leave − rank 3's)
+ * Rank 1's computation created its lateness: 101891959 − its Isends'
+ * 329429 = 101562530. Ranks 0 and 2 each receive rank 1's block, which
+ * arrived (918139374, 918503770) only after rank 1 entered the Waitall
+ * completing its Isends (916379983): with sender progress, rank 1's
+ * computation (101891959) is their predecessor, so they created only
+ * 102466957 − 101891959 = 574998 and 102831353 − 101891959 = 939394,
+ * propagated from it (d). The paper's predecessors are their own
+ * computation and the senders' Isends: rank 0 then "created in flight"
+ * 102466957 − 329429 = 102137528, rank 2 102831353 − 604773 = 102226580,
+ * both more than rank 1's computation: the paper's top hotspot is rank
+ * 2's Waitall. */
+static void
+overlap_progress(void **state)
+{
+	(void)state;
+	char path[1024];
+	struct trace *t = tu_load(PROJECT_PATH(path, "traces/corpus/overlap-4-delay/traces.otf2"));
+	struct analysis *a = analyse(t, NULL);
+	uint32_t w0 = comm(a, 0, 2), w1 = comm(a, 1, 2), w2 = comm(a, 2, 2), w3 = comm(a, 3, 2);
+	uint32_t c1 = w1 - 1;
+	assert_int_equal(analysis_lop_kind(a, w0), OP_RECV);
+	assert_int_equal(analysis_lop_lateness(a, comm(a, 1, 1)), 329429);
+	assert_int_equal(analysis_lop_lateness(a, c1), 101891959);
+	assert_int_equal(analysis_lop_diff(a, c1), 101562530);
+	assert_int_equal(analysis_lop_cause(a, c1), CAUSE_COMPUTE);
+	assert_int_equal(analysis_lop_lateness(a, w0), 102466957);
+	assert_int_equal(analysis_lop_lateness(a, w1), 102812760);
+	assert_int_equal(analysis_lop_lateness(a, w2), 102831353);
+	assert_int_equal(analysis_lop_lateness(a, w3), 0);
+	assert_int_equal(analysis_lop_diff(a, w0), 574998);
+	assert_int_equal(analysis_lop_diff(a, w2), 939394);
+	assert_int_equal(analysis_lop_cause(a, w0), CAUSE_MESSAGE);
+	assert_int_equal(analysis_lop_cause_lop(a, w0), c1);
+	assert_int_equal(analysis_lop_cause_lop(a, w2), c1);
+	uint32_t nh;
+	const uint32_t *hot = analysis_hotspots(a, &nh);
+	assert_true(nh > 0);
+	assert_int_equal(hot[0], c1);
+	assert_true(analysis_stats(a)->progress_receives >= 2);
+	analysis_destroy(a);
+
+	struct analysis_opts o;
+	analysis_opts_paper(&o);
+	a = analyse(t, &o);
+	assert_int_equal(analysis_lop_diff(a, w0), 102137528);
+	assert_int_equal(analysis_lop_diff(a, w2), 102226580);
+	assert_int_equal(analysis_lop_cause(a, w0), CAUSE_IN_FLIGHT);
+	assert_int_equal(analysis_lop_diff(a, c1), 101562530);
+	hot = analysis_hotspots(a, &nh);
+	assert_int_equal(hot[0], w2);
+	assert_int_equal(hot[1], w0);
+	assert_int_equal(hot[2], c1);
+	assert_int_equal(analysis_stats(a)->progress_receives, 0);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(casita4_barrier),
+		cmocka_unit_test(overlap_progress),
+	};
+	return cmocka_run_group_tests_name("exact metrics on real traces", tests, NULL, NULL);
+}
