@@ -104,6 +104,16 @@ if [ -n "$trace" ]; then
 		ok || bad "a phase naming no region: file:line:column ($(cat "$tmp/err"))"
 	run phase-flag-wins 0 analyze --config "$tmp/phase.yaml" --phase iteration "$trace" && ok ||
 		bad "--phase replaces the file's phases"
+	# a mistyped --phase is the same usage error as in a file, with a suggestion
+	for cmd in analyze render; do
+		run phase-typo-$cmd 2 $cmd --phase iteratoin "$trace" && [ ! -s "$tmp/out" ] &&
+			[ "$(lines "$tmp/err")" = 1 ] &&
+			grep -q "^skein: --phase 'iteratoin' matches no region of the trace (did you mean 'iteration'?)$" "$tmp/err" &&
+			ok || bad "$cmd --phase iteratoin: exit 2 with a suggestion ($(cat "$tmp/err"))"
+	done
+	run phase-second-typo 2 analyze --phase 'iter*' --phase 'exchnge' "$trace" &&
+		grep -q "'exchnge' matches no region.*did you mean 'exchange'" "$tmp/err" && ok ||
+		bad "every --phase is checked"
 fi
 rm -rf "$XDG_CONFIG_HOME/skein"
 # named phases label partitions; restrict keeps only the chosen ones
@@ -185,6 +195,32 @@ printf 'Q quit\n' >"$tmp/extra.keys"
 "$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 | tail -1 | grep -q '? help  Q quit   s send' &&
 	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME
+
+# traces without MPI communication: one line saying what they hold, exit 1,
+# from info, analyze and the explorer's loader (render); a single rank with
+# collectives is still a trace to analyse
+for nm in 'casita-1_ocl_deps|OpenCL, compiler and user regions on 2 locations (cpu-thread 1, gpu 1)' \
+	'casita-1_scorep-ompt-host-nested|OpenMP and compiler regions on 10 locations (cpu-thread 10)' \
+	'apex-hpx-als-movielens|user regions on 3 locations (cpu-thread 3)' \
+	'fastotf2-simple-mi300|HIP, compiler and user regions on 32 locations'; do
+	tr=$root/$shared/traces/otf2/${nm%%|*}
+	if [ ! -d "$tr" ]; then
+		skip=$((skip + 3))
+		continue
+	fi
+	for cmd in info analyze render; do
+		run "no-mpi-$cmd" 1 $cmd "$tr" && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
+			grep -q "^skein: $tr: nothing to analyse: ${nm#*|}.*, no MPI messages or collectives$" "$tmp/err" &&
+			ok || bad "$cmd ${nm%%|*}: one line, exit 1 ($(cat "$tmp/err"))"
+	done
+done
+xp=$root/$shared/traces/otf2/casita-1_xeonphi_jacobi_01
+if [ -d "$xp" ]; then
+	run one-rank-collectives 0 analyze "$xp" && grep -q '^verifier      passed' "$tmp/out" &&
+		ok || bad "one rank with collectives is analysed"
+else
+	skip=$((skip + 1))
+fi
 
 # make install into a user prefix, as on a login node without root
 if make -s -C "$root" install PREFIX="$tmp/prefix" >/dev/null 2>"$tmp/err" &&

@@ -126,6 +126,14 @@ wait_gone 'logical · lateness' && ok || bad "SIGTERM ends the explorer"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-3" Enter
 wait_for '^TTY-RESTORED-3' && ok || bad "terminal modes restored after SIGTERM"
 
+# a trace without MPI communication: the explorer refuses in one line, exit 1
+ocl=$root/../shared/traces/otf2/casita-1_ocl_deps
+if [ -d "$ocl" ]; then
+	t send-keys -t tui "clear; $skein $ocl; echo EXIT=\$?" Enter
+	wait_for '^EXIT=1' && screen | grep -q "^skein: $ocl: nothing to analyse: OpenCL, compiler and user regions" &&
+		ok || bad "the explorer refuses a trace without MPI communication ($(screen | tail -3))"
+fi
+
 t send-keys -t tui "exit" Enter
 echo "tui tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

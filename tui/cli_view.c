@@ -22,8 +22,17 @@ int
 cli_check_regions(const struct cli *c, const struct trace *t)
 {
 	struct err e = { 0 };
-	if (c->given & G_PHASES)
+	if (c->given & G_PHASES) {
+		/* --phase replaces the files' rules: check those instead */
+		const char *globs[MAX_PHASES];
+		for (uint32_t i = 0; i < c->aopts.n_phases; i++)
+			globs[i] = c->phases[i].region_glob;
+		if (config_check_phase_globs("--phase", globs, c->aopts.n_phases, t, &e)) {
+			fprintf(stderr, "skein: %s\n", e.msg);
+			return e.code == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
+		}
 		return EXIT_OK;
+	}
 	if (config_check_regions(&c->cfg, t, &e)) {
 		fprintf(stderr, "skein: %s\n", e.msg);
 		return EXIT_USAGE;

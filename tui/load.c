@@ -45,6 +45,13 @@ worker(void *arg)
 	struct job *j = arg;
 	struct otf2_read_opts o = { .progress = on_progress, .ud = j };
 	j->rc = otf2_read(j->path, &o, &j->t, &j->e);
+	if (j->rc == 0 && (j->rc = trace_require_communication(j->t, &j->e))) {
+		char m[sizeof j->e.msg];
+		memcpy(m, j->e.msg, sizeof m);
+		snprintf(j->e.msg, sizeof j->e.msg, "%s: %.*s", j->path, (int)(sizeof j->e.msg / 2), m);
+		trace_destroy(j->t);
+		j->t = NULL;
+	}
 	if (j->rc == 0) {
 		on_progress(j, "analysing", 0, 0);
 		j->rc = analysis_run(j->t, j->ao, on_progress, j, &j->a, &j->e);

@@ -395,6 +395,14 @@ load(const struct cli *c, struct progress *p, struct trace **t)
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
 		return EXIT_FAIL;
 	}
+	/* a trace without MPI communication has no logical structure to show:
+	 * say what it holds instead of an empty report */
+	if (trace_require_communication(*t, &e)) {
+		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
+		trace_destroy(*t);
+		*t = NULL;
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }
 

@@ -225,6 +225,11 @@ void config_analysis_opts(const struct config *cfg, struct analysis_opts *o);
  * trace's region names: a pattern matching no region is ERR_FORMAT,
  * reported at the pattern's mark with a suggestion when one is close. */
 int config_check_regions(const struct config *cfg, const struct trace *t, struct err *e);
+/* The same for phase patterns given elsewhere (the command line's
+ * --phase, named by `what`): ERR_FORMAT "WHAT 'GLOB' matches no region of
+ * the trace (did you mean '...'?)" for the first that matches nothing. */
+int config_check_phase_globs(const char *what, const char *const *globs, uint32_t n_globs,
+			     const struct trace *t, struct err *e);
 
 /* Checks the key bindings: every action must be one of actions[0..n)
  * (the explorer's action table), and every key name must satisfy key_ok

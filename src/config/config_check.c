@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A phase pattern must match some region; m is where it was written
+ * (NULL: the command line, named by `what`). */
 static int
 check_pattern(const char *what, const char *glob, const struct config_mark *m,
 	      const char *const *names, uint32_t n, struct err *e)
@@ -17,20 +19,45 @@ check_pattern(const char *what, const char *glob, const struct config_mark *m,
 		if (fnmatch(glob, names[r], 0) == 0)
 			return 0;
 	char sug[96];
-	return config_mark_error(e, m, "%s '%s' matches no region of the trace%s", what, glob,
-				 config_suggestion(sug, sizeof sug, glob, names, n));
+	config_suggestion(sug, sizeof sug, glob, names, n);
+	if (!m)
+		return err_set(e, ERR_FORMAT, "%s '%s' matches no region of the trace%s", what, glob, sug);
+	return config_mark_error(e, m, "%s '%s' matches no region of the trace%s", what, glob, sug);
+}
+
+/* The trace's region names, for check_pattern; NULL when out of memory. */
+static const char **
+region_names(const struct trace *t, uint32_t *n)
+{
+	const struct trace_region *regions = trace_regions(t, n);
+	const char **names = malloc((*n ? *n : 1) * sizeof *names);
+	for (uint32_t r = 0; names && r < *n; r++)
+		names[r] = trace_str(t, regions[r].name);
+	return names;
+}
+
+int
+config_check_phase_globs(const char *what, const char *const *globs, uint32_t n_globs,
+			 const struct trace *t, struct err *e)
+{
+	uint32_t n;
+	const char **names = region_names(t, &n);
+	if (!names)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	int rc = 0;
+	for (uint32_t i = 0; i < n_globs && !rc; i++)
+		rc = check_pattern(what, globs[i], NULL, names, n, e);
+	free(names);
+	return rc;
 }
 
 int
 config_check_regions(const struct config *cfg, const struct trace *t, struct err *e)
 {
 	uint32_t n;
-	const struct trace_region *regions = trace_regions(t, &n);
-	const char **names = malloc((n ? n : 1) * sizeof *names);
+	const char **names = region_names(t, &n);
 	if (!names)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	for (uint32_t r = 0; r < n; r++)
-		names[r] = trace_str(t, regions[r].name);
 	const struct config_phases *p = &cfg->phases;
 	int rc = 0;
 	for (uint32_t i = 0; i < p->n_split_at && !rc; i++)

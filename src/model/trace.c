@@ -280,6 +280,69 @@ trace_loc_type_name(enum trace_loc_type l)
 	return (unsigned)l <= LOC_OTHER ? names[l] : "?";
 }
 
+const char *
+trace_paradigm_name(uint8_t paradigm)
+{
+	/* OTF2's numbering (OTF2_Paradigm) */
+	static const char *const names[] = {
+		"unknown", "user", "compiler", "OpenMP", "MPI", "CUDA", "measurement", "pthreads",
+		"HMPP", "OmpSs", "hardware", "GASPI", "UPC", "SHMEM", "Windows threads",
+		"Qt threads", "ACE threads", "TBB threads", "OpenACC", "OpenCL", "MTAPI",
+		"sampling", "no paradigm", "HIP", "Kokkos",
+	};
+	return paradigm < sizeof names / sizeof names[0] ? names[paradigm] : "other";
+}
+
+int
+trace_require_communication(const struct trace *t, struct err *e)
+{
+	for (size_t m = 0; m < t->n_msgs; m++)
+		if (t->msgs[m].send_op != TRACE_NONE || t->msgs[m].recv_op != TRACE_NONE)
+			return 0;
+	if (t->n_colls)
+		return 0;
+	/* what it holds instead: the paradigms of its regions, most first
+	 * (the measurement system's own regions aside), and its locations */
+	uint32_t count[256] = { 0 };
+	for (size_t r = 0; r < t->n_regions; r++)
+		count[t->regions[r].paradigm]++;
+	enum { SHOWN = 4 };
+	int n = 0;
+	for (int p = 0; p < 256; p++)
+		n += count[p] && p != 6;
+	char what[160] = "no";
+	size_t at = 0;
+	for (int k = 0; k < n && k < SHOWN; k++) {
+		int best = -1;
+		for (int p = 0; p < 256; p++)
+			if (p != 6 && count[p] && (best < 0 || count[p] > count[best]))
+				best = p;
+		int last = k == n - 1 || k == SHOWN - 1;
+		const char *sep = k == 0 ? "" : last && n <= SHOWN ? " and " : ", ";
+		int w = snprintf(what + at, sizeof what - at, "%s%s%s", sep,
+				 trace_paradigm_name((uint8_t)best), last && n > SHOWN ? " and more" : "");
+		if (w > 0 && (size_t)w < sizeof what - at)
+			at += (size_t)w;
+		count[best] = 0;
+	}
+	uint32_t per[LOC_OTHER + 1] = { 0 };
+	for (size_t l = 0; l < t->n_locations; l++)
+		per[t->locations[l].type <= LOC_OTHER ? t->locations[l].type : LOC_OTHER]++;
+	char locs[96] = "";
+	size_t lat = 0;
+	for (int k = 0; k <= LOC_OTHER; k++) {
+		if (!per[k])
+			continue;
+		int w = snprintf(locs + lat, sizeof locs - lat, "%s%s %u", lat ? ", " : "",
+				 trace_loc_type_name((enum trace_loc_type)k), per[k]);
+		if (w > 0 && (size_t)w < sizeof locs - lat)
+			lat += (size_t)w;
+	}
+	return err_set(e, ERR_FORMAT, "nothing to analyse: %s regions on %zu location%s%s%s%s, "
+		       "no MPI messages or collectives", what, t->n_locations,
+		       t->n_locations == 1 ? "" : "s", lat ? " (" : "", locs, lat ? ")" : "");
+}
+
 static int
 name_in(const char *name, const char *const *list)
 {

@@ -244,6 +244,16 @@ const char *trace_warning_name(enum trace_warning w);
 const char *trace_rec_name(enum trace_rec r);
 const char *trace_loc_type_name(enum trace_loc_type l);
 
+/* The name of an OTF2 paradigm number ("OpenMP", "CUDA", "user" ...). */
+const char *trace_paradigm_name(uint8_t paradigm);
+
+/* Is there MPI communication to analyse: a message (either end) or a
+ * collective? A single rank with collectives counts. Returns 0, or
+ * ERR_FORMAT with e set to what the trace holds instead ("OpenCL,
+ * compiler and user regions on 2 locations (cpu-thread 1, gpu 1), no MPI
+ * messages or collectives"). */
+int trace_require_communication(const struct trace *t, struct err *e);
+
 /* Classifies an MPI function name ("MPI_Isend") into a role; names that are
  * not MPI give ROLE_USER. */
 enum trace_role trace_classify_mpi(const char *name);
