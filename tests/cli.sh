@@ -124,6 +124,17 @@ run named-phases 0 analyze --config "$root/config/phases-by-function.yaml" "$st"
 run restrict 0 analyze --config "$root/config/batch-report.yaml" -f json "$st" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["partitions"]; assert len(p) == 6 and all(x["name"] == "iteration" for x in p) and 0 not in [x["index"] for x in p]' "$tmp/out" &&
 	ok || bad "restrict keeps only the iterations"
+# one partition numbering everywhere: the explorer's ':partition 3' is
+# analyze's partition 3 in text, JSON and CSV (0-based, by first step)
+sv=$root/traces/corpus/stencil-4-delay/traces.otf2
+"$skein" render "$sv" --pane details --size 60x20 --keys ':partition 3<Enter>' |
+	grep -q '^.partition 3/9 · steps 10–13 · 4 ranks' &&
+	"$skein" render "$sv" --size 120x30 --keys ':partition 3<Enter>' | head -1 | grep -q ' part 3/9 ' &&
+	"$skein" analyze "$sv" | grep -q '^3  *10-13  *4 ' &&
+	"$skein" analyze -f json "$sv" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitions"][3]; assert p["index"] == 3 and p["step_first"] == 10 and p["step_count"] == 4' &&
+	"$skein" analyze -f csv -t partitions "$sv" | grep -q '^3,10,4,4,' &&
+	"$skein" analyze -f csv -t ops "$sv" | awk -F, '$4 == 3' | grep -q '^0,10,0,3,compute' &&
+	ok || bad "partition 3 is the same in the explorer and in analyze text, JSON and CSV"
 # a saved view reopens on the identical screen
 sv=$root/traces/corpus/stencil-4-delay/traces.otf2
 if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<Enter>' >/dev/null &&

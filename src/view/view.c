@@ -331,8 +331,7 @@ draw_status(struct view *v, struct grid *g)
 	uint32_t se = view_steps_end(v), re = view_ranks_end(v);
 	char part[48] = "no op";
 	if (v->sel_lop != TRACE_NONE)
-		snprintf(part, sizeof part, "part %u/%u",
-			 view_index_part_ordinal(v->ix, analysis_lop_part(v->a, v->sel_lop)), np);
+		snprintf(part, sizeof part, "part %u/%u", analysis_lop_part(v->a, v->sel_lop), np);
 	char zoom[64];
 	if (v->zs == 1 && v->zr == 1)
 		snprintf(zoom, sizeof zoom, "cell = 1 step");

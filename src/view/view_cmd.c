@@ -115,18 +115,16 @@ clusters_command(struct view *v, const char *arg)
 	}
 }
 
+/* Partition numbers are the analysis's, 0-based, as analyze shows them. */
 static void
-goto_partition(struct view *v, uint32_t ord)
+goto_partition(struct view *v, uint32_t p)
 {
-	uint32_t n;
-	const uint32_t *by = view_index_parts_by_step(v->ix, &n);
-	if (ord < 1 || ord > n) {
-		view_set_message(v, 1, "partition %u does not exist (1-%u)", ord, n);
-		return;
-	}
 	uint32_t np;
 	const struct analysis_part *parts = analysis_parts(v->a, &np);
-	uint32_t p = by[ord - 1];
+	if (p >= np) {
+		view_set_message(v, 1, "partition %u does not exist (0-%u)", p, np ? np - 1 : 0);
+		return;
+	}
 	/* its first lop on the selected rank, else on the first rank taking part */
 	uint32_t nr = view_index_ranks(v->ix);
 	for (uint32_t k = 0; k < nr; k++) {
@@ -140,7 +138,7 @@ goto_partition(struct view *v, uint32_t ord)
 				return;
 			}
 	}
-	view_set_message(v, 1, "partition %u has no operations", ord);
+	view_set_message(v, 1, "partition %u has no operations", p);
 }
 
 void

@@ -97,7 +97,7 @@ lop_details(struct view *v, uint32_t lop)
 	view_lines_add(&v->details, ST_DIM, "%s operation", trace_op_kind_name(kind));
 	frames_line(v, lop);
 	if (p < np)
-		view_lines_add(&v->details, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", view_index_part_ordinal(v->ix, p),
+		view_lines_add(&v->details, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", p,
 		    np, parts[p].step_first, parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
 	if (p < np && v->part_phase && v->part_phase[p])
 		view_lines_add(&v->details, ST_NORMAL, "phase     %s", v->part_phase[p]);

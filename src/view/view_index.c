@@ -13,8 +13,6 @@ struct view_index {
 	const struct trace_region *regions;
 	uint32_t n_ranks, n_steps, n_parts, n_regions;
 	uint32_t *rank_first;        /* n_ranks + 1: lops of rank r */
-	uint32_t *part_by_step;      /* partitions sorted by first step */
-	uint32_t *part_ordinal;      /* position in that order, 1-based */
 	uint32_t *part_start;        /* n_steps + 1: partitions starting before step s */
 	/* lazily computed per metric */
 	int have_max[METRIC_COUNT];
@@ -57,47 +55,6 @@ view_metric_find(const char *name)
 	return found >= 0 ? (enum view_metric)found : METRIC_COUNT;
 }
 
-static int
-cmp_part_step(const void *x, const void *y, const struct analysis_part *parts)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	if (parts[a].step_first != parts[b].step_first)
-		return parts[a].step_first < parts[b].step_first ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
-/* qsort has no context argument in C11; sort partitions by insertion
- * into a stable order instead (partitions are few next to lops). */
-static void
-sort_parts(uint32_t *idx, uint32_t n, const struct analysis_part *parts)
-{
-	for (uint32_t i = 0; i < n; i++)
-		idx[i] = i;
-	/* merge sort, bottom-up: partitions can number in the 10^5 */
-	uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-	if (!tmp) {
-		for (uint32_t i = 1; i < n; i++)
-			for (uint32_t j = i; j > 0 && cmp_part_step(&idx[j - 1], &idx[j], parts) > 0; j--) {
-				uint32_t s = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = s;
-			}
-		return;
-	}
-	for (uint32_t w = 1; w < n; w *= 2) {
-		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			uint32_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				tmp[k++] = cmp_part_step(&idx[j], &idx[i], parts) < 0 ? idx[j++] : idx[i++];
-			while (i < mid)
-				tmp[k++] = idx[i++];
-			while (j < hi)
-				tmp[k++] = idx[j++];
-		}
-		memcpy(idx, tmp, n * sizeof *idx);
-	}
-	free(tmp);
-}
-
 int
 view_index_create(const struct analysis *a, struct view_index **out, struct err *e)
 {
@@ -111,10 +68,8 @@ view_index_create(const struct analysis *a, struct view_index **out, struct err 
 	ix->n_steps = analysis_step_count(a);
 	const struct analysis_part *parts = analysis_parts(a, &ix->n_parts);
 	ix->rank_first = malloc((ix->n_ranks + 1) * sizeof *ix->rank_first);
-	ix->part_by_step = malloc((ix->n_parts ? ix->n_parts : 1) * sizeof *ix->part_by_step);
-	ix->part_ordinal = malloc((ix->n_parts ? ix->n_parts : 1) * sizeof *ix->part_ordinal);
 	ix->part_start = calloc((size_t)ix->n_steps + 1, sizeof *ix->part_start);
-	if (!ix->rank_first || !ix->part_by_step || !ix->part_ordinal || !ix->part_start) {
+	if (!ix->rank_first || !ix->part_start) {
 		view_index_destroy(ix);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -126,10 +81,8 @@ view_index_create(const struct analysis *a, struct view_index **out, struct err 
 	}
 	if (ix->n_ranks == 0)
 		ix->rank_first[0] = 0;
-	sort_parts(ix->part_by_step, ix->n_parts, parts);
-	for (uint32_t i = 0; i < ix->n_parts; i++) {
-		uint32_t p = ix->part_by_step[i];
-		ix->part_ordinal[p] = i + 1;
+	/* the analysis numbers partitions in order of their first step */
+	for (uint32_t p = 0; p < ix->n_parts; p++) {
 		if (parts[p].step_first < ix->n_steps)
 			ix->part_start[parts[p].step_first + 1] = 1;
 	}
@@ -145,8 +98,6 @@ view_index_destroy(struct view_index *ix)
 	if (!ix)
 		return;
 	free(ix->rank_first);
-	free(ix->part_by_step);
-	free(ix->part_ordinal);
 	free(ix->part_start);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		free(ix->step_max[m]);
@@ -325,7 +276,7 @@ view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop)
 {
 	if (m == METRIC_PARTITION) {
 		uint32_t p = analysis_lop_part(ix->a, lop);
-		return p < ix->n_parts ? (int)((ix->part_ordinal[p] - 1) % GRID_CATS) : 0;
+		return p < ix->n_parts ? (int)(p % GRID_CATS) : 0;
 	}
 	if (m == METRIC_FUNCTION) {
 		if (!ix->region_cat && build_region_cats(ix))
@@ -381,23 +332,10 @@ view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_
 	return best;
 }
 
-uint32_t
-view_index_part_ordinal(const struct view_index *ix, uint32_t p)
-{
-	return p < ix->n_parts ? ix->part_ordinal[p] : 0;
-}
-
 int
 view_index_part_alt(const struct view_index *ix, uint32_t p)
 {
-	return p < ix->n_parts ? (int)((ix->part_ordinal[p] - 1) & 1) : 0;
-}
-
-const uint32_t *
-view_index_parts_by_step(const struct view_index *ix, uint32_t *n)
-{
-	*n = ix->n_parts;
-	return ix->part_by_step;
+	return p < ix->n_parts ? (int)(p & 1) : 0;
 }
 
 int

@@ -83,12 +83,10 @@ const uint64_t *view_index_step_max(struct view_index *ix, enum view_metric m);
 uint64_t view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
 			  uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count);
 
-/* 1-based position of partition p in step order, and 1 for odd positions
- * (for the alternating background). */
-uint32_t view_index_part_ordinal(const struct view_index *ix, uint32_t p);
+/* 1 for odd partitions (the alternating background). Partitions are
+ * shown with the analysis's numbers, 0-based, in order of their first
+ * step, as analyze reports them. */
 int view_index_part_alt(const struct view_index *ix, uint32_t p);
-/* Partitions sorted by first step. */
-const uint32_t *view_index_parts_by_step(const struct view_index *ix, uint32_t *n);
 /* 1 when some partition starts at a global step in [s0, s1); O(1). */
 int view_index_part_starts(const struct view_index *ix, uint32_t s0, uint32_t s1);
 
