@@ -60,6 +60,8 @@ analysis_destroy(struct analysis *a)
 	free(a->cause);
 	free(a->cause_lop);
 	free(a->hot);
+	free(a->hot_all);
+	free(a->from_startup);
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);
@@ -232,20 +234,26 @@ analysis_lop_startup(const struct analysis *a, uint32_t lop)
 	return a->lop_kind[lop] == OP_COMPUTE && lop == a->tl_lop[tl] && lop + 1 < a->tl_lop[tl + 1];
 }
 
+int
+analysis_lop_from_startup(const struct analysis *a, uint32_t lop)
+{
+	return a->from_startup[lop];
+}
+
 uint64_t
 analysis_startup_end(const struct analysis *a)
 {
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
-	uint64_t end = UINT64_MAX;
+	uint64_t end = 0;
 	for (uint32_t tl = 0; tl < n_tl; tl++)
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
 			if (a->lop_kind[l] != OP_COMPUTE) {
-				if (lop_enter(a, l) < end)
+				if (lop_enter(a, l) > end)
 					end = lop_enter(a, l);
 				break;
 			}
-	return end == UINT64_MAX ? 0 : end;
+	return end;
 }
 
 const struct analysis_part *
@@ -273,6 +281,13 @@ analysis_hotspots(const struct analysis *a, uint32_t *n)
 {
 	*n = a->n_hot;
 	return a->hot;
+}
+
+const uint32_t *
+analysis_hotspots_startup(const struct analysis *a, int startup, uint32_t *n)
+{
+	*n = startup ? a->n_hot_all : a->n_hot;
+	return startup ? a->hot_all : a->hot;
 }
 
 const char *

@@ -167,8 +167,12 @@ uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop);
  * computed as for any lop; unless opts.startup, it is left out of the
  * hotspots (and views leave it out of scales and time axes). */
 int analysis_lop_startup(const struct analysis *a, uint32_t lop);
-/* The earliest enter of any rank's first communication: where the trace
- * has left start-up behind somewhere (ticks; 0 without communication). */
+/* 1 when lop's lateness came from a start-up: its cause (b or d), and its
+ * cause's cause..., lead back to a start-up lop (as the first sends of
+ * ranks that started late). Views leave these out of their scales too. */
+int analysis_lop_from_startup(const struct analysis *a, uint32_t lop);
+/* The latest enter of any rank's first communication: from there on no
+ * rank is in its start-up (ticks; 0 without communication). */
 uint64_t analysis_startup_end(const struct analysis *a);
 
 const struct analysis_part *analysis_parts(const struct analysis *a, uint32_t *n);
@@ -180,8 +184,12 @@ const uint32_t *analysis_part_succ(const struct analysis *a, uint32_t p, uint32_
 struct clustering;
 const struct clustering *analysis_clustering(const struct analysis *a, uint32_t p);
 
-/* Hotspots: lops with the largest differential lateness, largest first. */
+/* Hotspots: lops with the largest differential lateness, largest first
+ * (ties: the smaller lop first); start-up lops only with opts.startup. */
 const uint32_t *analysis_hotspots(const struct analysis *a, uint32_t *n);
+/* The same with start-up counted (startup 1) or not (0), whatever the
+ * options said: for a view that switches start-up in and out. */
+const uint32_t *analysis_hotspots_startup(const struct analysis *a, int startup, uint32_t *n);
 
 const char *analysis_cause_name(enum analysis_cause c);       /* "created-compute" ... */
 const char *analysis_cause_text(enum analysis_cause c);       /* a sentence */

@@ -61,6 +61,9 @@ struct analysis {
 	uint32_t *cause_lop;
 	uint32_t *hot;
 	uint32_t n_hot;
+	uint8_t *from_startup;   /* lateness inherited from a rank's start-up */
+	uint32_t *hot_all;       /* the hotspots with start-up counted */
+	uint32_t n_hot_all;
 
 	struct clustering *clusters;   /* n_parts, when opts.clusters > 0 */
 };

@@ -73,6 +73,8 @@ selected(const struct analysis *a, uint32_t l, const struct hist_select *s)
 		return 1;
 	if (s->part != TRACE_NONE && analysis_lop_part(a, l) != s->part)
 		return 0;
+	if (s->no_startup && analysis_lop_startup(a, l))
+		return 0;
 	uint32_t step = analysis_lop_step(a, l);
 	return !s->step_end || (step >= s->step_first && step < s->step_end);
 }

@@ -37,10 +37,12 @@ void hist_fini(struct hist *h);
 /* Lower edge of bin b (b == n_bins gives the upper edge of the last). */
 double hist_edge(const struct hist *h, uint32_t b);
 
-/* What to collect: everything, or one partition and/or a step window. */
+/* What to collect: everything, or one partition and/or a step window;
+ * without the ranks' start-up (analysis_lop_startup) when no_startup. */
 struct hist_select {
 	uint32_t part;               /* TRACE_NONE: all partitions */
 	uint32_t step_first, step_end;   /* [first, end); step_end 0: all steps */
+	int no_startup;
 };
 
 enum hist_metric { HM_LATENESS, HM_DIFF, HM_DURATION };

@@ -213,42 +213,97 @@ sift_down(const struct analysis *a, uint32_t *h, uint32_t n, uint32_t i)
 	}
 }
 
+/* from_startup[l]: l's lateness came from a rank's start-up, following
+ * the causes back (b and d) to a start-up lop. One walk per chain, each
+ * lop settled once; a cycle (two Sendrecvs blaming each other) is not
+ * start-up. */
 static int
-hotspots(struct analysis *a)
+trace_startup(struct analysis *a)
 {
-	uint32_t k = a->opts.hotspots;
-	a->hot = malloc(((size_t)k + 1) * sizeof *a->hot);
-	if (!a->hot)
+	enum { UNKNOWN, NO, YES, VISITING };
+	uint8_t *st = calloc((size_t)a->n_lops + 1, 1);
+	uint32_t *path = malloc(((size_t)a->n_lops + 1) * sizeof *path);
+	a->from_startup = st;
+	if (!st || !path) {
+		free(path);
 		return ERR_NOMEM;
+	}
+	for (uint32_t l = 0; l < a->n_lops; l++) {
+		uint32_t n = 0, x = l;
+		uint8_t result = NO;
+		while (st[x] == UNKNOWN) {
+			st[x] = VISITING;
+			path[n++] = x;
+			uint8_t c = a->cause[x];
+			if ((c == CAUSE_TIMELINE || c == CAUSE_MESSAGE) && a->cause_lop[x] != TRACE_NONE) {
+				x = a->cause_lop[x];
+				continue;
+			}
+			x = TRACE_NONE;
+			result = analysis_lop_startup(a, path[n - 1]) && a->late[path[n - 1]] ? YES : NO;
+			break;
+		}
+		if (x != TRACE_NONE)
+			result = st[x] == YES ? YES : NO;   /* settled, or a cycle */
+		while (n)
+			st[path[--n]] = result;
+	}
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		st[l] = st[l] == YES;
+	free(path);
+	return 0;
+}
+
+/* The k lops with the largest differential lateness into hot[], best
+ * first; start-up lops only with startup. Returns how many. */
+static uint32_t
+rank_hotspots(struct analysis *a, uint32_t *hot, uint32_t k, int startup)
+{
 	uint32_t n = 0;
 	for (uint32_t l = 0; l < a->n_lops; l++) {
 		if (a->diff[l] == 0)
 			continue;
-		if (!a->opts.startup && analysis_lop_startup(a, l)) {
-			a->stats.startup_hidden++;
+		if (!startup && analysis_lop_startup(a, l))
 			continue;
-		}
 		if (n < k) {
-			a->hot[n++] = l;
+			hot[n++] = l;
 			if (n == k)
 				for (uint32_t i = k / 2 + 1; i-- > 0;)
-					sift_down(a, a->hot, n, i);
-		} else if (k && hot_before(a, l, a->hot[0])) {
-			a->hot[0] = l;
-			sift_down(a, a->hot, n, 0);
+					sift_down(a, hot, n, i);
+		} else if (k && hot_before(a, l, hot[0])) {
+			hot[0] = l;
+			sift_down(a, hot, n, 0);
 		}
 	}
 	/* heap sort into hotspot order, best first */
 	if (n < k)
 		for (uint32_t i = n / 2 + 1; i-- > 0;)
-			sift_down(a, a->hot, n, i);
+			sift_down(a, hot, n, i);
 	for (uint32_t end = n; end > 1; end--) {
-		uint32_t tmp = a->hot[0];
-		a->hot[0] = a->hot[end - 1];
-		a->hot[end - 1] = tmp;
-		sift_down(a, a->hot, end - 1, 0);
+		uint32_t tmp = hot[0];
+		hot[0] = hot[end - 1];
+		hot[end - 1] = tmp;
+		sift_down(a, hot, end - 1, 0);
 	}
-	a->n_hot = n;
+	return n;
+}
+
+/* The hotspots the options ask for, and the list with start-up counted
+ * (the same when opts.startup), so a view can switch between them. */
+static int
+hotspots(struct analysis *a)
+{
+	uint32_t k = a->opts.hotspots;
+	a->hot = malloc(((size_t)k + 1) * sizeof *a->hot);
+	a->hot_all = malloc(((size_t)k + 1) * sizeof *a->hot_all);
+	if (!a->hot || !a->hot_all)
+		return ERR_NOMEM;
+	a->n_hot = rank_hotspots(a, a->hot, k, a->opts.startup);
+	a->n_hot_all = a->opts.startup ? a->n_hot : rank_hotspots(a, a->hot_all, k, 1);
+	if (a->opts.startup)
+		memcpy(a->hot_all, a->hot, (size_t)a->n_hot * sizeof *a->hot);
+	for (uint32_t l = 0; l < a->n_lops && !a->opts.startup; l++)
+		a->stats.startup_hidden += a->diff[l] && analysis_lop_startup(a, l);
 	return 0;
 }
 
@@ -295,5 +350,7 @@ metrics_compute(struct analysis *a)
 	}
 	for (uint32_t w = 0; w < nw; w++)
 		free(m.gmin[w]);
+	if (!rc)
+		rc = trace_startup(a);
 	return rc ? rc : hotspots(a);
 }

@@ -36,6 +36,7 @@ static const struct action_info actions[ACT_COUNT] = {
 	[ACT_ZOOM_RESET]     = { "zoom-reset", "Viewing", "one step per column, one rank per row" },
 	[ACT_METRIC_NEXT]    = { "metric-next", "Viewing", "colour by the next metric" },
 	[ACT_METRIC_PREV]    = { "metric-prev", "Viewing", "colour by the previous metric" },
+	[ACT_STARTUP]        = { "startup", "Viewing", "count each rank's start-up (before its first communication) in scales, time axes and hotspots, or leave it out" },
 	[ACT_HELP]           = { "help", "Viewing", "this help" },
 	[ACT_CLOSE]          = { "close", "Viewing", "close the overlay or command line" },
 	[ACT_REDRAW]         = { "redraw", "Viewing", "redraw the whole screen" },

@@ -65,6 +65,7 @@ static const char default_text[] =
 	"1         zoom-reset\n"
 	"m         metric-next\n"
 	"M         metric-prev\n"
+	"S         startup\n"
 	"?         help\n"
 	"F1        help\n"
 	"Esc       close\n"

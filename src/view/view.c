@@ -541,6 +541,15 @@ view_action(struct view *v, enum action act)
 		v->metric = (enum view_metric)(((int)v->metric + (act == ACT_METRIC_NEXT ? 1 : METRIC_COUNT - 1)) % METRIC_COUNT);
 		view_select_update(v);
 		return;
+	case ACT_STARTUP: {
+		int on = !view_index_startup(v->ix);
+		view_index_set_startup(v->ix, on);
+		v->gc_valid = v->ov_valid = v->tl_valid = 0;
+		v->hot_idx = -1;
+		view_set_message(v, 0, on ? "start-up counted: in scales, time axes and hotspots"
+				 : "start-up left out of scales, time axes and hotspots");
+		return;
+	}
 	case ACT_COMMAND:
 	case ACT_SEARCH:
 		v->input = act == ACT_COMMAND ? INPUT_COMMAND : INPUT_SEARCH;

@@ -172,7 +172,7 @@ view_command(struct view *v, const char *cmd)
 		goto_partition(v, x);
 	} else if ((!strcmp(c, "hotspot") || !strcmp(c, "hot")) && arg && !parse_num(arg, &x) && !arg2) {
 		uint32_t nh;
-		analysis_hotspots(v->a, &nh);
+		analysis_hotspots_startup(v->a, view_index_startup(v->ix), &nh);
 		if (x < 1 || x > nh) {
 			view_set_message(v, 1, "hotspot %u does not exist (1-%u)", x, nh);
 		} else {

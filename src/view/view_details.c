@@ -82,6 +82,35 @@ messages(struct view *v, uint32_t lop)
 	}
 }
 
+/* The automatic choices behind what the details show (doc/analysis.md). */
+static void
+choices(struct view *v, uint32_t lop)
+{
+	const struct analysis *a = v->a;
+	const struct analysis_opts *o = analysis_options(a);
+	uint32_t np, p = analysis_lop_part(a, lop), c = analysis_lop_cause_lop(a, lop);
+	const struct analysis_part *parts = analysis_parts(a, &np);
+	char line[192];
+	if (analysis_lop_startup(a, lop)) {
+		snprintf(line, sizeof line, "start-up: before this rank's first communication; %s",
+			 view_index_startup(v->ix) ? "counted in scales, time axes and hotspots"
+			 : "left out of scales, time axes and hotspots");
+		view_lines_text(&v->details, ST_DIM, 0, 2, line);
+	}
+	if (p < np && parts[p].merged_from > 1) {
+		snprintf(line, sizeof line, "partition merged from %u that shared global steps%s",
+			 parts[p].merged_from, o->global_step_merge ? " (global-step merge)" :
+			 " and made the same calls (automatic)");
+		view_lines_text(&v->details, ST_DIM, 0, 2, line);
+	}
+	if (c != TRACE_NONE && analysis_lop_cause(a, lop) == CAUSE_MESSAGE &&
+	    analysis_lop_kind(a, c) == OP_COMPUTE) {
+		snprintf(line, sizeof line, "the message waited for rank %u to reach the call completing its "
+			 "send (sender progress)", analysis_lop_timeline(a, c));
+		view_lines_text(&v->details, ST_DIM, 0, 2, line);
+	}
+}
+
 static void
 lop_details(struct view *v, uint32_t lop)
 {
@@ -94,7 +123,9 @@ lop_details(struct view *v, uint32_t lop)
 	char d[32];
 	view_lines_add(&v->details, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop), analysis_lop_step(a, lop),
 	    view_region_name(v, reg));
-	view_lines_add(&v->details, ST_DIM, "%s operation", trace_op_kind_name(kind));
+	int startup = analysis_lop_startup(a, lop);
+	view_lines_add(&v->details, ST_DIM, "%s operation%s", trace_op_kind_name(kind),
+	    startup ? " \u00b7 start-up" : "");
 	frames_line(v, lop);
 	if (p < np)
 		view_lines_add(&v->details, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", p,
@@ -125,6 +156,7 @@ lop_details(struct view *v, uint32_t lop)
 			 trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d, sizeof d));
 		view_lines_text(&v->details, ST_NORMAL, 2, 4, line);
 	}
+	choices(v, lop);
 	messages(v, lop);
 }
 

@@ -21,7 +21,7 @@ static const char *const kind_names[HK_COUNT] = {
 struct view_hist {
 	enum hist_kind kind;
 	int scope, lin_counts, log_map, use_end;
-	uint64_t key[10];
+	uint64_t key[11];
 	int valid, w, h;
 	uint32_t region;           /* HK_DURATION: TRACE_NONE for every call */
 	uint64_t t0, t1;           /* time range of the scope */
@@ -41,7 +41,7 @@ view_scope_name(int scope)
 void
 view_scope_select(const struct view *v, int scope, struct hist_select *sel)
 {
-	*sel = (struct hist_select){ .part = TRACE_NONE };
+	*sel = (struct hist_select){ .part = TRACE_NONE, .no_startup = !view_index_startup(v->ix) };
 	if (scope == SCOPE_PART && v->sel_lop != TRACE_NONE) {
 		sel->part = analysis_lop_part(v->a, v->sel_lop);
 	} else if (scope == SCOPE_WINDOW) {
@@ -56,6 +56,8 @@ int
 view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop)
 {
 	if (sel->part != TRACE_NONE && analysis_lop_part(v->a, lop) != sel->part)
+		return 0;
+	if (sel->no_startup && analysis_lop_startup(v->a, lop))
 		return 0;
 	if (sel->step_end) {
 		uint32_t s = analysis_lop_step(v->a, lop);
@@ -104,6 +106,10 @@ time_range(struct view *v, const struct hist_select *sel)
 		t0 = en < t0 ? en : t0;
 		t1 = ex > t1 ? ex : t1;
 	}
+	/* the time axis starts once every rank has left its start-up */
+	uint64_t se = sel->no_startup ? analysis_startup_end(v->a) : 0;
+	if (t0 < se && se < t1)
+		t0 = se;
 	vh->t0 = t0 <= t1 ? t0 : 0;
 	vh->t1 = t0 <= t1 ? t1 : 0;
 }
@@ -177,8 +183,9 @@ hist_prepare(struct view *v, int w, int h)
 	if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
 	    analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE)
 		region = analysis_lop_region(v->a, v->sel_lop);
-	uint64_t key[10] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
-			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region };
+	uint64_t key[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
+			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
+			     (uint64_t)sel.no_startup };
 	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)
 		return;
 	release(vh);

@@ -145,7 +145,7 @@ struct view {
 	/* timeline cache: dominant lop per cell */
 	uint32_t *tl;
 	size_t tl_cap;
-	uint64_t tl_key[6];
+	uint64_t tl_key[7];
 	int tl_valid, tl_w;
 	uint64_t tl_t0, tl_t1;
 

@@ -17,6 +17,7 @@ struct view_index {
 	/* lazily computed per metric */
 	int have_max[METRIC_COUNT];
 	uint64_t scale_min, scale_max;   /* a fixed scale (ticks), max 0: automatic */
+	int startup;                 /* start-up lops count for scales and blocks */
 	uint64_t max[METRIC_COUNT];
 	uint64_t *step_max[METRIC_COUNT];
 	uint8_t *region_cat;         /* n_regions, for METRIC_FUNCTION */
@@ -66,6 +67,7 @@ view_index_create(const struct analysis *a, struct view_index **out, struct err 
 	ix->regions = trace_regions(ix->t, &ix->n_regions);
 	trace_timelines(ix->t, &ix->n_ranks);
 	ix->n_steps = analysis_step_count(a);
+	ix->startup = analysis_options(a)->startup;
 	const struct analysis_part *parts = analysis_parts(a, &ix->n_parts);
 	ix->rank_first = malloc((ix->n_ranks + 1) * sizeof *ix->rank_first);
 	ix->part_start = calloc((size_t)ix->n_steps + 1, sizeof *ix->part_start);
@@ -181,6 +183,37 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 	}
 }
 
+/* A numeric value as scales and blocks see it: a rank's start-up counts
+ * as 0 unless start-up is included, and so does lateness inherited from
+ * it (the first operations of ranks that started late). */
+static uint64_t
+shown_value(struct view_index *ix, enum view_metric m, uint32_t lop)
+{
+	if (!ix->startup && view_metric_numeric(m) && (analysis_lop_startup(ix->a, lop) ||
+	    ((m == METRIC_LATENESS || m == METRIC_GLOBAL) && analysis_lop_from_startup(ix->a, lop))))
+		return 0;
+	return view_index_value(ix, m, lop);
+}
+
+void
+view_index_set_startup(struct view_index *ix, int include)
+{
+	if (!include == !ix->startup)
+		return;
+	ix->startup = include;
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		ix->have_max[m] = 0;
+		free(ix->step_max[m]);
+		ix->step_max[m] = NULL;
+	}
+}
+
+int
+view_index_startup(const struct view_index *ix)
+{
+	return ix->startup;
+}
+
 uint64_t
 view_index_max(struct view_index *ix, enum view_metric m)
 {
@@ -192,7 +225,7 @@ view_index_max(struct view_index *ix, enum view_metric m)
 		uint64_t mx = 0;
 		uint32_t n = analysis_lop_count(ix->a);
 		for (uint32_t i = 0; i < n; i++) {
-			uint64_t v = view_index_value(ix, m, i);
+			uint64_t v = shown_value(ix, m, i);
 			if (v > mx)
 				mx = v;
 		}
@@ -299,7 +332,7 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 		uint32_t n = analysis_lop_count(ix->a);
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t st = analysis_lop_step(ix->a, i);
-			uint64_t v = view_index_value(ix, m, i);
+			uint64_t v = shown_value(ix, m, i);
 			if (st < ix->n_steps && v > s[st])
 				s[st] = v;
 		}
@@ -321,7 +354,7 @@ view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_
 	for (uint32_t r = r0; r < r1; r++) {
 		uint32_t end = ix->rank_first[r + 1];
 		for (uint32_t i = view_index_lower(ix, r, s0); i < end && analysis_lop_step(ix->a, i) < s1; i++) {
-			uint64_t v = view_index_value(ix, m, i);
+			uint64_t v = shown_value(ix, m, i);
 			if (*rep == TRACE_NONE || (numeric && v > best)) {
 				*rep = i;
 				best = v;

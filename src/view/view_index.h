@@ -59,8 +59,14 @@ void view_index_rank_lops(const struct view_index *ix, uint32_t rank, uint32_t *
 /* The metric's value for a lop: ticks for numeric metrics, the category
  * (partition or region id) otherwise. */
 uint64_t view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop);
-/* The largest value over the trace (numeric metrics; 0 if none). */
+/* The largest value over the trace (numeric metrics; 0 if none). Unless
+ * start-up is included, the ranks' start-up (analysis_lop_startup) counts
+ * as 0 here, in the per-step maxima and in blocks. */
 uint64_t view_index_max(struct view_index *ix, enum view_metric m);
+/* Includes start-up (1) or leaves it out (0, the default unless the
+ * analysis counted it); recomputes the scales on next use. */
+void view_index_set_startup(struct view_index *ix, int include);
+int view_index_startup(const struct view_index *ix);
 /* A fixed colour scale for the numeric metrics (ticks): values at or
  * below min shade as 0, at or above max as the hottest level. max == 0
  * returns to the automatic scale (0 to the largest value). */

@@ -300,7 +300,7 @@ static void
 hotspot(struct view *v, int dir)
 {
 	uint32_t n;
-	const uint32_t *hot = analysis_hotspots(v->a, &n);
+	const uint32_t *hot = analysis_hotspots_startup(v->a, view_index_startup(v->ix), &n);
 	int next = v->hot_idx + dir;
 	if (n == 0 || next < 0 || next >= (int)n) {
 		view_set_message(v, 0, n ? "no %s hotspot" : "no hotspots", dir > 0 ? "further" : "earlier");

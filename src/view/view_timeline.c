@@ -58,7 +58,8 @@ tl_prepare(struct view *v, int w, int h)
 	}
 	place_rows(v, rows);
 	uint32_t s0 = v->win_step, s1 = view_steps_end(v), nr = view_index_ranks(v->ix);
-	uint64_t key[6] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->metric };
+	uint64_t key[7] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->metric,
+			    (uint64_t)view_index_startup(v->ix) };
 	if (v->tl_valid && memcmp(key, v->tl_key, sizeof key) == 0)
 		return;
 	size_t need = (size_t)cw * (size_t)rows;
@@ -84,6 +85,11 @@ tl_prepare(struct view *v, int w, int h)
 	}
 	if (t0 > t1)
 		t0 = t1 = 0;
+	/* the time axis starts where the first rank left its start-up,
+	 * unless start-up is counted */
+	uint64_t se = view_index_startup(v->ix) ? 0 : analysis_startup_end(v->a);
+	if (t0 < se && se < t1)
+		t0 = se;
 	v->tl_t0 = t0;
 	v->tl_t1 = t1;
 	v->tl_w = cw;

@@ -43,7 +43,7 @@ struct view_topo {
 	uint32_t sel;              /* the selected object */
 	int scroll, rows, fitted;
 	int mode, metric, scope;
-	uint64_t key[5];
+	uint64_t key[6];
 	int valid;
 };
 
@@ -167,7 +167,7 @@ compute(struct view *v, const struct hist_select *sel)
 	memset(vt->per_rank, 0, vt->n_ranks * sizeof *vt->per_rank);
 	if (vt->metric == TMET_HOTSPOTS) {
 		uint32_t n;
-		const uint32_t *hot = analysis_hotspots(v->a, &n);
+		const uint32_t *hot = analysis_hotspots_startup(v->a, view_index_startup(v->ix), &n);
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t r = analysis_lop_timeline(v->a, hot[i]);
 			if (r < vt->n_ranks && view_scope_has(v, sel, hot[i]))
@@ -265,7 +265,8 @@ topo_prepare(struct view *v, int w, int h)
 		return;
 	struct hist_select sel;
 	view_scope_select(v, vt->scope, &sel);
-	uint64_t key[5] = { (uint64_t)vt->metric, (uint64_t)vt->scope, sel.part, sel.step_first, sel.step_end };
+	uint64_t key[6] = { (uint64_t)vt->metric, (uint64_t)vt->scope, sel.part, sel.step_first, sel.step_end,
+			    (uint64_t)sel.no_startup };
 	if (!vt->valid || memcmp(key, vt->key, sizeof key)) {
 		compute(v, &sel);
 		memcpy(vt->key, key, sizeof key);
