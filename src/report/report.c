@@ -70,11 +70,18 @@ struct tl_totals {
 	uint64_t late, diff, max_late;
 };
 
-/* Start-up lops count only when the options include them. */
+/* Start-up lops count only when the options include them, and so does
+ * lateness inherited from them (the first operations of late starters). */
 static int
 counted(const struct analysis *a, uint32_t l)
 {
 	return analysis_options(a)->startup || !analysis_lop_startup(a, l);
+}
+
+static int
+late_counted(const struct analysis *a, uint32_t l)
+{
+	return analysis_options(a)->startup || !analysis_lop_from_startup(a, l);
 }
 
 static void
@@ -87,7 +94,7 @@ timeline_totals(const struct analysis *a, const struct report_phases *ph, uint32
 	for (uint32_t l = first; l < first + count; l++) {
 		if (!kept_lop(a, ph, l) || !counted(a, l))
 			continue;
-		uint64_t late = analysis_lop_lateness(a, l);
+		uint64_t late = late_counted(a, l) ? analysis_lop_lateness(a, l) : 0;
 		x->late += late;
 		x->diff += analysis_lop_diff(a, l);
 		if (late > x->max_late)
