@@ -708,11 +708,17 @@ caller_merge_nested(void **state)
 	uint32_t np;
 	analysis_parts(a, &np);
 	assert_int_equal(np, 4);
+	/* four partitions of four steps (computation, Send, computation, Recv) */
+	assert_int_equal(analysis_step_count(a), 16);
 	analysis_destroy(a);
 	o.caller_merge = 1;
 	a = analyse(t, &o);
 	analysis_parts(a, &np);
 	assert_int_equal(np, 2);
+	/* merging changes the steps too: a step's two Sends are strides 1 and
+	 * 2 and each Recv follows its Send, so the first Recv shares the
+	 * second Send's step: 3 communication steps per partition, not 4 */
+	assert_int_equal(analysis_step_count(a), 12);
 	assert_int_equal(PART(a, 0, 0), PART(a, 0, 1));
 	assert_int_equal(PART(a, 1, 0), PART(a, 0, 1));
 	assert_int_not_equal(PART(a, 0, 1), PART(a, 0, 2));
