@@ -169,29 +169,16 @@ bcast(struct dsl *d, uint32_t root)
 	ret(d, R_BCAST);
 }
 
-static struct analysis *
-analyse(const struct trace *t, const struct analysis_opts *o)
-{
-	struct analysis *a = NULL;
-	struct err e = { 0 };
-	if (analysis_run(t, o, NULL, NULL, &a, &e)) {
-		print_error("analysis failed: %s\n", e.msg);
-		fail();
-	}
-	return a;
-}
+#define analyse tu_analyse
 
 /* The lop of the n-th communication operation (0-based) of rank r. */
 static uint32_t
 comm(const struct analysis *a, uint32_t r, uint32_t n)
 {
-	uint32_t first, count;
-	analysis_timeline_lops(a, r, &first, &count);
-	for (uint32_t l = first; l < first + count; l++)
-		if (analysis_lop_kind(a, l) != OP_COMPUTE && n-- == 0)
-			return l;
-	fail_msg("rank %u has no communication op %u", r, n);
-	return 0;
+	uint32_t l = tu_comm_lop(a, r, n);
+	if (l == TRACE_NONE)
+		fail_msg("rank %u has no communication op %u", r, n);
+	return l;
 }
 
 #define STEP(a, r, n) analysis_lop_step(a, comm(a, r, n))

@@ -10,12 +10,7 @@
 static struct analysis *
 analyse(const struct trace *t, const struct analysis_opts *o)
 {
-	struct analysis *a = NULL;
-	struct err e = { 0 };
-	if (analysis_run(t, o, NULL, NULL, &a, &e)) {
-		print_error("analysis failed: %s\n", e.msg);
-		fail();
-	}
+	struct analysis *a = tu_analyse(t, o);
 	assert_true(analysis_verified(a));
 	return a;
 }
@@ -24,13 +19,9 @@ analyse(const struct trace *t, const struct analysis_opts *o)
 static uint32_t
 comm(const struct analysis *a, uint32_t r, uint32_t n)
 {
-	uint32_t first, count;
-	analysis_timeline_lops(a, r, &first, &count);
-	for (uint32_t l = first; l < first + count; l++)
-		if (analysis_lop_kind(a, l) != OP_COMPUTE && n-- == 0)
-			return l;
-	fail_msg("rank %u has no communication op %u", r, n);
-	return 0;
+	uint32_t l = tu_comm_lop(a, r, n);
+	assert_int_not_equal(l, TRACE_NONE);
+	return l;
 }
 
 /* casita-4_mpi_ls_barr: a late-sender chain, then one MPI_Barrier. Its

@@ -20,7 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
 #include "config/config.h"
 
 #define MAXROW 8192
@@ -77,18 +76,6 @@ read_rows(const char *path, struct row *rows)
 	return n;
 }
 
-/* The k-th communication lop of rank r, or TRACE_NONE. */
-static uint32_t
-comm_lop(const struct analysis *a, uint32_t r, uint32_t k)
-{
-	uint32_t first, count;
-	analysis_timeline_lops(a, r, &first, &count);
-	for (uint32_t l = first; l < first + count; l++)
-		if (analysis_lop_kind(a, l) != OP_COMPUTE && k-- == 0)
-			return l;
-	return TRACE_NONE;
-}
-
 static uint32_t
 comm_count(const struct analysis *a, uint32_t r)
 {
@@ -137,8 +124,7 @@ ravel_trace(void **state)
 	assert_true(o.caller_merge && !o.auto_merge && !o.sender_progress && !o.leap_merge);
 
 	struct trace *t = tu_load(anchor);
-	struct analysis *a = NULL;
-	assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), 0);
+	struct analysis *a = tu_analyse(t, &o);
 	assert_true(analysis_verified(a));
 
 	static struct row rows[MAXROW];
@@ -161,7 +147,7 @@ ravel_trace(void **state)
 		const struct row *r = &rows[i];
 		assert_true(r->rank < n_tl);
 		per_rank[r->rank]++;
-		uint32_t l = comm_lop(a, r->rank, r->idx);
+		uint32_t l = tu_comm_lop(a, r->rank, r->idx);
 		if (l == TRACE_NONE) {
 			print_error("%s: rank %u has no communication %u\n", name, r->rank, r->idx);
 			bad++;

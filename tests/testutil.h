@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "analysis/analysis.h"
 #include "otf2/otf2_read.h"
 #include "report/summary.h"
 #include "model/trace.h"
@@ -78,6 +79,32 @@ tu_load(const char *path)
 		fail();
 	}
 	return t;
+}
+
+/* Runs the analysis (o NULL: the defaults) or fails the test with its
+ * message. */
+static inline struct analysis *
+tu_analyse(const struct trace *t, const struct analysis_opts *o)
+{
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	if (analysis_run(t, o, NULL, NULL, &a, &e)) {
+		print_error("analysis failed: %s\n", e.msg);
+		fail();
+	}
+	return a;
+}
+
+/* The n-th (0-based) communication lop of rank r, or TRACE_NONE. */
+static inline uint32_t
+tu_comm_lop(const struct analysis *a, uint32_t r, uint32_t n)
+{
+	uint32_t first, count;
+	analysis_timeline_lops(a, r, &first, &count);
+	for (uint32_t l = first; l < first + count; l++)
+		if (analysis_lop_kind(a, l) != OP_COMPUTE && n-- == 0)
+			return l;
+	return TRACE_NONE;
 }
 
 #endif
