@@ -124,6 +124,32 @@ run named-phases 0 analyze --config "$root/config/phases-by-function.yaml" "$st"
 run restrict 0 analyze --config "$root/config/batch-report.yaml" -f json "$st" &&
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["partitions"]; assert len(p) == 6 and all(x["name"] == "iteration" for x in p) and 0 not in [x["index"] for x in p]' "$tmp/out" &&
 	ok || bad "restrict keeps only the iterations"
+# every automatic choice is reported and can be switched off: the
+# butterfly's pairs merge by default (13 partitions), not with --paper (49)
+bf=$root/traces/corpus/butterfly-8-delay/traces.otf2
+"$skein" analyze "$bf" | grep -q '^auto merge    49 partitions merged into 13: ' &&
+	"$skein" analyze --paper "$bf" | grep -q '^partitions    49 ' &&
+	"$skein" analyze --paper "$bf" | grep -q 'auto-merge off, sender-progress off, startup on' &&
+	"$skein" analyze -f json "$bf" | python3 -c 'import json,sys; c=json.load(sys.stdin)["choices"]; assert c["auto_merge"]["ran"] and c["auto_merge"]["merged"] == 36 and not c["startup"]["counted"] and c["startup"]["operations"] == 8' &&
+	"$skein" analyze -f json --no-auto-merge --no-sender-progress --startup "$bf" | python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["choices"]; assert not c["auto_merge"]["ran"] and not c["sender_progress"]["ran"] and c["startup"]["counted"] and d["partition_counts"]["final"] == 49' &&
+	ok || bad "analyze reports the automatic choices; --paper and each switch turn them off"
+ov=$root/traces/corpus/overlap-4-delay/traces.otf2
+"$skein" analyze "$ov" | grep -q '^progress      [0-9]* receives completed only inside the call that completed the sender' &&
+	"$skein" analyze "$ov" | grep -q '^  1     1 .*(computation) .*created-compute' &&
+	"$skein" analyze --no-sender-progress "$ov" | grep -q '^  1     [02] .*MPI_Waitall .*created-in-flight' &&
+	ok || bad "sender progress: reported; off, a neighbour's Waitall is the top hotspot"
+# start-up is left out and listed (sstmacro's ranks start up to 58.8 ms apart)
+sm=$root/$shared/traces/otf2/sstmacro-mpi-coverage-10
+if [ -d "$sm" ]; then
+	"$skein" analyze "$sm" >"$tmp/out" &&
+		grep -q '^start-up      10 operations before each rank.s first communication left out' "$tmp/out" &&
+		grep -q '^              rank 9 start-up, lateness 58.85 ms, diff 58.85 ms$' "$tmp/out" &&
+		grep -q '^  1     5 .*MPI_Alltoall' "$tmp/out" &&
+		"$skein" analyze --startup "$sm" | grep -q '^  1     9      0 .*(computation)' &&
+		ok || bad "start-up: left out of the hotspots and listed; --startup counts it"
+else
+	skip=$((skip + 1))
+fi
 # one partition numbering everywhere: the explorer's ':partition 3' is
 # analyze's partition 3 in text, JSON and CSV (0-based, by first step)
 sv=$root/traces/corpus/stencil-4-delay/traces.otf2
