@@ -12,7 +12,7 @@
 
 static const char *const examples[] = {
 	"config/defaults.yaml", "config/bulk-synchronous.yaml", "config/phases-by-function.yaml",
-	"config/hotspots.yaml", "config/batch-report.yaml",
+	"config/hotspots.yaml", "config/batch-report.yaml", "config/ravel.yaml",
 };
 #define N_EXAMPLES (sizeof examples / sizeof examples[0])
 
