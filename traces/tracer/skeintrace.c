@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const struct st_region_def st_region_defs[ST_R_COUNT] = {
 #define ST_DEF_(id, name, role) [ST_R_##id] = { name, OTF2_REGION_ROLE_##role },
@@ -144,8 +145,12 @@ st_wrong_mpi(void)
         return 0;
     if (!rank)
         rank = getenv("OMPI_COMM_WORLD_RANK");
-    if (rank && strcmp(rank, "0") != 0)
+    if (rank && strcmp(rank, "0") != 0) {
+        /* The launcher ends the whole job when the first process exits:
+         * give rank 0 time to say why before this one does. */
+        sleep(2);
         return 1;
+    }
     fprintf(stderr, "skeintrace: this tracer was built for %s but the program uses %s; stopping "
                     "(use libskeintrace-%s.so)\n",
             mine, theirs, theirs[0] == 'O' ? "openmpi" : "mpich");
