@@ -19,10 +19,12 @@
  * regenerated wrongly still fails.
  *
  * UPDATE_GOLDEN=1 rewrites the golden files instead of comparing; review
- * the diff (git diff tests/golden) before committing it.
+ * the diff (git diff tests/golden) before committing it. GOLDEN_ONLY=GLOB
+ * limits a run to the cases whose names match.
  */
 #include "testutil.h"
 
+#include <fnmatch.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -340,14 +342,20 @@ main(void)
 		fprintf(stderr, "test_view_golden: cannot read cases from %s\n", path);
 		return 1;
 	}
-	int n = n_cases;
-	struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);
+	/* GOLDEN_ONLY=GLOB runs (or, with UPDATE_GOLDEN=1, rewrites) only
+	 * the cases whose names match */
+	const char *only = getenv("GOLDEN_ONLY");
+	struct CMUnitTest *tests = calloc((size_t)n_cases, sizeof *tests);
 	if (!tests)
 		return 1;
-	for (int i = 0; i < n; i++) {
-		tests[i].name = cases[i].name;
-		tests[i].test_func = run_case;
-		tests[i].initial_state = &cases[i];
+	int n = 0;
+	for (int i = 0; i < n_cases; i++) {
+		if (only && *only && fnmatch(only, cases[i].name, 0) != 0)
+			continue;
+		tests[n].name = cases[i].name;
+		tests[n].test_func = run_case;
+		tests[n].initial_state = &cases[i];
+		n++;
 	}
 	int rc = _cmocka_run_group_tests("golden screens", tests, (size_t)n, setup, teardown);
 	free(tests);

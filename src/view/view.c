@@ -298,6 +298,41 @@ sizes:;
 
 /* ---- drawing ------------------------------------------------------------ */
 
+/* Byte length of the first cols columns of UTF-8 text. */
+static size_t
+cols_bytes(const char *s, int cols)
+{
+	size_t i = 0;
+	while (s[i] && cols-- > 0)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+/* Shortens a title of " · "-separated parts, most important first, to
+ * max columns: trailing parts go first, and what still does not fit ends
+ * in "…". */
+void
+view_fit_title(char *t, int max)
+{
+	static const char sep[] = " \u00b7 ";
+	if (max < 1) {
+		t[0] = 0;
+		return;
+	}
+	char *p;
+	while (grid_text_width(t) > max && (p = strstr(t, sep))) {
+		char *last = p;
+		while ((p = strstr(last + 1, sep)))
+			last = p;
+		*last = 0;
+	}
+	if (grid_text_width(t) > max) {
+		size_t cut = cols_bytes(t, max - 1);
+		memcpy(t + cut, "\u2026", sizeof "\u2026");
+	}
+}
+
 static void
 draw_pane(struct view *v, struct grid *g, int id)
 {
@@ -305,15 +340,18 @@ draw_pane(struct view *v, struct grid *g, int id)
 	struct rect r = v->pane[id];
 	if (r.w < 3 || r.h < 3)
 		return;
-	char title[160] = "";
-	if (ops->title)
-		ops->title(v, title, sizeof title);
-	int focused = v->focus == id && v->solo < 0;
-	grid_box(g, r.x, r.y, r.w, r.h, focused ? ST_BORDER_FOCUS : ST_BORDER, title,
-		 focused ? ST_BORDER_FOCUS : ST_TITLE);
+	/* prepare first: a title names what prepare computed (the histogram's
+	 * region), never what the previous frame showed */
 	int iw = r.w - 2, ih = r.h - 2;
 	if (ops->prepare)
 		ops->prepare(v, iw, ih);
+	char title[160] = "";
+	if (ops->title)
+		ops->title(v, title, sizeof title - 4);
+	view_fit_title(title, r.w - 4);
+	int focused = v->focus == id && v->solo < 0;
+	grid_box(g, r.x, r.y, r.w, r.h, focused ? ST_BORDER_FOCUS : ST_BORDER, title,
+		 focused ? ST_BORDER_FOCUS : ST_TITLE);
 	for (int y = 0; y < ih; y++) {
 		struct grid row = { iw, 1, grid_at(g, r.x + 1, r.y + 1 + y) };
 		ops->row(v, y, &row);

@@ -12,7 +12,7 @@
 enum hist_kind { HK_LATENESS, HK_DIFF, HK_DURATION, HK_MSGSIZE, HK_ACTIVITY, HK_DENSITY, HK_COUNT };
 
 static const char *const kind_names[HK_COUNT] = {
-	"lateness", "differential lateness", "duration", "message sizes", "activity", "density",
+	"lateness", "differential lateness", "duration", "message size", "activity", "density",
 };
 
 #define MAX_FUNCS 6
@@ -199,11 +199,16 @@ hist_title(struct view *v, char *buf, size_t n)
 {
 	struct view_hist *vh = v->hist;
 	const char *scope = view_scope_name(vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope);
+	/* "what · scope": the generic drawer drops the scope when narrow */
 	if (vh->kind == HK_DURATION)
-		snprintf(buf, n, "histogram \u00b7 duration of %s \u00b7 %s",
+		snprintf(buf, n, "duration of %s \u00b7 %s",
 			 vh->region == TRACE_NONE ? "all calls" : view_region_name(v, vh->region), scope);
+	else if (vh->kind == HK_ACTIVITY)
+		snprintf(buf, n, "activity timeline \u00b7 %s", scope);
+	else if (vh->kind == HK_DENSITY)
+		snprintf(buf, n, "density plot \u00b7 %s", scope);
 	else
-		snprintf(buf, n, "histogram \u00b7 %s \u00b7 %s", kind_names[vh->kind], scope);
+		snprintf(buf, n, "%s histogram \u00b7 %s", kind_names[vh->kind], scope);
 }
 
 /* ---- drawing ------------------------------------------------------------ */

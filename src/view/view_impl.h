@@ -171,6 +171,8 @@ int view_lines_scroll(struct view_lines *L, enum action act);
 void view_set_message(struct view *v, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const struct view_ops *view_pane_ops(int id);
+/* Shortens a pane title of " · "-separated parts to max columns. */
+void view_fit_title(char *title, int max);
 
 /* view_nav.c: selection and window */
 void view_select_update(struct view *v);

@@ -25,7 +25,7 @@ enum { TMET_DIFF, TMET_LATENESS, TMET_HOTSPOTS, TMET_COUNT };
 
 static const char *const mode_names[TM_COUNT] = { "tree", "icicle", "radial" };
 static const char *const metric_names[TMET_COUNT] = {
-	"\u03a3 differential lateness", "\u03a3 lateness", "hotspots",
+	"\u03a3 diff. lateness", "\u03a3 lateness", "hotspots",
 };
 
 struct view_topo {
@@ -294,7 +294,7 @@ static void
 topo_title(struct view *v, char *buf, size_t n)
 {
 	struct view_topo *vt = v->topo;
-	snprintf(buf, n, "topology \u00b7 %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
+	snprintf(buf, n, "topology %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
 		 view_scope_name(vt->scope));
 }
 
