@@ -8,6 +8,7 @@
 #include "view/action.h"
 #include "view/grid.h"
 #include "view/keymap.h"
+#include "view/keyseq.h"
 
 static char *
 render(const struct grid *g, enum grid_depth d, int ascii)
@@ -163,6 +164,102 @@ bindings_parse(void **state)
 	keymap_destroy(NULL);
 }
 
+/* What terminals send, whatever terminfo says (issue 12): each sequence
+ * is one key, a mouse event, or dropped whole; bytes after it are left. */
+static void
+escape_sequences(void **state)
+{
+	(void)state;
+	static const struct { const char *in; int res; uint32_t key; size_t used; } c[] = {
+		{ "\033[1~", KEYSEQ_KEY, KM_HOME, 4 },      /* tmux/screen, VT220 */
+		{ "\033[4~", KEYSEQ_KEY, KM_END, 4 },
+		{ "\033[7~", KEYSEQ_KEY, KM_HOME, 4 },      /* rxvt */
+		{ "\033[8~", KEYSEQ_KEY, KM_END, 4 },
+		{ "\033[H", KEYSEQ_KEY, KM_HOME, 3 },       /* xterm */
+		{ "\033[F", KEYSEQ_KEY, KM_END, 3 },
+		{ "\033OH", KEYSEQ_KEY, KM_HOME, 3 },       /* xterm application mode */
+		{ "\033OF", KEYSEQ_KEY, KM_END, 3 },
+		{ "\033[5~", KEYSEQ_KEY, KM_PGUP, 4 },
+		{ "\033[6~", KEYSEQ_KEY, KM_PGDN, 4 },
+		{ "\033[3~", KEYSEQ_KEY, KM_DELETE, 4 },
+		{ "\033[A", KEYSEQ_KEY, KM_UP, 3 },
+		{ "\033OB", KEYSEQ_KEY, KM_DOWN, 3 },
+		{ "\033[1;2C", KEYSEQ_KEY, KM_SRIGHT, 6 },  /* Shift+Right */
+		{ "\033[1;2D", KEYSEQ_KEY, KM_SLEFT, 6 },
+		{ "\033[1;5C", KEYSEQ_KEY, KM_RIGHT, 6 },   /* Ctrl+Right: still right */
+		{ "\033[Z", KEYSEQ_KEY, KM_BTAB, 3 },
+		{ "\033OP", KEYSEQ_KEY, KM_F1, 3 },         /* F1-F4 */
+		{ "\033OS", KEYSEQ_KEY, KM_F4, 3 },
+		{ "\033[11~", KEYSEQ_KEY, KM_F1, 5 },       /* rxvt F1 */
+		{ "\033[15~", KEYSEQ_KEY, KM_F5, 5 },
+		{ "\033[17~", KEYSEQ_KEY, KM_F6, 5 },
+		{ "\033[21~", KEYSEQ_KEY, KM_F10, 5 },
+		{ "\033[24~", KEYSEQ_KEY, KM_F12, 5 },
+		{ "\033[[A", KEYSEQ_KEY, KM_F1, 4 },        /* Linux console */
+		{ "\033[[E", KEYSEQ_KEY, KM_F5, 4 },
+		{ "\033[4~[", KEYSEQ_KEY, KM_END, 4 },      /* the '[' after it is the next key */
+		{ "\033[99~", KEYSEQ_DROP, 0, 5 },          /* unknown: dropped whole */
+		{ "\033[200~", KEYSEQ_DROP, 0, 6 },         /* bracketed paste marker */
+		{ "\033[?1;2c", KEYSEQ_DROP, 0, 7 },        /* a device attributes answer */
+		{ "\033[I", KEYSEQ_DROP, 0, 3 },            /* focus in */
+		{ "\033Ox", KEYSEQ_DROP, 0, 3 },
+		{ "\033[", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033[1", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033[1;2", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033O", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033q", KEYSEQ_KEY, KM_ESC, 1 },         /* Esc, then q */
+		{ "\033\033[A", KEYSEQ_KEY, KM_ESC, 1 },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		uint32_t key = 0;
+		size_t used = 0;
+		int res = keyseq_decode((const unsigned char *)c[i].in, strlen(c[i].in), &key, &used);
+		if (res != c[i].res || (res == KEYSEQ_KEY && key != c[i].key) || (res != KEYSEQ_PARTIAL && used != c[i].used))
+			fail_msg("case %zu (ESC%s): result %d key %#x used %zu", i, c[i].in + 1, res, key, used);
+	}
+	/* mouse: SGR 1006 and X10, presses and the wheel; releases and motion dropped */
+	uint32_t key;
+	size_t used;
+	enum km_mouse_kind kind;
+	int x, y;
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13;6M", strlen("\033[<0;13;6M"), &key, &used), KEYSEQ_KEY);
+	assert_int_equal(used, 10);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_LEFT);
+	assert_int_equal(x, 12);
+	assert_int_equal(y, 5);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<65;1;1M", strlen("\033[<65;1;1M"), &key, &used), KEYSEQ_KEY);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_WHEEL_DOWN);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13;6m", strlen("\033[<0;13;6m"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<32;13;6M", strlen("\033[<32;13;6M"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13", strlen("\033[<0;13"), &key, &used), KEYSEQ_PARTIAL);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M !&", strlen("\033[M !&"), &key, &used), KEYSEQ_KEY);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_LEFT);
+	assert_int_equal(x, 0);
+	assert_int_equal(y, 5);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M#!!", strlen("\033[M#!!"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M ", strlen("\033[M "), &key, &used), KEYSEQ_PARTIAL);
+	/* a runaway sequence ends */
+	char junk[64] = "\033[";
+	memset(junk + 2, '1', 40);
+	assert_int_equal(keyseq_decode((const unsigned char *)junk, 42, &key, &used), KEYSEQ_DROP);
+	assert_int_equal(used, 42);
+	/* mouse codes in key scripts, and their names */
+	uint32_t k[4];
+	size_t n;
+	struct err e = { 0 };
+	assert_int_equal(keymap_script("<Click:12,5><WheelUp:0,0>", k, 4, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(k[0], keymap_mouse(MOUSE_LEFT, 12, 5));
+	char name[16];
+	assert_string_equal(keymap_key_name(k[1], name), "WheelUp");
+	assert_int_equal(keymap_script("<Click:12>", k, 4, &n, &e), ERR_USAGE);
+	assert_int_equal(keymap_key_parse("F12", 3), KM_F12);
+}
+
 /* Every action is named, described, findable by name, and (but for
  * none) bound by default: the help overlay lists them all. */
 static void
@@ -195,6 +292,7 @@ main(void)
 		cmocka_unit_test(key_names_round_trip),
 		cmocka_unit_test(key_scripts),
 		cmocka_unit_test(bindings_parse),
+		cmocka_unit_test(escape_sequences),
 		cmocka_unit_test(action_table_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,6 +126,37 @@ wait_gone 'logical · lateness' && ok || bad "SIGTERM ends the explorer"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-3" Enter
 wait_for '^TTY-RESTORED-3' && ok || bad "terminal modes restored after SIGTERM"
 
+# --- a login node's terminal (issue 12): TERM=xterm-256color inside tmux,
+# whose Home/End/F-keys xterm's terminfo does not list
+t send-keys -t tui "clear; TERM=xterm-256color $skein $trace" Enter
+wait_for 'logical · lateness' && wait_for 'r0 step 0 ' || bad "start with TERM=xterm-256color"
+t send-keys -t tui End
+wait_for 'r0 step 29 ' && ok || bad "End (ESC [ 4 ~) goes to the last step ($(screen | head -1))"
+t send-keys -t tui Home
+wait_for 'r0 step 0 ' && ok || bad "Home (ESC [ 1 ~) goes to the first step"
+t send-keys -t tui F5
+wait_for 'F5 is not bound' && ok || bad "F5 is one key"
+t send-keys -t tui -l "$(printf '\033[99~')"
+t send-keys -t tui l
+wait_for 'r0 step 1 ' && ! screen | grep -q 'not bound' && ok ||
+	bad "an unknown sequence is dropped whole, not read as keys"
+# Ctrl-C in a prompt cancels it; skein keeps running
+t send-keys -t tui ':' 's' 't' 'e' 'p'
+wait_for '^:step' || bad "the command line opens"
+t send-keys -t tui C-c
+wait_gone '^:step' && sleep 0.3 && screen | grep -q 'logical · lateness' && ok ||
+	bad "Ctrl-C in the command line cancels it without quitting"
+t send-keys -t tui '/' 'x' C-c
+wait_gone '^/x' && screen | grep -q 'logical · lateness' && ok || bad "Ctrl-C in the search prompt cancels it"
+# a click (SGR 1006 report) selects the cell under it: row r2 is screen
+# row 6 (1-based 7), step 4 is column 1 + label 5 + 4 (1-based 11)
+t send-keys -t tui -l "$(printf '\033[<0;11;7M\033[<0;11;7m')"
+wait_for 'r2 step 4 ' && ok || bad "a click selects a cell ($(screen | head -1))"
+t send-keys -t tui C-c
+wait_gone 'logical · lateness' && ok || bad "Ctrl-C outside a prompt stops skein"
+t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-4" Enter
+wait_for '^TTY-RESTORED-4' && ok || bad "terminal modes restored after Ctrl-C as a key"
+
 t send-keys -t tui "exit" Enter
 echo "tui tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -28,7 +28,7 @@ struct cli {
 	int structure_opts;        /* any analyze-only option given */
 	/* explorer and render */
 	const char *metric, *color, *keymap, *size, *keys, *pane;
-	int ascii, time;
+	int ascii, time, no_mouse;
 	int explorer_opts, render_opts;
 	/* configuration: files in order, then the flags above on top */
 	const char *configs[16];

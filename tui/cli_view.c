@@ -312,9 +312,13 @@ cli_explore(struct cli *c)
 	int rc = session_open(c, &vs);
 	if (rc)
 		return rc;
-	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
+	struct explore_opts eo = {
+		.color = color,
+		.ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII,
+		.mouse = c->cfg.view.mouse && !c->no_mouse,
+	};
 	char msg[256];
-	if (explore_run(vs.a, &vs.vo, color, ascii, msg, sizeof msg)) {
+	if (explore_run(vs.a, &vs.vo, &eo, msg, sizeof msg)) {
 		fprintf(stderr, "skein: %s\n", msg);
 		rc = EXIT_FAIL;
 	}

@@ -70,6 +70,8 @@ static const char usage_text[] =
 	"                          or ansi (= 256) for ANSI escape sequences\n"
 	"      --ascii             ASCII glyphs (automatic outside UTF-8 locales)\n"
 	"      --keymap FILE       extra key bindings: lines of 'KEY ACTION'\n"
+	"      --no-mouse          explore: leave the mouse to the terminal (no clicks\n"
+	"                          or wheel; also view.mouse: false in the configuration)\n"
 	"\n"
 	"render options:\n"
 	"  -s, --size WxH          screen size (default 120x40)\n"
@@ -108,7 +110,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
-	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
+	OPT_GSTEP, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP, OPT_NO_MOUSE,
 };
 
 struct progress {
@@ -195,6 +197,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "colour", required_argument, NULL, OPT_COLOR },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "keymap", required_argument, NULL, OPT_KEYMAP },
+		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 		{ "size", required_argument, NULL, 's' },
 		{ "keys", required_argument, NULL, 'k' },
 		{ "pane", required_argument, NULL, OPT_PANE },
@@ -259,6 +262,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_COLOR: c->color = optarg; c->explorer_opts = 1; break;
 		case OPT_ASCII: c->ascii = 1; c->explorer_opts = 1; break;
 		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
+		case OPT_NO_MOUSE: c->no_mouse = 1; c->explorer_opts = 1; break;
 		case 's': c->size = optarg; c->render_opts = 1; break;
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
@@ -321,7 +325,7 @@ parse_args(int argc, char **argv, struct cli *c)
 	if (c->cmd != CMD_RENDER && c->render_opts)
 		return cli_usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
 	if ((c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE) && c->explorer_opts)
-		return cli_usage_error("--metric, --color, --ascii, --keymap and --topology belong to 'skein explore' and 'skein render'", NULL);
+		return cli_usage_error("--metric, --color, --ascii, --keymap, --no-mouse and --topology belong to 'skein explore' and 'skein render'", NULL);
 	if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && c->format)
 		return cli_usage_error("--format belongs to 'skein info' and 'skein analyze'", NULL);
 	return EXIT_OK;

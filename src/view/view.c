@@ -152,6 +152,7 @@ view_destroy(struct view *v)
 }
 
 int view_done(const struct view *v) { return v->quit; }
+int view_prompt_open(const struct view *v) { return v->input != INPUT_NONE; }
 
 int
 view_take_repaint(struct view *v)
@@ -618,6 +619,13 @@ view_action(struct view *v, enum action act)
 void
 view_key(struct view *v, uint32_t key)
 {
+	if (key & KM_MOUSE) {
+		if (v->input == INPUT_NONE) {
+			v->message[0] = 0;
+			view_mouse(v, key);
+		}
+		return;
+	}
 	if (v->input != INPUT_NONE) {
 		view_input_key(v, key);
 		return;

@@ -101,6 +101,8 @@ void view_set_state(struct view *v, const struct view_state *st);
 
 /* 1 once the user asked to quit. */
 int view_done(const struct view *v);
+/* 1 while the command line or the search prompt takes the keys. */
+int view_prompt_open(const struct view *v);
 /* 1 when the last action asked for a full repaint (redraw); clears it. */
 int view_take_repaint(struct view *v);
 

@@ -196,6 +196,39 @@ grid_row(struct view *v, int y, struct grid *row)
 	}
 }
 
+/* A click on a cell selects it; on the step axis or the ruler, the step
+ * (same row); on a row label, the row (same step). */
+static int
+grid_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
+{
+	if (kind != MOUSE_LEFT)
+		return 0;
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	int col = x - v->label_w, row = y - 2;
+	if (col >= 0) {
+		uint64_t s = (uint64_t)v->win_step + (uint64_t)col * v->zs;
+		if (s >= ns)
+			return 1;
+		v->sel_step = (uint32_t)s;
+	}
+	if (row >= 0 && row < v->rows) {
+		if (v->clustered) {
+			if (v->win_row + (uint32_t)row >= view_row_count(v))
+				return 1;
+			v->sel_row = v->win_row + (uint32_t)row;
+		} else {
+			uint64_t r = (uint64_t)v->win_rank + (uint64_t)row * v->zr;
+			if (r >= nr)
+				return 1;
+			v->sel_rank = (uint32_t)r;
+		}
+	}
+	v->pinned = 0;
+	view_select_update(v);
+	view_scroll_to_selection(v, 0);
+	return 1;
+}
+
 static int
 grid_request(struct view *v, enum action act)
 {
@@ -211,4 +244,5 @@ const struct view_ops view_grid_ops = {
 	.prepare = grid_prepare,
 	.row = grid_row,
 	.request = grid_request,
+	.mouse = grid_mouse,
 };

@@ -38,6 +38,10 @@ struct view_ops {
 	void (*row)(struct view *v, int y, struct grid *row);
 	/* 1 if the pane handled the action (while it has the focus) */
 	int (*request)(struct view *v, enum action act);
+	/* 1 if the pane handled a click or the wheel at (x, y) inside its
+	 * box (view_mouse.c: the pane has the focus by then); NULL: the
+	 * wheel moves up and down, a click only focuses */
+	int (*mouse)(struct view *v, enum km_mouse_kind kind, int x, int y);
 };
 
 extern const struct view_ops view_grid_ops;
@@ -193,6 +197,9 @@ int view_cluster_action(struct view *v, enum action act);
 uint32_t view_row_count(const struct view *v);
 void view_row_label(const struct view *v, uint32_t row, char *buf, size_t n);
 void view_rows_reveal(struct view *v, uint32_t rank);
+
+/* view_mouse.c: a mouse event (a keymap_mouse code) */
+void view_mouse(struct view *v, uint32_t key);
 
 /* view_cmd.c */
 void view_input_key(struct view *v, uint32_t key);
