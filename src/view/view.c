@@ -17,6 +17,8 @@
 /* Smallest screen with a usable layout; below it a message says so. */
 #define MIN_W 40
 #define MIN_H 12
+#define SOLO_MIN_W 20
+#define SOLO_MIN_H 3
 
 static const struct view_ops *const panes[PANE_COUNT] = {
 	[PANE_GRID] = &view_grid_ops,
@@ -197,6 +199,27 @@ view_region_name(const struct view *v, uint32_t region)
 }
 
 int
+view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max)
+{
+	int x0 = x;
+	uint32_t reg;
+	for (int k = 0; k < max && view_index_category_region(v->ix, k, &reg); k++) {
+		const char *name = view_region_name(v, reg);
+		int need = 2 + grid_text_width(name) + (k ? 1 : 0);
+		if (x - x0 + need > w) {
+			if (x - x0 + 2 <= w)
+				x += grid_text(g, x, y, 2, ST_DIM, " \u2026");
+			break;
+		}
+		if (k)
+			x++;
+		grid_put(g, x++, y, 0x2588, ST_CAT0 + k);
+		x += grid_text(g, x + 1, y, w, ST_LABEL, name) + 1;
+	}
+	return x - x0;
+}
+
+int
 view_cell_style(struct view *v, uint32_t lop, uint64_t value)
 {
 	if (view_metric_numeric(v->metric))
@@ -206,6 +229,23 @@ view_cell_style(struct view *v, uint32_t lop, uint64_t value)
 
 /* ---- layout ------------------------------------------------------------- */
 
+/* Grid rows the trace wants at the current zoom: rows of ranks or of
+ * clusters. */
+static int
+rows_wanted(const struct view *v)
+{
+	uint32_t n = v->clustered ? view_row_count(v) : (view_index_ranks(v->ix) + v->zr - 1) / v->zr;
+	return n < 1 ? 1 : n > 10000 ? 10000 : (int)n;
+}
+
+/* Places the panes. Each pane gets what it can use and the rest goes
+ * where it helps: the grid is as tall as its rows (box, step axis,
+ * partition ruler, one line per row), the timeline as its ranks; with
+ * the side pane on the right, rows left over in the left column hold a
+ * second pane (the histogram, or the topology when the side holds the
+ * histogram); stacked (under 100 columns), the details take what the
+ * grid does not need, at least the seven lines whose compact form
+ * shows lateness, differential lateness and cause. */
 static void
 layout(struct view *v, int w, int h)
 {
@@ -213,9 +253,10 @@ layout(struct view *v, int w, int h)
 	v->scr_h = h;
 	memset(v->shown, 0, sizeof v->shown);
 	memset(v->pane, 0, sizeof v->pane);
+	v->extra = -1;
 	v->tiny = w < MIN_W || h < MIN_H;
 	if (v->solo >= 0) {
-		v->tiny = w < 20 || h < 3;
+		v->tiny = w < SOLO_MIN_W || h < SOLO_MIN_H;
 		if (v->solo != PANE_GRID)    /* the grid's window still drives the others */
 			v->pane[PANE_GRID] = (struct rect){ 0, 0, w, h };
 		v->pane[v->solo] = (struct rect){ 0, 0, w, h };
@@ -224,15 +265,14 @@ layout(struct view *v, int w, int h)
 	}
 	if (v->tiny)
 		return;
-	/* the grid first: its box, step axis, partition ruler and a few ranks;
-	 * then the overview, the details, and the timeline when there is room */
-	uint32_t nr0 = view_index_ranks(v->ix);
-	int grid_min = 4 + (nr0 < 4 ? (int)nr0 : 4);
+	int want = rows_wanted(v);
+	int grid_need = 4 + want, grid_min = 4 + (want < 4 ? want : 4);
+	int tl_need = 3 + want;
 	int body_y = 1, body_h = h - 2;
 	int left_w = w, ov_h = v->no_overview ? 0 : 4;
-	if (v->no_side) {
-		/* the grid column takes the whole width */
-	} else if (w >= 100) {
+	int grid_h, tl_h = 0, det_h = 0, extra_h = 0;
+	int tl_ok = !v->no_timeline && body_h >= 24;
+	if (!v->no_side && w >= 100) {
 		int dw = w * 3 / 10;
 		dw = dw < 36 ? 36 : dw > 48 ? 48 : dw;
 		if (v->side_width > 0)       /* as configured, leaving the grid 60 columns */
@@ -240,31 +280,64 @@ layout(struct view *v, int w, int h)
 		left_w = w - dw;
 		v->pane[v->side] = (struct rect){ left_w, body_y, dw, body_h };
 		v->shown[v->side] = 1;
-	} else {
-		int dh = body_h >= 24 ? 10 : 7;
-		if (body_h - dh - ov_h < grid_min)
+		if (body_h - ov_h < grid_min)
 			ov_h = 0;
-		if (body_h - dh - ov_h < grid_min)
-			dh = body_h - ov_h - grid_min;
-		if (dh >= 3) {
-			v->pane[v->side] = (struct rect){ 0, body_y + body_h - dh, w, dh };
-			v->shown[v->side] = 1;
-			body_h -= dh;
+		int avail = body_h - ov_h;
+		/* the grid first, up to two thirds when the timeline needs the rest */
+		int tl_want = tl_ok ? (tl_need < avail / 3 ? tl_need : avail / 3) : 0;
+		grid_h = avail - tl_want < grid_min ? grid_min : avail - tl_want;
+		grid_h = grid_h > grid_need ? grid_need : grid_h;
+		grid_h = grid_h > avail ? avail : grid_h;
+		tl_h = tl_ok ? avail - grid_h : 0;
+		tl_h = tl_h > tl_need ? tl_need : tl_h;
+		int spare = avail - grid_h - tl_h;
+		if (spare >= 8) {
+			v->extra = v->side == PANE_HIST ? PANE_TOPO : PANE_HIST;
+			extra_h = spare;
+		} else {
+			grid_h += spare;
 		}
+	} else {
+		int det_min = v->no_side ? 0 : 7;
+		if (body_h - ov_h - grid_min < det_min)
+			ov_h = 0;
+		int avail = body_h - ov_h - det_min;
+		grid_h = grid_need < avail ? grid_need : avail;
+		if (grid_h < grid_min)       /* too low for the details: the grid first */
+			grid_h = grid_min < body_h - ov_h ? grid_min : body_h - ov_h;
+		int rest = body_h - ov_h - grid_h;
+		if (tl_ok && rest >= 21) {
+			tl_h = rest - 14 < tl_need ? rest - 14 : tl_need;
+			rest -= tl_h;
+		}
+		if (v->no_side)
+			grid_h += rest;
+		else if (rest >= 3)
+			det_h = rest;
+		else
+			grid_h += rest;
 	}
-	if (body_h - ov_h < grid_min)
-		ov_h = 0;
-	int tl_h = body_h >= 24 && !v->no_timeline ? body_h / 3 : 0;
-	int grid_h = body_h - ov_h - tl_h;
-	v->pane[PANE_GRID] = (struct rect){ 0, body_y, left_w, grid_h };
+	int y = body_y;
+	v->pane[PANE_GRID] = (struct rect){ 0, y, left_w, grid_h };
 	v->shown[PANE_GRID] = 1;
+	y += grid_h;
 	if (ov_h) {
-		v->pane[PANE_OVERVIEW] = (struct rect){ 0, body_y + grid_h, left_w, ov_h };
+		v->pane[PANE_OVERVIEW] = (struct rect){ 0, y, left_w, ov_h };
 		v->shown[PANE_OVERVIEW] = 1;
+		y += ov_h;
 	}
 	if (tl_h) {
-		v->pane[PANE_TIMELINE] = (struct rect){ 0, body_y + grid_h + ov_h, left_w, tl_h };
+		v->pane[PANE_TIMELINE] = (struct rect){ 0, y, left_w, tl_h };
 		v->shown[PANE_TIMELINE] = 1;
+		y += tl_h;
+	}
+	if (extra_h) {
+		v->pane[v->extra] = (struct rect){ 0, y, left_w, extra_h };
+		v->shown[v->extra] = 1;
+	}
+	if (det_h) {
+		v->pane[v->side] = (struct rect){ 0, y, w, det_h };
+		v->shown[v->side] = 1;
 	}
 sizes:;
 	/* what navigation needs between draws: grid cells and label width */
@@ -359,72 +432,226 @@ draw_pane(struct view *v, struct grid *g, int id)
 	}
 }
 
+/* A field of the status line: its long and short forms, and how much it
+ * matters (fields that matter less are shortened, then dropped, first). */
+struct sfield {
+	char full[288], brief[288];
+	int prio;
+	int state;                    /* 0 full, 1 brief, 2 dropped */
+};
+
+static int
+status_width(const struct sfield *f, int n)
+{
+	int w = 1;
+	for (int i = 0; i < n; i++)
+		if (f[i].state < 2)
+			w += grid_text_width(f[i].state ? f[i].brief : f[i].full) + 2;
+	return w;
+}
+
+/* "stencil/traces.otf2" -> "stencil": the part that tells traces apart. */
+static void
+short_label(const char *label, char *buf, size_t n)
+{
+	const char *base = strrchr(label, '/');
+	if (base && base[1] && strchr(base + 1, '.') && base > label) {
+		const char *dir = base;
+		while (dir > label && dir[-1] != '/')
+			dir--;
+		snprintf(buf, n, "%.*s", (int)(base - dir), dir);
+	} else {
+		snprintf(buf, n, "%s", base && base[1] ? base + 1 : label);
+	}
+}
+
 static void
 draw_status(struct view *v, struct grid *g)
 {
 	grid_fill(g, 0, 0, g->w, 1, ' ', ST_BAR);
-	char buf[512];
 	uint32_t np;
 	analysis_parts(v->a, &np);
 	uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);
 	uint32_t se = view_steps_end(v), re = view_ranks_end(v);
-	char part[48] = "no op";
+	enum { F_SKEIN, F_LABEL, F_METRIC, F_SEL, F_PART, F_STEPS, F_ROWS, F_ZOOM, F_COUNT };
+	struct sfield f[F_COUNT];
+	memset(f, 0, sizeof f);
+	static const int prio[F_COUNT] = {
+		[F_SKEIN] = 1, [F_LABEL] = 2, [F_METRIC] = 7, [F_SEL] = 9, [F_PART] = 8,
+		[F_STEPS] = 6, [F_ROWS] = 5, [F_ZOOM] = 3,
+	};
+	for (int i = 0; i < F_COUNT; i++)
+		f[i].prio = prio[i];
+	snprintf(f[F_SKEIN].full, sizeof f[0].full, "skein");
+	snprintf(f[F_LABEL].full, sizeof f[0].full, "%s", v->label);
+	short_label(v->label, f[F_LABEL].brief, sizeof f[0].brief);
+	snprintf(f[F_METRIC].full, sizeof f[0].full, "%s", view_metric_title(v->metric));
+	snprintf(f[F_METRIC].brief, sizeof f[0].brief, "%s", view_metric_name(v->metric));
+	const struct view_row *row = NULL;
+	if (v->clustered) {
+		uint32_t n;
+		const struct view_row *rows = view_cluster_rows(v->vc, &n);
+		row = v->sel_row < n ? &rows[v->sel_row] : NULL;
+	}
+	if (row && row->rank == TRACE_NONE) {
+		/* a cluster's row: the cluster, not whichever rank holds the maximum */
+		char label[48];
+		view_row_label(v, v->sel_row, label, sizeof label);
+		snprintf(f[F_SEL].full, sizeof f[0].full, "%s step %u", label, v->sel_step);
+	} else {
+		snprintf(f[F_SEL].full, sizeof f[0].full, "r%u step %u", v->sel_rank, v->sel_step);
+	}
 	if (v->sel_lop != TRACE_NONE)
-		snprintf(part, sizeof part, "part %u/%u",
+		snprintf(f[F_PART].full, sizeof f[0].full, "part %u/%u",
 			 view_index_part_ordinal(v->ix, analysis_lop_part(v->a, v->sel_lop)), np);
-	char zoom[64];
-	if (v->zs == 1 && v->zr == 1)
-		snprintf(zoom, sizeof zoom, "cell = 1 step");
 	else
-		snprintf(zoom, sizeof zoom, "cell = %u step%s \u00d7 %u rank%s", v->zs, v->zs == 1 ? "" : "s",
-			 v->zr, v->zr == 1 ? "" : "s");
-	char rows[96];
+		snprintf(f[F_PART].full, sizeof f[0].full, "no op");
+	snprintf(f[F_STEPS].full, sizeof f[0].full, "steps %u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
+	snprintf(f[F_STEPS].brief, sizeof f[0].brief, "s%u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
 	if (v->clustered) {
 		uint32_t n = view_row_count(v), k = view_cluster_level(v->vc);
 		uint32_t last = v->win_row + (uint32_t)v->rows < n ? v->win_row + (uint32_t)v->rows : n;
-		snprintf(rows, sizeof rows, "%u cluster%s \u00b7 rows %u\u2013%u/%u", k, k == 1 ? "" : "s",
-			 v->win_row, last ? last - 1 : 0, n);
+		snprintf(f[F_ROWS].full, sizeof f[0].full, "%u cluster%s \u00b7 rows %u\u2013%u/%u", k,
+			 k == 1 ? "" : "s", v->win_row, last ? last - 1 : 0, n);
+		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%u cl", k);
 	} else {
-		snprintf(rows, sizeof rows, "ranks %u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
+		snprintf(f[F_ROWS].full, sizeof f[0].full, "ranks %u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
+		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "r%u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
 	}
-	snprintf(buf, sizeof buf, " skein  %s  %s  r%u step %u  %s  steps %u\u2013%u/%u  %s  %s",
-		 v->label, view_metric_title(v->metric), v->sel_rank, v->sel_step, part,
-		 v->win_step, se ? se - 1 : 0, ns, rows, zoom);
-	grid_text(g, 0, 0, g->w, ST_BAR, buf);
-	/* the trace name stands out */
-	grid_text(g, 1, 0, 5, ST_BAR_KEY, "skein");
+	if (v->zs == 1 && v->zr == 1) {
+		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = 1 step");
+		f[F_ZOOM].prio = 0;       /* the default zoom: the first to go */
+	}
+	else
+		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = %u step%s \u00d7 %u rank%s", v->zs,
+			 v->zs == 1 ? "" : "s", v->zr, v->zr == 1 ? "" : "s");
+	snprintf(f[F_ZOOM].brief, sizeof f[0].brief, "cell %u\u00d7%u", v->zs, v->zr);
+	/* shorten the fields that matter least, then drop them, until it fits */
+	for (int pass = 1; pass <= 2 && status_width(f, F_COUNT) > g->w; pass++)
+		for (int p = 0; p <= 9 && status_width(f, F_COUNT) > g->w; p++)
+			for (int i = 0; i < F_COUNT; i++)
+				if (f[i].prio == p && f[i].state < pass && (pass == 2 || f[i].brief[0]))
+					f[i].state = pass;
+	int x = 1;
+	for (int i = 0; i < F_COUNT; i++) {
+		if (f[i].state == 2)
+			continue;
+		const char *t = f[i].state ? f[i].brief : f[i].full;
+		x += grid_text(g, x, 0, g->w - x, i == F_SKEIN ? ST_BAR_KEY : ST_BAR, t) + 2;
+	}
 }
 
-/* The bottom line's reminder of the keys, from the bindings in force: an
- * entry whose action has no key is left out. */
+/* The bottom line's reminder of the keys, from the bindings in force
+ * (an entry whose action has no key is left out), as much as fits in w
+ * columns: every entry and the glyphs; then without the glyphs; then in
+ * brief words; then fewer entries. */
 static void
-legend_keys(const struct keymap *km, char *out, size_t n)
+legend_keys(const struct keymap *km, int w, char *out, size_t n)
 {
-	static const struct { enum action a, b; const char *what; int gap; } ent[] = {
-		{ACT_HELP, ACT_NONE, "help", 3},
-		{ACT_QUIT, ACT_NONE, "quit", 2},
-		{ACT_PREV_PARTITION, ACT_NEXT_PARTITION, "partition", 3},
-		{ACT_PREV_HOTSPOT, ACT_NEXT_HOTSPOT, "hotspot", 2},
-		{ACT_SEARCH, ACT_NONE, "search", 2},
-		{ACT_COMMAND, ACT_NONE, "command", 2},
+	static const struct { enum action a, b; const char *what, *brief; } ent[] = {
+		{ ACT_HELP, ACT_NONE, "help", "help" },
+		{ ACT_QUIT, ACT_NONE, "quit", "quit" },
+		{ ACT_PREV_HOTSPOT, ACT_NEXT_HOTSPOT, "hotspot", "hot" },
+		{ ACT_GOTO_CAUSE, ACT_NONE, "cause", "cause" },
+		{ ACT_PREV_PARTITION, ACT_NEXT_PARTITION, "partition", "part" },
+		{ ACT_SEARCH, ACT_NONE, "search", "find" },
+		{ ACT_COMMAND, ACT_NONE, "command", "cmd" },
 	};
-	size_t len = 0;
-	out[0] = 0;
-	for (size_t i = 0; i < sizeof ent / sizeof ent[0] && len < n; i++) {
-		char ka[64], kb[64];
-		const char *a = keymap_first_key(km, ent[i].a, ka, sizeof ka);
-		const char *b = ent[i].b != ACT_NONE ? keymap_first_key(km, ent[i].b, kb, sizeof kb) : "";
-		int w = 0;
-		if (i == 2) /* the glyphs, between quitting and walking */
-			w = snprintf(out + len, n - len, "   s send  r recv  x both  C coll  W wait  \u00b7 comp");
-		if (w > 0)
-			len += (size_t)w;
-		if ((*a || *b) && len < n) {
-			w = snprintf(out + len, n - len, "%*s%s%s%s %s", ent[i].gap, "",
-				     a, *a && *b ? " " : "", b, ent[i].what);
-			if (w > 0)
-				len += (size_t)w;
+	static const char glyphs[] = "   s send  r recv  x both  C coll  W wait  \u00b7 comp";
+	int n_ent = (int)(sizeof ent / sizeof ent[0]);
+	for (int level = 0;; level++) {
+		int brief = level >= 2, upto = level <= 2 ? n_ent : n_ent - (level - 2);
+		size_t len = 0;
+		out[0] = 0;
+		for (int i = 0; i < upto && len < n; i++) {
+			char ka[64], kb[64];
+			const char *a = keymap_first_key(km, ent[i].a, ka, sizeof ka);
+			const char *b = ent[i].b != ACT_NONE ? keymap_first_key(km, ent[i].b, kb, sizeof kb) : "";
+			if (!*a && !*b)
+				continue;
+			int k = snprintf(out + len, n - len, "%s%s%s%s %s", i ? "  " : "", a, *a && *b ? " " : "", b,
+					 brief ? ent[i].brief : ent[i].what);
+			len += k > 0 ? (size_t)k : 0;
 		}
+		if (level == 0 && len < n)
+			snprintf(out + len, n - len, "%s", glyphs);
+		if (grid_text_width(out) <= w || upto <= 1)
+			return;
+	}
+}
+
+/* The colour scale of a numeric metric, or what the colours of a
+ * categorical one mean: the functions that own them, or the partitions'
+ * cycle. Returns the columns drawn. */
+static int
+draw_scale(struct view *v, struct grid *g, int x, int y, int w)
+{
+	char buf[64];
+	int x0 = x;
+	int brief = w < 56;
+	x += grid_text(g, x, y, w - (x - x0), ST_TITLE,
+		       brief ? view_metric_name(v->metric) : view_metric_title(v->metric));
+	if (view_metric_numeric(v->metric)) {
+		uint64_t lo = view_index_min(v->ix);
+		if (lo) {
+			trace_fmt_duration(v->t, lo, buf, sizeof buf);
+			x += grid_printf(g, x, y, w - (x - x0), ST_LABEL, " %s ", buf);
+		} else {
+			x += grid_text(g, x, y, w - (x - x0), ST_LABEL, " 0 ");
+		}
+		for (int l = 0; l < GRID_HEAT_LEVELS && x - x0 < w; l++)
+			grid_put(g, x++, y, 0x2588, ST_HEAT0 + l);
+		trace_fmt_duration(v->t, view_index_max(v->ix, v->metric), buf, sizeof buf);
+		x += grid_printf(g, x, y, w - (x - x0), ST_LABEL, " %s", buf);
+	} else if (v->metric == METRIC_PARTITION) {
+		x += grid_text(g, x, y, w - (x - x0), ST_LABEL, " ");
+		for (int l = 0; l < GRID_CATS && x - x0 < w; l++)
+			grid_put(g, x++, y, 0x2588, ST_CAT0 + l);
+		x += grid_text(g, x, y, w - (x - x0), ST_LABEL, brief ? " in step order" : " partitions 1\u20138, 9\u201316\u2026 in step order");
+	} else {
+		x++;
+		x += view_region_legend(v, g, x, y, w - (x - x0), brief ? 4 : GRID_CATS);
+	}
+	return x - x0;
+}
+
+/* The message on the bottom line; a long one wraps at spaces onto lines
+ * above it (at most a third of the screen), never cut at the edge. */
+static void
+draw_message(struct view *v, struct grid *g)
+{
+	const char *p = v->message;
+	int w = g->w - 2, max = g->h / 3 > 1 ? g->h / 3 : 1;
+	const char *start[16];
+	size_t len[16];
+	int n = 0;
+	while (*p && n < 16) {
+		size_t take = strlen(p);
+		if (grid_text_width(p) > w) {
+			size_t lim = cols_bytes(p, w), cut = lim;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			take = cut ? cut : lim;
+		}
+		start[n] = p;
+		len[n++] = take;
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+	int more = *p != 0;
+	if (n > max) {             /* keep the start; the end says it goes on */
+		n = max;
+		len[n - 1] = cols_bytes(start[n - 1], w - 1);
+		more = 1;
+	}
+	int style = v->message_error ? ST_ERROR : ST_EMPH;
+	for (int i = 0; i < n; i++) {
+		int y = g->h - n + i;
+		char line[512];
+		snprintf(line, sizeof line, "%.*s%s", (int)len[i], start[i], i == n - 1 && more ? "\u2026" : "");
+		grid_fill(g, 0, y, g->w, 1, ' ', ST_NORMAL);
+		grid_text(g, 1, y, w + 1, style, line);
 	}
 }
 
@@ -442,34 +669,15 @@ draw_footer(struct view *v, struct grid *g)
 		return;
 	}
 	if (v->message[0]) {
-		grid_text(g, 1, y, w - 1, v->message_error ? ST_ERROR : ST_EMPH, v->message);
+		draw_message(v, g);
 		return;
 	}
 	x = 1;
-	char buf[64];
-	x += grid_text(g, x, y, w - x, ST_TITLE, view_metric_title(v->metric));
-	if (view_metric_numeric(v->metric)) {
-		uint64_t lo = view_index_min(v->ix);
-		if (lo) {
-			trace_fmt_duration(v->t, lo, buf, sizeof buf);
-			x += grid_printf(g, x, y, w - x, ST_LABEL, " %s ", buf);
-		} else {
-			x += grid_text(g, x, y, w - x, ST_LABEL, " 0 ");
-		}
-		for (int l = 0; l < GRID_HEAT_LEVELS && x < w; l++)
-			grid_put(g, x++, y, 0x2588, ST_HEAT0 + l);
-		trace_fmt_duration(v->t, view_index_max(v->ix, v->metric), buf, sizeof buf);
-		x += grid_printf(g, x, y, w - x, ST_LABEL, " %s", buf);
-	} else {
-		x += grid_text(g, x, y, w - x, ST_LABEL, " ");
-		for (int l = 0; l < GRID_CATS && x < w; l++)
-			grid_put(g, x++, y, 0x2588, ST_CAT0 + l);
-		x += grid_text(g, x, y, w - x, ST_LABEL,
-			       v->metric == METRIC_PARTITION ? " by partition" : " by region");
-	}
+	/* the keys take what the scale leaves, and the scale at most half */
+	x += draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
 	char legend[256];
-	legend_keys(v->km, legend, sizeof legend);
-	grid_text(g, x, y, w - x, ST_DIM, legend);
+	legend_keys(v->km, w - x - 3, legend, sizeof legend);
+	grid_text(g, x + 3, y, w - x - 3, ST_DIM, legend);
 }
 
 static void
@@ -482,7 +690,8 @@ draw_tiny(struct view *v, struct grid *g)
 		y = 0;
 	int n = grid_text_width(buf);
 	grid_text(g, n < g->w ? (g->w - n) / 2 : 0, y, g->w, ST_ERROR, buf);
-	snprintf(buf, sizeof buf, "skein needs %dx%d (q quits)", v->solo >= 0 ? 20 : MIN_W, v->solo >= 0 ? 3 : MIN_H);
+	snprintf(buf, sizeof buf, "skein needs %dx%d (q quits)", v->solo >= 0 ? SOLO_MIN_W : MIN_W,
+		 v->solo >= 0 ? SOLO_MIN_H : MIN_H);
 	n = grid_text_width(buf);
 	grid_text(g, n < g->w ? (g->w - n) / 2 : 0, y + 1, g->w, ST_NORMAL, buf);
 }
@@ -601,8 +810,10 @@ view_action(struct view *v, enum action act)
 	default: break;
 	}
 	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS) {
-		/* the topology or histogram pane on screen, focused or not */
-		int id = v->solo >= 0 ? v->solo : v->side;
+		/* the topology or histogram pane on screen, focused or not:
+		 * the focused one, else the side's, else the one below */
+		int id = v->solo >= 0 ? v->solo : v->focus == PANE_TOPO || v->focus == PANE_HIST ? v->focus
+			: v->side != PANE_DETAILS || v->extra < 0 ? v->side : v->extra;
 		if (panes[id]->request)
 			panes[id]->request(v, act);
 		return;

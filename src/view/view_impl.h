@@ -88,6 +88,7 @@ struct view {
 	enum view_metric metric;
 	int solo;                     /* pane alone, or -1 */
 	int side;                     /* PANE_DETAILS, PANE_TOPO or PANE_HIST */
+	int extra;                    /* the pane in the left column's spare rows, or -1 */
 	int no_overview, no_timeline, no_side, side_width;   /* from view_opts */
 	const char *const *part_phase;                       /* from view_opts */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
@@ -228,5 +229,8 @@ int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t
 uint32_t view_kind_glyph(int kind);
 const char *view_region_name(const struct view *v, uint32_t region);
 int view_cell_style(struct view *v, uint32_t lop, uint64_t value);
+/* Draws "█ MPI_Waitall █ MPI_Isend …": which function owns which colour
+ * (at most max entries, within w columns); returns the columns drawn. */
+int view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max);
 
 #endif

@@ -72,6 +72,11 @@ int view_index_level(struct view_index *ix, enum view_metric m, uint64_t v);
 /* Colour number 0..7 of a lop under a categorical metric: partitions
  * alternate in step order; regions get distinct colours by frequency. */
 int view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop);
+/* The region that owns colour cat under METRIC_FUNCTION (the cat-th most
+ * frequent among the lops; TRACE_NONE: aggregated computation) in
+ * *region; 0 when no region owns it. Less frequent regions share the
+ * colours. */
+int view_index_category_region(struct view_index *ix, int cat, uint32_t *region);
 /* Per global step, the largest value over all ranks (numeric metrics);
  * NULL when out of memory. Borrowed until view_index_destroy. */
 const uint64_t *view_index_step_max(struct view_index *ix, enum view_metric m);

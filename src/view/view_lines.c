@@ -1,6 +1,7 @@
 /* view_lines.c — a pane of text lines, built in prepare and scrolled:
  * the details pane and the help overlay. Long lines wrap at spaces to
- * the pane's width; the last row shows ↓ while more lines follow. */
+ * the pane's width (a number keeps its unit); the first row shows ↑ while
+ * lines are scrolled off above, the last ↓ while more follow. */
 #include "view_impl.h"
 
 #include <stdarg.h>
@@ -76,8 +77,10 @@ view_lines_text(struct view_lines *L, int style, int indent, int cont, const cha
 		int room = L->w - ind < 12 ? 12 : L->w - ind;
 		size_t take = strlen(p);
 		if (grid_text_width(p) > room) {
+			/* at a space, but never between a number and its unit
+			 * ("4.364 us", "4 ranks") */
 			size_t lim = cols_bytes(p, room), cut = lim;
-			while (cut > 0 && p[cut] != ' ')
+			while (cut > 0 && (p[cut] != ' ' || (p[cut - 1] >= '0' && p[cut - 1] <= '9')))
 				cut--;
 			take = cut ? cut : lim;
 		}
@@ -106,6 +109,9 @@ view_lines_row(const struct view_lines *L, int y, int x, struct grid *row)
 	int i = y + L->scroll;
 	if (i < L->n)
 		grid_text(row, x, 0, row->w - x, L->line[i].style, L->line[i].text);
+	/* arrows in the last column say there is more above or below */
+	if (y == 0 && L->scroll > 0)
+		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2191");
 	if (y == L->rows - 1 && L->n > L->scroll + L->rows)
 		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2193");
 }
