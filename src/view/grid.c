@@ -279,9 +279,11 @@ grid_attr(int style, int mark, enum grid_depth depth)
 	case DEPTH_NONE:
 		return a;
 	case DEPTH_MONO:
+		/* partners in reverse video without bold: never the hottest
+		 * level's bold underline, never the selection's bold reverse */
 		a.attr = m->mono;
 		if (mark & MARK_PARTNER)
-			a.attr |= ATTR_UNDERLINE | ATTR_BOLD;
+			a.attr = (uint8_t)((a.attr & ~(ATTR_BOLD | ATTR_DIM)) | ATTR_REVERSE);
 		break;
 	case DEPTH_8:
 		a.fg = m->fg8;
@@ -304,6 +306,8 @@ grid_attr(int style, int mark, enum grid_depth depth)
 			a.bg = 22;
 		break;
 	}
+	if (mark & MARK_MIXED)
+		a.attr |= ATTR_UNDERLINE;
 	if (mark & MARK_SEL) {
 		a.attr |= ATTR_REVERSE | ATTR_BOLD;
 		a.attr &= (uint8_t)~ATTR_DIM;

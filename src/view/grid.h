@@ -44,6 +44,7 @@ enum {
 	MARK_SEL = 2,       /* the selection */
 	MARK_PARTNER = 4,   /* a message partner of the selection */
 	MARK_WINDOW = 8,    /* the part of the overview in view */
+	MARK_MIXED = 16,    /* a cell standing for several kinds of operation */
 };
 
 struct cell {

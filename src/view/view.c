@@ -190,6 +190,35 @@ view_kind_glyph(int kind)
 	return '?';
 }
 
+int
+view_kind_rank(int kind)
+{
+	switch (kind) {
+	case OP_COLLECTIVE: return 5;
+	case OP_WAIT: return 4;
+	case OP_SENDRECV: return 3;
+	case OP_RECV: return 2;
+	case OP_SEND: return 1;
+	}
+	return 0;
+}
+
+uint32_t
+view_kinds_glyph(unsigned kinds)
+{
+	if (kinds & 1u << OP_COLLECTIVE)
+		return view_kind_glyph(OP_COLLECTIVE);
+	if (kinds & 1u << OP_WAIT)
+		return view_kind_glyph(OP_WAIT);
+	if ((kinds & 1u << OP_SENDRECV) || ((kinds & 1u << OP_SEND) && (kinds & 1u << OP_RECV)))
+		return view_kind_glyph(OP_SENDRECV);
+	if (kinds & 1u << OP_RECV)
+		return view_kind_glyph(OP_RECV);
+	if (kinds & 1u << OP_SEND)
+		return view_kind_glyph(OP_SEND);
+	return view_kind_glyph(OP_COMPUTE);
+}
+
 const char *
 view_region_name(const struct view *v, uint32_t region)
 {
@@ -267,7 +296,7 @@ layout(struct view *v, int w, int h)
 		return;
 	int want = rows_wanted(v);
 	int grid_need = 4 + want, grid_min = 4 + (want < 4 ? want : 4);
-	int tl_need = 3 + want;
+	int tl_need = 4 + want;       /* box, time axis, rows, legend */
 	int body_y = 1, body_h = h - 2;
 	int left_w = w, ov_h = v->no_overview ? 0 : 4;
 	int grid_h, tl_h = 0, det_h = 0, extra_h = 0;

@@ -47,12 +47,14 @@ grid_prepare(struct view *v, int w, int h)
 		for (int x = 0; x < cols; x++) {
 			uint32_t s0 = v->win_step + (uint32_t)x * v->zs;
 			struct gcell *c = &v->gc[(size_t)y * (size_t)cols + (size_t)x];
+			unsigned kinds = 0;
 			if (v->clustered)
 				c->value = view_cluster_block(v->vc, v->ix, v->metric, v->win_row + (uint32_t)y, s0,
-							      s0 + v->zs, &c->rep, &c->count);
+							      s0 + v->zs, &c->rep, &c->count, &kinds);
 			else
 				c->value = view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs,
-							    &c->rep, &c->count);
+							    &c->rep, &c->count, &kinds);
+			c->kinds = (uint8_t)kinds;
 		}
 	}
 	memcpy(v->gc_key, key, sizeof key);
@@ -170,7 +172,7 @@ grid_row(struct view *v, int y, struct grid *row)
 		struct cell *c = &row->cells[v->label_w + x];
 		if (gc[x].rep == TRACE_NONE)
 			continue;
-		c->ch = view_kind_glyph(analysis_lop_kind(v->a, gc[x].rep));
+		c->ch = view_kinds_glyph(gc[x].kinds);
 		c->style = (uint8_t)view_cell_style(v, gc[x].rep, gc[x].value);
 		if (view_index_part_alt(v->ix, analysis_lop_part(v->a, gc[x].rep)))
 			c->mark |= MARK_ALT;

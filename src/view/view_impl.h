@@ -59,6 +59,7 @@ struct gcell {
 	uint32_t rep;        /* representative lop or TRACE_NONE */
 	uint32_t count;      /* lops in the block */
 	uint64_t value;
+	uint8_t kinds;       /* kinds of operation in the block (bits) */
 };
 
 struct dline {
@@ -133,7 +134,7 @@ struct view {
 	int cols, rows;               /* grid cells in view */
 	int label_w;                  /* rank label column of grid and timeline */
 	int tl_rows;
-	uint32_t tl_first;            /* first rank of the timeline */
+	uint32_t tl_first;            /* first grid row on the timeline */
 
 	/* grid cache: cells of the window, valid for key */
 	struct gcell *gc;
@@ -147,10 +148,10 @@ struct view {
 	enum view_metric ov_metric;
 	int ov_valid;
 
-	/* timeline cache: dominant lop per cell */
-	uint32_t *tl;
+	/* timeline cache: what each cell shows (view_timeline.c) */
+	struct tlcell *tl;
 	size_t tl_cap;
-	uint64_t tl_key[6];
+	uint64_t tl_key[8];
 	int tl_valid, tl_w;
 	uint64_t tl_t0, tl_t1;
 
@@ -195,8 +196,17 @@ void view_select_rank(struct view *v, uint32_t rank);
 int view_clusters_on(struct view *v, uint32_t level);
 void view_clusters_off(struct view *v);
 int view_cluster_action(struct view *v, enum action act);
+/* Rows of the grid count from 0 over the whole trace: clusters and their
+ * expanded ranks, or blocks of zr ranks. */
 uint32_t view_row_count(const struct view *v);
+uint32_t view_row_first(const struct view *v);       /* the first row in view */
+uint32_t view_row_selected(const struct view *v);
+/* "r5", "r4-7", "c1 r9+3", "  r16". */
 void view_row_label(const struct view *v, uint32_t row, char *buf, size_t n);
+/* The ranks of a row: a cluster's members in *list (*n of them), else
+ * [*r0, *r1) with *list NULL. 0 when the row does not exist. */
+int view_row_ranks(const struct view *v, uint32_t row, const uint32_t **list, uint32_t *n,
+		   uint32_t *r0, uint32_t *r1);
 void view_rows_reveal(struct view *v, uint32_t rank);
 
 /* view_mouse.c: a mouse event (a keymap_mouse code) */
@@ -227,6 +237,12 @@ int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);
+/* The glyph of the most important kind among kinds (bits 1 << kind) when
+ * a cell stands for several operations: collective > wait > send and
+ * receive (x when both, or a Sendrecv) > receive > send > computation. */
+uint32_t view_kinds_glyph(unsigned kinds);
+/* That order as a number: higher matters more. */
+int view_kind_rank(int kind);
 const char *view_region_name(const struct view *v, uint32_t region);
 int view_cell_style(struct view *v, uint32_t lop, uint64_t value);
 /* Draws "█ MPI_Waitall █ MPI_Isend …": which function owns which colour

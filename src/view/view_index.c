@@ -375,7 +375,7 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 
 uint64_t
 view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
-		 uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count)
+		 uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count, unsigned *kinds)
 {
 	int numeric = view_metric_numeric(m);
 	uint64_t best = 0;
@@ -387,6 +387,8 @@ view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_
 		uint32_t end = ix->rank_first[r + 1];
 		for (uint32_t i = view_index_lower(ix, r, s0); i < end && analysis_lop_step(ix->a, i) < s1; i++) {
 			uint64_t v = view_index_value(ix, m, i);
+			if (kinds)
+				*kinds |= 1u << analysis_lop_kind(ix->a, i);
 			if (*rep == TRACE_NONE || (numeric && v > best)) {
 				*rep = i;
 				best = v;
