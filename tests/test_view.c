@@ -164,6 +164,28 @@ bindings_parse(void **state)
 	keymap_destroy(NULL);
 }
 
+/* Without colour (NO_COLOR), what the grid marks must still differ from
+ * one another: a message partner of any shade is neither the hottest
+ * level nor the selection, and a cell of several kinds is marked. */
+static void
+mono_marks_distinct(void **state)
+{
+	(void)state;
+	struct grid_attr hot = grid_attr(ST_HEAT7, 0, DEPTH_MONO);
+	struct grid_attr sel = grid_attr(ST_NORMAL, MARK_SEL, DEPTH_MONO);
+	for (int st = ST_NORMAL; st < ST_COUNT; st++) {
+		if (st != ST_NORMAL && st != ST_LABEL && st != ST_EMPH && st < ST_HEAT0)
+			continue;          /* bars, borders, titles: never partners */
+		struct grid_attr p = grid_attr(st, MARK_PARTNER, DEPTH_MONO);
+		if (p.attr == hot.attr || p.attr == sel.attr)
+			fail_msg("style %d as a partner looks like the hottest level or the selection", st);
+		if (p.attr == grid_attr(st, 0, DEPTH_MONO).attr)
+			fail_msg("style %d does not show it is a partner", st);
+	}
+	for (int st = ST_CAT0; st <= ST_CAT7; st++)
+		assert_int_not_equal(grid_attr(st, MARK_MIXED, DEPTH_MONO).attr, grid_attr(st, 0, DEPTH_MONO).attr);
+}
+
 /* What terminals send, whatever terminfo says (issue 12): each sequence
  * is one key, a mouse event, or dropped whole; bytes after it are left. */
 static void
@@ -293,6 +315,7 @@ main(void)
 		cmocka_unit_test(key_scripts),
 		cmocka_unit_test(bindings_parse),
 		cmocka_unit_test(escape_sequences),
+		cmocka_unit_test(mono_marks_distinct),
 		cmocka_unit_test(action_table_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
