@@ -143,6 +143,7 @@ view_destroy(struct view *v)
 	view_cluster_destroy(v->vc);
 	keymap_destroy(v->own_km);
 	free(v->search_match);
+	view_search_reset(v);
 	view_lines_fini(&v->details);
 	view_lines_fini(&v->help);
 	free(v->gc);

@@ -113,6 +113,9 @@ struct view {
 	size_t line_len;
 	char search[200];
 	uint8_t *search_match;        /* per region */
+	char search_done[200];        /* the pattern search_hits are for */
+	struct hit *search_hits;      /* its matches in step order (view_search.c) */
+	size_t n_search_hits;
 	char message[200];
 	int message_error;
 	int hot_idx;
@@ -215,7 +218,10 @@ void view_mouse(struct view *v, uint32_t key);
 /* view_cmd.c */
 void view_input_key(struct view *v, uint32_t key);
 void view_command(struct view *v, const char *cmd);
+/* view_search.c: the next (dir 1) or previous match of v->search;
+ * reset forgets the matches (the pattern changed). */
 void view_search_step(struct view *v, int dir);
+void view_search_reset(struct view *v);
 
 /* view_topo.c: the topology pane. create copies the paths of o;
  * highlight says whether the grid marks a rank (the topology pane is
