@@ -9,6 +9,7 @@
 #include "view/grid.h"
 #include "view/keymap.h"
 #include "view/keyseq.h"
+#include "view/prompt.h"
 
 static char *
 render(const struct grid *g, enum grid_depth d, int ascii)
@@ -282,6 +283,79 @@ escape_sequences(void **state)
 	assert_int_equal(keymap_key_parse("F12", 3), KM_F12);
 }
 
+static void
+type(struct prompt *p, const char *script)
+{
+	uint32_t k[128];
+	size_t n;
+	struct err e = { 0 };
+	assert_int_equal(keymap_script(script, k, 128, &n, &e), 0);
+	for (size_t i = 0; i < n; i++)
+		prompt_key(p, k[i]);
+}
+
+/* The prompt's line editing, history and completion (issue 12). */
+static void
+prompt_editing(void **state)
+{
+	(void)state;
+	struct prompt p;
+	assert_int_equal(prompt_init(&p), 0);
+	prompt_start(&p);
+	type(&p, "step 12<Left><Left><Backspace>");
+	assert_string_equal(p.buf, "step12");
+	type(&p, "<C-a><Delete><C-e> x\u00e9<Backspace>");
+	assert_string_equal(p.buf, "tep12 x");    /* é is one character */
+	type(&p, "<C-w>");
+	assert_string_equal(p.buf, "tep12 ");
+	type(&p, "<C-w>");
+	assert_string_equal(p.buf, "");
+	assert_int_equal(prompt_key(&p, KM_BACKSPACE), PROMPT_CANCEL);
+	assert_int_equal(prompt_key(&p, KM_CTRL('c')), PROMPT_CANCEL);
+	assert_int_equal(prompt_key(&p, KM_ENTER), PROMPT_SUBMIT);
+	/* history: oldest first, no repeats, browsing keeps the draft */
+	prompt_history_add(&p, "one");
+	prompt_history_add(&p, "two");
+	prompt_history_add(&p, "two");
+	prompt_history_add(&p, "");
+	assert_int_equal(p.n_hist, 2);
+	prompt_start(&p);
+	type(&p, "dr<Up>");
+	assert_string_equal(p.buf, "two");
+	type(&p, "<Up><Up>");
+	assert_string_equal(p.buf, "one");
+	type(&p, "<Down><Down>");
+	assert_string_equal(p.buf, "dr");
+	for (int i = 0; i < PROMPT_HISTORY + 10; i++) {
+		char b[16];
+		snprintf(b, sizeof b, "l%d", i);
+		prompt_history_add(&p, b);
+	}
+	assert_int_equal(p.n_hist, PROMPT_HISTORY);
+	assert_string_equal(p.hist[0], "l10");
+	/* completion: one match whole, several to what they share, then cycling */
+	const char *c[] = { "step", "search", "save", "zoom" };
+	prompt_start(&p);
+	type(&p, "st");
+	assert_int_equal(prompt_complete(&p, c, 4, 1), 1);
+	assert_string_equal(p.buf, "step ");
+	prompt_start(&p);
+	type(&p, "s");
+	assert_int_equal(prompt_complete(&p, c, 4, 1), 3);
+	assert_string_equal(p.buf, "step");       /* nothing shared past "s": cycling */
+	prompt_complete(&p, c, 4, 1);
+	assert_string_equal(p.buf, "search");
+	prompt_start(&p);
+	type(&p, "zoom 3 sa");
+	assert_int_equal(prompt_complete(&p, c, 4, 0), 1);
+	assert_string_equal(p.buf, "zoom 3 save");
+	prompt_start(&p);
+	type(&p, "q");
+	assert_int_equal(prompt_complete(&p, c, 4, 1), 0);
+	assert_string_equal(p.buf, "q");
+	prompt_fini(&p);
+}
+
 /* Every action is named, described, findable by name, and (but for
  * none) bound by default: the help overlay lists them all. */
 static void
@@ -316,6 +390,7 @@ main(void)
 		cmocka_unit_test(bindings_parse),
 		cmocka_unit_test(escape_sequences),
 		cmocka_unit_test(mono_marks_distinct),
+		cmocka_unit_test(prompt_editing),
 		cmocka_unit_test(action_table_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

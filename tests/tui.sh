@@ -152,8 +152,22 @@ wait_gone '^/x' && screen | grep -q 'logical · lateness' && ok || bad "Ctrl-C i
 # row 6 (1-based 7), step 4 is column 1 + label 5 + 4 (1-based 11)
 t send-keys -t tui -l "$(printf '\033[<0;11;7M\033[<0;11;7m')"
 wait_for 'r2 step 4 ' && ok || bad "a click selects a cell ($(screen | head -1))"
+# the prompt edits: Tab completes, the history is kept between sessions
+t send-keys -t tui ':' 's' 't' 'e' Tab
+wait_for '^:step' && ok || bad "Tab completes a command ($(screen | tail -1))"
+t send-keys -t tui '7' Enter
+wait_for 'r2 step 7 ' && ok || bad ":step 7 after completion"
 t send-keys -t tui C-c
 wait_gone 'logical · lateness' && ok || bad "Ctrl-C outside a prompt stops skein"
+grep -qx ':step 7' "$tmp/.local/state/skein/history" && ok || bad "the history is saved in ~/.local/state/skein/history"
+t send-keys -t tui "clear; TERM=xterm-256color $skein $trace" Enter
+wait_for 'logical · lateness' || bad "restart for the history"
+t send-keys -t tui ':' Up
+wait_for '^:step 7' && ok || bad "the history of the last session comes back with Up"
+t send-keys -t tui C-a Right Right Right Right Right C-k '1' '2' Enter
+wait_for 'r0 step 12 ' && ok || bad "C-a, Right and C-k edit the recalled line ($(screen | head -1))"
+t send-keys -t tui q
+wait_gone 'logical · lateness' || bad "q after the history test"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-4" Enter
 wait_for '^TTY-RESTORED-4' && ok || bad "terminal modes restored after Ctrl-C as a key"
 

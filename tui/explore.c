@@ -10,6 +10,8 @@
  */
 #include "explore.h"
 
+#include "history.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,10 @@ explore_run(const struct analysis *a, const struct view_opts *vo, const struct e
 		snprintf(msg, n, "%s", e.msg);
 		return -1;
 	}
+	char hist[4096];
+	int have_hist = history_path(hist, sizeof hist) == 0;
+	if (have_hist)
+		history_load(v, hist);
 	if (screen_open(eo->color, eo->ascii, eo->mouse, msg, n)) {
 		view_destroy(v);
 		return -1;
@@ -91,6 +97,9 @@ explore_run(const struct analysis *a, const struct view_opts *vo, const struct e
 			break;
 	}
 	screen_close();
+	char why[4300];
+	if (have_hist && view_history_changed(v) && history_save(v, hist, why, sizeof why))
+		fprintf(stderr, "skein: %s (the prompts' history is not kept)\n", why);
 	if (log)
 		fclose(log);
 	grid_destroy(g);

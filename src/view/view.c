@@ -93,7 +93,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	uint32_t nreg;
 	trace_regions(v->t, &nreg);
 	v->search_match = calloc(nreg ? nreg : 1, 1);
-	int lines_rc = view_lines_init(&v->details) | view_lines_init(&v->help);
+	int lines_rc = view_lines_init(&v->details) | view_lines_init(&v->help) |
+		prompt_init(&v->cmd_prompt) | prompt_init(&v->search_prompt);
 	if (!v->km || !v->search_match || lines_rc || view_topo_create(v, o) || view_hist_create(v)) {
 		view_destroy(v);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -146,6 +147,8 @@ view_destroy(struct view *v)
 	view_search_reset(v);
 	view_lines_fini(&v->details);
 	view_lines_fini(&v->help);
+	prompt_fini(&v->cmd_prompt);
+	prompt_fini(&v->search_prompt);
 	free(v->gc);
 	free(v->ov);
 	free(v->tl);
@@ -648,7 +651,7 @@ draw_scale(struct view *v, struct grid *g, int x, int y, int w)
 /* The message on the bottom line; a long one wraps at spaces onto lines
  * above it (at most a third of the screen), never cut at the edge. */
 static void
-draw_message(struct view *v, struct grid *g)
+draw_message(struct view *v, struct grid *g, int above)
 {
 	const char *p = v->message;
 	int w = g->w - 2, max = g->h / 3 > 1 ? g->h / 3 : 1;
@@ -677,12 +680,34 @@ draw_message(struct view *v, struct grid *g)
 	}
 	int style = v->message_error ? ST_ERROR : ST_EMPH;
 	for (int i = 0; i < n; i++) {
-		int y = g->h - n + i;
+		int y = g->h - n + i - above;
 		char line[512];
 		snprintf(line, sizeof line, "%.*s%s", (int)len[i], start[i], i == n - 1 && more ? "\u2026" : "");
 		grid_fill(g, 0, y, g->w, 1, ' ', ST_NORMAL);
 		grid_text(g, 1, y, w + 1, style, line);
 	}
+}
+
+/* The prompt line, scrolled sideways to keep the cursor in view; the
+ * cursor is the cell in reverse video. */
+static void
+draw_prompt(struct view *v, struct grid *g, int y)
+{
+	const struct prompt *p = v->input == INPUT_COMMAND ? &v->cmd_prompt : &v->search_prompt;
+	int w = g->w - 1, cur = 0, first = 0;
+	for (size_t i = 0; i < p->cur; i++)
+		cur += ((unsigned char)p->buf[i] & 0xc0) != 0x80;
+	if (cur >= w)
+		first = cur - w + 1;
+	grid_text(g, 0, y, 1, ST_EMPH, v->input == INPUT_COMMAND ? ":" : "/");
+	const char *s = p->buf;
+	for (int k = first; k > 0 && *s; k--)
+		for (s++; ((unsigned char)*s & 0xc0) == 0x80; s++)
+			;
+	grid_text(g, 1, y, w, ST_NORMAL, s);
+	struct cell *c = grid_at(g, 1 + cur - first, y);
+	if (c)
+		c->mark |= MARK_SEL;
 }
 
 static void
@@ -691,15 +716,13 @@ draw_footer(struct view *v, struct grid *g)
 	int y = g->h - 1, x = 0, w = g->w;
 	grid_fill(g, 0, y, w, 1, ' ', ST_NORMAL);
 	if (v->input != INPUT_NONE) {
-		x += grid_text(g, x, y, w, ST_EMPH, v->input == INPUT_COMMAND ? ":" : "/");
-		x += grid_text(g, x, y, w - x, ST_NORMAL, v->line);
-		struct cell *c = grid_at(g, x, y);
-		if (c)
-			c->mark |= MARK_SEL;
+		draw_prompt(v, g, y);
+		if (v->message[0])            /* completions, above the prompt */
+			draw_message(v, g, 1);
 		return;
 	}
 	if (v->message[0]) {
-		draw_message(v, g);
+		draw_message(v, g, 0);
 		return;
 	}
 	x = 1;
@@ -823,8 +846,7 @@ view_action(struct view *v, enum action act)
 	case ACT_COMMAND:
 	case ACT_SEARCH:
 		v->input = act == ACT_COMMAND ? INPUT_COMMAND : INPUT_SEARCH;
-		v->line[0] = 0;
-		v->line_len = 0;
+		prompt_start(act == ACT_COMMAND ? &v->cmd_prompt : &v->search_prompt);
 		return;
 	case ACT_SEARCH_NEXT: view_search_step(v, 1); return;
 	case ACT_SEARCH_PREV: view_search_step(v, -1); return;

@@ -103,6 +103,12 @@ void view_set_state(struct view *v, const struct view_state *st);
 int view_done(const struct view *v);
 /* 1 while the command line or the search prompt takes the keys. */
 int view_prompt_open(const struct view *v);
+/* The prompts' history, lines ":step 20" and "/iteration" (tui/ keeps it
+ * in a file): add restores one line, line lists them (NULL past the
+ * end; buf holds the text), changed says whether a prompt was used. */
+void view_history_add(struct view *v, const char *line);
+const char *view_history_line(const struct view *v, size_t i, char *buf, size_t n);
+int view_history_changed(const struct view *v);
 /* 1 when the last action asked for a full repaint (redraw); clears it. */
 int view_take_repaint(struct view *v);
 

@@ -1,57 +1,138 @@
 /* view_cmd.c — the command line (:) and its commands. */
 #include "view_impl.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* The commands, as Tab completes them (the first word of a : line). */
+static const char *const commands[] = {
+	"step", "rank", "partition", "hotspot", "metric", "zoom", "clusters", "save", "search",
+	"help", "quit",
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+/* Region names for completion, user regions first; NULL when out of
+ * memory. The names live as long as the trace. */
+static const char **
+region_names(struct view *v, size_t *n)
+{
+	uint32_t nr;
+	const struct trace_region *r = trace_regions(v->t, &nr);
+	const char **names = malloc((nr ? nr : 1) * sizeof *names);
+	if (!names)
+		return NULL;
+	*n = 0;
+	for (int user = 1; user >= 0; user--)
+		for (uint32_t i = 0; i < nr; i++)
+			if ((r[i].role == ROLE_USER) == user)
+				names[(*n)++] = trace_str(v->t, r[i].name);
+	return names;
+}
+
+/* Tab in a prompt: command names for the first word of a : line, then
+ * what the command takes (metric names, off/on, region names); region
+ * names in the / prompt. Several matches are listed above the prompt. */
+static void
+complete(struct view *v, struct prompt *p)
+{
+	const char *metrics[METRIC_COUNT], *cl[] = { "off", "on" };
+	const char *const *cand = NULL;
+	const char **regions = NULL;
+	size_t n = 0;
+	int space = 0;
+	size_t ws = prompt_word_start(p);
+	char first[32] = "";
+	sscanf(p->buf, "%31s", first);
+	if (v->input == INPUT_SEARCH || (ws > 0 && !strcmp(first, "search"))) {
+		cand = regions = region_names(v, &n);
+	} else if (ws == 0) {
+		cand = commands;
+		n = N_COMMANDS;
+		space = 1;
+	} else if (!strcmp(first, "metric") || !strcmp(first, "m")) {
+		for (int i = 0; i < METRIC_COUNT; i++)
+			metrics[n++] = view_metric_name((enum view_metric)i);
+		cand = metrics;
+	} else if (!strcmp(first, "clusters") || !strcmp(first, "cl")) {
+		cand = cl;
+		n = 2;
+	}
+	size_t m = cand ? prompt_complete(p, cand, n, space) : 0;
+	if (m == 0) {
+		view_set_message(v, 1, cand ? "no completion" : "nothing to complete here");
+	} else if (m > 1) {
+		/* the matches, as many as a message holds */
+		char list[sizeof v->message];
+		size_t len = 0, wl = strlen(p->tab_word), shown = 0;
+		list[0] = 0;
+		for (size_t i = 0; i < n && len + 40 < sizeof list; i++)
+			if (!strncasecmp(cand[i], p->tab_word, wl)) {
+				int k = snprintf(list + len, sizeof list - len, "%s%s", shown ? "  " : "", cand[i]);
+				len += k > 0 ? (size_t)k : 0;
+				shown++;
+			}
+		view_set_message(v, 0, "%zu matches: %s%s", m, list, shown < m ? "  \u2026" : "");
+	}
+	free(regions);
+}
+
 void
 view_input_key(struct view *v, uint32_t key)
 {
-	if (key == KM_ESC || key == KM_CTRL('c') || key == KM_CTRL('g')) {
+	struct prompt *p = v->input == INPUT_COMMAND ? &v->cmd_prompt : &v->search_prompt;
+	v->message[0] = 0;
+	switch (prompt_key(p, key)) {
+	case PROMPT_CANCEL:
 		v->input = INPUT_NONE;
 		return;
+	case PROMPT_COMPLETE:
+		complete(v, p);
+		return;
+	case PROMPT_EDITED:
+		return;
+	case PROMPT_SUBMIT:
+		break;
 	}
-	if (key == KM_ENTER) {
-		enum input_mode mode = v->input;
-		v->input = INPUT_NONE;
-		if (mode == INPUT_COMMAND) {
-			view_command(v, v->line);
-		} else if (v->line[0]) {
-			snprintf(v->search, sizeof v->search, "%s", v->line);
-			view_search_step(v, 1);
-		} else if (v->search[0]) {
-			view_search_step(v, 1);     /* an empty pattern repeats the last one */
-		}
-		return;
+	enum input_mode mode = v->input;
+	v->input = INPUT_NONE;
+	prompt_history_add(p, p->buf);
+	v->history_changed = 1;
+	if (mode == INPUT_COMMAND) {
+		view_command(v, p->buf);
+	} else if (p->buf[0]) {
+		snprintf(v->search, sizeof v->search, "%s", p->buf);
+		view_search_step(v, 1);
+	} else if (v->search[0]) {
+		view_search_step(v, 1);     /* an empty pattern repeats the last one */
 	}
-	if (key == KM_BACKSPACE || key == KM_CTRL('h')) {
-		if (v->line_len == 0) {
-			v->input = INPUT_NONE;    /* backspace on an empty line closes it, as in vi */
-			return;
-		}
-		do
-			v->line_len--;
-		while (v->line_len > 0 && ((unsigned char)v->line[v->line_len] & 0xc0) == 0x80);
-		v->line[v->line_len] = 0;
-		return;
-	}
-	if (key == KM_CTRL('u')) {
-		v->line_len = 0;
-		v->line[0] = 0;
-		return;
-	}
-	if (key < 0x20 || key >= KM_BASE)
-		return;
-	char buf[8];
-	int n = grid_utf8(key, buf);
-	if (v->line_len + (size_t)n >= sizeof v->line)
-		return;
-	memcpy(v->line + v->line_len, buf, (size_t)n + 1);
-	v->line_len += (size_t)n;
+}
+
+void
+view_history_add(struct view *v, const char *line)
+{
+	if (line[0] == ':' || line[0] == '/')
+		prompt_history_add(line[0] == ':' ? &v->cmd_prompt : &v->search_prompt, line + 1);
+}
+
+const char *
+view_history_line(const struct view *v, size_t i, char *buf, size_t n)
+{
+	const struct prompt *c = &v->cmd_prompt, *s = &v->search_prompt;
+	if (i < c->n_hist)
+		snprintf(buf, n, ":%s", c->hist[i]);
+	else if (i - c->n_hist < s->n_hist)
+		snprintf(buf, n, "/%s", s->hist[i - c->n_hist]);
+	else
+		return NULL;
+	return buf;
+}
+
+int
+view_history_changed(const struct view *v)
+{
+	return v->history_changed;
 }
 
 static int

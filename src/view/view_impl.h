@@ -13,6 +13,7 @@
 #include "view.h"
 #include "analysis/hist.h"
 #include "base/fmt.h"
+#include "prompt.h"
 #include "view_cluster.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
@@ -109,8 +110,8 @@ struct view {
 	int help_open;
 	struct view_lines help, details;
 	enum input_mode input;
-	char line[200];
-	size_t line_len;
+	struct prompt cmd_prompt, search_prompt;   /* : and / with their histories */
+	int history_changed;
 	char search[200];
 	uint8_t *search_match;        /* per region */
 	char search_done[200];        /* the pattern search_hits are for */
