@@ -89,6 +89,27 @@ run config-broken 2 config --config "$tmp/broken.yaml" && grep -q "^skein: $tmp/
 	ok || bad "malformed YAML: file:line:column"
 run config-missing 2 config --config "$tmp/none.yaml" && grep -q "none.yaml" "$tmp/err" && ok || bad "missing config file"
 run config-extra 2 config extra && ok || bad "skein config takes no trace"
+# key bindings are checked by 'skein config' as the explorer checks them
+printf 'keys:\n  quit: [q]\n  fly-away: [x]\n' >"$tmp/badkey.yaml"
+run config-bad-action 2 config --config "$tmp/badkey.yaml" && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
+	grep -q "^skein: $tmp/badkey.yaml:3:3: keys: unknown action 'fly-away'" "$tmp/err" &&
+	ok || bad "skein config rejects a binding to an unknown action ($(cat "$tmp/err"))"
+printf 'keys:\n  quit: [Hyper-q]\n' >"$tmp/badname.yaml"
+run config-bad-key 2 config --config "$tmp/badname.yaml" && grep -q "badname.yaml:2:10: keys.quit: unknown key name 'Hyper-q'" "$tmp/err" &&
+	ok || bad "skein config rejects an unknown key name ($(cat "$tmp/err"))"
+printf 'x fly\n' >"$tmp/bad.keys"
+run keymap-bad 2 keys --keymap "$tmp/bad.keys" && grep -q "bad.keys:1:3: unknown action 'fly'" "$tmp/err" &&
+	ok || bad "skein keys checks --keymap"
+# skein keys: the list the help shows; doc/skein.1 and README.md hold it
+run keys 0 keys && grep -q '^  Left, h  *previous step (column)$' "$tmp/out" && grep -q '^  save FILE ' "$tmp/out" &&
+	grep -q '^In the topology$' "$tmp/out" && ok || bad "skein keys lists actions, commands and pane keys"
+printf 'keys:\n  quit: [Q]\n' >"$tmp/rebind.yaml"
+run keys-rebound 0 keys --config "$tmp/rebind.yaml" && grep -q '^  Q  *quit (closes the help first)$' "$tmp/out" &&
+	ok || bad "skein keys shows the bindings of the configuration"
+run keys-format 2 keys --format json && ok || bad "skein keys --format json is a usage error"
+sh "$root/mk/keys-doc.sh" "$skein" check && ok || bad "doc/skein.1 and README.md list the keys skein keys prints (make doc-keys)"
+run unknown-command 2 bogus-cmd x && grep -q "^skein: unknown command 'bogus-cmd'$" "$tmp/err" &&
+	ok || bad "skein bogus-cmd x names the unknown command ($(head -1 "$tmp/err"))"
 run dump-elsewhere 2 info --dump "$trace" && ok || bad "--dump belongs to skein config"
 mkdir -p "$XDG_CONFIG_HOME/skein"
 printf 'structure:\n  coalesce: false\n  leap_factor: 2.5\n' >"$XDG_CONFIG_HOME/skein/config.yaml"
@@ -182,7 +203,7 @@ printf 'Q quit\n' >"$tmp/extra.keys"
 	grep -q "none.keys: No such file or directory" "$tmp/err" &&
 	{ "$skein" render --keymap "$tmp" "$sv" 2>"$tmp/err"; [ $? -eq 1 ]; } && grep -q "is a directory" "$tmp/err" &&
 	ok || bad "--keymap: extra bindings, and clear errors for unreadable files"
-"$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 | tail -1 | grep -q '? help  Q quit   s send' &&
+"$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 | tail -1 | grep -q '? help  Q quit  < > hotspot' &&
 	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME
 

@@ -12,6 +12,7 @@
 #include "view/keymap.h"
 #include "topo/topo.h"
 #include "view/view.h"
+#include "view/view_keys.h"
 #include "cli.h"
 #include "explore.h"
 #include "load.h"
@@ -98,6 +99,79 @@ key_name_ok(const char *name)
 	return keymap_key_parse(name, strlen(name)) != 0;
 }
 
+/* The key bindings: the configuration's (defaults.yaml and the files),
+ * then a --keymap file on top. Every binding is checked (a key name that
+ * does not parse, an action that does not exist), for the explorer as
+ * for 'skein config'. Returns an exit code; the error is printed. */
+int
+cli_keymap(struct cli *c, struct keymap **km)
+{
+	struct err e = { 0 };
+	const char *names[ACT_COUNT];
+	size_t n_names = 0;
+	*km = NULL;
+	for (int a = 0; a < ACT_COUNT; a++)
+		if (action_info((enum action)a) && action_info((enum action)a)->name)
+			names[n_names++] = action_info((enum action)a)->name;
+	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		return EXIT_USAGE;
+	}
+	/* checked above: every key name parses and every action exists */
+	*km = keymap_create_empty();
+	int rc = *km ? 0 : ERR_NOMEM;
+	for (uint32_t i = 0; !rc && i < c->cfg.n_keys; i++) {
+		enum action act = action_find(c->cfg.keys[i].action);
+		for (uint32_t k = 0; !rc && k < c->cfg.keys[i].n_keys; k++) {
+			const char *name = c->cfg.keys[i].keys[k];
+			rc = keymap_bind(*km, keymap_key_parse(name, strlen(name)), act);
+		}
+	}
+	char *text = NULL;
+	if (!rc && c->keymap) {
+		size_t len;
+		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
+			fprintf(stderr, "skein: %s\n", e.msg);
+			keymap_destroy(*km);
+			*km = NULL;
+			return EXIT_FAIL;
+		}
+		rc = keymap_parse(*km, text, c->keymap, &e);
+		free(text);
+	}
+	if (rc) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		keymap_destroy(*km);
+		*km = NULL;
+		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* `skein keys`: every key, command and mouse gesture, with the bindings
+ * in force, as text, man(7) or Markdown (doc/skein.1 and README.md hold
+ * the built-in ones: mk/keys-doc.sh). */
+int
+cli_keys(struct cli *c)
+{
+	enum view_keys_format fmt = KEYS_FMT_TEXT;
+	if (c->format && !strcmp(c->format, "man"))
+		fmt = KEYS_FMT_MAN;
+	else if (c->format && (!strcmp(c->format, "markdown") || !strcmp(c->format, "md")))
+		fmt = KEYS_FMT_MARKDOWN;
+	else if (c->format && strcmp(c->format, "text"))
+		return cli_usage_error("keys --format takes text, man or markdown, not", c->format);
+	struct keymap *km;
+	int rc = cli_keymap(c, &km);
+	if (rc)
+		return rc;
+	rc = view_keys_write(km, fmt, stdout) || fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	if (rc)
+		fprintf(stderr, "skein: cannot write the keys\n");
+	keymap_destroy(km);
+	return rc;
+}
+
 /* Options shared by explore and render, from the configuration and the
  * command line, checked before the (long) load. */
 static int
@@ -168,46 +242,9 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		vo->scale_max = (uint64_t)cv->scale_max_ns;
 	}
 
-	/* key bindings: the configuration's (defaults.yaml and the files),
-	 * then a --keymap file on top */
-	struct err e = { 0 };
-	const char *names[ACT_COUNT];
-	size_t n_names = 0;
-	for (int a = 0; a < ACT_COUNT; a++)
-		if (action_info((enum action)a) && action_info((enum action)a)->name)
-			names[n_names++] = action_info((enum action)a)->name;
-	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
-		return EXIT_USAGE;
-	}
-	/* checked above: every key name parses and every action exists */
-	*km = keymap_create_empty();
-	int rc = *km ? 0 : ERR_NOMEM;
-	for (uint32_t i = 0; !rc && i < c->cfg.n_keys; i++) {
-		enum action act = action_find(c->cfg.keys[i].action);
-		for (uint32_t k = 0; !rc && k < c->cfg.keys[i].n_keys; k++) {
-			const char *name = c->cfg.keys[i].keys[k];
-			rc = keymap_bind(*km, keymap_key_parse(name, strlen(name)), act);
-		}
-	}
-	char *text = NULL;
-	if (!rc && c->keymap) {
-		size_t len;
-		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
-			fprintf(stderr, "skein: %s\n", e.msg);
-			keymap_destroy(*km);
-			*km = NULL;
-			return EXIT_FAIL;
-		}
-		rc = keymap_parse(*km, text, c->keymap, &e);
-		free(text);
-	}
-	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
-		keymap_destroy(*km);
-		*km = NULL;
-		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
-	}
+	int rc = cli_keymap(c, km);
+	if (rc)
+		return rc;
 	vo->keys = *km;
 	return EXIT_OK;
 }

@@ -339,7 +339,10 @@ layout(struct view *v, int w, int h)
 		if (grid_h < grid_min)       /* too low for the details: the grid first */
 			grid_h = grid_min < body_h - ov_h ? grid_min : body_h - ov_h;
 		int rest = body_h - ov_h - grid_h;
-		if (tl_ok && rest >= 21) {
+		if (tl_ok && v->no_side && rest >= 5) {
+			tl_h = rest < tl_need ? rest : tl_need;
+			rest -= tl_h;
+		} else if (tl_ok && rest >= 21) {
 			tl_h = rest - 14 < tl_need ? rest - 14 : tl_need;
 			rest -= tl_h;
 		}

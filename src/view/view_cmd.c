@@ -6,12 +6,21 @@
 #include <string.h>
 #include <strings.h>
 
-/* The commands, as Tab completes them (the first word of a : line). */
-static const char *const commands[] = {
-	"step", "rank", "partition", "hotspot", "metric", "zoom", "clusters", "save", "search",
-	"help", "quit",
+/* The commands: the help, the man page and Tab completion read this. */
+const struct view_cmd_info view_cmds[] = {
+	{ "step", " N", "go to global step N (a bare N does too)" },
+	{ "rank", " N", "go to rank N" },
+	{ "partition", " N", "go to the N-th partition in step order" },
+	{ "hotspot", " N", "go to the N-th hotspot" },
+	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function" },
+	{ "zoom", " N [R]", "N steps per column, R ranks per row" },
+	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again" },
+	{ "save", " FILE", "write the view to FILE (~/ is your home); skein --config FILE reopens it" },
+	{ "search", " TEXT", "search as / does" },
+	{ "help", "", "this help" },
+	{ "quit", "", "quit skein" },
 };
-#define N_COMMANDS (sizeof commands / sizeof commands[0])
+const size_t view_n_cmds = sizeof view_cmds / sizeof view_cmds[0];
 
 /* Region names for completion, user regions first; NULL when out of
  * memory. The names live as long as the trace. */
@@ -37,7 +46,7 @@ region_names(struct view *v, size_t *n)
 static void
 complete(struct view *v, struct prompt *p)
 {
-	const char *metrics[METRIC_COUNT], *cl[] = { "off", "on" };
+	const char *metrics[METRIC_COUNT], *cl[] = { "off", "on" }, *names[32];
 	const char *const *cand = NULL;
 	const char **regions = NULL;
 	size_t n = 0;
@@ -48,8 +57,9 @@ complete(struct view *v, struct prompt *p)
 	if (v->input == INPUT_SEARCH || (ws > 0 && !strcmp(first, "search"))) {
 		cand = regions = region_names(v, &n);
 	} else if (ws == 0) {
-		cand = commands;
-		n = N_COMMANDS;
+		for (size_t i = 0; i < view_n_cmds && i < sizeof names / sizeof names[0]; i++)
+			names[n++] = view_cmds[i].name;
+		cand = names;
 		space = 1;
 	} else if (!strcmp(first, "metric") || !strcmp(first, "m")) {
 		for (int i = 0; i < METRIC_COUNT; i++)

@@ -300,6 +300,13 @@ det_request(struct view *v, enum action act)
 	return view_lines_scroll(&v->details, act);
 }
 
+static const struct pane_key det_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "scroll a line up / down" },
+	{ ACT_PAGE_UP, ACT_PAGE_DOWN, "scroll a page up / down" },
+	{ ACT_FIRST_RANK, ACT_LAST_RANK, "the top / the end" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_details_ops = {
 	.name = "details",
 	.focusable = 1,
@@ -307,4 +314,6 @@ const struct view_ops view_details_ops = {
 	.prepare = det_prepare,
 	.row = det_row,
 	.request = det_request,
+	.keys_title = "In the details",
+	.keys = det_keys,
 };

@@ -27,6 +27,14 @@ struct rect {
 	int x, y, w, h;
 };
 
+/* What a key means in one pane (for the help, the man page and the
+ * README, view_keys.c): the keys bound to act (and act2, shown together)
+ * do `what` while the pane has the focus. Tables end with ACT_NONE. */
+struct pane_key {
+	enum action act, act2;
+	const char *what;
+};
+
 /* A pane. The generic drawer (view.c) draws the box and title, calls
  * prepare once with the interior size, then row() for every interior row
  * with a one-row grid to fill. Panes keep what prepare computes in the
@@ -43,6 +51,9 @@ struct view_ops {
 	 * box (view_mouse.c: the pane has the focus by then); NULL: the
 	 * wheel moves up and down, a click only focuses */
 	int (*mouse)(struct view *v, enum km_mouse_kind kind, int x, int y);
+	/* the keys that mean something else in this pane, or NULL */
+	const char *keys_title;
+	const struct pane_key *keys;
 };
 
 extern const struct view_ops view_grid_ops;
@@ -216,7 +227,12 @@ void view_rows_reveal(struct view *v, uint32_t rank);
 /* view_mouse.c: a mouse event (a keymap_mouse code) */
 void view_mouse(struct view *v, uint32_t key);
 
-/* view_cmd.c */
+/* view_cmd.c: the commands (name, what follows it, what it does) */
+struct view_cmd_info {
+	const char *name, *args, *help;
+};
+extern const struct view_cmd_info view_cmds[];
+extern const size_t view_n_cmds;
 void view_input_key(struct view *v, uint32_t key);
 void view_command(struct view *v, const char *cmd);
 /* view_search.c: the next (dir 1) or previous match of v->search;

@@ -152,6 +152,12 @@ ov_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 	return 1;
 }
 
+static const struct pane_key ov_keys[] = {
+	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "one strip column left / right (the window follows)" },
+	{ ACT_PAGE_LEFT, ACT_PAGE_RIGHT, "ten strip columns left / right" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_overview_ops = {
 	.name = "overview",
 	.focusable = 1,
@@ -160,4 +166,6 @@ const struct view_ops view_overview_ops = {
 	.row = ov_row,
 	.request = ov_request,
 	.mouse = ov_mouse,
+	.keys_title = "In the overview",
+	.keys = ov_keys,
 };

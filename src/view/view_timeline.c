@@ -314,6 +314,12 @@ tl_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 	return 1;
 }
 
+static const struct pane_key tl_keys[] = {
+	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the previous / next operation of the rank in time" },
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the operation running at the same time on the rank above / below" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_timeline_ops = {
 	.name = "timeline",
 	.focusable = 1,
@@ -322,4 +328,6 @@ const struct view_ops view_timeline_ops = {
 	.row = tl_row,
 	.request = tl_request,
 	.mouse = tl_mouse,
+	.keys_title = "In the timeline",
+	.keys = tl_keys,
 };

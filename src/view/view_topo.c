@@ -605,6 +605,16 @@ topo_request(struct view *v, enum action act)
 	}
 }
 
+static const struct pane_key topo_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "tree: the object above / below; icicle, radial: the parent / first child" },
+	{ ACT_MOVE_LEFT, ACT_NONE, "tree: collapse the object, or go to its parent; icicle, radial: the previous object of its level" },
+	{ ACT_MOVE_RIGHT, ACT_NONE, "tree: expand the object, or go to its first child; icicle, radial: the next object of its level" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "tree: open or close the object" },
+	{ ACT_PAGE_UP, ACT_PAGE_DOWN, "tree: a page up / down" },
+	{ ACT_FIRST_RANK, ACT_LAST_RANK, "tree: the first / last object" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_topo_ops = {
 	.name = "topology",
 	.focusable = 1,
@@ -612,4 +622,6 @@ const struct view_ops view_topo_ops = {
 	.prepare = topo_prepare,
 	.row = topo_row,
 	.request = topo_request,
+	.keys_title = "In the topology",
+	.keys = topo_keys,
 };
