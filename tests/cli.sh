@@ -145,6 +145,12 @@ if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<
 else
 	bad ":save then --config: the same screen"
 fi
+# :save ~/FILE is in the home directory, as a shell would have it
+mkdir -p "$tmp/home"
+HOME=$tmp/home "$skein" render "$sv" --size 100x24 --keys ':save ~/v.yaml<Enter>' | tail -1 | grep -q 'view saved to ~/v.yaml' &&
+	grep -q 'metric: lateness' "$tmp/home/v.yaml" && ok || bad ":save ~/v.yaml writes into \$HOME"
+HOME=$tmp/home "$skein" render "$sv" --size 100x24 --keys ':save ~no-such-user-xyz/v.yaml<Enter>' | tail -1 |
+	grep -q 'no such user' && ok || bad ":save ~nouser/ says why"
 # ... also when the window was scrolled (the LAMMPS trace has 3668 steps)
 lm=$root/traces/corpus/lammps-melt-4/traces.otf2
 if "$skein" render "$lm" --size 60x20 --keys 'LLLLH:save '"$tmp"'/win.yaml<Enter>' >/dev/null &&

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,10 +53,43 @@ cli_phase_names(const struct cli *c, const struct analysis *a, uint8_t *keep, st
 	return names;
 }
 
+/* "~/x" and "~" as a shell expands them: $HOME, else the password
+ * database; "~user/x" for another user. Returns path itself otherwise,
+ * or NULL when the home directory is unknown. */
+static const char *
+expand_home(const char *path, char *buf, size_t n)
+{
+	if (path[0] != '~')
+		return path;
+	const char *slash = strchr(path, '/');
+	size_t ul = slash ? (size_t)(slash - path - 1) : strlen(path + 1);
+	const char *home = NULL;
+	if (ul == 0) {
+		home = getenv("HOME");
+		if (!home || !*home) {
+			struct passwd *pw = getpwuid(getuid());
+			home = pw ? pw->pw_dir : NULL;
+		}
+	} else {
+		char user[256];
+		snprintf(user, sizeof user, "%.*s", (int)(ul < 255 ? ul : 255), path + 1);
+		struct passwd *pw = getpwnam(user);
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (!home)
+		return NULL;
+	snprintf(buf, n, "%s%s", home, slash ? slash : "");
+	return buf;
+}
+
 /* `:save FILE`: the current view written into the configuration, dumped. */
 static int
-save_view(void *ud, const struct view_state *st, const char *path, struct err *e)
+save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 {
+	char full[4096];
+	const char *path = expand_home(arg, full, sizeof full);
+	if (!path)
+		return err_set(e, ERR_IO, "%s: no such user, or no home directory", arg);
 	struct config *cfg = ud;
 	cfg->view.metric = (enum config_metric)st->metric;
 	cfg->view.sel_rank = st->sel_rank;

@@ -234,78 +234,158 @@ goto_partition(struct view *v, uint32_t ord)
 	view_set_message(v, 1, "partition %u has no operations", ord);
 }
 
+/* The command called name: its name, an alias (s, r, p, hot, m, z, cl,
+ * q) or an unambiguous prefix; -1 when none is. */
+static int
+find_command(const char *name)
+{
+	static const struct { const char *alias, *cmd; } aliases[] = {
+		{ "s", "step" }, { "r", "rank" }, { "p", "partition" }, { "part", "partition" },
+		{ "hot", "hotspot" }, { "m", "metric" }, { "z", "zoom" }, { "cl", "clusters" },
+		{ "cluster", "clusters" }, { "q", "quit" },
+	};
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (!strcmp(name, aliases[i].alias))
+			name = aliases[i].cmd;
+	int found = -1;
+	size_t n = strlen(name);
+	for (size_t i = 0; i < view_n_cmds; i++) {
+		if (!strcmp(name, view_cmds[i].name))
+			return (int)i;
+		if (!strncmp(name, view_cmds[i].name, n))
+			found = found == -1 ? (int)i : -2;
+	}
+	return found >= 0 ? found : -1;
+}
+
+static void
+usage(struct view *v, int c, const char *why)
+{
+	view_set_message(v, 1, "%s%s%s%s: %s", why ? why : "", why ? " \u2014 " : "", view_cmds[c].name,
+			 view_cmds[c].args, view_cmds[c].help);
+}
+
+/* The one number a step, rank, partition or hotspot command takes, in
+ * [lo, hi]; what is wrong with it goes to the message ("rank takes a
+ * number from 0 to 3, not '-1'"). Out of range is the caller's to say. */
+static int
+one_number(struct view *v, int c, const char *arg, const char *more, uint32_t lo, uint32_t hi,
+	   uint32_t *x)
+{
+	const char *cn = view_cmds[c].name;
+	if (!arg)
+		view_set_message(v, 1, "%s takes a number from %u to %u", cn, lo, hi);
+	else if (more)
+		view_set_message(v, 1, "%s takes one number, not '%s %s'", cn, arg, more);
+	else if (parse_num(arg, x))
+		view_set_message(v, 1, "%s takes a number from %u to %u, not '%s'", cn, lo, hi, arg);
+	else
+		return 0;
+	return -1;
+}
+
 void
 view_command(struct view *v, const char *cmd)
 {
 	char buf[200];
 	snprintf(buf, sizeof buf, "%s", cmd);
-	char *words[4] = { 0 };
+	char *words[4] = { 0 }, *save = NULL;
 	int n = 0;
-	for (char *w = strtok(buf, " \t"); w && n < 4; w = strtok(NULL, " \t"))
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 4; w = strtok_r(NULL, " \t", &save))
 		words[n++] = w;
 	if (n == 0)
 		return;
 	int k = 0;
 	if (strcmp(words[0], "goto") == 0 || strcmp(words[0], "go") == 0)
 		k = 1;
-	const char *c = words[k];
+	const char *name = words[k];
 	const char *arg = k + 1 < n ? words[k + 1] : NULL;
 	const char *arg2 = k + 2 < n ? words[k + 2] : NULL;
-	uint32_t x, y;
-	if (!c) {
+	/* save and search take the rest of the line, spaces and all */
+	const char *rest = NULL;
+	if (arg) {
+		rest = cmd + (arg - buf);
+		while (*rest == ' ' || *rest == '\t')
+			rest++;
+	}
+	uint32_t x, y, np, nh;
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	analysis_parts(v->a, &np);
+	analysis_hotspots(v->a, &nh);
+	if (!name) {
 		view_set_message(v, 1, "goto what? (step N, rank N, partition N, hotspot N)");
-	} else if (parse_num(c, &x) == 0 && !arg) {
+		return;
+	}
+	if (!arg && parse_num(name, &x) == 0) {
 		goto_step(v, x);
-	} else if ((!strcmp(c, "step") || !strcmp(c, "s")) && arg && !parse_num(arg, &x) && !arg2) {
-		goto_step(v, x);
-	} else if ((!strcmp(c, "rank") || !strcmp(c, "r")) && arg && !parse_num(arg, &x) && !arg2) {
-		goto_rank(v, x);
-	} else if ((!strcmp(c, "partition") || !strcmp(c, "part") || !strcmp(c, "p")) && arg &&
-		   !parse_num(arg, &x) && !arg2) {
-		goto_partition(v, x);
-	} else if ((!strcmp(c, "hotspot") || !strcmp(c, "hot")) && arg && !parse_num(arg, &x) && !arg2) {
-		uint32_t nh;
-		analysis_hotspots(v->a, &nh);
-		if (x < 1 || x > nh) {
+		return;
+	}
+	int c = find_command(name);
+	if (c < 0) {
+		view_set_message(v, 1, "unknown command '%s' (Tab completes; ? lists the commands)", name);
+		return;
+	}
+	const char *cn = view_cmds[c].name;
+	if (!strcmp(cn, "step")) {
+		if (!one_number(v, c, arg, arg2, 0, ns ? ns - 1 : 0, &x))
+			goto_step(v, x);
+	} else if (!strcmp(cn, "rank")) {
+		if (!one_number(v, c, arg, arg2, 0, nr ? nr - 1 : 0, &x))
+			goto_rank(v, x);
+	} else if (!strcmp(cn, "partition")) {
+		if (!one_number(v, c, arg, arg2, 1, np, &x))
+			goto_partition(v, x);
+	} else if (!strcmp(cn, "hotspot")) {
+		if (one_number(v, c, arg, arg2, 1, nh, &x)) {
+			/* said */
+		} else if (x < 1 || x > nh) {
 			view_set_message(v, 1, "hotspot %u does not exist (1-%u)", x, nh);
 		} else {
 			v->hot_idx = (int)x - 2;
 			view_action(v, ACT_NEXT_HOTSPOT);
 		}
-	} else if (!strcmp(c, "metric") || !strcmp(c, "m")) {
+	} else if (!strcmp(cn, "metric")) {
 		enum view_metric m = arg && !arg2 ? view_metric_find(arg) : METRIC_COUNT;
 		if (m == METRIC_COUNT) {
-			view_set_message(v, 1, "metric: lateness, diff, global, duration, partition or function");
+			usage(v, c, arg ? "no such metric" : NULL);
 		} else {
 			v->metric = m;
 			view_select_update(v);
 		}
-	} else if (!strcmp(c, "zoom") || !strcmp(c, "z")) {
+	} else if (!strcmp(cn, "zoom")) {
 		if (arg && !parse_num(arg, &x) && x >= 1 && (!arg2 || (!parse_num(arg2, &y) && y >= 1)))
 			view_set_zoom(v, x, arg2 ? y : v->zr);
 		else
-			view_set_message(v, 1, "zoom N [R]: N steps per column, R ranks per row (both >= 1)");
-	} else if ((!strcmp(c, "clusters") || !strcmp(c, "cluster") || !strcmp(c, "cl")) && !arg2) {
-		clusters_command(v, arg);
-	} else if (!strcmp(c, "save") && arg && !arg2) {
+			usage(v, c, "both numbers are 1 or more");
+	} else if (!strcmp(cn, "clusters")) {
+		if (arg2)
+			usage(v, c, NULL);
+		else
+			clusters_command(v, arg);
+	} else if (!strcmp(cn, "save")) {
 		struct view_state st;
 		struct err e = { 0 };
 		view_get_state(v, &st);
-		if (!v->save)
+		if (!rest)
+			usage(v, c, "a file name is missing");
+		else if (!v->save)
 			view_set_message(v, 1, "saving views is not available here");
-		else if (v->save(v->save_ud, &st, arg, &e))
+		else if (v->save(v->save_ud, &st, rest, &e))
 			view_set_message(v, 1, "%s", e.msg[0] ? e.msg : "cannot save the view");
 		else
-			view_set_message(v, 0, "view saved to %s", arg);
-	} else if (!strcmp(c, "search") && arg) {
-		snprintf(v->search, sizeof v->search, "%s", arg);
+			view_set_message(v, 0, "view saved to %s", rest);
+	} else if (!strcmp(cn, "search")) {
+		if (!rest) {
+			usage(v, c, NULL);
+			return;
+		}
+		snprintf(v->search, sizeof v->search, "%s", rest);
 		view_search_step(v, 1);
-	} else if ((!strcmp(c, "q") || !strcmp(c, "quit")) && !arg) {
+	} else if (arg) {
+		usage(v, c, "no argument");
+	} else if (!strcmp(cn, "quit")) {
 		v->quit = 1;
-	} else if (!strcmp(c, "help") && !arg) {
-		view_action(v, ACT_HELP);
 	} else {
-		view_set_message(v, 1, "unknown command '%s' (step N, rank N, partition N, hotspot N, "
-				 "metric NAME, zoom N [R], clusters K|off, save FILE, quit)", cmd);
+		view_action(v, ACT_HELP);
 	}
 }
