@@ -5,9 +5,11 @@
  * Cases are listed in tests/golden/cases.txt, one per line:
  *
  *   NAME TRACE WxH [pane=P] [color=none|mono|8|256] [ascii] [metric=M] [opts=leap] [clusters=K]
- *        [topo=SYNTHETIC] [topoxml=FILE] [keys=KEYS...]
+ *        [topo=SYNTHETIC] [topoxml=FILE] [start] [keys=KEYS...]
  *     expect TEXT          (optional, repeatable: TEXT must be on the screen)
  *
+ * Cases open at rank 0, step 0 so that their keys move from a known
+ * place; `start` opens them as the explorer does (at the top hotspot).
  * keys= takes the rest of the line. TRACE names a trace generated here
  * with skein-gen (deterministic, byte-identical output), corpus:NAME for
  * traces/corpus/NAME, or shared:NAME for ../shared/traces/otf2/NAME
@@ -53,7 +55,7 @@ struct loaded {
 
 struct gcase {
 	char name[64], trace[128], pane[32], metric[32], keys[512], topo[128], topoxml[128];
-	int w, h, ascii, leap;
+	int w, h, ascii, leap, start;
 	unsigned clusters;
 	enum grid_depth depth;
 	char expect[8][160];
@@ -123,6 +125,8 @@ load_cases(const char *path)
 				snprintf(c->topoxml, sizeof c->topoxml, "%s", tok + 8);
 			else if (!strcmp(tok, "opts=leap"))
 				c->leap = 1;
+			else if (!strcmp(tok, "start"))
+				c->start = 1;
 			else if (!strcmp(tok, "color=mono"))
 				c->depth = DEPTH_MONO;
 			else if (!strcmp(tok, "color=8"))
@@ -271,7 +275,8 @@ run_case(void **state)
 	}
 	char label[256], xml[1024];
 	snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
-	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters };
+	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters,
+				.start_origin = !c->start };
 	if (c->topoxml[0]) {
 		snprintf(xml, sizeof xml, "%s/traces/hwloc/%s", tu_env("SKEIN_SHARED", "../shared"), c->topoxml);
 		if (!tu_exists(xml)) {

@@ -28,8 +28,9 @@ fi
 trace=$tmp/stencil8d/traces.otf2
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
 
-# --- skein render on the command line draws the golden screens
-for c in "hotspot|>|" "color-256|>|--color ansi" "ascii|>|--ascii" "pane-details|>|--pane details --size 60x30"; do
+# --- skein render on the command line draws the golden screens (which
+# press > from rank 0, step 0: the screen skein opens with)
+for c in "hotspot||" "color-256||--color ansi" "ascii||--ascii" "pane-details||--pane details --size 60x30"; do
 	name=${c%%|*}; rest=${c#*|}; keys=${rest%%|*}; opts=${rest#*|}
 	# shellcheck disable=SC2086
 	if "$skein" render "$trace" --size 120x40 --keys "$keys" $opts >"$tmp/out" 2>"$tmp/err" &&
@@ -81,12 +82,15 @@ t send-keys -t tui "stty -g >$tmp/stty.before; clear" Enter
 
 # start, move, jump, help
 t send-keys -t tui "$skein $trace" Enter
-wait_for 'logical · lateness' && wait_for 'r0 step 0' && ok || bad "the explorer shows the grid ($(screen | head -3))"
-screen | grep -q '^│r0  ▸·C·C·s·r·C' && ok || bad "grid row of rank 0"
+wait_for 'logical · lateness' && wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok ||
+	bad "the explorer opens at the top hotspot, the delayed rank ($(screen | head -3))"
+screen | grep -q '^│r0   ·C·C·s·r·C' && ok || bad "grid row of rank 0"
 t send-keys -t tui j l l
-wait_for 'r1 step 2' && ok || bad "j and l move the selection"
+wait_for 'r4 step 12' && ok || bad "j and l move the selection"
 t send-keys -t tui '>'
-wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok || bad "> jumps to the delayed rank"
+wait_for 'hotspot 2/20' && ok || bad "> goes on to the next hotspot"
+t send-keys -t tui '<'
+wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok || bad "< back to the delayed rank"
 t send-keys -t tui '?'
 wait_for 'help · Esc' && ok || bad "? opens the help"
 t send-keys -t tui Escape
@@ -129,16 +133,16 @@ wait_for '^TTY-RESTORED-3' && ok || bad "terminal modes restored after SIGTERM"
 # --- a login node's terminal (issue 12): TERM=xterm-256color inside tmux,
 # whose Home/End/F-keys xterm's terminfo does not list
 t send-keys -t tui "clear; TERM=xterm-256color $skein $trace" Enter
-wait_for 'logical · lateness' && wait_for 'r0 step 0 ' || bad "start with TERM=xterm-256color"
+wait_for 'logical · lateness' && wait_for 'r3 step 10 ' || bad "start with TERM=xterm-256color"
 t send-keys -t tui End
-wait_for 'r0 step 29 ' && ok || bad "End (ESC [ 4 ~) goes to the last step ($(screen | head -1))"
+wait_for 'r3 step 29 ' && ok || bad "End (ESC [ 4 ~) goes to the last step ($(screen | head -1))"
 t send-keys -t tui Home
-wait_for 'r0 step 0 ' && ok || bad "Home (ESC [ 1 ~) goes to the first step"
+wait_for 'r3 step 0 ' && ok || bad "Home (ESC [ 1 ~) goes to the first step"
 t send-keys -t tui F5
 wait_for 'F5 is not bound' && ok || bad "F5 is one key"
 t send-keys -t tui -l "$(printf '\033[99~')"
 t send-keys -t tui l
-wait_for 'r0 step 1 ' && ! screen | grep -q 'not bound' && ok ||
+wait_for 'r3 step 1 ' && ! screen | grep -q 'not bound' && ok ||
 	bad "an unknown sequence is dropped whole, not read as keys"
 # Ctrl-C in a prompt cancels it; skein keeps running
 t send-keys -t tui ':' 's' 't' 'e' 'p'
@@ -165,7 +169,7 @@ wait_for 'logical · lateness' || bad "restart for the history"
 t send-keys -t tui ':' Up
 wait_for '^:step 7' && ok || bad "the history of the last session comes back with Up"
 t send-keys -t tui C-a Right Right Right Right Right C-k '1' '2' Enter
-wait_for 'r0 step 12 ' && ok || bad "C-a, Right and C-k edit the recalled line ($(screen | head -1))"
+wait_for 'r3 step 12 ' && ok || bad "C-a, Right and C-k edit the recalled line ($(screen | head -1))"
 t send-keys -t tui q
 wait_gone 'logical · lateness' || bad "q after the history test"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-4" Enter

@@ -231,7 +231,10 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		.win_step = cv->steps.all ? 0 : cv->steps.first,
 		.win_rank = cv->ranks.all ? 0 : cv->ranks.first,
 	};
-	vo->initial = init;
+	/* a configuration that leaves them at their defaults opens at the
+	 * first screen (the top hotspot) */
+	if (init->window || init->sel_rank || init->sel_step || init->zoom_steps > 1 || init->zoom_ranks > 1)
+		vo->initial = init;
 	/* which panes the configuration's layout lists; positions stay adaptive */
 	int has[CONFIG_PANE_COUNT] = { 0 }, side_width = 0;
 	for (uint32_t col = 0; col < cv->n_columns; col++)

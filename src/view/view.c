@@ -58,6 +58,55 @@ view_pane_known(const char *name)
 	return pane_find(name) >= 0;
 }
 
+/* What the reader warned of (skein info lists the same), said once at
+ * start: a user must know the trace's quality before trusting it. */
+static void
+quality_note(struct view *v)
+{
+	static const enum trace_warning shown[] = {
+		WARN_MISNESTED_LEAVE, WARN_STRAY_LEAVE, WARN_UNCLOSED_REGION, WARN_MEASUREMENT_OFF,
+		WARN_UNMATCHED_SEND, WARN_UNMATCHED_RECV, WARN_INCOMPLETE_COLL, WARN_TIME_BACKWARDS,
+		WARN_BAD_PEER, WARN_UNKNOWN_REQUEST, WARN_SIZE_MISMATCH, WARN_BAD_REF,
+		WARN_EVENT_COUNT_MISMATCH,
+	};
+	const struct trace_info *ti = trace_info(v->t);
+	size_t len = 0;
+	v->start_note[0] = 0;
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		uint64_t n = ti->warnings[shown[i]];
+		if (!n || len >= sizeof v->start_note)
+			continue;
+		int k = snprintf(v->start_note + len, sizeof v->start_note - len, "%s%llu %s",
+				 len ? ", " : "trace quality: ", (unsigned long long)n,
+				 trace_warning_name(shown[i]));
+		len += k > 0 ? (size_t)k : 0;
+	}
+	if (len && len < sizeof v->start_note)
+		snprintf(v->start_note + len, sizeof v->start_note - len, " ('skein info' lists them)");
+}
+
+/* The first screen, once the layout is known: the top hotspot, or when
+ * nothing is late, the whole trace fitted if it is wider than the grid.
+ * The reader's warnings stay in the message, before the hotspot's. */
+static void
+first_screen(struct view *v)
+{
+	uint32_t nh;
+	v->start_pending = 0;
+	analysis_hotspots(v->a, &nh);
+	if (nh) {
+		v->hot_idx = -1;
+		view_nav_action(v, ACT_NEXT_HOTSPOT);
+	} else if (view_index_steps(v->ix) > (uint32_t)v->cols * v->zs) {
+		view_nav_action(v, ACT_ZOOM_FIT);
+	}
+	if (v->start_note[0]) {
+		char m[sizeof v->message];
+		snprintf(m, sizeof m, "%s", v->message);
+		view_set_message(v, 0, "%s%s%s", v->start_note, m[0] ? " \u00b7 " : "", m);
+	}
+}
+
 int
 view_create(const struct analysis *a, const struct view_opts *o, struct view **out, struct err *e)
 {
@@ -131,6 +180,9 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 		view_index_set_scale(v->ix, o->scale_min, o->scale_max);
 	if (o && o->initial)
 		view_set_state(v, o->initial);
+	v->start_pending = !(o && (o->initial || o->start_origin));
+	quality_note(v);
+	snprintf(v->message, sizeof v->message, "%s", v->start_note);
 	*out = v;
 	return 0;
 }
@@ -773,6 +825,8 @@ void
 view_draw(struct view *v, struct grid *g)
 {
 	layout(v, g->w, g->h);
+	if (v->start_pending && !v->tiny)
+		first_screen(v);
 	view_scroll_to_selection(v, 0);
 	grid_clear(g);
 	if (v->tiny) {

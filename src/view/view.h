@@ -55,6 +55,10 @@ struct view_opts {
 	view_save_fn save;          /* `:save PATH`; NULL: the command says it can't */
 	void *save_ud;
 	const struct view_state *initial;   /* a saved view to start from, or NULL */
+	/* Without a saved view the explorer opens at the top hotspot (or,
+	 * without one, fits a trace wider than the screen); start_origin
+	 * opens at rank 0, step 0 instead (the golden tests). */
+	int start_origin;
 	/* The topology pane's hardware: an hwloc XML file, else an hwloc
 	 * synthetic description ("pack:2 core:18 pu:1"), else (both NULL)
 	 * the machine skein runs on. Copied; loaded when the pane is first

@@ -128,10 +128,12 @@ struct view {
 	char search_done[200];        /* the pattern search_hits are for */
 	struct hit *search_hits;      /* its matches in step order (view_search.c) */
 	size_t n_search_hits;
-	char message[200];
+	char message[400];
 	int message_error;
 	int hot_idx;
 	int quit, repaint;
+	int start_pending;            /* the first draw goes to the first screen */
+	char start_note[400];         /* what the trace's readers warned of */
 	view_save_fn save;            /* `:save PATH`, from view_opts */
 	void *save_ud;
 
