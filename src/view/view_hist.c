@@ -237,6 +237,41 @@ eighth_glyph(long e)
 	return e <= 0 ? ' ' : e >= 8 ? 0x2588 : 0x2580 + (uint32_t)e;    /* ▁ … ▇ █ */
 }
 
+/* "You are here": the selected operation's value in the histogram's
+ * metric (seconds) and its bin; -1 when the histogram does not hold it
+ * (outside the scope, another region, message sizes), -2 for a value
+ * of 0 (counted apart). */
+static int
+selected_bin(const struct view *v, double *val)
+{
+	const struct view_hist *vh = v->hist;
+	const struct hist *h = &vh->hist;
+	uint32_t l = v->sel_lop;
+	struct hist_select sel;
+	view_scope_select(v, vh->scope, &sel);
+	if (l == TRACE_NONE || vh->kind > HK_DURATION || !view_scope_has(v, &sel, l))
+		return -1;
+	uint64_t ticks;
+	if (vh->kind == HK_LATENESS) {
+		ticks = analysis_lop_lateness(v->a, l);
+	} else if (vh->kind == HK_DIFF) {
+		ticks = analysis_lop_diff(v->a, l);
+	} else {
+		if (analysis_lop_kind(v->a, l) == OP_COMPUTE ||
+		    (vh->region != TRACE_NONE && analysis_lop_region(v->a, l) != vh->region))
+			return -1;
+		uint64_t en = analysis_lop_enter(v->a, l), ex = analysis_lop_exit(v->a, l);
+		ticks = ex > en ? ex - en : 0;
+	}
+	*val = trace_seconds(v->t, ticks);
+	if (!(*val > 0))
+		return -2;
+	for (uint32_t b = 0; b < h->n_bins; b++)
+		if (*val < hist_edge(h, b + 1) || b + 1 == h->n_bins)
+			return *val >= hist_edge(h, b) || b == 0 ? (int)b : -1;
+	return -1;
+}
+
 static void
 hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 {
@@ -244,10 +279,21 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 	const struct hist *h = &vh->hist;
 	int lw = label_w(vh);
 	char a[48], b[48];
+	double sv = 0;
+	int sb = selected_bin(v, &sv);
 	if (y == 0) {
-		grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
+		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
 		if (h->zero)
-			grid_printf(row, 16, 0, row->w - 16, ST_DIM, "%llu at 0 (not shown)", (unsigned long long)h->zero);
+			x = 16 + grid_printf(row, 16, 0, row->w - 16, ST_DIM, "%llu at 0 (not shown)",
+					     (unsigned long long)h->zero);
+		if (sb != -1) {
+			char c[96];
+			fmt_seconds(sv, a, sizeof a);
+			snprintf(c, sizeof c, "\u25b2 selected %s%s", sb == -2 ? "0" : a, sb == -2 ? ", not shown" : "");
+			int n = grid_text_width(c);
+			if (x + 2 + n <= row->w - 15)
+				grid_text(row, row->w - 16 - n, 0, n, ST_EMPH, c);
+		}
 		grid_printf(row, row->w - 14, 0, 14, ST_DIM, "%14s", vh->lin_counts ? "linear counts" : "log counts");
 		return;
 	}
@@ -264,6 +310,8 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 				continue;
 			int style = vh->kind <= HK_DIFF ? ST_HEAT0 + (int)(i * GRID_HEAT_LEVELS / h->n_bins) : ST_EMPH;
 			grid_put(row, lw + (int)i, 0, eighth_glyph(e), style);
+			if ((int)i == sb)
+				row->cells[lw + (int)i].mark |= MARK_SEL;
 		}
 		return;
 	}
@@ -285,6 +333,11 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 	bw = grid_text_width(b);
 	if (row->w - bw > end + 1)
 		grid_text(row, row->w - bw, 0, bw, ST_LABEL, b);
+	/* you are here, where no label is */
+	int x = lw + sb;
+	if (sb >= 0 && x < row->w && row->cells[x].ch == ' ' && (x == lw || row->cells[x - 1].ch == ' ') &&
+	    (x + 1 == row->w || row->cells[x + 1].ch == ' '))
+		grid_put(row, x, 0, 0x25b2, ST_EMPH);
 }
 
 static const uint32_t layer_glyph[MAX_FUNCS + 1] = { 0x2588, 0x2593, 0x2592, 0x2591, 'x', 'o', '*' };
