@@ -328,6 +328,36 @@ other_locations_named(void **state)
 	trace_destroy(t);
 }
 
+/* info keeps one field per line: APEX's creator string holds four lines
+ * of build details; fastotf2's metric locations have empty names. */
+static void
+info_one_line_per_field(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "otf2/apex-hpx-als-movielens");
+	struct trace *t = tu_load(path);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\ncreator       APEX version 1.2.0-5d21a20-master / Built on: 11:54:40 Jan 30 2019 / "));
+	assert_non_null(strstr(buf, " (OTF2 2.1.1)\ntime span "));
+	free(buf);
+	trace_destroy(t);
+	SHARED_TRACE(path, "otf2/fastotf2-simple-mi300/traces.otf2");
+	t = tu_load(path);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
+	fclose(f);
+	assert_null(strstr(buf, ",  [Process]"));
+	assert_non_null(strstr(buf, "Per process metrics [Process], (unnamed) [Process]"));
+	free(buf);
+	trace_destroy(t);
+}
+
 /* A directory works as well as its anchor file. */
 static void
 directory_path(void **state)
@@ -344,7 +374,7 @@ int
 main(void)
 {
 	enum { N = sizeof traces / sizeof traces[0] };
-	struct CMUnitTest tests[2 * N + 4];
+	struct CMUnitTest tests[2 * N + 5];
 	static char names[N][160];
 	for (int i = 0; i < N; i++) {
 		snprintf(names[i], sizeof names[i], "%s invariants", traces[i].rel);
@@ -357,5 +387,6 @@ main(void)
 	tests[2 * N + 1] = (struct CMUnitTest)cmocka_unit_test(stencil_quirks);
 	tests[2 * N + 2] = (struct CMUnitTest)cmocka_unit_test(directory_path);
 	tests[2 * N + 3] = (struct CMUnitTest)cmocka_unit_test(other_locations_named);
+	tests[2 * N + 4] = (struct CMUnitTest)cmocka_unit_test(info_one_line_per_field);
 	return cmocka_run_group_tests_name("otf2 reader on ../shared traces", tests, NULL, NULL);
 }

@@ -37,6 +37,9 @@ for c in "hotspot||" "color-256||--color ansi" "ascii||--ascii" "pane-details||-
 		cmp -s "$tmp/out" "$root/tests/golden/$name.txt"; then ok; else bad "render $name differs from tests/golden/$name.txt"; fi
 done
 "$skein" render "$trace" --size 0x5 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "render --size 0x5 is a usage error"
+"$skein" render "$trace" --size 30x8 >"$tmp/out" 2>"$tmp/err"; [ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q '^skein: --size 30x8 is too small: the explorer needs at least 40x12$' "$tmp/err" && ok ||
+	bad "render below the minimum size is a usage error naming the minimum ($(head -1 "$tmp/err"))"
 "$skein" render "$trace" --pane nope >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "render --pane nope is a usage error"
 "$skein" render "$trace" --keys "<Nope>" >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "a bad key script is a usage error"
 "$skein" explore "$trace" >"$tmp/out" 2>"$tmp/err" </dev/null; [ $? -eq 2 ] && grep -q 'needs a terminal' "$tmp/err" &&

@@ -427,6 +427,14 @@ cli_render(struct cli *c)
 		else
 			return cli_usage_error("render --color takes none, mono, 8, 256 or ansi, not", c->color);
 	}
+	int min_w, min_h;
+	view_min_size(c->pane, &min_w, &min_h);
+	if (ro.w < min_w || ro.h < min_h) {
+		char what[96];
+		snprintf(what, sizeof what, "--size %dx%d is too small: %s needs at least %dx%d", ro.w, ro.h,
+			 c->pane ? "a pane" : "the explorer", min_w, min_h);
+		return cli_usage_error(what, NULL);
+	}
 	if (c->pane && !view_pane_known(c->pane))
 		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology or histogram, not", c->pane);
 	if (c->keys) {

@@ -36,6 +36,13 @@ view_pane_ops(int id)
 	return id >= 0 && id < PANE_COUNT ? panes[id] : NULL;
 }
 
+void
+view_min_size(const char *pane, int *w, int *h)
+{
+	*w = pane ? SOLO_MIN_W : MIN_W;
+	*h = pane ? SOLO_MIN_H : MIN_H;
+}
+
 const char *
 view_pane_names(void)
 {

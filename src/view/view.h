@@ -116,6 +116,10 @@ int view_history_changed(const struct view *v);
 /* 1 when the last action asked for a full repaint (redraw); clears it. */
 int view_take_repaint(struct view *v);
 
+/* The smallest screen with a usable layout, for the whole explorer
+ * (pane NULL) or one pane alone; smaller screens show a message. */
+void view_min_size(const char *pane, int *w, int *h);
+
 /* Names of the panes for --pane, space-separated. */
 const char *view_pane_names(void);
 /* 1 if a pane is called name. */

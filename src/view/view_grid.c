@@ -87,8 +87,9 @@ axis_row(struct view *v, struct grid *row, int cols)
 			break;
 		if (col % k == 0) {
 			char buf[16];
-			snprintf(buf, sizeof buf, "%u", s0);
-			grid_text(row, v->label_w + x, 0, cols - x, ST_LABEL, buf);
+			int n = snprintf(buf, sizeof buf, "%u", s0);
+			if (x + n <= cols)           /* whole numbers only: "7" is not 70 */
+				grid_text(row, v->label_w + x, 0, cols - x, ST_LABEL, buf);
 		}
 	}
 }
