@@ -155,6 +155,8 @@ wait_gone '^:step' && sleep 0.3 && screen | grep -q 'logical · lateness' && ok 
 	bad "Ctrl-C in the command line cancels it without quitting"
 t send-keys -t tui '/' 'x' C-c
 wait_gone '^/x' && screen | grep -q 'logical · lateness' && ok || bad "Ctrl-C in the search prompt cancels it"
+# the explorer asks for mouse reports in SGR form
+[ "$(t display -p -t tui '#{mouse_any_flag}#{mouse_sgr_flag}')" = 11 ] && ok || bad "mouse reporting is on, SGR encoded"
 # a click (SGR 1006 report) selects the cell under it: row r2 is screen
 # row 6 (1-based 7), step 4 is column 1 + label 5 + 4 (1-based 11)
 t send-keys -t tui -l "$(printf '\033[<0;11;7M\033[<0;11;7m')"
@@ -175,6 +177,16 @@ t send-keys -t tui C-a Right Right Right Right Right C-k '1' '2' Enter
 wait_for 'r3 step 12 ' && ok || bad "C-a, Right and C-k edit the recalled line ($(screen | head -1))"
 t send-keys -t tui q
 wait_gone 'logical · lateness' || bad "q after the history test"
+[ "$(t display -p -t tui '#{mouse_any_flag}')" = 0 ] && ok || bad "mouse reporting is off after quitting"
+# --no-mouse leaves the mouse to the terminal
+t send-keys -t tui "clear; TERM=xterm-256color $skein --no-mouse $trace" Enter
+wait_for 'r3 step 10 ' || bad "start with --no-mouse"
+[ "$(t display -p -t tui '#{mouse_any_flag}')" = 0 ] && ok || bad "--no-mouse: no mouse reporting"
+t send-keys -t tui -l "$(printf '\033[<0;11;7M\033[<0;11;7m')"
+t send-keys -t tui l
+wait_for 'r3 step 11 ' && ok || bad "--no-mouse: a stray report is no click ($(screen | head -1))"
+t send-keys -t tui q
+wait_gone 'logical · lateness' || bad "q after --no-mouse"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-4" Enter
 wait_for '^TTY-RESTORED-4' && ok || bad "terminal modes restored after Ctrl-C as a key"
 

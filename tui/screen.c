@@ -400,7 +400,10 @@ screen_key(int timeout_ms)
 	int rc = next_input(timeout_ms, &wc);
 	if (rc == ERR)
 		return 0;
-	if (rc == OK && wc == 0x1b)
-		return escape_key();
+	if (rc == OK && wc == 0x1b) {
+		uint32_t key = escape_key();
+		/* with the mouse off, a report that still arrives is no click */
+		return (key & KM_MOUSE) && !S.mouse ? 0 : key;
+	}
 	return map_key(rc, wc);
 }
