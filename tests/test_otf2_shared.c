@@ -308,6 +308,19 @@ stencil_quirks(void **state)
 	trace_destroy(t);
 }
 
+/* `skein info` of a trace as text (malloc'd). */
+static char *
+info_text(const struct trace *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
+	fclose(f);
+	return buf;
+}
+
 /* Locations that are not ranks are counted and named in the summary. */
 static void
 other_locations_named(void **state)
@@ -316,11 +329,7 @@ other_locations_named(void **state)
 	char path[1024];
 	SHARED_TRACE(path, "otf2/casita-2_cuda_simple/traces.otf2");
 	struct trace *t = tu_load(path);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
-	fclose(f);
+	char *buf = info_text(t);
 	assert_non_null(strstr(buf, "other locs    4 (cpu-thread 2, gpu 2; not analysed): "
 				"OMP thread 1 [MPI Rank 0], CUDA[0:7] [MPI Rank 0], "
 				"OMP thread 1 [MPI Rank 1], CUDA[0:7] [MPI Rank 1]\n"));
@@ -337,21 +346,14 @@ info_one_line_per_field(void **state)
 	char path[1024];
 	SHARED_TRACE(path, "otf2/apex-hpx-als-movielens");
 	struct trace *t = tu_load(path);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
-	fclose(f);
+	char *buf = info_text(t);
 	assert_non_null(strstr(buf, "\ncreator       APEX version 1.2.0-5d21a20-master / Built on: 11:54:40 Jan 30 2019 / "));
 	assert_non_null(strstr(buf, " (OTF2 2.1.1)\ntime span "));
 	free(buf);
 	trace_destroy(t);
 	SHARED_TRACE(path, "otf2/fastotf2-simple-mi300/traces.otf2");
 	t = tu_load(path);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
-	fclose(f);
+	buf = info_text(t);
 	assert_null(strstr(buf, ",  [Process]"));
 	assert_non_null(strstr(buf, "Per process metrics [Process], (unnamed) [Process]"));
 	free(buf);

@@ -55,27 +55,8 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit
 fi
 
-t() { tmux -L "$sock" "$@"; }
-screen() { t capture-pane -p -t tui; }
-# wait_for PATTERN [SECONDS]: until the screen matches (grep -E)
-wait_for() {
-	n=0 limit=$(( ${2:-5} * 10 ))
-	while [ $n -lt $limit ]; do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-wait_gone() {
-	n=0
-	while [ $n -lt 50 ]; do
-		screen | grep -Eq -- "$1" || return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
+pane=tui
+. "$root/tests/tmux.sh"
 t -f /dev/null new-session -d -s tui -x 120 -y 40 \
 	"env -i PATH=/usr/bin:/bin HOME=$tmp TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC PS1='tui\$ ' sh" ||
 	{ echo "tui tests: cannot start tmux"; echo "tui tests: $pass passed, 1 failed"; exit 1; }
@@ -159,7 +140,7 @@ wait_gone '^/x' && screen | grep -q 'logical · lateness' && ok || bad "Ctrl-C i
 [ "$(t display -p -t tui '#{mouse_any_flag}#{mouse_sgr_flag}')" = 11 ] && ok || bad "mouse reporting is on, SGR encoded"
 # a click (SGR 1006 report) selects the cell under it: row r2 is screen
 # row 6 (1-based 7), step 4 is column 1 + label 5 + 4 (1-based 11)
-t send-keys -t tui -l "$(printf '\033[<0;11;7M\033[<0;11;7m')"
+click 11 7
 wait_for 'r2 step 4 ' && ok || bad "a click selects a cell ($(screen | head -1))"
 # the prompt edits: Tab completes, the history is kept between sessions
 t send-keys -t tui ':' 's' 't' 'e' Tab
@@ -182,7 +163,7 @@ wait_gone 'logical · lateness' || bad "q after the history test"
 t send-keys -t tui "clear; TERM=xterm-256color $skein --no-mouse $trace" Enter
 wait_for 'r3 step 10 ' || bad "start with --no-mouse"
 [ "$(t display -p -t tui '#{mouse_any_flag}')" = 0 ] && ok || bad "--no-mouse: no mouse reporting"
-t send-keys -t tui -l "$(printf '\033[<0;11;7M\033[<0;11;7m')"
+click 11 7
 t send-keys -t tui l
 wait_for 'r3 step 11 ' && ok || bad "--no-mouse: a stray report is no click ($(screen | head -1))"
 t send-keys -t tui q

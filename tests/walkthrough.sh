@@ -27,30 +27,10 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-t() { tmux -L "$sock" "$@"; }
-screen() { t capture-pane -p -t walk; }
-wait_for() {
-	n=0 limit=$(( ${2:-5} * 10 ))
-	while [ $n -lt $limit ]; do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-wait_gone() {
-	n=0
-	while [ $n -lt 50 ]; do
-		screen | grep -Eq -- "$1" || return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
+pane=walk
+. "$root/tests/tmux.sh"
 # the status line's selection, e.g. "r1 step 6"
 at() { screen | head -1 | grep -q " $1 "; }
-# SGR 1006 mouse press and release at 1-based column, row
-click() { t send-keys -t walk -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"; }
 
 mkdir -p "$tmp/home"
 t -f /dev/null new-session -d -s walk -x 80 -y 24 \

@@ -156,6 +156,27 @@ grid_text_width(const char *s)
 	return n;
 }
 
+size_t
+grid_cols_bytes(const char *s, int cols)
+{
+	size_t i = 0;
+	while (s[i] && cols-- > 0)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+size_t
+grid_wrap(const char *s, int w)
+{
+	if (grid_text_width(s) <= w)
+		return strlen(s);
+	size_t lim = grid_cols_bytes(s, w), cut = lim;
+	while (cut > 0 && (s[cut] != ' ' || (s[cut - 1] >= '0' && s[cut - 1] <= '9')))
+		cut--;
+	return cut ? cut : lim;
+}
+
 void
 grid_box(struct grid *g, int x, int y, int w, int h, int style, const char *title, int title_style)
 {

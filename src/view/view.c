@@ -467,17 +467,6 @@ sizes:;
 
 /* ---- drawing ------------------------------------------------------------ */
 
-/* Byte length of the first cols columns of UTF-8 text. */
-static size_t
-cols_bytes(const char *s, int cols)
-{
-	size_t i = 0;
-	while (s[i] && cols-- > 0)
-		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
-			;
-	return i;
-}
-
 /* Shortens a title of " · "-separated parts, most important first, to
  * max columns: trailing parts go first, and what still does not fit ends
  * in "…". */
@@ -497,7 +486,7 @@ view_fit_title(char *t, int max)
 		*last = 0;
 	}
 	if (grid_text_width(t) > max) {
-		size_t cut = cols_bytes(t, max - 1);
+		size_t cut = grid_cols_bytes(t, max - 1);
 		memcpy(t + cut, "\u2026", sizeof "\u2026");
 	}
 }
@@ -721,13 +710,7 @@ draw_message(struct view *v, struct grid *g, int above)
 	size_t len[16];
 	int n = 0;
 	while (*p && n < 16) {
-		size_t take = strlen(p);
-		if (grid_text_width(p) > w) {
-			size_t lim = cols_bytes(p, w), cut = lim;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			take = cut ? cut : lim;
-		}
+		size_t take = grid_wrap(p, w);
 		start[n] = p;
 		len[n++] = take;
 		p += take;
@@ -737,7 +720,7 @@ draw_message(struct view *v, struct grid *g, int above)
 	int more = *p != 0;
 	if (n > max) {             /* keep the start; the end says it goes on */
 		n = max;
-		len[n - 1] = cols_bytes(start[n - 1], w - 1);
+		len[n - 1] = grid_cols_bytes(start[n - 1], w - 1);
 		more = 1;
 	}
 	int style = v->message_error ? ST_ERROR : ST_EMPH;

@@ -51,20 +51,6 @@ push(struct view_lines *L, int style, int indent, const char *text, size_t len)
 	d->style = (uint8_t)style;
 }
 
-/* Byte length of the first `cols` columns of UTF-8 text. */
-static size_t
-cols_bytes(const char *s, int cols)
-{
-	size_t i = 0;
-	while (s[i] && cols > 0) {
-		i++;
-		while (((unsigned char)s[i] & 0xc0) == 0x80)
-			i++;
-		cols--;
-	}
-	return i;
-}
-
 void
 view_lines_text(struct view_lines *L, int style, int indent, int cont, const char *text)
 {
@@ -75,15 +61,7 @@ view_lines_text(struct view_lines *L, int style, int indent, int cont, const cha
 	while (*p) {
 		int ind = first ? indent : cont;
 		int room = L->w - ind < 12 ? 12 : L->w - ind;
-		size_t take = strlen(p);
-		if (grid_text_width(p) > room) {
-			/* at a space, but never between a number and its unit
-			 * ("4.364 us", "4 ranks") */
-			size_t lim = cols_bytes(p, room), cut = lim;
-			while (cut > 0 && (p[cut] != ' ' || (p[cut - 1] >= '0' && p[cut - 1] <= '9')))
-				cut--;
-			take = cut ? cut : lim;
-		}
+		size_t take = grid_wrap(p, room);
 		push(L, style, ind, p, take);
 		p += take;
 		while (*p == ' ')

@@ -327,14 +327,7 @@ wrap_note(struct view_topo *vt, int w)
 	const char *p = vt->note;
 	vt->n_note = 0;
 	while (*p && vt->n_note < 4 && w > 8) {
-		size_t take = strlen(p);
-		if (grid_text_width(p) > w) {
-			size_t cut = 0, i = 0;
-			for (int cols = 0; p[i] && cols <= w; cols += ((unsigned char)p[i] & 0xc0) != 0x80, i++)
-				if (p[i] == ' ' && cols <= w)
-					cut = i;
-			take = cut ? cut : (size_t)w;
-		}
+		size_t take = grid_wrap(p, w);
 		snprintf(vt->note_line[vt->n_note++], sizeof vt->note_line[0], "%.*s", (int)take, p);
 		p += take;
 		while (*p == ' ')
