@@ -28,6 +28,8 @@ struct view_hist {
 	struct hist hist;
 	struct activity act;
 	struct density den;
+	int sel_bin;               /* the selection's bin (selected_bin), per frame */
+	double sel_val;
 	char error[120];
 };
 
@@ -161,6 +163,8 @@ label_w(const struct view_hist *vh)
 	return vh->kind == HK_DENSITY ? 9 : vh->kind == HK_ACTIVITY ? 5 : 7;
 }
 
+static int selected_bin(const struct view *v, double *val);
+
 static void
 hist_prepare(struct view *v, int w, int h)
 {
@@ -179,8 +183,10 @@ hist_prepare(struct view *v, int w, int h)
 		region = analysis_lop_region(v->a, v->sel_lop);
 	uint64_t key[10] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
 			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region };
-	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)
+	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0) {
+		vh->sel_bin = selected_bin(v, &vh->sel_val);
 		return;
+	}
 	release(vh);
 	vh->region = region;
 	vh->error[0] = 0;
@@ -192,6 +198,7 @@ hist_prepare(struct view *v, int w, int h)
 	vh->valid = 1;
 	vh->w = w;
 	vh->h = h;
+	vh->sel_bin = selected_bin(v, &vh->sel_val);
 }
 
 static void
@@ -279,8 +286,8 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 	const struct hist *h = &vh->hist;
 	int lw = label_w(vh);
 	char a[48], b[48];
-	double sv = 0;
-	int sb = selected_bin(v, &sv);
+	double sv = vh->sel_val;
+	int sb = vh->sel_bin;
 	if (y == 0) {
 		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
 		if (h->zero)

@@ -6,7 +6,7 @@
  * details show: "in exchange ← iteration"), so /iteration finds every
  * operation inside an iteration. The matches are listed once per pattern
  * in step order (then rank), so n and N are binary searches and the
- * message can say "match k/N".
+ * message can say "match k/N"; listing them is one pass over the lops.
  */
 #include "view_impl.h"
 
@@ -67,24 +67,45 @@ cmp_hit(const void *x, const void *y)
 	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-/* The matches of the pattern, in step order; 0 or ERR_NOMEM. */
+/* The matches of the pattern in step order, then rank: a counting sort
+ * by step (lops are numbered rank by rank, so each step's matches come
+ * out in rank order). O(lops + steps); 0 or ERR_NOMEM. */
 static int
 collect(struct view *v)
 {
-	uint32_t n = analysis_lop_count(v->a), k = 0;
+	uint32_t n = analysis_lop_count(v->a), ns = view_index_steps(v->ix);
 	free(v->search_hits);
 	v->search_hits = NULL;
 	v->n_search_hits = 0;
-	for (uint32_t l = 0; l < n; l++)
-		k += match_region(v, l) != TRACE_NONE;
+	uint8_t *m = malloc(n ? n : 1);
+	size_t *at = calloc((size_t)ns + 1, sizeof *at);
+	if (!m || !at) {
+		free(m);
+		free(at);
+		return ERR_NOMEM;
+	}
+	size_t k = 0;
+	for (uint32_t l = 0; l < n; l++) {
+		uint32_t s = analysis_lop_step(v->a, l);
+		m[l] = s < ns && match_region(v, l) != TRACE_NONE;
+		if (m[l]) {
+			at[s + 1]++;
+			k++;
+		}
+	}
+	for (uint32_t s = 0; s < ns; s++)
+		at[s + 1] += at[s];
 	struct hit *h = malloc((k ? k : 1) * sizeof *h);
+	if (h)
+		for (uint32_t l = 0; l < n; l++)
+			if (m[l]) {
+				uint32_t s = analysis_lop_step(v->a, l);
+				h[at[s]++] = (struct hit){ s, analysis_lop_timeline(v->a, l), l };
+			}
+	free(m);
+	free(at);
 	if (!h)
 		return ERR_NOMEM;
-	k = 0;
-	for (uint32_t l = 0; l < n; l++)
-		if (match_region(v, l) != TRACE_NONE)
-			h[k++] = (struct hit){ analysis_lop_step(v->a, l), analysis_lop_timeline(v->a, l), l };
-	qsort(h, k, sizeof *h, cmp_hit);
 	v->search_hits = h;
 	v->n_search_hits = k;
 	return 0;
