@@ -226,6 +226,11 @@ int view_row_ranks(const struct view *v, uint32_t row, const uint32_t **list, ui
 		   uint32_t *r0, uint32_t *r1);
 void view_rows_reveal(struct view *v, uint32_t rank);
 
+/* view_bars.c: the status line and the footer (with the message or the
+ * prompt) of a whole-screen grid */
+void view_draw_status(struct view *v, struct grid *g);
+void view_draw_footer(struct view *v, struct grid *g);
+
 /* view_mouse.c: a mouse event (a keymap_mouse code) */
 void view_mouse(struct view *v, uint32_t key);
 
