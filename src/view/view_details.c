@@ -175,17 +175,17 @@ lop_details(struct view *v, uint32_t lop, int wide)
 		view_lines_text(L, ST_NORMAL, 2, 4, line);
 	}
 	quality_lines(v, lop);
-	frames_text(v, lop, fr, sizeof fr);
+	const char *in = frames_text(v, lop, fr, sizeof fr);
 	if (wide) {
 		if (p < np)
 			view_lines_add(L, ST_NORMAL, "in %s \u00b7 partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks \u00b7 local step %u",
-				       fr, view_index_part_ordinal(v->ix, p), np, parts[p].step_first,
+				       in, view_index_part_ordinal(v->ix, p), np, parts[p].step_first,
 				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks,
 				       analysis_lop_local_step(a, lop));
 		else
-			view_lines_add(L, ST_NORMAL, "in %s", fr);
+			view_lines_add(L, ST_NORMAL, "in %s", in);
 	} else {
-		view_lines_add(L, ST_NORMAL, "in %s", fr);
+		view_lines_add(L, ST_NORMAL, "in %s", in);
 		if (p < np)
 			view_lines_add(L, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks",
 				       view_index_part_ordinal(v->ix, p), np, parts[p].step_first,
