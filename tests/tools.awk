@@ -10,7 +10,9 @@
 # $(...) and `...`, a variable run as a command (chk="python3 x.py"; $chk),
 # and the command handed to a "runner" function (one that shifts N and runs
 # "$@": check python3 ..., run NAME sh -c ...). Heredoc bodies, case
-# patterns, `command -v` probes and words with a '/' or '$' are not tools.
+# patterns, `command -v` probes and words with a '/' or '$' are not tools,
+# nor the functions a script defines or gets from a file it sources
+# (". DIR/x.sh" reads x.sh beside the script).
 # Makefile recipes (TAB lines) and $(shell ...) are lexed the same way,
 # make variables being unknown words. Python: the program of subprocess.*(['prog', ...]).
 # C tests that call system() or popen(): every string literal that reads
