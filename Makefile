@@ -47,7 +47,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench fuzz
+	install uninstall clean traces bench fuzz doc-keys
 
 all: $(BIN)
 
@@ -122,9 +122,14 @@ check-tsan:
 	@$(MAKE) --no-print-directory BUILD=build/tsan OPT="-O1 -g" \
 		SAN="-fsanitize=thread" check-unit
 
+# The key lists of doc/skein.1 and README.md are `skein keys` output.
+doc-keys: $(BIN)
+	@sh mk/keys-doc.sh $(BIN)
+
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
+	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
 

@@ -89,6 +89,27 @@ run config-broken 2 config --config "$tmp/broken.yaml" && grep -q "^skein: $tmp/
 	ok || bad "malformed YAML: file:line:column"
 run config-missing 2 config --config "$tmp/none.yaml" && grep -q "none.yaml" "$tmp/err" && ok || bad "missing config file"
 run config-extra 2 config extra && ok || bad "skein config takes no trace"
+# key bindings are checked by 'skein config' as the explorer checks them
+printf 'keys:\n  quit: [q]\n  fly-away: [x]\n' >"$tmp/badkey.yaml"
+run config-bad-action 2 config --config "$tmp/badkey.yaml" && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
+	grep -q "^skein: $tmp/badkey.yaml:3:3: keys: unknown action 'fly-away'" "$tmp/err" &&
+	ok || bad "skein config rejects a binding to an unknown action ($(cat "$tmp/err"))"
+printf 'keys:\n  quit: [Hyper-q]\n' >"$tmp/badname.yaml"
+run config-bad-key 2 config --config "$tmp/badname.yaml" && grep -q "badname.yaml:2:10: keys.quit: unknown key name 'Hyper-q'" "$tmp/err" &&
+	ok || bad "skein config rejects an unknown key name ($(cat "$tmp/err"))"
+printf 'x fly\n' >"$tmp/bad.keys"
+run keymap-bad 2 keys --keymap "$tmp/bad.keys" && grep -q "bad.keys:1:3: unknown action 'fly'" "$tmp/err" &&
+	ok || bad "skein keys checks --keymap"
+# skein keys: the list the help shows; doc/skein.1 and README.md hold it
+run keys 0 keys && grep -q '^  Left, h  *previous step (column)$' "$tmp/out" && grep -q '^  save FILE ' "$tmp/out" &&
+	grep -q '^In the topology$' "$tmp/out" && ok || bad "skein keys lists actions, commands and pane keys"
+printf 'keys:\n  quit: [Q]\n' >"$tmp/rebind.yaml"
+run keys-rebound 0 keys --config "$tmp/rebind.yaml" && grep -q '^  Q  *quit (closes the help first)$' "$tmp/out" &&
+	ok || bad "skein keys shows the bindings of the configuration"
+run keys-format 2 keys --format json && ok || bad "skein keys --format json is a usage error"
+sh "$root/mk/keys-doc.sh" "$skein" check && ok || bad "doc/skein.1 and README.md list the keys skein keys prints (make doc-keys)"
+run unknown-command 2 bogus-cmd x && grep -q "^skein: unknown command 'bogus-cmd'$" "$tmp/err" &&
+	ok || bad "skein bogus-cmd x names the unknown command ($(head -1 "$tmp/err"))"
 run dump-elsewhere 2 info --dump "$trace" && ok || bad "--dump belongs to skein config"
 mkdir -p "$XDG_CONFIG_HOME/skein"
 printf 'structure:\n  coalesce: false\n  leap_factor: 2.5\n' >"$XDG_CONFIG_HOME/skein/config.yaml"
@@ -171,11 +192,18 @@ if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<
 else
 	bad ":save then --config: the same screen"
 fi
+# :save ~/FILE is in the home directory, as a shell would have it
+mkdir -p "$tmp/home"
+HOME=$tmp/home "$skein" render "$sv" --size 100x24 --keys ':save ~/v.yaml<Enter>' | tail -1 | grep -q 'view saved to ~/v.yaml' &&
+	grep -q 'metric: lateness' "$tmp/home/v.yaml" && ok || bad ":save ~/v.yaml writes into \$HOME"
+HOME=$tmp/home "$skein" render "$sv" --size 100x24 --keys ':save ~no-such-user-xyz/v.yaml<Enter>' | tail -1 |
+	grep -q 'no such user' && ok || bad ":save ~nouser/ says why"
 # ... also when the window was scrolled (the LAMMPS trace has 3668 steps)
 lm=$root/traces/corpus/lammps-melt-4/traces.otf2
-if "$skein" render "$lm" --size 60x20 --keys 'LLLLH:save '"$tmp"'/win.yaml<Enter>' >/dev/null &&
+# (from rank 0 step 0: 0 g leave the first screen's hotspot)
+if "$skein" render "$lm" --size 60x20 --keys '0gLLLLH:save '"$tmp"'/win.yaml<Enter>' >/dev/null &&
 	grep -q '^  steps: \[159, 211\]' "$tmp/win.yaml" &&
-	"$skein" render "$lm" --size 60x20 --keys 'LLLLH' >"$tmp/a.txt" &&
+	"$skein" render "$lm" --size 60x20 --keys '0gLLLLH' >"$tmp/a.txt" &&
 	"$skein" render --config "$tmp/win.yaml" "$lm" --size 60x20 >"$tmp/b.txt" &&
 	cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
 	ok
@@ -184,11 +212,11 @@ else
 fi
 # a fixed colour scale from the configuration
 printf 'view:\n  scale: [0, 1ms]\n' >"$tmp/scale.yaml"
-"$skein" render --config "$tmp/scale.yaml" "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 1.000 ms ' &&
-	"$skein" render "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 0 .* 100.3 ms ' &&
+"$skein" render --config "$tmp/scale.yaml" "$sv" --size 100x24 --keys '<Esc>' | tail -1 | grep -q '^ lateness 0 .* 1.000 ms ' &&
+	"$skein" render "$sv" --size 100x24 --keys '<Esc>' | tail -1 | grep -q '^ lateness 0 .* 100.3 ms ' &&
 	ok || bad "view.scale fixes the colour scale"
 printf 'view:\n  scale: [2ms, 8ms]\n' >"$tmp/scale2.yaml"
-"$skein" render --config "$tmp/scale2.yaml" "$sv" --size 100x24 | tail -1 | grep -q '^ lateness 2.000 ms .* 8.000 ms ' &&
+"$skein" render --config "$tmp/scale2.yaml" "$sv" --size 100x24 --keys '<Esc>' | tail -1 | grep -q '^ lateness 2.000 ms .* 8.000 ms ' &&
 	ok || bad "view.scale: the legend starts at the fixed minimum"
 # named phases reach the details pane: the selected operation's partition's phase
 printf 'phases:\n  named:\n    - name: halo\n      region: exchange\n' >"$tmp/halo.yaml"
@@ -229,7 +257,7 @@ printf 'Q quit\n' >"$tmp/extra.keys"
 	grep -q "none.keys: No such file or directory" "$tmp/err" &&
 	{ "$skein" render --keymap "$tmp" "$sv" 2>"$tmp/err"; [ $? -eq 1 ]; } && grep -q "is a directory" "$tmp/err" &&
 	ok || bad "--keymap: extra bindings, and clear errors for unreadable files"
-"$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 | tail -1 | grep -q '? help  Q quit   s send' &&
+"$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 --keys '<Esc>' | tail -1 | grep -q '? help  Q quit  < > hotspot' &&
 	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME
 

@@ -40,7 +40,11 @@ cat <<'PY'
 n4 n5 in a heredoc
 PY
 for n6 in a b; do :; done
+. "$tmp/lib.sh"
+n8 x
 EOS
+# a function defined in a sourced file (beside the script) is no tool
+printf 'n8() { :; }\n' >"$tmp/lib.sh"
 printf 'x = subprocess.run(["p1", "-a"])\n' >"$tmp/plant.py"
 printf 'int main(void) { return system("c1 -x f && c2 | c3") + system("n7 words"); }\n' >"$tmp/plant.c"
 [ "$(awk -f "$root/tests/tools.awk" "$tmp/plant.sh" "$tmp/plant.py" "$tmp/plant.c" | cut -f1 | grep -v '^\(cat\|timeout\|env\|sh\)$' |

@@ -308,6 +308,19 @@ stencil_quirks(void **state)
 	trace_destroy(t);
 }
 
+/* `skein info` of a trace as text (malloc'd). */
+static char *
+info_text(const struct trace *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
+	fclose(f);
+	return buf;
+}
+
 /* Locations that are not ranks are counted and named in the summary. */
 static void
 other_locations_named(void **state)
@@ -316,14 +329,33 @@ other_locations_named(void **state)
 	char path[1024];
 	SHARED_TRACE(path, "otf2/casita-2_cuda_simple/traces.otf2");
 	struct trace *t = tu_load(path);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(info_write(t, f, INFO_TEXT, 0), 0);
-	fclose(f);
+	char *buf = info_text(t);
 	assert_non_null(strstr(buf, "other locs    4 (cpu-thread 2, gpu 2; not analysed): "
 				"OMP thread 1 [MPI Rank 0], CUDA[0:7] [MPI Rank 0], "
 				"OMP thread 1 [MPI Rank 1], CUDA[0:7] [MPI Rank 1]\n"));
+	free(buf);
+	trace_destroy(t);
+}
+
+/* info keeps one field per line: APEX's creator string holds four lines
+ * of build details; fastotf2's metric locations have empty names. */
+static void
+info_one_line_per_field(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "otf2/apex-hpx-als-movielens");
+	struct trace *t = tu_load(path);
+	char *buf = info_text(t);
+	assert_non_null(strstr(buf, "\ncreator       APEX version 1.2.0-5d21a20-master / Built on: 11:54:40 Jan 30 2019 / "));
+	assert_non_null(strstr(buf, " (OTF2 2.1.1)\ntime span "));
+	free(buf);
+	trace_destroy(t);
+	SHARED_TRACE(path, "otf2/fastotf2-simple-mi300/traces.otf2");
+	t = tu_load(path);
+	buf = info_text(t);
+	assert_null(strstr(buf, ",  [Process]"));
+	assert_non_null(strstr(buf, "Per process metrics [Process], (unnamed) [Process]"));
 	free(buf);
 	trace_destroy(t);
 }
@@ -344,7 +376,7 @@ int
 main(void)
 {
 	enum { N = sizeof traces / sizeof traces[0] };
-	struct CMUnitTest tests[2 * N + 4];
+	struct CMUnitTest tests[2 * N + 5];
 	static char names[N][160];
 	for (int i = 0; i < N; i++) {
 		snprintf(names[i], sizeof names[i], "%s invariants", traces[i].rel);
@@ -357,5 +389,6 @@ main(void)
 	tests[2 * N + 1] = (struct CMUnitTest)cmocka_unit_test(stencil_quirks);
 	tests[2 * N + 2] = (struct CMUnitTest)cmocka_unit_test(directory_path);
 	tests[2 * N + 3] = (struct CMUnitTest)cmocka_unit_test(other_locations_named);
+	tests[2 * N + 4] = (struct CMUnitTest)cmocka_unit_test(info_one_line_per_field);
 	return cmocka_run_group_tests_name("otf2 reader on ../shared traces", tests, NULL, NULL);
 }

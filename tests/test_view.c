@@ -8,6 +8,8 @@
 #include "view/action.h"
 #include "view/grid.h"
 #include "view/keymap.h"
+#include "view/keyseq.h"
+#include "view/prompt.h"
 
 static char *
 render(const struct grid *g, enum grid_depth d, int ascii)
@@ -163,6 +165,197 @@ bindings_parse(void **state)
 	keymap_destroy(NULL);
 }
 
+/* Without colour (NO_COLOR), what the grid marks must still differ from
+ * one another: a message partner of any shade is neither the hottest
+ * level nor the selection, and a cell of several kinds is marked. */
+static void
+mono_marks_distinct(void **state)
+{
+	(void)state;
+	struct grid_attr hot = grid_attr(ST_HEAT7, 0, DEPTH_MONO);
+	struct grid_attr sel = grid_attr(ST_NORMAL, MARK_SEL, DEPTH_MONO);
+	for (int st = ST_NORMAL; st < ST_COUNT; st++) {
+		if (st != ST_NORMAL && st != ST_LABEL && st != ST_EMPH && st < ST_HEAT0)
+			continue;          /* bars, borders, titles: never partners */
+		struct grid_attr p = grid_attr(st, MARK_PARTNER, DEPTH_MONO);
+		if (p.attr == hot.attr || p.attr == sel.attr)
+			fail_msg("style %d as a partner looks like the hottest level or the selection", st);
+		if (p.attr == grid_attr(st, 0, DEPTH_MONO).attr)
+			fail_msg("style %d does not show it is a partner", st);
+	}
+	for (int st = ST_CAT0; st <= ST_CAT7; st++)
+		assert_int_not_equal(grid_attr(st, MARK_MIXED, DEPTH_MONO).attr, grid_attr(st, 0, DEPTH_MONO).attr);
+}
+
+/* What terminals send, whatever terminfo says (issue 12): each sequence
+ * is one key, a mouse event, or dropped whole; bytes after it are left. */
+static void
+escape_sequences(void **state)
+{
+	(void)state;
+	static const struct { const char *in; int res; uint32_t key; size_t used; } c[] = {
+		{ "\033[1~", KEYSEQ_KEY, KM_HOME, 4 },      /* tmux/screen, VT220 */
+		{ "\033[4~", KEYSEQ_KEY, KM_END, 4 },
+		{ "\033[7~", KEYSEQ_KEY, KM_HOME, 4 },      /* rxvt */
+		{ "\033[8~", KEYSEQ_KEY, KM_END, 4 },
+		{ "\033[H", KEYSEQ_KEY, KM_HOME, 3 },       /* xterm */
+		{ "\033[F", KEYSEQ_KEY, KM_END, 3 },
+		{ "\033OH", KEYSEQ_KEY, KM_HOME, 3 },       /* xterm application mode */
+		{ "\033OF", KEYSEQ_KEY, KM_END, 3 },
+		{ "\033[5~", KEYSEQ_KEY, KM_PGUP, 4 },
+		{ "\033[6~", KEYSEQ_KEY, KM_PGDN, 4 },
+		{ "\033[3~", KEYSEQ_KEY, KM_DELETE, 4 },
+		{ "\033[A", KEYSEQ_KEY, KM_UP, 3 },
+		{ "\033OB", KEYSEQ_KEY, KM_DOWN, 3 },
+		{ "\033[1;2C", KEYSEQ_KEY, KM_SRIGHT, 6 },  /* Shift+Right */
+		{ "\033[1;2D", KEYSEQ_KEY, KM_SLEFT, 6 },
+		{ "\033[1;5C", KEYSEQ_KEY, KM_RIGHT, 6 },   /* Ctrl+Right: still right */
+		{ "\033[Z", KEYSEQ_KEY, KM_BTAB, 3 },
+		{ "\033OP", KEYSEQ_KEY, KM_F1, 3 },         /* F1-F4 */
+		{ "\033OS", KEYSEQ_KEY, KM_F4, 3 },
+		{ "\033[11~", KEYSEQ_KEY, KM_F1, 5 },       /* rxvt F1 */
+		{ "\033[15~", KEYSEQ_KEY, KM_F5, 5 },
+		{ "\033[17~", KEYSEQ_KEY, KM_F6, 5 },
+		{ "\033[21~", KEYSEQ_KEY, KM_F10, 5 },
+		{ "\033[24~", KEYSEQ_KEY, KM_F12, 5 },
+		{ "\033[[A", KEYSEQ_KEY, KM_F1, 4 },        /* Linux console */
+		{ "\033[[E", KEYSEQ_KEY, KM_F5, 4 },
+		{ "\033[4~[", KEYSEQ_KEY, KM_END, 4 },      /* the '[' after it is the next key */
+		{ "\033[99~", KEYSEQ_DROP, 0, 5 },          /* unknown: dropped whole */
+		{ "\033[200~", KEYSEQ_DROP, 0, 6 },         /* bracketed paste marker */
+		{ "\033[?1;2c", KEYSEQ_DROP, 0, 7 },        /* a device attributes answer */
+		{ "\033[I", KEYSEQ_DROP, 0, 3 },            /* focus in */
+		{ "\033Ox", KEYSEQ_DROP, 0, 3 },
+		{ "\033[", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033[1", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033[1;2", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033O", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033", KEYSEQ_PARTIAL, 0, 0 },
+		{ "\033q", KEYSEQ_KEY, KM_ESC, 1 },         /* Esc, then q */
+		{ "\033\033[A", KEYSEQ_KEY, KM_ESC, 1 },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		uint32_t key = 0;
+		size_t used = 0;
+		int res = keyseq_decode((const unsigned char *)c[i].in, strlen(c[i].in), &key, &used);
+		if (res != c[i].res || (res == KEYSEQ_KEY && key != c[i].key) || (res != KEYSEQ_PARTIAL && used != c[i].used))
+			fail_msg("case %zu (ESC%s): result %d key %#x used %zu", i, c[i].in + 1, res, key, used);
+	}
+	/* mouse: SGR 1006 and X10, presses and the wheel; releases and motion dropped */
+	uint32_t key;
+	size_t used;
+	enum km_mouse_kind kind;
+	int x, y;
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13;6M", strlen("\033[<0;13;6M"), &key, &used), KEYSEQ_KEY);
+	assert_int_equal(used, 10);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_LEFT);
+	assert_int_equal(x, 12);
+	assert_int_equal(y, 5);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<65;1;1M", strlen("\033[<65;1;1M"), &key, &used), KEYSEQ_KEY);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_WHEEL_DOWN);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13;6m", strlen("\033[<0;13;6m"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<32;13;6M", strlen("\033[<32;13;6M"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13", strlen("\033[<0;13"), &key, &used), KEYSEQ_PARTIAL);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M !&", strlen("\033[M !&"), &key, &used), KEYSEQ_KEY);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_LEFT);
+	assert_int_equal(x, 0);
+	assert_int_equal(y, 5);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M#!!", strlen("\033[M#!!"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M ", strlen("\033[M "), &key, &used), KEYSEQ_PARTIAL);
+	/* a runaway sequence ends */
+	char junk[64] = "\033[";
+	memset(junk + 2, '1', 40);
+	assert_int_equal(keyseq_decode((const unsigned char *)junk, 42, &key, &used), KEYSEQ_DROP);
+	assert_int_equal(used, 42);
+	/* mouse codes in key scripts, and their names */
+	uint32_t k[4];
+	size_t n;
+	struct err e = { 0 };
+	assert_int_equal(keymap_script("<Click:12,5><WheelUp:0,0>", k, 4, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(k[0], keymap_mouse(MOUSE_LEFT, 12, 5));
+	char name[16];
+	assert_string_equal(keymap_key_name(k[1], name), "WheelUp");
+	assert_int_equal(keymap_script("<Click:12>", k, 4, &n, &e), ERR_USAGE);
+	assert_int_equal(keymap_key_parse("F12", 3), KM_F12);
+}
+
+static void
+type(struct prompt *p, const char *script)
+{
+	uint32_t k[128];
+	size_t n;
+	struct err e = { 0 };
+	assert_int_equal(keymap_script(script, k, 128, &n, &e), 0);
+	for (size_t i = 0; i < n; i++)
+		prompt_key(p, k[i]);
+}
+
+/* The prompt's line editing, history and completion (issue 12). */
+static void
+prompt_editing(void **state)
+{
+	(void)state;
+	struct prompt p;
+	assert_int_equal(prompt_init(&p), 0);
+	prompt_start(&p);
+	type(&p, "step 12<Left><Left><Backspace>");
+	assert_string_equal(p.buf, "step12");
+	type(&p, "<C-a><Delete><C-e> x\u00e9<Backspace>");
+	assert_string_equal(p.buf, "tep12 x");    /* é is one character */
+	type(&p, "<C-w>");
+	assert_string_equal(p.buf, "tep12 ");
+	type(&p, "<C-w>");
+	assert_string_equal(p.buf, "");
+	assert_int_equal(prompt_key(&p, KM_BACKSPACE), PROMPT_CANCEL);
+	assert_int_equal(prompt_key(&p, KM_CTRL('c')), PROMPT_CANCEL);
+	assert_int_equal(prompt_key(&p, KM_ENTER), PROMPT_SUBMIT);
+	/* history: oldest first, no repeats, browsing keeps the draft */
+	prompt_history_add(&p, "one");
+	prompt_history_add(&p, "two");
+	prompt_history_add(&p, "two");
+	prompt_history_add(&p, "");
+	assert_int_equal(p.n_hist, 2);
+	prompt_start(&p);
+	type(&p, "dr<Up>");
+	assert_string_equal(p.buf, "two");
+	type(&p, "<Up><Up>");
+	assert_string_equal(p.buf, "one");
+	type(&p, "<Down><Down>");
+	assert_string_equal(p.buf, "dr");
+	for (int i = 0; i < PROMPT_HISTORY + 10; i++) {
+		char b[16];
+		snprintf(b, sizeof b, "l%d", i);
+		prompt_history_add(&p, b);
+	}
+	assert_int_equal(p.n_hist, PROMPT_HISTORY);
+	assert_string_equal(p.hist[0], "l10");
+	/* completion: one match whole, several to what they share, then cycling */
+	const char *c[] = { "step", "search", "save", "zoom" };
+	prompt_start(&p);
+	type(&p, "st");
+	assert_int_equal(prompt_complete(&p, c, 4, 1), 1);
+	assert_string_equal(p.buf, "step ");
+	prompt_start(&p);
+	type(&p, "s");
+	assert_int_equal(prompt_complete(&p, c, 4, 1), 3);
+	assert_string_equal(p.buf, "step");       /* nothing shared past "s": cycling */
+	prompt_complete(&p, c, 4, 1);
+	assert_string_equal(p.buf, "search");
+	prompt_start(&p);
+	type(&p, "zoom 3 sa");
+	assert_int_equal(prompt_complete(&p, c, 4, 0), 1);
+	assert_string_equal(p.buf, "zoom 3 save");
+	prompt_start(&p);
+	type(&p, "q");
+	assert_int_equal(prompt_complete(&p, c, 4, 1), 0);
+	assert_string_equal(p.buf, "q");
+	prompt_fini(&p);
+}
+
 /* Every action is named, described, findable by name, and (but for
  * none) bound by default: the help overlay lists them all. */
 static void
@@ -195,6 +388,9 @@ main(void)
 		cmocka_unit_test(key_names_round_trip),
 		cmocka_unit_test(key_scripts),
 		cmocka_unit_test(bindings_parse),
+		cmocka_unit_test(escape_sequences),
+		cmocka_unit_test(mono_marks_distinct),
+		cmocka_unit_test(prompt_editing),
 		cmocka_unit_test(action_table_complete),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

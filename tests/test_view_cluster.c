@@ -177,11 +177,11 @@ rows_expand_and_collapse(void **state)
 	assert_int_equal(view_index_create(an, &ix, &e), 0);
 	uint32_t steps = view_index_steps(ix);
 	uint32_t rep, cnt, rep1, cnt1;
-	uint64_t v = view_cluster_block(vc, ix, METRIC_LATENESS, 3, 0, steps, &rep, &cnt);
-	uint64_t v7 = view_index_block(ix, METRIC_LATENESS, 7, 8, 0, steps, &rep1, &cnt1);
-	uint64_t v15 = view_index_block(ix, METRIC_LATENESS, 15, 16, 0, steps, &rep1, &cnt);
+	uint64_t v = view_cluster_block(vc, ix, METRIC_LATENESS, 3, 0, steps, &rep, &cnt, NULL);
+	uint64_t v7 = view_index_block(ix, METRIC_LATENESS, 7, 8, 0, steps, &rep1, &cnt1, NULL);
+	uint64_t v15 = view_index_block(ix, METRIC_LATENESS, 15, 16, 0, steps, &rep1, &cnt, NULL);
 	assert_int_equal(v, v7 > v15 ? v7 : v15);
-	view_cluster_block(vc, ix, METRIC_LATENESS, 3, 0, steps, &rep, &cnt);
+	view_cluster_block(vc, ix, METRIC_LATENESS, 3, 0, steps, &rep, &cnt, NULL);
 	assert_int_equal(cnt, cnt1 * 2);                      /* stencil ranks hold as many lops */
 	view_index_destroy(ix);
 	/* collapse */
@@ -202,7 +202,7 @@ rows_expand_and_collapse(void **state)
 static struct view *
 session(uint32_t clusters)
 {
-	struct view_opts o = { .label = "t", .clusters = clusters };
+	struct view_opts o = { .label = "t", .clusters = clusters, .start_origin = 1 };
 	struct view *v;
 	struct err e = { 0 };
 	assert_int_equal(view_create(an, &o, &v, &e), 0);

@@ -5,9 +5,11 @@
  * Cases are listed in tests/golden/cases.txt, one per line:
  *
  *   NAME TRACE WxH [pane=P] [color=none|mono|8|256] [ascii] [metric=M] [opts=leap] [clusters=K]
- *        [topo=SYNTHETIC] [topoxml=FILE] [keys=KEYS...]
+ *        [topo=SYNTHETIC] [topoxml=FILE] [start] [keys=KEYS...]
  *     expect TEXT          (optional, repeatable: TEXT must be on the screen)
  *
+ * Cases open at rank 0, step 0 so that their keys move from a known
+ * place; `start` opens them as the explorer does (at the top hotspot).
  * keys= takes the rest of the line. TRACE names a trace generated here
  * with skein-gen (deterministic, byte-identical output), corpus:NAME for
  * traces/corpus/NAME, or shared:NAME for ../shared/traces/otf2/NAME
@@ -19,10 +21,12 @@
  * regenerated wrongly still fails.
  *
  * UPDATE_GOLDEN=1 rewrites the golden files instead of comparing; review
- * the diff (git diff tests/golden) before committing it.
+ * the diff (git diff tests/golden) before committing it. GOLDEN_ONLY=GLOB
+ * limits a run to the cases whose names match.
  */
 #include "testutil.h"
 
+#include <fnmatch.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,7 +55,7 @@ struct loaded {
 
 struct gcase {
 	char name[64], trace[128], pane[32], metric[32], keys[512], topo[128], topoxml[128];
-	int w, h, ascii, leap;
+	int w, h, ascii, leap, start;
 	unsigned clusters;
 	enum grid_depth depth;
 	char expect[8][160];
@@ -121,6 +125,8 @@ load_cases(const char *path)
 				snprintf(c->topoxml, sizeof c->topoxml, "%s", tok + 8);
 			else if (!strcmp(tok, "opts=leap"))
 				c->leap = 1;
+			else if (!strcmp(tok, "start"))
+				c->start = 1;
 			else if (!strcmp(tok, "color=mono"))
 				c->depth = DEPTH_MONO;
 			else if (!strcmp(tok, "color=8"))
@@ -269,7 +275,8 @@ run_case(void **state)
 	}
 	char label[256], xml[1024];
 	snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
-	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters };
+	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters,
+				.start_origin = !c->start };
 	if (c->topoxml[0]) {
 		snprintf(xml, sizeof xml, "%s/traces/hwloc/%s", tu_env("SKEIN_SHARED", "../shared"), c->topoxml);
 		if (!tu_exists(xml)) {
@@ -340,14 +347,20 @@ main(void)
 		fprintf(stderr, "test_view_golden: cannot read cases from %s\n", path);
 		return 1;
 	}
-	int n = n_cases;
-	struct CMUnitTest *tests = calloc((size_t)n, sizeof *tests);
+	/* GOLDEN_ONLY=GLOB runs (or, with UPDATE_GOLDEN=1, rewrites) only
+	 * the cases whose names match */
+	const char *only = getenv("GOLDEN_ONLY");
+	struct CMUnitTest *tests = calloc((size_t)n_cases, sizeof *tests);
 	if (!tests)
 		return 1;
-	for (int i = 0; i < n; i++) {
-		tests[i].name = cases[i].name;
-		tests[i].test_func = run_case;
-		tests[i].initial_state = &cases[i];
+	int n = 0;
+	for (int i = 0; i < n_cases; i++) {
+		if (only && *only && fnmatch(only, cases[i].name, 0) != 0)
+			continue;
+		tests[n].name = cases[i].name;
+		tests[n].test_func = run_case;
+		tests[n].initial_state = &cases[i];
+		n++;
 	}
 	int rc = _cmocka_run_group_tests("golden screens", tests, (size_t)n, setup, teardown);
 	free(tests);

@@ -10,7 +10,9 @@
 # $(...) and `...`, a variable run as a command (chk="python3 x.py"; $chk),
 # and the command handed to a "runner" function (one that shifts N and runs
 # "$@": check python3 ..., run NAME sh -c ...). Heredoc bodies, case
-# patterns, `command -v` probes and words with a '/' or '$' are not tools.
+# patterns, `command -v` probes and words with a '/' or '$' are not tools,
+# nor the functions a script defines or gets from a file it sources
+# (". DIR/x.sh" reads x.sh beside the script).
 # Makefile recipes (TAB lines) and $(shell ...) are lexed the same way,
 # make variables being unknown words. Python: the program of subprocess.*(['prog', ...]).
 # C tests that call system() or popen(): every string literal that reads
@@ -49,17 +51,34 @@ function emit(t) {
 	printf "%s\t%s\n", t, cur_file
 }
 
-# Function names are known before use: name() at the start of a line.
-function find_funcs(s,    n, i, l, a) {
+# Function names are known before use: name() at the start of a line,
+# in the file or in a file it sources (". DIR/x.sh": x.sh beside it).
+function find_funcs(s,    n, i, l, a, p, d, x) {
 	n = split(s, a, "\n")
 	for (i = 1; i <= n; i++) {
 		l = a[i]
 		sub(/^[ \t]*/, "", l)
-		if (match(l, /^[A-Za-z_][A-Za-z0-9_]*[ \t]*\(\)/)) {
-			l = substr(l, 1, RLENGTH)
-			sub(/[ \t]*\(\)$/, "", l)
-			func_[l] = 1
+		if (match(l, /^(\.|source)[ \t]+/)) {
+			p = substr(l, RLENGTH + 1)
+			gsub(/["']/, "", p)
+			sub(/[ \t;].*/, "", p)
+			sub(/.*\//, "", p)
+			d = cur_file
+			if (d ~ /\//) sub(/\/[^\/]*$/, "/", d); else d = ""
+			while ((getline x < (d p)) > 0)
+				func_name(x)
+			close(d p)
 		}
+		func_name(l)
+	}
+}
+
+function func_name(l) {
+	sub(/^[ \t]*/, "", l)
+	if (match(l, /^[A-Za-z_][A-Za-z0-9_]*[ \t]*\(\)/)) {
+		l = substr(l, 1, RLENGTH)
+		sub(/[ \t]*\(\)$/, "", l)
+		func_[l] = 1
 	}
 }
 

@@ -28,14 +28,18 @@ fi
 trace=$tmp/stencil8d/traces.otf2
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
 
-# --- skein render on the command line draws the golden screens
-for c in "hotspot|>|" "color-256|>|--color ansi" "ascii|>|--ascii" "pane-details|>|--pane details --size 60x30"; do
+# --- skein render on the command line draws the golden screens (which
+# press > from rank 0, step 0: the screen skein opens with)
+for c in "hotspot||" "color-256||--color ansi" "ascii||--ascii" "pane-details||--pane details --size 60x30"; do
 	name=${c%%|*}; rest=${c#*|}; keys=${rest%%|*}; opts=${rest#*|}
 	# shellcheck disable=SC2086
 	if "$skein" render "$trace" --size 120x40 --keys "$keys" $opts >"$tmp/out" 2>"$tmp/err" &&
 		cmp -s "$tmp/out" "$root/tests/golden/$name.txt"; then ok; else bad "render $name differs from tests/golden/$name.txt"; fi
 done
 "$skein" render "$trace" --size 0x5 >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "render --size 0x5 is a usage error"
+"$skein" render "$trace" --size 30x8 >"$tmp/out" 2>"$tmp/err"; [ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q '^skein: --size 30x8 is too small: the explorer needs at least 40x12$' "$tmp/err" && ok ||
+	bad "render below the minimum size is a usage error naming the minimum ($(head -1 "$tmp/err"))"
 "$skein" render "$trace" --pane nope >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "render --pane nope is a usage error"
 "$skein" render "$trace" --keys "<Nope>" >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "a bad key script is a usage error"
 "$skein" explore "$trace" >"$tmp/out" 2>"$tmp/err" </dev/null; [ $? -eq 2 ] && grep -q 'needs a terminal' "$tmp/err" &&
@@ -51,27 +55,8 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit
 fi
 
-t() { tmux -L "$sock" "$@"; }
-screen() { t capture-pane -p -t tui; }
-# wait_for PATTERN [SECONDS]: until the screen matches (grep -E)
-wait_for() {
-	n=0 limit=$(( ${2:-5} * 10 ))
-	while [ $n -lt $limit ]; do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-wait_gone() {
-	n=0
-	while [ $n -lt 50 ]; do
-		screen | grep -Eq -- "$1" || return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
+pane=tui
+. "$root/tests/tmux.sh"
 t -f /dev/null new-session -d -s tui -x 120 -y 40 \
 	"env -i PATH=/usr/bin:/bin HOME=$tmp TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC PS1='tui\$ ' sh" ||
 	{ echo "tui tests: cannot start tmux"; echo "tui tests: $pass passed, 1 failed"; exit 1; }
@@ -81,12 +66,15 @@ t send-keys -t tui "stty -g >$tmp/stty.before; clear" Enter
 
 # start, move, jump, help
 t send-keys -t tui "$skein $trace" Enter
-wait_for 'logical · lateness' && wait_for 'r0 step 0' && ok || bad "the explorer shows the grid ($(screen | head -3))"
-screen | grep -q '^│r0  ▸·C·C·s·r·C' && ok || bad "grid row of rank 0"
+wait_for 'logical · lateness' && wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok ||
+	bad "the explorer opens at the top hotspot, the delayed rank ($(screen | head -3))"
+screen | grep -q '^│r0   ·C·C·s·r·C' && ok || bad "grid row of rank 0"
 t send-keys -t tui j l l
-wait_for 'r1 step 2' && ok || bad "j and l move the selection"
+wait_for 'r4 step 12' && ok || bad "j and l move the selection"
 t send-keys -t tui '>'
-wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok || bad "> jumps to the delayed rank"
+wait_for 'hotspot 2/20' && ok || bad "> goes on to the next hotspot"
+t send-keys -t tui '<'
+wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok || bad "< back to the delayed rank"
 t send-keys -t tui '?'
 wait_for 'help · Esc' && ok || bad "? opens the help"
 t send-keys -t tui Escape
@@ -133,6 +121,63 @@ if [ -d "$ocl" ]; then
 	wait_for '^EXIT=1' && screen | grep -q "^skein: $ocl: nothing to analyse: OpenCL, compiler and user regions" &&
 		ok || bad "the explorer refuses a trace without MPI communication ($(screen | tail -3))"
 fi
+
+# --- a login node's terminal (issue 12): TERM=xterm-256color inside tmux,
+# whose Home/End/F-keys xterm's terminfo does not list
+t send-keys -t tui "clear; TERM=xterm-256color $skein $trace" Enter
+wait_for 'logical · lateness' && wait_for 'r3 step 10 ' || bad "start with TERM=xterm-256color"
+t send-keys -t tui End
+wait_for 'r3 step 29 ' && ok || bad "End (ESC [ 4 ~) goes to the last step ($(screen | head -1))"
+t send-keys -t tui Home
+wait_for 'r3 step 0 ' && ok || bad "Home (ESC [ 1 ~) goes to the first step"
+t send-keys -t tui F5
+wait_for 'F5 is not bound' && ok || bad "F5 is one key"
+t send-keys -t tui -l "$(printf '\033[99~')"
+t send-keys -t tui l
+wait_for 'r3 step 1 ' && ! screen | grep -q 'not bound' && ok ||
+	bad "an unknown sequence is dropped whole, not read as keys"
+# Ctrl-C in a prompt cancels it; skein keeps running
+t send-keys -t tui ':' 's' 't' 'e' 'p'
+wait_for '^:step' || bad "the command line opens"
+t send-keys -t tui C-c
+wait_gone '^:step' && sleep 0.3 && screen | grep -q 'logical · lateness' && ok ||
+	bad "Ctrl-C in the command line cancels it without quitting"
+t send-keys -t tui '/' 'x' C-c
+wait_gone '^/x' && screen | grep -q 'logical · lateness' && ok || bad "Ctrl-C in the search prompt cancels it"
+# the explorer asks for mouse reports in SGR form
+[ "$(t display -p -t tui '#{mouse_any_flag}#{mouse_sgr_flag}')" = 11 ] && ok || bad "mouse reporting is on, SGR encoded"
+# a click (SGR 1006 report) selects the cell under it: row r2 is screen
+# row 6 (1-based 7), step 4 is column 1 + label 5 + 4 (1-based 11)
+click 11 7
+wait_for 'r2 step 4 ' && ok || bad "a click selects a cell ($(screen | head -1))"
+# the prompt edits: Tab completes, the history is kept between sessions
+t send-keys -t tui ':' 's' 't' 'e' Tab
+wait_for '^:step' && ok || bad "Tab completes a command ($(screen | tail -1))"
+t send-keys -t tui '7' Enter
+wait_for 'r2 step 7 ' && ok || bad ":step 7 after completion"
+t send-keys -t tui C-c
+wait_gone 'logical · lateness' && ok || bad "Ctrl-C outside a prompt stops skein"
+grep -qx ':step 7' "$tmp/.local/state/skein/history" && ok || bad "the history is saved in ~/.local/state/skein/history"
+t send-keys -t tui "clear; TERM=xterm-256color $skein $trace" Enter
+wait_for 'logical · lateness' || bad "restart for the history"
+t send-keys -t tui ':' Up
+wait_for '^:step 7' && ok || bad "the history of the last session comes back with Up"
+t send-keys -t tui C-a Right Right Right Right Right C-k '1' '2' Enter
+wait_for 'r3 step 12 ' && ok || bad "C-a, Right and C-k edit the recalled line ($(screen | head -1))"
+t send-keys -t tui q
+wait_gone 'logical · lateness' || bad "q after the history test"
+[ "$(t display -p -t tui '#{mouse_any_flag}')" = 0 ] && ok || bad "mouse reporting is off after quitting"
+# --no-mouse leaves the mouse to the terminal
+t send-keys -t tui "clear; TERM=xterm-256color $skein --no-mouse $trace" Enter
+wait_for 'r3 step 10 ' || bad "start with --no-mouse"
+[ "$(t display -p -t tui '#{mouse_any_flag}')" = 0 ] && ok || bad "--no-mouse: no mouse reporting"
+click 11 7
+t send-keys -t tui l
+wait_for 'r3 step 11 ' && ok || bad "--no-mouse: a stray report is no click ($(screen | head -1))"
+t send-keys -t tui q
+wait_gone 'logical · lateness' || bad "q after --no-mouse"
+t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-4" Enter
+wait_for '^TTY-RESTORED-4' && ok || bad "terminal modes restored after Ctrl-C as a key"
 
 t send-keys -t tui "exit" Enter
 echo "tui tests: $pass passed, $fail failed"

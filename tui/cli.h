@@ -14,7 +14,7 @@
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #define MAX_PHASES 64
 
-enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG };
+enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_KEYS };
 
 
 struct cli {
@@ -28,7 +28,7 @@ struct cli {
 	int structure_opts;        /* any analyze-only option given */
 	/* explorer and render */
 	const char *metric, *color, *keymap, *size, *keys, *pane;
-	int ascii, time;
+	int ascii, time, no_mouse;
 	int explorer_opts, render_opts;
 	/* configuration: files in order, then the flags above on top */
 	const char *configs[16];
@@ -57,6 +57,12 @@ int cli_check_regions(const struct cli *c, const struct trace *t);
  * partition, or NULL with e set (out of memory). */
 const char **cli_phase_names(const struct cli *c, const struct analysis *a, uint8_t *keep,
 			     struct err *e);
+/* The key bindings of the configuration and --keymap, checked; an exit
+ * code (the error printed). */
+struct keymap;
+int cli_keymap(struct cli *c, struct keymap **km);
+/* `skein keys`; an exit code. */
+int cli_keys(struct cli *c);
 /* The explorer and `skein render`; each returns an exit code. */
 int cli_explore(struct cli *c);
 int cli_render(struct cli *c);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "view/keymap.h"
 #include "topo/topo.h"
 #include "view/view.h"
+#include "view/view_keys.h"
 #include "cli.h"
 #include "explore.h"
 #include "load.h"
@@ -60,10 +62,43 @@ cli_phase_names(const struct cli *c, const struct analysis *a, uint8_t *keep, st
 	return names;
 }
 
+/* "~/x" and "~" as a shell expands them: $HOME, else the password
+ * database; "~user/x" for another user. Returns path itself otherwise,
+ * or NULL when the home directory is unknown. */
+static const char *
+expand_home(const char *path, char *buf, size_t n)
+{
+	if (path[0] != '~')
+		return path;
+	const char *slash = strchr(path, '/');
+	size_t ul = slash ? (size_t)(slash - path - 1) : strlen(path + 1);
+	const char *home = NULL;
+	if (ul == 0) {
+		home = getenv("HOME");
+		if (!home || !*home) {
+			struct passwd *pw = getpwuid(getuid());
+			home = pw ? pw->pw_dir : NULL;
+		}
+	} else {
+		char user[256];
+		snprintf(user, sizeof user, "%.*s", (int)(ul < 255 ? ul : 255), path + 1);
+		struct passwd *pw = getpwnam(user);
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (!home)
+		return NULL;
+	snprintf(buf, n, "%s%s", home, slash ? slash : "");
+	return buf;
+}
+
 /* `:save FILE`: the current view written into the configuration, dumped. */
 static int
-save_view(void *ud, const struct view_state *st, const char *path, struct err *e)
+save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 {
+	char full[4096];
+	const char *path = expand_home(arg, full, sizeof full);
+	if (!path)
+		return err_set(e, ERR_IO, "%s: no such user, or no home directory", arg);
 	struct config *cfg = ud;
 	cfg->view.metric = (enum config_metric)st->metric;
 	cfg->view.sel_rank = st->sel_rank;
@@ -107,6 +142,79 @@ key_name_ok(const char *name)
 	return keymap_key_parse(name, strlen(name)) != 0;
 }
 
+/* The key bindings: the configuration's (defaults.yaml and the files),
+ * then a --keymap file on top. Every binding is checked (a key name that
+ * does not parse, an action that does not exist), for the explorer as
+ * for 'skein config'. Returns an exit code; the error is printed. */
+int
+cli_keymap(struct cli *c, struct keymap **km)
+{
+	struct err e = { 0 };
+	const char *names[ACT_COUNT];
+	size_t n_names = 0;
+	*km = NULL;
+	for (int a = 0; a < ACT_COUNT; a++)
+		if (action_info((enum action)a) && action_info((enum action)a)->name)
+			names[n_names++] = action_info((enum action)a)->name;
+	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		return EXIT_USAGE;
+	}
+	/* checked above: every key name parses and every action exists */
+	*km = keymap_create_empty();
+	int rc = *km ? 0 : ERR_NOMEM;
+	for (uint32_t i = 0; !rc && i < c->cfg.n_keys; i++) {
+		enum action act = action_find(c->cfg.keys[i].action);
+		for (uint32_t k = 0; !rc && k < c->cfg.keys[i].n_keys; k++) {
+			const char *name = c->cfg.keys[i].keys[k];
+			rc = keymap_bind(*km, keymap_key_parse(name, strlen(name)), act);
+		}
+	}
+	char *text = NULL;
+	if (!rc && c->keymap) {
+		size_t len;
+		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
+			fprintf(stderr, "skein: %s\n", e.msg);
+			keymap_destroy(*km);
+			*km = NULL;
+			return EXIT_FAIL;
+		}
+		rc = keymap_parse(*km, text, c->keymap, &e);
+		free(text);
+	}
+	if (rc) {
+		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		keymap_destroy(*km);
+		*km = NULL;
+		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* `skein keys`: every key, command and mouse gesture, with the bindings
+ * in force, as text, man(7) or Markdown (doc/skein.1 and README.md hold
+ * the built-in ones: mk/keys-doc.sh). */
+int
+cli_keys(struct cli *c)
+{
+	enum view_keys_format fmt = KEYS_FMT_TEXT;
+	if (c->format && !strcmp(c->format, "man"))
+		fmt = KEYS_FMT_MAN;
+	else if (c->format && (!strcmp(c->format, "markdown") || !strcmp(c->format, "md")))
+		fmt = KEYS_FMT_MARKDOWN;
+	else if (c->format && strcmp(c->format, "text"))
+		return cli_usage_error("keys --format takes text, man or markdown, not", c->format);
+	struct keymap *km;
+	int rc = cli_keymap(c, &km);
+	if (rc)
+		return rc;
+	rc = view_keys_write(km, fmt, stdout) || fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	if (rc)
+		fprintf(stderr, "skein: cannot write the keys\n");
+	keymap_destroy(km);
+	return rc;
+}
+
 /* Options shared by explore and render, from the configuration and the
  * command line, checked before the (long) load. */
 static int
@@ -132,7 +240,10 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		.win_step = cv->steps.all ? 0 : cv->steps.first,
 		.win_rank = cv->ranks.all ? 0 : cv->ranks.first,
 	};
-	vo->initial = init;
+	/* a configuration that leaves them at their defaults opens at the
+	 * first screen (the top hotspot) */
+	if (init->window || init->sel_rank || init->sel_step || init->zoom_steps > 1 || init->zoom_ranks > 1)
+		vo->initial = init;
 	/* which panes the configuration's layout lists; positions stay adaptive */
 	int has[CONFIG_PANE_COUNT] = { 0 }, side_width = 0;
 	for (uint32_t col = 0; col < cv->n_columns; col++)
@@ -177,46 +288,9 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		vo->scale_max = (uint64_t)cv->scale_max_ns;
 	}
 
-	/* key bindings: the configuration's (defaults.yaml and the files),
-	 * then a --keymap file on top */
-	struct err e = { 0 };
-	const char *names[ACT_COUNT];
-	size_t n_names = 0;
-	for (int a = 0; a < ACT_COUNT; a++)
-		if (action_info((enum action)a) && action_info((enum action)a)->name)
-			names[n_names++] = action_info((enum action)a)->name;
-	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
-		return EXIT_USAGE;
-	}
-	/* checked above: every key name parses and every action exists */
-	*km = keymap_create_empty();
-	int rc = *km ? 0 : ERR_NOMEM;
-	for (uint32_t i = 0; !rc && i < c->cfg.n_keys; i++) {
-		enum action act = action_find(c->cfg.keys[i].action);
-		for (uint32_t k = 0; !rc && k < c->cfg.keys[i].n_keys; k++) {
-			const char *name = c->cfg.keys[i].keys[k];
-			rc = keymap_bind(*km, keymap_key_parse(name, strlen(name)), act);
-		}
-	}
-	char *text = NULL;
-	if (!rc && c->keymap) {
-		size_t len;
-		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
-			fprintf(stderr, "skein: %s\n", e.msg);
-			keymap_destroy(*km);
-			*km = NULL;
-			return EXIT_FAIL;
-		}
-		rc = keymap_parse(*km, text, c->keymap, &e);
-		free(text);
-	}
-	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
-		keymap_destroy(*km);
-		*km = NULL;
-		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
-	}
+	int rc = cli_keymap(c, km);
+	if (rc)
+		return rc;
 	vo->keys = *km;
 	return EXIT_OK;
 }
@@ -321,9 +395,13 @@ cli_explore(struct cli *c)
 	int rc = session_open(c, &vs);
 	if (rc)
 		return rc;
-	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
+	struct explore_opts eo = {
+		.color = color,
+		.ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII,
+		.mouse = c->cfg.view.mouse && !c->no_mouse,
+	};
 	char msg[256];
-	if (explore_run(vs.a, &vs.vo, color, ascii, msg, sizeof msg)) {
+	if (explore_run(vs.a, &vs.vo, &eo, msg, sizeof msg)) {
 		fprintf(stderr, "skein: %s\n", msg);
 		rc = EXIT_FAIL;
 	}
@@ -357,6 +435,14 @@ cli_render(struct cli *c)
 			ro.depth = DEPTH_256;
 		else
 			return cli_usage_error("render --color takes none, mono, 8, 256 or ansi, not", c->color);
+	}
+	int min_w, min_h;
+	view_min_size(c->pane, &min_w, &min_h);
+	if (ro.w < min_w || ro.h < min_h) {
+		char what[96];
+		snprintf(what, sizeof what, "--size %dx%d is too small: %s needs at least %dx%d", ro.w, ro.h,
+			 c->pane ? "a pane" : "the explorer", min_w, min_h);
+		return cli_usage_error(what, NULL);
 	}
 	if (c->pane && !view_pane_known(c->pane))
 		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology or histogram, not", c->pane);

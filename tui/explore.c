@@ -2,12 +2,17 @@
  *
  * Read a key, let the view turn it into an action, draw the view into a
  * grid, show the grid. Keys that arrive together (a held-down key over a
- * slow link) are all handled before one redraw. SKEIN_FRAME_LOG=FILE
+ * slow link) are all handled before one redraw. Ctrl-C is a key while
+ * the screen is open: it cancels a prompt, and elsewhere stops skein the
+ * way SIGINT does. SKEIN_FRAME_LOG=FILE
  * appends one line per frame with the milliseconds spent in the view and
  * in curses, for doc/explorer.md's measurements.
  */
 #include "explore.h"
 
+#include "history.h"
+
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -21,8 +26,8 @@ now_ms(void)
 }
 
 int
-explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_color color,
-	    int ascii, char *msg, size_t n)
+explore_run(const struct analysis *a, const struct view_opts *vo, const struct explore_opts *eo,
+	    char *msg, size_t n)
 {
 	struct view *v = NULL;
 	struct err e = { 0 };
@@ -30,7 +35,11 @@ explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_co
 		snprintf(msg, n, "%s", e.msg);
 		return -1;
 	}
-	if (screen_open(color, ascii, msg, n)) {
+	char hist[4096];
+	int have_hist = history_path(hist, sizeof hist) == 0;
+	if (have_hist)
+		history_load(v, hist);
+	if (screen_open(eo->color, eo->ascii, eo->mouse, msg, n)) {
 		view_destroy(v);
 		return -1;
 	}
@@ -70,6 +79,11 @@ explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_co
 					break;
 				}
 				full = 1;
+			} else if (key == KM_CTRL('c') && !view_prompt_open(v)) {
+				/* outside a prompt Ctrl-C stops skein as SIGINT does
+				 * (the terminal sends it as a key: screen.h) */
+				raise(SIGINT);
+				break;
 			} else {
 				view_key(v, key);
 				if (view_take_repaint(v))
@@ -83,6 +97,9 @@ explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_co
 			break;
 	}
 	screen_close();
+	char why[4300];
+	if (have_hist && view_history_changed(v) && history_save(v, hist, why, sizeof why))
+		fprintf(stderr, "skein: %s (the prompts' history is not kept)\n", why);
 	if (log)
 		fclose(log);
 	grid_destroy(g);

@@ -5,10 +5,18 @@
 #include "view/view.h"
 #include "screen.h"
 
+/* How the terminal is used. */
+struct explore_opts {
+	enum screen_color color;
+	int ascii;
+	int mouse;                 /* clicks and the wheel */
+};
+
 /* Runs the explorer on an analysis until the user quits or a stop
- * signal arrives. Returns 0, or -1 with a message in msg when the
- * terminal cannot be used. The terminal is restored before returning. */
-int explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_color color,
-		int ascii, char *msg, size_t n);
+ * signal arrives (Ctrl-C outside a prompt counts as SIGINT). Returns 0,
+ * or -1 with a message in msg when the terminal cannot be used. The
+ * terminal is restored before returning. */
+int explore_run(const struct analysis *a, const struct view_opts *vo, const struct explore_opts *eo,
+		char *msg, size_t n);
 
 #endif

@@ -22,6 +22,7 @@
 #include "report/info.h"
 #include "otf2/otf2_read.h"
 #include "report/report.h"
+#include "view/keymap.h"
 #include "cli.h"
 
 #ifndef SKEIN_VERSION
@@ -36,6 +37,7 @@ static const char usage_text[] =
 	"                    [EXPLORER OPTIONS] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein info [--format text|json] [--ranks] TRACE\n"
 	"       skein config [--dump] [--config FILE]...\n"
+	"       skein keys [--format text|man|markdown] [--config FILE]... [--keymap FILE]\n"
 	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein --help | --version\n"
 	"\n"
@@ -50,7 +52,10 @@ static const char usage_text[] =
 	"              messages, collectives, warnings\n"
 	"  analyze     logical structure and lateness: partitions, steps, the\n"
 	"              verifier, hotspots with their cause, lateness per rank\n"
-	"  config      print the effective configuration as YAML (loadable back)\n"
+	"  config      print the effective configuration as YAML (loadable back),\n"
+	"              after checking it (key bindings included)\n"
+	"  keys        every key, command and mouse gesture of the explorer, with\n"
+	"              the bindings of the configuration and --keymap\n"
 	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
 	"              so scripts that pipe 'skein TRACE' keep getting text\n"
 	"\n"
@@ -70,6 +75,8 @@ static const char usage_text[] =
 	"                          or ansi (= 256) for ANSI escape sequences\n"
 	"      --ascii             ASCII glyphs (automatic outside UTF-8 locales)\n"
 	"      --keymap FILE       extra key bindings: lines of 'KEY ACTION'\n"
+	"      --no-mouse          explore: leave the mouse to the terminal (no clicks\n"
+	"                          or wheel; also view.mouse: false in the configuration)\n"
 	"\n"
 	"render options:\n"
 	"  -s, --size WxH          screen size (default 120x40)\n"
@@ -118,6 +125,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
+	OPT_NO_MOUSE,
 };
 
 struct progress {
@@ -208,6 +216,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "colour", required_argument, NULL, OPT_COLOR },
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "keymap", required_argument, NULL, OPT_KEYMAP },
+		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 		{ "size", required_argument, NULL, 's' },
 		{ "keys", required_argument, NULL, 'k' },
 		{ "pane", required_argument, NULL, OPT_PANE },
@@ -281,6 +290,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_COLOR: c->color = optarg; c->explorer_opts = 1; break;
 		case OPT_ASCII: c->ascii = 1; c->explorer_opts = 1; break;
 		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
+		case OPT_NO_MOUSE: c->no_mouse = 1; c->explorer_opts = 1; break;
 		case 's': c->size = optarg; c->render_opts = 1; break;
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
@@ -314,6 +324,15 @@ parse_args(int argc, char **argv, struct cli *c)
 		    c->per_rank)
 			return cli_usage_error("'skein config' takes only --config and --dump", NULL);
 		return EXIT_OK;
+	} else if (nargs >= 1 && strcmp(args[0], "keys") == 0) {
+		/* skein keys [--format text|man|markdown] [--config FILE]... [--keymap FILE] */
+		c->cmd = CMD_KEYS;
+		if (nargs > 1)
+			return cli_usage_error("unexpected argument", args[1]);
+		if (c->structure_opts || c->render_opts || c->table || c->per_rank || c->dump ||
+		    c->metric || c->color || c->ascii || c->topology || c->no_mouse)
+			return cli_usage_error("'skein keys' takes only --format, --config and --keymap", NULL);
+		return EXIT_OK;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
 		c->cmd = CMD_ANALYZE;
 		args++;
@@ -321,8 +340,13 @@ parse_args(int argc, char **argv, struct cli *c)
 	}
 	if (nargs == 0)
 		return cli_usage_error("no trace given", NULL);
-	if (nargs > 1)
+	if (nargs > 1) {
+		/* "skein bogus-cmd TRACE": a word that is no trace in front of the trace */
+		struct stat sb;
+		if (c->cmd == CMD_DEFAULT && stat(args[0], &sb) != 0 && !strchr(args[0], '/'))
+			return cli_usage_error("unknown command", args[0]);
 		return cli_usage_error("unexpected argument", args[1]);
+	}
 	c->trace = args[0];
 	/* without a command: the explorer on a terminal, else info for scripts
 	 * (explorer and structure options are then moot and ignored) */
@@ -343,7 +367,7 @@ parse_args(int argc, char **argv, struct cli *c)
 	if (c->cmd != CMD_RENDER && c->render_opts)
 		return cli_usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
 	if ((c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE) && c->explorer_opts)
-		return cli_usage_error("--metric, --color, --ascii, --keymap and --topology belong to 'skein explore' and 'skein render'", NULL);
+		return cli_usage_error("--metric, --color, --ascii, --keymap, --no-mouse and --topology belong to 'skein explore' and 'skein render'", NULL);
 	if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && c->format)
 		return cli_usage_error("--format belongs to 'skein info' and 'skein analyze'", NULL);
 	return EXIT_OK;
@@ -465,8 +489,15 @@ static int
 run(struct cli *c)
 {
 	int rc;
+	if (c->cmd == CMD_KEYS)
+		return cli_keys(c);
 	if (c->cmd == CMD_CONFIG) {
 		struct err e = { 0 };
+		/* the key bindings are checked here as the explorer checks them */
+		struct keymap *km;
+		if ((rc = cli_keymap(c, &km)))
+			return rc;
+		keymap_destroy(km);
 		if (config_dump(&c->cfg, stdout, &e) || fflush(stdout)) {
 			fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot write the configuration");
 			return EXIT_FAIL;

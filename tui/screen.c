@@ -23,6 +23,7 @@
 #include <wchar.h>
 
 #include "view/keymap.h"
+#include "view/keyseq.h"
 
 #define MAX_PAIRS 250
 
@@ -38,7 +39,18 @@ static struct {
 	struct termios saved;
 	int have_saved;
 	char rmcup[64], cnorm[64], sgr0[64];
+	int mouse;                 /* mouse reports are on */
+	/* input read past a key (the rest of an escape sequence) */
+	wint_t unread[64];
+	int unread_code[64];
+	int n_unread;
 } S;
+
+/* Mouse reporting: button presses and the wheel (1000), in SGR encoding
+ * (1006: no 223-column limit; terminals without it send X10, which
+ * keyseq.c decodes too). */
+static const char mouse_on[] = "\033[?1000h\033[?1006h";
+static const char mouse_off[] = "\033[?1006l\033[?1000l";
 
 static volatile sig_atomic_t interrupted;
 
@@ -61,7 +73,8 @@ static void
 on_fatal_signal(int sig)
 {
 	if (S.open) {
-		ssize_t r = write(STDOUT_FILENO, S.sgr0, strlen(S.sgr0));
+		ssize_t r = S.mouse ? write(STDOUT_FILENO, mouse_off, sizeof mouse_off - 1) : 0;
+		r = write(STDOUT_FILENO, S.sgr0, strlen(S.sgr0));
 		r = write(STDOUT_FILENO, S.cnorm, strlen(S.cnorm));
 		r = write(STDOUT_FILENO, S.rmcup, strlen(S.rmcup));
 		(void)r;
@@ -109,8 +122,23 @@ want_ascii(int ascii)
 	return !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
 }
 
+/* Ctrl-C reaches the explorer as a key (it cancels a prompt there, as Esc
+ * does, and quits elsewhere) instead of as SIGINT; Ctrl-Z and Ctrl-\
+ * keep their signals. curses' program mode is saved with the change, so
+ * endwin gives back the terminal's own settings. */
+static void
+intr_as_key(void)
+{
+	struct termios t;
+	if (tcgetattr(STDIN_FILENO, &t) != 0)
+		return;
+	t.c_cc[VINTR] = _POSIX_VDISABLE;
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0)
+		def_prog_mode();
+}
+
 int
-screen_open(enum screen_color color, int ascii, char *msg, size_t n)
+screen_open(enum screen_color color, int ascii, int mouse, char *msg, size_t n)
 {
 	const char *term = getenv("TERM");
 	if (!term || !*term) {
@@ -142,9 +170,18 @@ screen_open(enum screen_color color, int ascii, char *msg, size_t n)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* mouse reports are decoded by keyseq.c: curses must pass them on */
+	keyok(KEY_MOUSE, FALSE);
 	set_escdelay(40);
 	curs_set(0);
 	leaveok(stdscr, TRUE);
+	intr_as_key();
+	S.n_unread = 0;
+	S.mouse = mouse;
+	if (S.mouse) {
+		fputs(mouse_on, stdout);
+		fflush(stdout);
+	}
 	S.ascii = want_ascii(ascii);
 	const char *nc = getenv("NO_COLOR");
 	if (color == SCOLOR_MONO || (color == SCOLOR_AUTO && ((nc && *nc) || strcmp(term, "dumb") == 0)) ||
@@ -166,6 +203,11 @@ screen_close(void)
 	if (!S.open)
 		return;
 	S.open = 0;
+	if (S.mouse) {
+		fputs(mouse_off, stdout);
+		fflush(stdout);
+		S.mouse = 0;
+	}
 	curs_set(1);
 	endwin();
 	delscreen(S.scr);
@@ -275,8 +317,11 @@ map_key(int rc, wint_t wc)
 		case KEY_ENTER: return KM_ENTER;
 		case KEY_BACKSPACE: return KM_BACKSPACE;
 		case KEY_DC: return KM_DELETE;
-		case KEY_F(1): return KM_F1;
-		default: return 0;
+		case KEY_IC: return KM_INSERT;
+		default:
+			if (wc >= KEY_F(1) && wc <= KEY_F(12))
+				return KM_F1 + (uint32_t)(wc - KEY_F(1));
+			return 0;
 		}
 	}
 	switch (wc) {
@@ -288,13 +333,77 @@ map_key(int rc, wint_t wc)
 	return wc < KM_BASE ? (uint32_t)wc : 0;
 }
 
+/* The next input from curses, or from what was read past a key. */
+static int
+next_input(int timeout_ms, wint_t *wc)
+{
+	if (S.n_unread) {
+		*wc = S.unread[0];
+		int rc = S.unread_code[0];
+		S.n_unread--;
+		memmove(S.unread, S.unread + 1, (size_t)S.n_unread * sizeof S.unread[0]);
+		memmove(S.unread_code, S.unread_code + 1, (size_t)S.n_unread * sizeof S.unread_code[0]);
+		return rc;
+	}
+	timeout(timeout_ms);
+	return get_wch(wc);
+}
+
+static void
+push_front(int rc, wint_t wc)
+{
+	if (S.n_unread == (int)(sizeof S.unread / sizeof S.unread[0]))
+		return;
+	memmove(S.unread + 1, S.unread, (size_t)S.n_unread * sizeof S.unread[0]);
+	memmove(S.unread_code + 1, S.unread_code, (size_t)S.n_unread * sizeof S.unread_code[0]);
+	S.unread[0] = wc;
+	S.unread_code[0] = rc;
+	S.n_unread++;
+}
+
+/* After an ESC that curses did not translate: the rest of the sequence,
+ * decoded by keyseq.c whatever terminfo says. Bytes of a sequence arrive
+ * together; one that stops short for 100 ms is dropped (an Esc alone is
+ * the Esc key). Returns a key, or 0 for a dropped sequence. */
+static uint32_t
+escape_key(void)
+{
+	unsigned char buf[40];
+	size_t n = 0;
+	buf[n++] = 0x1b;
+	for (;;) {
+		uint32_t key;
+		size_t used;
+		enum keyseq_result r = keyseq_decode(buf, n, &key, &used);
+		if (r != KEYSEQ_PARTIAL) {
+			for (size_t i = n; i-- > used;)      /* in front of what is unread */
+				push_front(OK, buf[i]);
+			return r == KEYSEQ_KEY ? key : 0;
+		}
+		wint_t wc;
+		int rc = next_input(n == 1 ? 0 : 100, &wc);
+		if (rc == ERR)
+			return n == 1 ? KM_ESC : 0;
+		if (rc != OK || wc > 0x7e || n == sizeof buf) {
+			/* a curses key or a non-ASCII character ends the sequence */
+			push_front(rc, wc);
+			return n == 1 ? KM_ESC : 0;
+		}
+		buf[n++] = (unsigned char)wc;
+	}
+}
+
 uint32_t
 screen_key(int timeout_ms)
 {
 	wint_t wc;
-	timeout(timeout_ms);
-	int rc = get_wch(&wc);
+	int rc = next_input(timeout_ms, &wc);
 	if (rc == ERR)
 		return 0;
+	if (rc == OK && wc == 0x1b) {
+		uint32_t key = escape_key();
+		/* with the mouse off, a report that still arrives is no click */
+		return (key & KM_MOUSE) && !S.mouse ? 0 : key;
+	}
 	return map_key(rc, wc);
 }

@@ -19,9 +19,11 @@
 /* How the user asked for colour and glyphs. */
 enum screen_color { SCOLOR_AUTO, SCOLOR_MONO, SCOLOR_8, SCOLOR_256 };
 
-/* Starts curses on the terminal. Returns 0, or -1 with a message in
- * msg (e.g. the terminal type is unknown or cannot address the cursor). */
-int screen_open(enum screen_color color, int ascii, char *msg, size_t n);
+/* Starts curses on the terminal; mouse: report clicks and the wheel.
+ * Ctrl-C then arrives as a key (KM_CTRL('c')), not as SIGINT. Returns 0,
+ * or -1 with a message in msg (e.g. the terminal type is unknown or
+ * cannot address the cursor). */
+int screen_open(enum screen_color color, int ascii, int mouse, char *msg, size_t n);
 void screen_close(void);
 
 /* The terminal's size now. */
@@ -35,7 +37,9 @@ int screen_ascii(void);
 void screen_present(const struct grid *g, int full);
 
 /* Waits up to timeout_ms (-1: no limit) for a key. Returns a keymap.h
- * code, 0 on timeout or interruption, or SCREEN_RESIZED. */
+ * code (mouse events included), 0 on timeout, interruption or an input
+ * sequence skein does not use, or SCREEN_RESIZED. Escape sequences are
+ * decoded by view/keyseq.h when curses does not know them. */
 #define SCREEN_RESIZED 0xffffffffu
 uint32_t screen_key(int timeout_ms);
 

@@ -150,6 +150,7 @@ struct config_view {
 	uint32_t clusters;        /* k-medoids k; 0: no clustering; ≤ 20 */
 	enum config_glyphs glyphs;
 	enum config_colours colours;
+	int mouse;                /* the explorer takes clicks and the wheel */
 	uint32_t sel_rank, sel_step;          /* the selection */
 };
 

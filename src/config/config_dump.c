@@ -182,6 +182,7 @@ dump_view(const struct config *cfg, FILE *f)
 	fprintf(f, "  clusters: %u\n", v->clusters);
 	fprintf(f, "  glyphs: %s\n", config_glyphs_name(v->glyphs));
 	fprintf(f, "  colours: %s\n", config_colours_name(v->colours));
+	fprintf(f, "  mouse: %s\n", v->mouse ? "true" : "false");
 	fprintf(f, "  selection:\n    rank: %u\n    step: %u\n", v->sel_rank, v->sel_step);
 }
 

@@ -662,12 +662,13 @@ walk_view(struct ld *ld, const struct cnode *m)
 {
 	enum {
 		K_METRIC, K_SCALE, K_LAYOUT, K_FOCUS, K_RANKS, K_STEPS, K_ZOOM, K_CLUSTERS,
-		K_GLYPHS, K_COLOURS, K_SELECTION, K_COUNT
+		K_GLYPHS, K_COLOURS, K_MOUSE, K_SELECTION, K_COUNT
 	};
 	static const char *const keys[K_COUNT] = {
 		[K_METRIC] = "metric", [K_SCALE] = "scale", [K_LAYOUT] = "layout", [K_FOCUS] = "focus",
 		[K_RANKS] = "ranks", [K_STEPS] = "steps", [K_ZOOM] = "zoom", [K_CLUSTERS] = "clusters",
-		[K_GLYPHS] = "glyphs", [K_COLOURS] = "colours", [K_SELECTION] = "selection",
+		[K_GLYPHS] = "glyphs", [K_COLOURS] = "colours", [K_MOUSE] = "mouse",
+		[K_SELECTION] = "selection",
 	};
 	static const char *const pair_keys[] = { "steps", "ranks" }, *const sel_keys[] = { "rank", "step" };
 	struct config_view *w = &ld->cfg->view;
@@ -702,6 +703,7 @@ walk_view(struct ld *ld, const struct cnode *m)
 			if (!(rc = get_enum(ld, v, "view.colours", config_colours_names, CONFIG_COLOURS_COUNT, &x)))
 				w->colours = (enum config_colours)x;
 			break;
+		case K_MOUSE: rc = get_bool(ld, v, "view.mouse", &w->mouse); break;
 		case K_SELECTION:
 			rc = walk_pair(ld, v, "view.selection", sel_keys, &w->sel_rank, &w->sel_step, 0, MAX_INDEX);
 			break;

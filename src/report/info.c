@@ -37,6 +37,23 @@ sum(const uint64_t *v, int n)
 	return s;
 }
 
+/* A string on one line: line breaks (a creator's build details) become
+ * " / ", so each field keeps its line. */
+static void
+one_line(FILE *out, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == '\r' || *p == '\n') {
+			while (p[1] == '\r' || p[1] == '\n')
+				p++;
+			if (p[1])
+				fputs(" / ", out);
+		} else {
+			fputc(*p, out);
+		}
+	}
+}
+
 static void
 write_text(const struct trace *t, const struct summary *s, FILE *out, int per_rank)
 {
@@ -46,8 +63,9 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	trace_regions(t, &n_regions);
 	double span = trace_seconds(t, info->t_end - info->t_begin);
 	fprintf(out, "trace         %s\n", info->path);
-	fprintf(out, "creator       %s (OTF2 %u.%u.%u)\n", info->creator ? info->creator : "?",
-		info->version[0], info->version[1], info->version[2]);
+	fputs("creator       ", out);
+	one_line(out, info->creator ? info->creator : "?");
+	fprintf(out, " (OTF2 %u.%u.%u)\n", info->version[0], info->version[1], info->version[2]);
 	fprintf(out, "time span     %.6f s (resolution %.3g ns)\n", span,
 		1e9 / (double)info->ticks_per_second);
 	fprintf(out, "timelines     %u MPI ranks\n", s->n_timelines);
@@ -72,7 +90,8 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 				fprintf(out, ", and %" PRIu64 " more", others - shown);
 				break;
 			}
-			fprintf(out, "%s%s [%s]", shown ? ", " : ": ", trace_str(t, locs[i].name),
+			const char *name = trace_str(t, locs[i].name);
+			fprintf(out, "%s%s [%s]", shown ? ", " : ": ", name[0] ? name : "(unnamed)",
 				trace_str(t, locs[i].group_name));
 			shown++;
 		}

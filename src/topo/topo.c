@@ -228,6 +228,50 @@ nomem:
 	return err_set(e, ERR_NOMEM, "out of memory building a cluster of %u nodes", n);
 }
 
+int
+topo_system_tree(const struct trace *trace, struct topo **out, struct err *e)
+{
+	*out = NULL;
+	uint32_t ntl, nn;
+	const struct trace_timeline *tl = trace_timelines(trace, &ntl);
+	const struct trace_node *nodes = trace_nodes(trace, &nn);
+	struct topo *t = topo_new();
+	uint32_t *order = malloc((nn + 2) * sizeof *order);    /* nodes by first use; nn: none */
+	uint8_t *seen = calloc(nn + 2, 1);
+	uint32_t root, id, n_order = 0;
+	if (!t || !order || !seen || add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
+		goto nomem;
+	for (uint32_t r = 0; r < ntl; r++) {
+		uint32_t k = tl[r].node < nn ? tl[r].node : nn;
+		if (!seen[k]) {
+			seen[k] = 1;
+			order[n_order++] = k;
+		}
+	}
+	/* depth-first: each node, then one PU per rank placed on it */
+	for (uint32_t i = 0; i < n_order; i++) {
+		uint32_t k = order[i], sid;
+		const char *name = k < nn ? trace_str(trace, nodes[k].name) : "(no node)";
+		if (intern_add(t->strings, name, strlen(name), &sid) || add(t, TOPO_NODE, root, 1, i, sid, &id))
+			goto nomem;
+		uint32_t node = id;
+		for (uint32_t r = 0; r < ntl; r++)
+			if ((tl[r].node < nn ? tl[r].node : nn) == k && add(t, TOPO_PU, node, 2, r, 0, &id))
+				goto nomem;
+	}
+	if (finish(t))
+		goto nomem;
+	free(order);
+	free(seen);
+	*out = t;
+	return 0;
+nomem:
+	free(order);
+	free(seen);
+	topo_destroy(t);
+	return err_set(e, ERR_NOMEM, "out of memory building the trace's system tree");
+}
+
 const struct topo_obj *
 topo_objs(const struct topo *t, uint32_t *n)
 {

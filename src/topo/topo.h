@@ -50,6 +50,12 @@ int topo_load_machine(struct topo **out, struct err *e);
 int topo_cluster(const struct topo *node, uint32_t n, const char *const *names,
 		 struct topo **out, struct err *e);
 
+/* The trace's own system tree when the hardware is unknown: a root, its
+ * nodes (named as the trace names them, in order of first use) and one
+ * PU per rank placed there, in rank order (PU os_index = the rank), so
+ * that PLACE_SYSTEM_TREE puts every rank on its own PU. */
+int topo_system_tree(const struct trace *trace, struct topo **out, struct err *e);
+
 void topo_destroy(struct topo *t);
 
 /* Objects in depth-first order (object 0 is the root); children lists.

@@ -156,6 +156,27 @@ grid_text_width(const char *s)
 	return n;
 }
 
+size_t
+grid_cols_bytes(const char *s, int cols)
+{
+	size_t i = 0;
+	while (s[i] && cols-- > 0)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+size_t
+grid_wrap(const char *s, int w)
+{
+	if (grid_text_width(s) <= w)
+		return strlen(s);
+	size_t lim = grid_cols_bytes(s, w), cut = lim;
+	while (cut > 0 && (s[cut] != ' ' || (s[cut - 1] >= '0' && s[cut - 1] <= '9')))
+		cut--;
+	return cut ? cut : lim;
+}
+
 void
 grid_box(struct grid *g, int x, int y, int w, int h, int style, const char *title, int title_style)
 {
@@ -279,9 +300,11 @@ grid_attr(int style, int mark, enum grid_depth depth)
 	case DEPTH_NONE:
 		return a;
 	case DEPTH_MONO:
+		/* partners in reverse video without bold: never the hottest
+		 * level's bold underline, never the selection's bold reverse */
 		a.attr = m->mono;
 		if (mark & MARK_PARTNER)
-			a.attr |= ATTR_UNDERLINE | ATTR_BOLD;
+			a.attr = (uint8_t)((a.attr & ~(ATTR_BOLD | ATTR_DIM)) | ATTR_REVERSE);
 		break;
 	case DEPTH_8:
 		a.fg = m->fg8;
@@ -304,6 +327,8 @@ grid_attr(int style, int mark, enum grid_depth depth)
 			a.bg = 22;
 		break;
 	}
+	if (mark & MARK_MIXED)
+		a.attr |= ATTR_UNDERLINE;
 	if (mark & MARK_SEL) {
 		a.attr |= ATTR_REVERSE | ATTR_BOLD;
 		a.attr &= (uint8_t)~ATTR_DIM;

@@ -13,6 +13,7 @@
 #ifndef SKEIN_GRID_H
 #define SKEIN_GRID_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,6 +45,7 @@ enum {
 	MARK_SEL = 2,       /* the selection */
 	MARK_PARTNER = 4,   /* a message partner of the selection */
 	MARK_WINDOW = 8,    /* the part of the overview in view */
+	MARK_MIXED = 16,    /* a cell standing for several kinds of operation */
 };
 
 struct cell {
@@ -98,6 +100,13 @@ void grid_mark(struct grid *g, int x, int y, int w, int h, int mark);
 
 /* Columns a UTF-8 string takes (one per code point). */
 int grid_text_width(const char *s);
+/* Bytes of the first cols columns of s. */
+size_t grid_cols_bytes(const char *s, int cols);
+/* Bytes of s that make its first line when it wraps at w columns: all of
+ * it when it fits, else up to the last space that fits — never between
+ * a number and the word after it ("4.364 us", "4 ranks") — else w
+ * columns cut hard. Spaces at the break are the caller's to skip. */
+size_t grid_wrap(const char *s, int w);
 
 /* The ASCII stand-in for a code point (box drawing, blocks, arrows...). */
 uint32_t grid_ascii(uint32_t ch);

@@ -93,9 +93,54 @@ static const struct {
 	{ "PgUp", KM_PGUP }, { "PgDn", KM_PGDN }, { "Home", KM_HOME }, { "End", KM_END },
 	{ "S-Left", KM_SLEFT }, { "S-Right", KM_SRIGHT },
 	{ "Tab", KM_TAB }, { "BTab", KM_BTAB }, { "Enter", KM_ENTER }, { "Esc", KM_ESC },
-	{ "Backspace", KM_BACKSPACE }, { "Delete", KM_DELETE }, { "F1", KM_F1 },
+	{ "Backspace", KM_BACKSPACE }, { "Delete", KM_DELETE }, { "Insert", KM_INSERT },
+	{ "F1", KM_F1 }, { "F2", KM_F2 }, { "F3", KM_F3 }, { "F4", KM_F4 }, { "F5", KM_F5 },
+	{ "F6", KM_F6 }, { "F7", KM_F7 }, { "F8", KM_F8 }, { "F9", KM_F9 }, { "F10", KM_F10 },
+	{ "F11", KM_F11 }, { "F12", KM_F12 },
 	{ "Space", ' ' }, { "lt", '<' },
 };
+
+static const char *const mouse_names[MOUSE_KINDS] = {
+	"Click", "MiddleClick", "RightClick", "WheelUp", "WheelDown",
+};
+
+uint32_t
+keymap_mouse(enum km_mouse_kind kind, int x, int y)
+{
+	x = x < 0 ? 0 : x > 16383 ? 16383 : x;
+	y = y < 0 ? 0 : y > 16383 ? 16383 : y;
+	return KM_MOUSE | (uint32_t)kind << 28 | (uint32_t)x << 14 | (uint32_t)y;
+}
+
+int
+keymap_mouse_decode(uint32_t key, enum km_mouse_kind *kind, int *x, int *y)
+{
+	uint32_t k = (key >> 28) & 7;
+	if (!(key & KM_MOUSE) || k >= MOUSE_KINDS)
+		return 0;
+	*kind = (enum km_mouse_kind)k;
+	*x = (int)((key >> 14) & 0x3fff);
+	*y = (int)(key & 0x3fff);
+	return 1;
+}
+
+/* "Click:12,5" and the other mouse names, or 0. */
+static uint32_t
+mouse_parse(const char *name, size_t len)
+{
+	for (int k = 0; k < MOUSE_KINDS; k++) {
+		size_t nl = strlen(mouse_names[k]);
+		if (len <= nl + 1 || memcmp(name, mouse_names[k], nl) != 0 || name[nl] != ':')
+			continue;
+		char buf[32];
+		snprintf(buf, sizeof buf, "%.*s", (int)(len - nl - 1 < 31 ? len - nl - 1 : 31), name + nl + 1);
+		int x, y, end = 0;
+		if (sscanf(buf, "%d,%d%n", &x, &y, &end) != 2 || buf[end] || x < 0 || y < 0 || x > 16383 || y > 16383)
+			return 0;
+		return keymap_mouse((enum km_mouse_kind)k, x, y);
+	}
+	return 0;
+}
 #define N_KEY_NAMES (sizeof key_names / sizeof key_names[0])
 
 const char *
@@ -158,7 +203,8 @@ keymap_key_parse(const char *name, size_t len)
 			return key_names[i].key;
 	if (len == 3 && name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z')
 		return KM_CTRL(name[2]);
-	return one_char(name, len);
+	uint32_t m = mouse_parse(name, len);
+	return m ? m : one_char(name, len);
 }
 
 const char *
@@ -171,6 +217,12 @@ keymap_key_name(uint32_t key, char *buf)
 		}
 	if (key >= 1 && key <= 26) {
 		snprintf(buf, 16, "C-%c", (char)('a' + key - 1));
+		return buf;
+	}
+	enum km_mouse_kind mk;
+	int mx, my;
+	if (keymap_mouse_decode(key, &mk, &mx, &my)) {
+		snprintf(buf, 16, "%s", mouse_names[mk]);
 		return buf;
 	}
 	if (key <= 0x20 || key >= KM_BASE) {

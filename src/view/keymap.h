@@ -26,11 +26,23 @@ enum {
 	KM_PGUP, KM_PGDN, KM_HOME, KM_END,
 	KM_SLEFT, KM_SRIGHT,
 	KM_TAB, KM_BTAB, KM_ENTER, KM_ESC, KM_BACKSPACE, KM_DELETE,
-	KM_F1,
+	KM_F1, KM_F2, KM_F3, KM_F4, KM_F5, KM_F6, KM_F7, KM_F8, KM_F9, KM_F10, KM_F11, KM_F12,
+	KM_INSERT,
 	KM_END_OF_KEYS
 };
 
 #define KM_CTRL(c) ((uint32_t)((c) & 0x1f))
+
+/* Mouse events travel as key codes: KM_MOUSE | kind << 28 | x << 14 | y,
+ * x and y the 0-based screen cell (clamped to 16383). Key scripts write
+ * them "<Click:X,Y>", "<RightClick:X,Y>", "<WheelUp:X,Y>"... */
+#define KM_MOUSE 0x80000000u
+enum km_mouse_kind {
+	MOUSE_LEFT, MOUSE_MIDDLE, MOUSE_RIGHT, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN, MOUSE_KINDS
+};
+uint32_t keymap_mouse(enum km_mouse_kind kind, int x, int y);
+/* 1 if key is a mouse event; then its kind and cell. */
+int keymap_mouse_decode(uint32_t key, enum km_mouse_kind *kind, int *x, int *y);
 
 struct keymap;
 
@@ -67,8 +79,9 @@ const char *keymap_first_key(const struct keymap *km, enum action a, char *buf, 
 /* The built-in bindings text. */
 const char *keymap_default_text(void);
 
-/* Parses one key name ("j", "Down", "C-l", "PgUp", "Space"); returns the
- * code or 0 when the name is unknown. */
+/* Parses one key name ("j", "Down", "C-l", "PgUp", "Space", "F5", and
+ * mouse events "Click:12,5"); returns the code or 0 when the name is
+ * unknown. */
 uint32_t keymap_key_parse(const char *name, size_t len);
 /* Writes a key's name into buf (≥ 16 bytes) and returns buf. */
 const char *keymap_key_name(uint32_t key, char *buf);

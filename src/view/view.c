@@ -1,7 +1,9 @@
-/* view.c — the explorer session: lifecycle, layout, drawing, dispatch.
+/* view.c — the explorer session: lifecycle, the first screen, layout,
+ * drawing, dispatch.
  *
- * Panes live in view_*.c; moving and jumping in view_nav.c; the command
- * line and search in view_cmd.c.
+ * Panes live in view_*.c; the status line and footer in view_bars.c;
+ * moving and jumping in view_nav.c; the command line in view_cmd.c,
+ * search in view_search.c, the mouse in view_mouse.c.
  */
 #include "view_impl.h"
 
@@ -17,6 +19,8 @@
 /* Smallest screen with a usable layout; below it a message says so. */
 #define MIN_W 40
 #define MIN_H 12
+#define SOLO_MIN_W 20
+#define SOLO_MIN_H 3
 
 static const struct view_ops *const panes[PANE_COUNT] = {
 	[PANE_GRID] = &view_grid_ops,
@@ -32,6 +36,13 @@ const struct view_ops *
 view_pane_ops(int id)
 {
 	return id >= 0 && id < PANE_COUNT ? panes[id] : NULL;
+}
+
+void
+view_min_size(const char *pane, int *w, int *h)
+{
+	*w = pane ? SOLO_MIN_W : MIN_W;
+	*h = pane ? SOLO_MIN_H : MIN_H;
 }
 
 const char *
@@ -54,6 +65,55 @@ int
 view_pane_known(const char *name)
 {
 	return pane_find(name) >= 0;
+}
+
+/* What the reader warned of (skein info lists the same), said once at
+ * start: a user must know the trace's quality before trusting it. */
+static void
+quality_note(struct view *v)
+{
+	static const enum trace_warning shown[] = {
+		WARN_MISNESTED_LEAVE, WARN_STRAY_LEAVE, WARN_UNCLOSED_REGION, WARN_MEASUREMENT_OFF,
+		WARN_UNMATCHED_SEND, WARN_UNMATCHED_RECV, WARN_INCOMPLETE_COLL, WARN_TIME_BACKWARDS,
+		WARN_BAD_PEER, WARN_UNKNOWN_REQUEST, WARN_SIZE_MISMATCH, WARN_BAD_REF,
+		WARN_EVENT_COUNT_MISMATCH,
+	};
+	const struct trace_info *ti = trace_info(v->t);
+	size_t len = 0;
+	v->start_note[0] = 0;
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		uint64_t n = ti->warnings[shown[i]];
+		if (!n || len >= sizeof v->start_note)
+			continue;
+		int k = snprintf(v->start_note + len, sizeof v->start_note - len, "%s%llu %s",
+				 len ? ", " : "trace quality: ", (unsigned long long)n,
+				 trace_warning_name(shown[i]));
+		len += k > 0 ? (size_t)k : 0;
+	}
+	if (len && len < sizeof v->start_note)
+		snprintf(v->start_note + len, sizeof v->start_note - len, " ('skein info' lists them)");
+}
+
+/* The first screen, once the layout is known: the top hotspot, or when
+ * nothing is late, the whole trace fitted if it is wider than the grid.
+ * The reader's warnings stay in the message, before the hotspot's. */
+static void
+first_screen(struct view *v)
+{
+	uint32_t nh;
+	v->start_pending = 0;
+	analysis_hotspots_startup(v->a, view_index_startup(v->ix), &nh);
+	if (nh) {
+		v->hot_idx = -1;
+		view_nav_action(v, ACT_NEXT_HOTSPOT);
+	} else if (view_index_steps(v->ix) > (uint32_t)v->cols * v->zs) {
+		view_nav_action(v, ACT_ZOOM_FIT);
+	}
+	if (v->start_note[0]) {
+		char m[sizeof v->message];
+		snprintf(m, sizeof m, "%s", v->message);
+		view_set_message(v, 0, "%s%s%s", v->start_note, m[0] ? " \u00b7 " : "", m);
+	}
 }
 
 int
@@ -91,7 +151,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	uint32_t nreg;
 	trace_regions(v->t, &nreg);
 	v->search_match = calloc(nreg ? nreg : 1, 1);
-	int lines_rc = view_lines_init(&v->details) | view_lines_init(&v->help);
+	int lines_rc = view_lines_init(&v->details) | view_lines_init(&v->help) |
+		prompt_init(&v->cmd_prompt) | prompt_init(&v->search_prompt);
 	if (!v->km || !v->search_match || lines_rc || view_topo_create(v, o) || view_hist_create(v)) {
 		view_destroy(v);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -128,6 +189,9 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 		view_index_set_scale(v->ix, o->scale_min, o->scale_max);
 	if (o && o->initial)
 		view_set_state(v, o->initial);
+	v->start_pending = !(o && (o->initial || o->start_origin));
+	quality_note(v);
+	snprintf(v->message, sizeof v->message, "%s", v->start_note);
 	*out = v;
 	return 0;
 }
@@ -141,8 +205,11 @@ view_destroy(struct view *v)
 	view_cluster_destroy(v->vc);
 	keymap_destroy(v->own_km);
 	free(v->search_match);
+	view_search_reset(v);
 	view_lines_fini(&v->details);
 	view_lines_fini(&v->help);
+	prompt_fini(&v->cmd_prompt);
+	prompt_fini(&v->search_prompt);
 	free(v->gc);
 	free(v->ov);
 	free(v->tl);
@@ -152,6 +219,7 @@ view_destroy(struct view *v)
 }
 
 int view_done(const struct view *v) { return v->quit; }
+int view_prompt_open(const struct view *v) { return v->input != INPUT_NONE; }
 
 int
 view_take_repaint(struct view *v)
@@ -187,6 +255,35 @@ view_kind_glyph(int kind)
 	return '?';
 }
 
+int
+view_kind_rank(int kind)
+{
+	switch (kind) {
+	case OP_COLLECTIVE: return 5;
+	case OP_WAIT: return 4;
+	case OP_SENDRECV: return 3;
+	case OP_RECV: return 2;
+	case OP_SEND: return 1;
+	}
+	return 0;
+}
+
+uint32_t
+view_kinds_glyph(unsigned kinds)
+{
+	if (kinds & 1u << OP_COLLECTIVE)
+		return view_kind_glyph(OP_COLLECTIVE);
+	if (kinds & 1u << OP_WAIT)
+		return view_kind_glyph(OP_WAIT);
+	if ((kinds & 1u << OP_SENDRECV) || ((kinds & 1u << OP_SEND) && (kinds & 1u << OP_RECV)))
+		return view_kind_glyph(OP_SENDRECV);
+	if (kinds & 1u << OP_RECV)
+		return view_kind_glyph(OP_RECV);
+	if (kinds & 1u << OP_SEND)
+		return view_kind_glyph(OP_SEND);
+	return view_kind_glyph(OP_COMPUTE);
+}
+
 const char *
 view_region_name(const struct view *v, uint32_t region)
 {
@@ -205,6 +302,23 @@ view_cell_style(struct view *v, uint32_t lop, uint64_t value)
 
 /* ---- layout ------------------------------------------------------------- */
 
+/* Grid rows the trace wants at the current zoom: rows of ranks or of
+ * clusters. */
+static int
+rows_wanted(const struct view *v)
+{
+	uint32_t n = v->clustered ? view_row_count(v) : (view_index_ranks(v->ix) + v->zr - 1) / v->zr;
+	return n < 1 ? 1 : n > 10000 ? 10000 : (int)n;
+}
+
+/* Places the panes. Each pane gets what it can use and the rest goes
+ * where it helps: the grid is as tall as its rows (box, step axis,
+ * partition ruler, one line per row), the timeline as its ranks; with
+ * the side pane on the right, rows left over in the left column hold a
+ * second pane (the histogram, or the topology when the side holds the
+ * histogram); stacked (under 100 columns), the details take what the
+ * grid does not need, at least the seven lines whose compact form
+ * shows lateness, differential lateness and cause. */
 static void
 layout(struct view *v, int w, int h)
 {
@@ -212,9 +326,10 @@ layout(struct view *v, int w, int h)
 	v->scr_h = h;
 	memset(v->shown, 0, sizeof v->shown);
 	memset(v->pane, 0, sizeof v->pane);
+	v->extra = -1;
 	v->tiny = w < MIN_W || h < MIN_H;
 	if (v->solo >= 0) {
-		v->tiny = w < 20 || h < 3;
+		v->tiny = w < SOLO_MIN_W || h < SOLO_MIN_H;
 		if (v->solo != PANE_GRID)    /* the grid's window still drives the others */
 			v->pane[PANE_GRID] = (struct rect){ 0, 0, w, h };
 		v->pane[v->solo] = (struct rect){ 0, 0, w, h };
@@ -223,15 +338,14 @@ layout(struct view *v, int w, int h)
 	}
 	if (v->tiny)
 		return;
-	/* the grid first: its box, step axis, partition ruler and a few ranks;
-	 * then the overview, the details, and the timeline when there is room */
-	uint32_t nr0 = view_index_ranks(v->ix);
-	int grid_min = 4 + (nr0 < 4 ? (int)nr0 : 4);
+	int want = rows_wanted(v);
+	int grid_need = 4 + want, grid_min = 4 + (want < 4 ? want : 4);
+	int tl_need = 4 + want;       /* box, time axis, rows, legend */
 	int body_y = 1, body_h = h - 2;
 	int left_w = w, ov_h = v->no_overview ? 0 : 4;
-	if (v->no_side) {
-		/* the grid column takes the whole width */
-	} else if (w >= 100) {
+	int grid_h, tl_h = 0, det_h = 0, extra_h = 0;
+	int tl_ok = !v->no_timeline && body_h >= 24;
+	if (!v->no_side && w >= 100) {
 		int dw = w * 3 / 10;
 		dw = dw < 36 ? 36 : dw > 48 ? 48 : dw;
 		if (v->side_width > 0)       /* as configured, leaving the grid 60 columns */
@@ -239,31 +353,67 @@ layout(struct view *v, int w, int h)
 		left_w = w - dw;
 		v->pane[v->side] = (struct rect){ left_w, body_y, dw, body_h };
 		v->shown[v->side] = 1;
-	} else {
-		int dh = body_h >= 24 ? 10 : 7;
-		if (body_h - dh - ov_h < grid_min)
+		if (body_h - ov_h < grid_min)
 			ov_h = 0;
-		if (body_h - dh - ov_h < grid_min)
-			dh = body_h - ov_h - grid_min;
-		if (dh >= 3) {
-			v->pane[v->side] = (struct rect){ 0, body_y + body_h - dh, w, dh };
-			v->shown[v->side] = 1;
-			body_h -= dh;
+		int avail = body_h - ov_h;
+		/* the grid first, up to two thirds when the timeline needs the rest */
+		int tl_want = tl_ok ? (tl_need < avail / 3 ? tl_need : avail / 3) : 0;
+		grid_h = avail - tl_want < grid_min ? grid_min : avail - tl_want;
+		grid_h = grid_h > grid_need ? grid_need : grid_h;
+		grid_h = grid_h > avail ? avail : grid_h;
+		tl_h = tl_ok ? avail - grid_h : 0;
+		tl_h = tl_h > tl_need ? tl_need : tl_h;
+		int spare = avail - grid_h - tl_h;
+		if (spare >= 8) {
+			v->extra = v->side == PANE_HIST ? PANE_TOPO : PANE_HIST;
+			extra_h = spare;
+		} else {
+			grid_h += spare;
 		}
+	} else {
+		int det_min = v->no_side ? 0 : 7;
+		if (body_h - ov_h - grid_min < det_min)
+			ov_h = 0;
+		int avail = body_h - ov_h - det_min;
+		grid_h = grid_need < avail ? grid_need : avail;
+		if (grid_h < grid_min)       /* too low for the details: the grid first */
+			grid_h = grid_min < body_h - ov_h ? grid_min : body_h - ov_h;
+		int rest = body_h - ov_h - grid_h;
+		if (tl_ok && v->no_side && rest >= 5) {
+			tl_h = rest < tl_need ? rest : tl_need;
+			rest -= tl_h;
+		} else if (tl_ok && rest >= 21) {
+			tl_h = rest - 14 < tl_need ? rest - 14 : tl_need;
+			rest -= tl_h;
+		}
+		if (v->no_side)
+			grid_h += rest;
+		else if (rest >= 3)
+			det_h = rest;
+		else
+			grid_h += rest;
 	}
-	if (body_h - ov_h < grid_min)
-		ov_h = 0;
-	int tl_h = body_h >= 24 && !v->no_timeline ? body_h / 3 : 0;
-	int grid_h = body_h - ov_h - tl_h;
-	v->pane[PANE_GRID] = (struct rect){ 0, body_y, left_w, grid_h };
+	int y = body_y;
+	v->pane[PANE_GRID] = (struct rect){ 0, y, left_w, grid_h };
 	v->shown[PANE_GRID] = 1;
+	y += grid_h;
 	if (ov_h) {
-		v->pane[PANE_OVERVIEW] = (struct rect){ 0, body_y + grid_h, left_w, ov_h };
+		v->pane[PANE_OVERVIEW] = (struct rect){ 0, y, left_w, ov_h };
 		v->shown[PANE_OVERVIEW] = 1;
+		y += ov_h;
 	}
 	if (tl_h) {
-		v->pane[PANE_TIMELINE] = (struct rect){ 0, body_y + grid_h + ov_h, left_w, tl_h };
+		v->pane[PANE_TIMELINE] = (struct rect){ 0, y, left_w, tl_h };
 		v->shown[PANE_TIMELINE] = 1;
+		y += tl_h;
+	}
+	if (extra_h) {
+		v->pane[v->extra] = (struct rect){ 0, y, left_w, extra_h };
+		v->shown[v->extra] = 1;
+	}
+	if (det_h) {
+		v->pane[v->side] = (struct rect){ 0, y, w, det_h };
+		v->shown[v->side] = 1;
 	}
 sizes:;
 	/* what navigation needs between draws: grid cells and label width */
@@ -298,6 +448,30 @@ sizes:;
 
 /* ---- drawing ------------------------------------------------------------ */
 
+/* Shortens a title of " · "-separated parts, most important first, to
+ * max columns: trailing parts go first, and what still does not fit ends
+ * in "…". */
+void
+view_fit_title(char *t, int max)
+{
+	static const char sep[] = " \u00b7 ";
+	if (max < 1) {
+		t[0] = 0;
+		return;
+	}
+	char *p;
+	while (grid_text_width(t) > max && (p = strstr(t, sep))) {
+		char *last = p;
+		while ((p = strstr(last + 1, sep)))
+			last = p;
+		*last = 0;
+	}
+	if (grid_text_width(t) > max) {
+		size_t cut = grid_cols_bytes(t, max - 1);
+		memcpy(t + cut, "\u2026", sizeof "\u2026");
+	}
+}
+
 static void
 draw_pane(struct view *v, struct grid *g, int id)
 {
@@ -305,131 +479,22 @@ draw_pane(struct view *v, struct grid *g, int id)
 	struct rect r = v->pane[id];
 	if (r.w < 3 || r.h < 3)
 		return;
-	char title[160] = "";
-	if (ops->title)
-		ops->title(v, title, sizeof title);
-	int focused = v->focus == id && v->solo < 0;
-	grid_box(g, r.x, r.y, r.w, r.h, focused ? ST_BORDER_FOCUS : ST_BORDER, title,
-		 focused ? ST_BORDER_FOCUS : ST_TITLE);
+	/* prepare first: a title names what prepare computed (the histogram's
+	 * region), never what the previous frame showed */
 	int iw = r.w - 2, ih = r.h - 2;
 	if (ops->prepare)
 		ops->prepare(v, iw, ih);
+	char title[160] = "";
+	if (ops->title)
+		ops->title(v, title, sizeof title - 4);
+	view_fit_title(title, r.w - 4);
+	int focused = v->focus == id && v->solo < 0;
+	grid_box(g, r.x, r.y, r.w, r.h, focused ? ST_BORDER_FOCUS : ST_BORDER, title,
+		 focused ? ST_BORDER_FOCUS : ST_TITLE);
 	for (int y = 0; y < ih; y++) {
 		struct grid row = { iw, 1, grid_at(g, r.x + 1, r.y + 1 + y) };
 		ops->row(v, y, &row);
 	}
-}
-
-static void
-draw_status(struct view *v, struct grid *g)
-{
-	grid_fill(g, 0, 0, g->w, 1, ' ', ST_BAR);
-	char buf[512];
-	uint32_t np;
-	analysis_parts(v->a, &np);
-	uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);
-	uint32_t se = view_steps_end(v), re = view_ranks_end(v);
-	char part[48] = "no op";
-	if (v->sel_lop != TRACE_NONE)
-		snprintf(part, sizeof part, "part %u/%u", analysis_lop_part(v->a, v->sel_lop), np);
-	char zoom[64];
-	if (v->zs == 1 && v->zr == 1)
-		snprintf(zoom, sizeof zoom, "cell = 1 step");
-	else
-		snprintf(zoom, sizeof zoom, "cell = %u step%s \u00d7 %u rank%s", v->zs, v->zs == 1 ? "" : "s",
-			 v->zr, v->zr == 1 ? "" : "s");
-	char rows[96];
-	if (v->clustered) {
-		uint32_t n = view_row_count(v), k = view_cluster_level(v->vc);
-		uint32_t last = v->win_row + (uint32_t)v->rows < n ? v->win_row + (uint32_t)v->rows : n;
-		snprintf(rows, sizeof rows, "%u cluster%s \u00b7 rows %u\u2013%u/%u", k, k == 1 ? "" : "s",
-			 v->win_row, last ? last - 1 : 0, n);
-	} else {
-		snprintf(rows, sizeof rows, "ranks %u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
-	}
-	snprintf(buf, sizeof buf, " skein  %s  %s  r%u step %u  %s  steps %u\u2013%u/%u  %s  %s",
-		 v->label, view_metric_title(v->metric), v->sel_rank, v->sel_step, part,
-		 v->win_step, se ? se - 1 : 0, ns, rows, zoom);
-	grid_text(g, 0, 0, g->w, ST_BAR, buf);
-	/* the trace name stands out */
-	grid_text(g, 1, 0, 5, ST_BAR_KEY, "skein");
-}
-
-/* The bottom line's reminder of the keys, from the bindings in force: an
- * entry whose action has no key is left out. */
-static void
-legend_keys(const struct keymap *km, char *out, size_t n)
-{
-	static const struct { enum action a, b; const char *what; int gap; } ent[] = {
-		{ACT_HELP, ACT_NONE, "help", 3},
-		{ACT_QUIT, ACT_NONE, "quit", 2},
-		{ACT_PREV_PARTITION, ACT_NEXT_PARTITION, "partition", 3},
-		{ACT_PREV_HOTSPOT, ACT_NEXT_HOTSPOT, "hotspot", 2},
-		{ACT_SEARCH, ACT_NONE, "search", 2},
-		{ACT_COMMAND, ACT_NONE, "command", 2},
-	};
-	size_t len = 0;
-	out[0] = 0;
-	for (size_t i = 0; i < sizeof ent / sizeof ent[0] && len < n; i++) {
-		char ka[64], kb[64];
-		const char *a = keymap_first_key(km, ent[i].a, ka, sizeof ka);
-		const char *b = ent[i].b != ACT_NONE ? keymap_first_key(km, ent[i].b, kb, sizeof kb) : "";
-		int w = 0;
-		if (i == 2) /* the glyphs, between quitting and walking */
-			w = snprintf(out + len, n - len, "   s send  r recv  x both  C coll  W wait  \u00b7 comp");
-		if (w > 0)
-			len += (size_t)w;
-		if ((*a || *b) && len < n) {
-			w = snprintf(out + len, n - len, "%*s%s%s%s %s", ent[i].gap, "",
-				     a, *a && *b ? " " : "", b, ent[i].what);
-			if (w > 0)
-				len += (size_t)w;
-		}
-	}
-}
-
-static void
-draw_footer(struct view *v, struct grid *g)
-{
-	int y = g->h - 1, x = 0, w = g->w;
-	grid_fill(g, 0, y, w, 1, ' ', ST_NORMAL);
-	if (v->input != INPUT_NONE) {
-		x += grid_text(g, x, y, w, ST_EMPH, v->input == INPUT_COMMAND ? ":" : "/");
-		x += grid_text(g, x, y, w - x, ST_NORMAL, v->line);
-		struct cell *c = grid_at(g, x, y);
-		if (c)
-			c->mark |= MARK_SEL;
-		return;
-	}
-	if (v->message[0]) {
-		grid_text(g, 1, y, w - 1, v->message_error ? ST_ERROR : ST_EMPH, v->message);
-		return;
-	}
-	x = 1;
-	char buf[64];
-	x += grid_text(g, x, y, w - x, ST_TITLE, view_metric_title(v->metric));
-	if (view_metric_numeric(v->metric)) {
-		uint64_t lo = view_index_min(v->ix);
-		if (lo) {
-			trace_fmt_duration(v->t, lo, buf, sizeof buf);
-			x += grid_printf(g, x, y, w - x, ST_LABEL, " %s ", buf);
-		} else {
-			x += grid_text(g, x, y, w - x, ST_LABEL, " 0 ");
-		}
-		for (int l = 0; l < GRID_HEAT_LEVELS && x < w; l++)
-			grid_put(g, x++, y, 0x2588, ST_HEAT0 + l);
-		trace_fmt_duration(v->t, view_index_max(v->ix, v->metric), buf, sizeof buf);
-		x += grid_printf(g, x, y, w - x, ST_LABEL, " %s", buf);
-	} else {
-		x += grid_text(g, x, y, w - x, ST_LABEL, " ");
-		for (int l = 0; l < GRID_CATS && x < w; l++)
-			grid_put(g, x++, y, 0x2588, ST_CAT0 + l);
-		x += grid_text(g, x, y, w - x, ST_LABEL,
-			       v->metric == METRIC_PARTITION ? " by partition" : " by region");
-	}
-	char legend[256];
-	legend_keys(v->km, legend, sizeof legend);
-	grid_text(g, x, y, w - x, ST_DIM, legend);
 }
 
 static void
@@ -442,7 +507,8 @@ draw_tiny(struct view *v, struct grid *g)
 		y = 0;
 	int n = grid_text_width(buf);
 	grid_text(g, n < g->w ? (g->w - n) / 2 : 0, y, g->w, ST_ERROR, buf);
-	snprintf(buf, sizeof buf, "skein needs %dx%d (q quits)", v->solo >= 0 ? 20 : MIN_W, v->solo >= 0 ? 3 : MIN_H);
+	snprintf(buf, sizeof buf, "skein needs %dx%d (q quits)", v->solo >= 0 ? SOLO_MIN_W : MIN_W,
+		 v->solo >= 0 ? SOLO_MIN_H : MIN_H);
 	n = grid_text_width(buf);
 	grid_text(g, n < g->w ? (g->w - n) / 2 : 0, y + 1, g->w, ST_NORMAL, buf);
 }
@@ -468,7 +534,11 @@ void
 view_draw(struct view *v, struct grid *g)
 {
 	layout(v, g->w, g->h);
-	view_scroll_to_selection(v, 0);
+	if (v->start_pending && !v->tiny)
+		first_screen(v);
+	view_scroll_to_selection(v, v->recenter && !v->tiny);
+	if (!v->tiny)
+		v->recenter = 0;
 	grid_clear(g);
 	if (v->tiny) {
 		draw_tiny(v, g);
@@ -481,11 +551,11 @@ view_draw(struct view *v, struct grid *g)
 			draw_pane(v, g, v->solo);
 		return;
 	}
-	draw_status(v, g);
+	view_draw_status(v, g);
 	for (int id = 0; id < PANE_HELP; id++)
 		if (v->shown[id])
 			draw_pane(v, g, id);
-	draw_footer(v, g);
+	view_draw_footer(v, g);
 	if (v->help_open)
 		draw_help(v, g);
 }
@@ -553,8 +623,7 @@ view_action(struct view *v, enum action act)
 	case ACT_COMMAND:
 	case ACT_SEARCH:
 		v->input = act == ACT_COMMAND ? INPUT_COMMAND : INPUT_SEARCH;
-		v->line[0] = 0;
-		v->line_len = 0;
+		prompt_start(act == ACT_COMMAND ? &v->cmd_prompt : &v->search_prompt);
 		return;
 	case ACT_SEARCH_NEXT: view_search_step(v, 1); return;
 	case ACT_SEARCH_PREV: view_search_step(v, -1); return;
@@ -570,8 +639,10 @@ view_action(struct view *v, enum action act)
 	default: break;
 	}
 	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS) {
-		/* the topology or histogram pane on screen, focused or not */
-		int id = v->solo >= 0 ? v->solo : v->side;
+		/* the topology or histogram pane on screen, focused or not:
+		 * the focused one, else the side's, else the one below */
+		int id = v->solo >= 0 ? v->solo : v->focus == PANE_TOPO || v->focus == PANE_HIST ? v->focus
+			: v->side != PANE_DETAILS || v->extra < 0 ? v->side : v->extra;
 		if (panes[id]->request)
 			panes[id]->request(v, act);
 		return;
@@ -588,6 +659,13 @@ view_action(struct view *v, enum action act)
 void
 view_key(struct view *v, uint32_t key)
 {
+	if (key & KM_MOUSE) {
+		if (v->input == INPUT_NONE) {
+			v->message[0] = 0;
+			view_mouse(v, key);
+		}
+		return;
+	}
 	if (v->input != INPUT_NONE) {
 		view_input_key(v, key);
 		return;

@@ -55,6 +55,10 @@ struct view_opts {
 	view_save_fn save;          /* `:save PATH`; NULL: the command says it can't */
 	void *save_ud;
 	const struct view_state *initial;   /* a saved view to start from, or NULL */
+	/* Without a saved view the explorer opens at the top hotspot (or,
+	 * without one, fits a trace wider than the screen); start_origin
+	 * opens at rank 0, step 0 instead (the golden tests). */
+	int start_origin;
 	/* The topology pane's hardware: an hwloc XML file, else an hwloc
 	 * synthetic description ("pack:2 core:18 pu:1"), else (both NULL)
 	 * the machine skein runs on. Copied; loaded when the pane is first
@@ -101,8 +105,20 @@ void view_set_state(struct view *v, const struct view_state *st);
 
 /* 1 once the user asked to quit. */
 int view_done(const struct view *v);
+/* 1 while the command line or the search prompt takes the keys. */
+int view_prompt_open(const struct view *v);
+/* The prompts' history, lines ":step 20" and "/iteration" (tui/ keeps it
+ * in a file): add restores one line, line lists them (NULL past the
+ * end; buf holds the text), changed says whether a prompt was used. */
+void view_history_add(struct view *v, const char *line);
+const char *view_history_line(const struct view *v, size_t i, char *buf, size_t n);
+int view_history_changed(const struct view *v);
 /* 1 when the last action asked for a full repaint (redraw); clears it. */
 int view_take_repaint(struct view *v);
+
+/* The smallest screen with a usable layout, for the whole explorer
+ * (pane NULL) or one pane alone; smaller screens show a message. */
+void view_min_size(const char *pane, int *w, int *h);
 
 /* Names of the panes for --pane, space-separated. */
 const char *view_pane_names(void);

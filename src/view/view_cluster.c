@@ -381,7 +381,8 @@ view_cluster_ranges(const struct view_cluster *vc, uint32_t g, char *buf, size_t
 
 uint64_t
 view_cluster_block(const struct view_cluster *vc, struct view_index *ix, enum view_metric m,
-		   uint32_t row, uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count)
+		   uint32_t row, uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count,
+		   unsigned *kinds)
 {
 	*rep = TRACE_NONE;
 	*count = 0;
@@ -389,14 +390,14 @@ view_cluster_block(const struct view_cluster *vc, struct view_index *ix, enum vi
 		return 0;
 	const struct view_row *r = &vc->rows[row];
 	if (r->rank != TRACE_NONE)
-		return view_index_block(ix, m, r->rank, r->rank + 1, s0, s1, rep, count);
+		return view_index_block(ix, m, r->rank, r->rank + 1, s0, s1, rep, count, kinds);
 	uint32_t n;
 	const uint32_t *mem = view_cluster_members(vc, r->group, &n);
 	int numeric = view_metric_numeric(m);
 	uint64_t best = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t rr, cc;
-		uint64_t x = view_index_block(ix, m, mem[i], mem[i] + 1, s0, s1, &rr, &cc);
+		uint64_t x = view_index_block(ix, m, mem[i], mem[i] + 1, s0, s1, &rr, &cc, kinds);
 		*count += cc;
 		if (rr != TRACE_NONE && (*rep == TRACE_NONE || (numeric && x > best))) {
 			*rep = rr;

@@ -104,6 +104,7 @@ void view_cluster_ranges(const struct view_cluster *vc, uint32_t g, char *buf, s
  * (largest value for numeric metrics) in *rep, the lop count in *count,
  * the representative's value returned. */
 uint64_t view_cluster_block(const struct view_cluster *vc, struct view_index *ix, enum view_metric m,
-			    uint32_t row, uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count);
+			    uint32_t row, uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count,
+			    unsigned *kinds);
 
 #endif

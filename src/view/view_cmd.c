@@ -1,57 +1,148 @@
-/* view_cmd.c — the command line (:) and search by region name (/, n, N). */
+/* view_cmd.c — the command line (:) and its commands. */
 #include "view_impl.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+/* The commands: the help, the man page and Tab completion read this. */
+const struct view_cmd_info view_cmds[] = {
+	{ "step", " N", "go to global step N (a bare N does too)" },
+	{ "rank", " N", "go to rank N" },
+	{ "partition", " N", "go to partition N (numbered from 0 in step order, as analyze does)" },
+	{ "hotspot", " N", "go to the N-th hotspot" },
+	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function" },
+	{ "zoom", " N [R]", "N steps per column, R ranks per row" },
+	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again" },
+	{ "save", " FILE", "write the view to FILE (~/ is your home); skein --config FILE reopens it" },
+	{ "search", " TEXT", "search as / does" },
+	{ "help", "", "this help" },
+	{ "quit", "", "quit skein" },
+};
+const size_t view_n_cmds = sizeof view_cmds / sizeof view_cmds[0];
+
+/* Region names for completion, user regions first; NULL when out of
+ * memory. The names live as long as the trace. */
+static const char **
+region_names(struct view *v, size_t *n)
+{
+	uint32_t nr;
+	const struct trace_region *r = trace_regions(v->t, &nr);
+	const char **names = malloc((nr ? nr : 1) * sizeof *names);
+	if (!names)
+		return NULL;
+	*n = 0;
+	for (int user = 1; user >= 0; user--)
+		for (uint32_t i = 0; i < nr; i++)
+			if ((r[i].role == ROLE_USER) == user)
+				names[(*n)++] = trace_str(v->t, r[i].name);
+	return names;
+}
+
+/* Tab in a prompt: command names for the first word of a : line, then
+ * what the command takes (metric names, off/on, region names); region
+ * names in the / prompt. Several matches are listed above the prompt. */
+static void
+complete(struct view *v, struct prompt *p)
+{
+	const char *metrics[METRIC_COUNT], *cl[] = { "off", "on" }, *names[32];
+	const char *const *cand = NULL;
+	const char **regions = NULL;
+	size_t n = 0;
+	int space = 0;
+	size_t ws = prompt_word_start(p);
+	char first[32] = "";
+	sscanf(p->buf, "%31s", first);
+	if (v->input == INPUT_SEARCH || (ws > 0 && !strcmp(first, "search"))) {
+		cand = regions = region_names(v, &n);
+	} else if (ws == 0) {
+		for (size_t i = 0; i < view_n_cmds && i < sizeof names / sizeof names[0]; i++)
+			names[n++] = view_cmds[i].name;
+		cand = names;
+		space = 1;
+	} else if (!strcmp(first, "metric") || !strcmp(first, "m")) {
+		for (int i = 0; i < METRIC_COUNT; i++)
+			metrics[n++] = view_metric_name((enum view_metric)i);
+		cand = metrics;
+	} else if (!strcmp(first, "clusters") || !strcmp(first, "cl")) {
+		cand = cl;
+		n = 2;
+	}
+	size_t m = cand ? prompt_complete(p, cand, n, space) : 0;
+	if (m == 0) {
+		view_set_message(v, 1, cand ? "no completion" : "nothing to complete here");
+	} else if (m > 1) {
+		/* the matches, as many as a message holds */
+		char list[sizeof v->message];
+		size_t len = 0, wl = strlen(p->tab_word), shown = 0;
+		list[0] = 0;
+		for (size_t i = 0; i < n && len + 40 < sizeof list; i++)
+			if (!strncasecmp(cand[i], p->tab_word, wl)) {
+				int k = snprintf(list + len, sizeof list - len, "%s%s", shown ? "  " : "", cand[i]);
+				len += k > 0 ? (size_t)k : 0;
+				shown++;
+			}
+		view_set_message(v, 0, "%zu matches: %s%s", m, list, shown < m ? "  \u2026" : "");
+	}
+	free(regions);
+}
+
 void
 view_input_key(struct view *v, uint32_t key)
 {
-	if (key == KM_ESC || key == KM_CTRL('c') || key == KM_CTRL('g')) {
+	struct prompt *p = v->input == INPUT_COMMAND ? &v->cmd_prompt : &v->search_prompt;
+	v->message[0] = 0;
+	switch (prompt_key(p, key)) {
+	case PROMPT_CANCEL:
 		v->input = INPUT_NONE;
 		return;
+	case PROMPT_COMPLETE:
+		complete(v, p);
+		return;
+	case PROMPT_EDITED:
+		return;
+	case PROMPT_SUBMIT:
+		break;
 	}
-	if (key == KM_ENTER) {
-		enum input_mode mode = v->input;
-		v->input = INPUT_NONE;
-		if (mode == INPUT_COMMAND) {
-			view_command(v, v->line);
-		} else if (v->line[0]) {
-			snprintf(v->search, sizeof v->search, "%s", v->line);
-			view_search_step(v, 1);
-		} else if (v->search[0]) {
-			view_search_step(v, 1);     /* an empty pattern repeats the last one */
-		}
-		return;
+	enum input_mode mode = v->input;
+	v->input = INPUT_NONE;
+	prompt_history_add(p, p->buf);
+	v->history_changed = 1;
+	if (mode == INPUT_COMMAND) {
+		view_command(v, p->buf);
+	} else if (p->buf[0]) {
+		snprintf(v->search, sizeof v->search, "%s", p->buf);
+		view_search_step(v, 1);
+	} else if (v->search[0]) {
+		view_search_step(v, 1);     /* an empty pattern repeats the last one */
 	}
-	if (key == KM_BACKSPACE || key == KM_CTRL('h')) {
-		if (v->line_len == 0) {
-			v->input = INPUT_NONE;    /* backspace on an empty line closes it, as in vi */
-			return;
-		}
-		do
-			v->line_len--;
-		while (v->line_len > 0 && ((unsigned char)v->line[v->line_len] & 0xc0) == 0x80);
-		v->line[v->line_len] = 0;
-		return;
-	}
-	if (key == KM_CTRL('u')) {
-		v->line_len = 0;
-		v->line[0] = 0;
-		return;
-	}
-	if (key < 0x20 || key >= KM_BASE)
-		return;
-	char buf[8];
-	int n = grid_utf8(key, buf);
-	if (v->line_len + (size_t)n >= sizeof v->line)
-		return;
-	memcpy(v->line + v->line_len, buf, (size_t)n + 1);
-	v->line_len += (size_t)n;
+}
+
+void
+view_history_add(struct view *v, const char *line)
+{
+	if (line[0] == ':' || line[0] == '/')
+		prompt_history_add(line[0] == ':' ? &v->cmd_prompt : &v->search_prompt, line + 1);
+}
+
+const char *
+view_history_line(const struct view *v, size_t i, char *buf, size_t n)
+{
+	const struct prompt *c = &v->cmd_prompt, *s = &v->search_prompt;
+	if (i < c->n_hist)
+		snprintf(buf, n, ":%s", c->hist[i]);
+	else if (i - c->n_hist < s->n_hist)
+		snprintf(buf, n, "/%s", s->hist[i - c->n_hist]);
+	else
+		return NULL;
+	return buf;
+}
+
+int
+view_history_changed(const struct view *v)
+{
+	return v->history_changed;
 }
 
 static int
@@ -141,183 +232,158 @@ goto_partition(struct view *v, uint32_t p)
 	view_set_message(v, 1, "partition %u has no operations", p);
 }
 
+/* The command called name: its name, an alias (s, r, p, hot, m, z, cl,
+ * q) or an unambiguous prefix; -1 when none is. */
+static int
+find_command(const char *name)
+{
+	static const struct { const char *alias, *cmd; } aliases[] = {
+		{ "s", "step" }, { "r", "rank" }, { "p", "partition" }, { "part", "partition" },
+		{ "hot", "hotspot" }, { "m", "metric" }, { "z", "zoom" }, { "cl", "clusters" },
+		{ "cluster", "clusters" }, { "q", "quit" },
+	};
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (!strcmp(name, aliases[i].alias))
+			name = aliases[i].cmd;
+	int found = -1;
+	size_t n = strlen(name);
+	for (size_t i = 0; i < view_n_cmds; i++) {
+		if (!strcmp(name, view_cmds[i].name))
+			return (int)i;
+		if (!strncmp(name, view_cmds[i].name, n))
+			found = found == -1 ? (int)i : -2;
+	}
+	return found >= 0 ? found : -1;
+}
+
+static void
+usage(struct view *v, int c, const char *why)
+{
+	view_set_message(v, 1, "%s%s%s%s: %s", why ? why : "", why ? " \u2014 " : "", view_cmds[c].name,
+			 view_cmds[c].args, view_cmds[c].help);
+}
+
+/* The one number a step, rank, partition or hotspot command takes, in
+ * [lo, hi]; what is wrong with it goes to the message ("rank takes a
+ * number from 0 to 3, not '-1'"). Out of range is the caller's to say. */
+static int
+one_number(struct view *v, int c, const char *arg, const char *more, uint32_t lo, uint32_t hi,
+	   uint32_t *x)
+{
+	const char *cn = view_cmds[c].name;
+	if (!arg)
+		view_set_message(v, 1, "%s takes a number from %u to %u", cn, lo, hi);
+	else if (more)
+		view_set_message(v, 1, "%s takes one number, not '%s %s'", cn, arg, more);
+	else if (parse_num(arg, x))
+		view_set_message(v, 1, "%s takes a number from %u to %u, not '%s'", cn, lo, hi, arg);
+	else
+		return 0;
+	return -1;
+}
+
 void
 view_command(struct view *v, const char *cmd)
 {
 	char buf[200];
 	snprintf(buf, sizeof buf, "%s", cmd);
-	char *words[4] = { 0 };
+	char *words[4] = { 0 }, *save = NULL;
 	int n = 0;
-	for (char *w = strtok(buf, " \t"); w && n < 4; w = strtok(NULL, " \t"))
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 4; w = strtok_r(NULL, " \t", &save))
 		words[n++] = w;
 	if (n == 0)
 		return;
 	int k = 0;
 	if (strcmp(words[0], "goto") == 0 || strcmp(words[0], "go") == 0)
 		k = 1;
-	const char *c = words[k];
+	const char *name = words[k];
 	const char *arg = k + 1 < n ? words[k + 1] : NULL;
 	const char *arg2 = k + 2 < n ? words[k + 2] : NULL;
-	uint32_t x, y;
-	if (!c) {
+	/* save and search take the rest of the line, spaces and all */
+	const char *rest = NULL;
+	if (arg) {
+		rest = cmd + (arg - buf);
+		while (*rest == ' ' || *rest == '\t')
+			rest++;
+	}
+	uint32_t x, y, np, nh;
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	analysis_parts(v->a, &np);
+	analysis_hotspots_startup(v->a, view_index_startup(v->ix), &nh);
+	if (!name) {
 		view_set_message(v, 1, "goto what? (step N, rank N, partition N, hotspot N)");
-	} else if (parse_num(c, &x) == 0 && !arg) {
+		return;
+	}
+	if (!arg && parse_num(name, &x) == 0) {
 		goto_step(v, x);
-	} else if ((!strcmp(c, "step") || !strcmp(c, "s")) && arg && !parse_num(arg, &x) && !arg2) {
-		goto_step(v, x);
-	} else if ((!strcmp(c, "rank") || !strcmp(c, "r")) && arg && !parse_num(arg, &x) && !arg2) {
-		goto_rank(v, x);
-	} else if ((!strcmp(c, "partition") || !strcmp(c, "part") || !strcmp(c, "p")) && arg &&
-		   !parse_num(arg, &x) && !arg2) {
-		goto_partition(v, x);
-	} else if ((!strcmp(c, "hotspot") || !strcmp(c, "hot")) && arg && !parse_num(arg, &x) && !arg2) {
-		uint32_t nh;
-		analysis_hotspots_startup(v->a, view_index_startup(v->ix), &nh);
-		if (x < 1 || x > nh) {
+		return;
+	}
+	int c = find_command(name);
+	if (c < 0) {
+		view_set_message(v, 1, "unknown command '%s' (Tab completes; ? lists the commands)", name);
+		return;
+	}
+	const char *cn = view_cmds[c].name;
+	if (!strcmp(cn, "step")) {
+		if (!one_number(v, c, arg, arg2, 0, ns ? ns - 1 : 0, &x))
+			goto_step(v, x);
+	} else if (!strcmp(cn, "rank")) {
+		if (!one_number(v, c, arg, arg2, 0, nr ? nr - 1 : 0, &x))
+			goto_rank(v, x);
+	} else if (!strcmp(cn, "partition")) {
+		if (!one_number(v, c, arg, arg2, 0, np ? np - 1 : 0, &x))
+			goto_partition(v, x);
+	} else if (!strcmp(cn, "hotspot")) {
+		if (one_number(v, c, arg, arg2, 1, nh, &x)) {
+			/* said */
+		} else if (x < 1 || x > nh) {
 			view_set_message(v, 1, "hotspot %u does not exist (1-%u)", x, nh);
 		} else {
 			v->hot_idx = (int)x - 2;
 			view_action(v, ACT_NEXT_HOTSPOT);
 		}
-	} else if (!strcmp(c, "metric") || !strcmp(c, "m")) {
+	} else if (!strcmp(cn, "metric")) {
 		enum view_metric m = arg && !arg2 ? view_metric_find(arg) : METRIC_COUNT;
 		if (m == METRIC_COUNT) {
-			view_set_message(v, 1, "metric: lateness, diff, global, duration, partition or function");
+			usage(v, c, arg ? "no such metric" : NULL);
 		} else {
 			v->metric = m;
 			view_select_update(v);
 		}
-	} else if (!strcmp(c, "zoom") || !strcmp(c, "z")) {
+	} else if (!strcmp(cn, "zoom")) {
 		if (arg && !parse_num(arg, &x) && x >= 1 && (!arg2 || (!parse_num(arg2, &y) && y >= 1)))
 			view_set_zoom(v, x, arg2 ? y : v->zr);
 		else
-			view_set_message(v, 1, "zoom N [R]: N steps per column, R ranks per row (both >= 1)");
-	} else if ((!strcmp(c, "clusters") || !strcmp(c, "cluster") || !strcmp(c, "cl")) && !arg2) {
-		clusters_command(v, arg);
-	} else if (!strcmp(c, "save") && arg && !arg2) {
+			usage(v, c, "both numbers are 1 or more");
+	} else if (!strcmp(cn, "clusters")) {
+		if (arg2)
+			usage(v, c, NULL);
+		else
+			clusters_command(v, arg);
+	} else if (!strcmp(cn, "save")) {
 		struct view_state st;
 		struct err e = { 0 };
 		view_get_state(v, &st);
-		if (!v->save)
+		if (!rest)
+			usage(v, c, "a file name is missing");
+		else if (!v->save)
 			view_set_message(v, 1, "saving views is not available here");
-		else if (v->save(v->save_ud, &st, arg, &e))
+		else if (v->save(v->save_ud, &st, rest, &e))
 			view_set_message(v, 1, "%s", e.msg[0] ? e.msg : "cannot save the view");
 		else
-			view_set_message(v, 0, "view saved to %s", arg);
-	} else if (!strcmp(c, "search") && arg) {
-		snprintf(v->search, sizeof v->search, "%s", arg);
+			view_set_message(v, 0, "view saved to %s", rest);
+	} else if (!strcmp(cn, "search")) {
+		if (!rest) {
+			usage(v, c, NULL);
+			return;
+		}
+		snprintf(v->search, sizeof v->search, "%s", rest);
 		view_search_step(v, 1);
-	} else if ((!strcmp(c, "q") || !strcmp(c, "quit")) && !arg) {
+	} else if (arg) {
+		usage(v, c, "no argument");
+	} else if (!strcmp(cn, "quit")) {
 		v->quit = 1;
-	} else if (!strcmp(c, "help") && !arg) {
-		view_action(v, ACT_HELP);
 	} else {
-		view_set_message(v, 1, "unknown command '%s' (step N, rank N, partition N, hotspot N, "
-				 "metric NAME, zoom N [R], clusters K|off, save FILE, quit)", cmd);
+		view_action(v, ACT_HELP);
 	}
-}
-
-/* Regions whose name holds the pattern (case-insensitive), or matches
- * it as a glob when it has wildcards. Returns how many matched. */
-static uint32_t
-compile_search(struct view *v)
-{
-	uint32_t n, hits = 0;
-	const struct trace_region *r = trace_regions(v->t, &n);
-	int glob = strpbrk(v->search, "*?[") != NULL;
-	for (uint32_t i = 0; i < n; i++) {
-		const char *name = trace_str(v->t, r[i].name);
-		int m;
-		if (glob) {
-			m = fnmatch(v->search, name, 0) == 0;
-		} else {
-			m = 0;
-			size_t pl = strlen(v->search);
-			for (const char *p = name; *p && !m; p++)
-				m = strncasecmp(p, v->search, pl) == 0;
-		}
-		v->search_match[i] = (uint8_t)m;
-		hits += (uint32_t)m;
-	}
-	return hits;
-}
-
-static int
-lop_matches(const struct view *v, uint32_t lop)
-{
-	uint32_t r = analysis_lop_region(v->a, lop);
-	return r != TRACE_NONE && v->search_match[r];
-}
-
-/* The first match after (step, rank) in step-major order, dir 1, or the
- * last before it, dir -1; TRACE_NONE if none. */
-static uint32_t
-search_from(struct view *v, long step, long rank, int dir)
-{
-	uint32_t nr = view_index_ranks(v->ix), best = TRACE_NONE;
-	long best_step = dir > 0 ? (long)UINT32_MAX + 1 : -1;
-	for (uint32_t r = 0; r < nr; r++) {
-		uint32_t first, end;
-		view_index_rank_lops(v->ix, r, &first, &end);
-		if (dir > 0) {
-			long s = (long)r <= rank ? step + 1 : step;
-			if (s < 0)
-				s = 0;
-			for (uint32_t i = view_index_lower(v->ix, r, (uint32_t)(s > UINT32_MAX ? UINT32_MAX : s)); i < end; i++) {
-				long st = analysis_lop_step(v->a, i);
-				if (st >= best_step)
-					break;
-				if (lop_matches(v, i)) {
-					best = i;
-					best_step = st;
-					break;
-				}
-			}
-		} else {
-			long s = (long)r >= rank ? step : step + 1;   /* lops with step < s */
-			if (s <= 0)
-				continue;
-			uint32_t i = view_index_lower(v->ix, r, (uint32_t)(s > UINT32_MAX ? UINT32_MAX : s));
-			while (i > first) {
-				i--;
-				long st = analysis_lop_step(v->a, i);
-				if (st < best_step)
-					break;
-				if (lop_matches(v, i)) {
-					best = i;
-					best_step = st;
-					break;
-				}
-			}
-		}
-	}
-	return best;
-}
-
-void
-view_search_step(struct view *v, int dir)
-{
-	if (!v->search[0]) {
-		view_set_message(v, 1, "no search yet: / starts one");
-		return;
-	}
-	if (compile_search(v) == 0) {
-		view_set_message(v, 1, "no region matches '%s'", v->search);
-		return;
-	}
-	uint32_t lop = search_from(v, v->sel_step, v->sel_rank, dir);
-	int wrapped = 0;
-	if (lop == TRACE_NONE) {
-		long far = dir > 0 ? -1 : (long)UINT32_MAX;
-		lop = search_from(v, far, dir > 0 ? (long)UINT32_MAX : -1, dir);
-		wrapped = 1;
-	}
-	if (lop == TRACE_NONE) {
-		view_set_message(v, 1, "no operation in a region matching '%s'", v->search);
-		return;
-	}
-	view_jump_lop(v, lop);
-	view_set_message(v, 0, "/%s: %s at rank %u step %u%s", v->search,
-			 view_region_name(v, analysis_lop_region(v->a, lop)), v->sel_rank, v->sel_step,
-			 wrapped ? dir > 0 ? " (wrapped to the start)" : " (wrapped to the end)" : "");
 }

@@ -6,23 +6,51 @@
 
 #include <string.h>
 
-static void
-frames_line(struct view *v, uint32_t lop)
+/* The op's region, or "(computation)" for aggregated computation. */
+static const char *
+lop_name(const struct view *v, uint32_t lop)
+{
+	return view_region_name(v, analysis_lop_kind(v->a, lop) == OP_COMPUTE ? TRACE_NONE
+				: analysis_lop_region(v->a, lop));
+}
+
+/* "exchange ← iteration": the user regions around the op, innermost first. */
+static const char *
+frames_text(struct view *v, uint32_t lop, char *buf, size_t n)
 {
 	uint32_t nf;
 	const struct trace_frame *fr = trace_frames(v->t, &nf);
 	uint32_t f = analysis_lop_frame(v->a, lop);
-	char buf[192];
 	size_t len = 0;
 	buf[0] = 0;
 	for (int depth = 0; f != TRACE_NONE && f < nf && depth < 4; depth++, f = fr[f].parent) {
-		int n = snprintf(buf + len, sizeof buf - len, "%s%s", depth ? " \u2190 " : "",
+		int k = snprintf(buf + len, n - len, "%s%s", depth ? " \u2190 " : "",
 				 view_region_name(v, fr[f].region));
-		if (n < 0 || (size_t)n >= sizeof buf - len)
+		if (k < 0 || (size_t)k >= n - len)
 			break;
-		len += (size_t)n;
+		len += (size_t)k;
 	}
-	view_lines_add(&v->details, ST_NORMAL, "in %s", buf[0] ? buf : "(no user region)");
+	return buf[0] ? buf : "(no user region)";
+}
+
+/* What the trace says went wrong around this op (trace.h's OPF_*): the
+ * measurement quality a reader must know before trusting the numbers. */
+static void
+quality_lines(struct view *v, uint32_t lop)
+{
+	uint32_t first, count, nops;
+	const struct trace_op *ops = trace_ops(v->t, &nops);
+	analysis_lop_ops(v->a, lop, &first, &count);
+	unsigned flags = 0;
+	for (uint32_t op = first; op < first + count && op < nops; op++)
+		flags |= ops[op].flags;
+	if (flags & OPF_MEASURE_GAP)
+		view_lines_add(&v->details, ST_ERROR, "warning: measurement was switched off inside this "
+			       "operation; its times are incomplete");
+	if (flags & OPF_TRUNCATED)
+		view_lines_add(&v->details, ST_ERROR, "warning: still open when the trace ends");
+	if (flags & OPF_UNMATCHED)
+		view_lines_add(&v->details, ST_ERROR, "warning: a message without a partner in the trace");
 }
 
 static void
@@ -44,8 +72,19 @@ messages(struct view *v, uint32_t lop)
 	}
 	if (count > 1)
 		view_lines_add(&v->details, ST_DIM, "%u calls (neighbouring Isends coalesced)", count);
-	if (in || out || done)
-		view_lines_add(&v->details, ST_TITLE, "messages %d in \u00b7 %d out%s", in, out, done ? " \u00b7 completes sends" : "");
+	if (in || out || done) {
+		char head[128];
+		int len = snprintf(head, sizeof head, "messages:");
+		const char *sep = " ";
+		if (in && len < (int)sizeof head)
+			len += snprintf(head + len, sizeof head - (size_t)len, "%s%d received", sep, in), sep = " \u00b7 ";
+		if (out && len < (int)sizeof head)
+			len += snprintf(head + len, sizeof head - (size_t)len, "%s%d sent", sep, out), sep = " \u00b7 ";
+		if (done && len < (int)sizeof head)
+			snprintf(head + len, sizeof head - (size_t)len, "%scompletes %d Isend%s", sep, done,
+				 done == 1 ? "" : "s");
+		view_lines_add(&v->details, ST_TITLE, "%s", head);
+	}
 	char b[32], l[32];
 	for (uint32_t op = first; op < first + count; op++) {
 		uint32_t ne;
@@ -111,53 +150,104 @@ choices(struct view *v, uint32_t lop)
 	}
 }
 
+/* The operation: what and where, then what a reader came for (lateness,
+ * differential and global lateness, duration, the cause and where it
+ * came from), then its place in the structure, its times and messages.
+ * Wide (stacked under the grid, where few lines show), pairs share a
+ * line, so that lateness and cause are in the first three lines. */
 static void
-lop_details(struct view *v, uint32_t lop)
+lop_details(struct view *v, uint32_t lop, int wide)
 {
 	const struct analysis *a = v->a;
+	struct view_lines *L = &v->details;
 	uint32_t np;
 	const struct analysis_part *parts = analysis_parts(a, &np);
 	uint32_t p = analysis_lop_part(a, lop);
 	enum trace_op_kind kind = analysis_lop_kind(a, lop);
-	uint32_t reg = kind == OP_COMPUTE ? TRACE_NONE : analysis_lop_region(v->a, lop);
-	char d[32];
-	view_lines_add(&v->details, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop), analysis_lop_step(a, lop),
-	    view_region_name(v, reg));
+	char d[32], g[32], f[32], u[32], fr[192];
 	int startup = analysis_lop_startup(a, lop);
-	view_lines_add(&v->details, ST_DIM, "%s operation%s", trace_op_kind_name(kind),
-	    startup ? " \u00b7 start-up" : "");
-	frames_line(v, lop);
-	if (p < np)
-		view_lines_add(&v->details, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks", p,
-		    np, parts[p].step_first, parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
-	if (p < np && v->part_phase && v->part_phase[p])
-		view_lines_add(&v->details, ST_NORMAL, "phase     %s", v->part_phase[p]);
-	view_lines_add(&v->details, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop), analysis_lop_step(a, lop));
 	uint64_t en = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
-	view_lines_add(&v->details, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en), d, sizeof d));
-	view_lines_add(&v->details, ST_NORMAL, "exit      %s", fmt_time(trace_seconds(v->t, ex), d, sizeof d));
-	view_lines_add(&v->details, ST_NORMAL, "duration  %s", trace_fmt_duration(v->t, ex > en ? ex - en : 0, d, sizeof d));
 	uint64_t late = analysis_lop_lateness(a, lop), diff = analysis_lop_diff(a, lop);
-	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_LATENESS, late), "lateness  %s",
-	    trace_fmt_duration(v->t, late, d, sizeof d));
-	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF, diff), "diff.     %s",
-	    trace_fmt_duration(v->t, diff, d, sizeof d));
-	view_lines_add(&v->details, ST_NORMAL, "global    %s", trace_fmt_duration(v->t, analysis_lop_global_lateness(a, lop), d, sizeof d));
+	trace_fmt_duration(v->t, late, d, sizeof d);
+	trace_fmt_duration(v->t, diff, f, sizeof f);
+	trace_fmt_duration(v->t, analysis_lop_global_lateness(a, lop), g, sizeof g);
+	trace_fmt_duration(v->t, ex > en ? ex - en : 0, u, sizeof u);
+	int lstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_LATENESS, late);
+	int dstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF, diff);
 	enum analysis_cause cause = analysis_lop_cause(a, lop);
-	view_lines_add(&v->details, cause == CAUSE_NONE ? ST_NORMAL : ST_EMPH, "cause     %s", analysis_cause_name(cause));
-	view_lines_text(&v->details, ST_NORMAL, 2, 4, analysis_cause_text(cause));
+	int cstyle = cause == CAUSE_NONE ? ST_NORMAL : ST_EMPH;
+	if (wide) {
+		view_lines_add(L, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s \u00b7 %s operation%s",
+			       analysis_lop_timeline(a, lop), analysis_lop_step(a, lop), lop_name(v, lop),
+			       trace_op_kind_name(kind), startup ? " \u00b7 start-up" : "");
+		view_lines_add(L, late > diff ? lstyle : dstyle, "lateness %s \u00b7 diff. %s \u00b7 global %s \u00b7 duration %s",
+			       d, f, g, u);
+		view_lines_add(L, cstyle, "cause %s: %s", analysis_cause_name(cause), analysis_cause_text(cause));
+	} else {
+		view_lines_add(L, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop),
+			       analysis_lop_step(a, lop), lop_name(v, lop));
+		view_lines_add(L, ST_DIM, "%s operation%s", trace_op_kind_name(kind),
+			       startup ? " \u00b7 start-up" : "");
+		view_lines_add(L, lstyle, "lateness  %s", d);
+		view_lines_add(L, dstyle, "diff.     %s", f);
+		view_lines_add(L, ST_NORMAL, "global    %s", g);
+		view_lines_add(L, ST_NORMAL, "duration  %s", u);
+		view_lines_add(L, cstyle, "cause     %s", analysis_cause_name(cause));
+		view_lines_text(L, ST_NORMAL, 2, 4, analysis_cause_text(cause));
+	}
 	uint32_t c = analysis_lop_cause_lop(a, lop);
 	if (c != TRACE_NONE) {
-		char line[160];
-		snprintf(line, sizeof line, "from rank %u step %u (%s), late %s \u2014 c goes there",
-			 analysis_lop_timeline(a, c), analysis_lop_step(a, c),
-			 view_region_name(v, analysis_lop_kind(a, c) == OP_COMPUTE ? TRACE_NONE
-					  : analysis_lop_region(v->a, c)),
-			 trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d, sizeof d));
-		view_lines_text(&v->details, ST_NORMAL, 2, 4, line);
+		char line[160], ck[16];
+		keymap_first_key(v->km, ACT_GOTO_CAUSE, ck, sizeof ck);
+		snprintf(line, sizeof line, "from rank %u step %u \u00b7 %s, late %s%s%s%s",
+			 analysis_lop_timeline(a, c), analysis_lop_step(a, c), lop_name(v, c),
+			 trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d, sizeof d),
+			 ck[0] ? " \u2014 " : "", ck, ck[0] ? " goes there" : "");
+		view_lines_text(L, ST_NORMAL, 2, 4, line);
+	}
+	quality_lines(v, lop);
+	const char *in = frames_text(v, lop, fr, sizeof fr);
+	if (wide) {
+		if (p < np)
+			view_lines_add(L, ST_NORMAL, "in %s \u00b7 partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks \u00b7 local step %u",
+				       in, p, np, parts[p].step_first,
+				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks,
+				       analysis_lop_local_step(a, lop));
+		else
+			view_lines_add(L, ST_NORMAL, "in %s", in);
+	} else {
+		view_lines_add(L, ST_NORMAL, "in %s", in);
+		if (p < np)
+			view_lines_add(L, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks",
+				       p, np, parts[p].step_first,
+				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+	}
+	if (p < np && v->part_phase && v->part_phase[p])
+		view_lines_add(L, ST_NORMAL, "phase     %s", v->part_phase[p]);
+	char te[32], tx[32];
+	fmt_time(trace_seconds(v->t, en), te, sizeof te);
+	fmt_time(trace_seconds(v->t, ex), tx, sizeof tx);
+	if (wide) {
+		view_lines_add(L, ST_NORMAL, "enter %s \u00b7 exit %s", te, tx);
+	} else {
+		view_lines_add(L, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop),
+			       analysis_lop_step(a, lop));
+		view_lines_add(L, ST_NORMAL, "enter     %s", te);
+		view_lines_add(L, ST_NORMAL, "exit      %s", tx);
 	}
 	choices(v, lop);
 	messages(v, lop);
+}
+
+/* "r20" or "r20–23", "steps 76" or "steps 76–79". */
+static const char *
+span(char *buf, size_t n, const char *what, uint32_t first, uint32_t last)
+{
+	if (first == last)
+		snprintf(buf, n, "%s%u", what, first);
+	else
+		snprintf(buf, n, "%s%u\u2013%u", what, first, last);
+	return buf;
 }
 
 static void
@@ -209,7 +299,9 @@ det_prepare(struct view *v, int w, int h)
 		uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);
 		r1 = r1 > nr ? nr : r1;
 		s1 = s1 > ns ? ns : s1;
-		view_lines_add(&v->details, ST_TITLE, "block r%u\u2013%u \u00d7 steps %u\u2013%u", r0, r1 - 1, s0, s1 - 1);
+		char rs[48], ss[48];
+		view_lines_add(&v->details, ST_TITLE, "block %s \u00d7 %s", span(rs, sizeof rs, "r", r0, r1 - 1),
+			       span(ss, sizeof ss, s1 - s0 > 1 ? "steps " : "step ", s0, s1 - 1));
 		if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
 			char d[32];
 			trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
@@ -223,7 +315,7 @@ det_prepare(struct view *v, int w, int h)
 		view_lines_add(&v->details, ST_TITLE, "rank %u \u00b7 step %u", v->sel_rank, v->sel_step);
 		view_lines_add(&v->details, ST_DIM, "no operation of this rank at this step");
 	} else {
-		lop_details(v, v->sel_lop);
+		lop_details(v, v->sel_lop, w >= 60);
 	}
 	view_lines_end(&v->details);
 }
@@ -240,6 +332,13 @@ det_request(struct view *v, enum action act)
 	return view_lines_scroll(&v->details, act);
 }
 
+static const struct pane_key det_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "scroll a line up / down" },
+	{ ACT_PAGE_UP, ACT_PAGE_DOWN, "scroll a page up / down" },
+	{ ACT_FIRST_RANK, ACT_LAST_RANK, "the top / the end" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_details_ops = {
 	.name = "details",
 	.focusable = 1,
@@ -247,4 +346,6 @@ const struct view_ops view_details_ops = {
 	.prepare = det_prepare,
 	.row = det_row,
 	.request = det_request,
+	.keys_title = "In the details",
+	.keys = det_keys,
 };

@@ -47,12 +47,14 @@ grid_prepare(struct view *v, int w, int h)
 		for (int x = 0; x < cols; x++) {
 			uint32_t s0 = v->win_step + (uint32_t)x * v->zs;
 			struct gcell *c = &v->gc[(size_t)y * (size_t)cols + (size_t)x];
+			unsigned kinds = 0;
 			if (v->clustered)
 				c->value = view_cluster_block(v->vc, v->ix, v->metric, v->win_row + (uint32_t)y, s0,
-							      s0 + v->zs, &c->rep, &c->count);
+							      s0 + v->zs, &c->rep, &c->count, &kinds);
 			else
 				c->value = view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs,
-							    &c->rep, &c->count);
+							    &c->rep, &c->count, &kinds);
+			c->kinds = (uint8_t)kinds;
 		}
 	}
 	memcpy(v->gc_key, key, sizeof key);
@@ -85,8 +87,9 @@ axis_row(struct view *v, struct grid *row, int cols)
 			break;
 		if (col % k == 0) {
 			char buf[16];
-			snprintf(buf, sizeof buf, "%u", s0);
-			grid_text(row, v->label_w + x, 0, cols - x, ST_LABEL, buf);
+			int n = snprintf(buf, sizeof buf, "%u", s0);
+			if (x + n <= cols)           /* whole numbers only: "7" is not 70 */
+				grid_text(row, v->label_w + x, 0, cols - x, ST_LABEL, buf);
 		}
 	}
 }
@@ -170,7 +173,7 @@ grid_row(struct view *v, int y, struct grid *row)
 		struct cell *c = &row->cells[v->label_w + x];
 		if (gc[x].rep == TRACE_NONE)
 			continue;
-		c->ch = view_kind_glyph(analysis_lop_kind(v->a, gc[x].rep));
+		c->ch = view_kinds_glyph(gc[x].kinds);
 		c->style = (uint8_t)view_cell_style(v, gc[x].rep, gc[x].value);
 		if (view_index_part_alt(v->ix, analysis_lop_part(v->a, gc[x].rep)))
 			c->mark |= MARK_ALT;
@@ -196,6 +199,39 @@ grid_row(struct view *v, int y, struct grid *row)
 	}
 }
 
+/* A click on a cell selects it; on the step axis or the ruler, the step
+ * (same row); on a row label, the row (same step). */
+static int
+grid_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
+{
+	if (kind != MOUSE_LEFT)
+		return 0;
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	int col = x - v->label_w, row = y - 2;
+	if (col >= 0) {
+		uint64_t s = (uint64_t)v->win_step + (uint64_t)col * v->zs;
+		if (s >= ns)
+			return 1;
+		v->sel_step = (uint32_t)s;
+	}
+	if (row >= 0 && row < v->rows) {
+		if (v->clustered) {
+			if (v->win_row + (uint32_t)row >= view_row_count(v))
+				return 1;
+			v->sel_row = v->win_row + (uint32_t)row;
+		} else {
+			uint64_t r = (uint64_t)v->win_rank + (uint64_t)row * v->zr;
+			if (r >= nr)
+				return 1;
+			v->sel_rank = (uint32_t)r;
+		}
+	}
+	v->pinned = 0;
+	view_select_update(v);
+	view_scroll_to_selection(v, 0);
+	return 1;
+}
+
 static int
 grid_request(struct view *v, enum action act)
 {
@@ -211,4 +247,5 @@ const struct view_ops view_grid_ops = {
 	.prepare = grid_prepare,
 	.row = grid_row,
 	.request = grid_request,
+	.mouse = grid_mouse,
 };

@@ -1,8 +1,11 @@
-/* view_help.c — the help overlay, generated from the action table and
- * the key bindings in force, so it always tells the truth about keys. */
+/* view_help.c — the help overlay: view_keys.c's list (the action table,
+ * the key bindings in force, the panes' keys, the commands) wrapped to
+ * the overlay, so it always tells the truth about keys. */
 #include "view_impl.h"
 
 #include <string.h>
+
+#include "view_keys.h"
 
 /* "help · Esc or ? closes · j/k scroll", from the bindings in force. */
 static void
@@ -22,46 +25,38 @@ help_title(struct view *v, char *buf, size_t n)
 }
 
 static void
+help_line(void *ud, enum view_keys_row kind, const char *keys, const char *text)
+{
+	struct view_lines *L = ud;
+	char line[256];
+	switch (kind) {
+	case KEYS_SECTION:
+		if (L->n)
+			view_lines_text(L, ST_NORMAL, 0, 0, "");
+		view_lines_text(L, ST_TITLE, 0, 0, text);
+		break;
+	case KEYS_ENTRY:
+		/* keys in a column; long key lists take a line of their own */
+		if (grid_text_width(keys) > 16) {
+			view_lines_text(L, ST_NORMAL, 2, 4, keys);
+			view_lines_text(L, ST_NORMAL, 19, 19, text);
+		} else {
+			snprintf(line, sizeof line, "%-16s %s", keys, text);
+			view_lines_text(L, ST_NORMAL, 2, 19, line);
+		}
+		break;
+	case KEYS_NOTE:
+		view_lines_text(L, ST_NORMAL, 2, 4, text);
+		break;
+	}
+}
+
+static void
 help_prepare(struct view *v, int w, int h)
 {
 	struct view_lines *L = &v->help;
 	view_lines_begin(L, w - 1, h);
-	const char *group = "";
-	for (int a = 1; a < ACT_COUNT; a++) {
-		const struct action_info *ai = action_info((enum action)a);
-		char keys[64];
-		if (keymap_keys(v->km, (enum action)a, keys, sizeof keys) == 0)
-			continue;
-		if (strcmp(group, ai->group) != 0) {
-			if (*group)
-				view_lines_text(L, ST_NORMAL, 0, 0, "");
-			view_lines_text(L, ST_TITLE, 0, 0, ai->group);
-			group = ai->group;
-		}
-		char line[192];
-		snprintf(line, sizeof line, "%-16s %s", keys, ai->help);
-		view_lines_text(L, ST_NORMAL, 2, 19, line);
-	}
-	view_lines_text(L, ST_NORMAL, 0, 0, "");
-	view_lines_text(L, ST_TITLE, 0, 0, "Commands (after :)");
-	view_lines_text(L, ST_NORMAL, 2, 21, "step N, rank N     go to a global step or a rank (a bare N is a step)");
-	view_lines_text(L, ST_NORMAL, 2, 21, "partition N        go to the N-th partition (in step order)");
-	view_lines_text(L, ST_NORMAL, 2, 21, "hotspot N          go to the N-th hotspot");
-	view_lines_text(L, ST_NORMAL, 2, 21, "metric NAME        lateness, diff, global, duration, partition, function");
-	view_lines_text(L, ST_NORMAL, 2, 21, "zoom N [R]         N steps per column, R ranks per row");
-	view_lines_text(L, ST_NORMAL, 2, 21, "clusters K, off    rows: ranks in K clusters by lateness (1-20), or ranks");
-	view_lines_text(L, ST_NORMAL, 2, 21, "search TEXT, quit");
-	view_lines_text(L, ST_NORMAL, 0, 0, "");
-	view_lines_text(L, ST_TITLE, 0, 0, "Glyphs");
-	view_lines_text(L, ST_NORMAL, 2, 4, "s send  r receive  x send+receive  C collective  W wait  \u00b7 computation");
-	view_lines_text(L, ST_NORMAL, 2, 4, "colour: the metric (footer scale); zoomed out, the block's maximum");
-	view_lines_text(L, ST_NORMAL, 2, 4, "reverse: selection; green background: its message partners");
-	view_lines_text(L, ST_NORMAL, 2, 4, "ruler: \u253c partition start, \u2550 the selected operation's partition");
-	view_lines_text(L, ST_NORMAL, 0, 0, "");
-	view_lines_text(L, ST_TITLE, 0, 0, "Lateness");
-	view_lines_text(L, ST_NORMAL, 2, 2, "lateness: exit time minus the earliest exit among the operations of the "
-			"same partition and step; differential: what an operation adds to the "
-			"lateness it inherited (hotspots are where it is largest)");
+	view_keys_rows(v->km, help_line, L);
 	view_lines_end(L);
 }
 

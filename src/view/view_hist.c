@@ -12,7 +12,7 @@
 enum hist_kind { HK_LATENESS, HK_DIFF, HK_DURATION, HK_MSGSIZE, HK_ACTIVITY, HK_DENSITY, HK_COUNT };
 
 static const char *const kind_names[HK_COUNT] = {
-	"lateness", "differential lateness", "duration", "message sizes", "activity", "density",
+	"lateness", "differential lateness", "duration", "message size", "activity", "density",
 };
 
 #define MAX_FUNCS 6
@@ -28,6 +28,8 @@ struct view_hist {
 	struct hist hist;
 	struct activity act;
 	struct density den;
+	int sel_bin;               /* the selection's bin (selected_bin), per frame */
+	double sel_val;
 	char error[120];
 };
 
@@ -167,6 +169,8 @@ label_w(const struct view_hist *vh)
 	return vh->kind == HK_DENSITY ? 9 : vh->kind == HK_ACTIVITY ? 5 : 7;
 }
 
+static int selected_bin(const struct view *v, double *val);
+
 static void
 hist_prepare(struct view *v, int w, int h)
 {
@@ -186,8 +190,10 @@ hist_prepare(struct view *v, int w, int h)
 	uint64_t key[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
 			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
 			     (uint64_t)sel.no_startup };
-	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)
+	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0) {
+		vh->sel_bin = selected_bin(v, &vh->sel_val);
 		return;
+	}
 	release(vh);
 	vh->region = region;
 	vh->error[0] = 0;
@@ -199,6 +205,7 @@ hist_prepare(struct view *v, int w, int h)
 	vh->valid = 1;
 	vh->w = w;
 	vh->h = h;
+	vh->sel_bin = selected_bin(v, &vh->sel_val);
 }
 
 static void
@@ -206,11 +213,16 @@ hist_title(struct view *v, char *buf, size_t n)
 {
 	struct view_hist *vh = v->hist;
 	const char *scope = view_scope_name(vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope);
+	/* "what · scope": the generic drawer drops the scope when narrow */
 	if (vh->kind == HK_DURATION)
-		snprintf(buf, n, "histogram \u00b7 duration of %s \u00b7 %s",
+		snprintf(buf, n, "duration of %s \u00b7 %s",
 			 vh->region == TRACE_NONE ? "all calls" : view_region_name(v, vh->region), scope);
+	else if (vh->kind == HK_ACTIVITY)
+		snprintf(buf, n, "activity timeline \u00b7 %s", scope);
+	else if (vh->kind == HK_DENSITY)
+		snprintf(buf, n, "density plot \u00b7 %s", scope);
 	else
-		snprintf(buf, n, "histogram \u00b7 %s \u00b7 %s", kind_names[vh->kind], scope);
+		snprintf(buf, n, "%s histogram \u00b7 %s", kind_names[vh->kind], scope);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -239,6 +251,41 @@ eighth_glyph(long e)
 	return e <= 0 ? ' ' : e >= 8 ? 0x2588 : 0x2580 + (uint32_t)e;    /* ▁ … ▇ █ */
 }
 
+/* "You are here": the selected operation's value in the histogram's
+ * metric (seconds) and its bin; -1 when the histogram does not hold it
+ * (outside the scope, another region, message sizes), -2 for a value
+ * of 0 (counted apart). */
+static int
+selected_bin(const struct view *v, double *val)
+{
+	const struct view_hist *vh = v->hist;
+	const struct hist *h = &vh->hist;
+	uint32_t l = v->sel_lop;
+	struct hist_select sel;
+	view_scope_select(v, vh->scope, &sel);
+	if (l == TRACE_NONE || vh->kind > HK_DURATION || !view_scope_has(v, &sel, l))
+		return -1;
+	uint64_t ticks;
+	if (vh->kind == HK_LATENESS) {
+		ticks = analysis_lop_lateness(v->a, l);
+	} else if (vh->kind == HK_DIFF) {
+		ticks = analysis_lop_diff(v->a, l);
+	} else {
+		if (analysis_lop_kind(v->a, l) == OP_COMPUTE ||
+		    (vh->region != TRACE_NONE && analysis_lop_region(v->a, l) != vh->region))
+			return -1;
+		uint64_t en = analysis_lop_enter(v->a, l), ex = analysis_lop_exit(v->a, l);
+		ticks = ex > en ? ex - en : 0;
+	}
+	*val = trace_seconds(v->t, ticks);
+	if (!(*val > 0))
+		return -2;
+	for (uint32_t b = 0; b < h->n_bins; b++)
+		if (*val < hist_edge(h, b + 1) || b + 1 == h->n_bins)
+			return *val >= hist_edge(h, b) || b == 0 ? (int)b : -1;
+	return -1;
+}
+
 static void
 hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 {
@@ -246,10 +293,21 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 	const struct hist *h = &vh->hist;
 	int lw = label_w(vh);
 	char a[48], b[48];
+	double sv = vh->sel_val;
+	int sb = vh->sel_bin;
 	if (y == 0) {
-		grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
+		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
 		if (h->zero)
-			grid_printf(row, 16, 0, row->w - 16, ST_DIM, "%llu at 0 (not shown)", (unsigned long long)h->zero);
+			x = 16 + grid_printf(row, 16, 0, row->w - 16, ST_DIM, "%llu at 0 (not shown)",
+					     (unsigned long long)h->zero);
+		if (sb != -1) {
+			char c[96];
+			fmt_seconds(sv, a, sizeof a);
+			snprintf(c, sizeof c, "\u25b2 selected %s%s", sb == -2 ? "0" : a, sb == -2 ? ", not shown" : "");
+			int n = grid_text_width(c);
+			if (x + 2 + n <= row->w - 15)
+				grid_text(row, row->w - 16 - n, 0, n, ST_EMPH, c);
+		}
 		grid_printf(row, row->w - 14, 0, 14, ST_DIM, "%14s", vh->lin_counts ? "linear counts" : "log counts");
 		return;
 	}
@@ -266,6 +324,8 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 				continue;
 			int style = vh->kind <= HK_DIFF ? ST_HEAT0 + (int)(i * GRID_HEAT_LEVELS / h->n_bins) : ST_EMPH;
 			grid_put(row, lw + (int)i, 0, eighth_glyph(e), style);
+			if ((int)i == sb)
+				row->cells[lw + (int)i].mark |= MARK_SEL;
 		}
 		return;
 	}
@@ -287,6 +347,11 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 	bw = grid_text_width(b);
 	if (row->w - bw > end + 1)
 		grid_text(row, row->w - bw, 0, bw, ST_LABEL, b);
+	/* you are here, where no label is */
+	int x = lw + sb;
+	if (sb >= 0 && x < row->w && row->cells[x].ch == ' ' && (x == lw || row->cells[x - 1].ch == ' ') &&
+	    (x + 1 == row->w || row->cells[x + 1].ch == ' '))
+		grid_put(row, x, 0, 0x25b2, ST_EMPH);
 }
 
 static const uint32_t layer_glyph[MAX_FUNCS + 1] = { 0x2588, 0x2593, 0x2592, 0x2591, 'x', 'o', '*' };

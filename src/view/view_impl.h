@@ -13,6 +13,7 @@
 #include "view.h"
 #include "analysis/hist.h"
 #include "base/fmt.h"
+#include "prompt.h"
 #include "view_cluster.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
@@ -24,6 +25,14 @@ enum pane_id {
 
 struct rect {
 	int x, y, w, h;
+};
+
+/* What a key means in one pane (for the help, the man page and the
+ * README, view_keys.c): the keys bound to act (and act2, shown together)
+ * do `what` while the pane has the focus. Tables end with ACT_NONE. */
+struct pane_key {
+	enum action act, act2;
+	const char *what;
 };
 
 /* A pane. The generic drawer (view.c) draws the box and title, calls
@@ -38,6 +47,13 @@ struct view_ops {
 	void (*row)(struct view *v, int y, struct grid *row);
 	/* 1 if the pane handled the action (while it has the focus) */
 	int (*request)(struct view *v, enum action act);
+	/* 1 if the pane handled a click or the wheel at (x, y) inside its
+	 * box (view_mouse.c: the pane has the focus by then); NULL: the
+	 * wheel moves up and down, a click only focuses */
+	int (*mouse)(struct view *v, enum km_mouse_kind kind, int x, int y);
+	/* the keys that mean something else in this pane, or NULL */
+	const char *keys_title;
+	const struct pane_key *keys;
 };
 
 extern const struct view_ops view_grid_ops;
@@ -55,6 +71,7 @@ struct gcell {
 	uint32_t rep;        /* representative lop or TRACE_NONE */
 	uint32_t count;      /* lops in the block */
 	uint64_t value;
+	uint8_t kinds;       /* kinds of operation in the block (bits) */
 };
 
 struct dline {
@@ -84,6 +101,7 @@ struct view {
 	enum view_metric metric;
 	int solo;                     /* pane alone, or -1 */
 	int side;                     /* PANE_DETAILS, PANE_TOPO or PANE_HIST */
+	int extra;                    /* the pane in the left column's spare rows, or -1 */
 	int no_overview, no_timeline, no_side, side_width;   /* from view_opts */
 	const char *const *part_phase;                       /* from view_opts */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
@@ -103,14 +121,20 @@ struct view {
 	int help_open;
 	struct view_lines help, details;
 	enum input_mode input;
-	char line[200];
-	size_t line_len;
+	struct prompt cmd_prompt, search_prompt;   /* : and / with their histories */
+	int history_changed;
 	char search[200];
 	uint8_t *search_match;        /* per region */
-	char message[200];
+	char search_done[200];        /* the pattern search_hits are for */
+	struct hit *search_hits;      /* its matches in step order (view_search.c) */
+	size_t n_search_hits;
+	char message[400];
 	int message_error;
 	int hot_idx;
 	int quit, repaint;
+	int start_pending;            /* the first draw goes to the first screen */
+	int recenter;                 /* the next draw centres the selection (rows changed) */
+	char start_note[400];         /* what the trace's readers warned of */
 	view_save_fn save;            /* `:save PATH`, from view_opts */
 	void *save_ud;
 
@@ -128,7 +152,7 @@ struct view {
 	int cols, rows;               /* grid cells in view */
 	int label_w;                  /* rank label column of grid and timeline */
 	int tl_rows;
-	uint32_t tl_first;            /* first rank of the timeline */
+	uint32_t tl_first;            /* first grid row on the timeline */
 
 	/* grid cache: cells of the window, valid for key */
 	struct gcell *gc;
@@ -142,10 +166,10 @@ struct view {
 	enum view_metric ov_metric;
 	int ov_valid;
 
-	/* timeline cache: dominant lop per cell */
-	uint32_t *tl;
+	/* timeline cache: what each cell shows (view_timeline.c) */
+	struct tlcell *tl;
 	size_t tl_cap;
-	uint64_t tl_key[7];
+	uint64_t tl_key[9];
 	int tl_valid, tl_w;
 	uint64_t tl_t0, tl_t1;
 
@@ -171,6 +195,8 @@ int view_lines_scroll(struct view_lines *L, enum action act);
 void view_set_message(struct view *v, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const struct view_ops *view_pane_ops(int id);
+/* Shortens a pane title of " · "-separated parts to max columns. */
+void view_fit_title(char *title, int max);
 
 /* view_nav.c: selection and window */
 void view_select_update(struct view *v);
@@ -188,14 +214,39 @@ void view_select_rank(struct view *v, uint32_t rank);
 int view_clusters_on(struct view *v, uint32_t level);
 void view_clusters_off(struct view *v);
 int view_cluster_action(struct view *v, enum action act);
+/* Rows of the grid count from 0 over the whole trace: clusters and their
+ * expanded ranks, or blocks of zr ranks. */
 uint32_t view_row_count(const struct view *v);
+uint32_t view_row_first(const struct view *v);       /* the first row in view */
+uint32_t view_row_selected(const struct view *v);
+/* "r5", "r4-7", "c1 r9+3", "  r16". */
 void view_row_label(const struct view *v, uint32_t row, char *buf, size_t n);
+/* The ranks of a row: a cluster's members in *list (*n of them), else
+ * [*r0, *r1) with *list NULL. 0 when the row does not exist. */
+int view_row_ranks(const struct view *v, uint32_t row, const uint32_t **list, uint32_t *n,
+		   uint32_t *r0, uint32_t *r1);
 void view_rows_reveal(struct view *v, uint32_t rank);
 
-/* view_cmd.c */
+/* view_bars.c: the status line and the footer (with the message or the
+ * prompt) of a whole-screen grid */
+void view_draw_status(struct view *v, struct grid *g);
+void view_draw_footer(struct view *v, struct grid *g);
+
+/* view_mouse.c: a mouse event (a keymap_mouse code) */
+void view_mouse(struct view *v, uint32_t key);
+
+/* view_cmd.c: the commands (name, what follows it, what it does) */
+struct view_cmd_info {
+	const char *name, *args, *help;
+};
+extern const struct view_cmd_info view_cmds[];
+extern const size_t view_n_cmds;
 void view_input_key(struct view *v, uint32_t key);
 void view_command(struct view *v, const char *cmd);
+/* view_search.c: the next (dir 1) or previous match of v->search;
+ * reset forgets the matches (the pattern changed). */
 void view_search_step(struct view *v, int dir);
+void view_search_reset(struct view *v);
 
 /* view_topo.c: the topology pane. create copies the paths of o;
  * highlight says whether the grid marks a rank (the topology pane is
@@ -217,7 +268,16 @@ int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);
+/* The glyph of the most important kind among kinds (bits 1 << kind) when
+ * a cell stands for several operations: collective > wait > send and
+ * receive (x when both, or a Sendrecv) > receive > send > computation. */
+uint32_t view_kinds_glyph(unsigned kinds);
+/* That order as a number: higher matters more. */
+int view_kind_rank(int kind);
 const char *view_region_name(const struct view *v, uint32_t region);
 int view_cell_style(struct view *v, uint32_t lop, uint64_t value);
+/* Draws "█ MPI_Waitall █ MPI_Isend …": which function owns which colour
+ * (at most max entries, within w columns); returns the columns drawn. */
+int view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max);
 
 #endif

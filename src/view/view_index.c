@@ -21,6 +21,8 @@ struct view_index {
 	uint64_t max[METRIC_COUNT];
 	uint64_t *step_max[METRIC_COUNT];
 	uint8_t *region_cat;         /* n_regions, for METRIC_FUNCTION */
+	uint32_t cat_region[GRID_CATS];   /* the region that owns each colour */
+	uint32_t n_cat_region;
 };
 
 static const char *const metric_names[METRIC_COUNT] = {
@@ -297,6 +299,9 @@ build_region_cats(struct view_index *ix)
 				best = j;
 		uint32_t s = order[k]; order[k] = order[best]; order[best] = s;
 	}
+	ix->n_cat_region = 0;
+	for (uint32_t k = 0; k < nr && k < GRID_CATS && cnt[order[k]]; k++)
+		ix->cat_region[ix->n_cat_region++] = order[k] == ix->n_regions ? TRACE_NONE : order[k];
 	for (uint32_t k = 0; k < nr; k++)
 		ix->region_cat[order[k]] = (uint8_t)(k < GRID_CATS ? k : order[k] % GRID_CATS);
 	free(cnt);
@@ -318,6 +323,17 @@ view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop)
 		return ix->region_cat[r == TRACE_NONE ? ix->n_regions : r];
 	}
 	return 0;
+}
+
+int
+view_index_category_region(struct view_index *ix, int cat, uint32_t *region)
+{
+	if (!ix->region_cat && build_region_cats(ix))
+		return 0;
+	if (cat < 0 || (uint32_t)cat >= ix->n_cat_region)
+		return 0;
+	*region = ix->cat_region[cat];
+	return 1;
 }
 
 const uint64_t *
@@ -343,7 +359,7 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 
 uint64_t
 view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
-		 uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count)
+		 uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count, unsigned *kinds)
 {
 	int numeric = view_metric_numeric(m);
 	uint64_t best = 0;
@@ -355,6 +371,8 @@ view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_
 		uint32_t end = ix->rank_first[r + 1];
 		for (uint32_t i = view_index_lower(ix, r, s0); i < end && analysis_lop_step(ix->a, i) < s1; i++) {
 			uint64_t v = shown_value(ix, m, i);
+			if (kinds)
+				*kinds |= 1u << analysis_lop_kind(ix->a, i);
 			if (*rep == TRACE_NONE || (numeric && v > best)) {
 				*rep = i;
 				best = v;

@@ -78,16 +78,23 @@ int view_index_level(struct view_index *ix, enum view_metric m, uint64_t v);
 /* Colour number 0..7 of a lop under a categorical metric: partitions
  * alternate in step order; regions get distinct colours by frequency. */
 int view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop);
+/* The region that owns colour cat under METRIC_FUNCTION (the cat-th most
+ * frequent among the lops; TRACE_NONE: aggregated computation) in
+ * *region; 0 when no region owns it. Less frequent regions share the
+ * colours. */
+int view_index_category_region(struct view_index *ix, int cat, uint32_t *region);
 /* Per global step, the largest value over all ranks (numeric metrics);
  * NULL when out of memory. Borrowed until view_index_destroy. */
 const uint64_t *view_index_step_max(struct view_index *ix, enum view_metric m);
 
 /* Aggregate over ranks [r0, r1) × steps [s0, s1): the number of lops in
- * it, and the representative lop (largest value for numeric metrics, the
+ * it, the representative lop (largest value for numeric metrics, the
  * earliest lop of the first rank for categories) in *rep (TRACE_NONE if
- * the block is empty). Returns the representative's value. */
+ * the block is empty), and when kinds is not NULL, the kinds of operation
+ * it holds ORed into *kinds (bit 1 << enum trace_op_kind). Returns the
+ * representative's value. */
 uint64_t view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
-			  uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count);
+			  uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count, unsigned *kinds);
 
 /* 1 for odd partitions (the alternating background). Partitions are
  * shown with the analysis's numbers, 0-based, in order of their first

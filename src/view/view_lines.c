@@ -1,6 +1,7 @@
 /* view_lines.c — a pane of text lines, built in prepare and scrolled:
  * the details pane and the help overlay. Long lines wrap at spaces to
- * the pane's width; the last row shows ↓ while more lines follow. */
+ * the pane's width (a number keeps its unit); the first row shows ↑ while
+ * lines are scrolled off above, the last ↓ while more follow. */
 #include "view_impl.h"
 
 #include <stdarg.h>
@@ -50,20 +51,6 @@ push(struct view_lines *L, int style, int indent, const char *text, size_t len)
 	d->style = (uint8_t)style;
 }
 
-/* Byte length of the first `cols` columns of UTF-8 text. */
-static size_t
-cols_bytes(const char *s, int cols)
-{
-	size_t i = 0;
-	while (s[i] && cols > 0) {
-		i++;
-		while (((unsigned char)s[i] & 0xc0) == 0x80)
-			i++;
-		cols--;
-	}
-	return i;
-}
-
 void
 view_lines_text(struct view_lines *L, int style, int indent, int cont, const char *text)
 {
@@ -74,13 +61,7 @@ view_lines_text(struct view_lines *L, int style, int indent, int cont, const cha
 	while (*p) {
 		int ind = first ? indent : cont;
 		int room = L->w - ind < 12 ? 12 : L->w - ind;
-		size_t take = strlen(p);
-		if (grid_text_width(p) > room) {
-			size_t lim = cols_bytes(p, room), cut = lim;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			take = cut ? cut : lim;
-		}
+		size_t take = grid_wrap(p, room);
 		push(L, style, ind, p, take);
 		p += take;
 		while (*p == ' ')
@@ -106,6 +87,9 @@ view_lines_row(const struct view_lines *L, int y, int x, struct grid *row)
 	int i = y + L->scroll;
 	if (i < L->n)
 		grid_text(row, x, 0, row->w - x, L->line[i].style, L->line[i].text);
+	/* arrows in the last column say there is more above or below */
+	if (y == 0 && L->scroll > 0)
+		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2191");
 	if (y == L->rows - 1 && L->n > L->scroll + L->rows)
 		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2193");
 }

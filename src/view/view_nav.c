@@ -74,9 +74,9 @@ view_select_update(struct view *v)
 		if (v->sel_row >= n)
 			v->sel_row = n ? n - 1 : 0;
 		row = &rows[v->sel_row];
-		view_cluster_block(v->vc, v->ix, v->metric, v->sel_row, s0, s0 + v->zs, &rep, &count);
+		view_cluster_block(v->vc, v->ix, v->metric, v->sel_row, s0, s0 + v->zs, &rep, &count, NULL);
 	} else {
-		view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &rep, &count);
+		view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &rep, &count, NULL);
 	}
 	uint32_t old = v->sel_lop;
 	if (v->pinned && v->sel_lop != TRACE_NONE) {
@@ -314,13 +314,14 @@ hotspot(struct view *v, int dir)
 			 analysis_cause_name(analysis_lop_cause(v->a, hot[next])));
 }
 
+/* The fewest steps (ranks) per cell that fit total in cells: the whole
+ * pane is used, not the next power of two. */
 static uint32_t
 zoom_fit(uint32_t total, int cells)
 {
-	uint32_t z = 1;
-	while ((uint64_t)z * (uint64_t)(cells > 0 ? cells : 1) < total && z < (1u << 30))
-		z *= 2;
-	return z;
+	uint64_t c = cells > 0 ? (uint64_t)cells : 1;
+	uint64_t z = (total + c - 1) / c;
+	return z < 1 ? 1 : (uint32_t)z;
 }
 
 int
@@ -368,14 +369,24 @@ view_nav_action(struct view *v, enum action act)
 		view_jump_lop(v, c);
 		break;
 	}
-	case ACT_ZOOM_IN: view_set_zoom(v, v->zs / 2, v->zr); break;
+	/* at a limit, say so instead of doing nothing */
+	case ACT_ZOOM_IN:
+		if (v->zs <= 1)
+			view_set_message(v, 0, "already at 1 step per column");
+		else
+			view_set_zoom(v, v->zs / 2, v->zr);
+		break;
 	case ACT_ZOOM_OUT:
 		if ((uint64_t)v->zs * (uint64_t)v->cols < ns)
 			view_set_zoom(v, v->zs * 2, v->zr);
+		else
+			view_set_message(v, 0, "all %u steps already fit (%u per column)", ns, v->zs);
 		break;
 	case ACT_ZOOM_RANKS_IN:
 		if (v->clustered)
 			rows_are_clusters(v);
+		else if (v->zr <= 1)
+			view_set_message(v, 0, "already at 1 rank per row");
 		else
 			view_set_zoom(v, v->zs, v->zr / 2);
 		break;
@@ -384,6 +395,8 @@ view_nav_action(struct view *v, enum action act)
 			rows_are_clusters(v);
 		else if ((uint64_t)v->zr * (uint64_t)v->rows < nr)
 			view_set_zoom(v, v->zs, v->zr * 2);
+		else
+			view_set_message(v, 0, "all %u ranks already fit (%u per row)", nr, v->zr);
 		break;
 	case ACT_ZOOM_FIT: view_set_zoom(v, zoom_fit(ns, v->cols), v->clustered ? 1 : zoom_fit(nr, v->rows)); break;
 	case ACT_ZOOM_RESET: view_set_zoom(v, 1, 1); break;

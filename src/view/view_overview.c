@@ -134,6 +134,30 @@ ov_request(struct view *v, enum action act)
 	return 1;
 }
 
+/* A click selects the step under it (the window centres on it); the
+ * wheel moves along the strip. */
+static int
+ov_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
+{
+	(void)y;
+	if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN)
+		return ov_request(v, kind == MOUSE_WHEEL_UP ? ACT_MOVE_LEFT : ACT_MOVE_RIGHT);
+	if (kind != MOUSE_LEFT || !v->ov_valid || x >= v->ov_w)
+		return 1;
+	uint32_t s0 = col_step(v, x, v->ov_w), s1 = col_step(v, x + 1, v->ov_w);
+	v->sel_step = s0 + (s1 > s0 ? (s1 - s0) / 2 : 0);
+	v->pinned = 0;
+	view_select_update(v);
+	view_scroll_to_selection(v, 1);
+	return 1;
+}
+
+static const struct pane_key ov_keys[] = {
+	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "one strip column left / right (the window follows)" },
+	{ ACT_PAGE_LEFT, ACT_PAGE_RIGHT, "ten strip columns left / right" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_overview_ops = {
 	.name = "overview",
 	.focusable = 1,
@@ -141,4 +165,7 @@ const struct view_ops view_overview_ops = {
 	.prepare = ov_prepare,
 	.row = ov_row,
 	.request = ov_request,
+	.mouse = ov_mouse,
+	.keys_title = "In the overview",
+	.keys = ov_keys,
 };

@@ -24,9 +24,56 @@ view_row_count(const struct view *v)
 	return (nr + v->zr - 1) / v->zr;
 }
 
+uint32_t
+view_row_first(const struct view *v)
+{
+	return v->clustered ? v->win_row : v->win_rank / v->zr;
+}
+
+uint32_t
+view_row_selected(const struct view *v)
+{
+	return v->clustered ? v->sel_row : v->sel_rank / v->zr;
+}
+
+int
+view_row_ranks(const struct view *v, uint32_t row, const uint32_t **list, uint32_t *n,
+	       uint32_t *r0, uint32_t *r1)
+{
+	*list = NULL;
+	*n = 0;
+	*r0 = *r1 = 0;
+	if (row >= view_row_count(v))
+		return 0;
+	if (v->clustered) {
+		uint32_t nrows;
+		const struct view_row *rows = view_cluster_rows(v->vc, &nrows);
+		if (rows[row].rank != TRACE_NONE) {
+			*r0 = rows[row].rank;
+			*r1 = *r0 + 1;
+		} else {
+			*list = view_cluster_members(v->vc, rows[row].group, n);
+		}
+		return 1;
+	}
+	uint32_t nr = view_index_ranks(v->ix);
+	*r0 = row * v->zr;
+	*r1 = *r0 + v->zr < nr ? *r0 + v->zr : nr;
+	return 1;
+}
+
 void
 view_row_label(const struct view *v, uint32_t row, char *buf, size_t n)
 {
+	if (!v->clustered) {
+		uint32_t nr = view_index_ranks(v->ix), r0 = row * v->zr, r1 = r0 + v->zr;
+		r1 = r1 < nr ? r1 : nr;
+		if (r1 <= r0 + 1)
+			snprintf(buf, n, "r%u", r0);
+		else
+			snprintf(buf, n, "r%u-%u", r0, r1 - 1);
+		return;
+	}
 	uint32_t nrows;
 	const struct view_row *rows = view_cluster_rows(v->vc, &nrows);
 	if (row >= nrows) {
@@ -54,6 +101,8 @@ rows_changed(struct view *v, int center)
 	v->gc_valid = 0;
 	view_select_update(v);
 	view_scroll_to_selection(v, center);
+	if (center)
+		v->recenter = 1;      /* again once the grid has the new rows' height */
 }
 
 /* Selects the row of group g itself. */
@@ -119,7 +168,9 @@ view_clusters_off(struct view *v)
 	v->clustered = 0;
 	v->gc_valid = 0;
 	view_select_update(v);
+	/* the grid takes the ranks' height at the next layout: centre then too */
 	view_scroll_to_selection(v, 1);
+	v->recenter = 1;
 	view_set_message(v, 0, "rows are ranks");
 }
 

@@ -1,11 +1,26 @@
-/* view_timeline.c — the physical timeline: ranks against wall-clock time
- * over the steps in the grid's window. Each cell shows the operation that
- * covers most of its time slice (kind as glyph, region as colour); the
- * selection and its message partners are marked as in the grid. */
+/* view_timeline.c — the physical timeline: the grid's rows against
+ * wall-clock time over the steps in the grid's window.
+ *
+ * A cell is a slice of time on a row (one rank, a block of ranks, or a
+ * cluster). Operations are often far shorter than a slice, so a cell
+ * shows what matters in it rather than what covers most of it, as trace
+ * viewers do below a pixel: the glyph of the most important kind present
+ * (collective > wait > send and receive > computation, view_kinds_glyph),
+ * the colour of the region that covers most of the slice, and an
+ * underline when several kinds share it. The bottom line names the
+ * colours' functions. The selection and its message partners are marked
+ * as in the grid.
+ */
 #include "view_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+struct tlcell {
+	uint32_t top;          /* the most important lop in the slice (its glyph) */
+	uint32_t dom;          /* the lop covering most of it (its colour) */
+	uint8_t kinds;         /* kinds present (bits) */
+};
 
 static void
 tl_title(struct view *v, char *buf, size_t n)
@@ -14,27 +29,25 @@ tl_title(struct view *v, char *buf, size_t n)
 	snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 colour = region", v->win_step, se ? se - 1 : 0);
 }
 
-static int
-tl_label_w(const struct view *v)
-{
-	char buf[16];
-	uint32_t nr = view_index_ranks(v->ix);
-	return snprintf(buf, sizeof buf, "r%u", nr ? nr - 1 : 0) + 1;
-}
-
+/* Rows: the grid's rows in view; when the pane is lower than the grid,
+ * the part of them that holds the selection. */
 static void
 place_rows(struct view *v, int rows)
 {
-	uint32_t nr = view_index_ranks(v->ix);
-	/* clustered rows are no range of ranks: keep the last placement */
-	long first = v->clustered ? (long)v->tl_first : (long)v->win_rank;
-	if (v->sel_rank < first || v->sel_rank >= first + rows)
-		first = (long)v->sel_rank - rows / 2;
-	if (first + rows > (long)nr)
-		first = (long)nr - rows;
-	if (first < 0)
-		first = 0;
-	v->tl_first = (uint32_t)first;
+	uint32_t first = view_row_first(v), total = view_row_count(v);
+	uint32_t in_view = total > first ? total - first : 0;
+	if (in_view > (uint32_t)v->rows)
+		in_view = (uint32_t)v->rows;
+	if ((uint32_t)rows > in_view)
+		rows = (int)in_view;
+	uint32_t sel = view_row_selected(v), start = v->tl_first;
+	if (start < first || start + (uint32_t)rows > first + in_view)
+		start = first;
+	if (sel < start || sel >= start + (uint32_t)rows) {
+		long s = (long)sel - rows / 2, lo = first, hi = (long)(first + in_view) - rows;
+		start = (uint32_t)(s < lo ? lo : s > hi ? hi : s);
+	}
+	v->tl_first = start;
 	v->tl_rows = rows;
 }
 
@@ -48,23 +61,104 @@ bucket(const struct view *v, uint64_t t)
 	return b >= v->tl_w ? (uint32_t)v->tl_w - 1 : (uint32_t)b;
 }
 
+/* Calls fn(v, rank, ud) for every rank of timeline row y. */
+static void
+each_rank(struct view *v, int y, void (*fn)(struct view *, uint32_t, void *), void *ud)
+{
+	const uint32_t *list;
+	uint32_t n, r0, r1;
+	if (!view_row_ranks(v, v->tl_first + (uint32_t)y, &list, &n, &r0, &r1))
+		return;
+	if (list)
+		for (uint32_t i = 0; i < n; i++)
+			fn(v, list[i], ud);
+	else
+		for (uint32_t r = r0; r < r1; r++)
+			fn(v, r, ud);
+}
+
+struct span_acc {
+	uint32_t s0, s1;
+	uint64_t t0, t1;
+};
+
+static void
+rank_span(struct view *v, uint32_t r, void *ud)
+{
+	struct span_acc *s = ud;
+	uint32_t i0 = view_index_lower(v->ix, r, s->s0), i1 = view_index_lower(v->ix, r, s->s1);
+	if (i0 >= i1)
+		return;
+	uint64_t en = analysis_lop_enter(v->a, i0), ex = analysis_lop_exit(v->a, i1 - 1);
+	s->t0 = en < s->t0 ? en : s->t0;
+	s->t1 = ex > s->t1 ? ex : s->t1;
+}
+
+/* One row's cells, filled rank by rank. */
+struct row_acc {
+	uint32_t s0, s1;
+	struct tlcell *out;
+	uint64_t *cov_top, *cov_dom;   /* per cell: coverage of top and dom */
+};
+
+static void
+rank_cells(struct view *v, uint32_t r, void *ud)
+{
+	struct row_acc *acc = ud;
+	double per = (double)(v->tl_t1 - v->tl_t0) / v->tl_w;
+	uint32_t i1 = view_index_lower(v->ix, r, acc->s1);
+	for (uint32_t i = view_index_lower(v->ix, r, acc->s0); i < i1; i++) {
+		uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
+		if (ex < v->tl_t0)
+			continue;         /* start-up before the time axis */
+		int kind = analysis_lop_kind(v->a, i), rank = view_kind_rank(kind);
+		for (uint32_t b = bucket(v, en), be = bucket(v, ex); b <= be; b++) {
+			double lo = (double)v->tl_t0 + b * per, hi = lo + per;
+			double a = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
+			/* +1 so an instant still claims an empty cell */
+			uint64_t ov = (uint64_t)(z > a ? z - a : 0) + 1;
+			struct tlcell *c = &acc->out[b];
+			c->kinds |= (uint8_t)(1u << kind);
+			if (ov > acc->cov_dom[b]) {
+				acc->cov_dom[b] = ov;
+				c->dom = i;
+			}
+			int top = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
+			if (rank > top || (rank == top && ov > acc->cov_top[b])) {
+				acc->cov_top[b] = ov;
+				c->top = i;
+			}
+		}
+	}
+}
+
+/* The grid's label column: the rows line up with the grid's. */
+static int
+tl_label_w(const struct view *v)
+{
+	return v->label_w;
+}
+
 static void
 tl_prepare(struct view *v, int w, int h)
 {
-	int lw = tl_label_w(v), cw = w - lw, rows = h - 1;
+	/* the time axis, the rows, the legend when there is room for it */
+	int lw = tl_label_w(v), cw = w - lw, rows = h - 2 >= 1 ? h - 2 : h - 1;
 	if (cw < 1 || rows < 1) {
 		v->tl_valid = 0;          /* nothing to draw: rows must not use the old width */
 		return;
 	}
 	place_rows(v, rows);
-	uint32_t s0 = v->win_step, s1 = view_steps_end(v), nr = view_index_ranks(v->ix);
-	uint64_t key[7] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->metric,
+	rows = v->tl_rows;
+	uint32_t s0 = v->win_step, s1 = view_steps_end(v);
+	uint64_t gen = v->clustered ? 1 + (uint64_t)view_cluster_generation(v->vc) : 0;
+	uint64_t key[9] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->zr, gen, (uint64_t)lw,
 			    (uint64_t)view_index_startup(v->ix) };
 	if (v->tl_valid && memcmp(key, v->tl_key, sizeof key) == 0)
 		return;
-	size_t need = (size_t)cw * (size_t)rows;
+	size_t need = (size_t)cw * (size_t)(rows > 0 ? rows : 1);
 	if (need > v->tl_cap) {
-		uint32_t *p = realloc(v->tl, need * sizeof *p);
+		struct tlcell *p = realloc(v->tl, need * sizeof *p);
 		if (!p) {
 			v->tl_valid = 0;
 			return;
@@ -73,59 +167,47 @@ tl_prepare(struct view *v, int w, int h)
 		v->tl_cap = need;
 	}
 	/* time range of the window on the rows shown */
-	uint64_t t0 = UINT64_MAX, t1 = 0;
-	for (int y = 0; y < rows && v->tl_first + (uint32_t)y < nr; y++) {
-		uint32_t r = v->tl_first + (uint32_t)y;
-		uint32_t i0 = view_index_lower(v->ix, r, s0), i1 = view_index_lower(v->ix, r, s1);
-		if (i0 >= i1)
-			continue;
-		uint64_t en = analysis_lop_enter(v->a, i0), ex = analysis_lop_exit(v->a, i1 - 1);
-		t0 = en < t0 ? en : t0;
-		t1 = ex > t1 ? ex : t1;
-	}
-	if (t0 > t1)
-		t0 = t1 = 0;
+	struct span_acc sp = { s0, s1, UINT64_MAX, 0 };
+	for (int y = 0; y < rows; y++)
+		each_rank(v, y, rank_span, &sp);
+	if (sp.t0 > sp.t1)
+		sp.t0 = sp.t1 = 0;
 	/* the time axis starts where the first rank left its start-up,
 	 * unless start-up is counted */
 	uint64_t se = view_index_startup(v->ix) ? 0 : analysis_startup_end(v->a);
-	if (t0 < se && se < t1)
-		t0 = se;
-	v->tl_t0 = t0;
-	v->tl_t1 = t1;
+	if (sp.t0 < se && se < sp.t1)
+		sp.t0 = se;
+	v->tl_t0 = sp.t0;
+	v->tl_t1 = sp.t1;
 	v->tl_w = cw;
-	uint64_t *cover = malloc((size_t)cw * sizeof *cover);
-	if (!cover) {
+	struct row_acc acc = { s0, s1, NULL, calloc((size_t)cw, sizeof(uint64_t)),
+			       calloc((size_t)cw, sizeof(uint64_t)) };
+	if (!acc.cov_top || !acc.cov_dom) {
+		free(acc.cov_top);
+		free(acc.cov_dom);
 		v->tl_valid = 0;
 		return;
 	}
 	for (int y = 0; y < rows; y++) {
-		uint32_t *out = &v->tl[(size_t)y * (size_t)cw];
+		acc.out = &v->tl[(size_t)y * (size_t)cw];
 		for (int x = 0; x < cw; x++) {
-			out[x] = TRACE_NONE;
-			cover[x] = 0;
+			acc.out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, 0 };
+			acc.cov_top[x] = acc.cov_dom[x] = 0;
 		}
-		uint32_t r = v->tl_first + (uint32_t)y;
-		if (r >= nr || t1 == t0)
-			continue;
-		double per = (double)(t1 - t0) / cw;
-		uint32_t i1 = view_index_lower(v->ix, r, s1);
-		for (uint32_t i = view_index_lower(v->ix, r, s0); i < i1; i++) {
-			uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
-			for (uint32_t b = bucket(v, en), be = bucket(v, ex); b <= be; b++) {
-				double lo = (double)t0 + b * per, hi = lo + per;
-				double a = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
-				/* +1 so an instant still claims an empty cell */
-				uint64_t ov = (uint64_t)(z > a ? z - a : 0) + 1;
-				if (ov > cover[b]) {
-					cover[b] = ov;
-					out[b] = i;
-				}
-			}
-		}
+		if (sp.t1 > sp.t0)
+			each_rank(v, y, rank_cells, &acc);
 	}
-	free(cover);
+	free(acc.cov_top);
+	free(acc.cov_dom);
 	memcpy(v->tl_key, key, sizeof key);
 	v->tl_valid = 1;
+}
+
+/* Is the selected operation on timeline row y? */
+static int
+sel_on_row(const struct view *v, int y)
+{
+	return v->sel_lop != TRACE_NONE && v->tl_first + (uint32_t)y == view_row_selected(v);
 }
 
 static void
@@ -147,25 +229,33 @@ tl_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	y -= 1;
-	uint32_t r = v->tl_first + (uint32_t)y;
-	if (y >= v->tl_rows || r >= view_index_ranks(v->ix))
+	if (y == v->tl_rows) {            /* the legend: which colour is which function */
+		view_region_legend(v, row, lw, 0, row->w - lw, GRID_CATS);
 		return;
-	grid_printf(row, 0, 0, lw, r == v->sel_rank ? ST_EMPH : ST_LABEL, "r%u", r);
-	const uint32_t *lops = &v->tl[(size_t)y * (size_t)cw];
+	}
+	if (y > v->tl_rows)
+		return;
+	uint32_t r = v->tl_first + (uint32_t)y;
+	int selrow = r == view_row_selected(v);
+	view_row_label(v, r, a, sizeof a);
+	grid_text(row, 0, 0, lw - 1, selrow ? ST_EMPH : ST_LABEL, a);
+	const struct tlcell *cells = &v->tl[(size_t)y * (size_t)cw];
 	for (int x = 0; x < cw; x++) {
-		uint32_t l = lops[x];
-		if (l == TRACE_NONE)
+		const struct tlcell *t = &cells[x];
+		if (t->top == TRACE_NONE)
 			continue;
 		struct cell *c = &row->cells[lw + x];
-		c->ch = view_kind_glyph(analysis_lop_kind(v->a, l));
-		c->style = (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, l));
-		if (l == v->sel_lop)
+		c->ch = view_kinds_glyph(t->kinds);
+		c->style = (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
+		if (t->kinds & (t->kinds - 1))
+			c->mark |= MARK_MIXED;
+		if (t->top == v->sel_lop || t->dom == v->sel_lop)
 			c->mark |= MARK_SEL;
-		else if (v->n_partners && view_is_partner(v, l))
+		else if (v->n_partners && (view_is_partner(v, t->top) || view_is_partner(v, t->dom)))
 			c->mark |= MARK_PARTNER;
 	}
 	/* a short selected operation still shows where it starts */
-	if (v->sel_lop != TRACE_NONE && analysis_lop_timeline(v->a, v->sel_lop) == r) {
+	if (sel_on_row(v, y)) {
 		uint64_t en = analysis_lop_enter(v->a, v->sel_lop);
 		if (en >= v->tl_t0 && en <= v->tl_t1) {
 			struct cell *c = &row->cells[lw + (int)bucket(v, en)];
@@ -193,10 +283,14 @@ tl_request(struct view *v, enum action act)
 	case ACT_MOVE_LEFT:
 		if (cur > first)
 			view_jump_lop(v, cur - 1);
+		else
+			view_set_message(v, 0, "the first operation of rank %u", v->sel_rank);
 		return 1;
 	case ACT_MOVE_RIGHT:
 		if (cur + 1 < end)
 			view_jump_lop(v, cur + 1);
+		else
+			view_set_message(v, 0, "the last operation of rank %u", v->sel_rank);
 		return 1;
 	case ACT_MOVE_UP:
 	case ACT_MOVE_DOWN: {
@@ -213,6 +307,27 @@ tl_request(struct view *v, enum action act)
 	}
 }
 
+/* A click selects what the cell shows; the wheel moves between ranks. */
+static int
+tl_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
+{
+	if (kind != MOUSE_LEFT || !v->tl_valid)
+		return 0;
+	int lw = tl_label_w(v);
+	if (y < 1 || y > v->tl_rows || x < lw || x - lw >= v->tl_w)
+		return 1;
+	const struct tlcell *t = &v->tl[(size_t)(y - 1) * (size_t)v->tl_w + (size_t)(x - lw)];
+	if (t->top != TRACE_NONE)
+		view_jump_lop(v, t->top);
+	return 1;
+}
+
+static const struct pane_key tl_keys[] = {
+	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the previous / next operation of the rank in time" },
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the operation running at the same time on the rank above / below" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_timeline_ops = {
 	.name = "timeline",
 	.focusable = 1,
@@ -220,4 +335,7 @@ const struct view_ops view_timeline_ops = {
 	.prepare = tl_prepare,
 	.row = tl_row,
 	.request = tl_request,
+	.mouse = tl_mouse,
+	.keys_title = "In the timeline",
+	.keys = tl_keys,
 };

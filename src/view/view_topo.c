@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "topo/topo.h"
 
@@ -25,7 +26,7 @@ enum { TMET_DIFF, TMET_LATENESS, TMET_HOTSPOTS, TMET_COUNT };
 
 static const char *const mode_names[TM_COUNT] = { "tree", "icicle", "radial" };
 static const char *const metric_names[TMET_COUNT] = {
-	"\u03a3 differential lateness", "\u03a3 lateness", "hotspots",
+	"diff. lateness", "lateness", "hotspots",
 };
 
 struct view_topo {
@@ -42,6 +43,15 @@ struct view_topo {
 	uint32_t *line, n_line;    /* tree: the objects shown, in order */
 	uint32_t sel;              /* the selected object */
 	int scroll, rows, fitted;
+	int disc_w;                /* radial: columns of the disc */
+	struct rlabel { int x, y, style; char text[32]; } rl[24];   /* radial: names on the disc */
+	int n_rl;
+	char leg[16][128];         /* radial: the legend beside the disc */
+	int n_leg;
+	int system_tree;           /* the trace's nodes and ranks, no hardware */
+	char note[200];            /* said above the drawing, or "" */
+	char note_line[4][200];    /* the note wrapped to the pane */
+	int n_note;
 	int mode, metric, scope;
 	uint64_t key[6];
 	int valid;
@@ -103,13 +113,55 @@ view_topo_destroy(struct view_topo *vt)
 
 /* ---- loading and computing -------------------------------------------- */
 
+/* Does the trace name nodes, none of them this machine? Then this
+ * machine's hardware says nothing about where the ranks ran. Names match
+ * whole or up to the first dot ("login1" and "login1.cluster.org"). */
+static int
+ran_elsewhere(const struct view *v)
+{
+	char host[256];
+	uint32_t ntl, nn;
+	const struct trace_timeline *tl = trace_timelines(v->t, &ntl);
+	const struct trace_node *nodes = trace_nodes(v->t, &nn);
+	if (gethostname(host, sizeof host) != 0)
+		return 0;
+	host[sizeof host - 1] = 0;
+	size_t hl = strcspn(host, ".");
+	int named = 0;
+	for (uint32_t r = 0; r < ntl; r++) {
+		if (tl[r].node >= nn)
+			continue;
+		const char *s = trace_str(v->t, nodes[tl[r].node].name);
+		size_t sl = strcspn(s, ".");
+		named = 1;
+		if (!strcmp(s, host) || (sl == hl && !strncmp(s, host, hl)))
+			return 0;
+	}
+	return named;
+}
+
+static int place_and_size(struct view *v, struct err *e);
+
 /* The node topology; a cluster of copies when the ranks ran on several
- * nodes of the trace's system tree (named in order of first use). */
+ * nodes of the trace's system tree (named in order of first use). With
+ * no hardware given and a trace from other nodes than this one, the
+ * trace's own system tree instead (nodes and their ranks), and a note
+ * saying how to give the hardware. */
 static int
 load_topo(struct view *v, struct err *e)
 {
 	struct view_topo *vt = v->topo;
 	struct topo *node = NULL;
+	if (!vt->xml && !vt->synth && ran_elsewhere(v)) {
+		int rc = topo_system_tree(v->t, &vt->t, e);
+		if (rc)
+			return rc;
+		vt->system_tree = 1;
+		vt->place.how = PLACE_SYSTEM_TREE;    /* the tree is where they ran */
+		snprintf(vt->note, sizeof vt->note, "the trace's nodes and ranks; for the hardware, "
+			 "give --topology FILE.xml (lstopo on a compute node)");
+		return place_and_size(v, e);
+	}
 	int rc = vt->xml ? topo_load_xml(vt->xml, &node, e)
 		: vt->synth ? topo_load_synthetic(vt->synth, &node, e) : topo_load_machine(&node, e);
 	if (rc)
@@ -142,6 +194,17 @@ load_topo(struct view *v, struct err *e)
 	free(names);
 	if (rc)
 		return rc;
+	return place_and_size(v, e);
+}
+
+/* Ranks placed on the loaded topology, and the per-object arrays. */
+static int
+place_and_size(struct view *v, struct err *e)
+{
+	struct view_topo *vt = v->topo;
+	uint32_t ntl;
+	trace_timelines(v->t, &ntl);
+	int rc;
 	if ((rc = topo_place(vt->t, v->t, &vt->place, &vt->pu_of, e)))
 		return rc;
 	vt->obj = topo_objs(vt->t, &vt->n_obj);
@@ -250,11 +313,34 @@ view_topo_highlight(const struct view *v, uint32_t rank)
 	return holds_rank(vt, vt->sel, rank);
 }
 
+/* The note's lines, then the hottest chain. */
+static int
+header_rows(const struct view_topo *vt)
+{
+	return vt->n_note + 1;
+}
+
+/* The note wrapped at spaces to w columns, at most four lines. */
+static void
+wrap_note(struct view_topo *vt, int w)
+{
+	const char *p = vt->note;
+	vt->n_note = 0;
+	while (*p && vt->n_note < 4 && w > 8) {
+		size_t take = grid_wrap(p, w);
+		snprintf(vt->note_line[vt->n_note++], sizeof vt->note_line[0], "%.*s", (int)take, p);
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void radial_layout(struct view *v, int w);
+
 static void
 topo_prepare(struct view *v, int w, int h)
 {
 	struct view_topo *vt = v->topo;
-	(void)w;
 	if (vt->state == 0) {
 		struct err e = { 0 };
 		vt->state = load_topo(v, &e) ? -1 : 1;
@@ -272,10 +358,15 @@ topo_prepare(struct view *v, int w, int h)
 		memcpy(vt->key, key, sizeof key);
 		vt->valid = 1;
 	}
-	vt->rows = h - 1;
+	wrap_note(vt, w);
+	vt->rows = h - header_rows(vt);
 	if (!vt->fitted)
 		fit(vt, vt->rows);
 	build_lines(vt);
+	if (vt->mode == TM_RADIAL)
+		radial_layout(v, w);
+	if (vt->mode != TM_TREE)
+		return;
 	/* a selection hidden by a collapse moves to the line that hides it */
 	uint32_t s = vt->sel;
 	for (uint32_t i = s; i != TRACE_NONE; i = vt->obj[i].parent)
@@ -295,7 +386,7 @@ static void
 topo_title(struct view *v, char *buf, size_t n)
 {
 	struct view_topo *vt = v->topo;
-	snprintf(buf, n, "topology \u00b7 %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
+	snprintf(buf, n, "topology %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
 		 view_scope_name(vt->scope));
 }
 
@@ -313,7 +404,12 @@ obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n
 	case TOPO_NUMA: snprintf(buf, n, "%s%u", brief ? "N" : "NUMANode P#", o->os_index); break;
 	case TOPO_L3: snprintf(buf, n, "%s%u", brief ? "L3." : "L3 L#", o->index); break;
 	case TOPO_CORE: snprintf(buf, n, "%s%u", brief ? "C" : "Core L#", o->index); break;
-	case TOPO_PU: snprintf(buf, n, "%s%u", brief ? "" : "PU P#", o->os_index); break;
+	case TOPO_PU:
+		if (vt->system_tree)      /* a rank's own slot: os_index is the rank */
+			snprintf(buf, n, "r%u", o->os_index);
+		else
+			snprintf(buf, n, "%s%u", brief ? "" : "PU P#", o->os_index);
+		break;
 	default: snprintf(buf, n, "?"); break;
 	}
 }
@@ -385,7 +481,7 @@ tree_row(struct view *v, int y, struct grid *row)
 	obj_label(vt, i, 0, buf, sizeof buf);
 	int lx = x + 2;
 	x = lx + grid_text(row, lx, 0, nw - lx, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
-	if (o->type == TOPO_PU) {        /* the ranks on it */
+	if (o->type == TOPO_PU && !vt->system_tree) {        /* the ranks on it */
 		for (uint32_t r = 0; r < vt->n_ranks && x < nw; r++)
 			if (vt->pu_of[r] == o->pu_first)
 				x += grid_printf(row, x, 0, nw - x, r == v->sel_rank ? ST_EMPH : ST_LABEL, " r%u", r);
@@ -403,6 +499,16 @@ tree_row(struct view *v, int y, struct grid *row)
 	}
 	value_text(vt, vt->per_obj[i], val, sizeof val);
 	grid_printf(row, row->w - vw, 0, vw, lvl ? ST_HEAT0 + lvl : ST_DIM, "%*s", vw, val);
+}
+
+/* The next (dir 1) or previous object of i's depth, or i. */
+static uint32_t
+same_depth(const struct view_topo *vt, uint32_t i, int dir)
+{
+	for (uint32_t j = i + (uint32_t)dir; j < vt->n_obj; j += (uint32_t)dir)
+		if (vt->obj[j].depth == vt->obj[i].depth)
+			return j;
+	return i;
 }
 
 static const uint32_t shade[GRID_HEAT_LEVELS] = {
@@ -436,9 +542,14 @@ icicle_row(struct view *v, int y, struct grid *row)
 		int sep = x0 > 0 && x1 - x0 >= 3;    /* narrower spans are shade alone */
 		if (sep)
 			grid_put(row, (int)x0, 0, 0x2502, ST_DIM);
+		/* a label needs its span, and a gap before the next one unless
+		 * the next span starts with its separator */
 		obj_label(vt, i, 1, buf, sizeof buf);
 		int lw = grid_text_width(buf), sx = (int)x0 + sep;
-		if (lw <= (int)x1 - sx)
+		uint32_t nx = same_depth(vt, i, 1);
+		uint32_t nx1 = nx == i ? x1 : (uint32_t)((uint64_t)(vt->obj[nx].pu_first + vt->obj[nx].pu_count) * W / vt->n_pu);
+		int gap = nx == i || x1 >= W || nx1 - x1 >= 3 ? 0 : 1;
+		if (lw + gap <= (int)x1 - sx)
 			grid_text(row, sx, 0, lw, i == vt->sel ? ST_EMPH : ST_HEAT0 + (lvl ? lvl : 1), buf);
 		if (o->type == TOPO_PU && holds_pu(vt, i, sel_pu) && (int)x1 - 1 >= sx + lw)
 			grid_put(row, (int)x1 - 1, 0, 0x2022, ST_EMPH);
@@ -460,17 +571,87 @@ obj_at(const struct view_topo *vt, double f, uint32_t d)
 	return i;
 }
 
+/* The radial layout for a pane of w × rows cells: the disc on the left
+ * (in braille dots: 2 per column, 4 per row), and when there is room a
+ * legend on its right naming the selection, the rings and their hottest
+ * objects; labels on the disc name the hottest sector of each ring and
+ * the selected one. */
+static void
+radial_layout(struct view *v, int w)
+{
+	struct view_topo *vt = v->topo;
+	int rows = vt->rows;
+	vt->disc_w = w - (2 * rows + 1) >= 22 ? 2 * rows + 1 : w;
+	vt->n_rl = 0;
+	vt->n_leg = 0;
+	double cx = vt->disc_w, cy = 2.0 * rows;
+	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
+	char buf[64], val[32];
+	/* the hottest object of each ring, then the selection (drawn last) */
+	for (uint32_t d = 0; d <= vt->max_depth + 1 && ring >= 1; d++) {
+		uint32_t best = TRACE_NONE;
+		if (d <= vt->max_depth) {
+			for (uint32_t i = 0; i < vt->n_obj; i++)
+				if (vt->obj[i].depth == d && vt->per_obj[i] > 0 &&
+				    (best == TRACE_NONE || vt->per_obj[i] > vt->per_obj[best]))
+					best = i;
+		} else {
+			best = vt->sel;
+		}
+		if (best == TRACE_NONE || vt->n_rl == (int)(sizeof vt->rl / sizeof vt->rl[0]))
+			continue;
+		const struct topo_obj *o = &vt->obj[best];
+		double f = (o->pu_first + o->pu_count / 2.0) / vt->n_pu;
+		double r = o->depth == 0 ? 0 : (o->depth + 0.5) * ring;
+		double arc = o->depth == 0 ? 2 * ring : TAU * r * o->pu_count / vt->n_pu;
+		obj_label(vt, best, 1, buf, sizeof buf);
+		int lw = grid_text_width(buf);
+		if (arc < 2.0 * lw + 2 && best != vt->sel)
+			continue;             /* a sector too narrow for its name */
+		struct rlabel *L = &vt->rl[vt->n_rl++];
+		L->x = (int)((cx + r * sin(TAU * f)) / 2) - lw / 2;
+		L->y = (int)((cy - r * cos(TAU * f)) / 4);
+		L->style = best == vt->sel ? -1 : ST_EMPH;
+		snprintf(L->text, sizeof L->text, "%.31s", buf);
+	}
+	if (vt->disc_w == w)
+		return;
+	/* the legend */
+	obj_label(vt, vt->sel, 0, buf, sizeof buf);
+	value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
+	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "selected %s", buf);
+	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "  %s", val);
+	vt->leg[vt->n_leg++][0] = 0;
+	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "rings, inside out:");
+	for (uint32_t d = 0; d <= vt->max_depth && vt->n_leg < (int)(sizeof vt->leg / sizeof vt->leg[0]) - 1; d++) {
+		uint32_t best = TRACE_NONE, first = TRACE_NONE;
+		for (uint32_t i = 0; i < vt->n_obj; i++)
+			if (vt->obj[i].depth == d) {
+				first = first == TRACE_NONE ? i : first;
+				if (best == TRACE_NONE || vt->per_obj[i] > vt->per_obj[best])
+					best = i;
+			}
+		if (first == TRACE_NONE)
+			continue;
+		obj_label(vt, best, 1, buf, sizeof buf);
+		value_text(vt, vt->per_obj[best], val, sizeof val);
+		snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "%u %-8s %.40s %.30s", d,
+			 vt->system_tree && vt->obj[first].type == TOPO_PU ? "rank" : topo_type_name(vt->obj[first].type),
+			 vt->per_obj[best] > 0 ? buf : "-", vt->per_obj[best] > 0 ? val : "");
+	}
+}
+
 static void
 radial_row(struct view *v, int y, struct grid *row)
 {
 	struct view_topo *vt = v->topo;
 	static const uint8_t bit[4][2] = { { 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 }, { 0x40, 0x80 } };
 	static const uint8_t bayer[4][4] = { { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 } };
-	double cx = row->w, cy = 2.0 * vt->rows;     /* in dots */
+	double cx = vt->disc_w, cy = 2.0 * vt->rows;     /* in dots */
 	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
 	if (ring < 1)
 		return;
-	for (int x = 0; x < row->w; x++) {
+	for (int x = 0; x < vt->disc_w && x < row->w; x++) {
 		uint32_t bits = 0, centre = TRACE_NONE;
 		for (int dy = 0; dy < 4; dy++)
 			for (int dx = 0; dx < 2; dx++) {
@@ -495,7 +676,22 @@ radial_row(struct view *v, int y, struct grid *row)
 		if (bits)
 			grid_put(row, x, 0, 0x2800 + bits, centre == TRACE_NONE ? ST_DIM
 				 : centre == vt->sel ? ST_EMPH : ST_HEAT0 + heat(vt, centre));
+		if (centre != TRACE_NONE && centre == vt->sel && vt->sel != 0)
+			row->cells[x].mark |= MARK_SEL;     /* the highlighted sector */
 	}
+	for (int k = 0; k < vt->n_rl; k++) {
+		const struct rlabel *L = &vt->rl[k];
+		if (L->y != y)
+			continue;
+		int lx = L->x < 0 ? 0 : L->x, n = grid_text_width(L->text);
+		if (lx + n > vt->disc_w)
+			lx = vt->disc_w - n > 0 ? vt->disc_w - n : 0;
+		grid_text(row, lx, 0, vt->disc_w - lx, L->style < 0 ? ST_EMPH : L->style, L->text);
+		if (L->style < 0)
+			grid_mark(row, lx, 0, n, 1, MARK_SEL);
+	}
+	if (y < vt->n_leg)
+		grid_text(row, vt->disc_w + 2, 0, row->w - vt->disc_w - 2, y < 2 ? ST_EMPH : ST_LABEL, vt->leg[y]);
 }
 
 static void
@@ -509,6 +705,11 @@ topo_row(struct view *v, int y, struct grid *row)
 	}
 	if (vt->state == 0 || !vt->valid)
 		return;
+	if (y < vt->n_note) {
+		grid_text(row, 0, 0, row->w, ST_DIM, vt->note_line[y]);
+		return;
+	}
+	y -= vt->n_note;
 	if (y == 0) {
 		header_row(v, row);
 		return;
@@ -522,15 +723,6 @@ topo_row(struct view *v, int y, struct grid *row)
 }
 
 /* ---- actions ------------------------------------------------------------ */
-
-static uint32_t
-same_depth(const struct view_topo *vt, uint32_t i, int dir)
-{
-	for (uint32_t j = i + (uint32_t)dir; j < vt->n_obj; j += (uint32_t)dir)
-		if (vt->obj[j].depth == vt->obj[i].depth)
-			return j;
-	return i;
-}
 
 static int
 tree_move(struct view_topo *vt, enum action act)
@@ -606,6 +798,57 @@ topo_request(struct view *v, enum action act)
 	}
 }
 
+/* A click selects the object under it; in the tree, a click on the
+ * selected object or on its ▸/▾ opens or closes it. */
+static int
+topo_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
+{
+	struct view_topo *vt = v->topo;
+	if (kind != MOUSE_LEFT || vt->state != 1)
+		return 0;
+	y -= header_rows(vt);
+	if (y < 0)
+		return 1;
+	if (vt->mode == TM_TREE) {
+		uint32_t li = (uint32_t)(vt->scroll + y);
+		if (li >= vt->n_line)
+			return 1;
+		uint32_t i = vt->line[li];
+		int glyph_x = 1 + 2 * vt->obj[i].depth;
+		if ((i == vt->sel || x == glyph_x) && vt->obj[i].n_children)
+			vt->collapsed[i] = !vt->collapsed[i];
+		vt->sel = i;
+		build_lines(vt);
+		return 1;
+	}
+	if (vt->mode == TM_ICICLE) {
+		if ((uint32_t)y > vt->max_depth || v->pane[PANE_TOPO].w < 3)
+			return 1;
+		int W = v->pane[PANE_TOPO].w - 2;
+		vt->sel = obj_at(vt, (x + 0.5) / W, (uint32_t)y);
+		return 1;
+	}
+	double cx = vt->disc_w, cy = 2.0 * vt->rows;
+	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
+	double px = 2 * x + 1 - cx, py = 4 * y + 2 - cy, r = hypot(px, py);
+	if (x < vt->disc_w && ring >= 1 && r / ring <= vt->max_depth + 1) {
+		double f = atan2(px, -py) / TAU;
+		uint32_t d = (uint32_t)(r / ring);
+		vt->sel = obj_at(vt, f < 0 ? f + 1 : f, d > vt->max_depth ? vt->max_depth : d);
+	}
+	return 1;
+}
+
+static const struct pane_key topo_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "tree: the object above / below; icicle, radial: the parent / first child" },
+	{ ACT_MOVE_LEFT, ACT_NONE, "tree: collapse the object, or go to its parent; icicle, radial: the previous object of its level" },
+	{ ACT_MOVE_RIGHT, ACT_NONE, "tree: expand the object, or go to its first child; icicle, radial: the next object of its level" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "tree: open or close the object" },
+	{ ACT_PAGE_UP, ACT_PAGE_DOWN, "tree: a page up / down" },
+	{ ACT_FIRST_RANK, ACT_LAST_RANK, "tree: the first / last object" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_topo_ops = {
 	.name = "topology",
 	.focusable = 1,
@@ -613,4 +856,7 @@ const struct view_ops view_topo_ops = {
 	.prepare = topo_prepare,
 	.row = topo_row,
 	.request = topo_request,
+	.mouse = topo_mouse,
+	.keys_title = "In the topology",
+	.keys = topo_keys,
 };

@@ -1,0 +1,292 @@
+/* view_bars.c — the lines around the panes: the status line at the top
+ * (fields that shorten, then go, least useful first), the footer (the
+ * colour scale or the colours' meaning, the main keys as far as they
+ * fit), messages wrapped onto the lines above it, the prompt with its
+ * cursor; and the legend of the function colours, which the timeline
+ * shares. */
+#include "view_impl.h"
+
+#include <string.h>
+
+int
+view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max)
+{
+	int x0 = x;
+	uint32_t reg;
+	for (int k = 0; k < max && view_index_category_region(v->ix, k, &reg); k++) {
+		const char *name = view_region_name(v, reg);
+		int need = 2 + grid_text_width(name) + (k ? 1 : 0);
+		if (x - x0 + need > w) {
+			if (x - x0 + 2 <= w)
+				x += grid_text(g, x, y, 2, ST_DIM, " \u2026");
+			break;
+		}
+		if (k)
+			x++;
+		grid_put(g, x++, y, 0x2588, ST_CAT0 + k);
+		x += grid_text(g, x + 1, y, w, ST_LABEL, name) + 1;
+	}
+	return x - x0;
+}
+
+/* A field of the status line: its long and short forms, and how much it
+ * matters (fields that matter less are shortened, then dropped, first). */
+struct sfield {
+	char full[288], brief[288];
+	int prio;
+	int state;                    /* 0 full, 1 brief, 2 dropped */
+};
+
+static int
+status_width(const struct sfield *f, int n)
+{
+	int w = 1;
+	for (int i = 0; i < n; i++)
+		if (f[i].state < 2)
+			w += grid_text_width(f[i].state ? f[i].brief : f[i].full) + 2;
+	return w;
+}
+
+/* "stencil/traces.otf2" -> "stencil": the part that tells traces apart. */
+static void
+short_label(const char *label, char *buf, size_t n)
+{
+	const char *base = strrchr(label, '/');
+	if (base && base[1] && strchr(base + 1, '.') && base > label) {
+		const char *dir = base;
+		while (dir > label && dir[-1] != '/')
+			dir--;
+		snprintf(buf, n, "%.*s", (int)(base - dir), dir);
+	} else {
+		snprintf(buf, n, "%s", base && base[1] ? base + 1 : label);
+	}
+}
+
+void
+view_draw_status(struct view *v, struct grid *g)
+{
+	grid_fill(g, 0, 0, g->w, 1, ' ', ST_BAR);
+	uint32_t np;
+	analysis_parts(v->a, &np);
+	uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);
+	uint32_t se = view_steps_end(v), re = view_ranks_end(v);
+	enum { F_SKEIN, F_LABEL, F_METRIC, F_SEL, F_PART, F_STEPS, F_ROWS, F_ZOOM, F_COUNT };
+	struct sfield f[F_COUNT];
+	memset(f, 0, sizeof f);
+	static const int prio[F_COUNT] = {
+		[F_SKEIN] = 1, [F_LABEL] = 2, [F_METRIC] = 7, [F_SEL] = 9, [F_PART] = 8,
+		[F_STEPS] = 6, [F_ROWS] = 5, [F_ZOOM] = 3,
+	};
+	for (int i = 0; i < F_COUNT; i++)
+		f[i].prio = prio[i];
+	snprintf(f[F_SKEIN].full, sizeof f[0].full, "skein");
+	snprintf(f[F_LABEL].full, sizeof f[0].full, "%s", v->label);
+	short_label(v->label, f[F_LABEL].brief, sizeof f[0].brief);
+	snprintf(f[F_METRIC].full, sizeof f[0].full, "%s", view_metric_title(v->metric));
+	snprintf(f[F_METRIC].brief, sizeof f[0].brief, "%s", view_metric_name(v->metric));
+	const struct view_row *row = NULL;
+	if (v->clustered) {
+		uint32_t n;
+		const struct view_row *rows = view_cluster_rows(v->vc, &n);
+		row = v->sel_row < n ? &rows[v->sel_row] : NULL;
+	}
+	if (row && row->rank == TRACE_NONE) {
+		/* a cluster's row: the cluster, not whichever rank holds the maximum */
+		char label[48];
+		view_row_label(v, v->sel_row, label, sizeof label);
+		snprintf(f[F_SEL].full, sizeof f[0].full, "%s step %u", label, v->sel_step);
+	} else {
+		snprintf(f[F_SEL].full, sizeof f[0].full, "r%u step %u", v->sel_rank, v->sel_step);
+	}
+	if (v->sel_lop != TRACE_NONE)
+		snprintf(f[F_PART].full, sizeof f[0].full, "part %u/%u", analysis_lop_part(v->a, v->sel_lop), np);
+	else
+		snprintf(f[F_PART].full, sizeof f[0].full, "no op");
+	snprintf(f[F_STEPS].full, sizeof f[0].full, "steps %u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
+	snprintf(f[F_STEPS].brief, sizeof f[0].brief, "s%u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
+	if (v->clustered) {
+		uint32_t n = view_row_count(v), k = view_cluster_level(v->vc);
+		uint32_t last = v->win_row + (uint32_t)v->rows < n ? v->win_row + (uint32_t)v->rows : n;
+		snprintf(f[F_ROWS].full, sizeof f[0].full, "%u cluster%s \u00b7 rows %u\u2013%u/%u", k,
+			 k == 1 ? "" : "s", v->win_row, last ? last - 1 : 0, n);
+		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%u cl", k);
+	} else {
+		snprintf(f[F_ROWS].full, sizeof f[0].full, "ranks %u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
+		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "r%u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
+	}
+	if (v->zs == 1 && v->zr == 1) {
+		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = 1 step");
+		f[F_ZOOM].prio = 0;       /* the default zoom: the first to go */
+	}
+	else
+		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = %u step%s \u00d7 %u rank%s", v->zs,
+			 v->zs == 1 ? "" : "s", v->zr, v->zr == 1 ? "" : "s");
+	snprintf(f[F_ZOOM].brief, sizeof f[0].brief, "cell %u\u00d7%u", v->zs, v->zr);
+	/* shorten the fields that matter least, then drop them, until it fits */
+	for (int pass = 1; pass <= 2 && status_width(f, F_COUNT) > g->w; pass++)
+		for (int p = 0; p <= 9 && status_width(f, F_COUNT) > g->w; p++)
+			for (int i = 0; i < F_COUNT; i++)
+				if (f[i].prio == p && f[i].state < pass && (pass == 2 || f[i].brief[0]))
+					f[i].state = pass;
+	int x = 1;
+	for (int i = 0; i < F_COUNT; i++) {
+		if (f[i].state == 2)
+			continue;
+		const char *t = f[i].state ? f[i].brief : f[i].full;
+		x += grid_text(g, x, 0, g->w - x, i == F_SKEIN ? ST_BAR_KEY : ST_BAR, t) + 2;
+	}
+}
+
+/* The bottom line's reminder of the keys, from the bindings in force
+ * (an entry whose action has no key is left out), as much as fits in w
+ * columns: every entry and the glyphs; then without the glyphs; then in
+ * brief words; then fewer entries. */
+static void
+legend_keys(const struct keymap *km, int w, char *out, size_t n)
+{
+	static const struct { enum action a, b; const char *what, *brief; } ent[] = {
+		{ ACT_HELP, ACT_NONE, "help", "help" },
+		{ ACT_QUIT, ACT_NONE, "quit", "quit" },
+		{ ACT_PREV_HOTSPOT, ACT_NEXT_HOTSPOT, "hotspot", "hot" },
+		{ ACT_GOTO_CAUSE, ACT_NONE, "cause", "cause" },
+		{ ACT_PREV_PARTITION, ACT_NEXT_PARTITION, "partition", "part" },
+		{ ACT_SEARCH, ACT_NONE, "search", "find" },
+		{ ACT_COMMAND, ACT_NONE, "command", "cmd" },
+	};
+	static const char glyphs[] = "   s send  r recv  x both  C coll  W wait  \u00b7 comp";
+	int n_ent = (int)(sizeof ent / sizeof ent[0]);
+	for (int level = 0;; level++) {
+		int brief = level >= 2, upto = level <= 2 ? n_ent : n_ent - (level - 2);
+		size_t len = 0;
+		out[0] = 0;
+		for (int i = 0; i < upto && len < n; i++) {
+			char ka[64], kb[64];
+			const char *a = keymap_first_key(km, ent[i].a, ka, sizeof ka);
+			const char *b = ent[i].b != ACT_NONE ? keymap_first_key(km, ent[i].b, kb, sizeof kb) : "";
+			if (!*a && !*b)
+				continue;
+			int k = snprintf(out + len, n - len, "%s%s%s%s %s", i ? "  " : "", a, *a && *b ? " " : "", b,
+					 brief ? ent[i].brief : ent[i].what);
+			len += k > 0 ? (size_t)k : 0;
+		}
+		if (level == 0 && len < n)
+			snprintf(out + len, n - len, "%s", glyphs);
+		if (grid_text_width(out) <= w || upto <= 1)
+			return;
+	}
+}
+
+/* The colour scale of a numeric metric, or what the colours of a
+ * categorical one mean: the functions that own them, or the partitions'
+ * cycle. Returns the columns drawn. */
+static int
+draw_scale(struct view *v, struct grid *g, int x, int y, int w)
+{
+	char buf[64];
+	int x0 = x;
+	int brief = w < 56;
+	x += grid_text(g, x, y, w - (x - x0), ST_TITLE,
+		       brief ? view_metric_name(v->metric) : view_metric_title(v->metric));
+	if (view_metric_numeric(v->metric)) {
+		uint64_t lo = view_index_min(v->ix);
+		if (lo) {
+			trace_fmt_duration(v->t, lo, buf, sizeof buf);
+			x += grid_printf(g, x, y, w - (x - x0), ST_LABEL, " %s ", buf);
+		} else {
+			x += grid_text(g, x, y, w - (x - x0), ST_LABEL, " 0 ");
+		}
+		for (int l = 0; l < GRID_HEAT_LEVELS && x - x0 < w; l++)
+			grid_put(g, x++, y, 0x2588, ST_HEAT0 + l);
+		trace_fmt_duration(v->t, view_index_max(v->ix, v->metric), buf, sizeof buf);
+		x += grid_printf(g, x, y, w - (x - x0), ST_LABEL, " %s", buf);
+	} else if (v->metric == METRIC_PARTITION) {
+		x += grid_text(g, x, y, w - (x - x0), ST_LABEL, " ");
+		for (int l = 0; l < GRID_CATS && x - x0 < w; l++)
+			grid_put(g, x++, y, 0x2588, ST_CAT0 + l);
+		x += grid_text(g, x, y, w - (x - x0), ST_LABEL, brief ? " in step order" : " partitions 0\u20137, 8\u201315\u2026 in step order");
+	} else {
+		x++;
+		x += view_region_legend(v, g, x, y, w - (x - x0), brief ? 4 : GRID_CATS);
+	}
+	return x - x0;
+}
+
+/* The message on the bottom line; a long one wraps at spaces onto lines
+ * above it (at most a third of the screen), never cut at the edge. */
+static void
+draw_message(struct view *v, struct grid *g, int above)
+{
+	const char *p = v->message;
+	int w = g->w - 2, max = g->h / 3 > 1 ? g->h / 3 : 1;
+	const char *start[16];
+	size_t len[16];
+	int n = 0;
+	while (*p && n < 16) {
+		size_t take = grid_wrap(p, w);
+		start[n] = p;
+		len[n++] = take;
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+	int more = *p != 0;
+	if (n > max) {             /* keep the start; the end says it goes on */
+		n = max;
+		len[n - 1] = grid_cols_bytes(start[n - 1], w - 1);
+		more = 1;
+	}
+	int style = v->message_error ? ST_ERROR : ST_EMPH;
+	for (int i = 0; i < n; i++) {
+		int y = g->h - n + i - above;
+		char line[512];
+		snprintf(line, sizeof line, "%.*s%s", (int)len[i], start[i], i == n - 1 && more ? "\u2026" : "");
+		grid_fill(g, 0, y, g->w, 1, ' ', ST_NORMAL);
+		grid_text(g, 1, y, w + 1, style, line);
+	}
+}
+
+/* The prompt line, scrolled sideways to keep the cursor in view; the
+ * cursor is the cell in reverse video. */
+static void
+draw_prompt(struct view *v, struct grid *g, int y)
+{
+	const struct prompt *p = v->input == INPUT_COMMAND ? &v->cmd_prompt : &v->search_prompt;
+	int w = g->w - 1, cur = 0, first = 0;
+	for (size_t i = 0; i < p->cur; i++)
+		cur += ((unsigned char)p->buf[i] & 0xc0) != 0x80;
+	if (cur >= w)
+		first = cur - w + 1;
+	grid_text(g, 0, y, 1, ST_EMPH, v->input == INPUT_COMMAND ? ":" : "/");
+	const char *s = p->buf;
+	for (int k = first; k > 0 && *s; k--)
+		for (s++; ((unsigned char)*s & 0xc0) == 0x80; s++)
+			;
+	grid_text(g, 1, y, w, ST_NORMAL, s);
+	struct cell *c = grid_at(g, 1 + cur - first, y);
+	if (c)
+		c->mark |= MARK_SEL;
+}
+
+void
+view_draw_footer(struct view *v, struct grid *g)
+{
+	int y = g->h - 1, x = 0, w = g->w;
+	grid_fill(g, 0, y, w, 1, ' ', ST_NORMAL);
+	if (v->input != INPUT_NONE) {
+		draw_prompt(v, g, y);
+		if (v->message[0])            /* completions, above the prompt */
+			draw_message(v, g, 1);
+		return;
+	}
+	if (v->message[0]) {
+		draw_message(v, g, 0);
+		return;
+	}
+	x = 1;
+	/* the keys take what the scale leaves, and the scale at most half */
+	x += draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
+	char legend[256];
+	legend_keys(v->km, w - x - 3, legend, sizeof legend);
+	grid_text(g, x + 3, y, w - x - 3, ST_DIM, legend);
+}
+
