@@ -46,6 +46,9 @@ enum {
 	G_AUTO = 2048, G_PROGRESS = 4096, G_STARTUP = 8192,
 };
 
+/* Prints "skein: MESSAGE" on stderr, one line, its control characters
+ * shown as '?' (messages quote names from input files). */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "skein: WHAT 'ARG'" and a hint on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *what, const char *arg);
 /* Phase patterns from the configuration files must name regions of t;

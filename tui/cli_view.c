@@ -34,7 +34,7 @@ cli_check_regions(const struct cli *c, const struct trace *t)
 		return EXIT_OK;
 	}
 	if (config_check_regions(&c->cfg, t, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
+		cli_error("%s", e.msg);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -186,7 +186,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		if (action_info((enum action)a) && action_info((enum action)a)->name)
 			names[n_names++] = action_info((enum action)a)->name;
 	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
+		cli_error("%s", e.msg);
 		return EXIT_USAGE;
 	}
 	/* checked above: every key name parses and every action exists */
@@ -203,7 +203,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	if (!rc && c->keymap) {
 		size_t len;
 		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			keymap_destroy(*km);
 			*km = NULL;
 			return EXIT_FAIL;
@@ -212,7 +212,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		free(text);
 	}
 	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		keymap_destroy(*km);
 		*km = NULL;
 		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
@@ -237,7 +237,7 @@ load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
 	screen_signals();           /* Ctrl-C cancels the load */
 	int rc = load_trace(c->trace, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
 	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -279,7 +279,7 @@ session_open(struct cli *c, struct view_session *s)
 	if (!rc && c->cfg.phases.n_named) {
 		struct err e = { 0 };
 		if (!(s->phase = cli_phase_names(c, s->a, NULL, &e))) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			rc = EXIT_FAIL;
 		}
 	}
@@ -324,7 +324,7 @@ cli_explore(struct cli *c)
 	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
 	char msg[256];
 	if (explore_run(vs.a, &vs.vo, color, ascii, msg, sizeof msg)) {
-		fprintf(stderr, "skein: %s\n", msg);
+		cli_error("%s", msg);
 		rc = EXIT_FAIL;
 	}
 	session_close(&vs);
@@ -378,7 +378,7 @@ cli_render(struct cli *c)
 	struct view_render_stats st;
 	rc = view_render(vs.a, &vs.vo, &ro, stdout, &st, &e);
 	if (rc)
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)
 		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
 			ro.w, ro.h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0,

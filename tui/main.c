@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "base/text.h"
 #include "config/config.h"
 #include "report/info.h"
 #include "otf2/otf2_read.h"
@@ -157,11 +159,24 @@ progress_clear(struct progress *p)
 	p->shown = 0;
 }
 
+void
+cli_error(const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fputs("skein: ", stderr);
+	text_put(stderr, buf);
+	fputc('\n', stderr);
+}
+
 int
 cli_usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "skein: %s%s%s%s\nTry 'skein --help'.\n", what,
-		arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	cli_error("%s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	fputs("Try 'skein --help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -357,7 +372,7 @@ setup_config(struct cli *c)
 	struct err e = { 0 };
 	if (config_init(&c->cfg, &e) ||
 	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot load the configuration");
+		cli_error("%s", e.msg[0] ? e.msg : "cannot load the configuration");
 		return EXIT_USAGE;
 	}
 	const struct analysis_opts f = c->aopts;
@@ -392,7 +407,7 @@ load(const struct cli *c, struct progress *p, struct trace **t)
 	int rc = otf2_read(c->trace, &o, t, &e);
 	progress_clear(p);
 	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return EXIT_FAIL;
 	}
 	/* a trace without MPI communication has no logical structure to show:
@@ -437,7 +452,7 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	int rc = analysis_run(t, &c->aopts, on_progress, p, &a, &e);
 	progress_clear(p);
 	if (rc) {
-		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
+		cli_error("%s: %s", c->trace, e.msg);
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
 	/* named phases and restrict from the configuration */
@@ -446,7 +461,7 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	uint8_t *keep = malloc((size_t)np + 1);
 	const char **names = keep ? cli_phase_names(c, a, keep, &e) : NULL;
 	if (!names) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
 		rc = EXIT_FAIL;
 	} else {
 		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep };
@@ -468,7 +483,7 @@ run(struct cli *c)
 	if (c->cmd == CMD_CONFIG) {
 		struct err e = { 0 };
 		if (config_dump(&c->cfg, stdout, &e) || fflush(stdout)) {
-			fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot write the configuration");
+			cli_error("%s", e.msg[0] ? e.msg : "cannot write the configuration");
 			return EXIT_FAIL;
 		}
 		return EXIT_OK;

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "base/json.h"
+#include "base/text.h"
 #include "summary.h"
 
 static void
@@ -45,8 +46,11 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	trace_nodes(t, &n_nodes);
 	trace_regions(t, &n_regions);
 	double span = trace_seconds(t, info->t_end - info->t_begin);
-	fprintf(out, "trace         %s\n", info->path);
-	fprintf(out, "creator       %s (OTF2 %u.%u.%u)\n", info->creator ? info->creator : "?",
+	/* every name comes from the archive: shown as text_put makes it safe */
+	char b1[256], b2[256];
+	fprintf(out, "trace         %s\n", text_safe(info->path, b1, sizeof b1));
+	fprintf(out, "creator       %s (OTF2 %u.%u.%u)\n",
+		text_safe(info->creator ? info->creator : "?", b1, sizeof b1),
 		info->version[0], info->version[1], info->version[2]);
 	fprintf(out, "time span     %.6f s (resolution %.3g ns)\n", span,
 		1e9 / (double)info->ticks_per_second);
@@ -72,8 +76,9 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 				fprintf(out, ", and %" PRIu64 " more", others - shown);
 				break;
 			}
-			fprintf(out, "%s%s [%s]", shown ? ", " : ": ", trace_str(t, locs[i].name),
-				trace_str(t, locs[i].group_name));
+			fprintf(out, "%s%s [%s]", shown ? ", " : ": ",
+				text_safe(trace_str(t, locs[i].name), b1, sizeof b1),
+				text_safe(trace_str(t, locs[i].group_name), b2, sizeof b2));
 			shown++;
 		}
 	}
@@ -97,8 +102,11 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 			info->mpi_calls_without_records);
 	for (int w = 0; w < WARN_COUNT; w++)
 		if (info->warnings[w])
-			fprintf(out, "warning       %" PRIu64 " %s\n", info->warnings[w],
-				trace_warning_name((enum trace_warning)w));
+			fprintf(out, "warning       %" PRIu64 " %s%s%s\n", info->warnings[w],
+				trace_warning_name((enum trace_warning)w),
+				w == WARN_NO_LOCAL_DEFS && info->no_local_defs ? ", e.g. " : "",
+				w == WARN_NO_LOCAL_DEFS && info->no_local_defs
+				? text_safe(trace_str(t, info->no_local_defs), b1, sizeof b1) : "");
 	if (!per_rank)
 		return;
 	uint32_t n_tl;
@@ -109,8 +117,9 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 		const struct summary_timeline *st = &s->timelines[i];
 		uint64_t ops = sum(st->ops, OP_KIND_COUNT);
 		fprintf(out, "%-6u %-20s %-16s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-			" %8" PRIu64 " %6" PRIu64 "\n", i, trace_str(t, tls[i].name),
-			tls[i].node == TRACE_NONE ? "-" : trace_str(t, trace_nodes(t, NULL)[tls[i].node].name),
+			" %8" PRIu64 " %6" PRIu64 "\n", i, text_safe(trace_str(t, tls[i].name), b1, sizeof b1),
+			tls[i].node == TRACE_NONE ? "-"
+			: text_safe(trace_str(t, trace_nodes(t, NULL)[tls[i].node].name), b2, sizeof b2),
 			tls[i].events, ops, ops - st->ops[OP_COMPUTE], st->sent, st->received, st->colls);
 	}
 }
