@@ -2,6 +2,7 @@
  * configuration and the command line, key bindings, saved views, loading
  * with progress, and handing over to the explorer or the renderer. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +78,27 @@ save_view(void *ud, const struct view_state *st, const char *path, struct err *e
 		cfg->view.ranks = (struct config_window){ .all = 0, .first = st->win_rank,
 			.last = st->win_rank + (st->win_ranks ? st->win_ranks - 1 : 0) };
 	}
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	int rc = config_dump(cfg, f, e);
-	if (fclose(f) && !rc)
-		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	return rc;
+	/* O_NONBLOCK: a FIFO without a reader fails at once instead of
+	 * hanging the explorer */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+	int flags = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int why = errno;
+		if (fd >= 0)
+			close(fd);
+		return err_set(e, ERR_IO, "cannot save %s: %s", path, strerror(why));
+	}
+	struct err de = { 0 };
+	int rc = config_dump(cfg, f, &de);
+	int why = errno;
+	if (fclose(f) && !rc) {
+		rc = ERR_IO;
+		why = errno;
+	}
+	if (rc)
+		return err_set(e, rc, "cannot save %s: %s", path, rc == ERR_IO ? strerror(why) : de.msg);
+	return 0;
 }
 
 static void
@@ -199,6 +214,9 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 			rc = keymap_bind(*km, keymap_key_parse(name, strlen(name)), act);
 		}
 	}
+	if (rc == ERR_LIMIT)
+		err_set(&e, rc, "the configuration binds more than %d keys, the most skein keeps",
+			KEYMAP_MAX);
 	char *text = NULL;
 	if (!rc && c->keymap) {
 		size_t len;
@@ -377,7 +395,7 @@ cli_render(struct cli *c)
 	struct err e = { 0 };
 	struct view_render_stats st;
 	rc = view_render(vs.a, &vs.vo, &ro, stdout, &st, &e);
-	if (rc)
+	if (rc && !ferror(stdout))     /* a write error is reported once, in main */
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)
 		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",

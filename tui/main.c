@@ -249,6 +249,11 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'p':
 			if (c->aopts.n_phases == MAX_PHASES)
 				return cli_usage_error("too many --phase rules", NULL);
+			if (analysis_glob_problem(optarg)) {
+				char what[96];
+				snprintf(what, sizeof what, "--phase: %s in", analysis_glob_problem(optarg));
+				return cli_usage_error(what, optarg);
+			}
 			c->phases[c->aopts.n_phases++].region_glob = optarg;
 			c->aopts.phases = c->phases;
 			c->given |= G_PHASES;
@@ -300,8 +305,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
 		case OPT_TIME: c->time = 1; c->render_opts = 1; break;
-		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
-		case 'V': printf("skein %s\n", SKEIN_VERSION); exit(EXIT_OK);
+		case 'h': c->cmd = CMD_HELP; return EXIT_OK;
+		case 'V': c->cmd = CMD_VERSION; return EXIT_OK;
 		default: fputs("Try 'skein --help'.\n", stderr); return EXIT_USAGE;
 		}
 	}
@@ -482,22 +487,17 @@ run(struct cli *c)
 	int rc;
 	if (c->cmd == CMD_CONFIG) {
 		struct err e = { 0 };
-		if (config_dump(&c->cfg, stdout, &e) || fflush(stdout)) {
-			cli_error("%s", e.msg[0] ? e.msg : "cannot write the configuration");
+		if (config_dump(&c->cfg, stdout, &e)) {
+			if (!ferror(stdout))       /* a write error is reported once, in main */
+				cli_error("%s", e.msg[0] ? e.msg : "cannot write the configuration");
 			return EXIT_FAIL;
 		}
 		return EXIT_OK;
 	}
 	if (c->cmd == CMD_EXPLORE)
 		return cli_explore(c);
-	if (c->cmd == CMD_RENDER) {
-		rc = cli_render(c);
-		if (rc == EXIT_OK && fflush(stdout)) {
-			fprintf(stderr, "skein: cannot write the screen\n");
-			rc = EXIT_FAIL;
-		}
-		return rc;
-	}
+	if (c->cmd == CMD_RENDER)
+		return cli_render(c);
 	/* check the output format before the (possibly long) load */
 	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
 	    (c->cmd != CMD_ANALYZE || strcmp(c->format, "csv")))
@@ -513,12 +513,22 @@ run(struct cli *c)
 		return rc;
 	}
 	rc = c->cmd == CMD_ANALYZE ? run_analyze(c, t, &p) : run_info(c, t);
-	if (rc == EXIT_OK && fflush(stdout)) {
-		fprintf(stderr, "skein: cannot write the report\n");
-		rc = EXIT_FAIL;
-	}
 	trace_destroy(t);
 	return rc;
+}
+
+/* Everything written to stdout must have reached it: a full disk is an
+ * error for every command, --help and --version included. */
+static int
+finish_stdout(int rc)
+{
+	int before = errno;       /* the failed write's reason, if the buffer is empty now */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	int why = errno ? errno : before;
+	cli_error("cannot write to standard output: %s", why ? strerror(why) : "write error");
+	return EXIT_FAIL;
 }
 
 int
@@ -527,9 +537,17 @@ main(int argc, char **argv)
 	static struct cli c;
 	int rc = parse_args(argc, argv, &c);
 	if (rc)
-		return rc;
+		return finish_stdout(rc);
+	if (c.cmd == CMD_HELP || c.cmd == CMD_VERSION) {
+		errno = 0;
+		if (c.cmd == CMD_HELP)
+			fputs(usage_text, stdout);
+		else
+			printf("skein %s\n", SKEIN_VERSION);
+		return finish_stdout(EXIT_OK);
+	}
 	if ((rc = setup_config(&c)) == EXIT_OK)
 		rc = run(&c);
 	config_fini(&c.cfg);
-	return rc;
+	return finish_stdout(rc);
 }

@@ -505,6 +505,9 @@ get_named(struct ld *ld, const struct cnode *m, struct config_named_phase *p,
 	}
 	if (rc == 0 && (!p->name || !p->region))
 		rc = ld_error(ld, m, "phases.named: entry has no '%s'", p->name ? "region" : "name");
+	if (rc == 0 && analysis_glob_problem(p->region))
+		rc = config_mark_error(ld->e, &p->region_mark, "phases.named.region: '%s': %s", p->region,
+				       analysis_glob_problem(p->region));
 	return rc;
 }
 
@@ -558,7 +561,14 @@ walk_phases(struct ld *ld, const struct cnode *m)
 		if (k < 0)
 			return k;
 		switch (k) {
-		case K_SPLIT_AT: rc = get_items(ld, v, "phases.split_at", 1, &p->split_at, &p->n_split_at); break;
+		case K_SPLIT_AT:
+			rc = get_items(ld, v, "phases.split_at", 1, &p->split_at, &p->n_split_at);
+			for (uint32_t s = 0; rc == 0 && s < p->n_split_at; s++)
+				if (analysis_glob_problem(p->split_at[s].value))
+					rc = config_mark_error(ld->e, &p->split_at[s].mark, "phases.split_at: '%s': %s",
+							       p->split_at[s].value,
+							       analysis_glob_problem(p->split_at[s].value));
+			break;
 		case K_NAMED: rc = walk_named(ld, v); break;
 		case K_RESTRICT: rc = get_items(ld, v, "phases.restrict", 1, &p->restrict_to, &p->n_restrict); break;
 		}
