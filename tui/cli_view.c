@@ -167,8 +167,11 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	/* the topology pane's hardware: --topology, else the configuration */
 	const struct config_topology *ct = &c->cfg.topology;
 	if (c->topology) {
+		/* an existing file, or something that names one, is XML; the
+		 * rest is a synthetic description */
 		struct stat sb;
-		if (stat(c->topology, &sb) == 0)
+		if (stat(c->topology, &sb) == 0 || strchr(c->topology, '/') ||
+		    (strlen(c->topology) > 4 && !strcmp(c->topology + strlen(c->topology) - 4, ".xml")))
 			vo->topology = c->topology;
 		else
 			vo->topology_synthetic = c->topology;
@@ -176,6 +179,18 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		vo->topology = ct->hwloc;
 	} else if (ct->source == CONFIG_TOPO_SYNTHETIC && ct->synthetic && ct->synthetic[0]) {
 		vo->topology_synthetic = ct->synthetic;
+	}
+	/* a topology that cannot be loaded is a usage error now, not a
+	 * message inside the pane after a long load */
+	if (vo->topology || vo->topology_synthetic) {
+		struct topo *tp = NULL;
+		struct err te = { 0 };
+		if (vo->topology ? topo_load_xml(vo->topology, &tp, &te)
+		    : topo_load_synthetic(vo->topology_synthetic, &tp, &te)) {
+			cli_error("%s", te.msg);
+			return EXIT_USAGE;
+		}
+		topo_destroy(tp);
 	}
 	static const int place_of[CONFIG_PLACE_COUNT] = {
 		[CONFIG_PLACE_SYSTEM_TREE] = PLACE_SYSTEM_TREE, [CONFIG_PLACE_BLOCK] = PLACE_BLOCK,

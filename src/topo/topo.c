@@ -1,11 +1,22 @@
 /* topo.c — hardware topologies from hwloc, and placing ranks on them. */
 #include "topo.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <hwloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
+#include "base/file.h"
 #include "base/intern.h"
 #include "base/vec.h"
 
@@ -125,6 +136,8 @@ walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
 	uint32_t here = parent;
 	uint8_t type;
 	int rc;
+	if (t->n >= TOPO_MAX_OBJECTS || depth >= TOPO_MAX_DEPTH)
+		return ERR_LIMIT;
 	if (kept_type(o->type, &type)) {
 		if ((rc = add(t, type, parent, depth, o->os_index, 0, &here)))
 			return rc;
@@ -147,47 +160,262 @@ walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
 
 enum source { SRC_XML, SRC_SYNTHETIC, SRC_MACHINE };
 
+/* An XML file: a regular file (a FIFO would block hwloc's read) of at
+ * most TOPO_MAX_XML_BYTES. */
+static int
+check_xml(const char *path, struct err *e)
+{
+	uint64_t size;
+	if (file_check_regular(path, &size, e))
+		return ERR_IO;
+	if (size > TOPO_MAX_XML_BYTES)
+		return err_set(e, ERR_LIMIT, "%s: %llu bytes, more than the %u MiB of hardware topology "
+			       "skein reads", path, (unsigned long long)size, TOPO_MAX_XML_BYTES >> 20);
+	return 0;
+}
+
+/* A synthetic description ("pack:2 [numa] core:4 pu:2": levels of
+ * TYPE:ARITY or ARITY, attributes in parentheses, memory in brackets) is
+ * counted before hwloc builds it: the objects are the sum over the levels
+ * of the product of the arities above. */
+static int
+check_synthetic(const char *d, struct err *e)
+{
+	uint64_t width = 1, total = 1;
+	const char *p = d;
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		const char *end = p;
+		int depth = 0;
+		while (*end && (depth || !isspace((unsigned char)*end))) {
+			depth += *end == '(' || *end == '[';
+			depth -= depth && (*end == ')' || *end == ']');
+			end++;
+		}
+		if (*p == '[' || *p == '(') {     /* memory attached here, or root attributes */
+			total += *p == '[' ? width : 0;
+		} else {
+			const char *a = p;
+			for (const char *q = p; q < end && *q != '('; q++)
+				if (*q == ':')
+					a = q + 1;
+			if (!isdigit((unsigned char)*a))
+				return err_set(e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", d);
+			errno = 0;
+			unsigned long long arity = strtoull(a, NULL, 10);
+			if (errno || arity == 0 || arity > TOPO_MAX_OBJECTS || width * arity > TOPO_MAX_OBJECTS)
+				width = TOPO_MAX_OBJECTS + 1ull;
+			else
+				width *= arity;
+			total += width;
+		}
+		if (total > TOPO_MAX_OBJECTS)
+			return err_set(e, ERR_LIMIT, "'%s': more than %u objects, more than skein loads", d,
+				       TOPO_MAX_OBJECTS);
+		p = end;
+	}
+	return 0;
+}
+
+/* ---- hwloc in a child process ----
+ *
+ * libhwloc trusts its input: an XML file with an unparsable cpuset
+ * crashes hwloc 2.9.0 (hwloc_bitmap_set from hwloc_insert_object_by_parent),
+ * a synthetic description of 10^9 PUs runs for minutes and takes
+ * gigabytes, and hwloc writes its own diagnostics on stderr, over the
+ * explorer's screen. So hwloc runs in a child process with its stderr on
+ * /dev/null, a memory limit and a time limit: the child walks the tree
+ * into skein's records and sends them on a pipe; the parent rebuilds the
+ * topology from them. A crash, a timeout or a short answer is one clear
+ * error (doc/robustness.md). */
+
+#define CHILD_SECONDS 20
+#define CHILD_BYTES ((rlim_t)2 << 30)
+
+struct rec {
+	uint32_t type_depth;      /* type | depth << 8 */
+	uint32_t parent, os_index;
+};
+
+/* What the child answers: a header, then n records, or an error message. */
+struct answer {
+	int32_t rc;               /* 0 or ERR_* */
+	uint32_t n;
+	char msg[256];
+};
+
+static int
+write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* 0, or -1 at end of file or on error (errno EINTR: interrupted). */
+static int
+read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+	while (n) {
+		ssize_t r = read(fd, c, n);
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* The child: load with hwloc, walk, answer, exit. */
+static void
+child(int fd, enum source src, const char *arg)
+{
+	struct answer ans = { 0 };
+	struct err e = { 0 };
+	char m[sizeof ans.msg];
+	struct topo *t = topo_new();
+	hwloc_topology_t h;
+	if (!t || hwloc_topology_init(&h) != 0) {
+		ans.rc = err_set(&e, ERR_NOMEM, "out of memory");
+	} else {
+		if (src == SRC_XML && hwloc_topology_set_xml(h, arg) != 0)
+			ans.rc = err_set(&e, ERR_FORMAT, "%s: not an hwloc XML topology", arg);
+		else if (src == SRC_SYNTHETIC && hwloc_topology_set_synthetic(h, arg) != 0)
+			ans.rc = err_set(&e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", arg);
+		if (!ans.rc && hwloc_topology_load(h) != 0)
+			ans.rc = err_set(&e, ERR_FORMAT, "%s: hwloc could not load the topology",
+					 src == SRC_MACHINE ? "this machine" : arg);
+		if (!ans.rc && (ans.rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0)) == ERR_LIMIT)
+			err_set(&e, ERR_LIMIT, "%s: more than %u objects or %u levels, more than skein loads",
+				src == SRC_MACHINE ? "this machine" : arg, TOPO_MAX_OBJECTS, TOPO_MAX_DEPTH);
+	}
+	ans.n = ans.rc ? 0 : (uint32_t)t->n;
+	snprintf(m, sizeof m, "%.*s", (int)sizeof m - 1, e.msg[0] ? e.msg : err_name(ans.rc));
+	memcpy(ans.msg, m, sizeof m);
+	int bad = write_all(fd, &ans, sizeof ans);
+	for (uint32_t i = 0; !bad && i < ans.n; i++) {
+		const struct topo_obj *o = &t->objs[i];
+		struct rec r = { (uint32_t)o->type | (uint32_t)o->depth << 8, o->parent, o->os_index };
+		bad = write_all(fd, &r, sizeof r);
+	}
+	_exit(bad ? 1 : 0);
+}
+
+static void
+child_start(int fd, enum source src, const char *arg)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDERR_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	struct rlimit lim = { CHILD_BYTES, CHILD_BYTES };
+	setrlimit(RLIMIT_AS, &lim);
+	signal(SIGALRM, SIG_DFL);
+	alarm(CHILD_SECONDS);
+#ifdef __linux__
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+	child(fd, src, arg);
+}
+
+/* The parent: the records from the child, rebuilt into *out. */
+static int
+receive(int fd, const char *what, struct topo **out, struct err *e)
+{
+	struct answer ans;
+	if (read_all(fd, &ans, sizeof ans))
+		return errno == EINTR ? err_set(e, ERR_CANCELLED, "%s: loading the topology was interrupted", what)
+			: ERR_IO;       /* the child died: waitpid says how */
+	ans.msg[sizeof ans.msg - 1] = '\0';
+	if (ans.rc)
+		return err_set(e, ans.rc < 0 ? ans.rc : ERR_FORMAT, "%s", ans.msg);
+	if (ans.n > TOPO_MAX_OBJECTS)
+		return ERR_IO;
+	struct topo *t = topo_new();
+	if (!t)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	int rc = 0;
+	for (uint32_t i = 0; i < ans.n && rc == 0; i++) {
+		struct rec r;
+		uint32_t id;
+		if (read_all(fd, &r, sizeof r)) {
+			rc = ERR_IO;
+			break;
+		}
+		uint8_t type = (uint8_t)r.type_depth;
+		if (type >= TOPO_TYPE_COUNT || (i == 0) != (r.parent == TRACE_NONE) ||
+		    (i && r.parent >= i)) {
+			rc = ERR_IO;
+			break;
+		}
+		rc = add(t, type, r.parent, (uint8_t)(r.type_depth >> 8), r.os_index, 0, &id);
+	}
+	if (rc == 0)
+		rc = finish(t);
+	if (rc == 0 && (t->n == 0 || t->n_pu == 0))
+		rc = err_set(e, ERR_FORMAT, "%s: topology has no processing units", what);
+	if (rc) {
+		topo_destroy(t);
+		return rc == ERR_NOMEM ? err_set(e, rc, "out of memory") : rc;
+	}
+	*out = t;
+	return 0;
+}
+
 static int
 load(enum source src, const char *arg, struct topo **out, struct err *e)
 {
 	*out = NULL;
-	hwloc_topology_t h;
-	if (hwloc_topology_init(&h) != 0)
-		return err_set(e, ERR_NOMEM, "hwloc: cannot initialise a topology");
-	int rc = 0;
-	if (src == SRC_XML) {
-		FILE *f = fopen(arg, "r");
-		if (!f) {
-			hwloc_topology_destroy(h);
-			return err_set(e, ERR_IO, "%s: cannot open hardware topology", arg);
-		}
-		fclose(f);
-		if (hwloc_topology_set_xml(h, arg) != 0)
-			rc = err_set(e, ERR_FORMAT, "%s: not an hwloc XML topology", arg);
-	} else if (src == SRC_SYNTHETIC && hwloc_topology_set_synthetic(h, arg) != 0) {
-		rc = err_set(e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", arg);
+	const char *what = src == SRC_MACHINE ? "this machine" : arg;
+	int rc = src == SRC_XML ? check_xml(arg, e) : src == SRC_SYNTHETIC ? check_synthetic(arg, e) : 0;
+	if (rc)
+		return rc;
+	fflush(NULL);             /* nothing buffered is written twice */
+	int fd[2];
+	if (pipe(fd) != 0)
+		return err_set(e, ERR_IO, "%s: cannot start the topology loader: %s", what, strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return err_set(e, ERR_NOMEM, "%s: cannot start the topology loader: %s", what, strerror(errno));
 	}
-	if (!rc && hwloc_topology_load(h) != 0)
-		rc = err_set(e, ERR_FORMAT, "%s: hwloc could not load the topology",
-			     src == SRC_MACHINE ? "this machine" : arg);
-	struct topo *t = NULL;
-	if (!rc) {
-		t = topo_new();
-		if (!t)
-			rc = err_set(e, ERR_NOMEM, "out of memory");
+	if (pid == 0) {
+		close(fd[0]);
+		child_start(fd[1], src, arg);
 	}
-	if (!rc && (rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0)) == 0)
-		rc = finish(t);
-	if (!rc && (t->n == 0 || t->n_pu == 0))
-		rc = err_set(e, ERR_FORMAT, "%s: topology has no processing units",
-			     src == SRC_MACHINE ? "this machine" : arg);
-	if (rc) {
-		err_set(e, rc, "%s: %s while reading the topology", arg ? arg : "machine", err_name(rc));
-		topo_destroy(t);
-		t = NULL;
+	close(fd[1]);
+	rc = receive(fd[0], what, out, e);
+	close(fd[0]);
+	if (rc)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc == ERR_IO) {
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+			rc = err_set(e, ERR_LIMIT, "%s: hwloc took more than %d s to load the topology", what,
+				     CHILD_SECONDS);
+		else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+			rc = err_set(e, ERR_FORMAT, "%s: hwloc %s crashed reading the topology (%s)", what,
+				     HWLOC_VERSION, strsignal(WTERMSIG(status)));
+		else
+			rc = err_set(e, ERR_FORMAT, "%s: hwloc %s could not load the topology (out of memory?)",
+				     what, HWLOC_VERSION);
 	}
-	hwloc_topology_destroy(h);
-	*out = t;
 	return rc;
 }
 
@@ -200,6 +428,9 @@ topo_cluster(const struct topo *node, uint32_t n, const char *const *names,
 	     struct topo **out, struct err *e)
 {
 	*out = NULL;
+	if ((uint64_t)n * (node->n + 1) > TOPO_MAX_CLUSTER)
+		return err_set(e, ERR_LIMIT, "a cluster of %u nodes of %zu objects each: more than the %u "
+			       "objects skein shows", n, node->n, TOPO_MAX_CLUSTER);
 	struct topo *t = topo_new();
 	uint32_t root, nid, id;
 	if (!t || add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
