@@ -353,7 +353,7 @@ cli_explore(struct cli *c)
 	struct view_session vs;
 	int rc = session_open(c, &vs);
 	if (rc)
-		return rc;
+		return screen_exit_status(rc);
 	int ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII;
 	char msg[256];
 	if (explore_run(vs.a, &vs.vo, color, ascii, msg, sizeof msg)) {
@@ -361,7 +361,7 @@ cli_explore(struct cli *c)
 		rc = EXIT_FAIL;
 	}
 	session_close(&vs);
-	return rc;
+	return screen_exit_status(rc);
 }
 
 int
@@ -405,7 +405,9 @@ cli_render(struct cli *c)
 	struct view_session vs;
 	int rc = session_open(c, &vs);
 	if (rc)
-		return rc;
+		return screen_exit_status(rc);
+	/* loaded: nothing to restore, a signal may end render at once */
+	screen_signals_default();
 	vs.vo.pane = c->pane;
 	struct err e = { 0 };
 	struct view_render_stats st;
