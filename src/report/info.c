@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "base/json.h"
+#include "base/sat.h"
 #include "base/text.h"
 #include "summary.h"
 
@@ -90,9 +91,9 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	fprintf(out, "operations    %" PRIu64 ":", sum(s->ops, OP_KIND_COUNT));
 	text_counts(out, "", s->ops, OP_KIND_COUNT, op_name);
 	fprintf(out, "messages      %" PRIu64 " (%" PRIu64 " matched, %" PRIu64
-		" sends unmatched, %" PRIu64 " receives unmatched), %" PRIu64 " bytes\n",
+		" sends unmatched, %" PRIu64 " receives unmatched), %s%" PRIu64 " bytes\n",
 		s->msgs, s->msgs_matched, s->msgs_unmatched_send, s->msgs_unmatched_recv,
-		s->msg_bytes);
+		sat_overflowed(s->msg_bytes) ? "at least " : "", s->msg_bytes);
 	fprintf(out, "collectives   %" PRIu64 " (%" PRIu64 " incomplete):", s->colls_total,
 		s->colls_incomplete);
 	text_counts(out, "", s->colls, COLL_TYPE_COUNT, coll_name);
@@ -169,6 +170,10 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 	json_key(&j, "unmatched_sends"); json_uint(&j, s->msgs_unmatched_send);
 	json_key(&j, "unmatched_receives"); json_uint(&j, s->msgs_unmatched_recv);
 	json_key(&j, "bytes"); json_uint(&j, s->msg_bytes);
+	if (sat_overflowed(s->msg_bytes)) {
+		json_key(&j, "bytes_overflow");
+		json_bool(&j, 1);
+	}
 	json_end_object(&j);
 	json_key(&j, "collectives");
 	json_begin_object(&j);
