@@ -376,8 +376,8 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 {
 	OTF2_GlobalDefReader *gd = OTF2_Reader_GetGlobalDefReader(rd);
 	if (!gd)
-		return err_set(r->e, ERR_FORMAT, "%s: cannot open the global definitions%s%s",
-			       r->anchor, r->otf2_msg[0] ? ": " : "", r->otf2_msg);
+		return otf2r_fail(r, r->e, ERR_FORMAT, OTF2_SUCCESS, r->anchor,
+				  "cannot open the global definitions");
 	OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
 	if (!cb)
 		return err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
@@ -397,8 +397,7 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 	if (r->e && r->e->code)
 		return r->e->code;
 	if (st != OTF2_SUCCESS)
-		return err_set(r->e, ERR_FORMAT, "%s: corrupt global definitions (%s)",
-			       r->anchor, r->otf2_msg[0] ? r->otf2_msg : OTF2_Error_GetDescription(st));
+		return otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "corrupt global definitions");
 	int rc = make_timelines(r);
 	if (rc == 0)
 		rc = make_comms(r);

@@ -343,12 +343,8 @@ read_location(struct otf2r *r, OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, uin
 		return err_set(r->prod_err, ERR_IO, "%s: is %s, not a regular file", path,
 			       file_kind(st.st_mode));
 	OTF2_EvtReader *er = absent ? NULL : OTF2_Reader_GetEvtReader(rd, L->id);
-	if (!absent && !er) {
-		int code = r->otf2_msg[0] && strstr(r->otf2_msg, "memory") ? ERR_NOMEM : ERR_FORMAT;
-		return err_set(r->prod_err, code, "%s: cannot read the events of location %llu (%s)",
-			       path, (unsigned long long)L->id,
-			       r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
-	}
+	if (!absent && !er)
+		return otf2r_fail(r, r->prod_err, ERR_FORMAT, OTF2_SUCCESS, path, "cannot read the events");
 	if (er)
 		OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, r);
 	r->cur_tl = L->timeline;
@@ -366,12 +362,10 @@ read_location(struct otf2r *r, OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, uin
 			break;
 		}
 		if (st2 != OTF2_SUCCESS) {
-			int code = otf2_code(st2);
-			rc = err_set(r->prod_err, code, "%s: %s of location %llu after %llu events (%s)",
-				     path, code == ERR_NOMEM ? "out of memory reading the events"
-				     : "truncated or corrupt events",
-				     (unsigned long long)L->id, (unsigned long long)events,
-				     r->otf2_msg[0] ? r->otf2_msg : OTF2_Error_GetDescription(st2));
+			char what[96];
+			snprintf(what, sizeof what, "truncated or corrupt events of location %llu after %llu events",
+				 (unsigned long long)L->id, (unsigned long long)events);
+			rc = otf2r_fail(r, r->prod_err, ERR_FORMAT, st2, path, what);
 			break;
 		}
 		if (o && o->progress && o->progress(o->ud, "reading", *done, total)) {
@@ -397,9 +391,9 @@ produce(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o)
 	uint64_t total = 0, done = 0;
 	for (size_t i = 0; i < t->n_locations; i++)
 		total += t->locations[i].events_declared;
-	if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS)
-		return err_set(r->prod_err, ERR_FORMAT, "%s: cannot open event files (%s)", r->anchor,
-			       r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+	OTF2_ErrorCode st = OTF2_Reader_OpenEvtFiles(rd);
+	if (st != OTF2_SUCCESS)
+		return otf2r_fail(r, r->prod_err, ERR_FORMAT, st, r->anchor, "cannot open event files");
 	OTF2_EvtReaderCallbacks *cb = event_callbacks();
 	int rc = cb ? 0 : err_set(r->prod_err, ERR_NOMEM, "%s: out of memory", r->anchor);
 	for (uint32_t i = 0; i < t->n_locations && rc == 0; i++)

@@ -80,7 +80,8 @@ struct otf2r {
 	char base[4096];         /* the anchor's path without ".otf2" */
 	struct otf2r_anchor anc;
 	uint64_t local_maps;     /* mapping tables and clock offsets read */
-	char otf2_msg[256];      /* last message from OTF2's error callback */
+	char otf2_msg[256];      /* first message from OTF2's error callback */
+	OTF2_ErrorCode otf2_err; /* and its code */
 
 	/* OTF2 ref -> skein id (TRACE_NONE where undefined) */
 	struct otf2r_refs string_of, region_of, comm_of, node_of;
@@ -112,6 +113,13 @@ otf2_code(OTF2_ErrorCode st)
 	return st == OTF2_ERROR_MEM_ALLOC_FAILED || st == OTF2_ERROR_MEM_FAULT ||
 		st == OTF2_ERROR_ENOMEM ? ERR_NOMEM : ERR_FORMAT;
 }
+
+/* Records a failed libotf2 call in e and returns the code: ERR_NOMEM,
+ * "PATH: WHAT: out of memory (REASON)", when libotf2 ran out of memory
+ * (st, or the error callback's code when st is OTF2_SUCCESS, e.g. for a
+ * call that returned NULL), else code with "PATH: WHAT (REASON)". */
+int otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, const char *path,
+	       const char *what);
 
 /* The path of a location's local file: BASE/ID.EXT (ext "def" or "evt"). */
 void otf2r_local_path(const struct otf2r *r, uint64_t location, const char *ext, char *buf,

@@ -20,6 +20,7 @@ on_otf2_error(void *ud, const char *file, uint64_t line, const char *func,
 	struct otf2r *r = ud;
 	(void)file; (void)line; (void)func;
 	if (r && !r->otf2_msg[0]) {
+		r->otf2_err = code;
 		char detail[160] = "";
 		if (fmt)
 			vsnprintf(detail, sizeof detail, fmt, va);
@@ -126,6 +127,18 @@ otf2r_local_path(const struct otf2r *r, uint64_t location, const char *ext, char
 	snprintf(buf, n, "%s/%llu.%s", r->base, (unsigned long long)location, ext);
 }
 
+int
+otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, const char *path,
+	   const char *what)
+{
+	OTF2_ErrorCode c = st != OTF2_SUCCESS ? st : r->otf2_err;
+	const char *why = r->otf2_msg[0] ? r->otf2_msg
+		: c != OTF2_SUCCESS ? OTF2_Error_GetDescription(c) : "unknown reason";
+	if (c != OTF2_SUCCESS && otf2_code(c) == ERR_NOMEM)
+		return err_set(e, ERR_NOMEM, "%s: %s: out of memory (%s)", path, what, why);
+	return err_set(e, code, "%s: %s (%s)", path, what, why);
+}
+
 /* ---- the reading sequence ---- */
 
 static OTF2_CallbackCode
@@ -176,18 +189,14 @@ read_local(struct otf2r *r, OTF2_Reader *rd, OTF2_DefReaderCallbacks *cb, uint32
 {
 	OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, r->t->locations[i].id);
 	if (!dr)
-		return err_set(r->e, ERR_FORMAT, "%s: cannot open the local definitions (%s)", path,
-			       r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+		return otf2r_fail(r, r->e, ERR_FORMAT, OTF2_SUCCESS, path, "cannot open the local definitions");
 	OTF2_Reader_RegisterDefCallbacks(rd, dr, cb, r);
 	uint64_t n = 0;
 	OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
 	OTF2_Reader_CloseDefReader(rd, dr);
 	if (st == OTF2_SUCCESS)
 		return 0;
-	int code = otf2_code(st);
-	return err_set(r->e, code, "%s: %s local definitions (%s)", path,
-		       code == ERR_NOMEM ? "out of memory reading the" : "corrupt",
-		       r->otf2_msg[0] ? r->otf2_msg : OTF2_Error_GetDescription(st));
+	return otf2r_fail(r, r->e, ERR_FORMAT, st, path, "corrupt local definitions");
 }
 
 /* Mapping tables and clock offsets live in the local definitions; events
@@ -217,13 +226,13 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
 		n_read += s == LOCAL_READ;
 	}
 	OTF2_DefReaderCallbacks *cb = NULL;
+	OTF2_ErrorCode st;
 	if (rc == 0 && n_read) {
 		cb = OTF2_DefReaderCallbacks_New();
 		if (!cb)
 			rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
-		else if (OTF2_Reader_OpenDefFiles(rd) != OTF2_SUCCESS)
-			rc = err_set(r->e, ERR_FORMAT, "%s: cannot open the local definitions (%s)",
-				     r->anchor, r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+		else if ((st = OTF2_Reader_OpenDefFiles(rd)) != OTF2_SUCCESS)
+			rc = otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot open the local definitions");
 	}
 	if (cb && rc == 0) {
 		OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, on_mapping);
@@ -265,12 +274,11 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o)
 {
 	OTF2_Reader *rd = OTF2_Reader_Open(r->anchor);
 	if (!rd)
-		return err_set(r->e, ERR_IO, "%s: cannot open OTF2 archive (%s)", r->anchor,
-			       r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+		return otf2r_fail(r, r->e, ERR_IO, OTF2_SUCCESS, r->anchor, "cannot open OTF2 archive");
 	int rc = 0;
-	if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS) {
-		rc = err_set(r->e, ERR_FORMAT, "%s: cannot read archive (%s)", r->anchor,
-			     r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+	OTF2_ErrorCode st = OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+	if (st != OTF2_SUCCESS) {
+		rc = otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot read archive");
 		goto out;
 	}
 	uint8_t v[3] = { 0 };
