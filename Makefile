@@ -88,6 +88,11 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(TEST_LIBS) $(CORE_LIBS)
 
+# Writes the hostile archives of tests/hostile.sh with the OTF2 writer.
+$(BUILD)/tools/craft: tests/hostile/craft.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(OTF2_CFLAGS) -o $@ $< $(OTF2_LIBS)
+
 deps:
 	@sh mk/deps.sh build
 
@@ -122,8 +127,9 @@ check-tsan:
 	@$(MAKE) --no-print-directory BUILD=build/tsan OPT="-O1 -g" \
 		SAN="-fsanitize=thread" check-unit
 
-check-cli: $(BIN)
+check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli.sh $(BIN) $(SHARED)
+	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/tui.sh $(BIN)
 	@sh tests/deps.sh
 	@sh tests/layers.sh

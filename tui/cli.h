@@ -49,6 +49,9 @@ enum {
 /* Prints "skein: MESSAGE" on stderr, one line, its control characters
  * shown as '?' (messages quote names from input files). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Warnings the reader gave that change what the user sees (a location
+ * read without its local definitions), on stderr. */
+void cli_load_warnings(const struct trace *t);
 /* Prints "skein: WHAT 'ARG'" and a hint on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *what, const char *arg);
 /* Phase patterns from the configuration files must name regions of t;

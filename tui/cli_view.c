@@ -273,6 +273,7 @@ load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
+	cli_load_warnings(*t);
 	return EXIT_OK;
 }
 

@@ -415,15 +415,28 @@ load(const struct cli *c, struct progress *p, struct trace **t)
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return EXIT_FAIL;
 	}
+	if (c->cmd != CMD_INFO)          /* info shows it in its report */
+		cli_load_warnings(*t);
 	/* a trace without MPI communication has no logical structure to show:
 	 * say what it holds instead of an empty report */
 	if (trace_require_communication(*t, &e)) {
-		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
+		cli_error("%s: %s", c->trace, e.msg);
 		trace_destroy(*t);
 		*t = NULL;
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+void
+cli_load_warnings(const struct trace *t)
+{
+	const struct trace_info *info = trace_info(t);
+	if (info->warnings[WARN_NO_LOCAL_DEFS])
+		cli_error("warning: %s: no local definitions; %llu location%s read with global ids",
+			  trace_str(t, info->no_local_defs),
+			  (unsigned long long)info->warnings[WARN_NO_LOCAL_DEFS],
+			  info->warnings[WARN_NO_LOCAL_DEFS] == 1 ? "" : "s");
 }
 
 static int

@@ -21,6 +21,8 @@
  *                   MiB)
  *   many-defs N     many-locs, each extra location with a local definitions
  *                   file of its own (a clock offset)
+ *   global-ids      plain, but the events name the global ids and the
+ *                   local definitions files are empty (no mapping tables)
  *   escape          plain, with terminal escape sequences in the creator,
  *                   region, rank, node and location names
  *   huge-bytes      plain, with messages claiming 2^63 bytes each
@@ -47,6 +49,7 @@ struct spec {
 	uint64_t def_chunk;
 	uint64_t msg_bytes;
 	bool escape;
+	bool global_ids;         /* events name global ids; no mapping tables */
 };
 
 /* global ids, before spec.base is added */
@@ -77,8 +80,9 @@ static OTF2_FlushCallbacks flush_cb = { .otf2_pre_flush = pre_flush, .otf2_post_
 
 /* Local ids in the event files: the reverse of the global order, so that
  * an archive read without its mapping tables names the wrong things. */
-static uint32_t local_region(uint32_t g) { return R_COUNT - 1 - g; }
-#define LOCAL_COMM 7u
+static bool global_ids;
+static uint32_t local_region(uint32_t g) { return global_ids ? g : R_COUNT - 1 - g; }
+#define LOCAL_COMM (global_ids ? (uint32_t)C_WORLD : 7u)
 
 static void
 write_events(OTF2_Archive *a, const struct spec *s)
@@ -121,6 +125,10 @@ write_local_defs(OTF2_Archive *a, const struct spec *s)
 		OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, r);
 		if (!dw)
 			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetDefWriter");
+		if (s->global_ids) {            /* an empty file */
+			CHECK(OTF2_Archive_CloseDefWriter(a, dw));
+			continue;
+		}
 		OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, R_COUNT);
 		for (uint32_t g = 0; g < R_COUNT; g++)
 			CHECK(OTF2_IdMap_AddIdPair(m, local_region(g), s->base + g));
@@ -158,7 +166,7 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	CHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, 0, 1000000, 0));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_EMPTY, ""));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MPI, "MPI"));
-	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MAIN, name(s, "main", "ma\033[2Jin")));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MAIN, name(s, "main", "ma\"in,\033[2J")));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_SEND, "MPI_Send"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RECV, "MPI_Recv"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_WORLD, "MPI_COMM_WORLD"));
@@ -237,6 +245,8 @@ parse(int argc, char **argv, struct spec *s)
 		s->extra_locs = n ? n : 10000;
 		s->extra_defs = true;
 		s->def_chunk = OTF2_CHUNK_SIZE_MAX;
+	} else if (!strcmp(s->kind, "global-ids")) {
+		s->global_ids = global_ids = true;
 	} else if (!strcmp(s->kind, "escape")) {
 		s->escape = true;
 	} else if (!strcmp(s->kind, "huge-bytes")) {
@@ -252,7 +262,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|many-locs|many-defs|escape|huge-bytes DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|many-locs|many-defs|global-ids|escape|huge-bytes DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,
