@@ -36,7 +36,7 @@ expect() {
 	shift 3
 	[ "$1" != -- ] && { secs=$1; shift; }
 	shift
-	timeout -s KILL "$secs" "$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	timeout --signal=KILL "$secs" "$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	got=$?
 	# a usage error adds the hint "Try 'skein --help'." on a line of its own
 	grep -v "^Try 'skein --help'.\$" "$tmp/err" >"$tmp/err1"
@@ -230,15 +230,18 @@ if command -v tmux >/dev/null 2>&1; then
 	cat >"$tmp/status.py" <<'PY'
 import signal, subprocess, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
-r = subprocess.call(sys.argv[1:], preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+p = subprocess.Popen(sys.argv[2:], preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+open(sys.argv[1], "w").write("%d\n" % p.pid)
+r = p.wait()
 print("status=%d" % (128 - r if r < 0 else r))
 PY
 	i=0
 	for c in "QUIT|131" "USR1|138" "PIPE|141" "TERM|143" "INT|130" "HUP|129"; do
 		sig=${c%%|*} want=${c#*|} i=$((i + 1))
-		t send-keys -t h "clear; python3 $tmp/status.py $skein explore $tmp/plain; stty -g | cmp -s - $tmp/stty.before && echo TTY-OK-$i" Enter
+		rm -f "$tmp/pid"
+		t send-keys -t h "clear; python3 $tmp/status.py $tmp/pid $skein explore $tmp/plain; stty -g | cmp -s - $tmp/stty.before && echo TTY-OK-$i" Enter
 		wait_for 'logical · lateness' || bad "explorer start ($sig)"
-		pid=$(pgrep -f "^$skein explore $tmp/plain" | head -1)
+		pid=$(cat "$tmp/pid" 2>/dev/null)
 		[ -n "$pid" ] && kill -"$sig" "$pid"
 		wait_for "^TTY-OK-$i" && screen | grep -q "^status=$want\$" && ok ||
 			bad "SIG$sig: terminal restored and status $want ($(screen | grep status=))"
@@ -249,7 +252,7 @@ PY
 		grep -q 'crash.xml: hwloc [0-9.]* crashed' "$tmp/xerr" && ok || bad "explore --topology crash.xml: exit 2, one line"
 	# leap merge in the explorer: progress shown, Ctrl-C cancels with 130
 	if [ -f "$tmp/tree/traces.otf2" ]; then
-		t send-keys -t h "clear; python3 $tmp/status.py $skein explore --leap-merge $tmp/tree" Enter
+		t send-keys -t h "clear; python3 $tmp/status.py $tmp/pid $skein explore --leap-merge $tmp/tree" Enter
 		wait_for 'leap merging' 100 && ok || bad "the explorer shows leap merging progress"
 		t send-keys -t h C-c
 		wait_for '^status=130$' 30 && ok || bad "Ctrl-C cancels leap merging ($(screen | tail -3))"

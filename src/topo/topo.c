@@ -18,6 +18,7 @@
 
 #include "base/file.h"
 #include "base/intern.h"
+#include "base/text.h"
 #include "base/vec.h"
 
 struct topo {
@@ -179,7 +180,7 @@ check_xml(const char *path, struct err *e)
  * counted before hwloc builds it: the objects are the sum over the levels
  * of the product of the arities above. */
 static int
-check_synthetic(const char *d, struct err *e)
+check_synthetic(const char *d, const char *shown, struct err *e)
 {
 	uint64_t width = 1, total = 1;
 	const char *p = d;
@@ -203,7 +204,7 @@ check_synthetic(const char *d, struct err *e)
 				if (*q == ':')
 					a = q + 1;
 			if (!isdigit((unsigned char)*a))
-				return err_set(e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", d);
+				return err_set(e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", shown);
 			errno = 0;
 			unsigned long long arity = strtoull(a, NULL, 10);
 			if (errno || arity == 0 || arity > TOPO_MAX_OBJECTS || width * arity > TOPO_MAX_OBJECTS)
@@ -213,7 +214,7 @@ check_synthetic(const char *d, struct err *e)
 			total += width;
 		}
 		if (total > TOPO_MAX_OBJECTS)
-			return err_set(e, ERR_LIMIT, "'%s': more than %u objects, more than skein loads", d,
+			return err_set(e, ERR_LIMIT, "'%s': more than %u objects, more than skein loads", shown,
 				       TOPO_MAX_OBJECTS);
 		p = end;
 	}
@@ -280,7 +281,7 @@ read_all(int fd, void *p, size_t n)
 
 /* The child: load with hwloc, walk, answer, exit. */
 static void
-child(int fd, enum source src, const char *arg)
+child(int fd, enum source src, const char *arg, const char *what)
 {
 	struct answer ans = { 0 };
 	struct err e = { 0 };
@@ -291,15 +292,14 @@ child(int fd, enum source src, const char *arg)
 		ans.rc = err_set(&e, ERR_NOMEM, "out of memory");
 	} else {
 		if (src == SRC_XML && hwloc_topology_set_xml(h, arg) != 0)
-			ans.rc = err_set(&e, ERR_FORMAT, "%s: not an hwloc XML topology", arg);
+			ans.rc = err_set(&e, ERR_FORMAT, "%s: not an hwloc XML topology", what);
 		else if (src == SRC_SYNTHETIC && hwloc_topology_set_synthetic(h, arg) != 0)
-			ans.rc = err_set(&e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", arg);
+			ans.rc = err_set(&e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", what);
 		if (!ans.rc && hwloc_topology_load(h) != 0)
-			ans.rc = err_set(&e, ERR_FORMAT, "%s: hwloc could not load the topology",
-					 src == SRC_MACHINE ? "this machine" : arg);
+			ans.rc = err_set(&e, ERR_FORMAT, "%s: hwloc could not load the topology", what);
 		if (!ans.rc && (ans.rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0)) == ERR_LIMIT)
 			err_set(&e, ERR_LIMIT, "%s: more than %u objects or %u levels, more than skein loads",
-				src == SRC_MACHINE ? "this machine" : arg, TOPO_MAX_OBJECTS, TOPO_MAX_DEPTH);
+				what, TOPO_MAX_OBJECTS, TOPO_MAX_DEPTH);
 	}
 	ans.n = ans.rc ? 0 : (uint32_t)t->n;
 	snprintf(m, sizeof m, "%.*s", (int)sizeof m - 1, e.msg[0] ? e.msg : err_name(ans.rc));
@@ -314,7 +314,7 @@ child(int fd, enum source src, const char *arg)
 }
 
 static void
-child_start(int fd, enum source src, const char *arg)
+child_start(int fd, enum source src, const char *arg, const char *what)
 {
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null >= 0) {
@@ -328,7 +328,7 @@ child_start(int fd, enum source src, const char *arg)
 #ifdef __linux__
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
-	child(fd, src, arg);
+	child(fd, src, arg, what);
 }
 
 /* The parent: the records from the child, rebuilt into *out. */
@@ -379,8 +379,10 @@ static int
 load(enum source src, const char *arg, struct topo **out, struct err *e)
 {
 	*out = NULL;
-	const char *what = src == SRC_MACHINE ? "this machine" : arg;
-	int rc = src == SRC_XML ? check_xml(arg, e) : src == SRC_SYNTHETIC ? check_synthetic(arg, e) : 0;
+	/* messages name the input on one line, whatever it holds */
+	char shown[256];
+	const char *what = src == SRC_MACHINE ? "this machine" : text_safe(arg, shown, sizeof shown);
+	int rc = src == SRC_XML ? check_xml(arg, e) : src == SRC_SYNTHETIC ? check_synthetic(arg, what, e) : 0;
 	if (rc)
 		return rc;
 	fflush(NULL);             /* nothing buffered is written twice */
@@ -395,7 +397,7 @@ load(enum source src, const char *arg, struct topo **out, struct err *e)
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		child_start(fd[1], src, arg);
+		child_start(fd[1], src, arg, what);
 	}
 	close(fd[1]);
 	rc = receive(fd[0], what, out, e);
