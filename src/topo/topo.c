@@ -4,11 +4,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <hwloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -264,17 +266,36 @@ write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* 0, or -1 at end of file or on error (errno EINTR: interrupted). */
+/* Reads n bytes before the deadline (CLOCK_MONOTONIC): 0, or -1 at end
+ * of file or on an error, with errno EINTR (a signal: cancelled) or
+ * ETIMEDOUT (the child took too long). */
 static int
-read_all(int fd, void *p, size_t n)
+read_all(int fd, void *p, size_t n, const struct timespec *deadline)
 {
 	char *c = p;
 	while (n) {
-		ssize_t r = read(fd, c, n);
-		if (r <= 0)
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long long ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
+			(deadline->tv_nsec - now.tv_nsec) / 1000000;
+		if (ms <= 0) {
+			errno = ETIMEDOUT;
 			return -1;
-		c += r;
-		n -= (size_t)r;
+		}
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int r = poll(&pf, 1, ms > 1000 ? 1000 : (int)ms);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			continue;
+		ssize_t got = read(fd, c, n);
+		if (got <= 0) {
+			if (got == 0)
+				errno = 0;
+			return -1;
+		}
+		c += got;
+		n -= (size_t)got;
 	}
 	return 0;
 }
@@ -316,6 +337,15 @@ child(int fd, enum source src, const char *arg, const char *what)
 static void
 child_start(int fd, enum source src, const char *arg, const char *what)
 {
+	/* the parent's handlers are not the child's: a crash in hwloc ends
+	 * the child at once (a fatal-signal handler of the explorer would
+	 * reset the terminal under it; a sanitizer's could deadlock) */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null >= 0) {
 		dup2(null, STDERR_FILENO);
@@ -323,7 +353,6 @@ child_start(int fd, enum source src, const char *arg, const char *what)
 	}
 	struct rlimit lim = { CHILD_BYTES, CHILD_BYTES };
 	setrlimit(RLIMIT_AS, &lim);
-	signal(SIGALRM, SIG_DFL);
 	alarm(CHILD_SECONDS);
 #ifdef __linux__
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -331,14 +360,20 @@ child_start(int fd, enum source src, const char *arg, const char *what)
 	child(fd, src, arg, what);
 }
 
-/* The parent: the records from the child, rebuilt into *out. */
+/* The parent: the records from the child, rebuilt into *out. Returns
+ * ERR_IO when the child died or answered nonsense (waitpid says how). */
 static int
 receive(int fd, const char *what, struct topo **out, struct err *e)
 {
 	struct answer ans;
-	if (read_all(fd, &ans, sizeof ans))
+	struct timespec deadline;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += CHILD_SECONDS + 2;
+	if (read_all(fd, &ans, sizeof ans, &deadline))
 		return errno == EINTR ? err_set(e, ERR_CANCELLED, "%s: loading the topology was interrupted", what)
-			: ERR_IO;       /* the child died: waitpid says how */
+			: errno == ETIMEDOUT ? err_set(e, ERR_LIMIT, "%s: hwloc took more than %d s to load the topology",
+						       what, CHILD_SECONDS)
+			: ERR_IO;
 	ans.msg[sizeof ans.msg - 1] = '\0';
 	if (ans.rc)
 		return err_set(e, ans.rc < 0 ? ans.rc : ERR_FORMAT, "%s", ans.msg);
@@ -351,7 +386,7 @@ receive(int fd, const char *what, struct topo **out, struct err *e)
 	for (uint32_t i = 0; i < ans.n && rc == 0; i++) {
 		struct rec r;
 		uint32_t id;
-		if (read_all(fd, &r, sizeof r)) {
+		if (read_all(fd, &r, sizeof r, &deadline)) {
 			rc = ERR_IO;
 			break;
 		}
