@@ -247,8 +247,8 @@ PY
 			bad "SIG$sig: terminal restored and status $want ($(screen | grep status=))"
 	done
 	# a bad --topology in the explorer: exit 2 and one line, before any screen
-	t send-keys -t h "clear; $skein explore --topology $tmp/crash.xml $tmp/plain 2>$tmp/xerr; echo status=\$?" Enter
-	wait_for '^status=' && screen | grep -q '^status=2$' && [ "$(wc -l <"$tmp/xerr")" = 1 ] &&
+	t send-keys -t h "clear; $skein explore --topology $tmp/crash.xml $tmp/plain 2>$tmp/xerr; echo topo-status=\$?" Enter
+	wait_for '^topo-status=' 100 && screen | grep -q '^topo-status=2$' && [ "$(wc -l <"$tmp/xerr")" = 1 ] &&
 		grep -q 'crash.xml: hwloc [0-9.]* crashed' "$tmp/xerr" && ok || bad "explore --topology crash.xml: exit 2, one line"
 	# leap merge in the explorer: progress shown, Ctrl-C cancels with 130
 	if [ -f "$tmp/tree/traces.otf2" ]; then

@@ -351,8 +351,25 @@ child_start(int fd, enum source src, const char *arg, const char *what)
 		dup2(null, STDERR_FILENO);
 		dup2(null, STDOUT_FILENO);
 	}
-	struct rlimit lim = { CHILD_BYTES, CHILD_BYTES };
-	setrlimit(RLIMIT_AS, &lim);
+	/* CHILD_BYTES more than the process has mapped (a sanitizer's
+	 * shadow memory is terabytes of address space), within the limit the
+	 * user set */
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	struct rlimit lim;
+	if (getrlimit(RLIMIT_AS, &lim) == 0) {
+		rlim_t want = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + CHILD_BYTES;
+		if (lim.rlim_max == RLIM_INFINITY || want < lim.rlim_max)
+			lim.rlim_cur = want;
+		else
+			lim.rlim_cur = lim.rlim_max;
+		setrlimit(RLIMIT_AS, &lim);
+	}
 	alarm(CHILD_SECONDS);
 #ifdef __linux__
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
