@@ -115,7 +115,8 @@ static const char usage_text[] =
 	"  -h, --help              this help\n"
 	"  -V, --version           print the version\n"
 	"\n"
-	"exit status: 0 success, 1 the trace could not be read, 2 usage error.\n";
+	"exit status: 0 success, 1 the trace could not be read, 2 usage error,\n"
+	"128+N ended by signal N (130 Ctrl-C, 143 SIGTERM).\n";
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,

@@ -191,6 +191,10 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 		json_uint(&j, info->warnings[w]);
 	}
 	json_end_object(&j);
+	if (info->no_local_defs) {
+		json_key(&j, "no_local_defs_file");
+		json_string(&j, trace_str(t, info->no_local_defs));
+	}
 	json_key(&j, "timelines");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_tl; i++) {
