@@ -1,4 +1,5 @@
-/* otf2_anchor.c — the anchor file, checked before OTF2 opens it.
+/* otf2_anchor.c — the anchor and definition files, checked before libotf2
+ * opens them.
  *
  * libotf2 trusts the anchor: a string without its terminating NUL sends it
  * searching the following chunk-sized reads for one (12-30 s, and a
@@ -154,6 +155,132 @@ otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e)
 			     ANCHOR_MAX_BYTES >> 10);
 	else if (parse(&c, a))
 		rc = err_set(e, ERR_FORMAT, "%s: corrupt anchor file (%s)", anchor, c.bad);
+	free(buf);
+	return rc;
+}
+
+/* ---- definition files ----
+ *
+ * A definitions file (NAME.def, NAME/ID.def) is an OTF2 buffer too: the
+ * 18-byte chunk header (3, endianness, two u64 event numbers), then
+ * records of [u8 type][u8 length, or 255 and a u64][payload], then 2 (end
+ * of file). libotf2 reads a record's fields without checking them
+ * against the record's length: a group claiming n members makes it read
+ * up to 9n bytes past the record, and past the end of its buffer when
+ * the record is the last (a crash, found by fuzz_otf2). So the framing
+ * is checked here, and a group's member count against its record. */
+
+/* A compressed unsigned integer of at most `width` bytes: 0 and all-ones
+ * are one byte (0x00, 0xff), anything else a byte count then the bytes.
+ * Returns the bytes used, or 0 when malformed or past end. */
+static size_t
+cuint(const unsigned char *p, const unsigned char *end, int width, int big, uint64_t *v)
+{
+	if (p >= end)
+		return 0;
+	if (*p == 0 || *p == 0xff) {
+		*v = *p ? UINT64_MAX : 0;
+		return 1;
+	}
+	size_t n = *p;
+	if (n > (size_t)width || (size_t)(end - p) < n + 1)
+		return 0;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = big ? i : n - 1 - i;
+		x = x << 8 | p[1 + k];
+	}
+	*v = x;
+	return n + 1;
+}
+
+enum { DEF_GROUP = 18 };
+
+/* A group's payload: self, name (u32), a type byte, the member count
+ * (u32), then that many members of at least one byte each. */
+static const char *
+check_group(const unsigned char *p, const unsigned char *end, int big)
+{
+	uint64_t v, n;
+	size_t k;
+	if (!(k = cuint(p, end, 4, big, &v)) || !(k += cuint(p + k, end, 4, big, &v)) || p + k >= end)
+		return "a group record cut short";
+	k++;                                  /* the pre-1.2 group type */
+	size_t m = cuint(p + k, end, 4, big, &n);
+	if (!m)
+		return "a group record cut short";
+	if (n > (uint64_t)(end - (p + k + m)))
+		return "a group claims more members than its record holds";
+	return NULL;
+}
+
+int
+otf2r_check_defs(const char *path, int global, struct err *e)
+{
+	FILE *f = file_open_read(path, e);
+	if (!f)
+		return ERR_IO;
+	unsigned char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (;;) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			unsigned char *b = realloc(buf, ncap);
+			if (!b) {
+				rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+				break;
+			}
+			buf = b;
+			cap = ncap;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				rc = err_set(e, ERR_IO, "%s: read error", path);
+			break;
+		}
+	}
+	fclose(f);
+	const char *bad = NULL;
+	size_t at = 18;
+	if (!rc && (n < 18 || buf[0] != 3 || (buf[1] != 0x42 && buf[1] != 0x23)))
+		bad = "no OTF2 buffer header";
+	int big = !rc && n > 1 && buf[1] == 0x23;
+	while (!rc && !bad) {
+		if (at >= n) {
+			bad = "no end-of-file mark";
+			break;
+		}
+		unsigned type = buf[at++];
+		if (type == 2)
+			break;                        /* end of file */
+		if (at >= n) {
+			bad = "a record without its length";
+			break;
+		}
+		uint64_t len = buf[at++];
+		if (len == 0xff) {
+			if (n - at < 8) {
+				bad = "a record without its length";
+				break;
+			}
+			struct cursor c = { .p = buf + at, .end = buf + n, .big = big };
+			len = uint_n(&c, 8);
+			at += 8;
+		}
+		if (len > n - at) {
+			bad = "a record runs past the end of the file";
+			break;
+		}
+		if (global && type == DEF_GROUP)
+			bad = check_group(buf + at, buf + at + len, big);
+		at += (size_t)len;
+	}
+	if (bad)
+		rc = err_set(e, ERR_FORMAT, "%s: corrupt %s definitions (%s at byte %zu)", path,
+			     global ? "global" : "local", bad, at);
 	free(buf);
 	return rc;
 }

@@ -72,6 +72,13 @@ struct otf2r_anchor {
  * the file. */
 int otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e);
 
+/* Checks a definitions file's records (global: the global definitions)
+ * before libotf2 reads it: each record within the file, an end-of-file
+ * mark, and each group's member count within its record. Returns 0,
+ * ERR_IO (not a regular file), ERR_FORMAT ("PATH: corrupt ... definitions
+ * (what, at byte N)") or ERR_NOMEM. */
+int otf2r_check_defs(const char *path, int global, struct err *e);
+
 struct otf2r {
 	struct trace *t;
 	struct build *b;

@@ -110,6 +110,8 @@ archive_paths(struct otf2r *r, struct err *e)
 	if (file_check_regular(def, &def_bytes, &fe))
 		return err_set(e, ERR_FORMAT, "%s: cannot open the global definitions (%s)", r->anchor,
 			       fe.msg);
+	if ((rc = otf2r_check_defs(def, 1, e)))
+		return rc;
 	/* libotf2 sizes tables by these counts; each location and each
 	 * definition is a record of several bytes in the global definitions */
 	if (r->anc.n_locations > def_bytes / 4 || r->anc.n_global_defs > def_bytes / 2 ||
@@ -241,7 +243,8 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
 			if (state[i] != LOCAL_READ)
 				continue;
 			otf2r_local_path(r, t->locations[i].id, "def", path, sizeof path);
-			rc = read_local(r, rd, cb, i, path);
+			if ((rc = otf2r_check_defs(path, 0, r->e)) == 0)
+				rc = read_local(r, rd, cb, i, path);
 		}
 		OTF2_Reader_CloseDefFiles(rd);
 	}
