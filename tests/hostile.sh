@@ -85,6 +85,23 @@ cp -r "$tmp/plain" "$tmp/nloc"
 printf '\377\377\377' | dd of="$tmp/nloc/traces.otf2" bs=1 seek=33 conv=notrunc 2>/dev/null
 expect "anchor claims 2^24 locations" 1 'traces.def: truncated or corrupt global definitions \(the anchor declares' -- info "$tmp/nloc"
 
+# a group claiming more members than its record holds: libotf2 read past
+# its buffer (SEGV, found by fuzz_otf2)
+cp -r "$tmp/plain" "$tmp/group"
+python3 - "$tmp/group/traces.def" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+p = 18
+while d[p] != 2:
+    t, n = d[p], d[p + 1]
+    if t == 18 and d[p + 2:p + 6] == bytes([0, 0, 6, 1]):   # self 0, name 0, the member count
+        d[p + 6] = 200
+        break
+    p += 2 + n
+open(sys.argv[1], "wb").write(d)
+PY
+expect "a group claiming 200 members in 8 bytes" 1 'traces.def: corrupt global definitions \(a group claims more members than its record holds at byte [0-9]+\)' -- info "$tmp/group"
+
 # ---- 2. missing, empty or unreadable local definitions
 cp -r "$tmp/plain" "$tmp/nodef" && rm "$tmp/nodef/traces/1.def"
 expect "local definitions missing" 1 'nodef/traces/1.def: local definitions missing, while the other locations.* map ids' -- info "$tmp/nodef"
