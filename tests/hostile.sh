@@ -71,6 +71,8 @@ grep -q '^messages      16 (16 matched' "$tmp/out" && ok || bad "ids near 2^26: 
 mk spread-comms spread 20000
 expect_mem "20,000 spread-out communicators" 0 '' -- info "$tmp/spread"
 grep -q '^messages      16 (16 matched' "$tmp/out" && ok || bad "spread communicators: the messages match"
+mk wide-comms wide 20000
+expect_mem "20,000 communicators naming one group of 100,000" 1 'wide/traces.otf2: communicators with more than 16777216 members in all' -- info "$tmp/wide"
 mk many-locs locs 10000
 expect_mem "10,000 locations without local definitions, 16 MiB chunks" 0 '' -- info "$tmp/locs"
 grep -q '^other locs    10000 ' "$tmp/out" && ok || bad "10,000 other locations counted"

@@ -356,6 +356,14 @@ make_comms(struct otf2r *r)
 					grp->members[n] < t->n_timelines
 					? (uint32_t)grp->members[n] : TRACE_NONE;
 		}
+		/* many communicators may name one large group: their members
+		 * together are what the model holds */
+		if (t->n_comm_members + n > OTF2R_MAX_COMM_MEMBERS) {
+			rc = err_set(r->e, ERR_LIMIT, "%s: communicators with more than %u members in all "
+				     "(%zu communicators so far), more than skein reads", r->anchor,
+				     OTF2R_MAX_COMM_MEMBERS, c);
+			break;
+		}
 		rc = trace_add_comm(t, r->comms[c].name, members, n, is_self, &id);
 		if (rc == 0)
 			rc = otf2r_refs_put(&r->comm_of, r->comms[c].ref, id);

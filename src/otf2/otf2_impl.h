@@ -12,6 +12,9 @@
 /* At most this many locations are read (an index per location fits in
  * the model's 32-bit ids with room to spare). */
 #define OTF2R_MAX_LOCATIONS (1u << 26)
+/* Communicators hold at most this many members in all (many may name one
+ * large group, so this is not bounded by the definitions' size). */
+#define OTF2R_MAX_COMM_MEMBERS (1u << 24)
 
 /* A map from an OTF2 definition ref to a skein id (or an index): the one
  * table every kind of definition is looked up in. Writers number refs

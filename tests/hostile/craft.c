@@ -16,6 +16,8 @@
  *                   location groups)
  *   spread-comms N  plain, plus N communicators whose ids are spread out
  *                   (id i * 3355), each with its own group
+ *   wide-comms N    plain, plus one group of 100,000 members and N
+ *                   communicators (default 20,000) that all name it
  *   many-locs N     plain, plus N non-rank locations (no events of their
  *                   own), the definition chunk size at OTF2's maximum (16
  *                   MiB)
@@ -44,6 +46,7 @@ struct spec {
 	uint32_t ranks;
 	uint32_t base;           /* added to every definition id */
 	uint32_t spread_comms;
+	uint32_t wide_comms;     /* communicators over one large group */
 	uint32_t extra_locs;
 	bool extra_defs;         /* the extra locations have local definitions */
 	uint64_t def_chunk;
@@ -221,6 +224,20 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 						     OTF2_COMM_FLAG_NONE));
 	}
 	free(members);
+	if (s->wide_comms) {
+		enum { WIDE = 100000 };
+		uint64_t *wide = malloc(WIDE * sizeof *wide);
+		if (!wide)
+			check(OTF2_ERROR_MEM_ALLOC_FAILED, "malloc");
+		for (uint32_t k = 0; k < WIDE; k++)
+			wide[k] = k;
+		CHECK(OTF2_GlobalDefWriter_WriteGroup(w, b + 100, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
+						      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, WIDE, wide));
+		free(wide);
+		for (uint32_t k = 0; k < s->wide_comms; k++)
+			CHECK(OTF2_GlobalDefWriter_WriteComm(w, b + 100 + k, b + S_WORLD, b + 100,
+							     b + C_WORLD, OTF2_COMM_FLAG_NONE));
+	}
 	CHECK(OTF2_Archive_CloseGlobalDefWriter(a, w));
 }
 
@@ -238,6 +255,9 @@ parse(int argc, char **argv, struct spec *s)
 		s->base = BIG - 64;
 	} else if (!strcmp(s->kind, "spread-comms")) {
 		s->spread_comms = n ? n : 20000;
+	} else if (!strcmp(s->kind, "wide-comms")) {
+		s->wide_comms = n ? n : 20000;
+		s->def_chunk = OTF2_CHUNK_SIZE_MIN * 4;     /* the group is one 334 KB record */
 	} else if (!strcmp(s->kind, "many-locs")) {
 		s->extra_locs = n ? n : 10000;
 		s->def_chunk = OTF2_CHUNK_SIZE_MAX;
@@ -262,7 +282,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|many-locs|many-defs|global-ids|escape|huge-bytes DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,
