@@ -29,7 +29,7 @@ cli_check_regions(const struct cli *c, const struct trace *t)
 		for (uint32_t i = 0; i < c->aopts.n_phases; i++)
 			globs[i] = c->phases[i].region_glob;
 		if (config_check_phase_globs("--phase", globs, c->aopts.n_phases, t, &e)) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			return e.code == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
 		}
 		return EXIT_OK;
