@@ -47,7 +47,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench fuzz doc-keys
+	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo doc-keys
 
 all: $(BIN)
 
@@ -88,6 +88,11 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(TEST_LIBS) $(CORE_LIBS)
 
+# Writes the hostile archives of tests/hostile.sh with the OTF2 writer.
+$(BUILD)/tools/craft: tests/hostile/craft.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(OTF2_CFLAGS) -o $@ $< $(OTF2_LIBS)
+
 deps:
 	@sh mk/deps.sh build
 
@@ -126,8 +131,9 @@ check-tsan:
 doc-keys: $(BIN)
 	@sh mk/keys-doc.sh $(BIN)
 
-check-cli: $(BIN)
+check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli.sh $(BIN) $(SHARED)
+	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/deps.sh
@@ -149,20 +155,50 @@ bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
 	@$(MAKE) --no-print-directory -C traces/gen all
 	@sh tests/bench/bench.sh $(BUILD)
 
-# libFuzzer on the config loader (clang): FUZZ_SECONDS bounds the run.
-# New inputs go to build/fuzz/corpus; config/ and tests/config/ seed it.
+# libFuzzer (clang) on the configuration loader, the OTF2 definitions path
+# and the topology loader; FUZZ_SECONDS bounds each run (doc/robustness.md
+# says what each covers and what they found). New inputs go to
+# build/fuzz/corpus-*; the project's files seed them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_BUILD   := $(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT="-O1 -g" SAN="$(FUZZ_SAN)"
+# libotf2 allocates arrays by the counts a record claims before reading
+# them; ASan refuses what glibc would refuse (past 2 GiB), as in production.
+FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=2048 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan-otf2.supp
 
-fuzz:
-	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT="-O1 -g" SAN="$(FUZZ_SAN)" \
-		build/fuzz/fuzz/fuzz_config
+fuzz: fuzz-config fuzz-otf2 fuzz-topo
+
+fuzz-config:
+	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_config
 	@mkdir -p build/fuzz/corpus
 	build/fuzz/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus config tests/config
 
-$(BUILD)/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(LIB)
+# The template archive: two ranks written by craft; the seed packs its
+# anchor, global and local definitions as the target reads them.
+fuzz-otf2: $(BUILD)/tools/craft
+	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_otf2
+	@rm -rf build/fuzz/otf2-template && $(BUILD)/tools/craft plain build/fuzz/otf2-template 2
+	@mkdir -p build/fuzz/corpus-otf2 build/fuzz/seed-otf2
+	@python3 tests/fuzz/pack_otf2.py build/fuzz/otf2-template build/fuzz/seed-otf2/plain
+	@for k in big-ids escape global-ids; do rm -rf build/fuzz/t-$$k && $(BUILD)/tools/craft $$k build/fuzz/t-$$k && \
+		python3 tests/fuzz/pack_otf2.py build/fuzz/t-$$k build/fuzz/seed-otf2/$$k; done
+	SKEIN_FUZZ_TEMPLATE=build/fuzz/otf2-template $(FUZZ_ENV) build/fuzz/fuzz/fuzz_otf2 \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=build/fuzz/otf2- build/fuzz/corpus-otf2 build/fuzz/seed-otf2
+
+fuzz-topo:
+	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_topo
+	@mkdir -p build/fuzz/corpus-topo build/fuzz/seed-topo
+	@printf '\001pack:2 core:4 pu:2' >build/fuzz/seed-topo/synthetic
+	@printf '\001pack:2 [numa] core:3(indexes=0,1,2) pu:2' >build/fuzz/seed-topo/numa
+	@for f in $(wildcard $(SHARED)/traces/hwloc/*.xml); do { printf '\000'; cat $$f; } >build/fuzz/seed-topo/$$(basename $$f); done
+	$(FUZZ_ENV) build/fuzz/fuzz/fuzz_topo -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=30 \
+		-artifact_prefix=build/fuzz/topo- build/fuzz/corpus-topo build/fuzz/seed-topo
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(CORE_LIBS)
 

@@ -110,7 +110,7 @@ missing_file(void **state)
 	assert_string_equal(e.msg, "tests/config/absent.yaml: No such file or directory");
 	err_clear(&e);
 	assert_int_equal(config_load_file(&c, "tests/config", &e), ERR_IO);
-	assert_string_equal(e.msg, "tests/config: is a directory");
+	assert_string_equal(e.msg, "tests/config: is a directory, not a regular file");
 	config_fini(&c);
 }
 

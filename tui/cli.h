@@ -14,7 +14,9 @@
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #define MAX_PHASES 64
 
-enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_KEYS };
+enum cmd {
+	CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_KEYS, CMD_HELP, CMD_VERSION
+};
 
 
 struct cli {
@@ -46,6 +48,12 @@ enum {
 	G_AUTO = 2048, G_PROGRESS = 4096, G_STARTUP = 8192,
 };
 
+/* Prints "skein: MESSAGE" on stderr, one line, its control characters
+ * shown as '?' (messages quote names from input files). */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Warnings the reader gave that change what the user sees (a location
+ * read without its local definitions), on stderr. */
+void cli_load_warnings(const struct trace *t);
 /* Prints "skein: WHAT 'ARG'" and a hint on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *what, const char *arg);
 /* Phase patterns from the configuration files must name regions of t;

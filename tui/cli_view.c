@@ -2,6 +2,7 @@
  * configuration and the command line, key bindings, saved views, loading
  * with progress, and handing over to the explorer or the renderer. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,13 @@ cli_check_regions(const struct cli *c, const struct trace *t)
 		for (uint32_t i = 0; i < c->aopts.n_phases; i++)
 			globs[i] = c->phases[i].region_glob;
 		if (config_check_phase_globs("--phase", globs, c->aopts.n_phases, t, &e)) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			return e.code == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
 		}
 		return EXIT_OK;
 	}
 	if (config_check_regions(&c->cfg, t, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
+		cli_error("%s", e.msg);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -112,13 +113,27 @@ save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 		cfg->view.ranks = (struct config_window){ .all = 0, .first = st->win_rank,
 			.last = st->win_rank + (st->win_ranks ? st->win_ranks - 1 : 0) };
 	}
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	int rc = config_dump(cfg, f, e);
-	if (fclose(f) && !rc)
-		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	return rc;
+	/* O_NONBLOCK: a FIFO without a reader fails at once instead of
+	 * hanging the explorer */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+	int flags = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int why = errno;
+		if (fd >= 0)
+			close(fd);
+		return err_set(e, ERR_IO, "cannot save %s: %s", path, strerror(why));
+	}
+	struct err de = { 0 };
+	int rc = config_dump(cfg, f, &de);
+	int why = errno;
+	if (fclose(f) && !rc) {
+		rc = ERR_IO;
+		why = errno;
+	}
+	if (rc)
+		return err_set(e, rc, "cannot save %s: %s", path, rc == ERR_IO ? strerror(why) : de.msg);
+	return 0;
 }
 
 static void
@@ -157,7 +172,7 @@ cli_keymap(struct cli *c, struct keymap **km)
 		if (action_info((enum action)a) && action_info((enum action)a)->name)
 			names[n_names++] = action_info((enum action)a)->name;
 	if (config_check_keys(&c->cfg, names, n_names, key_name_ok, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
+		cli_error("%s", e.msg);
 		return EXIT_USAGE;
 	}
 	/* checked above: every key name parses and every action exists */
@@ -170,11 +185,14 @@ cli_keymap(struct cli *c, struct keymap **km)
 			rc = keymap_bind(*km, keymap_key_parse(name, strlen(name)), act);
 		}
 	}
+	if (rc == ERR_LIMIT)
+		err_set(&e, rc, "the configuration binds more than %d keys, the most skein keeps",
+			KEYMAP_MAX);
 	char *text = NULL;
 	if (!rc && c->keymap) {
 		size_t len;
 		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			keymap_destroy(*km);
 			*km = NULL;
 			return EXIT_FAIL;
@@ -183,7 +201,7 @@ cli_keymap(struct cli *c, struct keymap **km)
 		free(text);
 	}
 	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		keymap_destroy(*km);
 		*km = NULL;
 		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
@@ -208,9 +226,8 @@ cli_keys(struct cli *c)
 	int rc = cli_keymap(c, &km);
 	if (rc)
 		return rc;
-	rc = view_keys_write(km, fmt, stdout) || fflush(stdout) ? EXIT_FAIL : EXIT_OK;
-	if (rc)
-		fprintf(stderr, "skein: cannot write the keys\n");
+	/* a write error is reported once, in main */
+	rc = view_keys_write(km, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
 	keymap_destroy(km);
 	return rc;
 }
@@ -263,8 +280,11 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	/* the topology pane's hardware: --topology, else the configuration */
 	const struct config_topology *ct = &c->cfg.topology;
 	if (c->topology) {
+		/* an existing file, or something that names one, is XML; the
+		 * rest is a synthetic description */
 		struct stat sb;
-		if (stat(c->topology, &sb) == 0)
+		if (stat(c->topology, &sb) == 0 || strchr(c->topology, '/') ||
+		    (strlen(c->topology) > 4 && !strcmp(c->topology + strlen(c->topology) - 4, ".xml")))
 			vo->topology = c->topology;
 		else
 			vo->topology_synthetic = c->topology;
@@ -272,6 +292,18 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		vo->topology = ct->hwloc;
 	} else if (ct->source == CONFIG_TOPO_SYNTHETIC && ct->synthetic && ct->synthetic[0]) {
 		vo->topology_synthetic = ct->synthetic;
+	}
+	/* a topology that cannot be loaded is a usage error now, not a
+	 * message inside the pane after a long load */
+	if (vo->topology || vo->topology_synthetic) {
+		struct topo *tp = NULL;
+		struct err te = { 0 };
+		if (vo->topology ? topo_load_xml(vo->topology, &tp, &te)
+		    : topo_load_synthetic(vo->topology_synthetic, &tp, &te)) {
+			cli_error("%s", te.msg);
+			return EXIT_USAGE;
+		}
+		topo_destroy(tp);
 	}
 	static const int place_of[CONFIG_PLACE_COUNT] = {
 		[CONFIG_PLACE_SYSTEM_TREE] = PLACE_SYSTEM_TREE, [CONFIG_PLACE_BLOCK] = PLACE_BLOCK,
@@ -311,9 +343,10 @@ load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
 	screen_signals();           /* Ctrl-C cancels the load */
 	int rc = load_trace(c->trace, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
 	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
+	cli_load_warnings(*t);
 	return EXIT_OK;
 }
 
@@ -353,7 +386,7 @@ session_open(struct cli *c, struct view_session *s)
 	if (!rc && c->cfg.phases.n_named) {
 		struct err e = { 0 };
 		if (!(s->phase = cli_phase_names(c, s->a, NULL, &e))) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			rc = EXIT_FAIL;
 		}
 	}
@@ -394,7 +427,7 @@ cli_explore(struct cli *c)
 	struct view_session vs;
 	int rc = session_open(c, &vs);
 	if (rc)
-		return rc;
+		return screen_exit_status(rc);
 	struct explore_opts eo = {
 		.color = color,
 		.ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII,
@@ -402,11 +435,11 @@ cli_explore(struct cli *c)
 	};
 	char msg[256];
 	if (explore_run(vs.a, &vs.vo, &eo, msg, sizeof msg)) {
-		fprintf(stderr, "skein: %s\n", msg);
+		cli_error("%s", msg);
 		rc = EXIT_FAIL;
 	}
 	session_close(&vs);
-	return rc;
+	return screen_exit_status(rc);
 }
 
 int
@@ -458,13 +491,15 @@ cli_render(struct cli *c)
 	struct view_session vs;
 	int rc = session_open(c, &vs);
 	if (rc)
-		return rc;
+		return screen_exit_status(rc);
+	/* loaded: nothing to restore, a signal may end render at once */
+	screen_signals_default();
 	vs.vo.pane = c->pane;
 	struct err e = { 0 };
 	struct view_render_stats st;
 	rc = view_render(vs.a, &vs.vo, &ro, stdout, &st, &e);
-	if (rc)
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+	if (rc && !ferror(stdout))     /* a write error is reported once, in main */
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)
 		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
 			ro.w, ro.h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0,

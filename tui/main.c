@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "base/text.h"
 #include "config/config.h"
 #include "report/info.h"
 #include "otf2/otf2_read.h"
@@ -120,7 +122,8 @@ static const char usage_text[] =
 	"  -h, --help              this help\n"
 	"  -V, --version           print the version\n"
 	"\n"
-	"exit status: 0 success, 1 the trace could not be read, 2 usage error.\n";
+	"exit status: 0 success, 1 the trace could not be read, 2 usage error,\n"
+	"128+N ended by signal N (130 Ctrl-C, 143 SIGTERM).\n";
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
@@ -165,11 +168,24 @@ progress_clear(struct progress *p)
 	p->shown = 0;
 }
 
+void
+cli_error(const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	fputs("skein: ", stderr);
+	text_put(stderr, buf);
+	fputc('\n', stderr);
+}
+
 int
 cli_usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "skein: %s%s%s%s\nTry 'skein --help'.\n", what,
-		arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	cli_error("%s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	fputs("Try 'skein --help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -243,6 +259,11 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'p':
 			if (c->aopts.n_phases == MAX_PHASES)
 				return cli_usage_error("too many --phase rules", NULL);
+			if (analysis_glob_problem(optarg)) {
+				char what[96];
+				snprintf(what, sizeof what, "--phase: %s in", analysis_glob_problem(optarg));
+				return cli_usage_error(what, optarg);
+			}
 			c->phases[c->aopts.n_phases++].region_glob = optarg;
 			c->aopts.phases = c->phases;
 			c->given |= G_PHASES;
@@ -295,8 +316,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
 		case OPT_TIME: c->time = 1; c->render_opts = 1; break;
-		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
-		case 'V': printf("skein %s\n", SKEIN_VERSION); exit(EXIT_OK);
+		case 'h': c->cmd = CMD_HELP; return EXIT_OK;
+		case 'V': c->cmd = CMD_VERSION; return EXIT_OK;
 		default: fputs("Try 'skein --help'.\n", stderr); return EXIT_USAGE;
 		}
 	}
@@ -381,7 +402,7 @@ setup_config(struct cli *c)
 	struct err e = { 0 };
 	if (config_init(&c->cfg, &e) ||
 	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot load the configuration");
+		cli_error("%s", e.msg[0] ? e.msg : "cannot load the configuration");
 		return EXIT_USAGE;
 	}
 	const struct analysis_opts f = c->aopts;
@@ -416,18 +437,31 @@ load(const struct cli *c, struct progress *p, struct trace **t)
 	int rc = otf2_read(c->trace, &o, t, &e);
 	progress_clear(p);
 	if (rc) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return EXIT_FAIL;
 	}
+	if (c->cmd != CMD_INFO)          /* info shows it in its report */
+		cli_load_warnings(*t);
 	/* a trace without MPI communication has no logical structure to show:
 	 * say what it holds instead of an empty report */
 	if (trace_require_communication(*t, &e)) {
-		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
+		cli_error("%s: %s", c->trace, e.msg);
 		trace_destroy(*t);
 		*t = NULL;
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+void
+cli_load_warnings(const struct trace *t)
+{
+	const struct trace_info *info = trace_info(t);
+	if (info->warnings[WARN_NO_LOCAL_DEFS])
+		cli_error("warning: %s: no local definitions; %llu location%s read with global ids",
+			  trace_str(t, info->no_local_defs),
+			  (unsigned long long)info->warnings[WARN_NO_LOCAL_DEFS],
+			  info->warnings[WARN_NO_LOCAL_DEFS] == 1 ? "" : "s");
 }
 
 static int
@@ -461,7 +495,7 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	int rc = analysis_run(t, &c->aopts, on_progress, p, &a, &e);
 	progress_clear(p);
 	if (rc) {
-		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
+		cli_error("%s: %s", c->trace, e.msg);
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
 	/* named phases and restrict from the configuration */
@@ -470,7 +504,7 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	uint8_t *keep = malloc((size_t)np + 1);
 	const char **names = keep ? cli_phase_names(c, a, keep, &e) : NULL;
 	if (!names) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
 		rc = EXIT_FAIL;
 	} else {
 		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep };
@@ -498,22 +532,17 @@ run(struct cli *c)
 		if ((rc = cli_keymap(c, &km)))
 			return rc;
 		keymap_destroy(km);
-		if (config_dump(&c->cfg, stdout, &e) || fflush(stdout)) {
-			fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot write the configuration");
+		if (config_dump(&c->cfg, stdout, &e)) {
+			if (!ferror(stdout))       /* a write error is reported once, in main */
+				cli_error("%s", e.msg[0] ? e.msg : "cannot write the configuration");
 			return EXIT_FAIL;
 		}
 		return EXIT_OK;
 	}
 	if (c->cmd == CMD_EXPLORE)
 		return cli_explore(c);
-	if (c->cmd == CMD_RENDER) {
-		rc = cli_render(c);
-		if (rc == EXIT_OK && fflush(stdout)) {
-			fprintf(stderr, "skein: cannot write the screen\n");
-			rc = EXIT_FAIL;
-		}
-		return rc;
-	}
+	if (c->cmd == CMD_RENDER)
+		return cli_render(c);
 	/* check the output format before the (possibly long) load */
 	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
 	    (c->cmd != CMD_ANALYZE || strcmp(c->format, "csv")))
@@ -529,12 +558,22 @@ run(struct cli *c)
 		return rc;
 	}
 	rc = c->cmd == CMD_ANALYZE ? run_analyze(c, t, &p) : run_info(c, t);
-	if (rc == EXIT_OK && fflush(stdout)) {
-		fprintf(stderr, "skein: cannot write the report\n");
-		rc = EXIT_FAIL;
-	}
 	trace_destroy(t);
 	return rc;
+}
+
+/* Everything written to stdout must have reached it: a full disk is an
+ * error for every command, --help and --version included. */
+static int
+finish_stdout(int rc)
+{
+	int before = errno;       /* the failed write's reason, if the buffer is empty now */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	int why = errno ? errno : before;
+	cli_error("cannot write to standard output: %s", why ? strerror(why) : "write error");
+	return EXIT_FAIL;
 }
 
 int
@@ -543,9 +582,17 @@ main(int argc, char **argv)
 	static struct cli c;
 	int rc = parse_args(argc, argv, &c);
 	if (rc)
-		return rc;
+		return finish_stdout(rc);
+	if (c.cmd == CMD_HELP || c.cmd == CMD_VERSION) {
+		errno = 0;
+		if (c.cmd == CMD_HELP)
+			fputs(usage_text, stdout);
+		else
+			printf("skein %s\n", SKEIN_VERSION);
+		return finish_stdout(EXIT_OK);
+	}
 	if ((rc = setup_config(&c)) == EXIT_OK)
 		rc = run(&c);
 	config_fini(&c.cfg);
-	return rc;
+	return finish_stdout(rc);
 }

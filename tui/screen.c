@@ -96,12 +96,41 @@ screen_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* every other signal whose default ends the process: Ctrl-\
+	 * (SIGQUIT), kill -USR1, a closed pipe ... leave a usable terminal */
+	static const int fatal[] = {
+		SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGQUIT,
+		SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+	};
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGABRT, &sa, NULL);
-	sigaction(SIGFPE, &sa, NULL);
+	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+		sigaction(fatal[i], &sa, NULL);
+}
+
+void
+screen_signals_default(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
+int
+screen_exit_status(int rc)
+{
+	int sig = interrupted;
+	if (!sig)
+		return rc;
+	/* die of the signal, so the shell sees it (status 128 + signal) */
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;
 }
 
 static void

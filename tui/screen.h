@@ -45,7 +45,16 @@ uint32_t screen_key(int timeout_ms);
 
 /* The signal that asked skein to stop (SIGINT...), or 0. */
 int screen_interrupted(void);
-/* Installs the signal handlers (before screen_open, and for loading). */
+/* Installs the signal handlers (before screen_open, and for loading):
+ * SIGINT, SIGTERM and SIGHUP raise the flag; every other signal that
+ * would end the process restores the terminal first. */
 void screen_signals(void);
+/* SIGINT, SIGTERM and SIGHUP end the process again (render, once loaded:
+ * there is no terminal to give back). */
+void screen_signals_default(void);
+/* rc, or, when a signal asked skein to stop, dies of that signal (exit
+ * status 128 + signal for the shell); call it after the terminal is
+ * restored. */
+int screen_exit_status(int rc);
 
 #endif

@@ -83,6 +83,44 @@ stage(struct analysis *a, trace_progress_fn progress, void *ud, const char *name
 	return progress && progress(ud, name, 0, a->n_lops) ? ERR_CANCELLED : 0;
 }
 
+const char *
+analysis_glob_problem(const char *glob)
+{
+	for (const char *p = glob; *p; p++) {
+		if (*p == '\\') {
+			if (!*++p)
+				return "ends in a lone '\\'";
+			continue;
+		}
+		if (*p != '[')
+			continue;
+		/* a bracket expression: ']' right after '[', '[!' or '[^' is a
+		 * member; classes such as [:alpha:] end with ":]" */
+		const char *q = p + 1;
+		if (*q == '!' || *q == '^')
+			q++;
+		if (*q == ']')
+			q++;
+		while (*q && *q != ']') {
+			if (q[0] == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=')) {
+				char end = q[1];
+				const char *c = q + 2;
+				while (*c && !(c[0] == end && c[1] == ']'))
+					c++;
+				if (!*c)
+					return "a character class is never closed";
+				q = c + 2;
+				continue;
+			}
+			q++;
+		}
+		if (!*q)
+			return "'[' is never closed";
+		p = q;
+	}
+	return NULL;
+}
+
 int
 analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	     trace_progress_fn progress, void *ud, struct analysis **out, struct err *e)
@@ -101,9 +139,13 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 			       o.clusters);
 	if (o.n_phases && !o.phases)
 		return err_set(e, ERR_USAGE, "phase rules missing");
-	for (uint32_t i = 0; i < o.n_phases; i++)
-		if (!o.phases[i].region_glob || !o.phases[i].region_glob[0])
+	for (uint32_t i = 0; i < o.n_phases; i++) {
+		const char *g = o.phases[i].region_glob;
+		if (!g || !g[0])
 			return err_set(e, ERR_USAGE, "phase rule %u has no region pattern", i + 1);
+		if (analysis_glob_problem(g))
+			return err_set(e, ERR_USAGE, "phase pattern '%s': %s", g, analysis_glob_problem(g));
+	}
 	struct analysis *a = calloc(1, sizeof *a);
 	if (!a)
 		return err_set(e, ERR_NOMEM, "out of memory");

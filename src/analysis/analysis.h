@@ -29,6 +29,12 @@ struct analysis_phase_rule {
 	const char *region_glob;
 };
 
+/* Whether glob is a pattern fnmatch(3) reads as written: NULL if so, else
+ * what is wrong ("'[' is never closed", "ends in a lone '\\'"). Phase
+ * patterns are checked with it where they are given (command line,
+ * configuration) and again by analysis_run. */
+const char *analysis_glob_problem(const char *glob);
+
 struct analysis_opts {
 	int coalesce_isends;      /* section 3.3; default on */
 	int waitall_merge;        /* merge ops completed by one Waitall; default on */

@@ -445,6 +445,11 @@ partition_leap_merge(struct analysis *a)
 			merged += merges;
 			if ((rc = rebuild(&L)))
 				break;
+			/* a leap can take many passes: stay cancellable */
+			if (a->progress && a->progress(a->ud, "leap merging", k, L.n_leaps)) {
+				rc = ERR_CANCELLED;
+				break;
+			}
 		}
 		if (rc)
 			break;

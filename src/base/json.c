@@ -1,4 +1,5 @@
 #include "json.h"
+#include "text.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -38,23 +39,31 @@ before_value(struct json *j)
 	}
 }
 
+/* Control characters (C0, DEL, C1) are escaped and bytes that are not
+ * UTF-8 become U+FFFD, so the output is valid JSON whatever the trace
+ * held, and safe to print on a terminal. */
 static void
 put_string(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		const unsigned char *q = p;
+		uint32_t c = text_utf8_next(&q);
+		switch (c) {
 		case '"': fputs("\\\"", out); break;
 		case '\\': fputs("\\\\", out); break;
 		case '\n': fputs("\\n", out); break;
 		case '\t': fputs("\\t", out); break;
 		case '\r': fputs("\\r", out); break;
 		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
+			if (c == '?' && *p != '?')
+				fputs("\\ufffd", out);
+			else if (text_is_control(c))
+				fprintf(out, "\\u%04x", (unsigned)c);
 			else
-				fputc(*p, out);
+				fwrite(p, 1, (size_t)(q - p), out);
 		}
+		p = q;
 	}
 	fputc('"', out);
 }

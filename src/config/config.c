@@ -5,6 +5,7 @@
  * config_check.c.
  */
 #include "config_impl.h"
+#include "base/file.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -277,14 +278,9 @@ int
 config_read_file(const char *path, char **text, size_t *len, struct err *e)
 {
 	*text = NULL;
-	FILE *f = fopen(path, "rb");
+	FILE *f = file_open_read(path, e);
 	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return err_set(e, ERR_IO, "%s: is a directory", path);
-	}
+		return ERR_IO;
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	int rc = 0;
@@ -305,13 +301,13 @@ config_read_file(const char *path, char **text, size_t *len, struct err *e)
 		n += got;
 		if (got == 0) {
 			if (ferror(f))
-				rc = err_set(e, ERR_IO, "%s: read error", path);
+				rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 			break;
 		}
 	}
 	fclose(f);
 	if (!buf)
-		return err_set(e, ERR_NOMEM, "out of memory");
+		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
 	if (rc) {
 		free(buf);
 		return rc;

@@ -45,6 +45,11 @@
 
 #define CONFIG_MAX_CLUSTERS 20
 #define CONFIG_NO_PHASE UINT32_MAX
+/* A list of names (phases.split_at, phases.named, phases.restrict, the
+ * actions of keys and the keys they bind) holds at most this many: lists
+ * longer than any real configuration are refused with their position,
+ * so no check over them can take long (doc/config.md). */
+#define CONFIG_MAX_NAMES 1024u
 
 /* Where a value was written: file (as named when it was loaded), 1-based
  * line and column. Used for errors found after loading. */

@@ -118,6 +118,13 @@ config_keys_text(const struct config *cfg, char **text)
 	return 0;
 }
 
+static int
+by_part_phase(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 int
 config_part_phases(const struct config *cfg, const struct analysis *a, uint32_t *label,
 		   uint8_t *keep, struct err *e)
@@ -129,11 +136,13 @@ config_part_phases(const struct config *cfg, const struct analysis *a, uint32_t 
 	const struct trace_frame *frames = trace_frames(t, &n_frames);
 	const struct trace_op *ops = trace_ops(t, &n_ops);
 	analysis_parts(a, &n_parts);
+	uint32_t n_lops = analysis_lop_count(a);
 	/* region → the first named phase whose pattern it matches */
 	uint32_t *phase_of = malloc((n_regions ? n_regions : 1) * sizeof *phase_of);
-	/* votes[p * n_named + k]: communication lops of partition p in phase k */
-	size_t nv = (size_t)n_parts * ph->n_named;
-	uint32_t *votes = calloc(nv ? nv : 1, sizeof *votes);
+	/* one vote (partition << 32 | phase) per communication lop in a
+	 * named phase: sorted, each partition's votes are a run (memory
+	 * follows the lops, not partitions times phases) */
+	uint64_t *votes = malloc((n_lops ? n_lops : 1) * sizeof *votes);
 	if (!phase_of || !votes) {
 		free(phase_of);
 		free(votes);
@@ -145,7 +154,18 @@ config_part_phases(const struct config *cfg, const struct analysis *a, uint32_t 
 			if (fnmatch(ph->named[k].region, trace_str(t, regions[r].name), 0) == 0)
 				phase_of[r] = k;
 	}
-	uint32_t n_lops = analysis_lop_count(a);
+	/* which named phases phases.restrict keeps */
+	uint8_t *kept = calloc(ph->n_named ? ph->n_named : 1, 1);
+	if (!kept) {
+		free(phase_of);
+		free(votes);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	for (uint32_t i = 0; i < ph->n_restrict; i++)
+		for (uint32_t k = 0; k < ph->n_named; k++)
+			if (strcmp(ph->restrict_to[i].value, ph->named[k].name) == 0)
+				kept[k] = 1;
+	size_t nv = 0;
 	for (uint32_t l = 0; l < n_lops && ph->n_named; l++) {
 		if (analysis_lop_kind(a, l) == OP_COMPUTE)
 			continue;
@@ -164,24 +184,30 @@ config_part_phases(const struct config *cfg, const struct analysis *a, uint32_t 
 		}
 		uint32_t p = analysis_lop_part(a, l);
 		if (k != CONFIG_NO_PHASE && p < n_parts)
-			votes[(size_t)p * ph->n_named + k]++;
+			votes[nv++] = (uint64_t)p << 32 | k;
 	}
+	if (nv)
+		qsort(votes, nv, sizeof *votes, by_part_phase);
+	/* the phase with most votes wins, the first named on a tie */
+	size_t v = 0;
 	for (uint32_t p = 0; p < n_parts; p++) {
 		uint32_t best = CONFIG_NO_PHASE, best_n = 0;
-		for (uint32_t k = 0; k < ph->n_named; k++)
-			if (votes[(size_t)p * ph->n_named + k] > best_n) {
-				best_n = votes[(size_t)p * ph->n_named + k];
-				best = k;
+		while (v < nv && votes[v] >> 32 == p) {
+			size_t run = v;
+			while (run < nv && votes[run] == votes[v])
+				run++;
+			if (run - v > best_n) {
+				best_n = (uint32_t)(run - v);
+				best = (uint32_t)votes[v];
 			}
+			v = run;
+		}
 		if (label)
 			label[p] = best;
-		if (keep) {
-			keep[p] = ph->n_restrict == 0;
-			for (uint32_t i = 0; i < ph->n_restrict && best != CONFIG_NO_PHASE; i++)
-				if (strcmp(ph->restrict_to[i].value, ph->named[best].name) == 0)
-					keep[p] = 1;
-		}
+		if (keep)
+			keep[p] = ph->n_restrict == 0 || (best != CONFIG_NO_PHASE && kept[best]);
 	}
+	free(kept);
 	free(phase_of);
 	free(votes);
 	return 0;

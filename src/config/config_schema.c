@@ -8,6 +8,8 @@
  * (`phases:` with nothing after it) is an empty mapping or list.
  */
 #include "config_impl.h"
+#include "base/intern.h"
+#include "base/vec.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -388,6 +390,53 @@ walk_structure(struct ld *ld, const struct cnode *m)
 
 /* A list of non-empty strings, each with its mark; no repeats when
  * unique (the message names what repeats). */
+/* Duplicate checks in one pass, whatever the list's length: each string
+ * is interned, and one that gets an old id was seen before; where[id]
+ * says where (an index the caller chooses). */
+struct seen {
+	struct intern *in;
+	uint64_t *where;
+	size_t cap;
+};
+
+static void
+seen_fini(struct seen *s)
+{
+	intern_destroy(s->in);
+	free(s->where);
+}
+
+/* Returns 0 when str is new (remembering where), 1 when it was seen
+ * before (*first = where it was), or ERR_NOMEM. */
+static int
+seen_add(struct seen *s, const char *str, uint64_t where, uint64_t *first)
+{
+	if (!s->in && !(s->in = intern_create()))
+		return ERR_NOMEM;
+	uint32_t before = intern_count(s->in), id;
+	if (intern_add(s->in, str, strlen(str), &id) ||
+	    vec_reserve((void **)&s->where, &s->cap, (size_t)id + 1, sizeof *s->where))
+		return ERR_NOMEM;
+	if (id < before && (id || !str[0] ? s->where[id] != UINT64_MAX : 0)) {
+		*first = s->where[id];
+		return 1;
+	}
+	for (uint32_t i = before; i <= id; i++)
+		s->where[i] = UINT64_MAX;      /* "" (id 0) has not been seen yet */
+	s->where[id] = where;
+	return 0;
+}
+
+/* A list of names: at most CONFIG_MAX_NAMES of them. */
+static int
+want_names(struct ld *ld, const struct cnode *at, const char *path, uint32_t n)
+{
+	if (n <= CONFIG_MAX_NAMES)
+		return 0;
+	return ld_error(ld, at, "%s: %u items, more than the %u a list of names may hold", path, n,
+			CONFIG_MAX_NAMES);
+}
+
 static int
 get_items(struct ld *ld, const struct cnode *v, const char *path, int unique,
 	  const struct config_item **out, uint32_t *n_out)
@@ -396,75 +445,100 @@ get_items(struct ld *ld, const struct cnode *v, const char *path, int unique,
 	const struct cnode *const *items;
 	uint32_t n;
 	int rc = want_items(ld, v, path, &one, &items, &n);
-	if (rc)
+	if (rc || (rc = want_names(ld, v, path, n)))
 		return rc;
 	struct config_item *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
 	if (!a)
 		return err_set(ld->e, ERR_NOMEM, "out of memory");
-	for (uint32_t i = 0; i < n; i++) {
+	struct seen seen = { 0 };
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		if ((rc = get_string(ld, items[i], path, 0, &a[i].value)))
-			return rc;
+			break;
 		a[i].mark = mark_of(ld, items[i]);
-		for (uint32_t j = 0; unique && j < i; j++)
-			if (strcmp(a[i].value, a[j].value) == 0)
-				return ld_error(ld, items[i], "%s: '%s' is listed twice (first at line %u, column %u)",
-						path, a[i].value, a[j].mark.line, a[j].mark.column);
+		uint64_t j;
+		int dup = unique ? seen_add(&seen, a[i].value, i, &j) : 0;
+		if (dup < 0)
+			rc = err_set(ld->e, ERR_NOMEM, "out of memory");
+		else if (dup)
+			rc = ld_error(ld, items[i], "%s: '%s' is listed twice (first at line %u, column %u)",
+				      path, a[i].value, a[j].mark.line, a[j].mark.column);
 	}
+	seen_fini(&seen);
+	if (rc)
+		return rc;
 	*out = a;
 	*n_out = n;
 	return 0;
 }
 
+/* One entry of phases.named: a mapping with name, region and split. */
 static int
-walk_named(struct ld *ld, const struct cnode *v)
+get_named(struct ld *ld, const struct cnode *m, struct config_named_phase *p,
+	  const struct cnode **name_node)
 {
 	enum { K_NAME, K_REGION, K_SPLIT, K_COUNT };
 	static const char *const keys[K_COUNT] = { [K_NAME] = "name", [K_REGION] = "region", [K_SPLIT] = "split" };
+	char b[64];
+	if (m->type != CN_MAP)
+		return ld_error(ld, m, "phases.named: expected a mapping with name and region, got %s",
+				show(b, sizeof b, m));
+	p->mark = mark_of(ld, m);
+	int rc = 0;
+	for (uint32_t j = 0; j < m->n / 2 && rc == 0; j++) {
+		int k = key_index(ld, m, j, "phases.named", keys, N_OF(keys));
+		const struct cnode *val = m->kid[2 * j + 1];
+		if (k < 0)
+			return k;
+		switch (k) {
+		case K_NAME:
+			rc = get_string(ld, val, "phases.named.name", 0, &p->name);
+			*name_node = val;
+			break;
+		case K_REGION:
+			rc = get_string(ld, val, "phases.named.region", 0, &p->region);
+			p->region_mark = mark_of(ld, val);
+			break;
+		case K_SPLIT:
+			rc = get_bool(ld, val, "phases.named.split", &p->split);
+			break;
+		}
+	}
+	if (rc == 0 && (!p->name || !p->region))
+		rc = ld_error(ld, m, "phases.named: entry has no '%s'", p->name ? "region" : "name");
+	if (rc == 0 && analysis_glob_problem(p->region))
+		rc = config_mark_error(ld->e, &p->region_mark, "phases.named.region: '%s': %s", p->region,
+				       analysis_glob_problem(p->region));
+	return rc;
+}
+
+static int
+walk_named(struct ld *ld, const struct cnode *v)
+{
 	const struct cnode *const *items;
 	uint32_t n;
 	int rc = want_list(ld, v, "phases.named", &items, &n);
-	if (rc)
+	if (rc || (rc = want_names(ld, v, "phases.named", n)))
 		return rc;
 	struct config_named_phase *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
 	if (!a)
 		return err_set(ld->e, ERR_NOMEM, "out of memory");
-	for (uint32_t i = 0; i < n; i++) {
-		const struct cnode *m = items[i];
-		char b[64];
-		if (m->type != CN_MAP)
-			return ld_error(ld, m, "phases.named: expected a mapping with name and region, got %s",
-					show(b, sizeof b, m));
-		a[i].mark = mark_of(ld, m);
+	struct seen seen = { 0 };
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		const struct cnode *name_node = NULL;
-		for (uint32_t j = 0; j < m->n / 2; j++) {
-			int k = key_index(ld, m, j, "phases.named", keys, N_OF(keys));
-			const struct cnode *val = m->kid[2 * j + 1];
-			if (k < 0)
-				return k;
-			switch (k) {
-			case K_NAME:
-				rc = get_string(ld, val, "phases.named.name", 0, &a[i].name);
-				name_node = val;
-				break;
-			case K_REGION:
-				rc = get_string(ld, val, "phases.named.region", 0, &a[i].region);
-				a[i].region_mark = mark_of(ld, val);
-				break;
-			case K_SPLIT:
-				rc = get_bool(ld, val, "phases.named.split", &a[i].split);
-				break;
-			}
-			if (rc)
-				return rc;
-		}
-		if (!a[i].name || !a[i].region)
-			return ld_error(ld, m, "phases.named: entry has no '%s'", a[i].name ? "region" : "name");
-		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(a[j].name, a[i].name) == 0)
-				return ld_error(ld, name_node,
-						"phases.named: phase '%s' is defined twice (first at line %u, column %u)",
-						a[i].name, a[j].mark.line, a[j].mark.column);
+		if ((rc = get_named(ld, items[i], &a[i], &name_node)))
+			break;
+		uint64_t j;
+		int dup = seen_add(&seen, a[i].name, i, &j);
+		if (dup < 0)
+			rc = err_set(ld->e, ERR_NOMEM, "out of memory");
+		else if (dup)
+			rc = ld_error(ld, name_node,
+				      "phases.named: phase '%s' is defined twice (first at line %u, column %u)",
+				      a[i].name, a[j].mark.line, a[j].mark.column);
 	}
+	seen_fini(&seen);
+	if (rc)
+		return rc;
 	ld->cfg->phases.named = a;
 	ld->cfg->phases.n_named = n;
 	return 0;
@@ -487,7 +561,14 @@ walk_phases(struct ld *ld, const struct cnode *m)
 		if (k < 0)
 			return k;
 		switch (k) {
-		case K_SPLIT_AT: rc = get_items(ld, v, "phases.split_at", 1, &p->split_at, &p->n_split_at); break;
+		case K_SPLIT_AT:
+			rc = get_items(ld, v, "phases.split_at", 1, &p->split_at, &p->n_split_at);
+			for (uint32_t s = 0; rc == 0 && s < p->n_split_at; s++)
+				if (analysis_glob_problem(p->split_at[s].value))
+					rc = config_mark_error(ld->e, &p->split_at[s].mark, "phases.split_at: '%s': %s",
+							       p->split_at[s].value,
+							       analysis_glob_problem(p->split_at[s].value));
+			break;
 		case K_NAMED: rc = walk_named(ld, v); break;
 		case K_RESTRICT: rc = get_items(ld, v, "phases.restrict", 1, &p->restrict_to, &p->n_restrict); break;
 		}
@@ -506,20 +587,27 @@ check_restrict(struct ld *ld)
 		return err_set(ld->e, ERR_NOMEM, "out of memory");
 	for (uint32_t i = 0; i < p->n_named; i++)
 		names[i] = p->named[i].name;
-	for (uint32_t i = 0; i < p->n_restrict; i++) {
-		uint32_t j = 0;
-		while (j < p->n_named && strcmp(names[j], p->restrict_to[i].value) != 0)
-			j++;
-		if (j == p->n_named) {
-			char sug[96];
-			return config_mark_error(ld->e, &p->restrict_to[i].mark,
-						 "phases.restrict: no named phase '%s'%s", p->restrict_to[i].value,
-						 p->n_named ? config_suggestion(sug, sizeof sug, p->restrict_to[i].value,
-										names, p->n_named)
-							    : " (phases.named is empty)");
-		}
+	/* the named phases' names in a set; a restrict value not in it is
+	 * added with a new id, which is how it shows as unknown */
+	struct seen seen = { 0 };
+	int rc = 0;
+	uint64_t j;
+	for (uint32_t i = 0; i < p->n_named && rc >= 0; i++)
+		rc = seen_add(&seen, names[i], i, &j);
+	for (uint32_t i = 0; i < p->n_restrict && rc >= 0; i++) {
+		if ((rc = seen_add(&seen, p->restrict_to[i].value, UINT64_MAX - 1, &j)) != 0)
+			continue;         /* a named phase, or out of memory */
+		char sug[96];
+		rc = config_mark_error(ld->e, &p->restrict_to[i].mark,
+				       "phases.restrict: no named phase '%s'%s", p->restrict_to[i].value,
+				       p->n_named ? config_suggestion(sug, sizeof sug, p->restrict_to[i].value,
+								      names, p->n_named)
+						  : " (phases.named is empty)");
 	}
-	return 0;
+	seen_fini(&seen);
+	if (rc == ERR_NOMEM)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	return rc < 0 ? rc : 0;
 }
 
 /* ---- view ---- */
@@ -779,28 +867,12 @@ is_name(const char *s)
 	return 1;
 }
 
+/* The document's key lists into doc[], each key bound once. */
 static int
-has_key(const struct config_binding *b, const char *key)
+walk_key_lists(struct ld *ld, const struct cnode *m, struct config_binding *doc, struct seen *seen)
 {
-	for (uint32_t i = 0; i < b->n_keys; i++)
-		if (strcmp(b->keys[i], key) == 0)
-			return 1;
-	return 0;
-}
-
-/* Bindings of one document: each action's list replaces its earlier
- * list, and a key the document binds leaves every other action. */
-static int
-walk_keys(struct ld *ld, const struct cnode *m)
-{
-	struct config *cfg = ld->cfg;
+	uint32_t nd = m->n / 2, total = 0;
 	int rc;
-	if (want_map(ld, m, "keys", &rc))
-		return rc;
-	uint32_t nd = m->n / 2;
-	struct config_binding *doc = store_alloc(ld->st, (nd ? nd : 1) * sizeof *doc);
-	if (!doc)
-		return err_set(ld->e, ERR_NOMEM, "out of memory");
 	for (uint32_t i = 0; i < nd; i++) {
 		const struct cnode *k = m->kid[2 * i], *v = m->kid[2 * i + 1];
 		char b[64];
@@ -811,7 +883,8 @@ walk_keys(struct ld *ld, const struct cnode *m)
 		const struct cnode *one;
 		const struct cnode *const *items;
 		uint32_t n;
-		if ((rc = want_items(ld, v, "keys", &one, &items, &n)))
+		if ((rc = want_items(ld, v, "keys", &one, &items, &n)) ||
+		    (rc = want_names(ld, v, "keys", total += n)))
 			return rc;
 		const char **keys = store_alloc(ld->st, (n ? n : 1) * sizeof *keys);
 		struct config_mark *marks = store_alloc(ld->st, (n ? n : 1) * sizeof *marks);
@@ -827,20 +900,30 @@ walk_keys(struct ld *ld, const struct cnode *m)
 				return ld_error(ld, items[j], "%s: %s is not a key name (no spaces: Space, Tab)",
 						path, show(b, sizeof b, items[j]));
 			marks[j] = mark_of(ld, items[j]);
-			for (uint32_t a = 0; a <= i; a++)
-				for (uint32_t c = 0; c < (a == i ? j : doc[a].n_keys); c++)
-					if (strcmp((a == i ? keys : (const char **)doc[a].keys)[c], keys[j]) == 0) {
-						const struct config_mark *fm = a == i ? &marks[c] : &doc[a].key_marks[c];
-						return ld_error(ld, items[j],
-								"keys: '%s' is already bound to %s at line %u, column %u",
-								keys[j], doc[a].action, fm->line, fm->column);
-					}
+			uint64_t w;
+			int dup = seen_add(seen, keys[j], (uint64_t)i << 32 | j, &w);
+			if (dup < 0)
+				return err_set(ld->e, ERR_NOMEM, "out of memory");
+			if (dup) {
+				uint32_t a = (uint32_t)(w >> 32), c = (uint32_t)w;
+				const struct config_mark *fm = a == i ? &marks[c] : &doc[a].key_marks[c];
+				return ld_error(ld, items[j], "keys: '%s' is already bound to %s at line %u, column %u",
+						keys[j], doc[a].action, fm->line, fm->column);
+			}
 		}
 		doc[i].keys = keys;
 		doc[i].key_marks = marks;
 		doc[i].n_keys = n;
 	}
-	/* merge: earlier actions keep their place, new ones follow */
+	return 0;
+}
+
+/* Merges a document's bindings onto the configuration's: earlier actions
+ * keep their place, new ones follow. */
+static int
+merge_keys(struct ld *ld, struct config_binding *doc, uint32_t nd, struct seen *seen)
+{
+	struct config *cfg = ld->cfg;
 	uint32_t cap = cfg->n_keys + nd;
 	struct config_binding *out = store_alloc(ld->st, (cap ? cap : 1) * sizeof *out);
 	if (!out)
@@ -862,10 +945,11 @@ walk_keys(struct ld *ld, const struct cnode *m)
 		struct config_binding nb = *old;
 		nb.n_keys = 0;
 		for (uint32_t j = 0; j < old->n_keys; j++) {
-			int taken = 0;
-			for (uint32_t a = 0; a < nd && !taken; a++)
-				taken = has_key(&doc[a], old->keys[j]);
-			if (!taken) {
+			uint64_t w;
+			int taken = seen_add(seen, old->keys[j], UINT64_MAX - 1, &w);
+			if (taken < 0)
+				return err_set(ld->e, ERR_NOMEM, "out of memory");
+			if (!taken || w == UINT64_MAX - 1) {
 				keys[nb.n_keys] = old->keys[j];
 				marks[nb.n_keys++] = old->key_marks[j];
 			}
@@ -885,6 +969,29 @@ walk_keys(struct ld *ld, const struct cnode *m)
 	cfg->n_keys = n_out;
 	return 0;
 }
+
+/* Bindings of one document: each action's list replaces its earlier
+ * list, and a key the document binds leaves every other action. */
+static int
+walk_keys(struct ld *ld, const struct cnode *m)
+{
+	int rc;
+	if (want_map(ld, m, "keys", &rc))
+		return rc;
+	uint32_t nd = m->n / 2;
+	if ((rc = want_names(ld, m, "keys", nd)))
+		return rc;
+	struct config_binding *doc = store_alloc(ld->st, (nd ? nd : 1) * sizeof *doc);
+	if (!doc)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	struct seen seen = { 0 };       /* every key the document binds: (action, index) */
+	rc = walk_key_lists(ld, m, doc, &seen);
+	if (rc == 0)
+		rc = merge_keys(ld, doc, nd, &seen);
+	seen_fini(&seen);
+	return rc;
+}
+
 
 /* ---- the document ---- */
 

@@ -9,6 +9,8 @@
  */
 #include "build_impl.h"
 
+#include "base/sat.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,8 +185,8 @@ group_collectives(struct build *b, uint32_t *coll_of)
 			k->root = c->root;
 			k->expected = t->comms[c->comm].is_self ? 1 : t->comms[c->comm].size;
 		}
-		k->bytes_sent += c->sent;
-		k->bytes_recv += c->received;
+		k->bytes_sent = sat_add(k->bytes_sent, c->sent);
+		k->bytes_recv = sat_add(k->bytes_recv, c->received);
 	}
 	for (size_t i = 0; i < total; i++)
 		if (t->colls[i].member_count != t->colls[i].expected)

@@ -257,6 +257,7 @@ trace_warning_name(enum trace_warning w)
 		[WARN_NONRANK_MPI] = "MPI records on locations that are not ranks",
 		[WARN_SIZE_MISMATCH] = "messages whose receive recorded another size",
 		[WARN_BAD_REF] = "records naming undefined regions",
+		[WARN_NO_LOCAL_DEFS] = "locations without local definitions, read with global ids",
 	};
 	return (unsigned)w < WARN_COUNT ? names[w] : "?";
 }

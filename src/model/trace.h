@@ -177,7 +177,7 @@ enum trace_warning {
 	WARN_MISNESTED_LEAVE, WARN_STRAY_LEAVE, WARN_UNCLOSED_REGION,
 	WARN_MEASUREMENT_OFF, WARN_TIME_BACKWARDS, WARN_BAD_PEER,
 	WARN_UNKNOWN_REQUEST, WARN_EVENT_COUNT_MISMATCH, WARN_NO_MPI_RANKS,
-	WARN_NONRANK_MPI, WARN_SIZE_MISMATCH, WARN_BAD_REF, WARN_COUNT
+	WARN_NONRANK_MPI, WARN_SIZE_MISMATCH, WARN_BAD_REF, WARN_NO_LOCAL_DEFS, WARN_COUNT
 };
 
 /* Kinds of event records counted while reading. */
@@ -200,6 +200,7 @@ struct trace_info {
 	uint64_t records[REC_COUNT];
 	uint64_t warnings[WARN_COUNT];
 	uint64_t mpi_calls_without_records;   /* e.g. non-blocking collectives */
+	uint32_t no_local_defs;    /* string id: the first file of WARN_NO_LOCAL_DEFS, 0 if none */
 };
 
 struct trace;

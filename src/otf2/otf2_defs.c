@@ -12,31 +12,88 @@
 
 #include "base/vec.h"
 
-/* Grows an array of `size`-byte entries indexed by a definition ref so
- * that ref is inside it, new entries filled with the byte `fill` (0xff
- * makes uint32_t entries TRACE_NONE, 0 zeroes structs). Refs past
- * OTF2R_MAX_REF are refused. */
+/* ---- the ref tables (otf2_impl.h) ---- */
+
+/* Moves the hash map's refs below the dense array's end into it: one
+ * pass that rebuilds the map from the refs that stay. */
 static int
-grow_refs(void **arr, size_t *n, uint32_t ref, size_t size, int fill)
+refs_absorb(struct otf2r_refs *m)
 {
-	if (ref >= OTF2R_MAX_REF)
-		return ERR_LIMIT;
-	if (ref < *n)
-		return 0;
-	size_t old = *n;
-	int rc = vec_reserve(arr, n, (size_t)ref + 1, size);
-	if (rc == 0)
-		memset((char *)*arr + old * size, fill, (*n - old) * size);
-	return rc;
+	struct hmap *h = &m->sparse, rest = { 0 };
+	for (size_t i = 0; h->n && i < h->cap; i++) {
+		const struct hmap_slot *s = &h->slots[i];
+		if (!s->used)
+			continue;
+		if (s->a < m->n_dense)
+			m->dense[s->a] = s->value;
+		else if (hmap_put(&rest, s->a, s->b, s->value)) {
+			hmap_fini(&rest);
+			return ERR_NOMEM;
+		}
+	}
+	hmap_fini(h);
+	*h = rest;
+	return 0;
 }
 
 int
-otf2r_table_put(uint32_t **tab, size_t *n, uint32_t ref, uint32_t id)
+otf2r_refs_put(struct otf2r_refs *m, uint64_t ref, uint32_t id)
 {
-	int rc = grow_refs((void **)tab, n, ref, sizeof **tab, 0xff);
-	if (rc == 0)
-		(*tab)[ref] = id;
-	return rc;
+	if (ref < m->n_dense) {
+		m->count += m->dense[ref] == TRACE_NONE;
+		m->dense[ref] = id;
+		return 0;
+	}
+	size_t bound = 2 * (m->count + 1) + OTF2R_REFS_SLACK;
+	if (ref >= bound) {
+		size_t before = m->sparse.n;
+		if (hmap_put(&m->sparse, ref, 0, id))
+			return ERR_NOMEM;
+		m->count += m->sparse.n - before;
+		return 0;
+	}
+	size_t n = m->n_dense * 2 > ref + 1 ? m->n_dense * 2 : (size_t)ref + 1;
+	if (n > bound)
+		n = bound;
+	uint32_t *d = realloc(m->dense, n * sizeof *d);
+	if (!d)
+		return ERR_NOMEM;
+	for (size_t i = m->n_dense; i < n; i++)
+		d[i] = TRACE_NONE;
+	m->dense = d;
+	m->n_dense = n;
+	if (m->sparse.n && refs_absorb(m))
+		return ERR_NOMEM;
+	m->count++;
+	m->dense[ref] = id;
+	return 0;
+}
+
+void
+otf2r_refs_fini(struct otf2r_refs *m)
+{
+	free(m->dense);
+	hmap_fini(&m->sparse);
+	memset(m, 0, sizeof *m);
+}
+
+/* The entry of a struct table (groups, comms, location groups) for ref:
+ * the one defined earlier, or a new zeroed one at the end. Returns its
+ * index, or TRACE_NONE when out of memory. */
+static uint32_t
+entry_for(void **arr, size_t *n, size_t *cap, size_t size, struct otf2r_refs *at, uint64_t ref)
+{
+	uint32_t i = otf2r_refs_get(at, ref);
+	if (i != TRACE_NONE)
+		return i;
+	if (vec_push_id(arr, n, cap, size, &i))
+		return TRACE_NONE;
+	memset((char *)*arr + (size_t)i * size, 0, size);
+	if (otf2r_refs_put(at, ref, i)) {
+		(*n)--;
+		return TRACE_NONE;
+	}
+	return i;
 }
 
 static OTF2_CallbackCode
@@ -49,7 +106,7 @@ fail(struct otf2r *r, int code)
 static uint32_t
 str_of(const struct otf2r *r, OTF2_StringRef s)
 {
-	uint32_t id = otf2r_table_get(r->string_of, r->n_string_of, s);
+	uint32_t id = otf2r_refs_get(&r->string_of, s);
 	return id == TRACE_NONE ? 0 : id;
 }
 
@@ -60,7 +117,7 @@ def_string(void *ud, OTF2_StringRef self, const char *s)
 	uint32_t id;
 	int rc = trace_intern(r->t, s, &id);
 	if (rc == 0)
-		rc = otf2r_table_put(&r->string_of, &r->n_string_of, self, id);
+		rc = otf2r_refs_put(&r->string_of, self, id);
 	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;
 }
 
@@ -87,9 +144,9 @@ def_node(void *ud, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
 	uint32_t id = (uint32_t)t->n_nodes++;
 	t->nodes[id] = (struct trace_node){
 		.name = str_of(r, name), .class_name = str_of(r, cls),
-		.parent = otf2r_table_get(r->node_of, r->n_node_of, parent),
+		.parent = otf2r_refs_get(&r->node_of, parent),
 	};
-	int rc = otf2r_table_put(&r->node_of, &r->n_node_of, self, id);
+	int rc = otf2r_refs_put(&r->node_of, self, id);
 	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;
 }
 
@@ -101,12 +158,12 @@ def_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
 	struct otf2r *r = ud;
 	(void)type;
 	(void)creator;
-	int rc = grow_refs((void **)&r->lgroups, &r->n_lgroups, self, sizeof *r->lgroups, 0);
-	if (rc)
-		return fail(r, rc);
-	r->lgroups[self] = (struct otf2r_lgroup){
-		.name = str_of(r, name), .defined = 1,
-		.node = otf2r_table_get(r->node_of, r->n_node_of, parent),
+	uint32_t i = entry_for((void **)&r->lgroups, &r->n_lgroups, &r->cap_lgroups,
+			       sizeof *r->lgroups, &r->lgroup_at, self);
+	if (i == TRACE_NONE)
+		return fail(r, ERR_NOMEM);
+	r->lgroups[i] = (struct otf2r_lgroup){
+		.name = str_of(r, name), .node = otf2r_refs_get(&r->node_of, parent),
 	};
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -130,21 +187,22 @@ def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
 	struct trace *t = r->t;
 	if (hmap_get(&r->location_of, self, 0))
 		return OTF2_CALLBACK_SUCCESS;       /* defined twice: keep the first */
-	if (t->n_locations >= OTF2R_MAX_REF)
+	if (t->n_locations >= OTF2R_MAX_LOCATIONS)
 		return fail(r, ERR_LIMIT);
-	if (VEC_GROW(t->locations, t->n_locations, t->cap_locations))
+	if (VEC_GROW(t->locations, t->n_locations, t->cap_locations) ||
+	    vec_reserve((void **)&r->lgroup_of_loc, &r->cap_lgroup_of_loc, t->n_locations + 1,
+			sizeof *r->lgroup_of_loc))
 		return fail(r, ERR_NOMEM);
 	uint32_t id = (uint32_t)t->n_locations++;
-	uint32_t gname = group < r->n_lgroups && r->lgroups[group].defined
-		? r->lgroups[group].name : 0;
+	uint32_t lg = otf2r_refs_get(&r->lgroup_at, group);
 	t->locations[id] = (struct trace_location){
-		.id = self, .name = str_of(r, name), .group_name = gname,
+		.id = self, .name = str_of(r, name),
+		.group_name = lg != TRACE_NONE ? r->lgroups[lg].name : 0,
 		.timeline = TRACE_NONE, .type = loc_type(type),
 		.events_declared = events,
 	};
-	if (otf2r_table_put(&r->lgroup_of_loc, &r->n_lgroup_of_loc, id,
-			    group < OTF2R_MAX_REF ? (uint32_t)group : TRACE_NONE) ||
-	    hmap_put(&r->location_of, self, 0, id))
+	r->lgroup_of_loc[id] = group;
+	if (hmap_put(&r->location_of, self, 0, id))
 		return fail(r, ERR_NOMEM);
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -156,10 +214,12 @@ def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type
 	struct otf2r *r = ud;
 	(void)name;
 	(void)flags;
-	int rc = grow_refs((void **)&r->groups, &r->n_groups, self, sizeof *r->groups, 0);
-	if (rc)
-		return fail(r, rc);
-	struct otf2r_group *g = &r->groups[self];
+	uint32_t i = entry_for((void **)&r->groups, &r->n_groups, &r->cap_groups, sizeof *r->groups,
+			       &r->group_at, self);
+	if (i == TRACE_NONE)
+		return fail(r, ERR_NOMEM);
+	struct otf2r_group *g = &r->groups[i];
+	g->ref = self;
 	free(g->members);
 	g->members = malloc((n ? n : 1) * sizeof *g->members);
 	if (!g->members)
@@ -178,11 +238,12 @@ def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
 {
 	struct otf2r *r = ud;
 	(void)flags;
-	int rc = grow_refs((void **)&r->comms, &r->n_comms, self, sizeof *r->comms, 0);
-	if (rc)
-		return fail(r, rc);
-	r->comms[self] = (struct otf2r_comm){
-		.name = str_of(r, name), .group = group, .parent = parent, .defined = 1,
+	uint32_t i = entry_for((void **)&r->comms, &r->n_comms, &r->cap_comms, sizeof *r->comms,
+			       &r->comm_at, self);
+	if (i == TRACE_NONE)
+		return fail(r, ERR_NOMEM);
+	r->comms[i] = (struct otf2r_comm){
+		.ref = self, .name = str_of(r, name), .group = group, .parent = parent,
 	};
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -217,19 +278,21 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef ca
 	uint32_t id;
 	int rc = trace_add_region(r->t, s, region_role(s, paradigm), (uint8_t)paradigm, &id);
 	if (rc == 0)
-		rc = otf2r_table_put(&r->region_of, &r->n_region_of, self, id);
+		rc = otf2r_refs_put(&r->region_of, self, id);
 	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;
 }
 
-/* The MPI rank order: the COMM_LOCATIONS group of the MPI paradigm. */
+/* The MPI rank order: the COMM_LOCATIONS group of the MPI paradigm (the
+ * one with the lowest ref, should there be several). */
 static const struct otf2r_group *
 mpi_locations(const struct otf2r *r)
 {
+	const struct otf2r_group *best = NULL;
 	for (size_t g = 0; g < r->n_groups; g++)
 		if (r->groups[g].members && r->groups[g].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
-		    r->groups[g].paradigm == OTF2_PARADIGM_MPI)
-			return &r->groups[g];
-	return NULL;
+		    r->groups[g].paradigm == OTF2_PARADIGM_MPI && (!best || r->groups[g].ref < best->ref))
+			best = &r->groups[g];
+	return best;
 }
 
 static int
@@ -248,8 +311,8 @@ make_timelines(struct otf2r *r)
 			continue;      /* undefined or listed twice: an empty timeline */
 		t->locations[*li].timeline = rank;
 		tl->name = t->locations[*li].group_name;
-		uint32_t lg = otf2r_table_get(r->lgroup_of_loc, r->n_lgroup_of_loc, *li);
-		if (lg < r->n_lgroups && r->lgroups[lg].defined)
+		uint32_t lg = otf2r_refs_get(&r->lgroup_at, r->lgroup_of_loc[*li]);
+		if (lg != TRACE_NONE)
 			tl->node = r->lgroups[lg].node;
 	}
 	if (n == 0)
@@ -257,8 +320,16 @@ make_timelines(struct otf2r *r)
 	return 0;
 }
 
-/* Communicators, with members as world ranks. Members of an MPI COMM_GROUP
- * are indices into the MPI COMM_LOCATIONS group, i.e. world ranks. */
+static int
+by_ref(const void *a, const void *b)
+{
+	uint32_t x = ((const struct otf2r_comm *)a)->ref, y = ((const struct otf2r_comm *)b)->ref;
+	return (x > y) - (x < y);
+}
+
+/* Communicators, with members as world ranks, numbered in ref order.
+ * Members of an MPI COMM_GROUP are indices into the MPI COMM_LOCATIONS
+ * group, i.e. world ranks. */
 static int
 make_comms(struct otf2r *r)
 {
@@ -266,11 +337,11 @@ make_comms(struct otf2r *r)
 	uint32_t *members = NULL;
 	size_t cap = 0;
 	int rc = 0;
+	if (r->n_comms)
+		qsort(r->comms, r->n_comms, sizeof *r->comms, by_ref);
 	for (size_t c = 0; c < r->n_comms && rc == 0; c++) {
-		if (!r->comms[c].defined)
-			continue;
-		uint32_t g = r->comms[c].group, n = 0, id;
-		const struct otf2r_group *grp = g < r->n_groups && r->groups[g].members
+		uint32_t g = otf2r_refs_get(&r->group_at, r->comms[c].group), n = 0, id;
+		const struct otf2r_group *grp = g != TRACE_NONE && r->groups[g].members
 			? &r->groups[g] : NULL;
 		int is_self = grp && grp->type == OTF2_GROUP_TYPE_COMM_SELF;
 		if (grp && !is_self) {
@@ -285,18 +356,25 @@ make_comms(struct otf2r *r)
 					grp->members[n] < t->n_timelines
 					? (uint32_t)grp->members[n] : TRACE_NONE;
 		}
+		/* many communicators may name one large group: their members
+		 * together are what the model holds */
+		if (t->n_comm_members + n > OTF2R_MAX_COMM_MEMBERS) {
+			rc = err_set(r->e, ERR_LIMIT, "%s: communicators with more than %u members in all "
+				     "(%zu communicators so far), more than skein reads", r->anchor,
+				     OTF2R_MAX_COMM_MEMBERS, c);
+			break;
+		}
 		rc = trace_add_comm(t, r->comms[c].name, members, n, is_self, &id);
 		if (rc == 0)
-			rc = otf2r_table_put(&r->comm_of, &r->n_comm_of, (uint32_t)c, id);
+			rc = otf2r_refs_put(&r->comm_of, r->comms[c].ref, id);
 	}
 	free(members);
 	if (rc)
 		return rc;
 	for (size_t c = 0; c < r->n_comms; c++) {
-		uint32_t id = otf2r_table_get(r->comm_of, r->n_comm_of, (uint32_t)c);
+		uint32_t id = otf2r_refs_get(&r->comm_of, r->comms[c].ref);
 		if (id != TRACE_NONE)
-			t->comms[id].parent = otf2r_table_get(r->comm_of, r->n_comm_of,
-							      r->comms[c].parent);
+			t->comms[id].parent = otf2r_refs_get(&r->comm_of, r->comms[c].parent);
 	}
 	return 0;
 }
@@ -306,8 +384,8 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 {
 	OTF2_GlobalDefReader *gd = OTF2_Reader_GetGlobalDefReader(rd);
 	if (!gd)
-		return err_set(r->e, ERR_FORMAT, "%s: cannot open the global definitions%s%s",
-			       r->anchor, r->otf2_msg[0] ? ": " : "", r->otf2_msg);
+		return otf2r_fail(r, r->e, ERR_FORMAT, OTF2_SUCCESS, r->anchor,
+				  "cannot open the global definitions");
 	OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
 	if (!cb)
 		return err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
@@ -327,8 +405,7 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 	if (r->e && r->e->code)
 		return r->e->code;
 	if (st != OTF2_SUCCESS)
-		return err_set(r->e, ERR_FORMAT, "%s: corrupt global definitions (%s)",
-			       r->anchor, r->otf2_msg[0] ? r->otf2_msg : OTF2_Error_GetDescription(st));
+		return otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "corrupt global definitions");
 	int rc = make_timelines(r);
 	if (rc == 0)
 		rc = make_comms(r);
@@ -345,10 +422,10 @@ otf2r_free_definitions(struct otf2r *r)
 	free(r->groups);
 	free(r->comms);
 	free(r->lgroups);
-	free(r->string_of);
-	free(r->region_of);
-	free(r->comm_of);
-	free(r->node_of);
 	free(r->lgroup_of_loc);
+	struct otf2r_refs *maps[] = { &r->string_of, &r->region_of, &r->comm_of, &r->node_of,
+				      &r->group_at, &r->comm_at, &r->lgroup_at };
+	for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
+		otf2r_refs_fini(maps[i]);
 	hmap_fini(&r->location_of);
 }

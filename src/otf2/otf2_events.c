@@ -8,11 +8,14 @@
  * chunks. If no thread can be started, the same code runs the chunks
  * inline.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "base/file.h"
 #include "otf2_impl.h"
 #include "otf2_read.h"
 
@@ -169,7 +172,7 @@ on_rank(struct otf2r *r)
 static uint32_t
 comm_id(const struct otf2r *r, OTF2_CommRef c)
 {
-	return otf2r_table_get(r->comm_of, r->n_comm_of, c);
+	return otf2r_refs_get(&r->comm_of, c);
 }
 
 /* Request ids are opaque; UINT64_MAX is kept for "blocking". */
@@ -185,7 +188,7 @@ region_event(struct otf2r *r, enum trace_rec rec, uint8_t type, OTF2_TimeStamp t
 	     OTF2_RegionRef region)
 {
 	uint64_t rel = stamp(r, rec, time);
-	uint32_t id = otf2r_table_get(r->region_of, r->n_region_of, region);
+	uint32_t id = otf2r_refs_get(&r->region_of, region);
 	r->bad_refs += id == TRACE_NONE;
 	if (r->cur_tl == TRACE_NONE || id == TRACE_NONE)
 		return OTF2_CALLBACK_SUCCESS;
@@ -327,31 +330,42 @@ read_location(struct otf2r *r, OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, uin
 {
 	struct trace_location *L = &r->t->locations[li];
 	struct pipeline *p = r->pipe;
-	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, L->id);
-	if (!er)
-		return err_set(r->prod_err, ERR_FORMAT, "%s: no event data for location %llu (%s)",
-			       r->anchor, (unsigned long long)L->id,
-			       r->otf2_msg[0] ? r->otf2_msg : "missing event file");
-	OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, r);
+	char path[sizeof r->base + 32];
+	otf2r_local_path(r, L->id, "evt", path, sizeof path);
+	/* libotf2 opens the file itself: it must be a regular file (a FIFO
+	 * would block), and may be absent only when no events are declared */
+	struct stat st;
+	int absent = stat(path, &st) != 0;
+	if (absent && (errno != ENOENT || L->events_declared))
+		return err_set(r->prod_err, ERR_FORMAT, "%s: %s (the definitions declare %llu events)",
+			       path, strerror(errno), (unsigned long long)L->events_declared);
+	if (!absent && !S_ISREG(st.st_mode))
+		return err_set(r->prod_err, ERR_IO, "%s: is %s, not a regular file", path,
+			       file_kind(st.st_mode));
+	OTF2_EvtReader *er = absent ? NULL : OTF2_Reader_GetEvtReader(rd, L->id);
+	if (!absent && !er)
+		return otf2r_fail(r, r->prod_err, ERR_FORMAT, OTF2_SUCCESS, path, "cannot read the events");
+	if (er)
+		OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, r);
 	r->cur_tl = L->timeline;
 	int rc = 0;
 	if (r->cur_tl != TRACE_NONE && emit(r, &(struct evrec){ .type = EV_TL_BEGIN, .a = r->cur_tl }))
 		rc = ERR_CANCELLED;       /* the builder failed; its error wins */
 	uint64_t events = 0;
-	while (rc == 0) {
+	while (rc == 0 && er) {
 		uint64_t got = 0;
-		OTF2_ErrorCode st = OTF2_Reader_ReadLocalEvents(rd, er, REPORT_EVENTS, &got);
+		OTF2_ErrorCode st2 = OTF2_Reader_ReadLocalEvents(rd, er, REPORT_EVENTS, &got);
 		events += got;
 		*done += got;
 		if (p->abort) {
 			rc = ERR_CANCELLED;
 			break;
 		}
-		if (st != OTF2_SUCCESS) {
-			rc = err_set(r->prod_err, ERR_FORMAT,
-				     "%s: truncated or corrupt events of location %llu after %llu events (%s)",
-				     r->anchor, (unsigned long long)L->id, (unsigned long long)events,
-				     r->otf2_msg[0] ? r->otf2_msg : OTF2_Error_GetDescription(st));
+		if (st2 != OTF2_SUCCESS) {
+			char what[96];
+			snprintf(what, sizeof what, "truncated or corrupt events of location %llu after %llu events",
+				 (unsigned long long)L->id, (unsigned long long)events);
+			rc = otf2r_fail(r, r->prod_err, ERR_FORMAT, st2, path, what);
 			break;
 		}
 		if (o && o->progress && o->progress(o->ud, "reading", *done, total)) {
@@ -365,7 +379,8 @@ read_location(struct otf2r *r, OTF2_Reader *rd, OTF2_EvtReaderCallbacks *cb, uin
 	if (rc == 0 && r->cur_tl != TRACE_NONE &&
 	    emit(r, &(struct evrec){ .type = EV_TL_END, .a = r->cur_tl, .x = events }))
 		rc = ERR_CANCELLED;
-	OTF2_Reader_CloseEvtReader(rd, er);
+	if (er)
+		OTF2_Reader_CloseEvtReader(rd, er);
 	return rc;
 }
 
@@ -376,9 +391,9 @@ produce(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o)
 	uint64_t total = 0, done = 0;
 	for (size_t i = 0; i < t->n_locations; i++)
 		total += t->locations[i].events_declared;
-	if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS)
-		return err_set(r->prod_err, ERR_FORMAT, "%s: cannot open event files (%s)", r->anchor,
-			       r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+	OTF2_ErrorCode st = OTF2_Reader_OpenEvtFiles(rd);
+	if (st != OTF2_SUCCESS)
+		return otf2r_fail(r, r->prod_err, ERR_FORMAT, st, r->anchor, "cannot open event files");
 	OTF2_EvtReaderCallbacks *cb = event_callbacks();
 	int rc = cb ? 0 : err_set(r->prod_err, ERR_NOMEM, "%s: out of memory", r->anchor);
 	for (uint32_t i = 0; i < t->n_locations && rc == 0; i++)

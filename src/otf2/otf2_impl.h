@@ -9,43 +9,99 @@
 #include "base/hmap.h"
 #include "model/trace_impl.h"
 
-/* Definition ids above this are refused rather than indexed densely. */
-#define OTF2R_MAX_REF (1u << 26)
+/* At most this many locations are read (an index per location fits in
+ * the model's 32-bit ids with room to spare). */
+#define OTF2R_MAX_LOCATIONS (1u << 26)
+/* Communicators hold at most this many members in all (many may name one
+ * large group, so this is not bounded by the definitions' size). */
+#define OTF2R_MAX_COMM_MEMBERS (1u << 24)
+
+/* A map from an OTF2 definition ref to a skein id (or an index): the one
+ * table every kind of definition is looked up in. Writers number refs
+ * densely from 0, and those go into an array for the per-event look-ups;
+ * the array grows only while it stays within twice the number of refs
+ * mapped plus OTF2R_REFS_SLACK, and any other ref goes into a hash map. So
+ * memory follows the definitions read, never the largest ref (doc/model.md). */
+#define OTF2R_REFS_SLACK 4096
+struct otf2r_refs {
+	uint32_t *dense;         /* [n_dense], TRACE_NONE where unmapped */
+	size_t n_dense;
+	struct hmap sparse;      /* refs at or past n_dense */
+	size_t count;            /* refs mapped */
+};
+
+/* Maps ref to id (TRACE_NONE is not a valid id), replacing an earlier
+ * mapping. Returns 0 or ERR_NOMEM. */
+int otf2r_refs_put(struct otf2r_refs *m, uint64_t ref, uint32_t id);
+void otf2r_refs_fini(struct otf2r_refs *m);
+static inline uint32_t
+otf2r_refs_get(const struct otf2r_refs *m, uint64_t ref)
+{
+	if (ref < m->n_dense)
+		return m->dense[ref];
+	if (!m->sparse.n)
+		return TRACE_NONE;
+	const uint32_t *v = hmap_get(&m->sparse, ref, 0);
+	return v ? *v : TRACE_NONE;
+}
 
 struct otf2r_group {
+	uint32_t ref;
 	uint8_t type, paradigm;
 	uint32_t n;
 	uint64_t *members;
 };
 
 struct otf2r_comm {
-	uint32_t name, group, parent;
-	int defined;
+	uint32_t ref, name, group, parent;
 };
 
 struct otf2r_lgroup {
 	uint32_t name, node;
-	int defined;
 };
 
 struct pipeline;
+
+/* What skein takes from the anchor file (otf2_anchor.c). */
+struct otf2r_anchor {
+	uint64_t evt_chunk, def_chunk, n_locations, n_global_defs;
+	uint8_t version[3];
+};
+
+/* Reads the anchor file and checks every field before libotf2 sees it:
+ * strings terminated, chunk sizes within OTF2's bounds, a substrate and
+ * compression skein reads. Returns 0, ERR_IO (not a regular file, not an
+ * anchor), ERR_FORMAT with what is wrong, or ERR_NOMEM; the message names
+ * the file. */
+int otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e);
+
+/* Checks a definitions file's records (global: the global definitions)
+ * before libotf2 reads it: each record within the file, an end-of-file
+ * mark, and each group's member count within its record. Returns 0,
+ * ERR_IO (not a regular file), ERR_FORMAT ("PATH: corrupt ... definitions
+ * (what, at byte N)") or ERR_NOMEM. */
+int otf2r_check_defs(const char *path, int global, struct err *e);
 
 struct otf2r {
 	struct trace *t;
 	struct build *b;
 	struct err *e;
 	const char *anchor;
-	char otf2_msg[256];      /* last message from OTF2's error callback */
+	char base[4096];         /* the anchor's path without ".otf2" */
+	struct otf2r_anchor anc;
+	uint64_t local_maps;     /* mapping tables and clock offsets read */
+	char otf2_msg[256];      /* first message from OTF2's error callback */
+	OTF2_ErrorCode otf2_err; /* and its code */
 
 	/* OTF2 ref -> skein id (TRACE_NONE where undefined) */
-	uint32_t *string_of; size_t n_string_of;
-	uint32_t *region_of; size_t n_region_of;
-	uint32_t *comm_of; size_t n_comm_of;
-	uint32_t *node_of; size_t n_node_of;
-	struct otf2r_group *groups; size_t n_groups;
-	struct otf2r_comm *comms; size_t n_comms;
-	struct otf2r_lgroup *lgroups; size_t n_lgroups;
-	uint32_t *lgroup_of_loc; size_t n_lgroup_of_loc;   /* location index -> group ref */
+	struct otf2r_refs string_of, region_of, comm_of, node_of;
+	/* definitions kept until resolve time, in definition order, and the
+	 * ref -> index map of each */
+	struct otf2r_group *groups; size_t n_groups, cap_groups;
+	struct otf2r_comm *comms; size_t n_comms, cap_comms;
+	struct otf2r_lgroup *lgroups; size_t n_lgroups, cap_lgroups;
+	struct otf2r_refs group_at, comm_at, lgroup_at;
+	uint32_t *lgroup_of_loc; size_t cap_lgroup_of_loc;   /* location index -> group ref */
 	struct hmap location_of;         /* OTF2 location id -> location index */
 
 	int have_clock;
@@ -60,6 +116,25 @@ struct otf2r {
 	struct pipeline *pipe;
 };
 
+/* skein's code for a failed libotf2 call: out of memory, or a format error. */
+static inline int
+otf2_code(OTF2_ErrorCode st)
+{
+	return st == OTF2_ERROR_MEM_ALLOC_FAILED || st == OTF2_ERROR_MEM_FAULT ||
+		st == OTF2_ERROR_ENOMEM ? ERR_NOMEM : ERR_FORMAT;
+}
+
+/* Records a failed libotf2 call in e and returns the code: ERR_NOMEM,
+ * "PATH: WHAT: out of memory (REASON)", when libotf2 ran out of memory
+ * (st, or the error callback's code when st is OTF2_SUCCESS, e.g. for a
+ * call that returned NULL), else code with "PATH: WHAT (REASON)". */
+int otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, const char *path,
+	       const char *what);
+
+/* The path of a location's local file: BASE/ID.EXT (ext "def" or "evt"). */
+void otf2r_local_path(const struct otf2r *r, uint64_t location, const char *ext, char *buf,
+		      size_t n);
+
 /* Reads every location's events (local definitions already read) and
  * builds the model, decoding on a second thread when one can be started.
  * Returns 0 or ERR_*, with the message in r->e. */
@@ -70,13 +145,5 @@ int otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_o
  * locations and timelines on r->t. Returns 0 or ERR_*. */
 int otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd);
 void otf2r_free_definitions(struct otf2r *r);
-
-/* Grows a ref->id table to hold ref, filling new slots with TRACE_NONE. */
-int otf2r_table_put(uint32_t **tab, size_t *n, uint32_t ref, uint32_t id);
-static inline uint32_t
-otf2r_table_get(const uint32_t *tab, size_t n, uint32_t ref)
-{
-	return ref < n ? tab[ref] : TRACE_NONE;
-}
 
 #endif

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/file.h"
 #include "otf2_impl.h"
 
 static OTF2_ErrorCode
@@ -18,6 +20,7 @@ on_otf2_error(void *ud, const char *file, uint64_t line, const char *func,
 	struct otf2r *r = ud;
 	(void)file; (void)line; (void)func;
 	if (r && !r->otf2_msg[0]) {
+		r->otf2_err = code;
 		char detail[160] = "";
 		if (fmt)
 			vsnprintf(detail, sizeof detail, fmt, va);
@@ -34,7 +37,8 @@ has_suffix(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Finds the anchor file for path; *anchor is malloc'd. */
+/* Finds the anchor file for path; *anchor is malloc'd. Only a regular
+ * file is taken, so a FIFO named as the trace never blocks. */
 static int
 resolve_anchor(const char *path, char **anchor, struct err *e)
 {
@@ -42,6 +46,9 @@ resolve_anchor(const char *path, char **anchor, struct err *e)
 	if (stat(path, &st) != 0)
 		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
+		if (!S_ISREG(st.st_mode))
+			return err_set(e, ERR_IO, "%s: is %s, not an OTF2 archive", path,
+				       file_kind(st.st_mode));
 		*anchor = strdup(path);
 		return *anchor ? 0 : err_set(e, ERR_NOMEM, "%s: out of memory", path);
 	}
@@ -78,50 +85,191 @@ resolve_anchor(const char *path, char **anchor, struct err *e)
 	return *anchor ? 0 : err_set(e, ERR_NOMEM, "%s: out of memory", path);
 }
 
-/* An OTF2 anchor starts with a 3-byte-length-prefixed "OTF2"; checking it
- * first gives a clear message for a non-trace file instead of OTF2's. */
+/* The archive's files are named after the anchor: NAME.otf2, NAME.def
+ * (global definitions), NAME/ID.def and NAME/ID.evt (a location's local
+ * definitions and events). libotf2 opens them itself, so each is checked
+ * here first: a regular file, or not there at all. */
 static int
-check_magic(const char *anchor, struct err *e)
+archive_paths(struct otf2r *r, struct err *e)
 {
-	FILE *f = fopen(anchor, "rb");
-	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", anchor, strerror(errno));
-	unsigned char head[8] = { 0 };
-	size_t n = fread(head, 1, sizeof head, f);
-	fclose(f);
-	if (n < 6 || memcmp(head + 2, "OTF2", 4) != 0)
-		return err_set(e, ERR_IO, "%s: not an OTF2 archive (no OTF2 anchor header)", anchor);
+	if (!has_suffix(r->anchor, ".otf2"))
+		return err_set(e, ERR_IO, "%s: not an OTF2 archive (an anchor file's name ends in .otf2)",
+			       r->anchor);
+	size_t n = strlen(r->anchor) - 5;
+	if (n >= sizeof r->base - 32)
+		return err_set(e, ERR_LIMIT, "%s: path too long", r->anchor);
+	memcpy(r->base, r->anchor, n);
+	r->base[n] = '\0';
+	char def[sizeof r->base + 8];
+	snprintf(def, sizeof def, "%s.def", r->base);
+	uint64_t def_bytes = 0;
+	struct err fe = { 0 };
+	int rc = otf2r_check_anchor(r->anchor, &r->anc, e);
+	if (rc)
+		return rc;
+	if (file_check_regular(def, &def_bytes, &fe))
+		return err_set(e, ERR_FORMAT, "%s: cannot open the global definitions (%s)", r->anchor,
+			       fe.msg);
+	if ((rc = otf2r_check_defs(def, 1, e)))
+		return rc;
+	/* libotf2 sizes tables by these counts; each location and each
+	 * definition is a record of several bytes in the global definitions */
+	if (r->anc.n_locations > def_bytes / 4 || r->anc.n_global_defs > def_bytes / 2 ||
+	    r->anc.n_locations > OTF2R_MAX_LOCATIONS)
+		return err_set(e, ERR_FORMAT, "%s: truncated or corrupt global definitions (the anchor "
+			       "declares %llu definitions and %llu locations in %llu bytes)", def,
+			       (unsigned long long)r->anc.n_global_defs,
+			       (unsigned long long)r->anc.n_locations, (unsigned long long)def_bytes);
 	return 0;
+}
+
+void
+otf2r_local_path(const struct otf2r *r, uint64_t location, const char *ext, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/%llu.%s", r->base, (unsigned long long)location, ext);
+}
+
+int
+otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, const char *path,
+	   const char *what)
+{
+	OTF2_ErrorCode c = st != OTF2_SUCCESS ? st : r->otf2_err;
+	const char *why = r->otf2_msg[0] ? r->otf2_msg
+		: c != OTF2_SUCCESS ? OTF2_Error_GetDescription(c) : "unknown reason";
+	if (c != OTF2_SUCCESS && otf2_code(c) == ERR_NOMEM)
+		return err_set(e, ERR_NOMEM, "%s: %s: out of memory (%s)", path, what, why);
+	return err_set(e, code, "%s: %s (%s)", path, what, why);
 }
 
 /* ---- the reading sequence ---- */
 
+static OTF2_CallbackCode
+on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
+{
+	(void)type;
+	(void)map;
+	((struct otf2r *)ud)->local_maps++;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
+{
+	(void)time;
+	(void)offset;
+	(void)deviation;
+	((struct otf2r *)ud)->local_maps++;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The state of one location's local definitions file. */
+enum local_state { LOCAL_READ, LOCAL_MISSING, LOCAL_EMPTY };
+
+/* Classifies location i's local definitions file: LOCAL_READ (present,
+ * not empty), LOCAL_MISSING, LOCAL_EMPTY, or a negative ERR_* when it
+ * cannot be read at all (not a regular file, no permission). */
+static int
+local_state(struct otf2r *r, uint32_t i, char *path, size_t n)
+{
+	otf2r_local_path(r, r->t->locations[i].id, "def", path, n);
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? LOCAL_MISSING
+			: err_set(r->e, ERR_IO, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return err_set(r->e, ERR_IO, "%s: is %s, not a regular file", path, file_kind(st.st_mode));
+	if (access(path, R_OK) != 0)
+		return err_set(r->e, ERR_IO, "%s: %s", path, strerror(errno));
+	return st.st_size == 0 ? LOCAL_EMPTY : LOCAL_READ;
+}
+
+/* Reads one location's local definitions; counts its mapping tables and
+ * clock offsets in r->local_maps. */
+static int
+read_local(struct otf2r *r, OTF2_Reader *rd, OTF2_DefReaderCallbacks *cb, uint32_t i,
+	   const char *path)
+{
+	OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, r->t->locations[i].id);
+	if (!dr)
+		return otf2r_fail(r, r->e, ERR_FORMAT, OTF2_SUCCESS, path, "cannot open the local definitions");
+	OTF2_Reader_RegisterDefCallbacks(rd, dr, cb, r);
+	uint64_t n = 0;
+	OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
+	OTF2_Reader_CloseDefReader(rd, dr);
+	if (st == OTF2_SUCCESS)
+		return 0;
+	return otf2r_fail(r, r->e, ERR_FORMAT, st, path, "corrupt local definitions");
+}
+
+/* Mapping tables and clock offsets live in the local definitions; events
+ * read without them keep local ids and raw clocks. A location's file is
+ * read only when it is there (no reader, and no chunk-sized buffer, for
+ * the others). One that is missing or empty is an error when other
+ * locations map their ids (its events would be misread), else a warning
+ * naming it: the archive's writer wrote global ids (doc/robustness.md). */
 static int
 read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
 {
-	/* Mapping tables and clock offsets live in the local definitions;
-	 * events read without them keep local ids and raw clocks. Archives
-	 * that have none for a location are fine. */
-	for (size_t i = 0; i < r->t->n_locations; i++)
-		OTF2_Reader_SelectLocation(rd, r->t->locations[i].id);
-	if (OTF2_Reader_OpenDefFiles(rd) != OTF2_SUCCESS)
-		return 0;
-	for (size_t i = 0; i < r->t->n_locations; i++) {
-		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, r->t->locations[i].id);
-		if (!dr)
-			continue;
-		uint64_t n = 0;
-		OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
-		OTF2_Reader_CloseDefReader(rd, dr);
-		if (st != OTF2_SUCCESS)
-			return err_set(r->e, ERR_FORMAT,
-				       "%s: corrupt local definitions of location %llu (%s)",
-				       r->anchor, (unsigned long long)r->t->locations[i].id,
-				       r->otf2_msg[0] ? r->otf2_msg : OTF2_Error_GetDescription(st));
+	struct trace *t = r->t;
+	char path[sizeof r->base + 32];
+	uint32_t first_absent = TRACE_NONE, n_absent = 0, n_read = 0;
+	uint8_t *state = malloc(t->n_locations ? t->n_locations : 1);
+	if (!state)
+		return err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
+	int rc = 0;
+	for (uint32_t i = 0; i < t->n_locations && rc == 0; i++) {
+		OTF2_Reader_SelectLocation(rd, t->locations[i].id);
+		int s = local_state(r, i, path, sizeof path);
+		if (s < 0) {
+			rc = s;
+			break;
+		}
+		state[i] = (uint8_t)s;
+		n_read += s == LOCAL_READ;
 	}
-	OTF2_Reader_CloseDefFiles(rd);
+	OTF2_DefReaderCallbacks *cb = NULL;
+	OTF2_ErrorCode st;
+	if (rc == 0 && n_read) {
+		cb = OTF2_DefReaderCallbacks_New();
+		if (!cb)
+			rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
+		else if ((st = OTF2_Reader_OpenDefFiles(rd)) != OTF2_SUCCESS)
+			rc = otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot open the local definitions");
+	}
+	if (cb && rc == 0) {
+		OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, on_mapping);
+		OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_clock_offset);
+		for (uint32_t i = 0; i < t->n_locations && rc == 0; i++) {
+			if (state[i] != LOCAL_READ)
+				continue;
+			otf2r_local_path(r, t->locations[i].id, "def", path, sizeof path);
+			if ((rc = otf2r_check_defs(path, 0, r->e)) == 0)
+				rc = read_local(r, rd, cb, i, path);
+		}
+		OTF2_Reader_CloseDefFiles(rd);
+	}
+	OTF2_DefReaderCallbacks_Delete(cb);
+	/* only locations that have events need their mappings */
+	for (uint32_t i = 0; i < t->n_locations && rc == 0; i++) {
+		if (state[i] == LOCAL_READ || t->locations[i].events_declared == 0)
+			continue;
+		otf2r_local_path(r, t->locations[i].id, "def", path, sizeof path);
+		if (r->local_maps)
+			rc = err_set(r->e, ERR_FORMAT, "%s: local definitions %s, while the other locations' "
+				     "map ids and clocks: this location's events would be misread", path,
+				     state[i] == LOCAL_EMPTY ? "empty" : "missing");
+		else if (n_absent++ == 0)
+			first_absent = i;
+	}
+	if (rc == 0 && n_absent) {
+		otf2r_local_path(r, t->locations[first_absent].id, "def", path, sizeof path);
+		t->info.warnings[WARN_NO_LOCAL_DEFS] += n_absent;
+		if (trace_intern(t, path, &t->info.no_local_defs))
+			rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
+	}
+	free(state);
 	r->otf2_msg[0] = '\0';
-	return 0;
+	return rc;
 }
 
 static int
@@ -129,12 +277,11 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o)
 {
 	OTF2_Reader *rd = OTF2_Reader_Open(r->anchor);
 	if (!rd)
-		return err_set(r->e, ERR_IO, "%s: cannot open OTF2 archive (%s)", r->anchor,
-			       r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+		return otf2r_fail(r, r->e, ERR_IO, OTF2_SUCCESS, r->anchor, "cannot open OTF2 archive");
 	int rc = 0;
-	if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS) {
-		rc = err_set(r->e, ERR_FORMAT, "%s: cannot read archive (%s)", r->anchor,
-			     r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
+	OTF2_ErrorCode st = OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+	if (st != OTF2_SUCCESS) {
+		rc = otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot read archive");
 		goto out;
 	}
 	uint8_t v[3] = { 0 };
@@ -182,12 +329,12 @@ otf2_read(const char *path, const struct otf2_read_opts *opts,
 	int rc = resolve_anchor(path, &anchor, e);
 	if (rc)
 		return rc;
-	if ((rc = check_magic(anchor, e))) {
+	struct err prod_err = { 0 };
+	struct otf2r r = { .e = e, .prod_err = &prod_err, .anchor = anchor, .cur_tl = TRACE_NONE };
+	if ((rc = archive_paths(&r, e))) {
 		free(anchor);
 		return rc;
 	}
-	struct err prod_err = { 0 };
-	struct otf2r r = { .e = e, .prod_err = &prod_err, .anchor = anchor, .cur_tl = TRACE_NONE };
 	r.t = trace_new();
 	if (!r.t || trace_set_path(r.t, anchor)) {
 		trace_destroy(r.t);

@@ -2,8 +2,11 @@
 #include "info.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "base/json.h"
+#include "base/sat.h"
+#include "base/text.h"
 #include "summary.h"
 
 static void
@@ -37,21 +40,36 @@ sum(const uint64_t *v, int n)
 	return s;
 }
 
-/* A string on one line: line breaks (a creator's build details) become
- * " / ", so each field keeps its line. */
-static void
-one_line(FILE *out, const char *s)
+/* A string on one line, as it may be shown: line breaks (a creator's build
+ * details) become " / ", so each field keeps its line, and the rest goes
+ * through text_safe; written into buf (n > 0 bytes, truncated if need be). */
+static const char *
+one_line(const char *s, char *buf, size_t n)
 {
-	for (const char *p = s; *p; p++) {
+	char joined[1024];
+	size_t o = 0;
+	for (const char *p = s; *p && o + 4 < sizeof joined; p++) {
 		if (*p == '\r' || *p == '\n') {
 			while (p[1] == '\r' || p[1] == '\n')
 				p++;
-			if (p[1])
-				fputs(" / ", out);
+			if (p[1]) {
+				memcpy(joined + o, " / ", 3);
+				o += 3;
+			}
 		} else {
-			fputc(*p, out);
+			joined[o++] = *p;
 		}
 	}
+	joined[o] = '\0';
+	const char *safe = text_safe(joined, buf, n);
+	if (safe == joined) {       /* clean: copied whole characters into buf */
+		o = o < n ? o : n - 1;
+		while (o > 0 && ((unsigned char)joined[o] & 0xc0) == 0x80)
+			o--;
+		memcpy(buf, joined, o);
+		buf[o] = '\0';
+	}
+	return buf;
 }
 
 static void
@@ -62,10 +80,12 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	trace_nodes(t, &n_nodes);
 	trace_regions(t, &n_regions);
 	double span = trace_seconds(t, info->t_end - info->t_begin);
-	fprintf(out, "trace         %s\n", info->path);
-	fputs("creator       ", out);
-	one_line(out, info->creator ? info->creator : "?");
-	fprintf(out, " (OTF2 %u.%u.%u)\n", info->version[0], info->version[1], info->version[2]);
+	/* every name comes from the archive: shown as text_put makes it safe */
+	char b1[256], b2[256];
+	fprintf(out, "trace         %s\n", text_safe(info->path, b1, sizeof b1));
+	fprintf(out, "creator       %s (OTF2 %u.%u.%u)\n",
+		one_line(info->creator ? info->creator : "?", b1, sizeof b1),
+		info->version[0], info->version[1], info->version[2]);
 	fprintf(out, "time span     %.6f s (resolution %.3g ns)\n", span,
 		1e9 / (double)info->ticks_per_second);
 	fprintf(out, "timelines     %u MPI ranks\n", s->n_timelines);
@@ -91,8 +111,9 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 				break;
 			}
 			const char *name = trace_str(t, locs[i].name);
-			fprintf(out, "%s%s [%s]", shown ? ", " : ": ", name[0] ? name : "(unnamed)",
-				trace_str(t, locs[i].group_name));
+			fprintf(out, "%s%s [%s]", shown ? ", " : ": ",
+				name[0] ? text_safe(name, b1, sizeof b1) : "(unnamed)",
+				text_safe(trace_str(t, locs[i].group_name), b2, sizeof b2));
 			shown++;
 		}
 	}
@@ -104,9 +125,9 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	fprintf(out, "operations    %" PRIu64 ":", sum(s->ops, OP_KIND_COUNT));
 	text_counts(out, "", s->ops, OP_KIND_COUNT, op_name);
 	fprintf(out, "messages      %" PRIu64 " (%" PRIu64 " matched, %" PRIu64
-		" sends unmatched, %" PRIu64 " receives unmatched), %" PRIu64 " bytes\n",
+		" sends unmatched, %" PRIu64 " receives unmatched), %s%" PRIu64 " bytes\n",
 		s->msgs, s->msgs_matched, s->msgs_unmatched_send, s->msgs_unmatched_recv,
-		s->msg_bytes);
+		sat_overflowed(s->msg_bytes) ? "at least " : "", s->msg_bytes);
 	fprintf(out, "collectives   %" PRIu64 " (%" PRIu64 " incomplete):", s->colls_total,
 		s->colls_incomplete);
 	text_counts(out, "", s->colls, COLL_TYPE_COUNT, coll_name);
@@ -116,8 +137,11 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 			info->mpi_calls_without_records);
 	for (int w = 0; w < WARN_COUNT; w++)
 		if (info->warnings[w])
-			fprintf(out, "warning       %" PRIu64 " %s\n", info->warnings[w],
-				trace_warning_name((enum trace_warning)w));
+			fprintf(out, "warning       %" PRIu64 " %s%s%s\n", info->warnings[w],
+				trace_warning_name((enum trace_warning)w),
+				w == WARN_NO_LOCAL_DEFS && info->no_local_defs ? ", e.g. " : "",
+				w == WARN_NO_LOCAL_DEFS && info->no_local_defs
+				? text_safe(trace_str(t, info->no_local_defs), b1, sizeof b1) : "");
 	if (!per_rank)
 		return;
 	uint32_t n_tl;
@@ -128,8 +152,9 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 		const struct summary_timeline *st = &s->timelines[i];
 		uint64_t ops = sum(st->ops, OP_KIND_COUNT);
 		fprintf(out, "%-6u %-20s %-16s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-			" %8" PRIu64 " %6" PRIu64 "\n", i, trace_str(t, tls[i].name),
-			tls[i].node == TRACE_NONE ? "-" : trace_str(t, trace_nodes(t, NULL)[tls[i].node].name),
+			" %8" PRIu64 " %6" PRIu64 "\n", i, text_safe(trace_str(t, tls[i].name), b1, sizeof b1),
+			tls[i].node == TRACE_NONE ? "-"
+			: text_safe(trace_str(t, trace_nodes(t, NULL)[tls[i].node].name), b2, sizeof b2),
 			tls[i].events, ops, ops - st->ops[OP_COMPUTE], st->sent, st->received, st->colls);
 	}
 }
@@ -179,6 +204,10 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 	json_key(&j, "unmatched_sends"); json_uint(&j, s->msgs_unmatched_send);
 	json_key(&j, "unmatched_receives"); json_uint(&j, s->msgs_unmatched_recv);
 	json_key(&j, "bytes"); json_uint(&j, s->msg_bytes);
+	if (sat_overflowed(s->msg_bytes)) {
+		json_key(&j, "bytes_overflow");
+		json_bool(&j, 1);
+	}
 	json_end_object(&j);
 	json_key(&j, "collectives");
 	json_begin_object(&j);
@@ -196,6 +225,10 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 		json_uint(&j, info->warnings[w]);
 	}
 	json_end_object(&j);
+	if (info->no_local_defs) {
+		json_key(&j, "no_local_defs_file");
+		json_string(&j, trace_str(t, info->no_local_defs));
+	}
 	json_key(&j, "timelines");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_tl; i++) {

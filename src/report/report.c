@@ -6,6 +6,7 @@
 
 #include "analysis/cluster.h"
 #include "base/json.h"
+#include "base/text.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
@@ -189,7 +190,9 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	const struct analysis_part *parts = analysis_parts(a, &n_parts);
 	trace_timelines(t, &n_tl);
 
-	fprintf(out, "trace         %s\n", trace_info(t)->path);
+	/* names come from the trace and the configuration: shown safely */
+	char n1[256], n2[256];
+	fprintf(out, "trace         %s\n", text_safe(trace_info(t)->path, n1, sizeof n1));
 	fprintf(out, "options       ");
 	int first = 1;
 	on_off(out, "coalesce", o->coalesce_isends, &first);
@@ -236,13 +239,14 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		fprintf(out, "%-9u %-15s %6u %8u %6u  ", p, span, parts[p].ranks, parts[p].comm_count,
 			parts[p].leap);
 		if (part_name(ph, p))
-			fprintf(out, "%s\n", part_name(ph, p));
+			fprintf(out, "%s\n", text_safe(part_name(ph, p), n1, sizeof n1));
 		else if (parts[p].phase == TRACE_NONE)
 			fputs("-\n", out);
 		else
 			fprintf(out, "%u (%s)\n", parts[p].phase,
 				parts[p].phase_region == TRACE_NONE ? "before the first" :
-				trace_str(t, trace_regions(t, NULL)[parts[p].phase_region].name));
+				text_safe(trace_str(t, trace_regions(t, NULL)[parts[p].phase_region].name),
+					  n1, sizeof n1));
 	}
 
 	if (o->clusters) {
@@ -271,8 +275,9 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		shown++;
 		fprintf(out, "%3u %5u %6u %5u %-18s %-18s %12s %12s  %s\n", shown,
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
-			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : lop_region(a, l),
-			lop_context(a, l),
+			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)"
+			: text_safe(lop_region(a, l), n1, sizeof n1),
+			text_safe(lop_context(a, l), n2, sizeof n2),
 			trace_fmt_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
 			analysis_cause_name(analysis_lop_cause(a, l)));
@@ -487,15 +492,19 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_finish(&j);
 }
 
-/* CSV fields never contain commas or quotes except region names; quote them. */
+/* A text field of a CSV table, quoted as RFC 4180 says (always, with
+ * quotes doubled, so commas and line breaks stay inside it), control
+ * characters shown as '?' like every other text output. */
 static void
 csv_str(FILE *out, const char *s)
 {
+	char buf[1024];
+	const char *v = text_safe(s, buf, sizeof buf);
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (; *v; v++) {
+		if (*v == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fputc(*v, out);
 	}
 	fputc('"', out);
 }

@@ -1,5 +1,7 @@
 #include "summary.h"
 
+#include "base/sat.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +28,7 @@ summary_compute(const struct trace *t, struct summary *s)
 	for (uint32_t i = 0; i < n_msgs; i++) {
 		const struct trace_msg *m = &msgs[i];
 		s->msgs++;
-		s->msg_bytes += m->bytes;
+		s->msg_bytes = sat_add(s->msg_bytes, m->bytes);
 		if (m->send_op != TRACE_NONE && m->recv_op != TRACE_NONE)
 			s->msgs_matched++;
 		else if (m->recv_op == TRACE_NONE)

@@ -1,25 +1,16 @@
-/* topo.c — hardware topologies from hwloc, and placing ranks on them. */
+/* topo.c — the topology tree, clusters of nodes, placing ranks on them
+ * and aggregating per-rank values (hwloc is in topo_load.c). */
 #include "topo.h"
 
-#include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/intern.h"
 #include "base/vec.h"
+#include "topo_impl.h"
 
-struct topo {
-	struct topo_obj *objs;
-	size_t n, cap;
-	uint32_t *children;       /* CSR: objs[i].first_child indexes it */
-	uint32_t *pu_obj;         /* PU index -> object */
-	uint32_t n_pu;
-	uint32_t count[TOPO_TYPE_COUNT];
-	struct intern *strings;
-};
-
-static struct topo *
+struct topo *
 topo_new(void)
 {
 	struct topo *t = calloc(1, sizeof *t);
@@ -42,8 +33,8 @@ topo_destroy(struct topo *t)
 	free(t);
 }
 
-static int
-add(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t os_index,
+int
+topo_add(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t os_index,
     uint32_t name, uint32_t *id)
 {
 	if (t->n >= UINT32_MAX - 1)
@@ -63,8 +54,8 @@ add(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t os_in
 /* Children lists and PU ranges from the parent links (objects are in
  * depth-first order, so a parent comes before its children and an
  * object's PUs are contiguous). */
-static int
-finish(struct topo *t)
+int
+topo_finish(struct topo *t)
 {
 	uint32_t n = (uint32_t)t->n;
 	uint32_t *count = calloc(n + 1, sizeof *count);
@@ -105,121 +96,35 @@ finish(struct topo *t)
 	return 0;
 }
 
-static int
-kept_type(hwloc_obj_type_t type, uint8_t *out)
-{
-	switch (type) {
-	case HWLOC_OBJ_MACHINE: *out = TOPO_MACHINE; return 1;
-	case HWLOC_OBJ_PACKAGE: *out = TOPO_PACKAGE; return 1;
-	case HWLOC_OBJ_L3CACHE: *out = TOPO_L3; return 1;
-	case HWLOC_OBJ_CORE: *out = TOPO_CORE; return 1;
-	case HWLOC_OBJ_PU: *out = TOPO_PU; return 1;
-	default: return 0;
-	}
-}
-
-/* hwloc trees are a dozen levels deep at most: recursion is safe here. */
-static int
-walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
-{
-	uint32_t here = parent;
-	uint8_t type;
-	int rc;
-	if (kept_type(o->type, &type)) {
-		if ((rc = add(t, type, parent, depth, o->os_index, 0, &here)))
-			return rc;
-		depth++;
-	}
-	/* a NUMA node covering exactly this object becomes a level below it */
-	for (hwloc_obj_t m = o->memory_first_child; m; m = m->next_sibling)
-		if (m->type == HWLOC_OBJ_NUMANODE && m->cpuset && o->cpuset &&
-		    hwloc_bitmap_isequal(m->cpuset, o->cpuset) && o->type != HWLOC_OBJ_MACHINE) {
-			if ((rc = add(t, TOPO_NUMA, here, depth, m->os_index, 0, &here)))
-				return rc;
-			depth++;
-			break;
-		}
-	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling)
-		if ((rc = walk(t, c, here, depth)))
-			return rc;
-	return 0;
-}
-
-enum source { SRC_XML, SRC_SYNTHETIC, SRC_MACHINE };
-
-static int
-load(enum source src, const char *arg, struct topo **out, struct err *e)
-{
-	*out = NULL;
-	hwloc_topology_t h;
-	if (hwloc_topology_init(&h) != 0)
-		return err_set(e, ERR_NOMEM, "hwloc: cannot initialise a topology");
-	int rc = 0;
-	if (src == SRC_XML) {
-		FILE *f = fopen(arg, "r");
-		if (!f) {
-			hwloc_topology_destroy(h);
-			return err_set(e, ERR_IO, "%s: cannot open hardware topology", arg);
-		}
-		fclose(f);
-		if (hwloc_topology_set_xml(h, arg) != 0)
-			rc = err_set(e, ERR_FORMAT, "%s: not an hwloc XML topology", arg);
-	} else if (src == SRC_SYNTHETIC && hwloc_topology_set_synthetic(h, arg) != 0) {
-		rc = err_set(e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", arg);
-	}
-	if (!rc && hwloc_topology_load(h) != 0)
-		rc = err_set(e, ERR_FORMAT, "%s: hwloc could not load the topology",
-			     src == SRC_MACHINE ? "this machine" : arg);
-	struct topo *t = NULL;
-	if (!rc) {
-		t = topo_new();
-		if (!t)
-			rc = err_set(e, ERR_NOMEM, "out of memory");
-	}
-	if (!rc && (rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0)) == 0)
-		rc = finish(t);
-	if (!rc && (t->n == 0 || t->n_pu == 0))
-		rc = err_set(e, ERR_FORMAT, "%s: topology has no processing units",
-			     src == SRC_MACHINE ? "this machine" : arg);
-	if (rc) {
-		err_set(e, rc, "%s: %s while reading the topology", arg ? arg : "machine", err_name(rc));
-		topo_destroy(t);
-		t = NULL;
-	}
-	hwloc_topology_destroy(h);
-	*out = t;
-	return rc;
-}
-
-int topo_load_xml(const char *path, struct topo **out, struct err *e) { return load(SRC_XML, path, out, e); }
-int topo_load_synthetic(const char *d, struct topo **out, struct err *e) { return load(SRC_SYNTHETIC, d, out, e); }
-int topo_load_machine(struct topo **out, struct err *e) { return load(SRC_MACHINE, NULL, out, e); }
 
 int
 topo_cluster(const struct topo *node, uint32_t n, const char *const *names,
 	     struct topo **out, struct err *e)
 {
 	*out = NULL;
+	if ((uint64_t)n * (node->n + 1) > TOPO_MAX_CLUSTER)
+		return err_set(e, ERR_LIMIT, "a cluster of %u nodes of %zu objects each: more than the %u "
+			       "objects skein shows", n, node->n, TOPO_MAX_CLUSTER);
 	struct topo *t = topo_new();
 	uint32_t root, nid, id;
-	if (!t || add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
+	if (!t || topo_add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
 		goto nomem;
 	for (uint32_t i = 0; i < n; i++) {
 		char buf[32];
 		const char *name = names && names[i] ? names[i] : (snprintf(buf, sizeof buf, "node%u", i), buf);
 		uint32_t sid;
 		if (intern_add(t->strings, name, strlen(name), &sid) ||
-		    add(t, TOPO_NODE, root, 1, i, sid, &nid))
+		    topo_add(t, TOPO_NODE, root, 1, i, sid, &nid))
 			goto nomem;
 		uint32_t base = (uint32_t)t->n;
 		for (size_t k = 0; k < node->n; k++) {
 			const struct topo_obj *o = &node->objs[k];
 			uint32_t parent = o->parent == TRACE_NONE ? nid : base + o->parent;
-			if (add(t, o->type, parent, (uint8_t)(o->depth + 2), o->os_index, 0, &id))
+			if (topo_add(t, o->type, parent, (uint8_t)(o->depth + 2), o->os_index, 0, &id))
 				goto nomem;
 		}
 	}
-	if (finish(t))
+	if (topo_finish(t))
 		goto nomem;
 	*out = t;
 	return 0;
@@ -239,7 +144,7 @@ topo_system_tree(const struct trace *trace, struct topo **out, struct err *e)
 	uint32_t *order = malloc((nn + 2) * sizeof *order);    /* nodes by first use; nn: none */
 	uint8_t *seen = calloc(nn + 2, 1);
 	uint32_t root, id, n_order = 0;
-	if (!t || !order || !seen || add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
+	if (!t || !order || !seen || topo_add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
 		goto nomem;
 	for (uint32_t r = 0; r < ntl; r++) {
 		uint32_t k = tl[r].node < nn ? tl[r].node : nn;
@@ -252,14 +157,14 @@ topo_system_tree(const struct trace *trace, struct topo **out, struct err *e)
 	for (uint32_t i = 0; i < n_order; i++) {
 		uint32_t k = order[i], sid;
 		const char *name = k < nn ? trace_str(trace, nodes[k].name) : "(no node)";
-		if (intern_add(t->strings, name, strlen(name), &sid) || add(t, TOPO_NODE, root, 1, i, sid, &id))
+		if (intern_add(t->strings, name, strlen(name), &sid) || topo_add(t, TOPO_NODE, root, 1, i, sid, &id))
 			goto nomem;
 		uint32_t node = id;
 		for (uint32_t r = 0; r < ntl; r++)
-			if ((tl[r].node < nn ? tl[r].node : nn) == k && add(t, TOPO_PU, node, 2, r, 0, &id))
+			if ((tl[r].node < nn ? tl[r].node : nn) == k && topo_add(t, TOPO_PU, node, 2, r, 0, &id))
 				goto nomem;
 	}
-	if (finish(t))
+	if (topo_finish(t))
 		goto nomem;
 	free(order);
 	free(seen);

@@ -41,6 +41,21 @@ struct topo_obj {
 
 struct topo;
 
+/* What skein loads from hwloc: at most this many objects in a node's
+ * tree, this many levels, this large an XML file. A cluster (topo_cluster)
+ * holds at most TOPO_MAX_CLUSTER objects. Larger inputs are refused with
+ * ERR_LIMIT (doc/topology.md). */
+#define TOPO_MAX_OBJECTS (1u << 16)
+#define TOPO_MAX_DEPTH 64u
+#define TOPO_MAX_XML_BYTES (16u << 20)
+#define TOPO_MAX_CLUSTER (1u << 22)
+
+/* hwloc runs in a child process (its stderr silenced, memory and time
+ * limited), so a file that crashes or stalls libhwloc is an error here.
+ * Errors: ERR_IO (file missing or not a regular file), ERR_USAGE (not a
+ * synthetic description), ERR_FORMAT (hwloc refused or crashed),
+ * ERR_LIMIT (past the limits above, or slower than 20 s), ERR_NOMEM,
+ * ERR_CANCELLED (a signal interrupted the wait). */
 int topo_load_xml(const char *path, struct topo **out, struct err *e);
 int topo_load_synthetic(const char *description, struct topo **out, struct err *e);
 int topo_load_machine(struct topo **out, struct err *e);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/text.h"
 
 struct grid *
 grid_create(int w, int h)
@@ -92,40 +93,14 @@ grid_mark(struct grid *g, int x, int y, int w, int h, int mark)
 }
 
 /* Decodes one UTF-8 sequence at *s; invalid bytes decode as '?'. */
-static uint32_t
-utf8_next(const unsigned char **s)
-{
-	const unsigned char *p = *s;
-	uint32_t c = p[0];
-	int n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : -1;
-	if (n < 0) {
-		*s = p + 1;
-		return '?';
-	}
-	if (n == 0) {
-		*s = p + 1;
-		return c;
-	}
-	c &= 0x3fu >> n;
-	for (int i = 1; i <= n; i++) {
-		if ((p[i] & 0xc0) != 0x80) {
-			*s = p + i;
-			return '?';
-		}
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	*s = p + n + 1;
-	return c;
-}
-
 int
 grid_text(struct grid *g, int x, int y, int maxw, int style, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int n = 0;
 	while (*p && n < maxw) {
-		uint32_t c = utf8_next(&p);
-		if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+		uint32_t c = text_utf8_next(&p);
+		if (text_is_control(c))
 			c = '?';
 		grid_put(g, x + n, y, c, style);
 		n++;
@@ -150,7 +125,7 @@ grid_text_width(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	int n = 0;
 	while (*p) {
-		utf8_next(&p);
+		text_utf8_next(&p);
 		n++;
 	}
 	return n;

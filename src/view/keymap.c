@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEYMAP_MAX 256
 
 struct binding {
 	uint32_t key;
@@ -259,7 +258,7 @@ keymap_bind(struct keymap *km, uint32_t key, enum action act)
 			return 0;
 		}
 	if (km->n == KEYMAP_MAX)
-		return ERR_NOMEM;
+		return ERR_LIMIT;
 	km->b[km->n++] = (struct binding){ key, act };
 	return 0;
 }
@@ -306,7 +305,8 @@ keymap_parse(struct keymap *km, const char *text, const char *origin, struct err
 				return err_set(e, ERR_FORMAT, "%s:%d:%d: unexpected text after the action",
 					       origin, line, (int)(s - p) + 1);
 			if (keymap_bind(km, key, act))
-				return err_set(e, ERR_NOMEM, "%s:%d:1: too many key bindings", origin, line);
+				return err_set(e, ERR_LIMIT, "%s:%d:1: more than %d key bindings, the most "
+					       "skein keeps", origin, line, KEYMAP_MAX);
 		}
 		p = *eol ? eol + 1 : eol;
 		line++;

@@ -55,8 +55,11 @@ struct keymap *keymap_create(void);
 struct keymap *keymap_create_empty(void);
 void keymap_destroy(struct keymap *km);
 
+/* A key map holds at most this many bindings. */
+#define KEYMAP_MAX 256
+
 /* Binds key to act, replacing the key's earlier action. Returns 0, or
- * ERR_NOMEM when the map is full. */
+ * ERR_LIMIT when the map already holds KEYMAP_MAX bindings. */
 int keymap_bind(struct keymap *km, uint32_t key, enum action act);
 /* Adds the bindings in text ("KEY ACTION" per line, '#' comments);
  * a later binding of a key replaces an earlier one. origin names the text

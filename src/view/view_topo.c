@@ -10,6 +10,7 @@
  * Bars and shades are relative to the hottest object of the same depth.
  * The selected object's ranks are marked in the grid; the objects the
  * selected rank runs on carry a dot. */
+#include "base/hmap.h"
 #include "view_impl.h"
 
 #include <math.h>
@@ -174,16 +175,21 @@ load_topo(struct view *v, struct err *e)
 		topo_destroy(node);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
+	/* node names are interned: equal names have equal ids */
 	uint32_t n_names = 0;
-	for (uint32_t r = 0; r < ntl; r++) {
-		if (tl[r].node >= nn)
+	struct hmap seen = { 0 };
+	for (uint32_t r = 0; r < ntl && rc == 0; r++) {
+		if (tl[r].node >= nn || hmap_get(&seen, nodes[tl[r].node].name, 0))
 			continue;
-		const char *s = trace_str(v->t, nodes[tl[r].node].name);
-		uint32_t k = 0;
-		while (k < n_names && strcmp(names[k], s) != 0)
-			k++;
-		if (k == n_names)
-			names[n_names++] = s;
+		if (hmap_put(&seen, nodes[tl[r].node].name, 0, n_names))
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		names[n_names++] = trace_str(v->t, nodes[tl[r].node].name);
+	}
+	hmap_fini(&seen);
+	if (rc) {
+		free(names);
+		topo_destroy(node);
+		return rc;
 	}
 	if (n_names >= 2) {
 		rc = topo_cluster(node, n_names, names, &vt->t, e);

@@ -1,0 +1,286 @@
+/* otf2_anchor.c — the anchor and definition files, checked before libotf2
+ * opens them.
+ *
+ * libotf2 trusts the anchor: a string without its terminating NUL sends it
+ * searching the following chunk-sized reads for one (12-30 s, and a
+ * reservation of gigabytes, for one corrupted byte), and the chunk sizes
+ * and the location count it reads there size its buffers and tables. So
+ * skein reads the anchor first, with the same layout libotf2 writes (an
+ * OTF2 buffer, not chunked):
+ *
+ *   u8 3 (chunk header), u8 endianness (0x42 little, 0x23 big),
+ *   "OTF2\0", u8 anchor format (1, 2, 3; later ones only append),
+ *   u8 trace format, u8 version major, minor, bugfix,
+ *   u64 event chunk size, u64 definition chunk size,
+ *   u8 file substrate, u8 compression, u64 locations, u64 global definitions,
+ *   machine, creator, description (NUL-terminated strings),
+ *   format >= 2: u32 properties, that many name/value string pairs, u64 trace id,
+ *   format >= 3: u32 snapshots, u32 thumbnails, u8 2 (end of file).
+ *
+ * and refuses it unless every field is within what libotf2 itself writes
+ * (doc/robustness.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/file.h"
+#include "otf2_impl.h"
+
+/* Anchors are a few hundred bytes; properties could make them longer. */
+#define ANCHOR_MAX_BYTES (1u << 20)
+/* Snapshots and thumbnails are separate files; no writer makes many. */
+#define ANCHOR_MAX_EXTRAS (1u << 16)
+
+struct cursor {
+	const unsigned char *p, *end;
+	int big;                 /* written big endian (marker 0x23) */
+	const char *bad;         /* what was wrong, for the message */
+};
+
+static int
+need(struct cursor *c, size_t n, const char *what)
+{
+	if ((size_t)(c->end - c->p) >= n)
+		return 0;
+	c->bad = what;
+	return -1;
+}
+
+static uint64_t
+uint_n(struct cursor *c, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++) {
+		int k = c->big ? i : n - 1 - i;
+		v = v << 8 | c->p[k];
+	}
+	c->p += n;
+	return v;
+}
+
+static int
+string(struct cursor *c, const char *what)
+{
+	const unsigned char *z = memchr(c->p, 0, (size_t)(c->end - c->p));
+	if (!z) {
+		c->bad = what;
+		return -1;
+	}
+	c->p = z + 1;
+	return 0;
+}
+
+static int
+parse(struct cursor *c, struct otf2r_anchor *a)
+{
+	if (need(c, 2, "no buffer header") || c->p[0] != 3 || (c->p[1] != 0x42 && c->p[1] != 0x23))
+		return c->bad = "no OTF2 buffer header", -1;
+	c->big = c->p[1] == 0x23;
+	c->p += 2;
+	if (need(c, 5, "no magic") || memcmp(c->p, "OTF2", 5) != 0)
+		return c->bad = "no OTF2 magic", -1;
+	c->p += 5;
+	if (need(c, 1 + 38, "truncated header"))
+		return -1;
+	unsigned format = *c->p++;
+	if (format == 0)
+		return c->bad = "anchor format 0", -1;
+	c->p++;                         /* trace format: libotf2 checks it */
+	for (int i = 0; i < 3; i++)
+		a->version[i] = *c->p++;
+	a->evt_chunk = uint_n(c, 8);
+	a->def_chunk = uint_n(c, 8);
+	unsigned substrate = *c->p++, compression = *c->p++;
+	a->n_locations = uint_n(c, 8);
+	a->n_global_defs = uint_n(c, 8);
+	if (a->version[0] < 1 || a->version[0] > 9)
+		return c->bad = "implausible OTF2 version", -1;
+	if (a->evt_chunk < OTF2_CHUNK_SIZE_MIN || a->evt_chunk > OTF2_CHUNK_SIZE_MAX ||
+	    a->def_chunk < OTF2_CHUNK_SIZE_MIN || a->def_chunk > OTF2_CHUNK_SIZE_MAX)
+		return c->bad = "chunk size outside OTF2's 256 KiB to 16 MiB", -1;
+	if (substrate != OTF2_SUBSTRATE_POSIX)
+		return c->bad = substrate == OTF2_SUBSTRATE_SION ? "SIONlib archives are not supported"
+			: "unknown file substrate", -1;
+	if (compression != OTF2_COMPRESSION_NONE)
+		return c->bad = "compressed archives are not supported", -1;
+	if (string(c, "machine name not terminated") || string(c, "creator not terminated") ||
+	    string(c, "description not terminated"))
+		return -1;
+	if (format >= 2) {
+		if (need(c, 4, "truncated properties"))
+			return -1;
+		uint64_t n = uint_n(c, 4);
+		if (n > (uint64_t)(c->end - c->p) / 2)
+			return c->bad = "more properties than bytes", -1;
+		for (uint64_t i = 0; i < 2 * n; i++)
+			if (string(c, "property not terminated"))
+				return -1;
+		if (need(c, 8, "truncated trace identifier"))
+			return -1;
+		c->p += 8;
+	}
+	if (format >= 3) {
+		if (need(c, 8, "truncated snapshot counts"))
+			return -1;
+		if (uint_n(c, 4) > ANCHOR_MAX_EXTRAS || uint_n(c, 4) > ANCHOR_MAX_EXTRAS)
+			return c->bad = "implausible snapshot or thumbnail count", -1;
+	}
+	if (format == 3 && (need(c, 1, "no end-of-file mark") || *c->p != 2))
+		return c->bad = "no end-of-file mark", -1;
+	return 0;
+}
+
+int
+otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e)
+{
+	memset(a, 0, sizeof *a);
+	FILE *f = file_open_read(anchor, e);
+	if (!f)
+		return ERR_IO;
+	unsigned char *buf = malloc(ANCHOR_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return err_set(e, ERR_NOMEM, "%s: out of memory", anchor);
+	}
+	size_t n = fread(buf, 1, ANCHOR_MAX_BYTES + 1, f);
+	int rc = ferror(f) ? err_set(e, ERR_IO, "%s: read error", anchor) : 0;
+	fclose(f);
+	struct cursor c = { .p = buf, .end = buf + n };
+	if (rc)
+		;
+	else if (n < 6 || memcmp(buf + 2, "OTF2", 4) != 0)
+		rc = err_set(e, ERR_IO, "%s: not an OTF2 archive (no OTF2 anchor header)", anchor);
+	else if (n > ANCHOR_MAX_BYTES)
+		rc = err_set(e, ERR_FORMAT, "%s: corrupt anchor file (larger than %u KiB)", anchor,
+			     ANCHOR_MAX_BYTES >> 10);
+	else if (parse(&c, a))
+		rc = err_set(e, ERR_FORMAT, "%s: corrupt anchor file (%s)", anchor, c.bad);
+	free(buf);
+	return rc;
+}
+
+/* ---- definition files ----
+ *
+ * A definitions file (NAME.def, NAME/ID.def) is an OTF2 buffer too: the
+ * 18-byte chunk header (3, endianness, two u64 event numbers), then
+ * records of [u8 type][u8 length, or 255 and a u64][payload], then 2 (end
+ * of file). libotf2 reads a record's fields without checking them
+ * against the record's length: a group claiming n members makes it read
+ * up to 9n bytes past the record, and past the end of its buffer when
+ * the record is the last (a crash, found by fuzz_otf2). So the framing
+ * is checked here, and a group's member count against its record. */
+
+/* A compressed unsigned integer of at most `width` bytes: 0 and all-ones
+ * are one byte (0x00, 0xff), anything else a byte count then the bytes.
+ * Returns the bytes used, or 0 when malformed or past end. */
+static size_t
+cuint(const unsigned char *p, const unsigned char *end, int width, int big, uint64_t *v)
+{
+	if (p >= end)
+		return 0;
+	if (*p == 0 || *p == 0xff) {
+		*v = *p ? UINT64_MAX : 0;
+		return 1;
+	}
+	size_t n = *p;
+	if (n > (size_t)width || (size_t)(end - p) < n + 1)
+		return 0;
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = big ? i : n - 1 - i;
+		x = x << 8 | p[1 + k];
+	}
+	*v = x;
+	return n + 1;
+}
+
+enum { DEF_GROUP = 18 };
+
+/* A group's payload: self, name (u32), a type byte, the member count
+ * (u32), then that many members of at least one byte each. */
+static const char *
+check_group(const unsigned char *p, const unsigned char *end, int big)
+{
+	uint64_t v, n;
+	size_t k;
+	if (!(k = cuint(p, end, 4, big, &v)) || !(k += cuint(p + k, end, 4, big, &v)) || p + k >= end)
+		return "a group record cut short";
+	k++;                                  /* the pre-1.2 group type */
+	size_t m = cuint(p + k, end, 4, big, &n);
+	if (!m)
+		return "a group record cut short";
+	if (n > (uint64_t)(end - (p + k + m)))
+		return "a group claims more members than its record holds";
+	return NULL;
+}
+
+int
+otf2r_check_defs(const char *path, int global, struct err *e)
+{
+	FILE *f = file_open_read(path, e);
+	if (!f)
+		return ERR_IO;
+	unsigned char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (;;) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			unsigned char *b = realloc(buf, ncap);
+			if (!b) {
+				rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+				break;
+			}
+			buf = b;
+			cap = ncap;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				rc = err_set(e, ERR_IO, "%s: read error", path);
+			break;
+		}
+	}
+	fclose(f);
+	const char *bad = NULL;
+	size_t at = 18;
+	if (!rc && (n < 18 || buf[0] != 3 || (buf[1] != 0x42 && buf[1] != 0x23)))
+		bad = "no OTF2 buffer header";
+	int big = !rc && n > 1 && buf[1] == 0x23;
+	while (!rc && !bad) {
+		if (at >= n) {
+			bad = "no end-of-file mark";
+			break;
+		}
+		unsigned type = buf[at++];
+		if (type == 2)
+			break;                        /* end of file */
+		if (at >= n) {
+			bad = "a record without its length";
+			break;
+		}
+		uint64_t len = buf[at++];
+		if (len == 0xff) {
+			if (n - at < 8) {
+				bad = "a record without its length";
+				break;
+			}
+			struct cursor c = { .p = buf + at, .end = buf + n, .big = big };
+			len = uint_n(&c, 8);
+			at += 8;
+		}
+		if (len > n - at) {
+			bad = "a record runs past the end of the file";
+			break;
+		}
+		if (global && type == DEF_GROUP)
+			bad = check_group(buf + at, buf + at + len, big);
+		at += (size_t)len;
+	}
+	if (bad)
+		rc = err_set(e, ERR_FORMAT, "%s: corrupt %s definitions (%s at byte %zu)", path,
+			     global ? "global" : "local", bad, at);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,288 @@
+#!/bin/sh
+# hostile.sh SKEIN CRAFT — hostile input on a shared login node (issue 18,
+# doc/robustness.md): archives written by CRAFT (tests/hostile/craft.c,
+# the OTF2 writer), FIFOs, hostile configurations, key maps and
+# topologies, full disks, memory limits and signals. Each case checks the
+# exit status, the one-line message and, for the memory cases, that skein
+# stays within a stated address-space limit (ulimit -v).
+skein=$1
+craft=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+case $craft in /*) ;; *) craft=$root/$craft ;; esac
+tmp=$(mktemp -d /tmp/skein-hostile-XXXXXX)
+sock=skein-hostile-$$
+cleanup() {
+	command -v tmux >/dev/null 2>&1 && tmux -L "$sock" kill-server 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$tmp/xdg
+ulimit -c 0 2>/dev/null   # SIGQUIT below would dump core
+
+# The address-space limit for the memory cases: skein's code, libraries,
+# two threads' stacks and the model of these tiny archives fit in a few
+# tens of MB; before issue 18 each of them took 1.3 to 24 GB.
+MEM_KB=200000
+
+# expect NAME STATUS PATTERN [SECONDS] -- ARGS: runs skein with a time
+# limit (default 10 s) and checks the status and that stderr is one line
+# matching the grep -E PATTERN (an empty PATTERN: stderr empty).
+expect() {
+	name=$1 want=$2 pat=$3 secs=10
+	shift 3
+	[ "$1" != -- ] && { secs=$1; shift; }
+	shift
+	timeout --signal=KILL "$secs" "$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	# a usage error adds the hint "Try 'skein --help'." on a line of its own
+	grep -v "^Try 'skein --help'.\$" "$tmp/err" >"$tmp/err1"
+	mv "$tmp/err1" "$tmp/err"
+	lines=$(wc -l <"$tmp/err" | tr -d ' ')
+	if [ "$got" -ne "$want" ]; then
+		bad "$name: exit $got, want $want ($(head -c 300 "$tmp/err"))"
+	elif [ -z "$pat" ] && [ -s "$tmp/err" ]; then
+		bad "$name: unexpected message: $(head -c 300 "$tmp/err")"
+	elif [ -n "$pat" ] && { [ "$lines" != 1 ] || ! grep -Eq -- "$pat" "$tmp/err"; }; then
+		bad "$name: want one line matching '$pat', got $lines: $(head -c 300 "$tmp/err")"
+	else
+		ok
+	fi
+}
+# the same under ulimit -v MEM_KB
+expect_mem() {
+	name=$1
+	shift
+	( ulimit -v $MEM_KB; expect "$name (within $MEM_KB KB)" "$@"; echo "$pass $fail" >"$tmp/counts" )
+	read -r pass fail <"$tmp/counts"
+}
+mk() { "$craft" "$1" "$tmp/$2" ${3:+"$3"} >/dev/null || bad "craft $1 failed"; }
+
+[ -x "$craft" ] || { echo "hostile tests: $craft missing"; exit 1; }
+mk plain plain
+
+# ---- 1. memory bounded by what the archive holds
+mk big-ids big-ids
+expect_mem "ids near 2^26" 0 '' -- info "$tmp/big-ids"
+grep -q '^messages      16 (16 matched' "$tmp/out" && ok || bad "ids near 2^26: the messages match"
+mk spread-comms spread 20000
+expect_mem "20,000 spread-out communicators" 0 '' -- info "$tmp/spread"
+grep -q '^messages      16 (16 matched' "$tmp/out" && ok || bad "spread communicators: the messages match"
+mk wide-comms wide 20000
+expect_mem "20,000 communicators naming one group of 100,000" 1 'wide/traces.otf2: communicators with more than 16777216 members in all' -- info "$tmp/wide"
+mk many-locs locs 10000
+expect_mem "10,000 locations without local definitions, 16 MiB chunks" 0 '' -- info "$tmp/locs"
+grep -q '^other locs    10000 ' "$tmp/out" && ok || bad "10,000 other locations counted"
+mk many-defs defs 2000
+expect_mem "2,000 local definition files, 16 MiB chunks" 0 '' -- info "$tmp/defs"
+# a chunk size past OTF2's 16 MiB, checked before libotf2 allocates it
+cp -r "$tmp/plain" "$tmp/chunk"
+printf '\377\377\377\377' | dd of="$tmp/chunk/traces.otf2" bs=1 seek=22 conv=notrunc 2>/dev/null
+expect "definition chunk size of 2^56" 1 'traces.otf2: corrupt anchor file \(chunk size outside' -- info "$tmp/chunk"
+# more locations than the global definitions can hold
+cp -r "$tmp/plain" "$tmp/nloc"
+printf '\377\377\377' | dd of="$tmp/nloc/traces.otf2" bs=1 seek=33 conv=notrunc 2>/dev/null
+expect "anchor claims 2^24 locations" 1 'traces.def: truncated or corrupt global definitions \(the anchor declares' -- info "$tmp/nloc"
+
+# a group claiming more members than its record holds: libotf2 read past
+# its buffer (SEGV, found by fuzz_otf2)
+cp -r "$tmp/plain" "$tmp/group"
+python3 - "$tmp/group/traces.def" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+p = 18
+while d[p] != 2:
+    t, n = d[p], d[p + 1]
+    if t == 18 and d[p + 2:p + 6] == bytes([0, 0, 6, 1]):   # self 0, name 0, the member count
+        d[p + 6] = 200
+        break
+    p += 2 + n
+open(sys.argv[1], "wb").write(d)
+PY
+expect "a group claiming 200 members in 8 bytes" 1 'traces.def: corrupt global definitions \(a group claims more members than its record holds at byte [0-9]+\)' -- info "$tmp/group"
+
+# ---- 2. missing, empty or unreadable local definitions
+cp -r "$tmp/plain" "$tmp/nodef" && rm "$tmp/nodef/traces/1.def"
+expect "local definitions missing" 1 'nodef/traces/1.def: local definitions missing, while the other locations.* map ids' -- info "$tmp/nodef"
+cp -r "$tmp/plain" "$tmp/emptydef" && : >"$tmp/emptydef/traces/1.def"
+expect "local definitions empty" 1 'emptydef/traces/1.def: local definitions empty' -- analyze "$tmp/emptydef"
+cp -r "$tmp/plain" "$tmp/dirdef" && rm "$tmp/dirdef/traces/1.def" && mkdir "$tmp/dirdef/traces/1.def"
+expect "local definitions unreadable" 1 'dirdef/traces/1.def: is a directory, not a regular file' -- info "$tmp/dirdef"
+mk global-ids gids
+rm "$tmp/gids/traces/1.def"
+expect "no mapping tables anywhere: a warning naming the file" 0 '' -- info "$tmp/gids"
+grep -q '^warning       1 locations without local definitions, read with global ids, e.g. .*gids/traces/1.def$' "$tmp/out" &&
+	grep -q '^messages      16 (16 matched' "$tmp/out" && ok || bad "info names the file without local definitions"
+expect "the warning on stderr for analyze" 0 'warning: .*gids/traces/1.def: no local definitions; 1 location read with global ids' -- analyze "$tmp/gids"
+cp -r "$tmp/plain" "$tmp/noevt" && rm "$tmp/noevt/traces/2.evt"
+expect "event file missing" 1 'noevt/traces/2.evt: No such file or directory \(the definitions declare 26 events\)' -- info "$tmp/noevt"
+
+# ---- 3. no hangs: FIFOs everywhere, a corrupt anchor, signals
+mkfifo "$tmp/fifo"
+expect "FIFO as the trace" 1 'fifo: is a FIFO, not an OTF2 archive' 5 -- info "$tmp/fifo"
+mkdir "$tmp/fanchor" && mkfifo "$tmp/fanchor/traces.otf2"
+expect "FIFO as the anchor" 1 'fanchor/traces.otf2: is a FIFO, not a regular file' 5 -- info "$tmp/fanchor"
+for f in traces.def traces/0.def traces/0.evt; do
+	d=$tmp/f$(echo "$f" | tr '/.' '__')
+	cp -r "$tmp/plain" "$d" && rm "$d/$f" && mkfifo "$d/$f"
+	expect "FIFO as $f" 1 "is a FIFO, not a regular file" 5 -- info "$d"
+done
+expect "FIFO as --topology" 2 'fifo: is a FIFO, not a regular file' 5 -- render --topology "$tmp/fifo" "$tmp/plain"
+expect "FIFO as --keymap" 1 'fifo: is a FIFO, not a regular file' 5 -- render --keymap "$tmp/fifo" "$tmp/plain"
+expect "FIFO as --config" 2 'fifo: is a FIFO, not a regular file' 5 -- config --config "$tmp/fifo"
+mkdir -p "$XDG_CONFIG_HOME/skein" && mkfifo "$XDG_CONFIG_HOME/skein/config.yaml"
+expect "FIFO as the user's configuration" 2 'config.yaml: is a FIFO, not a regular file' 5 -- info "$tmp/plain"
+rm -rf "$XDG_CONFIG_HOME"
+# the anchor's strings without their terminating NUL: libotf2 searched
+# the following reads for one for 12-30 s
+cp -r "$tmp/plain" "$tmp/nul"
+head -c 46 "$tmp/plain/traces.otf2" >"$tmp/nul/traces.otf2"
+printf 'craft, no end' >>"$tmp/nul/traces.otf2"
+expect "an anchor string without its NUL" 1 'nul/traces.otf2: corrupt anchor file \(machine name not terminated\)' 2 -- info "$tmp/nul"
+
+# signals: a slow leap merge (a tree reduction) is cancelled at once
+gen=$root/traces/gen/skein-gen
+[ -x "$gen" ] || make -s -C "$root/traces/gen" >/dev/null 2>&1
+if [ -x "$gen" ] && "$gen" -q -f -t tree -p 16 -e 300k -o "$tmp/tree" 2>/dev/null; then
+	for c in "render|TERM|143" "analyze|TERM|143" "render|HUP|129"; do
+		cmd=${c%%|*} rest=${c#*|} sig=${rest%%|*} want=${rest#*|}
+		"$skein" "$cmd" --leap-merge "$tmp/tree" >/dev/null 2>&1 &
+		p=$!
+		sleep 1
+		start=$(date +%s)
+		kill -"$sig" "$p"
+		{ wait "$p"; } 2>/dev/null   # no "Terminated" from the shell
+		got=$?
+		[ "$got" = "$want" ] && [ $(( $(date +%s) - start )) -le 2 ] && ok ||
+			bad "$cmd --leap-merge: SIG$sig gives $got (want $want) within 2 s"
+	done
+	# analyze shows the leap merge's progress on a terminal (script gives it one)
+	timeout --signal=KILL 20 script -qc "$skein analyze --leap-merge $tmp/tree >/dev/null" /dev/null 2>&1 |
+		tr '\r' '\n' | grep -q '^skein: leap merging  *[0-9]*%' && ok || bad "analyze shows leap merging progress"
+else
+	echo "skipped: signals during leap merge (cannot build or run traces/gen/skein-gen)"
+fi
+
+# ---- 4. quadratic paths: capped, with a clear error
+awk 'BEGIN { print "phases:\n  split_at:"; for (i = 0; i < 200000; i++) print "    - r" i }' >"$tmp/big.yaml"
+expect "200,000 split_at names" 2 'big.yaml:3:5: phases.split_at: 200000 items, more than the 1024' 5 -- config --config "$tmp/big.yaml"
+awk 'BEGIN { print "phases:\n  split_at:"; for (i = 0; i < 1000; i++) print "    - r" i; print "    - r500" }' >"$tmp/dup.yaml"
+expect "a repeated split_at name" 2 "dup.yaml:1003:7: phases.split_at: 'r500' is listed twice \(first at line 503, column 7\)" -- config --config "$tmp/dup.yaml"
+awk 'BEGIN { print "keys:"; for (i = 0; i < 1100; i++) print "  a" i ": [k" i "]" }' >"$tmp/keys.yaml"
+expect "1,100 actions in keys" 2 'keys.yaml:2:3: keys: 1100 items, more than the 1024' 5 -- config --config "$tmp/keys.yaml"
+expect "a synthetic topology of 10^9 PUs" 2 "'pack:1000 core:1000 pu:1000': more than 65536 objects" 5 -- render --topology 'pack:1000 core:1000 pu:1000' "$tmp/plain"
+
+# ---- 5. escape sequences never reach the terminal
+mk escape esc
+for a in "info" "info --ranks" "analyze" "analyze -f csv -t ops" "analyze -f csv -t hotspots" "info -f json" "analyze -f json"; do
+	# shellcheck disable=SC2086
+	"$skein" $a "$tmp/esc" >"$tmp/out" 2>"$tmp/err"
+	if tr -d '\n\t' <"$tmp/out" | LC_ALL=C grep -q '[[:cntrl:]]' || LC_ALL=C grep -q '[[:cntrl:]]' "$tmp/err"; then
+		bad "$a: control characters from the archive reach the terminal"
+	else
+		ok
+	fi
+done
+"$skein" info "$tmp/esc" | grep -q '^creator       craft?]0;pwned??\[2J (OTF2' && ok || bad "info shows the creator's escapes as '?'"
+"$skein" analyze -f csv -t ops "$tmp/esc" >"$tmp/ops.csv" &&
+	python3 -c 'import csv,sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert all(len(r) == len(rows[0]) for r in rows), "as many fields as the header"
+assert rows[1][rows[0].index("region")] == "ma\"in,?[2J", rows[1]' "$tmp/ops.csv" && ok || bad "CSV quoting per RFC 4180"
+"$skein" info -f json "$tmp/esc" | python3 -c 'import json,sys; d = json.load(sys.stdin); assert d["creator"] == "craft\x1b]0;pwned\x07\x1b[2J"' &&
+	ok || bad "JSON keeps the exact creator, escaped"
+printf 'q\033]0;x\007 quit\n' >"$tmp/esc.keys"
+expect "a key map with escapes" 2 "esc.keys:1:1: .*'q\?\]0;x\?'" -- render --keymap "$tmp/esc.keys" "$tmp/plain"
+printf 'structure:\n  l\033[2Jeap: 1\n' >"$tmp/esc.yaml"
+expect "a configuration key with escapes" 2 "esc.yaml:2:4: control characters are not allowed \(0x1b\)" -- config --config "$tmp/esc.yaml"
+
+# ---- 6. exit codes and messages
+printf '<?xml version="1.0"?>\n<topology version="2.0">\n<object type="Machine" os_index="0" cpuset="0x1"><object type="PU" os_index="0" cpuset="0xzz"/></object></topology>\n' >"$tmp/crash.xml"
+expect "an XML topology that crashes libhwloc" 2 'crash.xml: hwloc [0-9.]+ crashed reading the topology' -- render --topology "$tmp/crash.xml" "$tmp/plain"
+printf 'garbage' >"$tmp/garbage.xml"
+expect "a garbage XML topology" 2 'garbage.xml: not an hwloc XML topology' -- render --topology "$tmp/garbage.xml" "$tmp/plain"
+expect "a missing XML topology" 2 '/none.xml: No such file or directory' -- render --topology "$tmp/none.xml" "$tmp/plain"
+for a in "--help" "--version" "config" "keys" "info $tmp/plain" "analyze -f json $tmp/plain" "render --size 80x12 $tmp/plain"; do
+	# shellcheck disable=SC2086
+	"$skein" $a >/dev/full 2>"$tmp/err"
+	got=$?
+	[ "$got" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+		grep -q '^skein: cannot write to standard output: No space left on device$' "$tmp/err" && ok ||
+		bad "$a >/dev/full: exit $got, $(cat "$tmp/err")"
+done
+expect "--phase '['" 2 "--phase: '\[' is never closed in '\['" -- analyze --phase '[' "$tmp/plain"
+printf 'phases:\n  split_at: ["a[b"]\n' >"$tmp/glob.yaml"
+expect "split_at 'a[b'" 2 "glob.yaml:2:14: phases.split_at: 'a\[b': '\[' is never closed" -- config --config "$tmp/glob.yaml"
+python3 -c 'import sys
+with open(sys.argv[1], "w") as f:
+    for c in range(0x100, 0x100 + 300): f.write(chr(c) + " quit\n")' "$tmp/many.keys"
+expect "300 key bindings" 2 'many.keys:[0-9]+:1: more than 256 key bindings, the most skein keeps' -- render --keymap "$tmp/many.keys" "$tmp/plain"
+"$skein" render "$tmp/plain" --size 120x12 --keys ':save /dev/full<Enter>' | tail -1 | grep -q '^ cannot save /dev/full: No space left on device' &&
+	ok || bad ":save /dev/full names the path and the reason"
+( ulimit -v 20000; "$skein" info "$tmp/defs" >/dev/null 2>"$tmp/err"; echo $? >"$tmp/rc" )
+[ "$(cat "$tmp/rc")" = 1 ] && grep -q 'out of memory' "$tmp/err" && [ "$(wc -l <"$tmp/err")" = 1 ] && ok ||
+	bad "under a 20 MB limit: 'out of memory' ($(cat "$tmp/err"))"
+mk huge-bytes huge
+"$skein" info "$tmp/huge" | grep -q '^messages      16 (16 matched.*), at least 18446744073709551615 bytes$' &&
+	ok || bad "byte totals saturate instead of wrapping"
+
+# ---- 7. the explorer gives the terminal back whatever signal ends it
+if command -v tmux >/dev/null 2>&1; then
+	t() { tmux -L "$sock" "$@"; }
+	screen() { t capture-pane -p -t h; }
+	wait_for() {
+		n=0
+		while [ $n -lt "${2:-50}" ]; do
+			screen | grep -Eq -- "$1" && return 0
+			sleep 0.1
+			n=$((n + 1))
+		done
+		return 1
+	}
+	t -f /dev/null new-session -d -s h -x 120 -y 40 \
+		"env -i PATH=/usr/bin:/bin HOME=$tmp TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 PS1='h\$ ' sh"
+	t set -g status off >/dev/null
+	wait_for '^h\$' || bad "shell prompt in tmux"
+	t send-keys -t h "stty -g >$tmp/stty.before; clear" Enter
+	# the status as the shell would report it: a shell abandons the rest
+	# of a command line when a job dies of SIGINT, so python waits instead
+	cat >"$tmp/status.py" <<'PY'
+import signal, subprocess, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+p = subprocess.Popen(sys.argv[2:], preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+open(sys.argv[1], "w").write("%d\n" % p.pid)
+r = p.wait()
+print("status=%d" % (128 - r if r < 0 else r))
+PY
+	i=0
+	for c in "QUIT|131" "USR1|138" "PIPE|141" "TERM|143" "INT|130" "HUP|129"; do
+		sig=${c%%|*} want=${c#*|} i=$((i + 1))
+		rm -f "$tmp/pid"
+		t send-keys -t h "clear; python3 $tmp/status.py $tmp/pid $skein explore $tmp/plain; stty -g | cmp -s - $tmp/stty.before && echo TTY-OK-$i" Enter
+		wait_for 'logical · lateness' || bad "explorer start ($sig)"
+		pid=$(cat "$tmp/pid" 2>/dev/null)
+		[ -n "$pid" ] && kill -"$sig" "$pid"
+		wait_for "^TTY-OK-$i" && screen | grep -q "^status=$want\$" && ok ||
+			bad "SIG$sig: terminal restored and status $want ($(screen | grep status=))"
+	done
+	# a bad --topology in the explorer: exit 2 and one line, before any screen
+	t send-keys -t h "clear; $skein explore --topology $tmp/crash.xml $tmp/plain 2>$tmp/xerr; echo topo-status=\$?" Enter
+	wait_for '^topo-status=' 100 && screen | grep -q '^topo-status=2$' && [ "$(wc -l <"$tmp/xerr")" = 1 ] &&
+		grep -q 'crash.xml: hwloc [0-9.]* crashed' "$tmp/xerr" && ok || bad "explore --topology crash.xml: exit 2, one line"
+	# leap merge in the explorer: progress shown, Ctrl-C cancels with 130
+	if [ -f "$tmp/tree/traces.otf2" ]; then
+		t send-keys -t h "clear; python3 $tmp/status.py $tmp/pid $skein explore --leap-merge $tmp/tree" Enter
+		wait_for 'leap merging' 100 && ok || bad "the explorer shows leap merging progress"
+		t send-keys -t h C-c
+		wait_for '^status=130$' 30 && ok || bad "Ctrl-C cancels leap merging ($(screen | tail -3))"
+	fi
+	t send-keys -t h exit Enter
+else
+	echo "skipped: terminal restoration (tmux missing)"
+fi
+
+echo "hostile tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

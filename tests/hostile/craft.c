@@ -1,0 +1,302 @@
+/* craft.c — writes small hostile OTF2 archives with the OTF2 writer, for
+ * tests/hostile.sh and the fuzz seeds (doc/robustness.md lists them).
+ *
+ *   craft KIND DIR [N]
+ *
+ * Every archive is valid OTF2 as far as the writer is concerned; what makes
+ * it hostile is what it says:
+ *
+ *   plain N         N ranks (default 4) in a ring: each sends one message to
+ *                   the next and receives one from the previous, four times.
+ *                   Events name regions and the communicator by local ids
+ *                   that only the local definitions' mapping tables turn
+ *                   into the global ones, as Score-P writes them.
+ *   big-ids         plain, with every definition id near 2^26 (strings,
+ *                   regions, groups, communicators, system tree nodes,
+ *                   location groups)
+ *   spread-comms N  plain, plus N communicators whose ids are spread out
+ *                   (id i * 3355), each with its own group
+ *   wide-comms N    plain, plus one group of 100,000 members and N
+ *                   communicators (default 20,000) that all name it
+ *   many-locs N     plain, plus N non-rank locations (no events of their
+ *                   own), the definition chunk size at OTF2's maximum (16
+ *                   MiB)
+ *   many-defs N     many-locs, each extra location with a local definitions
+ *                   file of its own (a clock offset)
+ *   global-ids      plain, but the events name the global ids and the
+ *                   local definitions files are empty (no mapping tables)
+ *   escape          plain, with terminal escape sequences in the creator,
+ *                   region, rank, node and location names
+ *   huge-bytes      plain, with messages claiming 2^63 bytes each
+ *
+ * Exit status 0, or 1 with a message naming the failing call.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <otf2/otf2.h>
+
+#define BIG (1u << 26)
+#define ITERS 4
+
+struct spec {
+	const char *kind;
+	uint32_t ranks;
+	uint32_t base;           /* added to every definition id */
+	uint32_t spread_comms;
+	uint32_t wide_comms;     /* communicators over one large group */
+	uint32_t extra_locs;
+	bool extra_defs;         /* the extra locations have local definitions */
+	uint64_t def_chunk;
+	uint64_t msg_bytes;
+	bool escape;
+	bool global_ids;         /* events name global ids; no mapping tables */
+};
+
+/* global ids, before spec.base is added */
+enum { S_EMPTY, S_MPI, S_MAIN, S_SEND, S_RECV, S_WORLD, S_NODE, S_MACHINE, S_THREAD,
+       S_RANK0 };
+enum { R_MAIN, R_SEND, R_RECV, R_COUNT };
+enum { G_LOCS, G_WORLD };
+enum { C_WORLD };
+
+static void
+check(OTF2_ErrorCode rc, const char *what)
+{
+	if (rc != OTF2_SUCCESS) {
+		fprintf(stderr, "craft: %s: %s\n", what, OTF2_Error_GetDescription(rc));
+		exit(1);
+	}
+}
+#define CHECK(call) check((call), #call)
+
+static OTF2_FlushType
+pre_flush(void *u, OTF2_FileType t, OTF2_LocationRef l, void *c, bool final)
+{
+	(void)u; (void)t; (void)l; (void)c; (void)final;
+	return OTF2_FLUSH;
+}
+
+static OTF2_FlushCallbacks flush_cb = { .otf2_pre_flush = pre_flush, .otf2_post_flush = NULL };
+
+/* Local ids in the event files: the reverse of the global order, so that
+ * an archive read without its mapping tables names the wrong things. */
+static bool global_ids;
+static uint32_t local_region(uint32_t g) { return global_ids ? g : R_COUNT - 1 - g; }
+#define LOCAL_COMM (global_ids ? (uint32_t)C_WORLD : 7u)
+
+static void
+write_events(OTF2_Archive *a, const struct spec *s)
+{
+	CHECK(OTF2_Archive_OpenEvtFiles(a));
+	uint32_t n = s->ranks;
+	for (uint32_t r = 0; r < n; r++) {
+		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, r);
+		if (!w)
+			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetEvtWriter");
+		uint64_t t = 1000;
+		CHECK(OTF2_EvtWriter_Enter(w, NULL, t++, local_region(R_MAIN)));
+		for (uint32_t i = 0; i < ITERS; i++) {
+			/* even ranks send first; the ring never deadlocks */
+			for (int half = 0; half < 2; half++) {
+				int sending = (r % 2 == 0) == (half == 0);
+				uint32_t g = sending ? R_SEND : R_RECV;
+				t += 100 + 10 * r;
+				CHECK(OTF2_EvtWriter_Enter(w, NULL, t++, local_region(g)));
+				if (sending)
+					CHECK(OTF2_EvtWriter_MpiSend(w, NULL, t++, (r + 1) % n, LOCAL_COMM, i,
+								     s->msg_bytes));
+				else
+					CHECK(OTF2_EvtWriter_MpiRecv(w, NULL, t++, (r + n - 1) % n, LOCAL_COMM, i,
+								     s->msg_bytes));
+				CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(g)));
+			}
+		}
+		CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(R_MAIN)));
+		CHECK(OTF2_Archive_CloseEvtWriter(a, w));
+	}
+	CHECK(OTF2_Archive_CloseEvtFiles(a));
+}
+
+static void
+write_local_defs(OTF2_Archive *a, const struct spec *s)
+{
+	CHECK(OTF2_Archive_OpenDefFiles(a));
+	for (uint32_t r = 0; r < s->ranks; r++) {
+		OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, r);
+		if (!dw)
+			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetDefWriter");
+		if (s->global_ids) {            /* an empty file */
+			CHECK(OTF2_Archive_CloseDefWriter(a, dw));
+			continue;
+		}
+		OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, R_COUNT);
+		for (uint32_t g = 0; g < R_COUNT; g++)
+			CHECK(OTF2_IdMap_AddIdPair(m, local_region(g), s->base + g));
+		CHECK(OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_REGION, m));
+		OTF2_IdMap_Free(m);
+		m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 1);
+		CHECK(OTF2_IdMap_AddIdPair(m, LOCAL_COMM, s->base + C_WORLD));
+		CHECK(OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, m));
+		OTF2_IdMap_Free(m);
+		CHECK(OTF2_Archive_CloseDefWriter(a, dw));
+	}
+	for (uint32_t k = 0; s->extra_defs && k < s->extra_locs; k++) {
+		OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, (uint64_t)s->ranks + k);
+		if (!dw)
+			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetDefWriter");
+		CHECK(OTF2_DefWriter_WriteClockOffset(dw, 0, 0, 0.0));
+		CHECK(OTF2_Archive_CloseDefWriter(a, dw));
+	}
+	CHECK(OTF2_Archive_CloseDefFiles(a));
+}
+
+static const char *
+name(const struct spec *s, const char *plain, const char *hostile)
+{
+	return s->escape ? hostile : plain;
+}
+
+static void
+write_global_defs(OTF2_Archive *a, const struct spec *s)
+{
+	OTF2_GlobalDefWriter *w = OTF2_Archive_GetGlobalDefWriter(a);
+	if (!w)
+		check(OTF2_ERROR_INVALID, "OTF2_Archive_GetGlobalDefWriter");
+	uint32_t b = s->base, n = s->ranks;
+	CHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, 0, 1000000, 0));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_EMPTY, ""));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MPI, "MPI"));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MAIN, name(s, "main", "ma\"in,\033[2J")));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_SEND, "MPI_Send"));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RECV, "MPI_Recv"));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_WORLD, "MPI_COMM_WORLD"));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_NODE, name(s, "node", "no\033]0;owned\007de")));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MACHINE, "machine"));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_THREAD, name(s, "Master thread", "thread\r\033[K")));
+	char buf[64];
+	for (uint32_t r = 0; r < n; r++) {
+		snprintf(buf, sizeof buf, s->escape ? "rank\033[31m%u" : "MPI Rank %u", r);
+		CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RANK0 + r, buf));
+	}
+	CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, b, b + S_MACHINE, b + S_MACHINE,
+						       OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+	CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, b + 1, b + S_NODE, b + S_NODE, b));
+	for (uint32_t r = 0; r < n; r++)
+		CHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, b + r, b + S_RANK0 + r,
+							      OTF2_LOCATION_GROUP_TYPE_PROCESS, b + 1,
+							      OTF2_UNDEFINED_LOCATION_GROUP));
+	for (uint32_t r = 0; r < n; r++)
+		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, r, b + S_THREAD, OTF2_LOCATION_TYPE_CPU_THREAD,
+							 2 + ITERS * 6, b + r));
+	/* locations without events (e.g. metric locations) */
+	for (uint32_t k = 0; k < s->extra_locs; k++)
+		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, (uint64_t)n + k, b + S_THREAD,
+							 OTF2_LOCATION_TYPE_METRIC, 0, b));
+	static const struct { uint32_t str; OTF2_RegionRole role; OTF2_Paradigm par; } reg[R_COUNT] = {
+		[R_MAIN] = { S_MAIN, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER },
+		[R_SEND] = { S_SEND, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI },
+		[R_RECV] = { S_RECV, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI },
+	};
+	for (uint32_t g = 0; g < R_COUNT; g++)
+		CHECK(OTF2_GlobalDefWriter_WriteRegion(w, b + g, b + reg[g].str, b + reg[g].str, b + S_EMPTY,
+						       reg[g].role, reg[g].par, OTF2_REGION_FLAG_NONE,
+						       b + S_EMPTY, 0, 0));
+	uint64_t *members = malloc((n ? n : 1) * sizeof *members);
+	if (!members)
+		check(OTF2_ERROR_MEM_ALLOC_FAILED, "malloc");
+	for (uint32_t r = 0; r < n; r++)
+		members[r] = r;
+	CHECK(OTF2_GlobalDefWriter_WriteGroup(w, b + G_LOCS, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+					      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, members));
+	CHECK(OTF2_GlobalDefWriter_WriteGroup(w, b + G_WORLD, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
+					      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, members));
+	CHECK(OTF2_GlobalDefWriter_WriteComm(w, b + C_WORLD, b + S_WORLD, b + G_WORLD,
+					     OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+	/* communicators with spread-out ids, each over its own group */
+	for (uint32_t k = 0; k < s->spread_comms; k++) {
+		uint32_t id = (k + 1) * 3355u;
+		CHECK(OTF2_GlobalDefWriter_WriteGroup(w, id, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
+						      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, members));
+		CHECK(OTF2_GlobalDefWriter_WriteComm(w, id, b + S_WORLD, id, b + C_WORLD,
+						     OTF2_COMM_FLAG_NONE));
+	}
+	free(members);
+	if (s->wide_comms) {
+		enum { WIDE = 100000 };
+		uint64_t *wide = malloc(WIDE * sizeof *wide);
+		if (!wide)
+			check(OTF2_ERROR_MEM_ALLOC_FAILED, "malloc");
+		for (uint32_t k = 0; k < WIDE; k++)
+			wide[k] = k;
+		CHECK(OTF2_GlobalDefWriter_WriteGroup(w, b + 100, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
+						      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, WIDE, wide));
+		free(wide);
+		for (uint32_t k = 0; k < s->wide_comms; k++)
+			CHECK(OTF2_GlobalDefWriter_WriteComm(w, b + 100 + k, b + S_WORLD, b + 100,
+							     b + C_WORLD, OTF2_COMM_FLAG_NONE));
+	}
+	CHECK(OTF2_Archive_CloseGlobalDefWriter(a, w));
+}
+
+static int
+parse(int argc, char **argv, struct spec *s)
+{
+	if (argc < 3)
+		return -1;
+	*s = (struct spec){ .kind = argv[1], .ranks = 4, .def_chunk = OTF2_CHUNK_SIZE_MIN,
+			    .msg_bytes = 64 };
+	uint32_t n = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 0;
+	if (!strcmp(s->kind, "plain")) {
+		s->ranks = n ? n : 4;
+	} else if (!strcmp(s->kind, "big-ids")) {
+		s->base = BIG - 64;
+	} else if (!strcmp(s->kind, "spread-comms")) {
+		s->spread_comms = n ? n : 20000;
+	} else if (!strcmp(s->kind, "wide-comms")) {
+		s->wide_comms = n ? n : 20000;
+		s->def_chunk = OTF2_CHUNK_SIZE_MIN * 4;     /* the group is one 334 KB record */
+	} else if (!strcmp(s->kind, "many-locs")) {
+		s->extra_locs = n ? n : 10000;
+		s->def_chunk = OTF2_CHUNK_SIZE_MAX;
+	} else if (!strcmp(s->kind, "many-defs")) {
+		s->extra_locs = n ? n : 10000;
+		s->extra_defs = true;
+		s->def_chunk = OTF2_CHUNK_SIZE_MAX;
+	} else if (!strcmp(s->kind, "global-ids")) {
+		s->global_ids = global_ids = true;
+	} else if (!strcmp(s->kind, "escape")) {
+		s->escape = true;
+	} else if (!strcmp(s->kind, "huge-bytes")) {
+		s->msg_bytes = UINT64_C(1) << 63;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct spec s;
+	if (parse(argc, argv, &s)) {
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes DIR [N]\n");
+		return 2;
+	}
+	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,
+					    OTF2_CHUNK_SIZE_MIN, s.def_chunk,
+					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	if (!a)
+		check(OTF2_ERROR_INVALID, "OTF2_Archive_Open");
+	CHECK(OTF2_Archive_SetFlushCallbacks(a, &flush_cb, NULL));
+	CHECK(OTF2_Archive_SetSerialCollectiveCallbacks(a));
+	CHECK(OTF2_Archive_SetCreator(a, s.escape ? "craft\033]0;pwned\007\033[2J" : "craft"));
+	CHECK(OTF2_Archive_SetDescription(a, s.kind));
+	write_events(a, &s);
+	write_local_defs(a, &s);
+	write_global_defs(a, &s);
+	CHECK(OTF2_Archive_Close(a));
+	return 0;
+}
