@@ -231,17 +231,8 @@ mk huge-bytes huge
 
 # ---- 7. the explorer gives the terminal back whatever signal ends it
 if command -v tmux >/dev/null 2>&1; then
-	t() { tmux -L "$sock" "$@"; }
-	screen() { t capture-pane -p -t h; }
-	wait_for() {
-		n=0
-		while [ $n -lt "${2:-50}" ]; do
-			screen | grep -Eq -- "$1" && return 0
-			sleep 0.1
-			n=$((n + 1))
-		done
-		return 1
-	}
+	pane=h
+	. "$root/tests/tmux.sh"
 	t -f /dev/null new-session -d -s h -x 120 -y 40 \
 		"env -i PATH=/usr/bin:/bin HOME=$tmp TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 PS1='h\$ ' sh"
 	t set -g status off >/dev/null
@@ -270,14 +261,14 @@ PY
 	done
 	# a bad --topology in the explorer: exit 2 and one line, before any screen
 	t send-keys -t h "clear; $skein explore --topology $tmp/crash.xml $tmp/plain 2>$tmp/xerr; echo topo-status=\$?" Enter
-	wait_for '^topo-status=' 100 && screen | grep -q '^topo-status=2$' && [ "$(wc -l <"$tmp/xerr")" = 1 ] &&
+	wait_for '^topo-status=' 10 && screen | grep -q '^topo-status=2$' && [ "$(wc -l <"$tmp/xerr")" = 1 ] &&
 		grep -q 'crash.xml: hwloc [0-9.]* crashed' "$tmp/xerr" && ok || bad "explore --topology crash.xml: exit 2, one line"
 	# leap merge in the explorer: progress shown, Ctrl-C cancels with 130
 	if [ -f "$tmp/tree/traces.otf2" ]; then
 		t send-keys -t h "clear; python3 $tmp/status.py $tmp/pid $skein explore --leap-merge $tmp/tree" Enter
-		wait_for 'leap merging' 100 && ok || bad "the explorer shows leap merging progress"
+		wait_for 'leap merging' 10 && ok || bad "the explorer shows leap merging progress"
 		t send-keys -t h C-c
-		wait_for '^status=130$' 30 && ok || bad "Ctrl-C cancels leap merging ($(screen | tail -3))"
+		wait_for '^status=130$' 3 && ok || bad "Ctrl-C cancels leap merging ($(screen | tail -3))"
 	fi
 	t send-keys -t h exit Enter
 else
