@@ -248,6 +248,8 @@ open(sys.argv[1], "w").write("%d\n" % p.pid)
 r = p.wait()
 print("status=%d" % (128 - r if r < 0 else r))
 PY
+	# a FIFO where the prompts' history belongs must not hang start-up
+	mkdir -p "$tmp/.local/state/skein" && mkfifo "$tmp/.local/state/skein/history"
 	i=0
 	for c in "QUIT|131" "USR1|138" "PIPE|141" "TERM|143" "INT|130" "HUP|129"; do
 		sig=${c%%|*} want=${c#*|} i=$((i + 1))

@@ -10,6 +10,7 @@
  */
 #include "explore.h"
 
+#include "cli.h"
 #include "history.h"
 
 #include <signal.h>
@@ -99,7 +100,7 @@ explore_run(const struct analysis *a, const struct view_opts *vo, const struct e
 	screen_close();
 	char why[4300];
 	if (have_hist && view_history_changed(v) && history_save(v, hist, why, sizeof why))
-		fprintf(stderr, "skein: %s (the prompts' history is not kept)\n", why);
+		cli_error("%s (the prompts' history is not kept)", why);
 	if (log)
 		fclose(log);
 	grid_destroy(g);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
+
 int
 history_path(char *buf, size_t n)
 {
@@ -24,7 +26,9 @@ history_path(char *buf, size_t n)
 void
 history_load(struct view *v, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	/* a missing file is no history yet; a FIFO or a device is none */
+	struct err e = { 0 };
+	FILE *f = file_open_read(path, &e);
 	if (!f)
 		return;
 	char line[512];

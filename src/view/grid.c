@@ -134,11 +134,12 @@ grid_text_width(const char *s)
 size_t
 grid_cols_bytes(const char *s, int cols)
 {
-	size_t i = 0;
-	while (s[i] && cols-- > 0)
-		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
-			;
-	return i;
+	/* the decoder grid_text and grid_text_width use: a malformed byte is
+	 * one column there, so here too */
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p && cols-- > 0)
+		text_utf8_next(&p);
+	return (size_t)(p - (const unsigned char *)s);
 }
 
 size_t
