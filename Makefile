@@ -39,8 +39,8 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
-CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc 2>/dev/null)
-CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc 2>/dev/null || echo -lyaml -lhwloc) -lm -pthread
+CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 2>/dev/null)
+CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc libxml-2.0 2>/dev/null || echo -lyaml -lhwloc -lxml2) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 

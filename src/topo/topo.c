@@ -106,12 +106,14 @@ finish(struct topo *t)
 }
 
 static int
-kept_type(hwloc_obj_type_t type, uint8_t *out)
+kept_type(hwloc_obj_type_t type, unsigned flags, uint8_t *out)
 {
 	switch (type) {
 	case HWLOC_OBJ_MACHINE: *out = TOPO_MACHINE; return 1;
 	case HWLOC_OBJ_PACKAGE: *out = TOPO_PACKAGE; return 1;
 	case HWLOC_OBJ_L3CACHE: *out = TOPO_L3; return 1;
+	case HWLOC_OBJ_L2CACHE: *out = TOPO_L2; return (flags & TOPO_LOAD_CACHES) != 0;
+	case HWLOC_OBJ_L1CACHE: *out = TOPO_L1; return (flags & TOPO_LOAD_CACHES) != 0;
 	case HWLOC_OBJ_CORE: *out = TOPO_CORE; return 1;
 	case HWLOC_OBJ_PU: *out = TOPO_PU; return 1;
 	default: return 0;
@@ -120,12 +122,12 @@ kept_type(hwloc_obj_type_t type, uint8_t *out)
 
 /* hwloc trees are a dozen levels deep at most: recursion is safe here. */
 static int
-walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
+walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth, unsigned flags)
 {
 	uint32_t here = parent;
 	uint8_t type;
 	int rc;
-	if (kept_type(o->type, &type)) {
+	if (kept_type(o->type, flags, &type)) {
 		if ((rc = add(t, type, parent, depth, o->os_index, 0, &here)))
 			return rc;
 		depth++;
@@ -140,7 +142,7 @@ walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
 			break;
 		}
 	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling)
-		if ((rc = walk(t, c, here, depth)))
+		if ((rc = walk(t, c, here, depth, flags)))
 			return rc;
 	return 0;
 }
@@ -148,7 +150,7 @@ walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
 enum source { SRC_XML, SRC_SYNTHETIC, SRC_MACHINE };
 
 static int
-load(enum source src, const char *arg, struct topo **out, struct err *e)
+load(enum source src, const char *arg, unsigned flags, struct topo **out, struct err *e)
 {
 	*out = NULL;
 	hwloc_topology_t h;
@@ -176,7 +178,7 @@ load(enum source src, const char *arg, struct topo **out, struct err *e)
 		if (!t)
 			rc = err_set(e, ERR_NOMEM, "out of memory");
 	}
-	if (!rc && (rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0)) == 0)
+	if (!rc && (rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0, flags)) == 0)
 		rc = finish(t);
 	if (!rc && (t->n == 0 || t->n_pu == 0))
 		rc = err_set(e, ERR_FORMAT, "%s: topology has no processing units",
@@ -191,9 +193,48 @@ load(enum source src, const char *arg, struct topo **out, struct err *e)
 	return rc;
 }
 
-int topo_load_xml(const char *path, struct topo **out, struct err *e) { return load(SRC_XML, path, out, e); }
-int topo_load_synthetic(const char *d, struct topo **out, struct err *e) { return load(SRC_SYNTHETIC, d, out, e); }
-int topo_load_machine(struct topo **out, struct err *e) { return load(SRC_MACHINE, NULL, out, e); }
+int topo_load_xml(const char *path, struct topo **out, struct err *e) { return load(SRC_XML, path, 0, out, e); }
+int topo_load_xml_flags(const char *path, unsigned flags, struct topo **out, struct err *e) { return load(SRC_XML, path, flags, out, e); }
+int topo_load_synthetic(const char *d, struct topo **out, struct err *e) { return load(SRC_SYNTHETIC, d, 0, out, e); }
+int topo_load_machine(struct topo **out, struct err *e) { return load(SRC_MACHINE, NULL, 0, out, e); }
+
+/* ---- building ---- */
+
+struct topo *topo_create(void) { return topo_new(); }
+
+int
+topo_add(struct topo *t, enum topo_type type, uint32_t parent, uint32_t os_index, const char *name,
+	 uint32_t *id)
+{
+	if ((unsigned)type >= TOPO_TYPE_COUNT)
+		return ERR_USAGE;
+	if (parent == TRACE_NONE) {
+		if (t->n)
+			return ERR_USAGE;         /* one root */
+	} else {
+		/* depth-first: the parent is the last object or an ancestor of it */
+		uint32_t a = t->n ? (uint32_t)t->n - 1 : TRACE_NONE;
+		while (a != TRACE_NONE && a != parent)
+			a = t->objs[a].parent;
+		if (a == TRACE_NONE)
+			return ERR_USAGE;
+		if (t->objs[parent].type == TOPO_PU || t->objs[parent].depth >= UINT8_MAX - 1)
+			return ERR_USAGE;
+	}
+	uint32_t sid = 0;
+	if (name && *name && intern_add(t->strings, name, strlen(name), &sid))
+		return ERR_NOMEM;
+	uint8_t depth = parent == TRACE_NONE ? 0 : (uint8_t)(t->objs[parent].depth + 1);
+	return add(t, (uint8_t)type, parent, depth, os_index, sid, id);
+}
+
+int
+topo_finish(struct topo *t)
+{
+	if (t->n == 0 || t->n_pu == 0)
+		return ERR_FORMAT;
+	return finish(t);
+}
 
 int
 topo_cluster(const struct topo *node, uint32_t n, const char *const *names,
@@ -253,7 +294,7 @@ const char *
 topo_type_name(enum topo_type type)
 {
 	static const char *const names[TOPO_TYPE_COUNT] = {
-		"Cluster", "Node", "Machine", "Package", "NUMANode", "L3", "Core", "PU",
+		"Cluster", "Node", "Machine", "Package", "NUMANode", "L3", "L2", "L1", "Core", "PU",
 	};
 	return type < TOPO_TYPE_COUNT ? names[type] : "?";
 }

@@ -312,6 +312,8 @@ obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n
 	case TOPO_PACKAGE: snprintf(buf, n, "%s%u", brief ? "P" : "Package P#", o->os_index); break;
 	case TOPO_NUMA: snprintf(buf, n, "%s%u", brief ? "N" : "NUMANode P#", o->os_index); break;
 	case TOPO_L3: snprintf(buf, n, "%s%u", brief ? "L3." : "L3 L#", o->index); break;
+	case TOPO_L2: snprintf(buf, n, "%s%u", brief ? "L2." : "L2 L#", o->index); break;
+	case TOPO_L1: snprintf(buf, n, "%s%u", brief ? "L1." : "L1 L#", o->index); break;
 	case TOPO_CORE: snprintf(buf, n, "%s%u", brief ? "C" : "Core L#", o->index); break;
 	case TOPO_PU: snprintf(buf, n, "%s%u", brief ? "" : "PU P#", o->os_index); break;
 	default: snprintf(buf, n, "?"); break;
