@@ -163,6 +163,7 @@ samples_seal(struct samples *s)
 		struct sattr *a = &s->attr[i];
 		double lo = INFINITY, hi = -INFINITY;
 		uint32_t missing = 0;
+		int whole = 1;
 		for (uint32_t k = 0; k < s->n; k++) {
 			double x = a->v[k];
 			if (isnan(x)) {
@@ -171,13 +172,14 @@ samples_seal(struct samples *s)
 			}
 			lo = x < lo ? x : lo;
 			hi = x > hi ? x : hi;
+			whole = whole && x == floor(x);
 		}
 		a->lo = lo;
 		a->hi = hi;
 		a->missing = missing;
 		s->pub[i] = (struct samples_attr){
 			.name = intern_str(s->strings, a->name), .kind = a->kind, .v = a->v,
-			.lo = lo, .hi = hi, .n_cats = a->n_cats, .missing = missing,
+			.lo = lo, .hi = hi, .n_cats = a->n_cats, .missing = missing, .whole = whole,
 		};
 	}
 }

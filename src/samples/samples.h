@@ -78,6 +78,7 @@ struct samples_attr {
 	double lo, hi;            /* range of the values present (lo > hi: none) */
 	uint32_t n_cats;          /* SAMPLES_CATEGORY: ids 0..n_cats-1 */
 	uint32_t missing;
+	int whole;                /* every value present is a whole number */
 };
 
 /* Where a sample's code is: a file (a category of the source column) and

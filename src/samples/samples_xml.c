@@ -125,7 +125,26 @@ element(struct hw *h, const xmlNode *n, uint32_t parent, int depth, int parent_i
 	return 0;
 }
 
-/* Parses text; *doc NULL with e set on failure. */
+/* The first error libxml2 reports (the last is often a consequence). */
+struct first_error {
+	int line, set;
+	char msg[200];
+};
+
+static void
+on_error(void *ud, xmlErrorPtr x)
+{
+	struct first_error *f = ud;
+	if (f->set || !x || x->level < XML_ERR_ERROR)
+		return;
+	f->set = 1;
+	f->line = x->line;
+	snprintf(f->msg, sizeof f->msg, "%s", x->message ? x->message : "not well-formed XML");
+	f->msg[strcspn(f->msg, "\n")] = 0;
+}
+
+/* Parses text; *doc NULL with e set on failure. The handler is libxml2's
+ * per-thread one, put back afterwards. */
 static int
 parse(const char *name, const char *text, size_t len, xmlDoc **doc, struct err *e)
 {
@@ -135,17 +154,22 @@ parse(const char *name, const char *text, size_t len, xmlDoc **doc, struct err *
 	xmlParserCtxt *ctx = xmlNewParserCtxt();
 	if (!ctx)
 		return err_set(e, ERR_NOMEM, "out of memory");
+	struct first_error fe = { 0 };
+	xmlStructuredErrorFunc saved = xmlStructuredError;
+	void *saved_ud = xmlStructuredErrorContext;
+	xmlSetStructuredErrorFunc(&fe, on_error);
 	*doc = xmlCtxtReadMemory(ctx, text, (int)len, name, NULL,
-				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+	xmlSetStructuredErrorFunc(saved_ud, saved);
 	int rc = 0;
 	if (!*doc) {
 		const xmlError *x = xmlCtxtGetLastError(ctx);
-		char msg[200] = "not well-formed XML";
-		if (x && x->message) {
-			snprintf(msg, sizeof msg, "%s", x->message);
-			msg[strcspn(msg, "\n")] = 0;
+		if (!fe.set && x) {
+			fe.line = x->line;
+			snprintf(fe.msg, sizeof fe.msg, "%s", x->message ? x->message : "not well-formed XML");
+			fe.msg[strcspn(fe.msg, "\n")] = 0;
 		}
-		rc = err_set(e, ERR_FORMAT, "%s:%d: %s", name, x ? x->line : 0, msg);
+		rc = err_set(e, ERR_FORMAT, "%s:%d: %s", name, fe.line, fe.msg[0] ? fe.msg : "not well-formed XML");
 	}
 	xmlFreeParserCtxt(ctx);
 	return rc;
