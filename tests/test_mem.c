@@ -251,7 +251,7 @@ windows(void **state)
 	struct bitset bs;
 	bitset_init(&bs, 8);
 	mem_pick_range(m, x, 7, 8, &bs);
-	mem_bin_counts(m, &b, &bs, all, sel);
+	mem_bin_counts(m, &b, NULL, &bs, all, sel);
 	assert_int_equal(all[4], 0);
 	assert_int_equal(all[9], 1);
 	assert_int_equal(sel[7] + sel[8], 2);

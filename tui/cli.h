@@ -14,7 +14,7 @@
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #define MAX_PHASES 64
 
-enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG };
+enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_SAMPLES };
 
 
 struct cli {
@@ -36,6 +36,11 @@ struct cli {
 	uint32_t given;            /* G_*: structure flags given on the command line */
 	int dump;                  /* skein config --dump */
 	const char *topology;      /* --topology: hwloc XML file or synthetic description */
+	/* skein samples: the flags over the configuration's samples section */
+	const char *attribute, *depth;
+	uint32_t windows, window, step;
+	int samples_opts;          /* any samples-only option given */
+	int samples;               /* the argument is a sample set (explore, render) */
 	struct config cfg;
 };
 
@@ -60,5 +65,12 @@ const char **cli_phase_names(const struct cli *c, const struct analysis *a, uint
 /* The explorer and `skein render`; each returns an exit code. */
 int cli_explore(struct cli *c);
 int cli_render(struct cli *c);
+/* `skein samples DIR` (a report, or the explorer on a terminal), and the
+ * explorer and renderer on a sample set (cli_samples.c). */
+int cli_samples(struct cli *c);
+int cli_samples_explore(struct cli *c);
+int cli_samples_render(struct cli *c);
+/* Parses --size; returns 0 or EXIT_USAGE (message printed). */
+int cli_render_size(const char *size, int *w, int *h);
 
 #endif

@@ -253,6 +253,35 @@ mem_combine(struct bitset *sel, const struct bitset *pick, enum mem_op op)
 		bitset_copy(sel, pick);
 }
 
+int
+mem_picks(const struct mem *m, const struct mem_pick *p, uint32_t n, struct bitset *out)
+{
+	bitset_clear(out);
+	if (n == 0)
+		return 0;
+	struct bitset one;
+	if (bitset_init(&one, out->n))
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		if (p[i].kind == MEM_PICK_LINE)
+			mem_pick_codeline(m, p[i].id, &one);
+		else if (p[i].kind == MEM_PICK_OBJECT)
+			mem_pick_object(m, p[i].id, &one);
+		else
+			mem_pick_range(m, p[i].attr, p[i].lo, p[i].hi, &one);
+		mem_combine(out, &one, i == 0 ? MEM_NEW : p[i].op);
+	}
+	bitset_fini(&one);
+	return 0;
+}
+
+int
+mem_default_attr(const struct samples *s)
+{
+	const struct samples_info *in = samples_info(s);
+	return in->a_time >= 0 ? in->a_time : samples_attr_count(s) ? 0 : -1;
+}
+
 /* ---- depths ---- */
 
 static const struct {

@@ -86,10 +86,11 @@ void mem_bins_for(const struct mem *m, uint32_t a, uint32_t max_bins, struct mem
 /* The bin of x (SAMPLES_NONE for a missing value or outside). */
 uint32_t mem_bin_of(const struct mem_bins *b, double x);
 double mem_bin_edge(const struct mem_bins *b, uint32_t k);
-/* Counts per bin of every sample (all, may be NULL) and of sel (selected,
- * may be NULL), each b->n long. */
-void mem_bin_counts(const struct mem *m, const struct mem_bins *b, const struct bitset *sel,
-		    uint64_t *all, uint64_t *selected);
+/* Counts per bin of the samples of base (NULL: every sample) into all,
+ * and of those also in sel into selected (either array may be NULL),
+ * each b->n long. */
+void mem_bin_counts(const struct mem *m, const struct mem_bins *b, const struct bitset *base,
+		    const struct bitset *sel, uint64_t *all, uint64_t *selected);
 
 /* ---- §7.1, §7.2 ---- */
 
@@ -126,6 +127,9 @@ struct mem_window {
 };
 int mem_windows(const struct mem *m, uint32_t a, uint32_t n, enum mem_metric k, const struct mem_depth *d,
 		const struct bitset *sel, struct mem_window *out);
+/* The window of n that value x of attribute at falls in, as mem_windows
+ * counts it (SAMPLES_NONE: missing or outside the range). */
+uint32_t mem_window_of(const struct samples_attr *at, uint32_t n, double x);
 
 /* ---- §7.3 ---- */
 
@@ -167,5 +171,22 @@ void mem_pick_codeline(const struct mem *m, uint32_t line, struct bitset *out);
 void mem_pick_order(const struct mem_tree *t, uint32_t first, uint32_t end, struct bitset *out);
 /* sel = pick (new), sel | pick, sel & pick. */
 void mem_combine(struct bitset *sel, const struct bitset *pick, enum mem_op op);
+
+/* A selection step, as a saved view records it: an attribute range
+ * (a category is the range [id, id]), a code line or an object. */
+enum mem_pick_kind { MEM_PICK_RANGE, MEM_PICK_LINE, MEM_PICK_OBJECT };
+struct mem_pick {
+	enum mem_pick_kind kind;
+	enum mem_op op;
+	uint32_t attr;            /* MEM_PICK_RANGE */
+	double lo, hi;
+	uint32_t id;              /* the code line or the object */
+};
+/* out = the samples the picks make, in order, starting from nothing;
+ * with n == 0, out is left empty. Returns 0 or ERR_NOMEM. */
+int mem_picks(const struct mem *m, const struct mem_pick *p, uint32_t n, struct bitset *out);
+/* The attribute to score along when none is named: time, else the
+ * first. -1 for a set without attributes. */
+int mem_default_attr(const struct samples *s);
 
 #endif

@@ -62,8 +62,8 @@ mem_bin_edge(const struct mem_bins *b, uint32_t k)
 }
 
 void
-mem_bin_counts(const struct mem *m, const struct mem_bins *b, const struct bitset *sel, uint64_t *all,
-	       uint64_t *selected)
+mem_bin_counts(const struct mem *m, const struct mem_bins *b, const struct bitset *base, const struct bitset *sel,
+	       uint64_t *all, uint64_t *selected)
 {
 	const struct samples_attr *at = samples_attr(m->s, b->attr);
 	if (all)
@@ -74,6 +74,8 @@ mem_bin_counts(const struct mem *m, const struct mem_bins *b, const struct bitse
 		return;
 	uint32_t n = samples_info(m->s)->n;
 	for (uint32_t i = 0; i < n; i++) {
+		if (base && !bitset_test(base, i))
+			continue;
 		uint32_t k = mem_bin_of(b, at->v[i]);
 		if (k == SAMPLES_NONE)
 			continue;
@@ -114,6 +116,16 @@ mem_score(enum mem_metric k, const uint64_t *s, const uint64_t *c, uint32_t n)
 	return sigma > 0 ? dev / sigma : 0;
 }
 
+uint32_t
+mem_window_of(const struct samples_attr *at, uint32_t n, double x)
+{
+	double lo = at->lo, hi = at->hi > at->lo ? at->hi : at->lo;
+	if (!(x >= lo && x <= hi) || n == 0)
+		return SAMPLES_NONE;
+	uint32_t w = hi > lo ? (uint32_t)((x - lo) / (hi - lo) * n) : 0;
+	return w >= n ? n - 1 : w;
+}
+
 int
 mem_windows(const struct mem *m, uint32_t a, uint32_t n, enum mem_metric k, const struct mem_depth *d,
 	    const struct bitset *sel, struct mem_window *out)
@@ -136,12 +148,9 @@ mem_windows(const struct mem *m, uint32_t a, uint32_t n, enum mem_metric k, cons
 	const uint64_t *lat = samples_latency(m->s);
 	uint32_t ns = samples_info(m->s)->n;
 	for (uint32_t i = 0; i < ns; i++) {
-		double x = at->v[i];
-		if ((sel && !bitset_test(sel, i)) || !(x >= lo && x <= hi))
+		uint32_t w = sel && !bitset_test(sel, i) ? SAMPLES_NONE : mem_window_of(at, n, at->v[i]);
+		if (w == SAMPLES_NONE)
 			continue;
-		uint32_t w = hi > lo ? (uint32_t)((x - lo) / (hi - lo) * n) : 0;
-		if (w >= n)
-			w = n - 1;
 		out[w].samples++;
 		uint32_t r = d->res[i];
 		if (r == SAMPLES_NONE || r >= d->n)

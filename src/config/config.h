@@ -291,6 +291,16 @@ int config_keys_text(const struct config *cfg, char **text);
 int config_part_phases(const struct config *cfg, const struct analysis *a,
 		       uint32_t *label, uint8_t *keep, struct err *e);
 
+/* The picks of samples.filter (which 0) or samples.selection (1) with
+ * their names resolved against a sample set: attributes, category values,
+ * code lines and topology objects. *out is malloc'd (caller frees; NULL
+ * when there is none). ERR_FORMAT at the pick's mark for a name the set
+ * does not have, with a suggestion when one is close; ERR_NOMEM. */
+struct mem_pick;
+struct samples;
+int config_samples_picks(const struct config *cfg, const struct samples *s, int which,
+			 struct mem_pick **out, uint32_t *n, struct err *e);
+
 /* Value names as the YAML spells them ("lateness", "grid", "utf8", ...);
  * "?" when out of range. The lookups return the count value when unknown. */
 const char *config_metric_name(enum config_metric m);

@@ -17,6 +17,9 @@
  */
 #include "config_impl.h"
 
+#include "analysis/mem.h"
+#include "samples/samples.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,5 +188,102 @@ config_check_samples(struct ld *ld)
 		return config_mark_error(ld->e, at,
 					 "samples.step: the windows must overlap: step %u must be less than window %u",
 					 s->step, s->window);
+	return 0;
+}
+
+/* ---- against a sample set ---- */
+
+static int
+resolve(const struct samples *s, const struct config_pick *p, const char *path, struct mem_pick *out,
+	struct err *e)
+{
+	char sug[96];
+	*out = (struct mem_pick){ .op = p->op == CONFIG_OP_OR ? MEM_OR : p->op == CONFIG_OP_AND ? MEM_AND : MEM_NEW };
+	if (p->resource >= 0) {
+		uint32_t n;
+		topo_objs(samples_topo(s), &n);
+		if (p->resource >= n)
+			return config_mark_error(e, &p->mark, "%s: resource %lld: the hardware has objects 0 to %u", path,
+						 (long long)p->resource, n - 1);
+		out->kind = MEM_PICK_OBJECT;
+		out->id = (uint32_t)p->resource;
+		return 0;
+	}
+	if (p->line) {
+		const char *colon = strrchr(p->line, ':');
+		size_t flen = (size_t)(colon - p->line);
+		uint32_t line = (uint32_t)strtoul(colon + 1, NULL, 10), n;
+		const struct samples_codeline *cl = samples_codelines(s, &n);
+		int fa = samples_info(s)->a_file;
+		for (uint32_t i = 0; fa >= 0 && i < n; i++) {
+			const char *f = samples_category(s, (uint32_t)fa, cl[i].file);
+			if (cl[i].line == line && strlen(f) == flen && !strncmp(f, p->line, flen)) {
+				out->kind = MEM_PICK_LINE;
+				out->id = i;
+				return 0;
+			}
+		}
+		return config_mark_error(e, &p->mark, "%s: no samples on line '%s'", path, p->line);
+	}
+	int a = samples_attr_find(s, p->attribute);
+	if (a < 0) {
+		uint32_t na = samples_attr_count(s);
+		const char **names = malloc((na ? na : 1) * sizeof *names);
+		if (!names)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		for (uint32_t i = 0; i < na; i++)
+			names[i] = samples_attr(s, i)->name;
+		config_suggestion(sug, sizeof sug, p->attribute, names, na);
+		free(names);
+		return config_mark_error(e, &p->mark, "%s: no attribute '%s' in these samples%s", path, p->attribute, sug);
+	}
+	const struct samples_attr *at = samples_attr(s, (uint32_t)a);
+	out->kind = MEM_PICK_RANGE;
+	out->attr = (uint32_t)a;
+	out->lo = p->lo;
+	out->hi = p->hi;
+	if (p->value) {
+		if (at->kind != SAMPLES_CATEGORY)
+			return config_mark_error(e, &p->mark, "%s: '%s' holds numbers: give a range, not a value", path,
+						 p->attribute);
+		uint32_t id = samples_category_find(s, (uint32_t)a, p->value);
+		if (id == SAMPLES_NONE) {
+			const char **names = malloc((at->n_cats ? at->n_cats : 1) * sizeof *names);
+			if (!names)
+				return err_set(e, ERR_NOMEM, "out of memory");
+			for (uint32_t i = 0; i < at->n_cats; i++)
+				names[i] = samples_category(s, (uint32_t)a, i);
+			config_suggestion(sug, sizeof sug, p->value, names, at->n_cats);
+			free(names);
+			return config_mark_error(e, &p->mark, "%s: %s has no value '%s'%s", path, p->attribute, p->value, sug);
+		}
+		out->lo = out->hi = id;
+	}
+	return 0;
+}
+
+int
+config_samples_picks(const struct config *cfg, const struct samples *s, int which, struct mem_pick **out,
+		     uint32_t *n, struct err *e)
+{
+	const struct config_pick *p = which ? cfg->samples.selection : cfg->samples.filter;
+	uint32_t np = which ? cfg->samples.n_selection : cfg->samples.n_filter;
+	const char *path = which ? "samples.selection" : "samples.filter";
+	*out = NULL;
+	*n = 0;
+	if (np == 0)
+		return 0;
+	struct mem_pick *m = malloc(np * sizeof *m);
+	if (!m)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < np; i++) {
+		int rc = resolve(s, &p[i], path, &m[i], e);
+		if (rc) {
+			free(m);
+			return rc;
+		}
+	}
+	*out = m;
+	*n = np;
 	return 0;
 }

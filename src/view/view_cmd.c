@@ -144,6 +144,10 @@ goto_partition(struct view *v, uint32_t p)
 void
 view_command(struct view *v, const char *cmd)
 {
+	if (v->smp) {
+		view_samples_command(v, cmd);
+		return;
+	}
 	char buf[200];
 	snprintf(buf, sizeof buf, "%s", cmd);
 	char *words[4] = { 0 };

@@ -26,12 +26,17 @@ help_prepare(struct view *v, int w, int h)
 {
 	struct view_lines *L = &v->help;
 	view_lines_begin(L, w - 1, h);
+	if (v->smp) {             /* a sample set's keys and commands */
+		view_samples_help(v);
+		view_lines_end(L);
+		return;
+	}
 	const char *group = "";
 	for (int a = 1; a < ACT_COUNT; a++) {
 		const struct action_info *ai = action_info((enum action)a);
 		char keys[64];
-		if (keymap_keys(v->km, (enum action)a, keys, sizeof keys) == 0)
-			continue;
+		if (keymap_keys(v->km, (enum action)a, keys, sizeof keys) == 0 || !strcmp(ai->group, "Samples"))
+			continue;         /* samples' actions: in their own help (view_samples.c) */
 		if (strcmp(group, ai->group) != 0) {
 			if (*group)
 				view_lines_text(L, ST_NORMAL, 0, 0, "");

@@ -16,9 +16,12 @@
 #include "view_cluster.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
- * PANE_TOPO and PANE_HIST share one place on the screen (v->side). */
+ * PANE_TOPO and PANE_HIST share one place on the screen (v->side).
+ * PANE_OFFENDERS to PANE_CLUSTERS show sample sets only (view_samples.h);
+ * a samples session shows them with PANE_TOPO and PANE_HIST. */
 enum pane_id {
 	PANE_GRID, PANE_OVERVIEW, PANE_TIMELINE, PANE_DETAILS, PANE_TOPO, PANE_HIST,
+	PANE_OFFENDERS, PANE_PHIST, PANE_SCORES, PANE_CLUSTERS,
 	PANE_HELP, PANE_COUNT
 };
 
@@ -47,6 +50,10 @@ extern const struct view_ops view_details_ops;
 extern const struct view_ops view_help_ops;
 extern const struct view_ops view_topo_ops;
 extern const struct view_ops view_hist_ops;
+extern const struct view_ops view_offenders_ops;
+extern const struct view_ops view_phist_ops;
+extern const struct view_ops view_scores_ops;
+extern const struct view_ops view_mclusters_ops;
 
 enum input_mode { INPUT_NONE, INPUT_COMMAND, INPUT_SEARCH };
 
@@ -88,6 +95,7 @@ struct view {
 	const char *const *part_phase;                       /* from view_opts */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
 	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
+	struct view_samples *smp;     /* a samples session (view_samples.c); NULL for a trace */
 
 	/* selection (fine coordinates) and window, in ranks and steps */
 	uint32_t sel_rank, sel_step;
@@ -171,6 +179,17 @@ int view_lines_scroll(struct view_lines *L, enum action act);
 void view_set_message(struct view *v, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const struct view_ops *view_pane_ops(int id);
+/* The generic drawer of one pane (box, title, rows), the help overlay
+ * and the too-small message, for layouts other than the trace's. */
+void view_draw_pane(struct view *v, struct grid *g, int id);
+void view_draw_help(struct view *v, struct grid *g);
+void view_draw_tiny(struct view *v, struct grid *g);
+/* The pane called name, or -1. */
+int view_pane_find(const char *name);
+/* view_render's loop: draws, applies keys (a script parsed from ro), writes. */
+int view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out,
+		    struct view_render_stats *st, struct err *e);
+
 
 /* view_nav.c: selection and window */
 void view_select_update(struct view *v);
@@ -197,7 +216,8 @@ void view_input_key(struct view *v, uint32_t key);
 void view_command(struct view *v, const char *cmd);
 void view_search_step(struct view *v, int dir);
 
-/* view_topo.c: the topology pane. create copies the paths of o;
+/* view_topo.c: the topology pane. create copies the paths of o (NULL in
+ * a samples session: the pane shows the samples' hardware);
  * highlight says whether the grid marks a rank (the topology pane is
  * shown and the object selected there, not the root, holds it). */
 int view_topo_create(struct view *v, const struct view_opts *o);
@@ -214,6 +234,17 @@ void view_scope_select(const struct view *v, int scope, struct hist_select *sel)
 const char *view_scope_name(int scope);
 /* 1 if lop is in sel (hist.h's struct hist_select). */
 int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop);
+
+/* view_samples.c: a samples session (view_samples.h inside) */
+void view_samples_destroy(struct view_samples *vs);
+void view_samples_draw(struct view *v, struct grid *g);
+/* Handles an action in a samples session: 1 when done, 0 for the
+ * generic ones view_action handles (quit, help, close, redraw, panes,
+ * command line). */
+int view_samples_action(struct view *v, enum action act);
+void view_samples_command(struct view *v, const char *cmd);
+/* The help overlay's lines for a sample set (into v->help). */
+void view_samples_help(struct view *v);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);
