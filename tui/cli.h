@@ -68,9 +68,17 @@ int cli_render(struct cli *c);
 /* `skein samples DIR` (a report, or the explorer on a terminal), and the
  * explorer and renderer on a sample set (cli_samples.c). */
 int cli_samples(struct cli *c);
-int cli_samples_explore(struct cli *c);
-int cli_samples_render(struct cli *c);
-/* Parses --size; returns 0 or EXIT_USAGE (message printed). */
-int cli_render_size(const char *size, int *w, int *h);
+struct view_render_opts;
+int cli_samples_explore(struct cli *c, int color, int ascii);
+int cli_samples_render(struct cli *c, const struct view_render_opts *ro);
+/* "runs/stencil/traces.otf2" -> "stencil/traces.otf2": the status line's name. */
+void cli_trace_label(const char *path, char *buf, size_t n);
+/* The key bindings of the configuration and --keymap into *km (caller
+ * destroys); returns an exit code, the message printed. */
+struct keymap;
+int cli_keymap(struct cli *c, struct keymap **km);
+/* The explorer's colour setting from --color and the configuration
+ * (enum screen_color), or -1 after a usage message. */
+int cli_explore_color(const struct cli *c);
 
 #endif

@@ -86,8 +86,8 @@ save_view(void *ud, const struct view_state *st, const char *path, struct err *e
 	return rc;
 }
 
-static void
-trace_label(const char *path, char *buf, size_t n)
+void
+cli_trace_label(const char *path, char *buf, size_t n)
 {
 	size_t len = strlen(path);
 	while (len > 1 && path[len - 1] == '/')
@@ -115,7 +115,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 {
 	const struct config_view *cv = &c->cfg.view;
 	memset(vo, 0, sizeof *vo);
-	trace_label(c->trace, label, n);
+	cli_trace_label(c->trace, label, n);
 	vo->label = label;
 	vo->metric = (enum view_metric)cv->metric;
 	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
@@ -177,8 +177,18 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		vo->scale_max = (uint64_t)cv->scale_max_ns;
 	}
 
-	/* key bindings: the configuration's (defaults.yaml and the files),
-	 * then a --keymap file on top */
+	int rc = cli_keymap(c, km);
+	if (rc)
+		return rc;
+	vo->keys = *km;
+	return EXIT_OK;
+}
+
+/* Key bindings: the configuration's (defaults.yaml and the files), then a
+ * --keymap file on top. Returns an exit code (message printed). */
+int
+cli_keymap(struct cli *c, struct keymap **km)
+{
 	struct err e = { 0 };
 	const char *names[ACT_COUNT];
 	size_t n_names = 0;
@@ -217,7 +227,6 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		*km = NULL;
 		return rc == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
-	vo->keys = *km;
 	return EXIT_OK;
 }
 
@@ -293,7 +302,7 @@ session_open(struct cli *c, struct view_session *s)
 }
 
 int
-cli_explore(struct cli *c)
+cli_explore_color(const struct cli *c)
 {
 	static const enum screen_color from_config[CONFIG_COLOURS_COUNT] = {
 		[CONFIG_COLOURS_AUTO] = SCOLOR_AUTO, [CONFIG_COLOURS_256] = SCOLOR_256,
@@ -310,13 +319,25 @@ cli_explore(struct cli *c)
 		else if (!strcmp(c->color, "256"))
 			color = SCOLOR_256;
 		else
-			return cli_usage_error("explore --color takes auto, none, 8 or 256, not", c->color);
+			return cli_usage_error("explore --color takes auto, none, 8 or 256, not", c->color), -1;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "skein: the explorer needs a terminal on stdin and stdout "
-			"(for text, use 'skein info', 'skein analyze' or 'skein render')\n");
-		return EXIT_USAGE;
+			"(for text, use 'skein info', 'skein analyze', 'skein samples --format text' or 'skein render')\n");
+		return -1;
 	}
+	return (int)color;
+}
+
+int
+cli_explore(struct cli *c)
+{
+	int col = cli_explore_color(c);
+	if (col < 0)
+		return EXIT_USAGE;
+	enum screen_color color = (enum screen_color)col;
+	if (c->samples)
+		return cli_samples_explore(c, col, c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII);
 	struct view_session vs;
 	int rc = session_open(c, &vs);
 	if (rc)
@@ -359,7 +380,8 @@ cli_render(struct cli *c)
 			return cli_usage_error("render --color takes none, mono, 8, 256 or ansi, not", c->color);
 	}
 	if (c->pane && !view_pane_known(c->pane))
-		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology or histogram, not", c->pane);
+		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology, histogram, "
+				       "or for sample sets offenders, parallel, scores or clusters, not", c->pane);
 	if (c->keys) {
 		size_t max = strlen(c->keys) + 1, nk;
 		uint32_t *keys = malloc(max * sizeof *keys);
@@ -369,6 +391,8 @@ cli_render(struct cli *c)
 		if (bad)
 			return cli_usage_error(e.msg[0] ? e.msg : "bad key script", NULL);
 	}
+	if (c->samples)
+		return cli_samples_render(c, &ro);
 	struct view_session vs;
 	int rc = session_open(c, &vs);
 	if (rc)

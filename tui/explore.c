@@ -30,6 +30,12 @@ explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_co
 		snprintf(msg, n, "%s", e.msg);
 		return -1;
 	}
+	return explore_view(v, color, ascii, msg, n);
+}
+
+int
+explore_view(struct view *v, enum screen_color color, int ascii, char *msg, size_t n)
+{
 	if (screen_open(color, ascii, msg, n)) {
 		view_destroy(v);
 		return -1;

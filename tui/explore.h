@@ -10,5 +10,7 @@
  * terminal cannot be used. The terminal is restored before returning. */
 int explore_run(const struct analysis *a, const struct view_opts *vo, enum screen_color color,
 		int ascii, char *msg, size_t n);
+/* The same on a session already made (a sample set's); destroys v. */
+int explore_view(struct view *v, enum screen_color color, int ascii, char *msg, size_t n);
 
 #endif

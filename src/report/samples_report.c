@@ -159,7 +159,7 @@ write_text(const struct res *x, FILE *out)
 	for (size_t i = 0, k = 0; i < sizeof shown / sizeof shown[0]; i++)
 		if (topo_count(t, shown[i]))
 			fprintf(out, "%s %u %s", k++ ? "," : "", topo_count(t, shown[i]),
-				shown[i] == TOPO_PU ? "CPUs" : topo_type_name(shown[i]));
+				shown[i] == TOPO_PU ? "CPUs" : shown[i] == TOPO_NUMA ? "NUMA" : topo_type_name(shown[i]));
 	fputc('\n', out);
 	if (in->unmapped)
 		fprintf(out, "unmapped      %u samples on CPUs the hardware does not have\n", in->unmapped);
@@ -170,10 +170,10 @@ write_text(const struct res *x, FILE *out)
 			bitset_count(r->selection));
 	fprintf(out, "cycles        %llu, %.1f per sample\n", (unsigned long long)x->agg.cycles,
 		mean(x->agg.cycles, x->agg.samples));
-	fputs("levels       ", out);
-	for (int l = 0; l < SL_COUNT; l++)
+	fputs("levels        samples (mean cycles):", out);
+	for (int l = 0, k = 0; l < SL_COUNT; l++)
 		if (x->agg.level_samples[l])
-			fprintf(out, " %s %llu (%.1f),", samples_level_name((enum samples_level)l),
+			fprintf(out, "%s %s %llu (%.1f)", k++ ? "," : "", samples_level_name((enum samples_level)l),
 				(unsigned long long)x->agg.level_samples[l],
 				mean(x->agg.level_cycles[l], x->agg.level_samples[l]));
 	fputs("\n\nhardware (issued: by the CPUs below; served: here; link: transactions to the parent)\n", out);
@@ -205,19 +205,19 @@ write_text(const struct res *x, FILE *out)
 		return;
 	fprintf(out, "\nscores        %s at %s (%u resources), %u windows along %s\n", mem_metric_name(r->metric),
 		mem_depth_name(r->depth), x->depth.n, r->windows, attr_name(x));
-	fprintf(out, "  %3s %14s %14s %8s %8s\n", "#", "from", "to", "samples", "score");
+	fprintf(out, "  %3s %17s %17s %8s %8s\n", "#", "from", "to", "samples", "score");
 	for (uint32_t w = 0; w < r->windows; w++)
-		fprintf(out, "  %3u %14.6g %14.6g %8u %8.3f\n", w + 1, x->win[w].lo, x->win[w].hi, x->win[w].samples,
+		fprintf(out, "  %3u %17.10g %17.10g %8u %8.3f\n", w + 1, x->win[w].lo, x->win[w].hi, x->win[w].samples,
 			x->win[w].score);
 	fprintf(out, "\nclusters      %u along %s: windows of %u samples every %u (%u leaves), %s at %s\n", x->n_cl,
 		attr_name(x), r->window, r->step, mem_tree_leaves(x->tree), mem_metric_name(r->metric),
 		mem_depth_name(r->depth));
-	fprintf(out, "  %3s %14s %14s %8s %8s %14s\n", "#", "from", "to", "samples", "score", "boundary");
+	fprintf(out, "  %3s %17s %17s %8s %8s %17s\n", "#", "from", "to", "samples", "score", "boundary");
 	for (uint32_t i = 0; i < x->n_cl; i++) {
 		char lo[64], hi[64], bd[64] = "";
 		if (i + 1 < x->n_cl)
 			value_text(x, mem_tree_boundary(x->tree, &x->cl[i], &x->cl[i + 1]), bd, sizeof bd);
-		fprintf(out, "  %3u %14s %14s %8u %8.3f %14s\n", i + 1, value_text(x, x->cl[i].lo, lo, sizeof lo),
+		fprintf(out, "  %3u %17s %17s %8u %8.3f %17s\n", i + 1, value_text(x, x->cl[i].lo, lo, sizeof lo),
 			value_text(x, x->cl[i].hi, hi, sizeof hi), x->cl[i].samples, x->cl[i].score, bd);
 	}
 }

@@ -62,13 +62,13 @@ build(struct view *v)
 	return 0;
 }
 
+/* The clusters for the current settings (the title needs them before
+ * prepare runs). */
 static void
-mc_prepare(struct view *v, int w, int h)
+ensure(struct view *v)
 {
 	struct view_samples *vs = v->smp;
 	struct vs_clusters *cl = &vs->cl;
-	(void)w;
-	cl->rows = h - 1;
 	uint64_t key[2] = { vs->opts_version, vs->filter_version };
 	if (!cl->valid || memcmp(key, cl->key, sizeof key) || cl->k != vs->clusters) {
 		release(cl);
@@ -83,6 +83,15 @@ mc_prepare(struct view *v, int w, int h)
 		}
 		cl->valid = 1;
 	}
+}
+
+static void
+mc_prepare(struct view *v, int w, int h)
+{
+	struct vs_clusters *cl = &v->smp->cl;
+	(void)w;
+	cl->rows = h - 1;
+	ensure(v);
 	if (cl->cur >= cl->n)
 		cl->cur = cl->n ? cl->n - 1 : 0;
 	if (cl->cur < cl->top)
@@ -95,6 +104,7 @@ static void
 mc_title(struct view *v, char *buf, size_t n)
 {
 	struct view_samples *vs = v->smp;
+	ensure(v);
 	uint32_t leaves = vs->cl.tree ? mem_tree_leaves(vs->cl.tree) : 0;
 	snprintf(buf, n, "clusters \u00b7 %u along %s \u00b7 w %u \u0394 %u \u00b7 %u windows \u00b7 %s at %s", vs->cl.n,
 		 samples_attr(vs->s, vs->attr)->name, vs->window, vs->step, leaves, mem_metric_name(vs->metric),

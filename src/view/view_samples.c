@@ -34,6 +34,8 @@ vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t 
 		snprintf(buf, n, "-");
 	else if (at && at->kind == SAMPLES_CATEGORY && x >= 0 && x == floor(x))
 		snprintf(buf, n, "%s", samples_category(vs->s, a, (uint32_t)x));
+	else if (at && at->hi > at->lo && at->hi - at->lo < fabs(at->lo) * 1e-3)
+		snprintf(buf, n, "+%.4g", x - at->lo);     /* timestamps: from the first */
 	else if (fabs(x) >= 1e7 || (x != floor(x) && fabs(x) < 1e-3))
 		snprintf(buf, n, "%.4g", x);
 	else if (x == floor(x))
@@ -101,7 +103,7 @@ vs_depth(struct view *v)
 }
 
 void
-vs_topo_values(struct view *v, int metric, double *per_obj, double *link)
+vs_topo_values(struct view *v, int metric, double *per_obj, double *link, double *below)
 {
 	const struct mem_agg *a = vs_agg(v);
 	uint32_t n;
@@ -113,6 +115,8 @@ vs_topo_values(struct view *v, int metric, double *per_obj, double *link)
 			: metric == VS_TOPO_MEAN ? (s ? (double)c / (double)s : 0) : (double)a->below_samples[i];
 		if (link)
 			link[i] = (double)a->link[i];
+		if (below)
+			below[i] = (double)a->below_cycles[i];
 	}
 }
 
@@ -133,10 +137,10 @@ say_selection(struct view *v, const char *what)
 	struct view_samples *vs = v->smp;
 	uint32_t base = vs->n_fpicks ? vs->n_filter : vs->n;
 	if (vs->n_sel)
-		view_set_message(v, 0, "%s: %u of %u samples selected (%.1f%%)", what, vs->n_sel, base,
+		view_set_message(v, 0, "selection (%s): %u of %u samples (%.1f%%)", what, vs->n_sel, base,
 				 base ? 100.0 * vs->n_sel / base : 0.0);
 	else
-		view_set_message(v, 0, "%s: nothing selected", what);
+		view_set_message(v, 0, "selection (%s): empty", what);
 }
 
 void
@@ -164,7 +168,7 @@ vs_pick(struct view *v, const struct mem_pick *p, enum mem_op op)
 	if (!vs->n_sel)
 		vs->n_picks = 0;
 	vs->version++;
-	say_selection(v, op == MEM_OR ? "or" : op == MEM_AND ? "and" : "selected");
+	say_selection(v, op == MEM_OR ? "or" : op == MEM_AND ? "and" : "new");
 }
 
 int
@@ -518,9 +522,24 @@ view_samples_action(struct view *v, enum action act)
 {
 	struct view_samples *vs = v->smp;
 	switch (act) {
-	case ACT_NONE: case ACT_QUIT: case ACT_HELP: case ACT_REDRAW:
-	case ACT_NEXT_PANE: case ACT_PREV_PANE: case ACT_COMMAND:
+	case ACT_NONE: case ACT_QUIT: case ACT_HELP: case ACT_REDRAW: case ACT_COMMAND:
 		return 0;
+	case ACT_NEXT_PANE: case ACT_PREV_PANE: {
+		/* as they read: left to right, top to bottom */
+		static const int order[] = { PANE_TOPO, PANE_OFFENDERS, PANE_PHIST, PANE_HIST, PANE_SCORES, PANE_CLUSTERS };
+		int n = (int)(sizeof order / sizeof order[0]), at = 0;
+		for (int i = 0; i < n; i++)
+			if (order[i] == v->focus)
+				at = i;
+		for (int k = 1; k <= n; k++) {
+			int id = order[((at + (act == ACT_NEXT_PANE ? k : -k)) % n + n) % n];
+			if (v->shown[id]) {
+				v->focus = id;
+				break;
+			}
+		}
+		return 1;
+	}
 	case ACT_CLOSE: {
 		const struct view_ops *ops = view_pane_ops(v->focus);
 		return ops->request && ops->request(v, act);

@@ -130,6 +130,6 @@ int vs_hist_label_w(void);
 
 /* The topology pane's numbers (view_topo.c's samples provider). */
 enum { VS_TOPO_CYCLES, VS_TOPO_SAMPLES, VS_TOPO_MEAN, VS_TOPO_ISSUED, VS_TOPO_METRICS };
-void vs_topo_values(struct view *v, int metric, double *per_obj, double *link);
+void vs_topo_values(struct view *v, int metric, double *per_obj, double *link, double *below);
 
 #endif

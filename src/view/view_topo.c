@@ -58,6 +58,7 @@ struct view_topo {
 	int valid;
 	int samples;               /* the samples provider (t borrowed from them) */
 	double *link, *link_max;   /* samples: transactions to the parent; per depth */
+	double *below;             /* samples: cycles issued below, for the header's chain */
 };
 
 static char *
@@ -115,6 +116,7 @@ view_topo_destroy(struct view_topo *vt)
 	free(vt->line);
 	free(vt->link);
 	free(vt->link_max);
+	free(vt->below);
 	free(vt);
 }
 
@@ -140,9 +142,10 @@ alloc_arrays(struct view_topo *vt, uint32_t n_ranks, struct err *e)
 	if (vt->samples) {
 		vt->link = calloc(vt->n_obj, sizeof *vt->link);
 		vt->link_max = calloc(vt->max_depth + 1, sizeof *vt->link_max);
+		vt->below = calloc(vt->n_obj, sizeof *vt->below);
 	}
 	if (!vt->per_rank || !vt->per_obj || !vt->depth_max || !vt->collapsed || !vt->line ||
-	    (vt->samples && (!vt->link || !vt->link_max)))
+	    (vt->samples && (!vt->link || !vt->link_max || !vt->below)))
 		return err_set(e, ERR_NOMEM, "out of memory");
 	return 0;
 }
@@ -215,7 +218,7 @@ compute(struct view *v, const struct hist_select *sel)
 {
 	struct view_topo *vt = v->topo;
 	if (vt->samples) {
-		vs_topo_values(v, vt->metric, vt->per_obj, vt->link);
+		vs_topo_values(v, vt->metric, vt->per_obj, vt->link, vt->below);
 		depth_maxima(vt);
 		return;
 	}
@@ -411,22 +414,25 @@ heat(const struct view_topo *vt, uint32_t i)
 	return l < 1 ? 1 : l > GRID_HEAT_LEVELS - 1 ? GRID_HEAT_LEVELS - 1 : l;
 }
 
-/* Header: the hottest chain from the root, so the screen says it. */
+/* Header: the hottest chain from the root, so the screen says it (with
+ * samples: by the cycles issued below each object, since a memory
+ * resource's own cycles are those it served). */
 static void
 header_row(struct view *v, struct grid *row)
 {
 	struct view_topo *vt = v->topo;
 	const uint32_t *kids = topo_children(vt->t);
+	const double *val = vt->below ? vt->below : vt->per_obj;
 	char buf[64];
-	int x = grid_text(row, 0, 0, row->w, ST_LABEL, "hottest:");
+	int x = grid_text(row, 0, 0, row->w, ST_LABEL, vt->below ? "most cycles under:" : "hottest:");
 	for (uint32_t i = 0; vt->obj[i].n_children;) {
 		uint32_t best = TRACE_NONE;
 		for (uint32_t k = 0; k < vt->obj[i].n_children; k++) {
 			uint32_t c = kids[vt->obj[i].first_child + k];
-			if (best == TRACE_NONE || vt->per_obj[c] > vt->per_obj[best])
+			if (best == TRACE_NONE || val[c] > val[best])
 				best = c;
 		}
-		if (best == TRACE_NONE || vt->per_obj[best] <= 0) {
+		if (best == TRACE_NONE || val[best] <= 0) {
 			if (i == 0)
 				grid_text(row, x, 0, row->w - x, ST_DIM, " none");
 			break;
