@@ -81,6 +81,7 @@ int mem_offenders(const struct mem *m, enum mem_offender_kind k, const struct bi
 struct mem_bins {
 	uint32_t attr, n;
 	double lo, hi;
+	int per_value;            /* a bin per value: bin b is the value lo + b + 0.5 */
 };
 void mem_bins_for(const struct mem *m, uint32_t a, uint32_t max_bins, struct mem_bins *b);
 /* The bin of x (SAMPLES_NONE for a missing value or outside). */

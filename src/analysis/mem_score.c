@@ -20,6 +20,7 @@ mem_bins_for(const struct mem *m, uint32_t a, uint32_t max_bins, struct mem_bins
 {
 	const struct samples_attr *at = samples_attr(m->s, a);
 	b->attr = a;
+	b->per_value = 0;
 	if (max_bins < 1)
 		max_bins = 1;
 	if (!at || at->lo > at->hi) {          /* no value at all */
@@ -38,6 +39,7 @@ mem_bins_for(const struct mem *m, uint32_t a, uint32_t max_bins, struct mem_bins
 		b->n = (uint32_t)(hi - lo + 1);     /* a bin per value */
 		b->lo = lo - 0.5;
 		b->hi = hi + 0.5;
+		b->per_value = 1;
 		return;
 	}
 	b->n = max_bins;

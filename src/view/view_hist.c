@@ -334,8 +334,7 @@ col_bin(const struct view_hist *vh, int c, int cw)
 static double
 bin_value(const struct view_hist *vh, uint32_t b)
 {
-	double w = (vh->mb.hi - vh->mb.lo) / vh->mb.n;
-	return w == 1 ? vh->mb.lo + b + 0.5 : mem_bin_edge(&vh->mb, b);
+	return vh->mb.per_value ? vh->mb.lo + b + 0.5 : mem_bin_edge(&vh->mb, b);
 }
 
 static void
@@ -355,8 +354,7 @@ samples_header(struct view *v, struct grid *row)
 		sel += vh->sel_count[k];
 	}
 	vs_value(vs, vs->attr, bin_value(vh, lo), a, sizeof a);
-	vs_value(vs, vs->attr, hi + 1 < vh->hist.n_bins || (vh->mb.hi - vh->mb.lo) / vh->mb.n == 1
-		 ? bin_value(vh, hi) : vh->mb.hi, b, sizeof b);
+	vs_value(vs, vs->attr, vh->mb.per_value ? bin_value(vh, hi) : mem_bin_edge(&vh->mb, hi + 1), b, sizeof b);
 	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s%s%s: %llu", vh->cur.anchor != SAMPLES_NONE ? "range" : "cursor",
 			    a, lo != hi ? "\u2013" : "", lo != hi ? b : "", (unsigned long long)all);
 	if (vs->n_sel)
@@ -430,7 +428,7 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 	if (vh->samples) {
 		xlo = bin_value(vh, 0);
 		xmid = bin_value(vh, col_bin(vh, cw / 2, cw));
-		xhi = (vh->mb.hi - vh->mb.lo) / vh->mb.n == 1 ? bin_value(vh, h->n_bins - 1) : vh->mb.hi;
+		xhi = vh->mb.per_value ? bin_value(vh, h->n_bins - 1) : vh->mb.hi;
 	}
 	bin_label(v, vh, xlo, a, sizeof a);
 	grid_text(row, lw, 0, cw, ST_LABEL, a);

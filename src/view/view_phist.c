@@ -117,7 +117,7 @@ cursor_line(struct view *v, struct grid *row)
 		all += ph->all[vs->attr][k];
 		sel += ph->sel[vs->attr][k];
 	}
-	int one = (b->hi - b->lo) / b->n == 1;      /* a bin per value */
+	int one = b->per_value;
 	vs_value(vs, vs->attr, one ? b->lo + a + 0.5 : mem_bin_edge(b, a), lo, sizeof lo);
 	vs_value(vs, vs->attr, one ? b->lo + e + 0.5 : mem_bin_edge(b, e + 1), hi, sizeof hi);
 	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s %s%s%s: %llu samples",

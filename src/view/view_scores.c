@@ -103,8 +103,12 @@ sc_row(struct view *v, int y, struct grid *row)
 			uint32_t w = col_window(vs, &bins, c, cw);
 			if (w == SAMPLES_NONE)
 				continue;
+			/* shades as well as colours, so the strip reads without colour */
+			static const uint32_t shade[GRID_HEAT_LEVELS] = {
+				0x2591, 0x2591, 0x2591, 0x2592, 0x2592, 0x2593, 0x2593, 0x2588,
+			};
 			int l = level(sc->win[w].score, lo, hi);
-			grid_put(row, lw + c, 0, l < 0 ? 0x00b7 : 0x2588, l < 0 ? ST_DIM : ST_HEAT0 + l);
+			grid_put(row, lw + c, 0, l < 0 ? 0x00b7 : shade[l], l < 0 ? ST_DIM : ST_HEAT0 + l);
 			if (w == sc->cur && v->focus == PANE_SCORES)
 				grid_mark(row, lw + c, 0, 1, 1, MARK_SEL);
 		}
@@ -128,8 +132,9 @@ sc_row(struct view *v, int y, struct grid *row)
 		}
 		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%u %s: %.3f ", vs_depth(v) ? vs_depth(v)->n : 0,
 				    mem_depth_name(vs->depth), lo);
-		for (int l = 1; l < GRID_HEAT_LEVELS && x < row->w; l++)
-			grid_put(row, x++, 0, 0x2588, ST_HEAT0 + l);
+		static const uint32_t legend[4] = { 0x2591, 0x2592, 0x2593, 0x2588 };
+		for (int l = 0; l < 4 && x < row->w; l++)
+			grid_put(row, x++, 0, legend[l], ST_HEAT0 + 1 + 2 * l);
 		grid_printf(row, x, 0, row->w - x, ST_LABEL, " %.3f  \u00b7 no sample", hi);
 	}
 }
