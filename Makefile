@@ -125,6 +125,7 @@ check-tsan:
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
+	@sh tests/samples.sh $(BIN) $(SHARED)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
 
