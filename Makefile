@@ -145,20 +145,24 @@ bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
 	@$(MAKE) --no-print-directory -C traces/gen all
 	@sh tests/bench/bench.sh $(BUILD)
 
-# libFuzzer on the config loader (clang): FUZZ_SECONDS bounds the run.
-# New inputs go to build/fuzz/corpus; config/ and tests/config/ seed it.
+# libFuzzer on the config loader and on the samples reader (clang):
+# FUZZ_SECONDS bounds each run. New inputs go to build/fuzz/corpus and
+# build/fuzz/corpus-samples; config/, tests/config/ and traces/samples/
+# seed them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT="-O1 -g" SAN="$(FUZZ_SAN)" \
-		build/fuzz/fuzz/fuzz_config
-	@mkdir -p build/fuzz/corpus
+		build/fuzz/fuzz/fuzz_config build/fuzz/fuzz/fuzz_samples
+	@mkdir -p build/fuzz/corpus build/fuzz/corpus-samples
 	build/fuzz/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus config tests/config
+	build/fuzz/fuzz/fuzz_samples -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+		-artifact_prefix=build/fuzz/samples- build/fuzz/corpus-samples tests/fuzz/samples traces/samples/toy/data
 
-$(BUILD)/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(LIB)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(CORE_LIBS)
 

@@ -174,6 +174,18 @@ PY
 	"$skein" samples --format csv --table levels "$lulesh" >"$tmp/hex.levels" 2>/dev/null
 	cmp -s "$tmp/dec.levels" "$tmp/hex.levels" && ok || bad "the decimal CSV decodes to other levels"
 	check_counts "$tmp/dec" "$tmp/dec/data/samples.csv" lulesh-decimal
+	# the two runs along zidx (doc/samples.md): the samples with indices,
+	# processor imbalance over 16 windows: lower on average in the second
+	cp "$root/config/samples-zidx.yaml" "$tmp/z.yaml"
+	m1=$("$skein" samples --config "$tmp/z.yaml" --format csv --table windows "$lulesh" | awk -F, 'NR > 1 { s += $5; n++ } END { printf "%.3f", s / n }')
+	m2=$("$skein" samples --config "$tmp/z.yaml" --format csv --table windows "$lulesh/data/lulesh_inorder.out" |
+		awk -F, 'NR > 1 { s += $5; n++ } END { printf "%.3f", s / n }')
+	[ "$m1" = 4.408 ] && [ "$m2" = 4.152 ] && ok || bad "mean I_d along zidx: $m1 and $m2, doc/samples.md says 4.408 and 4.152"
+	"$skein" samples --config "$tmp/z.yaml" --format csv --table clusters "$lulesh" >"$tmp/c1" 2>/dev/null
+	"$skein" samples --config "$tmp/z.yaml" --format csv --table clusters "$lulesh/data/lulesh_inorder.out" >"$tmp/c2" 2>/dev/null
+	[ "$(cut -d, -f6 "$tmp/c1" | tr '\n' ' ')" = "boundary 4 4 14 14 22 23 28  " ] &&
+		[ "$(cut -d, -f6 "$tmp/c2" | tr '\n' ' ')" = "boundary 2 11 11 18 19 30 30  " ] && ok ||
+		bad "the clusters along zidx moved: $(cut -d, -f6 "$tmp/c1" | tr '\n' ' ') / $(cut -d, -f6 "$tmp/c2" | tr '\n' ' ')"
 else
 	echo "skipped: $lulesh is absent"
 	skip=$((skip + 8))

@@ -47,20 +47,29 @@ mem_bins_for(const struct mem *m, uint32_t a, uint32_t max_bins, struct mem_bins
 	b->hi = hi > lo ? hi : lo + 1;
 }
 
+/* Where x lies in [lo, hi], 0 to 1, in halves so that the widest range
+ * of doubles does not overflow. */
+static double
+fraction(double x, double lo, double hi)
+{
+	double f = (x / 2 - lo / 2) / (hi / 2 - lo / 2);
+	return f >= 0 ? f : 0;
+}
+
 uint32_t
 mem_bin_of(const struct mem_bins *b, double x)
 {
 	if (!(x >= b->lo && x <= b->hi))
 		return SAMPLES_NONE;
-	double f = (x - b->lo) / (b->hi - b->lo);
-	uint32_t k = (uint32_t)(f * b->n);
+	double f = fraction(x, b->lo, b->hi) * b->n;
+	uint32_t k = f < b->n ? (uint32_t)f : b->n - 1;
 	return k >= b->n ? b->n - 1 : k;
 }
 
 double
 mem_bin_edge(const struct mem_bins *b, uint32_t k)
 {
-	return b->lo + (b->hi - b->lo) * k / b->n;
+	return b->lo + (b->hi / 2 - b->lo / 2) * (2.0 * k / b->n);
 }
 
 void
@@ -124,8 +133,8 @@ mem_window_of(const struct samples_attr *at, uint32_t n, double x)
 	double lo = at->lo, hi = at->hi > at->lo ? at->hi : at->lo;
 	if (!(x >= lo && x <= hi) || n == 0)
 		return SAMPLES_NONE;
-	uint32_t w = hi > lo ? (uint32_t)((x - lo) / (hi - lo) * n) : 0;
-	return w >= n ? n - 1 : w;
+	double f = hi > lo ? fraction(x, lo, hi) * n : 0;
+	return f < n ? (uint32_t)f : n - 1;
 }
 
 int
@@ -145,7 +154,8 @@ mem_windows(const struct mem *m, uint32_t a, uint32_t n, enum mem_metric k, cons
 	double lo = at->lo, hi = at->hi > at->lo ? at->hi : at->lo;
 	for (uint32_t w = 0; w < n; w++)
 		out[w] = (struct mem_window){
-			.lo = lo + (hi - lo) * w / n, .hi = lo + (hi - lo) * (w + 1) / n, .score = NAN,
+			.lo = lo + (hi / 2 - lo / 2) * (2.0 * w / n), .hi = lo + (hi / 2 - lo / 2) * (2.0 * (w + 1) / n),
+			.score = NAN,
 		};
 	const uint64_t *lat = samples_latency(m->s);
 	uint32_t ns = samples_info(m->s)->n;
