@@ -307,10 +307,8 @@ sizes:;
 
 /* ---- drawing ------------------------------------------------------------ */
 
-#define draw_pane view_draw_pane
-
-void
-view_draw_pane(struct view *v, struct grid *g, int id)
+static void
+draw_pane(struct view *v, struct grid *g, int id)
 {
 	const struct view_ops *ops = panes[id];
 	struct rect r = v->pane[id];
@@ -475,18 +473,15 @@ draw_help(struct view *v, struct grid *g)
 	draw_pane(v, g, PANE_HELP);
 }
 
-void view_draw_help(struct view *v, struct grid *g) { draw_help(v, g); }
-void view_draw_tiny(struct view *v, struct grid *g) { draw_tiny(v, g); }
-
 void
 view_draw(struct view *v, struct grid *g)
 {
-	if (v->smp) {
-		view_samples_draw(v, g);
-		return;
+	if (v->smp) {                 /* a sample set: its own layout, status and footer */
+		view_samples_layout(v, g->w, g->h);
+	} else {
+		layout(v, g->w, g->h);
+		view_scroll_to_selection(v, 0);
 	}
-	layout(v, g->w, g->h);
-	view_scroll_to_selection(v, 0);
 	grid_clear(g);
 	if (v->tiny) {
 		draw_tiny(v, g);
@@ -499,11 +494,17 @@ view_draw(struct view *v, struct grid *g)
 			draw_pane(v, g, v->solo);
 		return;
 	}
-	draw_status(v, g);
+	if (v->smp)
+		view_samples_status(v, g);
+	else
+		draw_status(v, g);
 	for (int id = 0; id < PANE_HELP; id++)
 		if (v->shown[id])
 			draw_pane(v, g, id);
-	draw_footer(v, g);
+	if (v->smp)
+		view_samples_footer(v, g);
+	else
+		draw_footer(v, g);
 	if (v->help_open)
 		draw_help(v, g);
 }

@@ -141,6 +141,18 @@ goto_partition(struct view *v, uint32_t p)
 	view_set_message(v, 1, "partition %u has no operations", p);
 }
 
+int
+view_words(const char *cmd, char *buf, size_t size, char **words, int max)
+{
+	snprintf(buf, size, "%s", cmd);
+	int n = 0;
+	for (int i = 0; i < max; i++)
+		words[i] = NULL;
+	for (char *w = strtok(buf, " \t"); w && n < max; w = strtok(NULL, " \t"))
+		words[n++] = w;
+	return n;
+}
+
 void
 view_command(struct view *v, const char *cmd)
 {
@@ -149,11 +161,8 @@ view_command(struct view *v, const char *cmd)
 		return;
 	}
 	char buf[200];
-	snprintf(buf, sizeof buf, "%s", cmd);
-	char *words[4] = { 0 };
-	int n = 0;
-	for (char *w = strtok(buf, " \t"); w && n < 4; w = strtok(NULL, " \t"))
-		words[n++] = w;
+	char *words[4];
+	int n = view_words(cmd, buf, sizeof buf, words, 4);
 	if (n == 0)
 		return;
 	int k = 0;

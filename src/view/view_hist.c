@@ -229,38 +229,31 @@ hist_prepare(struct view *v, int w, int h)
 		snprintf(vh->error, sizeof vh->error, "too small");
 		return;
 	}
+	/* what the histogram depends on: the samples' attribute and sets, or
+	 * the trace's kind, scope and region */
+	struct hist_select sel = { .part = TRACE_NONE };
+	uint32_t region = TRACE_NONE;
+	uint64_t key[11];
 	if (vh->samples) {
 		struct view_samples *vs = v->smp;
-		uint64_t key[10] = { vs->attr, vs->version, (uint64_t)cw, (uint64_t)ch, (uint64_t)vh->lin_counts };
-		if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)
-			return;
-		release(vh);
-		vh->error[0] = 0;
-		if (compute_samples(v, cw)) {
-			snprintf(vh->error, sizeof vh->error, "out of memory");
-			return;
-		}
-		memcpy(vh->key, key, sizeof key);
-		vh->valid = 1;
-		vh->w = w;
-		vh->h = h;
-		return;
+		uint64_t k[11] = { vs->attr, vs->version, (uint64_t)cw, (uint64_t)ch };
+		memcpy(key, k, sizeof key);
+	} else {
+		view_scope_select(v, vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope, &sel);
+		if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
+		    analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE)
+			region = analysis_lop_region(v->a, v->sel_lop);
+		uint64_t k[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
+				   (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
+				   (uint64_t)sel.no_startup };
+		memcpy(key, k, sizeof key);
 	}
-	struct hist_select sel;
-	view_scope_select(v, vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope, &sel);
-	uint32_t region = TRACE_NONE;
-	if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
-	    analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE)
-		region = analysis_lop_region(v->a, v->sel_lop);
-	uint64_t key[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
-			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
-			     (uint64_t)sel.no_startup };
 	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0)
 		return;
 	release(vh);
 	vh->region = region;
 	vh->error[0] = 0;
-	if (compute(v, &sel, cw, ch)) {
+	if (vh->samples ? compute_samples(v, cw) : compute(v, &sel, cw, ch)) {
 		snprintf(vh->error, sizeof vh->error, "out of memory");
 		return;
 	}

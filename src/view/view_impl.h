@@ -179,11 +179,6 @@ int view_lines_scroll(struct view_lines *L, enum action act);
 void view_set_message(struct view *v, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const struct view_ops *view_pane_ops(int id);
-/* The generic drawer of one pane (box, title, rows), the help overlay
- * and the too-small message, for layouts other than the trace's. */
-void view_draw_pane(struct view *v, struct grid *g, int id);
-void view_draw_help(struct view *v, struct grid *g);
-void view_draw_tiny(struct view *v, struct grid *g);
 /* The pane called name, or -1. */
 int view_pane_find(const char *name);
 /* view_render's loop: draws, applies keys (a script parsed from ro), writes. */
@@ -213,6 +208,9 @@ void view_rows_reveal(struct view *v, uint32_t rank);
 
 /* view_cmd.c */
 void view_input_key(struct view *v, uint32_t key);
+/* Splits a command line into at most max words (copied into buf; the
+ * rest NULL); returns how many. */
+int view_words(const char *cmd, char *buf, size_t size, char **words, int max);
 void view_command(struct view *v, const char *cmd);
 void view_search_step(struct view *v, int dir);
 
@@ -237,7 +235,11 @@ int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t
 
 /* view_samples.c: a samples session (view_samples.h inside) */
 void view_samples_destroy(struct view_samples *vs);
-void view_samples_draw(struct view *v, struct grid *g);
+/* view_draw's three parts for a sample set: placing the panes (v->pane,
+ * v->shown, v->tiny), the status line and the footer. */
+void view_samples_layout(struct view *v, int w, int h);
+void view_samples_status(struct view *v, struct grid *g);
+void view_samples_footer(struct view *v, struct grid *g);
 /* Handles an action in a samples session: 1 when done, 0 for the
  * generic ones view_action handles (quit, help, close, redraw, panes,
  * command line). */

@@ -45,21 +45,6 @@ vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t 
 	return buf;
 }
 
-const char *
-vs_obj_name(const struct view_samples *vs, uint32_t i, char *buf, size_t n)
-{
-	const struct topo_obj *o = &topo_objs(vs->t, NULL)[i];
-	switch (o->type) {
-	case TOPO_MACHINE: snprintf(buf, n, "%s", o->name ? topo_str(vs->t, o->name) : "machine"); break;
-	case TOPO_NUMA: snprintf(buf, n, "NUMA %u", o->os_index); break;
-	case TOPO_PACKAGE: snprintf(buf, n, "package %u", o->os_index); break;
-	case TOPO_PU: snprintf(buf, n, "CPU %u", o->os_index); break;
-	case TOPO_CORE: snprintf(buf, n, "core %u", o->index); break;
-	default: snprintf(buf, n, "%s.%u", topo_type_name((enum topo_type)o->type), o->index); break;
-	}
-	return buf;
-}
-
 /* ---- sets ---- */
 
 const struct bitset *
@@ -364,8 +349,8 @@ place(struct view *v, int id, int x, int y, int w, int h)
 	v->shown[id] = 1;
 }
 
-static void
-layout(struct view *v, int w, int h)
+void
+view_samples_layout(struct view *v, int w, int h)
 {
 	v->scr_w = w;
 	v->scr_h = h;
@@ -377,7 +362,7 @@ layout(struct view *v, int w, int h)
 			place(v, v->solo, 0, 0, w, h);
 		return;
 	}
-	v->tiny = w < 60 || h < 16;
+	v->tiny = w < 40 || h < 12;      /* as for traces: view.c's message says so */
 	if (v->tiny)
 		return;
 	int y = 1, bh = h - 2, strip = 5;
@@ -403,8 +388,8 @@ layout(struct view *v, int w, int h)
 		v->focus = PANE_TOPO;
 }
 
-static void
-draw_status(struct view *v, struct grid *g)
+void
+view_samples_status(struct view *v, struct grid *g)
 {
 	struct view_samples *vs = v->smp;
 	char buf[512], sel[96], filt[64] = "";
@@ -423,8 +408,8 @@ draw_status(struct view *v, struct grid *g)
 	grid_text(g, 1, 0, 5, ST_BAR_KEY, "skein");
 }
 
-static void
-draw_footer(struct view *v, struct grid *g)
+void
+view_samples_footer(struct view *v, struct grid *g)
 {
 	int y = g->h - 1, w = g->w;
 	grid_fill(g, 0, y, w, 1, ' ', ST_NORMAL);
@@ -456,33 +441,6 @@ draw_footer(struct view *v, struct grid *g)
 		if (*key)
 			x += grid_printf(g, x, y, w - x, ST_DIM, "  %s %s", key, ent[i].what);
 	}
-}
-
-void
-view_samples_draw(struct view *v, struct grid *g)
-{
-	layout(v, g->w, g->h);
-	grid_clear(g);
-	if (v->tiny) {
-		view_draw_tiny(v, g);
-		return;
-	}
-	if (v->solo >= 0) {
-		if (v->solo == PANE_HELP)
-			view_draw_help(v, g);
-		else
-			view_draw_pane(v, g, v->solo);
-		return;
-	}
-	draw_status(v, g);
-	/* the histogram before the strip under it, which follows its bins */
-	static const int order[] = { PANE_TOPO, PANE_OFFENDERS, PANE_PHIST, PANE_HIST, PANE_SCORES, PANE_CLUSTERS };
-	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (v->shown[order[i]])
-			view_draw_pane(v, g, order[i]);
-	draw_footer(v, g);
-	if (v->help_open)
-		view_draw_help(v, g);
 }
 
 /* ---- actions ---- */
@@ -661,11 +619,8 @@ view_samples_command(struct view *v, const char *cmd)
 {
 	struct view_samples *vs = v->smp;
 	char buf[200];
-	snprintf(buf, sizeof buf, "%s", cmd);
-	char *w[4] = { 0 };
-	int n = 0;
-	for (char *p = strtok(buf, " \t"); p && n < 4; p = strtok(NULL, " \t"))
-		w[n++] = p;
+	char *w[4];
+	int n = view_words(cmd, buf, sizeof buf, w, 4);
 	if (n == 0)
 		return;
 	const char *c = w[0], *a1 = w[1], *a2 = w[2];

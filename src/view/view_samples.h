@@ -121,8 +121,6 @@ int vs_bins_pick(struct view *v, const struct mem_bins *b, uint32_t a, uint32_t 
  * (category name or number). */
 const char *vs_count(double x, char *buf, size_t n);
 const char *vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t n);
-/* Name of a topology object ("NUMA 0", "CPU 17", "L2 3"). */
-const char *vs_obj_name(const struct view_samples *vs, uint32_t i, char *buf, size_t n);
 
 /* The histogram pane's chart geometry, which the score strip under it
  * follows: label width and chart columns for a pane of width w. */
