@@ -414,6 +414,10 @@ draw_footer(struct view *v, struct grid *g)
 		grid_text(g, 1, y, w - 1, v->message_error ? ST_ERROR : ST_EMPH, v->message);
 		return;
 	}
+	if (v->smp) {
+		view_samples_legend(v, g);
+		return;
+	}
 	x = 1;
 	char buf[64];
 	x += grid_text(g, x, y, w - x, ST_TITLE, view_metric_title(v->metric));
@@ -501,10 +505,7 @@ view_draw(struct view *v, struct grid *g)
 	for (int id = 0; id < PANE_HELP; id++)
 		if (v->shown[id])
 			draw_pane(v, g, id);
-	if (v->smp)
-		view_samples_footer(v, g);
-	else
-		draw_footer(v, g);
+	draw_footer(v, g);
 	if (v->help_open)
 		draw_help(v, g);
 }

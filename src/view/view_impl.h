@@ -235,11 +235,12 @@ int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t
 
 /* view_samples.c: a samples session (view_samples.h inside) */
 void view_samples_destroy(struct view_samples *vs);
-/* view_draw's three parts for a sample set: placing the panes (v->pane,
- * v->shown, v->tiny), the status line and the footer. */
+/* view_draw's parts for a sample set: placing the panes (v->pane,
+ * v->shown, v->tiny), the status line and the footer's legend (on its
+ * last row, when no command line or message takes it). */
 void view_samples_layout(struct view *v, int w, int h);
 void view_samples_status(struct view *v, struct grid *g);
-void view_samples_footer(struct view *v, struct grid *g);
+void view_samples_legend(struct view *v, struct grid *g);
 /* Handles an action in a samples session: 1 when done, 0 for the
  * generic ones view_action handles (quit, help, close, redraw, panes,
  * command line). */

@@ -409,22 +409,9 @@ view_samples_status(struct view *v, struct grid *g)
 }
 
 void
-view_samples_footer(struct view *v, struct grid *g)
+view_samples_legend(struct view *v, struct grid *g)
 {
 	int y = g->h - 1, w = g->w;
-	grid_fill(g, 0, y, w, 1, ' ', ST_NORMAL);
-	if (v->input != INPUT_NONE) {
-		int x = grid_text(g, 0, y, w, ST_EMPH, ":");
-		x += grid_text(g, x, y, w - x, ST_NORMAL, v->line);
-		struct cell *c = grid_at(g, x, y);
-		if (c)
-			c->mark |= MARK_SEL;
-		return;
-	}
-	if (v->message[0]) {
-		grid_text(g, 1, y, w - 1, v->message_error ? ST_ERROR : ST_EMPH, v->message);
-		return;
-	}
 	int x = 1;
 	x += grid_text(g, x, y, w - x, ST_LABEL, "low ");
 	for (int l = 0; l < GRID_HEAT_LEVELS && x < w; l++)
@@ -701,36 +688,45 @@ command_line(struct view *v, const char *text)
 void
 view_samples_help(struct view *v)
 {
-	title(v, "Moving", 0);
-	key_line(v, ACT_MOVE_UP, "up: the parent object, a higher bin, the row above");
-	key_line(v, ACT_MOVE_DOWN, "down: the first child, a lower bin, the row below");
-	key_line(v, ACT_MOVE_LEFT, "left: collapse, the bin or attribute before");
-	key_line(v, ACT_MOVE_RIGHT, "right: expand, the bin or attribute after");
-	key_line(v, ACT_PAGE_UP, "a page up");
-	key_line(v, ACT_PAGE_DOWN, "a page down");
-	key_line(v, ACT_NEXT_PANE, "focus the next pane");
-	key_line(v, ACT_PREV_PANE, "focus the previous pane");
-	key_line(v, ACT_TOPOLOGY, "focus the topology");
-	key_line(v, ACT_HISTOGRAM, "focus the histogram");
-	title(v, "Selecting (every pane shows the selection)", 1);
-	key_line(v, ACT_CLUSTER_TOGGLE, "select what the cursor is on (a new selection)");
-	key_line(v, ACT_SELECT_OR, "add it to the selection (OR)");
-	key_line(v, ACT_SELECT_AND, "keep only the selected samples it holds (AND)");
-	key_line(v, ACT_SELECT_MARK, "histograms: mark one end of a range of bins");
-	key_line(v, ACT_SELECT_CLEAR, "clear the selection");
-	title(v, "Viewing", 1);
-	key_line(v, ACT_METRIC_NEXT, "scores and clusters along the next attribute");
-	key_line(v, ACT_METRIC_PREV, "along the previous attribute");
-	key_line(v, ACT_PANE_MODE, "topology: tree, icicle, radial");
-	key_line(v, ACT_PANE_METRIC, "the measure: cycles or samples, counts, L_d or I_d");
-	key_line(v, ACT_PANE_SCOPE, "offenders: code lines or data symbols");
-	key_line(v, ACT_CLUSTER_SPLIT, "one cluster more");
-	key_line(v, ACT_CLUSTER_JOIN, "one cluster fewer");
-	key_line(v, ACT_COMMAND, "command line");
-	key_line(v, ACT_HELP, "this help");
-	key_line(v, ACT_CLOSE, "close the overlay; drop a range's mark");
-	key_line(v, ACT_REDRAW, "redraw the whole screen");
-	key_line(v, ACT_QUIT, "quit");
+	/* a title (act ACT_NONE) or a key and what it does here */
+	static const struct { enum action act; const char *text; } keys[] = {
+		{ ACT_NONE, "Moving" },
+		{ ACT_MOVE_UP, "up: the parent object, a higher bin, the row above" },
+		{ ACT_MOVE_DOWN, "down: the first child, a lower bin, the row below" },
+		{ ACT_MOVE_LEFT, "left: collapse, the bin or attribute before" },
+		{ ACT_MOVE_RIGHT, "right: expand, the bin or attribute after" },
+		{ ACT_PAGE_UP, "a page up" },
+		{ ACT_PAGE_DOWN, "a page down" },
+		{ ACT_NEXT_PANE, "focus the next pane" },
+		{ ACT_PREV_PANE, "focus the previous pane" },
+		{ ACT_TOPOLOGY, "focus the topology" },
+		{ ACT_HISTOGRAM, "focus the histogram" },
+		{ ACT_NONE, "Selecting (every pane shows the selection)" },
+		{ ACT_CLUSTER_TOGGLE, "select what the cursor is on (a new selection)" },
+		{ ACT_SELECT_OR, "add it to the selection (OR)" },
+		{ ACT_SELECT_AND, "keep only the selected samples it holds (AND)" },
+		{ ACT_SELECT_MARK, "histograms: mark one end of a range of bins" },
+		{ ACT_SELECT_CLEAR, "clear the selection" },
+		{ ACT_NONE, "Viewing" },
+		{ ACT_METRIC_NEXT, "scores and clusters along the next attribute" },
+		{ ACT_METRIC_PREV, "along the previous attribute" },
+		{ ACT_PANE_MODE, "topology: tree, icicle, radial" },
+		{ ACT_PANE_METRIC, "the measure: cycles or samples, counts, L_d or I_d" },
+		{ ACT_PANE_SCOPE, "offenders: code lines or data symbols" },
+		{ ACT_CLUSTER_SPLIT, "one cluster more" },
+		{ ACT_CLUSTER_JOIN, "one cluster fewer" },
+		{ ACT_COMMAND, "command line" },
+		{ ACT_HELP, "this help" },
+		{ ACT_CLOSE, "close the overlay; drop a range's mark" },
+		{ ACT_REDRAW, "redraw the whole screen" },
+		{ ACT_QUIT, "quit" },
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (keys[i].act == ACT_NONE)
+			title(v, keys[i].text, i > 0);
+		else
+			key_line(v, keys[i].act, keys[i].text);
+	}
 	title(v, "Commands (after :)", 1);
 	command_line(v, "attribute A        scores and clusters along attribute A");
 	command_line(v, "metric M           latency (L_d, cycles per access) or imbalance (I_d)");
