@@ -272,10 +272,10 @@ hist_title(struct view *v, char *buf, size_t n)
 		char a[32], b[32];
 		if (vs->n_sel)
 			snprintf(buf, n, "histogram \u00b7 %s \u00b7 %s selected of %s", samples_attr(vs->s, vs->attr)->name,
-				 vs_count(vs->n_sel, a, sizeof a), vs_count(vs->n_fpicks ? vs->n_filter : vs->n, b, sizeof b));
+				 fmt_count(vs->n_sel, a, sizeof a), fmt_count(vs->n_fpicks ? vs->n_filter : vs->n, b, sizeof b));
 		else
 			snprintf(buf, n, "histogram \u00b7 %s \u00b7 %s samples", samples_attr(vs->s, vs->attr)->name,
-				 vs_count(vs->n_fpicks ? vs->n_filter : vs->n, b, sizeof b));
+				 fmt_count(vs->n_fpicks ? vs->n_filter : vs->n, b, sizeof b));
 		return;
 	}
 	const char *scope = view_scope_name(vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope);
@@ -586,17 +586,8 @@ samples_request(struct view *v, enum action act)
 {
 	struct view_hist *vh = v->hist;
 	uint32_t n = vh->hist.n_bins ? vh->hist.n_bins : 1;
-	int op = vs_op_of(act);
-	if (op >= 0 && vh->valid) {
-		struct mem_pick p;
-		uint32_t z = vh->cur.anchor != SAMPLES_NONE ? vh->cur.anchor : vh->cur.bin;
-		if (vs_bins_pick(v, &vh->mb, vh->cur.bin, z, &p))
-			view_set_message(v, 1, "no samples there");
-		else
-			vs_pick(v, &p, (enum mem_op)op);
-		vh->cur.anchor = SAMPLES_NONE;
+	if (vs_cursor_action(v, &vh->cur, vh->valid ? &vh->mb : NULL, act))
 		return 1;
-	}
 	switch (act) {
 	case ACT_MOVE_LEFT: vh->cur.bin = vh->cur.bin ? vh->cur.bin - 1 : 0; return 1;
 	case ACT_MOVE_RIGHT: vh->cur.bin = vh->cur.bin + 1 < n ? vh->cur.bin + 1 : n - 1; return 1;
@@ -604,14 +595,6 @@ samples_request(struct view *v, enum action act)
 	case ACT_PAGE_RIGHT: vh->cur.bin = vh->cur.bin + 8 < n ? vh->cur.bin + 8 : n - 1; return 1;
 	case ACT_FIRST_STEP: vh->cur.bin = 0; return 1;
 	case ACT_LAST_STEP: vh->cur.bin = n - 1; return 1;
-	case ACT_SELECT_MARK:
-		vh->cur.anchor = vh->cur.anchor == SAMPLES_NONE ? vh->cur.bin : SAMPLES_NONE;
-		return 1;
-	case ACT_CLOSE:
-		if (vh->cur.anchor == SAMPLES_NONE)
-			return 0;
-		vh->cur.anchor = SAMPLES_NONE;
-		return 1;
 	case ACT_PANE_METRIC: vh->lin_counts = !vh->lin_counts; return 1;
 	default: return 0;
 	}

@@ -176,7 +176,7 @@ mc_row(struct view *v, int y, struct grid *row)
 	char rng[112];
 	snprintf(rng, sizeof rng, "%s\u2013%s", a, b);
 	int x = grid_printf(row, 0, 0, tw, cur && v->focus == PANE_CLUSTERS ? ST_EMPH : ST_NORMAL, "%2u  %-15s %6s ",
-			    i + 1, rng, vs_count(k->samples, c, sizeof c));
+			    i + 1, rng, fmt_count(k->samples, c, sizeof c));
 	if (isnan(k->score))
 		grid_text(row, x, 0, tw - x, ST_DIM, "      -");
 	else

@@ -130,7 +130,7 @@ list_row(struct view *v, int list, int y, struct grid *row, int x, int w)
 	int lvl = top > 0 ? 1 + (int)((double)of->cycles / top * (GRID_HEAT_LEVELS - 2) + 0.5) : 0;
 	for (int k = 0; k < bw; k++)
 		grid_put(row, x + 4 + nw + k, 0, k < cells ? 0x2588 : ' ', ST_HEAT0 + lvl);
-	grid_printf(row, x + w - vw, 0, vw, ST_HEAT0 + lvl, "%*s", vw, vs_count((double)of->cycles, val, sizeof val));
+	grid_printf(row, x + w - vw, 0, vw, ST_HEAT0 + lvl, "%*s", vw, fmt_count((double)of->cycles, val, sizeof val));
 }
 
 /* The source excerpt: the cursor's line of the code-line list, centred. */

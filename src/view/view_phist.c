@@ -153,14 +153,10 @@ ph_row(struct view *v, int y, struct grid *row)
 		if (!ph->all[a])
 			continue;
 		int r = y - 1;
-		uint32_t b = row_bin(ph, a, r), peak_b = 0;
+		uint32_t b = row_bin(ph, a, r);
 		uint64_t peak = 0;
 		for (uint32_t k = 0; k < ph->bins[a].n; k++)
-			if (ph->all[a][k] > peak) {
-				peak = ph->all[a][k];
-				peak_b = k;
-			}
-		(void)peak_b;
+			peak = ph->all[a][k] > peak ? ph->all[a][k] : peak;
 		grid_put(row, x, 0, 0x2502, ST_DIM);           /* the axis */
 		int na_c = bar_cells(ph, ph->all[a][b], peak, w - 1);
 		int ns_c = vs->n_sel ? bar_cells(ph, ph->sel[a][b], peak, w - 1) : 0;
@@ -183,17 +179,9 @@ ph_request(struct view *v, enum action act)
 	struct vs_phist *ph = &vs->ph;
 	uint32_t na = samples_attr_count(vs->s);
 	uint32_t nb = ph->bins && ph->all && ph->all[vs->attr] ? ph->bins[vs->attr].n : 1;
-	int op = vs_op_of(act);
-	if (op >= 0) {
-		struct mem_pick p;
-		uint32_t z = ph->cur.anchor != SAMPLES_NONE ? ph->cur.anchor : ph->cur.bin;
-		if (!ph->all || !ph->all[vs->attr] || vs_bins_pick(v, &ph->bins[vs->attr], ph->cur.bin, z, &p))
-			view_set_message(v, 1, "no samples there");
-		else
-			vs_pick(v, &p, (enum mem_op)op);
-		ph->cur.anchor = SAMPLES_NONE;
+	int have = ph->bins && ph->all && ph->all[vs->attr];
+	if (vs_cursor_action(v, &ph->cur, have ? &ph->bins[vs->attr] : NULL, act))
 		return 1;
-	}
 	switch (act) {
 	case ACT_MOVE_LEFT: case ACT_MOVE_RIGHT:
 		vs_set_attr(v, (vs->attr + (act == ACT_MOVE_RIGHT ? 1 : na - 1)) % na);
@@ -203,14 +191,6 @@ ph_request(struct view *v, enum action act)
 	case ACT_MOVE_DOWN: ph->cur.bin = ph->cur.bin ? ph->cur.bin - 1 : 0; return 1;
 	case ACT_PAGE_UP: ph->cur.bin = nb - 1; return 1;
 	case ACT_PAGE_DOWN: ph->cur.bin = 0; return 1;
-	case ACT_SELECT_MARK:
-		ph->cur.anchor = ph->cur.anchor == SAMPLES_NONE ? ph->cur.bin : SAMPLES_NONE;
-		return 1;
-	case ACT_CLOSE:
-		if (ph->cur.anchor == SAMPLES_NONE)
-			return 0;
-		ph->cur.anchor = SAMPLES_NONE;
-		return 1;
 	case ACT_PANE_METRIC: ph->lin = !ph->lin; return 1;
 	default: return 0;
 	}

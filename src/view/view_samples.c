@@ -12,21 +12,6 @@
 /* ---- formatting ---- */
 
 const char *
-vs_count(double x, char *buf, size_t n)
-{
-	double a = fabs(x);
-	if (a < 10000)
-		snprintf(buf, n, "%.0f", x);
-	else if (a < 1e6)
-		snprintf(buf, n, "%.1fk", x / 1e3);
-	else if (a < 1e9)
-		snprintf(buf, n, "%.2fM", x / 1e6);
-	else
-		snprintf(buf, n, "%.2fG", x / 1e9);
-	return buf;
-}
-
-const char *
 vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t n)
 {
 	const struct samples_attr *at = samples_attr(vs->s, a);
@@ -180,6 +165,31 @@ vs_bins_pick(struct view *v, const struct mem_bins *b, uint32_t a, uint32_t z, s
 	if (lo > hi)
 		return -1;
 	*p = (struct mem_pick){ .kind = MEM_PICK_RANGE, .attr = b->attr, .lo = lo, .hi = hi };
+	return 0;
+}
+
+int
+vs_cursor_action(struct view *v, struct vs_cursor *c, const struct mem_bins *b, enum action act)
+{
+	int op = vs_op_of(act);
+	if (op >= 0) {
+		struct mem_pick p;
+		uint32_t z = c->anchor != SAMPLES_NONE ? c->anchor : c->bin;
+		if (!b || vs_bins_pick(v, b, c->bin, z, &p))
+			view_set_message(v, 1, "no samples there");
+		else
+			vs_pick(v, &p, (enum mem_op)op);
+		c->anchor = SAMPLES_NONE;
+		return 1;
+	}
+	if (act == ACT_SELECT_MARK) {
+		c->anchor = c->anchor == SAMPLES_NONE ? c->bin : SAMPLES_NONE;
+		return 1;
+	}
+	if (act == ACT_CLOSE && c->anchor != SAMPLES_NONE) {
+		c->anchor = SAMPLES_NONE;
+		return 1;
+	}
 	return 0;
 }
 

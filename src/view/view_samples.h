@@ -14,6 +14,7 @@
 #include "view_impl.h"
 
 #include "analysis/mem.h"
+#include "base/fmt.h"
 
 #define VS_MAX_PICKS 64
 
@@ -117,9 +118,13 @@ int vs_op_of(enum action act);
  * present there, both ends included. 0, or -1 when no sample lies there. */
 int vs_bins_pick(struct view *v, const struct mem_bins *b, uint32_t a, uint32_t z, struct mem_pick *p);
 
-/* Formatting: "12.3k", "4.56M" for counts; a value of attribute a
- * (category name or number). */
-const char *vs_count(double x, char *buf, size_t n);
+/* A histogram pane's cursor keys: Enter, | and & select the bins from
+ * the mark to the cursor (b: the pane's bins, NULL when none), s sets or
+ * drops the mark, Esc drops it. 1 when act was one of them. */
+int vs_cursor_action(struct view *v, struct vs_cursor *c, const struct mem_bins *b, enum action act);
+
+/* A value of attribute a: its category name, or the number (timestamps
+ * as "+offset" from the first). */
 const char *vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t n);
 
 /* The histogram pane's chart geometry, which the score strip under it

@@ -395,7 +395,7 @@ value_text(const struct view_topo *vt, double x, char *buf, size_t n)
 	if (vt->samples && vt->metric == VS_TOPO_MEAN)
 		snprintf(buf, n, "%.1f", x);
 	else if (vt->samples)
-		vs_count(x, buf, n);
+		fmt_count(x, buf, n);
 	else if (vt->metric == TMET_HOTSPOTS)
 		snprintf(buf, n, "%.0f", x);
 	else
@@ -499,7 +499,7 @@ tree_row(struct view *v, int y, struct grid *row)
 		char lk[32];
 		int st = ST_HEAT0 + 2 * link_level(vt, i) + 1;
 		grid_put(row, nw + bw + 1, 0, 0x2191, st);       /* ↑ transactions to the parent */
-		grid_printf(row, nw + bw + 2, 0, tw - 2, st, "%6s", vs_count(vt->link[i], lk, sizeof lk));
+		grid_printf(row, nw + bw + 2, 0, tw - 2, st, "%6s", fmt_count(vt->link[i], lk, sizeof lk));
 	}
 	value_text(vt, vt->per_obj[i], val, sizeof val);
 	grid_printf(row, row->w - vw, 0, vw, lvl ? ST_HEAT0 + lvl : ST_DIM, "%*s", vw, val);
@@ -541,7 +541,7 @@ icicle_row(struct view *v, int y, struct grid *row)
 			value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
 			int x = grid_printf(row, 0, 0, row->w, ST_NORMAL, "selected %s: %s", buf, val);
 			if (vt->link && vt->obj[vt->sel].parent != TRACE_NONE)
-				grid_printf(row, x, 0, row->w - x, ST_NORMAL, ", \u2191 %s", vs_count(vt->link[vt->sel], val, sizeof val));
+				grid_printf(row, x, 0, row->w - x, ST_NORMAL, ", \u2191 %s", fmt_count(vt->link[vt->sel], val, sizeof val));
 		}
 		return;
 	}
