@@ -411,6 +411,42 @@ mitos(void **state)
 	samples_destroy(s);
 }
 
+/* An hwloc 2 export (the shared quartz node) keeps its L1 and L2 caches
+ * for the samples, which the trace's topology pane leaves out. */
+static void
+hwloc2(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "hwloc/cts1-quartz-smt1.xml");
+	struct topo *t = NULL;
+	const char *fmt = NULL;
+	struct err e = { 0 };
+	assert_int_equal(samples_read_hardware(path, &t, &fmt, &e), 0);
+	assert_string_equal(fmt, "hwloc XML");
+	assert_int_equal(topo_count(t, TOPO_PU), 36);
+	assert_int_equal(topo_count(t, TOPO_NUMA), 2);
+	assert_int_equal(topo_count(t, TOPO_L3), 2);
+	assert_int_equal(topo_count(t, TOPO_L2), 36);
+	assert_int_equal(topo_count(t, TOPO_L1), 36);
+	/* samples on it: an L2 hit on CPU 35 is served by CPU 35's own L2 */
+	struct samples *s;
+	assert_int_equal(samples_create(t, &s, &e), 0);
+	const char *csv = "cpu,latency,dataSource\n35,12,3\n";
+	FILE *f = fmemopen((void *)csv, strlen(csv), "r");
+	assert_int_equal(samples_read_csv(s, "q.csv", f, &e), 0);
+	fclose(f);
+	const struct topo_obj *o = topo_objs(samples_topo(s), NULL);
+	const uint32_t *pu = topo_pu_objs(samples_topo(s), NULL);
+	uint32_t p = pu[samples_pu(s)[0]];
+	assert_int_equal(o[p].os_index, 35);
+	uint32_t l2 = p;
+	while (o[l2].type != TOPO_L2)
+		l2 = o[l2].parent;
+	assert_true(o[l2].pu_count == 1 && o[l2].pu_first == o[p].pu_first);
+	samples_destroy(s);
+}
+
 /* LULESH's CSV with the data source and time written in decimal, under
  * later MemAxes' column name data_source: the same samples and levels. */
 static void
@@ -506,6 +542,7 @@ main(void)
 		cmocka_unit_test(hostile_xml),
 		cmocka_unit_test(lulesh),
 		cmocka_unit_test(mitos),
+		cmocka_unit_test(hwloc2),
 		cmocka_unit_test(lulesh_decimal),
 		cmocka_unit_test(bad_sets),
 	};

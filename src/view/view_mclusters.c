@@ -106,7 +106,7 @@ mc_title(struct view *v, char *buf, size_t n)
 	struct view_samples *vs = v->smp;
 	ensure(v);
 	uint32_t leaves = vs->cl.tree ? mem_tree_leaves(vs->cl.tree) : 0;
-	snprintf(buf, n, "clusters \u00b7 %u along %s \u00b7 w %u \u0394 %u \u00b7 %u windows \u00b7 %s at %s", vs->cl.n,
+	snprintf(buf, n, "clusters \u00b7 %u along %s \u00b7 w %u step %u \u00b7 %u windows \u00b7 %s at %s", vs->cl.n,
 		 samples_attr(vs->s, vs->attr)->name, vs->window, vs->step, leaves, mem_metric_name(vs->metric),
 		 mem_depth_name(vs->depth));
 }

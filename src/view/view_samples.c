@@ -411,7 +411,7 @@ view_samples_status(struct view *v, struct grid *g)
 		snprintf(sel, sizeof sel, "selected %u (%.1f%%)", vs->n_sel, base ? 100.0 * vs->n_sel / base : 0.0);
 	else
 		snprintf(sel, sizeof sel, "no selection");
-	snprintf(buf, sizeof buf, " skein  %s  %u samples%s  %s  along %s  %s at %s  w %u \u0394 %u", v->label, vs->n,
+	snprintf(buf, sizeof buf, " skein  %s  %u samples%s  %s  along %s  %s at %s  w %u step %u", v->label, vs->n,
 		 filt, sel, samples_attr(vs->s, vs->attr)->name, mem_metric_name(vs->metric), mem_depth_name(vs->depth),
 		 vs->window, vs->step);
 	grid_text(g, 0, 0, g->w, ST_BAR, buf);
