@@ -39,15 +39,15 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
-CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc 2>/dev/null)
-CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc 2>/dev/null || echo -lyaml -lhwloc) -lm -pthread
+CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 2>/dev/null)
+CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc libxml-2.0 2>/dev/null || echo -lyaml -lhwloc -lxml2) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo doc-keys
+	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples doc-keys
 
 all: $(BIN)
 
@@ -136,6 +136,7 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
+	@sh tests/samples.sh $(BIN) $(SHARED)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
 
@@ -155,10 +156,10 @@ bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
 	@$(MAKE) --no-print-directory -C traces/gen all
 	@sh tests/bench/bench.sh $(BUILD)
 
-# libFuzzer (clang) on the configuration loader, the OTF2 definitions path
-# and the topology loader; FUZZ_SECONDS bounds each run (doc/robustness.md
-# says what each covers and what they found). New inputs go to
-# build/fuzz/corpus-*; the project's files seed them.
+# libFuzzer (clang) on the configuration loader, the OTF2 definitions path,
+# the topology loader and the samples reader; FUZZ_SECONDS bounds each run
+# (doc/robustness.md and doc/samples.md say what they cover). New inputs
+# go to build/fuzz/corpus-*; the project's files seed them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -168,13 +169,19 @@ FUZZ_BUILD   := $(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT=
 FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=2048 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan-otf2.supp
 
-fuzz: fuzz-config fuzz-otf2 fuzz-topo
+fuzz: fuzz-config fuzz-otf2 fuzz-topo fuzz-samples
 
 fuzz-config:
 	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_config
 	@mkdir -p build/fuzz/corpus
 	build/fuzz/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus config tests/config
+
+fuzz-samples:
+	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_samples
+	@mkdir -p build/fuzz/corpus-samples
+	build/fuzz/fuzz/fuzz_samples -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+		-artifact_prefix=build/fuzz/samples- build/fuzz/corpus-samples tests/fuzz/samples traces/samples/toy/data
 
 # The template archive: two ranks written by craft; the seed packs its
 # anchor, global and local definitions as the target reads them.

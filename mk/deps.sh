@@ -21,6 +21,7 @@ probe_cmd pkg-config || need="$need pkg-config"
 want libncurses-dev  probe_pc ncursesw
 want libyaml-dev     probe_pc yaml-0.1
 want libhwloc-dev    probe_pc hwloc
+want libxml2-dev     probe_pc libxml-2.0
 if [ -n "${OTF2_PREFIX:-}" ]; then
     probe_hdr "$OTF2_PREFIX/include/otf2/otf2.h" ||
         { echo "deps: OTF2_PREFIX=$OTF2_PREFIX has no include/otf2/otf2.h" >&2; exit 1; }

@@ -25,6 +25,7 @@ wrapper_of() {
 	otf2/*) echo otf2 ;;
 	yaml.h) echo config ;;
 	hwloc.h|hwloc/*) echo topo ;;
+	libxml/*) echo samples ;;
 	curses.h|ncurses*|ncursesw/*|term.h) echo tui ;;
 	esac
 }

@@ -39,6 +39,9 @@ plant "relative path" src/view/view.c '#include "../base/vec.h"' 'by a relative 
 plant "curses in the core" src/view/grid.c '#include <curses.h>' 'only tui/ may include'
 plant "OTF2 outside its reader" src/analysis/steps.c '#include <otf2/otf2.h>' 'only otf2/ may include'
 plant "libyaml outside config" src/report/info.c '#include <yaml.h>' 'only config/ may include'
+plant "libxml2 outside samples" src/topo/topo.c '#include <libxml/parser.h>' 'only samples/ may include'
+plant "samples reader includes otf2 reader" src/samples/samples.c '#include "otf2/otf2_read.h"' \
+	'otf2 and samples are siblings'
 plant "unknown folder" src/misc/x.c '#include "base/err.h"' "folder 'misc' is not a layer"
 plant "file at the top" src/loose.c '/* */' 'at the top of src/'
 plant "a header from elsewhere" src/topo/topo.c '#include "vec.h"' 'not in its folder'

@@ -12,7 +12,7 @@
 
 static const char *const examples[] = {
 	"config/defaults.yaml", "config/bulk-synchronous.yaml", "config/phases-by-function.yaml",
-	"config/hotspots.yaml", "config/batch-report.yaml", "config/ravel.yaml",
+	"config/hotspots.yaml", "config/batch-report.yaml", "config/ravel.yaml", "config/samples-zidx.yaml",
 };
 #define N_EXAMPLES (sizeof examples / sizeof examples[0])
 
@@ -203,6 +203,20 @@ examples_change_what_they_say(void **state)
 	assert_int_equal(c.view.n_columns, 2);
 	assert_int_equal(c.view.layout[1].panes[0], CONFIG_PANE_DETAILS);
 	assert_int_equal(c.view.layout[1].width, 48);
+	assert_false(o.leap_merge);
+	config_fini(&c);
+
+	tc_init(&c);
+	tc_load_file(&c, "config/samples-zidx.yaml");
+	config_analysis_opts(&c, &o);
+	assert_string_equal(c.samples.attribute, "zidx");
+	assert_int_equal(c.samples.metric, CONFIG_SCORE_IMBALANCE);
+	assert_int_equal(c.samples.depth, CONFIG_DEPTH_CPU);
+	assert_int_equal(c.samples.clusters, 8);
+	assert_int_equal(c.samples.n_filter, 1);
+	assert_string_equal(c.samples.filter[0].attribute, "map3D");
+	assert_true(c.samples.filter[0].lo == 1 && c.samples.filter[0].hi == 1);
+	assert_int_equal(c.samples.n_selection, 0);
 	assert_false(o.leap_merge);
 	config_fini(&c);
 

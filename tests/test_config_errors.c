@@ -28,8 +28,16 @@ static const struct bad load_errors[] = {
 	{ "bad-number.yaml", ERR_FORMAT, "2:16: structure.leap_factor: expected a number, got 'ten'" },
 	{ "layout-not-list.yaml", ERR_FORMAT, "2:11: view.layout: expected a list, got 'grid'" },
 	{ "topology-explicit.yaml", ERR_FORMAT, "2:20: topology.explicit: expected a whole number, got 'two'" },
-	{ "not-a-mapping.yaml", ERR_FORMAT, "1:1: expected a mapping with structure, phases, view, topology "
-	  "or keys at the top level, got a list" },
+	{ "not-a-mapping.yaml", ERR_FORMAT, "1:1: expected a mapping with structure, phases, view, topology, "
+	  "keys or samples at the top level, got a list" },
+	/* the samples section */
+	{ "samples-step.yaml", ERR_FORMAT, "2:11: samples.step: the windows must overlap: step 50 must be less than window 10" },
+	{ "samples-metric.yaml", ERR_FORMAT, "2:11: samples.metric: 'latncy' is not one of latency or imbalance (did you mean 'latency'?)" },
+	{ "samples-pick.yaml", ERR_FORMAT, "3:7: samples.selection: attribute 'zidx' needs a range or a value (one of them)" },
+	{ "samples-pick-two.yaml", ERR_FORMAT, "2:12: samples.filter: a pick names one of attribute (with range or value), line or resource" },
+	{ "samples-line.yaml", ERR_FORMAT, "2:19: samples.filter.line: expected FILE:LINE, got 'x.c:1a'" },
+	{ "samples-range.yaml", ERR_FORMAT, "2:37: samples.selection.range: the low end is above the high end" },
+	{ "samples-depth.yaml", ERR_FORMAT, "2:10: samples.depth: 'l4' is not one of cpu, core, l1, l2, l3, numa, package or machine" },
 	/* out of range */
 	{ "leap-factor-zero.yaml", ERR_FORMAT, "2:16: structure.leap_factor: must be greater than 0, got 0" },
 	{ "leap-factor-negative.yaml", ERR_FORMAT, "2:16: structure.leap_factor: must be greater than 0, got -2.5" },
@@ -50,8 +58,8 @@ static const struct bad load_errors[] = {
 	{ "restrict-unknown.yaml", ERR_FORMAT, "5:14: phases.restrict: no named phase 'solver' (did you mean 'solve'?)" },
 	{ "key-bound-twice.yaml", ERR_FORMAT, "3:21: keys: 'h' is already bound to zoom-in at line 2, column 13" },
 	/* documents */
-	{ "empty.yaml", ERR_FORMAT, "1:1: empty document: expected a mapping with structure, phases, view, topology or keys" },
-	{ "empty-document.yaml", ERR_FORMAT, "2:1: empty document: expected a mapping with structure, phases, view, topology or keys" },
+	{ "empty.yaml", ERR_FORMAT, "1:1: empty document: expected a mapping with structure, phases, view, topology, keys or samples" },
+	{ "empty-document.yaml", ERR_FORMAT, "2:1: empty document: expected a mapping with structure, phases, view, topology, keys or samples" },
 	{ "two-documents.yaml", ERR_FORMAT, "3:1: only one YAML document is allowed in a configuration file" },
 	/* malformed YAML: libyaml's own message and position */
 	{ "malformed-indent.yaml", ERR_FORMAT, "3:17: mapping values are not allowed in this context" },

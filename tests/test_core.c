@@ -158,6 +158,12 @@ fmt_quantities(void **state)
 	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
 		assert_string_equal(fmt_bytes(by[i].b, buf, sizeof buf), by[i].text);
 	assert_string_equal(fmt_time(0.2292314, buf, sizeof buf), "0.229231 s");
+	static const struct { double c; const char *text; } cnt[] = {
+		{ 0, "0" }, { 9999, "9999" }, { 10000, "10.0k" }, { 425345, "425.3k" }, { 999949, "999.9k" },
+		{ 999950, "1.00M" }, { 15676000, "15.68M" }, { 2e9, "2.00G" },
+	};
+	for (size_t i = 0; i < sizeof cnt / sizeof cnt[0]; i++)
+		assert_string_equal(fmt_count(cnt[i].c, buf, sizeof buf), cnt[i].text);
 }
 
 /* Ids stop short of the two marker values; the count is kept on error. */

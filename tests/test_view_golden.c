@@ -10,6 +10,13 @@
  *
  * Cases open at rank 0, step 0 so that their keys move from a known
  * place; `start` opens them as the explorer does (at the top hotspot).
+ *
+ * Sample sets (skein samples) are cases too, listed in
+ * tests/golden/samples-cases.txt: TRACE is samples:NAME for
+ * traces/samples/NAME or samples-shared:NAME for
+ * ../shared/traces/memaxes/NAME, with attribute=A, metric=latency|imbalance,
+ * depth=D and window=W,STEP for the scores and clusters.
+ *
  * keys= takes the rest of the line. TRACE names a trace generated here
  * with skein-gen (deterministic, byte-identical output), corpus:NAME for
  * traces/corpus/NAME, or shared:NAME for ../shared/traces/otf2/NAME
@@ -31,6 +38,8 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "analysis/mem.h"
+#include "samples/samples.h"
 #include "view/view.h"
 
 /* Traces generated for the goldens: name (also the directory, so the
@@ -55,6 +64,8 @@ struct loaded {
 
 struct gcase {
 	char name[64], trace[128], pane[32], metric[32], keys[512], topo[128], topoxml[128];
+	char attribute[64], sdepth[16];
+	unsigned window, step;
 	int w, h, ascii, leap, start;
 	unsigned clusters;
 	enum grid_depth depth;
@@ -123,6 +134,12 @@ load_cases(const char *path)
 					*q = *q == ',' ? ' ' : *q;
 			} else if (!strncmp(tok, "topoxml=", 8))
 				snprintf(c->topoxml, sizeof c->topoxml, "%s", tok + 8);
+			else if (!strncmp(tok, "attribute=", 10))
+				snprintf(c->attribute, sizeof c->attribute, "%s", tok + 10);
+			else if (!strncmp(tok, "depth=", 6))
+				snprintf(c->sdepth, sizeof c->sdepth, "%s", tok + 6);
+			else if (!strncmp(tok, "window=", 7))
+				sscanf(tok + 7, "%u,%u", &c->window, &c->step);
 			else if (!strcmp(tok, "opts=leap"))
 				c->leap = 1;
 			else if (!strcmp(tok, "start"))
@@ -265,9 +282,97 @@ show_diff(const char *got, const char *want)
 }
 
 static void
+compare(const struct gcase *c, char *got, size_t got_n)
+{
+	for (int i = 0; i < c->n_expect; i++)
+		if (!strstr(got, c->expect[i])) {
+			print_error("%s: expected \"%s\" on the screen:\n%s", c->name, c->expect[i], got);
+			fail();
+		}
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s.txt", golden_dir, c->name);
+	const char *update = getenv("UPDATE_GOLDEN");
+	if (update && !strcmp(update, "1")) {
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		fwrite(got, 1, got_n, f);
+		fclose(f);
+		free(got);
+		return;
+	}
+	size_t want_n = 0;
+	char *want = slurp(path, &want_n);
+	if (!want) {
+		print_error("%s is missing (UPDATE_GOLDEN=1 writes it)\n", path);
+		free(got);
+		fail();
+	}
+	int same = want_n == got_n && memcmp(want, got, got_n) == 0;
+	if (!same) {
+		print_error("%s: the screen differs from %s (UPDATE_GOLDEN=1 rewrites it)\n", c->name, path);
+		show_diff(got, want);
+	}
+	free(want);
+	free(got);
+	assert_true(same);
+}
+
+/* A sample set's screen into out; 1 when the set is absent (skip). */
+static int
+render_samples(const struct gcase *c, FILE *out, struct err *e, int *rc)
+{
+	char path[1024];
+	const char *name = strchr(c->trace, ':') + 1;
+	if (!strncmp(c->trace, "samples-shared:", 15))
+		snprintf(path, sizeof path, "%s/traces/memaxes/%s", tu_env("SKEIN_SHARED", "../shared"), name);
+	else
+		snprintf(path, sizeof path, "%s/traces/samples/%s", tu_env("SKEIN_ROOT", "."), name);
+	if (!tu_exists(path))
+		return 1;
+	struct samples *s = NULL;
+	struct mem *m = NULL;
+	if ((*rc = samples_open(path, NULL, &s, e)) || (*rc = mem_create(s, &m, e))) {
+		samples_destroy(s);
+		return 0;
+	}
+	struct view_samples_opts so = { .initial = {
+		.attr = c->attribute[0] ? (uint32_t)samples_attr_find(s, c->attribute) : (uint32_t)mem_default_attr(s),
+		.metric = !strcmp(c->metric, "latency") ? MEM_LATENCY : MEM_IMBALANCE,
+		.depth = c->sdepth[0] ? mem_depth_find(c->sdepth) : TOPO_PU,
+		.windows = 16, .window = c->window ? c->window : 200, .step = c->step ? c->step : 50, .clusters = 4,
+	} };
+	assert_true(so.initial.attr < samples_attr_count(s));
+	struct view_opts vo = { .label = name, .pane = c->pane[0] ? c->pane : NULL };
+	struct view_render_opts ro = { .w = c->w, .h = c->h, .keys = c->keys, .depth = c->depth, .ascii = c->ascii };
+	*rc = view_render_samples(m, &vo, &so, &ro, out, NULL, e);
+	mem_destroy(m);
+	samples_destroy(s);
+	return 0;
+}
+
+static void
 run_case(void **state)
 {
 	const struct gcase *c = *state;
+	if (!strncmp(c->trace, "samples", 7)) {
+		char *got = NULL;
+		size_t got_n = 0;
+		FILE *mem = open_memstream(&got, &got_n);
+		assert_non_null(mem);
+		struct err e = { 0 };
+		int rc = 0, absent = render_samples(c, mem, &e, &rc);
+		fclose(mem);
+		if (absent) {
+			free(got);
+			print_message("skipped: sample set %s is absent\n", c->trace);
+			skip();
+		}
+		if (rc)
+			print_error("%s: %s\n", c->name, e.msg);
+		assert_int_equal(rc, 0);
+		compare(c, got, got_n);
+		return;
+	}
 	struct loaded *l = trace_for(c->trace, c->leap);
 	if (l->absent) {
 		print_message("skipped: trace %s is absent (no skein-gen or no ../shared)\n", c->trace);
@@ -302,37 +407,7 @@ run_case(void **state)
 	if (rc)
 		print_error("%s: %s\n", c->name, e.msg);
 	assert_int_equal(rc, 0);
-	for (int i = 0; i < c->n_expect; i++)
-		if (!strstr(got, c->expect[i])) {
-			print_error("%s: expected \"%s\" on the screen:\n%s", c->name, c->expect[i], got);
-			fail();
-		}
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s.txt", golden_dir, c->name);
-	const char *update = getenv("UPDATE_GOLDEN");
-	if (update && !strcmp(update, "1")) {
-		FILE *f = fopen(path, "wb");
-		assert_non_null(f);
-		fwrite(got, 1, got_n, f);
-		fclose(f);
-		free(got);
-		return;
-	}
-	size_t want_n = 0;
-	char *want = slurp(path, &want_n);
-	if (!want) {
-		print_error("%s is missing (UPDATE_GOLDEN=1 writes it)\n", path);
-		free(got);
-		fail();
-	}
-	int same = want_n == got_n && memcmp(want, got, got_n) == 0;
-	if (!same) {
-		print_error("%s: the screen differs from %s (UPDATE_GOLDEN=1 rewrites it)\n", c->name, path);
-		show_diff(got, want);
-	}
-	free(want);
-	free(got);
-	assert_true(same);
+	compare(c, got, got_n);
 }
 
 int
@@ -344,6 +419,11 @@ main(void)
 	snprintf(golden_dir, sizeof golden_dir, "%s/tests/golden", root);
 	snprintf(path, sizeof path, "%s/cases.txt", golden_dir);
 	if (load_cases(path) || n_cases == 0) {
+		fprintf(stderr, "test_view_golden: cannot read cases from %s\n", path);
+		return 1;
+	}
+	snprintf(path, sizeof path, "%s/samples-cases.txt", golden_dir);
+	if (load_cases(path)) {
 		fprintf(stderr, "test_view_golden: cannot read cases from %s\n", path);
 		return 1;
 	}

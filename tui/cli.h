@@ -15,7 +15,8 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #define MAX_PHASES 64
 
 enum cmd {
-	CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_KEYS, CMD_HELP, CMD_VERSION
+	CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_KEYS, CMD_SAMPLES,
+	CMD_HELP, CMD_VERSION
 };
 
 
@@ -38,6 +39,11 @@ struct cli {
 	uint32_t given;            /* G_*: structure flags given on the command line */
 	int dump;                  /* skein config --dump */
 	const char *topology;      /* --topology: hwloc XML file or synthetic description */
+	/* skein samples: the flags over the configuration's samples section */
+	const char *attribute, *depth;
+	uint32_t windows, window, step;
+	int samples_opts;          /* any samples-only option given */
+	int samples;               /* the argument is a sample set (explore, render) */
 	struct config cfg;
 };
 
@@ -74,5 +80,18 @@ int cli_keys(struct cli *c);
 /* The explorer and `skein render`; each returns an exit code. */
 int cli_explore(struct cli *c);
 int cli_render(struct cli *c);
+/* `skein samples DIR` (a report, or the explorer on a terminal), and the
+ * explorer and renderer on a sample set (cli_samples.c). */
+int cli_samples(struct cli *c);
+struct view_render_opts;
+struct explore_opts;
+int cli_samples_explore(struct cli *c, const struct explore_opts *eo);
+int cli_samples_render(struct cli *c, const struct view_render_opts *ro);
+/* "runs/stencil/traces.otf2" -> "stencil/traces.otf2": the status line's name. */
+void cli_trace_label(const char *path, char *buf, size_t n);
+/* The explorer's terminal settings (colour, glyphs, mouse) from the
+ * command line and the configuration: 0, or -1 after a usage message
+ * (also when stdin or stdout is no terminal). */
+int cli_explore_opts(const struct cli *c, struct explore_opts *eo);
 
 #endif

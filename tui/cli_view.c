@@ -136,8 +136,8 @@ save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 	return 0;
 }
 
-static void
-trace_label(const char *path, char *buf, size_t n)
+void
+cli_trace_label(const char *path, char *buf, size_t n)
 {
 	size_t len = strlen(path);
 	while (len > 1 && path[len - 1] == '/')
@@ -240,7 +240,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 {
 	const struct config_view *cv = &c->cfg.view;
 	memset(vo, 0, sizeof *vo);
-	trace_label(c->trace, label, n);
+	cli_trace_label(c->trace, label, n);
 	vo->label = label;
 	vo->metric = (enum view_metric)cv->metric;
 	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
@@ -400,7 +400,7 @@ session_open(struct cli *c, struct view_session *s)
 }
 
 int
-cli_explore(struct cli *c)
+cli_explore_opts(const struct cli *c, struct explore_opts *eo)
 {
 	static const enum screen_color from_config[CONFIG_COLOURS_COUNT] = {
 		[CONFIG_COLOURS_AUTO] = SCOLOR_AUTO, [CONFIG_COLOURS_256] = SCOLOR_256,
@@ -417,22 +417,33 @@ cli_explore(struct cli *c)
 		else if (!strcmp(c->color, "256"))
 			color = SCOLOR_256;
 		else
-			return cli_usage_error("explore --color takes auto, none, 8 or 256, not", c->color);
+			return cli_usage_error("explore --color takes auto, none, 8 or 256, not", c->color), -1;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "skein: the explorer needs a terminal on stdin and stdout "
-			"(for text, use 'skein info', 'skein analyze' or 'skein render')\n");
-		return EXIT_USAGE;
+			"(for text, use 'skein info', 'skein analyze', 'skein samples --format text' or 'skein render')\n");
+		return -1;
 	}
-	struct view_session vs;
-	int rc = session_open(c, &vs);
-	if (rc)
-		return screen_exit_status(rc);
-	struct explore_opts eo = {
+	*eo = (struct explore_opts){
 		.color = color,
 		.ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII,
 		.mouse = c->cfg.view.mouse && !c->no_mouse,
 	};
+	return 0;
+}
+
+int
+cli_explore(struct cli *c)
+{
+	struct explore_opts eo;
+	if (cli_explore_opts(c, &eo))
+		return EXIT_USAGE;
+	if (c->samples)
+		return cli_samples_explore(c, &eo);
+	struct view_session vs;
+	int rc = session_open(c, &vs);
+	if (rc)
+		return screen_exit_status(rc);
 	char msg[256];
 	if (explore_run(vs.a, &vs.vo, &eo, msg, sizeof msg)) {
 		cli_error("%s", msg);
@@ -478,7 +489,8 @@ cli_render(struct cli *c)
 		return cli_usage_error(what, NULL);
 	}
 	if (c->pane && !view_pane_known(c->pane))
-		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology or histogram, not", c->pane);
+		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology, histogram, "
+				       "or for sample sets offenders, parallel, scores or clusters, not", c->pane);
 	if (c->keys) {
 		size_t max = strlen(c->keys) + 1, nk;
 		uint32_t *keys = malloc(max * sizeof *keys);
@@ -488,6 +500,8 @@ cli_render(struct cli *c)
 		if (bad)
 			return cli_usage_error(e.msg[0] ? e.msg : "bad key script", NULL);
 	}
+	if (c->samples)
+		return cli_samples_render(c, &ro);
 	struct view_session vs;
 	int rc = session_open(c, &vs);
 	if (rc)

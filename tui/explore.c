@@ -36,6 +36,12 @@ explore_run(const struct analysis *a, const struct view_opts *vo, const struct e
 		snprintf(msg, n, "%s", e.msg);
 		return -1;
 	}
+	return explore_view(v, eo, msg, n);
+}
+
+int
+explore_view(struct view *v, const struct explore_opts *eo, char *msg, size_t n)
+{
 	char hist[4096];
 	int have_hist = history_path(hist, sizeof hist) == 0;
 	if (have_hist)

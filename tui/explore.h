@@ -18,5 +18,7 @@ struct explore_opts {
  * terminal is restored before returning. */
 int explore_run(const struct analysis *a, const struct view_opts *vo, const struct explore_opts *eo,
 		char *msg, size_t n);
+/* The same on a session already made (a sample set's); destroys v. */
+int explore_view(struct view *v, const struct explore_opts *eo, char *msg, size_t n);
 
 #endif

@@ -25,6 +25,7 @@
 #include "otf2/otf2_read.h"
 #include "report/report.h"
 #include "view/keymap.h"
+#include "samples/samples.h"
 #include "cli.h"
 
 #ifndef SKEIN_VERSION
@@ -41,6 +42,7 @@ static const char usage_text[] =
 	"       skein config [--dump] [--config FILE]...\n"
 	"       skein keys [--format text|man|markdown] [--config FILE]... [--keymap FILE]\n"
 	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
+	"       skein samples [--format text|json|csv] [--table T] [SAMPLES OPTIONS] DIR\n"
 	"       skein --help | --version\n"
 	"\n"
 	"skein explores the logical structure of parallel execution traces.\n"
@@ -58,13 +60,20 @@ static const char usage_text[] =
 	"              after checking it (key bindings included)\n"
 	"  keys        every key, command and mouse gesture of the explorer, with\n"
 	"              the bindings of the configuration and --keymap\n"
+	"  samples     memory-access samples on the hardware (MemAxes): where the\n"
+	"              memory time goes, the code and data causing it, scores and\n"
+	"              clusters along an attribute; the explorer on a terminal, else\n"
+	"              a report. DIR holds hardware.xml and data/samples.out|csv\n"
+	"              (or name a CSV in DIR/data/); explore and render take DIR too\n"
 	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
 	"              so scripts that pipe 'skein TRACE' keep getting text\n"
 	"\n"
 	"output options:\n"
 	"  -f, --format FMT        text (default), json, or csv (analyze)\n"
 	"  -t, --table T           analyze --format csv: hotspots (default),\n"
-	"                          partitions, timelines or ops\n"
+	"                          partitions, timelines or ops; samples --format csv:\n"
+	"                          resources (default), lines, symbols, levels,\n"
+	"                          windows or clusters\n"
 	"  -r, --ranks             info: one line per rank\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
@@ -86,7 +95,9 @@ static const char usage_text[] =
 	"                          Right, Up, Down, PgUp, PgDn, Home, End, Tab, BTab,\n"
 	"                          Enter, Esc, Backspace, F1, Space, C-a..C-z; <lt> is '<'\n"
 	"      --pane NAME         one pane alone at full size: grid, overview,\n"
-	"                          timeline, details, help, topology or histogram\n"
+	"                          timeline, details, help, topology or histogram;\n"
+	"                          for a sample set topology, offenders, parallel,\n"
+	"                          histogram, scores, clusters or help\n"
 	"      --time              report the time per key (view work) on stderr\n"
 	"\n"
 	"structure options (analyze, explore, render):\n"
@@ -114,6 +125,17 @@ static const char usage_text[] =
 	"  -p, --phase GLOB        every Enter of a region matching GLOB starts a new\n"
 	"                          phase (replaces partition detection; repeatable)\n"
 	"\n"
+	"samples options (samples, and explore and render on a sample set):\n"
+	"      --attribute A       score and cluster along attribute A (a CSV column,\n"
+	"                          or level; default: time)\n"
+	"  -m, --metric M          the score: imbalance (I_d, default) or latency (L_d)\n"
+	"      --depth D           resources scored: cpu (default), core, l1, l2, l3,\n"
+	"                          numa, package or machine\n"
+	"      --windows N         windows of the score strip (default 16)\n"
+	"      --window W          samples per sliding window of the clustering (200)\n"
+	"      --step S            samples between windows, less than W (50)\n"
+	"      --clusters K        clusters listed (default 4)\n"
+	"\n"
 	"      --topology T        hardware for the topology pane: an hwloc XML file\n"
 	"                          (lstopo foo.xml) or a synthetic description such as\n"
 	"                          \"pack:2 core:18 pu:1\" (default: this machine)\n"
@@ -129,6 +151,7 @@ enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 	OPT_NO_MOUSE,
+	OPT_ATTRIBUTE, OPT_DEPTH, OPT_WINDOWS, OPT_WINDOW, OPT_STEP,
 };
 
 struct progress {
@@ -237,6 +260,11 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "keys", required_argument, NULL, 'k' },
 		{ "pane", required_argument, NULL, OPT_PANE },
 		{ "time", no_argument, NULL, OPT_TIME },
+		{ "attribute", required_argument, NULL, OPT_ATTRIBUTE },
+		{ "depth", required_argument, NULL, OPT_DEPTH },
+		{ "windows", required_argument, NULL, OPT_WINDOWS },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "step", required_argument, NULL, OPT_STEP },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -316,6 +344,23 @@ parse_args(int argc, char **argv, struct cli *c)
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
 		case OPT_TIME: c->time = 1; c->render_opts = 1; break;
+		case OPT_ATTRIBUTE: c->attribute = optarg; c->samples_opts = 1; break;
+		case OPT_DEPTH: c->depth = optarg; c->samples_opts = 1; break;
+		case OPT_WINDOWS:
+			if (parse_uint(optarg, &c->windows) || c->windows < 1 || c->windows > 1000)
+				return cli_usage_error("--windows takes a number from 1 to 1000, not", optarg);
+			c->samples_opts = 1;
+			break;
+		case OPT_WINDOW:
+			if (parse_uint(optarg, &c->window) || c->window < 2)
+				return cli_usage_error("--window takes a number of samples from 2 to 1000000, not", optarg);
+			c->samples_opts = 1;
+			break;
+		case OPT_STEP:
+			if (parse_uint(optarg, &c->step) || c->step < 1)
+				return cli_usage_error("--step takes a number of samples from 1 to 1000000, not", optarg);
+			c->samples_opts = 1;
+			break;
 		case 'h': c->cmd = CMD_HELP; return EXIT_OK;
 		case 'V': c->cmd = CMD_VERSION; return EXIT_OK;
 		default: fputs("Try 'skein --help'.\n", stderr); return EXIT_USAGE;
@@ -358,9 +403,13 @@ parse_args(int argc, char **argv, struct cli *c)
 		c->cmd = CMD_ANALYZE;
 		args++;
 		nargs--;
+	} else if (nargs >= 1 && strcmp(args[0], "samples") == 0) {
+		c->cmd = CMD_SAMPLES;
+		args++;
+		nargs--;
 	}
 	if (nargs == 0)
-		return cli_usage_error("no trace given", NULL);
+		return cli_usage_error(c->cmd == CMD_SAMPLES ? "no sample set given" : "no trace given", NULL);
 	if (nargs > 1) {
 		/* "skein bogus-cmd TRACE": a word that is no trace in front of the trace */
 		struct stat sb;
@@ -369,6 +418,30 @@ parse_args(int argc, char **argv, struct cli *c)
 		return cli_usage_error("unexpected argument", args[1]);
 	}
 	c->trace = args[0];
+	/* a sample set: `skein DIR` is `skein samples DIR`; explore and render
+	 * show it; info and analyze are for traces */
+	c->samples = c->cmd == CMD_SAMPLES || samples_probe(c->trace);
+	if (c->samples && c->cmd == CMD_DEFAULT)
+		c->cmd = CMD_SAMPLES;
+	if (c->samples && (c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE))
+		return cli_usage_error("this is a sample set, not a trace: use 'skein samples'", c->trace);
+	if (c->samples) {
+		if (c->given & ~(uint32_t)G_CLUSTERS)
+			return cli_usage_error("structure options and --hotspots are for traces, not sample sets", NULL);
+		if (c->topology)
+			return cli_usage_error("a sample set brings its hardware (DIR/hardware.xml): no --topology", NULL);
+		if (c->cmd == CMD_SAMPLES && c->render_opts)
+			return cli_usage_error("--size, --keys, --pane and --time belong to 'skein render DIR'", NULL);
+		if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && (c->format || c->table))
+			return cli_usage_error("--format and --table belong to 'skein samples'", NULL);
+		if (c->per_rank)
+			return cli_usage_error("--ranks belongs to 'skein info'", NULL);
+		if (c->dump)
+			return cli_usage_error("--dump belongs to 'skein config'", NULL);
+		return EXIT_OK;
+	}
+	if (c->samples_opts)
+		return cli_usage_error("--attribute, --depth, --windows, --window and --step belong to 'skein samples'", NULL);
 	/* without a command: the explorer on a terminal, else info for scripts
 	 * (explorer and structure options are then moot and ignored) */
 	if (c->cmd == CMD_DEFAULT) {
@@ -539,6 +612,8 @@ run(struct cli *c)
 		}
 		return EXIT_OK;
 	}
+	if (c->cmd == CMD_SAMPLES)
+		return cli_samples(c);
 	if (c->cmd == CMD_EXPLORE)
 		return cli_explore(c);
 	if (c->cmd == CMD_RENDER)

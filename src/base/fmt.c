@@ -59,3 +59,18 @@ fmt_bytes(double bytes, char *buf, size_t n)
 		snprintf(buf, n, "%.1f %s", x, unit[u]);
 	return buf;
 }
+
+const char *
+fmt_count(double x, char *buf, size_t n)
+{
+	double a = fabs(x);
+	if (a < 10000)
+		snprintf(buf, n, "%.0f", x);
+	else if (a < 999950)
+		snprintf(buf, n, "%.1fk", x / 1e3);
+	else if (a < 999995000)
+		snprintf(buf, n, "%.2fM", x / 1e6);
+	else
+		snprintf(buf, n, "%.2fG", x / 1e9);
+	return buf;
+}

@@ -24,4 +24,8 @@ const char *fmt_time(double s, char *buf, size_t n);
  * multiple without a decimal). Returns buf. */
 const char *fmt_bytes(double bytes, char *buf, size_t n);
 
+/* A count for a narrow column: exact below 10000, then "12.3k", "4.56M",
+ * "7.89G" (decimal multiples). Returns buf. */
+const char *fmt_count(double x, char *buf, size_t n);
+
 #endif

@@ -169,6 +169,45 @@ struct config_topology {
 	uint32_t n_explicit;
 };
 
+/* Memory samples (skein samples; doc/samples.md). */
+enum config_score { CONFIG_SCORE_LATENCY, CONFIG_SCORE_IMBALANCE };
+/* Where the scores count samples: names as mem_depth_find spells them. */
+enum config_depth {
+	CONFIG_DEPTH_CPU, CONFIG_DEPTH_CORE, CONFIG_DEPTH_L1, CONFIG_DEPTH_L2, CONFIG_DEPTH_L3,
+	CONFIG_DEPTH_NUMA, CONFIG_DEPTH_PACKAGE, CONFIG_DEPTH_MACHINE, CONFIG_DEPTH_COUNT
+};
+enum config_op { CONFIG_OP_NEW, CONFIG_OP_OR, CONFIG_OP_AND, CONFIG_OP_COUNT };
+
+/* One step of a selection: samples whose attribute lies in [lo, hi] or
+ * equals the category value, of a code line ("file:line"), or that a
+ * topology object counts (its index in depth-first order), combined
+ * with what came before by op. Names are checked against the samples
+ * once they are read. */
+struct config_pick {
+	enum config_op op;
+	const char *attribute;    /* with range or value; NULL otherwise */
+	double lo, hi;
+	const char *value;        /* a category, or NULL for a range */
+	const char *line;         /* "file:line", or NULL */
+	int64_t resource;         /* an object, or -1 */
+	struct config_mark mark;
+};
+
+struct config_samples {
+	const char *attribute;    /* scores and clusters along it; "": time, else the first */
+	struct config_mark attribute_mark;
+	enum config_score metric;
+	enum config_depth depth;
+	uint32_t windows;         /* N windows of the score strip, 1..1000 */
+	uint32_t window, step;    /* w and Δ of the clustering: 2 <= w, 1 <= Δ < w */
+	struct config_mark window_mark, step_mark;
+	uint32_t clusters;        /* clusters listed, 1..100 */
+	const struct config_pick *filter;     /* the samples looked at (none: all) */
+	uint32_t n_filter;
+	const struct config_pick *selection;  /* the selection among them */
+	uint32_t n_selection;
+};
+
 /* One action and the keys bound to it, in the order written. */
 struct config_binding {
 	const char *action;
@@ -187,6 +226,7 @@ struct config {
 	struct config_topology topology;
 	const struct config_binding *keys;    /* in first-defined order */
 	uint32_t n_keys;
+	struct config_samples samples;
 	struct config_store *store;           /* private: owned memory */
 };
 
@@ -257,6 +297,16 @@ int config_keys_text(const struct config *cfg, char **text);
 int config_part_phases(const struct config *cfg, const struct analysis *a,
 		       uint32_t *label, uint8_t *keep, struct err *e);
 
+/* The picks of samples.filter (which 0) or samples.selection (1) with
+ * their names resolved against a sample set: attributes, category values,
+ * code lines and topology objects. *out is malloc'd (caller frees; NULL
+ * when there is none). ERR_FORMAT at the pick's mark for a name the set
+ * does not have, with a suggestion when one is close; ERR_NOMEM. */
+struct mem_pick;
+struct samples;
+int config_samples_picks(const struct config *cfg, const struct samples *s, int which,
+			 struct mem_pick **out, uint32_t *n, struct err *e);
+
 /* Value names as the YAML spells them ("lateness", "grid", "utf8", ...);
  * "?" when out of range. The lookups return the count value when unknown. */
 const char *config_metric_name(enum config_metric m);
@@ -265,6 +315,7 @@ const char *config_glyphs_name(enum config_glyphs g);
 const char *config_colours_name(enum config_colours c);
 const char *config_topo_source_name(enum config_topo_source s);
 const char *config_placement_name(enum config_placement p);
+const char *config_depth_name(enum config_depth d);
 enum config_metric config_metric_find(const char *name);
 enum config_pane config_pane_find(const char *name);
 

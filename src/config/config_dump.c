@@ -201,6 +201,48 @@ dump_topology(const struct config *cfg, FILE *f)
 	fputs("]\n", f);
 }
 
+static void
+dump_picks(FILE *f, const char *key, const struct config_pick *p, uint32_t n)
+{
+	fprintf(f, "  %s:%s\n", key, n ? "" : " []");
+	for (uint32_t i = 0; i < n; i++) {
+		fprintf(f, "    - {op: %s, ", config_op_names[p[i].op]);
+		if (p[i].line) {
+			fputs("line: ", f);
+			put_str(f, p[i].line);
+		} else if (p[i].resource >= 0) {
+			fprintf(f, "resource: %lld", (long long)p[i].resource);
+		} else {
+			fputs("attribute: ", f);
+			put_str(f, p[i].attribute);
+			if (p[i].value) {
+				fputs(", value: ", f);
+				put_str(f, p[i].value);
+			} else {
+				fputs(", range: [", f);
+				put_double(f, p[i].lo);
+				fputs(", ", f);
+				put_double(f, p[i].hi);
+				fputc(']', f);
+			}
+		}
+		fputs("}\n", f);
+	}
+}
+
+static void
+dump_samples(const struct config *cfg, FILE *f)
+{
+	const struct config_samples *s = &cfg->samples;
+	fputs("samples:\n  attribute: ", f);
+	put_str(f, s->attribute ? s->attribute : "");
+	fprintf(f, "\n  metric: %s\n  depth: %s\n  windows: %u\n  window: %u\n  step: %u\n  clusters: %u\n",
+		s->metric == CONFIG_SCORE_LATENCY ? "latency" : "imbalance", config_depth_names[s->depth],
+		s->windows, s->window, s->step, s->clusters);
+	dump_picks(f, "filter", s->filter, s->n_filter);
+	dump_picks(f, "selection", s->selection, s->n_selection);
+}
+
 int
 config_dump(const struct config *cfg, FILE *f, struct err *e)
 {
@@ -216,6 +258,7 @@ config_dump(const struct config *cfg, FILE *f, struct err *e)
 	dump_phases(cfg, f);
 	dump_view(cfg, f);
 	dump_topology(cfg, f);
+	dump_samples(cfg, f);
 	fputs("keys:", f);
 	if (!cfg->n_keys)
 		fputs(" {}", f);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "config.h"
 
@@ -73,6 +74,30 @@ struct ld {
 
 /* Walks the tree of one document onto ld->cfg. */
 int config_apply(struct ld *ld, const struct cnode *root);
+
+/* The schema's helpers for sections walked in other files: describe a
+ * value, its mark, and read a whole number, string, enum, mapping, list
+ * or a mapping's key (config_schema.c has the rules). */
+const char *schema_show(char *buf, size_t n, const struct cnode *v);
+struct config_mark schema_mark(const struct ld *ld, const struct cnode *n);
+int schema_is_decimal(const char *s);
+int schema_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, uint32_t max,
+		uint32_t *out);
+int schema_string(struct ld *ld, const struct cnode *v, const char *path, int allow_empty, const char **out);
+int schema_enum(struct ld *ld, const struct cnode *v, const char *path, const char *const *names, size_t n,
+		int *out);
+int schema_map(struct ld *ld, const struct cnode *v, const char *path, int *rc);
+int schema_list(struct ld *ld, const struct cnode *v, const char *path, const struct cnode *const **items,
+		uint32_t *n);
+int schema_key(struct ld *ld, const struct cnode *m, uint32_t i, const char *section,
+	       const char *const *names, size_t n);
+
+/* The samples section (config_samples.c): walked like the others, its
+ * cross-key rules checked on the merged result. */
+int config_walk_samples(struct ld *ld, const struct cnode *m);
+int config_check_samples(struct ld *ld);
+extern const char *const config_depth_names[CONFIG_DEPTH_COUNT];
+extern const char *const config_op_names[CONFIG_OP_COUNT];
 
 /* Records "file:line:column: message" in ld->e; returns ERR_FORMAT. */
 int ld_error(struct ld *ld, const struct cnode *at, const char *fmt, ...)

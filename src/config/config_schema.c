@@ -992,24 +992,35 @@ walk_keys(struct ld *ld, const struct cnode *m)
 	return rc;
 }
 
+/* ---- for the sections walked in other files (config_samples.c) ---- */
+
+const char *schema_show(char *buf, size_t n, const struct cnode *v) { return show(buf, n, v); }
+struct config_mark schema_mark(const struct ld *ld, const struct cnode *n) { return mark_of(ld, n); }
+int schema_is_decimal(const char *s) { return is_decimal(s); }
+int schema_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, uint32_t max, uint32_t *out) { return get_uint(ld, v, path, min, max, out); }
+int schema_string(struct ld *ld, const struct cnode *v, const char *path, int allow_empty, const char **out) { return get_string(ld, v, path, allow_empty, out); }
+int schema_enum(struct ld *ld, const struct cnode *v, const char *path, const char *const *names, size_t n, int *out) { return get_enum(ld, v, path, names, n, out); }
+int schema_map(struct ld *ld, const struct cnode *v, const char *path, int *rc) { return want_map(ld, v, path, rc); }
+int schema_list(struct ld *ld, const struct cnode *v, const char *path, const struct cnode *const **items, uint32_t *n) { return want_list(ld, v, path, items, n); }
+int schema_key(struct ld *ld, const struct cnode *m, uint32_t i, const char *section, const char *const *names, size_t n) { return key_index(ld, m, i, section, names, n); }
 
 /* ---- the document ---- */
 
 int
 config_apply(struct ld *ld, const struct cnode *root)
 {
-	enum { S_STRUCTURE, S_PHASES, S_VIEW, S_TOPOLOGY, S_KEYS, S_COUNT };
+	enum { S_STRUCTURE, S_PHASES, S_VIEW, S_TOPOLOGY, S_KEYS, S_SAMPLES, S_COUNT };
 	static const char *const sections[S_COUNT] = {
 		[S_STRUCTURE] = "structure", [S_PHASES] = "phases", [S_VIEW] = "view",
-		[S_TOPOLOGY] = "topology", [S_KEYS] = "keys",
+		[S_TOPOLOGY] = "topology", [S_KEYS] = "keys", [S_SAMPLES] = "samples",
 	};
 	char b[64];
 	if (!root || cnode_is_null(root))
 		return ld_error(ld, root, "empty document: expected a mapping with structure, phases, "
-				"view, topology or keys");
+				"view, topology, keys or samples");
 	if (root->type != CN_MAP)
-		return ld_error(ld, root, "expected a mapping with structure, phases, view, topology "
-				"or keys at the top level, got %s", show(b, sizeof b, root));
+		return ld_error(ld, root, "expected a mapping with structure, phases, view, topology, "
+				"keys or samples at the top level, got %s", show(b, sizeof b, root));
 	int rc = 0;
 	for (uint32_t i = 0; i < root->n / 2 && !rc; i++) {
 		int k = key_index(ld, root, i, "", sections, N_OF(sections));
@@ -1022,9 +1033,12 @@ config_apply(struct ld *ld, const struct cnode *root)
 		case S_VIEW: rc = walk_view(ld, v); break;
 		case S_TOPOLOGY: rc = walk_topology(ld, v); break;
 		case S_KEYS: rc = walk_keys(ld, v); break;
+		case S_SAMPLES: rc = config_walk_samples(ld, v); break;
 		}
 	}
 	if (!rc)
 		rc = check_restrict(ld);
+	if (!rc)
+		rc = config_check_samples(ld);
 	return rc;
 }

@@ -509,6 +509,8 @@ csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+void report_csv_str(FILE *out, const char *s) { csv_str(out, s); }
+
 static void
 csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 {

@@ -31,5 +31,7 @@ int report_write(const struct analysis *a, FILE *out, enum report_format fmt,
  * returns 0 or ERR_USAGE. */
 int report_table_parse(const char *name, enum report_table *table);
 
+/* Writes s as a quoted CSV field ("" for a quote). */
+void report_csv_str(FILE *out, const char *s);
 
 #endif

@@ -34,8 +34,8 @@ topo_destroy(struct topo *t)
 }
 
 int
-topo_add(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t os_index,
-    uint32_t name, uint32_t *id)
+topo_append(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t os_index,
+	    uint32_t name, uint32_t *id)
 {
 	if (t->n >= UINT32_MAX - 1)
 		return ERR_LIMIT;
@@ -55,7 +55,7 @@ topo_add(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t 
  * depth-first order, so a parent comes before its children and an
  * object's PUs are contiguous). */
 int
-topo_finish(struct topo *t)
+topo_link(struct topo *t)
 {
 	uint32_t n = (uint32_t)t->n;
 	uint32_t *count = calloc(n + 1, sizeof *count);
@@ -96,6 +96,46 @@ topo_finish(struct topo *t)
 	return 0;
 }
 
+/* ---- building, for readers of other formats (topo.h) ---- */
+
+struct topo *topo_create(void) { return topo_new(); }
+
+int
+topo_add(struct topo *t, enum topo_type type, uint32_t parent, uint32_t os_index, const char *name,
+	 uint32_t *id)
+{
+	if ((unsigned)type >= TOPO_TYPE_COUNT)
+		return ERR_USAGE;
+	if (parent == TRACE_NONE) {
+		if (t->n)
+			return ERR_USAGE;         /* one root */
+	} else {
+		/* depth-first: the parent is the last object or an ancestor of it */
+		uint32_t a = t->n ? (uint32_t)t->n - 1 : TRACE_NONE;
+		while (a != TRACE_NONE && a != parent)
+			a = t->objs[a].parent;
+		if (a == TRACE_NONE)
+			return ERR_USAGE;
+		if (t->objs[parent].type == TOPO_PU || t->objs[parent].depth >= UINT8_MAX - 1)
+			return ERR_USAGE;
+	}
+	/* as many objects as a loaded topology may have */
+	if (t->n >= TOPO_MAX_OBJECTS)
+		return ERR_LIMIT;
+	uint32_t sid = 0;
+	if (name && *name && intern_add(t->strings, name, strlen(name), &sid))
+		return ERR_NOMEM;
+	uint8_t depth = parent == TRACE_NONE ? 0 : (uint8_t)(t->objs[parent].depth + 1);
+	return topo_append(t, (uint8_t)type, parent, depth, os_index, sid, id);
+}
+
+int
+topo_finish(struct topo *t)
+{
+	if (t->n == 0 || t->n_pu == 0)
+		return ERR_FORMAT;
+	return topo_link(t);
+}
 
 int
 topo_cluster(const struct topo *node, uint32_t n, const char *const *names,
@@ -107,24 +147,24 @@ topo_cluster(const struct topo *node, uint32_t n, const char *const *names,
 			       "objects skein shows", n, node->n, TOPO_MAX_CLUSTER);
 	struct topo *t = topo_new();
 	uint32_t root, nid, id;
-	if (!t || topo_add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
+	if (!t || topo_append(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
 		goto nomem;
 	for (uint32_t i = 0; i < n; i++) {
 		char buf[32];
 		const char *name = names && names[i] ? names[i] : (snprintf(buf, sizeof buf, "node%u", i), buf);
 		uint32_t sid;
 		if (intern_add(t->strings, name, strlen(name), &sid) ||
-		    topo_add(t, TOPO_NODE, root, 1, i, sid, &nid))
+		    topo_append(t, TOPO_NODE, root, 1, i, sid, &nid))
 			goto nomem;
 		uint32_t base = (uint32_t)t->n;
 		for (size_t k = 0; k < node->n; k++) {
 			const struct topo_obj *o = &node->objs[k];
 			uint32_t parent = o->parent == TRACE_NONE ? nid : base + o->parent;
-			if (topo_add(t, o->type, parent, (uint8_t)(o->depth + 2), o->os_index, 0, &id))
+			if (topo_append(t, o->type, parent, (uint8_t)(o->depth + 2), o->os_index, 0, &id))
 				goto nomem;
 		}
 	}
-	if (topo_finish(t))
+	if (topo_link(t))
 		goto nomem;
 	*out = t;
 	return 0;
@@ -144,7 +184,7 @@ topo_system_tree(const struct trace *trace, struct topo **out, struct err *e)
 	uint32_t *order = malloc((nn + 2) * sizeof *order);    /* nodes by first use; nn: none */
 	uint8_t *seen = calloc(nn + 2, 1);
 	uint32_t root, id, n_order = 0;
-	if (!t || !order || !seen || topo_add(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
+	if (!t || !order || !seen || topo_append(t, TOPO_CLUSTER, TRACE_NONE, 0, 0, 0, &root))
 		goto nomem;
 	for (uint32_t r = 0; r < ntl; r++) {
 		uint32_t k = tl[r].node < nn ? tl[r].node : nn;
@@ -157,14 +197,14 @@ topo_system_tree(const struct trace *trace, struct topo **out, struct err *e)
 	for (uint32_t i = 0; i < n_order; i++) {
 		uint32_t k = order[i], sid;
 		const char *name = k < nn ? trace_str(trace, nodes[k].name) : "(no node)";
-		if (intern_add(t->strings, name, strlen(name), &sid) || topo_add(t, TOPO_NODE, root, 1, i, sid, &id))
+		if (intern_add(t->strings, name, strlen(name), &sid) || topo_append(t, TOPO_NODE, root, 1, i, sid, &id))
 			goto nomem;
 		uint32_t node = id;
 		for (uint32_t r = 0; r < ntl; r++)
-			if ((tl[r].node < nn ? tl[r].node : nn) == k && topo_add(t, TOPO_PU, node, 2, r, 0, &id))
+			if ((tl[r].node < nn ? tl[r].node : nn) == k && topo_append(t, TOPO_PU, node, 2, r, 0, &id))
 				goto nomem;
 	}
-	if (topo_finish(t))
+	if (topo_link(t))
 		goto nomem;
 	free(order);
 	free(seen);
@@ -202,7 +242,7 @@ const char *
 topo_type_name(enum topo_type type)
 {
 	static const char *const names[TOPO_TYPE_COUNT] = {
-		"Cluster", "Node", "Machine", "Package", "NUMANode", "L3", "Core", "PU",
+		"Cluster", "Node", "Machine", "Package", "NUMANode", "L3", "L2", "L1", "Core", "PU",
 	};
 	return type < TOPO_TYPE_COUNT ? names[type] : "?";
 }

@@ -6,8 +6,11 @@
  * core:18 pu:1") or the machine skein runs on. Only the levels a reader of
  * lateness cares about are kept: machine, package, NUMA node, L3 cache,
  * core, PU (hwloc's groups give way to the NUMA node they carry; L1/L2
- * caches, 1:1 with cores on the machines seen, are dropped). hwloc types
- * never leave topo.c.
+ * caches, 1:1 with cores on the machines seen, are dropped unless the
+ * caller asks for them: memory samples are served by them). hwloc types
+ * never leave topo_load.c. Readers of other topology formats (MemAxes' own
+ * XML, src/samples/) build a topology object by object with topo_create
+ * → topo_add… → topo_finish.
  *
  *   topo_load_* → topo_cluster (several nodes) → topo_place → topo_aggregate
  *
@@ -23,7 +26,7 @@
 
 enum topo_type {
 	TOPO_CLUSTER, TOPO_NODE, TOPO_MACHINE, TOPO_PACKAGE, TOPO_NUMA,
-	TOPO_L3, TOPO_CORE, TOPO_PU, TOPO_TYPE_COUNT
+	TOPO_L3, TOPO_L2, TOPO_L1, TOPO_CORE, TOPO_PU, TOPO_TYPE_COUNT
 };
 
 struct topo_obj {
@@ -57,8 +60,25 @@ struct topo;
  * ERR_LIMIT (past the limits above, or slower than 20 s), ERR_NOMEM,
  * ERR_CANCELLED (a signal interrupted the wait). */
 int topo_load_xml(const char *path, struct topo **out, struct err *e);
+/* As topo_load_xml; flags TOPO_LOAD_CACHES keeps L1 (data or unified)
+ * and L2 caches as objects of their own. */
+enum { TOPO_LOAD_CACHES = 1 };
+int topo_load_xml_flags(const char *path, unsigned flags, struct topo **out, struct err *e);
 int topo_load_synthetic(const char *description, struct topo **out, struct err *e);
 int topo_load_machine(struct topo **out, struct err *e);
+
+/* Building a topology: objects are added in depth-first order (a parent
+ * before its children, a subtree before its next sibling): parent is
+ * TRACE_NONE for the first object (the root) and otherwise the last
+ * object added or one of its ancestors. name may be NULL. Returns 0,
+ * ERR_USAGE for a parent that breaks the order (or a second root),
+ * ERR_LIMIT (past TOPO_MAX_OBJECTS, as for a loaded topology) or
+ * ERR_NOMEM; topo_finish computes children and PU ranges
+ * and must come last (ERR_FORMAT: no object or no PU). */
+struct topo *topo_create(void);
+int topo_add(struct topo *t, enum topo_type type, uint32_t parent, uint32_t os_index,
+	     const char *name, uint32_t *id);
+int topo_finish(struct topo *t);
 
 /* A cluster of n identical nodes named names[i] (may be NULL: "node<i>"):
  * a root, one node object per name, each holding a copy of `node`. */

@@ -21,11 +21,12 @@ struct topo {
 /* A new empty topology, or NULL when out of memory. */
 struct topo *topo_new(void);
 /* Appends an object (depth-first order: its parent comes first) and puts
- * its index in *id. Returns 0, ERR_LIMIT or ERR_NOMEM. */
-int topo_add(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t os_index,
+ * its index in *id, unchecked (topo_add is the checked, public one).
+ * Returns 0, ERR_LIMIT or ERR_NOMEM. */
+int topo_append(struct topo *t, uint8_t type, uint32_t parent, uint8_t depth, uint32_t os_index,
 	     uint32_t name, uint32_t *id);
 /* Children lists and PU ranges from the parent links; after the last
- * topo_add. Returns 0 or ERR_NOMEM. */
-int topo_finish(struct topo *t);
+ * topo_append. Returns 0 or ERR_NOMEM. */
+int topo_link(struct topo *t);
 
 #endif

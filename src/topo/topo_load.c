@@ -23,12 +23,14 @@
 #include "topo_impl.h"
 
 static int
-kept_type(hwloc_obj_type_t type, uint8_t *out)
+kept_type(hwloc_obj_type_t type, unsigned flags, uint8_t *out)
 {
 	switch (type) {
 	case HWLOC_OBJ_MACHINE: *out = TOPO_MACHINE; return 1;
 	case HWLOC_OBJ_PACKAGE: *out = TOPO_PACKAGE; return 1;
 	case HWLOC_OBJ_L3CACHE: *out = TOPO_L3; return 1;
+	case HWLOC_OBJ_L2CACHE: *out = TOPO_L2; return (flags & TOPO_LOAD_CACHES) != 0;
+	case HWLOC_OBJ_L1CACHE: *out = TOPO_L1; return (flags & TOPO_LOAD_CACHES) != 0;
 	case HWLOC_OBJ_CORE: *out = TOPO_CORE; return 1;
 	case HWLOC_OBJ_PU: *out = TOPO_PU; return 1;
 	default: return 0;
@@ -37,15 +39,15 @@ kept_type(hwloc_obj_type_t type, uint8_t *out)
 
 /* hwloc trees are a dozen levels deep at most: recursion is safe here. */
 static int
-walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
+walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth, unsigned flags)
 {
 	uint32_t here = parent;
 	uint8_t type;
 	int rc;
 	if (t->n >= TOPO_MAX_OBJECTS || depth >= TOPO_MAX_DEPTH)
 		return ERR_LIMIT;
-	if (kept_type(o->type, &type)) {
-		if ((rc = topo_add(t, type, parent, depth, o->os_index, 0, &here)))
+	if (kept_type(o->type, flags, &type)) {
+		if ((rc = topo_append(t, type, parent, depth, o->os_index, 0, &here)))
 			return rc;
 		depth++;
 	}
@@ -53,13 +55,13 @@ walk(struct topo *t, hwloc_obj_t o, uint32_t parent, uint8_t depth)
 	for (hwloc_obj_t m = o->memory_first_child; m; m = m->next_sibling)
 		if (m->type == HWLOC_OBJ_NUMANODE && m->cpuset && o->cpuset &&
 		    hwloc_bitmap_isequal(m->cpuset, o->cpuset) && o->type != HWLOC_OBJ_MACHINE) {
-			if ((rc = topo_add(t, TOPO_NUMA, here, depth, m->os_index, 0, &here)))
+			if ((rc = topo_append(t, TOPO_NUMA, here, depth, m->os_index, 0, &here)))
 				return rc;
 			depth++;
 			break;
 		}
 	for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling)
-		if ((rc = walk(t, c, here, depth)))
+		if ((rc = walk(t, c, here, depth, flags)))
 			return rc;
 	return 0;
 }
@@ -205,7 +207,7 @@ read_all(int fd, void *p, size_t n, const struct timespec *deadline)
 
 /* The child: load with hwloc, walk, answer, exit. */
 static void
-child(int fd, enum source src, const char *arg, const char *what)
+child(int fd, enum source src, const char *arg, unsigned flags, const char *what)
 {
 	struct answer ans = { 0 };
 	struct err e = { 0 };
@@ -221,7 +223,7 @@ child(int fd, enum source src, const char *arg, const char *what)
 			ans.rc = err_set(&e, ERR_USAGE, "'%s': not a synthetic topology (e.g. \"pack:2 core:4 pu:2\")", what);
 		if (!ans.rc && hwloc_topology_load(h) != 0)
 			ans.rc = err_set(&e, ERR_FORMAT, "%s: hwloc could not load the topology", what);
-		if (!ans.rc && (ans.rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0)) == ERR_LIMIT)
+		if (!ans.rc && (ans.rc = walk(t, hwloc_get_root_obj(h), TRACE_NONE, 0, flags)) == ERR_LIMIT)
 			err_set(&e, ERR_LIMIT, "%s: more than %u objects or %u levels, more than skein loads",
 				what, TOPO_MAX_OBJECTS, TOPO_MAX_DEPTH);
 	}
@@ -238,7 +240,7 @@ child(int fd, enum source src, const char *arg, const char *what)
 }
 
 static void
-child_start(int fd, enum source src, const char *arg, const char *what)
+child_start(int fd, enum source src, const char *arg, unsigned flags, const char *what)
 {
 	/* the parent's handlers are not the child's: a crash in hwloc ends
 	 * the child at once (a fatal-signal handler of the explorer would
@@ -277,7 +279,7 @@ child_start(int fd, enum source src, const char *arg, const char *what)
 #ifdef __linux__
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
-	child(fd, src, arg, what);
+	child(fd, src, arg, flags, what);
 }
 
 /* The parent: the records from the child, rebuilt into *out. Returns
@@ -316,10 +318,10 @@ receive(int fd, const char *what, struct topo **out, struct err *e)
 			rc = ERR_IO;
 			break;
 		}
-		rc = topo_add(t, type, r.parent, (uint8_t)(r.type_depth >> 8), r.os_index, 0, &id);
+		rc = topo_append(t, type, r.parent, (uint8_t)(r.type_depth >> 8), r.os_index, 0, &id);
 	}
 	if (rc == 0)
-		rc = topo_finish(t);
+		rc = topo_link(t);
 	if (rc == 0 && (t->n == 0 || t->n_pu == 0))
 		rc = err_set(e, ERR_FORMAT, "%s: topology has no processing units", what);
 	if (rc) {
@@ -331,7 +333,7 @@ receive(int fd, const char *what, struct topo **out, struct err *e)
 }
 
 static int
-load(enum source src, const char *arg, struct topo **out, struct err *e)
+load(enum source src, const char *arg, unsigned flags, struct topo **out, struct err *e)
 {
 	*out = NULL;
 	/* messages name the input on one line, whatever it holds */
@@ -352,7 +354,7 @@ load(enum source src, const char *arg, struct topo **out, struct err *e)
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		child_start(fd[1], src, arg, what);
+		child_start(fd[1], src, arg, flags, what);
 	}
 	close(fd[1]);
 	rc = receive(fd[0], what, out, e);
@@ -376,6 +378,7 @@ load(enum source src, const char *arg, struct topo **out, struct err *e)
 	return rc;
 }
 
-int topo_load_xml(const char *path, struct topo **out, struct err *e) { return load(SRC_XML, path, out, e); }
-int topo_load_synthetic(const char *d, struct topo **out, struct err *e) { return load(SRC_SYNTHETIC, d, out, e); }
-int topo_load_machine(struct topo **out, struct err *e) { return load(SRC_MACHINE, NULL, out, e); }
+int topo_load_xml(const char *path, struct topo **out, struct err *e) { return load(SRC_XML, path, 0, out, e); }
+int topo_load_xml_flags(const char *path, unsigned flags, struct topo **out, struct err *e) { return load(SRC_XML, path, flags, out, e); }
+int topo_load_synthetic(const char *d, struct topo **out, struct err *e) { return load(SRC_SYNTHETIC, d, 0, out, e); }
+int topo_load_machine(struct topo **out, struct err *e) { return load(SRC_MACHINE, NULL, 0, out, e); }

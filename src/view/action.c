@@ -53,6 +53,10 @@ static const struct action_info actions[ACT_COUNT] = {
 	[ACT_PANE_METRIC]    = { "pane-metric", "Panes", "topology: the metric; histogram: log/linear counts or opacity map" },
 	[ACT_PANE_SCOPE]     = { "pane-scope", "Panes", "whole trace, the selected partition, or the steps in view" },
 	[ACT_PANE_ENDS]      = { "pane-ends", "Panes", "density plot: calls at their start or their end time" },
+	[ACT_SELECT_OR]      = { "select-or", ACTION_GROUP_SAMPLES, "add what the cursor is on to the selection (OR)" },
+	[ACT_SELECT_AND]     = { "select-and", ACTION_GROUP_SAMPLES, "keep only the selected samples the cursor is on (AND)" },
+	[ACT_SELECT_CLEAR]   = { "select-clear", ACTION_GROUP_SAMPLES, "clear the selection" },
+	[ACT_SELECT_MARK]    = { "select-mark", ACTION_GROUP_SAMPLES, "histograms: start a range at the cursor (again: drop it)" },
 };
 
 const struct action_info *

@@ -32,6 +32,8 @@ enum action {
 	/* topology and histogram panes */
 	ACT_TOPOLOGY, ACT_HISTOGRAM, ACT_PANE_MODE, ACT_PANE_METRIC, ACT_PANE_SCOPE,
 	ACT_PANE_ENDS,
+	/* selecting samples (skein samples; cluster-toggle makes a new selection) */
+	ACT_SELECT_OR, ACT_SELECT_AND, ACT_SELECT_CLEAR, ACT_SELECT_MARK,
 	ACT_COUNT
 };
 
@@ -40,6 +42,10 @@ struct action_info {
 	const char *group;    /* heading in the help overlay */
 	const char *help;     /* one line */
 };
+
+/* The group of the actions only a sample set uses (skein samples): a
+ * trace's help leaves it out, the sample set's help says what they do. */
+#define ACTION_GROUP_SAMPLES "Samples (skein samples)"
 
 /* The entry for a; a valid entry (ACT_NONE's) for values out of range. */
 const struct action_info *action_info(enum action a);

@@ -82,7 +82,11 @@ static const char default_text[] =
 	"v         pane-mode\n"
 	"o         pane-metric\n"
 	"w         pane-scope\n"
-	"e         pane-ends\n";
+	"e         pane-ends\n"
+	"|         select-or\n"
+	"&         select-and\n"
+	"x         select-clear\n"
+	"s         select-mark\n";
 
 static const struct {
 	const char *name;

@@ -29,6 +29,10 @@ static const struct view_ops *const panes[PANE_COUNT] = {
 	[PANE_DETAILS] = &view_details_ops,
 	[PANE_TOPO] = &view_topo_ops,
 	[PANE_HIST] = &view_hist_ops,
+	[PANE_OFFENDERS] = &view_offenders_ops,
+	[PANE_PHIST] = &view_phist_ops,
+	[PANE_SCORES] = &view_scores_ops,
+	[PANE_CLUSTERS] = &view_mclusters_ops,
 	[PANE_HELP] = &view_help_ops,
 };
 
@@ -48,18 +52,20 @@ view_min_size(const char *pane, int *w, int *h)
 const char *
 view_pane_names(void)
 {
-	return "grid overview timeline details help topology histogram";
+	return "grid overview timeline details help topology histogram "
+	       "offenders parallel scores clusters";
 }
 
-/* The pane called name, or -1. */
-static int
-pane_find(const char *name)
+int
+view_pane_find(const char *name)
 {
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (strcmp(name, panes[i]->name) == 0)
 			return i;
 	return -1;
 }
+
+#define pane_find view_pane_find
 
 int
 view_pane_known(const char *name)
@@ -131,6 +137,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 		solo = pane_find(o->pane);
 		if (solo < 0)
 			return err_set(e, ERR_USAGE, "unknown pane '%s' (panes: %s)", o->pane, view_pane_names());
+		if (solo >= PANE_OFFENDERS && solo < PANE_HELP)
+			return err_set(e, ERR_USAGE, "the %s pane shows sample sets (skein samples), not traces", o->pane);
 	}
 	struct view *v = calloc(1, sizeof *v);
 	if (!v)
@@ -215,6 +223,7 @@ view_destroy(struct view *v)
 	free(v->tl);
 	view_topo_destroy(v->topo);
 	view_hist_destroy(v->hist);
+	view_samples_destroy(v->smp);
 	free(v);
 }
 
@@ -533,12 +542,16 @@ draw_help(struct view *v, struct grid *g)
 void
 view_draw(struct view *v, struct grid *g)
 {
-	layout(v, g->w, g->h);
-	if (v->start_pending && !v->tiny)
-		first_screen(v);
-	view_scroll_to_selection(v, v->recenter && !v->tiny);
-	if (!v->tiny)
-		v->recenter = 0;
+	if (v->smp) {                 /* a sample set: its own layout, status and footer */
+		view_samples_layout(v, g->w, g->h);
+	} else {
+		layout(v, g->w, g->h);
+		if (v->start_pending && !v->tiny)
+			first_screen(v);
+		view_scroll_to_selection(v, v->recenter && !v->tiny);
+		if (!v->tiny)
+			v->recenter = 0;
+	}
 	grid_clear(g);
 	if (v->tiny) {
 		draw_tiny(v, g);
@@ -551,7 +564,10 @@ view_draw(struct view *v, struct grid *g)
 			draw_pane(v, g, v->solo);
 		return;
 	}
-	view_draw_status(v, g);
+	if (v->smp)
+		view_samples_status(v, g);
+	else
+		view_draw_status(v, g);
 	for (int id = 0; id < PANE_HELP; id++)
 		if (v->shown[id])
 			draw_pane(v, g, id);
@@ -598,6 +614,8 @@ view_action(struct view *v, enum action act)
 		help_action(v, act);
 		return;
 	}
+	if (v->smp && view_samples_action(v, act))
+		return;
 	switch (act) {
 	case ACT_NONE: return;
 	case ACT_QUIT: v->quit = 1; return;
@@ -689,35 +707,39 @@ now_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-int
-view_render(const struct analysis *a, const struct view_opts *vo,
-	    const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
-	    struct err *e)
+/* The key script of ro, parsed: *keys malloc'd (NULL without one). */
+static int
+render_keys(const struct view_render_opts *ro, uint32_t **keys, size_t *nkeys, struct err *e)
 {
+	*keys = NULL;
+	*nkeys = 0;
 	if (ro->w < 1 || ro->h < 1 || ro->w > 10000 || ro->h > 10000)
 		return err_set(e, ERR_USAGE, "screen size %dx%d is out of range", ro->w, ro->h);
-	uint32_t *keys = NULL;
-	size_t nkeys = 0;
-	if (ro->keys && *ro->keys) {
-		size_t max = strlen(ro->keys) + 1;
-		keys = malloc(max * sizeof *keys);
-		if (!keys)
-			return err_set(e, ERR_NOMEM, "out of memory");
-		int rc = keymap_script(ro->keys, keys, max, &nkeys, e);
-		if (rc) {
-			free(keys);
-			return rc;
-		}
-	}
-	struct view *v = NULL;
-	int rc = view_create(a, vo, &v, e);
+	if (!ro->keys || !*ro->keys)
+		return 0;
+	size_t max = strlen(ro->keys) + 1;
+	*keys = malloc(max * sizeof **keys);
+	if (!*keys)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	int rc = keymap_script(ro->keys, *keys, max, nkeys, e);
 	if (rc) {
-		free(keys);
-		return rc;
+		free(*keys);
+		*keys = NULL;
 	}
+	return rc;
+}
+
+int
+view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
+		struct err *e)
+{
+	uint32_t *keys;
+	size_t nkeys;
+	int rc = render_keys(ro, &keys, &nkeys, e);
+	if (rc)
+		return rc;
 	struct grid *g = grid_create(ro->w, ro->h);
 	if (!g) {
-		view_destroy(v);
 		free(keys);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -742,8 +764,26 @@ view_render(const struct analysis *a, const struct view_opts *vo,
 	if (rc)
 		err_set(e, rc, "cannot write the screen");
 	grid_destroy(g);
-	view_destroy(v);
 	free(keys);
+	return rc;
+}
+
+int
+view_render(const struct analysis *a, const struct view_opts *vo,
+	    const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
+	    struct err *e)
+{
+	uint32_t *keys;
+	size_t nkeys;
+	int rc = render_keys(ro, &keys, &nkeys, e);   /* a bad script before the work */
+	free(keys);
+	if (rc)
+		return rc;
+	struct view *v = NULL;
+	if ((rc = view_create(a, vo, &v, e)))
+		return rc;
+	rc = view_render_run(v, ro, out, st, e);
+	view_destroy(v);
 	return rc;
 }
 

@@ -19,6 +19,7 @@
 
 #include "action.h"
 #include "analysis/analysis.h"
+#include "analysis/mem.h"
 #include "base/err.h"
 #include "grid.h"
 #include "keymap.h"
@@ -144,5 +145,40 @@ struct view_render_stats {
 int view_render(const struct analysis *a, const struct view_opts *vo,
 		const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
 		struct err *e);
+
+/* ---- sample sets (skein samples) ----
+ *
+ * The same session over memory-access samples instead of a trace: the
+ * topology pane coloured by cycles or samples with link traffic, the top
+ * offenders, parallel histograms, the histogram pane on one attribute
+ * with its score strip, and the clusters (doc/samples.md). From
+ * view_opts only label, pane, keys and focus apply. */
+
+/* What a saved samples view records (:save). */
+struct view_samples_state {
+	uint32_t attr;
+	enum mem_metric metric;
+	enum topo_type depth;
+	uint32_t windows, window, step, clusters;
+	const struct mem_pick *filter, *selection;    /* borrowed for the call */
+	uint32_t n_filter, n_selection;
+};
+typedef int (*view_samples_save_fn)(void *ud, const struct view_samples_state *st, const char *path,
+				    struct err *e);
+
+struct view_samples_opts {
+	struct view_samples_state initial;    /* attribute, scores, filter, selection */
+	view_samples_save_fn save;            /* NULL: :save says it can't */
+	void *save_ud;
+};
+
+/* Creates a session on m (which must outlive it). ERR_USAGE for a pane
+ * of traces, or bad windows (e says why); ERR_NOMEM. */
+int view_create_samples(const struct mem *m, const struct view_opts *o, const struct view_samples_opts *so,
+			struct view **out, struct err *e);
+/* view_render for a sample set. */
+int view_render_samples(const struct mem *m, const struct view_opts *vo, const struct view_samples_opts *so,
+			const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
+			struct err *e);
 
 #endif

@@ -282,6 +282,10 @@ view_draw_footer(struct view *v, struct grid *g)
 		draw_message(v, g, 0);
 		return;
 	}
+	if (v->smp) {
+		view_samples_legend(v, g);
+		return;
+	}
 	x = 1;
 	/* the keys take what the scale leaves, and the scale at most half */
 	x += draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);

@@ -282,15 +282,29 @@ one_number(struct view *v, int c, const char *arg, const char *more, uint32_t lo
 	return -1;
 }
 
+int
+view_words(const char *cmd, char *buf, size_t size, char **words, int max)
+{
+	snprintf(buf, size, "%s", cmd);
+	char *save = NULL;
+	int n = 0;
+	for (int i = 0; i < max; i++)
+		words[i] = NULL;
+	for (char *w = strtok_r(buf, " \t", &save); w && n < max; w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	return n;
+}
+
 void
 view_command(struct view *v, const char *cmd)
 {
+	if (v->smp) {
+		view_samples_command(v, cmd);
+		return;
+	}
 	char buf[200];
-	snprintf(buf, sizeof buf, "%s", cmd);
-	char *words[4] = { 0 }, *save = NULL;
-	int n = 0;
-	for (char *w = strtok_r(buf, " \t", &save); w && n < 4; w = strtok_r(NULL, " \t", &save))
-		words[n++] = w;
+	char *words[4];
+	int n = view_words(cmd, buf, sizeof buf, words, 4);
 	if (n == 0)
 		return;
 	int k = 0;

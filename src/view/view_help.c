@@ -24,11 +24,21 @@ help_title(struct view *v, char *buf, size_t n)
 		snprintf(buf + len, n - (size_t)len, " \u00b7 %s%s%s scroll", down, *down && *up ? "/" : "", up);
 }
 
+struct help_ctx {
+	struct view_lines *L;
+	int skip;                 /* in the samples' section: their own help lists it */
+};
+
 static void
 help_line(void *ud, enum view_keys_row kind, const char *keys, const char *text)
 {
-	struct view_lines *L = ud;
+	struct help_ctx *ctx = ud;
+	struct view_lines *L = ctx->L;
 	char line[256];
+	if (kind == KEYS_SECTION)
+		ctx->skip = !strcmp(text, ACTION_GROUP_SAMPLES);
+	if (ctx->skip)
+		return;
 	switch (kind) {
 	case KEYS_SECTION:
 		if (L->n)
@@ -56,7 +66,13 @@ help_prepare(struct view *v, int w, int h)
 {
 	struct view_lines *L = &v->help;
 	view_lines_begin(L, w - 1, h);
-	view_keys_rows(v->km, help_line, L);
+	if (v->smp) {             /* a sample set's keys and commands */
+		view_samples_help(v);
+		view_lines_end(L);
+		return;
+	}
+	struct help_ctx ctx = { L, 0 };
+	view_keys_rows(v->km, help_line, &ctx);
 	view_lines_end(L);
 }
 

@@ -2,8 +2,15 @@
  * differential lateness, call durations and message sizes, the stacked
  * activity timeline and the duration-versus-time density plot (seed 003
  * §2), for the whole trace or the selection. The models are hist.h's;
- * this file only bins them to the pane's size and fills cells. */
+ * this file only bins them to the pane's size and fills cells.
+ *
+ * In a samples session the pane shows one attribute (the one the scores
+ * and clusters run along, m and M change it): the samples looked at in
+ * every bin, the selection highlighted inside; a cursor and a range of
+ * bins select samples (view_samples.h). The score strip under it
+ * (view_scores.c) follows its label width. */
 #include "view_impl.h"
+#include "view_samples.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +38,12 @@ struct view_hist {
 	int sel_bin;               /* the selection's bin (selected_bin), per frame */
 	double sel_val;
 	char error[120];
+	/* samples: the attribute's bins, the selection's counts, the cursor */
+	int samples;
+	struct mem_bins mb;
+	uint64_t *sel_count;
+	struct vs_cursor cur;
+	int cw;
 };
 
 const char *
@@ -72,12 +85,51 @@ int
 view_hist_create(struct view *v)
 {
 	v->hist = calloc(1, sizeof *v->hist);
-	return v->hist ? 0 : ERR_NOMEM;
+	if (!v->hist)
+		return ERR_NOMEM;
+	v->hist->samples = v->smp != NULL;
+	v->hist->cur.anchor = SAMPLES_NONE;
+	return 0;
+}
+
+int vs_hist_label_w(void) { return 7; }
+
+/* Samples: the current attribute binned to at most cw columns, counts of
+ * what is looked at and of the selection. */
+static int
+compute_samples(struct view *v, int cw)
+{
+	struct view_hist *vh = v->hist;
+	struct view_samples *vs = v->smp;
+	mem_bins_for(vs->m, vs->attr, (uint32_t)cw, &vh->mb);
+	struct hist *h = &vh->hist;
+	memset(h, 0, sizeof *h);
+	h->n_bins = vh->mb.n;
+	h->lo = vh->mb.lo;
+	h->hi = vh->mb.hi;
+	h->count = calloc(h->n_bins, sizeof *h->count);
+	vh->sel_count = calloc(h->n_bins, sizeof *vh->sel_count);
+	if (!h->count || !vh->sel_count)
+		return ERR_NOMEM;
+	mem_bin_counts(vs->m, &vh->mb, vs_looked(vs), vs->n_sel ? &vs->sel : NULL, h->count,
+		       vs->n_sel ? vh->sel_count : NULL);
+	for (uint32_t b = 0; b < h->n_bins; b++) {
+		h->total += h->count[b];
+		h->peak = h->count[b] > h->peak ? h->count[b] : h->peak;
+	}
+	if (vh->cur.bin >= h->n_bins)
+		vh->cur.bin = h->n_bins - 1;
+	if (vh->cur.anchor != SAMPLES_NONE && vh->cur.anchor >= h->n_bins)
+		vh->cur.anchor = SAMPLES_NONE;
+	vh->cw = cw;
+	return 0;
 }
 
 static void
 release(struct view_hist *vh)
 {
+	free(vh->sel_count);
+	vh->sel_count = NULL;
 	hist_fini(&vh->hist);
 	activity_fini(&vh->act);
 	density_fini(&vh->den);
@@ -181,15 +233,25 @@ hist_prepare(struct view *v, int w, int h)
 		snprintf(vh->error, sizeof vh->error, "too small");
 		return;
 	}
-	struct hist_select sel;
-	view_scope_select(v, vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope, &sel);
+	/* what the histogram depends on: the samples' attribute and sets, or
+	 * the trace's kind, scope and region */
+	struct hist_select sel = { .part = TRACE_NONE };
 	uint32_t region = TRACE_NONE;
-	if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
-	    analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE)
-		region = analysis_lop_region(v->a, v->sel_lop);
-	uint64_t key[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
-			     (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
-			     (uint64_t)sel.no_startup };
+	uint64_t key[11];
+	if (vh->samples) {
+		struct view_samples *vs = v->smp;
+		uint64_t k[11] = { vs->attr, vs->version, (uint64_t)cw, (uint64_t)ch };
+		memcpy(key, k, sizeof key);
+	} else {
+		view_scope_select(v, vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope, &sel);
+		if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
+		    analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE)
+			region = analysis_lop_region(v->a, v->sel_lop);
+		uint64_t k[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
+				   (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
+				   (uint64_t)sel.no_startup };
+		memcpy(key, k, sizeof key);
+	}
 	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0) {
 		vh->sel_bin = selected_bin(v, &vh->sel_val);
 		return;
@@ -197,7 +259,7 @@ hist_prepare(struct view *v, int w, int h)
 	release(vh);
 	vh->region = region;
 	vh->error[0] = 0;
-	if (compute(v, &sel, cw, ch)) {
+	if (vh->samples ? compute_samples(v, cw) : compute(v, &sel, cw, ch)) {
 		snprintf(vh->error, sizeof vh->error, "out of memory");
 		return;
 	}
@@ -212,6 +274,17 @@ static void
 hist_title(struct view *v, char *buf, size_t n)
 {
 	struct view_hist *vh = v->hist;
+	if (vh->samples) {
+		struct view_samples *vs = v->smp;
+		char a[32], b[32];
+		if (vs->n_sel)
+			snprintf(buf, n, "histogram \u00b7 %s \u00b7 %s selected of %s", samples_attr(vs->s, vs->attr)->name,
+				 fmt_count(vs->n_sel, a, sizeof a), fmt_count(vs->n_fpicks ? vs->n_filter : vs->n, b, sizeof b));
+		else
+			snprintf(buf, n, "histogram \u00b7 %s \u00b7 %s samples", samples_attr(vs->s, vs->attr)->name,
+				 fmt_count(vs->n_fpicks ? vs->n_filter : vs->n, b, sizeof b));
+		return;
+	}
 	const char *scope = view_scope_name(vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope);
 	/* "what · scope": the generic drawer drops the scope when narrow */
 	if (vh->kind == HK_DURATION)
@@ -228,8 +301,10 @@ hist_title(struct view *v, char *buf, size_t n)
 /* ---- drawing ------------------------------------------------------------ */
 
 static const char *
-bin_label(const struct view_hist *vh, double x, char *buf, size_t n)
+bin_label(const struct view *v, const struct view_hist *vh, double x, char *buf, size_t n)
 {
+	if (vh->samples)
+		return vs_value(v->smp, v->smp->attr, x, buf, n);
 	return vh->kind == HK_MSGSIZE ? fmt_bytes(x, buf, n) : fmt_seconds(x, buf, n);
 }
 
@@ -261,6 +336,8 @@ selected_bin(const struct view *v, double *val)
 	const struct view_hist *vh = v->hist;
 	const struct hist *h = &vh->hist;
 	uint32_t l = v->sel_lop;
+	if (vh->samples)
+		return -1;
 	struct hist_select sel;
 	view_scope_select(v, vh->scope, &sel);
 	if (l == TRACE_NONE || vh->kind > HK_DURATION || !view_scope_has(v, &sel, l))
@@ -286,15 +363,61 @@ selected_bin(const struct view *v, double *val)
 	return -1;
 }
 
+/* Samples: the bin under chart column c of cw (bins stretch to fill the
+ * chart), and a bin's value for labels (its value when bins are one per
+ * value, else its low edge). */
+static uint32_t
+col_bin(const struct view_hist *vh, int c, int cw)
+{
+	uint32_t n = vh->hist.n_bins;
+	return vh->samples && cw > 0 ? (uint32_t)((uint64_t)c * n / (uint32_t)cw) : (uint32_t)c;
+}
+
+static double
+bin_value(const struct view_hist *vh, uint32_t b)
+{
+	return vh->mb.per_value ? vh->mb.lo + b + 0.5 : mem_bin_edge(&vh->mb, b);
+}
+
+static void
+samples_header(struct view *v, struct grid *row)
+{
+	const struct view_hist *vh = v->hist;
+	struct view_samples *vs = v->smp;
+	char a[48], b[48];
+	uint32_t lo = vh->cur.bin, hi = vh->cur.bin;
+	if (vh->cur.anchor != SAMPLES_NONE) {
+		lo = vh->cur.anchor < lo ? vh->cur.anchor : lo;
+		hi = vh->cur.anchor > hi ? vh->cur.anchor : hi;
+	}
+	uint64_t all = 0, sel = 0;
+	for (uint32_t k = lo; k <= hi && k < vh->hist.n_bins; k++) {
+		all += vh->hist.count[k];
+		sel += vh->sel_count[k];
+	}
+	vs_value(vs, vs->attr, bin_value(vh, lo), a, sizeof a);
+	vs_value(vs, vs->attr, vh->mb.per_value ? bin_value(vh, hi) : mem_bin_edge(&vh->mb, hi + 1), b, sizeof b);
+	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s%s%s: %llu", vh->cur.anchor != SAMPLES_NONE ? "range" : "cursor",
+			    a, lo != hi ? "\u2013" : "", lo != hi ? b : "", (unsigned long long)all);
+	if (vs->n_sel)
+		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, " (%llu selected)", (unsigned long long)sel);
+	if (row->w - x > 16)
+		grid_printf(row, row->w - 12, 0, 12, ST_DIM, "%12s", vh->lin_counts ? "linear" : "log counts");
+}
+
 static void
 hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 {
 	const struct view_hist *vh = v->hist;
 	const struct hist *h = &vh->hist;
-	int lw = label_w(vh);
+	int lw = label_w(vh), cw = row->w - lw;
 	char a[48], b[48];
 	double sv = vh->sel_val;
 	int sb = vh->sel_bin;
+	if (y == 0 && vh->samples) {
+		samples_header(v, row);
+		return;
+	}
 	if (y == 0) {
 		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
 		if (h->zero)
@@ -318,32 +441,59 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 		else if (r == ch - 1)
 			grid_text(row, 0, 0, lw - 1, ST_LABEL, "1");
 		grid_put(row, lw - 1, 0, 0x2502, ST_DIM);
-		for (uint32_t i = 0; i < h->n_bins && lw + (int)i < row->w; i++) {
+		int ncol = vh->samples ? cw : (int)h->n_bins;
+		uint32_t rlo = vh->cur.bin, rhi = vh->cur.bin;
+		if (vh->cur.anchor != SAMPLES_NONE) {
+			rlo = vh->cur.anchor < rlo ? vh->cur.anchor : rlo;
+			rhi = vh->cur.anchor > rhi ? vh->cur.anchor : rhi;
+		}
+		int has_sel = vh->samples && v->smp->n_sel;
+		for (int c = 0; c < ncol && lw + c < row->w; c++) {
+			uint32_t i = col_bin(vh, c, cw);
+			if (i >= h->n_bins)
+				break;
+			if (vh->samples && i >= rlo && i <= rhi) {
+				if (vh->cur.anchor != SAMPLES_NONE)
+					grid_mark(row, lw + c, 0, 1, 1, MARK_ALT);
+				if (yb == 0 && i == vh->cur.bin)
+					grid_mark(row, lw + c, 0, 1, 1, MARK_SEL);
+			}
 			long e = bar_eighths(vh, h->count[i], ch) - (long)yb * 8;
+			long es = has_sel ? bar_eighths(vh, vh->sel_count[i], ch) - (long)yb * 8 : 0;
+			if (es > 0) {               /* the selection, inside the distribution */
+				grid_put(row, lw + c, 0, eighth_glyph(es), ST_EMPH);
+				continue;
+			}
 			if (e <= 0)
 				continue;
-			int style = vh->kind <= HK_DIFF ? ST_HEAT0 + (int)(i * GRID_HEAT_LEVELS / h->n_bins) : ST_EMPH;
-			grid_put(row, lw + (int)i, 0, eighth_glyph(e), style);
+			int style = has_sel ? ST_DIM : vh->samples ? ST_HEAT3 : vh->kind <= HK_DIFF
+				? ST_HEAT0 + (int)(i * GRID_HEAT_LEVELS / h->n_bins) : ST_EMPH;
+			grid_put(row, lw + c, 0, has_sel ? (e >= 8 ? 0x2591 : eighth_glyph(e)) : eighth_glyph(e), style);
 			if ((int)i == sb)
-				row->cells[lw + (int)i].mark |= MARK_SEL;
+				row->cells[lw + c].mark |= MARK_SEL;
 		}
 		return;
 	}
 	/* x labels: low edge, middle, high edge */
 	if (h->total == h->zero) {
-		grid_text(row, lw, 0, row->w - lw, ST_DIM, "no positive values");
+		grid_text(row, lw, 0, row->w - lw, ST_DIM, vh->samples ? "no values" : "no positive values");
 		return;
 	}
-	int cw = row->w - lw;
-	bin_label(vh, h->lo, a, sizeof a);
+	double xlo = h->lo, xmid = hist_edge(h, h->n_bins / 2), xhi = h->hi;
+	if (vh->samples) {
+		xlo = bin_value(vh, 0);
+		xmid = bin_value(vh, col_bin(vh, cw / 2, cw));
+		xhi = vh->mb.per_value ? bin_value(vh, h->n_bins - 1) : vh->mb.hi;
+	}
+	bin_label(v, vh, xlo, a, sizeof a);
 	grid_text(row, lw, 0, cw, ST_LABEL, a);
-	bin_label(vh, hist_edge(h, h->n_bins / 2), b, sizeof b);
+	bin_label(v, vh, xmid, b, sizeof b);
 	int bw = grid_text_width(b), mid = lw + cw / 2 - bw / 2, end = lw + grid_text_width(a);
 	if (mid > end + 1) {
 		grid_text(row, mid, 0, bw, ST_LABEL, b);
 		end = mid + bw;
 	}
-	bin_label(vh, h->hi, b, sizeof b);
+	bin_label(v, vh, xhi, b, sizeof b);
 	bw = grid_text_width(b);
 	if (row->w - bw > end + 1)
 		grid_text(row, row->w - bw, 0, bw, ST_LABEL, b);
@@ -497,10 +647,32 @@ hist_row(struct view *v, int y, struct grid *row)
 	}
 }
 
+/* Samples: the cursor and range of bins, and selecting them. */
+static int
+samples_request(struct view *v, enum action act)
+{
+	struct view_hist *vh = v->hist;
+	uint32_t n = vh->hist.n_bins ? vh->hist.n_bins : 1;
+	if (vs_cursor_action(v, &vh->cur, vh->valid ? &vh->mb : NULL, act))
+		return 1;
+	switch (act) {
+	case ACT_MOVE_LEFT: vh->cur.bin = vh->cur.bin ? vh->cur.bin - 1 : 0; return 1;
+	case ACT_MOVE_RIGHT: vh->cur.bin = vh->cur.bin + 1 < n ? vh->cur.bin + 1 : n - 1; return 1;
+	case ACT_PAGE_LEFT: vh->cur.bin = vh->cur.bin > 8 ? vh->cur.bin - 8 : 0; return 1;
+	case ACT_PAGE_RIGHT: vh->cur.bin = vh->cur.bin + 8 < n ? vh->cur.bin + 8 : n - 1; return 1;
+	case ACT_FIRST_STEP: vh->cur.bin = 0; return 1;
+	case ACT_LAST_STEP: vh->cur.bin = n - 1; return 1;
+	case ACT_PANE_METRIC: vh->lin_counts = !vh->lin_counts; return 1;
+	default: return 0;
+	}
+}
+
 static int
 hist_request(struct view *v, enum action act)
 {
 	struct view_hist *vh = v->hist;
+	if (vh->samples)
+		return samples_request(v, act);
 	switch (act) {
 	case ACT_PANE_MODE:
 		vh->kind = (enum hist_kind)((vh->kind + 1) % HK_COUNT);

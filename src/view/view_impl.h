@@ -17,9 +17,12 @@
 #include "view_cluster.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
- * PANE_TOPO and PANE_HIST share one place on the screen (v->side). */
+ * PANE_TOPO and PANE_HIST share one place on the screen (v->side).
+ * PANE_OFFENDERS to PANE_CLUSTERS show sample sets only (view_samples.h);
+ * a samples session shows them with PANE_TOPO and PANE_HIST. */
 enum pane_id {
 	PANE_GRID, PANE_OVERVIEW, PANE_TIMELINE, PANE_DETAILS, PANE_TOPO, PANE_HIST,
+	PANE_OFFENDERS, PANE_PHIST, PANE_SCORES, PANE_CLUSTERS,
 	PANE_HELP, PANE_COUNT
 };
 
@@ -63,6 +66,10 @@ extern const struct view_ops view_details_ops;
 extern const struct view_ops view_help_ops;
 extern const struct view_ops view_topo_ops;
 extern const struct view_ops view_hist_ops;
+extern const struct view_ops view_offenders_ops;
+extern const struct view_ops view_phist_ops;
+extern const struct view_ops view_scores_ops;
+extern const struct view_ops view_mclusters_ops;
 
 enum input_mode { INPUT_NONE, INPUT_COMMAND, INPUT_SEARCH };
 
@@ -106,6 +113,7 @@ struct view {
 	const char *const *part_phase;                       /* from view_opts */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
 	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
+	struct view_samples *smp;     /* a samples session (view_samples.c); NULL for a trace */
 
 	/* selection (fine coordinates) and window, in ranks and steps */
 	uint32_t sel_rank, sel_step;
@@ -197,6 +205,12 @@ void view_set_message(struct view *v, int error, const char *fmt, ...)
 const struct view_ops *view_pane_ops(int id);
 /* Shortens a pane title of " · "-separated parts to max columns. */
 void view_fit_title(char *title, int max);
+/* The pane called name, or -1. */
+int view_pane_find(const char *name);
+/* view_render's loop: draws, applies keys (a script parsed from ro), writes. */
+int view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out,
+		    struct view_render_stats *st, struct err *e);
+
 
 /* view_nav.c: selection and window */
 void view_select_update(struct view *v);
@@ -242,13 +256,17 @@ struct view_cmd_info {
 extern const struct view_cmd_info view_cmds[];
 extern const size_t view_n_cmds;
 void view_input_key(struct view *v, uint32_t key);
+/* Splits a command line into at most max words (copied into buf; the
+ * rest NULL); returns how many. */
+int view_words(const char *cmd, char *buf, size_t size, char **words, int max);
 void view_command(struct view *v, const char *cmd);
 /* view_search.c: the next (dir 1) or previous match of v->search;
  * reset forgets the matches (the pattern changed). */
 void view_search_step(struct view *v, int dir);
 void view_search_reset(struct view *v);
 
-/* view_topo.c: the topology pane. create copies the paths of o;
+/* view_topo.c: the topology pane. create copies the paths of o (NULL in
+ * a samples session: the pane shows the samples' hardware);
  * highlight says whether the grid marks a rank (the topology pane is
  * shown and the object selected there, not the root, holds it). */
 int view_topo_create(struct view *v, const struct view_opts *o);
@@ -265,6 +283,22 @@ void view_scope_select(const struct view *v, int scope, struct hist_select *sel)
 const char *view_scope_name(int scope);
 /* 1 if lop is in sel (hist.h's struct hist_select). */
 int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop);
+
+/* view_samples.c: a samples session (view_samples.h inside) */
+void view_samples_destroy(struct view_samples *vs);
+/* view_draw's parts for a sample set: placing the panes (v->pane,
+ * v->shown, v->tiny), the status line and the footer's legend (on its
+ * last row, when no command line or message takes it). */
+void view_samples_layout(struct view *v, int w, int h);
+void view_samples_status(struct view *v, struct grid *g);
+void view_samples_legend(struct view *v, struct grid *g);
+/* Handles an action in a samples session: 1 when done, 0 for the
+ * generic ones view_action handles (quit, help, close, redraw, panes,
+ * command line). */
+int view_samples_action(struct view *v, enum action act);
+void view_samples_command(struct view *v, const char *cmd);
+/* The help overlay's lines for a sample set (into v->help). */
+void view_samples_help(struct view *v);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);

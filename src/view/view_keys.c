@@ -131,8 +131,15 @@ md_code(FILE *out, const char *keys)
 		while (n && p[n - 1] == ' ')
 			n--;
 		if (n) {
+			/* a | ends the cell even inside backticks: \| keeps it */
 			int tick = memchr(p, '`', n) != NULL;
-			fprintf(out, "%s%.*s%s", tick ? "`` " : "`", (int)n, p, tick ? " ``" : "`");
+			fputs(tick ? "`` " : "`", out);
+			for (size_t i = 0; i < n; i++)
+				if (p[i] == '|')
+					fputs("\\|", out);
+				else
+					fputc(p[i], out);
+			fputs(tick ? " ``" : "`", out);
 		}
 		if (*q == ',') {
 			fputs(", ", out);

@@ -9,9 +9,17 @@
  *
  * Bars and shades are relative to the hottest object of the same depth.
  * The selected object's ranks are marked in the grid; the objects the
- * selected rank runs on carry a dot. */
+ * selected rank runs on carry a dot.
+ *
+ * The numbers come from one of two providers: the ranks of a trace (a
+ * per-rank metric summed over the PUs below), or, in a samples session,
+ * the samples (view_samples.h: cycles or samples per resource as MemAxes
+ * counts them, and the transactions on each object's link to its parent,
+ * drawn as a column in the tree, rows of link glyphs in the icicle and
+ * the thickness of the ring borders in the radial view). */
 #include "base/hmap.h"
 #include "view_impl.h"
+#include "view_samples.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +36,9 @@ enum { TMET_DIFF, TMET_LATENESS, TMET_HOTSPOTS, TMET_COUNT };
 static const char *const mode_names[TM_COUNT] = { "tree", "icicle", "radial" };
 static const char *const metric_names[TMET_COUNT] = {
 	"diff. lateness", "lateness", "hotspots",
+};
+static const char *const samples_metric_names[VS_TOPO_METRICS] = {
+	"cycles", "samples", "mean cycles", "issued below",
 };
 
 struct view_topo {
@@ -56,6 +67,9 @@ struct view_topo {
 	int mode, metric, scope;
 	uint64_t key[6];
 	int valid;
+	int samples;               /* the samples provider (t borrowed from them) */
+	double *link, *link_max;   /* samples: transactions to the parent; per depth */
+	double *below;             /* samples: cycles issued below, for the header's chain */
 };
 
 static char *
@@ -81,6 +95,7 @@ view_topo_create(struct view *v, const struct view_opts *o)
 	vt->synth = dup_str(o ? o->topology_synthetic : NULL);
 	if ((o && o->topology && !vt->xml) || (o && o->topology_synthetic && !vt->synth))
 		return ERR_NOMEM;
+	vt->samples = v->smp != NULL;
 	vt->place.how = o ? (enum topo_placement)o->placement : PLACE_SYSTEM_TREE;
 	vt->place.ranks_per_node = o ? o->placement_n : 0;
 	if (o && o->placement_pu && o->n_placement_pu) {
@@ -100,7 +115,8 @@ view_topo_destroy(struct view_topo *vt)
 	if (!vt)
 		return;
 	free((void *)vt->place.pu);
-	topo_destroy(vt->t);
+	if (!vt->samples)
+		topo_destroy(vt->t);
 	free(vt->xml);
 	free(vt->synth);
 	free(vt->pu_of);
@@ -109,10 +125,39 @@ view_topo_destroy(struct view_topo *vt)
 	free(vt->depth_max);
 	free(vt->collapsed);
 	free(vt->line);
+	free(vt->link);
+	free(vt->link_max);
+	free(vt->below);
 	free(vt);
 }
 
 /* ---- loading and computing -------------------------------------------- */
+
+/* Arrays sized by the topology, for either provider. */
+static int
+alloc_arrays(struct view_topo *vt, uint32_t n_ranks, struct err *e)
+{
+	vt->obj = topo_objs(vt->t, &vt->n_obj);
+	topo_pu_objs(vt->t, &vt->n_pu);
+	vt->n_ranks = n_ranks;
+	for (uint32_t i = 0; i < vt->n_obj; i++)
+		if (vt->obj[i].depth > vt->max_depth)
+			vt->max_depth = vt->obj[i].depth;
+	vt->per_rank = calloc(n_ranks ? n_ranks : 1, sizeof *vt->per_rank);
+	vt->per_obj = calloc(vt->n_obj, sizeof *vt->per_obj);
+	vt->depth_max = calloc(vt->max_depth + 1, sizeof *vt->depth_max);
+	vt->collapsed = calloc(vt->n_obj, 1);
+	vt->line = calloc(vt->n_obj, sizeof *vt->line);
+	if (vt->samples) {
+		vt->link = calloc(vt->n_obj, sizeof *vt->link);
+		vt->link_max = calloc(vt->max_depth + 1, sizeof *vt->link_max);
+		vt->below = calloc(vt->n_obj, sizeof *vt->below);
+	}
+	if (!vt->per_rank || !vt->per_obj || !vt->depth_max || !vt->collapsed || !vt->line ||
+	    (vt->samples && (!vt->link || !vt->link_max || !vt->below)))
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
 
 /* Does the trace name nodes, none of them this machine? Then this
  * machine's hardware says nothing about where the ranks ran. Names match
@@ -152,6 +197,10 @@ static int
 load_topo(struct view *v, struct err *e)
 {
 	struct view_topo *vt = v->topo;
+	if (vt->samples) {
+		vt->t = (struct topo *)samples_topo(v->smp->s);
+		return alloc_arrays(vt, 0, e);
+	}
 	struct topo *node = NULL;
 	if (!vt->xml && !vt->synth && ran_elsewhere(v)) {
 		int rc = topo_system_tree(v->t, &vt->t, e);
@@ -213,26 +262,35 @@ place_and_size(struct view *v, struct err *e)
 	int rc;
 	if ((rc = topo_place(vt->t, v->t, &vt->place, &vt->pu_of, e)))
 		return rc;
-	vt->obj = topo_objs(vt->t, &vt->n_obj);
-	topo_pu_objs(vt->t, &vt->n_pu);
-	vt->n_ranks = ntl;
-	for (uint32_t i = 0; i < vt->n_obj; i++)
-		if (vt->obj[i].depth > vt->max_depth)
-			vt->max_depth = vt->obj[i].depth;
-	vt->per_rank = calloc(ntl ? ntl : 1, sizeof *vt->per_rank);
-	vt->per_obj = calloc(vt->n_obj, sizeof *vt->per_obj);
-	vt->depth_max = calloc(vt->max_depth + 1, sizeof *vt->depth_max);
-	vt->collapsed = calloc(vt->n_obj, 1);
-	vt->line = calloc(vt->n_obj, sizeof *vt->line);
-	if (!vt->per_rank || !vt->per_obj || !vt->depth_max || !vt->collapsed || !vt->line)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	return 0;
+	return alloc_arrays(vt, ntl, e);
+}
+
+/* The largest value of each depth, for shades and bars. */
+static void
+depth_maxima(struct view_topo *vt)
+{
+	memset(vt->depth_max, 0, (vt->max_depth + 1) * sizeof *vt->depth_max);
+	if (vt->link_max)
+		memset(vt->link_max, 0, (vt->max_depth + 1) * sizeof *vt->link_max);
+	for (uint32_t i = 0; i < vt->n_obj; i++) {
+		double *m = &vt->depth_max[vt->obj[i].depth];
+		*m = vt->per_obj[i] > *m ? vt->per_obj[i] : *m;
+		if (vt->link) {
+			double *l = &vt->link_max[vt->obj[i].depth];
+			*l = vt->link[i] > *l ? vt->link[i] : *l;
+		}
+	}
 }
 
 static void
 compute(struct view *v, const struct hist_select *sel)
 {
 	struct view_topo *vt = v->topo;
+	if (vt->samples) {
+		vs_topo_values(v, vt->metric, vt->per_obj, vt->link, vt->below);
+		depth_maxima(vt);
+		return;
+	}
 	memset(vt->per_rank, 0, vt->n_ranks * sizeof *vt->per_rank);
 	if (vt->metric == TMET_HOTSPOTS) {
 		uint32_t n;
@@ -255,11 +313,7 @@ compute(struct view *v, const struct hist_select *sel)
 		}
 	}
 	topo_aggregate(vt->t, vt->pu_of, vt->n_ranks, vt->per_rank, AGG_SUM, vt->per_obj);
-	memset(vt->depth_max, 0, (vt->max_depth + 1) * sizeof *vt->depth_max);
-	for (uint32_t i = 0; i < vt->n_obj; i++) {
-		double *m = &vt->depth_max[vt->obj[i].depth];
-		*m = vt->per_obj[i] > *m ? vt->per_obj[i] : *m;
-	}
+	depth_maxima(vt);
 }
 
 /* The lines of the tree: objects without a collapsed ancestor. */
@@ -355,10 +409,18 @@ topo_prepare(struct view *v, int w, int h)
 	}
 	if (vt->state < 0)
 		return;
-	struct hist_select sel;
-	view_scope_select(v, vt->scope, &sel);
-	uint64_t key[6] = { (uint64_t)vt->metric, (uint64_t)vt->scope, sel.part, sel.step_first, sel.step_end,
-			    (uint64_t)sel.no_startup };
+	struct hist_select sel = { .part = TRACE_NONE };
+	uint64_t key[6] = { (uint64_t)vt->metric, 0, 0, 0, 0, 0 };
+	if (vt->samples) {
+		key[1] = v->smp->version;
+	} else {
+		view_scope_select(v, vt->scope, &sel);
+		key[1] = (uint64_t)vt->scope;
+		key[2] = sel.part;
+		key[3] = sel.step_first;
+		key[4] = sel.step_end;
+		key[5] = (uint64_t)sel.no_startup;
+	}
 	if (!vt->valid || memcmp(key, vt->key, sizeof key)) {
 		compute(v, &sel);
 		memcpy(vt->key, key, sizeof key);
@@ -392,8 +454,12 @@ static void
 topo_title(struct view *v, char *buf, size_t n)
 {
 	struct view_topo *vt = v->topo;
-	snprintf(buf, n, "topology %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
-		 view_scope_name(vt->scope));
+	if (vt->samples)
+		snprintf(buf, n, "topology \u00b7 %s \u00b7 %s \u00b7 %s", mode_names[vt->mode],
+			 samples_metric_names[vt->metric], v->smp->n_sel ? "selection" : "all samples");
+	else
+		snprintf(buf, n, "topology %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
+			 view_scope_name(vt->scope));
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -405,10 +471,15 @@ obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n
 	switch (o->type) {
 	case TOPO_CLUSTER: snprintf(buf, n, "%s", brief ? "all" : "Cluster"); break;
 	case TOPO_NODE: snprintf(buf, n, "%s%s", brief ? "" : "Node ", topo_str(vt->t, o->name)); break;
-	case TOPO_MACHINE: snprintf(buf, n, "%s", brief ? "M" : "Machine"); break;
+	case TOPO_MACHINE:
+		snprintf(buf, n, "%s%s%s", brief ? "M" : "Machine", !brief && o->name ? " " : "",
+			 !brief && o->name ? topo_str(vt->t, o->name) : "");
+		break;
 	case TOPO_PACKAGE: snprintf(buf, n, "%s%u", brief ? "P" : "Package P#", o->os_index); break;
 	case TOPO_NUMA: snprintf(buf, n, "%s%u", brief ? "N" : "NUMANode P#", o->os_index); break;
 	case TOPO_L3: snprintf(buf, n, "%s%u", brief ? "L3." : "L3 L#", o->index); break;
+	case TOPO_L2: snprintf(buf, n, "%s%u", brief ? "L2." : "L2 L#", o->index); break;
+	case TOPO_L1: snprintf(buf, n, "%s%u", brief ? "L1." : "L1 L#", o->index); break;
 	case TOPO_CORE: snprintf(buf, n, "%s%u", brief ? "C" : "Core L#", o->index); break;
 	case TOPO_PU:
 		if (vt->system_tree)      /* a rank's own slot: os_index is the rank */
@@ -423,7 +494,11 @@ obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n
 static const char *
 value_text(const struct view_topo *vt, double x, char *buf, size_t n)
 {
-	if (vt->metric == TMET_HOTSPOTS)
+	if (vt->samples && vt->metric == VS_TOPO_MEAN)
+		snprintf(buf, n, "%.1f", x);
+	else if (vt->samples)
+		fmt_count(x, buf, n);
+	else if (vt->metric == TMET_HOTSPOTS)
 		snprintf(buf, n, "%.0f", x);
 	else
 		fmt_seconds(x, buf, n);
@@ -441,22 +516,25 @@ heat(const struct view_topo *vt, uint32_t i)
 	return l < 1 ? 1 : l > GRID_HEAT_LEVELS - 1 ? GRID_HEAT_LEVELS - 1 : l;
 }
 
-/* Header: the hottest chain from the root, so the screen says it. */
+/* Header: the hottest chain from the root, so the screen says it (with
+ * samples: by the cycles issued below each object, since a memory
+ * resource's own cycles are those it served). */
 static void
 header_row(struct view *v, struct grid *row)
 {
 	struct view_topo *vt = v->topo;
 	const uint32_t *kids = topo_children(vt->t);
+	const double *val = vt->below ? vt->below : vt->per_obj;
 	char buf[64];
-	int x = grid_text(row, 0, 0, row->w, ST_LABEL, "hottest:");
+	int x = grid_text(row, 0, 0, row->w, ST_LABEL, vt->below ? "most cycles under:" : "hottest:");
 	for (uint32_t i = 0; vt->obj[i].n_children;) {
 		uint32_t best = TRACE_NONE;
 		for (uint32_t k = 0; k < vt->obj[i].n_children; k++) {
 			uint32_t c = kids[vt->obj[i].first_child + k];
-			if (best == TRACE_NONE || vt->per_obj[c] > vt->per_obj[best])
+			if (best == TRACE_NONE || val[c] > val[best])
 				best = c;
 		}
-		if (best == TRACE_NONE || vt->per_obj[best] <= 0) {
+		if (best == TRACE_NONE || val[best] <= 0) {
 			if (i == 0)
 				grid_text(row, x, 0, row->w - x, ST_DIM, " none");
 			break;
@@ -466,6 +544,19 @@ header_row(struct view *v, struct grid *row)
 		i = best;
 	}
 }
+
+/* A link's traffic relative to the busiest link of its depth: 0 none,
+ * 1 light, 2 medium, 3 heavy. */
+static int
+link_level(const struct view_topo *vt, uint32_t i)
+{
+	double m = vt->link ? vt->link_max[vt->obj[i].depth] : 0, x = vt->link ? vt->link[i] : 0;
+	if (m <= 0 || x <= 0)
+		return 0;
+	return x * 3 > 2 * m ? 3 : x * 3 > m ? 2 : 1;
+}
+
+static const uint32_t link_glyph[4] = { ' ', 0x2506, 0x2502, 0x2503 };   /* ┆ │ ┃ */
 
 static void
 tree_row(struct view *v, int y, struct grid *row)
@@ -478,7 +569,10 @@ tree_row(struct view *v, int y, struct grid *row)
 	const struct topo_obj *o = &vt->obj[i];
 	char buf[96], val[32];
 	int vw = 10, bw = row->w >= 60 ? 20 : row->w >= 40 ? 10 : 0;
-	int nw = row->w - bw - vw - 1;
+	int tw = vt->link && row->w >= 34 ? 8 : 0;      /* samples: the link's traffic */
+	int nw = row->w - bw - vw - tw - 1;
+	if (vt->samples && bw == 10 && row->w < 46)
+		bw = 6, nw += 4;
 	if (holds_rank(vt, i, v->sel_rank))
 		grid_put(row, 0, 0, 0x2022, ST_EMPH);     /* the selected rank runs here */
 	int x = 1 + 2 * o->depth;
@@ -503,6 +597,12 @@ tree_row(struct view *v, int y, struct grid *row)
 		for (int k = 0; k < bw; k++)
 			grid_put(row, nw + k, 0, k < cells ? 0x2588 : 0x00b7, k < cells ? ST_HEAT0 + lvl : ST_DIM);
 	}
+	if (tw && o->parent != TRACE_NONE && vt->link[i] > 0) {
+		char lk[32];
+		int st = ST_HEAT0 + 2 * link_level(vt, i) + 1;
+		grid_put(row, nw + bw + 1, 0, 0x2191, st);       /* ↑ transactions to the parent */
+		grid_printf(row, nw + bw + 2, 0, tw - 2, st, "%6s", fmt_count(vt->link[i], lk, sizeof lk));
+	}
 	value_text(vt, vt->per_obj[i], val, sizeof val);
 	grid_printf(row, row->w - vw, 0, vw, lvl ? ST_HEAT0 + lvl : ST_DIM, "%*s", vw, val);
 }
@@ -521,23 +621,51 @@ static const uint32_t shade[GRID_HEAT_LEVELS] = {
 	' ', 0x2591, 0x2591, 0x2592, 0x2592, 0x2593, 0x2593, 0x2588,
 };
 
+/* A row of link glyphs: under each object of depth d, the weight of
+ * its link to the parent. */
+static void
+link_row(const struct view_topo *vt, uint32_t d, struct grid *row)
+{
+	uint32_t W = (uint32_t)row->w;
+	for (uint32_t i = 0; i < vt->n_obj; i++) {
+		const struct topo_obj *o = &vt->obj[i];
+		if (o->depth != d || !o->pu_count)
+			continue;
+		uint32_t x0 = (uint32_t)((uint64_t)o->pu_first * W / vt->n_pu);
+		uint32_t x1 = (uint32_t)((uint64_t)(o->pu_first + o->pu_count) * W / vt->n_pu);
+		int l = link_level(vt, i);
+		if (x1 > x0 && l)
+			grid_put(row, (int)(x0 + (x1 - x0) / 2), 0, link_glyph[l], ST_HEAT0 + 2 * l + 1);
+	}
+}
+
 static void
 icicle_row(struct view *v, int y, struct grid *row)
 {
 	struct view_topo *vt = v->topo;
 	char buf[64], val[32];
-	if ((uint32_t)y > vt->max_depth) {
-		if ((uint32_t)y == vt->max_depth + 2) {
+	/* samples: rows of links between the depths when they fit */
+	int links = vt->link && vt->rows >= 2 * (int)vt->max_depth + 3;
+	int depth_rows = links ? 2 * (int)vt->max_depth + 1 : (int)vt->max_depth + 1;
+	if (y >= depth_rows) {
+		if (y == depth_rows + 1) {
 			obj_label(vt, vt->sel, 0, buf, sizeof buf);
 			value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
-			grid_printf(row, 0, 0, row->w, ST_NORMAL, "selected %s: %s", buf, val);
+			int x = grid_printf(row, 0, 0, row->w, ST_NORMAL, "selected %s: %s", buf, val);
+			if (vt->link && vt->obj[vt->sel].parent != TRACE_NONE)
+				grid_printf(row, x, 0, row->w - x, ST_NORMAL, ", \u2191 %s", fmt_count(vt->link[vt->sel], val, sizeof val));
 		}
 		return;
 	}
+	if (links && y % 2) {
+		link_row(vt, (uint32_t)(y + 1) / 2, row);
+		return;
+	}
+	uint32_t d = links ? (uint32_t)y / 2 : (uint32_t)y;
 	uint32_t W = (uint32_t)row->w, sel_pu = v->sel_rank < vt->n_ranks ? vt->pu_of[v->sel_rank] : TRACE_NONE;
 	for (uint32_t i = 0; i < vt->n_obj; i++) {
 		const struct topo_obj *o = &vt->obj[i];
-		if (o->depth != (uint32_t)y)
+		if (o->depth != d)
 			continue;
 		uint32_t x0 = (uint32_t)((uint64_t)o->pu_first * W / vt->n_pu);
 		uint32_t x1 = (uint32_t)((uint64_t)(o->pu_first + o->pu_count) * W / vt->n_pu);
@@ -673,7 +801,12 @@ radial_row(struct view *v, int y, struct grid *row)
 				if (dy == 1 && dx == 0)
 					centre = i;
 				double m = vt->depth_max[d], ratio = m > 0 ? vt->per_obj[i] / m : 0;
-				int edge = r - d * ring > ring - 1 ||
+				/* the ring's outer border; with samples, as thick as the
+				 * traffic on the links out of it (the children's) */
+				double border = 1;
+				if (vt->link && d < vt->max_depth)
+					border += link_level(vt, obj_at(vt, f, d + 1));
+				int edge = r - d * ring > ring - border ||
 					(r > 1 && obj_at(vt, fe, d) != i);     /* sector and ring borders */
 				int X = 2 * x + dx, Y = 4 * y + dy;
 				if (edge || ratio * 16 > bayer[Y & 3][X & 3] + 0.5)
@@ -777,12 +910,21 @@ topo_request(struct view *v, enum action act)
 	struct view_topo *vt = v->topo;
 	switch (act) {
 	case ACT_PANE_MODE: vt->mode = (vt->mode + 1) % TM_COUNT; return 1;
-	case ACT_PANE_METRIC: vt->metric = (vt->metric + 1) % TMET_COUNT; return 1;
-	case ACT_PANE_SCOPE: vt->scope = (vt->scope + 1) % SCOPE_COUNT; return 1;
+	case ACT_PANE_METRIC: vt->metric = (vt->metric + 1) % (vt->samples ? VS_TOPO_METRICS : TMET_COUNT); return 1;
+	case ACT_PANE_SCOPE:
+		if (vt->samples)
+			return 0;
+		vt->scope = (vt->scope + 1) % SCOPE_COUNT;
+		return 1;
 	default: break;
 	}
 	if (vt->state != 1)
 		return 0;
+	if (vt->samples && vs_op_of(act) >= 0) {     /* the samples this object counts */
+		struct mem_pick p = { .kind = MEM_PICK_OBJECT, .id = vt->sel };
+		vs_pick(v, &p, (enum mem_op)vs_op_of(act));
+		return 1;
+	}
 	if (vt->mode == TM_TREE) {
 		int done = tree_move(vt, act);
 		build_lines(vt);
