@@ -42,7 +42,8 @@ region_names(struct view *v, size_t *n)
 
 /* Tab in a prompt: command names for the first word of a : line, then
  * what the command takes (metric names, off/on, region names); region
- * names in the / prompt. Several matches are listed above the prompt. */
+ * names in the / prompt; a sample set's own commands and what they take.
+ * Several matches are listed above the prompt. */
 static void
 complete(struct view *v, struct prompt *p)
 {
@@ -54,7 +55,10 @@ complete(struct view *v, struct prompt *p)
 	size_t ws = prompt_word_start(p);
 	char first[32] = "";
 	sscanf(p->buf, "%31s", first);
-	if (v->input == INPUT_SEARCH || (ws > 0 && !strcmp(first, "search"))) {
+	if (v->smp) {                 /* a sample set's commands (it has no search) */
+		n = view_samples_complete(v, ws == 0 ? NULL : first, names, sizeof names / sizeof names[0], &space);
+		cand = n ? names : NULL;
+	} else if (v->input == INPUT_SEARCH || (ws > 0 && !strcmp(first, "search"))) {
 		cand = regions = region_names(v, &n);
 	} else if (ws == 0) {
 		for (size_t i = 0; i < view_n_cmds && i < sizeof names / sizeof names[0]; i++)

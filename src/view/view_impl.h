@@ -297,6 +297,11 @@ void view_samples_legend(struct view *v, struct grid *g);
  * command line). */
 int view_samples_action(struct view *v, enum action act);
 void view_samples_command(struct view *v, const char *cmd);
+/* Tab completion in a sample set's command line: the commands (first
+ * NULL: the first word), or what command first takes; at most max into
+ * cand, *space when a space follows a completed word. Returns how many. */
+size_t view_samples_complete(const struct view *v, const char *first, const char **cand, size_t max,
+			     int *space);
 /* The help overlay's lines for a sample set (into v->help). */
 void view_samples_help(struct view *v);
 

@@ -669,6 +669,39 @@ view_samples_command(struct view *v, const char *cmd)
 	}
 }
 
+/* Tab in a sample set's command line: its commands, then what the
+ * command takes. */
+size_t
+view_samples_complete(const struct view *v, const char *first, const char **cand, size_t max, int *space)
+{
+	static const char *const cmds[] = {
+		"attribute", "metric", "depth", "windows", "window", "clusters", "clear", "filter", "save",
+		"help", "quit",
+	};
+	static const char *const metrics[] = { "latency", "imbalance" };
+	const struct view_samples *vs = v->smp;
+	size_t n = 0;
+	*space = 0;
+	if (!first) {
+		for (size_t i = 0; i < sizeof cmds / sizeof cmds[0] && n < max; i++)
+			cand[n++] = cmds[i];
+		*space = 1;
+	} else if (!strcmp(first, "attribute") || !strcmp(first, "attr") || !strcmp(first, "a")) {
+		for (uint32_t a = 0; a < samples_attr_count(vs->s) && n < max; a++)
+			cand[n++] = samples_attr(vs->s, a)->name;
+	} else if (!strcmp(first, "metric") || !strcmp(first, "m")) {
+		for (size_t i = 0; i < sizeof metrics / sizeof metrics[0] && n < max; i++)
+			cand[n++] = metrics[i];
+	} else if (!strcmp(first, "depth")) {
+		for (int t = 0; t < TOPO_TYPE_COUNT && n < max; t++)
+			if (strcmp(mem_depth_name((enum topo_type)t), "?") && topo_count(vs->t, (enum topo_type)t))
+				cand[n++] = mem_depth_name((enum topo_type)t);
+	} else if (!strcmp(first, "filter")) {
+		cand[n++] = "off";
+	}
+	return n;
+}
+
 /* ---- help ---- */
 
 static void
