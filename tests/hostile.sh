@@ -199,13 +199,43 @@ expect "a key map with escapes" 2 "esc.keys:1:1: .*'q\?\]0;x\?'" -- render --key
 printf 'structure:\n  l\033[2Jeap: 1\n' >"$tmp/esc.yaml"
 expect "a configuration key with escapes" 2 "esc.yaml:2:4: control characters are not allowed \(0x1b\)" -- config --config "$tmp/esc.yaml"
 
+# a sample set (issue 14) under the same rule: a data symbol and a column
+# named with escapes, in every output and in a message naming the columns
+cp -r "$root/traces/samples/toy" "$tmp/sset"
+python3 -c 'import sys
+p = sys.argv[1] + "/data/samples.csv"
+s = open(p).read().replace("\nd,", "\n\"d\x1b[2J\x1b]0;x\x07\",").replace("zidx\n", "z\x1b[2Jidx\n", 1)
+open(p, "w").write(s)' "$tmp/sset"
+for a in "samples --format text" "samples --format csv --table symbols" "samples --format json" \
+	"samples --attribute nope" "render --size 120x40"; do
+	# shellcheck disable=SC2086
+	"$skein" $a "$tmp/sset" >"$tmp/out" 2>"$tmp/err"
+	if tr -d '\n\t' <"$tmp/out" | LC_ALL=C grep -q '[[:cntrl:]]' || LC_ALL=C grep -q '[[:cntrl:]]' "$tmp/err"; then
+		bad "$a on a sample set: control characters from its files reach the terminal"
+	else
+		ok
+	fi
+done
+"$skein" samples --format text "$tmp/sset" | grep -q '  d?\[2J?\]0;x?$' && ok || bad "samples shows a symbol's escapes as '?'"
+# FIFOs where a sample set's files belong: refused at once
+mkdir -p "$tmp/fifo-set/data" "$tmp/fifo-hw/data"
+cp "$root/traces/samples/toy/hardware.xml" "$tmp/fifo-set/" && mkfifo "$tmp/fifo-set/data/samples.csv"
+cp "$root/traces/samples/toy/data/samples.csv" "$tmp/fifo-hw/data/" && mkfifo "$tmp/fifo-hw/hardware.xml"
+expect "a FIFO as the samples" 1 'fifo-set: no data/samples.out or data/samples.csv' 5 -- samples --format text "$tmp/fifo-set"
+expect "a FIFO as the hardware" 1 'fifo-hw: no hardware.xml' 5 -- samples --format text "$tmp/fifo-hw"
+mkfifo "$tmp/save.fifo"
+timeout 10 "$skein" render "$root/traces/samples/toy" --size 120x24 --keys ":save $tmp/save.fifo<Enter>" |
+	grep -q "cannot save $tmp/save.fifo: No such device or address" && ok || bad ":save to a FIFO from a sample set"
+
 # ---- 6. exit codes and messages
 printf '<?xml version="1.0"?>\n<topology version="2.0">\n<object type="Machine" os_index="0" cpuset="0x1"><object type="PU" os_index="0" cpuset="0xzz"/></object></topology>\n' >"$tmp/crash.xml"
 expect "an XML topology that crashes libhwloc" 2 'crash.xml: hwloc [0-9.]+ crashed reading the topology' -- render --topology "$tmp/crash.xml" "$tmp/plain"
 printf 'garbage' >"$tmp/garbage.xml"
 expect "a garbage XML topology" 2 'garbage.xml: not an hwloc XML topology' -- render --topology "$tmp/garbage.xml" "$tmp/plain"
 expect "a missing XML topology" 2 '/none.xml: No such file or directory' -- render --topology "$tmp/none.xml" "$tmp/plain"
-for a in "--help" "--version" "config" "keys" "info $tmp/plain" "analyze -f json $tmp/plain" "render --size 80x12 $tmp/plain"; do
+for a in "--help" "--version" "config" "keys" "info $tmp/plain" "analyze -f json $tmp/plain" "render --size 80x12 $tmp/plain" \
+	"samples --format text $root/traces/samples/toy" "samples --format csv --table lines $root/traces/samples/toy" \
+	"render --size 80x24 $root/traces/samples/toy"; do
 	# shellcheck disable=SC2086
 	"$skein" $a >/dev/full 2>"$tmp/err"
 	got=$?

@@ -87,6 +87,10 @@ struct view_render_opts;
 struct explore_opts;
 int cli_samples_explore(struct cli *c, const struct explore_opts *eo);
 int cli_samples_render(struct cli *c, const struct view_render_opts *ro);
+/* :save FILE for either explorer: cfg dumped to FILE (~/ is the home
+ * directory; a FIFO without a reader is an error, not a hang). Returns
+ * 0, or an error with "cannot save FILE: REASON" in e. */
+int cli_save_config(const struct config *cfg, const char *arg, struct err *e);
 /* "runs/stencil/traces.otf2" -> "stencil/traces.otf2": the status line's name. */
 void cli_trace_label(const char *path, char *buf, size_t n);
 /* The explorer's terminal settings (colour, glyphs, mouse) from the

@@ -59,12 +59,11 @@ resolve_options(struct cli *c, struct sset *x)
 		if (a < 0) {
 			attr_names(x->s, names, sizeof names);
 			if (c->attribute)
-				fprintf(stderr, "skein: --attribute: no attribute '%s' in these samples (they have %s)\n", attr,
-					names);
+				cli_error("--attribute: no attribute '%s' in these samples (they have %s)", attr, names);
 			else
-				fprintf(stderr, "skein: %s:%u:%u: samples.attribute: no attribute '%s' in these samples "
-					"(they have %s)\n", cs->attribute_mark.file, cs->attribute_mark.line,
-					cs->attribute_mark.column, attr, names);
+				cli_error("%s:%u:%u: samples.attribute: no attribute '%s' in these samples (they have %s)",
+					  cs->attribute_mark.file, cs->attribute_mark.line, cs->attribute_mark.column, attr,
+					  names);
 			return EXIT_USAGE;
 		}
 		st->attr = (uint32_t)a;
@@ -83,7 +82,7 @@ resolve_options(struct cli *c, struct sset *x)
 	if (st->depth == TOPO_TYPE_COUNT)
 		return cli_usage_error("--depth takes cpu, core, l1, l2, l3, numa, package or machine, not", depth);
 	if (topo_count(samples_topo(x->s), st->depth) == 0) {
-		fprintf(stderr, "skein: depth %s: the hardware has no such objects\n", depth);
+		cli_error("depth %s: the hardware has no such objects", depth);
 		return EXIT_USAGE;
 	}
 	st->windows = c->windows ? c->windows : cs->windows;
@@ -93,14 +92,13 @@ resolve_options(struct cli *c, struct sset *x)
 	if (st->clusters == 0)
 		return cli_usage_error("skein samples --clusters takes a number from 1 to 20, not", "0");
 	if (st->step >= st->window) {
-		fprintf(stderr, "skein: the windows must overlap: step %u must be less than window %u\n", st->step,
-			st->window);
+		cli_error("the windows must overlap: step %u must be less than window %u", st->step, st->window);
 		return EXIT_USAGE;
 	}
 	struct err e = { 0 };
 	if (config_samples_picks(&c->cfg, x->s, 0, &x->filter, &x->n_filter, &e) ||
 	    config_samples_picks(&c->cfg, x->s, 1, &x->selection, &x->n_selection, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
+		cli_error("%s", e.msg);
 		return e.code == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	st->filter = x->filter;
@@ -116,17 +114,17 @@ sset_open(struct cli *c, struct sset *x)
 	memset(x, 0, sizeof *x);
 	struct err e = { 0 };
 	if (samples_open(c->trace, NULL, &x->s, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(e.code));
+		cli_error("%s", e.msg[0] ? e.msg : err_name(e.code));
 		return EXIT_FAIL;
 	}
 	uint32_t nw;
 	const char *const *w = samples_warnings(x->s, &nw);
 	for (uint32_t i = 0; i < nw && !c->quiet; i++)
-		fprintf(stderr, "skein: warning: %s\n", w[i]);
+		cli_error("warning: %s", w[i]);
 	int rc = mem_create(x->s, &x->m, &e) ? EXIT_FAIL : resolve_options(c, x);
 	if (rc) {
 		if (!x->m)
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 		sset_close(x);
 	}
 	return rc;
@@ -164,7 +162,7 @@ cli_samples(struct cli *c)
 	struct err e = { 0 };
 	if (bitset_init(&f, n) || bitset_init(&sel, n) || mem_picks(x.m, x.filter, x.n_filter, &f) ||
 	    mem_picks(x.m, x.selection, x.n_selection, &sel)) {
-		fprintf(stderr, "skein: out of memory\n");
+		cli_error("out of memory");
 		rc = EXIT_FAIL;
 	} else {
 		if (x.n_filter && x.n_selection)
@@ -179,7 +177,8 @@ cli_samples(struct cli *c)
 		r.filter = x.n_filter ? &f : NULL;
 		r.selection = x.n_selection ? &sel : NULL;
 		if (samples_report_write(x.m, &r, stdout, &e)) {
-			fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot write the report");
+			if (!ferror(stdout))       /* a write error is reported once, in main */
+				cli_error("%s", e.msg[0] ? e.msg : "cannot write the report");
 			rc = e.code == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 		}
 	}
@@ -275,15 +274,7 @@ save_samples(void *ud, const struct view_samples_state *st, const char *path, st
 	cfg->samples.clusters = st->clusters;
 	int rc = config_load_string(cfg, "the view", text, len, e);
 	free(text);
-	if (rc)
-		return rc;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	rc = config_dump(cfg, f, e);
-	if (fclose(f) && !rc)
-		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	return rc;
+	return rc ? rc : cli_save_config(cfg, path, e);
 }
 
 /* ---- the explorer and the renderer ---- */
@@ -337,7 +328,7 @@ cli_samples_explore(struct cli *c, const struct explore_opts *eo)
 	struct err e = { 0 };
 	char msg[256];
 	if (view_create_samples(sv.x.m, &sv.vo, &sv.so, &v, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg);
+		cli_error("%s", e.msg);
 		rc = e.code == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	} else if (explore_view(v, eo, msg, sizeof msg)) {
 		cli_error("%s", msg);
@@ -357,8 +348,8 @@ cli_samples_render(struct cli *c, const struct view_render_opts *ro)
 	struct err e = { 0 };
 	struct view_render_stats st;
 	rc = view_render_samples(sv.x.m, &sv.vo, &sv.so, ro, stdout, &st, &e);
-	if (rc)
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
+	if (rc && !ferror(stdout))     /* a write error is reported once, in main */
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)
 		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
 			ro->w, ro->h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0, st.max_ms);

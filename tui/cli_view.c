@@ -92,27 +92,13 @@ expand_home(const char *path, char *buf, size_t n)
 	return buf;
 }
 
-/* `:save FILE`: the current view written into the configuration, dumped. */
-static int
-save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
+int
+cli_save_config(const struct config *cfg, const char *arg, struct err *e)
 {
 	char full[4096];
 	const char *path = expand_home(arg, full, sizeof full);
 	if (!path)
 		return err_set(e, ERR_IO, "%s: no such user, or no home directory", arg);
-	struct config *cfg = ud;
-	cfg->view.metric = (enum config_metric)st->metric;
-	cfg->view.sel_rank = st->sel_rank;
-	cfg->view.sel_step = st->sel_step;
-	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
-	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
-	cfg->view.clusters = st->clusters;
-	if (st->window) {
-		cfg->view.steps = (struct config_window){ .all = 0, .first = st->win_step,
-			.last = st->win_step + (st->win_steps ? st->win_steps - 1 : 0) };
-		cfg->view.ranks = (struct config_window){ .all = 0, .first = st->win_rank,
-			.last = st->win_rank + (st->win_ranks ? st->win_ranks - 1 : 0) };
-	}
 	/* O_NONBLOCK: a FIFO without a reader fails at once instead of
 	 * hanging the explorer */
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
@@ -134,6 +120,26 @@ save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 	if (rc)
 		return err_set(e, rc, "cannot save %s: %s", path, rc == ERR_IO ? strerror(why) : de.msg);
 	return 0;
+}
+
+/* `:save FILE`: the current view written into the configuration, dumped. */
+static int
+save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
+{
+	struct config *cfg = ud;
+	cfg->view.metric = (enum config_metric)st->metric;
+	cfg->view.sel_rank = st->sel_rank;
+	cfg->view.sel_step = st->sel_step;
+	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
+	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
+	cfg->view.clusters = st->clusters;
+	if (st->window) {
+		cfg->view.steps = (struct config_window){ .all = 0, .first = st->win_step,
+			.last = st->win_step + (st->win_steps ? st->win_steps - 1 : 0) };
+		cfg->view.ranks = (struct config_window){ .all = 0, .first = st->win_rank,
+			.last = st->win_rank + (st->win_ranks ? st->win_ranks - 1 : 0) };
+	}
+	return cli_save_config(cfg, arg, e);
 }
 
 void

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/text.h"
 
 static const char *const table_names[STAB_COUNT] = {
 	"resources", "lines", "symbols", "levels", "windows", "clusters",
@@ -150,10 +151,12 @@ write_text(const struct res *x, FILE *out)
 	const struct samples_info *in = samples_info(x->s);
 	const struct samples_report *r = x->r;
 	const struct topo *t = samples_topo(x->s);
-	char a[256], b[64];
-	fprintf(out, "samples       %u in %s (%s)\n", in->n, in->data_path ? in->data_path : "-",
+	/* names from the files (paths, the machine, symbols, source files,
+	 * attributes and their values) are shown as text_safe makes them */
+	char a[256], b[64], c[256];
+	fprintf(out, "samples       %u in %s (%s)\n", in->n, in->data_path ? text_safe(in->data_path, c, sizeof c) : "-",
 		samples_encoding_name(in->encoding));
-	fprintf(out, "hardware      %s (%s):", in->hardware_path ? in->hardware_path : "-",
+	fprintf(out, "hardware      %s (%s):", in->hardware_path ? text_safe(in->hardware_path, c, sizeof c) : "-",
 		in->hardware_format ? in->hardware_format : "-");
 	static const enum topo_type shown[] = { TOPO_PACKAGE, TOPO_NUMA, TOPO_L3, TOPO_L2, TOPO_L1, TOPO_CORE, TOPO_PU };
 	for (size_t i = 0, k = 0; i < sizeof shown / sizeof shown[0]; i++)
@@ -179,7 +182,7 @@ write_text(const struct res *x, FILE *out)
 	fputs("\n\nhardware (issued: by the CPUs below; served: here; link: transactions to the parent)\n", out);
 	fprintf(out, "  %-28s %9s %10s %8s %10s %8s\n", "object", "issued", "cycles", "served", "cycles", "link");
 	for (uint32_t i = 0; i < x->n_obj; i++) {
-		snprintf(a, sizeof a, "%*s%s", 2 * x->obj[i].depth, "", obj_name(x, i, b, sizeof b));
+		snprintf(a, sizeof a, "%*s%s", 2 * x->obj[i].depth, "", text_safe(obj_name(x, i, c, sizeof c), b, sizeof b));
 		fprintf(out, "  %-28s %9llu %10llu %8llu %10llu %8llu\n", a,
 			(unsigned long long)x->agg.below_samples[i], (unsigned long long)x->agg.below_cycles[i],
 			(unsigned long long)x->agg.served_samples[i], (unsigned long long)x->agg.served_cycles[i],
@@ -197,28 +200,30 @@ write_text(const struct res *x, FILE *out)
 		for (uint32_t i = 0; i < n && i < r->top; i++)
 			fprintf(out, "  %3u %10llu %8llu %7.1f  %s\n", i + 1, (unsigned long long)o[i].cycles,
 				(unsigned long long)o[i].samples, mean(o[i].cycles, o[i].samples),
-				k ? sym_name(x, o[i].id) : line_name(x, o[i].id, a, sizeof a));
+				text_safe(k ? sym_name(x, o[i].id) : line_name(x, o[i].id, a, sizeof a), c, sizeof c));
 		if (n > r->top)
 			fprintf(out, "  ... %u more\n", n - r->top);
 	}
 	if (r->attr < 0)
 		return;
 	fprintf(out, "\nscores        %s at %s (%u resources), %u windows along %s\n", mem_metric_name(r->metric),
-		mem_depth_name(r->depth), x->depth.n, r->windows, attr_name(x));
+		mem_depth_name(r->depth), x->depth.n, r->windows, text_safe(attr_name(x), c, sizeof c));
 	fprintf(out, "  %3s %17s %17s %8s %8s\n", "#", "from", "to", "samples", "score");
 	for (uint32_t w = 0; w < r->windows; w++)
 		fprintf(out, "  %3u %17.10g %17.10g %8u %8.3f\n", w + 1, x->win[w].lo, x->win[w].hi, x->win[w].samples,
 			x->win[w].score);
 	fprintf(out, "\nclusters      %u along %s: windows of %u samples every %u (%u leaves), %s at %s\n", x->n_cl,
-		attr_name(x), r->window, r->step, mem_tree_leaves(x->tree), mem_metric_name(r->metric),
+		text_safe(attr_name(x), c, sizeof c), r->window, r->step, mem_tree_leaves(x->tree), mem_metric_name(r->metric),
 		mem_depth_name(r->depth));
 	fprintf(out, "  %3s %17s %17s %8s %8s %17s\n", "#", "from", "to", "samples", "score", "boundary");
 	for (uint32_t i = 0; i < x->n_cl; i++) {
-		char lo[64], hi[64], bd[64] = "";
+		char lo[64], hi[64], bd[64] = "", v1[64], v2[64], v3[64];
 		if (i + 1 < x->n_cl)
 			value_text(x, mem_tree_boundary(x->tree, &x->cl[i], &x->cl[i + 1]), bd, sizeof bd);
-		fprintf(out, "  %3u %17s %17s %8u %8.3f %17s\n", i + 1, value_text(x, x->cl[i].lo, lo, sizeof lo),
-			value_text(x, x->cl[i].hi, hi, sizeof hi), x->cl[i].samples, x->cl[i].score, bd);
+		fprintf(out, "  %3u %17s %17s %8u %8.3f %17s\n", i + 1,
+			text_safe(value_text(x, x->cl[i].lo, lo, sizeof lo), v1, sizeof v1),
+			text_safe(value_text(x, x->cl[i].hi, hi, sizeof hi), v2, sizeof v2), x->cl[i].samples,
+			x->cl[i].score, text_safe(bd, v3, sizeof v3));
 	}
 }
 

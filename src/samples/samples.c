@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
 #include "base/vec.h"
 
 int
@@ -330,10 +331,10 @@ samples_open(const char *path, const struct samples_opts *o, struct samples **ou
 	struct samples *s;
 	if ((rc = samples_create(t, &s, e)))
 		return rc;
-	FILE *f = fopen(data, "rb");
+	FILE *f = file_open_read(data, e);      /* a FIFO would block the read */
 	if (!f) {
 		samples_destroy(s);
-		return err_set(e, ERR_IO, "%s: %s", data, strerror(errno));
+		return ERR_IO;
 	}
 	rc = samples_read_csv(s, data, f, e);
 	fclose(f);
@@ -370,8 +371,9 @@ samples_source_read(const struct samples *s, uint32_t file, char **text, size_t 
 	FILE *f = NULL;
 	for (int k = 0; k < 2 && !f; k++) {
 		snprintf(p, sizeof p, "%s/%s", s->info.source_dir, k == 0 ? name : base ? base + 1 : name);
+		struct err fe = { 0 };
 		if (is_file(p))
-			f = fopen(p, "rb");
+			f = file_open_read(p, &fe);
 	}
 	if (!f)
 		return err_set(e, ERR_IO, "%s: not in %s", name, s->info.source_dir);

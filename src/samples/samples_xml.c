@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
+
 #define MAX_DEPTH 64
 
 struct hw {
@@ -226,9 +228,9 @@ samples_read_hardware(const char *path, struct topo **out, const char **format, 
 {
 	*out = NULL;
 	*format = NULL;
-	FILE *f = fopen(path, "rb");
+	FILE *f = file_open_read(path, e);      /* a FIFO would block the read */
 	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		return ERR_IO;
 	char *text = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
