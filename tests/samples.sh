@@ -203,17 +203,8 @@ fi
 
 # --- the explorer in tmux
 if command -v tmux >/dev/null 2>&1; then
-	t() { tmux -L "$sock" "$@"; }
-	screen() { t capture-pane -p -t s; }
-	wait_for() {
-		n=0
-		while [ $n -lt 50 ]; do
-			screen | grep -Eq -- "$1" && return 0
-			sleep 0.1
-			n=$((n + 1))
-		done
-		return 1
-	}
+	pane=s
+	. "$root/tests/tmux.sh"
 	t -f /dev/null new-session -d -s s -x 120 -y 40 \
 		"env -i PATH=/usr/bin:/bin HOME=$tmp TERM=screen LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC sh" || bad "tmux"
 	t set -g status off >/dev/null
@@ -226,9 +217,17 @@ if command -v tmux >/dev/null 2>&1; then
 	t send-keys -t s q
 	n=0; while [ $n -lt 50 ] && screen | grep -q '┌ topology'; do sleep 0.1; n=$((n + 1)); done
 	screen | grep -q '┌ topology' && bad "q leaves the samples explorer" || ok
+	# Ctrl-C is a key while the screen is open and stops skein as SIGINT
+	# does: status 130 and the terminal as it was (python reports the
+	# status: a shell abandons its command line when a job dies of SIGINT)
+	t send-keys -t s "clear; stty -g >$tmp/stty.before" Enter
+	t send-keys -t s "python3 -c 'import subprocess, sys; r = subprocess.call(sys.argv[1:]); print(\"status=%d\" % (128 - r if r < 0 else r))' $skein samples $toy; stty -g | cmp -s - $tmp/stty.before && echo TTY-OK" Enter
+	wait_for '┌ topology · tree · cycles' || bad "the samples explorer starts again"
+	t send-keys -t s C-c
+	wait_for '^status=130$' && wait_for '^TTY-OK' && ok || bad "Ctrl-C: status 130 and the terminal restored ($(screen | tail -3))"
 else
 	echo "skipped: tmux is missing"
-	skip=$((skip + 4))
+	skip=$((skip + 5))
 fi
 
 echo "samples tests: $pass passed, $fail failed, $skip skipped"

@@ -1,6 +1,6 @@
 # tmux.sh — sourced by the tests that drive the explorer in tmux
-# (tui.sh, walkthrough.sh, hostile.sh). Before sourcing, set $sock (the
-# tmux server's socket name) and $pane (the session's name).
+# (tui.sh, walkthrough.sh, hostile.sh, samples.sh). Before sourcing, set
+# $sock (the tmux server's socket name) and $pane (the session's name).
 t() { tmux -L "$sock" "$@"; }
 screen() { t capture-pane -p -t "$pane"; }
 # wait_for PATTERN [SECONDS]: until the screen matches (grep -E)
