@@ -107,6 +107,10 @@ printf 'keys:\n  quit: [Q]\n' >"$tmp/rebind.yaml"
 run keys-rebound 0 keys --config "$tmp/rebind.yaml" && grep -q '^  Q  *quit (closes the help first)$' "$tmp/out" &&
 	ok || bad "skein keys shows the bindings of the configuration"
 run keys-format 2 keys --format json && ok || bad "skein keys --format json is a usage error"
+run keys-samples-opt 2 keys --attribute zidx && grep -q "'skein keys' takes only" "$tmp/err" &&
+	ok || bad "skein keys refuses a samples option"
+run config-samples-opt 2 config --windows 3 && grep -q "'skein config' takes only" "$tmp/err" &&
+	ok || bad "skein config refuses a samples option"
 sh "$root/mk/keys-doc.sh" "$skein" check && ok || bad "doc/skein.1 and README.md list the keys skein keys prints (make doc-keys)"
 run unknown-command 2 bogus-cmd x && grep -q "^skein: unknown command 'bogus-cmd'$" "$tmp/err" &&
 	ok || bad "skein bogus-cmd x names the unknown command ($(head -1 "$tmp/err"))"

@@ -386,8 +386,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		c->cmd = CMD_CONFIG;
 		if (nargs > 1)
 			return cli_usage_error("unexpected argument", args[1]);
-		if (c->structure_opts || c->explorer_opts || c->render_opts || c->format || c->table ||
-		    c->per_rank)
+		if (c->structure_opts || c->explorer_opts || c->render_opts || c->samples_opts || c->format ||
+		    c->table || c->per_rank)
 			return cli_usage_error("'skein config' takes only --config and --dump", NULL);
 		return EXIT_OK;
 	} else if (nargs >= 1 && strcmp(args[0], "keys") == 0) {
@@ -395,7 +395,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		c->cmd = CMD_KEYS;
 		if (nargs > 1)
 			return cli_usage_error("unexpected argument", args[1]);
-		if (c->structure_opts || c->render_opts || c->table || c->per_rank || c->dump ||
+		if (c->structure_opts || c->render_opts || c->samples_opts || c->table || c->per_rank || c->dump ||
 		    c->metric || c->color || c->ascii || c->topology || c->no_mouse)
 			return cli_usage_error("'skein keys' takes only --format, --config and --keymap", NULL);
 		return EXIT_OK;
