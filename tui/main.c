@@ -57,7 +57,7 @@ static const char usage_text[] =
 	"output options:\n"
 	"  -f, --format FMT        text (default), json, or csv (analyze)\n"
 	"  -t, --table T           analyze --format csv: hotspots (default),\n"
-	"                          partitions, timelines or ops\n"
+	"                          partitions, timelines, ops or iterations\n"
 	"  -r, --ranks             info: one line per rank\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
@@ -102,6 +102,10 @@ static const char usage_text[] =
 	"                          (Ravel's caller merge)\n"
 	"      --clusters K        group each partition's ranks into at most K\n"
 	"                          clusters by lateness (analyze reports them)\n"
+	"      --iterations HOW    find the iterations: auto (a repeating user region,\n"
+	"                          else the structure's period), structure or off\n"
+	"      --iteration-region GLOB  each Enter of a matching region starts an\n"
+	"                          iteration\n"
 	"  -p, --phase GLOB        every Enter of a region matching GLOB starts a new\n"
 	"                          phase (replaces partition detection; repeatable)\n"
 	"\n"
@@ -118,6 +122,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
+	OPT_ITERATIONS, OPT_ITER_REGION,
 };
 
 struct progress {
@@ -199,6 +204,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "paper", no_argument, NULL, OPT_PAPER },
 		{ "match-size", no_argument, NULL, OPT_MATCH_SIZE },
 		{ "caller-merge", no_argument, NULL, OPT_CALLER },
+		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+		{ "iteration-region", required_argument, NULL, OPT_ITER_REGION },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -268,6 +275,22 @@ parse_args(int argc, char **argv, struct cli *c)
 			    c->aopts.leap_factor > 1e9)
 				return cli_usage_error("--leap-factor takes a positive number, not", optarg);
 			c->given |= G_FACTOR;
+			c->structure_opts = 1;
+			break;
+		case OPT_ITERATIONS:
+			if (strcmp(optarg, "auto") == 0)
+				c->aopts.iter_find = ITER_FIND_AUTO;
+			else if (strcmp(optarg, "structure") == 0)
+				c->aopts.iter_find = ITER_FIND_STRUCTURE;
+			else if (strcmp(optarg, "off") == 0)
+				c->aopts.iter_find = ITER_FIND_OFF;
+			else
+				return cli_usage_error("--iterations takes auto, structure or off, not", optarg);
+			c->given |= G_ITERATIONS;
+			c->structure_opts = 1;
+			break;
+		case OPT_ITER_REGION:
+			c->iter_region = optarg;
 			c->structure_opts = 1;
 			break;
 		case 'm': c->metric = optarg; c->explorer_opts = 1; break;
@@ -349,6 +372,24 @@ parse_args(int argc, char **argv, struct cli *c)
 	return EXIT_OK;
 }
 
+/* --iteration-region GLOB goes through the configuration, so the glob
+ * is checked against the trace's regions like one from a file. */
+static int
+cli_load_iter_region(struct cli *c, struct err *e)
+{
+	char yaml[600];
+	size_t k = (size_t)snprintf(yaml, sizeof yaml, "iterations: {region: \"");
+	for (const char *s = c->iter_region; *s && k + 4 < sizeof yaml; s++) {
+		if (*s == '"' || *s == '\\')
+			yaml[k++] = '\\';
+		yaml[k++] = *s;
+	}
+	if (k + 4 >= sizeof yaml)
+		return err_set(e, ERR_USAGE, "--iteration-region: pattern too long");
+	memcpy(yaml + k, "\"}", 3);
+	return config_load_string(&c->cfg, "--iteration-region", yaml, k + 2, e);
+}
+
 /* The configuration: built-in defaults, the user's file, the --config
  * files in order, then the command-line flags on top. */
 static int
@@ -356,7 +397,8 @@ setup_config(struct cli *c)
 {
 	struct err e = { 0 };
 	if (config_init(&c->cfg, &e) ||
-	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e)) {
+	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e) ||
+	    (c->iter_region && cli_load_iter_region(c, &e))) {
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot load the configuration");
 		return EXIT_USAGE;
 	}
@@ -375,6 +417,7 @@ setup_config(struct cli *c)
 	if (c->given & G_MATCH) o->match_size = f.match_size;
 	if (c->given & G_CALLER) o->caller_merge = f.caller_merge;
 	if (c->given & G_HOTSPOTS) o->hotspots = f.hotspots;
+	if (c->given & G_ITERATIONS) o->iter_find = f.iter_find;
 	if (c->given & G_PHASES) {
 		o->phases = f.phases;
 		o->n_phases = f.n_phases;
@@ -429,7 +472,8 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	else if (c->format && strcmp(c->format, "text") != 0)
 		return cli_usage_error("analyze --format takes text, json or csv, not", c->format);
 	if (c->table && report_table_parse(c->table, &table))
-		return cli_usage_error("--table takes hotspots, partitions, timelines or ops, not", c->table);
+		return cli_usage_error("--table takes hotspots, partitions, timelines, ops or iterations, not",
+				       c->table);
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);
 	struct analysis *a = NULL;
@@ -449,7 +493,8 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
 		rc = EXIT_FAIL;
 	} else {
-		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep };
+		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep,
+					    .iteration_name = c->cfg.iterations.name };
 		rc = report_write(a, stdout, fmt, table, &ph) ? EXIT_FAIL : EXIT_OK;
 	}
 	free(keep);

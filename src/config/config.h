@@ -172,11 +172,24 @@ struct config_binding {
 	struct config_mark mark;              /* of the action name */
 };
 
+/* How iterations are found (iterations.h): auto, structure or off. */
+enum config_iter_find {
+	CONFIG_ITER_AUTO, CONFIG_ITER_STRUCTURE, CONFIG_ITER_OFF, CONFIG_ITER_FIND_COUNT
+};
+
+struct config_iterations {
+	enum config_iter_find find;
+	const char *region;       /* a glob: its Enters start the iterations; "" = find them */
+	struct config_mark region_mark;
+	const char *name;         /* what to call one ("iteration", "V-cycle") */
+};
+
 struct config_store;
 
 struct config {
 	struct config_structure structure;
 	struct config_phases phases;
+	struct config_iterations iterations;
 	struct config_view view;
 	struct config_topology topology;
 	const struct config_binding *keys;    /* in first-defined order */
@@ -259,6 +272,7 @@ const char *config_glyphs_name(enum config_glyphs g);
 const char *config_colours_name(enum config_colours c);
 const char *config_topo_source_name(enum config_topo_source s);
 const char *config_placement_name(enum config_placement p);
+const char *config_iter_find_name(enum config_iter_find f);
 enum config_metric config_metric_find(const char *name);
 enum config_pane config_pane_find(const char *name);
 

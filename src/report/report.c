@@ -5,13 +5,16 @@
 #include <string.h>
 
 #include "analysis/cluster.h"
+#include "analysis/iterations.h"
 #include "base/json.h"
+#include "report_iter.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
 {
-	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops",
+					     "iterations" };
+	for (int i = 0; i < 5; i++)
 		if (strcmp(name, names[i]) == 0) {
 			*table = (enum report_table)i;
 			return 0;
@@ -226,6 +229,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 			"and were broken at the earliest operation\n", v->relaxed);
 	write_choices(a, out);
 
+	report_iter_text(a, ph, out);
 	fprintf(out, "\n%-9s %-15s %6s %8s %6s  %s\n", "partition", "steps", "ranks", "ops", "leap", "phase");
 	for (uint32_t p = 0; p < n_parts; p++) {
 		if (!kept_part(ph, p))
@@ -261,16 +265,18 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	uint32_t n_hot;
 	const uint32_t *hot = analysis_hotspots(a, &n_hot);
 	fprintf(out, "\nhotspots (largest differential lateness first)\n");
-	fprintf(out, "%3s %5s %6s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
-		"operation", "in", "lateness", "diff", "cause");
+	fprintf(out, "%3s %5s %6s %5s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
+		"iter", "operation", "in", "lateness", "diff", "cause");
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n_hot; i++) {
 		uint32_t l = hot[i];
 		if (!kept_lop(a, ph, l))
 			continue;
 		shown++;
-		fprintf(out, "%3u %5u %6u %5u %-18s %-18s %12s %12s  %s\n", shown,
+		char it[16];
+		fprintf(out, "%3u %5u %6u %5u %5s %-18s %-18s %12s %12s  %s\n", shown,
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
+			report_iter_of(a, l, it, sizeof it),
 			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : lop_region(a, l),
 			lop_context(a, l),
 			trace_fmt_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
@@ -299,6 +305,11 @@ json_lop(struct json *j, const struct analysis *a, uint32_t l)
 	json_key(j, "step"); json_uint(j, analysis_lop_step(a, l));
 	json_key(j, "local_step"); json_uint(j, analysis_lop_local_step(a, l));
 	json_key(j, "partition"); json_uint(j, analysis_lop_part(a, l));
+	json_key(j, "iteration");
+	if (iterations_of_lop(a, l) == TRACE_NONE)
+		json_null(j);
+	else
+		json_uint(j, iterations_of_lop(a, l));
 	json_key(j, "kind"); json_string(j, trace_op_kind_name(analysis_lop_kind(a, l)));
 	json_key(j, "region"); json_string(j, lop_region(a, l));
 	json_key(j, "in"); json_string(j, lop_context(a, l));
@@ -464,6 +475,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	json_key(&j, "iterations");
+	report_iter_json(a, ph, &j);
 	json_key(&j, "hotspots");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_hot; i++)
@@ -510,10 +523,12 @@ csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 	csv_str(out, lop_region(a, l));
 	fputc(',', out);
 	csv_str(out, lop_context(a, l));
-	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d\n", trace_seconds(t, analysis_lop_enter(a, l)),
+	char it[16];
+	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d,%s\n", trace_seconds(t, analysis_lop_enter(a, l)),
 		trace_seconds(t, analysis_lop_exit(a, l)), trace_seconds(t, analysis_lop_lateness(a, l)),
 		trace_seconds(t, analysis_lop_diff(a, l)), trace_seconds(t, analysis_lop_global_lateness(a, l)),
-		analysis_cause_name(analysis_lop_cause(a, l)), analysis_lop_startup(a, l));
+		analysis_cause_name(analysis_lop_cause(a, l)), analysis_lop_startup(a, l),
+		iterations_of_lop(a, l) == TRACE_NONE ? "" : report_iter_of(a, l, it, sizeof it));
 }
 
 static void
@@ -522,7 +537,8 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 {
 	const struct trace *t = analysis_trace(a);
 	static const char lop_header[] =
-		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,global_lateness_s,cause,startup\n";
+		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,global_lateness_s,cause,startup,"
+		"iteration\n";
 	switch (table) {
 	case TABLE_HOTSPOTS: {
 		uint32_t n;
@@ -557,6 +573,9 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 		}
 		break;
 	}
+	case TABLE_ITERATIONS:
+		report_iter_csv(a, ph, out);
+		break;
 	case TABLE_TIMELINES: {
 		uint32_t n;
 		trace_timelines(t, &n);
