@@ -14,7 +14,8 @@
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #define MAX_PHASES 64
 
-enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG };
+enum cmd { CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_DIFF,
+	   CMD_EXPORT };
 
 
 struct cli {
@@ -25,6 +26,9 @@ struct cli {
 	struct analysis_opts aopts;
 	struct analysis_phase_rule phases[MAX_PHASES];
 	const char *trace;
+	const char *trace2;        /* diff: AFTER (trace is BEFORE) */
+	const char *export_otf2;   /* export --otf2 OUT */
+	int export_csv, export_json;
 	int structure_opts;        /* any analyze-only option given */
 	/* explorer and render */
 	const char *metric, *color, *keymap, *size, *keys, *pane;
@@ -61,6 +65,9 @@ const char **cli_phase_names(const struct cli *c, const struct analysis *a, uint
 			     struct err *e);
 /* The explorer and `skein render`; each returns an exit code. */
 int cli_explore(struct cli *c);
+/* `skein diff BEFORE AFTER` and `skein export`; each returns an exit code. */
+int cli_diff(struct cli *c);
+int cli_export(struct cli *c);
 int cli_render(struct cli *c);
 
 #endif

@@ -37,6 +37,7 @@ static const char usage_text[] =
 	"       skein info [--format text|json] [--ranks] TRACE\n"
 	"       skein config [--dump] [--config FILE]...\n"
 	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
+	"       skein diff [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] BEFORE AFTER\n"
 	"       skein --help | --version\n"
 	"\n"
 	"skein explores the logical structure of parallel execution traces.\n"
@@ -50,6 +51,9 @@ static const char usage_text[] =
 	"              messages, collectives, warnings\n"
 	"  analyze     logical structure and lateness: partitions, steps, the\n"
 	"              verifier, hotspots with their cause, lateness per rank\n"
+	"  diff        two runs of one program compared step by step: partitions\n"
+	"              aligned by structure, what created more or less lateness,\n"
+	"              where it spread, where the structure itself differs\n"
 	"  config      print the effective configuration as YAML (loadable back)\n"
 	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
 	"              so scripts that pipe 'skein TRACE' keep getting text\n"
@@ -337,6 +341,18 @@ parse_args(int argc, char **argv, struct cli *c)
 		    c->per_rank)
 			return cli_usage_error("'skein config' takes only --config and --dump", NULL);
 		return EXIT_OK;
+	} else if (nargs >= 1 && strcmp(args[0], "diff") == 0) {
+		/* skein diff BEFORE AFTER */
+		c->cmd = CMD_DIFF;
+		if (nargs != 3)
+			return cli_usage_error(nargs < 3 ? "diff takes two traces, BEFORE and AFTER" :
+					       "unexpected argument", nargs > 3 ? args[3] : NULL);
+		if (c->explorer_opts || c->render_opts || c->per_rank)
+			return cli_usage_error("'skein diff' takes --format, --table, --hotspots and "
+					       "structure options", NULL);
+		c->trace = args[1];
+		c->trace2 = args[2];
+		return EXIT_OK;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
 		c->cmd = CMD_ANALYZE;
 		args++;
@@ -520,6 +536,14 @@ run(struct cli *c)
 	}
 	if (c->cmd == CMD_EXPLORE)
 		return cli_explore(c);
+	if (c->cmd == CMD_DIFF) {
+		rc = cli_diff(c);
+		if (rc == EXIT_OK && fflush(stdout)) {
+			fprintf(stderr, "skein: cannot write the report\n");
+			rc = EXIT_FAIL;
+		}
+		return rc;
+	}
 	if (c->cmd == CMD_RENDER) {
 		rc = cli_render(c);
 		if (rc == EXIT_OK && fflush(stdout)) {

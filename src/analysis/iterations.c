@@ -192,9 +192,10 @@ region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
 	return 0;
 }
 
-/* Do the stretches between boundaries share their partitions? Every
- * interior iteration (the first and last may differ) must hold one
- * signature that all of them hold. */
+/* Do the stretches between boundaries share their partitions? At least
+ * half the interior iterations (the first and last may differ) must
+ * hold one signature in common, and none may be empty: one iteration
+ * whose exchange carries an extra message does not hide the loop. */
 static int
 alike(const struct seq *s, const struct bounds *bd, uint32_t *stamp, uint32_t *hits)
 {
@@ -202,14 +203,17 @@ alike(const struct seq *s, const struct bounds *bd, uint32_t *stamp, uint32_t *h
 	uint32_t segs = k1 - k0;
 	memset(hits, 0, s->distinct * sizeof *hits);
 	memset(stamp, 0xff, s->distinct * sizeof *stamp);
-	for (uint32_t k = k0; k < k1; k++)
+	for (uint32_t k = k0; k < k1; k++) {
+		if (bd->b[k] >= bd->b[k + 1])
+			return 0;
 		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
 			if (stamp[s->tok[i]] != k) {
 				stamp[s->tok[i]] = k;
 				hits[s->tok[i]]++;
 			}
+	}
 	for (uint32_t x = 0; x < s->distinct; x++)
-		if (hits[x] == segs)
+		if (2 * hits[x] >= segs && hits[x] * 3 >= segs * 2)
 			return 1;
 	return 0;
 }

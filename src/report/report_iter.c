@@ -76,7 +76,7 @@ how_found(const struct analysis *a, FILE *out)
 		fputs("found as the period of the partitions' structure", out);
 		break;
 	case ITER_REGION:
-		fprintf(out, "found at the Enters of region '%s', which repeat with the structure", region);
+		fprintf(out, "found at the Enters of region '%s' (alike partitions between them)", region);
 		break;
 	case ITER_NAMED:
 		fprintf(out, "at the Enters of region '%s' (named in the configuration)", region);
