@@ -38,6 +38,7 @@ static const char usage_text[] =
 	"       skein config [--dump] [--config FILE]...\n"
 	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein diff [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] BEFORE AFTER\n"
+	"       skein export (--otf2 DIR | --csv | --json) [STRUCTURE OPTIONS] TRACE\n"
 	"       skein --help | --version\n"
 	"\n"
 	"skein explores the logical structure of parallel execution traces.\n"
@@ -54,6 +55,9 @@ static const char usage_text[] =
 	"  diff        two runs of one program compared step by step: partitions\n"
 	"              aligned by structure, what created more or less lateness,\n"
 	"              where it spread, where the structure itself differs\n"
+	"  export      the structure for other tools: an OTF2 copy of the trace with\n"
+	"              partition, step, iteration, lateness and cause as attributes\n"
+	"              (--otf2 DIR), or one row per operation (--csv, --json)\n"
 	"  config      print the effective configuration as YAML (loadable back)\n"
 	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
 	"              so scripts that pipe 'skein TRACE' keep getting text\n"
@@ -65,6 +69,8 @@ static const char usage_text[] =
 	"  -r, --ranks             info: one line per rank\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
+	"      --otf2 DIR          export: write DIR/traces.otf2\n"
+	"      --csv, --json       export: one row per operation on stdout\n"
 	"\n"
 	"explorer options (explore, render):\n"
 	"  -m, --metric M          colour by lateness (default), diff, global, duration,\n"
@@ -126,7 +132,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
-	OPT_ITERATIONS, OPT_ITER_REGION,
+	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON,
 };
 
 struct progress {
@@ -210,6 +216,9 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "caller-merge", no_argument, NULL, OPT_CALLER },
 		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 		{ "iteration-region", required_argument, NULL, OPT_ITER_REGION },
+		{ "otf2", required_argument, NULL, OPT_OTF2 },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -297,6 +306,9 @@ parse_args(int argc, char **argv, struct cli *c)
 			c->iter_region = optarg;
 			c->structure_opts = 1;
 			break;
+		case OPT_OTF2: c->export_otf2 = optarg; break;
+		case OPT_CSV: c->export_csv = 1; break;
+		case OPT_JSON: c->export_json = 1; break;
 		case 'm': c->metric = optarg; c->explorer_opts = 1; break;
 		case OPT_CONFIG:
 			if (c->n_configs == (int)(sizeof c->configs / sizeof c->configs[0]))
@@ -353,6 +365,17 @@ parse_args(int argc, char **argv, struct cli *c)
 		c->trace = args[1];
 		c->trace2 = args[2];
 		return EXIT_OK;
+	} else if (nargs >= 1 && strcmp(args[0], "export") == 0) {
+		/* skein export --otf2 DIR | --csv | --json TRACE */
+		c->cmd = CMD_EXPORT;
+		if (nargs != 2)
+			return cli_usage_error(nargs < 2 ? "no trace given" : "unexpected argument",
+					       nargs > 2 ? args[2] : NULL);
+		if (c->explorer_opts || c->render_opts || c->per_rank || c->format || c->table)
+			return cli_usage_error("'skein export' takes --otf2 DIR, --csv or --json and "
+					       "structure options", NULL);
+		c->trace = args[1];
+		return EXIT_OK;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
 		c->cmd = CMD_ANALYZE;
 		args++;
@@ -379,6 +402,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		return cli_usage_error("--ranks belongs to 'skein info'", NULL);
 	if (c->dump)
 		return cli_usage_error("--dump belongs to 'skein config'", NULL);
+	if (c->export_otf2 || c->export_csv || c->export_json)
+		return cli_usage_error("--otf2, --csv and --json belong to 'skein export'", NULL);
 	if (c->cmd != CMD_RENDER && c->render_opts)
 		return cli_usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
 	if ((c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE) && c->explorer_opts)
@@ -536,6 +561,8 @@ run(struct cli *c)
 	}
 	if (c->cmd == CMD_EXPLORE)
 		return cli_explore(c);
+	if (c->cmd == CMD_EXPORT)
+		return cli_export(c);
 	if (c->cmd == CMD_DIFF) {
 		rc = cli_diff(c);
 		if (rc == EXIT_OK && fflush(stdout)) {
