@@ -124,6 +124,7 @@ check-tsan:
 
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
+	@sh tests/cli_structure.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
