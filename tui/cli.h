@@ -28,6 +28,7 @@ struct cli {
 	const char *trace;
 	const char *trace2;        /* diff: AFTER (trace is BEFORE) */
 	const char *export_otf2;   /* export --otf2 OUT */
+	const char *before;        /* explore, render: --before TRACE, the run to compare with */
 	int export_csv, export_json;
 	int structure_opts;        /* any analyze-only option given */
 	/* explorer and render */

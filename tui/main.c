@@ -80,6 +80,9 @@ static const char usage_text[] =
 	"                          or ansi (= 256) for ANSI escape sequences\n"
 	"      --ascii             ASCII glyphs (automatic outside UTF-8 locales)\n"
 	"      --keymap FILE       extra key bindings: lines of 'KEY ACTION'\n"
+	"      --before TRACE      compare with another run of the program: the delta\n"
+	"                          metric, both runs in the details (skein diff on a\n"
+	"                          terminal does this)\n"
 	"\n"
 	"render options:\n"
 	"  -s, --size WxH          screen size (default 120x40)\n"
@@ -132,7 +135,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
-	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON,
+	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE,
 };
 
 struct progress {
@@ -217,6 +220,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 		{ "iteration-region", required_argument, NULL, OPT_ITER_REGION },
 		{ "otf2", required_argument, NULL, OPT_OTF2 },
+		{ "before", required_argument, NULL, OPT_BEFORE },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -307,6 +311,7 @@ parse_args(int argc, char **argv, struct cli *c)
 			c->structure_opts = 1;
 			break;
 		case OPT_OTF2: c->export_otf2 = optarg; break;
+		case OPT_BEFORE: c->before = optarg; c->explorer_opts = 1; break;
 		case OPT_CSV: c->export_csv = 1; break;
 		case OPT_JSON: c->export_json = 1; break;
 		case 'm': c->metric = optarg; c->explorer_opts = 1; break;
@@ -359,11 +364,20 @@ parse_args(int argc, char **argv, struct cli *c)
 		if (nargs != 3)
 			return cli_usage_error(nargs < 3 ? "diff takes two traces, BEFORE and AFTER" :
 					       "unexpected argument", nargs > 3 ? args[3] : NULL);
-		if (c->explorer_opts || c->render_opts || c->per_rank)
-			return cli_usage_error("'skein diff' takes --format, --table, --hotspots and "
-					       "structure options", NULL);
+		if (c->render_opts || c->per_rank || c->before)
+			return cli_usage_error("'skein diff' takes --format, --table, --hotspots, "
+					       "explorer and structure options", NULL);
 		c->trace = args[1];
 		c->trace2 = args[2];
+		/* on a terminal and asked for no format: the explorer on AFTER,
+		 * compared with BEFORE */
+		if (!c->format && !c->table && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			c->cmd = CMD_EXPLORE;
+			c->before = args[1];
+			c->trace = args[2];
+		} else if (c->explorer_opts) {
+			return cli_usage_error("explorer options go with 'skein diff' on a terminal", NULL);
+		}
 		return EXIT_OK;
 	} else if (nargs >= 1 && strcmp(args[0], "export") == 0) {
 		/* skein export --otf2 DIR | --csv | --json TRACE */

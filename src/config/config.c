@@ -18,7 +18,7 @@
 #define CONFIG_MAX_FILE (16u << 20)
 
 const char *const config_metric_names[CONFIG_METRIC_COUNT] = {
-	"lateness", "diff", "global", "duration", "partition", "function",
+	"lateness", "diff", "global", "duration", "partition", "function", "delta",
 };
 const char *const config_pane_names[CONFIG_PANE_COUNT] = {
 	"grid", "overview", "timeline", "details", "help", "topology", "histogram",

@@ -179,10 +179,16 @@ view_command(struct view *v, const char *cmd)
 			v->hot_idx = (int)x - 2;
 			view_action(v, ACT_NEXT_HOTSPOT);
 		}
+	} else if ((!strcmp(c, "iter") || !strcmp(c, "iteration") || !strcmp(c, "i")) && arg &&
+		   !parse_num(arg, &x) && !arg2) {
+		view_iter_goto(v, x);
 	} else if (!strcmp(c, "metric") || !strcmp(c, "m")) {
 		enum view_metric m = arg && !arg2 ? view_metric_find(arg) : METRIC_COUNT;
-		if (m == METRIC_COUNT) {
-			view_set_message(v, 1, "metric: lateness, diff, global, duration, partition or function");
+		if (m == METRIC_DELTA && !v->diff) {
+			view_set_message(v, 1, "delta compares two runs: open them with skein diff BEFORE AFTER");
+		} else if (m == METRIC_COUNT) {
+			view_set_message(v, 1, "metric: lateness, diff, global, duration, partition, function%s",
+					 v->diff ? " or delta" : "");
 		} else {
 			v->metric = m;
 			view_select_update(v);
@@ -213,7 +219,7 @@ view_command(struct view *v, const char *cmd)
 		view_action(v, ACT_HELP);
 	} else {
 		view_set_message(v, 1, "unknown command '%s' (step N, rank N, partition N, hotspot N, "
-				 "metric NAME, zoom N [R], clusters K|off, save FILE, quit)", cmd);
+				 "iter N, metric NAME, zoom N [R], clusters K|off, save FILE, quit)", cmd);
 	}
 }
 

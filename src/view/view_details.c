@@ -133,6 +133,7 @@ lop_details(struct view *v, uint32_t lop)
 	if (p < np && v->part_phase && v->part_phase[p])
 		view_lines_add(&v->details, ST_NORMAL, "phase     %s", v->part_phase[p]);
 	view_lines_add(&v->details, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop), analysis_lop_step(a, lop));
+	view_iter_details(v, lop);
 	uint64_t en = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
 	view_lines_add(&v->details, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en), d, sizeof d));
 	view_lines_add(&v->details, ST_NORMAL, "exit      %s", fmt_time(trace_seconds(v->t, ex), d, sizeof d));
@@ -157,6 +158,7 @@ lop_details(struct view *v, uint32_t lop)
 		view_lines_text(&v->details, ST_NORMAL, 2, 4, line);
 	}
 	choices(v, lop);
+	view_diff_details(v, lop);
 	messages(v, lop);
 }
 

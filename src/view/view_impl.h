@@ -86,6 +86,8 @@ struct view {
 	int side;                     /* PANE_DETAILS, PANE_TOPO or PANE_HIST */
 	int no_overview, no_timeline, no_side, side_width;   /* from view_opts */
 	const char *const *part_phase;                       /* from view_opts */
+	const struct diff *diff;                             /* from view_opts */
+	const char *iter_name;                               /* from view_opts */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
 	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
 
@@ -214,6 +216,13 @@ void view_scope_select(const struct view *v, int scope, struct hist_select *sel)
 const char *view_scope_name(int scope);
 /* 1 if lop is in sel (hist.h's struct hist_select). */
 int view_scope_has(const struct view *v, const struct hist_select *sel, uint32_t lop);
+
+/* view_structure.c: iterations and the run compared with */
+const char *view_iter_name(const struct view *v);
+int view_iter_starts(const struct view *v, uint32_t s0, uint32_t s1);
+void view_iter_goto(struct view *v, uint32_t k);
+void view_iter_details(struct view *v, uint32_t lop);
+void view_diff_details(struct view *v, uint32_t lop);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);

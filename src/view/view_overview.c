@@ -100,8 +100,14 @@ ov_row(struct view *v, int y, struct grid *row)
 				row->cells[c].mark |= MARK_WINDOW;
 		}
 	} else if (y == 1) {
+		/* where iterations start: ╵ outside the window, ┴ on its edge */
+		for (int c = 0; c < cols; c++)
+			if (view_iter_starts(v, col_step(v, c, cols), col_step(v, c + 1, cols)))
+				grid_put(row, c, 0, c >= first && c <= last ? 0x2534 : 0x2575, ST_LABEL);
 		for (int c = first; c >= 0 && c <= last; c++)
-			grid_put(row, c, 0, c == first ? 0x2514 : c == last ? 0x2518 : 0x2500, ST_LABEL);
+			if (!view_iter_starts(v, col_step(v, c, cols), col_step(v, c + 1, cols)) ||
+			    c == first || c == last)
+				grid_put(row, c, 0, c == first ? 0x2514 : c == last ? 0x2518 : 0x2500, ST_LABEL);
 		if (sel >= 0)
 			grid_put(row, sel, 0, 0x25b2, ST_EMPH);
 		if (cols + 2 < row->w) {
