@@ -63,6 +63,7 @@ analysis_destroy(struct analysis *a)
 	free(a->hot_all);
 	free(a->from_startup);
 	free(a->iter_starts);
+	free(a->iter_lop);
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);

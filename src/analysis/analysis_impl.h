@@ -71,6 +71,7 @@ struct analysis {
 	/* iterations (iterations.c) */
 	struct iterations iters;
 	uint32_t *iter_starts;
+	uint32_t *iter_lop;      /* n_lops: iteration of each lop, or NULL */
 };
 
 /* The ends of lop l (all its trace ops' ends are contiguous). */

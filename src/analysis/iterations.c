@@ -359,6 +359,65 @@ mode(uint32_t *x, uint32_t n)
 	return best;
 }
 
+/* Each operation's iteration. Iterations of a pipelined code overlap in
+ * steps across ranks (a wavefront's partitions are its anti-diagonals,
+ * mixing iterations), so steps alone cannot say. With a region marking
+ * them, an operation belongs to the instance of the region its end lies
+ * in on its own rank (a computation ends where the call after it starts,
+ * inside the iteration that call belongs to); without one, to the
+ * iteration whose stretch of partitions holds its partition. */
+static int
+lops_by_region(struct analysis *a, uint32_t r)
+{
+	const struct trace *t = a->t;
+	uint32_t n_tl;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	const struct trace_frame *fr = trace_frames(t, NULL);
+	uint32_t *it = malloc(((size_t)a->n_lops + 1) * sizeof *it);
+	if (!it)
+		return ERR_NOMEM;
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t f = tls[tl].frame_first, f1 = f + tls[tl].frame_count, k = 0;
+		while (f < f1 && fr[f].region != r)
+			f++;
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			uint64_t x = lop_exit(a, l);
+			/* past this instance: on to the next one */
+			while (f < f1 && x > fr[f].t_leave) {
+				f++;
+				k++;
+				while (f < f1 && fr[f].region != r)
+					f++;
+			}
+			it[l] = f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k : TRACE_NONE;
+		}
+	}
+	a->iter_lop = it;
+	return 0;
+}
+
+static int
+lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *bd)
+{
+	uint32_t *part = malloc(((size_t)a->n_parts + 1) * sizeof *part);
+	uint32_t *it = malloc(((size_t)a->n_lops + 1) * sizeof *it);
+	if (!part || !it) {
+		free(part);
+		free(it);
+		return ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < s->n; i++)
+		part[s->order[i]] = TRACE_NONE;
+	for (uint32_t k = 0; k < bd->count; k++)
+		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
+			part[s->order[i]] = k;
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		it[l] = part[a->lop_part[l]];
+	free(part);
+	a->iter_lop = it;
+	return 0;
+}
+
 /* Fills a->iters from boundaries: step spans, the common lengths, and
  * how many iterations differ from the most common one. */
 static int
@@ -417,7 +476,10 @@ publish(struct analysis *a, const struct seq *s, const struct bounds *bd,
 		.irregular = ref == UINT32_MAX ? n : n - ref_n,
 		.starts = starts,
 	};
-	return 0;
+	int rc = bd->region != TRACE_NONE ? lops_by_region(a, bd->region) : lops_by_partition(a, s, bd);
+	if (rc)
+		a->iters.count = 0;
+	return rc;
 }
 
 int
@@ -491,7 +553,7 @@ iterations_of_step(const struct analysis *a, uint32_t step)
 uint32_t
 iterations_of_lop(const struct analysis *a, uint32_t l)
 {
-	return iterations_of_step(a, a->lop_step[l]);
+	return a->iter_lop ? a->iter_lop[l] : TRACE_NONE;
 }
 
 const char *

@@ -19,9 +19,14 @@
  *    iteration) and keeps occasional extra phases inside an iteration.
  *  * named: the configuration names the region (opts.iter_region).
  *
- * An iteration is a span of global steps: iteration k holds the steps
- * [starts[k], starts[k + 1]). Steps before starts[0] (set-up) and from
- * starts[count] on (wrap-up) belong to none.
+ * An iteration is a stretch of the partition sequence: the partitions
+ * from one boundary to the next. It starts at the global step starts[k]
+ * and the next one at starts[k + 1]; where iterations overlap across
+ * ranks (a pipelined wavefront), a partition of iteration k may reach
+ * past starts[k + 1], so an operation's iteration is its partition's
+ * (iterations_of_lop), and a step's is the span it falls in
+ * (iterations_of_step). Set-up before the first and wrap-up after the
+ * last belong to none.
  */
 #ifndef SKEIN_ITERATIONS_H
 #define SKEIN_ITERATIONS_H
@@ -54,7 +59,7 @@ const struct iterations *iterations_get(const struct analysis *a);
  * wrap-up, or no iterations). O(log count). */
 uint32_t iterations_of_step(const struct analysis *a, uint32_t step);
 
-/* The iteration of lop l (that of its global step), or TRACE_NONE. */
+/* The iteration of lop l (that of its partition), or TRACE_NONE. */
 uint32_t iterations_of_lop(const struct analysis *a, uint32_t l);
 
 /* How they were found, for reports: "structure", "region", "named", "none". */
