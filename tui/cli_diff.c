@@ -20,6 +20,10 @@ load_run(struct cli *c, const char *path, struct trace **t, struct analysis **a)
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot read the trace");
 		return EXIT_FAIL;
 	}
+	if (trace_require_communication(*t, &e)) {
+		fprintf(stderr, "skein: %s: %s\n", path, e.msg);
+		return EXIT_FAIL;
+	}
 	if (config_check_regions(&c->cfg, *t, &e)) {
 		fprintf(stderr, "skein: %s: %s\n", path, e.msg);
 		return EXIT_USAGE;

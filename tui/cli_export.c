@@ -27,7 +27,10 @@ cli_export(struct cli *c)
 		return EXIT_FAIL;
 	}
 	int rc = EXIT_OK;
-	if (cli_check_regions(c, t))
+	if (trace_require_communication(t, &e)) {
+		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
+		rc = EXIT_FAIL;
+	} else if (cli_check_regions(c, t))
 		rc = EXIT_USAGE;
 	else if (analysis_run(t, &c->aopts, NULL, NULL, &a, &e)) {
 		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
