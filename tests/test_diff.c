@@ -70,12 +70,8 @@ read_expect(const char *name, struct expect *x)
 static void
 load(struct run *r, const char *name, const struct analysis_opts *o)
 {
-	char rel[256], path[1200];
-	struct err e = { 0 };
-	snprintf(rel, sizeof rel, "traces/corpus/%s/traces.otf2", name);
-	PROJECT_PATH(path, rel);
-	r->t = tu_load(path);
-	assert_int_equal(analysis_run(r->t, o, NULL, NULL, &r->a, &e), 0);
+	r->t = tu_load_corpus(name);
+	r->a = tu_analyse(r->t, o);
 }
 
 static void

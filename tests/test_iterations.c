@@ -70,12 +70,9 @@ static struct analysis *
 analyse(const struct trace *t, int find)
 {
 	struct analysis_opts o;
-	struct analysis *a = NULL;
-	struct err e = { 0 };
 	analysis_opts_default(&o);
 	o.iter_find = find;
-	assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), 0);
-	return a;
+	return tu_analyse(t, &o);
 }
 
 static void
@@ -164,10 +161,7 @@ structure_only(void **state)
 		{ "sparse_exchange-4", 0, 0 },    /* the extra pairs differ: no period */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char rel[256], path[1200];
-		snprintf(rel, sizeof rel, "traces/corpus/%s/traces.otf2", cases[i].name);
-		PROJECT_PATH(path, rel);
-		struct trace *t = tu_load(path);
+		struct trace *t = tu_load_corpus(cases[i].name);
 		struct analysis *a = analyse(t, ITER_FIND_STRUCTURE);
 		const struct iterations *it = iterations_get(a);
 		print_message("%s: %u iterations of %u partitions\n", cases[i].name, it->count,

@@ -59,3 +59,16 @@ fmt_bytes(double bytes, char *buf, size_t n)
 		snprintf(buf, n, "%.1f %s", x, unit[u]);
 	return buf;
 }
+
+const char *
+fmt_change(double s, char *buf, size_t n)
+{
+	char b[24];
+	if (fabs(s) < 5e-10) {
+		snprintf(buf, n, "0");
+		return buf;
+	}
+	fmt_seconds(fabs(s), b, sizeof b);
+	snprintf(buf, n, "%c%.23s", s < 0 ? '-' : '+', b);
+	return buf;
+}

@@ -1,5 +1,7 @@
 /* diff_report.c — `skein diff` writers. */
 #include "diff_report.h"
+#include "report_iter.h"
+#include "report_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,54 +26,10 @@ diff_report_table_parse(const char *name, enum diff_table *t)
 	return ERR_USAGE;
 }
 
-/* "+10.00 ms", "-3.2 us", "0" */
-static const char *
-signed_s(double s, char *buf, size_t n)
-{
-	char b[24];
-	if (fabs(s) < 5e-10) {
-		snprintf(buf, n, "0");
-		return buf;
-	}
-	fmt_seconds(fabs(s), b, sizeof b);
-	snprintf(buf, n, "%c%s", s < 0 ? '-' : '+', b);
-	return buf;
-}
-
 static const char *
 plain_s(double s, char *buf, size_t n)
 {
 	return fmt_seconds(s, buf, n);
-}
-
-static const char *
-lop_name(const struct analysis *a, uint32_t l)
-{
-	if (analysis_lop_kind(a, l) == OP_COMPUTE)
-		return "(computation)";
-	const struct trace *t = analysis_trace(a);
-	uint32_t r = analysis_lop_region(a, l);
-	return r == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[r].name);
-}
-
-static const char *
-lop_in(const struct analysis *a, uint32_t l)
-{
-	const struct trace *t = analysis_trace(a);
-	uint32_t f = analysis_lop_frame(a, l);
-	return f == TRACE_NONE ? "" :
-		trace_str(t, trace_regions(t, NULL)[trace_frames(t, NULL)[f].region].name);
-}
-
-static const char *
-iter_of(const struct analysis *a, uint32_t l, char *buf, size_t n)
-{
-	uint32_t k = iterations_of_lop(a, l);
-	if (k == TRACE_NONE)
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%u", k);
-	return buf;
 }
 
 static double
@@ -106,9 +64,9 @@ op_row(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op)
 	uint32_t l = op->after;
 	fprintf(out, "%3u %5u %6u %5u %5s %-16.16s %-14.14s %11s %11s %11s  %s\n", rank,
 		analysis_lop_timeline(A, l), analysis_lop_step(A, l), analysis_lop_part(A, l),
-		iter_of(A, l, it, sizeof it), lop_name(A, l), lop_in(A, l),
-		signed_s(op->d_diff, b1, sizeof b1), signed_s(op->d_late, b2, sizeof b2),
-		signed_s(op->d_duration, b3, sizeof b3),
+		report_iter_of(A, l, it, sizeof it), report_lop_name(A, l), report_lop_in(A, l),
+		fmt_change(op->d_diff, b1, sizeof b1), fmt_change(op->d_late, b2, sizeof b2),
+		fmt_change(op->d_duration, b3, sizeof b3),
 		analysis_cause_name(analysis_lop_cause(A, l)));
 }
 
@@ -143,9 +101,9 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 	char b1[32], b2[32], it[16];
 	fprintf(out, "\nlargest change: rank %u step %u iteration %s %s%s%s: differential lateness %s "
 		"(%s), lateness %s\n", analysis_lop_timeline(A, l), analysis_lop_step(A, l),
-		iter_of(A, l, it, sizeof it), lop_name(A, l), lop_in(A, l)[0] ? " in " : "",
-		lop_in(A, l), signed_s(op->d_diff, b1, sizeof b1),
-		analysis_cause_name(analysis_lop_cause(A, l)), signed_s(op->d_late, b2, sizeof b2));
+		report_iter_of(A, l, it, sizeof it), report_lop_name(A, l), report_lop_in(A, l)[0] ? " in " : "",
+		report_lop_in(A, l), fmt_change(op->d_diff, b1, sizeof b1),
+		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
 	if (op->d_diff <= 0)
 		return;
 	uint32_t *prop, n;
@@ -170,7 +128,7 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 	free(seen);
 	fprintf(out, "  its lateness reached %u operation%s on %u rank%s, steps %u-%u (lateness grew by "
 		"at least half of it; %s in all)\n", n, n == 1 ? "" : "s", ranks, ranks == 1 ? "" : "s", s0, s1,
-		signed_s(added, b1, sizeof b1));
+		fmt_change(added, b1, sizeof b1));
 	fprintf(out, "%5s %6s %5s %5s %-16s %-14s %11s %11s  %s\n", "rank", "step", "part", "iter",
 		"operation", "in", "lateness", "change", "cause (after)");
 	for (uint32_t i = 0; i < n && i < top; i++) {
@@ -178,9 +136,9 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 		const struct diff_op *px = d->after_op[x] != TRACE_NONE ? &d->ops[d->after_op[x]] : NULL;
 		fprintf(out, "%5u %6u %5u %5s %-16.16s %-14.14s %11s %11s  %s\n",
 			analysis_lop_timeline(A, x), analysis_lop_step(A, x), analysis_lop_part(A, x),
-			iter_of(A, x, it, sizeof it), lop_name(A, x), lop_in(A, x),
+			report_iter_of(A, x, it, sizeof it), report_lop_name(A, x), report_lop_in(A, x),
 			plain_s(lop_secs(A, analysis_lop_lateness(A, x)), b1, sizeof b1),
-			px ? signed_s(px->d_late, b2, sizeof b2) : "(new)",
+			px ? fmt_change(px->d_late, b2, sizeof b2) : "(new)",
 			analysis_cause_name(analysis_lop_cause(A, x)));
 	}
 	if (n > top)
@@ -273,9 +231,9 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 		d->n_alike, d->n_changed, d->n_only_before, d->n_only_after);
 	fprintf(out, "lateness      total %s -> %s (%s); created %s -> %s (%s)\n",
 		plain_s(d->late_before, b1, sizeof b1), plain_s(d->late_after, b2, sizeof b2),
-		signed_s(d->late_after - d->late_before, b3, sizeof b3),
+		fmt_change(d->late_after - d->late_before, b3, sizeof b3),
 		plain_s(d->diff_before, b4, sizeof b4), plain_s(d->diff_after, b5, sizeof b5),
-		signed_s(d->diff_after - d->diff_before, b6, sizeof b6));
+		fmt_change(d->diff_after - d->diff_before, b6, sizeof b6));
 	if (d->same_ranks)
 		fprintf(out, "operations    %u paired: %u created more lateness, %u less\n", d->n_ops,
 			d->n_worse, d->n_better);
@@ -335,7 +293,7 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 			part_id(P->after, x2, sizeof x2), diff_part_kind_name(P->kind), steps,
 			P->before != TRACE_NONE ? plain_s(P->b.late, b1, sizeof b1) : "-",
 			P->after != TRACE_NONE ? plain_s(P->a.late, b2, sizeof b2) : "-",
-			signed_s(P->a.late - P->b.late, b3, sizeof b3));
+			fmt_change(P->a.late - P->b.late, b3, sizeof b3));
 	}
 	free(rows);
 
@@ -349,7 +307,7 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 		snprintf(name, sizeof name, "%s%s", g->computation ? "computation in " : "", g->name);
 		fprintf(out, "%-26.26s %13s %11s %11s %11s %11s %11s\n", name, calls,
 			plain_s(g->dur_before, b1, sizeof b1), plain_s(g->dur_after, b2, sizeof b2),
-			signed_s(g->dur_after - g->dur_before, b3, sizeof b3),
+			fmt_change(g->dur_after - g->dur_before, b3, sizeof b3),
 			plain_s(g->late_before, b4, sizeof b4), plain_s(g->late_after, b5, sizeof b5));
 	}
 	if (d->n_regions > top)
@@ -367,8 +325,8 @@ json_op(struct json *j, const struct diff *d, const struct diff_op *op)
 	json_begin_object(j);
 	json_key(j, "rank"); json_uint(j, analysis_lop_timeline(A, la));
 	json_key(j, "kind"); json_string(j, trace_op_kind_name(analysis_lop_kind(A, la)));
-	json_key(j, "region"); json_string(j, lop_name(A, la));
-	json_key(j, "in"); json_string(j, lop_in(A, la));
+	json_key(j, "region"); json_string(j, report_lop_name(A, la));
+	json_key(j, "in"); json_string(j, report_lop_in(A, la));
 	json_key(j, "step_before"); json_uint(j, analysis_lop_step(B, lb));
 	json_key(j, "step_after"); json_uint(j, analysis_lop_step(A, la));
 	json_key(j, "partition_before"); json_uint(j, analysis_lop_part(B, lb));
@@ -526,18 +484,6 @@ write_json(const struct diff *d, FILE *out)
 /* ---- CSV ---- */
 
 static void
-csv_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-static void
 write_csv(const struct diff *d, FILE *out, enum diff_table table)
 {
 	const struct analysis *A = d->after, *B = d->before;
@@ -552,13 +498,13 @@ write_csv(const struct diff *d, FILE *out, enum diff_table table)
 			char it[16];
 			fprintf(out, "%u,%s,", analysis_lop_timeline(A, la),
 				trace_op_kind_name(analysis_lop_kind(A, la)));
-			csv_str(out, lop_name(A, la));
+			report_csv_str(out, report_lop_name(A, la));
 			fputc(',', out);
-			csv_str(out, lop_in(A, la));
+			report_csv_str(out, report_lop_in(A, la));
 			fprintf(out, ",%u,%u,%u,%u,%s,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%s,%s\n",
 				analysis_lop_step(B, lb), analysis_lop_step(A, la),
 				analysis_lop_part(B, lb), analysis_lop_part(A, la),
-				iterations_of_lop(A, la) == TRACE_NONE ? "" : iter_of(A, la, it, sizeof it),
+				iterations_of_lop(A, la) == TRACE_NONE ? "" : report_iter_of(A, la, it, sizeof it),
 				op->d_diff, op->d_late, op->d_duration,
 				lop_secs(B, analysis_lop_diff(B, lb)), lop_secs(A, analysis_lop_diff(A, la)),
 				lop_secs(B, analysis_lop_lateness(B, lb)),
@@ -589,7 +535,7 @@ write_csv(const struct diff *d, FILE *out, enum diff_table table)
 		      "lateness_before_s,lateness_after_s\n", out);
 		for (uint32_t i = 0; i < d->n_regions; i++) {
 			const struct diff_region *g = &d->regions[i];
-			csv_str(out, g->name);
+			report_csv_str(out, g->name);
 			fprintf(out, ",%s,%u,%u,%.9f,%.9f,%.9f,%.9f\n", g->computation ? "computation" : "call",
 				g->n_before, g->n_after, g->dur_before, g->dur_after, g->late_before,
 				g->late_after);
@@ -608,7 +554,7 @@ write_csv(const struct diff *d, FILE *out, enum diff_table table)
 				fprintf(out, "%u,%u,\n", x->receiver, x->tag);
 			else {
 				fputs(",,", out);
-				csv_str(out, region_by_hash(x->in_after ? A : B, x->tag));
+				report_csv_str(out, region_by_hash(x->in_after ? A : B, x->tag));
 				fputc('\n', out);
 			}
 		}

@@ -1,5 +1,6 @@
 /* export.c — `skein export` writers (export.h). */
 #include "export.h"
+#include "report_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,23 +14,6 @@ const char *const export_columns[] = {
 	"cause_rank", "cause_step", "calls",
 };
 const unsigned export_n_columns = sizeof export_columns / sizeof export_columns[0];
-
-static const char *
-lop_region(const struct analysis *a, uint32_t l)
-{
-	const struct trace *t = analysis_trace(a);
-	uint32_t r = analysis_lop_region(a, l);
-	return r == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[r].name);
-}
-
-static const char *
-lop_in(const struct analysis *a, uint32_t l)
-{
-	const struct trace *t = analysis_trace(a);
-	uint32_t f = analysis_lop_frame(a, l);
-	return f == TRACE_NONE ? "" :
-		trace_str(t, trace_regions(t, NULL)[trace_frames(t, NULL)[f].region].name);
-}
 
 struct row {
 	uint32_t rank, part, step, local, iter, cause_rank, cause_step, calls;
@@ -61,21 +45,9 @@ row_of(const struct analysis *a, uint32_t l, struct row *r)
 	r->diff = trace_seconds(t, analysis_lop_diff(a, l));
 	r->global = trace_seconds(t, analysis_lop_global_lateness(a, l));
 	r->kind = trace_op_kind_name(k);
-	r->region = k == OP_COMPUTE ? "" : lop_region(a, l);
-	r->in = lop_in(a, l);
+	r->region = k == OP_COMPUTE ? "" : report_lop_region(a, l);
+	r->in = report_lop_in(a, l);
 	r->cause = analysis_cause_name(analysis_lop_cause(a, l));
-}
-
-static void
-csv_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 static void
@@ -95,9 +67,9 @@ export_csv(const struct analysis *a, FILE *out)
 		struct row r;
 		row_of(a, l, &r);
 		fprintf(out, "%u,%u,%s,", l, r.rank, r.kind);
-		csv_str(out, r.region);
+		report_csv_str(out, r.region);
 		fputc(',', out);
-		csv_str(out, r.in);
+		report_csv_str(out, r.in);
 		fprintf(out, ",%u,%u,%u,", r.part, r.step, r.local);
 		csv_opt(out, r.iter);
 		fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%s,", r.enter, r.exit, r.exit - r.enter,

@@ -8,6 +8,7 @@
 #include "analysis/iterations.h"
 #include "base/json.h"
 #include "report_iter.h"
+#include "report_util.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
@@ -20,28 +21,6 @@ report_table_parse(const char *name, enum report_table *table)
 			return 0;
 		}
 	return ERR_USAGE;
-}
-
-static const char *
-region_name(const struct trace *t, uint32_t r)
-{
-	return r == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[r].name);
-}
-
-/* The region of a lop as a name (analysis_lop_region), or "". */
-static const char *
-lop_region(const struct analysis *a, uint32_t l)
-{
-	return region_name(analysis_trace(a), analysis_lop_region(a, l));
-}
-
-/* The innermost user region enclosing the lop, or "". */
-static const char *
-lop_context(const struct analysis *a, uint32_t l)
-{
-	const struct trace *t = analysis_trace(a);
-	uint32_t f = analysis_lop_frame(a, l);
-	return f == TRACE_NONE ? "" : region_name(t, trace_frames(t, NULL)[f].region);
 }
 
 static int
@@ -277,8 +256,8 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		fprintf(out, "%3u %5u %6u %5u %5s %-18s %-18s %12s %12s  %s\n", shown,
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			report_iter_of(a, l, it, sizeof it),
-			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : lop_region(a, l),
-			lop_context(a, l),
+			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : report_lop_region(a, l),
+			report_lop_in(a, l),
 			trace_fmt_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
 			analysis_cause_name(analysis_lop_cause(a, l)));
@@ -311,8 +290,8 @@ json_lop(struct json *j, const struct analysis *a, uint32_t l)
 	else
 		json_uint(j, iterations_of_lop(a, l));
 	json_key(j, "kind"); json_string(j, trace_op_kind_name(analysis_lop_kind(a, l)));
-	json_key(j, "region"); json_string(j, lop_region(a, l));
-	json_key(j, "in"); json_string(j, lop_context(a, l));
+	json_key(j, "region"); json_string(j, report_lop_region(a, l));
+	json_key(j, "in"); json_string(j, report_lop_in(a, l));
 	json_key(j, "enter_s"); json_double(j, trace_seconds(t, analysis_lop_enter(a, l)));
 	json_key(j, "exit_s"); json_double(j, trace_seconds(t, analysis_lop_exit(a, l)));
 	json_key(j, "lateness_s"); json_double(j, trace_seconds(t, analysis_lop_lateness(a, l)));
@@ -500,19 +479,6 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_finish(&j);
 }
 
-/* CSV fields never contain commas or quotes except region names; quote them. */
-static void
-csv_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void
 csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 {
@@ -520,9 +486,9 @@ csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 	fprintf(out, "%u,%u,%u,%u,%s,", analysis_lop_timeline(a, l), analysis_lop_step(a, l),
 		analysis_lop_local_step(a, l), analysis_lop_part(a, l),
 		trace_op_kind_name(analysis_lop_kind(a, l)));
-	csv_str(out, lop_region(a, l));
+	report_csv_str(out, report_lop_region(a, l));
 	fputc(',', out);
-	csv_str(out, lop_context(a, l));
+	report_csv_str(out, report_lop_in(a, l));
 	char it[16];
 	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d,%s\n", trace_seconds(t, analysis_lop_enter(a, l)),
 		trace_seconds(t, analysis_lop_exit(a, l)), trace_seconds(t, analysis_lop_lateness(a, l)),
@@ -568,7 +534,7 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 				fprintf(out, "%u", parts[p].phase);
 			fputc(',', out);
 			if (part_name(ph, p))
-				csv_str(out, part_name(ph, p));
+				report_csv_str(out, part_name(ph, p));
 			fputc('\n', out);
 		}
 		break;

@@ -76,20 +76,6 @@ view_iter_details(struct view *v, uint32_t lop)
 		    "before" : "after", it->count, view_iter_name(v));
 }
 
-/* "+1.234 ms" */
-static const char *
-signed_s(double s, char *buf, size_t n)
-{
-	char b[20];
-	if (fabs(s) < 5e-10) {
-		snprintf(buf, n, "0");
-		return buf;
-	}
-	fmt_seconds(fabs(s), b, sizeof b);
-	snprintf(buf, n, "%c%s", s < 0 ? '-' : '+', b);
-	return buf;
-}
-
 /* "lateness        0 │ 10.01 ms": two columns, the runs side by side;
  * returns the change in seconds. */
 static double
@@ -136,7 +122,7 @@ view_diff_details(struct view *v, uint32_t lop)
 			view_lines_add(&v->details, ST_NORMAL, "%-8s %9u \u2502 %u", "part.", P->before, P->after);
 			view_lines_add(&v->details, ST_NORMAL, "%-8s %9s \u2502 %s", "lateness", fmt_seconds(P->b.late, x, sizeof x),
 			    fmt_seconds(P->a.late, y, sizeof y));
-			view_lines_add(&v->details, ST_EMPH, "change: lateness %s", signed_s(P->a.late - P->b.late, z, sizeof z));
+			view_lines_add(&v->details, ST_EMPH, "change: lateness %s", fmt_change(P->a.late - P->b.late, z, sizeof z));
 		}
 		return;
 	}
@@ -153,7 +139,7 @@ view_diff_details(struct view *v, uint32_t lop)
 	    analysis_cause_name(analysis_lop_cause(v->a, lop)));
 	char x[24], y[24], z[24], line[128];
 	snprintf(line, sizeof line, "change: lateness %s \u00b7 diff. %s \u00b7 duration %s",
-		 signed_s(dl, x, sizeof x), signed_s(df, y, sizeof y), signed_s(dd, z, sizeof z));
+		 fmt_change(dl, x, sizeof x), fmt_change(df, y, sizeof y), fmt_change(dd, z, sizeof z));
 	view_lines_text(&v->details, ST_EMPH, 0, 2, line);
 	if (d->n_worse && d->ops[d->worse[0]].after == lop)
 		view_lines_add(&v->details, ST_EMPH, "the largest change between the runs");
