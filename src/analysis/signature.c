@@ -16,15 +16,17 @@ region_hash(const struct trace *t, uint32_t region)
 	return hash_bytes(s, strlen(s));
 }
 
-/* The hash of one communication lop: kind, region name, and for each of
- * its ends the peer and tag, or the collective's type and root. */
+/* The hash of one communication lop: kind, region name, and the set of
+ * its ends — for each the peer and tag, or the collective's type and
+ * root. The ends combine as a multiset (a sum of their hashes): a Waitall
+ * records its receives in completion order, which timing decides. */
 static uint64_t
 lop_hash(const struct analysis *a, uint32_t l, uint64_t region)
 {
 	const struct trace *t = analysis_trace(a);
 	const struct trace_msg *msgs = trace_msgs(t, NULL);
 	const struct trace_coll *colls = trace_colls(t, NULL);
-	uint64_t h = hash_mix(hash_mix(HASH_SEED, analysis_lop_kind(a, l)), region);
+	uint64_t h = hash_mix(hash_mix(HASH_SEED, analysis_lop_kind(a, l)), region), ends = 0;
 	uint32_t op0, nops;
 	analysis_lop_ops(a, l, &op0, &nops);
 	for (uint32_t o = op0; o < op0 + nops; o++) {
@@ -38,10 +40,10 @@ lop_hash(const struct analysis *a, uint32_t l, uint64_t region)
 				v |= (uint64_t)msgs[e[i].id].sender << 28 | (msgs[e[i].id].tag & 0xfffffff);
 			else if (e[i].role == END_COLL)
 				v |= (uint64_t)colls[e[i].id].type << 32 | colls[e[i].id].root;
-			h = hash_mix(h, v);
+			ends += hash_mix(HASH_SEED, v);
 		}
 	}
-	return h;
+	return hash_mix(h, ends);
 }
 
 int

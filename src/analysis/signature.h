@@ -3,7 +3,9 @@
  * A partition's signature hashes, for each of its ranks in rank order,
  * the sequence of its communication operations: kind, MPI region *name*
  * (not id), and the message pattern — for each message its peer rank and
- * tag, for each collective its type and root. Computation is left out
+ * tag, for each collective its type and root, as a set per operation (a
+ * Waitall's receives are recorded in completion order, which timing
+ * decides). Computation is left out
  * (it sits between communication and adds no structure). Two partitions
  * with equal signatures did the same communication, whether they are two
  * iterations of one run or the same phase in two runs of one program.
