@@ -27,7 +27,7 @@ static const struct scase cases[] = {
 	  { "r0 step 9", "its lateness came from the", "change: lateness +" } },
 	{ "diff-extra", "stencil-4", "stencil-4-extra", ":iter 3<Enter>", NULL, 120, 50,
 	  { "r0 step 16", "structure differs: partition", "1 message only after: r0 \u2192 r1",
-	    "iteration 3 of 6" } },
+	    "iteration 3 of 6", "! structure differs", "\u25b2!!!\u2534" } },
 	{ "iter-goto", NULL, "stencil-4-delay", ":iter 4<Enter>", NULL, 120, 40,
 	  { "r0 step 20", "iteration 4 of 6 \u00b7 steps 20\u201323", "\u2514\u2500\u2534",
 	    "iteration 4 of 6: steps 20\u201323" } },

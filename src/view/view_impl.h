@@ -223,6 +223,7 @@ int view_iter_starts(const struct view *v, uint32_t s0, uint32_t s1);
 void view_iter_goto(struct view *v, uint32_t k);
 void view_iter_details(struct view *v, uint32_t lop);
 void view_diff_details(struct view *v, uint32_t lop);
+int view_diff_changed(const struct view *v, uint32_t s0, uint32_t s1);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);

@@ -147,6 +147,27 @@ view_diff_details(struct view *v, uint32_t lop)
 		view_lines_add(&v->details, ST_NORMAL, "its lateness came from the largest change");
 }
 
+/* 1 when a partition of AFTER whose structure differs from BEFORE (or
+ * that BEFORE lacks) spans a global step in [s0, s1). */
+int
+view_diff_changed(const struct view *v, uint32_t s0, uint32_t s1)
+{
+	const struct diff *d = v->diff;
+	if (!d || !(d->n_changed + d->n_only_after))
+		return 0;
+	uint32_t np;
+	const struct analysis_part *parts = analysis_parts(v->a, &np);
+	for (uint32_t q = 0; q < d->n_parts; q++) {
+		const struct diff_part *P = &d->parts[q];
+		if (P->kind == DIFF_ALIKE || P->after == TRACE_NONE || P->after >= np)
+			continue;
+		const struct analysis_part *x = &parts[P->after];
+		if (x->step_first < s1 && x->step_first + x->step_count > s0)
+			return 1;
+	}
+	return 0;
+}
+
 uint64_t
 view_delta_value(const struct diff *d, const struct trace *t, uint32_t lop)
 {
