@@ -81,6 +81,16 @@ tu_load(const char *path)
 	return t;
 }
 
+/* Loads traces/corpus/NAME or fails the test. */
+static inline struct trace *
+tu_load_corpus(const char *name)
+{
+	char rel[256], path[1200];
+	snprintf(rel, sizeof rel, "traces/corpus/%s/traces.otf2", name);
+	PROJECT_PATH(path, rel);
+	return tu_load(path);
+}
+
 /* Runs the analysis (o NULL: the defaults) or fails the test with its
  * message. */
 static inline struct analysis *

@@ -16,7 +16,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 enum cmd {
 	CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_KEYS, CMD_SAMPLES,
-	CMD_HELP, CMD_VERSION
+	CMD_DIFF, CMD_EXPORT, CMD_HELP, CMD_VERSION
 };
 
 
@@ -28,6 +28,10 @@ struct cli {
 	struct analysis_opts aopts;
 	struct analysis_phase_rule phases[MAX_PHASES];
 	const char *trace;
+	const char *trace2;        /* diff: AFTER (trace is BEFORE) */
+	const char *export_otf2;   /* export --otf2 OUT */
+	const char *before;        /* explore, render: --before TRACE, the run to compare with */
+	int export_csv, export_json;
 	int structure_opts;        /* any analyze-only option given */
 	/* explorer and render */
 	const char *metric, *color, *keymap, *size, *keys, *pane;
@@ -44,6 +48,7 @@ struct cli {
 	uint32_t windows, window, step;
 	int samples_opts;          /* any samples-only option given */
 	int samples;               /* the argument is a sample set (explore, render) */
+	const char *iter_region;   /* --iteration-region GLOB */
 	struct config cfg;
 };
 
@@ -52,6 +57,7 @@ enum {
 	G_COALESCE = 1, G_WAITALL = 2, G_LEAP = 4, G_FACTOR = 8, G_FORCE = 16, G_GSTEP = 32,
 	G_MATCH = 64, G_CALLER = 128, G_CLUSTERS = 256, G_HOTSPOTS = 512, G_PHASES = 1024,
 	G_AUTO = 2048, G_PROGRESS = 4096, G_STARTUP = 8192,
+	G_ITERATIONS = 16384,
 };
 
 /* Prints "skein: MESSAGE" on stderr, one line, its control characters
@@ -79,6 +85,9 @@ int cli_keymap(struct cli *c, struct keymap **km);
 int cli_keys(struct cli *c);
 /* The explorer and `skein render`; each returns an exit code. */
 int cli_explore(struct cli *c);
+/* `skein diff BEFORE AFTER` and `skein export`; each returns an exit code. */
+int cli_diff(struct cli *c);
+int cli_export(struct cli *c);
 int cli_render(struct cli *c);
 /* `skein samples DIR` (a report, or the explorer on a terminal), and the
  * explorer and renderer on a sample set (cli_samples.c). */

@@ -15,6 +15,7 @@
 #include "topo/topo.h"
 #include "view/view.h"
 #include "view/view_keys.h"
+#include "analysis/diff.h"
 #include "cli.h"
 #include "explore.h"
 #include "load.h"
@@ -250,7 +251,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	vo->label = label;
 	vo->metric = (enum view_metric)cv->metric;
 	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
-		return cli_usage_error("--metric takes lateness, diff, global, duration, partition or function, not",
+		return cli_usage_error("--metric takes lateness, diff, global, duration, partition, function or delta, not",
 				   c->metric);
 	vo->clusters = c->given & G_CLUSTERS ? c->aopts.clusters : cv->clusters;
 	vo->save = save_view;
@@ -343,11 +344,11 @@ scale_to_ticks(struct view_opts *vo, const struct trace *t)
 }
 
 static int
-load_for_view(const struct cli *c, struct trace **t, struct analysis **a)
+load_for_view(const struct cli *c, const char *path, struct trace **t, struct analysis **a)
 {
 	struct err e = { 0 };
 	screen_signals();           /* Ctrl-C cancels the load */
-	int rc = load_trace(c->trace, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
+	int rc = load_trace(path, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
@@ -367,12 +368,19 @@ struct view_session {
 	struct trace *t;
 	struct analysis *a;
 	const char **phase;
+	/* the run compared with (--before, skein diff on a terminal) */
+	struct trace *bt;
+	struct analysis *ba;
+	struct diff *diff;
 };
 
 static void
 session_close(struct view_session *s)
 {
 	free(s->phase);
+	diff_destroy(s->diff);
+	analysis_destroy(s->ba);
+	trace_destroy(s->bt);
 	analysis_destroy(s->a);
 	trace_destroy(s->t);
 	keymap_destroy(s->km);
@@ -386,9 +394,21 @@ session_open(struct cli *c, struct view_session *s)
 	memset(s, 0, sizeof *s);
 	int rc = explorer_setup(c, &s->vo, &s->init, &s->km, s->label, sizeof s->label);
 	if (!rc)
-		rc = load_for_view(c, &s->t, &s->a);
+		rc = load_for_view(c, c->trace, &s->t, &s->a);
 	if (!rc)
 		rc = cli_check_regions(c, s->t);
+	if (!rc && c->before) {
+		struct err e = { 0 };
+		rc = load_for_view(c, c->before, &s->bt, &s->ba);
+		if (!rc && diff_run(s->ba, s->a, &s->diff, &e)) {
+			fprintf(stderr, "skein: %s\n", e.msg);
+			rc = EXIT_FAIL;
+		}
+		s->vo.diff = s->diff;
+		if (!rc && !c->metric && s->vo.metric == METRIC_LATENESS)
+			s->vo.metric = s->init.metric = METRIC_DELTA;   /* a comparison opens on the change */
+	}
+	s->vo.iteration_name = c->cfg.iterations.name;
 	if (!rc && c->cfg.phases.n_named) {
 		struct err e = { 0 };
 		if (!(s->phase = cli_phase_names(c, s->a, NULL, &e))) {

@@ -43,6 +43,8 @@ static const char usage_text[] =
 	"       skein keys [--format text|man|markdown] [--config FILE]... [--keymap FILE]\n"
 	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
 	"       skein samples [--format text|json|csv] [--table T] [SAMPLES OPTIONS] DIR\n"
+	"       skein diff [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] BEFORE AFTER\n"
+	"       skein export (--otf2 DIR | --csv | --json) [STRUCTURE OPTIONS] TRACE\n"
 	"       skein --help | --version\n"
 	"\n"
 	"skein explores the logical structure of parallel execution traces.\n"
@@ -65,18 +67,26 @@ static const char usage_text[] =
 	"              clusters along an attribute; the explorer on a terminal, else\n"
 	"              a report. DIR holds hardware.xml and data/samples.out|csv\n"
 	"              (or name a CSV in DIR/data/); explore and render take DIR too\n"
+	"  diff        two runs of one program compared step by step: partitions\n"
+	"              aligned by structure, what created more or less lateness,\n"
+	"              where it spread, where the structure itself differs\n"
+	"  export      the structure for other tools: an OTF2 copy of the trace with\n"
+	"              partition, step, iteration, lateness and cause as attributes\n"
+	"              (--otf2 DIR), or one row per operation (--csv, --json)\n"
 	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
 	"              so scripts that pipe 'skein TRACE' keep getting text\n"
 	"\n"
 	"output options:\n"
 	"  -f, --format FMT        text (default), json, or csv (analyze)\n"
 	"  -t, --table T           analyze --format csv: hotspots (default),\n"
-	"                          partitions, timelines or ops; samples --format csv:\n"
-	"                          resources (default), lines, symbols, levels,\n"
-	"                          windows or clusters\n"
+	"                          partitions, timelines, ops or iterations;\n"
+	"                          samples --format csv: resources (default), lines,\n"
+	"                          symbols, levels, windows or clusters\n"
 	"  -r, --ranks             info: one line per rank\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
+	"      --otf2 DIR          export: write DIR/traces.otf2\n"
+	"      --csv, --json       export: one row per operation on stdout\n"
 	"\n"
 	"explorer options (explore, render):\n"
 	"  -m, --metric M          colour by lateness (default), diff, global, duration,\n"
@@ -88,6 +98,9 @@ static const char usage_text[] =
 	"      --keymap FILE       extra key bindings: lines of 'KEY ACTION'\n"
 	"      --no-mouse          explore: leave the mouse to the terminal (no clicks\n"
 	"                          or wheel; also view.mouse: false in the configuration)\n"
+	"      --before TRACE      compare with another run of the program: the delta\n"
+	"                          metric, both runs in the details (skein diff on a\n"
+	"                          terminal does this)\n"
 	"\n"
 	"render options:\n"
 	"  -s, --size WxH          screen size (default 120x40)\n"
@@ -122,6 +135,10 @@ static const char usage_text[] =
 	"                          (Ravel's caller merge)\n"
 	"      --clusters K        group each partition's ranks into at most K\n"
 	"                          clusters by lateness (analyze reports them)\n"
+	"      --iterations HOW    find the iterations: auto (a repeating user region,\n"
+	"                          else the structure's period), structure or off\n"
+	"      --iteration-region GLOB  each Enter of a matching region starts an\n"
+	"                          iteration\n"
 	"  -p, --phase GLOB        every Enter of a region matching GLOB starts a new\n"
 	"                          phase (replaces partition detection; repeatable)\n"
 	"\n"
@@ -152,6 +169,7 @@ enum {
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 	OPT_NO_MOUSE,
 	OPT_ATTRIBUTE, OPT_DEPTH, OPT_WINDOWS, OPT_WINDOW, OPT_STEP,
+	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE,
 };
 
 struct progress {
@@ -246,6 +264,12 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "paper", no_argument, NULL, OPT_PAPER },
 		{ "match-size", no_argument, NULL, OPT_MATCH_SIZE },
 		{ "caller-merge", no_argument, NULL, OPT_CALLER },
+		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+		{ "iteration-region", required_argument, NULL, OPT_ITER_REGION },
+		{ "otf2", required_argument, NULL, OPT_OTF2 },
+		{ "before", required_argument, NULL, OPT_BEFORE },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -328,6 +352,26 @@ parse_args(int argc, char **argv, struct cli *c)
 			c->given |= G_FACTOR;
 			c->structure_opts = 1;
 			break;
+		case OPT_ITERATIONS:
+			if (strcmp(optarg, "auto") == 0)
+				c->aopts.iter_find = ITER_FIND_AUTO;
+			else if (strcmp(optarg, "structure") == 0)
+				c->aopts.iter_find = ITER_FIND_STRUCTURE;
+			else if (strcmp(optarg, "off") == 0)
+				c->aopts.iter_find = ITER_FIND_OFF;
+			else
+				return cli_usage_error("--iterations takes auto, structure or off, not", optarg);
+			c->given |= G_ITERATIONS;
+			c->structure_opts = 1;
+			break;
+		case OPT_ITER_REGION:
+			c->iter_region = optarg;
+			c->structure_opts = 1;
+			break;
+		case OPT_OTF2: c->export_otf2 = optarg; break;
+		case OPT_BEFORE: c->before = optarg; c->explorer_opts = 1; break;
+		case OPT_CSV: c->export_csv = 1; break;
+		case OPT_JSON: c->export_json = 1; break;
 		case 'm': c->metric = optarg; c->explorer_opts = 1; break;
 		case OPT_CONFIG:
 			if (c->n_configs == (int)(sizeof c->configs / sizeof c->configs[0]))
@@ -399,6 +443,38 @@ parse_args(int argc, char **argv, struct cli *c)
 		    c->metric || c->color || c->ascii || c->topology || c->no_mouse)
 			return cli_usage_error("'skein keys' takes only --format, --config and --keymap", NULL);
 		return EXIT_OK;
+	} else if (nargs >= 1 && strcmp(args[0], "diff") == 0) {
+		/* skein diff BEFORE AFTER */
+		c->cmd = CMD_DIFF;
+		if (nargs != 3)
+			return cli_usage_error(nargs < 3 ? "diff takes two traces, BEFORE and AFTER" :
+					       "unexpected argument", nargs > 3 ? args[3] : NULL);
+		if (c->render_opts || c->samples_opts || c->per_rank || c->before)
+			return cli_usage_error("'skein diff' takes --format, --table, --hotspots, "
+					       "explorer and structure options", NULL);
+		c->trace = args[1];
+		c->trace2 = args[2];
+		/* on a terminal and asked for no format: the explorer on AFTER,
+		 * compared with BEFORE */
+		if (!c->format && !c->table && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			c->cmd = CMD_EXPLORE;
+			c->before = args[1];
+			c->trace = args[2];
+		} else if (c->explorer_opts) {
+			return cli_usage_error("explorer options go with 'skein diff' on a terminal", NULL);
+		}
+		return EXIT_OK;
+	} else if (nargs >= 1 && strcmp(args[0], "export") == 0) {
+		/* skein export --otf2 DIR | --csv | --json TRACE */
+		c->cmd = CMD_EXPORT;
+		if (nargs != 2)
+			return cli_usage_error(nargs < 2 ? "no trace given" : "unexpected argument",
+					       nargs > 2 ? args[2] : NULL);
+		if (c->explorer_opts || c->render_opts || c->samples_opts || c->per_rank || c->format || c->table)
+			return cli_usage_error("'skein export' takes --otf2 DIR, --csv or --json and "
+					       "structure options", NULL);
+		c->trace = args[1];
+		return EXIT_OK;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
 		c->cmd = CMD_ANALYZE;
 		args++;
@@ -430,6 +506,8 @@ parse_args(int argc, char **argv, struct cli *c)
 			return cli_usage_error("structure options and --hotspots are for traces, not sample sets", NULL);
 		if (c->topology)
 			return cli_usage_error("a sample set brings its hardware (DIR/hardware.xml): no --topology", NULL);
+		if (c->before)
+			return cli_usage_error("--before compares two traces, not sample sets", NULL);
 		if (c->cmd == CMD_SAMPLES && c->render_opts)
 			return cli_usage_error("--size, --keys, --pane and --time belong to 'skein render DIR'", NULL);
 		if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && (c->format || c->table))
@@ -458,6 +536,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		return cli_usage_error("--ranks belongs to 'skein info'", NULL);
 	if (c->dump)
 		return cli_usage_error("--dump belongs to 'skein config'", NULL);
+	if (c->export_otf2 || c->export_csv || c->export_json)
+		return cli_usage_error("--otf2, --csv and --json belong to 'skein export'", NULL);
 	if (c->cmd != CMD_RENDER && c->render_opts)
 		return cli_usage_error("--size, --keys, --pane and --time belong to 'skein render'", NULL);
 	if ((c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE) && c->explorer_opts)
@@ -467,6 +547,24 @@ parse_args(int argc, char **argv, struct cli *c)
 	return EXIT_OK;
 }
 
+/* --iteration-region GLOB goes through the configuration, so the glob
+ * is checked against the trace's regions like one from a file. */
+static int
+cli_load_iter_region(struct cli *c, struct err *e)
+{
+	char yaml[600];
+	size_t k = (size_t)snprintf(yaml, sizeof yaml, "iterations: {region: \"");
+	for (const char *s = c->iter_region; *s && k + 4 < sizeof yaml; s++) {
+		if (*s == '"' || *s == '\\')
+			yaml[k++] = '\\';
+		yaml[k++] = *s;
+	}
+	if (k + 4 >= sizeof yaml)
+		return err_set(e, ERR_USAGE, "--iteration-region: pattern too long");
+	memcpy(yaml + k, "\"}", 3);
+	return config_load_string(&c->cfg, "--iteration-region", yaml, k + 2, e);
+}
+
 /* The configuration: built-in defaults, the user's file, the --config
  * files in order, then the command-line flags on top. */
 static int
@@ -474,7 +572,8 @@ setup_config(struct cli *c)
 {
 	struct err e = { 0 };
 	if (config_init(&c->cfg, &e) ||
-	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e)) {
+	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e) ||
+	    (c->iter_region && cli_load_iter_region(c, &e))) {
 		cli_error("%s", e.msg[0] ? e.msg : "cannot load the configuration");
 		return EXIT_USAGE;
 	}
@@ -493,6 +592,7 @@ setup_config(struct cli *c)
 	if (c->given & G_MATCH) o->match_size = f.match_size;
 	if (c->given & G_CALLER) o->caller_merge = f.caller_merge;
 	if (c->given & G_HOTSPOTS) o->hotspots = f.hotspots;
+	if (c->given & G_ITERATIONS) o->iter_find = f.iter_find;
 	if (c->given & G_PHASES) {
 		o->phases = f.phases;
 		o->n_phases = f.n_phases;
@@ -560,7 +660,8 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	else if (c->format && strcmp(c->format, "text") != 0)
 		return cli_usage_error("analyze --format takes text, json or csv, not", c->format);
 	if (c->table && report_table_parse(c->table, &table))
-		return cli_usage_error("--table takes hotspots, partitions, timelines or ops, not", c->table);
+		return cli_usage_error("--table takes hotspots, partitions, timelines, ops or iterations, not",
+				       c->table);
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);
 	struct analysis *a = NULL;
@@ -580,7 +681,8 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 		cli_error("%s", e.msg[0] ? e.msg : err_name(ERR_NOMEM));
 		rc = EXIT_FAIL;
 	} else {
-		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep };
+		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep,
+					    .iteration_name = c->cfg.iterations.name };
 		rc = report_write(a, stdout, fmt, table, &ph) ? EXIT_FAIL : EXIT_OK;
 	}
 	free(keep);
@@ -616,6 +718,10 @@ run(struct cli *c)
 		return cli_samples(c);
 	if (c->cmd == CMD_EXPLORE)
 		return cli_explore(c);
+	if (c->cmd == CMD_EXPORT)
+		return cli_export(c);
+	if (c->cmd == CMD_DIFF)
+		return cli_diff(c);
 	if (c->cmd == CMD_RENDER)
 		return cli_render(c);
 	/* check the output format before the (possibly long) load */

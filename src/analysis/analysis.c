@@ -62,6 +62,8 @@ analysis_destroy(struct analysis *a)
 	free(a->hot);
 	free(a->hot_all);
 	free(a->from_startup);
+	free(a->iter_starts);
+	free(a->iter_lop);
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);
@@ -196,6 +198,9 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 		verify_run(a);
 		rc = metrics_compute(a);
 	}
+	if (!rc)
+		rc = iterations_detect(a);
+	a->opts.iter_region = NULL;
 	if (!rc && o.clusters) {
 		a->clusters = calloc(a->n_parts + 1, sizeof *a->clusters);
 		rc = a->clusters ? 0 : ERR_NOMEM;

@@ -60,7 +60,15 @@ struct analysis_opts {
 	uint32_t hotspots;        /* how many to rank; default 20 */
 	uint32_t clusters;        /* group each partition's ranks into at most this
 				   * many clusters (1..20); 0, the default: don't */
+	int iter_find;            /* enum analysis_iter_find (iterations.h); default auto */
+	const char *iter_region;  /* a glob: the Enters of the user region it matches
+				   * start the iterations; NULL: find them */
 };
+
+/* How iterations are found (iterations.h): from user regions checked
+ * against the structure, else the structure's period; the structure
+ * alone; or not at all. */
+enum analysis_iter_find { ITER_FIND_AUTO, ITER_FIND_STRUCTURE, ITER_FIND_OFF };
 
 /* Fills o with the documented defaults. */
 void analysis_opts_default(struct analysis_opts *o);

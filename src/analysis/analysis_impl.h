@@ -14,6 +14,7 @@
 #define SKEIN_ANALYSIS_IMPL_H
 
 #include "analysis.h"
+#include "iterations.h"
 #include "model/trace.h"
 
 struct analysis {
@@ -66,6 +67,11 @@ struct analysis {
 	uint32_t n_hot_all;
 
 	struct clustering *clusters;   /* n_parts, when opts.clusters > 0 */
+
+	/* iterations (iterations.c) */
+	struct iterations iters;
+	uint32_t *iter_starts;
+	uint32_t *iter_lop;      /* n_lops: iteration of each lop, or NULL */
 };
 
 /* The ends of lop l (all its trace ops' ends are contiguous). */
@@ -109,6 +115,7 @@ int steps_assign(struct analysis *a);
 int steps_global_merge(struct analysis *a, int alike);
 void verify_run(struct analysis *a);
 int metrics_compute(struct analysis *a);
+int iterations_detect(struct analysis *a);
 
 /* Partition helpers shared by partition.c, leap.c and steps.c. */
 

@@ -74,3 +74,16 @@ fmt_count(double x, char *buf, size_t n)
 		snprintf(buf, n, "%.2fG", x / 1e9);
 	return buf;
 }
+
+const char *
+fmt_change(double s, char *buf, size_t n)
+{
+	char b[24];
+	if (fabs(s) < 5e-10) {
+		snprintf(buf, n, "0");
+		return buf;
+	}
+	fmt_seconds(fabs(s), b, sizeof b);
+	snprintf(buf, n, "%c%.23s", s < 0 ? '-' : '+', b);
+	return buf;
+}

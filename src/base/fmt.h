@@ -16,6 +16,10 @@
  * "234.8 ms", "1.234 s". Negative values keep their sign. Returns buf. */
 const char *fmt_seconds(double s, char *buf, size_t n);
 
+/* A change in seconds with its sign: "+10.00 ms", "-3.2 us", and "0"
+ * below half a nanosecond. Returns buf. */
+const char *fmt_change(double s, char *buf, size_t n);
+
 /* A point in time, seconds since the trace's start, to the microsecond:
  * "0.229231 s". Returns buf. */
 const char *fmt_time(double s, char *buf, size_t n);

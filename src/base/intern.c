@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hash.h"
 #include "vec.h"
 
 struct intern {
@@ -14,17 +15,6 @@ struct intern {
 	uint32_t *slot;     /* open-addressing table of id+1, 0 = empty */
 	size_t nslot;       /* power of two */
 };
-
-static uint64_t
-hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;    /* FNV-1a */
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
 
 static int
 rehash(struct intern *in, size_t nslot)

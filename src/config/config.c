@@ -19,7 +19,7 @@
 #define CONFIG_MAX_FILE (16u << 20)
 
 const char *const config_metric_names[CONFIG_METRIC_COUNT] = {
-	"lateness", "diff", "global", "duration", "partition", "function",
+	"lateness", "diff", "global", "duration", "partition", "function", "delta",
 };
 const char *const config_pane_names[CONFIG_PANE_COUNT] = {
 	"grid", "overview", "timeline", "details", "help", "topology", "histogram",
@@ -40,7 +40,11 @@ const char *config_pane_name(enum config_pane p) { return NAME_OF(config_pane_na
 const char *config_glyphs_name(enum config_glyphs g) { return NAME_OF(config_glyphs_names, CONFIG_GLYPHS_COUNT, g); }
 const char *config_colours_name(enum config_colours c) { return NAME_OF(config_colours_names, CONFIG_COLOURS_COUNT, c); }
 const char *config_topo_source_name(enum config_topo_source s) { return NAME_OF(config_topo_source_names, CONFIG_TOPO_SOURCE_COUNT, s); }
+const char *const config_iter_find_names[CONFIG_ITER_FIND_COUNT] = {
+	[CONFIG_ITER_AUTO] = "auto", [CONFIG_ITER_STRUCTURE] = "structure", [CONFIG_ITER_OFF] = "off",
+};
 const char *config_placement_name(enum config_placement p) { return NAME_OF(config_placement_names, CONFIG_PLACE_COUNT, p); }
+const char *config_iter_find_name(enum config_iter_find f) { return NAME_OF(config_iter_find_names, CONFIG_ITER_FIND_COUNT, f); }
 
 enum config_metric
 config_metric_find(const char *name)
@@ -422,4 +426,11 @@ config_analysis_opts(const struct config *cfg, struct analysis_opts *o)
 	o->hotspots = s->hotspots;
 	o->phases = cfg->store && cfg->store->n_rules ? cfg->store->rules : NULL;
 	o->n_phases = o->phases ? cfg->store->n_rules : 0;
+	static const int find[CONFIG_ITER_FIND_COUNT] = {
+		[CONFIG_ITER_AUTO] = ITER_FIND_AUTO, [CONFIG_ITER_STRUCTURE] = ITER_FIND_STRUCTURE,
+		[CONFIG_ITER_OFF] = ITER_FIND_OFF,
+	};
+	const struct config_iterations *it = &cfg->iterations;
+	o->iter_find = (unsigned)it->find < CONFIG_ITER_FIND_COUNT ? find[it->find] : ITER_FIND_AUTO;
+	o->iter_region = it->region && it->region[0] ? it->region : NULL;
 }

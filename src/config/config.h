@@ -62,6 +62,7 @@ struct config_mark {
 enum config_metric {
 	CONFIG_METRIC_LATENESS, CONFIG_METRIC_DIFF, CONFIG_METRIC_GLOBAL,
 	CONFIG_METRIC_DURATION, CONFIG_METRIC_PARTITION, CONFIG_METRIC_FUNCTION,
+	CONFIG_METRIC_DELTA,      /* only with skein diff: the change against BEFORE */
 	CONFIG_METRIC_COUNT
 };
 
@@ -217,11 +218,24 @@ struct config_binding {
 	struct config_mark mark;              /* of the action name */
 };
 
+/* How iterations are found (iterations.h): auto, structure or off. */
+enum config_iter_find {
+	CONFIG_ITER_AUTO, CONFIG_ITER_STRUCTURE, CONFIG_ITER_OFF, CONFIG_ITER_FIND_COUNT
+};
+
+struct config_iterations {
+	enum config_iter_find find;
+	const char *region;       /* a glob: its Enters start the iterations; "" = find them */
+	struct config_mark region_mark;
+	const char *name;         /* what to call one ("iteration", "V-cycle") */
+};
+
 struct config_store;
 
 struct config {
 	struct config_structure structure;
 	struct config_phases phases;
+	struct config_iterations iterations;
 	struct config_view view;
 	struct config_topology topology;
 	const struct config_binding *keys;    /* in first-defined order */
@@ -316,6 +330,7 @@ const char *config_colours_name(enum config_colours c);
 const char *config_topo_source_name(enum config_topo_source s);
 const char *config_placement_name(enum config_placement p);
 const char *config_depth_name(enum config_depth d);
+const char *config_iter_find_name(enum config_iter_find f);
 enum config_metric config_metric_find(const char *name);
 enum config_pane config_pane_find(const char *name);
 

@@ -68,6 +68,9 @@ config_check_regions(const struct config *cfg, const struct trace *t, struct err
 		snprintf(what, sizeof what, "phases.named: phase '%.40s': region", p->named[i].name);
 		rc = check_pattern(what, p->named[i].region, &p->named[i].region_mark, names, n, e);
 	}
+	const struct config_iterations *it = &cfg->iterations;
+	if (!rc && it->region && it->region[0])
+		rc = check_pattern("iterations.region:", it->region, &it->region_mark, names, n, e);
 	free(names);
 	return rc;
 }

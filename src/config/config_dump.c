@@ -256,6 +256,12 @@ config_dump(const struct config *cfg, FILE *f, struct err *e)
 		yn(s->force), yn(s->global_step_merge), yn(s->auto_merge), yn(s->sender_progress),
 		yn(s->include_startup), yn(s->caller_merge), yn(s->match_size), s->hotspots);
 	dump_phases(cfg, f);
+	const struct config_iterations *it = &cfg->iterations;
+	fprintf(f, "iterations:\n  find: %s\n  region: ", config_iter_find_name(it->find));
+	put_str(f, it->region ? it->region : "");
+	fputs("\n  name: ", f);
+	put_str(f, it->name ? it->name : "iteration");
+	fputc('\n', f);
 	dump_view(cfg, f);
 	dump_topology(cfg, f);
 	dump_samples(cfg, f);

@@ -120,6 +120,7 @@ extern const char *const config_glyphs_names[CONFIG_GLYPHS_COUNT];
 extern const char *const config_colours_names[CONFIG_COLOURS_COUNT];
 extern const char *const config_topo_source_names[CONFIG_TOPO_SOURCE_COUNT];
 extern const char *const config_placement_names[CONFIG_PLACE_COUNT];
+extern const char *const config_iter_find_names[CONFIG_ITER_FIND_COUNT];
 
 /* Writes a duration in nanoseconds with the largest unit that keeps it
  * an integer ("25ms", "0", "1500us"). buf ≥ 32 bytes. */

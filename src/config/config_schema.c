@@ -386,6 +386,42 @@ walk_structure(struct ld *ld, const struct cnode *m)
 	return rc;
 }
 
+/* ---- iterations ---- */
+
+static int
+walk_iterations(struct ld *ld, const struct cnode *m)
+{
+	enum { K_FIND, K_REGION, K_NAME, K_COUNT };
+	static const char *const keys[K_COUNT] = {
+		[K_FIND] = "find", [K_REGION] = "region", [K_NAME] = "name",
+	};
+	struct config_iterations *it = &ld->cfg->iterations;
+	int rc, x;
+	if (want_map(ld, m, "iterations", &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = key_index(ld, m, i, "iterations", keys, K_COUNT);
+		const struct cnode *v = m->kid[2 * i + 1];
+		if (k < 0)
+			return k;
+		switch (k) {
+		case K_FIND:
+			if (!(rc = get_enum(ld, v, "iterations.find", config_iter_find_names,
+					    CONFIG_ITER_FIND_COUNT, &x)))
+				it->find = (enum config_iter_find)x;
+			break;
+		case K_REGION:
+			if (!(rc = get_string(ld, v, "iterations.region", 1, &it->region)))
+				it->region_mark = mark_of(ld, v);
+			break;
+		case K_NAME:
+			rc = get_string(ld, v, "iterations.name", 0, &it->name);
+			break;
+		}
+	}
+	return rc;
+}
+
 /* ---- phases ---- */
 
 /* A list of non-empty strings, each with its mark; no repeats when
@@ -1009,10 +1045,10 @@ int schema_key(struct ld *ld, const struct cnode *m, uint32_t i, const char *sec
 int
 config_apply(struct ld *ld, const struct cnode *root)
 {
-	enum { S_STRUCTURE, S_PHASES, S_VIEW, S_TOPOLOGY, S_KEYS, S_SAMPLES, S_COUNT };
+	enum { S_STRUCTURE, S_PHASES, S_ITERATIONS, S_VIEW, S_TOPOLOGY, S_KEYS, S_SAMPLES, S_COUNT };
 	static const char *const sections[S_COUNT] = {
-		[S_STRUCTURE] = "structure", [S_PHASES] = "phases", [S_VIEW] = "view",
-		[S_TOPOLOGY] = "topology", [S_KEYS] = "keys", [S_SAMPLES] = "samples",
+		[S_STRUCTURE] = "structure", [S_PHASES] = "phases", [S_ITERATIONS] = "iterations",
+		[S_VIEW] = "view", [S_TOPOLOGY] = "topology", [S_KEYS] = "keys", [S_SAMPLES] = "samples",
 	};
 	char b[64];
 	if (!root || cnode_is_null(root))
@@ -1030,6 +1066,7 @@ config_apply(struct ld *ld, const struct cnode *root)
 		switch (k) {
 		case S_STRUCTURE: rc = walk_structure(ld, v); break;
 		case S_PHASES: rc = walk_phases(ld, v); break;
+		case S_ITERATIONS: rc = walk_iterations(ld, v); break;
 		case S_VIEW: rc = walk_view(ld, v); break;
 		case S_TOPOLOGY: rc = walk_topology(ld, v); break;
 		case S_KEYS: rc = walk_keys(ld, v); break;

@@ -5,41 +5,23 @@
 #include <string.h>
 
 #include "analysis/cluster.h"
+#include "analysis/iterations.h"
 #include "base/json.h"
 #include "base/text.h"
+#include "report_iter.h"
+#include "report_util.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
 {
-	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops",
+					     "iterations" };
+	for (int i = 0; i < 5; i++)
 		if (strcmp(name, names[i]) == 0) {
 			*table = (enum report_table)i;
 			return 0;
 		}
 	return ERR_USAGE;
-}
-
-static const char *
-region_name(const struct trace *t, uint32_t r)
-{
-	return r == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[r].name);
-}
-
-/* The region of a lop as a name (analysis_lop_region), or "". */
-static const char *
-lop_region(const struct analysis *a, uint32_t l)
-{
-	return region_name(analysis_trace(a), analysis_lop_region(a, l));
-}
-
-/* The innermost user region enclosing the lop, or "". */
-static const char *
-lop_context(const struct analysis *a, uint32_t l)
-{
-	const struct trace *t = analysis_trace(a);
-	uint32_t f = analysis_lop_frame(a, l);
-	return f == TRACE_NONE ? "" : region_name(t, trace_frames(t, NULL)[f].region);
 }
 
 static int
@@ -229,6 +211,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 			"and were broken at the earliest operation\n", v->relaxed);
 	write_choices(a, out);
 
+	report_iter_text(a, ph, out);
 	fprintf(out, "\n%-9s %-15s %6s %8s %6s  %s\n", "partition", "steps", "ranks", "ops", "leap", "phase");
 	for (uint32_t p = 0; p < n_parts; p++) {
 		if (!kept_part(ph, p))
@@ -265,19 +248,21 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	uint32_t n_hot;
 	const uint32_t *hot = analysis_hotspots(a, &n_hot);
 	fprintf(out, "\nhotspots (largest differential lateness first)\n");
-	fprintf(out, "%3s %5s %6s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
-		"operation", "in", "lateness", "diff", "cause");
+	fprintf(out, "%3s %5s %6s %5s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
+		"iter", "operation", "in", "lateness", "diff", "cause");
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n_hot; i++) {
 		uint32_t l = hot[i];
 		if (!kept_lop(a, ph, l))
 			continue;
 		shown++;
-		fprintf(out, "%3u %5u %6u %5u %-18s %-18s %12s %12s  %s\n", shown,
+		char it[16];
+		fprintf(out, "%3u %5u %6u %5u %5s %-18s %-18s %12s %12s  %s\n", shown,
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
+			report_iter_of(a, l, it, sizeof it),
 			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)"
-			: text_safe(lop_region(a, l), n1, sizeof n1),
-			text_safe(lop_context(a, l), n2, sizeof n2),
+			: text_safe(report_lop_region(a, l), n1, sizeof n1),
+			text_safe(report_lop_in(a, l), n2, sizeof n2),
 			trace_fmt_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
 			analysis_cause_name(analysis_lop_cause(a, l)));
@@ -304,9 +289,14 @@ json_lop(struct json *j, const struct analysis *a, uint32_t l)
 	json_key(j, "step"); json_uint(j, analysis_lop_step(a, l));
 	json_key(j, "local_step"); json_uint(j, analysis_lop_local_step(a, l));
 	json_key(j, "partition"); json_uint(j, analysis_lop_part(a, l));
+	json_key(j, "iteration");
+	if (iterations_of_lop(a, l) == TRACE_NONE)
+		json_null(j);
+	else
+		json_uint(j, iterations_of_lop(a, l));
 	json_key(j, "kind"); json_string(j, trace_op_kind_name(analysis_lop_kind(a, l)));
-	json_key(j, "region"); json_string(j, lop_region(a, l));
-	json_key(j, "in"); json_string(j, lop_context(a, l));
+	json_key(j, "region"); json_string(j, report_lop_region(a, l));
+	json_key(j, "in"); json_string(j, report_lop_in(a, l));
 	json_key(j, "enter_s"); json_double(j, trace_seconds(t, analysis_lop_enter(a, l)));
 	json_key(j, "exit_s"); json_double(j, trace_seconds(t, analysis_lop_exit(a, l)));
 	json_key(j, "lateness_s"); json_double(j, trace_seconds(t, analysis_lop_lateness(a, l)));
@@ -469,6 +459,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	json_key(&j, "iterations");
+	report_iter_json(a, ph, &j);
 	json_key(&j, "hotspots");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_hot; i++)
@@ -492,25 +484,6 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_finish(&j);
 }
 
-/* A text field of a CSV table, quoted as RFC 4180 says (always, with
- * quotes doubled, so commas and line breaks stay inside it), control
- * characters shown as '?' like every other text output. */
-static void
-csv_str(FILE *out, const char *s)
-{
-	char buf[1024];
-	const char *v = text_safe(s, buf, sizeof buf);
-	fputc('"', out);
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('"', out);
-		fputc(*v, out);
-	}
-	fputc('"', out);
-}
-
-void report_csv_str(FILE *out, const char *s) { csv_str(out, s); }
-
 static void
 csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 {
@@ -518,13 +491,15 @@ csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 	fprintf(out, "%u,%u,%u,%u,%s,", analysis_lop_timeline(a, l), analysis_lop_step(a, l),
 		analysis_lop_local_step(a, l), analysis_lop_part(a, l),
 		trace_op_kind_name(analysis_lop_kind(a, l)));
-	csv_str(out, lop_region(a, l));
+	report_csv_str(out, report_lop_region(a, l));
 	fputc(',', out);
-	csv_str(out, lop_context(a, l));
-	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d\n", trace_seconds(t, analysis_lop_enter(a, l)),
+	report_csv_str(out, report_lop_in(a, l));
+	char it[16];
+	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d,%s\n", trace_seconds(t, analysis_lop_enter(a, l)),
 		trace_seconds(t, analysis_lop_exit(a, l)), trace_seconds(t, analysis_lop_lateness(a, l)),
 		trace_seconds(t, analysis_lop_diff(a, l)), trace_seconds(t, analysis_lop_global_lateness(a, l)),
-		analysis_cause_name(analysis_lop_cause(a, l)), analysis_lop_startup(a, l));
+		analysis_cause_name(analysis_lop_cause(a, l)), analysis_lop_startup(a, l),
+		iterations_of_lop(a, l) == TRACE_NONE ? "" : report_iter_of(a, l, it, sizeof it));
 }
 
 static void
@@ -533,7 +508,8 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 {
 	const struct trace *t = analysis_trace(a);
 	static const char lop_header[] =
-		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,global_lateness_s,cause,startup\n";
+		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,global_lateness_s,cause,startup,"
+		"iteration\n";
 	switch (table) {
 	case TABLE_HOTSPOTS: {
 		uint32_t n;
@@ -563,11 +539,14 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 				fprintf(out, "%u", parts[p].phase);
 			fputc(',', out);
 			if (part_name(ph, p))
-				csv_str(out, part_name(ph, p));
+				report_csv_str(out, part_name(ph, p));
 			fputc('\n', out);
 		}
 		break;
 	}
+	case TABLE_ITERATIONS:
+		report_iter_csv(a, ph, out);
+		break;
 	case TABLE_TIMELINES: {
 		uint32_t n;
 		trace_timelines(t, &n);

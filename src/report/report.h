@@ -13,7 +13,7 @@
 #include "analysis/analysis.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
-enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS };
+enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS, TABLE_ITERATIONS };
 
 /* Named phases from the configuration: a name for each partition (NULL
  * for none) and which partitions to report (NULL: all). Partitions left
@@ -21,17 +21,16 @@ enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS
 struct report_phases {
 	const char *const *name;   /* one per partition, or NULL */
 	const uint8_t *keep;       /* one per partition, or NULL */
+	const char *iteration_name;   /* what to call an iteration; NULL: "iteration" */
 };
 
 /* Returns 0, or ERR_IO when out could not be written. ph may be NULL. */
 int report_write(const struct analysis *a, FILE *out, enum report_format fmt,
 		 enum report_table table, const struct report_phases *ph);
 
-/* Parses a table name ("hotspots", "partitions", "timelines", "ops");
+/* Parses a table name ("hotspots", "partitions", "timelines", "ops",
+ * "iterations");
  * returns 0 or ERR_USAGE. */
 int report_table_parse(const char *name, enum report_table *table);
-
-/* Writes s as a quoted CSV field ("" for a quote). */
-void report_csv_str(FILE *out, const char *s);
 
 #endif

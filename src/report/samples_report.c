@@ -7,6 +7,7 @@
 
 #include "base/json.h"
 #include "base/text.h"
+#include "report_util.h"
 
 static const char *const table_names[STAB_COUNT] = {
 	"resources", "lines", "symbols", "levels", "windows", "clusters",

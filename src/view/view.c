@@ -178,6 +178,11 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->save = o ? o->save : NULL;
 	v->save_ud = o ? o->save_ud : NULL;
 	v->part_phase = o ? o->part_phase : NULL;
+	v->diff = o ? o->diff : NULL;
+	v->iter_name = o ? o->iteration_name : NULL;
+	view_index_set_diff(v->ix, v->diff);
+	if (v->metric == METRIC_DELTA && !v->diff)
+		v->metric = METRIC_LATENESS;
 	if (o && solo < 0) {
 		v->no_overview = o->no_overview;
 		v->no_timeline = o->no_timeline;
@@ -627,6 +632,8 @@ view_action(struct view *v, enum action act)
 	case ACT_METRIC_NEXT:
 	case ACT_METRIC_PREV:
 		v->metric = (enum view_metric)(((int)v->metric + (act == ACT_METRIC_NEXT ? 1 : METRIC_COUNT - 1)) % METRIC_COUNT);
+		if (v->metric == METRIC_DELTA && !v->diff)   /* only with another run */
+			v->metric = act == ACT_METRIC_NEXT ? METRIC_LATENESS : METRIC_DELTA - 1;
 		view_select_update(v);
 		return;
 	case ACT_STARTUP: {
@@ -813,7 +820,7 @@ void
 view_set_state(struct view *v, const struct view_state *st)
 {
 	char cmd[64];
-	if (st->metric < METRIC_COUNT)
+	if (st->metric < METRIC_COUNT && (st->metric != METRIC_DELTA || v->diff))
 		v->metric = st->metric;
 	if (st->clusters) {
 		snprintf(cmd, sizeof cmd, "clusters %u", st->clusters);

@@ -85,6 +85,10 @@ struct view_opts {
 	/* Per partition: the named phase it belongs to (the configuration's
 	 * phases.named), or NULL; borrowed for the view's life. */
 	const char *const *part_phase;
+	/* Another run compared with this one (skein diff: the analysis is
+	 * AFTER): the delta metric, both runs in the details. Borrowed. */
+	const struct diff *diff;
+	const char *iteration_name;   /* what to call an iteration; NULL: "iteration" */
 };
 
 /* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown

@@ -1,6 +1,8 @@
 /* view_cmd.c — the command line (:) and its commands. */
 #include "view_impl.h"
 
+#include "analysis/iterations.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,8 @@ const struct view_cmd_info view_cmds[] = {
 	{ "rank", " N", "go to rank N" },
 	{ "partition", " N", "go to partition N (numbered from 0 in step order, as analyze does)" },
 	{ "hotspot", " N", "go to the N-th hotspot" },
-	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function" },
+	{ "iter", " N", "go to iteration N (numbered from 0, as analyze does)" },
+	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function (delta: skein diff)" },
 	{ "zoom", " N [R]", "N steps per column, R ranks per row" },
 	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again" },
 	{ "save", " FILE", "write the view to FILE (~/ is your home); skein --config FILE reopens it" },
@@ -67,7 +70,8 @@ complete(struct view *v, struct prompt *p)
 		space = 1;
 	} else if (!strcmp(first, "metric") || !strcmp(first, "m")) {
 		for (int i = 0; i < METRIC_COUNT; i++)
-			metrics[n++] = view_metric_name((enum view_metric)i);
+			if (i != METRIC_DELTA || v->diff)
+				metrics[n++] = view_metric_name((enum view_metric)i);
 		cand = metrics;
 	} else if (!strcmp(first, "clusters") || !strcmp(first, "cl")) {
 		cand = cl;
@@ -236,15 +240,15 @@ goto_partition(struct view *v, uint32_t p)
 	view_set_message(v, 1, "partition %u has no operations", p);
 }
 
-/* The command called name: its name, an alias (s, r, p, hot, m, z, cl,
- * q) or an unambiguous prefix; -1 when none is. */
+/* The command called name: its name, an alias (s, r, p, hot, i, m, z,
+ * cl, q) or an unambiguous prefix; -1 when none is. */
 static int
 find_command(const char *name)
 {
 	static const struct { const char *alias, *cmd; } aliases[] = {
 		{ "s", "step" }, { "r", "rank" }, { "p", "partition" }, { "part", "partition" },
 		{ "hot", "hotspot" }, { "m", "metric" }, { "z", "zoom" }, { "cl", "clusters" },
-		{ "cluster", "clusters" }, { "q", "quit" },
+		{ "cluster", "clusters" }, { "q", "quit" }, { "i", "iter" }, { "iteration", "iter" },
 	};
 	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
 		if (!strcmp(name, aliases[i].alias))
@@ -326,6 +330,7 @@ view_command(struct view *v, const char *cmd)
 	}
 	uint32_t x, y, np, nh;
 	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	uint32_t nit = iterations_get(v->a)->count;
 	analysis_parts(v->a, &np);
 	analysis_hotspots_startup(v->a, view_index_startup(v->ix), &nh);
 	if (!name) {
@@ -360,9 +365,15 @@ view_command(struct view *v, const char *cmd)
 			v->hot_idx = (int)x - 2;
 			view_action(v, ACT_NEXT_HOTSPOT);
 		}
+	} else if (!strcmp(cn, "iter")) {
+		/* view_iter_goto says when there are none or k is past the last */
+		if (!one_number(v, c, arg, arg2, 0, nit ? nit - 1 : 0, &x))
+			view_iter_goto(v, x);
 	} else if (!strcmp(cn, "metric")) {
 		enum view_metric m = arg && !arg2 ? view_metric_find(arg) : METRIC_COUNT;
-		if (m == METRIC_COUNT) {
+		if (m == METRIC_DELTA && !v->diff) {
+			view_set_message(v, 1, "delta compares two runs: open them with skein diff BEFORE AFTER");
+		} else if (m == METRIC_COUNT) {
 			usage(v, c, arg ? "no such metric" : NULL);
 		} else {
 			v->metric = m;

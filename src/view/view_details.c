@@ -224,6 +224,7 @@ lop_details(struct view *v, uint32_t lop, int wide)
 	}
 	if (p < np && v->part_phase && v->part_phase[p])
 		view_lines_add(L, ST_NORMAL, "phase     %s", v->part_phase[p]);
+	view_iter_details(v, lop);
 	char te[32], tx[32];
 	fmt_time(trace_seconds(v->t, en), te, sizeof te);
 	fmt_time(trace_seconds(v->t, ex), tx, sizeof tx);
@@ -236,6 +237,7 @@ lop_details(struct view *v, uint32_t lop, int wide)
 		view_lines_add(L, ST_NORMAL, "exit      %s", tx);
 	}
 	choices(v, lop);
+	view_diff_details(v, lop);
 	messages(v, lop);
 }
 

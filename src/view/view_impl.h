@@ -111,6 +111,8 @@ struct view {
 	int extra;                    /* the pane in the left column's spare rows, or -1 */
 	int no_overview, no_timeline, no_side, side_width;   /* from view_opts */
 	const char *const *part_phase;                       /* from view_opts */
+	const struct diff *diff;                             /* from view_opts */
+	const char *iter_name;                               /* from view_opts */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
 	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
 	struct view_samples *smp;     /* a samples session (view_samples.c); NULL for a trace */
@@ -304,6 +306,13 @@ size_t view_samples_complete(const struct view *v, const char *first, const char
 			     int *space);
 /* The help overlay's lines for a sample set (into v->help). */
 void view_samples_help(struct view *v);
+/* view_structure.c: iterations and the run compared with */
+const char *view_iter_name(const struct view *v);
+int view_iter_starts(const struct view *v, uint32_t s0, uint32_t s1);
+void view_iter_goto(struct view *v, uint32_t k);
+void view_iter_details(struct view *v, uint32_t lop);
+void view_diff_details(struct view *v, uint32_t lop);
+int view_diff_changed(const struct view *v, uint32_t s0, uint32_t s1);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);

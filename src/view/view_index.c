@@ -23,13 +23,15 @@ struct view_index {
 	uint8_t *region_cat;         /* n_regions, for METRIC_FUNCTION */
 	uint32_t cat_region[GRID_CATS];   /* the region that owns each colour */
 	uint32_t n_cat_region;
+	const struct diff *diff;     /* for METRIC_DELTA, or NULL */
 };
 
 static const char *const metric_names[METRIC_COUNT] = {
-	"lateness", "diff", "global", "duration", "partition", "function",
+	"lateness", "diff", "global", "duration", "partition", "function", "delta",
 };
 static const char *const metric_titles[METRIC_COUNT] = {
 	"lateness", "differential lateness", "global lateness", "duration", "partition", "function",
+	"\u0394 lateness",
 };
 
 const char *view_metric_name(enum view_metric m) { return (unsigned)m < METRIC_COUNT ? metric_names[m] : "?"; }
@@ -168,6 +170,12 @@ view_index_lop_at_time(const struct view_index *ix, uint32_t rank, uint64_t t)
 	return lo > first ? lo - 1 : first;
 }
 
+void
+view_index_set_diff(struct view_index *ix, const struct diff *d)
+{
+	ix->diff = d;
+}
+
 uint64_t
 view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 {
@@ -181,6 +189,7 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 	}
 	case METRIC_PARTITION: return analysis_lop_part(ix->a, lop);
 	case METRIC_FUNCTION: return analysis_lop_region(ix->a, lop);
+	case METRIC_DELTA: return view_delta_value(ix->diff, analysis_trace(ix->a), lop);
 	default: return 0;
 	}
 }

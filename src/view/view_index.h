@@ -25,14 +25,23 @@ enum view_metric {
 	METRIC_DURATION,
 	METRIC_PARTITION,
 	METRIC_FUNCTION,
+	METRIC_DELTA,             /* |change in lateness| against another run (diff.h) */
 	METRIC_COUNT
 };
 
 struct view_index;
 
+struct diff;
+
 /* Returns 0 and a new index in *out, or ERR_NOMEM. */
 int view_index_create(const struct analysis *a, struct view_index **out, struct err *e);
 void view_index_destroy(struct view_index *ix);
+/* The run compared with (the analysis is its AFTER), for METRIC_DELTA;
+ * borrowed. Before any lookup. */
+void view_index_set_diff(struct view_index *ix, const struct diff *d);
+/* METRIC_DELTA of lop under d (view_structure.c): |Δ lateness| in t's
+ * ticks, 0 when lop has no partner. */
+uint64_t view_delta_value(const struct diff *d, const struct trace *t, uint32_t lop);
 
 const struct analysis *view_index_analysis(const struct view_index *ix);
 uint32_t view_index_ranks(const struct view_index *ix);

@@ -15,7 +15,8 @@ ov_metric(const struct view *v)
 static void
 ov_title(struct view *v, char *buf, size_t n)
 {
-	snprintf(buf, n, "overview \u00b7 max %s per step", view_metric_title(ov_metric(v)));
+	snprintf(buf, n, "overview \u00b7 max %s per step%s", view_metric_title(ov_metric(v)),
+		 view_diff_changed(v, 0, UINT32_MAX) ? " \u00b7 ! structure differs" : "");
 }
 
 /* Strip columns for a width: min(w, steps); column c covers steps
@@ -100,8 +101,18 @@ ov_row(struct view *v, int y, struct grid *row)
 				row->cells[c].mark |= MARK_WINDOW;
 		}
 	} else if (y == 1) {
+		/* where iterations start: ╵ outside the window, ┴ on its edge */
+		for (int c = 0; c < cols; c++)
+			if (view_iter_starts(v, col_step(v, c, cols), col_step(v, c + 1, cols)))
+				grid_put(row, c, 0, c >= first && c <= last ? 0x2534 : 0x2575, ST_LABEL);
 		for (int c = first; c >= 0 && c <= last; c++)
-			grid_put(row, c, 0, c == first ? 0x2514 : c == last ? 0x2518 : 0x2500, ST_LABEL);
+			if (!view_iter_starts(v, col_step(v, c, cols), col_step(v, c + 1, cols)) ||
+			    c == first || c == last)
+				grid_put(row, c, 0, c == first ? 0x2514 : c == last ? 0x2518 : 0x2500, ST_LABEL);
+		/* where the structure differs from the run compared with */
+		for (int c = 0; c < cols; c++)
+			if (view_diff_changed(v, col_step(v, c, cols), col_step(v, c + 1, cols)))
+				grid_put(row, c, 0, '!', ST_EMPH);
 		if (sel >= 0)
 			grid_put(row, sel, 0, 0x25b2, ST_EMPH);
 		if (cols + 2 < row->w) {

@@ -32,6 +32,7 @@ table() {
     cat <<'TABLE'
 stencil-4                 4 stencil -i 6 -k 3                              no-coalesce
 stencil-4-delay           4 stencil -i 6 -k 3 -d 100000:1:1                no-coalesce
+stencil-4-extra           4 stencil -i 6 -k 3 -x 3                         no-coalesce
 tree_allreduce-4          4 tree_allreduce -i 4                            paper
 tree_allreduce-4-delay    4 tree_allreduce -i 4 -d 100000:3:1              paper
 ring_allreduce-4          4 ring_allreduce -i 4                            -

@@ -6,6 +6,9 @@
  * neighbours, an Isend to each, and completes all eight requests with one
  * MPI_Waitall; every K iterations (-k, default 3, 0 = never) an
  * MPI_Allreduce follows. This is the pF3D-like case of the paper's Fig. 4.
+ * -x I adds one message in iteration I's exchange, rank 0 to its east
+ * neighbour (tag TAG_EXTRA, completed by the same Waitall): the same
+ * run with a structure that differs by one message, for skein diff.
  * See README.md for the logical structure it must produce.
  */
 #include "common.h"
@@ -13,22 +16,24 @@
 #include <mpi.h>
 
 #define HALO 8
-enum { TAG_EAST = 10, TAG_WEST = 11, TAG_NORTH = 12, TAG_SOUTH = 13 };
+enum { TAG_EAST = 10, TAG_WEST = 11, TAG_NORTH = 12, TAG_SOUTH = 13, TAG_EXTRA = 14 };
 
 int
 main(int argc, char **argv)
 {
     struct app_opts o = {
-        .iters = 6, .compute_us = 50, .nextra = 1,
+        .iters = 6, .compute_us = 50, .nextra = 2,
         .extra = { { 'k', "an MPI_Allreduce after every K-th iteration, 0 = never",
-                     3, 0, 1000000 } },
+                     3, 0, 1000000 },
+                   { 'x', "one extra message, rank 0 to its east neighbour, in "
+                     "iteration X (-1 = never)", -1, -1, 1000000 } },
     };
-    double out[4][HALO], in[4][HALO], local = 1.0, global = 0.0;
-    MPI_Request req[8];
-    MPI_Status st[8];
-    int rank, nranks, rc, px, py, x, y, d, j, i;
+    double out[4][HALO], in[4][HALO], local = 1.0, global = 0.0, extra[HALO];
+    MPI_Request req[10];
+    MPI_Status st[10];
+    int rank, nranks, rc, px, py, x, y, d, j, i, nreq;
     int west, east, south, north;
-    long period;
+    long period, extra_iter;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -49,6 +54,9 @@ main(int argc, char **argv)
     }
     px = nranks / py;
     period = app_extra(&o, 'k');
+    extra_iter = app_extra(&o, 'x');
+    for (j = 0; j < HALO; j++)
+        extra[j] = j;
     x = rank % px;
     y = rank / px;
     west = (x + px - 1) % px + y * px;
@@ -74,7 +82,12 @@ main(int argc, char **argv)
         MPI_Isend(out[1], HALO, MPI_DOUBLE, west, TAG_WEST, MPI_COMM_WORLD, &req[5]);
         MPI_Isend(out[2], HALO, MPI_DOUBLE, north, TAG_NORTH, MPI_COMM_WORLD, &req[6]);
         MPI_Isend(out[3], HALO, MPI_DOUBLE, south, TAG_SOUTH, MPI_COMM_WORLD, &req[7]);
-        MPI_Waitall(8, req, st);
+        nreq = 8;
+        if (i == extra_iter && rank == 0)
+            MPI_Isend(extra, HALO, MPI_DOUBLE, east, TAG_EXTRA, MPI_COMM_WORLD, &req[nreq++]);
+        if (i == extra_iter && west == 0 && rank != 0)
+            MPI_Irecv(extra, HALO, MPI_DOUBLE, 0, TAG_EXTRA, MPI_COMM_WORLD, &req[nreq++]);
+        MPI_Waitall(nreq, req, st);
         app_region_end("exchange");
 
         local = 0.0;

@@ -1,0 +1,568 @@
+/* iterations.c — finding the iterations (iterations.h says what they are).
+ *
+ * Work: the signature pass is linear in lops and message ends; the period
+ * search compares the token sequence with itself shifted by each
+ * candidate period, stopping at a budget of comparisons (PERIOD_BUDGET)
+ * so a trace with tens of thousands of partitions and no period does not
+ * stall; the region check is linear in frames.
+ */
+#include "analysis_impl.h"
+#include "iterations.h"
+#include "signature.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PERIOD_BUDGET (64u << 20)
+#define MAX_REGION_CANDIDATES 32
+
+/* Boundaries found by one method: positions in the partition sequence
+ * where iterations start, and where the last one ends. */
+struct bounds {
+	uint32_t *b;      /* count + 1 */
+	uint32_t count;
+	uint32_t region;
+	uint32_t depth;
+};
+
+struct seq {
+	struct analysis *a;
+	uint32_t n;          /* partitions */
+	uint32_t *order;     /* position -> partition */
+	uint32_t *pos;       /* partition -> position */
+	uint32_t *tok;       /* position -> signature token */
+	uint32_t distinct;
+};
+
+static void
+bounds_fini(struct bounds *b)
+{
+	free(b->b);
+	memset(b, 0, sizeof *b);
+}
+
+/* How many of the first len tokens at x and at y agree. */
+static uint32_t
+agree(const uint32_t *tok, uint32_t x, uint32_t y, uint32_t len)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < len; i++)
+		k += tok[x + i] == tok[y + i];
+	return k;
+}
+
+/* The structural period: for each period p, the longest stretch where
+ * the sequence equals itself shifted by p gives reps = run / p + 1 whole
+ * repetitions. The period covering the most partitions wins, the smaller
+ * on a tie (a multiple of the period covers no more); it must cover a
+ * third of the partitions at least. A first repetition
+ * that agrees with the second on at least half its partitions joins as a
+ * different first iteration; so does a partial last one. */
+static int
+by_structure(const struct seq *s, struct bounds *out)
+{
+	const uint32_t *tok = s->tok;
+	uint32_t n = s->n, best_p = 0, best_s = 0, best_reps = 0;
+	uint64_t best_cov = 0, work = 0;
+	for (uint32_t p = 1; p <= n / 2 && work < PERIOD_BUDGET; p++) {
+		uint32_t run = 0, run_s = 0, long_run = 0, long_s = 0;
+		for (uint32_t i = 0; i + p < n; i++) {
+			if (tok[i] == tok[i + p]) {
+				if (!run++)
+					run_s = i;
+				if (run > long_run) {
+					long_run = run;
+					long_s = run_s;
+				}
+			} else {
+				run = 0;
+			}
+		}
+		work += n - p;
+		uint32_t reps = long_run / p + 1;
+		uint64_t cov = (uint64_t)reps * p;
+		if (reps >= 2 && cov > best_cov) {
+			best_cov = cov;
+			best_p = p;
+			best_s = long_s;
+			best_reps = reps;
+		}
+	}
+	/* a repetition over a small part of the run is no loop of it */
+	if (!best_p || 3 * best_cov < n)
+		return 0;
+	uint32_t p = best_p, start = best_s, reps = best_reps;
+	if (start >= p && 2 * agree(tok, start - p, start, p) >= p) {
+		start -= p;
+		reps++;
+	}
+	uint32_t end = start + reps * p;
+	uint32_t tail = n - end < p ? n - end : p;
+	if (tail && 2 * agree(tok, end, start + (reps - 1) * p, tail) >= p) {
+		end += tail;
+		reps++;
+	}
+	out->b = malloc(((size_t)reps + 1) * sizeof *out->b);
+	if (!out->b)
+		return ERR_NOMEM;
+	for (uint32_t k = 0; k < reps; k++)
+		out->b[k] = start + k * p;
+	out->b[reps] = end;
+	out->count = reps;
+	out->region = TRACE_NONE;
+	return 0;
+}
+
+/* The position of the partition an iteration starting at time t on
+ * timeline tl begins with: the partition of the lop holding t (the
+ * computation before a communication belongs to the communication's
+ * partition). UINT32_MAX when t is after the timeline's last lop. */
+static uint32_t
+pos_at(const struct seq *s, uint32_t tl, uint64_t t, int leave)
+{
+	struct analysis *a = s->a;
+	uint32_t first = a->tl_lop[tl], last = a->tl_lop[tl + 1];
+	if (first == last)
+		return UINT32_MAX;
+	uint32_t lo = first, hi = last;   /* the last lop entered at or before t */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (lop_enter(a, mid) <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (t >= lop_exit(a, lo) && lo + 1 == last && !leave)
+		return UINT32_MAX;
+	/* A Leave inside computation closes what came before: the
+	 * communication lop before it. */
+	if (leave && a->lop_kind[lo] == OP_COMPUTE && lo > first && t < lop_exit(a, lo))
+		lo--;
+	return s->pos[a->lop_part[lo]];
+}
+
+/* Iterations marked by the Enters of region r (entered m times on every
+ * communicating timeline): the k-th boundary is the earliest partition
+ * any rank's k-th Enter falls before. */
+static int
+region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
+{
+	const struct trace *t = s->a->t;
+	uint32_t n_tl, nf;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	const struct trace_frame *fr = trace_frames(t, &nf);
+	uint32_t *b = malloc(((size_t)m + 1) * sizeof *b);
+	if (!b)
+		return ERR_NOMEM;
+	for (uint32_t k = 0; k <= m; k++)
+		b[k] = UINT32_MAX;
+	uint32_t end = 0;
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		if (s->a->tl_lop[tl] == s->a->tl_lop[tl + 1])
+			continue;
+		uint32_t k = 0;
+		for (uint32_t f = tls[tl].frame_first; f < tls[tl].frame_first + tls[tl].frame_count; f++) {
+			if (fr[f].region != r)
+				continue;
+			uint32_t p = pos_at(s, tl, fr[f].t_enter, 0);
+			if (k < m && p < b[k])
+				b[k] = p;
+			uint32_t q = pos_at(s, tl, fr[f].t_leave, 1);
+			if (q != UINT32_MAX && q + 1 > end)
+				end = q + 1;
+			k++;
+		}
+	}
+	/* Enters after all communication start no iteration. */
+	while (m && b[m - 1] == UINT32_MAX)
+		m--;
+	int ok = m >= 2;
+	for (uint32_t k = 0; k + 1 < m && ok; k++)
+		ok = b[k] < b[k + 1];
+	if (ok)
+		b[m] = end > b[m - 1] ? end : s->n;
+	if (!ok) {
+		free(b);
+		return 0;
+	}
+	out->b = b;
+	out->count = m;
+	out->region = r;
+	return 0;
+}
+
+/* Do the stretches between boundaries share their partitions? At least
+ * half the interior iterations (the first and last may differ) must
+ * hold one signature in common, and none may be empty: one iteration
+ * whose exchange carries an extra message does not hide the loop. */
+static int
+alike(const struct seq *s, const struct bounds *bd, uint32_t *stamp, uint32_t *hits)
+{
+	uint32_t k0 = bd->count >= 3 ? 1 : 0, k1 = bd->count >= 3 ? bd->count - 1 : 1;
+	uint32_t segs = k1 - k0;
+	memset(hits, 0, s->distinct * sizeof *hits);
+	memset(stamp, 0xff, s->distinct * sizeof *stamp);
+	for (uint32_t k = k0; k < k1; k++) {
+		if (bd->b[k] >= bd->b[k + 1])
+			return 0;
+		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
+			if (stamp[s->tok[i]] != k) {
+				stamp[s->tok[i]] = k;
+				hits[s->tok[i]]++;
+			}
+	}
+	for (uint32_t x = 0; x < s->distinct; x++)
+		if (2 * hits[x] >= segs && hits[x] * 3 >= segs * 2)
+			return 1;
+	return 0;
+}
+
+struct cand {
+	uint32_t region, count, depth;
+};
+
+static int
+cmp_cand(const void *x, const void *y)
+{
+	const struct cand *a = x, *b = y;
+	if (a->depth != b->depth)
+		return a->depth < b->depth ? -1 : 1;
+	return a->region < b->region ? -1 : a->region > b->region;
+}
+
+/* User regions entered equally often (at least twice) on every
+ * communicating timeline, outermost first; with glob, those whose name
+ * matches it, whatever their counts. */
+static int
+region_candidates(const struct seq *s, const char *glob, struct cand **out, uint32_t *n_out)
+{
+	const struct trace *t = s->a->t;
+	uint32_t n_tl, n_reg;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	const struct trace_region *regs = trace_regions(t, &n_reg);
+	const struct trace_frame *fr = trace_frames(t, NULL);
+	uint32_t *want = calloc((size_t)n_reg + 1, sizeof *want);
+	uint32_t *cnt = calloc((size_t)n_reg + 1, sizeof *cnt);
+	uint32_t *depth = malloc(((size_t)n_reg + 1) * sizeof *depth);
+	uint8_t *ok = malloc((size_t)n_reg + 1);
+	int rc = want && cnt && depth && ok ? 0 : ERR_NOMEM;
+	*out = NULL;
+	*n_out = 0;
+	if (!rc) {
+		memset(depth, 0xff, ((size_t)n_reg + 1) * sizeof *depth);
+		for (uint32_t r = 0; r < n_reg; r++)
+			ok[r] = regs[r].role == ROLE_USER &&
+				(!glob || fnmatch(glob, trace_str(t, regs[r].name), 0) == 0);
+	}
+	int first = 1;
+	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
+		if (s->a->tl_lop[tl] == s->a->tl_lop[tl + 1])
+			continue;
+		uint32_t f0 = tls[tl].frame_first, f1 = f0 + tls[tl].frame_count;
+		for (uint32_t f = f0; f < f1; f++) {
+			cnt[fr[f].region]++;
+			if (fr[f].depth < depth[fr[f].region])
+				depth[fr[f].region] = fr[f].depth;
+		}
+		for (uint32_t r = 0; r < n_reg; r++) {
+			if (first)
+				want[r] = cnt[r];
+			else if (glob && cnt[r] > want[r])
+				want[r] = cnt[r];
+			else if (!glob && cnt[r] != want[r])
+				ok[r] = 0;
+			cnt[r] = 0;
+		}
+		first = 0;
+	}
+	struct cand *c = NULL;
+	uint32_t nc = 0;
+	if (!rc) {
+		c = malloc((MAX_REGION_CANDIDATES + 1) * sizeof *c);
+		rc = c ? 0 : ERR_NOMEM;
+	}
+	for (uint32_t r = 0; r < n_reg && !rc; r++) {
+		if (!ok[r] || want[r] < (glob ? 1u : 2u))
+			continue;
+		struct cand x = { r, want[r], depth[r] };
+		if (nc < MAX_REGION_CANDIDATES) {
+			c[nc++] = x;
+		} else {
+			/* keep the outermost */
+			qsort(c, nc, sizeof *c, cmp_cand);
+			if (cmp_cand(&x, &c[nc - 1]) < 0)
+				c[nc - 1] = x;
+		}
+	}
+	if (!rc)
+		qsort(c, nc, sizeof *c, cmp_cand);
+	free(want);
+	free(cnt);
+	free(depth);
+	free(ok);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*out = c;
+	*n_out = nc;
+	return 0;
+}
+
+/* The first candidate region (outermost first) whose Enters mark alike
+ * iterations; with named set, the first whose Enters mark any. */
+static int
+by_region(const struct seq *s, const char *glob, struct bounds *out)
+{
+	struct cand *c;
+	uint32_t nc;
+	int rc = region_candidates(s, glob, &c, &nc);
+	uint32_t *stamp = malloc(((size_t)s->distinct + 1) * sizeof *stamp);
+	uint32_t *hits = malloc(((size_t)s->distinct + 1) * sizeof *hits);
+	if (!rc && (!stamp || !hits))
+		rc = ERR_NOMEM;
+	for (uint32_t i = 0; i < nc && !rc && !out->b; i++) {
+		struct bounds bd = { 0 };
+		rc = region_bounds(s, c[i].region, c[i].count, &bd);
+		if (rc || !bd.b)
+			continue;
+		if (glob || alike(s, &bd, stamp, hits)) {
+			bd.depth = c[i].depth;
+			*out = bd;
+		} else {
+			bounds_fini(&bd);
+		}
+	}
+	free(c);
+	free(stamp);
+	free(hits);
+	return rc;
+}
+
+/* The most common value of x[0..n) (the smallest on a tie). */
+static uint32_t
+mode(uint32_t *x, uint32_t n)
+{
+	uint32_t best = 0, best_n = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = 0;
+		for (uint32_t j = 0; j < n && k <= n; j++)
+			k += x[j] == x[i];
+		if (k > best_n || (k == best_n && x[i] < best)) {
+			best = x[i];
+			best_n = k;
+		}
+		if (best_n > n / 2)
+			break;
+	}
+	return best;
+}
+
+/* Each operation's iteration. Iterations of a pipelined code overlap in
+ * steps across ranks (a wavefront's partitions are its anti-diagonals,
+ * mixing iterations), so steps alone cannot say. With a region marking
+ * them, an operation belongs to the instance of the region its end lies
+ * in on its own rank (a computation ends where the call after it starts,
+ * inside the iteration that call belongs to); without one, to the
+ * iteration whose stretch of partitions holds its partition. */
+static int
+lops_by_region(struct analysis *a, uint32_t r)
+{
+	const struct trace *t = a->t;
+	uint32_t n_tl;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	const struct trace_frame *fr = trace_frames(t, NULL);
+	uint32_t *it = malloc(((size_t)a->n_lops + 1) * sizeof *it);
+	if (!it)
+		return ERR_NOMEM;
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t f = tls[tl].frame_first, f1 = f + tls[tl].frame_count, k = 0;
+		while (f < f1 && fr[f].region != r)
+			f++;
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			uint64_t x = lop_exit(a, l);
+			/* past this instance: on to the next one */
+			while (f < f1 && x > fr[f].t_leave) {
+				f++;
+				k++;
+				while (f < f1 && fr[f].region != r)
+					f++;
+			}
+			it[l] = f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k : TRACE_NONE;
+		}
+	}
+	a->iter_lop = it;
+	return 0;
+}
+
+static int
+lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *bd)
+{
+	uint32_t *part = malloc(((size_t)a->n_parts + 1) * sizeof *part);
+	uint32_t *it = malloc(((size_t)a->n_lops + 1) * sizeof *it);
+	if (!part || !it) {
+		free(part);
+		free(it);
+		return ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < s->n; i++)
+		part[s->order[i]] = TRACE_NONE;
+	for (uint32_t k = 0; k < bd->count; k++)
+		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
+			part[s->order[i]] = k;
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		it[l] = part[a->lop_part[l]];
+	free(part);
+	a->iter_lop = it;
+	return 0;
+}
+
+/* Fills a->iters from boundaries: step spans, the common lengths, and
+ * how many iterations differ from the most common one. */
+static int
+publish(struct analysis *a, const struct seq *s, const struct bounds *bd,
+	enum iterations_source src)
+{
+	uint32_t n = bd->count;
+	uint32_t *starts = malloc(((size_t)n + 1) * sizeof *starts);
+	uint32_t *len = malloc(((size_t)n + 1) * sizeof *len);
+	if (!starts || !len) {
+		free(starts);
+		free(len);
+		return ERR_NOMEM;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		starts[k] = a->parts[s->order[bd->b[k]]].step_first;
+	/* the last iteration ends where the partition after it starts, or
+	 * after the last step of its own partitions */
+	uint32_t end = 0;
+	if (bd->b[n] < s->n) {
+		end = a->parts[s->order[bd->b[n]]].step_first;
+	} else {
+		for (uint32_t i = bd->b[n - 1]; i < s->n; i++) {
+			const struct analysis_part *p = &a->parts[s->order[i]];
+			if (p->step_first + p->step_count > end)
+				end = p->step_first + p->step_count;
+		}
+	}
+	starts[n] = end > starts[n - 1] ? end : starts[n - 1] + 1;
+	for (uint32_t k = 0; k < n; k++)
+		len[k] = bd->b[k + 1] - bd->b[k];
+	uint32_t pp = mode(len, n);
+	for (uint32_t k = 0; k < n; k++)
+		len[k] = starts[k + 1] - starts[k];
+	uint32_t ps = mode(len, n);
+	/* the most common iteration: the first of length pp whose
+	 * partitions the most others repeat */
+	uint32_t ref = UINT32_MAX, ref_n = 0;
+	for (uint32_t k = 0; k < n && ref_n <= n / 2; k++) {
+		if (bd->b[k + 1] - bd->b[k] != pp)
+			continue;
+		uint32_t same = 0;
+		for (uint32_t j = 0; j < n; j++)
+			same += bd->b[j + 1] - bd->b[j] == pp &&
+				agree(s->tok, bd->b[j], bd->b[k], pp) == pp;
+		if (same > ref_n) {
+			ref = k;
+			ref_n = same;
+		}
+	}
+	free(len);
+	a->iter_starts = starts;
+	a->iters = (struct iterations){
+		.count = n, .source = src, .region = bd->region,
+		.period_parts = pp, .period_steps = ps,
+		.irregular = ref == UINT32_MAX ? n : n - ref_n,
+		.starts = starts,
+	};
+	int rc = bd->region != TRACE_NONE ? lops_by_region(a, bd->region) : lops_by_partition(a, s, bd);
+	if (rc)
+		a->iters.count = 0;
+	return rc;
+}
+
+int
+iterations_detect(struct analysis *a)
+{
+	a->iters = (struct iterations){ .source = ITER_NONE, .region = TRACE_NONE };
+	if (a->opts.iter_find == ITER_FIND_OFF || a->n_parts < 2 || !a->n_steps)
+		return 0;
+	struct seq s = { .a = a, .n = a->n_parts };
+	uint64_t *sig = malloc(((size_t)s.n + 1) * sizeof *sig);
+	s.order = malloc(((size_t)s.n + 1) * sizeof *s.order);
+	s.pos = malloc(((size_t)s.n + 1) * sizeof *s.pos);
+	s.tok = malloc(((size_t)s.n + 1) * sizeof *s.tok);
+	int rc = sig && s.order && s.pos && s.tok ? 0 : ERR_NOMEM;
+	if (!rc)
+		rc = signature_parts(a, 0, sig);
+	if (!rc)
+		rc = signature_sequence(a, s.order);
+	if (!rc)
+		rc = signature_tokens(sig, s.order, s.n, s.tok, &s.distinct);
+	for (uint32_t i = 0; i < s.n && !rc; i++)
+		s.pos[s.order[i]] = i;
+	struct bounds bd = { 0 };
+	enum iterations_source src = ITER_NONE;
+	if (!rc && a->opts.iter_region) {
+		rc = by_region(&s, a->opts.iter_region, &bd);
+		src = ITER_NAMED;
+	} else if (!rc) {
+		if (a->opts.iter_find == ITER_FIND_AUTO) {
+			rc = by_region(&s, NULL, &bd);
+			src = ITER_REGION;
+		}
+		if (!rc && !bd.b) {
+			rc = by_structure(&s, &bd);
+			src = ITER_STRUCTURE;
+		}
+	}
+	if (!rc && bd.b && bd.count)
+		rc = publish(a, &s, &bd, src);
+	bounds_fini(&bd);
+	free(sig);
+	free(s.order);
+	free(s.pos);
+	free(s.tok);
+	return rc;
+}
+
+const struct iterations *
+iterations_get(const struct analysis *a)
+{
+	return &a->iters;
+}
+
+uint32_t
+iterations_of_step(const struct analysis *a, uint32_t step)
+{
+	const struct iterations *it = &a->iters;
+	if (!it->count || step < it->starts[0] || step >= it->starts[it->count])
+		return TRACE_NONE;
+	uint32_t lo = 0, hi = it->count;   /* starts[lo] <= step < starts[hi] */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (it->starts[mid] <= step)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t
+iterations_of_lop(const struct analysis *a, uint32_t l)
+{
+	return a->iter_lop ? a->iter_lop[l] : TRACE_NONE;
+}
+
+const char *
+iterations_source_name(enum iterations_source s)
+{
+	switch (s) {
+	case ITER_STRUCTURE: return "structure";
+	case ITER_REGION: return "region";
+	case ITER_NAMED: return "named";
+	default: return "none";
+	}
+}

@@ -1,0 +1,581 @@
+/* diff_report.c — `skein diff` writers. */
+#include "diff_report.h"
+#include "report_iter.h"
+#include "report_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/iterations.h"
+#include "base/fmt.h"
+#include "base/hash.h"
+#include "base/json.h"
+
+#define TEXT_PARTS 20
+
+int
+diff_report_table_parse(const char *name, enum diff_table *t)
+{
+	static const char *const names[] = { "ops", "partitions", "regions", "changes" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0) {
+			*t = (enum diff_table)i;
+			return 0;
+		}
+	return ERR_USAGE;
+}
+
+static const char *
+plain_s(double s, char *buf, size_t n)
+{
+	return fmt_seconds(s, buf, n);
+}
+
+static double
+lop_secs(const struct analysis *a, uint64_t ticks)
+{
+	return trace_seconds(analysis_trace(a), ticks);
+}
+
+/* ---- text ---- */
+
+static void
+run_line(FILE *out, const char *label, const struct analysis *a)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t n_tl, np;
+	trace_timelines(t, &n_tl);
+	analysis_parts(a, &np);
+	fprintf(out, "%-13s %s (%u ranks, %u partitions, %u steps, ", label, trace_info(t)->path,
+		n_tl, np, analysis_step_count(a));
+	uint32_t it = iterations_get(a)->count;
+	if (it)
+		fprintf(out, "%u iteration%s)\n", it, it == 1 ? "" : "s");
+	else
+		fputs("no iterations found)\n", out);
+}
+
+static void
+op_row(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op)
+{
+	const struct analysis *A = d->after;
+	char b1[32], b2[32], b3[32], it[16];
+	uint32_t l = op->after;
+	fprintf(out, "%3u %5u %6u %5u %5s %-16.16s %-14.14s %11s %11s %11s  %s\n", rank,
+		analysis_lop_timeline(A, l), analysis_lop_step(A, l), analysis_lop_part(A, l),
+		report_iter_of(A, l, it, sizeof it), report_lop_name(A, l), report_lop_in(A, l),
+		fmt_change(op->d_diff, b1, sizeof b1), fmt_change(op->d_late, b2, sizeof b2),
+		fmt_change(op->d_duration, b3, sizeof b3),
+		analysis_cause_name(analysis_lop_cause(A, l)));
+}
+
+static void
+op_table(FILE *out, const struct diff *d, const char *title, const uint32_t *list, uint32_t n,
+	 uint32_t top)
+{
+	fprintf(out, "\n%s\n", title);
+	if (!n) {
+		fputs("  none\n", out);
+		return;
+	}
+	fprintf(out, "%3s %5s %6s %5s %5s %-16s %-14s %11s %11s %11s  %s\n", "#", "rank", "step",
+		"part", "iter", "operation", "in", "diff", "lateness", "duration", "cause (after)");
+	for (uint32_t i = 0; i < n && i < top; i++)
+		op_row(out, d, i + 1, &d->ops[list[i]]);
+	if (n > top)
+		fprintf(out, "(%u more; all: --format csv)\n", n - top);
+}
+
+static void
+largest(FILE *out, const struct diff *d, uint32_t top)
+{
+	if (!d->n_worse && !d->n_better)
+		return;
+	/* the largest change either way */
+	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
+	const struct diff_op *b = d->n_better ? &d->ops[d->better[0]] : NULL;
+	const struct diff_op *op = !b || (w && w->d_diff >= -b->d_diff) ? w : b;
+	const struct analysis *A = d->after;
+	uint32_t l = op->after;
+	char b1[32], b2[32], it[16];
+	fprintf(out, "\nlargest change: rank %u step %u iteration %s %s%s%s: differential lateness %s "
+		"(%s), lateness %s\n", analysis_lop_timeline(A, l), analysis_lop_step(A, l),
+		report_iter_of(A, l, it, sizeof it), report_lop_name(A, l), report_lop_in(A, l)[0] ? " in " : "",
+		report_lop_in(A, l), fmt_change(op->d_diff, b1, sizeof b1),
+		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
+	if (op->d_diff <= 0)
+		return;
+	uint32_t *prop, n;
+	if (diff_propagation(d, l, op->d_diff / 2, &prop, &n) || !n) {
+		if (!n)
+			fputs("  its lateness reached no other operation\n", out);
+		return;
+	}
+	uint32_t s0 = UINT32_MAX, s1 = 0, ranks = 0;
+	uint32_t n_tl;
+	trace_timelines(analysis_trace(A), &n_tl);
+	uint8_t *seen = calloc(n_tl + 1, 1);
+	double added = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = prop[i], s = analysis_lop_step(A, x), tl = analysis_lop_timeline(A, x);
+		s0 = s < s0 ? s : s0;
+		s1 = s > s1 ? s : s1;
+		if (seen && !seen[tl]++)
+			ranks++;
+		added += d->after_op[x] != TRACE_NONE ? d->ops[d->after_op[x]].d_late : 0;
+	}
+	free(seen);
+	fprintf(out, "  its lateness reached %u operation%s on %u rank%s, steps %u-%u (lateness grew by "
+		"at least half of it; %s in all)\n", n, n == 1 ? "" : "s", ranks, ranks == 1 ? "" : "s", s0, s1,
+		fmt_change(added, b1, sizeof b1));
+	fprintf(out, "%5s %6s %5s %5s %-16s %-14s %11s %11s  %s\n", "rank", "step", "part", "iter",
+		"operation", "in", "lateness", "change", "cause (after)");
+	for (uint32_t i = 0; i < n && i < top; i++) {
+		uint32_t x = prop[i];
+		const struct diff_op *px = d->after_op[x] != TRACE_NONE ? &d->ops[d->after_op[x]] : NULL;
+		fprintf(out, "%5u %6u %5u %5s %-16.16s %-14.14s %11s %11s  %s\n",
+			analysis_lop_timeline(A, x), analysis_lop_step(A, x), analysis_lop_part(A, x),
+			report_iter_of(A, x, it, sizeof it), report_lop_name(A, x), report_lop_in(A, x),
+			plain_s(lop_secs(A, analysis_lop_lateness(A, x)), b1, sizeof b1),
+			px ? fmt_change(px->d_late, b2, sizeof b2) : "(new)",
+			analysis_cause_name(analysis_lop_cause(A, x)));
+	}
+	if (n > top)
+		fprintf(out, "(%u more)\n", n - top);
+	free(prop);
+}
+
+static const char *
+part_id(uint32_t p, char *buf, size_t n)
+{
+	if (p == TRACE_NONE)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%u", p);
+	return buf;
+}
+
+static void
+part_steps(const struct diff *d, const struct diff_part *P, char *buf, size_t n)
+{
+	uint32_t np;
+	const struct analysis_part *pa = analysis_parts(d->after, &np);
+	const struct analysis_part *pb = analysis_parts(d->before, &np);
+	const struct analysis_part *x = P->after != TRACE_NONE ? &pa[P->after] : &pb[P->before];
+	snprintf(buf, n, "%u-%u%s", x->step_first, x->step_first + x->step_count - 1,
+		 P->after != TRACE_NONE ? "" : " (before)");
+}
+
+static const char *
+region_by_hash(const struct analysis *a, uint32_t h)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t n;
+	const struct trace_region *r = trace_regions(t, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		const char *s = trace_str(t, r[i].name);
+		if ((uint32_t)hash_bytes(s, strlen(s)) == h)
+			return s;
+	}
+	return "?";
+}
+
+static void
+change_text(FILE *out, const struct diff *d, const struct diff_change *c)
+{
+	const char *where = c->in_after ? "only in after" : "only in before";
+	if (c->is_message)
+		fprintf(out, "    %u message%s %s: rank %u -> rank %u, tag %u\n", c->count,
+			c->count == 1 ? "" : "s", where, c->sender, c->receiver, c->tag);
+	else
+		fprintf(out, "    %u call%s %s: rank %u %s (%s)\n", c->count, c->count == 1 ? "" : "s",
+			where, c->sender, region_by_hash(c->in_after ? d->after : d->before, c->tag),
+			trace_op_kind_name((enum trace_op_kind)c->receiver));
+}
+
+static int
+cmp_abs_late(const void *x, const void *y, const struct diff *d)
+{
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	double a = fabs(d->parts[i].a.late - d->parts[i].b.late);
+	double b = fabs(d->parts[j].a.late - d->parts[j].b.late);
+	if (a != b)
+		return a > b ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static void
+sort_parts(uint32_t *v, uint32_t n, const struct diff *d)
+{
+	/* insertion sort: n is small (the text shows few) or nearly sorted */
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && cmp_abs_late(&v[j], &v[j - 1], d) < 0; j--) {
+			uint32_t x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+}
+
+static int
+write_text(const struct diff *d, FILE *out, uint32_t top)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	run_line(out, "before", d->before);
+	run_line(out, "after", d->after);
+	if (!d->same_ranks)
+		fprintf(out, "ranks         %u -> %u: the rank counts differ; partitions are aligned by "
+			"their calls alone and compared by their totals only\n", d->ranks_before,
+			d->ranks_after);
+	fprintf(out, "structure     %u partitions alike, %u changed, %u only before, %u only after\n",
+		d->n_alike, d->n_changed, d->n_only_before, d->n_only_after);
+	fprintf(out, "lateness      total %s -> %s (%s); created %s -> %s (%s)\n",
+		plain_s(d->late_before, b1, sizeof b1), plain_s(d->late_after, b2, sizeof b2),
+		fmt_change(d->late_after - d->late_before, b3, sizeof b3),
+		plain_s(d->diff_before, b4, sizeof b4), plain_s(d->diff_after, b5, sizeof b5),
+		fmt_change(d->diff_after - d->diff_before, b6, sizeof b6));
+	if (d->same_ranks)
+		fprintf(out, "operations    %u paired: %u created more lateness, %u less\n", d->n_ops,
+			d->n_worse, d->n_better);
+
+	largest(out, d, top);
+	if (d->same_ranks) {
+		op_table(out, d, "worse (differential lateness grew; largest first)", d->worse,
+			 d->n_worse, top);
+		op_table(out, d, "better (differential lateness shrank; largest first)", d->better,
+			 d->n_better, top);
+	}
+
+	if (d->n_changed || d->n_only_before || d->n_only_after) {
+		fputs("\nstructure differences\n", out);
+		for (uint32_t q = 0; q < d->n_parts; q++) {
+			const struct diff_part *P = &d->parts[q];
+			if (P->kind == DIFF_ALIKE)
+				continue;
+			char steps[48];
+			part_steps(d, P, steps, sizeof steps);
+			fprintf(out, "  %-11s partition %s before, %s after, steps %s: %u call%s before, "
+				"%u after\n", diff_part_kind_name(P->kind), part_id(P->before, b1, sizeof b1),
+				part_id(P->after, b2, sizeof b2), steps, P->b.ops, P->b.ops == 1 ? "" : "s",
+				P->a.ops);
+			for (uint32_t c = 0; c < d->n_changes; c++)
+				if (d->changes[c].part == q)
+					change_text(out, d, &d->changes[c]);
+		}
+	}
+
+	/* partitions: the structural ones and the largest changes */
+	uint32_t *rows = malloc(((size_t)d->n_parts + 1) * sizeof *rows);
+	if (!rows)
+		return ERR_NOMEM;
+	uint32_t n = 0;
+	for (uint32_t q = 0; q < d->n_parts; q++)
+		rows[n++] = q;
+	int cut = n > TEXT_PARTS;
+	if (cut) {
+		sort_parts(rows, n, d);
+		n = TEXT_PARTS;
+		for (uint32_t i = 1; i < n; i++)   /* back into step order */
+			for (uint32_t j = i; j > 0 && rows[j] < rows[j - 1]; j--) {
+				uint32_t x = rows[j];
+				rows[j] = rows[j - 1];
+				rows[j - 1] = x;
+			}
+	}
+	fprintf(out, "\npartitions (total lateness%s)\n", cut ? "; the largest changes" : "");
+	fprintf(out, "%6s %6s %-11s %-15s %11s %11s %11s\n", "before", "after", "kind", "steps",
+		"before", "after", "change");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct diff_part *P = &d->parts[rows[i]];
+		char steps[48], x1[16], x2[16];
+		part_steps(d, P, steps, sizeof steps);
+		fprintf(out, "%6s %6s %-11s %-15s %11s %11s %11s\n", part_id(P->before, x1, sizeof x1),
+			part_id(P->after, x2, sizeof x2), diff_part_kind_name(P->kind), steps,
+			P->before != TRACE_NONE ? plain_s(P->b.late, b1, sizeof b1) : "-",
+			P->after != TRACE_NONE ? plain_s(P->a.late, b2, sizeof b2) : "-",
+			fmt_change(P->a.late - P->b.late, b3, sizeof b3));
+	}
+	free(rows);
+
+	fputs("\nregions (total duration and lateness; largest change first)\n", out);
+	fprintf(out, "%-26s %13s %11s %11s %11s %11s %11s\n", "region", "calls", "duration",
+		"after", "change", "lateness", "after");
+	for (uint32_t i = 0; i < d->n_regions && i < top; i++) {
+		const struct diff_region *g = &d->regions[i];
+		char calls[32], name[64];
+		snprintf(calls, sizeof calls, "%u -> %u", g->n_before, g->n_after);
+		snprintf(name, sizeof name, "%s%s", g->computation ? "computation in " : "", g->name);
+		fprintf(out, "%-26.26s %13s %11s %11s %11s %11s %11s\n", name, calls,
+			plain_s(g->dur_before, b1, sizeof b1), plain_s(g->dur_after, b2, sizeof b2),
+			fmt_change(g->dur_after - g->dur_before, b3, sizeof b3),
+			plain_s(g->late_before, b4, sizeof b4), plain_s(g->late_after, b5, sizeof b5));
+	}
+	if (d->n_regions > top)
+		fprintf(out, "(%u more; all: --format csv --table regions)\n", d->n_regions - top);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+static void
+json_op(struct json *j, const struct diff *d, const struct diff_op *op)
+{
+	const struct analysis *A = d->after, *B = d->before;
+	uint32_t la = op->after, lb = op->before, k = iterations_of_lop(A, la);
+	json_begin_object(j);
+	json_key(j, "rank"); json_uint(j, analysis_lop_timeline(A, la));
+	json_key(j, "kind"); json_string(j, trace_op_kind_name(analysis_lop_kind(A, la)));
+	json_key(j, "region"); json_string(j, report_lop_name(A, la));
+	json_key(j, "in"); json_string(j, report_lop_in(A, la));
+	json_key(j, "step_before"); json_uint(j, analysis_lop_step(B, lb));
+	json_key(j, "step_after"); json_uint(j, analysis_lop_step(A, la));
+	json_key(j, "partition_before"); json_uint(j, analysis_lop_part(B, lb));
+	json_key(j, "partition_after"); json_uint(j, analysis_lop_part(A, la));
+	json_key(j, "iteration");
+	if (k == TRACE_NONE)
+		json_null(j);
+	else
+		json_uint(j, k);
+	json_key(j, "d_diff_s"); json_double(j, op->d_diff);
+	json_key(j, "d_lateness_s"); json_double(j, op->d_late);
+	json_key(j, "d_duration_s"); json_double(j, op->d_duration);
+	json_key(j, "diff_after_s"); json_double(j, lop_secs(A, analysis_lop_diff(A, la)));
+	json_key(j, "lateness_after_s"); json_double(j, lop_secs(A, analysis_lop_lateness(A, la)));
+	json_key(j, "cause_before"); json_string(j, analysis_cause_name(analysis_lop_cause(B, lb)));
+	json_key(j, "cause_after"); json_string(j, analysis_cause_name(analysis_lop_cause(A, la)));
+	json_end_object(j);
+}
+
+static void
+json_side(struct json *j, const char *key, const struct diff_side *s)
+{
+	json_key(j, key);
+	json_begin_object(j);
+	json_key(j, "lateness_s"); json_double(j, s->late);
+	json_key(j, "created_s"); json_double(j, s->diff);
+	json_key(j, "duration_s"); json_double(j, s->duration);
+	json_key(j, "operations"); json_uint(j, s->ops);
+	json_key(j, "messages"); json_uint(j, s->messages);
+	json_end_object(j);
+}
+
+static void
+json_run(struct json *j, const char *key, const struct analysis *a)
+{
+	uint32_t n_tl, np;
+	trace_timelines(analysis_trace(a), &n_tl);
+	analysis_parts(a, &np);
+	json_key(j, key);
+	json_begin_object(j);
+	json_key(j, "trace"); json_string(j, trace_info(analysis_trace(a))->path);
+	json_key(j, "ranks"); json_uint(j, n_tl);
+	json_key(j, "partitions"); json_uint(j, np);
+	json_key(j, "steps"); json_uint(j, analysis_step_count(a));
+	json_key(j, "iterations"); json_uint(j, iterations_get(a)->count);
+	json_end_object(j);
+}
+
+static int
+write_json(const struct diff *d, FILE *out)
+{
+	struct json j;
+	json_init(&j, out, 1);
+	json_begin_object(&j);
+	json_run(&j, "before", d->before);
+	json_run(&j, "after", d->after);
+	json_key(&j, "same_ranks"); json_bool(&j, d->same_ranks);
+	json_key(&j, "structure");
+	json_begin_object(&j);
+	json_key(&j, "alike"); json_uint(&j, d->n_alike);
+	json_key(&j, "changed"); json_uint(&j, d->n_changed);
+	json_key(&j, "only_before"); json_uint(&j, d->n_only_before);
+	json_key(&j, "only_after"); json_uint(&j, d->n_only_after);
+	json_end_object(&j);
+	json_key(&j, "lateness_before_s"); json_double(&j, d->late_before);
+	json_key(&j, "lateness_after_s"); json_double(&j, d->late_after);
+	json_key(&j, "created_before_s"); json_double(&j, d->diff_before);
+	json_key(&j, "created_after_s"); json_double(&j, d->diff_after);
+	json_key(&j, "worse");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < d->n_worse; i++)
+		json_op(&j, d, &d->ops[d->worse[i]]);
+	json_end_array(&j);
+	json_key(&j, "better");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < d->n_better; i++)
+		json_op(&j, d, &d->ops[d->better[i]]);
+	json_end_array(&j);
+	json_key(&j, "propagation");
+	json_begin_array(&j);
+	if (d->n_worse) {
+		uint32_t *prop, n;
+		const struct diff_op *w = &d->ops[d->worse[0]];
+		if (diff_propagation(d, w->after, w->d_diff / 2, &prop, &n))
+			return ERR_NOMEM;
+		for (uint32_t i = 0; i < n; i++) {
+			json_begin_object(&j);
+			json_key(&j, "rank"); json_uint(&j, analysis_lop_timeline(d->after, prop[i]));
+			json_key(&j, "step"); json_uint(&j, analysis_lop_step(d->after, prop[i]));
+			json_key(&j, "lateness_s");
+			json_double(&j, lop_secs(d->after, analysis_lop_lateness(d->after, prop[i])));
+			json_end_object(&j);
+		}
+		free(prop);
+	}
+	json_end_array(&j);
+	json_key(&j, "partitions");
+	json_begin_array(&j);
+	for (uint32_t q = 0; q < d->n_parts; q++) {
+		const struct diff_part *P = &d->parts[q];
+		json_begin_object(&j);
+		json_key(&j, "kind"); json_string(&j, diff_part_kind_name(P->kind));
+		json_key(&j, "before");
+		if (P->before == TRACE_NONE) json_null(&j); else json_uint(&j, P->before);
+		json_key(&j, "after");
+		if (P->after == TRACE_NONE) json_null(&j); else json_uint(&j, P->after);
+		if (P->before != TRACE_NONE)
+			json_side(&j, "totals_before", &P->b);
+		if (P->after != TRACE_NONE)
+			json_side(&j, "totals_after", &P->a);
+		json_key(&j, "changes");
+		json_begin_array(&j);
+		for (uint32_t c = 0; c < d->n_changes; c++) {
+			const struct diff_change *x = &d->changes[c];
+			if (x->part != q)
+				continue;
+			json_begin_object(&j);
+			json_key(&j, "only_in"); json_string(&j, x->in_after ? "after" : "before");
+			json_key(&j, "count"); json_uint(&j, x->count);
+			if (x->is_message) {
+				json_key(&j, "message_from"); json_uint(&j, x->sender);
+				json_key(&j, "message_to"); json_uint(&j, x->receiver);
+				json_key(&j, "tag"); json_uint(&j, x->tag);
+			} else {
+				json_key(&j, "call_rank"); json_uint(&j, x->sender);
+				json_key(&j, "call"); json_string(&j, region_by_hash(x->in_after ? d->after : d->before, x->tag));
+			}
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "regions");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < d->n_regions; i++) {
+		const struct diff_region *g = &d->regions[i];
+		json_begin_object(&j);
+		json_key(&j, "region"); json_string(&j, g->name);
+		json_key(&j, "what"); json_string(&j, g->computation ? "computation" : "call");
+		json_key(&j, "calls_before"); json_uint(&j, g->n_before);
+		json_key(&j, "calls_after"); json_uint(&j, g->n_after);
+		json_key(&j, "duration_before_s"); json_double(&j, g->dur_before);
+		json_key(&j, "duration_after_s"); json_double(&j, g->dur_after);
+		json_key(&j, "lateness_before_s"); json_double(&j, g->late_before);
+		json_key(&j, "lateness_after_s"); json_double(&j, g->late_after);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	return 0;
+}
+
+/* ---- CSV ---- */
+
+static void
+write_csv(const struct diff *d, FILE *out, enum diff_table table)
+{
+	const struct analysis *A = d->after, *B = d->before;
+	switch (table) {
+	case DIFF_TABLE_OPS:
+		fputs("rank,kind,region,in,step_before,step_after,partition_before,partition_after,"
+		      "iteration,d_diff_s,d_lateness_s,d_duration_s,diff_before_s,diff_after_s,"
+		      "lateness_before_s,lateness_after_s,cause_before,cause_after\n", out);
+		for (uint32_t i = 0; i < d->n_ops; i++) {
+			const struct diff_op *op = &d->ops[i];
+			uint32_t la = op->after, lb = op->before;
+			char it[16];
+			fprintf(out, "%u,%s,", analysis_lop_timeline(A, la),
+				trace_op_kind_name(analysis_lop_kind(A, la)));
+			report_csv_str(out, report_lop_name(A, la));
+			fputc(',', out);
+			report_csv_str(out, report_lop_in(A, la));
+			fprintf(out, ",%u,%u,%u,%u,%s,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%s,%s\n",
+				analysis_lop_step(B, lb), analysis_lop_step(A, la),
+				analysis_lop_part(B, lb), analysis_lop_part(A, la),
+				iterations_of_lop(A, la) == TRACE_NONE ? "" : report_iter_of(A, la, it, sizeof it),
+				op->d_diff, op->d_late, op->d_duration,
+				lop_secs(B, analysis_lop_diff(B, lb)), lop_secs(A, analysis_lop_diff(A, la)),
+				lop_secs(B, analysis_lop_lateness(B, lb)),
+				lop_secs(A, analysis_lop_lateness(A, la)),
+				analysis_cause_name(analysis_lop_cause(B, lb)),
+				analysis_cause_name(analysis_lop_cause(A, la)));
+		}
+		break;
+	case DIFF_TABLE_PARTITIONS:
+		fputs("kind,partition_before,partition_after,lateness_before_s,lateness_after_s,"
+		      "created_before_s,created_after_s,duration_before_s,duration_after_s,"
+		      "operations_before,operations_after,messages_before,messages_after\n", out);
+		for (uint32_t q = 0; q < d->n_parts; q++) {
+			const struct diff_part *P = &d->parts[q];
+			fprintf(out, "%s,", diff_part_kind_name(P->kind));
+			if (P->before != TRACE_NONE)
+				fprintf(out, "%u", P->before);
+			fputc(',', out);
+			if (P->after != TRACE_NONE)
+				fprintf(out, "%u", P->after);
+			fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%u,%u,%u,%u\n", P->b.late, P->a.late,
+				P->b.diff, P->a.diff, P->b.duration, P->a.duration, P->b.ops, P->a.ops,
+				P->b.messages, P->a.messages);
+		}
+		break;
+	case DIFF_TABLE_REGIONS:
+		fputs("region,what,calls_before,calls_after,duration_before_s,duration_after_s,"
+		      "lateness_before_s,lateness_after_s\n", out);
+		for (uint32_t i = 0; i < d->n_regions; i++) {
+			const struct diff_region *g = &d->regions[i];
+			report_csv_str(out, g->name);
+			fprintf(out, ",%s,%u,%u,%.9f,%.9f,%.9f,%.9f\n", g->computation ? "computation" : "call",
+				g->n_before, g->n_after, g->dur_before, g->dur_after, g->late_before,
+				g->late_after);
+		}
+		break;
+	case DIFF_TABLE_CHANGES:
+		fputs("partition_before,partition_after,only_in,what,count,rank_or_sender,receiver,"
+		      "tag,call\n", out);
+		for (uint32_t c = 0; c < d->n_changes; c++) {
+			const struct diff_change *x = &d->changes[c];
+			const struct diff_part *P = &d->parts[x->part];
+			fprintf(out, "%u,%u,%s,%s,%u,%u,", P->before, P->after,
+				x->in_after ? "after" : "before", x->is_message ? "message" : "call",
+				x->count, x->sender);
+			if (x->is_message)
+				fprintf(out, "%u,%u,\n", x->receiver, x->tag);
+			else {
+				fputs(",,", out);
+				report_csv_str(out, region_by_hash(x->in_after ? A : B, x->tag));
+				fputc('\n', out);
+			}
+		}
+		break;
+	}
+}
+
+int
+diff_report_write(const struct diff *d, FILE *out, enum report_format fmt,
+		  enum diff_table table, uint32_t top)
+{
+	int rc = 0;
+	if (!top)
+		top = 10;
+	if (fmt == REPORT_JSON)
+		rc = write_json(d, out);
+	else if (fmt == REPORT_CSV)
+		write_csv(d, out, table);
+	else
+		rc = write_text(d, out, top);
+	if (rc)
+		return rc;
+	return ferror(out) ? ERR_IO : 0;
+}

@@ -1,0 +1,220 @@
+/* report_iter.c — the iterations section of `skein analyze`. */
+#include "report_iter.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/iterations.h"
+#include "base/err.h"
+
+/* Text shows every iteration up to this many, else the heaviest. */
+#define TEXT_ROWS 40
+
+const char *
+report_iter_name(const struct report_phases *ph)
+{
+	return ph && ph->iteration_name && ph->iteration_name[0] ? ph->iteration_name : "iteration";
+}
+
+const char *
+report_iter_of(const struct analysis *a, uint32_t l, char *buf, size_t n)
+{
+	uint32_t k = iterations_of_lop(a, l);
+	if (k == TRACE_NONE)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%u", k);
+	return buf;
+}
+
+int
+report_iter_totals(const struct analysis *a, const struct report_phases *ph,
+		   struct iter_totals **out)
+{
+	const struct iterations *it = iterations_get(a);
+	*out = NULL;
+	if (!it->count)
+		return 0;
+	struct iter_totals *x = calloc(it->count, sizeof *x);
+	if (!x)
+		return ERR_NOMEM;
+	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
+		uint32_t p = analysis_lop_part(a, l);
+		if (ph && ph->keep && !ph->keep[p])
+			continue;
+		uint32_t k = iterations_of_lop(a, l);
+		if (k == TRACE_NONE)
+			continue;
+		uint64_t late = analysis_lop_lateness(a, l);
+		x[k].late += late;
+		x[k].diff += analysis_lop_diff(a, l);
+		if (late > x[k].max_late)
+			x[k].max_late = late;
+	}
+	uint32_t np;
+	const struct analysis_part *parts = analysis_parts(a, &np);
+	for (uint32_t p = 0; p < np; p++) {
+		uint32_t k = iterations_of_step(a, parts[p].step_first);
+		if (k != TRACE_NONE)
+			x[k].parts++;
+	}
+	*out = x;
+	return 0;
+}
+
+/* "found from region 'iteration'" and the like. */
+static void
+how_found(const struct analysis *a, FILE *out)
+{
+	const struct iterations *it = iterations_get(a);
+	const struct trace *t = analysis_trace(a);
+	const char *region = it->region == TRACE_NONE ? "" :
+		trace_str(t, trace_regions(t, NULL)[it->region].name);
+	switch (it->source) {
+	case ITER_STRUCTURE:
+		fputs("found as the period of the partitions' structure", out);
+		break;
+	case ITER_REGION:
+		fprintf(out, "found at the Enters of region '%s' (alike partitions between them)", region);
+		break;
+	case ITER_NAMED:
+		fprintf(out, "at the Enters of region '%s' (named in the configuration)", region);
+		break;
+	default:
+		break;
+	}
+}
+
+struct row {
+	uint64_t late;
+	uint32_t k;
+};
+
+/* heaviest first, then in order */
+static int
+cmp_heavier(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	if (a->late != b->late)
+		return a->late > b->late ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static int
+cmp_index(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+int
+report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
+{
+	const struct iterations *it = iterations_get(a);
+	const struct trace *t = analysis_trace(a);
+	const char *name = report_iter_name(ph);
+	if (!it->count) {
+		fprintf(out, "iterations    none found (no repeating structure)\n");
+		return 0;
+	}
+	fprintf(out, "iterations    %u %s%s, ", it->count, name, it->count == 1 ? "" : "s");
+	how_found(a, out);
+	fprintf(out, "\n              %u step%s and %u partition%s each", it->period_steps,
+		it->period_steps == 1 ? "" : "s", it->period_parts, it->period_parts == 1 ? "" : "s");
+	if (it->irregular)
+		fprintf(out, " (%u differ)", it->irregular);
+	fprintf(out, "; steps %u-%u\n", it->starts[0], it->starts[it->count] - 1);
+
+	struct iter_totals *tot;
+	if (report_iter_totals(a, ph, &tot))
+		return ERR_NOMEM;
+	struct row *rows = malloc(it->count * sizeof *rows);
+	if (!rows) {
+		free(tot);
+		return ERR_NOMEM;
+	}
+	uint32_t n = it->count;
+	for (uint32_t k = 0; k < n; k++)
+		rows[k] = (struct row){ tot[k].late, k };
+	int cut = n > TEXT_ROWS;
+	if (cut) {
+		/* the heaviest, shown in order */
+		qsort(rows, n, sizeof *rows, cmp_heavier);
+		n = TEXT_ROWS / 2;
+		qsort(rows, n, sizeof *rows, cmp_index);
+	}
+	fprintf(out, "\n%-9s %-15s %6s %14s %14s %14s\n", name, "steps", "parts", "lateness",
+		"created", "max lateness");
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = rows[i].k;
+		char span[32], b1[32], b2[32], b3[32];
+		snprintf(span, sizeof span, "%u-%u", it->starts[k], it->starts[k + 1] - 1);
+		fprintf(out, "%-9u %-15s %6u %14s %14s %14s\n", k, span, tot[k].parts,
+			trace_fmt_duration(t, tot[k].late, b1, sizeof b1),
+			trace_fmt_duration(t, tot[k].diff, b2, sizeof b2),
+			trace_fmt_duration(t, tot[k].max_late, b3, sizeof b3));
+	}
+	if (cut)
+		fprintf(out, "(the %u with the most lateness of %u; all: --format csv --table iterations)\n",
+			n, it->count);
+	free(rows);
+	free(tot);
+	return 0;
+}
+
+int
+report_iter_json(const struct analysis *a, const struct report_phases *ph, struct json *j)
+{
+	const struct iterations *it = iterations_get(a);
+	const struct trace *t = analysis_trace(a);
+	struct iter_totals *tot;
+	if (report_iter_totals(a, ph, &tot))
+		return ERR_NOMEM;
+	json_begin_object(j);
+	json_key(j, "count"); json_uint(j, it->count);
+	json_key(j, "name"); json_string(j, report_iter_name(ph));
+	json_key(j, "found_by"); json_string(j, iterations_source_name(it->source));
+	json_key(j, "region");
+	if (it->region == TRACE_NONE)
+		json_null(j);
+	else
+		json_string(j, trace_str(t, trace_regions(t, NULL)[it->region].name));
+	json_key(j, "period_steps"); json_uint(j, it->period_steps);
+	json_key(j, "period_partitions"); json_uint(j, it->period_parts);
+	json_key(j, "irregular"); json_uint(j, it->irregular);
+	json_key(j, "list");
+	json_begin_array(j);
+	for (uint32_t k = 0; k < it->count; k++) {
+		json_begin_object(j);
+		json_key(j, "index"); json_uint(j, k);
+		json_key(j, "step_first"); json_uint(j, it->starts[k]);
+		json_key(j, "step_count"); json_uint(j, it->starts[k + 1] - it->starts[k]);
+		json_key(j, "partitions"); json_uint(j, tot[k].parts);
+		json_key(j, "lateness_s"); json_double(j, trace_seconds(t, tot[k].late));
+		json_key(j, "created_s"); json_double(j, trace_seconds(t, tot[k].diff));
+		json_key(j, "max_lateness_s"); json_double(j, trace_seconds(t, tot[k].max_late));
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+	free(tot);
+	return 0;
+}
+
+int
+report_iter_csv(const struct analysis *a, const struct report_phases *ph, FILE *out)
+{
+	const struct iterations *it = iterations_get(a);
+	const struct trace *t = analysis_trace(a);
+	struct iter_totals *tot;
+	if (report_iter_totals(a, ph, &tot))
+		return ERR_NOMEM;
+	fputs("iteration,step_first,step_count,partitions,lateness_s,created_s,max_lateness_s\n", out);
+	for (uint32_t k = 0; k < it->count; k++)
+		fprintf(out, "%u,%u,%u,%u,%.9f,%.9f,%.9f\n", k, it->starts[k],
+			it->starts[k + 1] - it->starts[k], tot[k].parts, trace_seconds(t, tot[k].late),
+			trace_seconds(t, tot[k].diff), trace_seconds(t, tot[k].max_late));
+	free(tot);
+	return 0;
+}

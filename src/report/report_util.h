@@ -1,0 +1,22 @@
+/* report_util.h — what the report writers (analyze, diff, export) share:
+ * how an operation is named and how a CSV field is quoted. Internal to
+ * report/. */
+#ifndef SKEIN_REPORT_UTIL_H
+#define SKEIN_REPORT_UTIL_H
+
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+
+/* The region a lop shows as (analysis_lop_region), or "". */
+const char *report_lop_region(const struct analysis *a, uint32_t l);
+/* "(computation)" for a computation, else its region. */
+const char *report_lop_name(const struct analysis *a, uint32_t l);
+/* The innermost user region around a lop, or "". */
+const char *report_lop_in(const struct analysis *a, uint32_t l);
+/* s as a CSV field, quoted as RFC 4180 says (always, with quotes
+ * doubled, so commas and line breaks stay inside it), control characters
+ * shown as '?' like every other text output (base/text.h). */
+void report_csv_str(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,193 @@
+#!/bin/sh
+# cli_structure.sh SKEIN SHARED — skein diff, skein export and the
+# iterations in analyze, as scripts see them, checked against otf2-print
+# and the corpus's expected files rather than against skein itself.
+skein=$1
+shared=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+tmp=$(mktemp -d /tmp/skein-structure-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+run() {
+	name=$1 want=$2
+	shift 2
+	"$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$name: exit $got, want $want ($(head -c 200 "$tmp/err"))"
+		return 1
+	fi
+	return 0
+}
+corpus=$root/traces/corpus
+
+# Communication calls of an archive, from otf2-print alone: an MPI call
+# (Enter ... Leave on one location) that carries a message or collective
+# record. Isends and collectives are counted once per call.
+comm_calls() {
+	otf2-print "$1" 2>/dev/null | awk '
+		$1 == "ENTER" && $0 ~ /Region: "MPI_/ { open[$2] = 1; marked[$2] = 0; next }
+		$1 == "LEAVE" && $0 ~ /Region: "MPI_/ { if (marked[$2]) n++; open[$2] = 0; next }
+		$1 ~ /^MPI_(SEND|ISEND|RECV|IRECV|COLLECTIVE_END|ISEND_COMPLETE)$/ { if (open[$2]) marked[$2] = 1 }
+		END { print n + 0 }'
+}
+
+# ---- export: every corpus trace round-trips ----
+for dir in "$corpus"/*/; do
+	name=$(basename "$dir")
+	out=$tmp/export-$name
+	if ! run "export $name" 0 export -q --otf2 "$out" "$dir"; then continue; fi
+	[ ! -s "$tmp/out" ] || bad "export $name: wrote to stdout"
+	if otf2-print "$out/traces.otf2" >"$tmp/print" 2>"$tmp/print.err" && [ ! -s "$tmp/print.err" ]; then
+		ok
+	else
+		bad "otf2-print $name: $(head -c 200 "$tmp/print.err")"
+	fi
+	# skein reads its own export and finds the same structure
+	"$skein" analyze -f csv -t ops "$dir" >"$tmp/a.csv" 2>/dev/null
+	"$skein" analyze -f csv -t ops "$out" >"$tmp/b.csv" 2>/dev/null
+	cmp -s "$tmp/a.csv" "$tmp/b.csv" && [ -s "$tmp/a.csv" ] && ok || bad "round trip $name"
+	# every communication call of the original carries the attributes
+	expect=$(comm_calls "$dir/traces.otf2")
+	got=$(grep -c '"skein:partition"' "$tmp/print")
+	[ "$expect" -gt 0 ] && [ "$got" = "$expect" ] && ok || bad "attributes $name: $got, want $expect"
+	# one iteration record per rank and iteration (every rank of these
+	# apps runs every iteration)
+	iters=$(sed -n 's/^iterations \([0-9]*\).*/\1/p' "$dir/expected.txt" 2>/dev/null)
+	ranks=$(sed -n 's/^ranks \([0-9]*\).*/\1/p' "$dir/expected.txt" 2>/dev/null)
+	if [ -n "$iters" ] && [ -n "$ranks" ]; then
+		got=$(grep -c '^PARAMETER_UINT64 .*"skein iteration"' "$tmp/print")
+		[ "$got" = $((iters * ranks)) ] && ok || bad "iteration records $name: $got, want $((iters * ranks))"
+	fi
+done
+trace=$corpus/stencil-4-delay
+run export-twice 1 export -q --otf2 "$tmp/export-stencil-4-delay" "$trace" &&
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'already holds an OTF2 archive' "$tmp/err" && ok ||
+	bad "export into an existing archive"
+run export-none 2 export "$trace" && grep -q 'exactly one of' "$tmp/err" && ok || bad "export without a kind"
+run export-two 2 export --csv --json "$trace" && ok || bad "export --csv --json"
+
+# ---- export: CSV and JSON, one row per operation ----
+ops=$("$skein" analyze -f json "$trace" | python3 -c 'import json,sys; print(json.load(sys.stdin)["operations"])')
+run export-csv 0 export --csv "$trace" &&
+	[ "$(head -1 "$tmp/out")" = "op,rank,kind,region,in,partition,step,local_step,iteration,enter_s,exit_s,duration_s,lateness_s,diff_s,global_s,cause,cause_rank,cause_step,calls" ] &&
+	[ "$(($(wc -l <"$tmp/out") - 1))" = "$ops" ] && ok || bad "export --csv rows"
+cp "$tmp/out" "$tmp/export.csv"
+run export-json 0 export --json "$trace" && python3 - "$tmp/out" "$tmp/export.csv" "$ops" <<'PY' && ok || bad "export --json"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(d["operations"]) == int(sys.argv[3]) == len(rows)
+assert d["columns"] == list(rows[0].keys())
+for j, c in zip(d["operations"], rows):
+    assert str(j["op"]) == c["op"] and j["cause"] == c["cause"] and str(j["partition"]) == c["partition"]
+# the injected delay (rank 1, iteration 1) is the largest differential lateness
+top = max(d["operations"], key=lambda o: o["diff_s"])
+assert (top["rank"], top["kind"], top["iteration"]) == (1, "compute", 1), top
+PY
+
+# ---- diff ----
+run diff 0 diff "$corpus/stencil-4" "$trace" && [ ! -s "$tmp/err" ] &&
+	grep -q '^structure     9 partitions alike, 0 changed, 0 only before, 0 only after$' "$tmp/out" &&
+	grep -q '^largest change: rank 1 step 6 iteration 1 (computation) in exchange: differential lateness +10' "$tmp/out" &&
+	grep -q '^  its lateness reached 14 operations on 3 ranks' "$tmp/out" && ok || bad "diff text"
+run diff-json 0 diff -f json "$corpus/stencil-4" "$trace" && python3 - "$tmp/out" <<'PY' && ok || bad "diff json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["worse"][0]
+assert (w["rank"], w["kind"], w["iteration"]) == (1, "compute", 1), w
+assert w["d_diff_s"] > 0.006 and all(x["d_diff_s"] < 0.004 for x in d["worse"][1:])
+assert len(d["propagation"]) == 14
+assert d["structure"] == {"alike": 9, "changed": 0, "only_before": 0, "only_after": 0}
+PY
+run diff-csv 0 diff -f csv -t ops "$corpus/stencil-4" "$trace" &&
+	[ "$(($(wc -l <"$tmp/out") - 1))" = "$ops" ] && ok || bad "diff csv rows"
+run diff-extra 0 diff "$corpus/stencil-4" "$corpus/stencil-4-extra" &&
+	grep -q '^structure     8 partitions alike, 1 changed, 0 only before, 0 only after$' "$tmp/out" &&
+	grep -q '^    1 message only in after: rank 0 -> rank 1, tag 14$' "$tmp/out" && ok || bad "diff extra message"
+run diff-extra-csv 0 diff -f csv -t changes "$corpus/stencil-4" "$corpus/stencil-4-extra" &&
+	[ "$(sed -n 2p "$tmp/out")" = "5,5,after,message,1,0,1,14," ] && ok || bad "diff changes csv"
+run diff-ranks 0 diff "$corpus/dissemination-4" "$corpus/dissemination-8-delay" &&
+	grep -q '^ranks         4 -> 8: the rank counts differ' "$tmp/out" && ok || bad "diff rank counts"
+run diff-one 2 diff "$trace" && grep -q 'two traces' "$tmp/err" && ok || bad "diff with one trace"
+run diff-missing 1 diff "$trace" /nonexistent && [ ! -s "$tmp/out" ] && ok || bad "diff missing trace"
+
+# ---- iterations: the apps' own regions, counted by otf2-print ----
+for dir in "$corpus"/*/; do
+	name=$(basename "$dir")
+	expect=$(otf2-print "$dir/traces.otf2" 2>/dev/null | awk '$1 == "ENTER" && $2 == 0 && /Region: "iteration"/ { n++ } END { print n + 0 }')
+	[ "$expect" -gt 0 ] || continue
+	run "iterations $name" 0 analyze -f csv -t iterations "$dir" &&
+		[ "$(($(wc -l <"$tmp/out") - 1))" = "$expect" ] && ok || bad "iterations $name: want $expect"
+done
+run iterations-off 0 analyze --iterations off "$trace" && grep -q '^iterations    none found' "$tmp/out" &&
+	grep -q '^  1     1      6     2     - (computation)' "$tmp/out" && ok || bad "--iterations off"
+run iterations-bad 2 analyze --iterations sometimes "$trace" && ok || bad "--iterations bad value"
+run iteration-region 0 analyze --iteration-region reduce "$trace" &&
+	grep -q "^iterations    2 iterations, at the Enters of region 'reduce'" "$tmp/out" && ok ||
+	bad "--iteration-region"
+run iteration-region-none 2 analyze --iteration-region nosuch "$trace" &&
+	grep -q "matches no region" "$tmp/err" && ok || bad "--iteration-region matching nothing"
+printf 'iterations:\n  name: sweep\n' >"$tmp/sweep.yaml"
+run iteration-name 0 analyze --config "$tmp/sweep.yaml" "$trace" && grep -q '^iterations    6 sweeps' "$tmp/out" &&
+	grep -q '^sweep ' "$tmp/out" && ok || bad "iterations.name"
+printf 'iterations:\n  find: often\n' >"$tmp/bad.yaml"
+run iteration-find-bad 2 analyze --config "$tmp/bad.yaml" "$trace" &&
+	grep -q "bad.yaml:2:9: iterations.find: 'often' is not one of auto, structure or off" "$tmp/err" && ok ||
+	bad "iterations.find error"
+
+# ---- generated traces: receives complete in varying order inside a
+# Waitall, and neither the period nor the diff may depend on it ----
+gen=$root/traces/gen/skein-gen
+[ -x "$gen" ] || make -s -C "$root/traces/gen" >/dev/null 2>&1
+if [ -x "$gen" ] && "$gen" -q -f -o "$tmp/g1" -p 16 -n 50 -t stencil &&
+	"$gen" -q -f -o "$tmp/g2" -p 16 -n 50 -t stencil -d 3000:5:20; then
+	run gen-iterations 0 analyze --iterations structure -f csv -t iterations "$tmp/g1" &&
+		[ "$(($(wc -l <"$tmp/out") - 1))" = 50 ] && ok || bad "generated stencil: 50 iterations by the structure"
+	run gen-diff 0 diff "$tmp/g1" "$tmp/g2" &&
+		grep -q ' 0 changed, 0 only before, 0 only after$' "$tmp/out" &&
+		grep -q '^largest change: rank 5 step [0-9]* iteration 20 (computation)' "$tmp/out" && ok ||
+		bad "generated stencil with a delay: alike structure, the delay first ($(sed -n 3p "$tmp/out"))"
+else
+	echo "skipped: no skein-gen"
+	skip=$((skip + 2))
+fi
+
+# ---- the shared real traces whose iteration count is known ----
+s=$root/$shared/traces/otf2
+if [ -d "$s/casita-2_jacobi_blame_cpu_015" ]; then
+	# 1000 Allreduce per rank: the run's 2000 are two ranks' 1000
+	expect=$(otf2-print "$s/casita-2_jacobi_blame_cpu_015/traces.otf2" 2>/dev/null |
+		awk '$1 == "ENTER" && $2 == 0 && /Region: "MPI_Allreduce"/ { n++ } END { print n + 0 }')
+	run casita-iterations 0 analyze -f json "$s/casita-2_jacobi_blame_cpu_015" &&
+		[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["iterations"]["count"])' "$tmp/out")" = "$expect" ] &&
+		[ "$expect" = 1000 ] && ok || bad "casita Jacobi iterations: want $expect"
+	expect=$(otf2-print "$s/tracer-stencil4d-32/traces.otf2" 2>/dev/null |
+		awk '$1 == "ENTER" && $2 == 5 && /Region: "MPI_Waitall"/ { n++ } END { print n + 0 }')
+	run stencil4d-iterations 0 analyze -f json "$s/tracer-stencil4d-32" &&
+		[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["iterations"]["count"])' "$tmp/out")" = "$expect" ] &&
+		[ "$expect" = 2 ] && ok || bad "stencil4d iterations: want $expect"
+	for t in "$s"/*/; do
+		n=$(basename "$t")
+		a=$(ls "$t"*.otf2 | head -1)
+		rm -rf "$tmp/sx"
+		"$skein" export -q --otf2 "$tmp/sx" "$a" >/dev/null 2>"$tmp/sx.err"
+		case $? in
+		0) ;;
+		1) grep -q 'nothing to analyse' "$tmp/sx.err" && ok || bad "export shared $n: $(cat "$tmp/sx.err")"
+		   continue ;;
+		*) bad "export shared $n"; continue ;;
+		esac
+		otf2-print "$tmp/sx/traces.otf2" >/dev/null 2>&1 && ok || bad "otf2-print shared export $n"
+	done
+else
+	echo "skipped: $s is absent"
+	skip=$((skip + 3))
+fi
+
+echo "structure cli tests: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
