@@ -177,7 +177,8 @@ expect "a synthetic topology of 10^9 PUs" 2 "'pack:1000 core:1000 pu:1000': more
 
 # ---- 5. escape sequences never reach the terminal
 mk escape esc
-for a in "info" "info --ranks" "analyze" "analyze -f csv -t ops" "analyze -f csv -t hotspots" "info -f json" "analyze -f json"; do
+for a in "info" "info --ranks" "analyze" "analyze -f csv -t ops" "analyze -f csv -t hotspots" "info -f json" "analyze -f json" \
+	"diff $tmp/esc" "diff -f csv $tmp/esc" "diff -f csv -t regions $tmp/esc" "export --csv" "export --json"; do
 	# shellcheck disable=SC2086
 	"$skein" $a "$tmp/esc" >"$tmp/out" 2>"$tmp/err"
 	if tr -d '\n\t' <"$tmp/out" | LC_ALL=C grep -q '[[:cntrl:]]' || LC_ALL=C grep -q '[[:cntrl:]]' "$tmp/err"; then
@@ -235,7 +236,8 @@ expect "a garbage XML topology" 2 'garbage.xml: not an hwloc XML topology' -- re
 expect "a missing XML topology" 2 '/none.xml: No such file or directory' -- render --topology "$tmp/none.xml" "$tmp/plain"
 for a in "--help" "--version" "config" "keys" "info $tmp/plain" "analyze -f json $tmp/plain" "render --size 80x12 $tmp/plain" \
 	"samples --format text $root/traces/samples/toy" "samples --format csv --table lines $root/traces/samples/toy" \
-	"render --size 80x24 $root/traces/samples/toy"; do
+	"render --size 80x24 $root/traces/samples/toy" "diff $tmp/plain $tmp/plain" "diff -f json $tmp/plain $tmp/plain" \
+	"export --csv $tmp/plain" "export --json $tmp/plain"; do
 	# shellcheck disable=SC2086
 	"$skein" $a >/dev/full 2>"$tmp/err"
 	got=$?
@@ -244,6 +246,7 @@ for a in "--help" "--version" "config" "keys" "info $tmp/plain" "analyze -f json
 		bad "$a >/dev/full: exit $got, $(cat "$tmp/err")"
 done
 expect "--phase '['" 2 "--phase: '\[' is never closed in '\['" -- analyze --phase '[' "$tmp/plain"
+expect "--iteration-region '['" 2 "iterations.region: '\[': '\[' is never closed" -- analyze --iteration-region '[' "$tmp/plain"
 printf 'phases:\n  split_at: ["a[b"]\n' >"$tmp/glob.yaml"
 expect "split_at 'a[b'" 2 "glob.yaml:2:14: phases.split_at: 'a\[b': '\[' is never closed" -- config --config "$tmp/glob.yaml"
 python3 -c 'import sys

@@ -66,6 +66,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Warnings the reader gave that change what the user sees (a location
  * read without its local definitions), on stderr. */
 void cli_load_warnings(const struct trace *t);
+/* Reads the trace at path (with progress on a terminal), says what the
+ * reader warned of, and refuses a trace without MPI communication; an
+ * exit code, the error printed. */
+int cli_load_trace(const struct cli *c, const char *path, struct trace **t);
 /* Prints "skein: WHAT 'ARG'" and a hint on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *what, const char *arg);
 /* Phase patterns from the configuration files must name regions of t;

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "analysis/diff.h"
-#include "otf2/otf2_read.h"
 #include "report/diff_report.h"
 #include "cli.h"
 
@@ -15,22 +14,13 @@ static int
 load_run(struct cli *c, const char *path, struct trace **t, struct analysis **a)
 {
 	struct err e = { 0 };
-	struct otf2_read_opts o = { 0 };
-	if (otf2_read(path, &o, t, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot read the trace");
-		return EXIT_FAIL;
-	}
-	if (trace_require_communication(*t, &e)) {
-		fprintf(stderr, "skein: %s: %s\n", path, e.msg);
-		return EXIT_FAIL;
-	}
-	if (config_check_regions(&c->cfg, *t, &e)) {
-		fprintf(stderr, "skein: %s: %s\n", path, e.msg);
-		return EXIT_USAGE;
-	}
-	int rc = analysis_run(*t, &c->aopts, NULL, NULL, a, &e);
-	if (rc) {
-		fprintf(stderr, "skein: %s: %s\n", path, e.msg);
+	int rc = cli_load_trace(c, path, t);
+	if (!rc)
+		rc = cli_check_regions(c, *t);
+	if (rc)
+		return rc;
+	if ((rc = analysis_run(*t, &c->aopts, NULL, NULL, a, &e))) {
+		cli_error("%s: %s", path, e.msg);
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -61,7 +51,7 @@ cli_diff(struct cli *c)
 	if (rc == EXIT_OK) {
 		struct err e = { 0 };
 		if (diff_run(ab, aa, &d, &e)) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			rc = EXIT_FAIL;
 		}
 	}

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "otf2/otf2_read.h"
 #include "report/export.h"
 #include "cli.h"
 
@@ -21,43 +20,37 @@ cli_export(struct cli *c)
 	struct trace *t = NULL;
 	struct analysis *a = NULL;
 	struct err e = { 0 };
-	struct otf2_read_opts ro = { 0 };
-	if (otf2_read(c->trace, &ro, &t, &e)) {
-		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : "cannot read the trace");
-		return EXIT_FAIL;
-	}
-	int rc = EXIT_OK;
-	if (trace_require_communication(t, &e)) {
-		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
-		rc = EXIT_FAIL;
-	} else if (cli_check_regions(c, t))
+	int rc = cli_load_trace(c, c->trace, &t);
+	if (rc)
+		return rc;
+	if (cli_check_regions(c, t))
 		rc = EXIT_USAGE;
 	else if (analysis_run(t, &c->aopts, NULL, NULL, &a, &e)) {
-		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
+		cli_error("%s: %s", c->trace, e.msg);
 		rc = EXIT_FAIL;
 	}
 	if (rc == EXIT_OK && c->export_otf2) {
 		struct otf2_write_stats st;
 		if (export_otf2(a, c->export_otf2, "skein " SKEIN_VERSION " export", &st, &e)) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			rc = EXIT_FAIL;
 		} else {
 			if (st.skipped)
-				fprintf(stderr, "skein: warning: %llu records of kinds the OTF2 copy does not "
-					"know were left out\n", (unsigned long long)st.skipped);
+				cli_error("warning: %llu records of kinds the OTF2 copy does not know were left out",
+					  (unsigned long long)st.skipped);
 			if (st.unmatched)
-				fprintf(stderr, "skein: warning: %llu communication calls were not found in "
-					"the archive again and carry no attributes\n",
-					(unsigned long long)st.unmatched);
+				cli_error("warning: %llu communication calls were not found in the archive again "
+					  "and carry no attributes", (unsigned long long)st.unmatched);
 			if (!c->quiet)
-				fprintf(stderr, "skein: wrote %s/traces.otf2: %llu calls annotated, %llu "
-					"iteration records\n", c->export_otf2,
-					(unsigned long long)st.annotated, (unsigned long long)st.parameters);
+				cli_error("wrote %s/traces.otf2: %llu calls annotated, %llu iteration records",
+					  c->export_otf2, (unsigned long long)st.annotated,
+					  (unsigned long long)st.parameters);
 		}
 	} else if (rc == EXIT_OK) {
 		int w = c->export_csv ? export_csv(a, stdout) : export_json(a, stdout);
-		if (w || fflush(stdout)) {
-			fprintf(stderr, "skein: cannot write the export\n");
+		if (w) {
+			if (!ferror(stdout))       /* a write error is reported once, in main */
+				cli_error("cannot write the export");
 			rc = EXIT_FAIL;
 		}
 	}

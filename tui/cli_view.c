@@ -401,7 +401,7 @@ session_open(struct cli *c, struct view_session *s)
 		struct err e = { 0 };
 		rc = load_for_view(c, c->before, &s->bt, &s->ba);
 		if (!rc && diff_run(s->ba, s->a, &s->diff, &e)) {
-			fprintf(stderr, "skein: %s\n", e.msg);
+			cli_error("%s", e.msg);
 			rc = EXIT_FAIL;
 		}
 		s->vo.diff = s->diff;

@@ -603,11 +603,11 @@ setup_config(struct cli *c)
 }
 
 static int
-load(const struct cli *c, struct progress *p, struct trace **t)
+load(const struct cli *c, struct progress *p, const char *path, struct trace **t)
 {
 	struct otf2_read_opts o = { .progress = on_progress, .ud = p };
 	struct err e = { 0 };
-	int rc = otf2_read(c->trace, &o, t, &e);
+	int rc = otf2_read(path, &o, t, &e);
 	progress_clear(p);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
@@ -618,12 +618,20 @@ load(const struct cli *c, struct progress *p, struct trace **t)
 	/* a trace without MPI communication has no logical structure to show:
 	 * say what it holds instead of an empty report */
 	if (trace_require_communication(*t, &e)) {
-		cli_error("%s: %s", c->trace, e.msg);
+		cli_error("%s: %s", path, e.msg);
 		trace_destroy(*t);
 		*t = NULL;
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+int
+cli_load_trace(const struct cli *c, const char *path, struct trace **t)
+{
+	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	return load(c, &p, path, t);
 }
 
 void
@@ -732,7 +740,7 @@ run(struct cli *c)
 	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	struct trace *t = NULL;
-	if ((rc = load(c, &p, &t)))
+	if ((rc = load(c, &p, c->trace, &t)))
 		return rc;
 	if (c->cmd == CMD_ANALYZE && (rc = cli_check_regions(c, t))) {
 		trace_destroy(t);

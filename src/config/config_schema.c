@@ -413,6 +413,10 @@ walk_iterations(struct ld *ld, const struct cnode *m)
 		case K_REGION:
 			if (!(rc = get_string(ld, v, "iterations.region", 1, &it->region)))
 				it->region_mark = mark_of(ld, v);
+			/* a pattern that can match nothing, as phases' are checked */
+			if (!rc && analysis_glob_problem(it->region))
+				rc = config_mark_error(ld->e, &it->region_mark, "iterations.region: '%s': %s",
+						       it->region, analysis_glob_problem(it->region));
 			break;
 		case K_NAME:
 			rc = get_string(ld, v, "iterations.name", 0, &it->name);

@@ -11,6 +11,7 @@
 #include "base/fmt.h"
 #include "base/hash.h"
 #include "base/json.h"
+#include "base/text.h"
 
 #define TEXT_PARTS 20
 
@@ -47,7 +48,8 @@ run_line(FILE *out, const char *label, const struct analysis *a)
 	uint32_t n_tl, np;
 	trace_timelines(t, &n_tl);
 	analysis_parts(a, &np);
-	fprintf(out, "%-13s %s (%u ranks, %u partitions, %u steps, ", label, trace_info(t)->path,
+	char n1[256];
+	fprintf(out, "%-13s %s (%u ranks, %u partitions, %u steps, ", label, text_safe(trace_info(t)->path, n1, sizeof n1),
 		n_tl, np, analysis_step_count(a));
 	uint32_t it = iterations_get(a)->count;
 	if (it)
@@ -60,11 +62,12 @@ static void
 op_row(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op)
 {
 	const struct analysis *A = d->after;
-	char b1[32], b2[32], b3[32], it[16];
+	char b1[32], b2[32], b3[32], it[16], n1[256], n2[256];
 	uint32_t l = op->after;
 	fprintf(out, "%3u %5u %6u %5u %5s %-16.16s %-14.14s %11s %11s %11s  %s\n", rank,
 		analysis_lop_timeline(A, l), analysis_lop_step(A, l), analysis_lop_part(A, l),
-		report_iter_of(A, l, it, sizeof it), report_lop_name(A, l), report_lop_in(A, l),
+		report_iter_of(A, l, it, sizeof it), text_safe(report_lop_name(A, l), n1, sizeof n1),
+		text_safe(report_lop_in(A, l), n2, sizeof n2),
 		fmt_change(op->d_diff, b1, sizeof b1), fmt_change(op->d_late, b2, sizeof b2),
 		fmt_change(op->d_duration, b3, sizeof b3),
 		analysis_cause_name(analysis_lop_cause(A, l)));
@@ -98,11 +101,12 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 	const struct diff_op *op = !b || (w && w->d_diff >= -b->d_diff) ? w : b;
 	const struct analysis *A = d->after;
 	uint32_t l = op->after;
-	char b1[32], b2[32], it[16];
+	char b1[32], b2[32], it[16], n1[256], n2[256];
 	fprintf(out, "\nlargest change: rank %u step %u iteration %s %s%s%s: differential lateness %s "
 		"(%s), lateness %s\n", analysis_lop_timeline(A, l), analysis_lop_step(A, l),
-		report_iter_of(A, l, it, sizeof it), report_lop_name(A, l), report_lop_in(A, l)[0] ? " in " : "",
-		report_lop_in(A, l), fmt_change(op->d_diff, b1, sizeof b1),
+		report_iter_of(A, l, it, sizeof it), text_safe(report_lop_name(A, l), n1, sizeof n1),
+		report_lop_in(A, l)[0] ? " in " : "", text_safe(report_lop_in(A, l), n2, sizeof n2),
+		fmt_change(op->d_diff, b1, sizeof b1),
 		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
 	if (op->d_diff <= 0)
 		return;
@@ -136,7 +140,8 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 		const struct diff_op *px = d->after_op[x] != TRACE_NONE ? &d->ops[d->after_op[x]] : NULL;
 		fprintf(out, "%5u %6u %5u %5s %-16.16s %-14.14s %11s %11s  %s\n",
 			analysis_lop_timeline(A, x), analysis_lop_step(A, x), analysis_lop_part(A, x),
-			report_iter_of(A, x, it, sizeof it), report_lop_name(A, x), report_lop_in(A, x),
+			report_iter_of(A, x, it, sizeof it), text_safe(report_lop_name(A, x), n1, sizeof n1),
+			text_safe(report_lop_in(A, x), n2, sizeof n2),
 			plain_s(lop_secs(A, analysis_lop_lateness(A, x)), b1, sizeof b1),
 			px ? fmt_change(px->d_late, b2, sizeof b2) : "(new)",
 			analysis_cause_name(analysis_lop_cause(A, x)));
@@ -185,12 +190,13 @@ static void
 change_text(FILE *out, const struct diff *d, const struct diff_change *c)
 {
 	const char *where = c->in_after ? "only in after" : "only in before";
+	char n1[256];
 	if (c->is_message)
 		fprintf(out, "    %u message%s %s: rank %u -> rank %u, tag %u\n", c->count,
 			c->count == 1 ? "" : "s", where, c->sender, c->receiver, c->tag);
 	else
 		fprintf(out, "    %u call%s %s: rank %u %s (%s)\n", c->count, c->count == 1 ? "" : "s",
-			where, c->sender, region_by_hash(c->in_after ? d->after : d->before, c->tag),
+			where, c->sender, text_safe(region_by_hash(c->in_after ? d->after : d->before, c->tag), n1, sizeof n1),
 			trace_op_kind_name((enum trace_op_kind)c->receiver));
 }
 
@@ -302,9 +308,9 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 		"after", "change", "lateness", "after");
 	for (uint32_t i = 0; i < d->n_regions && i < top; i++) {
 		const struct diff_region *g = &d->regions[i];
-		char calls[32], name[64];
+		char calls[32], name[64], n1[256];
 		snprintf(calls, sizeof calls, "%u -> %u", g->n_before, g->n_after);
-		snprintf(name, sizeof name, "%s%s", g->computation ? "computation in " : "", g->name);
+		snprintf(name, sizeof name, "%s%s", g->computation ? "computation in " : "", text_safe(g->name, n1, sizeof n1));
 		fprintf(out, "%-26.26s %13s %11s %11s %11s %11s %11s\n", name, calls,
 			plain_s(g->dur_before, b1, sizeof b1), plain_s(g->dur_after, b2, sizeof b2),
 			fmt_change(g->dur_after - g->dur_before, b3, sizeof b3),

@@ -7,6 +7,7 @@
 
 #include "analysis/iterations.h"
 #include "base/err.h"
+#include "base/text.h"
 
 /* Text shows every iteration up to this many, else the heaviest. */
 #define TEXT_ROWS 40
@@ -69,8 +70,9 @@ how_found(const struct analysis *a, FILE *out)
 {
 	const struct iterations *it = iterations_get(a);
 	const struct trace *t = analysis_trace(a);
+	char buf[256];
 	const char *region = it->region == TRACE_NONE ? "" :
-		trace_str(t, trace_regions(t, NULL)[it->region].name);
+		text_safe(trace_str(t, trace_regions(t, NULL)[it->region].name), buf, sizeof buf);
 	switch (it->source) {
 	case ITER_STRUCTURE:
 		fputs("found as the period of the partitions' structure", out);
