@@ -12,21 +12,7 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d /tmp/skein-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 skip=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# run NAME EXPECTED_STATUS ARGS... — captures out/err in $tmp
-run() {
-	name=$1 want=$2
-	shift 2
-	"$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	if [ "$got" -ne "$want" ]; then
-		bad "$name: exit $got, want $want ($(head -c 200 "$tmp/err"))"
-		return 1
-	fi
-	return 0
-}
+. "$root/tests/run.sh"
 lines() { wc -l <"$1" | tr -d ' '; }
 
 # a trace to read: the project's own corpus first, else a shared one

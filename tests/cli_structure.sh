@@ -10,19 +10,7 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 tmp=$(mktemp -d /tmp/skein-structure-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() {
-	name=$1 want=$2
-	shift 2
-	"$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	if [ "$got" -ne "$want" ]; then
-		bad "$name: exit $got, want $want ($(head -c 200 "$tmp/err"))"
-		return 1
-	fi
-	return 0
-}
+. "$root/tests/run.sh"
 corpus=$root/traces/corpus
 
 # Communication calls of an archive, from otf2-print alone: an MPI call

@@ -19,22 +19,8 @@ cleanup() {
 }
 trap cleanup EXIT
 pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$root/tests/run.sh"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC XDG_CONFIG_HOME=$tmp/xdg
-
-# run NAME STATUS ARGS...: output in $tmp/out, $tmp/err
-run() {
-	name=$1 want=$2
-	shift 2
-	"$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	if [ "$got" -ne "$want" ]; then
-		bad "$name: exit $got, want $want ($(head -c 300 "$tmp/err"))"
-		return 1
-	fi
-	return 0
-}
 
 # col FILE NAME: the column number of NAME in a CSV header
 col() { head -1 "$1" | tr -d '\r' | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }

@@ -237,28 +237,6 @@ trace_for(const char *name, int leap)
 	return l;
 }
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)len + 1);
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf) {
-		buf[len] = 0;
-		*n = (size_t)len;
-	}
-	return buf;
-}
-
 /* Prints the first line where got and want differ. */
 static void
 show_diff(const char *got, const char *want)
@@ -301,7 +279,7 @@ compare(const struct gcase *c, char *got, size_t got_n)
 		return;
 	}
 	size_t want_n = 0;
-	char *want = slurp(path, &want_n);
+	char *want = tu_slurp(path, &want_n);
 	if (!want) {
 		print_error("%s is missing (UPDATE_GOLDEN=1 writes it)\n", path);
 		free(got);

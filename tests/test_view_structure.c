@@ -51,29 +51,6 @@ load(struct run *r, const char *name)
 	r->a = tu_analyse(r->t, NULL);
 }
 
-static char *
-slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t cap = 0;
-	*n = 0;
-	for (;;) {
-		if (*n + 4096 > cap) {
-			cap = cap ? 2 * cap : 65536;
-			buf = realloc(buf, cap);
-		}
-		size_t k = fread(buf + *n, 1, cap - *n, f);
-		*n += k;
-		if (k == 0)
-			break;
-	}
-	fclose(f);
-	return buf;
-}
-
 static void
 run_case(void **state)
 {
@@ -115,7 +92,7 @@ run_case(void **state)
 		fclose(f);
 	} else {
 		size_t want_n = 0;
-		char *want = slurp(path, &want_n);
+		char *want = tu_slurp(path, &want_n);
 		if (!want)
 			print_error("%s is missing (UPDATE_GOLDEN=1 writes it)\n", path);
 		int same = want && want_n == got_n && memcmp(want, got, got_n) == 0;

@@ -105,6 +105,30 @@ tu_analyse(const struct trace *t, const struct analysis_opts *o)
 	return a;
 }
 
+/* The whole of a file, NUL-terminated, its length in *n (caller frees);
+ * NULL when it cannot be read. */
+static inline char *
+tu_slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf) {
+		buf[len] = 0;
+		*n = (size_t)len;
+	}
+	return buf;
+}
+
 /* The n-th (0-based) communication lop of rank r, or TRACE_NONE. */
 static inline uint32_t
 tu_comm_lop(const struct analysis *a, uint32_t r, uint32_t n)
