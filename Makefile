@@ -11,7 +11,7 @@ CC         ?= cc
 BUILD      ?= build
 PKG_CONFIG ?= pkg-config
 
-PKGS := ncursesw yaml-0.1 hwloc
+PKGS := ncursesw yaml-0.1 hwloc zlib
 ifdef OTF2_PREFIX
 OTF2_CFLAGS := -I$(OTF2_PREFIX)/include
 OTF2_LIBS   := -L$(OTF2_PREFIX)/lib -Wl,-rpath,$(OTF2_PREFIX)/lib -lotf2
@@ -39,8 +39,8 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
-CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 2>/dev/null)
-CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc libxml-2.0 2>/dev/null || echo -lyaml -lhwloc -lxml2) -lm -pthread
+CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 zlib 2>/dev/null)
+CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc libxml-2.0 zlib 2>/dev/null || echo -lyaml -lhwloc -lxml2 -lz) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 

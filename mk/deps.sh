@@ -22,6 +22,7 @@ want libncurses-dev  probe_pc ncursesw
 want libyaml-dev     probe_pc yaml-0.1
 want libhwloc-dev    probe_pc hwloc
 want libxml2-dev     probe_pc libxml-2.0
+want zlib1g-dev      probe_pc zlib
 if [ -n "${OTF2_PREFIX:-}" ]; then
     probe_hdr "$OTF2_PREFIX/include/otf2/otf2.h" ||
         { echo "deps: OTF2_PREFIX=$OTF2_PREFIX has no include/otf2/otf2.h" >&2; exit 1; }

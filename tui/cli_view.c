@@ -348,7 +348,7 @@ load_for_view(const struct cli *c, const char *path, struct trace **t, struct an
 {
 	struct err e = { 0 };
 	screen_signals();           /* Ctrl-C cancels the load */
-	int rc = load_trace(path, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
+	int rc = load_trace(path, NULL, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;

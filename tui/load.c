@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "otf2/otf2_read.h"
+#include "projections/projections_read.h"
 #include "screen.h"
 
 struct job {
 	const char *path;
+	const struct load_charm *charm;
 	const struct analysis_opts *ao;
 	struct trace *t;
 	struct analysis *a;
@@ -39,12 +41,27 @@ on_progress(void *ud, const char *stage, uint64_t done, uint64_t total)
 	return atomic_load(&j->cancel);
 }
 
+int
+load_read(const char *path, const struct load_charm *charm, trace_progress_fn progress,
+	  void *ud, struct trace **t, struct err *e)
+{
+	if (projections_is_run(path)) {
+		struct projections_read_opts o = { .progress = progress, .ud = ud };
+		if (charm && charm->runtime_chares) {
+			o.runtime_chares = charm->runtime_chares;
+			o.n_runtime_chares = charm->n_runtime_chares;
+		}
+		return projections_read(path, &o, t, e);
+	}
+	struct otf2_read_opts o = { .progress = progress, .ud = ud };
+	return otf2_read(path, &o, t, e);
+}
+
 static void *
 worker(void *arg)
 {
 	struct job *j = arg;
-	struct otf2_read_opts o = { .progress = on_progress, .ud = j };
-	j->rc = otf2_read(j->path, &o, &j->t, &j->e);
+	j->rc = load_read(j->path, j->charm, on_progress, j, &j->t, &j->e);
 	if (j->rc == 0 && (j->rc = trace_require_communication(j->t, &j->e))) {
 		char m[sizeof j->e.msg];
 		memcpy(m, j->e.msg, sizeof m);
@@ -102,12 +119,13 @@ draw_bar(const char *stage, uint64_t done, uint64_t total, double secs)
 }
 
 int
-load_trace(const char *path, const struct analysis_opts *ao, int progress,
-	   struct trace **t, struct analysis **a, struct err *e)
+load_trace(const char *path, const struct load_charm *charm, const struct analysis_opts *ao,
+	   int progress, struct trace **t, struct analysis **a, struct err *e)
 {
 	struct job j;
 	memset(&j, 0, sizeof j);
 	j.path = path;
+	j.charm = charm;
 	j.ao = ao;
 	j.stage = "reading";
 	atomic_init(&j.cancel, 0);

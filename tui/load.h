@@ -12,11 +12,24 @@
 #include "analysis/analysis.h"
 #include "model/trace.h"
 
+/* Which chare types count as the runtime's in a Charm++ run (globs;
+ * NULL: the built-in list); see projections_read.h. */
+struct load_charm {
+	const char *const *runtime_chares;
+	uint32_t n_runtime_chares;
+};
+
+/* Reads the trace at path with the reader its files call for: a
+ * Projections run (a .sts file, or a directory holding one) or an OTF2
+ * archive. charm may be NULL. Returns 0 or an ERR_* code with e set. */
+int load_read(const char *path, const struct load_charm *charm, trace_progress_fn progress,
+	      void *ud, struct trace **t, struct err *e);
+
 /* Loads path and analyses it with ao. progress: draw the bar (only
  * worth it when stderr is a terminal). On success *t and *a are the
  * caller's (analysis_destroy, then trace_destroy). Returns 0 or an ERR_*
  * code with the message in e. */
-int load_trace(const char *path, const struct analysis_opts *ao, int progress,
-	       struct trace **t, struct analysis **a, struct err *e);
+int load_trace(const char *path, const struct load_charm *charm, const struct analysis_opts *ao,
+	       int progress, struct trace **t, struct analysis **a, struct err *e);
 
 #endif

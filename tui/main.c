@@ -22,7 +22,7 @@
 #include "base/text.h"
 #include "config/config.h"
 #include "report/info.h"
-#include "otf2/otf2_read.h"
+#include "load.h"
 #include "report/report.h"
 #include "view/keymap.h"
 #include "samples/samples.h"
@@ -605,9 +605,8 @@ setup_config(struct cli *c)
 static int
 load(const struct cli *c, struct progress *p, const char *path, struct trace **t)
 {
-	struct otf2_read_opts o = { .progress = on_progress, .ud = p };
 	struct err e = { 0 };
-	int rc = otf2_read(path, &o, t, &e);
+	int rc = load_read(path, NULL, on_progress, p, t, &e);
 	progress_clear(p);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));

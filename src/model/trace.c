@@ -48,6 +48,11 @@ trace_destroy(struct trace *t)
 	free(t->colls);
 	free(t->coll_members);
 	free(t->frames);
+	free(t->pes);
+	free(t->idles);
+	free(t->chares);
+	free(t->entries);
+	free(t->op_pe);
 	free(t);
 }
 
@@ -258,6 +263,9 @@ trace_warning_name(enum trace_warning w)
 		[WARN_SIZE_MISMATCH] = "messages whose receive recorded another size",
 		[WARN_BAD_REF] = "records naming undefined regions",
 		[WARN_NO_LOCAL_DEFS] = "locations without local definitions, read with global ids",
+		[WARN_UNKNOWN_RECORD] = "records of unknown types (skipped)",
+		[WARN_NESTED_BEGIN] = "executions begun before the previous one ended",
+		[WARN_BAD_PE] = "executions naming a sending PE that does not exist",
 	};
 	return (unsigned)w < WARN_COUNT ? names[w] : "?";
 }
@@ -342,6 +350,13 @@ trace_require_communication(const struct trace *t, struct err *e)
 	return err_set(e, ERR_FORMAT, "nothing to analyse: %s regions on %zu location%s%s%s%s, "
 		       "no MPI messages or collectives", what, t->n_locations,
 		       t->n_locations == 1 ? "" : "s", lat ? " (" : "", locs, lat ? ")" : "");
+}
+
+const char *
+trace_info_paradigm_name(enum trace_paradigm p)
+{
+	static const char *const names[PARADIGM_COUNT] = { "mpi", "charm++" };
+	return (unsigned)p < PARADIGM_COUNT ? names[p] : "?";
 }
 
 static int

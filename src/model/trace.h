@@ -58,6 +58,11 @@ enum {
 	OPF_TRUNCATED = 1,     /* the call was still open at the end of the trace */
 	OPF_MEASURE_GAP = 2,   /* measurement was switched off inside this span */
 	OPF_UNMATCHED = 4,     /* carries a message without a partner */
+	OPF_BLOCK_CONT = 8,    /* Charm++: continues the serial block of the previous
+	                        * op on its timeline (model/charm.h) */
+	OPF_EXEC_CONT = 16,    /* Charm++: continues the entry-method execution of the
+	                        * previous op (the execution was split at a send) */
+	OPF_LOOSE = 32,        /* Charm++: a creation recorded outside any execution */
 };
 
 /* What an end links. */
@@ -111,6 +116,12 @@ struct trace_msg {
 /* msg flags */
 enum {
 	MSGF_SIZE_MISMATCH = 1,    /* the receive recorded another byte count */
+	MSGF_BROADCAST = 2,        /* Charm++: one delivery of a creation delivered
+	                            * to several executions */
+	MSGF_REROUTED = 4,         /* Charm++: matched by entry and event id after the
+	                            * PE the execution named did not hold it */
+	MSGF_RUNTIME = 8,          /* Charm++: a runtime dependency (it involves a runtime
+	                            * chare, or the runtime makes it: seed 004 §3.1) */
 };
 
 struct trace_coll {
@@ -177,7 +188,8 @@ enum trace_warning {
 	WARN_MISNESTED_LEAVE, WARN_STRAY_LEAVE, WARN_UNCLOSED_REGION,
 	WARN_MEASUREMENT_OFF, WARN_TIME_BACKWARDS, WARN_BAD_PEER,
 	WARN_UNKNOWN_REQUEST, WARN_EVENT_COUNT_MISMATCH, WARN_NO_MPI_RANKS,
-	WARN_NONRANK_MPI, WARN_SIZE_MISMATCH, WARN_BAD_REF, WARN_NO_LOCAL_DEFS, WARN_COUNT
+	WARN_NONRANK_MPI, WARN_SIZE_MISMATCH, WARN_BAD_REF, WARN_NO_LOCAL_DEFS,
+	WARN_UNKNOWN_RECORD, WARN_NESTED_BEGIN, WARN_BAD_PE, WARN_COUNT
 };
 
 /* Kinds of event records counted while reading. */
@@ -189,10 +201,19 @@ enum trace_rec {
 	REC_COUNT
 };
 
+/* What kind of program the trace records (DESIGN.md §4): one model, two
+ * paradigms. MPI traces leave the Charm++ arrays of model/charm.h empty. */
+enum trace_paradigm {
+	PARADIGM_MPI,              /* timelines are ranks */
+	PARADIGM_CHARM,            /* timelines are chares; ops run on PEs */
+	PARADIGM_COUNT
+};
+
 struct trace_info {
 	const char *path;          /* the anchor file that was opened */
-	const char *creator;       /* e.g. "Score-P 7.1" */
-	uint32_t version[3];       /* OTF2 format version */
+	const char *creator;       /* e.g. "Score-P 7.1", "Charm++ v80000" */
+	uint32_t version[3];       /* OTF2 format version; Projections: major, minor */
+	uint8_t paradigm;          /* enum trace_paradigm */
 	uint64_t ticks_per_second;
 	uint64_t global_offset;    /* ticks; times in records are relative to it */
 	uint64_t t_begin, t_end;   /* first and last event, relative ticks */
@@ -244,6 +265,7 @@ const char *trace_coll_type_name(enum trace_coll_type c);
 const char *trace_warning_name(enum trace_warning w);
 const char *trace_rec_name(enum trace_rec r);
 const char *trace_loc_type_name(enum trace_loc_type l);
+const char *trace_info_paradigm_name(enum trace_paradigm p);   /* "mpi", "charm++" */
 
 /* The name of an OTF2 paradigm number ("OpenMP", "CUDA", "user" ...). */
 const char *trace_paradigm_name(uint8_t paradigm);

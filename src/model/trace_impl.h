@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "base/intern.h"
+#include "charm.h"
 #include "trace.h"
 
 #define TRACE_ARRAY(type, name) type *name; size_t n_##name, cap_##name
@@ -31,6 +32,13 @@ struct trace {
 	TRACE_ARRAY(struct trace_coll, colls);
 	TRACE_ARRAY(uint32_t, coll_members);
 	TRACE_ARRAY(struct trace_frame, frames);
+
+	/* Charm++ only (model/charm.h); empty for MPI */
+	TRACE_ARRAY(struct trace_pe, pes);
+	TRACE_ARRAY(struct trace_idle, idles);
+	TRACE_ARRAY(struct trace_chare, chares);      /* n_timelines of them */
+	TRACE_ARRAY(struct trace_entry, entries);     /* n_regions of them */
+	TRACE_ARRAY(uint32_t, op_pe);                 /* n_ops of them */
 };
 
 /* Creates an empty trace (strings table ready). NULL when out of memory. */

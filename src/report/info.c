@@ -273,7 +273,9 @@ info_write(const struct trace *t, FILE *out, enum info_format fmt, int per_rank)
 	struct summary s;
 	if (summary_compute(t, &s))
 		return ERR_NOMEM;
-	if (fmt == INFO_JSON)
+	if (trace_info(t)->paradigm == PARADIGM_CHARM)
+		info_write_charm(t, &s, out, fmt, per_rank);
+	else if (fmt == INFO_JSON)
 		write_json(t, &s, out);
 	else
 		write_text(t, &s, out, per_rank);

@@ -12,4 +12,10 @@ enum info_format { INFO_TEXT, INFO_JSON };
  * timeline; JSON always has them. Returns 0 or ERR_NOMEM / ERR_IO. */
 int info_write(const struct trace *t, FILE *out, enum info_format fmt, int per_rank);
 
+/* The report for a Charm++ trace (info_charm.c), from its summary s;
+ * info_write calls it. Returns 0. */
+struct summary;
+int info_write_charm(const struct trace *t, const struct summary *s, FILE *out,
+		     enum info_format fmt, int per_rank);
+
 #endif

@@ -1,0 +1,594 @@
+/* prj_build.c — executions become ops, creations become messages.
+ *
+ * Matching (doc/charm.md): an execution names the message that started it
+ * by the sending PE and that PE's event number, which the creation record
+ * on the sending PE carries. When that creation is of another entry method
+ * (array broadcasts are forwarded from PE to PE, and the forwarding PE
+ * overwrites the sender), the execution is matched to the creation of the
+ * same entry and event number on any PE: the latest one before the
+ * execution began (counted as rerouted). An execution that names no
+ * creation of its entry keeps a message without a sender; a creation that
+ * started nothing keeps one without a receiver.
+ *
+ * Ops (model/charm.h): an execution is split after each creation in it;
+ * the last piece runs to the end of the execution. The execution's
+ * incoming message goes on the first piece, or on a zero-length piece of
+ * its own when the first creation is of the other kind of dependency
+ * (application vs runtime, seed 004 §3.1), so that an op never carries
+ * both kinds. A creation outside any execution is a zero-length op on
+ * its PE's runtime timeline.
+ */
+#include "prj_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+
+#define NONE UINT32_MAX
+
+struct item {
+	uint64_t t;
+	uint32_t pe;
+	uint32_t idx;              /* execution, or creation with the top bit set */
+};
+#define ITEM_CRE 0x80000000u
+
+struct builder {
+	struct prj_reader *r;
+	struct trace *t;
+	uint32_t pes;
+	/* per PE, per execution */
+	uint32_t **m_pe, **m_cre;     /* matched creation */
+	uint32_t **x_msg;             /* the message that started it, or NONE */
+	uint32_t **x_op;              /* the op holding that message's receive */
+	/* per PE, per creation */
+	uint32_t **deliv;             /* deliveries, then the fill cursor */
+	uint32_t **msg_first;
+	uint32_t **c_op;              /* the op holding the creation */
+	uint64_t n_msgs;
+	/* fallback index: creations sorted by (entry, event, time) */
+	struct fb { uint32_t ep; int32_t event; uint64_t t; uint32_t pe, idx; } *fb;
+	size_t n_fb;
+	int fb_built;
+};
+
+static int
+cmp_fb(const void *x, const void *y)
+{
+	const struct fb *a = x, *b = y;
+	if (a->ep != b->ep)
+		return a->ep < b->ep ? -1 : 1;
+	if (a->event != b->event)
+		return a->event < b->event ? -1 : 1;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->pe < b->pe ? -1 : a->pe > b->pe;
+}
+
+static int
+build_fallback(struct builder *b)
+{
+	size_t n = 0;
+	for (uint32_t pe = 0; pe < b->pes; pe++)
+		n += b->r->logs[pe].n_cres;
+	b->fb = malloc((n + 1) * sizeof *b->fb);
+	if (!b->fb)
+		return ERR_NOMEM;
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		const struct prj_pe_log *l = &b->r->logs[pe];
+		for (size_t i = 0; i < l->n_cres; i++)
+			b->fb[b->n_fb++] = (struct fb){ .ep = l->cres[i].ep, .event = l->cres[i].event,
+						       .t = l->cres[i].t, .pe = pe, .idx = (uint32_t)i };
+	}
+	qsort(b->fb, b->n_fb, sizeof *b->fb, cmp_fb);
+	b->fb_built = 1;
+	return 0;
+}
+
+/* The creation of x's entry and event on any PE: the latest before x
+ * began, else the earliest. */
+static int
+reroute(struct builder *b, const struct prj_exec *x, uint32_t *pe, uint32_t *cre)
+{
+	if (!b->fb_built && build_fallback(b))
+		return ERR_NOMEM;
+	size_t lo = 0, hi = b->n_fb;
+	struct fb key = { .ep = x->ep, .event = x->event, .t = 0, .pe = 0 };
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_fb(&b->fb[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*pe = *cre = NONE;
+	for (size_t i = lo; i < b->n_fb && b->fb[i].ep == x->ep && b->fb[i].event == x->event; i++) {
+		if (*pe == NONE || b->fb[i].t <= x->t0) {
+			*pe = b->fb[i].pe;
+			*cre = b->fb[i].idx;
+		}
+		if (b->fb[i].t > x->t0)
+			break;
+	}
+	return 0;
+}
+
+static int
+match(struct builder *b)
+{
+	struct prj_reader *r = b->r;
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		const struct prj_pe_log *l = &r->logs[pe];
+		for (size_t i = 0; i < l->n_execs; i++) {
+			const struct prj_exec *x = &l->execs[i];
+			b->m_pe[pe][i] = b->m_cre[pe][i] = NONE;
+			if (x->event < 0 || (x->flags & PRJ_X_RESUMED))
+				continue;
+			const struct prj_pe_log *src = &r->logs[x->srcpe];
+			uint32_t c = (uint32_t)x->event < src->n_events ? src->cre_of_event[x->event] : NONE;
+			uint32_t cpe = x->srcpe;
+			if (c == NONE || src->cres[c].ep != x->ep) {
+				if (reroute(b, x, &cpe, &c))
+					return ERR_NOMEM;
+			}
+			if (c == NONE) {
+				r->t->info.warnings[WARN_UNMATCHED_RECV]++;
+				continue;
+			}
+			b->m_pe[pe][i] = cpe;
+			b->m_cre[pe][i] = c;
+			b->deliv[cpe][c]++;
+		}
+	}
+	return 0;
+}
+
+/* Message ids: each creation's deliveries together (one message if it
+ * started nothing), then the executions whose creation is unknown. */
+static int
+number_msgs(struct builder *b)
+{
+	struct prj_reader *r = b->r;
+	uint64_t n = 0;
+	for (uint32_t pe = 0; pe < b->pes; pe++)
+		for (size_t c = 0; c < r->logs[pe].n_cres; c++) {
+			b->msg_first[pe][c] = (uint32_t)(n < NONE ? n : NONE);
+			n += b->deliv[pe][c] ? b->deliv[pe][c] : 1;
+			if (!b->deliv[pe][c])
+				r->t->info.warnings[WARN_UNMATCHED_SEND]++;
+			b->deliv[pe][c] = 0;          /* now the fill cursor */
+		}
+	for (uint32_t pe = 0; pe < b->pes; pe++)
+		for (size_t i = 0; i < r->logs[pe].n_execs; i++) {
+			const struct prj_exec *x = &r->logs[pe].execs[i];
+			uint32_t cpe = b->m_pe[pe][i];
+			if (cpe != NONE) {
+				uint32_t c = b->m_cre[pe][i];
+				b->x_msg[pe][i] = b->msg_first[cpe][c] + b->deliv[cpe][c]++;
+			} else if (x->event >= 0 && !(x->flags & PRJ_X_RESUMED)) {
+				b->x_msg[pe][i] = (uint32_t)(n < NONE ? n : NONE);
+				n++;
+			} else {
+				b->x_msg[pe][i] = NONE;
+			}
+		}
+	if (n >= NONE - 1)
+		return ERR_LIMIT;
+	b->n_msgs = n;
+	struct trace *t = b->t;
+	t->msgs = calloc(n + 1, sizeof *t->msgs);
+	if (!t->msgs)
+		return ERR_NOMEM;
+	t->n_msgs = t->cap_msgs = n;
+	for (uint64_t m = 0; m < n; m++)
+		t->msgs[m] = (struct trace_msg){ .send_op = TRACE_NONE, .recv_op = TRACE_NONE,
+						 .send_done_op = TRACE_NONE, .sender = TRACE_NONE,
+						 .receiver = TRACE_NONE, .comm = TRACE_NONE };
+	return 0;
+}
+
+static int
+regions(struct builder *b)
+{
+	struct prj_reader *r = b->r;
+	struct prj_sts *s = &r->sts;
+	struct trace *t = b->t;
+	for (uint32_t ep = 0; ep < s->n_entries; ep++) {
+		struct prj_entry_def *en = &s->entries[ep];
+		if (!en->defined)
+			continue;
+		const struct prj_chare_def *ch = &s->chares[en->chare];
+		/* "Chare::entry": the parameter list is in the signature */
+		size_t n = strcspn(en->name, "(");
+		while (n && en->name[n - 1] == ' ')
+			n--;
+		size_t len = strlen(ch->name) + 2 + n + 1;
+		char *name = malloc(len);
+		if (!name)
+			return ERR_NOMEM;
+		snprintf(name, len, "%s::%.*s", ch->name, (int)n, en->name);
+		uint32_t id;
+		int rc = trace_add_region(t, name, ch->runtime ? ROLE_OTHER : ROLE_USER, 0, &id);
+		free(name);
+		if (rc)
+			return rc;
+		en->region = id;
+		if (VEC_GROW(t->entries, t->n_entries, t->cap_entries))
+			return ERR_NOMEM;
+		struct trace_entry *te = &t->entries[t->n_entries++];
+		*te = (struct trace_entry){ .ep = ep, .sts_chare = en->chare,
+					    .sdag = strchr(en->name, '(') == NULL, .runtime = en->runtime };
+		if ((rc = trace_intern(t, en->name, &te->signature)))
+			return rc;
+	}
+	return 0;
+}
+
+static int
+push_op(struct builder *b, uint64_t t0, uint64_t t1, uint32_t tl, uint32_t region, uint8_t kind,
+	uint8_t flags, uint32_t pe)
+{
+	struct trace *t = b->t;
+	if (t->n_ops >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->ops, t->n_ops, t->cap_ops) || VEC_GROW(t->op_pe, t->n_op_pe, t->cap_op_pe))
+		return ERR_NOMEM;
+	t->op_pe[t->n_op_pe++] = pe;
+	t->ops[t->n_ops++] = (struct trace_op){
+		.t_enter = t0, .t_exit = t1 < t0 ? t0 : t1, .timeline = tl, .region = region,
+		.frame = TRACE_NONE, .end_first = (uint32_t)t->n_ends, .kind = kind, .flags = flags,
+	};
+	return 0;
+}
+
+static int
+add_end(struct builder *b, uint32_t msg, uint32_t role)
+{
+	struct trace *t = b->t;
+	if (t->n_ends >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	if (VEC_GROW(t->ends, t->n_ends, t->cap_ends))
+		return ERR_NOMEM;
+	t->ends[t->n_ends++] = (struct trace_end){ .id = msg, .role = role };
+	return 0;
+}
+
+/* The ends of creation c on PE pe: one per message it became. */
+static int
+send_ends(struct builder *b, uint32_t pe, uint32_t c, uint8_t *flags)
+{
+	uint32_t first = b->msg_first[pe][c], n = b->deliv[pe][c] ? b->deliv[pe][c] : 1;
+	if (!b->deliv[pe][c])
+		*flags |= OPF_UNMATCHED;
+	b->c_op[pe][c] = (uint32_t)b->t->n_ops - 1;
+	for (uint32_t k = 0; k < n; k++) {
+		int rc = add_end(b, first + k, END_SEND);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Is an invocation of entry ep from timeline tl a runtime dependency
+ * (seed 004 §3.1: it involves a runtime chare, or the runtime makes it)? */
+static int
+cre_runtime(const struct builder *b, uint32_t tl, uint32_t ep)
+{
+	return b->t->chares[tl].runtime || b->r->sts.entries[ep].runtime;
+}
+
+static uint32_t
+cre_tl(const struct builder *b, uint32_t pe, uint32_t c)
+{
+	uint32_t x = b->r->logs[pe].cres[c].exec;
+	return x == NONE ? b->t->pes[pe].runtime : b->r->exec_tl[pe][x];
+}
+
+/* Emits the ops of execution i of PE pe on timeline tl. */
+static int
+emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
+{
+	const struct prj_pe_log *l = &b->r->logs[pe];
+	const struct prj_exec *x = &l->execs[i];
+	uint32_t region = b->r->sts.entries[x->ep].region;
+	uint32_t msg = b->x_msg[pe][i];
+	uint8_t flags = cont ? OPF_BLOCK_CONT : 0;
+	uint8_t last_flags = (x->flags & PRJ_X_OPEN) ? OPF_TRUNCATED : 0;
+	int rc;
+	int sink_unmatched = msg != NONE && b->m_pe[pe][i] == NONE;
+	if (sink_unmatched)
+		flags |= OPF_UNMATCHED;
+	if (x->n_cre == 0) {
+		if ((rc = push_op(b, x->t0, x->t1, tl, region, msg != NONE ? OP_RECV : OP_COMPUTE,
+				  flags | last_flags, pe)))
+			return rc;
+		b->x_op[pe][i] = (uint32_t)b->t->n_ops - 1;
+		return msg != NONE ? add_end(b, msg, END_RECV) : 0;
+	}
+	int sink_alone = 0;
+	if (msg != NONE) {
+		uint32_t cpe = b->m_pe[pe][i];
+		int sink_rt = cpe != NONE ? cre_runtime(b, cre_tl(b, cpe, b->m_cre[pe][i]), x->ep)
+					  : cre_runtime(b, tl, x->ep);
+		sink_alone = sink_rt != cre_runtime(b, tl, l->cres[x->cre_first].ep);
+		if (sink_alone) {
+			if ((rc = push_op(b, x->t0, x->t0, tl, region, OP_RECV, flags, pe)))
+				return rc;
+			b->x_op[pe][i] = (uint32_t)b->t->n_ops - 1;
+			if ((rc = add_end(b, msg, END_RECV)))
+				return rc;
+			flags = OPF_BLOCK_CONT | OPF_EXEC_CONT;
+		}
+	}
+	uint64_t from = x->t0;
+	for (uint32_t k = 0; k < x->n_cre; k++) {
+		uint32_t c = x->cre_first + k;
+		int first = k == 0, last = k + 1 == x->n_cre;
+		int with_sink = first && msg != NONE && !sink_alone;
+		uint8_t f = (uint8_t)(flags | (last ? last_flags : 0));
+		uint64_t to = last ? x->t1 : l->cres[c].t;
+		if ((rc = push_op(b, from, to, tl, region, with_sink ? OP_SENDRECV : OP_SEND, f, pe)))
+			return rc;
+		if (with_sink) {
+			b->x_op[pe][i] = (uint32_t)b->t->n_ops - 1;
+			if ((rc = add_end(b, msg, END_RECV)))
+				return rc;
+		}
+		uint8_t *fp = &b->t->ops[b->t->n_ops - 1].flags;
+		if ((rc = send_ends(b, pe, c, fp)))
+			return rc;
+		from = l->cres[c].t;
+		flags = OPF_BLOCK_CONT | OPF_EXEC_CONT;
+	}
+	return 0;
+}
+
+static int
+cmp_item(const void *x, const void *y)
+{
+	const struct item *a = x, *b = y;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	if (a->pe != b->pe)
+		return a->pe < b->pe ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Every timeline's executions and loose creations, in time order, as
+ * ops. */
+static int
+emit_ops(struct builder *b)
+{
+	struct prj_reader *r = b->r;
+	struct trace *t = b->t;
+	uint32_t n_tl = (uint32_t)t->n_timelines;
+	uint32_t *first = calloc((size_t)n_tl + 2, sizeof *first);
+	if (!first)
+		return ERR_NOMEM;
+	size_t total = 0;
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		const struct prj_pe_log *l = &r->logs[pe];
+		for (size_t i = 0; i < l->n_execs; i++)
+			first[r->exec_tl[pe][i] + 1]++;
+		for (size_t c = 0; c < l->n_cres; c++)
+			if (l->cres[c].exec == NONE)
+				first[t->pes[pe].runtime + 1]++;
+		total += l->n_execs + l->n_cres;
+	}
+	for (uint32_t k = 0; k < n_tl; k++)
+		first[k + 1] += first[k];
+	struct item *items = malloc((total + 1) * sizeof *items);
+	uint32_t *fill = malloc(((size_t)n_tl + 1) * sizeof *fill);
+	if (!items || !fill) {
+		free(first);
+		free(items);
+		free(fill);
+		return ERR_NOMEM;
+	}
+	memcpy(fill, first, (size_t)n_tl * sizeof *fill);
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		const struct prj_pe_log *l = &r->logs[pe];
+		for (size_t i = 0; i < l->n_execs; i++)
+			items[fill[r->exec_tl[pe][i]]++] = (struct item){ .t = l->execs[i].t0, .pe = pe,
+									   .idx = (uint32_t)i };
+		for (size_t c = 0; c < l->n_cres; c++)
+			if (l->cres[c].exec == NONE)
+				items[fill[t->pes[pe].runtime]++] = (struct item){
+					.t = l->cres[c].t, .pe = pe, .idx = (uint32_t)c | ITEM_CRE };
+	}
+	free(fill);
+	int rc = 0;
+	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
+		struct item *it = items + first[tl];
+		uint32_t n = first[tl + 1] - first[tl];
+		qsort(it, n, sizeof *it, cmp_item);
+		t->timelines[tl].op_first = (uint32_t)t->n_ops;
+		uint32_t prev_pe = NONE;
+		for (uint32_t k = 0; k < n && !rc; k++) {
+			uint32_t pe = it[k].pe;
+			if (it[k].idx & ITEM_CRE) {
+				uint32_t c = it[k].idx & ~ITEM_CRE;
+				rc = push_op(b, it[k].t, it[k].t, tl, r->sts.entries[r->logs[pe].cres[c].ep].region,
+					     OP_SEND, OPF_LOOSE, pe);
+				if (!rc)
+					rc = send_ends(b, pe, c, &t->ops[t->n_ops - 1].flags);
+				prev_pe = NONE;
+				continue;
+			}
+			const struct prj_exec *x = &r->logs[pe].execs[it[k].idx];
+			/* SDAG continuations and resumed fragments go on with the
+			 * serial block before them on the same PE */
+			int cont = (x->event < 0 || (x->flags & PRJ_X_RESUMED)) && prev_pe == pe;
+			rc = emit_exec(b, pe, it[k].idx, tl, cont);
+			prev_pe = pe;
+		}
+		t->timelines[tl].op_count = (uint32_t)t->n_ops - t->timelines[tl].op_first;
+		t->timelines[tl].events = t->timelines[tl].op_count;
+	}
+	free(items);
+	free(first);
+	return rc;
+}
+
+static void
+fill_msgs(struct builder *b)
+{
+	struct prj_reader *r = b->r;
+	struct trace *t = b->t;
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		const struct prj_pe_log *l = &r->logs[pe];
+		for (size_t c = 0; c < l->n_cres; c++) {
+			uint32_t n = b->deliv[pe][c] ? b->deliv[pe][c] : 1;
+			for (uint32_t k = 0; k < n; k++) {
+				struct trace_msg *m = &t->msgs[b->msg_first[pe][c] + k];
+				m->send_op = b->c_op[pe][c];
+				m->t_send = l->cres[c].t;
+				m->bytes = l->cres[c].bytes;
+				m->sender = cre_tl(b, pe, (uint32_t)c);
+				m->tag = r->sts.entries[l->cres[c].ep].region;
+				if (b->deliv[pe][c] > 1 || l->cres[c].npes)
+					m->flags |= MSGF_BROADCAST;
+				if (cre_runtime(b, m->sender, l->cres[c].ep))
+					m->flags |= MSGF_RUNTIME;
+			}
+		}
+	}
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		const struct prj_pe_log *l = &r->logs[pe];
+		for (size_t i = 0; i < l->n_execs; i++) {
+			uint32_t id = b->x_msg[pe][i];
+			if (id == NONE)
+				continue;
+			struct trace_msg *m = &t->msgs[id];
+			m->recv_op = b->x_op[pe][i];
+			m->t_recv = l->execs[i].t0;
+			m->receiver = r->exec_tl[pe][i];
+			m->tag = r->sts.entries[l->execs[i].ep].region;
+			if (b->m_pe[pe][i] != NONE && b->m_pe[pe][i] != l->execs[i].srcpe)
+				m->flags |= MSGF_REROUTED;
+			if (b->m_pe[pe][i] == NONE && cre_runtime(b, m->receiver, l->execs[i].ep))
+				m->flags |= MSGF_RUNTIME;
+		}
+	}
+}
+
+/* PEs, idle intervals, chare PE counts, and the trace's summary. */
+static int
+fill_pes(struct builder *b)
+{
+	struct prj_reader *r = b->r;
+	struct trace *t = b->t;
+	struct trace_info *info = &t->info;
+	size_t n_idles = 0;
+	for (uint32_t pe = 0; pe < b->pes; pe++)
+		n_idles += r->logs[pe].n_idles;
+	t->idles = malloc((n_idles + 1) * sizeof *t->idles);
+	if (!t->idles)
+		return ERR_NOMEM;
+	t->cap_idles = n_idles + 1;
+	int any = 0;
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		const struct prj_pe_log *l = &r->logs[pe];
+		struct trace_pe *p = &t->pes[pe];
+		memcpy(p->records, l->records, sizeof p->records);
+		p->t_begin = l->has_begin_comp ? l->t_begin_comp : l->t_first;
+		p->t_end = l->has_end_comp ? l->t_end_comp : l->t_last;
+		p->idle_first = (uint32_t)t->n_idles;
+		p->idle_count = (uint32_t)l->n_idles;
+		memcpy(t->idles + t->n_idles, l->idles, l->n_idles * sizeof *t->idles);
+		t->n_idles += l->n_idles;
+		for (int k = 0; k < CREC_COUNT; k++)
+			info->events += l->records[k];
+		for (int w = 0; w < WARN_COUNT; w++)
+			info->warnings[w] += l->warnings[w];
+		if (l->any || l->has_begin_comp) {
+			if (!any || p->t_begin < info->t_begin)
+				info->t_begin = p->t_begin;
+			if (!any || p->t_end > info->t_end)
+				info->t_end = p->t_end;
+			any = 1;
+		}
+	}
+	for (uint32_t o = 0; o < t->n_ops; o++)
+		t->pes[t->op_pe[o]].ops++;
+	/* how many PEs each chare ran on */
+	uint32_t *stamp = malloc(((size_t)b->pes + 1) * sizeof *stamp);
+	if (!stamp)
+		return ERR_NOMEM;
+	memset(stamp, 0xff, ((size_t)b->pes + 1) * sizeof *stamp);
+	for (uint32_t tl = 0; tl < t->n_timelines; tl++) {
+		const struct trace_timeline *x = &t->timelines[tl];
+		uint32_t n = 0;
+		for (uint32_t o = x->op_first; o < x->op_first + x->op_count; o++)
+			if (stamp[t->op_pe[o]] != tl) {
+				stamp[t->op_pe[o]] = tl;
+				n++;
+			}
+		t->chares[tl].pes = n ? n : 1;
+	}
+	free(stamp);
+	return 0;
+}
+
+static void
+free_table(uint32_t **tab, uint32_t n)
+{
+	if (!tab)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		free(tab[i]);
+	free(tab);
+}
+
+static uint32_t **
+new_table(const struct prj_reader *r, uint32_t pes, int per_exec)
+{
+	uint32_t **tab = calloc((size_t)pes + 1, sizeof *tab);
+	if (!tab)
+		return NULL;
+	for (uint32_t pe = 0; pe < pes; pe++) {
+		size_t n = per_exec ? r->logs[pe].n_execs : r->logs[pe].n_cres;
+		tab[pe] = calloc(n + 1, sizeof **tab);
+		if (!tab[pe]) {
+			free_table(tab, pes);
+			return NULL;
+		}
+	}
+	return tab;
+}
+
+int
+prj_build(struct prj_reader *r, struct err *e)
+{
+	struct builder b = { .r = r, .t = r->t, .pes = r->sts.pes };
+	int rc = ERR_NOMEM;
+	b.m_pe = new_table(r, b.pes, 1);
+	b.m_cre = new_table(r, b.pes, 1);
+	b.x_msg = new_table(r, b.pes, 1);
+	b.x_op = new_table(r, b.pes, 1);
+	b.deliv = new_table(r, b.pes, 0);
+	b.msg_first = new_table(r, b.pes, 0);
+	b.c_op = new_table(r, b.pes, 0);
+	if (b.m_pe && b.m_cre && b.x_msg && b.x_op && b.deliv && b.msg_first && b.c_op &&
+	    !(rc = regions(&b)) && !(rc = match(&b)) && !(rc = number_msgs(&b))) {
+		if (!(rc = emit_ops(&b))) {
+			fill_msgs(&b);
+			rc = fill_pes(&b);
+		}
+	}
+	free_table(b.m_pe, b.pes);
+	free_table(b.m_cre, b.pes);
+	free_table(b.x_msg, b.pes);
+	free_table(b.x_op, b.pes);
+	free_table(b.deliv, b.pes);
+	free_table(b.msg_first, b.pes);
+	free_table(b.c_op, b.pes);
+	free(b.fb);
+	if (rc == ERR_NOMEM)
+		return err_set(e, rc, "out of memory");
+	if (rc == ERR_LIMIT)
+		return err_set(e, rc, "%s: more operations or messages than skein can index",
+			       r->sts.path);
+	return rc;
+}

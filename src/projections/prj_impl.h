@@ -1,0 +1,136 @@
+/* prj_impl.h — the Projections reader's inside, shared by its files:
+ *
+ *   projections_read.c  finding the files, the stages in order
+ *   prj_sts.c           the .sts definitions
+ *   prj_log.c           one PE's log: lines, fields, records
+ *   prj_chares.c        executions -> chares (timelines)
+ *   prj_build.c         executions -> ops, creations -> messages
+ */
+#ifndef SKEIN_PRJ_IMPL_H
+#define SKEIN_PRJ_IMPL_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "model/trace_impl.h"
+#include "projections_read.h"
+
+/* ---- .sts ---- */
+
+struct prj_chare_def {
+	char *name;
+	int32_t dims;          /* array dimensions (v9+), -1 otherwise */
+	uint8_t defined, runtime;
+};
+
+struct prj_entry_def {
+	char *name;            /* as the .sts gives it */
+	uint32_t chare;        /* chare id */
+	uint32_t msg;
+	uint32_t region;       /* region id in the trace */
+	uint8_t defined;
+	uint8_t runtime;       /* its chare is the runtime's, or the runtime invokes it */
+};
+
+struct prj_sts {
+	const char *path;
+	uint32_t vmajor, vminor;   /* VERSION 11.0 -> 11, 0 */
+	uint32_t pes;
+	uint32_t n_chares, n_entries;   /* table sizes (ids are indexes) */
+	struct prj_chare_def *chares;
+	struct prj_entry_def *entries;
+	uint32_t npapi;            /* performance counters per BEGIN/END_PROCESSING */
+	char *charmversion, *machine;
+	uint32_t sdag_chare;       /* id of the chare named "SDAG", or UINT32_MAX */
+};
+
+/* Reads path into s (zeroed by the caller). Returns 0 or ERR_IO /
+ * ERR_FORMAT (file:line:col in e) / ERR_NOMEM. */
+int prj_sts_read(const char *path, struct prj_sts *s, struct err *e);
+void prj_sts_fini(struct prj_sts *s);
+/* 1 if version >= major.minor */
+int prj_sts_at_least(const struct prj_sts *s, uint32_t major, uint32_t minor);
+
+/* ---- one PE's log ---- */
+
+/* An entry-method execution (a BEGIN_PROCESSING .. END_PROCESSING pair). */
+struct prj_exec {
+	uint64_t t0, t1;
+	uint64_t key_a, key_b;     /* the object: array index packed (prj_key) */
+	uint32_t ep;
+	int32_t event;             /* the creating event on srcpe, -1 for none */
+	uint32_t srcpe;
+	uint32_t cre_first;        /* its creations: [cre_first, cre_first + n_cre) */
+	uint32_t n_cre;
+	uint32_t mtype;
+	uint8_t nids;              /* object ids in the record */
+	uint8_t flags;             /* PRJ_X_* */
+};
+
+enum {
+	PRJ_X_OPEN = 1,        /* no END_PROCESSING: closed at the end of the log */
+	PRJ_X_INDEX = 2,       /* the ids are an array index (v9+, ndims values) */
+	PRJ_X_RESUMED = 4,     /* a later fragment of an execution a nested one interrupted */
+};
+
+/* A creation (CREATION, CREATION_BCAST or CREATION_MULTICAST). */
+struct prj_cre {
+	uint64_t t;
+	uint64_t bytes;
+	uint32_t ep;
+	int32_t event;
+	uint32_t exec;             /* the execution on this PE it happened in, or UINT32_MAX */
+	uint32_t npes;             /* broadcast / multicast destinations (0: a single send) */
+};
+
+struct prj_pe_log {
+	char *path;                /* the log file */
+	struct prj_exec *execs;
+	size_t n_execs, cap_execs;
+	struct prj_cre *cres;
+	size_t n_cres, cap_cres;
+	struct trace_idle *idles;
+	size_t n_idles, cap_idles;
+	uint32_t *cre_of_event;    /* event id -> creation, UINT32_MAX for none */
+	uint32_t n_events;         /* size of cre_of_event */
+	uint64_t records[CREC_COUNT];
+	uint64_t warnings[WARN_COUNT];
+	uint64_t t_first, t_last, t_begin_comp, t_end_comp;
+	uint64_t lines;
+	int has_begin_comp, has_end_comp, any;
+};
+
+/* Parses the log of PE pe into l (zeroed by the caller, path set).
+ * Returns 0 or ERR_IO / ERR_FORMAT / ERR_NOMEM with "file:line: ..." in
+ * e. cancel, when not NULL, is polled: ERR_CANCELLED once it is set. */
+int prj_log_read(const struct prj_sts *s, uint32_t pe, struct prj_pe_log *l,
+		 const volatile int *cancel, struct err *e);
+void prj_log_fini(struct prj_pe_log *l);
+
+/* Packs an object's ids (an array index) into a 128-bit key; returns 0,
+ * or -1 when they do not fit (more than 6 ids, or values too large). */
+int prj_key(const int64_t *ids, uint32_t n, uint64_t *a, uint64_t *b);
+/* Unpacks n ids from a key. */
+void prj_unkey(uint64_t a, uint64_t b, uint32_t n, int32_t *ids);
+
+/* ---- building the trace ---- */
+
+struct prj_reader {
+	struct trace *t;
+	struct prj_sts sts;
+	struct prj_pe_log *logs;   /* sts.pes of them */
+	const struct projections_read_opts *opts;
+	/* per PE, per execution: the timeline it goes to */
+	uint32_t **exec_tl;
+};
+
+/* Decides which chare types are runtime (opts globs), then gives every
+ * execution a timeline and fills t's timelines and chares in display
+ * order. Returns 0 or ERR_NOMEM / ERR_LIMIT. */
+int prj_chares_assign(struct prj_reader *r, struct err *e);
+
+/* Regions from the entries; ops, ends and messages from the executions
+ * and creations; PEs and idle intervals. */
+int prj_build(struct prj_reader *r, struct err *e);
+
+#endif

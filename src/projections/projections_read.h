@@ -1,0 +1,54 @@
+/* projections_read.h — reading Charm++ Projections logs into a trace.
+ *
+ * A Projections run is a `.sts` file (the run's definitions: PEs, chares,
+ * entry methods, messages, user events) and one log per PE beside it,
+ * `<base>.<pe>.log` or `<base>.<pe>.log.gz` where `<base>.sts` is the
+ * .sts file. Logs are text, one record per line (doc/charm.md lists the
+ * record layouts of format versions 3 to 11 and where they come from);
+ * gzip-compressed logs are read through zlib.
+ *
+ * The logs are parsed per PE (on both cores), then executions are grouped
+ * into chares, split into ops, and every creation is matched to the
+ * executions it caused (model/charm.h says how these map onto the model).
+ */
+#ifndef SKEIN_PROJECTIONS_READ_H
+#define SKEIN_PROJECTIONS_READ_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "model/trace.h"
+
+struct projections_read_opts {
+	trace_progress_fn progress;   /* may be NULL */
+	void *ud;
+	/* Chare types that count as the runtime's (fnmatch(3) globs on the
+	 * .sts chare name); their executions go to one runtime timeline per
+	 * PE. NULL: the built-in list (projections_default_runtime). */
+	const char *const *runtime_chares;
+	uint32_t n_runtime_chares;
+	/* Entry methods the runtime invokes on application chares (globs on
+	 * the .sts signature), such as reduction targets: their invocations
+	 * are runtime dependencies wherever they are recorded. NULL: the
+	 * built-in list (projections_default_runtime_entries). */
+	const char *const *runtime_entries;
+	uint32_t n_runtime_entries;
+};
+
+/* The built-in globs, NULL-terminated (doc/charm.md). */
+extern const char *const projections_default_runtime[];
+extern const char *const projections_default_runtime_entries[];
+
+/* 1 if path names a Projections run: a file ending in .sts, or a
+ * directory holding exactly one .sts file. */
+int projections_is_run(const char *path);
+
+/* Reads the run at path (its .sts file, or the directory holding it). On
+ * success *out owns a new trace (trace_destroy). Returns 0 or ERR_IO
+ * (missing or unreadable file), ERR_FORMAT (a malformed, truncated or
+ * inconsistent .sts or log: e names the file, line and record),
+ * ERR_NOMEM, ERR_LIMIT, ERR_CANCELLED, ERR_USAGE (a bad runtime glob). */
+int projections_read(const char *path, const struct projections_read_opts *opts,
+		     struct trace **out, struct err *e);
+
+#endif
