@@ -135,6 +135,7 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli_structure.sh $(BIN) $(SHARED)
+	@sh tests/charm.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/samples.sh $(BIN) $(SHARED)

@@ -409,8 +409,8 @@ emit_ops(struct builder *b)
 			uint32_t pe = it[k].pe;
 			if (it[k].idx & ITEM_CRE) {
 				uint32_t c = it[k].idx & ~ITEM_CRE;
-				rc = push_op(b, it[k].t, it[k].t, tl, r->sts.entries[r->logs[pe].cres[c].ep].region,
-					     OP_SEND, OPF_LOOSE, pe);
+				/* no entry method was running (or traced): no region */
+				rc = push_op(b, it[k].t, it[k].t, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe);
 				if (!rc)
 					rc = send_ends(b, pe, c, &t->ops[t->n_ops - 1].flags);
 				prev_pe = NONE;

@@ -1,0 +1,416 @@
+/* test_projections_bad.c — the Projections reader on small runs written
+ * here: one whose every op and message is known by construction, and
+ * hostile ones (truncated, wrong field counts, ids out of range, huge
+ * numbers, a .sts from another run), each of which must give one clear
+ * error naming the file, line and record — never a crash. */
+#include "testutil.h"
+
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "model/charm.h"
+#include "projections/projections_read.h"
+
+static char dir[256];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/skein-prj-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void
+write_file(const char *name, const char *text)
+{
+	char path[400];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+write_gz(const char *name, const char *text)
+{
+	char path[400];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	gzFile g = gzopen(path, "wb");
+	assert_non_null(g);
+	gzputs(g, text);
+	gzclose(g);
+}
+
+static void
+clear(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -f '%s'/*", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Two PEs; a 1-D array A of two elements, a group G, a runtime group R. */
+static const char sts[] =
+	"PROJECTIONS_ID\n"
+	"VERSION 11.0\n"
+	"PROCESSORS 2\n"
+	"CHARMVERSION v80000\n"
+	"TOTAL_CHARES 4\n"
+	"TOTAL_EPS 6\n"
+	"CHARE 0 \"SDAG\" -1\n"
+	"CHARE 1 \"A\" 1\n"
+	"CHARE 2 \"G\" -1\n"
+	"CHARE 3 \"CkReductionMgr\" -1\n"
+	"ENTRY CHARE 0 \"SDAG_RTS\" 0 0\n"
+	"ENTRY CHARE 1 \"work(int n)\" 1 0\n"
+	"ENTRY CHARE 2 \"A_serial\" 1 0\n"
+	"ENTRY CHARE 3 \"hello()\" 2 0\n"
+	"ENTRY CHARE 4 \"RecvMsg(CkReductionMsg* m)\" 3 0\n"
+	"ENTRY CHARE 5 \"redn_wrapper_done(CkReductionMsg *m)\" 1 0\n"
+	"END\n";
+
+/* PE 0: a loose creation (event 0) of A::work for A(1) on PE 1; A(0)
+ * runs work (from PE 1's event 0), sends two messages, continues in its
+ * SDAG serial and SDAG_RTS, is idle, then runs the reduction manager,
+ * which broadcasts redn_wrapper_done (event 3) to both elements. */
+static const char log0[] =
+	"PROJECTIONS-RECORD 17\n"
+	"6 0\n"
+	"1 4 1 10 0 0 64 0\n"
+	"2 4 1 20 0 1 64 0 0 0\n"
+	"1 4 1 22 1 0 64 0\n"
+	"1 4 3 25 2 0 64 0\n"
+	"3 0 1 30 0 1 0 0\n"
+	"2 65535 2 31 -1 0 0 0 0 0\n"
+	"3 0 2 40 -1 0 0 0\n"
+	"2 65535 0 40 -1 0 0 0 0 0 0 0 0\n"
+	"3 0 0 41 -1 0 0 0\n"
+	"14 41 0\n"
+	"15 60 0\n"
+	"2 5 4 60 7 1 64 0 0 0 0 0 0\n"
+	"1 4 5 62 3 0 64 0\n"
+	"3 0 4 65 7 1 0 0\n"
+	"2 4 5 70 3 0 64 0 0 0\n"
+	"3 0 5 71 3 0 0 0\n"
+	"7 80\n";
+
+/* PE 1: A(1) runs work (from PE 0's event 0) and sends to PE 0 (event 0)
+ * and to the reduction manager (event 7); G on PE 1 runs hello (PE 0's
+ * event 2); A(1) runs redn_wrapper_done, naming PE 0 as the sender
+ * (forwarded); A(1)'s work is interrupted by the reduction manager
+ * (nested) and resumes. */
+static const char log1[] =
+	"PROJECTIONS-RECORD 14\n"
+	"6 0\n"
+	"2 4 1 12 0 0 64 0 1 0\n"
+	"1 4 1 14 0 1 64 0\n"
+	"3 0 1 15 0 0 0 0\n"
+	"2 4 4 15 9 1 64 0 0 0 0 0 0\n"
+	"3 0 4 16 9 1 0 0\n"
+	"2 4 1 16 0 0 64 0 1 0\n"
+	"1 4 4 17 7 1 64 0\n"
+	"3 0 1 18 0 0 0 0\n"
+	"2 4 3 26 2 0 64 0 0 0 0 0 0\n"
+	"3 0 3 27 2 0 0 0\n"
+	"2 4 5 72 3 1 64 0 1 0\n"
+	"3 0 5 73 3 1 0 0\n"
+	"7 80\n";
+
+static struct trace *
+read_run(const char *name, struct err *e, int *rc)
+{
+	char path[400];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	struct trace *t = NULL;
+	*rc = projections_read(path, NULL, &t, e);
+	return t;
+}
+
+static uint32_t
+find_chare(const struct trace *t, const char *label)
+{
+	uint32_t n;
+	trace_timelines(t, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		char b[96];
+		if (strcmp(trace_chare_label(t, i, b, sizeof b), label) == 0)
+			return i;
+	}
+	return TRACE_NONE;
+}
+
+static void
+test_constructed(void **state)
+{
+	(void)state;
+	clear();
+	write_file("run.sts", sts);
+	write_gz("run.0.log.gz", log0);
+	write_file("run.1.log", log1);      /* plain and gzip mixed */
+	struct err e = { 0 };
+	int rc;
+	struct trace *t = read_run("run.sts", &e, &rc);
+	if (rc)
+		print_error("%s\n", e.msg);
+	assert_int_equal(rc, 0);
+	uint32_t n_tl, n_ops, n_msgs;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	const struct trace_op *ops = trace_ops(t, &n_ops);
+	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
+	const struct trace_chare *ch = trace_chares(t, NULL);
+	/* A(0), A(1), G (one PE only: a singleton), runtime on both PEs */
+	assert_int_equal(n_tl, 5);
+	uint32_t a0 = find_chare(t, "A(0)"), a1 = find_chare(t, "A(1)"), g = find_chare(t, "G");
+	uint32_t r0 = find_chare(t, "runtime[PE 0]"), r1 = find_chare(t, "runtime[PE 1]");
+	assert_int_equal(a0, 0);
+	assert_int_equal(a1, 1);
+	assert_int_equal(g, 2);
+	assert_int_equal(r0, 3);
+	assert_int_equal(r1, 4);
+	assert_int_equal(ch[g].kind, CHARE_SINGLE);
+	/* A(0): work split after its two creations; then the serial and
+	 * SDAG_RTS continue the block; then redn_wrapper_done */
+	assert_int_equal(tls[a0].op_count, 5);
+	const struct trace_op *o = ops + tls[a0].op_first;
+	assert_int_equal(o[0].kind, OP_SENDRECV);      /* its sink, and the send at 22 */
+	assert_int_equal(o[0].t_enter, 20);
+	assert_int_equal(o[0].t_exit, 22);
+	assert_int_equal(o[1].kind, OP_SEND);          /* [22, 30]: the send at 25 and the rest */
+	assert_int_equal(o[1].t_exit, 30);
+	assert_true(o[1].flags & OPF_EXEC_CONT);
+	assert_int_equal(o[2].kind, OP_COMPUTE);       /* A_serial */
+	assert_true(o[2].flags & OPF_BLOCK_CONT);
+	assert_false(o[2].flags & OPF_EXEC_CONT);
+	assert_int_equal(o[3].kind, OP_COMPUTE);       /* SDAG_RTS ran for A(0) */
+	assert_true(o[3].flags & OPF_BLOCK_CONT);
+	assert_int_equal(o[4].kind, OP_RECV);          /* redn_wrapper_done */
+	assert_false(o[4].flags & OPF_BLOCK_CONT);
+	/* A(1): its sink came from the runtime (PE 0's loose creation), its
+	 * creation goes to A(0): the sink gets a zero-length piece of its
+	 * own; work is interrupted by the reduction manager and resumes (a
+	 * continuation without a second sink) */
+	o = ops + tls[a1].op_first;
+	assert_int_equal(tls[a1].op_count, 4);
+	assert_int_equal(o[0].kind, OP_RECV);
+	assert_int_equal(o[0].t_enter, 12);
+	assert_int_equal(o[0].t_exit, 12);
+	assert_int_equal(o[1].kind, OP_SEND);
+	assert_int_equal(o[1].t_exit, 15);
+	assert_true(o[1].flags & OPF_EXEC_CONT);
+	assert_int_equal(o[2].kind, OP_SEND);          /* the resumed fragment */
+	assert_int_equal(o[2].t_enter, 16);
+	assert_true(o[2].flags & OPF_BLOCK_CONT);
+	assert_false(o[2].flags & OPF_EXEC_CONT);
+	assert_int_equal(o[3].kind, OP_RECV);
+	/* the loose creation: a zero-length op of PE 0's runtime, no region */
+	assert_int_equal(tls[r0].op_count, 2);
+	assert_true(ops[tls[r0].op_first].flags & OPF_LOOSE);
+	assert_int_equal(ops[tls[r0].op_first].region, TRACE_NONE);
+	/* messages: PE 0's event 0 -> A(1); event 1 started nothing; event 2
+	 * -> G; event 3 (redn_wrapper, a runtime invocation) -> A(0), and ->
+	 * A(1) rerouted (A(1) names PE 1, which has no event 3); PE 1's
+	 * event 0 -> A(0), event 7 -> the reduction manager on PE 0; the
+	 * reduction manager on PE 1 names an event nobody created */
+	uint32_t matched = 0, rerouted = 0, bcast = 0, runtime = 0, no_recv = 0, no_send = 0;
+	for (uint32_t m = 0; m < n_msgs; m++) {
+		matched += msgs[m].send_op != TRACE_NONE && msgs[m].recv_op != TRACE_NONE;
+		no_recv += msgs[m].recv_op == TRACE_NONE;
+		no_send += msgs[m].send_op == TRACE_NONE;
+		rerouted += (msgs[m].flags & MSGF_REROUTED) != 0;
+		bcast += (msgs[m].flags & MSGF_BROADCAST) != 0;
+		runtime += (msgs[m].flags & MSGF_RUNTIME) != 0;
+	}
+	assert_int_equal(n_msgs, 8);
+	assert_int_equal(matched, 6);
+	assert_int_equal(no_recv, 1);
+	assert_int_equal(no_send, 1);
+	assert_int_equal(rerouted, 1);
+	assert_int_equal(bcast, 2);
+	assert_int_equal(runtime, 5);
+	assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_SEND], 1);
+	assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_RECV], 1);
+	assert_int_equal(tls[r1].op_count, 1);
+	/* PE 0 was idle once, from 41 to 60 */
+	uint32_t n_idles;
+	const struct trace_idle *idles = trace_idles(t, &n_idles);
+	assert_int_equal(n_idles, 1);
+	assert_int_equal(idles[0].t_begin, 41);
+	assert_int_equal(idles[0].t_end, 60);
+	trace_destroy(t);
+}
+
+struct bad {
+	const char *what;
+	const char *sts;          /* NULL: the good one */
+	const char *log0, *log1;  /* NULL: the good ones; "" : no file */
+	int gz_cut;               /* cut this many bytes off PE 0's gzip log */
+	int code;
+	const char *message;      /* a part of the error */
+};
+
+static const struct bad bads[] = {
+	{ "no VERSION", "PROJECTIONS_ID\nPROCESSORS 2\nEND\n", NULL, NULL, 0, ERR_FORMAT,
+	  "no VERSION line" },
+	{ "not an sts", "hello world\n", NULL, NULL, 0, ERR_FORMAT, "not a Projections .sts" },
+	{ "bad chare line", "PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 2\nCHARE x \"A\" 1\n", NULL,
+	  NULL, 0, ERR_FORMAT, "run.sts:4:7: chare id" },
+	{ "entry of an undefined chare", "PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 2\n"
+	  "ENTRY CHARE 0 \"f()\" 9 0\n", NULL, NULL, 0, ERR_FORMAT, "run.sts:4:" },
+	{ "missing log", NULL, NULL, "", 0, ERR_IO, "run.1.log(.gz): missing" },
+	{ "no header", NULL, "6 0\n7 80\n", NULL, 0, ERR_FORMAT, "no PROJECTIONS-RECORD header" },
+	{ "wrong field count", NULL, "PROJECTIONS-RECORD 2\n6 0\n2 4 1 20 0\n", NULL, 0,
+	  ERR_FORMAT, "run.0.log.gz:3: BEGIN_PROCESSING record: 5 fields; at least 6 expected" },
+	{ "too many fields", NULL, "PROJECTIONS-RECORD 2\n6 0\n14 5 0 9 9\n", NULL, 0, ERR_FORMAT,
+	  "run.0.log.gz:3: BEGIN_IDLE record: 5 fields; 3 expected" },
+	{ "entry out of range", NULL, "PROJECTIONS-RECORD 2\n6 0\n2 4 150 20 0 1 64 0 0 0\n", NULL,
+	  0, ERR_FORMAT, "entry 150 is not defined" },
+	{ "PE out of range", NULL, "PROJECTIONS-RECORD 2\n6 0\n1 4 1 10 0 7 64 0\n", NULL, 0,
+	  ERR_FORMAT, "PE 7 is not one of the 2 PEs" },
+	{ "huge number", NULL, "PROJECTIONS-RECORD 2\n6 0\n14 999999999999999999999999 0\n", NULL,
+	  0, ERR_FORMAT, "run.0.log.gz:3: BEGIN_IDLE record: field 2 is not a whole number" },
+	{ "negative time", NULL, "PROJECTIONS-RECORD 2\n6 0\n14 -5 0\n", NULL, 0, ERR_FORMAT,
+	  "time -5 is out of range" },
+	{ "not a number", NULL, "PROJECTIONS-RECORD 2\n6 0\n14 12x 0\n", NULL, 0, ERR_FORMAT,
+	  "field 2 is not a whole number" },
+	{ "no type", NULL, "PROJECTIONS-RECORD 2\n6 0\nhello\n", NULL, 0, ERR_FORMAT,
+	  "run.0.log.gz:3: a record must start with its type number" },
+	{ "fewer records than announced", NULL, "PROJECTIONS-RECORD 9\n6 0\n7 80\n", NULL, 0,
+	  ERR_FORMAT, "truncated: the header announces 9 records, the log ends after 2" },
+	{ "truncated gzip", NULL, NULL, NULL, 40, ERR_FORMAT, "truncated or corrupt" },
+	{ "sts from another run", "PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 2\nCHARE 0 \"B\" -1\n"
+	  "ENTRY CHARE 0 \"f()\" 0 0\nEND\n", NULL, NULL, 0, ERR_FORMAT,
+	  "(is the .sts from another run?)" },
+	{ "multicast count", NULL, "PROJECTIONS-RECORD 2\n6 0\n21 4 1 10 0 0 64 0 5 0 1\n", NULL, 0,
+	  ERR_FORMAT, "do not match the destination count" },
+	{ "unsupported version", "PROJECTIONS_ID\nVERSION 42.0\nPROCESSORS 2\n", NULL, NULL, 0,
+	  ERR_FORMAT, "version 42.0 is not supported" },
+};
+
+static void
+test_hostile(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+		const struct bad *b = &bads[i];
+		clear();
+		write_file("run.sts", b->sts ? b->sts : sts);
+		if (!b->log0 || b->log0[0])
+			write_gz("run.0.log.gz", b->log0 ? b->log0 : log0);
+		if (!b->log1 || b->log1[0])
+			write_gz("run.1.log.gz", b->log1 ? b->log1 : log1);
+		if (b->gz_cut) {
+			char path[400];
+			snprintf(path, sizeof path, "%s/run.0.log.gz", dir);
+			FILE *f = fopen(path, "rb+");
+			assert_non_null(f);
+			fseek(f, 0, SEEK_END);
+			long n = ftell(f);
+			fclose(f);
+			assert_int_equal(truncate(path, n - b->gz_cut), 0);
+		}
+		struct err e = { 0 };
+		int rc;
+		struct trace *t = read_run("run.sts", &e, &rc);
+		if (rc != b->code || (b->message && !strstr(e.msg, b->message))) {
+			print_error("%s: rc %d (%s), message '%s'; wanted %d with '%s'\n", b->what, rc,
+				    err_name(rc), e.msg, b->code, b->message ? b->message : "");
+			fail();
+		}
+		assert_null(t);
+		/* one line */
+		assert_null(strchr(e.msg, '\n'));
+	}
+}
+
+static void
+test_binary(void **state)
+{
+	(void)state;
+	static const char bin[] = "PROJECTIONS-RECORD 2\n6 0\n7\0\0\1 80\n";
+	clear();
+	write_file("run.sts", sts);
+	char path[400];
+	snprintf(path, sizeof path, "%s/run.0.log.gz", dir);
+	gzFile g = gzopen(path, "wb");
+	assert_non_null(g);
+	gzwrite(g, bin, sizeof bin - 1);
+	gzclose(g);
+	write_gz("run.1.log.gz", log1);
+	struct err e = { 0 };
+	int rc;
+	struct trace *t = read_run("run.sts", &e, &rc);
+	assert_null(t);
+	assert_int_equal(rc, ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "run.0.log.gz:3: binary data"));
+}
+
+static void
+test_empty_and_lenient(void **state)
+{
+	(void)state;
+	struct err e = { 0 };
+	int rc;
+	struct trace *t;
+	/* an empty log is not a log */
+	clear();
+	write_file("run.sts", sts);
+	write_file("run.0.log", "");
+	write_gz("run.1.log.gz", log1);
+	t = read_run("run.sts", &e, &rc);
+	assert_int_equal(rc, ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "run.0.log: empty"));
+	assert_null(t);
+	/* unknown record types are counted and skipped; an execution still
+	 * open at the end is closed there */
+	clear();
+	write_file("run.sts", sts);
+	write_file("run.0.log", "PROJECTIONS-RECORD 3\n6 0\n77 1 2 3\n2 4 1 20 0 1 64 0 0 0\n");
+	write_gz("run.1.log.gz", log1);
+	memset(&e, 0, sizeof e);
+	t = read_run("run.sts", &e, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(trace_info(t)->warnings[WARN_UNKNOWN_RECORD], 1);
+	assert_int_equal(trace_info(t)->warnings[WARN_UNCLOSED_REGION], 1);
+	assert_int_equal(trace_pes(t, NULL)[0].records[CREC_OTHER], 1);
+	trace_destroy(t);
+	/* the directory holding the run opens it */
+	memset(&e, 0, sizeof e);
+	rc = projections_read(dir, NULL, &t, &e);
+	assert_int_equal(rc, 0);
+	trace_destroy(t);
+	/* two .sts files: say so */
+	write_file("other.sts", sts);
+	memset(&e, 0, sizeof e);
+	rc = projections_read(dir, NULL, &t, &e);
+	assert_int_equal(rc, ERR_IO);
+	assert_non_null(strstr(e.msg, "holds 2 .sts files"));
+	/* a missing .sts */
+	memset(&e, 0, sizeof e);
+	t = read_run("nothere.sts", &e, &rc);
+	assert_int_equal(rc, ERR_IO);
+	assert_non_null(strstr(e.msg, "nothere.sts"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_constructed),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_empty_and_lenient),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
