@@ -1,6 +1,7 @@
 /* analysis.c — running the stages in order, and the getters. */
 #include "analysis_impl.h"
 
+#include "charm_impl.h"
 #include "cluster.h"
 
 #include <stdlib.h>
@@ -23,6 +24,11 @@ analysis_opts_default(struct analysis_opts *o)
 	o->caller_merge = 0;
 	o->match_size = 0;
 	o->hotspots = 20;
+	o->reorder = -1;
+	o->charm_sdag = 1;
+	o->charm_repair = 1;
+	o->charm_infer = 1;
+	o->charm_leap_merge = 1;
 }
 
 void
@@ -64,6 +70,11 @@ analysis_destroy(struct analysis *a)
 	free(a->from_startup);
 	free(a->iter_starts);
 	free(a->iter_lop);
+	free(a->op_of_lop);
+	free(a->idle_exp);
+	free(a->dur_diff);
+	free(a->imbalance);
+	free(a->part_imbalance);
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);
@@ -161,31 +172,43 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	/* phase rules are borrowed from the caller; they are only used here */
 	struct analysis_stats *st = &a->stats;
 	double t0 = now(), t1;
+	/* Charm++ (seed 004): its own structure stages over the same arrays;
+	 * no Isend coalescing, no user phases (they name MPI regions) */
+	int charm = trace_info(t)->paradigm == PARADIGM_CHARM;
+	a->charm = charm;
+	if (charm) {
+		a->opts.coalesce_isends = 0;
+		a->opts.n_phases = 0;
+		a->opts.phases = NULL;
+	}
 	int rc = stage(a, progress, ud, "partitioning");
 	if (!rc)
 		rc = lops_build(a);
 	t1 = now();
 	st->t_lops = t1 - t0;
-	if (!rc)
+	if (!rc && charm)
+		rc = charm_structure(a);
+	else if (!rc)
 		rc = partition_build(a);
 	a->opts.phases = NULL;
 	t0 = now();
 	st->t_partition = t0 - t1;
-	if (!rc && o.leap_merge && !o.n_phases)
+	if (!rc && !charm && o.leap_merge && !o.n_phases)
 		rc = partition_leap_merge(a);
 	st->partitions_leap = a->n_parts;
 	t1 = now();
 	st->t_leap = t1 - t0;
 	if (!rc)
 		rc = stage(a, progress, ud, "stepping");
-	if (!rc)
+	if (!rc && !charm)
 		rc = steps_assign(a);
 	st->partitions_steps = a->n_parts;
 	/* the paper's global-step merge merges every overlap; the automatic
-	 * one only partitions that make the same calls (doc/analysis.md) */
-	if (!rc && (o.global_step_merge || (o.auto_merge && !o.n_phases)))
+	 * one only partitions that make the same calls (doc/analysis.md);
+	 * Charm++ phases are seed 004's, not merged by step */
+	if (!rc && !charm && (o.global_step_merge || (o.auto_merge && !o.n_phases)))
 		rc = steps_global_merge(a, !o.global_step_merge);
-	if (!rc && !o.global_step_merge && o.auto_merge)
+	if (!rc && !charm && !o.global_step_merge && o.auto_merge)
 		st->auto_merged = st->partitions_steps - a->n_parts;
 	if (!rc)
 		rc = partition_renumber(a);
@@ -196,7 +219,10 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 		rc = stage(a, progress, ud, "metrics");
 	if (!rc) {
 		verify_run(a);
-		rc = metrics_compute(a);
+		if (charm)
+			rc = charm_metrics_compute(a);
+		if (!rc)
+			rc = metrics_compute(a);
 	}
 	if (!rc)
 		rc = iterations_detect(a);
@@ -233,8 +259,8 @@ analysis_timeline_lops(const struct analysis *a, uint32_t tl, uint32_t *first, u
 void
 analysis_lop_ops(const struct analysis *a, uint32_t lop, uint32_t *first, uint32_t *count)
 {
-	*first = a->lop_op[lop];
-	*count = a->lop_op[lop + 1] - a->lop_op[lop];
+	*first = lop_first_op(a, lop);
+	*count = lop_last_op(a, lop) + 1 - *first;
 }
 
 uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return a->op_lop[op]; }
@@ -242,13 +268,13 @@ uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return a->op_l
 uint32_t
 analysis_lop_frame(const struct analysis *a, uint32_t lop)
 {
-	return a->ops[a->lop_op[lop]].frame;
+	return a->ops[lop_first_op(a, lop)].frame;
 }
 
 uint32_t
 analysis_lop_region(const struct analysis *a, uint32_t lop)
 {
-	const struct trace_op *op = &a->ops[a->lop_op[lop]];
+	const struct trace_op *op = &a->ops[lop_first_op(a, lop)];
 	if (op->region != TRACE_NONE)
 		return op->region;
 	return op->frame != TRACE_NONE ? trace_frames(a->t, NULL)[op->frame].region : TRACE_NONE;
@@ -277,6 +303,8 @@ uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop) { return
 int
 analysis_lop_startup(const struct analysis *a, uint32_t lop)
 {
+	if (a->charm)
+		return 0;      /* chares have no start-up: they run when invoked */
 	uint32_t tl = a->lop_tl[lop];
 	return a->lop_kind[lop] == OP_COMPUTE && lop == a->tl_lop[tl] && lop + 1 < a->tl_lop[tl + 1];
 }
@@ -290,6 +318,8 @@ analysis_lop_from_startup(const struct analysis *a, uint32_t lop)
 uint64_t
 analysis_startup_end(const struct analysis *a)
 {
+	if (a->charm)
+		return 0;
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
 	uint64_t end = 0;
@@ -335,6 +365,42 @@ analysis_hotspots_startup(const struct analysis *a, int startup, uint32_t *n)
 {
 	*n = startup ? a->n_hot_all : a->n_hot;
 	return startup ? a->hot_all : a->hot;
+}
+
+uint64_t
+analysis_lop_idle_experienced(const struct analysis *a, uint32_t lop)
+{
+	return a->idle_exp ? a->idle_exp[lop] : 0;
+}
+
+uint64_t
+analysis_lop_diff_duration(const struct analysis *a, uint32_t lop)
+{
+	return a->dur_diff ? a->dur_diff[lop] : 0;
+}
+
+uint64_t
+analysis_lop_imbalance(const struct analysis *a, uint32_t lop)
+{
+	return a->imbalance ? a->imbalance[lop] : 0;
+}
+
+uint64_t
+analysis_part_imbalance(const struct analysis *a, uint32_t p)
+{
+	return a->part_imbalance && p < a->n_parts ? a->part_imbalance[p] : 0;
+}
+
+uint32_t
+analysis_lop_pe(const struct analysis *a, uint32_t lop)
+{
+	return trace_op_pe(a->t, lop_first_op(a, lop));
+}
+
+const char *
+analysis_hotspot_metric(const struct analysis *a)
+{
+	return a->dur_diff ? "differential duration" : "differential lateness";
 }
 
 const char *

@@ -58,6 +58,16 @@ struct analysis_opts {
 	const struct analysis_phase_rule *phases;  /* NULL: detect partitions */
 	uint32_t n_phases;
 	uint32_t hotspots;        /* how many to rank; default 20 */
+	/* Reordering by idealised forward replay (seed 004 §3.2.1): each
+	 * timeline's serial blocks in the order their dependencies allow
+	 * rather than the order they ran. -1 (default): on for Charm++, off
+	 * for MPI; 0: physical-time order; 1: on. */
+	int reorder;
+	/* Charm++ structure stages (seed 004 §3.1); all on by default */
+	int charm_sdag;           /* serial n before serial n+1 on a chare (§2.1) */
+	int charm_repair;         /* serial block repair (Alg. 2) */
+	int charm_infer;          /* dependencies inferred from sources (Alg. 3) */
+	int charm_leap_merge;     /* merge by leap (Alg. 4) */
 	uint32_t clusters;        /* group each partition's ranks into at most this
 				   * many clusters (1..20); 0, the default: don't */
 	int iter_find;            /* enum analysis_iter_find (iterations.h); default auto */
@@ -96,6 +106,9 @@ struct analysis_part {
 	uint32_t leap;            /* depth in the partition DAG (longest path from a source) */
 	uint32_t phase;           /* user phase index, or TRACE_NONE when detected */
 	uint32_t phase_region;    /* region that starts the user phase, or TRACE_NONE */
+	uint8_t runtime;          /* Charm++: a runtime phase (seed 004 §3.1): it has
+	                           * dependencies between application and runtime chares
+	                           * or among runtime chares; 0: an application phase */
 };
 
 struct analysis_verify {
@@ -106,6 +119,7 @@ struct analysis_verify {
 	uint64_t partition_overlap;   /* DAG-ordered partitions sharing steps */
 	uint64_t cross_partition;     /* message or collective ends in two partitions */
 	uint64_t relaxed;             /* orderings the stepper had to break (cycles) */
+	uint64_t block_order;         /* Charm++: ops of a serial block out of order */
 };
 
 struct analysis_stats {
@@ -126,6 +140,13 @@ struct analysis_stats {
 	uint32_t startup_max_lop;     /* the latest of them, or TRACE_NONE */
 	uint32_t startup_hidden;      /* start-up lops with differential lateness kept out of
 				       * the hotspots (startup off) */
+	/* Charm++: partitions after each stage of seed 004 §3.1 */
+	uint32_t charm_initial;       /* serial blocks split at app/runtime boundaries */
+	uint32_t charm_dependency;    /* after the dependency merge (Alg. 1) and cycles */
+	uint32_t charm_repair;        /* after serial block repair (Alg. 2) */
+	uint32_t charm_infer;         /* after inferred dependencies (Alg. 3) */
+	uint32_t charm_leap;          /* after merge by leap (Alg. 4) */
+	uint32_t charm_edges;         /* phase dependencies added for the DAG properties */
 	/* wall-clock seconds per stage, for benchmarks */
 	double t_lops, t_partition, t_leap, t_steps, t_metrics;
 };
@@ -204,6 +225,21 @@ const uint32_t *analysis_hotspots(const struct analysis *a, uint32_t *n);
 /* The same with start-up counted (startup 1) or not (0), whatever the
  * options said: for a view that switches start-up in and out. */
 const uint32_t *analysis_hotspots_startup(const struct analysis *a, int startup, uint32_t *n);
+
+/* Charm++ metrics (seed 004 §4), in ticks; 0 for MPI traces, which have
+ * no idle records and where they are not computed. */
+uint64_t analysis_lop_idle_experienced(const struct analysis *a, uint32_t lop);
+/* Duration beyond the shortest lop of its phase and step. */
+uint64_t analysis_lop_diff_duration(const struct analysis *a, uint32_t lop);
+/* Its PE's work in its phase beyond the least loaded PE's. */
+uint64_t analysis_lop_imbalance(const struct analysis *a, uint32_t lop);
+/* A phase's imbalance: the most loaded PE's work minus the least's. */
+uint64_t analysis_part_imbalance(const struct analysis *a, uint32_t p);
+/* The processor a lop ran on: its PE (Charm++), its rank (MPI). */
+uint32_t analysis_lop_pe(const struct analysis *a, uint32_t lop);
+/* What the hotspots are ranked by: "differential lateness" (MPI) or
+ * "differential duration" (Charm++). */
+const char *analysis_hotspot_metric(const struct analysis *a);
 
 const char *analysis_cause_name(enum analysis_cause c);       /* "created-compute" ... */
 const char *analysis_cause_text(enum analysis_cause c);       /* a sentence */

@@ -27,6 +27,7 @@ struct analysis {
 	const struct trace_end *ends;
 	uint32_t n_ops, n_ends;
 	struct analysis_opts opts;
+	int charm;                    /* a Charm++ trace (seed 004's stages) */
 	struct analysis_stats stats;
 	struct analysis_verify verify;
 
@@ -72,14 +73,36 @@ struct analysis {
 	struct iterations iters;
 	uint32_t *iter_starts;
 	uint32_t *iter_lop;      /* n_lops: iteration of each lop, or NULL */
+	/* Charm++ (charm_*.c): lops are ops one to one, and each timeline's
+	 * lops are in logical (step) order, which reordering can make differ
+	 * from time order: lop l is op op_of_lop[l] (NULL: lop_op holds) */
+	uint32_t *op_of_lop;
+	uint64_t *idle_exp;      /* n_lops: idle experienced (§4), or NULL */
+	uint64_t *dur_diff;      /* n_lops: differential duration */
+	uint64_t *imbalance;     /* n_lops: its PE's load above the least loaded, in its phase */
+	uint64_t *part_imbalance;   /* n_parts: most minus least loaded PE */
+	const uint64_t *hot_key; /* what hotspots rank by: diff, or dur_diff */
 };
+
+/* The first and last trace ops of lop l. */
+static inline uint32_t
+lop_first_op(const struct analysis *a, uint32_t l)
+{
+	return a->op_of_lop ? a->op_of_lop[l] : a->lop_op[l];
+}
+
+static inline uint32_t
+lop_last_op(const struct analysis *a, uint32_t l)
+{
+	return a->op_of_lop ? a->op_of_lop[l] : a->lop_op[l + 1] - 1;
+}
 
 /* The ends of lop l (all its trace ops' ends are contiguous). */
 static inline const struct trace_end *
 lop_ends(const struct analysis *a, uint32_t l, uint32_t *n)
 {
-	uint32_t first = a->ops[a->lop_op[l]].end_first;
-	uint32_t next = a->lop_op[l + 1];
+	uint32_t first = a->ops[lop_first_op(a, l)].end_first;
+	uint32_t next = lop_last_op(a, l) + 1;
 	*n = (next < a->n_ops ? a->ops[next].end_first : a->n_ends) - first;
 	return a->ends + first;
 }
@@ -87,13 +110,13 @@ lop_ends(const struct analysis *a, uint32_t l, uint32_t *n)
 static inline uint64_t
 lop_enter(const struct analysis *a, uint32_t l)
 {
-	return a->ops[a->lop_op[l]].t_enter;
+	return a->ops[lop_first_op(a, l)].t_enter;
 }
 
 static inline uint64_t
 lop_exit(const struct analysis *a, uint32_t l)
 {
-	return a->ops[a->lop_op[l + 1] - 1].t_exit;
+	return a->ops[lop_last_op(a, l)].t_exit;
 }
 
 /* Is message m usable for structure: both ends present, and (with

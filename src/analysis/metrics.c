@@ -187,11 +187,13 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
 	return progress;
 }
 
-/* hotspot order: larger diff first, then smaller lop id */
+/* hotspot order: larger key (differential lateness, or for Charm++ the
+ * differential duration: a->hot_key) first, then smaller lop id */
 static int
 hot_before(const struct analysis *a, uint32_t x, uint32_t y)
 {
-	return a->diff[x] > a->diff[y] || (a->diff[x] == a->diff[y] && x < y);
+	const uint64_t *k = a->hot_key;
+	return k[x] > k[y] || (k[x] == k[y] && x < y);
 }
 
 static void
@@ -261,7 +263,7 @@ rank_hotspots(struct analysis *a, uint32_t *hot, uint32_t k, int startup)
 {
 	uint32_t n = 0;
 	for (uint32_t l = 0; l < a->n_lops; l++) {
-		if (a->diff[l] == 0)
+		if (a->hot_key[l] == 0)
 			continue;
 		if (!startup && analysis_lop_startup(a, l))
 			continue;
@@ -352,5 +354,7 @@ metrics_compute(struct analysis *a)
 		free(m.gmin[w]);
 	if (!rc)
 		rc = trace_startup(a);
+	if (!a->hot_key)
+		a->hot_key = a->diff;
 	return rc ? rc : hotspots(a);
 }

@@ -6,7 +6,8 @@
  *   - all members of a collective share one step;
  *   - a partition ends before any DAG successor begins;
  *   - both ends of a message, and all members of a collective, are in one
- *     partition.
+ *     partition;
+ *   - (Charm++) the ops of one serial block keep their order.
  */
 #include "analysis_impl.h"
 
@@ -56,6 +57,12 @@ verify_run(struct analysis *a)
 				break;
 			}
 	}
+	/* Charm++ reordering may put a chare's serial blocks out of time
+	 * order, never the ops within one block */
+	for (uint32_t op = 1; a->op_of_lop && op < a->n_ops; op++)
+		if ((a->ops[op].flags & OPF_BLOCK_CONT) && a->ops[op].timeline == a->ops[op - 1].timeline &&
+		    a->lop_step[a->op_lop[op - 1]] >= a->lop_step[a->op_lop[op]])
+			v->block_order++;
 	for (uint32_t p = 0; p < a->n_parts; p++)
 		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
 			const struct analysis_part *q = &a->parts[a->dag_succ[e]];
@@ -69,5 +76,5 @@ analysis_verified(const struct analysis *a)
 {
 	const struct analysis_verify *v = &a->verify;
 	return !v->message_order && !v->timeline_order && !v->collective_split &&
-	       !v->partition_overlap && !v->cross_partition;
+	       !v->partition_overlap && !v->cross_partition && !v->block_order;
 }

@@ -17,6 +17,11 @@
  * (application vs runtime, seed 004 §3.1), so that an op never carries
  * both kinds. A creation outside any execution is a zero-length op on
  * its PE's runtime timeline.
+ *
+ * Kinds of dependency (MSGF_RUNTIME): an invocation is the runtime's when
+ * a runtime chare sends or runs it, when the runtime invokes the entry (a
+ * reduction target), or when it is a broadcast, which the runtime
+ * delivers (the issue's "broadcasts through the runtime").
  */
 #include "prj_impl.h"
 
@@ -218,7 +223,8 @@ regions(struct builder *b)
 			return ERR_NOMEM;
 		struct trace_entry *te = &t->entries[t->n_entries++];
 		*te = (struct trace_entry){ .ep = ep, .sts_chare = en->chare,
-					    .sdag = strchr(en->name, '(') == NULL, .runtime = en->runtime };
+					    .sdag = !en->runtime && strchr(en->name, '(') == NULL,
+					    .runtime = en->runtime };
 		if ((rc = trace_intern(t, en->name, &te->signature)))
 			return rc;
 	}
@@ -285,6 +291,22 @@ cre_tl(const struct builder *b, uint32_t pe, uint32_t c)
 	return x == NONE ? b->t->pes[pe].runtime : b->r->exec_tl[pe][x];
 }
 
+/* The class of creation c on PE pe: a runtime dependency when it is a
+ * broadcast (the runtime delivers it: a broadcast record, or more than one
+ * execution started by it), or when it involves the runtime otherwise. A
+ * creation outside any execution sits on its PE's runtime timeline only
+ * because its chare is unknown (the main chare's constructor runs before
+ * tracing starts): there its entry decides. */
+static int
+cre_class(const struct builder *b, uint32_t pe, uint32_t c)
+{
+	const struct prj_cre *cr = &b->r->logs[pe].cres[c];
+	if (cr->npes || b->deliv[pe][c] > 1)
+		return 1;
+	return cr->exec == NONE ? b->r->sts.entries[cr->ep].runtime
+				: cre_runtime(b, cre_tl(b, pe, c), cr->ep);
+}
+
 /* Emits the ops of execution i of PE pe on timeline tl. */
 static int
 emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
@@ -309,9 +331,8 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 	int sink_alone = 0;
 	if (msg != NONE) {
 		uint32_t cpe = b->m_pe[pe][i];
-		int sink_rt = cpe != NONE ? cre_runtime(b, cre_tl(b, cpe, b->m_cre[pe][i]), x->ep)
-					  : cre_runtime(b, tl, x->ep);
-		sink_alone = sink_rt != cre_runtime(b, tl, l->cres[x->cre_first].ep);
+		int sink_rt = cpe != NONE ? cre_class(b, cpe, b->m_cre[pe][i]) : cre_runtime(b, tl, x->ep);
+		sink_alone = sink_rt != cre_class(b, pe, x->cre_first);
 		if (sink_alone) {
 			if ((rc = push_op(b, x->t0, x->t0, tl, region, OP_RECV, flags, pe)))
 				return rc;
@@ -449,7 +470,7 @@ fill_msgs(struct builder *b)
 				m->tag = r->sts.entries[l->cres[c].ep].region;
 				if (b->deliv[pe][c] > 1 || l->cres[c].npes)
 					m->flags |= MSGF_BROADCAST;
-				if (cre_runtime(b, m->sender, l->cres[c].ep))
+				if (cre_class(b, pe, (uint32_t)c))
 					m->flags |= MSGF_RUNTIME;
 			}
 		}

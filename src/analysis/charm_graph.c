@@ -1,0 +1,303 @@
+/* charm_graph.c — the partition graph of the Charm++ stages: edges between
+ * lops seen through the union-find of partitions, cycle merge, leaps.
+ *
+ * Every stage that merges partitions or adds edges ends with a rebuild:
+ * partitions are numbered densely (in order of their smallest lop, so the
+ * result does not depend on the order of merges), edges are mapped to
+ * partition pairs and deduplicated, and — where the paper asks for a cycle
+ * merge — strongly connected components are merged and the graph built
+ * again. A rebuild costs the lops and the edges, never more.
+ */
+#include "charm_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+
+int
+charm_init(struct charm *c, struct analysis *a)
+{
+	memset(c, 0, sizeof *c);
+	c->a = a;
+	c->t = a->t;
+	c->n = a->n_lops;
+	trace_timelines(c->t, &c->n_tl);
+	c->cls = calloc(c->n + 1, 1);
+	c->block = malloc((c->n + 1) * sizeof *c->block);
+	c->serial = malloc((c->n + 1) * sizeof *c->serial);
+	c->pid = malloc((c->n + 1) * sizeof *c->pid);
+	if (!c->cls || !c->block || !c->serial || !c->pid || uf_init(&c->u, c->n))
+		return ERR_NOMEM;
+	return 0;
+}
+
+static void
+free_graph(struct charm *c)
+{
+	free(c->root);
+	free(c->prt);
+	free(c->first);
+	free(c->succ);
+	free(c->leap);
+	free(c->order);
+	free(c->ch_first);
+	free(c->chares);
+	free(c->ch_lop);
+	c->root = c->first = c->succ = c->leap = c->order = c->ch_first = c->chares = NULL;
+	c->ch_lop = NULL;
+	c->prt = NULL;
+}
+
+void
+charm_fini(struct charm *c)
+{
+	free(c->cls);
+	free(c->block);
+	free(c->block_entry);
+	free(c->serial);
+	free(c->pid);
+	free(c->e);
+	uf_fini(&c->u);
+	free_graph(c);
+}
+
+int
+charm_edge_add(struct charm *c, uint32_t a, uint32_t b, enum charm_edge_kind kind)
+{
+	if (VEC_GROW(c->e, c->n_e, c->cap_e))
+		return ERR_NOMEM;
+	c->e[c->n_e++] = (struct charm_edge){ .a = a, .b = b, .kind = (uint8_t)kind };
+	return 0;
+}
+
+uint32_t
+charm_partition_of(const struct charm *c, uint32_t lop)
+{
+	return lop < c->n ? c->pid[lop] : TRACE_NONE;
+}
+
+/* Partition ids from the union-find, in order of smallest lop. */
+static int
+number(struct charm *c)
+{
+	uint32_t *id_of_root = malloc((c->n + 1) * sizeof *id_of_root);
+	if (!id_of_root)
+		return ERR_NOMEM;
+	memset(id_of_root, 0xff, (c->n + 1) * sizeof *id_of_root);
+	uint32_t np = 0;
+	for (uint32_t l = 0; l < c->n; l++) {
+		c->pid[l] = TRACE_NONE;
+		if (c->cls[l] == CLS_NONE)
+			continue;
+		uint32_t r = uf_find(&c->u, l);
+		if (id_of_root[r] == TRACE_NONE)
+			id_of_root[r] = np++;
+		c->pid[l] = id_of_root[r];
+	}
+	free_graph(c);
+	c->np = np;
+	c->root = malloc(((size_t)np + 1) * sizeof *c->root);
+	c->prt = calloc((size_t)np + 1, 1);
+	if (!c->root || !c->prt) {
+		free(id_of_root);
+		return ERR_NOMEM;
+	}
+	for (uint32_t l = 0; l < c->n; l++) {
+		if (c->pid[l] == TRACE_NONE)
+			continue;
+		c->root[c->pid[l]] = uf_find(&c->u, l);
+		if (c->cls[l] == CLS_RT)
+			c->prt[c->pid[l]] = 1;
+	}
+	free(id_of_root);
+	return 0;
+}
+
+/* Deduplicated successor lists from the edges (two passes over them with
+ * a stamp per source; an edge inside one partition is dropped). */
+static int
+successors(struct charm *c)
+{
+	uint32_t np = c->np;
+	c->first = calloc((size_t)np + 2, sizeof *c->first);
+	uint32_t *stamp = malloc(((size_t)np + 1) * sizeof *stamp);
+	uint32_t *by_src = calloc((size_t)np + 2, sizeof *by_src);
+	uint32_t *edges = malloc((c->n_e + 1) * sizeof *edges);
+	int rc = ERR_NOMEM;
+	if (!c->first || !stamp || !by_src || !edges)
+		goto out;
+	/* group the edges by source partition */
+	for (size_t i = 0; i < c->n_e; i++) {
+		uint32_t p = c->pid[c->e[i].a];
+		if (p != TRACE_NONE)
+			by_src[p + 1]++;
+	}
+	for (uint32_t p = 0; p < np; p++)
+		by_src[p + 1] += by_src[p];
+	for (size_t i = 0; i < c->n_e; i++) {
+		uint32_t p = c->pid[c->e[i].a];
+		if (p != TRACE_NONE)
+			edges[by_src[p]++] = (uint32_t)i;
+	}
+	for (uint32_t p = np; p > 0; p--)
+		by_src[p] = by_src[p - 1];
+	by_src[0] = 0;
+	memset(stamp, 0xff, ((size_t)np + 1) * sizeof *stamp);
+	for (uint32_t p = 0; p < np; p++)
+		for (uint32_t k = by_src[p]; k < by_src[p + 1]; k++) {
+			uint32_t q = c->pid[c->e[edges[k]].b];
+			if (q == TRACE_NONE || q == p || stamp[q] == p)
+				continue;
+			stamp[q] = p;
+			c->first[p + 1]++;
+		}
+	for (uint32_t p = 0; p < np; p++)
+		c->first[p + 1] += c->first[p];
+	c->succ = malloc(((size_t)c->first[np] + 1) * sizeof *c->succ);
+	if (!c->succ)
+		goto out;
+	memset(stamp, 0xff, ((size_t)np + 1) * sizeof *stamp);
+	uint32_t fill = 0;
+	for (uint32_t p = 0; p < np; p++)
+		for (uint32_t k = by_src[p]; k < by_src[p + 1]; k++) {
+			uint32_t q = c->pid[c->e[edges[k]].b];
+			if (q == TRACE_NONE || q == p || stamp[q] == p)
+				continue;
+			stamp[q] = p;
+			c->succ[fill++] = q;
+		}
+	rc = 0;
+out:
+	free(stamp);
+	free(by_src);
+	free(edges);
+	return rc;
+}
+
+/* Merges every strongly connected component; returns how many merges
+ * were made (0: the graph is a DAG), or a negative error. */
+static int64_t
+merge_cycles(struct charm *c)
+{
+	uint32_t *comp = malloc(((size_t)c->np + 1) * sizeof *comp);
+	if (!comp)
+		return ERR_NOMEM;
+	int64_t ncomp = tarjan(c->np, c->first, c->succ, comp);
+	if (ncomp < 0 || (uint32_t)ncomp == c->np) {
+		free(comp);
+		return ncomp < 0 ? ncomp : 0;
+	}
+	uint32_t *rep = malloc(((size_t)ncomp + 1) * sizeof *rep);
+	if (!rep) {
+		free(comp);
+		return ERR_NOMEM;
+	}
+	memset(rep, 0xff, ((size_t)ncomp + 1) * sizeof *rep);
+	int64_t merges = 0;
+	for (uint32_t p = 0; p < c->np; p++) {
+		if (rep[comp[p]] == TRACE_NONE)
+			rep[comp[p]] = c->root[p];
+		else
+			merges += uf_union(&c->u, rep[comp[p]], c->root[p]);
+	}
+	free(rep);
+	free(comp);
+	return merges;
+}
+
+int
+charm_graph_build(struct charm *c, int cycles)
+{
+	for (;;) {
+		int rc = number(c);
+		if (rc || (rc = successors(c)))
+			return rc;
+		if (!cycles)
+			break;
+		int64_t merged = merge_cycles(c);
+		if (merged < 0)
+			return (int)merged;
+		if (merged == 0)
+			break;
+	}
+	c->leap = malloc(((size_t)c->np + 1) * sizeof *c->leap);
+	c->order = malloc(((size_t)c->np + 1) * sizeof *c->order);
+	uint32_t *indeg = malloc(((size_t)c->np + 1) * sizeof *indeg);
+	int rc = ERR_NOMEM;
+	if (c->leap && c->order && indeg)
+		rc = dag_depths(c->np, c->first, c->succ, c->leap, c->order, indeg);
+	free(indeg);
+	c->n_leaps = 0;
+	for (uint32_t p = 0; !rc && p < c->np; p++)
+		if (c->leap[p] + 1 > c->n_leaps)
+			c->n_leaps = c->leap[p] + 1;
+	return rc;
+}
+
+int
+charm_graph_chares(struct charm *c)
+{
+	uint32_t np = c->np;
+	free(c->ch_first);
+	free(c->chares);
+	free(c->ch_lop);
+	c->chares = c->ch_lop = NULL;
+	c->ch_first = calloc((size_t)np + 2, sizeof *c->ch_first);
+	uint32_t *last = malloc(((size_t)np + 1) * sizeof *last);
+	if (!c->ch_first || !last) {
+		free(last);
+		return ERR_NOMEM;
+	}
+	/* lops are numbered timeline by timeline, so a partition meets its
+	 * timelines in increasing order: a new one differs from the last */
+	memset(last, 0xff, ((size_t)np + 1) * sizeof *last);
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t *fill = NULL;
+		if (pass) {
+			for (uint32_t p = 0; p < np; p++)
+				c->ch_first[p + 1] += c->ch_first[p];
+			c->chares = malloc(((size_t)c->ch_first[np] + 1) * sizeof *c->chares);
+			c->ch_lop = malloc(((size_t)c->ch_first[np] + 1) * sizeof *c->ch_lop);
+			fill = malloc(((size_t)np + 1) * sizeof *fill);
+			if (!c->chares || !c->ch_lop || !fill) {
+				free(fill);
+				free(last);
+				return ERR_NOMEM;
+			}
+			memcpy(fill, c->ch_first, (size_t)np * sizeof *fill);
+			memset(last, 0xff, ((size_t)np + 1) * sizeof *last);
+		}
+		for (uint32_t l = 0; l < c->n; l++) {
+			uint32_t p = c->pid[l];
+			if (p == TRACE_NONE)
+				continue;
+			uint32_t tl = c->a->lop_tl[l];
+			if (last[p] == tl)
+				continue;
+			last[p] = tl;
+			if (pass) {
+				c->ch_lop[fill[p]] = l;
+				c->chares[fill[p]++] = tl;
+			} else
+				c->ch_first[p + 1]++;
+		}
+		free(fill);
+	}
+	free(last);
+	return 0;
+}
+
+uint32_t
+charm_first_on(const struct charm *c, uint32_t p, uint32_t tl)
+{
+	uint32_t lo = c->ch_first[p], hi = c->ch_first[p + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (c->chares[mid] < tl)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ch_first[p + 1] && c->chares[lo] == tl ? c->ch_lop[lo] : TRACE_NONE;
+}

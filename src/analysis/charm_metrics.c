@@ -1,0 +1,218 @@
+/* charm_metrics.c — the metrics of seed 004 §4, on the logical structure.
+ *
+ * Differential duration: a lop's duration (its sub-block: the reader
+ * splits executions after each send, Fig. 13) beyond the shortest lop at
+ * the same step of its phase.
+ *
+ * Idle experienced: the lop that runs first on a PE after an idle
+ * interval experiences the whole interval; going on along the PE, the
+ * first lop of every following serial block experiences it too as long
+ * as the message that started that block was sent before the idle ended
+ * (it was waiting for something that was already on its way); the search
+ * stops at the first block started by a message sent after the idle ended,
+ * and at the next idle interval. Blocks started by no recorded message
+ * neither receive it nor stop the search (doc/charm.md).
+ *
+ * Imbalance: per phase, each PE's work is the sum of the durations of the
+ * phase's lops that ran on it; a lop's imbalance is its PE's work minus
+ * the least loaded PE's (among the PEs the phase ran on), a phase's is the
+ * most loaded minus the least loaded.
+ */
+#include "charm_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t
+duration(const struct analysis *a, uint32_t l)
+{
+	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
+	return ex > en ? ex - en : 0;
+}
+
+static int
+differential_duration(struct analysis *a)
+{
+	uint32_t width = 1;
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		if (a->parts[p].step_count > width)
+			width = a->parts[p].step_count;
+	uint64_t *min = malloc(((size_t)width + 1) * sizeof *min);
+	if (!min)
+		return ERR_NOMEM;
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		const struct analysis_part *P = &a->parts[p];
+		for (uint32_t s = 0; s < P->step_count; s++)
+			min[s] = UINT64_MAX;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k], s = a->lop_step[l] - P->step_first;
+			uint64_t d = duration(a, l);
+			if (d < min[s])
+				min[s] = d;
+		}
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			a->dur_diff[l] = duration(a, l) - min[a->lop_step[l] - P->step_first];
+		}
+	}
+	free(min);
+	return 0;
+}
+
+static int
+imbalance(struct analysis *a)
+{
+	uint32_t n_pes = trace_pe_count(a->t);
+	uint64_t *work = calloc((size_t)n_pes + 1, sizeof *work);
+	uint32_t *stamp = malloc(((size_t)n_pes + 1) * sizeof *stamp);
+	uint32_t *seen = malloc(((size_t)n_pes + 1) * sizeof *seen);
+	if (!work || !stamp || !seen) {
+		free(work);
+		free(stamp);
+		free(seen);
+		return ERR_NOMEM;
+	}
+	memset(stamp, 0xff, ((size_t)n_pes + 1) * sizeof *stamp);
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		uint32_t n_seen = 0;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k], pe = analysis_lop_pe(a, l);
+			if (stamp[pe] != p) {
+				stamp[pe] = p;
+				work[pe] = 0;
+				seen[n_seen++] = pe;
+			}
+			work[pe] += duration(a, l);
+		}
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (uint32_t i = 0; i < n_seen; i++) {
+			if (work[seen[i]] < lo)
+				lo = work[seen[i]];
+			if (work[seen[i]] > hi)
+				hi = work[seen[i]];
+		}
+		a->part_imbalance[p] = n_seen ? hi - lo : 0;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			a->imbalance[l] = work[analysis_lop_pe(a, l)] - lo;
+		}
+	}
+	free(work);
+	free(stamp);
+	free(seen);
+	return 0;
+}
+
+/* The message that started lop l's serial block, if l starts one. */
+static uint32_t
+block_sink(const struct analysis *a, uint32_t l)
+{
+	uint32_t n;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (e[i].role == END_RECV && msg_ok(a, e[i].id))
+			return e[i].id;
+	return TRACE_NONE;
+}
+
+static int
+cmp_time(const void *x, const void *y, const struct analysis *a)
+{
+	uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+	uint64_t tp = lop_enter(a, p), tq = lop_enter(a, q);
+	if (tp != tq)
+		return tp < tq ? -1 : 1;
+	return p < q ? -1 : p > q;
+}
+
+/* Sorts lops by entry time (merge sort: qsort has no context in C11). */
+static void
+sort_by_time(const struct analysis *a, uint32_t *v, uint32_t *tmp, uint32_t n)
+{
+	for (uint32_t w = 1; w < n; w *= 2)
+		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint32_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = cmp_time(&v[j], &v[i], a) < 0 ? v[j++] : v[i++];
+			while (i < mid)
+				tmp[k++] = v[i++];
+			while (j < hi)
+				tmp[k++] = v[j++];
+			memcpy(v + lo, tmp + lo, (hi - lo) * sizeof *v);
+		}
+}
+
+static int
+idle_experienced(struct analysis *a)
+{
+	uint32_t n_pes, n = a->n_lops;
+	const struct trace_pe *pes = trace_pes(a->t, &n_pes);
+	const struct trace_idle *idles = trace_idles(a->t, NULL);
+	uint32_t *first = calloc((size_t)n_pes + 2, sizeof *first);
+	uint32_t *by_pe = malloc((n + 1) * sizeof *by_pe);
+	uint32_t *tmp = malloc((n + 1) * sizeof *tmp);
+	if (!first || !by_pe || !tmp) {
+		free(first);
+		free(by_pe);
+		free(tmp);
+		return ERR_NOMEM;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		first[analysis_lop_pe(a, l) + 1]++;
+	for (uint32_t p = 0; p < n_pes; p++)
+		first[p + 1] += first[p];
+	memcpy(tmp, first, (size_t)n_pes * sizeof *tmp);
+	for (uint32_t l = 0; l < n; l++)
+		by_pe[tmp[analysis_lop_pe(a, l)]++] = l;
+	for (uint32_t pe = 0; pe < n_pes; pe++) {
+		uint32_t *v = by_pe + first[pe], m = first[pe + 1] - first[pe];
+		sort_by_time(a, v, tmp, m);
+		const struct trace_pe *P = &pes[pe];
+		uint32_t at = 0;
+		for (uint32_t k = P->idle_first; k < P->idle_first + P->idle_count; k++) {
+			uint64_t i0 = idles[k].t_begin, i1 = idles[k].t_end, len = i1 - i0;
+			uint64_t stop = k + 1 < P->idle_first + P->idle_count ? idles[k + 1].t_begin : UINT64_MAX;
+			while (at < m && lop_enter(a, v[at]) < i1)
+				at++;
+			if (at >= m || !len)
+				continue;
+			/* the lop right after the idle interval */
+			a->idle_exp[v[at]] = len;
+			for (uint32_t j = at + 1; j < m && lop_enter(a, v[j]) < stop; j++) {
+				uint32_t l = v[j];
+				if (a->ops[lop_first_op(a, l)].flags & OPF_BLOCK_CONT)
+					continue;         /* not the first of its serial block */
+				uint32_t msg = block_sink(a, l);
+				if (msg == TRACE_NONE)
+					continue;
+				if (a->msgs[msg].t_send >= i1)
+					break;           /* depends on something after the idle */
+				a->idle_exp[l] = len;
+			}
+		}
+	}
+	free(first);
+	free(by_pe);
+	free(tmp);
+	return 0;
+}
+
+int
+charm_metrics_compute(struct analysis *a)
+{
+	uint32_t n = a->n_lops;
+	a->idle_exp = calloc(n + 1, sizeof *a->idle_exp);
+	a->dur_diff = calloc(n + 1, sizeof *a->dur_diff);
+	a->imbalance = calloc(n + 1, sizeof *a->imbalance);
+	a->part_imbalance = calloc((size_t)a->n_parts + 1, sizeof *a->part_imbalance);
+	if (!a->idle_exp || !a->dur_diff || !a->imbalance || !a->part_imbalance)
+		return ERR_NOMEM;
+	int rc = differential_duration(a);
+	if (!rc)
+		rc = imbalance(a);
+	if (!rc)
+		rc = idle_experienced(a);
+	a->hot_key = a->dur_diff;
+	return rc;
+}

@@ -1,0 +1,142 @@
+/* charm_parts.c — from the phases of the Charm++ stages to the partition
+ * arrays every later stage (steps, verifier, metrics, views, reports)
+ * reads.
+ *
+ * The paper partitions events only. skein's lops also include executions
+ * (or pieces of them) without events — SDAG serials that compute, the
+ * runtime's bookkeeping, constructors whose creation was not traced —
+ * which need a phase and a step to be drawn and measured. Each joins the
+ * phase of the nearest event before it in its serial block, else the
+ * nearest after it there; a block without any event joins the phase of
+ * the lop before it on its timeline. Blocks without events that come
+ * before a timeline's first event (constructors, mostly), and timelines
+ * without a single event, form one phase of their own that precedes the
+ * phases of those timelines' first events. (doc/charm.md: "Operations
+ * without events".)
+ */
+#include "charm_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* lop -> partition for every lop; returns the partition count. The
+ * leading phase, if any, is partition c->np (*init set to 1). */
+static uint32_t
+attach(struct charm *c, uint32_t *part, int *init)
+{
+	const struct analysis *a = c->a;
+	for (uint32_t l = 0; l < c->n; l++)
+		part[l] = c->pid[l];
+	/* within blocks: forward from the last event, then backward */
+	for (uint32_t l = 1; l < c->n; l++)
+		if (part[l] == TRACE_NONE && c->block[l] == c->block[l - 1] && part[l - 1] != TRACE_NONE)
+			part[l] = part[l - 1];
+	for (uint32_t l = c->n; l-- > 1;)
+		if (part[l - 1] == TRACE_NONE && c->block[l] == c->block[l - 1] && part[l] != TRACE_NONE)
+			part[l - 1] = part[l];
+	/* blocks without events: after the lop before them, or the leading
+	 * phase when nothing with events came before on the timeline */
+	*init = 0;
+	for (uint32_t tl = 0; tl < c->n_tl; tl++)
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			if (part[l] != TRACE_NONE)
+				continue;
+			if (l > a->tl_lop[tl] && part[l - 1] != c->np) {
+				part[l] = part[l - 1];
+				continue;
+			}
+			part[l] = c->np;
+			*init = 1;
+		}
+	return c->np + (uint32_t)*init;
+}
+
+int
+charm_parts_finalize(struct charm *c)
+{
+	struct analysis *a = c->a;
+	uint32_t n = a->n_lops;
+	free(a->lop_part);
+	a->lop_part = malloc((n + 1) * sizeof *a->lop_part);
+	if (!a->lop_part)
+		return ERR_NOMEM;
+	int init;
+	uint32_t np = attach(c, a->lop_part, &init);
+	a->n_parts = np;
+	free(a->parts);
+	free(a->part_lop_first);
+	free(a->part_lops);
+	free(a->dag_first);
+	free(a->dag_succ);
+	free(a->part_order);
+	/* the leading phase precedes the phases of its timelines' first
+	 * events: at most one edge per timeline */
+	uint32_t n_init = 0;
+	for (uint32_t tl = 0; init && tl < c->n_tl; tl++)
+		n_init++;
+	uint32_t n_edges = c->first[c->np] + n_init;
+	a->parts = calloc((size_t)np + 1, sizeof *a->parts);
+	a->part_lop_first = calloc((size_t)np + 2, sizeof *a->part_lop_first);
+	a->part_lops = malloc((n + 1) * sizeof *a->part_lops);
+	a->dag_first = calloc((size_t)np + 2, sizeof *a->dag_first);
+	a->dag_succ = malloc(((size_t)n_edges + 1) * sizeof *a->dag_succ);
+	a->part_order = malloc(((size_t)np + 1) * sizeof *a->part_order);
+	uint32_t *depth = malloc(((size_t)np + 1) * sizeof *depth);
+	uint32_t *indeg = malloc(((size_t)np + 1) * sizeof *indeg);
+	uint32_t *stamp = malloc(((size_t)np + 1) * sizeof *stamp);
+	int rc = ERR_NOMEM;
+	if (!a->parts || !a->part_lop_first || !a->part_lops || !a->dag_first || !a->dag_succ ||
+	    !a->part_order || !depth || !indeg || !stamp)
+		goto out;
+	/* lops grouped by partition, in lop (timeline, then time) order */
+	for (uint32_t l = 0; l < n; l++)
+		a->part_lop_first[a->lop_part[l] + 1]++;
+	for (uint32_t p = 0; p < np; p++)
+		a->part_lop_first[p + 1] += a->part_lop_first[p];
+	memcpy(indeg, a->part_lop_first, (size_t)np * sizeof *indeg);
+	for (uint32_t l = 0; l < n; l++)
+		a->part_lops[indeg[a->lop_part[l]]++] = l;
+	/* the DAG: the stages' edges, then the leading phase's */
+	memcpy(a->dag_first, c->first, ((size_t)c->np + 1) * sizeof *a->dag_first);
+	memcpy(a->dag_succ, c->succ, (size_t)c->first[c->np] * sizeof *a->dag_succ);
+	uint32_t m = c->first[c->np];
+	if (init) {
+		memset(stamp, 0xff, ((size_t)np + 1) * sizeof *stamp);
+		for (uint32_t tl = 0; tl < c->n_tl; tl++)
+			for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+				uint32_t q = a->lop_part[l];
+				if (q == c->np)
+					continue;
+				if (l > a->tl_lop[tl] && a->lop_part[l - 1] == c->np && stamp[q] != c->np) {
+					stamp[q] = c->np;
+					a->dag_succ[m++] = q;
+				}
+				break;
+			}
+		a->dag_first[np] = m;
+	}
+	if ((rc = dag_depths(np, a->dag_first, a->dag_succ, depth, a->part_order, indeg)))
+		goto out;
+	for (uint32_t p = 0; p < np; p++) {
+		struct analysis_part *P = &a->parts[p];
+		P->phase = P->phase_region = TRACE_NONE;
+		P->leap = depth[p];
+		P->runtime = p < c->np ? c->prt[p] : 0;
+		uint32_t last_tl = TRACE_NONE;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k];
+			P->lop_count++;
+			P->comm_count += c->cls[l] != CLS_NONE;
+			if (a->lop_tl[l] != last_tl) {
+				P->ranks++;
+				last_tl = a->lop_tl[l];
+			}
+		}
+	}
+	rc = 0;
+out:
+	free(depth);
+	free(indeg);
+	free(stamp);
+	return rc;
+}

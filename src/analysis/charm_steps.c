@@ -1,0 +1,586 @@
+/* charm_steps.c — step assignment (seed 004, §3.2).
+ *
+ * Within a phase, a chare's lops come in *pieces*: consecutive lops of one
+ * serial block (a block can be split between an application and a runtime
+ * phase). An SDAG serial that ran right after another serial starts a
+ * piece of its own: each `serial` is an entry method of its own (§2.1),
+ * only an entry right before a serial is absorbed into it. Lops within a
+ * piece keep their order. The pieces of a chare are ordered either by
+ * physical time, or (§3.2.1, the default) by an idealised forward replay:
+ * every lop gets a clock value w — 0 for the phase's initial events, one
+ * more than the lop before it in its piece, and one more than the send of
+ * each message it receives — and a chare's pieces are sorted by the w of
+ * their first event; ties go to the piece whose invoking message came from
+ * the lower chare id, then (going back a step) by the same comparison of
+ * the pieces that sent those messages, and last by physical time. The
+ * paper leaves the depth of "going back" open; skein goes back up to four
+ * sends. A piece without events (a serial that only computes) comes after
+ * every event of its chare that ran before it: its key is one more than
+ * their largest w (doc/charm.md).
+ *
+ * Steps: a lop with nothing before it in its phase is at local step 0;
+ * every other lop at one more than the largest step of what happened
+ * before it: the previous lop in its chare's order and, for a receive,
+ * its sends. Phases are offset after all their DAG predecessors (global
+ * steps). Last, each timeline's lops are renumbered into step order, so
+ * that everything downstream (metrics, views, reports) walks a chare in
+ * its logical order; op_of_lop keeps the way back to the ops.
+ */
+#include "charm_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BACK_STEPS 4
+
+struct piece {
+	uint32_t first, last;      /* indices into the phase's lop list */
+	uint32_t tl;
+	uint32_t key_w;            /* w of its first event */
+	uint32_t invoker;          /* sender timeline of its first event + 1, 0 for none */
+	uint32_t src;              /* the sender lop of its first event, or TRACE_NONE */
+	uint64_t t;                /* physical time of its first lop */
+};
+
+struct stepper {
+	struct charm *c;
+	struct analysis *a;
+	const struct trace_entry *en;   /* per region: is it an SDAG serial */
+	uint32_t n_en;
+	int reorder;
+	uint32_t *local;           /* per lop: local step */
+	uint32_t *w;               /* per lop: clock value */
+	uint32_t *pos;             /* per lop: index in the phase's list */
+	uint32_t *piece_of;        /* per lop: its piece */
+	/* per phase, reused */
+	uint32_t *list;            /* the phase's lops */
+	struct piece *pc;
+	uint32_t *ord;             /* pieces in chare order */
+	uint32_t *indeg, *queue, *next_in_chare;
+	uint32_t n_list, n_pc;
+	uint64_t relaxed;
+};
+
+/* The usable senders of lop l inside phase p: calls fn for each. */
+#define FOR_SENDERS(s, l, p, body) do { \
+	uint32_t n_e_; \
+	const struct trace_end *e_ = lop_ends((s)->a, (l), &n_e_); \
+	for (uint32_t i_ = 0; i_ < n_e_; i_++) { \
+		if (e_[i_].role != END_RECV || !msg_ok((s)->a, e_[i_].id)) \
+			continue; \
+		uint32_t src = (s)->a->op_lop[(s)->a->msgs[e_[i_].id].send_op]; \
+		if (src == (l) || (s)->a->lop_part[src] != (p)) \
+			continue; \
+		body; \
+	} \
+} while (0)
+
+#define FOR_RECEIVERS(s, l, p, body) do { \
+	uint32_t n_e_; \
+	const struct trace_end *e_ = lop_ends((s)->a, (l), &n_e_); \
+	for (uint32_t i_ = 0; i_ < n_e_; i_++) { \
+		if (e_[i_].role != END_SEND || !msg_ok((s)->a, e_[i_].id)) \
+			continue; \
+		uint32_t dst = (s)->a->op_lop[(s)->a->msgs[e_[i_].id].recv_op]; \
+		if (dst == (l) || (s)->a->lop_part[dst] != (p)) \
+			continue; \
+		body; \
+	} \
+} while (0)
+
+static int
+in_serial(const struct stepper *s, uint32_t l)
+{
+	uint32_t r = s->a->ops[lop_first_op(s->a, l)].region;
+	return r != TRACE_NONE && r < s->n_en && s->en[r].sdag;
+}
+
+/* Does lop l (after prev, in one block) start a serial of its own? */
+static int
+serial_starts(const struct stepper *s, uint32_t prev, uint32_t l)
+{
+	return in_serial(s, l) && in_serial(s, prev) &&
+	       !(s->a->ops[lop_first_op(s->a, l)].flags & OPF_EXEC_CONT);
+}
+
+/* Pieces of phase p: runs of one block on one timeline in its list, cut
+ * where a serial follows a serial. */
+static void
+make_pieces(struct stepper *s, uint32_t p)
+{
+	struct analysis *a = s->a;
+	struct charm *c = s->c;
+	s->n_list = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	memcpy(s->list, a->part_lops + a->part_lop_first[p], s->n_list * sizeof *s->list);
+	s->n_pc = 0;
+	for (uint32_t i = 0; i < s->n_list; i++) {
+		uint32_t l = s->list[i];
+		s->pos[l] = i;
+		uint32_t prev = i ? s->list[i - 1] : TRACE_NONE;
+		if (i == 0 || a->lop_tl[prev] != a->lop_tl[l] || c->block[prev] != c->block[l] ||
+		    serial_starts(s, prev, l))
+			s->pc[s->n_pc++] = (struct piece){ .first = i, .tl = a->lop_tl[l], .src = TRACE_NONE,
+							 .t = lop_enter(a, l) };
+		s->pc[s->n_pc - 1].last = i;
+		s->piece_of[l] = s->n_pc - 1;
+	}
+}
+
+static int
+is_event(const struct stepper *s, uint32_t l)
+{
+	return s->c->cls[l] != CLS_NONE;
+}
+
+/* Kahn over the phase's lops (only its events, with events_only): an edge
+ * from each lop to next[] of its list index, and from every send to its
+ * receives in the phase. visit(l) is called in a topological order; a
+ * stall (a cycle the records imply, possible in physical order across
+ * skewed clocks) is broken at the earliest lop still waiting, and
+ * counted. */
+static void
+replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
+       void (*visit)(struct stepper *, uint32_t, uint32_t))
+{
+	struct analysis *a = s->a;
+	uint32_t n = s->n_list, head = 0, tail = 0, done = 0, todo = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s->indeg[i] = events_only && !is_event(s, s->list[i]) ? UINT32_MAX : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (s->indeg[i] == UINT32_MAX)
+			continue;
+		todo++;
+		if (next[i] != TRACE_NONE)
+			s->indeg[next[i]]++;
+		uint32_t l = s->list[i];
+		FOR_RECEIVERS(s, l, p, s->indeg[s->pos[dst]]++);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (!s->indeg[i])
+			s->queue[tail++] = i;
+	while (done < todo) {
+		if (head == tail) {
+			uint32_t pick = TRACE_NONE;
+			for (uint32_t i = 0; i < n; i++)
+				if (s->indeg[i] != UINT32_MAX &&
+				    (pick == TRACE_NONE || lop_enter(a, s->list[i]) < lop_enter(a, s->list[pick])))
+					pick = i;
+			s->indeg[pick] = 0;
+			s->queue[tail++] = pick;
+			s->relaxed++;
+		}
+		uint32_t i = s->queue[head++];
+		s->indeg[i] = UINT32_MAX;       /* done */
+		done++;
+		uint32_t l = s->list[i];
+		visit(s, p, l);
+		uint32_t nx = next[i];
+		if (nx != TRACE_NONE && s->indeg[nx] != UINT32_MAX && --s->indeg[nx] == 0)
+			s->queue[tail++] = nx;
+		FOR_RECEIVERS(s, l, p, {
+			uint32_t j = s->pos[dst];
+			if (s->indeg[j] != UINT32_MAX && --s->indeg[j] == 0)
+				s->queue[tail++] = j;
+		});
+	}
+}
+
+/* w: events count up along their piece (a lop without events passes the
+ * count on) and from their senders. */
+static void
+visit_w(struct stepper *s, uint32_t p, uint32_t l)
+{
+	uint32_t i = s->pos[l], w = 0;
+	const struct piece *pc = &s->pc[s->piece_of[l]];
+	if (i > pc->first) {
+		uint32_t prev = s->list[i - 1];
+		w = s->w[prev] + (is_event(s, prev) ? 1 : 0);
+	}
+	FOR_SENDERS(s, l, p, if (s->w[src] + 1 > w) w = s->w[src] + 1);
+	s->w[l] = w;
+}
+
+/* An event's step: one more than the event before it on its chare and
+ * than its senders (their steps are final when it is visited). */
+static void
+visit_step(struct stepper *s, uint32_t p, uint32_t l)
+{
+	uint32_t step = s->local[l];
+	uint32_t nx = s->next_in_chare[s->pos[l]];
+	if (nx != TRACE_NONE && s->local[s->list[nx]] < step + 1)
+		s->local[s->list[nx]] = step + 1;
+	FOR_RECEIVERS(s, l, p, if (s->local[dst] < step + 1) s->local[dst] = step + 1);
+}
+
+/* A piece's key: the w of its first event, who invoked it, from where. */
+static void
+piece_keys(struct stepper *s, uint32_t p)
+{
+	struct analysis *a = s->a;
+	for (uint32_t k = 0; k < s->n_pc; k++) {
+		struct piece *pc = &s->pc[k];
+		pc->key_w = UINT32_MAX;
+		for (uint32_t i = pc->first; i <= pc->last; i++) {
+			uint32_t l = s->list[i];
+			if (s->c->cls[l] == CLS_NONE)
+				continue;
+			pc->key_w = s->w[l];
+			uint32_t n;
+			const struct trace_end *e = lop_ends(a, l, &n);
+			for (uint32_t j = 0; j < n; j++)
+				if (e[j].role == END_RECV && msg_ok(a, e[j].id)) {
+					uint32_t src = a->op_lop[a->msgs[e[j].id].send_op];
+					pc->invoker = a->lop_tl[src] + 1;
+					pc->src = a->lop_part[src] == p ? src : TRACE_NONE;
+					break;
+				}
+			break;
+		}
+	}
+}
+
+static int
+cmp_pieces(const struct stepper *s, const struct piece *x, const struct piece *y)
+{
+	for (int depth = 0; depth <= BACK_STEPS; depth++) {
+		if (x->key_w != y->key_w)
+			return x->key_w < y->key_w ? -1 : 1;
+		if (x->invoker != y->invoker)
+			return x->invoker < y->invoker ? -1 : 1;
+		if (x->src == TRACE_NONE || y->src == TRACE_NONE || depth == BACK_STEPS)
+			break;
+		/* go back a step: compare the pieces that sent them */
+		x = &s->pc[s->piece_of[x->src]];
+		y = &s->pc[s->piece_of[y->src]];
+		if (x == y)
+			break;
+	}
+	return 0;
+}
+
+/* Chare order: pieces by timeline, then by the replay's key (or time).
+ * A piece without events goes after every event of its chare that ran
+ * before it (pieces are in time order per timeline here). Merge sort,
+ * stable. */
+static int
+order_pieces(struct stepper *s)
+{
+	uint32_t n = s->n_pc;
+	uint32_t seen = 0;          /* 1 + the largest w so far on this timeline */
+	for (uint32_t k = 0; k < n; k++) {
+		struct piece *pc = &s->pc[k];
+		if (k == 0 || s->pc[k - 1].tl != pc->tl)
+			seen = 0;
+		if (pc->key_w == UINT32_MAX) {
+			pc->key_w = seen;
+			pc->invoker = 0;
+			pc->src = TRACE_NONE;
+			continue;
+		}
+		for (uint32_t i = pc->first; i <= pc->last; i++) {
+			uint32_t l = s->list[i];
+			if (s->c->cls[l] != CLS_NONE && s->w[l] + 1 > seen)
+				seen = s->w[l] + 1;
+		}
+	}
+	uint32_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
+	if (!tmp)
+		return ERR_NOMEM;
+	for (uint32_t k = 0; k < n; k++)
+		s->ord[k] = k;
+	for (uint32_t w = 1; w < n; w *= 2) {
+		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint32_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) {
+				const struct piece *x = &s->pc[s->ord[i]], *y = &s->pc[s->ord[j]];
+				int c = x->tl != y->tl ? (x->tl < y->tl ? -1 : 1) : s->reorder ? cmp_pieces(s, x, y) : 0;
+				if (c == 0)
+					c = x->t < y->t ? -1 : x->t > y->t ? 1 : (x->first < y->first ? -1 : 1);
+				tmp[k++] = c <= 0 ? s->ord[i++] : s->ord[j++];
+			}
+			while (i < mid)
+				tmp[k++] = s->ord[i++];
+			while (j < hi)
+				tmp[k++] = s->ord[j++];
+		}
+		memcpy(s->ord, tmp, n * sizeof *tmp);
+	}
+	free(tmp);
+	return 0;
+}
+
+/* Steps of phase p. Events are stepped as the paper defines (§3.2): one
+ * more than the event before them on their chare and than their sends.
+ * Lops without events take the columns between: after an event at step
+ * k come the lops without events that follow it on its chare, before a
+ * chare's first event those that precede it; each event step gets as
+ * many columns as its longest such run needs, so events that share a
+ * step share a column and the events' structure is not changed by work
+ * that has no dependencies. */
+static int
+step_phase(struct stepper *s, uint32_t p, uint32_t *width)
+{
+	make_pieces(s, p);
+	uint32_t n = s->n_list;
+	if (s->reorder) {
+		/* within pieces only, for w */
+		for (uint32_t k = 0; k < s->n_pc; k++) {
+			for (uint32_t i = s->pc[k].first; i < s->pc[k].last; i++)
+				s->next_in_chare[i] = i + 1;
+			s->next_in_chare[s->pc[k].last] = TRACE_NONE;
+		}
+		replay(s, p, s->next_in_chare, 0, visit_w);
+		piece_keys(s, p);
+	}
+	int rc = order_pieces(s);
+	if (rc)
+		return rc;
+	/* the chare sequence: pieces in chare order; seq[] lists positions */
+	uint32_t *seq = s->queue;          /* borrowed until the replay below */
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < s->n_pc; k++)
+		for (uint32_t i = s->pc[s->ord[k]].first; i <= s->pc[s->ord[k]].last; i++)
+			seq[m++] = i;
+	/* next event on the chare, for the events' replay */
+	for (uint32_t i = 0; i < n; i++)
+		s->next_in_chare[i] = TRACE_NONE;
+	uint32_t last_ev = TRACE_NONE, last_tl = TRACE_NONE;
+	for (uint32_t j = 0; j < m; j++) {
+		uint32_t i = seq[j], l = s->list[i], tl = s->a->lop_tl[l];
+		if (tl != last_tl) {
+			last_tl = tl;
+			last_ev = TRACE_NONE;
+		}
+		if (!is_event(s, l))
+			continue;
+		if (last_ev != TRACE_NONE)
+			s->next_in_chare[last_ev] = i;
+		last_ev = i;
+	}
+	/* the order of the other lops, kept apart from the replay's queue */
+	for (uint32_t j = 0; j < m; j++)
+		s->w[s->list[seq[j]]] = j;       /* w is done with: rank in chare order */
+	for (uint32_t i = 0; i < n; i++)
+		s->local[s->list[i]] = 0;
+	replay(s, p, s->next_in_chare, 1, visit_step);
+	/* rebuild the sequence from the ranks */
+	for (uint32_t i = 0; i < n; i++)
+		seq[s->w[s->list[i]]] = i;
+	uint32_t ksteps = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (is_event(s, s->list[i]) && s->local[s->list[i]] + 1 > ksteps)
+			ksteps = s->local[s->list[i]] + 1;
+	/* columns per event step: before[k] (runs ahead of a chare's first
+	 * event at k), after[k] (runs after an event at k) */
+	uint32_t *before = calloc((size_t)ksteps + 2, sizeof *before);
+	uint32_t *after = calloc((size_t)ksteps + 2, sizeof *after);
+	uint32_t *col = malloc(((size_t)ksteps + 2) * sizeof *col);
+	if (!before || !after || !col) {
+		free(before);
+		free(after);
+		free(col);
+		return ERR_NOMEM;
+	}
+	uint32_t lone = 0;                 /* longest chare without events here */
+	for (uint32_t j = 0; j < m;) {
+		uint32_t tl = s->a->lop_tl[s->list[seq[j]]], e = j;
+		while (e < m && s->a->lop_tl[s->list[seq[e]]] == tl)
+			e++;
+		uint32_t run = 0, ev = TRACE_NONE;
+		for (uint32_t k = j; k < e; k++) {
+			uint32_t l = s->list[seq[k]];
+			if (!is_event(s, l)) {
+				run++;
+				continue;
+			}
+			uint32_t st = s->local[l];
+			if (ev == TRACE_NONE) {
+				if (run > before[st])
+					before[st] = run;
+			} else if (run > after[s->local[ev]]) {
+				after[s->local[ev]] = run;
+			}
+			ev = l;
+			run = 0;
+		}
+		if (ev == TRACE_NONE) {
+			if (run > lone)
+				lone = run;
+		} else if (run > after[s->local[ev]]) {
+			after[s->local[ev]] = run;
+		}
+		j = e;
+	}
+	uint32_t x = 0;
+	for (uint32_t k = 0; k < ksteps; k++) {
+		col[k] = x + before[k];
+		x = col[k] + 1 + after[k];
+	}
+	*width = x > lone ? x : lone;
+	/* place: events at their column, the runs around them */
+	for (uint32_t j = 0; j < m;) {
+		uint32_t tl = s->a->lop_tl[s->list[seq[j]]], e = j;
+		while (e < m && s->a->lop_tl[s->list[seq[e]]] == tl)
+			e++;
+		uint32_t first_ev = TRACE_NONE;
+		for (uint32_t k = j; k < e && first_ev == TRACE_NONE; k++)
+			if (is_event(s, s->list[seq[k]]))
+				first_ev = k;
+		uint32_t at = first_ev == TRACE_NONE ? 0 : col[s->local[s->list[seq[first_ev]]]] - (first_ev - j);
+		for (uint32_t k = j; k < e; k++) {
+			uint32_t l = s->list[seq[k]];
+			if (is_event(s, l))
+				at = col[s->local[l]];
+			s->local[l] = at++;
+		}
+		j = e;
+	}
+	free(before);
+	free(after);
+	free(col);
+	(void)n;
+	return 0;
+}
+
+/* Each timeline's lops renumbered by step; every per-lop array follows. */
+static int
+renumber(struct analysis *a)
+{
+	uint32_t n = a->n_lops, n_tl;
+	trace_timelines(a->t, &n_tl);
+	uint32_t *newid = malloc((n + 1) * sizeof *newid);
+	uint32_t *old = malloc((n + 1) * sizeof *old);
+	uint32_t *tmp = malloc((n + 1) * sizeof *tmp);
+	if (!newid || !old || !tmp) {
+		free(newid);
+		free(old);
+		free(tmp);
+		return ERR_NOMEM;
+	}
+	/* per timeline: a stable merge sort of its lops by step */
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t f = a->tl_lop[tl], e = a->tl_lop[tl + 1];
+		for (uint32_t l = f; l < e; l++)
+			old[l] = l;
+		for (uint32_t w = 1; w < e - f; w *= 2)
+			for (uint32_t lo = f; lo < e; lo += 2 * w) {
+				uint32_t mid = lo + w < e ? lo + w : e, hi = lo + 2 * w < e ? lo + 2 * w : e;
+				uint32_t i = lo, j = mid, k = lo;
+				while (i < mid && j < hi)
+					tmp[k++] = a->lop_step[old[j]] < a->lop_step[old[i]] ? old[j++] : old[i++];
+				while (i < mid)
+					tmp[k++] = old[i++];
+				while (j < hi)
+					tmp[k++] = old[j++];
+				memcpy(old + lo, tmp + lo, (hi - lo) * sizeof *tmp);
+			}
+	}
+	for (uint32_t l = 0; l < n; l++)
+		newid[old[l]] = l;
+	uint32_t *op_of = malloc((n + 1) * sizeof *op_of);
+	uint8_t *kind = malloc(n + 1);
+	uint32_t *part = malloc((n + 1) * sizeof *part), *step = malloc((n + 1) * sizeof *step);
+	if (!op_of || !kind || !part || !step) {
+		free(op_of);
+		free(kind);
+		free(part);
+		free(step);
+		free(newid);
+		free(old);
+		free(tmp);
+		return ERR_NOMEM;
+	}
+	for (uint32_t l = 0; l < n; l++) {
+		uint32_t o = old[l];
+		op_of[l] = lop_first_op(a, o);
+		kind[l] = a->lop_kind[o];
+		part[l] = a->lop_part[o];
+		step[l] = a->lop_step[o];
+	}
+	for (uint32_t op = 0; op < a->n_ops; op++)
+		a->op_lop[op] = newid[a->op_lop[op]];
+	free(a->op_of_lop);
+	free(a->lop_kind);
+	free(a->lop_part);
+	free(a->lop_step);
+	a->op_of_lop = op_of;
+	a->lop_kind = kind;
+	a->lop_part = part;
+	a->lop_step = step;
+	/* partitions' lop lists, again in lop order */
+	uint32_t *fill = tmp;
+	memcpy(fill, a->part_lop_first, (size_t)a->n_parts * sizeof *fill);
+	for (uint32_t l = 0; l < n; l++)
+		a->part_lops[fill[a->lop_part[l]]++] = l;
+	free(newid);
+	free(old);
+	free(tmp);
+	return 0;
+}
+
+int
+charm_steps(struct charm *c)
+{
+	struct analysis *a = c->a;
+	uint32_t n = a->n_lops, np = a->n_parts, most = 1;
+	for (uint32_t p = 0; p < np; p++)
+		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
+			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	struct stepper s = { .c = c, .a = a, .reorder = a->opts.reorder != 0 };
+	s.en = trace_entries(a->t, &s.n_en);
+	s.local = malloc((n + 1) * sizeof *s.local);
+	s.w = malloc((n + 1) * sizeof *s.w);
+	s.pos = malloc((n + 1) * sizeof *s.pos);
+	s.piece_of = malloc((n + 1) * sizeof *s.piece_of);
+	s.list = malloc(((size_t)most + 1) * sizeof *s.list);
+	s.pc = malloc(((size_t)most + 1) * sizeof *s.pc);
+	s.ord = malloc(((size_t)most + 1) * sizeof *s.ord);
+	s.indeg = malloc(((size_t)most + 1) * sizeof *s.indeg);
+	s.queue = malloc(((size_t)most + 1) * sizeof *s.queue);
+	s.next_in_chare = malloc(((size_t)most + 1) * sizeof *s.next_in_chare);
+	uint32_t *width = calloc((size_t)np + 1, sizeof *width);
+	uint32_t *offset = calloc((size_t)np + 1, sizeof *offset);
+	free(a->lop_step);
+	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
+	int rc = ERR_NOMEM;
+	if (!s.local || !s.w || !s.pos || !s.piece_of || !s.list || !s.pc || !s.ord || !s.indeg ||
+	    !s.queue || !s.next_in_chare || !width || !offset || !a->lop_step)
+		goto out;
+	rc = 0;
+	for (uint32_t p = 0; p < np && !rc; p++)
+		rc = step_phase(&s, p, &width[p]);
+	if (rc)
+		goto out;
+	a->verify.relaxed += s.relaxed;
+	/* global: each phase after all its predecessors */
+	a->n_steps = 0;
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t p = a->part_order[i];
+		uint32_t endp = offset[p] + width[p];
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
+			if (endp > offset[a->dag_succ[e]])
+				offset[a->dag_succ[e]] = endp;
+		a->parts[p].step_first = offset[p];
+		a->parts[p].step_count = width[p];
+		if (endp > a->n_steps)
+			a->n_steps = endp;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		a->lop_step[l] = s.local[l] + offset[a->lop_part[l]];
+	rc = renumber(a);
+out:
+	free(s.local);
+	free(s.w);
+	free(s.pos);
+	free(s.piece_of);
+	free(s.list);
+	free(s.pc);
+	free(s.ord);
+	free(s.indeg);
+	free(s.queue);
+	free(s.next_in_chare);
+	free(width);
+	free(offset);
+	return rc;
+}
