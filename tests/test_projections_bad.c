@@ -84,7 +84,8 @@ static const char sts[] =
 /* PE 0: a loose creation (event 0) of A::work for A(1) on PE 1; A(0)
  * runs work (from PE 1's event 0), sends two messages, continues in its
  * SDAG serial and SDAG_RTS, is idle, then runs the reduction manager,
- * which broadcasts redn_wrapper_done (event 3) to both elements. */
+ * which broadcasts redn_wrapper_done (event 3) to both elements; A(0)'s
+ * redn_wrapper_done creates A::work (event 4), which nothing runs. */
 static const char log0[] =
 	"PROJECTIONS-RECORD 17\n"
 	"6 0\n"
@@ -103,6 +104,7 @@ static const char log0[] =
 	"1 4 5 62 3 0 64 0\n"
 	"3 0 4 65 7 1 0 0\n"
 	"2 4 5 70 3 0 64 0 0 0\n"
+	"1 4 1 70 4 0 64 0\n"
 	"3 0 5 71 3 0 0 0\n"
 	"7 80\n";
 
@@ -182,7 +184,7 @@ test_constructed(void **state)
 	assert_int_equal(ch[g].kind, CHARE_SINGLE);
 	/* A(0): work split after its two creations; then the serial and
 	 * SDAG_RTS continue the block; then redn_wrapper_done */
-	assert_int_equal(tls[a0].op_count, 5);
+	assert_int_equal(tls[a0].op_count, 6);
 	const struct trace_op *o = ops + tls[a0].op_first;
 	assert_int_equal(o[0].kind, OP_SENDRECV);      /* its sink, and the send at 22 */
 	assert_int_equal(o[0].t_enter, 20);
@@ -195,34 +197,38 @@ test_constructed(void **state)
 	assert_false(o[2].flags & OPF_EXEC_CONT);
 	assert_int_equal(o[3].kind, OP_COMPUTE);       /* SDAG_RTS ran for A(0) */
 	assert_true(o[3].flags & OPF_BLOCK_CONT);
-	assert_int_equal(o[4].kind, OP_RECV);          /* redn_wrapper_done */
+	/* redn_wrapper_done: its sink (a broadcast: the runtime's) and its
+	 * creation (an application one) are of two kinds: the sink gets a
+	 * zero-length piece of its own */
+	assert_int_equal(o[4].kind, OP_RECV);
 	assert_false(o[4].flags & OPF_BLOCK_CONT);
-	/* A(1): its sink came from the runtime (PE 0's loose creation), its
-	 * creation goes to A(0): the sink gets a zero-length piece of its
-	 * own; work is interrupted by the reduction manager and resumes (a
-	 * continuation without a second sink) */
+	assert_int_equal(o[4].t_enter, 70);
+	assert_int_equal(o[4].t_exit, 70);
+	assert_int_equal(o[5].kind, OP_SEND);
+	assert_true(o[5].flags & OPF_EXEC_CONT);
+	/* A(1): its sink (PE 0's loose creation of an application entry) and
+	 * its creation to A(0) share a piece; work is interrupted by the
+	 * reduction manager and resumes (a continuation, no second sink) */
 	o = ops + tls[a1].op_first;
-	assert_int_equal(tls[a1].op_count, 4);
-	assert_int_equal(o[0].kind, OP_RECV);
+	assert_int_equal(tls[a1].op_count, 3);
+	assert_int_equal(o[0].kind, OP_SENDRECV);
 	assert_int_equal(o[0].t_enter, 12);
-	assert_int_equal(o[0].t_exit, 12);
-	assert_int_equal(o[1].kind, OP_SEND);
-	assert_int_equal(o[1].t_exit, 15);
-	assert_true(o[1].flags & OPF_EXEC_CONT);
-	assert_int_equal(o[2].kind, OP_SEND);          /* the resumed fragment */
-	assert_int_equal(o[2].t_enter, 16);
-	assert_true(o[2].flags & OPF_BLOCK_CONT);
-	assert_false(o[2].flags & OPF_EXEC_CONT);
-	assert_int_equal(o[3].kind, OP_RECV);
+	assert_int_equal(o[0].t_exit, 15);
+	assert_int_equal(o[1].kind, OP_SEND);          /* the resumed fragment */
+	assert_int_equal(o[1].t_enter, 16);
+	assert_true(o[1].flags & OPF_BLOCK_CONT);
+	assert_false(o[1].flags & OPF_EXEC_CONT);
+	assert_int_equal(o[2].kind, OP_RECV);
 	/* the loose creation: a zero-length op of PE 0's runtime, no region */
 	assert_int_equal(tls[r0].op_count, 2);
 	assert_true(ops[tls[r0].op_first].flags & OPF_LOOSE);
 	assert_int_equal(ops[tls[r0].op_first].region, TRACE_NONE);
-	/* messages: PE 0's event 0 -> A(1); event 1 started nothing; event 2
-	 * -> G; event 3 (redn_wrapper, a runtime invocation) -> A(0), and ->
-	 * A(1) rerouted (A(1) names PE 1, which has no event 3); PE 1's
-	 * event 0 -> A(0), event 7 -> the reduction manager on PE 0; the
-	 * reduction manager on PE 1 names an event nobody created */
+	/* messages: PE 0's event 0 -> A(1); events 1 and 4 started nothing;
+	 * event 2 -> G; event 3 (redn_wrapper, a runtime invocation, and a
+	 * broadcast) -> A(0), and -> A(1) rerouted (A(1) names PE 1, which
+	 * has no event 3); PE 1's event 0 -> A(0), event 7 -> the reduction
+	 * manager on PE 0; the reduction manager on PE 1 names an event
+	 * nobody created */
 	uint32_t matched = 0, rerouted = 0, bcast = 0, runtime = 0, no_recv = 0, no_send = 0;
 	for (uint32_t m = 0; m < n_msgs; m++) {
 		matched += msgs[m].send_op != TRACE_NONE && msgs[m].recv_op != TRACE_NONE;
@@ -232,14 +238,14 @@ test_constructed(void **state)
 		bcast += (msgs[m].flags & MSGF_BROADCAST) != 0;
 		runtime += (msgs[m].flags & MSGF_RUNTIME) != 0;
 	}
-	assert_int_equal(n_msgs, 8);
+	assert_int_equal(n_msgs, 9);
 	assert_int_equal(matched, 6);
-	assert_int_equal(no_recv, 1);
+	assert_int_equal(no_recv, 2);
 	assert_int_equal(no_send, 1);
 	assert_int_equal(rerouted, 1);
 	assert_int_equal(bcast, 2);
-	assert_int_equal(runtime, 5);
-	assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_SEND], 1);
+	assert_int_equal(runtime, 4);
+	assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_SEND], 2);
 	assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_RECV], 1);
 	assert_int_equal(tls[r1].op_count, 1);
 	/* PE 0 was idle once, from 41 to 60 */

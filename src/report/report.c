@@ -8,8 +8,8 @@
 #include "analysis/iterations.h"
 #include "base/json.h"
 #include "base/text.h"
+#include "report_impl.h"
 #include "report_iter.h"
-#include "report_util.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
@@ -22,31 +22,6 @@ report_table_parse(const char *name, enum report_table *table)
 			return 0;
 		}
 	return ERR_USAGE;
-}
-
-static int
-kept_part(const struct report_phases *ph, uint32_t p)
-{
-	return !ph || !ph->keep || ph->keep[p];
-}
-
-static int
-kept_lop(const struct analysis *a, const struct report_phases *ph, uint32_t l)
-{
-	return kept_part(ph, analysis_lop_part(a, l));
-}
-
-static const char *
-part_name(const struct report_phases *ph, uint32_t p)
-{
-	return ph && ph->name ? ph->name[p] : NULL;
-}
-
-static void
-on_off(FILE *out, const char *name, int v, int *first)
-{
-	fprintf(out, "%s%s %s", *first ? "" : ", ", name, v ? "on" : "off");
-	*first = 0;
 }
 
 struct tl_totals {
@@ -171,6 +146,10 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	uint32_t n_parts, n_tl;
 	const struct analysis_part *parts = analysis_parts(a, &n_parts);
 	trace_timelines(t, &n_tl);
+	if (report_is_charm(a)) {
+		report_charm_text(a, ph, out);
+		return;
+	}
 
 	/* names come from the trace and the configuration: shown safely */
 	char n1[256], n2[256];
@@ -310,6 +289,8 @@ json_lop(struct json *j, const struct analysis *a, uint32_t l)
 		json_null(j);
 	else
 		json_uint(j, analysis_lop_timeline(a, from));
+	if (report_is_charm(a))
+		report_charm_json_lop(j, a, l);
 	json_end_object(j);
 }
 
@@ -386,6 +367,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_key(&j, "caller_merge"); json_bool(&j, o->caller_merge);
 	json_key(&j, "phase_rules"); json_uint(&j, o->n_phases);
 	json_key(&j, "clusters"); json_uint(&j, o->clusters);
+	if (report_is_charm(a))
+		report_charm_json_options(&j, a);
 	json_end_object(&j);
 	json_choices(&j, a);
 	json_key(&j, "operations"); json_uint(&j, analysis_lop_count(a));
@@ -399,6 +382,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_key(&j, "leaps"); json_uint(&j, st->partitions_leap);
 	json_key(&j, "final"); json_uint(&j, st->partitions);
 	json_end_object(&j);
+	if (report_is_charm(a))
+		report_charm_json_counts(&j, a);
 	json_key(&j, "verifier");
 	json_begin_object(&j);
 	json_key(&j, "passed"); json_bool(&j, analysis_verified(a));
@@ -409,6 +394,7 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_key(&j, "partition_overlap"); json_uint(&j, v->partition_overlap);
 	json_key(&j, "cross_partition"); json_uint(&j, v->cross_partition);
 	json_key(&j, "relaxed"); json_uint(&j, v->relaxed);
+	json_key(&j, "block_order"); json_uint(&j, v->block_order);
 	json_end_object(&j);
 	json_key(&j, "partitions");
 	json_begin_array(&j);
@@ -456,11 +442,14 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 			}
 			json_end_array(&j);
 		}
+		if (report_is_charm(a))
+			report_charm_json_part(&j, a, p);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
 	json_key(&j, "iterations");
 	report_iter_json(a, ph, &j);
+	json_key(&j, "hotspot_metric"); json_string(&j, analysis_hotspot_metric(a));
 	json_key(&j, "hotspots");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_hot; i++)
@@ -477,6 +466,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		json_key(&j, "lateness_s"); json_double(&j, trace_seconds(t, x.late));
 		json_key(&j, "created_s"); json_double(&j, trace_seconds(t, x.diff));
 		json_key(&j, "max_lateness_s"); json_double(&j, trace_seconds(t, x.max_late));
+		if (report_is_charm(a))
+			report_charm_json_timeline(&j, a, ph, tl);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -495,11 +486,24 @@ csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 	fputc(',', out);
 	report_csv_str(out, report_lop_in(a, l));
 	char it[16];
-	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d,%s\n", trace_seconds(t, analysis_lop_enter(a, l)),
+	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d,%s", trace_seconds(t, analysis_lop_enter(a, l)),
 		trace_seconds(t, analysis_lop_exit(a, l)), trace_seconds(t, analysis_lop_lateness(a, l)),
 		trace_seconds(t, analysis_lop_diff(a, l)), trace_seconds(t, analysis_lop_global_lateness(a, l)),
 		analysis_cause_name(analysis_lop_cause(a, l)), analysis_lop_startup(a, l),
 		iterations_of_lop(a, l) == TRACE_NONE ? "" : report_iter_of(a, l, it, sizeof it));
+	if (report_is_charm(a))
+		report_charm_csv_lop(out, a, l);
+	fputc('\n', out);
+}
+
+/* A table's header, with the Charm++ columns appended for Charm++. */
+static void
+csv_header(FILE *out, const struct analysis *a, const char *mpi, const char *charm)
+{
+	fputs(mpi, out);
+	if (report_is_charm(a))
+		fputs(charm, out);
+	fputc('\n', out);
 }
 
 static void
@@ -509,19 +513,19 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	const struct trace *t = analysis_trace(a);
 	static const char lop_header[] =
 		"rank,step,local_step,partition,kind,region,in,enter_s,exit_s,lateness_s,diff_s,global_lateness_s,cause,startup,"
-		"iteration\n";
+		"iteration";
 	switch (table) {
 	case TABLE_HOTSPOTS: {
 		uint32_t n;
 		const uint32_t *hot = analysis_hotspots(a, &n);
-		fputs(lop_header, out);
+		csv_header(out, a, lop_header, report_charm_csv_lop_header);
 		for (uint32_t i = 0; i < n; i++)
 			if (kept_lop(a, ph, hot[i]))
 				csv_lop(out, a, hot[i]);
 		break;
 	}
 	case TABLE_OPS:
-		fputs(lop_header, out);
+		csv_header(out, a, lop_header, report_charm_csv_lop_header);
 		for (uint32_t l = 0; l < analysis_lop_count(a); l++)
 			if (kept_lop(a, ph, l))
 				csv_lop(out, a, l);
@@ -529,7 +533,8 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	case TABLE_PARTITIONS: {
 		uint32_t n;
 		const struct analysis_part *parts = analysis_parts(a, &n);
-		fputs("partition,step_first,step_count,ranks,operations,leap,phase,name\n", out);
+		csv_header(out, a, "partition,step_first,step_count,ranks,operations,leap,phase,name",
+			   report_charm_csv_part_header);
 		for (uint32_t p = 0; p < n; p++) {
 			if (!kept_part(ph, p))
 				continue;
@@ -540,6 +545,8 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 			fputc(',', out);
 			if (part_name(ph, p))
 				report_csv_str(out, part_name(ph, p));
+			if (report_is_charm(a))
+				report_charm_csv_part(out, a, p);
 			fputc('\n', out);
 		}
 		break;
@@ -550,12 +557,16 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	case TABLE_TIMELINES: {
 		uint32_t n;
 		trace_timelines(t, &n);
-		fputs("rank,lateness_s,created_s,max_lateness_s\n", out);
+		csv_header(out, a, "rank,lateness_s,created_s,max_lateness_s",
+			   report_charm_csv_timeline_header);
 		for (uint32_t tl = 0; tl < n; tl++) {
 			struct tl_totals x;
 			timeline_totals(a, ph, tl, &x);
-			fprintf(out, "%u,%.9f,%.9f,%.9f\n", tl, trace_seconds(t, x.late),
+			fprintf(out, "%u,%.9f,%.9f,%.9f", tl, trace_seconds(t, x.late),
 				trace_seconds(t, x.diff), trace_seconds(t, x.max_late));
+			if (report_is_charm(a))
+				report_charm_csv_timeline(out, a, ph, tl);
+			fputc('\n', out);
 		}
 		break;
 	}

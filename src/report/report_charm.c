@@ -1,0 +1,283 @@
+/* report_charm.c — `skein analyze` on a Charm++ run: the text report, and
+ * the fields the JSON and CSV writers (report.c) add to the MPI schema.
+ *
+ * Chares take the place of ranks (the "rank" fields keep the timeline
+ * id, so a script reads both paradigms alike); phases are application or
+ * runtime phases (seed 004 §3.1); hotspots are ranked by differential
+ * duration, and every operation also carries its idle experienced and its
+ * PE's imbalance (§4). */
+#include "report_impl.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "model/charm.h"
+
+int
+report_is_charm(const struct analysis *a)
+{
+	return trace_info(analysis_trace(a))->paradigm == PARADIGM_CHARM;
+}
+
+static const char *
+part_kind(const struct analysis *a, uint32_t p)
+{
+	uint32_t n;
+	const struct analysis_part *parts = analysis_parts(a, &n);
+	if (!parts[p].comm_count)
+		return "none";
+	return parts[p].runtime ? "runtime" : "application";
+}
+
+static uint64_t
+duration(const struct analysis *a, uint32_t l)
+{
+	uint64_t en = analysis_lop_enter(a, l), ex = analysis_lop_exit(a, l);
+	return ex > en ? ex - en : 0;
+}
+
+struct chare_totals {
+	uint64_t dur, diff, idle, max_diff;
+};
+
+static void
+chare_totals(const struct analysis *a, const struct report_phases *ph, uint32_t tl,
+	     struct chare_totals *x)
+{
+	uint32_t first, count;
+	analysis_timeline_lops(a, tl, &first, &count);
+	memset(x, 0, sizeof *x);
+	for (uint32_t l = first; l < first + count; l++) {
+		if (!kept_lop(a, ph, l))
+			continue;
+		uint64_t d = analysis_lop_diff_duration(a, l);
+		x->dur += duration(a, l);
+		x->diff += d;
+		x->idle += analysis_lop_idle_experienced(a, l);
+		if (d > x->max_diff)
+			x->max_diff = d;
+	}
+}
+
+static const char *
+chare_label(const struct analysis *a, uint32_t tl, char *buf, size_t n)
+{
+	return trace_chare_label(analysis_trace(a), tl, buf, n);
+}
+
+/* The entry method a lop is a piece of, or "(creation)" for a creation
+ * recorded outside any execution. */
+static const char *
+entry_of(const struct analysis *a, uint32_t l)
+{
+	const char *r = report_lop_region(a, l);
+	return *r ? r : "(creation)";
+}
+
+void
+report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct trace_info *info = trace_info(t);
+	const struct analysis_opts *o = analysis_options(a);
+	const struct analysis_stats *st = analysis_stats(a);
+	const struct analysis_verify *v = analysis_verify(a);
+	char b1[32], b2[32], b3[32], b4[32], label[96];
+	uint32_t n_parts, n_tl;
+	const struct analysis_part *parts = analysis_parts(a, &n_parts);
+	trace_timelines(t, &n_tl);
+
+	fprintf(out, "trace         %s\n", info->path);
+	fprintf(out, "paradigm      %s (Projections format %u.%u), %u PEs, %u chares\n",
+		info->creator ? info->creator : "Charm++", info->version[0], info->version[1],
+		trace_pe_count(t), n_tl);
+	fprintf(out, "options       ");
+	int first = 1;
+	on_off(out, "reorder", o->reorder != 0, &first);
+	on_off(out, "sdag", o->charm_sdag, &first);
+	on_off(out, "repair", o->charm_repair, &first);
+	on_off(out, "infer", o->charm_infer, &first);
+	on_off(out, "leap-merge", o->charm_leap_merge, &first);
+	if (o->clusters)
+		fprintf(out, ", clusters %u", o->clusters);
+	fputc('\n', out);
+	fprintf(out, "operations    %u (entry-method executions, split after each send)\n",
+		analysis_lop_count(a));
+	fprintf(out, "phases        %u (serial blocks %u, dependencies %u, repair %u, inferred %u, "
+		"leaps %u; %u phase dependencies added)\n", st->partitions, st->charm_initial,
+		st->charm_dependency, st->charm_repair, st->charm_infer, st->charm_leap,
+		st->charm_edges);
+	fprintf(out, "steps         %u global\n", analysis_step_count(a));
+	if (analysis_verified(a))
+		fprintf(out, "verifier      passed (%" PRIu64 " messages checked)\n", v->messages_checked);
+	else
+		fprintf(out, "verifier      FAILED: %" PRIu64 " message order, %" PRIu64
+			" chare order, %" PRIu64 " block order, %" PRIu64 " phase overlaps, %" PRIu64
+			" cross-phase\n", v->message_order, v->timeline_order, v->block_order,
+			v->partition_overlap, v->cross_partition);
+	if (v->relaxed)
+		fprintf(out, "note          %" PRIu64 " orderings implied by the records formed cycles "
+			"and were broken at the earliest operation\n", v->relaxed);
+
+	fprintf(out, "\n%-6s %-12s %-11s %7s %7s %5s %12s  %s\n", "phase", "kind", "steps", "chares",
+		"events", "leap", "imbalance", "name");
+	for (uint32_t p = 0; p < n_parts; p++) {
+		if (!kept_part(ph, p))
+			continue;
+		char span[32];
+		snprintf(span, sizeof span, "%u-%u", parts[p].step_first,
+			 parts[p].step_first + parts[p].step_count - 1);
+		fprintf(out, "%-6u %-12s %-11s %7u %7u %5u %12s  %s\n", p, part_kind(a, p), span,
+			parts[p].ranks, parts[p].comm_count, parts[p].leap,
+			trace_fmt_duration(t, analysis_part_imbalance(a, p), b1, sizeof b1),
+			part_name(ph, p) ? part_name(ph, p) : "-");
+	}
+
+	uint32_t n_hot;
+	const uint32_t *hot = analysis_hotspots(a, &n_hot);
+	fprintf(out, "\nhotspots (largest differential duration first)\n");
+	fprintf(out, "  duration beyond the shortest run of the same entry method at the same step of\n"
+		"  the phase; idle: the idle time on its PE it waited through; imbalance: its PE's\n"
+		"  work in the phase beyond the least loaded PE's\n");
+	fprintf(out, "%3s %-16s %3s %6s %5s %-32s %10s %10s %10s %10s\n", "#", "chare", "PE", "step",
+		"phase", "entry method", "duration", "diff.dur", "idle", "imbalance");
+	uint32_t shown = 0;
+	for (uint32_t i = 0; i < n_hot; i++) {
+		uint32_t l = hot[i];
+		if (!kept_lop(a, ph, l))
+			continue;
+		shown++;
+		fprintf(out, "%3u %-16s %3u %6u %5u %-32s %10s %10s %10s %10s\n", shown,
+			chare_label(a, analysis_lop_timeline(a, l), label, sizeof label),
+			analysis_lop_pe(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
+			entry_of(a, l), trace_fmt_duration(t, duration(a, l), b1, sizeof b1),
+			trace_fmt_duration(t, analysis_lop_diff_duration(a, l), b2, sizeof b2),
+			trace_fmt_duration(t, analysis_lop_idle_experienced(a, l), b3, sizeof b3),
+			trace_fmt_duration(t, analysis_lop_imbalance(a, l), b4, sizeof b4));
+	}
+	if (!shown)
+		fputs("  none: every operation took as long as the shortest at its step\n", out);
+
+	const struct trace_chare *ch = trace_chares(t, NULL);
+	fprintf(out, "\n%-6s %-20s %4s %12s %14s %14s\n", "chare", "name", "PE", "duration",
+		"diff.duration", "idle exp.");
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		struct chare_totals x;
+		chare_totals(a, ph, tl, &x);
+		fprintf(out, "%-6u %-20s %4u %12s %14s %14s\n", tl,
+			chare_label(a, tl, label, sizeof label), ch[tl].pe,
+			trace_fmt_duration(t, x.dur, b1, sizeof b1),
+			trace_fmt_duration(t, x.diff, b2, sizeof b2),
+			trace_fmt_duration(t, x.idle, b3, sizeof b3));
+	}
+}
+
+void
+report_charm_json_options(struct json *j, const struct analysis *a)
+{
+	const struct analysis_opts *o = analysis_options(a);
+	json_key(j, "reorder"); json_bool(j, o->reorder != 0);
+	json_key(j, "charm_sdag"); json_bool(j, o->charm_sdag);
+	json_key(j, "charm_repair"); json_bool(j, o->charm_repair);
+	json_key(j, "charm_infer"); json_bool(j, o->charm_infer);
+	json_key(j, "charm_leap_merge"); json_bool(j, o->charm_leap_merge);
+}
+
+void
+report_charm_json_counts(struct json *j, const struct analysis *a)
+{
+	const struct analysis_stats *st = analysis_stats(a);
+	json_key(j, "charm_partition_counts");
+	json_begin_object(j);
+	json_key(j, "serial_blocks"); json_uint(j, st->charm_initial);
+	json_key(j, "dependencies"); json_uint(j, st->charm_dependency);
+	json_key(j, "repair"); json_uint(j, st->charm_repair);
+	json_key(j, "inferred"); json_uint(j, st->charm_infer);
+	json_key(j, "leaps"); json_uint(j, st->charm_leap);
+	json_key(j, "final"); json_uint(j, st->partitions);
+	json_key(j, "dependencies_added"); json_uint(j, st->charm_edges);
+	json_end_object(j);
+}
+
+void
+report_charm_json_part(struct json *j, const struct analysis *a, uint32_t p)
+{
+	const struct trace *t = analysis_trace(a);
+	json_key(j, "kind"); json_string(j, part_kind(a, p));
+	json_key(j, "imbalance_s"); json_double(j, trace_seconds(t, analysis_part_imbalance(a, p)));
+}
+
+void
+report_charm_json_lop(struct json *j, const struct analysis *a, uint32_t l)
+{
+	const struct trace *t = analysis_trace(a);
+	char label[96];
+	json_key(j, "chare"); json_string(j, chare_label(a, analysis_lop_timeline(a, l), label, sizeof label));
+	json_key(j, "entry"); json_string(j, entry_of(a, l));
+	json_key(j, "pe"); json_uint(j, analysis_lop_pe(a, l));
+	json_key(j, "duration_s"); json_double(j, trace_seconds(t, duration(a, l)));
+	json_key(j, "diff_duration_s"); json_double(j, trace_seconds(t, analysis_lop_diff_duration(a, l)));
+	json_key(j, "idle_experienced_s");
+	json_double(j, trace_seconds(t, analysis_lop_idle_experienced(a, l)));
+	json_key(j, "imbalance_s"); json_double(j, trace_seconds(t, analysis_lop_imbalance(a, l)));
+}
+
+void
+report_charm_json_timeline(struct json *j, const struct analysis *a, const struct report_phases *ph,
+			   uint32_t tl)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct trace_chare *ch = &trace_chares(t, NULL)[tl];
+	char label[96];
+	struct chare_totals x;
+	chare_totals(a, ph, tl, &x);
+	json_key(j, "chare"); json_string(j, chare_label(a, tl, label, sizeof label));
+	json_key(j, "kind"); json_string(j, trace_chare_kind_name((enum trace_chare_kind)ch->kind));
+	json_key(j, "pe"); json_uint(j, ch->pe);
+	json_key(j, "duration_s"); json_double(j, trace_seconds(t, x.dur));
+	json_key(j, "diff_duration_s"); json_double(j, trace_seconds(t, x.diff));
+	json_key(j, "max_diff_duration_s"); json_double(j, trace_seconds(t, x.max_diff));
+	json_key(j, "idle_experienced_s"); json_double(j, trace_seconds(t, x.idle));
+}
+
+const char report_charm_csv_lop_header[] =
+	",chare,entry,pe,duration_s,diff_duration_s,idle_experienced_s,imbalance_s";
+const char report_charm_csv_part_header[] = ",kind,imbalance_s";
+const char report_charm_csv_timeline_header[] =
+	",chare,pe,duration_s,diff_duration_s,idle_experienced_s";
+
+void
+report_charm_csv_lop(FILE *out, const struct analysis *a, uint32_t l)
+{
+	const struct trace *t = analysis_trace(a);
+	char label[96];
+	fputc(',', out);
+	report_csv_str(out, chare_label(a, analysis_lop_timeline(a, l), label, sizeof label));
+	fputc(',', out);
+	report_csv_str(out, entry_of(a, l));
+	fprintf(out, ",%u,%.9f,%.9f,%.9f,%.9f", analysis_lop_pe(a, l), trace_seconds(t, duration(a, l)),
+		trace_seconds(t, analysis_lop_diff_duration(a, l)),
+		trace_seconds(t, analysis_lop_idle_experienced(a, l)),
+		trace_seconds(t, analysis_lop_imbalance(a, l)));
+}
+
+void
+report_charm_csv_part(FILE *out, const struct analysis *a, uint32_t p)
+{
+	fprintf(out, ",%s,%.9f", part_kind(a, p),
+		trace_seconds(analysis_trace(a), analysis_part_imbalance(a, p)));
+}
+
+void
+report_charm_csv_timeline(FILE *out, const struct analysis *a, const struct report_phases *ph,
+			  uint32_t tl)
+{
+	const struct trace *t = analysis_trace(a);
+	char label[96];
+	struct chare_totals x;
+	chare_totals(a, ph, tl, &x);
+	fputc(',', out);
+	report_csv_str(out, chare_label(a, tl, label, sizeof label));
+	fprintf(out, ",%u,%.9f,%.9f,%.9f", trace_chares(t, NULL)[tl].pe, trace_seconds(t, x.dur),
+		trace_seconds(t, x.diff), trace_seconds(t, x.idle));
+}

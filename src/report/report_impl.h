@@ -1,0 +1,56 @@
+/* report_impl.h — what the analyze writers share: report.c (both
+ * paradigms' JSON and CSV, the MPI text) and report_charm.c (the Charm++
+ * text, and the Charm++ fields the others add). */
+#ifndef SKEIN_REPORT_IMPL_H
+#define SKEIN_REPORT_IMPL_H
+
+#include <stdio.h>
+
+#include "base/json.h"
+#include "report.h"
+#include "report_util.h"
+
+static inline int
+kept_part(const struct report_phases *ph, uint32_t p)
+{
+	return !ph || !ph->keep || ph->keep[p];
+}
+
+static inline int
+kept_lop(const struct analysis *a, const struct report_phases *ph, uint32_t l)
+{
+	return kept_part(ph, analysis_lop_part(a, l));
+}
+
+static inline const char *
+part_name(const struct report_phases *ph, uint32_t p)
+{
+	return ph && ph->name ? ph->name[p] : NULL;
+}
+
+static inline void
+on_off(FILE *out, const char *name, int v, int *first)
+{
+	fprintf(out, "%s%s %s", *first ? "" : ", ", name, v ? "on" : "off");
+	*first = 0;
+}
+
+/* Charm++ (report_charm.c): the text report, and the fields JSON and CSV
+ * add to the MPI schema for a Charm++ trace (doc/charm.md). */
+int report_is_charm(const struct analysis *a);
+void report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE *out);
+void report_charm_json_options(struct json *j, const struct analysis *a);
+void report_charm_json_counts(struct json *j, const struct analysis *a);
+void report_charm_json_part(struct json *j, const struct analysis *a, uint32_t p);
+void report_charm_json_lop(struct json *j, const struct analysis *a, uint32_t l);
+void report_charm_json_timeline(struct json *j, const struct analysis *a,
+				const struct report_phases *ph, uint32_t tl);
+/* CSV: the columns appended to each table's header, and to its rows */
+extern const char report_charm_csv_lop_header[], report_charm_csv_part_header[],
+	report_charm_csv_timeline_header[];
+void report_charm_csv_lop(FILE *out, const struct analysis *a, uint32_t l);
+void report_charm_csv_part(FILE *out, const struct analysis *a, uint32_t p);
+void report_charm_csv_timeline(FILE *out, const struct analysis *a, const struct report_phases *ph,
+			       uint32_t tl);
+
+#endif
