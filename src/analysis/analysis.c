@@ -336,7 +336,8 @@ analysis_startup_end(const struct analysis *a)
 const struct analysis_part *
 analysis_parts(const struct analysis *a, uint32_t *n)
 {
-	*n = a->n_parts;
+	if (n)
+		*n = a->n_parts;
 	return a->parts;
 }
 

@@ -1,0 +1,592 @@
+/* test_charm.c — the Charm++ structure and metrics (seed 004) on the real
+ * runs in ../shared/traces/projections.
+ *
+ * Each stage of §3.1 is checked on its own against what it promises (the
+ * partition graph after it), then the whole analysis against the runs'
+ * ground truth (README): Jacobi 2-D iterations as application phases
+ * alternating with runtime reduction phases, the same each iteration;
+ * the injected 20 ms busy-wait as the top differential-duration hotspot,
+ * with idle experienced on the PEs waiting for it; hello1d's chain, the
+ * group ring, allreduce's contributions; and the verifier everywhere. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "analysis/charm_impl.h"
+#include "model/charm.h"
+#include "projections/projections_read.h"
+
+static const char *const all_runs[] = {
+	"projections/charm-allreduce_16c_4pe/AllReduce.prj.sts",
+	"projections/charm-hello1d_8c_4pe/hello1d.prj.sts",
+	"projections/charm-jacobi1d_8c_4pe_10it/jacobi1d.prj.sts",
+	"projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts",
+	"projections/charm-jacobi2d_16c_4pe_10it_plain/jacobi2d.prj.sts",
+	"projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts",
+	"projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts",
+	"projections/charm-ring_group_4pe/ring.prj.sts",
+	"projections/charm-simple_reduction_16c_4pe/simple_reduction.prj.sts",
+	"projections/charm-synth-projections-4pe/main.sts",
+	"projections/pipit-charm-pingpong-projections/pingpong.prj.sts",
+};
+#define N_RUNS (sizeof all_runs / sizeof all_runs[0])
+
+static struct trace *
+load(const char *rel)
+{
+	char path[512];
+	if (!tu_shared(path, sizeof path, rel))
+		return NULL;
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	if (projections_read(path, NULL, &t, &e)) {
+		print_error("%s: %s\n", path, e.msg);
+		fail();
+	}
+	return t;
+}
+
+static struct analysis *
+analyse(const struct trace *t, const struct analysis_opts *o)
+{
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	if (analysis_run(t, o, NULL, NULL, &a, &e)) {
+		print_error("analysis: %s\n", e.msg);
+		fail();
+	}
+	return a;
+}
+
+/* ---- the stages, one by one ---- */
+
+/* An analysis with its lops built, ready for the Charm++ stages. */
+static struct analysis *
+lops_only(const struct trace *t)
+{
+	struct analysis *a = calloc(1, sizeof *a);
+	assert_non_null(a);
+	a->t = t;
+	a->ops = trace_ops(t, &a->n_ops);
+	a->msgs = trace_msgs(t, NULL);
+	a->ends = trace_ends(t, &a->n_ends);
+	analysis_opts_default(&a->opts);
+	a->opts.coalesce_isends = 0;
+	assert_int_equal(lops_build(a), 0);
+	return a;
+}
+
+/* Every message's two ends in one partition. */
+static void
+assert_messages_inside(const struct charm *c)
+{
+	uint32_t n_msgs;
+	const struct trace_msg *m = trace_msgs(c->t, &n_msgs);
+	for (uint32_t i = 0; i < n_msgs; i++) {
+		if (!msg_ok(c->a, i))
+			continue;
+		uint32_t s = c->a->op_lop[m[i].send_op], r = c->a->op_lop[m[i].recv_op];
+		if (c->cls[s] != CLS_NONE && c->cls[r] != CLS_NONE)
+			assert_int_equal(c->pid[s], c->pid[r]);
+	}
+}
+
+/* No partition mixes the two classes unless a cycle merge made it. */
+static uint32_t
+mixed(const struct charm *c)
+{
+	uint8_t *seen = calloc(c->np + 1, 1);
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < c->n; l++)
+		if (c->pid[l] != TRACE_NONE)
+			seen[c->pid[l]] |= c->cls[l] == CLS_RT ? 2 : 1;
+	for (uint32_t p = 0; p < c->np; p++)
+		n += seen[p] == 3;
+	free(seen);
+	return n;
+}
+
+/* Property (1): the partitions of one leap share no chare. */
+static uint32_t
+leap_overlaps(struct charm *c)
+{
+	assert_int_equal(charm_graph_chares(c), 0);
+	uint32_t *owner_leap = malloc((c->n_tl + 1) * sizeof *owner_leap);
+	uint32_t *owner = malloc((c->n_tl + 1) * sizeof *owner);
+	uint32_t bad = 0;
+	for (uint32_t k = 0; k < c->n_leaps; k++) {
+		memset(owner_leap, 0xff, (c->n_tl + 1) * sizeof *owner_leap);
+		for (uint32_t p = 0; p < c->np; p++) {
+			if (c->leap[p] != k)
+				continue;
+			for (uint32_t j = c->ch_first[p]; j < c->ch_first[p + 1]; j++) {
+				uint32_t x = c->chares[j];
+				if (owner_leap[x] == k && owner[x] != p)
+					bad++;
+				owner_leap[x] = k;
+				owner[x] = p;
+			}
+		}
+	}
+	free(owner_leap);
+	free(owner);
+	return bad;
+}
+
+/* Property (2): every chare of a partition is in one of its successors,
+ * unless no later leap has it. */
+static uint32_t
+missing_paths(struct charm *c)
+{
+	assert_int_equal(charm_graph_chares(c), 0);
+	uint32_t bad = 0;
+	uint32_t *last_leap = calloc(c->n_tl + 1, sizeof *last_leap);
+	for (uint32_t p = 0; p < c->np; p++)
+		for (uint32_t j = c->ch_first[p]; j < c->ch_first[p + 1]; j++)
+			if (c->leap[p] + 1 > last_leap[c->chares[j]])
+				last_leap[c->chares[j]] = c->leap[p] + 1;
+	for (uint32_t p = 0; p < c->np; p++)
+		for (uint32_t j = c->ch_first[p]; j < c->ch_first[p + 1]; j++) {
+			uint32_t x = c->chares[j];
+			if (last_leap[x] <= c->leap[p] + 1)
+				continue;          /* no later leap has x */
+			int found = 0;
+			for (uint32_t e = c->first[p]; e < c->first[p + 1] && !found; e++)
+				found = charm_first_on(c, c->succ[e], x) != TRACE_NONE;
+			bad += !found;
+		}
+	free(last_leap);
+	return bad;
+}
+
+static uint32_t
+edges_of(const struct charm *c, enum charm_edge_kind k)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < c->n_e; i++)
+		n += c->e[i].kind == k;
+	return n;
+}
+
+static void
+test_stages(void **state)
+{
+	(void)state;
+	for (size_t r = 0; r < N_RUNS; r++) {
+		struct trace *t = load(all_runs[r]);
+		if (!t)
+			skip();
+		struct analysis *a = lops_only(t);
+		struct charm c;
+		assert_int_equal(charm_init(&c, a), 0);
+		/* §3.1.1: one chare per initial partition, one class each */
+		assert_int_equal(charm_initial(&c), 0);
+		assert_int_equal(mixed(&c), 0);
+		assert_int_equal(charm_graph_chares(&c), 0);
+		for (uint32_t p = 0; p < c.np; p++)
+			assert_int_equal(c.ch_first[p + 1] - c.ch_first[p], 1);
+		uint32_t initial = c.np;
+		/* Alg. 1: messages inside partitions; a DAG */
+		assert_int_equal(charm_dependency_merge(&c), 0);
+		assert_messages_inside(&c);
+		assert_true(c.np < initial);
+		uint32_t dependency = c.np;
+		/* Alg. 2 */
+		assert_int_equal(charm_repair_merge(&c), 0);
+		assert_messages_inside(&c);
+		assert_true(c.np <= dependency);
+		/* Alg. 3 */
+		assert_int_equal(charm_infer(&c), 0);
+		assert_messages_inside(&c);
+		/* Alg. 4: no leap holds two partitions of one class on a chare */
+		assert_int_equal(charm_leap_merge(&c), 0);
+		/* property (1) and (2) after the last stage */
+		assert_int_equal(charm_enforce(&c), 0);
+		assert_int_equal(leap_overlaps(&c), 0);
+		assert_int_equal(missing_paths(&c), 0);
+		assert_messages_inside(&c);
+		charm_fini(&c);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
+/* The stages change what they should on the 16-chare Jacobi. */
+static void
+test_stage_effects(void **state)
+{
+	(void)state;
+	struct trace *t = load("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
+	if (!t)
+		skip();
+	struct analysis *a = lops_only(t);
+	struct charm c;
+	assert_int_equal(charm_init(&c, a), 0);
+	assert_int_equal(charm_initial(&c), 0);
+	/* blocks split at app/runtime boundaries: the contributions, the
+	 * reductions' broadcasts before the next iteration's sends */
+	assert_true(edges_of(&c, EDGE_SPLIT) >= 9 * 16);
+	assert_true(edges_of(&c, EDGE_SDAG) > 0);
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	uint32_t dep = c.np;
+	assert_int_equal(charm_repair_merge(&c), 0);
+	/* repair joins each iteration's pieces: about two phases each */
+	assert_true(c.np < dep);
+	assert_true(c.np <= 2 * 10 + 4);
+	assert_int_equal(charm_infer(&c), 0);
+	assert_true(edges_of(&c, EDGE_INFERRED) > 0);
+	charm_fini(&c);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* ---- the whole analysis ---- */
+
+static void
+test_verifier_everywhere(void **state)
+{
+	(void)state;
+	for (size_t r = 0; r < N_RUNS; r++) {
+		struct trace *t = load(all_runs[r]);
+		if (!t)
+			skip();
+		for (int variant = 0; variant < 4; variant++) {
+			struct analysis_opts o;
+			analysis_opts_default(&o);
+			o.reorder = variant & 1 ? 0 : -1;
+			if (variant & 2)
+				o.charm_sdag = o.charm_repair = o.charm_infer = o.charm_leap_merge = 0;
+			struct analysis *a = analyse(t, &o);
+			const struct analysis_verify *v = analysis_verify(a);
+			if (!analysis_verified(a)) {
+				print_error("%s variant %d: message %lu chare %lu block %lu overlap %lu cross %lu\n",
+					    all_runs[r], variant, (unsigned long)v->message_order,
+					    (unsigned long)v->timeline_order, (unsigned long)v->block_order,
+					    (unsigned long)v->partition_overlap, (unsigned long)v->cross_partition);
+				fail();
+			}
+			assert_true(v->messages_checked > 0);
+			analysis_destroy(a);
+		}
+		trace_destroy(t);
+	}
+}
+
+static const char *
+lop_entry(const struct analysis *a, uint32_t l)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t r = analysis_lop_region(a, l);
+	return r == TRACE_NONE ? "" : trace_str(t, trace_regions(t, NULL)[r].name);
+}
+
+/* Lops of phase p carrying events (not computation) of entry name. */
+static uint32_t
+count_in(const struct analysis *a, uint32_t p, const char *name)
+{
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < analysis_lop_count(a); l++)
+		n += analysis_lop_part(a, l) == p && analysis_lop_kind(a, l) != OP_COMPUTE &&
+		     strcmp(lop_entry(a, l), name) == 0;
+	return n;
+}
+
+/* The event structure of phase p: for each chare in order, its events'
+ * steps ranked among the phase's event steps, with a letter per entry. */
+static void
+signature(const struct analysis *a, uint32_t p, char *buf, size_t n)
+{
+	const struct analysis_part *P = &analysis_parts(a, NULL)[p];
+	uint8_t *used = calloc(P->step_count + 1, 1);
+	uint32_t *rank = calloc(P->step_count + 1, sizeof *rank);
+	for (uint32_t l = 0; l < analysis_lop_count(a); l++)
+		if (analysis_lop_part(a, l) == p && analysis_lop_kind(a, l) != OP_COMPUTE)
+			used[analysis_lop_local_step(a, l)] = 1;
+	for (uint32_t s = 0, k = 0; s < P->step_count; s++)
+		rank[s] = used[s] ? k++ : 0;
+	size_t len = 0;
+	buf[0] = 0;
+	uint32_t last_tl = TRACE_NONE;
+	for (uint32_t l = 0; l < analysis_lop_count(a) && len + 16 < n; l++) {
+		if (analysis_lop_part(a, l) != p || analysis_lop_kind(a, l) == OP_COMPUTE)
+			continue;
+		if (analysis_lop_timeline(a, l) != last_tl) {
+			last_tl = analysis_lop_timeline(a, l);
+			len += (size_t)snprintf(buf + len, n - len, "|%u:", last_tl);
+		}
+		const char *e = strstr(lop_entry(a, l), "::");
+		len += (size_t)snprintf(buf + len, n - len, "%c%u", e ? e[2] : '?',
+					rank[analysis_lop_local_step(a, l)]);
+	}
+	free(used);
+	free(rank);
+}
+
+/* Jacobi 2-D: after the start, iterations alternate an application phase
+ * (every receiveGhosts and every iteration-starting send) and a runtime
+ * phase (the reduction and its broadcast: every redn_wrapper); with
+ * reordering every application phase has the same structure. */
+static void
+check_jacobi(const char *rel, uint32_t chares, uint32_t iters, uint32_t ghosts_per_iter)
+{
+	struct trace *t = load(rel);
+	if (!t)
+		skip();
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct analysis *a = analyse(t, &o);
+	assert_true(analysis_verified(a));
+	uint32_t np;
+	const struct analysis_part *parts = analysis_parts(a, &np);
+	/* phases in step order are partitions in id order (renumbered) */
+	uint32_t app = 0, rt = 0, expect_app = 1;
+	char first_sig[8192] = "", sig[8192];
+	for (uint32_t p = 0; p < np; p++) {
+		uint32_t ghosts = count_in(a, p, "Jacobi::receiveGhosts");
+		uint32_t redn = count_in(a, p, "Jacobi::redn_wrapper_recvConvergeResult");
+		if (!ghosts && !redn)
+			continue;
+		if (ghosts) {
+			assert_true(expect_app);
+			assert_false(parts[p].runtime);
+			assert_int_equal(ghosts, ghosts_per_iter);
+			assert_int_equal(count_in(a, p, "Jacobi::Jacobi_begin_iteration"), ghosts_per_iter);
+			assert_int_equal(parts[p].ranks, chares);
+			assert_int_equal(redn, 0);
+			signature(a, p, sig, sizeof sig);
+			if (!app)
+				strcpy(first_sig, sig);
+			else if (strcmp(sig, first_sig)) {
+				print_error("iteration %u differs:\n%s\n%s\n", app + 1, first_sig, sig);
+				fail();
+			}
+			app++;
+		} else {
+			assert_false(expect_app);
+			assert_true(parts[p].runtime);
+			/* the last iteration's checks can be cut short by the exit */
+			if (rt + 1 < iters)
+				assert_int_equal(redn, chares);
+			rt++;
+		}
+		expect_app = !expect_app;
+	}
+	assert_int_equal(app, iters);
+	assert_int_equal(rt, iters);
+	/* chare (p, 0..k) ran on PE p: every op */
+	const struct trace_chare *ch = trace_chares(t, NULL);
+	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
+		const struct trace_chare *c = &ch[analysis_lop_timeline(a, l)];
+		if (c->kind == CHARE_ARRAY)
+			assert_int_equal(analysis_lop_pe(a, l), c->pe);
+	}
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+static void
+test_jacobi2d(void **state)
+{
+	(void)state;
+	check_jacobi("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts", 16, 10, 48);
+	check_jacobi("projections/charm-jacobi2d_16c_4pe_10it_plain/jacobi2d.prj.sts", 16, 10, 48);
+	check_jacobi("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts", 16, 10, 48);
+	check_jacobi("projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts", 64, 8, 224);
+}
+
+/* In physical-time order the same iterations look different: the
+ * reordering is what makes them alike. */
+static void
+test_jacobi2d_physical(void **state)
+{
+	(void)state;
+	struct trace *t = load("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
+	if (!t)
+		skip();
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	o.reorder = 0;
+	struct analysis *a = analyse(t, &o);
+	assert_true(analysis_verified(a));
+	uint32_t np, distinct = 0;
+	analysis_parts(a, &np);
+	char sigs[12][8192];
+	for (uint32_t p = 0; p < np; p++) {
+		if (!count_in(a, p, "Jacobi::receiveGhosts"))
+			continue;
+		char s[8192];
+		signature(a, p, s, sizeof s);
+		int seen = 0;
+		for (uint32_t i = 0; i < distinct && !seen; i++)
+			seen = strcmp(sigs[i], s) == 0;
+		if (!seen && distinct < 12)
+			strcpy(sigs[distinct++], s);
+	}
+	assert_true(distinct > 1);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+static uint64_t
+dur(const struct analysis *a, uint32_t l)
+{
+	return analysis_lop_exit(a, l) - analysis_lop_enter(a, l);
+}
+
+/* The injected busy-wait: Jacobi(1,2) on PE 1, its 5th Jacobi_compute,
+ * 20.1 ms, begins at 52506 us (README). */
+static void
+test_imbalance_hotspot(void **state)
+{
+	(void)state;
+	struct trace *t = load("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
+	if (!t)
+		skip();
+	struct analysis *a = analyse(t, NULL);
+	uint32_t n_hot;
+	const uint32_t *hot = analysis_hotspots(a, &n_hot);
+	assert_true(n_hot > 0);
+	assert_string_equal(analysis_hotspot_metric(a), "differential duration");
+	uint32_t top = hot[0];
+	char label[64];
+	trace_chare_label(t, analysis_lop_timeline(a, top), label, sizeof label);
+	assert_string_equal(label, "Jacobi(1,2)");
+	assert_int_equal(analysis_lop_pe(a, top), 1);
+	assert_string_equal(lop_entry(a, top), "Jacobi::Jacobi_compute");
+	assert_int_equal(analysis_lop_enter(a, top), 52506);
+	assert_int_equal(dur(a, top), 20103);
+	/* its 5th Jacobi_compute, in logical order on its chare */
+	uint32_t first, count, nth = 0;
+	analysis_timeline_lops(a, analysis_lop_timeline(a, top), &first, &count);
+	for (uint32_t l = first; l <= top; l++)
+		nth += strcmp(lop_entry(a, l), "Jacobi::Jacobi_compute") == 0;
+	assert_int_equal(nth, 5);
+	/* the median compute is 54 us: almost all of it is excess */
+	assert_true(analysis_lop_diff_duration(a, top) >= 20000);
+	assert_true(analysis_lop_diff_duration(a, hot[1]) < 2500);
+	/* its phase's imbalance is the busy-wait */
+	assert_true(analysis_part_imbalance(a, analysis_lop_part(a, top)) >= 19000);
+	/* the other PEs wait for it at the reduction that follows: idle
+	 * experienced of 15 ms and more there, but not on PE 1 */
+	uint32_t redn = analysis_lop_part(a, top) + 1;
+	assert_true(analysis_parts(a, NULL)[redn].runtime);
+	uint64_t most[4] = { 0 };
+	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
+		if (analysis_lop_part(a, l) != redn)
+			continue;
+		uint64_t x = analysis_lop_idle_experienced(a, l);
+		if (x > most[analysis_lop_pe(a, l)])
+			most[analysis_lop_pe(a, l)] = x;
+	}
+	assert_true(most[0] >= 15000);
+	assert_true(most[2] >= 15000);
+	assert_true(most[3] >= 15000);
+	assert_true(most[1] < 5000);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* The first op of each execution of entry `name` (for executions split
+ * into pieces, the one with the incoming message) into v; returns how
+ * many. */
+static uint32_t
+executions(const struct analysis *a, const char *name, uint32_t *v, uint32_t cap, int last_piece)
+{
+	const struct trace *t = analysis_trace(a);
+	const struct trace_op *ops = trace_ops(t, NULL);
+	uint32_t n = 0, n_ops;
+	trace_ops(t, &n_ops);
+	for (uint32_t o = 0; o < n_ops && n < cap; o++) {
+		int next_cont = o + 1 < n_ops && (ops[o + 1].flags & OPF_EXEC_CONT) &&
+				ops[o + 1].timeline == ops[o].timeline;
+		if (last_piece ? next_cont : (ops[o].flags & OPF_EXEC_CONT))
+			continue;
+		uint32_t l = analysis_op_lop(a, o);
+		if (strcmp(lop_entry(a, l), name) == 0)
+			v[n++] = l;
+	}
+	return n;
+}
+
+/* v's steps are k consecutive global steps in one phase. */
+static void
+assert_chain(const struct analysis *a, const uint32_t *v, uint32_t k)
+{
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t s = analysis_lop_step(a, v[i]);
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		assert_int_equal(analysis_lop_part(a, v[i]), analysis_lop_part(a, v[0]));
+		for (uint32_t j = 0; j < i; j++)
+			assert_int_not_equal(analysis_lop_step(a, v[j]), s);
+	}
+	assert_int_equal(hi - lo + 1, k);
+}
+
+static void
+test_small_runs(void **state)
+{
+	(void)state;
+	uint32_t v[64], n;
+	struct trace *t = load("projections/charm-hello1d_8c_4pe/hello1d.prj.sts");
+	if (!t)
+		skip();
+	struct analysis *a = analyse(t, NULL);
+	/* SayHi passed along the array: 8 consecutive steps */
+	n = executions(a, "Hello::SayHi", v, 64, 0);
+	assert_int_equal(n, 8);
+	assert_chain(a, v, 8);
+	assert_false(analysis_parts(a, NULL)[analysis_lop_part(a, v[0])].runtime);
+	analysis_destroy(a);
+	trace_destroy(t);
+
+	t = load("projections/charm-ring_group_4pe/ring.prj.sts");
+	a = analyse(t, NULL);
+	/* the group ring: 4 hops, 4 consecutive steps */
+	n = executions(a, "Btest::recv_msg", v, 64, 1);
+	assert_int_equal(n, 4);
+	assert_chain(a, v, 4);
+	analysis_destroy(a);
+	trace_destroy(t);
+
+	t = load("projections/charm-allreduce_16c_4pe/AllReduce.prj.sts");
+	a = analyse(t, NULL);
+	/* the 16 contributions (dowork) in one runtime phase, with the
+	 * reduction and its 16 reports */
+	n = executions(a, "AllReduce::dowork", v, 64, 0);
+	assert_int_equal(n, 16);
+	uint32_t p = analysis_lop_part(a, v[0]);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(analysis_lop_part(a, v[i]), p);
+	assert_true(analysis_parts(a, NULL)[p].runtime);
+	n = executions(a, "AllReduce::report", v, 64, 0);
+	assert_int_equal(n, 16);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(analysis_lop_part(a, v[i]), p);
+	analysis_destroy(a);
+	trace_destroy(t);
+
+	t = load("projections/charm-simple_reduction_16c_4pe/simple_reduction.prj.sts");
+	a = analyse(t, NULL);
+	n = executions(a, "main::reportIn", v, 64, 0);
+	assert_int_equal(n, 1);
+	assert_true(analysis_parts(a, NULL)[analysis_lop_part(a, v[0])].runtime);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stages),
+		cmocka_unit_test(test_stage_effects),
+		cmocka_unit_test(test_verifier_everywhere),
+		cmocka_unit_test(test_jacobi2d),
+		cmocka_unit_test(test_jacobi2d_physical),
+		cmocka_unit_test(test_imbalance_hotspot),
+		cmocka_unit_test(test_small_runs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
