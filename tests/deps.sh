@@ -79,7 +79,7 @@ echo \${FAKE_UID:-0}
 EOS
 chmod +x "$tmp/bin"/*
 deps() { PATH="$tmp/bin" /bin/sh "$root/mk/deps.sh" "$@" 2>"$tmp/err"; }
-all_modules='ncursesw\nyaml-0.1\nhwloc\nlibxml-2.0\notf2\ncmocka\n'
+all_modules='ncursesw\nyaml-0.1\nhwloc\nlibxml-2.0\nzlib\notf2\ncmocka\n'
 
 # Every tool the tests call is there: nothing to install. (A package asked
 # for here is one the check set wants for a tool no test calls.)
@@ -104,11 +104,11 @@ echo "deps tests: the tests call, beyond a fresh Debian 12:$got"
 : >"$tmp/log"
 printf 'ncursesw\nyaml-0.1\n' >"$tmp/have"
 deps build && grep -q 'apt-get update' "$tmp/log" &&
-	grep -q 'apt-get install -y -qq --no-install-recommends libhwloc-dev libxml2-dev libopen-trace-format2-dev$' "$tmp/log" &&
+	grep -q 'apt-get install -y -qq --no-install-recommends libhwloc-dev libxml2-dev zlib1g-dev libopen-trace-format2-dev$' "$tmp/log" &&
 	ok || bad "root: installs the missing ($(cat "$tmp/log"))"
 
 : >"$tmp/log"
-printf 'ncursesw\nyaml-0.1\nhwloc\nlibxml-2.0\notf2\n' >"$tmp/have"
+printf 'ncursesw\nyaml-0.1\nhwloc\nlibxml-2.0\nzlib\notf2\n' >"$tmp/have"
 deps check && grep -q 'install .* libcmocka-dev$' "$tmp/log" && ok || bad "check adds test packages"
 
 printf 'ncursesw\n' >"$tmp/have"; : >"$tmp/log"
@@ -116,7 +116,7 @@ FAKE_UID=1000 deps build && grep -q '^sudo apt-get' "$tmp/log" && ok || bad "non
 
 : >"$tmp/log"
 if FAKE_UID=1000 FAKE_SUDO_FAILS=1 deps build; then bad "no sudo must fail"; else
-	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'missing Debian packages: libyaml-dev libhwloc-dev libxml2-dev libopen-trace-format2-dev' "$tmp/err" &&
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'missing Debian packages: libyaml-dev libhwloc-dev libxml2-dev zlib1g-dev libopen-trace-format2-dev' "$tmp/err" &&
 		[ ! -s "$tmp/log" ] && ok || bad "no sudo: one line naming the packages ($(cat "$tmp/err"))"
 fi
 
@@ -127,7 +127,7 @@ fi
 
 # a site OTF2 prefix is used instead of the Debian package
 mkdir -p "$tmp/otf2/include/otf2" && : >"$tmp/otf2/include/otf2/otf2.h"
-printf 'ncursesw\nyaml-0.1\nhwloc\nlibxml-2.0\n' >"$tmp/have"; : >"$tmp/log"
+printf 'ncursesw\nyaml-0.1\nhwloc\nlibxml-2.0\nzlib\n' >"$tmp/have"; : >"$tmp/log"
 OTF2_PREFIX=$tmp/otf2 deps build && [ ! -s "$tmp/log" ] && ok || bad "OTF2_PREFIX replaces the package"
 OTF2_PREFIX=$tmp/none deps build && bad "a bad OTF2_PREFIX must fail" || ok
 

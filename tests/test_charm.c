@@ -253,7 +253,7 @@ test_verifier_everywhere(void **state)
 		for (int variant = 0; variant < 4; variant++) {
 			struct analysis_opts o;
 			analysis_opts_default(&o);
-			o.reorder = variant & 1 ? 0 : -1;
+			o.charm_reorder = !(variant & 1);
 			if (variant & 2)
 				o.charm_sdag = o.charm_repair = o.charm_infer = o.charm_leap_merge = 0;
 			struct analysis *a = analyse(t, &o);
@@ -405,7 +405,7 @@ test_jacobi2d_physical(void **state)
 		skip();
 	struct analysis_opts o;
 	analysis_opts_default(&o);
-	o.reorder = 0;
+	o.charm_reorder = 0;
 	struct analysis *a = analyse(t, &o);
 	assert_true(analysis_verified(a));
 	uint32_t np, distinct = 0;

@@ -50,8 +50,15 @@ defaults(void **state)
 	assert_false(c.structure.caller_merge);
 	assert_false(c.structure.match_size);
 	assert_int_equal(c.structure.hotspots, 20);
+	assert_false(c.structure.reorder);
+	assert_true(c.charm.reorder && c.charm.sdag && c.charm.repair && c.charm.infer &&
+		    c.charm.leap_merge);
+	assert_true(c.charm.n_runtime_chares > 10);
+	assert_string_equal(c.charm.runtime_chare_globs[0], "dummy_*");
+	assert_null(c.charm.runtime_chare_globs[c.charm.n_runtime_chares]);
+	assert_int_equal(c.charm.n_runtime_entries, 2);
 	assert_int_equal(c.phases.n_split_at + c.phases.n_named + c.phases.n_restrict, 0);
-	assert_int_equal(c.view.metric, CONFIG_METRIC_LATENESS);
+	assert_int_equal(c.view.metric, CONFIG_METRIC_AUTO);
 	assert_true(c.view.scale_auto);
 	assert_int_equal(c.view.n_columns, 2);
 	assert_int_equal(c.view.layout[0].n_panes, 3);
@@ -350,7 +357,7 @@ user_file_lookup(void **state)
 	struct config c;
 	tc_init(&c);
 	assert_int_equal(config_load_layers(&c, NULL, 0, &e), 0);
-	assert_int_equal(c.view.metric, CONFIG_METRIC_LATENESS);
+	assert_int_equal(c.view.metric, CONFIG_METRIC_AUTO);
 	config_fini(&c);
 
 	snprintf(sub, sizeof sub, "%s/skein", dir);

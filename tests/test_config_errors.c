@@ -22,14 +22,14 @@ static const struct bad load_errors[] = {
 	{ "unknown-section.yaml", ERR_FORMAT, "2:1: unknown section 'veiw' (did you mean 'view'?)" },
 	{ "misspelt-colours.yaml", ERR_FORMAT, "2:3: unknown key 'colors' in view (did you mean 'colours'?)" },
 	{ "bad-enum.yaml", ERR_FORMAT, "2:11: view.metric: 'latenes' is not one of lateness, diff, global, "
-	  "duration, partition, function or delta (did you mean 'lateness'?)" },
+	  "duration, partition, function, delta, diff-duration, idle, imbalance or auto (did you mean 'lateness'?)" },
 	/* wrong types */
 	{ "bad-bool.yaml", ERR_FORMAT, "2:13: structure.coalesce: expected true or false, got 'maybe'" },
 	{ "bad-number.yaml", ERR_FORMAT, "2:16: structure.leap_factor: expected a number, got 'ten'" },
 	{ "layout-not-list.yaml", ERR_FORMAT, "2:11: view.layout: expected a list, got 'grid'" },
 	{ "topology-explicit.yaml", ERR_FORMAT, "2:20: topology.explicit: expected a whole number, got 'two'" },
 	{ "not-a-mapping.yaml", ERR_FORMAT, "1:1: expected a mapping with structure, phases, view, topology, "
-	  "keys or samples at the top level, got a list" },
+	  "charm, keys or samples at the top level, got a list" },
 	/* the samples section */
 	{ "samples-step.yaml", ERR_FORMAT, "2:11: samples.step: the windows must overlap: step 50 must be less than window 10" },
 	{ "samples-metric.yaml", ERR_FORMAT, "2:11: samples.metric: 'latncy' is not one of latency or imbalance (did you mean 'latency'?)" },
@@ -58,8 +58,8 @@ static const struct bad load_errors[] = {
 	{ "restrict-unknown.yaml", ERR_FORMAT, "5:14: phases.restrict: no named phase 'solver' (did you mean 'solve'?)" },
 	{ "key-bound-twice.yaml", ERR_FORMAT, "3:21: keys: 'h' is already bound to zoom-in at line 2, column 13" },
 	/* documents */
-	{ "empty.yaml", ERR_FORMAT, "1:1: empty document: expected a mapping with structure, phases, view, topology, keys or samples" },
-	{ "empty-document.yaml", ERR_FORMAT, "2:1: empty document: expected a mapping with structure, phases, view, topology, keys or samples" },
+	{ "empty.yaml", ERR_FORMAT, "1:1: empty document: expected a mapping with structure, phases, view, topology, charm, keys or samples" },
+	{ "empty-document.yaml", ERR_FORMAT, "2:1: empty document: expected a mapping with structure, phases, view, topology, charm, keys or samples" },
 	{ "two-documents.yaml", ERR_FORMAT, "3:1: only one YAML document is allowed in a configuration file" },
 	/* malformed YAML: libyaml's own message and position */
 	{ "malformed-indent.yaml", ERR_FORMAT, "3:17: mapping values are not allowed in this context" },

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "config/config.h"
+#include "load.h"
 #include "model/trace.h"
 
 /* Exit codes, documented in skein(1). */
@@ -50,6 +51,7 @@ struct cli {
 	int samples;               /* the argument is a sample set (explore, render) */
 	const char *iter_region;   /* --iteration-region GLOB */
 	struct config cfg;
+	struct load_charm charm;   /* the reader's Charm++ options, from cfg */
 };
 
 /* Structure flags given on the command line override the configuration. */

@@ -249,10 +249,13 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	memset(vo, 0, sizeof *vo);
 	cli_trace_label(c->trace, label, n);
 	vo->label = label;
-	vo->metric = (enum view_metric)cv->metric;
-	if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
-		return cli_usage_error("--metric takes lateness, diff, global, duration, partition, function or delta, not",
-				   c->metric);
+	/* auto (METRIC_COUNT here) is settled once the trace is loaded */
+	vo->metric = cv->metric == CONFIG_METRIC_AUTO ? METRIC_COUNT : (enum view_metric)cv->metric;
+	if (c->metric && strcmp(c->metric, "auto") == 0)
+		vo->metric = METRIC_COUNT;
+	else if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
+		return cli_usage_error("--metric takes lateness, diff, global, duration, partition, function, "
+				       "delta, diff-duration, idle, imbalance or auto, not", c->metric);
 	vo->clusters = c->given & G_CLUSTERS ? c->aopts.clusters : cv->clusters;
 	vo->save = save_view;
 	vo->save_ud = &c->cfg;
@@ -348,7 +351,7 @@ load_for_view(const struct cli *c, const char *path, struct trace **t, struct an
 {
 	struct err e = { 0 };
 	screen_signals();           /* Ctrl-C cancels the load */
-	int rc = load_trace(path, NULL, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
+	int rc = load_trace(path, &c->charm, &c->aopts, !c->quiet && isatty(STDERR_FILENO), t, a, &e);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
@@ -422,6 +425,9 @@ session_open(struct cli *c, struct view_session *s)
 	}
 	scale_to_ticks(&s->vo, s->t);
 	s->vo.part_phase = s->phase;
+	if (s->vo.metric == METRIC_COUNT)
+		s->vo.metric = s->init.metric = trace_info(s->t)->paradigm == PARADIGM_CHARM
+			? METRIC_DIFF_DURATION : METRIC_LATENESS;
 	return EXIT_OK;
 }
 

@@ -51,6 +51,10 @@ load_read(const char *path, const struct load_charm *charm, trace_progress_fn pr
 			o.runtime_chares = charm->runtime_chares;
 			o.n_runtime_chares = charm->n_runtime_chares;
 		}
+		if (charm && charm->runtime_entries) {
+			o.runtime_entries = charm->runtime_entries;
+			o.n_runtime_entries = charm->n_runtime_entries;
+		}
 		return projections_read(path, &o, t, e);
 	}
 	struct otf2_read_opts o = { .progress = progress, .ud = ud };

@@ -17,6 +17,8 @@
 struct load_charm {
 	const char *const *runtime_chares;
 	uint32_t n_runtime_chares;
+	const char *const *runtime_entries;
+	uint32_t n_runtime_entries;
 };
 
 /* Reads the trace at path with the reader its files call for: a

@@ -89,7 +89,9 @@ static const char usage_text[] =
 	"      --csv, --json       export: one row per operation on stdout\n"
 	"\n"
 	"explorer options (explore, render):\n"
-	"  -m, --metric M          colour by lateness (default), diff, global, duration,\n"
+	"  -m, --metric M          colour by lateness, diff, global, duration, diff-duration,\n"
+	"                          idle, imbalance, partition, function, or auto (the\n"
+	"                          default: diff-duration for Charm++, else lateness)\n"
 	"                          partition or function\n"
 	"      --color C           explore: auto (default; honours NO_COLOR and TERM=dumb),\n"
 	"                          none, 8 or 256; render: none (default), mono, 8, 256,\n"
@@ -599,6 +601,12 @@ setup_config(struct cli *c)
 	}
 	/* analyze reports clusters when asked; the explorer shows the view's */
 	o->clusters = c->given & G_CLUSTERS ? f.clusters : 0;
+	c->charm = (struct load_charm){
+		.runtime_chares = c->cfg.charm.runtime_chare_globs,
+		.n_runtime_chares = c->cfg.charm.n_runtime_chares,
+		.runtime_entries = c->cfg.charm.runtime_entry_globs,
+		.n_runtime_entries = c->cfg.charm.n_runtime_entries,
+	};
 	return EXIT_OK;
 }
 
@@ -606,7 +614,7 @@ static int
 load(const struct cli *c, struct progress *p, const char *path, struct trace **t)
 {
 	struct err e = { 0 };
-	int rc = load_read(path, NULL, on_progress, p, t, &e);
+	int rc = load_read(path, &c->charm, on_progress, p, t, &e);
 	progress_clear(p);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));

@@ -24,7 +24,8 @@ analysis_opts_default(struct analysis_opts *o)
 	o->caller_merge = 0;
 	o->match_size = 0;
 	o->hotspots = 20;
-	o->reorder = -1;
+	o->reorder = 0;
+	o->charm_reorder = 1;
 	o->charm_sdag = 1;
 	o->charm_repair = 1;
 	o->charm_infer = 1;

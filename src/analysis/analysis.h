@@ -58,12 +58,14 @@ struct analysis_opts {
 	const struct analysis_phase_rule *phases;  /* NULL: detect partitions */
 	uint32_t n_phases;
 	uint32_t hotspots;        /* how many to rank; default 20 */
-	/* Reordering by idealised forward replay (seed 004 §3.2.1): each
-	 * timeline's serial blocks in the order their dependencies allow
-	 * rather than the order they ran. -1 (default): on for Charm++, off
-	 * for MPI; 0: physical-time order; 1: on. */
+	/* Reordering by idealised forward replay (seed 004 §3.2.1): receives
+	 * in the order their dependencies allow rather than the order they
+	 * ran, sends kept in place (MPI; default off) */
 	int reorder;
-	/* Charm++ structure stages (seed 004 §3.1); all on by default */
+	/* Charm++ (seed 004): a chare's serial blocks by forward replay
+	 * rather than physical time (§3.2.1), and the structure stages
+	 * (§3.1); all on by default */
+	int charm_reorder;
 	int charm_sdag;           /* serial n before serial n+1 on a chare (§2.1) */
 	int charm_repair;         /* serial block repair (Alg. 2) */
 	int charm_infer;          /* dependencies inferred from sources (Alg. 3) */

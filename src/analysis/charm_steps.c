@@ -527,7 +527,7 @@ charm_steps(struct charm *c)
 	for (uint32_t p = 0; p < np; p++)
 		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
 			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
-	struct stepper s = { .c = c, .a = a, .reorder = a->opts.reorder != 0 };
+	struct stepper s = { .c = c, .a = a, .reorder = a->opts.charm_reorder };
 	s.en = trace_entries(a->t, &s.n_en);
 	s.local = malloc((n + 1) * sizeof *s.local);
 	s.w = malloc((n + 1) * sizeof *s.w);

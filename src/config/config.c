@@ -20,6 +20,7 @@
 
 const char *const config_metric_names[CONFIG_METRIC_COUNT] = {
 	"lateness", "diff", "global", "duration", "partition", "function", "delta",
+	"diff-duration", "idle", "imbalance", "auto",
 };
 const char *const config_pane_names[CONFIG_PANE_COUNT] = {
 	"grid", "overview", "timeline", "details", "help", "topology", "histogram",
@@ -424,6 +425,13 @@ config_analysis_opts(const struct config *cfg, struct analysis_opts *o)
 	o->caller_merge = s->caller_merge;
 	o->match_size = s->match_size;
 	o->hotspots = s->hotspots;
+	o->reorder = s->reorder;
+	const struct config_charm *c = &cfg->charm;
+	o->charm_reorder = c->reorder;
+	o->charm_sdag = c->sdag;
+	o->charm_repair = c->repair;
+	o->charm_infer = c->infer;
+	o->charm_leap_merge = c->leap_merge;
 	o->phases = cfg->store && cfg->store->n_rules ? cfg->store->rules : NULL;
 	o->n_phases = o->phases ? cfg->store->n_rules : 0;
 	static const int find[CONFIG_ITER_FIND_COUNT] = {

@@ -63,6 +63,8 @@ enum config_metric {
 	CONFIG_METRIC_LATENESS, CONFIG_METRIC_DIFF, CONFIG_METRIC_GLOBAL,
 	CONFIG_METRIC_DURATION, CONFIG_METRIC_PARTITION, CONFIG_METRIC_FUNCTION,
 	CONFIG_METRIC_DELTA,      /* only with skein diff: the change against BEFORE */
+	CONFIG_METRIC_DIFF_DURATION, CONFIG_METRIC_IDLE, CONFIG_METRIC_IMBALANCE,
+	CONFIG_METRIC_AUTO,       /* differential duration for Charm++, else lateness */
 	CONFIG_METRIC_COUNT
 };
 
@@ -102,6 +104,22 @@ struct config_structure {
 	int caller_merge;
 	int match_size;
 	uint32_t hotspots;
+	int reorder;              /* MPI: reorder by idealised forward replay (seed 004 §3.2.1) */
+};
+
+/* Charm++ Projections runs (doc/charm.md). */
+struct config_charm {
+	int reorder;              /* serial blocks by forward replay; 0: physical time */
+	int sdag;                 /* serial n before serial n+1 on a chare */
+	int repair;               /* serial block repair (Alg. 2) */
+	int infer;                /* dependencies inferred from sources (Alg. 3) */
+	int leap_merge;           /* merge by leap (Alg. 4) */
+	const struct config_item *runtime_chares;    /* globs on chare type names */
+	uint32_t n_runtime_chares;
+	const char *const *runtime_chare_globs;      /* the same, as plain strings */
+	const struct config_item *runtime_entries;   /* globs on entry signatures */
+	uint32_t n_runtime_entries;
+	const char *const *runtime_entry_globs;
 };
 
 /* A string with the place it was written. */
@@ -238,6 +256,7 @@ struct config {
 	struct config_iterations iterations;
 	struct config_view view;
 	struct config_topology topology;
+	struct config_charm charm;
 	const struct config_binding *keys;    /* in first-defined order */
 	uint32_t n_keys;
 	struct config_samples samples;

@@ -243,6 +243,19 @@ dump_samples(const struct config *cfg, FILE *f)
 	dump_picks(f, "selection", s->selection, s->n_selection);
 }
 
+static void
+dump_charm(const struct config *cfg, FILE *f)
+{
+	const struct config_charm *c = &cfg->charm;
+	fprintf(f, "charm:\n  reorder: %s\n  sdag: %s\n  repair: %s\n  infer: %s\n  leap_merge: %s\n"
+		"  runtime_chares: ", yn(c->reorder), yn(c->sdag), yn(c->repair), yn(c->infer),
+		yn(c->leap_merge));
+	put_items(f, c->runtime_chares, c->n_runtime_chares);
+	fputs("\n  runtime_entries: ", f);
+	put_items(f, c->runtime_entries, c->n_runtime_entries);
+	fputc('\n', f);
+}
+
 int
 config_dump(const struct config *cfg, FILE *f, struct err *e)
 {
@@ -252,9 +265,9 @@ config_dump(const struct config *cfg, FILE *f, struct err *e)
 		yn(s->coalesce), yn(s->waitall_merge), yn(s->leap_merge));
 	put_double(f, s->leap_factor);
 	fprintf(f, "\n  force: %s\n  global_step_merge: %s\n  auto_merge: %s\n  sender_progress: %s\n"
-		"  include_startup: %s\n  caller_merge: %s\n  match_size: %s\n  hotspots: %u\n",
+		"  include_startup: %s\n  caller_merge: %s\n  match_size: %s\n  hotspots: %u\n  reorder: %s\n",
 		yn(s->force), yn(s->global_step_merge), yn(s->auto_merge), yn(s->sender_progress),
-		yn(s->include_startup), yn(s->caller_merge), yn(s->match_size), s->hotspots);
+		yn(s->include_startup), yn(s->caller_merge), yn(s->match_size), s->hotspots, yn(s->reorder));
 	dump_phases(cfg, f);
 	const struct config_iterations *it = &cfg->iterations;
 	fprintf(f, "iterations:\n  find: %s\n  region: ", config_iter_find_name(it->find));
@@ -264,6 +277,7 @@ config_dump(const struct config *cfg, FILE *f, struct err *e)
 	fputc('\n', f);
 	dump_view(cfg, f);
 	dump_topology(cfg, f);
+	dump_charm(cfg, f);
 	dump_samples(cfg, f);
 	fputs("keys:", f);
 	if (!cfg->n_keys)

@@ -357,6 +357,7 @@ static const struct field {
 	{ "caller_merge", FIELD_BOOL, offsetof(struct config_structure, caller_merge) },
 	{ "match_size", FIELD_BOOL, offsetof(struct config_structure, match_size) },
 	{ "hotspots", FIELD_COUNT, offsetof(struct config_structure, hotspots) },
+	{ "reorder", FIELD_BOOL, offsetof(struct config_structure, reorder) },
 };
 
 static int
@@ -1044,23 +1045,85 @@ int schema_map(struct ld *ld, const struct cnode *v, const char *path, int *rc) 
 int schema_list(struct ld *ld, const struct cnode *v, const char *path, const struct cnode *const **items, uint32_t *n) { return want_list(ld, v, path, items, n); }
 int schema_key(struct ld *ld, const struct cnode *m, uint32_t i, const char *section, const char *const *names, size_t n) { return key_index(ld, m, i, section, names, n); }
 
+
+/* ---- charm ---- */
+
+/* A list of globs, kept both as items (with their marks) and as plain
+ * strings for the reader. */
+static int
+get_globs(struct ld *ld, const struct cnode *v, const char *path, const struct config_item **items,
+	  uint32_t *n, const char *const **plain)
+{
+	int rc = get_items(ld, v, path, 1, items, n);
+	if (rc)
+		return rc;
+	const char **p = store_alloc(ld->st, (*n + 1) * sizeof *p);
+	if (!p)
+		return err_set(ld->e, ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < *n; i++) {
+		if (!(*items)[i].value[0])
+			return ld_error(ld, v, "%s: a pattern must not be empty", path);
+		p[i] = (*items)[i].value;
+	}
+	p[*n] = NULL;
+	*plain = p;
+	return 0;
+}
+
+static int
+walk_charm(struct ld *ld, const struct cnode *m)
+{
+	enum { K_REORDER, K_SDAG, K_REPAIR, K_INFER, K_LEAP, K_CHARES, K_ENTRIES, K_COUNT };
+	static const char *const keys[K_COUNT] = {
+		[K_REORDER] = "reorder", [K_SDAG] = "sdag", [K_REPAIR] = "repair", [K_INFER] = "infer",
+		[K_LEAP] = "leap_merge", [K_CHARES] = "runtime_chares", [K_ENTRIES] = "runtime_entries",
+	};
+	struct config_charm *c = &ld->cfg->charm;
+	int rc;
+	if (want_map(ld, m, "charm", &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = key_index(ld, m, i, "charm", keys, N_OF(keys));
+		const struct cnode *v = m->kid[2 * i + 1];
+		if (k < 0)
+			return k;
+		switch (k) {
+		case K_REORDER: rc = get_bool(ld, v, "charm.reorder", &c->reorder); break;
+		case K_SDAG: rc = get_bool(ld, v, "charm.sdag", &c->sdag); break;
+		case K_REPAIR: rc = get_bool(ld, v, "charm.repair", &c->repair); break;
+		case K_INFER: rc = get_bool(ld, v, "charm.infer", &c->infer); break;
+		case K_LEAP: rc = get_bool(ld, v, "charm.leap_merge", &c->leap_merge); break;
+		case K_CHARES:
+			rc = get_globs(ld, v, "charm.runtime_chares", &c->runtime_chares,
+				       &c->n_runtime_chares, &c->runtime_chare_globs);
+			break;
+		case K_ENTRIES:
+			rc = get_globs(ld, v, "charm.runtime_entries", &c->runtime_entries,
+				       &c->n_runtime_entries, &c->runtime_entry_globs);
+			break;
+		}
+	}
+	return rc;
+}
+
 /* ---- the document ---- */
 
 int
 config_apply(struct ld *ld, const struct cnode *root)
 {
-	enum { S_STRUCTURE, S_PHASES, S_ITERATIONS, S_VIEW, S_TOPOLOGY, S_KEYS, S_SAMPLES, S_COUNT };
+	enum { S_STRUCTURE, S_PHASES, S_ITERATIONS, S_VIEW, S_TOPOLOGY, S_CHARM, S_KEYS, S_SAMPLES, S_COUNT };
 	static const char *const sections[S_COUNT] = {
 		[S_STRUCTURE] = "structure", [S_PHASES] = "phases", [S_ITERATIONS] = "iterations",
-		[S_VIEW] = "view", [S_TOPOLOGY] = "topology", [S_KEYS] = "keys", [S_SAMPLES] = "samples",
+		[S_VIEW] = "view", [S_TOPOLOGY] = "topology", [S_CHARM] = "charm", [S_KEYS] = "keys",
+		[S_SAMPLES] = "samples",
 	};
 	char b[64];
 	if (!root || cnode_is_null(root))
 		return ld_error(ld, root, "empty document: expected a mapping with structure, phases, "
-				"view, topology, keys or samples");
+				"view, topology, charm, keys or samples");
 	if (root->type != CN_MAP)
 		return ld_error(ld, root, "expected a mapping with structure, phases, view, topology, "
-				"keys or samples at the top level, got %s", show(b, sizeof b, root));
+				"charm, keys or samples at the top level, got %s", show(b, sizeof b, root));
 	int rc = 0;
 	for (uint32_t i = 0; i < root->n / 2 && !rc; i++) {
 		int k = key_index(ld, root, i, "", sections, N_OF(sections));
@@ -1073,6 +1136,7 @@ config_apply(struct ld *ld, const struct cnode *root)
 		case S_ITERATIONS: rc = walk_iterations(ld, v); break;
 		case S_VIEW: rc = walk_view(ld, v); break;
 		case S_TOPOLOGY: rc = walk_topology(ld, v); break;
+		case S_CHARM: rc = walk_charm(ld, v); break;
 		case S_KEYS: rc = walk_keys(ld, v); break;
 		case S_SAMPLES: rc = config_walk_samples(ld, v); break;
 		}

@@ -167,6 +167,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	on_off(out, "startup", o->startup, &first);
 	on_off(out, "match-size", o->match_size, &first);
 	on_off(out, "caller-merge", o->caller_merge, &first);
+	on_off(out, "reorder", o->reorder, &first);
 	if (o->clusters)
 		fprintf(out, ", clusters %u", o->clusters);
 	if (o->n_phases)
@@ -365,6 +366,7 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_key(&j, "sender_progress"); json_bool(&j, o->sender_progress);
 	json_key(&j, "include_startup"); json_bool(&j, o->startup);
 	json_key(&j, "caller_merge"); json_bool(&j, o->caller_merge);
+	json_key(&j, "reorder"); json_bool(&j, o->reorder);
 	json_key(&j, "phase_rules"); json_uint(&j, o->n_phases);
 	json_key(&j, "clusters"); json_uint(&j, o->clusters);
 	if (report_is_charm(a))

@@ -93,7 +93,7 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		trace_pe_count(t), n_tl);
 	fprintf(out, "options       ");
 	int first = 1;
-	on_off(out, "reorder", o->reorder != 0, &first);
+	on_off(out, "reorder", o->charm_reorder, &first);
 	on_off(out, "sdag", o->charm_sdag, &first);
 	on_off(out, "repair", o->charm_repair, &first);
 	on_off(out, "infer", o->charm_infer, &first);
@@ -176,7 +176,7 @@ void
 report_charm_json_options(struct json *j, const struct analysis *a)
 {
 	const struct analysis_opts *o = analysis_options(a);
-	json_key(j, "reorder"); json_bool(j, o->reorder != 0);
+	json_key(j, "charm_reorder"); json_bool(j, o->charm_reorder);
 	json_key(j, "charm_sdag"); json_bool(j, o->charm_sdag);
 	json_key(j, "charm_repair"); json_bool(j, o->charm_repair);
 	json_key(j, "charm_infer"); json_bool(j, o->charm_infer);

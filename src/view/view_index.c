@@ -28,10 +28,11 @@ struct view_index {
 
 static const char *const metric_names[METRIC_COUNT] = {
 	"lateness", "diff", "global", "duration", "partition", "function", "delta",
+	"diff-duration", "idle", "imbalance",
 };
 static const char *const metric_titles[METRIC_COUNT] = {
 	"lateness", "differential lateness", "global lateness", "duration", "partition", "function",
-	"\u0394 lateness",
+	"\u0394 lateness", "differential duration", "idle experienced", "imbalance",
 };
 
 const char *view_metric_name(enum view_metric m) { return (unsigned)m < METRIC_COUNT ? metric_names[m] : "?"; }
@@ -190,6 +191,9 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 	case METRIC_PARTITION: return analysis_lop_part(ix->a, lop);
 	case METRIC_FUNCTION: return analysis_lop_region(ix->a, lop);
 	case METRIC_DELTA: return view_delta_value(ix->diff, analysis_trace(ix->a), lop);
+	case METRIC_DIFF_DURATION: return analysis_lop_diff_duration(ix->a, lop);
+	case METRIC_IDLE: return analysis_lop_idle_experienced(ix->a, lop);
+	case METRIC_IMBALANCE: return analysis_lop_imbalance(ix->a, lop);
 	default: return 0;
 	}
 }

@@ -26,6 +26,9 @@ enum view_metric {
 	METRIC_PARTITION,
 	METRIC_FUNCTION,
 	METRIC_DELTA,             /* |change in lateness| against another run (diff.h) */
+	METRIC_DIFF_DURATION,     /* Charm++ (seed 004 §4) */
+	METRIC_IDLE,              /* idle experienced */
+	METRIC_IMBALANCE,
 	METRIC_COUNT
 };
 
