@@ -24,6 +24,8 @@
  */
 #include "charm_impl.h"
 
+#include "base/sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,31 +140,13 @@ block_sink(const struct analysis *a, uint32_t l)
 }
 
 static int
-cmp_time(const void *x, const void *y, const struct analysis *a)
+cmp_time(const void *ctx, uint32_t p, uint32_t q)
 {
-	uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+	const struct analysis *a = ctx;
 	uint64_t tp = lop_enter(a, p), tq = lop_enter(a, q);
 	if (tp != tq)
 		return tp < tq ? -1 : 1;
 	return p < q ? -1 : p > q;
-}
-
-/* Sorts lops by entry time (merge sort: qsort has no context in C11). */
-static void
-sort_by_time(const struct analysis *a, uint32_t *v, uint32_t *tmp, uint32_t n)
-{
-	for (uint32_t w = 1; w < n; w *= 2)
-		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			uint32_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				tmp[k++] = cmp_time(&v[j], &v[i], a) < 0 ? v[j++] : v[i++];
-			while (i < mid)
-				tmp[k++] = v[i++];
-			while (j < hi)
-				tmp[k++] = v[j++];
-			memcpy(v + lo, tmp + lo, (hi - lo) * sizeof *v);
-		}
 }
 
 static int
@@ -187,9 +171,11 @@ idle_experienced(struct analysis *a)
 	memcpy(tmp, first, (size_t)n_pes * sizeof *tmp);
 	for (uint32_t l = 0; l < n; l++)
 		by_pe[tmp[analysis_lop_pe(a, l)]++] = l;
-	for (uint32_t pe = 0; pe < n_pes; pe++) {
+	int rc = 0;
+	for (uint32_t pe = 0; pe < n_pes && !rc; pe++) {
 		uint32_t *v = by_pe + first[pe], m = first[pe + 1] - first[pe];
-		sort_by_time(a, v, tmp, m);
+		if ((rc = sort_ids(v, m, cmp_time, a)))
+			break;
 		const struct trace_pe *P = &pes[pe];
 		uint32_t at = 0;
 		for (uint32_t k = P->idle_first; k < P->idle_first + P->idle_count; k++) {
@@ -217,7 +203,7 @@ idle_experienced(struct analysis *a)
 	free(first);
 	free(by_pe);
 	free(tmp);
-	return 0;
+	return rc;
 }
 
 int

@@ -28,6 +28,8 @@
  */
 #include "charm_impl.h"
 
+#include "base/sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,6 +260,19 @@ cmp_pieces(const struct stepper *s, const struct piece *x, const struct piece *y
 	return 0;
 }
 
+/* Chare order of two pieces: by timeline, then by the replay's key (or
+ * only time), then time, then position. */
+static int
+cmp_piece_ids(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct stepper *s = ctx;
+	const struct piece *x = &s->pc[a], *y = &s->pc[b];
+	int c = x->tl != y->tl ? (x->tl < y->tl ? -1 : 1) : s->reorder ? cmp_pieces(s, x, y) : 0;
+	if (c == 0)
+		c = x->t < y->t ? -1 : x->t > y->t ? 1 : (x->first > y->first) - (x->first < y->first);
+	return c;
+}
+
 /* Chare order: pieces by timeline, then by the replay's key (or time).
  * A piece without events goes after every event of its chare that ran
  * before it (pieces are in time order per timeline here). Merge sort,
@@ -283,31 +298,9 @@ order_pieces(struct stepper *s)
 				seen = s->w[l] + 1;
 		}
 	}
-	uint32_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
-	if (!tmp)
-		return ERR_NOMEM;
 	for (uint32_t k = 0; k < n; k++)
 		s->ord[k] = k;
-	for (uint32_t w = 1; w < n; w *= 2) {
-		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			uint32_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi) {
-				const struct piece *x = &s->pc[s->ord[i]], *y = &s->pc[s->ord[j]];
-				int c = x->tl != y->tl ? (x->tl < y->tl ? -1 : 1) : s->reorder ? cmp_pieces(s, x, y) : 0;
-				if (c == 0)
-					c = x->t < y->t ? -1 : x->t > y->t ? 1 : (x->first < y->first ? -1 : 1);
-				tmp[k++] = c <= 0 ? s->ord[i++] : s->ord[j++];
-			}
-			while (i < mid)
-				tmp[k++] = s->ord[i++];
-			while (j < hi)
-				tmp[k++] = s->ord[j++];
-		}
-		memcpy(s->ord, tmp, n * sizeof *tmp);
-	}
-	free(tmp);
-	return 0;
+	return sort_ids(s->ord, n, cmp_piece_ids, s);
 }
 
 /* Steps of phase p. Events are stepped as the paper defines (§3.2): one
@@ -443,6 +436,13 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 	return 0;
 }
 
+static int
+cmp_step(const void *ctx, uint32_t x, uint32_t y)
+{
+	const struct analysis *a = ctx;
+	return (a->lop_step[x] > a->lop_step[y]) - (a->lop_step[x] < a->lop_step[y]);
+}
+
 /* Each timeline's lops renumbered by step; every per-lop array follows. */
 static int
 renumber(struct analysis *a)
@@ -458,23 +458,19 @@ renumber(struct analysis *a)
 		free(tmp);
 		return ERR_NOMEM;
 	}
-	/* per timeline: a stable merge sort of its lops by step */
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
+	/* per timeline: its lops stably sorted by step */
+	int rc = 0;
+	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
 		uint32_t f = a->tl_lop[tl], e = a->tl_lop[tl + 1];
 		for (uint32_t l = f; l < e; l++)
 			old[l] = l;
-		for (uint32_t w = 1; w < e - f; w *= 2)
-			for (uint32_t lo = f; lo < e; lo += 2 * w) {
-				uint32_t mid = lo + w < e ? lo + w : e, hi = lo + 2 * w < e ? lo + 2 * w : e;
-				uint32_t i = lo, j = mid, k = lo;
-				while (i < mid && j < hi)
-					tmp[k++] = a->lop_step[old[j]] < a->lop_step[old[i]] ? old[j++] : old[i++];
-				while (i < mid)
-					tmp[k++] = old[i++];
-				while (j < hi)
-					tmp[k++] = old[j++];
-				memcpy(old + lo, tmp + lo, (hi - lo) * sizeof *tmp);
-			}
+		rc = sort_ids(old + f, e - f, cmp_step, a);
+	}
+	if (rc) {
+		free(newid);
+		free(old);
+		free(tmp);
+		return rc;
 	}
 	for (uint32_t l = 0; l < n; l++)
 		newid[old[l]] = l;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/sort.h"
 #include "base/vec.h"
 
 const char *const projections_default_runtime[] = {
@@ -197,30 +198,11 @@ cmp_tl(const struct tmp_tl *x, const struct tmp_tl *y)
 	return (x->pe > y->pe) - (x->pe < y->pe);
 }
 
-/* A stable merge sort of timeline ids (qsort has no context in C11). */
 static int
-sort_tls(const struct tmp_tl *tl, uint32_t *idx, uint32_t n)
+cmp_tl_ids(const void *ctx, uint32_t a, uint32_t b)
 {
-	uint32_t *tmp = malloc(((size_t)n + 1) * sizeof *tmp);
-	if (!tmp)
-		return ERR_NOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		idx[i] = i;
-	for (uint32_t w = 1; w < n; w *= 2) {
-		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-			uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			uint32_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				tmp[k++] = cmp_tl(&tl[idx[j]], &tl[idx[i]]) < 0 ? idx[j++] : idx[i++];
-			while (i < mid)
-				tmp[k++] = idx[i++];
-			while (j < hi)
-				tmp[k++] = idx[j++];
-		}
-		memcpy(idx, tmp, n * sizeof *idx);
-	}
-	free(tmp);
-	return 0;
+	const struct tmp_tl *tl = ctx;
+	return cmp_tl(&tl[a], &tl[b]);
 }
 
 /* 1 if name matches one of the globs (n of them, or NULL-terminated). */
@@ -339,7 +321,11 @@ prj_chares_assign(struct prj_reader *r, struct err *e)
 	order = malloc(((size_t)n + 1) * sizeof *order);
 	final = malloc(((size_t)n + 1) * sizeof *final);
 	rc = ERR_NOMEM;
-	if (!order || !final || sort_tls(as.tl, order, n))
+	if (!order || !final)
+		goto out;
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	if ((rc = sort_ids(order, n, cmp_tl_ids, as.tl)))
 		goto out;
 	if ((rc = fill_timelines(&as, order, final)))
 		goto out;

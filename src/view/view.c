@@ -159,9 +159,11 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	uint32_t nreg;
 	trace_regions(v->t, &nreg);
 	v->search_match = calloc(nreg ? nreg : 1, 1);
+	v->search_chare = calloc(view_index_ranks(v->ix) + 1, 1);
 	int lines_rc = view_lines_init(&v->details) | view_lines_init(&v->help) |
 		prompt_init(&v->cmd_prompt) | prompt_init(&v->search_prompt);
-	if (!v->km || !v->search_match || lines_rc || view_topo_create(v, o) || view_hist_create(v)) {
+	if (!v->km || !v->search_match || !v->search_chare || lines_rc || view_topo_create(v, o) ||
+	    view_hist_create(v)) {
 		view_destroy(v);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -218,6 +220,8 @@ view_destroy(struct view *v)
 	view_cluster_destroy(v->vc);
 	keymap_destroy(v->own_km);
 	free(v->search_match);
+	free(v->search_chare);
+	view_pes_destroy(v->pes);
 	view_search_reset(v);
 	view_lines_fini(&v->details);
 	view_lines_fini(&v->help);
@@ -431,9 +435,8 @@ layout(struct view *v, int w, int h)
 	}
 sizes:;
 	/* what navigation needs between draws: grid cells and label width */
-	uint32_t nr = view_index_ranks(v->ix);
 	char buf[32];
-	int lw = snprintf(buf, sizeof buf, "r%u", nr ? nr - 1 : 0);
+	int lw = view_row_name_width(v);
 	/* room for "r12-15" when rows aggregate, "step" and "part", and a
 	 * column that points at the selected row */
 	v->label_w = (v->zr == 1 ? lw : 2 * lw) + 1;

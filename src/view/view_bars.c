@@ -96,7 +96,9 @@ view_draw_status(struct view *v, struct grid *g)
 		view_row_label(v, v->sel_row, label, sizeof label);
 		snprintf(f[F_SEL].full, sizeof f[0].full, "%s step %u", label, v->sel_step);
 	} else {
-		snprintf(f[F_SEL].full, sizeof f[0].full, "r%u step %u", v->sel_rank, v->sel_step);
+		char who[VIEW_MAX_ROW_NAME + 32];
+		view_row_name(v, v->sel_rank, who, sizeof who);
+		snprintf(f[F_SEL].full, sizeof f[0].full, "%s step %u", who, v->sel_step);
 	}
 	if (v->sel_lop != TRACE_NONE)
 		snprintf(f[F_PART].full, sizeof f[0].full, "part %u/%u", analysis_lop_part(v->a, v->sel_lop), np);
@@ -111,16 +113,18 @@ view_draw_status(struct view *v, struct grid *g)
 			 k == 1 ? "" : "s", v->win_row, last ? last - 1 : 0, n);
 		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%u cl", k);
 	} else {
-		snprintf(f[F_ROWS].full, sizeof f[0].full, "ranks %u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
-		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "r%u\u2013%u/%u", v->win_rank, re ? re - 1 : 0, nr);
+		snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u\u2013%u/%u", view_is_charm(v) ? "chares" : "ranks",
+			 v->win_rank, re ? re - 1 : 0, nr);
+		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u\u2013%u/%u", view_is_charm(v) ? "c" : "r",
+			 v->win_rank, re ? re - 1 : 0, nr);
 	}
 	if (v->zs == 1 && v->zr == 1) {
 		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = 1 step");
 		f[F_ZOOM].prio = 0;       /* the default zoom: the first to go */
 	}
 	else
-		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = %u step%s \u00d7 %u rank%s", v->zs,
-			 v->zs == 1 ? "" : "s", v->zr, v->zr == 1 ? "" : "s");
+		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = %u step%s \u00d7 %u %s%s", v->zs,
+			 v->zs == 1 ? "" : "s", v->zr, view_is_charm(v) ? "chare" : "rank", v->zr == 1 ? "" : "s");
 	snprintf(f[F_ZOOM].brief, sizeof f[0].brief, "cell %u\u00d7%u", v->zs, v->zr);
 	/* shorten the fields that matter least, then drop them, until it fits */
 	for (int pass = 1; pass <= 2 && status_width(f, F_COUNT) > g->w; pass++)

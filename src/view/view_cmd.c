@@ -70,7 +70,8 @@ complete(struct view *v, struct prompt *p)
 		space = 1;
 	} else if (!strcmp(first, "metric") || !strcmp(first, "m")) {
 		for (int i = 0; i < METRIC_COUNT; i++)
-			if (i != METRIC_DELTA || v->diff)
+			if ((i != METRIC_DELTA || v->diff) &&
+			    (i < METRIC_DIFF_DURATION || view_is_charm(v)))   /* seed 004's: Charm++ only */
 				metrics[n++] = view_metric_name((enum view_metric)i);
 		cand = metrics;
 	} else if (!strcmp(first, "clusters") || !strcmp(first, "cl")) {

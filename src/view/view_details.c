@@ -314,8 +314,14 @@ det_prepare(struct view *v, int w, int h)
 		view_lines_add(&v->details, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
 	}
 	if (v->sel_lop == TRACE_NONE) {
-		view_lines_add(&v->details, ST_TITLE, "rank %u \u00b7 step %u", v->sel_rank, v->sel_step);
-		view_lines_add(&v->details, ST_DIM, "no operation of this rank at this step");
+		char who[VIEW_MAX_ROW_NAME + 32];
+		view_row_name(v, v->sel_rank, who, sizeof who);
+		view_lines_add(&v->details, ST_TITLE, "%s%s \u00b7 step %u", view_is_charm(v) ? "" : "rank ",
+			       view_is_charm(v) ? who : who + 1, v->sel_step);
+		view_lines_add(&v->details, ST_DIM, "no operation of this %s at this step",
+			       view_is_charm(v) ? "chare" : "rank");
+	} else if (view_is_charm(v)) {
+		view_charm_details(v, v->sel_lop);
 	} else {
 		lop_details(v, v->sel_lop, w >= 60);
 	}

@@ -156,8 +156,13 @@ grid_row(struct view *v, int y, struct grid *row)
 		char label[48];
 		view_row_label(v, vrow, label, sizeof label);
 		grid_text(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, label);
-	} else if (v->zr == 1) {
-		grid_printf(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, "r%u", r0);
+	} else if (v->zr == 1 || view_is_charm(v)) {
+		char name[VIEW_MAX_ROW_NAME + 16];
+		view_row_name(v, r0, name, sizeof name);
+		if (r1 > r0 + 1)
+			grid_printf(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, "%s+%u", name, r1 - r0 - 1);
+		else
+			grid_text(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, name);
 	} else {
 		grid_printf(row, 0, 0, v->label_w - 1, selrow ? ST_EMPH : ST_LABEL, "r%u-%u", r0, r1 - 1);
 	}

@@ -176,6 +176,11 @@ struct view {
 	enum view_metric ov_metric;
 	int ov_valid;
 
+	/* Charm++ (view_charm.c): lops per PE in time order, for the PE
+	 * timeline; built on first use */
+	struct view_pes *pes;
+	uint8_t *search_chare;        /* per timeline: its chare matches the search */
+
 	/* timeline cache: what each cell shows (view_timeline.c) */
 	struct tlcell *tl;
 	size_t tl_cap;
@@ -184,6 +189,37 @@ struct view {
 	uint64_t tl_t0, tl_t1;
 
 };
+
+/* view_charm.c: a Charm++ run (seed 004) in the panes. Rows are named
+ * by their chare ("Jacobi(1,2)"; "r3" for MPI ranks), up to this wide. */
+#define VIEW_MAX_ROW_NAME 16
+/* A timeline cell: the most important lop in its time slice (its
+ * glyph), the lop covering most of it (its colour), the kinds present;
+ * top VIEW_TL_IDLE: a PE's idle time covers more of it than any lop. */
+struct tlcell {
+	uint32_t top;
+	uint32_t dom;
+	uint8_t kinds;
+};
+#define VIEW_TL_IDLE (TRACE_NONE - 1)
+/* Lop i claims the cells of one timeline row (out, with the coverage of
+ * each cell's top and dom so far) over the pane's time axis. */
+void view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i);
+int view_is_charm(const struct view *v);
+void view_row_name(const struct view *v, uint32_t rank, char *buf, size_t n);
+int view_row_name_width(const struct view *v);
+/* The details of a Charm++ operation. */
+void view_charm_details(struct view *v, uint32_t lop);
+/* The PE timeline: PEs as rows; view_pes_fill fills v->tl for rows PEs
+ * from first_pe over the grid window's time span (0 or ERR_NOMEM). */
+struct view_pes;
+void view_pes_destroy(struct view_pes *p);
+uint32_t view_pe_rows(struct view *v);
+int view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe);
+/* The lop of PE pe at time t (else the nearest), and the lop before
+ * (dir -1) or after (1) lop on its PE; TRACE_NONE if none. */
+uint32_t view_pe_lop_at(struct view *v, uint32_t pe, uint64_t t);
+uint32_t view_pe_step(struct view *v, uint32_t lop, int dir);
 
 /* view_lines.c: init allocates (0 or ERR_NOMEM); begin empties the
  * lines for a pane of w × h; text adds text wrapped at spaces, the first

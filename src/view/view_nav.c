@@ -309,6 +309,15 @@ hotspot(struct view *v, int dir)
 	v->hot_idx = next;
 	view_jump_lop(v, hot[next]);
 	char d[32];
+	if (view_is_charm(v)) {
+		char who[VIEW_MAX_ROW_NAME + 32];
+		view_row_name(v, analysis_lop_timeline(v->a, hot[next]), who, sizeof who);
+		trace_fmt_duration(v->t, analysis_lop_diff_duration(v->a, hot[next]), d, sizeof d);
+		view_set_message(v, 0, "hotspot %d/%u: differential duration %s, %s on PE %u", next + 1, n, d,
+				 view_region_name(v, analysis_lop_region(v->a, hot[next])),
+				 analysis_lop_pe(v->a, hot[next]));
+		return;
+	}
 	trace_fmt_duration(v->t, analysis_lop_diff(v->a, hot[next]), d, sizeof d);
 	view_set_message(v, 0, "hotspot %d/%u: differential lateness %s, %s", next + 1, n, d,
 			 analysis_cause_name(analysis_lop_cause(v->a, hot[next])));

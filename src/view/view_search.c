@@ -7,6 +7,7 @@
  * operation inside an iteration. The matches are listed once per pattern
  * in step order (then rank), so n and N are binary searches and the
  * message can say "match k/N"; listing them is one pass over the lops.
+ * In a Charm++ run an operation also matches by its chare's name.
  */
 #include "view_impl.h"
 
@@ -38,8 +39,25 @@ compile_regions(struct view *v)
 		v->search_match[i] = (uint8_t)m;
 		hits += (uint32_t)m;
 	}
+	/* Charm++: chares match by name too ("Jacobi(1,2)", "runtime[PE 0]") */
+	uint32_t nr = view_index_ranks(v->ix);
+	for (uint32_t i = 0; i < nr && view_is_charm(v); i++) {
+		char who[VIEW_MAX_ROW_NAME + 32];
+		view_row_name(v, i, who, sizeof who);
+		int m = 0;
+		if (glob)
+			m = fnmatch(v->search, who, 0) == 0;
+		else
+			for (const char *p = who; *p && !m; p++)
+				m = strncasecmp(p, v->search, pl) == 0;
+		v->search_chare[i] = (uint8_t)m;
+		hits += (uint32_t)m;
+	}
 	return hits;
 }
+
+/* match_region's answer when only the operation's chare matches */
+#define CHARE_MATCH (TRACE_NONE - 1)
 
 /* The region that makes lop match: its own, else the innermost matching
  * one around it; TRACE_NONE when none does. */
@@ -49,9 +67,13 @@ match_region(const struct view *v, uint32_t lop)
 	uint32_t nreg, nf;
 	trace_regions(v->t, &nreg);
 	const struct trace_frame *fr = trace_frames(v->t, &nf);
-	uint32_t r = analysis_lop_kind(v->a, lop) == OP_COMPUTE ? TRACE_NONE : analysis_lop_region(v->a, lop);
+	/* a Charm++ computation is an entry method's execution: it has one */
+	uint32_t r = analysis_lop_kind(v->a, lop) == OP_COMPUTE && !view_is_charm(v) ? TRACE_NONE
+		: analysis_lop_region(v->a, lop);
 	if (r < nreg && v->search_match[r])
 		return r;
+	if (view_is_charm(v) && v->search_chare[analysis_lop_timeline(v->a, lop)])
+		return CHARE_MATCH;
 	for (uint32_t f = analysis_lop_frame(v->a, lop), d = 0; f < nf && d < 64; f = fr[f].parent, d++)
 		if (fr[f].region < nreg && v->search_match[fr[f].region])
 			return fr[f].region;
@@ -179,12 +201,15 @@ view_search_step(struct view *v, int dir)
 	uint32_t lop = v->search_hits[i].lop, reg = match_region(v, lop);
 	view_jump_lop(v, lop);
 	char what[200];
-	uint32_t own = analysis_lop_kind(v->a, lop) == OP_COMPUTE ? TRACE_NONE : analysis_lop_region(v->a, lop);
-	if (reg == own)
-		snprintf(what, sizeof what, "%s", view_region_name(v, reg));
+	uint32_t own = analysis_lop_kind(v->a, lop) == OP_COMPUTE && !view_is_charm(v) ? TRACE_NONE
+		: analysis_lop_region(v->a, lop);
+	if (reg == own || reg == CHARE_MATCH)
+		snprintf(what, sizeof what, "%s", view_region_name(v, own));
 	else
 		snprintf(what, sizeof what, "%s in %s", view_region_name(v, own), view_region_name(v, reg));
-	view_set_message(v, 0, "/%s: match %ld/%zu, %s at rank %u step %u%s", v->search, i + 1,
-			 v->n_search_hits, what, v->sel_rank, v->sel_step,
-			 wrapped ? dir > 0 ? " (wrapped to the start)" : " (wrapped to the end)" : "");
+	char who[VIEW_MAX_ROW_NAME + 32];
+	view_row_name(v, v->sel_rank, who, sizeof who);
+	view_set_message(v, 0, "/%s: match %ld/%zu, %s at %s%s step %u%s", v->search, i + 1,
+			 v->n_search_hits, what, view_is_charm(v) ? "" : "rank ", view_is_charm(v) ? who : who + 1,
+			 v->sel_step, wrapped ? dir > 0 ? " (wrapped to the start)" : " (wrapped to the end)" : "");
 }

@@ -16,24 +16,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct tlcell {
-	uint32_t top;          /* the most important lop in the slice (its glyph) */
-	uint32_t dom;          /* the lop covering most of it (its colour) */
-	uint8_t kinds;         /* kinds present (bits) */
-};
+#include "model/charm.h"
 
 static void
 tl_title(struct view *v, char *buf, size_t n)
 {
 	uint32_t se = view_steps_end(v);
-	snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 colour = region", v->win_step, se ? se - 1 : 0);
+	if (view_is_charm(v))
+		snprintf(buf, n, "PEs \u00b7 steps %u\u2013%u \u00b7 colour = entry method \u00b7 \u2581 idle",
+			 v->win_step, se ? se - 1 : 0);
+	else
+		snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 colour = region", v->win_step,
+			 se ? se - 1 : 0);
 }
 
 /* Rows: the grid's rows in view; when the pane is lower than the grid,
  * the part of them that holds the selection. */
+/* Charm++: the rows are PEs; the selection's PE is in view. */
+static uint32_t
+pe_selected(const struct view *v)
+{
+	if (v->sel_lop != TRACE_NONE)
+		return analysis_lop_pe(v->a, v->sel_lop);
+	const struct trace_chare *c = trace_chares(v->t, NULL);
+	return c && v->sel_rank < view_index_ranks(v->ix) ? c[v->sel_rank].pe : 0;
+}
+
+static void
+place_pe_rows(struct view *v, int rows)
+{
+	uint32_t nr = view_pe_rows(v), sel = pe_selected(v);
+	if ((uint32_t)rows > nr)
+		rows = (int)nr;
+	long first = (long)v->tl_first;
+	if (sel < first || sel >= first + rows)
+		first = (long)sel - rows / 2;
+	if (first + rows > (long)nr)
+		first = (long)nr - rows;
+	if (first < 0)
+		first = 0;
+	v->tl_first = (uint32_t)first;
+	v->tl_rows = rows;
+}
+
 static void
 place_rows(struct view *v, int rows)
 {
+	if (view_is_charm(v)) {
+		place_pe_rows(v, rows);
+		return;
+	}
 	uint32_t first = view_row_first(v), total = view_row_count(v);
 	uint32_t in_view = total > first ? total - first : 0;
 	if (in_view > (uint32_t)v->rows)
@@ -101,35 +133,40 @@ struct row_acc {
 	uint64_t *cov_top, *cov_dom;   /* per cell: coverage of top and dom */
 };
 
+void
+view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i)
+{
+	double per = (double)(v->tl_t1 - v->tl_t0) / v->tl_w;
+	uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
+	if (ex < v->tl_t0 || en > v->tl_t1)
+		return;           /* start-up before the time axis, or after it */
+	int kind = analysis_lop_kind(v->a, i), rank = view_kind_rank(kind);
+	for (uint32_t b = bucket(v, en), be = bucket(v, ex); b <= be; b++) {
+		double lo = (double)v->tl_t0 + b * per, hi = lo + per;
+		double a = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
+		/* +1 so an instant still claims an empty cell */
+		uint64_t ov = (uint64_t)(z > a ? z - a : 0) + 1;
+		struct tlcell *c = &out[b];
+		c->kinds |= (uint8_t)(1u << kind);
+		if (ov > cov_dom[b]) {
+			cov_dom[b] = ov;
+			c->dom = i;
+		}
+		int top = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
+		if (rank > top || (rank == top && ov > cov_top[b])) {
+			cov_top[b] = ov;
+			c->top = i;
+		}
+	}
+}
+
 static void
 rank_cells(struct view *v, uint32_t r, void *ud)
 {
 	struct row_acc *acc = ud;
-	double per = (double)(v->tl_t1 - v->tl_t0) / v->tl_w;
 	uint32_t i1 = view_index_lower(v->ix, r, acc->s1);
-	for (uint32_t i = view_index_lower(v->ix, r, acc->s0); i < i1; i++) {
-		uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
-		if (ex < v->tl_t0)
-			continue;         /* start-up before the time axis */
-		int kind = analysis_lop_kind(v->a, i), rank = view_kind_rank(kind);
-		for (uint32_t b = bucket(v, en), be = bucket(v, ex); b <= be; b++) {
-			double lo = (double)v->tl_t0 + b * per, hi = lo + per;
-			double a = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
-			/* +1 so an instant still claims an empty cell */
-			uint64_t ov = (uint64_t)(z > a ? z - a : 0) + 1;
-			struct tlcell *c = &acc->out[b];
-			c->kinds |= (uint8_t)(1u << kind);
-			if (ov > acc->cov_dom[b]) {
-				acc->cov_dom[b] = ov;
-				c->dom = i;
-			}
-			int top = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
-			if (rank > top || (rank == top && ov > acc->cov_top[b])) {
-				acc->cov_top[b] = ov;
-				c->top = i;
-			}
-		}
-	}
+	for (uint32_t i = view_index_lower(v->ix, r, acc->s0); i < i1; i++)
+		view_tl_claim(v, acc->out, acc->cov_top, acc->cov_dom, i);
 }
 
 /* The grid's label column: the rows line up with the grid's. */
@@ -165,6 +202,16 @@ tl_prepare(struct view *v, int w, int h)
 		}
 		v->tl = p;
 		v->tl_cap = need;
+	}
+	if (view_is_charm(v)) {
+		v->tl_valid = view_pes_fill(v, rows, cw, v->tl_first) == 0;
+		memcpy(v->tl_key, key, sizeof key);
+		return;
+	}
+	if (view_is_charm(v)) {
+		v->tl_valid = view_pes_fill(v, rows, cw, v->tl_first) == 0;
+		memcpy(v->tl_key, key, sizeof key);
+		return;
 	}
 	/* time range of the window on the rows shown */
 	struct span_acc sp = { s0, s1, UINT64_MAX, 0 };
@@ -207,7 +254,10 @@ tl_prepare(struct view *v, int w, int h)
 static int
 sel_on_row(const struct view *v, int y)
 {
-	return v->sel_lop != TRACE_NONE && v->tl_first + (uint32_t)y == view_row_selected(v);
+	if (v->sel_lop == TRACE_NONE)
+		return 0;
+	return v->tl_first + (uint32_t)y == (view_is_charm(v) ? analysis_lop_pe(v->a, v->sel_lop)
+							     : view_row_selected(v));
 }
 
 static void
@@ -236,15 +286,23 @@ tl_row(struct view *v, int y, struct grid *row)
 	if (y > v->tl_rows)
 		return;
 	uint32_t r = v->tl_first + (uint32_t)y;
-	int selrow = r == view_row_selected(v);
-	view_row_label(v, r, a, sizeof a);
-	grid_text(row, 0, 0, lw - 1, selrow ? ST_EMPH : ST_LABEL, a);
+	if (view_is_charm(v)) {
+		grid_printf(row, 0, 0, lw - 1, r == pe_selected(v) ? ST_EMPH : ST_LABEL, "PE%u", r);
+	} else {
+		view_row_label(v, r, a, sizeof a);
+		grid_text(row, 0, 0, lw - 1, r == view_row_selected(v) ? ST_EMPH : ST_LABEL, a);
+	}
 	const struct tlcell *cells = &v->tl[(size_t)y * (size_t)cw];
 	for (int x = 0; x < cw; x++) {
 		const struct tlcell *t = &cells[x];
 		if (t->top == TRACE_NONE)
 			continue;
 		struct cell *c = &row->cells[lw + x];
+		if (t->top == VIEW_TL_IDLE) {       /* a PE's idle time (Charm++) */
+			c->ch = 0x2581;
+			c->style = ST_DIM;
+			continue;
+		}
 		c->ch = view_kinds_glyph(t->kinds);
 		c->style = (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
 		if (t->kinds & (t->kinds - 1))
@@ -266,9 +324,40 @@ tl_row(struct view *v, int y, struct grid *row)
 	}
 }
 
+/* Charm++: left and right go along the selected operation's PE in time,
+ * up and down to the operation running on the PE above or below. */
+static int
+pe_request(struct view *v, enum action act)
+{
+	uint32_t cur = v->sel_lop, nx;
+	if (cur == TRACE_NONE)
+		return 0;
+	uint32_t pe = analysis_lop_pe(v->a, cur), n = view_pe_rows(v);
+	switch (act) {
+	case ACT_MOVE_LEFT:
+	case ACT_MOVE_RIGHT:
+		if ((nx = view_pe_step(v, cur, act == ACT_MOVE_LEFT ? -1 : 1)) != TRACE_NONE)
+			view_jump_lop(v, nx);
+		return 1;
+	case ACT_MOVE_UP:
+	case ACT_MOVE_DOWN: {
+		long p = (long)pe + (act == ACT_MOVE_UP ? -1 : 1);
+		if (p < 0 || p >= (long)n)
+			return 1;
+		if ((nx = view_pe_lop_at(v, (uint32_t)p, analysis_lop_enter(v->a, cur))) != TRACE_NONE)
+			view_jump_lop(v, nx);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
 static int
 tl_request(struct view *v, enum action act)
 {
+	if (view_is_charm(v))
+		return pe_request(v, act);
 	uint32_t first, end;
 	view_index_rank_lops(v->ix, v->sel_rank, &first, &end);
 	uint32_t cur = v->sel_lop;
@@ -317,7 +406,7 @@ tl_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 	if (y < 1 || y > v->tl_rows || x < lw || x - lw >= v->tl_w)
 		return 1;
 	const struct tlcell *t = &v->tl[(size_t)(y - 1) * (size_t)v->tl_w + (size_t)(x - lw)];
-	if (t->top != TRACE_NONE)
+	if (t->top != TRACE_NONE && t->top != VIEW_TL_IDLE)
 		view_jump_lop(v, t->top);
 	return 1;
 }

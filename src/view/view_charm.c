@@ -1,0 +1,369 @@
+/* view_charm.c — what the explorer shows differently for a Charm++ run
+ * (seed 004): rows named by chare, the details of an entry-method
+ * execution (chare, index, entry, PE, phase, the §4 metrics, who invoked
+ * it and from which PE), and the physical timeline as PEs against time
+ * with their idle intervals. The panes call these when view_is_charm();
+ * everything else (grid, navigation, hotspots, search, histograms) is the
+ * MPI code on the same arrays. */
+#include "view_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sort.h"
+#include "model/charm.h"
+
+int
+view_is_charm(const struct view *v)
+{
+	return trace_info(v->t)->paradigm == PARADIGM_CHARM;
+}
+
+void
+view_row_name(const struct view *v, uint32_t rank, char *buf, size_t n)
+{
+	if (view_is_charm(v))
+		trace_chare_label(v->t, rank, buf, n);
+	else
+		snprintf(buf, n, "r%u", rank);
+}
+
+int
+view_row_name_width(const struct view *v)
+{
+	uint32_t nr = view_index_ranks(v->ix);
+	char buf[96];
+	if (!view_is_charm(v))
+		return snprintf(buf, sizeof buf, "r%u", nr ? nr - 1 : 0);
+	int w = 2;
+	for (uint32_t r = 0; r < nr; r++) {
+		trace_chare_label(v->t, r, buf, sizeof buf);
+		int n = grid_text_width(buf);
+		w = n > w ? n : w;
+	}
+	return w > VIEW_MAX_ROW_NAME ? VIEW_MAX_ROW_NAME : w;
+}
+
+/* ---- details ---- */
+
+static const char *
+phase_kind(const struct analysis_part *P)
+{
+	return !P->comm_count ? "phase without dependencies" : P->runtime ? "runtime phase"
+								 : "application phase";
+}
+
+/* Who invoked lop's execution, and what it invokes. */
+static void
+invocations(struct view *v, uint32_t lop)
+{
+	uint32_t first, count, nm;
+	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
+	analysis_lop_ops(v->a, lop, &first, &count);
+	char who[96], b[32], ts[32];
+	for (uint32_t op = first; op < first + count; op++) {
+		uint32_t ne;
+		const struct trace_end *e = trace_op_ends(v->t, op, &ne);
+		uint32_t sends = 0, shown = 0;
+		for (uint32_t i = 0; i < ne; i++)
+			sends += e[i].role == END_SEND;
+		for (uint32_t i = 0; i < ne; i++) {
+			if (e[i].id >= nm)
+				continue;
+			const struct trace_msg *m = &msgs[e[i].id];
+			fmt_bytes((double)m->bytes, b, sizeof b);
+			if (e[i].role == END_RECV) {
+				view_lines_add(&v->details, ST_TITLE, "invoked by");
+				if (m->send_op == TRACE_NONE) {
+					view_lines_add(&v->details, ST_DIM, "  a creation the trace does not hold");
+					continue;
+				}
+				trace_chare_label(v->t, m->sender, who, sizeof who);
+				view_lines_add(&v->details, ST_NORMAL, "\u2190 %s on PE %u", who,
+					       trace_op_pe(v->t, m->send_op));
+				char line[160];
+				snprintf(line, sizeof line, "sent %s \u00b7 %s%s%s", fmt_time(trace_seconds(v->t, m->t_send), ts, sizeof ts),
+					 b, m->flags & MSGF_BROADCAST ? " \u00b7 broadcast" : "",
+					 m->flags & MSGF_RUNTIME ? " \u00b7 through the runtime" : "");
+				view_lines_text(&v->details, ST_DIM, 4, 6, line);
+				continue;
+			}
+			if (e[i].role != END_SEND)
+				continue;
+			if (shown == 0)
+				view_lines_add(&v->details, ST_TITLE, "invokes %s (%u)",
+					       view_region_name(v, m->tag), sends);
+			if (shown++ >= 8) {
+				if (shown == 10)
+					view_lines_add(&v->details, ST_DIM, "  and %u more", sends - 9);
+				continue;
+			}
+			if (m->recv_op == TRACE_NONE) {
+				view_lines_add(&v->details, ST_DIM, "\u2192 (not run in the trace)");
+				continue;
+			}
+			trace_chare_label(v->t, m->receiver, who, sizeof who);
+			view_lines_add(&v->details, ST_NORMAL, "\u2192 %s on PE %u", who, trace_op_pe(v->t, m->recv_op));
+		}
+	}
+}
+
+void
+view_charm_details(struct view *v, uint32_t lop)
+{
+	const struct analysis *a = v->a;
+	uint32_t np, n_en;
+	const struct analysis_part *parts = analysis_parts(a, &np);
+	const struct trace_entry *en = trace_entries(v->t, &n_en);
+	const struct trace_chare *ch = &trace_chares(v->t, NULL)[analysis_lop_timeline(a, lop)];
+	uint32_t p = analysis_lop_part(a, lop), reg = analysis_lop_region(a, lop);
+	char label[96], d[32];
+	trace_chare_label(v->t, analysis_lop_timeline(a, lop), label, sizeof label);
+	view_lines_add(&v->details, ST_TITLE, "%s \u00b7 step %u", label, analysis_lop_step(a, lop));
+	view_lines_add(&v->details, ST_NORMAL, "%s", reg == TRACE_NONE ? "(a creation outside any execution)"
+								 : view_region_name(v, reg));
+	if (reg != TRACE_NONE && reg < n_en) {
+		char sig[192];
+		snprintf(sig, sizeof sig, "%s%s", trace_str(v->t, en[reg].signature),
+			 en[reg].sdag ? " (SDAG serial)" : "");
+		view_lines_text(&v->details, ST_DIM, 2, 4, sig);
+	}
+	if (ch->kind == CHARE_ARRAY) {
+		char idx[64];
+		size_t len = 0;
+		idx[0] = 0;
+		for (uint32_t i = 0; i < ch->ndims && len + 12 < sizeof idx; i++)
+			len += (size_t)snprintf(idx + len, sizeof idx - len, "%s%d", i ? "," : "", ch->index[i]);
+		view_lines_add(&v->details, ST_NORMAL, "array %s index (%s)", trace_str(v->t, ch->type), idx);
+	} else {
+		view_lines_add(&v->details, ST_NORMAL, "%s chare %s", trace_chare_kind_name((enum trace_chare_kind)ch->kind),
+			       trace_str(v->t, ch->type));
+	}
+	view_lines_add(&v->details, ST_NORMAL, "PE %u%s", analysis_lop_pe(a, lop),
+		       ch->pes > 1 ? " (the chare migrated)" : "");
+	view_lines_add(&v->details, ST_DIM, "%s", analysis_lop_kind(a, lop) == OP_COMPUTE
+		       ? "computation: no dependency here" : trace_op_kind_name(analysis_lop_kind(a, lop)));
+	if (p < np) {
+		view_lines_add(&v->details, ST_NORMAL, "%s %u/%u", phase_kind(&parts[p]),
+			       p, np);
+		view_lines_add(&v->details, ST_NORMAL, "  steps %u\u2013%u \u00b7 %u chares", parts[p].step_first,
+			       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+	}
+	if (p < np && v->part_phase && v->part_phase[p])
+		view_lines_add(&v->details, ST_NORMAL, "phase     %s", v->part_phase[p]);
+	view_lines_add(&v->details, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop),
+		       analysis_lop_step(a, lop));
+	uint64_t en0 = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
+	view_lines_add(&v->details, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en0), d, sizeof d));
+	view_lines_add(&v->details, ST_NORMAL, "duration  %s", trace_fmt_duration(v->t, ex > en0 ? ex - en0 : 0, d, sizeof d));
+	uint64_t dd = analysis_lop_diff_duration(a, lop), idle = analysis_lop_idle_experienced(a, lop);
+	uint64_t imb = analysis_lop_imbalance(a, lop);
+	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF_DURATION, dd), "diff.dur  %s",
+		       trace_fmt_duration(v->t, dd, d, sizeof d));
+	view_lines_text(&v->details, ST_DIM, 2, 4, "beyond the shortest run of this entry at this step");
+	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_IDLE, idle), "idle exp. %s",
+		       trace_fmt_duration(v->t, idle, d, sizeof d));
+	view_lines_text(&v->details, ST_DIM, 2, 4, "idle on its PE it waited through");
+	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_IMBALANCE, imb), "imbalance %s",
+		       trace_fmt_duration(v->t, imb, d, sizeof d));
+	view_lines_text(&v->details, ST_DIM, 2, 4, "its PE's work in the phase beyond the least loaded PE's");
+	invocations(v, lop);
+}
+
+/* ---- the PE timeline ---- */
+
+/* Lops of every PE in time order (lops of one PE do not overlap). */
+struct view_pes {
+	uint32_t n_pes;
+	uint32_t *first;            /* n_pes + 1 */
+	uint32_t *lops;
+};
+
+void
+view_pes_destroy(struct view_pes *p)
+{
+	if (!p)
+		return;
+	free(p->first);
+	free(p->lops);
+	free(p);
+}
+
+static int
+by_enter(const void *ctx, uint32_t p, uint32_t q)
+{
+	const struct analysis *a = ctx;
+	uint64_t tp = analysis_lop_enter(a, p), tq = analysis_lop_enter(a, q);
+	return tp != tq ? (tp < tq ? -1 : 1) : (p > q) - (p < q);
+}
+
+/* Built on first use; NULL when out of memory. */
+static struct view_pes *
+pes_index(struct view *v)
+{
+	if (v->pes)
+		return v->pes;
+	struct view_pes *p = calloc(1, sizeof *p);
+	uint32_t n = analysis_lop_count(v->a);
+	if (!p)
+		return NULL;
+	p->n_pes = trace_pe_count(v->t);
+	p->first = calloc((size_t)p->n_pes + 2, sizeof *p->first);
+	p->lops = malloc(((size_t)n + 1) * sizeof *p->lops);
+	uint32_t *fill = malloc(((size_t)p->n_pes + 1) * sizeof *fill);
+	if (!p->first || !p->lops || !fill) {
+		free(fill);
+		view_pes_destroy(p);
+		return NULL;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		p->first[analysis_lop_pe(v->a, l) + 1]++;
+	for (uint32_t i = 0; i < p->n_pes; i++)
+		p->first[i + 1] += p->first[i];
+	memcpy(fill, p->first, (size_t)p->n_pes * sizeof *fill);
+	for (uint32_t l = 0; l < n; l++)
+		p->lops[fill[analysis_lop_pe(v->a, l)]++] = l;
+	free(fill);
+	for (uint32_t i = 0; i < p->n_pes; i++)
+		if (sort_ids(p->lops + p->first[i], p->first[i + 1] - p->first[i], by_enter, v->a)) {
+			view_pes_destroy(p);
+			return NULL;
+		}
+	v->pes = p;
+	return p;
+}
+
+uint32_t
+view_pe_rows(struct view *v)
+{
+	return trace_pe_count(v->t);
+}
+
+/* The first lop of PE pe ending after t. */
+static uint32_t
+pe_lower(const struct view *v, const struct view_pes *p, uint32_t pe, uint64_t t)
+{
+	uint32_t lo = p->first[pe], hi = p->first[pe + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (analysis_lop_exit(v->a, p->lops[mid]) <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The time span of the grid's window: its lops' earliest enter and last
+ * exit over all chares. */
+static void
+window_span(struct view *v, uint64_t *t0, uint64_t *t1)
+{
+	uint32_t s0 = v->win_step, s1 = view_steps_end(v), nr = view_index_ranks(v->ix);
+	*t0 = UINT64_MAX;
+	*t1 = 0;
+	for (uint32_t r = 0; r < nr; r++) {
+		uint32_t i1 = view_index_lower(v->ix, r, s1);
+		for (uint32_t i = view_index_lower(v->ix, r, s0); i < i1; i++) {
+			uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
+			*t0 = en < *t0 ? en : *t0;
+			*t1 = ex > *t1 ? ex : *t1;
+		}
+	}
+	if (*t0 > *t1)
+		*t0 = *t1 = 0;
+}
+
+/* Fills the timeline cache: per row (PE) and cell the lop that covers
+ * most of the cell, or VIEW_TL_IDLE where idle time covers more. */
+int
+view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
+{
+	struct view_pes *p = pes_index(v);
+	if (!p)
+		return ERR_NOMEM;
+	uint64_t t0, t1;
+	window_span(v, &t0, &t1);
+	v->tl_t0 = t0;
+	v->tl_t1 = t1;
+	v->tl_w = cw;
+	uint64_t *cov_top = malloc((size_t)cw * sizeof *cov_top);
+	uint64_t *cov_dom = malloc((size_t)cw * sizeof *cov_dom);
+	uint64_t *idle = malloc((size_t)cw * sizeof *idle);
+	if (!cov_top || !cov_dom || !idle) {
+		free(cov_top);
+		free(cov_dom);
+		free(idle);
+		return ERR_NOMEM;
+	}
+	const struct trace_pe *pes = trace_pes(v->t, NULL);
+	const struct trace_idle *idles = trace_idles(v->t, NULL);
+	double per = (double)(t1 - t0) / cw;
+	for (int y = 0; y < rows; y++) {
+		struct tlcell *out = &v->tl[(size_t)y * (size_t)cw];
+		for (int x = 0; x < cw; x++) {
+			out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, 0 };
+			cov_top[x] = cov_dom[x] = idle[x] = 0;
+		}
+		uint32_t pe = first_pe + (uint32_t)y;
+		if (pe >= p->n_pes || t1 == t0)
+			continue;
+		for (uint32_t i = pe_lower(v, p, pe, t0); i < p->first[pe + 1]; i++) {
+			uint32_t l = p->lops[i];
+			if (analysis_lop_enter(v->a, l) >= t1)
+				break;
+			view_tl_claim(v, out, cov_top, cov_dom, l);
+		}
+		/* idle time shows where it covers more of a cell than any lop */
+		for (uint32_t k = pes[pe].idle_first; k < pes[pe].idle_first + pes[pe].idle_count; k++) {
+			uint64_t en = idles[k].t_begin, ex = idles[k].t_end;
+			if (ex <= t0 || en >= t1)
+				continue;
+			int b0 = en <= t0 ? 0 : (int)((double)(en - t0) / per);
+			int b1 = ex >= t1 ? cw - 1 : (int)((double)(ex - t0) / per);
+			for (int b = b0 < cw ? b0 : cw - 1; b <= b1 && b < cw; b++) {
+				double lo = (double)t0 + b * per, hi = lo + per;
+				double s = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
+				if (z > s)
+					idle[b] += (uint64_t)(z - s) + 1;
+			}
+		}
+		for (int x = 0; x < cw; x++)
+			if (idle[x] > cov_dom[x])
+				out[x] = (struct tlcell){ VIEW_TL_IDLE, VIEW_TL_IDLE, 0 };
+	}
+	free(cov_top);
+	free(cov_dom);
+	free(idle);
+	return 0;
+}
+
+/* The lop on PE pe running at t (or the nearest after it, else before). */
+uint32_t
+view_pe_lop_at(struct view *v, uint32_t pe, uint64_t t)
+{
+	struct view_pes *p = pes_index(v);
+	if (!p || pe >= p->n_pes || p->first[pe] == p->first[pe + 1])
+		return TRACE_NONE;
+	uint32_t i = pe_lower(v, p, pe, t);
+	if (i >= p->first[pe + 1])
+		i = p->first[pe + 1] - 1;
+	return p->lops[i];
+}
+
+/* The lop before (dir -1) or after (dir 1) lop on its PE in time. */
+uint32_t
+view_pe_step(struct view *v, uint32_t lop, int dir)
+{
+	struct view_pes *p = pes_index(v);
+	if (!p || lop == TRACE_NONE)
+		return TRACE_NONE;
+	uint32_t pe = analysis_lop_pe(v->a, lop);
+	for (uint32_t i = p->first[pe]; i < p->first[pe + 1]; i++)
+		if (p->lops[i] == lop) {
+			if (dir < 0)
+				return i > p->first[pe] ? p->lops[i - 1] : TRACE_NONE;
+			return i + 1 < p->first[pe + 1] ? p->lops[i + 1] : TRACE_NONE;
+		}
+	return TRACE_NONE;
+}
