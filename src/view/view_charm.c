@@ -16,7 +16,7 @@
 int
 view_is_charm(const struct view *v)
 {
-	return trace_info(v->t)->paradigm == PARADIGM_CHARM;
+	return v->t && trace_info(v->t)->paradigm == PARADIGM_CHARM;   /* a sample set has no trace */
 }
 
 void

@@ -9,7 +9,11 @@
  *
  * Bars and shades are relative to the hottest object of the same depth.
  * The selected object's ranks are marked in the grid; the objects the
- * selected rank runs on carry a dot.
+ * selected rank runs on carry a dot. A Charm++ run places PEs, not
+ * chares: PE p on PU p of the node (Charm++'s +setcpuaffinity binds them
+ * in that order; topology.explicit then names the PU of each PE), and
+ * every chare sits where its PE is; the metrics are the run's
+ * (differential duration, idle experienced).
  *
  * The numbers come from one of two providers: the ranks of a trace (a
  * per-rank metric summed over the PUs below), or, in a samples session,
@@ -26,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/charm.h"
 #include "topo/topo.h"
 
 #define TAU 6.283185307179586
@@ -39,6 +44,9 @@ static const char *const metric_names[TMET_COUNT] = {
 };
 static const char *const samples_metric_names[VS_TOPO_METRICS] = {
 	"cycles", "samples", "mean cycles", "issued below",
+};
+static const char *const charm_metric_names[TMET_COUNT] = {
+	"diff. duration", "idle experienced", "hotspots",
 };
 
 struct view_topo {
@@ -129,6 +137,32 @@ view_topo_destroy(struct view_topo *vt)
 	free(vt->link_max);
 	free(vt->below);
 	free(vt);
+}
+
+/* Charm++: each chare on the PU of its PE (see the top). */
+static int
+place_pes(struct view *v, struct view_topo *vt, struct err *e)
+{
+	uint32_t ntl;
+	trace_timelines(v->t, &ntl);
+	const struct trace_chare *ch = trace_chares(v->t, NULL);
+	uint32_t npu;
+	topo_pu_objs(vt->t, &npu);
+	vt->pu_of = malloc((ntl + 1) * sizeof *vt->pu_of);
+	if (!vt->pu_of)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (uint32_t r = 0; r < ntl; r++) {
+		uint32_t pe = ch[r].pe;
+		if (vt->place.how == PLACE_EXPLICIT) {
+			if (pe >= vt->place.n_pu || vt->place.pu[pe] >= npu)
+				return err_set(e, ERR_USAGE, "explicit placement names no PU for PE %u "
+					       "(the topology has %u PUs)", pe, npu);
+			vt->pu_of[r] = vt->place.pu[pe];
+		} else {
+			vt->pu_of[r] = npu ? pe % npu : 0;
+		}
+	}
+	return 0;
 }
 
 /* ---- loading and computing -------------------------------------------- */
@@ -260,7 +294,7 @@ place_and_size(struct view *v, struct err *e)
 	uint32_t ntl;
 	trace_timelines(v->t, &ntl);
 	int rc;
-	if ((rc = topo_place(vt->t, v->t, &vt->place, &vt->pu_of, e)))
+	if ((rc = view_is_charm(v) ? place_pes(v, vt, e) : topo_place(vt->t, v->t, &vt->place, &vt->pu_of, e)))
 		return rc;
 	return alloc_arrays(vt, ntl, e);
 }
@@ -305,10 +339,13 @@ compute(struct view *v, const struct hist_select *sel)
 			uint32_t first, count;
 			analysis_timeline_lops(v->a, r, &first, &count);
 			uint64_t sum = 0;
+			int charm = view_is_charm(v);
 			for (uint32_t l = first; l < first + count; l++)
 				if (view_scope_has(v, sel, l))
-					sum += vt->metric == TMET_DIFF ? analysis_lop_diff(v->a, l)
-						: analysis_lop_lateness(v->a, l);
+					sum += vt->metric == TMET_DIFF
+						? (charm ? analysis_lop_diff_duration(v->a, l) : analysis_lop_diff(v->a, l))
+						: (charm ? analysis_lop_idle_experienced(v->a, l)
+							 : analysis_lop_lateness(v->a, l));
 			vt->per_rank[r] = trace_seconds(v->t, sum);
 		}
 	}
@@ -458,7 +495,8 @@ topo_title(struct view *v, char *buf, size_t n)
 		snprintf(buf, n, "topology \u00b7 %s \u00b7 %s \u00b7 %s", mode_names[vt->mode],
 			 samples_metric_names[vt->metric], v->smp->n_sel ? "selection" : "all samples");
 	else
-		snprintf(buf, n, "topology %s \u00b7 %s \u00b7 %s", mode_names[vt->mode], metric_names[vt->metric],
+		snprintf(buf, n, "topology %s \u00b7 %s \u00b7 %s", mode_names[vt->mode],
+			 (view_is_charm(v) ? charm_metric_names : metric_names)[vt->metric],
 			 view_scope_name(vt->scope));
 }
 
@@ -583,8 +621,11 @@ tree_row(struct view *v, int y, struct grid *row)
 	x = lx + grid_text(row, lx, 0, nw - lx, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
 	if (o->type == TOPO_PU && !vt->system_tree) {        /* the ranks on it */
 		for (uint32_t r = 0; r < vt->n_ranks && x < nw; r++)
-			if (vt->pu_of[r] == o->pu_first)
-				x += grid_printf(row, x, 0, nw - x, r == v->sel_rank ? ST_EMPH : ST_LABEL, " r%u", r);
+			if (vt->pu_of[r] == o->pu_first) {
+				char who[VIEW_MAX_ROW_NAME + 32];
+				view_row_name(v, r, who, sizeof who);
+				x += grid_printf(row, x, 0, nw - x, r == v->sel_rank ? ST_EMPH : ST_LABEL, " %s", who);
+			}
 	}
 	if (i == vt->sel)
 		grid_mark(row, lx, 0, x - lx, 1, MARK_SEL);
