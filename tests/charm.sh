@@ -78,6 +78,57 @@ for p in d["pes"]:
 	"$skein" info "$(dirname "$sts")" >/dev/null 2>&1 && ok || bad "$run: info on the directory"
 done
 
+# analyze on the injected imbalance (jacobi2d_imb: Jacobi(1,2) on PE 1
+# busy-waits 20 ms in one compute): text, JSON and CSV agree on the top
+# hotspot; the PEs that wait at the next reduction experience the idle.
+imb=$runs/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts
+if [ -f "$imb" ]; then
+	"$skein" analyze "$imb" >"$tmp/a.txt" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && ok || bad "analyze text"
+	grep -q '^verifier      passed' "$tmp/a.txt" && ok || bad "analyze text: verifier"
+	grep -A6 '^hotspots' "$tmp/a.txt" | grep -E '^  1 Jacobi\(1,2\) +1 .*20\.05 ms.*Jacobi::Jacobi_compute$' >/dev/null \
+		&& ok || bad "analyze text: top hotspot"
+	"$skein" analyze -f json "$imb" >"$tmp/a.json" && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = d["hotspots"][0]
+assert d["hotspot_metric"] == "differential duration", d["hotspot_metric"]
+assert (h["chare"], h["pe"], h["entry"]) == ("Jacobi(1,2)", 1, "Jacobi::Jacobi_compute"), h
+assert 0.019 < h["diff_duration_s"] < 0.021, h
+assert d["verifier"]["passed"]
+kinds = [p["kind"] for p in d["partitions"] if p["kind"] != "none"]
+assert all(a != b for a, b in zip(kinds, kinds[1:])), kinds   # phases alternate
+assert kinds.count("runtime") >= 10, kinds
+tl = {t["chare"]: t for t in d["timelines"]}
+assert all(tl["Jacobi(%d,%d)" % (p, i)]["pe"] == p for p in range(4) for i in range(4))
+' "$tmp/a.json" 2>"$tmp/err" && ok || bad "analyze json: $(tail -1 "$tmp/err")"
+	for table in hotspots partitions timelines ops; do
+		"$skein" analyze -f csv -t $table "$imb" >"$tmp/a.csv" && python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), sys.argv[2]
+h = rows[0]
+if sys.argv[2] == "hotspots":
+    top = dict(zip(h, rows[1]))
+    assert top["chare"] == "Jacobi(1,2)" and top["pe"] == "1", top
+if sys.argv[2] == "ops":
+    ops = [dict(zip(h, r)) for r in rows[1:]]
+    waited = {o["pe"] for o in ops if float(o["idle_experienced_s"]) > 0.015}
+    assert waited == {"0", "2", "3"}, waited
+' "$tmp/a.csv" $table 2>"$tmp/err" && ok || bad "analyze csv $table: $(tail -1 "$tmp/err")"
+	done
+	# physical order instead of reordering, from the configuration
+	printf 'charm:\n  reorder: false\n' >"$tmp/phys.yaml"
+	"$skein" analyze --config "$tmp/phys.yaml" "$imb" >"$tmp/p.txt" && grep -q 'reorder off' "$tmp/p.txt" \
+		&& grep -q '^verifier      passed' "$tmp/p.txt" && ok || bad "analyze with charm.reorder false"
+	printf 'charm:\n  reorder: maybe\n' >"$tmp/bad.yaml"
+	"$skein" analyze --config "$tmp/bad.yaml" "$imb" >"$tmp/out" 2>"$tmp/err"
+	[ $? -ne 0 ] && [ ! -s "$tmp/out" ] && grep -q 'bad.yaml:2:12' "$tmp/err" && ok || bad "charm.reorder maybe: $(cat "$tmp/err")"
+	"$skein" render --size 100x30 --keys '>' "$imb" >"$tmp/r.txt" && grep -q 'hotspot 1/20: differential duration 20.05 ms' "$tmp/r.txt" \
+		&& ok || bad "render jumps to the hotspot"
+else
+	skip=$((skip + 1))
+fi
+
 # a run that is not there, and a .sts that is not one: one line, exit 1
 "$skein" info "$tmp/none.sts" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "missing .sts"

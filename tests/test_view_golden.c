@@ -19,8 +19,9 @@
  *
  * keys= takes the rest of the line. TRACE names a trace generated here
  * with skein-gen (deterministic, byte-identical output), corpus:NAME for
- * traces/corpus/NAME, or shared:NAME for ../shared/traces/otf2/NAME
- * (skipped when absent). topo= is an hwloc synthetic description with
+ * traces/corpus/NAME, shared:NAME for ../shared/traces/otf2/NAME or
+ * charm:DIR/RUN.sts for the Charm++ run ../shared/traces/projections/DIR
+ * (both skipped when absent). topo= is an hwloc synthetic description with
  * commas for spaces ("pack:2,core:2,pu:1"); topoxml= names an XML file in
  * ../shared/traces/hwloc (the case is skipped when it is absent).
  * The expect lines state what a reviewer checked the golden for (the
@@ -39,6 +40,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/mem.h"
+#include "projections/projections_read.h"
 #include "samples/samples.h"
 #include "view/view.h"
 
@@ -214,6 +216,8 @@ trace_for(const char *name, int leap)
 	char path[1024];
 	if (!strncmp(name, "corpus:", 7)) {
 		snprintf(path, sizeof path, "%s/traces/corpus/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 7);
+	} else if (!strncmp(name, "charm:", 6)) {
+		snprintf(path, sizeof path, "%s/traces/projections/%s", tu_env("SKEIN_SHARED", "../shared"), name + 6);
 	} else if (!strncmp(name, "shared:", 7)) {
 		snprintf(path, sizeof path, "%s/traces/otf2/%s/traces.otf2", tu_env("SKEIN_SHARED", "../shared"),
 			 name + 7);
@@ -228,7 +232,13 @@ trace_for(const char *name, int leap)
 		l->absent = 1;
 		return l;
 	}
-	l->t = tu_load(path);
+	if (!strncmp(name, "charm:", 6)) {
+		struct err pe = { 0 };
+		if (projections_read(path, NULL, &l->t, &pe))
+			fail_msg("%s: %s", path, pe.msg);
+	} else {
+		l->t = tu_load(path);
+	}
 	struct analysis_opts o;
 	analysis_opts_default(&o);
 	o.leap_merge = leap;
@@ -357,7 +367,10 @@ run_case(void **state)
 		skip();
 	}
 	char label[256], xml[1024];
-	snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
+	if (!strncmp(c->trace, "charm:", 6))
+		snprintf(label, sizeof label, "%s", c->trace + 6);
+	else
+		snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
 	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters,
 				.start_origin = !c->start };
 	if (c->topoxml[0]) {
@@ -370,6 +383,9 @@ run_case(void **state)
 	}
 	if (c->topo[0])
 		vo.topology_synthetic = c->topo;
+	/* metric auto, as the CLI settles it */
+	vo.metric = trace_info(analysis_trace(l->a))->paradigm == PARADIGM_CHARM ? METRIC_DIFF_DURATION
+										   : METRIC_LATENESS;
 	if (c->metric[0]) {
 		vo.metric = view_metric_find(c->metric);
 		assert_int_not_equal(vo.metric, METRIC_COUNT);

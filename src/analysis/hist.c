@@ -85,6 +85,7 @@ hist_collect(const struct analysis *a, enum hist_metric m, uint32_t region,
 {
 	const struct trace *t = analysis_trace(a);
 	uint32_t nl = analysis_lop_count(a);
+	int charm = trace_info(t)->paradigm == PARADIGM_CHARM;
 	*n = 0;
 	*v = malloc(((size_t)nl + 1) * sizeof **v);
 	if (!*v)
@@ -94,10 +95,12 @@ hist_collect(const struct analysis *a, enum hist_metric m, uint32_t region,
 			continue;
 		double x;
 		if (m == HM_DURATION) {
-			if (analysis_lop_kind(a, l) == OP_COMPUTE ||
+			if ((analysis_lop_kind(a, l) == OP_COMPUTE && !charm) ||
 			    (region != TRACE_NONE && analysis_lop_region(a, l) != region))
 				continue;
 			x = trace_seconds(t, analysis_lop_exit(a, l) - analysis_lop_enter(a, l));
+		} else if (m == HM_IDLE) {
+			x = trace_seconds(t, analysis_lop_idle_experienced(a, l));
 		} else {
 			x = trace_seconds(t, m == HM_DIFF ? analysis_lop_diff(a, l)
 					  : analysis_lop_lateness(a, l));

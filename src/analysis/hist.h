@@ -45,11 +45,13 @@ struct hist_select {
 	int no_startup;
 };
 
-enum hist_metric { HM_LATENESS, HM_DIFF, HM_DURATION };
+enum hist_metric { HM_LATENESS, HM_DIFF, HM_DURATION, HM_IDLE };
 
 /* Values of a metric over the lops a selection holds, in seconds.
  * region restricts HM_DURATION to one region (TRACE_NONE: all
- * communication calls). *v is malloc'd. */
+ * communication calls; in a Charm++ trace every entry-method execution
+ * counts, messages or not). HM_IDLE is seed 004's idle experienced. *v
+ * is malloc'd. */
 int hist_collect(const struct analysis *a, enum hist_metric m, uint32_t region,
 		 const struct hist_select *sel, double **v, size_t *n);
 

@@ -139,21 +139,21 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 	fprintf(out, "  duration beyond the shortest run of the same entry method at the same step of\n"
 		"  the phase; idle: the idle time on its PE it waited through; imbalance: its PE's\n"
 		"  work in the phase beyond the least loaded PE's\n");
-	fprintf(out, "%3s %-16s %3s %6s %5s %-32s %10s %10s %10s %10s\n", "#", "chare", "PE", "step",
-		"phase", "entry method", "duration", "diff.dur", "idle", "imbalance");
+	fprintf(out, "%3s %-16s %3s %6s %5s %10s %10s %10s %10s  %s\n", "#", "chare", "PE", "step",
+		"phase", "duration", "diff.dur", "idle", "imbalance", "entry method");
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n_hot; i++) {
 		uint32_t l = hot[i];
 		if (!kept_lop(a, ph, l))
 			continue;
 		shown++;
-		fprintf(out, "%3u %-16s %3u %6u %5u %-32s %10s %10s %10s %10s\n", shown,
+		fprintf(out, "%3u %-16s %3u %6u %5u %10s %10s %10s %10s  %s\n", shown,
 			chare_label(a, analysis_lop_timeline(a, l), label, sizeof label),
 			analysis_lop_pe(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
-			entry_of(a, l), trace_fmt_duration(t, duration(a, l), b1, sizeof b1),
+			trace_fmt_duration(t, duration(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff_duration(a, l), b2, sizeof b2),
 			trace_fmt_duration(t, analysis_lop_idle_experienced(a, l), b3, sizeof b3),
-			trace_fmt_duration(t, analysis_lop_imbalance(a, l), b4, sizeof b4));
+			trace_fmt_duration(t, analysis_lop_imbalance(a, l), b4, sizeof b4), entry_of(a, l));
 	}
 	if (!shown)
 		fputs("  none: every operation took as long as the shortest at its step\n", out);

@@ -169,6 +169,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	}
 	snprintf(v->label, sizeof v->label, "%s", o && o->label ? o->label : "trace");
 	v->metric = o && (unsigned)o->metric < METRIC_COUNT ? o->metric : METRIC_LATENESS;
+	if (v->metric >= METRIC_DIFF_DURATION && !view_is_charm(v))
+		v->metric = METRIC_LATENESS;        /* seed 004's metrics: Charm++ only */
 	v->solo = solo;
 	v->side = solo == PANE_TOPO || solo == PANE_HIST ? solo : PANE_DETAILS;
 	v->zs = v->zr = 1;
@@ -634,9 +636,10 @@ view_action(struct view *v, enum action act)
 	case ACT_PREV_PANE: cycle_focus(v, -1); return;
 	case ACT_METRIC_NEXT:
 	case ACT_METRIC_PREV:
-		v->metric = (enum view_metric)(((int)v->metric + (act == ACT_METRIC_NEXT ? 1 : METRIC_COUNT - 1)) % METRIC_COUNT);
-		if (v->metric == METRIC_DELTA && !v->diff)   /* only with another run */
-			v->metric = act == ACT_METRIC_NEXT ? METRIC_LATENESS : METRIC_DELTA - 1;
+		do {    /* delta only with another run; seed 004's metrics only for Charm++ */
+			v->metric = (enum view_metric)(((int)v->metric + (act == ACT_METRIC_NEXT ? 1 : METRIC_COUNT - 1)) % METRIC_COUNT);
+		} while ((v->metric == METRIC_DELTA && !v->diff) ||
+			 (v->metric >= METRIC_DIFF_DURATION && !view_is_charm(v)));
 		view_select_update(v);
 		return;
 	case ACT_STARTUP: {
@@ -823,7 +826,8 @@ void
 view_set_state(struct view *v, const struct view_state *st)
 {
 	char cmd[64];
-	if (st->metric < METRIC_COUNT && (st->metric != METRIC_DELTA || v->diff))
+	if (st->metric < METRIC_COUNT && (st->metric != METRIC_DELTA || v->diff) &&
+	    (st->metric < METRIC_DIFF_DURATION || view_is_charm(v)))
 		v->metric = st->metric;
 	if (st->clusters) {
 		snprintf(cmd, sizeof cmd, "clusters %u", st->clusters);

@@ -376,6 +376,8 @@ view_command(struct view *v, const char *cmd)
 			view_set_message(v, 1, "delta compares two runs: open them with skein diff BEFORE AFTER");
 		} else if (m == METRIC_COUNT) {
 			usage(v, c, arg ? "no such metric" : NULL);
+		} else if (m >= METRIC_DIFF_DURATION && !view_is_charm(v)) {
+			view_set_message(v, 1, "metric %s: for Charm++ traces only", arg);
 		} else {
 			v->metric = m;
 			view_select_update(v);

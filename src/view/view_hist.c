@@ -16,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum hist_kind { HK_LATENESS, HK_DIFF, HK_DURATION, HK_MSGSIZE, HK_ACTIVITY, HK_DENSITY, HK_COUNT };
+/* HK_IDLE (seed 004's idle experienced) is offered for Charm++ traces only. */
+enum hist_kind { HK_LATENESS, HK_DIFF, HK_DURATION, HK_MSGSIZE, HK_ACTIVITY, HK_DENSITY, HK_IDLE, HK_COUNT };
 
 static const char *const kind_names[HK_COUNT] = {
 	"lateness", "differential lateness", "duration", "message size", "activity", "density",
+	"idle experienced",
 };
 
 #define MAX_FUNCS 6
@@ -178,8 +180,10 @@ compute(struct view *v, const struct hist_select *sel, int cw, int ch)
 	switch (vh->kind) {
 	case HK_LATENESS:
 	case HK_DIFF:
-	case HK_DURATION: {
-		enum hist_metric m = vh->kind == HK_LATENESS ? HM_LATENESS : vh->kind == HK_DIFF ? HM_DIFF : HM_DURATION;
+	case HK_DURATION:
+	case HK_IDLE: {
+		enum hist_metric m = vh->kind == HK_LATENESS ? HM_LATENESS : vh->kind == HK_DIFF ? HM_DIFF
+				   : vh->kind == HK_IDLE ? HM_IDLE : HM_DURATION;
 		rc = hist_collect(v->a, m, vh->region, sel, &val, &n);
 		if (!rc)
 			rc = hist_build(val, n, (uint32_t)cw, 1, &vh->hist);
@@ -245,7 +249,7 @@ hist_prepare(struct view *v, int w, int h)
 	} else {
 		view_scope_select(v, vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope, &sel);
 		if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
-		    analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE)
+		    (analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE || view_is_charm(v)))
 			region = analysis_lop_region(v->a, v->sel_lop);
 		uint64_t k[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
 				   (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
@@ -287,9 +291,10 @@ hist_title(struct view *v, char *buf, size_t n)
 	}
 	const char *scope = view_scope_name(vh->kind == HK_MSGSIZE ? SCOPE_ALL : vh->scope);
 	/* "what · scope": the generic drawer drops the scope when narrow */
+	const char *all = view_is_charm(v) ? "all entry methods" : "all calls";
 	if (vh->kind == HK_DURATION)
 		snprintf(buf, n, "duration of %s \u00b7 %s",
-			 vh->region == TRACE_NONE ? "all calls" : view_region_name(v, vh->region), scope);
+			 vh->region == TRACE_NONE ? all : view_region_name(v, vh->region), scope);
 	else if (vh->kind == HK_ACTIVITY)
 		snprintf(buf, n, "activity timeline \u00b7 %s", scope);
 	else if (vh->kind == HK_DENSITY)
@@ -676,6 +681,8 @@ hist_request(struct view *v, enum action act)
 	switch (act) {
 	case ACT_PANE_MODE:
 		vh->kind = (enum hist_kind)((vh->kind + 1) % HK_COUNT);
+		if (vh->kind == HK_IDLE && !view_is_charm(v))
+			vh->kind = HK_LATENESS;
 		break;
 	case ACT_PANE_METRIC:
 		if (vh->kind == HK_DENSITY)

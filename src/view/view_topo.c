@@ -620,12 +620,19 @@ tree_row(struct view *v, int y, struct grid *row)
 	int lx = x + 2;
 	x = lx + grid_text(row, lx, 0, nw - lx, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
 	if (o->type == TOPO_PU && !vt->system_tree) {        /* the ranks on it */
-		for (uint32_t r = 0; r < vt->n_ranks && x < nw; r++)
-			if (vt->pu_of[r] == o->pu_first) {
-				char who[VIEW_MAX_ROW_NAME + 32];
-				view_row_name(v, r, who, sizeof who);
+		uint32_t left = 0;       /* names that do not fit whole: "+N" */
+		for (uint32_t r = 0; r < vt->n_ranks; r++) {
+			if (vt->pu_of[r] != o->pu_first)
+				continue;
+			char who[VIEW_MAX_ROW_NAME + 32];
+			view_row_name(v, r, who, sizeof who);
+			if (left || x + 1 + (int)strlen(who) > nw)
+				left++;
+			else
 				x += grid_printf(row, x, 0, nw - x, r == v->sel_rank ? ST_EMPH : ST_LABEL, " %s", who);
-			}
+		}
+		if (left && x + 3 <= nw)
+			x += grid_printf(row, x, 0, nw - x, ST_LABEL, " +%u", left);
 	}
 	if (i == vt->sel)
 		grid_mark(row, lx, 0, x - lx, 1, MARK_SEL);
