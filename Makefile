@@ -47,7 +47,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples doc-keys
+	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-projections doc-keys
 
 all: $(BIN)
 
@@ -159,9 +159,11 @@ bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
 	@sh tests/bench/bench.sh $(BUILD)
 
 # libFuzzer (clang) on the configuration loader, the OTF2 definitions path,
-# the topology loader and the samples reader; FUZZ_SECONDS bounds each run
-# (doc/robustness.md and doc/samples.md say what they cover). New inputs
-# go to build/fuzz/corpus-*; the project's files seed them.
+# the topology loader, the samples reader and the Projections reader with
+# the Charm++ structure; FUZZ_SECONDS bounds each run (doc/robustness.md,
+# doc/samples.md and doc/charm.md say what they cover). New inputs go to
+# build/fuzz/corpus-*; the project's files seed them (and for Projections
+# the small shared runs, one file each: .sts, "===", PE 0's log, ...).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -170,8 +172,10 @@ FUZZ_BUILD   := $(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT=
 # them; ASan refuses what glibc would refuse (past 2 GiB), as in production.
 FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=2048 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan-otf2.supp
+FUZZ_RUNS    := charm-hello1d_8c_4pe charm-ring_group_4pe charm-simple_reduction_16c_4pe \
+		charm-allreduce_16c_4pe charm-synth-projections-4pe pipit-charm-pingpong-projections
 
-fuzz: fuzz-config fuzz-otf2 fuzz-topo fuzz-samples
+fuzz: fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-projections
 
 fuzz-config:
 	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_config
@@ -206,6 +210,18 @@ fuzz-topo:
 	@for f in $(wildcard $(SHARED)/traces/hwloc/*.xml); do { printf '\000'; cat $$f; } >build/fuzz/seed-topo/$$(basename $$f); done
 	$(FUZZ_ENV) build/fuzz/fuzz/fuzz_topo -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=30 \
 		-artifact_prefix=build/fuzz/topo- build/fuzz/corpus-topo build/fuzz/seed-topo
+
+fuzz-projections:
+	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_projections
+	@mkdir -p build/fuzz/corpus-prj build/fuzz/prj-seeds
+	@for r in $(FUZZ_RUNS); do \
+		d=$(SHARED)/traces/projections/$$r; [ -d "$$d" ] || continue; \
+		s=$$(ls "$$d"/*.sts); b=$${s%.sts}; pe=0; \
+		{ cat "$$s"; while [ -f "$$b.$$pe.log.gz" ] || [ -f "$$b.$$pe.log" ]; do \
+			echo "==="; zcat -f "$$b.$$pe.log"*; pe=$$((pe + 1)); done; } >build/fuzz/prj-seeds/$$r; \
+	done
+	build/fuzz/fuzz/fuzz_projections -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-artifact_prefix=build/fuzz/prj- build/fuzz/corpus-prj build/fuzz/prj-seeds tests/fuzz/prj
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(@D)

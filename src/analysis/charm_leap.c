@@ -157,7 +157,8 @@ order_round(struct charm *c, int last_round)
 		}
 	if (rc)
 		goto out;
-	qsort(ov, n_ov, sizeof *ov, cmp_overlap);
+	if (n_ov > 1)
+		qsort(ov, n_ov, sizeof *ov, cmp_overlap);
 	for (size_t i = 0; i < n_ov && !rc; i++) {
 		if (i && ov[i].p == ov[i - 1].p && ov[i].q == ov[i - 1].q)
 			continue;             /* one edge per pair, on their first shared chare */

@@ -85,7 +85,8 @@ repair_pass(struct charm *c)
 			t[n++] = (struct split_target){ .from = c->pid[e->a], .cls = c->cls[e->b],
 							.entry = c->block_entry[c->block[e->b]], .lop = e->b };
 		}
-		qsort(t, n, sizeof *t, cmp_target);
+		if (n > 1)
+			qsort(t, n, sizeof *t, cmp_target);
 		int64_t merged = 0;
 		for (size_t i = 1; i < n; i++)
 			if (t[i].from == t[i - 1].from && t[i].cls == t[i - 1].cls &&

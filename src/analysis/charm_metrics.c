@@ -68,7 +68,8 @@ differential_duration(struct analysis *a)
 			k[n++] = (struct dkey){ .step = a->lop_step[l], .region = analysis_lop_region(a, l),
 						.lop = l };
 		}
-		qsort(k, n, sizeof *k, cmp_dkey);
+		if (n > 1)
+			qsort(k, n, sizeof *k, cmp_dkey);
 		for (uint32_t i = 0; i < n;) {
 			uint32_t j = i;
 			uint64_t min = UINT64_MAX;

@@ -86,7 +86,8 @@ build_fallback(struct builder *b)
 			b->fb[b->n_fb++] = (struct fb){ .ep = l->cres[i].ep, .event = l->cres[i].event,
 						       .t = l->cres[i].t, .pe = pe, .idx = (uint32_t)i };
 	}
-	qsort(b->fb, b->n_fb, sizeof *b->fb, cmp_fb);
+	if (b->n_fb > 1)
+		qsort(b->fb, b->n_fb, sizeof *b->fb, cmp_fb);
 	b->fb_built = 1;
 	return 0;
 }
@@ -423,7 +424,8 @@ emit_ops(struct builder *b)
 	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
 		struct item *it = items + first[tl];
 		uint32_t n = first[tl + 1] - first[tl];
-		qsort(it, n, sizeof *it, cmp_item);
+		if (n > 1)
+			qsort(it, n, sizeof *it, cmp_item);
 		t->timelines[tl].op_first = (uint32_t)t->n_ops;
 		uint32_t prev_pe = NONE;
 		for (uint32_t k = 0; k < n && !rc; k++) {
@@ -517,7 +519,8 @@ fill_pes(struct builder *b)
 		p->t_end = l->has_end_comp ? l->t_end_comp : l->t_last;
 		p->idle_first = (uint32_t)t->n_idles;
 		p->idle_count = (uint32_t)l->n_idles;
-		memcpy(t->idles + t->n_idles, l->idles, l->n_idles * sizeof *t->idles);
+		if (l->n_idles)
+			memcpy(t->idles + t->n_idles, l->idles, l->n_idles * sizeof *t->idles);
 		t->n_idles += l->n_idles;
 		for (int k = 0; k < CREC_COUNT; k++)
 			info->events += l->records[k];
