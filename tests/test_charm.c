@@ -10,7 +10,9 @@
  * group ring, allreduce's contributions; and the verifier everywhere. */
 #include "testutil.h"
 
+#include <glob.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/charm_impl.h"
 #include "model/charm.h"
@@ -576,6 +578,70 @@ test_small_runs(void **state)
 	trace_destroy(t);
 }
 
+/* ---- fuzz regressions ---- */
+
+/* Every input in tests/fuzz/prj (the fuzz target's layout: .sts, then
+ * each PE's log after a line "===") read and analysed as the target does:
+ * either a one-line error, or a structure the verifier passes. */
+static void
+write_part(const char *path, const char *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	fclose(f);
+}
+
+static void
+test_fuzz_regressions(void **state)
+{
+	(void)state;
+	char pat[512], dir[] = "/tmp/skein-charm-fuzz-XXXXXX";
+	PROJECT_PATH(pat, "tests/fuzz/prj/*");
+	glob_t g;
+	assert_int_equal(glob(pat, 0, NULL, &g), 0);
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "rb");
+		assert_non_null(f);
+		static char buf[1 << 20];
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		char path[600];
+		int pe = -1;
+		for (char *p = buf;; pe++) {
+			char *sep = strstr(p, "\n===\n");
+			size_t len = sep ? (size_t)(sep - p) + 1 : strlen(p);
+			if (pe < 0)
+				snprintf(path, sizeof path, "%s/run.sts", dir);
+			else
+				snprintf(path, sizeof path, "%s/run.%d.log", dir, pe);
+			write_part(path, p, len);
+			if (!sep)
+				break;
+			p = sep + 5;
+		}
+		snprintf(path, sizeof path, "%s/run.sts", dir);
+		struct trace *t = NULL;
+		struct err e = { 0 };
+		if (projections_read(path, NULL, &t, &e)) {
+			assert_null(strchr(e.msg, '\n'));
+		} else {
+			struct analysis *a = analyse(t, NULL);
+			if (!analysis_verified(a))
+				fail_msg("%s: the verifier fails", g.gl_pathv[i]);
+			analysis_destroy(a);
+			trace_destroy(t);
+		}
+		char cmd[700];
+		snprintf(cmd, sizeof cmd, "rm -f %s/*", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+	rmdir(dir);
+	globfree(&g);
+}
+
 int
 main(void)
 {
@@ -587,6 +653,7 @@ main(void)
 		cmocka_unit_test(test_jacobi2d_physical),
 		cmocka_unit_test(test_imbalance_hotspot),
 		cmocka_unit_test(test_small_runs),
+		cmocka_unit_test(test_fuzz_regressions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,7 +59,7 @@ enum {
 	G_COALESCE = 1, G_WAITALL = 2, G_LEAP = 4, G_FACTOR = 8, G_FORCE = 16, G_GSTEP = 32,
 	G_MATCH = 64, G_CALLER = 128, G_CLUSTERS = 256, G_HOTSPOTS = 512, G_PHASES = 1024,
 	G_AUTO = 2048, G_PROGRESS = 4096, G_STARTUP = 8192,
-	G_ITERATIONS = 16384,
+	G_ITERATIONS = 16384, G_REORDER = 32768,
 };
 
 /* Prints "skein: MESSAGE" on stderr, one line, its control characters

@@ -135,6 +135,10 @@ static const char usage_text[] =
 	"      --caller-merge      merge consecutive operations under one call of the\n"
 	"                          nearest caller that issued several communications\n"
 	"                          (Ravel's caller merge)\n"
+	"      --reorder           order each rank's receives in a partition by\n"
+	"                          idealised forward replay, not as they completed\n"
+	"                          (Charm++: the serial blocks; the default there)\n"
+	"      --physical-order    keep operations in time order (MPI's default)\n"
 	"      --clusters K        group each partition's ranks into at most K\n"
 	"                          clusters by lateness (analyze reports them)\n"
 	"      --iterations HOW    find the iterations: auto (a repeating user region,\n"
@@ -168,7 +172,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
-	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
+	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_REORDER, OPT_PHYSICAL, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 	OPT_NO_MOUSE,
 	OPT_ATTRIBUTE, OPT_DEPTH, OPT_WINDOWS, OPT_WINDOW, OPT_STEP,
 	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE,
@@ -272,6 +276,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "before", required_argument, NULL, OPT_BEFORE },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "reorder", no_argument, NULL, OPT_REORDER },
+		{ "physical-order", no_argument, NULL, OPT_PHYSICAL },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
@@ -339,6 +345,12 @@ parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_MATCH_SIZE: c->aopts.match_size = 1; c->given |= G_MATCH; c->structure_opts = 1; break;
 		case OPT_CALLER: c->aopts.caller_merge = 1; c->given |= G_CALLER; c->structure_opts = 1; break;
+		case OPT_REORDER:
+		case OPT_PHYSICAL:
+			c->aopts.reorder = c->aopts.charm_reorder = o == OPT_REORDER;
+			c->given |= G_REORDER;
+			c->structure_opts = 1;
+			break;
 		case OPT_CLUSTERS:
 			if (parse_uint(optarg, &c->aopts.clusters) || c->aopts.clusters > 20)
 				return cli_usage_error("--clusters takes a number of clusters from 0 to 20, not", optarg);
@@ -593,6 +605,10 @@ setup_config(struct cli *c)
 	if (c->given & G_STARTUP) o->startup = f.startup;
 	if (c->given & G_MATCH) o->match_size = f.match_size;
 	if (c->given & G_CALLER) o->caller_merge = f.caller_merge;
+	if (c->given & G_REORDER) {
+		o->reorder = f.reorder;
+		o->charm_reorder = f.charm_reorder;
+	}
 	if (c->given & G_HOTSPOTS) o->hotspots = f.hotspots;
 	if (c->given & G_ITERATIONS) o->iter_find = f.iter_find;
 	if (c->given & G_PHASES) {

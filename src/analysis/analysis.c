@@ -72,6 +72,7 @@ analysis_destroy(struct analysis *a)
 	free(a->iter_starts);
 	free(a->iter_lop);
 	free(a->op_of_lop);
+	free(a->op_last_of_lop);
 	free(a->idle_exp);
 	free(a->dur_diff);
 	free(a->imbalance);
@@ -201,6 +202,8 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	st->t_leap = t1 - t0;
 	if (!rc)
 		rc = stage(a, progress, ud, "stepping");
+	if (!rc && !charm && o.reorder)
+		rc = reorder_mpi(a);
 	if (!rc && !charm)
 		rc = steps_assign(a);
 	st->partitions_steps = a->n_parts;

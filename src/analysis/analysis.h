@@ -149,6 +149,7 @@ struct analysis_stats {
 	uint32_t charm_infer;         /* after inferred dependencies (Alg. 3) */
 	uint32_t charm_leap;          /* after merge by leap (Alg. 4) */
 	uint32_t charm_edges;         /* phase dependencies added for the DAG properties */
+	uint32_t reordered;           /* lops whose logical place differs from their time order */
 	/* wall-clock seconds per stage, for benchmarks */
 	double t_lops, t_partition, t_leap, t_steps, t_metrics;
 };

@@ -73,10 +73,11 @@ struct analysis {
 	struct iterations iters;
 	uint32_t *iter_starts;
 	uint32_t *iter_lop;      /* n_lops: iteration of each lop, or NULL */
-	/* Charm++ (charm_*.c): lops are ops one to one, and each timeline's
-	 * lops are in logical (step) order, which reordering can make differ
-	 * from time order: lop l is op op_of_lop[l] (NULL: lop_op holds) */
-	uint32_t *op_of_lop;
+	/* Reordering (charm_steps.c, reorder.c) puts each timeline's lops in
+	 * logical order, which can differ from time order: lop l is ops
+	 * op_of_lop[l] .. op_last_of_lop[l] (NULL: lop_op holds; the second
+	 * NULL alone: one op per lop, as in Charm++ traces); lops_permute.c */
+	uint32_t *op_of_lop, *op_last_of_lop;
 	uint64_t *idle_exp;      /* n_lops: idle experienced (§4), or NULL */
 	uint64_t *dur_diff;      /* n_lops: differential duration */
 	uint64_t *imbalance;     /* n_lops: its PE's load above the least loaded, in its phase */
@@ -94,7 +95,7 @@ lop_first_op(const struct analysis *a, uint32_t l)
 static inline uint32_t
 lop_last_op(const struct analysis *a, uint32_t l)
 {
-	return a->op_of_lop ? a->op_of_lop[l] : a->lop_op[l + 1] - 1;
+	return a->op_last_of_lop ? a->op_last_of_lop[l] : a->op_of_lop ? a->op_of_lop[l] : a->lop_op[l + 1] - 1;
 }
 
 /* The ends of lop l (all its trace ops' ends are contiguous). */
@@ -166,6 +167,16 @@ int parts_by_first_step(const struct analysis *a, uint32_t *order);
 
 /* Renumbers partitions in order of their first global step. */
 int partition_renumber(struct analysis *a);
+
+/* Puts lops in a new order: lop l becomes old lop old[l]. Every per-lop
+ * array and op_lop follow, as do the partitions' lop lists. The caller
+ * only permutes within timelines (lops_permute.c). */
+int lops_permute(struct analysis *a, const uint32_t *old);
+
+/* seed 004 §3.2.1 for MPI traces (opts.reorder): each timeline's receives
+ * within a partition reordered by idealised forward replay; sends,
+ * collectives and waits keep their order (reorder.c). */
+int reorder_mpi(struct analysis *a);
 
 /* Strongly connected components of a graph in CSR form (n nodes, edges
  * first[v]..first[v+1] of succ): comp[v] gets v's component. Returns the

@@ -10,8 +10,8 @@
  * nearest after it there; a block without any event joins the phase of
  * the lop before it on its timeline. Blocks without events that come
  * before a timeline's first event (constructors, mostly), and timelines
- * without a single event, form one phase of their own that precedes the
- * phases of those timelines' first events. (doc/charm.md: "Operations
+ * without a single event, form one phase of their own that precedes
+ * every phase on those timelines. (doc/charm.md: "Operations
  * without events".)
  */
 #include "charm_impl.h"
@@ -69,12 +69,9 @@ charm_parts_finalize(struct charm *c)
 	free(a->dag_first);
 	free(a->dag_succ);
 	free(a->part_order);
-	/* the leading phase precedes the phases of its timelines' first
-	 * events: at most one edge per timeline */
-	uint32_t n_init = 0;
-	for (uint32_t tl = 0; init && tl < c->n_tl; tl++)
-		n_init++;
-	uint32_t n_edges = c->first[c->np] + n_init;
+	/* the leading phase precedes every phase on its timelines (it is a
+	 * prefix of each): at most one edge per phase */
+	uint32_t n_edges = c->first[c->np] + (init ? np : 0);
 	a->parts = calloc((size_t)np + 1, sizeof *a->parts);
 	a->part_lop_first = calloc((size_t)np + 2, sizeof *a->part_lop_first);
 	a->part_lops = malloc((n + 1) * sizeof *a->part_lops);
@@ -102,17 +99,17 @@ charm_parts_finalize(struct charm *c)
 	uint32_t m = c->first[c->np];
 	if (init) {
 		memset(stamp, 0xff, ((size_t)np + 1) * sizeof *stamp);
-		for (uint32_t tl = 0; tl < c->n_tl; tl++)
+		for (uint32_t tl = 0; tl < c->n_tl; tl++) {
+			if (a->tl_lop[tl] == a->tl_lop[tl + 1] || a->lop_part[a->tl_lop[tl]] != c->np)
+				continue;
 			for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 				uint32_t q = a->lop_part[l];
-				if (q == c->np)
-					continue;
-				if (l > a->tl_lop[tl] && a->lop_part[l - 1] == c->np && stamp[q] != c->np) {
+				if (q != c->np && stamp[q] != c->np) {
 					stamp[q] = c->np;
 					a->dag_succ[m++] = q;
 				}
-				break;
 			}
+		}
 		a->dag_first[np] = m;
 	}
 	if ((rc = dag_depths(np, a->dag_first, a->dag_succ, depth, a->part_order, indeg)))

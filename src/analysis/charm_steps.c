@@ -449,15 +449,9 @@ renumber(struct analysis *a)
 {
 	uint32_t n = a->n_lops, n_tl;
 	trace_timelines(a->t, &n_tl);
-	uint32_t *newid = malloc((n + 1) * sizeof *newid);
 	uint32_t *old = malloc((n + 1) * sizeof *old);
-	uint32_t *tmp = malloc((n + 1) * sizeof *tmp);
-	if (!newid || !old || !tmp) {
-		free(newid);
-		free(old);
-		free(tmp);
+	if (!old)
 		return ERR_NOMEM;
-	}
 	/* per timeline: its lops stably sorted by step */
 	int rc = 0;
 	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
@@ -466,53 +460,10 @@ renumber(struct analysis *a)
 			old[l] = l;
 		rc = sort_ids(old + f, e - f, cmp_step, a);
 	}
-	if (rc) {
-		free(newid);
-		free(old);
-		free(tmp);
-		return rc;
-	}
-	for (uint32_t l = 0; l < n; l++)
-		newid[old[l]] = l;
-	uint32_t *op_of = malloc((n + 1) * sizeof *op_of);
-	uint8_t *kind = malloc(n + 1);
-	uint32_t *part = malloc((n + 1) * sizeof *part), *step = malloc((n + 1) * sizeof *step);
-	if (!op_of || !kind || !part || !step) {
-		free(op_of);
-		free(kind);
-		free(part);
-		free(step);
-		free(newid);
-		free(old);
-		free(tmp);
-		return ERR_NOMEM;
-	}
-	for (uint32_t l = 0; l < n; l++) {
-		uint32_t o = old[l];
-		op_of[l] = lop_first_op(a, o);
-		kind[l] = a->lop_kind[o];
-		part[l] = a->lop_part[o];
-		step[l] = a->lop_step[o];
-	}
-	for (uint32_t op = 0; op < a->n_ops; op++)
-		a->op_lop[op] = newid[a->op_lop[op]];
-	free(a->op_of_lop);
-	free(a->lop_kind);
-	free(a->lop_part);
-	free(a->lop_step);
-	a->op_of_lop = op_of;
-	a->lop_kind = kind;
-	a->lop_part = part;
-	a->lop_step = step;
-	/* partitions' lop lists, again in lop order */
-	uint32_t *fill = tmp;
-	memcpy(fill, a->part_lop_first, (size_t)a->n_parts * sizeof *fill);
-	for (uint32_t l = 0; l < n; l++)
-		a->part_lops[fill[a->lop_part[l]]++] = l;
-	free(newid);
+	if (!rc)
+		rc = lops_permute(a, old);
 	free(old);
-	free(tmp);
-	return 0;
+	return rc;
 }
 
 int

@@ -7,7 +7,9 @@
  *   - a partition ends before any DAG successor begins;
  *   - both ends of a message, and all members of a collective, are in one
  *     partition;
- *   - (Charm++) the ops of one serial block keep their order.
+ *   - (Charm++) the ops of one serial block keep their order;
+ *   - (MPI, reordered) whatever came before a send, collective or wait in
+ *     time still comes before it.
  */
 #include "analysis_impl.h"
 
@@ -63,6 +65,23 @@ verify_run(struct analysis *a)
 		if ((a->ops[op].flags & OPF_BLOCK_CONT) && a->ops[op].timeline == a->ops[op - 1].timeline &&
 		    a->lop_step[a->op_lop[op - 1]] >= a->lop_step[a->op_lop[op]])
 			v->block_order++;
+	/* MPI reordering moves receives only, and only ahead (reorder.c) */
+	uint32_t before = 0, tl_now = TRACE_NONE;      /* largest step so far + 1 */
+	int mpi_reordered = a->op_of_lop && trace_info(t)->paradigm != PARADIGM_CHARM;
+	for (uint32_t op = 0; mpi_reordered && op < a->n_ops; op++) {
+		const struct trace_op *o = &a->ops[op];
+		if (o->timeline != tl_now) {
+			tl_now = o->timeline;
+			before = 0;
+		}
+		uint32_t l = a->op_lop[op];
+		if (o->kind == OP_COMPUTE || lop_first_op(a, l) != op)
+			continue;          /* computation, or not a lop's first op */
+		if (o->kind != OP_RECV && before > a->lop_step[l])
+			v->block_order++;
+		if (a->lop_step[l] + 1 > before)
+			before = a->lop_step[l] + 1;
+	}
 	for (uint32_t p = 0; p < a->n_parts; p++)
 		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
 			const struct analysis_part *q = &a->parts[a->dag_succ[e]];

@@ -51,7 +51,7 @@ same() {
 }
 
 # ---- every pattern: plain, delayed, propagation, determinism -------------
-for p in stencil tree ring dissemination sparse coalesce mixed; do
+for p in stencil tree ring dissemination sparse coalesce mixed gather; do
     # Does one delay reach every rank within its own iteration?
     case $p in sparse | coalesce) full=0 ;; *) full=1 ;; esac
     base="-t $p -p 8 -n 3 -N 2"

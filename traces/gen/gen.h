@@ -26,6 +26,7 @@ enum gen_pattern {
     PAT_SPARSE,
     PAT_COALESCE,
     PAT_MIXED,
+    PAT_GATHER, /* after mixed: mixed cycles through the ones before it */
     PAT_COUNT
 };
 

@@ -7,6 +7,9 @@
  */
 #include "sim.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 /* Message tags per pattern, so that a trace says which pattern sent what. */
 enum {
     TAG_STENCIL = 0, /* + direction 0..3 */
@@ -16,6 +19,7 @@ enum {
     TAG_DISSEMINATION = 30,
     TAG_SPARSE = 40,   /* + slot 0..3 */
     TAG_COALESCE = 50, /* + distance 1..4 */
+    TAG_GATHER = 60,
 };
 
 /* ---- stencil: 2-D periodic halo exchange -------------------------------- */
@@ -209,6 +213,48 @@ run_coalesce(struct sim *s)
         p_complete(s, r, REG_MPI_WAITALL);
 }
 
+/* ---- gather: MPI_ANY_SOURCE receives in arrival order ------------------- */
+
+/* Every rank but 0 sends to rank 0, which receives the P - 1 messages as
+ * MPI_Recv(MPI_ANY_SOURCE) would: in the order they arrive (ties by
+ * rank), so jitter and delays reorder them from one iteration to the
+ * next; then rank 0 broadcasts. The receive order is what seed 004's
+ * reordering (skein --reorder) puts back in rank order. */
+struct arrival_key {
+    uint64_t t;
+    uint32_t src;
+};
+
+static int
+cmp_arrival(const void *x, const void *y)
+{
+    const struct arrival_key *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return (a->src > b->src) - (a->src < b->src);
+}
+
+static void
+run_gather(struct sim *s)
+{
+    const uint32_t P = s->P;
+    sim_round(s);
+    for (uint32_t r = 1; r < P; r++)
+        p_send(s, r, 0, TAG_GATHER, 0);
+    struct arrival_key *k = malloc((size_t)P * sizeof *k);
+    if (!k) {
+        fprintf(stderr, "skein-gen: out of memory\n");
+        exit(1);
+    }
+    for (uint32_t r = 1; r < P; r++)
+        k[r - 1] = (struct arrival_key){sim_arrival(s, r, 0, 0), r};
+    qsort(k, P - 1, sizeof *k, cmp_arrival);
+    for (uint32_t i = 0; i + 1 < P; i++)
+        p_recv(s, 0, k[i].src, TAG_GATHER, 0);
+    free(k);
+    c_collective(s, COLL_BCAST, 0, s->o->msg_bytes);
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 void
@@ -221,6 +267,7 @@ pattern_run(struct sim *s, enum gen_pattern p, uint64_t it)
     case PAT_DISSEMINATION: run_dissemination(s); break;
     case PAT_SPARSE: run_sparse(s, it); break;
     case PAT_COALESCE: run_coalesce(s); break;
+    case PAT_GATHER: run_gather(s); break;
     case PAT_MIXED:
     case PAT_COUNT: break;
     }

@@ -151,6 +151,12 @@ arrival(const struct sim *s, uint32_t src, uint32_t dst, uint32_t slot)
     return e->t + latency(s, src, dst, s->o->msg_bytes);
 }
 
+uint64_t
+sim_arrival(const struct sim *s, uint32_t src, uint32_t dst, uint32_t slot)
+{
+    return arrival(s, src, dst, slot);
+}
+
 static void
 push_pending(struct sim *s, uint32_t r, uint64_t req, uint64_t key,
              uint32_t peer, uint32_t tag, bool is_recv)

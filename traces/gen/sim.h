@@ -66,6 +66,9 @@ uint64_t sim_hash(uint64_t x);
 /* Rounds. */
 void sim_round(struct sim *s);
 
+/* When the message rank src sent in `slot` this round reaches dst. */
+uint64_t sim_arrival(const struct sim *s, uint32_t src, uint32_t dst, uint32_t slot);
+
 /* Point-to-point primitives; each advances rank r's clock past the call
  * and the user-code gap after it. `slot` names the send within the round
  * (sender side); the receiver names the same slot of the sender. */

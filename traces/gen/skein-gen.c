@@ -27,6 +27,7 @@ static const char *const pattern_names[PAT_COUNT] = {
     [PAT_SPARSE] = "sparse",
     [PAT_COALESCE] = "coalesce",
     [PAT_MIXED] = "mixed",
+    [PAT_GATHER] = "gather",
 };
 
 const char *
@@ -49,7 +50,7 @@ usage(FILE *f)
 "  -e, --events E            instead of -n: the fewest iterations giving at\n"
 "                            least E events (E may be 5000000, 5M, 5e6)\n"
 "  -t, --pattern NAME        stencil | tree | ring | dissemination | sparse |\n"
-"                            coalesce | mixed (default stencil)\n"
+"                            coalesce | mixed | gather (default stencil)\n"
 "  -k, --allreduce-every K   MPI_Allreduce after every K-th iteration, 0: none\n"
 "                            (default 1 for stencil, 0 otherwise)\n"
 "  -d, --delay D:R:I         D microseconds of extra computation on rank R in\n"

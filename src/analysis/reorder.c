@@ -1,0 +1,286 @@
+/* reorder.c — seed 004 §3.2.1 "Reordering for message-passing models".
+ *
+ * Within a partition a process's receives are recorded in the order they
+ * completed, which imbalance, the network and MPI_ANY_SOURCE make
+ * arbitrary. The seed orders them by an idealised forward replay instead:
+ * every operation gets a clock value w along its timeline,
+ *
+ *   - a receive: w = 1 + the w of the send that it receives (the largest,
+ *     for a receive lop completing several messages);
+ *   - a send, and likewise a collective, a Sendrecv or a wait, whose
+ *     place the developer's code fixes: w = 1 + the largest w of the
+ *     receives before it on its timeline in the partition, and above the
+ *     previous such operation's w (sends keep their order; the first in
+ *     a partition with nothing before it gets 0);
+ *
+ * and each timeline's operations in the partition are then sorted by w,
+ * ties between receives going to the lower sender timeline (the seed's
+ * chare id rule, Figure 7), other ties to time order. A receive can so
+ * move before a send that happened before it (Figure 9), never after a
+ * send that it happened before, and w grows along every message and
+ * every timeline, so the new order keeps happened-before. Computation
+ * travels with the operation it precedes. The steps of seed 000 are then
+ * assigned over the new order (steps.c), unchanged.
+ *
+ * The replay processes timelines as far as their receives' senders
+ * allow; should the records imply a cycle, the blocked receive that
+ * entered first goes ahead with the senders it has.
+ */
+#include "analysis_impl.h"
+
+#include "base/sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct replay {
+	struct analysis *a;
+	uint32_t *w;           /* per lop; TRACE_NONE: not replayed yet */
+	uint32_t *pending;     /* per receive lop: senders not replayed yet */
+	uint32_t *cursor, *end;
+	uint32_t *part, *fixed_w, *recv_w;   /* per timeline: the run it is in */
+	uint8_t *blocked;
+	uint32_t *queue;
+	uint32_t head, tail, n_tl;
+};
+
+static int
+is_receive(const struct analysis *a, uint32_t l)
+{
+	return a->lop_kind[l] == OP_RECV;
+}
+
+/* The sender lop of receive end e, if it counts for the replay. */
+static uint32_t
+sender_of(const struct analysis *a, uint32_t l, const struct trace_end *e)
+{
+	if (e->role != END_RECV || !msg_ok(a, e->id))
+		return TRACE_NONE;
+	uint32_t s = a->op_lop[a->msgs[e->id].send_op];
+	return s != l && a->lop_part[s] == a->lop_part[l] ? s : TRACE_NONE;
+}
+
+static void
+push(struct replay *r, uint32_t tl)
+{
+	r->blocked[tl] = 0;
+	r->queue[r->tail++ % (r->n_tl + 1)] = tl;
+}
+
+/* A fixed op got its w: its receivers lose a pending sender. */
+static void
+notify(struct replay *r, uint32_t l)
+{
+	const struct analysis *a = r->a;
+	uint32_t n;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (e[i].role != END_SEND || !msg_ok(a, e[i].id))
+			continue;
+		uint32_t x = a->op_lop[a->msgs[e[i].id].recv_op];
+		if (x == l || !is_receive(a, x) || a->lop_part[x] != a->lop_part[l] || !r->pending[x])
+			continue;
+		uint32_t tl = a->lop_tl[x];
+		if (--r->pending[x] == 0 && r->blocked[tl] && r->cursor[tl] == x)
+			push(r, tl);
+	}
+}
+
+/* Replays timeline tl as far as it can; force lets a blocked receive go. */
+static void
+advance(struct replay *r, uint32_t tl, int force)
+{
+	struct analysis *a = r->a;
+	for (; r->cursor[tl] < r->end[tl]; r->cursor[tl]++) {
+		uint32_t l = r->cursor[tl];
+		if (a->lop_part[l] != r->part[tl]) {          /* a new partition: a new run */
+			r->part[tl] = a->lop_part[l];
+			r->fixed_w[tl] = r->recv_w[tl] = TRACE_NONE;
+		}
+		uint8_t k = a->lop_kind[l];
+		if (k == OP_COMPUTE)
+			continue;
+		if (k == OP_RECV) {
+			if (r->pending[l] && !force) {
+				r->blocked[tl] = 1;
+				return;
+			}
+			force = 0;
+			uint32_t n, w = TRACE_NONE;
+			const struct trace_end *e = lop_ends(a, l, &n);
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t s = sender_of(a, l, &e[i]);
+				if (s != TRACE_NONE && r->w[s] != TRACE_NONE && (w == TRACE_NONE || r->w[s] + 1 > w))
+					w = r->w[s] + 1;
+			}
+			if (w == TRACE_NONE)         /* no sender known: stay where it is */
+				w = r->fixed_w[tl] == TRACE_NONE ? 0 : r->fixed_w[tl];
+			r->w[l] = w;
+			if (r->recv_w[tl] == TRACE_NONE || w > r->recv_w[tl])
+				r->recv_w[tl] = w;
+			continue;
+		}
+		uint32_t w = r->fixed_w[tl] == TRACE_NONE ? 0 : r->fixed_w[tl] + 1;
+		if (r->recv_w[tl] != TRACE_NONE && r->recv_w[tl] + 1 > w)
+			w = r->recv_w[tl] + 1;
+		r->w[l] = r->fixed_w[tl] = w;
+		notify(r, l);
+	}
+	r->blocked[tl] = 0;
+}
+
+static void
+replay(struct replay *r)
+{
+	struct analysis *a = r->a;
+	for (uint32_t tl = 0; tl < r->n_tl; tl++)
+		push(r, tl);
+	for (;;) {
+		while (r->head < r->tail) {
+			uint32_t tl = r->queue[r->head++ % (r->n_tl + 1)];
+			advance(r, tl, 0);
+		}
+		uint32_t pick = TRACE_NONE;
+		uint64_t best = UINT64_MAX;
+		for (uint32_t tl = 0; tl < r->n_tl; tl++)
+			if (r->blocked[tl] && lop_enter(a, r->cursor[tl]) < best) {
+				best = lop_enter(a, r->cursor[tl]);
+				pick = tl;
+			}
+		if (pick == TRACE_NONE)
+			break;
+		advance(r, pick, 1);
+	}
+}
+
+/* The unit of lop l (its comm lop and the computation before it) sorts
+ * by key[unit's comm lop]; see the top for the ties. */
+struct order_ctx {
+	const struct analysis *a;
+	const uint32_t *w, *from;
+};
+
+static int
+cmp_unit(const void *ctx, uint32_t x, uint32_t y)
+{
+	const struct order_ctx *c = ctx;
+	if (c->w[x] != c->w[y])
+		return c->w[x] < c->w[y] ? -1 : 1;
+	if (is_receive(c->a, x) && is_receive(c->a, y) && c->from[x] != c->from[y])
+		return c->from[x] < c->from[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* The lowest sender timeline of receive lop l (TRACE_NONE: none). */
+static uint32_t
+lowest_sender(const struct analysis *a, uint32_t l)
+{
+	uint32_t n, best = TRACE_NONE;
+	const struct trace_end *e = lop_ends(a, l, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = sender_of(a, l, &e[i]);
+		if (s != TRACE_NONE && a->lop_tl[s] < best)
+			best = a->lop_tl[s];
+	}
+	return best;
+}
+
+/* The new order of timeline tl's lops into old[tl_lop[tl]..]. */
+static int
+order_timeline(struct analysis *a, uint32_t tl, const struct order_ctx *c, uint32_t *units,
+	       uint32_t *old)
+{
+	uint32_t f = a->tl_lop[tl], e = a->tl_lop[tl + 1], out = f;
+	for (uint32_t run = f; run < e;) {
+		uint32_t p = a->lop_part[run], end = run;
+		while (end < e && a->lop_part[end] == p)
+			end++;
+		uint32_t n = 0;
+		for (uint32_t l = run; l < end; l++)
+			if (a->lop_kind[l] != OP_COMPUTE)
+				units[n++] = l;
+		int rc = sort_ids(units, n, cmp_unit, c);
+		if (rc)
+			return rc;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t x = units[i], s = x;
+			while (s > run && a->lop_kind[s - 1] == OP_COMPUTE)
+				s--;
+			for (uint32_t l = s; l <= x; l++)
+				old[out++] = l;
+		}
+		/* computation after the run's last comm op stays last */
+		uint32_t tail = end;
+		while (tail > run && a->lop_kind[tail - 1] == OP_COMPUTE)
+			tail--;
+		for (uint32_t l = tail; l < end; l++)
+			old[out++] = l;
+		run = end;
+	}
+	return 0;
+}
+
+int
+reorder_mpi(struct analysis *a)
+{
+	uint32_t n = a->n_lops, n_tl;
+	trace_timelines(a->t, &n_tl);
+	struct replay r = { .a = a, .n_tl = n_tl };
+	r.w = malloc(((size_t)n + 1) * sizeof *r.w);
+	r.pending = calloc((size_t)n + 1, sizeof *r.pending);
+	r.cursor = malloc(((size_t)n_tl + 1) * sizeof *r.cursor);
+	r.end = malloc(((size_t)n_tl + 1) * sizeof *r.end);
+	r.part = malloc(((size_t)n_tl + 1) * sizeof *r.part);
+	r.fixed_w = malloc(((size_t)n_tl + 1) * sizeof *r.fixed_w);
+	r.recv_w = malloc(((size_t)n_tl + 1) * sizeof *r.recv_w);
+	r.blocked = calloc((size_t)n_tl + 1, 1);
+	r.queue = malloc(((size_t)n_tl + 2) * sizeof *r.queue);
+	uint32_t *from = malloc(((size_t)n + 1) * sizeof *from);
+	uint32_t *old = malloc(((size_t)n + 1) * sizeof *old);
+	int rc = 0;
+	if (!r.w || !r.pending || !r.cursor || !r.end || !r.part || !r.fixed_w || !r.recv_w ||
+	    !r.blocked || !r.queue || !from || !old) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	for (uint32_t l = 0; l < n; l++) {
+		r.w[l] = TRACE_NONE;
+		from[l] = TRACE_NONE;
+		if (!is_receive(a, l))
+			continue;
+		uint32_t ne;
+		const struct trace_end *e = lop_ends(a, l, &ne);
+		for (uint32_t i = 0; i < ne; i++)
+			if (sender_of(a, l, &e[i]) != TRACE_NONE)
+				r.pending[l]++;
+		from[l] = lowest_sender(a, l);
+	}
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		r.cursor[tl] = a->tl_lop[tl];
+		r.end[tl] = a->tl_lop[tl + 1];
+		r.part[tl] = TRACE_NONE;
+	}
+	replay(&r);
+	/* units are keyed by their comm lop; computation has no w of its own */
+	struct order_ctx c = { .a = a, .w = r.w, .from = from };
+	for (uint32_t tl = 0; tl < n_tl && !rc; tl++)
+		rc = order_timeline(a, tl, &c, r.pending, old);   /* pending is free scratch now */
+	a->stats.reordered = 0;
+	for (uint32_t l = 0; l < n && !rc; l++)
+		a->stats.reordered += old[l] != l;
+	if (!rc && a->stats.reordered)
+		rc = lops_permute(a, old);
+out:
+	free(r.w);
+	free(r.pending);
+	free(r.cursor);
+	free(r.end);
+	free(r.part);
+	free(r.fixed_w);
+	free(r.recv_w);
+	free(r.blocked);
+	free(r.queue);
+	free(from);
+	free(old);
+	return rc;
+}
