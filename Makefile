@@ -149,12 +149,16 @@ $(BUILD)/bench/otf2_bare: tests/bench/otf2_bare.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-parameter $(CORE_CFLAGS) -o $@ $< $(CORE_LIBS)
 
+$(BUILD)/bench/prj_bare: tests/bench/prj_bare.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< -lz
+
 $(BUILD)/bench/bench_skein: tests/bench/bench_skein.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
 
 # A benchmark, not a test: figures for doc/performance.md.
-bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
+bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/bench_skein
 	@$(MAKE) --no-print-directory -C traces/gen all
 	@sh tests/bench/bench.sh $(BUILD)
 

@@ -409,6 +409,131 @@ test_empty_and_lenient(void **state)
 	assert_non_null(strstr(e.msg, "nothere.sts"));
 }
 
+/* ---- one run in every format version ---- */
+
+/* A record of the version-neutral run below, written in version v's
+ * layout (Charm++'s LogEntry::pup and Projections' GenericLogReader,
+ * doc/charm.md): fields since 2.0 (msglen), 4.0 (recvtime and object ids:
+ * 3, then 4 since 7.0, then since 9.0 one per array dimension), 5.0
+ * (creation send time), 6.5 (cpu times), 6.6 (performance counters, as
+ * many as TOTAL_PAPI_EVENTS). */
+static void
+put_rec(char *out, size_t n, double v, int type, int ep, long t, int event, int pe, int index)
+{
+	size_t k = (size_t)snprintf(out, n, "%d 4 %d %ld %d %d", type, ep, t, event, pe);
+	if (v >= 2.0)
+		k += (size_t)snprintf(out + k, n - k, " 64");
+	if (type == 1 && v >= 5.0)
+		k += (size_t)snprintf(out + k, n - k, " 0");
+	if (type == 2 && v >= 4.0) {
+		k += (size_t)snprintf(out + k, n - k, " 0");           /* recvtime */
+		if (v >= 9.0)
+			k += (size_t)snprintf(out + k, n - k, " %d", index);
+		else
+			k += (size_t)snprintf(out + k, n - k, v >= 7.0 ? " %d 0 0 0" : " %d 0 0", index);
+	}
+	if ((type == 2 || type == 3) && v >= 6.5)
+		k += (size_t)snprintf(out + k, n - k, " %ld", t);      /* cpu time */
+	if ((type == 2 || type == 3) && v >= 6.6)
+		k += (size_t)snprintf(out + k, n - k, " 11 22");      /* two counters */
+	snprintf(out + k, n - k, "\n");
+}
+
+/* A(0) on PE 0 runs start (no message) and invokes work on A(1) on PE 1
+ * (PE 0's event 0); A(1) runs work and invokes done on A(0) (PE 1's
+ * event 0); PE 0 is idle in between; A(0) runs done. */
+static void
+write_version(double v)
+{
+	char sts_text[1024], l0[1024], l1[1024], r[128];
+	int quoted = v >= 9.0;
+	snprintf(sts_text, sizeof sts_text,
+		 "PROJECTIONS_ID\nVERSION %.1f\nPROCESSORS 2\n%sTOTAL_CHARES 1\nTOTAL_EPS 3\n"
+		 "CHARE 0 %s\n"
+		 "ENTRY CHARE 0 %s 0 0\nENTRY CHARE 1 %s 0 0\nENTRY CHARE 2 %s 0 0\nEND\n",
+		 v, v >= 6.6 ? "TOTAL_PAPI_EVENTS 2\n" : "", quoted ? "\"A\" 1" : "A",
+		 quoted ? "\"start()\"" : "start()", quoted ? "\"work(int n)\"" : "work(int n)",
+		 quoted ? "\"done()\"" : "done()");
+	write_file("run.sts", sts_text);
+	snprintf(l0, sizeof l0, "PROJECTIONS-RECORD 9\n6 0\n");
+	put_rec(r, sizeof r, v, 2, 0, 2, -1, 0, 0);
+	strcat(l0, r);
+	put_rec(r, sizeof r, v, 1, 1, 5, 0, 0, 0);
+	strcat(l0, r);
+	put_rec(r, sizeof r, v, 3, 0, 10, -1, 0, 0);
+	strcat(l0, r);
+	strcat(l0, "14 10 0\n15 40 0\n");
+	put_rec(r, sizeof r, v, 2, 2, 40, 0, 1, 0);
+	strcat(l0, r);
+	put_rec(r, sizeof r, v, 3, 2, 45, 0, 1, 0);
+	strcat(l0, r);
+	strcat(l0, "7 50\n");
+	snprintf(l1, sizeof l1, "PROJECTIONS-RECORD 5\n6 0\n");
+	put_rec(r, sizeof r, v, 2, 1, 20, 0, 0, 1);
+	strcat(l1, r);
+	put_rec(r, sizeof r, v, 1, 2, 25, 0, 1, 0);
+	strcat(l1, r);
+	put_rec(r, sizeof r, v, 3, 1, 30, 0, 0, 1);
+	strcat(l1, r);
+	strcat(l1, "7 50\n");
+	write_gz("run.0.log.gz", l0);
+	write_file("run.1.log", l1);
+}
+
+static void
+test_versions(void **state)
+{
+	(void)state;
+	static const double versions[] = { 3.0, 4.0, 5.0, 6.0, 6.5, 6.6, 7.0, 8.0, 9.0, 10.0, 11.0 };
+	for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+		double v = versions[i];
+		clear();
+		write_version(v);
+		struct err e = { 0 };
+		int rc;
+		struct trace *t = read_run("run.sts", &e, &rc);
+		if (rc)
+			fail_msg("version %.1f: %s", v, e.msg);
+		uint32_t n_tl, n_ops, n_msgs, n_idle, n_pe;
+		trace_timelines(t, &n_tl);
+		const struct trace_op *ops = trace_ops(t, &n_ops);
+		const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
+		const struct trace_pe *pes = trace_pes(t, &n_pe);
+		trace_idles(t, &n_idle);
+		const uint32_t *op_pe = trace_op_pes(t);
+		assert_int_equal(trace_info(t)->version[0], (uint32_t)v);
+		assert_int_equal(n_pe, 2);
+		assert_int_equal(n_idle, 1);
+		assert_int_equal(pes[0].records[CREC_BEGIN_PROCESSING], 2);
+		assert_int_equal(pes[1].records[CREC_CREATION], 1);
+		/* A(0) and A(1): by index from 9.0 on, by PE before (one each) */
+		char b0[64], b1[64];
+		assert_int_equal(n_tl, 2);
+		trace_chare_label(t, 0, b0, sizeof b0);
+		trace_chare_label(t, 1, b1, sizeof b1);
+		if (v >= 9.0) {
+			assert_string_equal(b0, "A(0)");
+			assert_string_equal(b1, "A(1)");
+		}
+		/* start and done on PE 0, work on PE 1 (one send each: no split) */
+		if (n_ops != 3)
+			fail_msg("version %.1f: %u ops", v, n_ops);
+		assert_int_equal(n_msgs, 2);
+		for (uint32_t m = 0; m < n_msgs; m++) {
+			assert_int_not_equal(msgs[m].send_op, TRACE_NONE);
+			assert_int_not_equal(msgs[m].recv_op, TRACE_NONE);
+			assert_int_not_equal(op_pe[msgs[m].send_op], op_pe[msgs[m].recv_op]);
+		}
+		uint32_t on1 = 0;
+		for (uint32_t o = 0; o < n_ops; o++)
+			on1 += op_pe[o] == 1;
+		assert_int_equal(on1, 1);
+		assert_int_equal(ops[0].t_enter, 2);
+		assert_int_equal(ops[0].t_exit, 10);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -417,6 +542,7 @@ main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_binary),
 		cmocka_unit_test(test_empty_and_lenient),
+		cmocka_unit_test(test_versions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,4 +1,5 @@
-/* bench_skein.c — skein's load and each analysis stage on one trace.
+/* bench_skein.c — skein's load and each analysis stage on one trace (an
+ * OTF2 archive or a Projections run's .sts).
  * Prints one line: events load lops partition leap steps metrics total
  * peak_rss_kb ops lops (times in seconds). */
 #include <stdio.h>
@@ -7,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "otf2/otf2_read.h"
+#include "projections/projections_read.h"
 
 static double
 now(void)
@@ -26,7 +28,8 @@ main(int argc, char **argv)
 	struct err e = { 0 };
 	struct trace *t = NULL;
 	double t0 = now();
-	if (otf2_read(argv[1], NULL, &t, &e)) {
+	if (projections_is_run(argv[1]) ? projections_read(argv[1], NULL, &t, &e)
+					: otf2_read(argv[1], NULL, &t, &e)) {
 		fprintf(stderr, "bench_skein: %s\n", e.msg);
 		return 1;
 	}
