@@ -79,5 +79,25 @@ EOC
 	check leap_counts "$name" "$args" "$opts" "$want" && ok "leap merge: $name ($want)" || bad "leap merge: $name"
 done
 
+# skein on skein-gen-charm's synthetic Charm++ run: a 20 ms busy-wait on
+# chare (1,2) in iteration 4 is the top differential-duration hotspot, the
+# phases alternate application / runtime, the verifier passes.
+make -s -C "$here/gen" skein-gen-charm >/dev/null || bad "building skein-gen-charm"
+if check "$here/gen/skein-gen-charm" -q -f -o "$tmp/charm" -p 4 -x 4 -y 4 -n 8 -d 20000:1,2:4 &&
+   "$skein" analyze -f json "$tmp/charm/jacobi.sts" >"$tmp/charm.json" &&
+   python3 - "$tmp/charm.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verifier"]["passed"]
+h = d["hotspots"][0]
+assert (h["chare"], h["pe"], h["entry"]) == ("Jacobi(1,2)", 1, "Jacobi::Jacobi_compute"), h
+assert 0.019 < h["diff_duration_s"] < 0.021, h
+kinds = [p["kind"] for p in d["partitions"]]
+assert kinds.count("application") >= 8 and kinds.count("runtime") >= 8, kinds
+assert all(a != b for a, b in zip(kinds, kinds[1:])), kinds
+PY
+then ok "skein-gen-charm: skein finds the injected busy-wait, phases alternate"
+else bad "skein-gen-charm run through skein"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

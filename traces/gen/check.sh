@@ -117,5 +117,48 @@ run "bad arguments are refused" sh -c "
     ! '$gen' -p 8"
 run "--help" sh -c "'$gen' --help | grep -q -- --pattern"
 
+# ---- skein-gen-charm: Projections logs ------------------------------------
+gc=$here/skein-gen-charm
+make -s -C "$here" skein-gen-charm || exit 1
+# charm_counts DIR ARGS...: write DIR, and check that the records of each
+# type in the logs (zcat | awk) are what --dry-run says, and that each
+# log's header states its own record count.
+charm_counts() {
+    d=$tmp/$1
+    shift
+    "$gc" -q -f -o "$d" "$@" && "$gc" --dry-run "$@" >"$d.sum" || return 1
+    for log in "$d"/jacobi.*.log*; do
+        zcat -f "$log" | awk -v f="$log" 'NR == 1 { want = $2; next } { n++ }
+            END { if (n != want) { print f ": header says " want ", " n " records"; exit 1 } }' || return 1
+    done
+    zcat -f "$d"/jacobi.*.log* | awk '
+        BEGIN { split("1 CREATION 2 BEGIN_PROCESSING 3 END_PROCESSING 6 BEGIN_COMPUTATION 7 END_COMPUTATION 14 BEGIN_IDLE 15 END_IDLE 20 CREATION_BCAST", a, " ")
+                for (i = 1; i < 16; i += 2) name[a[i]] = a[i + 1] }
+        /^PROJECTIONS-RECORD/ { next }
+        { c[name[$1] != "" ? name[$1] : "OTHER"]++; total++ }
+        END { print "records", total; for (k in c) print k, c[k] }' | sort >"$d.got"
+    grep -v "^iterations\|^chares\|^pes\| 0$" "$d.sum" | sort >"$d.want"
+    diff "$d.want" "$d.got"
+}
+run "charm: 4 PEs, 4x4 chares, counts match --dry-run" charm_counts c44 -n 5
+run "charm: 8 PEs, 12x5 chares, a delay, plain logs" charm_counts c8 -p 8 -x 12 -y 5 -n 4 -d 3000:2,3:1 --plain
+run "charm: 1 PE" charm_counts c1 -p 1 -x 2 -y 3 -n 3
+run "charm: same arguments, identical logs" \
+    sh -c "'$gc' -q -o '$tmp/c44-again' -n 5 && diff -r '$tmp/c44' '$tmp/c44-again'"
+charm_events() {
+    s=$("$gc" --dry-run -e 20000) || return 1
+    n=$(echo "$s" | awk '$1 == "iterations" { print $2 }')
+    r=$(echo "$s" | awk '$1 == "records" { print $2 }')
+    less=$("$gc" --dry-run -n $((n - 1)) | awk '$1 == "records" { print $2 }')
+    echo "iterations $n: $r records; $((n - 1)): $less"
+    [ "$r" -ge 20000 ] && [ "$less" -lt 20000 ]
+}
+run "charm: --events 20000 picks the fewest iterations" charm_events
+run "charm: bad arguments are refused" sh -c "
+    ! '$gc' --dry-run -p 0 && ! '$gc' --dry-run -p 32 -x 4 -y 4 &&
+    ! '$gc' --dry-run -d 5:4,0:0 && ! '$gc' --dry-run -d 5:1:0 &&
+    ! '$gc' --dry-run -n 3 -e 100 && ! '$gc' -n 2 &&
+    ! '$gc' -q -o '$tmp/c44' -n 5"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -590,7 +590,7 @@ count_run(const struct opts *o, uint64_t *per_pe)
 /* ---- output ------------------------------------------------------------- */
 
 static void
-write_sts(const struct opts *o, const char *path, char *const *argv, int argc)
+write_sts(const struct opts *o, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -599,10 +599,14 @@ write_sts(const struct opts *o, const char *path, char *const *argv, int argc)
 	static const int dims[CH_COUNT] = { -1, -1, -1, 2 };
 	static const int msg_sizes[] = { 0, 224, 112, 1152 };
 	fprintf(f, "PROJECTIONS_ID \nVERSION 11.0\nTOTAL_PHASES 1\nMACHINE \"skein-gen-charm\"\n");
-	fprintf(f, "PROCESSORS %u\nSMPMODE %u 1\nUSERNAME \"skein\"\nHOSTNAME \"skein\"\nCOMMANDLINE \"",
-		o->pes, o->pes);
-	for (int i = 0; i < argc; i++)
-		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	/* the parameters, not argv: the same run gives the same bytes */
+	fprintf(f, "PROCESSORS %u\nSMPMODE %u 1\nUSERNAME \"skein\"\nHOSTNAME \"skein\"\n"
+		"COMMANDLINE \"skein-gen-charm -p %u -x %u -y %u -n %u -c %u --jitter %u -s %llu",
+		o->pes, o->pes, o->pes, o->x, o->y, o->iters, o->compute, o->jitter_pct,
+		(unsigned long long)o->seed);
+	for (int i = 0; i < o->n_delays; i++)
+		fprintf(f, " -d %u:%u,%u:%u", o->delay[i].us, o->delay[i].chare / o->y, o->delay[i].chare % o->y,
+			o->delay[i].iter);
 	fprintf(f, "\"\nCHARMVERSION v80000\nTOTAL_CHARES %d\nTOTAL_EPS %d\nTOTAL_MSGS %d\n", CH_COUNT, EP_COUNT,
 		(int)(sizeof msg_sizes / sizeof msg_sizes[0]));
 	fprintf(f, "TOTAL_PSEUDOS 0\nTOTAL_EVENTS 0\n");
@@ -618,7 +622,7 @@ write_sts(const struct opts *o, const char *path, char *const *argv, int argc)
 }
 
 static void
-write_run(const struct opts *o, char *const *argv, int argc)
+write_run(const struct opts *o)
 {
 	char path[4096];
 	if (mkdir(o->out, 0777) && errno != EEXIST)
@@ -674,7 +678,7 @@ write_run(const struct opts *o, char *const *argv, int argc)
 		q->f = NULL;
 	}
 	snprintf(path, sizeof path, "%s/jacobi.sts", o->out);
-	write_sts(o, path, argv, argc);
+	write_sts(o, path);
 	if (!o->quiet) {
 		uint64_t counts[R_TYPES] = { 0 }, total = 0;
 		for (uint32_t p = 0; p < o->pes; p++)
@@ -835,6 +839,6 @@ main(int argc, char **argv)
 		sim_free(&s);
 		return 0;
 	}
-	write_run(&o, argv, argc);
+	write_run(&o);
 	return 0;
 }
