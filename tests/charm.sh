@@ -136,5 +136,13 @@ echo "hello" >"$tmp/x.sts"
 "$skein" info "$tmp/x.sts" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q 'x.sts:1:1: not a Projections .sts file' "$tmp/err" && ok || bad "not a .sts"
 
+# a run in which no entry method ran: nothing to analyse, said in one line
+mkdir -p "$tmp/empty"
+printf 'PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 1\nCHARE 0 "A" -1\nENTRY CHARE 0 "go()" 0 0\nEND\n' >"$tmp/empty/run.sts"
+printf 'PROJECTIONS-RECORD 2\n6 10\n7 20\n' >"$tmp/empty/run.0.log"
+"$skein" analyze "$tmp/empty/run.sts" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	grep -q 'no entry method ran' "$tmp/err" && ok || bad "a run without executions: $(cat "$tmp/err")"
+
 echo "charm.sh: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -305,6 +305,9 @@ trace_paradigm_name(uint8_t paradigm)
 int
 trace_require_communication(const struct trace *t, struct err *e)
 {
+	if (t->info.paradigm == PARADIGM_CHARM)     /* any execution has a structure */
+		return t->n_ops ? 0 : err_set(e, ERR_FORMAT, "nothing to analyse: no entry method ran "
+					      "in the %u PEs' logs", (unsigned)t->n_pes);
 	for (size_t m = 0; m < t->n_msgs; m++)
 		if (t->msgs[m].send_op != TRACE_NONE || t->msgs[m].recv_op != TRACE_NONE)
 			return 0;
