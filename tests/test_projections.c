@@ -236,19 +236,6 @@ executions(const struct trace *t, const char *name, uint32_t *matched)
 	return n;
 }
 
-static uint32_t
-find_chare(const struct trace *t, const char *label)
-{
-	uint32_t n;
-	trace_timelines(t, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		char b[96];
-		if (strcmp(trace_chare_label(t, i, b, sizeof b), label) == 0)
-			return i;
-	}
-	return TRACE_NONE;
-}
-
 static void
 test_jacobi2d_placement(void **state)
 {
@@ -273,7 +260,7 @@ test_jacobi2d_placement(void **state)
 		for (int j = 0; j < 4; j++) {
 			char label[32];
 			snprintf(label, sizeof label, "Jacobi(%d,%d)", p, j);
-			uint32_t tl = find_chare(t, label);
+			uint32_t tl = trace_chare_find(t, label);
 			assert_int_not_equal(tl, TRACE_NONE);
 			assert_int_equal(ch[tl].pe, (uint32_t)p);
 			assert_int_equal(ch[tl].pes, 1);
@@ -301,7 +288,7 @@ test_jacobi2d_64(void **state)
 		for (int col = 0; col < 8; col++) {
 			char label[32];
 			snprintf(label, sizeof label, "Jacobi(%d,%d)", row, col);
-			uint32_t tl = find_chare(t, label);
+			uint32_t tl = trace_chare_find(t, label);
 			assert_int_not_equal(tl, TRACE_NONE);
 			assert_int_equal(ch[tl].pe, (uint32_t)row / 2);
 		}
@@ -331,7 +318,7 @@ test_small_runs(void **state)
 	t = load_prj(path);
 	assert_int_equal(executions(t, "Btest::recv_msg", &matched), 4);
 	assert_int_equal(matched, 4);
-	assert_int_equal(trace_chares(t, NULL)[find_chare(t, "Btest[PE 2]")].kind, CHARE_GROUP);
+	assert_int_equal(trace_chares(t, NULL)[trace_chare_find(t, "Btest[PE 2]")].kind, CHARE_GROUP);
 	trace_destroy(t);
 
 	SHARED_TRACE(path, "projections/charm-hello1d_8c_4pe/hello1d.prj.sts");

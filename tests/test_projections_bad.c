@@ -140,19 +140,6 @@ read_run(const char *name, struct err *e, int *rc)
 	return t;
 }
 
-static uint32_t
-find_chare(const struct trace *t, const char *label)
-{
-	uint32_t n;
-	trace_timelines(t, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		char b[96];
-		if (strcmp(trace_chare_label(t, i, b, sizeof b), label) == 0)
-			return i;
-	}
-	return TRACE_NONE;
-}
-
 static void
 test_constructed(void **state)
 {
@@ -174,8 +161,8 @@ test_constructed(void **state)
 	const struct trace_chare *ch = trace_chares(t, NULL);
 	/* A(0), A(1), G (one PE only: a singleton), runtime on both PEs */
 	assert_int_equal(n_tl, 5);
-	uint32_t a0 = find_chare(t, "A(0)"), a1 = find_chare(t, "A(1)"), g = find_chare(t, "G");
-	uint32_t r0 = find_chare(t, "runtime[PE 0]"), r1 = find_chare(t, "runtime[PE 1]");
+	uint32_t a0 = trace_chare_find(t, "A(0)"), a1 = trace_chare_find(t, "A(1)"), g = trace_chare_find(t, "G");
+	uint32_t r0 = trace_chare_find(t, "runtime[PE 0]"), r1 = trace_chare_find(t, "runtime[PE 1]");
 	assert_int_equal(a0, 0);
 	assert_int_equal(a1, 1);
 	assert_int_equal(g, 2);

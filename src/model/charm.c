@@ -2,6 +2,7 @@
 #include "trace_impl.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define CGETTER(type, name) \
 	const type *trace_##name(const struct trace *t, uint32_t *n) \
@@ -93,4 +94,14 @@ trace_chare_label(const struct trace *t, uint32_t timeline, char *buf, size_t n)
 		break;
 	}
 	return buf;
+}
+
+uint32_t
+trace_chare_find(const struct trace *t, const char *label)
+{
+	char b[160];
+	for (uint32_t i = 0; i < t->n_chares; i++)
+		if (strcmp(trace_chare_label(t, i, b, sizeof b), label) == 0)
+			return i;
+	return TRACE_NONE;
 }

@@ -120,5 +120,7 @@ const char *trace_chare_kind_name(enum trace_chare_kind k);
 /* A chare's label into buf: "Jacobi(1,2)", "Main", "Btest[PE 3]",
  * "runtime[PE 0]". Returns buf. */
 const char *trace_chare_label(const struct trace *t, uint32_t timeline, char *buf, size_t n);
+/* The timeline whose label is `label`, or TRACE_NONE. */
+uint32_t trace_chare_find(const struct trace *t, const char *label);
 
 #endif

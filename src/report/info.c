@@ -9,36 +9,11 @@
 #include "base/text.h"
 #include "summary.h"
 
-static void
-text_counts(FILE *out, const char *title, const uint64_t *v, int n,
-	    const char *(*name)(int))
-{
-	int any = 0;
-	if (title[0])
-		fprintf(out, "%-14s", title);
-	for (int i = 0; i < n; i++) {
-		if (!v[i])
-			continue;
-		fprintf(out, "%s %s %" PRIu64, any ? "," : "", name(i), v[i]);
-		any = 1;
-	}
-	fprintf(out, "%s\n", any ? "" : " none");
-}
-
 static const char *op_name(int k) { return trace_op_kind_name((enum trace_op_kind)k); }
 static const char *coll_name(int k) { return trace_coll_type_name((enum trace_coll_type)k); }
 static const char *role_name(int k) { return trace_role_name((enum trace_role)k); }
 static const char *rec_name(int k) { return trace_rec_name((enum trace_rec)k); }
 static const char *loc_name(int k) { return trace_loc_type_name((enum trace_loc_type)k); }
-
-static uint64_t
-sum(const uint64_t *v, int n)
-{
-	uint64_t s = 0;
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return s;
-}
 
 /* A string on one line, as it may be shown: line breaks (a creator's build
  * details) become " / ", so each field keeps its line, and the rest goes
@@ -89,7 +64,7 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	fprintf(out, "time span     %.6f s (resolution %.3g ns)\n", span,
 		1e9 / (double)info->ticks_per_second);
 	fprintf(out, "timelines     %u MPI ranks\n", s->n_timelines);
-	uint64_t others = sum(s->locations, LOC_OTHER + 1);
+	uint64_t others = summary_sum(s->locations, LOC_OTHER + 1);
 	fprintf(out, "other locs    %" PRIu64, others);
 	if (others) {
 		fputs(" (", out);
@@ -119,18 +94,18 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	}
 	fputc('\n', out);
 	fprintf(out, "regions       %u:", n_regions);
-	text_counts(out, "", s->regions, ROLE_COUNT, role_name);
+	summary_list_counts(out, s->regions, ROLE_COUNT, role_name);
 	fprintf(out, "events        %" PRIu64 ":", info->events);
-	text_counts(out, "", info->records, REC_COUNT, rec_name);
-	fprintf(out, "operations    %" PRIu64 ":", sum(s->ops, OP_KIND_COUNT));
-	text_counts(out, "", s->ops, OP_KIND_COUNT, op_name);
+	summary_list_counts(out, info->records, REC_COUNT, rec_name);
+	fprintf(out, "operations    %" PRIu64 ":", summary_sum(s->ops, OP_KIND_COUNT));
+	summary_list_counts(out, s->ops, OP_KIND_COUNT, op_name);
 	fprintf(out, "messages      %" PRIu64 " (%" PRIu64 " matched, %" PRIu64
 		" sends unmatched, %" PRIu64 " receives unmatched), %s%" PRIu64 " bytes\n",
 		s->msgs, s->msgs_matched, s->msgs_unmatched_send, s->msgs_unmatched_recv,
 		sat_overflowed(s->msg_bytes) ? "at least " : "", s->msg_bytes);
 	fprintf(out, "collectives   %" PRIu64 " (%" PRIu64 " incomplete):", s->colls_total,
 		s->colls_incomplete);
-	text_counts(out, "", s->colls, COLL_TYPE_COUNT, coll_name);
+	summary_list_counts(out, s->colls, COLL_TYPE_COUNT, coll_name);
 	if (info->mpi_calls_without_records)
 		fprintf(out, "note          %" PRIu64 " communication calls carried no message or "
 			"collective records (e.g. non-blocking collectives) and are not operations\n",
@@ -150,27 +125,13 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 		"events", "ops", "comm", "sent", "recv", "coll");
 	for (uint32_t i = 0; i < n_tl; i++) {
 		const struct summary_timeline *st = &s->timelines[i];
-		uint64_t ops = sum(st->ops, OP_KIND_COUNT);
+		uint64_t ops = summary_sum(st->ops, OP_KIND_COUNT);
 		fprintf(out, "%-6u %-20s %-16s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
 			" %8" PRIu64 " %6" PRIu64 "\n", i, text_safe(trace_str(t, tls[i].name), b1, sizeof b1),
 			tls[i].node == TRACE_NONE ? "-"
 			: text_safe(trace_str(t, trace_nodes(t, NULL)[tls[i].node].name), b2, sizeof b2),
 			tls[i].events, ops, ops - st->ops[OP_COMPUTE], st->sent, st->received, st->colls);
 	}
-}
-
-static void
-json_counts(struct json *j, const char *key, const uint64_t *v, int n, const char *(*name)(int))
-{
-	json_key(j, key);
-	json_begin_object(j);
-	for (int i = 0; i < n; i++) {
-		if (!v[i])
-			continue;
-		json_key(j, name(i));
-		json_uint(j, v[i]);
-	}
-	json_end_object(j);
 }
 
 static void
@@ -194,9 +155,9 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 	json_key(&j, "time_begin_s"); json_double(&j, trace_seconds(t, info->t_begin));
 	json_key(&j, "time_end_s"); json_double(&j, trace_seconds(t, info->t_end));
 	json_key(&j, "events"); json_uint(&j, info->events);
-	json_counts(&j, "records", info->records, REC_COUNT, rec_name);
-	json_counts(&j, "regions", s->regions, ROLE_COUNT, role_name);
-	json_counts(&j, "operations", s->ops, OP_KIND_COUNT, op_name);
+	summary_json_counts(&j, "records", info->records, REC_COUNT, rec_name);
+	summary_json_counts(&j, "regions", s->regions, ROLE_COUNT, role_name);
+	summary_json_counts(&j, "operations", s->ops, OP_KIND_COUNT, op_name);
 	json_key(&j, "messages");
 	json_begin_object(&j);
 	json_key(&j, "total"); json_uint(&j, s->msgs);
@@ -213,18 +174,10 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 	json_begin_object(&j);
 	json_key(&j, "total"); json_uint(&j, s->colls_total);
 	json_key(&j, "incomplete"); json_uint(&j, s->colls_incomplete);
-	json_counts(&j, "by_type", s->colls, COLL_TYPE_COUNT, coll_name);
+	summary_json_counts(&j, "by_type", s->colls, COLL_TYPE_COUNT, coll_name);
 	json_end_object(&j);
 	json_key(&j, "calls_without_records"); json_uint(&j, info->mpi_calls_without_records);
-	json_key(&j, "warnings");
-	json_begin_object(&j);
-	for (int w = 0; w < WARN_COUNT; w++) {
-		if (!info->warnings[w])
-			continue;
-		json_key(&j, trace_warning_name((enum trace_warning)w));
-		json_uint(&j, info->warnings[w]);
-	}
-	json_end_object(&j);
+	summary_json_warnings(&j, info);
 	if (info->no_local_defs) {
 		json_key(&j, "no_local_defs_file");
 		json_string(&j, trace_str(t, info->no_local_defs));
@@ -242,7 +195,7 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 		else
 			json_string(&j, trace_str(t, trace_nodes(t, NULL)[tls[i].node].name));
 		json_key(&j, "events"); json_uint(&j, tls[i].events);
-		json_counts(&j, "operations", st->ops, OP_KIND_COUNT, op_name);
+		summary_json_counts(&j, "operations", st->ops, OP_KIND_COUNT, op_name);
 		json_key(&j, "sent"); json_uint(&j, st->sent);
 		json_key(&j, "received"); json_uint(&j, st->received);
 		json_key(&j, "collectives"); json_uint(&j, st->colls);

@@ -57,31 +57,9 @@ pe_idle(const struct trace *t, uint32_t pe)
 	return s;
 }
 
-static void
-list_counts(FILE *out, const uint64_t *v, int n, const char *(*name)(int))
-{
-	int any = 0;
-	for (int i = 0; i < n; i++) {
-		if (!v[i])
-			continue;
-		fprintf(out, "%s %s %" PRIu64, any ? "," : "", name(i), v[i]);
-		any = 1;
-	}
-	fprintf(out, "%s\n", any ? "" : " none");
-}
-
 static const char *crec_name(int k) { return trace_crec_name((enum trace_crec)k); }
 static const char *kind_name(int k) { return trace_chare_kind_name((enum trace_chare_kind)k); }
 static const char *op_name(int k) { return trace_op_kind_name((enum trace_op_kind)k); }
-
-static uint64_t
-sum(const uint64_t *v, int n)
-{
-	uint64_t s = 0;
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return s;
-}
 
 static void
 write_text(const struct trace *t, const struct summary *s, const struct charm_counts *c,
@@ -96,15 +74,15 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 	fprintf(out, "time span     %.6f s (resolution 1 us)\n",
 		trace_seconds(t, info->t_end - info->t_begin));
 	fprintf(out, "timelines     %u chares:", s->n_timelines);
-	list_counts(out, c->kinds, CHARE_KIND_COUNT, kind_name);
+	summary_list_counts(out, c->kinds, CHARE_KIND_COUNT, kind_name);
 	fprintf(out, "PEs           %u, idle %.6f s in %" PRIu64 " intervals\n", n_pes,
 		trace_seconds(t, c->idle), c->idle_intervals);
 	fprintf(out, "entry methods %" PRIu64 ": application %" PRIu64 ", runtime %" PRIu64 "\n",
 		c->entries_app + c->entries_runtime, c->entries_app, c->entries_runtime);
 	fprintf(out, "records       %" PRIu64 ":", info->events);
-	list_counts(out, c->records, CREC_COUNT, crec_name);
-	fprintf(out, "operations    %" PRIu64 ":", sum(s->ops, OP_KIND_COUNT));
-	list_counts(out, s->ops, OP_KIND_COUNT, op_name);
+	summary_list_counts(out, c->records, CREC_COUNT, crec_name);
+	fprintf(out, "operations    %" PRIu64 ":", summary_sum(s->ops, OP_KIND_COUNT));
+	summary_list_counts(out, s->ops, OP_KIND_COUNT, op_name);
 	fprintf(out, "messages      %" PRIu64 " (%" PRIu64 " matched, %" PRIu64
 		" sends unmatched, %" PRIu64 " receives unmatched; %" PRIu64 " broadcast, %" PRIu64
 		" runtime, %" PRIu64 " rerouted), %" PRIu64 " bytes\n", s->msgs, s->msgs_matched,
@@ -118,7 +96,7 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 		return;
 	fprintf(out, "\n%-4s %10s %10s %8s %12s\n", "PE", "records", "ops", "idles", "idle");
 	for (uint32_t p = 0; p < n_pes; p++)
-		fprintf(out, "%-4u %10" PRIu64 " %10u %8u %10.6f s\n", p, sum(pes[p].records, CREC_COUNT),
+		fprintf(out, "%-4u %10" PRIu64 " %10u %8u %10.6f s\n", p, summary_sum(pes[p].records, CREC_COUNT),
 			pes[p].ops, pes[p].idle_count, trace_seconds(t, pe_idle(t, p)));
 	const struct trace_chare *ch = trace_chares(t, NULL);
 	fprintf(out, "\n%-6s %-24s %-8s %5s %8s %8s %8s\n", "chare", "name", "kind", "PE", "ops",
@@ -129,22 +107,8 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 		fprintf(out, "%-6u %-24s %-8s %5u %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n", i,
 			trace_chare_label(t, i, label, sizeof label),
 			trace_chare_kind_name((enum trace_chare_kind)ch[i].kind), ch[i].pe,
-			sum(st->ops, OP_KIND_COUNT), st->sent, st->received);
+			summary_sum(st->ops, OP_KIND_COUNT), st->sent, st->received);
 	}
-}
-
-static void
-json_counts(struct json *j, const char *key, const uint64_t *v, int n, const char *(*name)(int))
-{
-	json_key(j, key);
-	json_begin_object(j);
-	for (int i = 0; i < n; i++) {
-		if (!v[i])
-			continue;
-		json_key(j, name(i));
-		json_uint(j, v[i]);
-	}
-	json_end_object(j);
 }
 
 static void
@@ -170,14 +134,14 @@ write_json(const struct trace *t, const struct summary *s, const struct charm_co
 	json_key(&j, "time_begin_s"); json_double(&j, trace_seconds(t, info->t_begin));
 	json_key(&j, "time_end_s"); json_double(&j, trace_seconds(t, info->t_end));
 	json_key(&j, "events"); json_uint(&j, info->events);
-	json_counts(&j, "records", c->records, CREC_COUNT, crec_name);
+	summary_json_counts(&j, "records", c->records, CREC_COUNT, crec_name);
 	json_key(&j, "entries");
 	json_begin_object(&j);
 	json_key(&j, "application"); json_uint(&j, c->entries_app);
 	json_key(&j, "runtime"); json_uint(&j, c->entries_runtime);
 	json_end_object(&j);
-	json_counts(&j, "chares", c->kinds, CHARE_KIND_COUNT, kind_name);
-	json_counts(&j, "operations", s->ops, OP_KIND_COUNT, op_name);
+	summary_json_counts(&j, "chares", c->kinds, CHARE_KIND_COUNT, kind_name);
+	summary_json_counts(&j, "operations", s->ops, OP_KIND_COUNT, op_name);
 	json_key(&j, "messages");
 	json_begin_object(&j);
 	json_key(&j, "total"); json_uint(&j, s->msgs);
@@ -190,15 +154,7 @@ write_json(const struct trace *t, const struct summary *s, const struct charm_co
 	json_key(&j, "bytes"); json_uint(&j, s->msg_bytes);
 	json_end_object(&j);
 	json_key(&j, "idle_s"); json_double(&j, trace_seconds(t, c->idle));
-	json_key(&j, "warnings");
-	json_begin_object(&j);
-	for (int w = 0; w < WARN_COUNT; w++) {
-		if (!info->warnings[w])
-			continue;
-		json_key(&j, trace_warning_name((enum trace_warning)w));
-		json_uint(&j, info->warnings[w]);
-	}
-	json_end_object(&j);
+	summary_json_warnings(&j, info);
 	json_key(&j, "pes");
 	json_begin_array(&j);
 	for (uint32_t p = 0; p < n_pes; p++) {
@@ -206,7 +162,7 @@ write_json(const struct trace *t, const struct summary *s, const struct charm_co
 		json_key(&j, "pe"); json_uint(&j, p);
 		json_key(&j, "time_begin_s"); json_double(&j, trace_seconds(t, pes[p].t_begin));
 		json_key(&j, "time_end_s"); json_double(&j, trace_seconds(t, pes[p].t_end));
-		json_counts(&j, "records", pes[p].records, CREC_COUNT, crec_name);
+		summary_json_counts(&j, "records", pes[p].records, CREC_COUNT, crec_name);
 		json_key(&j, "operations"); json_uint(&j, pes[p].ops);
 		json_key(&j, "idle_intervals"); json_uint(&j, pes[p].idle_count);
 		json_key(&j, "idle_s"); json_double(&j, trace_seconds(t, pe_idle(t, p)));
@@ -229,7 +185,7 @@ write_json(const struct trace *t, const struct summary *s, const struct charm_co
 		json_end_array(&j);
 		json_key(&j, "pe"); json_uint(&j, ch[i].pe);
 		json_key(&j, "pes"); json_uint(&j, ch[i].pes);
-		json_counts(&j, "operations", st->ops, OP_KIND_COUNT, op_name);
+		summary_json_counts(&j, "operations", st->ops, OP_KIND_COUNT, op_name);
 		json_key(&j, "sent"); json_uint(&j, st->sent);
 		json_key(&j, "received"); json_uint(&j, st->received);
 		json_end_object(&j);

@@ -1,5 +1,8 @@
 #include "summary.h"
 
+#include <inttypes.h>
+
+#include "base/json.h"
 #include "base/sat.h"
 
 #include <stdlib.h>
@@ -64,4 +67,54 @@ summary_fini(struct summary *s)
 {
 	free(s->timelines);
 	s->timelines = NULL;
+}
+
+void
+summary_list_counts(FILE *out, const uint64_t *v, int n, const char *(*name)(int))
+{
+	int any = 0;
+	for (int i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		fprintf(out, "%s %s %" PRIu64, any ? "," : "", name(i), v[i]);
+		any = 1;
+	}
+	fprintf(out, "%s\n", any ? "" : " none");
+}
+
+uint64_t
+summary_sum(const uint64_t *v, int n)
+{
+	uint64_t s = 0;
+	for (int i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+void
+summary_json_counts(struct json *j, const char *key, const uint64_t *v, int n, const char *(*name)(int))
+{
+	json_key(j, key);
+	json_begin_object(j);
+	for (int i = 0; i < n; i++) {
+		if (!v[i])
+			continue;
+		json_key(j, name(i));
+		json_uint(j, v[i]);
+	}
+	json_end_object(j);
+}
+
+void
+summary_json_warnings(struct json *j, const struct trace_info *info)
+{
+	json_key(j, "warnings");
+	json_begin_object(j);
+	for (int w = 0; w < WARN_COUNT; w++) {
+		if (!info->warnings[w])
+			continue;
+		json_key(j, trace_warning_name((enum trace_warning)w));
+		json_uint(j, info->warnings[w]);
+	}
+	json_end_object(j);
 }

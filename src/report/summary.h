@@ -8,6 +8,7 @@
 #define SKEIN_SUMMARY_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/trace.h"
 
@@ -33,5 +34,18 @@ struct summary {
 /* Fills s (caller-owned) for t; free with summary_fini. Returns 0 or ERR_NOMEM. */
 int summary_compute(const struct trace *t, struct summary *s);
 void summary_fini(struct summary *s);
+
+/* Text helpers shared by the info writers: " name n, name n ..." for
+ * the nonzero counts (" none" if all are zero) and a newline; the sum of
+ * n counts. */
+void summary_list_counts(FILE *out, const uint64_t *v, int n, const char *(*name)(int));
+uint64_t summary_sum(const uint64_t *v, int n);
+
+/* JSON helpers shared by the info writers: key: {name: n, ...} for the
+ * nonzero counts; "warnings": {name: n, ...}. */
+struct json;
+void summary_json_counts(struct json *j, const char *key, const uint64_t *v, int n,
+			 const char *(*name)(int));
+void summary_json_warnings(struct json *j, const struct trace_info *info);
 
 #endif
