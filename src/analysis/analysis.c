@@ -77,6 +77,7 @@ analysis_destroy(struct analysis *a)
 	free(a->dur_diff);
 	free(a->imbalance);
 	free(a->part_imbalance);
+	free(a->part_region);
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);

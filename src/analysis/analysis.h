@@ -238,6 +238,12 @@ uint64_t analysis_lop_diff_duration(const struct analysis *a, uint32_t lop);
 uint64_t analysis_lop_imbalance(const struct analysis *a, uint32_t lop);
 /* A phase's imbalance: the most loaded PE's work minus the least's. */
 uint64_t analysis_part_imbalance(const struct analysis *a, uint32_t p);
+/* Each PE's work in phase p (the durations of its lops there) into
+ * work[0..n_pes). */
+void analysis_part_pe_work(const struct analysis *a, uint32_t p, uint64_t *work, uint32_t n_pes);
+/* The entry method (region) most of a Charm++ phase's events ran, its
+ * name in reports; TRACE_NONE for MPI and for phases without events. */
+uint32_t analysis_part_region(const struct analysis *a, uint32_t p);
 /* The processor a lop ran on: its PE (Charm++), its rank (MPI). */
 uint32_t analysis_lop_pe(const struct analysis *a, uint32_t lop);
 /* What the hotspots are ranked by: "differential lateness" (MPI) or

@@ -82,6 +82,7 @@ struct analysis {
 	uint64_t *dur_diff;      /* n_lops: differential duration */
 	uint64_t *imbalance;     /* n_lops: its PE's load above the least loaded, in its phase */
 	uint64_t *part_imbalance;   /* n_parts: most minus least loaded PE */
+	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
 	const uint64_t *hot_key; /* what hotspots rank by: diff, or dur_diff */
 };
 

@@ -207,6 +207,61 @@ idle_experienced(struct analysis *a)
 	return rc;
 }
 
+/* Each phase's entry: the entry method that most of its events ran
+ * (ties: the lower region id), what the reports name the phase by. */
+static int
+phase_entries(struct analysis *a)
+{
+	uint32_t nreg;
+	trace_regions(a->t, &nreg);
+	uint32_t *count = calloc((size_t)nreg + 1, sizeof *count);
+	uint32_t *stamp = malloc(((size_t)nreg + 1) * sizeof *stamp);
+	if (!count || !stamp) {
+		free(count);
+		free(stamp);
+		return ERR_NOMEM;
+	}
+	memset(stamp, 0xff, ((size_t)nreg + 1) * sizeof *stamp);
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		uint32_t best = TRACE_NONE;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k], r = analysis_lop_region(a, l);
+			if (a->lop_kind[l] == OP_COMPUTE || r >= nreg)
+				continue;
+			if (stamp[r] != p) {
+				stamp[r] = p;
+				count[r] = 0;
+			}
+			count[r]++;
+			if (best == TRACE_NONE || count[r] > count[best] || (count[r] == count[best] && r < best))
+				best = r;
+		}
+		a->part_region[p] = best;
+	}
+	free(count);
+	free(stamp);
+	return 0;
+}
+
+void
+analysis_part_pe_work(const struct analysis *a, uint32_t p, uint64_t *work, uint32_t n_pes)
+{
+	memset(work, 0, (size_t)n_pes * sizeof *work);
+	if (p >= a->n_parts)
+		return;
+	for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+		uint32_t l = a->part_lops[k], pe = analysis_lop_pe(a, l);
+		if (pe < n_pes)
+			work[pe] += duration(a, l);
+	}
+}
+
+uint32_t
+analysis_part_region(const struct analysis *a, uint32_t p)
+{
+	return a->part_region && p < a->n_parts ? a->part_region[p] : TRACE_NONE;
+}
+
 int
 charm_metrics_compute(struct analysis *a)
 {
@@ -215,9 +270,12 @@ charm_metrics_compute(struct analysis *a)
 	a->dur_diff = calloc(n + 1, sizeof *a->dur_diff);
 	a->imbalance = calloc(n + 1, sizeof *a->imbalance);
 	a->part_imbalance = calloc((size_t)a->n_parts + 1, sizeof *a->part_imbalance);
-	if (!a->idle_exp || !a->dur_diff || !a->imbalance || !a->part_imbalance)
+	a->part_region = malloc(((size_t)a->n_parts + 1) * sizeof *a->part_region);
+	if (!a->idle_exp || !a->dur_diff || !a->imbalance || !a->part_imbalance || !a->part_region)
 		return ERR_NOMEM;
 	int rc = differential_duration(a);
+	if (!rc)
+		rc = phase_entries(a);
 	if (!rc)
 		rc = imbalance(a);
 	if (!rc)

@@ -9,6 +9,7 @@
 #include "report_impl.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/charm.h"
@@ -27,6 +28,15 @@ part_kind(const struct analysis *a, uint32_t p)
 	if (!parts[p].comm_count)
 		return "none";
 	return parts[p].runtime ? "runtime" : "application";
+}
+
+/* The entry method a phase is named by, or "-". */
+static const char *
+phase_entry(const struct analysis *a, uint32_t p)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t r = analysis_part_region(a, p);
+	return r == TRACE_NONE ? "-" : trace_str(t, trace_regions(t, NULL)[r].name);
 }
 
 static uint64_t
@@ -120,7 +130,7 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 			"and were broken at the earliest operation\n", v->relaxed);
 
 	fprintf(out, "\n%-6s %-12s %-11s %7s %7s %5s %12s  %s\n", "phase", "kind", "steps", "chares",
-		"events", "leap", "imbalance", "name");
+		"events", "leap", "imbalance", "entry method most of its events ran");
 	for (uint32_t p = 0; p < n_parts; p++) {
 		if (!kept_part(ph, p))
 			continue;
@@ -129,8 +139,7 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 			 parts[p].step_first + parts[p].step_count - 1);
 		fprintf(out, "%-6u %-12s %-11s %7u %7u %5u %12s  %s\n", p, part_kind(a, p), span,
 			parts[p].ranks, parts[p].comm_count, parts[p].leap,
-			trace_fmt_duration(t, analysis_part_imbalance(a, p), b1, sizeof b1),
-			part_name(ph, p) ? part_name(ph, p) : "-");
+			trace_fmt_duration(t, analysis_part_imbalance(a, p), b1, sizeof b1), phase_entry(a, p));
 	}
 
 	uint32_t n_hot;
@@ -204,7 +213,24 @@ report_charm_json_part(struct json *j, const struct analysis *a, uint32_t p)
 {
 	const struct trace *t = analysis_trace(a);
 	json_key(j, "kind"); json_string(j, part_kind(a, p));
+	json_key(j, "entry");
+	if (analysis_part_region(a, p) == TRACE_NONE)
+		json_null(j);
+	else
+		json_string(j, phase_entry(a, p));
 	json_key(j, "imbalance_s"); json_double(j, trace_seconds(t, analysis_part_imbalance(a, p)));
+	/* each PE's work in the phase: the imbalance per PE */
+	uint32_t n_pes = trace_pe_count(t);
+	uint64_t *work = malloc(((size_t)n_pes + 1) * sizeof *work);
+	json_key(j, "pe_work_s");
+	json_begin_array(j);
+	if (work) {
+		analysis_part_pe_work(a, p, work, n_pes);
+		for (uint32_t pe = 0; pe < n_pes; pe++)
+			json_double(j, trace_seconds(t, work[pe]));
+	}
+	json_end_array(j);
+	free(work);
 }
 
 void
@@ -242,7 +268,7 @@ report_charm_json_timeline(struct json *j, const struct analysis *a, const struc
 
 const char report_charm_csv_lop_header[] =
 	",chare,entry,pe,duration_s,diff_duration_s,idle_experienced_s,imbalance_s";
-const char report_charm_csv_part_header[] = ",kind,imbalance_s";
+const char report_charm_csv_part_header[] = ",kind,entry,imbalance_s";
 const char report_charm_csv_timeline_header[] =
 	",chare,pe,duration_s,diff_duration_s,idle_experienced_s";
 
@@ -264,8 +290,10 @@ report_charm_csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 void
 report_charm_csv_part(FILE *out, const struct analysis *a, uint32_t p)
 {
-	fprintf(out, ",%s,%.9f", part_kind(a, p),
-		trace_seconds(analysis_trace(a), analysis_part_imbalance(a, p)));
+	fprintf(out, ",%s,", part_kind(a, p));
+	if (analysis_part_region(a, p) != TRACE_NONE)
+		csv_str(out, phase_entry(a, p));
+	fprintf(out, ",%.9f", trace_seconds(analysis_trace(a), analysis_part_imbalance(a, p)));
 }
 
 void

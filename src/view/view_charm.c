@@ -148,6 +148,9 @@ view_charm_details(struct view *v, uint32_t lop)
 			       p, np);
 		view_lines_add(&v->details, ST_NORMAL, "  steps %u\u2013%u \u00b7 %u chares", parts[p].step_first,
 			       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+		uint32_t pr = analysis_part_region(a, p);
+		if (pr != TRACE_NONE)
+			view_lines_add(&v->details, ST_DIM, "  mostly %s", view_region_name(v, pr));
 	}
 	if (p < np && v->part_phase && v->part_phase[p])
 		view_lines_add(&v->details, ST_NORMAL, "phase     %s", v->part_phase[p]);
