@@ -98,6 +98,12 @@ assert d["verifier"]["passed"]
 kinds = [p["kind"] for p in d["partitions"] if p["kind"] != "none"]
 assert all(a != b for a, b in zip(kinds, kinds[1:])), kinds   # phases alternate
 assert kinds.count("runtime") >= 10, kinds
+apps = [p for p in d["partitions"] if p["kind"] == "application" and p["operations"] >= 96]
+assert len(apps) == 10 and all(p["entry"] == "Jacobi::receiveGhosts" for p in apps), apps
+hp = d["partitions"][h["partition"]]
+w = hp["pe_work_s"]
+assert len(w) == 4 and w[1] > 0.02 and max(w[0], w[2], w[3]) < 0.001, w
+assert abs(hp["imbalance_s"] - (w[1] - min(w))) < 1e-6, hp
 tl = {t["chare"]: t for t in d["timelines"]}
 assert all(tl["Jacobi(%d,%d)" % (p, i)]["pe"] == p for p in range(4) for i in range(4))
 ' "$tmp/a.json" 2>"$tmp/err" && ok || bad "analyze json: $(tail -1 "$tmp/err")"
