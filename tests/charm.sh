@@ -131,6 +131,14 @@ if sys.argv[2] == "ops":
 	[ $? -ne 0 ] && [ ! -s "$tmp/out" ] && grep -q 'bad.yaml:2:12' "$tmp/err" && ok || bad "charm.reorder maybe: $(cat "$tmp/err")"
 	"$skein" render --size 100x30 --keys '>' "$imb" >"$tmp/r.txt" && grep -q 'hotspot 1/20: differential duration 20.05 ms' "$tmp/r.txt" \
 		&& ok || bad "render jumps to the hotspot"
+	# :save keeps the charm section and the view; the saved file reopens
+	# on the same screen with the same structure
+	printf 'charm:\n  reorder: false\n' >"$tmp/in.yaml"
+	if "$skein" render --config "$tmp/in.yaml" --size 100x30 --keys '>jj:save '"$tmp"'/saved.yaml<Enter>' "$imb" >/dev/null &&
+	   grep -q '^  reorder: false' "$tmp/saved.yaml" &&
+	   "$skein" render --config "$tmp/in.yaml" --size 100x30 --keys '>jj' "$imb" >"$tmp/a.scr" &&
+	   "$skein" render --config "$tmp/saved.yaml" --size 100x30 "$imb" >"$tmp/b.scr" &&
+	   cmp -s "$tmp/a.scr" "$tmp/b.scr"; then ok; else bad ":save on a Charm++ run"; fi
 else
 	skip=$((skip + 1))
 fi
