@@ -9,6 +9,7 @@
 #ifndef SKEIN_PRJ_IMPL_H
 #define SKEIN_PRJ_IMPL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "base/err.h"
@@ -104,7 +105,7 @@ struct prj_pe_log {
  * Returns 0 or ERR_IO / ERR_FORMAT / ERR_NOMEM with "file:line: ..." in
  * e. cancel, when not NULL, is polled: ERR_CANCELLED once it is set. */
 int prj_log_read(const struct prj_sts *s, uint32_t pe, struct prj_pe_log *l,
-		 const volatile int *cancel, struct err *e);
+		 const atomic_int *cancel, struct err *e);
 void prj_log_fini(struct prj_pe_log *l);
 
 /* Packs an object's ids (an array index) into a 128-bit key; returns 0,

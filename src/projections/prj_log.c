@@ -563,7 +563,7 @@ gz_failed(gzFile gz, struct lp *p, uint64_t line)
 
 int
 prj_log_read(const struct prj_sts *s, uint32_t pe, struct prj_pe_log *l,
-	     const volatile int *cancel, struct err *e)
+	     const atomic_int *cancel, struct err *e)
 {
 	struct lp *p = calloc(1, sizeof *p);
 	char *buf = malloc(LOG_BUF + 1);
@@ -632,7 +632,7 @@ prj_log_read(const struct prj_sts *s, uint32_t pe, struct prj_pe_log *l,
 			else
 				rc = record(p, start, lend);
 			start = nl ? nl + 1 : end;
-			if (!rc && cancel && (p->lineno & 0xffff) == 0 && *cancel)
+			if (!rc && cancel && (p->lineno & 0xffff) == 0 && atomic_load(cancel))
 				rc = ERR_CANCELLED;
 		}
 		have = (size_t)(end - start);

@@ -102,7 +102,7 @@ struct parse_job {
 	uint32_t cut[PAR_MAX + 1];
 	struct err err[PAR_MAX];
 	int rc[PAR_MAX];
-	volatile int cancel;
+	atomic_int cancel;
 	atomic_uint done;
 };
 
@@ -124,7 +124,7 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 		int rc = prj_log_read(&r->sts, pe, &r->logs[pe], &j->cancel, &j->err[w]);
 		if (rc) {
 			j->rc[w] = rc;
-			j->cancel = 1;
+			atomic_store(&j->cancel, 1);
 			return rc;
 		}
 		unsigned done = atomic_fetch_add(&j->done, 1) + 1;
@@ -132,8 +132,8 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 		 * need not be thread-safe */
 		if (w == 0 && r->opts && r->opts->progress &&
 		    r->opts->progress(r->opts->ud, "reading", done, r->sts.pes))
-			j->cancel = 1;
-		if (j->cancel)
+			atomic_store(&j->cancel, 1);
+		if (atomic_load(&j->cancel))
 			return j->rc[w] = ERR_CANCELLED;
 	}
 	return 0;
