@@ -105,3 +105,17 @@ trace_chare_find(const struct trace *t, const char *label)
 			return i;
 	return TRACE_NONE;
 }
+
+const char *
+trace_warning_text(const struct trace *t, enum trace_warning w)
+{
+	if (t->info.paradigm == PARADIGM_CHARM)
+		switch (w) {
+		case WARN_UNMATCHED_SEND: return "creations that started no recorded execution";
+		case WARN_UNMATCHED_RECV: return "executions that no recorded creation started";
+		case WARN_UNCLOSED_REGION: return "executions still open at the end of their log";
+		case WARN_STRAY_LEAVE: return "ends of executions that had not begun";
+		default: break;
+		}
+	return trace_warning_name(w);
+}

@@ -120,6 +120,11 @@ const char *trace_chare_kind_name(enum trace_chare_kind k);
 /* A chare's label into buf: "Jacobi(1,2)", "Main", "Btest[PE 3]",
  * "runtime[PE 0]". Returns buf. */
 const char *trace_chare_label(const struct trace *t, uint32_t timeline, char *buf, size_t n);
+/* A warning as a sentence about trace t: a Charm++ run says executions
+ * and creations where an MPI trace says receives, sends and regions
+ * (trace_warning_name otherwise, which is also the machine name). */
+const char *trace_warning_text(const struct trace *t, enum trace_warning w);
+
 /* The timeline whose label is `label`, or TRACE_NONE. */
 uint32_t trace_chare_find(const struct trace *t, const char *label);
 

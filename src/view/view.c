@@ -7,6 +7,8 @@
  */
 #include "view_impl.h"
 
+#include "model/charm.h"
+
 #include <stdio.h>
 
 #include <stdarg.h>
@@ -93,7 +95,7 @@ quality_note(struct view *v)
 			continue;
 		int k = snprintf(v->start_note + len, sizeof v->start_note - len, "%s%llu %s",
 				 len ? ", " : "trace quality: ", (unsigned long long)n,
-				 trace_warning_name(shown[i]));
+				 trace_warning_text(v->t, shown[i]));
 		len += k > 0 ? (size_t)k : 0;
 	}
 	if (len && len < sizeof v->start_note)
