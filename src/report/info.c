@@ -160,10 +160,7 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 	summary_json_counts(&j, "operations", s->ops, OP_KIND_COUNT, op_name);
 	json_key(&j, "messages");
 	json_begin_object(&j);
-	json_key(&j, "total"); json_uint(&j, s->msgs);
-	json_key(&j, "matched"); json_uint(&j, s->msgs_matched);
-	json_key(&j, "unmatched_sends"); json_uint(&j, s->msgs_unmatched_send);
-	json_key(&j, "unmatched_receives"); json_uint(&j, s->msgs_unmatched_recv);
+	summary_json_message_counts(&j, s);
 	json_key(&j, "bytes"); json_uint(&j, s->msg_bytes);
 	if (sat_overflowed(s->msg_bytes)) {
 		json_key(&j, "bytes_overflow");

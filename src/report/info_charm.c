@@ -144,10 +144,7 @@ write_json(const struct trace *t, const struct summary *s, const struct charm_co
 	summary_json_counts(&j, "operations", s->ops, OP_KIND_COUNT, op_name);
 	json_key(&j, "messages");
 	json_begin_object(&j);
-	json_key(&j, "total"); json_uint(&j, s->msgs);
-	json_key(&j, "matched"); json_uint(&j, s->msgs_matched);
-	json_key(&j, "unmatched_sends"); json_uint(&j, s->msgs_unmatched_send);
-	json_key(&j, "unmatched_receives"); json_uint(&j, s->msgs_unmatched_recv);
+	summary_json_message_counts(&j, s);
 	json_key(&j, "broadcast"); json_uint(&j, c->broadcast);
 	json_key(&j, "runtime"); json_uint(&j, c->runtime_msgs);
 	json_key(&j, "rerouted"); json_uint(&j, c->rerouted);

@@ -118,3 +118,12 @@ summary_json_warnings(struct json *j, const struct trace_info *info)
 	}
 	json_end_object(j);
 }
+
+void
+summary_json_message_counts(struct json *j, const struct summary *s)
+{
+	json_key(j, "total"); json_uint(j, s->msgs);
+	json_key(j, "matched"); json_uint(j, s->msgs_matched);
+	json_key(j, "unmatched_sends"); json_uint(j, s->msgs_unmatched_send);
+	json_key(j, "unmatched_receives"); json_uint(j, s->msgs_unmatched_recv);
+}

@@ -47,5 +47,8 @@ struct json;
 void summary_json_counts(struct json *j, const char *key, const uint64_t *v, int n,
 			 const char *(*name)(int));
 void summary_json_warnings(struct json *j, const struct trace_info *info);
+/* "total", "matched", "unmatched_sends", "unmatched_receives" of the
+ * messages, into the JSON object the caller has open. */
+void summary_json_message_counts(struct json *j, const struct summary *s);
 
 #endif
