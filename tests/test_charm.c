@@ -629,7 +629,10 @@ test_fuzz_regressions(void **state)
 			assert_null(strchr(e.msg, '\n'));
 		} else {
 			struct analysis *a = analyse(t, NULL);
-			if (!analysis_verified(a))
+			const struct analysis_verify *v = analysis_verify(a);
+			/* as the fuzz target: a cycle in the records may break one
+			 * order, never the phases */
+			if (!analysis_verified(a) && (!v->relaxed || v->partition_overlap || v->cross_partition))
 				fail_msg("%s: the verifier fails", g.gl_pathv[i]);
 			analysis_destroy(a);
 			trace_destroy(t);

@@ -521,6 +521,46 @@ test_versions(void **state)
 	}
 }
 
+/* An execution naming a creation of its own PE that comes after it
+ * began (impossible on one clock: corrupt records) is not matched to it. */
+static void
+test_creation_after_execution(void **state)
+{
+	(void)state;
+	clear();
+	write_version(11.0);
+	/* PE 1's work names PE 0's event 0; make PE 0 also run done() naming
+	 * its own event 1, created only later */
+	static const struct { int type, ep; long t; int event, pe; } recs[] = {
+		{ 2, 0, 2, -1, 0 }, { 1, 1, 5, 0, 0 }, { 3, 0, 10, -1, 0 },      /* start: creates work */
+		{ 2, 2, 40, 1, 0 }, { 3, 2, 45, 1, 0 },                        /* done, naming event 1 */
+		{ 2, 0, 50, -1, 0 }, { 1, 2, 52, 1, 0 }, { 3, 0, 55, -1, 0 },  /* event 1, too late */
+	};
+	char late[1024] = "PROJECTIONS-RECORD 10\n6 0\n", r[128];
+	for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++) {
+		put_rec(r, sizeof r, 11.0, recs[i].type, recs[i].ep, recs[i].t, recs[i].event, recs[i].pe, 0);
+		strcat(late, r);
+	}
+	strcat(late, "7 60\n");
+	write_file("run.0.log", late);
+	char path[400];
+	snprintf(path, sizeof path, "%s/run.0.log.gz", dir);
+	unlink(path);
+	struct err e = { 0 };
+	int rc;
+	struct trace *t = read_run("run.sts", &e, &rc);
+	if (rc)
+		fail_msg("%s", e.msg);
+	assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_RECV], 1);
+	uint32_t n_msgs;
+	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
+	uint32_t matched = 0;
+	for (uint32_t m = 0; m < n_msgs; m++)
+		matched += msgs[m].send_op != TRACE_NONE && msgs[m].recv_op != TRACE_NONE;
+	assert_int_equal(matched, 1);        /* only work, from PE 0's event 0 */
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -530,6 +570,7 @@ main(void)
 		cmocka_unit_test(test_binary),
 		cmocka_unit_test(test_empty_and_lenient),
 		cmocka_unit_test(test_versions),
+		cmocka_unit_test(test_creation_after_execution),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

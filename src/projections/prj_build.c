@@ -138,6 +138,10 @@ match(struct builder *b)
 				if (reroute(b, x, &cpe, &c))
 					return ERR_NOMEM;
 			}
+			/* a creation on the same PE (one clock) after the execution
+			 * began cannot have caused it: the records are wrong */
+			if (c != NONE && cpe == pe && r->logs[cpe].cres[c].t > x->t0)
+				c = NONE;
 			if (c == NONE) {
 				r->t->info.warnings[WARN_UNMATCHED_RECV]++;
 				continue;

@@ -8,8 +8,9 @@
  * private directory and reads the run as skein would. Beyond the
  * sanitizers it checks the reader's promises: a failure is one line that
  * names a file; a success gives a trace whose structure the analysis
- * builds and the verifier passes (the structure stages promise a valid
- * order whatever the records say).
+ * builds and the verifier passes — unless the records imply a causality
+ * cycle, which must break an order somewhere (the report says so), and
+ * even then phases neither overlap nor split a message.
  *
  *   make fuzz-projections [FUZZ_SECONDS=600]
  *
@@ -118,8 +119,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "analysis failed: %s\n", e.msg);
 		abort();
 	}
-	if (!analysis_verified(a)) {
-		fprintf(stderr, "the verifier fails on the structure\n");
+	/* Records that imply a causality cycle (a message received before it
+	 * was sent, across PEs' clocks) force one order to give: then, and
+	 * only then, may the verifier find a message or chare order broken;
+	 * phases never overlap and never split a message. */
+	const struct analysis_verify *v = analysis_verify(a);
+	if (!analysis_verified(a) &&
+	    (!v->relaxed || v->partition_overlap || v->cross_partition || v->collective_split)) {
+		fprintf(stderr, "the verifier fails on the structure (relaxed %llu)\n",
+			(unsigned long long)v->relaxed);
 		abort();
 	}
 	analysis_destroy(a);
