@@ -24,9 +24,13 @@
  * cycle merge resolves.
  *
  * Property (2) (Alg. 5): going from the last leap back, each partition
- * whose successors miss some of its chares gets an edge to the partition
- * of the nearest later leap that has each missing chare. Such edges go
- * to later leaps only, so leaps and acyclicity are kept.
+ * gets an edge to the partition of the nearest later leap that holds
+ * each of its chares, unless that one is a successor already. (The
+ * paper's test, "the successors cover its chares", passes when a later
+ * successor holds the chare, and leaves the chare's next partition
+ * unordered with this one: their steps could collide; the fuzzer found
+ * it.) Such edges go to later leaps only, so leaps and acyclicity are
+ * kept.
  */
 #include "charm_impl.h"
 
@@ -190,35 +194,29 @@ chare_paths(struct charm *c)
 {
 	uint32_t *lf = NULL, *lp = NULL;
 	uint32_t *next_owner = malloc(((size_t)c->n_tl + 1) * sizeof *next_owner);
-	uint32_t *covered = malloc(((size_t)c->n_tl + 1) * sizeof *covered);
 	uint32_t *linked = malloc(((size_t)c->np + 1) * sizeof *linked);
 	int rc = 0;
-	if (!next_owner || !covered || !linked || (rc = charm_graph_chares(c)) ||
+	if (!next_owner || !linked || (rc = charm_graph_chares(c)) ||
 	    (rc = by_leap(c, &lf, &lp))) {
 		rc = rc ? rc : ERR_NOMEM;
 		goto out;
 	}
 	memset(next_owner, 0xff, ((size_t)c->n_tl + 1) * sizeof *next_owner);
-	memset(covered, 0xff, ((size_t)c->n_tl + 1) * sizeof *covered);
 	memset(linked, 0xff, ((size_t)c->np + 1) * sizeof *linked);
 	size_t before = c->n_e;
 	for (uint32_t k = c->n_leaps; k-- > 0 && !rc;) {
 		for (uint32_t i = lf[k]; i < lf[k + 1] && !rc; i++) {
 			uint32_t p = lp[i];
-			/* the chares p's successors have */
-			for (uint32_t e = c->first[p]; e < c->first[p + 1]; e++) {
-				uint32_t s = c->succ[e];
-				linked[s] = p;
-				for (uint32_t j = c->ch_first[s]; j < c->ch_first[s + 1]; j++)
-					covered[c->chares[j]] = p;
-			}
+			for (uint32_t e = c->first[p]; e < c->first[p + 1]; e++)
+				linked[c->succ[e]] = p;         /* p's successors */
 			for (uint32_t j = c->ch_first[p]; j < c->ch_first[p + 1] && !rc; j++) {
 				uint32_t x = c->chares[j], q = next_owner[x];
-				if (covered[x] == p || q == TRACE_NONE || linked[q] == p)
+				/* a successor elsewhere that holds x does not do: x's
+				 * next partition must come after p, or the two share
+				 * x unordered */
+				if (q == TRACE_NONE || linked[q] == p)
 					continue;
 				linked[q] = p;
-				for (uint32_t jj = c->ch_first[q]; jj < c->ch_first[q + 1]; jj++)
-					covered[c->chares[jj]] = p;
 				rc = charm_edge_add(c, c->root[p], c->root[q], EDGE_PATH);
 			}
 		}
@@ -231,7 +229,6 @@ out:
 	free(lf);
 	free(lp);
 	free(next_owner);
-	free(covered);
 	free(linked);
 	return rc ? rc : charm_graph_build(c, 0);
 }
