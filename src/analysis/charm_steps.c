@@ -292,6 +292,12 @@ order_pieces(struct stepper *s)
 			pc->src = TRACE_NONE;
 			continue;
 		}
+		/* a serial that ran right after another in the same block stays
+		 * after it (program order), whatever its own events say */
+		if (k && s->pc[k - 1].tl == pc->tl &&
+		    s->c->block[s->list[s->pc[k - 1].last]] == s->c->block[s->list[pc->first]] &&
+		    pc->key_w <= s->pc[k - 1].key_w)
+			pc->key_w = s->pc[k - 1].key_w + 1;
 		for (uint32_t i = pc->first; i <= pc->last; i++) {
 			uint32_t l = s->list[i];
 			if (s->c->cls[l] != CLS_NONE && s->w[l] + 1 > seen)
