@@ -16,7 +16,9 @@
  * paper leaves the depth of "going back" open; skein goes back up to four
  * sends. A piece without events (a serial that only computes) comes after
  * every event of its chare that ran before it: its key is one more than
- * their largest w (doc/charm.md).
+ * their largest w (doc/charm.md);
+ * a serial that ran right after another in its block keeps its place
+ * after it.
  *
  * Steps: a lop with nothing before it in its phase is at local step 0;
  * every other lop at one more than the largest step of what happened
