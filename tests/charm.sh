@@ -151,6 +151,18 @@ echo "hello" >"$tmp/x.sts"
 "$skein" info "$tmp/x.sts" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q 'x.sts:1:1: not a Projections .sts file' "$tmp/err" && ok || bad "not a .sts"
 
+# export: CSV and JSON rows for a Charm++ run; --otf2 (a copy of the
+# trace's own archive) is refused in one line, never a crash
+hello=$runs/charm-hello1d_8c_4pe/hello1d.prj.sts
+if [ -f "$hello" ]; then
+	"$skein" export --csv "$hello" >"$tmp/ex.csv" && [ "$(wc -l <"$tmp/ex.csv")" -gt 50 ] && ok || bad "export --csv"
+	"$skein" export --otf2 "$tmp/exp" "$hello" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'no OTF2 archive to copy' "$tmp/err" &&
+		[ ! -e "$tmp/exp/traces.otf2" ] && ok || bad "export --otf2 of a Charm++ run: $(cat "$tmp/err")"
+else
+	skip=$((skip + 1))
+fi
+
 # a run in which no entry method ran: nothing to analyse, said in one line
 mkdir -p "$tmp/empty"
 printf 'PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 1\nCHARE 0 "A" -1\nENTRY CHARE 0 "go()" 0 0\nEND\n' >"$tmp/empty/run.sts"

@@ -524,7 +524,7 @@ caller_merge(struct analysis *a, struct uf *u)
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			if (a->lop_kind[l] == OP_COMPUTE)
 				continue;
-			uint32_t f = a->ops[a->lop_op[l]].frame;
+			uint32_t f = a->ops[lop_first_op(a, l)].frame;
 			while (f != TRACE_NONE && most[frames[f].region] <= 1)
 				f = frames[f].parent;
 			if (f != TRACE_NONE && f == prev_caller)

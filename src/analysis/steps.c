@@ -617,7 +617,7 @@ signatures(const struct analysis *a, struct sig *sig)
 			uint32_t l = a->part_lops[k];
 			if (a->lop_kind[l] == OP_COMPUTE)
 				continue;
-			const struct trace_op *o = &a->ops[a->lop_op[l]];
+			const struct trace_op *o = &a->ops[lop_first_op(a, l)];
 			uint32_t ctx = o->frame == TRACE_NONE ? TRACE_NONE : frames[o->frame].region;
 			keys[n++] = (uint64_t)o->region << 32 | ctx;
 		}

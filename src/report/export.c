@@ -142,6 +142,10 @@ export_otf2(const struct analysis *a, const char *dir, const char *creator,
 	    struct otf2_write_stats *st, struct err *e)
 {
 	const struct trace *t = analysis_trace(a);
+	/* the copy is of the trace's own OTF2 archive */
+	if (trace_info(t)->paradigm != PARADIGM_MPI)
+		return err_set(e, ERR_USAGE, "%s: a Charm++ run has no OTF2 archive to copy; "
+			       "export it with --csv or --json", trace_info(t)->path);
 	uint32_t n_ops;
 	trace_ops(t, &n_ops);
 	struct otf2_write_op *v = calloc((size_t)n_ops + 1, sizeof *v);

@@ -292,7 +292,7 @@ report_charm_csv_part(FILE *out, const struct analysis *a, uint32_t p)
 {
 	fprintf(out, ",%s,", part_kind(a, p));
 	if (analysis_part_region(a, p) != TRACE_NONE)
-		csv_str(out, phase_entry(a, p));
+		report_csv_str(out, phase_entry(a, p));
 	fprintf(out, ",%.9f", trace_seconds(analysis_trace(a), analysis_part_imbalance(a, p)));
 }
 
