@@ -324,12 +324,14 @@ signature(const struct analysis *a, uint32_t p, char *buf, size_t n)
 	free(rank);
 }
 
-/* Jacobi 2-D: after the start, iterations alternate an application phase
- * (every receiveGhosts and every iteration-starting send) and a runtime
+/* Jacobi 2-D and 1-D: after the start, iterations alternate an
+ * application phase (every receiveGhosts and every send of the
+ * iteration's starter: Jacobi_begin_iteration in 2-D,
+ * Jacobi_send_to_neighbors in 1-D) and a runtime
  * phase (the reduction and its broadcast: every redn_wrapper); with
  * reordering every application phase has the same structure. */
 static void
-check_jacobi(const char *rel, uint32_t chares, uint32_t iters, uint32_t ghosts_per_iter)
+check_jacobi(const char *rel, const char *starter, uint32_t chares, uint32_t iters, uint32_t ghosts_per_iter)
 {
 	struct trace *t = load(rel);
 	if (!t)
@@ -352,7 +354,7 @@ check_jacobi(const char *rel, uint32_t chares, uint32_t iters, uint32_t ghosts_p
 			assert_true(expect_app);
 			assert_false(parts[p].runtime);
 			assert_int_equal(ghosts, ghosts_per_iter);
-			assert_int_equal(count_in(a, p, "Jacobi::Jacobi_begin_iteration"), ghosts_per_iter);
+			assert_int_equal(count_in(a, p, starter), ghosts_per_iter);
 			assert_int_equal(parts[p].ranks, chares);
 			assert_int_equal(redn, 0);
 			signature(a, p, sig, sizeof sig);
@@ -390,10 +392,17 @@ static void
 test_jacobi2d(void **state)
 {
 	(void)state;
-	check_jacobi("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts", 16, 10, 48);
-	check_jacobi("projections/charm-jacobi2d_16c_4pe_10it_plain/jacobi2d.prj.sts", 16, 10, 48);
-	check_jacobi("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts", 16, 10, 48);
-	check_jacobi("projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts", 64, 8, 224);
+	check_jacobi("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts",
+		     "Jacobi::Jacobi_begin_iteration", 16, 10, 48);
+	check_jacobi("projections/charm-jacobi2d_16c_4pe_10it_plain/jacobi2d.prj.sts",
+		     "Jacobi::Jacobi_begin_iteration", 16, 10, 48);
+	check_jacobi("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts",
+		     "Jacobi::Jacobi_begin_iteration", 16, 10, 48);
+	check_jacobi("projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts",
+		     "Jacobi::Jacobi_begin_iteration", 64, 8, 224);
+	/* and the 1-D decomposition: 14 receiveGhosts per iteration */
+	check_jacobi("projections/charm-jacobi1d_8c_4pe_10it/jacobi1d.prj.sts",
+		     "Jacobi::Jacobi_send_to_neighbors", 8, 10, 14);
 }
 
 /* In physical-time order the same iterations look different: the
