@@ -4,6 +4,7 @@
 #define SKEIN_OTF2_IMPL_H
 
 #include <otf2/otf2.h>
+#include <pthread.h>
 
 #include "model/build.h"
 #include "base/hmap.h"
@@ -28,8 +29,6 @@ struct otf2r_lgroup {
 	int defined;
 };
 
-struct pipeline;
-
 struct otf2r {
 	struct trace *t;
 	struct build *b;
@@ -49,20 +48,12 @@ struct otf2r {
 	struct hmap location_of;         /* OTF2 location id -> location index */
 
 	int have_clock;
-
-	/* written by the event-reading thread only (see otf2_events.c) */
-	struct err *prod_err;             /* what went wrong while reading */
-	uint32_t cur_tl;                  /* TRACE_NONE if not an MPI rank */
-	uint64_t records[REC_COUNT];
-	uint64_t nonrank_mpi;
-	uint64_t bad_refs;                /* records naming undefined regions */
-	uint64_t t_begin, t_end;
-	struct pipeline *pipe;
+	pthread_mutex_t msg_mu;          /* guards otf2_msg: OTF2 reports from any reader thread */
 };
 
 /* Reads every location's events (local definitions already read) and
- * builds the model, decoding on a second thread when one can be started.
- * Returns 0 or ERR_*, with the message in r->e. */
+ * builds the model, on par_workers() threads. Returns 0 or ERR_*, with
+ * the message in r->e. */
 struct otf2_read_opts;
 int otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o);
 
@@ -70,6 +61,9 @@ int otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_o
  * locations and timelines on r->t. Returns 0 or ERR_*. */
 int otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd);
 void otf2r_free_definitions(struct otf2r *r);
+
+/* Copies OTF2's last error message (empty when none) into buf. */
+void otf2r_last_msg(struct otf2r *r, char *buf, size_t n);
 
 /* Grows a ref->id table to hold ref, filling new slots with TRACE_NONE. */
 int otf2r_table_put(uint32_t **tab, size_t *n, uint32_t ref, uint32_t id);

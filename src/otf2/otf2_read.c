@@ -9,6 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <otf2/OTF2_Pthread_Locks.h>
+
+#include "base/par.h"
 #include "otf2_impl.h"
 
 static OTF2_ErrorCode
@@ -17,14 +20,25 @@ on_otf2_error(void *ud, const char *file, uint64_t line, const char *func,
 {
 	struct otf2r *r = ud;
 	(void)file; (void)line; (void)func;
-	if (r && !r->otf2_msg[0]) {
-		char detail[160] = "";
-		if (fmt)
-			vsnprintf(detail, sizeof detail, fmt, va);
+	if (!r)
+		return code;
+	char detail[160] = "";
+	if (fmt)
+		vsnprintf(detail, sizeof detail, fmt, va);
+	pthread_mutex_lock(&r->msg_mu);
+	if (!r->otf2_msg[0])
 		snprintf(r->otf2_msg, sizeof r->otf2_msg, "%s%s%s",
 			 OTF2_Error_GetDescription(code), detail[0] ? ": " : "", detail);
-	}
+	pthread_mutex_unlock(&r->msg_mu);
 	return code;
+}
+
+void
+otf2r_last_msg(struct otf2r *r, char *buf, size_t n)
+{
+	pthread_mutex_lock(&r->msg_mu);
+	snprintf(buf, n, "%s", r->otf2_msg);
+	pthread_mutex_unlock(&r->msg_mu);
 }
 
 static int
@@ -132,7 +146,9 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o)
 		return err_set(r->e, ERR_IO, "%s: cannot open OTF2 archive (%s)", r->anchor,
 			       r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
 	int rc = 0;
-	if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS) {
+	/* events are read on several threads (otf2_events.c) */
+	if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS ||
+	    (par_workers() > 1 && OTF2_Pthread_Reader_SetLockingCallbacks(rd, NULL) != OTF2_SUCCESS)) {
 		rc = err_set(r->e, ERR_FORMAT, "%s: cannot read archive (%s)", r->anchor,
 			     r->otf2_msg[0] ? r->otf2_msg : "unknown reason");
 		goto out;
@@ -186,10 +202,9 @@ otf2_read(const char *path, const struct otf2_read_opts *opts,
 		free(anchor);
 		return rc;
 	}
-	struct err prod_err = { 0 };
-	struct otf2r r = { .e = e, .prod_err = &prod_err, .anchor = anchor, .cur_tl = TRACE_NONE };
+	struct otf2r r = { .e = e, .anchor = anchor };
 	r.t = trace_new();
-	if (!r.t || trace_set_path(r.t, anchor)) {
+	if (!r.t || trace_set_path(r.t, anchor) || pthread_mutex_init(&r.msg_mu, NULL)) {
 		trace_destroy(r.t);
 		free(anchor);
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
@@ -201,6 +216,7 @@ otf2_read(const char *path, const struct otf2_read_opts *opts,
 	OTF2_Error_RegisterCallback(prev, NULL);
 	build_destroy(r.b);
 	otf2r_free_definitions(&r);
+	pthread_mutex_destroy(&r.msg_mu);
 	free(anchor);
 	if (rc) {
 		trace_destroy(r.t);
