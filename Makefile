@@ -129,6 +129,7 @@ doc-keys: $(BIN)
 check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/threads.sh $(BIN) $(SHARED)
+	@sh tests/leap.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/deps.sh
