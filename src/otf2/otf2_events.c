@@ -17,6 +17,9 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -414,9 +417,24 @@ finish_counts(struct evread *v)
 	t->info.records[REC_OTHER] = t->info.events - known;
 }
 
+/* The blocks' arrays are freed as they are joined. glibc serves blocks
+ * under its sliding mmap threshold (up to 32 MB) from the heap, where
+ * freed memory stays in the process: 25% more peak memory at 10^7
+ * events. A fixed threshold maps every large array, so that freeing
+ * one gives its pages back. */
+static void
+map_large_arrays(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
 int
 otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, map_large_arrays);
 	struct evread v = { .r = r, .rd = rd, .o = o };
 	char msg[sizeof r->otf2_msg];
 	int rc = 0;
