@@ -130,6 +130,7 @@ check-cli: $(BIN)
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/threads.sh $(BIN) $(SHARED)
 	@sh tests/leap.sh $(BIN) $(SHARED)
+	@sh tests/saved.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/deps.sh
@@ -157,14 +158,25 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-fuzz:
+fuzz: $(BIN)
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT="-O1 -g" SAN="$(FUZZ_SAN)" \
-		build/fuzz/fuzz/fuzz_config
+		build/fuzz/fuzz/fuzz_config build/fuzz/fuzz/fuzz_saved
 	@mkdir -p build/fuzz/corpus
 	build/fuzz/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus config tests/config
+	@# saved analyses: seeds written from three corpus traces
+	@mkdir -p build/fuzz/corpus-saved build/fuzz/seed-saved
+	@for t in stencil-4-delay coalesce-4 kary_tree-4; do \
+		$(BIN) analyze -q --save build/fuzz/seed-saved/$$t.skein traces/corpus/$$t >/dev/null || exit 1; \
+	done
+	build/fuzz/fuzz/fuzz_saved -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-artifact_prefix=build/fuzz/saved- build/fuzz/corpus-saved build/fuzz/seed-saved
 
 $(BUILD)/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(CORE_LIBS)
+
+$(BUILD)/fuzz/fuzz_saved: tests/fuzz/fuzz_saved.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(CORE_LIBS)
 

@@ -36,6 +36,8 @@ struct cli {
 	uint32_t given;            /* G_*: structure flags given on the command line */
 	int dump;                  /* skein config --dump */
 	const char *topology;      /* --topology: hwloc XML file or synthetic description */
+	const char *save;          /* analyze --save FILE */
+	struct analysis *saved;    /* the analysis of a saved file opened as TRACE */
 	struct config cfg;
 };
 

@@ -18,12 +18,14 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "analysis/saved.h"
 #include "config/config.h"
 #include "report/info.h"
 #include "otf2/otf2_read.h"
 #include "report/report.h"
 #include "view/keymap.h"
 #include "cli.h"
+#include "load.h"
 
 #ifndef SKEIN_VERSION
 #define SKEIN_VERSION "unknown"
@@ -38,11 +40,13 @@ static const char usage_text[] =
 	"       skein info [--format text|json] [--ranks] TRACE\n"
 	"       skein config [--dump] [--config FILE]...\n"
 	"       skein keys [--format text|man|markdown] [--config FILE]... [--keymap FILE]\n"
-	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
+	"       skein analyze [--format text|json|csv] [--table T] [--save FILE]\n"
+	"                     [STRUCTURE OPTIONS] TRACE\n"
 	"       skein --help | --version\n"
 	"\n"
 	"skein explores the logical structure of parallel execution traces.\n"
-	"TRACE is an OTF2 anchor file (traces.otf2) or the directory holding it.\n"
+	"TRACE is an OTF2 anchor file (traces.otf2) or the directory holding it, or\n"
+	"a file written by 'skein analyze --save' (opened without the trace).\n"
 	"\n"
 	"commands:\n"
 	"  explore     the full-screen explorer: ranks x logical steps coloured by\n"
@@ -66,6 +70,8 @@ static const char usage_text[] =
 	"  -r, --ranks             info: one line per rank\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
+	"      --save FILE         analyze: also save the model and the analysis to\n"
+	"                          FILE, which opens in place of TRACE (doc/format.md)\n"
 	"\n"
 	"explorer options (explore, render):\n"
 	"  -m, --metric M          colour by lateness (default), diff, global, duration,\n"
@@ -125,7 +131,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_COALESCE = 256, OPT_NO_WAITALL, OPT_LEAP, OPT_LEAP_FACTOR, OPT_LEAP_FORCE,
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
-	OPT_NO_MOUSE,
+	OPT_NO_MOUSE, OPT_SAVE,
 };
 
 struct progress {
@@ -217,6 +223,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "keymap", required_argument, NULL, OPT_KEYMAP },
 		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "size", required_argument, NULL, 's' },
 		{ "keys", required_argument, NULL, 'k' },
 		{ "pane", required_argument, NULL, OPT_PANE },
@@ -291,6 +298,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_ASCII: c->ascii = 1; c->explorer_opts = 1; break;
 		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
 		case OPT_NO_MOUSE: c->no_mouse = 1; c->explorer_opts = 1; break;
+		case OPT_SAVE: c->save = optarg; break;
 		case 's': c->size = optarg; c->render_opts = 1; break;
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
@@ -360,6 +368,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		return cli_usage_error("structure, --table and --hotspots options belong to 'skein analyze'", NULL);
 	if (c->cmd != CMD_ANALYZE && c->table)
 		return cli_usage_error("--table belongs to 'skein analyze'", NULL);
+	if (c->cmd != CMD_ANALYZE && c->save)
+		return cli_usage_error("--save belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_INFO && c->per_rank)
 		return cli_usage_error("--ranks belongs to 'skein info'", NULL);
 	if (c->dump)
@@ -409,11 +419,21 @@ setup_config(struct cli *c)
 }
 
 static int
-load(const struct cli *c, struct progress *p, struct trace **t)
+load(struct cli *c, struct progress *p, struct trace **t)
 {
 	struct otf2_read_opts o = { .progress = on_progress, .ud = p };
 	struct err e = { 0 };
-	int rc = otf2_read(c->trace, &o, t, &e);
+	int rc;
+	if (saved_is(c->trace)) {
+		/* info needs the model only: any options do */
+		rc = load_saved(c->trace, &c->aopts, t, &c->saved, &e);
+		if (rc == 0 && c->cmd != CMD_ANALYZE) {
+			analysis_destroy(c->saved);
+			c->saved = NULL;
+		}
+	} else {
+		rc = otf2_read(c->trace, &o, t, &e);
+	}
 	progress_clear(p);
 	if (rc) {
 		fprintf(stderr, "skein: %s\n", e.msg[0] ? e.msg : err_name(rc));
@@ -456,13 +476,21 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 		return cli_usage_error("--table takes hotspots, partitions, timelines or ops, not", c->table);
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);
-	struct analysis *a = NULL;
+	struct analysis *a = c->saved;
 	struct err e = { 0 };
-	int rc = analysis_run(t, &c->aopts, on_progress, p, &a, &e);
+	int rc = 0;
+	c->saved = NULL;
+	if (!a)
+		rc = analysis_run(t, &c->aopts, on_progress, p, &a, &e);
 	progress_clear(p);
 	if (rc) {
 		fprintf(stderr, "skein: %s: %s\n", c->trace, e.msg);
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (c->save && saved_write(a, c->aopts.phases, c->aopts.n_phases, c->save, &e)) {
+		fprintf(stderr, "skein: %s\n", e.msg);
+		analysis_destroy(a);
+		return EXIT_FAIL;
 	}
 	/* named phases and restrict from the configuration */
 	uint32_t np;

@@ -66,6 +66,7 @@ struct analysis {
 	uint32_t n_hot_all;
 
 	struct clustering *clusters;   /* n_parts, when opts.clusters > 0 */
+	int mapped;                    /* the arrays are in a saved file (saved.c) */
 };
 
 /* The ends of lop l (all its trace ops' ends are contiguous). */

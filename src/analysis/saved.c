@@ -1,0 +1,717 @@
+/* saved.c — writing and mapping a saved analysis (saved.h, doc/format.md).
+ *
+ * Layout: a 64-byte header, the section table (48 bytes a section), then
+ * the sections, each starting at a multiple of 64 bytes. Sections are
+ * written one after another, each summed as it goes; the header and the
+ * table are written last, so a file cut short never looks whole.
+ */
+#include "saved.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis_impl.h"
+#include "base/par.h"
+#include "cluster.h"
+#include "model/trace_impl.h"
+
+static const char MAGIC[8] = "SKEINSAV";
+#define BYTE_ORDER_MARK 0x01020304u
+#define ALIGN 64
+
+struct header {
+	char magic[8];
+	uint32_t version;
+	uint32_t byte_order;     /* BYTE_ORDER_MARK as the writer stored it */
+	uint32_t n_sections;
+	uint32_t header_size;    /* sizeof (struct header) */
+	uint64_t file_size;
+	uint64_t table_sum;      /* checksum of the section table */
+	uint64_t header_sum;     /* checksum of this header with header_sum 0 */
+	uint64_t reserved[2];
+};
+_Static_assert(sizeof(struct header) == 64, "header is 64 bytes");
+
+struct section {
+	uint32_t id;
+	uint32_t elem_size;
+	uint64_t count;
+	uint64_t offset;
+	uint64_t bytes;          /* count * elem_size */
+	uint64_t sum;
+	uint64_t reserved;
+};
+_Static_assert(sizeof(struct section) == 48, "section entry is 48 bytes");
+
+/* Scalars of the model and the analysis, and where they came from. */
+struct meta {
+	/* the trace's identity: its anchor file and definitions file */
+	uint64_t anchor_size, anchor_mtime_ns, defs_size, defs_mtime_ns;
+	uint32_t version[3];
+	uint32_t n_timelines_unused;
+	uint64_t ticks_per_second, global_offset, t_begin, t_end, events;
+	uint64_t records[REC_COUNT];
+	uint64_t warnings[WARN_COUNT];
+	uint64_t mpi_calls_without_records;
+	/* the analysis options (phases: their globs are section PHASES) */
+	uint32_t coalesce_isends, waitall_merge, leap_merge, leap_force;
+	uint32_t global_step_merge, auto_merge, sender_progress, startup;
+	uint32_t caller_merge, match_size, n_phases, hotspots;
+	double leap_factor;
+	/* the analysis's counts */
+	uint32_t n_lops, n_parts, n_steps, n_hot, n_hot_all, has_phases;
+	struct analysis_stats stats;
+	struct analysis_verify verify;
+};
+
+enum sec {
+	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES,
+	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,
+	S_ENDS, S_MSGS, S_COLLS, S_COLL_MEMBERS, S_FRAMES,
+	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
+	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
+	S_LOP_PHASE_REGION, S_LOP_STEP, S_LATE, S_DIFF, S_GLATE, S_CAUSE, S_CAUSE_LOP, S_HOT,
+	S_HOT_ALL, S_FROM_STARTUP,
+	S_END
+};
+
+/* The checksum: 64-bit words mixed by multiplication (fast enough to sum
+ * gigabytes on open), the tail bytes and the length folded in. */
+static uint64_t
+checksum(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0x736b65696e736176ull ^ n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 31;
+	}
+	uint64_t w = 0;
+	memcpy(&w, b + i, n - i);
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+/* ---- the arrays, named once for writing and reading ---- */
+
+struct array {
+	enum sec id;
+	uint32_t elem;
+	void **ptr;              /* where the array pointer lives */
+	uint64_t count;          /* elements (writing), expected (reading; see below) */
+};
+
+/* Lists the arrays of t and a with their counts as they are in memory. */
+static uint32_t
+arrays(struct trace *t, struct analysis *a, int has_phases, struct array *out)
+{
+	uint32_t n = 0, n_tl = (uint32_t)t->n_timelines;
+#define ARR(sid, field, cnt) out[n++] = (struct array){ sid, sizeof *(field), (void **)&(field), (cnt) }
+	ARR(S_TIMELINES, t->timelines, t->n_timelines);
+	ARR(S_LOCATIONS, t->locations, t->n_locations);
+	ARR(S_REGIONS, t->regions, t->n_regions);
+	ARR(S_COMMS, t->comms, t->n_comms);
+	ARR(S_COMM_MEMBERS, t->comm_members, t->n_comm_members);
+	ARR(S_NODES, t->nodes, t->n_nodes);
+	ARR(S_OPS, t->ops, t->n_ops);
+	ARR(S_ENDS, t->ends, t->n_ends);
+	ARR(S_MSGS, t->msgs, t->n_msgs);
+	ARR(S_COLLS, t->colls, t->n_colls);
+	ARR(S_COLL_MEMBERS, t->coll_members, t->n_coll_members);
+	ARR(S_FRAMES, t->frames, t->n_frames);
+	if (!a)
+		return n;
+	uint64_t nl = a->n_lops, np = a->n_parts;
+	ARR(S_LOP_OP, a->lop_op, nl + 1);
+	ARR(S_OP_LOP, a->op_lop, t->n_ops);
+	ARR(S_TL_LOP, a->tl_lop, (uint64_t)n_tl + 1);
+	ARR(S_LOP_TL, a->lop_tl, nl);
+	ARR(S_LOP_KIND, a->lop_kind, nl);
+	ARR(S_LOP_PART, a->lop_part, nl);
+	ARR(S_PARTS, a->parts, np);
+	ARR(S_PART_LOP_FIRST, a->part_lop_first, np + 1);
+	ARR(S_PART_LOPS, a->part_lops, a->part_lop_first ? a->part_lop_first[np] : 0);
+	ARR(S_DAG_FIRST, a->dag_first, np + 1);
+	ARR(S_DAG_SUCC, a->dag_succ, a->dag_first ? a->dag_first[np] : 0);
+	ARR(S_PART_ORDER, a->part_order, np);
+	ARR(S_LOP_PHASE, a->lop_phase, has_phases ? nl : 0);
+	ARR(S_LOP_PHASE_REGION, a->lop_phase_region, has_phases ? nl : 0);
+	ARR(S_LOP_STEP, a->lop_step, nl);
+	ARR(S_LATE, a->late, nl);
+	ARR(S_DIFF, a->diff, nl);
+	ARR(S_GLATE, a->glate, nl);
+	ARR(S_CAUSE, a->cause, nl);
+	ARR(S_CAUSE_LOP, a->cause_lop, nl);
+	ARR(S_HOT, a->hot, a->n_hot);
+	ARR(S_HOT_ALL, a->hot_all, a->n_hot_all);
+	ARR(S_FROM_STARTUP, a->from_startup, nl);
+#undef ARR
+	return n;
+}
+#define MAX_ARRAYS 64
+
+/* ---- writing ---- */
+
+struct writer {
+	FILE *f;
+	uint64_t off;
+	struct section sec[S_END];
+	uint32_t n;
+	int failed;
+};
+
+static void
+put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint64_t count)
+{
+	static const char zero[ALIGN];
+	uint64_t bytes = count * elem;
+	uint64_t pad = (ALIGN - w->off % ALIGN) % ALIGN;
+	if (pad && fwrite(zero, 1, pad, w->f) != pad)
+		w->failed = 1;
+	w->off += pad;
+	w->sec[w->n++] = (struct section){ .id = id, .elem_size = elem, .count = count,
+					   .offset = w->off, .bytes = bytes,
+					   .sum = checksum(data, bytes) };
+	if (bytes && fwrite(data, 1, bytes, w->f) != bytes)
+		w->failed = 1;
+	w->off += bytes;
+}
+
+static void
+stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *dsz, uint64_t *dmt)
+{
+	struct stat st;
+	*asz = *amt = *dsz = *dmt = 0;
+	if (anchor && stat(anchor, &st) == 0) {
+		*asz = (uint64_t)st.st_size;
+		*amt = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+	}
+	/* the global definitions: the anchor's name with .def for .otf2 */
+	size_t n = anchor ? strlen(anchor) : 0;
+	if (n < 5 || strcmp(anchor + n - 5, ".otf2") != 0)
+		return;
+	char *defs = malloc(n + 1);
+	if (!defs)
+		return;
+	memcpy(defs, anchor, n - 5);
+	memcpy(defs + n - 5, ".def", 5);
+	if (stat(defs, &st) == 0) {
+		*dsz = (uint64_t)st.st_size;
+		*dmt = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+	}
+	free(defs);
+}
+
+static void
+fill_meta(struct meta *m, const struct analysis *a)
+{
+	const struct trace *t = a->t;
+	const struct analysis_opts *o = &a->opts;
+	memset(m, 0, sizeof *m);
+	stat_identity(t->info.path, &m->anchor_size, &m->anchor_mtime_ns, &m->defs_size,
+		      &m->defs_mtime_ns);
+	memcpy(m->version, t->info.version, sizeof m->version);
+	m->ticks_per_second = t->info.ticks_per_second;
+	m->global_offset = t->info.global_offset;
+	m->t_begin = t->info.t_begin;
+	m->t_end = t->info.t_end;
+	m->events = t->info.events;
+	memcpy(m->records, t->info.records, sizeof m->records);
+	memcpy(m->warnings, t->info.warnings, sizeof m->warnings);
+	m->mpi_calls_without_records = t->info.mpi_calls_without_records;
+	m->coalesce_isends = (uint32_t)o->coalesce_isends;
+	m->waitall_merge = (uint32_t)o->waitall_merge;
+	m->leap_merge = (uint32_t)o->leap_merge;
+	m->leap_force = (uint32_t)o->leap_force;
+	m->global_step_merge = (uint32_t)o->global_step_merge;
+	m->auto_merge = (uint32_t)o->auto_merge;
+	m->sender_progress = (uint32_t)o->sender_progress;
+	m->startup = (uint32_t)o->startup;
+	m->caller_merge = (uint32_t)o->caller_merge;
+	m->match_size = (uint32_t)o->match_size;
+	m->n_phases = o->n_phases;
+	m->hotspots = o->hotspots;
+	m->leap_factor = o->leap_factor;
+	m->n_lops = a->n_lops;
+	m->n_parts = a->n_parts;
+	m->n_steps = a->n_steps;
+	m->n_hot = a->n_hot;
+	m->n_hot_all = a->n_hot_all;
+	m->has_phases = a->lop_phase != NULL;
+	m->stats = a->stats;
+	m->verify = a->verify;
+}
+
+/* NUL-separated strings as one section. */
+static int
+put_strings(struct writer *w, enum sec id, const char *const *s, uint32_t n)
+{
+	size_t len = 0;
+	for (uint32_t i = 0; i < n; i++)
+		len += strlen(s[i]) + 1;
+	char *buf = malloc(len + 1), *p = buf;
+	if (!buf)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t k = strlen(s[i]) + 1;
+		memcpy(p, s[i], k);
+		p += k;
+	}
+	put_section(w, id, 1, buf, len);
+	w->sec[w->n - 1].count = n;     /* strings, not bytes */
+	w->sec[w->n - 1].elem_size = 0;
+	free(buf);
+	return 0;
+}
+
+int
+saved_write(const struct analysis *a, const struct analysis_phase_rule *phases,
+	    uint32_t n_phases, const char *path, struct err *e)
+{
+	struct trace *t = (struct trace *)a->t;
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 16);
+	if (!tmp)
+		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	snprintf(tmp, plen + 16, "%s.tmp%ld", path, (long)getpid());
+	struct writer w = { .f = fopen(tmp, "wb") };
+	if (!w.f) {
+		int rc = err_set(e, ERR_IO, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	int rc = 0;
+	uint32_t n_str = intern_count(t->strings);
+	const char **strs = malloc(((size_t)n_str + n_phases + 1) * sizeof *strs);
+	if (!strs)
+		rc = ERR_NOMEM;
+	struct header h = { .version = SAVED_VERSION, .byte_order = BYTE_ORDER_MARK,
+			    .header_size = sizeof h };
+	memcpy(h.magic, MAGIC, sizeof h.magic);
+	/* room for the header and the table, written last */
+	struct section blank[S_END] = { 0 };
+	if (fwrite(&h, sizeof h, 1, w.f) != 1 || fwrite(blank, sizeof blank, 1, w.f) != 1)
+		w.failed = 1;
+	w.off = sizeof h + sizeof blank;
+	struct meta m;
+	fill_meta(&m, a);
+	put_section(&w, S_META, sizeof m, &m, 1);
+	for (uint32_t i = 0; i < n_str && !rc; i++)
+		strs[i] = intern_str(t->strings, i);
+	if (!rc)
+		rc = put_strings(&w, S_STRINGS, strs, n_str);
+	const char *one[1] = { t->info.path ? t->info.path : "" };
+	if (!rc)
+		rc = put_strings(&w, S_PATH, one, 1);
+	one[0] = t->info.creator ? t->info.creator : "";
+	if (!rc)
+		rc = put_strings(&w, S_CREATOR, one, 1);
+	for (uint32_t i = 0; i < n_phases && !rc; i++)
+		strs[i] = phases[i].region_glob;
+	if (!rc)
+		rc = put_strings(&w, S_PHASES, strs, n_phases);
+	struct array arr[MAX_ARRAYS];
+	uint32_t na = arrays(t, (struct analysis *)a, a->lop_phase != NULL, arr);
+	for (uint32_t i = 0; i < na && !rc; i++)
+		put_section(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count);
+	h.n_sections = w.n;
+	h.file_size = w.off;
+	h.table_sum = checksum(w.sec, sizeof w.sec);
+	h.header_sum = checksum(&h, sizeof h);
+	if (!rc && (fseek(w.f, 0, SEEK_SET) || fwrite(&h, sizeof h, 1, w.f) != 1 ||
+		    fwrite(w.sec, sizeof w.sec, 1, w.f) != 1))
+		w.failed = 1;
+	if (fclose(w.f))
+		w.failed = 1;
+	if (!rc && w.failed)
+		rc = err_set(e, ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+	else if (rc)
+		err_set(e, rc, "%s: %s", path, err_name(rc));
+	if (!rc && rename(tmp, path))
+		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	free(strs);
+	free(tmp);
+	return rc;
+}
+
+/* ---- reading ---- */
+
+int
+saved_is(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	char head[8];
+	int is = fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, MAGIC, 8) == 0;
+	fclose(f);
+	return is;
+}
+
+struct opener {
+	const unsigned char *base;
+	size_t len;
+	const char *name;
+	struct err *e;
+	const struct section *sec[S_END];
+	int bad_sum;             /* a section whose sum is wrong */
+};
+
+static int
+sum_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct opener *o = ctx;
+	for (uint32_t id = w; id < S_END; id += nw) {
+		const struct section *s = o->sec[id];
+		if (s && checksum(o->base + s->offset, s->bytes) != s->sum)
+			o->bad_sum = o->bad_sum ? o->bad_sum : (int)id;
+	}
+	return 0;
+}
+
+/* Checks the header and the table, and every section's bounds and sum. */
+static int
+check_file(struct opener *o)
+{
+	if (o->len < 8 || memcmp(o->base, MAGIC, 8) != 0)
+		return err_set(o->e, ERR_IO, "%s: not a saved skein analysis", o->name);
+	if (o->len < sizeof(struct header))
+		return err_set(o->e, ERR_FORMAT, "%s: truncated (%zu bytes)", o->name, o->len);
+	struct header h;
+	memcpy(&h, o->base, sizeof h);
+	if (h.byte_order != BYTE_ORDER_MARK)
+		return err_set(o->e, ERR_FORMAT, "%s: saved on a machine of the other byte order",
+			       o->name);
+	if (h.version != SAVED_VERSION)
+		return err_set(o->e, ERR_FORMAT, "%s: format version %u; this skein reads version %u",
+			       o->name, h.version, SAVED_VERSION);
+	uint64_t sum = h.header_sum;
+	h.header_sum = 0;
+	if (h.header_size != sizeof h || checksum(&h, sizeof h) != sum)
+		return err_set(o->e, ERR_FORMAT, "%s: corrupt header", o->name);
+	if (h.file_size != o->len)
+		return err_set(o->e, ERR_FORMAT, "%s: %s (%zu bytes, the header says %llu)", o->name,
+			       o->len < h.file_size ? "truncated" : "has bytes past its end", o->len,
+			       (unsigned long long)h.file_size);
+	size_t table = sizeof(struct section) * S_END;
+	if (o->len < sizeof h + table || h.n_sections > S_END ||
+	    checksum(o->base + sizeof h, table) != h.table_sum)
+		return err_set(o->e, ERR_FORMAT, "%s: corrupt section table", o->name);
+	const struct section *s = (const struct section *)(o->base + sizeof h);
+	for (uint32_t i = 0; i < h.n_sections; i++) {
+		if (s[i].id == 0 || s[i].id >= S_END || o->sec[s[i].id])
+			return err_set(o->e, ERR_FORMAT, "%s: corrupt section table", o->name);
+		if (s[i].offset % ALIGN || s[i].offset > o->len || s[i].bytes > o->len - s[i].offset ||
+		    (s[i].elem_size && s[i].count > s[i].bytes / s[i].elem_size) ||
+		    (s[i].elem_size && s[i].count * s[i].elem_size != s[i].bytes))
+			return err_set(o->e, ERR_FORMAT, "%s: section %u out of bounds", o->name, s[i].id);
+		o->sec[s[i].id] = &s[i];
+	}
+	par_run(par_workers(), sum_worker, o);
+	if (o->bad_sum)
+		return err_set(o->e, ERR_FORMAT, "%s: section %d is corrupt (its checksum is wrong)",
+			       o->name, o->bad_sum);
+	return 0;
+}
+
+/* The strings of section id: count NUL-terminated strings, into out
+ * (malloc'd array of pointers into the mapping). */
+static int
+get_strings(struct opener *o, enum sec id, const char ***out, uint64_t *n)
+{
+	const struct section *s = o->sec[id];
+	if (!s || s->elem_size != 0 || s->count > s->bytes)
+		return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed", o->name, id);
+	const char *p = (const char *)o->base + s->offset, *end = p + s->bytes;
+	const char **v = malloc((s->count + 1) * sizeof *v);
+	if (!v)
+		return err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
+	for (uint64_t i = 0; i < s->count; i++) {
+		const char *z = memchr(p, 0, (size_t)(end - p));
+		if (!z) {
+			free(v);
+			return err_set(o->e, ERR_FORMAT, "%s: section %d malformed", o->name, id);
+		}
+		v[i] = p;
+		p = z + 1;
+	}
+	*out = v;
+	*n = s->count;
+	return 0;
+}
+
+/* Points the arrays of t (and a) into the mapping, checking each count. */
+static int
+map_arrays(struct opener *o, struct trace *t, struct analysis *a, int has_phases)
+{
+	struct array arr[MAX_ARRAYS];
+	/* the trace's counts come from its sections; the analysis's are then
+	 * checked against them and the meta counts */
+	uint32_t na = arrays(t, NULL, 0, arr);
+	size_t *counts[] = { &t->n_timelines, &t->n_locations, &t->n_regions, &t->n_comms,
+			     &t->n_comm_members, &t->n_nodes, &t->n_ops, &t->n_ends, &t->n_msgs,
+			     &t->n_colls, &t->n_coll_members, &t->n_frames };
+	size_t *caps[] = { &t->cap_timelines, &t->cap_locations, &t->cap_regions, &t->cap_comms,
+			   &t->cap_comm_members, &t->cap_nodes, &t->cap_ops, &t->cap_ends,
+			   &t->cap_msgs, &t->cap_colls, &t->cap_coll_members, &t->cap_frames };
+	for (uint32_t i = 0; i < na; i++) {
+		const struct section *s = o->sec[arr[i].id];
+		if (!s || s->elem_size != arr[i].elem || s->count > UINT32_MAX - 2)
+			return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed", o->name,
+				       arr[i].id);
+		*arr[i].ptr = (void *)(o->base + s->offset);
+		*counts[i] = *caps[i] = (size_t)s->count;
+	}
+	if (!a)
+		return 0;
+	/* the analysis's arrays, whose counts follow from the meta counts and
+	 * from each other: those counted by part_lop_first, dag_first or the
+	 * presence of phases come second, once those are checked */
+	a->lop_phase = a->lop_phase_region = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		na = arrays(t, a, has_phases, arr);
+		for (uint32_t i = 0; i < na; i++) {
+			if (arr[i].id < S_LOP_OP)
+				continue;
+			const struct section *s = o->sec[arr[i].id];
+			if (!s || s->elem_size != arr[i].elem)
+				return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed",
+					       o->name, arr[i].id);
+			/* counts read from other arrays are checked once those are */
+			int derived = arr[i].id == S_PART_LOPS || arr[i].id == S_DAG_SUCC ||
+				      arr[i].id == S_LOP_PHASE || arr[i].id == S_LOP_PHASE_REGION;
+			if (derived != pass)
+				continue;
+			if (s->count != arr[i].count)
+				return err_set(o->e, ERR_FORMAT, "%s: section %d holds %llu records, not %llu",
+					       o->name, arr[i].id, (unsigned long long)s->count,
+					       (unsigned long long)arr[i].count);
+			*arr[i].ptr = s->count ? (void *)(o->base + s->offset) : NULL;
+		}
+	}
+	/* what the getters index with: the CSR ends must close */
+	if (a->lop_op[a->n_lops] != t->n_ops || a->tl_lop[t->n_timelines] != a->n_lops)
+		return err_set(o->e, ERR_FORMAT, "%s: inconsistent operation counts", o->name);
+	return 0;
+}
+
+static int
+mtime_differs(const struct meta *m, const char *anchor)
+{
+	uint64_t asz, amt, dsz, dmt;
+	stat_identity(anchor, &asz, &amt, &dsz, &dmt);
+	return asz != m->anchor_size || amt != m->anchor_mtime_ns || dsz != m->defs_size ||
+	       dmt != m->defs_mtime_ns;
+}
+
+static void
+opts_from_meta(struct analysis_opts *o, const struct meta *m)
+{
+	analysis_opts_default(o);
+	o->coalesce_isends = (int)m->coalesce_isends;
+	o->waitall_merge = (int)m->waitall_merge;
+	o->leap_merge = (int)m->leap_merge;
+	o->leap_force = (int)m->leap_force;
+	o->global_step_merge = (int)m->global_step_merge;
+	o->auto_merge = (int)m->auto_merge;
+	o->sender_progress = (int)m->sender_progress;
+	o->startup = (int)m->startup;
+	o->caller_merge = (int)m->caller_merge;
+	o->match_size = (int)m->match_size;
+	o->n_phases = m->n_phases;
+	o->hotspots = m->hotspots;
+	o->leap_factor = m->leap_factor;
+	o->phases = NULL;
+	o->clusters = 0;
+}
+
+/* Builds the trace and the analysis over a checked file. */
+static int
+build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_info *info)
+{
+	const struct section *ms = o->sec[S_META];
+	if (!ms || ms->elem_size != sizeof(struct meta) || ms->count != 1)
+		return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed", o->name, S_META);
+	const struct meta *m = (const struct meta *)(o->base + ms->offset);
+	struct trace *t = trace_new();
+	struct analysis *a = calloc(1, sizeof *a);
+	const char **strs = NULL, **path = NULL, **creator = NULL, **globs = NULL;
+	uint64_t n_str = 0, n1 = 0, n2 = 0, n_globs = 0;
+	int rc = 0;
+	if (!t || !a)
+		rc = err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
+	else
+		t->mapped = a->mapped = 1;
+	if (!rc)
+		rc = get_strings(o, S_STRINGS, &strs, &n_str);
+	if (!rc)
+		rc = get_strings(o, S_PATH, &path, &n1);
+	if (!rc)
+		rc = get_strings(o, S_CREATOR, &creator, &n2);
+	if (!rc)
+		rc = get_strings(o, S_PHASES, &globs, &n_globs);
+	if (!rc && (n1 != 1 || n2 != 1 || n_globs != m->n_phases || n_str == 0 || strs[0][0]))
+		rc = err_set(o->e, ERR_FORMAT, "%s: malformed strings", o->name);
+	/* the strings again, in id order: the same ids */
+	for (uint64_t i = 1; i < n_str && !rc; i++) {
+		uint32_t id;
+		if (intern_add(t->strings, strs[i], strlen(strs[i]), &id))
+			rc = err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
+		else if (id != i)
+			rc = err_set(o->e, ERR_FORMAT, "%s: a string is saved twice", o->name);
+	}
+	if (!rc && (trace_set_path(t, path[0]) || trace_set_creator(t, creator[0])))
+		rc = err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
+	if (!rc) {
+		struct trace_info *ti = &t->info;
+		memcpy(ti->version, m->version, sizeof ti->version);
+		ti->ticks_per_second = m->ticks_per_second ? m->ticks_per_second : 1;
+		ti->global_offset = m->global_offset;
+		ti->t_begin = m->t_begin;
+		ti->t_end = m->t_end;
+		ti->events = m->events;
+		memcpy(ti->records, m->records, sizeof ti->records);
+		memcpy(ti->warnings, m->warnings, sizeof ti->warnings);
+		ti->mpi_calls_without_records = m->mpi_calls_without_records;
+		t->map = (void *)o->base;
+		t->map_len = o->len;
+		a->t = t;
+		a->n_lops = m->n_lops;
+		a->n_parts = m->n_parts;
+		a->n_steps = m->n_steps;
+		a->n_hot = m->n_hot;
+		a->n_hot_all = m->n_hot_all;
+		a->stats = m->stats;
+		a->verify = m->verify;
+		opts_from_meta(&a->opts, m);
+		if (a->n_lops > UINT32_MAX - 2 || a->n_parts > UINT32_MAX - 2)
+			rc = err_set(o->e, ERR_FORMAT, "%s: inconsistent counts", o->name);
+	}
+	if (!rc)
+		rc = map_arrays(o, t, a, m->has_phases != 0);
+	if (!rc) {
+		a->ops = t->ops;
+		a->msgs = t->msgs;
+		a->ends = t->ends;
+		a->n_ops = (uint32_t)t->n_ops;
+		a->n_ends = (uint32_t)t->n_ends;
+	}
+	if (!rc && info) {
+		info->trace = t->info.path;
+		info->opts = a->opts;
+		info->phase_globs = globs;
+		globs = NULL;
+		t->saved_globs = (void *)info->phase_globs;
+		struct stat st;
+		info->trace_state = stat(t->info.path, &st) != 0 ? SAVED_TRACE_MISSING
+				    : mtime_differs(m, t->info.path) ? SAVED_TRACE_CHANGED
+				    : SAVED_TRACE_SAME;
+	}
+	free(strs);
+	free(path);
+	free(creator);
+	free(globs);
+	if (rc) {
+		if (t)
+			t->map = NULL;      /* the caller unmaps */
+		analysis_destroy(a);
+		trace_destroy(t);
+		return rc;
+	}
+	*tp = t;
+	if (ap)
+		*ap = a;
+	else
+		analysis_destroy(a);
+	return 0;
+}
+
+int
+saved_open_mem(const void *buf, size_t len, const char *name, struct trace **t,
+	       struct analysis **a, struct saved_info *info, struct err *e)
+{
+	*t = NULL;
+	if (a)
+		*a = NULL;
+	struct opener o = { .base = buf, .len = len, .name = name, .e = e };
+	int rc = check_file(&o);
+	if (!rc)
+		rc = build(&o, t, a, info);
+	if (!rc)
+		(*t)->map = NULL;     /* not ours to unmap */
+	return rc;
+}
+
+int
+saved_open(const char *path, struct trace **t, struct analysis **a, struct saved_info *info,
+	   struct err *e)
+{
+	*t = NULL;
+	if (a)
+		*a = NULL;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, ERR_IO, "%s: not a regular file", path);
+	}
+	size_t len = (size_t)st.st_size;
+	void *map = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	if (len && map == MAP_FAILED)
+		return err_set(e, ERR_IO, "%s: cannot map (%s)", path, strerror(errno));
+	struct opener o = { .base = map, .len = len, .name = path, .e = e };
+	int rc = len ? check_file(&o) : err_set(e, ERR_IO, "%s: empty file", path);
+	if (!rc)
+		rc = build(&o, t, a, info);
+	if (rc && len)
+		munmap(map, len);
+	return rc;
+}
+
+int
+saved_opts_differ(const struct saved_info *s, const struct analysis_opts *o)
+{
+	const struct analysis_opts *x = &s->opts;
+	if (x->coalesce_isends != o->coalesce_isends || x->waitall_merge != o->waitall_merge ||
+	    x->leap_merge != o->leap_merge || x->leap_force != o->leap_force ||
+	    x->leap_factor != o->leap_factor || x->global_step_merge != o->global_step_merge ||
+	    x->auto_merge != o->auto_merge || x->sender_progress != o->sender_progress ||
+	    x->startup != o->startup || x->caller_merge != o->caller_merge ||
+	    x->match_size != o->match_size || x->hotspots != o->hotspots ||
+	    x->n_phases != o->n_phases)
+		return 1;
+	for (uint32_t i = 0; i < o->n_phases; i++)
+		if (!o->phases || strcmp(o->phases[i].region_glob, s->phase_globs[i]) != 0)
+			return 1;
+	return 0;
+}
+
+int
+saved_cluster(struct analysis *a, uint32_t k)
+{
+	if (k == 0 || a->clusters)
+		return 0;
+	if (k > CLUSTER_MAX_K)
+		return ERR_USAGE;
+	a->clusters = calloc((size_t)a->n_parts + 1, sizeof *a->clusters);
+	int rc = a->clusters ? 0 : ERR_NOMEM;
+	for (uint32_t p = 0; p < a->n_parts && !rc; p++)
+		rc = cluster_partition(a, p, k, &a->clusters[p]);
+	if (!rc)
+		a->opts.clusters = k;
+	return rc;
+}
