@@ -54,7 +54,7 @@ struct meta {
 	/* the trace's identity: its anchor file and definitions file */
 	uint64_t anchor_size, anchor_mtime_ns, defs_size, defs_mtime_ns;
 	uint32_t version[3];
-	uint32_t n_timelines_unused;
+	uint32_t pad0;
 	uint64_t ticks_per_second, global_offset, t_begin, t_end, events;
 	uint64_t records[REC_COUNT];
 	uint64_t warnings[WARN_COUNT];
@@ -69,6 +69,7 @@ struct meta {
 	struct analysis_stats stats;
 	struct analysis_verify verify;
 };
+_Static_assert(sizeof(struct meta) == 552, "doc/format.md: the meta section is 552 bytes");
 
 enum sec {
 	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES,
