@@ -36,8 +36,30 @@ median() {
 	}' "$1"
 }
 
-printf '%-30s %11s %7s %7s %7s %7s %7s %7s %7s %6s %8s %8s\n' trace events bare_s \
-	load_s part_s steps_s metr_s total_s ratio cpu/wl B/event verified
+printf '%-30s %11s %7s %7s %7s %7s %7s %7s %7s %6s %8s %8s %8s %5s\n' trace events bare_s \
+	load_s part_s steps_s metr_s total_s ratio cpu/wl B/event verified reopen_s same
+# now_ns: a monotonic-enough clock for whole commands
+now_ns() { date +%s%N; }
+# reopen ANCHOR: saves the analysis, times `skein render` from the file (the
+# first explorer screen, median of the runs) and compares `analyze` from
+# the file with `analyze` from the trace; prints "SECONDS yes|NO"
+reopen() {
+	"$build/skein" analyze -q --save "$tmp/r.skein" "$1" >"$tmp/from-trace" || return 1
+	"$build/skein" analyze -q "$tmp/r.skein" >"$tmp/from-file" || return 1
+	same=NO
+	cmp -s "$tmp/from-trace" "$tmp/from-file" && same=yes
+	: >"$tmp/o"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		t0=$(now_ns)
+		"$build/skein" render -q "$tmp/r.skein" >/dev/null || return 1
+		t1=$(now_ns)
+		echo "$(((t1 - t0) / 1000000))" >>"$tmp/o"
+		i=$((i + 1))
+	done
+	echo "$(median "$tmp/o" | awk '{ printf "%.2f", $1 / 1000 }') $same"
+	rm -f "$tmp/r.skein"
+}
 # row NAME ANCHOR: runs bare and skein in turn, prints the medians
 row() {
 	: >"$tmp/b"
@@ -48,12 +70,13 @@ row() {
 		"$build/bench/bench_skein" "$2" >>"$tmp/s" || { echo "bench_skein failed on $2"; return 1; }
 		i=$((i + 1))
 	done
-	echo "$(median "$tmp/b") $(median "$tmp/s")" | awk -v n="$1" '{
+	r=$(reopen "$2") || { echo "skein failed on $2"; return 1; }
+	echo "$(median "$tmp/b") $(median "$tmp/s") $r" | awk -v n="$1" '{
 		ev=$1; bare=$2; load=$5; lops=$6; part=$7; leap=$8; steps=$9; metr=$10; tot=$11
-		rss=$12; ok=$15; cpu=$16
-		printf "%-30s %11d %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %6.2f %8.1f %8s\n",
+		rss=$12; ok=$15; cpu=$16; reo=$17; same=$18
+		printf "%-30s %11d %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %6.2f %8.1f %8s %8.2f %5s\n",
 			n, ev, bare, load, lops+part+leap, steps, metr, tot, tot/bare, cpu/tot,
-			rss*1024/ev, ok ? "yes" : "NO"
+			rss*1024/ev, ok ? "yes" : "NO", reo, same
 	}'
 }
 for size in $sizes; do
@@ -68,7 +91,9 @@ real=$root/${SHARED:-../shared}/traces/otf2/casita-2_jacobi_blame_cpu_015/traces
 [ -f "$real" ] && row "casita jacobi (real, largest)" "$real"
 echo "bare_s: OTF2 per-location read, one thread; ratio: skein load + default analysis"
 echo "over bare_s; cpu/wl: skein's CPU time over its wall time; B/event: peak RSS of"
-echo "skein's whole run per trace event; medians of $runs runs taken in turn"
+echo "skein's whole run per trace event; reopen_s: 'skein render' of the saved analysis"
+echo "(the first explorer screen); same: 'analyze' from it byte-identical to 'analyze' from"
+echo "the trace; medians of $runs runs taken in turn"
 
 # the leap merge against the default analysis on a sparse trace
 t=$dir/sparse-64-10M
