@@ -16,6 +16,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/par.h"
 #include "base/vec.h"
@@ -66,6 +68,27 @@ struct join {
 	int adopted;             /* block 0's arrays became b's */
 };
 
+/* Gives back the pages of the first `done` bytes of a large array that
+ * was copied (freed as a whole right after): without it, every block
+ * being copied counts twice at the peak. The array's first page, which
+ * holds the allocator's header, is kept. */
+static void
+release(const void *base, size_t done)
+{
+	static long page;
+	if (!page)
+		page = sysconf(_SC_PAGESIZE);
+	if (page <= 0 || done < (size_t)(4 * page))
+		return;
+	uintptr_t lo = ((uintptr_t)base + 2 * (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	uintptr_t hi = ((uintptr_t)base + done) & ~((uintptr_t)page - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* records copied between releases */
+#define COPY_CHUNK ((size_t)1 << 16)
+
 static void
 copy_block(struct join *j, uint32_t k)
 {
@@ -83,12 +106,16 @@ copy_block(struct join *j, uint32_t k)
 			if (x.frame != TRACE_NONE)
 				x.frame += frame;
 			dop[i] = x;
+			if ((i + 1) % COPY_CHUNK == 0)
+				release(s->ops, (i + 1) * sizeof *s->ops);
 		}
 		struct trace_end *den = t->ends + o->ends;
 		for (size_t i = 0; i < s->n_ends; i++) {
 			struct trace_end x = s->ends[i];
 			x.id += x.role == END_RECV ? recv : x.role == END_COLL ? coll : msg;
 			den[i] = x;
+			if ((i + 1) % COPY_CHUNK == 0)
+				release(s->ends, (i + 1) * sizeof *s->ends);
 		}
 		struct trace_msg *dm = t->msgs + o->msgs;
 		for (size_t i = 0; i < s->n_msgs; i++) {
@@ -97,6 +124,8 @@ copy_block(struct join *j, uint32_t k)
 			if (x.send_done_op != TRACE_NONE)
 				x.send_done_op += op;
 			dm[i] = x;
+			if ((i + 1) % COPY_CHUNK == 0)
+				release(s->msgs, (i + 1) * sizeof *s->msgs);
 		}
 		struct trace_frame *df = t->frames + o->frames;
 		for (size_t i = 0; i < s->n_frames; i++) {
@@ -109,6 +138,8 @@ copy_block(struct join *j, uint32_t k)
 		for (size_t i = 0; i < bk->n_recvs; i++) {
 			dr[i] = bk->recvs[i];
 			dr[i].op += op;
+			if ((i + 1) % COPY_CHUNK == 0)
+				release(bk->recvs, (i + 1) * sizeof *bk->recvs);
 		}
 		struct coll_half *dc = j->b->colls + o->colls;
 		for (size_t i = 0; i < bk->n_colls; i++) {
