@@ -66,6 +66,21 @@ cmp_u32(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* qsort, except on fewer than two items (a list never grown is NULL) */
+static void
+sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, size, cmp);
+}
+
 /* ---- base edges ---- */
 
 struct edge_fill {
@@ -142,16 +157,10 @@ preds(struct leaper *L, uint32_t r)
 			if (leap_list_push(&L->tmp, q))
 				return ERR_NOMEM;
 		}
-	qsort(L->tmp.v, L->tmp.n, sizeof *L->tmp.v, cmp_u32);
+	sort(L->tmp.v, L->tmp.n, sizeof *L->tmp.v, cmp_u32);
 	return 0;
 }
 
-static int
-cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return (a > b) - (a < b);
-}
 
 /* The successors of merged partition r into L->tmp, each once, in order
  * of the first lop of r that leads to it. */
@@ -186,7 +195,7 @@ succs(struct leaper *L, uint32_t r)
 	}
 	for (size_t i = 0; i < L->tmp.n; i++)
 		L->pairs[i] = (uint64_t)L->key[L->tmp.v[i]] << 32 | L->tmp.v[i];
-	qsort(L->pairs, L->tmp.n, sizeof *L->pairs, cmp_u64);
+	sort(L->pairs, L->tmp.n, sizeof *L->pairs, cmp_u64);
 	for (size_t i = 0; i < L->tmp.n; i++)
 		L->tmp.v[i] = (uint32_t)L->pairs[i];
 	return 0;
@@ -389,7 +398,7 @@ leap_level_window(struct leaper *L, uint32_t k, int merged)
 	}
 	if (rc)
 		return rc;
-	qsort(w->v, w->n, sizeof *w->v, cmp_u32);
+	sort(w->v, w->n, sizeof *w->v, cmp_u32);
 	if (merged && (rc = merge_cycles(L, w)))
 		return rc;
 	for (size_t i = 0; i < w->n; i++)
@@ -422,7 +431,7 @@ leap_level_window(struct leaper *L, uint32_t k, int merged)
 		cand->n = keep;
 		if (rc)
 			break;
-		qsort(lv->v, lv->n, sizeof *lv->v, cmp_u32);
+		sort(lv->v, lv->n, sizeof *lv->v, cmp_u32);
 		for (size_t i = 0; i < lv->n; i++)
 			set_dep(L, lv->v[i], j);
 		/* their successors join the candidates (each once); w is free

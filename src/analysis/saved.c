@@ -107,7 +107,8 @@ block_sum(const unsigned char *b, size_t n)
 			h[k] = mix(h[k], w);
 		}
 	uint64_t tail[4] = { 0 };
-	memcpy(tail, b + i, n - i);
+	if (n > i)
+		memcpy(tail, b + i, n - i);
 	for (int k = 0; k < 4; k++)
 		h[k] = mix(h[k], tail[k]);
 	return mix(mix(mix(h[0], h[1]), h[2]), h[3]);
