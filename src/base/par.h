@@ -1,4 +1,4 @@
-/* par.h — running a stage on both cores.
+/* par.h — running a stage on every core.
  *
  * par_run(n, fn, ctx) calls fn(ctx, i, n) for i in [0, n): worker i > 0
  * on its own thread, worker 0 on the caller's. Each worker must touch
