@@ -49,6 +49,11 @@ struct section {
 };
 _Static_assert(sizeof(struct section) == 48, "section entry is 48 bytes");
 
+/* The options that are flags, in the order the meta section keeps them. */
+#define SAVED_FLAGS(X) X(coalesce_isends) X(waitall_merge) X(leap_merge) X(leap_force) \
+	X(global_step_merge) X(auto_merge) X(sender_progress) X(startup) X(caller_merge) \
+	X(match_size)
+
 /* Scalars of the model and the analysis, and where they came from. */
 struct meta {
 	/* the trace's identity: its anchor file and definitions file */
@@ -263,16 +268,9 @@ fill_meta(struct meta *m, const struct analysis *a)
 	memcpy(m->records, t->info.records, sizeof m->records);
 	memcpy(m->warnings, t->info.warnings, sizeof m->warnings);
 	m->mpi_calls_without_records = t->info.mpi_calls_without_records;
-	m->coalesce_isends = (uint32_t)o->coalesce_isends;
-	m->waitall_merge = (uint32_t)o->waitall_merge;
-	m->leap_merge = (uint32_t)o->leap_merge;
-	m->leap_force = (uint32_t)o->leap_force;
-	m->global_step_merge = (uint32_t)o->global_step_merge;
-	m->auto_merge = (uint32_t)o->auto_merge;
-	m->sender_progress = (uint32_t)o->sender_progress;
-	m->startup = (uint32_t)o->startup;
-	m->caller_merge = (uint32_t)o->caller_merge;
-	m->match_size = (uint32_t)o->match_size;
+#define TO_META(f) m->f = (uint32_t)o->f;
+	SAVED_FLAGS(TO_META)
+#undef TO_META
 	m->n_phases = o->n_phases;
 	m->hotspots = o->hotspots;
 	m->leap_factor = o->leap_factor;
@@ -600,16 +598,9 @@ static void
 opts_from_meta(struct analysis_opts *o, const struct meta *m)
 {
 	analysis_opts_default(o);
-	o->coalesce_isends = (int)m->coalesce_isends;
-	o->waitall_merge = (int)m->waitall_merge;
-	o->leap_merge = (int)m->leap_merge;
-	o->leap_force = (int)m->leap_force;
-	o->global_step_merge = (int)m->global_step_merge;
-	o->auto_merge = (int)m->auto_merge;
-	o->sender_progress = (int)m->sender_progress;
-	o->startup = (int)m->startup;
-	o->caller_merge = (int)m->caller_merge;
-	o->match_size = (int)m->match_size;
+#define FROM_META(f) o->f = (int)m->f;
+	SAVED_FLAGS(FROM_META)
+#undef FROM_META
 	o->n_phases = m->n_phases;
 	o->hotspots = m->hotspots;
 	o->leap_factor = m->leap_factor;
@@ -767,13 +758,10 @@ int
 saved_opts_differ(const struct saved_info *s, const struct analysis_opts *o)
 {
 	const struct analysis_opts *x = &s->opts;
-	if (x->coalesce_isends != o->coalesce_isends || x->waitall_merge != o->waitall_merge ||
-	    x->leap_merge != o->leap_merge || x->leap_force != o->leap_force ||
-	    x->leap_factor != o->leap_factor || x->global_step_merge != o->global_step_merge ||
-	    x->auto_merge != o->auto_merge || x->sender_progress != o->sender_progress ||
-	    x->startup != o->startup || x->caller_merge != o->caller_merge ||
-	    x->match_size != o->match_size || x->hotspots != o->hotspots ||
-	    x->n_phases != o->n_phases)
+#define DIFFERS(f) if (x->f != o->f) return 1;
+	SAVED_FLAGS(DIFFERS)
+#undef DIFFERS
+	if (x->leap_factor != o->leap_factor || x->hotspots != o->hotspots || x->n_phases != o->n_phases)
 		return 1;
 	for (uint32_t i = 0; i < o->n_phases; i++)
 		if (!o->phases || strcmp(o->phases[i].region_glob, s->phase_globs[i]) != 0)
