@@ -47,7 +47,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples doc-keys
+	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved doc-keys
 
 all: $(BIN)
 
@@ -135,6 +135,9 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli_structure.sh $(BIN) $(SHARED)
+	@sh tests/threads.sh $(BIN) $(SHARED)
+	@sh tests/leap.sh $(BIN) $(SHARED)
+	@sh tests/saved.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/samples.sh $(BIN) $(SHARED)
@@ -158,9 +161,10 @@ bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
 	@sh tests/bench/bench.sh $(BUILD)
 
 # libFuzzer (clang) on the configuration loader, the OTF2 definitions path,
-# the topology loader and the samples reader; FUZZ_SECONDS bounds each run
-# (doc/robustness.md and doc/samples.md say what they cover). New inputs
-# go to build/fuzz/corpus-*; the project's files seed them.
+# the topology loader, the samples reader and the saved-analysis opener;
+# FUZZ_SECONDS bounds each run (doc/robustness.md, doc/samples.md and
+# doc/format.md say what they cover). New inputs go to build/fuzz/corpus-*;
+# the project's files seed them.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -170,13 +174,23 @@ FUZZ_BUILD   := $(MAKE) --no-print-directory BUILD=build/fuzz CC=$(FUZZ_CC) OPT=
 FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=2048 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan-otf2.supp
 
-fuzz: fuzz-config fuzz-otf2 fuzz-topo fuzz-samples
+fuzz: fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved
 
 fuzz-config:
 	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_config
 	@mkdir -p build/fuzz/corpus
 	build/fuzz/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus config tests/config
+
+# saved analyses: seeds written by skein from three corpus traces
+fuzz-saved: $(BIN)
+	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_saved
+	@mkdir -p build/fuzz/corpus-saved build/fuzz/seed-saved
+	@for t in stencil-4-delay coalesce-4 kary_tree-4; do \
+		$(BIN) analyze -q --save build/fuzz/seed-saved/$$t.skein traces/corpus/$$t >/dev/null || exit 1; \
+	done
+	build/fuzz/fuzz/fuzz_saved -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-artifact_prefix=build/fuzz/saved- build/fuzz/corpus-saved build/fuzz/seed-saved
 
 fuzz-samples:
 	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_samples

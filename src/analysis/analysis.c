@@ -39,6 +39,8 @@ analysis_destroy(struct analysis *a)
 {
 	if (!a)
 		return;
+	if (a->mapped)
+		goto common;
 	free(a->lop_op);
 	free(a->op_lop);
 	free(a->tl_lop);
@@ -64,6 +66,7 @@ analysis_destroy(struct analysis *a)
 	free(a->from_startup);
 	free(a->iter_starts);
 	free(a->iter_lop);
+common:
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);

@@ -72,6 +72,8 @@ struct analysis {
 	struct iterations iters;
 	uint32_t *iter_starts;
 	uint32_t *iter_lop;      /* n_lops: iteration of each lop, or NULL */
+
+	int mapped;              /* the arrays are in a saved file (saved.c) */
 };
 
 /* The ends of lop l (all its trace ops' ends are contiguous). */

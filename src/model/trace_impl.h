@@ -31,6 +31,15 @@ struct trace {
 	TRACE_ARRAY(struct trace_coll, colls);
 	TRACE_ARRAY(uint32_t, coll_members);
 	TRACE_ARRAY(struct trace_frame, frames);
+
+	/* opened from a saved analysis (analysis/saved.c): the arrays point
+	 * into a file mapped at map (NULL when the caller owns the bytes)
+	 * and are not freed one by one */
+	int mapped;
+	void *map;
+	size_t map_len;
+	void *saved_globs;      /* the saved phase globs (an array of pointers) */
+	int saved_state;        /* enum saved_trace_state: where the trace it came from stands */
 };
 
 /* Creates an empty trace (strings table ready). NULL when out of memory. */

@@ -1,0 +1,93 @@
+#!/bin/sh
+# saved.sh SKEIN SHARED — `skein analyze --save FILE` and FILE opened in
+# place of the trace: info, analyze (text, JSON, CSV tables, clusters) and
+# render give the bytes they give from the trace, on every corpus trace and
+# every shared OTF2 trace; other structure options analyse the saved model
+# again (same bytes as from the trace); a changed trace is said; truncated,
+# corrupt, foreign and other-version files get a one-line error, exit 1.
+skein=$1
+shared=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+tmp=$(mktemp -d /tmp/skein-saved-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cd "$root" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+traces=$(ls traces/corpus/*/traces.otf2)
+if [ -d "$shared/traces/otf2" ]; then
+	traces="$traces $(find "$shared/traces/otf2" -name traces.otf2 | sort)"
+else
+	echo "saved.sh: $shared/traces/otf2 absent: corpus traces only"
+fi
+for t in $traces; do
+	"$skein" analyze --save "$tmp/s.skein" "$t" >"$tmp/a1" 2>"$tmp/e1"
+	st=$?
+	if [ "$st" -ne 0 ]; then
+		# traces the analysis refuses are refused alike, and nothing is saved
+		[ ! -e "$tmp/s.skein" ] && ok || bad "$t: refused (exit $st) but saved"
+		continue
+	fi
+	"$skein" analyze "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e2"
+	cmp -s "$tmp/a1" "$tmp/a2" && [ ! -s "$tmp/e2" ] && ok || bad "analyze from the saved $t differs"
+	for mode in "analyze --format json" "analyze --format csv --table ops" \
+		"analyze --format csv --table partitions" "analyze --clusters 3 --format json" \
+		"info --format json" "info --ranks" "analyze --leap-merge --format json"; do
+		# shellcheck disable=SC2086
+		"$skein" $mode "$t" >"$tmp/x1" 2>&1
+		# shellcheck disable=SC2086
+		"$skein" $mode "$tmp/s.skein" >"$tmp/x2" 2>"$tmp/e2"
+		cmp -s "$tmp/x1" "$tmp/x2" && ok || bad "$mode from the saved $t differs"
+		case $mode in
+		*leap*) grep -q "saved with other structure options" "$tmp/e2" && ok ||
+			bad "$mode on the saved $t: other options not said" ;;
+		esac
+	done
+	"$skein" render --size 100x30 "$t" | tail -n +2 >"$tmp/r1"
+	"$skein" render --size 100x30 "$tmp/s.skein" | tail -n +2 >"$tmp/r2"
+	cmp -s "$tmp/r1" "$tmp/r2" && ok || bad "render from the saved $t differs"
+	rm -f "$tmp/s.skein"
+done
+
+# a changed trace is said, and the saved analysis is still shown
+cp -R traces/corpus/stencil-4-delay "$tmp/tr"
+"$skein" analyze --save "$tmp/s.skein" "$tmp/tr" >"$tmp/a1" 2>/dev/null
+"$skein" analyze "$tmp/s.skein" >/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] && ok ||
+	bad "unchanged trace: $(cat "$tmp/e")"
+touch -d '2001-01-01' "$tmp/tr/traces.otf2"
+"$skein" analyze "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e"
+grep -q "has changed since this analysis was saved" "$tmp/e" && cmp -s "$tmp/a1" "$tmp/a2" && ok ||
+	bad "changed trace not said: $(cat "$tmp/e")"
+rm -rf "$tmp/tr"
+"$skein" info "$tmp/s.skein" >/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] && ok ||
+	bad "trace gone: the saved file should open quietly: $(cat "$tmp/e")"
+
+# broken files: exit 1 and one line naming the file and what is wrong
+size=$(wc -c <"$tmp/s.skein")
+broken() { # NAME FILE EXPECTED
+	"$skein" analyze "$2" >"$tmp/out" 2>"$tmp/e"
+	st=$?
+	if [ "$st" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] &&
+		grep -q "$3" "$tmp/e"; then
+		ok
+	else
+		bad "$1: exit $st, $(cat "$tmp/e")"
+	fi
+}
+head -c $((size / 2)) "$tmp/s.skein" >"$tmp/half.skein"
+broken truncated "$tmp/half.skein" "truncated"
+head -c 40 "$tmp/s.skein" >"$tmp/head.skein"
+broken "header only" "$tmp/head.skein" "truncated\|corrupt"
+cp "$tmp/s.skein" "$tmp/flip.skein"
+printf 'X' | dd of="$tmp/flip.skein" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
+broken "a byte changed" "$tmp/flip.skein" "checksum is wrong"
+cp "$tmp/s.skein" "$tmp/ver.skein"
+printf '\011' | dd of="$tmp/ver.skein" bs=1 seek=8 conv=notrunc 2>/dev/null
+broken "another version" "$tmp/ver.skein" "format version 9"
+{ printf 'SKEINSAV'; head -c 5000 /dev/urandom; } >"$tmp/foreign.skein"
+broken "foreign bytes after the magic" "$tmp/foreign.skein" "corrupt\|truncated\|version\|byte order"
+head -c 5000 /dev/urandom >"$tmp/noise.skein"
+broken "not a saved analysis" "$tmp/noise.skein" "not an OTF2 archive"
+echo "saved: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
