@@ -1,10 +1,14 @@
 #!/bin/sh
 # saved.sh SKEIN SHARED — `skein analyze --save FILE` and FILE opened in
-# place of the trace: info, analyze (text, JSON, CSV tables, clusters) and
-# render give the bytes they give from the trace, on every corpus trace and
-# every shared OTF2 trace; other structure options analyse the saved model
-# again (same bytes as from the trace); a changed trace is said; truncated,
-# corrupt, foreign and other-version files get a one-line error, exit 1.
+# place of the trace: info, analyze (text, JSON, CSV tables with the
+# iterations, clusters), export --csv/--json and render give the bytes they
+# give from the trace, on every corpus trace and every shared OTF2 trace;
+# other structure options (the iterations' too) analyse the saved model
+# again (same bytes as from the trace); the iteration region and the
+# warning for locations without local definitions are kept; diff and
+# export --otf2 take saved files; a changed trace is said (and export
+# --otf2 refuses it); truncated, corrupt, foreign and other-version files
+# get a one-line error, exit 1.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,15 +36,17 @@ for t in $traces; do
 	"$skein" analyze "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e2"
 	cmp -s "$tmp/a1" "$tmp/a2" && [ ! -s "$tmp/e2" ] && ok || bad "analyze from the saved $t differs"
 	for mode in "analyze --format json" "analyze --format csv --table ops" \
-		"analyze --format csv --table partitions" "analyze --clusters 3 --format json" \
-		"info --format json" "info --ranks" "analyze --leap-merge --format json"; do
+		"analyze --format csv --table partitions" "analyze --format csv --table iterations" \
+		"analyze --clusters 3 --format json" "info --format json" "info --ranks" \
+		"export --csv" "export --json" "analyze --leap-merge --format json" \
+		"analyze --iterations structure --format csv --table iterations"; do
 		# shellcheck disable=SC2086
 		"$skein" $mode "$t" >"$tmp/x1" 2>&1
 		# shellcheck disable=SC2086
 		"$skein" $mode "$tmp/s.skein" >"$tmp/x2" 2>"$tmp/e2"
 		cmp -s "$tmp/x1" "$tmp/x2" && ok || bad "$mode from the saved $t differs"
 		case $mode in
-		*leap*) grep -q "saved with other structure options" "$tmp/e2" && ok ||
+		*leap* | *--iterations*) grep -q "saved with other structure options" "$tmp/e2" && ok ||
 			bad "$mode on the saved $t: other options not said" ;;
 		esac
 	done
@@ -50,7 +56,51 @@ for t in $traces; do
 	rm -f "$tmp/s.skein"
 done
 
-# a changed trace is said, and the saved analysis is still shown
+# the iteration region is an option like the others: saved, compared
+t=traces/corpus/stencil-4-delay
+"$skein" analyze --iteration-region 'iter*' --save "$tmp/s.skein" "$t" >"$tmp/a1" 2>&1
+"$skein" analyze --iteration-region 'iter*' "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e"
+cmp -s "$tmp/a1" "$tmp/a2" && [ ! -s "$tmp/e" ] && grep -q "region 'iteration' (named in the configuration)" "$tmp/a2" && ok ||
+	bad "--iteration-region: the saved analysis differs or was not taken ($(cat "$tmp/e"))"
+"$skein" analyze "$t" >"$tmp/a1" 2>&1
+"$skein" analyze "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e"
+cmp -s "$tmp/a1" "$tmp/a2" && grep -q "saved with other structure options" "$tmp/e" && ok ||
+	bad "without --iteration-region: the saved model is not analysed again"
+
+# locations without local definitions: the warning and its file are kept
+cp -R "$t" "$tmp/nold" && rm "$tmp/nold"/traces/*.def
+"$skein" analyze --save "$tmp/s.skein" "$tmp/nold" >"$tmp/a1" 2>"$tmp/e1"
+for mode in "info" "info --format json" "analyze --format json"; do
+	# shellcheck disable=SC2086
+	"$skein" $mode "$tmp/nold" >"$tmp/x1" 2>"$tmp/e1"
+	# shellcheck disable=SC2086
+	"$skein" $mode "$tmp/s.skein" >"$tmp/x2" 2>"$tmp/e2"
+	# info names the file in its report, the others on stderr
+	cmp -s "$tmp/x1" "$tmp/x2" && cmp -s "$tmp/e1" "$tmp/e2" &&
+		cat "$tmp/x2" "$tmp/e2" | grep -q "nold/traces/0.def" && ok ||
+		bad "$mode: no local definitions not kept in the saved file"
+done
+rm -rf "$tmp/nold"
+
+# diff and export take saved files
+"$skein" analyze --save "$tmp/before.skein" traces/corpus/stencil-4 >/dev/null 2>&1
+"$skein" analyze --save "$tmp/after.skein" "$t" >/dev/null 2>&1
+for mode in "diff" "diff --format json" "diff --format csv --table changes"; do
+	# shellcheck disable=SC2086
+	"$skein" $mode traces/corpus/stencil-4 "$t" >"$tmp/x1" 2>&1
+	# shellcheck disable=SC2086
+	"$skein" $mode "$tmp/before.skein" "$tmp/after.skein" >"$tmp/x2" 2>"$tmp/e2"
+	# shellcheck disable=SC2086
+	"$skein" $mode "$tmp/before.skein" "$t" >"$tmp/x3" 2>>"$tmp/e2"
+	cmp -s "$tmp/x1" "$tmp/x2" && cmp -s "$tmp/x1" "$tmp/x3" && [ ! -s "$tmp/e2" ] && ok ||
+		bad "$mode from saved files differs"
+done
+"$skein" export -q --otf2 "$tmp/ex1" "$t" && "$skein" export -q --otf2 "$tmp/ex2" "$tmp/after.skein" &&
+	diff -r -x traces.otf2 "$tmp/ex1" "$tmp/ex2" >/dev/null && ok ||
+	bad "export --otf2 from the saved file differs from the trace's (the anchor's archive id aside)"
+
+# a changed trace is said, and the saved analysis is still shown; export
+# --otf2, which reads the archive again, refuses it
 cp -R traces/corpus/stencil-4-delay "$tmp/tr"
 "$skein" analyze --save "$tmp/s.skein" "$tmp/tr" >"$tmp/a1" 2>/dev/null
 "$skein" analyze "$tmp/s.skein" >/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] && ok ||
@@ -59,9 +109,20 @@ touch -d '2001-01-01' "$tmp/tr/traces.otf2"
 "$skein" analyze "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e"
 grep -q "has changed since this analysis was saved" "$tmp/e" && cmp -s "$tmp/a1" "$tmp/a2" && ok ||
 	bad "changed trace not said: $(cat "$tmp/e")"
+"$skein" export --otf2 "$tmp/ex3" "$tmp/s.skein" >/dev/null 2>"$tmp/e"
+[ $? -eq 1 ] && [ ! -e "$tmp/ex3" ] && grep -q "export --otf2 copies the trace's archive, and .*tr/traces.otf2 has changed" "$tmp/e" &&
+	ok || bad "export --otf2 of a saved file whose trace changed: $(cat "$tmp/e")"
+rm -f "$tmp/tr/traces.otf2" && mkfifo "$tmp/tr/traces.otf2"
+timeout 5 "$skein" export --otf2 "$tmp/ex3" "$tmp/s.skein" >/dev/null 2>"$tmp/e"
+[ $? -eq 1 ] && grep -q "has changed" "$tmp/e" && ok || bad "export --otf2 with a FIFO for the saved trace: $(cat "$tmp/e")"
 rm -rf "$tmp/tr"
 "$skein" info "$tmp/s.skein" >/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] && ok ||
 	bad "trace gone: the saved file should open quietly: $(cat "$tmp/e")"
+"$skein" export --csv "$tmp/s.skein" >/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] && ok ||
+	bad "trace gone: export --csv needs no trace: $(cat "$tmp/e")"
+"$skein" export --otf2 "$tmp/ex3" "$tmp/s.skein" >/dev/null 2>"$tmp/e"
+[ $? -eq 1 ] && grep -q "tr/traces.otf2 is not there" "$tmp/e" && ok ||
+	bad "export --otf2 of a saved file whose trace is gone: $(cat "$tmp/e")"
 
 # broken files: exit 1 and one line naming the file and what is wrong
 size=$(wc -c <"$tmp/s.skein")

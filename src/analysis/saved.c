@@ -82,6 +82,16 @@ struct meta {
 };
 _Static_assert(sizeof(struct meta) == 600, "doc/format.md: the meta section is 600 bytes");
 
+/* The records saved as they are in memory, at the sizes doc/format.md
+ * gives: a change in any of them is a new format version. */
+_Static_assert(sizeof(struct trace_timeline) == 40 && sizeof(struct trace_location) == 40 &&
+	       sizeof(struct trace_region) == 8 && sizeof(struct trace_comm) == 20 &&
+	       sizeof(struct trace_node) == 12 && sizeof(struct trace_op) == 40 &&
+	       sizeof(struct trace_end) == 8 && sizeof(struct trace_msg) == 56 &&
+	       sizeof(struct trace_coll) == 40 && sizeof(struct trace_frame) == 32 &&
+	       sizeof(struct analysis_part) == 36 && sizeof(struct analysis_stats) == 104 &&
+	       sizeof(struct analysis_verify) == 56, "doc/format.md: a saved record changed size");
+
 enum sec {
 	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES, S_ITER_REGION,
 	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,

@@ -2,7 +2,8 @@
  *
  * Each input is opened as a saved file (saved_open_mem over an aligned
  * copy); whatever opens is reported in full (info and analyze, text and
- * JSON) to /dev/null, so every array the getters reach is read. Seeds
+ * JSON, the ops and iterations tables, the per-operation export) to
+ * /dev/null, so every array the getters reach is read. Seeds
  * are files `skein analyze --save` wrote from corpus traces (make fuzz).
  * A file that opens must have every section's checksum right: the
  * checksums are what keep a damaged file from being read, and what the
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/saved.h"
+#include "report/export.h"
 #include "report/info.h"
 #include "report/report.h"
 
@@ -40,6 +42,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			report_write(a, null, REPORT_TEXT, TABLE_HOTSPOTS, NULL);
 			report_write(a, null, REPORT_JSON, TABLE_HOTSPOTS, NULL);
 			report_write(a, null, REPORT_CSV, TABLE_OPS, NULL);
+			report_write(a, null, REPORT_CSV, TABLE_ITERATIONS, NULL);
+			export_json(a, null);
 			fclose(null);
 		}
 		analysis_destroy(a);
