@@ -27,6 +27,7 @@ else
 	echo "leap.sh: $shared/traces/otf2 absent: corpus and generated traces only"
 fi
 pass=0 fail=0 skip=0
+. "$root/tests/run.sh"
 for t in $traces; do
 	case $t in
 	gen:*) path=$tmp/${t#gen:}/traces.otf2 ;;
@@ -42,10 +43,9 @@ for t in $traces; do
 		if [ "$3" = --write ]; then
 			echo "$line" >>"$tmp/new"
 		elif grep -qxF -- "$line" "$sums"; then
-			pass=$((pass + 1))
+			ok
 		elif grep -qF -- "  $mode  $t" "$sums"; then
-			fail=$((fail + 1))
-			echo "FAIL: analyze $mode $t differs from the rebuilding implementation"
+			bad "analyze $mode $t differs from the rebuilding implementation"
 		else
 			skip=$((skip + 1))
 			echo "leap.sh: no sum for $mode $t"

@@ -17,8 +17,7 @@ tmp=$(mktemp -d /tmp/skein-saved-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cd "$root" || exit 1
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$root/tests/run.sh"
 traces=$(ls traces/corpus/*/traces.otf2)
 if [ -d "$shared/traces/otf2" ]; then
 	traces="$traces $(find "$shared/traces/otf2" -name traces.otf2 | sort)"

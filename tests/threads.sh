@@ -15,6 +15,7 @@ case $skein in /*) ;; *) skein=$root/$skein ;; esac
 tmp=$(mktemp -d /tmp/skein-threads-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
+. "$root/tests/run.sh"
 # same NAME CMD...: CMD's output and status for 2 and 4 threads are those
 # for 1 (NAME: what a failure names)
 same() {
@@ -25,12 +26,8 @@ same() {
 	for n in 2 4; do
 		SKEIN_THREADS=$n "$@" >"$tmp/$n" 2>&1
 		sn=$?
-		if [ "$s1" -eq "$sn" ] && cmp -s "$tmp/1" "$tmp/$n"; then
-			pass=$((pass + 1))
-		else
-			fail=$((fail + 1))
-			echo "FAIL: $name: $n threads differ from 1 (exit $sn vs $s1)"
-		fi
+		[ "$s1" -eq "$sn" ] && cmp -s "$tmp/1" "$tmp/$n" && ok ||
+			bad "$name: $n threads differ from 1 (exit $sn vs $s1)"
 	done
 }
 traces=$(ls "$root"/traces/corpus/*/traces.otf2)
