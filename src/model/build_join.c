@@ -99,52 +99,49 @@ copy_block(struct join *j, uint32_t k)
 	uint32_t op = (uint32_t)o->ops, end = (uint32_t)o->ends, msg = (uint32_t)o->msgs;
 	uint32_t frame = (uint32_t)o->frames, recv = (uint32_t)o->recvs, coll = (uint32_t)o->colls;
 	if (k > 0 || !j->adopted) {
-		struct trace_op *dop = t->ops + o->ops;
+		/* destinations indexed, never offset: an empty array is NULL */
 		for (size_t i = 0; i < s->n_ops; i++) {
 			struct trace_op x = s->ops[i];
 			x.end_first += end;
 			if (x.frame != TRACE_NONE)
 				x.frame += frame;
-			dop[i] = x;
+			t->ops[o->ops + i] = x;
 			if ((i + 1) % COPY_CHUNK == 0)
 				release(s->ops, (i + 1) * sizeof *s->ops);
 		}
-		struct trace_end *den = t->ends + o->ends;
 		for (size_t i = 0; i < s->n_ends; i++) {
 			struct trace_end x = s->ends[i];
 			x.id += x.role == END_RECV ? recv : x.role == END_COLL ? coll : msg;
-			den[i] = x;
+			t->ends[o->ends + i] = x;
 			if ((i + 1) % COPY_CHUNK == 0)
 				release(s->ends, (i + 1) * sizeof *s->ends);
 		}
-		struct trace_msg *dm = t->msgs + o->msgs;
 		for (size_t i = 0; i < s->n_msgs; i++) {
 			struct trace_msg x = s->msgs[i];
 			x.send_op += op;
 			if (x.send_done_op != TRACE_NONE)
 				x.send_done_op += op;
-			dm[i] = x;
+			t->msgs[o->msgs + i] = x;
 			if ((i + 1) % COPY_CHUNK == 0)
 				release(s->msgs, (i + 1) * sizeof *s->msgs);
 		}
-		struct trace_frame *df = t->frames + o->frames;
 		for (size_t i = 0; i < s->n_frames; i++) {
 			struct trace_frame x = s->frames[i];
 			if (x.parent != TRACE_NONE)
 				x.parent += frame;
-			df[i] = x;
+			t->frames[o->frames + i] = x;
 		}
-		struct recv_half *dr = j->b->recvs + o->recvs;
 		for (size_t i = 0; i < bk->n_recvs; i++) {
-			dr[i] = bk->recvs[i];
-			dr[i].op += op;
+			struct recv_half *dr = &j->b->recvs[o->recvs + i];
+			*dr = bk->recvs[i];
+			dr->op += op;
 			if ((i + 1) % COPY_CHUNK == 0)
 				release(bk->recvs, (i + 1) * sizeof *bk->recvs);
 		}
-		struct coll_half *dc = j->b->colls + o->colls;
 		for (size_t i = 0; i < bk->n_colls; i++) {
-			dc[i] = bk->colls[i];
-			dc[i].op += op;
+			struct coll_half *dc = &j->b->colls[o->colls + i];
+			*dc = bk->colls[i];
+			dc->op += op;
 		}
 		for (size_t i = 0; i < bk->n_tls; i++) {
 			t->timelines[bk->tls[i]].op_first += op;
