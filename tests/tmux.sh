@@ -3,9 +3,10 @@
 # $sock (the tmux server's socket name) and $pane (the session's name).
 t() { tmux -L "$sock" "$@"; }
 screen() { t capture-pane -p -t "$pane"; }
-# wait_for PATTERN [SECONDS]: until the screen matches (grep -E)
+# wait_for PATTERN [SECONDS]: until the screen matches (grep -E; 15 s unless
+# SECONDS: generous, so a loaded machine does not fail a test that passes)
 wait_for() {
-	n=0 limit=$(( ${2:-5} * 10 ))
+	n=0 limit=$(( ${2:-15} * 10 ))
 	while [ $n -lt $limit ]; do
 		screen | grep -Eq -- "$1" && return 0
 		sleep 0.1
@@ -13,10 +14,10 @@ wait_for() {
 	done
 	return 1
 }
-# wait_gone PATTERN: until the screen no longer matches (5 s at most)
+# wait_gone PATTERN: until the screen no longer matches (15 s at most)
 wait_gone() {
 	n=0
-	while [ $n -lt 50 ]; do
+	while [ $n -lt 150 ]; do
 		screen | grep -Eq -- "$1" || return 0
 		sleep 0.1
 		n=$((n + 1))
