@@ -47,7 +47,8 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-projections doc-keys
+	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved \
+	fuzz-projections doc-keys
 
 all: $(BIN)
 
@@ -136,6 +137,9 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli_structure.sh $(BIN) $(SHARED)
 	@sh tests/charm.sh $(BIN) $(SHARED)
+	@sh tests/threads.sh $(BIN) $(SHARED)
+	@sh tests/leap.sh $(BIN) $(SHARED)
+	@sh tests/saved.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/samples.sh $(BIN) $(SHARED)
@@ -163,11 +167,12 @@ bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/benc
 	@sh tests/bench/bench.sh $(BUILD)
 
 # libFuzzer (clang) on the configuration loader, the OTF2 definitions path,
-# the topology loader, the samples reader and the Projections reader with
-# the Charm++ structure; FUZZ_SECONDS bounds each run (doc/robustness.md,
-# doc/samples.md and doc/charm.md say what they cover). New inputs go to
-# build/fuzz/corpus-*; the project's files seed them (and for Projections
-# the small shared runs, one file each: .sts, "===", PE 0's log, ...).
+# the topology loader, the samples reader, the saved-analysis opener and
+# the Projections reader with the Charm++ structure; FUZZ_SECONDS bounds
+# each run (doc/robustness.md, doc/samples.md, doc/format.md and
+# doc/charm.md say what they cover). New inputs go to build/fuzz/corpus-*;
+# the project's files seed them (and for Projections the small shared
+# runs, one file each: .sts, "===", PE 0's log, ...).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -179,13 +184,28 @@ FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allo
 FUZZ_RUNS    := charm-hello1d_8c_4pe charm-ring_group_4pe charm-simple_reduction_16c_4pe \
 		charm-allreduce_16c_4pe charm-synth-projections-4pe pipit-charm-pingpong-projections
 
-fuzz: fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-projections
+fuzz: fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved fuzz-projections
 
 fuzz-config:
 	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_config
 	@mkdir -p build/fuzz/corpus
 	build/fuzz/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus config tests/config
+
+# saved analyses: seeds written by skein from three corpus traces
+fuzz-saved: $(BIN)
+	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_saved
+	@mkdir -p build/fuzz/corpus-saved build/fuzz/seed-saved
+	@for t in stencil-4-delay coalesce-4 kary_tree-4; do \
+		$(BIN) analyze -q --save build/fuzz/seed-saved/$$t.skein traces/corpus/$$t >/dev/null || exit 1; \
+	done
+	@$(BIN) analyze -q --reorder --leap-merge --save build/fuzz/seed-saved/gather-reordered.skein \
+		traces/corpus/gen-gather-6-delay >/dev/null
+	@for r in charm-hello1d_8c_4pe charm-ring_group_4pe; do d=$(SHARED)/traces/projections/$$r; \
+		[ ! -d "$$d" ] || $(BIN) analyze -q --save build/fuzz/seed-saved/$$r.skein "$$d" >/dev/null || exit 1; \
+	done
+	build/fuzz/fuzz/fuzz_saved -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-artifact_prefix=build/fuzz/saved- build/fuzz/corpus-saved build/fuzz/seed-saved
 
 fuzz-samples:
 	@$(FUZZ_BUILD) build/fuzz/fuzz/fuzz_samples

@@ -159,6 +159,14 @@ if [ -f "$hello" ]; then
 	"$skein" export --otf2 "$tmp/exp" "$hello" >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'no OTF2 archive to copy' "$tmp/err" &&
 		[ ! -e "$tmp/exp/traces.otf2" ] && ok || bad "export --otf2 of a Charm++ run: $(cat "$tmp/err")"
+	# and from a saved analysis of it, the same line
+	"$skein" analyze -q --save "$tmp/h.skein" "$(dirname "$hello")" >/dev/null &&
+		"$skein" export --otf2 "$tmp/exp" "$tmp/h.skein" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'hello1d.prj.sts: a Charm++ run has no OTF2 archive' "$tmp/err" &&
+		ok || bad "export --otf2 of a saved Charm++ run: $(cat "$tmp/err")"
+	# the directory names its .sts, as a trace's directory its anchor
+	"$skein" info "$(dirname "$hello")" | grep -q "^trace .*/charm-hello1d_8c_4pe/hello1d.prj.sts$" &&
+		ok || bad "info on the run's directory does not name the .sts"
 else
 	skip=$((skip + 1))
 fi

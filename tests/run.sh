@@ -1,5 +1,6 @@
 # run.sh — sourced by the command-line tests (cli.sh, cli_structure.sh,
-# samples.sh): counting results and running skein. Before sourcing, set
+# samples.sh, saved.sh, threads.sh, leap.sh): counting results and running
+# skein. Before sourcing, set
 # $skein (the binary), $tmp (a scratch directory) and pass=0 fail=0.
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }

@@ -50,6 +50,7 @@ struct cli {
 	int samples_opts;          /* any samples-only option given */
 	int samples;               /* the argument is a sample set (explore, render) */
 	const char *iter_region;   /* --iteration-region GLOB */
+	const char *save;          /* analyze --save FILE */
 	struct config cfg;
 	struct load_charm charm;   /* the reader's Charm++ options, from cfg */
 };
@@ -70,8 +71,11 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_load_warnings(const struct trace *t);
 /* Reads the trace at path (with progress on a terminal), says what the
  * reader warned of, and refuses a trace without MPI communication; an
- * exit code, the error printed. */
-int cli_load_trace(const struct cli *c, const char *path, struct trace **t);
+ * exit code, the error printed. path may be a saved analysis
+ * (analysis/saved.h): then, when a is not NULL, *a is its analysis for
+ * c's options (tui/load.h: load_saved); else *a is NULL and the caller
+ * analyses *t. */
+int cli_load_trace(const struct cli *c, const char *path, struct trace **t, struct analysis **a);
 /* Prints "skein: WHAT 'ARG'" and a hint on stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *what, const char *arg);
 /* Phase patterns from the configuration files must name regions of t;

@@ -9,15 +9,16 @@
 #include "report/diff_report.h"
 #include "cli.h"
 
-/* Loads and analyses one run; prints why not and returns an exit code. */
+/* Loads and analyses one run (a trace, or a saved analysis); prints why
+ * not and returns an exit code. */
 static int
 load_run(struct cli *c, const char *path, struct trace **t, struct analysis **a)
 {
 	struct err e = { 0 };
-	int rc = cli_load_trace(c, path, t);
+	int rc = cli_load_trace(c, path, t, a);
 	if (!rc)
 		rc = cli_check_regions(c, *t);
-	if (rc)
+	if (rc || *a)
 		return rc;
 	if ((rc = analysis_run(*t, &c->aopts, NULL, NULL, a, &e))) {
 		cli_error("%s: %s", path, e.msg);

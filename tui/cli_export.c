@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/saved.h"
 #include "report/export.h"
 #include "cli.h"
 
@@ -20,13 +21,24 @@ cli_export(struct cli *c)
 	struct trace *t = NULL;
 	struct analysis *a = NULL;
 	struct err e = { 0 };
-	int rc = cli_load_trace(c, c->trace, &t);
+	int rc = cli_load_trace(c, c->trace, &t, &a);
 	if (rc)
 		return rc;
 	if (cli_check_regions(c, t))
 		rc = EXIT_USAGE;
-	else if (analysis_run(t, &c->aopts, NULL, NULL, &a, &e)) {
+	else if (!a && analysis_run(t, &c->aopts, NULL, NULL, &a, &e)) {
 		cli_error("%s: %s", c->trace, e.msg);
+		rc = EXIT_FAIL;
+	}
+	/* the OTF2 copy is made from the archive, record by record: from a
+	 * saved analysis, only when its trace is still what was analysed (a
+	 * Charm++ run has no archive: export_otf2 says so) */
+	if (rc == EXIT_OK && c->export_otf2 && saved_source(t) != SAVED_TRACE_SAME &&
+	    trace_info(t)->paradigm == PARADIGM_MPI) {
+		cli_error("%s: export --otf2 copies the trace's archive, and %s %s; export the trace "
+			  "itself, or use --csv or --json", c->trace, trace_info(t)->path,
+			  saved_source(t) == SAVED_TRACE_MISSING ? "is not there"
+			  : "has changed since this analysis was saved");
 		rc = EXIT_FAIL;
 	}
 	if (rc == EXIT_OK && c->export_otf2) {

@@ -9,8 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/saved.h"
 #include "otf2/otf2_read.h"
 #include "projections/projections_read.h"
+#include "cli.h"
 #include "screen.h"
 
 struct job {
@@ -61,10 +63,49 @@ load_read(const char *path, const struct load_charm *charm, trace_progress_fn pr
 	return otf2_read(path, &o, t, e);
 }
 
+int
+load_saved(const char *path, const struct analysis_opts *ao, struct trace **t,
+	   struct analysis **a, struct err *e)
+{
+	struct saved_info info;
+	int rc = saved_open(path, t, a, &info, e);
+	if (rc)
+		return rc;
+	if (info.trace_state == SAVED_TRACE_CHANGED)
+		cli_error("%s: %s has changed since this analysis was saved; showing the saved "
+			  "analysis (analyse the trace again to update it)", path, info.trace);
+	if (!a)
+		return 0;
+	if (saved_opts_differ(&info, ao)) {
+		cli_error("%s: saved with other structure options; analysing the saved model again",
+			  path);
+		analysis_destroy(*a);
+		*a = NULL;
+		rc = analysis_run(*t, ao, NULL, NULL, a, e);
+	} else if (ao->clusters && (rc = saved_cluster(*a, ao->clusters))) {
+		err_set(e, rc, "%s: clusters: %s", path, err_name(rc));
+	}
+	if (rc) {
+		analysis_destroy(*a);
+		trace_destroy(*t);
+		*a = NULL;
+		*t = NULL;
+	}
+	return rc;
+}
+
 static void *
 worker(void *arg)
 {
 	struct job *j = arg;
+	if (saved_is(j->path)) {
+		j->rc = load_saved(j->path, j->ao, &j->t, &j->a, &j->e);
+		pthread_mutex_lock(&j->mu);
+		j->finished = 1;
+		pthread_cond_signal(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+		return NULL;
+	}
 	j->rc = load_read(j->path, j->charm, on_progress, j, &j->t, &j->e);
 	if (j->rc == 0 && (j->rc = trace_require_communication(j->t, &j->e))) {
 		char m[sizeof j->e.msg];

@@ -34,4 +34,12 @@ int load_read(const char *path, const struct load_charm *charm, trace_progress_f
 int load_trace(const char *path, const struct load_charm *charm, const struct analysis_opts *ao,
 	       int progress, struct trace **t, struct analysis **a, struct err *e);
 
+/* Opens a saved analysis (analysis/saved.h) for the options ao: the saved
+ * analysis when ao asks for the same one (its clusters computed when ao
+ * asks for them), else the saved model analysed again with ao; a NULL:
+ * the model alone. Says on stderr when the trace it was saved from has
+ * changed since, and when the options differ. Same returns as load_trace. */
+int load_saved(const char *path, const struct analysis_opts *ao, struct trace **t,
+	       struct analysis **a, struct err *e);
+
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "analysis/saved.h"
 #include "base/text.h"
 #include "config/config.h"
 #include "report/info.h"
@@ -27,6 +28,7 @@
 #include "view/keymap.h"
 #include "samples/samples.h"
 #include "cli.h"
+#include "load.h"
 
 #ifndef SKEIN_VERSION
 #define SKEIN_VERSION "unknown"
@@ -41,7 +43,8 @@ static const char usage_text[] =
 	"       skein info [--format text|json] [--ranks] TRACE\n"
 	"       skein config [--dump] [--config FILE]...\n"
 	"       skein keys [--format text|man|markdown] [--config FILE]... [--keymap FILE]\n"
-	"       skein analyze [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] TRACE\n"
+	"       skein analyze [--format text|json|csv] [--table T] [--save FILE]\n"
+	"                     [STRUCTURE OPTIONS] TRACE\n"
 	"       skein samples [--format text|json|csv] [--table T] [SAMPLES OPTIONS] DIR\n"
 	"       skein diff [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] BEFORE AFTER\n"
 	"       skein export (--otf2 DIR | --csv | --json) [STRUCTURE OPTIONS] TRACE\n"
@@ -49,7 +52,8 @@ static const char usage_text[] =
 	"\n"
 	"skein explores the logical structure of parallel execution traces.\n"
 	"TRACE is an OTF2 anchor file (traces.otf2), a Charm++ Projections run's .sts\n"
-	"file, or the directory holding either.\n"
+	"file, or the directory holding either; or a file written by\n"
+	"'skein analyze --save' (opened without the trace).\n"
 	"\n"
 	"commands:\n"
 	"  explore     the full-screen explorer: ranks x logical steps coloured by\n"
@@ -86,6 +90,8 @@ static const char usage_text[] =
 	"  -r, --ranks             info: one line per rank\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
+	"      --save FILE         analyze: also save the model and the analysis to\n"
+	"                          FILE, which opens in place of TRACE (doc/format.md)\n"
 	"      --otf2 DIR          export: write DIR/traces.otf2\n"
 	"      --csv, --json       export: one row per operation on stdout\n"
 	"\n"
@@ -176,7 +182,7 @@ enum {
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_REORDER, OPT_PHYSICAL, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 	OPT_NO_MOUSE,
 	OPT_ATTRIBUTE, OPT_DEPTH, OPT_WINDOWS, OPT_WINDOW, OPT_STEP,
-	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE,
+	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE, OPT_SAVE,
 };
 
 struct progress {
@@ -289,6 +295,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "keymap", required_argument, NULL, OPT_KEYMAP },
 		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+		{ "save", required_argument, NULL, OPT_SAVE },
 		{ "size", required_argument, NULL, 's' },
 		{ "keys", required_argument, NULL, 'k' },
 		{ "pane", required_argument, NULL, OPT_PANE },
@@ -399,6 +406,7 @@ parse_args(int argc, char **argv, struct cli *c)
 		case OPT_ASCII: c->ascii = 1; c->explorer_opts = 1; break;
 		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
 		case OPT_NO_MOUSE: c->no_mouse = 1; c->explorer_opts = 1; break;
+		case OPT_SAVE: c->save = optarg; break;
 		case 's': c->size = optarg; c->render_opts = 1; break;
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
@@ -547,6 +555,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		return cli_usage_error("structure, --table and --hotspots options belong to 'skein analyze'", NULL);
 	if (c->cmd != CMD_ANALYZE && c->table)
 		return cli_usage_error("--table belongs to 'skein analyze'", NULL);
+	if (c->cmd != CMD_ANALYZE && c->save)
+		return cli_usage_error("--save belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_INFO && c->per_rank)
 		return cli_usage_error("--ranks belongs to 'skein info'", NULL);
 	if (c->dump)
@@ -628,10 +638,17 @@ setup_config(struct cli *c)
 }
 
 static int
-load(const struct cli *c, struct progress *p, const char *path, struct trace **t)
+load(const struct cli *c, struct progress *p, const char *path, struct trace **t,
+     struct analysis **a)
 {
 	struct err e = { 0 };
-	int rc = load_read(path, &c->charm, on_progress, p, t, &e);
+	int rc;
+	if (a)
+		*a = NULL;
+	if (saved_is(path))       /* info needs the model only (a NULL) */
+		rc = load_saved(path, &c->aopts, t, a, &e);
+	else
+		rc = load_read(path, &c->charm, on_progress, p, t, &e);
 	progress_clear(p);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
@@ -643,6 +660,10 @@ load(const struct cli *c, struct progress *p, const char *path, struct trace **t
 	 * say what it holds instead of an empty report */
 	if (trace_require_communication(*t, &e)) {
 		cli_error("%s: %s", path, e.msg);
+		if (a) {
+			analysis_destroy(*a);
+			*a = NULL;
+		}
 		trace_destroy(*t);
 		*t = NULL;
 		return EXIT_FAIL;
@@ -651,11 +672,11 @@ load(const struct cli *c, struct progress *p, const char *path, struct trace **t
 }
 
 int
-cli_load_trace(const struct cli *c, const char *path, struct trace **t)
+cli_load_trace(const struct cli *c, const char *path, struct trace **t, struct analysis **a)
 {
 	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	return load(c, &p, path, t);
+	return load(c, &p, path, t, a);
 }
 
 void
@@ -680,8 +701,10 @@ run_info(const struct cli *c, const struct trace *t)
 	return info_write(t, stdout, fmt, c->per_rank) ? EXIT_FAIL : EXIT_OK;
 }
 
+/* analyze: *a is the saved analysis when TRACE was a saved file, else
+ * NULL and the analysis is run here; the caller destroys *a. */
 static int
-run_analyze(struct cli *c, const struct trace *t, struct progress *p)
+run_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct progress *p)
 {
 	enum report_format fmt = REPORT_TEXT;
 	enum report_table table = TABLE_HOTSPOTS;
@@ -696,13 +719,17 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 				       c->table);
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);
-	struct analysis *a = NULL;
 	struct err e = { 0 };
-	int rc = analysis_run(t, &c->aopts, on_progress, p, &a, &e);
+	int rc = *ap ? 0 : analysis_run(t, &c->aopts, on_progress, p, ap, &e);
 	progress_clear(p);
 	if (rc) {
 		cli_error("%s: %s", c->trace, e.msg);
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
+	}
+	struct analysis *a = *ap;
+	if (c->save && saved_write(a, &c->aopts, c->save, &e)) {
+		cli_error("%s", e.msg);
+		return EXIT_FAIL;
 	}
 	/* named phases and restrict from the configuration */
 	uint32_t np;
@@ -719,7 +746,6 @@ run_analyze(struct cli *c, const struct trace *t, struct progress *p)
 	}
 	free(keep);
 	free(names);
-	analysis_destroy(a);
 	return rc;
 }
 
@@ -764,13 +790,14 @@ run(struct cli *c)
 	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	struct trace *t = NULL;
-	if ((rc = load(c, &p, c->trace, &t)))
+	struct analysis *a = NULL;
+	if ((rc = load(c, &p, c->trace, &t, c->cmd == CMD_ANALYZE ? &a : NULL)))
 		return rc;
-	if (c->cmd == CMD_ANALYZE && (rc = cli_check_regions(c, t))) {
-		trace_destroy(t);
-		return rc;
-	}
-	rc = c->cmd == CMD_ANALYZE ? run_analyze(c, t, &p) : run_info(c, t);
+	if (c->cmd == CMD_ANALYZE && !(rc = cli_check_regions(c, t)))
+		rc = run_analyze(c, t, &a, &p);
+	else if (c->cmd != CMD_ANALYZE)
+		rc = run_info(c, t);
+	analysis_destroy(a);
 	trace_destroy(t);
 	return rc;
 }

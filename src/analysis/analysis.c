@@ -46,6 +46,8 @@ analysis_destroy(struct analysis *a)
 {
 	if (!a)
 		return;
+	if (a->mapped)
+		goto common;
 	free(a->lop_op);
 	free(a->op_lop);
 	free(a->tl_lop);
@@ -78,6 +80,7 @@ analysis_destroy(struct analysis *a)
 	free(a->imbalance);
 	free(a->part_imbalance);
 	free(a->part_region);
+common:
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);

@@ -84,6 +84,8 @@ struct analysis {
 	uint64_t *part_imbalance;   /* n_parts: most minus least loaded PE */
 	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
 	const uint64_t *hot_key; /* what hotspots rank by: diff, or dur_diff */
+
+	int mapped;              /* the arrays are in a saved file (saved.c) */
 };
 
 /* The first and last trace ops of lop l. */

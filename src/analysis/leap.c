@@ -12,228 +12,34 @@
  * accepted as it is.
  *
  * The work is done on the partitions as they stand on entry ("base"
- * partitions), never on the operations: a union-find over base partitions
- * holds the merges, each rooted at its smallest member, so that roots in
- * increasing order are the merged partitions in the order partition ids
- * would give them. Merges of one pass over a leap are applied together,
- * then the contracted graph is rebuilt from the base edges (merging any
- * cycles the merges closed) and the leaps recomputed: a rebuild costs the
- * base partitions and edges, not the operations. Passes look at the
- * operations of the leap at hand only. At the end the merges go into a
- * union-find over lops and the partitions are finalized once.
+ * partitions), never on the operations: a union-find over them holds the
+ * merges (leap_impl.h). Merges of one pass over a leap are applied
+ * together; then only the window of leaps around it is levelled again
+ * (leap_graph.c), so a pass costs the partitions near the leap at hand,
+ * not all of them. Passes look at the operations of the leap at hand only.
+ * At the end the merges go into a union-find over lops and the partitions
+ * are finalized once.
  *
- * The order of the base edges within a merged partition is the order of
- * their first lop, as a rebuild from lops would list them, so the result
- * is the same as merging lops directly.
+ * The result is the same as merging lops directly and rebuilding every
+ * partition after every pass (the first implementation), and as
+ * rebuilding the whole partition graph after every pass (the second):
+ * tests/leap-merge.sha256 holds that implementation's output on every
+ * corpus and shared trace.
  */
-#include "analysis_impl.h"
+#include "leap_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct edge {
-	uint32_t src, dst;   /* base partitions, later merged ids */
-	uint32_t key;        /* the first lop of src whose next lop is in dst */
-};
-
-struct leaper {
-	struct analysis *a;
-	uint32_t nb;                /* base partitions */
-	struct uf bu;               /* union-find over base partitions, root = min */
-	uint32_t *bnext, *btail;    /* members of a root: a list through bnext */
-	uint32_t *brep;             /* base partition: a communication lop */
-	struct edge *be;            /* base edges */
-	uint32_t nbe, cap_be;
-	/* merged partitions ("parts") after the last rebuild, dense ids in
-	 * order of their smallest member */
-	uint32_t np;
-	uint32_t *root;             /* part -> base root */
-	uint32_t *part_of;          /* base -> part */
-	uint32_t *leap;             /* part -> leap */
-	uint32_t *first, *succ;     /* DAG over parts, successors by key */
-	uint32_t *pfirst, *pred;    /* the reverse DAG */
-	uint32_t n_leaps;
-	uint32_t *leap_first, *leap_parts;
-	/* scratch */
-	struct edge *ce;
-	uint32_t *stamp, *pos, *comp, *tmp;
-	uint32_t n_tl, n_active;
-	uint8_t *active;            /* timeline has communication */
-	uint32_t *in_leap, tstamp;  /* timeline covered by the leap at hand */
-	uint32_t *tl_first, *tl_last, *tl_seen, *touched, dstamp;
-};
-
+/* Marks the timelines of merged partition r as covered (its members from
+ * root r as the member lists stand); returns how many were new (with dry,
+ * stops at the first and marks nothing). */
 static uint32_t
-bfind(struct leaper *L, uint32_t x)
-{
-	return uf_find(&L->bu, x);
-}
-
-/* Unites two base sets (uf_union keeps the smaller root) and splices
- * their member lists; 1 if they were apart. */
-static int
-bunion(struct leaper *L, uint32_t x, uint32_t y)
-{
-	x = bfind(L, x);
-	y = bfind(L, y);
-	if (!uf_union(&L->bu, x, y))
-		return 0;
-	if (y < x) {
-		uint32_t t = x;
-		x = y;
-		y = t;
-	}
-	L->bnext[L->btail[x]] = y;
-	L->btail[x] = L->btail[y];
-	return 1;
-}
-
-#define MEMBERS(L, part, b) \
-	for (uint32_t b = (L)->root[part]; b != TRACE_NONE; b = (L)->bnext[b])
-
-static int
-cmp_key(const void *x, const void *y)
-{
-	const struct edge *e = x, *f = y;
-	return (e->key > f->key) - (e->key < f->key);
-}
-
-static void
-add_base_edge(void *ctx, uint32_t p, uint32_t q, uint32_t l)
-{
-	struct leaper *L = ctx;
-	if (L->nbe < L->cap_be)    /* the DAG's edge count: always room */
-		L->be[L->nbe++] = (struct edge){ p, q, l };
-}
-
-/* The base partitions' edges (the DAG's, from part_edges), each with the
- * first lop that makes it, and each partition's first communication lop. */
-static int
-base_edges(struct leaper *L)
-{
-	struct analysis *a = L->a;
-	uint32_t ne = a->dag_first[L->nb];
-	L->be = malloc(((size_t)ne + 1) * sizeof *L->be);
-	L->ce = malloc(((size_t)ne + 1) * sizeof *L->ce);
-	if (!L->be || !L->ce)
-		return ERR_NOMEM;
-	L->cap_be = ne;
-	part_edges(a, L->stamp, add_base_edge, L);
-	for (uint32_t p = 0; p < L->nb; p++) {
-		L->brep[p] = TRACE_NONE;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1] && L->brep[p] == TRACE_NONE; k++)
-			if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE)
-				L->brep[p] = a->part_lops[k];
-	}
-	return 0;
-}
-
-/* Contracts the base graph through the union-find into the parts' DAG,
- * merging cycles, and computes the leaps. */
-static int
-rebuild(struct leaper *L)
-{
-	for (;;) {
-		uint32_t np = 0;
-		for (uint32_t b = 0; b < L->nb; b++)
-			if (bfind(L, b) == b)
-				L->root[np++] = b;
-		L->np = np;
-		for (uint32_t i = 0; i < np; i++)
-			MEMBERS(L, i, b)
-				L->part_of[b] = i;
-		/* contracted edges grouped by source, one per (src, dst) with
-		 * the smallest key, in key order */
-		memset(L->first, 0, (np + 2) * sizeof *L->first);
-		for (uint32_t e = 0; e < L->nbe; e++) {
-			uint32_t s = L->part_of[L->be[e].src], d = L->part_of[L->be[e].dst];
-			if (s != d)
-				L->first[s + 1]++;
-		}
-		for (uint32_t i = 0; i < np; i++)
-			L->first[i + 1] += L->first[i];
-		memcpy(L->tmp, L->first, (np + 1) * sizeof *L->tmp);
-		for (uint32_t e = 0; e < L->nbe; e++) {
-			uint32_t s = L->part_of[L->be[e].src], d = L->part_of[L->be[e].dst];
-			if (s != d)
-				L->ce[L->tmp[s]++] = (struct edge){ s, d, L->be[e].key };
-		}
-		for (uint32_t i = 0; i < np; i++)
-			L->stamp[i] = TRACE_NONE;
-		uint32_t n = 0;
-		for (uint32_t s = 0; s < np; s++) {
-			uint32_t from = n;
-			for (uint32_t e = L->first[s]; e < L->first[s + 1]; e++) {
-				struct edge c = L->ce[e];
-				if (L->stamp[c.dst] == s) {
-					if (c.key < L->ce[L->pos[c.dst]].key)
-						L->ce[L->pos[c.dst]].key = c.key;
-					continue;
-				}
-				L->stamp[c.dst] = s;
-				L->pos[c.dst] = n;
-				L->ce[n++] = c;
-			}
-			qsort(L->ce + from, n - from, sizeof *L->ce, cmp_key);
-			L->first[s] = from;
-		}
-		L->first[np] = n;
-		for (uint32_t e = 0; e < n; e++)
-			L->succ[e] = L->ce[e].dst;
-		int64_t ncomp = tarjan(np, L->first, L->succ, L->comp);
-		if (ncomp < 0)
-			return (int)ncomp;
-		if ((uint32_t)ncomp == np)
-			break;
-		for (uint32_t c = 0; c < (uint32_t)ncomp; c++)
-			L->tmp[c] = TRACE_NONE;
-		for (uint32_t i = 0; i < np; i++) {
-			uint32_t c = L->comp[i];
-			if (L->tmp[c] == TRACE_NONE)
-				L->tmp[c] = L->root[i];
-			else
-				bunion(L, L->tmp[c], L->root[i]);
-		}
-	}
-	uint32_t np = L->np, ne = L->first[np];
-	/* leaps: longest-path depths */
-	int rc = dag_depths(np, L->first, L->succ, L->leap, L->comp, L->tmp);
-	if (rc)
-		return rc;
-	L->n_leaps = 0;
-	for (uint32_t i = 0; i < np; i++)
-		if (L->leap[i] + 1 > L->n_leaps)
-			L->n_leaps = L->leap[i] + 1;
-	/* the reverse DAG */
-	memset(L->pfirst, 0, (np + 2) * sizeof *L->pfirst);
-	for (uint32_t e = 0; e < ne; e++)
-		L->pfirst[L->succ[e] + 1]++;
-	for (uint32_t i = 0; i < np; i++)
-		L->pfirst[i + 1] += L->pfirst[i];
-	memcpy(L->tmp, L->pfirst, (np + 1) * sizeof *L->tmp);
-	for (uint32_t p = 0; p < np; p++)
-		for (uint32_t e = L->first[p]; e < L->first[p + 1]; e++)
-			L->pred[L->tmp[L->succ[e]]++] = p;
-	/* the parts of each leap, in id order */
-	memset(L->leap_first, 0, ((size_t)L->n_leaps + 2) * sizeof *L->leap_first);
-	for (uint32_t p = 0; p < np; p++)
-		L->leap_first[L->leap[p] + 1]++;
-	for (uint32_t k = 0; k < L->n_leaps; k++)
-		L->leap_first[k + 1] += L->leap_first[k];
-	memcpy(L->tmp, L->leap_first, ((size_t)L->n_leaps + 1) * sizeof *L->tmp);
-	for (uint32_t p = 0; p < np; p++)
-		L->leap_parts[L->tmp[L->leap[p]]++] = p;
-	return 0;
-}
-
-/* Marks the timelines of part p as covered; returns how many were new
- * (with dry, stops at the first and marks nothing). */
-static uint32_t
-cover(struct leaper *L, uint32_t p, int dry)
+cover(struct leaper *L, uint32_t r, int dry)
 {
 	struct analysis *a = L->a;
 	uint32_t added = 0;
-	MEMBERS(L, p, b)
+	LEAP_MEMBERS(L, r, b)
 		for (uint32_t k = a->part_lop_first[b]; k < a->part_lop_first[b + 1]; k++) {
 			uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
 			if (a->lop_kind[l] == OP_COMPUTE || L->in_leap[tl] == L->tstamp)
@@ -246,17 +52,18 @@ cover(struct leaper *L, uint32_t p, int dry)
 	return added;
 }
 
-/* Incoming and outgoing leap distances of part p (UINT64_MAX when none):
- * on each of its timelines, from the communication lop before its first
- * to its first, and from its last to the one after. */
+/* Incoming and outgoing leap distances of merged partition r, of leap
+ * `leap` (UINT64_MAX when none): on each of its timelines, from the
+ * communication lop before its first to its first, and from its last to
+ * the one after, where those are in the leaps before and after. */
 static void
-distances(struct leaper *L, uint32_t p, uint64_t *in, uint64_t *out)
+distances(struct leaper *L, uint32_t r, uint32_t leap, uint64_t *in, uint64_t *out)
 {
 	struct analysis *a = L->a;
-	uint32_t leap = L->leap[p], nt = 0;
+	uint32_t nt = 0;
 	*in = *out = UINT64_MAX;
 	L->dstamp++;
-	MEMBERS(L, p, b) {
+	LEAP_MEMBERS(L, r, b) {
 		uint32_t k = a->part_lop_first[b], end = a->part_lop_first[b + 1];
 		while (k < end) {
 			uint32_t tl = a->lop_tl[a->part_lops[k]], j = k;
@@ -284,7 +91,7 @@ distances(struct leaper *L, uint32_t p, uint64_t *in, uint64_t *out)
 			first++;
 		if (first >= 2 + a->tl_lop[tl]) {
 			uint32_t q = a->lop_part[first - 2];
-			if (q != TRACE_NONE && L->leap[L->part_of[q]] + 1 == leap) {
+			if (q != TRACE_NONE && L->bdep[q] != LEAP_UNRESOLVED && L->bdep[q] + 1 == leap) {
 				uint64_t en = lop_enter(a, first), ex = lop_exit(a, first - 2);
 				uint64_t d = en > ex ? en - ex : 0;
 				if (d < *in)
@@ -293,7 +100,7 @@ distances(struct leaper *L, uint32_t p, uint64_t *in, uint64_t *out)
 		}
 		if (last + 2 < a->tl_lop[tl + 1]) {
 			uint32_t q = a->lop_part[last + 2];
-			if (q != TRACE_NONE && L->leap[L->part_of[q]] == leap + 1) {
+			if (q != TRACE_NONE && L->bdep[q] == leap + 1) {
 				uint64_t en = lop_enter(a, last + 2), ex = lop_exit(a, last);
 				uint64_t d = en > ex ? en - ex : 0;
 				if (d < *out)
@@ -305,49 +112,57 @@ distances(struct leaper *L, uint32_t p, uint64_t *in, uint64_t *out)
 
 /* Covers leap k's timelines; returns 1 when every active timeline is in. */
 static int
-leap_complete(struct leaper *L, uint32_t k)
+leap_complete(struct leaper *L)
 {
 	L->tstamp++;
-	if (k >= L->n_leaps)
-		return 1;
 	uint32_t covered = 0;
-	for (uint32_t i = L->leap_first[k]; i < L->leap_first[k + 1]; i++)
-		covered += cover(L, L->leap_parts[i], 0);
+	for (size_t i = 0; i < L->kp.n; i++)
+		covered += cover(L, L->kp.v[i], 0);
 	return covered >= L->n_active;
 }
 
-/* One pass of Algorithm 1's inner loop over leap k, after leap_complete
- * marked its coverage. Returns the number of merges made. */
+/* One pass of Algorithm 1's inner loop over leap k (the snapshot taken
+ * when the window was levelled), after leap_complete marked its coverage.
+ * Returns the number of merges made. */
 static uint32_t
-pass(struct leaper *L, uint32_t k)
+pass(struct leaper *L)
 {
-	uint32_t merges = 0;
+	uint32_t merges = 0, k = L->k;
 	double factor = L->a->opts.leap_factor;
-	for (uint32_t i = L->leap_first[k]; i < L->leap_first[k + 1]; i++) {
-		uint32_t p = L->leap_parts[i];
+	for (size_t i = 0; i < L->kp.n; i++) {
+		uint32_t p = L->kp.v[i];
 		uint64_t in, out;
-		distances(L, p, &in, &out);
+		distances(L, p, k, &in, &out);
 		if (in != UINT64_MAX && (out == UINT64_MAX || (double)in * factor < (double)out)) {
 			/* much closer to the previous leap: merge backwards */
-			for (uint32_t e = L->pfirst[p]; e < L->pfirst[p + 1]; e++) {
-				uint32_t q = L->pred[e];
-				if (L->leap[q] + 1 == k)
-					merges += (uint32_t)bunion(L, L->root[q], L->root[p]);
-			}
+			for (uint32_t e = L->kpred_first.v[i]; e < L->kpred_first.v[i + 1]; e++)
+				if (L->kpred_dep.v[e] != LEAP_UNRESOLVED && L->kpred_dep.v[e] + 1 == k)
+					merges += (uint32_t)leap_union(L, L->kpred.v[e], p);
 			continue;
 		}
 		/* absorb from the next leap only ("un-processed partitions
 		 * from the next leap"), and only what adds ranks */
-		for (uint32_t e = L->first[p]; e < L->first[p + 1]; e++) {
-			uint32_t c = L->succ[e];
-			if (L->leap[c] != k + 1)
+		for (uint32_t e = L->ksucc_first.v[i]; e < L->ksucc_first.v[i + 1]; e++) {
+			uint32_t c = L->ksucc.v[e];
+			if (L->ksucc_dep.v[e] != k + 1)
 				continue;
 			if (cover(L, c, 1)) {   /* will_expand */
 				cover(L, c, 0);
-				merges += (uint32_t)bunion(L, L->root[p], L->root[c]);
+				merges += (uint32_t)leap_union(L, p, c);
 			}
 		}
 	}
+	return merges;
+}
+
+/* leap_force: every partition of leap k merges with all its successors. */
+static uint32_t
+force(struct leaper *L)
+{
+	uint32_t merges = 0;
+	for (size_t i = 0; i < L->kp.n; i++)
+		for (uint32_t e = L->ksucc_first.v[i]; e < L->ksucc_first.v[i + 1]; e++)
+			merges += (uint32_t)leap_union(L, L->kp.v[i], L->ksucc.v[e]);
 	return merges;
 }
 
@@ -355,18 +170,16 @@ static int
 setup(struct leaper *L)
 {
 	struct analysis *a = L->a;
-	uint32_t nb = L->nb = a->n_parts, ne = a->dag_first[nb];
+	uint32_t nb = L->nb = a->n_parts;
 	size_t n1 = (size_t)nb + 2;
 	if (uf_init(&L->bu, nb))
 		return ERR_NOMEM;
-	uint32_t **arrays[] = { &L->bnext, &L->btail, &L->brep, &L->root,
-				&L->part_of, &L->leap, &L->first, &L->pfirst, &L->leap_first,
-				&L->leap_parts, &L->stamp, &L->pos, &L->comp, &L->tmp };
+	uint32_t **arrays[] = { &L->bnext, &L->btail, &L->brep, &L->bdep, &L->pos, &L->key };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		if (!(*arrays[i] = malloc(n1 * sizeof **arrays[i])))
 			return ERR_NOMEM;
-	L->succ = malloc(((size_t)ne + 1) * sizeof *L->succ);
-	L->pred = malloc(((size_t)ne + 1) * sizeof *L->pred);
+	L->stamp = calloc(n1, sizeof *L->stamp);
+	L->mark = calloc(n1, sizeof *L->mark);
 	trace_timelines(a->t, &L->n_tl);
 	size_t nt = (size_t)L->n_tl + 1;
 	L->active = calloc(nt, 1);
@@ -375,7 +188,7 @@ setup(struct leaper *L)
 	L->tl_first = malloc(nt * sizeof *L->tl_first);
 	L->tl_last = malloc(nt * sizeof *L->tl_last);
 	L->touched = malloc(nt * sizeof *L->touched);
-	if (!L->succ || !L->pred || !L->active || !L->in_leap || !L->tl_seen ||
+	if (!L->stamp || !L->mark || !L->active || !L->in_leap || !L->tl_seen ||
 	    !L->tl_first || !L->tl_last || !L->touched)
 		return ERR_NOMEM;
 	for (uint32_t l = 0; l < a->n_lops; l++)
@@ -387,21 +200,27 @@ setup(struct leaper *L)
 		L->btail[b] = b;
 		L->bnext[b] = TRACE_NONE;
 	}
-	return base_edges(L);
+	return leap_graph_init(L);
 }
 
 static void
 cleanup(struct leaper *L)
 {
 	uf_fini(&L->bu);
-	uint32_t *arrays[] = { L->bnext, L->btail, L->brep, L->root, L->part_of,
-			       L->leap, L->first, L->pfirst, L->leap_first, L->leap_parts,
-			       L->stamp, L->pos, L->comp, L->tmp, L->succ, L->pred, L->in_leap,
+	uint32_t *arrays[] = { L->bnext, L->btail, L->brep, L->bdep, L->pos, L->key, L->stamp,
+			       L->mark, L->out_first, L->in_first, L->in_src, L->in_leap,
 			       L->tl_seen, L->tl_first, L->tl_last, L->touched };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
+	struct leap_list *lists[] = { &L->kp, &L->kpred_first, &L->kpred, &L->kpred_dep,
+				      &L->ksucc_first, &L->ksucc, &L->ksucc_dep, &L->tmp, &L->cand,
+				      &L->w };
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		leap_list_free(lists[i]);
+	for (size_t i = 0; i < LEAP_LEVELS; i++)
+		leap_list_free(&L->level[i]);
+	free(L->pairs);
 	free(L->be);
-	free(L->ce);
 	free(L->active);
 }
 
@@ -413,7 +232,7 @@ apply(struct leaper *L)
 	struct uf u = { 0 };
 	int rc = partition_to_uf(a, &u);
 	for (uint32_t b = 0; !rc && b < L->nb; b++) {
-		uint32_t r = bfind(L, b);
+		uint32_t r = leap_find(L, b);
 		if (r != b)
 			uf_union(&u, L->brep[r], L->brep[b]);
 	}
@@ -430,23 +249,24 @@ partition_leap_merge(struct analysis *a)
 	uint32_t merged = 0;
 	int rc = setup(&L);
 	if (!rc)
-		rc = rebuild(&L);
-	for (uint32_t k = 0; !rc && k < L.n_leaps;) {
-		if (a->progress && a->progress(a->ud, "leap merging", k, L.n_leaps)) {
+		rc = leap_level_all(&L, 0);
+	uint32_t total = L.n_leaps;
+	for (uint32_t k = 0; !rc && L.kp.n;) {
+		if (a->progress && a->progress(a->ud, "leap merging", k, total > k ? total : k + 1)) {
 			rc = ERR_CANCELLED;
 			break;
 		}
 		/* grow leap k until it is complete or stops changing */
 		int complete;
-		while (!(complete = leap_complete(&L, k))) {
-			uint32_t merges = pass(&L, k);
+		while (!(complete = leap_complete(&L))) {
+			uint32_t merges = pass(&L);
 			if (!merges)
 				break;
 			merged += merges;
-			if ((rc = rebuild(&L)))
+			if ((rc = leap_level_window(&L, k, 1)))
 				break;
 			/* a leap can take many passes: stay cancellable */
-			if (a->progress && a->progress(a->ud, "leap merging", k, L.n_leaps)) {
+			if (a->progress && a->progress(a->ud, "leap merging", k, total > k ? total : k + 1)) {
 				rc = ERR_CANCELLED;
 				break;
 			}
@@ -454,22 +274,22 @@ partition_leap_merge(struct analysis *a)
 		if (rc)
 			break;
 		if (!complete && a->opts.leap_force) {
-			uint32_t merges = 0;
-			for (uint32_t i = L.leap_first[k]; i < L.leap_first[k + 1]; i++) {
-				uint32_t p = L.leap_parts[i];
-				for (uint32_t e = L.first[p]; e < L.first[p + 1]; e++)
-					merges += (uint32_t)bunion(&L, L.root[p], L.root[L.succ[e]]);
-			}
+			/* successors of any leap: the whole graph is levelled again */
+			uint32_t merges = force(&L);
 			if (merges) {
 				merged += merges;
-				rc = rebuild(&L);
+				rc = leap_level_all(&L, k);
 				continue;        /* try leap k again */
 			}
 		}
 		if (!complete)
 			a->stats.incomplete_leaps++;
 		k++;
+		rc = leap_level_window(&L, k, 0);
 	}
+	/* the leaps of the final graph */
+	if (!rc && merged)
+		rc = leap_level_all(&L, 0);
 	if (!rc && merged)
 		rc = apply(&L);
 	if (!rc)

@@ -26,34 +26,15 @@ receiving(uint8_t kind)
 	return kind == OP_RECV || kind == OP_SENDRECV;
 }
 
-/* Lateness of partitions [p0, p1), with min[] as wide as the widest. */
-static void
-lateness_parts(struct analysis *a, uint32_t p0, uint32_t p1, uint64_t *min)
-{
-	for (uint32_t p = p0; p < p1; p++) {
-		const struct analysis_part *P = &a->parts[p];
-		for (uint32_t s = 0; s < P->step_count; s++)
-			min[s] = UINT64_MAX;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k];
-			uint32_t s = a->lop_step[l] - P->step_first;
-			uint64_t x = lop_exit(a, l);
-			if (x < min[s])
-				min[s] = x;
-		}
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k];
-			a->late[l] = lop_exit(a, l) - min[a->lop_step[l] - P->step_first];
-		}
-	}
-}
-
-/* Per-worker state: each worker takes a share of partitions (lateness),
- * of lops (global minima), then of ranks (differential lateness). */
+/* Per-worker state: each worker takes the lops of a share of the ranks
+ * (contiguous, read in order): first the minima of its lops per
+ * partition step and per global step, then lateness and global lateness,
+ * then differential lateness. */
 struct metering {
 	struct analysis *a;
-	uint32_t part_cut[PAR_MAX + 1];
 	uint32_t tl_cut[PAR_MAX + 1];
+	uint32_t *pbase;              /* n_parts + 1: a partition's first slot in pmin */
+	uint64_t *pmin[PAR_MAX];      /* per worker, pbase[n_parts] wide */
 	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
 	uint32_t progress[PAR_MAX];   /* per worker: receives decided by sender progress */
 	int phase;
@@ -61,41 +42,57 @@ struct metering {
 
 static uint32_t differential(struct analysis *a, uint32_t tl0, uint32_t tl1);
 
+/* The slot of lop l's partition step in pmin, or TRACE_NONE. */
+static uint32_t
+slot(const struct metering *m, uint32_t l)
+{
+	const struct analysis *a = m->a;
+	uint32_t p = a->lop_part[l], s = a->lop_step[l];
+	if (p == TRACE_NONE || s == TRACE_NONE)
+		return TRACE_NONE;
+	return m->pbase[p] + s - a->parts[p].step_first;
+}
+
 static int
 metric_worker(void *ctx, uint32_t w, uint32_t nw)
 {
+	(void)nw;
 	struct metering *m = ctx;
 	struct analysis *a = m->a;
-	if (m->phase == 1) {
+	uint32_t l0 = a->tl_lop[m->tl_cut[w]], l1 = a->tl_lop[m->tl_cut[w + 1]];
+	if (m->phase == 2) {
 		m->progress[w] = differential(a, m->tl_cut[w], m->tl_cut[w + 1]);
 		return 0;
 	}
-	uint32_t width = 0;
-	for (uint32_t p = m->part_cut[w]; p < m->part_cut[w + 1]; p++)
-		if (a->parts[p].step_count > width)
-			width = a->parts[p].step_count;
-	uint64_t *min = malloc(((size_t)width + 1) * sizeof *min);
-	uint64_t *g = malloc(((size_t)a->n_steps + 1) * sizeof *g);
-	if (!min || !g) {
-		free(min);
-		free(g);
-		return ERR_NOMEM;
+	if (m->phase == 1) {
+		const uint64_t *pmin = m->pmin[0], *gmin = m->gmin[0];
+		for (uint32_t l = l0; l < l1; l++) {
+			uint32_t k = slot(m, l);
+			uint64_t x = lop_exit(a, l);
+			if (k != TRACE_NONE)
+				a->late[l] = x - pmin[k];
+			if (a->lop_step[l] != TRACE_NONE)
+				a->glate[l] = x - gmin[a->lop_step[l]];
+		}
+		return 0;
 	}
-	lateness_parts(a, m->part_cut[w], m->part_cut[w + 1], min);
-	free(min);
-	/* this worker's share of the global minima */
-	for (uint32_t s = 0; s < a->n_steps; s++)
-		g[s] = UINT64_MAX;
-	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
-	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	size_t np = m->pbase[a->n_parts];
+	uint64_t *pmin = malloc((np + 1) * sizeof *pmin);
+	uint64_t *g = malloc(((size_t)a->n_steps + 1) * sizeof *g);
+	m->pmin[w] = pmin;
+	m->gmin[w] = g;
+	if (!pmin || !g)
+		return ERR_NOMEM;
+	memset(pmin, 0xff, (np + 1) * sizeof *pmin);
+	memset(g, 0xff, ((size_t)a->n_steps + 1) * sizeof *g);
 	for (uint32_t l = l0; l < l1; l++) {
-		if (a->lop_step[l] == TRACE_NONE)
-			continue;
+		uint32_t k = slot(m, l);
 		uint64_t x = lop_exit(a, l);
-		if (x < g[a->lop_step[l]])
+		if (k != TRACE_NONE && x < pmin[k])
+			pmin[k] = x;
+		if (a->lop_step[l] != TRACE_NONE && x < g[a->lop_step[l]])
 			g[a->lop_step[l]] = x;
 	}
-	m->gmin[w] = g;
 	return 0;
 }
 
@@ -323,19 +320,33 @@ metrics_compute(struct analysis *a)
 	uint32_t n_tl, nw = par_workers();
 	trace_timelines(a->t, &n_tl);
 	struct metering m = { .a = a };
-	par_split(a->n_parts, nw, part_weight, a, m.part_cut);
+	m.pbase = malloc(((size_t)a->n_parts + 1) * sizeof *m.pbase);
+	if (!m.pbase)
+		return ERR_NOMEM;
+	uint64_t slots = 0;
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		m.pbase[p] = (uint32_t)slots;
+		slots += a->parts[p].step_count;
+	}
+	m.pbase[a->n_parts] = (uint32_t)slots;
 	par_split(n_tl, nw, tl_size, a, m.tl_cut);
-	int rc = par_run(nw, metric_worker, &m);
+	int rc = slots < TRACE_NONE ? par_run(nw, metric_worker, &m) : ERR_LIMIT;
 	if (rc == 0) {
-		/* global lateness from the workers' minima */
-		for (uint32_t w = 1; w < nw; w++)
+		/* the workers' minima, then lateness and global lateness */
+		for (uint32_t w = 1; w < nw; w++) {
+			for (uint64_t k = 0; k < slots; k++)
+				if (m.pmin[w][k] < m.pmin[0][k])
+					m.pmin[0][k] = m.pmin[w][k];
 			for (uint32_t s = 0; s < a->n_steps; s++)
 				if (m.gmin[w][s] < m.gmin[0][s])
 					m.gmin[0][s] = m.gmin[w][s];
-		for (uint32_t l = 0; l < n; l++)
-			a->glate[l] = a->lop_step[l] == TRACE_NONE ? 0 : lop_exit(a, l) - m.gmin[0][a->lop_step[l]];
-		/* differential lateness reads every partition's lateness */
+		}
 		m.phase = 1;
+		rc = par_run(nw, metric_worker, &m);
+	}
+	if (rc == 0) {
+		/* differential lateness reads every partition's lateness */
+		m.phase = 2;
 		rc = par_run(nw, metric_worker, &m);
 		for (uint32_t w = 0; w < nw; w++)
 			a->stats.progress_receives += m.progress[w];
@@ -350,8 +361,11 @@ metrics_compute(struct analysis *a)
 				a->stats.startup_max_lop = l;
 		}
 	}
-	for (uint32_t w = 0; w < nw; w++)
+	for (uint32_t w = 0; w < nw; w++) {
+		free(m.pmin[w]);
 		free(m.gmin[w]);
+	}
+	free(m.pbase);
 	if (!rc)
 		rc = trace_startup(a);
 	if (!a->hot_key)

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct job {
 	par_fn fn;
@@ -47,7 +48,14 @@ uint32_t
 par_workers(void)
 {
 	const char *v = getenv("SKEIN_THREADS");
-	return v && strcmp(v, "1") == 0 ? 1 : 2;
+	if (v && *v) {
+		char *end;
+		long n = strtol(v, &end, 10);
+		if (!*end && n >= 1 && n <= PAR_MAX)
+			return (uint32_t)n;
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > PAR_MAX ? PAR_MAX : (uint32_t)n;
 }
 
 void

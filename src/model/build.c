@@ -28,6 +28,9 @@ build_destroy(struct build *b)
 {
 	if (!b)
 		return;
+	if (b->is_block)
+		build_block_free_shell(b);
+	free(b->tls);
 	free(b->stack);
 	free(b->recvs);
 	free(b->colls);
@@ -52,6 +55,9 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 	struct trace *t = b->t;
 	if (timeline >= t->n_timelines || b->tl != TRACE_NONE)
 		return ERR_USAGE;
+	if (VEC_GROW(b->tls, b->n_tls, b->cap_tls))
+		return ERR_NOMEM;
+	b->tls[b->n_tls++] = timeline;
 	struct trace_timeline *tl = &t->timelines[timeline];
 	b->tl = timeline;
 	b->depth = 0;

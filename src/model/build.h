@@ -43,6 +43,20 @@ int build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 		   uint32_t root, uint64_t sent, uint64_t received);
 int build_measurement(struct build *b, uint64_t time, int on);
 
+/* Building in blocks, on several threads. A block is a builder of its
+ * own over a shell of t (sharing t's definitions, read-only) that fills
+ * arrays of its own: each thread feeds the timelines of its blocks, and
+ * build_join() then appends the blocks, in the order given, to b's trace
+ * and halves, renumbering their ids, and destroys them. Appending blocks
+ * of consecutive timelines in reading order gives exactly the model one
+ * builder fed the same timelines in the same order would. Blocks touch
+ * only the timelines they begin; t must not change while they exist. */
+struct build *build_block_create(struct trace *t);
+/* Returns 0, ERR_USAGE (a block with a timeline still open) or ERR_LIMIT
+ * (more records than 32-bit ids name); the blocks are destroyed in every
+ * case. */
+int build_join(struct build *b, struct build **blocks, uint32_t n);
+
 /* Matches messages FIFO per (sender, receiver, communicator, tag), groups
  * collectives per communicator in call order, and fills in the ends. */
 int build_finish(struct build *b, trace_progress_fn progress, void *ud);

@@ -25,6 +25,11 @@ struct coll_half {
 
 struct build {
 	struct trace *t;
+	/* a block (build_block_create): t is a shell owned by this build,
+	 * sharing the definitions of the trace it will be joined into */
+	int is_block;
+	uint32_t *tls;          /* timelines begun, in order */
+	size_t n_tls, cap_tls;
 
 	/* the timeline being read */
 	uint32_t tl;
@@ -47,6 +52,9 @@ struct build {
 	struct coll_half *colls;
 	size_t n_colls, cap_colls;
 };
+
+/* Frees a block's shell trace and whatever it still holds (build_join.c). */
+void build_block_free_shell(struct build *b);
 
 /* Request table helpers (a request id is per location). */
 static inline void reqmap_fini(struct hmap *m) { hmap_fini(m); }

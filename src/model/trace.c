@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 
 /* The per-record budgets doc/model.md states; a change here is a change
  * in memory per event on every large trace. */
@@ -36,6 +37,13 @@ trace_destroy(struct trace *t)
 	intern_destroy(t->strings);
 	free(t->path);
 	free(t->creator);
+	free(t->saved_globs);
+	if (t->mapped) {
+		if (t->map)
+			munmap(t->map, t->map_len);
+		free(t);
+		return;
+	}
 	free(t->timelines);
 	free(t->locations);
 	free(t->regions);

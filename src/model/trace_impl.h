@@ -39,6 +39,15 @@ struct trace {
 	TRACE_ARRAY(struct trace_chare, chares);      /* n_timelines of them */
 	TRACE_ARRAY(struct trace_entry, entries);     /* n_regions of them */
 	TRACE_ARRAY(uint32_t, op_pe);                 /* n_ops of them */
+
+	/* opened from a saved analysis (analysis/saved.c): the arrays point
+	 * into a file mapped at map (NULL when the caller owns the bytes)
+	 * and are not freed one by one */
+	int mapped;
+	void *map;
+	size_t map_len;
+	void *saved_globs;      /* the saved phase globs (an array of pointers) */
+	int saved_state;        /* enum saved_trace_state: where the trace it came from stands */
 };
 
 /* Creates an empty trace (strings table ready). NULL when out of memory. */

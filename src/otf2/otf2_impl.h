@@ -4,6 +4,7 @@
 #define SKEIN_OTF2_IMPL_H
 
 #include <otf2/otf2.h>
+#include <pthread.h>
 
 #include "model/build.h"
 #include "base/hmap.h"
@@ -60,8 +61,6 @@ struct otf2r_lgroup {
 	uint32_t name, node;
 };
 
-struct pipeline;
-
 /* What skein takes from the anchor file (otf2_anchor.c). */
 struct otf2r_anchor {
 	uint64_t evt_chunk, def_chunk, n_locations, n_global_defs;
@@ -105,15 +104,7 @@ struct otf2r {
 	struct hmap location_of;         /* OTF2 location id -> location index */
 
 	int have_clock;
-
-	/* written by the event-reading thread only (see otf2_events.c) */
-	struct err *prod_err;             /* what went wrong while reading */
-	uint32_t cur_tl;                  /* TRACE_NONE if not an MPI rank */
-	uint64_t records[REC_COUNT];
-	uint64_t nonrank_mpi;
-	uint64_t bad_refs;                /* records naming undefined regions */
-	uint64_t t_begin, t_end;
-	struct pipeline *pipe;
+	pthread_mutex_t msg_mu;  /* guards otf2_msg and otf2_err: OTF2 reports from any reader thread */
 };
 
 /* skein's code for a failed libotf2 call: out of memory, or a format error. */
@@ -136,8 +127,8 @@ void otf2r_local_path(const struct otf2r *r, uint64_t location, const char *ext,
 		      size_t n);
 
 /* Reads every location's events (local definitions already read) and
- * builds the model, decoding on a second thread when one can be started.
- * Returns 0 or ERR_*, with the message in r->e. */
+ * builds the model, on par_workers() threads. Returns 0 or ERR_*, with
+ * the message in r->e. */
 struct otf2_read_opts;
 int otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o);
 

@@ -10,7 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <otf2/OTF2_Pthread_Locks.h>
+
 #include "base/file.h"
+#include "base/par.h"
 #include "otf2_impl.h"
 
 static OTF2_ErrorCode
@@ -19,14 +22,18 @@ on_otf2_error(void *ud, const char *file, uint64_t line, const char *func,
 {
 	struct otf2r *r = ud;
 	(void)file; (void)line; (void)func;
-	if (r && !r->otf2_msg[0]) {
+	if (!r)
+		return code;
+	char detail[160] = "";
+	if (fmt)
+		vsnprintf(detail, sizeof detail, fmt, va);
+	pthread_mutex_lock(&r->msg_mu);
+	if (!r->otf2_msg[0]) {
 		r->otf2_err = code;
-		char detail[160] = "";
-		if (fmt)
-			vsnprintf(detail, sizeof detail, fmt, va);
 		snprintf(r->otf2_msg, sizeof r->otf2_msg, "%s%s%s",
 			 OTF2_Error_GetDescription(code), detail[0] ? ": " : "", detail);
 	}
+	pthread_mutex_unlock(&r->msg_mu);
 	return code;
 }
 
@@ -133,8 +140,13 @@ int
 otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, const char *path,
 	   const char *what)
 {
+	/* reader threads may report at the same time (otf2_events.c) */
+	char msg[sizeof r->otf2_msg];
+	pthread_mutex_lock(&r->msg_mu);
 	OTF2_ErrorCode c = st != OTF2_SUCCESS ? st : r->otf2_err;
-	const char *why = r->otf2_msg[0] ? r->otf2_msg
+	snprintf(msg, sizeof msg, "%s", r->otf2_msg);
+	pthread_mutex_unlock(&r->msg_mu);
+	const char *why = msg[0] ? msg
 		: c != OTF2_SUCCESS ? OTF2_Error_GetDescription(c) : "unknown reason";
 	if (c != OTF2_SUCCESS && otf2_code(c) == ERR_NOMEM)
 		return err_set(e, ERR_NOMEM, "%s: %s: out of memory (%s)", path, what, why);
@@ -279,7 +291,10 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o)
 	if (!rd)
 		return otf2r_fail(r, r->e, ERR_IO, OTF2_SUCCESS, r->anchor, "cannot open OTF2 archive");
 	int rc = 0;
+	/* events are read on several threads (otf2_events.c) */
 	OTF2_ErrorCode st = OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+	if (st == OTF2_SUCCESS && par_workers() > 1)
+		st = OTF2_Pthread_Reader_SetLockingCallbacks(rd, NULL);
 	if (st != OTF2_SUCCESS) {
 		rc = otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot read archive");
 		goto out;
@@ -329,14 +344,13 @@ otf2_read(const char *path, const struct otf2_read_opts *opts,
 	int rc = resolve_anchor(path, &anchor, e);
 	if (rc)
 		return rc;
-	struct err prod_err = { 0 };
-	struct otf2r r = { .e = e, .prod_err = &prod_err, .anchor = anchor, .cur_tl = TRACE_NONE };
+	struct otf2r r = { .e = e, .anchor = anchor };
 	if ((rc = archive_paths(&r, e))) {
 		free(anchor);
 		return rc;
 	}
 	r.t = trace_new();
-	if (!r.t || trace_set_path(r.t, anchor)) {
+	if (!r.t || trace_set_path(r.t, anchor) || pthread_mutex_init(&r.msg_mu, NULL)) {
 		trace_destroy(r.t);
 		free(anchor);
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
@@ -348,6 +362,7 @@ otf2_read(const char *path, const struct otf2_read_opts *opts,
 	OTF2_Error_RegisterCallback(prev, NULL);
 	build_destroy(r.b);
 	otf2r_free_definitions(&r);
+	pthread_mutex_destroy(&r.msg_mu);
 	free(anchor);
 	if (rc) {
 		trace_destroy(r.t);

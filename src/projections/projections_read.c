@@ -225,7 +225,8 @@ projections_read(const char *path, const struct projections_read_opts *opts,
 		rc = err_set(e, ERR_CANCELLED, "cancelled");
 		goto out;
 	}
-	if ((rc = trace_set_path(r.t, path)) || (rc = describe(&r)))
+	/* the .sts found, as an OTF2 trace names its anchor file */
+	if ((rc = trace_set_path(r.t, sts)) || (rc = describe(&r)))
 		err_set(e, rc, "out of memory");
 	if (!rc && !(rc = prj_chares_assign(&r, e)))
 		rc = prj_build(&r, e);

@@ -1,59 +1,149 @@
 #!/bin/sh
-# bench.sh BUILD — `make bench`: skein's load and analysis next to the OTF2
-# library's bare per-location read of the same archive, on generated traces
-# of 10^6, 10^7 and (when the disk allows) 10^8 events at 64 and 1024
-# ranks, and on the largest real trace in ../shared; then the same for
-# Charm++ Projections runs (skein-gen-charm) against the floor of
-# decompressing and tokenising their logs. A benchmark, not a test: it
-# prints figures and fails only if a program fails.
+# bench.sh BUILD — `make bench`: skein's load and default analysis next to
+# the OTF2 library's bare single-thread per-location read of the same
+# archive, on generated stencil traces of 10^7 and (when the disk allows)
+# 10^8 events at 64 and 1024 ranks, the leap merge against the default
+# analysis on a sparse 10^7-event trace, and the largest real trace in
+# ../shared; then Charm++ Projections runs (skein-gen-charm, 10^6 and 10^7
+# records) against the floor of decompressing and tokenising their logs.
+# Each row is the median of BENCH_RUNS (3) runs, the bare read and skein
+# taken in turn (A B A B ...), so that a machine shared with other work
+# slows both alike. BENCH_ONLY=otf2 or BENCH_ONLY=charm runs one half. A
+# benchmark, not a test: it prints figures and fails only if a program
+# fails. The 10^8-event archives (1.4 GB each) are deleted at the end
+# unless BENCH_KEEP=1.
 build=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${BENCH_DIR:-/tmp/skein-bench}
+runs=${BENCH_RUNS:-3}
 gen=$root/traces/gen/skein-gen
 mkdir -p "$dir"
 free_kb=$(df -Pk "$dir" | awk 'NR==2 {print $4}')
-sizes="1M 10M"
+sizes="10M"
 [ "${free_kb:-0}" -gt 8000000 ] && [ "${BENCH_BIG:-1}" = 1 ] && sizes="$sizes 100M"
+tmp=$(mktemp -d /tmp/skein-bench-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 
-printf '%-34s %11s %8s %8s %8s %8s %8s %8s %8s %8s %6s %6s %6s\n' trace events bare_s \
-	load_s part_s steps_s metr_s total_s ratio Mev/s B/event B/op ok
-row() { # name anchor
-	b=$("$build/bench/otf2_bare" "$2") || { echo "otf2_bare failed on $2"; return 1; }
-	s=$("$build/bench/bench_skein" "$2") || { echo "bench_skein failed on $2"; return 1; }
-	echo "$b $s" | awk -v n="$1" '{
-		ev=$1; bare=$2; load=$5; lops=$6; part=$7; leap=$8; steps=$9; metr=$10; tot=$11; rss=$12; ops=$13; ok=$15
-		printf "%-34s %11d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %8.1f %6.1f %6s\n",
-			n, ev, bare, load, lops+part+leap, steps, metr, tot, tot/bare, ev/tot/1e6,
-			rss*1024/ev, rss*1024/ops, ok ? "yes" : "NO"
+# median FILE: the per-column medians of the lines of FILE
+median() {
+	awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF }
+	END {
+		for (i = 1; i <= nf; i++) {
+			n = 0
+			for (r = 1; r <= NR; r++) a[++n] = v[i, r]
+			for (x = 2; x <= n; x++) for (y = x; y > 1 && a[y - 1] + 0 > a[y] + 0; y--) {
+				t = a[y]; a[y] = a[y - 1]; a[y - 1] = t
+			}
+			printf "%s%s", a[int((n + 1) / 2)], i < nf ? " " : "\n"
+		}
+	}' "$1"
+}
+
+# now_ns: a monotonic-enough clock for whole commands
+now_ns() { date +%s%N; }
+# reopen ANCHOR: saves the analysis, times `skein render` from the file (the
+# first explorer screen, median of the runs) and compares `analyze` from
+# the file with `analyze` from the trace; prints "SECONDS yes|NO"
+reopen() {
+	"$build/skein" analyze -q --save "$tmp/r.skein" "$1" >"$tmp/from-trace" || return 1
+	"$build/skein" analyze -q "$tmp/r.skein" >"$tmp/from-file" || return 1
+	same=NO
+	cmp -s "$tmp/from-trace" "$tmp/from-file" && same=yes
+	: >"$tmp/o"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		t0=$(now_ns)
+		"$build/skein" render -q "$tmp/r.skein" >/dev/null || return 1
+		t1=$(now_ns)
+		echo "$(((t1 - t0) / 1000000))" >>"$tmp/o"
+		i=$((i + 1))
+	done
+	echo "$(median "$tmp/o" | awk '{ printf "%.2f", $1 / 1000 }') $same"
+	rm -f "$tmp/r.skein"
+}
+# row NAME ANCHOR: runs bare and skein in turn, prints the medians
+row() {
+	: >"$tmp/b"
+	: >"$tmp/s"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		"$build/bench/otf2_bare" "$2" >>"$tmp/b" || { echo "otf2_bare failed on $2"; return 1; }
+		"$build/bench/bench_skein" "$2" >>"$tmp/s" || { echo "bench_skein failed on $2"; return 1; }
+		i=$((i + 1))
+	done
+	r=$(reopen "$2") || { echo "skein failed on $2"; return 1; }
+	echo "$(median "$tmp/b") $(median "$tmp/s") $r" | awk -v n="$1" '{
+		ev=$1; bare=$2; load=$5; lops=$6; part=$7; leap=$8; steps=$9; metr=$10; tot=$11
+		rss=$12; ok=$15; cpu=$16; reo=$17; same=$18
+		printf "%-30s %11d %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %6.2f %8.1f %8s %8.2f %5s\n",
+			n, ev, bare, load, lops+part+leap, steps, metr, tot, tot/bare, cpu/tot,
+			rss*1024/ev, ok ? "yes" : "NO", reo, same
 	}'
 }
-for ranks in 64 1024; do
+if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
+	printf '%-30s %11s %7s %7s %7s %7s %7s %7s %7s %6s %8s %8s %8s %5s\n' trace events bare_s \
+		load_s part_s steps_s metr_s total_s ratio cpu/wl B/event verified reopen_s same
 	for size in $sizes; do
-		t=$dir/stencil-$ranks-$size
-		[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p "$ranks" -e "$size" -t stencil >/dev/null ||
-			{ echo "skein-gen failed"; exit 1; }
-		row "generated stencil $ranks ranks $size" "$t/traces.otf2"
+		for ranks in 64 1024; do
+			t=$dir/stencil-$ranks-$size
+			[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p "$ranks" -e "$size" -t stencil >/dev/null ||
+				{ echo "skein-gen failed"; exit 1; }
+			row "stencil $ranks ranks $size" "$t/traces.otf2"
+		done
 	done
-done
-real=$root/${SHARED:-../shared}/traces/otf2/casita-2_jacobi_blame_cpu_015/traces.otf2
-[ -f "$real" ] && row "casita jacobi (real, largest)" "$real"
-echo "bare_s: OTF2 per-location read; ratio: skein load+analysis over bare_s;"
-echo "B/event, B/op: peak RSS of skein's whole run per trace event and per operation"
+	real=$root/${SHARED:-../shared}/traces/otf2/casita-2_jacobi_blame_cpu_015/traces.otf2
+	[ -f "$real" ] && row "casita jacobi (real, largest)" "$real"
+	echo "bare_s: OTF2 per-location read, one thread; ratio: skein load + default analysis"
+	echo "over bare_s; cpu/wl: skein's CPU time over its wall time; B/event: peak RSS of"
+	echo "skein's whole run per trace event; reopen_s: 'skein render' of the saved analysis"
+	echo "(the first explorer screen); same: 'analyze' from it byte-identical to 'analyze' from"
+	echo "the trace; medians of $runs runs taken in turn"
+
+	# the leap merge against the default analysis on a sparse trace
+	t=$dir/sparse-64-10M
+	[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p 64 -e 10M -t sparse --skip-pct 70 >/dev/null ||
+		{ echo "skein-gen failed"; exit 1; }
+	: >"$tmp/d"
+	: >"$tmp/l"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		"$build/bench/bench_skein" "$t/traces.otf2" >>"$tmp/d" || exit 1
+		"$build/bench/bench_skein" --leap-merge "$t/traces.otf2" >>"$tmp/l" || exit 1
+		i=$((i + 1))
+	done
+	echo
+	echo "$(median "$tmp/d") $(median "$tmp/l")" | awk '{
+		printf "sparse 64 ranks 10M (70%% of messages skipped): default %.2f s, --leap-merge %.2f s\n", $8, $21
+		printf "(leap stage %.2f s), ratio %.2f\n", $18, $21 / $8
+	}'
+	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M
+fi
 
 # Charm++: skein-gen-charm's Jacobi-like runs (8 PEs, 16 x 16 chares; 64
 # PEs, 64 x 64 chares) next to prj_bare, the floor of decompressing and
 # tokenising the same logs; then the largest shared Projections run.
-echo
-printf '%-34s %11s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s %6s\n' run records floor_s \
-	load_s ld/fl struct_s metr_s total_s ratio Mrec/s B/rec B/op ok
-crow() { # name sts
-	b=$("$build/bench/prj_bare" "$2") || { echo "prj_bare failed on $2"; return 1; }
-	s=$("$build/bench/bench_skein" "$2") || { echo "bench_skein failed on $2"; return 1; }
-	echo "$b $s" | awk -v n="$1" '{
-		rec=$1; bare=$2; load=$4; lops=$5; part=$6; leap=$7; steps=$8; metr=$9; tot=$10; rss=$11; ops=$12; ok=$14
-		printf "%-34s %11d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %8.1f %6.1f %6s\n",
-			n, rec, bare, load, load/bare, lops+part+leap+steps, metr, tot, tot/bare, rec/tot/1e6,
-			rss*1024/rec, rss*1024/ops, ok ? "yes" : "NO"
+[ "${BENCH_ONLY:-charm}" = charm ] || exit 0
+[ -n "${BENCH_ONLY:-}" ] || echo
+printf '%-34s %9s %7s %7s %6s %8s %7s %7s %7s %6s %6s %6s %8s %5s\n' run records floor_s \
+	load_s ld/fl struct_s metr_s total_s ratio cpu/wl B/rec ok reopen_s same
+# crow NAME STS: the floor and skein in turn, the medians, and the saved
+# analysis reopened
+crow() {
+	: >"$tmp/b"
+	: >"$tmp/s"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		"$build/bench/prj_bare" "$2" >>"$tmp/b" || { echo "prj_bare failed on $2"; return 1; }
+		"$build/bench/bench_skein" "$2" >>"$tmp/s" || { echo "bench_skein failed on $2"; return 1; }
+		i=$((i + 1))
+	done
+	r=$(reopen "$2") || { echo "skein failed on $2"; return 1; }
+	echo "$(median "$tmp/b") $(median "$tmp/s") $r" | awk -v n="$1" '{
+		rec=$1; bare=$2; load=$4; lops=$5; part=$6; leap=$7; steps=$8; metr=$9; tot=$10
+		rss=$11; ok=$14; cpu=$15; reo=$16; same=$17
+		printf "%-34s %9d %7.2f %7.2f %6.2f %8.2f %7.2f %7.2f %7.2f %6.2f %6.1f %6s %8.2f %5s\n",
+			n, rec, bare, load, load/bare, lops+part+leap+steps, metr, tot, tot/bare, cpu/tot,
+			rss*1024/rec, ok ? "yes" : "NO", reo, same
 	}'
 }
 gencharm=$root/traces/gen/skein-gen-charm
@@ -70,4 +160,4 @@ realc=$root/${SHARED:-../shared}/traces/projections/charm-jacobi2d_64c_4pe_8it/j
 [ -f "$realc" ] && crow "charm jacobi2d 64c (real, largest)" "$realc"
 echo "floor_s: gzip decompression and integer tokenising of the logs alone (prj_bare);"
 echo "ld/fl: skein's load over the floor; struct_s: the seed 004 structure and steps;"
-echo "ratio: skein load+analysis over floor_s"
+echo "ratio: skein load + analysis over floor_s; B/rec: peak RSS per log record"

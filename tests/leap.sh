@@ -1,0 +1,57 @@
+#!/bin/sh
+# leap.sh SKEIN SHARED [--write] — the leap merge gives the results of the
+# implementation that rebuilt the whole partition graph after every pass
+# (kept in tests/leap-merge.sha256: the SHA-256 of its output, written by
+# that implementation before it was replaced by the windowed one, and
+# written again by it on main, f01eabe, when the two met: main's reports
+# had gained the iterations) on every corpus trace, every shared OTF2
+# trace and two generated sparse traces, with the leap merge alone,
+# forced, and with another factor.
+skein=$1
+shared=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+sums=$root/tests/leap-merge.sha256
+tmp=$(mktemp -d /tmp/skein-leap-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cd "$root" || exit 1
+gen=traces/gen/skein-gen
+[ -x "$gen" ] || make -s -C traces/gen all >/dev/null || exit 1
+"$gen" -q -f -o "$tmp/sparse-16" -p 16 -e 100000 -t sparse --skip-pct 70 >/dev/null &&
+	"$gen" -q -f -o "$tmp/sparse-64" -p 64 -e 300000 -t sparse --skip-pct 50 -s 7 >/dev/null ||
+	exit 1
+traces="$(ls traces/corpus/*/traces.otf2) gen:sparse-16 gen:sparse-64"
+if [ -d "$shared/traces/otf2" ]; then
+	traces="$traces $(cd "$shared/.." && find shared/traces/otf2 -name traces.otf2 | sort)"
+else
+	echo "leap.sh: $shared/traces/otf2 absent: corpus and generated traces only"
+fi
+pass=0 fail=0 skip=0
+. "$root/tests/run.sh"
+for t in $traces; do
+	case $t in
+	gen:*) path=$tmp/${t#gen:}/traces.otf2 ;;
+	shared/*) path=$shared/${t#shared/} ;;
+	*) path=$t ;;
+	esac
+	for mode in "--leap-merge --format csv --table ops" "--leap-merge --format json" \
+		"--leap-merge --leap-force --format json" "--leap-merge --leap-factor 2 --no-auto-merge"; do
+		# the trace's path is part of the output: name it as the sums do
+		# shellcheck disable=SC2086
+		sum=$("$skein" analyze $mode "$path" 2>&1 | sed "s|$path|$t|g" | sha256sum | cut -d' ' -f1)
+		line="$sum  $mode  $t"
+		if [ "$3" = --write ]; then
+			echo "$line" >>"$tmp/new"
+		elif grep -qxF -- "$line" "$sums"; then
+			ok
+		elif grep -qF -- "  $mode  $t" "$sums"; then
+			bad "analyze $mode $t differs from the rebuilding implementation"
+		else
+			skip=$((skip + 1))
+			echo "leap.sh: no sum for $mode $t"
+		fi
+	done
+done
+[ "$3" = --write ] && { cp "$tmp/new" "$sums"; echo "wrote $sums"; exit 0; }
+echo "leap merge: $pass passed, $fail failed, $skip without a sum"
+[ "$fail" -eq 0 ]

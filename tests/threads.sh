@@ -1,0 +1,73 @@
+#!/bin/sh
+# threads.sh SKEIN SHARED — the result does not depend on the number of
+# threads: info, analyze (text, JSON, the ops and iterations tables), the
+# leap merge and export --csv give the same bytes with SKEIN_THREADS=1, 2
+# and 4 on every corpus trace, every shared OTF2 trace and every shared
+# Charm++ Projections run (whose logs are parsed per PE on the workers);
+# so do diff on every corpus pair (a run and its -delay or -extra
+# variant) and the archive export --otf2 writes from every corpus trace
+# (its anchor's random archive id aside). The reader cuts the locations into more blocks
+# than threads whenever it has more than one, so the join of blocks is
+# exercised on every trace with more than one location.
+skein=$1
+shared=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+tmp=$(mktemp -d /tmp/skein-threads-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+. "$root/tests/run.sh"
+# same NAME CMD...: CMD's output and status for 2 and 4 threads are those
+# for 1 (NAME: what a failure names)
+same() {
+	name=$1
+	shift
+	SKEIN_THREADS=1 "$@" >"$tmp/1" 2>&1
+	s1=$?
+	for n in 2 4; do
+		SKEIN_THREADS=$n "$@" >"$tmp/$n" 2>&1
+		sn=$?
+		[ "$s1" -eq "$sn" ] && cmp -s "$tmp/1" "$tmp/$n" && ok ||
+			bad "$name: $n threads differ from 1 (exit $sn vs $s1)"
+	done
+}
+traces=$(ls "$root"/traces/corpus/*/traces.otf2)
+if [ -d "$shared/traces/otf2" ]; then
+	traces="$traces $(find "$shared/traces/otf2" -name traces.otf2 | sort)"
+else
+	echo "threads.sh: $shared/traces/otf2 absent: corpus traces only"
+fi
+for t in $traces; do
+	for mode in "info --format json" "analyze" "analyze --format json" \
+		"analyze --format csv --table ops" "analyze --format csv --table iterations" \
+		"analyze --leap-merge --format json" "export --csv"; do
+		# shellcheck disable=SC2086
+		same "$mode $t" "$skein" $mode "$t"
+	done
+done
+# Charm++ runs
+if [ -d "$shared/traces/projections" ]; then
+	for t in "$shared"/traces/projections/*/*.sts; do
+		for mode in "info --format json" "analyze" "analyze --format json" \
+			"analyze --format csv --table ops" "export --csv"; do
+			# shellcheck disable=SC2086
+			same "$mode $t" "$skein" $mode "$t"
+		done
+	done
+else
+	echo "threads.sh: $shared/traces/projections absent: no Charm++ runs"
+fi
+for d in "$root"/traces/corpus/*-delay "$root"/traces/corpus/*-extra; do
+	b=${d%-delay}
+	b=${b%-extra}
+	[ -d "$b" ] || continue
+	same "diff $b $d" "$skein" diff "$b" "$d"
+	same "diff --format csv $b $d" "$skein" diff --format csv --table changes "$b" "$d"
+done
+# export --otf2: the archive's files, listed with their sums
+for t in "$root"/traces/corpus/*/traces.otf2; do
+	same "export --otf2 $t" sh -c 'rm -rf "$2" && "$1" export -q --otf2 "$2" "$3" &&
+		cd "$2" && find . -type f ! -name traces.otf2 | sort | xargs sha256sum' sh "$skein" "$tmp/out" "$t"
+done
+echo "threads: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
