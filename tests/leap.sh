@@ -6,7 +6,10 @@
 # written again by it on main, f01eabe, when the two met: main's reports
 # had gained the iterations) on every corpus trace, every shared OTF2
 # trace and two generated sparse traces, with the leap merge alone,
-# forced, and with another factor.
+# forced, and with another factor. When the reports gained the Charm++
+# fields (branch charm: "reorder", "block_order", "hotspot_metric"),
+# every output was checked to be main's but for them, then the sums
+# written again with --write.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -409,7 +409,8 @@ saved_write(const struct analysis *a, const struct analysis_opts *ran, const cha
 {
 	struct trace *t = (struct trace *)a->t;
 	const struct analysis_phase_rule *phases = ran->phases;
-	uint32_t n_phases = ran->n_phases;
+	/* the phase rules the analysis used (a Charm++ run uses none) */
+	uint32_t n_phases = a->opts.n_phases ? ran->n_phases : 0;
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 16);
 	if (!tmp)
