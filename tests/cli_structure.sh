@@ -103,6 +103,14 @@ run diff-ranks 0 diff "$corpus/dissemination-4" "$corpus/dissemination-8-delay" 
 	grep -q '^ranks         4 -> 8: the rank counts differ' "$tmp/out" && ok || bad "diff rank counts"
 run diff-one 2 diff "$trace" && grep -q 'two traces' "$tmp/err" && ok || bad "diff with one trace"
 run diff-missing 1 diff "$trace" /nonexistent && [ ! -s "$tmp/out" ] && ok || bad "diff missing trace"
+# the explorer on a comparison opens on the change, the metric left at
+# its default (auto) or named; another metric named is kept
+run diff-render 0 render --size 100x30 --before "$corpus/stencil-4" "$trace" &&
+	grep -q '┌ logical · Δ lateness ─' "$tmp/out" && ok || bad "render --before opens on Δ lateness"
+run diff-render-auto 0 render --size 100x30 --metric auto --before "$corpus/stencil-4" "$trace" &&
+	grep -q '┌ logical · Δ lateness ─' "$tmp/out" && ok || bad "render --metric auto --before"
+run diff-render-diff 0 render --size 100x30 --metric diff --before "$corpus/stencil-4" "$trace" &&
+	grep -q '┌ logical · differential lateness ─' "$tmp/out" && ok || bad "render --metric diff --before"
 
 # ---- iterations: the apps' own regions, counted by otf2-print ----
 for dir in "$corpus"/*/; do

@@ -408,8 +408,10 @@ session_open(struct cli *c, struct view_session *s)
 			rc = EXIT_FAIL;
 		}
 		s->vo.diff = s->diff;
-		if (!rc && !c->metric && s->vo.metric == METRIC_LATENESS)
-			s->vo.metric = s->init.metric = METRIC_DELTA;   /* a comparison opens on the change */
+		/* a comparison opens on the change (the metric auto or lateness) */
+		if (!rc && (!c->metric || s->vo.metric == METRIC_COUNT) &&
+		    (s->vo.metric == METRIC_LATENESS || s->vo.metric == METRIC_COUNT))
+			s->vo.metric = s->init.metric = METRIC_DELTA;
 	}
 	s->vo.iteration_name = c->cfg.iterations.name;
 	if (!rc && c->cfg.phases.n_named) {
