@@ -39,6 +39,15 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
+# skein-mpi (mpi/, doc/distributed.md): the command line of tui/ without
+# its main, built with an MPI compiler wrapper when there is one. MPICC
+# names it; by default MPICH's (mpicc.mpich), else mpicc. With Open MPI
+# installed too, $(BUILD)/skein-mpi.openmpi is built for it (make check).
+MPICC         ?= $(shell command -v mpicc.mpich 2>/dev/null || command -v mpicc 2>/dev/null)
+MPICC_OPENMPI ?= $(shell command -v mpicc.openmpi 2>/dev/null)
+MPI_BIN       := $(if $(MPICC),$(BUILD)/skein-mpi)
+MPI_LINK_OBJ   = $(filter-out $(BUILD)/tui/skein.o,$(TUI_OBJ)) $(LIB) $(TUI_LIBS) $(CORE_LIBS)
+
 CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 2>/dev/null)
 CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc libxml-2.0 2>/dev/null || echo -lyaml -lhwloc -lxml2) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
@@ -49,7 +58,7 @@ EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
 	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved doc-keys
 
-all: $(BIN)
+all: $(BIN) $(MPI_BIN)
 
 $(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -82,6 +91,21 @@ $(LIB): $(CORE_OBJ) $(BUILD)/gen/config_defaults.o
 
 $(BIN): $(TUI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIB) $(TUI_LIBS) $(CORE_LIBS)
+
+
+$(BUILD)/mpi/%.o: mpi/%.c
+	@mkdir -p $(@D)
+	$(MPICC) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/mpi/openmpi/%.o: mpi/%.c
+	@mkdir -p $(@D)
+	$(MPICC_OPENMPI) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/skein-mpi: $(BUILD)/mpi/skein_mpi.o $(TUI_OBJ) $(LIB)
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LINK_OBJ)
+
+$(BUILD)/skein-mpi.openmpi: $(BUILD)/mpi/openmpi/skein_mpi.o $(TUI_OBJ) $(LIB)
+	$(MPICC_OPENMPI) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LINK_OBJ)
 
 # Unit tests link the core library alone: curses in the core is a link error.
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
@@ -228,7 +252,7 @@ traces:
 	@sh mk/deps.sh traces
 	$(MAKE) -C traces all
 
-install: $(BIN)
+install: $(BIN) $(MPI_BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/skein
 	install -m 644 doc/skein.1 $(DESTDIR)$(PREFIX)/share/man/man1/skein.1
