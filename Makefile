@@ -55,7 +55,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
-.PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
+.PHONY: all run check check-unit check-asan check-tsan check-cli check-mpi check-traces deps deps-check \
 	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved doc-keys
 
 all: $(BIN) $(MPI_BIN)
@@ -136,6 +136,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-tsan
 	@$(MAKE) --no-print-directory check-cli
+	@$(MAKE) --no-print-directory check-mpi
 	@$(MAKE) --no-print-directory check-traces
 
 check-unit: $(BIN) $(TESTS)
@@ -167,6 +168,11 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/samples.sh $(BIN) $(SHARED)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
+
+# skein-mpi under MPICH and, when installed, Open MPI (tests/mpi.sh)
+MPI_CHECK_BIN := $(MPI_BIN) $(if $(and $(MPICC),$(MPICC_OPENMPI)),$(BUILD)/skein-mpi.openmpi)
+check-mpi: $(BIN) $(MPI_CHECK_BIN)
+	@sh tests/mpi.sh $(BUILD) $(SHARED)
 
 check-traces: $(BIN)
 	@$(MAKE) --no-print-directory -C traces check SKEIN=$(abspath $(BIN))

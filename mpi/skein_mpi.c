@@ -215,16 +215,17 @@ seconds_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* Rank 0 says how long the job took and every rank's peak memory. */
+/* Rank 0 says how long the job took and every rank's peak memory (rc:
+ * how the job ended, the same on every rank; nothing said on failure). */
 static void
-report_memory(const struct cli_progress *p)
+report_memory(const struct cli_progress *p, int rc)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	long kb = ru.ru_maxrss;
 	long *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
 	MPI_Gather(&kb, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-	if (rank != 0 || !p->enabled || !all) {
+	if (rank != 0 || !p->enabled || !all || rc) {
 		free(all);
 		return;
 	}
@@ -311,7 +312,7 @@ main(int argc, char **argv)
 	/* rank 0 tells the others how the job ended */
 	if (gathered)
 		rc = share_rc(rc);
-	report_memory(&p);
+	report_memory(&p, rc);
 	config_fini(&c.cfg);
 	MPI_Finalize();
 	return rc;

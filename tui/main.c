@@ -419,7 +419,7 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case 'h': c->cmd = CMD_HELP; return EXIT_OK;
 		case 'V': c->cmd = CMD_VERSION; return EXIT_OK;
-		default: fputs("Try 'skein --help'.\n", stderr); return EXIT_USAGE;
+		default: fprintf(stderr, "Try '%s --help'.\n", cli_prog); return EXIT_USAGE;
 		}
 	}
 	int nargs = argc - optind;
