@@ -56,7 +56,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
 .PHONY: all run check check-unit check-asan check-tsan check-cli check-mpi check-traces deps deps-check \
-	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved doc-keys
+	install uninstall clean traces bench bench-mpi fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved doc-keys
 
 all: $(BIN) $(MPI_BIN)
 
@@ -186,9 +186,16 @@ $(BUILD)/bench/bench_skein: tests/bench/bench_skein.c $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
 
 # A benchmark, not a test: figures for doc/performance.md.
-bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein
+bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/bench_skein $(BIN) $(MPI_BIN)
 	@$(MAKE) --no-print-directory -C traces/gen all
-	@sh tests/bench/bench.sh $(BUILD)
+	@BENCH_KEEP=1 sh tests/bench/bench.sh $(BUILD)
+	@echo
+	@sh tests/bench/mpi.sh $(BUILD)
+
+# skein-mpi's figures alone (doc/distributed.md)
+bench-mpi: $(BIN) $(MPI_BIN)
+	@$(MAKE) --no-print-directory -C traces/gen all
+	@sh tests/bench/mpi.sh $(BUILD)
 
 # libFuzzer (clang) on the configuration loader, the OTF2 definitions path,
 # the topology loader, the samples reader and the saved-analysis opener;

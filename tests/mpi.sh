@@ -27,12 +27,12 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # one thread per rank: ranks already share the cores
 export SKEIN_THREADS=1
 
-if [ ! -x "$build/skein-mpi" ] || ! command -v mpiexec.mpich >/dev/null; then
-	echo "mpi.sh: SKIP: $build/skein-mpi or mpiexec.mpich missing (apt-get install mpich libmpich-dev)"
+if [ ! -x "$build/skein-mpi" ] || ! command -v mpirun.mpich >/dev/null; then
+	echo "mpi.sh: SKIP: $build/skein-mpi or mpirun.mpich missing (apt-get install mpich libmpich-dev)"
 	exit 0
 fi
 impls=mpich
-if [ -x "$build/skein-mpi.openmpi" ] && command -v mpiexec.openmpi >/dev/null; then
+if [ -x "$build/skein-mpi.openmpi" ] && command -v mpirun.openmpi >/dev/null; then
 	impls="mpich openmpi"
 else
 	echo "mpi.sh: Open MPI not installed (or skein-mpi.openmpi not built): MPICH only"
@@ -40,8 +40,8 @@ fi
 # use IMPL: the launcher and binary of an MPI
 use() {
 	case $1 in
-	mpich) mpiexec=mpiexec.mpich bin=$build/skein-mpi ;;
-	openmpi) mpiexec=mpiexec.openmpi bin=$build/skein-mpi.openmpi ;;
+	mpich) mpiexec=mpirun.mpich bin=$build/skein-mpi ;;
+	openmpi) mpiexec=mpirun.openmpi bin=$build/skein-mpi.openmpi ;;
 	esac
 }
 
@@ -141,19 +141,19 @@ done
 use mpich
 for args in "info traces/corpus/stencil-4" "analyze traces/corpus/stencil-4" "analyze --bogus --save x traces/corpus/stencil-4"; do
 	# shellcheck disable=SC2086
-	timeout 60 mpiexec.mpich -n 3 "$bin" $args >"$tmp/out" 2>"$tmp/err"
+	timeout 60 mpirun.mpich -n 3 "$bin" $args >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	[ "$st" -eq 2 ] && [ "$(grep -c "^Try 'skein-mpi --help'" "$tmp/err")" -eq 1 ] && ok ||
 		bad "skein-mpi $args: exit $st, want 2 and one message: $(head -c 300 "$tmp/err")"
 done
 serial traces/corpus/stencil-4
 "$skein" analyze -q --save "$tmp/s.skein" traces/corpus/stencil-4 >/dev/null
-timeout 60 mpiexec.mpich -n 2 "$bin" analyze -q --save "$tmp/again.skein" "$tmp/s.skein" >"$tmp/out" 2>"$tmp/err"
+timeout 60 mpirun.mpich -n 2 "$bin" analyze -q --save "$tmp/again.skein" "$tmp/s.skein" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "already a saved analysis" "$tmp/err" && ok || bad "a saved file as the trace: $(cat "$tmp/err")"
-timeout 60 mpiexec.mpich -n 2 "$bin" --help >"$tmp/out" 2>&1
+timeout 60 mpirun.mpich -n 2 "$bin" --help >"$tmp/out" 2>&1
 [ $? -eq 0 ] && [ "$(grep -c '^usage: mpiexec' "$tmp/out")" -eq 1 ] && ok || bad "--help: $(head -c 300 "$tmp/out")"
 # progress on rank 0: a line per stage and every rank's peak memory
-timeout 60 mpiexec.mpich -n 3 "$bin" analyze --save "$tmp/m.skein" traces/corpus/stencil-4 >/dev/null 2>"$tmp/err"
+timeout 60 mpirun.mpich -n 3 "$bin" analyze --save "$tmp/m.skein" traces/corpus/stencil-4 >/dev/null 2>"$tmp/err"
 grep -q '^skein-mpi: reading' "$tmp/err" && grep -q '^skein-mpi: metrics' "$tmp/err" &&
 	grep -Eq '^skein-mpi: 3 ranks, [0-9.]+ s; peak memory per rank \(MB\):( [0-9.]+){3}$' "$tmp/err" && ok ||
 	bad "progress on rank 0: $(cat "$tmp/err")"
