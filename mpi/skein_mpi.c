@@ -207,14 +207,6 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	return rc ? EXIT_FAIL : EXIT_OK;   /* told the others with share_rc */
 }
 
-static double
-seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* Rank 0 says how long the job took and every rank's peak memory (rc:
  * how the job ended, the same on every rank; nothing said on failure). */
 static void
@@ -230,7 +222,7 @@ report_memory(const struct cli_progress *p, int rc)
 		return;
 	}
 	fprintf(stderr, "%s: %d ranks, %.2f s; peak memory per rank (MB):", cli_prog, size,
-		seconds_since(&p->start));
+		cli_seconds_since(&p->start));
 	for (int r = 0; r < size; r++)
 		fprintf(stderr, " %.1f", (double)all[r] / 1024.0);
 	fputc('\n', stderr);

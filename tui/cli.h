@@ -75,6 +75,8 @@ struct cli_progress {
 	char stage[32];
 };
 int cli_progress(void *ud, const char *stage, uint64_t done, uint64_t total);
+/* Seconds of the monotonic clock since *t0. */
+double cli_seconds_since(const struct timespec *t0);
 void cli_progress_clear(struct cli_progress *p);
 
 /* skein's command line (tui/skein.c's main): an exit code. */

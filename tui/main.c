@@ -182,8 +182,8 @@ enum {
 
 const char *cli_prog = "skein";
 
-static double
-elapsed(const struct timespec *since)
+double
+cli_seconds_since(const struct timespec *since)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -199,11 +199,11 @@ cli_progress(void *ud, const char *stage, uint64_t done, uint64_t total)
 	if (p->enabled && p->lines) {
 		if (strncmp(p->stage, stage, sizeof p->stage - 1) != 0) {
 			snprintf(p->stage, sizeof p->stage, "%s", stage);
-			fprintf(stderr, "%s: %s (%.1f s)\n", cli_prog, stage, elapsed(&p->start));
+			fprintf(stderr, "%s: %s (%.1f s)\n", cli_prog, stage, cli_seconds_since(&p->start));
 		}
 		return 0;
 	}
-	if (!p->enabled || elapsed(&p->start) < 0.5)
+	if (!p->enabled || cli_seconds_since(&p->start) < 0.5)
 		return 0;
 	if (total && done)
 		fprintf(stderr, "\r%s: %s %3.0f%%\033[K", cli_prog, stage, 100.0 * (double)done / (double)total);

@@ -47,7 +47,7 @@ for size in $sizes; do
 			same=yes
 			python3 "$root/tests/savedcmp.py" "$tmp/s.skein" "$tmp/m.skein" >/dev/null || same=NO
 			# "skein-mpi: N ranks, S s; peak memory per rank (MB): R0 R1 ..."
-			sed -n 's/^skein-mpi: [0-9]* ranks, \([0-9.]*\) s; peak memory per rank (MB)://p' "$tmp/err" |
+			sed -n 's/^skein-mpi: [0-9]* ranks, \([0-9.]*\) s; peak memory per rank (MB):/\1/p' "$tmp/err" |
 				awk -v s=$same '{ o = 0; m = $2; for (i = 3; i <= NF; i++) { if ($i > o) o = $i; if ($i > m) m = $i }
 					print $1, $2, o, m, s }' >>"$tmp/r$n"
 			rm -f "$tmp/m.skein"
