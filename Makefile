@@ -276,4 +276,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d)
+-include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d) $(wildcard $(BUILD)/mpi/*.d $(BUILD)/mpi/openmpi/*.d)
