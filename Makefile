@@ -39,6 +39,15 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB      := $(BUILD)/libskein.a
 BIN      := $(BUILD)/skein
 
+# skein-mpi (mpi/, doc/distributed.md): the command line of tui/ without
+# its main, built with an MPI compiler wrapper when there is one. MPICC
+# names it; by default MPICH's (mpicc.mpich), else mpicc. With Open MPI
+# installed too, $(BUILD)/skein-mpi.openmpi is built for it (make check).
+MPICC         ?= $(shell command -v mpicc.mpich 2>/dev/null || command -v mpicc 2>/dev/null)
+MPICC_OPENMPI ?= $(shell command -v mpicc.openmpi 2>/dev/null)
+MPI_BIN       := $(if $(MPICC),$(BUILD)/skein-mpi)
+MPI_LINK_OBJ   = $(filter-out $(BUILD)/tui/skein.o,$(TUI_OBJ)) $(LIB) $(TUI_LIBS) $(CORE_LIBS)
+
 CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 zlib 2>/dev/null)
 CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc libxml-2.0 zlib 2>/dev/null || echo -lyaml -lhwloc -lxml2 -lz) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
@@ -46,11 +55,11 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
-.PHONY: all run check check-unit check-asan check-tsan check-cli check-traces deps deps-check \
-	install uninstall clean traces bench fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples fuzz-saved \
-	fuzz-projections doc-keys
+.PHONY: all run check check-unit check-asan check-tsan check-cli check-mpi check-traces deps deps-check \
+	install uninstall clean traces bench bench-mpi fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples \
+	fuzz-saved fuzz-projections doc-keys
 
-all: $(BIN)
+all: $(BIN) $(MPI_BIN)
 
 $(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -84,6 +93,21 @@ $(LIB): $(CORE_OBJ) $(BUILD)/gen/config_defaults.o
 $(BIN): $(TUI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIB) $(TUI_LIBS) $(CORE_LIBS)
 
+
+$(BUILD)/mpi/%.o: mpi/%.c
+	@mkdir -p $(@D)
+	$(MPICC) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/mpi/openmpi/%.o: mpi/%.c
+	@mkdir -p $(@D)
+	$(MPICC_OPENMPI) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/skein-mpi: $(BUILD)/mpi/skein_mpi.o $(TUI_OBJ) $(LIB)
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LINK_OBJ)
+
+$(BUILD)/skein-mpi.openmpi: $(BUILD)/mpi/openmpi/skein_mpi.o $(TUI_OBJ) $(LIB)
+	$(MPICC_OPENMPI) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LINK_OBJ)
+
 # Unit tests link the core library alone: curses in the core is a link error.
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(@D)
@@ -113,6 +137,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-tsan
 	@$(MAKE) --no-print-directory check-cli
+	@$(MAKE) --no-print-directory check-mpi
 	@$(MAKE) --no-print-directory check-traces
 
 check-unit: $(BIN) $(TESTS)
@@ -146,6 +171,11 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/deps.sh
 	@sh tests/layers.sh
 
+# skein-mpi under MPICH and, when installed, Open MPI (tests/mpi.sh)
+MPI_CHECK_BIN := $(MPI_BIN) $(if $(and $(MPICC),$(MPICC_OPENMPI)),$(BUILD)/skein-mpi.openmpi)
+check-mpi: $(BIN) $(MPI_CHECK_BIN)
+	@sh tests/mpi.sh $(BUILD) $(SHARED)
+
 check-traces: $(BIN)
 	@$(MAKE) --no-print-directory -C traces check SKEIN=$(abspath $(BIN))
 
@@ -162,9 +192,16 @@ $(BUILD)/bench/bench_skein: tests/bench/bench_skein.c $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
 
 # A benchmark, not a test: figures for doc/performance.md.
-bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/bench_skein
+bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/bench_skein $(BIN) $(MPI_BIN)
 	@$(MAKE) --no-print-directory -C traces/gen all
-	@sh tests/bench/bench.sh $(BUILD)
+	@BENCH_KEEP=1 sh tests/bench/bench.sh $(BUILD)
+	@echo
+	@sh tests/bench/mpi.sh $(BUILD)
+
+# skein-mpi's figures alone (doc/distributed.md)
+bench-mpi: $(BIN) $(MPI_BIN)
+	@$(MAKE) --no-print-directory -C traces/gen all
+	@sh tests/bench/mpi.sh $(BUILD)
 
 # libFuzzer (clang) on the configuration loader, the OTF2 definitions path,
 # the topology loader, the samples reader, the saved-analysis opener and
@@ -255,7 +292,7 @@ traces:
 	@sh mk/deps.sh traces
 	$(MAKE) -C traces all
 
-install: $(BIN)
+install: $(BIN) $(MPI_BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/skein
 	install -m 644 doc/skein.1 $(DESTDIR)$(PREFIX)/share/man/man1/skein.1
@@ -266,4 +303,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d)
+-include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d) $(wildcard $(BUILD)/mpi/*.d $(BUILD)/mpi/openmpi/*.d)

@@ -2,14 +2,14 @@
 # layers.sh [ROOT] — checks that the source tree keeps its layers
 # (doc/architecture.md): a file includes headers of its own folder or of
 # a folder in a lower layer, never of a higher one or of a sibling in the
-# same layer; only tui/ includes curses; a library's own headers appear in
+# same layer; only tui/ includes curses, only mpi/ (skein-mpi) MPI; a library's own headers appear in
 # the one folder that wraps it. Prints one line per violation and exits 1
 # if there is any, 0 otherwise.
 root=${1:-.}
 
 # Layers, lowest first; folders in one quoted group are siblings (readers
 # of different formats must not depend on each other).
-LAYERS='base model topo otf2,projections,samples analysis config report view tui'
+LAYERS='base model topo otf2,projections,samples analysis config report view tui mpi'
 
 rank_of() { # rank_of FOLDER -> rank number, or nothing for an unknown folder
 	r=0
@@ -27,13 +27,14 @@ wrapper_of() {
 	hwloc.h|hwloc/*) echo topo ;;
 	libxml/*) echo samples ;;
 	curses.h|ncurses*|ncursesw/*|term.h) echo tui ;;
+	mpi.h|mpi/*) echo mpi ;;
 	esac
 }
 
 status=0
 bad() { echo "$1"; }
 
-files=$(cd "$root" && find src tui -name '*.[ch]' 2>/dev/null | sort)
+files=$(cd "$root" && find src tui mpi -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "layers: no sources under $root/src or $root/tui"; exit 1; }
 for f in $files; do
 	case $f in
@@ -41,6 +42,7 @@ for f in $files; do
 	src/*/*) mine=${f#src/}; mine=${mine%%/*} ;;
 	src/*) bad "$f: at the top of src/: put it in its layer's folder"; continue ;;
 	tui/*) mine=tui ;;
+	mpi/*) mine=mpi ;;
 	esac
 	my_rank=$(rank_of "$mine")
 	if [ -z "$my_rank" ]; then

@@ -37,6 +37,7 @@ plant "sibling readers" src/otf2/otf2_read.c '#include "projections/projections.
 	'projections and otf2 are siblings'
 plant "relative path" src/view/view.c '#include "../base/vec.h"' 'by a relative path'
 plant "curses in the core" src/view/grid.c '#include <curses.h>' 'only tui/ may include'
+plant "MPI in the core" src/analysis/steps.c '#include <mpi.h>' 'only mpi/ may include'
 plant "OTF2 outside its reader" src/analysis/steps.c '#include <otf2/otf2.h>' 'only otf2/ may include'
 plant "libyaml outside config" src/report/info.c '#include <yaml.h>' 'only config/ may include'
 plant "libxml2 outside samples" src/topo/topo.c '#include <libxml/parser.h>' 'only samples/ may include'

@@ -5,6 +5,7 @@
 #define SKEIN_CLI_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "analysis/analysis.h"
 #include "config/config.h"
@@ -62,6 +63,39 @@ enum {
 	G_AUTO = 2048, G_PROGRESS = 4096, G_STARTUP = 8192,
 	G_ITERATIONS = 16384, G_REORDER = 32768,
 };
+
+/* The program's name in messages: "skein", or "skein-mpi". */
+extern const char *cli_prog;
+
+/* Progress on stderr: on a terminal, one line rewritten in place once
+ * work has taken half a second; with lines (skein-mpi's rank 0), a line
+ * for each stage as it starts, with the seconds since start. */
+struct cli_progress {
+	int enabled, lines;
+	struct timespec start;
+	int shown;
+	char stage[32];
+};
+int cli_progress(void *ud, const char *stage, uint64_t done, uint64_t total);
+/* Seconds of the monotonic clock since *t0. */
+double cli_seconds_since(const struct timespec *t0);
+void cli_progress_clear(struct cli_progress *p);
+
+/* skein's command line (tui/skein.c's main): an exit code. */
+int cli_main(int argc, char **argv);
+/* The options (an exit code, the usage error printed; c->cmd is
+ * CMD_HELP or CMD_VERSION for those), then the configuration with the
+ * flags over it (an exit code). */
+int cli_parse_args(int argc, char **argv, struct cli *c);
+int cli_setup_config(struct cli *c);
+/* rc, or EXIT_FAIL when stdout could not be written (the error printed). */
+int cli_finish_stdout(int rc);
+/* After reading *t from path: the reader's warnings, and a trace
+ * without MPI communication refused (*t and *a destroyed); an exit code. */
+int cli_loaded(const struct cli *c, const char *path, struct trace **t, struct analysis **a);
+/* analyze: runs the analysis unless *ap holds one (a saved file's),
+ * saves it with --save, prints the report; an exit code. */
+int cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct cli_progress *p);
 
 /* Prints "skein: MESSAGE" on stderr, one line, its control characters
  * shown as '?' (messages quote names from input files). */

@@ -135,14 +135,6 @@ worker(void *arg)
 	return NULL;
 }
 
-static double
-since(const struct timespec *t0)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 static void
 draw_bar(const char *stage, uint64_t done, uint64_t total, double secs)
 {
@@ -197,7 +189,7 @@ load_trace(const char *path, const struct load_charm *charm, const struct analys
 		pthread_cond_timedwait(&j.cv, &j.mu, &until);
 		if (screen_interrupted())
 			atomic_store(&j.cancel, 1);
-		double secs = since(&t0);
+		double secs = cli_seconds_since(&t0);
 		if (progress && !j.finished && secs > 0.3) {
 			const char *stage = j.stage;
 			uint64_t done = j.done, total = j.total;

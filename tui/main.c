@@ -91,7 +91,9 @@ static const char usage_text[] =
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
 	"      --save FILE         analyze: also save the model and the analysis to\n"
-	"                          FILE, which opens in place of TRACE (doc/format.md)\n"
+	"                          FILE, which opens in place of TRACE (doc/format.md);\n"
+	"                          'mpiexec -n N skein-mpi analyze --save FILE TRACE'\n"
+	"                          writes it from an MPI job (doc/distributed.md)\n"
 	"      --otf2 DIR          export: write DIR/traces.otf2\n"
 	"      --csv, --json       export: one row per operation on stdout\n"
 	"\n"
@@ -185,37 +187,41 @@ enum {
 	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE, OPT_SAVE,
 };
 
-struct progress {
-	int enabled;
-	struct timespec start;
-	int shown;
-};
+const char *cli_prog = "skein";
 
-static double
-elapsed(const struct timespec *since)
+double
+cli_seconds_since(const struct timespec *since)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - since->tv_sec) + (double)(now.tv_nsec - since->tv_nsec) / 1e9;
 }
 
-/* Shows "skein: reading 42%" on stderr once work has taken half a second. */
-static int
-on_progress(void *ud, const char *stage, uint64_t done, uint64_t total)
+/* Shows "skein: reading 42%" on stderr once work has taken half a
+ * second; with lines, "skein-mpi: reading (0.1 s)" once per stage. */
+int
+cli_progress(void *ud, const char *stage, uint64_t done, uint64_t total)
 {
-	struct progress *p = ud;
-	if (!p->enabled || elapsed(&p->start) < 0.5)
+	struct cli_progress *p = ud;
+	if (p->enabled && p->lines) {
+		if (strncmp(p->stage, stage, sizeof p->stage - 1) != 0) {
+			snprintf(p->stage, sizeof p->stage, "%s", stage);
+			fprintf(stderr, "%s: %s (%.1f s)\n", cli_prog, stage, cli_seconds_since(&p->start));
+		}
+		return 0;
+	}
+	if (!p->enabled || cli_seconds_since(&p->start) < 0.5)
 		return 0;
 	if (total && done)
-		fprintf(stderr, "\rskein: %s %3.0f%%\033[K", stage, 100.0 * (double)done / (double)total);
+		fprintf(stderr, "\r%s: %s %3.0f%%\033[K", cli_prog, stage, 100.0 * (double)done / (double)total);
 	else
-		fprintf(stderr, "\rskein: %s...\033[K", stage);
+		fprintf(stderr, "\r%s: %s...\033[K", cli_prog, stage);
 	p->shown = 1;
 	return 0;
 }
 
-static void
-progress_clear(struct progress *p)
+void
+cli_progress_clear(struct cli_progress *p)
 {
 	if (p->shown)
 		fputs("\r\033[K", stderr);
@@ -230,7 +236,7 @@ cli_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	fputs("skein: ", stderr);
+	fprintf(stderr, "%s: ", cli_prog);
 	text_put(stderr, buf);
 	fputc('\n', stderr);
 }
@@ -239,7 +245,7 @@ int
 cli_usage_error(const char *what, const char *arg)
 {
 	cli_error("%s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-	fputs("Try 'skein --help'.\n", stderr);
+	fprintf(stderr, "Try '%s --help'.\n", cli_prog);
 	return EXIT_USAGE;
 }
 
@@ -255,8 +261,8 @@ parse_uint(const char *s, uint32_t *v)
 	return 0;
 }
 
-static int
-parse_args(int argc, char **argv, struct cli *c)
+int
+cli_parse_args(int argc, char **argv, struct cli *c)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -430,7 +436,7 @@ parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case 'h': c->cmd = CMD_HELP; return EXIT_OK;
 		case 'V': c->cmd = CMD_VERSION; return EXIT_OK;
-		default: fputs("Try 'skein --help'.\n", stderr); return EXIT_USAGE;
+		default: fprintf(stderr, "Try '%s --help'.\n", cli_prog); return EXIT_USAGE;
 		}
 	}
 	int nargs = argc - optind;
@@ -592,8 +598,8 @@ cli_load_iter_region(struct cli *c, struct err *e)
 
 /* The configuration: built-in defaults, the user's file, the --config
  * files in order, then the command-line flags on top. */
-static int
-setup_config(struct cli *c)
+int
+cli_setup_config(struct cli *c)
 {
 	struct err e = { 0 };
 	if (config_init(&c->cfg, &e) ||
@@ -638,7 +644,7 @@ setup_config(struct cli *c)
 }
 
 static int
-load(const struct cli *c, struct progress *p, const char *path, struct trace **t,
+load(const struct cli *c, struct cli_progress *p, const char *path, struct trace **t,
      struct analysis **a)
 {
 	struct err e = { 0 };
@@ -648,12 +654,19 @@ load(const struct cli *c, struct progress *p, const char *path, struct trace **t
 	if (saved_is(path))       /* info needs the model only (a NULL) */
 		rc = load_saved(path, &c->aopts, t, a, &e);
 	else
-		rc = load_read(path, &c->charm, on_progress, p, t, &e);
-	progress_clear(p);
+		rc = load_read(path, &c->charm, cli_progress, p, t, &e);
+	cli_progress_clear(p);
 	if (rc) {
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 		return EXIT_FAIL;
 	}
+	return cli_loaded(c, path, t, a);
+}
+
+int
+cli_loaded(const struct cli *c, const char *path, struct trace **t, struct analysis **a)
+{
+	struct err e = { 0 };
 	if (c->cmd != CMD_INFO)          /* info shows it in its report */
 		cli_load_warnings(*t);
 	/* a trace without MPI communication has no logical structure to show:
@@ -674,7 +687,7 @@ load(const struct cli *c, struct progress *p, const char *path, struct trace **t
 int
 cli_load_trace(const struct cli *c, const char *path, struct trace **t, struct analysis **a)
 {
-	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
+	struct cli_progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	return load(c, &p, path, t, a);
 }
@@ -703,8 +716,8 @@ run_info(const struct cli *c, const struct trace *t)
 
 /* analyze: *a is the saved analysis when TRACE was a saved file, else
  * NULL and the analysis is run here; the caller destroys *a. */
-static int
-run_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct progress *p)
+int
+cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct cli_progress *p)
 {
 	enum report_format fmt = REPORT_TEXT;
 	enum report_table table = TABLE_HOTSPOTS;
@@ -720,8 +733,8 @@ run_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct p
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);
 	struct err e = { 0 };
-	int rc = *ap ? 0 : analysis_run(t, &c->aopts, on_progress, p, ap, &e);
-	progress_clear(p);
+	int rc = *ap ? 0 : analysis_run(t, &c->aopts, cli_progress, p, ap, &e);
+	cli_progress_clear(p);
 	if (rc) {
 		cli_error("%s: %s", c->trace, e.msg);
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
@@ -787,14 +800,14 @@ run(struct cli *c)
 	    (c->cmd != CMD_ANALYZE || strcmp(c->format, "csv")))
 		return cli_usage_error(c->cmd == CMD_ANALYZE ? "--format takes text, json or csv, not"
 				   : "--format takes text or json, not", c->format);
-	struct progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
+	struct cli_progress p = { .enabled = !c->quiet && isatty(STDERR_FILENO) };
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	struct trace *t = NULL;
 	struct analysis *a = NULL;
 	if ((rc = load(c, &p, c->trace, &t, c->cmd == CMD_ANALYZE ? &a : NULL)))
 		return rc;
 	if (c->cmd == CMD_ANALYZE && !(rc = cli_check_regions(c, t)))
-		rc = run_analyze(c, t, &a, &p);
+		rc = cli_analyze(c, t, &a, &p);
 	else if (c->cmd != CMD_ANALYZE)
 		rc = run_info(c, t);
 	analysis_destroy(a);
@@ -804,8 +817,8 @@ run(struct cli *c)
 
 /* Everything written to stdout must have reached it: a full disk is an
  * error for every command, --help and --version included. */
-static int
-finish_stdout(int rc)
+int
+cli_finish_stdout(int rc)
 {
 	int before = errno;       /* the failed write's reason, if the buffer is empty now */
 	errno = 0;
@@ -817,22 +830,22 @@ finish_stdout(int rc)
 }
 
 int
-main(int argc, char **argv)
+cli_main(int argc, char **argv)
 {
 	static struct cli c;
-	int rc = parse_args(argc, argv, &c);
+	int rc = cli_parse_args(argc, argv, &c);
 	if (rc)
-		return finish_stdout(rc);
+		return cli_finish_stdout(rc);
 	if (c.cmd == CMD_HELP || c.cmd == CMD_VERSION) {
 		errno = 0;
 		if (c.cmd == CMD_HELP)
 			fputs(usage_text, stdout);
 		else
 			printf("skein %s\n", SKEIN_VERSION);
-		return finish_stdout(EXIT_OK);
+		return cli_finish_stdout(EXIT_OK);
 	}
-	if ((rc = setup_config(&c)) == EXIT_OK)
+	if ((rc = cli_setup_config(&c)) == EXIT_OK)
 		rc = run(&c);
 	config_fini(&c.cfg);
-	return finish_stdout(rc);
+	return cli_finish_stdout(rc);
 }

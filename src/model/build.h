@@ -57,6 +57,20 @@ struct build *build_block_create(struct trace *t);
  * case. */
 int build_join(struct build *b, struct build **blocks, uint32_t n);
 
+/* A block as bytes, to move it to another process (skein-mpi,
+ * doc/distributed.md): its records, halves, timelines begun (with their
+ * records in t) and warning counts. build_block_pack_size() is the size
+ * build_block_pack() writes; the pack frees the block's arrays as it goes
+ * and destroys it. build_block_unpack() makes a block over t (as
+ * build_block_create) from such bytes and sets the timelines' records in
+ * t; it returns 0, ERR_FORMAT (bytes that are not a whole packed block,
+ * or name timelines t does not have) or ERR_NOMEM, with *used the bytes
+ * it took. */
+size_t build_block_pack_size(const struct build *b);
+void build_block_pack(struct build *b, void *buf);
+int build_block_unpack(struct trace *t, const void *buf, size_t len, struct build **out,
+		       size_t *used);
+
 /* Matches messages FIFO per (sender, receiver, communicator, tag), groups
  * collectives per communicator in call order, and fills in the ends. */
 int build_finish(struct build *b, trace_progress_fn progress, void *ud);

@@ -364,17 +364,17 @@ read_worker(void *ctx, uint32_t worker, uint32_t n)
 static uint64_t
 location_weight(const void *ctx, uint32_t li)
 {
-	const struct trace *t = ctx;
-	return t->locations[li].events_declared + 1024;   /* opening a file costs too */
+	const struct trace_location *loc = ctx;
+	return loc[li].events_declared + 1024;   /* opening a file costs too */
 }
 
-/* Cuts the locations into blocks. */
+/* Cuts locations [lo, hi) into blocks. */
 static int
-make_blocks(struct evread *v)
+make_blocks(struct evread *v, uint32_t lo, uint32_t hi)
 {
 	const struct trace *t = v->r->t;
-	uint32_t nl = (uint32_t)t->n_locations;
-	for (uint32_t i = 0; i < nl; i++)
+	uint32_t nl = hi - lo;
+	for (uint32_t i = lo; i < hi; i++)
 		v->total += t->locations[i].events_declared;
 	/* one block on one thread; else enough for the threads to share
 	 * the work evenly as they finish at different times */
@@ -387,34 +387,48 @@ make_blocks(struct evread *v)
 	if (nb > nl)
 		nb = nl ? nl : 1;
 	uint32_t cut[MAX_BLOCKS + 1];
-	par_split(nl, (uint32_t)nb, location_weight, t, cut);
+	par_split(nl, (uint32_t)nb, location_weight, t->locations + lo, cut);
 	v->blocks = calloc(nb, sizeof *v->blocks);
 	if (!v->blocks)
 		return ERR_NOMEM;
 	v->n_blocks = (uint32_t)nb;
 	for (uint32_t i = 0; i < nb; i++)
-		v->blocks[i] = (struct evblock){ .r = v->r, .loc_first = cut[i], .loc_end = cut[i + 1],
+		v->blocks[i] = (struct evblock){ .r = v->r, .loc_first = lo + cut[i], .loc_end = lo + cut[i + 1],
 						 .cur_tl = TRACE_NONE, .t_begin = UINT64_MAX };
 	return 0;
 }
 
-/* Sums the blocks' counts into the trace once every block is in. */
-static void
-finish_counts(struct evread *v)
+void
+otf2r_share_cut(const struct trace *t, uint32_t n, uint32_t *cut)
 {
-	struct trace *t = v->r->t;
-	uint64_t t_begin = UINT64_MAX, t_end = 0;
+	par_split((uint32_t)t->n_locations, n, location_weight, t->locations, cut);
+}
+
+/* Adds the blocks' counts to c. */
+static void
+sum_counts(const struct evread *v, struct otf2r_counts *c)
+{
 	for (uint32_t i = 0; i < v->n_blocks; i++) {
 		const struct evblock *k = &v->blocks[i];
 		for (int j = 0; j < REC_COUNT; j++)
-			t->info.records[j] += k->records[j];
-		t->info.warnings[WARN_NONRANK_MPI] += k->nonrank_mpi;
-		t->info.warnings[WARN_BAD_REF] += k->bad_refs;
-		t_begin = k->t_begin < t_begin ? k->t_begin : t_begin;
-		t_end = k->t_end > t_end ? k->t_end : t_end;
+			c->records[j] += k->records[j];
+		c->nonrank_mpi += k->nonrank_mpi;
+		c->bad_refs += k->bad_refs;
+		c->t_begin = k->t_begin < c->t_begin ? k->t_begin : c->t_begin;
+		c->t_end = k->t_end > c->t_end ? k->t_end : c->t_end;
 	}
-	t->info.t_begin = t_begin == UINT64_MAX ? 0 : t_begin;
-	t->info.t_end = t_end;
+}
+
+void
+otf2r_finish_counts(struct otf2r *r, const struct otf2r_counts *c)
+{
+	struct trace *t = r->t;
+	for (int j = 0; j < REC_COUNT; j++)
+		t->info.records[j] += c->records[j];
+	t->info.warnings[WARN_NONRANK_MPI] += c->nonrank_mpi;
+	t->info.warnings[WARN_BAD_REF] += c->bad_refs;
+	t->info.t_begin = c->t_begin == UINT64_MAX ? 0 : c->t_begin;
+	t->info.t_end = c->t_end;
 	t->info.events = 0;
 	for (size_t i = 0; i < t->n_locations; i++) {
 		t->info.events += t->locations[i].events;
@@ -443,17 +457,20 @@ map_large_arrays(void)
 }
 
 int
-otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o)
+otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o, uint32_t lo,
+		  uint32_t hi, struct build ***blocks, uint32_t *n_blocks, struct otf2r_counts *c)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, map_large_arrays);
 	struct evread v = { .r = r, .rd = rd, .o = o };
 	int rc = 0;
+	*blocks = NULL;
+	*n_blocks = 0;
 	OTF2_ErrorCode st = OTF2_Reader_OpenEvtFiles(rd);
 	if (st != OTF2_SUCCESS)
 		return otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot open event files");
 	v.cb = event_callbacks();
-	if (!v.cb || make_blocks(&v)) {
+	if (!v.cb || make_blocks(&v, lo, hi)) {
 		rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
 		goto out;
 	}
@@ -467,16 +484,16 @@ otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 			rc = err_set(r->e, v.blocks[i].rc, "%s", v.blocks[i].err.msg);
 	if (rc)
 		goto out;
-	struct build *blk[MAX_BLOCKS];
-	for (uint32_t i = 0; i < v.n_blocks; i++) {
-		blk[i] = v.blocks[i].b;
-		v.blocks[i].b = NULL;
-	}
-	if ((rc = build_join(r->b, blk, v.n_blocks))) {
-		err_set(r->e, rc, "%s: %s while building the model", r->anchor, err_name(rc));
+	if (!(*blocks = malloc(v.n_blocks * sizeof **blocks))) {
+		rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
 		goto out;
 	}
-	finish_counts(&v);
+	for (uint32_t i = 0; i < v.n_blocks; i++) {
+		(*blocks)[i] = v.blocks[i].b;
+		v.blocks[i].b = NULL;
+	}
+	*n_blocks = v.n_blocks;
+	sum_counts(&v, c);
 out:
 	if (v.blocks)
 		for (uint32_t i = 0; i < v.n_blocks; i++)
@@ -486,4 +503,21 @@ out:
 		OTF2_EvtReaderCallbacks_Delete(v.cb);
 	OTF2_Reader_CloseEvtFiles(rd);
 	return rc;
+}
+
+int
+otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o)
+{
+	struct otf2r_counts c = { .t_begin = UINT64_MAX };
+	struct build **blk;
+	uint32_t n;
+	int rc = otf2r_read_blocks(r, rd, o, 0, (uint32_t)r->t->n_locations, &blk, &n, &c);
+	if (rc)
+		return rc;
+	rc = build_join(r->b, blk, n);
+	free(blk);
+	if (rc)
+		return err_set(r->e, rc, "%s: %s while building the model", r->anchor, err_name(rc));
+	otf2r_finish_counts(r, &c);
+	return 0;
 }

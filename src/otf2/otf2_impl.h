@@ -126,10 +126,46 @@ int otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, cons
 void otf2r_local_path(const struct otf2r *r, uint64_t location, const char *ext, char *buf,
 		      size_t n);
 
+struct otf2_read_opts;
+
+/* What reading events counts beside the model: records by kind, MPI
+ * records on locations that are not ranks, undefined regions, and the
+ * time span (t_begin UINT64_MAX while no record was read). */
+struct otf2r_counts {
+	uint64_t records[REC_COUNT];
+	uint64_t nonrank_mpi, bad_refs, t_begin, t_end;
+};
+
+/* Reads the events of locations [lo, hi) into builder blocks of
+ * consecutive locations, on par_workers() threads: *blocks (malloc'd,
+ * *n_blocks of them, in location order) are the caller's to join or
+ * destroy; their counts are added to c. Returns 0 or ERR_* (message in
+ * r->e). */
+int otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o, uint32_t lo,
+		      uint32_t hi, struct build ***blocks, uint32_t *n_blocks, struct otf2r_counts *c);
+/* Puts the counts of every location's events into r->t's information
+ * (events, records, warnings, time span); the locations' events are set. */
+void otf2r_finish_counts(struct otf2r *r, const struct otf2r_counts *c);
+/* Cuts t's locations into n shares of consecutive locations with about
+ * the same work: share i is [cut[i], cut[i + 1]). */
+void otf2r_share_cut(const struct trace *t, uint32_t n, uint32_t *cut);
+
+/* One process's share of a distributed read (otf2_read.h): the archive's
+ * definitions in r.t, its locations [lo, hi) read into blocks, and, on
+ * the process that joins, the blocks of the shares added after it. */
+struct otf2_share {
+	struct otf2r r;
+	uint32_t part, n_parts, next_part;
+	uint32_t lo, hi;
+	struct build **blocks;
+	uint32_t n_blocks;
+	size_t cap_blocks;
+	struct otf2r_counts counts;
+};
+
 /* Reads every location's events (local definitions already read) and
  * builds the model, on par_workers() threads. Returns 0 or ERR_*, with
  * the message in r->e. */
-struct otf2_read_opts;
 int otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o);
 
 /* Reads global definitions and turns them into regions, communicators,

@@ -284,8 +284,10 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
 	return rc;
 }
 
+/* Reads the archive into r->t: everything, matched (share NULL), or
+ * the definitions and the events of one share into its blocks. */
 static int
-read_archive(struct otf2r *r, const struct otf2_read_opts *o)
+read_archive(struct otf2r *r, const struct otf2_read_opts *o, struct otf2_share *share)
 {
 	OTF2_Reader *rd = OTF2_Reader_Open(r->anchor);
 	if (!rd)
@@ -325,6 +327,21 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o)
 	}
 	if ((rc = read_local_definitions(r, rd)))
 		goto out;
+	if (share) {
+		uint32_t *cut = malloc(((size_t)share->n_parts + 1) * sizeof *cut);
+		if (!cut) {
+			rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
+			goto out;
+		}
+		otf2r_share_cut(r->t, share->n_parts, cut);
+		share->lo = cut[share->part];
+		share->hi = cut[share->part + 1];
+		free(cut);
+		rc = otf2r_read_blocks(r, rd, o, share->lo, share->hi, &share->blocks,
+				       &share->n_blocks, &share->counts);
+		share->cap_blocks = share->n_blocks;
+		goto out;
+	}
 	if ((rc = otf2r_read_events(r, rd, o)))
 		goto out;
 	rc = build_finish(r->b, o ? o->progress : NULL, o ? o->ud : NULL);
@@ -335,39 +352,78 @@ out:
 	return rc;
 }
 
-int
-otf2_read(const char *path, const struct otf2_read_opts *opts,
-	  struct trace **out, struct err *e)
+/* Opens the archive at path and reads it into r (see read_archive);
+ * on success r->t is the caller's, and r->b with it for a share. */
+static int
+read_path(const char *path, const struct otf2_read_opts *opts, struct otf2_share *share,
+	  struct otf2r *r, struct err *e)
 {
-	*out = NULL;
 	char *anchor = NULL;
 	int rc = resolve_anchor(path, &anchor, e);
 	if (rc)
 		return rc;
-	struct otf2r r = { .e = e, .anchor = anchor };
-	if ((rc = archive_paths(&r, e))) {
+	*r = (struct otf2r){ .e = e, .anchor = anchor };
+	if ((rc = archive_paths(r, e))) {
 		free(anchor);
 		return rc;
 	}
-	r.t = trace_new();
-	if (!r.t || trace_set_path(r.t, anchor) || pthread_mutex_init(&r.msg_mu, NULL)) {
-		trace_destroy(r.t);
+	r->t = trace_new();
+	if (!r->t || trace_set_path(r->t, anchor) || pthread_mutex_init(&r->msg_mu, NULL)) {
+		trace_destroy(r->t);
 		free(anchor);
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
 	}
 	/* OTF2 prints its errors to stderr unless told otherwise; keep them
 	 * for our own one-line message. The callback is process-wide. */
-	OTF2_ErrorCallback prev = OTF2_Error_RegisterCallback(on_otf2_error, &r);
-	rc = read_archive(&r, opts);
+	OTF2_ErrorCallback prev = OTF2_Error_RegisterCallback(on_otf2_error, r);
+	rc = read_archive(r, opts, share);
 	OTF2_Error_RegisterCallback(prev, NULL);
-	build_destroy(r.b);
-	otf2r_free_definitions(&r);
-	pthread_mutex_destroy(&r.msg_mu);
+	if (rc || !share) {
+		build_destroy(r->b);
+		r->b = NULL;
+	}
+	otf2r_free_definitions(r);
+	pthread_mutex_destroy(&r->msg_mu);
 	free(anchor);
+	r->anchor = NULL;
 	if (rc) {
-		trace_destroy(r.t);
+		trace_destroy(r->t);
+		r->t = NULL;
+	}
+	return rc;
+}
+
+int
+otf2_read(const char *path, const struct otf2_read_opts *opts,
+	  struct trace **out, struct err *e)
+{
+	struct otf2r r;
+	*out = NULL;
+	int rc = read_path(path, opts, NULL, &r, e);
+	if (!rc)
+		*out = r.t;
+	return rc;
+}
+
+int
+otf2_share_read(const char *path, const struct otf2_read_opts *opts, uint32_t part,
+		uint32_t n_parts, struct otf2_share **out, struct err *e)
+{
+	*out = NULL;
+	if (n_parts == 0 || part >= n_parts)
+		return err_set(e, ERR_USAGE, "share %u of %u", part, n_parts);
+	struct otf2_share *s = calloc(1, sizeof *s);
+	if (!s)
+		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	s->part = part;
+	s->n_parts = n_parts;
+	s->next_part = part + 1;
+	s->counts.t_begin = UINT64_MAX;
+	int rc = read_path(path, opts, s, &s->r, e);
+	if (rc) {
+		otf2_share_destroy(s);
 		return rc;
 	}
-	*out = r.t;
+	*out = s;
 	return 0;
 }

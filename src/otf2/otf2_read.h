@@ -25,4 +25,30 @@ struct otf2_read_opts {
 int otf2_read(const char *path, const struct otf2_read_opts *opts,
 	      struct trace **out, struct err *e);
 
+/* A distributed read (skein-mpi, doc/distributed.md). Each of n_parts
+ * processes calls otf2_share_read() with its part: it reads the archive's
+ * definitions and the events of its share of the locations (consecutive
+ * locations cut by declared events; par_workers() threads), unmatched.
+ * The other parts' shares travel as bytes (otf2_share_pack) to part 0,
+ * which adds them in part order (otf2_share_add) and finishes: the
+ * blocks are joined in location order and matched, giving the model
+ * otf2_read() gives. Returns 0 or ERR_* as otf2_read (ERR_USAGE for part
+ * outside n_parts). */
+struct otf2_share;
+int otf2_share_read(const char *path, const struct otf2_read_opts *opts, uint32_t part,
+		    uint32_t n_parts, struct otf2_share **out, struct err *e);
+/* The bytes otf2_share_pack() writes; the events read (in the share). */
+size_t otf2_share_pack_size(const struct otf2_share *s);
+uint64_t otf2_share_events(const struct otf2_share *s);
+/* Writes the share's events into buf and frees them from s. */
+void otf2_share_pack(struct otf2_share *s, void *buf);
+/* Part 0: adds the next part's packed share. Returns 0, ERR_FORMAT
+ * (bytes of another archive or out of order) or ERR_NOMEM. */
+int otf2_share_add(struct otf2_share *s, const void *buf, size_t len, struct err *e);
+/* Part 0, once every part is added: the model, as otf2_read() gives it
+ * (*out is the caller's; s keeps nothing). */
+int otf2_share_finish(struct otf2_share *s, const struct otf2_read_opts *opts, struct trace **out,
+		      struct err *e);
+void otf2_share_destroy(struct otf2_share *s);
+
 #endif

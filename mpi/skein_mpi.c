@@ -1,0 +1,315 @@
+/* skein_mpi.c — skein-mpi: `skein analyze --save` as an MPI job
+ * (doc/distributed.md).
+ *
+ *   mpiexec -n N skein-mpi analyze [STRUCTURE OPTIONS] --save FILE TRACE
+ *
+ * Every rank reads the archive's definitions and the events of its share
+ * of the locations with its own OTF2 reader (otf2_share_read: a block of
+ * consecutive locations, cut by declared events). The shares travel as
+ * bytes to rank 0, which joins them in location order — build_join
+ * numbers every id as one reader would — matches the messages, runs the
+ * analysis and writes the saved file and the report with the code `skein
+ * analyze --save` runs (tui/main.c): the file opens to the bytes the
+ * serial analysis gives.
+ *
+ * A failure on any rank (a location file missing or truncated, out of
+ * memory) is agreed on at the end of each stage: rank 0 prints the first
+ * failing rank's message, one line, and every rank exits with status 1.
+ * Ranks that wait for rank 0 sleep between polls, so an oversubscribed
+ * node keeps its cores for the work.
+ */
+#include <mpi.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/saved.h"
+#include "otf2/otf2_read.h"
+#include "projections/projections_read.h"
+#include "tui/cli.h"
+
+#ifndef SKEIN_VERSION
+#define SKEIN_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+	"usage: mpiexec -n N skein-mpi analyze [--format text|json|csv] [--table T]\n"
+	"                 [STRUCTURE OPTIONS] --save FILE TRACE\n"
+	"       skein-mpi --help | --version\n"
+	"\n"
+	"skein-mpi runs 'skein analyze --save FILE TRACE' as an MPI job: each rank\n"
+	"reads a share of the trace's locations; rank 0 joins them, analyses, writes\n"
+	"FILE (open it with 'skein FILE') and prints the report 'skein analyze'\n"
+	"prints. The options are skein's (skein --help); doc/distributed.md says\n"
+	"what runs where.\n"
+	"\n"
+	"  -q, --quiet   no progress on rank 0's stderr (a line per stage, and the\n"
+	"                peak memory of every rank at the end)\n"
+	"\n"
+	"exit status: 0 success, 1 the trace could not be read on some rank, 2 usage\n"
+	"error; the same on every rank.\n";
+
+/* Bytes per message: MPI counts are ints. */
+#define CHUNK ((size_t)1 << 30)
+
+static int rank, size;
+
+/* Every rank says whether it failed; when one did, rank 0 prints the
+ * message of the first that failed (one line) and 1 is returned on every
+ * rank, else 0. */
+static void wait_all(void);
+static void wait_asleep(MPI_Request *rq);
+
+static int
+agree(int rc, const char *msg)
+{
+	wait_all();
+	int mine = rc ? rank : size, first;
+	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+	if (first == size)
+		return 0;
+	char buf[sizeof ((struct err *)0)->msg] = "";
+	if (rank == first)
+		snprintf(buf, sizeof buf, "%s", msg && msg[0] ? msg : "failed");
+	MPI_Bcast(buf, (int)sizeof buf, MPI_CHAR, first, MPI_COMM_WORLD);
+	if (rank == 0)
+		cli_error("%s", buf);
+	return 1;
+}
+
+/* Waits for every rank at a barrier, sleeping between polls (rank 0 may
+ * be busy for long: the others must not spin on its cores). */
+static void
+wait_all(void)
+{
+	MPI_Request rq;
+	MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+	wait_asleep(&rq);
+}
+
+/* Rank 0's exit code, on every rank (the others wait asleep). */
+static int
+share_rc(int rc)
+{
+	wait_all();
+	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return rc;
+}
+
+/* Waits for a request, sleeping between polls. */
+static void
+wait_asleep(MPI_Request *rq)
+{
+	int done = 0;
+	while (MPI_Test(rq, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+}
+
+/* Sends n bytes to rank 0: their count, then pieces of up to CHUNK. */
+static void
+send_bytes(const char *buf, size_t n)
+{
+	uint64_t len = n;
+	MPI_Request rq;
+	MPI_Isend(&len, 1, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD, &rq);
+	wait_asleep(&rq);
+	for (size_t at = 0; at < n; at += CHUNK) {
+		size_t k = n - at < CHUNK ? n - at : CHUNK;
+		MPI_Isend(buf + at, (int)k, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &rq);
+		wait_asleep(&rq);
+	}
+}
+
+/* Receives rank src's bytes into a new buffer (*buf NULL when there is
+ * no memory for it: the bytes are received and dropped). */
+static void
+recv_bytes(int src, char **buf, size_t *n)
+{
+	uint64_t len;
+	MPI_Recv(&len, 1, MPI_UINT64_T, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	*n = (size_t)len;
+	*buf = malloc(*n ? *n : 1);
+	char scratch[4096];
+	for (size_t at = 0; at < *n; at += CHUNK) {
+		size_t k = *n - at < CHUNK ? *n - at : CHUNK;
+		if (*buf) {
+			MPI_Recv(*buf + at, (int)k, MPI_BYTE, src, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			continue;
+		}
+		/* no room: take it in small pieces the sender's one message fits */
+		MPI_Status st;
+		MPI_Probe(src, 1, MPI_COMM_WORLD, &st);
+		char *tmp = malloc(k);
+		MPI_Recv(tmp ? tmp : scratch, tmp ? (int)k : 0, MPI_BYTE, src, 1, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+		free(tmp);
+	}
+}
+
+/* Reads this rank's share; on rank 0, gathers the others' and joins
+ * them into *t. An exit code: a failure while reading is agreed on every
+ * rank; past that (*gathered set on every rank) only rank 0 knows how
+ * its join went. */
+static int
+read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, int *gathered)
+{
+	struct otf2_read_opts o = { .progress = rank == 0 ? cli_progress : NULL, .ud = p };
+	struct otf2_share *s = NULL;
+	struct err e = { 0 };
+	*t = NULL;
+	int rc = otf2_share_read(c->trace, &o, (uint32_t)rank, (uint32_t)size, &s, &e);
+	if (agree(rc, e.msg)) {
+		otf2_share_destroy(s);
+		return EXIT_FAIL;
+	}
+	if (rank == 0)
+		cli_progress(p, "gathering the shares", 0, 0);
+	char *buf = NULL;
+	size_t n = 0;
+	if (rank != 0) {
+		n = otf2_share_pack_size(s);
+		buf = malloc(n);
+		rc = buf ? 0 : err_set(&e, ERR_NOMEM, "rank %d: out of memory packing %zu bytes", rank, n);
+	}
+	if (agree(rc, e.msg)) {
+		free(buf);
+		otf2_share_destroy(s);
+		return EXIT_FAIL;
+	}
+	*gathered = 1;
+	if (rank != 0) {
+		otf2_share_pack(s, buf);
+		otf2_share_destroy(s);
+		send_bytes(buf, n);
+		free(buf);
+		return EXIT_OK;
+	}
+	for (int src = 1; src < size; src++) {
+		recv_bytes(src, &buf, &n);
+		if (!rc && !buf)
+			rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's share", src);
+		if (!rc)
+			rc = otf2_share_add(s, buf, n, &e);
+		free(buf);
+	}
+	if (!rc) {
+		cli_progress(p, "joining", 0, 0);
+		rc = otf2_share_finish(s, &o, t, &e);
+	}
+	otf2_share_destroy(s);
+	cli_progress_clear(p);
+	if (rc)
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
+	return rc ? EXIT_FAIL : EXIT_OK;   /* told the others with share_rc */
+}
+
+/* Rank 0 says how long the job took and every rank's peak memory (rc:
+ * how the job ended, the same on every rank; nothing said on failure). */
+static void
+report_memory(const struct cli_progress *p, int rc)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	long kb = ru.ru_maxrss;
+	long *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+	MPI_Gather(&kb, 1, MPI_LONG, all, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+	if (rank != 0 || !p->enabled || !all || rc) {
+		free(all);
+		return;
+	}
+	fprintf(stderr, "%s: %d ranks, %.2f s; peak memory per rank (MB):", cli_prog, size,
+		cli_seconds_since(&p->start));
+	for (int r = 0; r < size; r++)
+		fprintf(stderr, " %.1f", (double)all[r] / 1024.0);
+	fputc('\n', stderr);
+	free(all);
+}
+
+/* The command line, checked the same on every rank; only rank 0 says
+ * what is wrong. */
+static int
+setup(int argc, char **argv, struct cli *c)
+{
+	int rc = cli_parse_args(argc, argv, c);
+	if (!rc && (c->cmd == CMD_HELP || c->cmd == CMD_VERSION))
+		return -1;
+	if (!rc && c->cmd != CMD_ANALYZE)
+		rc = cli_usage_error("skein-mpi runs 'analyze' only", NULL);
+	else if (!rc && !c->save)
+		rc = cli_usage_error("skein-mpi writes a saved analysis: give --save FILE", NULL);
+	else if (!rc && saved_is(c->trace))
+		rc = cli_usage_error("already a saved analysis: open it with skein", c->trace);
+	else if (!rc && projections_is_run(c->trace))
+		rc = cli_usage_error("a Charm++ Projections run: skein-mpi reads OTF2 archives; "
+				     "save it with 'skein analyze --save'", c->trace);
+	if (!rc)
+		rc = cli_setup_config(c);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct cli c;
+	cli_prog = "skein-mpi";
+	int provided;
+	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+		fprintf(stderr, "skein-mpi: MPI_Init failed\n");
+		return EXIT_FAIL;
+	}
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	struct cli_progress p = { .lines = 1 };
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	/* the command line is checked alike everywhere: rank 0 says what is wrong */
+	int saved_err = rank != 0 ? dup(STDERR_FILENO) : -1;
+	int null_fd = saved_err >= 0 ? open("/dev/null", O_WRONLY) : -1;
+	if (null_fd >= 0)
+		dup2(null_fd, STDERR_FILENO);
+	int rc = setup(argc, argv, &c);
+	if (null_fd >= 0) {
+		fflush(stderr);
+		dup2(saved_err, STDERR_FILENO);
+		close(null_fd);
+	}
+	if (saved_err >= 0)
+		close(saved_err);
+	if (rc) {
+		if (rank == 0 && rc == -1 && c.cmd == CMD_HELP)
+			fputs(usage_text, stdout);
+		else if (rank == 0 && rc == -1)
+			printf("skein-mpi %s\n", SKEIN_VERSION);
+		if (rc == -1)
+			rc = rank == 0 ? cli_finish_stdout(EXIT_OK) : EXIT_OK;
+		config_fini(&c.cfg);
+		MPI_Finalize();
+		return rc;
+	}
+	p.enabled = rank == 0 && !c.quiet;
+	struct trace *t = NULL;
+	int gathered = 0;
+	rc = read_distributed(&c, &p, &t, &gathered);
+	if (!rc && rank == 0) {
+		struct analysis *a = NULL;
+		rc = cli_loaded(&c, c.trace, &t, &a);
+		if (!rc)
+			rc = cli_check_regions(&c, t);
+		if (!rc)
+			rc = cli_analyze(&c, t, &a, &p);
+		analysis_destroy(a);
+		trace_destroy(t);
+		rc = cli_finish_stdout(rc);
+	}
+	/* rank 0 tells the others how the job ended */
+	if (gathered)
+		rc = share_rc(rc);
+	report_memory(&p, rc);
+	config_fini(&c.cfg);
+	MPI_Finalize();
+	return rc;
+}

@@ -1,0 +1,165 @@
+/* build_pack.c — a builder block as bytes, for moving it between the
+ * processes of a distributed read (skein-mpi, doc/distributed.md).
+ *
+ * Layout (the writer's byte order and struct layout: both ends run the
+ * same binary): a header of counts, then the arrays one after another,
+ * each padded to 8 bytes.
+ *
+ *   u64 ops, ends, msgs, frames, recv halves, collective halves, timelines
+ *   u64 warnings[WARN_COUNT], MPI calls without records
+ *   ops, ends, msgs, frames, recv halves, collective halves,
+ *   timeline ids (u32), the timelines' records (struct trace_timeline)
+ *
+ * Ids inside are the block's own (counted from 0), as build_join()
+ * expects them.
+ */
+#include "build_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+
+enum { N_OPS, N_ENDS, N_MSGS, N_FRAMES, N_RECVS, N_COLLS, N_TLS, N_COUNTS };
+
+#define HEADER_WORDS (N_COUNTS + WARN_COUNT + 1)
+
+static size_t
+pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+static void
+counts_of(const struct build *b, uint64_t *n)
+{
+	const struct trace *s = b->t;
+	n[N_OPS] = s->n_ops, n[N_ENDS] = s->n_ends, n[N_MSGS] = s->n_msgs;
+	n[N_FRAMES] = s->n_frames, n[N_RECVS] = b->n_recvs, n[N_COLLS] = b->n_colls;
+	n[N_TLS] = b->n_tls;
+}
+
+/* The record size of each array, in header order. */
+static const size_t rec_size[N_COUNTS] = {
+	sizeof(struct trace_op), sizeof(struct trace_end), sizeof(struct trace_msg),
+	sizeof(struct trace_frame), sizeof(struct recv_half), sizeof(struct coll_half),
+	sizeof(uint32_t),
+};
+
+size_t
+build_block_pack_size(const struct build *b)
+{
+	uint64_t n[N_COUNTS];
+	counts_of(b, n);
+	size_t size = HEADER_WORDS * sizeof(uint64_t);
+	for (int k = 0; k < N_COUNTS; k++)
+		size += pad8(n[k] * rec_size[k]);
+	return size + pad8(n[N_TLS] * sizeof(struct trace_timeline));
+}
+
+/* Copies n bytes of src to *at (padded) and frees src. */
+static void
+put(char **at, void *src, size_t n)
+{
+	if (n)
+		memcpy(*at, src, n);
+	memset(*at + n, 0, pad8(n) - n);
+	*at += pad8(n);
+	free(src);
+}
+
+void
+build_block_pack(struct build *b, void *buf)
+{
+	struct trace *s = b->t;
+	uint64_t head[HEADER_WORDS];
+	counts_of(b, head);
+	memcpy(head + N_COUNTS, s->info.warnings, sizeof s->info.warnings);
+	head[N_COUNTS + WARN_COUNT] = s->info.mpi_calls_without_records;
+	char *at = buf;
+	memcpy(at, head, sizeof head);
+	at += sizeof head;
+	/* the timelines' records live in the shared trace: after the ids */
+	char *tl_at = at;
+	for (int k = 0; k < N_COUNTS; k++)
+		tl_at += pad8(head[k] * rec_size[k]);
+	for (size_t i = 0; i < b->n_tls; i++)
+		memcpy(tl_at + i * sizeof(struct trace_timeline), &s->timelines[b->tls[i]],
+		       sizeof(struct trace_timeline));
+	memset(tl_at + b->n_tls * sizeof(struct trace_timeline), 0,
+	       pad8(b->n_tls * sizeof(struct trace_timeline)) - b->n_tls * sizeof(struct trace_timeline));
+	void *arrays[N_COUNTS] = { s->ops, s->ends, s->msgs, s->frames, b->recvs, b->colls, b->tls };
+	for (int k = 0; k < N_COUNTS; k++)
+		put(&at, arrays[k], head[k] * rec_size[k]);
+	s->ops = NULL, s->ends = NULL, s->msgs = NULL, s->frames = NULL;
+	b->recvs = NULL, b->colls = NULL, b->tls = NULL;
+	build_destroy(b);
+}
+
+/* Takes n records of size sz at *at into a new array *dst. */
+static int
+take(const char **at, const char *end, uint64_t n, size_t sz, void **dst)
+{
+	*dst = NULL;
+	if (n > (uint64_t)(end - *at) / (sz ? sz : 1))
+		return ERR_FORMAT;
+	size_t bytes = (size_t)n * sz;
+	if (pad8(bytes) > (size_t)(end - *at))
+		return ERR_FORMAT;
+	if (bytes) {
+		if (!(*dst = malloc(bytes)))
+			return ERR_NOMEM;
+		memcpy(*dst, *at, bytes);
+	}
+	*at += pad8(bytes);
+	return 0;
+}
+
+int
+build_block_unpack(struct trace *t, const void *buf, size_t len, struct build **out,
+		   size_t *used)
+{
+	*out = NULL;
+	uint64_t head[HEADER_WORDS];
+	if (len < sizeof head)
+		return ERR_FORMAT;
+	memcpy(head, buf, sizeof head);
+	for (int k = 0; k < N_COUNTS; k++)
+		if (head[k] > VEC_MAX_ID)
+			return ERR_FORMAT;
+	struct build *b = build_block_create(t);
+	if (!b)
+		return ERR_NOMEM;
+	struct trace *s = b->t;
+	const char *at = (const char *)buf + sizeof head, *end = (const char *)buf + len;
+	void *arrays[N_COUNTS] = { 0 };
+	int rc = 0;
+	for (int k = 0; k < N_COUNTS && !rc; k++)
+		rc = take(&at, end, head[k], rec_size[k], &arrays[k]);
+	s->ops = arrays[N_OPS], s->n_ops = s->cap_ops = head[N_OPS];
+	s->ends = arrays[N_ENDS], s->n_ends = s->cap_ends = head[N_ENDS];
+	s->msgs = arrays[N_MSGS], s->n_msgs = s->cap_msgs = head[N_MSGS];
+	s->frames = arrays[N_FRAMES], s->n_frames = s->cap_frames = head[N_FRAMES];
+	b->recvs = arrays[N_RECVS], b->n_recvs = b->cap_recvs = head[N_RECVS];
+	b->colls = arrays[N_COLLS], b->n_colls = b->cap_colls = head[N_COLLS];
+	b->tls = arrays[N_TLS], b->n_tls = b->cap_tls = head[N_TLS];
+	size_t tl_bytes = b->n_tls * sizeof(struct trace_timeline);
+	if (!rc && pad8(tl_bytes) > (size_t)(end - at))
+		rc = ERR_FORMAT;
+	for (size_t i = 0; i < b->n_tls && !rc; i++)
+		if (b->tls[i] >= t->n_timelines)
+			rc = ERR_FORMAT;
+	if (rc) {
+		build_destroy(b);
+		return rc;
+	}
+	for (size_t i = 0; i < b->n_tls; i++)
+		memcpy(&t->timelines[b->tls[i]], at + i * sizeof(struct trace_timeline),
+		       sizeof(struct trace_timeline));
+	at += pad8(tl_bytes);
+	memcpy(s->info.warnings, head + N_COUNTS, sizeof s->info.warnings);
+	s->info.mpi_calls_without_records = head[N_COUNTS + WARN_COUNT];
+	*used = (size_t)(at - (const char *)buf);
+	*out = b;
+	return 0;
+}

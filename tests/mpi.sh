@@ -1,0 +1,167 @@
+#!/bin/sh
+# mpi.sh BUILD SHARED — skein-mpi (doc/distributed.md) under MPICH with
+# 1, 2, 3 and 4 ranks (oversubscribed: the machine may have fewer cores),
+# and under Open MPI when it is installed:
+#  * on every corpus trace and every shared OTF2 trace, `skein-mpi analyze
+#    --format json --save F` prints what `skein analyze --format json`
+#    prints, F opens to those bytes, and F is the serial --save's bytes
+#    but for the stage timings and the records' padding
+#    (tests/savedcmp.py); a trace the serial analysis refuses is refused
+#    with its message and status, nothing saved;
+#  * other structure options (--paper --leap-merge, --iterations) alike;
+#  * a location's events missing or truncated on one rank: the serial
+#    error, once, from rank 0, exit 1, within seconds (not a hang);
+#  * usage errors once, exit 2 (a Charm++ run among them); --help.
+# Skips (passing) when skein-mpi was not built (no MPI compiler).
+build=$1
+shared=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) ;; *) build=$root/$build ;; esac
+skein=$build/skein
+tmp=$(mktemp -d /tmp/skein-mpi-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cd "$root" || exit 1
+pass=0 fail=0
+. "$root/tests/run.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# one thread per rank: ranks already share the cores
+export SKEIN_THREADS=1
+
+if [ ! -x "$build/skein-mpi" ] || ! command -v mpirun.mpich >/dev/null; then
+	echo "mpi.sh: SKIP: $build/skein-mpi or mpirun.mpich missing (apt-get install mpich libmpich-dev)"
+	exit 0
+fi
+impls=mpich
+if [ -x "$build/skein-mpi.openmpi" ] && command -v mpirun.openmpi >/dev/null; then
+	impls="mpich openmpi"
+else
+	echo "mpi.sh: Open MPI not installed (or skein-mpi.openmpi not built): MPICH only"
+fi
+# use IMPL: the launcher and binary of an MPI
+use() {
+	case $1 in
+	mpich) mpiexec=mpirun.mpich bin=$build/skein-mpi ;;
+	openmpi) mpiexec=mpirun.openmpi bin=$build/skein-mpi.openmpi ;;
+	esac
+}
+
+traces=$(ls traces/corpus/*/traces.otf2)
+if [ -d "$shared/traces/otf2" ]; then
+	traces="$traces $(find "$shared/traces/otf2" -name traces.otf2 | sort)"
+else
+	echo "mpi.sh: $shared/traces/otf2 absent: corpus traces only"
+fi
+
+# check NAME TRACE N OPTIONS...: skein-mpi ($mpiexec, $bin) on N ranks
+# against the serial run (in $tmp/s.*), as the header says
+check() {
+	name=$1 t=$2 n=$3
+	shift 3
+	rm -f "$tmp/m.skein"
+	timeout 120 "$mpiexec" -n "$n" "$bin" analyze -q --format json "$@" --save "$tmp/m.skein" "$t" \
+		>"$tmp/m.json" 2>"$tmp/m.err"
+	st=$?
+	if [ "$sst" -ne 0 ]; then
+		sed 's/^skein: /skein-mpi: /' "$tmp/s.err" >"$tmp/s.err2"
+		# Open MPI's launcher adds its own report of the exit status
+		grep '^skein' "$tmp/m.err" >"$tmp/ours"
+		[ "$st" -eq "$sst" ] && [ ! -e "$tmp/m.skein" ] && cmp -s "$tmp/s.err2" "$tmp/ours" && ok ||
+			bad "$name: $t refused by skein (exit $sst) but skein-mpi on $n ranks: exit $st ($(head -c 300 "$tmp/m.err"))"
+		return
+	fi
+	if [ "$st" -ne 0 ]; then
+		bad "$name: $t on $n ranks: exit $st ($(head -c 300 "$tmp/m.err"))"
+		return
+	fi
+	cmp -s "$tmp/s.json" "$tmp/m.json" && ok || bad "$name: $t on $n ranks: the report differs"
+	"$skein" analyze --format json "$@" "$tmp/m.skein" >"$tmp/m2.json" 2>/dev/null
+	cmp -s "$tmp/s.json" "$tmp/m2.json" && ok || bad "$name: $t on $n ranks: the saved file's analysis differs"
+	python3 "$root/tests/savedcmp.py" "$tmp/s.skein" "$tmp/m.skein" >"$tmp/cmp" && ok ||
+		bad "$name: $t on $n ranks: saved file: $(cat "$tmp/cmp")"
+}
+
+# serial TRACE OPTIONS...: the serial analysis into $tmp/s.*
+serial() {
+	t=$1
+	shift
+	rm -f "$tmp/s.skein"
+	"$skein" analyze -q --format json "$@" --save "$tmp/s.skein" "$t" >"$tmp/s.json" 2>"$tmp/s.err"
+	sst=$?
+}
+
+for t in $traces; do
+	serial "$t"
+	for impl in $impls; do
+		use $impl
+		for n in 1 2 3 4; do
+			check $impl "$t" $n
+		done
+	done
+done
+
+# other structure options: the same code, other stages
+use mpich
+for opts in "--paper --leap-merge" "--iterations structure --no-coalesce"; do
+	for t in traces/corpus/wavefront-9-delay traces/corpus/lammps-melt-4; do
+		# shellcheck disable=SC2086
+		serial "$t" $opts
+		for n in 2 3; do
+			# shellcheck disable=SC2086
+			check "mpich $opts" "$t" $n $opts
+		done
+	done
+done
+
+# a location's events missing, then truncated, on one rank: the serial
+# message once, from rank 0, exit 1 on every rank, within seconds
+for impl in $impls; do
+	use $impl
+	for broken in missing truncated; do
+		rm -rf "$tmp/b" && cp -R traces/corpus/stencil-4-delay "$tmp/b"
+		case $broken in
+		missing) rm "$tmp/b/traces/3.evt" ;;
+		truncated) head -c 1000 traces/corpus/stencil-4-delay/traces/2.evt >"$tmp/b/traces/2.evt" ;;
+		esac
+		"$skein" analyze -q "$tmp/b" >/dev/null 2>"$tmp/s.err"
+		sed 's/^skein: /skein-mpi: /' "$tmp/s.err" >"$tmp/s.err2"
+		for n in 2 4; do
+			start=$(date +%s)
+			timeout 60 "$mpiexec" -n $n "$bin" analyze -q --save "$tmp/b.skein" "$tmp/b" >"$tmp/out" 2>"$tmp/err"
+			st=$? secs=$(($(date +%s) - start))
+			[ "$st" -eq 1 ] && [ "$secs" -lt 20 ] && ok ||
+				bad "$impl, $broken events, $n ranks: exit $st after $secs s (want 1, within seconds)"
+			grep '^skein' "$tmp/err" >"$tmp/ours"
+			cmp -s "$tmp/s.err2" "$tmp/ours" && [ -s "$tmp/ours" ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/b.skein" ] && ok ||
+				bad "$impl, $broken events, $n ranks: want the serial message once ($(cat "$tmp/s.err2")), got: $(head -c 400 "$tmp/err")"
+		done
+	done
+done
+
+# usage: said once, exit 2; --help on stdout
+use mpich
+for args in "info traces/corpus/stencil-4" "analyze traces/corpus/stencil-4" "analyze --bogus --save x traces/corpus/stencil-4"; do
+	# shellcheck disable=SC2086
+	timeout 60 mpirun.mpich -n 3 "$bin" $args >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq 2 ] && [ "$(grep -c "^Try 'skein-mpi --help'" "$tmp/err")" -eq 1 ] && ok ||
+		bad "skein-mpi $args: exit $st, want 2 and one message: $(head -c 300 "$tmp/err")"
+done
+serial traces/corpus/stencil-4
+"$skein" analyze -q --save "$tmp/s.skein" traces/corpus/stencil-4 >/dev/null
+timeout 60 mpirun.mpich -n 2 "$bin" analyze -q --save "$tmp/again.skein" "$tmp/s.skein" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "already a saved analysis" "$tmp/err" && ok || bad "a saved file as the trace: $(cat "$tmp/err")"
+mkdir -p "$tmp/prj"
+printf 'PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 1\nEND\n' >"$tmp/prj/run.sts"
+timeout 60 mpirun.mpich -n 2 "$bin" analyze -q --save "$tmp/p.skein" "$tmp/prj/run.sts" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(grep -c 'a Charm++ Projections run: skein-mpi reads OTF2 archives' "$tmp/err")" -eq 1 ] &&
+	[ ! -e "$tmp/p.skein" ] && ok || bad "a Charm++ run: $(cat "$tmp/err")"
+timeout 60 mpirun.mpich -n 2 "$bin" --help >"$tmp/out" 2>&1
+[ $? -eq 0 ] && [ "$(grep -c '^usage: mpiexec' "$tmp/out")" -eq 1 ] && ok || bad "--help: $(head -c 300 "$tmp/out")"
+# progress on rank 0: a line per stage and every rank's peak memory
+timeout 60 mpirun.mpich -n 3 "$bin" analyze --save "$tmp/m.skein" traces/corpus/stencil-4 >/dev/null 2>"$tmp/err"
+grep -q '^skein-mpi: reading' "$tmp/err" && grep -q '^skein-mpi: metrics' "$tmp/err" &&
+	grep -Eq '^skein-mpi: 3 ranks, [0-9.]+ s; peak memory per rank \(MB\):( [0-9.]+){3}$' "$tmp/err" && ok ||
+	bad "progress on rank 0: $(cat "$tmp/err")"
+
+echo "mpi: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

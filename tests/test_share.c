@@ -1,0 +1,177 @@
+/* test_share.c — a distributed read's shares (otf2/otf2_read.h:
+ * otf2_share_*; model/build.h: build_block_pack/unpack), without MPI: on
+ * every corpus trace, each of n parts (1 to 5, more parts than locations
+ * included) is read on its own, parts 1.. are packed to bytes and added
+ * to part 0 in order, and the joined model is the one otf2_read() gives,
+ * array by array; the bytes are checked on the way in (another order, a
+ * cut share, bytes past the end). skein-mpi's end-to-end test is
+ * tests/mpi.sh. */
+#include "testutil.h"
+
+#include <glob.h>
+#include <string.h>
+
+#include "model/trace.h"
+
+static char **paths;
+static size_t n_paths;
+
+/* Reads path as n parts and joins them; NULL on failure (reported). */
+static struct trace *
+read_shared(const char *path, uint32_t n)
+{
+	struct otf2_share **s = calloc(n, sizeof *s);
+	struct err e = { 0 };
+	assert_non_null(s);
+	for (uint32_t p = 0; p < n; p++)
+		if (otf2_share_read(path, NULL, p, n, &s[p], &e)) {
+			print_error("%s part %u of %u: %s\n", path, p, n, e.msg);
+			fail();
+		}
+	for (uint32_t p = 1; p < n; p++) {
+		size_t len = otf2_share_pack_size(s[p]);
+		char *buf = malloc(len);
+		assert_non_null(buf);
+		otf2_share_pack(s[p], buf);
+		otf2_share_destroy(s[p]);
+		if (otf2_share_add(s[0], buf, len, &e)) {
+			print_error("%s: adding part %u of %u: %s\n", path, p, n, e.msg);
+			fail();
+		}
+		free(buf);
+	}
+	struct trace *t = NULL;
+	if (otf2_share_finish(s[0], NULL, &t, &e)) {
+		print_error("%s: joining %u parts: %s\n", path, n, e.msg);
+		fail();
+	}
+	otf2_share_destroy(s[0]);
+	free(s);
+	return t;
+}
+
+/* The records of two models, field by field (records have padding). */
+static void
+same_model(const struct trace *a, const struct trace *b)
+{
+	uint32_t na, nb;
+	const struct trace_op *oa = trace_ops(a, &na), *ob = trace_ops(b, &nb);
+	assert_int_equal(na, nb);
+	for (uint32_t i = 0; i < na; i++) {
+		assert_true(oa[i].t_enter == ob[i].t_enter && oa[i].t_exit == ob[i].t_exit);
+		assert_true(oa[i].timeline == ob[i].timeline && oa[i].region == ob[i].region);
+		assert_true(oa[i].frame == ob[i].frame && oa[i].end_first == ob[i].end_first);
+		assert_true(oa[i].kind == ob[i].kind && oa[i].flags == ob[i].flags);
+	}
+	const struct trace_msg *ma = trace_msgs(a, &na), *mb = trace_msgs(b, &nb);
+	assert_int_equal(na, nb);
+	for (uint32_t i = 0; i < na; i++) {
+		assert_true(ma[i].t_send == mb[i].t_send && ma[i].t_recv == mb[i].t_recv);
+		assert_true(ma[i].bytes == mb[i].bytes && ma[i].send_op == mb[i].send_op);
+		assert_true(ma[i].recv_op == mb[i].recv_op && ma[i].send_done_op == mb[i].send_done_op);
+		assert_true(ma[i].sender == mb[i].sender && ma[i].receiver == mb[i].receiver);
+		assert_true(ma[i].comm == mb[i].comm && ma[i].tag == mb[i].tag && ma[i].flags == mb[i].flags);
+	}
+	const struct trace_coll *ca = trace_colls(a, &na), *cb = trace_colls(b, &nb);
+	assert_int_equal(na, nb);
+	for (uint32_t i = 0; i < na; i++) {
+		assert_true(ca[i].comm == cb[i].comm && ca[i].root == cb[i].root);
+		assert_true(ca[i].member_first == cb[i].member_first && ca[i].member_count == cb[i].member_count);
+		assert_true(ca[i].expected == cb[i].expected && ca[i].type == cb[i].type);
+		assert_true(ca[i].bytes_sent == cb[i].bytes_sent && ca[i].bytes_recv == cb[i].bytes_recv);
+	}
+	uint32_t members = 0;
+	for (uint32_t i = 0; i < na; i++)
+		members += ca[i].member_count;
+	if (members)
+		assert_memory_equal(trace_coll_members(a), trace_coll_members(b), members * sizeof(uint32_t));
+	const struct trace_end *ea = trace_ends(a, &na), *eb = trace_ends(b, &nb);
+	assert_int_equal(na, nb);
+	if (na)
+		assert_memory_equal(ea, eb, na * sizeof *ea);
+	const struct trace_frame *fa = trace_frames(a, &na), *fb = trace_frames(b, &nb);
+	assert_int_equal(na, nb);
+	if (na)
+		assert_memory_equal(fa, fb, na * sizeof *fa);
+	const struct trace_timeline *ta = trace_timelines(a, &na), *tb = trace_timelines(b, &nb);
+	assert_int_equal(na, nb);
+	if (na)
+		assert_memory_equal(ta, tb, na * sizeof *ta);
+	const struct trace_location *la = trace_locations(a, &na), *lb = trace_locations(b, &nb);
+	assert_int_equal(na, nb);
+	for (uint32_t i = 0; i < na; i++)
+		assert_true(la[i].id == lb[i].id && la[i].events == lb[i].events &&
+			    la[i].timeline == lb[i].timeline);
+	/* counts, warnings and the time span */
+	const struct trace_info *ia = trace_info(a), *ib = trace_info(b);
+	assert_true(ia->t_begin == ib->t_begin && ia->t_end == ib->t_end && ia->events == ib->events);
+	assert_memory_equal(ia->records, ib->records, sizeof ia->records);
+	assert_memory_equal(ia->warnings, ib->warnings, sizeof ia->warnings);
+	assert_true(ia->mpi_calls_without_records == ib->mpi_calls_without_records);
+}
+
+static void
+shares_join_to_the_serial_model(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < n_paths; i++) {
+		struct trace *serial = tu_load(paths[i]);
+		for (uint32_t n = 1; n <= 5; n++) {
+			struct trace *t = read_shared(paths[i], n);
+			same_model(serial, t);
+			trace_destroy(t);
+		}
+		trace_destroy(serial);
+	}
+}
+
+/* Bytes out of order, cut short or with more at the end are refused. */
+static void
+bad_bytes_refused(void **state)
+{
+	(void)state;
+	struct otf2_share *s[3];
+	struct err e = { 0 };
+	for (uint32_t p = 0; p < 3; p++)
+		assert_int_equal(otf2_share_read(paths[0], NULL, p, 3, &s[p], &e), 0);
+	size_t len2 = otf2_share_pack_size(s[2]), len1 = otf2_share_pack_size(s[1]);
+	char *b2 = malloc(len2 + 8), *b1 = malloc(len1);
+	otf2_share_pack(s[2], b2);
+	otf2_share_pack(s[1], b1);
+	/* part 2 before part 1 */
+	assert_int_equal(otf2_share_add(s[0], b2, len2, &e), ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "out of order"));
+	/* part 1 cut short, then with bytes past its end */
+	assert_int_equal(otf2_share_add(s[0], b1, len1 - 8, &e), ERR_FORMAT);
+	struct trace *t = NULL;
+	assert_int_equal(otf2_share_finish(s[0], NULL, &t, &e), ERR_USAGE);
+	assert_null(t);
+	for (uint32_t p = 0; p < 3; p++)
+		otf2_share_destroy(s[p]);
+	/* a part outside the parts */
+	assert_int_equal(otf2_share_read(paths[0], NULL, 3, 3, &s[0], &e), ERR_USAGE);
+	assert_null(s[0]);
+	free(b1);
+	free(b2);
+}
+
+int
+main(void)
+{
+	char pat[1200];
+	glob_t g;
+	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");
+	if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		fprintf(stderr, "test_share: no traces/corpus/*/traces.otf2\n");
+		return 1;
+	}
+	paths = g.gl_pathv;
+	n_paths = g.gl_pathc;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(shares_join_to_the_serial_model),
+		cmocka_unit_test(bad_bytes_refused),
+	};
+	int rc = cmocka_run_group_tests_name("distributed read", tests, NULL, NULL);
+	globfree(&g);
+	return rc;
+}
