@@ -6,8 +6,7 @@
 #  * on every corpus trace and every shared OTF2 trace, `skein-mpi analyze
 #    --format json --save F` prints what `skein analyze --format json`
 #    prints, F opens to those bytes, and F is the serial --save's bytes
-#    but for the stage timings and the records' padding
-#    (tests/savedcmp.py); a trace the serial analysis refuses is refused
+#    but for the stage timings (tests/savedcmp.py); a trace the serial analysis refuses is refused
 #    with its message and status, nothing saved;
 #  * other structure options (--paper --leap-merge, --iterations) alike;
 #  * a location's events missing or truncated on one rank: the serial
