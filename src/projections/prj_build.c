@@ -132,7 +132,7 @@ match(struct builder *b)
 			if (x->event < 0 || (x->flags & PRJ_X_RESUMED))
 				continue;
 			const struct prj_pe_log *src = &r->logs[x->srcpe];
-			uint32_t c = (uint32_t)x->event < src->n_events ? src->cre_of_event[x->event] : NONE;
+			uint32_t c = prj_log_creation(src, x->event);
 			uint32_t cpe = x->srcpe;
 			if (c == NONE || src->cres[c].ep != x->ep) {
 				if (reroute(b, x, &cpe, &c))

@@ -92,8 +92,12 @@ struct prj_pe_log {
 	size_t n_cres, cap_cres;
 	struct trace_idle *idles;
 	size_t n_idles, cap_idles;
-	uint32_t *cre_of_event;    /* event id -> creation, UINT32_MAX for none */
-	uint32_t n_events;         /* size of cre_of_event */
+	/* event id -> creation (prj_log_creation): a table indexed by the
+	 * event when the ids are dense, else the creations sorted by event */
+	uint32_t *cre_of_event;
+	uint32_t n_events;         /* the table's size, 0 when sorted */
+	uint64_t *cre_by_event;    /* event << 32 | creation, sorted */
+	size_t n_by_event;
 	uint64_t records[CREC_COUNT];
 	uint64_t warnings[WARN_COUNT];
 	uint64_t t_first, t_last, t_begin_comp, t_end_comp;
@@ -107,6 +111,8 @@ struct prj_pe_log {
 int prj_log_read(const struct prj_sts *s, uint32_t pe, struct prj_pe_log *l,
 		 const atomic_int *cancel, struct err *e);
 void prj_log_fini(struct prj_pe_log *l);
+/* The first creation of l with event id ev, or UINT32_MAX. */
+uint32_t prj_log_creation(const struct prj_pe_log *l, int32_t ev);
 
 /* Packs an object's ids (an array index) into a 128-bit key; returns 0,
  * or -1 when they do not fit (more than 6 ids, or values too large). */

@@ -509,7 +509,18 @@ header(struct lp *p, const char *s, const char *end, uint64_t *announced)
 	return 0;
 }
 
-/* The event -> creation table. */
+/* The event -> creation index. Charm++ numbers a PE's events from 0, so
+ * the ids are dense and a table indexed by them is the fast way; a log
+ * whose ids are sparse (a corrupt or hostile one: a single id near 2^31
+ * would ask for an 8 GB table) gets its creations sorted by event
+ * instead (event << 32 | index), searched by halves. */
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 static int
 index_events(struct prj_pe_log *l)
 {
@@ -517,6 +528,17 @@ index_events(struct prj_pe_log *l)
 	for (size_t i = 0; i < l->n_cres; i++)
 		if (l->cres[i].event > max)
 			max = l->cres[i].event;
+	if ((uint64_t)(max + 1) > 2 * (uint64_t)l->n_cres + 65536) {
+		l->cre_by_event = malloc((l->n_cres + 1) * sizeof *l->cre_by_event);
+		if (!l->cre_by_event)
+			return ERR_NOMEM;
+		for (size_t i = 0; i < l->n_cres; i++)
+			if (l->cres[i].event >= 0)
+				l->cre_by_event[l->n_by_event++] =
+					(uint64_t)l->cres[i].event << 32 | (uint32_t)i;
+		qsort(l->cre_by_event, l->n_by_event, sizeof *l->cre_by_event, cmp_u64);
+		return 0;
+	}
 	l->n_events = (uint32_t)(max + 1);
 	l->cre_of_event = malloc(((size_t)l->n_events + 1) * sizeof *l->cre_of_event);
 	if (!l->cre_of_event)
@@ -528,6 +550,26 @@ index_events(struct prj_pe_log *l)
 			l->cre_of_event[ev] = (uint32_t)i;
 	}
 	return 0;
+}
+
+uint32_t
+prj_log_creation(const struct prj_pe_log *l, int32_t ev)
+{
+	if (ev < 0)
+		return UINT32_MAX;
+	if (l->cre_of_event)
+		return (uint32_t)ev < l->n_events ? l->cre_of_event[ev] : UINT32_MAX;
+	size_t lo = 0, hi = l->n_by_event;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->cre_by_event[mid] >> 32 < (uint64_t)ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < l->n_by_event && l->cre_by_event[lo] >> 32 == (uint64_t)ev)
+		return (uint32_t)l->cre_by_event[lo];
+	return UINT32_MAX;
 }
 
 static int
@@ -668,6 +710,7 @@ prj_log_fini(struct prj_pe_log *l)
 	free(l->cres);
 	free(l->idles);
 	free(l->cre_of_event);
+	free(l->cre_by_event);
 	memset(l, 0, sizeof *l);
 }
 
