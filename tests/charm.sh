@@ -131,6 +131,17 @@ if sys.argv[2] == "ops":
 	[ $? -ne 0 ] && [ ! -s "$tmp/out" ] && grep -q 'bad.yaml:2:12' "$tmp/err" && ok || bad "charm.reorder maybe: $(cat "$tmp/err")"
 	"$skein" render --size 100x30 "$imb" >"$tmp/r.txt" && grep -q 'hotspot 1/20: differential duration 20.05 ms' "$tmp/r.txt" \
 		&& grep -q 'Jacobi(1,2) step 197' "$tmp/r.txt" && ok || bad "render opens at the top hotspot"
+	# a Charm++ run's words: chares and phases, not ranks and partitions,
+	# in the status line, the footer and the help, which explains seed
+	# 004's metrics instead of lateness
+	grep -q 'phase 10/24' "$tmp/r.txt" && ok || bad "a Charm++ run's status line names its phase"
+	"$skein" render --size 150x200 --keys '?' "$imb" >"$tmp/h.txt" && tail -n 1 "$tmp/h.txt" | grep -q '\[ \] phase' \
+		&& tail -n 1 "$tmp/h.txt" | grep -q 's send' && ! tail -n 1 "$tmp/h.txt" | grep -q 'C coll' \
+		&& grep -q 'previous chare (row)' "$tmp/h.txt" && grep -q 'execution of the PE in time' "$tmp/h.txt" \
+		&& grep -q 'next phase on this chare' "$tmp/h.txt" && grep -q 'largest differential duration first' "$tmp/h.txt" \
+		&& grep -q 'the idle time on its PE an execution waited' "$tmp/h.txt" \
+		&& ! grep -v ' rank N\| partition N\|metric NAME' "$tmp/h.txt" | grep -qw 'rank\|partition' \
+		&& ok || bad "a Charm++ run's help speaks of chares, phases and seed 004's metrics"
 	# :save keeps the charm section and the view; the saved file reopens
 	# on the same screen with the same structure (the footer aside: the
 	# reopened one says the trace's quality first)

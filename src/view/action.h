@@ -41,6 +41,7 @@ struct action_info {
 	const char *name;     /* as written in key bindings: "move-left" */
 	const char *group;    /* heading in the help overlay */
 	const char *help;     /* one line */
+	const char *charm;    /* the line for a Charm++ run, or NULL: help */
 };
 
 /* The group of the actions only a sample set uses (skein samples): a
@@ -49,6 +50,9 @@ struct action_info {
 
 /* The entry for a; a valid entry (ACT_NONE's) for values out of range. */
 const struct action_info *action_info(enum action a);
+/* What a does, in the words of a Charm++ run (chares, phases) when charm
+ * is set. */
+const char *action_help(enum action a, int charm);
 /* The action called name, or ACT_NONE. */
 enum action action_find(const char *name);
 

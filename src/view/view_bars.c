@@ -101,7 +101,8 @@ view_draw_status(struct view *v, struct grid *g)
 		snprintf(f[F_SEL].full, sizeof f[0].full, "%s step %u", who, v->sel_step);
 	}
 	if (v->sel_lop != TRACE_NONE)
-		snprintf(f[F_PART].full, sizeof f[0].full, "part %u/%u", analysis_lop_part(v->a, v->sel_lop), np);
+		snprintf(f[F_PART].full, sizeof f[0].full, "%s %u/%u", view_is_charm(v) ? "phase" : "part",
+			 analysis_lop_part(v->a, v->sel_lop), np);
 	else
 		snprintf(f[F_PART].full, sizeof f[0].full, "no op");
 	snprintf(f[F_STEPS].full, sizeof f[0].full, "steps %u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
@@ -146,7 +147,7 @@ view_draw_status(struct view *v, struct grid *g)
  * columns: every entry and the glyphs; then without the glyphs; then in
  * brief words; then fewer entries. */
 static void
-legend_keys(const struct keymap *km, int w, char *out, size_t n)
+legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 {
 	static const struct { enum action a, b; const char *what, *brief; } ent[] = {
 		{ ACT_HELP, ACT_NONE, "help", "help" },
@@ -157,7 +158,9 @@ legend_keys(const struct keymap *km, int w, char *out, size_t n)
 		{ ACT_SEARCH, ACT_NONE, "search", "find" },
 		{ ACT_COMMAND, ACT_NONE, "command", "cmd" },
 	};
-	static const char glyphs[] = "   s send  r recv  x both  C coll  W wait  \u00b7 comp";
+	/* a Charm++ run has neither collectives nor waits, and phases */
+	const char *glyphs = charm ? "   s send  r recv  x both  \u00b7 comp"
+				   : "   s send  r recv  x both  C coll  W wait  \u00b7 comp";
 	int n_ent = (int)(sizeof ent / sizeof ent[0]);
 	for (int level = 0;; level++) {
 		int brief = level >= 2, upto = level <= 2 ? n_ent : n_ent - (level - 2);
@@ -169,8 +172,11 @@ legend_keys(const struct keymap *km, int w, char *out, size_t n)
 			const char *b = ent[i].b != ACT_NONE ? keymap_first_key(km, ent[i].b, kb, sizeof kb) : "";
 			if (!*a && !*b)
 				continue;
+			const char *what = brief ? ent[i].brief : ent[i].what;
+			if (charm && ent[i].a == ACT_PREV_PARTITION)
+				what = "phase";
 			int k = snprintf(out + len, n - len, "%s%s%s%s %s", i ? "  " : "", a, *a && *b ? " " : "", b,
-					 brief ? ent[i].brief : ent[i].what);
+					 what);
 			len += k > 0 ? (size_t)k : 0;
 		}
 		if (level == 0 && len < n)
@@ -294,7 +300,7 @@ view_draw_footer(struct view *v, struct grid *g)
 	/* the keys take what the scale leaves, and the scale at most half */
 	x += draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
 	char legend[256];
-	legend_keys(v->km, w - x - 3, legend, sizeof legend);
+	legend_keys(v->km, view_is_charm(v), w - x - 3, legend, sizeof legend);
 	grid_text(g, x + 3, y, w - x - 3, ST_DIM, legend);
 }
 

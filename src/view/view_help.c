@@ -72,7 +72,7 @@ help_prepare(struct view *v, int w, int h)
 		return;
 	}
 	struct help_ctx ctx = { L, 0 };
-	view_keys_rows(v->km, help_line, &ctx);
+	view_keys_rows(v->km, view_is_charm(v), help_line, &ctx);
 	view_lines_end(L);
 }
 

@@ -57,6 +57,7 @@ struct view_ops {
 	/* the keys that mean something else in this pane, or NULL */
 	const char *keys_title;
 	const struct pane_key *keys;
+	const struct pane_key *charm_keys;   /* keys, in a Charm++ run's words; NULL: keys */
 };
 
 extern const struct view_ops view_grid_ops;

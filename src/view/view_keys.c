@@ -23,14 +23,15 @@ keys_of(const struct keymap *km, enum action a, enum action b, char *buf, size_t
 }
 
 static void
-pane_rows(const struct keymap *km, row_fn fn, void *ud)
+pane_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 {
 	for (int id = 0; id < PANE_COUNT; id++) {
 		const struct view_ops *ops = view_pane_ops(id);
 		if (!ops->keys)
 			continue;
 		fn(ud, KEYS_SECTION, NULL, ops->keys_title);
-		for (const struct pane_key *k = ops->keys; k->act != ACT_NONE; k++) {
+		const struct pane_key *k = charm && ops->charm_keys ? ops->charm_keys : ops->keys;
+		for (; k->act != ACT_NONE; k++) {
 			char keys[160];
 			if (keys_of(km, k->act, k->act2, keys, sizeof keys))
 				fn(ud, KEYS_ENTRY, keys, k->what);
@@ -39,7 +40,7 @@ pane_rows(const struct keymap *km, row_fn fn, void *ud)
 }
 
 void
-view_keys_rows(const struct keymap *km, row_fn fn, void *ud)
+view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 {
 	const char *group = "";
 	for (int a = 1; a < ACT_COUNT; a++) {
@@ -49,9 +50,9 @@ view_keys_rows(const struct keymap *km, row_fn fn, void *ud)
 			continue;
 		if (strcmp(group, ai->group) != 0)
 			fn(ud, KEYS_SECTION, NULL, group = ai->group);
-		fn(ud, KEYS_ENTRY, keys, ai->help);
+		fn(ud, KEYS_ENTRY, keys, action_help((enum action)a, charm));
 	}
-	pane_rows(km, fn, ud);
+	pane_rows(km, charm, fn, ud);
 	fn(ud, KEYS_SECTION, NULL, "In the : and / prompts");
 	fn(ud, KEYS_ENTRY, "Left, Right, C-b, C-f", "move the cursor");
 	fn(ud, KEYS_ENTRY, "Home, End, C-a, C-e", "the start / end of the line");
@@ -76,9 +77,21 @@ view_keys_rows(const struct keymap *km, row_fn fn, void *ud)
 	fn(ud, KEYS_NOTE, NULL, "colour: the metric (the footer's scale); zoomed out, the block's maximum");
 	fn(ud, KEYS_NOTE, NULL, "reverse: the selection (\u25b8 and \u25be mark its row and step); "
 	   "green (monochrome: reverse, not bold): its message partners");
-	fn(ud, KEYS_NOTE, NULL, "ruler: \u253c a partition starts, \u2550 the selected operation's partition");
+	fn(ud, KEYS_NOTE, NULL, charm ? "ruler: \u253c a phase starts, \u2550 the selected execution's phase"
+				     : "ruler: \u253c a partition starts, \u2550 the selected operation's partition");
 	fn(ud, KEYS_NOTE, NULL, "timeline: a slice shows its most important operation, coloured by the region "
 	   "taking most of it, underlined when kinds share it");
+	if (charm) {
+		fn(ud, KEYS_SECTION, NULL, "Charm++ metrics (seed 004, section 4)");
+		fn(ud, KEYS_NOTE, NULL, "rows are chares (runtime chares grouped per PE at the bottom), an "
+		   "operation is a piece of an entry-method execution (split after each send), a phase "
+		   "a run of steps of the application or of the runtime (reductions, broadcasts)");
+		fn(ud, KEYS_NOTE, NULL, "differential duration: the time beyond the shortest run of the same "
+		   "entry method at the same step of the phase (hotspots are where it is largest); idle "
+		   "experienced: the idle time on its PE an execution waited through; imbalance: its PE's "
+		   "work in the phase beyond the least loaded PE's");
+		return;
+	}
 	fn(ud, KEYS_SECTION, NULL, "Lateness");
 	fn(ud, KEYS_NOTE, NULL, "lateness: the exit time minus the earliest exit among the operations of the same "
 	   "partition and step; differential lateness: what an operation adds to the lateness it "
@@ -219,7 +232,7 @@ int
 view_keys_write(const struct keymap *km, enum view_keys_format fmt, FILE *out)
 {
 	struct writer w = { out, fmt, 0 };
-	view_keys_rows(km, write_row, &w);
+	view_keys_rows(km, 0, write_row, &w);
 	if (fmt == KEYS_FMT_MARKDOWN && w.in_table)
 		fputc('\n', out);
 	return ferror(out) ? ERR_IO : 0;

@@ -19,8 +19,10 @@ enum view_keys_row {
 
 /* Calls fn for every row, in the order the help shows them: the actions
  * by group (those with a key), what keys mean in each pane, the prompt
- * keys, the mouse, the commands, the glyphs and what lateness means. */
-void view_keys_rows(const struct keymap *km,
+ * keys, the mouse, the commands, the glyphs and what the metrics mean:
+ * lateness, or with charm set a Charm++ run's words (chares, phases)
+ * and seed 004's metrics. */
+void view_keys_rows(const struct keymap *km, int charm,
 		    void (*fn)(void *ud, enum view_keys_row kind, const char *keys, const char *text),
 		    void *ud);
 

@@ -417,6 +417,13 @@ static const struct pane_key tl_keys[] = {
 	{ ACT_NONE, ACT_NONE, NULL },
 };
 
+/* a Charm++ run's physical timeline has a row per PE */
+static const struct pane_key tl_charm_keys[] = {
+	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the previous / next execution of the PE in time" },
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the execution running at the same time on the PE above / below" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_timeline_ops = {
 	.name = "timeline",
 	.focusable = 1,
@@ -427,4 +434,5 @@ const struct view_ops view_timeline_ops = {
 	.mouse = tl_mouse,
 	.keys_title = "In the timeline",
 	.keys = tl_keys,
+	.charm_keys = tl_charm_keys,
 };
