@@ -42,7 +42,7 @@ for size in $sizes; do
 			--save "$tmp/s.skein" "$t/traces.otf2" >/dev/null || { echo "skein failed"; exit 1; }
 		cat "$tmp/time" >>"$tmp/serial"
 		for n in 1 2 4; do
-			mpirun.mpich -n $n "$build/skein-mpi" analyze --save "$tmp/m.skein" "$t/traces.otf2" \
+			mpirun.mpich -launcher fork -n $n "$build/skein-mpi" analyze --save "$tmp/m.skein" "$t/traces.otf2" \
 				>/dev/null 2>"$tmp/err" || { echo "skein-mpi failed: $(tail -1 "$tmp/err")"; exit 1; }
 			same=yes
 			python3 "$root/tests/savedcmp.py" "$tmp/s.skein" "$tmp/m.skein" >/dev/null || same=NO
