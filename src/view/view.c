@@ -97,6 +97,7 @@ quality_note(struct view *v)
 				 len ? ", " : "trace quality: ", (unsigned long long)n,
 				 trace_warning_text(v->t, shown[i]));
 		len += k > 0 ? (size_t)k : 0;
+		v->quality_count += n;
 	}
 	if (len && len < sizeof v->start_note)
 		snprintf(v->start_note + len, sizeof v->start_note - len, " ('skein info' lists them)");
@@ -121,6 +122,7 @@ first_screen(struct view *v)
 		char m[sizeof v->message];
 		snprintf(m, sizeof m, "%s", v->message);
 		view_set_message(v, 0, "%s%s%s", v->start_note, m[0] ? " \u00b7 " : "", m);
+		v->message_note = 1;
 	}
 }
 
@@ -211,6 +213,7 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->start_pending = !(o && (o->initial || o->start_origin));
 	quality_note(v);
 	snprintf(v->message, sizeof v->message, "%s", v->start_note);
+	v->message_note = v->start_note[0] != 0;
 	*out = v;
 	return 0;
 }
@@ -259,6 +262,7 @@ view_set_message(struct view *v, int error, const char *fmt, ...)
 	vsnprintf(v->message, sizeof v->message, fmt, ap);
 	va_end(ap);
 	v->message_error = error;
+	v->message_note = 0;
 }
 
 /* ---- helpers shared by panes ------------------------------------------ */

@@ -70,12 +70,12 @@ view_draw_status(struct view *v, struct grid *g)
 	analysis_parts(v->a, &np);
 	uint32_t nr = view_index_ranks(v->ix), ns = view_index_steps(v->ix);
 	uint32_t se = view_steps_end(v), re = view_ranks_end(v);
-	enum { F_SKEIN, F_LABEL, F_METRIC, F_SEL, F_PART, F_STEPS, F_ROWS, F_ZOOM, F_COUNT };
+	enum { F_SKEIN, F_LABEL, F_METRIC, F_SEL, F_PART, F_STEPS, F_ROWS, F_ZOOM, F_QUALITY, F_COUNT };
 	struct sfield f[F_COUNT];
 	memset(f, 0, sizeof f);
 	static const int prio[F_COUNT] = {
 		[F_SKEIN] = 1, [F_LABEL] = 2, [F_METRIC] = 7, [F_SEL] = 9, [F_PART] = 8,
-		[F_STEPS] = 6, [F_ROWS] = 5, [F_ZOOM] = 3,
+		[F_STEPS] = 6, [F_ROWS] = 5, [F_ZOOM] = 3, [F_QUALITY] = 6,
 	};
 	for (int i = 0; i < F_COUNT; i++)
 		f[i].prio = prio[i];
@@ -127,6 +127,14 @@ view_draw_status(struct view *v, struct grid *g)
 		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = %u step%s \u00d7 %u %s%s", v->zs,
 			 v->zs == 1 ? "" : "s", v->zr, view_is_charm(v) ? "chare" : "rank", v->zr == 1 ? "" : "s");
 	snprintf(f[F_ZOOM].brief, sizeof f[0].brief, "cell %u\u00d7%u", v->zs, v->zr);
+	/* the reader's warnings, for as long as the trace is open (the help
+	 * says what they are); no shorter form, so it goes with the steps */
+	if (v->quality_count) {
+		snprintf(f[F_QUALITY].full, sizeof f[0].full, "%llu warning%s",
+			 (unsigned long long)v->quality_count, v->quality_count == 1 ? "" : "s");
+	} else {
+		f[F_QUALITY].state = 2;
+	}
 	/* shorten the fields that matter least, then drop them, until it fits */
 	for (int pass = 1; pass <= 2 && status_width(f, F_COUNT) > g->w; pass++)
 		for (int p = 0; p <= 9 && status_width(f, F_COUNT) > g->w; p++)
@@ -138,7 +146,7 @@ view_draw_status(struct view *v, struct grid *g)
 		if (f[i].state == 2)
 			continue;
 		const char *t = f[i].state ? f[i].brief : f[i].full;
-		x += grid_text(g, x, 0, g->w - x, i == F_SKEIN ? ST_BAR_KEY : ST_BAR, t) + 2;
+		x += grid_text(g, x, 0, g->w - x, i == F_SKEIN || i == F_QUALITY ? ST_BAR_KEY : ST_BAR, t) + 2;
 	}
 }
 
@@ -221,17 +229,13 @@ draw_scale(struct view *v, struct grid *g, int x, int y, int w)
 	return x - x0;
 }
 
-/* The message on the bottom line; a long one wraps at spaces onto lines
- * above it (at most a third of the screen), never cut at the edge. */
-static void
-draw_message(struct view *v, struct grid *g, int above)
+/* Splits text at spaces into lines of w columns; returns how many (at
+ * most max) and whether text goes on beyond them. */
+static int
+wrap_lines(const char *p, int w, int max, const char **start, size_t *len, int *more)
 {
-	const char *p = v->message;
-	int w = g->w - 2, max = g->h / 3 > 1 ? g->h / 3 : 1;
-	const char *start[16];
-	size_t len[16];
 	int n = 0;
-	while (*p && n < 16) {
+	while (*p && n < max) {
 		size_t take = grid_wrap(p, w);
 		start[n] = p;
 		len[n++] = take;
@@ -239,12 +243,44 @@ draw_message(struct view *v, struct grid *g, int above)
 		while (*p == ' ')
 			p++;
 	}
-	int more = *p != 0;
-	if (n > max) {             /* keep the start; the end says it goes on */
-		n = max;
-		len[n - 1] = grid_cols_bytes(start[n - 1], w - 1);
-		more = 1;
+	*more = *p != 0;
+	return n;
+}
+
+/* The message on the bottom line; a long one wraps at spaces onto lines
+ * above it, never cut at the edge: at most a third of the screen, two
+ * lines below 30 rows, where every row of the panes counts. When the
+ * reader's warnings (v->start_note) lead a message that does not fit,
+ * the status line and the help carry them and the message goes without
+ * them; a message cut short ends at a space, in "…". */
+static void
+draw_message(struct view *v, struct grid *g, int above)
+{
+	const char *p = v->message;
+	int w = g->w - 2, max = g->h < 30 ? 2 : g->h / 3;
+	if (above && max < g->h / 3)          /* completions: the list matters */
+		max = g->h / 3;
+	if (max > 16)
+		max = 16;
+	const char *start[16];
+	size_t len[16];
+	int more;
+	int n = wrap_lines(p, w, max, start, len, &more);
+	size_t nl = strlen(v->start_note);
+	char brief[96];
+	if (more && v->message_note && nl && !strncmp(p, v->start_note, nl)) {
+		p += nl;
+		while (*p == ' ' || !strncmp(p, "\u00b7", 2))
+			p += *p == ' ' ? 1 : 2;
+		if (!*p) {
+			snprintf(brief, sizeof brief, "trace quality: %llu warning%s (the help lists them)",
+				 (unsigned long long)v->quality_count, v->quality_count == 1 ? "" : "s");
+			p = brief;
+		}
+		n = wrap_lines(p, w, max, start, len, &more);
 	}
+	if (more)                  /* keep the start; the end says it goes on */
+		len[n - 1] = grid_wrap(start[n - 1], w - 1);
 	int style = v->message_error ? ST_ERROR : ST_EMPH;
 	for (int i = 0; i < n; i++) {
 		int y = g->h - n + i - above;

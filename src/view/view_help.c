@@ -71,6 +71,12 @@ help_prepare(struct view *v, int w, int h)
 		view_lines_end(L);
 		return;
 	}
+	/* what the reader warned of first: the status line only counts it */
+	static const char lead[] = "trace quality: ";
+	if (!strncmp(v->start_note, lead, sizeof lead - 1)) {
+		view_lines_text(L, ST_TITLE, 0, 0, "Trace quality");
+		view_lines_text(L, ST_NORMAL, 2, 4, v->start_note + sizeof lead - 1);
+	}
 	struct help_ctx ctx = { L, 0 };
 	view_keys_rows(v->km, view_is_charm(v), help_line, &ctx);
 	view_lines_end(L);

@@ -146,6 +146,8 @@ struct view {
 	int start_pending;            /* the first draw goes to the first screen */
 	int recenter;                 /* the next draw centres the selection (rows changed) */
 	char start_note[400];         /* what the trace's readers warned of */
+	uint64_t quality_count;       /* how many warnings start_note sums up */
+	int message_note;             /* message starts with start_note */
 	view_save_fn save;            /* `:save PATH`, from view_opts */
 	void *save_ud;
 
