@@ -53,9 +53,12 @@ phase_kind(const struct analysis_part *P)
 								 : "application phase";
 }
 
-/* Who invoked lop's execution, and what it invokes. */
+/* Who invoked lop's execution (INV_BY), and what it invokes (INV_SENDS).
+ * Wide, the invoker and its send take one line. */
+enum { INV_BY = 1, INV_SENDS = 2 };
+
 static void
-invocations(struct view *v, uint32_t lop)
+invocations(struct view *v, uint32_t lop, int which, int wide)
 {
 	uint32_t first, count, nm;
 	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
@@ -72,23 +75,30 @@ invocations(struct view *v, uint32_t lop)
 				continue;
 			const struct trace_msg *m = &msgs[e[i].id];
 			fmt_bytes((double)m->bytes, b, sizeof b);
-			if (e[i].role == END_RECV) {
-				view_lines_add(&v->details, ST_TITLE, "invoked by");
+			if (e[i].role == END_RECV && (which & INV_BY)) {
 				if (m->send_op == TRACE_NONE) {
-					view_lines_add(&v->details, ST_DIM, "  a creation the trace does not hold");
+					view_lines_add(&v->details, ST_DIM, "invoked by a creation the trace does not hold");
 					continue;
 				}
 				trace_chare_label(v->t, m->sender, who, sizeof who);
-				view_lines_add(&v->details, ST_NORMAL, "\u2190 %s on PE %u", who,
-					       trace_op_pe(v->t, m->send_op));
-				char line[160];
-				snprintf(line, sizeof line, "sent %s \u00b7 %s%s%s", fmt_time(trace_seconds(v->t, m->t_send), ts, sizeof ts),
-					 b, m->flags & MSGF_BROADCAST ? " \u00b7 broadcast" : "",
+				char line[256];
+				int k = snprintf(line, sizeof line, "%s%s on PE %u", wide ? "invoked by " : "\u2190 ", who,
+						 trace_op_pe(v->t, m->send_op));
+				if (!wide) {
+					view_lines_add(&v->details, ST_TITLE, "invoked by");
+					view_lines_add(&v->details, ST_NORMAL, "%s", line);
+					k = 0;
+				} else {
+					k += snprintf(line + k, sizeof line - (size_t)k, " \u00b7 ");
+				}
+				snprintf(line + k, sizeof line - (size_t)k, "sent %s \u00b7 %s%s%s",
+					 fmt_time(trace_seconds(v->t, m->t_send), ts, sizeof ts), b,
+					 m->flags & MSGF_BROADCAST ? " \u00b7 broadcast" : "",
 					 m->flags & MSGF_RUNTIME ? " \u00b7 through the runtime" : "");
-				view_lines_text(&v->details, ST_DIM, 4, 6, line);
+				view_lines_text(&v->details, wide ? ST_NORMAL : ST_DIM, wide ? 0 : 4, wide ? 2 : 6, line);
 				continue;
 			}
-			if (e[i].role != END_SEND)
+			if (e[i].role != END_SEND || !(which & INV_SENDS))
 				continue;
 			if (shown == 0)
 				view_lines_add(&v->details, ST_TITLE, "invokes %s (%u)",
@@ -108,69 +118,111 @@ invocations(struct view *v, uint32_t lop)
 	}
 }
 
+/* An execution: where it ran and what (chare, entry, PE), seed 004's
+ * metrics, who invoked it, its phase and times, what it invokes. Wide
+ * (stacked under the grid, where few lines show), the PE joins the first
+ * line, the metrics share the second and the invoker the third. */
 void
-view_charm_details(struct view *v, uint32_t lop)
+view_charm_details(struct view *v, uint32_t lop, int wide)
 {
 	const struct analysis *a = v->a;
+	struct view_lines *L = &v->details;
 	uint32_t np, n_en;
 	const struct analysis_part *parts = analysis_parts(a, &np);
 	const struct trace_entry *en = trace_entries(v->t, &n_en);
 	const struct trace_chare *ch = &trace_chares(v->t, NULL)[analysis_lop_timeline(a, lop)];
 	uint32_t p = analysis_lop_part(a, lop), reg = analysis_lop_region(a, lop);
-	char label[96], d[32];
+	enum trace_op_kind kind = analysis_lop_kind(a, lop);
+	const char *name = reg == TRACE_NONE ? "(a creation outside any execution)" : view_region_name(v, reg);
+	char label[96], d[32], i[32], m[32], u[32], idx[64], sig[192], what[160];
 	trace_chare_label(v->t, analysis_lop_timeline(a, lop), label, sizeof label);
-	view_lines_add(&v->details, ST_TITLE, "%s \u00b7 step %u", label, analysis_lop_step(a, lop));
-	view_lines_add(&v->details, ST_NORMAL, "%s", reg == TRACE_NONE ? "(a creation outside any execution)"
-								 : view_region_name(v, reg));
-	if (reg != TRACE_NONE && reg < n_en) {
-		char sig[192];
-		snprintf(sig, sizeof sig, "%s%s", trace_str(v->t, en[reg].signature),
-			 en[reg].sdag ? " (SDAG serial)" : "");
-		view_lines_text(&v->details, ST_DIM, 2, 4, sig);
-	}
-	if (ch->kind == CHARE_ARRAY) {
-		char idx[64];
-		size_t len = 0;
-		idx[0] = 0;
-		for (uint32_t i = 0; i < ch->ndims && len + 12 < sizeof idx; i++)
-			len += (size_t)snprintf(idx + len, sizeof idx - len, "%s%d", i ? "," : "", ch->index[i]);
-		view_lines_add(&v->details, ST_NORMAL, "array %s index (%s)", trace_str(v->t, ch->type), idx);
-	} else {
-		view_lines_add(&v->details, ST_NORMAL, "%s chare %s", trace_chare_kind_name((enum trace_chare_kind)ch->kind),
-			       trace_str(v->t, ch->type));
-	}
-	view_lines_add(&v->details, ST_NORMAL, "PE %u%s", analysis_lop_pe(a, lop),
-		       ch->pes > 1 ? " (the chare migrated)" : "");
-	view_lines_add(&v->details, ST_DIM, "%s", analysis_lop_kind(a, lop) == OP_COMPUTE
-		       ? "computation: no dependency here" : trace_op_kind_name(analysis_lop_kind(a, lop)));
-	if (p < np) {
-		view_lines_add(&v->details, ST_NORMAL, "%s %u/%u", phase_kind(&parts[p]),
-			       p, np);
-		view_lines_add(&v->details, ST_NORMAL, "  steps %u\u2013%u \u00b7 %u chares", parts[p].step_first,
-			       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
-		uint32_t pr = analysis_part_region(a, p);
-		if (pr != TRACE_NONE)
-			view_lines_add(&v->details, ST_DIM, "  mostly %s", view_region_name(v, pr));
-	}
-	if (p < np && v->part_phase && v->part_phase[p])
-		view_lines_add(&v->details, ST_NORMAL, "phase     %s", v->part_phase[p]);
-	view_lines_add(&v->details, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop),
-		       analysis_lop_step(a, lop));
 	uint64_t en0 = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
-	view_lines_add(&v->details, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en0), d, sizeof d));
-	view_lines_add(&v->details, ST_NORMAL, "duration  %s", trace_fmt_duration(v->t, ex > en0 ? ex - en0 : 0, d, sizeof d));
 	uint64_t dd = analysis_lop_diff_duration(a, lop), idle = analysis_lop_idle_experienced(a, lop);
 	uint64_t imb = analysis_lop_imbalance(a, lop);
-	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF_DURATION, dd), "diff.dur  %s",
-		       trace_fmt_duration(v->t, dd, d, sizeof d));
-	view_lines_text(&v->details, ST_DIM, 2, 4, "beyond the shortest run of this entry at this step");
-	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_IDLE, idle), "idle exp. %s",
-		       trace_fmt_duration(v->t, idle, d, sizeof d));
-	view_lines_text(&v->details, ST_DIM, 2, 4, "idle on its PE it waited through");
-	view_lines_add(&v->details, ST_HEAT0 + view_index_level(v->ix, METRIC_IMBALANCE, imb), "imbalance %s",
-		       trace_fmt_duration(v->t, imb, d, sizeof d));
-	view_lines_text(&v->details, ST_DIM, 2, 4, "its PE's work in the phase beyond the least loaded PE's");
-	invocations(v, lop);
+	trace_fmt_duration(v->t, dd, d, sizeof d);
+	trace_fmt_duration(v->t, idle, i, sizeof i);
+	trace_fmt_duration(v->t, imb, m, sizeof m);
+	trace_fmt_duration(v->t, ex > en0 ? ex - en0 : 0, u, sizeof u);
+	int dstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF_DURATION, dd);
+	int istyle = ST_HEAT0 + view_index_level(v->ix, METRIC_IDLE, idle);
+	int mstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_IMBALANCE, imb);
+	sig[0] = 0;
+	if (reg != TRACE_NONE && reg < n_en)
+		snprintf(sig, sizeof sig, "%s%s", trace_str(v->t, en[reg].signature),
+			 en[reg].sdag ? " (SDAG serial)" : "");
+	if (ch->kind == CHARE_ARRAY) {
+		size_t len = 0;
+		idx[0] = 0;
+		for (uint32_t k = 0; k < ch->ndims && len + 12 < sizeof idx; k++)
+			len += (size_t)snprintf(idx + len, sizeof idx - len, "%s%d", k ? "," : "", ch->index[k]);
+		snprintf(what, sizeof what, "array %s index (%s)", trace_str(v->t, ch->type), idx);
+	} else {
+		snprintf(what, sizeof what, "%s chare %s", trace_chare_kind_name((enum trace_chare_kind)ch->kind),
+			 trace_str(v->t, ch->type));
+	}
+	const char *migrated = ch->pes > 1 ? " (the chare migrated)" : "";
+	const char *kind_text = kind == OP_COMPUTE ? "computation: no dependency here" : trace_op_kind_name(kind);
+	if (wide) {
+		int style = v->metric == METRIC_IDLE ? istyle : v->metric == METRIC_IMBALANCE ? mstyle : dstyle;
+		view_lines_add(L, ST_TITLE, "%s \u00b7 step %u \u00b7 PE %u%s \u00b7 %s", label, analysis_lop_step(a, lop),
+			       analysis_lop_pe(a, lop), migrated, name);
+		view_lines_add(L, style, "diff.dur %s \u00b7 idle exp. %s \u00b7 imbalance %s \u00b7 duration %s", d, i, m, u);
+		if (kind == OP_COMPUTE)
+			view_lines_add(L, ST_DIM, "%s", kind_text);
+		invocations(v, lop, INV_BY, 1);
+		char line[400];
+		snprintf(line, sizeof line, "%s%s%s", what, sig[0] ? " \u00b7 " : "", sig);
+		view_lines_text(L, ST_NORMAL, 0, 2, line);
+	} else {
+		view_lines_add(L, ST_TITLE, "%s \u00b7 step %u", label, analysis_lop_step(a, lop));
+		view_lines_add(L, ST_NORMAL, "%s", name);
+		if (sig[0])
+			view_lines_text(L, ST_DIM, 2, 4, sig);
+		view_lines_add(L, ST_NORMAL, "%s", what);
+		view_lines_add(L, ST_NORMAL, "PE %u%s", analysis_lop_pe(a, lop), migrated);
+		view_lines_add(L, ST_DIM, "%s", kind_text);
+	}
+	if (p < np) {
+		uint32_t pr = analysis_part_region(a, p);
+		if (wide) {
+			char line[288];
+			int k = snprintf(line, sizeof line, "%s %u/%u \u00b7 steps %u\u2013%u \u00b7 %u chares",
+					 phase_kind(&parts[p]), p, np, parts[p].step_first,
+					 parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+			if (pr != TRACE_NONE)
+				snprintf(line + k, sizeof line - (size_t)k, " \u00b7 mostly %s", view_region_name(v, pr));
+			view_lines_text(L, ST_NORMAL, 0, 2, line);
+		} else {
+			view_lines_add(L, ST_NORMAL, "%s %u/%u", phase_kind(&parts[p]), p, np);
+			view_lines_add(L, ST_NORMAL, "  steps %u\u2013%u \u00b7 %u chares", parts[p].step_first,
+				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+			if (pr != TRACE_NONE)
+				view_lines_add(L, ST_DIM, "  mostly %s", view_region_name(v, pr));
+		}
+	}
+	if (p < np && v->part_phase && v->part_phase[p])
+		view_lines_add(L, ST_NORMAL, "phase     %s", v->part_phase[p]);
+	if (wide) {
+		view_lines_add(L, ST_NORMAL, "local step %u \u00b7 global step %u \u00b7 enter %s",
+			       analysis_lop_local_step(a, lop), analysis_lop_step(a, lop),
+			       fmt_time(trace_seconds(v->t, en0), u, sizeof u));
+		view_lines_text(L, ST_DIM, 0, 2, "diff.dur: beyond the shortest run of this entry at this step "
+				"\u00b7 idle exp.: idle on its PE it waited through \u00b7 imbalance: its PE's "
+				"work in the phase beyond the least loaded PE's");
+		invocations(v, lop, INV_SENDS, 1);
+		return;
+	}
+	view_lines_add(L, ST_NORMAL, "local step %u \u00b7 global step %u", analysis_lop_local_step(a, lop),
+		       analysis_lop_step(a, lop));
+	view_lines_add(L, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en0), d, sizeof d));
+	view_lines_add(L, ST_NORMAL, "duration  %s", u);
+	view_lines_add(L, dstyle, "diff.dur  %s", trace_fmt_duration(v->t, dd, d, sizeof d));
+	view_lines_text(L, ST_DIM, 2, 4, "beyond the shortest run of this entry at this step");
+	view_lines_add(L, istyle, "idle exp. %s", i);
+	view_lines_text(L, ST_DIM, 2, 4, "idle on its PE it waited through");
+	view_lines_add(L, mstyle, "imbalance %s", m);
+	view_lines_text(L, ST_DIM, 2, 4, "its PE's work in the phase beyond the least loaded PE's");
+	invocations(v, lop, INV_BY | INV_SENDS, 0);
 }
 
 /* ---- the PE timeline ---- */

@@ -321,7 +321,7 @@ det_prepare(struct view *v, int w, int h)
 		view_lines_add(&v->details, ST_DIM, "no operation of this %s at this step",
 			       view_is_charm(v) ? "chare" : "rank");
 	} else if (view_is_charm(v)) {
-		view_charm_details(v, v->sel_lop);
+		view_charm_details(v, v->sel_lop, w >= 60);
 	} else {
 		lop_details(v, v->sel_lop, w >= 60);
 	}

@@ -212,7 +212,7 @@ int view_is_charm(const struct view *v);
 void view_row_name(const struct view *v, uint32_t rank, char *buf, size_t n);
 int view_row_name_width(const struct view *v);
 /* The details of a Charm++ operation. */
-void view_charm_details(struct view *v, uint32_t lop);
+void view_charm_details(struct view *v, uint32_t lop, int wide);
 /* The PE timeline: PEs as rows; view_pes_fill fills v->tl for rows PEs
  * from first_pe over the grid window's time span (0 or ERR_NOMEM). */
 struct view_pes;
