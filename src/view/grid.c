@@ -150,6 +150,13 @@ grid_wrap(const char *s, int w)
 	size_t lim = grid_cols_bytes(s, w), cut = lim;
 	while (cut > 0 && (s[cut] != ' ' || (s[cut - 1] >= '0' && s[cut - 1] <= '9')))
 		cut--;
+	/* a list of " · " fields breaks after a separator, so that no field
+	 * ("local step 0", "mostly exchange") is split, unless that leaves
+	 * the line less than half full ("W wait, · computation": after a
+	 * comma it is the glyph) */
+	for (size_t k = lim; k >= 3 && k > lim / 2; k--)
+		if (s[k] == ' ' && !memcmp(s + k - 3, " \u00b7", 3) && (k < 4 || s[k - 4] != ','))
+			return k;
 	return cut ? cut : lim;
 }
 

@@ -104,8 +104,9 @@ int grid_text_width(const char *s);
 size_t grid_cols_bytes(const char *s, int cols);
 /* Bytes of s that make its first line when it wraps at w columns: all of
  * it when it fits, else up to the last space that fits — never between
- * a number and the word after it ("4.364 us", "4 ranks") — else w
- * columns cut hard. Spaces at the break are the caller's to skip. */
+ * a number and the word after it ("4.364 us", "4 ranks"), and after
+ * the last " · " of a list of fields when that is past half the line —
+ * else w columns cut hard. Spaces at the break are the caller's to skip. */
 size_t grid_wrap(const char *s, int w);
 
 /* The ASCII stand-in for a code point (box drawing, blocks, arrows...). */
