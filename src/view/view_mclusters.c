@@ -136,26 +136,71 @@ glyph(const struct view_samples *vs, const uint32_t *counts, struct grid *row, i
 	free(cell);
 }
 
+/* The table's columns at a pane width w: the ranges' width (the widest
+ * "lo–hi", at least the heading's), whether the score fits, the text's
+ * width and the glyph's (the PUs, or what is left; none when under 4
+ * cells). What gives way first is the glyph, then the score, then the
+ * ranges are cut. */
+struct mc_layout {
+	int rw, score, tw, gw;
+};
+
+/* A cluster's range of values, "lo–hi", into rng; its width in cells. */
+static int
+range_text(const struct view_samples *vs, const struct mem_cluster *k, char *rng, size_t n)
+{
+	char a[48], b[48];
+	vs_value(vs, vs->attr, k->lo, a, sizeof a);
+	vs_value(vs, vs->attr, k->hi, b, sizeof b);
+	snprintf(rng, n, "%s\u2013%s", a, b);
+	return grid_text_width(rng);
+}
+
+static struct mc_layout
+layout(const struct view_samples *vs, int w)
+{
+	const struct vs_clusters *cl = &vs->cl;
+	struct mc_layout l = { .rw = 5, .score = 1 };
+	char rng[112];
+	for (uint32_t i = 0; i < cl->n; i++) {
+		int rw = range_text(vs, &cl->cl[i], rng, sizeof rng);
+		l.rw = rw > l.rw ? rw : l.rw;
+	}
+	int text = 4 + l.rw + 8 + 8;                /* " #  range samples score" */
+	if (text + 1 + 4 <= w) {
+		l.gw = w - text - 1 < (int)vs->n_pu ? w - text - 1 : (int)vs->n_pu;
+		l.tw = w - l.gw - 1;
+		return l;
+	}
+	l.gw = 0;
+	l.tw = w;
+	if (text > w) {
+		l.score = 0;
+		if (text - 8 > w)
+			l.rw = w - (4 + 8) > 1 ? w - (4 + 8) : 1;
+	}
+	return l;
+}
+
 static void
 mc_row(struct view *v, int y, struct grid *row)
 {
 	struct view_samples *vs = v->smp;
 	struct vs_clusters *cl = &vs->cl;
-	char a[48], b[48], c[32];
+	char c[32];
 	if (cl->error[0]) {
 		if (y == 0)
 			grid_text(row, 0, 0, row->w, ST_ERROR, cl->error);
 		return;
 	}
-	int gw = (int)vs->n_pu, tw = row->w - gw - 1;
-	if (tw < 30) {             /* the glyph gives way to the text */
-		tw = 30 < row->w ? 30 : row->w;
-		gw = row->w - tw - 1;
-	}
+	struct mc_layout l = layout(vs, row->w);
+	int tw = l.tw, gw = l.gw;
 	if (y == 0) {
-		grid_printf(row, 0, 0, tw, ST_LABEL, " #  %-15s %6s %7s", "range", "samples", "score");
+		int x = grid_printf(row, 0, 0, tw, ST_LABEL, " #  %-*s %7s", l.rw, "range", "samples");
+		if (l.score)
+			grid_printf(row, x, 0, tw - x, ST_LABEL, " %7s", "score");
 		if (gw > 0)
-			grid_printf(row, tw + 1, 0, gw, ST_LABEL, "%s", gw >= 12 ? "CPUs (issued)" : "CPUs");
+			grid_printf(row, tw + 1, 0, gw, ST_LABEL, "%s", gw >= 13 ? "CPUs (issued)" : "CPUs");
 		return;
 	}
 	uint32_t i = cl->top + (uint32_t)(y - 1);
@@ -171,16 +216,20 @@ mc_row(struct view *v, int y, struct grid *row)
 	int lvl = isnan(k->score) ? 0 : hi > lo ? 1 + (int)((k->score - lo) / (hi - lo) * (GRID_HEAT_LEVELS - 2) + 0.5)
 		: GRID_HEAT_LEVELS / 2;
 	int cur = i == cl->cur;
-	vs_value(vs, vs->attr, k->lo, a, sizeof a);
-	vs_value(vs, vs->attr, k->hi, b, sizeof b);
 	char rng[112];
-	snprintf(rng, sizeof rng, "%s\u2013%s", a, b);
-	int x = grid_printf(row, 0, 0, tw, cur && v->focus == PANE_CLUSTERS ? ST_EMPH : ST_NORMAL, "%2u  %-15s %6s ",
-			    i + 1, rng, fmt_count(k->samples, c, sizeof c));
-	if (isnan(k->score))
-		grid_text(row, x, 0, tw - x, ST_DIM, "      -");
-	else
-		grid_printf(row, x, 0, tw - x, ST_HEAT0 + lvl, "%7.3f", k->score);
+	range_text(vs, k, rng, sizeof rng);
+	int st = cur && v->focus == PANE_CLUSTERS ? ST_EMPH : ST_NORMAL;
+	int x = grid_printf(row, 0, 0, tw, st, "%2u  ", i + 1);
+	grid_text(row, x, 0, l.rw < tw - x ? l.rw : tw - x, st, rng);
+	x += l.rw;
+	if (x < tw)
+		x += grid_printf(row, x, 0, tw - x, st, " %7s", fmt_count(k->samples, c, sizeof c));
+	if (l.score && x < tw) {
+		if (isnan(k->score))
+			grid_text(row, x, 0, tw - x, ST_DIM, "       -");
+		else
+			grid_printf(row, x, 0, tw - x, ST_HEAT0 + lvl, " %7.3f", k->score);
+	}
 	if (cur && v->focus == PANE_CLUSTERS)
 		grid_mark(row, 0, 0, tw, 1, MARK_SEL);
 	if (gw > 0)
