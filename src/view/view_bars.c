@@ -29,14 +29,6 @@ view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max)
 	return x - x0;
 }
 
-/* A field of the status line: its long and short forms, and how much it
- * matters (fields that matter less are shortened, then dropped, first). */
-struct sfield {
-	char full[288], brief[288];
-	int prio;
-	int state;                    /* 0 full, 1 brief, 2 dropped */
-};
-
 static int
 status_width(const struct sfield *f, int n)
 {
@@ -135,18 +127,25 @@ view_draw_status(struct view *v, struct grid *g)
 	} else {
 		f[F_QUALITY].state = 2;
 	}
+	f[F_SKEIN].key = f[F_QUALITY].key = 1;
+	view_status_fields(g, f, F_COUNT);
+}
+
+void
+view_status_fields(struct grid *g, struct sfield *f, int n)
+{
 	/* shorten the fields that matter least, then drop them, until it fits */
-	for (int pass = 1; pass <= 2 && status_width(f, F_COUNT) > g->w; pass++)
-		for (int p = 0; p <= 9 && status_width(f, F_COUNT) > g->w; p++)
-			for (int i = 0; i < F_COUNT; i++)
+	for (int pass = 1; pass <= 2 && status_width(f, n) > g->w; pass++)
+		for (int p = 0; p <= 9 && status_width(f, n) > g->w; p++)
+			for (int i = 0; i < n; i++)
 				if (f[i].prio == p && f[i].state < pass && (pass == 2 || f[i].brief[0]))
 					f[i].state = pass;
 	int x = 1;
-	for (int i = 0; i < F_COUNT; i++) {
+	for (int i = 0; i < n; i++) {
 		if (f[i].state == 2)
 			continue;
 		const char *t = f[i].state ? f[i].brief : f[i].full;
-		x += grid_text(g, x, 0, g->w - x, i == F_SKEIN || i == F_QUALITY ? ST_BAR_KEY : ST_BAR, t) + 2;
+		x += grid_text(g, x, 0, g->w - x, f[i].key ? ST_BAR_KEY : ST_BAR, t) + 2;
 	}
 }
 

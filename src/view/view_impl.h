@@ -285,6 +285,17 @@ void view_rows_reveal(struct view *v, uint32_t rank);
 /* view_bars.c: the status line and the footer (with the message or the
  * prompt) of a whole-screen grid */
 void view_draw_status(struct view *v, struct grid *g);
+/* A field of a status line: its long and short forms, and how much it
+ * matters (fields that matter less are shortened, then dropped, first). */
+struct sfield {
+	char full[288], brief[288];
+	int prio;
+	int state;                    /* 0 full, 1 brief, 2 dropped */
+	int key;                      /* drawn as a key (ST_BAR_KEY) */
+};
+/* Draws the n fields on g's first line, two spaces apart, shortening and
+ * dropping the least important until they fit. */
+void view_status_fields(struct grid *g, struct sfield *f, int n);
 void view_draw_footer(struct view *v, struct grid *g);
 
 /* view_mouse.c: a mouse event (a keymap_mouse code) */

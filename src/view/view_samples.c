@@ -402,20 +402,43 @@ void
 view_samples_status(struct view *v, struct grid *g)
 {
 	struct view_samples *vs = v->smp;
-	char buf[512], sel[96], filt[64] = "";
+	enum { F_SKEIN, F_LABEL, F_COUNT_, F_FILTER, F_SEL, F_ATTR, F_METRIC, F_WINDOW, F_N };
+	static const int prio[F_N] = {
+		[F_SKEIN] = 1, [F_LABEL] = 5, [F_COUNT_] = 4, [F_FILTER] = 8, [F_SEL] = 9,
+		[F_ATTR] = 7, [F_METRIC] = 6, [F_WINDOW] = 3,
+	};
+	struct sfield f[F_N];
+	memset(f, 0, sizeof f);
+	for (int i = 0; i < F_N; i++)
+		f[i].prio = prio[i];
 	grid_fill(g, 0, 0, g->w, 1, ' ', ST_BAR);
-	if (vs->n_fpicks)
-		snprintf(filt, sizeof filt, "  filter %u/%u", vs->n_filter, vs->n);
-	uint32_t base = vs->n_fpicks ? vs->n_filter : vs->n;
-	if (vs->n_sel)
-		snprintf(sel, sizeof sel, "selected %u (%.1f%%)", vs->n_sel, base ? 100.0 * vs->n_sel / base : 0.0);
-	else
-		snprintf(sel, sizeof sel, "no selection");
-	snprintf(buf, sizeof buf, " skein  %s  %u samples%s  %s  along %s  %s at %s  w %u step %u", v->label, vs->n,
-		 filt, sel, samples_attr(vs->s, vs->attr)->name, mem_metric_name(vs->metric), mem_depth_name(vs->depth),
-		 vs->window, vs->step);
-	grid_text(g, 0, 0, g->w, ST_BAR, buf);
-	grid_text(g, 1, 0, 5, ST_BAR_KEY, "skein");
+	snprintf(f[F_SKEIN].full, sizeof f[0].full, "skein");
+	f[F_SKEIN].key = 1;
+	snprintf(f[F_LABEL].full, sizeof f[0].full, "%s", v->label);
+	const char *base = strrchr(v->label, '/');
+	if (base && base[1])
+		snprintf(f[F_LABEL].brief, sizeof f[0].brief, "%s", base + 1);
+	snprintf(f[F_COUNT_].full, sizeof f[0].full, "%u samples", vs->n);
+	if (vs->n_fpicks) {
+		snprintf(f[F_FILTER].full, sizeof f[0].full, "filter %u/%u", vs->n_filter, vs->n);
+	} else {
+		f[F_FILTER].state = 2;
+	}
+	uint32_t base_n = vs->n_fpicks ? vs->n_filter : vs->n;
+	if (vs->n_sel) {
+		snprintf(f[F_SEL].full, sizeof f[0].full, "selected %u (%.1f%%)", vs->n_sel,
+			 base_n ? 100.0 * vs->n_sel / base_n : 0.0);
+		snprintf(f[F_SEL].brief, sizeof f[0].brief, "sel %u (%.0f%%)", vs->n_sel,
+			 base_n ? 100.0 * vs->n_sel / base_n : 0.0);
+	} else {
+		snprintf(f[F_SEL].full, sizeof f[0].full, "no selection");
+	}
+	snprintf(f[F_ATTR].full, sizeof f[0].full, "along %s", samples_attr(vs->s, vs->attr)->name);
+	snprintf(f[F_METRIC].full, sizeof f[0].full, "%s at %s", mem_metric_name(vs->metric),
+		 mem_depth_name(vs->depth));
+	snprintf(f[F_METRIC].brief, sizeof f[0].brief, "%s", mem_metric_name(vs->metric));
+	snprintf(f[F_WINDOW].full, sizeof f[0].full, "w %u step %u", vs->window, vs->step);
+	view_status_fields(g, f, F_N);
 }
 
 void
