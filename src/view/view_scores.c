@@ -115,14 +115,16 @@ sc_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	if (y == 1) {
+		/* the score first: a narrow pane cuts the range, not the number */
 		const struct mem_window *w = &sc->win[sc->cur];
-		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "window %u/%u: %s\u2013%s, %u samples, ", sc->cur + 1,
-				    sc->n, vs_value(vs, vs->attr, w->lo, a, sizeof a), vs_value(vs, vs->attr, w->hi, b, sizeof b),
-				    w->samples);
+		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "window %u/%u: ", sc->cur + 1, sc->n);
 		if (isnan(w->score))
-			grid_text(row, x, 0, row->w - x, ST_DIM, "no score");
+			x += grid_text(row, x, 0, row->w - x, ST_DIM, "no score");
 		else
-			grid_printf(row, x, 0, row->w - x, ST_EMPH, "%s %.3f", vs->metric == MEM_LATENCY ? "L" : "I", w->score);
+			x += grid_printf(row, x, 0, row->w - x, ST_EMPH, "%s %.3f", vs->metric == MEM_LATENCY ? "L" : "I",
+					 w->score);
+		grid_printf(row, x, 0, row->w - x, ST_LABEL, ", %u samples, %s\u2013%s", w->samples,
+			    vs_value(vs, vs->attr, w->lo, a, sizeof a), vs_value(vs, vs->attr, w->hi, b, sizeof b));
 		return;
 	}
 	if (y == 2) {
@@ -135,7 +137,12 @@ sc_row(struct view *v, int y, struct grid *row)
 		static const uint32_t legend[4] = { 0x2591, 0x2592, 0x2593, 0x2588 };
 		for (int l = 0; l < 4 && x < row->w; l++)
 			grid_put(row, x++, 0, legend[l], ST_HEAT0 + 1 + 2 * l);
-		grid_printf(row, x, 0, row->w - x, ST_LABEL, " %.3f  \u00b7 no sample", hi);
+		x += grid_printf(row, x, 0, row->w - x, ST_LABEL, " %.3f", hi);
+		/* what the dot means, when the words fit */
+		if (row->w - x >= 13)
+			grid_text(row, x, 0, row->w - x, ST_LABEL, "  \u00b7 no sample");
+		else if (row->w - x >= 8)
+			grid_text(row, x, 0, row->w - x, ST_LABEL, "  \u00b7 none");
 	}
 }
 

@@ -565,21 +565,50 @@ header_row(struct view *v, struct grid *row)
 	const double *val = vt->below ? vt->below : vt->per_obj;
 	char buf[64];
 	int x = grid_text(row, 0, 0, row->w, ST_LABEL, vt->below ? "most cycles under:" : "hottest:");
-	for (uint32_t i = 0; vt->obj[i].n_children;) {
+	/* the chain, root side first; when it does not fit, the objects
+	 * after the first give way to "…": the first (the node, the NUMA
+	 * domain) and the deepest say the most */
+	uint32_t chain[64];
+	int len[64], n = 0;
+	for (uint32_t i = 0; vt->obj[i].n_children && n < 64;) {
 		uint32_t best = TRACE_NONE;
 		for (uint32_t k = 0; k < vt->obj[i].n_children; k++) {
 			uint32_t c = kids[vt->obj[i].first_child + k];
 			if (best == TRACE_NONE || val[c] > val[best])
 				best = c;
 		}
-		if (best == TRACE_NONE || val[best] <= 0) {
-			if (i == 0)
-				grid_text(row, x, 0, row->w - x, ST_DIM, " none");
+		if (best == TRACE_NONE || val[best] <= 0)
 			break;
-		}
 		obj_label(vt, best, 0, buf, sizeof buf);
-		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, "%s%s", i ? " / " : " ", buf);
+		len[n] = grid_text_width(buf);
+		chain[n++] = best;
 		i = best;
+	}
+	if (!n) {
+		grid_text(row, x, 0, row->w - x, ST_DIM, " none");
+		return;
+	}
+	/* shown: chain[0], then "…" when skip > 1, then chain[skip..n) */
+	int skip = 1, width = 1 + len[0];
+	for (int k = 1; k < n; k++)
+		width += 3 + len[k];
+	while (skip + 1 < n && x + width > row->w) {
+		width -= 3 + len[skip] - (skip == 1 ? 4 : 0);     /* " / …" comes once */
+		skip++;
+	}
+	/* still too wide: the deepest alone, after "…" */
+	int first = x + width > row->w && n > 1 ? -1 : 0;
+	if (first < 0) {
+		x += grid_text(row, x, 0, row->w - x, ST_DIM, " \u2026");
+	} else {
+		obj_label(vt, chain[0], 0, buf, sizeof buf);
+		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, " %s", buf);
+		if (skip > 1)
+			x += grid_text(row, x, 0, row->w - x, ST_DIM, " / \u2026");
+	}
+	for (int k = first < 0 ? n - 1 : skip; k < n; k++) {
+		obj_label(vt, chain[k], 0, buf, sizeof buf);
+		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, " / %s", buf);
 	}
 }
 
