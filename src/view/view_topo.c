@@ -24,6 +24,7 @@
 #include "base/hmap.h"
 #include "view_impl.h"
 #include "view_samples.h"
+#include "view_topo_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -32,11 +33,6 @@
 
 #include "model/charm.h"
 #include "topo/topo.h"
-
-#define TAU 6.283185307179586
-
-enum { TM_TREE, TM_ICICLE, TM_RADIAL, TM_COUNT };
-enum { TMET_DIFF, TMET_LATENESS, TMET_HOTSPOTS, TMET_COUNT };
 
 static const char *const mode_names[TM_COUNT] = { "tree", "icicle", "radial" };
 static const char *const metric_names[TMET_COUNT] = {
@@ -49,36 +45,6 @@ static const char *const charm_metric_names[TMET_COUNT] = {
 	"diff. duration", "idle experienced", "hotspots",
 };
 
-struct view_topo {
-	char *xml, *synth;
-	struct topo_place_opts place;  /* place.pu owned (a copy) */
-	int state;                 /* 0 not loaded yet, 1 loaded, -1 failed */
-	char error[sizeof ((struct err *)0)->msg];
-	struct topo *t;
-	const struct topo_obj *obj;
-	uint32_t n_obj, n_ranks, n_pu, max_depth;
-	uint32_t *pu_of;           /* rank -> PU */
-	double *per_rank, *per_obj, *depth_max;
-	uint8_t *collapsed;
-	uint32_t *line, n_line;    /* tree: the objects shown, in order */
-	uint32_t sel;              /* the selected object */
-	int scroll, rows, fitted;
-	int disc_w;                /* radial: columns of the disc */
-	struct rlabel { int x, y, style; char text[32]; } rl[24];   /* radial: names on the disc */
-	int n_rl;
-	char leg[16][128];         /* radial: the legend beside the disc */
-	int n_leg;
-	int system_tree;           /* the trace's nodes and ranks, no hardware */
-	char note[200];            /* said above the drawing, or "" */
-	char note_line[4][200];    /* the note wrapped to the pane */
-	int n_note;
-	int mode, metric, scope;
-	uint64_t key[6];
-	int valid;
-	int samples;               /* the samples provider (t borrowed from them) */
-	double *link, *link_max;   /* samples: transactions to the parent; per depth */
-	double *below;             /* samples: cycles issued below, for the header's chain */
-};
 
 static char *
 dup_str(const char *s)
@@ -389,8 +355,8 @@ fit(struct view_topo *vt, int rows)
 	vt->fitted = 1;
 }
 
-static int
-holds_pu(const struct view_topo *vt, uint32_t obj, uint32_t pu)
+int
+vt_holds_pu(const struct view_topo *vt, uint32_t obj, uint32_t pu)
 {
 	return pu >= vt->obj[obj].pu_first && pu - vt->obj[obj].pu_first < vt->obj[obj].pu_count;
 }
@@ -398,7 +364,7 @@ holds_pu(const struct view_topo *vt, uint32_t obj, uint32_t pu)
 static int
 holds_rank(const struct view_topo *vt, uint32_t obj, uint32_t rank)
 {
-	return rank < vt->n_ranks && holds_pu(vt, obj, vt->pu_of[rank]);
+	return rank < vt->n_ranks && vt_holds_pu(vt, obj, vt->pu_of[rank]);
 }
 
 int
@@ -431,8 +397,6 @@ wrap_note(struct view_topo *vt, int w)
 			p++;
 	}
 }
-
-static void radial_layout(struct view *v, int w);
 
 static void
 topo_prepare(struct view *v, int w, int h)
@@ -469,7 +433,7 @@ topo_prepare(struct view *v, int w, int h)
 		fit(vt, vt->rows);
 	build_lines(vt);
 	if (vt->mode == TM_RADIAL)
-		radial_layout(v, w);
+		vt_radial_layout(v, w);
 	if (vt->mode != TM_TREE)
 		return;
 	/* a selection hidden by a collapse moves to the line that hides it */
@@ -502,8 +466,8 @@ topo_title(struct view *v, char *buf, size_t n)
 
 /* ---- drawing ------------------------------------------------------------ */
 
-static void
-obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n)
+void
+vt_obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n)
 {
 	const struct topo_obj *o = &vt->obj[i];
 	switch (o->type) {
@@ -529,8 +493,8 @@ obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n
 	}
 }
 
-static const char *
-value_text(const struct view_topo *vt, double x, char *buf, size_t n)
+const char *
+vt_value_text(const struct view_topo *vt, double x, char *buf, size_t n)
 {
 	if (vt->samples && vt->metric == VS_TOPO_MEAN)
 		snprintf(buf, n, "%.1f", x);
@@ -544,8 +508,8 @@ value_text(const struct view_topo *vt, double x, char *buf, size_t n)
 }
 
 /* 0 for nothing, 1..7 relative to the hottest object of the same depth */
-static int
-heat(const struct view_topo *vt, uint32_t i)
+int
+vt_heat(const struct view_topo *vt, uint32_t i)
 {
 	double m = vt->depth_max[vt->obj[i].depth], x = vt->per_obj[i];
 	if (m <= 0 || x <= 0)
@@ -579,7 +543,7 @@ header_row(struct view *v, struct grid *row)
 		}
 		if (best == TRACE_NONE || val[best] <= 0)
 			break;
-		obj_label(vt, best, 0, buf, sizeof buf);
+		vt_obj_label(vt, best, 0, buf, sizeof buf);
 		len[n] = grid_text_width(buf);
 		chain[n++] = best;
 		i = best;
@@ -601,29 +565,27 @@ header_row(struct view *v, struct grid *row)
 	if (first < 0) {
 		x += grid_text(row, x, 0, row->w - x, ST_DIM, " \u2026");
 	} else {
-		obj_label(vt, chain[0], 0, buf, sizeof buf);
+		vt_obj_label(vt, chain[0], 0, buf, sizeof buf);
 		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, " %s", buf);
 		if (skip > 1)
 			x += grid_text(row, x, 0, row->w - x, ST_DIM, " / \u2026");
 	}
 	for (int k = first < 0 ? n - 1 : skip; k < n; k++) {
-		obj_label(vt, chain[k], 0, buf, sizeof buf);
+		vt_obj_label(vt, chain[k], 0, buf, sizeof buf);
 		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, " / %s", buf);
 	}
 }
 
 /* A link's traffic relative to the busiest link of its depth: 0 none,
  * 1 light, 2 medium, 3 heavy. */
-static int
-link_level(const struct view_topo *vt, uint32_t i)
+int
+vt_link_level(const struct view_topo *vt, uint32_t i)
 {
 	double m = vt->link ? vt->link_max[vt->obj[i].depth] : 0, x = vt->link ? vt->link[i] : 0;
 	if (m <= 0 || x <= 0)
 		return 0;
 	return x * 3 > 2 * m ? 3 : x * 3 > m ? 2 : 1;
 }
-
-static const uint32_t link_glyph[4] = { ' ', 0x2506, 0x2502, 0x2503 };   /* ┆ │ ┃ */
 
 static void
 tree_row(struct view *v, int y, struct grid *row)
@@ -645,7 +607,7 @@ tree_row(struct view *v, int y, struct grid *row)
 	int x = 1 + 2 * o->depth;
 	uint32_t glyph = o->n_children ? (vt->collapsed[i] ? 0x25b8 : 0x25be) : ' ';
 	grid_put(row, x, 0, glyph, ST_DIM);
-	obj_label(vt, i, 0, buf, sizeof buf);
+	vt_obj_label(vt, i, 0, buf, sizeof buf);
 	int lx = x + 2;
 	x = lx + grid_text(row, lx, 0, nw - lx, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
 	if (o->type == TOPO_PU && !vt->system_tree) {        /* the ranks on it */
@@ -665,7 +627,7 @@ tree_row(struct view *v, int y, struct grid *row)
 	}
 	if (i == vt->sel)
 		grid_mark(row, lx, 0, x - lx, 1, MARK_SEL);
-	int lvl = heat(vt, i);
+	int lvl = vt_heat(vt, i);
 	double m = vt->depth_max[o->depth];
 	if (bw) {
 		int cells = m > 0 ? (int)lround(vt->per_obj[i] / m * bw) : 0;
@@ -676,238 +638,12 @@ tree_row(struct view *v, int y, struct grid *row)
 	}
 	if (tw && o->parent != TRACE_NONE && vt->link[i] > 0) {
 		char lk[32];
-		int st = ST_HEAT0 + 2 * link_level(vt, i) + 1;
+		int st = ST_HEAT0 + 2 * vt_link_level(vt, i) + 1;
 		grid_put(row, nw + bw + 1, 0, 0x2191, st);       /* ↑ transactions to the parent */
 		grid_printf(row, nw + bw + 2, 0, tw - 2, st, "%6s", fmt_count(vt->link[i], lk, sizeof lk));
 	}
-	value_text(vt, vt->per_obj[i], val, sizeof val);
+	vt_value_text(vt, vt->per_obj[i], val, sizeof val);
 	grid_printf(row, row->w - vw, 0, vw, lvl ? ST_HEAT0 + lvl : ST_DIM, "%*s", vw, val);
-}
-
-/* The next (dir 1) or previous object of i's depth, or i. */
-static uint32_t
-same_depth(const struct view_topo *vt, uint32_t i, int dir)
-{
-	for (uint32_t j = i + (uint32_t)dir; j < vt->n_obj; j += (uint32_t)dir)
-		if (vt->obj[j].depth == vt->obj[i].depth)
-			return j;
-	return i;
-}
-
-static const uint32_t shade[GRID_HEAT_LEVELS] = {
-	' ', 0x2591, 0x2591, 0x2592, 0x2592, 0x2593, 0x2593, 0x2588,
-};
-
-/* A row of link glyphs: under each object of depth d, the weight of
- * its link to the parent. */
-static void
-link_row(const struct view_topo *vt, uint32_t d, struct grid *row)
-{
-	uint32_t W = (uint32_t)row->w;
-	for (uint32_t i = 0; i < vt->n_obj; i++) {
-		const struct topo_obj *o = &vt->obj[i];
-		if (o->depth != d || !o->pu_count)
-			continue;
-		uint32_t x0 = (uint32_t)((uint64_t)o->pu_first * W / vt->n_pu);
-		uint32_t x1 = (uint32_t)((uint64_t)(o->pu_first + o->pu_count) * W / vt->n_pu);
-		int l = link_level(vt, i);
-		if (x1 > x0 && l)
-			grid_put(row, (int)(x0 + (x1 - x0) / 2), 0, link_glyph[l], ST_HEAT0 + 2 * l + 1);
-	}
-}
-
-static void
-icicle_row(struct view *v, int y, struct grid *row)
-{
-	struct view_topo *vt = v->topo;
-	char buf[64], val[32];
-	/* samples: rows of links between the depths when they fit */
-	int links = vt->link && vt->rows >= 2 * (int)vt->max_depth + 3;
-	int depth_rows = links ? 2 * (int)vt->max_depth + 1 : (int)vt->max_depth + 1;
-	if (y >= depth_rows) {
-		if (y == depth_rows + 1) {
-			obj_label(vt, vt->sel, 0, buf, sizeof buf);
-			value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
-			int x = grid_printf(row, 0, 0, row->w, ST_NORMAL, "selected %s: %s", buf, val);
-			if (vt->link && vt->obj[vt->sel].parent != TRACE_NONE)
-				grid_printf(row, x, 0, row->w - x, ST_NORMAL, ", \u2191 %s", fmt_count(vt->link[vt->sel], val, sizeof val));
-		}
-		return;
-	}
-	if (links && y % 2) {
-		link_row(vt, (uint32_t)(y + 1) / 2, row);
-		return;
-	}
-	uint32_t d = links ? (uint32_t)y / 2 : (uint32_t)y;
-	uint32_t W = (uint32_t)row->w, sel_pu = v->sel_rank < vt->n_ranks ? vt->pu_of[v->sel_rank] : TRACE_NONE;
-	for (uint32_t i = 0; i < vt->n_obj; i++) {
-		const struct topo_obj *o = &vt->obj[i];
-		if (o->depth != d)
-			continue;
-		uint32_t x0 = (uint32_t)((uint64_t)o->pu_first * W / vt->n_pu);
-		uint32_t x1 = (uint32_t)((uint64_t)(o->pu_first + o->pu_count) * W / vt->n_pu);
-		if (x1 <= x0)
-			continue;
-		int lvl = heat(vt, i);
-		grid_fill(row, (int)x0, 0, (int)(x1 - x0), 1, shade[lvl], ST_HEAT0 + lvl);
-		int sep = x0 > 0 && x1 - x0 >= 3;    /* narrower spans are shade alone */
-		if (sep)
-			grid_put(row, (int)x0, 0, 0x2502, ST_DIM);
-		/* a label needs its span, and a gap before the next one unless
-		 * the next span starts with its separator */
-		obj_label(vt, i, 1, buf, sizeof buf);
-		int lw = grid_text_width(buf), sx = (int)x0 + sep;
-		uint32_t nx = same_depth(vt, i, 1);
-		uint32_t nx1 = nx == i ? x1 : (uint32_t)((uint64_t)(vt->obj[nx].pu_first + vt->obj[nx].pu_count) * W / vt->n_pu);
-		int gap = nx == i || x1 >= W || nx1 - x1 >= 3 ? 0 : 1;
-		if (lw + gap <= (int)x1 - sx)
-			grid_text(row, sx, 0, lw, i == vt->sel ? ST_EMPH : ST_HEAT0 + (lvl ? lvl : 1), buf);
-		if (o->type == TOPO_PU && holds_pu(vt, i, sel_pu) && (int)x1 - 1 >= sx + lw)
-			grid_put(row, (int)x1 - 1, 0, 0x2022, ST_EMPH);
-		if (i == vt->sel)
-			grid_mark(row, (int)x0, 0, (int)(x1 - x0), 1, MARK_SEL);
-	}
-}
-
-/* The object of depth d over the PU at angle fraction f. */
-static uint32_t
-obj_at(const struct view_topo *vt, double f, uint32_t d)
-{
-	uint32_t pu = (uint32_t)(f * vt->n_pu);
-	if (pu >= vt->n_pu)
-		pu = vt->n_pu - 1;
-	uint32_t i = topo_pu_objs(vt->t, NULL)[pu];
-	while (vt->obj[i].depth > d)
-		i = vt->obj[i].parent;
-	return i;
-}
-
-/* The radial layout for a pane of w × rows cells: the disc on the left
- * (in braille dots: 2 per column, 4 per row), and when there is room a
- * legend on its right naming the selection, the rings and their hottest
- * objects; labels on the disc name the hottest sector of each ring and
- * the selected one. */
-static void
-radial_layout(struct view *v, int w)
-{
-	struct view_topo *vt = v->topo;
-	int rows = vt->rows;
-	vt->disc_w = w - (2 * rows + 1) >= 22 ? 2 * rows + 1 : w;
-	vt->n_rl = 0;
-	vt->n_leg = 0;
-	double cx = vt->disc_w, cy = 2.0 * rows;
-	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
-	char buf[64], val[32];
-	/* the hottest object of each ring, then the selection (drawn last) */
-	for (uint32_t d = 0; d <= vt->max_depth + 1 && ring >= 1; d++) {
-		uint32_t best = TRACE_NONE;
-		if (d <= vt->max_depth) {
-			for (uint32_t i = 0; i < vt->n_obj; i++)
-				if (vt->obj[i].depth == d && vt->per_obj[i] > 0 &&
-				    (best == TRACE_NONE || vt->per_obj[i] > vt->per_obj[best]))
-					best = i;
-		} else {
-			best = vt->sel;
-		}
-		if (best == TRACE_NONE || vt->n_rl == (int)(sizeof vt->rl / sizeof vt->rl[0]))
-			continue;
-		const struct topo_obj *o = &vt->obj[best];
-		double f = (o->pu_first + o->pu_count / 2.0) / vt->n_pu;
-		double r = o->depth == 0 ? 0 : (o->depth + 0.5) * ring;
-		double arc = o->depth == 0 ? 2 * ring : TAU * r * o->pu_count / vt->n_pu;
-		obj_label(vt, best, 1, buf, sizeof buf);
-		int lw = grid_text_width(buf);
-		if (arc < 2.0 * lw + 2 && best != vt->sel)
-			continue;             /* a sector too narrow for its name */
-		struct rlabel *L = &vt->rl[vt->n_rl++];
-		L->x = (int)((cx + r * sin(TAU * f)) / 2) - lw / 2;
-		L->y = (int)((cy - r * cos(TAU * f)) / 4);
-		L->style = best == vt->sel ? -1 : ST_EMPH;
-		snprintf(L->text, sizeof L->text, "%.31s", buf);
-	}
-	if (vt->disc_w == w)
-		return;
-	/* the legend */
-	obj_label(vt, vt->sel, 0, buf, sizeof buf);
-	value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
-	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "selected %s", buf);
-	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "  %s", val);
-	vt->leg[vt->n_leg++][0] = 0;
-	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "rings, inside out:");
-	for (uint32_t d = 0; d <= vt->max_depth && vt->n_leg < (int)(sizeof vt->leg / sizeof vt->leg[0]) - 1; d++) {
-		uint32_t best = TRACE_NONE, first = TRACE_NONE;
-		for (uint32_t i = 0; i < vt->n_obj; i++)
-			if (vt->obj[i].depth == d) {
-				first = first == TRACE_NONE ? i : first;
-				if (best == TRACE_NONE || vt->per_obj[i] > vt->per_obj[best])
-					best = i;
-			}
-		if (first == TRACE_NONE)
-			continue;
-		obj_label(vt, best, 1, buf, sizeof buf);
-		value_text(vt, vt->per_obj[best], val, sizeof val);
-		snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "%u %-8s %.40s %.30s", d,
-			 vt->system_tree && vt->obj[first].type == TOPO_PU ? "rank" : topo_type_name(vt->obj[first].type),
-			 vt->per_obj[best] > 0 ? buf : "-", vt->per_obj[best] > 0 ? val : "");
-	}
-}
-
-static void
-radial_row(struct view *v, int y, struct grid *row)
-{
-	struct view_topo *vt = v->topo;
-	static const uint8_t bit[4][2] = { { 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 }, { 0x40, 0x80 } };
-	static const uint8_t bayer[4][4] = { { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 } };
-	double cx = vt->disc_w, cy = 2.0 * vt->rows;     /* in dots */
-	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
-	if (ring < 1)
-		return;
-	for (int x = 0; x < vt->disc_w && x < row->w; x++) {
-		uint32_t bits = 0, centre = TRACE_NONE;
-		for (int dy = 0; dy < 4; dy++)
-			for (int dx = 0; dx < 2; dx++) {
-				double px = 2 * x + dx + 0.5 - cx, py = 4 * y + dy + 0.5 - cy;
-				double r = hypot(px, py);
-				uint32_t d = (uint32_t)(r / ring);
-				if (d > vt->max_depth)
-					continue;
-				double f = atan2(px, -py) / TAU, fe = f - 0.8 / (TAU * (r > 1 ? r : 1));
-				f = f < 0 ? f + 1 : f;
-				fe = fe < 0 ? fe + 1 : fe;
-				uint32_t i = obj_at(vt, f, d);
-				if (dy == 1 && dx == 0)
-					centre = i;
-				double m = vt->depth_max[d], ratio = m > 0 ? vt->per_obj[i] / m : 0;
-				/* the ring's outer border; with samples, as thick as the
-				 * traffic on the links out of it (the children's) */
-				double border = 1;
-				if (vt->link && d < vt->max_depth)
-					border += link_level(vt, obj_at(vt, f, d + 1));
-				int edge = r - d * ring > ring - border ||
-					(r > 1 && obj_at(vt, fe, d) != i);     /* sector and ring borders */
-				int X = 2 * x + dx, Y = 4 * y + dy;
-				if (edge || ratio * 16 > bayer[Y & 3][X & 3] + 0.5)
-					bits |= bit[dy][dx];
-			}
-		if (bits)
-			grid_put(row, x, 0, 0x2800 + bits, centre == TRACE_NONE ? ST_DIM
-				 : centre == vt->sel ? ST_EMPH : ST_HEAT0 + heat(vt, centre));
-		if (centre != TRACE_NONE && centre == vt->sel && vt->sel != 0)
-			row->cells[x].mark |= MARK_SEL;     /* the highlighted sector */
-	}
-	for (int k = 0; k < vt->n_rl; k++) {
-		const struct rlabel *L = &vt->rl[k];
-		if (L->y != y)
-			continue;
-		int lx = L->x < 0 ? 0 : L->x, n = grid_text_width(L->text);
-		if (lx + n > vt->disc_w)
-			lx = vt->disc_w - n > 0 ? vt->disc_w - n : 0;
-		grid_text(row, lx, 0, vt->disc_w - lx, L->style < 0 ? ST_EMPH : L->style, L->text);
-		if (L->style < 0)
-			grid_mark(row, lx, 0, n, 1, MARK_SEL);
-	}
-	if (y < vt->n_leg)
-		grid_text(row, vt->disc_w + 2, 0, row->w - vt->disc_w - 2, y < 2 ? ST_EMPH : ST_LABEL, vt->leg[y]);
 }
 
 static void
@@ -933,8 +669,8 @@ topo_row(struct view *v, int y, struct grid *row)
 	y -= 1;
 	switch (vt->mode) {
 	case TM_TREE: tree_row(v, y, row); break;
-	case TM_ICICLE: icicle_row(v, y, row); break;
-	default: radial_row(v, y, row); break;
+	case TM_ICICLE: vt_icicle_row(v, y, row); break;
+	default: vt_radial_row(v, y, row); break;
 	}
 }
 
@@ -1017,8 +753,8 @@ topo_request(struct view *v, enum action act)
 		if (o->n_children)
 			vt->sel = topo_children(vt->t)[o->first_child];
 		return 1;
-	case ACT_MOVE_LEFT: vt->sel = same_depth(vt, vt->sel, -1); return 1;
-	case ACT_MOVE_RIGHT: vt->sel = same_depth(vt, vt->sel, 1); return 1;
+	case ACT_MOVE_LEFT: vt->sel = vt_same_depth(vt, vt->sel, -1); return 1;
+	case ACT_MOVE_RIGHT: vt->sel = vt_same_depth(vt, vt->sel, 1); return 1;
 	default: return 0;
 	}
 }
@@ -1050,7 +786,7 @@ topo_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 		if ((uint32_t)y > vt->max_depth || v->pane[PANE_TOPO].w < 3)
 			return 1;
 		int W = v->pane[PANE_TOPO].w - 2;
-		vt->sel = obj_at(vt, (x + 0.5) / W, (uint32_t)y);
+		vt->sel = vt_obj_at(vt, (x + 0.5) / W, (uint32_t)y);
 		return 1;
 	}
 	double cx = vt->disc_w, cy = 2.0 * vt->rows;
@@ -1059,7 +795,7 @@ topo_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 	if (x < vt->disc_w && ring >= 1 && r / ring <= vt->max_depth + 1) {
 		double f = atan2(px, -py) / TAU;
 		uint32_t d = (uint32_t)(r / ring);
-		vt->sel = obj_at(vt, f < 0 ? f + 1 : f, d > vt->max_depth ? vt->max_depth : d);
+		vt->sel = vt_obj_at(vt, f < 0 ? f + 1 : f, d > vt->max_depth ? vt->max_depth : d);
 	}
 	return 1;
 }

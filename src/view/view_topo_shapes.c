@@ -1,0 +1,240 @@
+/* view_topo_shapes.c — the topology pane's icicle (one row per depth,
+ * widths proportional to the PUs below, link glyphs between the rows)
+ * and radial view (the icicle bent into a sunburst on a braille canvas,
+ * names on the disc, a legend beside it). view_topo.c holds the rest. */
+#include "view_topo_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "view_samples.h"
+
+static const uint32_t link_glyph[4] = { ' ', 0x2506, 0x2502, 0x2503 };   /* ┆ │ ┃ */
+
+/* The next (dir 1) or previous object of i's depth, or i. */
+uint32_t
+vt_same_depth(const struct view_topo *vt, uint32_t i, int dir)
+{
+	for (uint32_t j = i + (uint32_t)dir; j < vt->n_obj; j += (uint32_t)dir)
+		if (vt->obj[j].depth == vt->obj[i].depth)
+			return j;
+	return i;
+}
+
+static const uint32_t shade[GRID_HEAT_LEVELS] = {
+	' ', 0x2591, 0x2591, 0x2592, 0x2592, 0x2593, 0x2593, 0x2588,
+};
+
+/* A row of link glyphs: under each object of depth d, the weight of
+ * its link to the parent. */
+static void
+link_row(const struct view_topo *vt, uint32_t d, struct grid *row)
+{
+	uint32_t W = (uint32_t)row->w;
+	for (uint32_t i = 0; i < vt->n_obj; i++) {
+		const struct topo_obj *o = &vt->obj[i];
+		if (o->depth != d || !o->pu_count)
+			continue;
+		uint32_t x0 = (uint32_t)((uint64_t)o->pu_first * W / vt->n_pu);
+		uint32_t x1 = (uint32_t)((uint64_t)(o->pu_first + o->pu_count) * W / vt->n_pu);
+		int l = vt_link_level(vt, i);
+		if (x1 > x0 && l)
+			grid_put(row, (int)(x0 + (x1 - x0) / 2), 0, link_glyph[l], ST_HEAT0 + 2 * l + 1);
+	}
+}
+
+void
+vt_icicle_row(struct view *v, int y, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	char buf[64], val[32];
+	/* samples: rows of links between the depths when they fit */
+	int links = vt->link && vt->rows >= 2 * (int)vt->max_depth + 3;
+	int depth_rows = links ? 2 * (int)vt->max_depth + 1 : (int)vt->max_depth + 1;
+	if (y >= depth_rows) {
+		if (y == depth_rows + 1) {
+			vt_obj_label(vt, vt->sel, 0, buf, sizeof buf);
+			vt_value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
+			int x = grid_printf(row, 0, 0, row->w, ST_NORMAL, "selected %s: %s", buf, val);
+			if (vt->link && vt->obj[vt->sel].parent != TRACE_NONE)
+				grid_printf(row, x, 0, row->w - x, ST_NORMAL, ", \u2191 %s", fmt_count(vt->link[vt->sel], val, sizeof val));
+		}
+		return;
+	}
+	if (links && y % 2) {
+		link_row(vt, (uint32_t)(y + 1) / 2, row);
+		return;
+	}
+	uint32_t d = links ? (uint32_t)y / 2 : (uint32_t)y;
+	uint32_t W = (uint32_t)row->w, sel_pu = v->sel_rank < vt->n_ranks ? vt->pu_of[v->sel_rank] : TRACE_NONE;
+	for (uint32_t i = 0; i < vt->n_obj; i++) {
+		const struct topo_obj *o = &vt->obj[i];
+		if (o->depth != d)
+			continue;
+		uint32_t x0 = (uint32_t)((uint64_t)o->pu_first * W / vt->n_pu);
+		uint32_t x1 = (uint32_t)((uint64_t)(o->pu_first + o->pu_count) * W / vt->n_pu);
+		if (x1 <= x0)
+			continue;
+		int lvl = vt_heat(vt, i);
+		grid_fill(row, (int)x0, 0, (int)(x1 - x0), 1, shade[lvl], ST_HEAT0 + lvl);
+		int sep = x0 > 0 && x1 - x0 >= 3;    /* narrower spans are shade alone */
+		if (sep)
+			grid_put(row, (int)x0, 0, 0x2502, ST_DIM);
+		/* a label needs its span, and a gap before the next one unless
+		 * the next span starts with its separator */
+		vt_obj_label(vt, i, 1, buf, sizeof buf);
+		int lw = grid_text_width(buf), sx = (int)x0 + sep;
+		uint32_t nx = vt_same_depth(vt, i, 1);
+		uint32_t nx1 = nx == i ? x1 : (uint32_t)((uint64_t)(vt->obj[nx].pu_first + vt->obj[nx].pu_count) * W / vt->n_pu);
+		int gap = nx == i || x1 >= W || nx1 - x1 >= 3 ? 0 : 1;
+		if (lw + gap <= (int)x1 - sx)
+			grid_text(row, sx, 0, lw, i == vt->sel ? ST_EMPH : ST_HEAT0 + (lvl ? lvl : 1), buf);
+		if (o->type == TOPO_PU && vt_holds_pu(vt, i, sel_pu) && (int)x1 - 1 >= sx + lw)
+			grid_put(row, (int)x1 - 1, 0, 0x2022, ST_EMPH);
+		if (i == vt->sel)
+			grid_mark(row, (int)x0, 0, (int)(x1 - x0), 1, MARK_SEL);
+	}
+}
+
+/* The object of depth d over the PU at angle fraction f. */
+uint32_t
+vt_obj_at(const struct view_topo *vt, double f, uint32_t d)
+{
+	uint32_t pu = (uint32_t)(f * vt->n_pu);
+	if (pu >= vt->n_pu)
+		pu = vt->n_pu - 1;
+	uint32_t i = topo_pu_objs(vt->t, NULL)[pu];
+	while (vt->obj[i].depth > d)
+		i = vt->obj[i].parent;
+	return i;
+}
+
+/* The radial layout for a pane of w × rows cells: the disc on the left
+ * (in braille dots: 2 per column, 4 per row), and when there is room a
+ * legend on its right naming the selection, the rings and their hottest
+ * objects; labels on the disc name the hottest sector of each ring and
+ * the selected one. */
+void
+vt_radial_layout(struct view *v, int w)
+{
+	struct view_topo *vt = v->topo;
+	int rows = vt->rows;
+	vt->disc_w = w - (2 * rows + 1) >= 22 ? 2 * rows + 1 : w;
+	vt->n_rl = 0;
+	vt->n_leg = 0;
+	double cx = vt->disc_w, cy = 2.0 * rows;
+	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
+	char buf[64], val[32];
+	/* the hottest object of each ring, then the selection (drawn last) */
+	for (uint32_t d = 0; d <= vt->max_depth + 1 && ring >= 1; d++) {
+		uint32_t best = TRACE_NONE;
+		if (d <= vt->max_depth) {
+			for (uint32_t i = 0; i < vt->n_obj; i++)
+				if (vt->obj[i].depth == d && vt->per_obj[i] > 0 &&
+				    (best == TRACE_NONE || vt->per_obj[i] > vt->per_obj[best]))
+					best = i;
+		} else {
+			best = vt->sel;
+		}
+		if (best == TRACE_NONE || vt->n_rl == (int)(sizeof vt->rl / sizeof vt->rl[0]))
+			continue;
+		const struct topo_obj *o = &vt->obj[best];
+		double f = (o->pu_first + o->pu_count / 2.0) / vt->n_pu;
+		double r = o->depth == 0 ? 0 : (o->depth + 0.5) * ring;
+		double arc = o->depth == 0 ? 2 * ring : TAU * r * o->pu_count / vt->n_pu;
+		vt_obj_label(vt, best, 1, buf, sizeof buf);
+		int lw = grid_text_width(buf);
+		if (arc < 2.0 * lw + 2 && best != vt->sel)
+			continue;             /* a sector too narrow for its name */
+		struct rlabel *L = &vt->rl[vt->n_rl++];
+		L->x = (int)((cx + r * sin(TAU * f)) / 2) - lw / 2;
+		L->y = (int)((cy - r * cos(TAU * f)) / 4);
+		L->style = best == vt->sel ? -1 : ST_EMPH;
+		snprintf(L->text, sizeof L->text, "%.31s", buf);
+	}
+	if (vt->disc_w == w)
+		return;
+	/* the legend */
+	vt_obj_label(vt, vt->sel, 0, buf, sizeof buf);
+	vt_value_text(vt, vt->per_obj[vt->sel], val, sizeof val);
+	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "selected %s", buf);
+	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "  %s", val);
+	vt->leg[vt->n_leg++][0] = 0;
+	snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "rings, inside out:");
+	for (uint32_t d = 0; d <= vt->max_depth && vt->n_leg < (int)(sizeof vt->leg / sizeof vt->leg[0]) - 1; d++) {
+		uint32_t best = TRACE_NONE, first = TRACE_NONE;
+		for (uint32_t i = 0; i < vt->n_obj; i++)
+			if (vt->obj[i].depth == d) {
+				first = first == TRACE_NONE ? i : first;
+				if (best == TRACE_NONE || vt->per_obj[i] > vt->per_obj[best])
+					best = i;
+			}
+		if (first == TRACE_NONE)
+			continue;
+		vt_obj_label(vt, best, 1, buf, sizeof buf);
+		vt_value_text(vt, vt->per_obj[best], val, sizeof val);
+		snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "%u %-8s %.40s %.30s", d,
+			 vt->system_tree && vt->obj[first].type == TOPO_PU ? "rank" : topo_type_name(vt->obj[first].type),
+			 vt->per_obj[best] > 0 ? buf : "-", vt->per_obj[best] > 0 ? val : "");
+	}
+}
+
+void
+vt_radial_row(struct view *v, int y, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	static const uint8_t bit[4][2] = { { 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 }, { 0x40, 0x80 } };
+	static const uint8_t bayer[4][4] = { { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 } };
+	double cx = vt->disc_w, cy = 2.0 * vt->rows;     /* in dots */
+	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
+	if (ring < 1)
+		return;
+	for (int x = 0; x < vt->disc_w && x < row->w; x++) {
+		uint32_t bits = 0, centre = TRACE_NONE;
+		for (int dy = 0; dy < 4; dy++)
+			for (int dx = 0; dx < 2; dx++) {
+				double px = 2 * x + dx + 0.5 - cx, py = 4 * y + dy + 0.5 - cy;
+				double r = hypot(px, py);
+				uint32_t d = (uint32_t)(r / ring);
+				if (d > vt->max_depth)
+					continue;
+				double f = atan2(px, -py) / TAU, fe = f - 0.8 / (TAU * (r > 1 ? r : 1));
+				f = f < 0 ? f + 1 : f;
+				fe = fe < 0 ? fe + 1 : fe;
+				uint32_t i = vt_obj_at(vt, f, d);
+				if (dy == 1 && dx == 0)
+					centre = i;
+				double m = vt->depth_max[d], ratio = m > 0 ? vt->per_obj[i] / m : 0;
+				/* the ring's outer border; with samples, as thick as the
+				 * traffic on the links out of it (the children's) */
+				double border = 1;
+				if (vt->link && d < vt->max_depth)
+					border += vt_link_level(vt, vt_obj_at(vt, f, d + 1));
+				int edge = r - d * ring > ring - border ||
+					(r > 1 && vt_obj_at(vt, fe, d) != i);     /* sector and ring borders */
+				int X = 2 * x + dx, Y = 4 * y + dy;
+				if (edge || ratio * 16 > bayer[Y & 3][X & 3] + 0.5)
+					bits |= bit[dy][dx];
+			}
+		if (bits)
+			grid_put(row, x, 0, 0x2800 + bits, centre == TRACE_NONE ? ST_DIM
+				 : centre == vt->sel ? ST_EMPH : ST_HEAT0 + vt_heat(vt, centre));
+		if (centre != TRACE_NONE && centre == vt->sel && vt->sel != 0)
+			row->cells[x].mark |= MARK_SEL;     /* the highlighted sector */
+	}
+	for (int k = 0; k < vt->n_rl; k++) {
+		const struct rlabel *L = &vt->rl[k];
+		if (L->y != y)
+			continue;
+		int lx = L->x < 0 ? 0 : L->x, n = grid_text_width(L->text);
+		if (lx + n > vt->disc_w)
+			lx = vt->disc_w - n > 0 ? vt->disc_w - n : 0;
+		grid_text(row, lx, 0, vt->disc_w - lx, L->style < 0 ? ST_EMPH : L->style, L->text);
+		if (L->style < 0)
+			grid_mark(row, lx, 0, n, 1, MARK_SEL);
+	}
+	if (y < vt->n_leg)
+		grid_text(row, vt->disc_w + 2, 0, row->w - vt->disc_w - 2, y < 2 ? ST_EMPH : ST_LABEL, vt->leg[y]);
+}
+
