@@ -75,22 +75,35 @@ struct ld {
 /* Walks the tree of one document onto ld->cfg. */
 int config_apply(struct ld *ld, const struct cnode *root);
 
-/* The schema's helpers for sections walked in other files: describe a
- * value, its mark, and read a whole number, string, enum, mapping, list
- * or a mapping's key (config_schema.c has the rules). */
+#define MAX_INDEX (UINT32_MAX - 1)   /* rank and step numbers */
+#define N_OF(a) (sizeof (a) / sizeof (a)[0])
+
+/* The schema's helpers, for every section's walk (config_schema.c has
+ * the rules): describe a value and its mark; read a boolean, whole
+ * number, duration, string or enum; take a mapping, a list, or "a value
+ * or a list of them"; check a mapping's key against the names it may
+ * have. Each returns 0, or reports at the node and returns an error. */
 const char *schema_show(char *buf, size_t n, const struct cnode *v);
 struct config_mark schema_mark(const struct ld *ld, const struct cnode *n);
 int schema_is_decimal(const char *s);
+int schema_bool(struct ld *ld, const struct cnode *v, const char *path, int *out);
 int schema_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, uint32_t max,
 		uint32_t *out);
+int schema_time(struct ld *ld, const struct cnode *v, const char *path, int64_t *out);
 int schema_string(struct ld *ld, const struct cnode *v, const char *path, int allow_empty, const char **out);
 int schema_enum(struct ld *ld, const struct cnode *v, const char *path, const char *const *names, size_t n,
 		int *out);
 int schema_map(struct ld *ld, const struct cnode *v, const char *path, int *rc);
 int schema_list(struct ld *ld, const struct cnode *v, const char *path, const struct cnode *const **items,
 		uint32_t *n);
+int schema_items(struct ld *ld, const struct cnode *v, const char *path, const struct cnode **one,
+		 const struct cnode *const **items, uint32_t *n);
 int schema_key(struct ld *ld, const struct cnode *m, uint32_t i, const char *section,
 	       const char *const *names, size_t n);
+
+/* The view and topology sections (config_view.c). */
+int config_walk_view(struct ld *ld, const struct cnode *m);
+int config_walk_topology(struct ld *ld, const struct cnode *m);
 
 /* The samples section (config_samples.c): walked like the others, its
  * cross-key rules checked on the merged result. */

@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_OF(a) (sizeof (a) / sizeof (a)[0])
-
 const char *const config_depth_names[CONFIG_DEPTH_COUNT] = {
 	"cpu", "core", "l1", "l2", "l3", "numa", "package", "machine",
 };

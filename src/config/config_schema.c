@@ -19,14 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_OF(a) (sizeof (a) / sizeof (a)[0])
-#define MAX_INDEX (UINT32_MAX - 1)   /* rank and step numbers */
-
 /* ---- describing values in messages ---- */
 
 /* "'text'" (shortened, one line), "nothing", "a list" or "a mapping". */
-static const char *
-show(char *buf, size_t n, const struct cnode *v)
+const char *
+schema_show(char *buf, size_t n, const struct cnode *v)
 {
 	if (v->type == CN_SEQ)
 		return "a list";
@@ -66,8 +63,8 @@ list_names(char *buf, size_t n, const char *const *names, size_t count)
 	return buf;
 }
 
-static struct config_mark
-mark_of(const struct ld *ld, const struct cnode *n)
+struct config_mark
+schema_mark(const struct ld *ld, const struct cnode *n)
 {
 	struct config_mark m = { ld->file, n->line, n->col };
 	return m;
@@ -80,12 +77,12 @@ want_scalar(struct ld *ld, const struct cnode *v, const char *path, const char *
 {
 	char b[64];
 	if (v->type != CN_SCALAR || cnode_is_null(v))
-		return ld_error(ld, v, "%s: expected %s, got %s", path, what, show(b, sizeof b, v));
+		return ld_error(ld, v, "%s: expected %s, got %s", path, what, schema_show(b, sizeof b, v));
 	return 0;
 }
 
-static int
-get_bool(struct ld *ld, const struct cnode *v, const char *path, int *out)
+int
+schema_bool(struct ld *ld, const struct cnode *v, const char *path, int *out)
 {
 	static const char *const yes[] = { "true", "yes", "on" }, *const no[] = { "false", "no", "off" };
 	char b[64];
@@ -96,7 +93,7 @@ get_bool(struct ld *ld, const struct cnode *v, const char *path, int *out)
 			if (strcmp(v->s, no[i]) == 0)
 				return *out = 0, 0;
 		}
-	return ld_error(ld, v, "%s: expected true or false, got %s", path, show(b, sizeof b, v));
+	return ld_error(ld, v, "%s: expected true or false, got %s", path, schema_show(b, sizeof b, v));
 }
 
 /* A plain decimal integer; *neg set for a leading '-'. */
@@ -121,15 +118,15 @@ parse_int(const struct cnode *v, int *neg, unsigned long long *out)
 	return 0;
 }
 
-static int
-get_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, uint32_t max,
+int
+schema_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, uint32_t max,
 	 uint32_t *out)
 {
 	char b[64];
 	int neg;
 	unsigned long long x;
 	if (parse_int(v, &neg, &x))
-		return ld_error(ld, v, "%s: expected a whole number, got %s", path, show(b, sizeof b, v));
+		return ld_error(ld, v, "%s: expected a whole number, got %s", path, schema_show(b, sizeof b, v));
 	if (neg && x != 0)
 		return ld_error(ld, v, "%s: must not be negative, got %s", path, v->s);
 	if (x < min)
@@ -142,8 +139,8 @@ get_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, u
 
 /* A decimal number: digits with an optional fraction and exponent (no
  * inf, nan or hexadecimal). */
-static int
-is_decimal(const char *s)
+int
+schema_is_decimal(const char *s)
 {
 	int digits = 0;
 	if (*s == '-' || *s == '+')
@@ -171,8 +168,8 @@ static int
 get_factor(struct ld *ld, const struct cnode *v, const char *path, double *out)
 {
 	char b[64];
-	if (v->type != CN_SCALAR || !v->plain || !is_decimal(v->s))
-		return ld_error(ld, v, "%s: expected a number, got %s", path, show(b, sizeof b, v));
+	if (v->type != CN_SCALAR || !v->plain || !schema_is_decimal(v->s))
+		return ld_error(ld, v, "%s: expected a number, got %s", path, schema_show(b, sizeof b, v));
 	double x = strtod(v->s, NULL);
 	if (!(x > 0))
 		return ld_error(ld, v, "%s: must be greater than 0, got %s", path, v->s);
@@ -183,8 +180,8 @@ get_factor(struct ld *ld, const struct cnode *v, const char *path, double *out)
 }
 
 /* A duration with its unit ("25ms", "0.5 s", "0"), in nanoseconds. */
-static int
-get_time(struct ld *ld, const struct cnode *v, const char *path, int64_t *out)
+int
+schema_time(struct ld *ld, const struct cnode *v, const char *path, int64_t *out)
 {
 	static const struct { const char *unit; double f; } units[] = {
 		{ "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1 },
@@ -201,26 +198,26 @@ get_time(struct ld *ld, const struct cnode *v, const char *path, int64_t *out)
 	num[k] = '\0';
 	while (*s == ' ')
 		s++;
-	if (!is_decimal(num))
+	if (!schema_is_decimal(num))
 		return ld_error(ld, v, "%s: expected a duration such as 25ms, got %s", path,
-				show(b, sizeof b, v));
+				schema_show(b, sizeof b, v));
 	double x = strtod(num, NULL), f = 0;
 	for (size_t i = 0; i < N_OF(units); i++)
 		if (strcmp(s, units[i].unit) == 0)
 			f = units[i].f;
 	if (f == 0 && !(*s == '\0' && x == 0))
-		return ld_error(ld, v, "%s: %s needs a unit: s, ms, us or ns", path, show(b, sizeof b, v));
+		return ld_error(ld, v, "%s: %s needs a unit: s, ms, us or ns", path, schema_show(b, sizeof b, v));
 	if (x < 0)
 		return ld_error(ld, v, "%s: must not be negative, got %s", path, v->s);
 	double ns = x * f;
 	if (!(ns <= 1e18))
-		return ld_error(ld, v, "%s: %s is too long", path, show(b, sizeof b, v));
+		return ld_error(ld, v, "%s: %s is too long", path, schema_show(b, sizeof b, v));
 	*out = (int64_t)llround(ns);
 	return 0;
 }
 
-static int
-get_string(struct ld *ld, const struct cnode *v, const char *path, int allow_empty,
+int
+schema_string(struct ld *ld, const struct cnode *v, const char *path, int allow_empty,
 	   const char **out)
 {
 	if (want_scalar(ld, v, path, "a string"))
@@ -231,8 +228,8 @@ get_string(struct ld *ld, const struct cnode *v, const char *path, int allow_emp
 	return *out ? 0 : err_set(ld->e, ERR_NOMEM, "out of memory");
 }
 
-static int
-get_enum(struct ld *ld, const struct cnode *v, const char *path, const char *const *names,
+int
+schema_enum(struct ld *ld, const struct cnode *v, const char *path, const char *const *names,
 	 size_t n, int *out)
 {
 	char b[64], l[256], sug[96];
@@ -241,30 +238,30 @@ get_enum(struct ld *ld, const struct cnode *v, const char *path, const char *con
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(v->s, names[i]) == 0)
 			return *out = (int)i, 0;
-	return ld_error(ld, v, "%s: %s is not one of %s%s", path, show(b, sizeof b, v),
+	return ld_error(ld, v, "%s: %s is not one of %s%s", path, schema_show(b, sizeof b, v),
 			list_names(l, sizeof l, names, n), config_suggestion(sug, sizeof sug, v->s, names, n));
 }
 
 /* ---- containers ---- */
 
 /* A mapping, or nothing (an empty one). Returns 1 when there is nothing. */
-static int
-want_map(struct ld *ld, const struct cnode *v, const char *path, int *rc)
+int
+schema_map(struct ld *ld, const struct cnode *v, const char *path, int *rc)
 {
 	char b[64];
 	*rc = 0;
 	if (cnode_is_null(v))
 		return 1;
 	if (v->type != CN_MAP) {
-		*rc = ld_error(ld, v, "%s: expected a mapping, got %s", path, show(b, sizeof b, v));
+		*rc = ld_error(ld, v, "%s: expected a mapping, got %s", path, schema_show(b, sizeof b, v));
 		return 1;
 	}
 	return 0;
 }
 
 /* The items of a list; nothing is an empty list. */
-static int
-want_list(struct ld *ld, const struct cnode *v, const char *path,
+int
+schema_list(struct ld *ld, const struct cnode *v, const char *path,
 	  const struct cnode *const **items, uint32_t *n)
 {
 	char b[64];
@@ -278,13 +275,13 @@ want_list(struct ld *ld, const struct cnode *v, const char *path,
 		*n = v->n;
 		return 0;
 	}
-	return ld_error(ld, v, "%s: expected a list, got %s", path, show(b, sizeof b, v));
+	return ld_error(ld, v, "%s: expected a list, got %s", path, schema_show(b, sizeof b, v));
 }
 
 /* A single value or a list of them: a value that is not a list is a list
  * of one, kept in *one (which must outlive the items). */
-static int
-want_items(struct ld *ld, const struct cnode *v, const char *path, const struct cnode **one,
+int
+schema_items(struct ld *ld, const struct cnode *v, const char *path, const struct cnode **one,
 	   const struct cnode *const **items, uint32_t *n)
 {
 	if (v->type == CN_SCALAR && !cnode_is_null(v)) {
@@ -293,7 +290,7 @@ want_items(struct ld *ld, const struct cnode *v, const char *path, const struct 
 		*n = 1;
 		return 0;
 	}
-	return want_list(ld, v, path, items, n);
+	return schema_list(ld, v, path, items, n);
 }
 
 /* Key i of mapping m must be a name not used before in m. */
@@ -304,7 +301,7 @@ key_check(struct ld *ld, const struct cnode *m, uint32_t i, const char *section)
 	char b[64];
 	if (k->type != CN_SCALAR)
 		return ld_error(ld, k, "%s: keys must be names, got %s", section[0] ? section : "top level",
-				show(b, sizeof b, k));
+				schema_show(b, sizeof b, k));
 	for (uint32_t j = 0; j < i; j++) {
 		const struct cnode *o = m->kid[2 * j];
 		if (o->type == CN_SCALAR && o->len == k->len && memcmp(o->s, k->s, k->len) == 0)
@@ -316,8 +313,8 @@ key_check(struct ld *ld, const struct cnode *m, uint32_t i, const char *section)
 
 /* Key i of mapping m, looked up in names[0..n): returns its index, or a
  * negative error for a non-string, unknown or repeated key. */
-static int
-key_index(struct ld *ld, const struct cnode *m, uint32_t i, const char *section,
+int
+schema_key(struct ld *ld, const struct cnode *m, uint32_t i, const char *section,
 	  const char *const *names, size_t n)
 {
 	const struct cnode *k = m->kid[2 * i];
@@ -329,9 +326,9 @@ key_index(struct ld *ld, const struct cnode *m, uint32_t i, const char *section,
 		if (strcmp(k->s, names[j]) == 0)
 			return (int)j;
 	if (!section[0])
-		return ld_error(ld, k, "unknown section %s%s", show(b, sizeof b, k),
+		return ld_error(ld, k, "unknown section %s%s", schema_show(b, sizeof b, k),
 				config_suggestion(sug, sizeof sug, k->s, names, n));
-	return ld_error(ld, k, "unknown key %s in %s%s", show(b, sizeof b, k), section,
+	return ld_error(ld, k, "unknown key %s in %s%s", schema_show(b, sizeof b, k), section,
 			config_suggestion(sug, sizeof sug, k->s, names, n));
 }
 
@@ -368,10 +365,10 @@ walk_structure(struct ld *ld, const struct cnode *m)
 		keys[f] = structure_fields[f].key;
 	char *base = (char *)&ld->cfg->structure;
 	int rc;
-	if (want_map(ld, m, "structure", &rc))
+	if (schema_map(ld, m, "structure", &rc))
 		return rc;
 	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
-		int k = key_index(ld, m, i, "structure", keys, N_OF(keys));
+		int k = schema_key(ld, m, i, "structure", keys, N_OF(keys));
 		const struct cnode *v = m->kid[2 * i + 1];
 		char path[64];
 		if (k < 0)
@@ -379,9 +376,9 @@ walk_structure(struct ld *ld, const struct cnode *m)
 		const struct field *f = &structure_fields[k];
 		snprintf(path, sizeof path, "structure.%s", f->key);
 		switch (f->type) {
-		case FIELD_BOOL: rc = get_bool(ld, v, path, (int *)(base + f->offset)); break;
+		case FIELD_BOOL: rc = schema_bool(ld, v, path, (int *)(base + f->offset)); break;
 		case FIELD_FACTOR: rc = get_factor(ld, v, path, (double *)(base + f->offset)); break;
-		case FIELD_COUNT: rc = get_uint(ld, v, path, 0, 1000000, (uint32_t *)(base + f->offset)); break;
+		case FIELD_COUNT: rc = schema_uint(ld, v, path, 0, 1000000, (uint32_t *)(base + f->offset)); break;
 		}
 	}
 	return rc;
@@ -398,29 +395,29 @@ walk_iterations(struct ld *ld, const struct cnode *m)
 	};
 	struct config_iterations *it = &ld->cfg->iterations;
 	int rc, x;
-	if (want_map(ld, m, "iterations", &rc))
+	if (schema_map(ld, m, "iterations", &rc))
 		return rc;
 	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
-		int k = key_index(ld, m, i, "iterations", keys, K_COUNT);
+		int k = schema_key(ld, m, i, "iterations", keys, K_COUNT);
 		const struct cnode *v = m->kid[2 * i + 1];
 		if (k < 0)
 			return k;
 		switch (k) {
 		case K_FIND:
-			if (!(rc = get_enum(ld, v, "iterations.find", config_iter_find_names,
+			if (!(rc = schema_enum(ld, v, "iterations.find", config_iter_find_names,
 					    CONFIG_ITER_FIND_COUNT, &x)))
 				it->find = (enum config_iter_find)x;
 			break;
 		case K_REGION:
-			if (!(rc = get_string(ld, v, "iterations.region", 1, &it->region)))
-				it->region_mark = mark_of(ld, v);
+			if (!(rc = schema_string(ld, v, "iterations.region", 1, &it->region)))
+				it->region_mark = schema_mark(ld, v);
 			/* a pattern that can match nothing, as phases' are checked */
 			if (!rc && analysis_glob_problem(it->region))
 				rc = config_mark_error(ld->e, &it->region_mark, "iterations.region: '%s': %s",
 						       it->region, analysis_glob_problem(it->region));
 			break;
 		case K_NAME:
-			rc = get_string(ld, v, "iterations.name", 0, &it->name);
+			rc = schema_string(ld, v, "iterations.name", 0, &it->name);
 			break;
 		}
 	}
@@ -485,7 +482,7 @@ get_items(struct ld *ld, const struct cnode *v, const char *path, int unique,
 	const struct cnode *one;
 	const struct cnode *const *items;
 	uint32_t n;
-	int rc = want_items(ld, v, path, &one, &items, &n);
+	int rc = schema_items(ld, v, path, &one, &items, &n);
 	if (rc || (rc = want_names(ld, v, path, n)))
 		return rc;
 	struct config_item *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
@@ -493,9 +490,9 @@ get_items(struct ld *ld, const struct cnode *v, const char *path, int unique,
 		return err_set(ld->e, ERR_NOMEM, "out of memory");
 	struct seen seen = { 0 };
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
-		if ((rc = get_string(ld, items[i], path, 0, &a[i].value)))
+		if ((rc = schema_string(ld, items[i], path, 0, &a[i].value)))
 			break;
-		a[i].mark = mark_of(ld, items[i]);
+		a[i].mark = schema_mark(ld, items[i]);
 		uint64_t j;
 		int dup = unique ? seen_add(&seen, a[i].value, i, &j) : 0;
 		if (dup < 0)
@@ -522,25 +519,25 @@ get_named(struct ld *ld, const struct cnode *m, struct config_named_phase *p,
 	char b[64];
 	if (m->type != CN_MAP)
 		return ld_error(ld, m, "phases.named: expected a mapping with name and region, got %s",
-				show(b, sizeof b, m));
-	p->mark = mark_of(ld, m);
+				schema_show(b, sizeof b, m));
+	p->mark = schema_mark(ld, m);
 	int rc = 0;
 	for (uint32_t j = 0; j < m->n / 2 && rc == 0; j++) {
-		int k = key_index(ld, m, j, "phases.named", keys, N_OF(keys));
+		int k = schema_key(ld, m, j, "phases.named", keys, N_OF(keys));
 		const struct cnode *val = m->kid[2 * j + 1];
 		if (k < 0)
 			return k;
 		switch (k) {
 		case K_NAME:
-			rc = get_string(ld, val, "phases.named.name", 0, &p->name);
+			rc = schema_string(ld, val, "phases.named.name", 0, &p->name);
 			*name_node = val;
 			break;
 		case K_REGION:
-			rc = get_string(ld, val, "phases.named.region", 0, &p->region);
-			p->region_mark = mark_of(ld, val);
+			rc = schema_string(ld, val, "phases.named.region", 0, &p->region);
+			p->region_mark = schema_mark(ld, val);
 			break;
 		case K_SPLIT:
-			rc = get_bool(ld, val, "phases.named.split", &p->split);
+			rc = schema_bool(ld, val, "phases.named.split", &p->split);
 			break;
 		}
 	}
@@ -557,7 +554,7 @@ walk_named(struct ld *ld, const struct cnode *v)
 {
 	const struct cnode *const *items;
 	uint32_t n;
-	int rc = want_list(ld, v, "phases.named", &items, &n);
+	int rc = schema_list(ld, v, "phases.named", &items, &n);
 	if (rc || (rc = want_names(ld, v, "phases.named", n)))
 		return rc;
 	struct config_named_phase *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
@@ -594,10 +591,10 @@ walk_phases(struct ld *ld, const struct cnode *m)
 	};
 	struct config_phases *p = &ld->cfg->phases;
 	int rc;
-	if (want_map(ld, m, "phases", &rc))
+	if (schema_map(ld, m, "phases", &rc))
 		return rc;
 	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
-		int k = key_index(ld, m, i, "phases", keys, N_OF(keys));
+		int k = schema_key(ld, m, i, "phases", keys, N_OF(keys));
 		const struct cnode *v = m->kid[2 * i + 1];
 		if (k < 0)
 			return k;
@@ -651,250 +648,6 @@ check_restrict(struct ld *ld)
 	return rc < 0 ? rc : 0;
 }
 
-/* ---- view ---- */
-
-static int
-get_window(struct ld *ld, const struct cnode *v, const char *path, struct config_window *w)
-{
-	char b[64];
-	if (v->type == CN_SCALAR && strcmp(v->s, "all") == 0) {
-		w->all = 1;
-		w->first = w->last = 0;
-		return 0;
-	}
-	if (v->type != CN_SEQ || v->n != 2)
-		return ld_error(ld, v, "%s: expected all or [first, last], got %s", path, show(b, sizeof b, v));
-	uint32_t first, last;
-	int rc = get_uint(ld, v->kid[0], path, 0, MAX_INDEX, &first);
-	if (!rc)
-		rc = get_uint(ld, v->kid[1], path, 0, MAX_INDEX, &last);
-	if (rc)
-		return rc;
-	if (first > last)
-		return ld_error(ld, v, "%s: the first (%u) is after the last (%u)", path, first, last);
-	w->all = 0;
-	w->first = first;
-	w->last = last;
-	return 0;
-}
-
-static int
-get_scale(struct ld *ld, const struct cnode *v, struct config_view *view)
-{
-	char b[64], lo[32], hi[32];
-	if (v->type == CN_SCALAR && strcmp(v->s, "auto") == 0) {
-		view->scale_auto = 1;
-		view->scale_min_ns = view->scale_max_ns = 0;
-		return 0;
-	}
-	if (v->type != CN_SEQ || v->n != 2)
-		return ld_error(ld, v, "view.scale: expected auto or [min, max], got %s", show(b, sizeof b, v));
-	int64_t a, z;
-	int rc = get_time(ld, v->kid[0], "view.scale", &a);
-	if (!rc)
-		rc = get_time(ld, v->kid[1], "view.scale", &z);
-	if (rc)
-		return rc;
-	if (z <= a)
-		return ld_error(ld, v, "view.scale: the maximum (%s) must be greater than the minimum (%s)",
-				config_format_ns(hi, sizeof hi, z), config_format_ns(lo, sizeof lo, a));
-	view->scale_auto = 0;
-	view->scale_min_ns = a;
-	view->scale_max_ns = z;
-	return 0;
-}
-
-static int
-get_layout(struct ld *ld, const struct cnode *v, struct config_view *view)
-{
-	enum { K_PANES, K_WIDTH, K_COUNT };
-	static const char *const keys[K_COUNT] = { [K_PANES] = "panes", [K_WIDTH] = "width" };
-	const struct cnode *const *cols;
-	uint32_t n;
-	const struct cnode *seen[CONFIG_PANE_COUNT] = { 0 };
-	int rc = want_list(ld, v, "view.layout", &cols, &n);
-	if (rc)
-		return rc;
-	if (n == 0)
-		return ld_error(ld, v, "view.layout: needs at least one column");
-	struct config_column *c = store_alloc(ld->st, n * sizeof *c);
-	if (!c)
-		return err_set(ld->e, ERR_NOMEM, "out of memory");
-	for (uint32_t i = 0; i < n; i++) {
-		const struct cnode *m = cols[i], *panes = NULL;
-		char b[64];
-		if (m->type != CN_MAP)
-			return ld_error(ld, m, "view.layout: expected a mapping with panes and width, got %s",
-					show(b, sizeof b, m));
-		for (uint32_t j = 0; j < m->n / 2; j++) {
-			int k = key_index(ld, m, j, "view.layout", keys, N_OF(keys));
-			const struct cnode *val = m->kid[2 * j + 1];
-			if (k < 0)
-				return k;
-			if (k == K_WIDTH && (rc = get_uint(ld, val, "view.layout.width", 0, 10000, &c[i].width)))
-				return rc;
-			if (k == K_PANES)
-				panes = val;
-		}
-		if (!panes)
-			return ld_error(ld, m, "view.layout: column has no 'panes'");
-		const struct cnode *one;
-		const struct cnode *const *items;
-		uint32_t np;
-		if ((rc = want_items(ld, panes, "view.layout.panes", &one, &items, &np)))
-			return rc;
-		if (np == 0)
-			return ld_error(ld, panes, "view.layout.panes: a column needs at least one pane");
-		enum config_pane *p = store_alloc(ld->st, np * sizeof *p);
-		if (!p)
-			return err_set(ld->e, ERR_NOMEM, "out of memory");
-		for (uint32_t j = 0; j < np; j++) {
-			int x;
-			if ((rc = get_enum(ld, items[j], "view.layout.panes", config_pane_names,
-					   CONFIG_PANE_COUNT, &x)))
-				return rc;
-			if (seen[x])
-				return ld_error(ld, items[j],
-						"view.layout: pane '%s' appears twice (first at line %u, column %u)",
-						config_pane_names[x], seen[x]->line, seen[x]->col);
-			seen[x] = items[j];
-			p[j] = (enum config_pane)x;
-		}
-		c[i].panes = p;
-		c[i].n_panes = np;
-	}
-	view->layout = c;
-	view->n_columns = n;
-	return 0;
-}
-
-static int
-walk_pair(struct ld *ld, const struct cnode *m, const char *path, const char *const *keys,
-	  uint32_t *a, uint32_t *b, uint32_t min, uint32_t max)
-{
-	int rc;
-	if (want_map(ld, m, path, &rc))
-		return rc;
-	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
-		int k = key_index(ld, m, i, path, keys, 2);
-		char p[64];
-		if (k < 0)
-			return k;
-		snprintf(p, sizeof p, "%s.%s", path, keys[k]);
-		rc = get_uint(ld, m->kid[2 * i + 1], p, min, max, k == 0 ? a : b);
-	}
-	return rc;
-}
-
-static int
-walk_view(struct ld *ld, const struct cnode *m)
-{
-	enum {
-		K_METRIC, K_SCALE, K_LAYOUT, K_FOCUS, K_RANKS, K_STEPS, K_ZOOM, K_CLUSTERS,
-		K_GLYPHS, K_COLOURS, K_MOUSE, K_SELECTION, K_COUNT
-	};
-	static const char *const keys[K_COUNT] = {
-		[K_METRIC] = "metric", [K_SCALE] = "scale", [K_LAYOUT] = "layout", [K_FOCUS] = "focus",
-		[K_RANKS] = "ranks", [K_STEPS] = "steps", [K_ZOOM] = "zoom", [K_CLUSTERS] = "clusters",
-		[K_GLYPHS] = "glyphs", [K_COLOURS] = "colours", [K_MOUSE] = "mouse",
-		[K_SELECTION] = "selection",
-	};
-	static const char *const pair_keys[] = { "steps", "ranks" }, *const sel_keys[] = { "rank", "step" };
-	struct config_view *w = &ld->cfg->view;
-	int rc, x = 0;
-	if (want_map(ld, m, "view", &rc))
-		return rc;
-	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
-		int k = key_index(ld, m, i, "view", keys, N_OF(keys));
-		const struct cnode *v = m->kid[2 * i + 1];
-		if (k < 0)
-			return k;
-		switch (k) {
-		case K_METRIC:
-			if (!(rc = get_enum(ld, v, "view.metric", config_metric_names, CONFIG_METRIC_COUNT, &x)))
-				w->metric = (enum config_metric)x;
-			break;
-		case K_SCALE: rc = get_scale(ld, v, w); break;
-		case K_LAYOUT: rc = get_layout(ld, v, w); break;
-		case K_FOCUS:
-			if (!(rc = get_enum(ld, v, "view.focus", config_pane_names, CONFIG_PANE_COUNT, &x)))
-				w->focus = (enum config_pane)x;
-			break;
-		case K_RANKS: rc = get_window(ld, v, "view.ranks", &w->ranks); break;
-		case K_STEPS: rc = get_window(ld, v, "view.steps", &w->steps); break;
-		case K_ZOOM: rc = walk_pair(ld, v, "view.zoom", pair_keys, &w->zoom_steps, &w->zoom_ranks, 1, 1000000); break;
-		case K_CLUSTERS: rc = get_uint(ld, v, "view.clusters", 0, CONFIG_MAX_CLUSTERS, &w->clusters); break;
-		case K_GLYPHS:
-			if (!(rc = get_enum(ld, v, "view.glyphs", config_glyphs_names, CONFIG_GLYPHS_COUNT, &x)))
-				w->glyphs = (enum config_glyphs)x;
-			break;
-		case K_COLOURS:
-			if (!(rc = get_enum(ld, v, "view.colours", config_colours_names, CONFIG_COLOURS_COUNT, &x)))
-				w->colours = (enum config_colours)x;
-			break;
-		case K_MOUSE: rc = get_bool(ld, v, "view.mouse", &w->mouse); break;
-		case K_SELECTION:
-			rc = walk_pair(ld, v, "view.selection", sel_keys, &w->sel_rank, &w->sel_step, 0, MAX_INDEX);
-			break;
-		}
-	}
-	return rc;
-}
-
-/* ---- topology ---- */
-
-static int
-walk_topology(struct ld *ld, const struct cnode *m)
-{
-	enum { K_SOURCE, K_HWLOC, K_SYNTHETIC, K_PLACEMENT, K_RANKS_PER_NODE, K_EXPLICIT, K_COUNT };
-	static const char *const keys[K_COUNT] = {
-		[K_SOURCE] = "source", [K_HWLOC] = "hwloc", [K_SYNTHETIC] = "synthetic",
-		[K_PLACEMENT] = "placement", [K_RANKS_PER_NODE] = "ranks_per_node", [K_EXPLICIT] = "explicit",
-	};
-	struct config_topology *t = &ld->cfg->topology;
-	int rc, x = 0;
-	if (want_map(ld, m, "topology", &rc))
-		return rc;
-	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
-		int k = key_index(ld, m, i, "topology", keys, N_OF(keys));
-		const struct cnode *v = m->kid[2 * i + 1];
-		if (k < 0)
-			return k;
-		switch (k) {
-		case K_SOURCE:
-			if (!(rc = get_enum(ld, v, "topology.source", config_topo_source_names,
-					    CONFIG_TOPO_SOURCE_COUNT, &x)))
-				t->source = (enum config_topo_source)x;
-			break;
-		case K_HWLOC: rc = get_string(ld, v, "topology.hwloc", 1, &t->hwloc); break;
-		case K_SYNTHETIC: rc = get_string(ld, v, "topology.synthetic", 1, &t->synthetic); break;
-		case K_PLACEMENT:
-			if (!(rc = get_enum(ld, v, "topology.placement", config_placement_names,
-					    CONFIG_PLACE_COUNT, &x)))
-				t->placement = (enum config_placement)x;
-			break;
-		case K_RANKS_PER_NODE:
-			rc = get_uint(ld, v, "topology.ranks_per_node", 0, 1000000, &t->ranks_per_node);
-			break;
-		case K_EXPLICIT: {
-			const struct cnode *const *items;
-			uint32_t n;
-			if ((rc = want_list(ld, v, "topology.explicit", &items, &n)))
-				return rc;
-			uint32_t *a = store_alloc(ld->st, (n ? n : 1) * sizeof *a);
-			if (!a)
-				return err_set(ld->e, ERR_NOMEM, "out of memory");
-			for (uint32_t j = 0; j < n && !rc; j++)
-				rc = get_uint(ld, items[j], "topology.explicit", 0, MAX_INDEX, &a[j]);
-			t->explicit_map = a;
-			t->n_explicit = n;
-			break;
-		}
-		}
-	}
-	return rc;
-}
-
 /* ---- keys ---- */
 
 static int
@@ -920,27 +673,27 @@ walk_key_lists(struct ld *ld, const struct cnode *m, struct config_binding *doc,
 		if ((rc = key_check(ld, m, i, "keys")))
 			return rc;
 		if (!is_name(k->s))
-			return ld_error(ld, k, "keys: %s is not an action name", show(b, sizeof b, k));
+			return ld_error(ld, k, "keys: %s is not an action name", schema_show(b, sizeof b, k));
 		const struct cnode *one;
 		const struct cnode *const *items;
 		uint32_t n;
-		if ((rc = want_items(ld, v, "keys", &one, &items, &n)) ||
+		if ((rc = schema_items(ld, v, "keys", &one, &items, &n)) ||
 		    (rc = want_names(ld, v, "keys", total += n)))
 			return rc;
 		const char **keys = store_alloc(ld->st, (n ? n : 1) * sizeof *keys);
 		struct config_mark *marks = store_alloc(ld->st, (n ? n : 1) * sizeof *marks);
 		if (!keys || !marks || !(doc[i].action = store_strndup(ld->st, k->s, k->len)))
 			return err_set(ld->e, ERR_NOMEM, "out of memory");
-		doc[i].mark = mark_of(ld, k);
+		doc[i].mark = schema_mark(ld, k);
 		for (uint32_t j = 0; j < n; j++) {
 			char path[96];
 			snprintf(path, sizeof path, "keys.%.60s", k->s);
-			if ((rc = get_string(ld, items[j], path, 0, &keys[j])))
+			if ((rc = schema_string(ld, items[j], path, 0, &keys[j])))
 				return rc;
 			if (!is_name(keys[j]))
 				return ld_error(ld, items[j], "%s: %s is not a key name (no spaces: Space, Tab)",
-						path, show(b, sizeof b, items[j]));
-			marks[j] = mark_of(ld, items[j]);
+						path, schema_show(b, sizeof b, items[j]));
+			marks[j] = schema_mark(ld, items[j]);
 			uint64_t w;
 			int dup = seen_add(seen, keys[j], (uint64_t)i << 32 | j, &w);
 			if (dup < 0)
@@ -1017,7 +770,7 @@ static int
 walk_keys(struct ld *ld, const struct cnode *m)
 {
 	int rc;
-	if (want_map(ld, m, "keys", &rc))
+	if (schema_map(ld, m, "keys", &rc))
 		return rc;
 	uint32_t nd = m->n / 2;
 	if ((rc = want_names(ld, m, "keys", nd)))
@@ -1032,19 +785,6 @@ walk_keys(struct ld *ld, const struct cnode *m)
 	seen_fini(&seen);
 	return rc;
 }
-
-/* ---- for the sections walked in other files (config_samples.c) ---- */
-
-const char *schema_show(char *buf, size_t n, const struct cnode *v) { return show(buf, n, v); }
-struct config_mark schema_mark(const struct ld *ld, const struct cnode *n) { return mark_of(ld, n); }
-int schema_is_decimal(const char *s) { return is_decimal(s); }
-int schema_uint(struct ld *ld, const struct cnode *v, const char *path, uint32_t min, uint32_t max, uint32_t *out) { return get_uint(ld, v, path, min, max, out); }
-int schema_string(struct ld *ld, const struct cnode *v, const char *path, int allow_empty, const char **out) { return get_string(ld, v, path, allow_empty, out); }
-int schema_enum(struct ld *ld, const struct cnode *v, const char *path, const char *const *names, size_t n, int *out) { return get_enum(ld, v, path, names, n, out); }
-int schema_map(struct ld *ld, const struct cnode *v, const char *path, int *rc) { return want_map(ld, v, path, rc); }
-int schema_list(struct ld *ld, const struct cnode *v, const char *path, const struct cnode *const **items, uint32_t *n) { return want_list(ld, v, path, items, n); }
-int schema_key(struct ld *ld, const struct cnode *m, uint32_t i, const char *section, const char *const *names, size_t n) { return key_index(ld, m, i, section, names, n); }
-
 
 /* ---- charm ---- */
 
@@ -1080,19 +820,19 @@ walk_charm(struct ld *ld, const struct cnode *m)
 	};
 	struct config_charm *c = &ld->cfg->charm;
 	int rc;
-	if (want_map(ld, m, "charm", &rc))
+	if (schema_map(ld, m, "charm", &rc))
 		return rc;
 	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
-		int k = key_index(ld, m, i, "charm", keys, N_OF(keys));
+		int k = schema_key(ld, m, i, "charm", keys, N_OF(keys));
 		const struct cnode *v = m->kid[2 * i + 1];
 		if (k < 0)
 			return k;
 		switch (k) {
-		case K_REORDER: rc = get_bool(ld, v, "charm.reorder", &c->reorder); break;
-		case K_SDAG: rc = get_bool(ld, v, "charm.sdag", &c->sdag); break;
-		case K_REPAIR: rc = get_bool(ld, v, "charm.repair", &c->repair); break;
-		case K_INFER: rc = get_bool(ld, v, "charm.infer", &c->infer); break;
-		case K_LEAP: rc = get_bool(ld, v, "charm.leap_merge", &c->leap_merge); break;
+		case K_REORDER: rc = schema_bool(ld, v, "charm.reorder", &c->reorder); break;
+		case K_SDAG: rc = schema_bool(ld, v, "charm.sdag", &c->sdag); break;
+		case K_REPAIR: rc = schema_bool(ld, v, "charm.repair", &c->repair); break;
+		case K_INFER: rc = schema_bool(ld, v, "charm.infer", &c->infer); break;
+		case K_LEAP: rc = schema_bool(ld, v, "charm.leap_merge", &c->leap_merge); break;
 		case K_CHARES:
 			rc = get_globs(ld, v, "charm.runtime_chares", &c->runtime_chares,
 				       &c->n_runtime_chares, &c->runtime_chare_globs);
@@ -1123,10 +863,10 @@ config_apply(struct ld *ld, const struct cnode *root)
 				"view, topology, charm, keys or samples");
 	if (root->type != CN_MAP)
 		return ld_error(ld, root, "expected a mapping with structure, phases, view, topology, "
-				"charm, keys or samples at the top level, got %s", show(b, sizeof b, root));
+				"charm, keys or samples at the top level, got %s", schema_show(b, sizeof b, root));
 	int rc = 0;
 	for (uint32_t i = 0; i < root->n / 2 && !rc; i++) {
-		int k = key_index(ld, root, i, "", sections, N_OF(sections));
+		int k = schema_key(ld, root, i, "", sections, N_OF(sections));
 		const struct cnode *v = root->kid[2 * i + 1];
 		if (k < 0)
 			return k;
@@ -1134,8 +874,8 @@ config_apply(struct ld *ld, const struct cnode *root)
 		case S_STRUCTURE: rc = walk_structure(ld, v); break;
 		case S_PHASES: rc = walk_phases(ld, v); break;
 		case S_ITERATIONS: rc = walk_iterations(ld, v); break;
-		case S_VIEW: rc = walk_view(ld, v); break;
-		case S_TOPOLOGY: rc = walk_topology(ld, v); break;
+		case S_VIEW: rc = config_walk_view(ld, v); break;
+		case S_TOPOLOGY: rc = config_walk_topology(ld, v); break;
 		case S_CHARM: rc = walk_charm(ld, v); break;
 		case S_KEYS: rc = walk_keys(ld, v); break;
 		case S_SAMPLES: rc = config_walk_samples(ld, v); break;
