@@ -1,9 +1,9 @@
-/* saved.c — writing and mapping a saved analysis (saved.h, doc/format.md).
+/* saved.c — mapping a saved analysis (saved.h, doc/format.md), and what
+ * reading and writing (saved_write.c) share: the checksums, the list of
+ * arrays saved, the trace's identity.
  *
  * Layout: a 64-byte header, the section table (48 bytes a section), then
- * the sections, each starting at a multiple of 64 bytes. Sections are
- * written one after another, each summed as it goes; the header and the
- * table are written last, so a file cut short never looks whole.
+ * the sections, each starting at a multiple of 64 bytes (saved_impl.h).
  */
 #include "saved.h"
 
@@ -18,108 +18,15 @@
 #include <unistd.h>
 
 #include "analysis_impl.h"
+#include "saved_impl.h"
 #include "base/file.h"
 #include "base/par.h"
 #include "cluster.h"
 #include "model/trace_impl.h"
 
-static const char MAGIC[8] = "SKEINSAV";
-#define BYTE_ORDER_MARK 0x01020304u
-#define ALIGN 64
-
-struct header {
-	char magic[8];
-	uint32_t version;
-	uint32_t byte_order;     /* BYTE_ORDER_MARK as the writer stored it */
-	uint32_t n_sections;
-	uint32_t header_size;    /* sizeof (struct header) */
-	uint64_t file_size;
-	uint64_t table_sum;      /* checksum of the section table */
-	uint64_t header_sum;     /* checksum of this header with header_sum 0 */
-	uint64_t reserved[2];
-};
-_Static_assert(sizeof(struct header) == 64, "header is 64 bytes");
-
-struct section {
-	uint32_t id;
-	uint32_t elem_size;
-	uint64_t count;
-	uint64_t offset;
-	uint64_t bytes;          /* count * elem_size */
-	uint64_t sum;
-	uint64_t reserved;
-};
-_Static_assert(sizeof(struct section) == 48, "section entry is 48 bytes");
-
-/* The options that are flags, in the order the meta section keeps them. */
-#define SAVED_FLAGS(X) X(coalesce_isends) X(waitall_merge) X(leap_merge) X(leap_force) \
-	X(global_step_merge) X(auto_merge) X(sender_progress) X(startup) X(caller_merge) \
-	X(match_size) X(iter_find) X(reorder) X(charm_reorder) X(charm_sdag) X(charm_repair) \
-	X(charm_infer) X(charm_leap_merge)
-
-/* Scalars of the model and the analysis, and where they came from. */
-struct meta {
-	/* the trace's identity: its anchor file and definitions file */
-	uint64_t anchor_size, anchor_mtime_ns, defs_size, defs_mtime_ns;
-	uint32_t version[3];
-	uint32_t no_local_defs;  /* string id: the first location read without local definitions */
-	uint64_t ticks_per_second, global_offset, t_begin, t_end, events;
-	uint64_t records[REC_COUNT];
-	uint64_t warnings[WARN_COUNT];
-	uint64_t mpi_calls_without_records;
-	/* the analysis options (phases: their globs are section PHASES; the
-	 * iterations' region glob is section ITER_REGION) */
-	uint32_t coalesce_isends, waitall_merge, leap_merge, leap_force;
-	uint32_t global_step_merge, auto_merge, sender_progress, startup;
-	uint32_t caller_merge, match_size, iter_find, n_phases, hotspots, has_iter_region;
-	double leap_factor;
-	/* the analysis's counts */
-	uint32_t n_lops, n_parts, n_steps, n_hot, n_hot_all, has_phases;
-	struct analysis_stats stats;
-	struct analysis_verify verify;
-	/* the iterations (iterations.h): their starts and each lop's are
-	 * sections ITER_STARTS and ITER_LOP */
-	uint32_t iter_count, iter_source, iter_region, iter_period_parts;
-	uint32_t iter_period_steps, iter_irregular, has_iter_lop;
-	/* the paradigm (enum trace_paradigm) and, for Charm++ runs and for
-	 * reordered MPI traces, the options and which optional arrays the
-	 * analysis has: lops in logical order (sections OP_OF_LOP,
-	 * OP_LAST_OF_LOP) and seed 004's metrics (IDLE_EXP .. PART_REGION) */
-	uint32_t paradigm;
-	uint32_t reorder, charm_reorder, charm_sdag, charm_repair, charm_infer, charm_leap_merge;
-	uint32_t has_op_of_lop, has_op_last_of_lop, has_charm_metrics, pad1;
-};
-_Static_assert(sizeof(struct meta) == 696, "doc/format.md: the meta section is 696 bytes");
-
-/* The records saved as they are in memory, at the sizes doc/format.md
- * gives: a change in any of them is a new format version. */
-_Static_assert(sizeof(struct trace_timeline) == 40 && sizeof(struct trace_location) == 40 &&
-	       sizeof(struct trace_region) == 8 && sizeof(struct trace_comm) == 20 &&
-	       sizeof(struct trace_node) == 12 && sizeof(struct trace_op) == 40 &&
-	       sizeof(struct trace_end) == 8 && sizeof(struct trace_msg) == 56 &&
-	       sizeof(struct trace_coll) == 40 && sizeof(struct trace_frame) == 32 &&
-	       sizeof(struct analysis_part) == 40 && sizeof(struct analysis_stats) == 128 &&
-	       sizeof(struct analysis_verify) == 64 && sizeof(struct trace_pe) == 304 &&
-	       sizeof(struct trace_idle) == 16 && sizeof(struct trace_chare) == 44 &&
-	       sizeof(struct trace_entry) == 16, "doc/format.md: a saved record changed size");
-
-enum sec {
-	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES, S_ITER_REGION,
-	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,
-	S_ENDS, S_MSGS, S_COLLS, S_COLL_MEMBERS, S_FRAMES, S_PES, S_IDLES, S_CHARES, S_ENTRIES,
-	S_OP_PE,
-	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
-	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
-	S_LOP_PHASE_REGION, S_LOP_STEP, S_LATE, S_DIFF, S_GLATE, S_CAUSE, S_CAUSE_LOP, S_HOT,
-	S_HOT_ALL, S_FROM_STARTUP, S_ITER_STARTS, S_ITER_LOP, S_OP_OF_LOP, S_OP_LAST_OF_LOP,
-	S_IDLE_EXP, S_DUR_DIFF, S_IMBALANCE, S_PART_IMBALANCE, S_PART_REGION,
-	S_END
-};
-
 /* The checksum of a block of at most SUM_BLOCK bytes: 64-bit words mixed
  * by multiplication on four independent lanes (so that a core sums
  * several gigabytes a second), the tail bytes and the length folded in. */
-#define SUM_BLOCK (1u << 20)
 
 static uint64_t
 mix(uint64_t h, uint64_t w)
@@ -128,8 +35,8 @@ mix(uint64_t h, uint64_t w)
 	return h ^ (h >> 31);
 }
 
-static uint64_t
-block_sum(const unsigned char *b, size_t n)
+uint64_t
+saved_block_sum(const unsigned char *b, size_t n)
 {
 	uint64_t h[4] = { 0x736b65696e736176ull ^ n, 0x6d6f64656c616e61ull, 0x6c79736973736176ull,
 			  0x6564736563746e73ull };
@@ -150,21 +57,27 @@ block_sum(const unsigned char *b, size_t n)
 
 /* The checksum of n bytes: the block sums of each SUM_BLOCK bytes,
  * summed in turn (doc/format.md). Blocks can be summed in parallel. */
-static uint64_t
-combine(uint64_t acc, uint64_t block)
+uint64_t
+saved_combine(uint64_t acc, uint64_t block)
 {
 	return mix(acc, block);
 }
 
-static uint64_t
-checksum(const void *p, size_t n)
+uint64_t
+saved_sum_start(uint64_t n)
+{
+	return 0x5345435449304e53ull ^ n;
+}
+
+uint64_t
+saved_checksum(const void *p, size_t n)
 {
 	const unsigned char *b = p;
-	uint64_t acc = 0x5345435449304e53ull ^ n;
+	uint64_t acc = saved_sum_start(n);
 	size_t off = 0;
 	do {
 		size_t k = n - off < SUM_BLOCK ? n - off : SUM_BLOCK;
-		acc = combine(acc, block_sum(b + off, k));
+		acc = saved_combine(acc, saved_block_sum(b + off, k));
 		off += k;
 	} while (off < n);
 	return acc;
@@ -172,20 +85,10 @@ checksum(const void *p, size_t n)
 
 /* ---- the arrays, named once for writing and reading ---- */
 
-struct array {
-	enum sec id;
-	uint32_t elem;
-	void **ptr;              /* where the array pointer lives */
-	uint64_t count;          /* elements (writing), expected (reading; see below) */
-};
 
-/* Which optional arrays an analysis has (the meta section says). */
-struct has {
-	int phases, iter_lop, op_of_lop, op_last_of_lop, charm_metrics;
-};
 
-static struct has
-has_of(const struct analysis *a)
+struct has
+saved_has_of(const struct analysis *a)
 {
 	return (struct has){ .phases = a->lop_phase != NULL,
 			     .iter_lop = a->iters.count && a->iter_lop,
@@ -196,8 +99,8 @@ has_of(const struct analysis *a)
 
 /* Lists the arrays of t and a with their counts as they are in memory
  * (h: which optional arrays a has). */
-static uint32_t
-arrays(struct trace *t, struct analysis *a, struct has h, struct array *out)
+uint32_t
+saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *out)
 {
 	uint32_t n = 0, n_tl = (uint32_t)t->n_timelines;
 #define ARR(sid, field, cnt) out[n++] = (struct array){ sid, sizeof *(field), (void **)&(field), (cnt) }
@@ -256,87 +159,6 @@ arrays(struct trace *t, struct analysis *a, struct has h, struct array *out)
 #undef ARR
 	return n;
 }
-#define MAX_ARRAYS 64
-
-/* ---- writing ---- */
-
-struct writer {
-	FILE *f;
-	uint64_t off;
-	struct section sec[S_END];
-	uint32_t n;
-	int failed;
-	unsigned char *stage;    /* SUM_BLOCK bytes: records with their padding zeroed */
-};
-
-/* The bytes C leaves as padding in the saved records, [lo, hi) of each
- * record. Memory holds there whatever it held before, so they are
- * written as zeros: two saves of one analysis are the same bytes but for
- * the stage timings (tests/saved.sh). */
-#define END_OF(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
-static const struct {
-	enum sec id;
-	uint32_t lo, hi;
-} paddings[] = {
-	{ S_LOCATIONS, END_OF(struct trace_location, type), offsetof(struct trace_location, events) },
-	{ S_REGIONS, END_OF(struct trace_region, paradigm), sizeof(struct trace_region) },
-	{ S_COMMS, END_OF(struct trace_comm, is_self), sizeof(struct trace_comm) },
-	{ S_OPS, END_OF(struct trace_op, flags), sizeof(struct trace_op) },
-	{ S_COLLS, END_OF(struct trace_coll, type), offsetof(struct trace_coll, bytes_sent) },
-	{ S_CHARES, END_OF(struct trace_chare, runtime), sizeof(struct trace_chare) },
-	{ S_ENTRIES, END_OF(struct trace_entry, runtime), sizeof(struct trace_entry) },
-	{ S_PARTS, END_OF(struct analysis_part, runtime), sizeof(struct analysis_part) },
-};
-
-/* Writes n bytes of records of elem bytes through w->stage, with the
- * padding [lo, hi) of each record zeroed; returns their checksum (the
- * one checksum() gives for the staged bytes). */
-static uint64_t
-put_zeroed(struct writer *w, const unsigned char *data, uint64_t n, uint32_t elem, uint32_t lo,
-	   uint32_t hi)
-{
-	uint64_t acc = 0x5345435449304e53ull ^ n;
-	for (uint64_t off = 0; off < n; off += SUM_BLOCK) {
-		size_t k = n - off < SUM_BLOCK ? (size_t)(n - off) : SUM_BLOCK;
-		memcpy(w->stage, data + off, k);
-		/* the records this block holds a part of */
-		for (uint64_t r = off / elem * elem; r < off + k; r += elem) {
-			uint64_t a = r + lo > off ? r + lo : off;
-			uint64_t b = r + hi < off + k ? r + hi : off + k;
-			if (a < b)
-				memset(w->stage + (a - off), 0, (size_t)(b - a));
-		}
-		acc = combine(acc, block_sum(w->stage, k));
-		if (fwrite(w->stage, 1, k, w->f) != k)
-			w->failed = 1;
-	}
-	return acc;
-}
-
-static void
-put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint64_t count)
-{
-	static const char zero[ALIGN];
-	uint64_t bytes = count * elem;
-	uint64_t pad = (ALIGN - w->off % ALIGN) % ALIGN;
-	if (pad && fwrite(zero, 1, pad, w->f) != pad)
-		w->failed = 1;
-	w->off += pad;
-	struct section *s = &w->sec[w->n++];
-	*s = (struct section){ .id = id, .elem_size = elem, .count = count, .offset = w->off,
-			       .bytes = bytes };
-	size_t p = 0;
-	while (p < sizeof paddings / sizeof *paddings && paddings[p].id != id)
-		p++;
-	if (bytes && p < sizeof paddings / sizeof *paddings) {
-		s->sum = put_zeroed(w, data, bytes, elem, paddings[p].lo, paddings[p].hi);
-	} else {
-		s->sum = checksum(data, bytes);
-		if (bytes && fwrite(data, 1, bytes, w->f) != bytes)
-			w->failed = 1;
-	}
-	w->off += bytes;
-}
 
 /* Adds the file at path to an identity: its size to *sz, its
  * modification time (ns) into *mt (for one file: the time; for several,
@@ -359,8 +181,8 @@ stat_add(const char *path, uint64_t *sz, uint64_t *mt)
  * global definitions (the anchor's name with .def for .otf2), for a
  * Projections .sts its per-PE logs (<base>.<pe>.log.gz or .log, as
  * projections_read.c finds them: their total size and times mixed). */
-static void
-stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *dsz, uint64_t *dmt)
+void
+saved_stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *dsz, uint64_t *dmt)
 {
 	*asz = *amt = *dsz = *dmt = 0;
 	if (!anchor)
@@ -387,162 +209,6 @@ stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *dsz, u
 	free(p);
 }
 
-static void
-fill_meta(struct meta *m, const struct analysis *a, const struct analysis_opts *ran)
-{
-	const struct trace *t = a->t;
-	const struct analysis_opts *o = &a->opts;
-	memset(m, 0, sizeof *m);
-	stat_identity(t->info.path, &m->anchor_size, &m->anchor_mtime_ns, &m->defs_size,
-		      &m->defs_mtime_ns);
-	memcpy(m->version, t->info.version, sizeof m->version);
-	m->ticks_per_second = t->info.ticks_per_second;
-	m->global_offset = t->info.global_offset;
-	m->t_begin = t->info.t_begin;
-	m->t_end = t->info.t_end;
-	m->events = t->info.events;
-	memcpy(m->records, t->info.records, sizeof m->records);
-	memcpy(m->warnings, t->info.warnings, sizeof m->warnings);
-	m->mpi_calls_without_records = t->info.mpi_calls_without_records;
-	m->no_local_defs = t->info.no_local_defs;
-#define TO_META(f) m->f = (uint32_t)o->f;
-	SAVED_FLAGS(TO_META)
-#undef TO_META
-	m->n_phases = o->n_phases;
-	m->hotspots = o->hotspots;
-	m->has_iter_region = ran->iter_region != NULL;
-	m->leap_factor = o->leap_factor;
-	m->n_lops = a->n_lops;
-	m->n_parts = a->n_parts;
-	m->n_steps = a->n_steps;
-	m->n_hot = a->n_hot;
-	m->n_hot_all = a->n_hot_all;
-	m->has_phases = a->lop_phase != NULL;
-	m->stats = a->stats;
-	m->verify = a->verify;
-	const struct iterations *it = &a->iters;
-	m->iter_count = it->count;
-	m->iter_source = (uint32_t)it->source;
-	m->iter_region = it->region;
-	m->iter_period_parts = it->period_parts;
-	m->iter_period_steps = it->period_steps;
-	m->iter_irregular = it->irregular;
-	struct has h = has_of(a);
-	m->has_iter_lop = (uint32_t)h.iter_lop;
-	m->paradigm = t->info.paradigm;
-	m->has_op_of_lop = (uint32_t)h.op_of_lop;
-	m->has_op_last_of_lop = (uint32_t)h.op_last_of_lop;
-	m->has_charm_metrics = (uint32_t)h.charm_metrics;
-}
-
-/* NUL-separated strings as one section. */
-static int
-put_strings(struct writer *w, enum sec id, const char *const *s, uint32_t n)
-{
-	size_t len = 0;
-	for (uint32_t i = 0; i < n; i++)
-		len += strlen(s[i]) + 1;
-	char *buf = malloc(len + 1), *p = buf;
-	if (!buf)
-		return ERR_NOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		size_t k = strlen(s[i]) + 1;
-		memcpy(p, s[i], k);
-		p += k;
-	}
-	put_section(w, id, 1, buf, len);
-	w->sec[w->n - 1].count = n;     /* strings, not bytes */
-	w->sec[w->n - 1].elem_size = 0;
-	free(buf);
-	return 0;
-}
-
-int
-saved_write(const struct analysis *a, const struct analysis_opts *ran, const char *path,
-	    struct err *e)
-{
-	struct trace *t = (struct trace *)a->t;
-	const struct analysis_phase_rule *phases = ran->phases;
-	/* the phase rules the analysis used (a Charm++ run uses none) */
-	uint32_t n_phases = a->opts.n_phases ? ran->n_phases : 0;
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	if (!tmp)
-		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
-	snprintf(tmp, plen + 16, "%s.tmp%ld", path, (long)getpid());
-	/* a new file of our own: never through a link or a FIFO left there */
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	struct writer w = { .f = fd < 0 ? NULL : fdopen(fd, "wb") };
-	if (!w.f) {
-		int rc = err_set(e, ERR_IO, "%s: %s", tmp, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return rc;
-	}
-	int rc = 0;
-	uint32_t n_str = intern_count(t->strings);
-	const char **strs = malloc(((size_t)n_str + n_phases + 1) * sizeof *strs);
-	w.stage = malloc(SUM_BLOCK);
-	if (!strs || !w.stage)
-		rc = ERR_NOMEM;
-	struct header h = { .version = SAVED_VERSION, .byte_order = BYTE_ORDER_MARK,
-			    .header_size = sizeof h };
-	memcpy(h.magic, MAGIC, sizeof h.magic);
-	/* room for the header and the table, written last */
-	struct section blank[S_END] = { 0 };
-	if (fwrite(&h, sizeof h, 1, w.f) != 1 || fwrite(blank, sizeof blank, 1, w.f) != 1)
-		w.failed = 1;
-	w.off = sizeof h + sizeof blank;
-	struct meta m;
-	fill_meta(&m, a, ran);
-	put_section(&w, S_META, sizeof m, &m, 1);
-	for (uint32_t i = 0; i < n_str && !rc; i++)
-		strs[i] = intern_str(t->strings, i);
-	if (!rc)
-		rc = put_strings(&w, S_STRINGS, strs, n_str);
-	const char *one[1] = { t->info.path ? t->info.path : "" };
-	if (!rc)
-		rc = put_strings(&w, S_PATH, one, 1);
-	one[0] = t->info.creator ? t->info.creator : "";
-	if (!rc)
-		rc = put_strings(&w, S_CREATOR, one, 1);
-	for (uint32_t i = 0; i < n_phases && !rc; i++)
-		strs[i] = phases[i].region_glob;
-	if (!rc)
-		rc = put_strings(&w, S_PHASES, strs, n_phases);
-	one[0] = ran->iter_region ? ran->iter_region : "";
-	if (!rc)
-		rc = put_strings(&w, S_ITER_REGION, one, ran->iter_region != NULL);
-	struct array arr[MAX_ARRAYS];
-	uint32_t na = arrays(t, (struct analysis *)a, has_of(a), arr);
-	for (uint32_t i = 0; i < na && !rc; i++)
-		put_section(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count);
-	h.n_sections = w.n;
-	h.file_size = w.off;
-	h.table_sum = checksum(w.sec, sizeof w.sec);
-	h.header_sum = checksum(&h, sizeof h);
-	if (!rc && (fseek(w.f, 0, SEEK_SET) || fwrite(&h, sizeof h, 1, w.f) != 1 ||
-		    fwrite(w.sec, sizeof w.sec, 1, w.f) != 1))
-		w.failed = 1;
-	if (fclose(w.f))
-		w.failed = 1;
-	if (!rc && w.failed)
-		rc = err_set(e, ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
-	else if (rc)
-		err_set(e, rc, "%s: %s", path, err_name(rc));
-	if (!rc && rename(tmp, path))
-		rc = err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	free(strs);
-	free(w.stage);
-	free(tmp);
-	return rc;
-}
-
 /* ---- reading ---- */
 
 int
@@ -553,7 +219,7 @@ saved_is(const char *path)
 	if (!f)
 		return 0;
 	char head[8];
-	int is = fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, MAGIC, 8) == 0;
+	int is = fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, SAVED_MAGIC, 8) == 0;
 	fclose(f);
 	return is;
 }
@@ -585,7 +251,7 @@ sum_worker(void *ctx, uint32_t w, uint32_t nw)
 	for (size_t i = w; i < o->n_blocks; i += nw) {
 		const struct section *s = o->sec[o->blocks[i].id];
 		uint64_t off = o->blocks[i].off, k = s->bytes - off < SUM_BLOCK ? s->bytes - off : SUM_BLOCK;
-		o->block_sums[i] = block_sum(o->base + s->offset + off, (size_t)k);
+		o->block_sums[i] = saved_block_sum(o->base + s->offset + off, (size_t)k);
 	}
 	return 0;
 }
@@ -614,9 +280,9 @@ verify_sums(struct opener *o)
 	par_run(par_workers(), sum_worker, o);
 	for (size_t i = 0; i < o->n_blocks;) {
 		uint32_t id = o->blocks[i].id;
-		uint64_t acc = 0x5345435449304e53ull ^ o->sec[id]->bytes;
+		uint64_t acc = saved_sum_start(o->sec[id]->bytes);
 		for (; i < o->n_blocks && o->blocks[i].id == id; i++)
-			acc = combine(acc, o->block_sums[i]);
+			acc = saved_combine(acc, o->block_sums[i]);
 		if (acc != o->sec[id]->sum)
 			return err_set(o->e, ERR_FORMAT, "%s: section %u is corrupt (its checksum is wrong)",
 				       o->name, id);
@@ -628,7 +294,7 @@ verify_sums(struct opener *o)
 static int
 check_file(struct opener *o)
 {
-	if (o->len < 8 || memcmp(o->base, MAGIC, 8) != 0)
+	if (o->len < 8 || memcmp(o->base, SAVED_MAGIC, 8) != 0)
 		return err_set(o->e, ERR_IO, "%s: not a saved skein analysis", o->name);
 	if (o->len < sizeof(struct header))
 		return err_set(o->e, ERR_FORMAT, "%s: truncated (%zu bytes)", o->name, o->len);
@@ -642,7 +308,7 @@ check_file(struct opener *o)
 			       o->name, h.version, SAVED_VERSION);
 	uint64_t sum = h.header_sum;
 	h.header_sum = 0;
-	if (h.header_size != sizeof h || checksum(&h, sizeof h) != sum)
+	if (h.header_size != sizeof h || saved_checksum(&h, sizeof h) != sum)
 		return err_set(o->e, ERR_FORMAT, "%s: corrupt header", o->name);
 	if (h.file_size != o->len)
 		return err_set(o->e, ERR_FORMAT, "%s: %s (%zu bytes, the header says %llu)", o->name,
@@ -650,7 +316,7 @@ check_file(struct opener *o)
 			       (unsigned long long)h.file_size);
 	size_t table = sizeof(struct section) * S_END;
 	if (o->len < sizeof h + table || h.n_sections > S_END ||
-	    checksum(o->base + sizeof h, table) != h.table_sum)
+	    saved_checksum(o->base + sizeof h, table) != h.table_sum)
 		return err_set(o->e, ERR_FORMAT, "%s: corrupt section table", o->name);
 	const struct section *s = (const struct section *)(o->base + sizeof h);
 	for (uint32_t i = 0; i < h.n_sections; i++) {
@@ -743,7 +409,7 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 	struct array arr[MAX_ARRAYS];
 	/* the trace's counts come from its sections; the analysis's are then
 	 * checked against them and the meta counts */
-	uint32_t na = arrays(t, NULL, h, arr);
+	uint32_t na = saved_arrays(t, NULL, h, arr);
 	size_t *counts[] = { &t->n_timelines, &t->n_locations, &t->n_regions, &t->n_comms,
 			     &t->n_comm_members, &t->n_nodes, &t->n_ops, &t->n_ends, &t->n_msgs,
 			     &t->n_colls, &t->n_coll_members, &t->n_frames, &t->n_pes, &t->n_idles,
@@ -770,7 +436,7 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 	 * presence of phases come second, once those are checked */
 	a->lop_phase = a->lop_phase_region = NULL;
 	for (int pass = 0; pass < 2; pass++) {
-		na = arrays(t, a, h, arr);
+		na = saved_arrays(t, a, h, arr);
 		for (uint32_t i = 0; i < na; i++) {
 			if (arr[i].id < S_LOP_OP)
 				continue;
@@ -811,7 +477,7 @@ source_state(const struct meta *m, const char *anchor)
 	if (stat(anchor, &st) != 0)
 		return SAVED_TRACE_MISSING;
 	uint64_t asz, amt, dsz, dmt;
-	stat_identity(anchor, &asz, &amt, &dsz, &dmt);
+	saved_stat_identity(anchor, &asz, &amt, &dsz, &dmt);
 	return !S_ISREG(st.st_mode) || asz != m->anchor_size || amt != m->anchor_mtime_ns ||
 	       dsz != m->defs_size || dmt != m->defs_mtime_ns ? SAVED_TRACE_CHANGED : SAVED_TRACE_SAME;
 }
