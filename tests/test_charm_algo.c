@@ -1,0 +1,685 @@
+/* test_charm_algo.c — each structure stage of seed 004 §3 on a small run
+ * written here, built so that the stage has exactly one thing to do (the
+ * cases of the paper's figures): a serial block split at an application /
+ * runtime boundary (Fig. 2), a cycle to merge after the dependency merge
+ * (Fig. 3), a split block to restore (Fig. 4), a dependency to infer
+ * (Fig. 5), partitions of one leap to merge (Alg. 4), an application and
+ * a runtime phase overlapping in a leap and a chare's missing path
+ * (Alg. 5, Fig. 6), and a reordering that differs from physical order
+ * (Fig. 7). Each test states the partitions or steps the paper gives and
+ * fails if the stage does nothing or something else; test_charm.c runs
+ * the stages on the real runs. */
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/charm_impl.h"
+#include "model/charm.h"
+#include "projections/projections_read.h"
+
+/* Chare 1 is a 1-D array A (application), chare 2 the reduction manager
+ * (the runtime's). Entries 3 and 4 are SDAG serials (no parameter list)
+ * numbered in parse order; 6 is a runtime entry (a reduction target). */
+static const char sts[] =
+	"PROJECTIONS_ID\n"
+	"VERSION 11.0\n"
+	"PROCESSORS 2\n"
+	"CHARMVERSION v80000\n"
+	"TOTAL_CHARES 3\n"
+	"TOTAL_EPS 8\n"
+	"CHARE 0 \"SDAG\" -1\n"
+	"CHARE 1 \"A\" 1\n"
+	"CHARE 2 \"CkReductionMgr\" -1\n"
+	"ENTRY CHARE 0 \"SDAG_RTS\" 0 0\n"
+	"ENTRY CHARE 1 \"go()\" 1 0\n"
+	"ENTRY CHARE 2 \"res(int v)\" 1 0\n"
+	"ENTRY CHARE 3 \"A_serial_0\" 1 0\n"
+	"ENTRY CHARE 4 \"A_serial_1\" 1 0\n"
+	"ENTRY CHARE 5 \"RecvMsg(CkReductionMsg* m)\" 2 0\n"
+	"ENTRY CHARE 6 \"redn_wrapper_done(CkReductionMsg *m)\" 1 0\n"
+	"ENTRY CHARE 7 \"work(int n)\" 1 0\n"
+	"END\n";
+
+enum { GO = 1, RES = 2, SER0 = 3, SER1 = 4, MGR = 5, REDN = 6, WORK = 7 };
+
+/* One PE's log, record by record; written in time order (a test adds
+ * them chare by chare). */
+struct rec {
+	long t;
+	int seq;
+	char text[64];
+};
+
+struct log {
+	struct rec r[64];
+	int n;
+};
+
+static struct log logs[2];
+
+static void
+rec(int pe, long t, const char *fmt, ...)
+{
+	struct log *L = &logs[pe];
+	assert_true(L->n < 64);
+	struct rec *r = &L->r[L->n];
+	r->t = t;
+	r->seq = L->n++;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->text, sizeof r->text, fmt, ap);
+	va_end(ap);
+}
+
+static int
+cmp_rec(const void *x, const void *y)
+{
+	const struct rec *a = x, *b = y;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->seq - b->seq;
+}
+
+/* Creation of entry ep at time t on pe, its event number ev. */
+static void
+cr(int pe, int ep, long t, int ev)
+{
+	rec(pe, t, "1 4 %d %ld %d %d 64 0", ep, t, ev, pe);
+}
+
+/* An execution of ep on pe from t0 to t1, started by event ev of PE src
+ * (ev -1: no message; for go, one without a sender), on element idx of A (idx < 0: the reduction
+ * manager, whose object id has four numbers); body() adds its creations. */
+static void
+beg(int pe, int ep, long t, int ev, int src, int idx)
+{
+	/* an execution without a message would continue the serial block
+	 * before it (an SDAG continuation): go names a creation that does
+	 * not exist instead, a message without a sender */
+	if (ep == GO && ev < 0)
+		ev = 1000 + (int)t;
+	if (idx >= 0)
+		rec(pe, t, "2 4 %d %ld %d %d 64 0 %d 0", ep, t, ev, src, idx);
+	else
+		rec(pe, t, "2 4 %d %ld %d %d 64 0 0 0 0 0 0", ep, t, ev, src);
+}
+
+static void
+end(int pe, int ep, long t, int ev, int src)
+{
+	rec(pe, t, "3 0 %d %ld %d %d 0 0", ep, t, ev, src);
+}
+
+static char dir[64];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	memset(logs, 0, sizeof logs);
+	snprintf(dir, sizeof dir, "/tmp/skein-charm-algo-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static FILE *
+put(const char *name)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	return f;
+}
+
+/* The run as written so far, read. */
+static struct trace *
+run(void)
+{
+	FILE *f = put("run.sts");
+	fputs(sts, f);
+	fclose(f);
+	for (int pe = 0; pe < 2; pe++) {
+		char name[32];
+		snprintf(name, sizeof name, "run.%d.log", pe);
+		f = put(name);
+		struct log *L = &logs[pe];
+		qsort(L->r, (size_t)L->n, sizeof *L->r, cmp_rec);
+		fprintf(f, "PROJECTIONS-RECORD %d\n", L->n);
+		for (int i = 0; i < L->n; i++)
+			fprintf(f, "%s\n", L->r[i].text);
+		fclose(f);
+	}
+	char path[128];
+	snprintf(path, sizeof path, "%s/run.sts", dir);
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	if (projections_read(path, NULL, &t, &e))
+		fail_msg("%s", e.msg);
+	memset(logs, 0, sizeof logs);    /* the next run starts empty */
+	return t;
+}
+
+/* An analysis with its lops built, ready for the stages. */
+static struct analysis *
+lops_only(const struct trace *t)
+{
+	struct analysis *a = calloc(1, sizeof *a);
+	assert_non_null(a);
+	a->t = t;
+	a->ops = trace_ops(t, &a->n_ops);
+	a->msgs = trace_msgs(t, NULL);
+	a->ends = trace_ends(t, &a->n_ends);
+	analysis_opts_default(&a->opts);
+	a->opts.coalesce_isends = 0;
+	assert_int_equal(lops_build(a), 0);
+	return a;
+}
+
+/* The k-th event lop (0 first) of timeline tl that begins at time t. */
+static uint32_t
+ev_at(const struct charm *c, uint32_t tl, long t, int k)
+{
+	const struct analysis *a = c->a;
+	for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
+		if (lop_enter(a, l) == (uint64_t)t && c->cls[l] != CLS_NONE && k-- == 0)
+			return l;
+	fail_msg("no event on timeline %u at %ld", tl, t);
+	return TRACE_NONE;
+}
+
+/* Partition of the event at (tl, t). */
+#define P(tl, t) c.pid[ev_at(&c, (tl), (t), 0)]
+
+/* Is there an edge p -> q in the partition graph? */
+static int
+has_edge(const struct charm *c, uint32_t p, uint32_t q)
+{
+	for (uint32_t e = c->first[p]; e < c->first[p + 1]; e++)
+		if (c->succ[e] == q)
+			return 1;
+	return 0;
+}
+
+static uint32_t
+edges_of(const struct charm *c, enum charm_edge_kind k)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < c->n_e; i++)
+		n += c->e[i].kind == k;
+	return n;
+}
+
+/* Timelines: A(0) .. A(3) as far as they are used, then the runtime's on
+ * PE 0 and PE 1. */
+enum { A0 = 0, A1 = 1, A2 = 2, A3 = 3 };
+
+struct fixture {
+	struct trace *t;
+	struct analysis *a;
+};
+
+static struct charm
+stages_start(struct fixture *f)
+{
+	f->t = run();
+	f->a = lops_only(f->t);
+	struct charm c;
+	assert_int_equal(charm_init(&c, f->a), 0);
+	return c;
+}
+
+static void
+stages_end(struct fixture *f, struct charm *c)
+{
+	charm_fini(c);
+	analysis_destroy(f->a);
+	trace_destroy(f->t);
+}
+
+/* §3.1.1, Fig. 2: A(0)'s block receives nothing, sends res twice
+ * (application), then contributes to the reduction (runtime): the two
+ * sends are one initial partition, the contribution another, linked by a
+ * happened-before edge; every initial partition holds one chare. */
+static void
+test_initial_split(void **state)
+{
+	(void)state;
+	beg(0, GO, 10, -1, 0, 0);
+	cr(0, RES, 12, 0);
+	cr(0, RES, 13, 1);
+	cr(0, MGR, 14, 2);
+	end(0, GO, 16, -1, 0);
+	beg(1, RES, 20, 0, 0, 1);
+	end(1, RES, 21, 0, 0);
+	beg(1, RES, 22, 1, 0, 1);
+	end(1, RES, 23, 1, 0);
+	beg(0, MGR, 24, 2, 0, -1);
+	end(0, MGR, 25, 2, 0);
+	struct fixture f;
+	struct charm c = stages_start(&f);
+	assert_int_equal(charm_initial(&c), 0);
+	uint32_t app = P(A0, 10), rt = P(A0, 13);
+	assert_int_equal(P(A0, 12), app);
+	assert_int_not_equal(app, rt);
+	assert_int_equal(c.prt[app], 0);
+	assert_int_equal(c.prt[rt], 1);
+	assert_true(has_edge(&c, app, rt));
+	assert_int_equal(edges_of(&c, EDGE_SPLIT), 1);
+	/* A(0)'s two partitions, A(1)'s two receives, the manager's */
+	assert_int_equal(c.np, 5);
+	assert_int_equal(charm_graph_chares(&c), 0);
+	for (uint32_t p = 0; p < c.np; p++)
+		assert_int_equal(c.ch_first[p + 1] - c.ch_first[p], 1);
+	stages_end(&f, &c);
+}
+
+/* Alg. 1 and its cycle merge, Fig. 3: each of A(0), A(1) sends res to the
+ * other in serial 0 and receives it in serial 1 (an SDAG edge from the
+ * send to the receive on each chare). The dependency merge makes two
+ * partitions, {A(0)'s send, A(1)'s receive} and {A(1)'s send, A(0)'s
+ * receive}, and the SDAG edges make a cycle of them: one phase. */
+static void
+fig3(void)
+{
+	for (int pe = 0; pe < 2; pe++) {
+		beg(pe, GO, 10, -1, pe, pe);
+		end(pe, GO, 11, -1, pe);
+		beg(pe, SER0, 11, -1, pe, pe);
+		cr(pe, RES, 12, 0);
+		end(pe, SER0, 13, -1, pe);
+		beg(pe, RES, 20, 0, 1 - pe, pe);
+		end(pe, RES, 21, 0, 1 - pe);
+		beg(pe, SER1, 21, -1, pe, pe);
+		end(pe, SER1, 22, -1, pe);
+	}
+}
+
+static void
+test_dependency_merge_cycle(void **state)
+{
+	(void)state;
+	fig3();
+	struct fixture f;
+	struct charm c = stages_start(&f);
+	assert_int_equal(charm_initial(&c), 0);
+	assert_int_equal(c.np, 4);
+	assert_int_equal(edges_of(&c, EDGE_SDAG), 2);
+	assert_true(has_edge(&c, P(A0, 11), P(A0, 20)));
+	assert_true(has_edge(&c, P(A1, 11), P(A1, 20)));
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	assert_int_equal(c.np, 1);
+	stages_end(&f, &c);
+
+	/* without the SDAG edges there is no cycle: the two partitions stay */
+	fig3();
+	c = stages_start(&f);
+	f.a->opts.charm_sdag = 0;
+	assert_int_equal(charm_initial(&c), 0);
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	assert_int_equal(c.np, 2);
+	assert_int_equal(P(A0, 11), P(A1, 20));
+	assert_int_equal(P(A1, 11), P(A0, 20));
+	assert_int_not_equal(P(A0, 11), P(A0, 20));
+	stages_end(&f, &c);
+}
+
+/* Alg. 2, Fig. 4: the reduction manager broadcasts redn_wrapper_done
+ * (runtime) to A(0) and A(1); each then sends res (application) to the
+ * other in the same block. Their blocks are split, and the two
+ * application pieces, which one unsplit partition would have held, are
+ * separate after the dependency merge: the repair joins them. */
+static void
+fig4(void)
+{
+	beg(0, MGR, 10, -1, 0, -1);
+	cr(0, REDN, 11, 0);
+	end(0, MGR, 12, -1, 0);
+	for (int pe = 0; pe < 2; pe++) {
+		beg(pe, REDN, 20, 0, 0, pe);
+		cr(pe, RES, 21, 1);
+		end(pe, REDN, 22, 0, 0);
+		beg(pe, RES, 40, 1, 1 - pe, pe);
+		end(pe, RES, 41, 1, 1 - pe);
+	}
+}
+
+/* The application piece of A(i)'s redn_wrapper_done: its second event. */
+#define APP(tl) c.pid[ev_at(&c, (tl), 20, 1)]
+
+static void
+test_repair_merge(void **state)
+{
+	(void)state;
+	fig4();
+	struct fixture f;
+	struct charm c = stages_start(&f);
+	assert_int_equal(charm_initial(&c), 0);
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	assert_int_equal(c.np, 3);          /* the runtime's, two application pieces */
+	assert_int_not_equal(APP(A0), APP(A1));
+	assert_int_equal(charm_repair_merge(&c), 0);
+	assert_int_equal(c.np, 2);
+	assert_int_equal(APP(A0), APP(A1));
+	assert_int_equal(APP(A0), P(A0, 40));
+	assert_int_equal(P(A0, 20), P(A1, 20));
+	assert_int_not_equal(P(A0, 20), APP(A0));    /* classes stay apart */
+	stages_end(&f, &c);
+
+	fig4();
+	c = stages_start(&f);
+	f.a->opts.charm_repair = 0;
+	assert_int_equal(charm_initial(&c), 0);
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	assert_int_equal(charm_repair_merge(&c), 0);
+	assert_int_equal(c.np, 3);
+	stages_end(&f, &c);
+}
+
+/* Alg. 3, Fig. 5: A(0) sends res to A(1) in two blocks, no message
+ * between the two exchanges. Their partitions are unordered until the
+ * sources on A(0) order them by physical time. */
+static void
+fig5(void)
+{
+	beg(0, GO, 10, -1, 0, 0);
+	cr(0, RES, 11, 0);
+	end(0, GO, 12, -1, 0);
+	beg(0, GO, 30, -1, 0, 0);
+	cr(0, RES, 31, 1);
+	end(0, GO, 32, -1, 0);
+	beg(1, RES, 20, 0, 0, 1);
+	end(1, RES, 21, 0, 0);
+	beg(1, RES, 40, 1, 0, 1);
+	end(1, RES, 41, 1, 0);
+}
+
+static void
+test_infer(void **state)
+{
+	(void)state;
+	fig5();
+	struct fixture f;
+	struct charm c = stages_start(&f);
+	assert_int_equal(charm_initial(&c), 0);
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	assert_int_equal(charm_repair_merge(&c), 0);
+	uint32_t p = P(A0, 10), q = P(A0, 30);
+	assert_int_equal(c.np, 2);
+	assert_false(has_edge(&c, p, q));
+	assert_int_equal(c.leap[p], c.leap[q]);
+	assert_int_equal(charm_infer(&c), 0);
+	p = P(A0, 10);
+	q = P(A0, 30);
+	assert_int_equal(c.np, 2);
+	assert_true(has_edge(&c, p, q));
+	assert_false(has_edge(&c, q, p));
+	assert_int_equal(edges_of(&c, EDGE_INFERRED), 1);
+	assert_int_equal(c.leap[q], c.leap[p] + 1);
+	/* ordered, they need no leap merge */
+	assert_int_equal(charm_leap_merge(&c), 0);
+	assert_int_equal(c.np, 2);
+	stages_end(&f, &c);
+}
+
+/* Alg. 4: with nothing inferred, the two exchanges of fig5() are in one
+ * leap and share both chares: merged. */
+static void
+test_leap_merge(void **state)
+{
+	(void)state;
+	fig5();
+	struct fixture f;
+	struct charm c = stages_start(&f);
+	f.a->opts.charm_infer = 0;
+	assert_int_equal(charm_initial(&c), 0);
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	assert_int_equal(charm_repair_merge(&c), 0);
+	assert_int_equal(charm_infer(&c), 0);
+	assert_int_equal(c.np, 2);
+	assert_int_equal(c.n_leaps, 1);
+	assert_int_equal(charm_leap_merge(&c), 0);
+	assert_int_equal(c.np, 1);
+	assert_int_equal(P(A0, 10), P(A0, 30));
+	stages_end(&f, &c);
+}
+
+/* §3.1.4, property (1): A(1) sends res to A(0) (application) and the
+ * manager sends redn_wrapper_done to A(0) (runtime); A(0) only receives,
+ * so nothing is inferred and both partitions are in leap 0 sharing A(0).
+ * They are not merged (different classes) but ordered by physical time
+ * on A(0): the application receive came first. */
+static void
+overlap(long t_app, long t_rt)
+{
+	beg(1, GO, 5, -1, 1, 1);
+	cr(1, RES, 6, 0);
+	end(1, GO, 7, -1, 1);
+	beg(0, MGR, 1, -1, 0, -1);
+	cr(0, REDN, 2, 0);
+	end(0, MGR, 3, -1, 0);
+	if (t_app < t_rt) {
+		beg(0, RES, t_app, 0, 1, 0);
+		end(0, RES, t_app + 1, 0, 1);
+	}
+	beg(0, REDN, t_rt, 0, 0, 0);
+	end(0, REDN, t_rt + 1, 0, 0);
+	if (t_app > t_rt) {
+		beg(0, RES, t_app, 0, 1, 0);
+		end(0, RES, t_app + 1, 0, 1);
+	}
+}
+
+static void
+test_property1(void **state)
+{
+	(void)state;
+	for (int swap = 0; swap < 2; swap++) {
+		long t_app = swap ? 30 : 10, t_rt = swap ? 10 : 30;
+		overlap(t_app, t_rt);
+		struct fixture f;
+		struct charm c = stages_start(&f);
+		assert_int_equal(charm_initial(&c), 0);
+		assert_int_equal(charm_dependency_merge(&c), 0);
+		assert_int_equal(charm_repair_merge(&c), 0);
+		assert_int_equal(charm_infer(&c), 0);
+		assert_int_equal(charm_leap_merge(&c), 0);
+		uint32_t app = P(A0, t_app), rt = P(A0, t_rt);
+		assert_int_not_equal(app, rt);
+		assert_int_equal(c.leap[app], 0);
+		assert_int_equal(c.leap[rt], 0);
+		assert_int_equal(charm_enforce(&c), 0);
+		app = P(A0, t_app);
+		rt = P(A0, t_rt);
+		assert_int_equal(c.np, 2);
+		assert_int_equal(edges_of(&c, EDGE_ORDER), 1);
+		uint32_t first = swap ? rt : app, second = swap ? app : rt;
+		assert_true(has_edge(&c, first, second));
+		assert_int_equal(c.leap[first], 0);
+		assert_int_equal(c.leap[second], 1);
+		stages_end(&f, &c);
+		memset(logs, 0, sizeof logs);
+	}
+}
+
+/* Alg. 5, Fig. 6: leap 0 holds X = {A(0) -> A(1)} and T = {A(2) -> A(3)};
+ * leap 1 holds {A(0) -> A(0)} (after X by A(0)'s sources) and
+ * S = {A(2) -> A(1)} (after T by A(2)'s). X's successors miss A(1),
+ * whose next partition is S: without an edge X -> S, A(1)'s events in X
+ * and S could share a step. */
+static void
+test_chare_paths(void **state)
+{
+	(void)state;
+	beg(0, GO, 10, -1, 0, 0);     /* X: A(0) -> A(1) */
+	cr(0, RES, 11, 0);
+	end(0, GO, 12, -1, 0);
+	beg(1, RES, 20, 0, 0, 1);
+	end(1, RES, 21, 0, 0);
+	beg(0, GO, 30, -1, 0, 0);     /* A(0) -> A(0) */
+	cr(0, RES, 31, 1);
+	end(0, GO, 32, -1, 0);
+	beg(0, RES, 35, 1, 0, 0);
+	end(0, RES, 36, 1, 0);
+	beg(1, GO, 5, -1, 1, 2);      /* T: A(2) -> A(3) */
+	cr(1, RES, 6, 0);
+	end(1, GO, 7, -1, 1);
+	beg(1, RES, 8, 0, 1, 3);
+	end(1, RES, 9, 0, 1);
+	beg(1, GO, 50, -1, 1, 2);     /* S: A(2) -> A(1) */
+	cr(1, RES, 51, 1);
+	end(1, GO, 52, -1, 1);
+	beg(1, RES, 60, 1, 1, 1);
+	end(1, RES, 61, 1, 1);
+	struct fixture f;
+	struct charm c = stages_start(&f);
+	assert_int_equal(charm_initial(&c), 0);
+	assert_int_equal(charm_dependency_merge(&c), 0);
+	assert_int_equal(charm_repair_merge(&c), 0);
+	assert_int_equal(charm_infer(&c), 0);
+	assert_int_equal(charm_leap_merge(&c), 0);
+	uint32_t x = P(A0, 10), s = P(A2, 50);
+	assert_int_equal(c.np, 4);
+	assert_int_equal(c.leap[x], 0);
+	assert_int_equal(c.leap[s], 1);
+	assert_false(has_edge(&c, x, s));
+	assert_int_equal(charm_enforce(&c), 0);
+	x = P(A0, 10);
+	s = P(A2, 50);
+	assert_true(has_edge(&c, x, s));
+	assert_int_equal(edges_of(&c, EDGE_PATH), 1);
+	assert_int_equal(c.leap[s], 1);      /* leaps kept */
+	stages_end(&f, &c);
+}
+
+/* ---- §3.2: steps ---- */
+
+static struct analysis *
+analyse(const struct trace *t, int reorder)
+{
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	o.charm_reorder = reorder;
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	if (analysis_run(t, &o, NULL, NULL, &a, &e))
+		fail_msg("%s", e.msg);
+	assert_true(analysis_verified(a));
+	return a;
+}
+
+/* The global step of the op of timeline tl that begins at t (µs) and
+ * carries a message end. */
+static uint32_t
+step_at(const struct analysis *a, uint32_t tl, long t)
+{
+	const struct trace *tr = analysis_trace(a);
+	uint32_t n_ops;
+	const struct trace_op *ops = trace_ops(tr, &n_ops);
+	for (uint32_t o = 0; o < n_ops; o++)
+		if (ops[o].timeline == tl && ops[o].t_enter == (uint64_t)t &&
+		    ops[o + 1].end_first > ops[o].end_first)
+			return analysis_lop_step(a, analysis_op_lop(a, o));
+	fail_msg("no op on timeline %u at %ld", tl, t);
+	return 0;
+}
+
+/* Fig. 7: A(2) and A(1) send res to A(0) in one phase (merged by leap),
+ * which receives A(2)'s first. Both receives have w = 1: the tie goes to
+ * the lower invoking chare, A(1), whatever arrived first. */
+static void
+test_reorder_tie(void **state)
+{
+	(void)state;
+	beg(1, GO, 10, -1, 1, 1);
+	cr(1, RES, 11, 0);
+	end(1, GO, 12, -1, 1);
+	beg(1, GO, 5, -1, 1, 2);
+	cr(1, RES, 6, 1);
+	end(1, GO, 7, -1, 1);
+	beg(0, RES, 20, 1, 1, 0);     /* from A(2) */
+	end(0, RES, 21, 1, 1);
+	beg(0, RES, 30, 0, 1, 0);     /* from A(1) */
+	end(0, RES, 31, 0, 1);
+	struct trace *t = run();
+	struct analysis *a = analyse(t, 1);
+	uint32_t n_parts;
+	analysis_parts(a, &n_parts);
+	assert_int_equal(n_parts, 1);
+	assert_int_equal(step_at(a, A1, 10), 0);
+	assert_int_equal(step_at(a, A2, 5), 0);
+	assert_int_equal(step_at(a, A0, 30), 1);     /* A(1)'s first */
+	assert_int_equal(step_at(a, A0, 20), 2);
+	analysis_destroy(a);
+	a = analyse(t, 0);                             /* physical order */
+	assert_int_equal(step_at(a, A0, 20), 1);
+	assert_int_equal(step_at(a, A0, 30), 2);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* §3.2.1: A(1) first receives res from A(3), then sends res to A(0);
+ * A(2) sends res to A(0) directly. A(0) receives A(1)'s first (w = 2),
+ * A(2)'s later (w = 1): reordered, A(2)'s comes first although A(1) is
+ * the lower chare. */
+static void
+test_reorder_w(void **state)
+{
+	(void)state;
+	beg(1, GO, 1, -1, 1, 3);
+	cr(1, RES, 2, 0);
+	end(1, GO, 3, -1, 1);
+	beg(1, RES, 4, 0, 1, 1);      /* A(1) receives, sends on */
+	cr(1, RES, 5, 1);
+	end(1, RES, 6, 0, 1);
+	beg(1, GO, 7, -1, 1, 2);
+	cr(1, RES, 8, 2);
+	end(1, GO, 9, -1, 1);
+	beg(0, RES, 20, 1, 1, 0);     /* from A(1) */
+	end(0, RES, 21, 1, 1);
+	beg(0, RES, 30, 2, 1, 0);     /* from A(2) */
+	end(0, RES, 31, 2, 1);
+	struct trace *t = run();
+	struct analysis *a = analyse(t, 1);
+	uint32_t n_parts;
+	analysis_parts(a, &n_parts);
+	assert_int_equal(n_parts, 1);
+	assert_int_equal(step_at(a, A3, 1), 0);
+	assert_int_equal(step_at(a, A1, 4), 1);
+	assert_int_equal(step_at(a, A2, 7), 0);
+	assert_int_equal(step_at(a, A0, 30), 1);
+	assert_int_equal(step_at(a, A0, 20), 2);
+	analysis_destroy(a);
+	a = analyse(t, 0);
+	assert_int_equal(step_at(a, A0, 20), 2);
+	assert_int_equal(step_at(a, A0, 30), 3);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_initial_split, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dependency_merge_cycle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repair_merge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_infer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_leap_merge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_property1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chare_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reorder_tie, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reorder_w, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
