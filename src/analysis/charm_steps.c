@@ -61,6 +61,7 @@ struct stepper {
 	struct piece *pc;
 	uint32_t *ord;             /* pieces in chare order */
 	uint32_t *indeg, *queue, *next_in_chare;
+	uint32_t *by_time;         /* list indices by time, for stalls */
 	uint32_t n_list, n_pc;
 	uint64_t relaxed;
 };
@@ -136,18 +137,28 @@ is_event(const struct stepper *s, uint32_t l)
 	return s->c->cls[l] != CLS_NONE;
 }
 
+static int
+cmp_enter(const void *ctx, uint32_t x, uint32_t y)
+{
+	const struct stepper *s = ctx;
+	uint64_t tx = lop_enter(s->a, s->list[x]), ty = lop_enter(s->a, s->list[y]);
+	return (tx > ty) - (tx < ty);
+}
+
 /* Kahn over the phase's lops (only its events, with events_only): an edge
  * from each lop to next[] of its list index, and from every send to its
  * receives in the phase. visit(l) is called in a topological order; a
  * stall (a cycle the records imply, possible in physical order across
  * skewed clocks) is broken at the earliest lop still waiting, and
- * counted. */
-static void
+ * counted. The lops are sorted by time at the first stall, and a cursor
+ * moves over them: what is done stays done, so all stalls together cost
+ * one pass. Returns 0 or ERR_NOMEM. */
+static int
 replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
        void (*visit)(struct stepper *, uint32_t, uint32_t))
 {
-	struct analysis *a = s->a;
 	uint32_t n = s->n_list, head = 0, tail = 0, done = 0, todo = 0;
+	uint32_t cursor = UINT32_MAX;      /* into by_time; sorted at the first stall */
 	for (uint32_t i = 0; i < n; i++)
 		s->indeg[i] = events_only && !is_event(s, s->list[i]) ? UINT32_MAX : 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -164,11 +175,18 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 			s->queue[tail++] = i;
 	while (done < todo) {
 		if (head == tail) {
-			uint32_t pick = TRACE_NONE;
-			for (uint32_t i = 0; i < n; i++)
-				if (s->indeg[i] != UINT32_MAX &&
-				    (pick == TRACE_NONE || lop_enter(a, s->list[i]) < lop_enter(a, s->list[pick])))
-					pick = i;
+			/* the earliest waiting, the first in list order on a tie */
+			if (cursor == UINT32_MAX) {
+				for (uint32_t i = 0; i < n; i++)
+					s->by_time[i] = i;
+				int rc = sort_ids(s->by_time, n, cmp_enter, s);
+				if (rc)
+					return rc;
+				cursor = 0;
+			}
+			while (s->indeg[s->by_time[cursor]] == UINT32_MAX)
+				cursor++;
+			uint32_t pick = s->by_time[cursor];
 			s->indeg[pick] = 0;
 			s->queue[tail++] = pick;
 			s->relaxed++;
@@ -187,6 +205,7 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 				s->queue[tail++] = j;
 		});
 	}
+	return 0;
 }
 
 /* w: events count up along their piece (a lop without events passes the
@@ -331,7 +350,9 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 				s->next_in_chare[i] = i + 1;
 			s->next_in_chare[s->pc[k].last] = TRACE_NONE;
 		}
-		replay(s, p, s->next_in_chare, 0, visit_w);
+		int rc = replay(s, p, s->next_in_chare, 0, visit_w);
+		if (rc)
+			return rc;
 		piece_keys(s, p);
 	}
 	int rc = order_pieces(s);
@@ -364,7 +385,8 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 		s->w[s->list[seq[j]]] = j;       /* w is done with: rank in chare order */
 	for (uint32_t i = 0; i < n; i++)
 		s->local[s->list[i]] = 0;
-	replay(s, p, s->next_in_chare, 1, visit_step);
+	if ((rc = replay(s, p, s->next_in_chare, 1, visit_step)))
+		return rc;
 	/* rebuild the sequence from the ranks */
 	for (uint32_t i = 0; i < n; i++)
 		seq[s->w[s->list[i]]] = i;
@@ -494,13 +516,14 @@ charm_steps(struct charm *c)
 	s.indeg = malloc(((size_t)most + 1) * sizeof *s.indeg);
 	s.queue = malloc(((size_t)most + 1) * sizeof *s.queue);
 	s.next_in_chare = malloc(((size_t)most + 1) * sizeof *s.next_in_chare);
+	s.by_time = malloc(((size_t)most + 1) * sizeof *s.by_time);
 	uint32_t *width = calloc((size_t)np + 1, sizeof *width);
 	uint32_t *offset = calloc((size_t)np + 1, sizeof *offset);
 	free(a->lop_step);
 	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
 	int rc = ERR_NOMEM;
 	if (!s.local || !s.w || !s.pos || !s.piece_of || !s.list || !s.pc || !s.ord || !s.indeg ||
-	    !s.queue || !s.next_in_chare || !width || !offset || !a->lop_step)
+	    !s.queue || !s.next_in_chare || !s.by_time || !width || !offset || !a->lop_step)
 		goto out;
 	rc = 0;
 	for (uint32_t p = 0; p < np && !rc; p++)
@@ -535,6 +558,7 @@ out:
 	free(s.indeg);
 	free(s.queue);
 	free(s.next_in_chare);
+	free(s.by_time);
 	free(width);
 	free(offset);
 	return rc;
