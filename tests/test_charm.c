@@ -8,13 +8,12 @@
  * the injected 20 ms busy-wait as the top differential-duration hotspot,
  * with idle experienced on the PEs waiting for it; hello1d's chain, the
  * group ring, allreduce's contributions; and the verifier everywhere. */
-#include "testutil.h"
+#include "testcharm.h"
 
 #include <glob.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/charm_impl.h"
 #include "model/charm.h"
 #include "projections/projections_read.h"
 
@@ -61,22 +60,6 @@ analyse(const struct trace *t, const struct analysis_opts *o)
 }
 
 /* ---- the stages, one by one ---- */
-
-/* An analysis with its lops built, ready for the Charm++ stages. */
-static struct analysis *
-lops_only(const struct trace *t)
-{
-	struct analysis *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	a->t = t;
-	a->ops = trace_ops(t, &a->n_ops);
-	a->msgs = trace_msgs(t, NULL);
-	a->ends = trace_ends(t, &a->n_ends);
-	analysis_opts_default(&a->opts);
-	a->opts.coalesce_isends = 0;
-	assert_int_equal(lops_build(a), 0);
-	return a;
-}
 
 /* Every message's two ends in one partition. */
 static void
@@ -178,7 +161,7 @@ test_stages(void **state)
 		struct trace *t = load(all_runs[r]);
 		if (!t)
 			skip();
-		struct analysis *a = lops_only(t);
+		struct analysis *a = tc_lops_only(t);
 		struct charm c;
 		assert_int_equal(charm_init(&c, a), 0);
 		/* §3.1.1: one chare per initial partition, one class each */
@@ -221,7 +204,7 @@ test_stage_effects(void **state)
 	struct trace *t = load("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
 	if (!t)
 		skip();
-	struct analysis *a = lops_only(t);
+	struct analysis *a = tc_lops_only(t);
 	struct charm c;
 	assert_int_equal(charm_init(&c, a), 0);
 	assert_int_equal(charm_initial(&c), 0);

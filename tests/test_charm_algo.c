@@ -9,14 +9,13 @@
  * (Fig. 7). Each test states the partitions or steps the paper gives and
  * fails if the stage does nothing or something else; test_charm.c runs
  * the stages on the real runs. */
-#include "testutil.h"
+#include "testcharm.h"
 
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/charm_impl.h"
 #include "model/charm.h"
 #include "projections/projections_read.h"
 
@@ -113,6 +112,23 @@ end(int pe, int ep, long t, int ev, int src)
 	rec(pe, t, "3 0 %d %ld %d %d 0 0", ep, t, ev, src);
 }
 
+/* A(idx) on pe runs go at t and sends res at t + 1 (its event ev). */
+static void
+send_block(int pe, int idx, long t, int ev)
+{
+	beg(pe, GO, t, -1, pe, idx);
+	cr(pe, RES, t + 1, ev);
+	end(pe, GO, t + 2, -1, pe);
+}
+
+/* A(idx) on pe receives res at t, event ev of PE src. */
+static void
+recv_block(int pe, int idx, long t, int ev, int src)
+{
+	beg(pe, RES, t, ev, src, idx);
+	end(pe, RES, t + 1, ev, src);
+}
+
 static char dir[64];
 
 static int
@@ -171,22 +187,6 @@ run(void)
 	return t;
 }
 
-/* An analysis with its lops built, ready for the stages. */
-static struct analysis *
-lops_only(const struct trace *t)
-{
-	struct analysis *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	a->t = t;
-	a->ops = trace_ops(t, &a->n_ops);
-	a->msgs = trace_msgs(t, NULL);
-	a->ends = trace_ends(t, &a->n_ends);
-	analysis_opts_default(&a->opts);
-	a->opts.coalesce_isends = 0;
-	assert_int_equal(lops_build(a), 0);
-	return a;
-}
-
 /* The k-th event lop (0 first) of timeline tl that begins at time t. */
 static uint32_t
 ev_at(const struct charm *c, uint32_t tl, long t, int k)
@@ -234,7 +234,7 @@ static struct charm
 stages_start(struct fixture *f)
 {
 	f->t = run();
-	f->a = lops_only(f->t);
+	f->a = tc_lops_only(f->t);
 	struct charm c;
 	assert_int_equal(charm_init(&c, f->a), 0);
 	return c;
@@ -261,10 +261,8 @@ test_initial_split(void **state)
 	cr(0, RES, 13, 1);
 	cr(0, MGR, 14, 2);
 	end(0, GO, 16, -1, 0);
-	beg(1, RES, 20, 0, 0, 1);
-	end(1, RES, 21, 0, 0);
-	beg(1, RES, 22, 1, 0, 1);
-	end(1, RES, 23, 1, 0);
+	recv_block(1, 1, 20, 0, 0);
+	recv_block(1, 1, 22, 1, 0);
 	beg(0, MGR, 24, 2, 0, -1);
 	end(0, MGR, 25, 2, 0);
 	struct fixture f;
@@ -299,8 +297,7 @@ fig3(void)
 		beg(pe, SER0, 11, -1, pe, pe);
 		cr(pe, RES, 12, 0);
 		end(pe, SER0, 13, -1, pe);
-		beg(pe, RES, 20, 0, 1 - pe, pe);
-		end(pe, RES, 21, 0, 1 - pe);
+		recv_block(pe, pe, 20, 0, 1 - pe);
 		beg(pe, SER1, 21, -1, pe, pe);
 		end(pe, SER1, 22, -1, pe);
 	}
@@ -350,8 +347,7 @@ fig4(void)
 		beg(pe, REDN, 20, 0, 0, pe);
 		cr(pe, RES, 21, 1);
 		end(pe, REDN, 22, 0, 0);
-		beg(pe, RES, 40, 1, 1 - pe, pe);
-		end(pe, RES, 41, 1, 1 - pe);
+		recv_block(pe, pe, 40, 1, 1 - pe);
 	}
 }
 
@@ -393,16 +389,10 @@ test_repair_merge(void **state)
 static void
 fig5(void)
 {
-	beg(0, GO, 10, -1, 0, 0);
-	cr(0, RES, 11, 0);
-	end(0, GO, 12, -1, 0);
-	beg(0, GO, 30, -1, 0, 0);
-	cr(0, RES, 31, 1);
-	end(0, GO, 32, -1, 0);
-	beg(1, RES, 20, 0, 0, 1);
-	end(1, RES, 21, 0, 0);
-	beg(1, RES, 40, 1, 0, 1);
-	end(1, RES, 41, 1, 0);
+	send_block(0, 0, 10, 0);
+	send_block(0, 0, 30, 1);
+	recv_block(1, 1, 20, 0, 0);
+	recv_block(1, 1, 40, 1, 0);
 }
 
 static void
@@ -463,21 +453,17 @@ test_leap_merge(void **state)
 static void
 overlap(long t_app, long t_rt)
 {
-	beg(1, GO, 5, -1, 1, 1);
-	cr(1, RES, 6, 0);
-	end(1, GO, 7, -1, 1);
+	send_block(1, 1, 5, 0);
 	beg(0, MGR, 1, -1, 0, -1);
 	cr(0, REDN, 2, 0);
 	end(0, MGR, 3, -1, 0);
 	if (t_app < t_rt) {
-		beg(0, RES, t_app, 0, 1, 0);
-		end(0, RES, t_app + 1, 0, 1);
+		recv_block(0, 0, t_app, 0, 1);
 	}
 	beg(0, REDN, t_rt, 0, 0, 0);
 	end(0, REDN, t_rt + 1, 0, 0);
 	if (t_app > t_rt) {
-		beg(0, RES, t_app, 0, 1, 0);
-		end(0, RES, t_app + 1, 0, 1);
+		recv_block(0, 0, t_app, 0, 1);
 	}
 }
 
@@ -522,26 +508,14 @@ static void
 test_chare_paths(void **state)
 {
 	(void)state;
-	beg(0, GO, 10, -1, 0, 0);     /* X: A(0) -> A(1) */
-	cr(0, RES, 11, 0);
-	end(0, GO, 12, -1, 0);
-	beg(1, RES, 20, 0, 0, 1);
-	end(1, RES, 21, 0, 0);
-	beg(0, GO, 30, -1, 0, 0);     /* A(0) -> A(0) */
-	cr(0, RES, 31, 1);
-	end(0, GO, 32, -1, 0);
-	beg(0, RES, 35, 1, 0, 0);
-	end(0, RES, 36, 1, 0);
-	beg(1, GO, 5, -1, 1, 2);      /* T: A(2) -> A(3) */
-	cr(1, RES, 6, 0);
-	end(1, GO, 7, -1, 1);
-	beg(1, RES, 8, 0, 1, 3);
-	end(1, RES, 9, 0, 1);
-	beg(1, GO, 50, -1, 1, 2);     /* S: A(2) -> A(1) */
-	cr(1, RES, 51, 1);
-	end(1, GO, 52, -1, 1);
-	beg(1, RES, 60, 1, 1, 1);
-	end(1, RES, 61, 1, 1);
+	send_block(0, 0, 10, 0);     /* X: A(0) -> A(1) */
+	recv_block(1, 1, 20, 0, 0);
+	send_block(0, 0, 30, 1);     /* A(0) -> A(0) */
+	recv_block(0, 0, 35, 1, 0);
+	send_block(1, 2, 5, 0);      /* T: A(2) -> A(3) */
+	recv_block(1, 3, 8, 0, 1);
+	send_block(1, 2, 50, 1);     /* S: A(2) -> A(1) */
+	recv_block(1, 1, 60, 1, 1);
 	struct fixture f;
 	struct charm c = stages_start(&f);
 	assert_int_equal(charm_initial(&c), 0);
@@ -602,16 +576,10 @@ static void
 test_reorder_tie(void **state)
 {
 	(void)state;
-	beg(1, GO, 10, -1, 1, 1);
-	cr(1, RES, 11, 0);
-	end(1, GO, 12, -1, 1);
-	beg(1, GO, 5, -1, 1, 2);
-	cr(1, RES, 6, 1);
-	end(1, GO, 7, -1, 1);
-	beg(0, RES, 20, 1, 1, 0);     /* from A(2) */
-	end(0, RES, 21, 1, 1);
-	beg(0, RES, 30, 0, 1, 0);     /* from A(1) */
-	end(0, RES, 31, 0, 1);
+	send_block(1, 1, 10, 0);
+	send_block(1, 2, 5, 1);
+	recv_block(0, 0, 20, 1, 1);     /* from A(2) */
+	recv_block(0, 0, 30, 0, 1);     /* from A(1) */
 	struct trace *t = run();
 	struct analysis *a = analyse(t, 1);
 	uint32_t n_parts;
@@ -637,19 +605,13 @@ static void
 test_reorder_w(void **state)
 {
 	(void)state;
-	beg(1, GO, 1, -1, 1, 3);
-	cr(1, RES, 2, 0);
-	end(1, GO, 3, -1, 1);
+	send_block(1, 3, 1, 0);
 	beg(1, RES, 4, 0, 1, 1);      /* A(1) receives, sends on */
 	cr(1, RES, 5, 1);
 	end(1, RES, 6, 0, 1);
-	beg(1, GO, 7, -1, 1, 2);
-	cr(1, RES, 8, 2);
-	end(1, GO, 9, -1, 1);
-	beg(0, RES, 20, 1, 1, 0);     /* from A(1) */
-	end(0, RES, 21, 1, 1);
-	beg(0, RES, 30, 2, 1, 0);     /* from A(2) */
-	end(0, RES, 31, 2, 1);
+	send_block(1, 2, 7, 2);
+	recv_block(0, 0, 20, 1, 1);     /* from A(1) */
+	recv_block(0, 0, 30, 2, 1);     /* from A(2) */
 	struct trace *t = run();
 	struct analysis *a = analyse(t, 1);
 	uint32_t n_parts;

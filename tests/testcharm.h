@@ -1,0 +1,27 @@
+/* testcharm.h — shared by the Charm++ structure tests (test_charm*.c):
+ * an analysis with its lops built and nothing else, ready for the seed
+ * 004 stages to be run one by one (analysis/charm_impl.h).
+ */
+#ifndef SKEIN_TESTCHARM_H
+#define SKEIN_TESTCHARM_H
+
+#include "testutil.h"
+
+#include "analysis/charm_impl.h"
+
+static inline struct analysis *
+tc_lops_only(const struct trace *t)
+{
+	struct analysis *a = calloc(1, sizeof *a);
+	assert_non_null(a);
+	a->t = t;
+	a->ops = trace_ops(t, &a->n_ops);
+	a->msgs = trace_msgs(t, NULL);
+	a->ends = trace_ends(t, &a->n_ends);
+	analysis_opts_default(&a->opts);
+	a->opts.coalesce_isends = 0;
+	assert_int_equal(lops_build(a), 0);
+	return a;
+}
+
+#endif
