@@ -292,6 +292,7 @@ enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop) { r
 
 uint64_t analysis_lop_enter(const struct analysis *a, uint32_t lop) { return lop_enter(a, lop); }
 uint64_t analysis_lop_exit(const struct analysis *a, uint32_t lop) { return lop_exit(a, lop); }
+uint64_t analysis_lop_duration(const struct analysis *a, uint32_t lop) { return lop_duration(a, lop); }
 
 uint32_t analysis_lop_part(const struct analysis *a, uint32_t lop) { return a->lop_part[lop]; }
 uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop) { return a->lop_step[lop]; }

@@ -191,6 +191,8 @@ uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop);
 enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop);
 uint64_t analysis_lop_enter(const struct analysis *a, uint32_t lop);
 uint64_t analysis_lop_exit(const struct analysis *a, uint32_t lop);
+/* exit - enter, or 0 when the clock runs backwards */
+uint64_t analysis_lop_duration(const struct analysis *a, uint32_t lop);
 uint32_t analysis_lop_part(const struct analysis *a, uint32_t lop);
 uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop);        /* global */
 uint32_t analysis_lop_local_step(const struct analysis *a, uint32_t lop);

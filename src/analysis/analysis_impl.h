@@ -123,6 +123,14 @@ lop_exit(const struct analysis *a, uint32_t l)
 	return a->ops[lop_last_op(a, l)].t_exit;
 }
 
+/* enter to exit; 0 for a lop whose clock runs backwards */
+static inline uint64_t
+lop_duration(const struct analysis *a, uint32_t l)
+{
+	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
+	return ex > en ? ex - en : 0;
+}
+
 /* Is message m usable for structure: both ends present, and (with
  * match_size) both ends agreeing on its size? */
 static inline int

@@ -29,13 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t
-duration(const struct analysis *a, uint32_t l)
-{
-	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
-	return ex > en ? ex - en : 0;
-}
-
 struct dkey {
 	uint32_t step, region, lop;
 };
@@ -74,10 +67,10 @@ differential_duration(struct analysis *a)
 			uint32_t j = i;
 			uint64_t min = UINT64_MAX;
 			for (; j < n && k[j].step == k[i].step && k[j].region == k[i].region; j++)
-				if (duration(a, k[j].lop) < min)
-					min = duration(a, k[j].lop);
+				if (lop_duration(a, k[j].lop) < min)
+					min = lop_duration(a, k[j].lop);
 			for (; i < j; i++)
-				a->dur_diff[k[i].lop] = duration(a, k[i].lop) - min;
+				a->dur_diff[k[i].lop] = lop_duration(a, k[i].lop) - min;
 		}
 	}
 	free(k);
@@ -107,7 +100,7 @@ imbalance(struct analysis *a)
 				work[pe] = 0;
 				seen[n_seen++] = pe;
 			}
-			work[pe] += duration(a, l);
+			work[pe] += lop_duration(a, l);
 		}
 		uint64_t lo = UINT64_MAX, hi = 0;
 		for (uint32_t i = 0; i < n_seen; i++) {
@@ -252,7 +245,7 @@ analysis_part_pe_work(const struct analysis *a, uint32_t p, uint64_t *work, uint
 	for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
 		uint32_t l = a->part_lops[k], pe = analysis_lop_pe(a, l);
 		if (pe < n_pes)
-			work[pe] += duration(a, l);
+			work[pe] += lop_duration(a, l);
 	}
 }
 

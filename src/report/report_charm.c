@@ -39,13 +39,6 @@ phase_entry(const struct analysis *a, uint32_t p)
 	return r == TRACE_NONE ? "-" : trace_str(t, trace_regions(t, NULL)[r].name);
 }
 
-static uint64_t
-duration(const struct analysis *a, uint32_t l)
-{
-	uint64_t en = analysis_lop_enter(a, l), ex = analysis_lop_exit(a, l);
-	return ex > en ? ex - en : 0;
-}
-
 struct chare_totals {
 	uint64_t dur, diff, idle, max_diff;
 };
@@ -61,7 +54,7 @@ chare_totals(const struct analysis *a, const struct report_phases *ph, uint32_t 
 		if (!kept_lop(a, ph, l))
 			continue;
 		uint64_t d = analysis_lop_diff_duration(a, l);
-		x->dur += duration(a, l);
+		x->dur += analysis_lop_duration(a, l);
 		x->diff += d;
 		x->idle += analysis_lop_idle_experienced(a, l);
 		if (d > x->max_diff)
@@ -159,7 +152,7 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		fprintf(out, "%3u %-16s %3u %6u %5u %10s %10s %10s %10s  %s\n", shown,
 			chare_label(a, analysis_lop_timeline(a, l), label, sizeof label),
 			analysis_lop_pe(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
-			trace_fmt_duration(t, duration(a, l), b1, sizeof b1),
+			trace_fmt_duration(t, analysis_lop_duration(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff_duration(a, l), b2, sizeof b2),
 			trace_fmt_duration(t, analysis_lop_idle_experienced(a, l), b3, sizeof b3),
 			trace_fmt_duration(t, analysis_lop_imbalance(a, l), b4, sizeof b4), entry_of(a, l));
@@ -241,7 +234,7 @@ report_charm_json_lop(struct json *j, const struct analysis *a, uint32_t l)
 	json_key(j, "chare"); json_string(j, chare_label(a, analysis_lop_timeline(a, l), label, sizeof label));
 	json_key(j, "entry"); json_string(j, entry_of(a, l));
 	json_key(j, "pe"); json_uint(j, analysis_lop_pe(a, l));
-	json_key(j, "duration_s"); json_double(j, trace_seconds(t, duration(a, l)));
+	json_key(j, "duration_s"); json_double(j, trace_seconds(t, analysis_lop_duration(a, l)));
 	json_key(j, "diff_duration_s"); json_double(j, trace_seconds(t, analysis_lop_diff_duration(a, l)));
 	json_key(j, "idle_experienced_s");
 	json_double(j, trace_seconds(t, analysis_lop_idle_experienced(a, l)));
@@ -281,7 +274,7 @@ report_charm_csv_lop(FILE *out, const struct analysis *a, uint32_t l)
 	report_csv_str(out, chare_label(a, analysis_lop_timeline(a, l), label, sizeof label));
 	fputc(',', out);
 	report_csv_str(out, entry_of(a, l));
-	fprintf(out, ",%u,%.9f,%.9f,%.9f,%.9f", analysis_lop_pe(a, l), trace_seconds(t, duration(a, l)),
+	fprintf(out, ",%u,%.9f,%.9f,%.9f,%.9f", analysis_lop_pe(a, l), trace_seconds(t, analysis_lop_duration(a, l)),
 		trace_seconds(t, analysis_lop_diff_duration(a, l)),
 		trace_seconds(t, analysis_lop_idle_experienced(a, l)),
 		trace_seconds(t, analysis_lop_imbalance(a, l)));

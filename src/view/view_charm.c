@@ -136,13 +136,13 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 	const char *name = reg == TRACE_NONE ? "(a creation outside any execution)" : view_region_name(v, reg);
 	char label[96], d[32], i[32], m[32], u[32], idx[64], sig[192], what[160];
 	trace_chare_label(v->t, analysis_lop_timeline(a, lop), label, sizeof label);
-	uint64_t en0 = analysis_lop_enter(a, lop), ex = analysis_lop_exit(a, lop);
+	uint64_t en0 = analysis_lop_enter(a, lop);
 	uint64_t dd = analysis_lop_diff_duration(a, lop), idle = analysis_lop_idle_experienced(a, lop);
 	uint64_t imb = analysis_lop_imbalance(a, lop);
 	trace_fmt_duration(v->t, dd, d, sizeof d);
 	trace_fmt_duration(v->t, idle, i, sizeof i);
 	trace_fmt_duration(v->t, imb, m, sizeof m);
-	trace_fmt_duration(v->t, ex > en0 ? ex - en0 : 0, u, sizeof u);
+	trace_fmt_duration(v->t, analysis_lop_duration(a, lop), u, sizeof u);
 	int dstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF_DURATION, dd);
 	int istyle = ST_HEAT0 + view_index_level(v->ix, METRIC_IDLE, idle);
 	int mstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_IMBALANCE, imb);

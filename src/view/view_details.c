@@ -171,7 +171,7 @@ lop_details(struct view *v, uint32_t lop, int wide)
 	trace_fmt_duration(v->t, late, d, sizeof d);
 	trace_fmt_duration(v->t, diff, f, sizeof f);
 	trace_fmt_duration(v->t, analysis_lop_global_lateness(a, lop), g, sizeof g);
-	trace_fmt_duration(v->t, ex > en ? ex - en : 0, u, sizeof u);
+	trace_fmt_duration(v->t, analysis_lop_duration(a, lop), u, sizeof u);
 	int lstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_LATENESS, late);
 	int dstyle = ST_HEAT0 + view_index_level(v->ix, METRIC_DIFF, diff);
 	enum analysis_cause cause = analysis_lop_cause(a, lop);

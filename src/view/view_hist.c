@@ -356,8 +356,7 @@ selected_bin(const struct view *v, double *val)
 		if (analysis_lop_kind(v->a, l) == OP_COMPUTE ||
 		    (vh->region != TRACE_NONE && analysis_lop_region(v->a, l) != vh->region))
 			return -1;
-		uint64_t en = analysis_lop_enter(v->a, l), ex = analysis_lop_exit(v->a, l);
-		ticks = ex > en ? ex - en : 0;
+		ticks = analysis_lop_duration(v->a, l);
 	}
 	*val = trace_seconds(v->t, ticks);
 	if (!(*val > 0))

@@ -184,10 +184,7 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 	case METRIC_LATENESS: return analysis_lop_lateness(ix->a, lop);
 	case METRIC_DIFF: return analysis_lop_diff(ix->a, lop);
 	case METRIC_GLOBAL: return analysis_lop_global_lateness(ix->a, lop);
-	case METRIC_DURATION: {
-		uint64_t en = analysis_lop_enter(ix->a, lop), ex = analysis_lop_exit(ix->a, lop);
-		return ex > en ? ex - en : 0;
-	}
+	case METRIC_DURATION: return analysis_lop_duration(ix->a, lop);
 	case METRIC_PARTITION: return analysis_lop_part(ix->a, lop);
 	case METRIC_FUNCTION: return analysis_lop_region(ix->a, lop);
 	case METRIC_DELTA: return view_delta_value(ix->diff, analysis_trace(ix->a), lop);
