@@ -71,13 +71,13 @@ teardown(void **state)
 	} while (0)
 #define FINISH() assert_int_equal(build_finish(f->b, NULL, NULL), 0)
 
-static const struct trace_op *
+static struct trace_op
 op(struct fx *f, uint32_t i)
 {
 	uint32_t n;
-	const struct trace_op *ops = trace_ops(f->t, &n);
+	trace_ops(f->t, &n);
 	assert_true(i < n);
-	return &ops[i];
+	return trace_op(f->t, i);
 }
 
 static void
@@ -95,12 +95,12 @@ blocking_pair(void **state)
 	const struct trace_msg *m = trace_msgs(f->t, &n_msgs);
 	assert_int_equal(n_ops, 4);
 	assert_int_equal(n_msgs, 1);
-	assert_int_equal(op(f, 0)->kind, OP_COMPUTE);
-	assert_int_equal(op(f, 0)->t_enter, 0);
-	assert_int_equal(op(f, 0)->t_exit, 10);
-	assert_int_equal(op(f, 1)->kind, OP_SEND);
-	assert_int_equal(op(f, 1)->t_exit, 20);
-	assert_int_equal(op(f, 3)->kind, OP_RECV);
+	assert_int_equal(op(f, 0).kind, OP_COMPUTE);
+	assert_int_equal(op(f, 0).t_enter, 0);
+	assert_int_equal(op(f, 0).t_exit, 10);
+	assert_int_equal(op(f, 1).kind, OP_SEND);
+	assert_int_equal(op(f, 1).t_exit, 20);
+	assert_int_equal(op(f, 3).kind, OP_RECV);
 	assert_int_equal(m[0].send_op, 1);
 	assert_int_equal(m[0].recv_op, 3);
 	assert_int_equal(m[0].send_done_op, 1);
@@ -111,9 +111,9 @@ blocking_pair(void **state)
 	uint32_t n_frames;
 	const struct trace_frame *fr = trace_frames(f->t, &n_frames);
 	assert_int_equal(n_frames, 2);
-	assert_int_equal(op(f, 1)->frame, 0);
+	assert_int_equal(op(f, 1).frame, 0);
 	assert_int_equal(fr[0].t_leave, 30);
-	assert_int_equal(op(f, 3)->frame, 1);
+	assert_int_equal(op(f, 3).frame, 1);
 	assert_int_equal(fr[1].timeline, 1);
 }
 
@@ -169,8 +169,8 @@ isend_irecv_waitall(void **state)
 	const struct trace_msg *m = trace_msgs(f->t, &n_msgs);
 	assert_int_equal(n_ops, 8);
 	assert_int_equal(n_msgs, 2);
-	assert_int_equal(op(f, 1)->kind, OP_SEND);
-	assert_int_equal(op(f, 3)->kind, OP_RECV);
+	assert_int_equal(op(f, 1).kind, OP_SEND);
+	assert_int_equal(op(f, 3).kind, OP_RECV);
 	assert_int_equal(m[0].send_op, 1);
 	assert_int_equal(m[0].send_done_op, 3);
 	assert_int_equal(m[0].recv_op, 7);
@@ -198,8 +198,8 @@ sendrecv_keeps_both(void **state)
 	}
 	TL(2); END(); TL(3); END();
 	FINISH();
-	assert_int_equal(op(f, 1)->kind, OP_SENDRECV);
-	assert_int_equal(op(f, 3)->kind, OP_SENDRECV);
+	assert_int_equal(op(f, 1).kind, OP_SENDRECV);
+	assert_int_equal(op(f, 3).kind, OP_SENDRECV);
 	uint32_t n;
 	const struct trace_msg *m = trace_msgs(f->t, &n);
 	assert_int_equal(n, 2);
@@ -256,8 +256,8 @@ unmatched_and_bad_peers(void **state)
 	assert_int_equal(m[0].recv_op, TRACE_NONE);
 	assert_int_equal(m[1].send_op, TRACE_NONE);
 	assert_int_equal(m[1].sender, 2);
-	assert_true(op(f, 1)->flags & OPF_UNMATCHED);
-	assert_true(op(f, m[1].recv_op)->flags & OPF_UNMATCHED);
+	assert_true(op(f, 1).flags & OPF_UNMATCHED);
+	assert_true(op(f, m[1].recv_op).flags & OPF_UNMATCHED);
 }
 
 static void
@@ -288,7 +288,7 @@ collectives_grouped(void **state)
 	assert_int_equal(c[0].member_count, 4);
 	assert_int_equal(c[0].bytes_sent, 32);
 	for (uint32_t k = 0; k < 4; k++)
-		assert_int_equal(op(f, members[c[0].member_first + k])->timeline, k);
+		assert_int_equal(op(f, members[c[0].member_first + k]).timeline, k);
 	assert_int_equal(c[1].member_count, 3);
 	assert_int_equal(c[1].expected, 4);
 	assert_int_equal(c[2].type, COLL_BCAST);
@@ -333,10 +333,10 @@ misnested_and_unclosed(void **state)
 	assert_int_equal(fr[1].t_leave, 2);
 	assert_int_equal(fr[2].t_leave, 6);
 	/* the send still open at the end is an op, flagged truncated */
-	assert_int_equal(op(f, 1)->kind, OP_SEND);
-	assert_true(op(f, 1)->flags & OPF_TRUNCATED);
-	assert_int_equal(op(f, 1)->t_exit, 6);
-	assert_int_equal(op(f, 1)->frame, 2);
+	assert_int_equal(op(f, 1).kind, OP_SEND);
+	assert_true(op(f, 1).flags & OPF_TRUNCATED);
+	assert_int_equal(op(f, 1).t_exit, 6);
+	assert_int_equal(op(f, 1).frame, 2);
 }
 
 static void
@@ -355,9 +355,9 @@ time_backwards_and_gaps(void **state)
 	const struct trace_info *info = trace_info(f->t);
 	assert_int_equal(info->warnings[WARN_TIME_BACKWARDS], 1);
 	assert_int_equal(info->warnings[WARN_MEASUREMENT_OFF], 1);
-	assert_int_equal(op(f, 3)->t_enter, 200);      /* clamped */
-	assert_true(op(f, 2)->flags & OPF_MEASURE_GAP);
-	assert_false(op(f, 0)->flags & OPF_MEASURE_GAP);
+	assert_int_equal(op(f, 3).t_enter, 200);      /* clamped */
+	assert_true(op(f, 2).flags & OPF_MEASURE_GAP);
+	assert_false(op(f, 0).flags & OPF_MEASURE_GAP);
 }
 
 /* Records outside any MPI call still become an operation, and two
@@ -379,12 +379,12 @@ stray_records(void **state)
 	uint32_t n;
 	trace_ops(f->t, &n);
 	assert_int_equal(n, 8);
-	assert_int_equal(op(f, 1)->kind, OP_SEND);
-	assert_int_equal(op(f, 1)->region, TRACE_NONE);
-	assert_int_equal(op(f, 1)->t_enter, 5);
-	assert_int_equal(op(f, 3)->kind, OP_COLLECTIVE);
-	assert_int_equal(op(f, 5)->kind, OP_COLLECTIVE);
-	assert_true(op(f, 3)->t_exit <= op(f, 5)->t_enter);
+	assert_int_equal(op(f, 1).kind, OP_SEND);
+	assert_int_equal(op(f, 1).region, TRACE_NONE);
+	assert_int_equal(op(f, 1).t_enter, 5);
+	assert_int_equal(op(f, 3).kind, OP_COLLECTIVE);
+	assert_int_equal(op(f, 5).kind, OP_COLLECTIVE);
+	assert_true(op(f, 3).t_exit <= op(f, 5).t_enter);
 	uint32_t nc;
 	trace_colls(f->t, &nc);
 	assert_int_equal(nc, 2);

@@ -487,13 +487,13 @@ static uint32_t
 executions(const struct analysis *a, const char *name, uint32_t *v, uint32_t cap, int last_piece)
 {
 	const struct trace *t = analysis_trace(a);
-	const struct trace_op *ops = trace_ops(t, NULL);
+	struct trace_opv ops = trace_ops(t, NULL);
 	uint32_t n = 0, n_ops;
 	trace_ops(t, &n_ops);
 	for (uint32_t o = 0; o < n_ops && n < cap; o++) {
-		int next_cont = o + 1 < n_ops && (ops[o + 1].flags & OPF_EXEC_CONT) &&
-				ops[o + 1].timeline == ops[o].timeline;
-		if (last_piece ? next_cont : (ops[o].flags & OPF_EXEC_CONT))
+		int next_cont = o + 1 < n_ops && (trace_op_get(&ops, o + 1).flags & OPF_EXEC_CONT) &&
+				trace_op_get(&ops, o + 1).timeline == trace_op_get(&ops, o).timeline;
+		if (last_piece ? next_cont : (trace_op_get(&ops, o).flags & OPF_EXEC_CONT))
 			continue;
 		uint32_t l = analysis_op_lop(a, o);
 		if (strcmp(lop_entry(a, l), name) == 0)

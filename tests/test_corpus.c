@@ -89,7 +89,7 @@ iteration_of(const struct namer *nm, uint32_t lop)
 	const struct trace_timeline *tls = trace_timelines(nm->t, NULL);
 	uint32_t first, count;
 	analysis_lop_ops(nm->a, lop, &first, &count);
-	uint32_t f = trace_ops(nm->t, NULL)[first].frame;
+	uint32_t f = trace_op(nm->t, first).frame;
 	while (f != TRACE_NONE && frames[f].region != nm->iter_region)
 		f = frames[f].parent;
 	if (f == TRACE_NONE)
@@ -118,8 +118,7 @@ name_lop(const struct namer *nm, uint32_t lop, char *buf, size_t n)
 			op++;
 	uint32_t of, oc;
 	analysis_lop_ops(a, c, &of, &oc);
-	const struct trace_op *o = &trace_ops(nm->t, NULL)[of];
-	const char *what = agg ? "agg" : trace_str(nm->t, trace_regions(nm->t, NULL)[o->region].name);
+	const char *what = agg ? "agg" : trace_str(nm->t, trace_regions(nm->t, NULL)[trace_op(nm->t, of).region].name);
 	snprintf(buf, n, "%u %d %d %s", tl, iter, op, what);
 }
 

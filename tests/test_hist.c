@@ -177,9 +177,9 @@ opacity_maps(void **state)
 			assert_true(fabsf(lg.opacity[c] - 0.2f) < 1e-6f);
 	/* every communication call of the trace is a point */
 	uint32_t n_ops, comm = 0;
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	for (uint32_t i = 0; i < n_ops; i++)
-		comm += ops[i].kind != OP_COMPUTE;
+		comm += trace_op_get(&ops, i).kind != OP_COMPUTE;
 	assert_int_equal(total, comm);
 	density_fini(&lin);
 	density_fini(&lg);

@@ -217,10 +217,10 @@ static uint32_t
 calls(const struct trace *t, uint32_t tl, const char *name)
 {
 	const struct trace_timeline *tls = trace_timelines(t, NULL);
-	const struct trace_op *ops = trace_ops(t, NULL);
+	struct trace_opv ops = trace_ops(t, NULL);
 	uint32_t reg = region_id(t, name), n = 0;
 	for (uint32_t o = tls[tl].op_first; o < tls[tl].op_first + tls[tl].op_count; o++)
-		n += ops[o].region == reg;
+		n += trace_op_get(&ops, o).region == reg;
 	return n;
 }
 

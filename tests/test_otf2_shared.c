@@ -214,7 +214,7 @@ check_model(void **state)
 	struct trace *t = tu_load(path);
 	uint32_t n_tl, n_ops, n_msgs, n_colls;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
 	const struct trace_coll *colls = trace_colls(t, &n_colls);
 	uint32_t next = 0;
@@ -222,29 +222,29 @@ check_model(void **state)
 		assert_int_equal(tls[r].op_first, next);
 		next += tls[r].op_count;
 		for (uint32_t i = tls[r].op_first; i < tls[r].op_first + tls[r].op_count; i++) {
-			assert_int_equal(ops[i].timeline, r);
-			assert_true(ops[i].t_enter <= ops[i].t_exit);
+			assert_int_equal(trace_op_get(&ops, i).timeline, r);
+			assert_true(trace_op_get(&ops, i).t_enter <= trace_op_get(&ops, i).t_exit);
 			if (i > tls[r].op_first)
-				assert_true(ops[i - 1].t_exit <= ops[i].t_enter);
+				assert_true(trace_op_get(&ops, i - 1).t_exit <= trace_op_get(&ops, i).t_enter);
 			/* compute and communication alternate */
-			assert_int_equal(ops[i].kind == OP_COMPUTE, (i - tls[r].op_first) % 2 == 0);
+			assert_int_equal(trace_op_get(&ops, i).kind == OP_COMPUTE, (i - tls[r].op_first) % 2 == 0);
 		}
 	}
 	assert_int_equal(next, n_ops);
 	for (uint32_t m = 0; m < n_msgs; m++) {
 		if (msgs[m].send_op != TRACE_NONE) {
-			assert_int_equal(ops[msgs[m].send_op].timeline, msgs[m].sender);
-			assert_true(ops[msgs[m].send_op].kind == OP_SEND || ops[msgs[m].send_op].kind == OP_SENDRECV);
+			assert_int_equal(trace_op_get(&ops, msgs[m].send_op).timeline, msgs[m].sender);
+			assert_true(trace_op_get(&ops, msgs[m].send_op).kind == OP_SEND || trace_op_get(&ops, msgs[m].send_op).kind == OP_SENDRECV);
 		}
 		if (msgs[m].recv_op != TRACE_NONE) {
-			assert_int_equal(ops[msgs[m].recv_op].timeline, msgs[m].receiver);
-			assert_true(ops[msgs[m].recv_op].kind == OP_RECV || ops[msgs[m].recv_op].kind == OP_SENDRECV);
+			assert_int_equal(trace_op_get(&ops, msgs[m].recv_op).timeline, msgs[m].receiver);
+			assert_true(trace_op_get(&ops, msgs[m].recv_op).kind == OP_RECV || trace_op_get(&ops, msgs[m].recv_op).kind == OP_SENDRECV);
 		}
 	}
 	const uint32_t *members = trace_coll_members(t);
 	for (uint32_t c = 0; c < n_colls; c++)
 		for (uint32_t k = 0; k < colls[c].member_count; k++)
-			assert_int_equal(ops[members[colls[c].member_first + k]].kind, OP_COLLECTIVE);
+			assert_int_equal(trace_op_get(&ops, members[colls[c].member_first + k]).kind, OP_COLLECTIVE);
 	trace_destroy(t);
 }
 
@@ -258,7 +258,7 @@ casita_chain(void **state)
 	struct trace *t = tu_load(path);
 	uint32_t n_msgs;
 	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
-	const struct trace_op *ops = trace_ops(t, NULL);
+	struct trace_opv ops = trace_ops(t, NULL);
 	assert_int_equal(n_msgs, 3);
 	for (uint32_t m = 0; m < 3; m++) {
 		assert_int_equal(msgs[m].sender + 1, msgs[m].receiver);
@@ -274,7 +274,7 @@ casita_chain(void **state)
 				send = msgs[m].send_op;
 		}
 		assert_true(recv < send);
-		assert_true(ops[recv].t_exit <= ops[send].t_enter);
+		assert_true(trace_op_get(&ops, recv).t_exit <= trace_op_get(&ops, send).t_enter);
 	}
 	trace_destroy(t);
 }
@@ -296,14 +296,14 @@ stencil_quirks(void **state)
 	assert_int_equal(info->warnings[WARN_UNMATCHED_RECV], 0);
 	/* each Waitall completes 8 receives, from the 8 neighbours */
 	uint32_t n_ops;
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	for (uint32_t i = 0; i < n_ops; i++) {
-		if (ops[i].kind != OP_RECV)
+		if (trace_op_get(&ops, i).kind != OP_RECV)
 			continue;
 		uint32_t n;
 		trace_op_ends(t, i, &n);
 		assert_int_equal(n, 8);
-		assert_string_equal(trace_str(t, trace_regions(t, NULL)[ops[i].region].name), "MPI_Waitall");
+		assert_string_equal(trace_str(t, trace_regions(t, NULL)[trace_op_get(&ops, i).region].name), "MPI_Waitall");
 	}
 	trace_destroy(t);
 }

@@ -120,7 +120,7 @@ check_model(const struct trace *t, const struct expect *x)
 {
 	uint32_t n_tl, n_ops, n_msgs, n_pes, n_ch;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
 	const struct trace_pe *pes = trace_pes(t, &n_pes);
 	const uint32_t *op_pe = trace_op_pes(t);
@@ -134,14 +134,14 @@ check_model(const struct trace *t, const struct expect *x)
 		assert_int_equal(tls[tl].op_first, next);
 		next += tls[tl].op_count;
 		for (uint32_t o = tls[tl].op_first; o < tls[tl].op_first + tls[tl].op_count; o++) {
-			assert_int_equal(ops[o].timeline, tl);
-			assert_true(ops[o].t_enter <= ops[o].t_exit);
+			assert_int_equal(trace_op_get(&ops, o).timeline, tl);
+			assert_true(trace_op_get(&ops, o).t_enter <= trace_op_get(&ops, o).t_exit);
 			if (o > tls[tl].op_first)
-				assert_true(ops[o - 1].t_enter <= ops[o].t_enter);
+				assert_true(trace_op_get(&ops, o - 1).t_enter <= trace_op_get(&ops, o).t_enter);
 			assert_true(op_pe[o] < n_pes);
-			if (!(ops[o].flags & OPF_EXEC_CONT))
+			if (!(trace_op_get(&ops, o).flags & OPF_EXEC_CONT))
 				starts[op_pe[o]]++;
-			if (ops[o].flags & OPF_LOOSE)
+			if (trace_op_get(&ops, o).flags & OPF_LOOSE)
 				loose[op_pe[o]]++;
 			uint32_t ne;
 			const struct trace_end *en = trace_op_ends(t, o, &ne);
@@ -217,14 +217,14 @@ static uint32_t
 executions(const struct trace *t, const char *name, uint32_t *matched)
 {
 	uint32_t n_ops, n = 0;
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	const struct trace_region *rg = trace_regions(t, NULL);
 	const struct trace_msg *msgs = trace_msgs(t, NULL);
 	if (matched)
 		*matched = 0;
 	for (uint32_t o = 0; o < n_ops; o++) {
-		if ((ops[o].flags & OPF_EXEC_CONT) || ops[o].region == TRACE_NONE ||
-		    strcmp(trace_str(t, rg[ops[o].region].name), name))
+		if ((trace_op_get(&ops, o).flags & OPF_EXEC_CONT) || trace_op_get(&ops, o).region == TRACE_NONE ||
+		    strcmp(trace_str(t, rg[trace_op_get(&ops, o).region].name), name))
 			continue;
 		n++;
 		uint32_t ne;

@@ -158,7 +158,7 @@ test_constructed(void **state)
 	assert_int_equal(rc, 0);
 	uint32_t n_tl, n_ops, n_msgs;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
 	const struct trace_chare *ch = trace_chares(t, NULL);
 	/* A(0), A(1), G (one PE only: a singleton), runtime on both PEs */
@@ -174,7 +174,8 @@ test_constructed(void **state)
 	/* A(0): work split after its two creations; then the serial and
 	 * SDAG_RTS continue the block; then redn_wrapper_done */
 	assert_int_equal(tls[a0].op_count, 6);
-	const struct trace_op *o = ops + tls[a0].op_first;
+	assert_false(ops.implied);     /* Charm++ ops are all stored */
+	const struct trace_op *o = ops.rec + tls[a0].op_first;
 	assert_int_equal(o[0].kind, OP_SENDRECV);      /* its sink, and the send at 22 */
 	assert_int_equal(o[0].t_enter, 20);
 	assert_int_equal(o[0].t_exit, 22);
@@ -198,7 +199,7 @@ test_constructed(void **state)
 	/* A(1): its sink (PE 0's loose creation of an application entry) and
 	 * its creation to A(0) share a piece; work is interrupted by the
 	 * reduction manager and resumes (a continuation, no second sink) */
-	o = ops + tls[a1].op_first;
+	o = ops.rec + tls[a1].op_first;
 	assert_int_equal(tls[a1].op_count, 3);
 	assert_int_equal(o[0].kind, OP_SENDRECV);
 	assert_int_equal(o[0].t_enter, 12);
@@ -210,8 +211,8 @@ test_constructed(void **state)
 	assert_int_equal(o[2].kind, OP_RECV);
 	/* the loose creation: a zero-length op of PE 0's runtime, no region */
 	assert_int_equal(tls[r0].op_count, 2);
-	assert_true(ops[tls[r0].op_first].flags & OPF_LOOSE);
-	assert_int_equal(ops[tls[r0].op_first].region, TRACE_NONE);
+	assert_true(trace_op_get(&ops, tls[r0].op_first).flags & OPF_LOOSE);
+	assert_int_equal(trace_op_get(&ops, tls[r0].op_first).region, TRACE_NONE);
 	/* messages: PE 0's event 0 -> A(1); events 1 and 4 started nothing;
 	 * event 2 -> G; event 3 (redn_wrapper, a runtime invocation, and a
 	 * broadcast) -> A(0), and -> A(1) rerouted (A(1) names PE 1, which
@@ -485,7 +486,7 @@ test_versions(void **state)
 			fail_msg("version %.1f: %s", v, e.msg);
 		uint32_t n_tl, n_ops, n_msgs, n_idle, n_pe;
 		trace_timelines(t, &n_tl);
-		const struct trace_op *ops = trace_ops(t, &n_ops);
+		struct trace_opv ops = trace_ops(t, &n_ops);
 		const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
 		const struct trace_pe *pes = trace_pes(t, &n_pe);
 		trace_idles(t, &n_idle);
@@ -517,8 +518,8 @@ test_versions(void **state)
 		for (uint32_t o = 0; o < n_ops; o++)
 			on1 += op_pe[o] == 1;
 		assert_int_equal(on1, 1);
-		assert_int_equal(ops[0].t_enter, 2);
-		assert_int_equal(ops[0].t_exit, 10);
+		assert_int_equal(trace_op_get(&ops, 0).t_enter, 2);
+		assert_int_equal(trace_op_get(&ops, 0).t_exit, 10);
 		trace_destroy(t);
 	}
 }

@@ -155,7 +155,7 @@ ravel_trace(void **state)
 		}
 		uint32_t first, count;
 		analysis_lop_ops(a, l, &first, &count);
-		const struct trace_op *op = &trace_ops(t, NULL)[first];
+		const struct trace_op oc = trace_op(t, first), *op = &oc;
 		const char *region = trace_str(t, trace_regions(t, NULL)[op->region].name);
 		uint32_t p = analysis_lop_part(a, l);
 		if (r->part > max_part)

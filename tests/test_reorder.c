@@ -38,17 +38,17 @@ sender(const struct analysis *a, uint32_t l)
 {
 	const struct trace *t = analysis_trace(a);
 	uint32_t n_ops, n_ends, first, count;
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	const struct trace_end *ends = trace_ends(t, &n_ends);
 	const struct trace_msg *msgs = trace_msgs(t, NULL);
 	analysis_lop_ops(a, l, &first, &count);
 	uint32_t best = TRACE_NONE;
 	for (uint32_t op = first; op < first + count; op++) {
-		uint32_t e1 = op + 1 < n_ops ? ops[op + 1].end_first : n_ends;
-		for (uint32_t e = ops[op].end_first; e < e1; e++)
+		uint32_t e1 = op + 1 < n_ops ? trace_op_get(&ops, op + 1).end_first : n_ends;
+		for (uint32_t e = trace_op_get(&ops, op).end_first; e < e1; e++)
 			if (ends[e].role == END_RECV && msgs[ends[e].id].send_op != TRACE_NONE &&
-			    ops[msgs[ends[e].id].send_op].timeline < best)
-				best = ops[msgs[ends[e].id].send_op].timeline;
+			    trace_op_get(&ops, msgs[ends[e].id].send_op).timeline < best)
+				best = trace_op_get(&ops, msgs[ends[e].id].send_op).timeline;
 	}
 	return best;
 }

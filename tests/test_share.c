@@ -55,13 +55,15 @@ static void
 same_model(const struct trace *a, const struct trace *b)
 {
 	uint32_t na, nb;
-	const struct trace_op *oa = trace_ops(a, &na), *ob = trace_ops(b, &nb);
+	trace_ops(a, &na);
+	trace_ops(b, &nb);
 	assert_int_equal(na, nb);
 	for (uint32_t i = 0; i < na; i++) {
-		assert_true(oa[i].t_enter == ob[i].t_enter && oa[i].t_exit == ob[i].t_exit);
-		assert_true(oa[i].timeline == ob[i].timeline && oa[i].region == ob[i].region);
-		assert_true(oa[i].frame == ob[i].frame && oa[i].end_first == ob[i].end_first);
-		assert_true(oa[i].kind == ob[i].kind && oa[i].flags == ob[i].flags);
+		struct trace_op oa = trace_op(a, i), ob = trace_op(b, i);
+		assert_true(oa.t_enter == ob.t_enter && oa.t_exit == ob.t_exit);
+		assert_true(oa.timeline == ob.timeline && oa.region == ob.region);
+		assert_true(oa.frame == ob.frame && oa.end_first == ob.end_first);
+		assert_true(oa.kind == ob.kind && oa.flags == ob.flags);
 	}
 	const struct trace_msg *ma = trace_msgs(a, &na), *mb = trace_msgs(b, &nb);
 	assert_int_equal(na, nb);

@@ -276,16 +276,16 @@ uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return a->op_l
 uint32_t
 analysis_lop_frame(const struct analysis *a, uint32_t lop)
 {
-	return a->ops[lop_first_op(a, lop)].frame;
+	return trace_op_get(&a->ops, lop_first_op(a, lop)).frame;
 }
 
 uint32_t
 analysis_lop_region(const struct analysis *a, uint32_t lop)
 {
-	const struct trace_op *op = &a->ops[lop_first_op(a, lop)];
-	if (op->region != TRACE_NONE)
-		return op->region;
-	return op->frame != TRACE_NONE ? trace_frames(a->t, NULL)[op->frame].region : TRACE_NONE;
+	const struct trace_op op = trace_op_get(&a->ops, lop_first_op(a, lop));
+	if (op.region != TRACE_NONE)
+		return op.region;
+	return op.frame != TRACE_NONE ? trace_frames(a->t, NULL)[op.frame].region : TRACE_NONE;
 }
 uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop) { return a->lop_tl[lop]; }
 enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop) { return a->lop_kind[lop]; }

@@ -22,7 +22,7 @@ struct analysis {
 	trace_progress_fn progress;   /* may be NULL; stages report through it */
 	void *ud;
 	/* the model's arrays, cached: stages touch them per lop */
-	const struct trace_op *ops;
+	struct trace_opv ops;         /* read with trace_op_get */
 	const struct trace_msg *msgs;
 	const struct trace_end *ends;
 	uint32_t n_ops, n_ends;
@@ -105,22 +105,22 @@ lop_last_op(const struct analysis *a, uint32_t l)
 static inline const struct trace_end *
 lop_ends(const struct analysis *a, uint32_t l, uint32_t *n)
 {
-	uint32_t first = a->ops[lop_first_op(a, l)].end_first;
+	uint32_t first = trace_op_get(&a->ops, lop_first_op(a, l)).end_first;
 	uint32_t next = lop_last_op(a, l) + 1;
-	*n = (next < a->n_ops ? a->ops[next].end_first : a->n_ends) - first;
+	*n = (next < a->n_ops ? trace_op_get(&a->ops, next).end_first : a->n_ends) - first;
 	return a->ends + first;
 }
 
 static inline uint64_t
 lop_enter(const struct analysis *a, uint32_t l)
 {
-	return a->ops[lop_first_op(a, l)].t_enter;
+	return trace_op_get(&a->ops, lop_first_op(a, l)).t_enter;
 }
 
 static inline uint64_t
 lop_exit(const struct analysis *a, uint32_t l)
 {
-	return a->ops[lop_last_op(a, l)].t_exit;
+	return trace_op_get(&a->ops, lop_last_op(a, l)).t_exit;
 }
 
 /* enter to exit; 0 for a lop whose clock runs backwards */

@@ -43,9 +43,9 @@ blocks(struct charm *c)
 	const struct analysis *a = c->a;
 	uint32_t nb = 0;
 	for (uint32_t l = 0; l < c->n; l++) {
-		const struct trace_op *o = &a->ops[lop_first_op(a, l)];
+		const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
 		int first = l == a->tl_lop[a->lop_tl[l]];
-		if (first || !(o->flags & OPF_BLOCK_CONT))
+		if (first || !(o.flags & OPF_BLOCK_CONT))
 			nb++;
 		c->block[l] = nb - 1;
 		c->cls[l] = lop_class(a, l);
@@ -56,7 +56,7 @@ blocks(struct charm *c)
 		return ERR_NOMEM;
 	for (uint32_t l = 0; l < c->n; l++)
 		if (l == 0 || c->block[l] != c->block[l - 1])
-			c->block_entry[c->block[l]] = a->ops[lop_first_op(a, l)].region;
+			c->block_entry[c->block[l]] = trace_op_get(&a->ops, lop_first_op(a, l)).region;
 	return 0;
 }
 
@@ -70,7 +70,7 @@ serials(struct charm *c, const struct trace_entry *en, uint32_t n_en)
 	for (uint32_t l = c->n; l-- > 0;) {
 		if (l + 1 == c->n || c->block[l + 1] != c->block[l])
 			next = TRACE_NONE;
-		uint32_t r = a->ops[lop_first_op(a, l)].region;
+		uint32_t r = trace_op_get(&a->ops, lop_first_op(a, l)).region;
 		if (r != TRACE_NONE && r < n_en && en[r].sdag)
 			next = r;
 		c->serial[l] = next;

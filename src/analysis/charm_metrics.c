@@ -183,7 +183,7 @@ idle_experienced(struct analysis *a)
 			a->idle_exp[v[at]] = len;
 			for (uint32_t j = at + 1; j < m && lop_enter(a, v[j]) < stop; j++) {
 				uint32_t l = v[j];
-				if (a->ops[lop_first_op(a, l)].flags & OPF_BLOCK_CONT)
+				if (trace_op_get(&a->ops, lop_first_op(a, l)).flags & OPF_BLOCK_CONT)
 					continue;         /* not the first of its serial block */
 				uint32_t msg = block_sink(a, l);
 				if (msg == TRACE_NONE)

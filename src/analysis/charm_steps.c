@@ -96,7 +96,7 @@ struct stepper {
 static int
 in_serial(const struct stepper *s, uint32_t l)
 {
-	uint32_t r = s->a->ops[lop_first_op(s->a, l)].region;
+	uint32_t r = trace_op_get(&s->a->ops, lop_first_op(s->a, l)).region;
 	return r != TRACE_NONE && r < s->n_en && s->en[r].sdag;
 }
 
@@ -105,7 +105,7 @@ static int
 serial_starts(const struct stepper *s, uint32_t prev, uint32_t l)
 {
 	return in_serial(s, l) && in_serial(s, prev) &&
-	       !(s->a->ops[lop_first_op(s->a, l)].flags & OPF_EXEC_CONT);
+	       !(trace_op_get(&s->a->ops, lop_first_op(s->a, l)).flags & OPF_EXEC_CONT);
 }
 
 /* Pieces of phase p: runs of one block on one timeline in its list, cut

@@ -443,7 +443,7 @@ add_regions(struct diff *d, const struct analysis *a, int after, struct hmap *id
 		const char *name = r == TRACE_NONE ? "" : trace_str(a->t, regs[r].name);
 		int comp = a->lop_kind[l] == OP_COMPUTE;
 		if (comp) {
-			uint32_t f = a->ops[lop_first_op(a, l)].frame;
+			uint32_t f = trace_op_get(&a->ops, lop_first_op(a, l)).frame;
 			name = f == TRACE_NONE ? "(top level)" :
 				trace_str(a->t, regs[trace_frames(a->t, NULL)[f].region].name);
 		}

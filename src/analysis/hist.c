@@ -143,7 +143,7 @@ activity_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t bins,
 	if (!bins || t1 <= t0)
 		return ERR_USAGE;
 	uint32_t n_ops, n_regions, n_tl;
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	trace_regions(t, &n_regions);
 	trace_timelines(t, &n_tl);
 	double *busy = calloc(n_regions + 1, sizeof *busy);   /* time per region */
@@ -153,11 +153,12 @@ activity_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t bins,
 		free(col);
 		return ERR_NOMEM;
 	}
-	for (uint32_t i = 0; i < n_ops; i++)
-		if (ops[i].kind != OP_COMPUTE && ops[i].region != TRACE_NONE &&
-		    ops[i].t_exit > t0 && ops[i].t_enter < t1)
-			busy[ops[i].region] += (double)((ops[i].t_exit < t1 ? ops[i].t_exit : t1) -
-						      (ops[i].t_enter > t0 ? ops[i].t_enter : t0));
+	for (uint32_t i = 0; i < n_ops; i++) {
+		struct trace_op o = trace_op_get(&ops, i);
+		if (o.kind != OP_COMPUTE && o.region != TRACE_NONE && o.t_exit > t0 && o.t_enter < t1)
+			busy[o.region] += (double)((o.t_exit < t1 ? o.t_exit : t1) -
+						   (o.t_enter > t0 ? o.t_enter : t0));
+	}
 	/* the max_funcs busiest regions get a column each, the rest "other" */
 	act->func_region = malloc(((size_t)max_funcs + 1) * sizeof *act->func_region);
 	if (!act->func_region) {
@@ -191,12 +192,12 @@ activity_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t bins,
 	double width = (double)(t1 - t0) / bins;
 	double norm = width * (n_tl ? n_tl : 1);
 	for (uint32_t i = 0; i < n_ops; i++) {
-		const struct trace_op *o = &ops[i];
-		if (o->kind == OP_COMPUTE || o->region == TRACE_NONE || o->t_exit <= t0 || o->t_enter >= t1)
+		const struct trace_op o = trace_op_get(&ops, i);
+		if (o.kind == OP_COMPUTE || o.region == TRACE_NONE || o.t_exit <= t0 || o.t_enter >= t1)
 			continue;
-		uint32_t c = col[o->region] == TRACE_NONE ? act->n_funcs : col[o->region];
-		double a = (double)((o->t_enter > t0 ? o->t_enter : t0) - t0);
-		double b = (double)((o->t_exit < t1 ? o->t_exit : t1) - t0);
+		uint32_t c = col[o.region] == TRACE_NONE ? act->n_funcs : col[o.region];
+		double a = (double)((o.t_enter > t0 ? o.t_enter : t0) - t0);
+		double b = (double)((o.t_exit < t1 ? o.t_exit : t1) - t0);
 		/* spread the call's time over the bins it overlaps */
 		uint32_t ba = (uint32_t)(a / width), bb = (uint32_t)(b / width);
 		if (bb >= bins)
@@ -245,7 +246,7 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 	if (!w || !h || t1 <= t0 || o_min < 0 || o_min > 1)
 		return ERR_USAGE;
 	uint32_t n_ops, n_regions;
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	trace_regions(t, &n_regions);
 	size_t cells = (size_t)w * h;
 	d->w = w;
@@ -268,7 +269,8 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 	for (uint32_t i = 0; i < n_ops; i++) {
 		uint64_t x;
 		double y;
-		if (!density_point(t, &ops[i], use_end, t0, t1, &x, &y))
+		struct trace_op o = trace_op_get(&ops, i);
+		if (!density_point(t, &o, use_end, t0, t1, &x, &y))
 			continue;
 		if (y < lo)
 			lo = y;
@@ -284,10 +286,10 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 	for (size_t c = 0; c < cells; c++)
 		d->region[c] = TRACE_NONE;
 	for (uint32_t i = 0; i < n_ops; i++) {
-		const struct trace_op *o = &ops[i];
+		const struct trace_op o = trace_op_get(&ops, i);
 		uint64_t x;
 		double y;
-		if (!density_point(t, o, use_end, t0, t1, &x, &y))
+		if (!density_point(t, &o, use_end, t0, t1, &x, &y))
 			continue;
 		uint32_t cx = (uint32_t)((double)(x - t0) * w / (double)(t1 - t0));
 		uint32_t cy = (uint32_t)((hi - y) / (hi - lo) * h);
@@ -298,9 +300,9 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 		size_t c = (size_t)cy * w + cx;
 		d->d[c]++;
 		if (votes[c] == 0) {
-			d->region[c] = o->region;
+			d->region[c] = o.region;
 			votes[c] = 1;
-		} else if (d->region[c] == o->region) {
+		} else if (d->region[c] == o.region) {
 			votes[c]++;
 		} else {
 			votes[c]--;

@@ -24,7 +24,7 @@ lops_build(struct analysis *a)
 {
 	const struct trace *t = a->t;
 	uint32_t n_ops, n_tl, n_regions;
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
 	const struct trace_region *regions = trace_regions(t, &n_regions);
 	uint8_t *isend = calloc(n_regions + 1, 1);
@@ -46,12 +46,12 @@ lops_build(struct analysis *a)
 		uint32_t first = tls[tl].op_first, end = first + tls[tl].op_count;
 		uint32_t open = TRACE_NONE;     /* the coalesced Isend lop being grown */
 		for (uint32_t i = first; i < end; i++) {
-			const struct trace_op *o = &ops[i];
-			int coalescible = a->opts.coalesce_isends && o->kind == OP_SEND &&
-				o->region != TRACE_NONE && isend[o->region];
-			if (o->kind == OP_COMPUTE && open != TRACE_NONE && i + 1 < end) {
-				const struct trace_op *next = &ops[i + 1];
-				if (next->kind == OP_SEND && next->region != TRACE_NONE && isend[next->region]) {
+			const struct trace_op o = trace_op_get(&ops, i);
+			int coalescible = a->opts.coalesce_isends && o.kind == OP_SEND &&
+				o.region != TRACE_NONE && isend[o.region];
+			if (o.kind == OP_COMPUTE && open != TRACE_NONE && i + 1 < end) {
+				const struct trace_op next = trace_op_get(&ops, i + 1);
+				if (next.kind == OP_SEND && next.region != TRACE_NONE && isend[next.region]) {
 					a->op_lop[i] = open;
 					continue;
 				}
@@ -65,7 +65,7 @@ lops_build(struct analysis *a)
 			a->op_lop[i] = n;
 			a->lop_op[n] = i;
 			a->lop_tl[n] = tl;
-			a->lop_kind[n] = o->kind;
+			a->lop_kind[n] = o.kind;
 			n++;
 		}
 	}

@@ -508,9 +508,9 @@ caller_merge(struct analysis *a, struct uf *u)
 		return ERR_NOMEM;
 	}
 	for (uint32_t i = 0; i < a->n_ops; i++) {
-		const struct trace_op *o = &a->ops[i];
-		if (o->frame != TRACE_NONE && o->kind != OP_COMPUTE && o->kind != OP_WAIT)
-			count[o->frame] += o->kind == OP_COLLECTIVE ? 2 : 1;
+		const struct trace_op o = trace_op_get(&a->ops, i);
+		if (o.frame != TRACE_NONE && o.kind != OP_COMPUTE && o.kind != OP_WAIT)
+			count[o.frame] += o.kind == OP_COLLECTIVE ? 2 : 1;
 	}
 	/* a frame's parent was entered before it: children come later */
 	for (uint32_t f = n_frames; f-- > 0;) {
@@ -524,7 +524,7 @@ caller_merge(struct analysis *a, struct uf *u)
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			if (a->lop_kind[l] == OP_COMPUTE)
 				continue;
-			uint32_t f = a->ops[lop_first_op(a, l)].frame;
+			uint32_t f = trace_op_get(&a->ops, lop_first_op(a, l)).frame;
 			while (f != TRACE_NONE && most[frames[f].region] <= 1)
 				f = frames[f].parent;
 			if (f != TRACE_NONE && f == prev_caller)

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/vec.h"
+
 #include "analysis_impl.h"
 #include "saved_impl.h"
 #include "base/file.h"
@@ -110,7 +112,7 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 	ARR(S_COMMS, t->comms, t->n_comms);
 	ARR(S_COMM_MEMBERS, t->comm_members, t->n_comm_members);
 	ARR(S_NODES, t->nodes, t->n_nodes);
-	ARR(S_OPS, t->ops, t->n_ops);
+	ARR(S_OPS, t->oprec, t->n_oprec);
 	ARR(S_ENDS, t->ends, t->n_ends);
 	ARR(S_MSGS, t->msgs, t->n_msgs);
 	ARR(S_COLLS, t->colls, t->n_colls);
@@ -125,7 +127,7 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 		return n;
 	uint64_t nl = a->n_lops, np = a->n_parts;
 	ARR(S_LOP_OP, a->lop_op, nl + 1);
-	ARR(S_OP_LOP, a->op_lop, t->n_ops);
+	ARR(S_OP_LOP, a->op_lop, trace_op_count(t));
 	ARR(S_TL_LOP, a->tl_lop, (uint64_t)n_tl + 1);
 	ARR(S_LOP_TL, a->lop_tl, nl);
 	ARR(S_LOP_KIND, a->lop_kind, nl);
@@ -385,7 +387,7 @@ check_charm_model(struct opener *o, const struct trace *t)
 {
 	int charm = t->info.paradigm == PARADIGM_CHARM;
 	int bad = charm ? t->n_chares != t->n_timelines || t->n_entries != t->n_regions ||
-			  t->n_op_pe != t->n_ops || t->n_pes == 0
+			  t->n_op_pe != t->n_oprec || t->n_pes == 0
 			: t->n_pes || t->n_idles || t->n_chares || t->n_entries || t->n_op_pe;
 	for (size_t i = 0; i < t->n_op_pe && !bad; i++)
 		bad = t->op_pe[i] >= t->n_pes;
@@ -402,6 +404,23 @@ check_charm_model(struct opener *o, const struct trace *t)
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent Charm++ arrays", o->name) : 0;
 }
 
+/* The ops name their timelines, and the timelines' ops are in range: an
+ * MPI trace's computation ops are implied from them (trace_op_get). */
+static int
+check_ops(struct opener *o, const struct trace *t)
+{
+	int bad = t->ops_implied && t->n_oprec > VEC_MAX_ID / 2;
+	for (size_t i = 0; i < t->n_oprec && !bad; i++)
+		bad = t->oprec[i].timeline >= t->n_timelines;
+	uint64_t n_ops = trace_op_count(t);
+	for (size_t i = 0; i < t->n_timelines && !bad; i++) {
+		const struct trace_timeline *tl = &t->timelines[i];
+		bad = tl->op_first > n_ops || tl->op_count > n_ops - tl->op_first ||
+		      (t->ops_implied && ((tl->op_first | tl->op_count) & 1));
+	}
+	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent operations", o->name) : 0;
+}
+
 /* Points the arrays of t (and a) into the mapping, checking each count. */
 static int
 map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
@@ -411,11 +430,11 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 	 * checked against them and the meta counts */
 	uint32_t na = saved_arrays(t, NULL, h, arr);
 	size_t *counts[] = { &t->n_timelines, &t->n_locations, &t->n_regions, &t->n_comms,
-			     &t->n_comm_members, &t->n_nodes, &t->n_ops, &t->n_ends, &t->n_msgs,
+			     &t->n_comm_members, &t->n_nodes, &t->n_oprec, &t->n_ends, &t->n_msgs,
 			     &t->n_colls, &t->n_coll_members, &t->n_frames, &t->n_pes, &t->n_idles,
 			     &t->n_chares, &t->n_entries, &t->n_op_pe };
 	size_t *caps[] = { &t->cap_timelines, &t->cap_locations, &t->cap_regions, &t->cap_comms,
-			   &t->cap_comm_members, &t->cap_nodes, &t->cap_ops, &t->cap_ends,
+			   &t->cap_comm_members, &t->cap_nodes, &t->cap_oprec, &t->cap_ends,
 			   &t->cap_msgs, &t->cap_colls, &t->cap_coll_members, &t->cap_frames,
 			   &t->cap_pes, &t->cap_idles, &t->cap_chares, &t->cap_entries, &t->cap_op_pe };
 	_Static_assert(sizeof counts / sizeof *counts == S_OP_PE - S_TIMELINES + 1,
@@ -429,6 +448,8 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 		*counts[i] = *caps[i] = (size_t)s->count;
 	}
 	int rc = check_charm_model(o, t);
+	if (!rc)
+		rc = check_ops(o, t);
 	if (rc || !a)
 		return rc;
 	/* the analysis's arrays, whose counts follow from the meta counts and
@@ -457,12 +478,13 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 		}
 	}
 	/* what the getters index with: the CSR ends must close */
-	if (a->lop_op[a->n_lops] != t->n_ops || a->tl_lop[t->n_timelines] != a->n_lops)
+	uint32_t n_ops = trace_op_count(t);
+	if (a->lop_op[a->n_lops] != n_ops || a->tl_lop[t->n_timelines] != a->n_lops)
 		return err_set(o->e, ERR_FORMAT, "%s: inconsistent operation counts", o->name);
 	/* lops in logical order name ops */
 	for (uint32_t l = 0; l < a->n_lops && (a->op_of_lop || a->op_last_of_lop); l++)
-		if ((a->op_of_lop && a->op_of_lop[l] >= t->n_ops) ||
-		    (a->op_last_of_lop && a->op_last_of_lop[l] >= t->n_ops))
+		if ((a->op_of_lop && a->op_of_lop[l] >= n_ops) ||
+		    (a->op_last_of_lop && a->op_last_of_lop[l] >= n_ops))
 			return err_set(o->e, ERR_FORMAT, "%s: inconsistent operation counts", o->name);
 	return check_iterations(o, t, a);
 }
@@ -562,6 +584,7 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 		ti->mpi_calls_without_records = m->mpi_calls_without_records;
 		ti->no_local_defs = m->no_local_defs;
 		ti->paradigm = (uint8_t)m->paradigm;
+		t->ops_implied = m->paradigm == PARADIGM_MPI;     /* the MPI builder's */
 		if (m->paradigm >= PARADIGM_COUNT)
 			rc = err_set(o->e, ERR_FORMAT, "%s: unknown paradigm %u", o->name, m->paradigm);
 		t->map = (void *)o->base;
@@ -591,10 +614,9 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 	}
 	if (!rc) {
 		t->saved_state = source_state(m, t->info.path);
-		a->ops = t->ops;
+		a->ops = trace_ops(t, &a->n_ops);
 		a->msgs = t->msgs;
 		a->ends = t->ends;
-		a->n_ops = (uint32_t)t->n_ops;
 		a->n_ends = (uint32_t)t->n_ends;
 		a->charm = t->info.paradigm == PARADIGM_CHARM;
 		a->hot_key = a->dur_diff ? a->dur_diff : a->diff;

@@ -617,9 +617,9 @@ signatures(const struct analysis *a, struct sig *sig)
 			uint32_t l = a->part_lops[k];
 			if (a->lop_kind[l] == OP_COMPUTE)
 				continue;
-			const struct trace_op *o = &a->ops[lop_first_op(a, l)];
-			uint32_t ctx = o->frame == TRACE_NONE ? TRACE_NONE : frames[o->frame].region;
-			keys[n++] = (uint64_t)o->region << 32 | ctx;
+			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
+			uint32_t ctx = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
+			keys[n++] = (uint64_t)o.region << 32 | ctx;
 		}
 		qsort(keys, n, sizeof *keys, cmp_u64);
 		/* FNV-1a and a multiplicative mix over the distinct keys */

@@ -62,22 +62,23 @@ verify_run(struct analysis *a)
 	/* Charm++ reordering may put a chare's serial blocks out of time
 	 * order, never the ops within one block */
 	for (uint32_t op = 1; a->op_of_lop && op < a->n_ops; op++)
-		if ((a->ops[op].flags & OPF_BLOCK_CONT) && a->ops[op].timeline == a->ops[op - 1].timeline &&
+		if ((trace_op_get(&a->ops, op).flags & OPF_BLOCK_CONT) &&
+		    trace_op_get(&a->ops, op).timeline == trace_op_get(&a->ops, op - 1).timeline &&
 		    a->lop_step[a->op_lop[op - 1]] >= a->lop_step[a->op_lop[op]])
 			v->block_order++;
 	/* MPI reordering moves receives only, and only ahead (reorder.c) */
 	uint32_t before = 0, tl_now = TRACE_NONE;      /* largest step so far + 1 */
 	int mpi_reordered = a->op_of_lop && trace_info(t)->paradigm != PARADIGM_CHARM;
 	for (uint32_t op = 0; mpi_reordered && op < a->n_ops; op++) {
-		const struct trace_op *o = &a->ops[op];
-		if (o->timeline != tl_now) {
-			tl_now = o->timeline;
+		const struct trace_op o = trace_op_get(&a->ops, op);
+		if (o.timeline != tl_now) {
+			tl_now = o.timeline;
 			before = 0;
 		}
 		uint32_t l = a->op_lop[op];
-		if (o->kind == OP_COMPUTE || lop_first_op(a, l) != op)
+		if (o.kind == OP_COMPUTE || lop_first_op(a, l) != op)
 			continue;          /* computation, or not a lop's first op */
-		if (o->kind != OP_RECV && before > a->lop_step[l])
+		if (o.kind != OP_RECV && before > a->lop_step[l])
 			v->block_order++;
 		if (a->lop_step[l] + 1 > before)
 			before = a->lop_step[l] + 1;

@@ -137,7 +137,7 @@ config_part_phases(const struct config *cfg, const struct analysis *a, uint32_t 
 	uint32_t n_regions, n_frames, n_parts, n_ops;
 	const struct trace_region *regions = trace_regions(t, &n_regions);
 	const struct trace_frame *frames = trace_frames(t, &n_frames);
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	analysis_parts(a, &n_parts);
 	uint32_t n_lops = analysis_lop_count(a);
 	/* region → the first named phase whose pattern it matches */
@@ -177,7 +177,7 @@ config_part_phases(const struct config *cfg, const struct analysis *a, uint32_t 
 		if (!count || first >= n_ops)
 			continue;
 		/* the innermost enclosing frame whose region is a named phase */
-		uint32_t f = ops[first].frame, k = CONFIG_NO_PHASE;
+		uint32_t f = trace_op_get(&ops, first).frame, k = CONFIG_NO_PHASE;
 		for (uint32_t hops = 0; f != TRACE_NONE && f < n_frames && hops < n_frames; hops++) {
 			if (frames[f].region < n_regions && phase_of[frames[f].region] != CONFIG_NO_PHASE) {
 				k = phase_of[frames[f].region];

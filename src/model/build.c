@@ -20,6 +20,7 @@ build_create(struct trace *t)
 		return NULL;
 	b->t = t;
 	b->tl = TRACE_NONE;
+	t->ops_implied = 1;
 	return b;
 }
 
@@ -69,7 +70,7 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 	b->call_has_coll = 0;
 	b->call_has_request = 0;
 	reqmap_clear(&b->requests);
-	tl->op_first = (uint32_t)t->n_ops;
+	tl->op_first = trace_op_count(t);
 	tl->frame_first = (uint32_t)t->n_frames;
 	return 0;
 }
@@ -84,26 +85,10 @@ current_frame(const struct build *b)
 	return TRACE_NONE;
 }
 
-static int
-push_op(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
-	uint32_t frame, uint8_t kind, uint8_t flags)
-{
-	struct trace *t = b->t;
-	uint32_t id;
-	int rc = VEC_NEW_ID(t->ops, t->n_ops, t->cap_ops, &id);
-	if (rc)
-		return rc;
-	t->ops[id] = (struct trace_op){
-		.t_enter = enter, .t_exit = exit, .timeline = b->tl,
-		.region = region, .frame = frame,
-		.end_first = (uint32_t)t->n_ends - b->call_ends,
-		.kind = kind, .flags = flags,
-	};
-	return 0;
-}
-
-/* Emits the aggregated computation before a communication call and the
- * call itself; the call's ends are the last b->call_ends ends. */
+/* Emits a communication call; the computation before it is implied
+ * (trace_op_get): it runs from the previous call's exit, or the
+ * timeline's start, to this call's enter. The call's ends are the last
+ * b->call_ends ends. */
 static int
 emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	  uint32_t frame, uint8_t flags)
@@ -117,15 +102,21 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	uint8_t kind = b->call_has_coll ? OP_COLLECTIVE
 		: sends && recvs ? OP_SENDRECV
 		: sends ? OP_SEND : recvs ? OP_RECV : OP_WAIT;
-	uint64_t from = b->prev_exit < enter ? b->prev_exit : enter;
-	int rc = push_op(b, from, enter, TRACE_NONE, frame,
-			 OP_COMPUTE, b->gap ? OPF_MEASURE_GAP : 0);
+	struct trace_timeline *tl = &t->timelines[b->tl];
+	if (trace_op_count(t) == tl->op_first)
+		tl->t_start = b->prev_exit;
+	uint32_t id;
+	if (t->n_oprec >= VEC_MAX_ID / 2)
+		return ERR_LIMIT;     /* two op ids per call */
+	int rc = VEC_NEW_ID(t->oprec, t->n_oprec, t->cap_oprec, &id);
 	if (rc)
 		return rc;
-	/* The compute op owns no ends: its end_first equals the call's. */
-	rc = push_op(b, enter, exit, region, frame, kind, flags);
-	if (rc)
-		return rc;
+	t->oprec[id] = (struct trace_op){
+		.t_enter = enter, .t_exit = exit, .timeline = b->tl,
+		.region = region, .frame = frame,
+		.end_first = (uint32_t)t->n_ends - b->call_ends,
+		.kind = kind, .flags = (uint8_t)(flags | (b->gap ? OPF_GAP_BEFORE : 0)),
+	};
 	b->prev_exit = exit;
 	b->gap = 0;
 	b->call_ends = 0;
@@ -138,21 +129,23 @@ add_end(struct build *b, uint32_t id, uint32_t role)
 {
 	struct trace *t = b->t;
 	uint32_t e;
+	if (id > TRACE_END_ID_MAX)
+		return ERR_LIMIT;
 	int rc = VEC_NEW_ID(t->ends, t->n_ends, t->cap_ends, &e);
 	if (rc)
 		return rc;
-	t->ends[e] = (struct trace_end){ .id = id, .role = role };
+	t->ends[e] = (struct trace_end){ .id = id, .role = role & 3 };
 	b->call_ends++;
 	return 0;
 }
 
-/* The op id the current call will get when it closes: a compute op is
- * pushed first, then the call. Records outside any MPI call become a
+/* The op id the current call will get when it closes: its implied
+ * computation op comes first, then the call. Records outside any MPI call become a
  * zero-length call of their own (see close_stray). */
 static uint32_t
 call_op_id(const struct build *b)
 {
-	return (uint32_t)b->t->n_ops + 1;
+	return trace_op_count(b->t) + 1;
 }
 
 /* Records seen outside an MPI call: close them as an op of their own. */
@@ -451,7 +444,7 @@ build_timeline_end(struct build *b)
 			return rc;
 	}
 	struct trace_timeline *tl = &t->timelines[b->tl];
-	tl->op_count = (uint32_t)t->n_ops - tl->op_first;
+	tl->op_count = trace_op_count(t) - tl->op_first;
 	tl->frame_count = (uint32_t)t->n_frames - tl->frame_first;
 	b->tl = TRACE_NONE;
 	return 0;

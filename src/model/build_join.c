@@ -29,7 +29,7 @@ build_block_create(struct trace *t)
 	if (!s)
 		return NULL;
 	*s = *t;
-	s->ops = NULL, s->n_ops = s->cap_ops = 0;
+	s->oprec = NULL, s->n_oprec = s->cap_oprec = 0;
 	s->ends = NULL, s->n_ends = s->cap_ends = 0;
 	s->msgs = NULL, s->n_msgs = s->cap_msgs = 0;
 	s->frames = NULL, s->n_frames = s->cap_frames = 0;
@@ -47,14 +47,14 @@ build_block_create(struct trace *t)
 void
 build_block_free_shell(struct build *b)
 {
-	free(b->t->ops);
+	free(b->t->oprec);
 	free(b->t->ends);
 	free(b->t->msgs);
 	free(b->t->frames);
 	free(b->t);
 }
 
-/* Records of each kind before a block. */
+/* Records of each kind before a block (ops: stored calls). */
 struct base {
 	size_t ops, ends, msgs, frames, recvs, colls;
 };
@@ -96,18 +96,19 @@ copy_block(struct join *j, uint32_t k)
 	struct build *bk = j->blk[k];
 	const struct trace *s = bk->t;
 	const struct base *o = &j->base[k];
-	uint32_t op = (uint32_t)o->ops, end = (uint32_t)o->ends, msg = (uint32_t)o->msgs;
+	/* op ids: two per stored call (trace.h) */
+	uint32_t op = (uint32_t)(2 * o->ops), end = (uint32_t)o->ends, msg = (uint32_t)o->msgs;
 	uint32_t frame = (uint32_t)o->frames, recv = (uint32_t)o->recvs, coll = (uint32_t)o->colls;
 	if (k > 0 || !j->adopted) {
 		/* destinations indexed, never offset: an empty array is NULL */
-		for (size_t i = 0; i < s->n_ops; i++) {
-			struct trace_op x = s->ops[i];
+		for (size_t i = 0; i < s->n_oprec; i++) {
+			struct trace_op x = s->oprec[i];
 			x.end_first += end;
 			if (x.frame != TRACE_NONE)
 				x.frame += frame;
-			t->ops[o->ops + i] = x;
+			t->oprec[o->ops + i] = x;
 			if ((i + 1) % COPY_CHUNK == 0)
-				release(s->ops, (i + 1) * sizeof *s->ops);
+				release(s->oprec, (i + 1) * sizeof *s->oprec);
 		}
 		for (size_t i = 0; i < s->n_ends; i++) {
 			struct trace_end x = s->ends[i];
@@ -167,7 +168,7 @@ block_weight(const void *ctx, uint32_t k)
 {
 	const struct join *j = ctx;
 	const struct trace *s = j->blk[k]->t;
-	return k == 0 && j->adopted ? 1 : s->n_ops + s->n_ends + s->n_msgs + 1;
+	return k == 0 && j->adopted ? 1 : s->n_oprec + s->n_ends + s->n_msgs + 1;
 }
 
 /* Moves block 0's arrays into b when b has none yet. */
@@ -182,14 +183,14 @@ static int
 reserve_all(struct build *b, const struct base *total)
 {
 	struct trace *t = b->t;
-	if (vec_reserve((void **)&t->ops, &t->cap_ops, total->ops, sizeof *t->ops) ||
+	if (vec_reserve((void **)&t->oprec, &t->cap_oprec, total->ops, sizeof *t->oprec) ||
 	    vec_reserve((void **)&t->ends, &t->cap_ends, total->ends, sizeof *t->ends) ||
 	    vec_reserve((void **)&t->msgs, &t->cap_msgs, total->msgs, sizeof *t->msgs) ||
 	    vec_reserve((void **)&t->frames, &t->cap_frames, total->frames, sizeof *t->frames) ||
 	    vec_reserve((void **)&b->recvs, &b->cap_recvs, total->recvs, sizeof *b->recvs) ||
 	    vec_reserve((void **)&b->colls, &b->cap_colls, total->colls, sizeof *b->colls))
 		return ERR_NOMEM;
-	t->n_ops = total->ops, t->n_ends = total->ends, t->n_msgs = total->msgs;
+	t->n_oprec = total->ops, t->n_ends = total->ends, t->n_msgs = total->msgs;
 	t->n_frames = total->frames, b->n_recvs = total->recvs, b->n_colls = total->colls;
 	return 0;
 }
@@ -208,12 +209,12 @@ build_join(struct build *b, struct build **blk, uint32_t n)
 			rc = ERR_USAGE;
 	if (rc)
 		goto out;
-	j.base[0] = (struct base){ t->n_ops, t->n_ends, t->n_msgs, t->n_frames, b->n_recvs, b->n_colls };
+	j.base[0] = (struct base){ t->n_oprec, t->n_ends, t->n_msgs, t->n_frames, b->n_recvs, b->n_colls };
 	for (uint32_t k = 0; k < n; k++) {
 		const struct build *bk = blk[k];
 		const struct trace *s = bk->t;
 		struct base x = j.base[k];
-		x.ops += s->n_ops, x.ends += s->n_ends, x.msgs += s->n_msgs;
+		x.ops += s->n_oprec, x.ends += s->n_ends, x.msgs += s->n_msgs;
 		x.frames += s->n_frames, x.recvs += bk->n_recvs, x.colls += bk->n_colls;
 		j.base[k + 1] = x;
 		for (int w = 0; w < WARN_COUNT; w++)
@@ -221,15 +222,17 @@ build_join(struct build *b, struct build **blk, uint32_t n)
 		t->info.mpi_calls_without_records += s->info.mpi_calls_without_records;
 	}
 	const struct base *total = &j.base[n];
-	if (total->ops > VEC_MAX_ID || total->ends > VEC_MAX_ID || total->msgs > VEC_MAX_ID ||
-	    total->frames > VEC_MAX_ID || total->recvs > VEC_MAX_ID || total->colls > VEC_MAX_ID) {
+	/* two op ids per call; message, receive and collective ids in ends */
+	if (total->ops > VEC_MAX_ID / 2 || total->ends > VEC_MAX_ID ||
+	    total->msgs > TRACE_END_ID_MAX || total->frames > VEC_MAX_ID ||
+	    total->recvs > TRACE_END_ID_MAX || total->colls > TRACE_END_ID_MAX) {
 		rc = ERR_LIMIT;
 		goto out;
 	}
-	if (n && !t->n_ops && !t->n_ends && !t->n_msgs && !t->n_frames && !b->n_recvs &&
+	if (n && !t->n_oprec && !t->n_ends && !t->n_msgs && !t->n_frames && !b->n_recvs &&
 	    !b->n_colls) {
 		struct trace *s = blk[0]->t;
-		ADOPT(t, s, ops);
+		ADOPT(t, s, oprec);
 		ADOPT(t, s, ends);
 		ADOPT(t, s, msgs);
 		ADOPT(t, s, frames);

@@ -7,7 +7,8 @@
  *
  *   u64 ops, ends, msgs, frames, recv halves, collective halves, timelines
  *   u64 warnings[WARN_COUNT], MPI calls without records
- *   ops, ends, msgs, frames, recv halves, collective halves,
+ *   ops (the calls: op ids are implied, trace.h), ends, msgs, frames, recv
+ *   halves, collective halves,
  *   timeline ids (u32), the timelines' records (struct trace_timeline)
  *
  * Ids inside are the block's own (counted from 0), as build_join()
@@ -34,7 +35,7 @@ static void
 counts_of(const struct build *b, uint64_t *n)
 {
 	const struct trace *s = b->t;
-	n[N_OPS] = s->n_ops, n[N_ENDS] = s->n_ends, n[N_MSGS] = s->n_msgs;
+	n[N_OPS] = s->n_oprec, n[N_ENDS] = s->n_ends, n[N_MSGS] = s->n_msgs;
 	n[N_FRAMES] = s->n_frames, n[N_RECVS] = b->n_recvs, n[N_COLLS] = b->n_colls;
 	n[N_TLS] = b->n_tls;
 }
@@ -88,10 +89,10 @@ build_block_pack(struct build *b, void *buf)
 		       sizeof(struct trace_timeline));
 	memset(tl_at + b->n_tls * sizeof(struct trace_timeline), 0,
 	       pad8(b->n_tls * sizeof(struct trace_timeline)) - b->n_tls * sizeof(struct trace_timeline));
-	void *arrays[N_COUNTS] = { s->ops, s->ends, s->msgs, s->frames, b->recvs, b->colls, b->tls };
+	void *arrays[N_COUNTS] = { s->oprec, s->ends, s->msgs, s->frames, b->recvs, b->colls, b->tls };
 	for (int k = 0; k < N_COUNTS; k++)
 		put(&at, arrays[k], head[k] * rec_size[k]);
-	s->ops = NULL, s->ends = NULL, s->msgs = NULL, s->frames = NULL;
+	s->oprec = NULL, s->ends = NULL, s->msgs = NULL, s->frames = NULL;
 	b->recvs = NULL, b->colls = NULL, b->tls = NULL;
 	build_destroy(b);
 }
@@ -136,7 +137,7 @@ build_block_unpack(struct trace *t, const void *buf, size_t len, struct build **
 	int rc = 0;
 	for (int k = 0; k < N_COUNTS && !rc; k++)
 		rc = take(&at, end, head[k], rec_size[k], &arrays[k]);
-	s->ops = arrays[N_OPS], s->n_ops = s->cap_ops = head[N_OPS];
+	s->oprec = arrays[N_OPS], s->n_oprec = s->cap_oprec = head[N_OPS];
 	s->ends = arrays[N_ENDS], s->n_ends = s->cap_ends = head[N_ENDS];
 	s->msgs = arrays[N_MSGS], s->n_msgs = s->cap_msgs = head[N_MSGS];
 	s->frames = arrays[N_FRAMES], s->n_frames = s->cap_frames = head[N_FRAMES];

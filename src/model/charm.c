@@ -26,9 +26,9 @@ trace_op_pes(const struct trace *t)
 uint32_t
 trace_op_pe(const struct trace *t, uint32_t op)
 {
-	if (op >= t->n_ops)
+	if (op >= trace_op_count(t))
 		return TRACE_NONE;
-	return op < t->n_op_pe ? t->op_pe[op] : t->ops[op].timeline;
+	return op < t->n_op_pe ? t->op_pe[op] : t->oprec[t->ops_implied ? op >> 1 : op].timeline;
 }
 
 uint32_t

@@ -84,14 +84,16 @@ match_messages(struct build *b, uint32_t *recv_msg)
 		}
 		for (; s != TRACE_NONE; s = next_send[s]) {
 			t->info.warnings[WARN_UNMATCHED_SEND]++;
-			t->ops[t->msgs[s].send_op].flags |= OPF_UNMATCHED;
+			trace_oprec_of(t, t->msgs[s].send_op)->flags |= OPF_UNMATCHED;
 		}
 		for (; r != TRACE_NONE; r = next_recv[r]) {
 			const struct recv_half *h = &b->recvs[r];
 			t->info.warnings[WARN_UNMATCHED_RECV]++;
-			t->ops[h->op].flags |= OPF_UNMATCHED;
+			trace_oprec_of(t, h->op)->flags |= OPF_UNMATCHED;
 			uint32_t id;
 			int err = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
+			if (!err && id > TRACE_END_ID_MAX)
+				err = ERR_LIMIT;     /* ends name messages in 30 bits */
 			if (err) {
 				rc = err;
 				goto out;

@@ -12,7 +12,7 @@
  * in memory per event on every large trace. */
 _Static_assert(sizeof(struct trace_op) == 40, "struct trace_op grew");
 _Static_assert(sizeof(struct trace_msg) == 56, "struct trace_msg grew");
-_Static_assert(sizeof(struct trace_end) == 8, "struct trace_end grew");
+_Static_assert(sizeof(struct trace_end) == 4, "struct trace_end grew");
 
 struct trace *
 trace_new(void)
@@ -50,7 +50,7 @@ trace_destroy(struct trace *t)
 	free(t->comms);
 	free(t->comm_members);
 	free(t->nodes);
-	free(t->ops);
+	free(t->oprec);
 	free(t->ends);
 	free(t->msgs);
 	free(t->colls);
@@ -175,7 +175,6 @@ GETTER(struct trace_location, locations)
 GETTER(struct trace_region, regions)
 GETTER(struct trace_comm, comms)
 GETTER(struct trace_node, nodes)
-GETTER(struct trace_op, ops)
 GETTER(struct trace_end, ends)
 GETTER(struct trace_msg, msgs)
 GETTER(struct trace_coll, colls)
@@ -193,11 +192,37 @@ trace_coll_members(const struct trace *t)
 	return t->coll_members;
 }
 
+struct trace_opv
+trace_ops(const struct trace *t, uint32_t *n)
+{
+	struct trace_opv v = {
+		.rec = t->oprec, .tls = t->timelines, .n = trace_op_count(t),
+		.implied = t->ops_implied != 0,
+	};
+	if (n)
+		*n = v.n;
+	return v;
+}
+
+struct trace_op
+trace_op(const struct trace *t, uint32_t op)
+{
+	struct trace_opv v = trace_ops(t, NULL);
+	return trace_op_get(&v, op);
+}
+
 const struct trace_end *
 trace_op_ends(const struct trace *t, uint32_t op, uint32_t *n)
 {
-	uint32_t first = t->ops[op].end_first;
-	uint32_t last = op + 1 < t->n_ops ? t->ops[op + 1].end_first : (uint32_t)t->n_ends;
+	/* a computation op's end_first is its call's, and it has none */
+	const struct trace_op *r = &t->oprec[t->ops_implied ? op >> 1 : op];
+	uint32_t first = r->end_first, last;
+	if (t->ops_implied && !(op & 1))
+		last = first;
+	else {
+		size_t next = (t->ops_implied ? op >> 1 : op) + 1;
+		last = next < t->n_oprec ? t->oprec[next].end_first : (uint32_t)t->n_ends;
+	}
 	*n = last - first;
 	return t->ends + first;
 }
@@ -314,7 +339,7 @@ int
 trace_require_communication(const struct trace *t, struct err *e)
 {
 	if (t->info.paradigm == PARADIGM_CHARM)     /* any execution has a structure */
-		return t->n_ops ? 0 : err_set(e, ERR_FORMAT, "nothing to analyse: no entry method ran "
+		return t->n_oprec ? 0 : err_set(e, ERR_FORMAT, "nothing to analyse: no entry method ran "
 					      "in the %u PEs' logs", (unsigned)t->n_pes);
 	for (size_t m = 0; m < t->n_msgs; m++)
 		if (t->msgs[m].send_op != TRACE_NONE || t->msgs[m].recv_op != TRACE_NONE)

@@ -10,6 +10,9 @@
  *             the aggregated computation on a timeline before each
  *             communication call. A timeline's ops are contiguous and in
  *             time order: ops [tl->op_first, tl->op_first + tl->op_count).
+ *             An MPI trace stores its calls only: op 2k+1 is call k and
+ *             op 2k the computation before it, implied by its neighbours
+ *             (trace_op_get).
  *   msg       one point-to-point message, both ends (either may be missing)
  *   coll      one collective invocation with its member ops
  *   frame     one instance of a user (non-MPI) region on a timeline
@@ -63,6 +66,8 @@ enum {
 	OPF_EXEC_CONT = 16,    /* Charm++: continues the entry-method execution of the
 	                        * previous op (the execution was split at a send) */
 	OPF_LOOSE = 32,        /* Charm++: a creation recorded outside any execution */
+	OPF_GAP_BEFORE = 64,   /* stored on an MPI call: its implied computation op
+	                        * has OPF_MEASURE_GAP (never seen through trace_op_get) */
 };
 
 /* What an end links. */
@@ -95,9 +100,10 @@ struct trace_op {
 	uint8_t flags;         /* OPF_* */
 };
 
+#define TRACE_END_ID_MAX ((1u << 30) - 1)   /* messages, collectives: ERR_LIMIT beyond */
 struct trace_end {
-	uint32_t id;           /* message id, or collective id for END_COLL */
-	uint32_t role;         /* enum trace_end_role */
+	uint32_t id : 30;      /* message id, or collective id for END_COLL */
+	uint32_t role : 2;     /* enum trace_end_role */
 };
 
 struct trace_msg {
@@ -149,6 +155,7 @@ struct trace_timeline {
 	uint32_t op_first, op_count;
 	uint32_t frame_first, frame_count;
 	uint64_t events;
+	uint64_t t_start;      /* its first event: where its first computation op begins */
 };
 
 /* Every location in the archive, MPI rank or not. */
@@ -242,12 +249,49 @@ const struct trace_region *trace_regions(const struct trace *t, uint32_t *n);
 const struct trace_comm *trace_comms(const struct trace *t, uint32_t *n);
 const uint32_t *trace_comm_members(const struct trace *t);
 const struct trace_node *trace_nodes(const struct trace *t, uint32_t *n);
-const struct trace_op *trace_ops(const struct trace *t, uint32_t *n);
+/* The operations, op ids 0 .. *n - 1, read with trace_op_get(). */
+struct trace_opv {
+	const struct trace_op *rec;   /* the stored records */
+	const struct trace_timeline *tls;
+	uint32_t n;                   /* op ids */
+	uint32_t implied;             /* 1: rec holds the calls only (MPI): op 2k+1 is
+	                               * rec[k], op 2k the computation before it */
+};
+struct trace_opv trace_ops(const struct trace *t, uint32_t *n);
 const struct trace_end *trace_ends(const struct trace *t, uint32_t *n);
 const struct trace_msg *trace_msgs(const struct trace *t, uint32_t *n);
 const struct trace_coll *trace_colls(const struct trace *t, uint32_t *n);
 const uint32_t *trace_coll_members(const struct trace *t);
 const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
+
+/* Op `op` (< v->n). A computation op of an MPI trace runs from the exit
+ * of the call before it on its timeline (the timeline's start for the
+ * first) to the enter of its call, or is empty where that call entered
+ * before the previous exit; it has the call's timeline, frame and
+ * end_first, no region and no ends. */
+static inline struct trace_op
+trace_op_get(const struct trace_opv *v, uint32_t op)
+{
+	if (!v->implied)
+		return v->rec[op];
+	uint32_t k = op >> 1;
+	struct trace_op c = v->rec[k];
+	if (op & 1) {
+		c.flags &= (uint8_t)~OPF_GAP_BEFORE;
+		return c;
+	}
+	uint64_t from = k > 0 && v->rec[k - 1].timeline == c.timeline ? v->rec[k - 1].t_exit
+								       : v->tls[c.timeline].t_start;
+	return (struct trace_op){
+		.t_enter = from < c.t_enter ? from : c.t_enter, .t_exit = c.t_enter,
+		.timeline = c.timeline, .region = TRACE_NONE, .frame = c.frame,
+		.end_first = c.end_first, .kind = OP_COMPUTE,
+		.flags = c.flags & OPF_GAP_BEFORE ? OPF_MEASURE_GAP : 0,
+	};
+}
+
+/* trace_op_get of one op, for code that reads a few. */
+struct trace_op trace_op(const struct trace *t, uint32_t op);
 
 /* The ends of op `op`: *n of them starting at the returned pointer. */
 const struct trace_end *trace_op_ends(const struct trace *t, uint32_t op, uint32_t *n);

@@ -26,7 +26,11 @@ struct trace {
 	TRACE_ARRAY(struct trace_comm, comms);
 	TRACE_ARRAY(uint32_t, comm_members);
 	TRACE_ARRAY(struct trace_node, nodes);
-	TRACE_ARRAY(struct trace_op, ops);
+	/* The stored op records: every op, or with ops_implied (the MPI
+	 * builder, build.c) the calls only, op 2k+1 being oprec[k] and op 2k
+	 * the computation before it (trace_op_get). */
+	TRACE_ARRAY(struct trace_op, oprec);
+	int ops_implied;
 	TRACE_ARRAY(struct trace_end, ends);
 	TRACE_ARRAY(struct trace_msg, msgs);
 	TRACE_ARRAY(struct trace_coll, colls);
@@ -49,6 +53,21 @@ struct trace {
 	void *saved_globs;      /* the saved phase globs (an array of pointers) */
 	int saved_state;        /* enum saved_trace_state: where the trace it came from stands */
 };
+
+/* The number of op ids. */
+static inline uint32_t
+trace_op_count(const struct trace *t)
+{
+	return (uint32_t)(t->ops_implied ? 2 * t->n_oprec : t->n_oprec);
+}
+
+/* The stored record of op `op`: the call itself, or for an implied
+ * computation op the call it precedes. */
+static inline struct trace_op *
+trace_oprec_of(struct trace *t, uint32_t op)
+{
+	return &t->oprec[t->ops_implied ? op >> 1 : op];
+}
 
 /* Creates an empty trace (strings table ready). NULL when out of memory. */
 struct trace *trace_new(void);

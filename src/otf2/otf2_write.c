@@ -302,18 +302,19 @@ evt_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	(void)loc; (void)pos;
 	w->st.events++;
 	if (w->tl != TRACE_NONE && w->o->ops) {
-		const struct trace_op *ops = trace_ops(w->t, NULL);
+		struct trace_opv ops = trace_ops(w->t, NULL);
 		uint64_t rel = time >= w->offset ? time - w->offset : 0;
 		uint32_t model = region < w->n_regions ? w->region_model[region] : TRACE_NONE;
-		while (w->cursor < w->op_end && (ops[w->cursor].kind == OP_COMPUTE ||
-						 ops[w->cursor].t_enter < rel))
+		while (w->cursor < w->op_end && (trace_op_get(&ops, w->cursor).kind == OP_COMPUTE ||
+						 trace_op_get(&ops, w->cursor).t_enter < rel))
 			w->cursor++;
-		if (w->cursor < w->op_end && ops[w->cursor].t_enter == rel &&
-		    ops[w->cursor].region == model && model != TRACE_NONE) {
+		if (w->cursor < w->op_end && trace_op_get(&ops, w->cursor).t_enter == rel &&
+		    trace_op_get(&ops, w->cursor).region == model && model != TRACE_NONE) {
 			uint32_t o = w->cursor++;
 			const struct otf2_write_op *v = &w->o->ops[o];
-			const struct otf2_write_op *c = o > 0 && ops[o - 1].kind == OP_COMPUTE &&
-				ops[o - 1].timeline == w->tl && w->o->ops[o - 1].part != TRACE_NONE ?
+			struct trace_op before = o > 0 ? trace_op_get(&ops, o - 1) : (struct trace_op){ 0 };
+			const struct otf2_write_op *c = o > 0 && before.kind == OP_COMPUTE &&
+				before.timeline == w->tl && w->o->ops[o - 1].part != TRACE_NONE ?
 				&w->o->ops[o - 1] : NULL;
 			uint32_t it = c && c->iteration != TRACE_NONE ? c->iteration : v->iteration;
 			if (it != TRACE_NONE && it != w->cur_iter) {
@@ -515,10 +516,10 @@ otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 	/* communication ops whose Enter was never met */
 	if (!rc && o->ops) {
 		uint32_t n;
-		const struct trace_op *ops = trace_ops(o->t, &n);
+		struct trace_opv ops = trace_ops(o->t, &n);
 		uint64_t comm = 0;
 		for (uint32_t i = 0; i < n; i++)
-			comm += ops[i].kind != OP_COMPUTE;
+			comm += trace_op_get(&ops, i).kind != OP_COMPUTE;
 		w.st.unmatched = comm > w.st.annotated ? comm - w.st.annotated : 0;
 	}
 	if (ar && OTF2_Archive_Close(ar) != OTF2_SUCCESS && !rc)

@@ -241,12 +241,12 @@ push_op(struct builder *b, uint64_t t0, uint64_t t1, uint32_t tl, uint32_t regio
 	uint8_t flags, uint32_t pe)
 {
 	struct trace *t = b->t;
-	if (t->n_ops >= TRACE_NONE - 1)
+	if (t->n_oprec >= TRACE_NONE - 1)
 		return ERR_LIMIT;
-	if (VEC_GROW(t->ops, t->n_ops, t->cap_ops) || VEC_GROW(t->op_pe, t->n_op_pe, t->cap_op_pe))
+	if (VEC_GROW(t->oprec, t->n_oprec, t->cap_oprec) || VEC_GROW(t->op_pe, t->n_op_pe, t->cap_op_pe))
 		return ERR_NOMEM;
 	t->op_pe[t->n_op_pe++] = pe;
-	t->ops[t->n_ops++] = (struct trace_op){
+	t->oprec[t->n_oprec++] = (struct trace_op){
 		.t_enter = t0, .t_exit = t1 < t0 ? t0 : t1, .timeline = tl, .region = region,
 		.frame = TRACE_NONE, .end_first = (uint32_t)t->n_ends, .kind = kind, .flags = flags,
 	};
@@ -257,11 +257,11 @@ static int
 add_end(struct builder *b, uint32_t msg, uint32_t role)
 {
 	struct trace *t = b->t;
-	if (t->n_ends >= TRACE_NONE - 1)
+	if (t->n_ends >= TRACE_NONE - 1 || msg > TRACE_END_ID_MAX)
 		return ERR_LIMIT;
 	if (VEC_GROW(t->ends, t->n_ends, t->cap_ends))
 		return ERR_NOMEM;
-	t->ends[t->n_ends++] = (struct trace_end){ .id = msg, .role = role };
+	t->ends[t->n_ends++] = (struct trace_end){ .id = msg, .role = role & 3 };
 	return 0;
 }
 
@@ -272,7 +272,7 @@ send_ends(struct builder *b, uint32_t pe, uint32_t c, uint8_t *flags)
 	uint32_t first = b->msg_first[pe][c], n = b->deliv[pe][c] ? b->deliv[pe][c] : 1;
 	if (!b->deliv[pe][c])
 		*flags |= OPF_UNMATCHED;
-	b->c_op[pe][c] = (uint32_t)b->t->n_ops - 1;
+	b->c_op[pe][c] = (uint32_t)b->t->n_oprec - 1;
 	for (uint32_t k = 0; k < n; k++) {
 		int rc = add_end(b, first + k, END_SEND);
 		if (rc)
@@ -330,7 +330,7 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 		if ((rc = push_op(b, x->t0, x->t1, tl, region, msg != NONE ? OP_RECV : OP_COMPUTE,
 				  flags | last_flags, pe)))
 			return rc;
-		b->x_op[pe][i] = (uint32_t)b->t->n_ops - 1;
+		b->x_op[pe][i] = (uint32_t)b->t->n_oprec - 1;
 		return msg != NONE ? add_end(b, msg, END_RECV) : 0;
 	}
 	int sink_alone = 0;
@@ -341,7 +341,7 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 		if (sink_alone) {
 			if ((rc = push_op(b, x->t0, x->t0, tl, region, OP_RECV, flags, pe)))
 				return rc;
-			b->x_op[pe][i] = (uint32_t)b->t->n_ops - 1;
+			b->x_op[pe][i] = (uint32_t)b->t->n_oprec - 1;
 			if ((rc = add_end(b, msg, END_RECV)))
 				return rc;
 			flags = OPF_BLOCK_CONT | OPF_EXEC_CONT;
@@ -357,11 +357,11 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 		if ((rc = push_op(b, from, to, tl, region, with_sink ? OP_SENDRECV : OP_SEND, f, pe)))
 			return rc;
 		if (with_sink) {
-			b->x_op[pe][i] = (uint32_t)b->t->n_ops - 1;
+			b->x_op[pe][i] = (uint32_t)b->t->n_oprec - 1;
 			if ((rc = add_end(b, msg, END_RECV)))
 				return rc;
 		}
-		uint8_t *fp = &b->t->ops[b->t->n_ops - 1].flags;
+		uint8_t *fp = &b->t->oprec[b->t->n_oprec - 1].flags;
 		if ((rc = send_ends(b, pe, c, fp)))
 			return rc;
 		from = l->cres[c].t;
@@ -430,7 +430,7 @@ emit_ops(struct builder *b)
 		uint32_t n = first[tl + 1] - first[tl];
 		if (n > 1)
 			qsort(it, n, sizeof *it, cmp_item);
-		t->timelines[tl].op_first = (uint32_t)t->n_ops;
+		t->timelines[tl].op_first = (uint32_t)t->n_oprec;
 		uint32_t prev_pe = NONE;
 		for (uint32_t k = 0; k < n && !rc; k++) {
 			uint32_t pe = it[k].pe;
@@ -439,7 +439,7 @@ emit_ops(struct builder *b)
 				/* no entry method was running (or traced): no region */
 				rc = push_op(b, it[k].t, it[k].t, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe);
 				if (!rc)
-					rc = send_ends(b, pe, c, &t->ops[t->n_ops - 1].flags);
+					rc = send_ends(b, pe, c, &t->oprec[t->n_oprec - 1].flags);
 				prev_pe = NONE;
 				continue;
 			}
@@ -450,7 +450,7 @@ emit_ops(struct builder *b)
 			rc = emit_exec(b, pe, it[k].idx, tl, cont);
 			prev_pe = pe;
 		}
-		t->timelines[tl].op_count = (uint32_t)t->n_ops - t->timelines[tl].op_first;
+		t->timelines[tl].op_count = (uint32_t)t->n_oprec - t->timelines[tl].op_first;
 		t->timelines[tl].events = t->timelines[tl].op_count;
 	}
 	free(items);
@@ -538,7 +538,7 @@ fill_pes(struct builder *b)
 			any = 1;
 		}
 	}
-	for (uint32_t o = 0; o < t->n_ops; o++)
+	for (uint32_t o = 0; o < t->n_oprec; o++)
 		t->pes[t->op_pe[o]].ops++;
 	/* how many PEs each chare ran on */
 	uint32_t *stamp = malloc(((size_t)b->pes + 1) * sizeof *stamp);

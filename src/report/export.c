@@ -163,7 +163,7 @@ export_otf2(const struct analysis *a, const char *dir, const char *creator,
 			.cause = analysis_lop_cause(a, l),
 		};
 		/* computation inside a coalesced send is no operation of its own */
-		if (trace_ops(t, NULL)[o].kind == OP_COMPUTE && analysis_lop_kind(a, l) != OP_COMPUTE)
+		if (trace_op(t, o).kind == OP_COMPUTE && analysis_lop_kind(a, l) != OP_COMPUTE)
 			v[o].part = TRACE_NONE;
 	}
 	const char *causes[CAUSE_COUNT];

@@ -14,7 +14,7 @@ summary_compute(const struct trace *t, struct summary *s)
 	memset(s, 0, sizeof *s);
 	uint32_t n_tl, n_ops, n_msgs, n_colls, n_regions, n_locs;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	const struct trace_op *ops = trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
 	const struct trace_coll *colls = trace_colls(t, &n_colls);
 	const struct trace_region *regions = trace_regions(t, &n_regions);
@@ -25,8 +25,9 @@ summary_compute(const struct trace *t, struct summary *s)
 	if (!s->timelines)
 		return ERR_NOMEM;
 	for (uint32_t i = 0; i < n_ops; i++) {
-		s->ops[ops[i].kind]++;
-		s->timelines[ops[i].timeline].ops[ops[i].kind]++;
+		struct trace_op o = trace_op_get(&ops, i);
+		s->ops[o.kind]++;
+		s->timelines[o.timeline].ops[o.kind]++;
 	}
 	for (uint32_t i = 0; i < n_msgs; i++) {
 		const struct trace_msg *m = &msgs[i];
@@ -49,7 +50,7 @@ summary_compute(const struct trace *t, struct summary *s)
 		s->colls_total++;
 		s->colls_incomplete += colls[i].member_count != colls[i].expected;
 		for (uint32_t k = 0; k < colls[i].member_count; k++)
-			s->timelines[ops[members[colls[i].member_first + k]].timeline].colls++;
+			s->timelines[trace_op_get(&ops, members[colls[i].member_first + k]).timeline].colls++;
 	}
 	for (uint32_t i = 0; i < n_regions; i++)
 		s->regions[regions[i].role]++;

@@ -39,11 +39,11 @@ static void
 quality_lines(struct view *v, uint32_t lop)
 {
 	uint32_t first, count, nops;
-	const struct trace_op *ops = trace_ops(v->t, &nops);
+	struct trace_opv ops = trace_ops(v->t, &nops);
 	analysis_lop_ops(v->a, lop, &first, &count);
 	unsigned flags = 0;
 	for (uint32_t op = first; op < first + count && op < nops; op++)
-		flags |= ops[op].flags;
+		flags |= trace_op_get(&ops, op).flags;
 	if (flags & OPF_MEASURE_GAP)
 		view_lines_add(&v->details, ST_ERROR, "warning: measurement was switched off inside this "
 			       "operation; its times are incomplete");
