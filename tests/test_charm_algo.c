@@ -561,10 +561,13 @@ step_at(const struct analysis *a, uint32_t tl, long t)
 	const struct trace *tr = analysis_trace(a);
 	uint32_t n_ops;
 	struct trace_opv ops = trace_ops(tr, &n_ops);
-	for (uint32_t o = 0; o < n_ops; o++)
-		if (trace_op_get(&ops, o).timeline == tl && trace_op_get(&ops, o).t_enter == (uint64_t)t &&
-		    trace_op_get(&ops, o + 1).end_first > trace_op_get(&ops, o).end_first)
+	for (uint32_t o = 0; o < n_ops; o++) {
+		struct trace_op op = trace_op_get(&ops, o);
+		uint32_t n_ends;
+		trace_op_ends(tr, o, &n_ends);
+		if (op.timeline == tl && op.t_enter == (uint64_t)t && n_ends > 0)
 			return analysis_lop_step(a, analysis_op_lop(a, o));
+	}
 	fail_msg("no op on timeline %u at %ld", tl, t);
 	return 0;
 }

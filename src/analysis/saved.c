@@ -404,14 +404,19 @@ check_charm_model(struct opener *o, const struct trace *t)
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent Charm++ arrays", o->name) : 0;
 }
 
-/* The ops name their timelines, and the timelines' ops are in range: an
- * MPI trace's computation ops are implied from them (trace_op_get). */
+/* The ops name timelines, regions, frames and ends that exist, and the
+ * timelines' ops are in range: an MPI trace's computation ops are implied
+ * from them (trace_op_get). */
 static int
 check_ops(struct opener *o, const struct trace *t)
 {
 	int bad = t->ops_implied && t->n_oprec > VEC_MAX_ID / 2;
-	for (size_t i = 0; i < t->n_oprec && !bad; i++)
-		bad = t->oprec[i].timeline >= t->n_timelines;
+	for (size_t i = 0; i < t->n_oprec && !bad; i++) {
+		const struct trace_oprec *r = &t->oprec[i];
+		bad = r->timeline >= t->n_timelines || r->kind >= OP_KIND_COUNT ||
+		      (r->region != TRACE_OPREC_NO_REGION && r->region >= t->n_regions) ||
+		      (r->frame != TRACE_NONE && r->frame >= t->n_frames) || r->end_first > t->n_ends;
+	}
 	uint64_t n_ops = trace_op_count(t);
 	for (size_t i = 0; i < t->n_timelines && !bad; i++) {
 		const struct trace_timeline *tl = &t->timelines[i];

@@ -82,7 +82,7 @@ _Static_assert(sizeof(struct meta) == 696, "doc/format.md: the meta section is 6
  * gives: a change in any of them is a new format version. */
 _Static_assert(sizeof(struct trace_timeline) == 48 && sizeof(struct trace_location) == 40 &&
 	       sizeof(struct trace_region) == 8 && sizeof(struct trace_comm) == 20 &&
-	       sizeof(struct trace_node) == 12 && sizeof(struct trace_op) == 40 &&
+	       sizeof(struct trace_node) == 12 && sizeof(struct trace_oprec) == 32 &&
 	       sizeof(struct trace_end) == 4 && sizeof(struct trace_msg) == 56 &&
 	       sizeof(struct trace_coll) == 40 && sizeof(struct trace_frame) == 32 &&
 	       sizeof(struct analysis_part) == 40 && sizeof(struct analysis_stats) == 128 &&

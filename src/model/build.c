@@ -111,9 +111,9 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	int rc = VEC_NEW_ID(t->oprec, t->n_oprec, t->cap_oprec, &id);
 	if (rc)
 		return rc;
-	t->oprec[id] = (struct trace_op){
+	t->oprec[id] = (struct trace_oprec){
 		.t_enter = enter, .t_exit = exit, .timeline = b->tl,
-		.region = region, .frame = frame,
+		.region = trace_oprec_region(region), .frame = frame,
 		.end_first = (uint32_t)t->n_ends - b->call_ends,
 		.kind = kind, .flags = (uint8_t)(flags | (b->gap ? OPF_GAP_BEFORE : 0)),
 	};

@@ -102,7 +102,7 @@ copy_block(struct join *j, uint32_t k)
 	if (k > 0 || !j->adopted) {
 		/* destinations indexed, never offset: an empty array is NULL */
 		for (size_t i = 0; i < s->n_oprec; i++) {
-			struct trace_op x = s->oprec[i];
+			struct trace_oprec x = s->oprec[i];
 			x.end_first += end;
 			if (x.frame != TRACE_NONE)
 				x.frame += frame;

@@ -42,7 +42,7 @@ counts_of(const struct build *b, uint64_t *n)
 
 /* The record size of each array, in header order. */
 static const size_t rec_size[N_COUNTS] = {
-	sizeof(struct trace_op), sizeof(struct trace_end), sizeof(struct trace_msg),
+	sizeof(struct trace_oprec), sizeof(struct trace_end), sizeof(struct trace_msg),
 	sizeof(struct trace_frame), sizeof(struct recv_half), sizeof(struct coll_half),
 	sizeof(uint32_t),
 };

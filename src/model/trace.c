@@ -105,6 +105,8 @@ trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t paradi
 	int rc = trace_intern(t, name, &sname);
 	if (rc)
 		return rc;
+	if (t->n_regions > TRACE_REGION_MAX)
+		return ERR_LIMIT;     /* ops keep region ids in 22 bits */
 	if ((rc = VEC_NEW_ID(t->regions, t->n_regions, t->cap_regions, id)))
 		return rc;
 	t->regions[*id] = (struct trace_region){
@@ -215,7 +217,7 @@ const struct trace_end *
 trace_op_ends(const struct trace *t, uint32_t op, uint32_t *n)
 {
 	/* a computation op's end_first is its call's, and it has none */
-	const struct trace_op *r = &t->oprec[t->ops_implied ? op >> 1 : op];
+	const struct trace_oprec *r = &t->oprec[t->ops_implied ? op >> 1 : op];
 	uint32_t first = r->end_first, last;
 	if (t->ops_implied && !(op & 1))
 		last = first;

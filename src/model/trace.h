@@ -90,6 +90,7 @@ enum trace_coll_type {
 	COLL_TYPE_COUNT
 };
 
+/* An op, as trace_op_get gives it. */
 struct trace_op {
 	uint64_t t_enter, t_exit;
 	uint32_t timeline;
@@ -99,6 +100,26 @@ struct trace_op {
 	uint8_t kind;          /* enum trace_op_kind */
 	uint8_t flags;         /* OPF_* */
 };
+
+/* An op as stored: 32 bytes, its region in 22 bits (trace_oprec_region;
+ * more regions than TRACE_REGION_MAX is ERR_LIMIT). */
+#define TRACE_REGION_MAX ((1u << 22) - 2)
+#define TRACE_OPREC_NO_REGION ((1u << 22) - 1)
+struct trace_oprec {
+	uint64_t t_enter, t_exit;
+	uint32_t timeline;
+	uint32_t frame;
+	uint32_t end_first;
+	uint32_t region : 22;  /* TRACE_OPREC_NO_REGION for none */
+	uint32_t kind : 3;
+	uint32_t flags : 7;
+};
+
+static inline uint32_t
+trace_oprec_region(uint32_t region)
+{
+	return region > TRACE_REGION_MAX ? TRACE_OPREC_NO_REGION : region;
+}
 
 #define TRACE_END_ID_MAX ((1u << 30) - 1)   /* messages, collectives: ERR_LIMIT beyond */
 struct trace_end {
@@ -251,7 +272,7 @@ const uint32_t *trace_comm_members(const struct trace *t);
 const struct trace_node *trace_nodes(const struct trace *t, uint32_t *n);
 /* The operations, op ids 0 .. *n - 1, read with trace_op_get(). */
 struct trace_opv {
-	const struct trace_op *rec;   /* the stored records */
+	const struct trace_oprec *rec;   /* the stored records */
 	const struct trace_timeline *tls;
 	uint32_t n;                   /* op ids */
 	uint32_t implied;             /* 1: rec holds the calls only (MPI): op 2k+1 is
@@ -272,22 +293,25 @@ const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
 static inline struct trace_op
 trace_op_get(const struct trace_opv *v, uint32_t op)
 {
-	if (!v->implied)
-		return v->rec[op];
-	uint32_t k = op >> 1;
-	struct trace_op c = v->rec[k];
-	if (op & 1) {
-		c.flags &= (uint8_t)~OPF_GAP_BEFORE;
-		return c;
-	}
-	uint64_t from = k > 0 && v->rec[k - 1].timeline == c.timeline ? v->rec[k - 1].t_exit
-								       : v->tls[c.timeline].t_start;
-	return (struct trace_op){
-		.t_enter = from < c.t_enter ? from : c.t_enter, .t_exit = c.t_enter,
-		.timeline = c.timeline, .region = TRACE_NONE, .frame = c.frame,
-		.end_first = c.end_first, .kind = OP_COMPUTE,
-		.flags = c.flags & OPF_GAP_BEFORE ? OPF_MEASURE_GAP : 0,
+	uint32_t k = v->implied ? op >> 1 : op;
+	const struct trace_oprec *c = &v->rec[k];
+	struct trace_op o = {
+		.t_enter = c->t_enter, .t_exit = c->t_exit, .timeline = c->timeline,
+		.region = c->region == TRACE_OPREC_NO_REGION ? TRACE_NONE : c->region,
+		.frame = c->frame, .end_first = c->end_first, .kind = c->kind,
+		.flags = (uint8_t)(c->flags & ~OPF_GAP_BEFORE),
 	};
+	if (!v->implied || (op & 1))
+		return o;
+	/* the computation before call k */
+	uint64_t from = k > 0 && v->rec[k - 1].timeline == c->timeline ? v->rec[k - 1].t_exit
+									: v->tls[c->timeline].t_start;
+	o.t_enter = from < c->t_enter ? from : c->t_enter;
+	o.t_exit = c->t_enter;
+	o.region = TRACE_NONE;
+	o.kind = OP_COMPUTE;
+	o.flags = c->flags & OPF_GAP_BEFORE ? OPF_MEASURE_GAP : 0;
+	return o;
 }
 
 /* trace_op_get of one op, for code that reads a few. */

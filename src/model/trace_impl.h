@@ -29,7 +29,7 @@ struct trace {
 	/* The stored op records: every op, or with ops_implied (the MPI
 	 * builder, build.c) the calls only, op 2k+1 being oprec[k] and op 2k
 	 * the computation before it (trace_op_get). */
-	TRACE_ARRAY(struct trace_op, oprec);
+	TRACE_ARRAY(struct trace_oprec, oprec);
 	int ops_implied;
 	TRACE_ARRAY(struct trace_end, ends);
 	TRACE_ARRAY(struct trace_msg, msgs);
@@ -63,7 +63,7 @@ trace_op_count(const struct trace *t)
 
 /* The stored record of op `op`: the call itself, or for an implied
  * computation op the call it precedes. */
-static inline struct trace_op *
+static inline struct trace_oprec *
 trace_oprec_of(struct trace *t, uint32_t op)
 {
 	return &t->oprec[t->ops_implied ? op >> 1 : op];

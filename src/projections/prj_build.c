@@ -246,9 +246,10 @@ push_op(struct builder *b, uint64_t t0, uint64_t t1, uint32_t tl, uint32_t regio
 	if (VEC_GROW(t->oprec, t->n_oprec, t->cap_oprec) || VEC_GROW(t->op_pe, t->n_op_pe, t->cap_op_pe))
 		return ERR_NOMEM;
 	t->op_pe[t->n_op_pe++] = pe;
-	t->oprec[t->n_oprec++] = (struct trace_op){
-		.t_enter = t0, .t_exit = t1 < t0 ? t0 : t1, .timeline = tl, .region = region,
-		.frame = TRACE_NONE, .end_first = (uint32_t)t->n_ends, .kind = kind, .flags = flags,
+	t->oprec[t->n_oprec++] = (struct trace_oprec){
+		.t_enter = t0, .t_exit = t1 < t0 ? t0 : t1, .timeline = tl,
+		.region = trace_oprec_region(region), .frame = TRACE_NONE,
+		.end_first = (uint32_t)t->n_ends, .kind = kind, .flags = flags,
 	};
 	return 0;
 }
@@ -265,13 +266,14 @@ add_end(struct builder *b, uint32_t msg, uint32_t role)
 	return 0;
 }
 
-/* The ends of creation c on PE pe: one per message it became. */
+/* The ends of creation c on PE pe, the last op pushed: one per message it
+ * became. */
 static int
-send_ends(struct builder *b, uint32_t pe, uint32_t c, uint8_t *flags)
+send_ends(struct builder *b, uint32_t pe, uint32_t c)
 {
 	uint32_t first = b->msg_first[pe][c], n = b->deliv[pe][c] ? b->deliv[pe][c] : 1;
 	if (!b->deliv[pe][c])
-		*flags |= OPF_UNMATCHED;
+		b->t->oprec[b->t->n_oprec - 1].flags |= OPF_UNMATCHED;
 	b->c_op[pe][c] = (uint32_t)b->t->n_oprec - 1;
 	for (uint32_t k = 0; k < n; k++) {
 		int rc = add_end(b, first + k, END_SEND);
@@ -361,8 +363,7 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 			if ((rc = add_end(b, msg, END_RECV)))
 				return rc;
 		}
-		uint8_t *fp = &b->t->oprec[b->t->n_oprec - 1].flags;
-		if ((rc = send_ends(b, pe, c, fp)))
+		if ((rc = send_ends(b, pe, c)))
 			return rc;
 		from = l->cres[c].t;
 		flags = OPF_BLOCK_CONT | OPF_EXEC_CONT;
@@ -439,7 +440,7 @@ emit_ops(struct builder *b)
 				/* no entry method was running (or traced): no region */
 				rc = push_op(b, it[k].t, it[k].t, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe);
 				if (!rc)
-					rc = send_ends(b, pe, c, &t->oprec[t->n_oprec - 1].flags);
+					rc = send_ends(b, pe, c);
 				prev_pe = NONE;
 				continue;
 			}
