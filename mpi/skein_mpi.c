@@ -169,10 +169,15 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	}
 	if (rank == 0)
 		cli_progress(p, "gathering the shares", 0, 0);
+	/* the share goes to rank 0 piece by piece (its head, then each
+	 * block), each freed as it is sent: no rank holds a second copy */
 	char *buf = NULL;
 	size_t n = 0;
+	uint64_t pieces = otf2_share_pieces(s);
 	if (rank != 0) {
-		n = otf2_share_pack_size(s);
+		for (uint32_t i = 0; i < pieces; i++)
+			if (otf2_share_piece_size(s, i) > n)
+				n = otf2_share_piece_size(s, i);
 		buf = malloc(n);
 		rc = buf ? 0 : err_set(&e, ERR_NOMEM, "rank %d: out of memory packing %zu bytes", rank, n);
 	}
@@ -183,19 +188,31 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	}
 	*gathered = 1;
 	if (rank != 0) {
-		otf2_share_pack(s, buf);
+		MPI_Request rq;
+		MPI_Isend(&pieces, 1, MPI_UINT64_T, 0, 2, MPI_COMM_WORLD, &rq);
+		wait_asleep(&rq);
+		for (uint32_t i = 0; i < pieces; i++) {
+			size_t len = otf2_share_piece_size(s, i);
+			otf2_share_pack_piece(s, i, buf);
+			send_bytes(buf, len);
+		}
 		otf2_share_destroy(s);
-		send_bytes(buf, n);
 		free(buf);
 		return EXIT_OK;
 	}
 	for (int src = 1; src < size; src++) {
-		recv_bytes(src, &buf, &n);
-		if (!rc && !buf)
-			rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's share", src);
-		if (!rc)
-			rc = otf2_share_add(s, buf, n, &e);
-		free(buf);
+		MPI_Recv(&pieces, 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (uint64_t i = 0; i < pieces; i++) {
+			recv_bytes(src, &buf, &n);
+			if (!rc && !buf)
+				rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's share",
+					     src);
+			if (!rc)
+				rc = otf2_share_add_piece(s, buf, n, &e);
+			free(buf);
+		}
+		if (!rc && otf2_share_next_part(s) != (uint32_t)src + 1)
+			rc = err_set(&e, ERR_FORMAT, "rank %d's share came incomplete", src);
 	}
 	if (!rc) {
 		cli_progress(p, "joining", 0, 0);

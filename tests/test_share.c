@@ -2,7 +2,8 @@
  * otf2_share_*; model/build.h: build_block_pack/unpack), without MPI: on
  * every corpus trace, each of n parts (1 to 5, more parts than locations
  * included) is read on its own, parts 1.. are packed to bytes and added
- * to part 0 in order, and the joined model is the one otf2_read() gives,
+ * to part 0 in order (whole, and piece by piece as skein-mpi sends them),
+ * and the joined model is the one otf2_read() gives,
  * array by array; the bytes are checked on the way in (another order, a
  * cut share, bytes past the end). skein-mpi's end-to-end test is
  * tests/mpi.sh. */
@@ -16,9 +17,32 @@
 static char **paths;
 static size_t n_paths;
 
-/* Reads path as n parts and joins them; NULL on failure (reported). */
+/* Part p's share added to part 0 piece by piece (as skein-mpi sends it). */
+static void
+add_by_pieces(struct otf2_share *s0, struct otf2_share *sp, uint32_t p)
+{
+	struct err e = { 0 };
+	uint32_t pieces = otf2_share_pieces(sp);
+	assert_int_equal(otf2_share_next_part(s0), p);
+	for (uint32_t i = 0; i < pieces; i++) {
+		size_t len = otf2_share_piece_size(sp, i);
+		char *buf = malloc(len ? len : 1);
+		assert_non_null(buf);
+		otf2_share_pack_piece(sp, i, buf);
+		if (otf2_share_add_piece(s0, buf, len, &e)) {
+			print_error("adding piece %u of part %u: %s\n", i, p, e.msg);
+			fail();
+		}
+		free(buf);
+		/* the part is complete with its last piece, not before */
+		assert_int_equal(otf2_share_next_part(s0), i + 1 < pieces ? p : p + 1);
+	}
+}
+
+/* Reads path as n parts and joins them (the bytes of each share at once,
+ * or piece by piece); NULL on failure (reported). */
 static struct trace *
-read_shared(const char *path, uint32_t n)
+read_shared(const char *path, uint32_t n, int by_pieces)
 {
 	struct otf2_share **s = calloc(n, sizeof *s);
 	struct err e = { 0 };
@@ -29,6 +53,11 @@ read_shared(const char *path, uint32_t n)
 			fail();
 		}
 	for (uint32_t p = 1; p < n; p++) {
+		if (by_pieces) {
+			add_by_pieces(s[0], s[p], p);
+			otf2_share_destroy(s[p]);
+			continue;
+		}
 		size_t len = otf2_share_pack_size(s[p]);
 		char *buf = malloc(len);
 		assert_non_null(buf);
@@ -118,11 +147,12 @@ shares_join_to_the_serial_model(void **state)
 	(void)state;
 	for (size_t i = 0; i < n_paths; i++) {
 		struct trace *serial = tu_load(paths[i]);
-		for (uint32_t n = 1; n <= 5; n++) {
-			struct trace *t = read_shared(paths[i], n);
-			same_model(serial, t);
-			trace_destroy(t);
-		}
+		for (uint32_t n = 1; n <= 5; n++)
+			for (int by_pieces = 0; by_pieces <= (n > 1); by_pieces++) {
+				struct trace *t = read_shared(paths[i], n, by_pieces);
+				same_model(serial, t);
+				trace_destroy(t);
+			}
 		trace_destroy(serial);
 	}
 }
@@ -157,6 +187,34 @@ bad_bytes_refused(void **state)
 	free(b2);
 }
 
+/* Pieces out of order, or with bytes past their end, are refused. */
+static void
+bad_pieces_refused(void **state)
+{
+	(void)state;
+	struct otf2_share *s[2];
+	struct err e = { 0 };
+	for (uint32_t p = 0; p < 2; p++)
+		assert_int_equal(otf2_share_read(paths[0], NULL, p, 2, &s[p], &e), 0);
+	assert_true(otf2_share_pieces(s[1]) >= 2);
+	size_t head = otf2_share_piece_size(s[1], 0), block = otf2_share_piece_size(s[1], 1);
+	char *h = malloc(head + 8), *b = malloc(block);
+	otf2_share_pack_piece(s[1], 0, h);
+	otf2_share_pack_piece(s[1], 1, b);
+	/* a block where the head is due */
+	assert_int_equal(otf2_share_add_piece(s[0], b, block, &e), ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "not the one expected"));
+	/* a head with bytes past its end */
+	memset(h + head, 0, 8);
+	struct err e2 = { 0 };
+	assert_int_equal(otf2_share_add_piece(s[0], h, head + 8, &e2), ERR_FORMAT);
+	assert_non_null(strstr(e2.msg, "past its end"));
+	for (uint32_t p = 0; p < 2; p++)
+		otf2_share_destroy(s[p]);
+	free(h);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -172,6 +230,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(shares_join_to_the_serial_model),
 		cmocka_unit_test(bad_bytes_refused),
+		cmocka_unit_test(bad_pieces_refused),
 	};
 	int rc = cmocka_run_group_tests_name("distributed read", tests, NULL, NULL);
 	globfree(&g);

@@ -156,6 +156,8 @@ void otf2r_share_cut(const struct trace *t, uint32_t n, uint32_t *cut);
 struct otf2_share {
 	struct otf2r r;
 	uint32_t part, n_parts, next_part;
+	int in_part;             /* part 0: the next part's head is added */
+	uint32_t blocks_due;     /* and this many of its blocks are still to come */
 	uint32_t lo, hi;
 	struct build **blocks;
 	uint32_t n_blocks;

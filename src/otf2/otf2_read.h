@@ -43,8 +43,22 @@ uint64_t otf2_share_events(const struct otf2_share *s);
 /* Writes the share's events into buf and frees them from s. */
 void otf2_share_pack(struct otf2_share *s, void *buf);
 /* Part 0: adds the next part's packed share. Returns 0, ERR_FORMAT
- * (bytes of another archive or out of order) or ERR_NOMEM. */
+ * (bytes of another archive, out of order, cut short or with more past
+ * the end) or ERR_NOMEM. */
 int otf2_share_add(struct otf2_share *s, const void *buf, size_t len, struct err *e);
+
+/* The same bytes in pieces (the share's head, then each block), so that
+ * neither end holds a second copy of the share: otf2_share_pieces()
+ * pieces, piece i of otf2_share_piece_size() bytes, packed in order by
+ * otf2_share_pack_piece() (which frees a block as it packs it); part 0
+ * adds them one by one in the same order with otf2_share_add_piece()
+ * (errors as otf2_share_add), and otf2_share_next_part() says which part
+ * it expects next (it moves on when a part's last piece is added). */
+uint32_t otf2_share_pieces(const struct otf2_share *s);
+size_t otf2_share_piece_size(const struct otf2_share *s, uint32_t i);
+void otf2_share_pack_piece(struct otf2_share *s, uint32_t i, void *buf);
+int otf2_share_add_piece(struct otf2_share *s, const void *buf, size_t len, struct err *e);
+uint32_t otf2_share_next_part(const struct otf2_share *s);
 /* Part 0, once every part is added: the model, as otf2_read() gives it
  * (*out is the caller's; s keeps nothing). */
 int otf2_share_finish(struct otf2_share *s, const struct otf2_read_opts *opts, struct trace **out,
