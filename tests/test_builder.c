@@ -391,10 +391,55 @@ stray_records(void **state)
 	assert_int_equal(trace_msgs(f->t, NULL)[0].recv_op, 7);
 }
 
+/* The saved records' bits as doc/format.md gives them: an op's region,
+ * kind and flags in bits 0-21, 22-24 and 25-31 of its last word; an end's
+ * id and role in bits 0-29 and 30-31. */
+static void
+record_layout(void **state)
+{
+	(void)state;
+	struct trace_oprec r = {
+		.t_enter = 1, .t_exit = 2, .timeline = 3, .frame = 4, .end_first = 5,
+		.region = 0x2b3c4d, .kind = OP_COLLECTIVE, .flags = OPF_TRUNCATED | OPF_GAP_BEFORE,
+	};
+	uint64_t q[2];
+	uint32_t w[4];
+	memcpy(q, &r, sizeof q);
+	memcpy(w, (const char *)&r + 16, sizeof w);
+	assert_true(q[0] == 1 && q[1] == 2 && w[0] == 3 && w[1] == 4 && w[2] == 5);
+	assert_int_equal(w[3] & 0x3fffff, 0x2b3c4d);
+	assert_int_equal(w[3] >> 22 & 7, OP_COLLECTIVE);
+	assert_int_equal(w[3] >> 25, OPF_TRUNCATED | OPF_GAP_BEFORE);
+	struct trace_end e = { .id = 0x2345678, .role = END_COLL };
+	memcpy(w, &e, sizeof w[0]);
+	assert_int_equal(w[0] & 0x3fffffff, 0x2345678);
+	assert_int_equal(w[0] >> 30, END_COLL);
+}
+
+/* Ops keep region ids in 22 bits: one region more is ERR_LIMIT, and
+ * trace_limits_text() says so. */
+static void
+region_limit(void **state)
+{
+	(void)state;
+	struct trace *t = trace_new();
+	assert_non_null(t);
+	uint32_t id = 0;
+	for (uint32_t i = 0; i <= TRACE_REGION_MAX; i++)
+		if (trace_add_region(t, "f", ROLE_USER, 0, &id))
+			fail_msg("region %u refused", i);
+	assert_int_equal(id, TRACE_REGION_MAX);
+	assert_int_equal(trace_add_region(t, "f", ROLE_USER, 0, &id), ERR_LIMIT);
+	assert_non_null(strstr(trace_limits_text(), "4194302 regions"));
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(record_layout),
+		cmocka_unit_test(region_limit),
 		cmocka_unit_test_setup_teardown(blocking_pair, setup, teardown),
 		cmocka_unit_test_setup_teardown(fifo_per_channel, setup, teardown),
 		cmocka_unit_test_setup_teardown(isend_irecv_waitall, setup, teardown),

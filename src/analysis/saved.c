@@ -404,9 +404,9 @@ check_charm_model(struct opener *o, const struct trace *t)
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent Charm++ arrays", o->name) : 0;
 }
 
-/* The ops name timelines, regions, frames and ends that exist, and the
- * timelines' ops are in range: an MPI trace's computation ops are implied
- * from them (trace_op_get). */
+/* The ops name timelines, regions, frames and ends that exist, in order
+ * of their ends, and each timeline's ops are in range and its own: an MPI
+ * trace's computation ops are implied from them (trace_op_get). */
 static int
 check_ops(struct opener *o, const struct trace *t)
 {
@@ -415,13 +415,19 @@ check_ops(struct opener *o, const struct trace *t)
 		const struct trace_oprec *r = &t->oprec[i];
 		bad = r->timeline >= t->n_timelines || r->kind >= OP_KIND_COUNT ||
 		      (r->region != TRACE_OPREC_NO_REGION && r->region >= t->n_regions) ||
-		      (r->frame != TRACE_NONE && r->frame >= t->n_frames) || r->end_first > t->n_ends;
+		      (r->frame != TRACE_NONE && r->frame >= t->n_frames) || r->end_first > t->n_ends ||
+		      (i > 0 && r->end_first < t->oprec[i - 1].end_first);
 	}
 	uint64_t n_ops = trace_op_count(t);
+	unsigned shift = t->ops_implied ? 1 : 0;
 	for (size_t i = 0; i < t->n_timelines && !bad; i++) {
 		const struct trace_timeline *tl = &t->timelines[i];
 		bad = tl->op_first > n_ops || tl->op_count > n_ops - tl->op_first ||
 		      (t->ops_implied && ((tl->op_first | tl->op_count) & 1));
+		/* a timeline's records are its own */
+		for (uint64_t k = tl->op_first >> shift;
+		     !bad && k < (uint64_t)(tl->op_first + tl->op_count) >> shift; k++)
+			bad = t->oprec[k].timeline != i;
 	}
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent operations", o->name) : 0;
 }

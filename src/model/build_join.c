@@ -224,8 +224,8 @@ build_join(struct build *b, struct build **blk, uint32_t n)
 	const struct base *total = &j.base[n];
 	/* two op ids per call; message, receive and collective ids in ends */
 	if (total->ops > VEC_MAX_ID / 2 || total->ends > VEC_MAX_ID ||
-	    total->msgs > TRACE_END_ID_MAX || total->frames > VEC_MAX_ID ||
-	    total->recvs > TRACE_END_ID_MAX || total->colls > TRACE_END_ID_MAX) {
+	    total->msgs > TRACE_END_ID_MAX + 1 || total->frames > VEC_MAX_ID ||
+	    total->recvs > TRACE_END_ID_MAX + 1 || total->colls > TRACE_END_ID_MAX + 1) {
 		rc = ERR_LIMIT;
 		goto out;
 	}

@@ -13,6 +13,8 @@
 _Static_assert(sizeof(struct trace_op) == 40, "struct trace_op grew");
 _Static_assert(sizeof(struct trace_msg) == 56, "struct trace_msg grew");
 _Static_assert(sizeof(struct trace_end) == 4, "struct trace_end grew");
+_Static_assert(VEC_MAX_ID / 2 == 2147483646u && TRACE_END_ID_MAX == 1073741823u &&
+	       TRACE_REGION_MAX == 4194302u, "trace_limits_text() names the limits");
 
 struct trace *
 trace_new(void)
@@ -227,6 +229,15 @@ trace_op_ends(const struct trace *t, uint32_t op, uint32_t *n)
 	}
 	*n = last - first;
 	return t->ends + first;
+}
+
+const char *
+trace_limits_text(void)
+{
+	/* two op ids per call; ends name messages and collectives in 30 bits;
+	 * ops name regions in 22 */
+	return "at most 2147483646 communication calls, 1073741823 messages, receives or "
+	       "collectives, and 4194302 regions";
 }
 
 double

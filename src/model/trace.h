@@ -326,6 +326,10 @@ double trace_seconds(const struct trace *t, uint64_t ticks);
  * returns buf. */
 const char *trace_fmt_duration(const struct trace *t, uint64_t ticks, char *buf, size_t n);
 
+/* What the model can index, for ERR_LIMIT messages: "at most … calls,
+ * … messages, receives or collectives, … regions". */
+const char *trace_limits_text(void);
+
 /* Names for enums, for reports. */
 const char *trace_role_name(enum trace_role r);
 const char *trace_op_kind_name(enum trace_op_kind k);

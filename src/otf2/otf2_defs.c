@@ -277,6 +277,11 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef ca
 	const char *s = trace_str(r->t, str_of(r, name));
 	uint32_t id;
 	int rc = trace_add_region(r->t, s, region_role(s, paradigm), (uint8_t)paradigm, &id);
+	if (rc == ERR_LIMIT) {
+		err_set(r->e, rc, "%s: more regions than skein indexes (%s)", r->anchor,
+			trace_limits_text());
+		return OTF2_CALLBACK_INTERRUPT;
+	}
 	if (rc == 0)
 		rc = otf2r_refs_put(&r->region_of, self, id);
 	return rc ? fail(r, rc) : OTF2_CALLBACK_SUCCESS;

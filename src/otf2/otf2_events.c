@@ -312,8 +312,7 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li)
 		OTF2_ErrorCode st2 = OTF2_EvtReader_ReadEvents(er, REPORT_EVENTS, &got);
 		events += got;
 		if (k->rc) {          /* the builder failed */
-			rc = err_set(&k->err, k->rc, "%s: %s while building the model", r->anchor,
-				     err_name(k->rc));
+			rc = otf2r_build_error(&k->err, k->rc, r->anchor, "building the model");
 			break;
 		}
 		if (st2 != OTF2_SUCCESS) {
@@ -334,7 +333,7 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li)
 	if (rc == 0 && k->cur_tl != TRACE_NONE) {
 		r->t->timelines[k->cur_tl].events = events;
 		if ((rc = build_timeline_end(k->b)))
-			err_set(&k->err, rc, "%s: %s while building the model", r->anchor, err_name(rc));
+			otf2r_build_error(&k->err, rc, r->anchor, "building the model");
 	}
 	if (er)
 		OTF2_Reader_CloseEvtReader(v->rd, er);
@@ -517,7 +516,7 @@ otf2r_read_events(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 	rc = build_join(r->b, blk, n);
 	free(blk);
 	if (rc)
-		return err_set(r->e, rc, "%s: %s while building the model", r->anchor, err_name(rc));
+		return otf2r_build_error(r->e, rc, r->anchor, "building the model");
 	otf2r_finish_counts(r, &c);
 	return 0;
 }

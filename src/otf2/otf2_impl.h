@@ -165,6 +165,11 @@ struct otf2_share {
 	struct otf2r_counts counts;
 };
 
+/* The message for rc from building or matching (stage: "building the
+ * model", "matching messages"), naming the limits for ERR_LIMIT; returns
+ * rc. */
+int otf2r_build_error(struct err *e, int rc, const char *path, const char *stage);
+
 /* Reads every location's events (local definitions already read) and
  * builds the model, on par_workers() threads. Returns 0 or ERR_*, with
  * the message in r->e. */

@@ -346,7 +346,7 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o, struct otf2_share 
 		goto out;
 	rc = build_finish(r->b, o ? o->progress : NULL, o ? o->ud : NULL);
 	if (rc)
-		err_set(r->e, rc, "%s: %s while matching messages", r->anchor, err_name(rc));
+		otf2r_build_error(r->e, rc, r->anchor, "matching messages");
 out:
 	OTF2_Reader_Close(rd);
 	return rc;
@@ -426,4 +426,13 @@ otf2_share_read(const char *path, const struct otf2_read_opts *opts, uint32_t pa
 	}
 	*out = s;
 	return 0;
+}
+
+int
+otf2r_build_error(struct err *e, int rc, const char *path, const char *stage)
+{
+	if (rc == ERR_LIMIT)
+		return err_set(e, rc, "%s: more than skein can index while %s (%s)", path, stage,
+			       trace_limits_text());
+	return err_set(e, rc, "%s: %s while %s", path, err_name(rc), stage);
 }

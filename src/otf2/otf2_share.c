@@ -200,12 +200,12 @@ otf2_share_finish(struct otf2_share *s, const struct otf2_read_opts *opts, struc
 	int rc = build_join(s->r.b, s->blocks, s->n_blocks);
 	s->n_blocks = 0;
 	if (rc)
-		return err_set(e, rc, "%s: %s while building the model", path, err_name(rc));
+		return otf2r_build_error(e, rc, path, "building the model");
 	s->r.e = e;
 	otf2r_finish_counts(&s->r, &s->counts);
 	rc = build_finish(s->r.b, opts ? opts->progress : NULL, opts ? opts->ud : NULL);
 	if (rc)
-		return err_set(e, rc, "%s: %s while matching messages", path, err_name(rc));
+		return otf2r_build_error(e, rc, path, "matching messages");
 	build_destroy(s->r.b);
 	s->r.b = NULL;
 	*out = t;

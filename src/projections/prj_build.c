@@ -617,7 +617,7 @@ prj_build(struct prj_reader *r, struct err *e)
 	if (rc == ERR_NOMEM)
 		return err_set(e, rc, "out of memory");
 	if (rc == ERR_LIMIT)
-		return err_set(e, rc, "%s: more operations or messages than skein can index",
-			       r->sts.path);
+		return err_set(e, rc, "%s: more operations, messages or entry methods than skein "
+			       "can index (%s)", r->sts.path, trace_limits_text());
 	return rc;
 }

@@ -147,7 +147,7 @@ export_otf2(const struct analysis *a, const char *dir, const char *creator,
 		return err_set(e, ERR_USAGE, "%s: a Charm++ run has no OTF2 archive to copy; "
 			       "export it with --csv or --json", trace_info(t)->path);
 	uint32_t n_ops;
-	trace_ops(t, &n_ops);
+	struct trace_opv ops = trace_ops(t, &n_ops);
 	struct otf2_write_op *v = calloc((size_t)n_ops + 1, sizeof *v);
 	if (!v)
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -163,7 +163,7 @@ export_otf2(const struct analysis *a, const char *dir, const char *creator,
 			.cause = analysis_lop_cause(a, l),
 		};
 		/* computation inside a coalesced send is no operation of its own */
-		if (trace_op(t, o).kind == OP_COMPUTE && analysis_lop_kind(a, l) != OP_COMPUTE)
+		if (trace_op_get(&ops, o).kind == OP_COMPUTE && analysis_lop_kind(a, l) != OP_COMPUTE)
 			v[o].part = TRACE_NONE;
 	}
 	const char *causes[CAUSE_COUNT];
