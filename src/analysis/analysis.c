@@ -63,16 +63,15 @@ analysis_destroy(struct analysis *a)
 	free(a->lop_phase);
 	free(a->lop_phase_region);
 	free(a->lop_step);
-	free(a->late);
-	free(a->diff);
-	free(a->glate);
+	free(a->pmin_first);
+	free(a->pmin);
+	free(a->gmin);
+	free(a->pred);
 	free(a->cause);
-	free(a->cause_lop);
 	free(a->hot);
 	free(a->hot_all);
-	free(a->from_startup);
 	free(a->iter_starts);
-	free(a->iter_lop);
+	free(a->iter_runs);
 	free(a->op_of_lop);
 	free(a->op_last_of_lop);
 	free(a->idle_exp);
@@ -303,11 +302,11 @@ analysis_lop_local_step(const struct analysis *a, uint32_t lop)
 	return a->lop_step[lop] - a->parts[a->lop_part[lop]].step_first;
 }
 
-uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop) { return a->late[lop]; }
-uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop) { return a->diff[lop]; }
-uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop) { return a->glate[lop]; }
-enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop) { return a->cause[lop]; }
-uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop) { return a->cause_lop[lop]; }
+uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop) { return lop_late(a, lop); }
+uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop) { return lop_diff(a, lop); }
+uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop) { return lop_glate(a, lop); }
+enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop) { return lop_cause(a, lop); }
+uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop) { return lop_cause_lop(a, lop); }
 
 int
 analysis_lop_startup(const struct analysis *a, uint32_t lop)
@@ -321,7 +320,7 @@ analysis_lop_startup(const struct analysis *a, uint32_t lop)
 int
 analysis_lop_from_startup(const struct analysis *a, uint32_t lop)
 {
-	return a->from_startup[lop];
+	return (a->cause[lop] & CAUSE_FROM_STARTUP) != 0;
 }
 
 uint64_t

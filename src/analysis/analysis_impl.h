@@ -17,6 +17,12 @@
 #include "iterations.h"
 #include "model/trace.h"
 
+/* Lops from lop up to the next run's first are in iteration iter
+ * (TRACE_NONE: set-up, wrap-up): iterations.c. */
+struct iter_run {
+	uint32_t lop, iter;
+};
+
 struct analysis {
 	const struct trace *t;
 	trace_progress_fn progress;   /* may be NULL; stages report through it */
@@ -55,15 +61,17 @@ struct analysis {
 	uint32_t *lop_step;      /* global step */
 	uint32_t n_steps;
 
-	/* metrics */
-	uint64_t *late;
-	uint64_t *diff;
-	uint64_t *glate;
-	uint8_t *cause;
-	uint32_t *cause_lop;
+	/* metrics (metrics.c). Lateness is not stored per lop: it is the
+	 * lop's exit minus the earliest exit of its partition step (pmin)
+	 * or of its global step (gmin), and differential lateness is its
+	 * lateness minus that of pred (lop_late, lop_glate, lop_diff). */
+	uint32_t *pmin_first;    /* n_parts + 1: partition p's steps are pmin[pmin_first[p] ..] */
+	uint64_t *pmin;          /* pmin_first[n_parts] */
+	uint64_t *gmin;          /* n_steps */
+	uint32_t *pred;          /* n_lops: the predecessor l's lateness is measured from, or TRACE_NONE */
+	uint8_t *cause;          /* n_lops: enum analysis_cause, | CAUSE_FROM_STARTUP */
 	uint32_t *hot;
 	uint32_t n_hot;
-	uint8_t *from_startup;   /* lateness inherited from a rank's start-up */
 	uint32_t *hot_all;       /* the hotspots with start-up counted */
 	uint32_t n_hot_all;
 
@@ -72,7 +80,10 @@ struct analysis {
 	/* iterations (iterations.c) */
 	struct iterations iters;
 	uint32_t *iter_starts;
-	uint32_t *iter_lop;      /* n_lops: iteration of each lop, or NULL */
+	/* each lop's iteration, as runs of consecutive lops in one iteration
+	 * (iterations_of_lop); NULL without iterations */
+	struct iter_run *iter_runs;
+	uint32_t n_iter_runs;
 	/* Reordering (charm_steps.c, reorder.c) puts each timeline's lops in
 	 * logical order, which can differ from time order: lop l is ops
 	 * op_of_lop[l] .. op_last_of_lop[l] (NULL: lop_op holds; the second
@@ -83,7 +94,6 @@ struct analysis {
 	uint64_t *imbalance;     /* n_lops: its PE's load above the least loaded, in its phase */
 	uint64_t *part_imbalance;   /* n_parts: most minus least loaded PE */
 	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
-	const uint64_t *hot_key; /* what hotspots rank by: diff, or dur_diff */
 
 	int mapped;              /* the arrays are in a saved file (saved.c) */
 };
@@ -129,6 +139,62 @@ lop_duration(const struct analysis *a, uint32_t l)
 {
 	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
 	return ex > en ? ex - en : 0;
+}
+
+/* cause[l] holds enum analysis_cause (CAUSE_MASK) and this bit: l's
+ * lateness came from a rank's start-up (analysis_lop_from_startup);
+ * metrics.c uses bits 5-6 while it finds that */
+#define CAUSE_FROM_STARTUP 0x80u
+#define CAUSE_MASK 0x1fu
+
+/* Lateness of lop l: its exit after the earliest exit of its partition
+ * step; 0 outside the steps. */
+static inline uint64_t
+lop_late(const struct analysis *a, uint32_t l)
+{
+	uint32_t p = a->lop_part[l], s = a->lop_step[l];
+	if (p == TRACE_NONE || s == TRACE_NONE)
+		return 0;
+	return lop_exit(a, l) - a->pmin[a->pmin_first[p] + s - a->parts[p].step_first];
+}
+
+/* Global lateness: the same over the whole global step. */
+static inline uint64_t
+lop_glate(const struct analysis *a, uint32_t l)
+{
+	uint32_t s = a->lop_step[l];
+	return s == TRACE_NONE ? 0 : lop_exit(a, l) - a->gmin[s];
+}
+
+/* Differential lateness: l's lateness beyond its predecessor's. */
+static inline uint64_t
+lop_diff(const struct analysis *a, uint32_t l)
+{
+	uint64_t late = lop_late(a, l), pred = a->pred[l] == TRACE_NONE ? 0 : lop_late(a, a->pred[l]);
+	return late > pred ? late - pred : 0;
+}
+
+static inline enum analysis_cause
+lop_cause(const struct analysis *a, uint32_t l)
+{
+	return (enum analysis_cause)(a->cause[l] & CAUSE_MASK);
+}
+
+/* The lop whose lateness l's propagated from (causes b and d), or
+ * TRACE_NONE. */
+static inline uint32_t
+lop_cause_lop(const struct analysis *a, uint32_t l)
+{
+	enum analysis_cause c = lop_cause(a, l);
+	return c == CAUSE_TIMELINE || c == CAUSE_MESSAGE ? a->pred[l] : TRACE_NONE;
+}
+
+/* What hotspots rank by: differential lateness, or for Charm++ the
+ * differential duration. */
+static inline uint64_t
+lop_hot_key(const struct analysis *a, uint32_t l)
+{
+	return a->dur_diff ? a->dur_diff[l] : lop_diff(a, l);
 }
 
 /* Is message m usable for structure: both ends present, and (with

@@ -273,6 +273,5 @@ charm_metrics_compute(struct analysis *a)
 		rc = imbalance(a);
 	if (!rc)
 		rc = idle_experienced(a);
-	a->hot_key = a->dur_diff;
 	return rc;
 }

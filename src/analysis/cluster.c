@@ -245,7 +245,7 @@ cluster_partition(const struct analysis *a, uint32_t part, uint32_t k, struct cl
 		uint32_t l = a->part_lops[i];
 		if (i == first || a->lop_tl[l] != a->lop_tl[a->part_lops[i - 1]])
 			c->ranks[n++] = a->lop_tl[l];
-		v[(size_t)(n - 1) * w + (a->lop_step[l] - P->step_first)] = (double)a->late[l];
+		v[(size_t)(n - 1) * w + (a->lop_step[l] - P->step_first)] = (double)lop_late(a, l);
 	}
 	c->n_ranks = n;
 	if ((rc = cluster_kmedoids(v, n, w, &k, med, c->cluster)))

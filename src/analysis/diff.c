@@ -66,8 +66,8 @@ side_init(struct side *s, const struct analysis *a, int shape, struct hmap *toke
 	free(sig);
 	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
 		struct diff_side *t = &s->tot[a->lop_part[l]];
-		t->late += secs(a, a->late[l]);
-		t->diff += secs(a, a->diff[l]);
+		t->late += secs(a, lop_late(a, l));
+		t->diff += secs(a, lop_diff(a, l));
 		t->duration += secs(a, lop_exit(a, l) - lop_enter(a, l));
 		if (a->lop_kind[l] != OP_COMPUTE) {
 			uint32_t ne;
@@ -286,8 +286,8 @@ pair_ops(struct diff *d)
 					return ERR_NOMEM;
 				d->ops[d->n_ops++] = (struct diff_op){
 					lb, la,
-					secs(A, A->late[la]) - secs(B, B->late[lb]),
-					secs(A, A->diff[la]) - secs(B, B->diff[lb]),
+					secs(A, lop_late(A, la)) - secs(B, lop_late(B, lb)),
+					secs(A, lop_diff(A, la)) - secs(B, lop_diff(B, lb)),
 					secs(A, lop_exit(A, la) - lop_enter(A, la)) -
 					secs(B, lop_exit(B, lb) - lop_enter(B, lb)),
 				};
@@ -462,7 +462,7 @@ add_regions(struct diff *d, const struct analysis *a, int after, struct hmap *id
 			d->regions[k].computation = comp;
 		}
 		struct diff_region *g = &d->regions[k];
-		double dur = secs(a, lop_exit(a, l) - lop_enter(a, l)), late = secs(a, a->late[l]);
+		double dur = secs(a, lop_exit(a, l) - lop_enter(a, l)), late = secs(a, lop_late(a, l));
 		if (after) {
 			g->dur_after += dur;
 			g->late_after += late;
@@ -505,16 +505,16 @@ find_roots(struct diff *d)
 		/* follow causes back (they point to earlier lops: no cycle) */
 		while (x != TRACE_NONE && d->root[x] == TRACE_NONE && n <= A->n_lops) {
 			path[n++] = x;
-			uint8_t c = A->cause[x];
+			enum analysis_cause c = lop_cause(A, x);
 			if (c == CAUSE_TIMELINE || c == CAUSE_MESSAGE)
-				x = A->cause_lop[x];
+				x = lop_cause_lop(A, x);
 			else
 				break;
 		}
 		if (x != TRACE_NONE && d->root[x] != TRACE_NONE)
 			r = d->root[x];
 		else if (x != TRACE_NONE)
-			r = A->cause[x] == CAUSE_NONE ? TRACE_NONE : x;
+			r = lop_cause(A, x) == CAUSE_NONE ? TRACE_NONE : x;
 		for (uint32_t i = 0; i < n; i++)
 			d->root[path[i]] = r == TRACE_NONE ? UINT32_MAX - 1 : r;
 	}
@@ -531,7 +531,7 @@ reached(const struct diff *d, uint32_t l, uint32_t from, double min_d_late)
 	if (l == from || d->root[l] != from)
 		return 0;
 	double grew = d->after_op[l] != TRACE_NONE ? d->ops[d->after_op[l]].d_late :
-		secs(d->after, d->after->late[l]);
+		secs(d->after, lop_late(d->after, l));
 	return grew >= min_d_late;
 }
 
@@ -612,12 +612,12 @@ diff_run(const struct analysis *before, const struct analysis *after, struct dif
 	if (!rc)
 		rc = find_roots(d);
 	for (uint32_t l = 0; l < before->n_lops && !rc; l++) {
-		d->late_before += secs(before, before->late[l]);
-		d->diff_before += secs(before, before->diff[l]);
+		d->late_before += secs(before, lop_late(before, l));
+		d->diff_before += secs(before, lop_diff(before, l));
 	}
 	for (uint32_t l = 0; l < after->n_lops && !rc; l++) {
-		d->late_after += secs(after, after->late[l]);
-		d->diff_after += secs(after, after->diff[l]);
+		d->late_after += secs(after, lop_late(after, l));
+		d->diff_after += secs(after, lop_diff(after, l));
 	}
 	hmap_fini(&tokens);
 	hmap_fini(&regidx);

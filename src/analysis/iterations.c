@@ -10,6 +10,8 @@
 #include "iterations.h"
 #include "signature.h"
 
+#include "base/vec.h"
+
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,13 +361,37 @@ mode(uint32_t *x, uint32_t n)
 	return best;
 }
 
+/* Lop l is in iteration k (TRACE_NONE: none): a new run in
+ * a->iter_runs where that differs from the lop before. */
+static int
+run_add(struct analysis *a, size_t *cap, uint32_t l, uint32_t k)
+{
+	if (k == (a->n_iter_runs ? a->iter_runs[a->n_iter_runs - 1].iter : TRACE_NONE))
+		return 0;
+	if (VEC_GROW(a->iter_runs, a->n_iter_runs, *cap))
+		return ERR_NOMEM;
+	a->iter_runs[a->n_iter_runs++] = (struct iter_run){ l, k };
+	return 0;
+}
+
+/* The runs at their final size. */
+static void
+runs_fit(struct analysis *a)
+{
+	void *p = realloc(a->iter_runs, ((size_t)a->n_iter_runs + 1) * sizeof *a->iter_runs);
+	if (p)
+		a->iter_runs = p;
+}
+
 /* Each operation's iteration. Iterations of a pipelined code overlap in
  * steps across ranks (a wavefront's partitions are its anti-diagonals,
  * mixing iterations), so steps alone cannot say. With a region marking
  * them, an operation belongs to the instance of the region its end lies
  * in on its own rank (a computation ends where the call after it starts,
  * inside the iteration that call belongs to); without one, to the
- * iteration whose stretch of partitions holds its partition. */
+ * iteration whose stretch of partitions holds its partition. Either way
+ * a rank's operations come in long runs of one iteration, kept as runs
+ * (a few per iteration and rank, not one number per operation). */
 static int
 lops_by_region(struct analysis *a, uint32_t r)
 {
@@ -373,9 +399,7 @@ lops_by_region(struct analysis *a, uint32_t r)
 	uint32_t n_tl;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
 	const struct trace_frame *fr = trace_frames(t, NULL);
-	uint32_t *it = malloc(((size_t)a->n_lops + 1) * sizeof *it);
-	if (!it)
-		return ERR_NOMEM;
+	size_t cap = 0;
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		uint32_t f = tls[tl].frame_first, f1 = f + tls[tl].frame_count, k = 0;
 		while (f < f1 && fr[f].region != r)
@@ -389,10 +413,12 @@ lops_by_region(struct analysis *a, uint32_t r)
 				while (f < f1 && fr[f].region != r)
 					f++;
 			}
-			it[l] = f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k : TRACE_NONE;
+			if (run_add(a, &cap, l, f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k
+				    : TRACE_NONE))
+				return ERR_NOMEM;
 		}
 	}
-	a->iter_lop = it;
+	runs_fit(a);
 	return 0;
 }
 
@@ -400,22 +426,20 @@ static int
 lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *bd)
 {
 	uint32_t *part = malloc(((size_t)a->n_parts + 1) * sizeof *part);
-	uint32_t *it = malloc(((size_t)a->n_lops + 1) * sizeof *it);
-	if (!part || !it) {
-		free(part);
-		free(it);
+	if (!part)
 		return ERR_NOMEM;
-	}
 	for (uint32_t i = 0; i < s->n; i++)
 		part[s->order[i]] = TRACE_NONE;
 	for (uint32_t k = 0; k < bd->count; k++)
 		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
 			part[s->order[i]] = k;
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		it[l] = part[a->lop_part[l]];
+	size_t cap = 0;
+	int rc = 0;
+	for (uint32_t l = 0; l < a->n_lops && !rc; l++)
+		rc = run_add(a, &cap, l, a->lop_part[l] == TRACE_NONE ? TRACE_NONE : part[a->lop_part[l]]);
 	free(part);
-	a->iter_lop = it;
-	return 0;
+	runs_fit(a);
+	return rc;
 }
 
 /* Fills a->iters from boundaries: step spans, the common lengths, and
@@ -553,7 +577,19 @@ iterations_of_step(const struct analysis *a, uint32_t step)
 uint32_t
 iterations_of_lop(const struct analysis *a, uint32_t l)
 {
-	return a->iter_lop ? a->iter_lop[l] : TRACE_NONE;
+	const struct iter_run *r = a->iter_runs;
+	uint32_t n = a->n_iter_runs;
+	if (!n || l < r[0].lop)
+		return TRACE_NONE;
+	uint32_t lo = 0, hi = n;     /* r[lo].lop <= l < r[hi].lop */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (r[mid].lop <= l)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return r[lo].iter;
 }
 
 const char *

@@ -11,7 +11,11 @@
  *                 non-blocking send, when the receive completed after
  *                 that call began)
  * Each is one pass over the lops (a partition's minima live in an array
- * as wide as the partition), not one pass per step.
+ * as wide as the partition), not one pass per step. Only the minima are
+ * kept (a->pmin, a->gmin), and for each lop the predecessor its
+ * lateness is measured from and its cause: lateness and differential
+ * lateness follow from them on demand (lop_late, lop_diff in
+ * analysis_impl.h), exactly, at 5 bytes a lop instead of 29.
  */
 #include "analysis_impl.h"
 
@@ -27,14 +31,13 @@ receiving(uint8_t kind)
 }
 
 /* Per-worker state: each worker takes the lops of a share of the ranks
- * (contiguous, read in order): first the minima of its lops per
- * partition step and per global step, then lateness and global lateness,
- * then differential lateness. */
+ * (contiguous, read in order): first the minima of its lops' exits per
+ * partition step and per global step (worker 0's become a->pmin and
+ * a->gmin), then differential lateness and causes. */
 struct metering {
 	struct analysis *a;
 	uint32_t tl_cut[PAR_MAX + 1];
-	uint32_t *pbase;              /* n_parts + 1: a partition's first slot in pmin */
-	uint64_t *pmin[PAR_MAX];      /* per worker, pbase[n_parts] wide */
+	uint64_t *pmin[PAR_MAX];      /* per worker, pmin_first[n_parts] wide */
 	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
 	uint32_t progress[PAR_MAX];   /* per worker: receives decided by sender progress */
 	int phase;
@@ -42,41 +45,18 @@ struct metering {
 
 static uint32_t differential(struct analysis *a, uint32_t tl0, uint32_t tl1);
 
-/* The slot of lop l's partition step in pmin, or TRACE_NONE. */
-static uint32_t
-slot(const struct metering *m, uint32_t l)
-{
-	const struct analysis *a = m->a;
-	uint32_t p = a->lop_part[l], s = a->lop_step[l];
-	if (p == TRACE_NONE || s == TRACE_NONE)
-		return TRACE_NONE;
-	return m->pbase[p] + s - a->parts[p].step_first;
-}
-
 static int
 metric_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	(void)nw;
 	struct metering *m = ctx;
 	struct analysis *a = m->a;
-	uint32_t l0 = a->tl_lop[m->tl_cut[w]], l1 = a->tl_lop[m->tl_cut[w + 1]];
-	if (m->phase == 2) {
+	if (m->phase == 1) {
 		m->progress[w] = differential(a, m->tl_cut[w], m->tl_cut[w + 1]);
 		return 0;
 	}
-	if (m->phase == 1) {
-		const uint64_t *pmin = m->pmin[0], *gmin = m->gmin[0];
-		for (uint32_t l = l0; l < l1; l++) {
-			uint32_t k = slot(m, l);
-			uint64_t x = lop_exit(a, l);
-			if (k != TRACE_NONE)
-				a->late[l] = x - pmin[k];
-			if (a->lop_step[l] != TRACE_NONE)
-				a->glate[l] = x - gmin[a->lop_step[l]];
-		}
-		return 0;
-	}
-	size_t np = m->pbase[a->n_parts];
+	uint32_t l0 = a->tl_lop[m->tl_cut[w]], l1 = a->tl_lop[m->tl_cut[w + 1]];
+	size_t np = a->pmin_first[a->n_parts];
 	uint64_t *pmin = malloc((np + 1) * sizeof *pmin);
 	uint64_t *g = malloc(((size_t)a->n_steps + 1) * sizeof *g);
 	m->pmin[w] = pmin;
@@ -86,12 +66,17 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 	memset(pmin, 0xff, (np + 1) * sizeof *pmin);
 	memset(g, 0xff, ((size_t)a->n_steps + 1) * sizeof *g);
 	for (uint32_t l = l0; l < l1; l++) {
-		uint32_t k = slot(m, l);
+		uint32_t p = a->lop_part[l], s = a->lop_step[l];
+		if (s == TRACE_NONE)
+			continue;
 		uint64_t x = lop_exit(a, l);
-		if (k != TRACE_NONE && x < pmin[k])
-			pmin[k] = x;
-		if (a->lop_step[l] != TRACE_NONE && x < g[a->lop_step[l]])
-			g[a->lop_step[l]] = x;
+		if (p != TRACE_NONE) {
+			uint64_t *k = &pmin[a->pmin_first[p] + s - a->parts[p].step_first];
+			if (x < *k)
+				*k = x;
+		}
+		if (x < g[s])
+			g[s] = x;
 	}
 	return 0;
 }
@@ -131,12 +116,13 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
 	const struct trace_msg *msgs = a->msgs;
 	uint32_t progress = 0;
 	for (uint32_t tl = tl0; tl < tl1; tl++) {
+		uint64_t prev_late = 0;      /* of the lop before on the timeline */
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			uint64_t prev = 0, sent = 0, plain = 0;
 			uint32_t prev_lop = TRACE_NONE, send_lop = TRACE_NONE;
 			if (l > a->tl_lop[tl]) {
 				prev_lop = l - 1;
-				prev = a->late[l - 1];
+				prev = prev_late;
 			}
 			if (receiving(a->lop_kind[l])) {
 				uint32_t ne;
@@ -145,164 +131,198 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1)
 					if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
 						continue;
 					uint32_t s = a->op_lop[msgs[e[i].id].send_op];
-					if (s != l && (send_lop == TRACE_NONE || a->late[s] > sent)) {
-						sent = a->late[s];
+					uint64_t ls = s != l ? lop_late(a, s) : 0;
+					if (s != l && (send_lop == TRACE_NONE || ls > sent)) {
+						sent = ls;
 						send_lop = s;
 					}
-					if (s != l && a->late[s] > plain)
-						plain = a->late[s];
+					if (s != l && ls > plain)
+						plain = ls;
 					uint32_t c = a->opts.sender_progress ? progress_pred(a, l, e[i].id)
 						: TRACE_NONE;
-					if (c != TRACE_NONE && (send_lop == TRACE_NONE || a->late[c] > sent)) {
-						sent = a->late[c];
+					uint64_t lc = c != TRACE_NONE ? lop_late(a, c) : 0;
+					if (c != TRACE_NONE && (send_lop == TRACE_NONE || lc > sent)) {
+						sent = lc;
 						send_lop = c;
 					}
 				}
 			}
-			uint64_t pred = prev > sent ? prev : sent;
-			uint64_t late = a->late[l];
-			a->diff[l] = late > pred ? late - pred : 0;
-			a->cause_lop[l] = TRACE_NONE;
+			/* the latest predecessor: what the lateness is measured from */
+			int from_sender = send_lop != TRACE_NONE && sent >= prev;
+			uint64_t pred = from_sender ? sent : prev;
+			uint64_t late = lop_late(a, l);
+			uint64_t diff = late > pred ? late - pred : 0;
+			prev_late = late;
+			a->pred[l] = from_sender ? send_lop : prev_lop;
 			/* counted where sender progress lowered what was created */
 			progress += sent > plain && sent > prev && late > (plain > prev ? plain : prev);
-			if (late == 0) {
+			if (late == 0)
 				a->cause[l] = CAUSE_NONE;
-				continue;
-			}
-			uint64_t inherited = late - a->diff[l];
-			if (a->diff[l] >= inherited) {
+			else if (diff >= late - diff)
 				a->cause[l] = receiving(a->lop_kind[l]) ? CAUSE_IN_FLIGHT : CAUSE_COMPUTE;
-			} else if (send_lop != TRACE_NONE && sent >= prev) {
-				a->cause[l] = CAUSE_MESSAGE;
-				a->cause_lop[l] = send_lop;
-			} else {
-				a->cause[l] = CAUSE_TIMELINE;
-				a->cause_lop[l] = prev_lop;
-			}
+			else
+				a->cause[l] = from_sender ? CAUSE_MESSAGE : CAUSE_TIMELINE;
 		}
 	}
 	return progress;
 }
 
-/* hotspot order: larger key (differential lateness, or for Charm++ the
- * differential duration: a->hot_key) first, then smaller lop id */
+/* A hotspot candidate: its key (lop_hot_key) and lop. */
+struct hot {
+	uint64_t key;
+	uint32_t lop;
+};
+
+/* hotspot order: larger key first, then smaller lop id */
 static int
-hot_before(const struct analysis *a, uint32_t x, uint32_t y)
+hot_before(const struct hot *x, const struct hot *y)
 {
-	const uint64_t *k = a->hot_key;
-	return k[x] > k[y] || (k[x] == k[y] && x < y);
+	return x->key > y->key || (x->key == y->key && x->lop < y->lop);
 }
 
 static void
-sift_down(const struct analysis *a, uint32_t *h, uint32_t n, uint32_t i)
+sift_down(struct hot *h, uint32_t n, uint32_t i)
 {
 	for (;;) {
 		uint32_t w = i, c = 2 * i + 1;
 		/* a min-heap in hotspot order: the root is the weakest kept */
-		if (c < n && hot_before(a, h[w], h[c]))
+		if (c < n && hot_before(&h[w], &h[c]))
 			w = c;
-		if (c + 1 < n && hot_before(a, h[w], h[c + 1]))
+		if (c + 1 < n && hot_before(&h[w], &h[c + 1]))
 			w = c + 1;
 		if (w == i)
 			return;
-		uint32_t tmp = h[i];
+		struct hot tmp = h[i];
 		h[i] = h[w];
 		h[w] = tmp;
 		i = w;
 	}
 }
 
-/* from_startup[l]: l's lateness came from a rank's start-up, following
- * the causes back (b and d) to a start-up lop. One walk per chain, each
- * lop settled once; a cycle (two Sendrecvs blaming each other) is not
- * start-up. */
-static int
-trace_startup(struct analysis *a)
+static void
+heapify(struct hot *h, uint32_t n)
 {
-	enum { UNKNOWN, NO, YES, VISITING };
-	uint8_t *st = calloc((size_t)a->n_lops + 1, 1);
-	uint32_t *path = malloc(((size_t)a->n_lops + 1) * sizeof *path);
-	a->from_startup = st;
-	if (!st || !path) {
-		free(path);
-		return ERR_NOMEM;
-	}
-	for (uint32_t l = 0; l < a->n_lops; l++) {
-		uint32_t n = 0, x = l;
-		uint8_t result = NO;
-		while (st[x] == UNKNOWN) {
-			st[x] = VISITING;
-			path[n++] = x;
-			uint8_t c = a->cause[x];
-			if ((c == CAUSE_TIMELINE || c == CAUSE_MESSAGE) && a->cause_lop[x] != TRACE_NONE) {
-				x = a->cause_lop[x];
-				continue;
-			}
-			x = TRACE_NONE;
-			result = analysis_lop_startup(a, path[n - 1]) && a->late[path[n - 1]] ? YES : NO;
-			break;
-		}
-		if (x != TRACE_NONE)
-			result = st[x] == YES ? YES : NO;   /* settled, or a cycle */
-		while (n)
-			st[path[--n]] = result;
-	}
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		st[l] = st[l] == YES;
-	free(path);
-	return 0;
+	for (uint32_t i = n / 2 + 1; i-- > 0;)
+		sift_down(h, n, i);
 }
 
-/* The k lops with the largest differential lateness into hot[], best
- * first; start-up lops only with startup. Returns how many. */
+/* The k best hotspots so far in h (n of them): x joins if it beats the
+ * weakest. Returns the new n. */
 static uint32_t
-rank_hotspots(struct analysis *a, uint32_t *hot, uint32_t k, int startup)
+offer(struct hot *h, uint32_t n, uint32_t k, struct hot x)
 {
-	uint32_t n = 0;
-	for (uint32_t l = 0; l < a->n_lops; l++) {
-		if (a->hot_key[l] == 0)
-			continue;
-		if (!startup && analysis_lop_startup(a, l))
-			continue;
-		if (n < k) {
-			hot[n++] = l;
-			if (n == k)
-				for (uint32_t i = k / 2 + 1; i-- > 0;)
-					sift_down(a, hot, n, i);
-		} else if (k && hot_before(a, l, hot[0])) {
-			hot[0] = l;
-			sift_down(a, hot, n, 0);
-		}
-	}
-	/* heap sort into hotspot order, best first */
-	if (n < k)
-		for (uint32_t i = n / 2 + 1; i-- > 0;)
-			sift_down(a, hot, n, i);
-	for (uint32_t end = n; end > 1; end--) {
-		uint32_t tmp = hot[0];
-		hot[0] = hot[end - 1];
-		hot[end - 1] = tmp;
-		sift_down(a, hot, end - 1, 0);
+	if (n < k) {
+		h[n++] = x;
+		if (n == k)
+			heapify(h, n);
+	} else if (k && hot_before(&x, &h[0])) {
+		h[0] = x;
+		sift_down(h, n, 0);
 	}
 	return n;
 }
 
-/* The hotspots the options ask for, and the list with start-up counted
- * (the same when opts.startup), so a view can switch between them. */
+/* The n kept into out, best first (h is scratch). */
+static void
+hot_sorted(struct hot *h, uint32_t n, uint32_t k, uint32_t *out)
+{
+	if (n < k)
+		heapify(h, n);
+	for (uint32_t end = n; end > 1; end--) {
+		struct hot tmp = h[0];
+		h[0] = h[end - 1];
+		h[end - 1] = tmp;
+		sift_down(h, end - 1, 0);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = h[i].lop;
+}
+
+/* Walk states of trace_startup, kept in bits 5-6 of cause[] meanwhile. */
+enum { UNKNOWN, NO, YES, VISITING };
+
+static unsigned
+walk_state(const struct analysis *a, uint32_t l)
+{
+	return a->cause[l] >> 5 & 3;
+}
+
+static void
+set_walk_state(struct analysis *a, uint32_t l, unsigned st)
+{
+	a->cause[l] = (uint8_t)((a->cause[l] & ~0x60u) | st << 5);
+}
+
+/* CAUSE_FROM_STARTUP: l's lateness came from a rank's start-up,
+ * following the causes back (b and d) to a start-up lop. One walk out
+ * along each chain and one back, each lop settled once; a cycle (two
+ * Sendrecvs blaming each other) is not start-up. */
+static void
+trace_startup(struct analysis *a)
+{
+	for (uint32_t l = 0; l < a->n_lops; l++) {
+		if (walk_state(a, l) != UNKNOWN)
+			continue;
+		uint32_t x = l, last = l;
+		while (x != TRACE_NONE && walk_state(a, x) == UNKNOWN) {
+			set_walk_state(a, x, VISITING);
+			last = x;
+			x = lop_cause_lop(a, x);
+		}
+		unsigned result;
+		if (x == TRACE_NONE)       /* where the chain starts */
+			result = analysis_lop_startup(a, last) && lop_late(a, last) ? YES : NO;
+		else                       /* settled, or a cycle */
+			result = walk_state(a, x) == YES ? YES : NO;
+		for (x = l; x != TRACE_NONE && walk_state(a, x) == VISITING; x = lop_cause_lop(a, x))
+			set_walk_state(a, x, result);
+	}
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		a->cause[l] = (uint8_t)((a->cause[l] & CAUSE_MASK) |
+					(walk_state(a, l) == YES ? CAUSE_FROM_STARTUP : 0));
+}
+
+/* The hotspots the options ask for (the k lops with the largest key,
+ * start-up lops only with opts.startup), and the list with start-up
+ * counted (the same when opts.startup), so a view can switch between
+ * them: one pass over the lops fills both. */
 static int
 hotspots(struct analysis *a)
 {
-	uint32_t k = a->opts.hotspots;
+	uint32_t k = a->opts.hotspots, n = 0, n_all = 0;
+	int startup = a->opts.startup;
 	a->hot = malloc(((size_t)k + 1) * sizeof *a->hot);
 	a->hot_all = malloc(((size_t)k + 1) * sizeof *a->hot_all);
-	if (!a->hot || !a->hot_all)
+	struct hot *h = malloc(((size_t)k + 1) * sizeof *h);
+	struct hot *h_all = malloc(((size_t)k + 1) * sizeof *h_all);
+	if (!a->hot || !a->hot_all || !h || !h_all) {
+		free(h);
+		free(h_all);
 		return ERR_NOMEM;
-	a->n_hot = rank_hotspots(a, a->hot, k, a->opts.startup);
-	a->n_hot_all = a->opts.startup ? a->n_hot : rank_hotspots(a, a->hot_all, k, 1);
-	if (a->opts.startup)
-		memcpy(a->hot_all, a->hot, (size_t)a->n_hot * sizeof *a->hot);
-	for (uint32_t l = 0; l < a->n_lops && !a->opts.startup; l++)
-		a->stats.startup_hidden += a->diff[l] && analysis_lop_startup(a, l);
+	}
+	for (uint32_t l = 0; l < a->n_lops; l++) {
+		struct hot x = { lop_hot_key(a, l), l };
+		if (x.key == 0)
+			continue;
+		int su = analysis_lop_startup(a, l);
+		if (startup || !su)
+			n = offer(h, n, k, x);
+		if (!startup) {
+			n_all = offer(h_all, n_all, k, x);
+			a->stats.startup_hidden += su;
+		}
+	}
+	hot_sorted(h, n, k, a->hot);
+	a->n_hot = n;
+	if (startup) {
+		memcpy(a->hot_all, a->hot, (size_t)n * sizeof *a->hot);
+		n_all = n;
+	} else {
+		hot_sorted(h_all, n_all, k, a->hot_all);
+	}
+	a->n_hot_all = n_all;
+	free(h);
+	free(h_all);
 	return 0;
 }
 
@@ -310,29 +330,24 @@ int
 metrics_compute(struct analysis *a)
 {
 	uint32_t n = a->n_lops;
-	a->late = calloc(n + 1, sizeof *a->late);
-	a->glate = calloc(n + 1, sizeof *a->glate);
-	a->diff = calloc(n + 1, sizeof *a->diff);
-	a->cause = calloc(n + 1, 1);
-	a->cause_lop = malloc((n + 1) * sizeof *a->cause_lop);
-	if (!a->late || !a->glate || !a->diff || !a->cause || !a->cause_lop)
-		return ERR_NOMEM;
-	uint32_t n_tl, nw = par_workers();
-	trace_timelines(a->t, &n_tl);
-	struct metering m = { .a = a };
-	m.pbase = malloc(((size_t)a->n_parts + 1) * sizeof *m.pbase);
-	if (!m.pbase)
+	a->pred = malloc((n + 1) * sizeof *a->pred);
+	a->cause = malloc(n + 1);
+	a->pmin_first = malloc(((size_t)a->n_parts + 1) * sizeof *a->pmin_first);
+	if (!a->pred || !a->cause || !a->pmin_first)
 		return ERR_NOMEM;
 	uint64_t slots = 0;
 	for (uint32_t p = 0; p < a->n_parts; p++) {
-		m.pbase[p] = (uint32_t)slots;
+		a->pmin_first[p] = (uint32_t)slots;
 		slots += a->parts[p].step_count;
 	}
-	m.pbase[a->n_parts] = (uint32_t)slots;
+	a->pmin_first[a->n_parts] = (uint32_t)slots;
+	uint32_t n_tl, nw = par_workers();
+	trace_timelines(a->t, &n_tl);
+	struct metering m = { .a = a };
 	par_split(n_tl, nw, tl_size, a, m.tl_cut);
 	int rc = slots < TRACE_NONE ? par_run(nw, metric_worker, &m) : ERR_LIMIT;
 	if (rc == 0) {
-		/* the workers' minima, then lateness and global lateness */
+		/* the workers' minima */
 		for (uint32_t w = 1; w < nw; w++) {
 			for (uint64_t k = 0; k < slots; k++)
 				if (m.pmin[w][k] < m.pmin[0][k])
@@ -341,12 +356,17 @@ metrics_compute(struct analysis *a)
 				if (m.gmin[w][s] < m.gmin[0][s])
 					m.gmin[0][s] = m.gmin[w][s];
 		}
-		m.phase = 1;
-		rc = par_run(nw, metric_worker, &m);
+		a->pmin = m.pmin[0];
+		a->gmin = m.gmin[0];
+		m.pmin[0] = m.gmin[0] = NULL;
+	}
+	for (uint32_t w = 0; w < nw; w++) {
+		free(m.pmin[w]);
+		free(m.gmin[w]);
 	}
 	if (rc == 0) {
 		/* differential lateness reads every partition's lateness */
-		m.phase = 2;
+		m.phase = 1;
 		rc = par_run(nw, metric_worker, &m);
 		for (uint32_t w = 0; w < nw; w++)
 			a->stats.progress_receives += m.progress[w];
@@ -357,18 +377,13 @@ metrics_compute(struct analysis *a)
 		uint32_t l = a->tl_lop[tl];
 		if (l < a->tl_lop[tl + 1] && analysis_lop_startup(a, l)) {
 			a->stats.startup_lops++;
-			if (a->stats.startup_max_lop == TRACE_NONE || a->late[l] > a->late[a->stats.startup_max_lop])
+			if (a->stats.startup_max_lop == TRACE_NONE ||
+			    lop_late(a, l) > lop_late(a, a->stats.startup_max_lop))
 				a->stats.startup_max_lop = l;
 		}
 	}
-	for (uint32_t w = 0; w < nw; w++) {
-		free(m.pmin[w]);
-		free(m.gmin[w]);
-	}
-	free(m.pbase);
-	if (!rc)
-		rc = trace_startup(a);
-	if (!a->hot_key)
-		a->hot_key = a->diff;
-	return rc ? rc : hotspots(a);
+	if (rc)
+		return rc;
+	trace_startup(a);
+	return hotspots(a);
 }

@@ -93,7 +93,6 @@ struct has
 saved_has_of(const struct analysis *a)
 {
 	return (struct has){ .phases = a->lop_phase != NULL,
-			     .iter_lop = a->iters.count && a->iter_lop,
 			     .op_of_lop = a->op_of_lop != NULL,
 			     .op_last_of_lop = a->op_last_of_lop != NULL,
 			     .charm_metrics = a->dur_diff != NULL };
@@ -141,16 +140,15 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 	ARR(S_LOP_PHASE, a->lop_phase, h.phases ? nl : 0);
 	ARR(S_LOP_PHASE_REGION, a->lop_phase_region, h.phases ? nl : 0);
 	ARR(S_LOP_STEP, a->lop_step, nl);
-	ARR(S_LATE, a->late, nl);
-	ARR(S_DIFF, a->diff, nl);
-	ARR(S_GLATE, a->glate, nl);
+	ARR(S_PMIN, a->pmin, a->pmin_first ? a->pmin_first[np] : 0);
+	ARR(S_PMIN_FIRST, a->pmin_first, np + 1);
+	ARR(S_GMIN, a->gmin, a->n_steps);
 	ARR(S_CAUSE, a->cause, nl);
-	ARR(S_CAUSE_LOP, a->cause_lop, nl);
+	ARR(S_PRED, a->pred, nl);
 	ARR(S_HOT, a->hot, a->n_hot);
 	ARR(S_HOT_ALL, a->hot_all, a->n_hot_all);
-	ARR(S_FROM_STARTUP, a->from_startup, nl);
 	ARR(S_ITER_STARTS, a->iter_starts, a->iters.count ? (uint64_t)a->iters.count + 1 : 0);
-	ARR(S_ITER_LOP, a->iter_lop, h.iter_lop ? nl : 0);
+	ARR(S_ITER_RUNS, a->iter_runs, a->iters.count ? a->n_iter_runs : 0);
 	ARR(S_OP_OF_LOP, a->op_of_lop, h.op_of_lop ? nl : 0);
 	ARR(S_OP_LAST_OF_LOP, a->op_last_of_lop, h.op_last_of_lop ? nl : 0);
 	ARR(S_IDLE_EXP, a->idle_exp, h.charm_metrics ? nl : 0);
@@ -365,18 +363,33 @@ get_strings(struct opener *o, enum sec id, const char ***out, uint64_t *n)
 }
 
 /* The iterations index per-iteration tables and the regions: their
- * numbers must be in range (starts in order, each lop's iteration one of
- * them, the marking region a region). */
+ * numbers must be in range (starts in order, runs in lop order naming
+ * one of them, the marking region a region). */
 static int
 check_iterations(struct opener *o, const struct trace *t, const struct analysis *a)
 {
 	const struct iterations *it = &a->iters;
+	const struct iter_run *r = a->iter_runs;
 	int bad = it->count && (!a->iter_starts || (it->region != TRACE_NONE && it->region >= t->n_regions));
 	for (uint32_t k = 0; k < it->count && !bad; k++)
 		bad = a->iter_starts[k] > a->iter_starts[k + 1];
-	for (uint32_t l = 0; a->iter_lop && l < a->n_lops && !bad; l++)
-		bad = a->iter_lop[l] != TRACE_NONE && a->iter_lop[l] >= it->count;
+	for (uint32_t i = 0; i < a->n_iter_runs && !bad; i++)
+		bad = r[i].lop >= a->n_lops || (i && r[i].lop <= r[i - 1].lop) ||
+		      (r[i].iter != TRACE_NONE && r[i].iter >= it->count);
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent iterations", o->name) : 0;
+}
+
+/* Lateness is read through the minima of each partition's steps (one
+ * per step) and each lop's predecessor (a lop). */
+static int
+check_metrics(struct opener *o, const struct analysis *a)
+{
+	int bad = a->pmin_first[0] != 0;
+	for (uint32_t p = 0; p < a->n_parts && !bad; p++)
+		bad = a->pmin_first[p + 1] - a->pmin_first[p] != a->parts[p].step_count;
+	for (uint32_t l = 0; l < a->n_lops && !bad; l++)
+		bad = a->pred[l] != TRACE_NONE && a->pred[l] >= a->n_lops;
+	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent metrics", o->name) : 0;
 }
 
 /* A Charm++ model's arrays go with the others: a chare per timeline, an
@@ -478,7 +491,8 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 					       o->name, arr[i].id);
 			/* counts read from other arrays are checked once those are */
 			int derived = arr[i].id == S_PART_LOPS || arr[i].id == S_DAG_SUCC ||
-				      arr[i].id == S_LOP_PHASE || arr[i].id == S_LOP_PHASE_REGION;
+				      arr[i].id == S_LOP_PHASE || arr[i].id == S_LOP_PHASE_REGION ||
+				      arr[i].id == S_PMIN;
 			if (derived != pass)
 				continue;
 			if (s->count != arr[i].count)
@@ -497,7 +511,8 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 		if ((a->op_of_lop && a->op_of_lop[l] >= n_ops) ||
 		    (a->op_last_of_lop && a->op_last_of_lop[l] >= n_ops))
 			return err_set(o->e, ERR_FORMAT, "%s: inconsistent operation counts", o->name);
-	return check_iterations(o, t, a);
+	rc = check_metrics(o, a);
+	return rc ? rc : check_iterations(o, t, a);
 }
 
 /* Where the trace the file was saved from stands now. Only a regular
@@ -616,7 +631,8 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 		rc = err_set(o->e, ERR_FORMAT, "%s: inconsistent counts", o->name);
 	if (!rc) {
 		iterations_from_meta(a, m);      /* the counts map_arrays checks */
-		struct has h = { .phases = m->has_phases != 0, .iter_lop = m->has_iter_lop != 0,
+		a->n_iter_runs = m->iter_count ? m->n_iter_runs : 0;
+		struct has h = { .phases = m->has_phases != 0,
 				 .op_of_lop = m->has_op_of_lop != 0,
 				 .op_last_of_lop = m->has_op_last_of_lop != 0,
 				 .charm_metrics = m->has_charm_metrics != 0 };
@@ -630,7 +646,6 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 		a->ends = t->ends;
 		a->n_ends = (uint32_t)t->n_ends;
 		a->charm = t->info.paradigm == PARADIGM_CHARM;
-		a->hot_key = a->dur_diff ? a->dur_diff : a->diff;
 	}
 	if (!rc && info) {
 		info->trace = t->info.path;

@@ -64,10 +64,10 @@ struct meta {
 	uint32_t n_lops, n_parts, n_steps, n_hot, n_hot_all, has_phases;
 	struct analysis_stats stats;
 	struct analysis_verify verify;
-	/* the iterations (iterations.h): their starts and each lop's are
-	 * sections ITER_STARTS and ITER_LOP */
+	/* the iterations (iterations.h): their starts and the runs of lops
+	 * in one iteration are sections ITER_STARTS and ITER_RUNS */
 	uint32_t iter_count, iter_source, iter_region, iter_period_parts;
-	uint32_t iter_period_steps, iter_irregular, has_iter_lop;
+	uint32_t iter_period_steps, iter_irregular, n_iter_runs;
 	/* the paradigm (enum trace_paradigm) and, for Charm++ runs and for
 	 * reordered MPI traces, the options and which optional arrays the
 	 * analysis has: lops in logical order (sections OP_OF_LOP,
@@ -87,6 +87,7 @@ _Static_assert(sizeof(struct trace_timeline) == 48 && sizeof(struct trace_locati
 	       sizeof(struct trace_coll) == 40 && sizeof(struct trace_frame) == 32 &&
 	       sizeof(struct analysis_part) == 40 && sizeof(struct analysis_stats) == 128 &&
 	       sizeof(struct analysis_verify) == 64 && sizeof(struct trace_pe) == 304 &&
+	       sizeof(struct iter_run) == 8 &&
 	       sizeof(struct trace_idle) == 16 && sizeof(struct trace_chare) == 44 &&
 	       sizeof(struct trace_entry) == 16, "doc/format.md: a saved record changed size");
 
@@ -97,8 +98,8 @@ enum sec {
 	S_OP_PE,
 	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
 	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
-	S_LOP_PHASE_REGION, S_LOP_STEP, S_LATE, S_DIFF, S_GLATE, S_CAUSE, S_CAUSE_LOP, S_HOT,
-	S_HOT_ALL, S_FROM_STARTUP, S_ITER_STARTS, S_ITER_LOP, S_OP_OF_LOP, S_OP_LAST_OF_LOP,
+	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_PRED, S_HOT,
+	S_HOT_ALL, S_ITER_STARTS = 71, S_ITER_RUNS, S_OP_OF_LOP, S_OP_LAST_OF_LOP,
 	S_IDLE_EXP, S_DUR_DIFF, S_IMBALANCE, S_PART_IMBALANCE, S_PART_REGION,
 	S_END
 };
@@ -113,7 +114,7 @@ struct array {
 
 /* Which optional arrays an analysis has (the meta section says). */
 struct has {
-	int phases, iter_lop, op_of_lop, op_last_of_lop, charm_metrics;
+	int phases, op_of_lop, op_last_of_lop, charm_metrics;
 };
 
 #define MAX_ARRAYS 64

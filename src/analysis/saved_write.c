@@ -132,8 +132,8 @@ fill_meta(struct meta *m, const struct analysis *a, const struct analysis_opts *
 	m->iter_period_parts = it->period_parts;
 	m->iter_period_steps = it->period_steps;
 	m->iter_irregular = it->irregular;
+	m->n_iter_runs = it->count ? a->n_iter_runs : 0;
 	struct has h = saved_has_of(a);
-	m->has_iter_lop = (uint32_t)h.iter_lop;
 	m->paradigm = t->info.paradigm;
 	m->has_op_of_lop = (uint32_t)h.op_of_lop;
 	m->has_op_last_of_lop = (uint32_t)h.op_last_of_lop;
