@@ -29,11 +29,14 @@
 
 struct stepper {
 	struct analysis *a;
-	/* per lop */
-	uint32_t *val;        /* stride in pass 1, communication step in pass 2 */
-	uint32_t *pending;    /* unprocessed senders of a receive */
+	/* per lop: stride in pass 1, communication step in pass 2, then
+	 * the local step (it is a->lop_step) */
+	uint32_t *val;
 	/* per timeline (only those in the current partition are touched) */
 	uint32_t *cursor, *begin, *end, *running;
+	/* the receive a timeline waits at, and how many of its ends were
+	 * found sent (senders_pending) */
+	uint32_t *wait_lop, *wait_end;
 	uint8_t *state;       /* 0 idle, 1 queued, 2 blocked, 3 done */
 	uint32_t *queue;
 	uint32_t *tls;        /* timelines of the current partition */
@@ -99,7 +102,42 @@ waits_for(const struct analysis *a, uint32_t r, uint32_t l)
 	return r != l && !(a->lop_kind[r] == OP_SENDRECV && a->lop_kind[l] == OP_SENDRECV);
 }
 
-/* A send lop was given its stride: its receivers lose one pending sender. */
+/* Has sender lop l been given its stride, and told its receivers
+ * (notify_receivers)? A collective meeting in a rendezvous tells none. */
+static int
+sent(const struct stepper *s, uint32_t l)
+{
+	return s->val[l] != TRACE_NONE && s->val[l] != ARRIVED &&
+	       (s->rv_of[l] == TRACE_NONE || s->a->lop_kind[l] == OP_SENDRECV);
+}
+
+/* Does receive-side lop x, at the cursor of timeline tl, still wait for
+ * a sender? Its ends are read on from where the last look stopped (a
+ * sender once sent stays sent), so each is read once while x waits. */
+static int
+senders_pending(struct stepper *s, uint32_t tl, uint32_t x)
+{
+	const struct analysis *a = s->a;
+	uint32_t n;
+	const struct trace_end *e = lop_ends(a, x, &n);
+	if (s->wait_lop[tl] != x) {
+		s->wait_lop[tl] = x;
+		s->wait_end[tl] = 0;
+	}
+	for (uint32_t i = s->wait_end[tl]; i < n; i++) {
+		if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
+			continue;
+		uint32_t src = a->op_lop[a->msgs[e[i].id].send_op];
+		if (waits_for(a, x, src) && !sent(s, src)) {
+			s->wait_end[tl] = i;
+			return 1;
+		}
+	}
+	s->wait_end[tl] = n;
+	return 0;
+}
+
+/* A send lop was given its stride: a receiver waiting for it may go on. */
 static void
 notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
 {
@@ -110,12 +148,10 @@ notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
 	for (uint32_t i = 0; i < n; i++) {
 		if (e[i].role != END_SEND || !msg_ok(a, e[i].id))
 			continue;
-		uint32_t r = a->op_lop[msgs[e[i].id].recv_op];
-		if (!waits_for(a, r, l) || s->pending[r] == 0)
-			continue;
-		if (--s->pending[r] == 0 && s->state[a->lop_tl[r]] == ST_BLOCKED &&
-		    s->cursor[a->lop_tl[r]] == r)
-			push(s, a->lop_tl[r], tail);
+		uint32_t r = a->op_lop[msgs[e[i].id].recv_op], tl = a->lop_tl[r];
+		if (waits_for(a, r, l) && s->state[tl] == ST_BLOCKED && s->cursor[tl] == r &&
+		    s->val[r] == TRACE_NONE && !senders_pending(s, tl, r))
+			push(s, tl, tail);
 	}
 }
 
@@ -144,13 +180,13 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 		uint32_t x = s->cursor[tl];
 		uint8_t k = a->lop_kind[x];
 		int have;
-		if ((k == OP_RECV || k == OP_SENDRECV) && s->val[x] == TRACE_NONE && s->pending[x]) {
+		if ((k == OP_RECV || k == OP_SENDRECV) && s->val[x] == TRACE_NONE &&
+		    senders_pending(s, tl, x)) {
 			if (!force) {
 				s->state[tl] = ST_BLOCKED;
 				return 1;
 			}
 			s->relaxed++;
-			s->pending[x] = 0;
 		}
 		if (k == OP_RECV) {
 			uint32_t m = senders_max(s, x, &have);
@@ -332,7 +368,7 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
  * range of partitions, which own disjoint lops and collectives. */
 struct stepping {
 	struct analysis *a;
-	uint32_t *val, *pending, *arrived, *rv_running, *width;
+	uint32_t *val, *arrived, *rv_running, *width;
 	uint32_t *rv_of, *rv_first, *rv_lops;
 	uint32_t cut[PAR_MAX + 1];
 	uint64_t relaxed[PAR_MAX];
@@ -345,6 +381,8 @@ stepper_free(struct stepper *s)
 	free(s->begin);
 	free(s->end);
 	free(s->running);
+	free(s->wait_lop);
+	free(s->wait_end);
 	free(s->state);
 	free(s->queue);
 	free(s->tls);
@@ -366,7 +404,7 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
 			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
 	struct stepper s = {
-		.a = a, .val = g->val, .pending = g->pending,
+		.a = a, .val = g->val,
 		.arrived = g->arrived, .rv_running = g->rv_running,
 		.rv_of = g->rv_of, .rv_first = g->rv_first, .rv_lops = g->rv_lops,
 	};
@@ -374,18 +412,22 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
 	s.end = malloc((n_tl + 1) * sizeof *s.end);
 	s.running = malloc((n_tl + 1) * sizeof *s.running);
+	s.wait_lop = malloc((n_tl + 1) * sizeof *s.wait_lop);
+	s.wait_end = malloc((n_tl + 1) * sizeof *s.wait_end);
 	s.state = malloc(n_tl + 1);
 	s.queue = malloc((n_tl + 2) * sizeof *s.queue);
 	s.tls = malloc((n_tl + 1) * sizeof *s.tls);
 	s.bucket = malloc(((size_t)most + 1) * sizeof *s.bucket);
 	s.bucket_first = malloc(((size_t)most + 3) * sizeof *s.bucket_first);
-	if (!s.cursor || !s.begin || !s.end || !s.running || !s.state ||
-	    !s.queue || !s.tls || !s.bucket || !s.bucket_first) {
+	if (!s.cursor || !s.begin || !s.end || !s.running || !s.wait_lop || !s.wait_end ||
+	    !s.state || !s.queue || !s.tls || !s.bucket || !s.bucket_first) {
 		stepper_free(&s);
 		return ERR_NOMEM;
 	}
-	for (uint32_t tl = 0; tl < n_tl; tl++)
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		s.state[tl] = ST_IDLE;
+		s.wait_lop[tl] = TRACE_NONE;
+	}
 	for (uint32_t p = p0; p < p1; p++) {
 		/* the timelines of p and their lop ranges: part_lops is grouped
 		 * by timeline in time order, and after the cycle merge a
@@ -410,18 +452,22 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 				max_stride = s.val[l];
 		}
 		comm_steps(&s, p, max_stride);
+		/* local steps, in place of the communication steps (val is
+		 * lop_step): a lop's is written after its own was read, and
+		 * the one before it is never read again */
 		uint32_t wd = 0;
 		for (uint32_t k = first; k < last; k++) {
 			uint32_t l = a->part_lops[k];
 			if (a->lop_kind[l] == OP_COMPUTE)
 				continue;
-			a->lop_step[l] = 2 * s.val[l] + 1;
+			uint32_t c = s.val[l];
+			a->lop_step[l] = 2 * c + 1;
 			if (a->lop_step[l] + 1 > wd)
 				wd = a->lop_step[l] + 1;
 			/* the computation before it, if it belongs to p */
 			uint32_t tl = a->lop_tl[l];
 			if (l > a->tl_lop[tl] && a->lop_part[l - 1] == p)
-				a->lop_step[l - 1] = 2 * s.val[l];
+				a->lop_step[l - 1] = 2 * c;
 		}
 		g->width[p] = wd;
 		for (uint32_t i = 0; i < s.n_tls; i++)
@@ -443,12 +489,9 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 	const uint32_t *members = trace_coll_members(a->t);
 	trace_msgs(a->t, &n_msgs);
 	struct uf u;
-	uint32_t *gid = malloc((n + 1) * sizeof *gid);
 	g->rv_of = malloc((n + 1) * sizeof *g->rv_of);
-	if (!gid || !g->rv_of || uf_init(&u, n)) {
-		free(gid);
+	if (!g->rv_of || uf_init(&u, n))
 		return ERR_NOMEM;
-	}
 	uint32_t n_sendrecv = 0;
 	for (uint32_t l = 0; l < n; l++)
 		n_sendrecv += a->lop_kind[l] == OP_SENDRECV;
@@ -463,15 +506,16 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 	for (uint32_t c = 0; c < n_colls; c++)
 		n_rv += colls[c].member_count > 1;
 	for (uint32_t l = 0; l < n; l++)
-		gid[l] = g->rv_of[l] = TRACE_NONE;
-	/* a group needs two members: number roots seen twice */
+		g->rv_of[l] = TRACE_NONE;
+	/* a group needs two members: number roots seen twice, the number
+	 * kept at the root (a member) until the others take it */
 	for (uint32_t l = 0; l < n; l++)
-		if (a->lop_kind[l] == OP_SENDRECV && uf_find(&u, l) != l && gid[uf_find(&u, l)] == TRACE_NONE)
-			gid[uf_find(&u, l)] = n_rv++;
+		if (a->lop_kind[l] == OP_SENDRECV && uf_find(&u, l) != l &&
+		    g->rv_of[uf_find(&u, l)] == TRACE_NONE)
+			g->rv_of[uf_find(&u, l)] = n_rv++;
 	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
 	if (!g->rv_first) {
 		uf_fini(&u);
-		free(gid);
 		return ERR_NOMEM;
 	}
 	uint32_t rv = 0;
@@ -483,10 +527,9 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 		rv++;
 	}
 	for (uint32_t l = 0; l < n; l++)
-		if (a->lop_kind[l] == OP_SENDRECV && gid[uf_find(&u, l)] != TRACE_NONE)
-			g->rv_of[l] = gid[uf_find(&u, l)];
+		if (a->lop_kind[l] == OP_SENDRECV)
+			g->rv_of[l] = g->rv_of[uf_find(&u, l)];
 	uf_fini(&u);
-	free(gid);
 	/* CSR of members, in lop order */
 	for (uint32_t l = 0; l < n; l++)
 		if (g->rv_of[l] != TRACE_NONE)
@@ -512,33 +555,22 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 static int
 assign(struct analysis *a)
 {
-	const struct trace_msg *msgs = a->msgs;
 	uint32_t n = a->n_lops;
 	struct stepping g = { .a = a };
-	g.val = malloc((n + 1) * sizeof *g.val);
-	g.pending = calloc(n + 1, sizeof *g.pending);
-	g.width = calloc(a->n_parts + 1, sizeof *g.width);
+	/* the strides and steps of each partition are worked out in
+	 * lop_step itself (step_worker) */
 	free(a->lop_step);
-	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
+	a->lop_step = NULL;
+	g.width = calloc(a->n_parts + 1, sizeof *g.width);
 	uint32_t *offset = NULL;
 	int rc = ERR_NOMEM;
-	if (!g.val || !g.pending || !g.width || !a->lop_step || build_rendezvous(a, &g))
+	if (!g.width || build_rendezvous(a, &g))
 		goto out;
-	for (uint32_t l = 0; l < n; l++) {
-		g.val[l] = TRACE_NONE;
+	a->lop_step = g.val = malloc((n + 1) * sizeof *a->lop_step);
+	if (!a->lop_step)
+		goto out;
+	for (uint32_t l = 0; l < n; l++)
 		a->lop_step[l] = TRACE_NONE;
-	}
-	/* a receive waits for its senders */
-	for (uint32_t l = 0; l < n; l++) {
-		if (a->lop_kind[l] != OP_RECV && a->lop_kind[l] != OP_SENDRECV)
-			continue;
-		uint32_t ne;
-		const struct trace_end *e = lop_ends(a, l, &ne);
-		for (uint32_t i = 0; i < ne; i++)
-			if (e[i].role == END_RECV && msg_ok(a, e[i].id) &&
-			    waits_for(a, l, a->op_lop[msgs[e[i].id].send_op]))
-				g.pending[l]++;
-	}
 	uint32_t nw = par_workers();
 	par_split(a->n_parts, nw, part_weight, a, g.cut);
 	if ((rc = par_run(nw, step_worker, &g)))
@@ -569,8 +601,6 @@ assign(struct analysis *a)
 	rc = 0;
 out:
 	free(offset);
-	free(g.val);
-	free(g.pending);
 	free(g.arrived);
 	free(g.rv_running);
 	free(g.rv_of);
@@ -715,10 +745,20 @@ out:
 int
 steps_global_merge(struct analysis *a, int alike)
 {
-	uint32_t *pre = malloc(((size_t)a->n_lops + 1) * sizeof *pre);
-	if (!pre)
+	/* the partitions of before, each by its first communication lop:
+	 * afterwards, the partition holding it counts one more */
+	uint32_t n0 = a->n_parts;
+	uint32_t *first = malloc(((size_t)n0 + 1) * sizeof *first);
+	if (!first)
 		return ERR_NOMEM;
-	memcpy(pre, a->lop_part, (size_t)a->n_lops * sizeof *pre);
+	for (uint32_t p = 0; p < n0; p++) {
+		first[p] = TRACE_NONE;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
+			if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE) {
+				first[p] = a->part_lops[k];
+				break;
+			}
+	}
 	int rc = 0;
 	for (;;) {
 		struct uf u;
@@ -727,31 +767,26 @@ steps_global_merge(struct analysis *a, int alike)
 			break;
 		}
 		int merged = merge_pass(a, alike, &u);
-		if (merged > 0 && (rc = partition_finalize(a, &u)) == 0)
-			rc = assign(a);
+		if (merged > 0) {
+			/* steps again from scratch: the old ones go first, and
+			 * the union-find once it has made the partitions */
+			free(a->lop_step);
+			a->lop_step = NULL;
+			rc = partition_finalize(a, &u);
+		}
 		uf_fini(&u);
+		if (merged > 0 && !rc)
+			rc = assign(a);
 		if (merged < 0)
 			rc = merged;
 		if (rc || merged <= 0)
 			break;
 	}
-	/* how many partitions of before went into each: count each earlier
-	 * partition once, at its first communication lop */
-	uint32_t *seen = rc ? NULL : malloc(((size_t)a->n_lops + 1) * sizeof *seen);
-	if (!rc && !seen)
-		rc = ERR_NOMEM;
-	if (!rc) {
-		for (uint32_t l = 0; l < a->n_lops; l++)
-			seen[l] = 0;
-		for (uint32_t p = 0; p < a->n_parts; p++)
-			a->parts[p].merged_from = 0;
-		for (uint32_t l = 0; l < a->n_lops; l++)
-			if (a->lop_kind[l] != OP_COMPUTE && pre[l] != TRACE_NONE && !seen[pre[l]]) {
-				seen[pre[l]] = 1;
-				a->parts[a->lop_part[l]].merged_from++;
-			}
-	}
-	free(seen);
-	free(pre);
+	for (uint32_t p = 0; p < a->n_parts && !rc; p++)
+		a->parts[p].merged_from = 0;
+	for (uint32_t q = 0; q < n0 && !rc; q++)
+		if (first[q] != TRACE_NONE)
+			a->parts[a->lop_part[first[q]]].merged_from++;
+	free(first);
 	return rc;
 }
