@@ -227,21 +227,19 @@ static int
 number_partitions(struct analysis *a, struct uf *u)
 {
 	uint32_t n = a->n_lops;
-	uint32_t *id_of_root = malloc((n + 1) * sizeof *id_of_root);
-	if (!id_of_root)
-		return ERR_NOMEM;
+	/* ids in order of first lop; a set's is at its root first (a
+	 * communication lop of the set, so the id is its own too) */
 	for (uint32_t l = 0; l < n; l++)
-		id_of_root[l] = TRACE_NONE;
+		a->lop_part[l] = TRACE_NONE;
 	uint32_t np = 0;
 	for (uint32_t l = 0; l < n; l++) {
 		if (a->lop_kind[l] == OP_COMPUTE)
 			continue;
 		uint32_t r = uf_find(u, l);
-		if (id_of_root[r] == TRACE_NONE)
-			id_of_root[r] = np++;
-		a->lop_part[l] = id_of_root[r];
+		if (a->lop_part[r] == TRACE_NONE)
+			a->lop_part[r] = np++;
+		a->lop_part[l] = a->lop_part[r];
 	}
-	free(id_of_root);
 	/* a computation lop joins the communication lop after it */
 	for (uint32_t l = 0; l < n; l++)
 		if (a->lop_kind[l] == OP_COMPUTE)
@@ -612,11 +610,11 @@ partition_renumber(struct analysis *a)
 	uint32_t *newid = malloc((np + 1) * sizeof *newid);
 	struct analysis_part *parts = malloc((np + 1) * sizeof *parts);
 	uint32_t *plf = malloc((np + 2) * sizeof *plf);
-	uint32_t *pl = malloc(((size_t)a->part_lop_first[np] + 1) * sizeof *pl);
+	uint32_t *fill = malloc((np + 1) * sizeof *fill);
 	uint32_t *df = malloc((np + 2) * sizeof *df);
 	uint32_t *ds = malloc(((size_t)a->dag_first[np] + 1) * sizeof *ds);
 	int rc = ERR_NOMEM;
-	if (!order || !newid || !parts || !plf || !pl || !df || !ds ||
+	if (!order || !newid || !parts || !plf || !fill || !df || !ds ||
 	    parts_by_first_step(a, order))
 		goto out;
 	for (uint32_t i = 0; i < np; i++)
@@ -625,9 +623,7 @@ partition_renumber(struct analysis *a)
 	for (uint32_t i = 0; i < np; i++) {
 		uint32_t p = order[i];
 		parts[i] = a->parts[p];
-		uint32_t n = a->part_lop_first[p + 1] - a->part_lop_first[p];
-		memcpy(pl + plf[i], a->part_lops + a->part_lop_first[p], n * sizeof *pl);
-		plf[i + 1] = plf[i] + n;
+		plf[i + 1] = plf[i] + a->part_lop_first[p + 1] - a->part_lop_first[p];
 		uint32_t m = 0;
 		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
 			ds[df[i] + m++] = newid[a->dag_succ[e]];
@@ -638,25 +634,29 @@ partition_renumber(struct analysis *a)
 	for (uint32_t l = 0; l < a->n_lops; l++)
 		if (a->lop_part[l] != TRACE_NONE)
 			a->lop_part[l] = newid[a->lop_part[l]];
+	/* a partition's lops are listed in lop order: listed again from
+	 * lop_part, in place */
+	memcpy(fill, plf, np * sizeof *fill);
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		if (a->lop_part[l] != TRACE_NONE)
+			a->part_lops[fill[a->lop_part[l]]++] = l;
 	free(a->parts);
 	free(a->part_lop_first);
-	free(a->part_lops);
 	free(a->dag_first);
 	free(a->dag_succ);
 	a->parts = parts;
 	a->part_lop_first = plf;
-	a->part_lops = pl;
 	a->dag_first = df;
 	a->dag_succ = ds;
 	parts = NULL;
-	plf = pl = df = ds = NULL;
+	plf = df = ds = NULL;
 	rc = 0;
 out:
 	free(order);
 	free(newid);
 	free(parts);
 	free(plf);
-	free(pl);
+	free(fill);
 	free(df);
 	free(ds);
 	return rc;
