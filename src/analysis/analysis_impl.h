@@ -18,10 +18,12 @@
 #include "model/trace.h"
 
 /* Lops from lop up to the next run's first are in iteration iter
- * (TRACE_NONE: set-up, wrap-up): iterations.c. */
+ * (TRACE_NONE: set-up, wrap-up; ITER_OF_STEP: each in its global
+ * step's): iterations.c. */
 struct iter_run {
 	uint32_t lop, iter;
 };
+#define ITER_OF_STEP (TRACE_NONE - 1)
 
 struct analysis {
 	const struct trace *t;

@@ -361,11 +361,22 @@ mode(uint32_t *x, uint32_t n)
 	return best;
 }
 
+/* The iteration of lop l's global step, or TRACE_NONE. */
+static uint32_t
+of_step(const struct analysis *a, uint32_t l)
+{
+	return a->lop_step[l] == TRACE_NONE ? TRACE_NONE : iterations_of_step(a, a->lop_step[l]);
+}
+
 /* Lop l is in iteration k (TRACE_NONE: none): a new run in
- * a->iter_runs where that differs from the lop before. */
+ * a->iter_runs where that differs from the lop before, the runs
+ * saying ITER_OF_STEP where k is l's step's (almost everywhere but in a
+ * pipeline). */
 static int
 run_add(struct analysis *a, size_t *cap, uint32_t l, uint32_t k)
 {
+	if (k == of_step(a, l))
+		k = ITER_OF_STEP;
 	if (k == (a->n_iter_runs ? a->iter_runs[a->n_iter_runs - 1].iter : TRACE_NONE))
 		return 0;
 	if (VEC_GROW(a->iter_runs, a->n_iter_runs, *cap))
@@ -390,8 +401,9 @@ runs_fit(struct analysis *a)
  * in on its own rank (a computation ends where the call after it starts,
  * inside the iteration that call belongs to); without one, to the
  * iteration whose stretch of partitions holds its partition. Either way
- * a rank's operations come in long runs of one iteration, kept as runs
- * (a few per iteration and rank, not one number per operation). */
+ * it is nearly always the iteration of the operation's global step, and
+ * where not, the same for long runs of operations: what is kept is runs
+ * of operations (usually one: "the step's"), not a number for each. */
 static int
 lops_by_region(struct analysis *a, uint32_t r)
 {
@@ -589,7 +601,7 @@ iterations_of_lop(const struct analysis *a, uint32_t l)
 		else
 			hi = mid;
 	}
-	return r[lo].iter;
+	return r[lo].iter == ITER_OF_STEP ? of_step(a, l) : r[lo].iter;
 }
 
 const char *

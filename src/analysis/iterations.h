@@ -59,7 +59,9 @@ const struct iterations *iterations_get(const struct analysis *a);
  * wrap-up, or no iterations). O(log count). */
 uint32_t iterations_of_step(const struct analysis *a, uint32_t step);
 
-/* The iteration of lop l (that of its partition), or TRACE_NONE. */
+/* The iteration of lop l (that of its partition, or of the instance of
+ * the marking region it ends in), or TRACE_NONE. O(log count) where it
+ * is its step's, as it is but in pipelines. */
 uint32_t iterations_of_lop(const struct analysis *a, uint32_t l);
 
 /* How they were found, for reports: "structure", "region", "named", "none". */

@@ -375,7 +375,7 @@ check_iterations(struct opener *o, const struct trace *t, const struct analysis 
 		bad = a->iter_starts[k] > a->iter_starts[k + 1];
 	for (uint32_t i = 0; i < a->n_iter_runs && !bad; i++)
 		bad = r[i].lop >= a->n_lops || (i && r[i].lop <= r[i - 1].lop) ||
-		      (r[i].iter != TRACE_NONE && r[i].iter >= it->count);
+		      (r[i].iter != TRACE_NONE && r[i].iter != ITER_OF_STEP && r[i].iter >= it->count);
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent iterations", o->name) : 0;
 }
 
