@@ -368,18 +368,33 @@ of_step(const struct analysis *a, uint32_t l)
 	return a->lop_step[l] == TRACE_NONE ? TRACE_NONE : iterations_of_step(a, a->lop_step[l]);
 }
 
+/* Runs being found: their capacity, and the iteration of the last
+ * lop's step (the next lop's step is most often in it too). */
+struct runs {
+	size_t cap;
+	uint32_t near;
+};
+
 /* Lop l is in iteration k (TRACE_NONE: none): a new run in
  * a->iter_runs where that differs from the lop before, the runs
  * saying ITER_OF_STEP where k is l's step's (almost everywhere but in a
  * pipeline). */
 static int
-run_add(struct analysis *a, size_t *cap, uint32_t l, uint32_t k)
+run_add(struct analysis *a, struct runs *r, uint32_t l, uint32_t k)
 {
-	if (k == of_step(a, l))
+	const struct iterations *it = &a->iters;
+	uint32_t s = a->lop_step[l], ks = r->near;
+	if (s == TRACE_NONE)
+		ks = TRACE_NONE;
+	else if (!(ks < it->count && it->starts[ks] <= s && s < it->starts[ks + 1]))
+		ks = iterations_of_step(a, s);
+	if (ks != TRACE_NONE)
+		r->near = ks;
+	if (k == ks)
 		k = ITER_OF_STEP;
 	if (k == (a->n_iter_runs ? a->iter_runs[a->n_iter_runs - 1].iter : TRACE_NONE))
 		return 0;
-	if (VEC_GROW(a->iter_runs, a->n_iter_runs, *cap))
+	if (VEC_GROW(a->iter_runs, a->n_iter_runs, r->cap))
 		return ERR_NOMEM;
 	a->iter_runs[a->n_iter_runs++] = (struct iter_run){ l, k };
 	return 0;
@@ -411,7 +426,7 @@ lops_by_region(struct analysis *a, uint32_t r)
 	uint32_t n_tl;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
 	const struct trace_frame *fr = trace_frames(t, NULL);
-	size_t cap = 0;
+	struct runs runs = { 0, TRACE_NONE };
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		uint32_t f = tls[tl].frame_first, f1 = f + tls[tl].frame_count, k = 0;
 		while (f < f1 && fr[f].region != r)
@@ -425,7 +440,7 @@ lops_by_region(struct analysis *a, uint32_t r)
 				while (f < f1 && fr[f].region != r)
 					f++;
 			}
-			if (run_add(a, &cap, l, f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k
+			if (run_add(a, &runs, l, f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k
 				    : TRACE_NONE))
 				return ERR_NOMEM;
 		}
@@ -445,10 +460,10 @@ lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *
 	for (uint32_t k = 0; k < bd->count; k++)
 		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
 			part[s->order[i]] = k;
-	size_t cap = 0;
+	struct runs runs = { 0, TRACE_NONE };
 	int rc = 0;
 	for (uint32_t l = 0; l < a->n_lops && !rc; l++)
-		rc = run_add(a, &cap, l, a->lop_part[l] == TRACE_NONE ? TRACE_NONE : part[a->lop_part[l]]);
+		rc = run_add(a, &runs, l, a->lop_part[l] == TRACE_NONE ? TRACE_NONE : part[a->lop_part[l]]);
 	free(part);
 	runs_fit(a);
 	return rc;
