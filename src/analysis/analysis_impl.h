@@ -272,6 +272,9 @@ int dag_depths(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t
  * analysis. */
 uint64_t part_weight(const void *ctx, uint32_t p);
 
+/* The first communication lop of partition p, or TRACE_NONE. */
+uint32_t part_first_comm(const struct analysis *a, uint32_t p);
+
 /* The partition graph's edges: fn(ctx, p, q, l) once for each p -> q,
  * where a communication lop of p is followed on its timeline by one of
  * q ≠ p and l is the first such lop of p; sources in partition order.

@@ -121,12 +121,8 @@ leap_graph_init(struct leaper *L)
 	memcpy(L->pos, L->in_first, (size_t)nb * sizeof *L->pos);
 	for (uint32_t e = 0; e < L->nbe; e++)
 		L->in_src[L->pos[L->be[e].dst]++] = L->be[e].src;
-	for (uint32_t p = 0; p < nb; p++) {
-		L->brep[p] = TRACE_NONE;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1] && L->brep[p] == TRACE_NONE; k++)
-			if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE)
-				L->brep[p] = a->part_lops[k];
-	}
+	for (uint32_t p = 0; p < nb; p++)
+		L->brep[p] = part_first_comm(a, p);
 	return 0;
 }
 

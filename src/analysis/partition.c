@@ -399,6 +399,15 @@ part_weight(const void *ctx, uint32_t p)
 	return (uint64_t)(a->part_lop_first[p + 1] - a->part_lop_first[p]) + 1;
 }
 
+uint32_t
+part_first_comm(const struct analysis *a, uint32_t p)
+{
+	for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
+		if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE)
+			return a->part_lops[k];
+	return TRACE_NONE;
+}
+
 int
 partition_to_uf(const struct analysis *a, struct uf *u)
 {

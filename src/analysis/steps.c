@@ -692,14 +692,8 @@ merge_pass(struct analysis *a, int alike, struct uf *u)
 	if (!order || !rep || !runs || (alike && !sig) || parts_by_first_step(a, order) ||
 	    (alike && signatures(a, sig)))
 		goto out;
-	for (uint32_t p = 0; p < np; p++) {
-		rep[p] = TRACE_NONE;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
-			if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE) {
-				rep[p] = a->part_lops[k];
-				break;
-			}
-	}
+	for (uint32_t p = 0; p < np; p++)
+		rep[p] = part_first_comm(a, p);
 	/* one run per class of alike partitions (one class without alike) */
 	uint32_t n_runs = 0;
 	int merged = 0;
@@ -751,14 +745,8 @@ steps_global_merge(struct analysis *a, int alike)
 	uint32_t *first = malloc(((size_t)n0 + 1) * sizeof *first);
 	if (!first)
 		return ERR_NOMEM;
-	for (uint32_t p = 0; p < n0; p++) {
-		first[p] = TRACE_NONE;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++)
-			if (a->lop_kind[a->part_lops[k]] != OP_COMPUTE) {
-				first[p] = a->part_lops[k];
-				break;
-			}
-	}
+	for (uint32_t p = 0; p < n0; p++)
+		first[p] = part_first_comm(a, p);
 	int rc = 0;
 	for (;;) {
 		struct uf u;
