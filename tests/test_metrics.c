@@ -5,6 +5,8 @@
  * these numbers. */
 #include "testutil.h"
 
+#include <glob.h>
+
 #include "analysis/analysis.h"
 
 static struct analysis *
@@ -148,12 +150,106 @@ overlap_progress(void **state)
 	trace_destroy(t);
 }
 
+/* A lop's key for the minima: its partition and step, or its step. */
+struct keyed {
+	uint64_t key, exit;
+	uint32_t lop;
+};
+
+static int
+cmp_keyed(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* min[l]: the earliest exit among the lops whose key is l's (lops
+ * without a step: none). */
+static void
+minima(const struct analysis *a, int global, uint64_t *min)
+{
+	uint32_t n = analysis_lop_count(a), m = 0;
+	struct keyed *k = malloc(((size_t)n + 1) * sizeof *k);
+	assert_non_null(k);
+	for (uint32_t l = 0; l < n; l++) {
+		uint32_t p = analysis_lop_part(a, l), s = analysis_lop_step(a, l);
+		min[l] = UINT64_MAX;
+		if (s != TRACE_NONE && (global || p != TRACE_NONE))
+			k[m++] = (struct keyed){ (global ? 0 : (uint64_t)p << 32) | s,
+						 analysis_lop_exit(a, l), l };
+	}
+	qsort(k, m, sizeof *k, cmp_keyed);
+	for (uint32_t i = 0, j; i < m; i = j) {
+		uint64_t lo = UINT64_MAX;
+		for (j = i; j < m && k[j].key == k[i].key; j++)
+			lo = k[j].exit < lo ? k[j].exit : lo;
+		for (uint32_t x = i; x < j; x++)
+			min[k[x].lop] = lo;
+	}
+	free(k);
+}
+
+/* Every corpus trace, with the defaults, the paper's pipeline and
+ * --reorder: lateness and global lateness are, by their definition, a
+ * lop's exit minus the earliest exit among the lops of its partition
+ * and step, or of its global step (skein keeps only those minima, not
+ * the lateness of each lop); a propagated cause's differential lateness
+ * is the lateness beyond its cause's lop's, and no lop's is more than
+ * its lateness. */
+static void
+definitions_on_corpus(void **state)
+{
+	(void)state;
+	char pat[1200];
+	glob_t g;
+	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");
+	assert_int_equal(glob(pat, 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 20);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct trace *t = tu_load(g.gl_pathv[i]);
+		for (int set = 0; set < 3; set++) {
+			struct analysis_opts o;
+			if (set == 1)
+				analysis_opts_paper(&o);
+			else
+				analysis_opts_default(&o);
+			o.reorder = set == 2;
+			struct analysis *a = tu_analyse(t, &o);
+			uint32_t n = analysis_lop_count(a);
+			uint64_t *pmin = malloc(((size_t)n + 1) * sizeof *pmin);
+			uint64_t *gmin = malloc(((size_t)n + 1) * sizeof *gmin);
+			assert_true(pmin && gmin);
+			minima(a, 0, pmin);
+			minima(a, 1, gmin);
+			for (uint32_t l = 0; l < n; l++) {
+				uint64_t x = analysis_lop_exit(a, l), late = analysis_lop_lateness(a, l);
+				assert_int_equal(late, pmin[l] == UINT64_MAX ? 0 : x - pmin[l]);
+				assert_int_equal(analysis_lop_global_lateness(a, l),
+						 gmin[l] == UINT64_MAX ? 0 : x - gmin[l]);
+				uint64_t d = analysis_lop_diff(a, l);
+				assert_true(d <= late);
+				uint32_t c = analysis_lop_cause_lop(a, l);
+				if (c != TRACE_NONE) {
+					uint64_t lc = analysis_lop_lateness(a, c);
+					assert_int_equal(d, late > lc ? late - lc : 0);
+				}
+			}
+			free(pmin);
+			free(gmin);
+			analysis_destroy(a);
+		}
+		trace_destroy(t);
+	}
+	globfree(&g);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(casita4_barrier),
 		cmocka_unit_test(overlap_progress),
+		cmocka_unit_test(definitions_on_corpus),
 	};
 	return cmocka_run_group_tests_name("exact metrics on real traces", tests, NULL, NULL);
 }

@@ -1,0 +1,178 @@
+/* test_saved.c — what reopening a saved analysis checks beyond the sums.
+ *
+ * A file whose arrays were altered and whose sums were then recomputed
+ * is trusted (doc/format.md), except where a getter would index out of
+ * range: lateness is read through each partition's first entry of the
+ * step minima and each lop's predecessor, a lop's iteration through runs
+ * in lop order. Each test alters one such entry of a file skein wrote,
+ * sums it again and expects the file refused, saying why; the same file
+ * summed again unaltered opens.
+ */
+#include "testutil.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/saved.h"
+#include "analysis/saved_impl.h"
+
+struct file {
+	unsigned char *b;     /* 64-byte aligned, as a mapping is */
+	size_t n;
+	uint32_t n_lops;
+};
+
+/* The file `skein analyze --save` writes from corpus trace name. */
+static struct file
+save(const char *name)
+{
+	struct trace *t = tu_load_corpus(name);
+	struct analysis *a = tu_analyse(t, NULL);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/skein-test-saved-%ld.skein", (long)getpid());
+	struct err e = { 0 };
+	assert_int_equal(saved_write(a, &o, path, &e), 0);
+	struct file f = { .n_lops = analysis_lop_count(a) };
+	char *raw = tu_slurp(path, &f.n);
+	unlink(path);
+	assert_non_null(raw);
+	assert_int_equal(posix_memalign((void **)&f.b, 64, f.n), 0);
+	memcpy(f.b, raw, f.n);
+	free(raw);
+	analysis_destroy(a);
+	trace_destroy(t);
+	return f;
+}
+
+static struct section *
+section(struct file *f, uint32_t id)
+{
+	struct section *s = (struct section *)(f->b + sizeof(struct header));
+	for (uint32_t i = 0; i < S_END; i++)
+		if (s[i].id == id)
+			return &s[i];
+	fail_msg("section %u missing", id);
+	return NULL;
+}
+
+static uint32_t *
+u32s(struct file *f, uint32_t id, uint64_t *count)
+{
+	struct section *s = section(f, id);
+	*count = s->bytes / sizeof(uint32_t);
+	return (uint32_t *)(f->b + s->offset);
+}
+
+/* The sums of section id, of the table and of the header, again. */
+static void
+resum(struct file *f, uint32_t id)
+{
+	struct section *s = section(f, id);
+	s->sum = saved_checksum(f->b + s->offset, s->bytes);
+	struct header h;
+	memcpy(&h, f->b, sizeof h);
+	h.table_sum = saved_checksum(f->b + sizeof h, sizeof(struct section) * S_END);
+	h.header_sum = 0;
+	h.header_sum = saved_checksum(&h, sizeof h);
+	memcpy(f->b, &h, sizeof h);
+}
+
+/* Opens f; NULL when it opens, else the reason. */
+static const char *
+open_says(const struct file *f, struct err *e)
+{
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	if (saved_open_mem(f->b, f->n, "t.skein", &t, &a, NULL, e))
+		return e->msg;
+	analysis_destroy(a);
+	trace_destroy(t);
+	return NULL;
+}
+
+static void
+refused(struct file *f, uint32_t id, const char *why)
+{
+	struct err e = { 0 };
+	resum(f, id);
+	const char *msg = open_says(f, &e);
+	if (!msg || !strstr(msg, why))
+		fail_msg("section %u altered: expected '%s', got '%s'", id, why, msg ? msg : "opened");
+	free(f->b);
+}
+
+static void
+unaltered_opens(void **state)
+{
+	(void)state;
+	struct file f = save("wavefront-9-delay");
+	struct err e = { 0 };
+	resum(&f, S_PRED);
+	assert_null(open_says(&f, &e));
+	free(f.b);
+}
+
+static void
+predecessor_out_of_range(void **state)
+{
+	(void)state;
+	struct file f = save("stencil-4-delay");
+	uint64_t n;
+	uint32_t *pred = u32s(&f, S_PRED, &n);
+	assert_int_equal(n, f.n_lops);
+	pred[n - 1] = f.n_lops;
+	refused(&f, S_PRED, "inconsistent metrics");
+}
+
+static void
+step_minima_misplaced(void **state)
+{
+	(void)state;
+	struct file f = save("stencil-4-delay");
+	uint64_t n;
+	uint32_t *first = u32s(&f, S_PMIN_FIRST, &n);
+	assert_true(n >= 3);
+	first[1]++;                /* partition 0 one step wider than it is */
+	refused(&f, S_PMIN_FIRST, "inconsistent metrics");
+}
+
+static void
+iteration_runs_out_of_order(void **state)
+{
+	(void)state;
+	/* a pipeline: its lops' iterations are not their steps' everywhere */
+	struct file f = save("wavefront-9-delay");
+	uint64_t n;
+	uint32_t *runs = u32s(&f, S_ITER_RUNS, &n);
+	assert_true(n >= 4);
+	uint32_t lop = runs[0];
+	runs[0] = runs[2];
+	runs[2] = lop;
+	refused(&f, S_ITER_RUNS, "inconsistent iterations");
+}
+
+static void
+iteration_run_names_none(void **state)
+{
+	(void)state;
+	struct file f = save("wavefront-9-delay");
+	uint64_t n;
+	uint32_t *runs = u32s(&f, S_ITER_RUNS, &n);
+	runs[1] = ITER_OF_STEP - 1;       /* no such iteration */
+	refused(&f, S_ITER_RUNS, "inconsistent iterations");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(unaltered_opens),
+		cmocka_unit_test(predecessor_out_of_range),
+		cmocka_unit_test(step_minima_misplaced),
+		cmocka_unit_test(iteration_runs_out_of_order),
+		cmocka_unit_test(iteration_run_names_none),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
