@@ -212,7 +212,29 @@ head -c 40 "$tmp/s.skein" >"$tmp/head.skein"
 broken "header only" "$tmp/head.skein" "truncated\|corrupt"
 cp "$tmp/s.skein" "$tmp/flip.skein"
 printf 'X' | dd of="$tmp/flip.skein" bs=1 seek=$((size - 100)) conv=notrunc 2>/dev/null
-broken "a byte changed" "$tmp/flip.skein" "checksum is wrong"
+broken "a byte changed" "$tmp/flip.skein" "checksum is wrong\|padding is corrupt"
+# the middle of the file is in the ops (the largest section)
+cp "$tmp/s.skein" "$tmp/flip.skein"
+printf 'X' | dd of="$tmp/flip.skein" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+broken "a byte of a section changed" "$tmp/flip.skein" "checksum is wrong"
+# between two sections: the padding no sum covers
+cp "$tmp/s.skein" "$tmp/pad.skein"
+if python3 - "$tmp/pad.skein" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(struct.unpack_from('<I', b, 16)[0]):
+    off, n = struct.unpack_from('<QQ', b, 64 + 48 * i + 16)
+    if n and (off + n) % 64:
+        b[off + n] = 0x58
+        open(sys.argv[1], 'wb').write(b)
+        sys.exit(0)
+sys.exit(1)
+PY
+then
+	broken "a byte of padding changed" "$tmp/pad.skein" "padding is corrupt"
+else
+	bad "no section of the saved file ends off a multiple of 64"
+fi
 cp "$tmp/s.skein" "$tmp/ver.skein"
 printf '\011' | dd of="$tmp/ver.skein" bs=1 seek=8 conv=notrunc 2>/dev/null
 broken "another version" "$tmp/ver.skein" "format version 9"

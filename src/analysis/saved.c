@@ -327,6 +327,12 @@ check_file(struct opener *o)
 		    (s[i].elem_size && s[i].count * s[i].elem_size != s[i].bytes))
 			return err_set(o->e, ERR_FORMAT, "%s: section %u out of bounds", o->name, s[i].id);
 		o->sec[s[i].id] = &s[i];
+		/* the padding up to where the next section may start is zero
+		 * (no sum covers it): so no byte of a whole file changes unseen */
+		for (uint64_t b = s[i].offset + s[i].bytes; b % ALIGN && b < o->len; b++)
+			if (o->base[b])
+				return err_set(o->e, ERR_FORMAT, "%s: section %u's padding is corrupt",
+					       o->name, s[i].id);
 	}
 	int rc = verify_sums(o);
 	free(o->blocks);
