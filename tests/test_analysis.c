@@ -429,6 +429,55 @@ lateness_cases(void **state)
 	trace_destroy(t);
 }
 
+/* The sender a receive's lateness was propagated from (d) is named by
+ * where it is among the receive's ends: ranks 1-11 Isend to rank 0 (and
+ * all but the late one to rank 12 too), rank L computing 1000 ticks
+ * longer. Rank 0's Waitall, whose receives are in rank order, exits at
+ * 1111: 1006 after the senders' Waitalls in its step (work 100, two
+ * Isends of 2 ticks, a Waitall of 1: 105). Its lateness comes from L's
+ * Isend (exiting at 1101, the others' at 103: 998 late), its (L-1)-th
+ * receive: the 3rd for L = 3, within what the cause byte holds; the
+ * 10th for L = 10, past it. */
+static void
+cause_lop_by_end(void **state)
+{
+	(void)state;
+	for (uint32_t late = 3; late <= 10; late += 7) {
+		struct dsl *d = dsl_new(13);
+		for (uint32_t r = 0; r < 13; r++) {
+			rank(d, r);
+			struct rq rq[11];
+			int n = 0;
+			if (r == 0 || r == 12) {
+				for (uint32_t s = 1; s <= 11; s++)
+					if (r == 0 || s != late)
+						rq[n++] = (struct rq){ irecv(d), s, 0, 1 };
+				work(d, 100);
+				completes_at(d, r == 0 ? 1110 : 110);
+			} else {
+				work(d, r == late ? 1100 : 100);
+				rq[n++] = (struct rq){ isend(d, 0, 0), 0, 0, 0 };
+				if (r != late)
+					rq[n++] = (struct rq){ isend(d, 12, 0), 0, 0, 0 };
+			}
+			waitall(d, rq, n);
+		}
+		struct trace *t = dsl_done(d);
+		struct analysis_opts o;
+		analysis_opts_default(&o);
+		o.sender_progress = 0;
+		struct analysis *a = analyse(t, &o);
+		uint32_t w0 = comm(a, 0, 0), s = comm(a, late, 0);
+		assert_int_equal(STEP(a, 0, 0), STEP(a, late, 1));
+		assert_int_equal(analysis_lop_lateness(a, w0), 1006);
+		assert_int_equal(analysis_lop_lateness(a, s), 998);
+		assert_int_equal(analysis_lop_cause(a, w0), CAUSE_MESSAGE);
+		assert_int_equal(analysis_lop_cause_lop(a, w0), s);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 /* A receive late although its sender was not: created in flight (c). */
 static void
 late_in_flight(void **state)
@@ -1214,6 +1263,7 @@ main(void)
 		cmocka_unit_test(sendrecv_exchange),
 		cmocka_unit_test(coalescing),
 		cmocka_unit_test(lateness_cases),
+		cmocka_unit_test(cause_lop_by_end),
 		cmocka_unit_test(late_in_flight),
 		cmocka_unit_test(cycle_merge),
 		cmocka_unit_test(waitall_merge),

@@ -2,11 +2,12 @@
  *
  * A file whose arrays were altered and whose sums were then recomputed
  * is trusted (doc/format.md), except where a getter would index out of
- * range: lateness is read through each partition's first entry of the
- * step minima and each lop's predecessor, a lop's iteration through runs
- * in lop order. Each test alters one such entry of a file skein wrote,
- * sums it again and expects the file refused, saying why; the same file
- * summed again unaltered opens.
+ * range or look for what is not there: lateness is read through each
+ * partition's first entry of the step minima, a large differential
+ * lateness from a list by lop, a lop's iteration through runs in lop
+ * order. Each test alters one such entry of a file skein wrote, sums it
+ * again and expects the file refused, saying why; the same file summed
+ * again unaltered opens.
  */
 #include "testutil.h"
 
@@ -109,21 +110,23 @@ unaltered_opens(void **state)
 	(void)state;
 	struct file f = save("wavefront-9-delay");
 	struct err e = { 0 };
-	resum(&f, S_PRED);
+	resum(&f, S_DIFF);
 	assert_null(open_says(&f, &e));
 	free(f.b);
 }
 
+/* A lop says its differential lateness is in the list of large ones,
+ * where it is not. */
 static void
-predecessor_out_of_range(void **state)
+large_diff_missing(void **state)
 {
 	(void)state;
 	struct file f = save("stencil-4-delay");
 	uint64_t n;
-	uint32_t *pred = u32s(&f, S_PRED, &n);
+	uint32_t *diff = u32s(&f, S_DIFF, &n);
 	assert_int_equal(n, f.n_lops);
-	pred[n - 1] = f.n_lops;
-	refused(&f, S_PRED, "inconsistent metrics");
+	diff[n - 1] = DIFF_BIG;
+	refused(&f, S_DIFF, "inconsistent metrics");
 }
 
 static void
@@ -169,7 +172,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unaltered_opens),
-		cmocka_unit_test(predecessor_out_of_range),
+		cmocka_unit_test(large_diff_missing),
 		cmocka_unit_test(step_minima_misplaced),
 		cmocka_unit_test(iteration_runs_out_of_order),
 		cmocka_unit_test(iteration_run_names_none),

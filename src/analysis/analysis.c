@@ -66,7 +66,9 @@ analysis_destroy(struct analysis *a)
 	free(a->pmin_first);
 	free(a->pmin);
 	free(a->gmin);
-	free(a->pred);
+	free(a->diff);
+	free(a->diff_big);
+	free(a->cause_far);
 	free(a->cause);
 	free(a->hot);
 	free(a->hot_all);

@@ -17,6 +17,17 @@
 #include "iterations.h"
 #include "model/trace.h"
 
+/* A lop's differential lateness too large for a->diff. */
+struct lop_big {
+	uint64_t diff;
+	uint32_t lop, zero;
+};
+
+/* A lop's cause lop that its cause byte does not name. */
+struct lop_far {
+	uint32_t lop, cause_lop;
+};
+
 /* Lops from lop up to the next run's first are in iteration iter
  * (TRACE_NONE: set-up, wrap-up; ITER_OF_STEP: each in its global
  * step's): iterations.c. */
@@ -65,13 +76,18 @@ struct analysis {
 
 	/* metrics (metrics.c). Lateness is not stored per lop: it is the
 	 * lop's exit minus the earliest exit of its partition step (pmin)
-	 * or of its global step (gmin), and differential lateness is its
-	 * lateness minus that of pred (lop_late, lop_glate, lop_diff). */
+	 * or of its global step (gmin): lop_late, lop_glate. Differential
+	 * lateness is, in 32 bits (lop_diff), and the lop a propagated
+	 * cause came from is found again (lop_cause_lop). */
 	uint32_t *pmin_first;    /* n_parts + 1: partition p's steps are pmin[pmin_first[p] ..] */
 	uint64_t *pmin;          /* pmin_first[n_parts] */
 	uint64_t *gmin;          /* n_steps */
-	uint32_t *pred;          /* n_lops: the predecessor l's lateness is measured from, or TRACE_NONE */
-	uint8_t *cause;          /* n_lops: enum analysis_cause, | CAUSE_FROM_STARTUP */
+	uint32_t *diff;          /* n_lops: differential lateness, or DIFF_BIG: in diff_big */
+	struct lop_big *diff_big;   /* the lops whose is DIFF_BIG or more, in lop order */
+	uint32_t n_diff_big;
+	uint8_t *cause;          /* n_lops: enum analysis_cause, CAUSE_FROM_STARTUP, the sender */
+	struct lop_far *cause_far;  /* message causes the cause byte does not name, in lop order */
+	uint32_t n_cause_far;
 	uint32_t *hot;
 	uint32_t n_hot;
 	uint32_t *hot_all;       /* the hotspots with start-up counted */
@@ -143,11 +159,20 @@ lop_duration(const struct analysis *a, uint32_t l)
 	return ex > en ? ex - en : 0;
 }
 
-/* cause[l] holds enum analysis_cause (CAUSE_MASK) and this bit: l's
- * lateness came from a rank's start-up (analysis_lop_from_startup);
- * metrics.c uses bits 5-6 while it finds that */
-#define CAUSE_FROM_STARTUP 0x80u
-#define CAUSE_MASK 0x1fu
+/* cause[l] holds enum analysis_cause (CAUSE_MASK); CAUSE_FROM_STARTUP:
+ * l's lateness came from a rank's start-up (analysis_lop_from_startup);
+ * and for CAUSE_MESSAGE, from bit CAUSE_SRC_SHIFT, where the sender is
+ * among l's receive ends: 2k for the sender of the k-th, 2k + 1 for the
+ * computation before the call that completed it (sender progress);
+ * CAUSE_SRC_FAR: in a->cause_far. */
+#define CAUSE_MASK 0x07u
+#define CAUSE_FROM_STARTUP 0x08u
+#define CAUSE_SRC_SHIFT 4
+#define CAUSE_SRC_FAR 15u
+
+/* a->diff[l] below this is l's differential lateness; at it, the value
+ * is in a->diff_big. */
+#define DIFF_BIG UINT32_MAX
 
 /* Lateness of lop l: its exit after the earliest exit of its partition
  * step; 0 outside the steps. */
@@ -168,12 +193,14 @@ lop_glate(const struct analysis *a, uint32_t l)
 	return s == TRACE_NONE ? 0 : lop_exit(a, l) - a->gmin[s];
 }
 
-/* Differential lateness: l's lateness beyond its predecessor's. */
+uint64_t lop_diff_big(const struct analysis *a, uint32_t l);
+
+/* Differential lateness: l's lateness beyond its latest predecessor's. */
 static inline uint64_t
 lop_diff(const struct analysis *a, uint32_t l)
 {
-	uint64_t late = lop_late(a, l), pred = a->pred[l] == TRACE_NONE ? 0 : lop_late(a, a->pred[l]);
-	return late > pred ? late - pred : 0;
+	uint32_t d = a->diff[l];
+	return d < DIFF_BIG ? d : lop_diff_big(a, l);
 }
 
 static inline enum analysis_cause
@@ -183,21 +210,8 @@ lop_cause(const struct analysis *a, uint32_t l)
 }
 
 /* The lop whose lateness l's propagated from (causes b and d), or
- * TRACE_NONE. */
-static inline uint32_t
-lop_cause_lop(const struct analysis *a, uint32_t l)
-{
-	enum analysis_cause c = lop_cause(a, l);
-	return c == CAUSE_TIMELINE || c == CAUSE_MESSAGE ? a->pred[l] : TRACE_NONE;
-}
-
-/* What hotspots rank by: differential lateness, or for Charm++ the
- * differential duration. */
-static inline uint64_t
-lop_hot_key(const struct analysis *a, uint32_t l)
-{
-	return a->dur_diff ? a->dur_diff[l] : lop_diff(a, l);
-}
+ * TRACE_NONE (metrics.c). */
+uint32_t lop_cause_lop(const struct analysis *a, uint32_t l);
 
 /* Is message m usable for structure: both ends present, and (with
  * match_size) both ends agreeing on its size? */

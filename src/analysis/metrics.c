@@ -11,15 +11,18 @@
  *                 non-blocking send, when the receive completed after
  *                 that call began)
  * Each is one pass over the lops (a partition's minima live in an array
- * as wide as the partition), not one pass per step. Only the minima are
- * kept (a->pmin, a->gmin), and for each lop the predecessor its
- * lateness is measured from and its cause: lateness and differential
- * lateness follow from them on demand (lop_late, lop_diff in
- * analysis_impl.h), exactly, at 5 bytes a lop instead of 29.
+ * as wide as the partition), not one pass per step. Lateness is not
+ * kept per lop, only the minima (a->pmin, a->gmin: lop_late, lop_glate
+ * in analysis_impl.h work it out again); each lop keeps its differential
+ * lateness in 32 bits (larger ones aside) and a byte for its cause,
+ * whether it came from start-up, and where among its receive ends the
+ * sender it was propagated from is (lop_cause_lop finds that lop
+ * again): 5 bytes a lop instead of 30.
  */
 #include "analysis_impl.h"
 
 #include "base/par.h"
+#include "base/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +36,8 @@ receiving(uint8_t kind)
 	return kind == OP_RECV || kind == OP_SENDRECV;
 }
 
-/* A hotspot candidate: its key (lop_hot_key) and lop. */
+/* A hotspot candidate: its key (differential lateness, or for Charm++
+ * the differential duration) and lop. */
 struct hot {
 	uint64_t key;
 	uint32_t lop;
@@ -133,17 +137,29 @@ hot_see(const struct analysis *a, struct hot_lists *hl, uint32_t l, uint64_t key
  * (contiguous, read in order): first the minima of its lops' exits per
  * partition step and per global step (worker 0's become a->pmin and
  * a->gmin), then differential lateness, causes and hotspots. */
+/* What a worker sets aside while it works out differential lateness:
+ * its lops' values too large for a->diff and cause lops their cause
+ * byte cannot name (each in lop order), its hotspots, and the receives
+ * sender progress decided. */
+struct aside {
+	struct lop_big *big;
+	size_t n_big, cap_big;
+	struct lop_far *far;
+	size_t n_far, cap_far;
+	struct hot_lists hot;
+	uint32_t progress;
+};
+
 struct metering {
 	struct analysis *a;
 	uint32_t tl_cut[PAR_MAX + 1];
 	uint64_t *pmin[PAR_MAX];      /* per worker, pmin_first[n_parts] wide */
 	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
-	uint32_t progress[PAR_MAX];   /* per worker: receives decided by sender progress */
-	struct hot_lists hot[PAR_MAX];
+	struct aside aside[PAR_MAX];
 	int phase;
 };
 
-static uint32_t differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct hot_lists *hl);
+static int differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as);
 
 static int
 metric_worker(void *ctx, uint32_t w, uint32_t nw)
@@ -152,14 +168,13 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct metering *m = ctx;
 	struct analysis *a = m->a;
 	if (m->phase == 1) {
-		struct hot_lists *hl = &m->hot[w];
+		struct hot_lists *hl = &m->aside[w].hot;
 		size_t k = (size_t)a->opts.hotspots + 1;
 		hl->h = malloc(k * sizeof *hl->h);
 		hl->h_all = malloc(k * sizeof *hl->h_all);
 		if (!hl->h || !hl->h_all)
 			return ERR_NOMEM;
-		m->progress[w] = differential(a, m->tl_cut[w], m->tl_cut[w + 1], hl);
-		return 0;
+		return differential(a, m->tl_cut[w], m->tl_cut[w + 1], &m->aside[w]);
 	}
 	uint32_t l0 = a->tl_lop[m->tl_cut[w]], l1 = a->tl_lop[m->tl_cut[w + 1]];
 	size_t np = a->pmin_first[a->n_parts];
@@ -214,24 +229,20 @@ progress_pred(const struct analysis *a, uint32_t r, uint32_t m)
  * "created here" (a, or c for a receive) when at least half its lateness
  * is its own (diff >= inherited part); otherwise it was propagated from
  * whichever predecessor was latest: along the timeline (b) or from a
- * sender (d). doc/analysis.md explains the threshold. Returns the number
- * of receives whose latest predecessor came from sender progress. */
-static uint32_t
-differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct hot_lists *hl)
+ * sender (d). doc/analysis.md explains the threshold. */
+static int
+differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as)
 {
 	const struct trace_msg *msgs = a->msgs;
-	uint32_t progress = 0;
 	for (uint32_t tl = tl0; tl < tl1; tl++) {
 		uint64_t prev_late = 0;      /* of the lop before on the timeline */
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			uint64_t prev = 0, sent = 0, plain = 0;
-			uint32_t prev_lop = TRACE_NONE, send_lop = TRACE_NONE;
-			if (l > a->tl_lop[tl]) {
-				prev_lop = l - 1;
+			uint32_t send_lop = TRACE_NONE, src = 0;
+			if (l > a->tl_lop[tl])
 				prev = prev_late;
-			}
 			if (receiving(a->lop_kind[l])) {
-				uint32_t ne;
+				uint32_t ne, n_recv = 0;
 				const struct trace_end *e = lop_ends(a, l, &ne);
 				for (uint32_t i = 0; i < ne; i++) {
 					/* messages are read in the order of their ends,
@@ -239,13 +250,17 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct hot_lists *h
 					size_t ahead = (size_t)(e - a->ends) + i + PREFETCH;
 					if (ahead < a->n_ends && a->ends[ahead].role == END_RECV)
 						__builtin_prefetch(&msgs[a->ends[ahead].id]);
-					if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
+					if (e[i].role != END_RECV)
+						continue;
+					uint32_t k = n_recv++;      /* where the cause byte names it */
+					if (!msg_ok(a, e[i].id))
 						continue;
 					uint32_t s = a->op_lop[msgs[e[i].id].send_op];
 					uint64_t ls = s != l ? lop_late(a, s) : 0;
 					if (s != l && (send_lop == TRACE_NONE || ls > sent)) {
 						sent = ls;
 						send_lop = s;
+						src = 2 * k;
 					}
 					if (s != l && ls > plain)
 						plain = ls;
@@ -255,6 +270,7 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct hot_lists *h
 					if (c != TRACE_NONE && (send_lop == TRACE_NONE || lc > sent)) {
 						sent = lc;
 						send_lop = c;
+						src = 2 * k + 1;
 					}
 				}
 			}
@@ -264,63 +280,138 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct hot_lists *h
 			uint64_t late = lop_late(a, l);
 			uint64_t diff = late > pred ? late - pred : 0;
 			prev_late = late;
-			a->pred[l] = from_sender ? send_lop : prev_lop;
 			/* counted where sender progress lowered what was created */
-			progress += sent > plain && sent > prev && late > (plain > prev ? plain : prev);
-			hot_see(a, hl, l, a->dur_diff ? a->dur_diff[l] : diff);
+			as->progress += sent > plain && sent > prev && late > (plain > prev ? plain : prev);
+			hot_see(a, &as->hot, l, a->dur_diff ? a->dur_diff[l] : diff);
+			a->diff[l] = diff < DIFF_BIG ? (uint32_t)diff : DIFF_BIG;
+			if (diff >= DIFF_BIG) {
+				if (VEC_GROW(as->big, as->n_big, as->cap_big))
+					return ERR_NOMEM;
+				as->big[as->n_big++] = (struct lop_big){ diff, l, 0 };
+			}
+			uint8_t c;
 			if (late == 0)
-				a->cause[l] = CAUSE_NONE;
+				c = CAUSE_NONE;
 			else if (diff >= late - diff)
-				a->cause[l] = receiving(a->lop_kind[l]) ? CAUSE_IN_FLIGHT : CAUSE_COMPUTE;
-			else
-				a->cause[l] = from_sender ? CAUSE_MESSAGE : CAUSE_TIMELINE;
+				c = receiving(a->lop_kind[l]) ? CAUSE_IN_FLIGHT : CAUSE_COMPUTE;
+			else if (!from_sender)
+				c = CAUSE_TIMELINE;
+			else if (src < CAUSE_SRC_FAR)
+				c = (uint8_t)(CAUSE_MESSAGE | src << CAUSE_SRC_SHIFT);
+			else {
+				c = (uint8_t)(CAUSE_MESSAGE | CAUSE_SRC_FAR << CAUSE_SRC_SHIFT);
+				if (VEC_GROW(as->far, as->n_far, as->cap_far))
+					return ERR_NOMEM;
+				as->far[as->n_far++] = (struct lop_far){ l, send_lop };
+			}
+			a->cause[l] = c;
 		}
 	}
-	return progress;
+	return 0;
 }
 
-/* Walk states of trace_startup, kept in bits 5-6 of cause[] meanwhile. */
-enum { UNKNOWN, NO, YES, VISITING };
-
-static unsigned
-walk_state(const struct analysis *a, uint32_t l)
+uint64_t
+lop_diff_big(const struct analysis *a, uint32_t l)
 {
-	return a->cause[l] >> 5 & 3;
+	uint32_t lo = 0, hi = a->n_diff_big;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (a->diff_big[mid].lop < l)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->n_diff_big && a->diff_big[lo].lop == l ? a->diff_big[lo].diff : DIFF_BIG;
 }
 
-static void
-set_walk_state(struct analysis *a, uint32_t l, unsigned st)
+uint32_t
+lop_cause_lop(const struct analysis *a, uint32_t l)
 {
-	a->cause[l] = (uint8_t)((a->cause[l] & ~0x60u) | st << 5);
+	enum analysis_cause c = lop_cause(a, l);
+	if (c == CAUSE_TIMELINE)
+		return l - 1;
+	if (c != CAUSE_MESSAGE)
+		return TRACE_NONE;
+	uint32_t src = a->cause[l] >> CAUSE_SRC_SHIFT;
+	if (src == CAUSE_SRC_FAR) {
+		uint32_t lo = 0, hi = a->n_cause_far;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (a->cause_far[mid].lop < l)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < a->n_cause_far && a->cause_far[lo].lop == l ? a->cause_far[lo].cause_lop
+			: TRACE_NONE;
+	}
+	/* the message of the k-th receive end */
+	uint32_t ne, k = src / 2;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		if (e[i].role != END_RECV || k--)
+			continue;
+		return src % 2 ? progress_pred(a, l, e[i].id) : a->op_lop[a->msgs[e[i].id].send_op];
+	}
+	return TRACE_NONE;
 }
 
-/* CAUSE_FROM_STARTUP: l's lateness came from a rank's start-up,
- * following the causes back (b and d) to a start-up lop. One walk out
- * along each chain and one back, each lop settled once; a cycle (two
- * Sendrecvs blaming each other) is not start-up. */
-static void
+/* Lop y names lop x as its cause lop: mark it as inheriting start-up
+ * lateness too, and look at what names it in turn. */
+static int
+inherit(struct analysis *a, uint32_t x, uint32_t y, uint32_t **stack, size_t *n, size_t *cap)
+{
+	if ((a->cause[y] & CAUSE_FROM_STARTUP) || lop_cause_lop(a, y) != x)
+		return 0;
+	a->cause[y] |= CAUSE_FROM_STARTUP;
+	if (VEC_GROW(*stack, *n, *cap))
+		return ERR_NOMEM;
+	(*stack)[(*n)++] = y;
+	return 0;
+}
+
+/* CAUSE_FROM_STARTUP: l's lateness came from a rank's start-up: its
+ * causes (b and d), followed back, lead to a start-up lop that was late.
+ * Found forward from those (a chain that goes round a cycle, two
+ * Sendrecvs blaming each other, never meets one): a lop inherits it
+ * when its cause lop has, and the lops that can name lop x are the next
+ * one on x's timeline, the receivers of x's messages, and the receivers
+ * of the messages whose non-blocking send the lop after x completed
+ * (sender progress). Few lops inherit start-up lateness, so this looks
+ * at few. */
+static int
 trace_startup(struct analysis *a)
 {
-	for (uint32_t l = 0; l < a->n_lops; l++) {
-		if (walk_state(a, l) != UNKNOWN)
-			continue;
-		uint32_t x = l, last = l;
-		while (x != TRACE_NONE && walk_state(a, x) == UNKNOWN) {
-			set_walk_state(a, x, VISITING);
-			last = x;
-			x = lop_cause_lop(a, x);
+	uint32_t n_tl, *stack = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	trace_timelines(a->t, &n_tl);
+	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
+		uint32_t l = a->tl_lop[tl];
+		if (l < a->tl_lop[tl + 1] && analysis_lop_startup(a, l) && lop_late(a, l)) {
+			a->cause[l] |= CAUSE_FROM_STARTUP;
+			rc = VEC_GROW(stack, n, cap);
+			if (!rc)
+				stack[n++] = l;
 		}
-		unsigned result;
-		if (x == TRACE_NONE)       /* where the chain starts */
-			result = analysis_lop_startup(a, last) && lop_late(a, last) ? YES : NO;
-		else                       /* settled, or a cycle */
-			result = walk_state(a, x) == YES ? YES : NO;
-		for (x = l; x != TRACE_NONE && walk_state(a, x) == VISITING; x = lop_cause_lop(a, x))
-			set_walk_state(a, x, result);
 	}
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		a->cause[l] = (uint8_t)((a->cause[l] & CAUSE_MASK) |
-					(walk_state(a, l) == YES ? CAUSE_FROM_STARTUP : 0));
+	while (n && !rc) {
+		uint32_t x = stack[--n], end = a->tl_lop[a->lop_tl[x] + 1];
+		if (x + 1 < end && lop_cause(a, x + 1) == CAUSE_TIMELINE)
+			rc = inherit(a, x, x + 1, &stack, &n, &cap);
+		for (uint32_t y = x; y <= x + 1 && y < end && !rc; y++) {
+			uint32_t ne;
+			const struct trace_end *e = lop_ends(a, y, &ne);
+			for (uint32_t i = 0; i < ne && !rc; i++) {
+				const struct trace_msg *msg = &a->msgs[e[i].id];
+				if (e[i].role == (y == x ? END_SEND : END_ISEND_DONE) && msg->recv_op != TRACE_NONE &&
+				    lop_cause(a, a->op_lop[msg->recv_op]) == CAUSE_MESSAGE)
+					rc = inherit(a, x, a->op_lop[msg->recv_op], &stack, &n, &cap);
+			}
+		}
+	}
+	free(stack);
+	return rc;
 }
 
 /* The hotspots of the whole trace from the workers' (the same as one
@@ -328,7 +419,7 @@ trace_startup(struct analysis *a)
  * with start-up counted (the same when opts.startup), so a view can
  * switch between them. */
 static int
-hotspots(struct analysis *a, struct hot_lists *hl, uint32_t nw)
+hotspots(struct analysis *a, const struct aside *as, uint32_t nw)
 {
 	uint32_t k = a->opts.hotspots;
 	struct hot_lists all = { 0 };
@@ -342,11 +433,12 @@ hotspots(struct analysis *a, struct hot_lists *hl, uint32_t nw)
 		return ERR_NOMEM;
 	}
 	for (uint32_t w = 0; w < nw; w++) {
-		for (uint32_t i = 0; i < hl[w].n; i++)
-			all.n = offer(all.h, all.n, k, hl[w].h[i]);
-		for (uint32_t i = 0; i < hl[w].n_all; i++)
-			all.n_all = offer(all.h_all, all.n_all, k, hl[w].h_all[i]);
-		a->stats.startup_hidden += hl[w].hidden;
+		const struct hot_lists *hl = &as[w].hot;
+		for (uint32_t i = 0; i < hl->n; i++)
+			all.n = offer(all.h, all.n, k, hl->h[i]);
+		for (uint32_t i = 0; i < hl->n_all; i++)
+			all.n_all = offer(all.h_all, all.n_all, k, hl->h_all[i]);
+		a->stats.startup_hidden += hl->hidden;
 	}
 	hot_sorted(all.h, all.n, k, a->hot);
 	a->n_hot = all.n;
@@ -362,14 +454,39 @@ hotspots(struct analysis *a, struct hot_lists *hl, uint32_t nw)
 	return 0;
 }
 
+/* What the workers set aside, in their order (which is lop order). */
+static int
+gather(struct analysis *a, const struct aside *as, uint32_t nw)
+{
+	size_t nb = 0, nf = 0;
+	for (uint32_t w = 0; w < nw; w++) {
+		nb += as[w].n_big;
+		nf += as[w].n_far;
+		a->stats.progress_receives += as[w].progress;
+	}
+	a->diff_big = malloc((nb + 1) * sizeof *a->diff_big);
+	a->cause_far = malloc((nf + 1) * sizeof *a->cause_far);
+	if (!a->diff_big || !a->cause_far)
+		return ERR_NOMEM;
+	for (uint32_t w = 0; w < nw; w++) {
+		if (as[w].n_big)
+			memcpy(a->diff_big + a->n_diff_big, as[w].big, as[w].n_big * sizeof *as[w].big);
+		if (as[w].n_far)
+			memcpy(a->cause_far + a->n_cause_far, as[w].far, as[w].n_far * sizeof *as[w].far);
+		a->n_diff_big += (uint32_t)as[w].n_big;
+		a->n_cause_far += (uint32_t)as[w].n_far;
+	}
+	return hotspots(a, as, nw);
+}
+
 int
 metrics_compute(struct analysis *a)
 {
 	uint32_t n = a->n_lops;
-	a->pred = malloc((n + 1) * sizeof *a->pred);
+	a->diff = malloc((n + 1) * sizeof *a->diff);
 	a->cause = malloc(n + 1);
 	a->pmin_first = malloc(((size_t)a->n_parts + 1) * sizeof *a->pmin_first);
-	if (!a->pred || !a->cause || !a->pmin_first)
+	if (!a->diff || !a->cause || !a->pmin_first)
 		return ERR_NOMEM;
 	uint64_t slots = 0;
 	for (uint32_t p = 0; p < a->n_parts; p++) {
@@ -404,14 +521,14 @@ metrics_compute(struct analysis *a)
 		/* differential lateness reads every partition's lateness */
 		m.phase = 1;
 		rc = par_run(nw, metric_worker, &m);
-		for (uint32_t w = 0; w < nw; w++)
-			a->stats.progress_receives += m.progress[w];
 	}
 	if (rc == 0)
-		rc = hotspots(a, m.hot, nw);
+		rc = gather(a, m.aside, nw);
 	for (uint32_t w = 0; w < nw; w++) {
-		free(m.hot[w].h);
-		free(m.hot[w].h_all);
+		free(m.aside[w].big);
+		free(m.aside[w].far);
+		free(m.aside[w].hot.h);
+		free(m.aside[w].hot.h_all);
 	}
 	/* the start-up of every rank, and the latest of them */
 	a->stats.startup_max_lop = TRACE_NONE;
@@ -424,8 +541,5 @@ metrics_compute(struct analysis *a)
 				a->stats.startup_max_lop = l;
 		}
 	}
-	if (rc)
-		return rc;
-	trace_startup(a);
-	return 0;
+	return rc ? rc : trace_startup(a);
 }

@@ -144,7 +144,9 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 	ARR(S_PMIN_FIRST, a->pmin_first, np + 1);
 	ARR(S_GMIN, a->gmin, a->n_steps);
 	ARR(S_CAUSE, a->cause, nl);
-	ARR(S_PRED, a->pred, nl);
+	ARR(S_DIFF, a->diff, nl);
+	ARR(S_DIFF_BIG, a->diff_big, a->n_diff_big);
+	ARR(S_CAUSE_FAR, a->cause_far, a->n_cause_far);
 	ARR(S_HOT, a->hot, a->n_hot);
 	ARR(S_HOT_ALL, a->hot_all, a->n_hot_all);
 	ARR(S_ITER_STARTS, a->iter_starts, a->iters.count ? (uint64_t)a->iters.count + 1 : 0);
@@ -386,15 +388,31 @@ check_iterations(struct opener *o, const struct trace *t, const struct analysis 
 }
 
 /* Lateness is read through the minima of each partition's steps (one
- * per step) and each lop's predecessor (a lop). */
+ * per step); a large differential lateness and a cause lop the cause
+ * byte does not name are looked up by lop, among entries in lop order,
+ * one for each lop that says so. */
 static int
 check_metrics(struct opener *o, const struct analysis *a)
 {
 	int bad = a->pmin_first[0] != 0;
 	for (uint32_t p = 0; p < a->n_parts && !bad; p++)
 		bad = a->pmin_first[p + 1] - a->pmin_first[p] != a->parts[p].step_count;
-	for (uint32_t l = 0; l < a->n_lops && !bad; l++)
-		bad = a->pred[l] != TRACE_NONE && a->pred[l] >= a->n_lops;
+	uint32_t nb = 0, nf = 0;
+	for (uint32_t l = 0; l < a->n_lops && !bad; l++) {
+		nb += a->diff[l] == DIFF_BIG;
+		nf += (a->cause[l] & CAUSE_MASK) == CAUSE_MESSAGE &&
+		      a->cause[l] >> CAUSE_SRC_SHIFT == CAUSE_SRC_FAR;
+		bad = (a->cause[l] & CAUSE_MASK) >= CAUSE_COUNT;
+	}
+	bad = bad || nb != a->n_diff_big || nf != a->n_cause_far;
+	for (uint32_t i = 0; i < a->n_diff_big && !bad; i++)
+		bad = a->diff_big[i].lop >= a->n_lops || a->diff[a->diff_big[i].lop] != DIFF_BIG ||
+		      (i && a->diff_big[i].lop <= a->diff_big[i - 1].lop);
+	for (uint32_t i = 0; i < a->n_cause_far && !bad; i++)
+		bad = a->cause_far[i].lop >= a->n_lops ||
+		      a->cause[a->cause_far[i].lop] >> CAUSE_SRC_SHIFT != CAUSE_SRC_FAR ||
+		      (a->cause_far[i].cause_lop >= a->n_lops && a->cause_far[i].cause_lop != TRACE_NONE) ||
+		      (i && a->cause_far[i].lop <= a->cause_far[i - 1].lop);
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent metrics", o->name) : 0;
 }
 
@@ -638,6 +656,10 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 	if (!rc) {
 		iterations_from_meta(a, m);      /* the counts map_arrays checks */
 		a->n_iter_runs = m->iter_count ? m->n_iter_runs : 0;
+		/* lists whose lengths are their sections' (check_metrics checks them) */
+		const struct section *big = o->sec[S_DIFF_BIG], *far = o->sec[S_CAUSE_FAR];
+		a->n_diff_big = big && big->count < UINT32_MAX ? (uint32_t)big->count : 0;
+		a->n_cause_far = far && far->count < UINT32_MAX ? (uint32_t)far->count : 0;
 		struct has h = { .phases = m->has_phases != 0,
 				 .op_of_lop = m->has_op_of_lop != 0,
 				 .op_last_of_lop = m->has_op_last_of_lop != 0,

@@ -87,7 +87,8 @@ _Static_assert(sizeof(struct trace_timeline) == 48 && sizeof(struct trace_locati
 	       sizeof(struct trace_coll) == 40 && sizeof(struct trace_frame) == 32 &&
 	       sizeof(struct analysis_part) == 40 && sizeof(struct analysis_stats) == 128 &&
 	       sizeof(struct analysis_verify) == 64 && sizeof(struct trace_pe) == 304 &&
-	       sizeof(struct iter_run) == 8 &&
+	       sizeof(struct iter_run) == 8 && sizeof(struct lop_big) == 16 &&
+	       sizeof(struct lop_far) == 8 &&
 	       sizeof(struct trace_idle) == 16 && sizeof(struct trace_chare) == 44 &&
 	       sizeof(struct trace_entry) == 16, "doc/format.md: a saved record changed size");
 
@@ -98,9 +99,10 @@ enum sec {
 	S_OP_PE,
 	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
 	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
-	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_PRED, S_HOT,
+	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_DIFF, S_HOT,
 	S_HOT_ALL, S_ITER_STARTS = 71, S_ITER_RUNS, S_OP_OF_LOP, S_OP_LAST_OF_LOP,
 	S_IDLE_EXP, S_DUR_DIFF, S_IMBALANCE, S_PART_IMBALANCE, S_PART_REGION,
+	S_DIFF_BIG, S_CAUSE_FAR,
 	S_END
 };
 
