@@ -19,8 +19,8 @@
 
 /* A lop's differential lateness too large for a->diff. */
 struct lop_big {
-	uint64_t diff;
 	uint32_t lop, zero;
+	uint64_t diff;
 };
 
 /* A lop's cause lop that its cause byte does not name. */

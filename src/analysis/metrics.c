@@ -287,7 +287,7 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as)
 			if (diff >= DIFF_BIG) {
 				if (VEC_GROW(as->big, as->n_big, as->cap_big))
 					return ERR_NOMEM;
-				as->big[as->n_big++] = (struct lop_big){ diff, l, 0 };
+				as->big[as->n_big++] = (struct lop_big){ l, 0, diff };
 			}
 			uint8_t c;
 			if (late == 0)
@@ -310,18 +310,31 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as)
 	return 0;
 }
 
-uint64_t
-lop_diff_big(const struct analysis *a, uint32_t l)
+/* Where lop l is among n records of size bytes that start with their
+ * lop, in lop order; n when it is not there. */
+static uint32_t
+find_lop(const void *v, uint32_t n, size_t size, uint32_t l)
 {
-	uint32_t lo = 0, hi = a->n_diff_big;
+	const unsigned char *b = v;
+	uint32_t lo = 0, hi = n, x = TRACE_NONE;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (a->diff_big[mid].lop < l)
+		memcpy(&x, b + (size_t)mid * size, sizeof x);
+		if (x < l)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < a->n_diff_big && a->diff_big[lo].lop == l ? a->diff_big[lo].diff : DIFF_BIG;
+	if (lo < n)
+		memcpy(&x, b + (size_t)lo * size, sizeof x);
+	return lo < n && x == l ? lo : n;
+}
+
+uint64_t
+lop_diff_big(const struct analysis *a, uint32_t l)
+{
+	uint32_t i = find_lop(a->diff_big, a->n_diff_big, sizeof *a->diff_big, l);
+	return i < a->n_diff_big ? a->diff_big[i].diff : DIFF_BIG;
 }
 
 uint32_t
@@ -334,16 +347,8 @@ lop_cause_lop(const struct analysis *a, uint32_t l)
 		return TRACE_NONE;
 	uint32_t src = a->cause[l] >> CAUSE_SRC_SHIFT;
 	if (src == CAUSE_SRC_FAR) {
-		uint32_t lo = 0, hi = a->n_cause_far;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (a->cause_far[mid].lop < l)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return lo < a->n_cause_far && a->cause_far[lo].lop == l ? a->cause_far[lo].cause_lop
-			: TRACE_NONE;
+		uint32_t i = find_lop(a->cause_far, a->n_cause_far, sizeof *a->cause_far, l);
+		return i < a->n_cause_far ? a->cause_far[i].cause_lop : TRACE_NONE;
 	}
 	/* the message of the k-th receive end */
 	uint32_t ne, k = src / 2;
