@@ -3,6 +3,8 @@
 
 #include "grid.h"
 
+#include "base/par.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -226,6 +228,37 @@ view_index_startup(const struct view_index *ix)
 	return ix->startup;
 }
 
+/* The largest shown value of metric m over the lops, overall or per
+ * global step (steps[w]: worker w's maxima, or NULL), on every core: a
+ * lop's value may take a few reads to work out (lateness, differential
+ * lateness), and a saved 10^8-event analysis shows its first screen in
+ * under a second. */
+struct maxing {
+	struct view_index *ix;
+	enum view_metric m;
+	uint32_t n;
+	uint64_t mx[PAR_MAX];
+	uint64_t *steps[PAR_MAX];
+};
+
+static int
+max_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct maxing *x = ctx;
+	uint32_t lo = (uint32_t)((uint64_t)x->n * w / nw), hi = (uint32_t)((uint64_t)x->n * (w + 1) / nw);
+	uint64_t mx = 0, *s = x->steps[w];
+	for (uint32_t i = lo; i < hi; i++) {
+		uint64_t v = shown_value(x->ix, x->m, i);
+		if (v > mx)
+			mx = v;
+		uint32_t st = s ? analysis_lop_step(x->ix->a, i) : TRACE_NONE;
+		if (st < x->ix->n_steps && v > s[st])
+			s[st] = v;
+	}
+	x->mx[w] = mx;
+	return 0;
+}
+
 uint64_t
 view_index_max(struct view_index *ix, enum view_metric m)
 {
@@ -234,13 +267,13 @@ view_index_max(struct view_index *ix, enum view_metric m)
 	if (ix->scale_max)
 		return ix->scale_max;
 	if (!ix->have_max[m]) {
+		struct maxing x = { .ix = ix, .m = m, .n = analysis_lop_count(ix->a) };
+		uint32_t nw = par_workers();
+		par_run(nw, max_worker, &x);
 		uint64_t mx = 0;
-		uint32_t n = analysis_lop_count(ix->a);
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t v = shown_value(ix, m, i);
-			if (v > mx)
-				mx = v;
-		}
+		for (uint32_t w = 0; w < nw; w++)
+			if (x.mx[w] > mx)
+				mx = x.mx[w];
 		ix->max[m] = mx;
 		ix->have_max[m] = 1;
 	}
@@ -352,17 +385,24 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m))
 		m = METRIC_LATENESS;
 	if (!ix->step_max[m]) {
-		uint64_t *s = calloc(ix->n_steps ? ix->n_steps : 1, sizeof *s);
-		if (!s)
-			return NULL;
-		uint32_t n = analysis_lop_count(ix->a);
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t st = analysis_lop_step(ix->a, i);
-			uint64_t v = shown_value(ix, m, i);
-			if (st < ix->n_steps && v > s[st])
-				s[st] = v;
+		struct maxing x = { .ix = ix, .m = m, .n = analysis_lop_count(ix->a) };
+		uint32_t nw = par_workers(), ns = ix->n_steps ? ix->n_steps : 1;
+		int ok = 1;
+		for (uint32_t w = 0; w < nw; w++)
+			ok &= (x.steps[w] = calloc(ns, sizeof *x.steps[w])) != NULL;
+		if (ok)
+			par_run(nw, max_worker, &x);
+		for (uint32_t w = 1; w < nw; w++) {
+			for (uint32_t st = 0; ok && st < ix->n_steps; st++)
+				if (x.steps[w][st] > x.steps[0][st])
+					x.steps[0][st] = x.steps[w][st];
+			free(x.steps[w]);
 		}
-		ix->step_max[m] = s;
+		if (!ok) {
+			free(x.steps[0]);
+			return NULL;
+		}
+		ix->step_max[m] = x.steps[0];
 	}
 	return ix->step_max[m];
 }
