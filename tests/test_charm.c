@@ -144,15 +144,6 @@ missing_paths(struct charm *c)
 	return bad;
 }
 
-static uint32_t
-edges_of(const struct charm *c, enum charm_edge_kind k)
-{
-	uint32_t n = 0;
-	for (size_t i = 0; i < c->n_e; i++)
-		n += c->e[i].kind == k;
-	return n;
-}
-
 static void
 test_stages(void **state)
 {
@@ -210,8 +201,8 @@ test_stage_effects(void **state)
 	assert_int_equal(charm_initial(&c), 0);
 	/* blocks split at app/runtime boundaries: the contributions, the
 	 * reductions' broadcasts before the next iteration's sends */
-	assert_true(edges_of(&c, EDGE_SPLIT) >= 9 * 16);
-	assert_true(edges_of(&c, EDGE_SDAG) > 0);
+	assert_true(tc_edges_of(&c, EDGE_SPLIT) >= 9 * 16);
+	assert_true(tc_edges_of(&c, EDGE_SDAG) > 0);
 	assert_int_equal(charm_dependency_merge(&c), 0);
 	uint32_t dep = c.np;
 	assert_int_equal(charm_repair_merge(&c), 0);
@@ -219,7 +210,7 @@ test_stage_effects(void **state)
 	assert_true(c.np < dep);
 	assert_true(c.np <= 2 * 10 + 4);
 	assert_int_equal(charm_infer(&c), 0);
-	assert_true(edges_of(&c, EDGE_INFERRED) > 0);
+	assert_true(tc_edges_of(&c, EDGE_INFERRED) > 0);
 	charm_fini(&c);
 	analysis_destroy(a);
 	trace_destroy(t);

@@ -212,15 +212,6 @@ has_edge(const struct charm *c, uint32_t p, uint32_t q)
 	return 0;
 }
 
-static uint32_t
-edges_of(const struct charm *c, enum charm_edge_kind k)
-{
-	uint32_t n = 0;
-	for (size_t i = 0; i < c->n_e; i++)
-		n += c->e[i].kind == k;
-	return n;
-}
-
 /* Timelines: A(0) .. A(3) as far as they are used, then the runtime's on
  * PE 0 and PE 1. */
 enum { A0 = 0, A1 = 1, A2 = 2, A3 = 3 };
@@ -274,7 +265,7 @@ test_initial_split(void **state)
 	assert_int_equal(c.prt[app], 0);
 	assert_int_equal(c.prt[rt], 1);
 	assert_true(has_edge(&c, app, rt));
-	assert_int_equal(edges_of(&c, EDGE_SPLIT), 1);
+	assert_int_equal(tc_edges_of(&c, EDGE_SPLIT), 1);
 	/* A(0)'s two partitions, A(1)'s two receives, the manager's */
 	assert_int_equal(c.np, 5);
 	assert_int_equal(charm_graph_chares(&c), 0);
@@ -312,7 +303,7 @@ test_dependency_merge_cycle(void **state)
 	struct charm c = stages_start(&f);
 	assert_int_equal(charm_initial(&c), 0);
 	assert_int_equal(c.np, 4);
-	assert_int_equal(edges_of(&c, EDGE_SDAG), 2);
+	assert_int_equal(tc_edges_of(&c, EDGE_SDAG), 2);
 	assert_true(has_edge(&c, P(A0, 11), P(A0, 20)));
 	assert_true(has_edge(&c, P(A1, 11), P(A1, 20)));
 	assert_int_equal(charm_dependency_merge(&c), 0);
@@ -415,7 +406,7 @@ test_infer(void **state)
 	assert_int_equal(c.np, 2);
 	assert_true(has_edge(&c, p, q));
 	assert_false(has_edge(&c, q, p));
-	assert_int_equal(edges_of(&c, EDGE_INFERRED), 1);
+	assert_int_equal(tc_edges_of(&c, EDGE_INFERRED), 1);
 	assert_int_equal(c.leap[q], c.leap[p] + 1);
 	/* ordered, they need no leap merge */
 	assert_int_equal(charm_leap_merge(&c), 0);
@@ -489,7 +480,7 @@ test_property1(void **state)
 		app = P(A0, t_app);
 		rt = P(A0, t_rt);
 		assert_int_equal(c.np, 2);
-		assert_int_equal(edges_of(&c, EDGE_ORDER), 1);
+		assert_int_equal(tc_edges_of(&c, EDGE_ORDER), 1);
 		uint32_t first = swap ? rt : app, second = swap ? app : rt;
 		assert_true(has_edge(&c, first, second));
 		assert_int_equal(c.leap[first], 0);
@@ -532,7 +523,7 @@ test_chare_paths(void **state)
 	x = P(A0, 10);
 	s = P(A2, 50);
 	assert_true(has_edge(&c, x, s));
-	assert_int_equal(edges_of(&c, EDGE_PATH), 1);
+	assert_int_equal(tc_edges_of(&c, EDGE_PATH), 1);
 	assert_int_equal(c.leap[s], 1);      /* leaps kept */
 	stages_end(&f, &c);
 }

@@ -24,4 +24,14 @@ tc_lops_only(const struct trace *t)
 	return a;
 }
 
+/* The dependency edges of kind k in c's partition graph. */
+static inline uint32_t
+tc_edges_of(const struct charm *c, enum charm_edge_kind k)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < c->n_e; i++)
+		n += c->e[i].kind == k;
+	return n;
+}
+
 #endif
