@@ -28,7 +28,7 @@ trace_op_pe(const struct trace *t, uint32_t op)
 {
 	if (op >= trace_op_count(t))
 		return TRACE_NONE;
-	return op < t->n_op_pe ? t->op_pe[op] : t->oprec[t->ops_implied ? op >> 1 : op].timeline;
+	return op < t->n_op_pe ? t->op_pe[op] : t->oprec[trace_oprec_index(t, op)].timeline;
 }
 
 uint32_t

@@ -219,14 +219,12 @@ const struct trace_end *
 trace_op_ends(const struct trace *t, uint32_t op, uint32_t *n)
 {
 	/* a computation op's end_first is its call's, and it has none */
-	const struct trace_oprec *r = &t->oprec[t->ops_implied ? op >> 1 : op];
-	uint32_t first = r->end_first, last;
+	size_t k = trace_oprec_index(t, op);
+	uint32_t first = t->oprec[k].end_first, last;
 	if (t->ops_implied && !(op & 1))
 		last = first;
-	else {
-		size_t next = (t->ops_implied ? op >> 1 : op) + 1;
-		last = next < t->n_oprec ? t->oprec[next].end_first : (uint32_t)t->n_ends;
-	}
+	else
+		last = k + 1 < t->n_oprec ? t->oprec[k + 1].end_first : (uint32_t)t->n_ends;
 	*n = last - first;
 	return t->ends + first;
 }

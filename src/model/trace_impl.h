@@ -61,12 +61,18 @@ trace_op_count(const struct trace *t)
 	return (uint32_t)(t->ops_implied ? 2 * t->n_oprec : t->n_oprec);
 }
 
-/* The stored record of op `op`: the call itself, or for an implied
- * computation op the call it precedes. */
+/* The index of op `op`'s stored record: the call itself, or for an
+ * implied computation op the call it precedes. */
+static inline uint32_t
+trace_oprec_index(const struct trace *t, uint32_t op)
+{
+	return t->ops_implied ? op >> 1 : op;
+}
+
 static inline struct trace_oprec *
 trace_oprec_of(struct trace *t, uint32_t op)
 {
-	return &t->oprec[t->ops_implied ? op >> 1 : op];
+	return &t->oprec[trace_oprec_index(t, op)];
 }
 
 /* Creates an empty trace (strings table ready). NULL when out of memory. */
