@@ -110,12 +110,18 @@ wait_asleep(MPI_Request *rq)
 		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
 }
 
-/* Sends n bytes to rank 0: their count, then pieces of up to CHUNK. */
+/* Sends n bytes to rank 0 when it asks for them (a message with tag 3):
+ * their count, then pieces of up to CHUNK. Without the asking, an MPI
+ * library may send the bytes eagerly, and rank 0 would hold every rank's
+ * share in its unexpected-message queue until it reaches them. */
 static void
 send_bytes(const char *buf, size_t n)
 {
 	uint64_t len = n;
+	char go;
 	MPI_Request rq;
+	MPI_Irecv(&go, 1, MPI_CHAR, 0, 3, MPI_COMM_WORLD, &rq);
+	wait_asleep(&rq);
 	MPI_Isend(&len, 1, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD, &rq);
 	wait_asleep(&rq);
 	for (size_t at = 0; at < n; at += CHUNK) {
@@ -125,12 +131,15 @@ send_bytes(const char *buf, size_t n)
 	}
 }
 
-/* Receives rank src's bytes into a new buffer (*buf NULL when there is
- * no memory for it: the bytes are received and dropped). */
+/* Asks rank src for its next bytes and receives them into a new buffer
+ * (*buf NULL when there is no memory for it: the bytes are received and
+ * dropped). */
 static void
 recv_bytes(int src, char **buf, size_t *n)
 {
 	uint64_t len;
+	char go = 1;
+	MPI_Send(&go, 1, MPI_CHAR, src, 3, MPI_COMM_WORLD);
 	MPI_Recv(&len, 1, MPI_UINT64_T, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	*n = (size_t)len;
 	*buf = malloc(*n ? *n : 1);
@@ -173,15 +182,18 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	 * block), each freed as it is sent: no rank holds a second copy */
 	char *buf = NULL;
 	size_t n = 0;
-	uint64_t pieces = otf2_share_pieces(s);
+	uint64_t pieces = otf2_share_pieces(s), *n_pieces = NULL;
 	if (rank != 0) {
 		for (uint32_t i = 0; i < pieces; i++)
 			if (otf2_share_piece_size(s, i) > n)
 				n = otf2_share_piece_size(s, i);
 		buf = malloc(n);
 		rc = buf ? 0 : err_set(&e, ERR_NOMEM, "rank %d: out of memory packing %zu bytes", rank, n);
+	} else if (!(n_pieces = calloc((size_t)size, sizeof *n_pieces))) {
+		rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory");
 	}
 	if (agree(rc, e.msg)) {
+		free(n_pieces);
 		free(buf);
 		otf2_share_destroy(s);
 		return EXIT_FAIL;
@@ -200,24 +212,31 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 		free(buf);
 		return EXIT_OK;
 	}
+	/* every rank's head first (its blocks' sizes): rank 0 then sizes the
+	 * model once and puts each block in its place as it comes */
 	for (int src = 1; src < size; src++) {
-		MPI_Recv(&pieces, 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		for (uint64_t i = 0; i < pieces; i++) {
+		MPI_Recv(&n_pieces[src], 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		recv_bytes(src, &buf, &n);
+		if (!rc && !buf)
+			rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's head", src);
+		if (!rc)
+			rc = otf2_share_add_piece(s, buf, n, &e);
+		free(buf);
+	}
+	cli_progress(p, "joining the shares", 0, 0);
+	for (int src = 1; src < size; src++)
+		for (uint64_t i = 1; i < n_pieces[src]; i++) {
 			recv_bytes(src, &buf, &n);
 			if (!rc && !buf)
-				rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's share",
-					     src);
+				rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's "
+					     "share", src);
 			if (!rc)
 				rc = otf2_share_add_piece(s, buf, n, &e);
 			free(buf);
 		}
-		if (!rc && otf2_share_next_part(s) != (uint32_t)src + 1)
-			rc = err_set(&e, ERR_FORMAT, "rank %d's share came incomplete", src);
-	}
-	if (!rc) {
-		cli_progress(p, "joining", 0, 0);
+	free(n_pieces);
+	if (!rc)
 		rc = otf2_share_finish(s, &o, t, &e);
-	}
 	otf2_share_destroy(s);
 	cli_progress_clear(p);
 	if (rc)

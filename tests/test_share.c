@@ -1,11 +1,11 @@
 /* test_share.c — a distributed read's shares (otf2/otf2_read.h:
- * otf2_share_*; model/build.h: build_block_pack/unpack), without MPI: on
+ * otf2_share_*; model/build.h: build_block_pack, build_join_unpack), without MPI: on
  * every corpus trace, each of n parts (1 to 5, more parts than locations
  * included) is read on its own, parts 1.. are packed to bytes and added
- * to part 0 in order (whole, and piece by piece as skein-mpi sends them),
- * and the joined model is the one otf2_read() gives,
- * array by array; the bytes are checked on the way in (another order, a
- * cut share, bytes past the end). skein-mpi's end-to-end test is
+ * to part 0 as skein-mpi sends them (every head, then every block, in part
+ * order), and the joined model is the one otf2_read() gives, array by
+ * array; the pieces are checked on the way in (another order, cut short,
+ * bytes past the end, missing). skein-mpi's end-to-end test is
  * tests/mpi.sh. */
 #include "testutil.h"
 
@@ -17,32 +17,27 @@
 static char **paths;
 static size_t n_paths;
 
-/* Part p's share added to part 0 piece by piece (as skein-mpi sends it). */
+/* Piece i of part p's share, added to part 0. */
 static void
-add_by_pieces(struct otf2_share *s0, struct otf2_share *sp, uint32_t p)
+add_piece(struct otf2_share *s0, struct otf2_share *sp, uint32_t p, uint32_t i)
 {
 	struct err e = { 0 };
-	uint32_t pieces = otf2_share_pieces(sp);
-	assert_int_equal(otf2_share_next_part(s0), p);
-	for (uint32_t i = 0; i < pieces; i++) {
-		size_t len = otf2_share_piece_size(sp, i);
-		char *buf = malloc(len ? len : 1);
-		assert_non_null(buf);
-		otf2_share_pack_piece(sp, i, buf);
-		if (otf2_share_add_piece(s0, buf, len, &e)) {
-			print_error("adding piece %u of part %u: %s\n", i, p, e.msg);
-			fail();
-		}
-		free(buf);
-		/* the part is complete with its last piece, not before */
-		assert_int_equal(otf2_share_next_part(s0), i + 1 < pieces ? p : p + 1);
+	size_t len = otf2_share_piece_size(sp, i);
+	char *buf = malloc(len ? len : 1);
+	assert_non_null(buf);
+	otf2_share_pack_piece(sp, i, buf);
+	if (otf2_share_add_piece(s0, buf, len, &e)) {
+		print_error("adding piece %u of part %u: %s\n", i, p, e.msg);
+		fail();
 	}
+	free(buf);
 }
 
-/* Reads path as n parts and joins them (the bytes of each share at once,
- * or piece by piece); NULL on failure (reported). */
+/* Reads path as n parts and joins them as skein-mpi does: every other
+ * part's head, then their blocks, in part order; NULL on failure
+ * (reported). */
 static struct trace *
-read_shared(const char *path, uint32_t n, int by_pieces)
+read_shared(const char *path, uint32_t n)
 {
 	struct otf2_share **s = calloc(n, sizeof *s);
 	struct err e = { 0 };
@@ -52,22 +47,12 @@ read_shared(const char *path, uint32_t n, int by_pieces)
 			print_error("%s part %u of %u: %s\n", path, p, n, e.msg);
 			fail();
 		}
+	for (uint32_t p = 1; p < n; p++)
+		add_piece(s[0], s[p], p, 0);
 	for (uint32_t p = 1; p < n; p++) {
-		if (by_pieces) {
-			add_by_pieces(s[0], s[p], p);
-			otf2_share_destroy(s[p]);
-			continue;
-		}
-		size_t len = otf2_share_pack_size(s[p]);
-		char *buf = malloc(len);
-		assert_non_null(buf);
-		otf2_share_pack(s[p], buf);
+		for (uint32_t i = 1; i < otf2_share_pieces(s[p]); i++)
+			add_piece(s[0], s[p], p, i);
 		otf2_share_destroy(s[p]);
-		if (otf2_share_add(s[0], buf, len, &e)) {
-			print_error("%s: adding part %u of %u: %s\n", path, p, n, e.msg);
-			fail();
-		}
-		free(buf);
 	}
 	struct trace *t = NULL;
 	if (otf2_share_finish(s[0], NULL, &t, &e)) {
@@ -147,72 +132,86 @@ shares_join_to_the_serial_model(void **state)
 	(void)state;
 	for (size_t i = 0; i < n_paths; i++) {
 		struct trace *serial = tu_load(paths[i]);
-		for (uint32_t n = 1; n <= 5; n++)
-			for (int by_pieces = 0; by_pieces <= (n > 1); by_pieces++) {
-				struct trace *t = read_shared(paths[i], n, by_pieces);
-				same_model(serial, t);
-				trace_destroy(t);
-			}
+		for (uint32_t n = 1; n <= 5; n++) {
+			struct trace *t = read_shared(paths[i], n);
+			same_model(serial, t);
+			trace_destroy(t);
+		}
 		trace_destroy(serial);
 	}
 }
 
-/* Bytes out of order, cut short or with more at the end are refused. */
+/* Packs piece i of s (freed with free()); *len its size. */
+static char *
+packed(struct otf2_share *s, uint32_t i, size_t *len)
+{
+	*len = otf2_share_piece_size(s, i);
+	char *buf = malloc(*len + 8);
+	assert_non_null(buf);
+	otf2_share_pack_piece(s, i, buf);
+	memset(buf + *len, 0, 8);
+	return buf;
+}
+
+/* Heads out of order, cut short or with bytes past their end; a block
+ * where a head is due; a block cut short; missing pieces: each refused
+ * with what is wrong. */
 static void
-bad_bytes_refused(void **state)
+bad_pieces_refused(void **state)
 {
 	(void)state;
 	struct otf2_share *s[3];
 	struct err e = { 0 };
 	for (uint32_t p = 0; p < 3; p++)
 		assert_int_equal(otf2_share_read(paths[0], NULL, p, 3, &s[p], &e), 0);
-	size_t len2 = otf2_share_pack_size(s[2]), len1 = otf2_share_pack_size(s[1]);
-	char *b2 = malloc(len2 + 8), *b1 = malloc(len1);
-	otf2_share_pack(s[2], b2);
-	otf2_share_pack(s[1], b1);
-	/* part 2 before part 1 */
-	assert_int_equal(otf2_share_add(s[0], b2, len2, &e), ERR_FORMAT);
+	assert_true(otf2_share_pieces(s[1]) >= 2);
+	size_t h1n, h2n, b1n;
+	char *h1 = packed(s[1], 0, &h1n), *h2 = packed(s[2], 0, &h2n), *b1 = packed(s[1], 1, &b1n);
+	/* part 2's head before part 1's */
+	assert_int_equal(otf2_share_add_piece(s[0], h2, h2n, &e), ERR_FORMAT);
 	assert_non_null(strstr(e.msg, "out of order"));
-	/* part 1 cut short, then with bytes past its end */
-	assert_int_equal(otf2_share_add(s[0], b1, len1 - 8, &e), ERR_FORMAT);
+	/* a block where a head is due */
+	struct err e2 = { 0 };
+	assert_int_equal(otf2_share_add_piece(s[0], b1, b1n, &e2), ERR_FORMAT);
+	assert_non_null(strstr(e2.msg, "not the one expected"));
+	/* a head cut short, and with bytes past its end */
+	struct err e3 = { 0 }, e4 = { 0 };
+	assert_int_equal(otf2_share_add_piece(s[0], h1, h1n - 8, &e3), ERR_FORMAT);
+	assert_non_null(strstr(e3.msg, "cut short"));
+	assert_int_equal(otf2_share_add_piece(s[0], h1, h1n + 8, &e4), ERR_FORMAT);
+	assert_non_null(strstr(e4.msg, "past its end"));
+	/* the heads in order; then part 1's first block cut short */
+	err_clear(&e);
+	assert_int_equal(otf2_share_add_piece(s[0], h1, h1n, &e), 0);
 	struct trace *t = NULL;
-	assert_int_equal(otf2_share_finish(s[0], NULL, &t, &e), ERR_USAGE);
-	assert_null(t);
+	struct err e5 = { 0 };
+	assert_int_equal(otf2_share_finish(s[0], NULL, &t, &e5), ERR_USAGE);
+	assert_non_null(strstr(e5.msg, "2 of 3 shares' heads"));
+	assert_int_equal(otf2_share_add_piece(s[0], h2, h2n, &e), 0);
+	struct err e6 = { 0 };
+	assert_int_equal(otf2_share_add_piece(s[0], b1, b1n - 8, &e6), ERR_FORMAT);
+	assert_non_null(strstr(e6.msg, "part 1's share"));
 	for (uint32_t p = 0; p < 3; p++)
+		otf2_share_destroy(s[p]);
+	/* every head and no block: the join says what is missing */
+	err_clear(&e);
+	for (uint32_t p = 0; p < 2; p++)
+		assert_int_equal(otf2_share_read(paths[0], NULL, p, 2, &s[p], &e), 0);
+	free(h1);
+	h1 = packed(s[1], 0, &h1n);
+	assert_int_equal(otf2_share_add_piece(s[0], h1, h1n, &e), 0);
+	struct err e7 = { 0 };
+	assert_int_equal(otf2_share_finish(s[0], NULL, &t, &e7), ERR_FORMAT);
+	assert_null(t);
+	assert_non_null(strstr(e7.msg, "blocks of the other parts' shares came"));
+	for (uint32_t p = 0; p < 2; p++)
 		otf2_share_destroy(s[p]);
 	/* a part outside the parts */
 	assert_int_equal(otf2_share_read(paths[0], NULL, 3, 3, &s[0], &e), ERR_USAGE);
 	assert_null(s[0]);
+	free(h1);
+	free(h2);
 	free(b1);
-	free(b2);
-}
-
-/* Pieces out of order, or with bytes past their end, are refused. */
-static void
-bad_pieces_refused(void **state)
-{
-	(void)state;
-	struct otf2_share *s[2];
-	struct err e = { 0 };
-	for (uint32_t p = 0; p < 2; p++)
-		assert_int_equal(otf2_share_read(paths[0], NULL, p, 2, &s[p], &e), 0);
-	assert_true(otf2_share_pieces(s[1]) >= 2);
-	size_t head = otf2_share_piece_size(s[1], 0), block = otf2_share_piece_size(s[1], 1);
-	char *h = malloc(head + 8), *b = malloc(block);
-	otf2_share_pack_piece(s[1], 0, h);
-	otf2_share_pack_piece(s[1], 1, b);
-	/* a block where the head is due */
-	assert_int_equal(otf2_share_add_piece(s[0], b, block, &e), ERR_FORMAT);
-	assert_non_null(strstr(e.msg, "not the one expected"));
-	/* a head with bytes past its end */
-	memset(h + head, 0, 8);
-	struct err e2 = { 0 };
-	assert_int_equal(otf2_share_add_piece(s[0], h, head + 8, &e2), ERR_FORMAT);
-	assert_non_null(strstr(e2.msg, "past its end"));
-	for (uint32_t p = 0; p < 2; p++)
-		otf2_share_destroy(s[p]);
-	free(h);
-	free(b);
 }
 
 int
@@ -229,7 +228,6 @@ main(void)
 	n_paths = g.gl_pathc;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(shares_join_to_the_serial_model),
-		cmocka_unit_test(bad_bytes_refused),
 		cmocka_unit_test(bad_pieces_refused),
 	};
 	int rc = cmocka_run_group_tests_name("distributed read", tests, NULL, NULL);

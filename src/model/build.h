@@ -57,19 +57,38 @@ struct build *build_block_create(struct trace *t);
  * case. */
 int build_join(struct build *b, struct build **blocks, uint32_t n);
 
-/* A block as bytes, to move it to another process (skein-mpi,
- * doc/distributed.md): its records, halves, timelines begun (with their
- * records in t) and warning counts. build_block_pack_size() is the size
- * build_block_pack() writes; the pack frees the block's arrays as it goes
- * and destroys it. build_block_unpack() makes a block over t (as
- * build_block_create) from such bytes and sets the timelines' records in
- * t; it returns 0, ERR_FORMAT (bytes that are not a whole packed block,
- * or name timelines t does not have) or ERR_NOMEM, with *used the bytes
- * it took. */
+/* A block's records of each kind (calls, ends, messages, frames,
+ * receive and collective halves). */
+struct build_block_size {
+	uint64_t ops, ends, msgs, frames, recvs, colls;
+};
+void build_block_size(const struct build *blk, struct build_block_size *sz);
+
+/* A join whose later blocks are not in memory yet (skein-mpi: they come
+ * from other processes, doc/distributed.md). build_join_begin() takes the
+ * first n_mem blocks in memory (as build_join) and the sizes of the n_rest
+ * that follow, sizes the model's arrays for all of them at once and puts
+ * the blocks in memory in place (destroying them, in every case);
+ * build_join_unpack() then puts each following block in place, in order,
+ * from its bytes (build_block_pack), so the model's arrays are written
+ * once and no block is held whole beside them. build_join_end() frees the
+ * join: ERR_FORMAT when blocks are missing. Begin returns as build_join;
+ * unpack returns 0, ERR_FORMAT (bytes that are not a whole packed block,
+ * not of the size announced, or naming timelines t does not have) or
+ * ERR_NOMEM, with *used the bytes it took. */
+struct build_join;
+int build_join_begin(struct build *b, struct build **blocks, uint32_t n_mem,
+		     const struct build_block_size *rest, uint32_t n_rest,
+		     struct build_join **out);
+int build_join_unpack(struct build_join *j, const void *buf, size_t len, size_t *used);
+int build_join_end(struct build_join *j);
+
+/* A block as bytes, to move it to another process: its records, halves,
+ * timelines begun (with their records in t) and warning counts.
+ * build_block_pack_size() is the size build_block_pack() writes; the pack
+ * frees the block's arrays as it goes and destroys it. */
 size_t build_block_pack_size(const struct build *b);
 void build_block_pack(struct build *b, void *buf);
-int build_block_unpack(struct trace *t, const void *buf, size_t len, struct build **out,
-		       size_t *used);
 
 /* Matches messages FIFO per (sender, receiver, communicator, tag), groups
  * collectives per communicator in call order, and fills in the ends. */

@@ -11,8 +11,8 @@
  *   halves, collective halves,
  *   timeline ids (u32), the timelines' records (struct trace_timeline)
  *
- * Ids inside are the block's own (counted from 0), as build_join()
- * expects them.
+ * Ids inside are the block's own (counted from 0): build_join_unpack()
+ * renumbers them as it puts the records in place in the joined model.
  */
 #include "build_impl.h"
 
@@ -97,70 +97,37 @@ build_block_pack(struct build *b, void *buf)
 	build_destroy(b);
 }
 
-/* Takes n records of size sz at *at into a new array *dst. */
-static int
-take(const char **at, const char *end, uint64_t n, size_t sz, void **dst)
-{
-	*dst = NULL;
-	if (n > (uint64_t)(end - *at) / (sz ? sz : 1))
-		return ERR_FORMAT;
-	size_t bytes = (size_t)n * sz;
-	if (pad8(bytes) > (size_t)(end - *at))
-		return ERR_FORMAT;
-	if (bytes) {
-		if (!(*dst = malloc(bytes)))
-			return ERR_NOMEM;
-		memcpy(*dst, *at, bytes);
-	}
-	*at += pad8(bytes);
-	return 0;
-}
-
 int
-build_block_unpack(struct trace *t, const void *buf, size_t len, struct build **out,
-		   size_t *used)
+build_join_unpack(struct build_join *j, const void *buf, size_t len, size_t *used)
 {
-	*out = NULL;
 	uint64_t head[HEADER_WORDS];
 	if (len < sizeof head)
 		return ERR_FORMAT;
 	memcpy(head, buf, sizeof head);
-	for (int k = 0; k < N_COUNTS; k++)
-		if (head[k] > VEC_MAX_ID)
-			return ERR_FORMAT;
-	struct build *b = build_block_create(t);
-	if (!b)
-		return ERR_NOMEM;
-	struct trace *s = b->t;
 	const char *at = (const char *)buf + sizeof head, *end = (const char *)buf + len;
-	void *arrays[N_COUNTS] = { 0 };
-	int rc = 0;
-	for (int k = 0; k < N_COUNTS && !rc; k++)
-		rc = take(&at, end, head[k], rec_size[k], &arrays[k]);
-	s->oprec = arrays[N_OPS], s->n_oprec = s->cap_oprec = head[N_OPS];
-	s->ends = arrays[N_ENDS], s->n_ends = s->cap_ends = head[N_ENDS];
-	s->msgs = arrays[N_MSGS], s->n_msgs = s->cap_msgs = head[N_MSGS];
-	s->frames = arrays[N_FRAMES], s->n_frames = s->cap_frames = head[N_FRAMES];
-	b->recvs = arrays[N_RECVS], b->n_recvs = b->cap_recvs = head[N_RECVS];
-	b->colls = arrays[N_COLLS], b->n_colls = b->cap_colls = head[N_COLLS];
-	b->tls = arrays[N_TLS], b->n_tls = b->cap_tls = head[N_TLS];
-	size_t tl_bytes = b->n_tls * sizeof(struct trace_timeline);
-	if (!rc && pad8(tl_bytes) > (size_t)(end - at))
-		rc = ERR_FORMAT;
-	for (size_t i = 0; i < b->n_tls && !rc; i++)
-		if (b->tls[i] >= t->n_timelines)
-			rc = ERR_FORMAT;
-	if (rc) {
-		build_destroy(b);
-		return rc;
+	const void *arrays[N_COUNTS];
+	for (int k = 0; k < N_COUNTS; k++) {
+		if (head[k] > VEC_MAX_ID || head[k] * rec_size[k] > (uint64_t)(end - at) ||
+		    pad8(head[k] * rec_size[k]) > (size_t)(end - at))
+			return ERR_FORMAT;
+		arrays[k] = at;
+		at += pad8(head[k] * rec_size[k]);
 	}
-	for (size_t i = 0; i < b->n_tls; i++)
-		memcpy(&t->timelines[b->tls[i]], at + i * sizeof(struct trace_timeline),
-		       sizeof(struct trace_timeline));
-	at += pad8(tl_bytes);
-	memcpy(s->info.warnings, head + N_COUNTS, sizeof s->info.warnings);
-	s->info.mpi_calls_without_records = head[N_COUNTS + WARN_COUNT];
-	*used = (size_t)(at - (const char *)buf);
-	*out = b;
-	return 0;
+	size_t tl_bytes = head[N_TLS] * sizeof(struct trace_timeline);
+	if (pad8(tl_bytes) > (size_t)(end - at))
+		return ERR_FORMAT;
+	/* the timeline ids, aligned for reading in place only by chance */
+	uint32_t *tls = NULL;
+	if (head[N_TLS] && !(tls = malloc(head[N_TLS] * sizeof *tls)))
+		return ERR_NOMEM;
+	if (head[N_TLS])
+		memcpy(tls, arrays[N_TLS], head[N_TLS] * sizeof *tls);
+	struct build_block_size sz = { head[N_OPS], head[N_ENDS], head[N_MSGS], head[N_FRAMES],
+				       head[N_RECVS], head[N_COLLS] };
+	int rc = build_join_place(j, &sz, arrays, tls, head[N_TLS], at, head + N_COUNTS,
+				  head[N_COUNTS + WARN_COUNT]);
+	free(tls);
+	if (!rc)
+		*used = (size_t)(at + pad8(tl_bytes) - (const char *)buf);
+	return rc;
 }

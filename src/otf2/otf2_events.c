@@ -376,9 +376,13 @@ make_blocks(struct evread *v, uint32_t lo, uint32_t hi)
 	for (uint32_t i = lo; i < hi; i++)
 		v->total += t->locations[i].events_declared;
 	/* one block on one thread; else enough for the threads to share
-	 * the work evenly as they finish at different times */
+	 * the work evenly as they finish at different times. A share that
+	 * starts past the first location is sent to another process block by
+	 * block (doc/distributed.md): it is cut into blocks of about
+	 * BLOCK_EVENTS on one thread too, so that what travels at once is
+	 * bounded. */
 	uint32_t nw = par_workers();
-	uint64_t nb = nw == 1 ? 1 : v->total / BLOCK_EVENTS + 1;
+	uint64_t nb = nw == 1 && lo == 0 ? 1 : v->total / BLOCK_EVENTS + 1;
 	if (nw > 1 && nb < 4 * nw)
 		nb = 4 * nw;
 	if (nb > MAX_BLOCKS)

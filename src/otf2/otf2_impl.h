@@ -155,14 +155,21 @@ void otf2r_share_cut(const struct trace *t, uint32_t n, uint32_t *cut);
  * the process that joins, the blocks of the shares added after it. */
 struct otf2_share {
 	struct otf2r r;
-	uint32_t part, n_parts, next_part;
-	int in_part;             /* part 0: the next part's head is added */
-	uint32_t blocks_due;     /* and this many of its blocks are still to come */
+	uint32_t part, n_parts;
 	uint32_t lo, hi;
-	struct build **blocks;
+	struct build **blocks;   /* this part's, until packed or joined */
 	uint32_t n_blocks;
 	size_t cap_blocks;
 	struct otf2r_counts counts;
+	/* part 0: the heads added so far (parts 1 .. next_head - 1), the
+	 * sizes of their blocks in order, how many each part has, and the
+	 * join once the blocks come */
+	uint32_t next_head;
+	struct build_block_size *sizes;
+	size_t n_sizes, cap_sizes;
+	uint32_t *part_blocks;
+	struct build_join *join;
+	uint32_t joined;         /* blocks added */
 };
 
 /* The message for rc from building or matching (stage: "building the

@@ -417,7 +417,7 @@ otf2_share_read(const char *path, const struct otf2_read_opts *opts, uint32_t pa
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
 	s->part = part;
 	s->n_parts = n_parts;
-	s->next_part = part + 1;
+	s->next_head = part + 1;
 	s->counts.t_begin = UINT64_MAX;
 	int rc = read_path(path, opts, s, &s->r, e);
 	if (rc) {
