@@ -259,8 +259,10 @@ det_title(struct view *v, char *buf, size_t n)
 	snprintf(buf, n, "details");
 }
 
+/* The details' lines, wrapped at w columns (wide: the layout for 60 and
+ * more). */
 static void
-det_prepare(struct view *v, int w, int h)
+det_build(struct view *v, int w, int h, int wide)
 {
 	view_lines_begin(&v->details, w, h);
 	uint32_t nrows;
@@ -321,10 +323,20 @@ det_prepare(struct view *v, int w, int h)
 		view_lines_add(&v->details, ST_DIM, "no operation of this %s at this step",
 			       view_is_charm(v) ? "chare" : "rank");
 	} else if (view_is_charm(v)) {
-		view_charm_details(v, v->sel_lop, w >= 60);
+		view_charm_details(v, v->sel_lop, wide);
 	} else {
-		lop_details(v, v->sel_lop, w >= 60);
+		lop_details(v, v->sel_lop, wide);
 	}
+}
+
+static void
+det_prepare(struct view *v, int w, int h)
+{
+	/* lines use the whole width while they all fit; when they scroll,
+	 * the last column is the arrows' (↑ ↓), so they wrap one narrower */
+	det_build(v, w, h, w >= 60);
+	if (v->details.n > h && w > 12)
+		det_build(v, w - 1, h, w >= 60);
 	view_lines_end(&v->details);
 }
 

@@ -65,7 +65,8 @@ static void
 help_prepare(struct view *v, int w, int h)
 {
 	struct view_lines *L = &v->help;
-	view_lines_begin(L, w - 1, h);
+	/* a margin column on the left, and the last one for the arrows */
+	view_lines_begin(L, w - 2, h);
 	if (v->smp) {             /* a sample set's keys and commands */
 		view_samples_help(v);
 		view_lines_end(L);
