@@ -120,6 +120,12 @@ grid_printf(struct grid *g, int x, int y, int maxw, int style, const char *fmt, 
 }
 
 int
+grid_text_whole(struct grid *g, int x, int y, int maxw, int style, const char *s)
+{
+	return grid_text_width(s) <= maxw ? grid_text(g, x, y, maxw, style, s) : 0;
+}
+
+int
 grid_text_width(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

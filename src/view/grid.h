@@ -90,6 +90,9 @@ void grid_fill(struct grid *g, int x, int y, int w, int h, uint32_t ch, int styl
  * grid as well); control characters show as '?'. Returns the columns
  * written. */
 int grid_text(struct grid *g, int x, int y, int maxw, int style, const char *s);
+/* Like grid_text when all of s fits in maxw columns; else writes nothing
+ * (a field is shown whole or not at all). Returns the columns written. */
+int grid_text_whole(struct grid *g, int x, int y, int maxw, int style, const char *s);
 /* Like grid_text with a printf format. */
 int grid_printf(struct grid *g, int x, int y, int maxw, int style, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

@@ -265,6 +265,26 @@ view_set_message(struct view *v, int error, const char *fmt, ...)
 	v->message_note = 0;
 }
 
+const char *
+view_key_name(const struct view *v, enum action act, char *buf, size_t n)
+{
+	char name[16];
+	if (v->key && keymap_action(v->km, v->key) == act) {
+		snprintf(buf, n, "%s", keymap_key_name(v->key, name));
+		return buf;
+	}
+	keymap_first_key(v->km, act, buf, n);
+	if (!*buf)
+		snprintf(buf, n, "%s", action_info(act)->name);
+	return buf;
+}
+
+const char *
+view_row_noun(const struct view *v)
+{
+	return view_is_charm(v) ? "chare" : "rank";
+}
+
 /* ---- helpers shared by panes ------------------------------------------ */
 
 uint32_t
@@ -597,13 +617,14 @@ view_draw(struct view *v, struct grid *g)
 static void
 cycle_focus(struct view *v, int dir)
 {
-	for (int i = 1; i <= PANE_COUNT; i++) {
+	for (int i = 1; i < PANE_COUNT; i++) {
 		int id = ((v->focus + dir * i) % PANE_COUNT + PANE_COUNT) % PANE_COUNT;
 		if (panes[id]->focusable && v->shown[id]) {
 			v->focus = id;
 			return;
 		}
 	}
+	view_set_message(v, 0, "no other pane on the screen at %dx%d", v->scr_w, v->scr_h);
 }
 
 static int
@@ -626,6 +647,7 @@ help_action(struct view *v, enum action act)
 void
 view_action(struct view *v, enum action act)
 {
+	char key[32];
 	if (v->help_open) {
 		help_action(v, act);
 		return;
@@ -667,12 +689,27 @@ view_action(struct view *v, enum action act)
 	case ACT_TOPOLOGY:
 	case ACT_HISTOGRAM: {
 		int id = act == ACT_TOPOLOGY ? PANE_TOPO : PANE_HIST;
-		if (v->solo >= 0)
+		if (v->solo >= 0) {
+			view_set_message(v, 1, "%s: one pane alone (--pane %s)", view_key_name(v, act, key, sizeof key),
+					 panes[v->solo]->name);
 			return;
+		}
 		v->side = v->side == id ? PANE_DETAILS : id;
 		v->focus = v->side == PANE_DETAILS ? PANE_GRID : id;
+		if (v->side == id && v->scr_w) {
+			/* a screen too small for it says so, rather than nothing */
+			layout(v, v->scr_w, v->scr_h);
+			if (!v->shown[id] && !v->tiny) {
+				v->focus = PANE_GRID;
+				view_set_message(v, 1, "no room for the %s at %dx%d (%s closes it)", panes[id]->name,
+						 v->scr_w, v->scr_h, view_key_name(v, act, key, sizeof key));
+			}
+		}
 		return;
 	}
+	case ACT_SELECT_OR: case ACT_SELECT_AND: case ACT_SELECT_CLEAR: case ACT_SELECT_MARK:
+		view_set_message(v, 1, "%s is for memory samples (skein samples DIR)", view_key_name(v, act, key, sizeof key));
+		return;
 	default: break;
 	}
 	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS) {
@@ -680,8 +717,19 @@ view_action(struct view *v, enum action act)
 		 * the focused one, else the side's, else the one below */
 		int id = v->solo >= 0 ? v->solo : v->focus == PANE_TOPO || v->focus == PANE_HIST ? v->focus
 			: v->side != PANE_DETAILS || v->extra < 0 ? v->side : v->extra;
-		if (panes[id]->request)
-			panes[id]->request(v, act);
+		if ((id == PANE_TOPO || id == PANE_HIST) && v->shown[id] && panes[id]->request &&
+		    panes[id]->request(v, act))
+			return;
+		char t[16], d[16];
+		view_key_name(v, act, key, sizeof key);
+		keymap_first_key(v->km, ACT_TOPOLOGY, t, sizeof t);
+		keymap_first_key(v->km, ACT_HISTOGRAM, d, sizeof d);
+		if (act == ACT_PANE_ENDS)
+			view_set_message(v, 1, "%s is for the histogram's density plot (%s, then v)", key, d);
+		else if ((id == PANE_TOPO || id == PANE_HIST) && v->shown[id])
+			view_set_message(v, 1, "%s does nothing in the %s", key, panes[id]->name);
+		else
+			view_set_message(v, 1, "%s is for the topology (%s) or the histogram (%s)", key, t, d);
 		return;
 	}
 	/* the focused pane first: the topology tree takes Space and Enter */
@@ -715,7 +763,9 @@ view_key(struct view *v, uint32_t key)
 			view_set_message(v, 1, "%s is not bound to anything (? shows the keys)", keymap_key_name(key, name));
 		return;
 	}
+	v->key = key;
 	view_action(v, act);
+	v->key = 0;
 }
 
 static double

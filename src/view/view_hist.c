@@ -530,7 +530,10 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 	int lw = label_w(v->hist);
 	uint32_t nf = act->n_funcs;
 	if (y == 0) {
-		grid_text(row, 0, 0, row->w, ST_LABEL, "fraction of ranks inside each MPI function; blank: computation");
+		/* a Charm++ run's timelines are chares, its calls entry methods */
+		grid_text(row, 0, 0, row->w, ST_LABEL, view_is_charm(v)
+			  ? "fraction of chares inside each entry method; blank: none"
+			  : "fraction of ranks inside each MPI function; blank: computation");
 		return;
 	}
 	if (act->n_bins == 0) {
@@ -575,14 +578,16 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 		if (i == nf && sum == 0)
 			break;
 		snprintf(text[n++], sizeof text[0], "%s %.0f%%",
-			 i == nf ? "other MPI" : view_region_name(v, act->func_region[i]),
+			 i == nf ? view_is_charm(v) ? "other entries" : "other MPI" : view_region_name(v, act->func_region[i]),
 			 100.0 * sum / act->n_bins);
 	}
 	int x = 0;
 	for (uint32_t i = 0; i < n; i++) {
+		/* "█ name 73%" and two spaces; the last entry, or the count of
+		 * those left out after it, must fit whole */
 		int need = 2 + (int)grid_text_width(text[i]);
-		int more = i + 1 < n ? snprintf(NULL, 0, "+%u more", n - i - 1) : 0;
-		if (x + need + more > row->w && !(i + 1 == n && x + need <= row->w))
+		int more = i + 1 < n ? 2 + snprintf(NULL, 0, "+%u more", n - i - 1) : 0;
+		if (x + need + more > row->w)
 			break;
 		uint32_t gi = i == nf ? MAX_FUNCS : i;
 		grid_put(row, x, 0, layer_glyph[gi], i == nf ? ST_DIM : ST_CAT0 + (int)i);
@@ -695,6 +700,12 @@ hist_request(struct view *v, enum action act)
 			view_set_message(v, 0, "message sizes are for the whole trace");
 		break;
 	case ACT_PANE_ENDS:
+		if (vh->kind != HK_DENSITY) {
+			char key[32];
+			view_set_message(v, 1, "%s is for the density plot (v until it shows)",
+					 view_key_name(v, act, key, sizeof key));
+			return 1;
+		}
 		vh->use_end = !vh->use_end;
 		break;
 	default:

@@ -141,6 +141,7 @@ struct view {
 	size_t n_search_hits;
 	char message[400];
 	int message_error;
+	uint32_t key;                 /* the key being handled (0: a command, a click) */
 	int hot_idx;
 	int quit, repaint;
 	int start_pending;            /* the first draw goes to the first screen */
@@ -244,6 +245,11 @@ int view_lines_scroll(struct view_lines *L, enum action act);
 void view_set_message(struct view *v, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const struct view_ops *view_pane_ops(int id);
+/* The name of the key that asked for act ("v"): the one being handled,
+ * else act's first binding. */
+const char *view_key_name(const struct view *v, enum action act, char *buf, size_t n);
+/* "rank" or "chare": what a row of the trace is. */
+const char *view_row_noun(const struct view *v);
 /* Shortens a pane title of " · "-separated parts to max columns. */
 void view_fit_title(char *title, int max);
 /* The pane called name, or -1. */

@@ -212,8 +212,8 @@ rows_are_clusters(struct view *v)
 {
 	char keys[64];
 	keymap_keys(v->km, ACT_CLUSTERS, keys, sizeof keys);
-	view_set_message(v, 1, "rows are clusters: { } join and split them (%s shows ranks)",
-			 keys[0] ? keys : ":clusters off");
+	view_set_message(v, 1, "rows are clusters: { } join and split them (%s shows %ss)",
+			 keys[0] ? keys : ":clusters off", view_row_noun(v));
 }
 
 void
@@ -395,7 +395,7 @@ view_nav_action(struct view *v, enum action act)
 		if (v->clustered)
 			rows_are_clusters(v);
 		else if (v->zr <= 1)
-			view_set_message(v, 0, "already at 1 rank per row");
+			view_set_message(v, 0, "already at 1 %s per row", view_row_noun(v));
 		else
 			view_set_zoom(v, v->zs, v->zr / 2);
 		break;
@@ -405,10 +405,23 @@ view_nav_action(struct view *v, enum action act)
 		else if ((uint64_t)v->zr * (uint64_t)v->rows < nr)
 			view_set_zoom(v, v->zs, v->zr * 2);
 		else
-			view_set_message(v, 0, "all %u ranks already fit (%u per row)", nr, v->zr);
+			view_set_message(v, 0, "all %u %ss already fit (%u per row)", nr, view_row_noun(v), v->zr);
 		break;
-	case ACT_ZOOM_FIT: view_set_zoom(v, zoom_fit(ns, v->cols), v->clustered ? 1 : zoom_fit(nr, v->rows)); break;
-	case ACT_ZOOM_RESET: view_set_zoom(v, 1, 1); break;
+	case ACT_ZOOM_FIT: {
+		uint32_t zs = zoom_fit(ns, v->cols), zr = v->clustered ? 1 : zoom_fit(nr, v->rows);
+		if (zs == v->zs && zr == v->zr)
+			view_set_message(v, 0, "the whole trace already fits (%u step%s per column, %u %s%s per row)", zs,
+					 zs == 1 ? "" : "s", zr, view_row_noun(v), zr == 1 ? "" : "s");
+		else
+			view_set_zoom(v, zs, zr);
+		break;
+	}
+	case ACT_ZOOM_RESET:
+		if (v->zs == 1 && v->zr == 1)
+			view_set_message(v, 0, "already at 1 step per column, 1 %s per row", view_row_noun(v));
+		else
+			view_set_zoom(v, 1, 1);
+		break;
 	default: return 0;
 	}
 	return 1;

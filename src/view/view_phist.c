@@ -120,11 +120,25 @@ cursor_line(struct view *v, struct grid *row)
 	int one = b->per_value;
 	vs_value(vs, vs->attr, one ? b->lo + a + 0.5 : mem_bin_edge(b, a), lo, sizeof lo);
 	vs_value(vs, vs->attr, one ? b->lo + e + 0.5 : mem_bin_edge(b, e + 1), hi, sizeof hi);
-	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s %s%s%s: %llu samples",
-			    samples_attr(vs->s, vs->attr)->name, ph->cur.anchor != SAMPLES_NONE ? "range" : "bin",
-			    lo, one && a == e ? "" : "\u2013", one && a == e ? "" : hi, (unsigned long long)all);
-	if (vs->n_sel)
-		grid_printf(row, x, 0, row->w - x, ST_EMPH, ", %llu selected", (unsigned long long)sel);
+	/* the bin first; its counts whole, shorter when the pane is narrow
+	 * (never "651 samples, 5") */
+	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s %s%s%s", samples_attr(vs->s, vs->attr)->name,
+			    ph->cur.anchor != SAMPLES_NONE ? "range" : "bin", lo, one && a == e ? "" : "\u2013",
+			    one && a == e ? "" : hi);
+	unsigned long long na = (unsigned long long)all, ns = (unsigned long long)sel;
+	char tail[4][64];
+	int k = 0;
+	if (vs->n_sel) {
+		snprintf(tail[k++], sizeof tail[0], ": %llu samples, %llu selected", na, ns);
+		snprintf(tail[k++], sizeof tail[0], ": %llu of %llu selected", ns, na);
+		snprintf(tail[k++], sizeof tail[0], ": %llu/%llu sel.", ns, na);
+	} else {
+		snprintf(tail[k++], sizeof tail[0], ": %llu samples", na);
+		snprintf(tail[k++], sizeof tail[0], ": %llu", na);
+	}
+	for (int i = 0; i < k; i++)
+		if (grid_text_whole(row, x, 0, row->w - x, vs->n_sel ? ST_EMPH : ST_LABEL, tail[i]))
+			break;
 }
 
 static void

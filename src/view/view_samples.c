@@ -458,12 +458,53 @@ view_samples_legend(struct view *v, struct grid *g)
 	for (size_t i = 0; i < sizeof ent / sizeof ent[0] && x < w; i++) {
 		char k[64];
 		const char *key = keymap_first_key(v->km, ent[i].a, k, sizeof k);
-		if (*key)
-			x += grid_printf(g, x, y, w - x, ST_DIM, "  %s %s", key, ent[i].what);
+		char item[96];
+		snprintf(item, sizeof item, "  %s %s", key, ent[i].what);
+		if (!*key || x + grid_text_width(item) > w)
+			break;        /* whole entries only, never "m attribu" */
+		x += grid_text(g, x, y, w - x, ST_DIM, item);
 	}
 }
 
 /* ---- actions ---- */
+
+/* A sample set's keys for its help: a title (act ACT_NONE) or a key and
+ * what it does here. */
+static const struct {
+	enum action act;
+	const char *text;
+} sample_keys[] = {
+	{ ACT_NONE, "Moving" },
+	{ ACT_MOVE_UP, "up: the parent object, a higher bin, the row above" },
+	{ ACT_MOVE_DOWN, "down: the first child, a lower bin, the row below" },
+	{ ACT_MOVE_LEFT, "left: collapse, the bin or attribute before" },
+	{ ACT_MOVE_RIGHT, "right: expand, the bin or attribute after" },
+	{ ACT_PAGE_UP, "a page up" },
+	{ ACT_PAGE_DOWN, "a page down" },
+	{ ACT_NEXT_PANE, "focus the next pane" },
+	{ ACT_PREV_PANE, "focus the previous pane" },
+	{ ACT_TOPOLOGY, "focus the topology" },
+	{ ACT_HISTOGRAM, "focus the histogram" },
+	{ ACT_NONE, "Selecting (every pane shows the selection)" },
+	{ ACT_CLUSTER_TOGGLE, "select what the cursor is on (a new selection)" },
+	{ ACT_SELECT_OR, "add it to the selection (OR)" },
+	{ ACT_SELECT_AND, "keep only the selected samples it holds (AND)" },
+	{ ACT_SELECT_MARK, "histograms: mark one end of a range of bins" },
+	{ ACT_SELECT_CLEAR, "clear the selection" },
+	{ ACT_NONE, "Viewing" },
+	{ ACT_METRIC_NEXT, "scores and clusters along the next attribute" },
+	{ ACT_METRIC_PREV, "along the previous attribute" },
+	{ ACT_PANE_MODE, "topology: tree, icicle, radial" },
+	{ ACT_PANE_METRIC, "the measure: cycles or samples, counts, L_d or I_d" },
+	{ ACT_PANE_SCOPE, "offenders: code lines or data symbols" },
+	{ ACT_CLUSTER_SPLIT, "one cluster more" },
+	{ ACT_CLUSTER_JOIN, "one cluster fewer" },
+	{ ACT_COMMAND, "command line" },
+	{ ACT_HELP, "this help" },
+	{ ACT_CLOSE, "close the overlay; drop a range's mark" },
+	{ ACT_REDRAW, "redraw the whole screen" },
+	{ ACT_QUIT, "quit" },
+};
 
 #define set_attr vs_set_attr
 
@@ -544,9 +585,25 @@ view_samples_action(struct view *v, enum action act)
 	const struct view_ops *ops = view_pane_ops(v->focus);
 	if (ops->request && ops->request(v, act))
 		return 1;
-	/* pane keys the focused pane has no use for go to the topology */
-	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS && v->focus != PANE_TOPO)
-		view_topo_ops.request(v, act);
+	/* pane keys the focused pane has no use for go where the help says
+	 * they work: w to the offenders, v and o to the topology */
+	if (act == ACT_PANE_SCOPE && v->focus != PANE_OFFENDERS && v->shown[PANE_OFFENDERS] &&
+	    view_offenders_ops.request(v, act))
+		return 1;
+	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS && act != ACT_PANE_SCOPE && v->focus != PANE_TOPO &&
+	    v->shown[PANE_TOPO] && view_topo_ops.request(v, act))
+		return 1;
+	/* a key that does nothing here says why */
+	char key[32];
+	view_key_name(v, act, key, sizeof key);
+	const char *what = NULL;
+	for (size_t i = 0; i < sizeof sample_keys / sizeof sample_keys[0] && !what; i++)
+		if (sample_keys[i].act == act)
+			what = sample_keys[i].text;
+	if (what)
+		view_set_message(v, 1, "%s (%s) does nothing in the %s", key, what, ops->name);
+	else
+		view_set_message(v, 1, "%s is for traces, not sample sets (? lists the keys)", key);
 	return 1;
 }
 
@@ -634,6 +691,16 @@ save_command(struct view *v, const char *path)
 		view_set_message(v, 0, "view saved to %s", path);
 }
 
+/* A known command with a wrong argument: what it takes, and what it got. */
+static void
+bad_arg(struct view *v, const char *cmd, const char *takes, const char *got)
+{
+	if (got)
+		view_set_message(v, 1, "%s takes %s, not '%s'", cmd, takes, got);
+	else
+		view_set_message(v, 1, "%s takes %s", cmd, takes);
+}
+
 void
 view_samples_command(struct view *v, const char *cmd)
 {
@@ -644,44 +711,68 @@ view_samples_command(struct view *v, const char *cmd)
 	if (n == 0)
 		return;
 	const char *c = w[0], *a1 = w[1], *a2 = w[2];
+	const char *extra = n > 3 ? w[3] : NULL;     /* an argument too many */
 	uint32_t x, y;
-	if ((!strcmp(c, "attribute") || !strcmp(c, "attr") || !strcmp(c, "a")) && a1 && !a2) {
-		int a = samples_attr_find(vs->s, a1);
-		if (a < 0)
+	if (!strcmp(c, "attribute") || !strcmp(c, "attr") || !strcmp(c, "a")) {
+		int a = a1 && !a2 ? samples_attr_find(vs->s, a1) : -1;
+		if (!a1 || a2)
+			bad_arg(v, "attribute", "one attribute's name (Tab lists them)", a2);
+		else if (a < 0)
 			view_set_message(v, 1, "no attribute '%s' (m and M go through them)", a1);
 		else
 			set_attr(v, (uint32_t)a);
-	} else if ((!strcmp(c, "metric") || !strcmp(c, "m")) && a1 && !a2) {
-		if (!strcmp(a1, "latency") || !strcmp(a1, "imbalance")) {
+	} else if (!strcmp(c, "metric") || !strcmp(c, "m")) {
+		if (a1 && !a2 && (!strcmp(a1, "latency") || !strcmp(a1, "imbalance"))) {
 			vs->metric = !strcmp(a1, "latency") ? MEM_LATENCY : MEM_IMBALANCE;
 			vs->opts_version++;
 		} else {
-			view_set_message(v, 1, "metric latency (L_d) or imbalance (I_d)");
+			bad_arg(v, "metric", "latency (L_d) or imbalance (I_d)", a2 ? a2 : a1);
 		}
-	} else if (!strcmp(c, "depth") && a1 && !a2) {
-		enum topo_type t = mem_depth_find(a1);
-		if (t == TOPO_TYPE_COUNT || topo_count(vs->t, t) == 0)
-			view_set_message(v, 1, "depth: cpu, core, l1, l2, l3, numa, package or machine, as the hardware has");
-		else {
+	} else if (!strcmp(c, "depth")) {
+		enum topo_type t = a1 && !a2 ? mem_depth_find(a1) : TOPO_TYPE_COUNT;
+		if (t == TOPO_TYPE_COUNT || topo_count(vs->t, t) == 0) {
+			char list[128] = "one of";
+			size_t len = strlen(list);
+			for (int k = 0; k < TOPO_TYPE_COUNT && len < sizeof list; k++)
+				if (strcmp(mem_depth_name((enum topo_type)k), "?") && topo_count(vs->t, (enum topo_type)k))
+					len += (size_t)snprintf(list + len, sizeof list - len, " %s",
+								mem_depth_name((enum topo_type)k));
+			bad_arg(v, "depth", list, a2 ? a2 : a1);
+		} else {
 			vs->depth = t;
 			vs->opts_version++;
 		}
-	} else if (!strcmp(c, "windows") && !parse_u32(a1, &x) && x >= 1 && x <= 1000 && !a2) {
-		vs->windows = x;
-		vs->opts_version++;
-	} else if (!strcmp(c, "window") && !parse_u32(a1, &x) && x >= 2 &&
-		   (!a2 || (!parse_u32(a2, &y) && y >= 1 && y < x)) && n <= 3) {
-		vs->window = x;
-		vs->step = a2 ? y : vs->step < x ? vs->step : x / 4 ? x / 4 : 1;
-		vs->opts_version++;
-	} else if ((!strcmp(c, "clusters") || !strcmp(c, "cl")) && !parse_u32(a1, &x) && !a2) {
-		set_clusters(v, x);
+	} else if (!strcmp(c, "windows")) {
+		if (!parse_u32(a1, &x) && x >= 1 && x <= 1000 && !a2) {
+			vs->windows = x;
+			vs->opts_version++;
+		} else {
+			bad_arg(v, "windows", "a number from 1 to 1000", a2 ? a2 : a1);
+		}
+	} else if (!strcmp(c, "window")) {
+		if (!parse_u32(a1, &x) && x >= 2 && (!a2 || (!parse_u32(a2, &y) && y >= 1 && y < x)) && n <= 3) {
+			vs->window = x;
+			vs->step = a2 ? y : vs->step < x ? vs->step : x / 4 ? x / 4 : 1;
+			vs->opts_version++;
+		} else {
+			const char *bad = parse_u32(a1, &x) || x < 2 ? a1 : a2 && (parse_u32(a2, &y) || y < 1 || y >= x) ? a2
+					  : extra;
+			bad_arg(v, "window", "W [STEP]: 2 or more samples, moved by fewer", bad);
+		}
+	} else if (!strcmp(c, "clusters") || !strcmp(c, "cl")) {
+		if (!parse_u32(a1, &x) && !a2)
+			set_clusters(v, x);
+		else
+			bad_arg(v, "clusters", "a number of clusters", a2 ? a2 : a1);
 	} else if ((!strcmp(c, "clear") && !a1) || (!strcmp(c, "select") && a1 && !strcmp(a1, "clear") && !a2)) {
 		clear_selection(v);
 	} else if (!strcmp(c, "filter") && !a2) {
 		filter_command(v, a1);
-	} else if (!strcmp(c, "save") && a1 && !a2) {
-		save_command(v, a1);
+	} else if (!strcmp(c, "save")) {
+		if (a1 && !a2)
+			save_command(v, a1);
+		else
+			bad_arg(v, "save", "one file name", a2);
 	} else if ((!strcmp(c, "q") || !strcmp(c, "quit")) && !a1) {
 		v->quit = 1;
 	} else if (!strcmp(c, "help") && !a1) {
@@ -754,44 +845,11 @@ command_line(struct view *v, const char *text)
 void
 view_samples_help(struct view *v)
 {
-	/* a title (act ACT_NONE) or a key and what it does here */
-	static const struct { enum action act; const char *text; } keys[] = {
-		{ ACT_NONE, "Moving" },
-		{ ACT_MOVE_UP, "up: the parent object, a higher bin, the row above" },
-		{ ACT_MOVE_DOWN, "down: the first child, a lower bin, the row below" },
-		{ ACT_MOVE_LEFT, "left: collapse, the bin or attribute before" },
-		{ ACT_MOVE_RIGHT, "right: expand, the bin or attribute after" },
-		{ ACT_PAGE_UP, "a page up" },
-		{ ACT_PAGE_DOWN, "a page down" },
-		{ ACT_NEXT_PANE, "focus the next pane" },
-		{ ACT_PREV_PANE, "focus the previous pane" },
-		{ ACT_TOPOLOGY, "focus the topology" },
-		{ ACT_HISTOGRAM, "focus the histogram" },
-		{ ACT_NONE, "Selecting (every pane shows the selection)" },
-		{ ACT_CLUSTER_TOGGLE, "select what the cursor is on (a new selection)" },
-		{ ACT_SELECT_OR, "add it to the selection (OR)" },
-		{ ACT_SELECT_AND, "keep only the selected samples it holds (AND)" },
-		{ ACT_SELECT_MARK, "histograms: mark one end of a range of bins" },
-		{ ACT_SELECT_CLEAR, "clear the selection" },
-		{ ACT_NONE, "Viewing" },
-		{ ACT_METRIC_NEXT, "scores and clusters along the next attribute" },
-		{ ACT_METRIC_PREV, "along the previous attribute" },
-		{ ACT_PANE_MODE, "topology: tree, icicle, radial" },
-		{ ACT_PANE_METRIC, "the measure: cycles or samples, counts, L_d or I_d" },
-		{ ACT_PANE_SCOPE, "offenders: code lines or data symbols" },
-		{ ACT_CLUSTER_SPLIT, "one cluster more" },
-		{ ACT_CLUSTER_JOIN, "one cluster fewer" },
-		{ ACT_COMMAND, "command line" },
-		{ ACT_HELP, "this help" },
-		{ ACT_CLOSE, "close the overlay; drop a range's mark" },
-		{ ACT_REDRAW, "redraw the whole screen" },
-		{ ACT_QUIT, "quit" },
-	};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (keys[i].act == ACT_NONE)
-			title(v, keys[i].text, i > 0);
+	for (size_t i = 0; i < sizeof sample_keys / sizeof sample_keys[0]; i++) {
+		if (sample_keys[i].act == ACT_NONE)
+			title(v, sample_keys[i].text, i > 0);
 		else
-			key_line(v, keys[i].act, keys[i].text);
+			key_line(v, sample_keys[i].act, sample_keys[i].text);
 	}
 	title(v, "Commands (after :)", 1);
 	command_line(v, "attribute A        scores and clusters along attribute A");

@@ -115,16 +115,23 @@ sc_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	if (y == 1) {
-		/* the score first: a narrow pane cuts the range, not the number */
+		/* the score first; then the sample count and the range, each
+		 * whole or not at all (never "1000027–10055") */
 		const struct mem_window *w = &sc->win[sc->cur];
+		char field[128];
 		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "window %u/%u: ", sc->cur + 1, sc->n);
 		if (isnan(w->score))
 			x += grid_text(row, x, 0, row->w - x, ST_DIM, "no score");
 		else
 			x += grid_printf(row, x, 0, row->w - x, ST_EMPH, "%s %.3f", vs->metric == MEM_LATENCY ? "L" : "I",
 					 w->score);
-		grid_printf(row, x, 0, row->w - x, ST_LABEL, ", %u samples, %s\u2013%s", w->samples,
-			    vs_value(vs, vs->attr, w->lo, a, sizeof a), vs_value(vs, vs->attr, w->hi, b, sizeof b));
+		snprintf(field, sizeof field, ", %u samples", w->samples);
+		int n = grid_text_whole(row, x, 0, row->w - x, ST_LABEL, field);
+		x += n;
+		snprintf(field, sizeof field, ", %s\u2013%s", vs_value(vs, vs->attr, w->lo, a, sizeof a),
+			 vs_value(vs, vs->attr, w->hi, b, sizeof b));
+		if (n)
+			grid_text_whole(row, x, 0, row->w - x, ST_LABEL, field);
 		return;
 	}
 	if (y == 2) {
