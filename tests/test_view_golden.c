@@ -18,7 +18,8 @@
  * depth=D and window=W,STEP for the scores and clusters.
  *
  * keys= takes the rest of the line. TRACE names a trace generated here
- * with skein-gen (deterministic, byte-identical output), corpus:NAME for
+ * with skein-gen or skein-gen-charm (deterministic, byte-identical
+ * output; gen_traces below), corpus:NAME for
  * traces/corpus/NAME, shared:NAME for ../shared/traces/otf2/NAME or
  * charm:DIR/RUN.sts for the Charm++ run ../shared/traces/projections/DIR
  * (both skipped when absent). topo= is an hwloc synthetic description with
@@ -45,15 +46,20 @@
 #include "view/view.h"
 
 /* Traces generated for the goldens: name (also the directory, so the
- * status line reads "NAME/traces.otf2") and skein-gen arguments. */
+ * status line reads "NAME/traces.otf2") and skein-gen arguments; with
+ * charm set, a Charm++ run by skein-gen-charm (NAME/jacobi.sts). */
 static const struct {
 	const char *name, *args;
+	int charm;
 } gen_traces[] = {
-	{ "stencil8d", "-p 8 -n 4 -t stencil -d 2000:3:1" },
-	{ "ring6d", "-p 6 -n 3 -t ring -d 1000:2:1" },
-	{ "stencil64d", "-p 64 -n 40 -t stencil -d 3000:17:12 -d 3000:40:30" },
-	{ "dissem8x", "-p 8 -n 2 -t dissemination --sendrecv -d 800:5:1" },
-	{ "tree8d", "-p 8 -n 2 -t tree -d 600:6:1" },
+	{ "stencil8d", "-p 8 -n 4 -t stencil -d 2000:3:1", 0 },
+	{ "ring6d", "-p 6 -n 3 -t ring -d 1000:2:1", 0 },
+	{ "stencil64d", "-p 64 -n 40 -t stencil -d 3000:17:12 -d 3000:40:30", 0 },
+	{ "dissem8x", "-p 8 -n 2 -t dissemination --sendrecv -d 800:5:1", 0 },
+	{ "tree8d", "-p 8 -n 2 -t tree -d 600:6:1", 0 },
+	/* 16 chares on 4 PEs, 5 ms more computation on Jacobi(1,2) in
+	 * iteration 3: a Charm++ run the project makes itself */
+	{ "charm16d", "-p 4 -x 4 -y 4 -n 10 -d 5000:1,2:3", 1 },
 };
 #define N_GEN (sizeof gen_traces / sizeof gen_traces[0])
 
@@ -170,14 +176,16 @@ setup(void **state)
 		snprintf(path, sizeof path, "make -s -C '%s/traces/gen' >/dev/null 2>&1", root);
 		if (system(path) != 0) { /* reported per case below */ }
 	}
-	have_gen = access(gen, X_OK) == 0;
+	char gen_charm[1040];
+	snprintf(gen_charm, sizeof gen_charm, "%s-charm", gen);
+	have_gen = access(gen, X_OK) == 0 && access(gen_charm, X_OK) == 0;
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/skein-golden-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return -1;
 	for (size_t i = 0; have_gen && i < N_GEN; i++) {
 		char cmd[2048];
-		snprintf(cmd, sizeof cmd, "'%s' -q -f -o '%s/%s' %s", gen, tmpdir, gen_traces[i].name,
-			 gen_traces[i].args);
+		snprintf(cmd, sizeof cmd, "'%s' -q -f -o '%s/%s' %s", gen_traces[i].charm ? gen_charm : gen, tmpdir,
+			 gen_traces[i].name, gen_traces[i].args);
 		if (system(cmd) != 0) {
 			print_error("%s failed\n", cmd);
 			return -1;
@@ -199,6 +207,16 @@ teardown(void **state)
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 		if (system(cmd) != 0) { /* a leftover temp dir is harmless */ }
 	}
+	return 0;
+}
+
+/* Whether name is a Charm++ run made by skein-gen-charm. */
+static int
+gen_is_charm(const char *name)
+{
+	for (size_t i = 0; i < N_GEN; i++)
+		if (!strcmp(name, gen_traces[i].name))
+			return gen_traces[i].charm;
 	return 0;
 }
 
@@ -226,13 +244,13 @@ trace_for(const char *name, int leap)
 			l->absent = 1;
 			return l;
 		}
-		snprintf(path, sizeof path, "%s/%s/traces.otf2", tmpdir, name);
+		snprintf(path, sizeof path, "%s/%s/%s", tmpdir, name, gen_is_charm(name) ? "jacobi.sts" : "traces.otf2");
 	}
 	if (!tu_exists(path)) {
 		l->absent = 1;
 		return l;
 	}
-	if (!strncmp(name, "charm:", 6)) {
+	if (!strncmp(name, "charm:", 6) || gen_is_charm(name)) {
 		struct err pe = { 0 };
 		if (projections_read(path, NULL, &l->t, &pe))
 			fail_msg("%s: %s", path, pe.msg);
@@ -369,6 +387,8 @@ run_case(void **state)
 	char label[256], xml[1024];
 	if (!strncmp(c->trace, "charm:", 6))
 		snprintf(label, sizeof label, "%s", c->trace + 6);
+	else if (gen_is_charm(c->trace))
+		snprintf(label, sizeof label, "%s/jacobi.sts", c->trace);
 	else
 		snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
 	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters,

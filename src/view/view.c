@@ -463,7 +463,7 @@ layout(struct view *v, int w, int h)
 	}
 sizes:;
 	/* what navigation needs between draws: grid cells and label width */
-	char buf[32];
+	char buf[VIEW_MAX_ROW_NAME + 48];
 	int lw = view_row_name_width(v);
 	/* room for "r12-15" when rows aggregate, "step" and "part", and a
 	 * column that points at the selected row */
@@ -471,9 +471,8 @@ sizes:;
 	if (v->clustered) {       /* "c12 r1023+97" and "  r1023" */
 		int cw = 2 + lw;
 		for (uint32_t g = 0; g < view_cluster_groups(v->vc); g++) {
-			uint32_t cnt;
-			view_cluster_members(v->vc, g, &cnt);
-			int n = snprintf(buf, sizeof buf, "c%u r%u+%u", g, view_cluster_medoid(v->vc, g), cnt - 1);
+			view_cluster_label(v, g, buf, sizeof buf);
+			int n = grid_text_width(buf);
 			cw = n > cw ? n : cw;
 		}
 		v->label_w = cw + 2;

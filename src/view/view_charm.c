@@ -186,16 +186,18 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 		uint32_t pr = analysis_part_region(a, p);
 		if (wide) {
 			char line[288];
-			int k = snprintf(line, sizeof line, "%s %u/%u \u00b7 steps %u\u2013%u \u00b7 %u chares",
+			int k = snprintf(line, sizeof line, "%s %u/%u \u00b7 steps %u\u2013%u \u00b7 %u chare%s",
 					 phase_kind(&parts[p]), p, np, parts[p].step_first,
-					 parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+					 parts[p].step_first + parts[p].step_count - 1, parts[p].ranks,
+					 parts[p].ranks == 1 ? "" : "s");
 			if (pr != TRACE_NONE)
 				snprintf(line + k, sizeof line - (size_t)k, " \u00b7 mostly %s", view_region_name(v, pr));
 			view_lines_text(L, ST_NORMAL, 0, 2, line);
 		} else {
 			view_lines_add(L, ST_NORMAL, "%s %u/%u", phase_kind(&parts[p]), p, np);
-			view_lines_add(L, ST_NORMAL, "  steps %u\u2013%u \u00b7 %u chares", parts[p].step_first,
-				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+			view_lines_add(L, ST_NORMAL, "  steps %u\u2013%u \u00b7 %u chare%s", parts[p].step_first,
+				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks,
+				       parts[p].ranks == 1 ? "" : "s");
 			if (pr != TRACE_NONE)
 				view_lines_add(L, ST_DIM, "  mostly %s", view_region_name(v, pr));
 		}

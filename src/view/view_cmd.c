@@ -10,18 +10,21 @@
 
 /* The commands: the help, the man page and Tab completion read this. */
 const struct view_cmd_info view_cmds[] = {
-	{ "step", " N", "go to global step N (a bare N does too)" },
-	{ "rank", " N", "go to rank N" },
-	{ "partition", " N", "go to partition N (numbered from 0 in step order, as analyze does)" },
-	{ "hotspot", " N", "go to the N-th hotspot" },
-	{ "iter", " N", "go to iteration N (numbered from 0, as analyze does)" },
-	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function (delta: skein diff)" },
-	{ "zoom", " N [R]", "N steps per column, R ranks per row" },
-	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again" },
-	{ "save", " FILE", "write the view to FILE (~/ is your home); skein --config FILE reopens it" },
-	{ "search", " TEXT", "search as / does" },
-	{ "help", "", "this help" },
-	{ "quit", "", "quit skein" },
+	{ "step", " N", "go to global step N (a bare N does too)", NULL },
+	{ "rank", " N", "go to rank N", "go to the chare of row N" },
+	{ "partition", " N", "go to partition N (numbered from 0 in step order, as analyze does)",
+	  "go to phase N (numbered from 0 in step order, as analyze does)" },
+	{ "hotspot", " N", "go to the N-th hotspot", NULL },
+	{ "iter", " N", "go to iteration N (numbered from 0, as analyze does)", NULL },
+	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function (delta: skein diff)",
+	  "colour by diff-duration, idle, imbalance, partition, function, lateness, diff, global or duration" },
+	{ "zoom", " N [R]", "N steps per column, R ranks per row", "N steps per column, R chares per row" },
+	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again",
+	  "rows: chares in K clusters by lateness (1-20), or chares again" },
+	{ "save", " FILE", "write the view to FILE (~/ is your home); skein --config FILE reopens it", NULL },
+	{ "search", " TEXT", "search as / does", NULL },
+	{ "help", "", "this help", NULL },
+	{ "quit", "", "quit skein", NULL },
 };
 const size_t view_n_cmds = sizeof view_cmds / sizeof view_cmds[0];
 
@@ -185,7 +188,8 @@ goto_rank(struct view *v, uint32_t r)
 {
 	uint32_t nr = view_index_ranks(v->ix);
 	if (r >= nr) {
-		view_set_message(v, 1, "rank %u does not exist (ranks 0-%u)", r, nr ? nr - 1 : 0);
+		view_set_message(v, 1, "rank %u does not exist (%s 0-%u)", r, view_is_charm(v) ? "chare rows" : "ranks",
+				 nr ? nr - 1 : 0);
 		return;
 	}
 	view_select_rank(v, r);
@@ -206,7 +210,7 @@ clusters_command(struct view *v, const char *arg)
 		if (v->clustered)
 			view_clusters_off(v);
 		else
-			view_set_message(v, 0, "rows are ranks");
+			view_set_message(v, 0, "rows are %ss", view_row_noun(v));
 	} else if (!parse_num(arg, &k) && k >= 1 && k <= CLUSTER_MAX_K) {
 		v->cl_start = k;
 		view_clusters_on(v, k);
@@ -222,7 +226,8 @@ goto_partition(struct view *v, uint32_t p)
 	uint32_t np;
 	const struct analysis_part *parts = analysis_parts(v->a, &np);
 	if (p >= np) {
-		view_set_message(v, 1, "partition %u does not exist (0-%u)", p, np ? np - 1 : 0);
+		view_set_message(v, 1, "partition %u does not exist (%s 0-%u)", p, view_is_charm(v) ? "phases" : "partitions",
+				 np ? np - 1 : 0);
 		return;
 	}
 	/* its first lop on the selected rank, else on the first rank taking part */
@@ -238,7 +243,7 @@ goto_partition(struct view *v, uint32_t p)
 				return;
 			}
 	}
-	view_set_message(v, 1, "partition %u has no operations", p);
+	view_set_message(v, 1, "%s %u has no operations", view_is_charm(v) ? "phase" : "partition", p);
 }
 
 /* The command called name: its name, an alias (s, r, p, hot, i, m, z,
@@ -265,11 +270,17 @@ find_command(const char *name)
 	return found >= 0 ? found : -1;
 }
 
+const char *
+view_cmd_help(const struct view_cmd_info *c, int charm)
+{
+	return charm && c->charm ? c->charm : c->help;
+}
+
 static void
 usage(struct view *v, int c, const char *why)
 {
 	view_set_message(v, 1, "%s%s%s%s: %s", why ? why : "", why ? " \u2014 " : "", view_cmds[c].name,
-			 view_cmds[c].args, view_cmds[c].help);
+			 view_cmds[c].args, view_cmd_help(&view_cmds[c], view_is_charm(v)));
 }
 
 /* The one number a step, rank, partition or hotspot command takes, in

@@ -209,18 +209,19 @@ lop_details(struct view *v, uint32_t lop, int wide)
 	const char *in = frames_text(v, lop, fr, sizeof fr);
 	if (wide) {
 		if (p < np)
-			view_lines_add(L, ST_NORMAL, "in %s \u00b7 partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks \u00b7 local step %u",
+			view_lines_add(L, ST_NORMAL, "in %s \u00b7 partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u rank%s \u00b7 local step %u",
 				       in, p, np, parts[p].step_first,
 				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks,
-				       analysis_lop_local_step(a, lop));
+				       parts[p].ranks == 1 ? "" : "s", analysis_lop_local_step(a, lop));
 		else
 			view_lines_add(L, ST_NORMAL, "in %s", in);
 	} else {
 		view_lines_add(L, ST_NORMAL, "in %s", in);
 		if (p < np)
-			view_lines_add(L, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u ranks",
+			view_lines_add(L, ST_NORMAL, "partition %u/%u \u00b7 steps %u\u2013%u \u00b7 %u rank%s",
 				       p, np, parts[p].step_first,
-				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks);
+				       parts[p].step_first + parts[p].step_count - 1, parts[p].ranks,
+				       parts[p].ranks == 1 ? "" : "s");
 	}
 	if (p < np && v->part_phase && v->part_phase[p])
 		view_lines_add(L, ST_NORMAL, "phase     %s", v->part_phase[p]);
@@ -273,13 +274,18 @@ det_build(struct view *v, int w, int h, int wide)
 		view_cluster_members(v->vc, r->group, &cnt);
 		char label[48], ranks[160];
 		view_row_label(v, v->sel_row, label, sizeof label);
+		const char *noun = view_row_noun(v), *many = cnt == 1 ? "" : "s";
+		char medoid[VIEW_MAX_ROW_NAME + 16];
+		view_row_name(v, view_cluster_medoid(v->vc, r->group), medoid, sizeof medoid);
 		if (r->rank == TRACE_NONE) {
 			uint32_t ns = view_index_steps(v->ix), s0 = v->sel_step / v->zs * v->zs;
 			uint32_t s1 = s0 + v->zs > ns ? ns : s0 + v->zs;
-			view_lines_add(&v->details, ST_TITLE, "cluster c%u \u00b7 %u rank%s \u00b7 medoid r%u", r->group, cnt,
-			    cnt == 1 ? "" : "s", view_cluster_medoid(v->vc, r->group));
+			view_lines_add(&v->details, ST_TITLE, "cluster c%u \u00b7 %u %s%s \u00b7 medoid %s", r->group, cnt,
+			    noun, many, medoid);
 			view_cluster_ranges(v->vc, r->group, ranks, sizeof ranks);
-			view_lines_add(&v->details, ST_NORMAL, "rank%s %s", cnt == 1 ? "" : "s", ranks);
+			/* a Charm++ run's chares by their rows: names would not fit */
+			view_lines_add(&v->details, ST_NORMAL, "%s%s %s", view_is_charm(v) ? "chare row" : "rank", many,
+				       ranks);
 			if (s1 > s0 + 1)
 				view_lines_add(&v->details, ST_NORMAL, "steps %u\u2013%u", s0, s1 - 1);
 			if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
@@ -293,8 +299,8 @@ det_build(struct view *v, int w, int h, int wide)
 			if (v->sel_lop != TRACE_NONE)
 				view_lines_add(&v->details, ST_DIM, "%s:", v->pinned ? "the operation jumped to" : "the one with the maximum");
 		} else {
-			view_lines_add(&v->details, ST_DIM, "in cluster c%u (%u ranks, medoid r%u)", r->group, cnt,
-			    view_cluster_medoid(v->vc, r->group));
+			view_lines_add(&v->details, ST_DIM, "in cluster c%u (%u %s%s, medoid %s)", r->group, cnt, noun, many,
+				       medoid);
 		}
 	}
 	if ((v->zs > 1 || v->zr > 1) && !(rows && v->sel_row < nrows && rows[v->sel_row].rank == TRACE_NONE)) {

@@ -16,7 +16,8 @@ static void
 grid_title(struct view *v, char *buf, size_t n)
 {
 	if (v->clustered)
-		snprintf(buf, n, "logical \u00b7 %s \u00b7 ranks in %u clusters by lateness", view_metric_title(v->metric),
+		snprintf(buf, n, "logical \u00b7 %s \u00b7 %ss in %u clusters by lateness", view_metric_title(v->metric),
+			 view_row_noun(v),
 			 view_cluster_level(v->vc));
 	else
 		snprintf(buf, n, "logical \u00b7 %s", view_metric_title(v->metric));

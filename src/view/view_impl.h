@@ -271,7 +271,9 @@ uint32_t view_ranks_end(const struct view *v);
 int view_is_partner(const struct view *v, uint32_t lop);
 void view_select_rank(struct view *v, uint32_t rank);
 
-/* view_rows.c: clustered rows in the session */
+/* view_rows.c: clustered rows in the session; a cluster's label names
+ * its medoid ("c1 r9+3", "c0 Jacobi(1,2)+5") */
+void view_cluster_label(const struct view *v, uint32_t g, char *buf, size_t n);
 int view_clusters_on(struct view *v, uint32_t level);
 void view_clusters_off(struct view *v);
 int view_cluster_action(struct view *v, enum action act);
@@ -310,8 +312,11 @@ void view_mouse(struct view *v, uint32_t key);
 /* view_cmd.c: the commands (name, what follows it, what it does) */
 struct view_cmd_info {
 	const char *name, *args, *help;
+	const char *charm;    /* the help for a Charm++ run, or NULL: help */
 };
 extern const struct view_cmd_info view_cmds[];
+/* What command c does, in a Charm++ run's words when charm is set. */
+const char *view_cmd_help(const struct view_cmd_info *c, int charm);
 extern const size_t view_n_cmds;
 void view_input_key(struct view *v, uint32_t key);
 /* Splits a command line into at most max words (copied into buf; the

@@ -69,7 +69,7 @@ view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 	for (size_t i = 0; i < view_n_cmds; i++) {
 		char syn[64];
 		snprintf(syn, sizeof syn, "%s%s", view_cmds[i].name, view_cmds[i].args);
-		fn(ud, KEYS_ENTRY, syn, view_cmds[i].help);
+		fn(ud, KEYS_ENTRY, syn, view_cmd_help(&view_cmds[i], charm));
 	}
 	fn(ud, KEYS_SECTION, NULL, "Glyphs");
 	fn(ud, KEYS_NOTE, NULL, "s send, r receive, x send and receive, C collective, W wait, \u00b7 computation; "

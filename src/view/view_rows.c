@@ -80,16 +80,27 @@ view_row_label(const struct view *v, uint32_t row, char *buf, size_t n)
 		snprintf(buf, n, "?");
 		return;
 	}
+	char name[VIEW_MAX_ROW_NAME + 16];
 	if (rows[row].rank != TRACE_NONE) {
-		snprintf(buf, n, "  r%u", rows[row].rank);
+		view_row_name(v, rows[row].rank, name, sizeof name);
+		snprintf(buf, n, "  %s", name);
 		return;
 	}
-	uint32_t g = rows[row].group, cnt;
+	view_cluster_label(v, rows[row].group, buf, n);
+}
+
+void
+view_cluster_label(const struct view *v, uint32_t g, char *buf, size_t n)
+{
+	/* the medoid by its name: "c2 r17", "c1 r9+3", "c0 Jacobi(1,2)+5" */
+	char name[VIEW_MAX_ROW_NAME + 16];
+	uint32_t cnt;
 	view_cluster_members(v->vc, g, &cnt);
+	view_row_name(v, view_cluster_medoid(v->vc, g), name, sizeof name);
 	if (cnt > 1)
-		snprintf(buf, n, "c%u r%u+%u", g, view_cluster_medoid(v->vc, g), cnt - 1);
+		snprintf(buf, n, "c%u %s+%u", g, name, cnt - 1);
 	else
-		snprintf(buf, n, "c%u r%u", g, view_cluster_medoid(v->vc, g));
+		snprintf(buf, n, "c%u %s", g, name);
 }
 
 /* Where the selection sits after the rows changed: the row showing the
@@ -136,13 +147,13 @@ view_clusters_on(struct view *v, uint32_t level)
 	if (!v->vc) {
 		struct err e = { 0 };
 		if (view_cluster_create(v->a, &v->vc, &e)) {
-			view_set_message(v, 1, "cannot cluster the ranks: %s", e.msg);
+			view_set_message(v, 1, "cannot cluster the %ss: %s", view_row_noun(v), e.msg);
 			return -1;
 		}
 	}
 	uint32_t max = view_cluster_levels(v->vc);
 	if (max == 0) {
-		view_set_message(v, 1, "no ranks to cluster");
+		view_set_message(v, 1, "no %ss to cluster", view_row_noun(v));
 		return -1;
 	}
 	if (level == 0) {
@@ -155,8 +166,10 @@ view_clusters_on(struct view *v, uint32_t level)
 	v->zr = 1;
 	rows_changed(v, 1);
 	uint32_t got = view_cluster_level(v->vc);
-	view_set_message(v, 0, "%u cluster%s of %u ranks by lateness%s", got, got == 1 ? "" : "s",
-			 view_index_ranks(v->ix), got < level ? " (the ranks differ no more than that)" : "");
+	const char *noun = view_row_noun(v);
+	view_set_message(v, 0, "%u cluster%s of %u %ss by lateness%s%s%s", got, got == 1 ? "" : "s",
+			 view_index_ranks(v->ix), noun, got < level ? " (the " : "", got < level ? noun : "",
+			 got < level ? "s differ no more than that)" : "");
 	return 0;
 }
 
@@ -171,7 +184,7 @@ view_clusters_off(struct view *v)
 	/* the grid takes the ranks' height at the next layout: centre then too */
 	view_scroll_to_selection(v, 1);
 	v->recenter = 1;
-	view_set_message(v, 0, "rows are ranks");
+	view_set_message(v, 0, "rows are %ss", view_row_noun(v));
 }
 
 static void
@@ -179,8 +192,11 @@ set_level(struct view *v, uint32_t level)
 {
 	uint32_t max = view_cluster_levels(v->vc), cur = view_cluster_level(v->vc);
 	if (level < 1 || level > max) {
-		view_set_message(v, 0, level < 1 ? "one cluster holds every rank"
-				 : "%u clusters is the finest grouping (the ranks differ no more)", max);
+		if (level < 1)
+			view_set_message(v, 0, "one cluster holds every %s", view_row_noun(v));
+		else
+			view_set_message(v, 0, "%u clusters is the finest grouping (the %ss differ no more)", max,
+					 view_row_noun(v));
 		return;
 	}
 	if (level == cur)
@@ -205,7 +221,8 @@ view_cluster_action(struct view *v, enum action act)
 	if (!v->clustered) {
 		char keys[64];
 		keymap_keys(v->km, ACT_CLUSTERS, keys, sizeof keys);
-		view_set_message(v, 1, "rows are ranks, not clusters (%s clusters them)", keys[0] ? keys : ":clusters");
+		view_set_message(v, 1, "rows are %ss, not clusters (%s clusters them)", view_row_noun(v),
+				 keys[0] ? keys : ":clusters");
 		return 1;
 	}
 	uint32_t nrows;
@@ -217,7 +234,7 @@ view_cluster_action(struct view *v, enum action act)
 		uint32_t cnt;
 		view_cluster_members(v->vc, g, &cnt);
 		if (cnt < 2) {
-			view_set_message(v, 0, "c%u holds one rank", g);
+			view_set_message(v, 0, "c%u holds one %s", g, view_row_noun(v));
 			break;
 		}
 		/* either way the selection stays on (or goes back to) the
