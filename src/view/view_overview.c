@@ -100,6 +100,12 @@ ov_row(struct view *v, int y, struct grid *row)
 			if (c >= first && c <= last)
 				row->cells[c].mark |= MARK_WINDOW;
 		}
+		/* an empty strip says why (one rank, nothing late) */
+		if (view_index_max(v->ix, v->ov_metric) == 0) {
+			char buf[96];
+			snprintf(buf, sizeof buf, "%s is 0 at every step", view_metric_title(v->ov_metric));
+			grid_text(row, 1, 0, cols - 1, ST_DIM, buf);
+		}
 	} else if (y == 1) {
 		/* where iterations start: ╵ outside the window, ┴ on its edge */
 		for (int c = 0; c < cols; c++)
