@@ -110,6 +110,59 @@ vt_obj_at(const struct view_topo *vt, double f, uint32_t d)
 	return i;
 }
 
+/* A legend taller than the pane (rows) loses its blank line, then puts
+ * the rings side by side in columns of width w; what still does not fit
+ * ends in "… N more rings". */
+static void
+fit_legend(struct view_topo *vt, int rows, int w)
+{
+	enum { HEAD = 4 };            /* selection, value, blank, "rings, inside out:" */
+	if (vt->n_leg <= rows || vt->n_leg <= HEAD)
+		return;
+	memmove(vt->leg[2], vt->leg[3], (size_t)(vt->n_leg - 3) * sizeof vt->leg[0]);
+	vt->n_leg--;
+	int head = HEAD - 1, rings = vt->n_leg - head;
+	if (vt->n_leg <= rows)
+		return;
+	/* then the selection's value goes on its line */
+	char sel[128];
+	snprintf(sel, sizeof sel, "%.80s:%.40s", vt->leg[0], vt->leg[1] + 1);
+	if (grid_text_width(sel) <= w) {
+		memcpy(vt->leg[0], sel, sizeof sel);
+		memmove(vt->leg[1], vt->leg[2], (size_t)(vt->n_leg - 2) * sizeof vt->leg[0]);
+		vt->n_leg--;
+		head--;
+		if (vt->n_leg <= rows)
+			return;
+	}
+	int cw = 0;
+	for (int i = head; i < vt->n_leg; i++) {
+		int n = grid_text_width(vt->leg[i]);
+		cw = n > cw ? n : cw;
+	}
+	int per = (w + 2) / (cw + 2);         /* rings per line */
+	per = per < 1 ? 1 : per;
+	int lines = rows - head;
+	if (lines <= 0)
+		return;
+	/* all the rings in lines of per, or the last line counts the rest */
+	int shown = rings <= lines * per ? rings : (lines - 1) * per;
+	char out[16][128];
+	int n_out = 0;
+	for (int i = 0; i < shown; i += per, n_out++) {
+		size_t len = 0;
+		out[n_out][0] = 0;
+		for (int k = i; k < shown && k < i + per; k++)
+			len += (size_t)snprintf(out[n_out] + len, len < sizeof out[0] ? sizeof out[0] - len : 0, "%-*s",
+						k + 1 < shown && k + 1 < i + per ? cw + 2 : 0, vt->leg[head + k]);
+	}
+	if (shown < rings)
+		snprintf(out[n_out++], sizeof out[0], "\u2026 %d more ring%s", rings - shown, rings - shown == 1 ? "" : "s");
+	for (int i = 0; i < n_out; i++)
+		memcpy(vt->leg[head + i], out[i], sizeof out[0]);
+	vt->n_leg = head + n_out;
+}
+
 /* The radial layout for a pane of w × rows cells: the disc on the left
  * (in braille dots: 2 per column, 4 per row), and when there is room a
  * legend on its right naming the selection, the rings and their hottest
@@ -147,12 +200,31 @@ vt_radial_layout(struct view *v, int w)
 		int lw = grid_text_width(buf);
 		if (arc < 2.0 * lw + 2 && best != vt->sel)
 			continue;             /* a sector too narrow for its name */
+		if (lw > vt->disc_w)
+			continue;             /* wider than the disc */
 		struct rlabel *L = &vt->rl[vt->n_rl++];
 		L->x = (int)((cx + r * sin(TAU * f)) / 2) - lw / 2;
+		L->x = L->x < 0 ? 0 : L->x + lw > vt->disc_w ? vt->disc_w - lw : L->x;
 		L->y = (int)((cy - r * cos(TAU * f)) / 4);
 		L->style = best == vt->sel ? -1 : ST_EMPH;
 		snprintf(L->text, sizeof L->text, "%.31s", buf);
 	}
+	/* labels never overlap ("NM", "11"): the selection's (placed last)
+	 * first, then the outer rings' before the inner ones they cover */
+	int kept = 0;
+	struct rlabel keep[sizeof vt->rl / sizeof vt->rl[0]];
+	for (int k = vt->n_rl - 1; k >= 0; k--) {
+		const struct rlabel *L = &vt->rl[k];
+		int n = grid_text_width(L->text), clash = 0;
+		for (int j = 0; j < kept && !clash; j++)
+			clash = keep[j].y == L->y && L->x <= keep[j].x + grid_text_width(keep[j].text) &&
+				keep[j].x <= L->x + n;
+		if (!clash)
+			keep[kept++] = *L;
+	}
+	for (int k = 0; k < kept; k++)
+		vt->rl[k] = keep[kept - 1 - k];
+	vt->n_rl = kept;
 	if (vt->disc_w == w)
 		return;
 	/* the legend */
@@ -178,6 +250,7 @@ vt_radial_layout(struct view *v, int w)
 			 vt->system_tree && vt->obj[first].type == TOPO_PU ? "rank" : topo_type_name(vt->obj[first].type),
 			 vt->per_obj[best] > 0 ? buf : "-", vt->per_obj[best] > 0 ? val : "");
 	}
+	fit_legend(vt, rows, w - vt->disc_w - 2);
 }
 
 void
