@@ -560,7 +560,9 @@ draw_tiny(struct view *v, struct grid *g)
 static void
 draw_help(struct view *v, struct grid *g)
 {
-	int w = g->w - 4 < 84 ? g->w - 4 : 84;
+	/* an overlay 84 wide; below 100 columns the whole width, since
+	 * margins of a few columns only show slivers of the panes ("│s│") */
+	int w = g->w < 100 ? g->w : 84;
 	int h = g->h - 2;
 	if (v->solo == PANE_HELP) {
 		w = g->w;
