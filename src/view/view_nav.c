@@ -243,6 +243,18 @@ anchor_lop(struct view *v, int *exact)
 	return view_index_lower(v->ix, v->sel_rank, v->sel_step);
 }
 
+/* "no later partition on rank 3", "no earlier phase on Jacobi(1,2)" */
+static void
+no_partition(struct view *v, const char *which)
+{
+	char who[VIEW_MAX_ROW_NAME + 16];
+	view_row_name(v, v->sel_rank, who, sizeof who);
+	if (view_is_charm(v))
+		view_set_message(v, 0, "no %s phase on %s", which, who);
+	else
+		view_set_message(v, 0, "no %s partition on rank %u", which, v->sel_rank);
+}
+
 static void
 next_partition(struct view *v)
 {
@@ -258,7 +270,7 @@ next_partition(struct view *v)
 	while (i < end && analysis_lop_part(v->a, i) == p)
 		i++;
 	if (i >= end) {
-		view_set_message(v, 0, "no later partition on rank %u", v->sel_rank);
+		no_partition(v, "later");
 		return;
 	}
 	view_jump_lop(v, i);
@@ -271,11 +283,13 @@ prev_partition(struct view *v)
 	view_index_rank_lops(v->ix, v->sel_rank, &first, &end);
 	int exact;
 	uint32_t i = anchor_lop(v, &exact);
-	if (first == end)
+	if (first == end) {
+		no_partition(v, "earlier");
 		return;
+	}
 	if (!exact) {             /* start from the last lop before the selection */
 		if (i == first) {
-			view_set_message(v, 0, "no earlier partition on rank %u", v->sel_rank);
+			no_partition(v, "earlier");
 			return;
 		}
 		i--;
@@ -285,7 +299,7 @@ prev_partition(struct view *v)
 		i--;
 	if (exact) {              /* the start of the previous partition */
 		if (i == first) {
-			view_set_message(v, 0, "no earlier partition on rank %u", v->sel_rank);
+			no_partition(v, "earlier");
 			return;
 		}
 		i--;
