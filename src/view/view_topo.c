@@ -744,19 +744,27 @@ topo_request(struct view *v, enum action act)
 		return done;
 	}
 	const struct topo_obj *o = &vt->obj[vt->sel];
+	uint32_t was = vt->sel;
 	switch (act) {
 	case ACT_MOVE_UP:
 		if (o->parent != TRACE_NONE)
 			vt->sel = o->parent;
-		return 1;
+		break;
 	case ACT_MOVE_DOWN:
 		if (o->n_children)
 			vt->sel = topo_children(vt->t)[o->first_child];
-		return 1;
-	case ACT_MOVE_LEFT: vt->sel = vt_same_depth(vt, vt->sel, -1); return 1;
-	case ACT_MOVE_RIGHT: vt->sel = vt_same_depth(vt, vt->sel, 1); return 1;
+		break;
+	case ACT_MOVE_LEFT: vt->sel = vt_same_depth(vt, vt->sel, -1); break;
+	case ACT_MOVE_RIGHT: vt->sel = vt_same_depth(vt, vt->sel, 1); break;
 	default: return 0;
 	}
+	if (vt->sel == was) {         /* at an edge of the drawing: say which */
+		char name[64];
+		vt_obj_label(vt, was, 0, name, sizeof name);
+		view_set_message(v, 0, act == ACT_MOVE_UP ? "%s is the root" : act == ACT_MOVE_DOWN ? "%s holds nothing below"
+				 : act == ACT_MOVE_LEFT ? "%s is the first of its level" : "%s is the last of its level", name);
+	}
+	return 1;
 }
 
 /* A click selects the object under it; in the tree, a click on the
