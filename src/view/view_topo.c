@@ -210,6 +210,8 @@ load_topo(struct view *v, struct err *e)
 		vt->place.how = PLACE_SYSTEM_TREE;    /* the tree is where they ran */
 		snprintf(vt->note, sizeof vt->note, "the trace's nodes and ranks; for the hardware, "
 			 "give --topology FILE.xml (lstopo on a compute node)");
+		snprintf(vt->note_short, sizeof vt->note_short, "the trace's nodes and ranks (--topology FILE.xml: "
+			 "the hardware)");
 		return place_and_size(v, e);
 	}
 	int rc = vt->xml ? topo_load_xml(vt->xml, &node, e)
@@ -383,11 +385,13 @@ header_rows(const struct view_topo *vt)
 	return vt->n_note + 1;
 }
 
-/* The note wrapped at spaces to w columns, at most four lines. */
+/* The note wrapped at spaces to w columns, at most four lines; in a
+ * low pane (h rows) its short form, so the drawing keeps its rows (at
+ * 80x24 the icicle lost its ranks under two lines of note). */
 static void
-wrap_note(struct view_topo *vt, int w)
+wrap_note(struct view_topo *vt, int w, int h)
 {
-	const char *p = vt->note;
+	const char *p = h < 12 && vt->note_short[0] ? vt->note_short : vt->note;
 	vt->n_note = 0;
 	while (*p && vt->n_note < 4 && w > 8) {
 		size_t take = grid_wrap(p, w);
@@ -427,7 +431,7 @@ topo_prepare(struct view *v, int w, int h)
 		memcpy(vt->key, key, sizeof key);
 		vt->valid = 1;
 	}
-	wrap_note(vt, w);
+	wrap_note(vt, w, h);
 	vt->rows = h - header_rows(vt);
 	if (!vt->fitted)
 		fit(vt, vt->rows);

@@ -34,6 +34,7 @@ struct view_topo {
 	int n_leg;
 	int system_tree;           /* the trace's nodes and ranks, no hardware */
 	char note[200];            /* said above the drawing, or "" */
+	char note_short[100];      /* the note in a low pane, or "" */
 	char note_line[4][200];    /* the note wrapped to the pane */
 	int n_note;
 	int mode, metric, scope;
