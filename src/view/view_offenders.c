@@ -177,6 +177,8 @@ src_row(struct view *v, int y, int rows, struct grid *row)
 	int hot = want == (long)line;
 	int x = grid_printf(row, 0, 0, row->w, hot ? ST_EMPH : ST_LABEL, "%5ld ", want);
 	grid_text(row, x, 0, row->w - x, hot ? ST_EMPH : ST_NORMAL, text);
+	if (x + grid_text_width(text) > row->w && row->w > x)     /* the line goes on */
+		grid_put(row, row->w - 1, 0, 0x2026, ST_DIM);
 	if (hot)
 		grid_mark(row, 0, 0, row->w, 1, MARK_SEL);
 }
