@@ -106,10 +106,16 @@ view_draw_status(struct view *v, struct grid *g)
 			 k == 1 ? "" : "s", v->win_row, last ? last - 1 : 0, n);
 		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%u cl", k);
 	} else {
-		snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u\u2013%u/%u", view_is_charm(v) ? "chares" : "ranks",
-			 v->win_rank, re ? re - 1 : 0, nr);
-		snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u\u2013%u/%u", view_is_charm(v) ? "c" : "r",
-			 v->win_rank, re ? re - 1 : 0, nr);
+		uint32_t last = re ? re - 1 : 0;
+		if (last == v->win_rank) {      /* one row in view: "rank 0/1", not "ranks 0–0/1" */
+			snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u/%u", view_row_noun(v), last, nr);
+			snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u/%u", view_is_charm(v) ? "c" : "r", last, nr);
+		} else {
+			snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u\u2013%u/%u", view_is_charm(v) ? "chares" : "ranks",
+				 v->win_rank, last, nr);
+			snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u\u2013%u/%u", view_is_charm(v) ? "c" : "r",
+				 v->win_rank, last, nr);
+		}
 	}
 	if (v->zs == 1 && v->zr == 1) {
 		snprintf(f[F_ZOOM].full, sizeof f[0].full, "cell = 1 step");
