@@ -61,6 +61,7 @@ messages(struct view *v, uint32_t lop)
 	const struct trace_coll *colls = trace_colls(v->t, &nc);
 	analysis_lop_ops(v->a, lop, &first, &count);
 	int in = 0, out = 0, done = 0;
+	uint32_t calls = 0;       /* the ops alternate calls and the computation between them */
 	for (uint32_t op = first; op < first + count; op++) {
 		uint32_t ne;
 		const struct trace_end *e = trace_op_ends(v->t, op, &ne);
@@ -69,9 +70,10 @@ messages(struct view *v, uint32_t lop)
 			out += e[i].role == END_SEND;
 			done += e[i].role == END_ISEND_DONE;
 		}
+		calls += trace_op(v->t, op).kind != OP_COMPUTE;
 	}
-	if (count > 1)
-		view_lines_add(&v->details, ST_DIM, "%u calls (neighbouring Isends coalesced)", count);
+	if (calls > 1)        /* as export's calls column counts them */
+		view_lines_add(&v->details, ST_DIM, "%u calls (neighbouring Isends coalesced)", calls);
 	if (in || out || done) {
 		char head[128];
 		int len = snprintf(head, sizeof head, "messages:");
