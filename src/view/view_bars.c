@@ -16,7 +16,10 @@ view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max)
 	for (int k = 0; k < max && view_index_category_region(v->ix, k, &reg); k++) {
 		const char *name = view_region_name(v, reg);
 		int need = 2 + grid_text_width(name) + (k ? 1 : 0);
-		if (x - x0 + need > w) {
+		/* an entry with more after it leaves room for the " …" saying so */
+		uint32_t next;
+		int more = k + 1 < max && view_index_category_region(v->ix, k + 1, &next) ? 2 : 0;
+		if (x - x0 + need + more > w) {
 			if (x - x0 + 2 <= w)
 				x += grid_text(g, x, y, 2, ST_DIM, " \u2026");
 			break;
