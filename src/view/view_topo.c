@@ -402,6 +402,31 @@ wrap_note(struct view_topo *vt, int w, int h)
 	}
 }
 
+/* The columns the tree's shown objects need for their names: "• ▾ "
+ * indented by depth, then the label; a PU's, with room for one rank
+ * after it (" r12", or " +3" for several). */
+static int
+name_width(const struct view *v, const struct view_topo *vt)
+{
+	int w = 0;
+	char buf[96];
+	for (uint32_t k = 0; k < vt->n_line; k++) {
+		uint32_t i = vt->line[k];
+		vt_obj_label(vt, i, 0, buf, sizeof buf);
+		int n = 3 + 2 * vt->obj[i].depth + grid_text_width(buf);
+		if (vt->obj[i].type == TOPO_PU && !vt->system_tree)
+			for (uint32_t r = 0; r < vt->n_ranks; r++)
+				if (vt->pu_of[r] == vt->obj[i].pu_first) {
+					char who[VIEW_MAX_ROW_NAME + 32];
+					view_row_name(v, r, who, sizeof who);
+					n += 1 + grid_text_width(who);
+					break;
+				}
+		w = n > w ? n : w;
+	}
+	return w;
+}
+
 static void
 topo_prepare(struct view *v, int w, int h)
 {
@@ -436,6 +461,7 @@ topo_prepare(struct view *v, int w, int h)
 	if (!vt->fitted)
 		fit(vt, vt->rows);
 	build_lines(vt);
+	vt->name_w = vt->mode == TM_TREE ? name_width(v, vt) : 0;
 	if (vt->mode == TM_RADIAL)
 		vt_radial_layout(v, w);
 	if (vt->mode != TM_TREE)
@@ -606,14 +632,23 @@ tree_row(struct view *v, int y, struct grid *row)
 	int nw = row->w - bw - vw - tw - 1;
 	if (vt->samples && bw == 10 && row->w < 46)
 		bw = 6, nw += 4;
+	/* the bars give up cells (down to 4) before a name does */
+	int short_by = vt->name_w + 1 - nw;
+	if (bw > 4 && short_by > 0) {
+		int give = short_by < bw - 4 ? short_by : bw - 4;
+		bw -= give;
+		nw += give;
+	}
 	if (holds_rank(vt, i, v->sel_rank))
 		grid_put(row, 0, 0, 0x2022, ST_EMPH);     /* the selected rank runs here */
 	int x = 1 + 2 * o->depth;
 	uint32_t glyph = o->n_children ? (vt->collapsed[i] ? 0x25b8 : 0x25be) : ' ';
 	grid_put(row, x, 0, glyph, ST_DIM);
 	vt_obj_label(vt, i, 0, buf, sizeof buf);
-	int lx = x + 2;
-	x = lx + grid_text(row, lx, 0, nw - lx, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
+	int lx = x + 2, room = nw - 1 - lx;   /* a space before the bar ("P#0██") */
+	x = lx + grid_text(row, lx, 0, room, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
+	if (grid_text_width(buf) > room && room > 1)   /* cut: say so */
+		grid_put(row, lx + room - 1, 0, 0x2026, i == vt->sel ? ST_EMPH : ST_NORMAL);
 	if (o->type == TOPO_PU && !vt->system_tree) {        /* the ranks on it */
 		uint32_t left = 0;       /* names that do not fit whole: "+N" */
 		for (uint32_t r = 0; r < vt->n_ranks; r++) {

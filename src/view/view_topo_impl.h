@@ -25,6 +25,7 @@ struct view_topo {
 	double *per_rank, *per_obj, *depth_max;
 	uint8_t *collapsed;
 	uint32_t *line, n_line;    /* tree: the objects shown, in order */
+	int name_w;                /* tree: the columns their names need */
 	uint32_t sel;              /* the selected object */
 	int scroll, rows, fitted;
 	int disc_w;                /* radial: columns of the disc */
