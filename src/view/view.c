@@ -729,6 +729,8 @@ view_action(struct view *v, enum action act)
 			view_set_message(v, 1, "%s is for the histogram's density plot (%s, then v)", key, d);
 		else if ((id == PANE_TOPO || id == PANE_HIST) && v->shown[id])
 			view_set_message(v, 1, "%s does nothing in the %s", key, panes[id]->name);
+		else if (id == PANE_TOPO || id == PANE_HIST)
+			view_set_message(v, 1, "no room for the %s at %dx%d", panes[id]->name, v->scr_w, v->scr_h);
 		else
 			view_set_message(v, 1, "%s is for the topology (%s) or the histogram (%s)", key, t, d);
 		return;

@@ -118,13 +118,16 @@ sc_row(struct view *v, int y, struct grid *row)
 		/* the score first; then the sample count and the range, each
 		 * whole or not at all (never "1000027–10055") */
 		const struct mem_window *w = &sc->win[sc->cur];
-		char field[128];
-		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "window %u/%u: ", sc->cur + 1, sc->n);
+		char field[128], score[48];
 		if (isnan(w->score))
-			x += grid_text(row, x, 0, row->w - x, ST_DIM, "no score");
+			snprintf(score, sizeof score, "no score");
 		else
-			x += grid_printf(row, x, 0, row->w - x, ST_EMPH, "%s %.3f", vs->metric == MEM_LATENCY ? "L" : "I",
-					 w->score);
+			snprintf(score, sizeof score, "%s %.3f", vs->metric == MEM_LATENCY ? "L" : "I", w->score);
+		/* "window" goes first when the score would not fit after it */
+		snprintf(field, sizeof field, "window %u/%u: %s", sc->cur + 1, sc->n, score);
+		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, grid_text_width(field) <= row->w ? "window %u/%u: " : "%u/%u: ",
+				    sc->cur + 1, sc->n);
+		x += grid_text(row, x, 0, row->w - x, isnan(w->score) ? ST_DIM : ST_EMPH, score);
 		snprintf(field, sizeof field, ", %u samples", w->samples);
 		int n = grid_text_whole(row, x, 0, row->w - x, ST_LABEL, field);
 		x += n;

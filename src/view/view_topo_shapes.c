@@ -261,8 +261,13 @@ vt_radial_row(struct view *v, int y, struct grid *row)
 	static const uint8_t bayer[4][4] = { { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 } };
 	double cx = vt->disc_w, cy = 2.0 * vt->rows;     /* in dots */
 	double R = (cx < cy ? cx : cy) - 1, ring = R / (vt->max_depth + 1);
-	if (ring < 1)
+	if (ring < 1) {           /* no disc fits: say so, rather than nothing */
+		static const char *const say[] = { "no room for the disc (v: the tree)", "no room (v: tree)", "no room" };
+		for (size_t k = 0; y == 0 && k < sizeof say / sizeof say[0]; k++)
+			if (grid_text_whole(row, 0, 0, row->w, ST_DIM, say[k]))
+				break;
 		return;
+	}
 	for (int x = 0; x < vt->disc_w && x < row->w; x++) {
 		uint32_t bits = 0, centre = TRACE_NONE;
 		for (int dy = 0; dy < 4; dy++)
