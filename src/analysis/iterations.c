@@ -35,6 +35,7 @@ struct seq {
 	uint32_t *pos;       /* partition -> position */
 	uint32_t *tok;       /* position -> signature token */
 	uint32_t distinct;
+	uint8_t *sorted;     /* per timeline: are its lops' enters sorted (lop_at) */
 };
 
 static void
@@ -116,18 +117,56 @@ by_structure(const struct seq *s, struct bounds *out)
 	return 0;
 }
 
-/* The position of the partition an iteration starting at time t on
- * timeline tl begins with: the partition of the lop holding t (the
- * computation before a communication belongs to the communication's
- * partition). UINT32_MAX when t is after the timeline's last lop. */
-static uint32_t
-pos_at(const struct seq *s, uint32_t tl, uint64_t t, int leave)
+/* Is every lop of timeline tl entered no earlier than the one before?
+ * Worked out once per timeline (s->sorted: 0 not yet, 1 yes, 2 no). */
+static int
+tl_sorted(const struct seq *s, uint32_t tl)
 {
-	struct analysis *a = s->a;
+	const struct analysis *a = s->a;
+	if (!s->sorted[tl]) {
+		uint8_t v = 1;
+		uint64_t prev = 0;
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1] && v == 1; l++) {
+			uint64_t t = lop_enter(a, l);
+			if (l > a->tl_lop[tl] && t < prev)
+				v = 2;
+			prev = t;
+		}
+		s->sorted[tl] = v;
+	}
+	return s->sorted[tl] == 1;
+}
+
+/* The last lop of timeline tl entered at or before t, or its first lop
+ * when none is. Where the timeline's enters are sorted that lop is
+ * unique, and it is looked for from *hint (the answer to a nearby
+ * question) outwards; elsewhere by bisecting the whole timeline as
+ * always, so the answer never depends on the hint. */
+static uint32_t
+lop_at(const struct seq *s, uint32_t tl, uint64_t t, uint32_t *hint)
+{
+	const struct analysis *a = s->a;
 	uint32_t first = a->tl_lop[tl], last = a->tl_lop[tl + 1];
-	if (first == last)
-		return UINT32_MAX;
-	uint32_t lo = first, hi = last;   /* the last lop entered at or before t */
+	uint32_t lo = first, hi = last;   /* enter(lo) <= t or lo == first; t < enter(hi) or hi == last */
+	uint32_t h = *hint;
+	if (h >= first && h < last && tl_sorted(s, tl)) {
+		uint32_t step = 1;
+		if (lop_enter(a, h) <= t) {
+			lo = h;
+			while (step < last - lo && lop_enter(a, lo + step) <= t) {
+				lo += step;
+				step *= 2;
+			}
+			hi = step < last - lo ? lo + step : last;
+		} else {
+			hi = h;
+			while (step < hi - first && lop_enter(a, hi - step) > t) {
+				hi -= step;
+				step *= 2;
+			}
+			lo = step < hi - first ? hi - step : first;
+		}
+	}
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (lop_enter(a, mid) <= t)
@@ -135,6 +174,23 @@ pos_at(const struct seq *s, uint32_t tl, uint64_t t, int leave)
 		else
 			hi = mid;
 	}
+	*hint = lo;
+	return lo;
+}
+
+/* The position of the partition an iteration starting at time t on
+ * timeline tl begins with: the partition of the lop holding t (the
+ * computation before a communication belongs to the communication's
+ * partition). UINT32_MAX when t is after the timeline's last lop. hint
+ * as for lop_at. */
+static uint32_t
+pos_at(const struct seq *s, uint32_t tl, uint64_t t, int leave, uint32_t *hint)
+{
+	struct analysis *a = s->a;
+	uint32_t first = a->tl_lop[tl], last = a->tl_lop[tl + 1];
+	if (first == last)
+		return UINT32_MAX;
+	uint32_t lo = lop_at(s, tl, t, hint);
 	if (t >= lop_exit(a, lo) && lo + 1 == last && !leave)
 		return UINT32_MAX;
 	/* A Leave inside computation closes what came before: the
@@ -163,14 +219,16 @@ region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		if (s->a->tl_lop[tl] == s->a->tl_lop[tl + 1])
 			continue;
-		uint32_t k = 0;
+		uint32_t k = 0, hint = s->a->tl_lop[tl];
 		for (uint32_t f = tls[tl].frame_first; f < tls[tl].frame_first + tls[tl].frame_count; f++) {
 			if (fr[f].region != r)
 				continue;
-			uint32_t p = pos_at(s, tl, fr[f].t_enter, 0);
+			/* frames are in enter order: each Enter is found from
+			 * the one before, its Leave from its Enter */
+			uint32_t p = pos_at(s, tl, fr[f].t_enter, 0, &hint), leave_hint = hint;
 			if (k < m && p < b[k])
 				b[k] = p;
-			uint32_t q = pos_at(s, tl, fr[f].t_leave, 1);
+			uint32_t q = pos_at(s, tl, fr[f].t_leave, 1, &leave_hint);
 			if (q != UINT32_MAX && q + 1 > end)
 				end = q + 1;
 			k++;
@@ -544,7 +602,10 @@ iterations_detect(struct analysis *a)
 	s.order = malloc(((size_t)s.n + 1) * sizeof *s.order);
 	s.pos = malloc(((size_t)s.n + 1) * sizeof *s.pos);
 	s.tok = malloc(((size_t)s.n + 1) * sizeof *s.tok);
-	int rc = sig && s.order && s.pos && s.tok ? 0 : ERR_NOMEM;
+	uint32_t n_tl;
+	trace_timelines(a->t, &n_tl);
+	s.sorted = calloc((size_t)n_tl + 1, 1);
+	int rc = sig && s.order && s.pos && s.tok && s.sorted ? 0 : ERR_NOMEM;
 	if (!rc)
 		rc = signature_parts(a, 0, sig);
 	if (!rc)
@@ -575,6 +636,7 @@ iterations_detect(struct analysis *a)
 	free(s.order);
 	free(s.pos);
 	free(s.tok);
+	free(s.sorted);
 	return rc;
 }
 

@@ -4,9 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_impl.h"
 #include "base/err.h"
 #include "base/hash.h"
 #include "base/hmap.h"
+#include "base/par.h"
+
+/* How many ends ahead lop_hash asks for a received message */
+#define SIG_PREFETCH 16
 
 static uint64_t
 region_hash(const struct trace *t, uint32_t region)
@@ -19,77 +24,104 @@ region_hash(const struct trace *t, uint32_t region)
 /* The hash of one communication lop: kind, region name, and the set of
  * its ends — for each the peer and tag, or the collective's type and
  * root. The ends combine as a multiset (a sum of their hashes): a Waitall
- * records its receives in completion order, which timing decides. */
+ * records its receives in completion order, which timing decides. A
+ * lop's ops' ends are contiguous (lop_ends). */
 static uint64_t
-lop_hash(const struct analysis *a, uint32_t l, uint64_t region)
+lop_hash(const struct analysis *a, const struct trace_coll *colls, uint32_t l, uint64_t region)
 {
-	const struct trace *t = analysis_trace(a);
-	const struct trace_msg *msgs = trace_msgs(t, NULL);
-	const struct trace_coll *colls = trace_colls(t, NULL);
-	uint64_t h = hash_mix(hash_mix(HASH_SEED, analysis_lop_kind(a, l)), region), ends = 0;
-	uint32_t op0, nops;
-	analysis_lop_ops(a, l, &op0, &nops);
-	for (uint32_t o = op0; o < op0 + nops; o++) {
-		uint32_t ne;
-		const struct trace_end *e = trace_op_ends(t, o, &ne);
-		for (uint32_t i = 0; i < ne; i++) {
-			uint64_t v = (uint64_t)e[i].role << 60;
-			if (e[i].role == END_SEND)
-				v |= (uint64_t)msgs[e[i].id].receiver << 28 | (msgs[e[i].id].tag & 0xfffffff);
-			else if (e[i].role == END_RECV)
-				v |= (uint64_t)msgs[e[i].id].sender << 28 | (msgs[e[i].id].tag & 0xfffffff);
-			else if (e[i].role == END_COLL)
-				v |= (uint64_t)colls[e[i].id].type << 32 | colls[e[i].id].root;
-			ends += hash_mix(HASH_SEED, v);
-		}
+	const struct trace_msg *msgs = a->msgs;
+	uint64_t h = hash_mix(hash_mix(HASH_SEED, a->lop_kind[l]), region), ends = 0;
+	uint32_t ne;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		/* a receive's message is at a random place: ask for those of
+		 * the ends a few ahead (the lops that follow on the timeline) */
+		size_t ahead = (size_t)(e - a->ends) + i + SIG_PREFETCH;
+		if (ahead < a->n_ends && a->ends[ahead].role == END_RECV)
+			__builtin_prefetch(&msgs[a->ends[ahead].id]);
+		uint64_t v = (uint64_t)e[i].role << 60;
+		if (e[i].role == END_SEND)
+			v |= (uint64_t)msgs[e[i].id].receiver << 28 | (msgs[e[i].id].tag & 0xfffffff);
+		else if (e[i].role == END_RECV)
+			v |= (uint64_t)msgs[e[i].id].sender << 28 | (msgs[e[i].id].tag & 0xfffffff);
+		else if (e[i].role == END_COLL)
+			v |= (uint64_t)colls[e[i].id].type << 32 | colls[e[i].id].root;
+		ends += hash_mix(HASH_SEED, v);
 	}
 	return hash_mix(h, ends);
+}
+
+/* Signatures are worked out on every core, each worker for a contiguous
+ * share of the partitions. Each walks all the lops in timeline order
+ * (each timeline's ops and ends are read in order, not one partition's
+ * 64 places at a time) and folds those of its partitions. */
+struct signing {
+	const struct analysis *a;
+	int shape;
+	uint64_t *sig;
+	uint32_t *last_tl;         /* per partition: the timeline folded last */
+	const uint64_t *rh;        /* each region's name hash */
+	uint32_t n_reg;
+	uint32_t cut[PAR_MAX + 1];
+};
+
+static int
+sign_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	const struct signing *g = ctx;
+	const struct analysis *a = g->a;
+	const struct trace_coll *colls = trace_colls(a->t, NULL);
+	uint32_t p0 = g->cut[w], p1 = g->cut[w + 1], n_tl;
+	trace_timelines(a->t, &n_tl);
+	struct hmap seen = { 0 };
+	int rc = 0;
+	(void)nw;
+	for (uint32_t p = p0; p < p1; p++) {
+		g->sig[p] = g->shape ? 0 : hash_mix(HASH_SEED, 0x5167);
+		g->last_tl[p] = TRACE_NONE;
+	}
+	for (uint32_t tl = 0; tl < n_tl && !rc && p0 < p1; tl++) {
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1] && !rc; l++) {
+			uint32_t p = a->lop_part[l];
+			if (p < p0 || p >= p1 || a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			uint32_t reg = analysis_lop_region(a, l);
+			uint64_t region = reg < g->n_reg ? g->rh[reg] : 0;
+			if (g->shape) {
+				/* a set of (kind, region): each pair once per partition */
+				uint64_t v = hash_mix(hash_mix(HASH_SEED, a->lop_kind[l]), region);
+				if (hmap_get(&seen, v, p))
+					continue;
+				rc = hmap_put(&seen, v, p, 1);
+				g->sig[p] ^= v;
+				continue;
+			}
+			if (g->last_tl[p] != tl)
+				g->sig[p] = hash_mix(g->sig[p], 0x100000000ull | tl);
+			g->last_tl[p] = tl;
+			g->sig[p] = hash_mix(g->sig[p], lop_hash(a, colls, l, region));
+		}
+	}
+	hmap_fini(&seen);
+	return rc;
 }
 
 int
 signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 {
 	const struct trace *t = analysis_trace(a);
-	uint32_t n_tl, np, n_reg;
-	trace_timelines(t, &n_tl);
-	analysis_parts(a, &np);
+	uint32_t n_reg, nw = par_workers();
 	trace_regions(t, &n_reg);
 	uint64_t *rh = malloc(((size_t)n_reg + 1) * sizeof *rh);
-	uint32_t *last_tl = malloc(((size_t)np + 1) * sizeof *last_tl);
-	struct hmap seen = { 0 };
+	uint32_t *last_tl = malloc(((size_t)a->n_parts + 1) * sizeof *last_tl);
 	int rc = rh && last_tl ? 0 : ERR_NOMEM;
 	for (uint32_t r = 0; r < n_reg && !rc; r++)
 		rh[r] = region_hash(t, r);
-	for (uint32_t p = 0; p < np && !rc; p++) {
-		sig[p] = shape ? 0 : hash_mix(HASH_SEED, 0x5167);
-		last_tl[p] = TRACE_NONE;
-	}
-	/* Timelines in rank order, lops in time order: each partition's
-	 * hash folds its ranks' sequences one after the other. */
-	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
-		uint32_t first, count;
-		analysis_timeline_lops(a, tl, &first, &count);
-		for (uint32_t l = first; l < first + count && !rc; l++) {
-			uint32_t p = analysis_lop_part(a, l), reg = analysis_lop_region(a, l);
-			if (p >= np || analysis_lop_kind(a, l) == OP_COMPUTE)
-				continue;
-			uint64_t region = reg < n_reg ? rh[reg] : 0;
-			if (shape) {
-				/* a set of (kind, region): each pair once per partition */
-				uint64_t v = hash_mix(hash_mix(HASH_SEED, analysis_lop_kind(a, l)), region);
-				if (hmap_get(&seen, v, p))
-					continue;
-				rc = hmap_put(&seen, v, p, 1);
-				sig[p] ^= v;
-				continue;
-			}
-			if (last_tl[p] != tl)
-				sig[p] = hash_mix(sig[p], 0x100000000ull | tl);
-			last_tl[p] = tl;
-			sig[p] = hash_mix(sig[p], lop_hash(a, l, region));
-		}
-	}
-	hmap_fini(&seen);
+	struct signing g = { .a = a, .shape = shape, .sig = sig, .last_tl = last_tl, .rh = rh,
+			     .n_reg = n_reg };
+	par_split(a->n_parts, nw, part_weight, a, g.cut);
+	if (!rc)
+		rc = par_run(nw, sign_worker, &g);
 	free(rh);
 	free(last_tl);
 	return rc;
