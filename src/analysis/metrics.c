@@ -17,7 +17,9 @@
  * lateness in 32 bits (larger ones aside) and a byte for its cause,
  * whether it came from start-up, and where among its receive ends the
  * sender it was propagated from is (lop_cause_lop finds that lop
- * again): 5 bytes a lop instead of 30.
+ * again): 5 bytes a lop instead of 30. What a receive needs from its
+ * senders is set out first by the senders' workers, in their own order,
+ * as 8 bytes a message (struct sent).
  */
 #include "analysis_impl.h"
 
@@ -150,16 +152,36 @@ struct aside {
 	uint32_t progress;
 };
 
+/* What the receiver of a message needs from the sender's side, worked
+ * out by the sender's worker walking its own lops in order (sent_side),
+ * so that a receive reads one small record at a random place instead of
+ * the message, its sender lop and that lop's partition step, and the op
+ * that completed the send: late is SENT_NOT_OK for a message msg_ok
+ * refuses, SENT_SELF for one its own lop receives, else the sender lop's
+ * lateness plus SENT_LATE; prog is 0 without a progress_pred lop, else
+ * its lateness plus one. SENT_FAR (where a value is too large, or the
+ * sender's side did not set it): the receiver works it out itself. */
+struct sent {
+	uint32_t late, prog;
+};
+#define SENT_NOT_OK 0u
+#define SENT_SELF 1u
+#define SENT_LATE 2u
+#define SENT_FAR UINT32_MAX
+
 struct metering {
 	struct analysis *a;
 	uint32_t tl_cut[PAR_MAX + 1];
 	uint64_t *pmin[PAR_MAX];      /* per worker, pmin_first[n_parts] wide */
 	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
 	struct aside aside[PAR_MAX];
-	int phase;
+	struct sent *sent;            /* per message */
+	int phase;                    /* 0 minima, 1 sent_side, 2 differential */
 };
 
-static int differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as);
+static int differential(struct analysis *a, const struct sent *sent, uint32_t tl0, uint32_t tl1,
+			struct aside *as);
+static void sent_side(const struct analysis *a, struct sent *sent, uint32_t tl0, uint32_t tl1);
 
 static int
 metric_worker(void *ctx, uint32_t w, uint32_t nw)
@@ -168,13 +190,17 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct metering *m = ctx;
 	struct analysis *a = m->a;
 	if (m->phase == 1) {
+		sent_side(a, m->sent, m->tl_cut[w], m->tl_cut[w + 1]);
+		return 0;
+	}
+	if (m->phase == 2) {
 		struct hot_lists *hl = &m->aside[w].hot;
 		size_t k = (size_t)a->opts.hotspots + 1;
 		hl->h = malloc(k * sizeof *hl->h);
 		hl->h_all = malloc(k * sizeof *hl->h_all);
 		if (!hl->h || !hl->h_all)
 			return ERR_NOMEM;
-		return differential(a, m->tl_cut[w], m->tl_cut[w + 1], &m->aside[w]);
+		return differential(a, m->sent, m->tl_cut[w], m->tl_cut[w + 1], &m->aside[w]);
 	}
 	uint32_t l0 = a->tl_lop[m->tl_cut[w]], l1 = a->tl_lop[m->tl_cut[w + 1]];
 	size_t np = a->pmin_first[a->n_parts];
@@ -225,20 +251,96 @@ progress_pred(const struct analysis *a, uint32_t r, uint32_t m)
 	return w - 1;
 }
 
+/* Does lop l hold op x? A lop's ops are consecutive (lops.c,
+ * lops_permute.c), so this is op_lop[x] == l without reading op_lop at
+ * x, which for a message's other end is at a random place. */
+static int
+lop_holds(const struct analysis *a, uint32_t l, uint32_t x)
+{
+	return x >= lop_first_op(a, l) && x <= lop_last_op(a, l);
+}
+
+static uint32_t
+sent_code(uint64_t v, uint32_t off)
+{
+	return v < (uint64_t)SENT_FAR - off ? (uint32_t)v + off : SENT_FAR;
+}
+
+/* The struct sent of every message sent from timelines tl0 .. tl1 - 1:
+ * the same values progress_pred and lop_late give the receiver, read
+ * here in the sender's order (its ends, messages, lops and partition
+ * steps all lie ahead on its own timeline). */
+static void
+sent_side(const struct analysis *a, struct sent *sent, uint32_t tl0, uint32_t tl1)
+{
+	const struct trace_msg *msgs = a->msgs;
+	for (uint32_t s = a->tl_lop[tl0]; s < a->tl_lop[tl1]; s++) {
+		if (a->lop_kind[s] == OP_COMPUTE)
+			continue;
+		uint32_t ne;
+		const struct trace_end *e = lop_ends(a, s, &ne);
+		for (uint32_t i = 0; i < ne; i++) {
+			uint32_t m = e[i].id;
+			if (e[i].role != END_SEND)
+				continue;
+			if (!msg_ok(a, m)) {
+				sent[m].late = SENT_NOT_OK;
+				continue;
+			}
+			const struct trace_msg *msg = &msgs[m];
+			struct sent x = { SENT_FAR, SENT_FAR };
+			if (lop_holds(a, s, msg->send_op))   /* else: the receiver looks */
+				x.late = lop_holds(a, s, msg->recv_op) ? SENT_SELF
+					: sent_code(lop_late(a, s), SENT_LATE);
+			if (!a->opts.sender_progress || msg->send_done_op == TRACE_NONE ||
+			    msg->send_done_op == msg->send_op) {
+				x.prog = 0;
+			} else {
+				uint32_t w = a->op_lop[msg->send_done_op];
+				if (a->lop_tl[w] != a->lop_tl[s])
+					x.prog = SENT_FAR;   /* not on the sender's timeline */
+				else if (lop_holds(a, w, msg->recv_op) || w == a->tl_lop[a->lop_tl[w]] ||
+					 msg->t_recv < lop_enter(a, w))
+					x.prog = 0;
+				else
+					x.prog = sent_code(lop_late(a, w - 1), 1);
+			}
+			sent[m] = x;
+		}
+	}
+}
+
+/* The lop that src (as the cause byte says it, CAUSE_SRC_SHIFT) names
+ * among receive lop l's ends. */
+static uint32_t
+src_lop(const struct analysis *a, uint32_t l, uint32_t src)
+{
+	uint32_t ne, k = src / 2;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		if (e[i].role != END_RECV || k--)
+			continue;
+		return src % 2 ? progress_pred(a, l, e[i].id) : a->op_lop[a->msgs[e[i].id].send_op];
+	}
+	return TRACE_NONE;
+}
+
 /* Differential lateness and the Fig. 7 case of each lop. A late op is
  * "created here" (a, or c for a receive) when at least half its lateness
  * is its own (diff >= inherited part); otherwise it was propagated from
  * whichever predecessor was latest: along the timeline (b) or from a
  * sender (d). doc/analysis.md explains the threshold. */
 static int
-differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as)
+differential(struct analysis *a, const struct sent *sent_of, uint32_t tl0, uint32_t tl1,
+	     struct aside *as)
 {
 	const struct trace_msg *msgs = a->msgs;
 	for (uint32_t tl = tl0; tl < tl1; tl++) {
 		uint64_t prev_late = 0;      /* of the lop before on the timeline */
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			uint64_t prev = 0, sent = 0, plain = 0;
-			uint32_t send_lop = TRACE_NONE, src = 0;
+			uint32_t src = 0;
+			int have = 0;                /* sent is some sender's */
 			if (l > a->tl_lop[tl])
 				prev = prev_late;
 			if (receiving(a->lop_kind[l])) {
@@ -249,33 +351,48 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as)
 					 * at random places: ask for some ahead */
 					size_t ahead = (size_t)(e - a->ends) + i + PREFETCH;
 					if (ahead < a->n_ends && a->ends[ahead].role == END_RECV)
-						__builtin_prefetch(&msgs[a->ends[ahead].id]);
+						__builtin_prefetch(&sent_of[a->ends[ahead].id]);
 					if (e[i].role != END_RECV)
 						continue;
 					uint32_t k = n_recv++;      /* where the cause byte names it */
-					if (!msg_ok(a, e[i].id))
+					struct sent x = sent_of[e[i].id];
+					if (x.late == SENT_NOT_OK)
 						continue;
-					uint32_t s = a->op_lop[msgs[e[i].id].send_op];
-					uint64_t ls = s != l ? lop_late(a, s) : 0;
-					if (s != l && (send_lop == TRACE_NONE || ls > sent)) {
+					int self;
+					uint64_t ls;
+					if (x.late == SENT_FAR) {
+						if (!msg_ok(a, e[i].id))
+							continue;
+						uint32_t s = a->op_lop[msgs[e[i].id].send_op];
+						self = s == l;
+						ls = self ? 0 : lop_late(a, s);
+					} else {
+						self = x.late == SENT_SELF;
+						ls = self ? 0 : x.late - SENT_LATE;
+					}
+					if (!self && (!have || ls > sent)) {
 						sent = ls;
-						send_lop = s;
+						have = 1;
 						src = 2 * k;
 					}
-					if (s != l && ls > plain)
+					if (!self && ls > plain)
 						plain = ls;
-					uint32_t c = a->opts.sender_progress ? progress_pred(a, l, e[i].id)
-						: TRACE_NONE;
-					uint64_t lc = c != TRACE_NONE ? lop_late(a, c) : 0;
-					if (c != TRACE_NONE && (send_lop == TRACE_NONE || lc > sent)) {
+					int by_progress = x.prog != 0;
+					uint64_t lc = x.prog - 1;
+					if (x.prog == SENT_FAR) {
+						uint32_t c = progress_pred(a, l, e[i].id);
+						by_progress = c != TRACE_NONE;
+						lc = by_progress ? lop_late(a, c) : 0;
+					}
+					if (by_progress && (!have || lc > sent)) {
 						sent = lc;
-						send_lop = c;
+						have = 1;
 						src = 2 * k + 1;
 					}
 				}
 			}
 			/* the latest predecessor: what the lateness is measured from */
-			int from_sender = send_lop != TRACE_NONE && sent >= prev;
+			int from_sender = have && sent >= prev;
 			uint64_t pred = from_sender ? sent : prev;
 			uint64_t late = lop_late(a, l);
 			uint64_t diff = late > pred ? late - pred : 0;
@@ -302,7 +419,7 @@ differential(struct analysis *a, uint32_t tl0, uint32_t tl1, struct aside *as)
 				c = (uint8_t)(CAUSE_MESSAGE | CAUSE_SRC_FAR << CAUSE_SRC_SHIFT);
 				if (VEC_GROW(as->far, as->n_far, as->cap_far))
 					return ERR_NOMEM;
-				as->far[as->n_far++] = (struct lop_far){ l, send_lop };
+				as->far[as->n_far++] = (struct lop_far){ l, src_lop(a, l, src) };
 			}
 			a->cause[l] = c;
 		}
@@ -350,15 +467,7 @@ lop_cause_lop(const struct analysis *a, uint32_t l)
 		uint32_t i = find_lop(a->cause_far, a->n_cause_far, sizeof *a->cause_far, l);
 		return i < a->n_cause_far ? a->cause_far[i].cause_lop : TRACE_NONE;
 	}
-	/* the message of the k-th receive end */
-	uint32_t ne, k = src / 2;
-	const struct trace_end *e = lop_ends(a, l, &ne);
-	for (uint32_t i = 0; i < ne; i++) {
-		if (e[i].role != END_RECV || k--)
-			continue;
-		return src % 2 ? progress_pred(a, l, e[i].id) : a->op_lop[a->msgs[e[i].id].send_op];
-	}
-	return TRACE_NONE;
+	return src_lop(a, l, src);
 }
 
 /* Lop y names lop x as its cause lop: mark it as inheriting start-up
@@ -523,10 +632,24 @@ metrics_compute(struct analysis *a)
 		free(m.gmin[w]);
 	}
 	if (rc == 0) {
-		/* differential lateness reads every partition's lateness */
+		/* differential lateness reads every partition's lateness,
+		 * and the receives what their senders' side set out */
+		uint32_t n_msgs;
+		trace_msgs(a->t, &n_msgs);
+		m.sent = malloc(((size_t)n_msgs + 1) * sizeof *m.sent);
+		rc = m.sent ? 0 : ERR_NOMEM;
+		if (m.sent)
+			memset(m.sent, 0xff, ((size_t)n_msgs + 1) * sizeof *m.sent);   /* SENT_FAR */
+	}
+	if (rc == 0) {
 		m.phase = 1;
 		rc = par_run(nw, metric_worker, &m);
 	}
+	if (rc == 0) {
+		m.phase = 2;
+		rc = par_run(nw, metric_worker, &m);
+	}
+	free(m.sent);
 	if (rc == 0)
 		rc = gather(a, m.aside, nw);
 	for (uint32_t w = 0; w < nw; w++) {
