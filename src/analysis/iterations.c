@@ -10,6 +10,7 @@
 #include "iterations.h"
 #include "signature.h"
 
+#include "base/par.h"
 #include "base/vec.h"
 
 #include <fnmatch.h>
@@ -426,45 +427,47 @@ of_step(const struct analysis *a, uint32_t l)
 	return a->lop_step[l] == TRACE_NONE ? TRACE_NONE : iterations_of_step(a, a->lop_step[l]);
 }
 
-/* Runs being found: their capacity, and the iteration of the last
- * lop's step (the next lop's step is most often in it too). */
+/* Runs being found by one worker, for a share of the timelines: the
+ * runs, and the iteration of the last lop's step (the next lop's step
+ * is most often in it too). */
 struct runs {
-	size_t cap;
+	struct iter_run *v;
+	size_t n, cap;
 	uint32_t near;
 };
 
-/* Lop l is in iteration k (TRACE_NONE: none): a new run in
- * a->iter_runs where that differs from the lop before, the runs
- * saying ITER_OF_STEP where k is l's step's (almost everywhere but in a
- * pipeline). */
+/* The iteration of step s, looked for first where the step before was. */
+static uint32_t
+near_step(const struct iterations *it, uint32_t s, uint32_t near, const struct analysis *a)
+{
+	for (uint32_t k = near; k < it->count && k <= near + 1; k++)
+		if (it->starts[k] <= s && s < it->starts[k + 1])
+			return k;
+	return iterations_of_step(a, s);
+}
+
+/* Lop l is in iteration k (TRACE_NONE: none): a new run where that
+ * differs from the lop before, the runs saying ITER_OF_STEP where k is
+ * l's step's (almost everywhere but in a pipeline). A worker's first
+ * lop always opens a run (iter_runs_join drops it where it goes on
+ * the run before). */
 static int
-run_add(struct analysis *a, struct runs *r, uint32_t l, uint32_t k)
+run_add(const struct analysis *a, struct runs *r, uint32_t l, uint32_t k)
 {
 	const struct iterations *it = &a->iters;
-	uint32_t s = a->lop_step[l], ks = r->near;
-	if (s == TRACE_NONE)
-		ks = TRACE_NONE;
-	else if (!(ks < it->count && it->starts[ks] <= s && s < it->starts[ks + 1]))
-		ks = iterations_of_step(a, s);
+	uint32_t s = a->lop_step[l], ks = TRACE_NONE;
+	if (s != TRACE_NONE)
+		ks = near_step(it, s, r->near, a);
 	if (ks != TRACE_NONE)
 		r->near = ks;
 	if (k == ks)
 		k = ITER_OF_STEP;
-	if (k == (a->n_iter_runs ? a->iter_runs[a->n_iter_runs - 1].iter : TRACE_NONE))
+	if (r->n && k == r->v[r->n - 1].iter)
 		return 0;
-	if (VEC_GROW(a->iter_runs, a->n_iter_runs, r->cap))
+	if (VEC_GROW(r->v, r->n, r->cap))
 		return ERR_NOMEM;
-	a->iter_runs[a->n_iter_runs++] = (struct iter_run){ l, k };
+	r->v[r->n++] = (struct iter_run){ l, k };
 	return 0;
-}
-
-/* The runs at their final size. */
-static void
-runs_fit(struct analysis *a)
-{
-	void *p = realloc(a->iter_runs, ((size_t)a->n_iter_runs + 1) * sizeof *a->iter_runs);
-	if (p)
-		a->iter_runs = p;
 }
 
 /* Each operation's iteration. Iterations of a pipelined code overlap in
@@ -476,16 +479,35 @@ runs_fit(struct analysis *a)
  * iteration whose stretch of partitions holds its partition. Either way
  * it is nearly always the iteration of the operation's global step, and
  * where not, the same for long runs of operations: what is kept is runs
- * of operations (usually one: "the step's"), not a number for each. */
+ * of operations (usually one: "the step's"), not a number for each.
+ * Worked out on every core, a share of the timelines each. */
+struct running {
+	struct analysis *a;
+	uint32_t region;          /* by region r, else by part[] */
+	const uint32_t *part;     /* per partition: its iteration, or TRACE_NONE */
+	uint32_t cut[PAR_MAX + 1];
+	struct runs runs[PAR_MAX];
+};
+
 static int
-lops_by_region(struct analysis *a, uint32_t r)
+runs_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	const struct trace *t = a->t;
-	uint32_t n_tl;
-	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	const struct trace_frame *fr = trace_frames(t, NULL);
-	struct runs runs = { 0, TRACE_NONE };
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
+	struct running *g = ctx;
+	const struct analysis *a = g->a;
+	uint32_t r = g->region;
+	const struct trace_timeline *tls = trace_timelines(a->t, NULL);
+	const struct trace_frame *fr = trace_frames(a->t, NULL);
+	struct runs *runs = &g->runs[w];
+	(void)nw;
+	runs->near = TRACE_NONE;
+	for (uint32_t tl = g->cut[w]; tl < g->cut[w + 1]; tl++) {
+		if (r == TRACE_NONE) {
+			for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
+				if (run_add(a, runs, l, a->lop_part[l] == TRACE_NONE ? TRACE_NONE
+					    : g->part[a->lop_part[l]]))
+					return ERR_NOMEM;
+			continue;
+		}
 		uint32_t f = tls[tl].frame_first, f1 = f + tls[tl].frame_count, k = 0;
 		while (f < f1 && fr[f].region != r)
 			f++;
@@ -498,13 +520,51 @@ lops_by_region(struct analysis *a, uint32_t r)
 				while (f < f1 && fr[f].region != r)
 					f++;
 			}
-			if (run_add(a, &runs, l, f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k
+			if (run_add(a, runs, l, f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k
 				    : TRACE_NONE))
 				return ERR_NOMEM;
 		}
 	}
-	runs_fit(a);
 	return 0;
+}
+
+static uint64_t
+tl_weight(const void *ctx, uint32_t tl)
+{
+	const struct analysis *a = ctx;
+	return (uint64_t)(a->tl_lop[tl + 1] - a->tl_lop[tl]) + 1;
+}
+
+/* a->iter_runs from the workers' runs, in their order, each worker's
+ * first run dropped where it goes on the run before (before the first
+ * run, lops are in no iteration). */
+static int
+lops_runs(struct analysis *a, uint32_t region, const uint32_t *part)
+{
+	uint32_t n_tl, nw = par_workers();
+	trace_timelines(a->t, &n_tl);
+	struct running g = { .a = a, .region = region, .part = part };
+	par_split(n_tl, nw, tl_weight, a, g.cut);
+	int rc = par_run(nw, runs_worker, &g);
+	size_t total = 0;
+	for (uint32_t w = 0; w < nw; w++)
+		total += g.runs[w].n;
+	if (!rc) {
+		a->iter_runs = malloc((total + 1) * sizeof *a->iter_runs);
+		rc = a->iter_runs ? 0 : ERR_NOMEM;
+	}
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		const struct runs *x = &g.runs[w];
+		for (size_t i = 0; i < x->n; i++) {
+			uint32_t last = a->n_iter_runs ? a->iter_runs[a->n_iter_runs - 1].iter : TRACE_NONE;
+			if (i == 0 && x->v[0].iter == last)
+				continue;
+			a->iter_runs[a->n_iter_runs++] = x->v[i];
+		}
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		free(g.runs[w].v);
+	return rc;
 }
 
 static int
@@ -518,12 +578,8 @@ lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *
 	for (uint32_t k = 0; k < bd->count; k++)
 		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
 			part[s->order[i]] = k;
-	struct runs runs = { 0, TRACE_NONE };
-	int rc = 0;
-	for (uint32_t l = 0; l < a->n_lops && !rc; l++)
-		rc = run_add(a, &runs, l, a->lop_part[l] == TRACE_NONE ? TRACE_NONE : part[a->lop_part[l]]);
+	int rc = lops_runs(a, TRACE_NONE, part);
 	free(part);
-	runs_fit(a);
 	return rc;
 }
 
@@ -585,7 +641,7 @@ publish(struct analysis *a, const struct seq *s, const struct bounds *bd,
 		.irregular = ref == UINT32_MAX ? n : n - ref_n,
 		.starts = starts,
 	};
-	int rc = bd->region != TRACE_NONE ? lops_by_region(a, bd->region) : lops_by_partition(a, s, bd);
+	int rc = bd->region != TRACE_NONE ? lops_runs(a, bd->region, NULL) : lops_by_partition(a, s, bd);
 	if (rc)
 		a->iters.count = 0;
 	return rc;

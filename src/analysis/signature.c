@@ -145,17 +145,17 @@ cmp_seq(const void *x, const void *y)
 int
 signature_sequence(const struct analysis *a, uint32_t *order)
 {
-	uint32_t np, n_lops = analysis_lop_count(a);
+	uint32_t np;
 	const struct analysis_part *parts = analysis_parts(a, &np);
 	struct seq_key *k = malloc(((size_t)np + 1) * sizeof *k);
 	if (!k)
 		return ERR_NOMEM;
-	for (uint32_t p = 0; p < np; p++)
-		k[p] = (struct seq_key){ parts[p].step_first, UINT32_MAX, p };
-	for (uint32_t l = 0; l < n_lops; l++) {
-		uint32_t p = analysis_lop_part(a, l), tl = analysis_lop_timeline(a, l);
-		if (p < np && tl < k[p].rank)
-			k[p].rank = tl;
+	/* a partition's lowest rank is its first lop's: part_lops lists
+	 * them in lop order, and lops are numbered timeline by timeline */
+	for (uint32_t p = 0; p < np; p++) {
+		uint32_t f = a->part_lop_first[p];
+		k[p] = (struct seq_key){ parts[p].step_first,
+					 f < a->part_lop_first[p + 1] ? a->lop_tl[a->part_lops[f]] : UINT32_MAX, p };
 	}
 	qsort(k, np, sizeof *k, cmp_seq);
 	for (uint32_t i = 0; i < np; i++)
