@@ -23,6 +23,7 @@
 
 #include "base/hmap.h"
 #include "base/par.h"
+#include "base/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -369,6 +370,7 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
 struct stepping {
 	struct analysis *a;
 	uint32_t *val, *arrived, *rv_running, *width;
+	const uint32_t *offset;       /* per partition: its first global step */
 	uint32_t *rv_of, *rv_first, *rv_lops;
 	uint32_t cut[PAR_MAX + 1];
 	uint64_t relaxed[PAR_MAX];
@@ -488,31 +490,35 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
 	const uint32_t *members = trace_coll_members(a->t);
 	trace_msgs(a->t, &n_msgs);
-	struct uf u;
+	struct uf u = { 0 };
 	g->rv_of = malloc((n + 1) * sizeof *g->rv_of);
-	if (!g->rv_of || uf_init(&u, n))
+	if (!g->rv_of)
 		return ERR_NOMEM;
+	memset(g->rv_of, 0xff, ((size_t)n + 1) * sizeof *g->rv_of);   /* TRACE_NONE */
 	uint32_t n_sendrecv = 0;
 	for (uint32_t l = 0; l < n; l++)
 		n_sendrecv += a->lop_kind[l] == OP_SENDRECV;
-	for (uint32_t m = 0; n_sendrecv > 1 && m < n_msgs; m++) {
-		if (!msg_ok(a, m))
-			continue;
-		uint32_t s = a->op_lop[a->msgs[m].send_op], r = a->op_lop[a->msgs[m].recv_op];
-		if (a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV)
-			uf_union(&u, s, r);
-	}
 	uint32_t n_rv = 0;
 	for (uint32_t c = 0; c < n_colls; c++)
 		n_rv += colls[c].member_count > 1;
-	for (uint32_t l = 0; l < n; l++)
-		g->rv_of[l] = TRACE_NONE;
-	/* a group needs two members: number roots seen twice, the number
-	 * kept at the root (a member) until the others take it */
-	for (uint32_t l = 0; l < n; l++)
-		if (a->lop_kind[l] == OP_SENDRECV && uf_find(&u, l) != l &&
-		    g->rv_of[uf_find(&u, l)] == TRACE_NONE)
-			g->rv_of[uf_find(&u, l)] = n_rv++;
+	/* Sendrecv groups: only where there are two Sendrecvs to group */
+	if (n_sendrecv > 1) {
+		if (uf_init(&u, n))
+			return ERR_NOMEM;
+		for (uint32_t m = 0; m < n_msgs; m++) {
+			if (!msg_ok(a, m))
+				continue;
+			uint32_t s = a->op_lop[a->msgs[m].send_op], r = a->op_lop[a->msgs[m].recv_op];
+			if (a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV)
+				uf_union(&u, s, r);
+		}
+		/* a group needs two members: number roots seen twice, the
+		 * number kept at the root (a member) until the others take it */
+		for (uint32_t l = 0; l < n; l++)
+			if (a->lop_kind[l] == OP_SENDRECV && uf_find(&u, l) != l &&
+			    g->rv_of[uf_find(&u, l)] == TRACE_NONE)
+				g->rv_of[uf_find(&u, l)] = n_rv++;
+	}
 	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
 	if (!g->rv_first) {
 		uf_fini(&u);
@@ -526,7 +532,7 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 			g->rv_of[a->op_lop[members[colls[c].member_first + i]]] = rv;
 		rv++;
 	}
-	for (uint32_t l = 0; l < n; l++)
+	for (uint32_t l = 0; n_sendrecv > 1 && l < n; l++)
 		if (a->lop_kind[l] == OP_SENDRECV)
 			g->rv_of[l] = g->rv_of[uf_find(&u, l)];
 	uf_fini(&u);
@@ -552,6 +558,20 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 	return 0;
 }
 
+/* Local steps made global: share w of the lops. */
+static int
+offset_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	const struct stepping *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
+	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	for (uint32_t l = l0; l < l1; l++)
+		if (a->lop_step[l] != TRACE_NONE)
+			a->lop_step[l] += g->offset[a->lop_part[l]];
+	return 0;
+}
+
 static int
 assign(struct analysis *a)
 {
@@ -569,8 +589,7 @@ assign(struct analysis *a)
 	a->lop_step = g.val = malloc((n + 1) * sizeof *a->lop_step);
 	if (!a->lop_step)
 		goto out;
-	for (uint32_t l = 0; l < n; l++)
-		a->lop_step[l] = TRACE_NONE;
+	memset(a->lop_step, 0xff, ((size_t)n + 1) * sizeof *a->lop_step);   /* TRACE_NONE */
 	uint32_t nw = par_workers();
 	par_split(a->n_parts, nw, part_weight, a, g.cut);
 	if ((rc = par_run(nw, step_worker, &g)))
@@ -595,9 +614,8 @@ assign(struct analysis *a)
 		if (endp > a->n_steps)
 			a->n_steps = endp;
 	}
-	for (uint32_t l = 0; l < n; l++)
-		if (a->lop_step[l] != TRACE_NONE)
-			a->lop_step[l] += offset[a->lop_part[l]];
+	g.offset = offset;
+	par_run(nw, offset_worker, &g);
 	rc = 0;
 out:
 	free(offset);
@@ -630,26 +648,37 @@ cmp_u64(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* Signatures are worked out on every core, each worker a contiguous
+ * share of the partitions with a scratch array of its own. */
+struct signing {
+	const struct analysis *a;
+	struct sig *sig;
+	uint32_t cut[PAR_MAX + 1];
+};
+
 static int
-signatures(const struct analysis *a, struct sig *sig)
+sign_worker(void *ctx, uint32_t w, uint32_t nw)
 {
+	const struct signing *g = ctx;
+	const struct analysis *a = g->a;
 	uint32_t n_frames, most = 0;
 	const struct trace_frame *frames = trace_frames(a->t, &n_frames);
-	for (uint32_t p = 0; p < a->n_parts; p++)
+	(void)nw;
+	for (uint32_t p = g->cut[w]; p < g->cut[w + 1]; p++)
 		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
 			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
 	uint64_t *keys = malloc(((size_t)most + 1) * sizeof *keys);
 	if (!keys)
 		return ERR_NOMEM;
-	for (uint32_t p = 0; p < a->n_parts; p++) {
+	for (uint32_t p = g->cut[w]; p < g->cut[w + 1]; p++) {
 		uint32_t n = 0;
 		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
 			uint32_t l = a->part_lops[k];
 			if (a->lop_kind[l] == OP_COMPUTE)
 				continue;
 			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
-			uint32_t ctx = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
-			keys[n++] = (uint64_t)o.region << 32 | ctx;
+			uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
+			keys[n++] = (uint64_t)o.region << 32 | caller;
 		}
 		qsort(keys, n, sizeof *keys, cmp_u64);
 		/* FNV-1a and a multiplicative mix over the distinct keys */
@@ -664,10 +693,19 @@ signatures(const struct analysis *a, struct sig *sig)
 			h2 = (h2 ^ keys[i]) * 0xff51afd7ed558ccdull;
 			h2 ^= h2 >> 33;
 		}
-		sig[p] = (struct sig){ h1, h2 };
+		g->sig[p] = (struct sig){ h1, h2 };
 	}
 	free(keys);
 	return 0;
+}
+
+static int
+signatures(const struct analysis *a, struct sig *sig)
+{
+	struct signing g = { .a = a, .sig = sig };
+	uint32_t nw = par_workers();
+	par_split(a->n_parts, nw, part_weight, a, g.cut);
+	return par_run(nw, sign_worker, &g);
 }
 
 /* A run of partitions (in order of first step) whose step spans overlap:
@@ -676,11 +714,17 @@ struct run {
 	uint32_t rep, end;
 };
 
-/* One pass: merges into u the partitions whose global step spans overlap
- * (alike: only those with equal signatures). Returns 1 if anything was
- * merged, 0 if not, or a negative error. */
+/* Two partitions to merge, by a communication lop of each. */
+struct pair {
+	uint32_t x, y;
+};
+
+/* One pass: the partitions whose global step spans overlap (alike: only
+ * those with equal signatures), as pairs to unite in that order into
+ * *pairs (*n of them). Each pair joins a partition not seen before to a
+ * run, so every pair merges something. Returns 0 or ERR_NOMEM. */
 static int
-merge_pass(struct analysis *a, int alike, struct uf *u)
+merge_pass(struct analysis *a, int alike, struct pair **pairs, size_t *n, size_t *cap)
 {
 	uint32_t np = a->n_parts;
 	uint32_t *order = malloc((np + 1) * sizeof *order);
@@ -689,6 +733,7 @@ merge_pass(struct analysis *a, int alike, struct uf *u)
 	struct run *runs = malloc((np + 1) * sizeof *runs);
 	struct hmap classes = { 0 };
 	int rc = ERR_NOMEM;
+	*n = 0;
 	if (!order || !rep || !runs || (alike && !sig) || parts_by_first_step(a, order) ||
 	    (alike && signatures(a, sig)))
 		goto out;
@@ -696,7 +741,6 @@ merge_pass(struct analysis *a, int alike, struct uf *u)
 		rep[p] = part_first_comm(a, p);
 	/* one run per class of alike partitions (one class without alike) */
 	uint32_t n_runs = 0;
-	int merged = 0;
 	for (uint32_t i = 0; i < np; i++) {
 		uint32_t p = order[i], cls = 0;
 		const struct analysis_part *P = &a->parts[p];
@@ -716,14 +760,17 @@ merge_pass(struct analysis *a, int alike, struct uf *u)
 			runs[n_runs++] = (struct run){ TRACE_NONE, 0 };
 		}
 		struct run *r = &runs[cls];
-		if (r->rep != TRACE_NONE && P->step_first < r->end)
-			merged |= uf_union(u, r->rep, rep[p]);
-		else
+		if (r->rep != TRACE_NONE && P->step_first < r->end) {
+			if (VEC_GROW(*pairs, *n, *cap))
+				goto out;
+			(*pairs)[(*n)++] = (struct pair){ r->rep, rep[p] };
+		} else {
 			r->rep = rep[p];
+		}
 		if (P->step_first + P->step_count > r->end)
 			r->end = P->step_first + P->step_count;
 	}
-	rc = merged;
+	rc = 0;
 out:
 	hmap_fini(&classes);
 	free(order);
@@ -748,28 +795,32 @@ steps_global_merge(struct analysis *a, int alike)
 	for (uint32_t p = 0; p < n0; p++)
 		first[p] = part_first_comm(a, p);
 	int rc = 0;
+	struct pair *pairs = NULL;
+	size_t n_pairs = 0, cap = 0;
 	for (;;) {
+		rc = merge_pass(a, alike, &pairs, &n_pairs, &cap);
+		if (rc || !n_pairs)
+			break;
+		/* the partitions as a union-find, the pairs united, and steps
+		 * again from scratch: the old ones go first, and the
+		 * union-find once it has made the partitions */
 		struct uf u;
 		if (partition_to_uf(a, &u)) {
 			rc = ERR_NOMEM;
 			break;
 		}
-		int merged = merge_pass(a, alike, &u);
-		if (merged > 0) {
-			/* steps again from scratch: the old ones go first, and
-			 * the union-find once it has made the partitions */
-			free(a->lop_step);
-			a->lop_step = NULL;
-			rc = partition_finalize(a, &u);
-		}
+		for (size_t i = 0; i < n_pairs; i++)
+			uf_union(&u, pairs[i].x, pairs[i].y);
+		free(a->lop_step);
+		a->lop_step = NULL;
+		rc = partition_finalize(a, &u);
 		uf_fini(&u);
-		if (merged > 0 && !rc)
+		if (!rc)
 			rc = assign(a);
-		if (merged < 0)
-			rc = merged;
-		if (rc || merged <= 0)
+		if (rc)
 			break;
 	}
+	free(pairs);
 	for (uint32_t p = 0; p < a->n_parts && !rc; p++)
 		a->parts[p].merged_from = 0;
 	for (uint32_t q = 0; q < n0 && !rc; q++)
