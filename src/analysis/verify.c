@@ -13,18 +13,38 @@
  */
 #include "analysis_impl.h"
 
-void
-verify_run(struct analysis *a)
+#include "base/par.h"
+
+/* Share w of nw of [0, n). */
+static void
+share(uint32_t n, uint32_t w, uint32_t nw, uint32_t *from, uint32_t *to)
 {
+	*from = (uint32_t)((uint64_t)n * w / nw);
+	*to = (uint32_t)((uint64_t)n * (w + 1) / nw);
+}
+
+/* Each worker checks a share of the messages, timelines, collectives
+ * and partitions, counting into its own struct; the counts are summed. */
+struct verifying {
+	struct analysis *a;
+	struct analysis_verify v[PAR_MAX];
+};
+
+static int
+verify_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct verifying *g = ctx;
+	const struct analysis *a = g->a;
 	const struct trace *t = a->t;
-	struct analysis_verify *v = &a->verify;
-	uint32_t n_msgs, n_colls, n_tl;
+	struct analysis_verify *v = &g->v[w];
+	uint32_t n_msgs, n_colls, n_tl, from, to;
 	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
 	const struct trace_coll *colls = trace_colls(t, &n_colls);
 	const uint32_t *members = trace_coll_members(t);
 	trace_timelines(t, &n_tl);
 
-	for (uint32_t m = 0; m < n_msgs; m++) {
+	share(n_msgs, w, nw, &from, &to);
+	for (uint32_t m = from; m < to; m++) {
 		if (!msg_ok(a, m))
 			continue;
 		uint32_t s = a->op_lop[msgs[m].send_op], r = a->op_lop[msgs[m].recv_op];
@@ -37,11 +57,13 @@ verify_run(struct analysis *a)
 		if (exchange ? a->lop_step[s] > a->lop_step[r] : a->lop_step[s] >= a->lop_step[r])
 			v->message_order++;
 	}
-	for (uint32_t tl = 0; tl < n_tl; tl++)
+	share(n_tl, w, nw, &from, &to);
+	for (uint32_t tl = from; tl < to; tl++)
 		for (uint32_t l = a->tl_lop[tl] + 1; l < a->tl_lop[tl + 1]; l++)
 			if (a->lop_step[l - 1] >= a->lop_step[l])
 				v->timeline_order++;
-	for (uint32_t c = 0; c < n_colls; c++) {
+	share(n_colls, w, nw, &from, &to);
+	for (uint32_t c = from; c < to; c++) {
 		const struct trace_coll *k = &colls[c];
 		if (k->member_count == 0)
 			continue;
@@ -58,6 +80,32 @@ verify_run(struct analysis *a)
 				v->cross_partition++;
 				break;
 			}
+	}
+	share(a->n_parts, w, nw, &from, &to);
+	for (uint32_t p = from; p < to; p++)
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
+			const struct analysis_part *q = &a->parts[a->dag_succ[e]];
+			if (a->parts[p].step_first + a->parts[p].step_count > q->step_first)
+				v->partition_overlap++;
+		}
+	return 0;
+}
+
+void
+verify_run(struct analysis *a)
+{
+	const struct trace *t = a->t;
+	struct analysis_verify *v = &a->verify;
+	struct verifying g = { .a = a };
+	uint32_t nw = par_workers();
+	par_run(nw, verify_worker, &g);
+	for (uint32_t w = 0; w < nw; w++) {
+		v->messages_checked += g.v[w].messages_checked;
+		v->cross_partition += g.v[w].cross_partition;
+		v->message_order += g.v[w].message_order;
+		v->timeline_order += g.v[w].timeline_order;
+		v->collective_split += g.v[w].collective_split;
+		v->partition_overlap += g.v[w].partition_overlap;
 	}
 	/* Charm++ reordering may put a chare's serial blocks out of time
 	 * order, never the ops within one block */
@@ -83,12 +131,6 @@ verify_run(struct analysis *a)
 		if (a->lop_step[l] + 1 > before)
 			before = a->lop_step[l] + 1;
 	}
-	for (uint32_t p = 0; p < a->n_parts; p++)
-		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
-			const struct analysis_part *q = &a->parts[a->dag_succ[e]];
-			if (a->parts[p].step_first + a->parts[p].step_count > q->step_first)
-				v->partition_overlap++;
-		}
 }
 
 int
