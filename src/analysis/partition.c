@@ -10,6 +10,8 @@
  */
 #include "analysis_impl.h"
 
+#include "base/par.h"
+
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,15 +63,6 @@ uf_union(struct uf *u, uint32_t x, uint32_t y)
 	else
 		u->parent[x] = y;
 	return 1;
-}
-
-static uint32_t
-count_sets(const struct analysis *a, struct uf *u)
-{
-	uint32_t n = 0;
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		n += a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l;
-	return n;
 }
 
 /* Iterative Tarjan over the partition graph (CSR first/succ, n nodes).
@@ -429,9 +422,9 @@ partition_to_uf(const struct analysis *a, struct uf *u)
 }
 
 /* User phases: lop_phase[l] = how many phase-starting Enters happened on
- * the lop's timeline before it. */
+ * the lop's timeline before it. *sets loses one for each union. */
 static int
-assign_phases(struct analysis *a, struct uf *u)
+assign_phases(struct analysis *a, struct uf *u, uint32_t *sets)
 {
 	const struct trace *t = a->t;
 	uint32_t n_regions, n_frames, n_tl;
@@ -484,7 +477,7 @@ assign_phases(struct analysis *a, struct uf *u)
 			if (first_of_phase[phase] == TRACE_NONE)
 				first_of_phase[phase] = l;
 			else
-				uf_union(u, first_of_phase[phase], l);
+				*sets -= (uint32_t)uf_union(u, first_of_phase[phase], l);
 		}
 	}
 	free(first_of_phase);
@@ -558,7 +551,12 @@ partition_build(struct analysis *a)
 	if (!a->lop_part || uf_init(&u, a->n_lops))
 		return ERR_NOMEM;
 	int rc = 0;
-	if (a->opts.n_phases && (rc = assign_phases(a, &u)))
+	/* the sets are the communication lops less the unions that joined
+	 * two of them (only communication lops are ever united) */
+	uint32_t sets = 0;
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		sets += a->lop_kind[l] != OP_COMPUTE;
+	if (a->opts.n_phases && (rc = assign_phases(a, &u, &sets)))
 		goto out;
 
 	for (uint32_t m = 0; m < n_msgs; m++) {
@@ -567,20 +565,21 @@ partition_build(struct analysis *a)
 				msgs[m].send_op != TRACE_NONE && msgs[m].recv_op != TRACE_NONE;
 			continue;
 		}
-		uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].recv_op]);
+		sets -= (uint32_t)uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].recv_op]);
 	}
 	for (uint32_t c = 0; c < n_colls; c++)
 		for (uint32_t k = 1; k < colls[c].member_count; k++)
-			uf_union(&u, a->op_lop[members[colls[c].member_first]],
-				 a->op_lop[members[colls[c].member_first + k]]);
-	a->stats.partitions_initial = count_sets(a, &u);
+			sets -= (uint32_t)uf_union(&u, a->op_lop[members[colls[c].member_first]],
+						   a->op_lop[members[colls[c].member_first + k]]);
+	a->stats.partitions_initial = sets;
 
 	if (a->opts.waitall_merge)
 		for (uint32_t m = 0; m < n_msgs; m++)
 			if (msgs[m].send_op != TRACE_NONE && msgs[m].send_done_op != TRACE_NONE &&
 			    msgs[m].send_done_op != msgs[m].send_op)
-				uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].send_done_op]);
-	a->stats.partitions_waitall = count_sets(a, &u);
+				sets -= (uint32_t)uf_union(&u, a->op_lop[msgs[m].send_op],
+							   a->op_lop[msgs[m].send_done_op]);
+	a->stats.partitions_waitall = sets;
 
 	if (a->opts.caller_merge && (rc = caller_merge(a, &u)))
 		goto out;
@@ -611,6 +610,36 @@ parts_by_first_step(const struct analysis *a, uint32_t *order)
 	return 0;
 }
 
+/* Renumbering's work on every core: worker w renames lop_part for its
+ * share of the lops and copies the lop lists of its share of the new
+ * partition ids. */
+struct renaming {
+	struct analysis *a;
+	const uint32_t *order, *newid;
+	const uint32_t *plf;      /* new part_lop_first */
+	uint32_t *part_lops;      /* new */
+};
+
+static int
+rename_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	const struct renaming *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
+	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	for (uint32_t l = l0; l < l1; l++)
+		if (a->lop_part[l] != TRACE_NONE)
+			a->lop_part[l] = g->newid[a->lop_part[l]];
+	uint32_t i0 = (uint32_t)((uint64_t)a->n_parts * w / nw);
+	uint32_t i1 = (uint32_t)((uint64_t)a->n_parts * (w + 1) / nw);
+	for (uint32_t i = i0; i < i1; i++) {
+		uint32_t p = g->order[i];
+		memcpy(g->part_lops + g->plf[i], a->part_lops + a->part_lop_first[p],
+		       (size_t)(g->plf[i + 1] - g->plf[i]) * sizeof *g->part_lops);
+	}
+	return 0;
+}
+
 int
 partition_renumber(struct analysis *a)
 {
@@ -619,11 +648,10 @@ partition_renumber(struct analysis *a)
 	uint32_t *newid = malloc((np + 1) * sizeof *newid);
 	struct analysis_part *parts = malloc((np + 1) * sizeof *parts);
 	uint32_t *plf = malloc((np + 2) * sizeof *plf);
-	uint32_t *fill = malloc((np + 1) * sizeof *fill);
 	uint32_t *df = malloc((np + 2) * sizeof *df);
 	uint32_t *ds = malloc(((size_t)a->dag_first[np] + 1) * sizeof *ds);
 	int rc = ERR_NOMEM;
-	if (!order || !newid || !parts || !plf || !fill || !df || !ds ||
+	if (!order || !newid || !parts || !plf || !df || !ds ||
 	    parts_by_first_step(a, order))
 		goto out;
 	for (uint32_t i = 0; i < np; i++)
@@ -640,15 +668,21 @@ partition_renumber(struct analysis *a)
 	}
 	for (uint32_t i = 0; i < np; i++)
 		a->part_order[i] = newid[a->part_order[i]];
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		if (a->lop_part[l] != TRACE_NONE)
-			a->lop_part[l] = newid[a->lop_part[l]];
-	/* a partition's lops are listed in lop order: listed again from
-	 * lop_part, in place */
-	memcpy(fill, plf, np * sizeof *fill);
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		if (a->lop_part[l] != TRACE_NONE)
-			a->part_lops[fill[a->lop_part[l]]++] = l;
+	int same = 1;
+	for (uint32_t i = 0; i < np && same; i++)
+		same = order[i] == i;
+	if (!same) {
+		/* lop_part renamed, and each partition's list of lops (in lop
+		 * order) moved to its new place, on every core */
+		struct renaming g = { a, order, newid, plf,
+				      malloc(((size_t)a->n_lops + 1) * sizeof *g.part_lops) };
+		if (!g.part_lops)
+			goto out;
+		uint32_t nw = par_workers();
+		par_run(nw, rename_worker, &g);
+		free(a->part_lops);
+		a->part_lops = g.part_lops;
+	}
 	free(a->parts);
 	free(a->part_lop_first);
 	free(a->dag_first);
@@ -665,7 +699,6 @@ out:
 	free(newid);
 	free(parts);
 	free(plf);
-	free(fill);
 	free(df);
 	free(ds);
 	return rc;
