@@ -641,11 +641,24 @@ struct sig {
 	uint64_t h1, h2;
 };
 
-static int
-cmp_u64(const void *x, const void *y)
+/* Key x joins the n distinct keys in increasing order in keys (a
+ * partition has few distinct ones among many). Returns the new n. */
+static uint32_t
+key_add(uint64_t *keys, uint32_t n, uint64_t x)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return (a > b) - (a < b);
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (keys[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n && keys[lo] == x)
+		return n;
+	memmove(keys + lo + 1, keys + lo, (size_t)(n - lo) * sizeof *keys);
+	keys[lo] = x;
+	return n + 1;
 }
 
 /* Signatures are worked out on every core, each worker a contiguous
@@ -678,14 +691,11 @@ sign_worker(void *ctx, uint32_t w, uint32_t nw)
 				continue;
 			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
 			uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
-			keys[n++] = (uint64_t)o.region << 32 | caller;
+			n = key_add(keys, n, (uint64_t)o.region << 32 | caller);
 		}
-		qsort(keys, n, sizeof *keys, cmp_u64);
 		/* FNV-1a and a multiplicative mix over the distinct keys */
 		uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x9e3779b97f4a7c15ull;
 		for (uint32_t i = 0; i < n; i++) {
-			if (i && keys[i] == keys[i - 1])
-				continue;
 			for (int b = 0; b < 8; b++) {
 				h1 ^= (keys[i] >> (8 * b)) & 0xff;
 				h1 *= 0x100000001b3ull;
