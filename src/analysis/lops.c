@@ -9,6 +9,8 @@
  */
 #include "analysis_impl.h"
 
+#include "base/par.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +21,84 @@ is_isend_name(const char *name)
 	       strcmp(name, "MPI_Ibsend") == 0 || strcmp(name, "MPI_Irsend") == 0;
 }
 
+/* Lops are found on every core, each worker for a share of the
+ * timelines. A timeline has no more lops than ops, so worker w numbers
+ * its lops from the ops of the timelines before its share (base) and
+ * they are moved down to their place afterwards. */
+struct lopping {
+	struct analysis *a;
+	const uint8_t *isend;          /* per region: an MPI_Isend kind */
+	uint32_t cut[PAR_MAX + 1];     /* timelines */
+	uint32_t base[PAR_MAX];        /* where worker w's lops were numbered from */
+	uint32_t count[PAR_MAX];       /* how many it found */
+	uint32_t shift[PAR_MAX];       /* how far down they go */
+	uint32_t coalesced[PAR_MAX];
+	int fix;                       /* 0: find the lops; 1: renumber them */
+};
+
+static int
+lop_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct lopping *g = ctx;
+	struct analysis *a = g->a;
+	const struct trace_timeline *tls = trace_timelines(a->t, NULL);
+	struct trace_opv ops = a->ops;
+	(void)nw;
+	if (g->fix) {
+		uint32_t d = g->shift[w];
+		for (uint32_t tl = g->cut[w]; tl < g->cut[w + 1] && d; tl++) {
+			a->tl_lop[tl] -= d;
+			for (uint32_t i = tls[tl].op_first; i < tls[tl].op_first + tls[tl].op_count; i++)
+				a->op_lop[i] -= d;
+		}
+		return 0;
+	}
+	uint32_t n = g->base[w];
+	for (uint32_t tl = g->cut[w]; tl < g->cut[w + 1]; tl++) {
+		a->tl_lop[tl] = n;
+		uint32_t first = tls[tl].op_first, end = first + tls[tl].op_count;
+		uint32_t open = TRACE_NONE;     /* the coalesced Isend lop being grown */
+		for (uint32_t i = first; i < end; i++) {
+			const struct trace_op o = trace_op_get(&ops, i);
+			int coalescible = a->opts.coalesce_isends && o.kind == OP_SEND &&
+				o.region != TRACE_NONE && g->isend[o.region];
+			if (o.kind == OP_COMPUTE && open != TRACE_NONE && i + 1 < end) {
+				const struct trace_op next = trace_op_get(&ops, i + 1);
+				if (next.kind == OP_SEND && next.region != TRACE_NONE && g->isend[next.region]) {
+					a->op_lop[i] = open;
+					continue;
+				}
+			}
+			if (coalescible && open != TRACE_NONE) {
+				a->op_lop[i] = open;
+				g->coalesced[w]++;
+				continue;
+			}
+			open = coalescible ? n : TRACE_NONE;
+			a->op_lop[i] = n;
+			a->lop_op[n] = i;
+			a->lop_tl[n] = tl;
+			a->lop_kind[n] = o.kind;
+			n++;
+		}
+	}
+	g->count[w] = n - g->base[w];
+	return 0;
+}
+
+static uint64_t
+tl_ops(const void *ctx, uint32_t tl)
+{
+	const struct trace_timeline *tls = ctx;
+	return (uint64_t)tls[tl].op_count + 1;
+}
+
 int
 lops_build(struct analysis *a)
 {
 	const struct trace *t = a->t;
 	uint32_t n_ops, n_tl, n_regions;
-	struct trace_opv ops = trace_ops(t, &n_ops);
+	trace_ops(t, &n_ops);
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
 	const struct trace_region *regions = trace_regions(t, &n_regions);
 	uint8_t *isend = calloc(n_regions + 1, 1);
@@ -40,35 +114,30 @@ lops_build(struct analysis *a)
 	for (uint32_t r = 0; r < n_regions; r++)
 		isend[r] = (uint8_t)is_isend_name(trace_str(t, regions[r].name));
 
-	uint32_t n = 0;
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
-		a->tl_lop[tl] = n;
-		uint32_t first = tls[tl].op_first, end = first + tls[tl].op_count;
-		uint32_t open = TRACE_NONE;     /* the coalesced Isend lop being grown */
-		for (uint32_t i = first; i < end; i++) {
-			const struct trace_op o = trace_op_get(&ops, i);
-			int coalescible = a->opts.coalesce_isends && o.kind == OP_SEND &&
-				o.region != TRACE_NONE && isend[o.region];
-			if (o.kind == OP_COMPUTE && open != TRACE_NONE && i + 1 < end) {
-				const struct trace_op next = trace_op_get(&ops, i + 1);
-				if (next.kind == OP_SEND && next.region != TRACE_NONE && isend[next.region]) {
-					a->op_lop[i] = open;
-					continue;
-				}
-			}
-			if (coalescible && open != TRACE_NONE) {
-				a->op_lop[i] = open;
-				a->stats.coalesced_isends++;
-				continue;
-			}
-			open = coalescible ? n : TRACE_NONE;
-			a->op_lop[i] = n;
-			a->lop_op[n] = i;
-			a->lop_tl[n] = tl;
-			a->lop_kind[n] = o.kind;
-			n++;
-		}
+	uint32_t nw = par_workers();
+	struct lopping g = { .a = a, .isend = isend };
+	par_split(n_tl, nw, tl_ops, tls, g.cut);
+	uint32_t ops_before = 0;
+	for (uint32_t w = 0, tl = 0; w < nw; w++) {
+		for (; tl < g.cut[w]; tl++)
+			ops_before += tls[tl].op_count;
+		g.base[w] = ops_before;
 	}
+	par_run(nw, lop_worker, &g);
+	/* each worker's lops moved down to follow the one's before */
+	uint32_t n = 0;
+	for (uint32_t w = 0; w < nw; w++) {
+		g.shift[w] = g.base[w] - n;
+		if (g.shift[w] && g.count[w]) {
+			memmove(a->lop_op + n, a->lop_op + g.base[w], (size_t)g.count[w] * sizeof *a->lop_op);
+			memmove(a->lop_tl + n, a->lop_tl + g.base[w], (size_t)g.count[w] * sizeof *a->lop_tl);
+			memmove(a->lop_kind + n, a->lop_kind + g.base[w], g.count[w]);
+		}
+		n += g.count[w];
+		a->stats.coalesced_isends += g.coalesced[w];
+	}
+	g.fix = 1;
+	par_run(nw, lop_worker, &g);
 	a->tl_lop[n_tl] = n;
 	a->lop_op[n] = n_ops;
 	a->n_lops = n;
