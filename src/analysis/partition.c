@@ -136,15 +136,16 @@ out:
 	return ncomp;
 }
 
-void
-part_edges(const struct analysis *a, uint32_t *stamp, part_edge_fn fn, void *ctx)
+/* part_edges for the sources p0 .. p1 - 1 */
+static void
+part_edges_of(const struct analysis *a, uint32_t *stamp, uint32_t p0, uint32_t p1,
+	      part_edge_fn fn, void *ctx)
 {
-	uint32_t np = a->n_parts;
-	for (uint32_t p = 0; p < np; p++)
+	for (uint32_t p = 0; p < a->n_parts; p++)
 		stamp[p] = TRACE_NONE;
 	/* partitions' lops are grouped by partition, so all edges out of p
 	 * are seen together and one stamp per target dedups them */
-	for (uint32_t p = 0; p < np; p++) {
+	for (uint32_t p = p0; p < p1; p++) {
 		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
 			uint32_t l = a->part_lops[k];
 			if (a->lop_kind[l] == OP_COMPUTE || l + 2 >= a->tl_lop[a->lop_tl[l] + 1])
@@ -156,6 +157,12 @@ part_edges(const struct analysis *a, uint32_t *stamp, part_edge_fn fn, void *ctx
 			fn(ctx, p, q, l);
 		}
 	}
+}
+
+void
+part_edges(const struct analysis *a, uint32_t *stamp, part_edge_fn fn, void *ctx)
+{
+	part_edges_of(a, stamp, 0, a->n_parts, fn, ctx);
 }
 
 static void
@@ -179,47 +186,106 @@ fill_edge(void *ctx, uint32_t p, uint32_t q, uint32_t l)
 	f->a->dag_succ[f->fill[p]++] = q;
 }
 
+/* The partition graph is built on every core, each worker for a share
+ * of the sources with a stamp array of its own: counting (fill NULL),
+ * then filling. */
+struct graphing {
+	struct analysis *a;
+	uint32_t *fill;
+	uint32_t cut[PAR_MAX + 1];
+};
+
+static int
+graph_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct graphing *g = ctx;
+	struct analysis *a = g->a;
+	(void)nw;
+	uint32_t *stamp = malloc(((size_t)a->n_parts + 1) * sizeof *stamp);
+	if (!stamp)
+		return ERR_NOMEM;
+	struct fill_ctx f = { a, g->fill };
+	part_edges_of(a, stamp, g->cut[w], g->cut[w + 1], g->fill ? fill_edge : count_edge,
+		      g->fill ? (void *)&f : (void *)a);
+	free(stamp);
+	return 0;
+}
+
 /* Builds the partition graph from timeline order (part_edges), counting
  * then filling. Sets a->dag_first / a->dag_succ. */
 static int
 build_graph(struct analysis *a)
 {
-	uint32_t n_tl;
-	trace_timelines(a->t, &n_tl);
-	uint32_t np = a->n_parts;
+	uint32_t np = a->n_parts, nw = par_workers();
 	free(a->dag_first);
 	free(a->dag_succ);
 	a->dag_succ = NULL;
 	a->dag_first = calloc(np + 2, sizeof *a->dag_first);
-	uint32_t *stamp = malloc((np + 1) * sizeof *stamp);
-	if (!a->dag_first || !stamp) {
-		free(stamp);
+	if (!a->dag_first)
 		return ERR_NOMEM;
-	}
-	part_edges(a, stamp, count_edge, a);
+	struct graphing g = { .a = a };
+	par_split(np, nw, part_weight, a, g.cut);
+	if (par_run(nw, graph_worker, &g))
+		return ERR_NOMEM;
 	for (uint32_t p = 0; p < np; p++)
 		a->dag_first[p + 1] += a->dag_first[p];
-	struct fill_ctx f = { a, malloc((np + 1) * sizeof *f.fill) };
+	g.fill = malloc((np + 1) * sizeof *g.fill);
 	a->dag_succ = malloc((a->dag_first[np] + 1) * sizeof *a->dag_succ);
-	if (!a->dag_succ || !f.fill) {
-		free(f.fill);
-		goto nomem;
+	if (!a->dag_succ || !g.fill) {
+		free(g.fill);
+		return ERR_NOMEM;
 	}
-	memcpy(f.fill, a->dag_first, (np + 1) * sizeof *f.fill);
-	part_edges(a, stamp, fill_edge, &f);
-	free(f.fill);
-	free(stamp);
+	memcpy(g.fill, a->dag_first, (np + 1) * sizeof *g.fill);
+	int rc = par_run(nw, graph_worker, &g);
+	free(g.fill);
+	return rc;
+}
+
+/* The lists of each partition's lops, on every core: worker w takes a
+ * share of the lops, attaches its computation lops, counts its lops of
+ * each partition (cnt[w]), then writes them where the shares before it
+ * end within each partition, so each list is in lop order. */
+struct listing {
+	struct analysis *a;
+	uint32_t *cnt[PAR_MAX];
+	int fill;
+};
+
+static int
+list_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct listing *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
+	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	uint32_t *cnt = g->cnt[w];
+	if (g->fill) {
+		for (uint32_t l = l0; l < l1; l++)
+			if (a->lop_part[l] != TRACE_NONE)
+				a->part_lops[cnt[a->lop_part[l]]++] = l;
+		return 0;
+	}
+	/* a computation lop joins the communication lop after it (none
+	 * when computation follows: its own is not set yet, as when this
+	 * ran lop by lop) */
+	for (uint32_t l = l0; l < l1; l++) {
+		if (a->lop_kind[l] != OP_COMPUTE)
+			continue;
+		uint32_t next = l + 1;
+		a->lop_part[l] = next < a->tl_lop[a->lop_tl[l] + 1] && a->lop_kind[next] != OP_COMPUTE
+			? a->lop_part[next] : TRACE_NONE;
+	}
+	for (uint32_t l = l0; l < l1; l++)
+		if (a->lop_part[l] != TRACE_NONE)
+			cnt[a->lop_part[l]]++;
 	return 0;
-nomem:
-	free(stamp);
-	return ERR_NOMEM;
 }
 
 /* Dense partition ids from u, computation lops attached, lops grouped. */
 static int
 number_partitions(struct analysis *a, struct uf *u)
 {
-	uint32_t n = a->n_lops;
+	uint32_t n = a->n_lops, nw = par_workers();
 	/* ids in order of first lop; a set's is at its root first (a
 	 * communication lop of the set, so the id is its own too) */
 	for (uint32_t l = 0; l < n; l++)
@@ -233,32 +299,38 @@ number_partitions(struct analysis *a, struct uf *u)
 			a->lop_part[r] = np++;
 		a->lop_part[l] = a->lop_part[r];
 	}
-	/* a computation lop joins the communication lop after it */
-	for (uint32_t l = 0; l < n; l++)
-		if (a->lop_kind[l] == OP_COMPUTE)
-			a->lop_part[l] = l + 1 < a->tl_lop[a->lop_tl[l] + 1] ? a->lop_part[l + 1] : TRACE_NONE;
 	a->n_parts = np;
 
 	free(a->part_lop_first);
 	free(a->part_lops);
-	a->part_lop_first = calloc(np + 2, sizeof *a->part_lop_first);
+	a->part_lop_first = malloc((np + 2) * sizeof *a->part_lop_first);
 	a->part_lops = malloc((n + 1) * sizeof *a->part_lops);
-	if (!a->part_lop_first || !a->part_lops)
-		return ERR_NOMEM;
-	for (uint32_t l = 0; l < n; l++)
-		if (a->lop_part[l] != TRACE_NONE)
-			a->part_lop_first[a->lop_part[l] + 1]++;
-	for (uint32_t p = 0; p < np; p++)
-		a->part_lop_first[p + 1] += a->part_lop_first[p];
-	uint32_t *fill = malloc((np + 1) * sizeof *fill);
-	if (!fill)
-		return ERR_NOMEM;
-	memcpy(fill, a->part_lop_first, (np + 1) * sizeof *fill);
-	for (uint32_t l = 0; l < n; l++)
-		if (a->lop_part[l] != TRACE_NONE)
-			a->part_lops[fill[a->lop_part[l]]++] = l;
-	free(fill);
-	return 0;
+	struct listing g = { .a = a };
+	int rc = a->part_lop_first && a->part_lops ? 0 : ERR_NOMEM;
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		g.cnt[w] = calloc((size_t)np + 1, sizeof *g.cnt[w]);
+		rc = g.cnt[w] ? 0 : ERR_NOMEM;
+	}
+	if (!rc)
+		rc = par_run(nw, list_worker, &g);
+	if (!rc) {
+		/* each worker's counts become where it starts writing */
+		uint32_t at = 0;
+		for (uint32_t p = 0; p < np; p++) {
+			a->part_lop_first[p] = at;
+			for (uint32_t w = 0; w < nw; w++) {
+				uint32_t c = g.cnt[w][p];
+				g.cnt[w][p] = at;
+				at += c;
+			}
+		}
+		a->part_lop_first[np] = at;
+		g.fill = 1;
+		rc = par_run(nw, list_worker, &g);
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		free(g.cnt[w]);
+	return rc;
 }
 
 int
@@ -306,10 +378,14 @@ order_partitions(struct analysis *a)
 	return rc;
 }
 
-static void
-describe_partitions(struct analysis *a)
+/* Each partition's counts, on every core (a share of the partitions). */
+static int
+describe_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	for (uint32_t p = 0; p < a->n_parts; p++) {
+	struct analysis *a = ctx;
+	uint32_t p0 = (uint32_t)((uint64_t)a->n_parts * w / nw);
+	uint32_t p1 = (uint32_t)((uint64_t)a->n_parts * (w + 1) / nw);
+	for (uint32_t p = p0; p < p1; p++) {
 		struct analysis_part *P = &a->parts[p];
 		uint32_t leap = P->leap;
 		memset(P, 0, sizeof *P);
@@ -333,6 +409,7 @@ describe_partitions(struct analysis *a)
 			}
 		}
 	}
+	return 0;
 }
 
 int
@@ -381,7 +458,7 @@ partition_finalize(struct analysis *a, struct uf *u)
 	int rc = order_partitions(a);
 	if (rc)
 		return rc;
-	describe_partitions(a);
+	par_run(par_workers(), describe_worker, a);
 	return 0;
 }
 
