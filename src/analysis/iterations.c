@@ -118,6 +118,13 @@ by_structure(const struct seq *s, struct bounds *out)
 	return 0;
 }
 
+static uint64_t
+tl_weight(const void *ctx, uint32_t tl)
+{
+	const struct analysis *a = ctx;
+	return (uint64_t)(a->tl_lop[tl + 1] - a->tl_lop[tl]) + 1;
+}
+
 /* Is every lop of timeline tl entered no earlier than the one before?
  * Worked out once per timeline (s->sorted: 0 not yet, 1 yes, 2 no). */
 static int
@@ -201,23 +208,29 @@ pos_at(const struct seq *s, uint32_t tl, uint64_t t, int leave, uint32_t *hint)
 	return s->pos[a->lop_part[lo]];
 }
 
-/* Iterations marked by the Enters of region r (entered m times on every
- * communicating timeline): the k-th boundary is the earliest partition
- * any rank's k-th Enter falls before. */
+/* The Enters and Leaves of region r on a share of the timelines: the
+ * earliest partition each k-th Enter falls before (b, m of them) and
+ * one past the latest a Leave falls in (end). */
+struct bounding {
+	const struct seq *s;
+	uint32_t r, m;
+	uint32_t cut[PAR_MAX + 1];
+	uint32_t *b[PAR_MAX];
+	uint32_t end[PAR_MAX];
+};
+
 static int
-region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
+bounds_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	const struct trace *t = s->a->t;
-	uint32_t n_tl, nf;
-	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	const struct trace_frame *fr = trace_frames(t, &nf);
-	uint32_t *b = malloc(((size_t)m + 1) * sizeof *b);
-	if (!b)
-		return ERR_NOMEM;
+	struct bounding *g = ctx;
+	const struct seq *s = g->s;
+	const struct trace_timeline *tls = trace_timelines(s->a->t, NULL);
+	const struct trace_frame *fr = trace_frames(s->a->t, NULL);
+	uint32_t r = g->r, m = g->m, *b = g->b[w], end = 0;
+	(void)nw;
 	for (uint32_t k = 0; k <= m; k++)
 		b[k] = UINT32_MAX;
-	uint32_t end = 0;
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
+	for (uint32_t tl = g->cut[w]; tl < g->cut[w + 1]; tl++) {
 		if (s->a->tl_lop[tl] == s->a->tl_lop[tl + 1])
 			continue;
 		uint32_t k = 0, hint = s->a->tl_lop[tl];
@@ -234,6 +247,43 @@ region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
 				end = q + 1;
 			k++;
 		}
+	}
+	g->end[w] = end;
+	return 0;
+}
+
+/* Iterations marked by the Enters of region r (entered m times on every
+ * communicating timeline): the k-th boundary is the earliest partition
+ * any rank's k-th Enter falls before. Found on every core, a share of
+ * the timelines each, the shares' earliest and latest then taken. */
+static int
+region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
+{
+	uint32_t n_tl, nw = par_workers();
+	trace_timelines(s->a->t, &n_tl);
+	struct bounding g = { .s = s, .r = r, .m = m };
+	int rc = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		g.b[w] = malloc(((size_t)m + 1) * sizeof *g.b[w]);
+		rc = g.b[w] ? 0 : ERR_NOMEM;
+	}
+	if (!rc) {
+		par_split(n_tl, nw, tl_weight, s->a, g.cut);
+		par_run(nw, bounds_worker, &g);
+	}
+	uint32_t *b = g.b[0], end = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		for (uint32_t k = 0; w && k < m; k++)
+			if (g.b[w][k] < b[k])
+				b[k] = g.b[w][k];
+		if (g.end[w] > end)
+			end = g.end[w];
+	}
+	for (uint32_t w = 1; w < nw; w++)
+		free(g.b[w]);
+	if (rc) {
+		free(b);
+		return rc;
 	}
 	/* Enters after all communication start no iteration. */
 	while (m && b[m - 1] == UINT32_MAX)
@@ -526,13 +576,6 @@ runs_worker(void *ctx, uint32_t w, uint32_t nw)
 		}
 	}
 	return 0;
-}
-
-static uint64_t
-tl_weight(const void *ctx, uint32_t tl)
-{
-	const struct analysis *a = ctx;
-	return (uint64_t)(a->tl_lop[tl + 1] - a->tl_lop[tl]) + 1;
 }
 
 /* a->iter_runs from the workers' runs, in their order, each worker's
