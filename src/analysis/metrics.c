@@ -158,16 +158,19 @@ struct aside {
  * the message, its sender lop and that lop's partition step, and the op
  * that completed the send: late is SENT_NOT_OK for a message msg_ok
  * refuses, SENT_SELF for one its own lop receives, else the sender lop's
- * lateness plus SENT_LATE; prog is 0 without a progress_pred lop, else
- * its lateness plus one. SENT_FAR (where a value is too large, or the
- * sender's side did not set it): the receiver works it out itself. */
+ * lateness plus SENT_LATE; prog is SENT_NO_PROG without a progress_pred
+ * lop, else its lateness plus SENT_PROG. SENT_FAR (0, so that a record
+ * the sender's side did not set says it, or a value too large): the
+ * receiver works it out itself. */
 struct sent {
 	uint32_t late, prog;
 };
-#define SENT_NOT_OK 0u
-#define SENT_SELF 1u
-#define SENT_LATE 2u
-#define SENT_FAR UINT32_MAX
+#define SENT_FAR 0u
+#define SENT_NOT_OK 1u
+#define SENT_SELF 2u
+#define SENT_LATE 3u
+#define SENT_NO_PROG 1u
+#define SENT_PROG 2u
 
 struct metering {
 	struct analysis *a;
@@ -263,7 +266,7 @@ lop_holds(const struct analysis *a, uint32_t l, uint32_t x)
 static uint32_t
 sent_code(uint64_t v, uint32_t off)
 {
-	return v < (uint64_t)SENT_FAR - off ? (uint32_t)v + off : SENT_FAR;
+	return v <= (uint64_t)UINT32_MAX - off ? (uint32_t)(v + off) : SENT_FAR;
 }
 
 /* The struct sent of every message sent from timelines tl0 .. tl1 - 1:
@@ -294,16 +297,16 @@ sent_side(const struct analysis *a, struct sent *sent, uint32_t tl0, uint32_t tl
 					: sent_code(lop_late(a, s), SENT_LATE);
 			if (!a->opts.sender_progress || msg->send_done_op == TRACE_NONE ||
 			    msg->send_done_op == msg->send_op) {
-				x.prog = 0;
+				x.prog = SENT_NO_PROG;
 			} else {
 				uint32_t w = a->op_lop[msg->send_done_op];
 				if (a->lop_tl[w] != a->lop_tl[s])
 					x.prog = SENT_FAR;   /* not on the sender's timeline */
 				else if (lop_holds(a, w, msg->recv_op) || w == a->tl_lop[a->lop_tl[w]] ||
 					 msg->t_recv < lop_enter(a, w))
-					x.prog = 0;
+					x.prog = SENT_NO_PROG;
 				else
-					x.prog = sent_code(lop_late(a, w - 1), 1);
+					x.prog = sent_code(lop_late(a, w - 1), SENT_PROG);
 			}
 			sent[m] = x;
 		}
@@ -377,8 +380,8 @@ differential(struct analysis *a, const struct sent *sent_of, uint32_t tl0, uint3
 					}
 					if (!self && ls > plain)
 						plain = ls;
-					int by_progress = x.prog != 0;
-					uint64_t lc = x.prog - 1;
+					int by_progress = x.prog != SENT_NO_PROG;
+					uint64_t lc = (uint64_t)x.prog - SENT_PROG;
 					if (x.prog == SENT_FAR) {
 						uint32_t c = progress_pred(a, l, e[i].id);
 						by_progress = c != TRACE_NONE;
@@ -636,10 +639,8 @@ metrics_compute(struct analysis *a)
 		 * and the receives what their senders' side set out */
 		uint32_t n_msgs;
 		trace_msgs(a->t, &n_msgs);
-		m.sent = malloc(((size_t)n_msgs + 1) * sizeof *m.sent);
+		m.sent = calloc((size_t)n_msgs + 1, sizeof *m.sent);   /* SENT_FAR */
 		rc = m.sent ? 0 : ERR_NOMEM;
-		if (m.sent)
-			memset(m.sent, 0xff, ((size_t)n_msgs + 1) * sizeof *m.sent);   /* SENT_FAR */
 	}
 	if (rc == 0) {
 		m.phase = 1;
