@@ -256,9 +256,8 @@ list_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct listing *g = ctx;
 	struct analysis *a = g->a;
-	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
-	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
-	uint32_t *cnt = g->cnt[w];
+	uint32_t l0, l1, *cnt = g->cnt[w];
+	par_share(a->n_lops, w, nw, &l0, &l1);
 	if (g->fill) {
 		for (uint32_t l = l0; l < l1; l++)
 			if (a->lop_part[l] != TRACE_NONE)
@@ -383,8 +382,8 @@ static int
 describe_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct analysis *a = ctx;
-	uint32_t p0 = (uint32_t)((uint64_t)a->n_parts * w / nw);
-	uint32_t p1 = (uint32_t)((uint64_t)a->n_parts * (w + 1) / nw);
+	uint32_t p0, p1;
+	par_share(a->n_parts, w, nw, &p0, &p1);
 	for (uint32_t p = p0; p < p1; p++) {
 		struct analysis_part *P = &a->parts[p];
 		uint32_t leap = P->leap;
@@ -702,13 +701,12 @@ rename_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	const struct renaming *g = ctx;
 	struct analysis *a = g->a;
-	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
-	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	uint32_t l0, l1, i0, i1;
+	par_share(a->n_lops, w, nw, &l0, &l1);
 	for (uint32_t l = l0; l < l1; l++)
 		if (a->lop_part[l] != TRACE_NONE)
 			a->lop_part[l] = g->newid[a->lop_part[l]];
-	uint32_t i0 = (uint32_t)((uint64_t)a->n_parts * w / nw);
-	uint32_t i1 = (uint32_t)((uint64_t)a->n_parts * (w + 1) / nw);
+	par_share(a->n_parts, w, nw, &i0, &i1);
 	for (uint32_t i = i0; i < i1; i++) {
 		uint32_t p = g->order[i];
 		memcpy(g->part_lops + g->plf[i], a->part_lops + a->part_lop_first[p],

@@ -564,8 +564,8 @@ offset_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	const struct stepping *g = ctx;
 	struct analysis *a = g->a;
-	uint32_t l0 = (uint32_t)((uint64_t)a->n_lops * w / nw);
-	uint32_t l1 = (uint32_t)((uint64_t)a->n_lops * (w + 1) / nw);
+	uint32_t l0, l1;
+	par_share(a->n_lops, w, nw, &l0, &l1);
 	for (uint32_t l = l0; l < l1; l++)
 		if (a->lop_step[l] != TRACE_NONE)
 			a->lop_step[l] += g->offset[a->lop_part[l]];

@@ -15,14 +15,6 @@
 
 #include "base/par.h"
 
-/* Share w of nw of [0, n). */
-static void
-share(uint32_t n, uint32_t w, uint32_t nw, uint32_t *from, uint32_t *to)
-{
-	*from = (uint32_t)((uint64_t)n * w / nw);
-	*to = (uint32_t)((uint64_t)n * (w + 1) / nw);
-}
-
 /* Each worker checks a share of the messages, timelines, collectives
  * and partitions, counting into its own struct; the counts are summed. */
 struct verifying {
@@ -43,7 +35,7 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 	const uint32_t *members = trace_coll_members(t);
 	trace_timelines(t, &n_tl);
 
-	share(n_msgs, w, nw, &from, &to);
+	par_share(n_msgs, w, nw, &from, &to);
 	for (uint32_t m = from; m < to; m++) {
 		if (!msg_ok(a, m))
 			continue;
@@ -57,12 +49,12 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 		if (exchange ? a->lop_step[s] > a->lop_step[r] : a->lop_step[s] >= a->lop_step[r])
 			v->message_order++;
 	}
-	share(n_tl, w, nw, &from, &to);
+	par_share(n_tl, w, nw, &from, &to);
 	for (uint32_t tl = from; tl < to; tl++)
 		for (uint32_t l = a->tl_lop[tl] + 1; l < a->tl_lop[tl + 1]; l++)
 			if (a->lop_step[l - 1] >= a->lop_step[l])
 				v->timeline_order++;
-	share(n_colls, w, nw, &from, &to);
+	par_share(n_colls, w, nw, &from, &to);
 	for (uint32_t c = from; c < to; c++) {
 		const struct trace_coll *k = &colls[c];
 		if (k->member_count == 0)
@@ -81,7 +73,7 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 				break;
 			}
 	}
-	share(a->n_parts, w, nw, &from, &to);
+	par_share(a->n_parts, w, nw, &from, &to);
 	for (uint32_t p = from; p < to; p++)
 		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
 			const struct analysis_part *q = &a->parts[a->dag_succ[e]];

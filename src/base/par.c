@@ -76,3 +76,10 @@ par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, uint32
 	while (share <= n)
 		cut[share++] = total;
 }
+
+void
+par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to)
+{
+	*from = (uint32_t)((uint64_t)total * w / n);
+	*to = (uint32_t)((uint64_t)total * (w + 1) / n);
+}

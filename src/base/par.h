@@ -27,4 +27,7 @@ uint32_t par_workers(void);
 void par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, uint32_t k),
 	       const void *ctx, uint32_t *cut);
 
+/* Share w of n equal shares of [0, total): [*from, *to). */
+void par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to);
+
 #endif
