@@ -86,6 +86,15 @@ lop_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+/* *p to its first size bytes (kept as it is if that fails) */
+static void
+shrink(void **p, size_t size)
+{
+	void *q = realloc(*p, size);
+	if (q)
+		*p = q;
+}
+
 static uint64_t
 tl_ops(const void *ctx, uint32_t tl)
 {
@@ -142,5 +151,10 @@ lops_build(struct analysis *a)
 	a->lop_op[n] = n_ops;
 	a->n_lops = n;
 	free(isend);
+	/* the shares beyond the first touched pages past the lops: give
+	 * them back */
+	shrink((void **)&a->lop_op, ((size_t)n + 1) * sizeof *a->lop_op);
+	shrink((void **)&a->lop_tl, ((size_t)n + 1) * sizeof *a->lop_tl);
+	shrink((void **)&a->lop_kind, (size_t)n + 1);
 	return 0;
 }
