@@ -242,6 +242,32 @@ shared_stencil4d(void **state)
 	trace_destroy(t);
 }
 
+/* Every rank's k-th call of region `name` is in iteration k (of n). The
+ * region marking casita's iterations, launch_jacobi_kernel_async, is a
+ * short call before each exchange: an iteration holds what a rank does
+ * from one of its Enters to the next, not only what lies inside it. */
+static void
+kth_call_in_kth_iteration(const struct trace *t, const struct analysis *a, const char *name,
+			  uint32_t n)
+{
+	uint32_t n_tl, reg = region_id(t, name);
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	struct trace_opv ops = trace_ops(t, NULL);
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t k = 0;
+		for (uint32_t o = tls[tl].op_first; o < tls[tl].op_first + tls[tl].op_count; o++) {
+			if (trace_op_get(&ops, o).region != reg)
+				continue;
+			uint32_t got = iterations_of_lop(a, analysis_op_lop(a, o));
+			if (got != k)
+				print_error("rank %u's %s #%u is in iteration %d\n", tl, name, k, (int)got);
+			assert_int_equal(got, k);
+			k++;
+		}
+		assert_int_equal(k, n);
+	}
+}
+
 /* casita's Jacobi: each rank runs one Sendrecv and one Allreduce per
  * iteration; the run's 2000 Sendrecv and 2000 Allreduce are 1000 per
  * rank on its 2 ranks, so 1000 iterations. */
@@ -261,6 +287,8 @@ shared_casita_jacobi(void **state)
 		const struct iterations *it = iterations_get(a);
 		assert_int_equal(it->count, per_rank);
 		assert_int_equal(it->period_parts, 2);
+		if (find == ITER_FIND_AUTO)
+			kth_call_in_kth_iteration(t, a, "MPI_Allreduce", per_rank);
 		analysis_destroy(a);
 	}
 	trace_destroy(t);

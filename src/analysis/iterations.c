@@ -523,9 +523,10 @@ run_add(const struct analysis *a, struct runs *r, uint32_t l, uint32_t k)
 /* Each operation's iteration. Iterations of a pipelined code overlap in
  * steps across ranks (a wavefront's partitions are its anti-diagonals,
  * mixing iterations), so steps alone cannot say. With a region marking
- * them, an operation belongs to the instance of the region its end lies
- * in on its own rank (a computation ends where the call after it starts,
- * inside the iteration that call belongs to); without one, to the
+ * them, an operation belongs to the iteration its own rank's Enter of
+ * the region before its end starts (a computation ends where the call
+ * after it starts, inside the iteration that call belongs to), the last
+ * one reaching as far as its stretch of partitions; without one, to the
  * iteration whose stretch of partitions holds its partition. Either way
  * it is nearly always the iteration of the operation's global step, and
  * where not, the same for long runs of operations: what is kept is runs
@@ -534,7 +535,7 @@ run_add(const struct analysis *a, struct runs *r, uint32_t l, uint32_t k)
 struct running {
 	struct analysis *a;
 	uint32_t region;          /* by region r, else by part[] */
-	const uint32_t *part;     /* per partition: its iteration, or TRACE_NONE */
+	const uint32_t *part;     /* per partition: its iteration's stretch, or TRACE_NONE */
 	uint32_t cut[PAR_MAX + 1];
 	struct runs runs[PAR_MAX];
 };
@@ -558,20 +559,26 @@ runs_worker(void *ctx, uint32_t w, uint32_t nw)
 					return ERR_NOMEM;
 			continue;
 		}
+		/* f: the next Enter of r on this timeline; k: the Enters
+		 * before it */
 		uint32_t f = tls[tl].frame_first, f1 = f + tls[tl].frame_count, k = 0;
 		while (f < f1 && fr[f].region != r)
 			f++;
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			uint64_t x = lop_exit(a, l);
-			/* past this instance: on to the next one */
-			while (f < f1 && x > fr[f].t_leave) {
+			while (f < f1 && x >= fr[f].t_enter) {
 				f++;
 				k++;
 				while (f < f1 && fr[f].region != r)
 					f++;
 			}
-			if (run_add(a, runs, l, f < f1 && x >= fr[f].t_enter && k < a->iters.count ? k
-				    : TRACE_NONE))
+			/* before the first Enter: set-up; after the last, the
+			 * last iteration until its stretch of partitions ends */
+			uint32_t it = k == 0 || k > a->iters.count ? TRACE_NONE : k - 1;
+			if (it != TRACE_NONE && k == a->iters.count &&
+			    (a->lop_part[l] == TRACE_NONE || g->part[a->lop_part[l]] == TRACE_NONE))
+				it = TRACE_NONE;
+			if (run_add(a, runs, l, it))
 				return ERR_NOMEM;
 		}
 	}
@@ -610,6 +617,8 @@ lops_runs(struct analysis *a, uint32_t region, const uint32_t *part)
 	return rc;
 }
 
+/* Each lop's iteration: by the Enters of the marking region on its own
+ * timeline when there is one, else by its partition's stretch. */
 static int
 lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *bd)
 {
@@ -621,7 +630,7 @@ lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *
 	for (uint32_t k = 0; k < bd->count; k++)
 		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
 			part[s->order[i]] = k;
-	int rc = lops_runs(a, TRACE_NONE, part);
+	int rc = lops_runs(a, bd->region, part);
 	free(part);
 	return rc;
 }
@@ -684,7 +693,7 @@ publish(struct analysis *a, const struct seq *s, const struct bounds *bd,
 		.irregular = ref == UINT32_MAX ? n : n - ref_n,
 		.starts = starts,
 	};
-	int rc = bd->region != TRACE_NONE ? lops_runs(a, bd->region, NULL) : lops_by_partition(a, s, bd);
+	int rc = lops_by_partition(a, s, bd);
 	if (rc)
 		a->iters.count = 0;
 	return rc;
