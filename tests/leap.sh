@@ -9,7 +9,12 @@
 # forced, and with another factor. When the reports gained the Charm++
 # fields (branch charm: "reorder", "block_order", "hotspot_metric"),
 # every output was checked to be main's but for them, then the sums
-# written again with --write.
+# written again with --write. Likewise when an operation's iteration
+# came to run from one Enter of the marking region to the next (main,
+# 27d0e11): nine outputs (casita's two Jacobi runs, tree_allreduce's
+# forced merge, which marks its iterations by 'bcast') were checked to
+# differ from the build before only in the iterations' totals and the
+# hotspots' iteration, then written again.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
