@@ -28,6 +28,16 @@ int vec_reserve(void **data, size_t *cap, size_t need, size_t size);
  * puts its id (the old count) in *id, incrementing *n. Returns 0,
  * ERR_LIMIT (VEC_MAX_ID reached) or ERR_NOMEM; *n is unchanged on error. */
 int vec_push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id);
-#define VEC_NEW_ID(v, n, cap, id) vec_push_id((void **)&(v), &(n), &(cap), sizeof *(v), (id))
+/* The same, inline while there is room (the builders' per-event path). */
+static inline int
+vec_push_id_fast(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
+{
+	if (*n < *cap && *n <= VEC_MAX_ID) {
+		*id = (uint32_t)(*n)++;
+		return 0;
+	}
+	return vec_push_id(data, n, cap, size, id);
+}
+#define VEC_NEW_ID(v, n, cap, id) vec_push_id_fast((void **)&(v), &(n), &(cap), sizeof *(v), (id))
 
 #endif

@@ -20,6 +20,7 @@ build_create(struct trace *t)
 		return NULL;
 	b->t = t;
 	b->tl = TRACE_NONE;
+	b->frame = TRACE_NONE;
 	t->ops_implied = 1;
 	return b;
 }
@@ -66,7 +67,8 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 	b->last_time = 0;
 	b->started = 0;
 	b->gap = 0;
-	b->call_ends = 0;
+	b->frame = TRACE_NONE;
+	b->call_ends = b->call_sends = b->call_recvs = 0;
 	b->call_has_coll = 0;
 	b->call_has_request = 0;
 	reqmap_clear(&b->requests);
@@ -75,14 +77,12 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 	return 0;
 }
 
-/* The innermost user frame currently open, or TRACE_NONE. */
+/* The innermost user frame currently open, or TRACE_NONE: kept as
+ * frames open and close (a frame's parent is the one open below it). */
 static uint32_t
 current_frame(const struct build *b)
 {
-	for (int i = b->depth - 1; i >= 0; i--)
-		if (b->stack[i].frame != TRACE_NONE)
-			return b->stack[i].frame;
-	return TRACE_NONE;
+	return b->frame;
 }
 
 /* Emits a communication call; the computation before it is implied
@@ -94,11 +94,7 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	  uint32_t frame, uint8_t flags)
 {
 	struct trace *t = b->t;
-	int sends = 0, recvs = 0;
-	for (size_t i = t->n_ends - b->call_ends; i < t->n_ends; i++) {
-		sends += t->ends[i].role == END_SEND;
-		recvs += t->ends[i].role == END_RECV;
-	}
+	uint32_t sends = b->call_sends, recvs = b->call_recvs;
 	uint8_t kind = b->call_has_coll ? OP_COLLECTIVE
 		: sends && recvs ? OP_SENDRECV
 		: sends ? OP_SEND : recvs ? OP_RECV : OP_WAIT;
@@ -119,7 +115,7 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	};
 	b->prev_exit = exit;
 	b->gap = 0;
-	b->call_ends = 0;
+	b->call_ends = b->call_sends = b->call_recvs = 0;
 	b->call_has_coll = 0;
 	return 0;
 }
@@ -136,6 +132,8 @@ add_end(struct build *b, uint32_t id, uint32_t role)
 		return rc;
 	t->ends[e] = (struct trace_end){ .id = id, .role = role & 3 };
 	b->call_ends++;
+	b->call_sends += role == END_SEND;
+	b->call_recvs += role == END_RECV;
 	return 0;
 }
 
@@ -203,6 +201,7 @@ build_enter(struct build *b, uint64_t time, uint32_t region)
 		if ((rc = VEC_NEW_ID(t->frames, t->n_frames, t->cap_frames, &f)))
 			return rc;
 		e->frame = f;
+		b->frame = f;
 		t->frames[f] = (struct trace_frame){
 			.t_enter = time, .t_leave = time, .region = region,
 			.parent = parent, .timeline = b->tl,
@@ -223,7 +222,9 @@ pop_entry(struct build *b, uint64_t time, uint8_t flags)
 {
 	struct frame_entry *e = &b->stack[--b->depth];
 	if (e->frame != TRACE_NONE) {
-		b->t->frames[e->frame].t_leave = time;
+		struct trace_frame *f = &b->t->frames[e->frame];
+		f->t_leave = time;
+		b->frame = f->parent;
 		return 0;
 	}
 	if (b->depth != b->mpi_depth)
