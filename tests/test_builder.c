@@ -260,6 +260,38 @@ unmatched_and_bad_peers(void **state)
 	assert_true(op(f, m[1].recv_op).flags & OPF_UNMATCHED);
 }
 
+/* Receives without a send become messages after the matched ones,
+ * channel by channel in the order the channels were first seen (on a
+ * send, else on a receive), each channel's in receive order: the
+ * numbering every output shows. */
+static void
+lone_receives_numbered_by_channel(void **state)
+{
+	struct fx *f = *state;
+	TL(0); ENTER(0, R_SEND); SEND(0, 1, C_WORLD, 5, 1, BLOCKING); LEAVE(1, R_SEND); END();
+	TL(1);
+	static const uint32_t from[6] = { 2, 0, 3, 0, 2, 0 }, tag[6] = { 1, 5, 0, 5, 1, 5 };
+	for (uint64_t i = 0; i < 6; i++) {
+		ENTER(10 + 2 * i, R_RECV);
+		RECV(10 + 2 * i, from[i], C_WORLD, tag[i], 1, BLOCKING);
+		LEAVE(11 + 2 * i, R_RECV);
+	}
+	END();
+	TL(2); END(); TL(3); END();
+	FINISH();
+	assert_int_equal(trace_info(f->t)->warnings[WARN_UNMATCHED_RECV], 5);
+	uint32_t n;
+	const struct trace_msg *m = trace_msgs(f->t, &n);
+	assert_int_equal(n, 6);
+	/* channels: (0->1, tag 5) seen on the send, then (2->1, tag 1),
+	 * (3->1, tag 0) on receives */
+	static const uint64_t t_recv[6] = { 12, 16, 20, 10, 18, 14 };
+	for (uint32_t i = 0; i < 6; i++)
+		assert_int_equal(m[i].t_recv, t_recv[i]);
+	assert_int_equal(m[3].sender, 2);
+	assert_int_equal(m[5].sender, 3);
+}
+
 static void
 collectives_grouped(void **state)
 {
@@ -446,6 +478,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(sendrecv_keeps_both, setup, teardown),
 		cmocka_unit_test_setup_teardown(rank_translation, setup, teardown),
 		cmocka_unit_test_setup_teardown(unmatched_and_bad_peers, setup, teardown),
+		cmocka_unit_test_setup_teardown(lone_receives_numbered_by_channel, setup, teardown),
 		cmocka_unit_test_setup_teardown(collectives_grouped, setup, teardown),
 		cmocka_unit_test_setup_teardown(misnested_and_unclosed, setup, teardown),
 		cmocka_unit_test_setup_teardown(time_backwards_and_gaps, setup, teardown),

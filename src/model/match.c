@@ -2,8 +2,9 @@
  *
  * Messages obey MPI's non-overtaking rule: between one sender and one
  * receiver on one communicator with one tag, the n-th receive matches the
- * n-th send. Sends and receives are threaded onto per-channel FIFO lists
- * (one hash entry per channel, O(1) per message), then zipped.
+ * n-th send. Sends are threaded onto per-channel FIFO lists (one hash
+ * entry per channel, O(1) per message), and each receive takes the next
+ * send of its channel.
  * Collectives: the k-th collective a rank calls on a communicator is the
  * k-th invocation on it (self communicators give one-member invocations).
  */
@@ -17,9 +18,47 @@
 #include "base/vec.h"
 
 struct channel {
-	uint32_t send_head, send_tail, recv_head, recv_tail;
+	uint32_t send_head, send_tail;   /* its sends in order, threaded by next_send */
+	uint32_t cursor;                 /* the first send no receive took yet */
 };
 
+/* The channel of (sender, receiver, comm, tag), made (with no sends) if
+ * there is none yet: channels are numbered in order of first sight. */
+static int
+channel_of(struct hmap *chan_of, struct channel **chans, size_t *n, size_t *cap,
+	   uint32_t s, uint32_t r, uint32_t c, uint32_t g, uint32_t *ch)
+{
+	uint64_t ka = (uint64_t)s << 32 | r, kb = (uint64_t)c << 32 | g;
+	uint32_t *ci = hmap_get(chan_of, ka, kb);
+	if (ci) {
+		*ch = *ci;
+		return 0;
+	}
+	if (VEC_GROW(*chans, *n, *cap) || hmap_put(chan_of, ka, kb, (uint32_t)*n))
+		return ERR_NOMEM;
+	*ch = (uint32_t)(*n)++;
+	(*chans)[*ch] = (struct channel){ TRACE_NONE, TRACE_NONE, TRACE_NONE };
+	return 0;
+}
+
+/* A receive that found no send, in its channel. */
+struct lone_recv {
+	uint32_t ch, recv;
+};
+
+static int
+cmp_lone(const void *pa, const void *pb)
+{
+	const struct lone_recv *a = pa, *b = pb;
+	if (a->ch != b->ch)
+		return a->ch < b->ch ? -1 : 1;
+	return (a->recv > b->recv) - (a->recv < b->recv);
+}
+
+/* Sends are threaded onto their channels' lists; each receive, in order,
+ * takes the first send of its channel that no receive took yet. Receives
+ * left without a send become messages of their own, after the others,
+ * channel by channel in the order channels were first seen. */
 static int
 match_messages(struct build *b, uint32_t *recv_msg)
 {
@@ -28,91 +67,84 @@ match_messages(struct build *b, uint32_t *recv_msg)
 	struct hmap chan_of = { 0 };
 	struct channel *chans = NULL;
 	size_t n_chans = 0, cap_chans = 0;
+	struct lone_recv *lone = NULL;
+	size_t n_lone = 0, cap_lone = 0;
 	uint32_t *next_send = malloc((n_sends + 1) * sizeof *next_send);
-	uint32_t *next_recv = malloc((n_recvs + 1) * sizeof *next_recv);
+	uint32_t ch;
 	int rc = ERR_NOMEM;
-	if (!next_send || !next_recv)
+	if (!next_send)
 		goto out;
 
-	for (size_t pass = 0; pass < 2; pass++) {
-		size_t n = pass ? n_recvs : n_sends;
-		for (size_t i = 0; i < n; i++) {
-			uint32_t s, r, c, g;
-			if (pass) {
-				const struct recv_half *h = &b->recvs[i];
-				s = h->sender, r = h->receiver, c = h->comm, g = h->tag;
-			} else {
-				const struct trace_msg *m = &t->msgs[i];
-				s = m->sender, r = m->receiver, c = m->comm, g = m->tag;
-			}
-			uint64_t ka = (uint64_t)s << 32 | r, kb = (uint64_t)c << 32 | g;
-			uint32_t *ci = hmap_get(&chan_of, ka, kb);
-			uint32_t ch;
-			if (ci) {
-				ch = *ci;
-			} else {
-				if (VEC_GROW(chans, n_chans, cap_chans) ||
-				    hmap_put(&chan_of, ka, kb, (uint32_t)n_chans))
-					goto out;
-				ch = (uint32_t)n_chans++;
-				chans[ch] = (struct channel){ TRACE_NONE, TRACE_NONE, TRACE_NONE, TRACE_NONE };
-			}
-			uint32_t *head = pass ? &chans[ch].recv_head : &chans[ch].send_head;
-			uint32_t *tail = pass ? &chans[ch].recv_tail : &chans[ch].send_tail;
-			uint32_t *next = pass ? next_recv : next_send;
-			next[i] = TRACE_NONE;
-			if (*tail == TRACE_NONE)
-				*head = (uint32_t)i;
-			else
-				next[*tail] = (uint32_t)i;
-			*tail = (uint32_t)i;
-		}
+	for (size_t i = 0; i < n_sends; i++) {
+		const struct trace_msg *m = &t->msgs[i];
+		if (channel_of(&chan_of, &chans, &n_chans, &cap_chans, m->sender, m->receiver, m->comm,
+			       m->tag, &ch))
+			goto out;
+		struct channel *c = &chans[ch];
+		next_send[i] = TRACE_NONE;
+		if (c->send_tail == TRACE_NONE)
+			c->send_head = c->cursor = (uint32_t)i;
+		else
+			next_send[c->send_tail] = (uint32_t)i;
+		c->send_tail = (uint32_t)i;
 	}
 
-	for (size_t ch = 0; ch < n_chans; ch++) {
-		uint32_t s = chans[ch].send_head, r = chans[ch].recv_head;
-		for (; s != TRACE_NONE && r != TRACE_NONE; s = next_send[s], r = next_recv[r]) {
-			struct trace_msg *m = &t->msgs[s];
-			const struct recv_half *h = &b->recvs[r];
-			m->recv_op = h->op;
-			m->t_recv = h->time;
-			if (h->bytes != m->bytes) {
-				m->flags |= MSGF_SIZE_MISMATCH;
-				t->info.warnings[WARN_SIZE_MISMATCH]++;
-			}
-			recv_msg[r] = s;
+	for (size_t r = 0; r < n_recvs; r++) {
+		const struct recv_half *h = &b->recvs[r];
+		if (channel_of(&chan_of, &chans, &n_chans, &cap_chans, h->sender, h->receiver, h->comm,
+			       h->tag, &ch))
+			goto out;
+		uint32_t s = chans[ch].cursor;
+		if (s == TRACE_NONE) {
+			if (VEC_GROW(lone, n_lone, cap_lone))
+				goto out;
+			lone[n_lone++] = (struct lone_recv){ ch, (uint32_t)r };
+			continue;
 		}
-		for (; s != TRACE_NONE; s = next_send[s]) {
+		chans[ch].cursor = next_send[s];
+		struct trace_msg *m = &t->msgs[s];
+		m->recv_op = h->op;
+		m->t_recv = h->time;
+		if (h->bytes != m->bytes) {
+			m->flags |= MSGF_SIZE_MISMATCH;
+			t->info.warnings[WARN_SIZE_MISMATCH]++;
+		}
+		recv_msg[r] = s;
+	}
+
+	for (size_t c = 0; c < n_chans; c++)
+		for (uint32_t s = chans[c].cursor; s != TRACE_NONE; s = next_send[s]) {
 			t->info.warnings[WARN_UNMATCHED_SEND]++;
 			trace_oprec_of(t, t->msgs[s].send_op)->flags |= OPF_UNMATCHED;
 		}
-		for (; r != TRACE_NONE; r = next_recv[r]) {
-			const struct recv_half *h = &b->recvs[r];
-			t->info.warnings[WARN_UNMATCHED_RECV]++;
-			trace_oprec_of(t, h->op)->flags |= OPF_UNMATCHED;
-			uint32_t id;
-			int err = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
-			if (!err && id > TRACE_END_ID_MAX)
-				err = ERR_LIMIT;     /* ends name messages in 30 bits */
-			if (err) {
-				rc = err;
-				goto out;
-			}
-			recv_msg[r] = id;
-			t->msgs[id] = (struct trace_msg){
-				.t_send = 0, .t_recv = h->time, .bytes = h->bytes,
-				.send_op = TRACE_NONE, .recv_op = h->op,
-				.send_done_op = TRACE_NONE, .sender = h->sender,
-				.receiver = h->receiver, .comm = h->comm, .tag = h->tag,
-			};
+	if (n_lone > 1)
+		qsort(lone, n_lone, sizeof *lone, cmp_lone);
+	for (size_t i = 0; i < n_lone; i++) {
+		const struct recv_half *h = &b->recvs[lone[i].recv];
+		t->info.warnings[WARN_UNMATCHED_RECV]++;
+		trace_oprec_of(t, h->op)->flags |= OPF_UNMATCHED;
+		uint32_t id;
+		int err = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
+		if (!err && id > TRACE_END_ID_MAX)
+			err = ERR_LIMIT;     /* ends name messages in 30 bits */
+		if (err) {
+			rc = err;
+			goto out;
 		}
+		recv_msg[lone[i].recv] = id;
+		t->msgs[id] = (struct trace_msg){
+			.t_send = 0, .t_recv = h->time, .bytes = h->bytes,
+			.send_op = TRACE_NONE, .recv_op = h->op,
+			.send_done_op = TRACE_NONE, .sender = h->sender,
+			.receiver = h->receiver, .comm = h->comm, .tag = h->tag,
+		};
 	}
 	rc = 0;
 out:
 	hmap_fini(&chan_of);
 	free(chans);
+	free(lone);
 	free(next_send);
-	free(next_recv);
 	return rc;
 }
 
@@ -136,9 +168,10 @@ group_collectives(struct build *b, uint32_t *coll_of)
 			coll_of[h] = n_self++;
 			continue;
 		}
-		uint32_t *k = hmap_get(&seen, c->comm, c->timeline);
-		uint32_t seq = k ? *k : 0;
-		if (hmap_put(&seen, c->comm, c->timeline, seq + 1))
+		uint32_t *k = hmap_get(&seen, c->comm, c->timeline), seq = 0;
+		if (k)
+			seq = (*k)++;
+		else if (hmap_put(&seen, c->comm, c->timeline, 1))
 			goto out;
 		coll_of[h] = seq;
 		if (seq + 1 > ninst[c->comm])
