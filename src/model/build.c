@@ -12,6 +12,25 @@
 
 #include "base/vec.h"
 
+/* The event arrays grow by doubling, but one that outgrows GROW_SMALL
+ * bytes goes straight to GROW_BIG: large arrays are then mapped from
+ * their first megabyte on (the reader keeps glibc's mmap threshold
+ * just above 1 MiB, otf2_events.c), so that growing one moves its pages
+ * instead of copying them, and no heap is left holding the copies it
+ * outgrew. Small traces keep small arrays. */
+#define GROW_SMALL ((size_t)64 << 10)
+#define GROW_BIG ((size_t)2 << 20)
+
+static int
+push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
+{
+	if (*n >= *cap && (*n + 1) * size > GROW_SMALL && *cap * size < GROW_BIG &&
+	    vec_reserve(data, cap, GROW_BIG / size, size))
+		return ERR_NOMEM;
+	return vec_push_id_fast(data, n, cap, size, id);
+}
+#define NEW_ID(v, n, cap, id) push_id((void **)&(v), &(n), &(cap), sizeof *(v), (id))
+
 struct build *
 build_create(struct trace *t)
 {
@@ -104,7 +123,7 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	uint32_t id;
 	if (t->n_oprec >= VEC_MAX_ID / 2)
 		return ERR_LIMIT;     /* two op ids per call */
-	int rc = VEC_NEW_ID(t->oprec, t->n_oprec, t->cap_oprec, &id);
+	int rc = NEW_ID(t->oprec, t->n_oprec, t->cap_oprec, &id);
 	if (rc)
 		return rc;
 	t->oprec[id] = (struct trace_oprec){
@@ -127,7 +146,7 @@ add_end(struct build *b, uint32_t id, uint32_t role)
 	uint32_t e;
 	if (id > TRACE_END_ID_MAX)
 		return ERR_LIMIT;
-	int rc = VEC_NEW_ID(t->ends, t->n_ends, t->cap_ends, &e);
+	int rc = NEW_ID(t->ends, t->n_ends, t->cap_ends, &e);
 	if (rc)
 		return rc;
 	t->ends[e] = (struct trace_end){ .id = id, .role = role & 3 };
@@ -198,7 +217,7 @@ build_enter(struct build *b, uint64_t time, uint32_t region)
 	uint8_t role = t->regions[region].role;
 	if (role == ROLE_USER || role == ROLE_OTHER) {
 		uint32_t parent = current_frame(b), f;
-		if ((rc = VEC_NEW_ID(t->frames, t->n_frames, t->cap_frames, &f)))
+		if ((rc = NEW_ID(t->frames, t->n_frames, t->cap_frames, &f)))
 			return rc;
 		e->frame = f;
 		b->frame = f;
@@ -313,7 +332,7 @@ build_send(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 	if (receiver == TRACE_NONE)
 		return 0;
 	uint32_t id;
-	int rc = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
+	int rc = NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
 	if (rc)
 		return rc;
 	uint32_t op = call_op_id(b);
@@ -368,7 +387,7 @@ build_recv(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 	if (sender == TRACE_NONE)
 		return 0;
 	uint32_t id;
-	int rc = VEC_NEW_ID(b->recvs, b->n_recvs, b->cap_recvs, &id);
+	int rc = NEW_ID(b->recvs, b->n_recvs, b->cap_recvs, &id);
 	if (rc)
 		return rc;
 	b->recvs[id] = (struct recv_half){
@@ -406,7 +425,7 @@ build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 			b->stack[b->mpi_depth].enter = time;
 	}
 	uint32_t id;
-	int rc = VEC_NEW_ID(b->colls, b->n_colls, b->cap_colls, &id);
+	int rc = NEW_ID(b->colls, b->n_colls, b->cap_colls, &id);
 	if (rc)
 		return rc;
 	b->colls[id] = (struct coll_half){

@@ -446,16 +446,36 @@ otf2r_finish_counts(struct otf2r *r, const struct otf2r_counts *c)
 	t->info.records[REC_OTHER] = t->info.events - known;
 }
 
-/* The blocks' arrays are freed as they are joined. glibc serves blocks
- * under its sliding mmap threshold (up to 32 MB) from the heap, where
- * freed memory stays in the process: 25% more peak memory at 10^7
- * events. A fixed threshold maps every large array, so that freeing
- * one gives its pages back. */
+/* glibc's malloc while events are read. Large arrays must be mapped, so
+ * that freeing one (the blocks' arrays, as they are joined) gives its
+ * pages back: glibc's sliding mmap threshold would serve anything up to
+ * 32 MB from the heap, where freed memory stays in the process (25% more
+ * peak memory at 10^7 events); so the threshold is fixed. But each event
+ * reader holds a buffer of the archive's event chunk (1 MiB in every
+ * archive seen), allocated when a location is opened and freed when it
+ * is closed: mapped, it is mapped afresh for every location and the
+ * kernel clears its pages again (a third of the reading time at 1024
+ * ranks, 10^7 events). So the threshold goes just above a chunk of up to
+ * 1 MiB, and while reading the heap keeps a few chunks' worth at its top
+ * instead of trimming it on every free: the buffer is the same memory
+ * from one location to the next. (The builder's arrays jump from 64 KiB
+ * to 2 MiB, build.c, so none of them lives in the heap near the
+ * threshold.) Larger chunks are mapped as before. */
+#define MMAP_MIN ((size_t)1 << 20)
+#define TRIM_DEFAULT ((size_t)128 << 10)
+
 static void
-map_large_arrays(void)
+malloc_reading(const struct otf2r *r, int on)
 {
 #ifdef __GLIBC__
-	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	size_t chunk = r->anc.evt_chunk, mmap_at = chunk <= MMAP_MIN ? MMAP_MIN + (64 << 10) : MMAP_MIN;
+	mallopt(M_MMAP_THRESHOLD, (int)mmap_at);
+	mallopt(M_TRIM_THRESHOLD, on ? (int)(4 * mmap_at) : (int)TRIM_DEFAULT);
+	if (!on)
+		malloc_trim(0);
+#else
+	(void)r;
+	(void)on;
 #endif
 }
 
@@ -463,8 +483,6 @@ int
 otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts *o, uint32_t lo,
 		  uint32_t hi, struct build ***blocks, uint32_t *n_blocks, struct otf2r_counts *c)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	pthread_once(&once, map_large_arrays);
 	struct evread v = { .r = r, .rd = rd, .o = o };
 	int rc = 0;
 	*blocks = NULL;
@@ -478,7 +496,9 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 		goto out;
 	}
 	uint32_t nw = par_workers();
+	malloc_reading(r, 1);
 	par_run(nw < v.n_blocks ? nw : v.n_blocks, read_worker, &v);
+	malloc_reading(r, 0);
 	for (uint32_t i = 0; i < v.n_blocks && !rc; i++)
 		if (v.blocks[i].rc && v.blocks[i].rc != ERR_CANCELLED)
 			rc = err_set(r->e, v.blocks[i].rc, "%s", v.blocks[i].err.msg);
