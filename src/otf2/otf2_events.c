@@ -1,15 +1,21 @@
 /* otf2_events.c — reading events on every core.
  *
- * The locations are cut into blocks of consecutive locations with about
+ * The locations are cut into chunks of consecutive locations with about
  * the same number of declared events. Each worker thread (par_workers())
- * takes the next block not yet taken, reads its locations with event
- * readers of its own (OTF2's pthread locking callbacks guard the shared
- * archive state) and builds them at once into the block's own arrays
- * (build_block_create): decoding and building overlap on every core, and
- * no record is copied between them. When every block is read, the blocks
+ * reads chunks with event readers of its own (OTF2's pthread locking
+ * callbacks guard the shared archive state) and builds them at once into
+ * a builder block's own arrays (build_block_create): decoding and
+ * building overlap on every core, and no record is handed between
+ * threads. Worker 0 takes chunks from the front, one after the other,
+ * into one block; the others take them from the back, each into a block
+ * of its own, until the two meet. When every chunk is read, the blocks
  * are joined in location order (build_join), which renumbers their ids:
  * the model is the one a single reader would build, whatever the number
- * of threads or which thread read which block.
+ * of threads or which thread read which chunk. The front block is the
+ * first, and the join makes its arrays the model's without copying them:
+ * only what the other workers read is copied (a second first touch of
+ * its pages), half of the records on two threads instead of all but the
+ * first chunk's.
  *
  * The calling thread is worker 0: it alone reports progress (and notices
  * a cancel), so a caller's progress callback is never called from another
@@ -32,15 +38,16 @@
 
 /* events between progress reports (and cancel checks) */
 #define REPORT_EVENTS (1u << 20)
-/* blocks: about this many declared events each (at least four per
+/* chunks: about this many declared events each (at least four per
  * thread), at most MAX_BLOCKS */
 #define BLOCK_EVENTS (1u << 20)
 #define MAX_BLOCKS 64
 
+/* A chunk of locations, and what reading it counted. */
 struct evblock {
 	struct otf2r *r;
 	uint32_t loc_first, loc_end;  /* locations [loc_first, loc_end) */
-	struct build *b;
+	struct build *b;              /* the block it is built into */
 	struct err err;
 	int rc;
 	uint32_t cur_tl;              /* TRACE_NONE if not an MPI rank */
@@ -58,7 +65,9 @@ struct evread {
 	struct evblock *blocks;
 	uint32_t n_blocks;
 	uint64_t total;               /* declared events */
-	atomic_uint next;             /* next block to take */
+	pthread_mutex_t claim_mu;     /* guards front and back */
+	uint32_t front, back;         /* the chunks not taken yet: [front, back) */
+	struct build *front_b;        /* worker 0's block: chunks [0, front) */
 	atomic_ullong done;           /* events read so far, all workers */
 	atomic_int stop;              /* a block failed or the user cancelled */
 };
@@ -340,24 +349,50 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li)
 	return rc;
 }
 
+/* Takes the next chunk from the front or the back into *i; 0 when none
+ * is left. */
+static int
+claim(struct evread *v, int from_front, uint32_t *i)
+{
+	pthread_mutex_lock(&v->claim_mu);
+	int got = v->front < v->back && !atomic_load(&v->stop);
+	if (got)
+		*i = from_front ? v->front++ : --v->back;
+	pthread_mutex_unlock(&v->claim_mu);
+	return got;
+}
+
+static void
+read_chunk(struct evread *v, struct evblock *k, uint32_t worker)
+{
+	if (!k->b)
+		k->rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", v->r->anchor);
+	for (uint32_t li = k->loc_first; li < k->loc_end && !k->rc; li++)
+		k->rc = read_location(v, k, worker, li);
+	if (k->rc)
+		atomic_store(&v->stop, 1);
+}
+
 static int
 read_worker(void *ctx, uint32_t worker, uint32_t n)
 {
 	(void)n;
 	struct evread *v = ctx;
-	for (;;) {
-		uint32_t i = atomic_fetch_add(&v->next, 1);
-		if (i >= v->n_blocks || atomic_load(&v->stop))
-			return 0;
+	uint32_t i;
+	while (claim(v, worker == 0, &i)) {
 		struct evblock *k = &v->blocks[i];
-		k->b = build_block_create(v->r->t);
-		if (!k->b)
-			k->rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", v->r->anchor);
-		for (uint32_t li = k->loc_first; li < k->loc_end && !k->rc; li++)
-			k->rc = read_location(v, k, worker, li);
-		if (k->rc)
-			atomic_store(&v->stop, 1);
+		if (worker > 0) {
+			k->b = build_block_create(v->r->t);
+			read_chunk(v, k, worker);
+			continue;
+		}
+		if (!v->front_b)
+			v->front_b = build_block_create(v->r->t);
+		k->b = v->front_b;
+		read_chunk(v, k, worker);
+		k->b = NULL;
 	}
+	return 0;
 }
 
 static uint64_t
@@ -394,7 +429,7 @@ make_blocks(struct evread *v, uint32_t lo, uint32_t hi)
 	v->blocks = calloc(nb, sizeof *v->blocks);
 	if (!v->blocks)
 		return ERR_NOMEM;
-	v->n_blocks = (uint32_t)nb;
+	v->n_blocks = v->back = (uint32_t)nb;
 	for (uint32_t i = 0; i < nb; i++)
 		v->blocks[i] = (struct evblock){ .r = v->r, .loc_first = lo + cut[i], .loc_end = lo + cut[i + 1],
 						 .cur_tl = TRACE_NONE, .t_begin = UINT64_MAX };
@@ -485,6 +520,8 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 {
 	struct evread v = { .r = r, .rd = rd, .o = o };
 	int rc = 0;
+	if (pthread_mutex_init(&v.claim_mu, NULL))
+		return err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
 	*blocks = NULL;
 	*n_blocks = 0;
 	OTF2_ErrorCode st = OTF2_Reader_OpenEvtFiles(rd);
@@ -507,21 +544,26 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 			rc = err_set(r->e, v.blocks[i].rc, "%s", v.blocks[i].err.msg);
 	if (rc)
 		goto out;
-	if (!(*blocks = malloc(v.n_blocks * sizeof **blocks))) {
+	/* the front block, then the others' in location order */
+	if (!(*blocks = malloc((v.n_blocks + 1) * sizeof **blocks))) {
 		rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
 		goto out;
 	}
-	for (uint32_t i = 0; i < v.n_blocks; i++) {
-		(*blocks)[i] = v.blocks[i].b;
+	if (v.front_b)
+		(*blocks)[(*n_blocks)++] = v.front_b;
+	v.front_b = NULL;
+	for (uint32_t i = v.front; i < v.n_blocks; i++) {
+		(*blocks)[(*n_blocks)++] = v.blocks[i].b;
 		v.blocks[i].b = NULL;
 	}
-	*n_blocks = v.n_blocks;
 	sum_counts(&v, c);
 out:
+	build_destroy(v.front_b);
 	if (v.blocks)
 		for (uint32_t i = 0; i < v.n_blocks; i++)
 			build_destroy(v.blocks[i].b);
 	free(v.blocks);
+	pthread_mutex_destroy(&v.claim_mu);
 	if (v.cb)
 		OTF2_EvtReaderCallbacks_Delete(v.cb);
 	OTF2_Reader_CloseEvtFiles(rd);
