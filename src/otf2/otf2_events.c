@@ -309,8 +309,14 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li)
 	OTF2_EvtReader *er = absent ? NULL : OTF2_Reader_GetEvtReader(v->rd, L->id);
 	if (!absent && !er)
 		return otf2r_fail(r, &k->err, ERR_FORMAT, OTF2_SUCCESS, path, "cannot read the events");
-	if (er)
+	if (er) {
 		OTF2_EvtReader_SetCallbacks(er, v->cb, k);
+		uint8_t kinds = r->local_kinds[li];
+		if (!(kinds & OTF2R_LOCAL_MAPS))
+			OTF2_EvtReader_ApplyMappingTables(er, false);
+		if (!(kinds & OTF2R_LOCAL_OFFSETS))
+			OTF2_EvtReader_ApplyClockOffsets(er, false);
+	}
 	k->cur_tl = L->timeline;
 	int rc = 0;
 	if (k->cur_tl != TRACE_NONE)

@@ -81,6 +81,8 @@ int otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e
  * (what, at byte N)") or ERR_NOMEM. */
 int otf2r_check_defs(const char *path, int global, struct err *e);
 
+enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
+
 struct otf2r {
 	struct trace *t;
 	struct build *b;
@@ -89,6 +91,11 @@ struct otf2r {
 	char base[4096];         /* the anchor's path without ".otf2" */
 	struct otf2r_anchor anc;
 	uint64_t local_maps;     /* mapping tables and clock offsets read */
+	/* per location, what its local definitions held (OTF2R_LOCAL_*):
+	 * event readers skip what a location does not have (the library
+	 * looks its location up for every id and time otherwise) */
+	uint8_t *local_kinds;
+	uint32_t local_at;       /* the location whose definitions are read */
 	char otf2_msg[256];      /* first message from OTF2's error callback */
 	OTF2_ErrorCode otf2_err; /* and its code */
 

@@ -160,7 +160,9 @@ on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
 {
 	(void)type;
 	(void)map;
-	((struct otf2r *)ud)->local_maps++;
+	struct otf2r *r = ud;
+	r->local_maps++;
+	r->local_kinds[r->local_at] |= OTF2R_LOCAL_MAPS;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -170,7 +172,9 @@ on_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
 	(void)time;
 	(void)offset;
 	(void)deviation;
-	((struct otf2r *)ud)->local_maps++;
+	struct otf2r *r = ud;
+	r->local_maps++;
+	r->local_kinds[r->local_at] |= OTF2R_LOCAL_OFFSETS;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -205,6 +209,7 @@ read_local(struct otf2r *r, OTF2_Reader *rd, OTF2_DefReaderCallbacks *cb, uint32
 	if (!dr)
 		return otf2r_fail(r, r->e, ERR_FORMAT, OTF2_SUCCESS, path, "cannot open the local definitions");
 	OTF2_Reader_RegisterDefCallbacks(rd, dr, cb, r);
+	r->local_at = i;
 	uint64_t n = 0;
 	OTF2_ErrorCode st = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
 	OTF2_Reader_CloseDefReader(rd, dr);
@@ -226,8 +231,11 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
 	char path[sizeof r->base + 32];
 	uint32_t first_absent = TRACE_NONE, n_absent = 0, n_read = 0;
 	uint8_t *state = malloc(t->n_locations ? t->n_locations : 1);
-	if (!state)
+	r->local_kinds = calloc(t->n_locations ? t->n_locations : 1, 1);
+	if (!state || !r->local_kinds) {
+		free(state);
 		return err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
+	}
 	int rc = 0;
 	for (uint32_t i = 0; i < t->n_locations && rc == 0; i++) {
 		OTF2_Reader_SelectLocation(rd, t->locations[i].id);
@@ -383,6 +391,8 @@ read_path(const char *path, const struct otf2_read_opts *opts, struct otf2_share
 		r->b = NULL;
 	}
 	otf2r_free_definitions(r);
+	free(r->local_kinds);
+	r->local_kinds = NULL;
 	pthread_mutex_destroy(&r->msg_mu);
 	free(anchor);
 	r->anchor = NULL;
