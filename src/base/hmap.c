@@ -110,15 +110,7 @@ hmap_take(struct hmap *m, uint64_t a, uint64_t b, uint32_t *value)
 	return 1;
 }
 
-/* ---- 64-bit keys ---- */
-
-static size_t
-slot64_of(const struct hmap64 *m, uint64_t key)
-{
-	/* Fibonacci hashing: the high bits of the product, which every bit
-	 * of the key reaches (request ids are often consecutive) */
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> m->shift);
-}
+/* ---- 64-bit keys (put and take: hmap.h) ---- */
 
 void
 hmap64_fini(struct hmap64 *m)
@@ -135,17 +127,8 @@ hmap64_clear(struct hmap64 *m)
 	m->n = 0;
 }
 
-static size_t
-probe64(const struct hmap64 *m, uint64_t key)
-{
-	size_t i = slot64_of(m, key);
-	while (m->slots[i].used && m->slots[i].key != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static int
-grow64(struct hmap64 *m)
+int
+hmap64_grow(struct hmap64 *m)
 {
 	struct hmap64 g = { .cap = m->cap ? m->cap * 2 : 16, .n = m->n };
 	g.shift = m->cap ? m->shift - 1 : 64 - 4;
@@ -153,47 +136,8 @@ grow64(struct hmap64 *m)
 		return ERR_NOMEM;
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->slots[i].used)
-			g.slots[probe64(&g, m->slots[i].key)] = m->slots[i];
+			g.slots[hmap64_probe_(&g, m->slots[i].key)] = m->slots[i];
 	free(m->slots);
 	*m = g;
 	return 0;
-}
-
-int
-hmap64_put(struct hmap64 *m, uint64_t key, uint32_t value)
-{
-	size_t i = m->cap ? probe64(m, key) : 0;
-	if (m->cap && m->slots[i].used) {
-		m->slots[i].value = value;
-		return 0;
-	}
-	if ((m->n + 1) * 4 > m->cap * 3) {
-		if (grow64(m))
-			return ERR_NOMEM;
-		i = probe64(m, key);
-	}
-	m->slots[i] = (struct hmap64_slot){ .key = key, .value = value, .used = 1 };
-	m->n++;
-	return 0;
-}
-
-int
-hmap64_take(struct hmap64 *m, uint64_t key, uint32_t *value)
-{
-	if (!m->cap)
-		return 0;
-	size_t hole = probe64(m, key), mask = m->cap - 1;
-	if (!m->slots[hole].used)
-		return 0;
-	*value = m->slots[hole].value;
-	for (size_t j = (hole + 1) & mask; m->slots[j].used; j = (j + 1) & mask) {
-		size_t home = slot64_of(m, m->slots[j].key);
-		if (((j - home) & mask) >= ((j - hole) & mask)) {
-			m->slots[hole] = m->slots[j];
-			hole = j;
-		}
-	}
-	m->slots[hole].used = 0;
-	m->n--;
-	return 1;
 }

@@ -22,12 +22,22 @@
 #define GROW_BIG ((size_t)2 << 20)
 
 static int
-push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
+push_id_grow(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
 {
 	if (*n >= *cap && (*n + 1) * size > GROW_SMALL && *cap * size < GROW_BIG &&
 	    vec_reserve(data, cap, GROW_BIG / size, size))
 		return ERR_NOMEM;
-	return vec_push_id_fast(data, n, cap, size, id);
+	return vec_push_id(data, n, cap, size, id);
+}
+
+static inline int
+push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
+{
+	if (*n < *cap && *n <= VEC_MAX_ID) {
+		*id = (uint32_t)(*n)++;
+		return 0;
+	}
+	return push_id_grow(data, n, cap, size, id);
 }
 #define NEW_ID(v, n, cap, id) push_id((void **)&(v), &(n), &(cap), sizeof *(v), (id))
 
@@ -59,7 +69,7 @@ build_destroy(struct build *b)
 	free(b);
 }
 
-static uint64_t
+static inline uint64_t
 clamp_time(struct build *b, uint64_t time)
 {
 	if (time < b->last_time) {
@@ -98,7 +108,7 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 
 /* The innermost user frame currently open, or TRACE_NONE: kept as
  * frames open and close (a frame's parent is the one open below it). */
-static uint32_t
+static inline uint32_t
 current_frame(const struct build *b)
 {
 	return b->frame;
@@ -139,7 +149,7 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	return 0;
 }
 
-static int
+static inline int
 add_end(struct build *b, uint32_t id, uint32_t role)
 {
 	struct trace *t = b->t;
@@ -159,14 +169,14 @@ add_end(struct build *b, uint32_t id, uint32_t role)
 /* The op id the current call will get when it closes: its implied
  * computation op comes first, then the call. Records outside any MPI call become a
  * zero-length call of their own (see close_stray). */
-static uint32_t
+static inline uint32_t
 call_op_id(const struct build *b)
 {
 	return trace_op_count(b->t) + 1;
 }
 
 /* Records seen outside an MPI call: close them as an op of their own. */
-static int
+static inline int
 close_stray(struct build *b, uint64_t time)
 {
 	if (b->mpi_depth >= 0 || (b->call_ends == 0 && !b->call_has_coll))
@@ -176,7 +186,7 @@ close_stray(struct build *b, uint64_t time)
 
 /* Adds an end to the open call; a record outside any MPI call is an op of
  * its own, closed at once. */
-static int
+static inline int
 record_end(struct build *b, uint32_t id, uint32_t role, uint64_t time)
 {
 	int rc = add_end(b, id, role);
@@ -185,7 +195,7 @@ record_end(struct build *b, uint32_t id, uint32_t role, uint64_t time)
 	return rc;
 }
 
-static void
+static inline void
 mark_start(struct build *b, uint64_t time)
 {
 	if (!b->started) {
@@ -290,7 +300,7 @@ build_leave(struct build *b, uint64_t time, uint32_t region)
 
 /* Translates a communicator-local rank to a world rank; TRACE_NONE if the
  * communicator does not have it. */
-static uint32_t
+static inline uint32_t
 world_rank(const struct build *b, uint32_t comm, uint32_t local)
 {
 	const struct trace *t = b->t;
@@ -306,7 +316,7 @@ world_rank(const struct build *b, uint32_t comm, uint32_t local)
 
 /* The world rank of a message's peer; a peer the communicator does not
  * have is counted as a warning (the record is then dropped). */
-static uint32_t
+static inline uint32_t
 peer_rank(struct build *b, uint32_t comm, uint32_t local)
 {
 	uint32_t w = world_rank(b, comm, local);
@@ -315,7 +325,7 @@ peer_rank(struct build *b, uint32_t comm, uint32_t local)
 	return w;
 }
 
-static void
+static inline void
 open_stray(struct build *b, uint64_t *time)
 {
 	mark_start(b, *time);
