@@ -292,6 +292,94 @@ lone_receives_numbered_by_channel(void **state)
 	assert_int_equal(m[5].sender, 3);
 }
 
+/* One rank's part of a ring exchange large enough to be matched on
+ * several workers: each sends K messages to each neighbour and receives
+ * theirs, tags cycling, every message's bytes its number on its channel
+ * (so a receive paired with the wrong send is a size mismatch). Events
+ * [from, to) of rank r's stream. */
+enum { RING_K = 10000 };
+static void
+ring_part(struct fx *f, uint32_t r, uint32_t from, uint32_t to)
+{
+	static uint32_t seq[4][4][3];         /* [sender][receiver][tag]: next number */
+	static uint32_t rseq[4][4][3];        /* [receiver][sender][tag] */
+	if (from == 0 && r == 0)
+		memset(seq, 0, sizeof seq), memset(rseq, 0, sizeof rseq);
+	uint64_t t = 10 + (uint64_t)from * 8;
+	for (uint32_t k = from; k < to; k++, t += 8) {
+		uint32_t next = (r + 1) % 4, prev = (r + 3) % 4;
+		ENTER(t, R_SEND); SEND(t, next, C_WORLD, k % 3, seq[r][next][k % 3]++, BLOCKING); LEAVE(t + 1, R_SEND);
+		ENTER(t + 2, R_SEND); SEND(t + 2, prev, C_WORLD, k % 2, seq[r][prev][k % 2]++, BLOCKING);
+		LEAVE(t + 3, R_SEND);
+		ENTER(t + 4, R_RECV); RECV(t + 4, prev, C_WORLD, k % 3, rseq[r][prev][k % 3]++, BLOCKING);
+		LEAVE(t + 5, R_RECV);
+		ENTER(t + 6, R_RECV); RECV(t + 6, next, C_WORLD, k % 2, rseq[r][next][k % 2]++, BLOCKING);
+		LEAVE(t + 7, R_RECV);
+	}
+}
+
+/* The ring, plus two receives on rank 2 past what rank 1 sent it on tag
+ * 0, three on a channel nothing was sent on, and two sends of rank 3 no
+ * one receives; rank 0 read in two pieces (begun twice) when split, so
+ * its records are out of op order and matching cannot share the work. */
+static void
+ring_matched(struct fx *f, int split)
+{
+	setenv("SKEIN_THREADS", "3", 1);
+	TL(0); ring_part(f, 0, 0, split ? RING_K / 2 : RING_K); END();
+	TL(1); ring_part(f, 1, 0, RING_K); END();
+	TL(2); ring_part(f, 2, 0, RING_K);
+	for (uint64_t i = 0; i < 2; i++) {
+		ENTER(900000 + i, R_RECV); RECV(900000 + i, 1, C_WORLD, 0, 1, BLOCKING); LEAVE(900000 + i, R_RECV);
+	}
+	for (uint64_t i = 0; i < 3; i++) {
+		ENTER(900010 + i, R_RECV); RECV(900010 + i, 0, C_WORLD, 7, 1, BLOCKING); LEAVE(900010 + i, R_RECV);
+	}
+	END();
+	TL(3); ring_part(f, 3, 0, RING_K);
+	for (uint64_t i = 0; i < 2; i++) {
+		ENTER(900000 + i, R_SEND); SEND(900000 + i, 0, C_WORLD, 9, 1, BLOCKING); LEAVE(900000 + i, R_SEND);
+	}
+	END();
+	if (split) {
+		TL(0); ring_part(f, 0, RING_K / 2, RING_K); END();
+	}
+	FINISH();
+	unsetenv("SKEIN_THREADS");
+	const struct trace_info *info = trace_info(f->t);
+	assert_int_equal(info->warnings[WARN_SIZE_MISMATCH], 0);
+	assert_int_equal(info->warnings[WARN_UNMATCHED_SEND], 2);
+	assert_int_equal(info->warnings[WARN_UNMATCHED_RECV], 5);
+	uint32_t n;
+	const struct trace_msg *m = trace_msgs(f->t, &n);
+	assert_int_equal(n, 4 * 2 * RING_K + 2 + 5);
+	for (uint32_t i = 0; i < n - 5; i++)
+		assert_true((m[i].recv_op == TRACE_NONE) == (m[i].tag == 9));
+	/* receives without a send: (1 -> 2, tag 0) was seen first, on a send */
+	static const uint32_t sender[5] = { 1, 1, 0, 0, 0 }, tag[5] = { 0, 0, 7, 7, 7 };
+	static const uint64_t t_recv[5] = { 900000, 900001, 900010, 900011, 900012 };
+	for (uint32_t i = 0; i < 5; i++) {
+		assert_int_equal(m[n - 5 + i].sender, sender[i]);
+		assert_int_equal(m[n - 5 + i].tag, tag[i]);
+		assert_int_equal(m[n - 5 + i].t_recv, t_recv[i]);
+		assert_int_equal(m[n - 5 + i].send_op, TRACE_NONE);
+	}
+}
+
+/* Matching shared among workers gives FIFO pairs per channel and the
+ * leftovers in order; out of op order, one worker does it all. */
+static void
+matching_shared(void **state)
+{
+	ring_matched(*state, 0);
+}
+
+static void
+matching_unordered(void **state)
+{
+	ring_matched(*state, 1);
+}
+
 static void
 collectives_grouped(void **state)
 {
@@ -479,6 +567,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(rank_translation, setup, teardown),
 		cmocka_unit_test_setup_teardown(unmatched_and_bad_peers, setup, teardown),
 		cmocka_unit_test_setup_teardown(lone_receives_numbered_by_channel, setup, teardown),
+		cmocka_unit_test_setup_teardown(matching_shared, setup, teardown),
+		cmocka_unit_test_setup_teardown(matching_unordered, setup, teardown),
 		cmocka_unit_test_setup_teardown(collectives_grouped, setup, teardown),
 		cmocka_unit_test_setup_teardown(misnested_and_unclosed, setup, teardown),
 		cmocka_unit_test_setup_teardown(time_backwards_and_gaps, setup, teardown),

@@ -2,9 +2,13 @@
  *
  * Messages obey MPI's non-overtaking rule: between one sender and one
  * receiver on one communicator with one tag, the n-th receive matches the
- * n-th send. Sends are threaded onto per-channel FIFO lists (one hash
- * entry per channel, O(1) per message), and each receive takes the next
- * send of its channel.
+ * n-th send. Sends and receives are threaded onto per-channel FIFO lists
+ * (one hash entry per channel, O(1) per message), then zipped, channel
+ * by channel. On every core: the ops are cut into ranges at timeline
+ * boundaries, and each worker threads its range's sends onto its own
+ * channels (those of its senders), then its range's receives onto
+ * theirs (found in their sender's worker, read only: a channel's
+ * receives are all its receiver's), then zips its channels.
  * Collectives: the k-th collective a rank calls on a communicator is the
  * k-th invocation on it (self communicators give one-member invocations).
  */
@@ -12,126 +16,308 @@
 
 #include "base/sat.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/par.h"
 #include "base/vec.h"
 
-struct channel {
-	uint32_t send_head, send_tail;   /* its sends in order, threaded by next_send */
-	uint32_t cursor;                 /* the first send no receive took yet */
+/* ---- cutting the work by op ranges ---- */
+
+/* Timelines' ops are contiguous, and sends, receives and collective
+ * members are recorded in op order, each with the op it belongs to: so
+ * cutting the ops into ranges at timeline boundaries cuts each of those
+ * into runs, found by binary search, where every timeline's records lie
+ * in one run. */
+struct cut {
+	uint32_t n;                   /* ranges */
+	uint32_t op[PAR_MAX + 1];     /* range w: ops [op[w], op[w + 1]) */
+	uint8_t *owner;               /* timeline -> its range */
 };
 
-/* The channel of (sender, receiver, comm, tag), made (with no sends) if
- * there is none yet: channels are numbered in order of first sight. */
 static int
-channel_of(struct hmap *chan_of, struct channel **chans, size_t *n, size_t *cap,
-	   uint32_t s, uint32_t r, uint32_t c, uint32_t g, uint32_t *ch)
+cmp_u32(const void *pa, const void *pb)
 {
-	uint64_t ka = (uint64_t)s << 32 | r, kb = (uint64_t)c << 32 | g;
-	uint32_t *ci = hmap_get(chan_of, ka, kb);
-	if (ci) {
-		*ch = *ci;
-		return 0;
-	}
-	if (VEC_GROW(*chans, *n, *cap) || hmap_put(chan_of, ka, kb, (uint32_t)*n))
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Cuts t's ops into n ranges of about the same size (1 when the records
+ * are too few to share). */
+static int
+cut_ops(const struct trace *t, uint32_t n, struct cut *c)
+{
+	uint32_t n_ops = trace_op_count(t);
+	c->n = 1;
+	c->op[0] = 0;
+	c->op[1] = n_ops;
+	if (!(c->owner = calloc(t->n_timelines + 1, 1)))
 		return ERR_NOMEM;
-	*ch = (uint32_t)(*n)++;
-	(*chans)[*ch] = (struct channel){ TRACE_NONE, TRACE_NONE, TRACE_NONE };
+	if (n <= 1)
+		return 0;
+	uint32_t *first = malloc((t->n_timelines + 1) * sizeof *first), nf = 0;
+	if (!first)
+		return ERR_NOMEM;
+	for (size_t i = 0; i < t->n_timelines; i++)
+		if (t->timelines[i].op_count)
+			first[nf++] = t->timelines[i].op_first;
+	qsort(first, nf, sizeof *first, cmp_u32);
+	for (uint32_t k = 1, f = 0; k < n; k++) {
+		uint64_t want = (uint64_t)n_ops * k / n;
+		while (f < nf && first[f] < want)
+			f++;
+		if (f < nf && first[f] > c->op[c->n - 1])
+			c->op[c->n++] = first[f];
+	}
+	c->op[c->n] = n_ops;
+	free(first);
+	for (size_t i = 0; i < t->n_timelines; i++) {
+		uint32_t k = 0;
+		while (k + 1 < c->n && t->timelines[i].op_first >= c->op[k + 1])
+			k++;
+		c->owner[i] = (uint8_t)k;
+	}
 	return 0;
 }
 
-/* A receive that found no send, in its channel. */
-struct lone_recv {
-	uint32_t ch, recv;
+/* The first of n records whose op (read by op_of) is at least op. */
+static size_t
+run_start(const void *recs, size_t n, size_t size, size_t op_at, uint32_t op)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t v;
+		memcpy(&v, (const char *)recs + mid * size + op_at, sizeof v);
+		if (v < op)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* ---- messages ---- */
+
+/* A channel: one (sender, receiver, communicator, tag), its sends and
+ * receives threaded in order by next_send and next_recv. */
+struct channel {
+	uint32_t send_head, send_tail, recv_head, recv_tail;
+	uint64_t first;          /* where it was first seen: its first send's
+	                          * index, or the sends' count plus its first
+	                          * receive's */
 };
+
+/* A receive left without a send, and where its channel was first seen. */
+struct lone_recv {
+	uint64_t first;
+	uint32_t recv;
+};
+
+/* Worker w: the channels of the senders in its range. */
+struct mworker {
+	struct hmap of;          /* key -> index in c */
+	struct channel *c;
+	size_t n, cap;
+	size_t send_lo, send_hi, recv_lo, recv_hi;   /* its runs */
+	uint32_t *orphan;        /* receives whose channel has no send */
+	size_t n_orphan, cap_orphan;
+	uint64_t size_mismatch;
+	int unordered;           /* a record out of op order: share no work */
+	int rc;
+};
+
+struct matching {
+	struct build *b;
+	struct cut cut;
+	uint32_t *next_send, *next_recv, *recv_msg;
+	struct mworker w[PAR_MAX];
+};
+
+static void
+thread_onto(uint32_t *head, uint32_t *tail, uint32_t *next, uint32_t i)
+{
+	next[i] = TRACE_NONE;
+	if (*tail == TRACE_NONE)
+		*head = i;
+	else
+		next[*tail] = i;
+	*tail = i;
+}
+
+/* A: the range's sends onto its senders' channels. */
+static int
+thread_sends(void *ctx, uint32_t wi, uint32_t n)
+{
+	(void)n;
+	struct matching *mt = ctx;
+	const struct trace *t = mt->b->t;
+	struct mworker *w = &mt->w[wi];
+	uint32_t prev = 0;
+	for (size_t i = w->send_lo; i < w->send_hi; i++) {
+		const struct trace_msg *m = &t->msgs[i];
+		if (m->send_op < prev || mt->cut.owner[m->sender] != wi) {
+			w->unordered = 1;
+			return 0;
+		}
+		prev = m->send_op;
+		uint64_t ka = (uint64_t)m->sender << 32 | m->receiver, kb = (uint64_t)m->comm << 32 | m->tag;
+		uint32_t *ci = hmap_get(&w->of, ka, kb), ch;
+		if (ci) {
+			ch = *ci;
+		} else {
+			if (VEC_GROW(w->c, w->n, w->cap) || hmap_put(&w->of, ka, kb, (uint32_t)w->n))
+				return w->rc = ERR_NOMEM;
+			ch = (uint32_t)w->n++;
+			w->c[ch] = (struct channel){ TRACE_NONE, TRACE_NONE, TRACE_NONE, TRACE_NONE, i };
+		}
+		thread_onto(&w->c[ch].send_head, &w->c[ch].send_tail, mt->next_send, (uint32_t)i);
+	}
+	return 0;
+}
+
+/* B: the range's receives onto their channels, found (read only) with
+ * their sender's worker. A channel's receives are all its receiver's,
+ * so only this worker writes them. */
+static int
+thread_recvs(void *ctx, uint32_t wi, uint32_t n)
+{
+	(void)n;
+	struct matching *mt = ctx;
+	const struct build *b = mt->b;
+	struct mworker *w = &mt->w[wi];
+	uint32_t prev = 0;
+	for (size_t r = w->recv_lo; r < w->recv_hi; r++) {
+		const struct recv_half *h = &b->recvs[r];
+		if (h->op < prev || mt->cut.owner[h->receiver] != wi) {
+			w->unordered = 1;
+			return 0;
+		}
+		prev = h->op;
+		uint64_t ka = (uint64_t)h->sender << 32 | h->receiver, kb = (uint64_t)h->comm << 32 | h->tag;
+		struct mworker *sw = &mt->w[mt->cut.owner[h->sender]];
+		const uint32_t *ci = hmap_get(&sw->of, ka, kb);
+		if (!ci) {
+			if (VEC_GROW(w->orphan, w->n_orphan, w->cap_orphan))
+				return w->rc = ERR_NOMEM;
+			w->orphan[w->n_orphan++] = (uint32_t)r;
+			continue;
+		}
+		struct channel *c = &sw->c[*ci];
+		thread_onto(&c->recv_head, &c->recv_tail, mt->next_recv, (uint32_t)r);
+	}
+	return 0;
+}
+
+/* C: the worker's channels, sends and receives paired in order; what is
+ * left over stays threaded from the heads. */
+static int
+pair_channels(void *ctx, uint32_t wi, uint32_t n)
+{
+	(void)n;
+	struct matching *mt = ctx;
+	struct build *b = mt->b;
+	struct trace *t = b->t;
+	struct mworker *w = &mt->w[wi];
+	for (size_t ch = 0; ch < w->n; ch++) {
+		struct channel *c = &w->c[ch];
+		uint32_t s = c->send_head, r = c->recv_head;
+		for (; s != TRACE_NONE && r != TRACE_NONE; s = mt->next_send[s], r = mt->next_recv[r]) {
+			struct trace_msg *m = &t->msgs[s];
+			const struct recv_half *h = &b->recvs[r];
+			m->recv_op = h->op;
+			m->t_recv = h->time;
+			if (h->bytes != m->bytes) {
+				m->flags |= MSGF_SIZE_MISMATCH;
+				w->size_mismatch++;
+			}
+			mt->recv_msg[r] = s;
+		}
+		c->send_head = s;
+		c->recv_head = r;
+	}
+	return 0;
+}
 
 static int
 cmp_lone(const void *pa, const void *pb)
 {
 	const struct lone_recv *a = pa, *b = pb;
-	if (a->ch != b->ch)
-		return a->ch < b->ch ? -1 : 1;
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
 	return (a->recv > b->recv) - (a->recv < b->recv);
 }
 
-/* Sends are threaded onto their channels' lists; each receive, in order,
- * takes the first send of its channel that no receive took yet. Receives
- * left without a send become messages of their own, after the others,
- * channel by channel in the order channels were first seen. */
+/* Receives without a send: their channel's first sight, the orphans'
+ * being their first receive (the workers' lists are in receive order). */
 static int
-match_messages(struct build *b, uint32_t *recv_msg)
+lone_receives(struct matching *mt, struct lone_recv **out, size_t *n_out)
 {
-	struct trace *t = b->t;
-	size_t n_sends = t->n_msgs, n_recvs = b->n_recvs;
-	struct hmap chan_of = { 0 };
-	struct channel *chans = NULL;
-	size_t n_chans = 0, cap_chans = 0;
+	const struct build *b = mt->b;
+	size_t n_sends = b->t->n_msgs, n = 0, cap = 0;
 	struct lone_recv *lone = NULL;
-	size_t n_lone = 0, cap_lone = 0;
-	uint32_t *next_send = malloc((n_sends + 1) * sizeof *next_send);
-	uint32_t ch;
-	int rc = ERR_NOMEM;
-	if (!next_send)
-		goto out;
-
-	for (size_t i = 0; i < n_sends; i++) {
-		const struct trace_msg *m = &t->msgs[i];
-		if (channel_of(&chan_of, &chans, &n_chans, &cap_chans, m->sender, m->receiver, m->comm,
-			       m->tag, &ch))
-			goto out;
-		struct channel *c = &chans[ch];
-		next_send[i] = TRACE_NONE;
-		if (c->send_tail == TRACE_NONE)
-			c->send_head = c->cursor = (uint32_t)i;
-		else
-			next_send[c->send_tail] = (uint32_t)i;
-		c->send_tail = (uint32_t)i;
+	struct hmap first_of = { 0 };
+	int rc = 0;
+	for (uint32_t wi = 0; wi < mt->cut.n && !rc; wi++) {
+		const struct mworker *w = &mt->w[wi];
+		for (size_t ch = 0; ch < w->n && !rc; ch++)
+			for (uint32_t r = w->c[ch].recv_head; r != TRACE_NONE && !rc; r = mt->next_recv[r]) {
+				if ((rc = VEC_GROW(lone, n, cap)))
+					break;
+				lone[n++] = (struct lone_recv){ w->c[ch].first, r };
+			}
+		for (size_t i = 0; i < w->n_orphan && !rc; i++) {
+			const struct recv_half *h = &b->recvs[w->orphan[i]];
+			uint64_t ka = (uint64_t)h->sender << 32 | h->receiver, kb = (uint64_t)h->comm << 32 | h->tag;
+			uint32_t *f = hmap_get(&first_of, ka, kb), first = f ? *f : w->orphan[i];
+			if ((!f && hmap_put(&first_of, ka, kb, first)) || VEC_GROW(lone, n, cap)) {
+				rc = ERR_NOMEM;
+				break;
+			}
+			lone[n++] = (struct lone_recv){ n_sends + first, w->orphan[i] };
+		}
 	}
+	hmap_fini(&first_of);
+	if (n > 1)
+		qsort(lone, n, sizeof *lone, cmp_lone);
+	*out = lone;
+	*n_out = n;
+	return rc;
+}
 
-	for (size_t r = 0; r < n_recvs; r++) {
-		const struct recv_half *h = &b->recvs[r];
-		if (channel_of(&chan_of, &chans, &n_chans, &cap_chans, h->sender, h->receiver, h->comm,
-			       h->tag, &ch))
-			goto out;
-		uint32_t s = chans[ch].cursor;
-		if (s == TRACE_NONE) {
-			if (VEC_GROW(lone, n_lone, cap_lone))
-				goto out;
-			lone[n_lone++] = (struct lone_recv){ ch, (uint32_t)r };
-			continue;
-		}
-		chans[ch].cursor = next_send[s];
-		struct trace_msg *m = &t->msgs[s];
-		m->recv_op = h->op;
-		m->t_recv = h->time;
-		if (h->bytes != m->bytes) {
-			m->flags |= MSGF_SIZE_MISMATCH;
-			t->info.warnings[WARN_SIZE_MISMATCH]++;
-		}
-		recv_msg[r] = s;
+/* What the pairing left over: sends without a receive are flagged;
+ * receives without a send become messages of their own after the
+ * others, channel by channel in the order the channels were first seen
+ * (sends first), each channel's in receive order. */
+static int
+leftovers(struct matching *mt)
+{
+	struct build *b = mt->b;
+	struct trace *t = b->t;
+	for (uint32_t wi = 0; wi < mt->cut.n; wi++) {
+		const struct mworker *w = &mt->w[wi];
+		t->info.warnings[WARN_SIZE_MISMATCH] += w->size_mismatch;
+		for (size_t ch = 0; ch < w->n; ch++)
+			for (uint32_t s = w->c[ch].send_head; s != TRACE_NONE; s = mt->next_send[s]) {
+				t->info.warnings[WARN_UNMATCHED_SEND]++;
+				trace_oprec_of(t, t->msgs[s].send_op)->flags |= OPF_UNMATCHED;
+			}
 	}
-
-	for (size_t c = 0; c < n_chans; c++)
-		for (uint32_t s = chans[c].cursor; s != TRACE_NONE; s = next_send[s]) {
-			t->info.warnings[WARN_UNMATCHED_SEND]++;
-			trace_oprec_of(t, t->msgs[s].send_op)->flags |= OPF_UNMATCHED;
-		}
-	if (n_lone > 1)
-		qsort(lone, n_lone, sizeof *lone, cmp_lone);
-	for (size_t i = 0; i < n_lone; i++) {
+	struct lone_recv *lone;
+	size_t n_lone;
+	int rc = lone_receives(mt, &lone, &n_lone);
+	for (size_t i = 0; i < n_lone && !rc; i++) {
 		const struct recv_half *h = &b->recvs[lone[i].recv];
 		t->info.warnings[WARN_UNMATCHED_RECV]++;
 		trace_oprec_of(t, h->op)->flags |= OPF_UNMATCHED;
 		uint32_t id;
-		int err = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
-		if (!err && id > TRACE_END_ID_MAX)
-			err = ERR_LIMIT;     /* ends name messages in 30 bits */
-		if (err) {
-			rc = err;
-			goto out;
-		}
-		recv_msg[lone[i].recv] = id;
+		rc = VEC_NEW_ID(t->msgs, t->n_msgs, t->cap_msgs, &id);
+		if (!rc && id > TRACE_END_ID_MAX)
+			rc = ERR_LIMIT;     /* ends name messages in 30 bits */
+		if (rc)
+			break;
+		mt->recv_msg[lone[i].recv] = id;
 		t->msgs[id] = (struct trace_msg){
 			.t_send = 0, .t_recv = h->time, .bytes = h->bytes,
 			.send_op = TRACE_NONE, .recv_op = h->op,
@@ -139,12 +325,84 @@ match_messages(struct build *b, uint32_t *recv_msg)
 			.receiver = h->receiver, .comm = h->comm, .tag = h->tag,
 		};
 	}
-	rc = 0;
-out:
-	hmap_fini(&chan_of);
-	free(chans);
 	free(lone);
-	free(next_send);
+	return rc;
+}
+
+static void
+workers_fini(struct matching *mt)
+{
+	for (uint32_t wi = 0; wi < PAR_MAX; wi++) {
+		hmap_fini(&mt->w[wi].of);
+		free(mt->w[wi].c);
+		free(mt->w[wi].orphan);
+		mt->w[wi] = (struct mworker){ 0 };
+	}
+	free(mt->cut.owner);
+	mt->cut.owner = NULL;
+}
+
+/* Matches on n workers (the three passes); *unordered when the records
+ * were not in op order and could not be shared. */
+static int
+match_on(struct matching *mt, uint32_t n, int *unordered)
+{
+	struct build *b = mt->b;
+	const struct trace *t = b->t;
+	int rc = cut_ops(t, n, &mt->cut);
+	if (rc)
+		return rc;
+	for (uint32_t wi = 0; wi < mt->cut.n; wi++) {
+		struct mworker *w = &mt->w[wi];
+		uint32_t lo = mt->cut.op[wi], hi = mt->cut.op[wi + 1];
+		int last = wi + 1 == mt->cut.n;
+		w->send_lo = wi ? run_start(t->msgs, t->n_msgs, sizeof *t->msgs,
+					    offsetof(struct trace_msg, send_op), lo) : 0;
+		w->send_hi = last ? t->n_msgs : run_start(t->msgs, t->n_msgs, sizeof *t->msgs,
+							  offsetof(struct trace_msg, send_op), hi);
+		w->recv_lo = wi ? run_start(b->recvs, b->n_recvs, sizeof *b->recvs,
+					    offsetof(struct recv_half, op), lo) : 0;
+		w->recv_hi = last ? b->n_recvs : run_start(b->recvs, b->n_recvs, sizeof *b->recvs,
+							   offsetof(struct recv_half, op), hi);
+	}
+	par_fn pass[3] = { thread_sends, thread_recvs, pair_channels };
+	*unordered = 0;
+	for (int p = 0; p < 3 && !rc && !*unordered; p++) {
+		rc = par_run(mt->cut.n, pass[p], mt);
+		for (uint32_t wi = 0; wi < mt->cut.n; wi++) {
+			rc = rc ? rc : mt->w[wi].rc;
+			*unordered |= mt->w[wi].unordered;
+		}
+	}
+	return rc;
+}
+
+/* below this many sends and receives, one worker */
+#define MATCH_PAR_MIN (1u << 16)
+
+static int
+match_messages(struct build *b, uint32_t *recv_msg)
+{
+	struct trace *t = b->t;
+	size_t n_sends = t->n_msgs, n_recvs = b->n_recvs;
+	struct matching mt = { .b = b, .recv_msg = recv_msg };
+	mt.next_send = malloc((n_sends + 1) * sizeof *mt.next_send);
+	mt.next_recv = malloc((n_recvs + 1) * sizeof *mt.next_recv);
+	int rc = ERR_NOMEM, unordered = 0;
+	if (mt.next_send && mt.next_recv) {
+		uint32_t n = n_sends + n_recvs < MATCH_PAR_MIN ? 1 : par_workers();
+		rc = match_on(&mt, n, &unordered);
+		if (!rc && unordered) {
+			/* one worker makes no assumption on the order */
+			workers_fini(&mt);
+			rc = match_on(&mt, 1, &unordered);
+		}
+	}
+	if (!rc)
+		rc = leftovers(&mt);
+	workers_fini(&mt);
+	free(mt.next_send);
+	free(mt.next_recv);
 	return rc;
 }
 
