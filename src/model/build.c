@@ -402,7 +402,7 @@ build_recv(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,
 		return rc;
 	b->recvs[id] = (struct recv_half){
 		.time = time, .bytes = bytes, .op = call_op_id(b),
-		.sender = sender, .receiver = b->tl, .comm = comm, .tag = tag,
+		.sender = sender, .comm = comm, .tag = tag,
 	};
 	return record_end(b, id, END_RECV, time);
 }

@@ -12,9 +12,11 @@ struct frame_entry {
 	uint32_t frame;     /* user frame id, or TRACE_NONE for MPI calls */
 };
 
+/* A receive waiting for its send (32 bytes: its receiver is its op's
+ * timeline). */
 struct recv_half {
 	uint64_t time, bytes;
-	uint32_t op, sender, receiver, comm, tag;
+	uint32_t op, sender, comm, tag;
 };
 
 struct coll_half {

@@ -190,12 +190,13 @@ thread_recvs(void *ctx, uint32_t wi, uint32_t n)
 	uint32_t prev = 0;
 	for (size_t r = w->recv_lo; r < w->recv_hi; r++) {
 		const struct recv_half *h = &b->recvs[r];
-		if (h->op < prev || mt->cut.owner[h->receiver] != wi) {
+		uint32_t receiver = trace_oprec_of(b->t, h->op)->timeline;
+		if (h->op < prev || mt->cut.owner[receiver] != wi) {
 			w->unordered = 1;
 			return 0;
 		}
 		prev = h->op;
-		uint64_t ka = (uint64_t)h->sender << 32 | h->receiver, kb = (uint64_t)h->comm << 32 | h->tag;
+		uint64_t ka = (uint64_t)h->sender << 32 | receiver, kb = (uint64_t)h->comm << 32 | h->tag;
 		struct mworker *sw = &mt->w[mt->cut.owner[h->sender]];
 		const uint32_t *ci = hmap_get(&sw->of, ka, kb);
 		if (!ci) {
@@ -269,7 +270,8 @@ lone_receives(struct matching *mt, struct lone_recv **out, size_t *n_out)
 			}
 		for (size_t i = 0; i < w->n_orphan && !rc; i++) {
 			const struct recv_half *h = &b->recvs[w->orphan[i]];
-			uint64_t ka = (uint64_t)h->sender << 32 | h->receiver, kb = (uint64_t)h->comm << 32 | h->tag;
+			uint64_t ka = (uint64_t)h->sender << 32 | trace_oprec_of(b->t, h->op)->timeline;
+			uint64_t kb = (uint64_t)h->comm << 32 | h->tag;
 			uint32_t *f = hmap_get(&first_of, ka, kb), first = f ? *f : w->orphan[i];
 			if ((!f && hmap_put(&first_of, ka, kb, first)) || VEC_GROW(lone, n, cap)) {
 				rc = ERR_NOMEM;
@@ -322,7 +324,7 @@ leftovers(struct matching *mt)
 			.t_send = 0, .t_recv = h->time, .bytes = h->bytes,
 			.send_op = TRACE_NONE, .recv_op = h->op,
 			.send_done_op = TRACE_NONE, .sender = h->sender,
-			.receiver = h->receiver, .comm = h->comm, .tag = h->tag,
+			.receiver = trace_oprec_of(t, h->op)->timeline, .comm = h->comm, .tag = h->tag,
 		};
 	}
 	free(lone);
