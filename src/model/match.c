@@ -131,7 +131,9 @@ struct mworker {
 struct matching {
 	struct build *b;
 	struct cut cut;
-	uint32_t *next_send, *next_recv, *recv_msg;
+	/* next_recv[r], once receive r is paired (or made a message of its
+	 * own), is its message: the ends' receive ids become those */
+	uint32_t *next_send, *next_recv;
 	struct mworker w[PAR_MAX];
 };
 
@@ -224,7 +226,7 @@ pair_channels(void *ctx, uint32_t wi, uint32_t n)
 	for (size_t ch = 0; ch < w->n; ch++) {
 		struct channel *c = &w->c[ch];
 		uint32_t s = c->send_head, r = c->recv_head;
-		for (; s != TRACE_NONE && r != TRACE_NONE; s = mt->next_send[s], r = mt->next_recv[r]) {
+		while (s != TRACE_NONE && r != TRACE_NONE) {
 			struct trace_msg *m = &t->msgs[s];
 			const struct recv_half *h = &b->recvs[r];
 			m->recv_op = h->op;
@@ -233,7 +235,10 @@ pair_channels(void *ctx, uint32_t wi, uint32_t n)
 				m->flags |= MSGF_SIZE_MISMATCH;
 				w->size_mismatch++;
 			}
-			mt->recv_msg[r] = s;
+			uint32_t rn = mt->next_recv[r];
+			mt->next_recv[r] = s;
+			s = mt->next_send[s];
+			r = rn;
 		}
 		c->send_head = s;
 		c->recv_head = r;
@@ -319,7 +324,7 @@ leftovers(struct matching *mt)
 			rc = ERR_LIMIT;     /* ends name messages in 30 bits */
 		if (rc)
 			break;
-		mt->recv_msg[lone[i].recv] = id;
+		mt->next_recv[lone[i].recv] = id;
 		t->msgs[id] = (struct trace_msg){
 			.t_send = 0, .t_recv = h->time, .bytes = h->bytes,
 			.send_op = TRACE_NONE, .recv_op = h->op,
@@ -382,12 +387,14 @@ match_on(struct matching *mt, uint32_t n, int *unordered)
 /* below this many sends and receives, one worker */
 #define MATCH_PAR_MIN (1u << 16)
 
+/* Matches the messages; *recv_msg (the caller's to free) gives each
+ * receive's message. */
 static int
-match_messages(struct build *b, uint32_t *recv_msg)
+match_messages(struct build *b, uint32_t **recv_msg)
 {
 	struct trace *t = b->t;
 	size_t n_sends = t->n_msgs, n_recvs = b->n_recvs;
-	struct matching mt = { .b = b, .recv_msg = recv_msg };
+	struct matching mt = { .b = b };
 	mt.next_send = malloc((n_sends + 1) * sizeof *mt.next_send);
 	mt.next_recv = malloc((n_recvs + 1) * sizeof *mt.next_recv);
 	int rc = ERR_NOMEM, unordered = 0;
@@ -404,7 +411,11 @@ match_messages(struct build *b, uint32_t *recv_msg)
 		rc = leftovers(&mt);
 	workers_fini(&mt);
 	free(mt.next_send);
-	free(mt.next_recv);
+	if (rc) {
+		free(mt.next_recv);
+		mt.next_recv = NULL;
+	}
+	*recv_msg = mt.next_recv;
 	return rc;
 }
 
@@ -494,35 +505,58 @@ out:
 	return rc;
 }
 
+/* The ends' receive and collective ids become message and collective
+ * ids, a share of the ends on each worker. */
+struct renumber {
+	struct trace *t;
+	const uint32_t *recv_msg, *coll_of;
+};
+
+static int
+renumber_ends(void *ctx, uint32_t i, uint32_t n)
+{
+	const struct renumber *rn = ctx;
+	size_t lo = rn->t->n_ends * i / n, hi = rn->t->n_ends * (i + 1) / n;
+	for (size_t k = lo; k < hi; k++) {
+		struct trace_end *e = &rn->t->ends[k];
+		if (e->role == END_RECV)
+			e->id = rn->recv_msg[e->id];
+		else if (e->role == END_COLL)
+			e->id = rn->coll_of[e->id];
+	}
+	return 0;
+}
+
+/* The halves are freed as soon as they are paired or grouped. */
 int
 build_finish(struct build *b, trace_progress_fn progress, void *ud)
 {
 	struct trace *t = b->t;
-	uint32_t *recv_msg = malloc((b->n_recvs + 1) * sizeof *recv_msg);
+	uint32_t *recv_msg = NULL;
 	uint32_t *coll_of = malloc((b->n_colls + 1) * sizeof *coll_of);
 	int rc = ERR_NOMEM;
-	if (!recv_msg || !coll_of)
+	if (!coll_of)
 		goto out;
 	if (progress && progress(ud, "matching", 0, t->n_msgs + b->n_recvs)) {
 		rc = ERR_CANCELLED;
 		goto out;
 	}
-	if ((rc = match_messages(b, recv_msg)))
+	if ((rc = match_messages(b, &recv_msg)))
 		goto out;
+	free(b->recvs);
+	b->recvs = NULL;
+	b->n_recvs = b->cap_recvs = 0;
 	if (progress && progress(ud, "collectives", 0, b->n_colls)) {
 		rc = ERR_CANCELLED;
 		goto out;
 	}
 	if ((rc = group_collectives(b, coll_of)))
 		goto out;
-	for (size_t i = 0; i < t->n_ends; i++) {
-		struct trace_end *e = &t->ends[i];
-		if (e->role == END_RECV)
-			e->id = recv_msg[e->id];
-		else if (e->role == END_COLL)
-			e->id = coll_of[e->id];
-	}
-	rc = 0;
+	free(b->colls);
+	b->colls = NULL;
+	b->n_colls = b->cap_colls = 0;
+	struct renumber rn = { t, recv_msg, coll_of };
+	rc = par_run(t->n_ends < MATCH_PAR_MIN ? 1 : par_workers(), renumber_ends, &rn);
 out:
 	free(recv_msg);
 	free(coll_of);
