@@ -109,35 +109,3 @@ hmap_take(struct hmap *m, uint64_t a, uint64_t b, uint32_t *value)
 	m->n--;
 	return 1;
 }
-
-/* ---- 64-bit keys (put and take: hmap.h) ---- */
-
-void
-hmap64_fini(struct hmap64 *m)
-{
-	free(m->slots);
-	memset(m, 0, sizeof *m);
-}
-
-void
-hmap64_clear(struct hmap64 *m)
-{
-	if (m->n)
-		memset(m->slots, 0, m->cap * sizeof *m->slots);
-	m->n = 0;
-}
-
-int
-hmap64_grow(struct hmap64 *m)
-{
-	struct hmap64 g = { .cap = m->cap ? m->cap * 2 : 16, .n = m->n };
-	g.shift = m->cap ? m->shift - 1 : 64 - 4;
-	if (!(g.slots = calloc(g.cap, sizeof *g.slots)))
-		return ERR_NOMEM;
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slots[i].used)
-			g.slots[hmap64_probe_(&g, m->slots[i].key)] = m->slots[i];
-	free(m->slots);
-	*m = g;
-	return 0;
-}

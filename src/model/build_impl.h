@@ -48,7 +48,7 @@ struct build {
 	uint32_t call_sends, call_recvs;   /* of which sends, receives */
 	int call_has_coll;
 	int call_has_request;    /* the open call posted a request (Irecv) */
-	struct hmap64 requests; /* request id -> message id (Isend) or NONE */
+	struct hmap requests;   /* request id -> message id (Isend) or NONE */
 
 	/* halves waiting for build_finish() */
 	struct recv_half *recvs;
@@ -71,9 +71,9 @@ int build_join_place(struct build_join *j, const struct build_block_size *sz,
 		     uint64_t calls_without_records);
 
 /* Request table helpers (a request id is per location). */
-static inline void reqmap_fini(struct hmap64 *m) { hmap64_fini(m); }
-static inline void reqmap_clear(struct hmap64 *m) { hmap64_clear(m); }
-static inline int reqmap_put(struct hmap64 *m, uint64_t req, uint32_t v) { return hmap64_put(m, req, v); }
-static inline int reqmap_take(struct hmap64 *m, uint64_t req, uint32_t *v) { return hmap64_take(m, req, v); }
+static inline void reqmap_fini(struct hmap *m) { hmap_fini(m); }
+static inline void reqmap_clear(struct hmap *m) { hmap_clear(m); }
+static inline int reqmap_put(struct hmap *m, uint64_t req, uint32_t v) { return hmap_put(m, req, 0, v); }
+static inline int reqmap_take(struct hmap *m, uint64_t req, uint32_t *v) { return hmap_take(m, req, 0, v); }
 
 #endif
