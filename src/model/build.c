@@ -21,23 +21,13 @@
 #define GROW_SMALL ((size_t)64 << 10)
 #define GROW_BIG ((size_t)2 << 20)
 
-static int
-push_id_grow(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
+static inline int
+push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
 {
 	if (*n >= *cap && (*n + 1) * size > GROW_SMALL && *cap * size < GROW_BIG &&
 	    vec_reserve(data, cap, GROW_BIG / size, size))
 		return ERR_NOMEM;
-	return vec_push_id(data, n, cap, size, id);
-}
-
-static inline int
-push_id(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
-{
-	if (*n < *cap && *n <= VEC_MAX_ID) {
-		*id = (uint32_t)(*n)++;
-		return 0;
-	}
-	return push_id_grow(data, n, cap, size, id);
+	return vec_push_id_fast(data, n, cap, size, id);
 }
 #define NEW_ID(v, n, cap, id) push_id((void **)&(v), &(n), &(cap), sizeof *(v), (id))
 
