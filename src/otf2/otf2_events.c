@@ -15,11 +15,14 @@
  * first, and the join makes its arrays the model's without copying them:
  * only what the other workers read is copied (a second first touch of
  * its pages), half of the records on two threads instead of all but the
- * first chunk's.
+ * first chunk's. (A share of a distributed read that does not start at
+ * the first location is sent away block by block: there every chunk is
+ * a block, so that what travels at once stays bounded.)
  *
  * The calling thread is worker 0: it alone reports progress (and notices
  * a cancel), so a caller's progress callback is never called from another
- * thread. The first block, in location order, that failed gives the error.
+ * thread. The first chunk, in location order, that failed gives the
+ * error: once one failed, only the chunks before it are still read.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -65,11 +68,13 @@ struct evread {
 	struct evblock *blocks;
 	uint32_t n_blocks;
 	uint64_t total;               /* declared events */
-	pthread_mutex_t claim_mu;     /* guards front and back */
+	pthread_mutex_t claim_mu;     /* guards front, back and failed */
 	uint32_t front, back;         /* the chunks not taken yet: [front, back) */
-	struct build *front_b;        /* worker 0's block: chunks [0, front) */
+	uint32_t failed;              /* the first chunk that failed so far, or UINT32_MAX */
+	int one_front;                /* worker 0 reads its chunks into one block */
+	struct build *front_b;        /* that block: chunks [0, front) */
 	atomic_ullong done;           /* events read so far, all workers */
-	atomic_int stop;              /* a block failed or the user cancelled */
+	atomic_int stop;              /* the user cancelled */
 };
 
 /* ---- the OTF2 callbacks: records -> builder ---- */
@@ -356,12 +361,15 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li)
 }
 
 /* Takes the next chunk from the front or the back into *i; 0 when none
- * is left. */
+ * is left. After a chunk failed, only the chunks before it are still
+ * read, so that the error named is the first in location order, on any
+ * number of threads. */
 static int
 claim(struct evread *v, int from_front, uint32_t *i)
 {
 	pthread_mutex_lock(&v->claim_mu);
-	int got = v->front < v->back && !atomic_load(&v->stop);
+	int got = v->front < v->back && !atomic_load(&v->stop) &&
+		(from_front ? v->front : v->back - 1) < v->failed;
 	if (got)
 		*i = from_front ? v->front++ : --v->back;
 	pthread_mutex_unlock(&v->claim_mu);
@@ -375,8 +383,13 @@ read_chunk(struct evread *v, struct evblock *k, uint32_t worker)
 		k->rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", v->r->anchor);
 	for (uint32_t li = k->loc_first; li < k->loc_end && !k->rc; li++)
 		k->rc = read_location(v, k, worker, li);
-	if (k->rc)
-		atomic_store(&v->stop, 1);
+	if (k->rc) {
+		pthread_mutex_lock(&v->claim_mu);
+		uint32_t i = (uint32_t)(k - v->blocks);
+		if (i < v->failed)
+			v->failed = i;
+		pthread_mutex_unlock(&v->claim_mu);
+	}
 }
 
 static int
@@ -387,7 +400,7 @@ read_worker(void *ctx, uint32_t worker, uint32_t n)
 	uint32_t i;
 	while (claim(v, worker == 0, &i)) {
 		struct evblock *k = &v->blocks[i];
-		if (worker > 0) {
+		if (worker > 0 || !v->one_front) {
 			k->b = build_block_create(v->r->t);
 			read_chunk(v, k, worker);
 			continue;
@@ -436,6 +449,10 @@ make_blocks(struct evread *v, uint32_t lo, uint32_t hi)
 	if (!v->blocks)
 		return ERR_NOMEM;
 	v->n_blocks = v->back = (uint32_t)nb;
+	v->failed = UINT32_MAX;
+	/* a share sent to another process travels block by block: its
+	 * chunks stay blocks of their own (make_blocks' bound) */
+	v->one_front = lo == 0;
 	for (uint32_t i = 0; i < nb; i++)
 		v->blocks[i] = (struct evblock){ .r = v->r, .loc_first = lo + cut[i], .loc_end = lo + cut[i + 1],
 						 .cur_tl = TRACE_NONE, .t_begin = UINT64_MAX };
@@ -558,10 +575,11 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 	if (v.front_b)
 		(*blocks)[(*n_blocks)++] = v.front_b;
 	v.front_b = NULL;
-	for (uint32_t i = v.front; i < v.n_blocks; i++) {
-		(*blocks)[(*n_blocks)++] = v.blocks[i].b;
-		v.blocks[i].b = NULL;
-	}
+	for (uint32_t i = 0; i < v.n_blocks; i++)
+		if (v.blocks[i].b) {
+			(*blocks)[(*n_blocks)++] = v.blocks[i].b;
+			v.blocks[i].b = NULL;
+		}
 	sum_counts(&v, c);
 out:
 	build_destroy(v.front_b);
