@@ -516,8 +516,9 @@ static int
 renumber_ends(void *ctx, uint32_t i, uint32_t n)
 {
 	const struct renumber *rn = ctx;
-	size_t lo = rn->t->n_ends * i / n, hi = rn->t->n_ends * (i + 1) / n;
-	for (size_t k = lo; k < hi; k++) {
+	uint32_t lo, hi;
+	par_share((uint32_t)rn->t->n_ends, i, n, &lo, &hi);
+	for (uint32_t k = lo; k < hi; k++) {
 		struct trace_end *e = &rn->t->ends[k];
 		if (e->role == END_RECV)
 			e->id = rn->recv_msg[e->id];
