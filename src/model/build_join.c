@@ -99,10 +99,12 @@ shift_of(const struct build_join *j, uint32_t k)
 }
 
 /* Each array's records [i0, i1) from src (a block's array, or packed
- * bytes: read with memcpy, as packed bytes need not be aligned) to dst,
- * renumbered. */
+ * bytes: read with memcpy, as packed bytes need not be aligned) to
+ * dst[at + i], renumbered. The destination is indexed, never offset: an
+ * empty array is NULL. */
 static void
-shift_ops(struct trace_oprec *dst, const void *src, size_t i0, size_t i1, const struct shift *d)
+shift_ops(struct trace_oprec *dst, size_t at, const void *src, size_t i0, size_t i1,
+	  const struct shift *d)
 {
 	for (size_t i = i0; i < i1; i++) {
 		struct trace_oprec x;
@@ -110,23 +112,25 @@ shift_ops(struct trace_oprec *dst, const void *src, size_t i0, size_t i1, const 
 		x.end_first += d->end;
 		if (x.frame != TRACE_NONE)
 			x.frame += d->frame;
-		dst[i] = x;
+		dst[at + i] = x;
 	}
 }
 
 static void
-shift_ends(struct trace_end *dst, const void *src, size_t i0, size_t i1, const struct shift *d)
+shift_ends(struct trace_end *dst, size_t at, const void *src, size_t i0, size_t i1,
+	   const struct shift *d)
 {
 	for (size_t i = i0; i < i1; i++) {
 		struct trace_end x;
 		memcpy(&x, (const char *)src + i * sizeof x, sizeof x);
 		x.id += x.role == END_RECV ? d->recv : x.role == END_COLL ? d->coll : d->msg;
-		dst[i] = x;
+		dst[at + i] = x;
 	}
 }
 
 static void
-shift_msgs(struct trace_msg *dst, const void *src, size_t i0, size_t i1, const struct shift *d)
+shift_msgs(struct trace_msg *dst, size_t at, const void *src, size_t i0, size_t i1,
+	   const struct shift *d)
 {
 	for (size_t i = i0; i < i1; i++) {
 		struct trace_msg x;
@@ -134,50 +138,53 @@ shift_msgs(struct trace_msg *dst, const void *src, size_t i0, size_t i1, const s
 		x.send_op += d->op;
 		if (x.send_done_op != TRACE_NONE)
 			x.send_done_op += d->op;
-		dst[i] = x;
+		dst[at + i] = x;
 	}
 }
 
 static void
-shift_frames(struct trace_frame *dst, const void *src, size_t i0, size_t i1, const struct shift *d)
+shift_frames(struct trace_frame *dst, size_t at, const void *src, size_t i0, size_t i1,
+	     const struct shift *d)
 {
 	for (size_t i = i0; i < i1; i++) {
 		struct trace_frame x;
 		memcpy(&x, (const char *)src + i * sizeof x, sizeof x);
 		if (x.parent != TRACE_NONE)
 			x.parent += d->frame;
-		dst[i] = x;
+		dst[at + i] = x;
 	}
 }
 
 static void
-shift_recvs(struct recv_half *dst, const void *src, size_t i0, size_t i1, const struct shift *d)
+shift_recvs(struct recv_half *dst, size_t at, const void *src, size_t i0, size_t i1,
+	    const struct shift *d)
 {
 	for (size_t i = i0; i < i1; i++) {
 		struct recv_half x;
 		memcpy(&x, (const char *)src + i * sizeof x, sizeof x);
 		x.op += d->op;
-		dst[i] = x;
+		dst[at + i] = x;
 	}
 }
 
 static void
-shift_colls(struct coll_half *dst, const void *src, size_t i0, size_t i1, const struct shift *d)
+shift_colls(struct coll_half *dst, size_t at, const void *src, size_t i0, size_t i1,
+	    const struct shift *d)
 {
 	for (size_t i = i0; i < i1; i++) {
 		struct coll_half x;
 		memcpy(&x, (const char *)src + i * sizeof x, sizeof x);
 		x.op += d->op;
-		dst[i] = x;
+		dst[at + i] = x;
 	}
 }
 
 /* Copies an array of n records in chunks, giving back the pages of the
  * source copied so far (a block's array, freed right after). */
-#define COPY_RELEASING(shift_fn, dst, src, n, d) do { \
+#define COPY_RELEASING(shift_fn, dst, at, src, n, d) do { \
 		for (size_t i0_ = 0; i0_ < (n); i0_ += COPY_CHUNK) { \
 			size_t i1_ = (n) - i0_ < COPY_CHUNK ? (n) : i0_ + COPY_CHUNK; \
-			shift_fn((dst), (src), i0_, i1_, (d)); \
+			shift_fn((dst), (at), (src), i0_, i1_, (d)); \
 			if (i1_ < (n)) \
 				release((src), i1_ * sizeof *(src)); \
 		} \
@@ -192,13 +199,12 @@ copy_block(struct build_join *j, uint32_t k)
 	const struct build_block_size *o = &j->base[k];
 	struct shift d = shift_of(j, k);
 	if (k > 0 || !j->adopted) {
-		/* destinations indexed, never offset: an empty array is NULL */
-		COPY_RELEASING(shift_ops, t->oprec + o->ops, s->oprec, s->n_oprec, &d);
-		COPY_RELEASING(shift_ends, t->ends + o->ends, s->ends, s->n_ends, &d);
-		COPY_RELEASING(shift_msgs, t->msgs + o->msgs, s->msgs, s->n_msgs, &d);
-		shift_frames(t->frames + o->frames, s->frames, 0, s->n_frames, &d);
-		COPY_RELEASING(shift_recvs, j->b->recvs + o->recvs, bk->recvs, bk->n_recvs, &d);
-		shift_colls(j->b->colls + o->colls, bk->colls, 0, bk->n_colls, &d);
+		COPY_RELEASING(shift_ops, t->oprec, o->ops, s->oprec, s->n_oprec, &d);
+		COPY_RELEASING(shift_ends, t->ends, o->ends, s->ends, s->n_ends, &d);
+		COPY_RELEASING(shift_msgs, t->msgs, o->msgs, s->msgs, s->n_msgs, &d);
+		shift_frames(t->frames, o->frames, s->frames, 0, s->n_frames, &d);
+		COPY_RELEASING(shift_recvs, j->b->recvs, o->recvs, bk->recvs, bk->n_recvs, &d);
+		shift_colls(j->b->colls, o->colls, bk->colls, 0, bk->n_colls, &d);
 		for (size_t i = 0; i < bk->n_tls; i++) {
 			t->timelines[bk->tls[i]].op_first += d.op;
 			t->timelines[bk->tls[i]].frame_first += d.frame;
@@ -399,12 +405,12 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 		if (tls[i] >= t->n_timelines)
 			return ERR_FORMAT;
 	struct shift d = shift_of(j, k);
-	shift_ops(t->oprec + o->ops, arrays[0], 0, sz->ops, &d);
-	shift_ends(t->ends + o->ends, arrays[1], 0, sz->ends, &d);
-	shift_msgs(t->msgs + o->msgs, arrays[2], 0, sz->msgs, &d);
-	shift_frames(t->frames + o->frames, arrays[3], 0, sz->frames, &d);
-	shift_recvs(b->recvs + o->recvs, arrays[4], 0, sz->recvs, &d);
-	shift_colls(b->colls + o->colls, arrays[5], 0, sz->colls, &d);
+	shift_ops(t->oprec, o->ops, arrays[0], 0, sz->ops, &d);
+	shift_ends(t->ends, o->ends, arrays[1], 0, sz->ends, &d);
+	shift_msgs(t->msgs, o->msgs, arrays[2], 0, sz->msgs, &d);
+	shift_frames(t->frames, o->frames, arrays[3], 0, sz->frames, &d);
+	shift_recvs(b->recvs, o->recvs, arrays[4], 0, sz->recvs, &d);
+	shift_colls(b->colls, o->colls, arrays[5], 0, sz->colls, &d);
 	for (size_t i = 0; i < n_tls; i++) {
 		struct trace_timeline *tl = &t->timelines[tls[i]];
 		memcpy(tl, (const char *)tl_records + i * sizeof *tl, sizeof *tl);
