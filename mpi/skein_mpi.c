@@ -160,6 +160,22 @@ recv_bytes(int src, char **buf, size_t *n)
 	}
 }
 
+/* Rank 0: receives rank src's next piece (of its `what`) and adds it to
+ * s, unless an earlier piece failed (*rc): then it is received and
+ * dropped, so that no sender waits for ever. */
+static void
+add_piece(struct otf2_share *s, int src, const char *what, int *rc, struct err *e)
+{
+	char *buf;
+	size_t n;
+	recv_bytes(src, &buf, &n);
+	if (!*rc && !buf)
+		*rc = err_set(e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's %s", src, what);
+	if (!*rc)
+		*rc = otf2_share_add_piece(s, buf, n, e);
+	free(buf);
+}
+
 /* Reads this rank's share; on rank 0, gathers the others' and joins
  * them into *t. An exit code: a failure while reading is agreed on every
  * rank; past that (*gathered set on every rank) only rank 0 knows how
@@ -216,24 +232,12 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	 * model once and puts each block in its place as it comes */
 	for (int src = 1; src < size; src++) {
 		MPI_Recv(&n_pieces[src], 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		recv_bytes(src, &buf, &n);
-		if (!rc && !buf)
-			rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's head", src);
-		if (!rc)
-			rc = otf2_share_add_piece(s, buf, n, &e);
-		free(buf);
+		add_piece(s, src, "head", &rc, &e);
 	}
 	cli_progress(p, "joining the shares", 0, 0);
 	for (int src = 1; src < size; src++)
-		for (uint64_t i = 1; i < n_pieces[src]; i++) {
-			recv_bytes(src, &buf, &n);
-			if (!rc && !buf)
-				rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's "
-					     "share", src);
-			if (!rc)
-				rc = otf2_share_add_piece(s, buf, n, &e);
-			free(buf);
-		}
+		for (uint64_t i = 1; i < n_pieces[src]; i++)
+			add_piece(s, src, "share", &rc, &e);
 	free(n_pieces);
 	if (!rc)
 		rc = otf2_share_finish(s, &o, t, &e);
