@@ -61,14 +61,13 @@ struct build {
 void build_block_free_shell(struct build *b);
 
 /* Puts the next block of a join in place from its arrays (in header
- * order, read with memcpy), the timelines it began with their records
- * and its warning counts (build_join.c, for build_pack.c); ERR_FORMAT
- * when the sizes are not the ones the join was begun with, or no block
- * is due. */
+ * order; read with memcpy, as packed bytes need not be aligned), the ids
+ * and records of the timelines it began and its warning counts (build_join.c, for
+ * build_pack.c); ERR_FORMAT when the sizes are not the ones the join was
+ * begun with, a timeline is not t's, or no block is due. */
 int build_join_place(struct build_join *j, const struct build_block_size *sz,
-		     const void *const *arrays, const uint32_t *tls, size_t n_tls,
-		     const void *tl_records, const uint64_t *warnings,
-		     uint64_t calls_without_records);
+		     const void *const *arrays, const void *tl_ids, size_t n_tls,
+		     const void *tl_records, const uint64_t *warnings, uint64_t calls_without_records);
 
 /* Request table helpers (a request id is per location). */
 static inline void reqmap_fini(struct hmap *m) { hmap_fini(m); }

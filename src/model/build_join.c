@@ -388,9 +388,10 @@ build_join(struct build *b, struct build **blk, uint32_t n)
  * goes, renumbered. */
 int
 build_join_place(struct build_join *j, const struct build_block_size *sz, const void *const *arrays,
-		 const uint32_t *tls, size_t n_tls, const void *tl_records,
+		 const void *tl_ids, size_t n_tls, const void *tl_records,
 		 const uint64_t *warnings, uint64_t calls_without_records)
 {
+	const char *tls = tl_ids;
 	if (j->next >= j->n)
 		return ERR_FORMAT;
 	uint32_t k = j->next;
@@ -401,9 +402,12 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 		return ERR_FORMAT;
 	struct build *b = j->b;
 	struct trace *t = b->t;
-	for (size_t i = 0; i < n_tls; i++)
-		if (tls[i] >= t->n_timelines)
+	for (size_t i = 0; i < n_tls; i++) {
+		uint32_t tl;
+		memcpy(&tl, tls + i * sizeof tl, sizeof tl);
+		if (tl >= t->n_timelines)
 			return ERR_FORMAT;
+	}
 	struct shift d = shift_of(j, k);
 	shift_ops(t->oprec, o->ops, arrays[0], 0, sz->ops, &d);
 	shift_ends(t->ends, o->ends, arrays[1], 0, sz->ends, &d);
@@ -412,7 +416,9 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 	shift_recvs(b->recvs, o->recvs, arrays[4], 0, sz->recvs, &d);
 	shift_colls(b->colls, o->colls, arrays[5], 0, sz->colls, &d);
 	for (size_t i = 0; i < n_tls; i++) {
-		struct trace_timeline *tl = &t->timelines[tls[i]];
+		uint32_t id;
+		memcpy(&id, tls + i * sizeof id, sizeof id);
+		struct trace_timeline *tl = &t->timelines[id];
 		memcpy(tl, (const char *)tl_records + i * sizeof *tl, sizeof *tl);
 		tl->op_first += d.op;
 		tl->frame_first += d.frame;

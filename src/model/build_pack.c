@@ -116,17 +116,10 @@ build_join_unpack(struct build_join *j, const void *buf, size_t len, size_t *use
 	size_t tl_bytes = head[N_TLS] * sizeof(struct trace_timeline);
 	if (pad8(tl_bytes) > (size_t)(end - at))
 		return ERR_FORMAT;
-	/* the timeline ids, aligned for reading in place only by chance */
-	uint32_t *tls = NULL;
-	if (head[N_TLS] && !(tls = malloc(head[N_TLS] * sizeof *tls)))
-		return ERR_NOMEM;
-	if (head[N_TLS])
-		memcpy(tls, arrays[N_TLS], head[N_TLS] * sizeof *tls);
 	struct build_block_size sz = { head[N_OPS], head[N_ENDS], head[N_MSGS], head[N_FRAMES],
 				       head[N_RECVS], head[N_COLLS] };
-	int rc = build_join_place(j, &sz, arrays, tls, head[N_TLS], at, head + N_COUNTS,
+	int rc = build_join_place(j, &sz, arrays, arrays[N_TLS], head[N_TLS], at, head + N_COUNTS,
 				  head[N_COUNTS + WARN_COUNT]);
-	free(tls);
 	if (!rc)
 		*used = (size_t)(at + pad8(tl_bytes) - (const char *)buf);
 	return rc;
