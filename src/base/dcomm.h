@@ -1,0 +1,75 @@
+/* dcomm.h — the collective operations a distributed stage is written
+ * against (doc/distributed.md), whatever carries them: MPI in skein-mpi
+ * (mpi/skein_mpi.c), threads in one process for the tests
+ * (dcomm_threads_run).
+ *
+ * Every operation is collective: each of the `size` ranks calls it, in
+ * the same order, and it returns the same value on every rank: 0, or the
+ * error of the lowest rank that failed (a rank out of memory for what it
+ * receives still takes part, so no rank waits for ever). Counts are in
+ * bytes; what is received is malloc'd and the caller's to free, also on
+ * failure (then NULL).
+ */
+#ifndef SKEIN_DCOMM_H
+#define SKEIN_DCOMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum dcomm_op { DCOMM_SUM, DCOMM_MIN, DCOMM_MAX };
+
+struct dcomm;
+
+struct dcomm_ops {
+	/* rc of the lowest rank whose rc is non-zero, or 0 */
+	int (*agree)(struct dcomm *c, int rc);
+	/* v[0 .. n) combined over the ranks, in place (SUM saturates) */
+	int (*reduce)(struct dcomm *c, uint64_t *v, size_t n, enum dcomm_op op);
+	/* v[i] becomes the sum of v[i] over the ranks below this one (0 on
+	 * rank 0), in place */
+	int (*exscan)(struct dcomm *c, uint64_t *v, size_t n);
+	/* scount[r] bytes from send (in rank order) go to rank r; *recv
+	 * holds what came, rcount[r] bytes from rank r, in rank order */
+	int (*alltoallv)(struct dcomm *c, const void *send, const uint64_t *scount, void **recv,
+			 uint64_t *rcount);
+	/* every rank's n bytes, in rank order, to every rank */
+	int (*allgatherv)(struct dcomm *c, const void *send, uint64_t n, void **recv,
+			  uint64_t *rcount);
+};
+
+struct dcomm {
+	uint32_t rank, size;
+	const struct dcomm_ops *ops;
+	void *impl;
+};
+
+static inline int dcomm_agree(struct dcomm *c, int rc) { return c->ops->agree(c, rc); }
+
+static inline int
+dcomm_reduce(struct dcomm *c, uint64_t *v, size_t n, enum dcomm_op op)
+{
+	return c->ops->reduce(c, v, n, op);
+}
+
+static inline int dcomm_exscan(struct dcomm *c, uint64_t *v, size_t n) { return c->ops->exscan(c, v, n); }
+
+static inline int
+dcomm_alltoallv(struct dcomm *c, const void *send, const uint64_t *scount, void **recv,
+		uint64_t *rcount)
+{
+	return c->ops->alltoallv(c, send, scount, recv, rcount);
+}
+
+static inline int
+dcomm_allgatherv(struct dcomm *c, const void *send, uint64_t n, void **recv, uint64_t *rcount)
+{
+	return c->ops->allgatherv(c, send, n, recv, rcount);
+}
+
+/* Runs fn(c, ud) on n ranks, each on a thread of its own with a dcomm
+ * over shared memory (the tests' stand-in for MPI). Returns the lowest
+ * rank's non-zero return, or 0; ERR_NOMEM when the threads cannot be
+ * started. */
+int dcomm_threads_run(uint32_t n, int (*fn)(struct dcomm *c, void *ud), void *ud);
+
+#endif
