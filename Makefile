@@ -46,6 +46,7 @@ BIN      := $(BUILD)/skein
 MPICC         ?= $(shell command -v mpicc.mpich 2>/dev/null || command -v mpicc 2>/dev/null)
 MPICC_OPENMPI ?= $(shell command -v mpicc.openmpi 2>/dev/null)
 MPI_BIN       := $(if $(MPICC),$(BUILD)/skein-mpi)
+MPI_OBJ       := $(patsubst mpi/%.c,$(BUILD)/mpi/%.o,$(wildcard mpi/*.c))
 MPI_LINK_OBJ   = $(filter-out $(BUILD)/tui/skein.o,$(TUI_OBJ)) $(LIB) $(TUI_LIBS) $(CORE_LIBS)
 
 CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 zlib 2>/dev/null)
@@ -102,11 +103,18 @@ $(BUILD)/mpi/openmpi/%.o: mpi/%.c
 	@mkdir -p $(@D)
 	$(MPICC_OPENMPI) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -c $< -o $@
 
-$(BUILD)/skein-mpi: $(BUILD)/mpi/skein_mpi.o $(TUI_OBJ) $(LIB)
-	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LINK_OBJ)
+$(BUILD)/skein-mpi: $(MPI_OBJ) $(TUI_OBJ) $(LIB)
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJ) $(MPI_LINK_OBJ)
 
-$(BUILD)/skein-mpi.openmpi: $(BUILD)/mpi/openmpi/skein_mpi.o $(TUI_OBJ) $(LIB)
-	$(MPICC_OPENMPI) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MPI_LINK_OBJ)
+$(BUILD)/skein-mpi.openmpi: $(MPI_OBJ:$(BUILD)/mpi/%=$(BUILD)/mpi/openmpi/%) $(TUI_OBJ) $(LIB)
+	$(MPICC_OPENMPI) $(CFLAGS) $(LDFLAGS) -o $@ $(filter $(BUILD)/mpi/openmpi/%,$^) $(MPI_LINK_OBJ)
+
+# dcomm over MPI, checked by tests/mpi.sh under each MPI
+$(BUILD)/tests/mpi_dcomm: tests/mpi_dcomm.c tests/dcomm_exercise.h $(BUILD)/mpi/dcomm_mpi.o $(LIB)
+	$(MPICC) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(BUILD)/mpi/dcomm_mpi.o $(LIB) $(CORE_LIBS)
+
+$(BUILD)/tests/mpi_dcomm.openmpi: tests/mpi_dcomm.c tests/dcomm_exercise.h $(BUILD)/mpi/openmpi/dcomm_mpi.o $(LIB)
+	$(MPICC_OPENMPI) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(BUILD)/mpi/openmpi/dcomm_mpi.o $(LIB) $(CORE_LIBS)
 
 # Unit tests link the core library alone: curses in the core is a link error.
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
@@ -172,7 +180,8 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/layers.sh
 
 # skein-mpi under MPICH and, when installed, Open MPI (tests/mpi.sh)
-MPI_CHECK_BIN := $(MPI_BIN) $(if $(and $(MPICC),$(MPICC_OPENMPI)),$(BUILD)/skein-mpi.openmpi)
+MPI_CHECK_BIN := $(MPI_BIN) $(if $(MPICC),$(BUILD)/tests/mpi_dcomm) \
+	$(if $(and $(MPICC),$(MPICC_OPENMPI)),$(BUILD)/skein-mpi.openmpi $(BUILD)/tests/mpi_dcomm.openmpi)
 check-mpi: $(BIN) $(MPI_CHECK_BIN)
 	@sh tests/mpi.sh $(BUILD) $(SHARED)
 

@@ -11,7 +11,8 @@
 #  * other structure options (--paper --leap-merge, --iterations) alike;
 #  * a location's events missing or truncated on one rank: the serial
 #    error, once, from rank 0, exit 1, within seconds (not a hang);
-#  * usage errors once, exit 2 (a Charm++ run among them); --help.
+#  * usage errors once, exit 2 (a Charm++ run among them); --help;
+#  * dcomm over each MPI (tests/mpi_dcomm.c) on 1 to 5 ranks.
 # Skips (passing) when skein-mpi was not built (no MPI compiler).
 build=$1
 shared=$2
@@ -50,6 +51,20 @@ use() {
 	openmpi) mpiexec=$OPENMPI bin=$build/skein-mpi.openmpi ;;
 	esac
 }
+
+# dcomm (base/dcomm.h) over each MPI: every operation's result on 1 to
+# 5 ranks (tests/mpi_dcomm.c), as tests/test_dist.c checks it over threads
+for impl in $impls; do
+	case $impl in
+	mpich) dc="$build/tests/mpi_dcomm" launch=$MPICH ;;
+	openmpi) dc="$build/tests/mpi_dcomm.openmpi" launch="mpirun.openmpi -H localhost:5" ;;
+	esac
+	for n in 1 2 3 4 5; do
+		out=$(timeout 60 $launch -n $n "$dc" 2>&1)
+		[ $? -eq 0 ] && [ "$out" = "dcomm: ok on $n ranks" ] && ok ||
+			bad "dcomm over $impl on $n ranks: $(printf %s "$out" | head -c 300)"
+	done
+done
 
 traces=$(ls traces/corpus/*/traces.otf2)
 if [ -d "$shared/traces/otf2" ]; then

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/dcomm.h"
+#include "dcomm_exercise.h"
 #include "model/dmodel.h"
 #include "model/trace.h"
 
@@ -18,71 +19,13 @@ static size_t n_paths;
 
 /* ---- dcomm over threads ---- */
 
-/* Each rank r sends rank q (r + 1) * 10 + q bytes of value r ^ q; every
- * operation's result is checked against the formula. */
-static int
-exercise(struct dcomm *c, void *ud)
-{
-	(void)ud;
-	uint32_t r = c->rank, n = c->size;
-	int bad = 0;
-	uint64_t v[3] = { r + 1, 100 - r, r * 7 };
-	if (dcomm_reduce(c, v, 3, DCOMM_SUM))
-		return 1;
-	bad |= v[0] != (uint64_t)n * (n + 1) / 2;
-	uint64_t m[2] = { r, r };
-	if (dcomm_reduce(c, m, 1, DCOMM_MIN) || dcomm_reduce(c, m + 1, 1, DCOMM_MAX))
-		return 1;
-	bad |= m[0] != 0 || m[1] != n - 1;
-	uint64_t x = r + 1;
-	if (dcomm_exscan(c, &x, 1))
-		return 1;
-	bad |= x != (uint64_t)r * (r + 1) / 2;
-
-	uint64_t scount[64], rcount[64], total = 0;
-	for (uint32_t q = 0; q < n; q++)
-		total += scount[q] = (r + 1) * 10 + q;
-	unsigned char *send = malloc(total), *at = send;
-	for (uint32_t q = 0; q < n; q++) {
-		memset(at, (int)(r ^ q), scount[q]);
-		at += scount[q];
-	}
-	void *recv;
-	if (dcomm_alltoallv(c, send, scount, &recv, rcount))
-		return 1;
-	at = recv;
-	for (uint32_t q = 0; q < n; q++) {
-		bad |= rcount[q] != (q + 1) * 10 + r;
-		for (uint64_t k = 0; k < rcount[q]; k++)
-			bad |= at[k] != (unsigned char)(r ^ q);
-		at += rcount[q];
-	}
-	free(recv);
-	free(send);
-
-	uint32_t mine[3] = { r, r, r };
-	if (dcomm_allgatherv(c, mine, (r % 3 + 1) * sizeof(uint32_t), &recv, rcount))
-		return 1;
-	const uint32_t *g = recv;
-	for (uint32_t q = 0; q < n; q++) {
-		bad |= rcount[q] != (q % 3 + 1) * sizeof(uint32_t);
-		for (uint32_t k = 0; k <= q % 3; k++)
-			bad |= *g++ != q;
-	}
-	free(recv);
-	/* the lowest failing rank's code reaches every rank */
-	int rc = dcomm_agree(c, r >= 2 ? ERR_IO - (int)r : 0);
-	bad |= rc != (n > 2 ? ERR_IO - 2 : 0);
-	return bad ? 1 : 0;
-}
-
 static void
 dcomm_threads_computes_each_operation(void **state)
 {
 	(void)state;
 	for (uint32_t n = 1; n <= 7; n++)
-		assert_int_equal(dcomm_threads_run(n, exercise, NULL), 0);
-	assert_int_equal(dcomm_threads_run(0, exercise, NULL), ERR_USAGE);
+		assert_int_equal(dcomm_threads_run(n, dcomm_exercise, NULL), 0);
+	assert_int_equal(dcomm_threads_run(0, dcomm_exercise, NULL), ERR_USAGE);
 }
 
 /* ---- shards ---- */

@@ -1,0 +1,74 @@
+/* dcomm_exercise.h — every dcomm operation on any number of ranks (up
+ * to 64), each result checked against the formula it must follow: 0 on
+ * a rank that saw them all right, 1 otherwise. Included by
+ * tests/test_dist.c (over threads) and tests/mpi_dcomm.c (over MPI). */
+#ifndef SKEIN_DCOMM_EXERCISE_H
+#define SKEIN_DCOMM_EXERCISE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/dcomm.h"
+#include "base/err.h"
+
+/* Each rank r sends rank q (r + 1) * 10 + q bytes of value r ^ q; every
+ * operation's result is checked against the formula. */
+static int
+dcomm_exercise(struct dcomm *c, void *ud)
+{
+	(void)ud;
+	uint32_t r = c->rank, n = c->size;
+	int bad = 0;
+	uint64_t v[3] = { r + 1, 100 - r, r * 7 };
+	if (dcomm_reduce(c, v, 3, DCOMM_SUM))
+		return 1;
+	bad |= v[0] != (uint64_t)n * (n + 1) / 2;
+	uint64_t m[2] = { r, r };
+	if (dcomm_reduce(c, m, 1, DCOMM_MIN) || dcomm_reduce(c, m + 1, 1, DCOMM_MAX))
+		return 1;
+	bad |= m[0] != 0 || m[1] != n - 1;
+	uint64_t x = r + 1;
+	if (dcomm_exscan(c, &x, 1))
+		return 1;
+	bad |= x != (uint64_t)r * (r + 1) / 2;
+
+	uint64_t scount[64], rcount[64], total = 0;
+	for (uint32_t q = 0; q < n; q++)
+		total += scount[q] = (r + 1) * 10 + q;
+	unsigned char *send = malloc(total), *at = send;
+	if (!send)
+		return 1;
+	for (uint32_t q = 0; q < n; q++) {
+		memset(at, (int)(r ^ q), scount[q]);
+		at += scount[q];
+	}
+	void *recv;
+	if (dcomm_alltoallv(c, send, scount, &recv, rcount))
+		return 1;
+	at = recv;
+	for (uint32_t q = 0; q < n; q++) {
+		bad |= rcount[q] != (q + 1) * 10 + r;
+		for (uint64_t k = 0; k < rcount[q]; k++)
+			bad |= at[k] != (unsigned char)(r ^ q);
+		at += rcount[q];
+	}
+	free(recv);
+	free(send);
+
+	uint32_t mine[3] = { r, r, r };
+	if (dcomm_allgatherv(c, mine, (r % 3 + 1) * sizeof(uint32_t), &recv, rcount))
+		return 1;
+	const uint32_t *g = recv;
+	for (uint32_t q = 0; q < n; q++) {
+		bad |= rcount[q] != (q % 3 + 1) * sizeof(uint32_t);
+		for (uint32_t k = 0; k <= q % 3; k++)
+			bad |= *g++ != q;
+	}
+	free(recv);
+	/* the lowest failing rank's code reaches every rank */
+	int rc = dcomm_agree(c, r >= 2 ? ERR_IO - (int)r : 0);
+	bad |= rc != (n > 2 ? ERR_IO - 2 : 0);
+	return bad ? 1 : 0;
+}
+
+#endif
