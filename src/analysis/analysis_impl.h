@@ -228,6 +228,14 @@ int lops_build(struct analysis *a);
 int partition_build(struct analysis *a);      /* through the cycle merge */
 int partition_leap_merge(struct analysis *a);
 int steps_assign(struct analysis *a);
+/* steps_assign's two halves: each partition's local steps into lop_step
+ * (its width into width[p]; forced orderings added to verify.relaxed),
+ * which needs only the partition's own lops, ends, messages and
+ * collectives (a distributed analysis steps a partition on one rank);
+ * then each partition's first global step into offset[p] (and
+ * parts[p].step_first / step_count, n_steps) from the partition DAG. */
+int steps_local(struct analysis *a, uint32_t *width);
+int steps_offsets(struct analysis *a, const uint32_t *width, uint32_t *offset);
 /* With alike, merges only partitions that make the same calls. */
 int steps_global_merge(struct analysis *a, int alike);
 void verify_run(struct analysis *a);

@@ -467,8 +467,7 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 			if (a->lop_step[l] + 1 > wd)
 				wd = a->lop_step[l] + 1;
 			/* the computation before it, if it belongs to p */
-			uint32_t tl = a->lop_tl[l];
-			if (l > a->tl_lop[tl] && a->lop_part[l - 1] == p)
+			if (l > 0 && a->lop_tl[l - 1] == a->lop_tl[l] && a->lop_part[l - 1] == p)
 				a->lop_step[l - 1] = 2 * c;
 		}
 		g->width[p] = wd;
@@ -572,19 +571,17 @@ offset_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
-static int
-assign(struct analysis *a)
+int
+steps_local(struct analysis *a, uint32_t *width)
 {
 	uint32_t n = a->n_lops;
-	struct stepping g = { .a = a };
+	struct stepping g = { .a = a, .width = width };
 	/* the strides and steps of each partition are worked out in
 	 * lop_step itself (step_worker) */
 	free(a->lop_step);
 	a->lop_step = NULL;
-	g.width = calloc(a->n_parts + 1, sizeof *g.width);
-	uint32_t *offset = NULL;
 	int rc = ERR_NOMEM;
-	if (!g.width || build_rendezvous(a, &g))
+	if (build_rendezvous(a, &g))
 		goto out;
 	a->lop_step = g.val = malloc((n + 1) * sizeof *a->lop_step);
 	if (!a->lop_step)
@@ -596,35 +593,48 @@ assign(struct analysis *a)
 		goto out;
 	for (uint32_t w = 0; w < nw; w++)
 		a->verify.relaxed += g.relaxed[w];
-
-	/* global: each partition after all its predecessors */
-	offset = calloc(a->n_parts + 1, sizeof *offset);
-	rc = ERR_NOMEM;
-	if (!offset)
-		goto out;
-	a->n_steps = 0;
-	for (uint32_t i = 0; i < a->n_parts; i++) {
-		uint32_t p = a->part_order[i];
-		uint32_t endp = offset[p] + g.width[p];
-		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
-			if (endp > offset[a->dag_succ[e]])
-				offset[a->dag_succ[e]] = endp;
-		a->parts[p].step_first = offset[p];
-		a->parts[p].step_count = g.width[p];
-		if (endp > a->n_steps)
-			a->n_steps = endp;
-	}
-	g.offset = offset;
-	par_run(nw, offset_worker, &g);
-	rc = 0;
 out:
-	free(offset);
 	free(g.arrived);
 	free(g.rv_running);
 	free(g.rv_of);
 	free(g.rv_first);
 	free(g.rv_lops);
-	free(g.width);
+	return rc;
+}
+
+int
+steps_offsets(struct analysis *a, const uint32_t *width, uint32_t *offset)
+{
+	memset(offset, 0, ((size_t)a->n_parts + 1) * sizeof *offset);
+	a->n_steps = 0;
+	for (uint32_t i = 0; i < a->n_parts; i++) {
+		uint32_t p = a->part_order[i];
+		uint32_t endp = offset[p] + width[p];
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
+			if (endp > offset[a->dag_succ[e]])
+				offset[a->dag_succ[e]] = endp;
+		a->parts[p].step_first = offset[p];
+		a->parts[p].step_count = width[p];
+		if (endp > a->n_steps)
+			a->n_steps = endp;
+	}
+	return 0;
+}
+
+static int
+assign(struct analysis *a)
+{
+	uint32_t *width = calloc(a->n_parts + 1, sizeof *width);
+	uint32_t *offset = calloc(a->n_parts + 1, sizeof *offset);
+	int rc = width && offset ? steps_local(a, width) : ERR_NOMEM;
+	if (!rc) {
+		/* global: each partition after all its predecessors */
+		steps_offsets(a, width, offset);
+		struct stepping g = { .a = a, .offset = offset };
+		par_run(par_workers(), offset_worker, &g);
+	}
+	free(offset);
+	free(width);
 	return rc;
 }
 

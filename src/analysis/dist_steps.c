@@ -1,0 +1,455 @@
+/* dist_steps.c — stepping each partition on the rank that owns it
+ * (dist_steps.h). */
+#include "dist_steps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_impl.h"
+#include "base/hmap.h"
+#include "model/dmodel.h"
+#include "model/trace_impl.h"
+
+/* A lop as it travels: 32 bytes, then its ends (12 bytes each). */
+struct wire_lop {
+	uint64_t enter;
+	uint32_t lop, tl, part, n_ends, kind, pad;
+};
+
+struct wire_end {
+	uint32_t id, partner, role;
+};
+
+/* A lop of a partition the rank steps. */
+struct item {
+	uint64_t enter;
+	uint32_t lop, tl, part, kind;
+	uint32_t end_first, n_ends;    /* into the stage's ends */
+};
+
+struct stage {
+	struct dcomm *c;
+	const struct dstep_in *in;
+	struct dstep_out *out;
+	uint32_t *lop_first;           /* size + 1: every rank's first lop */
+	struct item *items;            /* the lops of the partitions it owns */
+	uint32_t n_items;
+	struct dstep_end *ends;
+	size_t n_ends;
+	uint32_t *width, *offset;      /* n_parts + 1 */
+	uint32_t *step;                /* n_items: local steps */
+	uint64_t relaxed;
+};
+
+static uint32_t
+owner_of(const struct stage *g, uint32_t part)
+{
+	return dmodel_rank_of(g->in->part_first, g->c->size, part);
+}
+
+static int
+cmp_item(const void *x, const void *y)
+{
+	const struct item *a = x, *b = y;
+	if (a->part != b->part)
+		return a->part < b->part ? -1 : 1;
+	return (a->lop > b->lop) - (a->lop < b->lop);
+}
+
+/* Sends the lops of partitions owned elsewhere to their owners and
+ * gathers the owned ones, own and received, sorted by (partition, lop). */
+static int
+deal(struct stage *g)
+{
+	const struct dstep_in *in = g->in;
+	uint32_t n = g->c->size, me = g->c->rank;
+	uint64_t *count = calloc(n, sizeof *count), *rcount = calloc(n, sizeof *rcount);
+	uint64_t *at = calloc(n + 1, sizeof *at);
+	size_t n_own = 0, own_ends = 0;
+	int rc = count && rcount && at ? 0 : ERR_NOMEM;
+	for (uint32_t i = 0; i < in->n_lops && !rc; i++) {
+		uint32_t p = in->lops[i].part, ne = in->end_first[i + 1] - in->end_first[i];
+		if (p == TRACE_NONE)
+			continue;
+		uint32_t o = owner_of(g, p);
+		if (o == me) {
+			n_own++;
+			own_ends += ne;
+		} else {
+			count[o] += sizeof(struct wire_lop) + ne * sizeof(struct wire_end);
+		}
+	}
+	uint64_t total = 0;
+	for (uint32_t r = 0; r < n && !rc; r++) {
+		at[r] = total;
+		total += count[r];
+	}
+	char *buf = rc ? NULL : malloc(total ? total : 1);
+	rc = dcomm_agree(g->c, rc ? rc : buf ? 0 : ERR_NOMEM);
+	for (uint32_t i = 0; i < in->n_lops && !rc; i++) {
+		const struct dstep_lop *x = &in->lops[i];
+		if (x->part == TRACE_NONE || owner_of(g, x->part) == me)
+			continue;
+		uint32_t o = owner_of(g, x->part), e0 = in->end_first[i];
+		struct wire_lop w = { x->enter, in->lop_off + i, x->tl, x->part,
+				      in->end_first[i + 1] - e0, x->kind, 0 };
+		memcpy(buf + at[o], &w, sizeof w);
+		at[o] += sizeof w;
+		for (uint32_t k = 0; k < w.n_ends; k++, at[o] += sizeof(struct wire_end)) {
+			const struct dstep_end *e = &in->ends[e0 + k];
+			struct wire_end we = { e->id, e->partner, e->role };
+			memcpy(buf + at[o], &we, sizeof we);
+		}
+	}
+	void *recv = NULL;
+	if (!rc)
+		rc = dcomm_alltoallv(g->c, buf, count, &recv, rcount);
+	free(buf);
+	/* what came: lops, then ends, counted first */
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < n && !rc; r++)
+		got += rcount[r];
+	size_t n_items = n_own, n_ends = own_ends;
+	for (uint64_t off = 0; !rc && off < got;) {
+		struct wire_lop w;
+		memcpy(&w, (char *)recv + off, sizeof w);
+		n_items++;
+		n_ends += w.n_ends;
+		off += sizeof w + (uint64_t)w.n_ends * sizeof(struct wire_end);
+	}
+	if (!rc) {
+		g->items = malloc((n_items + 1) * sizeof *g->items);
+		g->ends = malloc((n_ends + 1) * sizeof *g->ends);
+		rc = g->items && g->ends ? 0 : ERR_NOMEM;
+	}
+	size_t ni = 0, ne = 0;
+	for (uint32_t i = 0; i < in->n_lops && !rc; i++) {
+		const struct dstep_lop *x = &in->lops[i];
+		if (x->part == TRACE_NONE || owner_of(g, x->part) != me)
+			continue;
+		uint32_t e0 = in->end_first[i], k = in->end_first[i + 1] - e0;
+		g->items[ni++] = (struct item){ x->enter, in->lop_off + i, x->tl, x->part, x->kind,
+						(uint32_t)ne, k };
+		memcpy(g->ends + ne, in->ends + e0, k * sizeof *g->ends);
+		ne += k;
+	}
+	for (uint64_t off = 0; !rc && off < got;) {
+		struct wire_lop w;
+		memcpy(&w, (char *)recv + off, sizeof w);
+		off += sizeof w;
+		g->items[ni++] = (struct item){ w.enter, w.lop, w.tl, w.part, w.kind,
+						(uint32_t)ne, w.n_ends };
+		for (uint32_t k = 0; k < w.n_ends; k++, off += sizeof(struct wire_end)) {
+			struct wire_end we;
+			memcpy(&we, (char *)recv + off, sizeof we);
+			g->ends[ne++] = (struct dstep_end){ we.id, we.partner, (uint8_t)we.role };
+		}
+	}
+	free(recv);
+	free(count);
+	free(rcount);
+	free(at);
+	if (!rc) {
+		g->n_items = (uint32_t)ni;
+		g->n_ends = ne;
+		qsort(g->items, ni, sizeof *g->items, cmp_item);
+	}
+	return dcomm_agree(g->c, rc);
+}
+
+/* The item of global lop `lop` among partition part's, or TRACE_NONE. */
+static uint32_t
+find_item(const struct stage *g, uint32_t part, uint32_t lop)
+{
+	size_t lo = 0, hi = g->n_items;
+	struct item key = { .part = part, .lop = lop };
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_item(&g->items[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n_items && g->items[lo].part == part && g->items[lo].lop == lop ?
+		(uint32_t)lo : TRACE_NONE;
+}
+
+struct member {
+	uint32_t coll, item;
+};
+
+static int
+cmp_member(const void *x, const void *y)
+{
+	const struct member *a = x, *b = y;
+	if (a->coll != b->coll)
+		return a->coll < b->coll ? -1 : 1;
+	return (a->item > b->item) - (a->item < b->item);
+}
+
+/* The owned partitions as a model and analysis of their own (one op per
+ * lop, its ends; messages between them; collectives in id order),
+ * stepped by the serial stepper into g->step and g->width. */
+static int
+step_owned(struct stage *g)
+{
+	uint32_t n = g->n_items, p0 = g->in->part_first[g->c->rank];
+	uint32_t np = g->in->part_first[g->c->rank + 1] - p0;
+	struct trace *t = calloc(1, sizeof *t);
+	struct analysis *a = calloc(1, sizeof *a);
+	struct member *mem = malloc((g->n_ends + 1) * sizeof *mem);
+	struct hmap msg_of = { 0 };
+	size_t n_mem = 0;
+	int rc = ERR_NOMEM;
+	if (!t || !a || !mem)
+		goto out;
+	t->ops_implied = 0;
+	t->n_timelines = g->in->n_timelines;
+	t->oprec = calloc(n + 1, sizeof *t->oprec);
+	t->ends = malloc((g->n_ends + 1) * sizeof *t->ends);
+	t->msgs = calloc(g->n_ends + 1, sizeof *t->msgs);
+	a->lop_op = malloc((n + 2) * sizeof *a->lop_op);
+	a->op_lop = malloc((n + 1) * sizeof *a->op_lop);
+	a->lop_tl = malloc((n + 1) * sizeof *a->lop_tl);
+	a->lop_kind = malloc(n + 1);
+	a->lop_part = malloc((n + 1) * sizeof *a->lop_part);
+	a->part_lop_first = calloc(np + 2, sizeof *a->part_lop_first);
+	a->part_lops = malloc((n + 1) * sizeof *a->part_lops);
+	if (!t->oprec || !t->ends || !t->msgs || !a->lop_op || !a->op_lop || !a->lop_tl ||
+	    !a->lop_kind || !a->lop_part || !a->part_lop_first || !a->part_lops)
+		goto out;
+	size_t ne = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct item *x = &g->items[i];
+		a->lop_op[i] = a->op_lop[i] = a->part_lops[i] = i;
+		a->lop_tl[i] = x->tl;
+		a->lop_kind[i] = (uint8_t)x->kind;
+		a->lop_part[i] = x->part - p0;
+		a->part_lop_first[x->part - p0 + 1]++;
+		t->oprec[i] = (struct trace_oprec){ .t_enter = x->enter, .t_exit = x->enter,
+						    .timeline = x->tl, .frame = TRACE_NONE,
+						    .end_first = (uint32_t)ne,
+						    .region = TRACE_OPREC_NO_REGION, .kind = x->kind };
+		for (uint32_t k = 0; k < x->n_ends; k++) {
+			const struct dstep_end *e = &g->ends[x->end_first + k];
+			if (e->role == END_COLL) {
+				mem[n_mem++] = (struct member){ e->id, i };
+				t->ends[ne++] = (struct trace_end){ .id = 0, .role = END_COLL };
+				continue;
+			}
+			uint32_t other = find_item(g, x->part, e->partner);
+			if (other == TRACE_NONE)
+				continue;        /* not a partner the analysis steps by */
+			uint32_t *m = hmap_get(&msg_of, e->id, 0), id;
+			if (m) {
+				id = *m;
+			} else {
+				id = (uint32_t)t->n_msgs++;
+				if (hmap_put(&msg_of, e->id, 0, id))
+					goto out;
+				int send = e->role == END_SEND;
+				t->msgs[id] = (struct trace_msg){ .send_op = send ? i : other,
+								  .recv_op = send ? other : i,
+								  .send_done_op = TRACE_NONE };
+			}
+			t->ends[ne++] = (struct trace_end){ .id = id, .role = e->role };
+		}
+	}
+	a->lop_op[n] = n;
+	for (uint32_t p = 0; p < np; p++)
+		a->part_lop_first[p + 1] += a->part_lop_first[p];
+	t->n_oprec = n;
+	t->n_ends = ne;
+	/* collectives in id order, members in lop order */
+	qsort(mem, n_mem, sizeof *mem, cmp_member);
+	t->colls = calloc(n_mem + 1, sizeof *t->colls);
+	t->coll_members = malloc((n_mem + 1) * sizeof *t->coll_members);
+	if (!t->colls || !t->coll_members)
+		goto out;
+	for (size_t k = 0; k < n_mem; k++) {
+		if (k == 0 || mem[k].coll != mem[k - 1].coll)
+			t->colls[t->n_colls++].member_first = (uint32_t)k;
+		t->colls[t->n_colls - 1].member_count++;
+		t->coll_members[k] = mem[k].item;
+	}
+	t->n_coll_members = n_mem;
+	a->t = t;
+	a->ops = trace_ops(t, &a->n_ops);
+	a->msgs = t->msgs;
+	a->ends = t->ends;
+	a->n_ends = (uint32_t)ne;
+	analysis_opts_default(&a->opts);
+	a->n_lops = n;
+	a->n_parts = np;
+	g->width = calloc((size_t)g->in->n_parts + 1, sizeof *g->width);
+	if (!g->width || (rc = steps_local(a, g->width + p0)))
+		goto out;
+	g->step = a->lop_step;
+	a->lop_step = NULL;
+	g->relaxed = a->verify.relaxed;
+	rc = 0;
+out:
+	hmap_fini(&msg_of);
+	free(mem);
+	if (t) {
+		free(t->oprec);
+		free(t->ends);
+		free(t->msgs);
+		free(t->colls);
+		free(t->coll_members);
+		free(t);
+	}
+	if (a) {
+		free(a->lop_op);
+		free(a->op_lop);
+		free(a->lop_tl);
+		free(a->lop_kind);
+		free(a->lop_part);
+		free(a->part_lop_first);
+		free(a->part_lops);
+		free(a->lop_step);
+		free(a);
+	}
+	return dcomm_agree(g->c, rc);
+}
+
+/* Every partition's width to every rank; rank 0 works out the first
+ * global steps (as steps_offsets) and sends them, with the step count,
+ * to every rank. */
+static int
+offsets(struct stage *g)
+{
+	const struct dstep_in *in = g->in;
+	uint32_t me = g->c->rank, p0 = in->part_first[me], p1 = in->part_first[me + 1];
+	uint64_t *rc_n = malloc(g->c->size * sizeof *rc_n);
+	void *all = NULL;
+	int rc = dcomm_agree(g->c, rc_n ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = dcomm_allgatherv(g->c, g->width + p0, (uint64_t)(p1 - p0) * sizeof(uint32_t),
+				      &all, rc_n);
+	if (!rc)
+		memcpy(g->width, all, (size_t)in->n_parts * sizeof *g->width);
+	free(all);
+	all = NULL;
+	uint32_t *off = NULL;
+	if (!rc && me == 0) {
+		off = calloc((size_t)in->n_parts + 1, sizeof *off);
+		if (off) {
+			uint32_t steps = 0;
+			for (uint32_t i = 0; i < in->n_parts; i++) {
+				uint32_t p = in->part_order[i], endp = off[p] + g->width[p];
+				for (uint32_t e = in->dag_first[p]; e < in->dag_first[p + 1]; e++)
+					if (endp > off[in->dag_succ[e]])
+						off[in->dag_succ[e]] = endp;
+				if (endp > steps)
+					steps = endp;
+			}
+			off[in->n_parts] = steps;
+		}
+	}
+	if (!rc)
+		rc = dcomm_agree(g->c, me == 0 && !off ? ERR_NOMEM : 0);
+	if (!rc)
+		rc = dcomm_allgatherv(g->c, off, me == 0 ? ((uint64_t)in->n_parts + 1) * sizeof *off : 0,
+				      &all, rc_n);
+	free(off);
+	if (!rc)
+		g->offset = all;
+	else
+		free(all);
+	free(rc_n);
+	return rc;
+}
+
+/* Each owned lop's global step back to the rank that holds it. */
+static int
+give_back(struct stage *g)
+{
+	uint32_t n = g->c->size, me = g->c->rank;
+	uint64_t *count = calloc(n, sizeof *count), *rcount = calloc(n, sizeof *rcount);
+	uint64_t *at = calloc(n + 1, sizeof *at);
+	int rc = count && rcount && at ? 0 : ERR_NOMEM;
+	for (uint32_t i = 0; i < g->n_items && !rc; i++)
+		count[dmodel_rank_of(g->lop_first, n, g->items[i].lop)] += 2 * sizeof(uint32_t);
+	uint64_t total = 0;
+	for (uint32_t r = 0; r < n && !rc; r++) {
+		at[r] = total;
+		total += count[r];
+	}
+	uint32_t *buf = rc ? NULL : malloc(total ? total : 1);
+	rc = dcomm_agree(g->c, rc ? rc : buf ? 0 : ERR_NOMEM);
+	for (uint32_t i = 0; i < g->n_items && !rc; i++) {
+		const struct item *x = &g->items[i];
+		uint32_t r = dmodel_rank_of(g->lop_first, n, x->lop);
+		uint32_t s = g->step[i] == TRACE_NONE ? TRACE_NONE : g->step[i] + g->offset[x->part];
+		uint32_t pair[2] = { x->lop, s };
+		memcpy((char *)buf + at[r], pair, sizeof pair);
+		at[r] += sizeof pair;
+	}
+	void *recv = NULL;
+	if (!rc)
+		rc = dcomm_alltoallv(g->c, buf, count, &recv, rcount);
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < n && !rc; r++)
+		got += rcount[r];
+	for (uint64_t off = 0; !rc && off < got; off += 2 * sizeof(uint32_t)) {
+		uint32_t pair[2];
+		memcpy(pair, (char *)recv + off, sizeof pair);
+		g->out->lop_step[pair[0] - g->in->lop_off] = pair[1];
+	}
+	(void)me;
+	free(recv);
+	free(buf);
+	free(count);
+	free(rcount);
+	free(at);
+	return rc;
+}
+
+int
+dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
+{
+	struct stage g = { .c = c, .in = in, .out = out };
+	for (uint32_t i = 0; i < in->n_lops; i++)
+		out->lop_step[i] = TRACE_NONE;
+	uint64_t *first = calloc(c->size + 1, sizeof *first);
+	g.lop_first = calloc(c->size + 1, sizeof *g.lop_first);
+	int rc = dcomm_agree(c, first && g.lop_first ? 0 : ERR_NOMEM);
+	if (!rc) {
+		first[c->rank] = in->lop_off;
+		rc = dcomm_reduce(c, first, c->size, DCOMM_SUM);
+	}
+	for (uint32_t r = 0; r < c->size && !rc; r++)
+		g.lop_first[r] = (uint32_t)first[r];
+	free(first);
+	if (!rc)
+		g.lop_first[c->size] = TRACE_NONE;
+	if (!rc)
+		rc = deal(&g);
+	if (!rc)
+		rc = step_owned(&g);
+	if (!rc)
+		rc = offsets(&g);
+	if (!rc)
+		rc = give_back(&g);
+	uint64_t relaxed = g.relaxed;
+	if (!rc)
+		rc = dcomm_reduce(c, &relaxed, 1, DCOMM_SUM);
+	if (!rc) {
+		out->relaxed = relaxed;
+		out->n_steps = g.offset[in->n_parts];
+		for (uint32_t p = 0; c->rank == 0 && p < in->n_parts; p++) {
+			if (out->step_first)
+				out->step_first[p] = g.offset[p];
+			if (out->step_count)
+				out->step_count[p] = g.width[p];
+		}
+	}
+	free(g.lop_first);
+	free(g.items);
+	free(g.ends);
+	free(g.width);
+	free(g.offset);
+	free(g.step);
+	return rc;
+}

@@ -1,0 +1,67 @@
+/* dist_steps.h — stepping in a distributed analysis (doc/distributed.md).
+ *
+ * A partition is closed under its messages and collectives (both ends of
+ * every message it steps by, every member of its collectives, are its
+ * own), so it steps alone, with the serial stepper (steps.c:
+ * steps_local). Each partition is stepped by the rank that holds its
+ * first lop: partitions are numbered in the order of their first
+ * communication lop, so rank r owns the partitions [part_first[r],
+ * part_first[r + 1]). Every rank sends the lops of partitions it does
+ * not own to their owner (all-to-all); the owner steps them in a model
+ * of their own, made of just those lops, and sends each lop's step back.
+ * The partitions' widths are gathered, their first global steps worked
+ * out on rank 0 from the partition DAG, as steps_offsets does, and
+ * sent to every rank. Memory: a rank holds its lops and those of the
+ * partitions it owns; rank 0 the DAG besides.
+ */
+#ifndef SKEIN_DIST_STEPS_H
+#define SKEIN_DIST_STEPS_H
+
+#include <stdint.h>
+
+#include "base/dcomm.h"
+
+/* One of the rank's lops, as stepping needs it. */
+struct dstep_lop {
+	uint64_t enter;
+	uint32_t tl;
+	uint32_t part;          /* global partition id */
+	uint8_t kind;           /* enum trace_op_kind */
+};
+
+/* One end of a lop: a message it sends or receives that the analysis
+ * steps by (msg_ok: both ends there, sizes agreeing when they must), or
+ * a collective it takes part in. Message ends the analysis skips are
+ * left out. */
+struct dstep_end {
+	uint32_t id;            /* global message or collective id */
+	uint32_t partner;       /* message: the global lop at its other end */
+	uint8_t role;           /* enum trace_end_role */
+};
+
+struct dstep_in {
+	uint32_t lop_off, n_lops;      /* the rank's lops: global [off, off + n) */
+	const struct dstep_lop *lops;
+	const uint32_t *end_first;     /* n_lops + 1: lop i's ends */
+	const struct dstep_end *ends;  /* in the order the serial lop has them */
+	uint32_t n_timelines;
+	uint32_t n_parts;
+	const uint32_t *part_first;    /* size + 1: the partitions each rank owns */
+	/* rank 0 only: the partition DAG (a topological order, successors) */
+	const uint32_t *part_order, *dag_first, *dag_succ;
+};
+
+struct dstep_out {
+	uint32_t *lop_step;     /* n_lops: global steps (TRACE_NONE for none), caller's array */
+	uint32_t n_steps;       /* every rank */
+	uint64_t relaxed;       /* every rank: orderings the stepper forced */
+	/* rank 0 only, when not NULL (n_parts each): each partition's first
+	 * global step and width */
+	uint32_t *step_first, *step_count;
+};
+
+/* Every rank's share of the serial steps_assign; 0, or the same error on
+ * every rank. */
+int dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out);
+
+#endif
