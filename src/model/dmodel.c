@@ -168,8 +168,10 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	for (uint32_t tl = 0; tl < t->n_timelines; tl++) {
 		struct trace_timeline *x = &t->timelines[tl];
 		if (tl >= tl_lo && tl < tl_hi) {
-			x->op_first -= x->op_count ? op_lo : x->op_first;
-			x->frame_first -= x->frame_count ? d->frames.off : x->frame_first;
+			/* modulo 2^32, as every local id: a timeline never begun
+			 * (0 in the whole model) comes back to 0 */
+			x->op_first -= op_lo;
+			x->frame_first -= d->frames.off;
 		} else {
 			x->op_first = x->op_count = x->frame_first = x->frame_count = 0;
 		}

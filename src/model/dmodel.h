@@ -15,9 +15,10 @@
  *
  *  - ids of ops, ends and frames inside them are LOCAL (oprec.frame,
  *    oprec.end_first, frame.parent; timeline.op_first and frame_first of
- *    its timelines; the others have no ops or frames): local id i is
- *    global id off + i, op ids counted as trace_op_count() counts them
- *    (two per stored call);
+ *    its timelines; the others have no ops or frames, and 0 there): local
+ *    id i is global id off + i, modulo 2^32 (so a timeline of its own
+ *    that was never begun, 0 in the whole model, holds 0 - off), op ids
+ *    counted as trace_op_count() counts them (two per stored call);
  *  - ids of messages and collectives are GLOBAL (trace_end.id);
  *  - t->msgs are the messages its timelines sent, ids send.off + i for
  *    i < send.n, then those of its receives whose send is missing (lone
