@@ -128,6 +128,11 @@ uint64_t saved_combine(uint64_t acc, uint64_t block);
 /* a sum over n bytes starts here, then takes each block in turn */
 uint64_t saved_sum_start(uint64_t n);
 uint64_t saved_checksum(const void *p, size_t n);
+/* Sections whose records have padding (written as zeros): whether
+ * section id has any, and zeroing it in buf, which holds bytes [off, off
+ * + k) of such a section of elem-byte records (saved_write.c). */
+int saved_has_padding(uint32_t id);
+void saved_zero_padding(uint32_t id, uint32_t elem, unsigned char *buf, uint64_t off, size_t k);
 
 /* Which optional arrays a has; the arrays of t and a, with their
  * counts as they are in memory. */

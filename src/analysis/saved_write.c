@@ -42,29 +42,49 @@ static const struct {
 	{ S_PARTS, END_OF(struct analysis_part, runtime), sizeof(struct analysis_part) },
 };
 
-/* Writes n bytes of records of elem bytes through w->stage, with the
- * padding [lo, hi) of each record zeroed; returns their checksum (the
- * one saved_checksum() gives for the staged bytes). */
+void
+saved_zero_padding(uint32_t id, uint32_t elem, unsigned char *buf, uint64_t off, size_t k)
+{
+	size_t p = 0;
+	while (p < sizeof paddings / sizeof *paddings && paddings[p].id != id)
+		p++;
+	if (p == sizeof paddings / sizeof *paddings || !elem)
+		return;
+	uint32_t lo = paddings[p].lo, hi = paddings[p].hi;
+	/* the records these bytes hold a part of */
+	for (uint64_t r = off / elem * elem; r < off + k; r += elem) {
+		uint64_t a = r + lo > off ? r + lo : off;
+		uint64_t b = r + hi < off + k ? r + hi : off + k;
+		if (a < b)
+			memset(buf + (a - off), 0, (size_t)(b - a));
+	}
+}
+
+/* Writes n bytes of records of elem bytes through w->stage, with their
+ * padding zeroed; returns their checksum (the one saved_checksum() gives
+ * for the staged bytes). */
 static uint64_t
-put_zeroed(struct writer *w, const unsigned char *data, uint64_t n, uint32_t elem, uint32_t lo,
-	   uint32_t hi)
+put_zeroed(struct writer *w, enum sec id, const unsigned char *data, uint64_t n, uint32_t elem)
 {
 	uint64_t acc = saved_sum_start(n);
 	for (uint64_t off = 0; off < n; off += SUM_BLOCK) {
 		size_t k = n - off < SUM_BLOCK ? (size_t)(n - off) : SUM_BLOCK;
 		memcpy(w->stage, data + off, k);
-		/* the records this block holds a part of */
-		for (uint64_t r = off / elem * elem; r < off + k; r += elem) {
-			uint64_t a = r + lo > off ? r + lo : off;
-			uint64_t b = r + hi < off + k ? r + hi : off + k;
-			if (a < b)
-				memset(w->stage + (a - off), 0, (size_t)(b - a));
-		}
+		saved_zero_padding(id, elem, w->stage, off, k);
 		acc = saved_combine(acc, saved_block_sum(w->stage, k));
 		if (fwrite(w->stage, 1, k, w->f) != k)
 			w->failed = 1;
 	}
 	return acc;
+}
+
+int
+saved_has_padding(uint32_t id)
+{
+	for (size_t p = 0; p < sizeof paddings / sizeof *paddings; p++)
+		if (paddings[p].id == id)
+			return 1;
+	return 0;
 }
 
 static void
@@ -79,11 +99,8 @@ put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint
 	struct section *s = &w->sec[w->n++];
 	*s = (struct section){ .id = id, .elem_size = elem, .count = count, .offset = w->off,
 			       .bytes = bytes };
-	size_t p = 0;
-	while (p < sizeof paddings / sizeof *paddings && paddings[p].id != id)
-		p++;
-	if (bytes && p < sizeof paddings / sizeof *paddings) {
-		s->sum = put_zeroed(w, data, bytes, elem, paddings[p].lo, paddings[p].hi);
+	if (bytes && saved_has_padding(id)) {
+		s->sum = put_zeroed(w, id, data, bytes, elem);
 	} else {
 		s->sum = saved_checksum(data, bytes);
 		if (bytes && fwrite(data, 1, bytes, w->f) != bytes)

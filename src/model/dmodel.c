@@ -31,6 +31,7 @@ dmodel_free(struct dmodel *d)
 	struct trace *t = d->t;
 	if (t && d->shell) {
 		free(t->timelines);
+		free(t->locations);
 		free(t->oprec);
 		free(t->ends);
 		free(t->msgs);
@@ -111,7 +112,7 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	if (!t)
 		return ERR_NOMEM;
 	*t = *full;
-	t->timelines = NULL, t->oprec = NULL, t->ends = NULL, t->msgs = NULL;
+	t->timelines = NULL, t->oprec = NULL, t->ends = NULL, t->msgs = NULL, t->locations = NULL;
 	t->colls = NULL, t->coll_members = NULL, t->frames = NULL;
 	d->t = t;
 	d->shell = 1;
@@ -175,6 +176,17 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 		} else {
 			x->op_first = x->op_count = x->frame_first = x->frame_count = 0;
 		}
+	}
+	/* the events of locations read elsewhere: the rank of their timeline,
+	 * rank 0 for those without one */
+	if ((rc = copy_of((void **)&t->locations, full->locations, full->n_locations,
+			  sizeof *t->locations)))
+		goto fail;
+	for (size_t i = 0; i < t->n_locations; i++) {
+		uint32_t tl = t->locations[i].timeline;
+		int mine = tl == TRACE_NONE ? rank == 0 : tl >= tl_lo && tl < tl_hi;
+		if (!mine)
+			t->locations[i].events = 0;
 	}
 	for (uint32_t i = 0; i < d->oprec.n; i++) {
 		t->oprec[i].frame = local_id(t->oprec[i].frame, d->frames.off);

@@ -13,6 +13,11 @@
  * communicators, locations, timelines), the trace's information summed
  * over the ranks, and its own records, where
  *
+ *  - a location's events (trace_location.events) are those this rank
+ *    read of it, 0 for the locations other ranks read: the whole trace's
+ *    are the sum over the ranks (which rank reads a location without a
+ *    timeline is the reader's choice);
+ *
  *  - ids of ops, ends and frames inside them are LOCAL (oprec.frame,
  *    oprec.end_first, frame.parent; timeline.op_first and frame_first of
  *    its timelines; the others have no ops or frames, and 0 there): local

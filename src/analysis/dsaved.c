@@ -1,0 +1,272 @@
+/* dsaved.c — one saved-analysis file written by every rank (dsaved.h). */
+#include "dsaved.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "saved.h"
+#include "saved_impl.h"
+
+struct dsaved {
+	struct dcomm *c;
+	int fd;
+	char *path, *tmp;
+	uint64_t off;                 /* where the next section may start */
+	struct section sec[S_END];
+	uint32_t n;
+	int failed;                   /* a write on this rank did not go through */
+	int err_no;
+};
+
+/* A piece of a section on its way to the owner of its blocks. */
+struct piece {
+	uint64_t at, len;             /* bytes [at, at + len) of the section */
+};
+
+/* The first block rank r owns, of nb (r = size: nb). */
+static uint64_t
+block0(uint64_t nb, uint32_t r, uint32_t size)
+{
+	return nb * r / size;
+}
+
+/* The rank owning the block of byte `at`: the last whose first block is
+ * at or before it (ranks own none when blocks are fewer than ranks). */
+static uint32_t
+owner_at(uint64_t at, uint64_t nb, uint32_t size)
+{
+	uint64_t b = at / SUM_BLOCK;
+	uint32_t lo = 0, hi = size;    /* block0(lo) <= b < block0(hi) */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (block0(nb, mid, size) <= b)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Calls fn for each piece of run [lo, hi) (bytes) that one owner takes. */
+static void
+cut(uint64_t lo, uint64_t hi, uint64_t bytes, uint64_t nb, uint32_t size,
+    void (*fn)(void *ctx, uint32_t owner, uint64_t at, uint64_t len), void *ctx)
+{
+	while (lo < hi) {
+		uint32_t o = owner_at(lo, nb, size);
+		uint64_t end = o + 1 < size ? block0(nb, o + 1, size) * SUM_BLOCK : bytes;
+		if (end > hi)
+			end = hi;
+		fn(ctx, o, lo, end - lo);
+		lo = end;
+	}
+}
+
+struct packing {
+	uint64_t *count, *at;
+	char *buf;
+	const char *data;             /* the run's bytes, from its start */
+	uint64_t run_at;              /* the run's first byte in the section */
+};
+
+static void
+count_piece(void *ctx, uint32_t owner, uint64_t at, uint64_t len)
+{
+	(void)at;
+	((struct packing *)ctx)->count[owner] += sizeof(struct piece) + len;
+}
+
+static void
+pack_piece(void *ctx, uint32_t owner, uint64_t at, uint64_t len)
+{
+	struct packing *g = ctx;
+	struct piece p = { at, len };
+	memcpy(g->buf + g->at[owner], &p, sizeof p);
+	memcpy(g->buf + g->at[owner] + sizeof p, g->data + (at - g->run_at), len);
+	g->at[owner] += sizeof p + len;
+}
+
+int
+dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all, const struct drun *runs,
+	   size_t n_runs)
+{
+	struct dcomm *c = w->c;
+	uint32_t size = c->size, me = c->rank;
+	uint64_t off = (w->off + ALIGN - 1) / ALIGN * ALIGN;
+	uint64_t bytes = all * (elem ? elem : 1);
+	uint64_t nb = bytes ? (bytes + SUM_BLOCK - 1) / SUM_BLOCK : 1;
+	uint64_t *count = calloc(size, sizeof *count), *rcount = calloc(size, sizeof *rcount);
+	uint64_t *at = calloc(size + 1, sizeof *at);
+	struct packing g = { count, at, NULL, NULL, 0 };
+	int rc = count && rcount && at ? 0 : ERR_NOMEM;
+	uint32_t e = elem ? elem : 1;
+	for (size_t i = 0; i < n_runs && !rc; i++)
+		cut(runs[i].first * e, (runs[i].first + runs[i].count) * e, bytes, nb, size,
+		    count_piece, &g);
+	uint64_t total = 0;
+	for (uint32_t r = 0; r < size && !rc; r++) {
+		at[r] = total;
+		total += count[r];
+	}
+	g.buf = rc ? NULL : malloc(total ? total : 1);
+	rc = dcomm_agree(c, rc ? rc : g.buf ? 0 : ERR_NOMEM);
+	for (size_t i = 0; i < n_runs && !rc; i++) {
+		g.data = runs[i].data;
+		g.run_at = runs[i].first * e;
+		cut(g.run_at, g.run_at + runs[i].count * e, bytes, nb, size, pack_piece, &g);
+	}
+	void *recv = NULL;
+	if (!rc)
+		rc = dcomm_alltoallv(c, g.buf, count, &recv, rcount);
+	free(g.buf);
+	/* this rank's blocks, put together from the pieces */
+	uint64_t b0 = block0(nb, me, size), b1 = block0(nb, me + 1, size);
+	uint64_t lo = b0 * SUM_BLOCK, hi = b1 * SUM_BLOCK < bytes ? b1 * SUM_BLOCK : bytes;
+	if (lo > hi)
+		lo = hi;
+	unsigned char *mine = NULL;
+	uint64_t *sums = NULL, got = 0, filled = 0;
+	if (!rc) {
+		mine = malloc(hi - lo ? hi - lo : 1);
+		sums = malloc((b1 - b0 + 1) * sizeof *sums);
+		rc = mine && sums ? 0 : ERR_NOMEM;
+	}
+	for (uint32_t r = 0; r < size && !rc; r++)
+		got += rcount[r];
+	for (uint64_t k = 0; !rc && k < got;) {
+		struct piece p;
+		memcpy(&p, (char *)recv + k, sizeof p);
+		k += sizeof p;
+		if (p.at < lo || p.at + p.len > hi) {
+			rc = ERR_USAGE;
+			break;
+		}
+		memcpy(mine + (p.at - lo), (char *)recv + k, p.len);
+		k += p.len;
+		filled += p.len;
+	}
+	free(recv);
+	if (!rc && filled != hi - lo)
+		rc = ERR_USAGE;          /* the runs do not cover the section once */
+	if (!rc && saved_has_padding(id))
+		saved_zero_padding(id, e, mine, lo, hi - lo);
+	for (uint64_t b = b0; b < b1 && !rc; b++) {
+		uint64_t s = b * SUM_BLOCK, t = s + SUM_BLOCK < bytes ? s + SUM_BLOCK : bytes;
+		sums[b - b0] = saved_block_sum(mine + (s - lo), t - s);
+	}
+	if (!rc && hi > lo && pwrite(w->fd, mine, hi - lo, (off_t)(off + lo)) != (ssize_t)(hi - lo)) {
+		w->failed = 1;
+		w->err_no = errno;
+	}
+	free(mine);
+	rc = dcomm_agree(c, rc);
+	void *all_sums = NULL;
+	if (!rc)
+		rc = dcomm_allgatherv(c, sums, (b1 - b0) * sizeof *sums, &all_sums, rcount);
+	free(sums);
+	if (!rc) {
+		uint64_t acc = saved_sum_start(bytes);
+		const uint64_t *s = all_sums;
+		for (uint64_t b = 0; b < nb; b++)
+			acc = saved_combine(acc, s[b]);
+		w->sec[w->n++] = (struct section){ .id = id, .elem_size = elem, .count = all,
+						   .offset = off, .bytes = bytes, .sum = acc };
+		w->off = off + bytes;
+	}
+	free(all_sums);
+	free(count);
+	free(rcount);
+	free(at);
+	return rc;
+}
+
+int
+dsaved_open(struct dcomm *c, const char *path, struct dsaved **out, struct err *e)
+{
+	*out = NULL;
+	struct dsaved *w = calloc(1, sizeof *w);
+	size_t plen = strlen(path);
+	uint64_t pid = c->rank == 0 ? (uint64_t)getpid() : 0;
+	int rc = w ? 0 : err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	if (w) {
+		w->c = c;
+		w->fd = -1;
+		w->path = strdup(path);
+		w->tmp = malloc(plen + 32);
+		if (!w->path || !w->tmp)
+			rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	}
+	rc = dcomm_agree(c, rc);
+	if (!rc)
+		rc = dcomm_reduce(c, &pid, 1, DCOMM_SUM);    /* rank 0's */
+	if (!rc) {
+		snprintf(w->tmp, plen + 32, "%s.tmp%llu", path, (unsigned long long)pid);
+		/* a new file of our own: never through a link or a FIFO left there */
+		if (c->rank == 0 &&
+		    (w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
+			rc = err_set(e, ERR_IO, "%s: %s", w->tmp, strerror(errno));
+		rc = dcomm_agree(c, rc);
+	}
+	if (!rc) {
+		if (c->rank != 0 && (w->fd = open(w->tmp, O_WRONLY | O_CLOEXEC)) < 0)
+			rc = err_set(e, ERR_IO, "%s: %s on rank %u (the file must be where every "
+				     "rank sees it)", w->tmp, strerror(errno), c->rank);
+		rc = dcomm_agree(c, rc);
+	}
+	if (rc) {
+		if (w && w->fd >= 0) {
+			close(w->fd);
+			if (c->rank == 0)
+				unlink(w->tmp);
+		}
+		if (w) {
+			free(w->path);
+			free(w->tmp);
+		}
+		free(w);
+		return rc;
+	}
+	/* room for the header and the table, written last */
+	w->off = sizeof(struct header) + sizeof w->sec;
+	*out = w;
+	return 0;
+}
+
+int
+dsaved_close(struct dsaved *w, int rc, struct err *e)
+{
+	struct dcomm *c = w->c;
+	if (!rc && w->failed)
+		rc = err_set(e, ERR_IO, "%s: cannot write (%s)", w->path, strerror(w->err_no));
+	rc = dcomm_agree(c, rc);
+	if (c->rank != 0 && close(w->fd) && !rc)
+		rc = err_set(e, ERR_IO, "%s: cannot write (%s)", w->path, strerror(errno));
+	rc = dcomm_agree(c, rc);
+	if (c->rank == 0) {
+		struct header h = { .version = SAVED_VERSION, .byte_order = BYTE_ORDER_MARK,
+				    .header_size = sizeof h, .n_sections = w->n,
+				    .file_size = w->off };
+		memcpy(h.magic, SAVED_MAGIC, sizeof h.magic);
+		h.table_sum = saved_checksum(w->sec, sizeof w->sec);
+		h.header_sum = saved_checksum(&h, sizeof h);
+		if (!rc && (ftruncate(w->fd, (off_t)w->off) ||
+			    pwrite(w->fd, &h, sizeof h, 0) != (ssize_t)sizeof h ||
+			    pwrite(w->fd, w->sec, sizeof w->sec, sizeof h) != (ssize_t)sizeof w->sec))
+			rc = err_set(e, ERR_IO, "%s: cannot write (%s)", w->path, strerror(errno));
+		if (close(w->fd) && !rc)
+			rc = err_set(e, ERR_IO, "%s: cannot write (%s)", w->path, strerror(errno));
+		if (!rc && rename(w->tmp, w->path))
+			rc = err_set(e, ERR_IO, "%s: %s", w->path, strerror(errno));
+		if (rc)
+			unlink(w->tmp);
+	}
+	rc = dcomm_agree(c, rc);
+	free(w->path);
+	free(w->tmp);
+	free(w);
+	return rc;
+}

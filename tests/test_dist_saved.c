@@ -1,0 +1,224 @@
+/* test_dist_saved.c — the saved file written by every rank
+ * (analysis/dsaved.h), without MPI: on every corpus trace and every
+ * shared OTF2 trace, the model's sections written from 1 to 5 shards
+ * (dmodel_slice, as threads) are, record for record and checksum for
+ * checksum, the sections `skein analyze --save` writes (saved_write);
+ * the file is read back by its documented layout (doc/format.md). And
+ * what goes wrong is said on every rank: runs that do not cover a
+ * section, a directory that is not there. */
+#include "testutil.h"
+
+#include <glob.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/dsaved.h"
+#include "analysis/saved.h"
+#include "base/dcomm.h"
+#include "model/dmodel.h"
+#include "model/trace.h"
+
+static char **paths;
+static size_t n_paths;
+
+/* A section table entry as doc/format.md lays it out. */
+struct entry {
+	uint32_t id, elem;
+	uint64_t count, offset, bytes, sum;
+};
+
+/* The file's bytes and its table (the entries in use). */
+struct file {
+	unsigned char *b;
+	size_t n;
+	struct entry e[82];
+	uint32_t n_e;
+};
+
+static void
+file_read(const char *path, struct file *f)
+{
+	f->b = (unsigned char *)tu_slurp(path, &f->n);
+	assert_non_null(f->b);
+	assert_true(f->n >= 64 + 82 * 48);
+	assert_memory_equal(f->b, "SKEINSAV", 8);
+	uint32_t n;
+	memcpy(&n, f->b + 16, 4);
+	uint64_t size;
+	memcpy(&size, f->b + 24, 8);
+	assert_int_equal(size, f->n);
+	f->n_e = n;
+	for (uint32_t i = 0; i < n; i++) {
+		const unsigned char *p = f->b + 64 + 48 * i;
+		memcpy(&f->e[i].id, p, 4);
+		memcpy(&f->e[i].elem, p + 4, 4);
+		memcpy(&f->e[i].count, p + 8, 8);
+		memcpy(&f->e[i].offset, p + 16, 8);
+		memcpy(&f->e[i].bytes, p + 24, 8);
+		memcpy(&f->e[i].sum, p + 32, 8);
+		assert_true(f->e[i].offset % 64 == 0 && f->e[i].offset + f->e[i].bytes <= f->n);
+	}
+}
+
+static const struct entry *
+entry_of(const struct file *f, uint32_t id)
+{
+	for (uint32_t i = 0; i < f->n_e; i++)
+		if (f->e[i].id == id)
+			return &f->e[i];
+	return NULL;
+}
+
+struct job {
+	const struct trace *t;
+	uint32_t first[8];
+	char path[256];
+	int mode;                 /* 0 the model; 1 runs that leave a hole; 2 no directory */
+};
+
+static int
+rank_main(struct dcomm *c, void *ud)
+{
+	struct job *j = ud;
+	struct dmodel d;
+	int rc = dmodel_slice(j->t, c->rank, c->size, j->first[c->rank], j->first[c->rank + 1], &d);
+	if (rc)
+		return rc;
+	struct dsaved *w;
+	struct err e = { 0 };
+	rc = dsaved_open(c, j->path, &w, &e);
+	if (!rc && j->mode == 0)
+		rc = dsaved_put_model(w, c, &d);
+	if (!rc && j->mode == 1) {
+		/* every rank claims records [r * 10, r * 10 + 5) of 10 per rank */
+		uint32_t v[5] = { 1, 2, 3, 4, 5 };
+		struct drun r = { c->rank * 10ull, 5, v };
+		rc = dsaved_put(w, 60, sizeof *v, c->size * 10ull, &r, 1);
+	}
+	if (!rc || j->mode != 2)
+		rc = w ? dsaved_close(w, rc, &e) : rc;
+	dmodel_free(&d);
+	return rc;
+}
+
+static void
+check_trace(const char *path)
+{
+	struct trace *t = tu_load(path);
+	struct analysis *a = tu_analyse(t, NULL);
+	struct err e = { 0 };
+	char serial[256];
+	snprintf(serial, sizeof serial, "/tmp/skein-test-dsaved-%d.skein", (int)getpid());
+	assert_int_equal(saved_write(a, analysis_options(a), serial, &e), 0);
+	struct file s;
+	file_read(serial, &s);
+	uint32_t n_tl, n_ops;
+	trace_timelines(t, &n_tl);
+	trace_ops(t, &n_ops);
+	for (uint32_t n = 1; n <= 5; n++) {
+		struct job j = { .t = t };
+		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-%d-%u.skein", (int)getpid(), n);
+		/* timelines cut by calls, as the reader cuts locations */
+		uint32_t tl = 0, ops = 0;
+		const struct trace_timeline *tls = trace_timelines(t, NULL);
+		for (uint32_t r = 0; r < n; r++) {
+			j.first[r] = tl;
+			while (tl < n_tl && (r + 1 == n || (uint64_t)ops * n < (uint64_t)n_ops * (r + 1)))
+				ops += tls[tl++].op_count;
+		}
+		j.first[n] = n_tl;
+		assert_int_equal(dcomm_threads_run(n, rank_main, &j), 0);
+		struct file m;
+		file_read(j.path, &m);
+		/* the model's sections, the ones saved_write wrote, alike */
+		for (uint32_t id = 16; id <= 32; id++) {
+			const struct entry *x = entry_of(&s, id), *y = entry_of(&m, id);
+			assert_non_null(x);
+			assert_non_null(y);
+			if (x->elem != y->elem || x->count != y->count || x->bytes != y->bytes ||
+			    x->sum != y->sum || memcmp(s.b + x->offset, m.b + y->offset, x->bytes)) {
+				print_error("%s on %u ranks: section %u differs\n", path, n, id);
+				fail();
+			}
+		}
+		/* between sections, zeros */
+		for (uint32_t i = 0; i + 1 < m.n_e; i++)
+			for (uint64_t k = m.e[i].offset + m.e[i].bytes; k < m.e[i + 1].offset; k++)
+				assert_int_equal(m.b[k], 0);
+		free(m.b);
+		unlink(j.path);
+	}
+	free(s.b);
+	unlink(serial);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+static void
+model_sections_are_the_serial_ones(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < n_paths; i++)
+		check_trace(paths[i]);
+}
+
+static void
+shared_traces_alike(void **state)
+{
+	(void)state;
+	char dir[1200], pat[1300];
+	if (!tu_shared(dir, sizeof dir, "otf2"))
+		return;
+	for (int depth = 1; depth <= 2; depth++) {
+		snprintf(pat, sizeof pat, depth == 1 ? "%s/*/traces.otf2" : "%s/*/*/traces.otf2", dir);
+		glob_t g;
+		if (glob(pat, 0, NULL, &g) != 0)
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			check_trace(g.gl_pathv[i]);
+		globfree(&g);
+	}
+}
+
+static void
+failures_said_on_every_rank(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load(paths[0]);
+	struct job j = { .t = t, .mode = 1 };
+	uint32_t n_tl;
+	trace_timelines(t, &n_tl);
+	for (uint32_t n = 1; n <= 4; n++) {
+		for (uint32_t r = 0; r <= n; r++)
+			j.first[r] = r == n ? n_tl : 0;
+		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-hole-%d.skein", (int)getpid());
+		assert_int_equal(dcomm_threads_run(n, rank_main, &j), ERR_USAGE);
+		assert_false(tu_exists(j.path));
+	}
+	j.mode = 2;
+	snprintf(j.path, sizeof j.path, "/nonexistent-dir-%d/x.skein", (int)getpid());
+	assert_int_equal(dcomm_threads_run(3, rank_main, &j), ERR_IO);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	char pat[1200];
+	glob_t g;
+	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");
+	if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		fprintf(stderr, "test_dist_saved: no traces/corpus/*/traces.otf2\n");
+		return 1;
+	}
+	paths = g.gl_pathv;
+	n_paths = g.gl_pathc;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(model_sections_are_the_serial_ones),
+		cmocka_unit_test(shared_traces_alike),
+		cmocka_unit_test(failures_said_on_every_rank),
+	};
+	int rc = cmocka_run_group_tests_name("distributed saved file", tests, NULL, NULL);
+	globfree(&g);
+	return rc;
+}
