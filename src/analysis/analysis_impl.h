@@ -213,6 +213,17 @@ lop_cause(const struct analysis *a, uint32_t l)
  * TRACE_NONE (metrics.c). */
 uint32_t lop_cause_lop(const struct analysis *a, uint32_t l);
 
+/* A hotspot candidate: its key (differential lateness, or for Charm++
+ * the differential duration) and lop; the k best (larger key first, then
+ * smaller lop) kept in a heap h of n (metrics.c): hot_offer returns the
+ * new n, hot_sorted writes the lops best first (h is scratch). */
+struct hot {
+	uint64_t key;
+	uint32_t lop;
+};
+uint32_t hot_offer(struct hot *h, uint32_t n, uint32_t k, struct hot x);
+void hot_sorted(struct hot *h, uint32_t n, uint32_t k, uint32_t *out);
+
 /* Is message m usable for structure: both ends present, and (with
  * match_size) both ends agreeing on its size? */
 static inline int

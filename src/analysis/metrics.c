@@ -38,13 +38,6 @@ receiving(uint8_t kind)
 	return kind == OP_RECV || kind == OP_SENDRECV;
 }
 
-/* A hotspot candidate: its key (differential lateness, or for Charm++
- * the differential duration) and lop. */
-struct hot {
-	uint64_t key;
-	uint32_t lop;
-};
-
 /* hotspot order: larger key first, then smaller lop id */
 static int
 hot_before(const struct hot *x, const struct hot *y)
@@ -80,8 +73,8 @@ heapify(struct hot *h, uint32_t n)
 
 /* The k best hotspots so far in h (n of them): x joins if it beats the
  * weakest. Returns the new n. */
-static uint32_t
-offer(struct hot *h, uint32_t n, uint32_t k, struct hot x)
+uint32_t
+hot_offer(struct hot *h, uint32_t n, uint32_t k, struct hot x)
 {
 	if (n < k) {
 		h[n++] = x;
@@ -95,7 +88,7 @@ offer(struct hot *h, uint32_t n, uint32_t k, struct hot x)
 }
 
 /* The n kept into out, best first (h is scratch). */
-static void
+void
 hot_sorted(struct hot *h, uint32_t n, uint32_t k, uint32_t *out)
 {
 	if (n < k)
@@ -128,9 +121,9 @@ hot_see(const struct analysis *a, struct hot_lists *hl, uint32_t l, uint64_t key
 	uint32_t k = a->opts.hotspots;
 	int su = analysis_lop_startup(a, l);
 	if (a->opts.startup || !su)
-		hl->n = offer(hl->h, hl->n, k, x);
+		hl->n = hot_offer(hl->h, hl->n, k, x);
 	if (!a->opts.startup) {
-		hl->n_all = offer(hl->h_all, hl->n_all, k, x);
+		hl->n_all = hot_offer(hl->h_all, hl->n_all, k, x);
 		hl->hidden += su;
 	}
 }
@@ -552,9 +545,9 @@ hotspots(struct analysis *a, const struct aside *as, uint32_t nw)
 	for (uint32_t w = 0; w < nw; w++) {
 		const struct hot_lists *hl = &as[w].hot;
 		for (uint32_t i = 0; i < hl->n; i++)
-			all.n = offer(all.h, all.n, k, hl->h[i]);
+			all.n = hot_offer(all.h, all.n, k, hl->h[i]);
 		for (uint32_t i = 0; i < hl->n_all; i++)
-			all.n_all = offer(all.h_all, all.n_all, k, hl->h_all[i]);
+			all.n_all = hot_offer(all.h_all, all.n_all, k, hl->h_all[i]);
 		a->stats.startup_hidden += hl->hidden;
 	}
 	hot_sorted(all.h, all.n, k, a->hot);

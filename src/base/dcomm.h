@@ -66,6 +66,12 @@ dcomm_allgatherv(struct dcomm *c, const void *send, uint64_t n, void **recv, uin
 	return c->ops->allgatherv(c, send, n, recv, rcount);
 }
 
+/* Collective: n records of `size` bytes, record i to rank dest[i]; *recv
+ * (malloc'd, the caller's) holds the *n_recv records that came, in rank
+ * order, each rank's in the order it gave them. */
+int dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const uint32_t *dest,
+		   void **recv, size_t *n_recv);
+
 /* Runs fn(c, ud) on n ranks, each on a thread of its own with a dcomm
  * over shared memory (the tests' stand-in for MPI). Returns the lowest
  * rank's non-zero return, or 0; ERR_NOMEM when the threads cannot be

@@ -1,0 +1,41 @@
+/* dcomm.c — what is built on the collectives (dcomm.h). */
+#include "dcomm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+int
+dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const uint32_t *dest,
+	       void **recv, size_t *n_recv)
+{
+	uint32_t nr = c->size;
+	*recv = NULL;
+	*n_recv = 0;
+	uint64_t *count = calloc(nr, sizeof *count), *rcount = calloc(nr, sizeof *rcount);
+	uint64_t *at = calloc(nr + 1, sizeof *at);
+	char *buf = malloc(n * size + 1);
+	int rc = count && rcount && at && buf ? 0 : ERR_NOMEM;
+	for (size_t i = 0; i < n && !rc; i++)
+		count[dest[i]] += size;
+	for (uint32_t r = 0; r < nr && !rc; r++)
+		at[r + 1] = at[r] + count[r];
+	for (size_t i = 0; i < n && !rc; i++) {
+		memcpy(buf + at[dest[i]], (const char *)recs + i * size, size);
+		at[dest[i]] += size;
+	}
+	rc = dcomm_agree(c, rc);
+	if (!rc)
+		rc = dcomm_alltoallv(c, buf, count, recv, rcount);
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < nr && !rc; r++)
+		got += rcount[r];
+	if (!rc)
+		*n_recv = (size_t)(got / size);
+	free(count);
+	free(rcount);
+	free(at);
+	free(buf);
+	return rc;
+}
