@@ -1,0 +1,44 @@
+/* disttest.h — what the distributed stages' tests share: timelines cut
+ * into shards, and every shared OTF2 trace (skipped when ../shared is
+ * absent). */
+#ifndef SKEIN_DISTTEST_H
+#define SKEIN_DISTTEST_H
+
+#include <glob.h>
+#include <stdio.h>
+
+#include "model/trace.h"
+
+/* Timelines cut into n runs of about the same calls: first[0 .. n]. */
+static inline void
+dt_cut(const struct trace *t, uint32_t n, uint32_t *first)
+{
+	uint32_t n_tl, n_ops, tl = 0, ops = 0;
+	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
+	trace_ops(t, &n_ops);
+	for (uint32_t r = 0; r < n; r++) {
+		first[r] = tl;
+		while (tl < n_tl && (r + 1 == n || (uint64_t)ops * n < (uint64_t)n_ops * (r + 1)))
+			ops += tls[tl++].op_count;
+	}
+	first[n] = n_tl;
+}
+
+/* fn(paths, n) over the shared OTF2 traces, one and two folders deep. */
+static inline void
+dt_shared(void (*fn)(const char *const *paths, size_t n))
+{
+	char dir[1200], pat[1300];
+	if (!tu_shared(dir, sizeof dir, "otf2"))
+		return;
+	for (int depth = 1; depth <= 2; depth++) {
+		snprintf(pat, sizeof pat, depth == 1 ? "%s/*/traces.otf2" : "%s/*/*/traces.otf2", dir);
+		glob_t g;
+		if (glob(pat, 0, NULL, &g) != 0)
+			continue;
+		fn((const char *const *)g.gl_pathv, g.gl_pathc);
+		globfree(&g);
+	}
+}
+
+#endif
