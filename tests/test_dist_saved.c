@@ -3,18 +3,25 @@
  * shared OTF2 trace, the model's sections written from 1 to 5 shards
  * (dmodel_slice, as threads) are, record for record and checksum for
  * checksum, the sections `skein analyze --save` writes (saved_write);
- * the file is read back by its documented layout (doc/format.md). And
- * what goes wrong is said on every rank: runs that do not cover a
- * section, a directory that is not there. */
+ * the file is read back by its documented layout (doc/format.md). With
+ * the head and the analysis's sections too (each rank's share of the
+ * serial analysis, its metrics worked out by dist_metrics), the whole
+ * file is saved_write's, byte for byte. And what goes wrong is said on
+ * every rank: runs that do not cover a section, a directory that is not
+ * there. This test reads the analysis's internals (analysis_impl.h). */
 #include "testutil.h"
 
 #include <glob.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/analysis_impl.h"
+#include "analysis/dist_metrics.h"
+#include "analysis/dist_slice.h"
 #include "analysis/dsaved.h"
 #include "analysis/saved.h"
 #include "base/dcomm.h"
+#include "disttest.h"
 #include "model/dmodel.h"
 #include "model/trace.h"
 
@@ -71,10 +78,48 @@ entry_of(const struct file *f, uint32_t id)
 
 struct job {
 	const struct trace *t;
+	const struct analysis *a;    /* mode 3: the whole file */
 	uint32_t first[8];
 	char path[256];
-	int mode;                 /* 0 the model; 1 runs that leave a hole; 2 no directory */
+	int mode;                 /* 0 the model; 1 runs that leave a hole; 2 no directory;
+				   * 3 the whole file */
 };
+
+/* Head, model and analysis from the rank's shares of j->a. */
+static int
+whole(struct dcomm *c, struct dsaved *w, const struct job *j, const struct dmodel *d)
+{
+	const struct analysis *a = j->a;
+	struct analysis *la = NULL;
+	uint32_t off = 0, *sf = malloc((a->n_parts + 1) * sizeof *sf);
+	uint32_t *sc = malloc((a->n_parts + 1) * sizeof *sc);
+	for (uint32_t p = 0; p < a->n_parts; p++) {
+		sf[p] = a->parts[p].step_first;
+		sc[p] = a->parts[p].step_count;
+	}
+	int rc = dist_slice_analysis(a, d, &la, &off);
+	struct dmet_out m = { .diff = malloc(((la ? la->n_lops : 0) + 1) * sizeof *m.diff),
+			      .cause = malloc((la ? la->n_lops : 0) + 1) };
+	struct dmet_in in = { d, la, off, a->n_parts, a->n_steps, sf, sc };
+	rc = dcomm_agree(c, rc);
+	if (!rc)
+		rc = dist_metrics(c, &in, &m);
+	if (!rc)
+		rc = dsaved_put_head(w, c, a, analysis_options(a));
+	if (!rc)
+		rc = dsaved_put_model(w, c, d);
+	struct dsave_lops x = { d, la, off, a->n_lops, a->n_parts, a->n_steps, a->parts,
+				a->dag_first, a->dag_succ, a->part_order, &m };
+	if (!rc)
+		rc = dsaved_put_analysis(w, c, &x);
+	dmet_out_free(&m);
+	free(m.diff);
+	free(m.cause);
+	free(sf);
+	free(sc);
+	dist_slice_free(la);
+	return rc;
+}
 
 static int
 rank_main(struct dcomm *c, void *ud)
@@ -87,6 +132,8 @@ rank_main(struct dcomm *c, void *ud)
 	struct dsaved *w;
 	struct err e = { 0 };
 	rc = dsaved_open(c, j->path, &w, &e);
+	if (!rc && j->mode == 3)
+		rc = whole(c, w, j, &d);
 	if (!rc && j->mode == 0)
 		rc = dsaved_put_model(w, c, &d);
 	if (!rc && j->mode == 1) {
@@ -180,6 +227,68 @@ shared_traces_alike(void **state)
 	}
 }
 
+/* The whole file from the ranks: saved_write's bytes. */
+static void
+check_whole(const char *path)
+{
+	struct trace *t = tu_load(path);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	o.iter_find = ITER_FIND_OFF;
+	struct analysis *a = tu_analyse(t, &o);
+	struct err e = { 0 };
+	char serial[256];
+	snprintf(serial, sizeof serial, "/tmp/skein-test-dsaved-w-%d.skein", (int)getpid());
+	assert_int_equal(saved_write(a, analysis_options(a), serial, &e), 0);
+	size_t ns = 0, nm = 0;
+	char *s = tu_slurp(serial, &ns);
+	assert_non_null(s);
+	for (uint32_t n = 1; n <= 5; n++) {
+		struct job j = { .t = t, .a = a, .mode = 3 };
+		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-w-%d-%u.skein", (int)getpid(), n);
+		dt_cut(t, n, j.first);
+		assert_int_equal(dcomm_threads_run(n, rank_main, &j), 0);
+		char *m = tu_slurp(j.path, &nm);
+		assert_non_null(m);
+		if (ns != nm || memcmp(s, m, ns)) {
+			size_t k = 0;
+			while (k < ns && k < nm && s[k] == m[k])
+				k++;
+			print_error("%s on %u ranks: %zu bytes against %zu, first difference at %zu\n",
+				    path, n, nm, ns, k);
+			fail();
+		}
+		free(m);
+		unlink(j.path);
+	}
+	free(s);
+	unlink(serial);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+static void
+whole_files_are_saved_writes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < n_paths; i++)
+		check_whole(paths[i]);
+}
+
+static void
+whole_shared(const char *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		check_whole(p[i]);
+}
+
+static void
+shared_whole_files(void **state)
+{
+	(void)state;
+	dt_shared(whole_shared);
+}
+
 static void
 failures_said_on_every_rank(void **state)
 {
@@ -216,6 +325,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(model_sections_are_the_serial_ones),
 		cmocka_unit_test(shared_traces_alike),
+		cmocka_unit_test(whole_files_are_saved_writes),
+		cmocka_unit_test(shared_whole_files),
 		cmocka_unit_test(failures_said_on_every_rank),
 	};
 	int rc = cmocka_run_group_tests_name("distributed saved file", tests, NULL, NULL);

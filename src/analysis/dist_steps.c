@@ -438,7 +438,7 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 	if (!rc) {
 		out->relaxed = relaxed;
 		out->n_steps = g.offset[in->n_parts];
-		for (uint32_t p = 0; c->rank == 0 && p < in->n_parts; p++) {
+		for (uint32_t p = 0; p < in->n_parts; p++) {
 			if (out->step_first)
 				out->step_first[p] = g.offset[p];
 			if (out->step_count)

@@ -55,8 +55,8 @@ struct dstep_out {
 	uint32_t *lop_step;     /* n_lops: global steps (TRACE_NONE for none), caller's array */
 	uint32_t n_steps;       /* every rank */
 	uint64_t relaxed;       /* every rank: orderings the stepper forced */
-	/* rank 0 only, when not NULL (n_parts each): each partition's first
-	 * global step and width */
+	/* when not NULL (n_parts each): each partition's first global step
+	 * and width, on every rank */
 	uint32_t *step_first, *step_count;
 };
 

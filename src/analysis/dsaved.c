@@ -184,6 +184,13 @@ dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all, const str
 	return rc;
 }
 
+void
+dsaved_last_is_strings(struct dsaved *w, uint64_t n)
+{
+	w->sec[w->n - 1].count = n;
+	w->sec[w->n - 1].elem_size = 0;
+}
+
 int
 dsaved_open(struct dcomm *c, const char *path, struct dsaved **out, struct err *e)
 {

@@ -48,6 +48,38 @@ int dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all,
 struct dmodel;
 int dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d);
 
+/* The section just put holds n strings (its bytes NUL-terminated
+ * strings; the table says strings, not bytes). */
+void dsaved_last_is_strings(struct dsaved *w, uint64_t n);
+
+/* Collective: the head sections (meta, strings, path, creator, phases,
+ * iteration region) from rank 0's a, an analysis holding the scalars
+ * saved_write reads (the trace's information, options, counts, stats,
+ * verifier's counts, iterations) over a trace with the definitions;
+ * ran: the options as run (saved_write). */
+struct analysis;
+struct analysis_opts;
+struct analysis_part;
+struct dmet_out;
+int dsaved_put_head(struct dsaved *w, struct dcomm *c, const struct analysis *a,
+		    const struct analysis_opts *ran);
+
+/* The analysis's sections (lop -> first op to Charm++'s, in the file's
+ * order) from the ranks' shares: la as dist_metrics.h says (lop_part the
+ * final partition ids, lop_step the global steps), the partitions and
+ * their DAG (rank 0's are written), the metrics' output. Iterations are
+ * not distributed yet: written as none. */
+struct dsave_lops {
+	const struct dmodel *d;
+	const struct analysis *la;
+	uint32_t lop_off, lops_all;
+	uint32_t n_parts, n_steps;
+	const struct analysis_part *parts;      /* every rank: their lop counts */
+	const uint32_t *dag_first, *dag_succ, *part_order;   /* rank 0 */
+	const struct dmet_out *m;
+};
+int dsaved_put_analysis(struct dsaved *w, struct dcomm *c, const struct dsave_lops *x);
+
 /* Collective: rc is how the caller's work went on this rank. When every
  * rank's is 0 and every write went through, rank 0 puts the header and
  * the table in and renames the file to path; otherwise the file is

@@ -134,6 +134,10 @@ uint64_t saved_checksum(const void *p, size_t n);
 int saved_has_padding(uint32_t id);
 void saved_zero_padding(uint32_t id, uint32_t elem, unsigned char *buf, uint64_t off, size_t k);
 
+/* The meta section of analysis a run with options ran (saved_write.c;
+ * a distributed analysis gives an analysis holding its scalars). */
+void saved_fill_meta(struct meta *m, const struct analysis *a, const struct analysis_opts *ran);
+
 /* Which optional arrays a has; the arrays of t and a, with their
  * counts as they are in memory. */
 struct has saved_has_of(const struct analysis *a);

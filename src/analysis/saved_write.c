@@ -109,8 +109,8 @@ put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint
 	w->off += bytes;
 }
 
-static void
-fill_meta(struct meta *m, const struct analysis *a, const struct analysis_opts *ran)
+void
+saved_fill_meta(struct meta *m, const struct analysis *a, const struct analysis_opts *ran)
 {
 	const struct trace *t = a->t;
 	const struct analysis_opts *o = &a->opts;
@@ -219,7 +219,7 @@ saved_write(const struct analysis *a, const struct analysis_opts *ran, const cha
 		w.failed = 1;
 	w.off = sizeof h + sizeof blank;
 	struct meta m;
-	fill_meta(&m, a, ran);
+	saved_fill_meta(&m, a, ran);
 	put_section(&w, S_META, sizeof m, &m, 1);
 	for (uint32_t i = 0; i < n_str && !rc; i++)
 		strs[i] = intern_str(t->strings, i);
