@@ -15,6 +15,8 @@
 
 #include "analysis.h"
 #include "iterations.h"
+#include "base/dcomm.h"
+#include "model/dmodel.h"
 #include "model/trace.h"
 
 /* A lop's differential lateness too large for a->diff. */
@@ -114,6 +116,17 @@ struct analysis {
 	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
 
 	int mapped;              /* the arrays are in a saved file (saved.c) */
+
+	/* A distributed analysis's share (doc/distributed.md): the ranks'
+	 * collectives, and this rank's lops [lop_off, lop_off + n_lops) of
+	 * lops_all, over its shard's trace (model/dmodel.h: ids of ops, ends,
+	 * frames and lops local; of partitions, steps, messages and
+	 * collectives global). NULL for the whole analysis. Stages that run
+	 * distributed (iterations.c, signature.c) take their part and agree
+	 * with the other ranks through it. */
+	struct dcomm *dc;
+	const struct dmodel *dm;
+	uint32_t lop_off, lops_all;
 };
 
 /* The first and last trace ops of lop l. */

@@ -18,6 +18,12 @@ dist_slice_free(struct analysis *la)
 	free(la->lop_kind);
 	free(la->lop_part);
 	free(la->lop_step);
+	free(la->parts);
+	free(la->dag_first);
+	free(la->dag_succ);
+	free(la->part_order);
+	free(la->iter_starts);
+	free(la->iter_runs);
 	free(la);
 }
 
@@ -42,6 +48,28 @@ dist_slice_analysis(const struct analysis *full, const struct dmodel *d, struct 
 	la->ends = trace_ends(t, &la->n_ends);
 	la->opts = full->opts;
 	la->n_lops = n;
+	la->dm = d;
+	la->lops_all = full->n_lops;
+	la->lop_off = l0;
+	/* the partitions, every rank's */
+	uint32_t np = full->n_parts, ne = full->dag_first ? full->dag_first[np] : 0;
+	la->n_parts = np;
+	la->n_steps = full->n_steps;
+	la->parts = malloc(((size_t)np + 1) * sizeof *la->parts);
+	la->dag_first = malloc(((size_t)np + 2) * sizeof *la->dag_first);
+	la->dag_succ = malloc(((size_t)ne + 1) * sizeof *la->dag_succ);
+	la->part_order = malloc(((size_t)np + 1) * sizeof *la->part_order);
+	if (!la->parts || !la->dag_first || !la->dag_succ || !la->part_order) {
+		dist_slice_free(la);
+		return ERR_NOMEM;
+	}
+	memcpy(la->parts, full->parts, (size_t)np * sizeof *la->parts);
+	if (full->dag_first) {
+		memcpy(la->dag_first, full->dag_first, ((size_t)np + 1) * sizeof *la->dag_first);
+		memcpy(la->dag_succ, full->dag_succ, (size_t)ne * sizeof *la->dag_succ);
+	}
+	if (full->part_order)
+		memcpy(la->part_order, full->part_order, (size_t)np * sizeof *la->part_order);
 	la->lop_op = malloc(((size_t)n + 1) * sizeof *la->lop_op);
 	la->op_lop = malloc(((size_t)n_ops + 1) * sizeof *la->op_lop);
 	la->tl_lop = malloc(((size_t)n_tl + 1) * sizeof *la->tl_lop);

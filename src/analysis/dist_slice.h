@@ -15,7 +15,9 @@
  * op_lop, tl_lop (n_timelines + 1; other ranks' timelines empty),
  * lop_tl, lop_kind with local ids (global lop = *lop_off + local, op
  * ids as in d), lop_part and lop_step as they are (global), the
- * options. ERR_USAGE for an analysis whose lops are reordered
+ * options; every partition (parts, the DAG, the topological order,
+ * n_parts, n_steps), d as la->dm, the lops' slice (lop_off, lops_all);
+ * la->dc is the caller's to set. ERR_USAGE for an analysis whose lops are reordered
  * (op_of_lop), ERR_NOMEM. */
 int dist_slice_analysis(const struct analysis *full, const struct dmodel *d,
 			struct analysis **out, uint32_t *lop_off);

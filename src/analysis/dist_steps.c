@@ -453,3 +453,48 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 	free(g.step);
 	return rc;
 }
+
+int
+dist_renumber(struct analysis *a, uint32_t *lop_part, uint32_t n_lops)
+{
+	uint32_t np = a->n_parts;
+	uint32_t *order = malloc(((size_t)np + 1) * sizeof *order);
+	uint32_t *newid = malloc(((size_t)np + 1) * sizeof *newid);
+	struct analysis_part *parts = malloc(((size_t)np + 1) * sizeof *parts);
+	uint32_t *df = malloc(((size_t)np + 2) * sizeof *df);
+	uint32_t *ds = malloc(((size_t)a->dag_first[np] + 1) * sizeof *ds);
+	int rc = ERR_NOMEM;
+	if (!order || !newid || !parts || !df || !ds || parts_by_first_step(a, order))
+		goto out;
+	for (uint32_t i = 0; i < np; i++)
+		newid[order[i]] = i;
+	df[0] = 0;
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t p = order[i], m = 0;
+		parts[i] = a->parts[p];
+		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++)
+			ds[df[i] + m++] = newid[a->dag_succ[e]];
+		df[i + 1] = df[i] + m;
+	}
+	for (uint32_t i = 0; i < np; i++)
+		a->part_order[i] = newid[a->part_order[i]];
+	for (uint32_t l = 0; l < n_lops; l++)
+		if (lop_part[l] != TRACE_NONE)
+			lop_part[l] = newid[lop_part[l]];
+	free(a->parts);
+	free(a->dag_first);
+	free(a->dag_succ);
+	a->parts = parts;
+	a->dag_first = df;
+	a->dag_succ = ds;
+	parts = NULL;
+	df = ds = NULL;
+	rc = 0;
+out:
+	free(order);
+	free(newid);
+	free(parts);
+	free(df);
+	free(ds);
+	return rc;
+}

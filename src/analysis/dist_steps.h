@@ -64,4 +64,12 @@ struct dstep_out {
  * every rank. */
 int dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out);
 
+/* The partitions renamed by their first global step, as
+ * partition_renumber does (each partition's span in a->parts must be
+ * set, and a->n_steps): a's partitions, DAG and topological order (the
+ * same on every rank, so every rank renames them alike, no exchange),
+ * and lop_part of the rank's n_lops lops. 0 or ERR_NOMEM (local). */
+struct analysis;
+int dist_renumber(struct analysis *a, uint32_t *lop_part, uint32_t n_lops);
+
 #endif

@@ -39,6 +39,14 @@ struct seq {
 	uint8_t *sorted;     /* per timeline: are its lops' enters sorted (lop_at) */
 };
 
+/* In a distributed analysis, every rank's rc agreed on (the lowest
+ * failing rank's) before the next collective; else rc. */
+static int
+all_agree(const struct analysis *a, int rc)
+{
+	return a->dc ? dcomm_agree(a->dc, rc) : rc;
+}
+
 static void
 bounds_fini(struct bounds *b)
 {
@@ -252,6 +260,27 @@ bounds_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+/* A distributed analysis's: the ranks' earliest boundaries and latest
+ * end (each rank saw its own timelines'). */
+static int
+combine_bounds(const struct analysis *a, int rc, uint32_t *b, uint32_t m, uint32_t *end)
+{
+	uint64_t *v = rc ? NULL : malloc(((size_t)m + 2) * sizeof *v);
+	rc = all_agree(a, rc ? rc : v ? 0 : ERR_NOMEM);
+	for (uint32_t k = 0; k < m && !rc; k++)
+		v[k] = b[k];
+	uint64_t e = *end;
+	if (!rc)
+		rc = dcomm_reduce(a->dc, v, m, DCOMM_MIN);
+	if (!rc)
+		rc = dcomm_reduce(a->dc, &e, 1, DCOMM_MAX);
+	for (uint32_t k = 0; k < m && !rc; k++)
+		b[k] = (uint32_t)v[k];
+	*end = (uint32_t)e;
+	free(v);
+	return rc;
+}
+
 /* Iterations marked by the Enters of region r (entered m times on every
  * communicating timeline): the k-th boundary is the earliest partition
  * any rank's k-th Enter falls before. Found on every core, a share of
@@ -281,6 +310,8 @@ region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
 	}
 	for (uint32_t w = 1; w < nw; w++)
 		free(g.b[w]);
+	if (s->a->dc)
+		rc = combine_bounds(s->a, rc, b, m, &end);
 	if (rc) {
 		free(b);
 		return rc;
@@ -342,6 +373,41 @@ cmp_cand(const void *x, const void *y)
 	return a->region < b->region ? -1 : a->region > b->region;
 }
 
+/* A distributed analysis's: each rank counted its own timelines (have:
+ * it has a communicating one); the counts must agree over all (want the
+ * largest with a glob), depths are the least. */
+static int
+combine_counts(const struct analysis *a, int rc, const char *glob, int have, uint32_t n_reg,
+	       uint32_t *want, uint8_t *ok, uint32_t *depth)
+{
+	size_t n = n_reg;
+	uint64_t *v = rc ? NULL : malloc((4 * n + 2) * sizeof *v);
+	rc = all_agree(a, rc ? rc : v ? 0 : ERR_NOMEM);
+	uint64_t *lo = v, *hi = v + n, *okv = v + 2 * n, *dp = v + 3 * n;
+	for (size_t r = 0; r < n && !rc; r++) {
+		lo[r] = have ? want[r] : UINT64_MAX;
+		hi[r] = have ? want[r] : 0;
+		okv[r] = ok[r];
+		dp[r] = depth[r];
+	}
+	uint64_t any = (uint64_t)have;
+	if (!rc)
+		rc = dcomm_reduce(a->dc, lo, n, DCOMM_MIN);
+	if (!rc)
+		rc = dcomm_reduce(a->dc, hi, n, DCOMM_MAX);
+	if (!rc)
+		rc = dcomm_reduce(a->dc, okv, 2 * n, DCOMM_MIN);    /* ok and depth */
+	if (!rc)
+		rc = dcomm_reduce(a->dc, &any, 1, DCOMM_MAX);
+	for (size_t r = 0; r < n && !rc; r++) {
+		want[r] = !any ? 0 : glob ? (uint32_t)hi[r] : (uint32_t)lo[r];
+		ok[r] = okv[r] && (glob || !any || lo[r] == hi[r]);
+		depth[r] = (uint32_t)dp[r];
+	}
+	free(v);
+	return rc;
+}
+
 /* User regions entered equally often (at least twice) on every
  * communicating timeline, outermost first; with glob, those whose name
  * matches it, whatever their counts. */
@@ -387,6 +453,8 @@ region_candidates(const struct seq *s, const char *glob, struct cand **out, uint
 		}
 		first = 0;
 	}
+	if (s->a->dc)
+		rc = combine_counts(s->a, rc, glob, !first, n_reg, want, ok, depth);
 	struct cand *c = NULL;
 	uint32_t nc = 0;
 	if (!rc) {
@@ -433,6 +501,7 @@ by_region(const struct seq *s, const char *glob, struct bounds *out)
 	uint32_t *hits = malloc(((size_t)s->distinct + 1) * sizeof *hits);
 	if (!rc && (!stamp || !hits))
 		rc = ERR_NOMEM;
+	rc = all_agree(s->a, rc);
 	for (uint32_t i = 0; i < nc && !rc && !out->b; i++) {
 		struct bounds bd = { 0 };
 		rc = region_bounds(s, c[i].region, c[i].count, &bd);
@@ -585,6 +654,41 @@ runs_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+/* A distributed analysis's runs: lop ids made global, and the rank's
+ * first run dropped where it goes on the run before, the last of the
+ * ranks before it (none before the first: lops before it are in no
+ * iteration, as TRACE_NONE says). */
+static int
+join_runs(struct analysis *a, int rc)
+{
+	struct dcomm *c = a->dc;
+	uint32_t n = c->size;
+	uint64_t *v = rc ? NULL : calloc(2 * (size_t)n, sizeof *v);
+	rc = all_agree(a, rc ? rc : v ? 0 : ERR_NOMEM);
+	if (!rc && a->n_iter_runs) {
+		v[c->rank] = (uint64_t)a->iter_runs[a->n_iter_runs - 1].iter + 1;   /* 0: none */
+		v[n + c->rank] = a->n_iter_runs;
+	}
+	if (!rc)
+		rc = dcomm_reduce(c, v, 2 * (size_t)n, DCOMM_SUM);
+	uint32_t last = TRACE_NONE;
+	for (uint32_t r = 0; r < c->rank && !rc; r++)
+		if (v[n + r])
+			last = (uint32_t)(v[r] - 1);
+	free(v);
+	if (rc)
+		return rc;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < a->n_iter_runs; i++) {
+		if (i == 0 && a->iter_runs[0].iter == last)
+			continue;
+		a->iter_runs[k] = a->iter_runs[i];
+		a->iter_runs[k++].lop += a->lop_off;
+	}
+	a->n_iter_runs = k;
+	return 0;
+}
+
 /* a->iter_runs from the workers' runs, in their order, each worker's
  * first run dropped where it goes on the run before (before the first
  * run, lops are in no iteration). */
@@ -614,6 +718,8 @@ lops_runs(struct analysis *a, uint32_t region, const uint32_t *part)
 	}
 	for (uint32_t w = 0; w < nw; w++)
 		free(g.runs[w].v);
+	if (a->dc)
+		rc = join_runs(a, rc);
 	return rc;
 }
 
@@ -623,14 +729,17 @@ static int
 lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *bd)
 {
 	uint32_t *part = malloc(((size_t)a->n_parts + 1) * sizeof *part);
-	if (!part)
-		return ERR_NOMEM;
+	int rc = all_agree(a, part ? 0 : ERR_NOMEM);
+	if (rc) {
+		free(part);
+		return rc;
+	}
 	for (uint32_t i = 0; i < s->n; i++)
 		part[s->order[i]] = TRACE_NONE;
 	for (uint32_t k = 0; k < bd->count; k++)
 		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
 			part[s->order[i]] = k;
-	int rc = lops_runs(a, bd->region, part);
+	rc = lops_runs(a, bd->region, part);
 	free(part);
 	return rc;
 }
@@ -644,10 +753,11 @@ publish(struct analysis *a, const struct seq *s, const struct bounds *bd,
 	uint32_t n = bd->count;
 	uint32_t *starts = malloc(((size_t)n + 1) * sizeof *starts);
 	uint32_t *len = malloc(((size_t)n + 1) * sizeof *len);
-	if (!starts || !len) {
+	int rc = all_agree(a, starts && len ? 0 : ERR_NOMEM);
+	if (rc) {
 		free(starts);
 		free(len);
-		return ERR_NOMEM;
+		return rc;
 	}
 	for (uint32_t k = 0; k < n; k++)
 		starts[k] = a->parts[s->order[bd->b[k]]].step_first;
@@ -693,7 +803,7 @@ publish(struct analysis *a, const struct seq *s, const struct bounds *bd,
 		.irregular = ref == UINT32_MAX ? n : n - ref_n,
 		.starts = starts,
 	};
-	int rc = lops_by_partition(a, s, bd);
+	rc = lops_by_partition(a, s, bd);
 	if (rc)
 		a->iters.count = 0;
 	return rc;
@@ -713,13 +823,13 @@ iterations_detect(struct analysis *a)
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
 	s.sorted = calloc((size_t)n_tl + 1, 1);
-	int rc = sig && s.order && s.pos && s.tok && s.sorted ? 0 : ERR_NOMEM;
+	int rc = all_agree(a, sig && s.order && s.pos && s.tok && s.sorted ? 0 : ERR_NOMEM);
 	if (!rc)
 		rc = signature_parts(a, 0, sig);
 	if (!rc)
 		rc = signature_sequence(a, s.order);
 	if (!rc)
-		rc = signature_tokens(sig, s.order, s.n, s.tok, &s.distinct);
+		rc = all_agree(a, signature_tokens(sig, s.order, s.n, s.tok, &s.distinct));
 	for (uint32_t i = 0; i < s.n && !rc; i++)
 		s.pos[s.order[i]] = i;
 	struct bounds bd = { 0 };
@@ -737,6 +847,7 @@ iterations_detect(struct analysis *a)
 			src = ITER_STRUCTURE;
 		}
 	}
+	rc = all_agree(a, rc);
 	if (!rc && bd.b && bd.count)
 		rc = publish(a, &s, &bd, src);
 	bounds_fini(&bd);

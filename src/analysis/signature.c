@@ -13,8 +13,8 @@
 /* How many ends ahead lop_hash asks for a received message */
 #define SIG_PREFETCH 16
 
-static uint64_t
-region_hash(const struct trace *t, uint32_t region)
+uint64_t
+signature_region_hash(const struct trace *t, uint32_t region)
 {
 	const struct trace_region *r = &trace_regions(t, NULL)[region];
 	const char *s = trace_str(t, r->name);
@@ -30,7 +30,7 @@ static uint64_t
 lop_hash(const struct analysis *a, const struct trace_coll *colls, uint32_t l, uint64_t region)
 {
 	const struct trace_msg *msgs = a->msgs;
-	uint64_t h = hash_mix(hash_mix(HASH_SEED, a->lop_kind[l]), region), ends = 0;
+	uint64_t h = signature_lop_head(a->lop_kind[l], region), ends = 0;
 	uint32_t ne;
 	const struct trace_end *e = lop_ends(a, l, &ne);
 	for (uint32_t i = 0; i < ne; i++) {
@@ -39,14 +39,14 @@ lop_hash(const struct analysis *a, const struct trace_coll *colls, uint32_t l, u
 		size_t ahead = (size_t)(e - a->ends) + i + SIG_PREFETCH;
 		if (ahead < a->n_ends && a->ends[ahead].role == END_RECV)
 			__builtin_prefetch(&msgs[a->ends[ahead].id]);
-		uint64_t v = (uint64_t)e[i].role << 60;
+		uint32_t x = 0, y = 0;
 		if (e[i].role == END_SEND)
-			v |= (uint64_t)msgs[e[i].id].receiver << 28 | (msgs[e[i].id].tag & 0xfffffff);
+			x = msgs[e[i].id].receiver, y = msgs[e[i].id].tag;
 		else if (e[i].role == END_RECV)
-			v |= (uint64_t)msgs[e[i].id].sender << 28 | (msgs[e[i].id].tag & 0xfffffff);
+			x = msgs[e[i].id].sender, y = msgs[e[i].id].tag;
 		else if (e[i].role == END_COLL)
-			v |= (uint64_t)colls[e[i].id].type << 32 | colls[e[i].id].root;
-		ends += hash_mix(HASH_SEED, v);
+			x = colls[e[i].id].type, y = colls[e[i].id].root;
+		ends += signature_end(e[i].role, x, y);
 	}
 	return hash_mix(h, ends);
 }
@@ -109,6 +109,8 @@ sign_worker(void *ctx, uint32_t w, uint32_t nw)
 int
 signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 {
+	if (a->dc)
+		return dist_signature_parts(a, shape, sig);
 	const struct trace *t = analysis_trace(a);
 	uint32_t n_reg, nw = par_workers();
 	trace_regions(t, &n_reg);
@@ -116,7 +118,7 @@ signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 	uint32_t *last_tl = malloc(((size_t)a->n_parts + 1) * sizeof *last_tl);
 	int rc = rh && last_tl ? 0 : ERR_NOMEM;
 	for (uint32_t r = 0; r < n_reg && !rc; r++)
-		rh[r] = region_hash(t, r);
+		rh[r] = signature_region_hash(t, r);
 	struct signing g = { .a = a, .shape = shape, .sig = sig, .last_tl = last_tl, .rh = rh,
 			     .n_reg = n_reg };
 	par_split(a->n_parts, nw, part_weight, a, g.cut);
@@ -143,25 +145,40 @@ cmp_seq(const void *x, const void *y)
 }
 
 int
-signature_sequence(const struct analysis *a, uint32_t *order)
+signature_order(const struct analysis *a, const uint64_t *low, uint32_t *order)
 {
 	uint32_t np;
 	const struct analysis_part *parts = analysis_parts(a, &np);
 	struct seq_key *k = malloc(((size_t)np + 1) * sizeof *k);
 	if (!k)
 		return ERR_NOMEM;
-	/* a partition's lowest rank is its first lop's: part_lops lists
-	 * them in lop order, and lops are numbered timeline by timeline */
-	for (uint32_t p = 0; p < np; p++) {
-		uint32_t f = a->part_lop_first[p];
-		k[p] = (struct seq_key){ parts[p].step_first,
-					 f < a->part_lop_first[p + 1] ? a->lop_tl[a->part_lops[f]] : UINT32_MAX, p };
-	}
+	for (uint32_t p = 0; p < np; p++)
+		k[p] = (struct seq_key){ parts[p].step_first, (uint32_t)low[p], p };
 	qsort(k, np, sizeof *k, cmp_seq);
 	for (uint32_t i = 0; i < np; i++)
 		order[i] = k[i].part;
 	free(k);
 	return 0;
+}
+
+int
+signature_sequence(const struct analysis *a, uint32_t *order)
+{
+	if (a->dc)
+		return dist_signature_sequence(a, order);
+	uint32_t np = a->n_parts;
+	uint64_t *low = malloc(((size_t)np + 1) * sizeof *low);
+	if (!low)
+		return ERR_NOMEM;
+	/* a partition's lowest rank is its first lop's: part_lops lists
+	 * them in lop order, and lops are numbered timeline by timeline */
+	for (uint32_t p = 0; p < np; p++) {
+		uint32_t f = a->part_lop_first[p];
+		low[p] = f < a->part_lop_first[p + 1] ? a->lop_tl[a->part_lops[f]] : UINT32_MAX;
+	}
+	int rc = signature_order(a, low, order);
+	free(low);
+	return rc;
 }
 
 int

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "base/hash.h"
 
 /* The signature (shape 0) or shape (shape 1) of every partition into
  * sig[n_parts], in one pass over the lops. Returns 0 or ERR_NOMEM. */
@@ -29,10 +30,42 @@ int signature_parts(const struct analysis *a, int shape, uint64_t *sig);
  * order[n_parts] gets partition ids. Returns 0 or ERR_NOMEM. */
 int signature_sequence(const struct analysis *a, uint32_t *order);
 
+/* The same from each partition's lowest rank low[p] (UINT32_MAX: none). */
+int signature_order(const struct analysis *a, const uint64_t *low, uint32_t *order);
+
 /* Dense tokens for the signatures sig[] of the partitions in `order` (n
  * of them): equal signatures, equal tokens, numbered by first appearance.
  * *distinct gets the number of tokens. Returns 0 or ERR_NOMEM. */
 int signature_tokens(const uint64_t *sig, const uint32_t *order, uint32_t n, uint32_t *tok,
 		     uint32_t *distinct);
+
+/* What the signature is made of (signature.c, dist_sign.c): a region's
+ * name hashed; one end of a lop (role; for a message its peer and tag,
+ * for a collective its type and root); a lop's kind and region, then the
+ * sum of its ends' values mixed in. */
+uint64_t signature_region_hash(const struct trace *t, uint32_t region);
+
+static inline uint64_t
+signature_end(uint32_t role, uint32_t x, uint32_t y)
+{
+	uint64_t v = (uint64_t)role << 60;
+	if (role == END_SEND || role == END_RECV)
+		v |= (uint64_t)x << 28 | (y & 0xfffffff);
+	else if (role == END_COLL)
+		v |= (uint64_t)x << 32 | y;
+	return hash_mix(HASH_SEED, v);
+}
+
+static inline uint64_t
+signature_lop_head(uint8_t kind, uint64_t region)
+{
+	return hash_mix(hash_mix(HASH_SEED, kind), region);
+}
+
+/* A distributed analysis's (a->dc): the same, each rank folding what its
+ * lops add and the partitions' owners putting it together
+ * (dist_sign.c); collective. */
+int dist_signature_parts(const struct analysis *a, int shape, uint64_t *sig);
+int dist_signature_sequence(const struct analysis *a, uint32_t *order);
 
 #endif

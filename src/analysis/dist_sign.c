@@ -1,0 +1,251 @@
+/* dist_sign.c — partition signatures and their sequence in a distributed
+ * analysis (signature.h): each rank hashes its own communication lops as
+ * signature.c does — a received message's sender and tag told by the
+ * sender's rank — and sends each hash, with its lop and timeline, to the
+ * rank holding its partition (rank r: partitions [n_parts·r/size,
+ * n_parts·(r+1)/size)), which folds them in lop order, the order of the
+ * serial walk; the signatures are then gathered on every rank (eight
+ * bytes a partition). */
+#include "signature.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_impl.h"
+#include "base/hmap.h"
+#include "model/trace_impl.h"
+
+/* A received message's sender and tag, from the sender's rank. */
+struct peer {
+	uint32_t msg, sender, tag, pad;
+};
+
+/* One lop's part of its partition's signature. */
+struct part_hash {
+	uint32_t part, lop, tl, pad;
+	uint64_t h;
+};
+
+static int
+cmp_peer(const void *x, const void *y)
+{
+	const struct peer *a = x, *b = y;
+	return (a->msg > b->msg) - (a->msg < b->msg);
+}
+
+static int
+cmp_part_hash(const void *x, const void *y)
+{
+	const struct part_hash *a = x, *b = y;
+	if (a->part != b->part)
+		return a->part < b->part ? -1 : 1;
+	return (a->lop > b->lop) - (a->lop < b->lop);
+}
+
+static uint32_t
+holder(uint32_t p, uint32_t np, uint32_t size)
+{
+	uint64_t r = np ? ((uint64_t)(p + 1) * size - 1) / np : 0;
+	return r < size ? (uint32_t)r : size - 1;
+}
+
+/* Every rank's first timeline. */
+static int
+tl_firsts(struct dcomm *c, const struct dmodel *d, uint32_t **out)
+{
+	uint64_t *v = calloc(c->size, sizeof *v);
+	uint32_t *f = calloc(c->size + 1, sizeof *f);
+	int rc = dcomm_agree(c, v && f ? 0 : ERR_NOMEM);
+	if (!rc) {
+		v[c->rank] = d->tl_lo;
+		rc = dcomm_reduce(c, v, c->size, DCOMM_SUM);
+	}
+	for (uint32_t r = 0; r < c->size && !rc; r++)
+		f[r] = (uint32_t)v[r];
+	if (!rc)
+		f[c->size] = (uint32_t)d->t->n_timelines;
+	free(v);
+	if (rc)
+		free(f);
+	*out = rc ? NULL : f;
+	return rc;
+}
+
+/* The senders and tags of the messages this rank receives: its lone
+ * receives' own, the others' from their senders' ranks; sorted. */
+static int
+peers(const struct analysis *a, struct peer **out, size_t *n_out)
+{
+	struct dcomm *c = a->dc;
+	const struct dmodel *d = a->dm;
+	const struct trace_msg *msgs = d->t->msgs;
+	uint32_t *tl_first = NULL;
+	int rc = tl_firsts(c, d, &tl_first);
+	struct peer *s = rc ? NULL : malloc(((size_t)d->sends.n + 1) * sizeof *s);
+	uint32_t *to = rc ? NULL : malloc(((size_t)d->sends.n + 1) * sizeof *to);
+	rc = rc ? rc : dcomm_agree(c, s && to ? 0 : ERR_NOMEM);
+	size_t k = 0;
+	for (uint32_t i = 0; i < d->sends.n && !rc; i++) {
+		if (msgs[i].recv_op == TRACE_NONE)
+			continue;
+		s[k] = (struct peer){ d->sends.off + i, msgs[i].sender, msgs[i].tag, 0 };
+		to[k++] = dmodel_rank_of(tl_first, c->size, msgs[i].receiver);
+	}
+	void *recv = NULL;
+	size_t n = 0;
+	if (!rc)
+		rc = dcomm_exchange(c, s, k, sizeof *s, to, &recv, &n);
+	free(s);
+	free(to);
+	free(tl_first);
+	struct peer *p = rc ? NULL : realloc(recv, (n + d->n_lone + 1) * sizeof *p);
+	rc = rc ? rc : dcomm_agree(c, p ? 0 : ERR_NOMEM);
+	if (rc) {
+		free(recv);
+		return rc;
+	}
+	for (uint32_t i = 0; i < d->n_lone; i++) {
+		const struct trace_msg *m = &msgs[d->sends.n + i];
+		p[n++] = (struct peer){ d->lone_id[i], m->sender, m->tag, 0 };
+	}
+	qsort(p, n, sizeof *p, cmp_peer);
+	*out = p;
+	*n_out = n;
+	return 0;
+}
+
+static const struct peer *
+peer_of(const struct peer *p, size_t n, uint32_t msg)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p[mid].msg < msg)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && p[lo].msg == msg ? &p[lo] : NULL;
+}
+
+/* The hash of local lop l, as signature.c's lop_hash. */
+static uint64_t
+lop_hash(const struct analysis *a, const struct peer *p, size_t np, uint32_t l, uint64_t region)
+{
+	const struct dmodel *d = a->dm;
+	const struct trace_msg *msgs = d->t->msgs;
+	const struct trace_coll *colls = d->t->colls;
+	uint64_t ends = 0;
+	uint32_t ne;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		uint32_t x = 0, y = 0, id = e[i].id;
+		if (e[i].role == END_SEND && id - d->sends.off < d->sends.n) {
+			x = msgs[id - d->sends.off].receiver;
+			y = msgs[id - d->sends.off].tag;
+		} else if (e[i].role == END_RECV) {
+			const struct peer *q = peer_of(p, np, id);
+			x = q ? q->sender : 0;
+			y = q ? q->tag : 0;
+		} else if (e[i].role == END_COLL) {
+			x = colls[id].type;
+			y = colls[id].root;
+		}
+		ends += signature_end(e[i].role, x, y);
+	}
+	return hash_mix(signature_lop_head(a->lop_kind[l], region), ends);
+}
+
+int
+dist_signature_parts(const struct analysis *a, int shape, uint64_t *sig)
+{
+	struct dcomm *c = a->dc;
+	const struct trace *t = a->t;
+	uint32_t np = a->n_parts, n_reg, n = c->size;
+	if (shape)
+		return dcomm_agree(c, ERR_USAGE);       /* no distributed caller yet */
+	trace_regions(t, &n_reg);
+	struct peer *p = NULL;
+	size_t n_peer = 0;
+	int rc = peers(a, &p, &n_peer);
+	uint64_t *rh = rc ? NULL : malloc(((size_t)n_reg + 1) * sizeof *rh);
+	struct part_hash *h = rc ? NULL : malloc(((size_t)a->n_lops + 1) * sizeof *h);
+	uint32_t *to = rc ? NULL : malloc(((size_t)a->n_lops + 1) * sizeof *to);
+	rc = rc ? rc : dcomm_agree(c, rh && h && to ? 0 : ERR_NOMEM);
+	for (uint32_t r = 0; r < n_reg && !rc; r++)
+		rh[r] = signature_region_hash(t, r);
+	size_t k = 0;
+	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
+		uint32_t part = a->lop_part[l];
+		if (part == TRACE_NONE || a->lop_kind[l] == OP_COMPUTE)
+			continue;
+		uint32_t reg = analysis_lop_region(a, l);
+		h[k] = (struct part_hash){ part, a->lop_off + l, a->lop_tl[l], 0,
+					   lop_hash(a, p, n_peer, l, reg < n_reg ? rh[reg] : 0) };
+		to[k++] = holder(part, np, n);
+	}
+	void *recv = NULL;
+	size_t n_recv = 0;
+	if (!rc)
+		rc = dcomm_exchange(c, h, k, sizeof *h, to, &recv, &n_recv);
+	free(p);
+	free(rh);
+	free(h);
+	free(to);
+	/* the partitions held here, folded in lop order */
+	uint32_t p0 = (uint32_t)((uint64_t)np * c->rank / n), p1 = (uint32_t)((uint64_t)np * (c->rank + 1) / n);
+	uint64_t *mine = rc ? NULL : malloc(((size_t)(p1 - p0) + 1) * sizeof *mine);
+	uint32_t *last = rc ? NULL : malloc(((size_t)(p1 - p0) + 1) * sizeof *last);
+	rc = rc ? rc : dcomm_agree(c, mine && last ? 0 : ERR_NOMEM);
+	struct part_hash *x = recv;
+	if (!rc && n_recv > 1)
+		qsort(x, n_recv, sizeof *x, cmp_part_hash);
+	for (uint32_t q = 0; q < p1 - p0 && !rc; q++) {
+		mine[q] = hash_mix(HASH_SEED, 0x5167);
+		last[q] = TRACE_NONE;
+	}
+	for (size_t i = 0; i < n_recv && !rc; i++) {
+		uint32_t q = x[i].part - p0;
+		if (last[q] != x[i].tl)
+			mine[q] = hash_mix(mine[q], 0x100000000ull | x[i].tl);
+		last[q] = x[i].tl;
+		mine[q] = hash_mix(mine[q], x[i].h);
+	}
+	free(recv);
+	free(last);
+	void *all = NULL;
+	uint64_t *cnt = rc ? NULL : malloc(n * sizeof *cnt);
+	rc = rc ? rc : dcomm_agree(c, cnt ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = dcomm_allgatherv(c, mine, (uint64_t)(p1 - p0) * sizeof *mine, &all, cnt);
+	if (!rc)
+		memcpy(sig, all, (size_t)np * sizeof *sig);
+	free(all);
+	free(cnt);
+	free(mine);
+	return rc;
+}
+
+int
+dist_signature_sequence(const struct analysis *a, uint32_t *order)
+{
+	struct dcomm *c = a->dc;
+	uint32_t np = a->n_parts;
+	/* each partition's lowest rank: its first lop's, the least timeline
+	 * of its lops */
+	uint64_t *low = malloc(((size_t)np + 1) * sizeof *low);
+	int rc = dcomm_agree(c, low ? 0 : ERR_NOMEM);
+	for (uint32_t p = 0; p < np && !rc; p++)
+		low[p] = UINT32_MAX;
+	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
+		uint32_t p = a->lop_part[l];
+		if (p != TRACE_NONE && a->lop_tl[l] < low[p])
+			low[p] = a->lop_tl[l];
+	}
+	if (!rc)
+		rc = dcomm_reduce(c, low, np, DCOMM_MIN);
+	if (!rc)
+		rc = signature_order(a, low, order);
+	free(low);
+	return rc;
+}
