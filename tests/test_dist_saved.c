@@ -104,6 +104,10 @@ whole(struct dcomm *c, struct dsaved *w, const struct job *j, const struct dmode
 	rc = dcomm_agree(c, rc);
 	if (!rc)
 		rc = dist_metrics(c, &in, &m);
+	if (!rc) {
+		la->dc = c;
+		rc = iterations_detect(la);
+	}
 	if (!rc)
 		rc = dsaved_put_head(w, c, a, analysis_options(a));
 	if (!rc)
@@ -232,10 +236,7 @@ static void
 check_whole(const char *path)
 {
 	struct trace *t = tu_load(path);
-	struct analysis_opts o;
-	analysis_opts_default(&o);
-	o.iter_find = ITER_FIND_OFF;
-	struct analysis *a = tu_analyse(t, &o);
+	struct analysis *a = tu_analyse(t, NULL);
 	struct err e = { 0 };
 	char serial[256];
 	snprintf(serial, sizeof serial, "/tmp/skein-test-dsaved-w-%d.skein", (int)getpid());

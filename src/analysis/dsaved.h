@@ -66,9 +66,10 @@ int dsaved_put_head(struct dsaved *w, struct dcomm *c, const struct analysis *a,
 
 /* The analysis's sections (lop -> first op to Charm++'s, in the file's
  * order) from the ranks' shares: la as dist_metrics.h says (lop_part the
- * final partition ids, lop_step the global steps), the partitions and
- * their DAG (rank 0's are written), the metrics' output. Iterations are
- * not distributed yet: written as none. */
+ * final partition ids, lop_step the global steps; its iterations, their
+ * starts and the rank's runs with global lops, as iterations_detect
+ * leaves them with la->dc), the partitions and their DAG (rank 0's are
+ * written), the metrics' output. */
 struct dsave_lops {
 	const struct dmodel *d;
 	const struct analysis *la;

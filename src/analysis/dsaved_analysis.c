@@ -227,10 +227,23 @@ dsaved_put_analysis(struct dsaved *w, struct dcomm *c, const struct dsave_lops *
 		rc = put_one(w, S_HOT, sizeof(uint32_t), nh[0], 0, m->hot, c->rank ? 0 : nh[0]);
 	if (!rc)
 		rc = put_one(w, S_HOT_ALL, sizeof(uint32_t), nh[1], 0, m->hot_all, c->rank ? 0 : nh[1]);
-	/* iterations (not distributed yet: none), reordering and Charm++'s */
+	/* iterations: their starts (the same on every rank), each rank's runs */
+	uint32_t n_it = a->iters.count;
+	uint64_t runs = n_it ? a->n_iter_runs : 0, runs_before = runs, runs_all = runs;
+	if (!rc)
+		rc = put_one(w, S_ITER_STARTS, sizeof(uint32_t), n_it ? n_it + 1 : 0, 0,
+			     a->iter_starts, c->rank == 0 && n_it ? n_it + 1 : 0);
+	if (!rc)
+		rc = dcomm_exscan(c, &runs_before, 1);
+	if (!rc)
+		rc = dcomm_reduce(c, &runs_all, 1, DCOMM_SUM);
+	if (!rc)
+		rc = put_one(w, S_ITER_RUNS, sizeof *a->iter_runs, runs_all, runs_before, a->iter_runs,
+			     runs);
+	/* reordering and Charm++'s */
 	static const struct {
 		uint32_t id, elem;
-	} none[] = { { S_ITER_STARTS, 4 }, { S_ITER_RUNS, 8 }, { S_OP_OF_LOP, 4 },
+	} none[] = { { S_OP_OF_LOP, 4 },
 		     { S_OP_LAST_OF_LOP, 4 }, { S_IDLE_EXP, 8 }, { S_DUR_DIFF, 8 },
 		     { S_IMBALANCE, 8 }, { S_PART_IMBALANCE, 8 }, { S_PART_REGION, 4 } };
 	for (size_t i = 0; i < sizeof none / sizeof *none && !rc; i++)
