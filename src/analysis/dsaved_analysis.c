@@ -74,8 +74,15 @@ dsaved_put_head(struct dsaved *w, struct dcomm *c, const struct analysis *a,
 	one[0] = t->info.creator ? t->info.creator : "";
 	if (!rc)
 		rc = put_strings(w, c, S_CREATOR, one, 1);
+	/* the phase rules the analysis used */
+	uint32_t n_phases = a->opts.n_phases ? ran->n_phases : 0;
+	const char **globs = malloc(((size_t)n_phases + 1) * sizeof *globs);
+	rc = rc ? rc : dcomm_agree(c, globs ? 0 : ERR_NOMEM);
+	for (uint32_t i = 0; i < n_phases && !rc; i++)
+		globs[i] = ran->phases[i].region_glob;
 	if (!rc)
-		rc = put_strings(w, c, S_PHASES, NULL, 0);       /* phases: not distributed */
+		rc = put_strings(w, c, S_PHASES, globs, n_phases);
+	free(globs);
 	one[0] = ran->iter_region ? ran->iter_region : "";
 	if (!rc)
 		rc = put_strings(w, c, S_ITER_REGION, one, ran->iter_region != NULL);
@@ -189,9 +196,15 @@ dsaved_put_analysis(struct dsaved *w, struct dcomm *c, const struct dsave_lops *
 		rc = put_root(w, c, S_DAG_SUCC, sizeof *x->dag_succ, x->dag_succ, x->dag_first[np]);
 	if (!rc)
 		rc = put_root(w, c, S_PART_ORDER, sizeof *x->part_order, x->part_order, np);
-	if (!rc)
+	/* user phases, when the analysis had rules (the same on every rank) */
+	int phases = a->opts.n_phases != 0;
+	if (!rc && phases)
+		rc = per_lop(w, x, S_LOP_PHASE, sizeof *a->lop_phase, a->lop_phase);
+	else if (!rc)
 		rc = dsaved_put(w, S_LOP_PHASE, sizeof(uint32_t), 0, NULL, 0);
-	if (!rc)
+	if (!rc && phases)
+		rc = per_lop(w, x, S_LOP_PHASE_REGION, sizeof *a->lop_phase_region, a->lop_phase_region);
+	else if (!rc)
 		rc = dsaved_put(w, S_LOP_PHASE_REGION, sizeof(uint32_t), 0, NULL, 0);
 	if (!rc)
 		rc = per_lop(w, x, S_LOP_STEP, sizeof *a->lop_step, a->lop_step);
