@@ -644,17 +644,15 @@ steps_assign(struct analysis *a)
 	return assign(a);
 }
 
-/* What a partition does, as a 128-bit hash of the set of (MPI region,
- * innermost user region) of its communication lops: two partitions with
- * equal signatures make the same calls from the same code. */
-struct sig {
-	uint64_t h1, h2;
-};
+/* What a partition does (struct sig, analysis_impl.h): a 128-bit hash of
+ * the set of (MPI region, innermost user region) of its communication
+ * lops: two partitions with equal signatures make the same calls from
+ * the same code. */
 
 /* Key x joins the n distinct keys in increasing order in keys (a
  * partition has few distinct ones among many). Returns the new n. */
-static uint32_t
-key_add(uint64_t *keys, uint32_t n, uint64_t x)
+uint32_t
+steps_key_add(uint64_t *keys, uint32_t n, uint64_t x)
 {
 	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -669,6 +667,22 @@ key_add(uint64_t *keys, uint32_t n, uint64_t x)
 	memmove(keys + lo + 1, keys + lo, (size_t)(n - lo) * sizeof *keys);
 	keys[lo] = x;
 	return n + 1;
+}
+
+struct sig
+steps_sig_of(const uint64_t *keys, uint32_t n)
+{
+	/* FNV-1a and a multiplicative mix over the distinct keys */
+	uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x9e3779b97f4a7c15ull;
+	for (uint32_t i = 0; i < n; i++) {
+		for (int b = 0; b < 8; b++) {
+			h1 ^= (keys[i] >> (8 * b)) & 0xff;
+			h1 *= 0x100000001b3ull;
+		}
+		h2 = (h2 ^ keys[i]) * 0xff51afd7ed558ccdull;
+		h2 ^= h2 >> 33;
+	}
+	return (struct sig){ h1, h2 };
 }
 
 /* Signatures are worked out on every core, each worker a contiguous
@@ -701,19 +715,9 @@ sign_worker(void *ctx, uint32_t w, uint32_t nw)
 				continue;
 			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
 			uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
-			n = key_add(keys, n, (uint64_t)o.region << 32 | caller);
+			n = steps_key_add(keys, n, (uint64_t)o.region << 32 | caller);
 		}
-		/* FNV-1a and a multiplicative mix over the distinct keys */
-		uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x9e3779b97f4a7c15ull;
-		for (uint32_t i = 0; i < n; i++) {
-			for (int b = 0; b < 8; b++) {
-				h1 ^= (keys[i] >> (8 * b)) & 0xff;
-				h1 *= 0x100000001b3ull;
-			}
-			h2 = (h2 ^ keys[i]) * 0xff51afd7ed558ccdull;
-			h2 ^= h2 >> 33;
-		}
-		g->sig[p] = (struct sig){ h1, h2 };
+		g->sig[p] = steps_sig_of(keys, n);
 	}
 	free(keys);
 	return 0;
@@ -734,31 +738,18 @@ struct run {
 	uint32_t rep, end;
 };
 
-/* Two partitions to merge, by a communication lop of each. */
-struct pair {
-	uint32_t x, y;
-};
-
-/* One pass: the partitions whose global step spans overlap (alike: only
- * those with equal signatures), as pairs to unite in that order into
- * *pairs (*n of them). Each pair joins a partition not seen before to a
- * run, so every pair merges something. Returns 0 or ERR_NOMEM. */
-static int
-merge_pass(struct analysis *a, int alike, struct pair **pairs, size_t *n, size_t *cap)
+int
+steps_merge_pairs(const struct analysis *a, int alike, const uint32_t *rep, const struct sig *sig,
+		  struct merge_pair **pairs, size_t *n, size_t *cap)
 {
 	uint32_t np = a->n_parts;
 	uint32_t *order = malloc((np + 1) * sizeof *order);
-	uint32_t *rep = malloc((np + 1) * sizeof *rep);
-	struct sig *sig = alike ? malloc((np + 1) * sizeof *sig) : NULL;
 	struct run *runs = malloc((np + 1) * sizeof *runs);
 	struct hmap classes = { 0 };
 	int rc = ERR_NOMEM;
 	*n = 0;
-	if (!order || !rep || !runs || (alike && !sig) || parts_by_first_step(a, order) ||
-	    (alike && signatures(a, sig)))
+	if (!order || !runs || parts_by_first_step(a, order))
 		goto out;
-	for (uint32_t p = 0; p < np; p++)
-		rep[p] = part_first_comm(a, p);
 	/* one run per class of alike partitions (one class without alike) */
 	uint32_t n_runs = 0;
 	for (uint32_t i = 0; i < np; i++) {
@@ -783,7 +774,7 @@ merge_pass(struct analysis *a, int alike, struct pair **pairs, size_t *n, size_t
 		if (r->rep != TRACE_NONE && P->step_first < r->end) {
 			if (VEC_GROW(*pairs, *n, *cap))
 				goto out;
-			(*pairs)[(*n)++] = (struct pair){ r->rep, rep[p] };
+			(*pairs)[(*n)++] = (struct merge_pair){ r->rep, rep[p] };
 		} else {
 			r->rep = rep[p];
 		}
@@ -794,9 +785,29 @@ merge_pass(struct analysis *a, int alike, struct pair **pairs, size_t *n, size_t
 out:
 	hmap_fini(&classes);
 	free(order);
+	free(runs);
+	return rc;
+}
+
+/* One pass: the partitions whose global step spans overlap (alike: only
+ * those with equal signatures), as pairs to unite in that order into
+ * *pairs (*n of them). Each pair joins a partition not seen before to a
+ * run, so every pair merges something. Returns 0 or ERR_NOMEM. */
+static int
+merge_pass(struct analysis *a, int alike, struct merge_pair **pairs, size_t *n, size_t *cap)
+{
+	uint32_t np = a->n_parts;
+	uint32_t *rep = malloc((np + 1) * sizeof *rep);
+	struct sig *sig = alike ? malloc((np + 1) * sizeof *sig) : NULL;
+	int rc = ERR_NOMEM;
+	*n = 0;
+	if (rep && (!alike || (sig && !signatures(a, sig)))) {
+		for (uint32_t p = 0; p < np; p++)
+			rep[p] = part_first_comm(a, p);
+		rc = steps_merge_pairs(a, alike, rep, sig, pairs, n, cap);
+	}
 	free(rep);
 	free(sig);
-	free(runs);
 	return rc;
 }
 
@@ -815,7 +826,7 @@ steps_global_merge(struct analysis *a, int alike)
 	for (uint32_t p = 0; p < n0; p++)
 		first[p] = part_first_comm(a, p);
 	int rc = 0;
-	struct pair *pairs = NULL;
+	struct merge_pair *pairs = NULL;
 	size_t n_pairs = 0, cap = 0;
 	for (;;) {
 		rc = merge_pass(a, alike, &pairs, &n_pairs, &cap);
