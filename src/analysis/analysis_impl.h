@@ -273,6 +273,7 @@ struct merge_pair {
 };
 uint32_t steps_key_add(uint64_t *keys, uint32_t n, uint64_t x);
 struct sig steps_sig_of(const uint64_t *keys, uint32_t n);
+int steps_signatures(const struct analysis *a, struct sig *sig);
 int steps_merge_pairs(const struct analysis *a, int alike, const uint32_t *rep, const struct sig *sig,
 		      struct merge_pair **pairs, size_t *n, size_t *cap);
 int steps_offsets(struct analysis *a, const uint32_t *width, uint32_t *offset);

@@ -723,8 +723,8 @@ sign_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
-static int
-signatures(const struct analysis *a, struct sig *sig)
+int
+steps_signatures(const struct analysis *a, struct sig *sig)
 {
 	struct signing g = { .a = a, .sig = sig };
 	uint32_t nw = par_workers();
@@ -801,7 +801,7 @@ merge_pass(struct analysis *a, int alike, struct merge_pair **pairs, size_t *n, 
 	struct sig *sig = alike ? malloc((np + 1) * sizeof *sig) : NULL;
 	int rc = ERR_NOMEM;
 	*n = 0;
-	if (rep && (!alike || (sig && !signatures(a, sig)))) {
+	if (rep && (!alike || (sig && !steps_signatures(a, sig)))) {
 		for (uint32_t p = 0; p < np; p++)
 			rep[p] = part_first_comm(a, p);
 		rc = steps_merge_pairs(a, alike, rep, sig, pairs, n, cap);
