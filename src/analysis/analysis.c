@@ -142,8 +142,8 @@ analysis_glob_problem(const char *glob)
 }
 
 int
-analysis_run(const struct trace *t, const struct analysis_opts *opts,
-	     trace_progress_fn progress, void *ud, struct analysis **out, struct err *e)
+analysis_new(const struct trace *t, const struct analysis_opts *opts, struct analysis **out,
+	     struct err *e)
 {
 	*out = NULL;
 	struct analysis_opts o;
@@ -170,12 +170,25 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	if (!a)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	a->t = t;
-	a->progress = progress;
-	a->ud = ud;
 	a->ops = trace_ops(t, &a->n_ops);
 	a->msgs = trace_msgs(t, NULL);
 	a->ends = trace_ends(t, &a->n_ends);
 	a->opts = o;
+	*out = a;
+	return 0;
+}
+
+int
+analysis_run(const struct trace *t, const struct analysis_opts *opts,
+	     trace_progress_fn progress, void *ud, struct analysis **out, struct err *e)
+{
+	struct analysis *a;
+	int rc = analysis_new(t, opts, &a, e);
+	if (rc)
+		return rc;
+	a->progress = progress;
+	a->ud = ud;
+	const struct analysis_opts o = a->opts;
 	/* phase rules are borrowed from the caller; they are only used here */
 	struct analysis_stats *st = &a->stats;
 	double t0 = now(), t1;
@@ -188,7 +201,7 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 		a->opts.n_phases = 0;
 		a->opts.phases = NULL;
 	}
-	int rc = stage(a, progress, ud, "partitioning");
+	rc = stage(a, progress, ud, "partitioning");
 	if (!rc)
 		rc = lops_build(a);
 	t1 = now();

@@ -247,6 +247,12 @@ msg_ok(const struct analysis *a, uint32_t m)
 	       !(a->opts.match_size && (msg->flags & MSGF_SIZE_MISMATCH));
 }
 
+/* The options checked (ERR_USAGE, e says why) and an empty analysis of t
+ * with them, to be filled by the stages: analysis_run's start, and the
+ * distributed stages' (dist.h). */
+int analysis_new(const struct trace *t, const struct analysis_opts *opts, struct analysis **out,
+		 struct err *e);
+
 /* Stage entry points; each returns 0 or ERR_NOMEM / ERR_CANCELLED. */
 int lops_build(struct analysis *a);
 int partition_build(struct analysis *a);      /* through the cycle merge */
@@ -303,6 +309,10 @@ int uf_union(struct uf *u, uint32_t x, uint32_t y);
  * order. */
 int partition_finalize(struct analysis *a, struct uf *u);
 
+/* A topological order of the partition DAG into part_order (Kahn's), and
+ * each partition's leap: its longest-path depth from the sources. */
+int partition_order(struct analysis *a);
+
 /* The partitions in order of their first global step (stable: by id
  * within a step) into order[n_parts]. Returns 0 or ERR_NOMEM. */
 int parts_by_first_step(const struct analysis *a, uint32_t *order);
@@ -344,6 +354,20 @@ uint32_t part_first_comm(const struct analysis *a, uint32_t p);
  * stamp is n_parts of scratch. */
 typedef void (*part_edge_fn)(void *ctx, uint32_t p, uint32_t q, uint32_t l);
 void part_edges(const struct analysis *a, uint32_t *stamp, part_edge_fn fn, void *ctx);
+
+/* Each computation lop of [l0, l1) joins the partition of the
+ * communication lop after it on its timeline (TRACE_NONE when there is
+ * none); lop_part of communication lops must be set. */
+void lops_attach_computation(struct analysis *a, uint32_t l0, uint32_t l1);
+
+/* The caller merge in two halves (partition.c). caller_counts: with
+ * count[n_frames] and most[n_regions] zeroed, most[r] becomes the most
+ * communication below one call of region r in a->t (a rank's own frames
+ * in a distributed run: the maximum over the ranks is the serial one).
+ * caller_unite: unites consecutive communication lops of a timeline under
+ * one call of the nearest multi-caller (most > 1). */
+void caller_counts(const struct analysis *a, uint32_t *count, uint32_t *most);
+void caller_unite(const struct analysis *a, struct uf *u, const uint32_t *most);
 
 /* Builds a union-find whose sets are the current partitions. */
 int partition_to_uf(const struct analysis *a, struct uf *u);

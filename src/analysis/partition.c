@@ -264,9 +264,18 @@ list_worker(void *ctx, uint32_t w, uint32_t nw)
 				a->part_lops[cnt[a->lop_part[l]]++] = l;
 		return 0;
 	}
-	/* a computation lop joins the communication lop after it (none
-	 * when computation follows: its own is not set yet, as when this
-	 * ran lop by lop) */
+	lops_attach_computation(a, l0, l1);
+	for (uint32_t l = l0; l < l1; l++)
+		if (a->lop_part[l] != TRACE_NONE)
+			cnt[a->lop_part[l]]++;
+	return 0;
+}
+
+void
+lops_attach_computation(struct analysis *a, uint32_t l0, uint32_t l1)
+{
+	/* none when computation follows: its own is not set yet, as when
+	 * this ran lop by lop */
 	for (uint32_t l = l0; l < l1; l++) {
 		if (a->lop_kind[l] != OP_COMPUTE)
 			continue;
@@ -274,10 +283,6 @@ list_worker(void *ctx, uint32_t w, uint32_t nw)
 		a->lop_part[l] = next < a->tl_lop[a->lop_tl[l] + 1] && a->lop_kind[next] != OP_COMPUTE
 			? a->lop_part[next] : TRACE_NONE;
 	}
-	for (uint32_t l = l0; l < l1; l++)
-		if (a->lop_part[l] != TRACE_NONE)
-			cnt[a->lop_part[l]]++;
-	return 0;
 }
 
 /* Dense partition ids from u, computation lops attached, lops grouped. */
@@ -358,9 +363,8 @@ dag_depths(uint32_t n, const uint32_t *first, const uint32_t *succ, uint32_t *de
 	return tail == n ? 0 : ERR_FORMAT;   /* a cycle left: a bug */
 }
 
-/* Kahn's order over the DAG; leaps are longest-path depths from sources. */
-static int
-order_partitions(struct analysis *a)
+int
+partition_order(struct analysis *a)
 {
 	uint32_t np = a->n_parts;
 	uint32_t *indeg = malloc((np + 1) * sizeof *indeg);
@@ -454,7 +458,7 @@ partition_finalize(struct analysis *a, struct uf *u)
 		free(rep);
 		free(comp);
 	}
-	int rc = order_partitions(a);
+	int rc = partition_order(a);
 	if (rc)
 		return rc;
 	par_run(par_workers(), describe_worker, a);
@@ -569,20 +573,11 @@ assign_phases(struct analysis *a, struct uf *u, uint32_t *sets)
  * communication lop's caller is the nearest enclosing call (frame) of a
  * multi-caller; two consecutive communication lops of a rank with the
  * same caller are merged. */
-static int
-caller_merge(struct analysis *a, struct uf *u)
+void
+caller_counts(const struct analysis *a, uint32_t *count, uint32_t *most)
 {
-	uint32_t n_frames, n_regions, n_tl;
+	uint32_t n_frames;
 	const struct trace_frame *frames = trace_frames(a->t, &n_frames);
-	trace_regions(a->t, &n_regions);
-	trace_timelines(a->t, &n_tl);
-	uint32_t *count = calloc((size_t)n_frames + 1, sizeof *count);
-	uint32_t *most = calloc((size_t)n_regions + 1, sizeof *most);
-	if (!count || !most) {
-		free(count);
-		free(most);
-		return ERR_NOMEM;
-	}
 	for (uint32_t i = 0; i < a->n_ops; i++) {
 		const struct trace_op o = trace_op_get(&a->ops, i);
 		if (o.frame != TRACE_NONE && o.kind != OP_COMPUTE && o.kind != OP_WAIT)
@@ -595,6 +590,14 @@ caller_merge(struct analysis *a, struct uf *u)
 		if (count[f] > most[frames[f].region])
 			most[frames[f].region] = count[f];
 	}
+}
+
+void
+caller_unite(const struct analysis *a, struct uf *u, const uint32_t *most)
+{
+	uint32_t n_tl;
+	const struct trace_frame *frames = trace_frames(a->t, NULL);
+	trace_timelines(a->t, &n_tl);
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		uint32_t prev = TRACE_NONE, prev_caller = TRACE_NONE;
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
@@ -609,9 +612,23 @@ caller_merge(struct analysis *a, struct uf *u)
 			prev_caller = f;
 		}
 	}
+}
+
+static int
+caller_merge(struct analysis *a, struct uf *u)
+{
+	uint32_t n_frames, n_regions;
+	trace_frames(a->t, &n_frames);
+	trace_regions(a->t, &n_regions);
+	uint32_t *count = calloc((size_t)n_frames + 1, sizeof *count);
+	uint32_t *most = calloc((size_t)n_regions + 1, sizeof *most);
+	if (count && most) {
+		caller_counts(a, count, most);
+		caller_unite(a, u, most);
+	}
 	free(count);
 	free(most);
-	return 0;
+	return count && most ? 0 : ERR_NOMEM;
 }
 
 int

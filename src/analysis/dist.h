@@ -1,0 +1,49 @@
+/* dist.h — the structure stages as a distributed job: logical operations
+ * and partitioning over the ranks' shards of the model (model/dmodel.h,
+ * doc/distributed.md "Distributed partitioning").
+ *
+ * dist_structure is collective over c: every rank calls it with its own
+ * shard and the same options, and every rank gets back the same rc (0 or
+ * the error of the lowest failing rank; e is set on every rank). On
+ * success *out is an analysis over d->t (which must outlive it, as the
+ * shard must) holding the rank's share of what the serial lops_build and
+ * partition_build give, before stepping renumbers the partitions:
+ *
+ *  - its lops are the serial lops [lops->off, lops->off + lops->n) of
+ *    lops->all, read through analysis.h with LOCAL ids: lop i is global
+ *    lop lops->off + i; analysis_lop_ops and analysis_op_lop speak of the
+ *    shard's local ops (global op = local + 2 * d->oprec.off);
+ *    analysis_timeline_lops of its timelines gives local lops;
+ *    analysis_lop_timeline, analysis_lop_kind are the serial ones;
+ *  - analysis_lop_part is the GLOBAL partition id, the serial one;
+ *  - analysis_parts (every partition, with its counts and leap),
+ *    analysis_part_succ (the partition DAG, successors in the serial
+ *    order), dist_part_order (the serial topological order) and
+ *    analysis_stats' partitions_initial, partitions_waitall,
+ *    partitions_scc, size_mismatches and coalesced_isends are the
+ *    serial ones, on every rank.
+ *
+ * User phases (opts->n_phases) are refused with ERR_USAGE: not yet
+ * distributed. Charm++ traces too (their structure is seed 004's).
+ */
+#ifndef SKEIN_DIST_H
+#define SKEIN_DIST_H
+
+#include "analysis.h"
+#include "base/dcomm.h"
+#include "model/dmodel.h"
+
+int dist_structure(struct dcomm *c, const struct dmodel *d, const struct analysis_opts *opts,
+		   struct analysis **out, struct dslice *lops, struct err *e);
+
+/* The partitions in a topological order (n_parts of them), as the serial
+ * partitioning leaves them. */
+const uint32_t *dist_part_order(const struct analysis *a);
+
+/* The serial stages dist_structure distributes, on a whole model: lops
+ * and partitions as analysis_run has them before stepping (the tests'
+ * reference). Free with analysis_destroy. */
+int dist_reference(const struct trace *t, const struct analysis_opts *opts, struct analysis **out,
+		   struct err *e);
+
+#endif

@@ -1,0 +1,75 @@
+/* dist_impl.h — the inside of the distributed structure stages (dist.h):
+ *
+ *   dist_xchg.c   records sent to the ranks that own them (alltoallv)
+ *   dist_lops.c   the entry point: lops, local unions, the stages' counts
+ *   dist_union.c  global sets from local ones: cross-rank links, the hub
+ *   dist_graph.c  the partition graph, its cycles merged, counts, order
+ *
+ * Every function taking a struct dctx is collective: all ranks call it
+ * in the same order and get the same rc. A local failure is passed in
+ * (rc) or agreed on before the next exchange, so no rank waits for one
+ * that gave up.
+ */
+#ifndef SKEIN_DIST_IMPL_H
+#define SKEIN_DIST_IMPL_H
+
+#include "analysis_impl.h"
+#include "dist.h"
+
+struct dctx {
+	struct dcomm *c;
+	const struct dmodel *d;
+	struct analysis *a;          /* local lops; lop_part global ids */
+	uint32_t lop_off, lops_all;  /* global lops [lop_off, lop_off + a->n_lops) */
+	uint32_t *op_first;          /* size + 1: each rank's first global op */
+	uint32_t *lop_first;         /* size + 1: each rank's first global lop */
+};
+
+struct dpair {
+	uint32_t a, b;
+};
+
+/* The rank whose run of first[0 .. size] (ascending, first[size] the
+ * total) holds id. */
+static inline uint32_t
+dx_owner(const uint32_t *first, uint32_t size, uint32_t id)
+{
+	return dmodel_rank_of(first, size, id);
+}
+
+/* Record i of n (size bytes each) goes to rank dest[i]; *out receives the
+ * records that came to this rank (malloc'd, also for none; NULL on
+ * failure), *n_out of them, from[r] from rank r when from is not NULL, in
+ * rank order and each rank's in the order it sent them. at[i], when not
+ * NULL, is where record i stood among those sent (in rank order), so a
+ * reply read in that order finds its request. rc: this rank's failure so
+ * far, agreed first. */
+int dx_send(struct dcomm *c, int rc, const void *rec, size_t n, size_t size, const uint32_t *dest,
+	    void **out, size_t *n_out, uint64_t *from, uint32_t *at);
+
+/* The reply to records received with from[]: reply j goes back to the
+ * rank record j came from; *out holds the replies to this rank's
+ * requests in the order it sent them (use at[] of dx_send). */
+int dx_reply(struct dcomm *c, int rc, const void *rep, size_t n, size_t size, const uint64_t *from,
+	     void **out, size_t *n_out);
+
+/* Sorts and removes repeated pairs (by a, then b) in place; *n shrinks. */
+void dx_pairs_unique(struct dpair *p, size_t *n);
+
+/* The global sets of communication lops: each rank's local union-find u
+ * (over its lops; roots are each set's first lop) joined across the ranks
+ * through messages whose ends are on two ranks, collectives, and the
+ * Waitall links whose ends are (with waitall). *sets becomes the number
+ * of global sets (the same on every rank). With roots, a->lop_part of
+ * every communication lop becomes its set's number: sets in order of
+ * their first lop, as number_partitions numbers them (dist_union.c). */
+int dist_sets(struct dctx *x, struct uf *u, int waitall, int roots, uint32_t *sets);
+
+/* From lop_part of the communication lops: computation lops attached,
+ * then the partition graph gathered, its cycles merged until it is a
+ * DAG (partition_finalize's loop), the topological order and leaps, and
+ * every partition's counts; n_parts the partitions numbered so far
+ * (dist_graph.c). */
+int dist_finalize(struct dctx *x, uint32_t n_parts);
+
+#endif
