@@ -146,37 +146,54 @@ index_of(const uint32_t *v, size_t n, uint32_t id)
 	return p ? (uint32_t)(p - v) : TRACE_NONE;
 }
 
-/* 3: the hub unites the pairs (rank 0 holds them; the others n = 0).
- * *merged: its unions; with heads, *heads the pairs (root, its set's
- * first lop) for every root that is not that lop, for its rank. */
+/* The endpoints of p[0 .. *n), sorted without repeats, into *node (*nn
+ * of them) and u over their indices with every pair united; p keeps only
+ * the pairs that joined two sets (a spanning forest: the same sets), *n
+ * of them. An index's root is the smallest of its set: its first lop. */
 static int
-hub(struct dctx *x, int rc, const struct dpair *p, size_t n, uint32_t *merged, int heads,
+unite_pairs(struct dpair *p, size_t *n, uint32_t **node, size_t *nn, struct uf *u)
+{
+	uint32_t *v = malloc((2 * *n + 1) * sizeof *v);
+	size_t k = 0, m = 0;
+	*node = v;
+	*nn = 0;
+	if (!v || uf_init(u, (uint32_t)(2 * *n)))
+		return ERR_NOMEM;
+	for (size_t i = 0; i < *n; i++) {
+		v[m++] = p[i].a;
+		v[m++] = p[i].b;
+	}
+	if (m) {
+		qsort(v, m, sizeof *v, u32_cmp);
+		for (size_t i = 1; i < m; i++)
+			if (v[i] != v[k])
+				v[++k] = v[i];
+		m = k + 1;
+	}
+	k = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (uf_union(u, index_of(v, m, p[i].a), index_of(v, m, p[i].b)))
+			p[k++] = p[i];
+	*n = k;
+	*nn = m;
+	return 0;
+}
+
+/* 3: the hub unites the pairs (rank 0 holds them; the others n = 0).
+ * *merged: its unions; with heads, *out gets the pairs (root, its set's
+ * first lop) for every root of this rank that is not that lop. */
+static int
+hub(struct dctx *x, int rc, struct dpair *p, size_t n, uint32_t *merged, int heads,
     struct dpair **out, size_t *n_out)
 {
-	*merged = 0;
-	uint32_t *node = malloc((2 * n + 1) * sizeof *node);
+	uint32_t *node = NULL;
+	size_t nn = 0, nr = 0;
 	struct uf u = { 0 };
-	size_t nn = 0, k = 0;
-	if (!rc && !node)
-		rc = ERR_NOMEM;
-	for (size_t i = 0; i < n && !rc; i++) {
-		node[nn++] = p[i].a;
-		node[nn++] = p[i].b;
-	}
-	if (!rc && nn) {
-		qsort(node, nn, sizeof *node, u32_cmp);
-		for (size_t i = 1; i < nn; i++)
-			if (node[i] != node[k])
-				node[++k] = node[i];
-		nn = k + 1;
-		rc = uf_init(&u, (uint32_t)nn);
-	}
-	for (size_t i = 0; i < n && !rc; i++)
-		*merged += (uint32_t)uf_union(&u, index_of(node, nn, p[i].a), index_of(node, nn, p[i].b));
-	/* the smaller index is the root: the set's first lop */
+	if (!rc)
+		rc = unite_pairs(p, &n, &node, &nn, &u);
+	*merged = (uint32_t)n;
 	struct dpair *rep = NULL;
 	uint32_t *dest = NULL;
-	size_t nr = 0;
 	if (!rc && heads) {
 		rep = malloc((nn + 1) * sizeof *rep);
 		dest = malloc((nn + 1) * sizeof *dest);
@@ -268,8 +285,14 @@ dist_sets(struct dctx *x, struct uf *u, int waitall, int roots, uint32_t *sets)
 	size_t np = 0, cap = 0, n_far = 0;
 	int rc = far_links(x, u, waitall, &pairs, &np, &cap);
 	rc = coll_links(x, u, rc, &pairs, &np, &cap);
+	/* only a spanning forest of the rank's pairs goes to the hub */
+	uint32_t *node = NULL;
+	size_t nn;
+	struct uf f = { 0 };
 	if (!rc)
-		dx_pairs_unique(pairs, &np);
+		rc = unite_pairs(pairs, &np, &node, &nn, &f);
+	uf_fini(&f);
+	free(node);
 	uint32_t *to_hub = calloc(np + 1, sizeof *to_hub);
 	struct dpair *at_hub = NULL;
 	size_t n_hub = 0;
