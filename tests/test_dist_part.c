@@ -368,13 +368,9 @@ refusals(void **state)
 int
 main(void)
 {
-	char pat[1200];
 	glob_t g;
-	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");
-	if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-		fprintf(stderr, "test_dist_part: no traces/corpus/*/traces.otf2\n");
+	if (tu_corpus_glob(&g, "test_dist_part"))
 		return 1;
-	}
 	paths = g.gl_pathv;
 	n_paths = g.gl_pathc;
 	const struct CMUnitTest tests[] = {

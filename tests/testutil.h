@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -97,6 +98,20 @@ tu_cut_timelines(const struct trace *t, uint32_t n, uint32_t *first)
 			ops += tl[k++].op_count;
 	}
 	first[n] = n_tl;
+}
+
+/* Every traces/corpus/NAME/traces.otf2 into g (globfree it); 1 with a
+ * line on stderr naming the test when there is none. */
+static inline int
+tu_corpus_glob(glob_t *g, const char *test)
+{
+	char pat[1200];
+	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");
+	if (glob(pat, 0, NULL, g) != 0 || g->gl_pathc == 0) {
+		fprintf(stderr, "%s: no traces/corpus/*/traces.otf2\n", test);
+		return 1;
+	}
+	return 0;
 }
 
 /* Loads traces/corpus/NAME or fails the test. */

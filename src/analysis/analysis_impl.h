@@ -309,6 +309,10 @@ int uf_union(struct uf *u, uint32_t x, uint32_t y);
  * order. */
 int partition_finalize(struct analysis *a, struct uf *u);
 
+/* P's counts cleared, its leap kept: a detected partition merged from
+ * none, before its lops are counted. */
+void part_clear(struct analysis_part *P);
+
 /* A topological order of the partition DAG into part_order (Kahn's), and
  * each partition's leap: its longest-path depth from the sources. */
 int partition_order(struct analysis *a);

@@ -46,18 +46,18 @@ edge_by_pl(const void *x, const void *y)
 	return (a->l > b->l) - (a->l < b->l);
 }
 
+static int
+same_pq(const void *x, const void *y)
+{
+	const struct dedge *a = x, *b = y;
+	return a->p == b->p && a->q == b->q;
+}
+
 /* Each (p, q) once, with its first lop. */
 static void
 edges_unique(struct dedge *e, size_t *n)
 {
-	if (!*n)
-		return;
-	qsort(e, *n, sizeof *e, edge_by_pql);
-	size_t k = 1;
-	for (size_t i = 1; i < *n; i++)
-		if (e[i].p != e[k - 1].p || e[i].q != e[k - 1].q)
-			e[k++] = e[i];
-	*n = k;
+	*n = dx_sort_unique(e, *n, sizeof *e, edge_by_pql, same_pq);
 }
 
 /* first[0 .. size]: rank r owns partitions [first[r], first[r + 1]). */
@@ -231,11 +231,7 @@ gather_counts(struct dctx *x, const uint32_t *own)
 	const struct dcount *s = all;
 	for (uint32_t p = 0; p < a->n_parts && !rc; p++) {
 		struct analysis_part *P = &a->parts[p];
-		uint32_t leap = P->leap;
-		memset(P, 0, sizeof *P);
-		P->leap = leap;
-		P->merged_from = 1;
-		P->phase = P->phase_region = TRACE_NONE;
+		part_clear(P);
 		P->lop_count = s[p].lops;
 		P->comm_count = s[p].comm;
 		P->ranks = s[p].ranks;

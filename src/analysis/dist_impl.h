@@ -53,6 +53,11 @@ int dx_send(struct dcomm *c, int rc, const void *rec, size_t n, size_t size, con
 int dx_reply(struct dcomm *c, int rc, const void *rep, size_t n, size_t size, const uint64_t *from,
 	     void **out, size_t *n_out);
 
+/* v[0 .. n) (size bytes each) sorted by order, keeping the first of each
+ * run of records that are the same; returns how many are kept. */
+size_t dx_sort_unique(void *v, size_t n, size_t size, int (*order)(const void *, const void *),
+		      int (*same)(const void *, const void *));
+
 /* Sorts and removes repeated pairs (by a, then b) in place; *n shrinks. */
 void dx_pairs_unique(struct dpair *p, size_t *n);
 

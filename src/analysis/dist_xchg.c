@@ -76,15 +76,29 @@ pair_cmp(const void *x, const void *y)
 	return (p->b > q->b) - (p->b < q->b);
 }
 
+static int
+same_pair(const void *x, const void *y)
+{
+	return !pair_cmp(x, y);
+}
+
 void
 dx_pairs_unique(struct dpair *p, size_t *n)
 {
-	if (!*n)
-		return;
-	qsort(p, *n, sizeof *p, pair_cmp);
+	*n = dx_sort_unique(p, *n, sizeof *p, pair_cmp, same_pair);
+}
+
+size_t
+dx_sort_unique(void *v, size_t n, size_t size, int (*order)(const void *, const void *),
+	       int (*same)(const void *, const void *))
+{
+	if (!n)
+		return 0;
+	qsort(v, n, size, order);
+	char *b = v;
 	size_t k = 1;
-	for (size_t i = 1; i < *n; i++)
-		if (p[i].a != p[k - 1].a || p[i].b != p[k - 1].b)
-			p[k++] = p[i];
-	*n = k;
+	for (size_t i = 1; i < n; i++)
+		if (!same(b + i * size, b + (k - 1) * size))
+			memmove(b + k++ * size, b + i * size, size);
+	return k;
 }

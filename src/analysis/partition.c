@@ -381,6 +381,16 @@ partition_order(struct analysis *a)
 	return rc;
 }
 
+void
+part_clear(struct analysis_part *P)
+{
+	uint32_t leap = P->leap;
+	memset(P, 0, sizeof *P);
+	P->leap = leap;
+	P->merged_from = 1;
+	P->phase = P->phase_region = TRACE_NONE;
+}
+
 /* Each partition's counts, on every core (a share of the partitions). */
 static int
 describe_worker(void *ctx, uint32_t w, uint32_t nw)
@@ -390,11 +400,7 @@ describe_worker(void *ctx, uint32_t w, uint32_t nw)
 	par_share(a->n_parts, w, nw, &p0, &p1);
 	for (uint32_t p = p0; p < p1; p++) {
 		struct analysis_part *P = &a->parts[p];
-		uint32_t leap = P->leap;
-		memset(P, 0, sizeof *P);
-		P->leap = leap;
-		P->merged_from = 1;
-		P->phase = P->phase_region = TRACE_NONE;
+		part_clear(P);
 		uint32_t last_tl = TRACE_NONE;
 		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
 			uint32_t l = a->part_lops[k];
