@@ -359,6 +359,12 @@ uint32_t part_first_comm(const struct analysis *a, uint32_t p);
 typedef void (*part_edge_fn)(void *ctx, uint32_t p, uint32_t q, uint32_t l);
 void part_edges(const struct analysis *a, uint32_t *stamp, part_edge_fn fn, void *ctx);
 
+/* User phases: lop_phase[l] = how many phase-starting Enters happened on
+ * the lop's timeline before it (lop_phase_region: the region of the
+ * last), and the communication lops of each phase united; *sets loses
+ * one for each union. */
+int partition_assign_phases(struct analysis *a, struct uf *u, uint32_t *sets);
+
 /* Each computation lop of [l0, l1) joins the partition of the
  * communication lop after it on its timeline (TRACE_NONE when there is
  * none); lop_part of communication lops must be set. */

@@ -23,8 +23,9 @@
  *    partitions_scc, size_mismatches and coalesced_isends are the
  *    serial ones, on every rank.
  *
- * User phases (opts->n_phases) are refused with ERR_USAGE: not yet
- * distributed. Charm++ traces too (their structure is seed 004's).
+ * With user phases (opts->n_phases) analysis_parts' phase and
+ * phase_region are the serial ones too. Charm++ traces are refused with
+ * ERR_USAGE (their structure is seed 004's).
  */
 #ifndef SKEIN_DIST_H
 #define SKEIN_DIST_H

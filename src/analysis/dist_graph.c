@@ -141,16 +141,33 @@ gather_graph(struct dctx *x, const uint32_t *own)
 }
 
 /* Partition p's counts from one rank: its lops, communication lops and
- * timelines with communication lops. */
+ * timelines with communication lops; the smallest user phase of its
+ * communication lops, and the region that opened it at the first lop
+ * with it (lop: the first lop the record covers). */
 struct dcount {
-	uint32_t p, lops, comm, ranks;
+	uint32_t p, lops, comm, ranks, phase, region, lop;
 };
 
 static int
 count_by_p(const void *x, const void *y)
 {
 	const struct dcount *a = x, *b = y;
-	return (a->p > b->p) - (a->p < b->p);
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return (a->lop > b->lop) - (a->lop < b->lop);
+}
+
+/* Adds y to x; y's lops come after x's. */
+static void
+count_add(struct dcount *x, const struct dcount *y)
+{
+	x->lops += y->lops;
+	x->comm += y->comm;
+	x->ranks += y->ranks;
+	if (y->phase < x->phase) {
+		x->phase = y->phase;
+		x->region = y->region;
+	}
 }
 
 /* This rank's counts, one record per partition it has lops of. */
@@ -166,18 +183,23 @@ local_counts(const struct analysis *a, struct dcount **out, size_t *n_out)
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		/* a timeline's records, summed per partition */
 		size_t from = n;
-		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
-			if (a->lop_part[l] != TRACE_NONE)
-				v[n++] = (struct dcount){ a->lop_part[l], 1, a->lop_kind[l] != OP_COMPUTE, 0 };
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			if (a->lop_part[l] == TRACE_NONE)
+				continue;
+			int comm = a->lop_kind[l] != OP_COMPUTE;
+			v[n++] = (struct dcount){
+				a->lop_part[l], 1, (uint32_t)comm, 0,
+				comm && a->lop_phase ? a->lop_phase[l] : TRACE_NONE,
+				comm && a->lop_phase ? a->lop_phase_region[l] : TRACE_NONE, l,
+			};
+		}
 		qsort(v + from, n - from, sizeof *v, count_by_p);
 		size_t k = from;
 		for (size_t i = from; i < n; i++) {
-			if (i > from && v[i].p == v[k - 1].p) {
-				v[k - 1].lops += v[i].lops;
-				v[k - 1].comm += v[i].comm;
-			} else {
+			if (i > from && v[i].p == v[k - 1].p)
+				count_add(&v[k - 1], &v[i]);
+			else
 				v[k++] = v[i];
-			}
 		}
 		for (size_t i = from; i < k; i++)
 			v[i].ranks = v[i].comm > 0;
@@ -212,12 +234,11 @@ gather_counts(struct dctx *x, const uint32_t *own)
 	struct dcount *sum = calloc((size_t)len + 1, sizeof *sum);
 	if (!rc && !sum)
 		rc = ERR_NOMEM;
-	for (size_t i = 0; i < n_got && !rc; i++) {
-		struct dcount *s = &sum[got[i].p - lo];
-		s->lops += got[i].lops;
-		s->comm += got[i].comm;
-		s->ranks += got[i].ranks;
-	}
+	for (uint32_t i = 0; i < len && !rc; i++)
+		sum[i].phase = sum[i].region = TRACE_NONE;
+	/* in rank order, each rank's in lop order: in lop order */
+	for (size_t i = 0; i < n_got && !rc; i++)
+		count_add(&sum[got[i].p - lo], &got[i]);
 	free(got);
 	uint64_t *count = malloc(size * sizeof *count);
 	if ((rc = dcomm_agree(x->c, rc ? rc : count ? 0 : ERR_NOMEM))) {
@@ -235,6 +256,8 @@ gather_counts(struct dctx *x, const uint32_t *own)
 		P->lop_count = s[p].lops;
 		P->comm_count = s[p].comm;
 		P->ranks = s[p].ranks;
+		P->phase = s[p].phase;
+		P->phase_region = s[p].region;
 	}
 	free(all);
 	free(count);

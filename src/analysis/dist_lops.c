@@ -160,7 +160,14 @@ partition(struct dctx *x)
 	int rc = a->lop_part ? uf_init(&u, a->n_lops) : ERR_NOMEM;
 	if ((rc = dcomm_agree(x->c, rc)))
 		goto out;
-	uint32_t sets;
+	uint32_t sets = 0;
+	/* user phases: each rank's lops of a phase united, the phases joined
+	 * across ranks with the collectives */
+	if (o->n_phases)
+		rc = partition_assign_phases(a, &u, &sets);
+	a->opts.phases = NULL;     /* borrowed from the caller, used only here */
+	if ((rc = dcomm_agree(x->c, rc)))
+		goto out;
 	unite_mandatory(x, &u);
 	uint64_t mism = a->stats.size_mismatches;
 	if ((rc = dcomm_reduce(x->c, &mism, 1, DCOMM_SUM)))
@@ -195,9 +202,6 @@ dist_structure(struct dcomm *c, const struct dmodel *d, const struct analysis_op
 	struct err mine = { 0 };
 	struct analysis *a = NULL;
 	int rc = analysis_new(d->t, opts, &a, &mine);
-	if (!rc && a->opts.n_phases)
-		rc = err_set(&mine, ERR_USAGE, "user phases are not distributed yet: "
-			     "analyse the trace serially");
 	if (!rc && trace_info(d->t)->paradigm != PARADIGM_MPI)
 		rc = err_set(&mine, ERR_USAGE, "only MPI traces are analysed distributed");
 	if (!rc && (d->rank != c->rank || d->size != c->size))

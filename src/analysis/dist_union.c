@@ -11,7 +11,8 @@
  *     answers with a pair of roots;
  *  2. a collective with members on several ranks: each sends (the
  *     collective, its members' root) to the collective's owner (id mod
- *     ranks), which chains the roots it gets into pairs;
+ *     ranks), which chains the roots it gets into pairs; a user phase
+ *     likewise (all lops of phase k start in one set);
  *  3. the pairs, each rank's without repeats, go to rank 0 (the hub),
  *     which unites them: the fragments of the sets that cross ranks, at
  *     most one per set and rank, never a lop that links nothing;
@@ -96,30 +97,45 @@ far_links(struct dctx *x, struct uf *u, int waitall, struct dpair **pairs, size_
 	return rc;
 }
 
-/* 2: pairs of roots of the ranks' members of each collective. */
+/* 2: pairs of roots of the ranks' members of each collective, and of
+ * each user phase's lops: groups keyed by collective id, then n_colls +
+ * phase. */
 static int
-coll_links(struct dctx *x, struct uf *u, int rc, struct dpair **pairs, size_t *np, size_t *cap)
+group_links(struct dctx *x, struct uf *u, int rc, struct dpair **pairs, size_t *np, size_t *cap)
 {
 	const struct dmodel *d = x->d;
+	const struct analysis *a = x->a;
 	uint32_t nc;
 	const struct trace_coll *colls = trace_colls(d->t, &nc);
 	const uint32_t *members = trace_coll_members(d->t);
-	size_t n = 0;
-	struct dpair *link = malloc(((size_t)nc + 1) * sizeof *link);
-	uint32_t *dest = malloc(((size_t)nc + 1) * sizeof *dest);
+	size_t n = 0, room = (size_t)nc + (a->lop_phase ? a->n_lops : 0);
+	struct dpair *link = malloc((room + 1) * sizeof *link);
+	uint32_t *dest = malloc((room + 1) * sizeof *dest);
 	if (!rc && (!link || !dest))
 		rc = ERR_NOMEM;
 	for (uint32_t k = 0; k < nc && !rc; k++) {
 		uint32_t mine = d->coll_first[k + 1] - d->coll_first[k];
 		if (!mine || mine == colls[k].member_count)
 			continue;
-		uint32_t l = lop_of_op(x, members[d->coll_first[k]]);
-		link[n] = (struct dpair){ k, root_of(x, u, l) };
-		dest[n++] = k % x->c->size;
+		link[n++] = (struct dpair){ k, root_of(x, u, lop_of_op(x, members[d->coll_first[k]])) };
 	}
+	/* a phase's lops here are united: one link per phase */
+	for (uint32_t l = 0; l < a->n_lops && a->lop_phase && !rc; l++) {
+		if (a->lop_kind[l] == OP_COMPUTE)
+			continue;
+		if ((uint64_t)nc + a->lop_phase[l] >= TRACE_NONE)
+			rc = ERR_LIMIT;
+		else
+			link[n++] = (struct dpair){ nc + a->lop_phase[l], root_of(x, u, l) };
+	}
+	if (!rc)
+		dx_pairs_unique(link, &n);
+	for (size_t i = 0; i < n && !rc; i++)
+		dest[i] = link[i].a % x->c->size;
 	struct dpair *got;
 	size_t n_got;
-	rc = dx_send(x->c, rc, link, n, sizeof *link, dest, (void **)&got, &n_got, NULL, NULL);
+	rc = dx_send(x->c, rc, link, rc ? 0 : n, sizeof *link, dest, (void **)&got, &n_got, NULL,
+		     NULL);
 	free(link);
 	free(dest);
 	if (!rc) {
@@ -284,7 +300,7 @@ dist_sets(struct dctx *x, struct uf *u, int waitall, int roots, uint32_t *sets)
 	struct dpair *pairs = NULL, *far = NULL;
 	size_t np = 0, cap = 0, n_far = 0;
 	int rc = far_links(x, u, waitall, &pairs, &np, &cap);
-	rc = coll_links(x, u, rc, &pairs, &np, &cap);
+	rc = group_links(x, u, rc, &pairs, &np, &cap);
 	/* only a spanning forest of the rank's pairs goes to the hub */
 	uint32_t *node = NULL;
 	size_t nn;

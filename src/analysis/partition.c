@@ -507,10 +507,8 @@ partition_to_uf(const struct analysis *a, struct uf *u)
 	return 0;
 }
 
-/* User phases: lop_phase[l] = how many phase-starting Enters happened on
- * the lop's timeline before it. *sets loses one for each union. */
-static int
-assign_phases(struct analysis *a, struct uf *u, uint32_t *sets)
+int
+partition_assign_phases(struct analysis *a, struct uf *u, uint32_t *sets)
 {
 	const struct trace *t = a->t;
 	uint32_t n_regions, n_frames, n_tl;
@@ -655,7 +653,7 @@ partition_build(struct analysis *a)
 	uint32_t sets = 0;
 	for (uint32_t l = 0; l < a->n_lops; l++)
 		sets += a->lop_kind[l] != OP_COMPUTE;
-	if (a->opts.n_phases && (rc = assign_phases(a, &u, &sets)))
+	if (a->opts.n_phases && (rc = partition_assign_phases(a, &u, &sets)))
 		goto out;
 
 	for (uint32_t m = 0; m < n_msgs; m++) {
