@@ -18,6 +18,7 @@
 #include "dist_impl.h"
 
 #include "base/par.h"
+#include "base/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,22 +78,28 @@ gather_graph(struct dctx *x, const uint32_t *own)
 {
 	struct analysis *a = x->a;
 	uint32_t np = a->n_parts, size = x->c->size;
-	size_t n = 0;
-	struct dedge *e = malloc(((size_t)a->n_lops + 1) * sizeof *e);
-	uint32_t *dest = malloc(((size_t)a->n_lops + 1) * sizeof *dest);
-	int rc = e && dest ? 0 : ERR_NOMEM;
+	size_t n = 0, cap = 0;
+	struct dedge *e = NULL;
+	uint32_t *dest = NULL;
+	int rc = 0;
+	/* a partition's edges: where a timeline leaves it (few per timeline
+	 * and partition) */
 	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
 		if (a->lop_kind[l] == OP_COMPUTE || l + 2 >= a->tl_lop[a->lop_tl[l] + 1])
 			continue;
 		uint32_t p = a->lop_part[l], q = a->lop_part[l + 2];
-		if (q != p && q != TRACE_NONE)
+		if (q == p || q == TRACE_NONE)
+			continue;
+		if (!(rc = VEC_GROW(e, n, cap)))
 			e[n++] = (struct dedge){ p, q, x->lop_off + l };
 	}
 	if (!rc) {
 		edges_unique(e, &n);
-		for (size_t i = 0; i < n; i++)
-			dest[i] = dx_owner(own, size, e[i].p);
+		dest = malloc((n + 1) * sizeof *dest);
+		rc = dest ? 0 : ERR_NOMEM;
 	}
+	for (size_t i = 0; i < n && !rc; i++)
+		dest[i] = dx_owner(own, size, e[i].p);
 	struct dedge *got = NULL;
 	size_t n_got = 0;
 	rc = dx_send(x->c, rc, e, n, sizeof *e, dest, (void **)&got, &n_got, NULL, NULL);
@@ -174,24 +181,32 @@ count_add(struct dcount *x, const struct dcount *y)
 static int
 local_counts(const struct analysis *a, struct dcount **out, size_t *n_out)
 {
-	size_t n = 0;
-	struct dcount *v = malloc(((size_t)a->n_lops + 1) * sizeof *v);
-	if (!v)
-		return ERR_NOMEM;
+	size_t n = 0, cap = 0;
+	struct dcount *v = NULL;
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
-		/* a timeline's records, summed per partition */
+		/* a timeline's runs of lops of one partition, then summed per
+		 * partition */
 		size_t from = n;
 		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
 			if (a->lop_part[l] == TRACE_NONE)
 				continue;
 			int comm = a->lop_kind[l] != OP_COMPUTE;
-			v[n++] = (struct dcount){
+			struct dcount c = {
 				a->lop_part[l], 1, (uint32_t)comm, 0,
 				comm && a->lop_phase ? a->lop_phase[l] : TRACE_NONE,
 				comm && a->lop_phase ? a->lop_phase_region[l] : TRACE_NONE, l,
 			};
+			if (n > from && v[n - 1].p == c.p) {
+				count_add(&v[n - 1], &c);
+				continue;
+			}
+			if (VEC_GROW(v, n, cap)) {
+				free(v);
+				return ERR_NOMEM;
+			}
+			v[n++] = c;
 		}
 		qsort(v + from, n - from, sizeof *v, count_by_p);
 		size_t k = from;
