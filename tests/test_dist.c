@@ -30,6 +30,23 @@ dcomm_threads_computes_each_operation(void **state)
 
 /* ---- shards ---- */
 
+/* Timelines cut into n runs of about the same calls. */
+static void
+cut_timelines(const struct trace *t, uint32_t n, uint32_t *first)
+{
+	uint32_t n_tl, n_ops;
+	const struct trace_timeline *tl = trace_timelines(t, &n_tl);
+	trace_ops(t, &n_ops);
+	uint32_t k = 0, ops = 0;
+	for (uint32_t r = 0; r < n; r++) {
+		first[r] = k;
+		uint64_t want = (uint64_t)n_ops * (r + 1) / n;
+		while (k < n_tl && (ops < want || r + 1 == n))
+			ops += tl[k++].op_count;
+	}
+	first[n] = n_tl;
+}
+
 static void
 shards_tile_the_model(void **state)
 {
@@ -44,7 +61,7 @@ shards_tile_the_model(void **state)
 		trace_frames(t, &n_frames);
 		for (uint32_t n = 1; n <= 5; n++) {
 			uint32_t first[6];
-			tu_cut_timelines(t, n, first);
+			cut_timelines(t, n, first);
 			uint32_t ops_seen = 0, ends_seen = 0, frames_seen = 0, sends_seen = 0, lone = 0;
 			uint32_t *members = calloc(n_colls + 1, sizeof *members);
 			for (uint32_t r = 0; r < n; r++) {

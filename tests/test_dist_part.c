@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/dist.h"
+#include "disttest.h"
 #include "base/dcomm.h"
 #include "model/dmodel.h"
 
@@ -24,6 +25,7 @@ static uint32_t checked_lops, checked_parts, runs, injected;
 /* One run: the serial reference, the shards, and what each rank found. */
 struct run {
 	const struct analysis *ref;
+	const uint32_t *part_lop;     /* each serial partition's first communication lop */
 	const struct analysis_opts *opts;
 	struct dmodel d[MAX_RANKS];
 	int rc[MAX_RANKS];
@@ -168,12 +170,27 @@ rank_main(struct dcomm *inner, void *ud)
 	struct analysis *a = NULL;
 	struct dslice ls;
 	struct err e = { 0 };
-	run->rc[r] = dist_structure(&c, &run->d[r], run->opts, &a, &ls, &e);
+	uint32_t part_first[MAX_RANKS + 1];
+	run->rc[r] = dist_structure(&c, &run->d[r], run->opts, &a, &ls, part_first, &e);
 	run->bad[r][0] = 0;
 	if (run->rc[r] && !e.msg[0])
 		snprintf(run->bad[r], sizeof run->bad[r], "error %d without a message", run->rc[r]);
 	if (!run->rc[r] && share_differs(a, ls, &run->d[r], run->ref, run->bad[r], sizeof run->bad[r]))
 		run->rc[r] = 1;
+	/* the partitions whose first lop is before the rank's, and before
+	 * the next rank's */
+	uint32_t np, before = 0, upto = 0;
+	analysis_parts(run->ref, &np);
+	for (uint32_t p = 0; p < np; p++) {
+		before += run->part_lop[p] < ls.off;
+		upto += run->part_lop[p] < ls.off + ls.n;
+	}
+	if (!run->rc[r] && (part_first[r] != before || part_first[r + 1] != upto ||
+			    part_first[inner->size] != np)) {
+		snprintf(run->bad[r], sizeof run->bad[r], "partitions first here [%u, %u) against [%u, %u)",
+			 part_first[r], part_first[r + 1], before, upto);
+		run->rc[r] = 1;
+	}
 	if (a) {
 		run->lops[r] = ls.n;
 		if (r == 0)
@@ -204,10 +221,18 @@ check_trace(const char *path, const struct analysis_opts *opts, int how)
 		return;
 	}
 	assert_int_equal(dist_reference(t, opts, &ref, &e), 0);
+	uint32_t np;
+	analysis_parts(ref, &np);
+	uint32_t *part_lop = malloc((np + 1) * sizeof *part_lop);
+	for (uint32_t p = 0; p < np; p++)
+		part_lop[p] = TRACE_NONE;
+	for (uint32_t l = analysis_lop_count(ref); l-- > 0;)
+		if (analysis_lop_kind(ref, l) != OP_COMPUTE)
+			part_lop[analysis_lop_part(ref, l)] = l;
 	for (uint32_t n = 1; n <= MAX_RANKS; n++) {
 		uint32_t first[MAX_RANKS + 1];
-		tu_cut_timelines(t, n, first);
-		struct run run = { .ref = ref, .opts = opts };
+		dt_cut(t, n, first);
+		struct run run = { .ref = ref, .part_lop = part_lop, .opts = opts };
 		int rc = 0;
 		for (uint32_t r = 0; r < n && !rc; r++)
 			rc = dmodel_slice(t, r, n, first[r], first[r + 1], &run.d[r]);
@@ -242,6 +267,7 @@ check_trace(const char *path, const struct analysis_opts *opts, int how)
 		for (uint32_t r = 0; r < n; r++)
 			dmodel_free(&run.d[r]);
 	}
+	free(part_lop);
 	analysis_destroy(ref);
 	trace_destroy(t);
 }
@@ -301,28 +327,23 @@ corpus_phases(void **state)
 }
 
 static void
-shared_traces(void **state)
+shared_each(const char *const *path, size_t n)
 {
-	(void)state;
-	char dir[1200], pat[1300];
-	snprintf(dir, sizeof dir, "%s/traces/otf2", tu_env("SKEIN_SHARED", "../shared"));
-	if (!tu_exists(dir)) {
-		print_message("skipped: %s is absent (no ../shared beside the checkout)\n", dir);
-		skip();
-	}
-	snprintf(pat, sizeof pat, "%s/*/traces.otf2", dir);
-	glob_t g;
-	if (glob(pat, 0, NULL, &g) != 0)
-		skip();
 	struct analysis_opts o[2];
 	analysis_opts_default(&o[0]);
 	analysis_opts_default(&o[1]);
 	o[1].coalesce_isends = 0;
 	o[1].caller_merge = 1;
-	for (size_t i = 0; i < g.gl_pathc; i++)
+	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < 2; k++)
-			check_trace(g.gl_pathv[i], &o[k], 0);
-	globfree(&g);
+			check_trace(path[i], &o[k], 0);
+}
+
+static void
+shared_traces(void **state)
+{
+	(void)state;
+	dt_shared(shared_each);
 }
 
 /* Every agreement of a rank failing in turn: every rank gets the error,
@@ -349,7 +370,7 @@ refused_main(struct dcomm *c, void *ud)
 	struct analysis *a = NULL;
 	struct dslice ls;
 	struct err e = { 0 };
-	run->rc[c->rank] = dist_structure(c, &run->d[0], run->opts, &a, &ls, &e);
+	run->rc[c->rank] = dist_structure(c, &run->d[0], run->opts, &a, &ls, NULL, &e);
 	snprintf(run->bad[c->rank], sizeof run->bad[c->rank], "%s", e.msg);
 	analysis_destroy(a);
 	return 0;
@@ -363,7 +384,7 @@ refusals(void **state)
 	struct analysis_opts o;
 	analysis_opts_default(&o);
 	uint32_t first[4];
-	tu_cut_timelines(t, 3, first);
+	dt_cut(t, 3, first);
 	struct run run = { .opts = &o };
 	assert_int_equal(dmodel_slice(t, 0, 3, first[0], first[1], &run.d[0]), 0);
 	/* every rank given rank 0's shard: ranks 1 and 2 refuse it, and rank

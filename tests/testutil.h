@@ -82,24 +82,6 @@ tu_load(const char *path)
 	return t;
 }
 
-/* Timelines cut into n runs of about the same calls, as a distributed
- * job's ranks hold them: run r is [first[r], first[r + 1]). */
-static inline void
-tu_cut_timelines(const struct trace *t, uint32_t n, uint32_t *first)
-{
-	uint32_t n_tl, n_ops;
-	const struct trace_timeline *tl = trace_timelines(t, &n_tl);
-	trace_ops(t, &n_ops);
-	uint32_t k = 0, ops = 0;
-	for (uint32_t r = 0; r < n; r++) {
-		first[r] = k;
-		uint64_t want = (uint64_t)n_ops * (r + 1) / n;
-		while (k < n_tl && (ops < want || r + 1 == n))
-			ops += tl[k++].op_count;
-	}
-	first[n] = n_tl;
-}
-
 /* Every traces/corpus/NAME/traces.otf2 into g (globfree it); 1 with a
  * line on stderr naming the test when there is none. */
 static inline int

@@ -21,7 +21,10 @@
  *    order), dist_part_order (the serial topological order) and
  *    analysis_stats' partitions_initial, partitions_waitall,
  *    partitions_scc, size_mismatches and coalesced_isends are the
- *    serial ones, on every rank.
+ *    serial ones, on every rank;
+ *  - part_first, when not NULL (c->size + 1 entries), the partitions
+ *    whose first communication lop is on each rank: rank r's are
+ *    [part_first[r], part_first[r + 1]) (the owners dist_steps wants).
  *
  * With user phases (opts->n_phases) analysis_parts' phase and
  * phase_region are the serial ones too. Charm++ traces are refused with
@@ -35,7 +38,7 @@
 #include "model/dmodel.h"
 
 int dist_structure(struct dcomm *c, const struct dmodel *d, const struct analysis_opts *opts,
-		   struct analysis **out, struct dslice *lops, struct err *e);
+		   struct analysis **out, struct dslice *lops, uint32_t *part_first, struct err *e);
 
 /* The partitions in a topological order (n_parts of them), as the serial
  * partitioning leaves them. */

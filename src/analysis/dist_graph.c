@@ -102,7 +102,7 @@ gather_graph(struct dctx *x, const uint32_t *own)
 		dest[i] = dx_owner(own, size, e[i].p);
 	struct dedge *got = NULL;
 	size_t n_got = 0;
-	rc = dx_send(x->c, rc, e, n, sizeof *e, dest, (void **)&got, &n_got, NULL, NULL);
+	rc = dx_send(x->c, rc, e, n, sizeof *e, dest, (void **)&got, &n_got, NULL);
 	free(e);
 	free(dest);
 	/* the owner's run: successors in the order of their first lops */
@@ -241,7 +241,7 @@ gather_counts(struct dctx *x, const uint32_t *own)
 		dest[i] = dx_owner(own, size, v[i].p);
 	struct dcount *got = NULL;
 	size_t n_got = 0;
-	rc = dx_send(x->c, rc, v, rc ? 0 : n, sizeof *v, dest, (void **)&got, &n_got, NULL, NULL);
+	rc = dx_send(x->c, rc, v, rc ? 0 : n, sizeof *v, dest, (void **)&got, &n_got, NULL);
 	free(v);
 	free(dest);
 	/* the owner sums its run */

@@ -37,21 +37,14 @@ dx_owner(const uint32_t *first, uint32_t size, uint32_t id)
 	return dmodel_rank_of(first, size, id);
 }
 
-/* Record i of n (size bytes each) goes to rank dest[i]; *out receives the
- * records that came to this rank (malloc'd, also for none; NULL on
- * failure), *n_out of them, from[r] from rank r when from is not NULL, in
- * rank order and each rank's in the order it sent them. at[i], when not
- * NULL, is where record i stood among those sent (in rank order), so a
- * reply read in that order finds its request. rc: this rank's failure so
- * far, agreed first. */
+/* dcomm_exchange after agreeing on rc (this rank's failure so far):
+ * record i of n goes to rank dest[i], *out (the caller's to free) gets
+ * the *n_out that came, in rank order, each rank's in the order it sent
+ * them. at[i], when not NULL, is where record i stood among all this
+ * rank sent (in rank order), so a reply that comes back in that order
+ * finds its request. */
 int dx_send(struct dcomm *c, int rc, const void *rec, size_t n, size_t size, const uint32_t *dest,
-	    void **out, size_t *n_out, uint64_t *from, uint32_t *at);
-
-/* The reply to records received with from[]: reply j goes back to the
- * rank record j came from; *out holds the replies to this rank's
- * requests in the order it sent them (use at[] of dx_send). */
-int dx_reply(struct dcomm *c, int rc, const void *rep, size_t n, size_t size, const uint64_t *from,
-	     void **out, size_t *n_out);
+	    void **out, size_t *n_out, uint32_t *at);
 
 /* v[0 .. n) (size bytes each) sorted by order, keeping the first of each
  * run of records that are the same; returns how many are kept. */

@@ -194,9 +194,34 @@ out:
 	return rc;
 }
 
+/* Partitions are numbered in the order of their first lop, and ranks hold
+ * lops in order: those whose first lop is on ranks 0 .. r are the ids up
+ * to the largest on those ranks. */
+static int
+part_runs(struct dctx *x, uint32_t *part_first)
+{
+	const struct analysis *a = x->a;
+	uint32_t top = 0, size = x->c->size;
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		if (a->lop_kind[l] != OP_COMPUTE && a->lop_part[l] + 1 > top)
+			top = a->lop_part[l] + 1;
+	uint64_t *count = malloc(size * sizeof *count);
+	int rc = dcomm_agree(x->c, count ? 0 : ERR_NOMEM);
+	void *all = NULL;
+	if (!rc)
+		rc = dcomm_allgatherv(x->c, &top, sizeof top, &all, count);
+	const uint32_t *tops = all;
+	part_first[0] = 0;
+	for (uint32_t r = 0; r < size && !rc; r++)
+		part_first[r + 1] = tops[r] > part_first[r] ? tops[r] : part_first[r];
+	free(all);
+	free(count);
+	return rc;
+}
+
 int
 dist_structure(struct dcomm *c, const struct dmodel *d, const struct analysis_opts *opts,
-	       struct analysis **out, struct dslice *lops, struct err *e)
+	       struct analysis **out, struct dslice *lops, uint32_t *part_first, struct err *e)
 {
 	*out = NULL;
 	struct err mine = { 0 };
@@ -210,8 +235,8 @@ dist_structure(struct dcomm *c, const struct dmodel *d, const struct analysis_op
 	struct dctx x = { .c = c, .d = d, .a = a };
 	if (!rc)
 		rc = lops_build(a);
-	if (!(rc = dcomm_agree(c, rc)) && !(rc = offsets(&x)))
-		rc = partition(&x);
+	if (!(rc = dcomm_agree(c, rc)) && !(rc = offsets(&x)) && !(rc = partition(&x)) && part_first)
+		rc = part_runs(&x, part_first);
 	free(x.op_first);
 	free(x.lop_first);
 	if (rc) {

@@ -86,7 +86,7 @@ far_links(struct dctx *x, struct uf *u, int waitall, struct dpair **pairs, size_
 	}
 	struct dpair *got;
 	size_t n_got;
-	rc = dx_send(x->c, rc, link, n, sizeof *link, dest, (void **)&got, &n_got, NULL, NULL);
+	rc = dx_send(x->c, rc, link, n, sizeof *link, dest, (void **)&got, &n_got, NULL);
 	free(link);
 	free(dest);
 	for (size_t j = 0; j < n_got && !rc; j++) {
@@ -134,8 +134,7 @@ group_links(struct dctx *x, struct uf *u, int rc, struct dpair **pairs, size_t *
 		dest[i] = link[i].a % x->c->size;
 	struct dpair *got;
 	size_t n_got;
-	rc = dx_send(x->c, rc, link, rc ? 0 : n, sizeof *link, dest, (void **)&got, &n_got, NULL,
-		     NULL);
+	rc = dx_send(x->c, rc, link, rc ? 0 : n, sizeof *link, dest, (void **)&got, &n_got, NULL);
 	free(link);
 	free(dest);
 	if (!rc) {
@@ -225,7 +224,7 @@ hub(struct dctx *x, int rc, struct dpair *p, size_t n, uint32_t *merged, int hea
 	uf_fini(&u);
 	free(node);
 	if (heads)
-		rc = dx_send(x->c, rc, rep, nr, sizeof *rep, dest, (void **)out, n_out, NULL, NULL);
+		rc = dx_send(x->c, rc, rep, nr, sizeof *rep, dest, (void **)out, n_out, NULL);
 	free(rep);
 	free(dest);
 	return rc;
@@ -248,7 +247,8 @@ number_sets(struct dctx *x, struct uf *u, struct dpair *far, size_t n_far)
 			 a->lop_part[l] == TRACE_NONE;
 	uint64_t base = heads;
 	int rc = dcomm_exscan(x->c, &base, 1);
-	uint32_t *req = malloc(((size_t)n_req + 1) * sizeof *req);
+	/* requests: (a set's first lop, the asking rank) */
+	struct dpair *req = malloc(((size_t)n_req + 1) * sizeof *req);
 	uint32_t *dest = malloc(((size_t)n_req + 1) * sizeof *dest);
 	uint32_t *at = malloc(((size_t)n_req + 1) * sizeof *at);
 	if (!rc && (!req || !dest || !at))
@@ -259,36 +259,36 @@ number_sets(struct dctx *x, struct uf *u, struct dpair *far, size_t n_far)
 			a->lop_part[l] = id++;
 	/* far[] holds the other roots, one each, in lop order */
 	for (uint32_t j = 0; j < n_req && !rc; j++) {
-		req[j] = far[j].b;
+		req[j] = (struct dpair){ far[j].b, x->c->rank };
 		dest[j] = dx_owner(x->lop_first, x->c->size, far[j].b);
 	}
-	/* the holders of first lops say their sets' numbers */
-	void *got = NULL;
+	/* the holders of first lops say their sets' numbers, in the order
+	 * asked */
+	struct dpair *got = NULL;
 	size_t n_got = 0;
-	uint64_t *from = calloc(x->c->size, sizeof *from);
-	if (!rc && !from)
+	rc = dx_send(x->c, rc, req, rc ? 0 : n_req, sizeof *req, dest, (void **)&got, &n_got, at);
+	uint32_t *to = rc ? NULL : malloc((n_got + 1) * sizeof *to);
+	if (!rc && !to)
 		rc = ERR_NOMEM;
-	rc = dx_send(x->c, rc, req, rc ? 0 : n_req, sizeof *req, dest, &got, &n_got, from, at);
-	uint32_t *q = got;
 	for (size_t j = 0; j < n_got && !rc; j++) {
-		uint32_t l = q[j] - x->lop_off;
-		q[j] = l < n ? a->lop_part[l] : TRACE_NONE;
+		uint32_t l = got[j].a - x->lop_off;
+		to[j] = got[j].b;
+		got[j].a = l < n ? a->lop_part[l] : TRACE_NONE;
 	}
-	void *ans = NULL;
+	struct dpair *ans = NULL;
 	size_t n_ans = 0;
-	rc = dx_reply(x->c, rc, q, rc ? 0 : n_got, sizeof *q, from, &ans, &n_ans);
-	const uint32_t *num = ans;
+	rc = dx_send(x->c, rc, got, rc ? 0 : n_got, sizeof *got, to, (void **)&ans, &n_ans, NULL);
 	for (uint32_t l = 0, j = 0; l < n && !rc; l++)
 		if (a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l &&
 		    a->lop_part[l] == TRACE_NONE - 1)
-			a->lop_part[l] = num[at[j++]];
+			a->lop_part[l] = ans[at[j++]].a;
 	for (uint32_t l = 0; l < n && !rc; l++)
 		if (a->lop_kind[l] != OP_COMPUTE)
 			a->lop_part[l] = a->lop_part[uf_find(u, l)];
 	free(req);
 	free(dest);
 	free(at);
-	free(from);
+	free(to);
 	free(got);
 	free(ans);
 	return rc;
@@ -314,7 +314,7 @@ dist_sets(struct dctx *x, struct uf *u, int waitall, int roots, uint32_t *sets)
 	size_t n_hub = 0;
 	if (!rc && !to_hub)
 		rc = ERR_NOMEM;
-	rc = dx_send(x->c, rc, pairs, np, sizeof *pairs, to_hub, (void **)&at_hub, &n_hub, NULL, NULL);
+	rc = dx_send(x->c, rc, pairs, np, sizeof *pairs, to_hub, (void **)&at_hub, &n_hub, NULL);
 	free(pairs);
 	free(to_hub);
 	uint32_t merged = 0;

@@ -7,63 +7,23 @@
 
 int
 dx_send(struct dcomm *c, int rc, const void *rec, size_t n, size_t size, const uint32_t *dest,
-	void **out, size_t *n_out, uint64_t *from, uint32_t *at)
+	void **out, size_t *n_out, uint32_t *at)
 {
-	uint32_t nr = c->size;
 	*out = NULL;
 	*n_out = 0;
-	uint64_t *scount = calloc(nr, sizeof *scount);
-	uint64_t *rcount = calloc(nr, sizeof *rcount);
-	uint64_t *pos = calloc(nr, sizeof *pos);
-	char *buf = malloc(n * size + 1);
-	if (!rc && (!scount || !rcount || !pos || !buf))
+	uint32_t *pos = at ? calloc((size_t)c->size + 1, sizeof *pos) : NULL;
+	if (!rc && at && !pos)
 		rc = ERR_NOMEM;
-	if ((rc = dcomm_agree(c, rc)))
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		scount[dest[i]]++;
-	for (uint32_t r = 1; r < nr; r++)
-		pos[r] = pos[r - 1] + scount[r - 1];
-	const char *src = rec;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t k = pos[dest[i]]++;
-		memcpy(buf + k * size, src + i * size, size);
-		if (at)
-			at[i] = (uint32_t)k;
-	}
-	for (uint32_t r = 0; r < nr; r++)
-		scount[r] *= size;
-	rc = dcomm_alltoallv(c, buf, scount, out, rcount);
-	if (!rc) {
-		uint64_t total = 0;
-		for (uint32_t r = 0; r < nr; r++) {
-			total += rcount[r] / size;
-			if (from)
-				from[r] = rcount[r] / size;
-		}
-		*n_out = total;
-	}
-out:
-	free(scount);
-	free(rcount);
+	/* where each record goes in the rank-ordered send buffer */
+	for (size_t i = 0; i < n && pos && !rc; i++)
+		pos[dest[i] + 1]++;
+	for (uint32_t r = 0; r < c->size && pos && !rc; r++)
+		pos[r + 1] += pos[r];
+	for (size_t i = 0; i < n && pos && !rc; i++)
+		at[i] = pos[dest[i]]++;
 	free(pos);
-	free(buf);
-	return rc;
-}
-
-int
-dx_reply(struct dcomm *c, int rc, const void *rep, size_t n, size_t size, const uint64_t *from,
-	 void **out, size_t *n_out)
-{
-	uint32_t *dest = malloc((n + 1) * sizeof *dest);
-	if (!rc && !dest)
-		rc = ERR_NOMEM;
-	size_t k = 0;
-	for (uint32_t r = 0; r < c->size && !rc; r++)
-		for (uint64_t j = 0; j < from[r] && k < n; j++)
-			dest[k++] = r;
-	rc = dx_send(c, rc, rep, rc ? 0 : n, size, dest, out, n_out, NULL, NULL);
-	free(dest);
+	if (!(rc = dcomm_agree(c, rc)))
+		rc = dcomm_exchange(c, rec, n, size, dest, out, n_out);
 	return rc;
 }
 
