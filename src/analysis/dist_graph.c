@@ -208,7 +208,8 @@ local_counts(const struct analysis *a, struct dcount **out, size_t *n_out)
 			}
 			v[n++] = c;
 		}
-		qsort(v + from, n - from, sizeof *v, count_by_p);
+		if (n - from > 1)
+			qsort(v + from, n - from, sizeof *v, count_by_p);
 		size_t k = from;
 		for (size_t i = from; i < n; i++) {
 			if (i > from && v[i].p == v[k - 1].p)
