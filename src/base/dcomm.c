@@ -39,3 +39,34 @@ dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const u
 	free(buf);
 	return rc;
 }
+
+int
+dcomm_agree_err(struct dcomm *c, int rc, struct err *e)
+{
+	int all = dcomm_agree(c, rc);
+	if (!all)
+		return 0;
+	/* the failing ranks' messages, the others' empty */
+	const char *mine = rc && e ? e->msg : "";
+	size_t len = rc && e ? strnlen(e->msg, sizeof e->msg - 1) + 1 : 0;
+	uint64_t *rcount = malloc((c->size ? c->size : 1) * sizeof *rcount);
+	char *got = NULL;
+	if (dcomm_agree(c, rcount ? 0 : ERR_NOMEM) ||
+	    dcomm_allgatherv(c, mine, len, (void **)&got, rcount)) {
+		free(rcount);
+		return all;
+	}
+	const char *at = got;
+	for (uint32_t r = 0; r < c->size; r++) {
+		if (rcount[r] && e) {
+			e->code = all;
+			memcpy(e->msg, at, rcount[r] < sizeof e->msg ? rcount[r] : sizeof e->msg);
+			e->msg[sizeof e->msg - 1] = '\0';
+			break;
+		}
+		at += rcount[r];
+	}
+	free(got);
+	free(rcount);
+	return all;
+}

@@ -72,6 +72,12 @@ dcomm_allgatherv(struct dcomm *c, const void *send, uint64_t n, void **recv, uin
 int dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const uint32_t *dest,
 		   void **recv, size_t *n_recv);
 
+/* dcomm_agree, and the message of the lowest failing rank in e on every
+ * rank (rc is this rank's, e its message when rc is non-zero; e may be
+ * NULL). Returns the agreed code. */
+struct err;
+int dcomm_agree_err(struct dcomm *c, int rc, struct err *e);
+
 /* Runs fn(c, ud) on n ranks, each on a thread of its own with a dcomm
  * over shared memory (the tests' stand-in for MPI). Returns the lowest
  * rank's non-zero return, or 0; ERR_NOMEM when the threads cannot be

@@ -30,7 +30,8 @@ struct build {
 	/* a block (build_block_create): t is a shell owned by this build,
 	 * sharing the definitions of the trace it will be joined into */
 	int is_block;
-	uint32_t *tls;          /* timelines begun, in order */
+	uint32_t *tls;          /* timelines begun, in order (those of the
+	                         * blocks joined into it too) */
 	size_t n_tls, cap_tls;
 
 	/* the timeline being read */
@@ -56,6 +57,36 @@ struct build {
 	struct coll_half *colls;
 	size_t n_colls, cap_colls;
 };
+
+/* A message channel (match.c, dmatch.c): one (sender, receiver,
+ * communicator, tag), its sends and receives threaded in order through
+ * next arrays (channel_thread). */
+struct channel {
+	uint32_t send_head, send_tail, recv_head, recv_tail;
+	uint64_t first;          /* where it was first seen: its first send's
+	                          * index, or the sends' count plus its first
+	                          * receive's */
+};
+
+/* Appends i to the list head .. tail threaded through next. */
+static inline void
+channel_thread(uint32_t *head, uint32_t *tail, uint32_t *next, uint32_t i)
+{
+	next[i] = TRACE_NONE;
+	if (*tail == TRACE_NONE)
+		*head = i;
+	else
+		next[*tail] = i;
+	*tail = i;
+}
+
+/* A receive left without a send (its index), and where its channel was
+ * first seen: such receives are numbered in lone_recv_cmp's order
+ * (match.c). */
+struct lone_recv {
+	uint64_t first, recv;
+};
+int lone_recv_cmp(const void *a, const void *b);
 
 /* Frees a block's shell trace and whatever it still holds (build_join.c). */
 void build_block_free_shell(struct build *b);

@@ -318,6 +318,19 @@ add_warnings(struct trace *t, const uint64_t *warnings, uint64_t calls_without_r
 	t->info.mpi_calls_without_records += calls_without_records;
 }
 
+/* The timelines a block began, as b's own (read with memcpy: packed
+ * bytes need not be aligned). */
+static int
+add_begun(struct build *b, const void *tls, size_t n)
+{
+	if (vec_reserve((void **)&b->tls, &b->cap_tls, b->n_tls + n, sizeof *b->tls))
+		return ERR_NOMEM;
+	if (n)
+		memcpy(b->tls + b->n_tls, tls, n * sizeof *b->tls);
+	b->n_tls += n;
+	return 0;
+}
+
 int
 build_join_begin(struct build *b, struct build **blocks, uint32_t n_mem,
 		 const struct build_block_size *rest, uint32_t n_rest, struct build_join **out)
@@ -340,6 +353,10 @@ build_join_begin(struct build *b, struct build **blocks, uint32_t n_mem,
 		if (blocks[k]->tl != TRACE_NONE)
 			rc = ERR_USAGE;
 	if (rc || (rc = plan(j, rest)))
+		goto fail;
+	for (uint32_t k = 0; k < n_mem && !rc; k++)
+		rc = add_begun(b, blocks[k]->tls, blocks[k]->n_tls);
+	if (rc)
 		goto fail;
 	for (uint32_t k = 0; k < n_mem; k++)
 		add_warnings(b->t, blocks[k]->t->info.warnings,
@@ -408,6 +425,8 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 		if (tl >= t->n_timelines)
 			return ERR_FORMAT;
 	}
+	if (add_begun(b, tl_ids, n_tls))
+		return ERR_NOMEM;
 	struct shift d = shift_of(j, k);
 	shift_ops(t->oprec, o->ops, arrays[0], 0, sz->ops, &d);
 	shift_ends(t->ends, o->ends, arrays[1], 0, sz->ends, &d);

@@ -93,4 +93,32 @@ int dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, si
 
 void dmodel_free(struct dmodel *d);
 
+struct dcomm;
+struct build;
+
+/* The distributed match (dmatch.c), called by every rank of c: rank
+ * c->rank's share of the trace, read and joined but not matched (t and
+ * its builder b holding the receive and collective halves, ids counted
+ * from 0 in the share: otf2_share_local), holding timelines [tl_lo,
+ * tl_hi), becomes its shard, exactly the one dmodel_slice() cuts from
+ * the model one process reads and matches (build_finish). The ranks'
+ * timeline runs must tile the trace's timelines in rank order.
+ *
+ * t's information is the share's part (otf2_share_local): its records,
+ * its events' warnings and calls without records are summed over the
+ * ranks, the span is the ranks' widest (a t_begin of UINT64_MAX: no
+ * record), each location's events are the one rank's that read it (0 on
+ * the others); the definitions' warnings (no MPI ranks, no local
+ * definitions) are every rank's alike and kept. The events, the event
+ * count mismatches, the messages' and collectives' warnings are counted
+ * afresh over the whole trace.
+ *
+ * Takes t and b in every case: on success t is out->t and b is
+ * destroyed; on failure both are. Returns the same on every rank: 0,
+ * ERR_USAGE (the runs do not tile the timelines, or t's records are not
+ * in timeline order), ERR_LIMIT, ERR_NOMEM (on any rank) or
+ * ERR_CANCELLED (progress returned non-zero on a rank). */
+int dmodel_finish(struct dcomm *c, struct trace *t, struct build *b, uint32_t tl_lo, uint32_t tl_hi,
+		  struct dmodel *out, trace_progress_fn progress, void *ud);
+
 #endif

@@ -100,21 +100,6 @@ run_start(const void *recs, size_t n, size_t size, size_t op_at, uint32_t op)
 
 /* ---- messages ---- */
 
-/* A channel: one (sender, receiver, communicator, tag), its sends and
- * receives threaded in order by next_send and next_recv. */
-struct channel {
-	uint32_t send_head, send_tail, recv_head, recv_tail;
-	uint64_t first;          /* where it was first seen: its first send's
-	                          * index, or the sends' count plus its first
-	                          * receive's */
-};
-
-/* A receive left without a send, and where its channel was first seen. */
-struct lone_recv {
-	uint64_t first;
-	uint32_t recv;
-};
-
 /* Worker w: the channels of the senders in its range. */
 struct mworker {
 	struct hmap of;          /* key -> index in c */
@@ -136,17 +121,6 @@ struct matching {
 	uint32_t *next_send, *next_recv;
 	struct mworker w[PAR_MAX];
 };
-
-static void
-thread_onto(uint32_t *head, uint32_t *tail, uint32_t *next, uint32_t i)
-{
-	next[i] = TRACE_NONE;
-	if (*tail == TRACE_NONE)
-		*head = i;
-	else
-		next[*tail] = i;
-	*tail = i;
-}
 
 /* A: the range's sends onto its senders' channels. */
 static int
@@ -174,7 +148,7 @@ thread_sends(void *ctx, uint32_t wi, uint32_t n)
 			ch = (uint32_t)w->n++;
 			w->c[ch] = (struct channel){ TRACE_NONE, TRACE_NONE, TRACE_NONE, TRACE_NONE, i };
 		}
-		thread_onto(&w->c[ch].send_head, &w->c[ch].send_tail, mt->next_send, (uint32_t)i);
+		channel_thread(&w->c[ch].send_head, &w->c[ch].send_tail, mt->next_send, (uint32_t)i);
 	}
 	return 0;
 }
@@ -208,7 +182,7 @@ thread_recvs(void *ctx, uint32_t wi, uint32_t n)
 			continue;
 		}
 		struct channel *c = &sw->c[*ci];
-		thread_onto(&c->recv_head, &c->recv_tail, mt->next_recv, (uint32_t)r);
+		channel_thread(&c->recv_head, &c->recv_tail, mt->next_recv, (uint32_t)r);
 	}
 	return 0;
 }
@@ -246,8 +220,8 @@ pair_channels(void *ctx, uint32_t wi, uint32_t n)
 	return 0;
 }
 
-static int
-cmp_lone(const void *pa, const void *pb)
+int
+lone_recv_cmp(const void *pa, const void *pb)
 {
 	const struct lone_recv *a = pa, *b = pb;
 	if (a->first != b->first)
@@ -287,7 +261,7 @@ lone_receives(struct matching *mt, struct lone_recv **out, size_t *n_out)
 	}
 	hmap_fini(&first_of);
 	if (n > 1)
-		qsort(lone, n, sizeof *lone, cmp_lone);
+		qsort(lone, n, sizeof *lone, lone_recv_cmp);
 	*out = lone;
 	*n_out = n;
 	return rc;

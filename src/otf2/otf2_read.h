@@ -12,6 +12,8 @@
 #include "base/err.h"
 #include "model/trace.h"
 
+struct build;
+
 struct otf2_read_opts {
 	trace_progress_fn progress;   /* may be NULL */
 	void *ud;
@@ -57,5 +59,23 @@ int otf2_share_add_piece(struct otf2_share *s, const void *buf, size_t len, stru
 int otf2_share_finish(struct otf2_share *s, const struct otf2_read_opts *opts, struct trace **out,
 		      struct err *e);
 void otf2_share_destroy(struct otf2_share *s);
+
+/* A distributed read where no process holds more than its share
+ * (model/dmodel.h: dmodel_finish matches across the processes): the
+ * share's own blocks joined into the share's trace (build_join, no
+ * matching). *t is the trace, *b its builder holding the unmatched
+ * halves (build_impl.h): both the caller's, to hand to dmodel_finish.
+ * The share's timelines are [*tl_lo, *tl_hi) (part 0 from timeline 0,
+ * the last part to the last timeline; the timelines of no location go
+ * with the part before them). t's information is the share's part: its
+ * records, warnings from its events and calls without records; t_begin
+ * UINT64_MAX when it read no record; its locations' events (the others'
+ * 0); the definitions' warnings as every part has them. Returns 0,
+ * ERR_USAGE when the ranks' locations are not in rank order (the
+ * timelines of a part would not be a run of ids: such a trace is
+ * analysed on one process), or as build_join; s keeps the definitions'
+ * reader state only (destroy it). */
+int otf2_share_local(struct otf2_share *s, struct trace **t, struct build **b, uint32_t *tl_lo,
+		     uint32_t *tl_hi, struct err *e);
 
 #endif

@@ -205,6 +205,56 @@ otf2_share_finish(struct otf2_share *s, const struct otf2_read_opts *opts, struc
 	return 0;
 }
 
+/* The timeline of the first rank's location at index i or past it (the
+ * ranks' locations come in rank order), the timelines' count if none. */
+static uint32_t
+first_timeline_from(const struct trace *t, size_t i)
+{
+	for (; i < t->n_locations; i++)
+		if (t->locations[i].timeline != TRACE_NONE)
+			return t->locations[i].timeline;
+	return (uint32_t)t->n_timelines;
+}
+
+int
+otf2_share_local(struct otf2_share *s, struct trace **t_out, struct build **b_out, uint32_t *tl_lo,
+		 uint32_t *tl_hi, struct err *e)
+{
+	*t_out = NULL;
+	*b_out = NULL;
+	struct trace *t = s->r.t;
+	if (!t || !s->r.b || s->join || s->next_head != s->part + 1)
+		return err_set(e, ERR_USAGE, "%s: a share joined or packed already", share_path(s));
+	const char *path = share_path(s);
+	uint32_t prev = TRACE_NONE;
+	for (size_t i = 0; i < t->n_locations; i++) {
+		uint32_t tl = t->locations[i].timeline;
+		if (tl == TRACE_NONE)
+			continue;
+		if (prev != TRACE_NONE && tl <= prev)
+			return err_set(e, ERR_USAGE, "%s: the MPI ranks' locations are not in rank order "
+				       "(location %llu is rank %u, after rank %u): the trace cannot be "
+				       "cut into runs of ranks, analyse it on one process", path,
+				       (unsigned long long)t->locations[i].id, tl, prev);
+		prev = tl;
+	}
+	int rc = build_join(s->r.b, s->blocks, s->n_blocks);
+	s->n_blocks = 0;
+	if (rc)
+		return otf2r_build_error(e, rc, path, "building the model");
+	s->r.e = e;
+	otf2r_finish_counts(&s->r, &s->counts);
+	if (s->counts.t_begin == UINT64_MAX)
+		t->info.t_begin = UINT64_MAX;
+	*tl_lo = s->part == 0 ? 0 : first_timeline_from(t, s->lo);
+	*tl_hi = s->part + 1 == s->n_parts ? (uint32_t)t->n_timelines : first_timeline_from(t, s->hi);
+	*t_out = t;
+	*b_out = s->r.b;
+	s->r.t = NULL;
+	s->r.b = NULL;
+	return 0;
+}
+
 void
 otf2_share_destroy(struct otf2_share *s)
 {
