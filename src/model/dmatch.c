@@ -120,10 +120,10 @@ share_counts(struct dm *m, uint32_t tl_lo, uint32_t tl_hi)
 
 /* ---- 2. messages ---- */
 
-/* A send, at its receiver's rank. */
+/* A send, at its receiver's rank (from: its sender's rank). */
 struct dsend {
 	uint64_t bytes;
-	uint32_t id, sender, receiver, comm, tag, pad;
+	uint32_t id, sender, receiver, comm, tag, from;
 };
 
 /* What became of a send, back at its sender's rank. */
@@ -132,42 +132,30 @@ struct dreply {
 	uint32_t id, recv_op, flags, pad;
 };
 
-
 /* Every send to the rank holding its receiver, in id order per rank. */
 static int
 ship_sends(struct dm *m, struct dsend **in, size_t *n_in)
 {
 	const struct trace *t = m->t;
-	uint32_t n = m->c->size;
 	size_t ns = t->n_msgs;
 	struct dsend *out;
-	uint64_t *at = NULL;
+	uint32_t *dest = NULL;
 	int rc = dm_alloc(&out, ns, sizeof *out);
-	if (!rc && (rc = dm_alloc(&at, n + 1, sizeof *at)))
+	if (!rc && (rc = dm_alloc(&dest, ns, sizeof *dest)))
 		free(out);
 	if ((rc = dcomm_agree(m->c, rc)))
 		return rc;
-	memset(m->scount, 0, n * sizeof *m->scount);
-	for (size_t i = 0; i < ns; i++)
-		m->scount[dmodel_rank_of(m->tl_first, n, t->msgs[i].receiver)]++;
-	at[0] = 0;
-	for (uint32_t r = 0; r < n; r++) {
-		at[r + 1] = at[r] + m->scount[r];
-		m->scount[r] *= sizeof *out;
-	}
 	for (size_t i = 0; i < ns; i++) {
 		const struct trace_msg *x = &t->msgs[i];
-		out[at[dmodel_rank_of(m->tl_first, n, x->receiver)]++] = (struct dsend){
+		dest[i] = dmodel_rank_of(m->tl_first, m->c->size, x->receiver);
+		out[i] = (struct dsend){
 			.bytes = x->bytes, .id = (uint32_t)(m->off[K_SENDS] + i), .sender = x->sender,
-			.receiver = x->receiver, .comm = x->comm, .tag = x->tag,
+			.receiver = x->receiver, .comm = x->comm, .tag = x->tag, .from = m->c->rank,
 		};
 	}
-	free(at);
-	rc = dcomm_alltoallv(m->c, out, m->scount, (void **)in, m->rcount);
+	rc = dcomm_exchange(m->c, out, ns, sizeof *out, dest, (void **)in, n_in);
 	free(out);
-	*n_in = 0;
-	for (uint32_t r = 0; r < n && !rc; r++)
-		*n_in += m->rcount[r] / sizeof **in;
+	free(dest);
 	return rc;
 }
 
@@ -348,20 +336,20 @@ match_messages(struct dm *m)
 	int rc = ship_sends(m, &in, &n_in);
 	if (rc)
 		return rc;
+	uint32_t *from = NULL;
 	if (!(rc = dm_alloc(&p.next_send, n_in, sizeof *p.next_send)) &&
 	    !(rc = dm_alloc(&p.next_recv, m->b->n_recvs, sizeof *p.next_recv)) &&
-	    !(rc = dm_alloc(&rep, n_in, sizeof *rep)) && !(rc = thread_all(m, in, n_in, &p)))
+	    !(rc = dm_alloc(&rep, n_in, sizeof *rep)) && !(rc = dm_alloc(&from, n_in, sizeof *from)) &&
+	    !(rc = thread_all(m, in, n_in, &p)))
 		rc = pair_all(m, in, &p, rep);
+	for (size_t i = 0; i < n_in && !rc; i++)
+		from[i] = in[i].from;
 	if ((rc = dcomm_agree(m->c, rc)))
 		goto out;
 	/* the replies go back the way the sends came */
-	for (uint32_t r = 0; r < m->c->size; r++)
-		m->scount[r] = m->rcount[r] / sizeof *in * sizeof *rep;
-	if ((rc = dcomm_alltoallv(m->c, rep, m->scount, (void **)&back, m->rcount)))
+	size_t n_back;
+	if ((rc = dcomm_exchange(m->c, rep, n_in, sizeof *rep, from, (void **)&back, &n_back)))
 		goto out;
-	size_t n_back = 0;
-	for (uint32_t r = 0; r < m->c->size; r++)
-		n_back += m->rcount[r] / sizeof *back;
 	if ((rc = dcomm_agree(m->c, n_back == m->t->n_msgs ? take_replies(m, back, n_back) : ERR_USAGE)))
 		goto out;
 	rc = number_lone(m, &p);
@@ -369,6 +357,7 @@ out:
 	free(in);
 	free(rep);
 	free(back);
+	free(from);
 	pairing_fini(&p);
 	return rc;
 }
@@ -485,7 +474,6 @@ dmodel_finish(struct dcomm *c, struct trace *t, struct build *b, uint32_t tl_lo,
 	*out = (struct dmodel){ .rank = c->rank, .size = c->size, .tl_lo = tl_lo, .tl_hi = tl_hi };
 	int rc = 0;
 	if (!(rc = dm_alloc(&m.tl_first, c->size + 1, sizeof *m.tl_first)) &&
-	    !(rc = dm_alloc(&m.scount, c->size, sizeof *m.scount)) &&
 	    !(rc = dm_alloc(&m.rcount, c->size, sizeof *m.rcount)) &&
 	    !(rc = dm_alloc(&m.recv_msg, b->n_recvs, sizeof *m.recv_msg)) &&
 	    !(rc = dm_alloc(&m.coll_of, b->n_colls, sizeof *m.coll_of)))
@@ -513,7 +501,6 @@ dmodel_finish(struct dcomm *c, struct trace *t, struct build *b, uint32_t tl_lo,
 	t = NULL;
 out:
 	free(m.tl_first);
-	free(m.scount);
 	free(m.rcount);
 	free(m.recv_msg);
 	free(m.coll_of);

@@ -23,7 +23,7 @@ struct dm {
 	uint32_t *tl_first;             /* every rank's first timeline; size + 1 */
 	uint64_t off[K_COUNT];          /* the ranks' before this one, of each kind */
 	uint64_t all[K_COUNT];          /* all ranks' */
-	uint64_t *scount, *rcount;      /* bytes for and from each rank */
+	uint64_t *rcount;               /* bytes from each rank (allgathers) */
 	uint32_t *recv_msg;             /* receive half -> global message id */
 	uint32_t *coll_of;              /* collective half -> global collective id */
 };
