@@ -40,6 +40,14 @@
 int dist_structure(struct dcomm *c, const struct dmodel *d, const struct analysis_opts *opts,
 		   struct analysis **out, struct dslice *lops, uint32_t *part_first, struct err *e);
 
+/* Collective: the partitions again after the rank's communication lops
+ * were given new set numbers 0 .. n_parts - 1 in a->lop_part (numbered
+ * in the order of their first lop): computation attached, the graph,
+ * its cycles merged, the order, the counts, and part_first, as
+ * dist_structure leaves them (the automatic merge, dist_run.c). */
+int dist_refinalize(struct dcomm *c, const struct dmodel *d, struct analysis *a, uint32_t lop_off,
+		    uint32_t n_parts, uint32_t *part_first);
+
 /* The partitions in a topological order (n_parts of them), as the serial
  * partitioning leaves them. */
 const uint32_t *dist_part_order(const struct analysis *a);

@@ -249,3 +249,14 @@ dist_structure(struct dcomm *c, const struct dmodel *d, const struct analysis_op
 	*out = a;
 	return 0;
 }
+
+int
+dist_refinalize(struct dcomm *c, const struct dmodel *d, struct analysis *a, uint32_t lop_off,
+		uint32_t n_parts, uint32_t *part_first)
+{
+	struct dctx x = { .c = c, .d = d, .a = a, .lop_off = lop_off };
+	int rc = dist_finalize(&x, n_parts);
+	if (!rc && part_first)
+		rc = part_runs(&x, part_first);
+	return rc;
+}
