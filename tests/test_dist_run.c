@@ -1,0 +1,178 @@
+/* test_dist_run.c — the whole analysis as a distributed job
+ * (analysis/dist_run.h), without MPI: on every corpus trace and every
+ * shared OTF2 trace, with the default options and the paper's (no
+ * automatic merge, no sender progress, start-up counted), 1 to 4 thread
+ * ranks each read their share, and the saved file they write together is
+ * the one saved_write writes after analysis_run, byte for byte but the
+ * stage timings (and the checksums over them). A trace without
+ * communication is refused with the serial message and nothing saved.
+ * This test reads the file's layout (analysis/saved_impl.h). */
+#include "testutil.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/dist_run.h"
+#include "analysis/saved.h"
+#include "analysis/saved_impl.h"
+#include "base/dcomm.h"
+#include "disttest.h"
+
+static char **paths;
+static size_t n_paths;
+
+/* Under TSan every read is some ten times slower: the corpus only, the
+ * default options, on 2 and 4 ranks (the other stages' tests cover the
+ * rest under TSan). */
+#if defined(__SANITIZE_THREAD__)
+#define SLOW 1
+#else
+#define SLOW 0
+#endif
+
+struct job {
+	const char *trace;
+	const struct analysis_opts *o;
+	char path[256];
+	int no_comm;
+	char msg[512];
+};
+
+static int
+rank_main(struct dcomm *c, void *ud)
+{
+	struct job *j = ud;
+	struct err e = { 0 };
+	struct dist_hooks h = { 0 };
+	int rc = dist_run(c, j->trace, j->o, j->path, &h, &e);
+	if (c->rank == 0) {
+		j->no_comm = h.no_comm;
+		snprintf(j->msg, sizeof j->msg, "%s", e.msg);
+	}
+	return rc;
+}
+
+/* The file's bytes with the stage timings and every checksum zeroed
+ * (the table's entries' sums, the header's two). */
+static char *
+masked(const char *path, size_t *n)
+{
+	char *b = tu_slurp(path, n);
+	assert_non_null(b);
+	assert_true(*n >= sizeof(struct header) + S_END * sizeof(struct section));
+	struct header h;
+	memcpy(&h, b, sizeof h);
+	memset(b + offsetof(struct header, table_sum), 0, 16);
+	for (uint32_t i = 0; i < h.n_sections; i++) {
+		struct section s;
+		char *at = b + sizeof h + i * sizeof s;
+		memcpy(&s, at, sizeof s);
+		memset(at + offsetof(struct section, sum), 0, sizeof s.sum);
+		if (s.id == S_META)
+			memset(b + s.offset + offsetof(struct meta, stats) +
+				       offsetof(struct analysis_stats, t_lops), 0, 5 * sizeof(double));
+	}
+	return b;
+}
+
+static void
+check(const char *trace, const struct analysis_opts *o)
+{
+	struct trace *t = tu_load(trace);
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	char serial[256];
+	snprintf(serial, sizeof serial, "/tmp/skein-test-drun-%d.skein", (int)getpid());
+	int comm = trace_require_communication(t, &e) == 0;
+	if (comm) {
+		assert_int_equal(analysis_run(t, o, NULL, NULL, &a, &e), 0);
+		assert_int_equal(saved_write(a, o, serial, &e), 0);
+	}
+	size_t ns = 0;
+	char *s = comm ? masked(serial, &ns) : NULL;
+	for (uint32_t n = SLOW ? 2 : 1; n <= 4; n += SLOW ? 2 : 1) {
+		struct job j = { .trace = trace, .o = o };
+		snprintf(j.path, sizeof j.path, "/tmp/skein-test-drun-%d-%u.skein", (int)getpid(), n);
+		int rc = dcomm_threads_run(n, rank_main, &j);
+		if (!comm) {
+			assert_int_equal(rc, ERR_FORMAT);
+			assert_true(j.no_comm);
+			assert_string_equal(j.msg, e.msg);
+			assert_false(tu_exists(j.path));
+			continue;
+		}
+		if (rc) {
+			print_error("%s on %u ranks: %s\n", trace, n, j.msg);
+			fail();
+		}
+		size_t nm = 0;
+		char *m = masked(j.path, &nm);
+		if (nm != ns || memcmp(s, m, ns)) {
+			size_t k = 0;
+			while (k < ns && k < nm && s[k] == m[k])
+				k++;
+			print_error("%s on %u ranks: %zu bytes against %zu, first difference at %zu\n",
+				    trace, n, nm, ns, k);
+			fail();
+		}
+		free(m);
+		unlink(j.path);
+	}
+	free(s);
+	unlink(serial);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+static void
+check_all(const char *const *p, size_t n)
+{
+	struct analysis_opts o;
+	for (size_t i = 0; i < n; i++) {
+		analysis_opts_default(&o);
+		check(p[i], &o);
+		if (SLOW)
+			continue;
+		analysis_opts_paper(&o);
+		check(p[i], &o);
+	}
+}
+
+static void
+corpus_files_are_the_serial_ones(void **state)
+{
+	(void)state;
+	check_all((const char *const *)paths, n_paths);
+}
+
+static void
+shared_traces_alike(void **state)
+{
+	(void)state;
+	if (SLOW) {
+		print_message("shared traces not read under TSan (too slow): see the plain run\n");
+		return;
+	}
+	dt_shared(check_all);
+}
+
+int
+main(void)
+{
+	char pat[1200];
+	glob_t g;
+	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");
+	if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		fprintf(stderr, "test_dist_run: no traces/corpus/*/traces.otf2\n");
+		return 1;
+	}
+	paths = g.gl_pathv;
+	n_paths = g.gl_pathc;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(corpus_files_are_the_serial_ones),
+		cmocka_unit_test(shared_traces_alike),
+	};
+	int rc = cmocka_run_group_tests_name("distributed analysis, whole", tests, NULL, NULL);
+	globfree(&g);
+	return rc;
+}
