@@ -22,9 +22,13 @@
 #define VALUES ((size_t)1 << 26)     /* values per reduction call */
 #define TAG 5
 
+/* The reductions are operations of our own: MPICH 4.0's MPI_MIN and
+ * MPI_MAX over MPI_UINT64_T compare values with the top bit set as if
+ * signed (UINT64_MAX, which the stages use for "none", loses to
+ * anything), and a saturating sum is none of MPI's. */
 struct dcm {
 	MPI_Comm comm;
-	MPI_Op sat_sum;
+	MPI_Op sum, min, max;
 };
 
 /* Waits for n requests; after the first polls, sleeps 0.1 ms between
@@ -47,13 +51,33 @@ wait_asleep(int n, MPI_Request *rq)
 }
 
 static void
-sat_sum_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+sum_fn(void *in, void *inout, int *len, MPI_Datatype *type)
 {
 	(void)type;
 	const uint64_t *a = in;
 	uint64_t *b = inout;
 	for (int i = 0; i < *len; i++)
 		b[i] = sat_add(a[i], b[i]);
+}
+
+static void
+min_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	(void)type;
+	const uint64_t *a = in;
+	uint64_t *b = inout;
+	for (int i = 0; i < *len; i++)
+		b[i] = a[i] < b[i] ? a[i] : b[i];
+}
+
+static void
+max_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	(void)type;
+	const uint64_t *a = in;
+	uint64_t *b = inout;
+	for (int i = 0; i < *len; i++)
+		b[i] = a[i] > b[i] ? a[i] : b[i];
 }
 
 static int
@@ -75,7 +99,7 @@ dcm_agree(struct dcomm *c, int rc)
 static MPI_Op
 op_of(const struct dcm *m, enum dcomm_op op)
 {
-	return op == DCOMM_SUM ? m->sat_sum : op == DCOMM_MIN ? MPI_MIN : MPI_MAX;
+	return op == DCOMM_SUM ? m->sum : op == DCOMM_MIN ? m->min : m->max;
 }
 
 static int
@@ -98,7 +122,7 @@ dcm_exscan(struct dcomm *c, uint64_t *v, size_t n)
 	for (size_t at = 0; at < n; at += VALUES) {
 		int k = (int)(n - at < VALUES ? n - at : VALUES);
 		MPI_Request rq;
-		MPI_Iexscan(MPI_IN_PLACE, v + at, k, MPI_UINT64_T, m->sat_sum, m->comm, &rq);
+		MPI_Iexscan(MPI_IN_PLACE, v + at, k, MPI_UINT64_T, m->sum, m->comm, &rq);
 		wait_asleep(1, &rq);
 	}
 	if (c->rank == 0)
@@ -243,7 +267,9 @@ dcomm_mpi_init(struct dcomm *c, MPI_Comm comm)
 	m->comm = dup;
 	MPI_Comm_rank(dup, &rank);
 	MPI_Comm_size(dup, &size);
-	MPI_Op_create(sat_sum_fn, 1, &m->sat_sum);
+	MPI_Op_create(sum_fn, 1, &m->sum);
+	MPI_Op_create(min_fn, 1, &m->min);
+	MPI_Op_create(max_fn, 1, &m->max);
 	*c = (struct dcomm){ (uint32_t)rank, (uint32_t)size, &dcm_ops, m };
 	return 0;
 }
@@ -254,7 +280,9 @@ dcomm_mpi_fini(struct dcomm *c)
 	struct dcm *m = c->impl;
 	if (!m)
 		return;
-	MPI_Op_free(&m->sat_sum);
+	MPI_Op_free(&m->sum);
+	MPI_Op_free(&m->min);
+	MPI_Op_free(&m->max);
 	MPI_Comm_free(&m->comm);
 	free(m);
 	c->impl = NULL;

@@ -28,10 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/dist_run.h"
 #include "analysis/saved.h"
+#include "dcomm_mpi.h"
 #include "otf2/otf2_read.h"
 #include "projections/projections_read.h"
 #include "tui/cli.h"
+#include "tui/load.h"
 
 #ifndef SKEIN_VERSION
 #define SKEIN_VERSION "unknown"
@@ -248,6 +251,78 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	return rc ? EXIT_FAIL : EXIT_OK;   /* told the others with share_rc */
 }
 
+/* The distributed analysis (doc/distributed.md, analysis/dist_run.h):
+ * every stage on every rank, each for its own share; rank 0 then prints
+ * the report from the saved file, as `skein analyze FILE` would. */
+struct dist_ctx {
+	struct cli *c;
+	int exit;             /* rank 0: what stopped the run, as an exit code */
+};
+
+static int
+on_loaded(void *ud, const struct trace *t)
+{
+	(void)ud;
+	cli_load_warnings(t);
+	return 0;
+}
+
+static int
+on_checked(void *ud, const struct trace *t)
+{
+	struct dist_ctx *x = ud;
+	x->exit = cli_check_regions(x->c, t);
+	return x->exit;
+}
+
+/* An exit code, the same on every rank (*serial_only: the trace must be
+ * analysed by one process: nothing was said or saved). */
+static int
+run_distributed(struct cli *c, struct cli_progress *p, int *serial_only)
+{
+	struct dcomm dc;
+	struct err e = { 0 };
+	*serial_only = 0;
+	if (dcomm_mpi_init(&dc, MPI_COMM_WORLD)) {
+		if (rank == 0)
+			cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	struct dist_ctx x = { c, EXIT_OK };
+	struct dist_hooks h = { rank == 0 ? cli_progress : NULL, p, on_loaded, on_checked, &x, 0, 0 };
+	int rc = dist_run(&dc, c->trace, &c->aopts, c->save, &h, &e);
+	dcomm_mpi_fini(&dc);
+	cli_progress_clear(p);
+	if (rc && h.serial_only) {
+		*serial_only = 1;
+		return EXIT_OK;
+	}
+	if (rc) {
+		if (rank == 0 && x.exit)
+			;                /* said by the check */
+		else if (rank == 0 && h.no_comm)
+			cli_error("%s: %s", c->trace, e.msg);
+		else if (rank == 0)
+			cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
+		return x.exit ? x.exit : rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (rank != 0)
+		return EXIT_OK;
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	if (load_saved(c->save, &c->aopts, &t, &a, &e)) {
+		cli_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
+	const char *save = c->save;
+	c->save = NULL;                  /* written already */
+	rc = cli_analyze(c, t, &a, p);
+	c->save = save;
+	analysis_destroy(a);
+	trace_destroy(t);
+	return cli_finish_stdout(rc);
+}
+
 /* Rank 0 says how long the job took and every rank's peak memory (rc:
  * how the job ended, the same on every rank; nothing said on failure). */
 static void
@@ -332,7 +407,20 @@ main(int argc, char **argv)
 	}
 	p.enabled = rank == 0 && !c.quiet;
 	struct trace *t = NULL;
-	int gathered = 0;
+	int gathered = 0, serial_only = 0;
+	const char *why;
+	/* every stage distributed, where it is (SKEIN_MPI_GATHER: the shares
+	 * gathered on rank 0, for comparison) */
+	if (!getenv("SKEIN_MPI_GATHER") && dist_run_supports(&c.aopts, &why)) {
+		rc = run_distributed(&c, &p, &serial_only);
+		if (!serial_only) {
+			rc = share_rc(rc);
+			report_memory(&p, rc);
+			config_fini(&c.cfg);
+			MPI_Finalize();
+			return rc;
+		}
+	}
 	rc = read_distributed(&c, &p, &t, &gathered);
 	if (!rc && rank == 0) {
 		struct analysis *a = NULL;

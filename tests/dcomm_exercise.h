@@ -27,6 +27,18 @@ dcomm_exercise(struct dcomm *c, void *ud)
 	if (dcomm_reduce(c, m, 1, DCOMM_MIN) || dcomm_reduce(c, m + 1, 1, DCOMM_MAX))
 		return 1;
 	bad |= m[0] != 0 || m[1] != n - 1;
+	/* values with the top bit set are still unsigned (UINT64_MAX is the
+	 * stages' "none": it must lose a minimum, win a maximum) */
+	uint64_t big[3] = { r ? 5 : UINT64_MAX, r ? UINT64_MAX : 5, UINT64_MAX - r };
+	uint64_t bmax[2] = { r ? 5 : UINT64_MAX, UINT64_MAX - r };
+	if (dcomm_reduce(c, big, 3, DCOMM_MIN) || dcomm_reduce(c, bmax, 2, DCOMM_MAX))
+		return 1;
+	bad |= big[0] != (n > 1 ? 5 : UINT64_MAX) || big[1] != 5 || big[2] != UINT64_MAX - (n - 1);
+	bad |= bmax[0] != UINT64_MAX || bmax[1] != UINT64_MAX;
+	uint64_t s2 = UINT64_MAX - 1;
+	if (dcomm_reduce(c, &s2, 1, DCOMM_SUM))
+		return 1;
+	bad |= s2 != (n > 1 ? UINT64_MAX : UINT64_MAX - 1);     /* saturates */
 	uint64_t x = r + 1;
 	if (dcomm_exscan(c, &x, 1))
 		return 1;
