@@ -96,7 +96,7 @@ rank_main(struct dcomm *c, void *ud)
 	}
 	struct dstep_in in = { lop_off, n, lops, end_first, ends, w->n_tl, w->n_parts, part_first,
 			       c->rank == 0 ? w->order : NULL, c->rank == 0 ? w->dag_first : NULL,
-			       c->rank == 0 ? w->dag_succ : NULL };
+			       c->rank == 0 ? w->dag_succ : NULL, 0 };
 	uint32_t *step_first = calloc(w->n_parts + 1, sizeof *step_first);
 	uint32_t *step_count = calloc(w->n_parts + 1, sizeof *step_count);
 	struct dstep_out out = { calloc(n + 1, sizeof(uint32_t)), 0, 0, step_first, step_count };

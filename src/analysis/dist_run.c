@@ -196,8 +196,15 @@ steps(struct run *r)
 	}
 	if (!rc)
 		end_first[n] = (uint32_t)k;
+	/* each rank steps an equal run of the partitions: by their first lops
+	 * (dist_structure's part_first), rank 0 would step every partition
+	 * that spans all ranks, most of the trace in a stencil */
+	uint32_t *own = rc ? NULL : malloc(((size_t)c->size + 1) * sizeof *own);
+	rc = rc ? rc : dcomm_agree(c, own ? 0 : ERR_NOMEM);
+	for (uint32_t q = 0; q <= c->size && !rc; q++)
+		own[q] = (uint32_t)((uint64_t)a->n_parts * q / c->size);
 	struct dstep_in in = { r->lops.off, n, lops, end_first, ends, (uint32_t)r->d.t->n_timelines,
-			       a->n_parts, r->part_first, a->part_order, a->dag_first, a->dag_succ };
+			       a->n_parts, own, a->part_order, a->dag_first, a->dag_succ, !rc };
 	struct dstep_out out = { step, 0, 0, sf, sc };
 	if (!rc)
 		rc = dist_steps(c, &in, &out);
@@ -212,9 +219,12 @@ steps(struct run *r)
 			a->parts[p].step_count = sc[p];
 		}
 	}
-	free(lops);
-	free(end_first);
-	free(ends);
+	free(own);
+	if (!in.consume) {
+		free(lops);
+		free(end_first);
+		free(ends);
+	}
 	free(step);
 	free(sf);
 	free(sc);
@@ -463,7 +473,7 @@ dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, cons
 		rc = steps(&r);
 	if (!rc) {
 		a->stats.partitions_steps = a->n_parts;
-		/* the paper's global-step merge merges every overlap; the
+			/* the paper's global-step merge merges every overlap; the
 		 * automatic one only partitions that make the same calls */
 		if (o->global_step_merge || (o->auto_merge && !o->n_phases))
 			rc = global_merge(&r, !o->global_step_merge);

@@ -39,6 +39,7 @@ struct stage {
 	uint32_t *width, *offset;      /* n_parts + 1 */
 	uint32_t *step;                /* n_items: local steps */
 	uint64_t relaxed;
+	int consumed;                  /* the input freed (in->consume) */
 };
 
 static uint32_t
@@ -54,6 +55,17 @@ cmp_item(const void *x, const void *y)
 	if (a->part != b->part)
 		return a->part < b->part ? -1 : 1;
 	return (a->lop > b->lop) - (a->lop < b->lop);
+}
+
+static void
+consume(struct stage *g)
+{
+	if (!g->in->consume || g->consumed)
+		return;
+	free((void *)g->in->lops);
+	free((void *)g->in->ends);
+	free((void *)g->in->end_first);
+	g->consumed = 1;
 }
 
 /* Sends the lops of partitions owned elsewhere to their owners and
@@ -149,6 +161,9 @@ deal(struct stage *g)
 	free(count);
 	free(rcount);
 	free(at);
+	/* the input was copied where it is needed: gone before the owned
+	 * partitions are made a model of their own */
+	consume(g);
 	if (!rc) {
 		g->n_items = (uint32_t)ni;
 		g->n_ends = ne;
@@ -197,7 +212,13 @@ step_owned(struct stage *g)
 	uint32_t np = g->in->part_first[g->c->rank + 1] - p0;
 	struct trace *t = calloc(1, sizeof *t);
 	struct analysis *a = calloc(1, sizeof *a);
-	struct member *mem = malloc((g->n_ends + 1) * sizeof *mem);
+	/* a message has one send end: as many messages as those, at most */
+	size_t n_coll = 0, n_send = 0;
+	for (size_t k = 0; k < g->n_ends; k++) {
+		n_coll += g->ends[k].role == END_COLL;
+		n_send += g->ends[k].role == END_SEND;
+	}
+	struct member *mem = malloc((n_coll + 1) * sizeof *mem);
 	struct hmap msg_of = { 0 };
 	size_t n_mem = 0;
 	int rc = ERR_NOMEM;
@@ -207,7 +228,7 @@ step_owned(struct stage *g)
 	t->n_timelines = g->in->n_timelines;
 	t->oprec = calloc(n + 1, sizeof *t->oprec);
 	t->ends = malloc((g->n_ends + 1) * sizeof *t->ends);
-	t->msgs = calloc(g->n_ends + 1, sizeof *t->msgs);
+	t->msgs = calloc(n_send + 1, sizeof *t->msgs);
 	a->lop_op = malloc((n + 2) * sizeof *a->lop_op);
 	a->op_lop = malloc((n + 1) * sizeof *a->op_lop);
 	a->lop_tl = malloc((n + 1) * sizeof *a->lop_tl);
@@ -244,6 +265,8 @@ step_owned(struct stage *g)
 			if (m) {
 				id = *m;
 			} else {
+				if (t->n_msgs >= n_send)
+					continue;    /* a receive whose send end is not here */
 				id = (uint32_t)t->n_msgs++;
 				if (hmap_put(&msg_of, e->id, 0, id))
 					goto out;
@@ -258,6 +281,8 @@ step_owned(struct stage *g)
 	a->lop_op[n] = n;
 	for (uint32_t p = 0; p < np; p++)
 		a->part_lop_first[p + 1] += a->part_lop_first[p];
+	free(g->ends);         /* in the model now */
+	g->ends = NULL;
 	t->n_oprec = n;
 	t->n_ends = ne;
 	/* collectives in id order, members in lop order */
@@ -445,6 +470,7 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 				out->step_count[p] = g.width[p];
 		}
 	}
+	consume(&g);
 	free(g.lop_first);
 	free(g.items);
 	free(g.ends);

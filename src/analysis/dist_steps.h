@@ -49,6 +49,9 @@ struct dstep_in {
 	const uint32_t *part_first;    /* size + 1: the partitions each rank owns */
 	/* rank 0 only: the partition DAG (a topological order, successors) */
 	const uint32_t *part_order, *dag_first, *dag_succ;
+	/* lops, end_first and ends are malloc'd and dist_steps frees them as
+	 * soon as it has dealt them out (in every case) */
+	int consume;
 };
 
 struct dstep_out {
