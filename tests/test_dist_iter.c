@@ -77,7 +77,7 @@ check(const char *path, enum analysis_iter_find how)
 	o.iter_find = how;
 	struct analysis *a = tu_analyse(t, &o);
 	struct world w = { .t = t, .a = a, .path = path };
-	for (uint32_t n = 1; n <= 5; n++) {
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
 		dt_cut(t, n, w.first);
 		if (dcomm_threads_run(n, rank_main, &w)) {
 			print_error("%s on %u ranks: iterations differ\n", path, n);
@@ -130,13 +130,13 @@ main(void)
 		fprintf(stderr, "test_dist_iter: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_iterations_are_the_serial_ones),
 		cmocka_unit_test(shared_traces_alike),
 	};
 	int rc = cmocka_run_group_tests_name("distributed iterations", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }

@@ -81,7 +81,7 @@ check(const char *const *p, size_t n_p)
 			assert_int_equal(steps_merge_pairs(a, alike, rep, sig, &w.want[alike],
 							   &w.n_want[alike], &cap[alike]), 0);
 		pairs_seen += w.n_want[0] + w.n_want[1];
-		for (uint32_t k = 1; k <= 5; k++) {
+		for (uint32_t k = DT_FIRST_RANKS; k <= DT_LAST_RANKS(5); k++) {
 			dt_cut(t, k, w.first);
 			if (dcomm_threads_run(k, rank_main, &w)) {
 				print_error("%s on %u ranks: pairs differ\n", p[i], k);
@@ -122,13 +122,13 @@ main(void)
 		fprintf(stderr, "test_dist_merge: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_pairs_are_the_serial_ones),
 		cmocka_unit_test(shared_traces_alike),
 	};
 	int rc = cmocka_run_group_tests_name("distributed merge pairs", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include "analysis/dist_metrics.h"
 #include "analysis/dist_slice.h"
 #include "base/dcomm.h"
+#include "disttest.h"
 #include "model/dmodel.h"
 
 static char **paths;
@@ -126,7 +127,7 @@ check_trace(const char *path, const struct analysis_opts *o)
 	uint32_t n_tl, n_ops;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
 	trace_ops(t, &n_ops);
-	for (uint32_t n = 1; n <= 5; n++) {
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
 		uint32_t tl = 0, ops = 0;
 		for (uint32_t r = 0; r < n; r++) {
 			w.first[r] = tl;
@@ -168,17 +169,7 @@ static void
 shared_traces_alike(void **state)
 {
 	(void)state;
-	char dir[1200], pat[1300];
-	if (!tu_shared(dir, sizeof dir, "otf2"))
-		return;
-	for (int depth = 1; depth <= 2; depth++) {
-		snprintf(pat, sizeof pat, depth == 1 ? "%s/*/traces.otf2" : "%s/*/*/traces.otf2", dir);
-		glob_t g;
-		if (glob(pat, 0, NULL, &g) != 0)
-			continue;
-		check_all((const char *const *)g.gl_pathv, g.gl_pathc);
-		globfree(&g);
-	}
+	dt_shared(check_all);
 }
 
 int
@@ -191,13 +182,13 @@ main(void)
 		fprintf(stderr, "test_dist_metrics: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_metrics_are_the_serial_ones),
 		cmocka_unit_test(shared_traces_alike),
 	};
 	int rc = cmocka_run_group_tests_name("distributed metrics", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }

@@ -21,14 +21,8 @@
 static char **paths;
 static size_t n_paths;
 
-/* Under TSan every read is some ten times slower: the corpus only, the
- * default options, on 2 and 4 ranks (the other stages' tests cover the
- * rest under TSan). */
-#if defined(__SANITIZE_THREAD__)
-#define SLOW 1
-#else
-#define SLOW 0
-#endif
+/* Under TSan (disttest.h: DT_SLOW) the corpus with the default options
+ * on 3 ranks only. */
 
 struct job {
 	const char *trace;
@@ -90,7 +84,7 @@ check(const char *trace, const struct analysis_opts *o)
 	}
 	size_t ns = 0;
 	char *s = comm ? masked(serial, &ns) : NULL;
-	for (uint32_t n = SLOW ? 2 : 1; n <= 4; n += SLOW ? 2 : 1) {
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(4); n++) {
 		struct job j = { .trace = trace, .o = o };
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-drun-%d-%u.skein", (int)getpid(), n);
 		int rc = dcomm_threads_run(n, rank_main, &j);
@@ -131,7 +125,7 @@ check_all(const char *const *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		analysis_opts_default(&o);
 		check(p[i], &o);
-		if (SLOW)
+		if (DT_SLOW)
 			continue;
 		analysis_opts_paper(&o);
 		check(p[i], &o);
@@ -149,10 +143,6 @@ static void
 shared_traces_alike(void **state)
 {
 	(void)state;
-	if (SLOW) {
-		print_message("shared traces not read under TSan (too slow): see the plain run\n");
-		return;
-	}
 	dt_shared(check_all);
 }
 
@@ -166,13 +156,13 @@ main(void)
 		fprintf(stderr, "test_dist_run: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_files_are_the_serial_ones),
 		cmocka_unit_test(shared_traces_alike),
 	};
 	int rc = cmocka_run_group_tests_name("distributed analysis, whole", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }

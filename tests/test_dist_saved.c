@@ -166,7 +166,7 @@ check_trace(const char *path)
 	uint32_t n_tl, n_ops;
 	trace_timelines(t, &n_tl);
 	trace_ops(t, &n_ops);
-	for (uint32_t n = 1; n <= 5; n++) {
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
 		struct job j = { .t = t };
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-%d-%u.skein", (int)getpid(), n);
 		/* timelines cut by calls, as the reader cuts locations */
@@ -244,7 +244,7 @@ check_whole(const char *path)
 	size_t ns = 0, nm = 0;
 	char *s = tu_slurp(serial, &ns);
 	assert_non_null(s);
-	for (uint32_t n = 1; n <= 5; n++) {
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
 		struct job j = { .t = t, .a = a, .mode = 3 };
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-w-%d-%u.skein", (int)getpid(), n);
 		dt_cut(t, n, j.first);
@@ -298,7 +298,7 @@ failures_said_on_every_rank(void **state)
 	struct job j = { .t = t, .mode = 1 };
 	uint32_t n_tl;
 	trace_timelines(t, &n_tl);
-	for (uint32_t n = 1; n <= 4; n++) {
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(4); n++) {
 		for (uint32_t r = 0; r <= n; r++)
 			j.first[r] = r == n ? n_tl : 0;
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-hole-%d.skein", (int)getpid());
@@ -321,8 +321,7 @@ main(void)
 		fprintf(stderr, "test_dist_saved: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(model_sections_are_the_serial_ones),
 		cmocka_unit_test(shared_traces_alike),
@@ -331,6 +330,7 @@ main(void)
 		cmocka_unit_test(failures_said_on_every_rank),
 	};
 	int rc = cmocka_run_group_tests_name("distributed saved file", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "analysis/analysis.h"
 #include "analysis/dist_steps.h"
 #include "base/dcomm.h"
+#include "disttest.h"
 #include "model/trace.h"
 
 static char **paths;
@@ -212,7 +213,7 @@ check_trace(const char *path)
 	struct world w;
 	world_init(&w, t, a);
 	w.tl_first = calloc(8, sizeof *w.tl_first);
-	for (uint32_t n = 1; n <= 5; n++) {
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
 		/* timelines cut into n runs of about the same lops */
 		uint32_t tl = 0;
 		for (uint32_t r = 0; r < n; r++) {
@@ -245,23 +246,17 @@ steps_on_owners_are_the_serial_steps(void **state)
 }
 
 static void
+check_list(const char *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		check_trace(p[i]);
+}
+
+static void
 shared_traces_step_alike(void **state)
 {
 	(void)state;
-	char dir[1200], pat[1300];
-	if (!tu_shared(dir, sizeof dir, "otf2")) {
-		print_message("SKIP: ../shared/traces/otf2 absent\n");
-		return;
-	}
-	for (int depth = 1; depth <= 2; depth++) {
-		snprintf(pat, sizeof pat, depth == 1 ? "%s/*/traces.otf2" : "%s/*/*/traces.otf2", dir);
-		glob_t g;
-		if (glob(pat, 0, NULL, &g) != 0)
-			continue;
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			check_trace(g.gl_pathv[i]);
-		globfree(&g);
-	}
+	dt_shared(check_list);
 }
 
 int
@@ -274,13 +269,13 @@ main(void)
 		fprintf(stderr, "test_dist_steps: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(steps_on_owners_are_the_serial_steps),
 		cmocka_unit_test(shared_traces_step_alike),
 	};
 	int rc = cmocka_run_group_tests_name("distributed stepping", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }

@@ -65,7 +65,7 @@ check(const char *const *p, size_t n)
 			w.sc[q] = a->parts[q].step_count;
 		}
 		assert_true(a->verify.messages_checked > 0 || !trace_msgs(t, NULL));
-		for (uint32_t k = 1; k <= 5; k++) {
+		for (uint32_t k = DT_FIRST_RANKS; k <= DT_LAST_RANKS(5); k++) {
 			dt_cut(t, k, w.first);
 			if (dcomm_threads_run(k, rank_main, &w)) {
 				print_error("%s on %u ranks: counts differ\n", p[i], k);
@@ -103,13 +103,13 @@ main(void)
 		fprintf(stderr, "test_dist_verify: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_counts_are_the_serial_ones),
 		cmocka_unit_test(shared_traces_alike),
 	};
 	int rc = cmocka_run_group_tests_name("distributed verifier", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }

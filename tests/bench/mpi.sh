@@ -1,7 +1,9 @@
 #!/bin/sh
 # mpi.sh BUILD — `make bench`'s skein-mpi rows (doc/distributed.md): time
 # and peak memory of every rank for `mpiexec -n N skein-mpi analyze
-# --save` at 1, 2 and 4 ranks (MPICH, one thread per rank), next to the
+# --save` at 1, 2 and 4 ranks (MPICH, one thread per rank), distributed
+# (the default) and with the shares gathered on rank 0
+# (SKEIN_MPI_GATHER=1), next to the
 # serial `skein analyze --save` on one thread, on generated stencil traces
 # of 10^7 and (disk allowing) 10^8 events at 1024 ranks. Figures are
 # medians of BENCH_RUNS (3; 1 at 10^8) runs taken in turn; each run's
@@ -26,7 +28,7 @@ export SKEIN_THREADS=1
 # median: the median of the numbers on stdin
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-printf '%-24s %5s %8s %9s %9s %9s %6s\n' trace ranks wall_s rank0_MB other_MB max_MB same
+printf '%-24s %7s %8s %9s %9s %9s %6s\n' trace ranks wall_s rank0_MB other_MB max_MB same
 for size in $sizes; do
 	t=$dir/stencil-1024-$size
 	[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p 1024 -e "$size" -t stencil >/dev/null ||
@@ -34,39 +36,45 @@ for size in $sizes; do
 	runs=${BENCH_RUNS:-3}
 	[ "$size" = 100M ] && runs=${BENCH_RUNS_BIG:-1}
 	: >"$tmp/serial"
-	for n in 1 2 4; do : >"$tmp/r$n"; done
+	for n in 1 2 4; do : >"$tmp/d$n"; : >"$tmp/g$n"; done
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		# serial: wall seconds and peak kB from GNU time
 		/usr/bin/time -f '%e %M' -o "$tmp/time" "$build/skein" analyze -q \
 			--save "$tmp/s.skein" "$t/traces.otf2" >/dev/null || { echo "skein failed"; exit 1; }
 		cat "$tmp/time" >>"$tmp/serial"
-		for n in 1 2 4; do
-			mpirun.mpich -launcher fork -n $n "$build/skein-mpi" analyze --save "$tmp/m.skein" "$t/traces.otf2" \
+		for run in d1 g1 d2 g2 d4 g4; do
+			n=${run#?}
+			gather=
+			[ "${run%?}" = g ] && gather=1
+			SKEIN_MPI_GATHER=$gather mpirun.mpich -launcher fork -n $n "$build/skein-mpi" analyze \
+				--save "$tmp/m.skein" "$t/traces.otf2" \
 				>/dev/null 2>"$tmp/err" || { echo "skein-mpi failed: $(tail -1 "$tmp/err")"; exit 1; }
 			same=yes
 			python3 "$root/tests/savedcmp.py" "$tmp/s.skein" "$tmp/m.skein" >/dev/null || same=NO
 			# "skein-mpi: N ranks, S s; peak memory per rank (MB): R0 R1 ..."
 			sed -n 's/^skein-mpi: [0-9]* ranks, \([0-9.]*\) s; peak memory per rank (MB):/\1/p' "$tmp/err" |
 				awk -v s=$same '{ o = 0; m = $2; for (i = 3; i <= NF; i++) { if ($i > o) o = $i; if ($i > m) m = $i }
-					print $1, $2, o, m, s }' >>"$tmp/r$n"
+					print $1, $2, o, m, s }' >>"$tmp/$run"
 			rm -f "$tmp/m.skein"
 		done
 		i=$((i + 1))
 	done
-	printf '%-24s %5s %8.2f %9.1f %9s %9.1f %6s\n' "stencil 1024 ranks $size" serial \
+	printf '%-24s %7s %8.2f %9.1f %9s %9.1f %6s\n' "stencil 1024 ranks $size" serial \
 		"$(cut -d' ' -f1 "$tmp/serial" | median)" "$(cut -d' ' -f2 "$tmp/serial" | median | awk '{ print $1 / 1024 }')" \
 		- "$(cut -d' ' -f2 "$tmp/serial" | median | awk '{ print $1 / 1024 }')" -
-	for n in 1 2 4; do
+	for run in d1 d2 d4 g1 g2 g4; do
 		same=yes
-		grep -q NO "$tmp/r$n" && same=NO
-		printf '%-24s %5d %8.2f %9.1f %9.1f %9.1f %6s\n' "stencil 1024 ranks $size" $n \
-			"$(cut -d' ' -f1 "$tmp/r$n" | median)" "$(cut -d' ' -f2 "$tmp/r$n" | median)" \
-			"$(cut -d' ' -f3 "$tmp/r$n" | median)" "$(cut -d' ' -f4 "$tmp/r$n" | median)" $same
+		grep -q NO "$tmp/$run" && same=NO
+		label="${run#?} $( [ "${run%?}" = d ] && echo dist || echo gath)"
+		printf '%-24s %7s %8.2f %9.1f %9.1f %9.1f %6s\n' "stencil 1024 ranks $size" "$label" \
+			"$(cut -d' ' -f1 "$tmp/$run" | median)" "$(cut -d' ' -f2 "$tmp/$run" | median)" \
+			"$(cut -d' ' -f3 "$tmp/$run" | median)" "$(cut -d' ' -f4 "$tmp/$run" | median)" $same
 	done
 done
 echo "skein-mpi on MPICH, one thread per rank (SKEIN_THREADS=1), the serial skein too;"
-echo "wall_s: whole job; rank0_MB: rank 0's peak RSS; other_MB: the largest peak of the"
+echo "dist: every stage distributed (the default); gath: the shares gathered on rank 0"
+echo "(SKEIN_MPI_GATHER=1); wall_s: whole job; rank0_MB: rank 0's peak RSS; other_MB: the largest peak of the"
 echo "other ranks; same: the saved file is the serial one's bytes (tests/savedcmp.py);"
 echo "medians of the runs taken in turn"
 [ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M
