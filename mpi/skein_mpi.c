@@ -411,7 +411,8 @@ main(int argc, char **argv)
 	const char *why;
 	/* every stage distributed, where it is (SKEIN_MPI_GATHER: the shares
 	 * gathered on rank 0, for comparison) */
-	if (!getenv("SKEIN_MPI_GATHER") && dist_run_supports(&c.aopts, &why)) {
+	const char *gather = getenv("SKEIN_MPI_GATHER");
+	if ((!gather || !gather[0] || !strcmp(gather, "0")) && dist_run_supports(&c.aopts, &why)) {
 		rc = run_distributed(&c, &p, &serial_only);
 		if (!serial_only) {
 			rc = share_rc(rc);
