@@ -61,6 +61,7 @@ static const char usage_text[] =
 #define CHUNK ((size_t)1 << 30)
 
 static int rank, size;
+static long analysis_peak_kb;    /* rank 0's peak before the report, distributed */
 
 /* Every rank says whether it failed; when one did, rank 0 prints the
  * message of the first that failed (one line) and 1 is returned on every
@@ -308,6 +309,11 @@ run_distributed(struct cli *c, struct cli_progress *p, int *serial_only)
 	}
 	if (rank != 0)
 		return EXIT_OK;
+	/* the report maps the saved file: its pages count in rank 0's
+	 * resident size too; the analysis's own peak is said apart */
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	analysis_peak_kb = ru.ru_maxrss;
 	struct trace *t = NULL;
 	struct analysis *a = NULL;
 	if (load_saved(c->save, &c->aopts, &t, &a, &e)) {
@@ -342,6 +348,9 @@ report_memory(const struct cli_progress *p, int rc)
 	for (int r = 0; r < size; r++)
 		fprintf(stderr, " %.1f", (double)all[r] / 1024.0);
 	fputc('\n', stderr);
+	if (analysis_peak_kb)
+		fprintf(stderr, "%s: rank 0's peak before the report (which maps the saved file): %.1f MB\n",
+			cli_prog, (double)analysis_peak_kb / 1024.0);
 	free(all);
 }
 
