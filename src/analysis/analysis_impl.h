@@ -226,6 +226,28 @@ lop_cause(const struct analysis *a, uint32_t l)
  * TRACE_NONE (metrics.c). */
 uint32_t lop_cause_lop(const struct analysis *a, uint32_t l);
 
+/* A lop's cause byte from its lateness, differential lateness, whether
+ * it receives, whether its latest predecessor was a sender and which
+ * (src, as the cause byte names it; CAUSE_SRC_FAR and up: *far is set,
+ * the lop kept aside): "created here" (a, or c for a receive) when at
+ * least half its lateness is its own, else propagated along the
+ * timeline (b) or from a sender (d); doc/analysis.md. */
+static inline uint8_t
+metrics_cause(uint64_t late, uint64_t diff, int receives, int from_sender, uint32_t src, int *far)
+{
+	*far = 0;
+	if (late == 0)
+		return CAUSE_NONE;
+	if (diff >= late - diff)
+		return receives ? CAUSE_IN_FLIGHT : CAUSE_COMPUTE;
+	if (!from_sender)
+		return CAUSE_TIMELINE;
+	if (src < CAUSE_SRC_FAR)
+		return (uint8_t)(CAUSE_MESSAGE | src << CAUSE_SRC_SHIFT);
+	*far = 1;
+	return (uint8_t)(CAUSE_MESSAGE | CAUSE_SRC_FAR << CAUSE_SRC_SHIFT);
+}
+
 /* A hotspot candidate: its key (differential lateness, or for Charm++
  * the differential duration) and lop; the k best (larger key first, then
  * smaller lop) kept in a heap h of n (metrics.c): hot_offer returns the

@@ -24,7 +24,9 @@
  *    serial ones, on every rank;
  *  - part_first, when not NULL (c->size + 1 entries), the partitions
  *    whose first communication lop is on each rank: rank r's are
- *    [part_first[r], part_first[r + 1]) (the owners dist_steps wants).
+ *    [part_first[r], part_first[r + 1]) (owners dist_steps can take;
+ *    dist_run deals equal runs of ids instead: a partition spanning all
+ *    ranks has its first lop on rank 0).
  *
  * With user phases (opts->n_phases) analysis_parts' phase and
  * phase_region are the serial ones too. Charm++ traces are refused with

@@ -27,13 +27,6 @@ cmp_pkey(const void *x, const void *y)
 	return (a->key > b->key) - (a->key < b->key);
 }
 
-static uint32_t
-holder(uint32_t p, uint32_t np, uint32_t size)
-{
-	uint64_t r = np ? ((uint64_t)(p + 1) * size - 1) / np : 0;
-	return r < size ? (uint32_t)r : size - 1;
-}
-
 /* Every partition's signature, on every rank. */
 static int
 signatures(struct dcomm *c, const struct analysis *a, struct sig *sig)
@@ -57,7 +50,7 @@ signatures(struct dcomm *c, const struct analysis *a, struct sig *sig)
 		if ((rc = hmap_put(&seen, key, p, 1)))
 			break;
 		k[nk] = (struct pkey){ p, 0, key };
-		to[nk++] = holder(p, np, n);
+		to[nk++] = dcomm_even_owner(p, np, n);
 	}
 	hmap_fini(&seen);
 	rc = dcomm_agree(c, rc);
@@ -84,15 +77,8 @@ signatures(struct dcomm *c, const struct analysis *a, struct sig *sig)
 	}
 	free(got);
 	free(keys);
-	void *all = NULL;
-	uint64_t *cnt = rc ? NULL : malloc(n * sizeof *cnt);
-	rc = rc ? rc : dcomm_agree(c, cnt ? 0 : ERR_NOMEM);
 	if (!rc)
-		rc = dcomm_allgatherv(c, mine, (uint64_t)(p1 - p0) * sizeof *mine, &all, cnt);
-	if (!rc)
-		memcpy(sig, all, (size_t)np * sizeof *sig);
-	free(all);
-	free(cnt);
+		rc = dcomm_gather_runs(c, mine, p1 - p0, sizeof *mine, sig, np);
 	free(mine);
 	return rc;
 }

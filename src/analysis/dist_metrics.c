@@ -29,24 +29,13 @@ static int
 tables(struct dmet *g)
 {
 	uint32_t n = g->c->size;
-	uint64_t *v = calloc(2 * (size_t)n, sizeof *v);
 	g->tl_first = calloc(n + 1, sizeof *g->tl_first);
 	g->op_first = calloc(n + 1, sizeof *g->op_first);
-	int rc = dcomm_agree(g->c, v && g->tl_first && g->op_first ? 0 : ERR_NOMEM);
-	if (!rc) {
-		v[g->c->rank] = g->d->tl_lo;
-		v[n + g->c->rank] = 2 * (uint64_t)g->d->oprec.off;
-		rc = dcomm_reduce(g->c, v, 2 * (size_t)n, DCOMM_SUM);
-	}
-	for (uint32_t r = 0; r < n && !rc; r++) {
-		g->tl_first[r] = (uint32_t)v[r];
-		g->op_first[r] = (uint32_t)v[n + r];
-	}
-	if (!rc) {
-		g->tl_first[n] = (uint32_t)g->d->t->n_timelines;
-		g->op_first[n] = 2 * g->d->oprec.all;
-	}
-	free(v);
+	int rc = dcomm_agree(g->c, g->tl_first && g->op_first ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = dcomm_firsts(g->c, g->d->tl_lo, (uint32_t)g->d->t->n_timelines, g->tl_first);
+	if (!rc)
+		rc = dcomm_firsts(g->c, 2 * g->d->oprec.off, 2 * g->d->oprec.all, g->op_first);
 	return rc;
 }
 
@@ -92,15 +81,6 @@ minima(const struct dmet *g, int global, struct pkey **out, size_t *n_out)
 	return rc;
 }
 
-/* The rank holding item x of n cut in `size` equal runs: the last r
- * with n·r/size <= x. */
-static uint32_t
-even_owner(uint32_t x, uint32_t n, uint32_t size)
-{
-	uint64_t r = n ? ((uint64_t)(x + 1) * size - 1) / n : 0;
-	return r < size ? (uint32_t)r : size - 1;
-}
-
 /* Partition minima: to the holders and back; each lop's lateness. */
 static int
 partition_minima(struct dmet *g)
@@ -124,7 +104,7 @@ partition_minima(struct dmet *g)
 	for (uint32_t p = 0; me == 0 && p < np && !rc; p++) {
 		span[2 * p] = in->step_first[p];
 		span[2 * p + 1] = in->step_count[p];
-		dest[p] = even_owner(p, np, n);
+		dest[p] = dcomm_even_owner(p, np, n);
 	}
 	if (!rc)
 		rc = dcomm_exchange(c, span, me == 0 ? np : 0, 2 * sizeof *span, dest, &got, &n_got);
@@ -172,7 +152,7 @@ partition_minima(struct dmet *g)
 	if (!rc && !(to = malloc((nk + 1) * sizeof *to)))
 		rc = ERR_NOMEM;
 	for (size_t i = 0; i < nk && !rc; i++)
-		to[i] = even_owner(k[i].p, np, n);
+		to[i] = dcomm_even_owner(k[i].p, np, n);
 	rc = dcomm_agree(c, rc);
 	if (!rc)
 		rc = dcomm_exchange(c, k, nk, sizeof *k, to, &recv, &n_recv);
@@ -240,7 +220,7 @@ global_minima(struct dmet *g)
 	if (!rc && !(to = malloc((nk + 1) * sizeof *to)))
 		rc = ERR_NOMEM;
 	for (size_t i = 0; i < nk && !rc; i++)
-		to[i] = even_owner(k[i].s, ns, n);
+		to[i] = dcomm_even_owner(k[i].s, ns, n);
 	rc = dcomm_agree(c, rc);
 	if (!rc) {
 		memset(o->gmin, 0xff, ((size_t)(o->step_hi - o->step_lo) + 1) * sizeof *o->gmin);
@@ -436,22 +416,14 @@ differential(struct dmet *g)
 					return ERR_NOMEM;
 				o->big[n_big++] = (struct lop_big){ g->in->lop_off + l, 0, diff };
 			}
-			uint8_t c;
-			if (late == 0)
-				c = CAUSE_NONE;
-			else if (diff >= late - diff)
-				c = receiving(a->lop_kind[l]) ? CAUSE_IN_FLIGHT : CAUSE_COMPUTE;
-			else if (!from_sender)
-				c = CAUSE_TIMELINE;
-			else if (src < CAUSE_SRC_FAR)
-				c = (uint8_t)(CAUSE_MESSAGE | src << CAUSE_SRC_SHIFT);
-			else {
-				c = (uint8_t)(CAUSE_MESSAGE | CAUSE_SRC_FAR << CAUSE_SRC_SHIFT);
+			int far;
+			o->cause[l] = metrics_cause(late, diff, receiving(a->lop_kind[l]), from_sender, src,
+						    &far);
+			if (far) {
 				if (VEC_GROW(o->far, n_far, cap_far))
 					return ERR_NOMEM;
 				o->far[n_far++] = (struct lop_far){ g->in->lop_off + l, dmet_src_lop(g, l, src) };
 			}
-			o->cause[l] = c;
 		}
 	}
 	o->n_big = (uint32_t)n_big;

@@ -81,18 +81,10 @@ static int
 tl_table(struct run *r)
 {
 	struct dcomm *c = r->c;
-	uint64_t *v = calloc(c->size, sizeof *v);
 	r->tl_first = calloc(c->size + 1, sizeof *r->tl_first);
-	int rc = dcomm_agree(c, v && r->tl_first ? 0 : ERR_NOMEM);
-	if (!rc) {
-		v[c->rank] = r->d.tl_lo;
-		rc = dcomm_reduce(c, v, c->size, DCOMM_SUM);
-	}
-	for (uint32_t k = 0; k < c->size && !rc; k++)
-		r->tl_first[k] = (uint32_t)v[k];
+	int rc = dcomm_agree(c, r->tl_first ? 0 : ERR_NOMEM);
 	if (!rc)
-		r->tl_first[c->size] = (uint32_t)r->d.t->n_timelines;
-	free(v);
+		rc = dcomm_firsts(c, r->d.tl_lo, (uint32_t)r->d.t->n_timelines, r->tl_first);
 	return rc;
 }
 

@@ -42,35 +42,6 @@ cmp_part_hash(const void *x, const void *y)
 	return (a->lop > b->lop) - (a->lop < b->lop);
 }
 
-static uint32_t
-holder(uint32_t p, uint32_t np, uint32_t size)
-{
-	uint64_t r = np ? ((uint64_t)(p + 1) * size - 1) / np : 0;
-	return r < size ? (uint32_t)r : size - 1;
-}
-
-/* Every rank's first timeline. */
-static int
-tl_firsts(struct dcomm *c, const struct dmodel *d, uint32_t **out)
-{
-	uint64_t *v = calloc(c->size, sizeof *v);
-	uint32_t *f = calloc(c->size + 1, sizeof *f);
-	int rc = dcomm_agree(c, v && f ? 0 : ERR_NOMEM);
-	if (!rc) {
-		v[c->rank] = d->tl_lo;
-		rc = dcomm_reduce(c, v, c->size, DCOMM_SUM);
-	}
-	for (uint32_t r = 0; r < c->size && !rc; r++)
-		f[r] = (uint32_t)v[r];
-	if (!rc)
-		f[c->size] = (uint32_t)d->t->n_timelines;
-	free(v);
-	if (rc)
-		free(f);
-	*out = rc ? NULL : f;
-	return rc;
-}
-
 /* The senders and tags of the messages this rank receives: its lone
  * receives' own, the others' from their senders' ranks; sorted. */
 static int
@@ -79,8 +50,10 @@ peers(const struct analysis *a, struct peer **out, size_t *n_out)
 	struct dcomm *c = a->dc;
 	const struct dmodel *d = a->dm;
 	const struct trace_msg *msgs = d->t->msgs;
-	uint32_t *tl_first = NULL;
-	int rc = tl_firsts(c, d, &tl_first);
+	uint32_t *tl_first = calloc(c->size + 1, sizeof *tl_first);
+	int rc = dcomm_agree(c, tl_first ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = dcomm_firsts(c, d->tl_lo, (uint32_t)d->t->n_timelines, tl_first);
 	struct peer *s = rc ? NULL : malloc(((size_t)d->sends.n + 1) * sizeof *s);
 	uint32_t *to = rc ? NULL : malloc(((size_t)d->sends.n + 1) * sizeof *to);
 	rc = rc ? rc : dcomm_agree(c, s && to ? 0 : ERR_NOMEM);
@@ -182,7 +155,7 @@ dist_signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 		uint32_t reg = analysis_lop_region(a, l);
 		h[k] = (struct part_hash){ part, a->lop_off + l, a->lop_tl[l], 0,
 					   lop_hash(a, p, n_peer, l, reg < n_reg ? rh[reg] : 0) };
-		to[k++] = holder(part, np, n);
+		to[k++] = dcomm_even_owner(part, np, n);
 	}
 	void *recv = NULL;
 	size_t n_recv = 0;
@@ -213,15 +186,8 @@ dist_signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 	}
 	free(recv);
 	free(last);
-	void *all = NULL;
-	uint64_t *cnt = rc ? NULL : malloc(n * sizeof *cnt);
-	rc = rc ? rc : dcomm_agree(c, cnt ? 0 : ERR_NOMEM);
 	if (!rc)
-		rc = dcomm_allgatherv(c, mine, (uint64_t)(p1 - p0) * sizeof *mine, &all, cnt);
-	if (!rc)
-		memcpy(sig, all, (size_t)np * sizeof *sig);
-	free(all);
-	free(cnt);
+		rc = dcomm_gather_runs(c, mine, p1 - p0, sizeof *mine, sig, np);
 	free(mine);
 	return rc;
 }

@@ -437,18 +437,10 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 	struct stage g = { .c = c, .in = in, .out = out };
 	for (uint32_t i = 0; i < in->n_lops; i++)
 		out->lop_step[i] = TRACE_NONE;
-	uint64_t *first = calloc(c->size + 1, sizeof *first);
 	g.lop_first = calloc(c->size + 1, sizeof *g.lop_first);
-	int rc = dcomm_agree(c, first && g.lop_first ? 0 : ERR_NOMEM);
-	if (!rc) {
-		first[c->rank] = in->lop_off;
-		rc = dcomm_reduce(c, first, c->size, DCOMM_SUM);
-	}
-	for (uint32_t r = 0; r < c->size && !rc; r++)
-		g.lop_first[r] = (uint32_t)first[r];
-	free(first);
+	int rc = dcomm_agree(c, g.lop_first ? 0 : ERR_NOMEM);
 	if (!rc)
-		g.lop_first[c->size] = TRACE_NONE;
+		rc = dcomm_firsts(c, in->lop_off, TRACE_NONE, g.lop_first);
 	if (!rc)
 		rc = deal(&g);
 	if (!rc)

@@ -25,16 +25,10 @@ messages(struct dcomm *c, const struct dver_in *in, struct analysis_verify *v)
 	uint32_t n = c->size;
 	struct vsend *s = malloc(((size_t)d->sends.n + 1) * sizeof *s);
 	uint32_t *to = malloc(((size_t)d->sends.n + 1) * sizeof *to);
-	uint64_t *first = calloc(n + 1, sizeof *first);
 	uint32_t *tl_first = calloc(n + 1, sizeof *tl_first);
-	int rc = dcomm_agree(c, s && to && first && tl_first ? 0 : ERR_NOMEM);
-	if (!rc) {
-		first[c->rank] = d->tl_lo;
-		rc = dcomm_reduce(c, first, n, DCOMM_SUM);
-	}
-	for (uint32_t r = 0; r < n && !rc; r++)
-		tl_first[r] = (uint32_t)first[r];
-	tl_first[n] = (uint32_t)d->t->n_timelines;
+	int rc = dcomm_agree(c, s && to && tl_first ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = dcomm_firsts(c, d->tl_lo, (uint32_t)d->t->n_timelines, tl_first);
 	size_t k = 0;
 	for (uint32_t i = 0; i < d->sends.n && !rc; i++) {
 		const struct trace_msg *m = &msgs[i];
@@ -69,7 +63,6 @@ messages(struct dcomm *c, const struct dver_in *in, struct analysis_verify *v)
 	free(recv);
 	free(s);
 	free(to);
-	free(first);
 	free(tl_first);
 	return dcomm_agree(c, rc);
 }

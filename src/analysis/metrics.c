@@ -402,22 +402,14 @@ differential(struct analysis *a, const struct sent *sent_of, uint32_t tl0, uint3
 					return ERR_NOMEM;
 				as->big[as->n_big++] = (struct lop_big){ l, 0, diff };
 			}
-			uint8_t c;
-			if (late == 0)
-				c = CAUSE_NONE;
-			else if (diff >= late - diff)
-				c = receiving(a->lop_kind[l]) ? CAUSE_IN_FLIGHT : CAUSE_COMPUTE;
-			else if (!from_sender)
-				c = CAUSE_TIMELINE;
-			else if (src < CAUSE_SRC_FAR)
-				c = (uint8_t)(CAUSE_MESSAGE | src << CAUSE_SRC_SHIFT);
-			else {
-				c = (uint8_t)(CAUSE_MESSAGE | CAUSE_SRC_FAR << CAUSE_SRC_SHIFT);
+			int far;
+			a->cause[l] = metrics_cause(late, diff, receiving(a->lop_kind[l]), from_sender, src,
+						    &far);
+			if (far) {
 				if (VEC_GROW(as->far, as->n_far, as->cap_far))
 					return ERR_NOMEM;
 				as->far[as->n_far++] = (struct lop_far){ l, src_lop(a, l, src) };
 			}
-			a->cause[l] = c;
 		}
 	}
 	return 0;

@@ -70,3 +70,41 @@ dcomm_agree_err(struct dcomm *c, int rc, struct err *e)
 	free(rcount);
 	return all;
 }
+
+int
+dcomm_firsts(struct dcomm *c, uint32_t mine, uint32_t last, uint32_t *out)
+{
+	uint64_t *v = calloc(c->size, sizeof *v);
+	int rc = dcomm_agree(c, v ? 0 : ERR_NOMEM);
+	if (!rc) {
+		v[c->rank] = mine;
+		rc = dcomm_reduce(c, v, c->size, DCOMM_SUM);
+	}
+	for (uint32_t r = 0; r < c->size && !rc; r++)
+		out[r] = (uint32_t)v[r];
+	if (!rc)
+		out[c->size] = last;
+	free(v);
+	return rc;
+}
+
+int
+dcomm_gather_runs(struct dcomm *c, const void *mine, size_t n_mine, size_t size, void *out,
+		  size_t n_all)
+{
+	uint64_t *count = malloc(c->size * sizeof *count);
+	void *all = NULL;
+	int rc = dcomm_agree(c, count ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = dcomm_allgatherv(c, mine, (uint64_t)n_mine * size, &all, count);
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < c->size && !rc; r++)
+		got += count[r];
+	if (!rc && got != (uint64_t)n_all * size)
+		rc = ERR_USAGE;          /* the same on every rank: all saw the counts */
+	if (!rc && n_all)
+		memcpy(out, all, n_all * size);
+	free(all);
+	free(count);
+	return rc;
+}

@@ -66,6 +66,25 @@ dcomm_allgatherv(struct dcomm *c, const void *send, uint64_t n, void **recv, uin
 	return c->ops->allgatherv(c, send, n, recv, rcount);
 }
 
+/* The rank holding item x of n cut into `size` equal runs (rank r holds
+ * [n·r/size, n·(r+1)/size)): the last r whose run starts at or before x. */
+static inline uint32_t
+dcomm_even_owner(uint32_t x, uint32_t n, uint32_t size)
+{
+	uint64_t r = n ? ((uint64_t)(x + 1) * size - 1) / n : 0;
+	return r < size ? (uint32_t)r : size - 1;
+}
+
+/* Collective: every rank's value of `mine` into out[0 .. size), and
+ * `last` (the same on every rank) into out[size]: a table of where each
+ * rank's run starts. */
+int dcomm_firsts(struct dcomm *c, uint32_t mine, uint32_t last, uint32_t *out);
+
+/* Collective: each rank's n_mine records of `size` bytes, in rank order,
+ * into out (room for n_all, the sum over the ranks). */
+int dcomm_gather_runs(struct dcomm *c, const void *mine, size_t n_mine, size_t size, void *out,
+		      size_t n_all);
+
 /* Collective: n records of `size` bytes, record i to rank dest[i]; *recv
  * (malloc'd, the caller's) holds the *n_recv records that came, in rank
  * order, each rank's in the order it gave them. */
