@@ -3,14 +3,17 @@
  *
  *   mpiexec -n N skein-mpi analyze [STRUCTURE OPTIONS] --save FILE TRACE
  *
- * Every rank reads the archive's definitions and the events of its share
- * of the locations with its own OTF2 reader (otf2_share_read: a block of
- * consecutive locations, cut by declared events). The shares travel as
- * bytes to rank 0, which joins them in location order — build_join
- * numbers every id as one reader would — matches the messages, runs the
- * analysis and writes the saved file and the report with the code `skein
- * analyze --save` runs (tui/main.c): the file opens to the bytes the
- * serial analysis gives.
+ * By default every stage is distributed (analysis/dist_run.h over dcomm,
+ * dcomm_mpi.c): each rank reads its share of the locations, analyses it
+ * and writes its part of the saved file; rank 0 then prints the report
+ * from the file. For options not distributed yet (and SKEIN_MPI_GATHER=1)
+ * every rank reads the events of its share with its own OTF2 reader
+ * (otf2_share_read) and the shares travel as bytes to rank 0, which joins
+ * them in location order — build_join numbers every id as one reader
+ * would — matches the messages, runs the analysis and writes the saved
+ * file and the report with the code `skein analyze --save` runs
+ * (tui/main.c). Either way the file opens to the bytes the serial
+ * analysis gives.
  *
  * A failure on any rank (a location file missing or truncated, out of
  * memory) is agreed on at the end of each stage: rank 0 prints the first
@@ -46,10 +49,11 @@ static const char usage_text[] =
 	"       skein-mpi --help | --version\n"
 	"\n"
 	"skein-mpi runs 'skein analyze --save FILE TRACE' as an MPI job: each rank\n"
-	"reads a share of the trace's locations; rank 0 joins them, analyses, writes\n"
-	"FILE (open it with 'skein FILE') and prints the report 'skein analyze'\n"
-	"prints. The options are skein's (skein --help); doc/distributed.md says\n"
-	"what runs where.\n"
+	"reads, analyses and writes to FILE its share of the trace's locations\n"
+	"(open FILE with 'skein FILE'), and rank 0 prints the report 'skein analyze'\n"
+	"prints. With --leap-merge, --reorder or clusters (not distributed yet), or\n"
+	"SKEIN_MPI_GATHER=1, rank 0 gathers the shares and analyses them alone. The\n"
+	"options are skein's (skein --help); doc/distributed.md says what runs where.\n"
 	"\n"
 	"  -q, --quiet   no progress on rank 0's stderr (a line per stage, and the\n"
 	"                peak memory of every rank at the end)\n"
