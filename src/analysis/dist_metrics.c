@@ -249,13 +249,6 @@ lop_holds_global(const struct dmet *g, uint32_t l, uint32_t op)
 	return op != TRACE_NONE && op >= lo && op <= hi;
 }
 
-static int
-cmp_sent(const void *x, const void *y)
-{
-	const struct dsent *a = x, *b = y;
-	return (a->msg > b->msg) - (a->msg < b->msg);
-}
-
 /* What each message the rank sent needs to tell its receiver (metrics.c:
  * sent_side, in 64 bits), to the receiver's rank. */
 static int
@@ -304,22 +297,15 @@ sent_side(struct dmet *g)
 	free(to);
 	g->sent = recv;
 	if (!rc && g->n_sent > 1)
-		qsort(g->sent, g->n_sent, sizeof *g->sent, cmp_sent);
+		qsort(g->sent, g->n_sent, sizeof *g->sent, vec_cmp_u32);
 	return rc;
 }
 
 static const struct dsent *
 sent_of(const struct dmet *g, uint32_t msg)
 {
-	size_t lo = 0, hi = g->n_sent;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (g->sent[mid].msg < msg)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < g->n_sent && g->sent[lo].msg == msg ? &g->sent[lo] : NULL;
+	size_t i = vec_find_u32(g->sent, g->n_sent, sizeof *g->sent, msg);
+	return i < g->n_sent ? &g->sent[i] : NULL;
 }
 
 /* The lop the cause byte's src names among receive lop l's ends

@@ -8,6 +8,7 @@
 
 #include "analysis_impl.h"
 #include "base/hmap.h"
+#include "base/vec.h"
 #include "dist.h"
 #include "dist_merge.h"
 #include "dist_metrics.h"
@@ -40,25 +41,12 @@ struct partner {
 	uint32_t msg, lop, op, pad;
 };
 
-static int
-cmp_partner(const void *x, const void *y)
-{
-	const struct partner *a = x, *b = y;
-	return (a->msg > b->msg) - (a->msg < b->msg);
-}
-
+/* The partner record of message msg among n sorted by message, or NULL. */
 static const struct partner *
 partner_of(const struct partner *p, size_t n, uint32_t msg)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p[mid].msg < msg)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && p[lo].msg == msg ? &p[lo] : NULL;
+	size_t i = vec_find_u32(p, n, sizeof *p, msg);
+	return i < n ? &p[i] : NULL;
 }
 
 struct run {
@@ -146,8 +134,8 @@ partners(struct run *r)
 	r->n_to_send = n;
 	r->to_recv = got2;
 	r->n_to_recv = n2;
-	qsort(r->to_send, n, sizeof *r->to_send, cmp_partner);
-	qsort(r->to_recv, n2, sizeof *r->to_recv, cmp_partner);
+	qsort(r->to_send, n, sizeof *r->to_send, vec_cmp_u32);
+	qsort(r->to_recv, n2, sizeof *r->to_recv, vec_cmp_u32);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "analysis_impl.h"
 #include "base/hmap.h"
+#include "base/vec.h"
 #include "model/trace_impl.h"
 
 /* A received message's sender and tag, from the sender's rank. */
@@ -25,13 +26,6 @@ struct part_hash {
 	uint32_t part, lop, tl, pad;
 	uint64_t h;
 };
-
-static int
-cmp_peer(const void *x, const void *y)
-{
-	const struct peer *a = x, *b = y;
-	return (a->msg > b->msg) - (a->msg < b->msg);
-}
 
 static int
 cmp_part_hash(const void *x, const void *y)
@@ -81,7 +75,7 @@ peers(const struct analysis *a, struct peer **out, size_t *n_out)
 		const struct trace_msg *m = &msgs[d->sends.n + i];
 		p[n++] = (struct peer){ d->lone_id[i], m->sender, m->tag, 0 };
 	}
-	qsort(p, n, sizeof *p, cmp_peer);
+	qsort(p, n, sizeof *p, vec_cmp_u32);
 	*out = p;
 	*n_out = n;
 	return 0;
@@ -90,15 +84,8 @@ peers(const struct analysis *a, struct peer **out, size_t *n_out)
 static const struct peer *
 peer_of(const struct peer *p, size_t n, uint32_t msg)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p[mid].msg < msg)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && p[lo].msg == msg ? &p[lo] : NULL;
+	size_t i = vec_find_u32(p, n, sizeof *p, msg);
+	return i < n ? &p[i] : NULL;
 }
 
 /* The hash of local lop l, as signature.c's lop_hash. */

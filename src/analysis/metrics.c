@@ -415,30 +415,10 @@ differential(struct analysis *a, const struct sent *sent_of, uint32_t tl0, uint3
 	return 0;
 }
 
-/* Where lop l is among n records of size bytes that start with their
- * lop, in lop order; n when it is not there. */
-static uint32_t
-find_lop(const void *v, uint32_t n, size_t size, uint32_t l)
-{
-	const unsigned char *b = v;
-	uint32_t lo = 0, hi = n, x = TRACE_NONE;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		memcpy(&x, b + (size_t)mid * size, sizeof x);
-		if (x < l)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < n)
-		memcpy(&x, b + (size_t)lo * size, sizeof x);
-	return lo < n && x == l ? lo : n;
-}
-
 uint64_t
 lop_diff_big(const struct analysis *a, uint32_t l)
 {
-	uint32_t i = find_lop(a->diff_big, a->n_diff_big, sizeof *a->diff_big, l);
+	uint32_t i = (uint32_t)vec_find_u32(a->diff_big, a->n_diff_big, sizeof *a->diff_big, l);
 	return i < a->n_diff_big ? a->diff_big[i].diff : DIFF_BIG;
 }
 
@@ -452,7 +432,7 @@ lop_cause_lop(const struct analysis *a, uint32_t l)
 		return TRACE_NONE;
 	uint32_t src = a->cause[l] >> CAUSE_SRC_SHIFT;
 	if (src == CAUSE_SRC_FAR) {
-		uint32_t i = find_lop(a->cause_far, a->n_cause_far, sizeof *a->cause_far, l);
+		uint32_t i = (uint32_t)vec_find_u32(a->cause_far, a->n_cause_far, sizeof *a->cause_far, l);
 		return i < a->n_cause_far ? a->cause_far[i].cause_lop : TRACE_NONE;
 	}
 	return src_lop(a, l, src);

@@ -40,4 +40,11 @@ vec_push_id_fast(void **data, size_t *n, size_t *cap, size_t size, uint32_t *id)
 }
 #define VEC_NEW_ID(v, n, cap, id) vec_push_id_fast((void **)&(v), &(n), &(cap), sizeof *(v), (id))
 
+/* Records of `size` bytes that start with a 32-bit key (read with
+ * memcpy: the records need not be aligned): vec_cmp_u32 orders two by
+ * it for qsort; vec_find_u32 finds key among n of them sorted by it, its
+ * index, or n when it is not there. */
+int vec_cmp_u32(const void *x, const void *y);
+size_t vec_find_u32(const void *v, size_t n, size_t size, uint32_t key);
+
 #endif
