@@ -16,9 +16,13 @@
  * merges (leap_impl.h). Merges of one pass over a leap are applied
  * together; then only the window of leaps around it is levelled again
  * (leap_graph.c), so a pass costs the partitions near the leap at hand,
- * not all of them. Passes look at the operations of the leap at hand only.
- * At the end the merges go into a union-find over lops and the partitions
- * are finalized once.
+ * not all of them. Passes look at the leap at hand's partitions only, and
+ * of their operations only what leap.h's records keep: each partition's
+ * first and last lop on each timeline and the gaps to the communication
+ * around them. The result is each partition's merged set; the caller
+ * hands it to the lops and finalizes the partitions once
+ * (partition_leap_merge in leap_input.c; dist_leap.c for a distributed
+ * analysis).
  *
  * The result is the same as merging lops directly and rebuilding every
  * partition after every pass (the first implementation), and as
@@ -37,17 +41,17 @@
 static uint32_t
 cover(struct leaper *L, uint32_t r, int dry)
 {
-	struct analysis *a = L->a;
+	const struct leap_in *in = L->in;
 	uint32_t added = 0;
 	LEAP_MEMBERS(L, r, b)
-		for (uint32_t k = a->part_lop_first[b]; k < a->part_lop_first[b + 1]; k++) {
-			uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
-			if (a->lop_kind[l] == OP_COMPUTE || L->in_leap[tl] == L->tstamp)
+		for (uint32_t k = in->rec_first[b]; k < in->rec_first[b + 1]; k++) {
+			uint32_t tl = in->recs[k].tl;
+			if (!(tl & LEAP_COMM) || L->in_leap[tl & ~LEAP_COMM] == L->tstamp)
 				continue;
 			added++;
 			if (dry)
 				return added;
-			L->in_leap[tl] = L->tstamp;
+			L->in_leap[tl & ~LEAP_COMM] = L->tstamp;
 		}
 	return added;
 }
@@ -55,58 +59,40 @@ cover(struct leaper *L, uint32_t r, int dry)
 /* Incoming and outgoing leap distances of merged partition r, of leap
  * `leap` (UINT64_MAX when none): on each of its timelines, from the
  * communication lop before its first to its first, and from its last to
- * the one after, where those are in the leaps before and after. */
+ * the one after, where those are in the leaps before and after. The
+ * records holding its first and last lop on a timeline know both. */
 static void
 distances(struct leaper *L, uint32_t r, uint32_t leap, uint64_t *in, uint64_t *out)
 {
-	struct analysis *a = L->a;
+	const struct leap_rec *rec = L->in->recs;
+	const uint32_t *rec_first = L->in->rec_first;
 	uint32_t nt = 0;
 	*in = *out = UINT64_MAX;
 	L->dstamp++;
-	LEAP_MEMBERS(L, r, b) {
-		uint32_t k = a->part_lop_first[b], end = a->part_lop_first[b + 1];
-		while (k < end) {
-			uint32_t tl = a->lop_tl[a->part_lops[k]], j = k;
-			while (j < end && a->lop_tl[a->part_lops[j]] == tl)
-				j++;
-			uint32_t lo = a->part_lops[k], hi = a->part_lops[j - 1];
+	LEAP_MEMBERS(L, r, b)
+		for (uint32_t k = rec_first[b]; k < rec_first[b + 1]; k++) {
+			uint32_t tl = rec[k].tl & ~LEAP_COMM;
 			if (L->tl_seen[tl] != L->dstamp) {
 				L->tl_seen[tl] = L->dstamp;
-				L->tl_first[tl] = lo;
-				L->tl_last[tl] = hi;
+				L->tl_first[tl] = L->tl_last[tl] = k;
 				L->touched[nt++] = tl;
-			} else {
-				if (lo < L->tl_first[tl])
-					L->tl_first[tl] = lo;
-				if (hi > L->tl_last[tl])
-					L->tl_last[tl] = hi;
+				continue;
 			}
-			k = j;
+			if (rec[k].lo < rec[L->tl_first[tl]].lo)
+				L->tl_first[tl] = k;
+			if (rec[k].hi > rec[L->tl_last[tl]].hi)
+				L->tl_last[tl] = k;
 		}
-	}
 	for (uint32_t i = 0; i < nt; i++) {
-		uint32_t tl = L->touched[i];
-		uint32_t first = L->tl_first[tl], last = L->tl_last[tl];
-		if (a->lop_kind[first] == OP_COMPUTE)
-			first++;
-		if (first >= 2 + a->tl_lop[tl]) {
-			uint32_t q = a->lop_part[first - 2];
-			if (q != TRACE_NONE && L->bdep[q] != LEAP_UNRESOLVED && L->bdep[q] + 1 == leap) {
-				uint64_t en = lop_enter(a, first), ex = lop_exit(a, first - 2);
-				uint64_t d = en > ex ? en - ex : 0;
-				if (d < *in)
-					*in = d;
-			}
-		}
-		if (last + 2 < a->tl_lop[tl + 1]) {
-			uint32_t q = a->lop_part[last + 2];
-			if (q != TRACE_NONE && L->bdep[q] == leap + 1) {
-				uint64_t en = lop_enter(a, last + 2), ex = lop_exit(a, last);
-				uint64_t d = en > ex ? en - ex : 0;
-				if (d < *out)
-					*out = d;
-			}
-		}
+		const struct leap_rec *f = &rec[L->tl_first[L->touched[i]]];
+		const struct leap_rec *l = &rec[L->tl_last[L->touched[i]]];
+		uint32_t q = f->in_part;
+		if (q != TRACE_NONE && L->bdep[q] != LEAP_UNRESOLVED && L->bdep[q] + 1 == leap &&
+		    f->in_gap < *in)
+			*in = f->in_gap;
+		q = l->out_part;
+		if (q != TRACE_NONE && L->bdep[q] == leap + 1 && l->out_gap < *out)
+			*out = l->out_gap;
 	}
 }
 
@@ -118,7 +104,7 @@ leap_complete(struct leaper *L)
 	uint32_t covered = 0;
 	for (size_t i = 0; i < L->kp.n; i++)
 		covered += cover(L, L->kp.v[i], 0);
-	return covered >= L->n_active;
+	return covered >= L->in->n_active;
 }
 
 /* One pass of Algorithm 1's inner loop over leap k (the snapshot taken
@@ -128,7 +114,7 @@ static uint32_t
 pass(struct leaper *L)
 {
 	uint32_t merges = 0, k = L->k;
-	double factor = L->a->opts.leap_factor;
+	double factor = L->in->factor;
 	for (size_t i = 0; i < L->kp.n; i++) {
 		uint32_t p = L->kp.v[i];
 		uint64_t in, out;
@@ -169,33 +155,26 @@ force(struct leaper *L)
 static int
 setup(struct leaper *L)
 {
-	struct analysis *a = L->a;
-	uint32_t nb = L->nb = a->n_parts;
+	uint32_t nb = L->nb = L->in->n_parts;
 	size_t n1 = (size_t)nb + 2;
 	if (uf_init(&L->bu, nb))
 		return ERR_NOMEM;
-	uint32_t **arrays[] = { &L->bnext, &L->btail, &L->brep, &L->bdep, &L->pos, &L->key };
+	uint32_t **arrays[] = { &L->bnext, &L->btail, &L->bdep, &L->pos, &L->key };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		if (!(*arrays[i] = malloc(n1 * sizeof **arrays[i])))
 			return ERR_NOMEM;
 	L->stamp = calloc(n1, sizeof *L->stamp);
 	L->mark = calloc(n1, sizeof *L->mark);
-	trace_timelines(a->t, &L->n_tl);
+	L->n_tl = L->in->n_timelines;
 	size_t nt = (size_t)L->n_tl + 1;
-	L->active = calloc(nt, 1);
 	L->in_leap = calloc(nt, sizeof *L->in_leap);
 	L->tl_seen = calloc(nt, sizeof *L->tl_seen);
 	L->tl_first = malloc(nt * sizeof *L->tl_first);
 	L->tl_last = malloc(nt * sizeof *L->tl_last);
 	L->touched = malloc(nt * sizeof *L->touched);
-	if (!L->stamp || !L->mark || !L->active || !L->in_leap || !L->tl_seen ||
-	    !L->tl_first || !L->tl_last || !L->touched)
+	if (!L->stamp || !L->mark || !L->in_leap || !L->tl_seen || !L->tl_first || !L->tl_last ||
+	    !L->touched)
 		return ERR_NOMEM;
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		if (a->lop_kind[l] != OP_COMPUTE && !L->active[a->lop_tl[l]]) {
-			L->active[a->lop_tl[l]] = 1;
-			L->n_active++;
-		}
 	for (uint32_t b = 0; b < nb; b++) {
 		L->btail[b] = b;
 		L->bnext[b] = TRACE_NONE;
@@ -207,7 +186,7 @@ static void
 cleanup(struct leaper *L)
 {
 	uf_fini(&L->bu);
-	uint32_t *arrays[] = { L->bnext, L->btail, L->brep, L->bdep, L->pos, L->key, L->stamp,
+	uint32_t *arrays[] = { L->bnext, L->btail, L->bdep, L->pos, L->key, L->stamp,
 			       L->mark, L->out_first, L->in_first, L->in_src, L->in_leap,
 			       L->tl_seen, L->tl_first, L->tl_last, L->touched };
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -220,39 +199,26 @@ cleanup(struct leaper *L)
 	for (size_t i = 0; i < LEAP_LEVELS; i++)
 		leap_list_free(&L->level[i]);
 	free(L->pairs);
-	free(L->be);
-	free(L->active);
 }
 
-/* Hands the merges to the lops and finalizes the partitions. */
 static int
-apply(struct leaper *L)
+cancelled(const struct leap_in *in, uint32_t k, uint32_t total)
 {
-	struct analysis *a = L->a;
-	struct uf u = { 0 };
-	int rc = partition_to_uf(a, &u);
-	for (uint32_t b = 0; !rc && b < L->nb; b++) {
-		uint32_t r = leap_find(L, b);
-		if (r != b)
-			uf_union(&u, L->brep[r], L->brep[b]);
-	}
-	if (!rc)
-		rc = partition_finalize(a, &u);
-	uf_fini(&u);
-	return rc;
+	return in->progress && in->progress(in->ud, "leap merging", k, total > k ? total : k + 1);
 }
 
 int
-partition_leap_merge(struct analysis *a)
+leap_run(const struct leap_in *in, struct leap_out *out)
 {
-	struct leaper L = { .a = a };
+	struct leaper L = { .in = in };
 	uint32_t merged = 0;
+	out->merged = out->leaps = out->incomplete = 0;
 	int rc = setup(&L);
 	if (!rc)
 		rc = leap_level_all(&L, 0);
 	uint32_t total = L.n_leaps;
 	for (uint32_t k = 0; !rc && L.kp.n;) {
-		if (a->progress && a->progress(a->ud, "leap merging", k, total > k ? total : k + 1)) {
+		if (cancelled(in, k, total)) {
 			rc = ERR_CANCELLED;
 			break;
 		}
@@ -266,14 +232,14 @@ partition_leap_merge(struct analysis *a)
 			if ((rc = leap_level_window(&L, k, 1)))
 				break;
 			/* a leap can take many passes: stay cancellable */
-			if (a->progress && a->progress(a->ud, "leap merging", k, total > k ? total : k + 1)) {
+			if (cancelled(in, k, total)) {
 				rc = ERR_CANCELLED;
 				break;
 			}
 		}
 		if (rc)
 			break;
-		if (!complete && a->opts.leap_force) {
+		if (!complete && in->force) {
 			/* successors of any leap: the whole graph is levelled again */
 			uint32_t merges = force(&L);
 			if (merges) {
@@ -283,17 +249,19 @@ partition_leap_merge(struct analysis *a)
 			}
 		}
 		if (!complete)
-			a->stats.incomplete_leaps++;
+			out->incomplete++;
 		k++;
 		rc = leap_level_window(&L, k, 0);
 	}
 	/* the leaps of the final graph */
 	if (!rc && merged)
 		rc = leap_level_all(&L, 0);
-	if (!rc && merged)
-		rc = apply(&L);
-	if (!rc)
-		a->stats.leaps = L.n_leaps;
+	for (uint32_t b = 0; !rc && b < L.nb; b++)
+		out->root[b] = leap_find(&L, b);
+	if (!rc) {
+		out->merged = merged;
+		out->leaps = L.n_leaps;
+	}
 	cleanup(&L);
 	return rc;
 }

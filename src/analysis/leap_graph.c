@@ -83,33 +83,17 @@ sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
 
 /* ---- base edges ---- */
 
-struct edge_fill {
-	struct leaper *L;
-	uint32_t cap;
-};
-
-static void
-add_base_edge(void *ctx, uint32_t p, uint32_t q, uint32_t l)
-{
-	struct edge_fill *f = ctx;
-	if (f->L->nbe < f->cap)    /* the DAG's edge count: always room */
-		f->L->be[f->L->nbe++] = (struct leap_edge){ p, q, l };
-}
-
 int
 leap_graph_init(struct leaper *L)
 {
-	struct analysis *a = L->a;
-	uint32_t nb = L->nb, ne = a->dag_first[nb];
-	L->be = malloc(((size_t)ne + 1) * sizeof *L->be);
+	uint32_t nb = L->nb;
+	L->be = L->in->edges;
+	L->nbe = L->in->n_edges;
 	L->out_first = calloc((size_t)nb + 2, sizeof *L->out_first);
 	L->in_first = calloc((size_t)nb + 2, sizeof *L->in_first);
-	L->in_src = malloc(((size_t)ne + 1) * sizeof *L->in_src);
-	if (!L->be || !L->out_first || !L->in_first || !L->in_src)
+	L->in_src = malloc(((size_t)L->nbe + 1) * sizeof *L->in_src);
+	if (!L->out_first || !L->in_first || !L->in_src)
 		return ERR_NOMEM;
-	struct edge_fill f = { L, ne };
-	part_edges(a, L->stamp, add_base_edge, &f);
-	/* part_edges lists sources in partition order: be is grouped by src */
 	for (uint32_t e = 0; e < L->nbe; e++) {
 		L->out_first[L->be[e].src + 1]++;
 		L->in_first[L->be[e].dst + 1]++;
@@ -121,8 +105,6 @@ leap_graph_init(struct leaper *L)
 	memcpy(L->pos, L->in_first, (size_t)nb * sizeof *L->pos);
 	for (uint32_t e = 0; e < L->nbe; e++)
 		L->in_src[L->pos[L->be[e].dst]++] = L->be[e].src;
-	for (uint32_t p = 0; p < nb; p++)
-		L->brep[p] = part_first_comm(a, p);
 	return 0;
 }
 

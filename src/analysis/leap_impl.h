@@ -19,16 +19,12 @@
 #define SKEIN_LEAP_IMPL_H
 
 #include "analysis_impl.h"
+#include "leap.h"
 
 /* bdep of a base partition whose leap is beyond the window */
 #define LEAP_UNRESOLVED UINT32_MAX
 /* levels kept: k - 1, k, k + 1 (and k + 2 while moving to the next leap) */
 #define LEAP_LEVELS 4
-
-struct leap_edge {
-	uint32_t src, dst;   /* base partitions */
-	uint32_t key;        /* the first lop of src whose next lop is in dst */
-};
 
 /* A growable list of 32-bit values. */
 struct leap_list {
@@ -37,12 +33,11 @@ struct leap_list {
 };
 
 struct leaper {
-	struct analysis *a;
+	const struct leap_in *in;
 	uint32_t nb;                /* base partitions */
 	struct uf bu;               /* union-find over base partitions, root = min */
 	uint32_t *bnext, *btail;    /* members of a root: a list through bnext */
-	uint32_t *brep;             /* base partition: a communication lop */
-	struct leap_edge *be;       /* base edges, grouped by src */
+	const struct leap_edge *be; /* base edges, grouped by src (in->edges) */
 	uint32_t nbe;
 	uint32_t *out_first;        /* nb + 1: base edges of src b: be[out_first[b]..] */
 	uint32_t *in_first, *in_src;   /* nb + 1, nbe: reverse base edges */
@@ -67,9 +62,10 @@ struct leaper {
 	uint64_t *pairs;
 	size_t cap_pairs;
 	struct leap_list tmp, cand, w;
-	uint32_t n_tl, n_active;
-	uint8_t *active;            /* timeline has communication */
+	uint32_t n_tl;
 	uint32_t *in_leap, tstamp;  /* timeline covered by the leap at hand */
+	/* per timeline: the records holding a merged partition's least and
+	 * greatest lop there */
 	uint32_t *tl_first, *tl_last, *tl_seen, *touched, dstamp;
 };
 
