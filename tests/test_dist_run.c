@@ -1,7 +1,8 @@
 /* test_dist_run.c — the whole analysis as a distributed job
  * (analysis/dist_run.h), without MPI: on every corpus trace and every
  * shared OTF2 trace, with the default options and the paper's (no
- * automatic merge, no sender progress, start-up counted), 1 to 4 thread
+ * automatic merge, no sender progress, start-up counted), each also with
+ * the leap merge (forced, factor 2, with the paper's; on 3 ranks), 1 to 4 thread
  * ranks each read their share, and the saved file they write together is
  * the one saved_write writes after analysis_run, byte for byte but the
  * stage timings (and the checksums over them). A trace without
@@ -69,8 +70,9 @@ masked(const char *path, size_t *n)
 	return b;
 }
 
+/* on lo .. hi thread ranks */
 static void
-check(const char *trace, const struct analysis_opts *o)
+check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t hi)
 {
 	struct trace *t = tu_load(trace);
 	struct analysis *a = NULL;
@@ -84,7 +86,7 @@ check(const char *trace, const struct analysis_opts *o)
 	}
 	size_t ns = 0;
 	char *s = comm ? masked(serial, &ns) : NULL;
-	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(4); n++) {
+	for (uint32_t n = lo; n <= hi; n++) {
 		struct job j = { .trace = trace, .o = o };
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-drun-%d-%u.skein", (int)getpid(), n);
 		int rc = dcomm_threads_run(n, rank_main, &j);
@@ -119,6 +121,12 @@ check(const char *trace, const struct analysis_opts *o)
 }
 
 static void
+check(const char *trace, const struct analysis_opts *o)
+{
+	check_on(trace, o, DT_FIRST_RANKS, DT_LAST_RANKS(4));
+}
+
+static void
 check_all(const char *const *p, size_t n)
 {
 	struct analysis_opts o;
@@ -129,6 +137,16 @@ check_all(const char *const *p, size_t n)
 			continue;
 		analysis_opts_paper(&o);
 		check(p[i], &o);
+		/* the leap merge (rank 0 merges every rank's records), on 3
+		 * ranks: the stages after it are the ones checked above */
+		analysis_opts_default(&o);
+		o.leap_merge = 1;
+		check_on(p[i], &o, 3, 3);
+		analysis_opts_paper(&o);
+		o.leap_merge = 1;
+		o.leap_force = 1;
+		o.leap_factor = 2;
+		check_on(p[i], &o, 3, 3);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include "base/hmap.h"
 #include "base/vec.h"
 #include "dist.h"
+#include "dist_leap.h"
 #include "dist_merge.h"
 #include "dist_metrics.h"
 #include "dist_steps.h"
@@ -23,8 +24,7 @@
 int
 dist_run_supports(const struct analysis_opts *o, const char **why)
 {
-	*why = o->leap_merge ? "the leap merge" : o->reorder ? "reordering" :
-	       o->clusters ? "clustering" : NULL;
+	*why = o->reorder ? "reordering" : o->clusters ? "clustering" : NULL;
 	return *why == NULL;
 }
 
@@ -438,8 +438,15 @@ dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, cons
 	struct analysis *a = r.la;
 	if (!rc) {
 		a->stats.t_lops = t1 - t0;
-		a->stats.t_partition = now() - t1;
+		t0 = now();
+		a->stats.t_partition = t0 - t1;
+		if (o->leap_merge && !o->n_phases)
+			rc = dist_leap_merge(c, &r.d, a, r.lops.off, r.part_first,
+					     c->rank == 0 ? progress : NULL, ud);
 		a->stats.partitions_leap = a->n_parts;
+		a->stats.t_leap = now() - t0;
+	}
+	if (!rc) {
 		a->dc = c;
 		a->dm = &r.d;
 		a->lop_off = r.lops.off;
