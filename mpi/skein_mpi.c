@@ -51,7 +51,7 @@ static const char usage_text[] =
 	"skein-mpi runs 'skein analyze --save FILE TRACE' as an MPI job: each rank\n"
 	"reads, analyses and writes to FILE its share of the trace's locations\n"
 	"(open FILE with 'skein FILE'), and rank 0 prints the report 'skein analyze'\n"
-	"prints. With --reorder or clusters (not distributed yet), or with\n"
+	"prints. With --reorder (not distributed yet), or with\n"
 	"SKEIN_MPI_GATHER=1, rank 0 gathers the shares and analyses them alone. The\n"
 	"options are skein's (skein --help); doc/distributed.md says what runs where.\n"
 	"\n"

@@ -8,8 +8,9 @@
 #    prints, F opens to those bytes, and F is the serial --save's bytes
 #    but for the stage timings (tests/savedcmp.py); a trace the serial analysis refuses is refused
 #    with its message and status, nothing saved;
-#  * other structure options (--paper --leap-merge, a forced leap merge,
-#    --iterations) alike, on three traces the leap merge changes;
+#  * other options (--paper --leap-merge, a forced leap merge,
+#    --iterations, --clusters: rank 0 clusters from the saved file) alike,
+#    on three traces the leap merge changes;
 #  * a location's events missing or truncated on one rank: the serial
 #    error, once, from rank 0, exit 1, within seconds (not a hang);
 #  * usage errors once, exit 2 (a Charm++ run among them); --help;
@@ -130,7 +131,7 @@ done
 # other structure options: the same code, other stages
 use mpich
 for opts in "--paper --leap-merge" "--leap-merge --leap-force --leap-factor 2" \
-	"--iterations structure --no-coalesce"; do
+	"--iterations structure --no-coalesce" "--clusters 4"; do
 	for t in traces/corpus/wavefront-9-delay traces/corpus/lammps-melt-4 \
 		traces/corpus/tree_allreduce-8-delay; do
 		# shellcheck disable=SC2086

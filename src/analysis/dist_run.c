@@ -24,7 +24,7 @@
 int
 dist_run_supports(const struct analysis_opts *o, const char **why)
 {
-	*why = o->reorder ? "reordering" : o->clusters ? "clustering" : NULL;
+	*why = o->reorder ? "reordering" : NULL;
 	return *why == NULL;
 }
 

@@ -14,7 +14,9 @@
 #include "base/err.h"
 
 /* Whether options o run distributed (dist_run), or only the serial way
- * (then why, a phrase, in *why). */
+ * (then why, a phrase, in *why). Clusters are not part of the saved
+ * analysis (saved.h: saved_cluster makes them when the file is opened),
+ * so dist_run leaves o->clusters to whoever opens the file. */
 int dist_run_supports(const struct analysis_opts *o, const char **why);
 
 /* What the caller hears of a distributed run, on rank 0: the stages
