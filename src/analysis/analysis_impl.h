@@ -355,6 +355,15 @@ int lops_permute(struct analysis *a, const uint32_t *old);
  * within a partition reordered by idealised forward replay; sends,
  * collectives and waits keep their order (reorder.c). */
 int reorder_mpi(struct analysis *a);
+/* Its two halves. reorder_keys: the replay, partition by partition, into
+ * w (each lop's clock value) and from (a receive's lowest sender
+ * timeline), n_lops each, TRACE_NONE where none; needs part_lop_first
+ * and part_lops. gid, when not NULL, is each lop's id in a whole
+ * analysis whose lops a holds only some of (a partition owner's model,
+ * communication lops only; dist_reorder.c). reorder_apply: each
+ * timeline's runs ordered by them, the lops permuted, stats.reordered. */
+int reorder_keys(const struct analysis *a, const uint32_t *gid, uint32_t *w, uint32_t *from);
+int reorder_apply(struct analysis *a, const uint32_t *w, const uint32_t *from);
 
 /* Strongly connected components of a graph in CSR form (n nodes, edges
  * first[v]..first[v+1] of succ): comp[v] gets v's component. Returns the

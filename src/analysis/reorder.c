@@ -22,9 +22,15 @@
  * travels with the operation it precedes. The steps of seed 000 are then
  * assigned over the new order (steps.c), unchanged.
  *
- * The replay processes timelines as far as their receives' senders
- * allow; should the records imply a cycle, the blocked receive that
- * entered first goes ahead with the senders it has.
+ * The replay processes a partition's timelines as far as their receives'
+ * senders allow; should the records imply a cycle, the partition's
+ * blocked receive that entered first goes ahead with the senders it has.
+ * (Until 2026-11-24 one replay ran over every partition at once and the
+ * first-entered blocked receive of the whole trace went ahead; a receive
+ * could then be forced while a sender's timeline was still held up in an
+ * earlier partition. Partition by partition, each is replayed from its
+ * own lops alone, which lets the owner of a partition reorder it in a
+ * distributed analysis. Every corpus and shared trace orders the same.)
  */
 #include "analysis_impl.h"
 
@@ -33,15 +39,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The replay goes partition by partition: a receive's w comes from
+ * senders in its own partition only, and each timeline's run of a
+ * partition starts afresh, so partitions replay alone (a distributed
+ * analysis replays each at its owner, dist_reorder.c). */
 struct replay {
-	struct analysis *a;
+	const struct analysis *a;
+	const uint32_t *gid;   /* NULL, or each lop's id in the whole analysis */
 	uint32_t *w;           /* per lop; TRACE_NONE: not replayed yet */
 	uint32_t *pending;     /* per receive lop: senders not replayed yet */
-	uint32_t *cursor, *end;
-	uint32_t *part, *fixed_w, *recv_w;   /* per timeline: the run it is in */
+	uint32_t *cursor, *end;   /* per timeline: into part_lops, the partition's */
+	uint32_t *fixed_w, *recv_w;   /* per timeline: the run it is in */
 	uint8_t *blocked;
 	uint32_t *queue;
 	uint32_t head, tail, n_tl;
+	uint32_t *tls, n_tls;  /* the partition's timelines, ascending */
 };
 
 static int
@@ -81,22 +93,35 @@ notify(struct replay *r, uint32_t l)
 		if (x == l || !is_receive(a, x) || a->lop_part[x] != a->lop_part[l] || !r->pending[x])
 			continue;
 		uint32_t tl = a->lop_tl[x];
-		if (--r->pending[x] == 0 && r->blocked[tl] && r->cursor[tl] == x)
+		if (--r->pending[x] == 0 && r->blocked[tl] && r->cursor[tl] < r->end[tl] &&
+		    a->part_lops[r->cursor[tl]] == x)
 			push(r, tl);
 	}
+}
+
+/* Whether lop l, at k in part_lops, begins a run of its partition on its
+ * timeline: the first there, or the lop before it is another's. */
+static int
+run_starts(const struct replay *r, uint32_t k, uint32_t l)
+{
+	const struct analysis *a = r->a;
+	uint32_t tl = a->lop_tl[l], p = a->lop_part[l];
+	if (k == a->part_lop_first[p] || a->lop_tl[a->part_lops[k - 1]] != tl)
+		return 1;
+	if (r->gid)    /* communication lops alternate with computation */
+		return r->gid[l] != r->gid[a->part_lops[k - 1]] + 2;
+	return a->lop_part[l - 1] != p;
 }
 
 /* Replays timeline tl as far as it can; force lets a blocked receive go. */
 static void
 advance(struct replay *r, uint32_t tl, int force)
 {
-	struct analysis *a = r->a;
+	const struct analysis *a = r->a;
 	for (; r->cursor[tl] < r->end[tl]; r->cursor[tl]++) {
-		uint32_t l = r->cursor[tl];
-		if (a->lop_part[l] != r->part[tl]) {          /* a new partition: a new run */
-			r->part[tl] = a->lop_part[l];
+		uint32_t l = a->part_lops[r->cursor[tl]];
+		if (run_starts(r, r->cursor[tl], l))
 			r->fixed_w[tl] = r->recv_w[tl] = TRACE_NONE;
-		}
 		uint8_t k = a->lop_kind[l];
 		if (k == OP_COMPUTE)
 			continue;
@@ -129,12 +154,25 @@ advance(struct replay *r, uint32_t tl, int force)
 	r->blocked[tl] = 0;
 }
 
+/* Replays partition p: its timelines as far as their receives' senders
+ * allow, then, while some are blocked, the blocked receive that entered
+ * first (the lowest timeline on a tie) goes ahead. */
 static void
-replay(struct replay *r)
+replay_part(struct replay *r, uint32_t p)
 {
-	struct analysis *a = r->a;
-	for (uint32_t tl = 0; tl < r->n_tl; tl++)
+	const struct analysis *a = r->a;
+	uint32_t k1 = a->part_lop_first[p + 1];
+	r->n_tls = 0;
+	for (uint32_t k = a->part_lop_first[p]; k < k1;) {
+		uint32_t tl = a->lop_tl[a->part_lops[k]], j = k;
+		while (j < k1 && a->lop_tl[a->part_lops[j]] == tl)
+			j++;
+		r->cursor[tl] = k;
+		r->end[tl] = j;
+		r->tls[r->n_tls++] = tl;
 		push(r, tl);
+		k = j;
+	}
 	for (;;) {
 		while (r->head < r->tail) {
 			uint32_t tl = r->queue[r->head++ % (r->n_tl + 1)];
@@ -142,11 +180,13 @@ replay(struct replay *r)
 		}
 		uint32_t pick = TRACE_NONE;
 		uint64_t best = UINT64_MAX;
-		for (uint32_t tl = 0; tl < r->n_tl; tl++)
-			if (r->blocked[tl] && lop_enter(a, r->cursor[tl]) < best) {
-				best = lop_enter(a, r->cursor[tl]);
+		for (uint32_t i = 0; i < r->n_tls; i++) {
+			uint32_t tl = r->tls[i];
+			if (r->blocked[tl] && lop_enter(a, a->part_lops[r->cursor[tl]]) < best) {
+				best = lop_enter(a, a->part_lops[r->cursor[tl]]);
 				pick = tl;
 			}
+		}
 		if (pick == TRACE_NONE)
 			break;
 		advance(r, pick, 1);
@@ -221,30 +261,27 @@ order_timeline(struct analysis *a, uint32_t tl, const struct order_ctx *c, uint3
 }
 
 int
-reorder_mpi(struct analysis *a)
+reorder_keys(const struct analysis *a, const uint32_t *gid, uint32_t *w, uint32_t *from)
 {
 	uint32_t n = a->n_lops, n_tl;
 	trace_timelines(a->t, &n_tl);
-	struct replay r = { .a = a, .n_tl = n_tl };
-	r.w = malloc(((size_t)n + 1) * sizeof *r.w);
+	struct replay r = { .a = a, .gid = gid, .w = w, .n_tl = n_tl };
 	r.pending = calloc((size_t)n + 1, sizeof *r.pending);
 	r.cursor = malloc(((size_t)n_tl + 1) * sizeof *r.cursor);
 	r.end = malloc(((size_t)n_tl + 1) * sizeof *r.end);
-	r.part = malloc(((size_t)n_tl + 1) * sizeof *r.part);
 	r.fixed_w = malloc(((size_t)n_tl + 1) * sizeof *r.fixed_w);
 	r.recv_w = malloc(((size_t)n_tl + 1) * sizeof *r.recv_w);
 	r.blocked = calloc((size_t)n_tl + 1, 1);
 	r.queue = malloc(((size_t)n_tl + 2) * sizeof *r.queue);
-	uint32_t *from = malloc(((size_t)n + 1) * sizeof *from);
-	uint32_t *old = malloc(((size_t)n + 1) * sizeof *old);
+	r.tls = malloc(((size_t)n_tl + 1) * sizeof *r.tls);
 	int rc = 0;
-	if (!r.w || !r.pending || !r.cursor || !r.end || !r.part || !r.fixed_w || !r.recv_w ||
-	    !r.blocked || !r.queue || !from || !old) {
+	if (!r.pending || !r.cursor || !r.end || !r.fixed_w || !r.recv_w || !r.blocked ||
+	    !r.queue || !r.tls) {
 		rc = ERR_NOMEM;
 		goto out;
 	}
 	for (uint32_t l = 0; l < n; l++) {
-		r.w[l] = TRACE_NONE;
+		w[l] = TRACE_NONE;
 		from[l] = TRACE_NONE;
 		if (!is_receive(a, l))
 			continue;
@@ -255,32 +292,52 @@ reorder_mpi(struct analysis *a)
 				r.pending[l]++;
 		from[l] = lowest_sender(a, l);
 	}
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
-		r.cursor[tl] = a->tl_lop[tl];
-		r.end[tl] = a->tl_lop[tl + 1];
-		r.part[tl] = TRACE_NONE;
-	}
-	replay(&r);
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		replay_part(&r, p);
+out:
+	free(r.pending);
+	free(r.cursor);
+	free(r.end);
+	free(r.fixed_w);
+	free(r.recv_w);
+	free(r.blocked);
+	free(r.queue);
+	free(r.tls);
+	return rc;
+}
+
+int
+reorder_apply(struct analysis *a, const uint32_t *w, const uint32_t *from)
+{
+	uint32_t n = a->n_lops, n_tl;
+	trace_timelines(a->t, &n_tl);
+	uint32_t *units = malloc(((size_t)n + 1) * sizeof *units);
+	uint32_t *old = malloc(((size_t)n + 1) * sizeof *old);
+	int rc = units && old ? 0 : ERR_NOMEM;
 	/* units are keyed by their comm lop; computation has no w of its own */
-	struct order_ctx c = { .a = a, .w = r.w, .from = from };
+	struct order_ctx c = { .a = a, .w = w, .from = from };
 	for (uint32_t tl = 0; tl < n_tl && !rc; tl++)
-		rc = order_timeline(a, tl, &c, r.pending, old);   /* pending is free scratch now */
+		rc = order_timeline(a, tl, &c, units, old);
 	a->stats.reordered = 0;
 	for (uint32_t l = 0; l < n && !rc; l++)
 		a->stats.reordered += old[l] != l;
 	if (!rc && a->stats.reordered)
 		rc = lops_permute(a, old);
-out:
-	free(r.w);
-	free(r.pending);
-	free(r.cursor);
-	free(r.end);
-	free(r.part);
-	free(r.fixed_w);
-	free(r.recv_w);
-	free(r.blocked);
-	free(r.queue);
-	free(from);
+	free(units);
 	free(old);
+	return rc;
+}
+
+int
+reorder_mpi(struct analysis *a)
+{
+	uint32_t n = a->n_lops;
+	uint32_t *w = malloc(((size_t)n + 1) * sizeof *w);
+	uint32_t *from = malloc(((size_t)n + 1) * sizeof *from);
+	int rc = w && from ? reorder_keys(a, NULL, w, from) : ERR_NOMEM;
+	if (!rc)
+		rc = reorder_apply(a, w, from);
+	free(w);
+	free(from);
 	return rc;
 }
