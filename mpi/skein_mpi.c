@@ -6,7 +6,8 @@
  * By default every stage is distributed (analysis/dist_run.h over dcomm,
  * dcomm_mpi.c): each rank reads its share of the locations, analyses it
  * and writes its part of the saved file; rank 0 then prints the report
- * from the file. For options not distributed yet (and SKEIN_MPI_GATHER=1)
+ * from the file. With SKEIN_MPI_GATHER=1 (and for a trace whose ranks'
+ * locations are not in rank order)
  * every rank reads the events of its share with its own OTF2 reader
  * (otf2_share_read) and the shares travel as bytes to rank 0, which joins
  * them in location order — build_join numbers every id as one reader
@@ -51,8 +52,8 @@ static const char usage_text[] =
 	"skein-mpi runs 'skein analyze --save FILE TRACE' as an MPI job: each rank\n"
 	"reads, analyses and writes to FILE its share of the trace's locations\n"
 	"(open FILE with 'skein FILE'), and rank 0 prints the report 'skein analyze'\n"
-	"prints. With --reorder (not distributed yet), or with\n"
-	"SKEIN_MPI_GATHER=1, rank 0 gathers the shares and analyses them alone. The\n"
+	"prints. With SKEIN_MPI_GATHER=1 (or a trace whose ranks' locations are not\n"
+	"in rank order) rank 0 gathers the shares and analyses them alone. The\n"
 	"options are skein's (skein --help); doc/distributed.md says what runs where.\n"
 	"\n"
 	"  -q, --quiet   no progress on rank 0's stderr (a line per stage, and the\n"
@@ -421,11 +422,10 @@ main(int argc, char **argv)
 	p.enabled = rank == 0 && !c.quiet;
 	struct trace *t = NULL;
 	int gathered = 0, serial_only = 0;
-	const char *why;
 	/* every stage distributed, where it is (SKEIN_MPI_GATHER: the shares
 	 * gathered on rank 0, for comparison) */
 	const char *gather = getenv("SKEIN_MPI_GATHER");
-	if ((!gather || !gather[0] || !strcmp(gather, "0")) && dist_run_supports(&c.aopts, &why)) {
+	if (!gather || !gather[0] || !strcmp(gather, "0")) {
 		rc = run_distributed(&c, &p, &serial_only);
 		if (!serial_only) {
 			rc = share_rc(rc);

@@ -9,7 +9,8 @@
 #    but for the stage timings (tests/savedcmp.py); a trace the serial analysis refuses is refused
 #    with its message and status, nothing saved;
 #  * other options (--paper --leap-merge, a forced leap merge,
-#    --iterations, --clusters: rank 0 clusters from the saved file) alike,
+#    --iterations, --clusters: rank 0 clusters from the saved file,
+#    --reorder --leap-merge) alike,
 #    on three traces the leap merge changes;
 #  * a location's events missing or truncated on one rank: the serial
 #    error, once, from rank 0, exit 1, within seconds (not a hang);
@@ -131,7 +132,7 @@ done
 # other structure options: the same code, other stages
 use mpich
 for opts in "--paper --leap-merge" "--leap-merge --leap-force --leap-factor 2" \
-	"--iterations structure --no-coalesce" "--clusters 4"; do
+	"--iterations structure --no-coalesce" "--clusters 4" "--reorder --leap-merge"; do
 	for t in traces/corpus/wavefront-9-delay traces/corpus/lammps-melt-4 \
 		traces/corpus/tree_allreduce-8-delay; do
 		# shellcheck disable=SC2086

@@ -2,7 +2,8 @@
  * (analysis/dist_run.h), without MPI: on every corpus trace and every
  * shared OTF2 trace, with the default options and the paper's (no
  * automatic merge, no sender progress, start-up counted), each also with
- * the leap merge (forced, factor 2, with the paper's; on 3 ranks), 1 to 4 thread
+ * the leap merge (forced, factor 2, with the paper's; on 3 ranks) and
+ * with --reorder --leap-merge (on 2 and 3 ranks), 1 to 4 thread
  * ranks each read their share, and the saved file they write together is
  * the one saved_write writes after analysis_run, byte for byte but the
  * stage timings (and the checksums over them). A trace without
@@ -147,6 +148,11 @@ check_all(const char *const *p, size_t n)
 		o.leap_force = 1;
 		o.leap_factor = 2;
 		check_on(p[i], &o, 3, 3);
+		/* the reordering (each partition replayed by its owner) */
+		analysis_opts_default(&o);
+		o.leap_merge = 1;
+		o.reorder = 1;
+		check_on(p[i], &o, 2, 3);
 	}
 }
 

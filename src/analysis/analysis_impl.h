@@ -359,8 +359,9 @@ int reorder_mpi(struct analysis *a);
  * w (each lop's clock value) and from (a receive's lowest sender
  * timeline), n_lops each, TRACE_NONE where none; needs part_lop_first
  * and part_lops. gid, when not NULL, is each lop's id in a whole
- * analysis whose lops a holds only some of (a partition owner's model,
- * communication lops only; dist_reorder.c). reorder_apply: each
+ * analysis whose lops a holds only some of (a partition owner's model:
+ * every lop of its partitions, dist_steps.c), ascending in part_lops
+ * within a partition. reorder_apply: each
  * timeline's runs ordered by them, the lops permuted, stats.reordered. */
 int reorder_keys(const struct analysis *a, const uint32_t *gid, uint32_t *w, uint32_t *from);
 int reorder_apply(struct analysis *a, const uint32_t *w, const uint32_t *from);

@@ -21,13 +21,6 @@
 #include "model/trace_impl.h"
 #include "otf2/otf2_read.h"
 
-int
-dist_run_supports(const struct analysis_opts *o, const char **why)
-{
-	*why = o->reorder ? "reordering" : NULL;
-	return *why == NULL;
-}
-
 static double
 now(void)
 {
@@ -140,8 +133,11 @@ partners(struct run *r)
 }
 
 /* Stepping (dist_steps) from the rank's lops and their partners. */
+/* The rank's lops and their ends as dist_steps takes them (malloc'd,
+ * in->consume set: dist_steps frees them), each rank owning an equal run
+ * of the partitions (*own, the caller's to free). */
 static int
-steps(struct run *r)
+step_input(struct run *r, struct dstep_in *in, uint32_t **own)
 {
 	struct dcomm *c = r->c;
 	struct analysis *a = r->la;
@@ -149,12 +145,16 @@ steps(struct run *r)
 	struct dstep_lop *lops = malloc(((size_t)n + 1) * sizeof *lops);
 	uint32_t *end_first = malloc(((size_t)n + 2) * sizeof *end_first);
 	struct dstep_end *ends = malloc(((size_t)a->n_ends + 1) * sizeof *ends);
-	uint32_t *step = malloc(((size_t)n + 1) * sizeof *step);
-	uint32_t *sf = malloc(((size_t)a->n_parts + 1) * sizeof *sf);
-	uint32_t *sc = malloc(((size_t)a->n_parts + 1) * sizeof *sc);
-	int rc = dcomm_agree(c, lops && end_first && ends && step && sf && sc ? 0 : ERR_NOMEM);
+	*own = malloc(((size_t)c->size + 1) * sizeof **own);
+	int rc = dcomm_agree(c, lops && end_first && ends && *own ? 0 : ERR_NOMEM);
+	if (rc) {
+		free(lops);
+		free(end_first);
+		free(ends);
+		return rc;
+	}
 	size_t k = 0;
-	for (uint32_t l = 0; l < n && !rc; l++) {
+	for (uint32_t l = 0; l < n; l++) {
 		lops[l] = (struct dstep_lop){ lop_enter(a, l), a->lop_tl[l], a->lop_part[l],
 					      a->lop_kind[l] };
 		end_first[l] = (uint32_t)k;
@@ -174,18 +174,32 @@ steps(struct run *r)
 							(uint8_t)e[i].role };
 		}
 	}
-	if (!rc)
-		end_first[n] = (uint32_t)k;
+	end_first[n] = (uint32_t)k;
 	/* each rank steps an equal run of the partitions: by their first lops
 	 * (dist_structure's part_first), rank 0 would step every partition
 	 * that spans all ranks, most of the trace in a stencil */
-	uint32_t *own = rc ? NULL : malloc(((size_t)c->size + 1) * sizeof *own);
-	rc = rc ? rc : dcomm_agree(c, own ? 0 : ERR_NOMEM);
-	for (uint32_t q = 0; q <= c->size && !rc; q++)
-		own[q] = (uint32_t)((uint64_t)a->n_parts * q / c->size);
-	struct dstep_in in = { r->lops.off, n, lops, end_first, ends, (uint32_t)r->d.t->n_timelines,
-			       a->n_parts, own, a->part_order, a->dag_first, a->dag_succ, !rc };
-	struct dstep_out out = { step, 0, 0, sf, sc };
+	for (uint32_t q = 0; q <= c->size; q++)
+		(*own)[q] = (uint32_t)((uint64_t)a->n_parts * q / c->size);
+	*in = (struct dstep_in){ r->lops.off, n, lops, end_first, ends,
+				 (uint32_t)r->d.t->n_timelines, a->n_parts, *own, a->part_order,
+				 a->dag_first, a->dag_succ, 1, 0 };
+	return 0;
+}
+
+static int
+steps(struct run *r)
+{
+	struct dcomm *c = r->c;
+	struct analysis *a = r->la;
+	uint32_t n = a->n_lops, *own = NULL;
+	uint32_t *step = malloc(((size_t)n + 1) * sizeof *step);
+	uint32_t *sf = malloc(((size_t)a->n_parts + 1) * sizeof *sf);
+	uint32_t *sc = malloc(((size_t)a->n_parts + 1) * sizeof *sc);
+	int rc = dcomm_agree(c, step && sf && sc ? 0 : ERR_NOMEM);
+	struct dstep_in in;
+	if (!rc)
+		rc = step_input(r, &in, &own);
+	struct dstep_out out = { step, 0, 0, sf, sc, NULL, NULL };
 	if (!rc)
 		rc = dist_steps(c, &in, &out);
 	if (!rc) {
@@ -200,14 +214,67 @@ steps(struct run *r)
 		}
 	}
 	free(own);
-	if (!in.consume) {
-		free(lops);
-		free(end_first);
-		free(ends);
-	}
 	free(step);
 	free(sf);
 	free(sc);
+	return rc;
+}
+
+/* --reorder (reorder_mpi): each partition's owner replays it in a model
+ * of its own and sends each lop's clock back; each rank orders its
+ * timelines by them. Once any lop moved anywhere, every rank maps its
+ * lops to ops through arrays, as the serial analysis then does; the
+ * message partners are found again for the new lop ids. */
+static int
+reorder(struct run *r)
+{
+	struct dcomm *c = r->c;
+	struct analysis *a = r->la;
+	uint32_t n = a->n_lops, *own = NULL;
+	uint32_t *w = malloc(((size_t)n + 1) * sizeof *w);
+	uint32_t *from = malloc(((size_t)n + 1) * sizeof *from);
+	int rc = dcomm_agree(c, w && from ? 0 : ERR_NOMEM);
+	struct dstep_in in;
+	if (!rc)
+		rc = step_input(r, &in, &own);
+	in.reorder = 1;
+	struct dstep_out out = { .lop_w = w, .lop_from = from };
+	if (!rc)
+		rc = dist_steps(c, &in, &out);
+	free(own);
+	if (!rc)
+		rc = dcomm_agree(c, reorder_apply(a, w, from));
+	free(w);
+	free(from);
+	uint64_t moved[2] = { a->stats.reordered, 0 };
+	if (!rc)
+		rc = dcomm_reduce(c, moved, 1, DCOMM_SUM);
+	if (!rc && moved[0] && !a->op_of_lop) {
+		uint32_t *same = malloc(((size_t)n + 1) * sizeof *same);
+		for (uint32_t l = 0; same && l < n; l++)
+			same[l] = l;
+		rc = same ? lops_permute(a, same) : ERR_NOMEM;
+		free(same);
+	}
+	rc = dcomm_agree(c, rc);
+	moved[1] = a->op_last_of_lop != NULL;
+	if (!rc && moved[0])
+		rc = dcomm_reduce(c, moved + 1, 1, DCOMM_MAX);
+	if (!rc && moved[1] && !a->op_last_of_lop) {
+		/* every lop of this rank's is one op; another rank's are not */
+		a->op_last_of_lop = malloc(((size_t)n + 1) * sizeof *a->op_last_of_lop);
+		if (a->op_last_of_lop)
+			memcpy(a->op_last_of_lop, a->op_of_lop, (size_t)n * sizeof *a->op_of_lop);
+		rc = a->op_last_of_lop ? 0 : ERR_NOMEM;
+	}
+	rc = dcomm_agree(c, rc);
+	a->stats.reordered = (uint32_t)moved[0];
+	if (!rc && moved[0]) {
+		free(r->to_send);
+		free(r->to_recv);
+		r->to_send = r->to_recv = NULL;
+		rc = partners(r);
+	}
 	return rc;
 }
 
@@ -380,9 +447,6 @@ dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, cons
 {
 	trace_progress_fn progress = h ? h->progress : NULL;
 	void *ud = h ? h->progress_ud : NULL;
-	const char *why;
-	if (!dist_run_supports(o, &why))
-		return err_set(e, ERR_USAGE, "%s is not distributed yet", why);
 	struct run r = { .c = c, .o = o };
 	struct otf2_read_opts ro = { c->rank == 0 ? progress : NULL, ud };
 	struct otf2_share *s = NULL;
@@ -456,6 +520,8 @@ dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, cons
 	t0 = now();
 	if (!rc)
 		rc = partners(&r);
+	if (!rc && o->reorder)
+		rc = reorder(&r);
 	if (!rc)
 		rc = steps(&r);
 	if (!rc) {

@@ -13,12 +13,6 @@
 #include "base/dcomm.h"
 #include "base/err.h"
 
-/* Whether options o run distributed (dist_run), or only the serial way
- * (then why, a phrase, in *why). Clusters are not part of the saved
- * analysis (saved.h: saved_cluster makes them when the file is opened),
- * so dist_run leaves o->clusters to whoever opens the file. */
-int dist_run_supports(const struct analysis_opts *o, const char **why);
-
 /* What the caller hears of a distributed run, on rank 0: the stages
  * (progress, may be NULL), the trace once loaded and matched (loaded:
  * its information is the whole trace's), and once it is known to hold
@@ -40,11 +34,14 @@ struct dist_hooks {
 /* Collective: analyses the OTF2 archive at trace with options o and
  * saves the result at save, as analysis_run and saved_write would
  * (byte for byte but the stage timings). Returns the same on every rank:
- * 0, ERR_USAGE (options not distributed: dist_run_supports; a trace
- * whose timelines are not in location order), ERR_FORMAT with
+ * 0, ERR_USAGE (a trace whose timelines are not in location order),
+ * ERR_FORMAT with
  * h->no_comm for a trace without MPI communication (nothing saved),
  * ERR_CANCELLED, or what a stage met (e says it on every rank). */
 int dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, const char *save,
 	     struct dist_hooks *h, struct err *e);
+/* Every option runs distributed. Clusters are not part of the saved
+ * analysis (saved.h: saved_cluster makes them when the file is opened),
+ * so dist_run leaves o->clusters to whoever opens the file. */
 
 #endif

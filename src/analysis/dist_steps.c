@@ -37,7 +37,8 @@ struct stage {
 	struct dstep_end *ends;
 	size_t n_ends;
 	uint32_t *width, *offset;      /* n_parts + 1 */
-	uint32_t *step;                /* n_items: local steps */
+	uint32_t *step;                /* n_items: local steps (reordering: clocks) */
+	uint32_t *from;                /* reordering: n_items, lowest sender timelines */
 	uint64_t relaxed;
 	int consumed;                  /* the input freed (in->consume) */
 };
@@ -306,6 +307,22 @@ step_owned(struct stage *g)
 	analysis_opts_default(&a->opts);
 	a->n_lops = n;
 	a->n_parts = np;
+	if (g->in->reorder) {
+		/* the lops' global ids tell where a timeline's run of a
+		 * partition is broken by another's lops */
+		uint32_t *gid = malloc(((size_t)n + 1) * sizeof *gid);
+		g->step = malloc(((size_t)n + 1) * sizeof *g->step);
+		g->from = malloc(((size_t)n + 1) * sizeof *g->from);
+		if (!gid || !g->step || !g->from) {
+			free(gid);
+			goto out;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			gid[i] = g->items[i].lop;
+		rc = reorder_keys(a, gid, g->step, g->from);
+		free(gid);
+		goto out;
+	}
 	g->width = calloc((size_t)g->in->n_parts + 1, sizeof *g->width);
 	if (!g->width || (rc = steps_local(a, g->width + p0)))
 		goto out;
@@ -386,16 +403,17 @@ offsets(struct stage *g)
 	return rc;
 }
 
-/* Each owned lop's global step back to the rank that holds it. */
+/* Each owned lop's global step back to the rank that holds it (the
+ * reordering: its clock and lowest sender timeline). */
 static int
 give_back(struct stage *g)
 {
-	uint32_t n = g->c->size, me = g->c->rank;
+	uint32_t n = g->c->size, me = g->c->rank, nv = g->in->reorder ? 3 : 2;
 	uint64_t *count = calloc(n, sizeof *count), *rcount = calloc(n, sizeof *rcount);
 	uint64_t *at = calloc(n + 1, sizeof *at);
 	int rc = count && rcount && at ? 0 : ERR_NOMEM;
 	for (uint32_t i = 0; i < g->n_items && !rc; i++)
-		count[dmodel_rank_of(g->lop_first, n, g->items[i].lop)] += 2 * sizeof(uint32_t);
+		count[dmodel_rank_of(g->lop_first, n, g->items[i].lop)] += nv * sizeof(uint32_t);
 	uint64_t total = 0;
 	for (uint32_t r = 0; r < n && !rc; r++) {
 		at[r] = total;
@@ -406,10 +424,11 @@ give_back(struct stage *g)
 	for (uint32_t i = 0; i < g->n_items && !rc; i++) {
 		const struct item *x = &g->items[i];
 		uint32_t r = dmodel_rank_of(g->lop_first, n, x->lop);
-		uint32_t s = g->step[i] == TRACE_NONE ? TRACE_NONE : g->step[i] + g->offset[x->part];
-		uint32_t pair[2] = { x->lop, s };
-		memcpy((char *)buf + at[r], pair, sizeof pair);
-		at[r] += sizeof pair;
+		uint32_t v[3] = { x->lop, g->step[i], g->from ? g->from[i] : 0 };
+		if (!g->from && v[1] != TRACE_NONE)
+			v[1] += g->offset[x->part];
+		memcpy((char *)buf + at[r], v, nv * sizeof *v);
+		at[r] += nv * sizeof *v;
 	}
 	void *recv = NULL;
 	if (!rc)
@@ -417,10 +436,15 @@ give_back(struct stage *g)
 	uint64_t got = 0;
 	for (uint32_t r = 0; r < n && !rc; r++)
 		got += rcount[r];
-	for (uint64_t off = 0; !rc && off < got; off += 2 * sizeof(uint32_t)) {
-		uint32_t pair[2];
-		memcpy(pair, (char *)recv + off, sizeof pair);
-		g->out->lop_step[pair[0] - g->in->lop_off] = pair[1];
+	for (uint64_t off = 0; !rc && off < got; off += nv * sizeof(uint32_t)) {
+		uint32_t v[3];
+		memcpy(v, (char *)recv + off, nv * sizeof *v);
+		if (g->in->reorder) {
+			g->out->lop_w[v[0] - g->in->lop_off] = v[1];
+			g->out->lop_from[v[0] - g->in->lop_off] = v[2];
+		} else {
+			g->out->lop_step[v[0] - g->in->lop_off] = v[1];
+		}
 	}
 	(void)me;
 	free(recv);
@@ -435,8 +459,12 @@ int
 dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 {
 	struct stage g = { .c = c, .in = in, .out = out };
-	for (uint32_t i = 0; i < in->n_lops; i++)
-		out->lop_step[i] = TRACE_NONE;
+	for (uint32_t i = 0; i < in->n_lops; i++) {
+		if (in->reorder)
+			out->lop_w[i] = out->lop_from[i] = TRACE_NONE;
+		else
+			out->lop_step[i] = TRACE_NONE;
+	}
 	g.lop_first = calloc(c->size + 1, sizeof *g.lop_first);
 	int rc = dcomm_agree(c, g.lop_first ? 0 : ERR_NOMEM);
 	if (!rc)
@@ -445,10 +473,19 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 		rc = deal(&g);
 	if (!rc)
 		rc = step_owned(&g);
-	if (!rc)
+	if (!rc && !in->reorder)
 		rc = offsets(&g);
 	if (!rc)
 		rc = give_back(&g);
+	if (in->reorder) {
+		consume(&g);
+		free(g.lop_first);
+		free(g.items);
+		free(g.ends);
+		free(g.step);
+		free(g.from);
+		return rc;
+	}
 	uint64_t relaxed = g.relaxed;
 	if (!rc)
 		rc = dcomm_reduce(c, &relaxed, 1, DCOMM_SUM);

@@ -52,6 +52,10 @@ struct dstep_in {
 	/* lops, end_first and ends are malloc'd and dist_steps frees them as
 	 * soon as it has dealt them out (in every case) */
 	int consume;
+	/* set: the owners replay their partitions for the reordering
+	 * (reorder_keys) instead of stepping them: lop_w and lop_from are
+	 * filled, nothing else */
+	int reorder;
 };
 
 struct dstep_out {
@@ -61,6 +65,9 @@ struct dstep_out {
 	/* when not NULL (n_parts each): each partition's first global step
 	 * and width, on every rank */
 	uint32_t *step_first, *step_count;
+	/* with in->reorder (n_lops each, caller's): each lop's replay clock
+	 * and a receive's lowest sender timeline (TRACE_NONE: none) */
+	uint32_t *lop_w, *lop_from;
 };
 
 /* Every rank's share of the serial steps_assign; 0, or the same error on

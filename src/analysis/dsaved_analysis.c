@@ -253,11 +253,25 @@ dsaved_put_analysis(struct dsaved *w, struct dcomm *c, const struct dsave_lops *
 	if (!rc)
 		rc = put_one(w, S_ITER_RUNS, sizeof *a->iter_runs, runs_all, runs_before, a->iter_runs,
 			     runs);
-	/* reordering and Charm++'s */
+	/* reordering's lop -> op maps (every rank has them or none: dist_run),
+	 * as global op ids */
+	const uint32_t *maps[2] = { a->op_of_lop, a->op_last_of_lop };
+	for (int i = 0; i < 2 && !rc; i++) {
+		uint32_t id = i ? S_OP_LAST_OF_LOP : S_OP_OF_LOP;
+		if (!maps[i]) {
+			rc = dsaved_put(w, id, sizeof(uint32_t), 0, NULL, 0);
+			continue;
+		}
+		v = shifted(maps[i], n, op_off);
+		rc = dcomm_agree(c, v ? 0 : ERR_NOMEM);
+		if (!rc)
+			rc = per_lop(w, x, id, sizeof *v, v);
+		free(v);
+	}
+	/* Charm++'s */
 	static const struct {
 		uint32_t id, elem;
-	} none[] = { { S_OP_OF_LOP, 4 },
-		     { S_OP_LAST_OF_LOP, 4 }, { S_IDLE_EXP, 8 }, { S_DUR_DIFF, 8 },
+	} none[] = { { S_IDLE_EXP, 8 }, { S_DUR_DIFF, 8 },
 		     { S_IMBALANCE, 8 }, { S_PART_IMBALANCE, 8 }, { S_PART_REGION, 4 } };
 	for (size_t i = 0; i < sizeof none / sizeof *none && !rc; i++)
 		rc = dsaved_put(w, none[i].id, none[i].elem, 0, NULL, 0);

@@ -711,7 +711,9 @@ lops_runs(struct analysis *a, uint32_t region, const uint32_t *part)
 		const struct runs *x = &g.runs[w];
 		for (size_t i = 0; i < x->n; i++) {
 			uint32_t last = a->n_iter_runs ? a->iter_runs[a->n_iter_runs - 1].iter : TRACE_NONE;
-			if (i == 0 && x->v[0].iter == last)
+			/* a distributed analysis's rank keeps its first run:
+			 * join_runs knows what comes before it */
+			if (i == 0 && x->v[0].iter == last && (a->n_iter_runs || !a->dc))
 				continue;
 			a->iter_runs[a->n_iter_runs++] = x->v[i];
 		}

@@ -42,7 +42,7 @@
 /* The replay goes partition by partition: a receive's w comes from
  * senders in its own partition only, and each timeline's run of a
  * partition starts afresh, so partitions replay alone (a distributed
- * analysis replays each at its owner, dist_reorder.c). */
+ * analysis replays each at its owner, dist_steps.c). */
 struct replay {
 	const struct analysis *a;
 	const uint32_t *gid;   /* NULL, or each lop's id in the whole analysis */
@@ -108,8 +108,8 @@ run_starts(const struct replay *r, uint32_t k, uint32_t l)
 	uint32_t tl = a->lop_tl[l], p = a->lop_part[l];
 	if (k == a->part_lop_first[p] || a->lop_tl[a->part_lops[k - 1]] != tl)
 		return 1;
-	if (r->gid)    /* communication lops alternate with computation */
-		return r->gid[l] != r->gid[a->part_lops[k - 1]] + 2;
+	if (r->gid)    /* the lop before it there is not the partition's */
+		return r->gid[l] != r->gid[a->part_lops[k - 1]] + 1;
 	return a->lop_part[l - 1] != p;
 }
 
