@@ -97,10 +97,11 @@ rank_main(struct dcomm *c, void *ud)
 	}
 	struct dstep_in in = { lop_off, n, lops, end_first, ends, w->n_tl, w->n_parts, part_first,
 			       c->rank == 0 ? w->order : NULL, c->rank == 0 ? w->dag_first : NULL,
-			       c->rank == 0 ? w->dag_succ : NULL, 0 };
+			       c->rank == 0 ? w->dag_succ : NULL, 0, 0 };
 	uint32_t *step_first = calloc(w->n_parts + 1, sizeof *step_first);
 	uint32_t *step_count = calloc(w->n_parts + 1, sizeof *step_count);
-	struct dstep_out out = { calloc(n + 1, sizeof(uint32_t)), 0, 0, step_first, step_count };
+	struct dstep_out out = { calloc(n + 1, sizeof(uint32_t)), 0, 0, step_first, step_count,
+				 NULL, NULL };
 	int rc = dist_steps(c, &in, &out), bad = rc != 0;
 	for (uint32_t i = 0; i < n && !rc; i++)
 		if (out.lop_step[i] != analysis_lop_step(a, lop_off + i)) {
