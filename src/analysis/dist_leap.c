@@ -91,11 +91,11 @@ int
 dist_leap_merge(struct dcomm *c, const struct dmodel *d, struct analysis *a, uint32_t lop_off,
 		uint32_t *part_first, trace_progress_fn progress, void *ud)
 {
-	uint32_t np = a->n_parts, ne = a->dag_first[np], n_tl;
+	uint32_t np = a->n_parts, ne = a->dag_first[np];
 	uint64_t *key = malloc(((size_t)ne + 1) * sizeof *key);
 	uint32_t *stamp = malloc(((size_t)np + 1) * sizeof *stamp);
 	uint32_t *slot = malloc(((size_t)np + 1) * sizeof *slot);
-	uint64_t active = 0;
+	uint64_t active = leap_active(a);
 	struct leap_rec *recs = NULL;
 	size_t n = 0;
 	int rc = key && stamp && slot ? 0 : ERR_NOMEM;
@@ -103,13 +103,6 @@ dist_leap_merge(struct dcomm *c, const struct dmodel *d, struct analysis *a, uin
 		rc = leap_records(a, lop_off, stamp, slot, &recs, &n);
 	free(stamp);
 	free(slot);
-	trace_timelines(a->t, &n_tl);
-	for (uint32_t tl = 0; tl < n_tl; tl++)
-		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
-			if (a->lop_kind[l] != OP_COMPUTE) {
-				active++;
-				break;
-			}
 	rc = dcomm_agree(c, rc);
 	if (!rc)
 		rc = edge_keys(c, a, lop_off, key);

@@ -132,7 +132,6 @@ partners(struct run *r)
 	return 0;
 }
 
-/* Stepping (dist_steps) from the rank's lops and their partners. */
 /* The rank's lops and their ends as dist_steps takes them (malloc'd,
  * in->consume set: dist_steps frees them), each rank owning an equal run
  * of the partitions (*own, the caller's to free). */
@@ -186,6 +185,7 @@ step_input(struct run *r, struct dstep_in *in, uint32_t **own)
 	return 0;
 }
 
+/* Stepping (dist_steps) from the rank's lops and their partners. */
 static int
 steps(struct run *r)
 {
@@ -246,10 +246,10 @@ reorder(struct run *r)
 		rc = dcomm_agree(c, reorder_apply(a, w, from));
 	free(w);
 	free(from);
-	uint64_t moved[2] = { a->stats.reordered, 0 };
+	uint64_t moved = a->stats.reordered;
 	if (!rc)
-		rc = dcomm_reduce(c, moved, 1, DCOMM_SUM);
-	if (!rc && moved[0] && !a->op_of_lop) {
+		rc = dcomm_reduce(c, &moved, 1, DCOMM_SUM);
+	if (!rc && moved && !a->op_of_lop) {
 		uint32_t *same = malloc(((size_t)n + 1) * sizeof *same);
 		for (uint32_t l = 0; same && l < n; l++)
 			same[l] = l;
@@ -257,10 +257,10 @@ reorder(struct run *r)
 		free(same);
 	}
 	rc = dcomm_agree(c, rc);
-	moved[1] = a->op_last_of_lop != NULL;
-	if (!rc && moved[0])
-		rc = dcomm_reduce(c, moved + 1, 1, DCOMM_MAX);
-	if (!rc && moved[1] && !a->op_last_of_lop) {
+	uint64_t multi = a->op_last_of_lop != NULL;   /* some lop is several ops */
+	if (!rc && moved)
+		rc = dcomm_reduce(c, &multi, 1, DCOMM_MAX);
+	if (!rc && multi && !a->op_last_of_lop) {
 		/* every lop of this rank's is one op; another rank's are not */
 		a->op_last_of_lop = malloc(((size_t)n + 1) * sizeof *a->op_last_of_lop);
 		if (a->op_last_of_lop)
@@ -268,8 +268,8 @@ reorder(struct run *r)
 		rc = a->op_last_of_lop ? 0 : ERR_NOMEM;
 	}
 	rc = dcomm_agree(c, rc);
-	a->stats.reordered = (uint32_t)moved[0];
-	if (!rc && moved[0]) {
+	a->stats.reordered = (uint32_t)moved;
+	if (!rc && moved) {
 		free(r->to_send);
 		free(r->to_recv);
 		r->to_send = r->to_recv = NULL;

@@ -424,8 +424,8 @@ give_back(struct stage *g)
 	for (uint32_t i = 0; i < g->n_items && !rc; i++) {
 		const struct item *x = &g->items[i];
 		uint32_t r = dmodel_rank_of(g->lop_first, n, x->lop);
-		uint32_t v[3] = { x->lop, g->step[i], g->from ? g->from[i] : 0 };
-		if (!g->from && v[1] != TRACE_NONE)
+		uint32_t v[3] = { x->lop, g->step[i], g->in->reorder ? g->from[i] : 0 };
+		if (!g->in->reorder && v[1] != TRACE_NONE)
 			v[1] += g->offset[x->part];
 		memcpy((char *)buf + at[r], v, nv * sizeof *v);
 		at[r] += nv * sizeof *v;
@@ -477,19 +477,10 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 		rc = offsets(&g);
 	if (!rc)
 		rc = give_back(&g);
-	if (in->reorder) {
-		consume(&g);
-		free(g.lop_first);
-		free(g.items);
-		free(g.ends);
-		free(g.step);
-		free(g.from);
-		return rc;
-	}
 	uint64_t relaxed = g.relaxed;
-	if (!rc)
+	if (!rc && !in->reorder)
 		rc = dcomm_reduce(c, &relaxed, 1, DCOMM_SUM);
-	if (!rc) {
+	if (!rc && !in->reorder) {
 		out->relaxed = relaxed;
 		out->n_steps = g.offset[in->n_parts];
 		for (uint32_t p = 0; p < in->n_parts; p++) {
@@ -506,6 +497,7 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 	free(g.width);
 	free(g.offset);
 	free(g.step);
+	free(g.from);
 	return rc;
 }
 

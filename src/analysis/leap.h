@@ -69,6 +69,9 @@ struct analysis;
 int leap_records(const struct analysis *a, uint32_t lop_off, uint32_t *stamp, uint32_t *slot,
 		 struct leap_rec **out, size_t *n);
 
+/* How many of a's timelines have a communication lop (n_active). */
+uint32_t leap_active(const struct analysis *a);
+
 /* recs grouped by partition: a new array (*out, malloc'd) and rec_first
  * (*first, n_parts + 1, malloc'd); recs is freed in every case. */
 int leap_group(struct leap_rec *recs, size_t n, uint32_t n_parts, struct leap_rec **out,

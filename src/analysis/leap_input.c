@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis_impl.h"
+#include "base/vec.h"
 
 /* The gaps around record x, on a timeline whose lops are [first, end)
  * (local ids). */
@@ -49,15 +50,9 @@ leap_records(const struct analysis *a, uint32_t lop_off, uint32_t *stamp, uint32
 			if (p == TRACE_NONE)
 				continue;
 			if (stamp[p] != tl) {
-				if (n == cap) {
-					size_t c = cap ? 2 * cap : 1024;
-					struct leap_rec *w = realloc(v, c * sizeof *w);
-					if (!w) {
-						free(v);
-						return ERR_NOMEM;
-					}
-					v = w;
-					cap = c;
+				if (VEC_GROW(v, n, cap)) {
+					free(v);
+					return ERR_NOMEM;
 				}
 				stamp[p] = tl;
 				slot[p] = (uint32_t)(n - n0);
@@ -77,6 +72,20 @@ leap_records(const struct analysis *a, uint32_t lop_off, uint32_t *stamp, uint32
 	*out = v;
 	*n_out = n;
 	return 0;
+}
+
+uint32_t
+leap_active(const struct analysis *a)
+{
+	uint32_t n_tl, n = 0;
+	trace_timelines(a->t, &n_tl);
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
+			if (a->lop_kind[l] != OP_COMPUTE) {
+				n++;
+				break;
+			}
+	return n;
 }
 
 int
@@ -154,13 +163,7 @@ partition_leap_merge(struct analysis *a)
 		.progress = a->progress, .ud = a->ud,
 	};
 	trace_timelines(a->t, &in.n_timelines);
-	/* timelines with communication: each one's first such lop */
-	for (uint32_t tl = 0; tl < in.n_timelines; tl++)
-		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
-			if (a->lop_kind[l] != OP_COMPUTE) {
-				in.n_active++;
-				break;
-			}
+	in.n_active = leap_active(a);
 	struct leap_out out = { .root = root };
 	if (!rc)
 		rc = leap_run(&in, &out);
