@@ -53,8 +53,11 @@ static const char usage_text[] =
 	"reads, analyses and writes to FILE its share of the trace's locations\n"
 	"(open FILE with 'skein FILE'), and rank 0 prints the report 'skein analyze'\n"
 	"prints. With SKEIN_MPI_GATHER=1 (or a trace whose ranks' locations are not\n"
-	"in rank order) rank 0 gathers the shares and analyses them alone. The\n"
-	"options are skein's (skein --help); doc/distributed.md says what runs where.\n"
+	"in rank order) rank 0 gathers the shares and analyses them alone.\n"
+	"SKEIN_DIST_BATCH=K: each owner steps its partitions in rounds of at most\n"
+	"K lops and message ends (default: a sixteenth of the largest rank's).\n"
+	"The options are skein's (skein --help); doc/distributed.md says what runs\n"
+	"where.\n"
 	"\n"
 	"  -q, --quiet   no progress on rank 0's stderr (a line per stage, and the\n"
 	"                peak memory of every rank at the end)\n"
@@ -295,7 +298,12 @@ run_distributed(struct cli *c, struct cli_progress *p, int *serial_only)
 		return EXIT_FAIL;
 	}
 	struct dist_ctx x = { c, EXIT_OK };
-	struct dist_hooks h = { rank == 0 ? cli_progress : NULL, p, on_loaded, on_checked, &x, 0, 0 };
+	struct dist_hooks h = { rank == 0 ? cli_progress : NULL, p, on_loaded, on_checked, &x, 0, 0, 0 };
+	/* SKEIN_DIST_BATCH: stepping's round budget (doc/distributed.md),
+	 * the same on every rank as the environment is */
+	const char *batch = getenv("SKEIN_DIST_BATCH");
+	if (batch && batch[0])
+		h.step_batch = strtoull(batch, NULL, 10);
 	int rc = dist_run(&dc, c->trace, &c->aopts, c->save, &h, &e);
 	dcomm_mpi_fini(&dc);
 	cli_progress_clear(p);

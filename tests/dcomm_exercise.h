@@ -77,6 +77,39 @@ dcomm_exercise(struct dcomm *c, void *ud)
 			bad |= *g++ != q;
 	}
 	free(recv);
+	/* records to ranks in no order: every one where it was sent, once
+	 * (rank q's record k goes to (7k + q) mod n) */
+	uint32_t nk = 3 * n + r, (*rec)[3] = malloc((nk + 1) * sizeof *rec);
+	uint32_t *dest = malloc((nk + 1) * sizeof *dest);
+	if (!rec || !dest)
+		return 1;
+	for (uint32_t k = 0; k < nk; k++) {
+		dest[k] = (7 * k + r) % n;
+		rec[k][0] = r;
+		rec[k][1] = k;
+		rec[k][2] = dest[k];
+	}
+	size_t n_got;
+	if (dcomm_exchange_unordered(c, rec, nk, sizeof *rec, dest, &recv, &n_got))
+		return 1;
+	for (uint32_t k = 0; k < nk; k++)
+		bad |= dest[k] < (k ? dest[k - 1] : 0);      /* sorted by destination */
+	uint64_t want = 0, sum = 0, got_sum = 0;
+	for (uint32_t q = 0; q < n; q++)
+		for (uint32_t k = 0; k < 3 * n + q; k++)
+			if ((7 * k + q) % n == r) {
+				want++;
+				sum += (uint64_t)q * 1000003u + k;
+			}
+	const uint32_t (*y)[3] = recv;
+	for (size_t i = 0; i < n_got; i++) {
+		bad |= y[i][2] != r || (7 * y[i][1] + y[i][0]) % n != r;
+		got_sum += (uint64_t)y[i][0] * 1000003u + y[i][1];
+	}
+	bad |= n_got != want || got_sum != sum;
+	free(recv);
+	free(rec);
+	free(dest);
 	/* the lowest failing rank's code reaches every rank */
 	int rc = dcomm_agree(c, r >= 2 ? ERR_IO - (int)r : 0);
 	bad |= rc != (n > 2 ? ERR_IO - 2 : 0);

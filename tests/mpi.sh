@@ -11,7 +11,8 @@
 #  * other options (--paper --leap-merge, a forced leap merge,
 #    --iterations, --clusters: rank 0 clusters from the saved file,
 #    --reorder --leap-merge) alike,
-#    on three traces the leap merge changes;
+#    each on two of three traces the leap merge changes; stepping one
+#    partition a round (SKEIN_DIST_BATCH=1) alike;
 #  * a location's events missing or truncated on one rank: the serial
 #    error, once, from rank 0, exit 1, within seconds (not a hang);
 #  * usage errors once, exit 2 (a Charm++ run among them); --help;
@@ -129,18 +130,35 @@ for t in $traces; do
 	esac
 done
 
-# other structure options: the same code, other stages
+# other structure options: the same code, other stages; each option set
+# on two of three traces the leap merge changes, in turn (every pair met)
 use mpich
+three="traces/corpus/wavefront-9-delay traces/corpus/lammps-melt-4 traces/corpus/tree_allreduce-8-delay"
+k=0
 for opts in "--paper --leap-merge" "--leap-merge --leap-force --leap-factor 2" \
 	"--iterations structure --no-coalesce" "--clusters 4" "--reorder --leap-merge"; do
-	for t in traces/corpus/wavefront-9-delay traces/corpus/lammps-melt-4 \
-		traces/corpus/tree_allreduce-8-delay; do
+	for j in 0 1; do
+		t=$(echo $three | cut -d' ' -f$(((k + j) % 3 + 1)))
 		# shellcheck disable=SC2086
 		serial "$t" $opts
 		for n in 2 3; do
 			# shellcheck disable=SC2086
 			check "mpich $opts" "$t" $n $opts
 		done
+	done
+	k=$((k + 1))
+done
+
+# stepping in rounds of one partition each (SKEIN_DIST_BATCH=1:
+# doc/distributed.md), and the reordering's replay alike
+for opts in "" "--reorder --leap-merge"; do
+	for t in traces/corpus/wavefront-9-delay traces/corpus/lammps-melt-4; do
+		# shellcheck disable=SC2086
+		serial "$t" $opts
+		export SKEIN_DIST_BATCH=1
+		# shellcheck disable=SC2086
+		check "mpich, one partition a round, $opts" "$t" 3 $opts
+		unset SKEIN_DIST_BATCH
 	done
 done
 

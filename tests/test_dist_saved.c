@@ -20,6 +20,7 @@
 #include "analysis/dist_slice.h"
 #include "analysis/dsaved.h"
 #include "analysis/saved.h"
+#include "analysis/saved_impl.h"
 #include "base/dcomm.h"
 #include "disttest.h"
 #include "model/dmodel.h"
@@ -82,7 +83,7 @@ struct job {
 	uint32_t first[8];
 	char path[256];
 	int mode;                 /* 0 the model; 1 runs that leave a hole; 2 no directory;
-				   * 3 the whole file */
+				   * 3 the whole file; 4 a section of BIG records */
 };
 
 /* Head, model and analysis from the rank's shares of j->a. */
@@ -125,16 +126,60 @@ whole(struct dcomm *c, struct dsaved *w, const struct job *j, const struct dmode
 	return rc;
 }
 
+/* Mode 4: a section of some 41 MiB, more blocks than an owner writes in
+ * one round (dsaved.c), its records v(i) cut among the ranks in runs
+ * that do not fall on block boundaries, two runs per rank. */
+#define BIG ((10u << 20) + 3333u)
+
+static uint32_t
+v_of(uint64_t i)
+{
+	return (uint32_t)(i * 2654435761u) ^ (uint32_t)(i >> 7);
+}
+
+static uint64_t
+big_cut(uint32_t k, uint32_t n)
+{
+	return k == 2 * n ? BIG : (uint64_t)BIG * k / (2 * n) + (k ? 7919u * k % 4096 : 0);
+}
+
+static int
+put_big(struct dcomm *c, struct dsaved *w)
+{
+	struct drun r[2];
+	uint32_t *v[2];
+	for (int k = 0; k < 2; k++) {
+		uint64_t lo = big_cut(2 * c->rank + k, c->size), hi = big_cut(2 * c->rank + k + 1, c->size);
+		v[k] = malloc((hi - lo + 1) * sizeof *v[k]);
+		for (uint64_t i = lo; v[k] && i < hi; i++)
+			v[k][i - lo] = v_of(i);
+		r[k] = (struct drun){ lo, hi - lo, v[k] };
+	}
+	int rc = dcomm_agree(c, v[0] && v[1] ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = dsaved_put(w, 60, sizeof(uint32_t), BIG, r, 2);
+	free(v[0]);
+	free(v[1]);
+	return rc;
+}
+
 static int
 rank_main(struct dcomm *c, void *ud)
 {
 	struct job *j = ud;
 	struct dmodel d;
+	struct err e = { 0 };
+	if (j->mode == 4) {
+		struct dsaved *w;
+		int rc = dsaved_open(c, j->path, &w, &e);
+		if (!rc)
+			rc = dsaved_close(w, put_big(c, w), &e);
+		return rc;
+	}
 	int rc = dmodel_slice(j->t, c->rank, c->size, j->first[c->rank], j->first[c->rank + 1], &d);
 	if (rc)
 		return rc;
 	struct dsaved *w;
-	struct err e = { 0 };
 	rc = dsaved_open(c, j->path, &w, &e);
 	if (!rc && j->mode == 3)
 		rc = whole(c, w, j, &d);
@@ -311,6 +356,35 @@ failures_said_on_every_rank(void **state)
 	trace_destroy(t);
 }
 
+/* A section larger than a round, cut anyhow among the ranks: its bytes
+ * and the serial checksum of them (saved_checksum). */
+static void
+big_sections_in_rounds(void **state)
+{
+	(void)state;
+	uint32_t *all = malloc((uint64_t)BIG * sizeof *all);
+	assert_non_null(all);
+	for (uint64_t i = 0; i < BIG; i++)
+		all[i] = v_of(i);
+	uint64_t sum = saved_checksum(all, (uint64_t)BIG * sizeof *all);
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
+		struct job j = { .mode = 4 };
+		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-big-%d-%u.skein", (int)getpid(), n);
+		assert_int_equal(dcomm_threads_run(n, rank_main, &j), 0);
+		struct file f;
+		file_read(j.path, &f);
+		const struct entry *x = entry_of(&f, 60);
+		assert_non_null(x);
+		assert_int_equal(x->count, BIG);
+		assert_int_equal(x->bytes, (uint64_t)BIG * sizeof *all);
+		assert_int_equal(x->sum, sum);
+		assert_memory_equal(f.b + x->offset, all, x->bytes);
+		free(f.b);
+		unlink(j.path);
+	}
+	free(all);
+}
+
 int
 main(void)
 {
@@ -328,6 +402,7 @@ main(void)
 		cmocka_unit_test(whole_files_are_saved_writes),
 		cmocka_unit_test(shared_whole_files),
 		cmocka_unit_test(failures_said_on_every_rank),
+		cmocka_unit_test(big_sections_in_rounds),
 	};
 	int rc = cmocka_run_group_tests_name("distributed saved file", tests, NULL, NULL);
 	free(paths);

@@ -155,7 +155,11 @@ partition_minima(struct dmet *g)
 		to[i] = dcomm_even_owner(k[i].p, np, n);
 	rc = dcomm_agree(c, rc);
 	if (!rc)
-		rc = dcomm_exchange(c, k, nk, sizeof *k, to, &recv, &n_recv);
+		rc = dcomm_exchange_unordered(c, k, nk, sizeof *k, to, &recv, &n_recv);
+	free(to);
+	free(k);
+	to = NULL;
+	k = NULL;
 	struct pkey *r = recv;
 	for (size_t i = 0; i < n_recv && !rc; i++) {
 		uint32_t q = r[i].p - o->part_lo;
@@ -177,7 +181,7 @@ partition_minima(struct dmet *g)
 	for (size_t i = 0; i < n_recv && !rc; i++)
 		src[i] = r[i].src;
 	if (!rc)
-		rc = dcomm_exchange(c, r, n_recv, sizeof *r, src, (void **)&back, &n_back);
+		rc = dcomm_exchange_unordered(c, r, n_recv, sizeof *r, src, (void **)&back, &n_back);
 	free(src);
 	free(recv);
 	free(span);
@@ -224,7 +228,7 @@ global_minima(struct dmet *g)
 	rc = dcomm_agree(c, rc);
 	if (!rc) {
 		memset(o->gmin, 0xff, ((size_t)(o->step_hi - o->step_lo) + 1) * sizeof *o->gmin);
-		rc = dcomm_exchange(c, k, nk, sizeof *k, to, &recv, &n_recv);
+		rc = dcomm_exchange_unordered(c, k, nk, sizeof *k, to, &recv, &n_recv);
 	}
 	const struct pkey *r = recv;
 	for (size_t i = 0; i < n_recv && !rc; i++) {
@@ -292,7 +296,7 @@ sent_side(struct dmet *g)
 	rc = dcomm_agree(g->c, rc);
 	void *recv = NULL;
 	if (!rc)
-		rc = dcomm_exchange(g->c, s, n, sizeof *s, to, &recv, &g->n_sent);
+		rc = dcomm_exchange_unordered(g->c, s, n, sizeof *s, to, &recv, &g->n_sent);
 	free(s);
 	free(to);
 	g->sent = recv;

@@ -55,6 +55,7 @@ struct run {
 	struct partner *to_recv, *to_send;
 	size_t n_to_recv, n_to_send;
 	struct dmet_out m;
+	uint64_t step_batch;
 };
 
 /* Every rank's first timeline. */
@@ -181,7 +182,7 @@ step_input(struct run *r, struct dstep_in *in, uint32_t **own)
 		(*own)[q] = (uint32_t)((uint64_t)a->n_parts * q / c->size);
 	*in = (struct dstep_in){ r->lops.off, n, lops, end_first, ends,
 				 (uint32_t)r->d.t->n_timelines, a->n_parts, *own, a->part_order,
-				 a->dag_first, a->dag_succ, 1, 0 };
+				 a->dag_first, a->dag_succ, 1, 0, r->step_batch };
 	return 0;
 }
 
@@ -199,7 +200,7 @@ steps(struct run *r)
 	struct dstep_in in;
 	if (!rc)
 		rc = step_input(r, &in, &own);
-	struct dstep_out out = { step, 0, 0, sf, sc, NULL, NULL };
+	struct dstep_out out = { step, 0, 0, sf, sc, NULL, NULL, 0 };
 	if (!rc)
 		rc = dist_steps(c, &in, &out);
 	if (!rc) {
@@ -447,7 +448,7 @@ dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, cons
 {
 	trace_progress_fn progress = h ? h->progress : NULL;
 	void *ud = h ? h->progress_ud : NULL;
-	struct run r = { .c = c, .o = o };
+	struct run r = { .c = c, .o = o, .step_batch = h ? h->step_batch : 0 };
 	struct otf2_read_opts ro = { c->rank == 0 ? progress : NULL, ud };
 	struct otf2_share *s = NULL;
 	struct trace *t = NULL;

@@ -29,6 +29,9 @@ struct dist_hooks {
 	void *ud;
 	int no_comm;
 	int serial_only;         /* set: a trace that only a single process can analyse */
+	/* stepping's round budget in lops and ends (dist_steps.h); 0: its
+	 * own, a sixteenth of the largest rank's */
+	uint64_t step_batch;
 };
 
 /* Collective: analyses the OTF2 archive at trace with options o and

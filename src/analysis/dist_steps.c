@@ -32,7 +32,11 @@ struct stage {
 	const struct dstep_in *in;
 	struct dstep_out *out;
 	uint32_t *lop_first;           /* size + 1: every rank's first lop */
-	struct item *items;            /* the lops of the partitions it owns */
+	/* the rounds: each partition's, and the rank's lops by round */
+	uint32_t *round, n_rounds, *by_round, *round_first;
+	uint32_t now;                  /* the round being stepped */
+	uint32_t p0, p1;               /* the owned partitions it steps */
+	struct item *items;            /* the lops of the partitions it steps */
 	uint32_t n_items;
 	struct dstep_end *ends;
 	size_t n_ends;
@@ -69,8 +73,87 @@ consume(struct stage *g)
 	g->consumed = 1;
 }
 
-/* Sends the lops of partitions owned elsewhere to their owners and
- * gathers the owned ones, own and received, sorted by (partition, lop). */
+/* The rounds (dist_steps.h): every partition's lops and ends summed
+ * over the ranks, each owner's partitions cut into runs of at most the
+ * budget, alike on every rank; the rank's lops sorted by their round. */
+static int
+plan(struct stage *g)
+{
+	const struct dstep_in *in = g->in;
+	uint32_t np = in->n_parts, n = in->n_lops;
+	uint64_t *w = calloc((size_t)np + 1, sizeof *w), mine[1] = { 0 };
+	g->round = malloc(((size_t)np + 1) * sizeof *g->round);
+	g->width = calloc((size_t)np + 1, sizeof *g->width);
+	g->by_round = malloc(((size_t)n + 1) * sizeof *g->by_round);
+	int rc = dcomm_agree(g->c, w && g->round && g->width && g->by_round ? 0 : ERR_NOMEM);
+	for (uint32_t i = 0; i < n && !rc; i++) {
+		uint64_t k = 1 + in->end_first[i + 1] - in->end_first[i];
+		if (in->lops[i].part != TRACE_NONE)
+			w[in->lops[i].part] += k;
+		mine[0] += k;
+	}
+	if (!rc)
+		rc = dcomm_reduce(g->c, w, np, DCOMM_SUM);
+	if (!rc)
+		rc = dcomm_reduce(g->c, mine, 1, DCOMM_MAX);
+	uint64_t budget = in->batch ? in->batch : mine[0] / 16;
+	if (!in->batch && budget < DSTEP_BATCH_MIN)
+		budget = DSTEP_BATCH_MIN;
+	g->n_rounds = 0;
+	for (uint32_t q = 0; q < g->c->size && !rc; q++) {
+		uint64_t acc = 0;
+		uint32_t k = 0;
+		for (uint32_t p = in->part_first[q]; p < in->part_first[q + 1]; p++) {
+			if (acc && acc + w[p] > budget) {
+				k++;
+				acc = 0;
+			}
+			g->round[p] = k;
+			acc += w[p];
+		}
+		if (in->part_first[q + 1] > in->part_first[q] && k + 1 > g->n_rounds)
+			g->n_rounds = k + 1;
+	}
+	free(w);
+	if (!rc) {
+		g->round_first = calloc((size_t)g->n_rounds + 2, sizeof *g->round_first);
+		rc = dcomm_agree(g->c, g->round_first ? 0 : ERR_NOMEM);
+	}
+	if (rc)
+		return rc;
+	/* counting sort: round r's lops at [round_first[r], round_first[r + 1]) */
+	for (uint32_t i = 0; i < n; i++)
+		if (in->lops[i].part != TRACE_NONE)
+			g->round_first[g->round[in->lops[i].part] + 2]++;
+	for (uint32_t r = 0; r < g->n_rounds; r++)
+		g->round_first[r + 2] += g->round_first[r + 1];
+	for (uint32_t i = 0; i < n; i++)
+		if (in->lops[i].part != TRACE_NONE)
+			g->by_round[g->round_first[g->round[in->lops[i].part] + 1]++] = i;
+	return 0;
+}
+
+/* The partitions the rank owns that are stepped in round r: [p0, p1). */
+static void
+owned_in_round(struct stage *g, uint32_t r)
+{
+	uint32_t lo = g->in->part_first[g->c->rank], hi = g->in->part_first[g->c->rank + 1];
+	uint32_t a = lo, b = hi;
+	while (a < b) {                         /* the first with round >= r */
+		uint32_t m = a + (b - a) / 2;
+		if (g->round[m] < r)
+			a = m + 1;
+		else
+			b = m;
+	}
+	g->p0 = g->p1 = a;
+	while (g->p1 < hi && g->round[g->p1] == r)
+		g->p1++;
+}
+
+/* Sends the lops of this round's partitions owned elsewhere to their
+ * owners and gathers the owned ones, own and received, sorted by
+ * (partition, lop). */
 static int
 deal(struct stage *g)
 {
@@ -79,11 +162,11 @@ deal(struct stage *g)
 	uint64_t *count = calloc(n, sizeof *count), *rcount = calloc(n, sizeof *rcount);
 	uint64_t *at = calloc(n + 1, sizeof *at);
 	size_t n_own = 0, own_ends = 0;
+	uint32_t j0 = g->round_first[g->now], j1 = g->round_first[g->now + 1];
 	int rc = count && rcount && at ? 0 : ERR_NOMEM;
-	for (uint32_t i = 0; i < in->n_lops && !rc; i++) {
-		uint32_t p = in->lops[i].part, ne = in->end_first[i + 1] - in->end_first[i];
-		if (p == TRACE_NONE)
-			continue;
+	for (uint32_t j = j0; j < j1 && !rc; j++) {
+		uint32_t i = g->by_round[j], p = in->lops[i].part;
+		uint32_t ne = in->end_first[i + 1] - in->end_first[i];
 		uint32_t o = owner_of(g, p);
 		if (o == me) {
 			n_own++;
@@ -99,9 +182,10 @@ deal(struct stage *g)
 	}
 	char *buf = rc ? NULL : malloc(total ? total : 1);
 	rc = dcomm_agree(g->c, rc ? rc : buf ? 0 : ERR_NOMEM);
-	for (uint32_t i = 0; i < in->n_lops && !rc; i++) {
+	for (uint32_t j = j0; j < j1 && !rc; j++) {
+		uint32_t i = g->by_round[j];
 		const struct dstep_lop *x = &in->lops[i];
-		if (x->part == TRACE_NONE || owner_of(g, x->part) == me)
+		if (owner_of(g, x->part) == me)
 			continue;
 		uint32_t o = owner_of(g, x->part), e0 = in->end_first[i];
 		struct wire_lop w = { x->enter, in->lop_off + i, x->tl, x->part,
@@ -136,9 +220,10 @@ deal(struct stage *g)
 		rc = g->items && g->ends ? 0 : ERR_NOMEM;
 	}
 	size_t ni = 0, ne = 0;
-	for (uint32_t i = 0; i < in->n_lops && !rc; i++) {
+	for (uint32_t j = j0; j < j1 && !rc; j++) {
+		uint32_t i = g->by_round[j];
 		const struct dstep_lop *x = &in->lops[i];
-		if (x->part == TRACE_NONE || owner_of(g, x->part) != me)
+		if (owner_of(g, x->part) != me)
 			continue;
 		uint32_t e0 = in->end_first[i], k = in->end_first[i + 1] - e0;
 		g->items[ni++] = (struct item){ x->enter, in->lop_off + i, x->tl, x->part, x->kind,
@@ -162,9 +247,6 @@ deal(struct stage *g)
 	free(count);
 	free(rcount);
 	free(at);
-	/* the input was copied where it is needed: gone before the owned
-	 * partitions are made a model of their own */
-	consume(g);
 	if (!rc) {
 		g->n_items = (uint32_t)ni;
 		g->n_ends = ne;
@@ -209,8 +291,9 @@ cmp_member(const void *x, const void *y)
 static int
 step_owned(struct stage *g)
 {
-	uint32_t n = g->n_items, p0 = g->in->part_first[g->c->rank];
-	uint32_t np = g->in->part_first[g->c->rank + 1] - p0;
+	uint32_t n = g->n_items, p0 = g->p0, np = g->p1 - g->p0;
+	if (!n)
+		return dcomm_agree(g->c, 0);
 	struct trace *t = calloc(1, sizeof *t);
 	struct analysis *a = calloc(1, sizeof *a);
 	/* a message has one send end: as many messages as those, at most */
@@ -323,12 +406,11 @@ step_owned(struct stage *g)
 		free(gid);
 		goto out;
 	}
-	g->width = calloc((size_t)g->in->n_parts + 1, sizeof *g->width);
-	if (!g->width || (rc = steps_local(a, g->width + p0)))
+	if ((rc = steps_local(a, g->width + p0)))
 		goto out;
 	g->step = a->lop_step;
 	a->lop_step = NULL;
-	g->relaxed = a->verify.relaxed;
+	g->relaxed += a->verify.relaxed;
 	rc = 0;
 out:
 	hmap_fini(&msg_of);
@@ -425,8 +507,6 @@ give_back(struct stage *g)
 		const struct item *x = &g->items[i];
 		uint32_t r = dmodel_rank_of(g->lop_first, n, x->lop);
 		uint32_t v[3] = { x->lop, g->step[i], g->in->reorder ? g->from[i] : 0 };
-		if (!g->in->reorder && v[1] != TRACE_NONE)
-			v[1] += g->offset[x->part];
 		memcpy((char *)buf + at[r], v, nv * sizeof *v);
 		at[r] += nv * sizeof *v;
 	}
@@ -443,7 +523,7 @@ give_back(struct stage *g)
 			g->out->lop_w[v[0] - g->in->lop_off] = v[1];
 			g->out->lop_from[v[0] - g->in->lop_off] = v[2];
 		} else {
-			g->out->lop_step[v[0] - g->in->lop_off] = v[1];
+			g->out->lop_step[v[0] - g->in->lop_off] = v[1];    /* the partition's */
 		}
 	}
 	(void)me;
@@ -453,6 +533,21 @@ give_back(struct stage *g)
 	free(rcount);
 	free(at);
 	return rc;
+}
+
+/* One round's items, ends and steps, once sent back. */
+static void
+round_free(struct stage *g)
+{
+	free(g->items);
+	free(g->ends);
+	free(g->step);
+	free(g->from);
+	g->items = NULL;
+	g->ends = NULL;
+	g->step = g->from = NULL;
+	g->n_items = 0;
+	g->n_ends = 0;
 }
 
 int
@@ -470,17 +565,27 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 	if (!rc)
 		rc = dcomm_firsts(c, in->lop_off, TRACE_NONE, g.lop_first);
 	if (!rc)
+		rc = plan(&g);
+	for (g.now = 0; g.now < g.n_rounds && !rc; g.now++) {
+		owned_in_round(&g, g.now);
 		rc = deal(&g);
-	if (!rc)
-		rc = step_owned(&g);
+		if (!rc)
+			rc = step_owned(&g);
+		if (!rc)
+			rc = give_back(&g);
+		round_free(&g);
+	}
+	out->n_rounds = g.n_rounds;
 	if (!rc && !in->reorder)
 		rc = offsets(&g);
-	if (!rc)
-		rc = give_back(&g);
 	uint64_t relaxed = g.relaxed;
 	if (!rc && !in->reorder)
 		rc = dcomm_reduce(c, &relaxed, 1, DCOMM_SUM);
 	if (!rc && !in->reorder) {
+		/* a partition's steps from its first global one */
+		for (uint32_t i = 0; i < in->n_lops; i++)
+			if (out->lop_step[i] != TRACE_NONE)
+				out->lop_step[i] += g.offset[in->lops[i].part];
 		out->relaxed = relaxed;
 		out->n_steps = g.offset[in->n_parts];
 		for (uint32_t p = 0; p < in->n_parts; p++) {
@@ -491,13 +596,13 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 		}
 	}
 	consume(&g);
+	round_free(&g);
 	free(g.lop_first);
-	free(g.items);
-	free(g.ends);
+	free(g.round);
+	free(g.by_round);
+	free(g.round_first);
 	free(g.width);
 	free(g.offset);
-	free(g.step);
-	free(g.from);
 	return rc;
 }
 

@@ -11,8 +11,14 @@
  * of their own, made of just those lops, and sends each lop's step back.
  * The partitions' widths are gathered, their first global steps worked
  * out on rank 0 from the partition DAG, as steps_offsets does, and
- * sent to every rank. Memory: a rank holds its lops and those of the
- * partitions it owns; rank 0 the DAG besides.
+ * sent to every rank.
+ *
+ * An owner steps its partitions in rounds: each round deals, steps and
+ * sends back the next run of its partitions whose lops and ends number
+ * at most a budget (a partition larger than that alone), so the model
+ * it makes stays a fraction of its share. Memory: a rank holds its lops
+ * and one round's lops of the partitions it owns, one entry per
+ * partition besides, and rank 0 the DAG.
  */
 #ifndef SKEIN_DIST_STEPS_H
 #define SKEIN_DIST_STEPS_H
@@ -56,7 +62,12 @@ struct dstep_in {
 	 * (reorder_keys) instead of stepping them: lop_w and lop_from are
 	 * filled, nothing else */
 	int reorder;
+	/* a round's budget of lops and ends per owner, the same on every
+	 * rank; 0: a sixteenth of the largest rank's, at least DSTEP_BATCH_MIN */
+	uint64_t batch;
 };
+
+#define DSTEP_BATCH_MIN (1u << 16)
 
 struct dstep_out {
 	uint32_t *lop_step;     /* n_lops: global steps (TRACE_NONE for none), caller's array */
@@ -68,6 +79,7 @@ struct dstep_out {
 	/* with in->reorder (n_lops each, caller's): each lop's replay clock
 	 * and a receive's lowest sender timeline (TRACE_NONE: none) */
 	uint32_t *lop_w, *lop_from;
+	uint32_t n_rounds;      /* every rank: the rounds the owners stepped in */
 };
 
 /* Every rank's share of the serial steps_assign; 0, or the same error on

@@ -51,18 +51,54 @@ owner_at(uint64_t at, uint64_t nb, uint32_t size)
 	return lo;
 }
 
-/* Calls fn for each piece of run [lo, hi) (bytes) that one owner takes. */
+/* A section's blocks are written in rounds: in round k each owner takes
+ * at most ROUND_BLOCKS of its blocks, from the k-th run of them on, so
+ * a rank holds one round's pieces at a time, not its whole share. */
+#define ROUND_BLOCKS 8u
+
+struct layout {
+	uint64_t bytes, nb;           /* the section's bytes and blocks */
+	uint32_t size;
+	uint64_t round;               /* the round being written */
+};
+
+/* Owner o's blocks in the round: [*bf, *bt); their bytes: [*lo, *hi). */
 static void
-cut(uint64_t lo, uint64_t hi, uint64_t bytes, uint64_t nb, uint32_t size,
+round_blocks(const struct layout *l, uint32_t o, uint64_t *bf, uint64_t *bt)
+{
+	uint64_t b0 = block0(l->nb, o, l->size), b1 = block0(l->nb, o + 1, l->size);
+	uint64_t f = b0 + l->round * ROUND_BLOCKS, t = f + ROUND_BLOCKS;
+	*bf = f < b1 ? f : b1;
+	*bt = t < b1 ? t : b1;
+}
+
+static void
+round_span(const struct layout *l, uint32_t o, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t f, t;
+	round_blocks(l, o, &f, &t);
+	*lo = f * SUM_BLOCK < l->bytes ? f * SUM_BLOCK : l->bytes;
+	*hi = t * SUM_BLOCK < l->bytes ? t * SUM_BLOCK : l->bytes;
+}
+
+/* Calls fn for each piece of run [lo, hi) (bytes) that one owner takes
+ * in the round. */
+static void
+cut(uint64_t lo, uint64_t hi, const struct layout *l,
     void (*fn)(void *ctx, uint32_t owner, uint64_t at, uint64_t len), void *ctx)
 {
 	while (lo < hi) {
-		uint32_t o = owner_at(lo, nb, size);
-		uint64_t end = o + 1 < size ? block0(nb, o + 1, size) * SUM_BLOCK : bytes;
-		if (end > hi)
-			end = hi;
-		fn(ctx, o, lo, end - lo);
-		lo = end;
+		uint32_t o = owner_at(lo, l->nb, l->size);
+		uint64_t end = o + 1 < l->size ? block0(l->nb, o + 1, l->size) * SUM_BLOCK : l->bytes;
+		uint64_t f, t;
+		round_span(l, o, &f, &t);
+		if (f < lo)
+			f = lo;
+		if (t > hi)
+			t = hi;
+		if (f < t)
+			fn(ctx, o, f, t - f);
+		lo = end > lo ? end : hi;
 	}
 }
 
@@ -90,50 +126,44 @@ pack_piece(void *ctx, uint32_t owner, uint64_t at, uint64_t len)
 	g->at[owner] += sizeof p + len;
 }
 
-int
-dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all, const struct drun *runs,
-	   size_t n_runs)
+/* One round of a section: the pieces to their owners, each owner's
+ * blocks of the round put together, summed into sums (the owner's
+ * blocks from its first) and written at off. */
+static int
+put_round(struct dsaved *w, uint32_t id, uint32_t e, uint64_t off, const struct layout *l,
+	  const struct drun *runs, size_t n_runs, uint64_t *sums, struct packing *g,
+	  uint64_t *rcount)
 {
 	struct dcomm *c = w->c;
 	uint32_t size = c->size, me = c->rank;
-	uint64_t off = (w->off + ALIGN - 1) / ALIGN * ALIGN;
-	uint64_t bytes = all * (elem ? elem : 1);
-	uint64_t nb = bytes ? (bytes + SUM_BLOCK - 1) / SUM_BLOCK : 1;
-	uint64_t *count = calloc(size, sizeof *count), *rcount = calloc(size, sizeof *rcount);
-	uint64_t *at = calloc(size + 1, sizeof *at);
-	struct packing g = { count, at, NULL, NULL, 0 };
-	int rc = count && rcount && at ? 0 : ERR_NOMEM;
-	uint32_t e = elem ? elem : 1;
-	for (size_t i = 0; i < n_runs && !rc; i++)
-		cut(runs[i].first * e, (runs[i].first + runs[i].count) * e, bytes, nb, size,
-		    count_piece, &g);
+	memset(g->count, 0, size * sizeof *g->count);
+	for (size_t i = 0; i < n_runs; i++)
+		cut(runs[i].first * e, (runs[i].first + runs[i].count) * e, l, count_piece, g);
 	uint64_t total = 0;
-	for (uint32_t r = 0; r < size && !rc; r++) {
-		at[r] = total;
-		total += count[r];
+	for (uint32_t r = 0; r < size; r++) {
+		g->at[r] = total;
+		total += g->count[r];
 	}
-	g.buf = rc ? NULL : malloc(total ? total : 1);
-	rc = dcomm_agree(c, rc ? rc : g.buf ? 0 : ERR_NOMEM);
+	g->buf = malloc(total ? total : 1);
+	int rc = dcomm_agree(c, g->buf ? 0 : ERR_NOMEM);
 	for (size_t i = 0; i < n_runs && !rc; i++) {
-		g.data = runs[i].data;
-		g.run_at = runs[i].first * e;
-		cut(g.run_at, g.run_at + runs[i].count * e, bytes, nb, size, pack_piece, &g);
+		g->data = runs[i].data;
+		g->run_at = runs[i].first * e;
+		cut(g->run_at, g->run_at + runs[i].count * e, l, pack_piece, g);
 	}
 	void *recv = NULL;
 	if (!rc)
-		rc = dcomm_alltoallv(c, g.buf, count, &recv, rcount);
-	free(g.buf);
-	/* this rank's blocks, put together from the pieces */
-	uint64_t b0 = block0(nb, me, size), b1 = block0(nb, me + 1, size);
-	uint64_t lo = b0 * SUM_BLOCK, hi = b1 * SUM_BLOCK < bytes ? b1 * SUM_BLOCK : bytes;
-	if (lo > hi)
-		lo = hi;
+		rc = dcomm_alltoallv(c, g->buf, g->count, &recv, rcount);
+	free(g->buf);
+	g->buf = NULL;
+	/* this rank's blocks of the round, put together from the pieces */
+	uint64_t lo, hi;
+	round_span(l, me, &lo, &hi);
 	unsigned char *mine = NULL;
-	uint64_t *sums = NULL, got = 0, filled = 0;
+	uint64_t got = 0, filled = 0;
 	if (!rc) {
 		mine = malloc(hi - lo ? hi - lo : 1);
-		sums = malloc((b1 - b0 + 1) * sizeof *sums);
-		rc = mine && sums ? 0 : ERR_NOMEM;
+		rc = mine ? 0 : ERR_NOMEM;
 	}
 	for (uint32_t r = 0; r < size && !rc; r++)
 		got += rcount[r];
@@ -154,8 +184,10 @@ dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all, const str
 		rc = ERR_USAGE;          /* the runs do not cover the section once */
 	if (!rc && saved_has_padding(id))
 		saved_zero_padding(id, e, mine, lo, hi - lo);
-	for (uint64_t b = b0; b < b1 && !rc; b++) {
-		uint64_t s = b * SUM_BLOCK, t = s + SUM_BLOCK < bytes ? s + SUM_BLOCK : bytes;
+	uint64_t b0 = block0(l->nb, me, size), bf, bt;
+	round_blocks(l, me, &bf, &bt);
+	for (uint64_t b = bf; b < bt && !rc; b++) {
+		uint64_t s = b * SUM_BLOCK, t = s + SUM_BLOCK < l->bytes ? s + SUM_BLOCK : l->bytes;
 		sums[b - b0] = saved_block_sum(mine + (s - lo), t - s);
 	}
 	if (!rc && hi > lo && pwrite(w->fd, mine, hi - lo, (off_t)(off + lo)) != (ssize_t)(hi - lo)) {
@@ -163,7 +195,29 @@ dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all, const str
 		w->err_no = errno;
 	}
 	free(mine);
-	rc = dcomm_agree(c, rc);
+	return dcomm_agree(c, rc);
+}
+
+int
+dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all, const struct drun *runs,
+	   size_t n_runs)
+{
+	struct dcomm *c = w->c;
+	uint32_t size = c->size, me = c->rank;
+	uint64_t off = (w->off + ALIGN - 1) / ALIGN * ALIGN;
+	uint64_t bytes = all * (elem ? elem : 1);
+	uint64_t nb = bytes ? (bytes + SUM_BLOCK - 1) / SUM_BLOCK : 1;
+	struct layout l = { bytes, nb, size, 0 };
+	uint64_t *count = calloc(size, sizeof *count), *rcount = calloc(size, sizeof *rcount);
+	uint64_t *at = calloc(size + 1, sizeof *at);
+	uint64_t b0 = block0(nb, me, size), b1 = block0(nb, me + 1, size);
+	uint64_t *sums = malloc((b1 - b0 + 1) * sizeof *sums);
+	struct packing g = { count, at, NULL, NULL, 0 };
+	int rc = dcomm_agree(c, count && rcount && at && sums ? 0 : ERR_NOMEM);
+	/* as many rounds as the largest owner's blocks need */
+	uint64_t most = (nb + size - 1) / size, rounds = (most + ROUND_BLOCKS - 1) / ROUND_BLOCKS;
+	for (l.round = 0; l.round < rounds && !rc; l.round++)
+		rc = put_round(w, id, elem ? elem : 1, off, &l, runs, n_runs, sums, &g, rcount);
 	void *all_sums = NULL;
 	if (!rc)
 		rc = dcomm_allgatherv(c, sums, (b1 - b0) * sizeof *sums, &all_sums, rcount);

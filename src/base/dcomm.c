@@ -41,6 +41,57 @@ dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const u
 }
 
 int
+dcomm_exchange_unordered(struct dcomm *c, void *recs, size_t n, size_t size, uint32_t *dest,
+			 void **recv, size_t *n_recv)
+{
+	uint32_t nr = c->size;
+	*recv = NULL;
+	*n_recv = 0;
+	uint64_t *count = calloc(nr, sizeof *count), *rcount = calloc(nr, sizeof *rcount);
+	uint64_t *next = calloc(nr + 1, sizeof *next), *end = calloc(nr + 1, sizeof *end);
+	char *tmp = malloc(size + 1), *b = recs;
+	int rc = count && rcount && next && end && tmp ? 0 : ERR_NOMEM;
+	for (size_t i = 0; i < n && !rc; i++)
+		count[dest[i]]++;
+	for (uint32_t r = 0; r < nr && !rc; r++) {
+		next[r + 1] = end[r] = next[r] + count[r];
+		count[r] *= size;
+	}
+	/* each record swapped into its destination's run until the run
+	 * under the cursor is full (an American flag sort's pass) */
+	for (uint32_t r = 0; r < nr && !rc; r++) {
+		while (next[r] < end[r]) {
+			uint64_t i = next[r];
+			uint32_t d = dest[i];
+			if (d == r) {
+				next[r]++;
+				continue;
+			}
+			uint64_t j = next[d]++;
+			memcpy(tmp, b + i * size, size);
+			memcpy(b + i * size, b + j * size, size);
+			memcpy(b + j * size, tmp, size);
+			dest[i] = dest[j];
+			dest[j] = d;
+		}
+	}
+	rc = dcomm_agree(c, rc);
+	if (!rc)
+		rc = dcomm_alltoallv(c, recs, count, recv, rcount);
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < nr && !rc; r++)
+		got += rcount[r];
+	if (!rc)
+		*n_recv = (size_t)(got / size);
+	free(count);
+	free(rcount);
+	free(next);
+	free(end);
+	free(tmp);
+	return rc;
+}
+
+int
 dcomm_agree_err(struct dcomm *c, int rc, struct err *e)
 {
 	int all = dcomm_agree(c, rc);

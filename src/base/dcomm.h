@@ -91,6 +91,12 @@ int dcomm_gather_runs(struct dcomm *c, const void *mine, size_t n_mine, size_t s
 int dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const uint32_t *dest,
 		   void **recv, size_t *n_recv);
 
+/* dcomm_exchange without a second copy of what is sent: recs and dest
+ * are reordered in place, by destination, and what comes from a rank
+ * is not in the order it gave it. */
+int dcomm_exchange_unordered(struct dcomm *c, void *recs, size_t n, size_t size, uint32_t *dest,
+			     void **recv, size_t *n_recv);
+
 /* dcomm_agree, and the message of the lowest failing rank in e on every
  * rank (rc is this rank's, e its message when rc is non-zero; e may be
  * NULL). Returns the agreed code. */

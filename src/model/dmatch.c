@@ -132,30 +132,46 @@ struct dreply {
 	uint32_t id, recv_op, flags, pad;
 };
 
-/* Every send to the rank holding its receiver, in id order per rank. */
+/* Every send to the rank holding its receiver, in id order per rank,
+ * packed by destination as they are made (no second copy); they arrive
+ * by sender rank, in rank order: from each rank, sent[r] bytes. */
 static int
-ship_sends(struct dm *m, struct dsend **in, size_t *n_in)
+ship_sends(struct dm *m, struct dsend **in, size_t *n_in, uint64_t *sent)
 {
 	const struct trace *t = m->t;
+	uint32_t nr = m->c->size;
 	size_t ns = t->n_msgs;
-	struct dsend *out;
-	uint32_t *dest = NULL;
-	int rc = dm_alloc(&out, ns, sizeof *out);
-	if (!rc && (rc = dm_alloc(&dest, ns, sizeof *dest)))
-		free(out);
-	if ((rc = dcomm_agree(m->c, rc)))
-		return rc;
-	for (size_t i = 0; i < ns; i++) {
+	uint64_t *count = calloc(nr, sizeof *count), *at = calloc(nr + 1, sizeof *at);
+	struct dsend *buf = NULL;
+	int rc = count && at ? 0 : ERR_NOMEM;
+	if (!rc)
+		rc = dm_alloc(&buf, ns, sizeof *buf);
+	for (size_t i = 0; i < ns && !rc; i++)
+		count[dmodel_rank_of(m->tl_first, nr, t->msgs[i].receiver)]++;
+	for (uint32_t r = 0; r < nr && !rc; r++) {
+		at[r + 1] = at[r] + count[r];
+		count[r] *= sizeof *buf;
+	}
+	for (size_t i = 0; i < ns && !rc; i++) {
 		const struct trace_msg *x = &t->msgs[i];
-		dest[i] = dmodel_rank_of(m->tl_first, m->c->size, x->receiver);
-		out[i] = (struct dsend){
+		uint32_t r = dmodel_rank_of(m->tl_first, nr, x->receiver);
+		buf[at[r]++] = (struct dsend){
 			.bytes = x->bytes, .id = (uint32_t)(m->off[K_SENDS] + i), .sender = x->sender,
 			.receiver = x->receiver, .comm = x->comm, .tag = x->tag, .from = m->c->rank,
 		};
 	}
-	rc = dcomm_exchange(m->c, out, ns, sizeof *out, dest, (void **)in, n_in);
-	free(out);
-	free(dest);
+	*in = NULL;
+	*n_in = 0;
+	rc = dcomm_agree(m->c, rc);
+	if (!rc)
+		rc = dcomm_alltoallv(m->c, buf, count, (void **)in, sent);
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < nr && !rc; r++)
+		got += sent[r];
+	*n_in = (size_t)(got / sizeof **in);
+	free(buf);
+	free(count);
+	free(at);
 	return rc;
 }
 
@@ -333,23 +349,33 @@ match_messages(struct dm *m)
 	struct dreply *rep = NULL, *back = NULL;
 	struct pairing p = { 0 };
 	size_t n_in;
-	int rc = ship_sends(m, &in, &n_in);
+	uint32_t nr = m->c->size;
+	uint64_t *sent = calloc(nr, sizeof *sent), *rsent = calloc(nr, sizeof *rsent);
+	int rc = dcomm_agree(m->c, sent && rsent ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = ship_sends(m, &in, &n_in, sent);
 	if (rc)
-		return rc;
-	uint32_t *from = NULL;
+		goto out;
 	if (!(rc = dm_alloc(&p.next_send, n_in, sizeof *p.next_send)) &&
 	    !(rc = dm_alloc(&p.next_recv, m->b->n_recvs, sizeof *p.next_recv)) &&
-	    !(rc = dm_alloc(&rep, n_in, sizeof *rep)) && !(rc = dm_alloc(&from, n_in, sizeof *from)) &&
-	    !(rc = thread_all(m, in, n_in, &p)))
+	    !(rc = dm_alloc(&rep, n_in, sizeof *rep)) && !(rc = thread_all(m, in, n_in, &p)))
 		rc = pair_all(m, in, &p, rep);
-	for (size_t i = 0; i < n_in && !rc; i++)
-		from[i] = in[i].from;
+	free(in);
+	in = NULL;
 	if ((rc = dcomm_agree(m->c, rc)))
 		goto out;
-	/* the replies go back the way the sends came */
-	size_t n_back;
-	if ((rc = dcomm_exchange(m->c, rep, n_in, sizeof *rep, from, (void **)&back, &n_back)))
+	/* the replies go back the way the sends came: they stand in the
+	 * order the sends arrived, by sender rank */
+	for (uint32_t r = 0; r < nr; r++)
+		sent[r] = sent[r] / sizeof(struct dsend) * sizeof *rep;
+	if ((rc = dcomm_alltoallv(m->c, rep, sent, (void **)&back, rsent)))
 		goto out;
+	free(rep);
+	rep = NULL;
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < nr; r++)
+		got += rsent[r];
+	size_t n_back = (size_t)(got / sizeof *back);
 	if ((rc = dcomm_agree(m->c, n_back == m->t->n_msgs ? take_replies(m, back, n_back) : ERR_USAGE)))
 		goto out;
 	rc = number_lone(m, &p);
@@ -357,7 +383,8 @@ out:
 	free(in);
 	free(rep);
 	free(back);
-	free(from);
+	free(sent);
+	free(rsent);
 	pairing_fini(&p);
 	return rc;
 }
