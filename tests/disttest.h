@@ -19,6 +19,14 @@
 #define DT_SLOW 0
 #endif
 #define DT_FIRST_RANKS (DT_SLOW ? 3u : 1u)
+/* Under ASan a whole distributed run costs some three times the plain
+ * one: the tests that run it whole with every option take 2 and 3 ranks
+ * there (1 to 4 in the plain run). */
+#if defined(__SANITIZE_ADDRESS__)
+#define DT_ASAN 1
+#else
+#define DT_ASAN 0
+#endif
 
 #define DT_LAST_RANKS(most) (DT_SLOW ? 3u : (most))
 

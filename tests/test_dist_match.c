@@ -136,7 +136,8 @@ corpus_matches_the_serial_model(void **state)
 	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");
 	assert_int_equal(glob(pat, 0, NULL, &g), 0);
 	assert_true(g.gl_pathc > 20);
-	for (size_t i = 0; i < g.gl_pathc; i++)
+	/* under TSan every third, as dt_corpus takes them */
+	for (size_t i = 0; i < g.gl_pathc; i += DT_SLOW ? 3 : 1)
 		check_matches(g.gl_pathv[i], 5);
 	globfree(&g);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/trace.h"
+#include "disttest.h"
 
 static char **paths;
 static size_t n_paths;
@@ -132,7 +133,7 @@ shares_join_to_the_serial_model(void **state)
 	(void)state;
 	for (size_t i = 0; i < n_paths; i++) {
 		struct trace *serial = tu_load(paths[i]);
-		for (uint32_t n = 1; n <= 5; n++) {
+		for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
 			struct trace *t = read_shared(paths[i], n);
 			same_model(serial, t);
 			trace_destroy(t);
@@ -224,13 +225,13 @@ main(void)
 		fprintf(stderr, "test_share: no traces/corpus/*/traces.otf2\n");
 		return 1;
 	}
-	paths = g.gl_pathv;
-	n_paths = g.gl_pathc;
+	paths = dt_corpus(&g, &n_paths);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(shares_join_to_the_serial_model),
 		cmocka_unit_test(bad_pieces_refused),
 	};
 	int rc = cmocka_run_group_tests_name("distributed read", tests, NULL, NULL);
+	free(paths);
 	globfree(&g);
 	return rc;
 }
