@@ -185,7 +185,7 @@ dcm_alltoallv(struct dcomm *c, const void *send, const uint64_t *scount, void **
 	size_t k = 0;
 	uint64_t rat = 0, sat = 0;
 	for (uint32_t r = 0; r < n; r++) {
-		if (r == me)
+		if (r == me && rcount[r])        /* send may be NULL when empty */
 			memcpy(buf + rat, (const char *)send + sat, rcount[r]);
 		else
 			post(m, 1, buf + rat, rcount[r], (int)r, rq, &k);

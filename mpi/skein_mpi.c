@@ -24,6 +24,7 @@
  */
 #include <mpi.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,9 @@ static const char usage_text[] =
 #define CHUNK ((size_t)1 << 30)
 
 static int rank, size;
+/* SKEIN_DIST_BATCH: stepping's round budget (doc/distributed.md; the
+ * ranks take the largest they were given), 0 when unset. */
+static uint64_t step_batch;
 static long analysis_peak_kb;    /* rank 0's peak before the report, distributed */
 
 /* Every rank says whether it failed; when one did, rank 0 prints the
@@ -298,12 +302,8 @@ run_distributed(struct cli *c, struct cli_progress *p, int *serial_only)
 		return EXIT_FAIL;
 	}
 	struct dist_ctx x = { c, EXIT_OK };
-	struct dist_hooks h = { rank == 0 ? cli_progress : NULL, p, on_loaded, on_checked, &x, 0, 0, 0 };
-	/* SKEIN_DIST_BATCH: stepping's round budget (doc/distributed.md),
-	 * the same on every rank as the environment is */
-	const char *batch = getenv("SKEIN_DIST_BATCH");
-	if (batch && batch[0])
-		h.step_batch = strtoull(batch, NULL, 10);
+	struct dist_hooks h = { rank == 0 ? cli_progress : NULL, p, on_loaded, on_checked, &x, 0, 0,
+				step_batch };
 	int rc = dist_run(&dc, c->trace, &c->aopts, c->save, &h, &e);
 	dcomm_mpi_fini(&dc);
 	cli_progress_clear(p);
@@ -373,6 +373,16 @@ static int
 setup(int argc, char **argv, struct cli *c)
 {
 	int rc = cli_parse_args(argc, argv, c);
+	const char *batch = getenv("SKEIN_DIST_BATCH");
+	if (!rc && batch && batch[0]) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(batch, &end, 10);
+		if (*end || errno || v == 0 || batch[0] == '-')
+			rc = cli_usage_error("SKEIN_DIST_BATCH: want a positive count of lops and "
+					     "message ends", batch);
+		step_batch = v;
+	}
 	if (!rc && (c->cmd == CMD_HELP || c->cmd == CMD_VERSION))
 		return -1;
 	if (!rc && c->cmd != CMD_ANALYZE)

@@ -196,6 +196,13 @@ for args in "info traces/corpus/stencil-4" "analyze traces/corpus/stencil-4" "an
 	[ "$st" -eq 2 ] && [ "$(grep -c "^Try 'skein-mpi --help'" "$tmp/err")" -eq 1 ] && ok ||
 		bad "skein-mpi $args: exit $st, want 2 and one message: $(head -c 300 "$tmp/err")"
 done
+for v in abc 0 -3 64k; do
+	SKEIN_DIST_BATCH=$v timeout 60 $MPICH -n 2 "$bin" analyze -q --save "$tmp/v.skein" traces/corpus/stencil-4 \
+		>"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ "$st" -eq 2 ] && [ "$(grep -c "^skein-mpi: SKEIN_DIST_BATCH: want a positive count" "$tmp/err")" -eq 1 ] &&
+		[ ! -e "$tmp/v.skein" ] && ok || bad "SKEIN_DIST_BATCH=$v: exit $st, want 2 and one message: $(head -c 300 "$tmp/err")"
+done
 serial traces/corpus/stencil-4
 "$skein" analyze -q --save "$tmp/s.skein" traces/corpus/stencil-4 >/dev/null
 timeout 60 $MPICH -n 2 "$bin" analyze -q --save "$tmp/again.skein" "$tmp/s.skein" >"$tmp/out" 2>"$tmp/err"

@@ -83,7 +83,8 @@ struct job {
 	uint32_t first[8];
 	char path[256];
 	int mode;                 /* 0 the model; 1 runs that leave a hole; 2 no directory;
-				   * 3 the whole file; 4 a section of BIG records */
+				   * 3 the whole file; 4 a section of BIG records;
+				   * 5 a run past the section's end */
 };
 
 /* Head, model and analysis from the rank's shares of j->a. */
@@ -185,6 +186,12 @@ rank_main(struct dcomm *c, void *ud)
 		rc = whole(c, w, j, &d);
 	if (!rc && j->mode == 0)
 		rc = dsaved_put_model(w, c, &d);
+	if (!rc && j->mode == 5) {
+		/* the last rank claims one record past the section's end */
+		uint32_t v[11] = { 0 };
+		struct drun r = { c->rank * 10ull, c->rank + 1 == c->size ? 11 : 10, v };
+		rc = dsaved_put(w, 60, sizeof *v, c->size * 10ull, &r, 1);
+	}
 	if (!rc && j->mode == 1) {
 		/* every rank claims records [r * 10, r * 10 + 5) of 10 per rank */
 		uint32_t v[5] = { 1, 2, 3, 4, 5 };
@@ -347,6 +354,14 @@ failures_said_on_every_rank(void **state)
 		for (uint32_t r = 0; r <= n; r++)
 			j.first[r] = r == n ? n_tl : 0;
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-hole-%d.skein", (int)getpid());
+		assert_int_equal(dcomm_threads_run(n, rank_main, &j), ERR_USAGE);
+		assert_false(tu_exists(j.path));
+	}
+	j.mode = 5;
+	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(4); n++) {
+		for (uint32_t r = 0; r <= n; r++)
+			j.first[r] = r == n ? n_tl : 0;
+		snprintf(j.path, sizeof j.path, "/tmp/skein-test-dsaved-past-%d.skein", (int)getpid());
 		assert_int_equal(dcomm_threads_run(n, rank_main, &j), ERR_USAGE);
 		assert_false(tu_exists(j.path));
 	}

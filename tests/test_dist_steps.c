@@ -31,7 +31,9 @@ struct world {
 	uint32_t *first_label;    /* n_lops + 1: labels given before lop l */
 	uint32_t *order, *dag_first, *dag_succ;   /* relabelled DAG */
 	uint32_t *tl_first;       /* ranks' first timelines, size + 1 */
-	uint64_t batch;           /* dstep_in.batch: 0, or 1 (a round per partition) */
+	uint64_t batch;           /* dstep_in.batch */
+	uint64_t *weight;         /* n_parts (by label): lops and ends */
+	uint64_t rank_max;        /* the largest rank's lops and ends */
 	int bad;
 };
 
@@ -40,6 +42,63 @@ msg_ok(const struct trace_msg *m, int match_size)
 {
 	return m->send_op != TRACE_NONE && m->recv_op != TRACE_NONE &&
 	       !(match_size && (m->flags & MSGF_SIZE_MISMATCH));
+}
+
+/* Lop l as dist_steps takes it: *x, and its ends appended to *ends. */
+static void
+lop_input(const struct world *w, uint32_t l, struct dstep_lop *x, struct dstep_end **ends,
+	  size_t *ne, size_t *cap)
+{
+	const struct analysis *a = w->a;
+	const struct trace_msg *msgs = trace_msgs(w->t, NULL);
+	uint32_t p = analysis_lop_part(a, l);
+	*x = (struct dstep_lop){ analysis_lop_enter(a, l), analysis_lop_timeline(a, l),
+				 p == TRACE_NONE ? TRACE_NONE : w->label[p],
+				 (uint8_t)analysis_lop_kind(a, l) };
+	uint32_t op0, nop;
+	analysis_lop_ops(a, l, &op0, &nop);
+	for (uint32_t op = op0; op < op0 + nop; op++) {
+		uint32_t m;
+		const struct trace_end *e = trace_op_ends(w->t, op, &m);
+		for (uint32_t j = 0; j < m; j++) {
+			uint32_t partner = TRACE_NONE;
+			if (e[j].role != END_COLL) {
+				const struct trace_msg *y = &msgs[e[j].id];
+				if (!msg_ok(y, analysis_options(a)->match_size))
+					continue;
+				partner = analysis_op_lop(a, e[j].role == END_SEND ? y->recv_op : y->send_op);
+			}
+			if (*ne == *cap)
+				*ends = realloc(*ends, (*cap *= 2) * sizeof **ends);
+			(*ends)[(*ne)++] = (struct dstep_end){ e[j].id, partner, (uint8_t)e[j].role };
+		}
+	}
+}
+
+/* The rounds dist_steps.h promises: each owner's partitions packed in
+ * order into runs of at most the budget (a sixteenth of the largest
+ * rank's lops and ends, at least DSTEP_BATCH_MIN, when none is given). */
+static uint32_t
+expected_rounds(const struct world *w, const uint32_t *part_first, uint32_t size)
+{
+	uint64_t budget = w->batch ? w->batch : w->rank_max / 16;
+	if (!w->batch && budget < DSTEP_BATCH_MIN)
+		budget = DSTEP_BATCH_MIN;
+	uint32_t most = 0;
+	for (uint32_t r = 0; r < size; r++) {
+		uint32_t rounds = 0;
+		uint64_t acc = 0;
+		for (uint32_t q = part_first[r]; q < part_first[r + 1]; q++) {
+			if (!rounds || acc + w->weight[q] > budget) {
+				rounds++;
+				acc = 0;
+			}
+			acc += w->weight[q];
+		}
+		if (rounds > most)
+			most = rounds;
+	}
+	return most;
 }
 
 static int
@@ -55,36 +114,14 @@ rank_main(struct dcomm *c, void *ud)
 		analysis_timeline_lops(a, tl, &f, &k);
 		lop_end = f + k;
 	}
-	uint32_t n = lop_end - lop_off, n_msgs;
-	const struct trace_msg *msgs = trace_msgs(w->t, &n_msgs);
+	uint32_t n = lop_end - lop_off;
 	struct dstep_lop *lops = calloc(n + 1, sizeof *lops);
 	uint32_t *end_first = calloc(n + 2, sizeof *end_first);
 	size_t cap = 16, ne = 0;
 	struct dstep_end *ends = malloc(cap * sizeof *ends);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t l = lop_off + i, p = analysis_lop_part(a, l);
-		lops[i] = (struct dstep_lop){ analysis_lop_enter(a, l), analysis_lop_timeline(a, l),
-					      p == TRACE_NONE ? TRACE_NONE : w->label[p],
-					      (uint8_t)analysis_lop_kind(a, l) };
 		end_first[i] = (uint32_t)ne;
-		uint32_t op0, nop;
-		analysis_lop_ops(a, l, &op0, &nop);
-		for (uint32_t op = op0; op < op0 + nop; op++) {
-			uint32_t m;
-			const struct trace_end *e = trace_op_ends(w->t, op, &m);
-			for (uint32_t j = 0; j < m; j++) {
-				uint32_t partner = TRACE_NONE;
-				if (e[j].role != END_COLL) {
-					const struct trace_msg *x = &msgs[e[j].id];
-					if (!msg_ok(x, analysis_options(a)->match_size))
-						continue;
-					partner = analysis_op_lop(a, e[j].role == END_SEND ? x->recv_op : x->send_op);
-				}
-				if (ne == cap)
-					ends = realloc(ends, (cap *= 2) * sizeof *ends);
-				ends[ne++] = (struct dstep_end){ e[j].id, partner, (uint8_t)e[j].role };
-			}
-		}
+		lop_input(w, lop_off + i, &lops[i], &ends, &ne, &cap);
 	}
 	end_first[n] = (uint32_t)ne;
 	uint32_t *part_first = calloc(c->size + 1, sizeof *part_first);
@@ -116,12 +153,7 @@ rank_main(struct dcomm *c, void *ud)
 		bad = 1, fprintf(stderr, "steps %u, serial %u\n", out.n_steps, analysis_step_count(a));
 	if (!rc && out.relaxed != analysis_verify(a)->relaxed)
 		bad = 1;
-	/* the small traces fit one round; with a budget of 1, each of an
-	 * owner's partitions is a round of its own */
-	uint32_t rounds = w->n_parts ? 1 : 0;
-	for (uint32_t r = 0; w->batch == 1 && r < c->size; r++)
-		if (part_first[r + 1] - part_first[r] > rounds)
-			rounds = part_first[r + 1] - part_first[r];
+	uint32_t rounds = expected_rounds(w, part_first, c->size);
 	if (!rc && out.n_rounds != rounds)
 		bad = 1, fprintf(stderr, "rounds %u, expected %u\n", out.n_rounds, rounds);
 	uint32_t np;
@@ -223,6 +255,9 @@ check_trace(const char *path, int one_round_each)
 	struct world w;
 	world_init(&w, t, a);
 	w.tl_first = calloc(8, sizeof *w.tl_first);
+	w.weight = calloc(w.n_parts + 1, sizeof *w.weight);
+	size_t cap = 16;
+	struct dstep_end *scratch = malloc(cap * sizeof *scratch);
 	for (uint32_t n = DT_FIRST_RANKS; n <= DT_LAST_RANKS(5); n++) {
 		/* timelines cut into n runs of about the same lops */
 		uint32_t tl = 0;
@@ -237,16 +272,44 @@ check_trace(const char *path, int one_round_each)
 			}
 		}
 		w.tl_first[n] = w.n_tl;
-		/* and a round per partition (on the corpus, 2 and 3 ranks:
-		 * a round costs every rank a few exchanges) */
-		for (w.batch = 0; w.batch <= (one_round_each && (n == 2 || n == 3)); w.batch++) {
+		/* each partition's lops and ends, and each rank's */
+		uint64_t total = 0;
+		w.rank_max = 0;
+		memset(w.weight, 0, (w.n_parts + 1) * sizeof *w.weight);
+		for (uint32_t r = 0; r < n; r++) {
+			uint64_t mine = 0;
+			for (uint32_t x_tl = w.tl_first[r]; x_tl < w.tl_first[r + 1]; x_tl++) {
+				uint32_t f, k;
+				analysis_timeline_lops(a, x_tl, &f, &k);
+				for (uint32_t l = f; l < f + k; l++) {
+					struct dstep_lop x;
+					size_t ne = 0;
+					lop_input(&w, l, &x, &scratch, &ne, &cap);
+					if (x.part != TRACE_NONE)
+						w.weight[x.part] += 1 + ne;
+					mine += 1 + ne;
+				}
+			}
+			total += mine;
+			if (mine > w.rank_max)
+				w.rank_max = mine;
+		}
+		/* the default budget (one round on these traces); on the
+		 * corpus at 2 and 3 ranks also a round per partition and
+		 * rounds of a few partitions each (a round costs every rank
+		 * a few exchanges) */
+		uint64_t budgets[3] = { 0, 1, total / (3 * n) + 1 };
+		for (int b = 0; b < (one_round_each && (n == 2 || n == 3) ? 3 : 1); b++) {
+			w.batch = budgets[b];
 			int rc = dcomm_threads_run(n, rank_main, &w);
 			if (rc)
-				print_error("%s on %u ranks, budget %u: steps differ (see above)\n",
-					    path, n, (unsigned)w.batch);
+				print_error("%s on %u ranks, budget %llu: steps differ (see above)\n",
+					    path, n, (unsigned long long)w.batch);
 			assert_int_equal(rc, 0);
 		}
 	}
+	free(scratch);
+	free(w.weight);
 	world_fini(&w);
 	analysis_destroy(a);
 	trace_destroy(t);

@@ -171,7 +171,7 @@ partition_minima(struct dmet *g)
 		if (r[i].min < o->pmin[slot])
 			o->pmin[slot] = r[i].min;
 	}
-	/* and back to where each came from, in the order it came */
+	/* and back to where each came from (in any order: looked up by key) */
 	for (size_t i = 0; i < n_recv && !rc; i++) {
 		uint32_t q = r[i].p - o->part_lo;
 		r[i].min = o->pmin[o->pmin_first[q] - before + r[i].s - span[2 * q]];

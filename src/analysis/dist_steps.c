@@ -81,7 +81,9 @@ plan(struct stage *g)
 {
 	const struct dstep_in *in = g->in;
 	uint32_t np = in->n_parts, n = in->n_lops;
-	uint64_t *w = calloc((size_t)np + 1, sizeof *w), mine[1] = { 0 };
+	/* the largest rank's lops and ends, and the largest budget asked
+	 * for: every rank plans the same rounds even if told otherwise */
+	uint64_t *w = calloc((size_t)np + 1, sizeof *w), mine[2] = { 0, in->batch };
 	g->round = malloc(((size_t)np + 1) * sizeof *g->round);
 	g->width = calloc((size_t)np + 1, sizeof *g->width);
 	g->by_round = malloc(((size_t)n + 1) * sizeof *g->by_round);
@@ -95,9 +97,9 @@ plan(struct stage *g)
 	if (!rc)
 		rc = dcomm_reduce(g->c, w, np, DCOMM_SUM);
 	if (!rc)
-		rc = dcomm_reduce(g->c, mine, 1, DCOMM_MAX);
-	uint64_t budget = in->batch ? in->batch : mine[0] / 16;
-	if (!in->batch && budget < DSTEP_BATCH_MIN)
+		rc = dcomm_reduce(g->c, mine, 2, DCOMM_MAX);
+	uint64_t budget = mine[1] ? mine[1] : mine[0] / 16;
+	if (!mine[1] && budget < DSTEP_BATCH_MIN)
 		budget = DSTEP_BATCH_MIN;
 	g->n_rounds = 0;
 	for (uint32_t q = 0; q < g->c->size && !rc; q++) {
@@ -285,7 +287,7 @@ cmp_member(const void *x, const void *y)
 	return (a->item > b->item) - (a->item < b->item);
 }
 
-/* The owned partitions as a model and analysis of their own (one op per
+/* The round's owned partitions as a model and analysis of their own (one op per
  * lop, its ends; messages between them; collectives in id order),
  * stepped by the serial stepper into g->step and g->width. */
 static int
@@ -485,8 +487,9 @@ offsets(struct stage *g)
 	return rc;
 }
 
-/* Each owned lop's global step back to the rank that holds it (the
- * reordering: its clock and lowest sender timeline). */
+/* Each of the round's lops' step within its partition back to the rank
+ * that holds it, which adds the partition's first global step once all
+ * are stepped (the reordering: its clock and lowest sender timeline). */
 static int
 give_back(struct stage *g)
 {

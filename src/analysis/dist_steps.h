@@ -55,15 +55,16 @@ struct dstep_in {
 	const uint32_t *part_first;    /* size + 1: the partitions each rank owns */
 	/* rank 0 only: the partition DAG (a topological order, successors) */
 	const uint32_t *part_order, *dag_first, *dag_succ;
-	/* lops, end_first and ends are malloc'd and dist_steps frees them as
-	 * soon as it has dealt them out (in every case) */
+	/* lops, end_first and ends are malloc'd and dist_steps frees them
+	 * when it is done with them (in every case): after the last round */
 	int consume;
 	/* set: the owners replay their partitions for the reordering
 	 * (reorder_keys) instead of stepping them: lop_w and lop_from are
 	 * filled, nothing else */
 	int reorder;
-	/* a round's budget of lops and ends per owner, the same on every
-	 * rank; 0: a sixteenth of the largest rank's, at least DSTEP_BATCH_MIN */
+	/* a round's budget of lops and ends per owner (the largest any rank
+	 * gives); 0: a sixteenth of the largest rank's, at least
+	 * DSTEP_BATCH_MIN */
 	uint64_t batch;
 };
 

@@ -56,13 +56,18 @@ owner_at(uint64_t at, uint64_t nb, uint32_t size)
  * a rank holds one round's pieces at a time, not its whole share. */
 #define ROUND_BLOCKS 8u
 
+/* A section being written. */
 struct layout {
-	uint64_t bytes, nb;           /* the section's bytes and blocks */
+	uint32_t id, e;               /* e: record size (1 for strings) */
+	uint64_t off;                 /* where it starts in the file */
+	uint64_t bytes, nb;           /* its bytes and blocks */
 	uint32_t size;
+	const struct drun *runs;      /* the rank's */
+	size_t n_runs;
 	uint64_t round;               /* the round being written */
 };
 
-/* Owner o's blocks in the round: [*bf, *bt); their bytes: [*lo, *hi). */
+/* Owner o's blocks in the round: [*bf, *bt). */
 static void
 round_blocks(const struct layout *l, uint32_t o, uint64_t *bf, uint64_t *bt)
 {
@@ -72,6 +77,7 @@ round_blocks(const struct layout *l, uint32_t o, uint64_t *bf, uint64_t *bt)
 	*bt = t < b1 ? t : b1;
 }
 
+/* Their bytes: [*lo, *hi). */
 static void
 round_span(const struct layout *l, uint32_t o, uint64_t *lo, uint64_t *hi)
 {
@@ -128,14 +134,15 @@ pack_piece(void *ctx, uint32_t owner, uint64_t at, uint64_t len)
 
 /* One round of a section: the pieces to their owners, each owner's
  * blocks of the round put together, summed into sums (the owner's
- * blocks from its first) and written at off. */
+ * blocks from its first) and written where they go. */
 static int
-put_round(struct dsaved *w, uint32_t id, uint32_t e, uint64_t off, const struct layout *l,
-	  const struct drun *runs, size_t n_runs, uint64_t *sums, struct packing *g,
+put_round(struct dsaved *w, const struct layout *l, uint64_t *sums, struct packing *g,
 	  uint64_t *rcount)
 {
 	struct dcomm *c = w->c;
-	uint32_t size = c->size, me = c->rank;
+	uint32_t size = c->size, me = c->rank, e = l->e;
+	const struct drun *runs = l->runs;
+	size_t n_runs = l->n_runs;
 	memset(g->count, 0, size * sizeof *g->count);
 	for (size_t i = 0; i < n_runs; i++)
 		cut(runs[i].first * e, (runs[i].first + runs[i].count) * e, l, count_piece, g);
@@ -182,15 +189,15 @@ put_round(struct dsaved *w, uint32_t id, uint32_t e, uint64_t off, const struct 
 	free(recv);
 	if (!rc && filled != hi - lo)
 		rc = ERR_USAGE;          /* the runs do not cover the section once */
-	if (!rc && saved_has_padding(id))
-		saved_zero_padding(id, e, mine, lo, hi - lo);
+	if (!rc && saved_has_padding(l->id))
+		saved_zero_padding(l->id, e, mine, lo, hi - lo);
 	uint64_t b0 = block0(l->nb, me, size), bf, bt;
 	round_blocks(l, me, &bf, &bt);
 	for (uint64_t b = bf; b < bt && !rc; b++) {
 		uint64_t s = b * SUM_BLOCK, t = s + SUM_BLOCK < l->bytes ? s + SUM_BLOCK : l->bytes;
 		sums[b - b0] = saved_block_sum(mine + (s - lo), t - s);
 	}
-	if (!rc && hi > lo && pwrite(w->fd, mine, hi - lo, (off_t)(off + lo)) != (ssize_t)(hi - lo)) {
+	if (!rc && hi > lo && pwrite(w->fd, mine, hi - lo, (off_t)(l->off + lo)) != (ssize_t)(hi - lo)) {
 		w->failed = 1;
 		w->err_no = errno;
 	}
@@ -207,17 +214,21 @@ dsaved_put(struct dsaved *w, uint32_t id, uint32_t elem, uint64_t all, const str
 	uint64_t off = (w->off + ALIGN - 1) / ALIGN * ALIGN;
 	uint64_t bytes = all * (elem ? elem : 1);
 	uint64_t nb = bytes ? (bytes + SUM_BLOCK - 1) / SUM_BLOCK : 1;
-	struct layout l = { bytes, nb, size, 0 };
+	struct layout l = { id, elem ? elem : 1, off, bytes, nb, size, runs, n_runs, 0 };
 	uint64_t *count = calloc(size, sizeof *count), *rcount = calloc(size, sizeof *rcount);
 	uint64_t *at = calloc(size + 1, sizeof *at);
 	uint64_t b0 = block0(nb, me, size), b1 = block0(nb, me + 1, size);
 	uint64_t *sums = malloc((b1 - b0 + 1) * sizeof *sums);
 	struct packing g = { count, at, NULL, NULL, 0 };
-	int rc = dcomm_agree(c, count && rcount && at && sums ? 0 : ERR_NOMEM);
+	int rc = count && rcount && at && sums ? 0 : ERR_NOMEM;
+	for (size_t i = 0; i < n_runs && !rc; i++)
+		if (runs[i].first > all || runs[i].count > all - runs[i].first)
+			rc = ERR_USAGE;          /* past the section's end */
+	rc = dcomm_agree(c, rc);
 	/* as many rounds as the largest owner's blocks need */
 	uint64_t most = (nb + size - 1) / size, rounds = (most + ROUND_BLOCKS - 1) / ROUND_BLOCKS;
 	for (l.round = 0; l.round < rounds && !rc; l.round++)
-		rc = put_round(w, id, elem ? elem : 1, off, &l, runs, n_runs, sums, &g, rcount);
+		rc = put_round(w, &l, sums, &g, rcount);
 	void *all_sums = NULL;
 	if (!rc)
 		rc = dcomm_allgatherv(c, sums, (b1 - b0) * sizeof *sums, &all_sums, rcount);

@@ -93,7 +93,7 @@ int dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, con
 
 /* dcomm_exchange without a second copy of what is sent: recs and dest
  * are reordered in place, by destination, and what comes from a rank
- * is not in the order it gave it. */
+ * is not in the order it gave it. recs and dest may be NULL when n is 0. */
 int dcomm_exchange_unordered(struct dcomm *c, void *recs, size_t n, size_t size, uint32_t *dest,
 			     void **recv, size_t *n_recv);
 

@@ -269,8 +269,14 @@ dcomm_threads_run(uint32_t n, int (*fn)(struct dcomm *c, void *ud), void *ud)
 	int rc = ERR_NOMEM;
 	if (!g || !k || !th)
 		goto out;
-	pthread_mutex_init(&g->bar.mu, NULL);
-	pthread_cond_init(&g->bar.cv, NULL);
+	atomic_init(&g->bar.arrived, 0);
+	atomic_init(&g->bar.gen, 0);
+	if (pthread_mutex_init(&g->bar.mu, NULL))
+		goto out;
+	if (pthread_cond_init(&g->bar.cv, NULL)) {
+		pthread_mutex_destroy(&g->bar.mu);
+		goto out;
+	}
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
 	g->n = n;

@@ -120,10 +120,10 @@ share_counts(struct dm *m, uint32_t tl_lo, uint32_t tl_hi)
 
 /* ---- 2. messages ---- */
 
-/* A send, at its receiver's rank (from: its sender's rank). */
+/* A send, at its receiver's rank. */
 struct dsend {
 	uint64_t bytes;
-	uint32_t id, sender, receiver, comm, tag, from;
+	uint32_t id, sender, receiver, comm, tag;
 };
 
 /* What became of a send, back at its sender's rank. */
@@ -157,7 +157,7 @@ ship_sends(struct dm *m, struct dsend **in, size_t *n_in, uint64_t *sent)
 		uint32_t r = dmodel_rank_of(m->tl_first, nr, x->receiver);
 		buf[at[r]++] = (struct dsend){
 			.bytes = x->bytes, .id = (uint32_t)(m->off[K_SENDS] + i), .sender = x->sender,
-			.receiver = x->receiver, .comm = x->comm, .tag = x->tag, .from = m->c->rank,
+			.receiver = x->receiver, .comm = x->comm, .tag = x->tag,
 		};
 	}
 	*in = NULL;
