@@ -6,6 +6,24 @@
 
 #include "err.h"
 
+/* The records packed by destination in send (count[r] bytes for rank
+ * r), once every rank agrees on rc: to their ranks, *n_recv of them
+ * come. rcount: size slots of scratch. */
+static int
+send_packed(struct dcomm *c, int rc, const void *send, const uint64_t *count, uint64_t *rcount,
+	    size_t size, void **recv, size_t *n_recv)
+{
+	rc = dcomm_agree(c, rc);
+	if (!rc)
+		rc = dcomm_alltoallv(c, send, count, recv, rcount);
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < c->size && !rc; r++)
+		got += rcount[r];
+	if (!rc)
+		*n_recv = (size_t)(got / size);
+	return rc;
+}
+
 int
 dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const uint32_t *dest,
 	       void **recv, size_t *n_recv)
@@ -25,14 +43,7 @@ dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const u
 		memcpy(buf + at[dest[i]], (const char *)recs + i * size, size);
 		at[dest[i]] += size;
 	}
-	rc = dcomm_agree(c, rc);
-	if (!rc)
-		rc = dcomm_alltoallv(c, buf, count, recv, rcount);
-	uint64_t got = 0;
-	for (uint32_t r = 0; r < nr && !rc; r++)
-		got += rcount[r];
-	if (!rc)
-		*n_recv = (size_t)(got / size);
+	rc = send_packed(c, rc, buf, count, rcount, size, recv, n_recv);
 	free(count);
 	free(rcount);
 	free(at);
@@ -75,14 +86,7 @@ dcomm_exchange_unordered(struct dcomm *c, void *recs, size_t n, size_t size, uin
 			dest[j] = d;
 		}
 	}
-	rc = dcomm_agree(c, rc);
-	if (!rc)
-		rc = dcomm_alltoallv(c, recs, count, recv, rcount);
-	uint64_t got = 0;
-	for (uint32_t r = 0; r < nr && !rc; r++)
-		got += rcount[r];
-	if (!rc)
-		*n_recv = (size_t)(got / size);
+	rc = send_packed(c, rc, recs, count, rcount, size, recv, n_recv);
 	free(count);
 	free(rcount);
 	free(next);
