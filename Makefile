@@ -136,14 +136,18 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) $(EXAMPLE)
 
+# The three builds compile on every processor (the tests themselves run
+# one after the other).
+JOBS := $(shell nproc 2>/dev/null || echo 1)
+
 # The whole suite: the layering of the sources (mk/layers.sh), unit and
 # trace tests, again under ASan+UBSan and under
 # TSan, the CLI tests, and the tracer's end-to-end run.
 check: deps-check
 	@sh mk/layers.sh .
-	@$(MAKE) --no-print-directory check-unit
-	@$(MAKE) --no-print-directory check-asan
-	@$(MAKE) --no-print-directory check-tsan
+	@$(MAKE) --no-print-directory -j$(JOBS) check-unit
+	@$(MAKE) --no-print-directory -j$(JOBS) check-asan
+	@$(MAKE) --no-print-directory -j$(JOBS) check-tsan
 	@$(MAKE) --no-print-directory check-cli
 	@$(MAKE) --no-print-directory check-mpi
 	@$(MAKE) --no-print-directory check-traces
