@@ -44,7 +44,6 @@ struct stage {
 	uint32_t *step;                /* n_items: local steps (reordering: clocks) */
 	uint32_t *from;                /* reordering: n_items, lowest sender timelines */
 	uint64_t relaxed;
-	int consumed;                  /* the input freed (in->consume) */
 };
 
 static uint32_t
@@ -65,12 +64,11 @@ cmp_item(const void *x, const void *y)
 static void
 consume(struct stage *g)
 {
-	if (!g->in->consume || g->consumed)
+	if (!g->in->consume)
 		return;
 	free((void *)g->in->lops);
 	free((void *)g->in->ends);
 	free((void *)g->in->end_first);
-	g->consumed = 1;
 }
 
 /* The rounds (dist_steps.h): every partition's lops and ends summed
@@ -135,10 +133,11 @@ plan(struct stage *g)
 	return 0;
 }
 
-/* The partitions the rank owns that are stepped in round r: [p0, p1). */
+/* The partitions the rank owns that are stepped in this round: [p0, p1). */
 static void
-owned_in_round(struct stage *g, uint32_t r)
+owned_in_round(struct stage *g)
 {
+	uint32_t r = g->now;
 	uint32_t lo = g->in->part_first[g->c->rank], hi = g->in->part_first[g->c->rank + 1];
 	uint32_t a = lo, b = hi;
 	while (a < b) {                         /* the first with round >= r */
@@ -570,7 +569,7 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 	if (!rc)
 		rc = plan(&g);
 	for (g.now = 0; g.now < g.n_rounds && !rc; g.now++) {
-		owned_in_round(&g, g.now);
+		owned_in_round(&g);
 		rc = deal(&g);
 		if (!rc)
 			rc = step_owned(&g);
@@ -599,7 +598,6 @@ dist_steps(struct dcomm *c, const struct dstep_in *in, struct dstep_out *out)
 		}
 	}
 	consume(&g);
-	round_free(&g);
 	free(g.lop_first);
 	free(g.round);
 	free(g.by_round);

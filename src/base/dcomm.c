@@ -6,12 +6,9 @@
 
 #include "err.h"
 
-/* The records packed by destination in send (count[r] bytes for rank
- * r), once every rank agrees on rc: to their ranks, *n_recv of them
- * come. rcount: size slots of scratch. */
-static int
-send_packed(struct dcomm *c, int rc, const void *send, const uint64_t *count, uint64_t *rcount,
-	    size_t size, void **recv, size_t *n_recv)
+int
+dcomm_send_packed(struct dcomm *c, int rc, const void *send, const uint64_t *count,
+		  uint64_t *rcount, size_t size, void **recv, size_t *n_recv)
 {
 	rc = dcomm_agree(c, rc);
 	if (!rc)
@@ -43,7 +40,7 @@ dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const u
 		memcpy(buf + at[dest[i]], (const char *)recs + i * size, size);
 		at[dest[i]] += size;
 	}
-	rc = send_packed(c, rc, buf, count, rcount, size, recv, n_recv);
+	rc = dcomm_send_packed(c, rc, buf, count, rcount, size, recv, n_recv);
 	free(count);
 	free(rcount);
 	free(at);
@@ -86,7 +83,7 @@ dcomm_exchange_unordered(struct dcomm *c, void *recs, size_t n, size_t size, uin
 			dest[j] = d;
 		}
 	}
-	rc = send_packed(c, rc, recs, count, rcount, size, recv, n_recv);
+	rc = dcomm_send_packed(c, rc, recs, count, rcount, size, recv, n_recv);
 	free(count);
 	free(rcount);
 	free(next);

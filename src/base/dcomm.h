@@ -91,6 +91,14 @@ int dcomm_gather_runs(struct dcomm *c, const void *mine, size_t n_mine, size_t s
 int dcomm_exchange(struct dcomm *c, const void *recs, size_t n, size_t size, const uint32_t *dest,
 		   void **recv, size_t *n_recv);
 
+/* Collective: records of `size` bytes already packed by destination in
+ * send (count[r] bytes for rank r), sent once every rank agrees on rc
+ * (this rank's code); *recv (malloc'd, the caller's) holds the *n_recv
+ * that came, in rank order, rcount[r] bytes from rank r. Returns the
+ * agreed code, or the exchange's. */
+int dcomm_send_packed(struct dcomm *c, int rc, const void *send, const uint64_t *count,
+		      uint64_t *rcount, size_t size, void **recv, size_t *n_recv);
+
 /* dcomm_exchange without a second copy of what is sent: recs and dest
  * are reordered in place, by destination, and what comes from a rank
  * is not in the order it gave it. recs and dest may be NULL when n is 0. */

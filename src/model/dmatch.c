@@ -162,13 +162,7 @@ ship_sends(struct dm *m, struct dsend **in, size_t *n_in, uint64_t *sent)
 	}
 	*in = NULL;
 	*n_in = 0;
-	rc = dcomm_agree(m->c, rc);
-	if (!rc)
-		rc = dcomm_alltoallv(m->c, buf, count, (void **)in, sent);
-	uint64_t got = 0;
-	for (uint32_t r = 0; r < nr && !rc; r++)
-		got += sent[r];
-	*n_in = (size_t)(got / sizeof **in);
+	rc = dcomm_send_packed(m->c, rc, buf, count, sent, sizeof *buf, (void **)in, n_in);
 	free(buf);
 	free(count);
 	free(at);
@@ -362,20 +356,16 @@ match_messages(struct dm *m)
 		rc = pair_all(m, in, &p, rep);
 	free(in);
 	in = NULL;
-	if ((rc = dcomm_agree(m->c, rc)))
-		goto out;
 	/* the replies go back the way the sends came: they stand in the
 	 * order the sends arrived, by sender rank */
 	for (uint32_t r = 0; r < nr; r++)
 		sent[r] = sent[r] / sizeof(struct dsend) * sizeof *rep;
-	if ((rc = dcomm_alltoallv(m->c, rep, sent, (void **)&back, rsent)))
+	size_t n_back = 0;
+	if ((rc = dcomm_send_packed(m->c, rc, rep, sent, rsent, sizeof *rep, (void **)&back,
+				    &n_back)))
 		goto out;
 	free(rep);
 	rep = NULL;
-	uint64_t got = 0;
-	for (uint32_t r = 0; r < nr; r++)
-		got += rsent[r];
-	size_t n_back = (size_t)(got / sizeof *back);
 	if ((rc = dcomm_agree(m->c, n_back == m->t->n_msgs ? take_replies(m, back, n_back) : ERR_USAGE)))
 		goto out;
 	rc = number_lone(m, &p);
