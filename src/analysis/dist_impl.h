@@ -2,7 +2,8 @@
  *
  *   dist_xchg.c   records sent to the ranks that own them (alltoallv)
  *   dist_lops.c   the entry point: lops, local unions, the stages' counts
- *   dist_union.c  global sets from local ones: cross-rank links, the hub
+ *   dist_union.c  global sets from local ones: cross-rank links, numbering
+ *   dist_cc.c     connected components of pairs spread over the ranks
  *   dist_graph.c  the partition graph, its cycles merged, counts, order
  *
  * Every function taking a struct dctx is collective: all ranks call it
@@ -53,6 +54,26 @@ size_t dx_sort_unique(void *v, size_t n, size_t size, int (*order)(const void *,
 
 /* Sorts and removes repeated pairs (by a, then b) in place; *n shrinks. */
 void dx_pairs_unique(struct dpair *p, size_t *n);
+
+/* Connected components (dist_cc.c). */
+struct dcc {
+	uint32_t *node;       /* this rank's nodes that are in some pair, sorted */
+	uint32_t *root;       /* each one's component's root (one of its members) */
+	size_t n;
+	uint64_t nodes, comps;        /* over all ranks */
+	uint32_t rounds, exchanges;   /* hooking rounds and exchanges made */
+	uint64_t most_in;             /* the most records one exchange brought here */
+};
+
+/* The components of the graph whose edges are the pairs p[0 .. n) that
+ * each rank gives (any pair on any rank); node v belongs to rank
+ * dx_owner(first, size, v). The root of a component is the same on every
+ * rank, and the same whatever the ranks (it depends on the members
+ * only), but it is not its least member. rc: this rank's failure so far.
+ * out is the caller's to dcc_fini; on failure it holds no nodes. */
+int dist_components(struct dcomm *c, int rc, const uint32_t *first, const struct dpair *p, size_t n,
+		    struct dcc *out);
+void dcc_fini(struct dcc *cc);
 
 /* The global sets of communication lops: each rank's local union-find u
  * (over its lops; roots are each set's first lop) joined across the ranks

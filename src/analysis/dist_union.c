@@ -13,15 +13,15 @@
  *     collective, its members' root) to the collective's owner (id mod
  *     ranks), which chains the roots it gets into pairs; a user phase
  *     likewise (all lops of phase k start in one set);
- *  3. the pairs, each rank's without repeats, go to rank 0 (the hub),
- *     which unites them: the fragments of the sets that cross ranks, at
- *     most one per set and rank, never a lop that links nothing;
- *  4. the sets are counted as the ranks' local sets less the hub's unions;
- *     for numbering, the hub tells each rank which of its roots are not
- *     their set's first lop (and which lop is), each rank numbers the sets
- *     whose first lop it holds (after an exscan of their counts: sets in
- *     order of their first lop, as number_partitions numbers them), and
- *     asks the holder of the first lop for the others' numbers.
+ *  3. each rank's pairs, a spanning forest of them, are the edges of a
+ *     graph whose components are the sets that cross ranks; they are
+ *     found with no rank holding more than its share (dist_cc.c);
+ *  4. the sets are counted as the ranks' local sets less the nodes of
+ *     that graph plus its components; each rank numbers the sets whose
+ *     first lop it holds (after an exscan of their counts: sets in order
+ *     of their first lop, as number_partitions numbers them), and a
+ *     set's number goes to its other roots by way of its component's
+ *     root.
  */
 #include "dist_impl.h"
 
@@ -194,114 +194,141 @@ unite_pairs(struct dpair *p, size_t *n, uint32_t **node, size_t *nn, struct uf *
 	return 0;
 }
 
-/* 3: the hub unites the pairs (rank 0 holds them; the others n = 0).
- * *merged: its unions; with heads, *out gets the pairs (root, its set's
- * first lop) for every root of this rank that is not that lop. */
-static int
-hub(struct dctx *x, int rc, struct dpair *p, size_t n, uint32_t *merged, int heads,
-    struct dpair **out, size_t *n_out)
+/* The rank that holds global lop l. */
+static uint32_t
+holder(const struct dctx *x, uint32_t l)
 {
-	uint32_t *node = NULL;
-	size_t nn = 0, nr = 0;
-	struct uf u = { 0 };
-	if (!rc)
-		rc = unite_pairs(p, &n, &node, &nn, &u);
-	*merged = (uint32_t)n;
-	struct dpair *rep = NULL;
-	uint32_t *dest = NULL;
-	if (!rc && heads) {
-		rep = malloc((nn + 1) * sizeof *rep);
-		dest = malloc((nn + 1) * sizeof *dest);
-		rc = rep && dest ? 0 : ERR_NOMEM;
-		for (size_t i = 0; i < nn && !rc; i++) {
-			uint32_t r = uf_find(&u, (uint32_t)i);
-			if (r == i)
-				continue;
-			rep[nr] = (struct dpair){ node[i], node[r] };
-			dest[nr++] = dx_owner(x->lop_first, x->c->size, node[i]);
-		}
-	}
-	uf_fini(&u);
-	free(node);
-	if (heads)
-		rc = dx_send(x->c, rc, rep, nr, sizeof *rep, dest, (void **)out, n_out, NULL);
-	free(rep);
-	free(dest);
-	return rc;
+	return dx_owner(x->lop_first, x->c->size, l);
 }
 
-/* 4: lop_part of each communication lop: its set's number. */
+/* Whether the lop a of each of p[0 .. n) is this rank's. */
 static int
-number_sets(struct dctx *x, struct uf *u, struct dpair *far, size_t n_far)
+all_here(const struct dctx *x, const struct dpair *p, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (p[j].a - x->lop_off >= x->a->n_lops)
+			return 0;
+	return 1;
+}
+
+/* 4: lop_part of each communication lop: its set's number. cc: the
+ * components of the sets that cross ranks, this rank's roots among them.
+ * Numbers are given where a set's first lop is, and travel by the
+ * component's root, whose rank is asked only as often as it has nodes
+ * on average (dist_cc.c): never by the first lop's rank, which is rank
+ * 0 for as many sets as not. */
+static int
+number_sets(struct dctx *x, struct uf *u, const struct dcc *cc)
 {
 	struct analysis *a = x->a;
-	/* far: (a root here, its set's first lop elsewhere or here) */
-	dx_pairs_unique(far, &n_far);
-	uint32_t n = a->n_lops, heads = 0, n_req = (uint32_t)n_far;
-	for (uint32_t l = 0; l < n; l++)
-		a->lop_part[l] = TRACE_NONE;
-	for (size_t j = 0; j < n_far; j++)
-		a->lop_part[far[j].a - x->lop_off] = TRACE_NONE - 1;
-	for (uint32_t l = 0; l < n; l++)
-		heads += a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l &&
-			 a->lop_part[l] == TRACE_NONE;
-	uint64_t base = heads;
-	int rc = dcomm_exscan(x->c, &base, 1);
-	/* requests: (a set's first lop, the asking rank) */
-	struct dpair *req = malloc(((size_t)n_req + 1) * sizeof *req);
-	uint32_t *dest = malloc(((size_t)n_req + 1) * sizeof *dest);
-	uint32_t *at = malloc(((size_t)n_req + 1) * sizeof *at);
-	if (!rc && (!req || !dest || !at))
+	uint32_t n = a->n_lops;
+	size_t m = cc->n;
+	int rc = 0;
+	struct dpair *rec = malloc((m + 1) * sizeof *rec);
+	uint32_t *dest = malloc((m + 1) * sizeof *dest);
+	if (!rec || !dest)
 		rc = ERR_NOMEM;
+	/* each node to its component's root: (root, node) */
+	for (size_t i = 0; i < m && !rc; i++) {
+		rec[i] = (struct dpair){ cc->root[i], cc->node[i] };
+		dest[i] = holder(x, cc->root[i]);
+	}
+	struct dpair *mem = NULL, *first = NULL, *num = NULL, *got = NULL;
+	size_t n_mem = 0, n_first = 0, n_num = 0, n_got = 0, k = 0;
+	rc = dx_send(x->c, rc, rec, rc ? 0 : m, sizeof *rec, dest, (void **)&mem, &n_mem, NULL);
+	free(rec);
+	free(dest);
+	/* a root's members sorted: the first is its set's first lop, told so
+	 * (first lop, root) */
+	rec = rc ? NULL : malloc((n_mem + 1) * sizeof *rec);
+	dest = rc ? NULL : malloc((n_mem + 1) * sizeof *dest);
+	if (!rc && (!rec || !dest))
+		rc = ERR_NOMEM;
+	if (!rc)
+		dx_pairs_unique(mem, &n_mem);
+	for (size_t j = 0; j < n_mem && !rc; j++)
+		if (!j || mem[j].a != mem[j - 1].a) {
+			rec[k] = (struct dpair){ mem[j].b, mem[j].a };
+			dest[k++] = holder(x, mem[j].b);
+		}
+	rc = dx_send(x->c, rc, rec, rc ? 0 : k, sizeof *rec, dest, (void **)&first, &n_first, NULL);
+	if (!rc && !all_here(x, first, n_first))
+		rc = ERR_FORMAT;
+	/* heads: the sets whose first lop is here, those that cross ranks
+	 * and those that do not; the other roots wait for their number */
+	for (uint32_t l = 0; l < n && !rc; l++)
+		a->lop_part[l] = TRACE_NONE;
+	for (size_t i = 0; i < m && !rc; i++) {
+		uint32_t l = cc->node[i] - x->lop_off;
+		if (l >= n)
+			rc = ERR_FORMAT;
+		else
+			a->lop_part[l] = TRACE_NONE - 1;
+	}
+	for (size_t j = 0; j < n_first && !rc; j++)
+		a->lop_part[first[j].a - x->lop_off] = TRACE_NONE;
+	uint64_t base = 0;
+	for (uint32_t l = 0; l < n && !rc; l++)
+		base += a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l &&
+			a->lop_part[l] == TRACE_NONE;
+	if (!(rc = dcomm_agree(x->c, rc)))
+		rc = dcomm_exscan(x->c, &base, 1);
 	uint32_t id = (uint32_t)base;
 	for (uint32_t l = 0; l < n && !rc; l++)
 		if (a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l && a->lop_part[l] == TRACE_NONE)
 			a->lop_part[l] = id++;
-	/* far[] holds the other roots, one each, in lop order */
-	for (uint32_t j = 0; j < n_req && !rc; j++) {
-		req[j] = (struct dpair){ far[j].b, x->c->rank };
-		dest[j] = dx_owner(x->lop_first, x->c->size, far[j].b);
+	/* the numbers of the sets that cross ranks to their roots:
+	 * (root, number); then from each root to its members */
+	if (!rc && n_first > n_mem) {
+		free(rec);
+		free(dest);
+		rec = malloc((n_first + 1) * sizeof *rec);
+		dest = malloc((n_first + 1) * sizeof *dest);
+		if (!rec || !dest)
+			rc = ERR_NOMEM;
 	}
-	/* the holders of first lops say their sets' numbers, in the order
-	 * asked */
-	struct dpair *got = NULL;
-	size_t n_got = 0;
-	rc = dx_send(x->c, rc, req, rc ? 0 : n_req, sizeof *req, dest, (void **)&got, &n_got, at);
-	uint32_t *to = rc ? NULL : malloc((n_got + 1) * sizeof *to);
-	if (!rc && !to)
-		rc = ERR_NOMEM;
-	for (size_t j = 0; j < n_got && !rc; j++) {
-		uint32_t l = got[j].a - x->lop_off;
-		to[j] = got[j].b;
-		got[j].a = l < n ? a->lop_part[l] : TRACE_NONE;
+	for (size_t j = 0; j < n_first && !rc; j++) {
+		rec[j] = (struct dpair){ first[j].b, a->lop_part[first[j].a - x->lop_off] };
+		dest[j] = holder(x, first[j].b);
 	}
-	struct dpair *ans = NULL;
-	size_t n_ans = 0;
-	rc = dx_send(x->c, rc, got, rc ? 0 : n_got, sizeof *got, to, (void **)&ans, &n_ans, NULL);
-	for (uint32_t l = 0, j = 0; l < n && !rc; l++)
-		if (a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l &&
-		    a->lop_part[l] == TRACE_NONE - 1)
-			a->lop_part[l] = ans[at[j++]].a;
+	rc = dx_send(x->c, rc, rec, rc ? 0 : n_first, sizeof *rec, dest, (void **)&num, &n_num, NULL);
+	if (!rc)
+		dx_pairs_unique(num, &n_num);
+	for (size_t j = 0, r = 0; j < n_mem && !rc; j++) {
+		while (r < n_num && num[r].a < mem[j].a)
+			r++;
+		if (r == n_num || num[r].a != mem[j].a)
+			rc = ERR_FORMAT;
+		else {
+			rec[j] = (struct dpair){ mem[j].b, num[r].b };
+			dest[j] = holder(x, mem[j].b);
+		}
+	}
+	rc = dx_send(x->c, rc, rec, rc ? 0 : n_mem, sizeof *rec, dest, (void **)&got, &n_got, NULL);
+	if (!rc && !all_here(x, got, n_got))
+		rc = ERR_FORMAT;
+	for (size_t j = 0; j < n_got && !rc; j++)
+		a->lop_part[got[j].a - x->lop_off] = got[j].b;
 	for (uint32_t l = 0; l < n && !rc; l++)
 		if (a->lop_kind[l] != OP_COMPUTE)
 			a->lop_part[l] = a->lop_part[uf_find(u, l)];
-	free(req);
+	free(rec);
 	free(dest);
-	free(at);
-	free(to);
+	free(mem);
+	free(first);
+	free(num);
 	free(got);
-	free(ans);
 	return rc;
 }
 
 int
 dist_sets(struct dctx *x, struct uf *u, int waitall, int roots, uint32_t *sets)
 {
-	struct dpair *pairs = NULL, *far = NULL;
-	size_t np = 0, cap = 0, n_far = 0;
+	struct dpair *pairs = NULL;
+	size_t np = 0, cap = 0;
 	int rc = far_links(x, u, waitall, &pairs, &np, &cap);
 	rc = group_links(x, u, rc, &pairs, &np, &cap);
-	/* only a spanning forest of the rank's pairs goes to the hub */
+	/* only a spanning forest of the rank's pairs goes on */
 	uint32_t *node = NULL;
 	size_t nn;
 	struct uf f = { 0 };
@@ -309,27 +336,18 @@ dist_sets(struct dctx *x, struct uf *u, int waitall, int roots, uint32_t *sets)
 		rc = unite_pairs(pairs, &np, &node, &nn, &f);
 	uf_fini(&f);
 	free(node);
-	uint32_t *to_hub = calloc(np + 1, sizeof *to_hub);
-	struct dpair *at_hub = NULL;
-	size_t n_hub = 0;
-	if (!rc && !to_hub)
-		rc = ERR_NOMEM;
-	rc = dx_send(x->c, rc, pairs, np, sizeof *pairs, to_hub, (void **)&at_hub, &n_hub, NULL);
+	struct dcc cc;
+	rc = dist_components(x->c, rc, x->lop_first, pairs, rc ? 0 : np, &cc);
 	free(pairs);
-	free(to_hub);
-	uint32_t merged = 0;
-	rc = hub(x, rc, at_hub, n_hub, &merged, roots, &far, &n_far);
-	free(at_hub);
-	uint64_t v[2] = { 0, merged };
+	uint64_t v = 0;
 	for (uint32_t l = 0; l < x->a->n_lops && !rc; l++)
-		v[0] += x->a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l;
-	if ((rc = dcomm_agree(x->c, rc)) || (rc = dcomm_reduce(x->c, v, 2, DCOMM_SUM))) {
-		free(far);
-		return rc;
+		v += x->a->lop_kind[l] != OP_COMPUTE && uf_find(u, l) == l;
+	if (!(rc = dcomm_agree(x->c, rc)) && !(rc = dcomm_reduce(x->c, &v, 1, DCOMM_SUM))) {
+		/* every component of n nodes joins n local sets into one */
+		*sets = (uint32_t)(v - (cc.nodes - cc.comps));
+		if (roots)
+			rc = number_sets(x, u, &cc);
 	}
-	*sets = (uint32_t)(v[0] - v[1]);
-	if (roots)
-		rc = number_sets(x, u, far, n_far);
-	free(far);
+	dcc_fini(&cc);
 	return rc;
 }
