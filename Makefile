@@ -121,6 +121,9 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(TEST_LIBS) $(CORE_LIBS)
 
+# test_dist_cc fails one rank's allocations in turn (tests/test_dist_cc.c).
+$(BUILD)/tests/test_dist_cc: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
+
 # Writes the hostile archives of tests/hostile.sh with the OTF2 writer.
 $(BUILD)/tools/craft: tests/hostile/craft.c
 	@mkdir -p $(@D)

@@ -10,17 +10,49 @@
  * long path whose ids rise and one whose ids fall, a star, and the shape
  * that made the old hub on rank 0 large: many components, each with a
  * node on every rank and its least id on rank 0. There, no rank may
- * receive in one exchange more than twice the pair ends it owns, nor own
- * the roots of more nodes than that (the numbering sends each node's
- * number from its root), and the hooking rounds must stay few. */
+ * receive in one exchange more than 5/4 of the pair ends it owns, nor own
+ * the roots of more nodes than that (the numbering sends each node to its
+ * root and back), and the hooking rounds must stay few. With roots by
+ * id (each set's first lop), rank 0 fails both. */
 #include "testutil.h"
 
 #include <string.h>
 
 #include "analysis/dist_impl.h"
 #include "base/dcomm.h"
+#include "disttest.h"
 
 #define MAX_RANKS 7
+
+/* Allocations failing on one rank: the test is linked with
+ * -Wl,--wrap=malloc,--wrap=calloc (Makefile), so the library's malloc
+ * and calloc come here. On a thread that armed it, the fail_at-th
+ * allocation since it was armed fails. */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+static _Thread_local int armed;
+static _Thread_local uint64_t allocs;
+static uint64_t fail_at;
+
+static int
+fails(void)
+{
+	return armed && ++allocs == fail_at;
+}
+
+void *
+__wrap_malloc(size_t n)
+{
+	return fails() ? NULL : __real_malloc(n);
+}
+
+void *
+__wrap_calloc(size_t n, size_t size)
+{
+	return fails() ? NULL : __real_calloc(n, size);
+}
 
 struct graph {
 	uint32_t n_ids;            /* nodes are ids below it */
@@ -34,10 +66,12 @@ struct run {
 	uint32_t size;
 	uint32_t first[MAX_RANKS + 1];   /* owners: runs of ids */
 	int fail_rank;                   /* this rank passes ERR_NOMEM in, or -1 */
+	int alloc_rank;                  /* this rank's allocations fail (fail_at), or -1 */
+	uint64_t allocs[MAX_RANKS];      /* allocations made while armed */
 	uint32_t *root;                  /* n_ids: each node's root, or TRACE_NONE */
 	unsigned char *seen;
 	uint64_t nodes[MAX_RANKS], comps[MAX_RANKS], most_in[MAX_RANKS];
-	uint32_t rounds[MAX_RANKS];
+	uint32_t rounds[MAX_RANKS], exchanges[MAX_RANKS];
 	int rc[MAX_RANKS], bad;
 };
 
@@ -61,14 +95,19 @@ rank_main(struct dcomm *c, void *ud)
 		if (g->giver[i] % c->size == c->rank)
 			mine[n++] = g->p[i];
 	struct dcc cc;
+	armed = (int)c->rank == r->alloc_rank;
+	allocs = 0;
 	int rc = dist_components(c, (int)c->rank == r->fail_rank ? ERR_NOMEM : 0, r->first, mine, n,
 				 &cc);
+	armed = 0;
+	r->allocs[c->rank] = allocs;
 	free(mine);
 	r->rc[c->rank] = rc;
 	r->nodes[c->rank] = cc.nodes;
 	r->comps[c->rank] = cc.comps;
 	r->most_in[c->rank] = cc.most_in;
 	r->rounds[c->rank] = cc.rounds;
+	r->exchanges[c->rank] = cc.exchanges;
 	/* each rank writes only its own nodes' entries */
 	for (size_t i = 0; i < cc.n && !rc; i++) {
 		uint32_t v = cc.node[i];
@@ -131,7 +170,7 @@ serial(const struct graph *g, uint64_t *nodes, uint64_t *comps)
 static void
 check(const struct graph *g, uint32_t size, uint32_t *root_seen, int compare, struct run *out)
 {
-	struct run r = { .g = g, .size = size, .fail_rank = -1 };
+	struct run r = { .g = g, .size = size, .fail_rank = -1, .alloc_rank = -1 };
 	r.root = malloc((g->n_ids + 1) * sizeof *r.root);
 	r.seen = calloc(g->n_ids + 1, 1);
 	assert_true(r.root && r.seen);
@@ -264,7 +303,8 @@ paths_and_stars(void **state)
 		add(&g, v, v + 1, v * 3);
 	check_all(&g);
 	check(&g, 4, NULL, 0, &r);
-	print_message("path of %d nodes: %u rounds on 4 ranks\n", N, r.rounds[0]);
+	print_message("path of %d nodes: %u rounds, %u exchanges on 4 ranks\n", N, r.rounds[0],
+		      r.exchanges[0]);
 	assert_true(r.rounds[0] <= 20);
 	graph_fini(&g);
 	/* a path whose ids fall, on one rank's pairs */
@@ -314,16 +354,14 @@ spanning_components_are_spread(void **state)
 		for (uint32_t v = 0; v < g.n_ids; v++)
 			asked[dmodel_rank_of(r.first, R, root[v])]++;
 		for (uint32_t k = 0; k < R; k++) {
-			assert_true(r.most_in[k] <= 2 * ends[k]);
-			assert_true(asked[k] <= 2 * ends[k]);
+			assert_true(4 * r.most_in[k] <= 5 * ends[k]);
+			assert_true(4 * asked[k] <= 5 * ends[k]);
 			most = r.most_in[k] > most ? r.most_in[k] : most;
 		}
 		print_message("%s: %u rounds, at most %llu records in one exchange "
 			      "(rank 0 owns %llu pair ends; the hub got %zu pairs)\n",
 			      star ? "stars" : "chains", r.rounds[0], (unsigned long long)most,
 			      (unsigned long long)ends[0], g.n);
-		if (!star) /* no rank gets more than its nodes' links */
-			assert_true(most <= 2 * P);
 		free(root);
 		graph_fini(&g);
 	}
@@ -341,7 +379,7 @@ failure_reaches_every_rank(void **state)
 		add(&g, v, v + 1, v);
 	for (uint32_t size = 1; size <= 4; size++)
 		for (int f = 0; f < (int)size; f++) {
-			struct run r = { .g = &g, .size = size, .fail_rank = f };
+			struct run r = { .g = &g, .size = size, .fail_rank = f, .alloc_rank = -1 };
 			r.root = malloc(101 * sizeof *r.root);
 			r.seen = calloc(101, 1);
 			assert_true(r.root && r.seen);
@@ -358,6 +396,50 @@ failure_reaches_every_rank(void **state)
 	graph_fini(&g);
 }
 
+/* Each allocation of one rank failing in turn, in dist_components and
+ * the exchanges it makes (dcomm over threads): every rank returns
+ * ERR_NOMEM, none waits for another (a hang would time the test out),
+ * and nothing leaks (ASan). Then the run with no failure. */
+static void
+every_allocation_failing(void **state)
+{
+	(void)state;
+	struct graph g;
+	uint64_t s = 7, runs = 0;
+	graph_init(&g, 300, 400);
+	for (uint32_t v = 0; v + 1 < 150; v++) /* a path over every rank */
+		add(&g, v, v + 1, v);
+	for (uint32_t k = 0; k < 250; k++)
+		add(&g, (uint32_t)rnd(&s, 300), (uint32_t)rnd(&s, 300), k);
+	/* under the sanitizers, 3 ranks only (an uneven cut) */
+	uint32_t lo = DT_SLOW || DT_ASAN ? 3 : 1, hi = DT_SLOW || DT_ASAN ? 3 : 4;
+	for (uint32_t size = lo; size <= hi; size++)
+		for (int f = 0; f < (int)size; f++)
+			for (fail_at = 1;; fail_at++) {
+				struct run r = { .g = &g, .size = size, .fail_rank = -1, .alloc_rank = f };
+				r.root = malloc(301 * sizeof *r.root);
+				r.seen = calloc(301, 1);
+				assert_true(r.root && r.seen);
+				for (uint32_t k = 0; k <= size; k++)
+					r.first[k] = 300 * k / size;
+				int rc = dcomm_threads_run(size, rank_main, &r);
+				free(r.root);
+				free(r.seen);
+				if (r.allocs[f] < fail_at) {   /* no allocation failed */
+					assert_int_equal(rc, 0);
+					break;
+				}
+				runs++;
+				assert_int_equal(rc, ERR_NOMEM);
+				for (uint32_t k = 0; k < size; k++)
+					assert_int_equal(r.rc[k], ERR_NOMEM);
+			}
+	print_message("%llu allocations failed in turn\n", (unsigned long long)runs);
+	assert_true(runs > 100);
+	graph_fini(&g);
+	fail_at = 0;
+}
+
 int
 main(void)
 {
@@ -367,6 +449,7 @@ main(void)
 		cmocka_unit_test(paths_and_stars),
 		cmocka_unit_test(spanning_components_are_spread),
 		cmocka_unit_test(failure_reaches_every_rank),
+		cmocka_unit_test(every_allocation_failing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,10 +14,11 @@
  *    its child, so the parents form a forest;
  *  - jumping: each node asks its parent's owner for the parent's parent,
  *    until every parent is a root (a star): about log2 of the trees'
- *    depth exchanges;
+ *    depth jumps, each two exchanges (the question, the answer) and a
+ *    reduction;
  *  - each edge is renamed to its ends' roots (by way of the owner of
  *    its other end), dropped when they are the same, and sent to the
- *    owner of its new end of larger priority;
+ *    owner of its new end of larger priority: two exchanges;
  *  - until no rank has an edge left.
  *
  * A round hooks every root that has an edge (there is one while edges

@@ -57,7 +57,7 @@ void dx_pairs_unique(struct dpair *p, size_t *n);
 
 /* Connected components (dist_cc.c). */
 struct dcc {
-	uint32_t *node;       /* this rank's nodes that are in some pair, sorted */
+	uint32_t *node;       /* this rank's nodes (ends of a pair of two), sorted */
 	uint32_t *root;       /* each one's component's root (one of its members) */
 	size_t n;
 	uint64_t nodes, comps;        /* over all ranks */
@@ -66,11 +66,12 @@ struct dcc {
 };
 
 /* The components of the graph whose edges are the pairs p[0 .. n) that
- * each rank gives (any pair on any rank); node v belongs to rank
- * dx_owner(first, size, v). The root of a component is the same on every
- * rank, and the same whatever the ranks (it depends on the members
- * only), but it is not its least member. rc: this rank's failure so far.
- * out is the caller's to dcc_fini; on failure it holds no nodes. */
+ * each rank gives (any pair on any rank; a pair (v, v) is no edge);
+ * node v belongs to rank dx_owner(first, size, v). The root of a
+ * component is the same on every rank, and the same whatever the ranks
+ * (it depends on the members only), but it is not its least member
+ * (dist_cc.c says why). rc: this rank's failure so far. out is the
+ * caller's to dcc_fini; on failure it holds no nodes. */
 int dist_components(struct dcomm *c, int rc, const uint32_t *first, const struct dpair *p, size_t n,
 		    struct dcc *out);
 void dcc_fini(struct dcc *cc);

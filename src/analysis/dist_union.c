@@ -213,10 +213,11 @@ all_here(const struct dctx *x, const struct dpair *p, size_t n)
 
 /* 4: lop_part of each communication lop: its set's number. cc: the
  * components of the sets that cross ranks, this rank's roots among them.
- * Numbers are given where a set's first lop is, and travel by the
- * component's root, whose rank is asked only as often as it has nodes
- * on average (dist_cc.c): never by the first lop's rank, which is rank
- * 0 for as many sets as not. */
+ * Numbers are given where a set's first lop is, and reach the set's
+ * other roots by way of the component's root, whose rank gets on
+ * average as many records as it has nodes (dist_cc.c). The first lop's
+ * rank, rank 0 for as many sets as not, gets and sends one record per
+ * set it heads, not one per node. */
 static int
 number_sets(struct dctx *x, struct uf *u, const struct dcc *cc)
 {
