@@ -56,7 +56,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
-.PHONY: all run check check-unit check-asan check-tsan check-cli check-mpi check-traces deps deps-check \
+.PHONY: all run check check-unit check-asan check-tsan unit-tests check-cli check-mpi check-traces deps deps-check \
 	install uninstall clean traces bench bench-mpi fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples \
 	fuzz-saved fuzz-projections doc-keys
 
@@ -139,8 +139,8 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	$(BIN) $(EXAMPLE)
 
-# The three builds compile on every processor (the tests themselves run
-# one after the other).
+# The three builds compile on every processor; their unit tests then run
+# at once (tests/run-units.sh), the other suites one after the other.
 JOBS := $(shell nproc 2>/dev/null || echo 1)
 
 # The whole suite: the layering of the sources (mk/layers.sh), unit and
@@ -148,25 +148,30 @@ JOBS := $(shell nproc 2>/dev/null || echo 1)
 # TSan, the CLI tests, and the tracer's end-to-end run.
 check: deps-check
 	@sh mk/layers.sh .
-	@$(MAKE) --no-print-directory -j$(JOBS) check-unit
-	@$(MAKE) --no-print-directory -j$(JOBS) check-asan
-	@$(MAKE) --no-print-directory -j$(JOBS) check-tsan
+	@$(MAKE) --no-print-directory -j$(JOBS) unit-tests
+	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) unit-tests
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TSAN_VARS) unit-tests
+	@sh tests/run-units.sh $(SHARED) $(BUILD) build/asan build/tsan
 	@$(MAKE) --no-print-directory check-cli
 	@$(MAKE) --no-print-directory check-mpi
 	@$(MAKE) --no-print-directory check-traces
 
-check-unit: $(BIN) $(TESTS)
+check-unit: unit-tests
 	@sh tests/run-unit.sh $(BUILD) $(SHARED)
 
-check-asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
-		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		check-unit
+# The unit tests built, not run (check runs the three builds' at once).
+unit-tests: $(BIN) $(TESTS)
 
+ASAN_VARS = BUILD=build/asan OPT="-O1 -g" \
+	SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 # The reader and the analysis use two threads: races are bugs too.
+TSAN_VARS = BUILD=build/tsan OPT="-O1 -g" SAN="-fsanitize=thread"
+
+check-asan:
+	@$(MAKE) --no-print-directory $(ASAN_VARS) check-unit
+
 check-tsan:
-	@$(MAKE) --no-print-directory BUILD=build/tsan OPT="-O1 -g" \
-		SAN="-fsanitize=thread" check-unit
+	@$(MAKE) --no-print-directory $(TSAN_VARS) check-unit
 
 # The key lists of doc/skein.1 and README.md are `skein keys` output.
 doc-keys: $(BIN)
