@@ -34,6 +34,8 @@
  */
 #include "dist_impl.h"
 
+#include "base/vec.h"
+
 #include <stdlib.h>
 
 /* A bijection of 32-bit numbers (each xor-shift and each multiplication
@@ -76,16 +78,8 @@ owner(const struct cc *k, uint32_t v)
 static uint32_t
 index_of(const struct cc *k, uint32_t v)
 {
-	const uint32_t *node = k->out->node;
-	size_t lo = 0, hi = k->out->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (node[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < k->out->n && node[lo] == v ? (uint32_t)lo : TRACE_NONE;
+	size_t i = vec_find_u32(k->out->node, k->out->n, sizeof *k->out->node, v);
+	return i < k->out->n ? (uint32_t)i : TRACE_NONE;
 }
 
 /* dx_send, counted in the statistics. */
