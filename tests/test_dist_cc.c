@@ -165,18 +165,38 @@ serial(const struct graph *g, uint64_t *nodes, uint64_t *comps)
 	return comp;
 }
 
+/* dist_components over g's pairs on size ranks, each owning an equal
+ * run of the ids; fail_rank and alloc_rank as in struct run (-1: none).
+ * Returns dcomm_threads_run's code; r is the caller's to run_free. */
+static int
+run_on(const struct graph *g, uint32_t size, int fail_rank, int alloc_rank, struct run *r)
+{
+	*r = (struct run){ .g = g, .size = size, .fail_rank = fail_rank, .alloc_rank = alloc_rank };
+	r->root = malloc((g->n_ids + 1) * sizeof *r->root);
+	r->seen = calloc(g->n_ids + 1, 1);
+	assert_true(r->root && r->seen);
+	for (uint32_t k = 0; k <= size; k++)
+		r->first[k] = (uint32_t)((uint64_t)g->n_ids * k / size);
+	return dcomm_threads_run(size, rank_main, r);
+}
+
+static void
+run_free(struct run *r)
+{
+	free(r->root);
+	free(r->seen);
+	r->root = NULL;
+	r->seen = NULL;
+}
+
 /* The ranks' results against the serial components; roots into
- * root_out (n_ids) when not NULL, or compared with it when *compare. */
+ * root_seen (n_ids) when not NULL, or compared with it when compare;
+ * the run's counts into *out (without its roots) when not NULL. */
 static void
 check(const struct graph *g, uint32_t size, uint32_t *root_seen, int compare, struct run *out)
 {
-	struct run r = { .g = g, .size = size, .fail_rank = -1, .alloc_rank = -1 };
-	r.root = malloc((g->n_ids + 1) * sizeof *r.root);
-	r.seen = calloc(g->n_ids + 1, 1);
-	assert_true(r.root && r.seen);
-	for (uint32_t k = 0; k <= size; k++)
-		r.first[k] = (uint32_t)((uint64_t)g->n_ids * k / size);
-	assert_int_equal(dcomm_threads_run(size, rank_main, &r), 0);
+	struct run r;
+	assert_int_equal(run_on(g, size, -1, -1, &r), 0);
 	assert_false(r.bad);
 	uint64_t nodes, comps;
 	uint32_t *comp = serial(g, &nodes, &comps);
@@ -210,13 +230,12 @@ check(const struct graph *g, uint32_t size, uint32_t *root_seen, int compare, st
 		else if (root_seen)
 			root_seen[v] = root;
 	}
+	run_free(&r);
 	if (out)
 		*out = r;
 	free(by_comp);
 	free(owner);
 	free(comp);
-	free(r.root);
-	free(r.seen);
 }
 
 /* Every rank count, the roots compared with one rank's. */
@@ -379,19 +398,13 @@ failure_reaches_every_rank(void **state)
 		add(&g, v, v + 1, v);
 	for (uint32_t size = 1; size <= 4; size++)
 		for (int f = 0; f < (int)size; f++) {
-			struct run r = { .g = &g, .size = size, .fail_rank = f, .alloc_rank = -1 };
-			r.root = malloc(101 * sizeof *r.root);
-			r.seen = calloc(101, 1);
-			assert_true(r.root && r.seen);
-			for (uint32_t k = 0; k <= size; k++)
-				r.first[k] = 100 * k / size;
-			assert_int_equal(dcomm_threads_run(size, rank_main, &r), ERR_NOMEM);
+			struct run r;
+			assert_int_equal(run_on(&g, size, f, -1, &r), ERR_NOMEM);
 			for (uint32_t k = 0; k < size; k++)
 				assert_int_equal(r.rc[k], ERR_NOMEM);
 			for (uint32_t v = 0; v < 100; v++)
 				assert_false(r.seen[v]);
-			free(r.root);
-			free(r.seen);
+			run_free(&r);
 		}
 	graph_fini(&g);
 }
@@ -416,15 +429,9 @@ every_allocation_failing(void **state)
 	for (uint32_t size = lo; size <= hi; size++)
 		for (int f = 0; f < (int)size; f++)
 			for (fail_at = 1;; fail_at++) {
-				struct run r = { .g = &g, .size = size, .fail_rank = -1, .alloc_rank = f };
-				r.root = malloc(301 * sizeof *r.root);
-				r.seen = calloc(301, 1);
-				assert_true(r.root && r.seen);
-				for (uint32_t k = 0; k <= size; k++)
-					r.first[k] = 300 * k / size;
-				int rc = dcomm_threads_run(size, rank_main, &r);
-				free(r.root);
-				free(r.seen);
+				struct run r;
+				int rc = run_on(&g, size, -1, f, &r);
+				run_free(&r);
 				if (r.allocs[f] < fail_at) {   /* no allocation failed */
 					assert_int_equal(rc, 0);
 					break;
