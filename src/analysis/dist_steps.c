@@ -133,22 +133,16 @@ plan(struct stage *g)
 	return 0;
 }
 
-/* The partitions the rank owns that are stepped in this round: [p0, p1). */
+/* The partitions the rank owns that are stepped in this round: [p0, p1),
+ * the run after the last round's (an owner's rounds number its
+ * partitions 0, 1, ... in order, with no round skipped). */
 static void
 owned_in_round(struct stage *g)
 {
-	uint32_t r = g->now;
-	uint32_t lo = g->in->part_first[g->c->rank], hi = g->in->part_first[g->c->rank + 1];
-	uint32_t a = lo, b = hi;
-	while (a < b) {                         /* the first with round >= r */
-		uint32_t m = a + (b - a) / 2;
-		if (g->round[m] < r)
-			a = m + 1;
-		else
-			b = m;
-	}
-	g->p0 = g->p1 = a;
-	while (g->p1 < hi && g->round[g->p1] == r)
+	uint32_t hi = g->in->part_first[g->c->rank + 1];
+	g->p0 = g->now ? g->p1 : g->in->part_first[g->c->rank];
+	g->p1 = g->p0;
+	while (g->p1 < hi && g->round[g->p1] == g->now)
 		g->p1++;
 }
 
