@@ -147,39 +147,24 @@ group_links(struct dctx *x, struct uf *u, int rc, struct dpair **pairs, size_t *
 	return rc;
 }
 
+/* p[0 .. *n) cut to a spanning forest of the pairs: only those that
+ * join two sets (over their endpoints) are kept, *n of them. */
 static int
-u32_cmp(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	return (a > b) - (a < b);
-}
-
-static uint32_t
-index_of(const uint32_t *v, size_t n, uint32_t id)
-{
-	const uint32_t *p = bsearch(&id, v, n, sizeof *v, u32_cmp);
-	return p ? (uint32_t)(p - v) : TRACE_NONE;
-}
-
-/* The endpoints of p[0 .. *n), sorted without repeats, into *node (*nn
- * of them) and u over their indices with every pair united; p keeps only
- * the pairs that joined two sets (a spanning forest: the same sets), *n
- * of them. An index's root is the smallest of its set: its first lop. */
-static int
-unite_pairs(struct dpair *p, size_t *n, uint32_t **node, size_t *nn, struct uf *u)
+spanning_forest(struct dpair *p, size_t *n)
 {
 	uint32_t *v = malloc((2 * *n + 1) * sizeof *v);
+	struct uf u = { 0 };
 	size_t k = 0, m = 0;
-	*node = v;
-	*nn = 0;
-	if (!v || uf_init(u, (uint32_t)(2 * *n)))
+	if (!v || uf_init(&u, (uint32_t)(2 * *n))) {
+		free(v);
 		return ERR_NOMEM;
+	}
 	for (size_t i = 0; i < *n; i++) {
 		v[m++] = p[i].a;
 		v[m++] = p[i].b;
 	}
 	if (m) {
-		qsort(v, m, sizeof *v, u32_cmp);
+		qsort(v, m, sizeof *v, vec_cmp_u32);
 		for (size_t i = 1; i < m; i++)
 			if (v[i] != v[k])
 				v[++k] = v[i];
@@ -187,10 +172,12 @@ unite_pairs(struct dpair *p, size_t *n, uint32_t **node, size_t *nn, struct uf *
 	}
 	k = 0;
 	for (size_t i = 0; i < *n; i++)
-		if (uf_union(u, index_of(v, m, p[i].a), index_of(v, m, p[i].b)))
+		if (uf_union(&u, (uint32_t)vec_find_u32(v, m, sizeof *v, p[i].a),
+			     (uint32_t)vec_find_u32(v, m, sizeof *v, p[i].b)))
 			p[k++] = p[i];
 	*n = k;
-	*nn = m;
+	uf_fini(&u);
+	free(v);
 	return 0;
 }
 
@@ -330,13 +317,8 @@ dist_sets(struct dctx *x, struct uf *u, int waitall, int roots, uint32_t *sets)
 	int rc = far_links(x, u, waitall, &pairs, &np, &cap);
 	rc = group_links(x, u, rc, &pairs, &np, &cap);
 	/* only a spanning forest of the rank's pairs goes on */
-	uint32_t *node = NULL;
-	size_t nn;
-	struct uf f = { 0 };
 	if (!rc)
-		rc = unite_pairs(pairs, &np, &node, &nn, &f);
-	uf_fini(&f);
-	free(node);
+		rc = spanning_forest(pairs, &np);
 	struct dcc cc;
 	rc = dist_components(x->c, rc, x->lop_first, pairs, rc ? 0 : np, &cc);
 	free(pairs);
