@@ -28,6 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The lop at the other end of a message, and its timeline. */
+struct link {
+	uint32_t lop, tl;
+};
+
 struct stepper {
 	struct analysis *a;
 	/* per lop: stride in pass 1, communication step in pass 2, then
@@ -49,8 +54,18 @@ struct stepper {
 	uint32_t *arrived, *rv_running;
 	/* stride buckets */
 	uint32_t *bucket_first, *bucket;
+	/* The current partition's messages, read once (link_partition): for
+	 * each of its lops, by its place in part_lops, the lops that send
+	 * what it receives (from) and those that receive what it sends (to),
+	 * in the order of its ends. A lop's place is its id plus delta[] of
+	 * its timeline (a partition's lops on a timeline are contiguous). */
+	uint32_t *delta;
+	uint32_t *from_first, *to_first;
+	struct link *from, *to;
+	size_t cap_from, cap_to;
 	uint64_t relaxed;     /* orderings broken by this worker */
 };
+
 
 enum { ST_IDLE, ST_QUEUED, ST_BLOCKED, ST_DONE };
 
@@ -66,17 +81,12 @@ is_stride_kind(uint8_t k)
 /* Largest stride (pass 1) / step (pass 2) among the processed senders of
  * the messages lop l receives; `have` says whether any was processed. */
 static uint32_t
-senders_max(struct stepper *s, uint32_t l, int *have)
+senders_max(struct stepper *s, uint32_t tl, uint32_t l, int *have)
 {
-	const struct analysis *a = s->a;
-	const struct trace_msg *msgs = a->msgs;
-	uint32_t n, best = 0;
-	const struct trace_end *e = lop_ends(a, l, &n);
+	uint32_t k = l + s->delta[tl], best = 0;
 	*have = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
-			continue;
-		uint32_t src = a->op_lop[msgs[e[i].id].send_op];
+	for (uint32_t i = s->from_first[k]; i < s->from_first[k + 1]; i++) {
+		uint32_t src = s->from[i].lop;
 		if (src == l || s->val[src] == TRACE_NONE || s->val[src] == ARRIVED)
 			continue;
 		if (s->val[src] >= best)
@@ -119,16 +129,13 @@ static int
 senders_pending(struct stepper *s, uint32_t tl, uint32_t x)
 {
 	const struct analysis *a = s->a;
-	uint32_t n;
-	const struct trace_end *e = lop_ends(a, x, &n);
+	uint32_t k = x + s->delta[tl], n = s->from_first[k + 1];
 	if (s->wait_lop[tl] != x) {
 		s->wait_lop[tl] = x;
-		s->wait_end[tl] = 0;
+		s->wait_end[tl] = s->from_first[k];
 	}
 	for (uint32_t i = s->wait_end[tl]; i < n; i++) {
-		if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
-			continue;
-		uint32_t src = a->op_lop[a->msgs[e[i].id].send_op];
+		uint32_t src = s->from[i].lop;
 		if (waits_for(a, x, src) && !sent(s, src)) {
 			s->wait_end[tl] = i;
 			return 1;
@@ -140,16 +147,12 @@ senders_pending(struct stepper *s, uint32_t tl, uint32_t x)
 
 /* A send lop was given its stride: a receiver waiting for it may go on. */
 static void
-notify_receivers(struct stepper *s, uint32_t l, uint32_t *tail)
+notify_receivers(struct stepper *s, uint32_t ltl, uint32_t l, uint32_t *tail)
 {
 	const struct analysis *a = s->a;
-	const struct trace_msg *msgs = a->msgs;
-	uint32_t n;
-	const struct trace_end *e = lop_ends(a, l, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		if (e[i].role != END_SEND || !msg_ok(a, e[i].id))
-			continue;
-		uint32_t r = a->op_lop[msgs[e[i].id].recv_op], tl = a->lop_tl[r];
+	uint32_t k = l + s->delta[ltl];
+	for (uint32_t i = s->to_first[k]; i < s->to_first[k + 1]; i++) {
+		uint32_t r = s->to[i].lop, tl = s->to[i].tl;
 		if (waits_for(a, r, l) && s->state[tl] == ST_BLOCKED && s->cursor[tl] == r &&
 		    s->val[r] == TRACE_NONE && !senders_pending(s, tl, r))
 			push(s, tl, tail);
@@ -190,7 +193,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 			s->relaxed++;
 		}
 		if (k == OP_RECV) {
-			uint32_t m = senders_max(s, x, &have);
+			uint32_t m = senders_max(s, tl, x, &have);
 			if (have && m > s->running[tl])
 				s->running[tl] = m;
 			s->cursor[tl]++;
@@ -204,7 +207,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 		}
 		if (k == OP_SENDRECV && s->val[x] == TRACE_NONE) {
 			/* after the plain sends it received from */
-			uint32_t m = senders_max(s, x, &have);
+			uint32_t m = senders_max(s, tl, x, &have);
 			if (have && m > s->running[tl])
 				s->running[tl] = m;
 		}
@@ -212,7 +215,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 		if (k == OP_SEND || rv == TRACE_NONE) {
 			s->val[x] = s->running[tl] + 1;
 			s->running[tl] = s->val[x];
-			notify_receivers(s, x, tail);
+			notify_receivers(s, tl, x, tail);
 			s->cursor[tl]++;
 			force = 0;
 			continue;
@@ -240,7 +243,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 			s->running[ytl] = stride;
 			s->cursor[ytl] = y + 1;
 			if (a->lop_kind[y] == OP_SENDRECV)
-				notify_receivers(s, y, tail);
+				notify_receivers(s, ytl, y, tail);
 			if (ytl != tl)
 				push(s, ytl, tail);
 		}
@@ -341,7 +344,7 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
 					continue;
 				uint32_t c = s->running[tl] == TRACE_NONE ? 0 : s->running[tl] + 1;
 				int have;
-				uint32_t m = senders_max(s, r, &have);
+				uint32_t m = senders_max(s, tl, r, &have);
 				if (have && m + 1 > c)
 					c = m + 1;
 				s->val[r] = c;
@@ -390,6 +393,52 @@ stepper_free(struct stepper *s)
 	free(s->tls);
 	free(s->bucket);
 	free(s->bucket_first);
+	free(s->delta);
+	free(s->from_first);
+	free(s->to_first);
+	free(s->from);
+	free(s->to);
+}
+
+/* The links of partition p's lops (struct stepper), its timelines and
+ * their lop ranges known. Each message is read here once, not each time
+ * the stepping asks about it: a partition's lops lie on many timelines
+ * at once, and its messages, their ops and the other ends' lops each at
+ * a place of their own. Returns 0 or ERR_NOMEM. */
+static int
+link_partition(struct stepper *s, uint32_t p)
+{
+	const struct analysis *a = s->a;
+	const struct trace_msg *msgs = a->msgs;
+	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+	size_t nf = 0, nt = 0;
+	for (uint32_t k = first; k < last; k++) {
+		uint32_t l = a->part_lops[k], n;
+		s->from_first[k - first] = (uint32_t)nf;
+		s->to_first[k - first] = (uint32_t)nt;
+		if (a->lop_kind[l] == OP_COMPUTE)
+			continue;
+		const struct trace_end *e = lop_ends(a, l, &n);
+		for (uint32_t i = 0; i < n; i++) {
+			if ((e[i].role != END_RECV && e[i].role != END_SEND) || !msg_ok(a, e[i].id))
+				continue;
+			const struct trace_msg *m = &msgs[e[i].id];
+			if (e[i].role == END_RECV) {
+				if (VEC_GROW(s->from, nf, s->cap_from))
+					return ERR_NOMEM;
+				uint32_t src = a->op_lop[m->send_op];
+				s->from[nf++] = (struct link){ src, a->lop_tl[src] };
+			} else {
+				if (VEC_GROW(s->to, nt, s->cap_to))
+					return ERR_NOMEM;
+				uint32_t dst = a->op_lop[m->recv_op];
+				s->to[nt++] = (struct link){ dst, a->lop_tl[dst] };
+			}
+		}
+	}
+	s->from_first[last - first] = (uint32_t)nf;
+	s->to_first[last - first] = (uint32_t)nt;
+	return 0;
 }
 
 static int
@@ -421,8 +470,12 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	s.tls = malloc((n_tl + 1) * sizeof *s.tls);
 	s.bucket = malloc(((size_t)most + 1) * sizeof *s.bucket);
 	s.bucket_first = malloc(((size_t)most + 3) * sizeof *s.bucket_first);
+	s.delta = malloc((n_tl + 1) * sizeof *s.delta);
+	s.from_first = malloc(((size_t)most + 2) * sizeof *s.from_first);
+	s.to_first = malloc(((size_t)most + 2) * sizeof *s.to_first);
 	if (!s.cursor || !s.begin || !s.end || !s.running || !s.wait_lop || !s.wait_end ||
-	    !s.state || !s.queue || !s.tls || !s.bucket || !s.bucket_first) {
+	    !s.state || !s.queue || !s.tls || !s.bucket || !s.bucket_first || !s.delta ||
+	    !s.from_first || !s.to_first) {
 		stepper_free(&s);
 		return ERR_NOMEM;
 	}
@@ -440,11 +493,16 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 			uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
 			if (s.n_tls == 0 || s.tls[s.n_tls - 1] != tl) {
 				s.tls[s.n_tls++] = tl;
+				s.delta[tl] = k - first - l;
 				s.cursor[tl] = s.begin[tl] = l;
 				s.running[tl] = 0;
 				s.state[tl] = ST_IDLE;
 			}
 			s.end[tl] = l + 1;
+		}
+		if (link_partition(&s, p)) {
+			stepper_free(&s);
+			return ERR_NOMEM;
 		}
 		strides(&s, p);
 		uint32_t max_stride = 0;
