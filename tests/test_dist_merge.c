@@ -75,7 +75,11 @@ check(const char *const *p, size_t n_p)
 					break;
 				}
 		}
-		assert_int_equal(steps_signatures(a, sig), 0);
+		/* the serial signatures, made as the partitions are stepped */
+		uint32_t *width = calloc(a->n_parts + 1, sizeof *width);
+		assert_non_null(width);
+		assert_int_equal(steps_local(a, width, sig), 0);
+		free(width);
 		size_t cap[2] = { 0, 0 };
 		for (int alike = 0; alike <= 1; alike++)
 			assert_int_equal(steps_merge_pairs(a, alike, rep, sig, &w.want[alike],

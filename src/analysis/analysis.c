@@ -222,14 +222,15 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 		rc = stage(a, progress, ud, "stepping");
 	if (!rc && !charm && o.reorder)
 		rc = reorder_mpi(a);
-	if (!rc && !charm)
-		rc = steps_assign(a);
 	st->partitions_steps = a->n_parts;
 	/* the paper's global-step merge merges every overlap; the automatic
 	 * one only partitions that make the same calls (doc/analysis.md);
-	 * Charm++ phases are seed 004's, not merged by step */
+	 * Charm++ phases are seed 004's, not merged by step. The merge steps
+	 * the partitions first. */
 	if (!rc && !charm && (o.global_step_merge || (o.auto_merge && !o.n_phases)))
 		rc = steps_global_merge(a, !o.global_step_merge);
+	else if (!rc && !charm)
+		rc = steps_assign(a);
 	if (!rc && !charm && !o.global_step_merge && o.auto_merge)
 		st->auto_merged = st->partitions_steps - a->n_parts;
 	if (!rc)

@@ -280,32 +280,35 @@ int lops_build(struct analysis *a);
 int partition_build(struct analysis *a);      /* through the cycle merge */
 int partition_leap_merge(struct analysis *a);
 int steps_assign(struct analysis *a);
+/* The automatic merge's signature of a partition (below). */
+struct sig {
+	uint64_t h1, h2;
+};
 /* steps_assign's two halves: each partition's local steps into lop_step
- * (its width into width[p]; forced orderings added to verify.relaxed),
- * which needs only the partition's own lops, ends, messages and
- * collectives (a distributed analysis steps a partition on one rank);
- * then each partition's first global step into offset[p] (and
- * parts[p].step_first / step_count, n_steps) from the partition DAG. */
-int steps_local(struct analysis *a, uint32_t *width);
+ * (its width into width[p]; forced orderings added to verify.relaxed;
+ * with sig, its signature into sig[p]), which needs only the partition's
+ * own lops, ends, messages and collectives (a distributed analysis steps
+ * a partition on one rank); then each partition's first global step
+ * into offset[p] (and parts[p].step_first / step_count, n_steps) from
+ * the partition DAG. */
+int steps_local(struct analysis *a, uint32_t *width, struct sig *sig);
 /* The automatic merge's parts (steps.c): a partition's signature, the
  * hash of its distinct (call, caller) keys in increasing order (keys
  * kept so by steps_key_add, which returns their new count); two
  * partitions to merge, by a communication lop of each; and one pass's
  * pairs from each partition's first communication lop rep[p] and, with
  * alike, its signature. */
-struct sig {
-	uint64_t h1, h2;
-};
 struct merge_pair {
 	uint32_t x, y;
 };
 uint32_t steps_key_add(uint64_t *keys, uint32_t n, uint64_t x);
 struct sig steps_sig_of(const uint64_t *keys, uint32_t n);
-int steps_signatures(const struct analysis *a, struct sig *sig);
 int steps_merge_pairs(const struct analysis *a, int alike, const uint32_t *rep, const struct sig *sig,
 		      struct merge_pair **pairs, size_t *n, size_t *cap);
 int steps_offsets(struct analysis *a, const uint32_t *width, uint32_t *offset);
-/* With alike, merges only partitions that make the same calls. */
+/* steps_assign, then merges partitions whose global step spans overlap
+ * and steps again until none do; with alike, merges only partitions
+ * that make the same calls. */
 int steps_global_merge(struct analysis *a, int alike);
 void verify_run(struct analysis *a);
 int metrics_compute(struct analysis *a);

@@ -401,7 +401,7 @@ step_owned(struct stage *g)
 		free(gid);
 		goto out;
 	}
-	if ((rc = steps_local(a, g->width + p0)))
+	if ((rc = steps_local(a, g->width + p0, NULL)))
 		goto out;
 	g->step = a->lop_step;
 	a->lop_step = NULL;

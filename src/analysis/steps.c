@@ -63,6 +63,10 @@ struct stepper {
 	uint32_t *from_first, *to_first;
 	struct link *from, *to;
 	size_t cap_from, cap_to;
+	/* with signatures asked for: the partition's distinct (call, caller)
+	 * keys, n_keys of them (steps_key_add) */
+	uint64_t *keys;
+	uint32_t n_keys;
 	uint64_t relaxed;     /* orderings broken by this worker */
 };
 
@@ -373,6 +377,7 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
 struct stepping {
 	struct analysis *a;
 	uint32_t *val, *arrived, *rv_running, *width;
+	struct sig *sig;              /* per partition, or NULL: not asked */
 	const uint32_t *offset;       /* per partition: its first global step */
 	uint32_t *rv_of, *rv_first, *rv_lops;
 	uint32_t cut[PAR_MAX + 1];
@@ -398,26 +403,35 @@ stepper_free(struct stepper *s)
 	free(s->to_first);
 	free(s->from);
 	free(s->to);
+	free(s->keys);
 }
 
 /* The links of partition p's lops (struct stepper), its timelines and
- * their lop ranges known. Each message is read here once, not each time
- * the stepping asks about it: a partition's lops lie on many timelines
- * at once, and its messages, their ops and the other ends' lops each at
- * a place of their own. Returns 0 or ERR_NOMEM. */
+ * their lop ranges known, and its signature's keys when asked for. Each
+ * message is read here once, not each time the stepping asks about it:
+ * a partition's lops lie on many timelines at once, and its messages,
+ * their ops and the other ends' lops each at a place of their own.
+ * Returns 0 or ERR_NOMEM. */
 static int
 link_partition(struct stepper *s, uint32_t p)
 {
 	const struct analysis *a = s->a;
 	const struct trace_msg *msgs = a->msgs;
 	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+	const struct trace_frame *frames = trace_frames(a->t, NULL);
 	size_t nf = 0, nt = 0;
+	s->n_keys = 0;
 	for (uint32_t k = first; k < last; k++) {
 		uint32_t l = a->part_lops[k], n;
 		s->from_first[k - first] = (uint32_t)nf;
 		s->to_first[k - first] = (uint32_t)nt;
 		if (a->lop_kind[l] == OP_COMPUTE)
 			continue;
+		if (s->keys) {
+			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
+			uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
+			s->n_keys = steps_key_add(s->keys, s->n_keys, (uint64_t)o.region << 32 | caller);
+		}
 		const struct trace_end *e = lop_ends(a, l, &n);
 		for (uint32_t i = 0; i < n; i++) {
 			if ((e[i].role != END_RECV && e[i].role != END_SEND) || !msg_ok(a, e[i].id))
@@ -473,7 +487,9 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	s.delta = malloc((n_tl + 1) * sizeof *s.delta);
 	s.from_first = malloc(((size_t)most + 2) * sizeof *s.from_first);
 	s.to_first = malloc(((size_t)most + 2) * sizeof *s.to_first);
-	if (!s.cursor || !s.begin || !s.end || !s.running || !s.wait_lop || !s.wait_end ||
+	if (g->sig)
+		s.keys = malloc(((size_t)most + 1) * sizeof *s.keys);
+	if ((g->sig && !s.keys) || !s.cursor || !s.begin || !s.end || !s.running || !s.wait_lop || !s.wait_end ||
 	    !s.state || !s.queue || !s.tls || !s.bucket || !s.bucket_first || !s.delta ||
 	    !s.from_first || !s.to_first) {
 		stepper_free(&s);
@@ -504,6 +520,8 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 			stepper_free(&s);
 			return ERR_NOMEM;
 		}
+		if (g->sig)
+			g->sig[p] = steps_sig_of(s.keys, s.n_keys);
 		strides(&s, p);
 		uint32_t max_stride = 0;
 		for (uint32_t k = first; k < last; k++) {
@@ -630,10 +648,10 @@ offset_worker(void *ctx, uint32_t w, uint32_t nw)
 }
 
 int
-steps_local(struct analysis *a, uint32_t *width)
+steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 {
 	uint32_t n = a->n_lops;
-	struct stepping g = { .a = a, .width = width };
+	struct stepping g = { .a = a, .width = width, .sig = sig };
 	/* the strides and steps of each partition are worked out in
 	 * lop_step itself (step_worker) */
 	free(a->lop_step);
@@ -680,11 +698,11 @@ steps_offsets(struct analysis *a, const uint32_t *width, uint32_t *offset)
 }
 
 static int
-assign(struct analysis *a)
+assign(struct analysis *a, struct sig *sig)
 {
 	uint32_t *width = calloc(a->n_parts + 1, sizeof *width);
 	uint32_t *offset = calloc(a->n_parts + 1, sizeof *offset);
-	int rc = width && offset ? steps_local(a, width) : ERR_NOMEM;
+	int rc = width && offset ? steps_local(a, width, sig) : ERR_NOMEM;
 	if (!rc) {
 		/* global: each partition after all its predecessors */
 		steps_offsets(a, width, offset);
@@ -699,7 +717,7 @@ assign(struct analysis *a)
 int
 steps_assign(struct analysis *a)
 {
-	return assign(a);
+	return assign(a, NULL);
 }
 
 /* What a partition does (struct sig, analysis_impl.h): a 128-bit hash of
@@ -741,53 +759,6 @@ steps_sig_of(const uint64_t *keys, uint32_t n)
 		h2 ^= h2 >> 33;
 	}
 	return (struct sig){ h1, h2 };
-}
-
-/* Signatures are worked out on every core, each worker a contiguous
- * share of the partitions with a scratch array of its own. */
-struct signing {
-	const struct analysis *a;
-	struct sig *sig;
-	uint32_t cut[PAR_MAX + 1];
-};
-
-static int
-sign_worker(void *ctx, uint32_t w, uint32_t nw)
-{
-	const struct signing *g = ctx;
-	const struct analysis *a = g->a;
-	uint32_t n_frames, most = 0;
-	const struct trace_frame *frames = trace_frames(a->t, &n_frames);
-	(void)nw;
-	for (uint32_t p = g->cut[w]; p < g->cut[w + 1]; p++)
-		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
-			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
-	uint64_t *keys = malloc(((size_t)most + 1) * sizeof *keys);
-	if (!keys)
-		return ERR_NOMEM;
-	for (uint32_t p = g->cut[w]; p < g->cut[w + 1]; p++) {
-		uint32_t n = 0;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k];
-			if (a->lop_kind[l] == OP_COMPUTE)
-				continue;
-			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
-			uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
-			n = steps_key_add(keys, n, (uint64_t)o.region << 32 | caller);
-		}
-		g->sig[p] = steps_sig_of(keys, n);
-	}
-	free(keys);
-	return 0;
-}
-
-int
-steps_signatures(const struct analysis *a, struct sig *sig)
-{
-	struct signing g = { .a = a, .sig = sig };
-	uint32_t nw = par_workers();
-	par_split(a->n_parts, nw, part_weight, a, g.cut);
-	return par_run(nw, sign_worker, &g);
 }
 
 /* A run of partitions (in order of first step) whose step spans overlap:
@@ -847,25 +818,25 @@ out:
 	return rc;
 }
 
-/* One pass: the partitions whose global step spans overlap (alike: only
- * those with equal signatures), as pairs to unite in that order into
- * *pairs (*n of them). Each pair joins a partition not seen before to a
- * run, so every pair merges something. Returns 0 or ERR_NOMEM. */
+/* One pass: the partitions whose global step spans overlap (with sig,
+ * each partition's signature: only those with equal signatures), as
+ * pairs to unite in that order into *pairs (*n of them). Each pair joins
+ * a partition not seen before to a run, so every pair merges something.
+ * Returns 0 or ERR_NOMEM. */
 static int
-merge_pass(struct analysis *a, int alike, struct merge_pair **pairs, size_t *n, size_t *cap)
+merge_pass(struct analysis *a, const struct sig *sig, struct merge_pair **pairs, size_t *n,
+	   size_t *cap)
 {
 	uint32_t np = a->n_parts;
 	uint32_t *rep = malloc((np + 1) * sizeof *rep);
-	struct sig *sig = alike ? malloc((np + 1) * sizeof *sig) : NULL;
 	int rc = ERR_NOMEM;
 	*n = 0;
-	if (rep && (!alike || (sig && !steps_signatures(a, sig)))) {
+	if (rep) {
 		for (uint32_t p = 0; p < np; p++)
 			rep[p] = part_first_comm(a, p);
-		rc = steps_merge_pairs(a, alike, rep, sig, pairs, n, cap);
+		rc = steps_merge_pairs(a, sig != NULL, rep, sig, pairs, n, cap);
 	}
 	free(rep);
-	free(sig);
 	return rc;
 }
 
@@ -879,15 +850,20 @@ steps_global_merge(struct analysis *a, int alike)
 	 * afterwards, the partition holding it counts one more */
 	uint32_t n0 = a->n_parts;
 	uint32_t *first = malloc(((size_t)n0 + 1) * sizeof *first);
-	if (!first)
+	/* merging only lowers the count of partitions */
+	struct sig *sig = alike ? malloc(((size_t)n0 + 1) * sizeof *sig) : NULL;
+	if (!first || (alike && !sig)) {
+		free(first);
+		free(sig);
 		return ERR_NOMEM;
+	}
 	for (uint32_t p = 0; p < n0; p++)
 		first[p] = part_first_comm(a, p);
-	int rc = 0;
+	int rc = assign(a, sig);
 	struct merge_pair *pairs = NULL;
 	size_t n_pairs = 0, cap = 0;
-	for (;;) {
-		rc = merge_pass(a, alike, &pairs, &n_pairs, &cap);
+	while (!rc) {
+		rc = merge_pass(a, sig, &pairs, &n_pairs, &cap);
 		if (rc || !n_pairs)
 			break;
 		/* the partitions as a union-find, the pairs united, and steps
@@ -905,11 +881,10 @@ steps_global_merge(struct analysis *a, int alike)
 		rc = partition_finalize(a, &u);
 		uf_fini(&u);
 		if (!rc)
-			rc = assign(a);
-		if (rc)
-			break;
+			rc = assign(a, sig);
 	}
 	free(pairs);
+	free(sig);
 	for (uint32_t p = 0; p < a->n_parts && !rc; p++)
 		a->parts[p].merged_from = 0;
 	for (uint32_t q = 0; q < n0 && !rc; q++)
