@@ -65,6 +65,45 @@ uf_union(struct uf *u, uint32_t x, uint32_t y)
 	return 1;
 }
 
+/* The same union-find shared by the workers of a stage: finds halve the
+ * path they walk, and a root is linked by compare-and-swap, the smaller
+ * id the root as in uf_union. Every link points to a smaller id, so a
+ * set's root is its smallest member whatever the order of the unions,
+ * and a union that links counts one set less exactly once. */
+static uint32_t
+find_shared(uint32_t *parent, uint32_t x)
+{
+	for (;;) {
+		uint32_t p = __atomic_load_n(&parent[x], __ATOMIC_ACQUIRE);
+		if (p == x)
+			return x;
+		uint32_t g = __atomic_load_n(&parent[p], __ATOMIC_ACQUIRE);
+		if (g != p)     /* an ancestor still: only roots are ever linked */
+			__atomic_store_n(&parent[x], g, __ATOMIC_RELEASE);
+		x = g;
+	}
+}
+
+static int
+unite_shared(uint32_t *parent, uint32_t x, uint32_t y)
+{
+	for (;;) {
+		x = find_shared(parent, x);
+		y = find_shared(parent, y);
+		if (x == y)
+			return 0;
+		if (x > y) {
+			uint32_t z = x;
+			x = y;
+			y = z;
+		}
+		uint32_t root = y;
+		if (__atomic_compare_exchange_n(&parent[y], &root, x, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return 1;
+	}
+}
+
 /* Iterative Tarjan over the partition graph (CSR first/succ, n nodes).
  * comp[v] receives the component id. Returns the number of components or
  * a negative error. Recursion would overflow on real traces. */
@@ -285,24 +324,60 @@ lops_attach_computation(struct analysis *a, uint32_t l0, uint32_t l1)
 	}
 }
 
+/* Dense ids of u's sets, in order of their first lop, on every core.
+ * Only communication lops are ever united, and a set's root is its
+ * smallest member (find_shared): its first lop. Pass 0: each lop of a
+ * share points at its root, and the share's roots are counted; pass 1:
+ * the roots are numbered from the roots of the shares before; pass 2:
+ * every other communication lop takes its root's id. */
+struct numbering {
+	struct analysis *a;
+	uint32_t *parent;
+	uint32_t first[PAR_MAX];     /* pass 0: roots in the share; then the first id */
+	int pass;
+};
+
+static int
+number_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct numbering *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t l0, l1, *parent = g->parent;
+	par_share(a->n_lops, w, nw, &l0, &l1);
+	for (uint32_t l = l0; l < l1; l++) {
+		if (a->lop_kind[l] == OP_COMPUTE) {
+			if (g->pass == 0)
+				a->lop_part[l] = TRACE_NONE;
+			continue;
+		}
+		if (g->pass == 0) {
+			uint32_t r = find_shared(parent, l);
+			__atomic_store_n(&parent[l], r, __ATOMIC_RELEASE);
+			g->first[w] += r == l;
+		} else if (g->pass == 1 && parent[l] == l) {
+			a->lop_part[l] = g->first[w]++;
+		} else if (g->pass == 2 && parent[l] != l) {
+			a->lop_part[l] = a->lop_part[parent[l]];
+		}
+	}
+	return 0;
+}
+
 /* Dense partition ids from u, computation lops attached, lops grouped. */
 static int
 number_partitions(struct analysis *a, struct uf *u)
 {
 	uint32_t n = a->n_lops, nw = par_workers();
-	/* ids in order of first lop; a set's is at its root first (a
-	 * communication lop of the set, so the id is its own too) */
-	for (uint32_t l = 0; l < n; l++)
-		a->lop_part[l] = TRACE_NONE;
+	struct numbering q = { .a = a, .parent = u->parent };
+	par_run(nw, number_worker, &q);
 	uint32_t np = 0;
-	for (uint32_t l = 0; l < n; l++) {
-		if (a->lop_kind[l] == OP_COMPUTE)
-			continue;
-		uint32_t r = uf_find(u, l);
-		if (a->lop_part[r] == TRACE_NONE)
-			a->lop_part[r] = np++;
-		a->lop_part[l] = a->lop_part[r];
+	for (uint32_t w = 0; w < nw; w++) {
+		uint32_t c = q.first[w];
+		q.first[w] = np;
+		np += c;
 	}
+	for (q.pass = 1; q.pass <= 2; q.pass++)
+		par_run(nw, number_worker, &q);
 	a->n_parts = np;
 
 	free(a->part_lop_first);
@@ -635,14 +710,56 @@ caller_merge(struct analysis *a, struct uf *u)
 	return count && most ? 0 : ERR_NOMEM;
 }
 
+/* The message, collective and Waitall merges, on every core: each
+ * worker unites the pairs of a share of the messages and collectives
+ * (find_shared), counting the unions that joined two sets. */
+enum { MERGE_MANDATORY, MERGE_WAITALL };
+struct merging {
+	const struct analysis *a;
+	uint32_t *parent;
+	int kind;
+	uint32_t united[PAR_MAX], mismatches[PAR_MAX];
+};
+
+static int
+merge_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct merging *g = ctx;
+	const struct analysis *a = g->a;
+	uint32_t n_msgs, n_colls, m0, m1, c0, c1, united = 0, mismatches = 0;
+	const struct trace_msg *msgs = trace_msgs(a->t, &n_msgs);
+	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	const uint32_t *members = trace_coll_members(a->t);
+	par_share(n_msgs, w, nw, &m0, &m1);
+	par_share(n_colls, w, nw, &c0, &c1);
+	for (uint32_t m = m0; m < m1; m++) {
+		const struct trace_msg *x = &msgs[m];
+		if (g->kind == MERGE_WAITALL) {
+			if (x->send_op != TRACE_NONE && x->send_done_op != TRACE_NONE &&
+			    x->send_done_op != x->send_op)
+				united += (uint32_t)unite_shared(g->parent, a->op_lop[x->send_op],
+								 a->op_lop[x->send_done_op]);
+		} else if (!msg_ok(a, m)) {
+			mismatches += (x->flags & MSGF_SIZE_MISMATCH) && x->send_op != TRACE_NONE &&
+				      x->recv_op != TRACE_NONE;
+		} else {
+			united += (uint32_t)unite_shared(g->parent, a->op_lop[x->send_op],
+							 a->op_lop[x->recv_op]);
+		}
+	}
+	for (uint32_t c = c0; c < c1 && g->kind == MERGE_MANDATORY; c++)
+		for (uint32_t k = 1; k < colls[c].member_count; k++)
+			united += (uint32_t)unite_shared(g->parent,
+							 a->op_lop[members[colls[c].member_first]],
+							 a->op_lop[members[colls[c].member_first + k]]);
+	g->united[w] = united;
+	g->mismatches[w] = mismatches;
+	return 0;
+}
+
 int
 partition_build(struct analysis *a)
 {
-	const struct trace *t = a->t;
-	uint32_t n_msgs, n_colls;
-	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
-	const struct trace_coll *colls = trace_colls(t, &n_colls);
-	const uint32_t *members = trace_coll_members(t);
 	struct uf u;
 	a->lop_part = malloc((a->n_lops + 1) * sizeof *a->lop_part);
 	if (!a->lop_part || uf_init(&u, a->n_lops))
@@ -656,26 +773,22 @@ partition_build(struct analysis *a)
 	if (a->opts.n_phases && (rc = partition_assign_phases(a, &u, &sets)))
 		goto out;
 
-	for (uint32_t m = 0; m < n_msgs; m++) {
-		if (!msg_ok(a, m)) {
-			a->stats.size_mismatches += (msgs[m].flags & MSGF_SIZE_MISMATCH) &&
-				msgs[m].send_op != TRACE_NONE && msgs[m].recv_op != TRACE_NONE;
-			continue;
-		}
-		sets -= (uint32_t)uf_union(&u, a->op_lop[msgs[m].send_op], a->op_lop[msgs[m].recv_op]);
+	struct merging g = { .a = a, .parent = u.parent, .kind = MERGE_MANDATORY };
+	uint32_t nw = par_workers();
+	par_run(nw, merge_worker, &g);
+	for (uint32_t w = 0; w < nw; w++) {
+		sets -= g.united[w];
+		a->stats.size_mismatches += g.mismatches[w];
+		g.united[w] = 0;
 	}
-	for (uint32_t c = 0; c < n_colls; c++)
-		for (uint32_t k = 1; k < colls[c].member_count; k++)
-			sets -= (uint32_t)uf_union(&u, a->op_lop[members[colls[c].member_first]],
-						   a->op_lop[members[colls[c].member_first + k]]);
 	a->stats.partitions_initial = sets;
 
-	if (a->opts.waitall_merge)
-		for (uint32_t m = 0; m < n_msgs; m++)
-			if (msgs[m].send_op != TRACE_NONE && msgs[m].send_done_op != TRACE_NONE &&
-			    msgs[m].send_done_op != msgs[m].send_op)
-				sets -= (uint32_t)uf_union(&u, a->op_lop[msgs[m].send_op],
-							   a->op_lop[msgs[m].send_done_op]);
+	if (a->opts.waitall_merge) {
+		g.kind = MERGE_WAITALL;
+		par_run(nw, merge_worker, &g);
+		for (uint32_t w = 0; w < nw; w++)
+			sets -= g.united[w];
+	}
 	a->stats.partitions_waitall = sets;
 
 	if (a->opts.caller_merge && (rc = caller_merge(a, &u)))
