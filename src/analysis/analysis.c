@@ -73,6 +73,7 @@ analysis_destroy(struct analysis *a)
 	free(a->hot);
 	free(a->hot_all);
 	free(a->iter_starts);
+	free(a->part_isig);
 	free(a->iter_runs);
 	free(a->op_of_lop);
 	free(a->op_last_of_lop);

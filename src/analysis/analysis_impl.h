@@ -99,6 +99,10 @@ struct analysis {
 
 	/* iterations (iterations.c) */
 	struct iterations iters;
+	/* n_parts: each partition's signature (signature.h), folded while
+	 * the partitions are stepped for iterations_detect, which frees it;
+	 * NULL when it is not (signature_parts then) */
+	uint64_t *part_isig;
 	uint32_t *iter_starts;
 	/* each lop's iteration, as runs of consecutive lops in one iteration
 	 * (iterations_of_lop); NULL without iterations */

@@ -815,10 +815,17 @@ int
 iterations_detect(struct analysis *a)
 {
 	a->iters = (struct iterations){ .source = ITER_NONE, .region = TRACE_NONE };
-	if (a->opts.iter_find == ITER_FIND_OFF || a->n_parts < 2 || !a->n_steps)
+	/* the signatures folded while stepping, when they were */
+	uint64_t *sig = a->part_isig;
+	int have = sig != NULL;
+	a->part_isig = NULL;
+	if (a->opts.iter_find == ITER_FIND_OFF || a->n_parts < 2 || !a->n_steps) {
+		free(sig);
 		return 0;
+	}
 	struct seq s = { .a = a, .n = a->n_parts };
-	uint64_t *sig = malloc(((size_t)s.n + 1) * sizeof *sig);
+	if (!sig)
+		sig = malloc(((size_t)s.n + 1) * sizeof *sig);
 	s.order = malloc(((size_t)s.n + 1) * sizeof *s.order);
 	s.pos = malloc(((size_t)s.n + 1) * sizeof *s.pos);
 	s.tok = malloc(((size_t)s.n + 1) * sizeof *s.tok);
@@ -826,7 +833,7 @@ iterations_detect(struct analysis *a)
 	trace_timelines(a->t, &n_tl);
 	s.sorted = calloc((size_t)n_tl + 1, 1);
 	int rc = all_agree(a, sig && s.order && s.pos && s.tok && s.sorted ? 0 : ERR_NOMEM);
-	if (!rc)
+	if (!rc && !have)
 		rc = signature_parts(a, 0, sig);
 	if (!rc)
 		rc = signature_sequence(a, s.order);

@@ -877,6 +877,15 @@ partition_renumber(struct analysis *a)
 	}
 	for (uint32_t i = 0; i < np; i++)
 		a->part_order[i] = newid[a->part_order[i]];
+	if (a->part_isig) {
+		uint64_t *isig = malloc(((size_t)np + 1) * sizeof *isig);
+		if (!isig)
+			goto out;
+		for (uint32_t i = 0; i < np; i++)
+			isig[i] = a->part_isig[order[i]];
+		free(a->part_isig);
+		a->part_isig = isig;
+	}
 	int same = 1;
 	for (uint32_t i = 0; i < np && same; i++)
 		same = order[i] == i;

@@ -21,16 +21,15 @@ signature_region_hash(const struct trace *t, uint32_t region)
 	return hash_bytes(s, strlen(s));
 }
 
-/* The hash of one communication lop: kind, region name, and the set of
- * its ends — for each the peer and tag, or the collective's type and
- * root. The ends combine as a multiset (a sum of their hashes): a Waitall
- * records its receives in completion order, which timing decides. A
- * lop's ops' ends are contiguous (lop_ends). */
+/* What the ends of communication lop l add to its hash (signature.h):
+ * for each the peer and tag, or the collective's type and root. The ends
+ * combine as a multiset (a sum of their hashes): a Waitall records its
+ * receives in completion order, which timing decides. A lop's ops' ends
+ * are contiguous (lop_ends). */
 static uint64_t
-lop_hash(const struct analysis *a, const struct trace_coll *colls, uint32_t l, uint64_t region)
+lop_ends_hash(const struct analysis *a, const struct trace_coll *colls, uint32_t l)
 {
-	const struct trace_msg *msgs = a->msgs;
-	uint64_t h = signature_lop_head(a->lop_kind[l], region), ends = 0;
+	uint64_t ends = 0;
 	uint32_t ne;
 	const struct trace_end *e = lop_ends(a, l, &ne);
 	for (uint32_t i = 0; i < ne; i++) {
@@ -38,17 +37,20 @@ lop_hash(const struct analysis *a, const struct trace_coll *colls, uint32_t l, u
 		 * the ends a few ahead (the lops that follow on the timeline) */
 		size_t ahead = (size_t)(e - a->ends) + i + SIG_PREFETCH;
 		if (ahead < a->n_ends && a->ends[ahead].role == END_RECV)
-			__builtin_prefetch(&msgs[a->ends[ahead].id]);
-		uint32_t x = 0, y = 0;
-		if (e[i].role == END_SEND)
-			x = msgs[e[i].id].receiver, y = msgs[e[i].id].tag;
-		else if (e[i].role == END_RECV)
-			x = msgs[e[i].id].sender, y = msgs[e[i].id].tag;
-		else if (e[i].role == END_COLL)
-			x = colls[e[i].id].type, y = colls[e[i].id].root;
-		ends += signature_end(e[i].role, x, y);
+			__builtin_prefetch(&a->msgs[a->ends[ahead].id]);
+		ends += signature_end_of(&e[i], a->msgs, colls);
 	}
-	return hash_mix(h, ends);
+	return ends;
+}
+
+uint64_t *
+signature_regions(const struct trace *t, uint32_t *n_reg)
+{
+	trace_regions(t, n_reg);
+	uint64_t *rh = malloc(((size_t)*n_reg + 1) * sizeof *rh);
+	for (uint32_t r = 0; rh && r < *n_reg; r++)
+		rh[r] = signature_region_hash(t, r);
+	return rh;
 }
 
 /* Signatures are worked out on every core, each worker for a contiguous
@@ -77,7 +79,7 @@ sign_worker(void *ctx, uint32_t w, uint32_t nw)
 	int rc = 0;
 	(void)nw;
 	for (uint32_t p = p0; p < p1; p++) {
-		g->sig[p] = g->shape ? 0 : hash_mix(HASH_SEED, 0x5167);
+		g->sig[p] = g->shape ? 0 : signature_start();
 		g->last_tl[p] = TRACE_NONE;
 	}
 	for (uint32_t tl = 0; tl < n_tl && !rc && p0 < p1; tl++) {
@@ -96,10 +98,8 @@ sign_worker(void *ctx, uint32_t w, uint32_t nw)
 				g->sig[p] ^= v;
 				continue;
 			}
-			if (g->last_tl[p] != tl)
-				g->sig[p] = hash_mix(g->sig[p], 0x100000000ull | tl);
-			g->last_tl[p] = tl;
-			g->sig[p] = hash_mix(g->sig[p], lop_hash(a, colls, l, region));
+			g->sig[p] = signature_fold(g->sig[p], &g->last_tl[p], tl, a->lop_kind[l], region,
+						   lop_ends_hash(a, colls, l));
 		}
 	}
 	hmap_fini(&seen);
@@ -111,14 +111,10 @@ signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 {
 	if (a->dc)
 		return dist_signature_parts(a, shape, sig);
-	const struct trace *t = analysis_trace(a);
 	uint32_t n_reg, nw = par_workers();
-	trace_regions(t, &n_reg);
-	uint64_t *rh = malloc(((size_t)n_reg + 1) * sizeof *rh);
+	uint64_t *rh = signature_regions(analysis_trace(a), &n_reg);
 	uint32_t *last_tl = malloc(((size_t)a->n_parts + 1) * sizeof *last_tl);
 	int rc = rh && last_tl ? 0 : ERR_NOMEM;
-	for (uint32_t r = 0; r < n_reg && !rc; r++)
-		rh[r] = signature_region_hash(t, r);
 	struct signing g = { .a = a, .shape = shape, .sig = sig, .last_tl = last_tl, .rh = rh,
 			     .n_reg = n_reg };
 	par_split(a->n_parts, nw, part_weight, a, g.cut);

@@ -56,11 +56,50 @@ signature_end(uint32_t role, uint32_t x, uint32_t y)
 	return hash_mix(HASH_SEED, v);
 }
 
+/* signature_end of end e, its message or collective read from the
+ * trace's msgs or colls */
+static inline uint64_t
+signature_end_of(const struct trace_end *e, const struct trace_msg *msgs,
+		 const struct trace_coll *colls)
+{
+	uint32_t x = 0, y = 0;
+	if (e->role == END_SEND)
+		x = msgs[e->id].receiver, y = msgs[e->id].tag;
+	else if (e->role == END_RECV)
+		x = msgs[e->id].sender, y = msgs[e->id].tag;
+	else if (e->role == END_COLL)
+		x = colls[e->id].type, y = colls[e->id].root;
+	return signature_end(e->role, x, y);
+}
+
 static inline uint64_t
 signature_lop_head(uint8_t kind, uint64_t region)
 {
 	return hash_mix(hash_mix(HASH_SEED, kind), region);
 }
+
+/* One partition's signature as signature_parts folds it: from
+ * signature_start(), each of its communication lops in lop order folded
+ * in by signature_fold, from the lop's timeline (last_tl: the timeline
+ * folded last, TRACE_NONE at the start), kind, region name hash (rh[r]
+ * of those signature_regions allocates, n_reg of them; NULL on
+ * ERR_NOMEM) and the sum of signature_end_of over its ends. */
+static inline uint64_t
+signature_start(void)
+{
+	return hash_mix(HASH_SEED, 0x5167);
+}
+
+static inline uint64_t
+signature_fold(uint64_t sig, uint32_t *last_tl, uint32_t tl, uint8_t kind, uint64_t region,
+	       uint64_t ends)
+{
+	if (*last_tl != tl)
+		sig = hash_mix(sig, 0x100000000ull | tl);
+	*last_tl = tl;
+	return hash_mix(sig, hash_mix(signature_lop_head(kind, region), ends));
+}
+uint64_t *signature_regions(const struct trace *t, uint32_t *n_reg);
 
 /* A distributed analysis's (a->dc): the same, each rank folding what its
  * lops add and the partitions' owners putting it together

@@ -22,6 +22,7 @@
 #include "analysis_impl.h"
 
 #include "base/hmap.h"
+#include "signature.h"
 #include "base/par.h"
 #include "base/vec.h"
 
@@ -64,9 +65,13 @@ struct stepper {
 	struct link *from, *to;
 	size_t cap_from, cap_to;
 	/* with signatures asked for: the partition's distinct (call, caller)
-	 * keys, n_keys of them (steps_key_add) */
+	 * keys, n_keys of them (steps_key_add); its signature for the
+	 * iterations (signature.h; rh: each region's name hash, n_reg) */
 	uint64_t *keys;
 	uint32_t n_keys;
+	const uint64_t *rh;
+	uint32_t n_reg;
+	uint64_t isig;
 	uint64_t relaxed;     /* orderings broken by this worker */
 };
 
@@ -378,6 +383,9 @@ struct stepping {
 	struct analysis *a;
 	uint32_t *val, *arrived, *rv_running, *width;
 	struct sig *sig;              /* per partition, or NULL: not asked */
+	uint64_t *isig;               /* a->part_isig */
+	const uint64_t *rh;           /* each region's name hash, n_reg */
+	uint32_t n_reg;
 	const uint32_t *offset;       /* per partition: its first global step */
 	uint32_t *rv_of, *rv_first, *rv_lops;
 	uint32_t cut[PAR_MAX + 1];
@@ -419,21 +427,26 @@ link_partition(struct stepper *s, uint32_t p)
 	const struct trace_msg *msgs = a->msgs;
 	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
 	const struct trace_frame *frames = trace_frames(a->t, NULL);
+	const struct trace_coll *colls = trace_colls(a->t, NULL);
 	size_t nf = 0, nt = 0;
+	uint32_t last_tl = TRACE_NONE;
 	s->n_keys = 0;
+	s->isig = signature_start();
 	for (uint32_t k = first; k < last; k++) {
 		uint32_t l = a->part_lops[k], n;
 		s->from_first[k - first] = (uint32_t)nf;
 		s->to_first[k - first] = (uint32_t)nt;
 		if (a->lop_kind[l] == OP_COMPUTE)
 			continue;
-		if (s->keys) {
-			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
-			uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
+		const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
+		uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
+		if (s->keys)
 			s->n_keys = steps_key_add(s->keys, s->n_keys, (uint64_t)o.region << 32 | caller);
-		}
+		uint64_t ends = 0;
 		const struct trace_end *e = lop_ends(a, l, &n);
 		for (uint32_t i = 0; i < n; i++) {
+			if (s->rh)
+				ends += signature_end_of(&e[i], msgs, colls);
 			if ((e[i].role != END_RECV && e[i].role != END_SEND) || !msg_ok(a, e[i].id))
 				continue;
 			const struct trace_msg *m = &msgs[e[i].id];
@@ -448,6 +461,11 @@ link_partition(struct stepper *s, uint32_t p)
 				uint32_t dst = a->op_lop[m->recv_op];
 				s->to[nt++] = (struct link){ dst, a->lop_tl[dst] };
 			}
+		}
+		if (s->rh) {       /* the region as analysis_lop_region */
+			uint32_t reg = o.region != TRACE_NONE ? o.region : caller;
+			s->isig = signature_fold(s->isig, &last_tl, a->lop_tl[l], a->lop_kind[l],
+						 reg < s->n_reg ? s->rh[reg] : 0, ends);
 		}
 	}
 	s->from_first[last - first] = (uint32_t)nf;
@@ -472,6 +490,7 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		.a = a, .val = g->val,
 		.arrived = g->arrived, .rv_running = g->rv_running,
 		.rv_of = g->rv_of, .rv_first = g->rv_first, .rv_lops = g->rv_lops,
+		.rh = g->isig ? g->rh : NULL, .n_reg = g->n_reg,
 	};
 	s.cursor = malloc((n_tl + 1) * sizeof *s.cursor);
 	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
@@ -522,6 +541,8 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		}
 		if (g->sig)
 			g->sig[p] = steps_sig_of(s.keys, s.n_keys);
+		if (g->isig)
+			g->isig[p] = s.isig;
 		strides(&s, p);
 		uint32_t max_stride = 0;
 		for (uint32_t k = first; k < last; k++) {
@@ -651,12 +672,14 @@ int
 steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 {
 	uint32_t n = a->n_lops;
-	struct stepping g = { .a = a, .width = width, .sig = sig };
+	struct stepping g = { .a = a, .width = width, .sig = sig, .isig = a->part_isig };
 	/* the strides and steps of each partition are worked out in
 	 * lop_step itself (step_worker) */
 	free(a->lop_step);
 	a->lop_step = NULL;
 	int rc = ERR_NOMEM;
+	if (g.isig && !(g.rh = signature_regions(a->t, &g.n_reg)))
+		goto out;
 	if (build_rendezvous(a, &g))
 		goto out;
 	a->lop_step = g.val = malloc((n + 1) * sizeof *a->lop_step);
@@ -670,6 +693,7 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 	for (uint32_t w = 0; w < nw; w++)
 		a->verify.relaxed += g.relaxed[w];
 out:
+	free((uint64_t *)g.rh);
 	free(g.arrived);
 	free(g.rv_running);
 	free(g.rv_of);
@@ -702,7 +726,15 @@ assign(struct analysis *a, struct sig *sig)
 {
 	uint32_t *width = calloc(a->n_parts + 1, sizeof *width);
 	uint32_t *offset = calloc(a->n_parts + 1, sizeof *offset);
-	int rc = width && offset ? steps_local(a, width, sig) : ERR_NOMEM;
+	/* the signatures iterations_detect will want, made as each
+	 * partition's messages are read */
+	free(a->part_isig);
+	a->part_isig = NULL;
+	if (a->opts.iter_find != ITER_FIND_OFF && a->n_parts >= 2)
+		a->part_isig = malloc(((size_t)a->n_parts + 1) * sizeof *a->part_isig);
+	int rc = width && offset && (a->part_isig || a->opts.iter_find == ITER_FIND_OFF ||
+				     a->n_parts < 2)
+		 ? steps_local(a, width, sig) : ERR_NOMEM;
 	if (!rc) {
 		/* global: each partition after all its predecessors */
 		steps_offsets(a, width, offset);
