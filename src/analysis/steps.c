@@ -20,9 +20,9 @@
  * predecessors. Work is linear in lops plus messages.
  */
 #include "analysis_impl.h"
+#include "signature.h"
 
 #include "base/hmap.h"
-#include "signature.h"
 #include "base/par.h"
 #include "base/vec.h"
 
@@ -74,7 +74,6 @@ struct stepper {
 	uint64_t isig;
 	uint64_t relaxed;     /* orderings broken by this worker */
 };
-
 
 enum { ST_IDLE, ST_QUEUED, ST_BLOCKED, ST_DONE };
 
@@ -384,7 +383,7 @@ struct stepping {
 	uint32_t *val, *arrived, *rv_running, *width;
 	struct sig *sig;              /* per partition, or NULL: not asked */
 	uint64_t *isig;               /* a->part_isig */
-	const uint64_t *rh;           /* each region's name hash, n_reg */
+	uint64_t *rh;                 /* with isig: each region's name hash, n_reg */
 	uint32_t n_reg;
 	const uint32_t *offset;       /* per partition: its first global step */
 	uint32_t *rv_of, *rv_first, *rv_lops;
@@ -490,7 +489,7 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		.a = a, .val = g->val,
 		.arrived = g->arrived, .rv_running = g->rv_running,
 		.rv_of = g->rv_of, .rv_first = g->rv_first, .rv_lops = g->rv_lops,
-		.rh = g->isig ? g->rh : NULL, .n_reg = g->n_reg,
+		.rh = g->rh, .n_reg = g->n_reg,
 	};
 	s.cursor = malloc((n_tl + 1) * sizeof *s.cursor);
 	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
@@ -508,9 +507,9 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	s.to_first = malloc(((size_t)most + 2) * sizeof *s.to_first);
 	if (g->sig)
 		s.keys = malloc(((size_t)most + 1) * sizeof *s.keys);
-	if ((g->sig && !s.keys) || !s.cursor || !s.begin || !s.end || !s.running || !s.wait_lop || !s.wait_end ||
+	if (!s.cursor || !s.begin || !s.end || !s.running || !s.wait_lop || !s.wait_end ||
 	    !s.state || !s.queue || !s.tls || !s.bucket || !s.bucket_first || !s.delta ||
-	    !s.from_first || !s.to_first) {
+	    !s.from_first || !s.to_first || (g->sig && !s.keys)) {
 		stepper_free(&s);
 		return ERR_NOMEM;
 	}
@@ -693,7 +692,7 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 	for (uint32_t w = 0; w < nw; w++)
 		a->verify.relaxed += g.relaxed[w];
 out:
-	free((uint64_t *)g.rh);
+	free(g.rh);
 	free(g.arrived);
 	free(g.rv_running);
 	free(g.rv_of);
@@ -728,13 +727,10 @@ assign(struct analysis *a, struct sig *sig)
 	uint32_t *offset = calloc(a->n_parts + 1, sizeof *offset);
 	/* the signatures iterations_detect will want, made as each
 	 * partition's messages are read */
+	int isig = a->opts.iter_find != ITER_FIND_OFF && a->n_parts >= 2;
 	free(a->part_isig);
-	a->part_isig = NULL;
-	if (a->opts.iter_find != ITER_FIND_OFF && a->n_parts >= 2)
-		a->part_isig = malloc(((size_t)a->n_parts + 1) * sizeof *a->part_isig);
-	int rc = width && offset && (a->part_isig || a->opts.iter_find == ITER_FIND_OFF ||
-				     a->n_parts < 2)
-		 ? steps_local(a, width, sig) : ERR_NOMEM;
+	a->part_isig = isig ? malloc(((size_t)a->n_parts + 1) * sizeof *a->part_isig) : NULL;
+	int rc = width && offset && (!isig || a->part_isig) ? steps_local(a, width, sig) : ERR_NOMEM;
 	if (!rc) {
 		/* global: each partition after all its predecessors */
 		steps_offsets(a, width, offset);
