@@ -12,8 +12,12 @@
  * empty (grown in place, not copied); the others are copied into place
  * in parallel, each freed as soon as it is copied.
  */
+#ifdef __linux__
+#define _GNU_SOURCE     /* mremap */
+#endif
 #include "build_impl.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -60,30 +64,90 @@ struct build_join {
 	uint32_t n_mem;
 	struct build_block_size *base;  /* records before each block; n + 1 */
 	uint32_t n, next;        /* blocks in all; the next to unpack */
-	uint32_t cut[PAR_MAX + 1];
 	int adopted;             /* block 0's arrays became b's */
 };
 
-/* Gives back the pages of the first `done` bytes of a large array that
- * was copied (freed as a whole right after): without it, every block
- * being copied counts twice at the peak. The array's first page, which
- * holds the allocator's header, is kept. */
+/* A block's array as it is copied. Its pages go to the destination as
+ * they are copied (Linux's mremap moves them, without copying): the copy
+ * then writes into pages that are already there, where it would fault
+ * in and clear new ones (a quarter of all page faults of reading a
+ * trace on two threads). Where pages cannot be moved, they are given
+ * back instead (madvise), so that no block counts twice at the peak.
+ * Only the whole pages of a worker's own range move, never the array's
+ * first page (the allocator's header); moved pages leave fresh, empty
+ * ones in the source (MREMAP_DONTUNMAP), which stays mapped until it is
+ * freed as a whole. */
+struct pages {
+	uintptr_t base;   /* the source array */
+	uintptr_t next;   /* its first page not yet moved or given back */
+};
+
+static uintptr_t page_size;      /* set before the workers start */
+static atomic_int can_move = 1;
+/* Each move leaves the destination with a mapping of its own, and may
+ * split the source's: the moves of a join are bounded, so that the
+ * process stays far below the system's limit on its mappings (65530 by
+ * default). 4096 moves of COPY_BYTES carry a gigabyte; pages beyond it
+ * are given back instead. */
+#define MOVES_MAX 4096
+static atomic_int moves_left;
+
 static void
-release(const void *base, size_t done)
+pages_init(void)
 {
-	static long page;
-	if (!page)
-		page = sysconf(_SC_PAGESIZE);
-	if (page <= 0 || done < (size_t)(4 * page))
-		return;
-	uintptr_t lo = ((uintptr_t)base + 2 * (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	uintptr_t hi = ((uintptr_t)base + done) & ~((uintptr_t)page - 1);
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	if (!page_size) {
+		long pg = sysconf(_SC_PAGESIZE);
+		page_size = pg > 0 ? (uintptr_t)pg : 4096;
+	}
+	atomic_store(&moves_left, MOVES_MAX);
 }
 
-/* records copied between releases */
-#define COPY_CHUNK ((size_t)1 << 16)
+static void
+pages_begin(struct pages *p, const void *src, size_t from)
+{
+	uintptr_t pg = page_size, b = (uintptr_t)src;
+	uintptr_t lo = (b + from + pg - 1) & ~(pg - 1), keep = ((b + pg - 1) & ~(pg - 1)) + pg;
+	*p = (struct pages){ b, lo > keep ? lo : keep };
+}
+
+/* Gives back the source's pages before byte `done`. */
+static void
+pages_release(struct pages *p, size_t done)
+{
+	uintptr_t hi = (p->base + done) & ~(page_size - 1);
+	if (hi > p->next)
+		madvise((void *)p->next, hi - p->next, MADV_DONTNEED);
+	if (hi > p->next)
+		p->next = hi;
+}
+
+/* Before bytes [dlo, dhi) of the destination are written: the source's
+ * pages copied so far (before byte `done`) become its whole pages. */
+static void
+pages_move(struct pages *p, size_t done, void *dlo, void *dhi)
+{
+#if defined(__linux__) && defined(MREMAP_DONTUNMAP)
+	uintptr_t pg = page_size, have = (p->base + done) & ~(pg - 1);
+	uintptr_t to = ((uintptr_t)dlo + pg - 1) & ~(pg - 1), end = (uintptr_t)dhi & ~(pg - 1);
+	if (atomic_load_explicit(&can_move, memory_order_relaxed) && have > p->next && end > to &&
+	    atomic_fetch_sub_explicit(&moves_left, 1, memory_order_relaxed) > 0) {
+		size_t n = have - p->next < end - to ? have - p->next : end - to;
+		if (mremap((void *)p->next, n, n, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
+			   (void *)to) != MAP_FAILED) {
+			p->next += n;
+			return;
+		}
+		atomic_store_explicit(&can_move, 0, memory_order_relaxed);
+	}
+#else
+	(void)dlo;
+	(void)dhi;
+#endif
+	pages_release(p, done);
+}
+
+/* bytes copied between moves */
+#define COPY_BYTES ((size_t)256 << 10)
 /* What a block's ids become in the joined model: the records of each
  * kind before it (two op ids per stored call, trace.h). */
 struct shift {
@@ -179,57 +243,69 @@ shift_colls(struct coll_half *dst, size_t at, const void *src, size_t i0, size_t
 	}
 }
 
-/* Copies an array of n records in chunks, giving back the pages of the
- * source copied so far (a block's array, freed right after). */
-#define COPY_RELEASING(shift_fn, dst, at, src, n, d) do { \
-		for (size_t i0_ = 0; i0_ < (n); i0_ += COPY_CHUNK) { \
-			size_t i1_ = (n) - i0_ < COPY_CHUNK ? (n) : i0_ + COPY_CHUNK; \
-			shift_fn((dst), (at), (src), i0_, i1_, (d)); \
-			if (i1_ < (n)) \
-				release((src), i1_ * sizeof *(src)); \
+/* Copies records [i0, i1) of an array in chunks, each written into the
+ * pages of the source copied before it (struct pages). */
+#define COPY_MOVING(shift_fn, dst, at, src, i0, i1, d) do { \
+		const size_t sz_ = sizeof *(src), step_ = COPY_BYTES / sz_; \
+		struct pages pg_; \
+		pages_begin(&pg_, (src), (i0) * sz_); \
+		for (size_t c0_ = (i0); c0_ < (i1); c0_ += step_) { \
+			size_t c1_ = (i1) - c0_ < step_ ? (i1) : c0_ + step_; \
+			pages_move(&pg_, c0_ * sz_, (dst) + (at) + c0_, (dst) + (at) + c1_); \
+			shift_fn((dst), (at), (src), c0_, c1_, (d)); \
 		} \
+		pages_release(&pg_, (i1) * sz_); \
 	} while (0)
 
-static void
-copy_block(struct build_join *j, uint32_t k)
-{
-	struct trace *t = j->b->t;
-	struct build *bk = j->blk[k];
-	const struct trace *s = bk->t;
-	const struct build_block_size *o = &j->base[k];
-	struct shift d = shift_of(j, k);
-	if (k > 0 || !j->adopted) {
-		COPY_RELEASING(shift_ops, t->oprec, o->ops, s->oprec, s->n_oprec, &d);
-		COPY_RELEASING(shift_ends, t->ends, o->ends, s->ends, s->n_ends, &d);
-		COPY_RELEASING(shift_msgs, t->msgs, o->msgs, s->msgs, s->n_msgs, &d);
-		shift_frames(t->frames, o->frames, s->frames, 0, s->n_frames, &d);
-		COPY_RELEASING(shift_recvs, j->b->recvs, o->recvs, bk->recvs, bk->n_recvs, &d);
-		shift_colls(j->b->colls, o->colls, bk->colls, 0, bk->n_colls, &d);
-		for (size_t i = 0; i < bk->n_tls; i++) {
-			t->timelines[bk->tls[i]].op_first += d.op;
-			t->timelines[bk->tls[i]].frame_first += d.frame;
-		}
-	}
-	build_destroy(bk);
-	j->blk[k] = NULL;
-}
-
+/* Worker w's share of the records of every array of the blocks being
+ * copied: each array is cut evenly, so that the workers finish together
+ * however unequal the blocks are. */
 static int
-join_worker(void *ctx, uint32_t i, uint32_t n)
+join_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	(void)n;
 	struct build_join *j = ctx;
-	for (uint32_t k = j->cut[i]; k < j->cut[i + 1]; k++)
-		copy_block(j, k);
+	struct trace *t = j->b->t;
+	for (uint32_t k = j->adopted ? 1 : 0; k < j->n_mem; k++) {
+		struct build *bk = j->blk[k];
+		const struct trace *s = bk->t;
+		const struct build_block_size *o = &j->base[k];
+		struct shift d = shift_of(j, k);
+		uint32_t i0, i1;
+#define SHARE(n) par_share((uint32_t)(n), w, nw, &i0, &i1)
+		SHARE(s->n_oprec);
+		COPY_MOVING(shift_ops, t->oprec, o->ops, s->oprec, i0, i1, &d);
+		SHARE(s->n_ends);
+		COPY_MOVING(shift_ends, t->ends, o->ends, s->ends, i0, i1, &d);
+		SHARE(s->n_msgs);
+		COPY_MOVING(shift_msgs, t->msgs, o->msgs, s->msgs, i0, i1, &d);
+		SHARE(s->n_frames);
+		shift_frames(t->frames, o->frames, s->frames, i0, i1, &d);
+		SHARE(bk->n_recvs);
+		COPY_MOVING(shift_recvs, j->b->recvs, o->recvs, bk->recvs, i0, i1, &d);
+		SHARE(bk->n_colls);
+		shift_colls(j->b->colls, o->colls, bk->colls, i0, i1, &d);
+#undef SHARE
+	}
 	return 0;
 }
 
-static uint64_t
-block_weight(const void *ctx, uint32_t k)
+/* After the copies: the blocks' timelines renumbered, the blocks freed. */
+static void
+finish_blocks(struct build_join *j)
 {
-	const struct build_join *j = ctx;
-	const struct trace *s = j->blk[k]->t;
-	return k == 0 && j->adopted ? 1 : s->n_oprec + s->n_ends + s->n_msgs + 1;
+	struct trace *t = j->b->t;
+	for (uint32_t k = 0; k < j->n_mem; k++) {
+		struct build *bk = j->blk[k];
+		if (k > 0 || !j->adopted) {
+			struct shift d = shift_of(j, k);
+			for (size_t i = 0; i < bk->n_tls; i++) {
+				t->timelines[bk->tls[i]].op_first += d.op;
+				t->timelines[bk->tls[i]].frame_first += d.frame;
+			}
+		}
+		build_destroy(bk);
+		j->blk[k] = NULL;
+	}
 }
 
 /* Moves block 0's arrays into b when b has none yet. */
@@ -364,12 +440,10 @@ build_join_begin(struct build *b, struct build **blocks, uint32_t n_mem,
 	adopt_first(j);
 	if ((rc = reserve_all(b, &j->base[j->n])))
 		goto fail;
-	uint32_t nw = par_workers();
-	if (nw > n_mem)
-		nw = n_mem ? n_mem : 1;
-	par_split(n_mem, nw, block_weight, j, j->cut);
-	if ((rc = par_run(nw, join_worker, j)))
+	pages_init();
+	if ((rc = par_run(par_workers(), join_worker, j)))
 		goto fail;
+	finish_blocks(j);
 	*out = j;
 	return 0;
 fail:
