@@ -389,6 +389,7 @@ struct stepping {
 	uint32_t *rv_of, *rv_first, *rv_lops;
 	uint32_t cut[PAR_MAX + 1];
 	uint64_t relaxed[PAR_MAX];
+	uint32_t sendrecv[PAR_MAX];   /* prep_worker's counts */
 };
 
 static void
@@ -575,29 +576,135 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+/* Before stepping, on every core: each lop's step and rendezvous marked
+ * unknown (TRACE_NONE), and the Sendrecvs counted. */
+static int
+prep_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct stepping *g = ctx;
+	const struct analysis *a = g->a;
+	uint32_t l0, l1, n = 0;
+	par_share(a->n_lops + 1, w, nw, &l0, &l1);
+	memset(g->val + l0, 0xff, ((size_t)l1 - l0) * sizeof *g->val);
+	memset(g->rv_of + l0, 0xff, ((size_t)l1 - l0) * sizeof *g->rv_of);
+	for (uint32_t l = l0; l < l1 && l < a->n_lops; l++)
+		n += a->lop_kind[l] == OP_SENDRECV;
+	g->sendrecv[w] = n;
+	return 0;
+}
+
+/* The members of every collective with more than one, in member order
+ * (op order, so lop order); 0, or 1 when a lop is a member twice or the
+ * members are not in lop order (build_rendezvous' general way then). */
+static int
+collective_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_rv)
+{
+	uint32_t n_colls;
+	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	const uint32_t *members = trace_coll_members(a->t);
+	uint32_t rv = 0;
+	for (uint32_t c = 0; c < n_colls; c++)
+		if (colls[c].member_count > 1) {
+			g->rv_first[rv + 1] = g->rv_first[rv] + colls[c].member_count;
+			rv++;
+		}
+	g->rv_lops = malloc(((size_t)g->rv_first[n_rv] + 1) * sizeof *g->rv_lops);
+	if (!g->rv_lops)
+		return ERR_NOMEM;
+	rv = 0;
+	for (uint32_t c = 0; c < n_colls; c++) {
+		if (colls[c].member_count <= 1)
+			continue;
+		uint32_t *out = g->rv_lops + g->rv_first[rv];
+		for (uint32_t i = 0; i < colls[c].member_count; i++) {
+			uint32_t l = a->op_lop[members[colls[c].member_first + i]];
+			if (g->rv_of[l] != TRACE_NONE || (i > 0 && l <= out[i - 1]))
+				return 1;
+			g->rv_of[l] = rv;
+			out[i] = l;
+		}
+		rv++;
+	}
+	return 0;
+}
+
+/* The general way: every lop's rendezvous (collective members, then the
+ * Sendrecv groups' roots in u), the members listed in lop order. */
+static int
+general_rendezvous(struct analysis *a, struct stepping *g, struct uf *u, uint32_t n_rv,
+		   uint32_t n_sendrecv)
+{
+	uint32_t n = a->n_lops, n_colls;
+	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	const uint32_t *members = trace_coll_members(a->t);
+	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
+	if (!g->rv_first)
+		return ERR_NOMEM;
+	uint32_t rv = 0;
+	for (uint32_t c = 0; c < n_colls; c++) {
+		if (colls[c].member_count <= 1)
+			continue;
+		for (uint32_t i = 0; i < colls[c].member_count; i++)
+			g->rv_of[a->op_lop[members[colls[c].member_first + i]]] = rv;
+		rv++;
+	}
+	for (uint32_t l = 0; n_sendrecv > 1 && l < n; l++)
+		if (a->lop_kind[l] == OP_SENDRECV)
+			g->rv_of[l] = g->rv_of[uf_find(u, l)];
+	/* CSR of members, in lop order */
+	for (uint32_t l = 0; l < n; l++)
+		if (g->rv_of[l] != TRACE_NONE)
+			g->rv_first[g->rv_of[l] + 1]++;
+	for (uint32_t i = 0; i < n_rv; i++)
+		g->rv_first[i + 1] += g->rv_first[i];
+	g->rv_lops = malloc(((size_t)g->rv_first[n_rv] + 1) * sizeof *g->rv_lops);
+	uint32_t *fill = malloc(((size_t)n_rv + 1) * sizeof *fill);
+	if (!g->rv_lops || !fill) {
+		free(fill);
+		return ERR_NOMEM;
+	}
+	memcpy(fill, g->rv_first, ((size_t)n_rv + 1) * sizeof *fill);
+	for (uint32_t l = 0; l < n; l++)
+		if (g->rv_of[l] != TRACE_NONE)
+			g->rv_lops[fill[g->rv_of[l]]++] = l;
+	free(fill);
+	return 0;
+}
+
 /* Rendezvous: every collective invocation with more than one member, and
  * every group of Sendrecvs linked by messages between them (a union-find
- * over lops). Fills g->rv_of / rv_first / rv_lops. */
+ * over lops). Fills g->rv_of (marked unknown by prep_worker) / rv_first /
+ * rv_lops. */
 static int
-build_rendezvous(struct analysis *a, struct stepping *g)
+build_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_sendrecv)
 {
 	uint32_t n = a->n_lops, n_colls, n_msgs;
 	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
 	const uint32_t *members = trace_coll_members(a->t);
 	trace_msgs(a->t, &n_msgs);
 	struct uf u = { 0 };
-	g->rv_of = malloc((n + 1) * sizeof *g->rv_of);
-	if (!g->rv_of)
-		return ERR_NOMEM;
-	memset(g->rv_of, 0xff, ((size_t)n + 1) * sizeof *g->rv_of);   /* TRACE_NONE */
-	uint32_t n_sendrecv = 0;
-	for (uint32_t l = 0; l < n; l++)
-		n_sendrecv += a->lop_kind[l] == OP_SENDRECV;
 	uint32_t n_rv = 0;
 	for (uint32_t c = 0; c < n_colls; c++)
 		n_rv += colls[c].member_count > 1;
+	int rc = 1;
+	/* without Sendrecv groups, the collectives' own member lists, not a
+	 * pass over every lop */
+	if (n_sendrecv <= 1) {
+		g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
+		if (!g->rv_first)
+			return ERR_NOMEM;
+		if ((rc = collective_rendezvous(a, g, n_rv)) == 1) {
+			for (uint32_t c = 0; c < n_colls; c++)
+				for (uint32_t i = 0; i < colls[c].member_count; i++)
+					g->rv_of[a->op_lop[members[colls[c].member_first + i]]] =
+						TRACE_NONE;
+			free(g->rv_first);
+			free(g->rv_lops);
+			g->rv_first = g->rv_lops = NULL;
+		}
+	}
 	/* Sendrecv groups: only where there are two Sendrecvs to group */
-	if (n_sendrecv > 1) {
+	if (rc == 1 && n_sendrecv > 1) {
 		if (uf_init(&u, n))
 			return ERR_NOMEM;
 		for (uint32_t m = 0; m < n_msgs; m++) {
@@ -614,43 +721,14 @@ build_rendezvous(struct analysis *a, struct stepping *g)
 			    g->rv_of[uf_find(&u, l)] == TRACE_NONE)
 				g->rv_of[uf_find(&u, l)] = n_rv++;
 	}
-	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
-	if (!g->rv_first) {
-		uf_fini(&u);
-		return ERR_NOMEM;
-	}
-	uint32_t rv = 0;
-	for (uint32_t c = 0; c < n_colls; c++) {
-		if (colls[c].member_count <= 1)
-			continue;
-		for (uint32_t i = 0; i < colls[c].member_count; i++)
-			g->rv_of[a->op_lop[members[colls[c].member_first + i]]] = rv;
-		rv++;
-	}
-	for (uint32_t l = 0; n_sendrecv > 1 && l < n; l++)
-		if (a->lop_kind[l] == OP_SENDRECV)
-			g->rv_of[l] = g->rv_of[uf_find(&u, l)];
+	if (rc == 1)
+		rc = general_rendezvous(a, g, &u, n_rv, n_sendrecv);
 	uf_fini(&u);
-	/* CSR of members, in lop order */
-	for (uint32_t l = 0; l < n; l++)
-		if (g->rv_of[l] != TRACE_NONE)
-			g->rv_first[g->rv_of[l] + 1]++;
-	for (uint32_t i = 0; i < n_rv; i++)
-		g->rv_first[i + 1] += g->rv_first[i];
-	g->rv_lops = malloc(((size_t)g->rv_first[n_rv] + 1) * sizeof *g->rv_lops);
-	uint32_t *fill = malloc(((size_t)n_rv + 1) * sizeof *fill);
+	if (rc)
+		return rc;
 	g->arrived = calloc((size_t)n_rv + 1, sizeof *g->arrived);
 	g->rv_running = calloc((size_t)n_rv + 1, sizeof *g->rv_running);
-	if (!g->rv_lops || !fill || !g->arrived || !g->rv_running) {
-		free(fill);
-		return ERR_NOMEM;
-	}
-	memcpy(fill, g->rv_first, ((size_t)n_rv + 1) * sizeof *fill);
-	for (uint32_t l = 0; l < n; l++)
-		if (g->rv_of[l] != TRACE_NONE)
-			g->rv_lops[fill[g->rv_of[l]]++] = l;
-	free(fill);
-	return 0;
+	return g->arrived && g->rv_running ? 0 : ERR_NOMEM;
 }
 
 /* Local steps made global: share w of the lops. */
@@ -679,13 +757,16 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 	int rc = ERR_NOMEM;
 	if (g.isig && !(g.rh = signature_regions(a->t, &g.n_reg)))
 		goto out;
-	if (build_rendezvous(a, &g))
-		goto out;
 	a->lop_step = g.val = malloc((n + 1) * sizeof *a->lop_step);
-	if (!a->lop_step)
+	g.rv_of = malloc((n + 1) * sizeof *g.rv_of);
+	if (!a->lop_step || !g.rv_of)
 		goto out;
-	memset(a->lop_step, 0xff, ((size_t)n + 1) * sizeof *a->lop_step);   /* TRACE_NONE */
-	uint32_t nw = par_workers();
+	uint32_t nw = par_workers(), n_sendrecv = 0;
+	par_run(nw, prep_worker, &g);
+	for (uint32_t w = 0; w < nw; w++)
+		n_sendrecv += g.sendrecv[w];
+	if (build_rendezvous(a, &g, n_sendrecv))
+		goto out;
 	par_split(a->n_parts, nw, part_weight, a, g.cut);
 	if ((rc = par_run(nw, step_worker, &g)))
 		goto out;
