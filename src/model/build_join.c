@@ -65,6 +65,7 @@ struct build_join {
 	struct build_block_size *base;  /* records before each block; n + 1 */
 	uint32_t n, next;        /* blocks in all; the next to unpack */
 	int adopted;             /* block 0's arrays became b's */
+	atomic_uint *left;       /* per block: the workers still copying it */
 };
 
 /* A block's array as it is copied. Its pages go to the destination as
@@ -285,27 +286,17 @@ join_worker(void *ctx, uint32_t w, uint32_t nw)
 		SHARE(bk->n_colls);
 		shift_colls(j->b->colls, o->colls, bk->colls, i0, i1, &d);
 #undef SHARE
-	}
-	return 0;
-}
-
-/* After the copies: the blocks' timelines renumbered, the blocks freed. */
-static void
-finish_blocks(struct build_join *j)
-{
-	struct trace *t = j->b->t;
-	for (uint32_t k = 0; k < j->n_mem; k++) {
-		struct build *bk = j->blk[k];
-		if (k > 0 || !j->adopted) {
-			struct shift d = shift_of(j, k);
+		/* the last worker done with a block frees it */
+		if (atomic_fetch_sub_explicit(&j->left[k], 1, memory_order_acq_rel) == 1) {
 			for (size_t i = 0; i < bk->n_tls; i++) {
 				t->timelines[bk->tls[i]].op_first += d.op;
 				t->timelines[bk->tls[i]].frame_first += d.frame;
 			}
+			build_destroy(bk);
+			j->blk[k] = NULL;
 		}
-		build_destroy(bk);
-		j->blk[k] = NULL;
 	}
+	return 0;
 }
 
 /* Moves block 0's arrays into b when b has none yet. */
@@ -440,10 +431,24 @@ build_join_begin(struct build *b, struct build **blocks, uint32_t n_mem,
 	adopt_first(j);
 	if ((rc = reserve_all(b, &j->base[j->n])))
 		goto fail;
-	pages_init();
-	if ((rc = par_run(par_workers(), join_worker, j)))
+	uint32_t nw = par_workers();
+	j->left = malloc(((size_t)n_mem + 1) * sizeof *j->left);
+	if (!j->left) {
+		rc = ERR_NOMEM;
 		goto fail;
-	finish_blocks(j);
+	}
+	for (uint32_t k = 0; k < n_mem; k++)
+		atomic_init(&j->left[k], nw);
+	if (j->adopted) {          /* an empty shell now */
+		build_destroy(blocks[0]);
+		blocks[0] = NULL;
+	}
+	pages_init();
+	rc = par_run(nw, join_worker, j);
+	free(j->left);
+	j->left = NULL;
+	if (rc)
+		goto fail;
 	*out = j;
 	return 0;
 fail:
