@@ -594,8 +594,9 @@ prep_worker(void *ctx, uint32_t w, uint32_t nw)
 }
 
 /* The members of every collective with more than one, in member order
- * (op order, so lop order); 0, or 1 when a lop is a member twice or the
- * members are not in lop order (build_rendezvous' general way then). */
+ * (op order, so lop order); 0, ERR_NOMEM, or 1 when a lop is a member
+ * twice or the members are not in lop order (build_rendezvous' general
+ * way then, which marks every member again as this does). */
 static int
 collective_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_rv)
 {
@@ -603,6 +604,9 @@ collective_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_rv)
 	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
 	const uint32_t *members = trace_coll_members(a->t);
 	uint32_t rv = 0;
+	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
+	if (!g->rv_first)
+		return ERR_NOMEM;
 	for (uint32_t c = 0; c < n_colls; c++)
 		if (colls[c].member_count > 1) {
 			g->rv_first[rv + 1] = g->rv_first[rv] + colls[c].member_count;
@@ -680,28 +684,18 @@ build_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_sendrecv)
 {
 	uint32_t n = a->n_lops, n_colls, n_msgs;
 	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
-	const uint32_t *members = trace_coll_members(a->t);
 	trace_msgs(a->t, &n_msgs);
 	struct uf u = { 0 };
 	uint32_t n_rv = 0;
 	for (uint32_t c = 0; c < n_colls; c++)
 		n_rv += colls[c].member_count > 1;
-	int rc = 1;
 	/* without Sendrecv groups, the collectives' own member lists, not a
 	 * pass over every lop */
-	if (n_sendrecv <= 1) {
-		g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
-		if (!g->rv_first)
-			return ERR_NOMEM;
-		if ((rc = collective_rendezvous(a, g, n_rv)) == 1) {
-			for (uint32_t c = 0; c < n_colls; c++)
-				for (uint32_t i = 0; i < colls[c].member_count; i++)
-					g->rv_of[a->op_lop[members[colls[c].member_first + i]]] =
-						TRACE_NONE;
-			free(g->rv_first);
-			free(g->rv_lops);
-			g->rv_first = g->rv_lops = NULL;
-		}
+	int rc = n_sendrecv <= 1 ? collective_rendezvous(a, g, n_rv) : 1;
+	if (rc == 1) {
+		free(g->rv_first);
+		free(g->rv_lops);
+		g->rv_first = g->rv_lops = NULL;
 	}
 	/* Sendrecv groups: only where there are two Sendrecvs to group */
 	if (rc == 1 && n_sendrecv > 1) {

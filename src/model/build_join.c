@@ -116,10 +116,10 @@ static void
 pages_release(struct pages *p, size_t done)
 {
 	uintptr_t hi = (p->base + done) & ~(page_size - 1);
-	if (hi > p->next)
+	if (hi > p->next) {
 		madvise((void *)p->next, hi - p->next, MADV_DONTNEED);
-	if (hi > p->next)
 		p->next = hi;
+	}
 }
 
 /* Before bytes [dlo, dhi) of the destination are written: the source's
