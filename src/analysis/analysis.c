@@ -231,7 +231,7 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	if (!rc && !charm && (o.global_step_merge || (o.auto_merge && !o.n_phases)))
 		rc = steps_global_merge(a, !o.global_step_merge);
 	else if (!rc && !charm)
-		rc = steps_assign(a);
+		rc = steps_assign(a, NULL);
 	if (!rc && !charm && !o.global_step_merge && o.auto_merge)
 		st->auto_merged = st->partitions_steps - a->n_parts;
 	if (!rc)

@@ -3,7 +3,8 @@
  *   lops.c       logical ops and Isend coalescing
  *   partition.c  mandatory, Waitall and cycle merges; user phases; the DAG
  *   leap.c       leap merge (Algorithm 1)
- *   steps.c      strides, local and global steps, global-step merge
+ *   steps.c      strides, local and global steps
+ *   steps_merge.c  global-step merge
  *   verify.c     the invariants
  *   metrics.c    lateness, differential lateness, causes, hotspots
  *
@@ -283,11 +284,13 @@ int analysis_new(const struct trace *t, const struct analysis_opts *opts, struct
 int lops_build(struct analysis *a);
 int partition_build(struct analysis *a);      /* through the cycle merge */
 int partition_leap_merge(struct analysis *a);
-int steps_assign(struct analysis *a);
 /* The automatic merge's signature of a partition (below). */
 struct sig {
 	uint64_t h1, h2;
 };
+/* Each partition's local and global steps (steps.c); with sig, each
+ * partition's signature into sig[p] as well (the automatic merge). */
+int steps_assign(struct analysis *a, struct sig *sig);
 /* steps_assign's two halves: each partition's local steps into lop_step
  * (its width into width[p]; forced orderings added to verify.relaxed;
  * with sig, its signature into sig[p]), which needs only the partition's
@@ -296,7 +299,7 @@ struct sig {
  * into offset[p] (and parts[p].step_first / step_count, n_steps) from
  * the partition DAG. */
 int steps_local(struct analysis *a, uint32_t *width, struct sig *sig);
-/* The automatic merge's parts (steps.c): a partition's signature, the
+/* The automatic merge's parts (steps_merge.c): a partition's signature, the
  * hash of its distinct (call, caller) keys in increasing order (keys
  * kept so by steps_key_add, which returns their new count); two
  * partitions to merge, by a communication lop of each; and one pass's

@@ -1,5 +1,5 @@
-/* dist_merge.h — the automatic merge (steps.c: steps_global_merge) in a
- * distributed analysis (doc/distributed.md). */
+/* dist_merge.h — the automatic merge (steps_merge.c: steps_global_merge)
+ * in a distributed analysis (doc/distributed.md). */
 #ifndef SKEIN_DIST_MERGE_H
 #define SKEIN_DIST_MERGE_H
 
