@@ -128,11 +128,12 @@ hot_see(const struct analysis *a, struct hot_lists *hl, uint32_t l, uint64_t key
 	}
 }
 
-/* Per-worker state: each worker takes the lops of a share of the ranks
- * (contiguous, read in order): first the minima of its lops' exits per
- * partition step and per global step (worker 0's become a->pmin and
- * a->gmin), then differential lateness, causes and hotspots. */
-/* What a worker sets aside while it works out differential lateness:
+/* The ranks are cut into pieces (contiguous, their lops read in order)
+ * that the workers take in turn (par_take): first the minima of the
+ * lops' exits per partition step and per global step, each worker its
+ * own (worker 0's become a->pmin and a->gmin), then differential
+ * lateness, causes and hotspots. */
+/* What a piece sets aside while differential lateness is worked out:
  * its lops' values too large for a->diff and cause lops their cause
  * byte cannot name (each in lop order), its hotspots, and the receives
  * sender progress decided. */
@@ -167,10 +168,12 @@ struct sent {
 
 struct metering {
 	struct analysis *a;
-	uint32_t tl_cut[PAR_MAX + 1];
+	uint32_t n_pieces;
+	struct par_pieces pieces;
+	uint32_t tl_cut[PAR_PIECES_MAX + 1];
 	uint64_t *pmin[PAR_MAX];      /* per worker, pmin_first[n_parts] wide */
 	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
-	struct aside aside[PAR_MAX];
+	struct aside aside[PAR_PIECES_MAX];
 	struct sent *sent;            /* per message */
 	int phase;                    /* 0 minima, 1 sent_side, 2 differential */
 };
@@ -185,20 +188,26 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 	(void)nw;
 	struct metering *m = ctx;
 	struct analysis *a = m->a;
+	uint32_t c;
 	if (m->phase == 1) {
-		sent_side(a, m->sent, m->tl_cut[w], m->tl_cut[w + 1]);
+		while (par_take(&m->pieces, &c))
+			sent_side(a, m->sent, m->tl_cut[c], m->tl_cut[c + 1]);
 		return 0;
 	}
 	if (m->phase == 2) {
-		struct hot_lists *hl = &m->aside[w].hot;
-		size_t k = (size_t)a->opts.hotspots + 1;
-		hl->h = malloc(k * sizeof *hl->h);
-		hl->h_all = malloc(k * sizeof *hl->h_all);
-		if (!hl->h || !hl->h_all)
-			return ERR_NOMEM;
-		return differential(a, m->sent, m->tl_cut[w], m->tl_cut[w + 1], &m->aside[w]);
+		while (par_take(&m->pieces, &c)) {
+			struct hot_lists *hl = &m->aside[c].hot;
+			size_t k = (size_t)a->opts.hotspots + 1;
+			hl->h = malloc(k * sizeof *hl->h);
+			hl->h_all = malloc(k * sizeof *hl->h_all);
+			if (!hl->h || !hl->h_all)
+				return ERR_NOMEM;
+			int rc = differential(a, m->sent, m->tl_cut[c], m->tl_cut[c + 1], &m->aside[c]);
+			if (rc)
+				return rc;
+		}
+		return 0;
 	}
-	uint32_t l0 = a->tl_lop[m->tl_cut[w]], l1 = a->tl_lop[m->tl_cut[w + 1]];
 	size_t np = a->pmin_first[a->n_parts];
 	uint64_t *pmin = malloc((np + 1) * sizeof *pmin);
 	uint64_t *g = malloc(((size_t)a->n_steps + 1) * sizeof *g);
@@ -208,18 +217,21 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 		return ERR_NOMEM;
 	memset(pmin, 0xff, (np + 1) * sizeof *pmin);
 	memset(g, 0xff, ((size_t)a->n_steps + 1) * sizeof *g);
-	for (uint32_t l = l0; l < l1; l++) {
-		uint32_t p = a->lop_part[l], s = a->lop_step[l];
-		if (s == TRACE_NONE)
-			continue;
-		uint64_t x = lop_exit(a, l);
-		if (p != TRACE_NONE) {
-			uint64_t *k = &pmin[a->pmin_first[p] + s - a->parts[p].step_first];
-			if (x < *k)
-				*k = x;
+	while (par_take(&m->pieces, &c)) {
+		uint32_t l0 = a->tl_lop[m->tl_cut[c]], l1 = a->tl_lop[m->tl_cut[c + 1]];
+		for (uint32_t l = l0; l < l1; l++) {
+			uint32_t p = a->lop_part[l], s = a->lop_step[l];
+			if (s == TRACE_NONE)
+				continue;
+			uint64_t x = lop_exit(a, l);
+			if (p != TRACE_NONE) {
+				uint64_t *k = &pmin[a->pmin_first[p] + s - a->parts[p].step_first];
+				if (x < *k)
+					*k = x;
+			}
+			if (x < g[s])
+				g[s] = x;
 		}
-		if (x < g[s])
-			g[s] = x;
 	}
 	return 0;
 }
@@ -496,12 +508,12 @@ trace_startup(struct analysis *a)
 	return rc;
 }
 
-/* The hotspots of the whole trace from the workers' (the same as one
+/* The hotspots of the whole trace from the pieces' (the same as one
  * pass over all lops would keep: the order is total), and the list
  * with start-up counted (the same when opts.startup), so a view can
  * switch between them. */
 static int
-hotspots(struct analysis *a, const struct aside *as, uint32_t nw)
+hotspots(struct analysis *a, const struct aside *as, uint32_t n)
 {
 	uint32_t k = a->opts.hotspots;
 	struct hot_lists all = { 0 };
@@ -514,8 +526,8 @@ hotspots(struct analysis *a, const struct aside *as, uint32_t nw)
 		free(all.h_all);
 		return ERR_NOMEM;
 	}
-	for (uint32_t w = 0; w < nw; w++) {
-		const struct hot_lists *hl = &as[w].hot;
+	for (uint32_t c = 0; c < n; c++) {
+		const struct hot_lists *hl = &as[c].hot;
 		for (uint32_t i = 0; i < hl->n; i++)
 			all.n = hot_offer(all.h, all.n, k, hl->h[i]);
 		for (uint32_t i = 0; i < hl->n_all; i++)
@@ -536,29 +548,29 @@ hotspots(struct analysis *a, const struct aside *as, uint32_t nw)
 	return 0;
 }
 
-/* What the workers set aside, in their order (which is lop order). */
+/* What the pieces set aside, in their order (which is lop order). */
 static int
-gather(struct analysis *a, const struct aside *as, uint32_t nw)
+gather(struct analysis *a, const struct aside *as, uint32_t n)
 {
 	size_t nb = 0, nf = 0;
-	for (uint32_t w = 0; w < nw; w++) {
-		nb += as[w].n_big;
-		nf += as[w].n_far;
-		a->stats.progress_receives += as[w].progress;
+	for (uint32_t c = 0; c < n; c++) {
+		nb += as[c].n_big;
+		nf += as[c].n_far;
+		a->stats.progress_receives += as[c].progress;
 	}
 	a->diff_big = malloc((nb + 1) * sizeof *a->diff_big);
 	a->cause_far = malloc((nf + 1) * sizeof *a->cause_far);
 	if (!a->diff_big || !a->cause_far)
 		return ERR_NOMEM;
-	for (uint32_t w = 0; w < nw; w++) {
-		if (as[w].n_big)
-			memcpy(a->diff_big + a->n_diff_big, as[w].big, as[w].n_big * sizeof *as[w].big);
-		if (as[w].n_far)
-			memcpy(a->cause_far + a->n_cause_far, as[w].far, as[w].n_far * sizeof *as[w].far);
-		a->n_diff_big += (uint32_t)as[w].n_big;
-		a->n_cause_far += (uint32_t)as[w].n_far;
+	for (uint32_t c = 0; c < n; c++) {
+		if (as[c].n_big)
+			memcpy(a->diff_big + a->n_diff_big, as[c].big, as[c].n_big * sizeof *as[c].big);
+		if (as[c].n_far)
+			memcpy(a->cause_far + a->n_cause_far, as[c].far, as[c].n_far * sizeof *as[c].far);
+		a->n_diff_big += (uint32_t)as[c].n_big;
+		a->n_cause_far += (uint32_t)as[c].n_far;
 	}
-	return hotspots(a, as, nw);
+	return hotspots(a, as, n);
 }
 
 int
@@ -578,8 +590,9 @@ metrics_compute(struct analysis *a)
 	a->pmin_first[a->n_parts] = (uint32_t)slots;
 	uint32_t n_tl, nw = par_workers();
 	trace_timelines(a->t, &n_tl);
-	struct metering m = { .a = a };
-	par_split(n_tl, nw, tl_size, a, m.tl_cut);
+	struct metering m = { .a = a, .n_pieces = PAR_PIECES(nw) };
+	par_split(n_tl, m.n_pieces, tl_size, a, m.tl_cut);
+	par_pieces_init(&m.pieces, m.n_pieces);
 	int rc = slots < TRACE_NONE ? par_run(nw, metric_worker, &m) : ERR_LIMIT;
 	if (rc == 0) {
 		/* the workers' minima */
@@ -609,16 +622,18 @@ metrics_compute(struct analysis *a)
 	}
 	if (rc == 0) {
 		m.phase = 1;
+		par_pieces_init(&m.pieces, m.n_pieces);
 		rc = par_run(nw, metric_worker, &m);
 	}
 	if (rc == 0) {
 		m.phase = 2;
+		par_pieces_init(&m.pieces, m.n_pieces);
 		rc = par_run(nw, metric_worker, &m);
 	}
 	free(m.sent);
 	if (rc == 0)
-		rc = gather(a, m.aside, nw);
-	for (uint32_t w = 0; w < nw; w++) {
+		rc = gather(a, m.aside, m.n_pieces);
+	for (uint32_t w = 0; w < m.n_pieces; w++) {
 		free(m.aside[w].big);
 		free(m.aside[w].far);
 		free(m.aside[w].hot.h);

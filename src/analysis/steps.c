@@ -386,7 +386,9 @@ struct stepping {
 	uint32_t n_reg;
 	const uint32_t *offset;       /* per partition: its first global step */
 	uint32_t *rv_of, *rv_first, *rv_lops;
-	uint32_t cut[PAR_MAX + 1];
+	uint32_t most;                /* lops in the largest partition */
+	struct par_pieces pieces;     /* of the partitions, cut[] */
+	uint32_t cut[PAR_PIECES_MAX + 1];
 	uint64_t relaxed[PAR_MAX];
 	uint32_t sendrecv[PAR_MAX];   /* prep_worker's counts */
 };
@@ -480,11 +482,7 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
 	(void)nw;
-	uint32_t p0 = g->cut[w], p1 = g->cut[w + 1];
-	uint32_t most = 0;
-	for (uint32_t p = p0; p < p1; p++)
-		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
-			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	uint32_t most = g->most, piece;
 	struct stepper s = {
 		.a = a, .val = g->val,
 		.arrived = g->arrived, .rv_running = g->rv_running,
@@ -517,7 +515,8 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		s.state[tl] = ST_IDLE;
 		s.wait_lop[tl] = TRACE_NONE;
 	}
-	for (uint32_t p = p0; p < p1; p++) {
+	while (par_take(&g->pieces, &piece))
+	for (uint32_t p = g->cut[piece]; p < g->cut[piece + 1]; p++) {
 		/* the timelines of p and their lop ranges: part_lops is grouped
 		 * by timeline in time order, and after the cycle merge a
 		 * partition's lops on one timeline are contiguous */
@@ -592,43 +591,81 @@ prep_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
-/* The members of every collective with more than one, in member order
- * (op order, so lop order); 0, ERR_NOMEM, or 1 when a lop is a member
- * twice or the members are not in lop order (build_rendezvous' general
- * way then, which marks every member again as this does). */
+/* collective_rendezvous' workers: each lists the members of a share of
+ * the collectives (cut), numbering their rendezvous from rv_base. */
+struct listing {
+	struct analysis *a;
+	struct stepping *g;
+	uint32_t cut[PAR_MAX + 1], rv_base[PAR_MAX];
+	int bad;                      /* a member twice, or out of lop order */
+};
+
 static int
-collective_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_rv)
+rv_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	uint32_t n_colls;
-	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	struct listing *x = ctx;
+	const struct analysis *a = x->a;
+	struct stepping *g = x->g;
+	const struct trace_coll *colls = trace_colls(a->t, NULL);
 	const uint32_t *members = trace_coll_members(a->t);
-	uint32_t rv = 0;
-	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
-	if (!g->rv_first)
-		return ERR_NOMEM;
-	for (uint32_t c = 0; c < n_colls; c++)
-		if (colls[c].member_count > 1) {
-			g->rv_first[rv + 1] = g->rv_first[rv] + colls[c].member_count;
-			rv++;
-		}
-	g->rv_lops = malloc(((size_t)g->rv_first[n_rv] + 1) * sizeof *g->rv_lops);
-	if (!g->rv_lops)
-		return ERR_NOMEM;
-	rv = 0;
-	for (uint32_t c = 0; c < n_colls; c++) {
+	uint32_t rv = x->rv_base[w];
+	(void)nw;
+	for (uint32_t c = x->cut[w]; c < x->cut[w + 1]; c++) {
 		if (colls[c].member_count <= 1)
 			continue;
 		uint32_t *out = g->rv_lops + g->rv_first[rv];
 		for (uint32_t i = 0; i < colls[c].member_count; i++) {
-			uint32_t l = a->op_lop[members[colls[c].member_first + i]];
-			if (g->rv_of[l] != TRACE_NONE || (i > 0 && l <= out[i - 1]))
-				return 1;
-			g->rv_of[l] = rv;
+			uint32_t l = a->op_lop[members[colls[c].member_first + i]], none = TRACE_NONE;
+			/* a lop two collectives name may be another worker's */
+			if ((i > 0 && l <= out[i - 1]) ||
+			    !__atomic_compare_exchange_n(&g->rv_of[l], &none, rv, 0, __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED)) {
+				__atomic_store_n(&x->bad, 1, __ATOMIC_RELAXED);
+				return 0;
+			}
 			out[i] = l;
 		}
 		rv++;
 	}
 	return 0;
+}
+
+static uint64_t
+coll_weight(const void *ctx, uint32_t c)
+{
+	const struct trace_coll *colls = ctx;
+	return (uint64_t)colls[c].member_count + 1;
+}
+
+/* The members of every collective with more than one, in member order
+ * (op order, so lop order), a share of the collectives on each core; 0,
+ * ERR_NOMEM, or 1 when a lop is a member twice or the members are not in
+ * lop order (build_rendezvous' general way then, which marks every
+ * member again as this does). */
+static int
+collective_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_rv)
+{
+	uint32_t n_colls, nw = par_workers();
+	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	struct listing x = { .a = a, .g = g };
+	g->rv_first = calloc((size_t)n_rv + 2, sizeof *g->rv_first);
+	if (!g->rv_first)
+		return ERR_NOMEM;
+	par_split(n_colls, nw, coll_weight, colls, x.cut);
+	uint32_t rv = 0;
+	for (uint32_t c = 0, w = 0; c < n_colls; c++) {
+		for (; w < nw && x.cut[w] == c; w++)
+			x.rv_base[w] = rv;
+		if (colls[c].member_count > 1) {
+			g->rv_first[rv + 1] = g->rv_first[rv] + colls[c].member_count;
+			rv++;
+		}
+	}
+	g->rv_lops = malloc(((size_t)g->rv_first[n_rv] + 1) * sizeof *g->rv_lops);
+	if (!g->rv_lops)
+		return ERR_NOMEM;
+	par_run(nw, rv_worker, &x);
+	return x.bad;
 }
 
 /* The general way: every lop's rendezvous (collective members, then the
@@ -760,7 +797,12 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 		n_sendrecv += g.sendrecv[w];
 	if (build_rendezvous(a, &g, n_sendrecv))
 		goto out;
-	par_split(a->n_parts, nw, part_weight, a, g.cut);
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > g.most)
+			g.most = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	uint32_t np = PAR_PIECES(nw);
+	par_split(a->n_parts, np, part_weight, a, g.cut);
+	par_pieces_init(&g.pieces, np);
 	if ((rc = par_run(nw, step_worker, &g)))
 		goto out;
 	for (uint32_t w = 0; w < nw; w++)

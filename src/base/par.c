@@ -78,6 +78,23 @@ par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, uint32
 }
 
 void
+par_pieces_init(struct par_pieces *q, uint32_t n)
+{
+	atomic_init(&q->next, 0);
+	q->n = n;
+}
+
+int
+par_take(struct par_pieces *q, uint32_t *i)
+{
+	uint32_t k = atomic_fetch_add_explicit(&q->next, 1, memory_order_relaxed);
+	if (k >= q->n)
+		return 0;
+	*i = k;
+	return 1;
+}
+
+void
 par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to)
 {
 	*from = (uint32_t)((uint64_t)total * w / n);

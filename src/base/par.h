@@ -9,6 +9,7 @@
 #ifndef SKEIN_PAR_H
 #define SKEIN_PAR_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #define PAR_MAX 8
@@ -27,6 +28,23 @@ uint32_t par_workers(void);
 void par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, uint32_t k),
 	       const void *ctx, uint32_t *cut);
 
+/* Work cut into more pieces than workers, each worker taking the next
+ * piece as it finishes one: the cores of a shared machine run at
+ * different speeds from one moment to the next, and equal shares leave
+ * the faster core idle while the slower one finishes. A stage whose
+ * result does not depend on which worker did which piece cuts its items
+ * into PAR_PIECES(n) pieces (par_split), resets the counter with
+ * par_pieces_init and lets each worker loop on par_take. */
+#define PAR_PIECES_PER 16
+#define PAR_PIECES_MAX (PAR_MAX * PAR_PIECES_PER)
+#define PAR_PIECES(n) ((n) <= 1 ? 1 : (n) * PAR_PIECES_PER)
+struct par_pieces {
+	_Atomic uint32_t next;
+	uint32_t n;
+};
+void par_pieces_init(struct par_pieces *q, uint32_t n);
+/* The next piece not taken, in *i; 0 when none is left. */
+int par_take(struct par_pieces *q, uint32_t *i);
 /* Share w of n equal shares of [0, total): [*from, *to). */
 void par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to);
 
