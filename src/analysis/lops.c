@@ -33,8 +33,51 @@ struct lopping {
 	uint32_t count[PAR_MAX];       /* how many it found */
 	uint32_t shift[PAR_MAX];       /* how far down they go */
 	uint32_t coalesced[PAR_MAX];
-	int fix;                       /* 0: find the lops; 1: renumber them */
+	int fix;                       /* 0: find the lops; 1: move them */
+	uint32_t fix_cut[PAR_MAX + 1]; /* timelines whose ids are fixed */
 };
+
+/* Worker w's lops moved down to follow the ones before, the shares in
+ * order, in one of the arrays (which by k). */
+static void
+move_down(struct lopping *g, uint32_t nw, int k)
+{
+	struct analysis *a = g->a;
+	for (uint32_t w = 1, n = g->count[0]; w < nw; n += g->count[w++]) {
+		if (!g->shift[w] || !g->count[w])
+			continue;
+		if (k == 0)
+			memmove(a->lop_op + n, a->lop_op + g->base[w], (size_t)g->count[w] * sizeof *a->lop_op);
+		else if (k == 1)
+			memmove(a->lop_tl + n, a->lop_tl + g->base[w], (size_t)g->count[w] * sizeof *a->lop_tl);
+		else
+			memmove(a->lop_kind + n, a->lop_kind + g->base[w], g->count[w]);
+	}
+}
+
+/* The move, on every core: each array moved by one worker, and the ids
+ * of the moved lops in op_lop and tl_lop fixed, each worker for a share
+ * of the timelines whose lops moved. */
+static void
+fix_worker(struct lopping *g, uint32_t w, uint32_t nw)
+{
+	struct analysis *a = g->a;
+	const struct trace_timeline *tls = trace_timelines(a->t, NULL);
+	for (int k = 0; k < 3; k++)
+		if ((uint32_t)k % nw == w)
+			move_down(g, nw, k);
+	uint32_t share = 1;
+	for (uint32_t tl = g->fix_cut[w]; tl < g->fix_cut[w + 1]; tl++) {
+		while (tl >= g->cut[share + 1])
+			share++;
+		uint32_t d = g->shift[share];
+		if (!d)
+			continue;
+		a->tl_lop[tl] -= d;
+		for (uint32_t i = tls[tl].op_first; i < tls[tl].op_first + tls[tl].op_count; i++)
+			a->op_lop[i] -= d;
+	}
+}
 
 static int
 lop_worker(void *ctx, uint32_t w, uint32_t nw)
@@ -43,14 +86,8 @@ lop_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct analysis *a = g->a;
 	const struct trace_timeline *tls = trace_timelines(a->t, NULL);
 	struct trace_opv ops = a->ops;
-	(void)nw;
 	if (g->fix) {
-		uint32_t d = g->shift[w];
-		for (uint32_t tl = g->cut[w]; tl < g->cut[w + 1] && d; tl++) {
-			a->tl_lop[tl] -= d;
-			for (uint32_t i = tls[tl].op_first; i < tls[tl].op_first + tls[tl].op_count; i++)
-				a->op_lop[i] -= d;
-		}
+		fix_worker(g, w, nw);
 		return 0;
 	}
 	uint32_t n = g->base[w];
@@ -133,19 +170,17 @@ lops_build(struct analysis *a)
 		g.base[w] = ops_before;
 	}
 	par_run(nw, lop_worker, &g);
-	/* each worker's lops moved down to follow the one's before */
+	/* each worker's lops go down to follow the ones before (fix_worker) */
 	uint32_t n = 0;
 	for (uint32_t w = 0; w < nw; w++) {
 		g.shift[w] = g.base[w] - n;
-		if (g.shift[w] && g.count[w]) {
-			memmove(a->lop_op + n, a->lop_op + g.base[w], (size_t)g.count[w] * sizeof *a->lop_op);
-			memmove(a->lop_tl + n, a->lop_tl + g.base[w], (size_t)g.count[w] * sizeof *a->lop_tl);
-			memmove(a->lop_kind + n, a->lop_kind + g.base[w], g.count[w]);
-		}
 		n += g.count[w];
 		a->stats.coalesced_isends += g.coalesced[w];
 	}
 	g.fix = 1;
+	par_split(n_tl - g.cut[1], nw, tl_ops, tls + g.cut[1], g.fix_cut);
+	for (uint32_t w = 0; w <= nw; w++)
+		g.fix_cut[w] += g.cut[1];
 	par_run(nw, lop_worker, &g);
 	a->tl_lop[n_tl] = n;
 	a->lop_op[n] = n_ops;

@@ -757,24 +757,47 @@ merge_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+/* The union-find's sets made, a share of the lops on each worker, and
+ * its communication lops counted (united[w], for now). */
+static int
+init_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct merging *g = ctx;
+	const struct analysis *a = g->a;
+	uint32_t l0, l1, comm = 0;
+	par_share(a->n_lops, w, nw, &l0, &l1);
+	for (uint32_t l = l0; l < l1; l++) {
+		g->parent[l] = l;
+		comm += a->lop_kind[l] != OP_COMPUTE;
+	}
+	g->united[w] = comm;
+	return 0;
+}
+
 int
 partition_build(struct analysis *a)
 {
-	struct uf u;
+	struct uf u = { .n = a->n_lops };
 	a->lop_part = malloc((a->n_lops + 1) * sizeof *a->lop_part);
-	if (!a->lop_part || uf_init(&u, a->n_lops))
+	u.parent = malloc((a->n_lops + 1) * sizeof *u.parent);
+	if (!a->lop_part || !u.parent) {
+		free(u.parent);
 		return ERR_NOMEM;
+	}
 	int rc = 0;
 	/* the sets are the communication lops less the unions that joined
 	 * two of them (only communication lops are ever united) */
-	uint32_t sets = 0;
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		sets += a->lop_kind[l] != OP_COMPUTE;
+	uint32_t sets = 0, nw = par_workers();
+	struct merging g = { .a = a, .parent = u.parent };
+	par_run(nw, init_worker, &g);
+	for (uint32_t w = 0; w < nw; w++) {
+		sets += g.united[w];
+		g.united[w] = 0;
+	}
 	if (a->opts.n_phases && (rc = partition_assign_phases(a, &u, &sets)))
 		goto out;
 
-	struct merging g = { .a = a, .parent = u.parent, .kind = MERGE_MANDATORY };
-	uint32_t nw = par_workers();
+	g.kind = MERGE_MANDATORY;
 	par_run(nw, merge_worker, &g);
 	for (uint32_t w = 0; w < nw; w++) {
 		sets -= g.united[w];

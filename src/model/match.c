@@ -502,6 +502,26 @@ renumber_ends(void *ctx, uint32_t i, uint32_t n)
 	return 0;
 }
 
+/* Grouping the collectives is sequential; meanwhile another core gives
+ * the receive halves back (unmapping them takes about as long as the
+ * grouping: 4 ms each at 10^7 events). */
+struct finishing {
+	struct build *b;
+	uint32_t *coll_of;
+};
+
+static int
+finish_worker(void *ctx, uint32_t w, uint32_t n)
+{
+	struct finishing *f = ctx;
+	if (w == n - 1) {
+		free(f->b->recvs);
+		f->b->recvs = NULL;
+		f->b->n_recvs = f->b->cap_recvs = 0;
+	}
+	return w == 0 ? group_collectives(f->b, f->coll_of) : 0;
+}
+
 /* The halves are freed as soon as they are paired or grouped. */
 int
 build_finish(struct build *b, trace_progress_fn progress, void *ud)
@@ -518,14 +538,12 @@ build_finish(struct build *b, trace_progress_fn progress, void *ud)
 	}
 	if ((rc = match_messages(b, &recv_msg)))
 		goto out;
-	free(b->recvs);
-	b->recvs = NULL;
-	b->n_recvs = b->cap_recvs = 0;
 	if (progress && progress(ud, "collectives", 0, b->n_colls)) {
 		rc = ERR_CANCELLED;
 		goto out;
 	}
-	if ((rc = group_collectives(b, coll_of)))
+	struct finishing f = { b, coll_of };
+	if ((rc = par_run(b->n_colls < MATCH_PAR_MIN || par_workers() < 2 ? 1 : 2, finish_worker, &f)))
 		goto out;
 	free(b->colls);
 	b->colls = NULL;
