@@ -7,6 +7,7 @@
 
 #include "model/build.h"
 #include "model/trace_impl.h"
+#include "otf2/otf2_impl.h"
 
 #define BLOCKING UINT64_MAX
 
@@ -554,6 +555,79 @@ region_limit(void **state)
 	trace_destroy(t);
 }
 
+/* A read on every core cuts the locations into blocks that cover them
+ * in order, shrink towards the middle from both ends, and stay within
+ * the bound. */
+static void
+check_guided(const struct trace_location *loc, uint32_t nl, uint32_t nw)
+{
+	uint32_t cut[OTF2R_MAX_BLOCKS + 1];
+	uint32_t n = otf2r_guided_cut(loc, nl, nw, cut);
+	assert_true(n >= 1 && n <= OTF2R_MAX_BLOCKS && n <= nl);
+	assert_int_equal(cut[0], 0);
+	assert_int_equal(cut[n], nl);
+	uint64_t total = 0, most = 0;
+	uint32_t peak = 0;
+	for (uint32_t i = 0; i < nl; i++)
+		total += loc[i].events_declared;
+	for (uint32_t i = 0; i < n; i++) {
+		assert_true(cut[i] < cut[i + 1]);       /* never empty */
+		uint64_t ev = 0;
+		for (uint32_t k = cut[i]; k < cut[i + 1]; k++)
+			ev += loc[k].events_declared;
+		if (ev > most) {
+			most = ev;
+			peak = i;
+		}
+		/* no block of several ranks is more than half (a small read
+		 * is one block) */
+		assert_true(cut[i + 1] - cut[i] == 1 || 2 * ev <= total + 2048 || total < (8u << 17));
+	}
+	/* the largest block is at an end */
+	assert_true(peak == 0 || peak == n - 1 || cut[peak + 1] - cut[peak] == 1);
+	if (nl >= 16) {
+		/* the middle's blocks are small: one location, or at most
+		 * an eighth of the events */
+		uint32_t mid = n / 2;
+		uint64_t ev = 0;
+		for (uint32_t k = cut[mid]; k < cut[mid + 1]; k++)
+			ev += loc[k].events_declared;
+		assert_true(cut[mid + 1] - cut[mid] == 1 || ev <= total / 8);
+	}
+}
+
+static void
+guided_blocks(void **state)
+{
+	(void)state;
+	static struct trace_location loc[4096];
+	/* the 64-rank 10^7 stencil's shape, equal ranks */
+	for (uint32_t i = 0; i < 64; i++)
+		loc[i].events_declared = 156264;
+	check_guided(loc, 64, 2);
+	uint32_t cut[OTF2R_MAX_BLOCKS + 1];
+	uint32_t n = otf2r_guided_cut(loc, 64, 2, cut);
+	/* a quarter from each end first, then an eighth, ... one rank */
+	assert_int_equal(cut[1], 16);
+	assert_int_equal(cut[n - 1], 48);
+	assert_int_equal(cut[n / 2 + 1] - cut[n / 2], 1);
+	check_guided(loc, 64, 4);
+	/* many small ranks: the bound holds */
+	for (uint32_t i = 0; i < 4096; i++)
+		loc[i].events_declared = 1u << 16;
+	check_guided(loc, 4096, 2);
+	check_guided(loc, 4096, 8);
+	/* uneven ranks, and very few */
+	for (uint32_t i = 0; i < 100; i++)
+		loc[i].events_declared = (i * 7919u) % 1000003u;
+	check_guided(loc, 100, 2);
+	check_guided(loc, 2, 2);
+	assert_int_equal(otf2r_guided_cut(loc, 2, 2, cut), 1);   /* 7,919 events */
+	check_guided(loc, 1, 2);
+	loc[0].events_declared = 0;
+	check_guided(loc, 1, 2);
+}
+
 int
 main(void)
 {
@@ -573,6 +647,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(misnested_and_unclosed, setup, teardown),
 		cmocka_unit_test_setup_teardown(time_backwards_and_gaps, setup, teardown),
 		cmocka_unit_test_setup_teardown(stray_records, setup, teardown),
+		cmocka_unit_test(guided_blocks),
 	};
 	return cmocka_run_group_tests_name("builder and matching", tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include "base/hmap.h"
 #include "base/intern.h"
 #include "base/json.h"
+#include "base/par.h"
 #include "base/vec.h"
 
 static void
@@ -231,6 +232,49 @@ vec_ids(void **state)
 	free(v);
 }
 
+/* Every piece is taken exactly once, whichever worker takes it. */
+struct piecework {
+	struct par_pieces q;
+	uint32_t taken[PAR_PIECES_MAX];
+	uint32_t by[PAR_MAX];
+};
+
+static int
+take_pieces(void *ctx, uint32_t w, uint32_t n)
+{
+	struct piecework *pw = ctx;
+	uint32_t i;
+	(void)n;
+	while (par_take(&pw->q, &i)) {
+		__atomic_fetch_add(&pw->taken[i], 1, __ATOMIC_RELAXED);
+		pw->by[w]++;
+	}
+	return 0;
+}
+
+static void
+pieces_each_once(void **state)
+{
+	(void)state;
+	assert_int_equal(PAR_PIECES(1), 1);
+	assert_int_equal(PAR_PIECES(4), 4 * PAR_PIECES_PER);
+	for (uint32_t nw = 1; nw <= 4; nw++) {
+		struct piecework pw = { 0 };
+		uint32_t np = PAR_PIECES(nw);
+		par_pieces_init(&pw.q, np);
+		assert_int_equal(par_run(nw, take_pieces, &pw), 0);
+		uint32_t sum = 0;
+		for (uint32_t i = 0; i < PAR_PIECES_MAX; i++)
+			assert_int_equal(pw.taken[i], i < np ? 1 : 0);
+		for (uint32_t w = 0; w < nw; w++)
+			sum += pw.by[w];
+		assert_int_equal(sum, np);
+		uint32_t i = 12345;
+		assert_false(par_take(&pw.q, &i));       /* none left */
+		assert_int_equal(i, 12345);
+	}
+}
+
 int
 main(void)
 {
@@ -243,6 +287,7 @@ main(void)
 		cmocka_unit_test(err_keeps_first),
 		cmocka_unit_test(fmt_quantities),
 		cmocka_unit_test(vec_ids),
+		cmocka_unit_test(pieces_each_once),
 	};
 	return cmocka_run_group_tests_name("core utilities", tests, NULL, NULL);
 }

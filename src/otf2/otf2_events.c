@@ -44,7 +44,7 @@
 /* chunks: about this many declared events each (at least four per
  * thread), at most MAX_BLOCKS */
 #define BLOCK_EVENTS (1u << 20)
-#define MAX_BLOCKS 64
+#define MAX_BLOCKS OTF2R_MAX_BLOCKS
 
 /* A chunk of locations, and what reading it counted. */
 struct evblock {
@@ -432,8 +432,8 @@ location_weight(const void *ctx, uint32_t li)
  * other (18 ms a run on average on this shared machine). */
 #define GUIDED_MIN (1u << 17)
 
-static uint32_t
-guided_cut(const struct trace_location *loc, uint32_t nl, uint32_t nw, uint32_t *cut)
+uint32_t
+otf2r_guided_cut(const struct trace_location *loc, uint32_t nl, uint32_t nw, uint32_t *cut)
 {
 	uint32_t front[MAX_BLOCKS], back[MAX_BLOCKS], nf = 0, nb = 0, f = 0, b = nl;
 	uint64_t left = 0;
@@ -476,7 +476,7 @@ make_blocks(struct evread *v, uint32_t lo, uint32_t hi)
 	uint32_t nl = hi - lo;
 	for (uint32_t i = lo; i < hi; i++)
 		v->total += t->locations[i].events_declared;
-	/* one block on one thread; else guided_cut's. A share that starts
+	/* one block on one thread; else otf2r_guided_cut's. A share that starts
 	 * past the first location is sent to another process block by block
 	 * (doc/distributed.md): it is cut into blocks of about BLOCK_EVENTS,
 	 * on one thread too, so that what travels at once is bounded. */
@@ -484,7 +484,7 @@ make_blocks(struct evread *v, uint32_t lo, uint32_t hi)
 	uint32_t cut[MAX_BLOCKS + 1];
 	uint64_t nb;
 	if (lo == 0 && nl > 1 && nw > 1) {
-		nb = guided_cut(t->locations, nl, nw, cut);
+		nb = otf2r_guided_cut(t->locations, nl, nw, cut);
 	} else {
 		nb = nw == 1 && lo == 0 ? 1 : v->total / BLOCK_EVENTS + 1;
 		if (nw > 1 && nb < 4 * nw)

@@ -156,6 +156,12 @@ void otf2r_finish_counts(struct otf2r *r, const struct otf2r_counts *c);
 /* Cuts t's locations into n shares of consecutive locations with about
  * the same work: share i is [cut[i], cut[i + 1]). */
 void otf2r_share_cut(const struct trace *t, uint32_t n, uint32_t *cut);
+/* The blocks of a read of locations [0, nl) on nw > 1 workers
+ * (otf2_events.c): block i is [cut[i], cut[i + 1]), smaller towards the
+ * middle. Returns their number, at most OTF2R_MAX_BLOCKS (cut holds one
+ * more). */
+#define OTF2R_MAX_BLOCKS 64
+uint32_t otf2r_guided_cut(const struct trace_location *loc, uint32_t nl, uint32_t nw, uint32_t *cut);
 
 /* One process's share of a distributed read (otf2_read.h): the archive's
  * definitions in r.t, its locations [lo, hi) read into blocks, and, on
