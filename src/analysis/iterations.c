@@ -222,7 +222,8 @@ pos_at(const struct seq *s, uint32_t tl, uint64_t t, int leave, uint32_t *hint)
 struct bounding {
 	const struct seq *s;
 	uint32_t r, m;
-	uint32_t cut[PAR_MAX + 1];
+	struct par_pieces pieces;     /* of the timelines, cut[] */
+	uint32_t cut[PAR_PIECES_MAX + 1];
 	uint32_t *b[PAR_MAX];
 	uint32_t end[PAR_MAX];
 };
@@ -234,26 +235,28 @@ bounds_worker(void *ctx, uint32_t w, uint32_t nw)
 	const struct seq *s = g->s;
 	const struct trace_timeline *tls = trace_timelines(s->a->t, NULL);
 	const struct trace_frame *fr = trace_frames(s->a->t, NULL);
-	uint32_t r = g->r, m = g->m, *b = g->b[w], end = 0;
+	uint32_t r = g->r, m = g->m, *b = g->b[w], end = 0, c;
 	(void)nw;
 	for (uint32_t k = 0; k <= m; k++)
 		b[k] = UINT32_MAX;
-	for (uint32_t tl = g->cut[w]; tl < g->cut[w + 1]; tl++) {
-		if (s->a->tl_lop[tl] == s->a->tl_lop[tl + 1])
-			continue;
-		uint32_t k = 0, hint = s->a->tl_lop[tl];
-		for (uint32_t f = tls[tl].frame_first; f < tls[tl].frame_first + tls[tl].frame_count; f++) {
-			if (fr[f].region != r)
+	while (par_take(&g->pieces, &c)) {
+		for (uint32_t tl = g->cut[c]; tl < g->cut[c + 1]; tl++) {
+			if (s->a->tl_lop[tl] == s->a->tl_lop[tl + 1])
 				continue;
-			/* frames are in enter order: each Enter is found from
-			 * the one before, its Leave from its Enter */
-			uint32_t p = pos_at(s, tl, fr[f].t_enter, 0, &hint), leave_hint = hint;
-			if (k < m && p < b[k])
-				b[k] = p;
-			uint32_t q = pos_at(s, tl, fr[f].t_leave, 1, &leave_hint);
-			if (q != UINT32_MAX && q + 1 > end)
-				end = q + 1;
-			k++;
+			uint32_t k = 0, hint = s->a->tl_lop[tl];
+			for (uint32_t f = tls[tl].frame_first; f < tls[tl].frame_first + tls[tl].frame_count; f++) {
+				if (fr[f].region != r)
+					continue;
+				/* frames are in enter order: each Enter is found from
+				 * the one before, its Leave from its Enter */
+				uint32_t p = pos_at(s, tl, fr[f].t_enter, 0, &hint), leave_hint = hint;
+				if (k < m && p < b[k])
+					b[k] = p;
+				uint32_t q = pos_at(s, tl, fr[f].t_leave, 1, &leave_hint);
+				if (q != UINT32_MAX && q + 1 > end)
+					end = q + 1;
+				k++;
+			}
 		}
 	}
 	g->end[w] = end;
@@ -283,8 +286,9 @@ combine_bounds(const struct analysis *a, int rc, uint32_t *b, uint32_t m, uint32
 
 /* Iterations marked by the Enters of region r (entered m times on every
  * communicating timeline): the k-th boundary is the earliest partition
- * any rank's k-th Enter falls before. Found on every core, a share of
- * the timelines each, the shares' earliest and latest then taken. */
+ * any rank's k-th Enter falls before. Found on every core, pieces of
+ * the timelines that the workers take in turn, the workers' earliest and
+ * latest then taken. */
 static int
 region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
 {
@@ -297,7 +301,8 @@ region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
 		rc = g.b[w] ? 0 : ERR_NOMEM;
 	}
 	if (!rc) {
-		par_split(n_tl, nw, tl_weight, s->a, g.cut);
+		par_split(n_tl, PAR_PIECES(nw), tl_weight, s->a, g.cut);
+		par_pieces_init(&g.pieces, PAR_PIECES(nw));
 		par_run(nw, bounds_worker, &g);
 	}
 	uint32_t *b = g.b[0], end = 0;
@@ -600,27 +605,27 @@ run_add(const struct analysis *a, struct runs *r, uint32_t l, uint32_t k)
  * it is nearly always the iteration of the operation's global step, and
  * where not, the same for long runs of operations: what is kept is runs
  * of operations (usually one: "the step's"), not a number for each.
- * Worked out on every core, a share of the timelines each. */
+ * Worked out on every core, pieces of the timelines that the workers
+ * take in turn, each piece's runs joined in piece order. */
 struct running {
 	struct analysis *a;
 	uint32_t region;          /* by region r, else by part[] */
 	const uint32_t *part;     /* per partition: its iteration's stretch, or TRACE_NONE */
-	uint32_t cut[PAR_MAX + 1];
-	struct runs runs[PAR_MAX];
+	struct par_pieces pieces; /* of the timelines, cut[]; runs[] per piece */
+	uint32_t cut[PAR_PIECES_MAX + 1];
+	struct runs runs[PAR_PIECES_MAX];
 };
 
 static int
-runs_worker(void *ctx, uint32_t w, uint32_t nw)
+piece_runs(struct running *g, uint32_t c)
 {
-	struct running *g = ctx;
 	const struct analysis *a = g->a;
 	uint32_t r = g->region;
 	const struct trace_timeline *tls = trace_timelines(a->t, NULL);
 	const struct trace_frame *fr = trace_frames(a->t, NULL);
-	struct runs *runs = &g->runs[w];
-	(void)nw;
+	struct runs *runs = &g->runs[c];
 	runs->near = TRACE_NONE;
-	for (uint32_t tl = g->cut[w]; tl < g->cut[w + 1]; tl++) {
+	for (uint32_t tl = g->cut[c]; tl < g->cut[c + 1]; tl++) {
 		if (r == TRACE_NONE) {
 			for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
 				if (run_add(a, runs, l, a->lop_part[l] == TRACE_NONE ? TRACE_NONE
@@ -651,6 +656,19 @@ runs_worker(void *ctx, uint32_t w, uint32_t nw)
 				return ERR_NOMEM;
 		}
 	}
+	return 0;
+}
+
+static int
+runs_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct running *g = ctx;
+	uint32_t c;
+	(void)w;
+	(void)nw;
+	while (par_take(&g->pieces, &c))
+		if (piece_runs(g, c))
+			return ERR_NOMEM;
 	return 0;
 }
 
@@ -689,7 +707,7 @@ join_runs(struct analysis *a, int rc)
 	return 0;
 }
 
-/* a->iter_runs from the workers' runs, in their order, each worker's
+/* a->iter_runs from the pieces' runs, in their order, each piece's
  * first run dropped where it goes on the run before (before the first
  * run, lops are in no iteration). */
 static int
@@ -698,16 +716,18 @@ lops_runs(struct analysis *a, uint32_t region, const uint32_t *part)
 	uint32_t n_tl, nw = par_workers();
 	trace_timelines(a->t, &n_tl);
 	struct running g = { .a = a, .region = region, .part = part };
-	par_split(n_tl, nw, tl_weight, a, g.cut);
+	uint32_t np = PAR_PIECES(nw);
+	par_split(n_tl, np, tl_weight, a, g.cut);
+	par_pieces_init(&g.pieces, np);
 	int rc = par_run(nw, runs_worker, &g);
 	size_t total = 0;
-	for (uint32_t w = 0; w < nw; w++)
+	for (uint32_t w = 0; w < np; w++)
 		total += g.runs[w].n;
 	if (!rc) {
 		a->iter_runs = malloc((total + 1) * sizeof *a->iter_runs);
 		rc = a->iter_runs ? 0 : ERR_NOMEM;
 	}
-	for (uint32_t w = 0; w < nw && !rc; w++) {
+	for (uint32_t w = 0; w < np && !rc; w++) {
 		const struct runs *x = &g.runs[w];
 		for (size_t i = 0; i < x->n; i++) {
 			uint32_t last = a->n_iter_runs ? a->iter_runs[a->n_iter_runs - 1].iter : TRACE_NONE;
@@ -718,7 +738,7 @@ lops_runs(struct analysis *a, uint32_t region, const uint32_t *part)
 			a->iter_runs[a->n_iter_runs++] = x->v[i];
 		}
 	}
-	for (uint32_t w = 0; w < nw; w++)
+	for (uint32_t w = 0; w < np; w++)
 		free(g.runs[w].v);
 	if (a->dc)
 		rc = join_runs(a, rc);

@@ -718,6 +718,7 @@ struct merging {
 	const struct analysis *a;
 	uint32_t *parent;
 	int kind;
+	struct par_pieces pieces;     /* of the messages and collectives */
 	uint32_t united[PAR_MAX], mismatches[PAR_MAX];
 };
 
@@ -726,32 +727,35 @@ merge_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct merging *g = ctx;
 	const struct analysis *a = g->a;
-	uint32_t n_msgs, n_colls, m0, m1, c0, c1, united = 0, mismatches = 0;
+	uint32_t n_msgs, n_colls, m0, m1, c0, c1, united = 0, mismatches = 0, piece;
 	const struct trace_msg *msgs = trace_msgs(a->t, &n_msgs);
 	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
 	const uint32_t *members = trace_coll_members(a->t);
-	par_share(n_msgs, w, nw, &m0, &m1);
-	par_share(n_colls, w, nw, &c0, &c1);
-	for (uint32_t m = m0; m < m1; m++) {
-		const struct trace_msg *x = &msgs[m];
-		if (g->kind == MERGE_WAITALL) {
-			if (x->send_op != TRACE_NONE && x->send_done_op != TRACE_NONE &&
-			    x->send_done_op != x->send_op)
+	(void)nw;
+	while (par_take(&g->pieces, &piece)) {
+		par_share(n_msgs, piece, g->pieces.n, &m0, &m1);
+		par_share(n_colls, piece, g->pieces.n, &c0, &c1);
+		for (uint32_t m = m0; m < m1; m++) {
+			const struct trace_msg *x = &msgs[m];
+			if (g->kind == MERGE_WAITALL) {
+				if (x->send_op != TRACE_NONE && x->send_done_op != TRACE_NONE &&
+				    x->send_done_op != x->send_op)
+					united += (uint32_t)unite_shared(g->parent, a->op_lop[x->send_op],
+									 a->op_lop[x->send_done_op]);
+			} else if (!msg_ok(a, m)) {
+				mismatches += (x->flags & MSGF_SIZE_MISMATCH) && x->send_op != TRACE_NONE &&
+					      x->recv_op != TRACE_NONE;
+			} else {
 				united += (uint32_t)unite_shared(g->parent, a->op_lop[x->send_op],
-								 a->op_lop[x->send_done_op]);
-		} else if (!msg_ok(a, m)) {
-			mismatches += (x->flags & MSGF_SIZE_MISMATCH) && x->send_op != TRACE_NONE &&
-				      x->recv_op != TRACE_NONE;
-		} else {
-			united += (uint32_t)unite_shared(g->parent, a->op_lop[x->send_op],
-							 a->op_lop[x->recv_op]);
+								 a->op_lop[x->recv_op]);
+			}
 		}
+		for (uint32_t c = c0; c < c1 && g->kind == MERGE_MANDATORY; c++)
+			for (uint32_t k = 1; k < colls[c].member_count; k++)
+				united += (uint32_t)unite_shared(g->parent,
+								 a->op_lop[members[colls[c].member_first]],
+								 a->op_lop[members[colls[c].member_first + k]]);
 	}
-	for (uint32_t c = c0; c < c1 && g->kind == MERGE_MANDATORY; c++)
-		for (uint32_t k = 1; k < colls[c].member_count; k++)
-			united += (uint32_t)unite_shared(g->parent,
-							 a->op_lop[members[colls[c].member_first]],
-							 a->op_lop[members[colls[c].member_first + k]]);
 	g->united[w] = united;
 	g->mismatches[w] = mismatches;
 	return 0;
@@ -798,6 +802,7 @@ partition_build(struct analysis *a)
 		goto out;
 
 	g.kind = MERGE_MANDATORY;
+	par_pieces_init(&g.pieces, PAR_PIECES(nw));
 	par_run(nw, merge_worker, &g);
 	for (uint32_t w = 0; w < nw; w++) {
 		sets -= g.united[w];
@@ -808,6 +813,7 @@ partition_build(struct analysis *a)
 
 	if (a->opts.waitall_merge) {
 		g.kind = MERGE_WAITALL;
+		par_pieces_init(&g.pieces, PAR_PIECES(nw));
 		par_run(nw, merge_worker, &g);
 		for (uint32_t w = 0; w < nw; w++)
 			sets -= g.united[w];

@@ -375,8 +375,9 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
 	}
 }
 
-/* State shared by the stepping workers; each worker steps a contiguous
- * range of partitions, which own disjoint lops and collectives. */
+/* State shared by the stepping workers; each steps pieces of contiguous
+ * partitions (taken in turn, par_take), which own disjoint lops and
+ * collectives. */
 struct stepping {
 	struct analysis *a;
 	uint32_t *val, *arrived, *rv_running, *width;
@@ -515,59 +516,60 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		s.state[tl] = ST_IDLE;
 		s.wait_lop[tl] = TRACE_NONE;
 	}
-	while (par_take(&g->pieces, &piece))
-	for (uint32_t p = g->cut[piece]; p < g->cut[piece + 1]; p++) {
-		/* the timelines of p and their lop ranges: part_lops is grouped
-		 * by timeline in time order, and after the cycle merge a
-		 * partition's lops on one timeline are contiguous */
-		s.n_tls = 0;
-		uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
-		for (uint32_t k = first; k < last; k++) {
-			uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
-			if (s.n_tls == 0 || s.tls[s.n_tls - 1] != tl) {
-				s.tls[s.n_tls++] = tl;
-				s.delta[tl] = k - first - l;
-				s.cursor[tl] = s.begin[tl] = l;
-				s.running[tl] = 0;
-				s.state[tl] = ST_IDLE;
+	while (par_take(&g->pieces, &piece)) {
+		for (uint32_t p = g->cut[piece]; p < g->cut[piece + 1]; p++) {
+			/* the timelines of p and their lop ranges: part_lops is grouped
+			 * by timeline in time order, and after the cycle merge a
+			 * partition's lops on one timeline are contiguous */
+			s.n_tls = 0;
+			uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+			for (uint32_t k = first; k < last; k++) {
+				uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
+				if (s.n_tls == 0 || s.tls[s.n_tls - 1] != tl) {
+					s.tls[s.n_tls++] = tl;
+					s.delta[tl] = k - first - l;
+					s.cursor[tl] = s.begin[tl] = l;
+					s.running[tl] = 0;
+					s.state[tl] = ST_IDLE;
+				}
+				s.end[tl] = l + 1;
 			}
-			s.end[tl] = l + 1;
+			if (link_partition(&s, p)) {
+				stepper_free(&s);
+				return ERR_NOMEM;
+			}
+			if (g->sig)
+				g->sig[p] = steps_sig_of(s.keys, s.n_keys);
+			if (g->isig)
+				g->isig[p] = s.isig;
+			strides(&s, p);
+			uint32_t max_stride = 0;
+			for (uint32_t k = first; k < last; k++) {
+				uint32_t l = a->part_lops[k];
+				if (is_stride_kind(a->lop_kind[l]) && s.val[l] != TRACE_NONE && s.val[l] > max_stride)
+					max_stride = s.val[l];
+			}
+			comm_steps(&s, p, max_stride);
+			/* local steps, in place of the communication steps (val is
+			 * lop_step): a lop's is written after its own was read, and
+			 * the one before it is never read again */
+			uint32_t wd = 0;
+			for (uint32_t k = first; k < last; k++) {
+				uint32_t l = a->part_lops[k];
+				if (a->lop_kind[l] == OP_COMPUTE)
+					continue;
+				uint32_t c = s.val[l];
+				a->lop_step[l] = 2 * c + 1;
+				if (a->lop_step[l] + 1 > wd)
+					wd = a->lop_step[l] + 1;
+				/* the computation before it, if it belongs to p */
+				if (l > 0 && a->lop_tl[l - 1] == a->lop_tl[l] && a->lop_part[l - 1] == p)
+					a->lop_step[l - 1] = 2 * c;
+			}
+			g->width[p] = wd;
+			for (uint32_t i = 0; i < s.n_tls; i++)
+				s.state[s.tls[i]] = ST_IDLE;
 		}
-		if (link_partition(&s, p)) {
-			stepper_free(&s);
-			return ERR_NOMEM;
-		}
-		if (g->sig)
-			g->sig[p] = steps_sig_of(s.keys, s.n_keys);
-		if (g->isig)
-			g->isig[p] = s.isig;
-		strides(&s, p);
-		uint32_t max_stride = 0;
-		for (uint32_t k = first; k < last; k++) {
-			uint32_t l = a->part_lops[k];
-			if (is_stride_kind(a->lop_kind[l]) && s.val[l] != TRACE_NONE && s.val[l] > max_stride)
-				max_stride = s.val[l];
-		}
-		comm_steps(&s, p, max_stride);
-		/* local steps, in place of the communication steps (val is
-		 * lop_step): a lop's is written after its own was read, and
-		 * the one before it is never read again */
-		uint32_t wd = 0;
-		for (uint32_t k = first; k < last; k++) {
-			uint32_t l = a->part_lops[k];
-			if (a->lop_kind[l] == OP_COMPUTE)
-				continue;
-			uint32_t c = s.val[l];
-			a->lop_step[l] = 2 * c + 1;
-			if (a->lop_step[l] + 1 > wd)
-				wd = a->lop_step[l] + 1;
-			/* the computation before it, if it belongs to p */
-			if (l > 0 && a->lop_tl[l - 1] == a->lop_tl[l] && a->lop_part[l - 1] == p)
-				a->lop_step[l - 1] = 2 * c;
-		}
-		g->width[p] = wd;
-		for (uint32_t i = 0; i < s.n_tls; i++)
-			s.state[s.tls[i]] = ST_IDLE;
 	}
 	g->relaxed[w] = s.relaxed;
 	stepper_free(&s);

@@ -15,12 +15,36 @@
 
 #include "base/par.h"
 
-/* Each worker checks a share of the messages, timelines, collectives
- * and partitions, counting into its own struct; the counts are summed. */
+/* The messages, timelines, collectives and partitions are cut into
+ * pieces the workers take in turn, each counting into its own struct;
+ * the counts are summed. */
 struct verifying {
 	struct analysis *a;
+	struct par_pieces pieces;
 	struct analysis_verify v[PAR_MAX];
 };
+
+/* Are collective k's members at one step and in one partition? */
+static void
+check_collective(const struct analysis *a, const struct trace_coll *k, const uint32_t *members,
+		 struct analysis_verify *v)
+{
+	if (k->member_count == 0)
+		return;
+	uint32_t first = a->op_lop[members[k->member_first]];
+	for (uint32_t i = 1; i < k->member_count; i++) {
+		uint32_t l = a->op_lop[members[k->member_first + i]];
+		if (a->lop_step[l] != a->lop_step[first]) {
+			v->collective_split++;
+			break;
+		}
+	}
+	for (uint32_t i = 1; i < k->member_count; i++)
+		if (a->lop_part[a->op_lop[members[k->member_first + i]]] != a->lop_part[first]) {
+			v->cross_partition++;
+			break;
+		}
+}
 
 static int
 verify_worker(void *ctx, uint32_t w, uint32_t nw)
@@ -29,57 +53,44 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 	const struct analysis *a = g->a;
 	const struct trace *t = a->t;
 	struct analysis_verify *v = &g->v[w];
-	uint32_t n_msgs, n_colls, n_tl, from, to;
+	uint32_t n_msgs, n_colls, n_tl, from, to, c, np = g->pieces.n;
 	const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
 	const struct trace_coll *colls = trace_colls(t, &n_colls);
 	const uint32_t *members = trace_coll_members(t);
 	trace_timelines(t, &n_tl);
+	(void)nw;
 
-	par_share(n_msgs, w, nw, &from, &to);
-	for (uint32_t m = from; m < to; m++) {
-		if (!msg_ok(a, m))
-			continue;
-		uint32_t s = a->op_lop[msgs[m].send_op], r = a->op_lop[msgs[m].recv_op];
-		v->messages_checked++;
-		if (a->lop_part[s] != a->lop_part[r])
-			v->cross_partition++;
-		if (s == r)
-			continue;         /* a Sendrecv to itself */
-		int exchange = a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV;
-		if (exchange ? a->lop_step[s] > a->lop_step[r] : a->lop_step[s] >= a->lop_step[r])
-			v->message_order++;
-	}
-	par_share(n_tl, w, nw, &from, &to);
-	for (uint32_t tl = from; tl < to; tl++)
-		for (uint32_t l = a->tl_lop[tl] + 1; l < a->tl_lop[tl + 1]; l++)
-			if (a->lop_step[l - 1] >= a->lop_step[l])
-				v->timeline_order++;
-	par_share(n_colls, w, nw, &from, &to);
-	for (uint32_t c = from; c < to; c++) {
-		const struct trace_coll *k = &colls[c];
-		if (k->member_count == 0)
-			continue;
-		uint32_t first = a->op_lop[members[k->member_first]];
-		for (uint32_t i = 1; i < k->member_count; i++) {
-			uint32_t l = a->op_lop[members[k->member_first + i]];
-			if (a->lop_step[l] != a->lop_step[first]) {
-				v->collective_split++;
-				break;
-			}
-		}
-		for (uint32_t i = 1; i < k->member_count; i++)
-			if (a->lop_part[a->op_lop[members[k->member_first + i]]] != a->lop_part[first]) {
+	while (par_take(&g->pieces, &c)) {
+		par_share(n_msgs, c, np, &from, &to);
+		for (uint32_t m = from; m < to; m++) {
+			if (!msg_ok(a, m))
+				continue;
+			uint32_t s = a->op_lop[msgs[m].send_op], r = a->op_lop[msgs[m].recv_op];
+			v->messages_checked++;
+			if (a->lop_part[s] != a->lop_part[r])
 				v->cross_partition++;
-				break;
+			if (s == r)
+				continue;         /* a Sendrecv to itself */
+			int exchange = a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV;
+			if (exchange ? a->lop_step[s] > a->lop_step[r] : a->lop_step[s] >= a->lop_step[r])
+				v->message_order++;
+		}
+		par_share(n_tl, c, np, &from, &to);
+		for (uint32_t tl = from; tl < to; tl++)
+			for (uint32_t l = a->tl_lop[tl] + 1; l < a->tl_lop[tl + 1]; l++)
+				if (a->lop_step[l - 1] >= a->lop_step[l])
+					v->timeline_order++;
+		par_share(n_colls, c, np, &from, &to);
+		for (uint32_t k = from; k < to; k++)
+			check_collective(a, &colls[k], members, v);
+		par_share(a->n_parts, c, np, &from, &to);
+		for (uint32_t p = from; p < to; p++)
+			for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
+				const struct analysis_part *q = &a->parts[a->dag_succ[e]];
+				if (a->parts[p].step_first + a->parts[p].step_count > q->step_first)
+					v->partition_overlap++;
 			}
 	}
-	par_share(a->n_parts, w, nw, &from, &to);
-	for (uint32_t p = from; p < to; p++)
-		for (uint32_t e = a->dag_first[p]; e < a->dag_first[p + 1]; e++) {
-			const struct analysis_part *q = &a->parts[a->dag_succ[e]];
-			if (a->parts[p].step_first + a->parts[p].step_count > q->step_first)
-				v->partition_overlap++;
-		}
 	return 0;
 }
 
@@ -90,6 +101,7 @@ verify_run(struct analysis *a)
 	struct analysis_verify *v = &a->verify;
 	struct verifying g = { .a = a };
 	uint32_t nw = par_workers();
+	par_pieces_init(&g.pieces, PAR_PIECES(nw));
 	par_run(nw, verify_worker, &g);
 	for (uint32_t w = 0; w < nw; w++) {
 		v->messages_checked += g.v[w].messages_checked;
