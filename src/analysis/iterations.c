@@ -216,9 +216,9 @@ pos_at(const struct seq *s, uint32_t tl, uint64_t t, int leave, uint32_t *hint)
 	return s->pos[a->lop_part[lo]];
 }
 
-/* The Enters and Leaves of region r on a share of the timelines: the
- * earliest partition each k-th Enter falls before (b, m of them) and
- * one past the latest a Leave falls in (end). */
+/* The Enters and Leaves of region r on pieces of the timelines: the
+ * earliest partition each k-th Enter falls before (b, per worker, m of
+ * them) and one past the latest a Leave falls in (end, per worker). */
 struct bounding {
 	const struct seq *s;
 	uint32_t r, m;
@@ -551,9 +551,9 @@ of_step(const struct analysis *a, uint32_t l)
 	return a->lop_step[l] == TRACE_NONE ? TRACE_NONE : iterations_of_step(a, a->lop_step[l]);
 }
 
-/* Runs being found by one worker, for a share of the timelines: the
- * runs, and the iteration of the last lop's step (the next lop's step
- * is most often in it too). */
+/* Runs found for one piece of the timelines: the runs, and the
+ * iteration of the last lop's step (the next lop's step is most often
+ * in it too). */
 struct runs {
 	struct iter_run *v;
 	size_t n, cap;

@@ -41,8 +41,8 @@
 
 /* events between progress reports (and cancel checks) */
 #define REPORT_EVENTS (1u << 20)
-/* chunks: about this many declared events each (at least four per
- * thread), at most MAX_BLOCKS */
+/* a share read for another process: blocks of about this many declared
+ * events (at least four per thread); at most MAX_BLOCKS in any read */
 #define BLOCK_EVENTS (1u << 20)
 #define MAX_BLOCKS OTF2R_MAX_BLOCKS
 
