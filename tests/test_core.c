@@ -245,7 +245,7 @@ take_pieces(void *ctx, uint32_t w, uint32_t n)
 	struct piecework *pw = ctx;
 	uint32_t i;
 	(void)n;
-	while (par_take(&pw->q, &i)) {
+	while (par_take(&pw->q, w, &i)) {
 		__atomic_fetch_add(&pw->taken[i], 1, __ATOMIC_RELAXED);
 		pw->by[w]++;
 	}
@@ -261,7 +261,7 @@ pieces_each_once(void **state)
 	for (uint32_t nw = 1; nw <= 4; nw++) {
 		struct piecework pw = { 0 };
 		uint32_t np = PAR_PIECES(nw);
-		par_pieces_init(&pw.q, np);
+		par_pieces_init(&pw.q, np, nw);
 		assert_int_equal(par_run(nw, take_pieces, &pw), 0);
 		uint32_t sum = 0;
 		for (uint32_t i = 0; i < PAR_PIECES_MAX; i++)
@@ -270,9 +270,24 @@ pieces_each_once(void **state)
 			sum += pw.by[w];
 		assert_int_equal(sum, np);
 		uint32_t i = 12345;
-		assert_false(par_take(&pw.q, &i));       /* none left */
+		assert_false(par_take(&pw.q, 0, &i));       /* none left */
 		assert_int_equal(i, 12345);
 	}
+	/* a worker takes its own share from the front, then the other's
+	 * from the back */
+	struct par_pieces q;
+	par_pieces_init(&q, 8, 2);
+	uint32_t order[8], i;
+	for (uint32_t k = 0; k < 8; k++) {
+		assert_true(par_take(&q, 0, &i));
+		order[k] = i;
+	}
+	const uint32_t want[8] = { 0, 1, 2, 3, 7, 6, 5, 4 };
+	assert_memory_equal(order, want, sizeof want);
+	assert_false(par_take(&q, 1, &i));
+	par_pieces_init(&q, 8, 2);
+	assert_true(par_take(&q, 1, &i));
+	assert_int_equal(i, 4);
 }
 
 int

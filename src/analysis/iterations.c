@@ -239,7 +239,7 @@ bounds_worker(void *ctx, uint32_t w, uint32_t nw)
 	(void)nw;
 	for (uint32_t k = 0; k <= m; k++)
 		b[k] = UINT32_MAX;
-	while (par_take(&g->pieces, &c)) {
+	while (par_take(&g->pieces, w, &c)) {
 		for (uint32_t tl = g->cut[c]; tl < g->cut[c + 1]; tl++) {
 			if (s->a->tl_lop[tl] == s->a->tl_lop[tl + 1])
 				continue;
@@ -302,7 +302,7 @@ region_bounds(const struct seq *s, uint32_t r, uint32_t m, struct bounds *out)
 	}
 	if (!rc) {
 		par_split(n_tl, PAR_PIECES(nw), tl_weight, s->a, g.cut);
-		par_pieces_init(&g.pieces, PAR_PIECES(nw));
+		par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
 		par_run(nw, bounds_worker, &g);
 	}
 	uint32_t *b = g.b[0], end = 0;
@@ -666,7 +666,7 @@ runs_worker(void *ctx, uint32_t w, uint32_t nw)
 	uint32_t c;
 	(void)w;
 	(void)nw;
-	while (par_take(&g->pieces, &c))
+	while (par_take(&g->pieces, w, &c))
 		if (piece_runs(g, c))
 			return ERR_NOMEM;
 	return 0;
@@ -718,7 +718,7 @@ lops_runs(struct analysis *a, uint32_t region, const uint32_t *part)
 	struct running g = { .a = a, .region = region, .part = part };
 	uint32_t np = PAR_PIECES(nw);
 	par_split(n_tl, np, tl_weight, a, g.cut);
-	par_pieces_init(&g.pieces, np);
+	par_pieces_init(&g.pieces, np, nw);
 	int rc = par_run(nw, runs_worker, &g);
 	size_t total = 0;
 	for (uint32_t w = 0; w < np; w++)

@@ -88,7 +88,7 @@ lop_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct lopping *g = ctx;
 	uint32_t c;
 	(void)nw;
-	while (par_take(&g->pieces, &c)) {
+	while (par_take(&g->pieces, w, &c)) {
 		uint32_t n = 0;
 		if (g->fill)
 			for (uint32_t k = 0; k < c; k++)
@@ -133,7 +133,7 @@ lops_build(struct analysis *a)
 	uint32_t nw = par_workers(), np = PAR_PIECES(nw);
 	struct lopping g = { .a = a, .isend = isend };
 	par_split(n_tl, np, tl_ops, tls, g.cut);
-	par_pieces_init(&g.pieces, np);
+	par_pieces_init(&g.pieces, np, nw);
 	par_run(nw, lop_worker, &g);
 	uint32_t n = 0;
 	for (uint32_t c = 0; c < np; c++)
@@ -146,7 +146,7 @@ lops_build(struct analysis *a)
 		return ERR_NOMEM;
 	}
 	g.fill = 1;
-	par_pieces_init(&g.pieces, np);
+	par_pieces_init(&g.pieces, np, nw);
 	par_run(nw, lop_worker, &g);
 	for (uint32_t w = 0; w < nw; w++)
 		a->stats.coalesced_isends += g.coalesced[w];

@@ -190,12 +190,12 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct analysis *a = m->a;
 	uint32_t c;
 	if (m->phase == 1) {
-		while (par_take(&m->pieces, &c))
+		while (par_take(&m->pieces, w, &c))
 			sent_side(a, m->sent, m->tl_cut[c], m->tl_cut[c + 1]);
 		return 0;
 	}
 	if (m->phase == 2) {
-		while (par_take(&m->pieces, &c)) {
+		while (par_take(&m->pieces, w, &c)) {
 			struct hot_lists *hl = &m->aside[c].hot;
 			size_t k = (size_t)a->opts.hotspots + 1;
 			hl->h = malloc(k * sizeof *hl->h);
@@ -217,7 +217,7 @@ metric_worker(void *ctx, uint32_t w, uint32_t nw)
 		return ERR_NOMEM;
 	memset(pmin, 0xff, (np + 1) * sizeof *pmin);
 	memset(g, 0xff, ((size_t)a->n_steps + 1) * sizeof *g);
-	while (par_take(&m->pieces, &c)) {
+	while (par_take(&m->pieces, w, &c)) {
 		uint32_t l0 = a->tl_lop[m->tl_cut[c]], l1 = a->tl_lop[m->tl_cut[c + 1]];
 		for (uint32_t l = l0; l < l1; l++) {
 			uint32_t p = a->lop_part[l], s = a->lop_step[l];
@@ -592,7 +592,7 @@ metrics_compute(struct analysis *a)
 	trace_timelines(a->t, &n_tl);
 	struct metering m = { .a = a, .n_pieces = PAR_PIECES(nw) };
 	par_split(n_tl, m.n_pieces, tl_size, a, m.tl_cut);
-	par_pieces_init(&m.pieces, m.n_pieces);
+	par_pieces_init(&m.pieces, m.n_pieces, nw);
 	int rc = slots < TRACE_NONE ? par_run(nw, metric_worker, &m) : ERR_LIMIT;
 	if (rc == 0) {
 		/* the workers' minima */
@@ -622,12 +622,12 @@ metrics_compute(struct analysis *a)
 	}
 	if (rc == 0) {
 		m.phase = 1;
-		par_pieces_init(&m.pieces, m.n_pieces);
+		par_pieces_init(&m.pieces, m.n_pieces, nw);
 		rc = par_run(nw, metric_worker, &m);
 	}
 	if (rc == 0) {
 		m.phase = 2;
-		par_pieces_init(&m.pieces, m.n_pieces);
+		par_pieces_init(&m.pieces, m.n_pieces, nw);
 		rc = par_run(nw, metric_worker, &m);
 	}
 	free(m.sent);

@@ -732,7 +732,7 @@ merge_worker(void *ctx, uint32_t w, uint32_t nw)
 	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
 	const uint32_t *members = trace_coll_members(a->t);
 	(void)nw;
-	while (par_take(&g->pieces, &piece)) {
+	while (par_take(&g->pieces, w, &piece)) {
 		par_share(n_msgs, piece, g->pieces.n, &m0, &m1);
 		par_share(n_colls, piece, g->pieces.n, &c0, &c1);
 		for (uint32_t m = m0; m < m1; m++) {
@@ -802,7 +802,7 @@ partition_build(struct analysis *a)
 		goto out;
 
 	g.kind = MERGE_MANDATORY;
-	par_pieces_init(&g.pieces, PAR_PIECES(nw));
+	par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
 	par_run(nw, merge_worker, &g);
 	for (uint32_t w = 0; w < nw; w++) {
 		sets -= g.united[w];
@@ -813,7 +813,7 @@ partition_build(struct analysis *a)
 
 	if (a->opts.waitall_merge) {
 		g.kind = MERGE_WAITALL;
-		par_pieces_init(&g.pieces, PAR_PIECES(nw));
+		par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
 		par_run(nw, merge_worker, &g);
 		for (uint32_t w = 0; w < nw; w++)
 			sets -= g.united[w];

@@ -516,7 +516,7 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		s.state[tl] = ST_IDLE;
 		s.wait_lop[tl] = TRACE_NONE;
 	}
-	while (par_take(&g->pieces, &piece)) {
+	while (par_take(&g->pieces, w, &piece)) {
 		for (uint32_t p = g->cut[piece]; p < g->cut[piece + 1]; p++) {
 			/* the timelines of p and their lop ranges: part_lops is grouped
 			 * by timeline in time order, and after the cycle merge a
@@ -804,7 +804,7 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 			g.most = a->part_lop_first[p + 1] - a->part_lop_first[p];
 	uint32_t np = PAR_PIECES(nw);
 	par_split(a->n_parts, np, part_weight, a, g.cut);
-	par_pieces_init(&g.pieces, np);
+	par_pieces_init(&g.pieces, np, nw);
 	if ((rc = par_run(nw, step_worker, &g)))
 		goto out;
 	for (uint32_t w = 0; w < nw; w++)

@@ -60,7 +60,7 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 	trace_timelines(t, &n_tl);
 	(void)nw;
 
-	while (par_take(&g->pieces, &c)) {
+	while (par_take(&g->pieces, w, &c)) {
 		par_share(n_msgs, c, np, &from, &to);
 		for (uint32_t m = from; m < to; m++) {
 			if (!msg_ok(a, m))
@@ -101,7 +101,7 @@ verify_run(struct analysis *a)
 	struct analysis_verify *v = &a->verify;
 	struct verifying g = { .a = a };
 	uint32_t nw = par_workers();
-	par_pieces_init(&g.pieces, PAR_PIECES(nw));
+	par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
 	par_run(nw, verify_worker, &g);
 	for (uint32_t w = 0; w < nw; w++) {
 		v->messages_checked += g.v[w].messages_checked;

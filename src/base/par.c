@@ -78,20 +78,45 @@ par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, uint32
 }
 
 void
-par_pieces_init(struct par_pieces *q, uint32_t n)
+par_pieces_init(struct par_pieces *q, uint32_t n, uint32_t nw)
 {
-	atomic_init(&q->next, 0);
+	nw = nw < 1 ? 1 : nw > PAR_MAX ? PAR_MAX : nw;
 	q->n = n;
+	q->nw = nw;
+	for (uint32_t w = 0; w < PAR_MAX; w++) {
+		uint64_t lo = w < nw ? (uint64_t)n * w / nw : n;
+		uint64_t hi = w < nw ? (uint64_t)n * (w + 1) / nw : n;
+		atomic_init(&q->left[w], lo | hi << 32);
+	}
+}
+
+/* A piece of *left, its first or (back) its last. */
+static int
+take_from(_Atomic uint64_t *left, int back, uint32_t *i)
+{
+	uint64_t v = atomic_load_explicit(left, memory_order_relaxed);
+	for (;;) {
+		uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+		if (lo >= hi)
+			return 0;
+		uint64_t nv = back ? lo | (uint64_t)(hi - 1) << 32 : (lo + 1) | (uint64_t)hi << 32;
+		if (atomic_compare_exchange_weak_explicit(left, &v, nv, memory_order_relaxed,
+							  memory_order_relaxed)) {
+			*i = back ? hi - 1 : lo;
+			return 1;
+		}
+	}
 }
 
 int
-par_take(struct par_pieces *q, uint32_t *i)
+par_take(struct par_pieces *q, uint32_t w, uint32_t *i)
 {
-	uint32_t k = atomic_fetch_add_explicit(&q->next, 1, memory_order_relaxed);
-	if (k >= q->n)
-		return 0;
-	*i = k;
-	return 1;
+	if (w < q->nw && take_from(&q->left[w], 0, i))
+		return 1;
+	for (uint32_t k = 1; k <= q->nw; k++)
+		if ((w + k) % q->nw != w && take_from(&q->left[(w + k) % q->nw], 1, i))
+			return 1;
+	return 0;
 }
 
 void

@@ -31,20 +31,26 @@ void par_split(uint32_t total, uint32_t n, uint64_t (*weight)(const void *ctx, u
 /* Work cut into more pieces than workers, each worker taking the next
  * piece as it finishes one: the cores of a shared machine run at
  * different speeds from one moment to the next, and equal shares leave
- * the faster core idle while the slower one finishes. A stage whose
- * result does not depend on which worker did which piece cuts its items
- * into PAR_PIECES(n) pieces (par_split), resets the counter with
- * par_pieces_init and lets each worker loop on par_take. */
+ * the faster core idle while the slower one finishes. Worker w first
+ * takes the pieces of its own equal share from the front, in order (so
+ * that the workers stay in parts of the data of their own, as with
+ * equal shares); then it takes from the back of the others' shares. A
+ * stage whose result does not depend on which worker did which piece
+ * cuts its items into PAR_PIECES(n) pieces (par_split), sets the pieces
+ * up with par_pieces_init for its n workers and lets each worker loop on
+ * par_take. */
 #define PAR_PIECES_PER 16
 #define PAR_PIECES_MAX (PAR_MAX * PAR_PIECES_PER)
 #define PAR_PIECES(n) ((n) <= 1 ? 1 : (n) * PAR_PIECES_PER)
 struct par_pieces {
-	_Atomic uint32_t next;
-	uint32_t n;
+	uint32_t n, nw;
+	/* the pieces of worker w's share not taken yet: [lo, hi), as
+	 * lo | hi << 32 */
+	_Atomic uint64_t left[PAR_MAX];
 };
-void par_pieces_init(struct par_pieces *q, uint32_t n);
-/* The next piece not taken, in *i; 0 when none is left. */
-int par_take(struct par_pieces *q, uint32_t *i);
+void par_pieces_init(struct par_pieces *q, uint32_t n, uint32_t nw);
+/* The next piece for worker w, in *i; 0 when none is left. */
+int par_take(struct par_pieces *q, uint32_t w, uint32_t *i);
 /* Share w of n equal shares of [0, total): [*from, *to). */
 void par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to);
 
