@@ -664,7 +664,6 @@ runs_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct running *g = ctx;
 	uint32_t c;
-	(void)w;
 	(void)nw;
 	while (par_take(&g->pieces, w, &c))
 		if (piece_runs(g, c))

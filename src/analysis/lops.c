@@ -33,7 +33,8 @@ struct lopping {
 	const uint8_t *isend;          /* per region: an MPI_Isend kind */
 	struct par_pieces pieces;
 	uint32_t cut[PAR_PIECES_MAX + 1];      /* timelines */
-	uint32_t count[PAR_PIECES_MAX];        /* each piece's lops */
+	uint32_t count[PAR_PIECES_MAX];        /* each piece's lops; then,
+	                                        * filling, its first lop */
 	uint32_t coalesced[PAR_MAX];
 	int fill;                      /* 0: count the lops; 1: number them */
 };
@@ -89,10 +90,7 @@ lop_worker(void *ctx, uint32_t w, uint32_t nw)
 	uint32_t c;
 	(void)nw;
 	while (par_take(&g->pieces, w, &c)) {
-		uint32_t n = 0;
-		if (g->fill)
-			for (uint32_t k = 0; k < c; k++)
-				n += g->count[k];
+		uint32_t n = g->fill ? g->count[c] : 0;
 		for (uint32_t tl = g->cut[c]; tl < g->cut[c + 1]; tl++) {
 			if (g->fill)
 				n += timeline_lops(g->a, g->isend, tl, n, 1, &g->coalesced[w]);
@@ -136,8 +134,11 @@ lops_build(struct analysis *a)
 	par_pieces_init(&g.pieces, np, nw);
 	par_run(nw, lop_worker, &g);
 	uint32_t n = 0;
-	for (uint32_t c = 0; c < np; c++)
-		n += g.count[c];
+	for (uint32_t c = 0; c < np; c++) {
+		uint32_t k = g.count[c];
+		g.count[c] = n;
+		n += k;
+	}
 	a->lop_op = malloc(((size_t)n + 1) * sizeof *a->lop_op);
 	a->lop_tl = malloc(((size_t)n + 1) * sizeof *a->lop_tl);
 	a->lop_kind = malloc((size_t)n + 1);

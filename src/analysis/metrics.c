@@ -168,8 +168,7 @@ struct sent {
 
 struct metering {
 	struct analysis *a;
-	uint32_t n_pieces;
-	struct par_pieces pieces;
+	struct par_pieces pieces;     /* of the ranks, tl_cut[] */
 	uint32_t tl_cut[PAR_PIECES_MAX + 1];
 	uint64_t *pmin[PAR_MAX];      /* per worker, pmin_first[n_parts] wide */
 	uint64_t *gmin[PAR_MAX];      /* per worker, n_steps wide */
@@ -590,9 +589,10 @@ metrics_compute(struct analysis *a)
 	a->pmin_first[a->n_parts] = (uint32_t)slots;
 	uint32_t n_tl, nw = par_workers();
 	trace_timelines(a->t, &n_tl);
-	struct metering m = { .a = a, .n_pieces = PAR_PIECES(nw) };
-	par_split(n_tl, m.n_pieces, tl_size, a, m.tl_cut);
-	par_pieces_init(&m.pieces, m.n_pieces, nw);
+	uint32_t np = PAR_PIECES(nw);
+	struct metering m = { .a = a };
+	par_split(n_tl, np, tl_size, a, m.tl_cut);
+	par_pieces_init(&m.pieces, np, nw);
 	int rc = slots < TRACE_NONE ? par_run(nw, metric_worker, &m) : ERR_LIMIT;
 	if (rc == 0) {
 		/* the workers' minima */
@@ -622,18 +622,18 @@ metrics_compute(struct analysis *a)
 	}
 	if (rc == 0) {
 		m.phase = 1;
-		par_pieces_init(&m.pieces, m.n_pieces, nw);
+		par_pieces_init(&m.pieces, np, nw);
 		rc = par_run(nw, metric_worker, &m);
 	}
 	if (rc == 0) {
 		m.phase = 2;
-		par_pieces_init(&m.pieces, m.n_pieces, nw);
+		par_pieces_init(&m.pieces, np, nw);
 		rc = par_run(nw, metric_worker, &m);
 	}
 	free(m.sent);
 	if (rc == 0)
-		rc = gather(a, m.aside, m.n_pieces);
-	for (uint32_t w = 0; w < m.n_pieces; w++) {
+		rc = gather(a, m.aside, np);
+	for (uint32_t w = 0; w < np; w++) {
 		free(m.aside[w].big);
 		free(m.aside[w].far);
 		free(m.aside[w].hot.h);

@@ -111,10 +111,10 @@ take_from(_Atomic uint64_t *left, int back, uint32_t *i)
 int
 par_take(struct par_pieces *q, uint32_t w, uint32_t *i)
 {
-	if (w < q->nw && take_from(&q->left[w], 0, i))
+	if (take_from(&q->left[w], 0, i))
 		return 1;
-	for (uint32_t k = 1; k <= q->nw; k++)
-		if ((w + k) % q->nw != w && take_from(&q->left[(w + k) % q->nw], 1, i))
+	for (uint32_t k = 1; k < q->nw; k++)
+		if (take_from(&q->left[(w + k) % q->nw], 1, i))
 			return 1;
 	return 0;
 }

@@ -49,7 +49,8 @@ struct par_pieces {
 	_Atomic uint64_t left[PAR_MAX];
 };
 void par_pieces_init(struct par_pieces *q, uint32_t n, uint32_t nw);
-/* The next piece for worker w, in *i; 0 when none is left. */
+/* The next piece for worker w (below the nw of par_pieces_init), in
+ * *i; 0 when none is left. */
 int par_take(struct par_pieces *q, uint32_t w, uint32_t *i);
 /* Share w of n equal shares of [0, total): [*from, *to). */
 void par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to);
