@@ -72,30 +72,30 @@ struct evread {
 	uint32_t front, back;         /* the chunks not taken yet: [front, back) */
 	uint32_t failed;              /* the first chunk that failed so far, or UINT32_MAX */
 	int one_front;                /* worker 0 reads its chunks into one block */
+	int own;                      /* skein decodes the files (else libotf2) */
 	struct build *front_b;        /* that block: chunks [0, front) */
 	atomic_ullong done;           /* events read so far, all workers */
 	atomic_int stop;              /* the user cancelled */
 };
 
-/* ---- the OTF2 callbacks: records -> builder ---- */
+/* ---- records -> builder ---- */
 
-#define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
-	OTF2_AttributeList *attrs
-#define EVT_UNUSED() ((void)loc, (void)pos, (void)attrs)
+/* Each record kind has a function of its own, called by libotf2's
+ * callbacks and by skein's own decoding alike; each returns 0 or the
+ * builder's error (also kept in k->rc, which stops the reading). */
 
-static OTF2_CallbackCode
+static int
 built(struct evblock *k, int rc)
 {
-	if (!rc)
-		return OTF2_CALLBACK_SUCCESS;
-	k->rc = rc;
-	return OTF2_CALLBACK_INTERRUPT;
+	if (rc)
+		k->rc = rc;
+	return rc;
 }
 
 /* Counts a record of kind rec and returns its time relative to the
  * trace's offset, widening the block's time span. */
 static uint64_t
-stamp(struct evblock *k, enum trace_rec rec, OTF2_TimeStamp time)
+stamp(struct evblock *k, enum trace_rec rec, uint64_t time)
 {
 	k->records[rec]++;
 	uint64_t off = k->r->t->info.global_offset;
@@ -118,12 +118,6 @@ on_rank(struct evblock *k)
 	return 0;
 }
 
-static uint32_t
-comm_id(const struct evblock *k, OTF2_CommRef c)
-{
-	return otf2r_refs_get(&k->r->comm_of, c);
-}
-
 /* Request ids are opaque; UINT64_MAX is kept for "blocking". */
 static uint64_t
 req(uint64_t request)
@@ -132,50 +126,123 @@ req(uint64_t request)
 }
 
 /* Enter and Leave. Regions not defined are counted as bad references. */
-static OTF2_CallbackCode
-region_event(struct evblock *k, enum trace_rec rec, OTF2_TimeStamp time, OTF2_RegionRef region)
+static int
+region_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t region)
 {
 	uint64_t rel = stamp(k, rec, time);
 	uint32_t id = otf2r_refs_get(&k->r->region_of, region);
 	k->bad_refs += id == TRACE_NONE;
 	if (k->cur_tl == TRACE_NONE || id == TRACE_NONE)
-		return OTF2_CALLBACK_SUCCESS;
+		return 0;
 	return built(k, rec == REC_ENTER ? build_enter(k->b, rel, id) : build_leave(k->b, rel, id));
+}
+
+/* Send, Isend, Recv, Irecv (request UINT64_MAX for the blocking ones). */
+static int
+p2p_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint32_t peer, uint64_t comm,
+	  uint32_t tag, uint64_t len, uint64_t request)
+{
+	uint64_t rel = stamp(k, rec, time);
+	if (!on_rank(k))
+		return 0;
+	uint32_t c = otf2r_refs_get(&k->r->comm_of, comm);
+	int send = rec == REC_MPI_SEND || rec == REC_MPI_ISEND;
+	return built(k, send ? build_send(k->b, rel, peer, c, tag, len, request)
+			     : build_recv(k->b, rel, peer, c, tag, len, request));
+}
+
+static int
+request_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t request)
+{
+	uint64_t rel = stamp(k, rec, time);
+	if (!on_rank(k))
+		return 0;
+	return built(k, rec == REC_MPI_ISEND_COMPLETE ? build_isend_complete(k->b, rel, req(request))
+			: build_irecv_request(k->b, rel, req(request)));
+}
+
+static int
+coll_begin_event(struct evblock *k, uint64_t time)
+{
+	uint64_t rel = stamp(k, REC_MPI_COLLECTIVE_BEGIN, time);
+	return on_rank(k) ? built(k, build_coll_begin(k->b, rel)) : 0;
+}
+
+static int
+coll_end_event(struct evblock *k, uint64_t time, unsigned op, uint64_t comm, uint32_t root,
+	       uint64_t sent, uint64_t received)
+{
+	uint64_t rel = stamp(k, REC_MPI_COLLECTIVE_END, time);
+	if (!on_rank(k))
+		return 0;
+	uint8_t type = op < COLL_TYPE_COUNT ? (uint8_t)op : COLL_OTHER;
+	return built(k, build_coll_end(k->b, rel, type, otf2r_refs_get(&k->r->comm_of, comm), root,
+				       sent, received));
+}
+
+static int
+measurement_event(struct evblock *k, uint64_t time, int on)
+{
+	uint64_t rel = stamp(k, REC_MEASUREMENT_ON_OFF, time);
+	if (k->cur_tl == TRACE_NONE)
+		return 0;
+	return built(k, build_measurement(k->b, rel, on));
+}
+
+/* A record of skein's own decoding. */
+static int
+own_event(struct evblock *k, const struct otf2_evt_rec *x)
+{
+	switch (x->kind) {
+	case REC_ENTER: case REC_LEAVE:
+		return region_event(k, x->kind, x->time, x->ref);
+	case REC_MPI_SEND: case REC_MPI_RECV:
+		return p2p_event(k, x->kind, x->time, x->ref, x->comm, x->tag, x->len, UINT64_MAX);
+	case REC_MPI_ISEND: case REC_MPI_IRECV:
+		return p2p_event(k, x->kind, x->time, x->ref, x->comm, x->tag, x->len, req(x->request));
+	case REC_MPI_ISEND_COMPLETE: case REC_MPI_IRECV_REQUEST:
+		return request_event(k, x->kind, x->time, x->request);
+	case REC_MPI_COLLECTIVE_BEGIN:
+		return coll_begin_event(k, x->time);
+	case REC_MPI_COLLECTIVE_END:
+		return coll_end_event(k, x->time, x->tag, x->comm, x->ref, x->len, x->request);
+	case REC_MEASUREMENT_ON_OFF:
+		return measurement_event(k, x->time, x->ref == OTF2_MEASUREMENT_ON);
+	}
+	return 0;
+}
+
+/* ---- libotf2's callbacks ---- */
+
+#define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
+	OTF2_AttributeList *attrs
+#define EVT_UNUSED() ((void)loc, (void)pos, (void)attrs)
+
+static OTF2_CallbackCode
+go_on(int rc)
+{
+	return rc ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
 evt_enter(EVT_ARGS, OTF2_RegionRef region)
 {
 	EVT_UNUSED();
-	return region_event(ud, REC_ENTER, time, region);
+	return go_on(region_event(ud, REC_ENTER, time, region));
 }
 
 static OTF2_CallbackCode
 evt_leave(EVT_ARGS, OTF2_RegionRef region)
 {
 	EVT_UNUSED();
-	return region_event(ud, REC_LEAVE, time, region);
-}
-
-/* Send, Isend, Recv, Irecv (request UINT64_MAX for the blocking ones). */
-static OTF2_CallbackCode
-p2p_event(struct evblock *k, enum trace_rec rec, OTF2_TimeStamp time, uint32_t peer,
-	  OTF2_CommRef comm, uint32_t tag, uint64_t len, uint64_t request)
-{
-	uint64_t rel = stamp(k, rec, time);
-	if (!on_rank(k))
-		return OTF2_CALLBACK_SUCCESS;
-	uint32_t c = comm_id(k, comm);
-	int send = rec == REC_MPI_SEND || rec == REC_MPI_ISEND;
-	return built(k, send ? build_send(k->b, rel, peer, c, tag, len, request)
-			     : build_recv(k->b, rel, peer, c, tag, len, request));
+	return go_on(region_event(ud, REC_LEAVE, time, region));
 }
 
 static OTF2_CallbackCode
 evt_send(EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
 	EVT_UNUSED();
-	return p2p_event(ud, REC_MPI_SEND, time, receiver, comm, tag, len, UINT64_MAX);
+	return go_on(p2p_event(ud, REC_MPI_SEND, time, receiver, comm, tag, len, UINT64_MAX));
 }
 
 static OTF2_CallbackCode
@@ -183,14 +250,14 @@ evt_isend(EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t
 	  uint64_t request)
 {
 	EVT_UNUSED();
-	return p2p_event(ud, REC_MPI_ISEND, time, receiver, comm, tag, len, req(request));
+	return go_on(p2p_event(ud, REC_MPI_ISEND, time, receiver, comm, tag, len, req(request)));
 }
 
 static OTF2_CallbackCode
 evt_recv(EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
 	EVT_UNUSED();
-	return p2p_event(ud, REC_MPI_RECV, time, sender, comm, tag, len, UINT64_MAX);
+	return go_on(p2p_event(ud, REC_MPI_RECV, time, sender, comm, tag, len, UINT64_MAX));
 }
 
 static OTF2_CallbackCode
@@ -198,36 +265,28 @@ evt_irecv(EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t l
 	  uint64_t request)
 {
 	EVT_UNUSED();
-	return p2p_event(ud, REC_MPI_IRECV, time, sender, comm, tag, len, req(request));
+	return go_on(p2p_event(ud, REC_MPI_IRECV, time, sender, comm, tag, len, req(request)));
 }
 
 static OTF2_CallbackCode
 evt_isend_complete(EVT_ARGS, uint64_t request)
 {
 	EVT_UNUSED();
-	struct evblock *k = ud;
-	uint64_t rel = stamp(k, REC_MPI_ISEND_COMPLETE, time);
-	return on_rank(k) ? built(k, build_isend_complete(k->b, rel, req(request)))
-			  : OTF2_CALLBACK_SUCCESS;
+	return go_on(request_event(ud, REC_MPI_ISEND_COMPLETE, time, request));
 }
 
 static OTF2_CallbackCode
 evt_irecv_request(EVT_ARGS, uint64_t request)
 {
 	EVT_UNUSED();
-	struct evblock *k = ud;
-	uint64_t rel = stamp(k, REC_MPI_IRECV_REQUEST, time);
-	return on_rank(k) ? built(k, build_irecv_request(k->b, rel, req(request)))
-			  : OTF2_CALLBACK_SUCCESS;
+	return go_on(request_event(ud, REC_MPI_IRECV_REQUEST, time, request));
 }
 
 static OTF2_CallbackCode
 evt_coll_begin(EVT_ARGS)
 {
 	EVT_UNUSED();
-	struct evblock *k = ud;
-	uint64_t rel = stamp(k, REC_MPI_COLLECTIVE_BEGIN, time);
-	return on_rank(k) ? built(k, build_coll_begin(k->b, rel)) : OTF2_CALLBACK_SUCCESS;
+	return go_on(coll_begin_event(ud, time));
 }
 
 static OTF2_CallbackCode
@@ -235,23 +294,14 @@ evt_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 	     uint64_t sent, uint64_t received)
 {
 	EVT_UNUSED();
-	struct evblock *k = ud;
-	uint64_t rel = stamp(k, REC_MPI_COLLECTIVE_END, time);
-	if (!on_rank(k))
-		return OTF2_CALLBACK_SUCCESS;
-	uint8_t type = op < COLL_TYPE_COUNT ? (uint8_t)op : COLL_OTHER;
-	return built(k, build_coll_end(k->b, rel, type, comm_id(k, comm), root, sent, received));
+	return go_on(coll_end_event(ud, time, op, comm, root, sent, received));
 }
 
 static OTF2_CallbackCode
 evt_measurement(EVT_ARGS, OTF2_MeasurementMode mode)
 {
 	EVT_UNUSED();
-	struct evblock *k = ud;
-	uint64_t rel = stamp(k, REC_MEASUREMENT_ON_OFF, time);
-	if (k->cur_tl == TRACE_NONE)
-		return OTF2_CALLBACK_SUCCESS;
-	return built(k, build_measurement(k->b, rel, mode == OTF2_MEASUREMENT_ON));
+	return go_on(measurement_event(ud, time, mode == OTF2_MEASUREMENT_ON));
 }
 
 static OTF2_EvtReaderCallbacks *
@@ -293,53 +343,47 @@ check_in(struct evread *v, struct evblock *k, uint32_t worker, uint64_t got)
 	return 0;
 }
 
-/* Reads location li into block k; returns 0 or ERR_* (message in k->err). */
+/* The message for a location whose events cannot be read past events. */
 static int
-read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li)
+corrupt(struct otf2r *r, struct evblock *k, const struct trace_location *L, const char *path,
+	uint64_t events, OTF2_ErrorCode st, const char *why)
+{
+	char what[96];
+	snprintf(what, sizeof what, "truncated or corrupt events of location %llu after %llu events",
+		 (unsigned long long)L->id, (unsigned long long)events);
+	if (why)
+		return err_set(&k->err, ERR_FORMAT, "%s: %s (%s)", path, what, why);
+	return otf2r_fail(r, &k->err, ERR_FORMAT, st, path, what);
+}
+
+/* Location li's events by libotf2's event reader; *events is how many
+ * were read. Returns 0 or ERR_* (message in k->err). */
+static int
+library_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
+		 const char *path, uint64_t *events)
 {
 	struct otf2r *r = v->r;
-	struct trace_location *L = &r->t->locations[li];
-	char path[sizeof r->base + 32];
-	otf2r_local_path(r, L->id, "evt", path, sizeof path);
-	/* libotf2 opens the file itself: it must be a regular file (a FIFO
-	 * would block), and may be absent only when no events are declared */
-	struct stat st;
-	int absent = stat(path, &st) != 0;
-	if (absent && (errno != ENOENT || L->events_declared))
-		return err_set(&k->err, ERR_FORMAT, "%s: %s (the definitions declare %llu events)",
-			       path, strerror(errno), (unsigned long long)L->events_declared);
-	if (!absent && !S_ISREG(st.st_mode))
-		return err_set(&k->err, ERR_IO, "%s: is %s, not a regular file", path,
-			       file_kind(st.st_mode));
-	OTF2_EvtReader *er = absent ? NULL : OTF2_Reader_GetEvtReader(v->rd, L->id);
-	if (!absent && !er)
+	const struct trace_location *L = &r->t->locations[li];
+	OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(v->rd, L->id);
+	if (!er)
 		return otf2r_fail(r, &k->err, ERR_FORMAT, OTF2_SUCCESS, path, "cannot read the events");
-	if (er) {
-		OTF2_EvtReader_SetCallbacks(er, v->cb, k);
-		uint8_t kinds = r->local_kinds[li];
-		if (!(kinds & OTF2R_LOCAL_MAPS))
-			OTF2_EvtReader_ApplyMappingTables(er, false);
-		if (!(kinds & OTF2R_LOCAL_OFFSETS))
-			OTF2_EvtReader_ApplyClockOffsets(er, false);
-	}
-	k->cur_tl = L->timeline;
+	OTF2_EvtReader_SetCallbacks(er, v->cb, k);
+	uint8_t kinds = r->local_kinds[li];
+	if (!(kinds & OTF2R_LOCAL_MAPS))
+		OTF2_EvtReader_ApplyMappingTables(er, false);
+	if (!(kinds & OTF2R_LOCAL_OFFSETS))
+		OTF2_EvtReader_ApplyClockOffsets(er, false);
 	int rc = 0;
-	if (k->cur_tl != TRACE_NONE)
-		rc = build_timeline_begin(k->b, k->cur_tl);
-	uint64_t events = 0;
-	while (rc == 0 && er) {
+	for (;;) {
 		uint64_t got = 0;
-		OTF2_ErrorCode st2 = OTF2_EvtReader_ReadEvents(er, REPORT_EVENTS, &got);
-		events += got;
+		OTF2_ErrorCode st = OTF2_EvtReader_ReadEvents(er, REPORT_EVENTS, &got);
+		*events += got;
 		if (k->rc) {          /* the builder failed */
 			rc = otf2r_build_error(&k->err, k->rc, r->anchor, "building the model");
 			break;
 		}
-		if (st2 != OTF2_SUCCESS) {
-			char what[96];
-			snprintf(what, sizeof what, "truncated or corrupt events of location %llu after %llu events",
-				 (unsigned long long)L->id, (unsigned long long)events);
-			rc = otf2r_fail(r, &k->err, ERR_FORMAT, st2, path, what);
+		if (st != OTF2_SUCCESS) {
+			rc = corrupt(r, k, L, path, *events, st, NULL);
 			break;
 		}
 		if (check_in(v, k, worker, got)) {
@@ -349,14 +393,86 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li)
 		if (got < REPORT_EVENTS)
 			break;
 	}
+	OTF2_Reader_CloseEvtReader(v->rd, er);
+	return rc;
+}
+
+/* Records decoded at a time: a few pages, in the first level cache */
+#define OWN_BATCH 256
+
+/* Location li's events by skein's own decoding (otf2_evt.h) into the
+ * worker's chunk buffer buf; as library_location. */
+static int
+own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
+	     const char *path, uint8_t *buf, uint64_t *events)
+{
+	struct otf2r *r = v->r;
+	const struct trace_location *L = &r->t->locations[li];
+	const struct otf2r_local *l = r->locals ? &r->locals[li] : NULL;
+	struct otf2_evt e;
+	int rc = otf2_evt_open(&e, path, r->anc.evt_chunk, buf, l ? l->region_map : NULL,
+			       l ? l->comm_map : NULL, l ? l->iv : NULL, l ? l->n_iv : 0);
+	struct otf2_evt_rec x[OWN_BATCH];
+	uint64_t reported = 0;
+	uint32_t n = 1;
+	while (rc == 0 && n) {
+		rc = otf2_evt_read(&e, x, OWN_BATCH, &n);
+		for (uint32_t i = 0; i < n && !k->rc; i++)
+			own_event(k, &x[i]);
+		if (k->rc) {
+			rc = otf2r_build_error(&k->err, k->rc, r->anchor, "building the model");
+			break;
+		}
+		if (!rc && (e.events - reported >= REPORT_EVENTS || !n)) {
+			uint64_t got = e.events - reported;
+			reported = e.events;
+			if (check_in(v, k, worker, got)) {
+				rc = k->rc ? k->rc : ERR_CANCELLED;
+				break;
+			}
+		}
+	}
+	*events = e.events;
+	if (rc == ERR_IO)
+		rc = err_set(&k->err, ERR_IO, "%s: %s", path, strerror(errno));
+	else if (rc == ERR_FORMAT)
+		rc = corrupt(r, k, L, path, e.events, OTF2_SUCCESS, e.why);
+	otf2_evt_close(&e);
+	return rc;
+}
+
+/* Reads location li into block k; returns 0 or ERR_* (message in k->err). */
+static int
+read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li, uint8_t *buf)
+{
+	struct otf2r *r = v->r;
+	struct trace_location *L = &r->t->locations[li];
+	char path[sizeof r->base + 32];
+	otf2r_local_path(r, L->id, "evt", path, sizeof path);
+	/* it must be a regular file (a FIFO would block), and may be absent
+	 * only when no events are declared */
+	struct stat st;
+	int absent = stat(path, &st) != 0;
+	if (absent && (errno != ENOENT || L->events_declared))
+		return err_set(&k->err, ERR_FORMAT, "%s: %s (the definitions declare %llu events)",
+			       path, strerror(errno), (unsigned long long)L->events_declared);
+	if (!absent && !S_ISREG(st.st_mode))
+		return err_set(&k->err, ERR_IO, "%s: is %s, not a regular file", path,
+			       file_kind(st.st_mode));
+	k->cur_tl = L->timeline;
+	int rc = 0;
+	if (k->cur_tl != TRACE_NONE)
+		rc = build_timeline_begin(k->b, k->cur_tl);
+	uint64_t events = 0;
+	if (rc == 0 && !absent)
+		rc = buf ? own_location(v, k, worker, li, path, buf, &events)
+			 : library_location(v, k, worker, li, path, &events);
 	L->events = events;
 	if (rc == 0 && k->cur_tl != TRACE_NONE) {
 		r->t->timelines[k->cur_tl].events = events;
 		if ((rc = build_timeline_end(k->b)))
 			otf2r_build_error(&k->err, rc, r->anchor, "building the model");
 	}
-	if (er)
-		OTF2_Reader_CloseEvtReader(v->rd, er);
 	return rc;
 }
 
@@ -377,12 +493,12 @@ claim(struct evread *v, int from_front, uint32_t *i)
 }
 
 static void
-read_chunk(struct evread *v, struct evblock *k, uint32_t worker)
+read_chunk(struct evread *v, struct evblock *k, uint32_t worker, uint8_t *buf)
 {
-	if (!k->b)
+	if (!k->b || (v->own && !buf))
 		k->rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", v->r->anchor);
 	for (uint32_t li = k->loc_first; li < k->loc_end && !k->rc; li++)
-		k->rc = read_location(v, k, worker, li);
+		k->rc = read_location(v, k, worker, li, buf);
 	if (k->rc) {
 		pthread_mutex_lock(&v->claim_mu);
 		uint32_t i = (uint32_t)(k - v->blocks);
@@ -397,20 +513,23 @@ read_worker(void *ctx, uint32_t worker, uint32_t n)
 {
 	(void)n;
 	struct evread *v = ctx;
+	/* skein's own decoding reads each chunk into a buffer of the worker's */
+	uint8_t *buf = v->own ? malloc(v->r->anc.evt_chunk + OTF2_EVT_PAD) : NULL;
 	uint32_t i;
 	while (claim(v, worker == 0, &i)) {
 		struct evblock *k = &v->blocks[i];
 		if (worker > 0 || !v->one_front) {
 			k->b = build_block_create(v->r->t);
-			read_chunk(v, k, worker);
+			read_chunk(v, k, worker, buf);
 			continue;
 		}
 		if (!v->front_b)
 			v->front_b = build_block_create(v->r->t);
 		k->b = v->front_b;
-		read_chunk(v, k, worker);
+		read_chunk(v, k, worker, buf);
 		k->b = NULL;
 	}
+	free(buf);
 	return 0;
 }
 
@@ -600,6 +719,9 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 	OTF2_ErrorCode st = OTF2_Reader_OpenEvtFiles(rd);
 	if (st != OTF2_SUCCESS)
 		return otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot open event files");
+	/* SKEIN_OTF2_EVENTS=library: libotf2's event readers, to compare */
+	const char *how = getenv("SKEIN_OTF2_EVENTS");
+	v.own = !how || strcmp(how, "library") != 0;
 	v.cb = event_callbacks();
 	if (!v.cb || make_blocks(&v, lo, hi)) {
 		rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);

@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include "model/build.h"
+#include "otf2_evt.h"
 #include "base/hmap.h"
 #include "model/trace_impl.h"
 
@@ -83,6 +84,19 @@ int otf2r_check_defs(const char *path, int global, struct err *e);
 
 enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
 
+/* What a location's local definitions say about its events, for skein's
+ * own decoding of them (otf2_evt.h): the mapping tables of regions and
+ * communicators (libotf2's, held by the open reader), and the clock
+ * offsets in definition order with the stretches between them. */
+struct otf2r_local {
+	const OTF2_IdMap *region_map, *comm_map;
+	uint64_t *clock_time;
+	int64_t *clock_offset;
+	size_t n_clock, cap_clock;
+	struct otf2_clock_iv *iv;
+	uint32_t n_iv;
+};
+
 struct otf2r {
 	struct trace *t;
 	struct build *b;
@@ -96,6 +110,9 @@ struct otf2r {
 	 * looks its location up for every id and time otherwise) */
 	uint8_t *local_kinds;
 	uint32_t local_at;       /* the location whose definitions are read */
+	/* per location, NULL until a local definitions file has a mapping
+	 * table or a clock offset */
+	struct otf2r_local *locals;
 	char otf2_msg[256];      /* first message from OTF2's error callback */
 	OTF2_ErrorCode otf2_err; /* and its code */
 
@@ -132,6 +149,9 @@ int otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, cons
 /* The path of a location's local file: BASE/ID.EXT (ext "def" or "evt"). */
 void otf2r_local_path(const struct otf2r *r, uint64_t location, const char *ext, char *buf,
 		      size_t n);
+
+/* Frees r->locals (the mapping tables are libotf2's). */
+void otf2r_free_locals(struct otf2r *r);
 
 struct otf2_read_opts;
 

@@ -155,27 +155,89 @@ otf2r_fail(struct otf2r *r, struct err *e, int code, OTF2_ErrorCode st, const ch
 
 /* ---- the reading sequence ---- */
 
+/* The location's local state, made on first use; NULL when out of memory. */
+static struct otf2r_local *
+local_of(struct otf2r *r)
+{
+	if (!r->locals && !(r->locals = calloc(r->t->n_locations, sizeof *r->locals)))
+		return NULL;
+	return &r->locals[r->local_at];
+}
+
+/* The tables stay libotf2's, freed when the reader is closed; only those
+ * of the records skein reads are kept. */
 static OTF2_CallbackCode
 on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
 {
-	(void)type;
-	(void)map;
 	struct otf2r *r = ud;
 	r->local_maps++;
 	r->local_kinds[r->local_at] |= OTF2R_LOCAL_MAPS;
+	if (type != OTF2_MAPPING_REGION && type != OTF2_MAPPING_COMM)
+		return OTF2_CALLBACK_SUCCESS;
+	struct otf2r_local *l = local_of(r);
+	if (!l)
+		return OTF2_CALLBACK_INTERRUPT;
+	*(type == OTF2_MAPPING_REGION ? &l->region_map : &l->comm_map) = map;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
 on_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
 {
-	(void)time;
-	(void)offset;
 	(void)deviation;
 	struct otf2r *r = ud;
 	r->local_maps++;
 	r->local_kinds[r->local_at] |= OTF2R_LOCAL_OFFSETS;
+	struct otf2r_local *l = local_of(r);
+	if (!l)
+		return OTF2_CALLBACK_INTERRUPT;
+	if (l->n_clock == l->cap_clock) {
+		size_t cap = l->cap_clock ? 2 * l->cap_clock : 4;
+		uint64_t *t = realloc(l->clock_time, cap * sizeof *t);
+		if (t)
+			l->clock_time = t;
+		int64_t *o = t ? realloc(l->clock_offset, cap * sizeof *o) : NULL;
+		if (!o)
+			return OTF2_CALLBACK_INTERRUPT;
+		l->clock_offset = o;
+		l->cap_clock = cap;
+	}
+	l->clock_time[l->n_clock] = time;
+	l->clock_offset[l->n_clock++] = offset;
 	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Turns each location's clock offsets into the stretches its events are
+ * corrected by. Returns 0, ERR_NOMEM or ERR_FORMAT (offsets out of
+ * order: libotf2 refuses them too, so this is only a guard). */
+static int
+clock_intervals(struct otf2r *r)
+{
+	for (size_t i = 0; r->locals && i < r->t->n_locations; i++) {
+		struct otf2r_local *l = &r->locals[i];
+		if (l->n_clock < 2)
+			continue;
+		if (!(l->iv = malloc(l->n_clock * sizeof *l->iv)))
+			return err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
+		long n = otf2_clock_intervals(l->clock_time, l->clock_offset, l->n_clock, l->iv);
+		if (n < 0)
+			return err_set(r->e, ERR_FORMAT, "%s: location %llu: clock offsets out of order",
+				       r->anchor, (unsigned long long)r->t->locations[i].id);
+		l->n_iv = (uint32_t)n;
+	}
+	return 0;
+}
+
+void
+otf2r_free_locals(struct otf2r *r)
+{
+	for (size_t i = 0; r->locals && i < r->t->n_locations; i++) {
+		free(r->locals[i].clock_time);
+		free(r->locals[i].clock_offset);
+		free(r->locals[i].iv);
+	}
+	free(r->locals);
+	r->locals = NULL;
 }
 
 /* The state of one location's local definitions file. */
@@ -215,6 +277,8 @@ read_local(struct otf2r *r, OTF2_Reader *rd, OTF2_DefReaderCallbacks *cb, uint32
 	OTF2_Reader_CloseDefReader(rd, dr);
 	if (st == OTF2_SUCCESS)
 		return 0;
+	if (st == OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
+		return err_set(r->e, ERR_NOMEM, "%s: out of memory", path);
 	return otf2r_fail(r, r->e, ERR_FORMAT, st, path, "corrupt local definitions");
 }
 
@@ -288,6 +352,8 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
 			rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
 	}
 	free(state);
+	if (rc == 0)
+		rc = clock_intervals(r);
 	r->otf2_msg[0] = '\0';
 	return rc;
 }
@@ -393,6 +459,7 @@ read_path(const char *path, const struct otf2_read_opts *opts, struct otf2_share
 	otf2r_free_definitions(r);
 	free(r->local_kinds);
 	r->local_kinds = NULL;
+	otf2r_free_locals(r);
 	pthread_mutex_destroy(&r->msg_mu);
 	free(anchor);
 	r->anchor = NULL;

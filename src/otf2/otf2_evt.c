@@ -1,0 +1,337 @@
+/* otf2_evt.c — decoding an OTF2 event file (see otf2_evt.h and
+ * doc/otf2-events.md for the layout).
+ *
+ * Every check libotf2's reader makes on a record's bounds is made here
+ * too, and a few it does not make: a record's fields must lie within its
+ * announced length, and a file that ends before its end-of-file record
+ * is an error rather than a chunk of stale memory (libotf2 reads a short
+ * chunk into the buffer the previous chunk left behind). */
+#include "otf2_evt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "model/trace.h"
+
+/* record types (OTF2's buffer and event record identifiers) */
+enum {
+	T_END_OF_CHUNK = 0, T_END_OF_FILE = 2, T_CHUNK_HEADER = 3, T_TIMESTAMP = 5,
+	T_ATTRIBUTE_LIST = 6,
+	T_MEASUREMENT_ON_OFF = 11, T_ENTER = 12, T_LEAVE = 13, T_MPI_SEND = 14,
+	T_MPI_ISEND = 15, T_MPI_ISEND_COMPLETE = 16, T_MPI_IRECV_REQUEST = 17,
+	T_MPI_RECV = 18, T_MPI_IRECV = 19, T_MPI_REQUEST_TEST = 20,
+	T_MPI_REQUEST_CANCELLED = 21, T_MPI_COLLECTIVE_BEGIN = 22,
+	T_MPI_COLLECTIVE_END = 23, T_OMP_FORK = 24, T_OMP_TASK_CREATE = 28,
+	T_OMP_TASK_SWITCH = 29, T_OMP_TASK_COMPLETE = 30,
+};
+enum { BIG_ENDIAN_MARK = 0x23, LITTLE_ENDIAN_MARK = 0x42 };
+/* type, byte order, first and last event number */
+#define CHUNK_HEADER_SIZE 18
+
+long
+otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
+		     struct otf2_clock_iv *iv)
+{
+	long k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (time[i - 1] >= time[i])
+			return -1;
+		/* the difference in double, not each value (libotf2's way,
+		 * to lose less precision) */
+		iv[k++] = (struct otf2_clock_iv){
+			.begin = time[i - 1], .end = time[i], .offset = offset[i - 1],
+			.slope = (double)(offset[i] - offset[i - 1]) / (double)(time[i] - time[i - 1]),
+		};
+	}
+	return k;
+}
+
+static int
+bad(struct otf2_evt *e, const char *why)
+{
+	e->why = why;
+	return ERR_FORMAT;
+}
+
+static inline uint64_t
+load64(const uint8_t *p, int big)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return big ? x : __builtin_bswap64(x);
+#else
+	return big ? __builtin_bswap64(x) : x;
+#endif
+}
+
+/* A compressed integer of at most max bytes at *pp, within lim: a size
+ * byte, then that many bytes of the value (0xff alone: all ones).
+ * Returns 0, or -1 when it is malformed or runs past lim. Reads 8 bytes
+ * after the size byte whatever the size (the buffer's padding). */
+static inline int
+cint(const uint8_t **pp, const uint8_t *lim, int big, unsigned max, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	if (p >= lim)
+		return -1;
+	unsigned s = *p;
+	if (s == 0 || s == 0xff) {
+		*v = s == 0 ? 0 : max == 4 ? UINT32_MAX : UINT64_MAX;
+		*pp = p + 1;
+		return 0;
+	}
+	if (s > max || (size_t)(lim - p - 1) < s)
+		return -1;
+	uint64_t x = load64(p + 1, big);
+	/* little-endian: the low s bytes; big-endian: the first s bytes
+	 * are the value's last s, most significant first */
+	if (s < 8)
+		x = big ? x >> (64 - 8 * s) : x & ((UINT64_C(1) << (8 * s)) - 1);
+	*v = x;
+	*pp = p + 1 + s;
+	return 0;
+}
+
+/* Reads the next chunk of the file into the buffer and checks its
+ * header. */
+static int
+next_chunk(struct otf2_evt *e)
+{
+	size_t got = 0;
+	while (got < e->chunk) {
+		ssize_t r = read(e->fd, e->buf + got, e->chunk - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return ERR_IO;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	memset(e->buf + got, 0, OTF2_EVT_PAD);
+	if (got == 0)
+		return bad(e, "the file ends before its end-of-file record");
+	if (got < CHUNK_HEADER_SIZE)
+		return bad(e, "a chunk header is cut short");
+	if (e->buf[0] != T_CHUNK_HEADER)
+		return bad(e, "a chunk does not start with a chunk header");
+	if (e->buf[1] != BIG_ENDIAN_MARK && e->buf[1] != LITTLE_ENDIAN_MARK)
+		return bad(e, "a chunk header names no byte order");
+	e->big = e->buf[1] == BIG_ENDIAN_MARK;
+	e->p = e->buf + CHUNK_HEADER_SIZE;
+	e->end = e->buf + got;
+	e->chunks++;
+	return 0;
+}
+
+int
+otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, uint8_t *buf,
+	      const OTF2_IdMap *region, const OTF2_IdMap *comm,
+	      const struct otf2_clock_iv *iv, uint32_t n_iv)
+{
+	*e = (struct otf2_evt){ .chunk = chunk, .buf = buf, .region = region, .comm = comm,
+				.iv = iv, .n_iv = n_iv };
+	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->fd < 0)
+		return ERR_IO;
+	int rc = next_chunk(e);
+	if (rc) {
+		int saved = errno;
+		close(e->fd);
+		e->fd = -1;
+		errno = saved;
+	}
+	return rc;
+}
+
+void
+otf2_evt_close(struct otf2_evt *e)
+{
+	if (e->fd >= 0)
+		close(e->fd);
+	e->fd = -1;
+}
+
+/* libotf2's clock correction: the stretch that holds t, searched forward
+ * from the last one used (times grow along a location), its offset plus
+ * the slope times the distance, rounded to nearest. Every event record
+ * moves the search on, whether skein reads it or not, as in libotf2. */
+static inline uint64_t
+correct(struct otf2_evt *e, uint64_t t)
+{
+	if (!e->n_iv)
+		return t;
+	while (e->cur_iv + 1 < e->n_iv && t > e->iv[e->cur_iv].end)
+		e->cur_iv++;
+	const struct otf2_clock_iv *v = &e->iv[e->cur_iv];
+	double diff = t >= v->begin ? (double)(t - v->begin) : -(double)(v->begin - t);
+	int64_t off = v->offset + (int64_t)rint(v->slope * diff);
+	return t + (uint64_t)off;
+}
+
+static inline uint32_t
+mapped(const OTF2_IdMap *m, uint64_t id)
+{
+	if (m) {
+		uint64_t g;
+		if (OTF2_IdMap_GetGlobalId(m, id, &g) == OTF2_SUCCESS)
+			id = g;
+	}
+	return (uint32_t)id;
+}
+
+/* The fields of a record with a length, [p, lim), into r; returns 0 or
+ * -1 when they do not fit. Sets r->kind to REC_OTHER for records skein
+ * does not read. */
+static int
+fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t *lim,
+       struct otf2_evt_rec *r)
+{
+	uint64_t a, c, tag;
+	int big = e->big;
+	switch (type) {
+	case T_MEASUREMENT_ON_OFF:
+		if (p >= lim)
+			return -1;
+		r->kind = REC_MEASUREMENT_ON_OFF;
+		r->ref = *p;
+		return 0;
+	case T_MPI_SEND: case T_MPI_ISEND: case T_MPI_RECV: case T_MPI_IRECV:
+		if (cint(&p, lim, big, 4, &a) || cint(&p, lim, big, 4, &c) ||
+		    cint(&p, lim, big, 4, &tag) || cint(&p, lim, big, 8, &r->len))
+			return -1;
+		r->request = UINT64_MAX;
+		if ((type == T_MPI_ISEND || type == T_MPI_IRECV) && cint(&p, lim, big, 8, &r->request))
+			return -1;
+		r->kind = type == T_MPI_SEND ? REC_MPI_SEND : type == T_MPI_ISEND ? REC_MPI_ISEND
+			: type == T_MPI_RECV ? REC_MPI_RECV : REC_MPI_IRECV;
+		r->ref = (uint32_t)a;
+		r->comm = mapped(e->comm, c);
+		r->tag = (uint32_t)tag;
+		return 0;
+	case T_MPI_COLLECTIVE_BEGIN:
+		r->kind = REC_MPI_COLLECTIVE_BEGIN;
+		return 0;
+	case T_MPI_COLLECTIVE_END:
+		if (p >= lim)
+			return -1;
+		r->tag = *p++;
+		if (cint(&p, lim, big, 4, &c) || cint(&p, lim, big, 4, &a) ||
+		    cint(&p, lim, big, 8, &r->len) || cint(&p, lim, big, 8, &r->request))
+			return -1;
+		r->kind = REC_MPI_COLLECTIVE_END;
+		r->comm = mapped(e->comm, c);
+		r->ref = (uint32_t)a;
+		return 0;
+	default:
+		r->kind = REC_OTHER;
+		return 0;
+	}
+}
+
+int
+otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32_t *n)
+{
+	uint32_t k = 0;
+	const uint8_t *p = e->p, *end = e->end;
+	uint64_t time = e->time;
+	int rc = 0;
+	while (k < max && !e->done) {
+		if (p >= end) {
+			rc = bad(e, "a record runs past the end of its chunk");
+			break;
+		}
+		if (*p == T_TIMESTAMP) {
+			if (end - p < 10) {
+				rc = bad(e, "a timestamp runs past the end of its chunk");
+				break;
+			}
+			time = load64(p + 1, e->big);
+			p += 9;
+		}
+		unsigned type = *p++;
+		if (type == T_END_OF_CHUNK) {
+			if ((rc = next_chunk(e)))
+				break;
+			p = e->p;
+			end = e->end;
+			continue;
+		}
+		if (type == T_END_OF_FILE) {
+			e->done = 1;
+			break;
+		}
+		struct otf2_evt_rec *r = &out[k];
+		uint64_t v;
+		switch (type) {
+		case T_ENTER: case T_LEAVE: case T_MPI_ISEND_COMPLETE: case T_MPI_IRECV_REQUEST:
+		case T_MPI_REQUEST_TEST: case T_MPI_REQUEST_CANCELLED: case T_OMP_FORK:
+		case T_OMP_TASK_CREATE: case T_OMP_TASK_SWITCH: case T_OMP_TASK_COMPLETE:
+			/* one compressed field and no length; a byte must follow */
+			if (end - p <= 1 || (*p != 0xff && *p > 8) ||
+			    end - p <= (*p == 0xff ? 0 : *p) + 1) {
+				rc = bad(e, "a record runs past the end of its chunk");
+				goto stop;
+			}
+			if (cint(&p, end, e->big, type <= T_LEAVE ? 4 : 8, &v)) {
+				rc = bad(e, "a record holds a malformed number");
+				goto stop;
+			}
+			e->events++;
+			r->time = correct(e, time);
+			if (type == T_ENTER || type == T_LEAVE) {
+				r->kind = type == T_ENTER ? REC_ENTER : REC_LEAVE;
+				r->ref = mapped(e->region, v);
+				k++;
+			} else if (type == T_MPI_ISEND_COMPLETE || type == T_MPI_IRECV_REQUEST) {
+				r->kind = type == T_MPI_ISEND_COMPLETE ? REC_MPI_ISEND_COMPLETE
+					: REC_MPI_IRECV_REQUEST;
+				r->request = v;
+				k++;
+			}
+			continue;
+		}
+		/* a length: one byte, or 0xff and eight more; a byte must
+		 * follow the record */
+		if (end - p <= 1) {
+			rc = bad(e, "a record runs past the end of its chunk");
+			break;
+		}
+		uint64_t len = *p++;
+		if (len == 0xff) {
+			if (end - p <= 8) {
+				rc = bad(e, "a record runs past the end of its chunk");
+				break;
+			}
+			len = load64(p, e->big);
+			p += 8;
+		}
+		if ((uint64_t)(end - p) <= len) {
+			rc = bad(e, "a record runs past the end of its chunk");
+			break;
+		}
+		const uint8_t *lim = p + len;
+		if (type == T_ATTRIBUTE_LIST) {
+			p = lim;
+			continue;
+		}
+		e->events++;
+		r->time = correct(e, time);
+		if (fields(e, type, p, lim, r)) {
+			rc = bad(e, "a record's fields run past its length");
+			break;
+		}
+		p = lim;
+		k += r->kind != REC_OTHER;
+	}
+stop:
+	e->p = p;
+	e->time = time;
+	*n = rc ? 0 : k;
+	return rc;
+}

@@ -1,0 +1,94 @@
+/* otf2_evt.h — an OTF2 event file decoded by skein itself.
+ *
+ * libotf2's event reader calls a function per record, through a buffer
+ * layer that checks, maps and clears an attribute list for each: about
+ * 38 ns an event on this machine, more than skein's building of the
+ * model from it. The file format is simple (doc/otf2-events.md): chunks
+ * of the archive's event chunk size, each a header and records, a record
+ * a type byte after an optional timestamp, its fields compressed
+ * integers. This decoder reads the records skein uses into a small array
+ * at a time and skips the others by their length, applying the
+ * location's mapping tables and clock offsets exactly as libotf2 does,
+ * so the model built from it is the same (tests/test_evt.c compares
+ * every record with libotf2's on every trace at hand).
+ *
+ * Call order: otf2_evt_open, otf2_evt_read until it gives no records,
+ * otf2_evt_close. The mapping tables (libotf2's own, held by the open
+ * reader until it is closed) and the intervals given to open are
+ * borrowed and must outlive the reading. Not thread-safe per decoder; decoders on
+ * different files run in parallel.
+ */
+#ifndef SKEIN_OTF2_EVT_H
+#define SKEIN_OTF2_EVT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <otf2/OTF2_IdMap.h>
+
+/* A stretch between two clock offsets of a location: times in
+ * [begin, end] are shifted by offset plus slope times their distance
+ * from begin (libotf2's linear interpolation; past the last stretch, the
+ * last one's line goes on). */
+struct otf2_clock_iv {
+	uint64_t begin, end;
+	int64_t offset;
+	double slope;
+};
+
+/* Turns n clock offsets (time, offset), in the order the definitions
+ * gave them, into n - 1 stretches (none for fewer than two offsets: the
+ * clock is then left alone, as libotf2 leaves it). Returns the number,
+ * or -1 when two offsets are not in increasing time (libotf2 refuses
+ * those). iv holds n entries. */
+long otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
+			  struct otf2_clock_iv *iv);
+
+/* One record skein reads. */
+struct otf2_evt_rec {
+	uint64_t time;           /* corrected by the clock offsets */
+	uint64_t len;            /* message length; a collective's bytes sent */
+	uint64_t request;        /* request id; a collective's bytes received */
+	uint32_t ref;            /* region; peer rank; a collective's root; measurement mode */
+	uint32_t comm;           /* communicator (mapped) */
+	uint32_t tag;            /* message tag; a collective's operation */
+	uint8_t kind;            /* enum trace_rec, below REC_OTHER */
+};
+
+/* Bytes past a chunk the caller's buffer must have (the decoder reads a
+ * compressed integer as one 8-byte load). */
+#define OTF2_EVT_PAD 16
+
+struct otf2_evt {
+	int fd;
+	uint64_t chunk;          /* the archive's event chunk size */
+	uint8_t *buf;            /* chunk + OTF2_EVT_PAD bytes */
+	const uint8_t *p, *end;  /* what is left of the chunk in buf */
+	uint64_t time;           /* the last timestamp, as written */
+	uint64_t events;         /* event records read so far, of any kind */
+	uint64_t chunks;         /* chunks read so far */
+	int big;                 /* the chunk is big-endian */
+	int done;                /* the end-of-file record was read */
+	const OTF2_IdMap *region, *comm;  /* the location's mapping tables, or NULL */
+	const struct otf2_clock_iv *iv;
+	uint32_t n_iv, cur_iv;
+	const char *why;         /* what is wrong, after ERR_FORMAT */
+};
+
+/* Opens path for decoding with chunks of the given size into buf (chunk
+ * + OTF2_EVT_PAD bytes, the caller's); region and comm may be NULL (no
+ * mapping), iv NULL with n_iv 0 (no clock offsets). Returns 0 or ERR_IO
+ * (errno says why). */
+int otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, uint8_t *buf,
+		  const OTF2_IdMap *region, const OTF2_IdMap *comm,
+		  const struct otf2_clock_iv *iv, uint32_t n_iv);
+
+/* Decodes the next records of the kinds skein reads, at most max, into
+ * out; *n is how many (0: the file is read to its end). Returns 0,
+ * ERR_IO (errno says why) or ERR_FORMAT (e->why says what, e->events how
+ * far it got): the file is truncated or corrupt. */
+int otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32_t *n);
+
+void otf2_evt_close(struct otf2_evt *e);
+
+#endif
