@@ -8,7 +8,9 @@
 # variant) and the archive export --otf2 writes from every corpus trace
 # (its anchor's random archive id aside). The reader cuts the locations into more blocks
 # than threads whenever it has more than one, so the join of blocks is
-# exercised on every trace with more than one location.
+# exercised on every trace with more than one location. And skein's own
+# decoding of the event files gives what libotf2's event readers give
+# (SKEIN_OTF2_EVENTS=library), on 1 and 2 threads.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +45,20 @@ for t in $traces; do
 		"analyze --leap-merge --format json" "export --csv"; do
 		# shellcheck disable=SC2086
 		same "$mode $t" "$skein" $mode "$t"
+	done
+done
+for t in $traces; do
+	for mode in "info --format json" "analyze --format json"; do
+		for n in 1 2; do
+			# shellcheck disable=SC2086
+			SKEIN_THREADS=$n "$skein" $mode "$t" >"$tmp/own" 2>&1
+			so=$?
+			# shellcheck disable=SC2086
+			SKEIN_OTF2_EVENTS=library SKEIN_THREADS=$n "$skein" $mode "$t" >"$tmp/lib" 2>&1
+			sl=$?
+			[ "$so" -eq "$sl" ] && cmp -s "$tmp/own" "$tmp/lib" && ok ||
+				bad "$mode $t, $n threads: skein's decoding differs from libotf2's (exit $so vs $sl)"
+		done
 	done
 done
 # Charm++ runs

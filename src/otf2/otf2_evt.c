@@ -283,7 +283,7 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 				goto stop;
 			}
 			e->events++;
-			r->time = correct(e, time);
+			*r = (struct otf2_evt_rec){ .time = correct(e, time) };
 			if (type == T_ENTER || type == T_LEAVE) {
 				r->kind = type == T_ENTER ? REC_ENTER : REC_LEAVE;
 				r->ref = mapped(e->region, v);
@@ -321,7 +321,7 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 			continue;
 		}
 		e->events++;
-		r->time = correct(e, time);
+		*r = (struct otf2_evt_rec){ .time = correct(e, time) };
 		if (fields(e, type, p, lim, r)) {
 			rc = bad(e, "a record's fields run past its length");
 			break;

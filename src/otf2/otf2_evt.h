@@ -44,7 +44,7 @@ struct otf2_clock_iv {
 long otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
 			  struct otf2_clock_iv *iv);
 
-/* One record skein reads. */
+/* One record skein reads; fields its kind does not have are 0. */
 struct otf2_evt_rec {
 	uint64_t time;           /* corrected by the clock offsets */
 	uint64_t len;            /* message length; a collective's bytes sent */
