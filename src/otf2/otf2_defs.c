@@ -384,6 +384,19 @@ make_comms(struct otf2r *r)
 	return 0;
 }
 
+/* libotf2 delivers a CallingContextEnter or Leave as an Enter or Leave
+ * of the context's region; skein's own decoding does the same from
+ * these (otf2_evt.h). */
+static OTF2_CallbackCode
+def_calling_context(void *ud, OTF2_CallingContextRef self, OTF2_RegionRef region,
+		    OTF2_SourceCodeLocationRef where, OTF2_CallingContextRef parent)
+{
+	(void)where;
+	(void)parent;
+	struct otf2r *r = ud;
+	return otf2_ccmap_add(&r->cc, self, region) ? fail(r, ERR_NOMEM) : OTF2_CALLBACK_SUCCESS;
+}
+
 int
 otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 {
@@ -402,6 +415,7 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
 	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
+	OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, def_calling_context);
 	OTF2_Reader_RegisterGlobalDefCallbacks(rd, gd, cb, r);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);
 	uint64_t n = 0;
@@ -433,4 +447,5 @@ otf2r_free_definitions(struct otf2r *r)
 	for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
 		otf2r_refs_fini(maps[i]);
 	hmap_fini(&r->location_of);
+	otf2_ccmap_fini(&r->cc);
 }

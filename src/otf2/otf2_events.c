@@ -409,9 +409,13 @@ own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 	struct otf2r *r = v->r;
 	const struct trace_location *L = &r->t->locations[li];
 	const struct otf2r_local *l = r->locals ? &r->locals[li] : NULL;
+	struct otf2_evt_maps m = { .cc = &r->cc };
+	if (l)
+		m = (struct otf2_evt_maps){ .region = l->region_map, .comm = l->comm_map,
+					    .calling_context = l->cc_map, .cc = &r->cc,
+					    .iv = l->iv, .n_iv = l->n_iv };
 	struct otf2_evt e;
-	int rc = otf2_evt_open(&e, path, r->anc.evt_chunk, buf, l ? l->region_map : NULL,
-			       l ? l->comm_map : NULL, l ? l->iv : NULL, l ? l->n_iv : 0);
+	int rc = otf2_evt_open(&e, path, r->anc.evt_chunk, buf, &m);
 	struct otf2_evt_rec x[OWN_BATCH];
 	uint64_t reported = 0;
 	uint32_t n = 1;

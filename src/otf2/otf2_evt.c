@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@ enum {
 	T_MPI_REQUEST_CANCELLED = 21, T_MPI_COLLECTIVE_BEGIN = 22,
 	T_MPI_COLLECTIVE_END = 23, T_OMP_FORK = 24, T_OMP_TASK_CREATE = 28,
 	T_OMP_TASK_SWITCH = 29, T_OMP_TASK_COMPLETE = 30,
+	T_BUFFER_FLUSH = 10, T_CALLING_CONTEXT_ENTER = 66, T_CALLING_CONTEXT_LEAVE = 67,
 };
 enum { BIG_ENDIAN_MARK = 0x23, LITTLE_ENDIAN_MARK = 0x42 };
 /* type, byte order, first and last event number */
@@ -48,6 +50,51 @@ otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
 		};
 	}
 	return k;
+}
+
+int
+otf2_ccmap_add(struct otf2_ccmap *m, uint32_t self, uint32_t region)
+{
+	if (m->n == m->cap) {
+		uint32_t cap = m->cap ? 2 * m->cap : 128;
+		uint32_t *r = realloc(m->region, cap * sizeof *r);
+		if (!r)
+			return ERR_NOMEM;
+		m->region = r;
+		m->cap = cap;
+	}
+	if (self != m->n) {
+		/* a context out of order: libotf2 maps it to its position */
+		if (!m->index && !(m->index = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 16)))
+			return ERR_NOMEM;
+		if (OTF2_IdMap_AddIdPair(m->index, self, m->n) != OTF2_SUCCESS)
+			return ERR_NOMEM;
+	}
+	m->region[m->n++] = region;
+	return 0;
+}
+
+void
+otf2_ccmap_fini(struct otf2_ccmap *m)
+{
+	free(m->region);
+	if (m->index)
+		OTF2_IdMap_Free(m->index);
+	*m = (struct otf2_ccmap){ 0 };
+}
+
+/* The region of a calling context (already mapped to the global one), or
+ * -1 when libotf2 would deliver nothing: the context undefined, or past
+ * those defined. */
+static int64_t
+cc_region(const struct otf2_ccmap *m, uint64_t cc)
+{
+	if (cc == UINT32_MAX || !m)
+		return -1;
+	uint64_t i = cc;
+	if (m->index && OTF2_IdMap_GetGlobalId(m->index, cc, &i) != OTF2_SUCCESS)
+		return -1;
+	return i < m->n ? (int64_t)m->region[i] : -1;
 }
 
 static int
@@ -131,11 +178,11 @@ next_chunk(struct otf2_evt *e)
 
 int
 otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, uint8_t *buf,
-	      const OTF2_IdMap *region, const OTF2_IdMap *comm,
-	      const struct otf2_clock_iv *iv, uint32_t n_iv)
+	      const struct otf2_evt_maps *m)
 {
-	*e = (struct otf2_evt){ .chunk = chunk, .buf = buf, .region = region, .comm = comm,
-				.iv = iv, .n_iv = n_iv };
+	*e = (struct otf2_evt){ .chunk = chunk, .buf = buf };
+	if (m)
+		e->m = *m;
 	e->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (e->fd < 0)
 		return ERR_IO;
@@ -164,11 +211,11 @@ otf2_evt_close(struct otf2_evt *e)
 static inline uint64_t
 correct(struct otf2_evt *e, uint64_t t)
 {
-	if (!e->n_iv)
+	if (!e->m.n_iv)
 		return t;
-	while (e->cur_iv + 1 < e->n_iv && t > e->iv[e->cur_iv].end)
+	while (e->cur_iv + 1 < e->m.n_iv && t > e->m.iv[e->cur_iv].end)
 		e->cur_iv++;
-	const struct otf2_clock_iv *v = &e->iv[e->cur_iv];
+	const struct otf2_clock_iv *v = &e->m.iv[e->cur_iv];
 	double diff = t >= v->begin ? (double)(t - v->begin) : -(double)(v->begin - t);
 	int64_t off = v->offset + (int64_t)rint(v->slope * diff);
 	return t + (uint64_t)off;
@@ -189,7 +236,7 @@ mapped(const OTF2_IdMap *m, uint64_t id)
  * -1 when they do not fit. Sets r->kind to REC_OTHER for records skein
  * does not read. */
 static int
-fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t *lim,
+fields(struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t *lim,
        struct otf2_evt_rec *r)
 {
 	uint64_t a, c, tag;
@@ -211,7 +258,7 @@ fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t 
 		r->kind = type == T_MPI_SEND ? REC_MPI_SEND : type == T_MPI_ISEND ? REC_MPI_ISEND
 			: type == T_MPI_RECV ? REC_MPI_RECV : REC_MPI_IRECV;
 		r->ref = (uint32_t)a;
-		r->comm = mapped(e->comm, c);
+		r->comm = mapped(e->m.comm, c);
 		r->tag = (uint32_t)tag;
 		return 0;
 	case T_MPI_COLLECTIVE_BEGIN:
@@ -225,9 +272,21 @@ fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t 
 		    cint(&p, lim, big, 8, &r->len) || cint(&p, lim, big, 8, &r->request))
 			return -1;
 		r->kind = REC_MPI_COLLECTIVE_END;
-		r->comm = mapped(e->comm, c);
+		r->comm = mapped(e->m.comm, c);
 		r->ref = (uint32_t)a;
 		return 0;
+	case T_CALLING_CONTEXT_ENTER: case T_CALLING_CONTEXT_LEAVE: {
+		/* delivered as an Enter or a Leave of the context's region
+		 * (global, not mapped again); the unwind distance is read
+		 * and not used */
+		if (cint(&p, lim, big, 4, &c) ||
+		    (type == T_CALLING_CONTEXT_ENTER && cint(&p, lim, big, 4, &a)))
+			return -1;
+		int64_t region = cc_region(e->m.cc, mapped(e->m.calling_context, c));
+		r->kind = region < 0 ? REC_OTHER : type == T_CALLING_CONTEXT_ENTER ? REC_ENTER : REC_LEAVE;
+		r->ref = region < 0 ? 0 : (uint32_t)region;
+		return 0;
+	}
 	default:
 		r->kind = REC_OTHER;
 		return 0;
@@ -278,7 +337,7 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 				rc = bad(e, "a record runs past the end of its chunk");
 				goto stop;
 			}
-			if (cint(&p, end, e->big, type <= T_LEAVE ? 4 : 8, &v)) {
+			if (cint(&p, end, e->big, type <= T_LEAVE || type == T_OMP_FORK ? 4 : 8, &v)) {
 				rc = bad(e, "a record holds a malformed number");
 				goto stop;
 			}
@@ -286,7 +345,7 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 			*r = (struct otf2_evt_rec){ .time = correct(e, time) };
 			if (type == T_ENTER || type == T_LEAVE) {
 				r->kind = type == T_ENTER ? REC_ENTER : REC_LEAVE;
-				r->ref = mapped(e->region, v);
+				r->ref = mapped(e->m.region, v);
 				k++;
 			} else if (type == T_MPI_ISEND_COMPLETE || type == T_MPI_IRECV_REQUEST) {
 				r->kind = type == T_MPI_ISEND_COMPLETE ? REC_MPI_ISEND_COMPLETE
@@ -320,12 +379,16 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 			p = lim;
 			continue;
 		}
-		e->events++;
 		*r = (struct otf2_evt_rec){ .time = correct(e, time) };
+		/* libotf2 corrects a buffer flush's stop time too (8 bytes,
+		 * read whatever the length), which moves its search on */
+		if (type == T_BUFFER_FLUSH)
+			correct(e, load64(p, e->big));
 		if (fields(e, type, p, lim, r)) {
 			rc = bad(e, "a record's fields run past its length");
 			break;
 		}
+		e->events++;
 		p = lim;
 		k += r->kind != REC_OTHER;
 	}

@@ -13,9 +13,8 @@
  * every record with libotf2's on every trace at hand).
  *
  * Call order: otf2_evt_open, otf2_evt_read until it gives no records,
- * otf2_evt_close. The mapping tables (libotf2's own, held by the open
- * reader until it is closed) and the intervals given to open are
- * borrowed and must outlive the reading. Not thread-safe per decoder; decoders on
+ * otf2_evt_close. The tables given to open are borrowed and must outlive
+ * the reading. Not thread-safe per decoder; decoders on
  * different files run in parallel.
  */
 #ifndef SKEIN_OTF2_EVT_H
@@ -44,6 +43,31 @@ struct otf2_clock_iv {
 long otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
 			  struct otf2_clock_iv *iv);
 
+/* The global calling contexts' regions, kept as libotf2 keeps them to
+ * deliver a CallingContextEnter or Leave as an Enter or Leave (when, as
+ * for skein, no calling-context callback is set): in definition order,
+ * with an index map for contexts defined out of order. */
+struct otf2_ccmap {
+	uint32_t *region;        /* [n] in definition order */
+	uint32_t n, cap;
+	OTF2_IdMap *index;       /* context -> position, or NULL */
+};
+
+/* Adds context self of region, as libotf2's archive does. Returns 0 or
+ * ERR_NOMEM. */
+int otf2_ccmap_add(struct otf2_ccmap *m, uint32_t self, uint32_t region);
+void otf2_ccmap_fini(struct otf2_ccmap *m);
+
+/* What the events of a location are read with: its mapping tables
+ * (libotf2's, held by the open reader until it is closed; NULL: none),
+ * the archive's calling contexts, and its clock stretches. */
+struct otf2_evt_maps {
+	const OTF2_IdMap *region, *comm, *calling_context;
+	const struct otf2_ccmap *cc;
+	const struct otf2_clock_iv *iv;
+	uint32_t n_iv;
+};
+
 /* One record skein reads; fields its kind does not have are 0. */
 struct otf2_evt_rec {
 	uint64_t time;           /* corrected by the clock offsets */
@@ -69,19 +93,17 @@ struct otf2_evt {
 	uint64_t chunks;         /* chunks read so far */
 	int big;                 /* the chunk is big-endian */
 	int done;                /* the end-of-file record was read */
-	const OTF2_IdMap *region, *comm;  /* the location's mapping tables, or NULL */
-	const struct otf2_clock_iv *iv;
-	uint32_t n_iv, cur_iv;
+	struct otf2_evt_maps m;
+	uint32_t cur_iv;
 	const char *why;         /* what is wrong, after ERR_FORMAT */
 };
 
 /* Opens path for decoding with chunks of the given size into buf (chunk
- * + OTF2_EVT_PAD bytes, the caller's); region and comm may be NULL (no
- * mapping), iv NULL with n_iv 0 (no clock offsets). Returns 0 or ERR_IO
- * (errno says why). */
+ * + OTF2_EVT_PAD bytes, the caller's); m (copied; what it points to is
+ * borrowed) may be NULL: no mapping, no clock correction, no calling
+ * contexts. Returns 0, ERR_IO (errno says why) or ERR_FORMAT (e->why). */
 int otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, uint8_t *buf,
-		  const OTF2_IdMap *region, const OTF2_IdMap *comm,
-		  const struct otf2_clock_iv *iv, uint32_t n_iv);
+		  const struct otf2_evt_maps *m);
 
 /* Decodes the next records of the kinds skein reads, at most max, into
  * out; *n is how many (0: the file is read to its end). Returns 0,

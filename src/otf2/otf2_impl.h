@@ -85,11 +85,12 @@ int otf2r_check_defs(const char *path, int global, struct err *e);
 enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
 
 /* What a location's local definitions say about its events, for skein's
- * own decoding of them (otf2_evt.h): the mapping tables of regions and
- * communicators (libotf2's, held by the open reader), and the clock
+ * own decoding of them (otf2_evt.h): the mapping tables of regions,
+ * communicators and calling contexts (libotf2's, held by the open
+ * reader), and the clock
  * offsets in definition order with the stretches between them. */
 struct otf2r_local {
-	const OTF2_IdMap *region_map, *comm_map;
+	const OTF2_IdMap *region_map, *comm_map, *cc_map;
 	uint64_t *clock_time;
 	int64_t *clock_offset;
 	size_t n_clock, cap_clock;
@@ -118,6 +119,7 @@ struct otf2r {
 
 	/* OTF2 ref -> skein id (TRACE_NONE where undefined) */
 	struct otf2r_refs string_of, region_of, comm_of, node_of;
+	struct otf2_ccmap cc;    /* the calling contexts' regions */
 	/* definitions kept until resolve time, in definition order, and the
 	 * ref -> index map of each */
 	struct otf2r_group *groups; size_t n_groups, cap_groups;
