@@ -215,8 +215,9 @@ check_group(const unsigned char *p, const unsigned char *end, int big)
 }
 
 int
-otf2r_check_defs(const char *path, int global, struct err *e)
+otf2r_check_defs(const char *path, int global, uint64_t *records, struct err *e)
 {
+	uint64_t count = 0;
 	FILE *f = file_open_read(path, e);
 	if (!f)
 		return ERR_IO;
@@ -277,7 +278,10 @@ otf2r_check_defs(const char *path, int global, struct err *e)
 		if (global && type == DEF_GROUP)
 			bad = check_group(buf + at, buf + at + len, big);
 		at += (size_t)len;
+		count++;
 	}
+	if (records)
+		*records = count;
 	if (bad)
 		rc = err_set(e, ERR_FORMAT, "%s: corrupt %s definitions (%s at byte %zu)", path,
 			     global ? "global" : "local", bad, at);
