@@ -2,9 +2,11 @@
  *
  * The locations are cut into chunks of consecutive locations with about
  * the same number of declared events. Each worker thread (par_workers())
- * reads chunks with event readers of its own (OTF2's pthread locking
- * callbacks guard the shared archive state) and builds them at once into
- * a builder block's own arrays (build_block_create): decoding and
+ * reads chunks, decoding each location's event file itself (otf2_evt.h,
+ * into a chunk buffer of the worker's; or with event readers of its own
+ * under SKEIN_OTF2_EVENTS=library, OTF2's pthread locking callbacks
+ * guarding the shared archive state), and builds them at once into a
+ * builder block's own arrays (build_block_create): decoding and
  * building overlap on every core, and no record is handed between
  * threads. Worker 0 takes chunks from the front, one after the other,
  * into one block; the others take them from the back, each into a block

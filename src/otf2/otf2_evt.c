@@ -172,7 +172,6 @@ next_chunk(struct otf2_evt *e)
 	e->big = e->buf[1] == BIG_ENDIAN_MARK;
 	e->p = e->buf + CHUNK_HEADER_SIZE;
 	e->end = e->buf + got;
-	e->chunks++;
 	return 0;
 }
 
@@ -236,7 +235,7 @@ mapped(const OTF2_IdMap *m, uint64_t id)
  * -1 when they do not fit. Sets r->kind to REC_OTHER for records skein
  * does not read. */
 static int
-fields(struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t *lim,
+fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t *lim,
        struct otf2_evt_rec *r)
 {
 	uint64_t a, c, tag;

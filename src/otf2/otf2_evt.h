@@ -90,7 +90,6 @@ struct otf2_evt {
 	const uint8_t *p, *end;  /* what is left of the chunk in buf */
 	uint64_t time;           /* the last timestamp, as written */
 	uint64_t events;         /* event records read so far, of any kind */
-	uint64_t chunks;         /* chunks read so far */
 	int big;                 /* the chunk is big-endian */
 	int done;                /* the end-of-file record was read */
 	struct otf2_evt_maps m;
