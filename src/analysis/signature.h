@@ -91,13 +91,34 @@ signature_start(void)
 }
 
 static inline uint64_t
-signature_fold(uint64_t sig, uint32_t *last_tl, uint32_t tl, uint8_t kind, uint64_t region,
-	       uint64_t ends)
+signature_fold_term(uint64_t sig, uint32_t *last_tl, uint32_t tl, uint64_t term)
 {
 	if (*last_tl != tl)
 		sig = hash_mix(sig, 0x100000000ull | tl);
 	*last_tl = tl;
-	return hash_mix(sig, hash_mix(signature_lop_head(kind, region), ends));
+	return hash_mix(sig, term);
+}
+
+/* A lop's term of the fold (signature_fold in two halves: the term can
+ * be made apart from the fold, in another order), from its head
+ * (signature_lop_head, which depends on kind and region alone) */
+static inline uint64_t
+signature_term_of(uint64_t head, uint64_t ends)
+{
+	return hash_mix(head, ends);
+}
+
+static inline uint64_t
+signature_term(uint8_t kind, uint64_t region, uint64_t ends)
+{
+	return signature_term_of(signature_lop_head(kind, region), ends);
+}
+
+static inline uint64_t
+signature_fold(uint64_t sig, uint32_t *last_tl, uint32_t tl, uint8_t kind, uint64_t region,
+	       uint64_t ends)
+{
+	return signature_fold_term(sig, last_tl, tl, signature_term(kind, region, ends));
 }
 uint64_t *signature_regions(const struct trace *t, uint32_t *n_reg);
 

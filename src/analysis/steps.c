@@ -33,6 +33,24 @@ struct link {
 	uint32_t lop, tl;
 };
 
+/* A run of a partition's lops on one timeline: lops l0 .. l0 + n - 1,
+ * at places k0 .. k0 + n - 1 of the batch (link_batch). */
+struct seg {
+	uint32_t tl, l0, n, k0;
+};
+
+/* A batch is the partitions of a piece that fit in about LINK_RUN places
+ * a timeline (within LINK_MIN and LINK_MAX places), or one larger
+ * partition: long enough runs of each timeline's records to be read in
+ * order, few enough places for the batch's arrays to stay in the cache
+ * while its partitions are stepped. */
+#define LINK_RUN 64u
+#define LINK_MIN (1u << 12)
+#define LINK_MAX (1u << 16)
+
+/* Regions at most for a table of signature heads (struct stepping) */
+#define HEAD_REGIONS_MAX (1u << 16)
+
 struct stepper {
 	struct analysis *a;
 	/* per lop: stride in pass 1, communication step in pass 2, then
@@ -54,21 +72,32 @@ struct stepper {
 	uint32_t *arrived, *rv_running;
 	/* stride buckets */
 	uint32_t *bucket_first, *bucket;
-	/* The current partition's messages, read once (link_partition): for
-	 * each of its lops, by its place in part_lops, the lops that send
-	 * what it receives (from) and those that receive what it sends (to),
-	 * in the order of its ends. A lop's place is its id plus delta[] of
-	 * its timeline (a partition's lops on a timeline are contiguous). */
+	/* The current batch's messages, read once (link_batch): for each of
+	 * its lops, by its place in the batch (place in part_lops less the
+	 * batch's first), the lops that send what it receives
+	 * (from[from_first .. from_end]) and those that receive what it sends
+	 * (to[to_first .. to_end]), in the order of its ends. A lop's place is
+	 * its id plus delta[] of its timeline (a partition's lops on a
+	 * timeline are contiguous). */
 	uint32_t *delta;
-	uint32_t *from_first, *to_first;
+	uint32_t *from_first, *from_end, *to_first, *to_end;
 	struct link *from, *to;
 	size_t cap_from, cap_to;
-	/* with signatures asked for: the partition's distinct (call, caller)
-	 * keys, n_keys of them (steps_key_add); its signature for the
-	 * iterations (signature.h; rh: each region's name hash, n_reg) */
+	uint8_t *kind;        /* per place: the lop's kind */
+	/* the batch's runs (struct seg), partition by partition (part_seg:
+	 * each partition's first), and their order timeline by timeline;
+	 * tl_count (zero between batches) and tl_seen sort them */
+	struct seg *seg;
+	uint32_t *seg_order, *part_seg, *tl_count, *tl_seen;
+	/* with signatures asked for: per place, the lop's (call, caller) key
+	 * and its term of the iterations' signature; the partition's distinct
+	 * keys, n_keys of them (steps_key_add), and its signature
+	 * (signature.h; rh: each region's name hash, n_reg; head: each
+	 * region's and kind's signature_lop_head, or NULL) */
+	uint64_t *key, *term;
 	uint64_t *keys;
 	uint32_t n_keys;
-	const uint64_t *rh;
+	const uint64_t *rh, *head;
 	uint32_t n_reg;
 	uint64_t isig;
 	uint64_t relaxed;     /* orderings broken by this worker */
@@ -92,7 +121,7 @@ senders_max(struct stepper *s, uint32_t tl, uint32_t l, int *have)
 {
 	uint32_t k = l + s->delta[tl], best = 0;
 	*have = 0;
-	for (uint32_t i = s->from_first[k]; i < s->from_first[k + 1]; i++) {
+	for (uint32_t i = s->from_first[k]; i < s->from_end[k]; i++) {
 		uint32_t src = s->from[i].lop;
 		if (src == l || s->val[src] == TRACE_NONE || s->val[src] == ARRIVED)
 			continue;
@@ -136,7 +165,7 @@ static int
 senders_pending(struct stepper *s, uint32_t tl, uint32_t x)
 {
 	const struct analysis *a = s->a;
-	uint32_t k = x + s->delta[tl], n = s->from_first[k + 1];
+	uint32_t k = x + s->delta[tl], n = s->from_end[k];
 	if (s->wait_lop[tl] != x) {
 		s->wait_lop[tl] = x;
 		s->wait_end[tl] = s->from_first[k];
@@ -158,7 +187,7 @@ notify_receivers(struct stepper *s, uint32_t ltl, uint32_t l, uint32_t *tail)
 {
 	const struct analysis *a = s->a;
 	uint32_t k = l + s->delta[ltl];
-	for (uint32_t i = s->to_first[k]; i < s->to_first[k + 1]; i++) {
+	for (uint32_t i = s->to_first[k]; i < s->to_end[k]; i++) {
 		uint32_t r = s->to[i].lop, tl = s->to[i].tl;
 		if (waits_for(a, r, l) && s->state[tl] == ST_BLOCKED && s->cursor[tl] == r &&
 		    s->val[r] == TRACE_NONE && !senders_pending(s, tl, r))
@@ -170,8 +199,7 @@ notify_receivers(struct stepper *s, uint32_t ltl, uint32_t l, uint32_t *tail)
 static void
 skip_compute(struct stepper *s, uint32_t tl)
 {
-	const struct analysis *a = s->a;
-	while (s->cursor[tl] < s->end[tl] && a->lop_kind[s->cursor[tl]] == OP_COMPUTE)
+	while (s->cursor[tl] < s->end[tl] && s->kind[s->cursor[tl] + s->delta[tl]] == OP_COMPUTE)
 		s->cursor[tl]++;
 }
 
@@ -189,7 +217,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 			return 0;
 		}
 		uint32_t x = s->cursor[tl];
-		uint8_t k = a->lop_kind[x];
+		uint8_t k = s->kind[x + s->delta[tl]];
 		int have;
 		if ((k == OP_RECV || k == OP_SENDRECV) && s->val[x] == TRACE_NONE &&
 		    senders_pending(s, tl, x)) {
@@ -300,30 +328,27 @@ strides(struct stepper *s, uint32_t p)
 	(void)p;
 }
 
-/* Pass 2 for partition p: communication steps (into s->val). */
+/* Pass 2 for partition p (place k of part_lops is place k - batch of
+ * the batch): communication steps (into s->val). */
 static void
-comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
+comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride, uint32_t batch)
 {
 	struct analysis *a = s->a;
 	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
 	/* bucket stride lops by stride (counting sort) */
 	memset(s->bucket_first, 0, (max_stride + 2) * sizeof *s->bucket_first);
-	for (uint32_t k = first; k < last; k++) {
-		uint32_t l = a->part_lops[k];
-		if (is_stride_kind(a->lop_kind[l]))
-			s->bucket_first[s->val[l]]++;
-	}
+	for (uint32_t k = first; k < last; k++)
+		if (is_stride_kind(s->kind[k - batch]))
+			s->bucket_first[s->val[a->part_lops[k]]]++;
 	uint32_t sum = 0;
 	for (uint32_t k = 0; k <= max_stride + 1; k++) {
 		uint32_t c = s->bucket_first[k];
 		s->bucket_first[k] = sum;
 		sum += c;
 	}
-	for (uint32_t k = first; k < last; k++) {
-		uint32_t l = a->part_lops[k];
-		if (is_stride_kind(a->lop_kind[l]))
-			s->bucket[s->bucket_first[s->val[l]]++] = l;
-	}
+	for (uint32_t k = first; k < last; k++)
+		if (is_stride_kind(s->kind[k - batch]))
+			s->bucket[s->bucket_first[s->val[a->part_lops[k]]]++] = a->part_lops[k];
 	/* bucket_first[k] now ends bucket k; bucket k starts at end of k-1 */
 	for (uint32_t i = 0; i < s->n_tls; i++) {
 		uint32_t tl = s->tls[i];
@@ -347,7 +372,7 @@ comm_steps(struct stepper *s, uint32_t p, uint32_t max_stride)
 			uint32_t stop = final ? s->end[tl] : s->bucket[b0 + i];
 			for (; s->cursor[tl] < stop; s->cursor[tl]++) {
 				uint32_t r = s->cursor[tl];
-				if (a->lop_kind[r] == OP_COMPUTE)
+				if (s->kind[r + s->delta[tl]] == OP_COMPUTE)
 					continue;
 				uint32_t c = s->running[tl] == TRACE_NONE ? 0 : s->running[tl] + 1;
 				int have;
@@ -384,6 +409,8 @@ struct stepping {
 	struct sig *sig;              /* per partition, or NULL: not asked */
 	uint64_t *isig;               /* a->part_isig */
 	uint64_t *rh;                 /* with isig: each region's name hash, n_reg */
+	uint64_t *head;               /* and each signature_lop_head (region,
+				       * kind; n_reg for none), or NULL */
 	uint32_t n_reg;
 	const uint32_t *offset;       /* per partition: its first global step */
 	uint32_t *rv_of, *rv_first, *rv_lops;
@@ -410,69 +437,192 @@ stepper_free(struct stepper *s)
 	free(s->bucket_first);
 	free(s->delta);
 	free(s->from_first);
+	free(s->from_end);
 	free(s->to_first);
+	free(s->to_end);
 	free(s->from);
 	free(s->to);
+	free(s->kind);
+	free(s->seg);
+	free(s->seg_order);
+	free(s->part_seg);
+	free(s->tl_count);
+	free(s->tl_seen);
+	free(s->key);
+	free(s->term);
 	free(s->keys);
 }
 
-/* The links of partition p's lops (struct stepper), its timelines and
- * their lop ranges known, and its signature's keys when asked for. Each
- * message is read here once, not each time the stepping asks about it:
- * a partition's lops lie on many timelines at once, and its messages,
- * their ops and the other ends' lops each at a place of their own.
- * Returns 0 or ERR_NOMEM. */
+/* The links of lop l at place k of the batch (struct stepper), and with
+ * signatures asked for its key and term. Returns 0 or ERR_NOMEM. */
 static int
-link_partition(struct stepper *s, uint32_t p)
+link_lop(struct stepper *s, uint32_t l, uint32_t k, size_t *nf, size_t *nt)
 {
 	const struct analysis *a = s->a;
 	const struct trace_msg *msgs = a->msgs;
-	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
-	const struct trace_frame *frames = trace_frames(a->t, NULL);
-	const struct trace_coll *colls = trace_colls(a->t, NULL);
-	size_t nf = 0, nt = 0;
-	uint32_t last_tl = TRACE_NONE;
-	s->n_keys = 0;
-	s->isig = signature_start();
-	for (uint32_t k = first; k < last; k++) {
-		uint32_t l = a->part_lops[k], n;
-		s->from_first[k - first] = (uint32_t)nf;
-		s->to_first[k - first] = (uint32_t)nt;
-		if (a->lop_kind[l] == OP_COMPUTE)
-			continue;
+	uint8_t kind = a->lop_kind[l];
+	uint32_t n;
+	s->kind[k] = kind;
+	s->from_first[k] = (uint32_t)*nf;
+	s->to_first[k] = (uint32_t)*nt;
+	if (kind != OP_COMPUTE) {
 		const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
-		uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE : frames[o.frame].region;
-		if (s->keys)
-			s->n_keys = steps_key_add(s->keys, s->n_keys, (uint64_t)o.region << 32 | caller);
+		uint32_t caller = o.frame == TRACE_NONE ? TRACE_NONE
+							: trace_frames(a->t, NULL)[o.frame].region;
+		if (s->key)
+			s->key[k] = (uint64_t)o.region << 32 | caller;
 		uint64_t ends = 0;
 		const struct trace_end *e = lop_ends(a, l, &n);
 		for (uint32_t i = 0; i < n; i++) {
 			if (s->rh)
-				ends += signature_end_of(&e[i], msgs, colls);
+				ends += signature_end_of(&e[i], msgs, trace_colls(a->t, NULL));
 			if ((e[i].role != END_RECV && e[i].role != END_SEND) || !msg_ok(a, e[i].id))
 				continue;
 			const struct trace_msg *m = &msgs[e[i].id];
 			if (e[i].role == END_RECV) {
-				if (VEC_GROW(s->from, nf, s->cap_from))
+				if (VEC_GROW(s->from, *nf, s->cap_from))
 					return ERR_NOMEM;
 				uint32_t src = a->op_lop[m->send_op];
-				s->from[nf++] = (struct link){ src, a->lop_tl[src] };
+				s->from[(*nf)++] = (struct link){ src, a->lop_tl[src] };
 			} else {
-				if (VEC_GROW(s->to, nt, s->cap_to))
+				if (VEC_GROW(s->to, *nt, s->cap_to))
 					return ERR_NOMEM;
 				uint32_t dst = a->op_lop[m->recv_op];
-				s->to[nt++] = (struct link){ dst, a->lop_tl[dst] };
+				s->to[(*nt)++] = (struct link){ dst, a->lop_tl[dst] };
 			}
 		}
 		if (s->rh) {       /* the region as analysis_lop_region */
 			uint32_t reg = o.region != TRACE_NONE ? o.region : caller;
-			s->isig = signature_fold(s->isig, &last_tl, a->lop_tl[l], a->lop_kind[l],
-						 reg < s->n_reg ? s->rh[reg] : 0, ends);
+			if (reg >= s->n_reg)
+				reg = s->n_reg;
+			s->term[k] = s->head ? signature_term_of(s->head[reg * OP_KIND_COUNT + kind], ends)
+					     : signature_term(kind, reg < s->n_reg ? s->rh[reg] : 0, ends);
 		}
 	}
-	s->from_first[last - first] = (uint32_t)nf;
-	s->to_first[last - first] = (uint32_t)nt;
+	s->from_end[k] = (uint32_t)*nf;
+	s->to_end[k] = (uint32_t)*nt;
 	return 0;
+}
+
+/* The links of partitions p0 .. p1 - 1 (a batch), read timeline by
+ * timeline: a partition's lops lie on many timelines at once, and read
+ * partition by partition, each timeline's op records, ends and the other
+ * ends' lops are each at a place of their own; read timeline by timeline
+ * over the batch, they are read in order. Each message is read here once,
+ * not each time the stepping asks about it. Returns 0 or ERR_NOMEM. */
+static int
+link_batch(struct stepper *s, uint32_t p0, uint32_t p1)
+{
+	const struct analysis *a = s->a;
+	uint32_t base = a->part_lop_first[p0], n_seg = 0, n_seen = 0;
+	for (uint32_t p = p0; p < p1; p++) {
+		s->part_seg[p - p0] = n_seg;
+		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+			uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
+			struct seg *g = n_seg ? &s->seg[n_seg - 1] : NULL;
+			if (g && k > a->part_lop_first[p] && g->tl == tl && g->l0 + g->n == l) {
+				g->n++;
+				continue;
+			}
+			s->seg[n_seg++] = (struct seg){ tl, l, 1, k - base };
+			if (s->tl_count[tl]++ == 0)
+				s->tl_seen[n_seen++] = tl;
+		}
+	}
+	s->part_seg[p1 - p0] = n_seg;
+	/* the runs timeline by timeline (a counting sort), then each
+	 * timeline's count back to zero */
+	uint32_t sum = 0;
+	for (uint32_t i = 0; i < n_seen; i++) {
+		uint32_t tl = s->tl_seen[i], c = s->tl_count[tl];
+		s->tl_count[tl] = sum;
+		sum += c;
+	}
+	for (uint32_t i = 0; i < n_seg; i++)
+		s->seg_order[s->tl_count[s->seg[i].tl]++] = i;
+	for (uint32_t i = 0; i < n_seen; i++)
+		s->tl_count[s->tl_seen[i]] = 0;
+	size_t nf = 0, nt = 0;
+	for (uint32_t j = 0; j < n_seg; j++) {
+		const struct seg *g = &s->seg[s->seg_order[j]];
+		for (uint32_t i = 0; i < g->n; i++)
+			if (link_lop(s, g->l0 + i, g->k0 + i, &nf, &nt))
+				return ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* Partition p of the batch from place base on (link_batch read its
+ * links): its timelines and their lop ranges, its signatures when asked
+ * for, its strides, communication steps and local steps. */
+static void
+step_partition(struct stepper *s, struct stepping *g, uint32_t p, uint32_t p0, uint32_t base)
+{
+	struct analysis *a = s->a;
+	uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
+	s->n_tls = 0;
+	for (uint32_t j = s->part_seg[p - p0]; j < s->part_seg[p - p0 + 1]; j++) {
+		const struct seg *r = &s->seg[j];
+		if (s->n_tls == 0 || s->tls[s->n_tls - 1] != r->tl) {
+			s->tls[s->n_tls++] = r->tl;
+			s->delta[r->tl] = r->k0 - r->l0;
+			s->cursor[r->tl] = s->begin[r->tl] = r->l0;
+			s->running[r->tl] = 0;
+			s->state[r->tl] = ST_IDLE;
+		}
+		s->end[r->tl] = r->l0 + r->n;
+	}
+	if (g->sig || g->isig) {
+		uint32_t last_tl = TRACE_NONE;
+		s->n_keys = 0;
+		s->isig = signature_start();
+		for (uint32_t j = s->part_seg[p - p0]; j < s->part_seg[p - p0 + 1]; j++) {
+			const struct seg *r = &s->seg[j];
+			for (uint32_t k = r->k0; k < r->k0 + r->n; k++) {
+				if (s->kind[k] == OP_COMPUTE)
+					continue;
+				if (s->key)
+					s->n_keys = steps_key_add(s->keys, s->n_keys, s->key[k]);
+				if (s->rh)
+					s->isig = signature_fold_term(s->isig, &last_tl, r->tl, s->term[k]);
+			}
+		}
+		if (g->sig)
+			g->sig[p] = steps_sig_of(s->keys, s->n_keys);
+		if (g->isig)
+			g->isig[p] = s->isig;
+	}
+	strides(s, p);
+	uint32_t max_stride = 0;
+	for (uint32_t k = first; k < last; k++) {
+		uint32_t l = a->part_lops[k];
+		if (is_stride_kind(s->kind[k - base]) && s->val[l] != TRACE_NONE && s->val[l] > max_stride)
+			max_stride = s->val[l];
+	}
+	comm_steps(s, p, max_stride, base);
+	/* local steps, in place of the communication steps (val is
+	 * lop_step): a lop's is written after its own was read, and the one
+	 * before it is never read again */
+	uint32_t wd = 0;
+	for (uint32_t j = s->part_seg[p - p0]; j < s->part_seg[p - p0 + 1]; j++) {
+		const struct seg *r = &s->seg[j];
+		for (uint32_t i = 0; i < r->n; i++) {
+			uint32_t l = r->l0 + i;
+			if (s->kind[r->k0 + i] == OP_COMPUTE)
+				continue;
+			uint32_t c = s->val[l];
+			a->lop_step[l] = 2 * c + 1;
+			if (a->lop_step[l] + 1 > wd)
+				wd = a->lop_step[l] + 1;
+			/* the computation before it, if it belongs to p */
+			if (i > 0 ? s->kind[r->k0 + i - 1] == OP_COMPUTE
+				  : l > 0 && a->lop_tl[l - 1] == r->tl && a->lop_part[l - 1] == p)
+				a->lop_step[l - 1] = 2 * c;
+		}
+	}
+	g->width[p] = wd;
+	for (uint32_t i = 0; i < s->n_tls; i++)
+		s->state[s->tls[i]] = ST_IDLE;
 }
 
 static int
@@ -483,12 +633,14 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
 	(void)nw;
-	uint32_t most = g->most, piece;
+	uint32_t run = n_tl < LINK_MAX / LINK_RUN ? n_tl * LINK_RUN : LINK_MAX;
+	uint32_t most = g->most, batch = run < LINK_MIN ? LINK_MIN : run, piece;
+	uint32_t cap = most > batch ? most : batch;      /* places a batch holds */
 	struct stepper s = {
 		.a = a, .val = g->val,
 		.arrived = g->arrived, .rv_running = g->rv_running,
 		.rv_of = g->rv_of, .rv_first = g->rv_first, .rv_lops = g->rv_lops,
-		.rh = g->rh, .n_reg = g->n_reg,
+		.rh = g->rh, .head = g->head, .n_reg = g->n_reg,
 	};
 	s.cursor = malloc((n_tl + 1) * sizeof *s.cursor);
 	s.begin = malloc((n_tl + 1) * sizeof *s.begin);
@@ -502,13 +654,27 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 	s.bucket = malloc(((size_t)most + 1) * sizeof *s.bucket);
 	s.bucket_first = malloc(((size_t)most + 3) * sizeof *s.bucket_first);
 	s.delta = malloc((n_tl + 1) * sizeof *s.delta);
-	s.from_first = malloc(((size_t)most + 2) * sizeof *s.from_first);
-	s.to_first = malloc(((size_t)most + 2) * sizeof *s.to_first);
-	if (g->sig)
+	s.from_first = malloc(((size_t)cap + 1) * sizeof *s.from_first);
+	s.from_end = malloc(((size_t)cap + 1) * sizeof *s.from_end);
+	s.to_first = malloc(((size_t)cap + 1) * sizeof *s.to_first);
+	s.to_end = malloc(((size_t)cap + 1) * sizeof *s.to_end);
+	s.kind = malloc((size_t)cap + 1);
+	s.seg = malloc(((size_t)cap + 1) * sizeof *s.seg);
+	s.seg_order = malloc(((size_t)cap + 1) * sizeof *s.seg_order);
+	s.part_seg = malloc(((size_t)cap + 2) * sizeof *s.part_seg);
+	s.tl_count = calloc(n_tl + 1, sizeof *s.tl_count);
+	s.tl_seen = malloc((n_tl + 1) * sizeof *s.tl_seen);
+	if (g->sig) {
 		s.keys = malloc(((size_t)most + 1) * sizeof *s.keys);
+		s.key = malloc(((size_t)cap + 1) * sizeof *s.key);
+	}
+	if (s.rh)
+		s.term = malloc(((size_t)cap + 1) * sizeof *s.term);
 	if (!s.cursor || !s.begin || !s.end || !s.running || !s.wait_lop || !s.wait_end ||
 	    !s.state || !s.queue || !s.tls || !s.bucket || !s.bucket_first || !s.delta ||
-	    !s.from_first || !s.to_first || (g->sig && !s.keys)) {
+	    !s.from_first || !s.from_end || !s.to_first || !s.to_end || !s.kind || !s.seg ||
+	    !s.seg_order || !s.part_seg || !s.tl_count || !s.tl_seen ||
+	    (g->sig && (!s.keys || !s.key)) || (s.rh && !s.term)) {
 		stepper_free(&s);
 		return ERR_NOMEM;
 	}
@@ -517,58 +683,19 @@ step_worker(void *ctx, uint32_t w, uint32_t nw)
 		s.wait_lop[tl] = TRACE_NONE;
 	}
 	while (par_take(&g->pieces, w, &piece)) {
-		for (uint32_t p = g->cut[piece]; p < g->cut[piece + 1]; p++) {
-			/* the timelines of p and their lop ranges: part_lops is grouped
-			 * by timeline in time order, and after the cycle merge a
-			 * partition's lops on one timeline are contiguous */
-			s.n_tls = 0;
-			uint32_t first = a->part_lop_first[p], last = a->part_lop_first[p + 1];
-			for (uint32_t k = first; k < last; k++) {
-				uint32_t l = a->part_lops[k], tl = a->lop_tl[l];
-				if (s.n_tls == 0 || s.tls[s.n_tls - 1] != tl) {
-					s.tls[s.n_tls++] = tl;
-					s.delta[tl] = k - first - l;
-					s.cursor[tl] = s.begin[tl] = l;
-					s.running[tl] = 0;
-					s.state[tl] = ST_IDLE;
-				}
-				s.end[tl] = l + 1;
-			}
-			if (link_partition(&s, p)) {
+		/* batches of the piece's partitions: as many as fit in batch
+		 * places, one at least */
+		for (uint32_t p0 = g->cut[piece], p1; p0 < g->cut[piece + 1]; p0 = p1) {
+			uint32_t base = a->part_lop_first[p0];
+			for (p1 = p0 + 1; p1 < g->cut[piece + 1] &&
+					  a->part_lop_first[p1 + 1] - base <= batch; p1++)
+				;
+			if (link_batch(&s, p0, p1)) {
 				stepper_free(&s);
 				return ERR_NOMEM;
 			}
-			if (g->sig)
-				g->sig[p] = steps_sig_of(s.keys, s.n_keys);
-			if (g->isig)
-				g->isig[p] = s.isig;
-			strides(&s, p);
-			uint32_t max_stride = 0;
-			for (uint32_t k = first; k < last; k++) {
-				uint32_t l = a->part_lops[k];
-				if (is_stride_kind(a->lop_kind[l]) && s.val[l] != TRACE_NONE && s.val[l] > max_stride)
-					max_stride = s.val[l];
-			}
-			comm_steps(&s, p, max_stride);
-			/* local steps, in place of the communication steps (val is
-			 * lop_step): a lop's is written after its own was read, and
-			 * the one before it is never read again */
-			uint32_t wd = 0;
-			for (uint32_t k = first; k < last; k++) {
-				uint32_t l = a->part_lops[k];
-				if (a->lop_kind[l] == OP_COMPUTE)
-					continue;
-				uint32_t c = s.val[l];
-				a->lop_step[l] = 2 * c + 1;
-				if (a->lop_step[l] + 1 > wd)
-					wd = a->lop_step[l] + 1;
-				/* the computation before it, if it belongs to p */
-				if (l > 0 && a->lop_tl[l - 1] == a->lop_tl[l] && a->lop_part[l - 1] == p)
-					a->lop_step[l - 1] = 2 * c;
-			}
-			g->width[p] = wd;
-			for (uint32_t i = 0; i < s.n_tls; i++)
-				s.state[s.tls[i]] = ST_IDLE;
+			for (uint32_t p = p0; p < p1; p++)
+				step_partition(&s, g, p, p0, base);
 		}
 	}
 	g->relaxed[w] = s.relaxed;
@@ -789,6 +916,16 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 	int rc = ERR_NOMEM;
 	if (g.isig && !(g.rh = signature_regions(a->t, &g.n_reg)))
 		goto out;
+	/* the heads of the signature's terms, where the regions are not too
+	 * many for a table: a lop's term is then one mix, not three */
+	if (g.rh && g.n_reg < HEAD_REGIONS_MAX) {
+		if (!(g.head = malloc(((size_t)g.n_reg + 1) * OP_KIND_COUNT * sizeof *g.head)))
+			goto out;
+		for (uint32_t r = 0; r <= g.n_reg; r++)
+			for (uint8_t k = 0; k < OP_KIND_COUNT; k++)
+				g.head[r * OP_KIND_COUNT + k] =
+					signature_lop_head(k, r < g.n_reg ? g.rh[r] : 0);
+	}
 	a->lop_step = g.val = malloc((n + 1) * sizeof *a->lop_step);
 	g.rv_of = malloc((n + 1) * sizeof *g.rv_of);
 	if (!a->lop_step || !g.rv_of)
@@ -811,6 +948,7 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 		a->verify.relaxed += g.relaxed[w];
 out:
 	free(g.rh);
+	free(g.head);
 	free(g.arrived);
 	free(g.rv_running);
 	free(g.rv_of);
