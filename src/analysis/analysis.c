@@ -4,6 +4,8 @@
 #include "charm_impl.h"
 #include "cluster.h"
 
+#include "base/recycle.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -258,6 +260,8 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 			rc = cluster_partition(a, p, o.clusters, &a->clusters[p]);
 	}
 	st->t_metrics = now() - t0;
+	/* what the stages freed and none took (recycle.h) */
+	recycle_drain();
 	if (rc) {
 		analysis_destroy(a);
 		return err_set(e, rc, "analysis: %s", err_name(rc));

@@ -10,6 +10,7 @@
 #include "analysis_impl.h"
 
 #include "base/par.h"
+#include "base/recycle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,7 @@ lops_build(struct analysis *a)
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
 	const struct trace_region *regions = trace_regions(t, &n_regions);
 	uint8_t *isend = calloc(n_regions + 1, 1);
-	a->op_lop = malloc((n_ops + 1) * sizeof *a->op_lop);
+	a->op_lop = recycle_malloc((n_ops + 1) * sizeof *a->op_lop);
 	a->tl_lop = malloc((n_tl + 1) * sizeof *a->tl_lop);
 	if (!isend || !a->op_lop || !a->tl_lop) {
 		free(isend);
@@ -139,9 +140,9 @@ lops_build(struct analysis *a)
 		g.count[c] = n;
 		n += k;
 	}
-	a->lop_op = malloc(((size_t)n + 1) * sizeof *a->lop_op);
-	a->lop_tl = malloc(((size_t)n + 1) * sizeof *a->lop_tl);
-	a->lop_kind = malloc((size_t)n + 1);
+	a->lop_op = recycle_malloc(((size_t)n + 1) * sizeof *a->lop_op);
+	a->lop_tl = recycle_malloc(((size_t)n + 1) * sizeof *a->lop_tl);
+	a->lop_kind = recycle_malloc((size_t)n + 1);
 	if (!a->lop_op || !a->lop_tl || !a->lop_kind) {
 		free(isend);
 		return ERR_NOMEM;

@@ -24,6 +24,7 @@
 #include "analysis_impl.h"
 
 #include "base/par.h"
+#include "base/recycle.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -576,8 +577,8 @@ int
 metrics_compute(struct analysis *a)
 {
 	uint32_t n = a->n_lops;
-	a->diff = malloc((n + 1) * sizeof *a->diff);
-	a->cause = malloc(n + 1);
+	a->diff = recycle_malloc((n + 1) * sizeof *a->diff);
+	a->cause = recycle_malloc(n + 1);
 	a->pmin_first = malloc(((size_t)a->n_parts + 1) * sizeof *a->pmin_first);
 	if (!a->diff || !a->cause || !a->pmin_first)
 		return ERR_NOMEM;
@@ -612,12 +613,12 @@ metrics_compute(struct analysis *a)
 		free(m.pmin[w]);
 		free(m.gmin[w]);
 	}
+	uint32_t n_msgs;
+	trace_msgs(a->t, &n_msgs);
 	if (rc == 0) {
 		/* differential lateness reads every partition's lateness,
 		 * and the receives what their senders' side set out */
-		uint32_t n_msgs;
-		trace_msgs(a->t, &n_msgs);
-		m.sent = calloc((size_t)n_msgs + 1, sizeof *m.sent);   /* SENT_FAR */
+		m.sent = recycle_calloc((size_t)n_msgs + 1, sizeof *m.sent);   /* SENT_FAR */
 		rc = m.sent ? 0 : ERR_NOMEM;
 	}
 	if (rc == 0) {
@@ -630,7 +631,7 @@ metrics_compute(struct analysis *a)
 		par_pieces_init(&m.pieces, np, nw);
 		rc = par_run(nw, metric_worker, &m);
 	}
-	free(m.sent);
+	recycle_free(m.sent, ((size_t)n_msgs + 1) * sizeof *m.sent);
 	if (rc == 0)
 		rc = gather(a, m.aside, np);
 	for (uint32_t w = 0; w < np; w++) {

@@ -11,6 +11,7 @@
 #include "analysis_impl.h"
 
 #include "base/par.h"
+#include "base/recycle.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -383,7 +384,7 @@ number_partitions(struct analysis *a, struct uf *u)
 	free(a->part_lop_first);
 	free(a->part_lops);
 	a->part_lop_first = malloc((np + 2) * sizeof *a->part_lop_first);
-	a->part_lops = malloc((n + 1) * sizeof *a->part_lops);
+	a->part_lops = recycle_malloc((n + 1) * sizeof *a->part_lops);
 	struct listing g = { .a = a };
 	int rc = a->part_lop_first && a->part_lops ? 0 : ERR_NOMEM;
 	for (uint32_t w = 0; w < nw && !rc; w++) {
@@ -782,8 +783,8 @@ int
 partition_build(struct analysis *a)
 {
 	struct uf u = { .n = a->n_lops };
-	a->lop_part = malloc((a->n_lops + 1) * sizeof *a->lop_part);
-	u.parent = malloc((a->n_lops + 1) * sizeof *u.parent);
+	a->lop_part = recycle_malloc((a->n_lops + 1) * sizeof *a->lop_part);
+	u.parent = recycle_malloc((a->n_lops + 1) * sizeof *u.parent);
 	if (!a->lop_part || !u.parent) {
 		free(u.parent);
 		return ERR_NOMEM;
@@ -826,7 +827,7 @@ partition_build(struct analysis *a)
 	rc = partition_finalize(a, &u);
 	a->stats.partitions_scc = a->n_parts;
 out:
-	uf_fini(&u);
+	recycle_free(u.parent, ((size_t)a->n_lops + 1) * sizeof *u.parent);
 	return rc;
 }
 
@@ -922,12 +923,12 @@ partition_renumber(struct analysis *a)
 		/* lop_part renamed, and each partition's list of lops (in lop
 		 * order) moved to its new place, on every core */
 		struct renaming g = { a, order, newid, plf,
-				      malloc(((size_t)a->n_lops + 1) * sizeof *g.part_lops) };
+				      recycle_malloc(((size_t)a->n_lops + 1) * sizeof *g.part_lops) };
 		if (!g.part_lops)
 			goto out;
 		uint32_t nw = par_workers();
 		par_run(nw, rename_worker, &g);
-		free(a->part_lops);
+		recycle_free(a->part_lops, ((size_t)a->n_lops + 1) * sizeof *a->part_lops);
 		a->part_lops = g.part_lops;
 	}
 	free(a->parts);

@@ -23,6 +23,7 @@
 #include "signature.h"
 
 #include "base/par.h"
+#include "base/recycle.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -926,8 +927,8 @@ steps_local(struct analysis *a, uint32_t *width, struct sig *sig)
 				g.head[r * OP_KIND_COUNT + k] =
 					signature_lop_head(k, r < g.n_reg ? g.rh[r] : 0);
 	}
-	a->lop_step = g.val = malloc((n + 1) * sizeof *a->lop_step);
-	g.rv_of = malloc((n + 1) * sizeof *g.rv_of);
+	a->lop_step = g.val = recycle_malloc((n + 1) * sizeof *a->lop_step);
+	g.rv_of = recycle_malloc((n + 1) * sizeof *g.rv_of);
 	if (!a->lop_step || !g.rv_of)
 		goto out;
 	uint32_t nw = par_workers(), n_sendrecv = 0;
@@ -951,7 +952,7 @@ out:
 	free(g.head);
 	free(g.arrived);
 	free(g.rv_running);
-	free(g.rv_of);
+	recycle_free(g.rv_of, ((size_t)n + 1) * sizeof *g.rv_of);
 	free(g.rv_first);
 	free(g.rv_lops);
 	return rc;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/par.h"
+#include "base/recycle.h"
 #include "base/vec.h"
 
 /* ---- cutting the work by op ranges ---- */
@@ -384,7 +385,7 @@ match_messages(struct build *b, uint32_t **recv_msg)
 	if (!rc)
 		rc = leftovers(&mt);
 	workers_fini(&mt);
-	free(mt.next_send);
+	recycle_free(mt.next_send, (n_sends + 1) * sizeof *mt.next_send);
 	if (rc) {
 		free(mt.next_recv);
 		mt.next_recv = NULL;
@@ -494,7 +495,7 @@ renumber_ends(void *ctx, uint32_t i, uint32_t n)
 	const struct renumber *rn = ctx;
 	uint32_t lo, hi;
 	if (i == n - 1) {
-		free(rn->b->colls);
+		recycle_free(rn->b->colls, rn->b->n_colls * sizeof *rn->b->colls);
 		rn->b->colls = NULL;
 		rn->b->n_colls = rn->b->cap_colls = 0;
 	}
@@ -522,7 +523,7 @@ finish_worker(void *ctx, uint32_t w, uint32_t n)
 {
 	struct finishing *f = ctx;
 	if (w == n - 1) {
-		free(f->b->recvs);
+		recycle_free(f->b->recvs, f->b->n_recvs * sizeof *f->b->recvs);
 		f->b->recvs = NULL;
 		f->b->n_recvs = f->b->cap_recvs = 0;
 	}
@@ -535,7 +536,8 @@ build_finish(struct build *b, trace_progress_fn progress, void *ud)
 {
 	struct trace *t = b->t;
 	uint32_t *recv_msg = NULL;
-	uint32_t *coll_of = malloc((b->n_colls + 1) * sizeof *coll_of);
+	size_t n_recvs = b->n_recvs, n_colls = b->n_colls;   /* the halves go on the way */
+	uint32_t *coll_of = malloc((n_colls + 1) * sizeof *coll_of);
 	int rc = ERR_NOMEM;
 	if (!coll_of)
 		goto out;
@@ -555,7 +557,7 @@ build_finish(struct build *b, trace_progress_fn progress, void *ud)
 	struct renumber rn = { t, recv_msg, coll_of, b };
 	rc = par_run(t->n_ends < MATCH_PAR_MIN ? 1 : par_workers(), renumber_ends, &rn);
 out:
-	free(recv_msg);
-	free(coll_of);
+	recycle_free(recv_msg, (n_recvs + 1) * sizeof *recv_msg);
+	recycle_free(coll_of, (n_colls + 1) * sizeof *coll_of);
 	return rc;
 }
