@@ -11,6 +11,8 @@
  */
 #include "leap_impl.h"
 
+#include "base/vec.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,14 +42,8 @@ leap_union(struct leaper *L, uint32_t x, uint32_t y)
 int
 leap_list_push(struct leap_list *l, uint32_t x)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		uint32_t *v = realloc(l->v, cap * sizeof *v);
-		if (!v)
-			return ERR_NOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (VEC_GROW(l->v, l->n, l->cap))
+		return ERR_NOMEM;
 	l->v[l->n++] = x;
 	return 0;
 }

@@ -21,7 +21,7 @@ int
 uf_init(struct uf *u, uint32_t n)
 {
 	u->n = n;
-	u->parent = malloc((n + 1) * sizeof *u->parent);
+	u->parent = recycle_malloc(((size_t)n + 1) * sizeof *u->parent);
 	if (!u->parent)
 		return ERR_NOMEM;
 	for (uint32_t i = 0; i < n; i++)
@@ -32,7 +32,7 @@ uf_init(struct uf *u, uint32_t n)
 void
 uf_fini(struct uf *u)
 {
-	free(u->parent);
+	recycle_free(u->parent, ((size_t)u->n + 1) * sizeof *u->parent);
 	u->parent = NULL;
 }
 
@@ -827,7 +827,7 @@ partition_build(struct analysis *a)
 	rc = partition_finalize(a, &u);
 	a->stats.partitions_scc = a->n_parts;
 out:
-	recycle_free(u.parent, ((size_t)a->n_lops + 1) * sizeof *u.parent);
+	uf_fini(&u);
 	return rc;
 }
 

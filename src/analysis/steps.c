@@ -91,16 +91,14 @@ struct stepper {
 	struct seg *seg;
 	uint32_t *seg_order, *part_seg, *tl_count, *tl_seen;
 	/* with signatures asked for: per place, the lop's (call, caller) key
-	 * and its term of the iterations' signature; the partition's distinct
-	 * keys, n_keys of them (steps_key_add), and its signature
-	 * (signature.h; rh: each region's name hash, n_reg; head: each
-	 * region's and kind's signature_lop_head, or NULL) */
+	 * and its term of the iterations' signature (signature.h; rh: each
+	 * region's name hash, n_reg; head: each region's and kind's
+	 * signature_lop_head, or NULL); room for a partition's distinct keys
+	 * (steps_key_add) */
 	uint64_t *key, *term;
 	uint64_t *keys;
-	uint32_t n_keys;
 	const uint64_t *rh, *head;
 	uint32_t n_reg;
-	uint64_t isig;
 	uint64_t relaxed;     /* orderings broken by this worker */
 };
 
@@ -574,24 +572,23 @@ step_partition(struct stepper *s, struct stepping *g, uint32_t p, uint32_t p0, u
 		s->end[r->tl] = r->l0 + r->n;
 	}
 	if (g->sig || g->isig) {
-		uint32_t last_tl = TRACE_NONE;
-		s->n_keys = 0;
-		s->isig = signature_start();
+		uint32_t last_tl = TRACE_NONE, n_keys = 0;
+		uint64_t isig = signature_start();
 		for (uint32_t j = s->part_seg[p - p0]; j < s->part_seg[p - p0 + 1]; j++) {
 			const struct seg *r = &s->seg[j];
 			for (uint32_t k = r->k0; k < r->k0 + r->n; k++) {
 				if (s->kind[k] == OP_COMPUTE)
 					continue;
 				if (s->key)
-					s->n_keys = steps_key_add(s->keys, s->n_keys, s->key[k]);
+					n_keys = steps_key_add(s->keys, n_keys, s->key[k]);
 				if (s->rh)
-					s->isig = signature_fold_term(s->isig, &last_tl, r->tl, s->term[k]);
+					isig = signature_fold_term(isig, &last_tl, r->tl, s->term[k]);
 			}
 		}
 		if (g->sig)
-			g->sig[p] = steps_sig_of(s->keys, s->n_keys);
+			g->sig[p] = steps_sig_of(s->keys, n_keys);
 		if (g->isig)
-			g->isig[p] = s->isig;
+			g->isig[p] = isig;
 	}
 	strides(s, p);
 	uint32_t max_stride = 0;

@@ -1,18 +1,18 @@
 /* recycle.c — see recycle.h.
  *
  * The pool is a list of spans, each the pages of one freed block's
- * used part, moved
- * (mremap with MREMAP_DONTUNMAP: the block keeps an empty mapping until
- * free() returns it, so a block the allocator carved from its heap is
- * left whole) to an address range reserved for them. A block allocated
+ * used part, moved elsewhere (mremap with MREMAP_DONTUNMAP: the block
+ * keeps an empty mapping until free() returns it, so a block the
+ * allocator carved from its heap is left whole) to a range reserved for
+ * it. A block allocated
  * afterwards takes pages from the last span's start, as many as its
  * whole pages need, span after span; a span taken whole is gone, the
- * rest of one stays where it is. Only a block's whole pages move, never its
- * first (the allocator's header may sit on it). A block whose first
+ * rest of one stays where it is. Only a block's whole pages move, never
+ * its first (the allocator's header may sit on it). A block whose first
  * whole page is already in memory came from the heap's free memory and
  * gains nothing: it is left alone (mincore). Every move may add a
- * mapping to the process, so moves are bounded (the system's limit is
- * 65530 by default).
+ * mapping to the process, so moves are bounded between drains (the
+ * system's limit is 65530 by default).
  */
 #define _GNU_SOURCE     /* mremap, malloc_usable_size */
 
@@ -52,18 +52,20 @@ static struct span spans[SPANS_MAX];
 static unsigned n_spans;
 static size_t pooled;
 static unsigned moves;
-static uintptr_t page;
+
+static uintptr_t
+page_size(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	return pg > 0 ? (uintptr_t)pg : 4096;
+}
 
 /* The whole pages of the n bytes at p but the first, [*lo, *hi): 1 when
  * they are worth moving. */
 static int
 inner(const void *p, size_t n, uintptr_t *lo, uintptr_t *hi)
 {
-	if (!page) {
-		long pg = sysconf(_SC_PAGESIZE);
-		page = pg > 0 ? (uintptr_t)pg : 4096;
-	}
-	uintptr_t b = (uintptr_t)p;
+	uintptr_t b = (uintptr_t)p, page = page_size();
 	*lo = ((b + page - 1) & ~(page - 1)) + page;
 	*hi = (b + n) & ~(page - 1);
 	return *hi > *lo && *hi - *lo >= RECYCLE_MIN;
@@ -80,6 +82,8 @@ give(void *p, size_t used)
 	size_t len = hi - lo;
 	pthread_mutex_lock(&lock);
 	if (n_spans < SPANS_MAX && moves < MOVES_MAX) {
+		/* to a range of its own: without MREMAP_FIXED, Linux refuses some
+		 * of these moves (EINVAL, EFAULT) that it makes to a given one */
 		void *to = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (to != MAP_FAILED &&
 		    mremap((void *)lo, len, len, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to) !=
@@ -105,7 +109,7 @@ take(void *p, uintptr_t *from)
 	*from = lo;
 	pthread_mutex_lock(&lock);
 	unsigned char in = 0;
-	if (n_spans && mincore((void *)lo, page, &in) == 0 && !(in & 1)) {
+	if (n_spans && mincore((void *)lo, page_size(), &in) == 0 && !(in & 1)) {
 		while (lo < hi && n_spans && moves < MOVES_MAX) {
 			struct span *s = &spans[n_spans - 1];
 			size_t len = s->len < hi - lo ? s->len : hi - lo;

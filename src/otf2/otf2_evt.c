@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/vec.h"
 #include "model/trace.h"
 
 /* record types (OTF2's buffer and event record identifiers) */
@@ -55,14 +56,8 @@ otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
 int
 otf2_ccmap_add(struct otf2_ccmap *m, uint32_t self, uint32_t region)
 {
-	if (m->n == m->cap) {
-		uint32_t cap = m->cap ? 2 * m->cap : 128;
-		uint32_t *r = realloc(m->region, cap * sizeof *r);
-		if (!r)
-			return ERR_NOMEM;
-		m->region = r;
-		m->cap = cap;
-	}
+	if (VEC_GROW(m->region, m->n, m->cap))
+		return ERR_NOMEM;
 	if (self != m->n) {
 		/* a context out of order: libotf2 maps it to its position */
 		if (!m->index && !(m->index = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 16)))

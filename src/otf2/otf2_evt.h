@@ -49,7 +49,7 @@ long otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
  * with an index map for contexts defined out of order. */
 struct otf2_ccmap {
 	uint32_t *region;        /* [n] in definition order */
-	uint32_t n, cap;
+	size_t n, cap;
 	OTF2_IdMap *index;       /* context -> position, or NULL */
 };
 
