@@ -30,7 +30,7 @@ CPPFLAGS += -Isrc -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DSKEIN_VERSION='"
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SAN) -MMD -MP
 
 # Every layer folder of src/ is built; doc/architecture.md names them.
-CORE_SRC := $(wildcard src/*/*.c)
+CORE_SRC := $(wildcard src/*/*.c src/*/*/*.c)
 TUI_SRC  := $(wildcard tui/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)

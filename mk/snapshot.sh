@@ -40,13 +40,19 @@ case $skein in /*) ;; *) skein=$(pwd)/$skein ;; esac
 mkdir -p "$out" || exit 1
 gen=$root/traces/gen
 make -s -C "$gen" all >/dev/null || exit 1
-tmp=$(mktemp -d /tmp/skein-snapshot-XXXXXX)
+# one fixed scratch folder, so that paths in messages are the same in
+# both snapshots (one snapshot at a time)
+tmp=${TMPDIR:-/tmp}/skein-snapshot
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT
-# generated traces: every pattern, delayed, on two nodes
+# generated traces: every pattern, delayed, on two nodes; written once
+# and kept, as a saved analysis records its trace's size and time
+g=${TMPDIR:-/tmp}/skein-snapshot-traces
 for p in stencil tree ring dissemination sparse coalesce mixed gather; do
-	"$gen/skein-gen" -q -o "$tmp/gen-$p" -t "$p" -p 8 -n 4 -N 2 -d 500:2:3 || exit 1
+	[ -e "$g/gen-$p/traces.otf2" ] ||
+		"$gen/skein-gen" -q -o "$g/gen-$p" -t "$p" -p 8 -n 4 -N 2 -d 500:2:3 || exit 1
 done
-"$gen/skein-gen-charm" -q -o "$tmp/gen-charm" -d 2000:1,2:4 || exit 1
+[ -e "$g/gen-charm/jacobi.sts" ] || "$gen/skein-gen-charm" -q -o "$g/gen-charm" -d 2000:1,2:4 || exit 1
 
 # run NAME ARGS...: skein's output and exit status into OUT/NAME
 run() {
@@ -56,7 +62,7 @@ run() {
 	echo "exit $?" >>"$out/$name"
 }
 
-traces=$(ls -d "$root"/traces/corpus/*/ "$tmp"/gen-*/)
+traces=$(ls -d "$root"/traces/corpus/*/ "$g"/gen-*/)
 [ -d "$shared/traces/otf2" ] && traces="$traces $(ls -d "$shared"/traces/otf2/*/)"
 [ -d "$shared/traces/projections" ] && traces="$traces $(ls -d "$shared"/traces/projections/*/)"
 for d in $traces; do
@@ -75,8 +81,9 @@ for d in $traces; do
 		run "$n.$th.reorder" analyze --reorder --format csv --table ops "$d"
 		run "$n.$th.export" export --csv "$d"
 		run "$n.$th.render" render --size 120x40 --topology "pack:2 core:4 pu:1" "$d"
-		run "$n.$th.save" analyze -q --save "$out/$n.$th.skein" "$d"
-		run "$n.$th.reopen" analyze --format json "$out/$n.$th.skein"
+		run "$n.$th.save" analyze -q --save "$tmp/$n.$th.skein" "$d"
+		run "$n.$th.reopen" analyze --format json "$tmp/$n.$th.skein"
+		[ ! -f "$tmp/$n.$th.skein" ] || mv "$tmp/$n.$th.skein" "$out/"
 	done
 done
 unset SKEIN_THREADS

@@ -33,8 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/dist_run.h"
-#include "analysis/saved.h"
+#include "analysis/dist/dist_run.h"
+#include "analysis/saved/saved.h"
 #include "dcomm_mpi.h"
 #include "otf2/otf2_read.h"
 #include "projections/projections_read.h"

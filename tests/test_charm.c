@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/run/run.h"
 #include "model/charm.h"
 #include "projections/projections_read.h"
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/run/run.h"
 #include "model/charm.h"
 #include "projections/projections_read.h"
 

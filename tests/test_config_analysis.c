@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 #include "model/build.h"
 #include "config/config.h"
 #include "model/trace_impl.h"

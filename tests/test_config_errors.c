@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "view/action.h"
+#include "view/surface/action.h"
 #include "config/config.h"
 
 struct bad {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "view/action.h"
+#include "view/surface/action.h"
 #include "config/config.h"
-#include "view/keymap.h"
+#include "view/surface/keymap.h"
 
 static int
 key_ok(const char *name)

@@ -15,7 +15,8 @@
 #include <glob.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 
 #define MAXL 4096
 

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
-#include "analysis/diff.h"
+#include "analysis/core/analysis.h"
+#include "analysis/compare/diff.h"
 
 struct run {
 	struct trace *t;

@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-#include "analysis/dist_impl.h"
+#include "analysis/dist/dist_impl.h"
 #include "base/dcomm.h"
 #include "disttest.h"
 

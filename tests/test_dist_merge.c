@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-#include "analysis/analysis_impl.h"
-#include "analysis/dist_merge.h"
-#include "analysis/dist_slice.h"
+#include "analysis/core/analysis_impl.h"
+#include "analysis/dist/dist_merge.h"
+#include "analysis/dist/dist_slice.h"
 #include "base/dcomm.h"
 #include "disttest.h"
 #include "model/dmodel.h"

@@ -14,9 +14,9 @@
 #include <glob.h>
 #include <string.h>
 
-#include "analysis/analysis_impl.h"
-#include "analysis/dist_metrics.h"
-#include "analysis/dist_slice.h"
+#include "analysis/core/analysis_impl.h"
+#include "analysis/dist/dist_metrics.h"
+#include "analysis/dist/dist_slice.h"
 #include "base/dcomm.h"
 #include "disttest.h"
 #include "model/dmodel.h"

@@ -11,7 +11,7 @@
 #include <glob.h>
 #include <string.h>
 
-#include "analysis/dist.h"
+#include "analysis/dist/dist.h"
 #include "disttest.h"
 #include "base/dcomm.h"
 #include "model/dmodel.h"

@@ -14,9 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/dist_run.h"
-#include "analysis/saved.h"
-#include "analysis/saved_impl.h"
+#include "analysis/dist/dist_run.h"
+#include "analysis/run/run.h"
+#include "analysis/saved/saved.h"
+#include "analysis/saved/saved_impl.h"
 #include "base/dcomm.h"
 #include "disttest.h"
 

@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/analysis_impl.h"
-#include "analysis/dist_metrics.h"
-#include "analysis/dist_slice.h"
-#include "analysis/dsaved.h"
-#include "analysis/saved.h"
-#include "analysis/saved_impl.h"
+#include "analysis/core/analysis_impl.h"
+#include "analysis/dist/dist_metrics.h"
+#include "analysis/dist/dist_slice.h"
+#include "analysis/dist/dsaved.h"
+#include "analysis/saved/saved.h"
+#include "analysis/saved/saved_impl.h"
 #include "base/dcomm.h"
 #include "disttest.h"
 #include "model/dmodel.h"

@@ -13,8 +13,8 @@
 #include <glob.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
-#include "analysis/dist_steps.h"
+#include "analysis/core/analysis.h"
+#include "analysis/dist/dist_steps.h"
 #include "base/dcomm.h"
 #include "disttest.h"
 #include "model/trace.h"

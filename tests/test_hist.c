@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "model/build.h"
-#include "analysis/hist.h"
+#include "analysis/core/hist.h"
+#include "analysis/run/run.h"
 #include "model/trace_impl.h"
 
 static void

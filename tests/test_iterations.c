@@ -9,8 +9,9 @@
 #include <glob.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
-#include "analysis/iterations.h"
+#include "analysis/core/analysis.h"
+#include "analysis/core/iterations.h"
+#include "analysis/run/run.h"
 
 /* The value after `key ` in dir/expected.txt, or -1. */
 static long

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/mem.h"
+#include "analysis/mem/mem.h"
 #include "samples/samples.h"
 
 static const char toy_xml[] =

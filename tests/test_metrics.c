@@ -7,7 +7,7 @@
 
 #include <glob.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 
 static struct analysis *
 analyse(const struct trace *t, const struct analysis_opts *o)

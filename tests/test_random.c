@@ -14,7 +14,8 @@
 
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 #include "model/build.h"
 #include "model/trace_impl.h"
 

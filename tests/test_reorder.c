@@ -14,7 +14,8 @@
 #include <glob.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 
 static struct analysis *
 run(const struct trace *t, int reorder, int leap)

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/saved.h"
-#include "analysis/saved_impl.h"
+#include "analysis/saved/saved.h"
+#include "analysis/saved/saved_impl.h"
 
 struct file {
 	unsigned char *b;     /* 64-byte aligned, as a mapping is */

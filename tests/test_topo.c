@@ -5,7 +5,8 @@
 
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 #include "topo/topo.h"
 
 static struct topo *

@@ -5,11 +5,11 @@
 
 #include <string.h>
 
-#include "view/action.h"
-#include "view/grid.h"
-#include "view/keymap.h"
-#include "view/keyseq.h"
-#include "view/prompt.h"
+#include "view/surface/action.h"
+#include "view/surface/grid.h"
+#include "view/surface/keymap.h"
+#include "view/surface/keyseq.h"
+#include "view/surface/prompt.h"
 
 static char *
 render(const struct grid *g, enum grid_depth d, int ascii)

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 #include "view/view_cluster.h"
 #include "view/view_impl.h"
 

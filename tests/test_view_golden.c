@@ -39,8 +39,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/analysis.h"
-#include "analysis/mem.h"
+#include "analysis/core/analysis.h"
+#include "analysis/mem/mem.h"
+#include "analysis/run/run.h"
 #include "projections/projections_read.h"
 #include "samples/samples.h"
 #include "view/view.h"

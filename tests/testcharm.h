@@ -7,7 +7,7 @@
 
 #include "testutil.h"
 
-#include "analysis/charm_impl.h"
+#include "analysis/charm/charm_impl.h"
 
 static inline struct analysis *
 tc_lops_only(const struct trace *t)

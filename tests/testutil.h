@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 #include "otf2/otf2_read.h"
 #include "report/summary.h"
 #include "model/trace.h"

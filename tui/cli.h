@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 #include "config/config.h"
 #include "load.h"
 #include "model/trace.h"

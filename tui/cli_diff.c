@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
+#include "analysis/run/run.h"
 #include "report/diff_report.h"
 #include "cli.h"
 

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/saved.h"
+#include "analysis/run/run.h"
+#include "analysis/saved/saved.h"
 #include "report/export.h"
 #include "cli.h"
 

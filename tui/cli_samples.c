@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "report/samples_report.h"
-#include "view/keymap.h"
+#include "view/surface/keymap.h"
 #include "view/view.h"
 #include "cli.h"
 #include "explore.h"

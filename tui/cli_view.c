@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "view/action.h"
-#include "view/keymap.h"
+#include "view/surface/action.h"
+#include "view/surface/keymap.h"
 #include "topo/topo.h"
 #include "view/view.h"
 #include "view/view_keys.h"
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 #include "cli.h"
 #include "explore.h"
 #include "load.h"

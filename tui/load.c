@@ -9,7 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/saved.h"
+#include "analysis/run/run.h"
+#include "analysis/saved/saved.h"
 #include "otf2/otf2_read.h"
 #include "projections/projections_read.h"
 #include "cli.h"

@@ -9,7 +9,7 @@
 #ifndef SKEIN_TUI_LOAD_H
 #define SKEIN_TUI_LOAD_H
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 #include "model/trace.h"
 
 /* Which chare types count as the runtime's in a Charm++ run (globs;

@@ -18,14 +18,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/analysis.h"
-#include "analysis/saved.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
+#include "analysis/saved/saved.h"
 #include "base/text.h"
 #include "config/config.h"
 #include "report/info.h"
 #include "load.h"
 #include "report/report.h"
-#include "view/keymap.h"
+#include "view/surface/keymap.h"
 #include "samples/samples.h"
 #include "cli.h"
 #include "load.h"

@@ -22,8 +22,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "view/keymap.h"
-#include "view/keyseq.h"
+#include "view/surface/keymap.h"
+#include "view/surface/keyseq.h"
 
 #define MAX_PAIRS 250
 

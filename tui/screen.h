@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "view/grid.h"
+#include "view/surface/grid.h"
 
 /* How the user asked for colour and glyphs. */
 enum screen_color { SCOLOR_AUTO, SCOLOR_MONO, SCOLOR_8, SCOLOR_256 };

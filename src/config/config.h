@@ -39,7 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 #include "base/err.h"
 #include "model/trace.h"
 

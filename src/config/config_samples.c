@@ -17,7 +17,7 @@
  */
 #include "config_impl.h"
 
-#include "analysis/mem.h"
+#include "analysis/mem/mem.h"
 #include "samples/samples.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/iterations.h"
+#include "analysis/core/iterations.h"
 #include "base/fmt.h"
 #include "base/hash.h"
 #include "base/json.h"

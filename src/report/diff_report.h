@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "analysis/diff.h"
+#include "analysis/compare/diff.h"
 #include "report.h"
 
 enum diff_table { DIFF_TABLE_OPS, DIFF_TABLE_PARTITIONS, DIFF_TABLE_REGIONS, DIFF_TABLE_CHANGES };

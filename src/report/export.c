@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/iterations.h"
+#include "analysis/core/iterations.h"
 #include "base/json.h"
 
 const char *const export_columns[] = {

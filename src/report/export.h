@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 #include "otf2/otf2_write.h"
 
 /* The columns of the CSV (and the keys of each JSON row), in order. */

@@ -4,8 +4,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "analysis/cluster.h"
-#include "analysis/iterations.h"
+#include "analysis/core/cluster.h"
+#include "analysis/core/iterations.h"
 #include "base/json.h"
 #include "base/text.h"
 #include "report_impl.h"

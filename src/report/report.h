@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
 enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS, TABLE_ITERATIONS };

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/iterations.h"
+#include "analysis/core/iterations.h"
 #include "base/err.h"
 #include "base/text.h"
 

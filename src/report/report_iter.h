@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 #include "base/json.h"
 #include "report.h"
 

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 
 /* The region a lop shows as (analysis_lop_region), or "". */
 const char *report_lop_region(const struct analysis *a, uint32_t l);

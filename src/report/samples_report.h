@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "analysis/mem.h"
+#include "analysis/mem/mem.h"
 #include "report.h"
 
 enum samples_table {

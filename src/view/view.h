@@ -17,12 +17,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "action.h"
-#include "analysis/analysis.h"
-#include "analysis/mem.h"
+#include "view/surface/action.h"
+#include "analysis/core/analysis.h"
+#include "analysis/mem/mem.h"
 #include "base/err.h"
-#include "grid.h"
-#include "keymap.h"
+#include "view/surface/grid.h"
+#include "view/surface/keymap.h"
 #include "view_index.h"
 
 struct view;

@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/analysis.h"
-#include "analysis/cluster.h"
+#include "analysis/core/analysis.h"
+#include "analysis/core/cluster.h"
 #include "base/err.h"
 #include "view_index.h"
 

@@ -1,7 +1,7 @@
 /* view_cmd.c — the command line (:) and its commands. */
 #include "view_impl.h"
 
-#include "analysis/iterations.h"
+#include "analysis/core/iterations.h"
 
 #include <errno.h>
 #include <stdlib.h>

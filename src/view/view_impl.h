@@ -11,9 +11,9 @@
 #include <stddef.h>
 
 #include "view.h"
-#include "analysis/hist.h"
+#include "analysis/core/hist.h"
 #include "base/fmt.h"
-#include "prompt.h"
+#include "view/surface/prompt.h"
 #include "view_cluster.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,

@@ -1,7 +1,7 @@
 /* view_index.c — precomputed lookups for the explorer (see view_index.h). */
 #include "view_index.h"
 
-#include "grid.h"
+#include "view/surface/grid.h"
 
 #include "base/par.h"
 

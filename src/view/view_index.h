@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
 #include "base/err.h"
 
 enum view_metric {

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "keymap.h"
+#include "view/surface/keymap.h"
 
 enum view_keys_row {
 	KEYS_SECTION,       /* a heading: text */

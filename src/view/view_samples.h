@@ -13,7 +13,7 @@
 
 #include "view_impl.h"
 
-#include "analysis/mem.h"
+#include "analysis/mem/mem.h"
 #include "base/fmt.h"
 
 #define VS_MAX_PICKS 64

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/diff.h"
-#include "analysis/iterations.h"
+#include "analysis/compare/diff.h"
+#include "analysis/core/iterations.h"
 
 const char *
 view_iter_name(const struct view *v)

@@ -9,7 +9,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 #include "otf2/otf2_read.h"
 #include "projections/projections_read.h"
 

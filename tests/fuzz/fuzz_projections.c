@@ -24,7 +24,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "analysis/analysis.h"
+#include "analysis/core/analysis.h"
+#include "analysis/run/run.h"
 #include "projections/projections_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

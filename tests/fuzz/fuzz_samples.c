@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mem.h"
+#include "analysis/mem/mem.h"
 #include "samples/samples.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

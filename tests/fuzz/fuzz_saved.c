@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/saved.h"
+#include "analysis/saved/saved.h"
 #include "report/export.h"
 #include "report/info.h"
 #include "report/report.h"

@@ -1,0 +1,352 @@
+/* analysis.c — the options, an analysis's life (run/run.c fills it), and
+ * the getters. */
+#include "analysis_impl.h"
+
+#include "cluster.h"
+#include "model/charm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+analysis_opts_default(struct analysis_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->coalesce_isends = 1;
+	o->waitall_merge = 1;
+	o->leap_merge = 0;
+	o->leap_factor = 10.0;
+	o->leap_force = 0;
+	o->global_step_merge = 0;
+	o->auto_merge = 1;
+	o->sender_progress = 1;
+	o->startup = 0;
+	o->caller_merge = 0;
+	o->match_size = 0;
+	o->hotspots = 20;
+	o->reorder = 0;
+	o->charm_reorder = 1;
+	o->charm_sdag = 1;
+	o->charm_repair = 1;
+	o->charm_infer = 1;
+	o->charm_leap_merge = 1;
+}
+
+void
+analysis_opts_paper(struct analysis_opts *o)
+{
+	analysis_opts_default(o);
+	o->auto_merge = 0;
+	o->sender_progress = 0;
+	o->startup = 1;
+}
+
+void
+analysis_destroy(struct analysis *a)
+{
+	if (!a)
+		return;
+	if (a->mapped)
+		goto common;
+	free(a->lop_op);
+	free(a->op_lop);
+	free(a->tl_lop);
+	free(a->lop_tl);
+	free(a->lop_kind);
+	free(a->lop_part);
+	free(a->parts);
+	free(a->part_lop_first);
+	free(a->part_lops);
+	free(a->dag_first);
+	free(a->dag_succ);
+	free(a->part_order);
+	free(a->lop_phase);
+	free(a->lop_phase_region);
+	free(a->lop_step);
+	free(a->pmin_first);
+	free(a->pmin);
+	free(a->gmin);
+	free(a->diff);
+	free(a->diff_big);
+	free(a->cause_far);
+	free(a->cause);
+	free(a->hot);
+	free(a->hot_all);
+	free(a->iter_starts);
+	free(a->part_isig);
+	free(a->iter_runs);
+	free(a->op_of_lop);
+	free(a->op_last_of_lop);
+	free(a->idle_exp);
+	free(a->dur_diff);
+	free(a->imbalance);
+	free(a->part_imbalance);
+	free(a->part_region);
+common:
+	if (a->clusters)
+		for (uint32_t p = 0; p < a->n_parts; p++)
+			cluster_fini(&a->clusters[p]);
+	free(a->clusters);
+	free(a);
+}
+
+const char *
+analysis_glob_problem(const char *glob)
+{
+	for (const char *p = glob; *p; p++) {
+		if (*p == '\\') {
+			if (!*++p)
+				return "ends in a lone '\\'";
+			continue;
+		}
+		if (*p != '[')
+			continue;
+		/* a bracket expression: ']' right after '[', '[!' or '[^' is a
+		 * member; classes such as [:alpha:] end with ":]" */
+		const char *q = p + 1;
+		if (*q == '!' || *q == '^')
+			q++;
+		if (*q == ']')
+			q++;
+		while (*q && *q != ']') {
+			if (q[0] == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=')) {
+				char end = q[1];
+				const char *c = q + 2;
+				while (*c && !(c[0] == end && c[1] == ']'))
+					c++;
+				if (!*c)
+					return "a character class is never closed";
+				q = c + 2;
+				continue;
+			}
+			q++;
+		}
+		if (!*q)
+			return "'[' is never closed";
+		p = q;
+	}
+	return NULL;
+}
+
+int
+analysis_new(const struct trace *t, const struct analysis_opts *opts, struct analysis **out,
+	     struct err *e)
+{
+	*out = NULL;
+	struct analysis_opts o;
+	if (opts)
+		o = *opts;
+	else
+		analysis_opts_default(&o);
+	if (!(o.leap_factor > 0) || o.leap_factor > 1e9)
+		return err_set(e, ERR_USAGE, "leap factor must be positive and finite (got %g)",
+			       o.leap_factor);
+	if (o.clusters > CLUSTER_MAX_K)
+		return err_set(e, ERR_USAGE, "clusters must be at most %d (got %u)", CLUSTER_MAX_K,
+			       o.clusters);
+	if (o.n_phases && !o.phases)
+		return err_set(e, ERR_USAGE, "phase rules missing");
+	for (uint32_t i = 0; i < o.n_phases; i++) {
+		const char *g = o.phases[i].region_glob;
+		if (!g || !g[0])
+			return err_set(e, ERR_USAGE, "phase rule %u has no region pattern", i + 1);
+		if (analysis_glob_problem(g))
+			return err_set(e, ERR_USAGE, "phase pattern '%s': %s", g, analysis_glob_problem(g));
+	}
+	struct analysis *a = calloc(1, sizeof *a);
+	if (!a)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	a->t = t;
+	a->ops = trace_ops(t, &a->n_ops);
+	a->msgs = trace_msgs(t, NULL);
+	a->ends = trace_ends(t, &a->n_ends);
+	a->opts = o;
+	*out = a;
+	return 0;
+}
+
+const struct trace *analysis_trace(const struct analysis *a) { return a->t; }
+const struct analysis_opts *analysis_options(const struct analysis *a) { return &a->opts; }
+const struct analysis_stats *analysis_stats(const struct analysis *a) { return &a->stats; }
+const struct analysis_verify *analysis_verify(const struct analysis *a) { return &a->verify; }
+uint32_t analysis_lop_count(const struct analysis *a) { return a->n_lops; }
+uint32_t analysis_step_count(const struct analysis *a) { return a->n_steps; }
+
+void
+analysis_timeline_lops(const struct analysis *a, uint32_t tl, uint32_t *first, uint32_t *count)
+{
+	*first = a->tl_lop[tl];
+	*count = a->tl_lop[tl + 1] - a->tl_lop[tl];
+}
+
+void
+analysis_lop_ops(const struct analysis *a, uint32_t lop, uint32_t *first, uint32_t *count)
+{
+	*first = lop_first_op(a, lop);
+	*count = lop_last_op(a, lop) + 1 - *first;
+}
+
+uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return a->op_lop[op]; }
+
+uint32_t
+analysis_lop_frame(const struct analysis *a, uint32_t lop)
+{
+	return trace_op_get(&a->ops, lop_first_op(a, lop)).frame;
+}
+
+uint32_t
+analysis_lop_region(const struct analysis *a, uint32_t lop)
+{
+	const struct trace_op op = trace_op_get(&a->ops, lop_first_op(a, lop));
+	if (op.region != TRACE_NONE)
+		return op.region;
+	return op.frame != TRACE_NONE ? trace_frames(a->t, NULL)[op.frame].region : TRACE_NONE;
+}
+uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop) { return a->lop_tl[lop]; }
+enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop) { return a->lop_kind[lop]; }
+
+uint64_t analysis_lop_enter(const struct analysis *a, uint32_t lop) { return lop_enter(a, lop); }
+uint64_t analysis_lop_exit(const struct analysis *a, uint32_t lop) { return lop_exit(a, lop); }
+uint64_t analysis_lop_duration(const struct analysis *a, uint32_t lop) { return lop_duration(a, lop); }
+
+uint32_t analysis_lop_part(const struct analysis *a, uint32_t lop) { return a->lop_part[lop]; }
+uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop) { return a->lop_step[lop]; }
+
+uint32_t
+analysis_lop_local_step(const struct analysis *a, uint32_t lop)
+{
+	return a->lop_step[lop] - a->parts[a->lop_part[lop]].step_first;
+}
+
+uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop) { return lop_late(a, lop); }
+uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop) { return lop_diff(a, lop); }
+uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop) { return lop_glate(a, lop); }
+enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop) { return lop_cause(a, lop); }
+uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop) { return lop_cause_lop(a, lop); }
+
+int
+analysis_lop_startup(const struct analysis *a, uint32_t lop)
+{
+	if (a->charm)
+		return 0;      /* chares have no start-up: they run when invoked */
+	uint32_t tl = a->lop_tl[lop];
+	return a->lop_kind[lop] == OP_COMPUTE && lop == a->tl_lop[tl] && lop + 1 < a->tl_lop[tl + 1];
+}
+
+int
+analysis_lop_from_startup(const struct analysis *a, uint32_t lop)
+{
+	return (a->cause[lop] & CAUSE_FROM_STARTUP) != 0;
+}
+
+uint64_t
+analysis_startup_end(const struct analysis *a)
+{
+	if (a->charm)
+		return 0;
+	uint32_t n_tl;
+	trace_timelines(a->t, &n_tl);
+	uint64_t end = 0;
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++)
+			if (a->lop_kind[l] != OP_COMPUTE) {
+				if (lop_enter(a, l) > end)
+					end = lop_enter(a, l);
+				break;
+			}
+	return end;
+}
+
+const struct analysis_part *
+analysis_parts(const struct analysis *a, uint32_t *n)
+{
+	if (n)
+		*n = a->n_parts;
+	return a->parts;
+}
+
+const uint32_t *
+analysis_part_succ(const struct analysis *a, uint32_t p, uint32_t *n)
+{
+	*n = a->dag_first[p + 1] - a->dag_first[p];
+	return a->dag_succ + a->dag_first[p];
+}
+
+const struct clustering *
+analysis_clustering(const struct analysis *a, uint32_t p)
+{
+	return a->clusters && p < a->n_parts ? &a->clusters[p] : NULL;
+}
+
+const uint32_t *
+analysis_hotspots(const struct analysis *a, uint32_t *n)
+{
+	*n = a->n_hot;
+	return a->hot;
+}
+
+const uint32_t *
+analysis_hotspots_startup(const struct analysis *a, int startup, uint32_t *n)
+{
+	*n = startup ? a->n_hot_all : a->n_hot;
+	return startup ? a->hot_all : a->hot;
+}
+
+uint64_t
+analysis_lop_idle_experienced(const struct analysis *a, uint32_t lop)
+{
+	return a->idle_exp ? a->idle_exp[lop] : 0;
+}
+
+uint64_t
+analysis_lop_diff_duration(const struct analysis *a, uint32_t lop)
+{
+	return a->dur_diff ? a->dur_diff[lop] : 0;
+}
+
+uint64_t
+analysis_lop_imbalance(const struct analysis *a, uint32_t lop)
+{
+	return a->imbalance ? a->imbalance[lop] : 0;
+}
+
+uint64_t
+analysis_part_imbalance(const struct analysis *a, uint32_t p)
+{
+	return a->part_imbalance && p < a->n_parts ? a->part_imbalance[p] : 0;
+}
+
+uint32_t
+analysis_lop_pe(const struct analysis *a, uint32_t lop)
+{
+	return trace_op_pe(a->t, lop_first_op(a, lop));
+}
+
+const char *
+analysis_hotspot_metric(const struct analysis *a)
+{
+	return a->dur_diff ? "differential duration" : "differential lateness";
+}
+
+const char *
+analysis_cause_name(enum analysis_cause c)
+{
+	static const char *const names[CAUSE_COUNT] = {
+		"none", "created-compute", "propagated-timeline", "created-in-flight",
+		"propagated-message",
+	};
+	return (unsigned)c < CAUSE_COUNT ? names[c] : "?";
+}
+
+const char *
+analysis_cause_text(enum analysis_cause c)
+{
+	static const char *const text[CAUSE_COUNT] = {
+		"not late",
+		"lateness created here (computation or the call itself), not inherited",
+		"lateness propagated along the timeline from the previous operation",
+		"lateness created at this receive: the message was late in flight or slow to receive",
+		"lateness propagated across timelines from a late sender",
+	};
+	return (unsigned)c < CAUSE_COUNT ? text[c] : "?";
+}

@@ -1,0 +1,149 @@
+/* saved_impl.h — the saved-analysis file's layout (doc/format.md), shared
+ * by saved.c (checksums, the arrays, reading) and saved_write.c. */
+#ifndef SKEIN_SAVED_IMPL_H
+#define SKEIN_SAVED_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/core/analysis_impl.h"
+#include "model/charm.h"
+#include "model/trace_impl.h"
+
+#define SAVED_MAGIC "SKEINSAV"     /* 8 bytes, no terminator in the file */
+#define BYTE_ORDER_MARK 0x01020304u
+#define ALIGN 64
+
+struct header {
+	char magic[8];
+	uint32_t version;
+	uint32_t byte_order;     /* BYTE_ORDER_MARK as the writer stored it */
+	uint32_t n_sections;
+	uint32_t header_size;    /* sizeof (struct header) */
+	uint64_t file_size;
+	uint64_t table_sum;      /* checksum of the section table */
+	uint64_t header_sum;     /* checksum of this header with header_sum 0 */
+	uint64_t reserved[2];
+};
+_Static_assert(sizeof(struct header) == 64, "header is 64 bytes");
+
+struct section {
+	uint32_t id;
+	uint32_t elem_size;
+	uint64_t count;
+	uint64_t offset;
+	uint64_t bytes;          /* count * elem_size */
+	uint64_t sum;
+	uint64_t reserved;
+};
+_Static_assert(sizeof(struct section) == 48, "section entry is 48 bytes");
+
+/* The options that are flags, in the order the meta section keeps them. */
+#define SAVED_FLAGS(X) X(coalesce_isends) X(waitall_merge) X(leap_merge) X(leap_force) \
+	X(global_step_merge) X(auto_merge) X(sender_progress) X(startup) X(caller_merge) \
+	X(match_size) X(iter_find) X(reorder) X(charm_reorder) X(charm_sdag) X(charm_repair) \
+	X(charm_infer) X(charm_leap_merge)
+
+/* Scalars of the model and the analysis, and where they came from. */
+struct meta {
+	/* the trace's identity: its anchor file and definitions file */
+	uint64_t anchor_size, anchor_mtime_ns, defs_size, defs_mtime_ns;
+	uint32_t version[3];
+	uint32_t no_local_defs;  /* string id: the first location read without local definitions */
+	uint64_t ticks_per_second, global_offset, t_begin, t_end, events;
+	uint64_t records[REC_COUNT];
+	uint64_t warnings[WARN_COUNT];
+	uint64_t mpi_calls_without_records;
+	/* the analysis options (phases: their globs are section PHASES; the
+	 * iterations' region glob is section ITER_REGION) */
+	uint32_t coalesce_isends, waitall_merge, leap_merge, leap_force;
+	uint32_t global_step_merge, auto_merge, sender_progress, startup;
+	uint32_t caller_merge, match_size, iter_find, n_phases, hotspots, has_iter_region;
+	double leap_factor;
+	/* the analysis's counts */
+	uint32_t n_lops, n_parts, n_steps, n_hot, n_hot_all, has_phases;
+	struct analysis_stats stats;
+	struct analysis_verify verify;
+	/* the iterations (iterations.h): their starts and the runs of lops
+	 * in one iteration are sections ITER_STARTS and ITER_RUNS */
+	uint32_t iter_count, iter_source, iter_region, iter_period_parts;
+	uint32_t iter_period_steps, iter_irregular, n_iter_runs;
+	/* the paradigm (enum trace_paradigm) and, for Charm++ runs and for
+	 * reordered MPI traces, the options and which optional arrays the
+	 * analysis has: lops in logical order (sections OP_OF_LOP,
+	 * OP_LAST_OF_LOP) and seed 004's metrics (IDLE_EXP .. PART_REGION) */
+	uint32_t paradigm;
+	uint32_t reorder, charm_reorder, charm_sdag, charm_repair, charm_infer, charm_leap_merge;
+	uint32_t has_op_of_lop, has_op_last_of_lop, has_charm_metrics, pad1;
+};
+_Static_assert(sizeof(struct meta) == 696, "doc/format.md: the meta section is 696 bytes");
+
+/* The records saved as they are in memory, at the sizes doc/format.md
+ * gives: a change in any of them is a new format version. */
+_Static_assert(sizeof(struct trace_timeline) == 48 && sizeof(struct trace_location) == 40 &&
+	       sizeof(struct trace_region) == 8 && sizeof(struct trace_comm) == 20 &&
+	       sizeof(struct trace_node) == 12 && sizeof(struct trace_oprec) == 32 &&
+	       sizeof(struct trace_end) == 4 && sizeof(struct trace_msg) == 56 &&
+	       sizeof(struct trace_coll) == 40 && sizeof(struct trace_frame) == 32 &&
+	       sizeof(struct analysis_part) == 40 && sizeof(struct analysis_stats) == 128 &&
+	       sizeof(struct analysis_verify) == 64 && sizeof(struct trace_pe) == 304 &&
+	       sizeof(struct iter_run) == 8 && sizeof(struct lop_big) == 16 &&
+	       sizeof(struct lop_far) == 8 &&
+	       sizeof(struct trace_idle) == 16 && sizeof(struct trace_chare) == 44 &&
+	       sizeof(struct trace_entry) == 16, "doc/format.md: a saved record changed size");
+
+enum sec {
+	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES, S_ITER_REGION,
+	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,
+	S_ENDS, S_MSGS, S_COLLS, S_COLL_MEMBERS, S_FRAMES, S_PES, S_IDLES, S_CHARES, S_ENTRIES,
+	S_OP_PE,
+	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
+	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
+	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_DIFF, S_HOT,
+	S_HOT_ALL, S_ITER_STARTS = 71, S_ITER_RUNS, S_OP_OF_LOP, S_OP_LAST_OF_LOP,
+	S_IDLE_EXP, S_DUR_DIFF, S_IMBALANCE, S_PART_IMBALANCE, S_PART_REGION,
+	S_DIFF_BIG, S_CAUSE_FAR,
+	S_END
+};
+
+
+struct array {
+	enum sec id;
+	uint32_t elem;
+	void **ptr;              /* where the array pointer lives */
+	uint64_t count;          /* elements (writing), expected (reading; see below) */
+};
+
+/* Which optional arrays an analysis has (the meta section says). */
+struct has {
+	int phases, op_of_lop, op_last_of_lop, charm_metrics;
+};
+
+#define MAX_ARRAYS 64
+
+/* Checksums by blocks of SUM_BLOCK bytes (doc/format.md). */
+#define SUM_BLOCK (1u << 20)
+uint64_t saved_block_sum(const unsigned char *b, size_t n);
+uint64_t saved_combine(uint64_t acc, uint64_t block);
+/* a sum over n bytes starts here, then takes each block in turn */
+uint64_t saved_sum_start(uint64_t n);
+uint64_t saved_checksum(const void *p, size_t n);
+/* Sections whose records have padding (written as zeros): whether
+ * section id has any, and zeroing it in buf, which holds bytes [off, off
+ * + k) of such a section of elem-byte records (saved_write.c). */
+int saved_has_padding(uint32_t id);
+void saved_zero_padding(uint32_t id, uint32_t elem, unsigned char *buf, uint64_t off, size_t k);
+
+/* The meta section of analysis a run with options ran (saved_write.c;
+ * a distributed analysis gives an analysis holding its scalars). */
+void saved_fill_meta(struct meta *m, const struct analysis *a, const struct analysis_opts *ran);
+
+/* Which optional arrays a has; the arrays of t and a, with their
+ * counts as they are in memory. */
+struct has saved_has_of(const struct analysis *a);
+uint32_t saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *out);
+/* The trace's identity: its anchor's (or .sts') size and modification
+ * time, and its definitions' (or logs'). */
+void saved_stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *dsz, uint64_t *dmt);
+
+#endif
