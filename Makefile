@@ -56,7 +56,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
-.PHONY: all run check check-unit check-asan check-tsan unit-tests check-cli check-mpi check-traces deps deps-check \
+.PHONY: all run check check-unit check-portable check-asan check-tsan unit-tests check-cli check-mpi check-traces deps deps-check \
 	install uninstall clean traces bench bench-mpi fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples \
 	fuzz-saved fuzz-projections doc-keys
 
@@ -152,12 +152,18 @@ check: deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) unit-tests
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TSAN_VARS) unit-tests
 	@sh tests/run-units.sh $(SHARED) $(BUILD) build/asan build/tsan
+	@sh tests/portable.sh $(SHARED) $(BUILD)
 	@$(MAKE) --no-print-directory check-cli
 	@$(MAKE) --no-print-directory check-mpi
 	@$(MAKE) --no-print-directory check-traces
 
 check-unit: unit-tests
 	@sh tests/run-unit.sh $(BUILD) $(SHARED)
+
+# The tests that can read a topology, again on foreign hardware (hwloc's
+# HWLOC_XMLFILE and HWLOC_SYNTHETIC): no result depends on the machine.
+check-portable: unit-tests
+	@sh tests/portable.sh $(SHARED) $(BUILD)
 
 # The unit tests built, not run (check runs the three builds' at once).
 unit-tests: $(BIN) $(TESTS)

@@ -203,7 +203,8 @@ rows_expand_and_collapse(void **state)
 static struct view *
 session(uint32_t clusters)
 {
-	struct view_opts o = { .label = "t", .clusters = clusters, .start_origin = 1 };
+	struct view_opts o = { .label = "t", .clusters = clusters, .start_origin = 1,
+			       .this_host = TU_HOST, .this_machine = TU_MACHINE };
 	struct view *v;
 	struct err e = { 0 };
 	assert_int_equal(view_create(an, &o, &v, &e), 0);

@@ -349,7 +349,8 @@ render_samples(const struct gcase *c, FILE *out, struct err *e, int *rc)
 		.windows = 16, .window = c->window ? c->window : 200, .step = c->step ? c->step : 50, .clusters = 4,
 	} };
 	assert_true(so.initial.attr < samples_attr_count(s));
-	struct view_opts vo = { .label = name, .pane = c->pane[0] ? c->pane : NULL };
+	struct view_opts vo = { .label = name, .pane = c->pane[0] ? c->pane : NULL,
+				.this_host = TU_HOST, .this_machine = TU_MACHINE };
 	struct view_render_opts ro = { .w = c->w, .h = c->h, .keys = c->keys, .depth = c->depth, .ascii = c->ascii };
 	*rc = view_render_samples(m, &vo, &so, &ro, out, NULL, e);
 	mem_destroy(m);
@@ -393,7 +394,7 @@ run_case(void **state)
 	else
 		snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
 	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters,
-				.start_origin = !c->start };
+				.start_origin = !c->start, .this_host = TU_HOST, .this_machine = TU_MACHINE };
 	if (c->topoxml[0]) {
 		snprintf(xml, sizeof xml, "%s/traces/hwloc/%s", tu_env("SKEIN_SHARED", "../shared"), c->topoxml);
 		if (!tu_exists(xml)) {

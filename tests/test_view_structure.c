@@ -67,7 +67,7 @@ run_case(void **state)
 	snprintf(label, sizeof label, "corpus/%s", c->after);
 	/* at rank 0, step 0, as test_view_golden.c's cases open: the keys
 	 * move from a known place */
-	struct view_opts vo = { .label = label, .diff = d, .metric = d ? METRIC_DELTA : METRIC_LATENESS,
+	struct view_opts vo = { .label = label, .this_host = TU_HOST, .this_machine = TU_MACHINE, .diff = d, .metric = d ? METRIC_DELTA : METRIC_LATENESS,
 				.start_origin = 1 };
 	struct view_render_opts ro = { .w = c->w, .h = c->h, .keys = c->keys, .depth = DEPTH_NONE };
 	char *got = NULL;

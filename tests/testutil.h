@@ -24,6 +24,13 @@
 #include "report/summary.h"
 #include "model/trace.h"
 
+/* The machine a view test pretends to run on (view_opts' this_host and
+ * this_machine): the node the corpus traces name ("vm", where they were
+ * traced), with the hardware the goldens were drawn on, whichever machine
+ * runs the tests. */
+#define TU_HOST "vm"
+#define TU_MACHINE "pack:1 numa:1 l3:1 core:2 pu:1"
+
 static inline const char *
 tu_env(const char *name, const char *fallback)
 {

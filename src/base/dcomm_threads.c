@@ -32,7 +32,7 @@ struct post {
 };
 
 /* Yields before a waiting rank sleeps. */
-#define DCT_YIELDS 256
+#define DCT_YIELDS 4
 
 struct bar {
 	atomic_uint arrived, gen;

@@ -5,19 +5,128 @@
 #include <string.h>
 #include <unistd.h>
 
-struct job {
+/* Each thread that runs stages keeps its workers between par_run calls
+ * (a pool of its own, made at its first par_run of more than one worker
+ * and ended when it ends): an analysis makes some forty par_run calls,
+ * and a thread started and joined for each cost more than the work of a
+ * small trace (tests analyse thousands). A pool serves the thread that
+ * made it only, so threads that run stages at once (the distributed
+ * tests' ranks) never wait for one another's workers. A forked child has
+ * none of its parent's workers: it makes a pool of its own. */
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	pid_t pid;
+	uint32_t size;             /* workers started: 1 .. size - 1 */
+	uint64_t gen;              /* one more for each par_run */
+	uint32_t left;             /* workers still in this run */
+	int quit;
 	par_fn fn;
 	void *ctx;
-	uint32_t i, n;
-	int rc;
+	uint32_t n;                /* this run's workers, caller included */
+	int rc[PAR_MAX];
+	pthread_t th[PAR_MAX];
 };
 
+struct worker {
+	struct pool *p;
+	uint32_t i;
+};
+
+static pthread_key_t pool_key;
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static int pool_key_ok;
+
 static void *
-run_job(void *arg)
+worker_main(void *arg)
 {
-	struct job *j = arg;
-	j->rc = j->fn(j->ctx, j->i, j->n);
+	struct worker *w = arg;
+	struct pool *p = w->p;
+	uint32_t i = w->i;
+	free(w);
+	uint64_t seen = 0;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->gen == seen && !p->quit)
+			pthread_cond_wait(&p->go, &p->mu);
+		if (p->quit)
+			break;
+		seen = p->gen;
+		if (i >= p->n)
+			continue;
+		par_fn fn = p->fn;
+		void *ctx = p->ctx;
+		uint32_t n = p->n;
+		pthread_mutex_unlock(&p->mu);
+		int rc = fn(ctx, i, n);
+		pthread_mutex_lock(&p->mu);
+		p->rc[i] = rc;
+		if (--p->left == 0)
+			pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
 	return NULL;
+}
+
+static void
+pool_end(void *arg)
+{
+	struct pool *p = arg;
+	if (!p || p->pid != getpid())
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->go);
+	pthread_mutex_unlock(&p->mu);
+	for (uint32_t i = 1; i < p->size; i++)
+		pthread_join(p->th[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->go);
+	pthread_cond_destroy(&p->done);
+	free(p);
+}
+
+static void
+pool_key_make(void)
+{
+	pool_key_ok = pthread_key_create(&pool_key, pool_end) == 0;
+}
+
+/* The calling thread's pool with at least n - 1 workers started (fewer
+ * when a thread could not be started), or NULL. */
+static struct pool *
+pool_get(uint32_t n)
+{
+	pthread_once(&pool_once, pool_key_make);
+	if (!pool_key_ok)
+		return NULL;
+	struct pool *p = pthread_getspecific(pool_key);
+	if (p && p->pid != getpid())
+		p = NULL;              /* a forked child: the workers stayed behind */
+	if (!p) {
+		p = calloc(1, sizeof *p);
+		if (!p)
+			return NULL;
+		if (pthread_mutex_init(&p->mu, NULL) || pthread_cond_init(&p->go, NULL) ||
+		    pthread_cond_init(&p->done, NULL) || pthread_setspecific(pool_key, p)) {
+			free(p);
+			return NULL;
+		}
+		p->pid = getpid();
+		p->size = 1;
+	}
+	while (p->size < n) {
+		struct worker *w = malloc(sizeof *w);
+		if (!w)
+			break;
+		*w = (struct worker){ p, p->size };
+		if (pthread_create(&p->th[p->size], NULL, worker_main, w)) {
+			free(w);
+			break;
+		}
+		p->size++;
+	}
+	return p;
 }
 
 int
@@ -25,23 +134,40 @@ par_run(uint32_t n, par_fn fn, void *ctx)
 {
 	if (n > PAR_MAX)
 		n = PAR_MAX;
-	struct job jobs[PAR_MAX];
-	pthread_t th[PAR_MAX];
-	int started[PAR_MAX] = { 0 };
-	for (uint32_t i = 1; i < n; i++) {
-		jobs[i] = (struct job){ .fn = fn, .ctx = ctx, .i = i, .n = n };
-		started[i] = pthread_create(&th[i], NULL, run_job, &jobs[i]) == 0;
+	if (n <= 1)
+		return fn(ctx, 0, n);
+	struct pool *p = pool_get(n);
+	uint32_t m = p ? (p->size < n ? p->size : n) : 1;    /* workers on threads, caller included */
+	if (p && m > 1) {
+		pthread_mutex_lock(&p->mu);
+		p->fn = fn;
+		p->ctx = ctx;
+		p->n = n;
+		p->left = m - 1;
+		for (uint32_t i = 1; i < m; i++)
+			p->rc[i] = 0;
+		p->gen++;
+		pthread_cond_broadcast(&p->go);
+		pthread_mutex_unlock(&p->mu);
 	}
-	int rc = fn(ctx, 0, n);
-	for (uint32_t i = 1; i < n; i++) {
-		if (started[i])
-			pthread_join(th[i], NULL);
-		else
-			jobs[i].rc = fn(ctx, i, n);
-		if (!rc)
-			rc = jobs[i].rc;
+	int rc[PAR_MAX];
+	rc[0] = fn(ctx, 0, n);
+	/* shares no thread took: the caller's */
+	for (uint32_t i = m; i < n; i++)
+		rc[i] = fn(ctx, i, n);
+	if (p && m > 1) {
+		pthread_mutex_lock(&p->mu);
+		while (p->left)
+			pthread_cond_wait(&p->done, &p->mu);
+		for (uint32_t i = 1; i < m; i++)
+			rc[i] = p->rc[i];
+		pthread_mutex_unlock(&p->mu);
 	}
-	return rc;
+	/* the first worker's failure, in worker order */
+	for (uint32_t i = 0; i < n; i++)
+		if (rc[i])
+			return rc[i];
+	return 0;
 }
 
 uint32_t

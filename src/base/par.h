@@ -1,10 +1,13 @@
 /* par.h — running a stage on every core.
  *
  * par_run(n, fn, ctx) calls fn(ctx, i, n) for i in [0, n): worker i > 0
- * on its own thread, worker 0 on the caller's. Each worker must touch
- * only its own share of the data. If a thread cannot be started, the
- * caller runs that share itself, so the result never depends on threads.
- * Returns the first non-zero value a worker returned, or 0.
+ * on a thread of the caller's pool (started at its first par_run, kept
+ * until the caller's thread ends), worker 0 on the caller's. Each worker
+ * must touch only its own share of the data. If a thread cannot be
+ * started, the caller runs that share itself, so the result never
+ * depends on threads. Returns the first non-zero value a worker returned
+ * (in worker order), or 0. Threads may call it at once: each has its own
+ * pool.
  */
 #ifndef SKEIN_PAR_H
 #define SKEIN_PAR_H

@@ -66,6 +66,13 @@ struct view_opts {
 	 * drawn (errors show in the pane). */
 	const char *topology;
 	const char *topology_synthetic;
+	/* The machine skein runs on, which stands in when neither is given:
+	 * its name, to tell whether the trace ran here (NULL: gethostname),
+	 * and its hardware as an hwloc synthetic description (NULL: hwloc's
+	 * reading of the machine). Copied. The tests pin both, so that no
+	 * screen depends on the machine it is drawn on. */
+	const char *this_host;
+	const char *this_machine;
 	/* How ranks are placed on it (topo.h): by the trace's system tree
 	 * (default), in blocks of placement_n per node, round-robin, or
 	 * explicitly (placement_pu: the global PU of each rank; borrowed until

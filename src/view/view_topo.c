@@ -67,7 +67,10 @@ view_topo_create(struct view *v, const struct view_opts *o)
 	v->topo = vt;
 	vt->xml = dup_str(o ? o->topology : NULL);
 	vt->synth = dup_str(o ? o->topology_synthetic : NULL);
-	if ((o && o->topology && !vt->xml) || (o && o->topology_synthetic && !vt->synth))
+	vt->this_host = dup_str(o ? o->this_host : NULL);
+	vt->this_machine = dup_str(o ? o->this_machine : NULL);
+	if ((o && o->topology && !vt->xml) || (o && o->topology_synthetic && !vt->synth) ||
+	    (o && o->this_host && !vt->this_host) || (o && o->this_machine && !vt->this_machine))
 		return ERR_NOMEM;
 	vt->samples = v->smp != NULL;
 	vt->place.how = o ? (enum topo_placement)o->placement : PLACE_SYSTEM_TREE;
@@ -93,6 +96,8 @@ view_topo_destroy(struct view_topo *vt)
 		topo_destroy(vt->t);
 	free(vt->xml);
 	free(vt->synth);
+	free(vt->this_host);
+	free(vt->this_machine);
 	free(vt->pu_of);
 	free(vt->per_rank);
 	free(vt->per_obj);
@@ -169,7 +174,9 @@ ran_elsewhere(const struct view *v)
 	uint32_t ntl, nn;
 	const struct trace_timeline *tl = trace_timelines(v->t, &ntl);
 	const struct trace_node *nodes = trace_nodes(v->t, &nn);
-	if (gethostname(host, sizeof host) != 0)
+	if (v->topo->this_host)
+		snprintf(host, sizeof host, "%s", v->topo->this_host);
+	else if (gethostname(host, sizeof host) != 0)
 		return 0;
 	host[sizeof host - 1] = 0;
 	size_t hl = strcspn(host, ".");
@@ -215,7 +222,8 @@ load_topo(struct view *v, struct err *e)
 		return place_and_size(v, e);
 	}
 	int rc = vt->xml ? topo_load_xml(vt->xml, &node, e)
-		: vt->synth ? topo_load_synthetic(vt->synth, &node, e) : topo_load_machine(&node, e);
+		: vt->synth ? topo_load_synthetic(vt->synth, &node, e)
+		: vt->this_machine ? topo_load_synthetic(vt->this_machine, &node, e) : topo_load_machine(&node, e);
 	if (rc)
 		return rc;
 	uint32_t ntl, nn;

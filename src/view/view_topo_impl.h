@@ -15,6 +15,7 @@ enum { TMET_DIFF, TMET_LATENESS, TMET_HOTSPOTS, TMET_COUNT };
 
 struct view_topo {
 	char *xml, *synth;
+	char *this_host, *this_machine;   /* view_opts' */
 	struct topo_place_opts place;  /* place.pu owned (a copy) */
 	int state;                 /* 0 not loaded yet, 1 loaded, -1 failed */
 	char error[sizeof ((struct err *)0)->msg];

@@ -64,6 +64,7 @@ struct stepper {
 	uint32_t *by_time;         /* list indices by time, for stalls */
 	uint32_t n_list, n_pc;
 	uint64_t relaxed;
+	uint64_t scanned;          /* lops the stalls' cursor passed (a->stall_scans) */
 };
 
 /* The usable senders of lop l inside phase p: calls fn for each. */
@@ -184,8 +185,10 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 					return rc;
 				cursor = 0;
 			}
-			while (s->indeg[s->by_time[cursor]] == UINT32_MAX)
+			while (s->indeg[s->by_time[cursor]] == UINT32_MAX) {
 				cursor++;
+				s->scanned++;
+			}
 			uint32_t pick = s->by_time[cursor];
 			s->indeg[pick] = 0;
 			s->queue[tail++] = pick;
@@ -531,6 +534,7 @@ charm_steps(struct charm *c)
 	if (rc)
 		goto out;
 	a->verify.relaxed += s.relaxed;
+	a->stall_scans += s.scanned;
 	/* global: each phase after all its predecessors */
 	a->n_steps = 0;
 	for (uint32_t i = 0; i < np; i++) {

@@ -123,6 +123,10 @@ struct analysis {
 	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
 
 	int mapped;              /* the arrays are in a saved file (saved.c) */
+	/* Work counted for the tests of complexity (not saved): the lops the
+	 * Charm++ stepper's stall cursor passed over (charm_steps.c; one
+	 * pass a phase at most, however many stalls). */
+	uint64_t stall_scans;
 
 	/* A distributed analysis's share (doc/distributed.md): the ranks'
 	 * collectives, and this rank's lops [lop_off, lop_off + n_lops) of
