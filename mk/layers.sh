@@ -16,9 +16,11 @@ root=${1:-.}
 # (readers of different formats must not depend on each other, nor the
 # analysis's paradigms). The analysis: its core (struct analysis, what
 # every paradigm feeds) beside the memory analytics; each paradigm's
-# structure stages, the saved format and run comparison over the core;
-# the run of the stages and the distributed job over those.
-LAYERS='base model topo otf2,projections,samples analysis/core,analysis/mem
+# explanations beyond lateness over the core (a saved analysis opened
+# computes them too); each paradigm's structure stages, the saved format
+# and run comparison over those; the run of the stages and the
+# distributed job over all.
+LAYERS='base model topo otf2,projections,samples analysis/core,analysis/mem analysis/explain
 	analysis/mpi,analysis/charm,analysis/saved,analysis/compare analysis/run,analysis/dist
 	config report view/surface view tui mpi'
 MAX_C=30

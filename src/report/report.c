@@ -8,6 +8,7 @@
 #include "analysis/core/iterations.h"
 #include "base/json.h"
 #include "base/text.h"
+#include "report_explain.h"
 #include "report_impl.h"
 #include "report_iter.h"
 
@@ -15,8 +16,8 @@ int
 report_table_parse(const char *name, enum report_table *table)
 {
 	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops",
-					     "iterations" };
-	for (int i = 0; i < 5; i++)
+					     "iterations", "waits", "delays", "outliers", "problems" };
+	for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
 		if (strcmp(name, names[i]) == 0) {
 			*table = (enum report_table)i;
 			return 0;
@@ -458,6 +459,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		if (kept_lop(a, ph, hot[i]))
 			json_lop(&j, a, hot[i]);
 	json_end_array(&j);
+	if (!report_is_charm(a))
+		report_explain_json(&j, a, ph);
 	json_key(&j, "timelines");
 	json_begin_array(&j);
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
@@ -555,6 +558,9 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	}
 	case TABLE_ITERATIONS:
 		report_iter_csv(a, ph, out);
+		break;
+	case TABLE_WAITS: case TABLE_DELAYS: case TABLE_OUTLIERS: case TABLE_PROBLEMS:
+		report_explain_csv(out, a, ph, table);
 		break;
 	case TABLE_TIMELINES: {
 		uint32_t n;

@@ -13,7 +13,8 @@
 #include "analysis/core/analysis.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
-enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS, TABLE_ITERATIONS };
+enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS, TABLE_ITERATIONS,
+		   TABLE_WAITS, TABLE_DELAYS, TABLE_OUTLIERS, TABLE_PROBLEMS };
 
 /* Named phases from the configuration: a name for each partition (NULL
  * for none) and which partitions to report (NULL: all). Partitions left
@@ -29,7 +30,7 @@ int report_write(const struct analysis *a, FILE *out, enum report_format fmt,
 		 enum report_table table, const struct report_phases *ph);
 
 /* Parses a table name ("hotspots", "partitions", "timelines", "ops",
- * "iterations");
+ * "iterations", "waits", "delays", "outliers", "problems");
  * returns 0 or ERR_USAGE. */
 int report_table_parse(const char *name, enum report_table *table);
 

@@ -122,6 +122,19 @@ struct analysis {
 	uint64_t *part_imbalance;   /* n_parts: most minus least loaded PE */
 	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
 
+	/* What lateness cannot see (analysis/explain/explain.h): computed
+	 * after the metrics, and when a saved analysis opens; never saved,
+	 * so malloc'd even when mapped. Waits, delays in lop order;
+	 * outliers and problems largest first. */
+	struct analysis_wait *waits;
+	uint32_t n_waits;
+	struct analysis_delay *delays;
+	uint32_t n_delays;
+	struct analysis_outlier *outliers;
+	uint32_t n_outliers;
+	struct analysis_problem *problems;
+	uint32_t n_problems;
+
 	int mapped;              /* the arrays are in a saved file (saved.c) */
 	/* Work counted for the tests of complexity (not saved): the lops the
 	 * Charm++ stepper's stall cursor passed over (charm_steps.c; one

@@ -6,6 +6,7 @@
 #include "analysis/charm/charm_impl.h"
 #include "analysis/core/analysis_impl.h"
 #include "analysis/core/cluster.h"
+#include "analysis/explain/explain.h"
 #include "analysis/mpi/stages.h"
 #include "base/recycle.h"
 
@@ -98,6 +99,8 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	if (!rc)
 		rc = iterations_detect(a);
 	a->opts.iter_region = NULL;
+	if (!rc)
+		rc = explain_run(a);
 	if (!rc && o.clusters) {
 		a->clusters = calloc(a->n_parts + 1, sizeof *a->clusters);
 		rc = a->clusters ? 0 : ERR_NOMEM;

@@ -24,6 +24,7 @@
 #include "base/file.h"
 #include "base/par.h"
 #include "analysis/core/cluster.h"
+#include "analysis/explain/explain.h"
 #include "model/trace_impl.h"
 
 /* The checksum of a block of at most SUM_BLOCK bytes: 64-bit words mixed
@@ -696,6 +697,13 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 		analysis_destroy(a);
 		trace_destroy(t);
 		return rc;
+	}
+	/* what lateness cannot see is not saved: worked out again */
+	if (ap && (rc = explain_run(a))) {
+		t->map = NULL;
+		analysis_destroy(a);
+		trace_destroy(t);
+		return err_set(o->e, rc, "%s: out of memory", o->name);
 	}
 	*tp = t;
 	if (ap)

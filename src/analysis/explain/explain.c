@@ -1,0 +1,63 @@
+/* explain.c — the explanations run in order, and the getters of the wait
+ * states and delays. */
+#include "explain_impl.h"
+
+#include "base/vec.h"
+
+int
+explain_run(struct analysis *a)
+{
+	if (a->charm || a->waits)
+		return 0;
+	int rc = explain_waits(a);
+	if (!rc)
+		rc = explain_delays(a);
+	if (!rc)
+		rc = explain_outliers(a);
+	if (!rc)
+		rc = explain_problems(a);
+	return rc;
+}
+
+const struct analysis_wait *
+analysis_waits(const struct analysis *a, uint32_t *n)
+{
+	*n = a->n_waits;
+	return a->waits;
+}
+
+const struct analysis_wait *
+analysis_lop_wait(const struct analysis *a, uint32_t lop)
+{
+	return explain_wait_of(a, lop);
+}
+
+const char *
+analysis_wait_name(enum analysis_wait_kind k)
+{
+	static const char *const names[WAIT_KIND_COUNT] = {
+		"late-sender", "late-receiver", "wait-nxn", "wait-barrier", "late-broadcast", "early-reduce",
+	};
+	return k < WAIT_KIND_COUNT ? names[k] : "?";
+}
+
+void
+analysis_wait_totals(const struct analysis *a, uint64_t *time)
+{
+	for (uint32_t i = 0; i < a->n_waits; i++)
+		time[(size_t)a->lop_tl[a->waits[i].lop] * WAIT_KIND_COUNT + a->waits[i].kind] += a->waits[i].time;
+}
+
+const struct analysis_delay *
+analysis_delays(const struct analysis *a, uint32_t *n)
+{
+	*n = a->n_delays;
+	return a->delays;
+}
+
+const struct analysis_delay *
+analysis_lop_delay(const struct analysis *a, uint32_t lop)
+{
+	size_t i = vec_find_u32(a->delays, a->n_delays, sizeof *a->delays, lop);
+	return i < a->n_delays ? &a->delays[i] : NULL;
+}

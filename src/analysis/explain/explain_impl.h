@@ -1,0 +1,36 @@
+/* explain_impl.h — the stages of explain.h, each over a finished
+ * analysis (struct analysis, analysis/core/analysis_impl.h), run in this
+ * order by explain_run:
+ *
+ *   waits.c     the wait states                       a->waits
+ *   delay.c     their root causes                     a->delays, waits' root_lop
+ *   outliers.c  lops slower than in other iterations  a->outliers
+ *   problems.c  one ranking of all, and where created lateness was lost
+ *
+ * Each returns 0 or ERR_NOMEM.
+ */
+#ifndef SKEIN_EXPLAIN_IMPL_H
+#define SKEIN_EXPLAIN_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "explain.h"
+
+#include "analysis/core/analysis_impl.h"
+
+/* A growing list of waits. */
+struct waits_out {
+	struct analysis_wait *v;
+	size_t n, cap;
+};
+
+int explain_waits(struct analysis *a);
+int explain_delays(struct analysis *a);
+int explain_outliers(struct analysis *a);
+int explain_problems(struct analysis *a);
+
+/* The wait of lop l, or NULL (binary search over a->waits). */
+const struct analysis_wait *explain_wait_of(const struct analysis *a, uint32_t l);
+
+#endif

@@ -1,0 +1,130 @@
+/* problems.c — where created lateness was lost, and one ranking of every
+ * problem the explanations found (doc/analysis.md, "The operation where
+ * time was lost", "Problems").
+ *
+ * An operation cannot create more lateness than it lasted: when its
+ * differential lateness is larger, the rest was lost before it, in
+ * operations whose own lateness did not show it — alone at their step
+ * (a rank's extra Waitsome, a step no other rank reached), so late by
+ * nothing. They are the ones on its timeline back to the last that was
+ * late itself (or the rank's start-up); the longest of them is the
+ * culprit. Where the culprit waited, the problem is its wait's root.
+ */
+#include "explain_impl.h"
+
+#include <stdlib.h>
+
+/* How far back a stretch is looked at: it ends where lateness shows, in
+ * a few operations on real traces; this bounds a pathological one. */
+#define LOST_MAX_LOPS 4096
+
+int
+analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *out)
+{
+	uint64_t created = lop_diff(a, l), dur = lop_duration(a, l);
+	*out = (struct analysis_lost){ .created = created, .inside = created < dur ? created : dur,
+				       .culprit = l, .from = l };
+	if (created <= dur)
+		return 0;
+	uint32_t first = a->tl_lop[a->lop_tl[l]];
+	uint64_t sum = 0, longest = 0;
+	for (uint32_t k = l, n = 0; k > first && n < LOST_MAX_LOPS; n++) {
+		uint32_t p = k - 1;
+		if (lop_late(a, p) > 0 || analysis_lop_startup(a, p))
+			break;
+		k = p;
+		uint64_t d = lop_duration(a, p);
+		sum += d;
+		if (d > longest) {
+			longest = d;
+			out->culprit = p;
+		}
+		out->from = p;
+	}
+	uint64_t rest = created - out->inside;
+	out->before = sum < rest ? sum : rest;
+	if (out->before == 0)
+		out->culprit = l;
+	return out->before > 0;
+}
+
+static int
+by_amount(const void *x, const void *y)
+{
+	const struct analysis_problem *p = x, *q = y;
+	if (p->amount != q->amount)
+		return p->amount > q->amount ? -1 : 1;
+	if (p->lop != q->lop)
+		return p->lop < q->lop ? -1 : 1;
+	return p->kind < q->kind ? -1 : p->kind > q->kind;
+}
+
+static int
+by_lop_amount(const void *x, const void *y)
+{
+	const struct analysis_problem *p = x, *q = y;
+	if (p->lop != q->lop)
+		return p->lop < q->lop ? -1 : 1;
+	return by_amount(x, y);
+}
+
+int
+explain_problems(struct analysis *a)
+{
+	uint32_t k = a->opts.hotspots, n_hot;
+	const uint32_t *hot = analysis_hotspots(a, &n_hot);
+	size_t cap = (size_t)n_hot + a->n_delays + a->n_outliers + 1, n = 0;
+	struct analysis_problem *p = malloc(cap * sizeof *p);
+	if (!p)
+		return ERR_NOMEM;
+	/* created lateness, where it was lost: where that was in waiting,
+	 * the wait's root cause is the problem */
+	for (uint32_t i = 0; i < n_hot; i++) {
+		struct analysis_lost lost;
+		analysis_lop_lost(a, hot[i], &lost);
+		if (!lost.created)
+			continue;
+		uint32_t l = lost.culprit;
+		const struct analysis_wait *w = lost.before ? explain_wait_of(a, l) : NULL;
+		if (w && w->root_lop != TRACE_NONE)
+			l = w->root_lop;
+		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
+						    .kind = PROBLEM_CREATED };
+	}
+	/* delays, by the waiting they caused (start-up ones as the hotspots
+	 * take start-up) */
+	for (uint32_t i = 0; i < a->n_delays; i++) {
+		uint32_t l = a->delays[i].lop;
+		if (a->opts.startup || !analysis_lop_startup(a, l))
+			p[n++] = (struct analysis_problem){ .amount = a->delays[i].cost, .lop = l,
+							    .surfaced = TRACE_NONE, .kind = PROBLEM_DELAY };
+	}
+	for (uint32_t i = 0; i < a->n_outliers; i++)
+		p[n++] = (struct analysis_problem){
+			.amount = a->outliers[i].duration - a->outliers[i].median,
+			.lop = a->outliers[i].lop, .surfaced = TRACE_NONE, .kind = PROBLEM_OUTLIER };
+	/* one per lop, its largest */
+	qsort(p, n, sizeof *p, by_lop_amount);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m == 0 || p[m - 1].lop != p[i].lop)
+			p[m++] = p[i];
+	qsort(p, m, sizeof *p, by_amount);
+	a->problems = p;
+	a->n_problems = (uint32_t)(m < k ? m : k);
+	return 0;
+}
+
+const struct analysis_problem *
+analysis_problems(const struct analysis *a, uint32_t *n)
+{
+	*n = a->n_problems;
+	return a->problems;
+}
+
+const char *
+analysis_problem_name(enum analysis_problem_kind k)
+{
+	static const char *const names[PROBLEM_KIND_COUNT] = { "delay", "created", "outlier" };
+	return k < PROBLEM_KIND_COUNT ? names[k] : "?";
+}

@@ -1,0 +1,258 @@
+/* waits.c — Scalasca's wait states, read from the matched messages and
+ * collectives the model already has (doc/analysis.md, "Wait states").
+ *
+ * Point to point, per receiving lop: the latest of the sends it received
+ * began after the lop entered (late sender); per blocking send: its
+ * receive, a blocking receive, began after the send entered and while the
+ * send was still in its call (late receiver). Per collective, by type:
+ * every member's wait for the last to enter (N x N, barrier), a member's
+ * wait for the root of a one-to-all (late broadcast), the root's wait for
+ * the last member of an all-to-one (early reduce). A wait never exceeds
+ * the waiting operation's own duration. One wait per lop: the longest.
+ */
+#include "explain_impl.h"
+
+#include "base/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+push(struct waits_out *w, uint32_t lop, uint32_t cause, uint64_t t, enum analysis_wait_kind k)
+{
+	if (t == 0)
+		return 0;
+	if (VEC_GROW(w->v, w->n, w->cap))
+		return ERR_NOMEM;
+	w->v[w->n++] = (struct analysis_wait){ .lop = lop, .cause_lop = cause, .root_lop = TRACE_NONE,
+					       .kind = (uint8_t)k, .time = t };
+	return 0;
+}
+
+/* Does lop l hold trace op x? */
+static int
+lop_holds(const struct analysis *a, uint32_t l, uint32_t x)
+{
+	return x >= lop_first_op(a, l) && x <= lop_last_op(a, l);
+}
+
+/* waited from `from` until `until`, inside [from, end]: 0 unless until is later */
+static uint64_t
+waited(uint64_t from, uint64_t until, uint64_t end)
+{
+	if (until <= from)
+		return 0;
+	return (until < end ? until : end) - from;
+}
+
+/* What a region's calls can be in a wait state, by name (Scalasca's
+ * rules): a blocking receive (MPI_Recv) posts a receive whose post time
+ * the model knows; a blocking send call (MPI_Send, MPI_Ssend) or a
+ * blocking completion (MPI_Wait*, not MPI_Test*) can wait for a late
+ * receiver; a test never waits (its polling is not a wait state). */
+enum { R_RECV = 1, R_SEND_BLOCKS = 2, R_TEST = 4 };
+
+static uint8_t *
+region_flags(const struct analysis *a)
+{
+	uint32_t n;
+	const struct trace_region *r = trace_regions(a->t, &n);
+	uint8_t *f = calloc((size_t)n + 1, 1);
+	if (!f)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name = trace_str(a->t, r[i].name);
+		if (!strcmp(name, "MPI_Recv"))
+			f[i] = R_RECV;
+		else if (!strcmp(name, "MPI_Send") || !strcmp(name, "MPI_Ssend") || !strcmp(name, "MPI_Wait") ||
+			 !strcmp(name, "MPI_Waitany") || !strcmp(name, "MPI_Waitall") ||
+			 !strcmp(name, "MPI_Waitsome"))
+			f[i] = R_SEND_BLOCKS;
+		else if (!strncmp(name, "MPI_Test", 8))
+			f[i] = R_TEST;
+	}
+	return f;
+}
+
+static uint8_t
+op_flags(const struct analysis *a, const uint8_t *rf, uint32_t op)
+{
+	uint32_t r = trace_op_get(&a->ops, op).region, n;
+	trace_regions(a->t, &n);
+	return r < n ? rf[r] : 0;
+}
+
+/* The receives of lop l: late sender. The send each message waited for
+ * is the call that sent it (an Isend's own enter, as Scalasca takes it). */
+static int
+late_sender(const struct analysis *a, const uint8_t *rf, uint32_t l, struct waits_out *w)
+{
+	if (op_flags(a, rf, lop_first_op(a, l)) & R_TEST)
+		return 0;
+	uint32_t ne, tl = a->lop_tl[l], cause = TRACE_NONE;
+	uint64_t latest = 0;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		if (e[i].role != END_RECV || !msg_ok(a, e[i].id))
+			continue;
+		const struct trace_msg *m = &a->msgs[e[i].id];
+		if (m->sender == tl)
+			continue;
+		uint64_t s = trace_op_get(&a->ops, m->send_op).t_enter;
+		if (cause == TRACE_NONE || s > latest) {
+			latest = s;
+			cause = a->op_lop[m->send_op];
+		}
+	}
+	if (cause == TRACE_NONE)
+		return 0;
+	return push(w, l, cause, waited(lop_enter(a, l), latest, lop_exit(a, l)), WAIT_LATE_SENDER);
+}
+
+/* The sends lop l completes in a blocking call: late receiver. Only a
+ * receive posted by a blocking call says when it was posted (an Irecv's
+ * post is no operation of the model), and only a send still in its
+ * completing call when the receive came waited for it (an eager send
+ * has returned). Scalasca's: Rreq.enter - Scmp.enter when Scmp.leave is
+ * after Rreq.enter. */
+static int
+late_receiver(const struct analysis *a, const uint8_t *rf, uint32_t l, struct waits_out *w)
+{
+	uint32_t ne, tl = a->lop_tl[l], cause = TRACE_NONE;
+	uint64_t best = 0;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		if ((e[i].role != END_SEND && e[i].role != END_ISEND_DONE) || !msg_ok(a, e[i].id))
+			continue;
+		const struct trace_msg *m = &a->msgs[e[i].id];
+		uint32_t cmp = m->send_done_op;
+		if (m->receiver == tl || cmp == TRACE_NONE || !lop_holds(a, l, cmp) ||
+		    (e[i].role == END_SEND && cmp != m->send_op) || !(op_flags(a, rf, cmp) & R_SEND_BLOCKS) ||
+		    !(op_flags(a, rf, m->recv_op) & R_RECV))
+			continue;
+		struct trace_op s = trace_op_get(&a->ops, cmp);
+		uint64_t r = trace_op_get(&a->ops, m->recv_op).t_enter;
+		if (r >= s.t_exit)
+			continue;
+		uint64_t t = waited(s.t_enter, r, s.t_exit);
+		if (t > best) {
+			best = t;
+			cause = a->op_lop[m->recv_op];
+		}
+	}
+	return cause == TRACE_NONE ? 0 : push(w, l, cause, best, WAIT_LATE_RECEIVER);
+}
+
+static int
+coll_kind(uint8_t type)
+{
+	switch (type) {
+	case COLL_BARRIER:
+		return WAIT_BARRIER;
+	case COLL_ALLGATHER: case COLL_ALLGATHERV: case COLL_ALLTOALL: case COLL_ALLREDUCE:
+	case COLL_REDUCE_SCATTER: case COLL_REDUCE_SCATTER_BLOCK:
+		return WAIT_NXN;
+	case COLL_BCAST: case COLL_SCATTER: case COLL_SCATTERV:
+		return WAIT_LATE_BROADCAST;
+	case COLL_GATHER: case COLL_GATHERV: case COLL_REDUCE:
+		return WAIT_EARLY_REDUCE;
+	default:
+		return -1;
+	}
+}
+
+static int
+collective(const struct analysis *a, const struct trace_coll *c, const uint32_t *members,
+	   struct waits_out *w)
+{
+	int k = coll_kind(c->type);
+	if (k < 0 || c->member_count < 2)
+		return 0;
+	const uint32_t *m = members + c->member_first;
+	uint32_t last = TRACE_NONE, root = TRACE_NONE;
+	uint64_t last_enter = 0;
+	for (uint32_t i = 0; i < c->member_count; i++) {
+		uint32_t l = a->op_lop[m[i]];
+		uint64_t en = lop_enter(a, l);
+		if (last == TRACE_NONE || en > last_enter) {
+			last_enter = en;
+			last = l;
+		}
+		if (a->lop_tl[l] == c->root)
+			root = l;
+	}
+	int rc = 0;
+	if (k == WAIT_NXN || k == WAIT_BARRIER) {
+		for (uint32_t i = 0; i < c->member_count && !rc; i++) {
+			uint32_t l = a->op_lop[m[i]];
+			rc = push(w, l, last, waited(lop_enter(a, l), last_enter, lop_exit(a, l)),
+				  (enum analysis_wait_kind)k);
+		}
+	} else if (root != TRACE_NONE && k == WAIT_LATE_BROADCAST) {
+		uint64_t r = lop_enter(a, root);
+		for (uint32_t i = 0; i < c->member_count && !rc; i++) {
+			uint32_t l = a->op_lop[m[i]];
+			if (l != root)
+				rc = push(w, l, root, waited(lop_enter(a, l), r, lop_exit(a, l)),
+					  WAIT_LATE_BROADCAST);
+		}
+	} else if (root != TRACE_NONE) {
+		/* early reduce: the root waits for the last of the others */
+		uint32_t cause = TRACE_NONE;
+		uint64_t latest = 0;
+		for (uint32_t i = 0; i < c->member_count; i++) {
+			uint32_t l = a->op_lop[m[i]];
+			uint64_t en = lop_enter(a, l);
+			if (l != root && (cause == TRACE_NONE || en > latest)) {
+				latest = en;
+				cause = l;
+			}
+		}
+		rc = push(w, root, cause, waited(lop_enter(a, root), latest, lop_exit(a, root)),
+			  WAIT_EARLY_REDUCE);
+	}
+	return rc;
+}
+
+static int
+by_lop_then_time(const void *x, const void *y)
+{
+	const struct analysis_wait *p = x, *q = y;
+	if (p->lop != q->lop)
+		return p->lop < q->lop ? -1 : 1;
+	return p->time > q->time ? -1 : p->time < q->time;
+}
+
+int
+explain_waits(struct analysis *a)
+{
+	struct waits_out w = { 0 };
+	uint8_t *rf = region_flags(a);
+	int rc = rf ? 0 : ERR_NOMEM;
+	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
+		uint8_t k = a->lop_kind[l];
+		if (k == OP_RECV || k == OP_SENDRECV)
+			rc = late_sender(a, rf, l, &w);
+		if (!rc && k != OP_COMPUTE && k != OP_COLLECTIVE)
+			rc = late_receiver(a, rf, l, &w);
+	}
+	free(rf);
+	uint32_t n_colls;
+	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
+	const uint32_t *members = trace_coll_members(a->t);
+	for (uint32_t c = 0; c < n_colls && !rc; c++)
+		rc = collective(a, &colls[c], members, &w);
+	if (rc) {
+		free(w.v);
+		return rc;
+	}
+	/* one wait per lop, the longest */
+	qsort(w.v, w.n, sizeof *w.v, by_lop_then_time);
+	size_t n = 0;
+	for (size_t i = 0; i < w.n; i++)
+		if (n == 0 || w.v[n - 1].lop != w.v[i].lop)
+			w.v[n++] = w.v[i];
+	a->waits = w.v;
+	a->n_waits = (uint32_t)n;
+	return 0;
+}

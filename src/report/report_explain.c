@@ -1,0 +1,406 @@
+/* report_explain.c — what lateness cannot see, in `skein analyze`: the
+ * problems, the wait states (every waiting operation, and totals by kind,
+ * rank and region), their root causes (delays) and the outliers, as text,
+ * JSON and CSV tables (analysis/explain/explain.h, doc/analysis.md). */
+#include "report_explain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/core/iterations.h"
+#include "analysis/explain/explain.h"
+#include "base/text.h"
+#include "report_impl.h"
+#include "report_iter.h"
+
+/* rank and step of a lop, or "-" for none */
+static void
+json_at(struct json *j, const struct analysis *a, const char *rank, const char *step, uint32_t l)
+{
+	json_key(j, rank);
+	if (l == TRACE_NONE)
+		json_null(j);
+	else
+		json_uint(j, analysis_lop_timeline(a, l));
+	json_key(j, step);
+	if (l == TRACE_NONE || analysis_lop_step(a, l) == TRACE_NONE)
+		json_null(j);
+	else
+		json_uint(j, analysis_lop_step(a, l));
+}
+
+static void
+json_wait(struct json *j, const struct analysis *a, const struct analysis_wait *w)
+{
+	const struct trace *t = analysis_trace(a);
+	json_begin_object(j);
+	json_at(j, a, "rank", "step", w->lop);
+	json_key(j, "region"); json_string(j, report_lop_region(a, w->lop));
+	json_key(j, "kind"); json_string(j, analysis_wait_name((enum analysis_wait_kind)w->kind));
+	json_key(j, "wait_s"); json_double(j, trace_seconds(t, w->time));
+	json_at(j, a, "cause_rank", "cause_step", w->cause_lop);
+	json_key(j, "cause_region"); json_string(j, report_lop_region(a, w->cause_lop));
+	json_at(j, a, "root_rank", "root_step", w->root_lop);
+	json_key(j, "root_region");
+	if (w->root_lop == TRACE_NONE)
+		json_null(j);
+	else
+		json_string(j, report_lop_name(a, w->root_lop));
+	json_end_object(j);
+}
+
+/* Waiting summed by kind for each rank, and for each region (regions in
+ * id order), into *rank_t (n_tl x kinds) and *region_t (n_regions x
+ * kinds); NULL on no memory. */
+static int
+totals(const struct analysis *a, const struct report_phases *ph, uint64_t **rank_t, uint64_t **region_t,
+       uint32_t *n_tl, uint32_t *n_reg)
+{
+	const struct trace *t = analysis_trace(a);
+	trace_timelines(t, n_tl);
+	trace_regions(t, n_reg);
+	*rank_t = calloc((size_t)(*n_tl + 1) * WAIT_KIND_COUNT, sizeof **rank_t);
+	*region_t = calloc((size_t)(*n_reg + 1) * WAIT_KIND_COUNT, sizeof **region_t);
+	if (!*rank_t || !*region_t) {
+		free(*rank_t);
+		free(*region_t);
+		return ERR_NOMEM;
+	}
+	uint32_t n;
+	const struct analysis_wait *w = analysis_waits(a, &n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!kept_lop(a, ph, w[i].lop))
+			continue;
+		uint32_t r = analysis_lop_region(a, w[i].lop);
+		(*rank_t)[(size_t)analysis_lop_timeline(a, w[i].lop) * WAIT_KIND_COUNT + w[i].kind] += w[i].time;
+		if (r != TRACE_NONE)
+			(*region_t)[(size_t)r * WAIT_KIND_COUNT + w[i].kind] += w[i].time;
+	}
+	return 0;
+}
+
+static void
+json_kinds(struct json *j, const struct trace *t, const uint64_t *v)
+{
+	for (int k = 0; k < WAIT_KIND_COUNT; k++) {
+		char key[40];
+		snprintf(key, sizeof key, "%s_s", analysis_wait_name((enum analysis_wait_kind)k));
+		json_key(j, key);
+		json_double(j, trace_seconds(t, v[k]));
+	}
+}
+
+static int
+any(const uint64_t *v)
+{
+	for (int k = 0; k < WAIT_KIND_COUNT; k++)
+		if (v[k])
+			return 1;
+	return 0;
+}
+
+void
+report_explain_json(struct json *j, const struct analysis *a, const struct report_phases *ph)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t n;
+	const struct analysis_problem *pr = analysis_problems(a, &n);
+	json_key(j, "problems");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!kept_lop(a, ph, pr[i].lop))
+			continue;
+		json_begin_object(j);
+		json_key(j, "kind"); json_string(j, analysis_problem_name((enum analysis_problem_kind)pr[i].kind));
+		json_at(j, a, "rank", "step", pr[i].lop);
+		json_key(j, "operation"); json_string(j, report_lop_name(a, pr[i].lop));
+		json_key(j, "amount_s"); json_double(j, trace_seconds(t, pr[i].amount));
+		json_at(j, a, "surfaced_rank", "surfaced_step", pr[i].surfaced);
+		json_end_object(j);
+	}
+	json_end_array(j);
+
+	const struct analysis_wait *w = analysis_waits(a, &n);
+	json_key(j, "waits");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < n; i++)
+		if (kept_lop(a, ph, w[i].lop))
+			json_wait(j, a, &w[i]);
+	json_end_array(j);
+
+	uint64_t *rank_t = NULL, *region_t = NULL, all[WAIT_KIND_COUNT] = { 0 };
+	uint32_t n_tl, n_reg;
+	json_key(j, "wait_totals");
+	json_begin_object(j);
+	if (totals(a, ph, &rank_t, &region_t, &n_tl, &n_reg) == 0) {
+		for (uint32_t tl = 0; tl < n_tl; tl++)
+			for (int k = 0; k < WAIT_KIND_COUNT; k++)
+				all[k] += rank_t[(size_t)tl * WAIT_KIND_COUNT + k];
+		json_kinds(j, t, all);
+		json_key(j, "ranks");
+		json_begin_array(j);
+		for (uint32_t tl = 0; tl < n_tl; tl++) {
+			json_begin_object(j);
+			json_key(j, "rank"); json_uint(j, tl);
+			json_kinds(j, t, rank_t + (size_t)tl * WAIT_KIND_COUNT);
+			json_end_object(j);
+		}
+		json_end_array(j);
+		json_key(j, "regions");
+		json_begin_array(j);
+		const struct trace_region *reg = trace_regions(t, NULL);
+		for (uint32_t r = 0; r < n_reg; r++) {
+			if (!any(region_t + (size_t)r * WAIT_KIND_COUNT))
+				continue;
+			json_begin_object(j);
+			json_key(j, "region"); json_string(j, trace_str(t, reg[r].name));
+			json_kinds(j, t, region_t + (size_t)r * WAIT_KIND_COUNT);
+			json_end_object(j);
+		}
+		json_end_array(j);
+	}
+	json_end_object(j);
+	free(rank_t);
+	free(region_t);
+
+	const struct analysis_delay *d = analysis_delays(a, &n);
+	json_key(j, "delays");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!kept_lop(a, ph, d[i].lop))
+			continue;
+		json_begin_object(j);
+		json_at(j, a, "rank", "step", d[i].lop);
+		json_key(j, "operation"); json_string(j, report_lop_name(a, d[i].lop));
+		json_key(j, "cost_s"); json_double(j, trace_seconds(t, d[i].cost));
+		json_key(j, "direct_s"); json_double(j, trace_seconds(t, d[i].direct));
+		json_key(j, "waits"); json_uint(j, d[i].waits);
+		json_end_object(j);
+	}
+	json_end_array(j);
+
+	const struct analysis_outlier *o = analysis_outliers(a, &n);
+	json_key(j, "outliers");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!kept_lop(a, ph, o[i].lop))
+			continue;
+		json_begin_object(j);
+		json_at(j, a, "rank", "step", o[i].lop);
+		json_key(j, "operation"); json_string(j, report_lop_name(a, o[i].lop));
+		json_key(j, "iteration");
+		if (iterations_of_lop(a, o[i].lop) == TRACE_NONE)
+			json_null(j);
+		else
+			json_uint(j, iterations_of_lop(a, o[i].lop));
+		json_key(j, "duration_s"); json_double(j, trace_seconds(t, o[i].duration));
+		json_key(j, "median_s"); json_double(j, trace_seconds(t, o[i].median));
+		json_key(j, "instances"); json_uint(j, o[i].instances);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
+static void
+csv_at(FILE *out, const struct analysis *a, uint32_t l)
+{
+	if (l == TRACE_NONE)
+		fputs(",", out);
+	else if (analysis_lop_step(a, l) == TRACE_NONE)
+		fprintf(out, "%u,", analysis_lop_timeline(a, l));
+	else
+		fprintf(out, "%u,%u", analysis_lop_timeline(a, l), analysis_lop_step(a, l));
+}
+
+void
+report_explain_csv(FILE *out, const struct analysis *a, const struct report_phases *ph,
+		   enum report_table table)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t n;
+	char it[16];
+	switch (table) {
+	case TABLE_WAITS: {
+		const struct analysis_wait *w = analysis_waits(a, &n);
+		fputs("rank,step,region,kind,wait_s,cause_rank,cause_step,cause_region,root_rank,root_step,"
+		      "root_region,partition,iteration\n", out);
+		for (uint32_t i = 0; i < n; i++) {
+			if (!kept_lop(a, ph, w[i].lop))
+				continue;
+			csv_at(out, a, w[i].lop);
+			fputc(',', out);
+			report_csv_str(out, report_lop_region(a, w[i].lop));
+			fprintf(out, ",%s,%.9f,", analysis_wait_name((enum analysis_wait_kind)w[i].kind),
+				trace_seconds(t, w[i].time));
+			csv_at(out, a, w[i].cause_lop);
+			fputc(',', out);
+			report_csv_str(out, report_lop_region(a, w[i].cause_lop));
+			fputc(',', out);
+			csv_at(out, a, w[i].root_lop);
+			fputc(',', out);
+			if (w[i].root_lop != TRACE_NONE)
+				report_csv_str(out, report_lop_name(a, w[i].root_lop));
+			fprintf(out, ",%u,%s\n", analysis_lop_part(a, w[i].lop),
+				iterations_of_lop(a, w[i].lop) == TRACE_NONE ? ""
+				: report_iter_of(a, w[i].lop, it, sizeof it));
+		}
+		break;
+	}
+	case TABLE_DELAYS: {
+		const struct analysis_delay *d = analysis_delays(a, &n);
+		fputs("rank,step,operation,cost_s,direct_s,waits\n", out);
+		for (uint32_t i = 0; i < n; i++) {
+			if (!kept_lop(a, ph, d[i].lop))
+				continue;
+			csv_at(out, a, d[i].lop);
+			fputc(',', out);
+			report_csv_str(out, report_lop_name(a, d[i].lop));
+			fprintf(out, ",%.9f,%.9f,%u\n", trace_seconds(t, d[i].cost), trace_seconds(t, d[i].direct),
+				d[i].waits);
+		}
+		break;
+	}
+	case TABLE_OUTLIERS: {
+		const struct analysis_outlier *o = analysis_outliers(a, &n);
+		fputs("rank,step,operation,iteration,duration_s,median_s,instances\n", out);
+		for (uint32_t i = 0; i < n; i++) {
+			if (!kept_lop(a, ph, o[i].lop))
+				continue;
+			csv_at(out, a, o[i].lop);
+			fputc(',', out);
+			report_csv_str(out, report_lop_name(a, o[i].lop));
+			fprintf(out, ",%s,%.9f,%.9f,%u\n",
+				iterations_of_lop(a, o[i].lop) == TRACE_NONE ? ""
+				: report_iter_of(a, o[i].lop, it, sizeof it),
+				trace_seconds(t, o[i].duration), trace_seconds(t, o[i].median), o[i].instances);
+		}
+		break;
+	}
+	default: {
+		const struct analysis_problem *p = analysis_problems(a, &n);
+		fputs("kind,rank,step,operation,amount_s,surfaced_rank,surfaced_step\n", out);
+		for (uint32_t i = 0; i < n; i++) {
+			if (!kept_lop(a, ph, p[i].lop))
+				continue;
+			fprintf(out, "%s,", analysis_problem_name((enum analysis_problem_kind)p[i].kind));
+			csv_at(out, a, p[i].lop);
+			fputc(',', out);
+			report_csv_str(out, report_lop_name(a, p[i].lop));
+			fprintf(out, ",%.9f,", trace_seconds(t, p[i].amount));
+			csv_at(out, a, p[i].surfaced);
+			fputc('\n', out);
+		}
+		break;
+	}
+	}
+}
+
+/* "rank 7's MPI_Send (step 12)" */
+static const char *
+lop_words(const struct analysis *a, uint32_t l, char *buf, size_t n)
+{
+	char name[128];
+	text_safe(report_lop_name(a, l), name, sizeof name);
+	if (analysis_lop_step(a, l) == TRACE_NONE)
+		snprintf(buf, n, "rank %u's %s", analysis_lop_timeline(a, l), name);
+	else
+		snprintf(buf, n, "rank %u's %s (step %u)", analysis_lop_timeline(a, l), name,
+			 analysis_lop_step(a, l));
+	return buf;
+}
+
+struct longest {
+	uint64_t time;
+	uint32_t i;
+};
+
+static int
+longer(const void *x, const void *y)
+{
+	const struct longest *p = x, *q = y;
+	if (p->time != q->time)
+		return p->time > q->time ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+void
+report_explain_text(FILE *out, const struct analysis *a, const struct report_phases *ph, uint32_t limit)
+{
+	const struct trace *t = analysis_trace(a);
+	char b1[32], b2[32], w1[256], w2[256];
+	uint32_t n;
+	const struct analysis_problem *p = analysis_problems(a, &n);
+	fputs("\nproblems (largest first: delays by the waiting they caused, lateness created where it was "
+	      "lost, outliers by their excess)\n", out);
+	uint32_t shown = 0;
+	for (uint32_t i = 0; i < n && shown < limit; i++) {
+		if (!kept_lop(a, ph, p[i].lop))
+			continue;
+		shown++;
+		trace_fmt_duration(t, p[i].amount, b1, sizeof b1);
+		lop_words(a, p[i].lop, w1, sizeof w1);
+		switch (p[i].kind) {
+		case PROBLEM_DELAY:
+			fprintf(out, "%3u  %s made others wait %s\n", shown, w1, b1);
+			break;
+		case PROBLEM_CREATED:
+			if (p[i].surfaced != p[i].lop && p[i].surfaced != TRACE_NONE)
+				fprintf(out, "%3u  %s: %s of lateness lost here, created at %s\n", shown, w1, b1,
+					lop_words(a, p[i].surfaced, w2, sizeof w2));
+			else
+				fprintf(out, "%3u  %s created %s of lateness\n", shown, w1, b1);
+			break;
+		default: {
+			const struct analysis_outlier *o = analysis_lop_outlier(a, p[i].lop);
+			fprintf(out, "%3u  %s took %s, its median in the other iterations %s\n", shown, w1,
+				trace_fmt_duration(t, o ? o->duration : p[i].amount, b1, sizeof b1),
+				trace_fmt_duration(t, o ? o->median : 0, b2, sizeof b2));
+			break;
+		}
+		}
+	}
+	if (!shown)
+		fputs("  none found\n", out);
+
+	uint32_t n_tl, n_reg;
+	uint64_t *rank_t = NULL, *region_t = NULL, all[WAIT_KIND_COUNT] = { 0 };
+	if (totals(a, ph, &rank_t, &region_t, &n_tl, &n_reg))
+		return;
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		for (int k = 0; k < WAIT_KIND_COUNT; k++)
+			all[k] += rank_t[(size_t)tl * WAIT_KIND_COUNT + k];
+	fputs("\nwait states (Scalasca's)", out);
+	if (!any(all)) {
+		fputs(": none\n", out);
+	} else {
+		fputc('\n', out);
+		for (int k = 0; k < WAIT_KIND_COUNT; k++)
+			if (all[k])
+				fprintf(out, "  %-15s %12s\n", analysis_wait_name((enum analysis_wait_kind)k),
+					trace_fmt_duration(t, all[k], b1, sizeof b1));
+		/* the longest waits */
+		const struct analysis_wait *w = analysis_waits(a, &n);
+		struct longest *top = malloc(((size_t)n + 1) * sizeof *top);
+		uint32_t m = 0;
+		for (uint32_t i = 0; top && i < n; i++)
+			if (kept_lop(a, ph, w[i].lop))
+				top[m++] = (struct longest){ w[i].time, i };
+		if (top)
+			qsort(top, m, sizeof *top, longer);
+		if (m)
+			fputs("  longest:\n", out);
+		for (uint32_t i = 0; i < m && i < limit; i++) {
+			const struct analysis_wait *x = &w[top[i].i];
+			fprintf(out, "  %s waited %s (%s) for %s", lop_words(a, x->lop, w1, sizeof w1),
+				trace_fmt_duration(t, x->time, b1, sizeof b1),
+				analysis_wait_name((enum analysis_wait_kind)x->kind),
+				lop_words(a, x->cause_lop, w2, sizeof w2));
+			if (x->root_lop != TRACE_NONE && x->root_lop != x->cause_lop)
+				fprintf(out, "; root cause %s", lop_words(a, x->root_lop, w2, sizeof w2));
+			fputc('\n', out);
+		}
+		free(top);
+	}
+	free(rank_t);
+	free(region_t);
+}
