@@ -14,7 +14,11 @@
 # 27d0e11): nine outputs (casita's two Jacobi runs, tree_allreduce's
 # forced merge, which marks its iterations by 'bcast') were checked to
 # differ from the build before only in the iterations' totals and the
-# hotspots' iteration, then written again.
+# hotspots' iteration, then written again. When analyze's JSON gained
+# the explanations beyond lateness (problems, waits, wait_totals, delays,
+# outliers), every JSON output on the corpus and shared traces was
+# checked to be the build before's but for those keys (the CSV and text
+# outputs unchanged), then the sums written again.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -291,19 +291,22 @@ show_diff(const char *got, const char *want)
 static void
 compare(const struct gcase *c, char *got, size_t got_n)
 {
-	for (int i = 0; i < c->n_expect; i++)
-		if (!strstr(got, c->expect[i])) {
-			print_error("%s: expected \"%s\" on the screen:\n%s", c->name, c->expect[i], got);
-			fail();
-		}
 	char path[1024];
 	snprintf(path, sizeof path, "%s/%s.txt", golden_dir, c->name);
 	const char *update = getenv("UPDATE_GOLDEN");
-	if (update && !strcmp(update, "1")) {
+	int updating = update && !strcmp(update, "1");
+	if (updating) {     /* written before the expectations are checked: the diff shows what failed */
 		FILE *f = fopen(path, "wb");
 		assert_non_null(f);
 		fwrite(got, 1, got_n, f);
 		fclose(f);
+	}
+	for (int i = 0; i < c->n_expect; i++)
+		if (!strstr(got, c->expect[i])) {
+			print_error("%s: expected \"%s\" on the screen (%s)\n", c->name, c->expect[i], path);
+			fail();
+		}
+	if (updating) {
 		free(got);
 		return;
 	}

@@ -66,15 +66,15 @@ t send-keys -t tui "stty -g >$tmp/stty.before; clear" Enter
 
 # start, move, jump, help
 t send-keys -t tui "$skein $trace" Enter
-wait_for 'logical · lateness' && wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok ||
-	bad "the explorer opens at the top hotspot, the delayed rank ($(screen | head -3))"
+wait_for 'logical · lateness' && wait_for 'r3 step 10' && wait_for 'problem 1/20' && ok ||
+	bad "the explorer opens at the top problem, the delayed rank ($(screen | head -3))"
 screen | grep -q '^│r0   ·C·C·s·r·C' && ok || bad "grid row of rank 0"
 t send-keys -t tui j l l
 wait_for 'r4 step 12' && ok || bad "j and l move the selection"
 t send-keys -t tui '>'
-wait_for 'hotspot 2/20' && ok || bad "> goes on to the next hotspot"
+wait_for 'problem 2/20' && ok || bad "> goes on to the next problem"
 t send-keys -t tui '<'
-wait_for 'r3 step 10' && wait_for 'hotspot 1/20' && ok || bad "< back to the delayed rank"
+wait_for 'r3 step 10' && wait_for 'problem 1/20' && ok || bad "< back to the delayed rank"
 t send-keys -t tui '?'
 wait_for 'help · Esc' && ok || bad "? opens the help"
 t send-keys -t tui Escape

@@ -42,14 +42,14 @@ wait_for '^walk\$' || bad "shell prompt"
 # 1. open: the first screen is the top hotspot, lateness and cause in view
 t send-keys -t walk "clear; $skein $trace" Enter
 wait_for 'logical . lateness' || bad "the explorer starts ($(screen | head -2))"
-wait_for 'hotspot 1/20: differential lateness 100.0 ms, created-compute' && at 'r1 step 6' && ok ||
-	bad "it opens at the top hotspot, rank 1 step 6 ($(screen | head -1))"
+wait_for 'problem 1/20: r1 computation s6 made others wait 200.1 ms' && at 'r1 step 6' && ok ||
+	bad "it opens at the top problem, rank 1 step 6 ($(screen | head -1))"
 screen | grep -q '^|lateness 100.2 ms \. diff\. 100.0 ms \. global 100.2 ms' &&
 	screen | grep -q '^|cause created-compute: lateness created here' && ok ||
 	bad "lateness, differential lateness and cause are on the 80x24 screen without scrolling"
 ! screen | LC_ALL=C grep -q '[^ -~]' && ok || bad "LANG=C: ASCII only"
 t send-keys -t walk '>' '<'
-wait_for 'hotspot 1/20' && at 'r1 step 6' && ok || bad "> and < come back to the top hotspot"
+wait_for 'problem 1/20' && at 'r1 step 6' && ok || bad "> and < come back to the top problem"
 
 # 2. follow c: rank 0's Waitall inherited the delay from rank 1, whose
 # message waited for rank 1 to reach its Waitall (sender progress): the

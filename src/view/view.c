@@ -7,6 +7,8 @@
  */
 #include "view_impl.h"
 
+#include "analysis/explain/explain.h"
+
 #include "model/charm.h"
 
 #include <stdio.h>
@@ -109,14 +111,19 @@ quality_note(struct view *v)
 static void
 first_screen(struct view *v)
 {
-	uint32_t nh;
+	uint32_t nh, np;
 	v->start_pending = 0;
 	analysis_hotspots_startup(v->a, view_index_startup(v->ix), &nh);
-	if (nh) {
+	analysis_problems(v->a, &np);
+	if (nh || np) {
 		v->hot_idx = -1;
 		view_nav_action(v, ACT_NEXT_HOTSPOT);
-	} else if (view_index_steps(v->ix) > (uint32_t)v->cols * v->zs) {
-		view_nav_action(v, ACT_ZOOM_FIT);
+	} else {
+		if (view_index_steps(v->ix) > (uint32_t)v->cols * v->zs)
+			view_nav_action(v, ACT_ZOOM_FIT);
+		view_set_message(v, 0, "no problem found: no operation created lateness, %s",
+				 view_is_charm(v) ? "none ran longer than its peers"
+				 : "waited for another or stood out from its iterations");
 	}
 	if (v->start_note[0]) {
 		char m[sizeof v->message];
@@ -173,8 +180,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	}
 	snprintf(v->label, sizeof v->label, "%s", o && o->label ? o->label : "trace");
 	v->metric = o && (unsigned)o->metric < METRIC_COUNT ? o->metric : METRIC_LATENESS;
-	if (v->metric >= METRIC_DIFF_DURATION && !view_is_charm(v))
-		v->metric = METRIC_LATENESS;        /* seed 004's metrics: Charm++ only */
+	if (v->metric != METRIC_DELTA && !view_metric_usable(v, v->metric))
+		v->metric = METRIC_LATENESS;        /* seed 004's: Charm++ only; waits: MPI (delta: below) */
 	v->solo = solo;
 	v->side = solo == PANE_TOPO || solo == PANE_HIST ? solo : PANE_DETAILS;
 	v->zs = v->zr = 1;
@@ -667,8 +674,7 @@ view_action(struct view *v, enum action act)
 	case ACT_METRIC_PREV:
 		do {    /* delta only with another run; seed 004's metrics only for Charm++ */
 			v->metric = (enum view_metric)(((int)v->metric + (act == ACT_METRIC_NEXT ? 1 : METRIC_COUNT - 1)) % METRIC_COUNT);
-		} while ((v->metric == METRIC_DELTA && !v->diff) ||
-			 (v->metric >= METRIC_DIFF_DURATION && !view_is_charm(v)));
+		} while (!view_metric_usable(v, v->metric));
 		view_select_update(v);
 		return;
 	case ACT_STARTUP: {
@@ -885,8 +891,7 @@ void
 view_set_state(struct view *v, const struct view_state *st)
 {
 	char cmd[64];
-	if (st->metric < METRIC_COUNT && (st->metric != METRIC_DELTA || v->diff) &&
-	    (st->metric < METRIC_DIFF_DURATION || view_is_charm(v)))
+	if (st->metric < METRIC_COUNT && view_metric_usable(v, st->metric))
 		v->metric = st->metric;
 	if (st->clusters) {
 		snprintf(cmd, sizeof cmd, "clusters %u", st->clusters);

@@ -1,5 +1,6 @@
 /* view_cmd.c — the command line (:) and its commands. */
 #include "view_impl.h"
+#include "analysis/explain/explain.h"
 
 #include "analysis/core/iterations.h"
 
@@ -14,10 +15,11 @@ const struct view_cmd_info view_cmds[] = {
 	{ "rank", " N", "go to rank N", "go to the chare of row N" },
 	{ "partition", " N", "go to partition N (numbered from 0 in step order, as analyze does)",
 	  "go to phase N (numbered from 0 in step order, as analyze does)" },
-	{ "hotspot", " N", "go to the N-th hotspot", NULL },
+	{ "hotspot", " N", "go to the N-th hotspot (largest differential lateness)", NULL },
+	{ "problem", " N", "go to the N-th problem (delays, lateness lost, outliers; < and >)", NULL },
 	{ "iter", " N", "go to iteration N (numbered from 0, as analyze does)", NULL },
 	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function (delta: skein diff)",
-	  "colour by diff-duration, idle, imbalance, partition, function, lateness, diff, global or duration" },
+	  "colour by diff-duration, idle, imbalance, wait, partition, function, lateness, diff, global or duration" },
 	{ "zoom", " N [R]", "N steps per column, R ranks per row", "N steps per column, R chares per row" },
 	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again",
 	  "rows: chares in K clusters by lateness (1-20), or chares again" },
@@ -73,8 +75,7 @@ complete(struct view *v, struct prompt *p)
 		space = 1;
 	} else if (!strcmp(first, "metric") || !strcmp(first, "m")) {
 		for (int i = 0; i < METRIC_COUNT; i++)
-			if ((i != METRIC_DELTA || v->diff) &&
-			    (i < METRIC_DIFF_DURATION || view_is_charm(v)))   /* seed 004's: Charm++ only */
+			if (view_metric_usable(v, (enum view_metric)i))
 				metrics[n++] = view_metric_name((enum view_metric)i);
 		cand = metrics;
 	} else if (!strcmp(first, "clusters") || !strcmp(first, "cl")) {
@@ -374,6 +375,16 @@ view_command(struct view *v, const char *cmd)
 		} else if (x < 1 || x > nh) {
 			view_set_message(v, 1, "hotspot %u does not exist (1-%u)", x, nh);
 		} else {
+			view_goto_hotspot(v, x - 1);
+		}
+	} else if (!strcmp(cn, "problem")) {
+		uint32_t npr;
+		analysis_problems(v->a, &npr);
+		if (one_number(v, c, arg, arg2, 1, npr, &x)) {
+			/* said */
+		} else if (x < 1 || x > npr) {
+			view_set_message(v, 1, npr ? "problem %u does not exist (1-%u)" : "no problem was found", x, npr);
+		} else {
 			v->hot_idx = (int)x - 2;
 			view_action(v, ACT_NEXT_HOTSPOT);
 		}
@@ -387,8 +398,9 @@ view_command(struct view *v, const char *cmd)
 			view_set_message(v, 1, "delta compares two runs: open them with skein diff BEFORE AFTER");
 		} else if (m == METRIC_COUNT) {
 			usage(v, c, arg ? "no such metric" : NULL);
-		} else if (m >= METRIC_DIFF_DURATION && !view_is_charm(v)) {
-			view_set_message(v, 1, "metric %s: for Charm++ traces only", arg);
+		} else if (!view_metric_usable(v, m)) {
+			view_set_message(v, 1, "metric %s: for %s traces only", arg,
+					 m == METRIC_WAIT ? "MPI" : "Charm++");
 		} else {
 			v->metric = m;
 			view_select_update(v);

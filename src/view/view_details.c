@@ -207,6 +207,7 @@ lop_details(struct view *v, uint32_t lop, int wide)
 			 ck[0] ? " \u2014 " : "", ck, ck[0] ? " goes there" : "");
 		view_lines_text(L, ST_NORMAL, 2, 4, line);
 	}
+	view_explain_details(v, lop);
 	quality_lines(v, lop);
 	const char *in = frames_text(v, lop, fr, sizeof fr);
 	if (wide) {

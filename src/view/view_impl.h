@@ -210,6 +210,9 @@ struct tlcell {
  * each cell's top and dom so far) over the pane's time axis. */
 void view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i);
 int view_is_charm(const struct view *v);
+/* Can m colour this session: delta only with another run, seed 004's
+ * metrics only for Charm++, the wait states only for MPI. */
+int view_metric_usable(const struct view *v, enum view_metric m);
 void view_row_name(const struct view *v, uint32_t rank, char *buf, size_t n);
 int view_row_name_width(const struct view *v);
 /* The details of a Charm++ operation. */
@@ -372,6 +375,22 @@ const char *view_iter_name(const struct view *v);
 int view_iter_starts(const struct view *v, uint32_t s0, uint32_t s1);
 void view_iter_goto(struct view *v, uint32_t k);
 void view_iter_details(struct view *v, uint32_t lop);
+/* What lateness cannot see, for the details of lop (view_explain.c): its
+ * wait state and root cause, the lateness it created before it, the
+ * waiting its delay caused, how it compares with its iterations. */
+void view_explain_details(struct view *v, uint32_t lop);
+/* The next (dir 1) or previous (-1) problem of analysis_problems, from
+ * v->hot_idx; 0 when the trace has none, in a comparison of two runs
+ * (its changes are walked), or when start-up is counted other than the
+ * analysis counted it (then the hotspots are walked). */
+int view_explain_walk(struct view *v, int dir);
+/* Hotspot k (0-based) of the seed's list (view_nav.c), said in the
+ * status line. */
+void view_goto_hotspot(struct view *v, uint32_t k);
+/* Where `c` goes from lop when its lateness came from nowhere else: its
+ * wait's root cause, or where its created lateness was lost; TRACE_NONE
+ * when neither. *what says which. */
+uint32_t view_explain_cause(const struct view *v, uint32_t lop, const char **what);
 void view_diff_details(struct view *v, uint32_t lop);
 int view_diff_changed(const struct view *v, uint32_t s0, uint32_t s1);
 

@@ -2,6 +2,7 @@
 #include "view_index.h"
 
 #include "view/surface/grid.h"
+#include "analysis/explain/explain.h"
 
 #include "base/par.h"
 
@@ -30,11 +31,11 @@ struct view_index {
 
 static const char *const metric_names[METRIC_COUNT] = {
 	"lateness", "diff", "global", "duration", "partition", "function", "delta",
-	"diff-duration", "idle", "imbalance",
+	"diff-duration", "idle", "imbalance", "wait",
 };
 static const char *const metric_titles[METRIC_COUNT] = {
 	"lateness", "differential lateness", "global lateness", "duration", "partition", "function",
-	"\u0394 lateness", "differential duration", "idle experienced", "imbalance",
+	"\u0394 lateness", "differential duration", "idle experienced", "imbalance", "waiting time",
 };
 
 const char *view_metric_name(enum view_metric m) { return (unsigned)m < METRIC_COUNT ? metric_names[m] : "?"; }
@@ -193,6 +194,10 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 	case METRIC_DIFF_DURATION: return analysis_lop_diff_duration(ix->a, lop);
 	case METRIC_IDLE: return analysis_lop_idle_experienced(ix->a, lop);
 	case METRIC_IMBALANCE: return analysis_lop_imbalance(ix->a, lop);
+	case METRIC_WAIT: {
+		const struct analysis_wait *w = analysis_lop_wait(ix->a, lop);
+		return w ? w->time : 0;
+	}
 	default: return 0;
 	}
 }

@@ -29,6 +29,7 @@ enum view_metric {
 	METRIC_DIFF_DURATION,     /* Charm++ (seed 004 §4) */
 	METRIC_IDLE,              /* idle experienced */
 	METRIC_IMBALANCE,
+	METRIC_WAIT,              /* wait states (analysis/explain/explain.h): time waited */
 	METRIC_COUNT
 };
 

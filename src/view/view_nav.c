@@ -310,17 +310,10 @@ prev_partition(struct view *v)
 	view_jump_lop(v, i);
 }
 
+/* Hotspot `next` (0-based) of n, and what it is in the status line. */
 static void
-hotspot(struct view *v, int dir)
+show_hotspot(struct view *v, const uint32_t *hot, int next, uint32_t n)
 {
-	uint32_t n;
-	const uint32_t *hot = analysis_hotspots_startup(v->a, view_index_startup(v->ix), &n);
-	int next = v->hot_idx + dir;
-	if (n == 0 || next < 0 || next >= (int)n) {
-		view_set_message(v, 0, n ? "no %s hotspot" : "no hotspots", dir > 0 ? "further" : "earlier");
-		return;
-	}
-	v->hot_idx = next;
 	view_jump_lop(v, hot[next]);
 	char d[32];
 	if (view_is_charm(v)) {
@@ -335,6 +328,33 @@ hotspot(struct view *v, int dir)
 	trace_fmt_duration(v->t, analysis_lop_diff(v->a, hot[next]), d, sizeof d);
 	view_set_message(v, 0, "hotspot %d/%u: differential lateness %s, %s", next + 1, n, d,
 			 analysis_cause_name(analysis_lop_cause(v->a, hot[next])));
+}
+
+void
+view_goto_hotspot(struct view *v, uint32_t k)
+{
+	uint32_t n;
+	const uint32_t *hot = analysis_hotspots_startup(v->a, view_index_startup(v->ix), &n);
+	if (k < n)
+		show_hotspot(v, hot, (int)k, n);
+}
+
+/* `<` and `>`: the problems where the explanations found some
+ * (view_explain_walk), else the hotspots. */
+static void
+hotspot(struct view *v, int dir)
+{
+	if (view_explain_walk(v, dir))
+		return;
+	uint32_t n;
+	const uint32_t *hot = analysis_hotspots_startup(v->a, view_index_startup(v->ix), &n);
+	int next = v->hot_idx + dir;
+	if (n == 0 || next < 0 || next >= (int)n) {
+		view_set_message(v, 0, n ? "no %s hotspot" : "no hotspots", dir > 0 ? "further" : "earlier");
+		return;
+	}
+	v->hot_idx = next;
+	show_hotspot(v, hot, next, n);
 }
 
 /* The fewest steps (ranks) per cell that fit total in cells: the whole
@@ -385,11 +405,16 @@ view_nav_action(struct view *v, enum action act)
 	case ACT_PREV_HOTSPOT: hotspot(v, -1); break;
 	case ACT_GOTO_CAUSE: {
 		uint32_t c = v->sel_lop == TRACE_NONE ? TRACE_NONE : analysis_lop_cause_lop(v->a, v->sel_lop);
+		const char *what = NULL;
+		if (c == TRACE_NONE && v->sel_lop != TRACE_NONE)
+			c = view_explain_cause(v, v->sel_lop, &what);
 		if (c == TRACE_NONE) {
 			view_set_message(v, 0, "the selection's lateness did not come from another operation");
 			break;
 		}
 		view_jump_lop(v, c);
+		if (what)
+			view_set_message(v, 0, "%s", what);
 		break;
 	}
 	/* at a limit, say so instead of doing nothing */

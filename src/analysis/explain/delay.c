@@ -3,34 +3,36 @@
  * (doc/analysis.md, "Root causes").
  *
  * A wait of lop o (on rank W, time T) for lop c (on rank D) happened
- * because D reached c later than W reached o. Each rank's interval runs
- * from its previous synchronisation point (a lop that received from
- * another rank, took part in a collective or waited) to the lop: on D the
- * time it spent there is its work since, T_D; on W, T_W. D's delay is its
- * excess, x = max(0, T_D - T_W), and w_D is the wait of D's own previous
- * synchronisation point: D may have reached c late because it was already
- * late there. With s = min(T / (x + w_D), 1), the delay's short-term cost
- * is s x, given to the longest operation of D's interval, and s w_D
- * propagates to D's previous wait; what x + w_D cannot explain stays
- * unexplained, as in Scalasca. Long-term costs: the waiting a wait caused
- * in turn (the share later waits propagated to it, g) goes the same
- * way, g x / (x + w_D) to the delay, the rest to D's previous wait.
- * Waits are taken latest first (by the exit of the waiting lop, after
+ * because D reached c later than W reached o. Each rank's synchronisation
+ * interval runs back from the lop to the last operation it synchronised
+ * with the other rank (a message between them, or a collective): the
+ * work there is its time less the time its wait states took. D's delay
+ * is its excess, x = max(0, work_D - work_W), and w is the time D itself
+ * waited in its interval: it may have reached c late because it was made
+ * to wait. With s = min(T / (x + w), 1), the delay's short-term cost is
+ * s x, given to the operation of D's interval that worked longest; s w
+ * propagates to D's wait states there, in proportion to their times; what
+ * x + w cannot explain stays unexplained, as in Scalasca. Long-term
+ * costs: what later waits propagated to a wait, g, goes the same way,
+ * g x / (x + w) to the delay and the rest to those wait states. Waits are
+ * taken latest first (by the exit of the waiting lop, which is after
  * everything that caused it), so each has received every later share
- * before it passes its own on. A wait's root is the delay that explains
- * most of it, followed earliest first.
+ * before it passes its own on. A wait's root is its delay when that
+ * explains more of it than the waits it propagates to, else the root of
+ * the largest of those, followed earliest first.
  *
- * The intervals come from one pass over every timeline (interval_pass),
- * each delay's and each wait's from there: linear but for sorting the
- * waits by exit.
+ * An interval is bounded (DELAY_MAX_LOPS lops back): on real traces a
+ * rank meets its partner within a few operations; this bounds a
+ * pathological trace. Collectives count as synchronising with every rank.
  */
 #include "explain_impl.h"
 
-#include "base/bitset.h"
 #include "base/sort.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
+
+#define DELAY_MAX_LOPS 4096
 
 const struct analysis_wait *
 explain_wait_of(const struct analysis *a, uint32_t l)
@@ -39,97 +41,81 @@ explain_wait_of(const struct analysis *a, uint32_t l)
 	return i < a->n_waits ? &a->waits[i] : NULL;
 }
 
-/* A lop's interval: its rank's work since its previous synchronisation
- * point, the longest lop of that work, and that point. */
-struct interval {
-	uint64_t work;
-	uint32_t longest;          /* TRACE_NONE: no work */
-	uint32_t sync;             /* TRACE_NONE: none since the rank's start */
-};
-
-/* Did lop l synchronise with another rank: wait, make another wait
- * (marked: a send waited for is a synchronisation point of its sender,
- * as in Scalasca), take part in a collective, or receive from another
- * rank? */
+/* Did lop l synchronise with rank peer: a message between them, or a
+ * collective? */
 static int
-synchronises(const struct analysis *a, uint32_t l, const struct bitset *marked)
+synced_with(const struct analysis *a, uint32_t l, uint32_t peer)
 {
 	uint8_t k = a->lop_kind[l];
 	if (k == OP_COMPUTE)
 		return 0;
-	if (k == OP_COLLECTIVE || bitset_test(marked, l))
+	if (k == OP_COLLECTIVE)
 		return 1;
-	if (k != OP_RECV && k != OP_SENDRECV)
-		return 0;
-	uint32_t ne, tl = a->lop_tl[l];
+	uint32_t ne;
 	const struct trace_end *e = lop_ends(a, l, &ne);
-	for (uint32_t i = 0; i < ne; i++)
-		if (e[i].role == END_RECV && a->msgs[e[i].id].sender != tl)
+	for (uint32_t i = 0; i < ne; i++) {
+		const struct trace_msg *m = &a->msgs[e[i].id];
+		if ((e[i].role == END_SEND && m->receiver == peer) || (e[i].role == END_RECV && m->sender == peer))
 			return 1;
+	}
 	return 0;
 }
 
-/* The interval of every lop that waits or is waited for, in want[]
- * (sorted lops) order, from one pass over their timelines. */
-static void
-interval_pass(const struct analysis *a, const uint32_t *want, uint32_t n_want, const struct bitset *marked,
-	      struct interval *out)
+/* A synchronisation interval: the work since the last synchronisation
+ * with the partner, the time waited there and in which waits, and the
+ * lop that worked longest. */
+struct interval {
+	uint64_t work, waited;
+	uint32_t longest;          /* TRACE_NONE: no work */
+	uint32_t first_wait;       /* into the list of waits passed to */
+	uint32_t n_waits;
+};
+
+struct targets {
+	uint32_t *v;               /* indices into a->waits */
+	size_t n, cap;
+};
+
+/* The interval of lop l (on its timeline, back from the lop before it)
+ * with rank peer; its waits appended to t when t is not NULL. */
+static int
+interval_of(const struct analysis *a, uint32_t l, uint32_t peer, struct interval *iv, struct targets *t)
 {
-	uint32_t k = 0;
-	while (k < n_want) {
-		uint32_t tl = a->lop_tl[want[k]];
-		struct interval cur = { 0, TRACE_NONE, TRACE_NONE };
-		uint64_t longest = 0;
-		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1] && k < n_want && a->lop_tl[want[k]] == tl;
-		     l++) {
-			while (k < n_want && want[k] == l)
-				out[k++] = cur;
-			if (synchronises(a, l, marked)) {
-				cur = (struct interval){ 0, TRACE_NONE, l };
-				longest = 0;
-				continue;
-			}
-			uint64_t d = lop_duration(a, l);
-			cur.work += d;
-			if (cur.longest == TRACE_NONE || d > longest) {
-				cur.longest = l;
-				longest = d;
+	uint32_t first = a->tl_lop[a->lop_tl[l]];
+	uint64_t best = 0;
+	*iv = (struct interval){ .longest = TRACE_NONE, .first_wait = t ? (uint32_t)t->n : 0 };
+	for (uint32_t k = l, n = 0; k > first && n < DELAY_MAX_LOPS; n++) {
+		uint32_t p = --k;
+		if (synced_with(a, p, peer))
+			break;
+		uint64_t d = lop_duration(a, p), wt = 0;
+		const struct analysis_wait *w = a->lop_kind[p] == OP_COMPUTE ? NULL : explain_wait_of(a, p);
+		if (w) {
+			wt = w->time < d ? w->time : d;
+			iv->waited += wt;
+			if (t) {
+				if (VEC_GROW(t->v, t->n, t->cap))
+					return ERR_NOMEM;
+				t->v[t->n++] = (uint32_t)(w - a->waits);
+				iv->n_waits++;
 			}
 		}
-		while (k < n_want && a->lop_tl[want[k]] == tl)
-			out[k++] = cur;            /* past the timeline's end: not reached */
+		iv->work += d - wt;
+		if (d - wt > best) {
+			best = d - wt;
+			iv->longest = p;
+		}
 	}
+	return 0;
 }
 
-static int
-cmp_u32(const void *x, const void *y)
-{
-	uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
-	return p < q ? -1 : p > q;
-}
-
-static uint32_t
-find_u32(const uint32_t *v, uint32_t n, uint32_t x)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* What a wait passes on: the delay's short-term share, the rest for the
- * previous wait of its cause's rank, and the fraction of what it
- * receives in turn that is the delay's. */
+/* What a wait passes on. */
 struct pass {
 	uint32_t delay;            /* TRACE_NONE: no excess */
-	uint32_t prev;             /* index into a->waits, or TRACE_NONE */
-	double direct, onward;     /* ticks */
-	double frac;               /* of the inflow, to the delay */
+	uint32_t first, n;         /* its targets: the waits it propagates to */
+	double direct, onward;     /* ticks: the delay's share, the waits' */
+	double frac;               /* of its inflow, to the delay */
+	double waited;             /* the targets' time, the weights' sum */
 };
 
 static int
@@ -152,42 +138,27 @@ by_lop(const void *x, const void *y)
 int
 explain_delays(struct analysis *a)
 {
-	uint32_t n = a->n_waits, n_want = 0;
-	uint32_t *want = malloc(((size_t)2 * n + 1) * sizeof *want);
-	struct bitset marked = { 0 };
-	struct interval *iv = malloc(((size_t)2 * n + 1) * sizeof *iv);
+	uint32_t n = a->n_waits;
 	struct pass *pass = malloc(((size_t)n + 1) * sizeof *pass);
 	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
 	double *inflow = calloc((size_t)n + 1, sizeof *inflow);
 	struct analysis_delay *d = malloc(((size_t)n + 1) * sizeof *d);
+	struct targets t = { 0 };
 	int rc = ERR_NOMEM;
-	if (!want || !iv || !pass || !order || !inflow || !d || bitset_init(&marked, a->n_lops))
+	if (!pass || !order || !inflow || !d)
 		goto out;
 	for (uint32_t i = 0; i < n; i++) {
-		want[n_want++] = a->waits[i].lop;
-		want[n_want++] = a->waits[i].cause_lop;
-		bitset_set(&marked, a->waits[i].lop);
-		bitset_set(&marked, a->waits[i].cause_lop);
-	}
-	qsort(want, n_want, sizeof *want, cmp_u32);
-	uint32_t m = 0;
-	for (uint32_t i = 0; i < n_want; i++)
-		if (m == 0 || want[m - 1] != want[i])
-			want[m++] = want[i];
-	n_want = m;
-	interval_pass(a, want, n_want, &marked, iv);
-	for (uint32_t i = 0; i < n; i++) {
 		const struct analysis_wait *w = &a->waits[i];
-		const struct interval *iw = &iv[find_u32(want, n_want, w->lop)];
-		const struct interval *id = &iv[find_u32(want, n_want, w->cause_lop)];
-		double x = id->work > iw->work ? (double)(id->work - iw->work) : 0.0;
-		const struct analysis_wait *q = id->sync == TRACE_NONE ? NULL : explain_wait_of(a, id->sync);
-		double wd = q ? (double)q->time : 0.0, t = (double)w->time;
-		double s = x + wd > 0 ? (t < x + wd ? t / (x + wd) : 1.0) : 0.0;
-		pass[i] = (struct pass){ .delay = x > 0 ? id->longest : TRACE_NONE,
-					 .prev = q ? (uint32_t)(q - a->waits) : TRACE_NONE,
-					 .direct = s * x, .onward = s * wd,
-					 .frac = x + wd > 0 ? x / (x + wd) : 0.0 };
+		uint32_t W = a->lop_tl[w->lop], D = a->lop_tl[w->cause_lop];
+		struct interval iw, id;
+		if ((rc = interval_of(a, w->lop, D, &iw, NULL)) || (rc = interval_of(a, w->cause_lop, W, &id, &t)))
+			goto out;
+		rc = ERR_NOMEM;
+		double x = id.work > iw.work ? (double)(id.work - iw.work) : 0.0, wd = (double)id.waited;
+		double T = (double)w->time, s = x + wd > 0 ? (T < x + wd ? T / (x + wd) : 1.0) : 0.0;
+		pass[i] = (struct pass){ .delay = x > 0 ? id.longest : TRACE_NONE, .first = id.first_wait,
+					 .n = id.n_waits, .direct = s * x, .onward = s * wd,
+					 .frac = x + wd > 0 ? x / (x + wd) : 0.0, .waited = wd };
 		order[i] = i;
 	}
 	if ((rc = sort_ids(order, n, later_exit, a)))
@@ -203,19 +174,28 @@ explain_delays(struct analysis *a)
 				.lop = p->delay, .waits = 1,
 				.cost = (uint64_t)(p->direct + inflow[i] * p->frac + 0.5),
 				.direct = (uint64_t)(p->direct + 0.5) };
-		if (p->prev != TRACE_NONE)
-			inflow[p->prev] += p->onward + inflow[i] * (1.0 - p->frac);
+		double on = p->onward + inflow[i] * (1.0 - p->frac);
+		for (uint32_t j = 0; j < p->n && p->waited > 0; j++) {
+			uint32_t q = t.v[p->first + j];
+			inflow[q] += on * (double)a->waits[q].time / p->waited;
+		}
 	}
 	/* earliest first: each wait's root */
 	for (uint32_t k = n; k-- > 0;) {
 		uint32_t i = order[k];
 		const struct pass *p = &pass[i];
-		a->waits[i].root_lop = p->prev != TRACE_NONE && p->onward > p->direct
-			? a->waits[p->prev].root_lop : p->delay;
+		uint32_t big = TRACE_NONE;
+		for (uint32_t j = 0; j < p->n; j++) {
+			uint32_t q = t.v[p->first + j];
+			if (big == TRACE_NONE || a->waits[q].time > a->waits[big].time)
+				big = q;
+		}
+		uint32_t via = big != TRACE_NONE && p->onward > p->direct ? a->waits[big].root_lop : TRACE_NONE;
+		a->waits[i].root_lop = via != TRACE_NONE ? via : p->delay;
 	}
 	/* one delay per lop; a delay whose share came to nothing is none */
 	qsort(d, nd, sizeof *d, by_lop);
-	m = 0;
+	uint32_t m = 0;
 	for (uint32_t i = 0; i < nd; i++) {
 		if (m && d[m - 1].lop == d[i].lop) {
 			d[m - 1].cost += d[i].cost;
@@ -230,12 +210,10 @@ explain_delays(struct analysis *a)
 	d = NULL;
 	rc = 0;
 out:
-	bitset_fini(&marked);
-	free(want);
-	free(iv);
 	free(pass);
 	free(order);
 	free(inflow);
 	free(d);
+	free(t.v);
 	return rc;
 }

@@ -99,10 +99,17 @@ explain_problems(struct analysis *a)
 			p[n++] = (struct analysis_problem){ .amount = a->delays[i].cost, .lop = l,
 							    .surfaced = TRACE_NONE, .kind = PROBLEM_DELAY };
 	}
-	for (uint32_t i = 0; i < a->n_outliers; i++)
+	/* outliers; one that was mostly waiting is its wait's root's problem */
+	for (uint32_t i = 0; i < a->n_outliers; i++) {
+		uint32_t l = a->outliers[i].lop;
+		const struct analysis_wait *w = explain_wait_of(a, l);
+		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= a->outliers[i].duration)
+			l = w->root_lop;
 		p[n++] = (struct analysis_problem){
-			.amount = a->outliers[i].duration - a->outliers[i].median,
-			.lop = a->outliers[i].lop, .surfaced = TRACE_NONE, .kind = PROBLEM_OUTLIER };
+			.amount = a->outliers[i].duration - a->outliers[i].median, .lop = l,
+			.surfaced = l == a->outliers[i].lop ? TRACE_NONE : a->outliers[i].lop,
+			.kind = PROBLEM_OUTLIER };
+	}
 	/* one per lop, its largest */
 	qsort(p, n, sizeof *p, by_lop_amount);
 	size_t m = 0;
