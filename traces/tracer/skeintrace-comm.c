@@ -7,8 +7,10 @@
  * counter, broadcast on the new communicator — so that MPI_Finalize can
  * give every communicator one global OTF2 comm id. Lookup goes through
  * PMPI_Comm_c2f, an int under both MPICH and Open MPI; an attribute with a
- * delete callback drops the entry however the communicator is freed. */
-#include "skeintrace-int.h"
+ * delete callback drops the entry however the communicator is freed. The
+ * calls that create communicators are generated (mpi.def, kind
+ * comm_create) and register theirs here. */
+#include "skeintrace-rec.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -102,8 +104,10 @@ comm_deleted(MPI_Comm comm, int keyval, void *attribute, void *extra)
     (void)comm;
     (void)keyval;
     (void)extra;
+    st_lock();
     if (st.comms && id >= 0 && (uint32_t)id < st.ncomms)
         comm_remove(st.comms[id].fkey, id);
+    st_unlock();
     return MPI_SUCCESS;
 }
 
@@ -150,25 +154,30 @@ st_comm_teardown(void)
     nslots = nused = 0;
 }
 
-static int
-comm_lookup_quiet(MPI_Comm comm)
+int
+st_comm_find(MPI_Comm comm)
 {
+    int id;
+
     if (comm == MPI_COMM_WORLD)
         return 0;
     if (comm == MPI_COMM_SELF)
         return 1;
     if (comm == MPI_COMM_NULL)
         return -1;
-    return comm_find((uint32_t)PMPI_Comm_c2f(comm));
+    st_lock();
+    id = comm_find((uint32_t)PMPI_Comm_c2f(comm));
+    st_unlock();
+    return id;
 }
 
 int
-st_comm_lookup(MPI_Comm comm)
+st_comm_lookup(struct st_call *k, MPI_Comm comm)
 {
-    int id = comm_lookup_quiet(comm);
+    int id = st_comm_find(comm);
 
-    if (id < 0)
-        st.untracked++;
+    if (id < 0 && comm != MPI_COMM_NULL)
+        st_unrecorded(k->fn, ST_WHY_COMM);
     return id;
 }
 
@@ -192,7 +201,7 @@ st_comm_register(MPI_Comm newcomm, MPI_Comm parent)
     memset(&c, 0, sizeof c);
     c.leader = key[0];
     c.seq = (uint32_t)key[1];
-    c.parent = comm_lookup_quiet(parent);
+    c.parent = st_comm_find(parent);
     c.depth = c.parent >= 0 ? st.comms[c.parent].depth + 1 : 1;
     c.size = size;
     c.myrank = rank;
@@ -214,8 +223,12 @@ st_comm_register(MPI_Comm newcomm, MPI_Comm parent)
         PMPI_Group_free(&group);
         free(local);
     }
+    st_lock();
     id = comm_append(&c);
-    if (id < 0 || comm_insert(c.fkey, id) != 0) {
+    if (id >= 0 && comm_insert(c.fkey, id) != 0)
+        id = -1;
+    st_unlock();
+    if (id < 0) {
         free(c.members);
         st_fail("communicator table", OTF2_ERROR_MEM_ALLOC_FAILED);
         return;
@@ -223,111 +236,54 @@ st_comm_register(MPI_Comm newcomm, MPI_Comm parent)
     PMPI_Comm_set_attr(newcomm, st.keyval, (void *)(intptr_t)id);
 }
 
-/* ---- wrappers ----------------------------------------------------------- */
-
-/* Enter, create, register, Leave: the registration's broadcast is timed
- * inside the creating call, where MPI does similar work anyway. */
-#define ST_COMM_CREATE(REGION, PARENT, NEWCOMM, CALL) \
-    do { \
-        int rc_; \
-        if (st_tl != ST_IDLE) \
-            return CALL; \
-        st_enter(REGION); \
-        rc_ = CALL; \
-        if (rc_ == MPI_SUCCESS) \
-            st_comm_register(*(NEWCOMM), PARENT); \
-        st_leave(st_now(), REGION); \
-        return rc_; \
-    } while (0)
-
-int
-MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+/* MPI_Comm_idup: the new communicator is usable only once the request
+ * completes, and registering it then would need a broadcast inside a
+ * Wait or Test, where it could deadlock; so calls on it are counted as
+ * not recorded (on a communicator without a definition). */
+void
+st_comm_idup(struct st_call *k, int rc)
 {
-    ST_COMM_CREATE(ST_R_COMM_SPLIT, comm, newcomm, PMPI_Comm_split(comm, color, key, newcomm));
+    (void)k;
+    (void)rc;
 }
 
-int
-MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_COMM_SPLIT_TYPE, comm, newcomm,
-                   PMPI_Comm_split_type(comm, type, key, info, newcomm));
-}
+/* ---- groups named by RMA synchronisation ------------------------------------ */
 
-int
-MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int32_t
+st_group_of(MPI_Group group)
 {
-    ST_COMM_CREATE(ST_R_COMM_DUP, comm, newcomm, PMPI_Comm_dup(comm, newcomm));
-}
+    int n = 0, *local, *world;
+    int32_t id = -1;
 
-int
-MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_COMM_DUP_WITH_INFO, comm, newcomm, PMPI_Comm_dup_with_info(comm, info, newcomm));
-}
-
-int
-MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_COMM_CREATE, comm, newcomm, PMPI_Comm_create(comm, group, newcomm));
-}
-
-int
-MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_COMM_CREATE_GROUP, comm, newcomm, PMPI_Comm_create_group(comm, group, tag, newcomm));
-}
-
-int
-MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
-                MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_CART_CREATE, comm, newcomm,
-                   PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm));
-}
-
-int
-MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_CART_SUB, comm, newcomm, PMPI_Cart_sub(comm, remain_dims, newcomm));
-}
-
-int
-MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
-                 MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_GRAPH_CREATE, comm, newcomm,
-                   PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm));
-}
-
-int
-MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
-                      const int destinations[], const int weights[], MPI_Info info, int reorder,
-                      MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_DIST_GRAPH_CREATE, comm, newcomm,
-                   PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info,
-                                          reorder, newcomm));
-}
-
-int
-MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
-                               const int sourceweights[], int outdegree, const int destinations[],
-                               const int destweights[], MPI_Info info, int reorder, MPI_Comm *newcomm)
-{
-    ST_COMM_CREATE(ST_R_DIST_GRAPH_CREATE_ADJACENT, comm, newcomm,
-                   PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree,
-                                                   destinations, destweights, info, reorder, newcomm));
-}
-
-int
-MPI_Comm_free(MPI_Comm *comm)
-{
-    int rc;
-
-    if (st_tl != ST_IDLE)
-        return PMPI_Comm_free(comm);
-    st_enter(ST_R_COMM_FREE);
-    rc = PMPI_Comm_free(comm); /* the attribute callback forgets it */
-    st_leave(st_now(), ST_R_COMM_FREE);
-    return rc;
+    if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &n) != MPI_SUCCESS || n < 0)
+        return -1;
+    local = malloc((size_t)(n ? n : 1) * sizeof *local);
+    world = malloc((size_t)(n ? n : 1) * sizeof *world);
+    if (local && world) {
+        for (int i = 0; i < n; i++)
+            local[i] = i;
+        PMPI_Group_translate_ranks(group, n, local, st.world_group, world);
+        st_lock();
+        for (uint32_t g = 0; g < st.ngroups && id < 0; g++)
+            if (st.groups[g].n == (uint32_t)n && memcmp(st.groups[g].members, world, (size_t)n * sizeof *world) == 0)
+                id = (int32_t)g;
+        if (id < 0 && st.ngroups == st.capgroups) {
+            uint32_t cap = st.capgroups ? 2 * st.capgroups : 16;
+            struct st_group *grown = realloc(st.groups, cap * sizeof *grown);
+            if (grown) {
+                st.groups = grown;
+                st.capgroups = cap;
+            }
+        }
+        if (id < 0 && st.ngroups < st.capgroups) {
+            st.groups[st.ngroups].n = (uint32_t)n;
+            st.groups[st.ngroups].members = world;
+            world = NULL;
+            id = (int32_t)st.ngroups++;
+        }
+        st_unlock();
+    }
+    free(local);
+    free(world);
+    return id;
 }

@@ -5,16 +5,20 @@
  *   Paradigm MPI with its COMM_NAME_TEMPLATE property;
  *   SystemTreeNode "machine" (the OS name) > one "node" per host name;
  *   LocationGroup "MPI Rank r" (PROCESS) + Location "Master thread"
- *   (CPU_THREAD), both with id r;
- *   Regions: the wrapped MPI functions (ids fixed by ST_REGIONS), then user
- *   regions (paradigm USER) in order of first use over ranks 0..N-1;
+ *   (CPU_THREAD), both with id r, and "Thread i" (CPU_THREAD, id
+ *   (i << 32) | r, as Score-P numbers thread locations) for each further
+ *   thread of rank r that called MPI;
+ *   Regions: the MPI functions some rank recorded, in mpi.def's order, then
+ *   user regions (paradigm USER) in order of first use over ranks 0..N-1;
  *   Groups: 0 COMM_LOCATIONS (location of each world rank), 1 COMM_GROUP of
  *   MPI_COMM_WORLD (ranks 0..N-1), 2 COMM_SELF (no members, like Score-P:
  *   rank 0 is the location itself), then one COMM_GROUP per distinct
  *   member list, members given as world ranks;
  *   Comms: 0 MPI_COMM_WORLD, 1 MPI_COMM_SELF, then the created ones ordered
  *   by (depth, leader, leader's counter) so parents precede children.
- *   One-member communicators use the COMM_SELF group, as Score-P does.
+ *   One-member communicators use the COMM_SELF group, as Score-P does;
+ *   then the groups RmaGroupSync records name (COMM_GROUPs of world ranks);
+ *   RmaWins, ordered by (leader, counter), each over its communicator.
  *
  * Each rank packs its record; rank 0 gathers, decides global ids, writes,
  * and scatters each rank's local-to-global maps back. */
@@ -44,18 +48,19 @@ pack_comm_key(struct st_buf *b, int32_t id)
 }
 
 static void
-pack_local(struct st_buf *b, uint64_t nevents)
+pack_local(struct st_buf *b)
 {
     char host[256] = "unknown";
 
     if (gethostname(host, sizeof host - 1) != 0)
         strcpy(host, "unknown");
     host[sizeof host - 1] = '\0';
-    st_put_u64(b, nevents);
+    st_put_u32(b, st.nlocs);
+    for (uint32_t l = 0; l < st.nlocs; l++)
+        st_put_u64(b, st.locs[l].nevents);
     st_put_u64(b, st.t_start);
     st_put_u64(b, st.t_stop);
     st_put_u64(b, st.rt_start);
-    st_put_u64(b, st.untracked);
     st_put_str(b, host);
     st_put_u32(b, st.ncomms);
     for (uint32_t i = 0; i < st.ncomms; i++) {
@@ -72,6 +77,17 @@ pack_local(struct st_buf *b, uint64_t nevents)
     st_put_u32(b, st.nuser);
     for (uint32_t i = 0; i < st.nuser; i++)
         st_put_str(b, st.user_names[i]);
+    st_put_u32(b, st.nwins);
+    for (uint32_t i = 0; i < st.nwins; i++) {
+        st_put_u32(b, (uint32_t)st.wins[i].leader);
+        st_put_u32(b, st.wins[i].seq);
+        pack_comm_key(b, st.wins[i].comm);
+    }
+    st_put_u32(b, st.ngroups);
+    for (uint32_t i = 0; i < st.ngroups; i++) {
+        st_put_u32(b, st.groups[i].n);
+        st_put(b, st.groups[i].members, st.groups[i].n * sizeof *st.groups[i].members);
+    }
 }
 
 /* ---- rank 0: the global model ------------------------------------------- */
@@ -84,9 +100,14 @@ struct gcomm {
 };
 
 struct rankinfo {
-    uint64_t nevents, t_start, t_stop, rt_start;
-    uint32_t node;
-    size_t comms_at, users_at; /* offsets of the comm and user-region records */
+    uint64_t t_start, t_stop, rt_start;
+    uint32_t node, nlocs;
+    size_t locs_at, comms_at, users_at, wins_at, groups_at; /* offsets of the records */
+};
+
+struct gwin {
+    int32_t leader, cleader;
+    uint32_t seq, cseq, gid;
 };
 
 struct model {
@@ -107,6 +128,14 @@ struct model {
     struct st_map regmap; /* user region names, pointing into the blobs */
     const char **regions;
     uint32_t nregions, capregions;
+    uint32_t nused;        /* MPI functions some rank recorded */
+    struct st_map winmap;
+    struct gwin *wins;
+    uint32_t nwins, capwins;
+    struct st_map rgroupmap; /* RMA groups: member lists, pointing into the blobs */
+    const void **rgroups;
+    uint32_t *rgroup_n;
+    uint32_t nrgroups, caprgroups;
 };
 
 #define WRITE(m, call) \
@@ -260,17 +289,102 @@ read_comm(struct model *m, struct st_buf *b, int collect)
     return idx;
 }
 
+static uint32_t
+find_win(const struct model *m, int32_t leader, uint32_t seq)
+{
+    uint32_t pos = UINT32_MAX, v;
+
+    while (st_map_next(&m->winmap, comm_key(leader, seq), &pos, &v))
+        if (m->wins[v].leader == leader && m->wins[v].seq == seq)
+            return v;
+    return UINT32_MAX;
+}
+
+/* One window record: its key and its communicator's. */
+static uint32_t
+read_win(struct model *m, struct st_buf *b, int collect)
+{
+    struct gwin w = { 0, 0, 0, 0, 0 };
+    uint32_t idx;
+
+    w.leader = (int32_t)st_get_u32(b);
+    w.seq = st_get_u32(b);
+    w.cleader = (int32_t)st_get_u32(b);
+    w.cseq = st_get_u32(b);
+    if (b->bad)
+        return UINT32_MAX;
+    idx = find_win(m, w.leader, w.seq);
+    if (idx == UINT32_MAX && collect) {
+        if (m->nwins == m->capwins) {
+            struct gwin *wins = grow(m, m->wins, &m->capwins, sizeof *wins);
+            if (!wins)
+                return UINT32_MAX;
+            m->wins = wins;
+        }
+        idx = m->nwins++;
+        m->wins[idx] = w;
+        if (st_map_add(&m->winmap, comm_key(w.leader, w.seq), idx) != 0)
+            m->failed = 1;
+    }
+    return idx;
+}
+
+/* One RMA group record (a list of world ranks); returns its index. */
+static uint32_t
+read_rgroup(struct model *m, struct st_buf *b, int collect)
+{
+    uint32_t n = st_get_u32(b), pos = UINT32_MAX, v;
+    const void *members;
+    uint64_t h;
+
+    if (b->bad || n > (b->cap - b->n) / sizeof(int32_t)) {
+        b->bad = 1;
+        return UINT32_MAX;
+    }
+    members = b->p + b->n;
+    b->n += n * sizeof(int32_t);
+    h = st_hash(members, n * sizeof(int32_t));
+    while (st_map_next(&m->rgroupmap, h, &pos, &v))
+        if (m->rgroup_n[v] == n && memcmp(m->rgroups[v], members, n * sizeof(int32_t)) == 0)
+            return v;
+    if (!collect)
+        return UINT32_MAX;
+    if (m->nrgroups == m->caprgroups) {
+        uint32_t cap = m->caprgroups;
+        const void **g = grow(m, (void *)m->rgroups, &cap, sizeof *g);
+        uint32_t *gn = g ? realloc(m->rgroup_n, cap * sizeof *gn) : NULL;
+        if (g)
+            m->rgroups = g;
+        if (!g || !gn) {
+            m->failed = 1;
+            return UINT32_MAX;
+        }
+        m->rgroup_n = gn;
+        m->caprgroups = cap;
+    }
+    m->rgroups[m->nrgroups] = members;
+    m->rgroup_n[m->nrgroups] = n;
+    if (st_map_add(&m->rgroupmap, h, m->nrgroups) != 0)
+        m->failed = 1;
+    return m->nrgroups++;
+}
+
 static void
 read_rank(struct model *m, struct st_buf *b, struct rankinfo *ri)
 {
-    uint32_t ncomms, nuser;
+    uint32_t ncomms, nuser, nwins, ngroups;
 
     b->n = 0;
-    ri->nevents = st_get_u64(b);
+    ri->nlocs = st_get_u32(b);
+    ri->locs_at = b->n;
+    if (ri->nlocs == 0 || ri->nlocs > (b->cap - b->n) / sizeof(uint64_t)) {
+        m->failed = 1;
+        return;
+    }
+    b->n += ri->nlocs * sizeof(uint64_t);
     ri->t_start = st_get_u64(b);
     ri->t_stop = st_get_u64(b);
     ri->rt_start = st_get_u64(b);
-    st.untracked_all += st_get_u64(b);
     ri->node = name_index(m, &m->nodemap, &m->nodes, &m->nnodes, &m->capnodes, st_get_str(b));
     ncomms = st_get_u32(b);
     ri->comms_at = b->n;
@@ -280,6 +394,14 @@ read_rank(struct model *m, struct st_buf *b, struct rankinfo *ri)
     ri->users_at = b->n;
     for (uint32_t i = 0; i < nuser && !b->bad; i++)
         name_index(m, &m->regmap, &m->regions, &m->nregions, &m->capregions, st_get_str(b));
+    nwins = st_get_u32(b);
+    ri->wins_at = b->n;
+    for (uint32_t i = 0; i < nwins && !b->bad; i++)
+        read_win(m, b, 1);
+    ngroups = st_get_u32(b);
+    ri->groups_at = b->n;
+    for (uint32_t i = 0; i < ngroups && !b->bad; i++)
+        read_rgroup(m, b, 1);
     if (b->bad)
         m->failed = 1;
 }
@@ -348,6 +470,14 @@ decide(struct model *m, int nranks)
         m->comms[m->order[i]].gid = i;
     for (uint32_t i = 0; i < m->ncomms; i++)
         m->comms[m->order[i]].group = comm_group(m, m->order[i], nranks);
+    /* windows: by leader, then the leader's counter */
+    for (uint32_t i = 0; i < m->nwins; i++) {
+        uint32_t gid = 0;
+        for (uint32_t j = 0; j < m->nwins; j++)
+            gid += m->wins[j].leader < m->wins[i].leader ||
+                   (m->wins[j].leader == m->wins[i].leader && m->wins[j].seq < m->wins[i].seq);
+        m->wins[i].gid = gid;
+    }
 }
 
 /* ---- rank 0: writing ----------------------------------------------------- */
@@ -378,7 +508,7 @@ write_header(struct model *m, const struct rankinfo *ri, int n)
 }
 
 static void
-write_system(struct model *m, const struct rankinfo *ri, int n)
+write_system(struct model *m, const struct st_buf *blobs, const struct rankinfo *ri, int n)
 {
     struct utsname u;
     const char *os = uname(&u) == 0 ? u.sysname : "Linux";
@@ -400,25 +530,45 @@ write_system(struct model *m, const struct rankinfo *ri, int n)
                                                          OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + ri[r].node,
                                                          OTF2_UNDEFINED_LOCATION_GROUP));
     }
-    for (int r = 0; r < n; r++)
-        WRITE(m, OTF2_GlobalDefWriter_WriteLocation(m->gw, (OTF2_LocationRef)r, gstr(m, "Master thread"),
-                                                    OTF2_LOCATION_TYPE_CPU_THREAD, ri[r].nevents,
-                                                    (OTF2_LocationGroupRef)r));
+    for (uint32_t l = 0;; l++) {
+        int more = 0;
+        if (l > 0)
+            snprintf(name, sizeof name, "Thread %u", l);
+        for (int r = 0; r < n; r++) {
+            uint64_t nevents;
+            if (l >= ri[r].nlocs)
+                continue;
+            more = 1;
+            memcpy(&nevents, blobs[r].p + ri[r].locs_at + l * sizeof nevents, sizeof nevents);
+            WRITE(m, OTF2_GlobalDefWriter_WriteLocation(m->gw, st_location_id(r, l),
+                                                        gstr(m, l == 0 ? "Master thread" : name),
+                                                        OTF2_LOCATION_TYPE_CPU_THREAD, nevents,
+                                                        (OTF2_LocationGroupRef)r));
+        }
+        if (!more)
+            break;
+    }
 }
 
+/* Global region ids: the recorded MPI functions in mpi.def's order, then
+ * the user regions. */
 static void
 write_regions(struct model *m)
 {
     OTF2_StringRef empty = gstr(m, ""), file = gstr(m, "MPI");
+    uint32_t gid = 0;
 
-    for (uint32_t i = 0; i < ST_R_COUNT; i++) {
-        OTF2_StringRef s = gstr(m, st_region_defs[i].name);
-        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, i, s, s, empty, st_region_defs[i].role, OTF2_PARADIGM_MPI,
+    for (uint32_t i = 0; i < ST_F_COUNT; i++) {
+        OTF2_StringRef s;
+        if (!(st.used[i >> 3] & (1u << (i & 7))))
+            continue;
+        s = gstr(m, st_fn_defs[i].name);
+        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, gid++, s, s, empty, st_fn_defs[i].role, OTF2_PARADIGM_MPI,
                                                   OTF2_REGION_FLAG_NONE, file, 0, 0));
     }
     for (uint32_t i = 0; i < m->nregions; i++) {
         OTF2_StringRef s = gstr(m, m->regions[i]);
-        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, ST_R_COUNT + i, s, s, empty, OTF2_REGION_ROLE_FUNCTION,
+        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, m->nused + i, s, s, empty, OTF2_REGION_ROLE_FUNCTION,
                                                   OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
                                                   OTF2_UNDEFINED_STRING, 0, 0));
     }
@@ -429,6 +579,37 @@ write_group(struct model *m, uint32_t id, OTF2_GroupType type, uint32_t n, const
 {
     WRITE(m, OTF2_GlobalDefWriter_WriteGroup(m->gw, id, gstr(m, ""), type, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
                                              n, members));
+}
+
+/* The groups RmaGroupSync names, after the communicators' groups, and
+ * the windows. */
+static void
+write_rma(struct model *m)
+{
+    for (uint32_t g = 0; g < m->nrgroups; g++) {
+        uint64_t *members = malloc((m->rgroup_n[g] ? m->rgroup_n[g] : 1) * sizeof *members);
+        if (!members) {
+            m->failed = 1;
+            return;
+        }
+        for (uint32_t i = 0; i < m->rgroup_n[g]; i++) {
+            int32_t r;
+            memcpy(&r, (const char *)m->rgroups[g] + i * sizeof r, sizeof r);
+            members[i] = (uint64_t)r;
+        }
+        write_group(m, GROUP_SELF + 1 + m->ngroups + g, OTF2_GROUP_TYPE_COMM_GROUP, m->rgroup_n[g], members);
+        free(members);
+    }
+    for (uint32_t i = 0; i < m->nwins; i++)
+        for (uint32_t j = 0; j < m->nwins; j++) {
+            uint32_t c;
+            if (m->wins[j].gid != i)
+                continue;
+            c = find_comm(m, m->wins[j].cleader, m->wins[j].cseq);
+            WRITE(m, OTF2_GlobalDefWriter_WriteRmaWin(m->gw, i, gstr(m, ""),
+                                                      c == UINT32_MAX ? OTF2_UNDEFINED_COMM : m->comms[c].gid,
+                                                      OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS));
+        }
 }
 
 static void
@@ -464,6 +645,7 @@ write_comms(struct model *m, int n)
                                                 parent == UINT32_MAX ? OTF2_UNDEFINED_COMM : m->comms[parent].gid,
                                                 OTF2_COMM_FLAG_NONE));
     }
+    write_rma(m);
 }
 
 /* Each rank's maps: global comm id per local comm, global region id per
@@ -485,7 +667,19 @@ build_replies(struct model *m, struct st_buf *blobs, const struct rankinfo *ri, 
         b->n = ri[r].users_at - sizeof(uint32_t);
         k = st_get_u32(b);
         for (uint32_t i = 0; i < k && !b->bad; i++)
-            st_put_u32(out, ST_R_COUNT + find_name(&m->regmap, m->regions, st_get_str(b)));
+            st_put_u32(out, m->nused + find_name(&m->regmap, m->regions, st_get_str(b)));
+        b->n = ri[r].wins_at - sizeof(uint32_t);
+        k = st_get_u32(b);
+        for (uint32_t i = 0; i < k && !b->bad; i++) {
+            uint32_t idx = read_win(m, b, 0);
+            st_put_u32(out, idx == UINT32_MAX ? OTF2_UNDEFINED_RMA_WIN : m->wins[idx].gid);
+        }
+        b->n = ri[r].groups_at - sizeof(uint32_t);
+        k = st_get_u32(b);
+        for (uint32_t i = 0; i < k && !b->bad; i++) {
+            uint32_t idx = read_rgroup(m, b, 0);
+            st_put_u32(out, idx == UINT32_MAX ? OTF2_UNDEFINED_GROUP : GROUP_SELF + 1 + m->ngroups + idx);
+        }
         counts[r] = (int)out->n - displs[r];
     }
     if (out->bad)
@@ -504,6 +698,11 @@ model_free(struct model *m)
     free(m->order);
     free(m->nodes);
     free(m->regions);
+    free(m->wins);
+    free((void *)m->rgroups);
+    free(m->rgroup_n);
+    st_map_free(&m->winmap);
+    st_map_free(&m->rgroupmap);
     st_map_free(&m->strmap);
     st_map_free(&m->nodemap);
     st_map_free(&m->commmap);
@@ -513,21 +712,36 @@ model_free(struct model *m)
 
 /* ---- the exchange ---------------------------------------------------------- */
 
+/* The regions part of a rank's maps: every rank knows which functions
+ * were recorded anywhere (an allreduce), so it numbers them itself. */
+static uint32_t
+region_maps(uint32_t *map)
+{
+    uint32_t gid = 0;
+
+    for (uint32_t i = 0; i < ST_F_COUNT; i++)
+        map[i] = st.used[i >> 3] & (1u << (i & 7)) ? gid++ : OTF2_UNDEFINED_REGION;
+    return gid;
+}
+
 int
-st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
+st_unify(OTF2_GlobalDefWriter *gw, uint32_t **maps)
 {
     struct st_buf mine = { 0 }, all = { 0 }, replies = { 0 };
     struct st_buf *blobs = NULL;
     struct rankinfo *ri = NULL;
     struct model m;
     int *counts = NULL, *displs = NULL, len, ok = 1, n = st.size;
-    size_t nmap = (size_t)st.ncomms + st.nuser;
-    uint32_t *map = malloc((nmap ? nmap : 1) * sizeof *map);
+    size_t nreply = (size_t)st.ncomms + st.nuser + st.nwins + st.ngroups;
+    size_t nmap = nreply + ST_F_COUNT;
+    uint32_t *map = malloc(nmap * sizeof *map), *reply = malloc((nreply ? nreply : 1) * sizeof *reply);
 
     *maps = NULL;
     memset(&m, 0, sizeof m);
-    pack_local(&mine, nevents);
-    len = !map || mine.bad || mine.n > INT32_MAX ? -1 : (int)mine.n;
+    PMPI_Allreduce(MPI_IN_PLACE, st.used, (int)sizeof st.used, MPI_UNSIGNED_CHAR, MPI_BOR, st.icomm);
+    st_sum_unrecorded();
+    pack_local(&mine);
+    len = !map || !reply || mine.bad || mine.n > INT32_MAX ? -1 : (int)mine.n;
     if (st.rank == 0) {
         counts = calloc((size_t)n, sizeof *counts);
         displs = calloc((size_t)n, sizeof *displs);
@@ -552,8 +766,8 @@ st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
         PMPI_Gatherv(mine.p, len < 0 ? 0 : len, MPI_BYTE, all.p, counts, displs, MPI_BYTE, 0, st.icomm);
     if (st.rank == 0 && ok) {
         m.gw = gw;
-        st.untracked_all = 0;
-        for (int r = 0; r < n; r++) {
+        m.nused = map ? region_maps(map) : 0;
+        for (int r = 0; r < n && !m.failed; r++) {
             blobs[r].p = all.p + displs[r];
             blobs[r].cap = (size_t)counts[r];
             read_rank(&m, &blobs[r], &ri[r]);
@@ -562,7 +776,7 @@ st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
             decide(&m, n);
         if (!m.failed) {
             write_header(&m, ri, n);
-            write_system(&m, ri, n);
+            write_system(&m, blobs, ri, n);
             write_regions(&m);
             write_comms(&m, n);
             build_replies(&m, blobs, ri, n, &replies, counts, displs);
@@ -571,12 +785,22 @@ st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
     }
     PMPI_Bcast(&ok, 1, MPI_INT, 0, st.icomm);
     if (ok)
-        PMPI_Scatterv(replies.p, counts, displs, MPI_BYTE, map, (int)(nmap * sizeof *map), MPI_BYTE, 0,
+        PMPI_Scatterv(replies.p, counts, displs, MPI_BYTE, reply, (int)(nreply * sizeof *reply), MPI_BYTE, 0,
                       st.icomm);
-    if (ok)
+    if (ok) {
+        /* comms, MPI functions, user regions, windows, groups */
+        uint32_t nused = region_maps(map + st.ncomms);
+        memcpy(map, reply, st.ncomms * sizeof *map);
+        for (uint32_t i = 0; i < st.nuser; i++)
+            map[st.ncomms + ST_F_COUNT + i] = reply[st.ncomms + i];
+        memcpy(map + st.ncomms + ST_F_COUNT + st.nuser, reply + st.ncomms + st.nuser,
+               ((size_t)st.nwins + st.ngroups) * sizeof *map);
+        (void)nused;
         *maps = map;
-    else
+    } else {
         free(map);
+    }
+    free(reply);
     model_free(&m);
     free(mine.p);
     free(all.p);
@@ -586,4 +810,48 @@ st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
     free(counts);
     free(displs);
     return ok ? 0 : -1;
+}
+
+/* ---- calls not recorded --------------------------------------------------------- */
+
+static uint64_t unrec_all[ST_F_COUNT][ST_WHY_COUNT]; /* rank 0: summed over the ranks */
+
+void
+st_sum_unrecorded(void)
+{
+    PMPI_Reduce(st.unrec, unrec_all, ST_F_COUNT * ST_WHY_COUNT, MPI_UINT64_T, MPI_SUM, 0, st.icomm);
+}
+
+uint64_t
+st_unrecorded_total(void)
+{
+    uint64_t total = 0;
+
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        for (int w = 0; w < ST_WHY_COUNT; w++)
+            total += unrec_all[f][w];
+    return total;
+}
+
+/* One line naming each function with calls that were not recorded, with
+ * counts and why: this is what OTF2::MPI_COMMUNICATION_COMPLETE = false
+ * stands for. */
+void
+st_report_unrecorded(void)
+{
+    static const char *const why[ST_WHY_COUNT] = {
+        "from a thread that may not call MPI", "on an intercommunicator or a communicator the tracer does not know",
+        "partitioned communication"
+    };
+    char line[4096];
+    size_t at = 0;
+
+    if (st_unrecorded_total() == 0)
+        return;
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        for (int w = 0; w < ST_WHY_COUNT; w++)
+            if (unrec_all[f][w] && at < sizeof line - 200)
+                at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %llu (%s)", at ? ", " : "",
+                                       st_fn_defs[f].name, (unsigned long long)unrec_all[f][w], why[w]);
+    fprintf(stderr, "skeintrace: MPI calls not recorded in full: %s\n", line);
 }
