@@ -161,7 +161,88 @@ else
     skip "Open MPI: libskeintrace-openmpi.so, mpicc.openmpi or mpirun.openmpi missing (apt-get install libopenmpi-dev)"
 fi
 
-# 8. the committed LAMMPS trace passes the same consistency checks
+# 8. every family of calls, C and Fortran, under both MPIs (2 ranks each):
+# the archive against the counting layer (tests/mpicount.c, an LD_AUDIT
+# library that counts the program's own calls: tests/compare.py), the
+# consistency checks, and skein reading it when a skein binary is given
+gcc -shared -fPIC -O2 -o tests/build/mpicount.so tests/mpicount.c 2> "$work/mpicount.err" ||
+    bad "build tests/mpicount.c: $(head -c 300 "$work/mpicount.err")"
+skein=${SKEIN:-}
+[ -n "$skein" ] && [ ! -x "$skein" ] && skein=""
+[ -z "$skein" ] && skip "skein not built: archives not read with skein (make -C traces check SKEIN=build/skein)"
+# family MPI NAME PROGRAM: run, then every check on its archive
+family() {
+    mpi=$1 name=$2 prog=$3
+    dir=$work/fam-$mpi-$name
+    mkdir -p "$dir/count"
+    if [ "$mpi" = mpich ]; then
+        set -- mpirun.mpich -n 2
+    else
+        set -- mpirun.openmpi --oversubscribe -n 2
+    fi
+    SKEIN_TRACE_DIR=$dir/trace MPICOUNT_DIR=$dir/count timeout 60 "$@" env LD_AUDIT="$here/tests/build/mpicount.so" \
+        LD_PRELOAD="$here/libskeintrace-$mpi.so" "$prog" > "$dir/out" 2> "$dir/err"
+    rc=$?
+    if [ $rc -ne 0 ] || [ -s "$dir/err" ]; then
+        bad "$mpi $name: exit status $rc, stderr: $(head -c 300 "$dir/err")"
+        return
+    fi
+    if grep -q '^SKIP' "$dir/out"; then
+        skip "$mpi $name: $(grep '^SKIP' "$dir/out" | head -1)"
+        return
+    fi
+    python3 tests/compare.py "$dir/count" "$dir/trace/traces.otf2" > "$dir/compare" 2>&1
+    python3 otf2check.py "$dir/trace/traces.otf2" > "$dir/check" 2>&1
+    n_ok=$(cat "$dir/compare" "$dir/check" | grep -c '^ok - ')
+    n_bad=$(cat "$dir/compare" "$dir/check" | grep -c '^not ok - ')
+    if [ -n "$skein" ]; then
+        if "$skein" info -q "$dir/trace/traces.otf2" > "$dir/info" 2>&1 &&
+           "$skein" analyze -q -f json "$dir/trace/traces.otf2" > "$dir/an.json" 2>&1 &&
+           python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["verifier"]["passed"] else 1)' \
+               "$dir/an.json"; then
+            n_ok=$((n_ok + 1))
+        else
+            n_bad=$((n_bad + 1))
+            echo "not ok - skein info/analyze: $(head -c 300 "$dir/info") $(head -c 300 "$dir/an.json")" >> "$dir/check"
+        fi
+    fi
+    pass=$((pass + n_ok))
+    fail=$((fail + n_bad))
+    if [ "$n_bad" -gt 0 ]; then
+        echo "FAIL - $mpi $name: $n_bad of $((n_ok + n_bad)) checks failed:"
+        cat "$dir/compare" "$dir/check" | grep -v '^ok - ' | sed 's/^/    /'
+    else
+        echo "ok - $mpi $name: $n_ok checks ($(grep '^# ' "$dir/compare" | sed 's/^# //'))"
+    fi
+}
+for mpi in mpich openmpi; do
+    [ "$mpi" = openmpi ] && [ ! -f libskeintrace-openmpi.so ] && { skip "Open MPI families: no libskeintrace-openmpi.so"; continue; }
+    command -v mpicc.$mpi > /dev/null || { skip "$mpi families: mpicc.$mpi missing"; continue; }
+    for prog in rma nbc threads; do
+        if mpicc.$mpi $CFLAGS_TEST -pthread -o tests/build/$prog-$mpi tests/$prog.c 2> "$work/cc.err"; then
+            family $mpi $prog tests/build/$prog-$mpi
+        else
+            bad "build tests/$prog.c with $mpi: $(head -c 300 "$work/cc.err")"
+        fi
+    done
+    if ! command -v mpif90.$mpi > /dev/null; then
+        skip "$mpi Fortran: mpif90.$mpi missing (apt-get install gfortran)"
+        continue
+    fi
+    # mpif.h, use mpi, use mpi_f08 (gfortran wants argument mismatches allowed for mpif.h)
+    for form in F77 F90 F08; do
+        extra=""
+        [ $form = F77 ] && extra=-fallow-argument-mismatch
+        if mpif90.$mpi -cpp -D$form $extra -O1 -o tests/build/fortran-$form-$mpi tests/fortran.F90 \
+               2> "$work/fc.err"; then
+            family $mpi fortran-$form tests/build/fortran-$form-$mpi
+        else
+            bad "build tests/fortran.F90 -D$form with $mpi: $(head -c 300 "$work/fc.err")"
+        fi
+    done
+done
+
+# 9. the committed LAMMPS trace passes the same consistency checks
 lammps=../corpus/lammps-melt-4/traces.otf2
 if [ -f "$lammps" ]; then
     check_trace "committed LAMMPS trace ($lammps)" "$lammps"
@@ -169,7 +250,7 @@ else
     skip "no committed LAMMPS trace at $lammps (make -C traces/tracer lammps)"
 fi
 
-# 9. the checker itself on a real Score-P trace, when ../shared is around
+# 10. the checker itself on a real Score-P trace, when ../shared is around
 scorep=$(cd ../../.. && pwd)/shared/traces/otf2/sstmacro-mpi-coverage-10/traces.otf2
 if [ -f "$scorep" ]; then
     check_trace "otf2check.py on Score-P's sstmacro-mpi-coverage-10" "$scorep"

@@ -141,6 +141,16 @@ def main(argv):
            err.strip().splitlines()[0] if err.strip() else f"exit {rc}")
     groups, comms, locations, regions = parse_defs(defs_text)
     tr = Translator(groups, comms)
+    # A thread's location stands for its process (its location group's
+    # master location): messages and collectives match per process.
+    proc_of = {}
+    for ident, rest in locations.items():
+        g = re.search(r'Group: "[^"]*" <(\d+)>', rest)
+        proc_of[ident] = int(g.group(1)) if g else ident
+    master = {}
+    for ident in sorted(locations):
+        master.setdefault(proc_of[ident], ident)
+    proc = lambda loc: master.get(proc_of.get(loc, loc), loc)
 
     counts = collections.defaultdict(collections.Counter)
     last_time = {}
@@ -186,7 +196,7 @@ def main(argv):
                     problem("collective Begin/End pair up", f"location {loc}: region left between Begin and End")
                     coll_open[loc] = None
             continue
-        if kind.startswith("MPI_") and (not stack or not stack[-1].startswith("MPI_")):
+        if kind.startswith(("MPI_", "RMA_", "NON_BLOCKING_")) and (not stack or not stack[-1].startswith("MPI_")):
             problem("MPI records inside MPI regions", f"location {loc}: {kind} at {t} inside {stack[-1:] or 'nothing'}")
         if kind in SEND_KINDS or kind in RECV_KINDS:
             p = RE_P2P.search(rest)
@@ -202,30 +212,32 @@ def main(argv):
             s = re.search(r'<(\d+)>', shown)
             if not s or int(s.group(1)) != peer:
                 problem("rank translation agrees with otf2-print", f"location {loc}: rank {rank} of comm {comm} -> {peer}, otf2-print says {shown}")
+            # channels and request ids are per process (threads share them)
+            ploc = proc(loc)
             if kind in SEND_KINDS:
-                sends[(loc, peer, comm, tag)].append((length, t, loc))
+                sends[(ploc, peer, comm, tag)].append((length, t, loc))
                 if kind == "MPI_ISEND":
                     req = int(p.group(6))
-                    if req in isend_ids[loc]:
+                    if req in isend_ids[ploc]:
                         problem("request ids unique", f"location {loc}: isend request {req} reused")
-                    isend_ids[loc][req] = t
+                    isend_ids[ploc][req] = t
             else:
-                recvs[(peer, loc, comm, tag)].append((length, t, loc))
+                recvs[(peer, ploc, comm, tag)].append((length, t, loc))
                 if kind == "MPI_IRECV":
                     req = int(p.group(6))
-                    if req not in irecv_open[loc]:
+                    if req not in irecv_open[ploc]:
                         problem("every MpiIrecv has one MpiIrecvRequest", f"location {loc}: request {req}")
-                    irecv_open[loc].discard(req)
+                    irecv_open[ploc].discard(req)
         elif kind == "MPI_IRECV_REQUEST":
-            irecv_open[loc].add(int(RE_REQ.search(rest).group(1)))
+            irecv_open[proc(loc)].add(int(RE_REQ.search(rest).group(1)))
         elif kind in ("MPI_ISEND_COMPLETE", "MPI_REQUEST_CANCELLED"):
-            req = int(RE_REQ.search(rest).group(1))
-            if req in isend_ids[loc]:
-                isend_done[loc][req] += 1
-                if isend_done[loc][req] > 1:
+            req, ploc = int(RE_REQ.search(rest).group(1)), proc(loc)
+            if req in isend_ids[ploc]:
+                isend_done[ploc][req] += 1
+                if isend_done[ploc][req] > 1:
                     problem("each MpiIsend completed at most once", f"location {loc}: request {req}")
             elif kind == "MPI_REQUEST_CANCELLED":
-                irecv_open[loc].discard(req)
+                irecv_open[ploc].discard(req)
             else:
                 problem("each MpiIsendComplete follows its MpiIsend", f"location {loc}: request {req}")
         elif kind == "MPI_COLLECTIVE_BEGIN":
@@ -246,11 +258,12 @@ def main(argv):
             except KeyError as e:
                 problem("collectives on defined communicators", f"location {loc}: {e}")
                 continue
-            if members is not None and loc not in members:
+            ploc = proc(loc)
+            if members is not None and ploc not in members:
                 problem("collectives only on members", f"location {loc} is not in communicator {comm}")
-            key = (comm, loc if members is None else None)
-            coll_seq[(key, loc)].append((c.group(1), c.group(3), int(c.group(4)), int(c.group(5))))
-            colls[key] = members if members is not None else [loc]
+            key = (comm, ploc if members is None else None)
+            coll_seq[(key, ploc)].append((c.group(1), c.group(3), int(c.group(4)), int(c.group(5))))
+            colls[key] = members if members is not None else [ploc]
 
     for loc, stack in stacks.items():
         if stack:

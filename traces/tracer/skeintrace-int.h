@@ -259,7 +259,9 @@ struct st_req {
     uint64_t sent, received;
     int32_t comm;     /* local comm id (REQ_RMA: window id) */
     int32_t kind;
-    int32_t peer, tag; /* persistent sends: peer and tag; collectives: operation and root */
+    int32_t peer, tag; /* persistent sends: peer and tag; collectives: operation and root;
+                          Isendrecv: the receive's tag */
+    uint32_t loc;     /* location of the thread that issued it */
 };
 uint64_t st_req_key(const void *handle, size_t size);
 void st_req_put(const struct st_req *e);

@@ -78,7 +78,9 @@ tab_put(struct reqtab *t, const struct st_req *e)
 }
 
 /* Remove the oldest entry for key into *out (when out is not NULL); 0 when
- * there is none. */
+ * there is none. Of several entries under one handle (MPICH's shared
+ * handle of sends that completed at once), the calling thread's own come
+ * first. */
 static int
 tab_take(struct reqtab *t, uint64_t key, struct st_req *out)
 {
@@ -86,9 +88,12 @@ tab_take(struct reqtab *t, uint64_t key, struct st_req *out)
 
     if (!t->used || key == 0)
         return 0;
-    for (h = slot_of(t, key); t->slots[h].key; h = (h + 1) & (t->n - 1))
-        if (t->slots[h].key == key && (found == UINT32_MAX || t->slots[h].id < t->slots[found].id))
+    for (h = slot_of(t, key); t->slots[h].key; h = (h + 1) & (t->n - 1)) {
+        const struct st_req *e = &t->slots[h], *f = found == UINT32_MAX ? NULL : &t->slots[found];
+        if (e->key == key &&
+            (!f || (e->loc == st_me.loc && f->loc != st_me.loc) || ((e->loc == st_me.loc) == (f->loc == st_me.loc) && e->id < f->id)))
             found = h;
+    }
     if (found == UINT32_MAX)
         return 0;
     h = found;
@@ -120,8 +125,11 @@ tab_find(const struct reqtab *t, uint64_t key)
 void
 st_req_put(const struct st_req *e)
 {
+    struct st_req mine = *e;
+
+    mine.loc = st_me.loc;
     st_lock();
-    tab_put(&active, e);
+    tab_put(&active, &mine);
     st_unlock();
 }
 
@@ -186,7 +194,9 @@ complete(uint64_t key, MPI_Status *status, uint64_t t)
             st_check(OTF2_EvtWriter_MpiIsendComplete(st_me.evt, NULL, t, e.id), "MpiIsendComplete");
         if (status->MPI_SOURCE != MPI_PROC_NULL && (e.kind == REQ_RECV || e.id2))
             st_check(OTF2_EvtWriter_MpiIrecv(st_me.evt, NULL, t, (uint32_t)status->MPI_SOURCE, (OTF2_CommRef)e.comm,
-                                             (uint32_t)status->MPI_TAG, received_bytes(status),
+                                             (uint32_t)(e.kind == REQ_SENDRECV && e.tag != MPI_ANY_TAG ? e.tag
+                                                                                                : status->MPI_TAG),
+                                             received_bytes(status),
                                              e.kind == REQ_SENDRECV ? e.id2 : e.id),
                      "MpiIrecv");
     }
@@ -222,7 +232,7 @@ void
 st_isend_post(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int dest, int tag,
               MPI_Request *request)
 {
-    struct st_req e = { 0, k->id, 0, st_bytes(count, type), 0, k->comm, REQ_SEND, dest, tag };
+    struct st_req e = { 0, k->id, 0, st_bytes(count, type), 0, k->comm, REQ_SEND, dest, tag, 0 };
 
     if (rc != MPI_SUCCESS || k->comm < 0)
         return;
@@ -240,7 +250,7 @@ st_recv(struct st_call *k, int rc, int source, MPI_Comm comm, MPI_Status *status
 void
 st_irecv(struct st_call *k, int rc, int source, MPI_Comm comm, MPI_Request *request)
 {
-    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_RECV, source, 0 };
+    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_RECV, source, 0, 0 };
 
     if (rc != MPI_SUCCESS || source == MPI_PROC_NULL || (e.comm = st_comm_lookup(k, comm)) < 0)
         return;
@@ -254,9 +264,11 @@ st_irecv(struct st_call *k, int rc, int source, MPI_Comm comm, MPI_Request *requ
  * completed where it completes (a half with MPI_PROC_NULL is left out). */
 void
 st_isendrecv(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int dest, int tag, int source,
-             MPI_Comm comm, MPI_Request *request)
+             int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_SENDRECV, dest, tag };
+    /* MPICH 4.0's status of an Isendrecv carries an internal tag: the
+     * receive's own tag is kept, unless it is MPI_ANY_TAG */
+    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_SENDRECV, dest, recvtag, 0 };
 
     if (rc != MPI_SUCCESS || (dest == MPI_PROC_NULL && source == MPI_PROC_NULL) ||
         (e.comm = st_comm_lookup(k, comm)) < 0)
@@ -280,7 +292,7 @@ st_isendrecv(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int 
 void
 st_mprobe(struct st_call *k, int rc, MPI_Comm comm, int flag, MPI_Message *message)
 {
-    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_RECV, 0, 0 };
+    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_RECV, 0, 0, 0 };
 
     if (rc != MPI_SUCCESS || !flag || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL)
         return;
@@ -314,7 +326,7 @@ st_mrecv(struct st_call *k, int rc, MPI_Status *status)
 void
 st_imrecv(struct st_call *k, int rc, MPI_Request *request)
 {
-    struct st_req e = { 0, 0, 0, 0, 0, k->comm, REQ_RECV, 0, 0 };
+    struct st_req e = { 0, 0, 0, 0, 0, k->comm, REQ_RECV, 0, 0, 0 };
 
     if (rc != MPI_SUCCESS || k->comm < 0)
         return;
@@ -330,7 +342,7 @@ void
 st_send_init(struct st_call *k, int rc, int kind, MPI_Count count, MPI_Datatype type, int peer, int tag,
              MPI_Comm comm, MPI_Request *request)
 {
-    struct st_req e = { 0, 0, 0, st_bytes(count, type), 0, -1, kind, peer, tag };
+    struct st_req e = { 0, 0, 0, st_bytes(count, type), 0, -1, kind, peer, tag, 0 };
 
     if (rc != MPI_SUCCESS || peer == MPI_PROC_NULL || (e.comm = st_comm_lookup(k, comm)) < 0)
         return;

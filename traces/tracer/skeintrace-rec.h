@@ -18,7 +18,7 @@ void st_isend_post(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type
 void st_recv(struct st_call *k, int rc, int source, MPI_Comm comm, MPI_Status *status);
 void st_irecv(struct st_call *k, int rc, int source, MPI_Comm comm, MPI_Request *request);
 void st_isendrecv(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int dest, int tag, int source,
-                  MPI_Comm comm, MPI_Request *request);
+                  int recvtag, MPI_Comm comm, MPI_Request *request);
 void st_mprobe(struct st_call *k, int rc, MPI_Comm comm, int flag, MPI_Message *message);
 void st_mrecv_pre(struct st_call *k, MPI_Message *message);
 void st_mrecv(struct st_call *k, int rc, MPI_Status *status);
@@ -43,9 +43,9 @@ void st_request_free(struct st_call *k, int rc);
 #define rk_irecv_post(k, rc, source, comm, req) st_irecv(k, rc, source, comm, req)
 #define rk_sendrecv_pre(k, count, type, dest, tag, source, comm, status) st_send(k, count, type, dest, tag, comm)
 #define rk_sendrecv_post(k, rc, count, type, dest, tag, source, comm, status) st_recv(k, rc, source, comm, status)
-#define rk_isendrecv_pre(k, count, type, dest, tag, source, comm, req) ((void)0)
-#define rk_isendrecv_post(k, rc, count, type, dest, tag, source, comm, req) \
-    st_isendrecv(k, rc, count, type, dest, tag, source, comm, req)
+#define rk_isendrecv_pre(k, count, type, dest, tag, source, recvtag, comm, req) ((void)0)
+#define rk_isendrecv_post(k, rc, count, type, dest, tag, source, recvtag, comm, req) \
+    st_isendrecv(k, rc, count, type, dest, tag, source, recvtag, comm, req)
 #define rk_mprobe_pre(k, comm, message) ((void)0)
 #define rk_mprobe_post(k, rc, comm, message) st_mprobe(k, rc, comm, 1, message)
 #define rk_improbe_pre(k, comm, flag, message) ((void)0)
@@ -210,6 +210,9 @@ void st_win_sync(struct st_call *k, int rc, MPI_Win win);
 #define ST_RMA_PUT ((OTF2_RmaAtomicType)100)
 #define ST_RMA_GET ((OTF2_RmaAtomicType)101)
 enum { ST_PSCW_POST, ST_PSCW_START, ST_PSCW_COMPLETE, ST_PSCW_WAIT };
+/* the rank of lock_all, unlock_all and flush_all: every rank of the window
+ * (neither MPI_PROC_NULL nor MPI_ANY_SOURCE in either MPI) */
+#define ST_ALL_RANKS INT32_MIN
 
 #define rk_win_create_pre(k, comm, win, op) st_win_create_pre(k)
 #define rk_win_create_post(k, rc, comm, win, op) st_win_create_post(k, rc, comm, win, op)

@@ -203,7 +203,7 @@ st_rma(struct st_call *k, int rc, OTF2_RmaAtomicType type, MPI_Count sent, MPI_D
                                           st_bytes(sent, sendtype), st_bytes(received, recvtype), id),
                  "RmaAtomic");
     if (request) {
-        struct st_req e = { st_req_key(request, sizeof *request), id, 0, 0, 0, w, REQ_RMA, target, 0 };
+        struct st_req e = { st_req_key(request, sizeof *request), id, 0, 0, 0, w, REQ_RMA, target, 0, 0 };
         st_req_put(&e);
         return;
     }
@@ -229,30 +229,35 @@ st_rma_complete(const struct st_req *e, uint64_t t)
              "RmaOpCompleteNonBlocking");
 }
 
-/* Complete the pending operations of window w to target (-1: all), in
- * the order they were issued. */
+/* Complete the pending operations of window w to target (or
+ * ST_ALL_RANKS), in the order they were issued. Records are written after
+ * the lock is released: a write may need a buffer chunk. */
 static void
 complete_ops(struct st_call *k, int w, int target, int remote)
 {
-    uint32_t kept = 0;
-    uint64_t t = st_t1(k);
+    uint64_t *ids = NULL, t = st_t1(k);
+    uint32_t kept = 0, n = 0;
 
     st_lock();
+    if (winops[w].n)
+        ids = st_scratch(ST_SC_KEYS, winops[w].n * sizeof *ids);
     for (uint32_t i = 0; i < winops[w].n; i++) {
         struct pending p = winops[w].ops[i];
-        if (target >= 0 && p.target != target) {
+        if ((target != ST_ALL_RANKS && p.target != target) || !ids)
             winops[w].ops[kept++] = p;
-            continue;
-        }
-        if (remote)
-            st_check(OTF2_EvtWriter_RmaOpCompleteRemote(st_me.evt, NULL, t, (OTF2_RmaWinRef)w, p.id),
-                     "RmaOpCompleteRemote");
         else
-            st_check(OTF2_EvtWriter_RmaOpCompleteNonBlocking(st_me.evt, NULL, t, (OTF2_RmaWinRef)w, p.id),
-                     "RmaOpCompleteNonBlocking");
+            ids[n++] = p.id;
     }
     winops[w].n = kept;
     st_unlock();
+    for (uint32_t i = 0; i < n; i++) {
+        if (remote)
+            st_check(OTF2_EvtWriter_RmaOpCompleteRemote(st_me.evt, NULL, t, (OTF2_RmaWinRef)w, ids[i]),
+                     "RmaOpCompleteRemote");
+        else
+            st_check(OTF2_EvtWriter_RmaOpCompleteNonBlocking(st_me.evt, NULL, t, (OTF2_RmaWinRef)w, ids[i]),
+                     "RmaOpCompleteNonBlocking");
+    }
 }
 
 /* ---- synchronisation --------------------------------------------------------- */
@@ -271,7 +276,7 @@ st_win_fence_post(struct st_call *k, int rc)
     if (k->comm < 0)
         return;
     if (rc == MPI_SUCCESS)
-        complete_ops(k, k->comm, -1, 1);
+        complete_ops(k, k->comm, ST_ALL_RANKS, 1);
     st_check(OTF2_EvtWriter_RmaCollectiveEnd(st_me.evt, NULL, st_t1(k), OTF2_COLLECTIVE_OP_BARRIER,
                                              OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
                                              (OTF2_RmaWinRef)k->comm, NO_RANK, 0, 0),
@@ -303,7 +308,7 @@ st_win_group(struct st_call *k, int rc, int which, MPI_Group group, MPI_Win win,
         return;
     }
     if (which == ST_PSCW_COMPLETE)
-        complete_ops(k, w, -1, 0);
+        complete_ops(k, w, ST_ALL_RANKS, 0);
     st_lock();
     g = which == ST_PSCW_COMPLETE ? st.wins[w].access : st.wins[w].exposure;
     st_unlock();
@@ -319,10 +324,10 @@ st_win_lock(struct st_call *k, int lock_type, int rank, MPI_Win win)
 {
     int w = win_lookup(k, win);
 
-    if (w < 0 || (rank < 0 && rank != -1) || rank == MPI_PROC_NULL)
+    if (w < 0 || rank == MPI_PROC_NULL)
         return;
     st_check(OTF2_EvtWriter_RmaRequestLock(st_me.evt, NULL, k->t0, (OTF2_RmaWinRef)w,
-                                           rank < 0 ? NO_RANK : (uint32_t)rank, 0,
+                                           rank == ST_ALL_RANKS ? NO_RANK : (uint32_t)rank, 0,
                                            lock_type == MPI_LOCK_EXCLUSIVE ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED),
              "RmaRequestLock");
 }
@@ -336,7 +341,7 @@ st_win_unlock(struct st_call *k, int rc, int rank, MPI_Win win)
         return;
     complete_ops(k, w, rank, 1);
     st_check(OTF2_EvtWriter_RmaReleaseLock(st_me.evt, NULL, st_t1(k), (OTF2_RmaWinRef)w,
-                                           rank < 0 ? NO_RANK : (uint32_t)rank, 0),
+                                           rank == ST_ALL_RANKS ? NO_RANK : (uint32_t)rank, 0),
              "RmaReleaseLock");
 }
 
@@ -350,7 +355,7 @@ st_win_flush(struct st_call *k, int rc, int rank, MPI_Win win)
         return;
     complete_ops(k, w, rank, !local);
     st_check(OTF2_EvtWriter_RmaSync(st_me.evt, NULL, st_t1(k), (OTF2_RmaWinRef)w,
-                                    rank < 0 ? NO_RANK : (uint32_t)rank, OTF2_RMA_SYNC_TYPE_MEMORY),
+                                    rank == ST_ALL_RANKS ? NO_RANK : (uint32_t)rank, OTF2_RMA_SYNC_TYPE_MEMORY),
              "RmaSync");
 }
 
