@@ -242,7 +242,62 @@ for mpi in mpich openmpi; do
     done
 done
 
-# 9. the committed LAMMPS trace passes the same consistency checks
+# 9. the table covers both libraries (tests/coverage.sh: nm -D of the
+# MPI libraries against mpi.def and the tracer), and what is not
+# recorded is said (tests/honest.c)
+for mpi in mpich openmpi; do
+    lib=$mpi
+    [ $mpi = openmpi ] && lib=ompi
+    [ -f libskeintrace-$mpi.so ] || continue
+    prog=tests/build/fortran-F08-$mpi
+    [ -x "$prog" ] || prog=tests/build/rma-$mpi
+    if [ -x "$prog" ]; then
+        sh tests/coverage.sh $lib "$prog" libskeintrace-$mpi.so > "$work/coverage" 2>&1
+        pass=$((pass + $(grep -c '^ok - ' "$work/coverage")))
+        fail=$((fail + $(grep -c '^not ok - ' "$work/coverage")))
+        sed 's/^not ok/FAIL/' "$work/coverage"
+    fi
+    mpicc.$mpi $CFLAGS_TEST -pthread -o tests/build/honest-$mpi tests/honest.c 2> "$work/cc.err" ||
+        { bad "build tests/honest.c with $mpi: $(head -c 300 "$work/cc.err")"; continue; }
+    if [ $mpi = mpich ]; then
+        set -- mpirun.mpich -n 2
+    else
+        set -- mpirun.openmpi --oversubscribe -n 2
+    fi
+    pre="env LD_PRELOAD=$here/libskeintrace-$mpi.so"
+    dir=$work/honest-$mpi
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    line=$(grep '^skeintrace: MPI calls not recorded in full: ' "$work/h.err")
+    if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/h.err")" -eq 1 ] &&
+       echo "$line" | grep -q 'MPI_Comm_rank 2 (from a thread that may not call MPI)' &&
+       echo "$line" | grep -q 'MPI_Send 1 (on an intercommunicator' && echo "$line" | grep -q 'MPI_Recv 1' &&
+       otf2-print -I "$dir/traces.otf2" | grep -A1 'MPI_COMMUNICATION_COMPLETE' | grep -q 'value *false'; then
+        ok "$mpi: calls not recorded are named in one line, and the archive says MPI_COMMUNICATION_COMPLETE false"
+    else
+        bad "$mpi honest: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
+    dir=$work/abort-$mpi
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi abort > /dev/null 2>&1
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '^skeintrace: replacing the unfinished trace in ' "$work/h.err" &&
+       otf2-print --silent "$dir/traces.otf2" > /dev/null 2>&1; then
+        ok "$mpi: after MPI_Abort the next run into the same folder is traced, with one line"
+    else
+        bad "$mpi after an abort: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
+    SKEIN_TRACE_DIR=$work/pmpi-$mpi timeout 60 "$@" $pre tests/build/honest-$mpi pmpi > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/h.err")" -eq 1 ] &&
+       grep -q 'MPI_Init never reached the tracer' "$work/h.err"; then
+        ok "$mpi: a program whose MPI calls never reach the tracer gets one line at exit"
+    else
+        bad "$mpi PMPI-only program: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
+done
+
+# 10. the committed LAMMPS trace passes the same consistency checks
 lammps=../corpus/lammps-melt-4/traces.otf2
 if [ -f "$lammps" ]; then
     check_trace "committed LAMMPS trace ($lammps)" "$lammps"
@@ -250,7 +305,7 @@ else
     skip "no committed LAMMPS trace at $lammps (make -C traces/tracer lammps)"
 fi
 
-# 10. the checker itself on a real Score-P trace, when ../shared is around
+# 11. the checker itself on a real Score-P trace, when ../shared is around
 scorep=$(cd ../../.. && pwd)/shared/traces/otf2/sstmacro-mpi-coverage-10/traces.otf2
 if [ -f "$scorep" ]; then
     check_trace "otf2check.py on Score-P's sstmacro-mpi-coverage-10" "$scorep"

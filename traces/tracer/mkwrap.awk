@@ -3,6 +3,10 @@
 #   awk -v lib=mpich|ompi -v out=ids|c|fortran -f mkwrap.awk mpi.def
 #
 # out=ids      the function ids and region table (fns.h)
+# libs flags: decl (declare the prototypes), next-LIB (LIB has no PMPI_
+# name: call the next definition), fonly-LIB (LIB has only the Fortran
+# entry points).
+#
 # out=c        a C wrapper for every function of lib but the manual ones:
 #              pass-through unless st_call_begin says this call is
 #              recorded, else Enter, rk_KIND_pre, the PMPI call,
@@ -51,7 +55,9 @@ BEGIN {
 {
 	name = $1; libs = $2; ret = $3; role = $4; fort = $5; rec = $6; args = $7
 	split(libs, lp, ",")
-	if (lp[1] != "both" && lp[1] != lib)
+	# fonly-LIB: LIB exports the Fortran entry points but no C function
+	fonly = index(libs, "fonly-" lib) > 0
+	if (lp[1] != "both" && lp[1] != lib && !fonly)
 		next
 	decl = libs ~ /decl/
 	usenext = index(libs, "next-" lib) > 0
@@ -61,7 +67,7 @@ BEGIN {
 		printf "\tST_F_%s,\n", name
 		names[nfn] = name; roles[nfn] = role; nfn++
 	} else if (out == "c") {
-		if (rec != "manual")
+		if (rec != "manual" && !fonly)
 			emit_c()
 	} else if (out == "fortran") {
 		if (rec != "manual" && fort != "-")
@@ -248,12 +254,26 @@ function emit_fortran(    base, ln, nt, t, i, ierr, isret, noerr, fargs, fa, nfa
 		for (i = 1; i <= np; i++)
 			fa[++nfa] = i
 	}
-	al = ""
-	if (match(fort, /alias\([^)]*\)/))
-		al = substr(fort, RSTART + 6, RLENGTH - 7)
+	al = ""; f8al = ""
+	if (match(fort, /(^| )alias\([^)]*\)/)) {
+		al = substr(fort, RSTART, RLENGTH)
+		sub(/^ ?alias\(/, "", al)
+		sub(/\)$/, "", al)
+	}
+	if (match(fort, /f08alias\([^)]*\)/))
+		f8al = substr(fort, RSTART + 9, RLENGTH - 10)
+	# Open MPI's mpif.h library also exports each routine as MPI_Send_f
+	# and MPI_Send_f08 (C case), aliases of mpi_send_
+	ompi_al = ""
+	if (lib == "ompi") {
+		ompi_al = " " name "_f " name "_f08"
+		if (al != "")
+			ompi_al = ompi_al " MPI_" toupper(substr(al, 5, 1)) substr(al, 6) "_f MPI_" \
+				  toupper(substr(al, 5, 1)) substr(al, 6) "_f08"
+	}
 	if (fort ~ /f77/ && !large)
 		fwrapper("f77", "ST_FL_F77", ln "_", ln "_\\0" ln "__\\0" ln "\\0" toupper(ln) "\\0", \
-			 ln "_ " ln "__ " ln " " toupper(ln) (al != "" ? " " al "_ " al "__ " al " " toupper(al) : ""), \
+			 ln "_ " ln "__ " ln " " toupper(ln) (al != "" ? " " al "_ " al "__ " al " " toupper(al) : "") ompi_al, \
 			 fa, nfa, noerr, isret)
 	if (fort ~ /f08/) {
 		if (lib == "mpich" && fort ~ /f08ts/)
@@ -262,8 +282,8 @@ function emit_fortran(    base, ln, nt, t, i, ierr, isret, noerr, fargs, fa, nfa
 			f08 = ln "_f08" (large ? "_large_" : "_")
 		if (lib == "ompi" && large)
 			return
-		fwrapper("f08", lib == "mpich" && fort ~ /f08ts/ ? "ST_FL_F08_DESC" : "ST_FL_F08", f08, f08 "\\0", f08, \
-			 fa, nfa, noerr, isret)
+		fwrapper("f08", lib == "mpich" && fort ~ /f08ts/ ? "ST_FL_F08_DESC" : "ST_FL_F08", f08, f08 "\\0", \
+			 f08 (f8al != "" ? " " f8al "_" : ""), fa, nfa, noerr, isret)
 	}
 }
 

@@ -1,0 +1,52 @@
+/* honest.c — what the tracer says about what it did not record, 2 ranks.
+ *
+ *   honest          a message on an intercommunicator, and MPI_Comm_rank
+ *                   from a second thread under MPI_THREAD_FUNNELED: one
+ *                   line at MPI_Finalize names both, and the archive says
+ *                   OTF2::MPI_COMMUNICATION_COMPLETE false
+ *   honest abort    MPI_Abort after MPI_Init: leaves an unfinished archive,
+ *                   which the next run replaces with one line
+ *   honest pmpi     calls PMPI_Init and PMPI_Finalize only: nothing reaches
+ *                   the tracer, which says so at exit */
+#include <mpi.h>
+#include <pthread.h>
+#include <string.h>
+
+static void *
+other_thread(void *arg)
+{
+    int rank;
+    (void)arg;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank); /* not allowed under FUNNELED: counted */
+    return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+    int rank, provided, x = 1;
+    MPI_Comm half, inter;
+    pthread_t th;
+
+    if (argc > 1 && strcmp(argv[1], "pmpi") == 0) {
+        PMPI_Init(&argc, &argv);
+        PMPI_Finalize();
+        return 0;
+    }
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc > 1 && strcmp(argv[1], "abort") == 0)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - rank, 5, &inter);
+    if (rank == 0)
+        MPI_Send(&x, 1, MPI_INT, 0, 6, inter);
+    else
+        MPI_Recv(&x, 1, MPI_INT, 0, 6, inter, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+    pthread_create(&th, NULL, other_thread, NULL);
+    pthread_join(th, NULL);
+    MPI_Finalize();
+    return 0;
+}
