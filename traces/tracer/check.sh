@@ -287,6 +287,17 @@ for mpi in mpich openmpi; do
     else
         bad "$mpi after an abort: exit $rc, stderr: $(head -c 400 "$work/h.err")"
     fi
+    dir=$work/io-$mpi
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi io "$work/io-$mpi.dat" > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/h.err")" -eq 2 ] &&
+       grep -q '^skeintrace: MPI calls not recorded in full: MPI_File_close 2 (MPI-IO: its region only), .*MPI_Initialized 2 (before MPI_Init)$' "$work/h.err" &&
+       grep -q '^skeintrace: MPI calls after MPI_Finalize, not recorded (rank 0): MPI_Finalized 1$' "$work/h.err" &&
+       otf2-print -I "$dir/traces.otf2" | grep -A1 'MPI_COMMUNICATION_COMPLETE' | grep -q 'value *true'; then
+        ok "$mpi: MPI-IO and calls outside MPI_Init..MPI_Finalize are named; MPI_COMMUNICATION_COMPLETE stays true"
+    else
+        bad "$mpi MPI-IO: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
     SKEIN_TRACE_DIR=$work/pmpi-$mpi timeout 60 "$@" $pre tests/build/honest-$mpi pmpi > "$work/h.out" 2> "$work/h.err"
     rc=$?
     if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/h.err")" -eq 1 ] &&

@@ -383,6 +383,9 @@ function fconv(j, flavour,    p, t, c, len) {
 	} else if (t in f2c) {
 		fdecl = fdecl sprintf("\t%s %s_v_ = %s(*(MPI_Fint *)%s), *%s = &%s_v_;\n", t, p, f2c[t], p, c, p)
 		fpost = fpost sprintf("\t%s_v_ = %s(*(MPI_Fint *)%s);\n", p, f2c[t], p)
+		# a new communicator's Fortran handle, for hooks that read it later
+		if (t == "MPI_Comm")
+			fdecl = fdecl sprintf("\tk_.fout = %s;\n", p)
 	} else if (t == "int" && pptr[j] == 0) {
 		fdecl = fdecl sprintf("\tint %s = *(MPI_Fint *)%s;\n", c, p)
 	} else if ((t == "MPI_Count" || t == "MPI_Aint" || t == "MPI_Offset") && pptr[j] == 0) {

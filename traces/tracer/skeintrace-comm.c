@@ -129,8 +129,8 @@ comm_append(const struct st_comm *c)
 int
 st_comm_setup(void)
 {
-    struct st_comm world = { -1, 0, -1, 0, st.size, st.rank, 0, NULL };
-    struct st_comm self = { -2, 0, -1, 0, 1, 0, 0, NULL };
+    struct st_comm world = { .leader = -1, .parent = -1, .size = st.size, .myrank = st.rank };
+    struct st_comm self = { .leader = -2, .parent = -1, .size = 1 };
 
     if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, comm_deleted, &st.keyval, NULL) != MPI_SUCCESS)
         return -1;
@@ -181,30 +181,24 @@ st_comm_lookup(struct st_call *k, MPI_Comm comm)
     return id;
 }
 
-void
-st_comm_register(MPI_Comm newcomm, MPI_Comm parent)
+/* Add newcomm, named (leader, seq), child of local comm parent (or -1). */
+static void
+comm_add(MPI_Comm newcomm, int32_t parent, int32_t leader, uint32_t seq)
 {
     struct st_comm c;
-    int32_t key[2];
-    int inter = 0, size = 0, rank = 0, id;
-
-    if (newcomm == MPI_COMM_NULL)
-        return;
-    if (PMPI_Comm_test_inter(newcomm, &inter) != MPI_SUCCESS || inter)
-        return;
-    PMPI_Comm_size(newcomm, &size);
-    PMPI_Comm_rank(newcomm, &rank);
-    key[0] = st.rank;
-    key[1] = (int32_t)st.seq++;
-    PMPI_Bcast(key, 2, MPI_INT32_T, 0, newcomm);
+    int size, rank, id;
 
     memset(&c, 0, sizeof c);
-    c.leader = key[0];
-    c.seq = (uint32_t)key[1];
-    c.parent = st_comm_find(parent);
+    c.leader = leader;
+    c.seq = seq;
+    c.parent = parent;
+    st_lock();
     c.depth = c.parent >= 0 ? st.comms[c.parent].depth + 1 : 1;
-    c.size = size;
-    c.myrank = rank;
+    st_unlock();
+    PMPI_Comm_size(newcomm, &c.size);
+    PMPI_Comm_rank(newcomm, &c.myrank);
+    size = c.size;
+    rank = c.myrank;
     c.fkey = (uint32_t)PMPI_Comm_c2f(newcomm);
     if (rank == 0 && size > 1) {
         MPI_Group group;
@@ -236,15 +230,74 @@ st_comm_register(MPI_Comm newcomm, MPI_Comm parent)
     PMPI_Comm_set_attr(newcomm, st.keyval, (void *)(intptr_t)id);
 }
 
-/* MPI_Comm_idup: the new communicator is usable only once the request
- * completes, and registering it then would need a broadcast inside a
- * Wait or Test, where it could deadlock; so calls on it are counted as
- * not recorded (on a communicator without a definition). */
 void
-st_comm_idup(struct st_call *k, int rc)
+st_comm_register(MPI_Comm newcomm, MPI_Comm parent)
 {
-    (void)k;
-    (void)rc;
+    int32_t key[2];
+    int inter = 0;
+
+    if (newcomm == MPI_COMM_NULL)
+        return;
+    if (PMPI_Comm_test_inter(newcomm, &inter) != MPI_SUCCESS || inter)
+        return;
+    key[0] = st.rank;
+    st_lock();
+    key[1] = (int32_t)st.seq++;
+    st_unlock();
+    PMPI_Bcast(key, 2, MPI_INT32_T, 0, newcomm);
+    comm_add(newcomm, st_comm_find(parent), key[0], (uint32_t)key[1]);
+}
+
+/* MPI_Comm_idup: a non-blocking collective (NonBlockingCollectiveRequest,
+ * and NonBlockingCollectiveComplete with CREATE_HANDLE where the request
+ * completes). The new communicator is only usable then, and a broadcast
+ * inside a Wait or Test could deadlock, so its name is made without one:
+ * its leader is the parent's, and the counter of the leader's names is
+ * replaced by the parent's name and the call's ordinal on the parent,
+ * which every member knows (collectives are called in the same order),
+ * hashed above the leader's own counters. */
+void
+st_comm_idup(struct st_call *k, int rc, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    struct st_req e = { .comm = -1, .kind = REQ_IDUP };
+
+    if (rc != MPI_SUCCESS || (e.comm = st_comm_lookup(k, comm)) < 0)
+        return;
+    st_lock();
+    e.peer = (int32_t)st.comms[e.comm].nidup++;
+    st_unlock();
+    e.key = st_req_key(request, sizeof *request);
+    e.id = st_next_id();
+    e.out = k->fout ? k->fout : (void *)newcomm;
+    e.fortran = k->fout != NULL;
+    st_check(OTF2_EvtWriter_NonBlockingCollectiveRequest(st_me.evt, NULL, k->t0, e.id),
+             "NonBlockingCollectiveRequest");
+    st_req_put(&e);
+}
+
+void
+st_comm_idup_complete(const struct st_req *e, uint64_t t)
+{
+    MPI_Comm c = e->fortran ? PMPI_Comm_f2c(*(const MPI_Fint *)e->out) : *(const MPI_Comm *)e->out;
+    const struct st_comm *p;
+    uint32_t h[3];
+    int zero = 0, leader = 0;
+    MPI_Group group;
+
+    if (c != MPI_COMM_NULL && PMPI_Comm_group(c, &group) == MPI_SUCCESS) {
+        PMPI_Group_translate_ranks(group, 1, &zero, st.world_group, &leader);
+        PMPI_Group_free(&group);
+        st_lock();
+        p = &st.comms[e->comm];
+        h[0] = (uint32_t)p->leader;
+        h[1] = p->seq;
+        h[2] = (uint32_t)e->peer;
+        st_unlock();
+        comm_add(c, e->comm, leader, 0x80000000u | (uint32_t)(st_hash(h, sizeof h) & 0x7fffffffu));
+    }
+    st_check(OTF2_EvtWriter_NonBlockingCollectiveComplete(st_me.evt, NULL, t, OTF2_COLLECTIVE_OP_CREATE_HANDLE,
+                                                          (OTF2_CommRef)e->comm, OTF2_UNDEFINED_UINT32, 0, 0, e->id),
+             "NonBlockingCollectiveComplete");
 }
 
 /* ---- groups named by RMA synchronisation ------------------------------------ */

@@ -211,7 +211,10 @@ finit(void (*next)(MPI_Fint *), MPI_Fint *ierr)
 
     if (st_wrong_mpi())
         exit(1);
+    st_me.state = ST_BUSY; /* what MPI calls inside is its own */
     next(&e);
+    if (st_me.state == ST_BUSY) /* MPICH's Fortran MPI_Init calls the C one, which started the tracer */
+        st_me.state = ST_NEW;
     if (ierr)
         *ierr = e;
     if (e == MPI_SUCCESS)
@@ -227,7 +230,10 @@ finit_thread(void (*next)(MPI_Fint *, MPI_Fint *, MPI_Fint *), MPI_Fint *require
 
     if (st_wrong_mpi())
         exit(1);
+    st_me.state = ST_BUSY;
     next(required, provided, &e);
+    if (st_me.state == ST_BUSY)
+        st_me.state = ST_NEW;
     if (ierr)
         *ierr = e;
     if (e == MPI_SUCCESS)

@@ -39,6 +39,9 @@ enum st_why {
     ST_WHY_THREAD,   /* from a thread that may not call MPI (thread level below SERIALIZED) */
     ST_WHY_COMM,     /* on a communicator or window without a definition (intercommunicators) */
     ST_WHY_KIND,     /* a kind of call the tracer does not record (partitioned communication) */
+    /* not communication, so OTF2::MPI_COMMUNICATION_COMPLETE stays true: */
+    ST_WHY_IO,       /* MPI-IO: its region only, no OTF2 I/O records */
+    ST_WHY_BEFORE,   /* before MPI_Init, when there is no archive yet */
     ST_WHY_COUNT
 };
 
@@ -72,6 +75,7 @@ struct st_call {
     MPI_Comm mcomm;
     uint64_t key, id; /* hooks' scratch: a handle's key, a request or matching id */
     int mode;         /* collectives: ST_BLOCKING, ST_NONBLOCKING, ST_PERSISTENT */
+    void *fout;       /* Fortran wrappers: the raw MPI_Comm output argument */
 };
 enum { ST_BLOCKING, ST_NONBLOCKING, ST_PERSISTENT };
 
@@ -86,6 +90,7 @@ struct st_comm {
     int32_t size;
     int32_t myrank;
     uint32_t fkey;    /* PMPI_Comm_c2f handle, the lookup key */
+    uint32_t nidup;   /* MPI_Comm_idup calls on it so far */
     int32_t *members; /* world rank of each comm rank; only on the leader */
 };
 
@@ -201,6 +206,8 @@ int st_thread_first(struct st_call *k, enum st_fn fn);
 uint64_t st_bytes(MPI_Count count, MPI_Datatype type);
 uint64_t st_next_id(void);
 void st_unrecorded(enum st_fn fn, enum st_why why);
+/* A call while the tracer is not started: before MPI_Init or after MPI_Finalize. */
+void st_outside(enum st_fn fn);
 /* Scratch memory of this thread, slot ST_SC_*, at least n bytes; NULL when out of memory. */
 void *st_scratch(int slot, size_t n);
 
@@ -212,10 +219,13 @@ st_call_begin(struct st_call *k, enum st_fn fn)
     if (st_me.state != ST_IDLE) {
         if ((st_me.state == ST_NEW || st_me.state == ST_FOREIGN) && st.started && !st.finalizing)
             return st_thread_first(k, fn);
+        if (!st.started && (st_me.state == ST_NEW || st_me.state == ST_OFF))
+            st_outside(fn);
         return 0;
     }
     k->fn = fn;
     k->comm = -1;
+    k->fout = NULL;
     k->t1 = 0;
     k->t0 = st_now();
     st_me.state = ST_BUSY;
@@ -252,7 +262,7 @@ void st_comm_register(MPI_Comm newcomm, MPI_Comm parent);
 int32_t st_group_of(MPI_Group group);
 
 /* skeintrace-p2p.c: outstanding requests */
-enum { REQ_SEND = 1, REQ_RECV, REQ_SENDRECV, REQ_COLL, REQ_RMA };
+enum { REQ_SEND = 1, REQ_RECV, REQ_SENDRECV, REQ_COLL, REQ_RMA, REQ_IDUP };
 struct st_req {
     uint64_t key;     /* handle bytes; 0: empty slot */
     uint64_t id, id2; /* OTF2 request ids (id2: the receive of an Isendrecv) */
@@ -262,11 +272,15 @@ struct st_req {
     int32_t peer, tag; /* persistent sends: peer and tag; collectives: operation and root;
                           Isendrecv: the receive's tag */
     uint32_t loc;     /* location of the thread that issued it */
+    void *out;        /* REQ_IDUP: where the new communicator's handle will be */
+    int fortran;      /* ... a Fortran handle */
 };
 uint64_t st_req_key(const void *handle, size_t size);
 void st_req_put(const struct st_req *e);
 void st_persistent_put(const struct st_req *e);
 void st_requests_teardown(void);
+/* skeintrace-comm.c: an MPI_Comm_idup's completion */
+void st_comm_idup_complete(const struct st_req *e, uint64_t t);
 /* skeintrace-coll.c: a persistent or non-blocking collective's completion */
 void st_coll_complete(const struct st_req *e, uint64_t t);
 /* skeintrace-rma.c */

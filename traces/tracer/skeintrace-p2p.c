@@ -184,6 +184,10 @@ complete(uint64_t key, MPI_Status *status, uint64_t t)
         st_rma_complete(&e, t);
         return;
     }
+    if (e.kind == REQ_IDUP) {
+        st_comm_idup_complete(&e, t);
+        return;
+    }
     PMPI_Test_cancelled(status, &cancelled);
     if (cancelled)
         st_check(OTF2_EvtWriter_MpiRequestCancelled(st_me.evt, NULL, t, e.id), "MpiRequestCancelled");
@@ -232,7 +236,8 @@ void
 st_isend_post(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int dest, int tag,
               MPI_Request *request)
 {
-    struct st_req e = { 0, k->id, 0, st_bytes(count, type), 0, k->comm, REQ_SEND, dest, tag, 0 };
+    struct st_req e = { .id = k->id, .sent = st_bytes(count, type), .comm = k->comm, .kind = REQ_SEND, .peer = dest,
+                          .tag = tag };
 
     if (rc != MPI_SUCCESS || k->comm < 0)
         return;
@@ -250,7 +255,7 @@ st_recv(struct st_call *k, int rc, int source, MPI_Comm comm, MPI_Status *status
 void
 st_irecv(struct st_call *k, int rc, int source, MPI_Comm comm, MPI_Request *request)
 {
-    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_RECV, source, 0, 0 };
+    struct st_req e = { .comm = -1, .kind = REQ_RECV, .peer = source };
 
     if (rc != MPI_SUCCESS || source == MPI_PROC_NULL || (e.comm = st_comm_lookup(k, comm)) < 0)
         return;
@@ -268,7 +273,7 @@ st_isendrecv(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int 
 {
     /* MPICH 4.0's status of an Isendrecv carries an internal tag: the
      * receive's own tag is kept, unless it is MPI_ANY_TAG */
-    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_SENDRECV, dest, recvtag, 0 };
+    struct st_req e = { .comm = -1, .kind = REQ_SENDRECV, .peer = dest, .tag = recvtag };
 
     if (rc != MPI_SUCCESS || (dest == MPI_PROC_NULL && source == MPI_PROC_NULL) ||
         (e.comm = st_comm_lookup(k, comm)) < 0)
@@ -292,7 +297,7 @@ st_isendrecv(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int 
 void
 st_mprobe(struct st_call *k, int rc, MPI_Comm comm, int flag, MPI_Message *message)
 {
-    struct st_req e = { 0, 0, 0, 0, 0, -1, REQ_RECV, 0, 0, 0 };
+    struct st_req e = { .comm = -1, .kind = REQ_RECV };
 
     if (rc != MPI_SUCCESS || !flag || *message == MPI_MESSAGE_NO_PROC || *message == MPI_MESSAGE_NULL)
         return;
@@ -326,7 +331,7 @@ st_mrecv(struct st_call *k, int rc, MPI_Status *status)
 void
 st_imrecv(struct st_call *k, int rc, MPI_Request *request)
 {
-    struct st_req e = { 0, 0, 0, 0, 0, k->comm, REQ_RECV, 0, 0, 0 };
+    struct st_req e = { .comm = k->comm, .kind = REQ_RECV };
 
     if (rc != MPI_SUCCESS || k->comm < 0)
         return;
@@ -342,7 +347,7 @@ void
 st_send_init(struct st_call *k, int rc, int kind, MPI_Count count, MPI_Datatype type, int peer, int tag,
              MPI_Comm comm, MPI_Request *request)
 {
-    struct st_req e = { 0, 0, 0, st_bytes(count, type), 0, -1, kind, peer, tag, 0 };
+    struct st_req e = { .sent = st_bytes(count, type), .comm = -1, .kind = kind, .peer = peer, .tag = tag };
 
     if (rc != MPI_SUCCESS || peer == MPI_PROC_NULL || (e.comm = st_comm_lookup(k, comm)) < 0)
         return;

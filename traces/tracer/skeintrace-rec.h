@@ -87,6 +87,9 @@ void st_request_free(struct st_call *k, int rc);
 /* counted as not recorded; the argument says why, in mpi.def */
 #define rk_unrecorded_pre(k, why) st_unrecorded((k)->fn, ST_WHY_KIND)
 #define rk_unrecorded_post(k, rc, why) ((void)0)
+/* MPI-IO: the region, counted (reported, but not communication) */
+#define rk_io_pre(k) st_unrecorded((k)->fn, ST_WHY_IO)
+#define rk_io_post(k, rc) ((void)0)
 
 /* ---- collectives (skeintrace-coll.c) ------------------------------------------- */
 
@@ -183,12 +186,12 @@ struct st_coll st_coll_neighbor(struct st_call *k, int op, MPI_Count sendcount, 
 
 /* ---- communicators (skeintrace-comm.c) ------------------------------------------ */
 
-void st_comm_idup(struct st_call *k, int rc);
+void st_comm_idup(struct st_call *k, int rc, MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 #define rk_comm_create_pre(k, parent, newcomm) ((void)0)
 #define rk_comm_create_post(k, rc, parent, newcomm) \
     ((rc) == MPI_SUCCESS ? st_comm_register(*(newcomm), parent) : (void)0)
 #define rk_comm_idup_pre(k, comm, newcomm, req) ((void)0)
-#define rk_comm_idup_post(k, rc, comm, newcomm, req) st_comm_idup(k, rc)
+#define rk_comm_idup_post(k, rc, comm, newcomm, req) st_comm_idup(k, rc, comm, newcomm, req)
 
 /* ---- one-sided (skeintrace-rma.c) ------------------------------------------------- */
 

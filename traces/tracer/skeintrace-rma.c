@@ -203,7 +203,8 @@ st_rma(struct st_call *k, int rc, OTF2_RmaAtomicType type, MPI_Count sent, MPI_D
                                           st_bytes(sent, sendtype), st_bytes(received, recvtype), id),
                  "RmaAtomic");
     if (request) {
-        struct st_req e = { st_req_key(request, sizeof *request), id, 0, 0, 0, w, REQ_RMA, target, 0, 0 };
+        struct st_req e = { .key = st_req_key(request, sizeof *request), .id = id, .comm = w, .kind = REQ_RMA,
+                               .peer = target };
         st_req_put(&e);
         return;
     }

@@ -822,13 +822,15 @@ st_sum_unrecorded(void)
     PMPI_Reduce(st.unrec, unrec_all, ST_F_COUNT * ST_WHY_COUNT, MPI_UINT64_T, MPI_SUM, 0, st.icomm);
 }
 
+/* What makes OTF2::MPI_COMMUNICATION_COMPLETE false: communication not
+ * recorded in full (MPI-IO and calls before MPI_Init are not communication). */
 uint64_t
 st_unrecorded_total(void)
 {
     uint64_t total = 0;
 
     for (uint32_t f = 0; f < ST_F_COUNT; f++)
-        for (int w = 0; w < ST_WHY_COUNT; w++)
+        for (int w = 0; w < ST_WHY_IO; w++)
             total += unrec_all[f][w];
     return total;
 }
@@ -841,12 +843,16 @@ st_report_unrecorded(void)
 {
     static const char *const why[ST_WHY_COUNT] = {
         "from a thread that may not call MPI", "on an intercommunicator or a communicator the tracer does not know",
-        "partitioned communication"
+        "partitioned communication", "MPI-IO: its region only", "before MPI_Init"
     };
     char line[4096];
     size_t at = 0;
+    uint64_t any = 0;
 
-    if (st_unrecorded_total() == 0)
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        for (int w = 0; w < ST_WHY_COUNT; w++)
+            any += unrec_all[f][w];
+    if (any == 0)
         return;
     for (uint32_t f = 0; f < ST_F_COUNT; f++)
         for (int w = 0; w < ST_WHY_COUNT; w++)

@@ -65,6 +65,16 @@ st_unrecorded(enum st_fn fn, enum st_why why)
     __atomic_fetch_add(&st.unrec[fn][why], 1, __ATOMIC_RELAXED);
 }
 
+/* Calls before MPI_Init ([0]) and after MPI_Finalize ([1]): kept apart
+ * from st, which MPI_Init clears. */
+static uint64_t outside[2][ST_F_COUNT];
+
+void
+st_outside(enum st_fn fn)
+{
+    __atomic_fetch_add(&outside[st_ever_started][fn], 1, __ATOMIC_RELAXED);
+}
+
 void *
 st_scratch(int slot, size_t n)
 {
@@ -177,9 +187,20 @@ st_measure_offset(void)
 static void
 st_atexit(void)
 {
+    char line[2048];
+    size_t at = 0;
+
     if (st.started && st.rank == 0)
         fprintf(stderr, "skeintrace: the program ended without MPI_Finalize; no trace was written to %s\n",
                 st.dir);
+    if (st.started || st.rank != 0)
+        return;
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        if (outside[1][f] && at < sizeof line - 100)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %llu", at ? ", " : "", st_fn_defs[f].name,
+                                   (unsigned long long)outside[1][f]);
+    if (at)
+        fprintf(stderr, "skeintrace: MPI calls after MPI_Finalize, not recorded (rank 0): %s\n", line);
 }
 
 /* At exit of a process that used MPI without its MPI_Init reaching the
@@ -266,6 +287,8 @@ st_start(uint64_t t_enter_raw, enum st_fn fn, int provided)
     if (!initialized)
         return;
     st_ever_started = 1;
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        st.unrec[f][ST_WHY_BEFORE] = outside[0][f];
     st.thread_level = provided;
     st.mt = provided == MPI_THREAD_MULTIPLE;
     PMPI_Comm_dup(MPI_COMM_WORLD, &st.icomm);
@@ -309,7 +332,9 @@ MPI_Init(int *argc, char ***argv)
 
     if (st_wrong_mpi())
         exit(1);
+    st_me.state = ST_BUSY; /* what MPI calls inside is its own */
     rc = PMPI_Init(argc, argv);
+    st_me.state = ST_NEW;
     if (rc == MPI_SUCCESS)
         st_start(t0, ST_F_MPI_Init, MPI_THREAD_SINGLE);
     return rc;
@@ -323,7 +348,9 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
     if (st_wrong_mpi())
         exit(1);
+    st_me.state = ST_BUSY;
     rc = PMPI_Init_thread(argc, argv, required, provided);
+    st_me.state = ST_NEW;
     if (rc == MPI_SUCCESS)
         st_start(t0, ST_F_MPI_Init_thread, *provided);
     return rc;

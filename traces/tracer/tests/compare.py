@@ -37,8 +37,10 @@ def main(count_dir, trace):
         if not rank.isdigit():
             continue
         for line in open(path):
-            name, n = line.split()
-            calls[int(rank)][name] += int(n)
+            f = line.split()
+            if f[0] in ("outside", "symbol"):   # outside MPI_Init..MPI_Finalize, and per symbol
+                continue
+            calls[int(rank)][f[0]] += int(f[1])
     defs = subprocess.run(["otf2-print", "-G", trace], capture_output=True, text=True).stdout
     group_of = {}
     for m in re.finditer(r'^LOCATION\s+(\d+)\s.*Group: "[^"]*" <(\d+)>', defs, re.M):

@@ -2,7 +2,7 @@
 ! `use mpi_f08` (-DF08), `use mpi` (default) or mpif.h (-DF77), on 2 ranks:
 ! point-to-point with MPI_STATUS_IGNORE and statuses, non-blocking with
 ! MPI_STATUSES_IGNORE, matched probes, collectives (one with MPI_IN_PLACE),
-! a non-blocking collective, a split communicator, a window with fence
+! a non-blocking collective, a split and an idup'ed communicator, a window with fence
 ! and lock epochs, persistent requests, and MPI_Wtime.
 program fortran_test
 #if defined(F08)
@@ -81,6 +81,10 @@ program fortran_test
   call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
   ! a communicator of one's own
   call MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - rank, half, ierr)
+  call MPI_Allreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_SUM, half, ierr)
+  call MPI_Comm_free(half, ierr)
+  call MPI_Comm_idup(MPI_COMM_WORLD, half, req, ierr)
+  call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
   call MPI_Allreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_SUM, half, ierr)
   call MPI_Comm_free(half, ierr)
   ! one-sided: fence, then lock with flush

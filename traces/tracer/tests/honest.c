@@ -7,7 +7,11 @@
  *   honest abort    MPI_Abort after MPI_Init: leaves an unfinished archive,
  *                   which the next run replaces with one line
  *   honest pmpi     calls PMPI_Init and PMPI_Finalize only: nothing reaches
- *                   the tracer, which says so at exit */
+ *                   the tracer, which says so at exit
+ *   honest io DIR   MPI_Initialized before MPI_Init, MPI-IO, MPI_Finalized
+ *                   after MPI_Finalize: a line at MPI_Finalize names the
+ *                   first two (OTF2::MPI_COMMUNICATION_COMPLETE stays
+ *                   true: neither is communication), one at exit the third */
 #include <mpi.h>
 #include <pthread.h>
 #include <string.h>
@@ -24,13 +28,25 @@ other_thread(void *arg)
 int
 main(int argc, char **argv)
 {
-    int rank, provided, x = 1;
+    int rank, provided, x = 1, flag;
     MPI_Comm half, inter;
+    MPI_File fh;
     pthread_t th;
 
     if (argc > 1 && strcmp(argv[1], "pmpi") == 0) {
         PMPI_Init(&argc, &argv);
         PMPI_Finalize();
+        return 0;
+    }
+    if (argc > 2 && strcmp(argv[1], "io") == 0) {
+        MPI_Initialized(&flag);
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_File_open(MPI_COMM_WORLD, argv[2], MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+        MPI_File_write_at_all(fh, rank * (MPI_Offset)sizeof x, &x, 1, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_File_close(&fh);
+        MPI_Finalize();
+        MPI_Finalized(&flag);
         return 0;
     }
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);

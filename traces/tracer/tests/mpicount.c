@@ -1,15 +1,21 @@
 /* mpicount.c — the counting layer the tracer's tests compare archives
  * with: an LD_AUDIT library that counts every call the program itself
- * makes to a function whose name starts with mpi_ or MPI_ (any case: the
- * C functions and every Fortran entry point), independently of the
- * tracer: it sees the calls at the program's PLT, before any wrapper.
+ * and its libraries make to a function whose name starts with mpi_ or MPI_
+ * (any case: the C functions and every Fortran entry point),
+ * independently of the tracer: it sees the calls at the callers' PLT,
+ * before any wrapper. Calls made by the MPI libraries themselves (their
+ * Fortran bindings call the C functions) and by the tracer are not
+ * counted.
  *
  *   LD_AUDIT=tests/build/mpicount.so MPICOUNT_DIR=dir program
  *
  * writes dir/count.RANK (the launcher's rank, or the pid): one line per
  * function, "name calls", the Fortran names folded to the C one (mpi_send_,
  * MPI_SEND, mpi_send_f08_, mpi_send_f08ts_ -> MPI_Send), so the counts
- * compare with the regions' Enter counts. */
+ * compare with the regions' Enter counts. Only the calls from MPI_Init
+ * (or MPI_Init_thread) to MPI_Finalize are counted, as only they can be
+ * traced; "outside NAME CALLS" lines give the others, and "symbol NAME
+ * CALLS" lines the calls per symbol as called (mpi_send_, MPI_Send, ...). */
 #define _GNU_SOURCE 1
 #include <ctype.h>
 #include <link.h>
@@ -20,8 +26,11 @@
 
 enum { MAXF = 1024 };
 static char *names[MAXF];
-static unsigned long calls[MAXF];
+static unsigned long calls[MAXF], outside[MAXF];
 static int nnames;
+static int phase; /* 0 before MPI_Init, 1 until MPI_Finalize, 2 after */
+
+static void c_name(const char *s, char *out, size_t n);
 
 unsigned int
 la_version(unsigned int version)
@@ -30,13 +39,20 @@ la_version(unsigned int version)
     return LAV_CURRENT;
 }
 
-/* References from the program only (its name is ""), to any library. */
+/* References from the program and its libraries, but MPI's own and the
+ * tracer's, to any library. */
 unsigned int
 la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
+    static const char *const mpi[] = { "libmpi", "libopen-", "/openmpi", "libskeintrace", "libuc", "libpmix",
+                                       "libfabric", "libhwloc", "libevent", "libotf2", "libpsm", "libibverbs" };
+
     (void)lmid;
     (void)cookie;
-    return map->l_name[0] == '\0' ? LA_FLG_BINDFROM : LA_FLG_BINDTO;
+    for (size_t i = 0; i < sizeof mpi / sizeof *mpi; i++)
+        if (strstr(map->l_name, mpi[i]))
+            return LA_FLG_BINDTO;
+    return LA_FLG_BINDFROM | LA_FLG_BINDTO;
 }
 
 static int
@@ -76,6 +92,7 @@ la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook, uin
                        La_x86_64_regs *regs, unsigned int *flags, const char *symname, long *framesizep)
 {
     int i = slot(symname);
+    char c[300];
 
     (void)ndx;
     (void)refcook;
@@ -83,8 +100,16 @@ la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook, uin
     (void)regs;
     (void)flags;
     (void)framesizep;
-    if (i >= 0)
+    if (phase != 1)
+        c_name(symname, c, sizeof c);
+    if (phase == 0 && (strcmp(c, "MPI_Init") == 0 || strcmp(c, "MPI_Init_thread") == 0))
+        phase = 1;
+    if (i >= 0 && phase == 1)
         calls[i]++;
+    else if (i >= 0)
+        outside[i]++;
+    if (phase == 1 && strncasecmp(symname, "mpi_finalize", 12) == 0 && strncasecmp(symname, "mpi_finalized", 13) != 0)
+        phase = 2;
     return sym->st_value;
 }
 
@@ -137,7 +162,11 @@ done(void)
         return;
     for (int i = 0; i < nnames; i++) {
         c_name(names[i], name, sizeof name);
-        fprintf(f, "%s %lu\n", name, calls[i]);
+        if (calls[i])
+            fprintf(f, "%s %lu\n", name, calls[i]);
+        if (outside[i])
+            fprintf(f, "outside %s %lu\n", name, outside[i]);
+        fprintf(f, "symbol %s %lu\n", names[i], calls[i] + outside[i]);
     }
     fclose(f);
 }

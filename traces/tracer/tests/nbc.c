@@ -1,5 +1,6 @@
 /* nbc.c — the tracer's test of what completes later, 2 ranks:
- * non-blocking collectives of every kind, persistent point-to-point and
+ * non-blocking collectives of every kind (and MPI_Comm_idup, whose
+ * communicator is then used), persistent point-to-point and
  * collective requests (MPI_Start, MPI_Startall; MPICH's MPI_*_init,
  * Open MPI's MPIX_*_init), matched probes (Mprobe/Mrecv, Improbe/Imrecv),
  * MPI_Alltoallw, neighbourhood collectives on a ring, and MPICH's
@@ -24,7 +25,7 @@ main(int argc, char **argv)
     int bytes[2] = { 0, 2 * (int)sizeof(double) };
     MPI_Message msg;
     MPI_Status st;
-    MPI_Comm ring;
+    MPI_Comm ring, dup;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -48,6 +49,13 @@ main(int argc, char **argv)
     MPI_Iexscan(x, y, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req[0]);
     for (flag = 0; !flag; polls++)
         MPI_Test(&req[0], &flag, MPI_STATUS_IGNORE);
+
+    /* a communicator made by a non-blocking collective, then used */
+    MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req[0]);
+    MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+    MPI_Allreduce(x, y, 2, MPI_DOUBLE, MPI_SUM, dup);
+    MPI_Sendrecv(x, 1, MPI_DOUBLE, peer, 9, y, 1, MPI_DOUBLE, peer, 9, dup, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&dup);
 
     /* Alltoallw, blocking and not */
     MPI_Alltoallw(x, counts, bytes, types, y, counts, bytes, types, MPI_COMM_WORLD);
