@@ -22,16 +22,12 @@
  *
  * Each rank packs its record; rank 0 gathers, decides global ids, writes,
  * and scatters each rank's local-to-global maps back. */
-#include "skeintrace-int.h"
+#include "skeintrace-unify.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
-
-enum { GROUP_LOCATIONS = 0, GROUP_WORLD = 1, GROUP_SELF = 2 };
-#define NO_PARENT INT32_MIN
 
 /* ---- every rank: pack ---------------------------------------------------- */
 
@@ -90,71 +86,8 @@ pack_local(struct st_buf *b)
     }
 }
 
-/* ---- rank 0: the global model ------------------------------------------- */
-
-struct gcomm {
-    int32_t leader, pleader;
-    uint32_t seq, pseq, depth, size;
-    int32_t *members; /* world ranks, from the leader's record */
-    uint32_t gid, group;
-};
-
-struct rankinfo {
-    uint64_t t_start, t_stop, rt_start;
-    uint32_t node, nlocs;
-    size_t locs_at, comms_at, users_at, wins_at, groups_at; /* offsets of the records */
-};
-
-struct gwin {
-    int32_t leader, cleader;
-    uint32_t seq, cseq, gid;
-};
-
-struct model {
-    OTF2_GlobalDefWriter *gw; /* NULL: decide ids, write nothing */
-    int failed;
-    struct st_map strmap; /* written strings */
-    char **strs;
-    uint32_t nstr, capstr;
-    struct st_map nodemap; /* host names, pointing into the blobs */
-    const char **nodes;
-    uint32_t nnodes, capnodes;
-    struct st_map commmap;
-    struct gcomm *comms;
-    uint32_t ncomms, capcomms;
-    uint32_t *order; /* comm indices by global id */
-    struct st_map groupmap;
-    uint32_t ngroups; /* beyond the three fixed groups */
-    struct st_map regmap; /* user region names, pointing into the blobs */
-    const char **regions;
-    uint32_t nregions, capregions;
-    uint32_t nused;        /* MPI functions some rank recorded */
-    struct st_map winmap;
-    struct gwin *wins;
-    uint32_t nwins, capwins;
-    struct st_map rgroupmap; /* RMA groups: member lists, pointing into the blobs */
-    const void **rgroups;
-    uint32_t *rgroup_n;
-    uint32_t nrgroups, caprgroups;
-};
-
-#define WRITE(m, call) \
-    do { \
-        if ((m)->gw) \
-            check((m), (call)); \
-    } while (0)
-
-static void
-check(struct model *m, OTF2_ErrorCode e)
-{
-    if (e != OTF2_SUCCESS && !m->failed) {
-        m->failed = 1;
-        fprintf(stderr, "skeintrace: cannot write the global definitions: %s\n", OTF2_Error_GetDescription(e));
-    }
-}
-
-static void *
-grow(struct model *m, void *array, uint32_t *cap, size_t elem)
+void *
+st_grow(struct model *m, void *array, uint32_t *cap, size_t elem)
 {
     uint32_t n = *cap ? 2 * *cap : 64;
     void *p = realloc(array, n * elem);
@@ -165,32 +98,6 @@ grow(struct model *m, void *array, uint32_t *cap, size_t elem)
     }
     *cap = n;
     return p;
-}
-
-/* Global string id of s; the String definition is written on first use,
- * before the definition that names it. */
-static OTF2_StringRef
-gstr(struct model *m, const char *s)
-{
-    uint64_t h = st_hash(s, strlen(s));
-    uint32_t pos = UINT32_MAX, v;
-
-    while (st_map_next(&m->strmap, h, &pos, &v))
-        if (strcmp(m->strs[v], s) == 0)
-            return v;
-    if (m->nstr == m->capstr) {
-        char **strs = grow(m, m->strs, &m->capstr, sizeof *strs);
-        if (!strs)
-            return 0;
-        m->strs = strs;
-    }
-    m->strs[m->nstr] = strdup(s);
-    if (!m->strs[m->nstr] || st_map_add(&m->strmap, h, m->nstr) != 0) {
-        m->failed = 1;
-        return 0;
-    }
-    WRITE(m, OTF2_GlobalDefWriter_WriteString(m->gw, m->nstr, s));
-    return m->nstr++;
 }
 
 /* Index of name in list (through map), adding it when absent. */
@@ -204,7 +111,7 @@ name_index(struct model *m, struct st_map *map, const char ***list, uint32_t *n,
         if (strcmp((*list)[v], name) == 0)
             return v;
     if (*n == *cap) {
-        const char **grown = grow(m, (void *)*list, cap, sizeof **list);
+        const char **grown = st_grow(m, (void *)*list, cap, sizeof **list);
         if (!grown)
             return 0;
         *list = grown;
@@ -226,18 +133,18 @@ find_name(const struct st_map *map, const char **list, const char *name)
     return 0;
 }
 
-static uint64_t
-comm_key(int32_t leader, uint32_t seq)
+uint64_t
+st_comm_key(int32_t leader, uint32_t seq)
 {
     return ((uint64_t)(uint32_t)leader << 32) | seq;
 }
 
-static uint32_t
-find_comm(const struct model *m, int32_t leader, uint32_t seq)
+uint32_t
+st_find_comm(const struct model *m, int32_t leader, uint32_t seq)
 {
     uint32_t pos = UINT32_MAX, v;
 
-    while (st_map_next(&m->commmap, comm_key(leader, seq), &pos, &v))
+    while (st_map_next(&m->commmap, st_comm_key(leader, seq), &pos, &v))
         if (m->comms[v].leader == leader && m->comms[v].seq == seq)
             return v;
     return UINT32_MAX;
@@ -263,17 +170,17 @@ read_comm(struct model *m, struct st_buf *b, int collect)
         b->bad = 1;
         return UINT32_MAX;
     }
-    idx = find_comm(m, c.leader, c.seq);
+    idx = st_find_comm(m, c.leader, c.seq);
     if (idx == UINT32_MAX && collect) {
         if (m->ncomms == m->capcomms) {
-            struct gcomm *comms = grow(m, m->comms, &m->capcomms, sizeof *comms);
+            struct gcomm *comms = st_grow(m, m->comms, &m->capcomms, sizeof *comms);
             if (!comms)
                 return UINT32_MAX;
             m->comms = comms;
         }
         idx = m->ncomms++;
         m->comms[idx] = c;
-        if (st_map_add(&m->commmap, comm_key(c.leader, c.seq), idx) != 0)
+        if (st_map_add(&m->commmap, st_comm_key(c.leader, c.seq), idx) != 0)
             m->failed = 1;
     }
     if (collect && idx != UINT32_MAX && nmem == c.size && !m->comms[idx].members) {
@@ -294,7 +201,7 @@ find_win(const struct model *m, int32_t leader, uint32_t seq)
 {
     uint32_t pos = UINT32_MAX, v;
 
-    while (st_map_next(&m->winmap, comm_key(leader, seq), &pos, &v))
+    while (st_map_next(&m->winmap, st_comm_key(leader, seq), &pos, &v))
         if (m->wins[v].leader == leader && m->wins[v].seq == seq)
             return v;
     return UINT32_MAX;
@@ -316,14 +223,14 @@ read_win(struct model *m, struct st_buf *b, int collect)
     idx = find_win(m, w.leader, w.seq);
     if (idx == UINT32_MAX && collect) {
         if (m->nwins == m->capwins) {
-            struct gwin *wins = grow(m, m->wins, &m->capwins, sizeof *wins);
+            struct gwin *wins = st_grow(m, m->wins, &m->capwins, sizeof *wins);
             if (!wins)
                 return UINT32_MAX;
             m->wins = wins;
         }
         idx = m->nwins++;
         m->wins[idx] = w;
-        if (st_map_add(&m->winmap, comm_key(w.leader, w.seq), idx) != 0)
+        if (st_map_add(&m->winmap, st_comm_key(w.leader, w.seq), idx) != 0)
             m->failed = 1;
     }
     return idx;
@@ -351,7 +258,7 @@ read_rgroup(struct model *m, struct st_buf *b, int collect)
         return UINT32_MAX;
     if (m->nrgroups == m->caprgroups) {
         uint32_t cap = m->caprgroups;
-        const void **g = grow(m, (void *)m->rgroups, &cap, sizeof *g);
+        const void **g = st_grow(m, (void *)m->rgroups, &cap, sizeof *g);
         uint32_t *gn = g ? realloc(m->rgroup_n, cap * sizeof *gn) : NULL;
         if (g)
             m->rgroups = g;
@@ -478,174 +385,6 @@ decide(struct model *m, int nranks)
                    (m->wins[j].leader == m->wins[i].leader && m->wins[j].seq < m->wins[i].seq);
         m->wins[i].gid = gid;
     }
-}
-
-/* ---- rank 0: writing ----------------------------------------------------- */
-
-static void
-write_header(struct model *m, const struct rankinfo *ri, int n)
-{
-    uint64_t first = UINT64_MAX, last = 0, realtime = OTF2_UNDEFINED_TIMESTAMP;
-    OTF2_AttributeValue v;
-
-    for (int r = 0; r < n; r++) {
-        if (ri[r].t_start < first)
-            first = ri[r].t_start;
-        if (ri[r].t_stop > last)
-            last = ri[r].t_stop;
-    }
-    if (first > last)
-        first = last;
-    if (ri[0].rt_start > ri[0].t_start - first)
-        realtime = ri[0].rt_start - (ri[0].t_start - first);
-    WRITE(m, OTF2_GlobalDefWriter_WriteClockProperties(m->gw, 1000000000u, first, last - first, realtime));
-    WRITE(m, OTF2_GlobalDefWriter_WriteParadigm(m->gw, OTF2_PARADIGM_MPI, gstr(m, "MPI"),
-                                                OTF2_PARADIGM_CLASS_PROCESS));
-    v.stringRef = gstr(m, "Comm ${id}");
-    WRITE(m, OTF2_GlobalDefWriter_WriteParadigmProperty(m->gw, OTF2_PARADIGM_MPI,
-                                                        OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
-                                                        OTF2_TYPE_STRING, v));
-}
-
-static void
-write_system(struct model *m, const struct st_buf *blobs, const struct rankinfo *ri, int n)
-{
-    struct utsname u;
-    const char *os = uname(&u) == 0 ? u.sysname : "Linux";
-    OTF2_AttributeValue v;
-    char name[64];
-
-    WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNode(m->gw, 0, gstr(m, os), gstr(m, "machine"),
-                                                      OTF2_UNDEFINED_SYSTEM_TREE_NODE));
-    WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(m->gw, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
-    v.stringRef = gstr(m, os);
-    WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(m->gw, 0, gstr(m, "platform"), OTF2_TYPE_STRING, v));
-    for (uint32_t i = 0; i < m->nnodes; i++) {
-        WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNode(m->gw, 1 + i, gstr(m, m->nodes[i]), gstr(m, "node"), 0));
-        WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(m->gw, 1 + i, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
-    }
-    for (int r = 0; r < n; r++) {
-        snprintf(name, sizeof name, "MPI Rank %d", r);
-        WRITE(m, OTF2_GlobalDefWriter_WriteLocationGroup(m->gw, (OTF2_LocationGroupRef)r, gstr(m, name),
-                                                         OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + ri[r].node,
-                                                         OTF2_UNDEFINED_LOCATION_GROUP));
-    }
-    for (uint32_t l = 0;; l++) {
-        int more = 0;
-        if (l > 0)
-            snprintf(name, sizeof name, "Thread %u", l);
-        for (int r = 0; r < n; r++) {
-            uint64_t nevents;
-            if (l >= ri[r].nlocs)
-                continue;
-            more = 1;
-            memcpy(&nevents, blobs[r].p + ri[r].locs_at + l * sizeof nevents, sizeof nevents);
-            WRITE(m, OTF2_GlobalDefWriter_WriteLocation(m->gw, st_location_id(r, l),
-                                                        gstr(m, l == 0 ? "Master thread" : name),
-                                                        OTF2_LOCATION_TYPE_CPU_THREAD, nevents,
-                                                        (OTF2_LocationGroupRef)r));
-        }
-        if (!more)
-            break;
-    }
-}
-
-/* Global region ids: the recorded MPI functions in mpi.def's order, then
- * the user regions. */
-static void
-write_regions(struct model *m)
-{
-    OTF2_StringRef empty = gstr(m, ""), file = gstr(m, "MPI");
-    uint32_t gid = 0;
-
-    for (uint32_t i = 0; i < ST_F_COUNT; i++) {
-        OTF2_StringRef s;
-        if (!(st.used[i >> 3] & (1u << (i & 7))))
-            continue;
-        s = gstr(m, st_fn_defs[i].name);
-        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, gid++, s, s, empty, st_fn_defs[i].role, OTF2_PARADIGM_MPI,
-                                                  OTF2_REGION_FLAG_NONE, file, 0, 0));
-    }
-    for (uint32_t i = 0; i < m->nregions; i++) {
-        OTF2_StringRef s = gstr(m, m->regions[i]);
-        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, m->nused + i, s, s, empty, OTF2_REGION_ROLE_FUNCTION,
-                                                  OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
-                                                  OTF2_UNDEFINED_STRING, 0, 0));
-    }
-}
-
-static void
-write_group(struct model *m, uint32_t id, OTF2_GroupType type, uint32_t n, const uint64_t *members)
-{
-    WRITE(m, OTF2_GlobalDefWriter_WriteGroup(m->gw, id, gstr(m, ""), type, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                             n, members));
-}
-
-/* The groups RmaGroupSync names, after the communicators' groups, and
- * the windows. */
-static void
-write_rma(struct model *m)
-{
-    for (uint32_t g = 0; g < m->nrgroups; g++) {
-        uint64_t *members = malloc((m->rgroup_n[g] ? m->rgroup_n[g] : 1) * sizeof *members);
-        if (!members) {
-            m->failed = 1;
-            return;
-        }
-        for (uint32_t i = 0; i < m->rgroup_n[g]; i++) {
-            int32_t r;
-            memcpy(&r, (const char *)m->rgroups[g] + i * sizeof r, sizeof r);
-            members[i] = (uint64_t)r;
-        }
-        write_group(m, GROUP_SELF + 1 + m->ngroups + g, OTF2_GROUP_TYPE_COMM_GROUP, m->rgroup_n[g], members);
-        free(members);
-    }
-    for (uint32_t i = 0; i < m->nwins; i++)
-        for (uint32_t j = 0; j < m->nwins; j++) {
-            uint32_t c;
-            if (m->wins[j].gid != i)
-                continue;
-            c = find_comm(m, m->wins[j].cleader, m->wins[j].cseq);
-            WRITE(m, OTF2_GlobalDefWriter_WriteRmaWin(m->gw, i, gstr(m, ""),
-                                                      c == UINT32_MAX ? OTF2_UNDEFINED_COMM : m->comms[c].gid,
-                                                      OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS));
-        }
-}
-
-static void
-write_comms(struct model *m, int n)
-{
-    uint64_t *members = malloc((size_t)n * sizeof *members);
-    uint32_t written = 0;
-
-    if (!members) {
-        m->failed = 1;
-        return;
-    }
-    for (int r = 0; r < n; r++)
-        members[r] = (uint64_t)r;
-    write_group(m, GROUP_LOCATIONS, OTF2_GROUP_TYPE_COMM_LOCATIONS, (uint32_t)n, members);
-    write_group(m, GROUP_WORLD, OTF2_GROUP_TYPE_COMM_GROUP, (uint32_t)n, members);
-    write_group(m, GROUP_SELF, OTF2_GROUP_TYPE_COMM_SELF, 0, NULL);
-    for (uint32_t i = 0; i < m->ncomms; i++) {
-        const struct gcomm *c = &m->comms[m->order[i]];
-        if (c->group != GROUP_SELF + 1 + written)
-            continue;
-        for (uint32_t k = 0; k < c->size; k++)
-            members[k] = (uint64_t)c->members[k];
-        write_group(m, c->group, OTF2_GROUP_TYPE_COMM_GROUP, c->size, members);
-        written++;
-    }
-    free(members);
-    for (uint32_t i = 0; i < m->ncomms; i++) {
-        const struct gcomm *c = &m->comms[m->order[i]];
-        const char *name = c->leader == -1 ? "MPI_COMM_WORLD" : c->leader == -2 ? "MPI_COMM_SELF" : "";
-        uint32_t parent = c->pleader == NO_PARENT ? UINT32_MAX : find_comm(m, c->pleader, c->pseq);
-        WRITE(m, OTF2_GlobalDefWriter_WriteComm(m->gw, c->gid, gstr(m, name), c->group,
-                                                parent == UINT32_MAX ? OTF2_UNDEFINED_COMM : m->comms[parent].gid,
-                                                OTF2_COMM_FLAG_NONE));
-    }
-    write_rma(m);
 }
 
 /* Each rank's maps: global comm id per local comm, global region id per
@@ -775,10 +514,7 @@ st_unify(OTF2_GlobalDefWriter *gw, uint32_t **maps)
         if (!m.failed)
             decide(&m, n);
         if (!m.failed) {
-            write_header(&m, ri, n);
-            write_system(&m, blobs, ri, n);
-            write_regions(&m);
-            write_comms(&m, n);
+            st_defs_write(&m, blobs, ri, n);
             build_replies(&m, blobs, ri, n, &replies, counts, displs);
         }
         ok = !m.failed;
