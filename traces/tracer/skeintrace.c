@@ -411,6 +411,25 @@ MPI_Finalize(void)
 
 /* ---- user regions ------------------------------------------------------- */
 
+/* User regions are recorded on the thread of MPI_Init only (one stack per
+ * rank); a call from another thread while tracing is ignored, and said so
+ * once. Returns 1 when the call may record. */
+static int
+st_region_thread(const char *name)
+{
+    static int warned;
+
+    if (!name || !st.started || st.finalizing)
+        return 0;
+    if (st_me.loc == 0 && (st_me.state == ST_IDLE || st_me.state == ST_OFF))
+        return st_me.state == ST_IDLE;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "skeintrace: rank %d: user region \"%s\" from a thread other than MPI_Init's; such calls are "
+                        "ignored\n",
+                st.rank, name);
+    return 0;
+}
+
 /* Names are interned per rank in first-use order; MPI_Finalize unifies them
  * into global region ids. A linear scan over a short list of names beats a
  * hash table for the handful of phases a program marks. */
@@ -439,7 +458,7 @@ skeintrace_region_begin(const char *name)
 {
     uint32_t id;
 
-    if (st_me.state != ST_IDLE || st_me.loc != 0 || !name)
+    if (!st_region_thread(name))
         return;
     id = st_user_region(name);
     if (id == UINT32_MAX)
@@ -462,7 +481,7 @@ skeintrace_region_end(const char *name)
     static int warned;
     uint32_t id, pos;
 
-    if (st_me.state != ST_IDLE || st_me.loc != 0 || !name)
+    if (!st_region_thread(name))
         return;
     for (id = 0; id < st.nuser; id++)
         if (strcmp(st.user_names[id], name) == 0)
