@@ -225,8 +225,8 @@ for mpi in mpich openmpi; do
             bad "build tests/$prog.c with $mpi: $(head -c 300 "$work/cc.err")"
         fi
     done
-    if ! command -v mpif90.$mpi > /dev/null; then
-        skip "$mpi Fortran: mpif90.$mpi missing (apt-get install gfortran)"
+    if ! gfortran --version > /dev/null 2>&1 || ! command -v mpif90.$mpi > /dev/null; then
+        skip "$mpi Fortran: gfortran or mpif90.$mpi missing (apt-get install gfortran)"
         continue
     fi
     # mpif.h, use mpi, use mpi_f08 (gfortran wants argument mismatches allowed for mpif.h)

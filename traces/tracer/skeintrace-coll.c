@@ -48,8 +48,8 @@ st_coll_pre(struct st_call *k, int mode, MPI_Comm comm)
 void
 st_coll_post(struct st_call *k, int rc, MPI_Request *request, struct st_coll c)
 {
-    struct st_req e = { .sent = c.sent, .received = c.received, .comm = k->comm, .kind = REQ_COLL, .peer = (int32_t)c.op,
-                          .tag = (int32_t)c.root };
+    struct st_req e = { .sent = c.sent, .received = c.received, .comm = k->comm, .kind = REQ_COLL,
+                        .peer = (int32_t)c.op, .tag = (int32_t)c.root };
 
     if (k->comm < 0)
         return;

@@ -90,8 +90,8 @@ tab_take(struct reqtab *t, uint64_t key, struct st_req *out)
         return 0;
     for (h = slot_of(t, key); t->slots[h].key; h = (h + 1) & (t->n - 1)) {
         const struct st_req *e = &t->slots[h], *f = found == UINT32_MAX ? NULL : &t->slots[found];
-        if (e->key == key &&
-            (!f || (e->loc == st_me.loc && f->loc != st_me.loc) || ((e->loc == st_me.loc) == (f->loc == st_me.loc) && e->id < f->id)))
+        int mine = e->loc == st_me.loc, theirs = f && f->loc == st_me.loc;
+        if (e->key == key && (!f || (mine && !theirs) || (mine == theirs && e->id < f->id)))
             found = h;
     }
     if (found == UINT32_MAX)
@@ -236,8 +236,8 @@ void
 st_isend_post(struct st_call *k, int rc, MPI_Count count, MPI_Datatype type, int dest, int tag,
               MPI_Request *request)
 {
-    struct st_req e = { .id = k->id, .sent = st_bytes(count, type), .comm = k->comm, .kind = REQ_SEND, .peer = dest,
-                          .tag = tag };
+    struct st_req e = { .id = k->id, .sent = st_bytes(count, type), .comm = k->comm, .kind = REQ_SEND,
+                        .peer = dest, .tag = tag };
 
     if (rc != MPI_SUCCESS || k->comm < 0)
         return;

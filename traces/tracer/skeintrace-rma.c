@@ -204,7 +204,7 @@ st_rma(struct st_call *k, int rc, OTF2_RmaAtomicType type, MPI_Count sent, MPI_D
                  "RmaAtomic");
     if (request) {
         struct st_req e = { .key = st_req_key(request, sizeof *request), .id = id, .comm = w, .kind = REQ_RMA,
-                               .peer = target };
+                            .peer = target };
         st_req_put(&e);
         return;
     }
