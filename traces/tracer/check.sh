@@ -165,7 +165,7 @@ fi
 # the archive against the counting layer (tests/mpicount.c, an LD_AUDIT
 # library that counts the program's own calls: tests/compare.py), the
 # consistency checks, and skein reading it when a skein binary is given
-gcc -shared -fPIC -O2 -o tests/build/mpicount.so tests/mpicount.c 2> "$work/mpicount.err" ||
+gcc -shared -fPIC -O2 -Wall -Wextra -o tests/build/mpicount.so tests/mpicount.c 2> "$work/mpicount.err" ||
     bad "build tests/mpicount.c: $(head -c 300 "$work/mpicount.err")"
 skein=${SKEIN:-}
 [ -n "$skein" ] && [ ! -x "$skein" ] && skein=""

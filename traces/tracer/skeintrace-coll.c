@@ -39,8 +39,10 @@ st_coll_pre(struct st_call *k, int mode, MPI_Comm comm)
     k->rank = 0;
     if (c < 0)
         return;
+    st_lock(); /* another thread may be growing the table */
     k->size = st.comms[c].size;
     k->rank = st.comms[c].myrank;
+    st_unlock();
     if (mode == ST_BLOCKING)
         st_check(OTF2_EvtWriter_MpiCollectiveBegin(st_me.evt, NULL, k->t0), "MpiCollectiveBegin");
 }

@@ -211,6 +211,17 @@ void st_outside(enum st_fn fn);
 /* Scratch memory of this thread, slot ST_SC_*, at least n bytes; NULL when out of memory. */
 void *st_scratch(int slot, size_t n);
 
+/* Function fn was recorded: its region is defined. Threads may race to
+ * set the bit, so it is set atomically, and only the first time. */
+static inline void
+st_mark_used(enum st_fn fn)
+{
+    unsigned char bit = (unsigned char)(1u << (fn & 7));
+
+    if (!(__atomic_load_n(&st.used[fn >> 3], __ATOMIC_RELAXED) & bit))
+        __atomic_fetch_or(&st.used[fn >> 3], bit, __ATOMIC_RELAXED);
+}
+
 /* Start recording call k of function fn: 1 and Enter written, or 0 when
  * the call is to go straight to MPI. */
 static inline int
@@ -229,7 +240,7 @@ st_call_begin(struct st_call *k, enum st_fn fn)
     k->t1 = 0;
     k->t0 = st_now();
     st_me.state = ST_BUSY;
-    st.used[fn >> 3] |= (unsigned char)(1u << (fn & 7));
+    st_mark_used(fn);
     st_check(OTF2_EvtWriter_Enter(st_me.evt, NULL, k->t0, (OTF2_RegionRef)fn), "Enter");
     return 1;
 }
@@ -298,8 +309,8 @@ enum { ST_FL_F77, ST_FL_F08, ST_FL_F08_DESC };
 void *st_fnext(const char *names);
 #define ST_FNEXT(fp, names) \
     do { \
-        if (!(fp)) \
-            *(void **)&(fp) = st_fnext(names); \
+        if (!__atomic_load_n((void **)&(fp), __ATOMIC_ACQUIRE)) \
+            __atomic_store_n((void **)&(fp), st_fnext(names), __ATOMIC_RELEASE); \
     } while (0)
 const void *st_fbuf(const void *p, int flavour);
 int st_fstatus_ignored(const void *p);

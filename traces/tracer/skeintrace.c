@@ -318,7 +318,7 @@ st_start(uint64_t t_enter_raw, enum st_fn fn, int provided)
     }
     st_me.evt = st.evt;
     st_me.loc = 0;
-    st.used[fn >> 3] |= (unsigned char)(1u << (fn & 7));
+    st_mark_used(fn);
     st_check(OTF2_EvtWriter_Enter(st.evt, NULL, st.t_start, (OTF2_RegionRef)fn), "Enter");
     st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st_now(), (OTF2_RegionRef)fn), "Leave");
     st_me.state = st.failed ? ST_OFF : ST_IDLE;
@@ -370,7 +370,7 @@ st_finalize(void)
     st.finalizing = 1;
     if (!st.failed && st_me.state == ST_IDLE) {
         uint64_t t0 = st_now();
-        st.used[ST_F_MPI_Finalize >> 3] |= (unsigned char)(1u << (ST_F_MPI_Finalize & 7));
+        st_mark_used(ST_F_MPI_Finalize);
         st_check(OTF2_EvtWriter_Enter(st.evt, NULL, t0, ST_F_MPI_Finalize), "Enter");
         st.t_stop = st_now();
         st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st.t_stop, ST_F_MPI_Finalize), "Leave");

@@ -29,6 +29,7 @@ static char *names[MAXF];
 static unsigned long calls[MAXF], outside[MAXF];
 static int nnames;
 static int phase; /* 0 before MPI_Init, 1 until MPI_Finalize, 2 after */
+static char busy;  /* a spin lock: threads call MPI at once (tests/threads.c) */
 
 static void c_name(const char *s, char *out, size_t n);
 
@@ -91,7 +92,7 @@ Elf64_Addr
 la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook, uintptr_t *defcook,
                        La_x86_64_regs *regs, unsigned int *flags, const char *symname, long *framesizep)
 {
-    int i = slot(symname);
+    int i;
     char c[300];
 
     (void)ndx;
@@ -100,6 +101,9 @@ la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook, uin
     (void)regs;
     (void)flags;
     (void)framesizep;
+    while (__atomic_test_and_set(&busy, __ATOMIC_ACQUIRE))
+        ;
+    i = slot(symname);
     if (phase != 1)
         c_name(symname, c, sizeof c);
     if (phase == 0 && (strcmp(c, "MPI_Init") == 0 || strcmp(c, "MPI_Init_thread") == 0))
@@ -110,6 +114,7 @@ la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned int ndx, uintptr_t *refcook, uin
         outside[i]++;
     if (phase == 1 && strncasecmp(symname, "mpi_finalize", 12) == 0 && strncasecmp(symname, "mpi_finalized", 13) != 0)
         phase = 2;
+    __atomic_clear(&busy, __ATOMIC_RELEASE);
     return sym->st_value;
 }
 
@@ -136,7 +141,9 @@ c_name(const char *s, char *out, size_t n)
         low[len -= 6] = '\0';
     else if (len > 4 && strcmp(low + len - 4, "_f08") == 0)
         low[len -= 4] = '\0';
-    if (strncmp(low, "mpix_", 5) == 0)
+    if (len < 6) /* not an MPI function's name */
+        snprintf(out, n, "%s", s);
+    else if (memcmp(low, "mpix_", 5) == 0)
         snprintf(out, n, "MPIX_%c%s%s", toupper((unsigned char)low[5]), low + 6, large ? "_c" : "");
     else
         snprintf(out, n, "MPI_%c%s%s", toupper((unsigned char)low[4]), low + 5, large ? "_c" : "");
