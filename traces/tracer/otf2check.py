@@ -14,9 +14,10 @@ Checks, each printed as one "ok - ..." or "not ok - ..." line:
     no earlier than the send started;
   * requests: each MpiIrecvRequest completed by one MpiIrecv, each MpiIsend
     completed at most once (never-completed ones are counted);
-  * collectives: every member of a communicator performs the same sequence
-    of operations with the same root, and bytes sent equal bytes received
-    over each instance;
+  * collectives, blocking, non-blocking and persistent (in the order called,
+    each non-blocking one with its completion): every member of a
+    communicator performs the same sequence of operations with the same
+    root, and bytes sent equal bytes received over each instance;
   * with --expect: exact record counts per location (see allcalls.expected);
     --polls adds the polling calls a program reported ("POLL rank R NAME N ...").
 Exit status 0 when every check passed. Standard library only.
@@ -161,7 +162,13 @@ def main(argv):
     irecv_open = collections.defaultdict(set)
     coll_open = {}
     colls = collections.defaultdict(list)       # (comm, loc or None) -> per-location sequences
-    coll_seq = collections.defaultdict(list)    # (comm, loc) -> [(op, root, sent, received)]
+    coll_seq = collections.defaultdict(list)    # (comm, loc) -> [(issue, op, root, sent, received)]
+    # Collectives are matched in the order they were called on each
+    # process: blocking ones at their Begin, non-blocking and persistent
+    # ones at their NonBlockingCollectiveRequest (completed later).
+    issued = collections.Counter()              # process -> collectives called so far
+    begin_at = {}                               # location -> issue number of its open collective
+    nbc_at = {}                                 # (process, request) -> issue number
 
     def problem(check, msg):
         if len(problems[check]) < 5:
@@ -244,10 +251,26 @@ def main(argv):
             if coll_open.get(loc) is not None:
                 problem("collective Begin/End pair up", f"location {loc}: nested Begin at {t}")
             coll_open[loc] = len(stack)
-        elif kind == "MPI_COLLECTIVE_END":
-            if coll_open.get(loc) != len(stack):
-                problem("collective Begin/End pair up", f"location {loc}: End without Begin at {t}")
-            coll_open[loc] = None
+            begin_at[loc] = issued[proc(loc)]
+            issued[proc(loc)] += 1
+        elif kind == "NON_BLOCKING_COLLECTIVE_REQUEST":
+            req = int(RE_REQ.search(rest).group(1))
+            if (proc(loc), req) in nbc_at:
+                problem("request ids unique", f"location {loc}: collective request {req} reused")
+            nbc_at[(proc(loc), req)] = issued[proc(loc)]
+            issued[proc(loc)] += 1
+        elif kind in ("MPI_COLLECTIVE_END", "NON_BLOCKING_COLLECTIVE_COMPLETE"):
+            if kind == "MPI_COLLECTIVE_END":
+                if coll_open.get(loc) != len(stack):
+                    problem("collective Begin/End pair up", f"location {loc}: End without Begin at {t}")
+                coll_open[loc] = None
+                issue = begin_at.pop(loc, None)
+            else:
+                req = int(RE_REQ.search(rest).group(1))
+                issue = nbc_at.pop((proc(loc), req), None)
+                if issue is None:
+                    problem("each NonBlockingCollectiveComplete follows its request", f"location {loc}: request {req}")
+                    continue
             c = RE_COLL.search(rest)
             if not c or c.group(2) is None:
                 problem("collective records parse", f"location {loc}: {line.strip()}")
@@ -262,7 +285,7 @@ def main(argv):
             if members is not None and ploc not in members:
                 problem("collectives only on members", f"location {loc} is not in communicator {comm}")
             key = (comm, ploc if members is None else None)
-            coll_seq[(key, ploc)].append((c.group(1), c.group(3), int(c.group(4)), int(c.group(5))))
+            coll_seq[(key, ploc)].append((issue, c.group(1), c.group(3), int(c.group(4)), int(c.group(5))))
             colls[key] = members if members is not None else [ploc]
 
     for loc, stack in stacks.items():
@@ -290,10 +313,14 @@ def main(argv):
             problem("every MpiIrecvRequest completed", f"location {loc}: {len(open_reqs)} open, e.g. {sorted(open_reqs)[:3]}")
     uncompleted = {loc: sum(1 for q in ids if not isend_done[loc][q]) for loc, ids in isend_ids.items()}
 
-    # collectives: same sequence on every member
+    if nbc_at:
+        problem("every NonBlockingCollectiveRequest completed", f"{len(nbc_at)} open, e.g. {sorted(nbc_at)[:3]}")
+
+    # collectives: same sequence on every member, in the order called
     ninst = 0
     for key, members in colls.items():
-        seqs = {loc: coll_seq.get((key, loc), []) for loc in members}
+        seqs = {loc: [x[1:] for x in sorted(coll_seq.get((key, loc), []), key=lambda x: (x[0] is None, x[0]))]
+                for loc in members}
         lengths = {len(v) for v in seqs.values()}
         if len(lengths) != 1:
             problem("every collective on every member", f"comm {key[0]}: counts per location {({l: len(v) for l, v in seqs.items()})}")
@@ -315,6 +342,7 @@ def main(argv):
               "every MpiIrecv has one MpiIrecvRequest", "every MpiIrecvRequest completed",
               "each MpiIsend completed at most once", "each MpiIsendComplete follows its MpiIsend",
               "collectives on defined communicators", "collectives only on members", "every collective on every member",
+              "each NonBlockingCollectiveComplete follows its request", "every NonBlockingCollectiveRequest completed",
               "members agree on operation and root", "collective bytes sent equal bytes received"]
     for name in checks + sorted(set(problems) - set(checks)):
         details = [d for d in problems.get(name, []) if d]
