@@ -244,6 +244,7 @@ for mpi in mpich openmpi; do
     for form in F77 F90 F08; do
         extra=""
         [ $form = F77 ] && extra=-fallow-argument-mismatch
+        [ $form = F08 ] && [ $mpi = mpich ] && extra=-DLARGE
         if mpif90.$mpi -cpp -D$form $extra -O1 -o tests/build/fortran-$form-$mpi tests/fortran.F90 \
                2> "$work/fc.err"; then
             family $mpi fortran-$form tests/build/fortran-$form-$mpi

@@ -3,7 +3,8 @@
 ! point-to-point with MPI_STATUS_IGNORE and statuses, non-blocking with
 ! MPI_STATUSES_IGNORE, matched probes, collectives (one with MPI_IN_PLACE),
 ! a non-blocking collective, a split and an idup'ed communicator, a window with fence
-! and lock epochs, persistent requests, and MPI_Wtime.
+! and lock epochs, persistent requests, and MPI_Wtime; with -DLARGE
+! (MPICH's mpi_f08) large-count forms too.
 program fortran_test
 #if defined(F08)
   use mpi_f08
@@ -25,6 +26,9 @@ program fortran_test
 #endif
   integer :: rank, nranks, ierr, peer, i, n
   integer(kind=MPI_ADDRESS_KIND) :: winsize, disp
+#if defined(LARGE)
+  integer(kind=MPI_COUNT_KIND) :: big
+#endif
   double precision :: x(8), y(8), t0, buf(4)
 
   call MPI_Init(ierr)
@@ -79,6 +83,13 @@ program fortran_test
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call MPI_Iallreduce(x, y, 8, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, req, ierr)
   call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+#if defined(LARGE)
+  ! MPI-4 large counts (MPICH's mpi_f08: mpi_send_f08ts_large_, ...)
+  big = 4
+  call MPI_Sendrecv(x, big, MPI_DOUBLE_PRECISION, peer, 8, y, big, MPI_DOUBLE_PRECISION, peer, 8, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call MPI_Allreduce(x, y, big, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+#endif
   ! a communicator of one's own
   call MPI_Comm_split(MPI_COMM_WORLD, 0, nranks - rank, half, ierr)
   call MPI_Allreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_SUM, half, ierr)
