@@ -56,7 +56,8 @@ def parse_defs(text):
             gtype = re.search(r'Type: (\w+)', rest).group(1)
             par = re.search(r'Paradigm: (?:"[^"]*" <(\d+)>|(\w+))', rest)
             paradigm = par.group(1) or par.group(2)
-            mem = rest.split(" Members", 1)[1] if " Members" in rest else ""
+            # "2 Members: ..." or "1 Member: ..."
+            mem = re.split(r" Members?(?=:)", rest, 1)[1] if re.search(r" Members?:", rest) else ""
             if gtype == "COMM_LOCATIONS":
                 members = [int(x) for x in re.findall(r'<(\d+)>', mem)]
             else:
@@ -65,6 +66,10 @@ def parse_defs(text):
         elif kind == "COMM":
             g = re.search(r'Group: "[^"]*" <(\d+)>', rest)
             comms[ident] = int(g.group(1)) if g else None
+        elif kind == "INTER_COMM":
+            a = re.search(r'Group A: "[^"]*" <(\d+)>', rest)
+            b = re.search(r'Group B: "[^"]*" <(\d+)>', rest)
+            comms[ident] = ("inter", int(a.group(1)), int(b.group(1))) if a and b else None
         elif kind == "LOCATION":
             locations[ident] = rest
         elif kind == "REGION":
@@ -79,13 +84,7 @@ class Translator:
         self.groups, self.comms = groups, comms
         self.loc_groups = {p: mem for (t, p, mem) in groups.values() if t == "COMM_LOCATIONS"}
 
-    def kind(self, comm):
-        g = self.comms.get(comm)
-        return self.groups[g][0] if g in self.groups else None
-
-    def members(self, comm):
-        """locations of the communicator's members, or None for a COMM_SELF one"""
-        g = self.comms.get(comm)
+    def group_locations(self, g, comm):
         if g not in self.groups:
             raise KeyError(f"communicator {comm} has no group")
         gtype, paradigm, mem = self.groups[g]
@@ -96,8 +95,26 @@ class Translator:
             raise KeyError(f"no COMM_LOCATIONS group for paradigm {paradigm}")
         return [locs[i] for i in mem]
 
+    def members(self, comm):
+        """locations of the communicator's members, or None for a COMM_SELF one"""
+        g = self.comms.get(comm)
+        if isinstance(g, tuple):
+            raise KeyError(f"collective on intercommunicator {comm}")
+        return self.group_locations(g, comm)
+
     def location(self, comm, rank, here):
-        mem = self.members(comm)
+        """the location of rank in comm, seen from location here (a
+        process's first location); an intercommunicator's ranks are in the
+        group that here is not in"""
+        g = self.comms.get(comm)
+        if isinstance(g, tuple):
+            a, b = self.group_locations(g[1], comm), self.group_locations(g[2], comm)
+            if here in a:
+                return b[rank]
+            if here in b:
+                return a[rank]
+            raise KeyError(f"location {here} in neither group of intercommunicator {comm}")
+        mem = self.group_locations(g, comm)
         if mem is None:
             if rank != 0:
                 raise KeyError(f"rank {rank} in one-member communicator {comm}")
@@ -212,7 +229,7 @@ def main(argv):
                 continue
             rank, shown, comm, tag, length = int(p.group(1)), p.group(2), int(p.group(3)), int(p.group(4)), int(p.group(5))
             try:
-                peer = tr.location(comm, rank, loc)
+                peer = tr.location(comm, rank, proc(loc))
             except (KeyError, IndexError) as e:
                 problem("ranks translate to locations", f"location {loc}: {e}")
                 continue

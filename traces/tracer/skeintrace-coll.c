@@ -30,7 +30,7 @@
 void
 st_coll_pre(struct st_call *k, int mode, MPI_Comm comm)
 {
-    int c = st_comm_lookup(k, comm);
+    int c = st_comm_lookup(k, comm), inter;
 
     k->mode = mode;
     k->comm = c;
@@ -42,7 +42,13 @@ st_coll_pre(struct st_call *k, int mode, MPI_Comm comm)
     st_lock(); /* another thread may be growing the table */
     k->size = st.comms[c].size;
     k->rank = st.comms[c].myrank;
+    inter = st.comms[c].inter;
     st_unlock();
+    if (inter) { /* rooted in one group, reduced across: not Score-P's byte counts */
+        st_unrecorded(k->fn, ST_WHY_INTERCOLL);
+        k->comm = -1;
+        return;
+    }
     if (mode == ST_BLOCKING)
         st_check(OTF2_EvtWriter_MpiCollectiveBegin(st_me.evt, NULL, k->t0), "MpiCollectiveBegin");
 }

@@ -144,8 +144,10 @@ st_comm_setup(void)
 void
 st_comm_teardown(void)
 {
-    for (uint32_t i = 0; i < st.ncomms; i++)
+    for (uint32_t i = 0; i < st.ncomms; i++) {
         free(st.comms[i].members);
+        free(st.comms[i].rmembers);
+    }
     free(st.comms);
     st.comms = NULL;
     st.ncomms = st.capcomms = 0;
@@ -181,41 +183,63 @@ st_comm_lookup(struct st_call *k, MPI_Comm comm)
     return id;
 }
 
-/* Add newcomm, named (leader, seq), child of local comm parent (or -1). */
+/* World ranks of a group's members, in group rank order; NULL on failure. */
+static int32_t *
+world_ranks(MPI_Group group, int n)
+{
+    int *local = malloc((size_t)(n ? n : 1) * sizeof *local);
+    int32_t *world = malloc((size_t)(n ? n : 1) * sizeof *world);
+
+    if (!local || !world) {
+        free(local);
+        free(world);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        local[i] = i;
+    PMPI_Group_translate_ranks(group, n, local, st.world_group, world);
+    free(local);
+    return world;
+}
+
+/* Add newcomm, named (leader, seq), child of local comm parent (or -1).
+ * The leader (the process that named it) also keeps its members; an
+ * intercommunicator's both groups. */
 static void
-comm_add(MPI_Comm newcomm, int32_t parent, int32_t leader, uint32_t seq)
+comm_add(MPI_Comm newcomm, int32_t parent, int32_t leader, uint32_t seq, int inter, int is_leader)
 {
     struct st_comm c;
-    int size, rank, id;
+    int id;
 
     memset(&c, 0, sizeof c);
     c.leader = leader;
     c.seq = seq;
     c.parent = parent;
+    c.inter = inter;
     st_lock();
     c.depth = c.parent >= 0 ? st.comms[c.parent].depth + 1 : 1;
     st_unlock();
     PMPI_Comm_size(newcomm, &c.size);
     PMPI_Comm_rank(newcomm, &c.myrank);
-    size = c.size;
-    rank = c.myrank;
+    if (inter)
+        PMPI_Comm_remote_size(newcomm, &c.rsize);
     c.fkey = (uint32_t)PMPI_Comm_c2f(newcomm);
-    if (rank == 0 && size > 1) {
+    if (is_leader && (c.size > 1 || inter)) {
         MPI_Group group;
-        int *local = malloc((size_t)size * sizeof *local);
-        c.members = malloc((size_t)size * sizeof *c.members);
-        if (!local || !c.members) {
-            free(local);
+        PMPI_Comm_group(newcomm, &group);
+        c.members = world_ranks(group, c.size);
+        PMPI_Group_free(&group);
+        if (inter) {
+            PMPI_Comm_remote_group(newcomm, &group);
+            c.rmembers = world_ranks(group, c.rsize);
+            PMPI_Group_free(&group);
+        }
+        if (!c.members || (inter && !c.rmembers)) {
             free(c.members);
+            free(c.rmembers);
             st_fail("communicator definition", OTF2_ERROR_MEM_ALLOC_FAILED);
             return;
         }
-        for (int i = 0; i < size; i++)
-            local[i] = i;
-        PMPI_Comm_group(newcomm, &group);
-        PMPI_Group_translate_ranks(group, size, local, st.world_group, c.members);
-        PMPI_Group_free(&group);
-        free(local);
     }
     st_lock();
     id = comm_append(&c);
@@ -224,28 +248,68 @@ comm_add(MPI_Comm newcomm, int32_t parent, int32_t leader, uint32_t seq)
     st_unlock();
     if (id < 0) {
         free(c.members);
+        free(c.rmembers);
         st_fail("communicator table", OTF2_ERROR_MEM_ALLOC_FAILED);
         return;
     }
     PMPI_Comm_set_attr(newcomm, st.keyval, (void *)(intptr_t)id);
 }
 
+/* An intercommunicator's remote group is in MPI_COMM_WORLD — not one to
+ * processes of another MPI_COMM_WORLD (MPI_Comm_spawn, connect, join),
+ * which this archive has no locations for. Every member of the local
+ * group sees the same remote group, so they agree; a remote group in
+ * another world sees this one as foreign too. */
+static int
+in_world(MPI_Comm inter)
+{
+    MPI_Group remote;
+    int n = 0, ok;
+    int32_t *world;
+
+    if (PMPI_Comm_remote_group(inter, &remote) != MPI_SUCCESS)
+        return 0;
+    PMPI_Group_size(remote, &n);
+    world = world_ranks(remote, n);
+    PMPI_Group_free(&remote);
+    ok = world != NULL;
+    for (int i = 0; ok && i < n; i++)
+        ok = world[i] != MPI_UNDEFINED;
+    free(world);
+    return ok;
+}
+
+/* The members of a new communicator agree on its name: the world rank of
+ * one of them and that rank's counter, broadcast. An intercommunicator's
+ * two groups are merged into an intracommunicator for the broadcast
+ * (every member of both is in the constructor), and its name comes from
+ * the merged rank 0. */
 void
 st_comm_register(MPI_Comm newcomm, MPI_Comm parent)
 {
+    MPI_Comm merged = MPI_COMM_NULL;
     int32_t key[2];
-    int inter = 0;
+    int inter = 0, mrank = 0;
 
     if (newcomm == MPI_COMM_NULL)
         return;
-    if (PMPI_Comm_test_inter(newcomm, &inter) != MPI_SUCCESS || inter)
+    if (PMPI_Comm_test_inter(newcomm, &inter) != MPI_SUCCESS)
+        return;
+    if (inter && (!in_world(newcomm) || PMPI_Intercomm_merge(newcomm, 0, &merged) != MPI_SUCCESS))
         return;
     key[0] = st.rank;
     st_lock();
     key[1] = (int32_t)st.seq++;
     st_unlock();
+    if (inter) {
+        PMPI_Comm_rank(merged, &mrank);
+        PMPI_Bcast(key, 2, MPI_INT32_T, 0, merged);
+        PMPI_Comm_free(&merged);
+        comm_add(newcomm, -1, key[0], (uint32_t)key[1], 1, mrank == 0);
+        return;
+    }
     PMPI_Bcast(key, 2, MPI_INT32_T, 0, newcomm);
-    comm_add(newcomm, st_comm_find(parent), key[0], (uint32_t)key[1]);
+    comm_add(newcomm, st_comm_find(parent), key[0], (uint32_t)key[1], 0, key[0] == st.rank);
 }
 
 /* MPI_Comm_idup: a non-blocking collective (NonBlockingCollectiveRequest,
@@ -261,11 +325,18 @@ st_comm_idup(struct st_call *k, int rc, MPI_Comm comm, MPI_Comm *newcomm, MPI_Re
 {
     struct st_req e = { .comm = -1, .kind = REQ_IDUP };
 
+    int inter;
+
     if (rc != MPI_SUCCESS || (e.comm = st_comm_lookup(k, comm)) < 0)
         return;
     st_lock();
+    inter = st.comms[e.comm].inter;
     e.peer = (int32_t)st.comms[e.comm].nidup++;
     st_unlock();
+    if (inter) { /* its name cannot be made without communication */
+        st_unrecorded(k->fn, ST_WHY_INTERCOLL);
+        return;
+    }
     e.key = st_req_key(request, sizeof *request);
     e.id = st_next_id();
     e.out = k->fout ? k->fout : (void *)newcomm;
@@ -293,7 +364,8 @@ st_comm_idup_complete(const struct st_req *e, uint64_t t)
         h[1] = p->seq;
         h[2] = (uint32_t)e->peer;
         st_unlock();
-        comm_add(c, e->comm, leader, 0x80000000u | (uint32_t)(st_hash(h, sizeof h) & 0x7fffffffu));
+        comm_add(c, e->comm, leader, 0x80000000u | (uint32_t)(st_hash(h, sizeof h) & 0x7fffffffu), 0,
+                 leader == st.rank);
     }
     st_check(OTF2_EvtWriter_NonBlockingCollectiveComplete(st_me.evt, NULL, t, OTF2_COLLECTIVE_OP_CREATE_HANDLE,
                                                           (OTF2_CommRef)e->comm, OTF2_UNDEFINED_UINT32, 0, 0, e->id),

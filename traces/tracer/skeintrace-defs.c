@@ -177,7 +177,6 @@ static void
 write_comms(struct model *m, int n)
 {
     uint64_t *members = malloc((size_t)n * sizeof *members);
-    uint32_t written = 0;
 
     if (!members) {
         m->failed = 1;
@@ -188,23 +187,24 @@ write_comms(struct model *m, int n)
     write_group(m, GROUP_LOCATIONS, OTF2_GROUP_TYPE_COMM_LOCATIONS, (uint32_t)n, members);
     write_group(m, GROUP_WORLD, OTF2_GROUP_TYPE_COMM_GROUP, (uint32_t)n, members);
     write_group(m, GROUP_SELF, OTF2_GROUP_TYPE_COMM_SELF, 0, NULL);
-    for (uint32_t i = 0; i < m->ncomms; i++) {
-        const struct gcomm *c = &m->comms[m->order[i]];
-        if (c->group != GROUP_SELF + 1 + written)
-            continue;
-        for (uint32_t k = 0; k < c->size; k++)
-            members[k] = (uint64_t)c->members[k];
-        write_group(m, c->group, OTF2_GROUP_TYPE_COMM_GROUP, c->size, members);
-        written++;
+    for (uint32_t g = 0; g < m->ngroups; g++) {
+        for (uint32_t k = 0; k < m->glists[g].n; k++)
+            members[k] = (uint64_t)m->glists[g].members[k];
+        write_group(m, GROUP_SELF + 1 + g, OTF2_GROUP_TYPE_COMM_GROUP, m->glists[g].n, members);
     }
     free(members);
     for (uint32_t i = 0; i < m->ncomms; i++) {
         const struct gcomm *c = &m->comms[m->order[i]];
         const char *name = c->leader == -1 ? "MPI_COMM_WORLD" : c->leader == -2 ? "MPI_COMM_SELF" : "";
         uint32_t parent = c->pleader == NO_PARENT ? UINT32_MAX : st_find_comm(m, c->pleader, c->pseq);
-        WRITE(m, OTF2_GlobalDefWriter_WriteComm(m->gw, c->gid, gstr(m, name), c->group,
-                                                parent == UINT32_MAX ? OTF2_UNDEFINED_COMM : m->comms[parent].gid,
-                                                OTF2_COMM_FLAG_NONE));
+        if (c->inter) /* group A: the group of the process that named it */
+            WRITE(m, OTF2_GlobalDefWriter_WriteInterComm(m->gw, c->gid, gstr(m, name), c->group, c->rgroup,
+                                                         OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+        else
+            WRITE(m, OTF2_GlobalDefWriter_WriteComm(m->gw, c->gid, gstr(m, name), c->group,
+                                                    parent == UINT32_MAX ? OTF2_UNDEFINED_COMM
+                                                                         : m->comms[parent].gid,
+                                                    OTF2_COMM_FLAG_NONE));
     }
     write_rma(m);
 }

@@ -37,8 +37,9 @@ extern const struct st_fn_def st_fn_defs[ST_F_COUNT];
  * MPI_Finalize (st_report_unrecorded). */
 enum st_why {
     ST_WHY_THREAD,   /* from a thread that may not call MPI (thread level below SERIALIZED) */
-    ST_WHY_COMM,     /* on a communicator or window without a definition (intercommunicators) */
+    ST_WHY_COMM,     /* on a communicator or window without a definition */
     ST_WHY_KIND,     /* a kind of call the tracer does not record (partitioned communication) */
+    ST_WHY_INTERCOLL, /* a collective on an intercommunicator */
     /* not communication, so OTF2::MPI_COMMUNICATION_COMPLETE stays true: */
     ST_WHY_IO,       /* MPI-IO: its region only, no OTF2 I/O records */
     ST_WHY_BEFORE,   /* before MPI_Init, when there is no archive yet */
@@ -92,6 +93,9 @@ struct st_comm {
     uint32_t fkey;    /* PMPI_Comm_c2f handle, the lookup key */
     uint32_t nidup;   /* MPI_Comm_idup calls on it so far */
     int32_t *members; /* world rank of each comm rank; only on the leader */
+    int32_t inter;    /* an intercommunicator: size and members are its local group's */
+    int32_t rsize;    /* the remote group's size */
+    int32_t *rmembers; /* world rank of each remote rank; only on the leader */
 };
 
 /* One RMA window: named like a communicator (leader, seq), over the

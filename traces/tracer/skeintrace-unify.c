@@ -69,6 +69,12 @@ pack_local(struct st_buf *b)
         st_put_u32(b, nmem);
         if (nmem)
             st_put(b, c->members, nmem * sizeof *c->members);
+        nmem = c->rmembers ? (uint32_t)c->rsize : 0;
+        st_put_u32(b, (uint32_t)c->inter);
+        st_put_u32(b, (uint32_t)c->rsize);
+        st_put_u32(b, nmem);
+        if (nmem)
+            st_put(b, c->rmembers, nmem * sizeof *c->rmembers);
     }
     st_put_u32(b, st.nuser);
     for (uint32_t i = 0; i < st.nuser; i++)
@@ -150,8 +156,29 @@ st_find_comm(const struct model *m, int32_t leader, uint32_t seq)
     return UINT32_MAX;
 }
 
+/* n member world ranks from b into *to (when to is not NULL, the list is
+ * complete and *to has none yet), or skipped. */
+static void
+read_members(struct model *m, struct st_buf *b, int32_t **to, uint32_t n, uint32_t size)
+{
+    if (b->bad || n > (b->cap - b->n) / sizeof(int32_t)) {
+        b->bad = 1;
+        return;
+    }
+    if (to && n == size && !*to) {
+        *to = malloc((n ? n : 1) * sizeof(int32_t));
+        if (!*to) {
+            m->failed = 1;
+            return;
+        }
+        st_get(b, *to, n * sizeof(int32_t));
+    } else {
+        b->n += n * sizeof(int32_t);
+    }
+}
+
 /* Read one communicator record; returns its index in m->comms. The
- * leader's record brings the member list. */
+ * leader's record brings the member lists. */
 static uint32_t
 read_comm(struct model *m, struct st_buf *b, int collect)
 {
@@ -183,16 +210,15 @@ read_comm(struct model *m, struct st_buf *b, int collect)
         if (st_map_add(&m->commmap, st_comm_key(c.leader, c.seq), idx) != 0)
             m->failed = 1;
     }
-    if (collect && idx != UINT32_MAX && nmem == c.size && !m->comms[idx].members) {
-        m->comms[idx].members = malloc(nmem * sizeof(int32_t));
-        if (!m->comms[idx].members) {
-            m->failed = 1;
-            return idx;
-        }
-        st_get(b, m->comms[idx].members, nmem * sizeof(int32_t));
-    } else {
-        b->n += nmem * sizeof(int32_t);
+    read_members(m, b, collect && idx != UINT32_MAX ? &m->comms[idx].members : NULL, nmem, c.size);
+    c.inter = st_get_u32(b);
+    c.rsize = st_get_u32(b);
+    nmem = st_get_u32(b);
+    if (collect && idx != UINT32_MAX) {
+        m->comms[idx].inter = c.inter;
+        m->comms[idx].rsize = c.rsize;
     }
+    read_members(m, b, collect && idx != UINT32_MAX ? &m->comms[idx].rmembers : NULL, nmem, c.rsize);
     return idx;
 }
 
@@ -333,32 +359,56 @@ comm_order(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Group id of a list of world ranks: COMM_WORLD's for the world in
+ * order, else one COMM_GROUP per distinct list. */
+static uint32_t
+group_of(struct model *m, const int32_t *members, uint32_t n, int nranks)
+{
+    uint32_t pos = UINT32_MAX, v;
+    uint64_t h;
+    int world = (int)n == nranks;
+
+    for (uint32_t i = 0; world && i < n; i++)
+        world = members[i] == (int32_t)i;
+    if (world)
+        return GROUP_WORLD;
+    h = st_hash(members, n * sizeof(int32_t));
+    while (st_map_next(&m->groupmap, h, &pos, &v))
+        if (m->glists[v].n == n && memcmp(m->glists[v].members, members, n * sizeof(int32_t)) == 0)
+            return GROUP_SELF + 1 + v;
+    if (m->ngroups == m->capglists) {
+        struct glist *g = st_grow(m, m->glists, &m->capglists, sizeof *g);
+        if (!g)
+            return GROUP_SELF;
+        m->glists = g;
+    }
+    m->glists[m->ngroups] = (struct glist){ members, n };
+    if (st_map_add(&m->groupmap, h, m->ngroups) != 0)
+        m->failed = 1;
+    return GROUP_SELF + 1 + m->ngroups++;
+}
+
 /* Group of comm ci: fixed ones for world and one-member communicators,
- * else one per distinct member list. */
+ * else its member list's. An intercommunicator's groups are always lists
+ * (a one-member COMM_SELF group would say "the recording location"). */
 static uint32_t
 comm_group(struct model *m, uint32_t ci, int nranks)
 {
     struct gcomm *c = &m->comms[ci];
-    uint32_t pos = UINT32_MAX, v;
-    uint64_t h;
-    int world = c->members && (int)c->size == nranks;
 
     if (c->leader == -1)
         return GROUP_WORLD;
+    if (c->inter) {
+        if (!c->members || !c->rmembers) {
+            m->failed = 1;
+            return GROUP_SELF;
+        }
+        c->rgroup = group_of(m, c->rmembers, c->rsize, nranks);
+        return group_of(m, c->members, c->size, nranks);
+    }
     if (c->leader == -2 || c->size <= 1 || !c->members)
         return GROUP_SELF;
-    for (uint32_t i = 0; world && i < c->size; i++)
-        world = c->members[i] == (int32_t)i;
-    if (world)
-        return GROUP_WORLD;
-    h = st_hash(c->members, c->size * sizeof(int32_t));
-    while (st_map_next(&m->groupmap, h, &pos, &v))
-        if (m->comms[v].size == c->size &&
-            memcmp(m->comms[v].members, c->members, c->size * sizeof(int32_t)) == 0)
-            return m->comms[v].group;
-    if (st_map_add(&m->groupmap, h, ci) != 0)
-        m->failed = 1;
-    return GROUP_SELF + 1 + m->ngroups++;
+    return group_of(m, c->members, c->size, nranks);
 }
 
 static void
@@ -431,8 +481,11 @@ model_free(struct model *m)
     for (uint32_t i = 0; i < m->nstr; i++)
         free(m->strs[i]);
     free(m->strs);
-    for (uint32_t i = 0; i < m->ncomms; i++)
+    for (uint32_t i = 0; i < m->ncomms; i++) {
         free(m->comms[i].members);
+        free(m->comms[i].rmembers);
+    }
+    free(m->glists);
     free(m->comms);
     free(m->order);
     free(m->nodes);
@@ -578,8 +631,9 @@ void
 st_report_unrecorded(void)
 {
     static const char *const why[ST_WHY_COUNT] = {
-        "from a thread that may not call MPI", "on an intercommunicator or a communicator the tracer does not know",
-        "partitioned communication", "MPI-IO: its region only", "before MPI_Init"
+        "from a thread that may not call MPI", "on a communicator the tracer does not know",
+        "partitioned communication", "a collective on an intercommunicator", "MPI-IO: its region only",
+        "before MPI_Init"
     };
     char line[4096];
     size_t at = 0;

@@ -15,6 +15,14 @@ struct gcomm {
     uint32_t seq, pseq, depth, size;
     int32_t *members; /* world ranks, from the leader's record */
     uint32_t gid, group;
+    uint32_t inter, rsize, rgroup; /* an intercommunicator: its remote group */
+    int32_t *rmembers;
+};
+
+/* A COMM_GROUP's members (world ranks), owned by a gcomm. */
+struct glist {
+    const int32_t *members;
+    uint32_t n;
 };
 
 struct rankinfo {
@@ -42,7 +50,8 @@ struct model {
     uint32_t ncomms, capcomms;
     uint32_t *order; /* comm indices by global id */
     struct st_map groupmap;
-    uint32_t ngroups; /* beyond the three fixed groups */
+    struct glist *glists; /* the COMM_GROUPs beyond the three fixed groups, by id */
+    uint32_t ngroups, capglists;
     struct st_map regmap; /* user region names, pointing into the blobs */
     const char **regions;
     uint32_t nregions, capregions;

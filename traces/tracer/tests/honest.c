@@ -1,8 +1,9 @@
 /* honest.c — what the tracer says about what it did not record, 2 ranks.
  *
- *   honest          a message on an intercommunicator, and MPI_Comm_rank
- *                   from a second thread under MPI_THREAD_FUNNELED: one
- *                   line at MPI_Finalize names both, and the archive says
+ *   honest          a message on an intercommunicator (recorded), a barrier
+ *                   on it (not), and MPI_Comm_rank from a second thread
+ *                   under MPI_THREAD_FUNNELED: one line at MPI_Finalize
+ *                   names the last two, and the archive says
  *                   OTF2::MPI_COMMUNICATION_COMPLETE false; that thread's
  *                   user region is ignored, with one line
  *   honest abort    MPI_Abort after MPI_Init: leaves an unfinished archive,
@@ -64,6 +65,7 @@ main(int argc, char **argv)
         MPI_Send(&x, 1, MPI_INT, 0, 6, inter);
     else
         MPI_Recv(&x, 1, MPI_INT, 0, 6, inter, MPI_STATUS_IGNORE);
+    MPI_Barrier(inter);
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
     pthread_create(&th, NULL, other_thread, NULL);

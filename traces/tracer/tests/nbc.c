@@ -1,6 +1,7 @@
 /* nbc.c — the tracer's test of what completes later, 2 ranks:
  * non-blocking collectives of every kind (and MPI_Comm_idup, whose
- * communicator is then used), persistent point-to-point and
+ * communicator is then used), an intercommunicator (its messages, its
+ * duplicate's, and its merge), persistent point-to-point and
  * collective requests (MPI_Start, MPI_Startall; MPICH's MPI_*_init,
  * Open MPI's MPIX_*_init), matched probes (Mprobe/Mrecv, Improbe/Imrecv),
  * MPI_Alltoallw, neighbourhood collectives on a ring, and MPICH's
@@ -25,7 +26,7 @@ main(int argc, char **argv)
     int bytes[2] = { 0, 2 * (int)sizeof(double) };
     MPI_Message msg;
     MPI_Status st;
-    MPI_Comm ring, dup;
+    MPI_Comm ring, dup, half, inter, inter2, merged;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -56,6 +57,22 @@ main(int argc, char **argv)
     MPI_Allreduce(x, y, 2, MPI_DOUBLE, MPI_SUM, dup);
     MPI_Sendrecv(x, 1, MPI_DOUBLE, peer, 9, y, 1, MPI_DOUBLE, peer, 9, dup, MPI_STATUS_IGNORE);
     MPI_Comm_free(&dup);
+
+    /* an intercommunicator between the two halves: point-to-point on it,
+     * on its duplicate, and on the intracommunicator merged from it */
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, (rank + 1) % 2, 7, &inter);
+    MPI_Isend(x, 2, MPI_DOUBLE, 0, 11, inter, &req[0]);
+    MPI_Irecv(y, 2, MPI_DOUBLE, MPI_ANY_SOURCE, 11, inter, &req[1]);
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    MPI_Comm_dup(inter, &inter2);
+    MPI_Sendrecv(x, 1, MPI_DOUBLE, 0, 12, y, 1, MPI_DOUBLE, 0, 12, inter2, MPI_STATUS_IGNORE);
+    MPI_Intercomm_merge(inter, rank % 2, &merged);
+    MPI_Allreduce(x, y, 1, MPI_DOUBLE, MPI_SUM, merged);
+    MPI_Comm_free(&merged);
+    MPI_Comm_free(&inter2);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
 
     /* Alltoallw, blocking and not */
     MPI_Alltoallw(x, counts, bytes, types, y, counts, bytes, types, MPI_COMM_WORLD);
