@@ -192,7 +192,7 @@ function hook_args(prefix,    i, s, j) {
 
 # ---- C wrappers -------------------------------------------------------------
 
-function emit_c(    i, call, rv) {
+function emit_c(    i, j, call, rv) {
 	call = (usenext ? "next_" : "P" name) "(" call_args() ")"
 	rv = ret == "void" ? "" : "rc_ = "
 	if (decl) {
@@ -245,7 +245,7 @@ function lower(s) { return tolower(s) }
 
 # the Fortran entry points: f77 names (all aliases of one wrapper) and the
 # f08 name, each with its flavour
-function emit_fortran(    base, ln, nt, t, i, ierr, isret, noerr, fargs, fa, nfa, al) {
+function emit_fortran(    base, ln, nt, t, i, isret, noerr, fargs, fa, nfa, al, f8al, ompi_al, f08, large) {
 	base = name
 	large = (fort ~ /large/)
 	if (large)
@@ -285,7 +285,7 @@ function emit_fortran(    base, ln, nt, t, i, ierr, isret, noerr, fargs, fa, nfa
 				  toupper(substr(al, 5, 1)) substr(al, 6) "_f08"
 	}
 	if (fort ~ /f77/ && !large)
-		fwrapper("f77", "ST_FL_F77", ln "_", ln "_\\0" ln "__\\0" ln "\\0" toupper(ln) "\\0", \
+		fwrapper("f77", "ST_FL_F77", ln "_\\0" ln "__\\0" ln "\\0" toupper(ln) "\\0", \
 			 ln "_ " ln "__ " ln " " toupper(ln) (al != "" ? " " al "_ " al "__ " al " " toupper(al) : "") ompi_al, \
 			 fa, nfa, noerr, isret)
 	if (fort ~ /f08/) {
@@ -295,15 +295,17 @@ function emit_fortran(    base, ln, nt, t, i, ierr, isret, noerr, fargs, fa, nfa
 			f08 = ln "_f08" (large ? "_large_" : "_")
 		if (lib == "ompi" && large)
 			return
-		fwrapper("f08", lib == "mpich" && fort ~ /f08ts/ ? "ST_FL_F08_DESC" : "ST_FL_F08", f08, f08 "\\0", \
+		fwrapper("f08", lib == "mpich" && fort ~ /f08ts/ ? "ST_FL_F08_DESC" : "ST_FL_F08", f08 "\\0", \
 			 f08 (f8al != "" ? " " f8al "_" : ""), fa, nfa, noerr, isret)
 	}
 }
 
 # one wrapper: C function st_<form>_<name>, exported under every name in
-# exported (space-separated), calling the first of lookup that exists next
-function fwrapper(form, flavour, first, lookup, exported, fa, nfa, noerr, isret,
-		  fn, i, j, sig, fwd, nlen, ne, en, h, post, pre, decls, nt, rtype) {
+# exported (space-separated), calling the first of lookup that exists next;
+# fconv leaves in fdecl and fpost what converts the arguments before and
+# after the call
+function fwrapper(form, flavour, lookup, exported, fa, nfa, noerr, isret,
+		  fn, i, j, sig, fwd, nlen, ne, en, h, rtype, done) {
 	fn = "st_" form "_" name
 	sig = ""; fwd = ""; nlen = 0
 	for (i = 1; i <= nfa; i++) {
@@ -341,7 +343,6 @@ function fwrapper(form, flavour, first, lookup, exported, fa, nfa, noerr, isret,
 	if (!noerr)
 		print "\tif (!ierr_)\n\t\tierr_ = &ierr_local_;"
 	# convert what the record names
-	decls = ""; pre = ""; post = ""
 	split("", done)
 	for (h = 1; h <= nra; h++) {
 		j = param_index(ra[h])

@@ -195,7 +195,6 @@ void st_comm_idup(struct st_call *k, int rc, MPI_Comm comm, MPI_Comm *newcomm, M
 
 /* ---- one-sided (skeintrace-rma.c) ------------------------------------------------- */
 
-void st_win_create_pre(struct st_call *k);
 void st_win_create_post(struct st_call *k, int rc, MPI_Comm comm, MPI_Win *win, OTF2_CollectiveOp op);
 void st_win_free_pre(struct st_call *k, MPI_Win win);
 void st_win_free_post(struct st_call *k, int rc);
@@ -217,10 +216,11 @@ enum { ST_PSCW_POST, ST_PSCW_START, ST_PSCW_COMPLETE, ST_PSCW_WAIT };
  * (neither MPI_PROC_NULL nor MPI_ANY_SOURCE in either MPI) */
 #define ST_ALL_RANKS INT32_MIN
 
-#define rk_win_create_pre(k, comm, win, op) st_win_create_pre(k)
+#define rk_win_create_pre(k, comm, win, op) ((void)0)
 #define rk_win_create_post(k, rc, comm, win, op) st_win_create_post(k, rc, comm, win, op)
 #define rk_win_free_pre(k, win) st_win_free_pre(k, *(win))
 #define rk_win_free_post(k, rc, win) st_win_free_post(k, rc)
+/* mpi.def names the kind of an operation: rma(PUT, ...) */
 #define ST_RMA_TYPE_PUT ST_RMA_PUT
 #define ST_RMA_TYPE_GET ST_RMA_GET
 #define ST_RMA_TYPE_ACCUMULATE OTF2_RMA_ATOMIC_TYPE_ACCUMULATE

@@ -97,12 +97,6 @@ st_rma_teardown(void)
 /* ---- windows ------------------------------------------------------------- */
 
 void
-st_win_create_pre(struct st_call *k)
-{
-    (void)k;
-}
-
-void
 st_win_create_post(struct st_call *k, int rc, MPI_Comm comm, MPI_Win *win, OTF2_CollectiveOp op)
 {
     struct st_win w = { 0, 0, -1, 0, UINT32_MAX, UINT32_MAX };
