@@ -41,6 +41,7 @@ check|traces)
     want libmpich-dev   probe_cmd mpicc.mpich
     want openmpi-bin    probe_cmd mpirun.openmpi
     want libopenmpi-dev probe_cmd mpicc.openmpi
+    want gfortran       probe_cmd gfortran   # the tracer's Fortran tests
     ;;
 esac
 case $what in

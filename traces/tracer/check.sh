@@ -161,7 +161,167 @@ else
     skip "Open MPI: libskeintrace-openmpi.so, mpicc.openmpi or mpirun.openmpi missing (apt-get install libopenmpi-dev)"
 fi
 
-# 8. the committed LAMMPS trace passes the same consistency checks
+# 8. every family of calls, C and Fortran, under both MPIs (2 ranks each):
+# the archive against the counting layer (tests/mpicount.c, an LD_AUDIT
+# library that counts the program's own calls: tests/compare.py), the
+# consistency checks, and skein reading it when a skein binary is given
+gcc -shared -fPIC -O2 -Wall -Wextra -o tests/build/mpicount.so tests/mpicount.c 2> "$work/mpicount.err" ||
+    bad "build tests/mpicount.c: $(head -c 300 "$work/mpicount.err")"
+skein=${SKEIN:-}
+[ -n "$skein" ] && [ ! -x "$skein" ] && skein=""
+[ -z "$skein" ] && skip "skein not built: archives not read with skein (make -C traces check SKEIN=build/skein)"
+# family MPI NAME PROGRAM: run, then every check on its archive
+family() {
+    mpi=$1 name=$2 prog=$3
+    dir=$work/fam-$mpi-$name
+    mkdir -p "$dir/count"
+    if [ "$mpi" = mpich ]; then
+        set -- mpirun.mpich -n 2
+    else
+        set -- mpirun.openmpi --oversubscribe -n 2
+    fi
+    SKEIN_TRACE_DIR=$dir/trace MPICOUNT_DIR=$dir/count timeout 60 "$@" env LD_AUDIT="$here/tests/build/mpicount.so" \
+        LD_PRELOAD="$here/libskeintrace-$mpi.so" "$prog" > "$dir/out" 2> "$dir/err"
+    rc=$?
+    if [ $rc -ne 0 ] || [ -s "$dir/err" ]; then
+        bad "$mpi $name: exit status $rc, stderr: $(head -c 300 "$dir/err")"
+        return
+    fi
+    if grep -q '^SKIP' "$dir/out"; then
+        skip "$mpi $name: $(grep '^SKIP' "$dir/out" | head -1)"
+        return
+    fi
+    python3 tests/compare.py "$dir/count" "$dir/trace/traces.otf2" > "$dir/compare" 2>&1
+    python3 otf2check.py "$dir/trace/traces.otf2" > "$dir/check" 2>&1
+    n_ok=$(cat "$dir/compare" "$dir/check" | grep -c '^ok - ')
+    n_bad=$(cat "$dir/compare" "$dir/check" | grep -c '^not ok - ')
+    if [ -n "$skein" ]; then
+        if "$skein" info -q "$dir/trace/traces.otf2" > "$dir/info" 2>&1 &&
+           "$skein" analyze -q -f json "$dir/trace/traces.otf2" > "$dir/an.json" 2>&1 &&
+           python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["verifier"]["passed"] else 1)' \
+               "$dir/an.json"; then
+            n_ok=$((n_ok + 1))
+        else
+            n_bad=$((n_bad + 1))
+            echo "not ok - skein info/analyze: $(head -c 300 "$dir/info") $(head -c 300 "$dir/an.json")" >> "$dir/check"
+        fi
+    fi
+    # Fortran's MPI_IN_PLACE is an address of the library's own: the
+    # program's second Allreduce is in place, so rank 0 sends 1 x 64 bytes
+    case $name in fortran-*)
+        if otf2-print -L 0 "$dir/trace/traces.otf2" 2> /dev/null | grep 'Operation: ALLREDUCE' | sed -n 2p |
+           grep -q 'Sent: 64, Received: 64'; then
+            n_ok=$((n_ok + 1))
+        else
+            n_bad=$((n_bad + 1))
+            echo "not ok - MPI_IN_PLACE from Fortran: the second Allreduce is not counted in place" >> "$dir/check"
+        fi ;;
+    esac
+    pass=$((pass + n_ok))
+    fail=$((fail + n_bad))
+    if [ "$n_bad" -gt 0 ]; then
+        echo "FAIL - $mpi $name: $n_bad of $((n_ok + n_bad)) checks failed:"
+        cat "$dir/compare" "$dir/check" | grep -v '^ok - ' | sed 's/^/    /'
+    else
+        echo "ok - $mpi $name: $n_ok checks ($(grep '^# ' "$dir/compare" | sed 's/^# //'))"
+    fi
+}
+for mpi in mpich openmpi; do
+    [ "$mpi" = openmpi ] && [ ! -f libskeintrace-openmpi.so ] && { skip "Open MPI families: no libskeintrace-openmpi.so"; continue; }
+    command -v mpicc.$mpi > /dev/null || { skip "$mpi families: mpicc.$mpi missing"; continue; }
+    for prog in rma nbc threads; do
+        if mpicc.$mpi $CFLAGS_TEST -pthread -o tests/build/$prog-$mpi tests/$prog.c 2> "$work/cc.err"; then
+            family $mpi $prog tests/build/$prog-$mpi
+        else
+            bad "build tests/$prog.c with $mpi: $(head -c 300 "$work/cc.err")"
+        fi
+    done
+    if ! gfortran --version > /dev/null 2>&1 || ! command -v mpif90.$mpi > /dev/null; then
+        skip "$mpi Fortran: gfortran or mpif90.$mpi missing (apt-get install gfortran)"
+        continue
+    fi
+    # mpif.h, use mpi, use mpi_f08 (gfortran wants argument mismatches allowed for mpif.h)
+    for form in F77 F90 F08; do
+        extra=""
+        [ $form = F77 ] && extra=-fallow-argument-mismatch
+        [ $form = F08 ] && [ $mpi = mpich ] && extra=-DLARGE
+        if mpif90.$mpi -cpp -D$form $extra -O1 -o tests/build/fortran-$form-$mpi tests/fortran.F90 \
+               2> "$work/fc.err"; then
+            family $mpi fortran-$form tests/build/fortran-$form-$mpi
+        else
+            bad "build tests/fortran.F90 -D$form with $mpi: $(head -c 300 "$work/fc.err")"
+        fi
+    done
+done
+
+# 9. the table covers both libraries (tests/coverage.sh: nm -D of the
+# MPI libraries against mpi.def and the tracer), and what is not
+# recorded is said (tests/honest.c)
+for mpi in mpich openmpi; do
+    lib=$mpi
+    [ $mpi = openmpi ] && lib=ompi
+    [ -f libskeintrace-$mpi.so ] || continue
+    prog=tests/build/fortran-F08-$mpi
+    [ -x "$prog" ] || prog=tests/build/rma-$mpi
+    if [ -x "$prog" ]; then
+        sh tests/coverage.sh $lib "$prog" libskeintrace-$mpi.so > "$work/coverage" 2>&1
+        pass=$((pass + $(grep -c '^ok - ' "$work/coverage")))
+        fail=$((fail + $(grep -c '^not ok - ' "$work/coverage")))
+        sed 's/^not ok/FAIL/' "$work/coverage"
+    fi
+    mpicc.$mpi $CFLAGS_TEST -pthread -o tests/build/honest-$mpi tests/honest.c 2> "$work/cc.err" ||
+        { bad "build tests/honest.c with $mpi: $(head -c 300 "$work/cc.err")"; continue; }
+    if [ $mpi = mpich ]; then
+        set -- mpirun.mpich -n 2
+    else
+        set -- mpirun.openmpi --oversubscribe -n 2
+    fi
+    pre="env LD_PRELOAD=$here/libskeintrace-$mpi.so"
+    dir=$work/honest-$mpi
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    line=$(grep '^skeintrace: MPI calls not recorded in full: ' "$work/h.err")
+    if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/h.err")" -eq 3 ] &&
+       [ "$(grep -c '^skeintrace: rank [01]: user region "other thread" from a thread other than MPI_Init.s; such calls are ignored$' "$work/h.err")" -eq 2 ] &&
+       echo "$line" | grep -q 'MPI_Comm_rank 2 (from a thread that may not call MPI)' &&
+       echo "$line" | grep -q 'MPI_Barrier 2 (a collective on an intercommunicator)' &&
+       otf2-print -I "$dir/traces.otf2" | grep -A1 'MPI_COMMUNICATION_COMPLETE' | grep -q 'value *false'; then
+        ok "$mpi: calls not recorded are named in one line (and a thread's user region), the archive says MPI_COMMUNICATION_COMPLETE false"
+    else
+        bad "$mpi honest: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
+    dir=$work/abort-$mpi
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi abort > /dev/null 2>&1
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '^skeintrace: replacing the unfinished trace in ' "$work/h.err" &&
+       otf2-print --silent "$dir/traces.otf2" > /dev/null 2>&1; then
+        ok "$mpi: after MPI_Abort the next run into the same folder is traced, with one line"
+    else
+        bad "$mpi after an abort: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
+    dir=$work/io-$mpi
+    SKEIN_TRACE_DIR=$dir timeout 60 "$@" $pre tests/build/honest-$mpi io "$work/io-$mpi.dat" > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/h.err")" -eq 2 ] &&
+       grep -q '^skeintrace: MPI calls not recorded in full: MPI_File_close 2 (MPI-IO: its region only), .*MPI_Initialized 2 (before MPI_Init)$' "$work/h.err" &&
+       grep -q '^skeintrace: MPI calls after MPI_Finalize, not recorded (rank 0): MPI_Finalized 1$' "$work/h.err" &&
+       otf2-print -I "$dir/traces.otf2" | grep -A1 'MPI_COMMUNICATION_COMPLETE' | grep -q 'value *true'; then
+        ok "$mpi: MPI-IO and calls outside MPI_Init..MPI_Finalize are named; MPI_COMMUNICATION_COMPLETE stays true"
+    else
+        bad "$mpi MPI-IO: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
+    SKEIN_TRACE_DIR=$work/pmpi-$mpi timeout 60 "$@" $pre tests/build/honest-$mpi pmpi > "$work/h.out" 2> "$work/h.err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^skeintrace:' "$work/h.err")" -eq 1 ] &&
+       grep -q 'MPI_Init never reached the tracer' "$work/h.err"; then
+        ok "$mpi: a program whose MPI calls never reach the tracer gets one line at exit"
+    else
+        bad "$mpi PMPI-only program: exit $rc, stderr: $(head -c 400 "$work/h.err")"
+    fi
+done
+
+# 10. the committed LAMMPS trace passes the same consistency checks
 lammps=../corpus/lammps-melt-4/traces.otf2
 if [ -f "$lammps" ]; then
     check_trace "committed LAMMPS trace ($lammps)" "$lammps"
@@ -169,7 +329,7 @@ else
     skip "no committed LAMMPS trace at $lammps (make -C traces/tracer lammps)"
 fi
 
-# 9. the checker itself on a real Score-P trace, when ../shared is around
+# 11. the checker itself on a real Score-P trace, when ../shared is around
 scorep=$(cd ../../.. && pwd)/shared/traces/otf2/sstmacro-mpi-coverage-10/traces.otf2
 if [ -f "$scorep" ]; then
     check_trace "otf2check.py on Score-P's sstmacro-mpi-coverage-10" "$scorep"

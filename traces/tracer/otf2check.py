@@ -14,9 +14,10 @@ Checks, each printed as one "ok - ..." or "not ok - ..." line:
     no earlier than the send started;
   * requests: each MpiIrecvRequest completed by one MpiIrecv, each MpiIsend
     completed at most once (never-completed ones are counted);
-  * collectives: every member of a communicator performs the same sequence
-    of operations with the same root, and bytes sent equal bytes received
-    over each instance;
+  * collectives, blocking, non-blocking and persistent (in the order called,
+    each non-blocking one with its completion): every member of a
+    communicator performs the same sequence of operations with the same
+    root, and bytes sent equal bytes received over each instance;
   * with --expect: exact record counts per location (see allcalls.expected);
     --polls adds the polling calls a program reported ("POLL rank R NAME N ...").
 Exit status 0 when every check passed. Standard library only.
@@ -55,7 +56,8 @@ def parse_defs(text):
             gtype = re.search(r'Type: (\w+)', rest).group(1)
             par = re.search(r'Paradigm: (?:"[^"]*" <(\d+)>|(\w+))', rest)
             paradigm = par.group(1) or par.group(2)
-            mem = rest.split(" Members", 1)[1] if " Members" in rest else ""
+            # "2 Members: ..." or "1 Member: ..."
+            mem = re.split(r" Members?(?=:)", rest, 1)[1] if re.search(r" Members?:", rest) else ""
             if gtype == "COMM_LOCATIONS":
                 members = [int(x) for x in re.findall(r'<(\d+)>', mem)]
             else:
@@ -64,6 +66,10 @@ def parse_defs(text):
         elif kind == "COMM":
             g = re.search(r'Group: "[^"]*" <(\d+)>', rest)
             comms[ident] = int(g.group(1)) if g else None
+        elif kind == "INTER_COMM":
+            a = re.search(r'Group A: "[^"]*" <(\d+)>', rest)
+            b = re.search(r'Group B: "[^"]*" <(\d+)>', rest)
+            comms[ident] = ("inter", int(a.group(1)), int(b.group(1))) if a and b else None
         elif kind == "LOCATION":
             locations[ident] = rest
         elif kind == "REGION":
@@ -78,13 +84,7 @@ class Translator:
         self.groups, self.comms = groups, comms
         self.loc_groups = {p: mem for (t, p, mem) in groups.values() if t == "COMM_LOCATIONS"}
 
-    def kind(self, comm):
-        g = self.comms.get(comm)
-        return self.groups[g][0] if g in self.groups else None
-
-    def members(self, comm):
-        """locations of the communicator's members, or None for a COMM_SELF one"""
-        g = self.comms.get(comm)
+    def group_locations(self, g, comm):
         if g not in self.groups:
             raise KeyError(f"communicator {comm} has no group")
         gtype, paradigm, mem = self.groups[g]
@@ -95,8 +95,26 @@ class Translator:
             raise KeyError(f"no COMM_LOCATIONS group for paradigm {paradigm}")
         return [locs[i] for i in mem]
 
+    def members(self, comm):
+        """locations of the communicator's members, or None for a COMM_SELF one"""
+        g = self.comms.get(comm)
+        if isinstance(g, tuple):
+            raise KeyError(f"collective on intercommunicator {comm}")
+        return self.group_locations(g, comm)
+
     def location(self, comm, rank, here):
-        mem = self.members(comm)
+        """the location of rank in comm, seen from location here (a
+        process's first location); an intercommunicator's ranks are in the
+        group that here is not in"""
+        g = self.comms.get(comm)
+        if isinstance(g, tuple):
+            a, b = self.group_locations(g[1], comm), self.group_locations(g[2], comm)
+            if here in a:
+                return b[rank]
+            if here in b:
+                return a[rank]
+            raise KeyError(f"location {here} in neither group of intercommunicator {comm}")
+        mem = self.group_locations(g, comm)
         if mem is None:
             if rank != 0:
                 raise KeyError(f"rank {rank} in one-member communicator {comm}")
@@ -141,6 +159,16 @@ def main(argv):
            err.strip().splitlines()[0] if err.strip() else f"exit {rc}")
     groups, comms, locations, regions = parse_defs(defs_text)
     tr = Translator(groups, comms)
+    # A thread's location stands for its process (its location group's
+    # master location): messages and collectives match per process.
+    proc_of = {}
+    for ident, rest in locations.items():
+        g = re.search(r'Group: "[^"]*" <(\d+)>', rest)
+        proc_of[ident] = int(g.group(1)) if g else ident
+    master = {}
+    for ident in sorted(locations):
+        master.setdefault(proc_of[ident], ident)
+    proc = lambda loc: master.get(proc_of.get(loc, loc), loc)
 
     counts = collections.defaultdict(collections.Counter)
     last_time = {}
@@ -151,7 +179,13 @@ def main(argv):
     irecv_open = collections.defaultdict(set)
     coll_open = {}
     colls = collections.defaultdict(list)       # (comm, loc or None) -> per-location sequences
-    coll_seq = collections.defaultdict(list)    # (comm, loc) -> [(op, root, sent, received)]
+    coll_seq = collections.defaultdict(list)    # (comm, loc) -> [(issue, op, root, sent, received)]
+    # Collectives are matched in the order they were called on each
+    # process: blocking ones at their Begin, non-blocking and persistent
+    # ones at their NonBlockingCollectiveRequest (completed later).
+    issued = collections.Counter()              # process -> collectives called so far
+    begin_at = {}                               # location -> issue number of its open collective
+    nbc_at = {}                                 # (process, request) -> issue number
 
     def problem(check, msg):
         if len(problems[check]) < 5:
@@ -186,7 +220,7 @@ def main(argv):
                     problem("collective Begin/End pair up", f"location {loc}: region left between Begin and End")
                     coll_open[loc] = None
             continue
-        if kind.startswith("MPI_") and (not stack or not stack[-1].startswith("MPI_")):
+        if kind.startswith(("MPI_", "RMA_", "NON_BLOCKING_")) and (not stack or not stack[-1].startswith("MPI_")):
             problem("MPI records inside MPI regions", f"location {loc}: {kind} at {t} inside {stack[-1:] or 'nothing'}")
         if kind in SEND_KINDS or kind in RECV_KINDS:
             p = RE_P2P.search(rest)
@@ -195,47 +229,65 @@ def main(argv):
                 continue
             rank, shown, comm, tag, length = int(p.group(1)), p.group(2), int(p.group(3)), int(p.group(4)), int(p.group(5))
             try:
-                peer = tr.location(comm, rank, loc)
+                peer = tr.location(comm, rank, proc(loc))
             except (KeyError, IndexError) as e:
                 problem("ranks translate to locations", f"location {loc}: {e}")
                 continue
             s = re.search(r'<(\d+)>', shown)
             if not s or int(s.group(1)) != peer:
                 problem("rank translation agrees with otf2-print", f"location {loc}: rank {rank} of comm {comm} -> {peer}, otf2-print says {shown}")
+            # channels and request ids are per process (threads share them)
+            ploc = proc(loc)
             if kind in SEND_KINDS:
-                sends[(loc, peer, comm, tag)].append((length, t, loc))
+                sends[(ploc, peer, comm, tag)].append((length, t, loc))
                 if kind == "MPI_ISEND":
                     req = int(p.group(6))
-                    if req in isend_ids[loc]:
+                    if req in isend_ids[ploc]:
                         problem("request ids unique", f"location {loc}: isend request {req} reused")
-                    isend_ids[loc][req] = t
+                    isend_ids[ploc][req] = t
             else:
-                recvs[(peer, loc, comm, tag)].append((length, t, loc))
+                recvs[(peer, ploc, comm, tag)].append((length, t, loc))
                 if kind == "MPI_IRECV":
                     req = int(p.group(6))
-                    if req not in irecv_open[loc]:
+                    if req not in irecv_open[ploc]:
                         problem("every MpiIrecv has one MpiIrecvRequest", f"location {loc}: request {req}")
-                    irecv_open[loc].discard(req)
+                    irecv_open[ploc].discard(req)
         elif kind == "MPI_IRECV_REQUEST":
-            irecv_open[loc].add(int(RE_REQ.search(rest).group(1)))
+            irecv_open[proc(loc)].add(int(RE_REQ.search(rest).group(1)))
         elif kind in ("MPI_ISEND_COMPLETE", "MPI_REQUEST_CANCELLED"):
-            req = int(RE_REQ.search(rest).group(1))
-            if req in isend_ids[loc]:
-                isend_done[loc][req] += 1
-                if isend_done[loc][req] > 1:
+            req, ploc = int(RE_REQ.search(rest).group(1)), proc(loc)
+            if req in isend_ids[ploc]:
+                isend_done[ploc][req] += 1
+                if isend_done[ploc][req] > 1:
                     problem("each MpiIsend completed at most once", f"location {loc}: request {req}")
             elif kind == "MPI_REQUEST_CANCELLED":
-                irecv_open[loc].discard(req)
+                irecv_open[ploc].discard(req)
             else:
                 problem("each MpiIsendComplete follows its MpiIsend", f"location {loc}: request {req}")
         elif kind == "MPI_COLLECTIVE_BEGIN":
             if coll_open.get(loc) is not None:
                 problem("collective Begin/End pair up", f"location {loc}: nested Begin at {t}")
             coll_open[loc] = len(stack)
-        elif kind == "MPI_COLLECTIVE_END":
-            if coll_open.get(loc) != len(stack):
-                problem("collective Begin/End pair up", f"location {loc}: End without Begin at {t}")
-            coll_open[loc] = None
+            begin_at[loc] = issued[proc(loc)]
+            issued[proc(loc)] += 1
+        elif kind == "NON_BLOCKING_COLLECTIVE_REQUEST":
+            req = int(RE_REQ.search(rest).group(1))
+            if (proc(loc), req) in nbc_at:
+                problem("request ids unique", f"location {loc}: collective request {req} reused")
+            nbc_at[(proc(loc), req)] = issued[proc(loc)]
+            issued[proc(loc)] += 1
+        elif kind in ("MPI_COLLECTIVE_END", "NON_BLOCKING_COLLECTIVE_COMPLETE"):
+            if kind == "MPI_COLLECTIVE_END":
+                if coll_open.get(loc) != len(stack):
+                    problem("collective Begin/End pair up", f"location {loc}: End without Begin at {t}")
+                coll_open[loc] = None
+                issue = begin_at.pop(loc, None)
+            else:
+                req = int(RE_REQ.search(rest).group(1))
+                issue = nbc_at.pop((proc(loc), req), None)
+                if issue is None:
+                    problem("each NonBlockingCollectiveComplete follows its request", f"location {loc}: request {req}")
+                    continue
             c = RE_COLL.search(rest)
             if not c or c.group(2) is None:
                 problem("collective records parse", f"location {loc}: {line.strip()}")
@@ -246,11 +298,12 @@ def main(argv):
             except KeyError as e:
                 problem("collectives on defined communicators", f"location {loc}: {e}")
                 continue
-            if members is not None and loc not in members:
+            ploc = proc(loc)
+            if members is not None and ploc not in members:
                 problem("collectives only on members", f"location {loc} is not in communicator {comm}")
-            key = (comm, loc if members is None else None)
-            coll_seq[(key, loc)].append((c.group(1), c.group(3), int(c.group(4)), int(c.group(5))))
-            colls[key] = members if members is not None else [loc]
+            key = (comm, ploc if members is None else None)
+            coll_seq[(key, ploc)].append((issue, c.group(1), c.group(3), int(c.group(4)), int(c.group(5))))
+            colls[key] = members if members is not None else [ploc]
 
     for loc, stack in stacks.items():
         if stack:
@@ -277,10 +330,14 @@ def main(argv):
             problem("every MpiIrecvRequest completed", f"location {loc}: {len(open_reqs)} open, e.g. {sorted(open_reqs)[:3]}")
     uncompleted = {loc: sum(1 for q in ids if not isend_done[loc][q]) for loc, ids in isend_ids.items()}
 
-    # collectives: same sequence on every member
+    if nbc_at:
+        problem("every NonBlockingCollectiveRequest completed", f"{len(nbc_at)} open, e.g. {sorted(nbc_at)[:3]}")
+
+    # collectives: same sequence on every member, in the order called
     ninst = 0
     for key, members in colls.items():
-        seqs = {loc: coll_seq.get((key, loc), []) for loc in members}
+        seqs = {loc: [x[1:] for x in sorted(coll_seq.get((key, loc), []), key=lambda x: (x[0] is None, x[0]))]
+                for loc in members}
         lengths = {len(v) for v in seqs.values()}
         if len(lengths) != 1:
             problem("every collective on every member", f"comm {key[0]}: counts per location {({l: len(v) for l, v in seqs.items()})}")
@@ -302,6 +359,7 @@ def main(argv):
               "every MpiIrecv has one MpiIrecvRequest", "every MpiIrecvRequest completed",
               "each MpiIsend completed at most once", "each MpiIsendComplete follows its MpiIsend",
               "collectives on defined communicators", "collectives only on members", "every collective on every member",
+              "each NonBlockingCollectiveComplete follows its request", "every NonBlockingCollectiveRequest completed",
               "members agree on operation and root", "collective bytes sent equal bytes received"]
     for name in checks + sorted(set(problems) - set(checks)):
         details = [d for d in problems.get(name, []) if d]

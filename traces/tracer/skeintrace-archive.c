@@ -10,6 +10,8 @@
  * records a BufferFlush event stamped with the tracer's own clock. */
 #include "skeintrace-int.h"
 
+#include <otf2/OTF2_Pthread_Locks.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -90,6 +92,7 @@ struct chunk {
     uint64_t size;
 };
 static struct chunk *pool;
+static pthread_mutex_t pool_mutex = PTHREAD_MUTEX_INITIALIZER; /* threads' writers share the pool */
 
 static void *
 chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef location, void **per_buffer, uint64_t size)
@@ -98,20 +101,26 @@ chunk_alloc(void *data, OTF2_FileType type, OTF2_LocationRef location, void **pe
 
     (void)data;
     (void)location;
-    if (type == OTF2_FILETYPE_EVENTS && *per_buffer && event_bytes + size > st.buffer_bytes)
+    pthread_mutex_lock(&pool_mutex);
+    if (type == OTF2_FILETYPE_EVENTS && *per_buffer && event_bytes + size > st.buffer_bytes) {
+        pthread_mutex_unlock(&pool_mutex);
         return NULL; /* OTF2 flushes this buffer, releases it, and asks again */
+    }
     for (link = &pool; *link && (*link)->size != size; link = &(*link)->next)
         ;
     c = *link;
     if (c)
         *link = c->next;
-    else if ((c = malloc(sizeof *c + size)) == NULL)
+    else if ((c = malloc(sizeof *c + size)) == NULL) {
+        pthread_mutex_unlock(&pool_mutex);
         return NULL;
+    }
     c->size = size;
     c->next = *per_buffer;
     *per_buffer = c;
     if (type == OTF2_FILETYPE_EVENTS)
         event_bytes += size;
+    pthread_mutex_unlock(&pool_mutex);
     return c + 1;
 }
 
@@ -123,6 +132,7 @@ chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef location, void *
     (void)data;
     (void)location;
     (void)final;
+    pthread_mutex_lock(&pool_mutex);
     while (c) {
         struct chunk *next = c->next;
         if (type == OTF2_FILETYPE_EVENTS)
@@ -131,6 +141,7 @@ chunk_free_all(void *data, OTF2_FileType type, OTF2_LocationRef location, void *
         pool = c;
         c = next;
     }
+    pthread_mutex_unlock(&pool_mutex);
     *per_buffer = NULL;
 }
 
@@ -361,6 +372,19 @@ choose_dir(void)
         snprintf(st.dir, sizeof st.dir, "%s/%s", cwd, env);
     if (!exists(st.dir, "traces.otf2") && !exists(st.dir, "traces") && !exists(st.dir, "traces.def"))
         return 0;
+    /* Without its anchor file an archive was never finished (the run
+     * aborted or was killed): nothing can read it, so it is replaced. */
+    if (!exists(st.dir, "traces.otf2")) {
+        if (remove_archive(st.dir) == 0) {
+            fprintf(stderr, "skeintrace: replacing the unfinished trace in %s (an earlier run stopped before "
+                            "MPI_Finalize)\n",
+                    st.dir);
+            return 0;
+        }
+        fprintf(stderr, "skeintrace: cannot remove the unfinished trace in %s (%s); not tracing\n", st.dir,
+                strerror(errno));
+        return -1;
+    }
     if (over && strcmp(over, "1") == 0) {
         if (remove_archive(st.dir) == 0)
             return 0;
@@ -404,6 +428,11 @@ st_archive_open(void)
                                    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!all_ok(st.archive != NULL))
         goto fail;
+    /* Threads create and fill writers of their own (one location each). */
+    ok = st.thread_level < MPI_THREAD_SERIALIZED ||
+         OTF2_Pthread_Archive_SetLockingCallbacks(st.archive, NULL) == OTF2_SUCCESS;
+    if (!all_ok(ok))
+        goto fail;
     ok = OTF2_Archive_SetFlushCallbacks(st.archive, &flush, NULL) == OTF2_SUCCESS &&
          OTF2_Archive_SetMemoryCallbacks(st.archive, &memory, NULL) == OTF2_SUCCESS &&
          OTF2_Archive_SetCreator(st.archive, "skeintrace 1.0") == OTF2_SUCCESS &&
@@ -418,10 +447,14 @@ st_archive_open(void)
     ok = OTF2_Archive_OpenEvtFiles(st.archive) == OTF2_SUCCESS;
     if (ok) {
         st.evt = OTF2_Archive_GetEvtWriter(st.archive, (OTF2_LocationRef)st.rank);
-        ok = st.evt != NULL;
+        st.locs = malloc(8 * sizeof *st.locs);
+        ok = st.evt != NULL && st.locs != NULL;
     }
     if (!all_ok(ok))
         goto fail;
+    st.locs[0] = (struct st_loc){ st.evt, 0 };
+    st.nlocs = 1;
+    st.caplocs = 8;
     return 0;
 
 fail:
@@ -430,49 +463,66 @@ fail:
                 st.failure[0] ? st.failure : "OTF2 error");
     st.archive = NULL; /* OTF2's close is collective and may not be safe now */
     st.evt = NULL;
+    free(st.locs);
+    st.locs = NULL;
     return -1;
+}
+
+uint64_t
+st_location_id(int rank, uint32_t loc)
+{
+    return ((uint64_t)loc << 32) | (uint32_t)rank;
+}
+
+OTF2_EvtWriter *
+st_archive_writer(uint32_t loc)
+{
+    return OTF2_Archive_GetEvtWriter(st.archive, st_location_id(st.rank, loc));
 }
 
 /* ---- closing --------------------------------------------------------------- */
 
 static void
+write_map(OTF2_DefWriter *w, OTF2_MappingType type, uint32_t n, const uint32_t *map)
+{
+    OTF2_IdMap *m;
+
+    if (n == 0)
+        return;
+    m = OTF2_IdMap_CreateFromUint32Array(n, map, false);
+    if (m) {
+        st_check(OTF2_DefWriter_WriteMappingTable(w, type, m), "MappingTable");
+        OTF2_IdMap_Free(m);
+    }
+}
+
+/* Every location of this rank gets the rank's mapping tables (the local
+ * ids are the rank's) and, like Score-P, two clock offsets: one at the
+ * start, already applied, and one at the end holding the drift since, for
+ * readers that interpolate. */
+static void
 write_local_defs(const uint32_t *maps)
 {
-    OTF2_DefWriter *w;
-    OTF2_IdMap *map;
-
     if (OTF2_Archive_OpenDefFiles(st.archive) != OTF2_SUCCESS)
         return;
-    w = OTF2_Archive_GetDefWriter(st.archive, (OTF2_LocationRef)st.rank);
-    if (!w)
-        return;
-    if (maps) {
-        map = OTF2_IdMap_CreateFromUint32Array(st.ncomms, maps, false);
-        if (map) {
-            st_check(OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, map), "MappingTable");
-            OTF2_IdMap_Free(map);
+    for (uint32_t l = 0; l < st.nlocs; l++) {
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(st.archive, st_location_id(st.rank, l));
+        if (!w)
+            continue;
+        if (maps) {
+            const uint32_t *m = maps;
+            write_map(w, OTF2_MAPPING_COMM, st.ncomms, m);
+            m += st.ncomms;
+            write_map(w, OTF2_MAPPING_REGION, ST_F_COUNT + st.nuser, m);
+            m += ST_F_COUNT + st.nuser;
+            write_map(w, OTF2_MAPPING_RMA_WIN, st.nwins, m);
+            m += st.nwins;
+            write_map(w, OTF2_MAPPING_GROUP, st.ngroups, m);
         }
-        if (st.nuser > 0) {
-            uint32_t *regions = malloc((ST_R_COUNT + st.nuser) * sizeof *regions);
-            if (regions) {
-                for (uint32_t i = 0; i < ST_R_COUNT; i++)
-                    regions[i] = i;
-                memcpy(regions + ST_R_COUNT, maps + st.ncomms, st.nuser * sizeof *regions);
-                map = OTF2_IdMap_CreateFromUint32Array(ST_R_COUNT + st.nuser, regions, false);
-                if (map) {
-                    st_check(OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_REGION, map), "MappingTable");
-                    OTF2_IdMap_Free(map);
-                }
-                free(regions);
-            }
-        }
+        st_check(OTF2_DefWriter_WriteClockOffset(w, st.t_start, 0, 0.0), "ClockOffset");
+        st_check(OTF2_DefWriter_WriteClockOffset(w, st.t_stop, st.drift, 0.0), "ClockOffset");
+        OTF2_Archive_CloseDefWriter(st.archive, w);
     }
-    /* Like Score-P: one offset at the start and one at the end. The start
-     * shift is already applied to the timestamps; the end one holds the
-     * drift since, for readers that interpolate. */
-    st_check(OTF2_DefWriter_WriteClockOffset(w, st.t_start, 0, 0.0), "ClockOffset");
-    st_check(OTF2_DefWriter_WriteClockOffset(w, st.t_stop, st.drift, 0.0), "ClockOffset");
-    OTF2_Archive_CloseDefWriter(st.archive, w);
     OTF2_Archive_CloseDefFiles(st.archive);
 }
 
@@ -500,13 +550,15 @@ agree_on_failure(void)
 void
 st_archive_close(void)
 {
-    uint64_t nevents = 0;
     uint32_t *maps = NULL;
     OTF2_GlobalDefWriter *gw = NULL;
     int ok;
 
-    OTF2_EvtWriter_GetNumberOfEvents(st.evt, &nevents);
-    st_check(OTF2_Archive_CloseEvtWriter(st.archive, st.evt), "closing the event file");
+    for (uint32_t l = 0; l < st.nlocs; l++) {
+        OTF2_EvtWriter_GetNumberOfEvents(st.locs[l].evt, &st.locs[l].nevents);
+        st_check(OTF2_Archive_CloseEvtWriter(st.archive, st.locs[l].evt), "closing the event file");
+        st.locs[l].evt = NULL;
+    }
     st.evt = NULL;
     OTF2_Archive_CloseEvtFiles(st.archive);
     /* A trace with a hole is no trace: then the archive is abandoned, not
@@ -517,18 +569,15 @@ st_archive_close(void)
     }
     if (st.rank == 0)
         gw = OTF2_Archive_GetGlobalDefWriter(st.archive);
-    ok = st_unify(gw, nevents, &maps) == 0;
+    ok = st_unify(gw, &maps) == 0;
     write_local_defs(maps);
     free(maps);
     ok = all_ok(ok && !st.failed);
     if (st.rank == 0) {
-        OTF2_Archive_SetBoolProperty(st.archive, "OTF2::MPI_COMMUNICATION_COMPLETE", st.untracked_all == 0, true);
-        if (st.untracked_all > 0)
-            fprintf(stderr,
-                    "skeintrace: %llu MPI call(s) on communicators skeintrace has no definition for "
-                    "(intercommunicators, or created by calls it does not wrap) were recorded without "
-                    "message or collective records\n",
-                    (unsigned long long)st.untracked_all);
+        /* true only when every MPI call made while tracing was recorded in full */
+        OTF2_Archive_SetBoolProperty(st.archive, "OTF2::MPI_COMMUNICATION_COMPLETE", st_unrecorded_total() == 0,
+                                     true);
+        st_report_unrecorded();
     }
     if (OTF2_Archive_Close(st.archive) != OTF2_SUCCESS)
         ok = 0;

@@ -5,29 +5,29 @@
  *   Paradigm MPI with its COMM_NAME_TEMPLATE property;
  *   SystemTreeNode "machine" (the OS name) > one "node" per host name;
  *   LocationGroup "MPI Rank r" (PROCESS) + Location "Master thread"
- *   (CPU_THREAD), both with id r;
- *   Regions: the wrapped MPI functions (ids fixed by ST_REGIONS), then user
- *   regions (paradigm USER) in order of first use over ranks 0..N-1;
+ *   (CPU_THREAD), both with id r, and "Thread i" (CPU_THREAD, id
+ *   (i << 32) | r, as Score-P numbers thread locations) for each further
+ *   thread of rank r that called MPI;
+ *   Regions: the MPI functions some rank recorded, in mpi.def's order, then
+ *   user regions (paradigm USER) in order of first use over ranks 0..N-1;
  *   Groups: 0 COMM_LOCATIONS (location of each world rank), 1 COMM_GROUP of
  *   MPI_COMM_WORLD (ranks 0..N-1), 2 COMM_SELF (no members, like Score-P:
  *   rank 0 is the location itself), then one COMM_GROUP per distinct
  *   member list, members given as world ranks;
  *   Comms: 0 MPI_COMM_WORLD, 1 MPI_COMM_SELF, then the created ones ordered
  *   by (depth, leader, leader's counter) so parents precede children.
- *   One-member communicators use the COMM_SELF group, as Score-P does.
+ *   One-member communicators use the COMM_SELF group, as Score-P does;
+ *   then the groups RmaGroupSync records name (COMM_GROUPs of world ranks);
+ *   RmaWins, ordered by (leader, counter), each over its communicator.
  *
  * Each rank packs its record; rank 0 gathers, decides global ids, writes,
  * and scatters each rank's local-to-global maps back. */
-#include "skeintrace-int.h"
+#include "skeintrace-unify.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
-
-enum { GROUP_LOCATIONS = 0, GROUP_WORLD = 1, GROUP_SELF = 2 };
-#define NO_PARENT INT32_MIN
 
 /* ---- every rank: pack ---------------------------------------------------- */
 
@@ -44,18 +44,19 @@ pack_comm_key(struct st_buf *b, int32_t id)
 }
 
 static void
-pack_local(struct st_buf *b, uint64_t nevents)
+pack_local(struct st_buf *b)
 {
     char host[256] = "unknown";
 
     if (gethostname(host, sizeof host - 1) != 0)
         strcpy(host, "unknown");
     host[sizeof host - 1] = '\0';
-    st_put_u64(b, nevents);
+    st_put_u32(b, st.nlocs);
+    for (uint32_t l = 0; l < st.nlocs; l++)
+        st_put_u64(b, st.locs[l].nevents);
     st_put_u64(b, st.t_start);
     st_put_u64(b, st.t_stop);
     st_put_u64(b, st.rt_start);
-    st_put_u64(b, st.untracked);
     st_put_str(b, host);
     st_put_u32(b, st.ncomms);
     for (uint32_t i = 0; i < st.ncomms; i++) {
@@ -68,64 +69,31 @@ pack_local(struct st_buf *b, uint64_t nevents)
         st_put_u32(b, nmem);
         if (nmem)
             st_put(b, c->members, nmem * sizeof *c->members);
+        nmem = c->rmembers ? (uint32_t)c->rsize : 0;
+        st_put_u32(b, (uint32_t)c->inter);
+        st_put_u32(b, (uint32_t)c->rsize);
+        st_put_u32(b, nmem);
+        if (nmem)
+            st_put(b, c->rmembers, nmem * sizeof *c->rmembers);
     }
     st_put_u32(b, st.nuser);
     for (uint32_t i = 0; i < st.nuser; i++)
         st_put_str(b, st.user_names[i]);
-}
-
-/* ---- rank 0: the global model ------------------------------------------- */
-
-struct gcomm {
-    int32_t leader, pleader;
-    uint32_t seq, pseq, depth, size;
-    int32_t *members; /* world ranks, from the leader's record */
-    uint32_t gid, group;
-};
-
-struct rankinfo {
-    uint64_t nevents, t_start, t_stop, rt_start;
-    uint32_t node;
-    size_t comms_at, users_at; /* offsets of the comm and user-region records */
-};
-
-struct model {
-    OTF2_GlobalDefWriter *gw; /* NULL: decide ids, write nothing */
-    int failed;
-    struct st_map strmap; /* written strings */
-    char **strs;
-    uint32_t nstr, capstr;
-    struct st_map nodemap; /* host names, pointing into the blobs */
-    const char **nodes;
-    uint32_t nnodes, capnodes;
-    struct st_map commmap;
-    struct gcomm *comms;
-    uint32_t ncomms, capcomms;
-    uint32_t *order; /* comm indices by global id */
-    struct st_map groupmap;
-    uint32_t ngroups; /* beyond the three fixed groups */
-    struct st_map regmap; /* user region names, pointing into the blobs */
-    const char **regions;
-    uint32_t nregions, capregions;
-};
-
-#define WRITE(m, call) \
-    do { \
-        if ((m)->gw) \
-            check((m), (call)); \
-    } while (0)
-
-static void
-check(struct model *m, OTF2_ErrorCode e)
-{
-    if (e != OTF2_SUCCESS && !m->failed) {
-        m->failed = 1;
-        fprintf(stderr, "skeintrace: cannot write the global definitions: %s\n", OTF2_Error_GetDescription(e));
+    st_put_u32(b, st.nwins);
+    for (uint32_t i = 0; i < st.nwins; i++) {
+        st_put_u32(b, (uint32_t)st.wins[i].leader);
+        st_put_u32(b, st.wins[i].seq);
+        pack_comm_key(b, st.wins[i].comm);
+    }
+    st_put_u32(b, st.ngroups);
+    for (uint32_t i = 0; i < st.ngroups; i++) {
+        st_put_u32(b, st.groups[i].n);
+        st_put(b, st.groups[i].members, st.groups[i].n * sizeof *st.groups[i].members);
     }
 }
 
-static void *
-grow(struct model *m, void *array, uint32_t *cap, size_t elem)
+void *
+st_grow(struct model *m, void *array, uint32_t *cap, size_t elem)
 {
     uint32_t n = *cap ? 2 * *cap : 64;
     void *p = realloc(array, n * elem);
@@ -136,32 +104,6 @@ grow(struct model *m, void *array, uint32_t *cap, size_t elem)
     }
     *cap = n;
     return p;
-}
-
-/* Global string id of s; the String definition is written on first use,
- * before the definition that names it. */
-static OTF2_StringRef
-gstr(struct model *m, const char *s)
-{
-    uint64_t h = st_hash(s, strlen(s));
-    uint32_t pos = UINT32_MAX, v;
-
-    while (st_map_next(&m->strmap, h, &pos, &v))
-        if (strcmp(m->strs[v], s) == 0)
-            return v;
-    if (m->nstr == m->capstr) {
-        char **strs = grow(m, m->strs, &m->capstr, sizeof *strs);
-        if (!strs)
-            return 0;
-        m->strs = strs;
-    }
-    m->strs[m->nstr] = strdup(s);
-    if (!m->strs[m->nstr] || st_map_add(&m->strmap, h, m->nstr) != 0) {
-        m->failed = 1;
-        return 0;
-    }
-    WRITE(m, OTF2_GlobalDefWriter_WriteString(m->gw, m->nstr, s));
-    return m->nstr++;
 }
 
 /* Index of name in list (through map), adding it when absent. */
@@ -175,7 +117,7 @@ name_index(struct model *m, struct st_map *map, const char ***list, uint32_t *n,
         if (strcmp((*list)[v], name) == 0)
             return v;
     if (*n == *cap) {
-        const char **grown = grow(m, (void *)*list, cap, sizeof **list);
+        const char **grown = st_grow(m, (void *)*list, cap, sizeof **list);
         if (!grown)
             return 0;
         *list = grown;
@@ -197,25 +139,46 @@ find_name(const struct st_map *map, const char **list, const char *name)
     return 0;
 }
 
-static uint64_t
-comm_key(int32_t leader, uint32_t seq)
+uint64_t
+st_comm_key(int32_t leader, uint32_t seq)
 {
     return ((uint64_t)(uint32_t)leader << 32) | seq;
 }
 
-static uint32_t
-find_comm(const struct model *m, int32_t leader, uint32_t seq)
+uint32_t
+st_find_comm(const struct model *m, int32_t leader, uint32_t seq)
 {
     uint32_t pos = UINT32_MAX, v;
 
-    while (st_map_next(&m->commmap, comm_key(leader, seq), &pos, &v))
+    while (st_map_next(&m->commmap, st_comm_key(leader, seq), &pos, &v))
         if (m->comms[v].leader == leader && m->comms[v].seq == seq)
             return v;
     return UINT32_MAX;
 }
 
+/* n member world ranks from b into *to (when to is not NULL, the list is
+ * complete and *to has none yet), or skipped. */
+static void
+read_members(struct model *m, struct st_buf *b, int32_t **to, uint32_t n, uint32_t size)
+{
+    if (b->bad || n > (b->cap - b->n) / sizeof(int32_t)) {
+        b->bad = 1;
+        return;
+    }
+    if (to && n == size && !*to) {
+        *to = malloc((n ? n : 1) * sizeof(int32_t));
+        if (!*to) {
+            m->failed = 1;
+            return;
+        }
+        st_get(b, *to, n * sizeof(int32_t));
+    } else {
+        b->n += n * sizeof(int32_t);
+    }
+}
+
 /* Read one communicator record; returns its index in m->comms. The
- * leader's record brings the member list. */
+ * leader's record brings the member lists. */
 static uint32_t
 read_comm(struct model *m, struct st_buf *b, int collect)
 {
@@ -234,43 +197,127 @@ read_comm(struct model *m, struct st_buf *b, int collect)
         b->bad = 1;
         return UINT32_MAX;
     }
-    idx = find_comm(m, c.leader, c.seq);
+    idx = st_find_comm(m, c.leader, c.seq);
     if (idx == UINT32_MAX && collect) {
         if (m->ncomms == m->capcomms) {
-            struct gcomm *comms = grow(m, m->comms, &m->capcomms, sizeof *comms);
+            struct gcomm *comms = st_grow(m, m->comms, &m->capcomms, sizeof *comms);
             if (!comms)
                 return UINT32_MAX;
             m->comms = comms;
         }
         idx = m->ncomms++;
         m->comms[idx] = c;
-        if (st_map_add(&m->commmap, comm_key(c.leader, c.seq), idx) != 0)
+        if (st_map_add(&m->commmap, st_comm_key(c.leader, c.seq), idx) != 0)
             m->failed = 1;
     }
-    if (collect && idx != UINT32_MAX && nmem == c.size && !m->comms[idx].members) {
-        m->comms[idx].members = malloc(nmem * sizeof(int32_t));
-        if (!m->comms[idx].members) {
-            m->failed = 1;
-            return idx;
+    read_members(m, b, collect && idx != UINT32_MAX ? &m->comms[idx].members : NULL, nmem, c.size);
+    c.inter = st_get_u32(b);
+    c.rsize = st_get_u32(b);
+    nmem = st_get_u32(b);
+    if (collect && idx != UINT32_MAX) {
+        m->comms[idx].inter = c.inter;
+        m->comms[idx].rsize = c.rsize;
+    }
+    read_members(m, b, collect && idx != UINT32_MAX ? &m->comms[idx].rmembers : NULL, nmem, c.rsize);
+    return idx;
+}
+
+static uint32_t
+find_win(const struct model *m, int32_t leader, uint32_t seq)
+{
+    uint32_t pos = UINT32_MAX, v;
+
+    while (st_map_next(&m->winmap, st_comm_key(leader, seq), &pos, &v))
+        if (m->wins[v].leader == leader && m->wins[v].seq == seq)
+            return v;
+    return UINT32_MAX;
+}
+
+/* One window record: its key and its communicator's. */
+static uint32_t
+read_win(struct model *m, struct st_buf *b, int collect)
+{
+    struct gwin w = { 0, 0, 0, 0, 0 };
+    uint32_t idx;
+
+    w.leader = (int32_t)st_get_u32(b);
+    w.seq = st_get_u32(b);
+    w.cleader = (int32_t)st_get_u32(b);
+    w.cseq = st_get_u32(b);
+    if (b->bad)
+        return UINT32_MAX;
+    idx = find_win(m, w.leader, w.seq);
+    if (idx == UINT32_MAX && collect) {
+        if (m->nwins == m->capwins) {
+            struct gwin *wins = st_grow(m, m->wins, &m->capwins, sizeof *wins);
+            if (!wins)
+                return UINT32_MAX;
+            m->wins = wins;
         }
-        st_get(b, m->comms[idx].members, nmem * sizeof(int32_t));
-    } else {
-        b->n += nmem * sizeof(int32_t);
+        idx = m->nwins++;
+        m->wins[idx] = w;
+        if (st_map_add(&m->winmap, st_comm_key(w.leader, w.seq), idx) != 0)
+            m->failed = 1;
     }
     return idx;
+}
+
+/* One RMA group record (a list of world ranks); returns its index. */
+static uint32_t
+read_rgroup(struct model *m, struct st_buf *b, int collect)
+{
+    uint32_t n = st_get_u32(b), pos = UINT32_MAX, v;
+    const void *members;
+    uint64_t h;
+
+    if (b->bad || n > (b->cap - b->n) / sizeof(int32_t)) {
+        b->bad = 1;
+        return UINT32_MAX;
+    }
+    members = b->p + b->n;
+    b->n += n * sizeof(int32_t);
+    h = st_hash(members, n * sizeof(int32_t));
+    while (st_map_next(&m->rgroupmap, h, &pos, &v))
+        if (m->rgroup_n[v] == n && memcmp(m->rgroups[v], members, n * sizeof(int32_t)) == 0)
+            return v;
+    if (!collect)
+        return UINT32_MAX;
+    if (m->nrgroups == m->caprgroups) {
+        uint32_t cap = m->caprgroups;
+        const void **g = st_grow(m, (void *)m->rgroups, &cap, sizeof *g);
+        uint32_t *gn = g ? realloc(m->rgroup_n, cap * sizeof *gn) : NULL;
+        if (g)
+            m->rgroups = g;
+        if (!g || !gn) {
+            m->failed = 1;
+            return UINT32_MAX;
+        }
+        m->rgroup_n = gn;
+        m->caprgroups = cap;
+    }
+    m->rgroups[m->nrgroups] = members;
+    m->rgroup_n[m->nrgroups] = n;
+    if (st_map_add(&m->rgroupmap, h, m->nrgroups) != 0)
+        m->failed = 1;
+    return m->nrgroups++;
 }
 
 static void
 read_rank(struct model *m, struct st_buf *b, struct rankinfo *ri)
 {
-    uint32_t ncomms, nuser;
+    uint32_t ncomms, nuser, nwins, ngroups;
 
     b->n = 0;
-    ri->nevents = st_get_u64(b);
+    ri->nlocs = st_get_u32(b);
+    ri->locs_at = b->n;
+    if (ri->nlocs == 0 || ri->nlocs > (b->cap - b->n) / sizeof(uint64_t)) {
+        m->failed = 1;
+        return;
+    }
+    b->n += ri->nlocs * sizeof(uint64_t);
     ri->t_start = st_get_u64(b);
     ri->t_stop = st_get_u64(b);
     ri->rt_start = st_get_u64(b);
-    st.untracked_all += st_get_u64(b);
     ri->node = name_index(m, &m->nodemap, &m->nodes, &m->nnodes, &m->capnodes, st_get_str(b));
     ncomms = st_get_u32(b);
     ri->comms_at = b->n;
@@ -280,6 +327,14 @@ read_rank(struct model *m, struct st_buf *b, struct rankinfo *ri)
     ri->users_at = b->n;
     for (uint32_t i = 0; i < nuser && !b->bad; i++)
         name_index(m, &m->regmap, &m->regions, &m->nregions, &m->capregions, st_get_str(b));
+    nwins = st_get_u32(b);
+    ri->wins_at = b->n;
+    for (uint32_t i = 0; i < nwins && !b->bad; i++)
+        read_win(m, b, 1);
+    ngroups = st_get_u32(b);
+    ri->groups_at = b->n;
+    for (uint32_t i = 0; i < ngroups && !b->bad; i++)
+        read_rgroup(m, b, 1);
     if (b->bad)
         m->failed = 1;
 }
@@ -304,32 +359,56 @@ comm_order(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Group id of a list of world ranks: COMM_WORLD's for the world in
+ * order, else one COMM_GROUP per distinct list. */
+static uint32_t
+group_of(struct model *m, const int32_t *members, uint32_t n, int nranks)
+{
+    uint32_t pos = UINT32_MAX, v;
+    uint64_t h;
+    int world = (int)n == nranks;
+
+    for (uint32_t i = 0; world && i < n; i++)
+        world = members[i] == (int32_t)i;
+    if (world)
+        return GROUP_WORLD;
+    h = st_hash(members, n * sizeof(int32_t));
+    while (st_map_next(&m->groupmap, h, &pos, &v))
+        if (m->glists[v].n == n && memcmp(m->glists[v].members, members, n * sizeof(int32_t)) == 0)
+            return GROUP_SELF + 1 + v;
+    if (m->ngroups == m->capglists) {
+        struct glist *g = st_grow(m, m->glists, &m->capglists, sizeof *g);
+        if (!g)
+            return GROUP_SELF;
+        m->glists = g;
+    }
+    m->glists[m->ngroups] = (struct glist){ members, n };
+    if (st_map_add(&m->groupmap, h, m->ngroups) != 0)
+        m->failed = 1;
+    return GROUP_SELF + 1 + m->ngroups++;
+}
+
 /* Group of comm ci: fixed ones for world and one-member communicators,
- * else one per distinct member list. */
+ * else its member list's. An intercommunicator's groups are always lists
+ * (a one-member COMM_SELF group would say "the recording location"). */
 static uint32_t
 comm_group(struct model *m, uint32_t ci, int nranks)
 {
     struct gcomm *c = &m->comms[ci];
-    uint32_t pos = UINT32_MAX, v;
-    uint64_t h;
-    int world = c->members && (int)c->size == nranks;
 
     if (c->leader == -1)
         return GROUP_WORLD;
+    if (c->inter) {
+        if (!c->members || !c->rmembers) {
+            m->failed = 1;
+            return GROUP_SELF;
+        }
+        c->rgroup = group_of(m, c->rmembers, c->rsize, nranks);
+        return group_of(m, c->members, c->size, nranks);
+    }
     if (c->leader == -2 || c->size <= 1 || !c->members)
         return GROUP_SELF;
-    for (uint32_t i = 0; world && i < c->size; i++)
-        world = c->members[i] == (int32_t)i;
-    if (world)
-        return GROUP_WORLD;
-    h = st_hash(c->members, c->size * sizeof(int32_t));
-    while (st_map_next(&m->groupmap, h, &pos, &v))
-        if (m->comms[v].size == c->size &&
-            memcmp(m->comms[v].members, c->members, c->size * sizeof(int32_t)) == 0)
-            return m->comms[v].group;
-    if (st_map_add(&m->groupmap, h, ci) != 0)
-        m->failed = 1;
-    return GROUP_SELF + 1 + m->ngroups++;
+    return group_of(m, c->members, c->size, nranks);
 }
 
 static void
@@ -348,121 +427,13 @@ decide(struct model *m, int nranks)
         m->comms[m->order[i]].gid = i;
     for (uint32_t i = 0; i < m->ncomms; i++)
         m->comms[m->order[i]].group = comm_group(m, m->order[i], nranks);
-}
-
-/* ---- rank 0: writing ----------------------------------------------------- */
-
-static void
-write_header(struct model *m, const struct rankinfo *ri, int n)
-{
-    uint64_t first = UINT64_MAX, last = 0, realtime = OTF2_UNDEFINED_TIMESTAMP;
-    OTF2_AttributeValue v;
-
-    for (int r = 0; r < n; r++) {
-        if (ri[r].t_start < first)
-            first = ri[r].t_start;
-        if (ri[r].t_stop > last)
-            last = ri[r].t_stop;
-    }
-    if (first > last)
-        first = last;
-    if (ri[0].rt_start > ri[0].t_start - first)
-        realtime = ri[0].rt_start - (ri[0].t_start - first);
-    WRITE(m, OTF2_GlobalDefWriter_WriteClockProperties(m->gw, 1000000000u, first, last - first, realtime));
-    WRITE(m, OTF2_GlobalDefWriter_WriteParadigm(m->gw, OTF2_PARADIGM_MPI, gstr(m, "MPI"),
-                                                OTF2_PARADIGM_CLASS_PROCESS));
-    v.stringRef = gstr(m, "Comm ${id}");
-    WRITE(m, OTF2_GlobalDefWriter_WriteParadigmProperty(m->gw, OTF2_PARADIGM_MPI,
-                                                        OTF2_PARADIGM_PROPERTY_COMM_NAME_TEMPLATE,
-                                                        OTF2_TYPE_STRING, v));
-}
-
-static void
-write_system(struct model *m, const struct rankinfo *ri, int n)
-{
-    struct utsname u;
-    const char *os = uname(&u) == 0 ? u.sysname : "Linux";
-    OTF2_AttributeValue v;
-    char name[64];
-
-    WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNode(m->gw, 0, gstr(m, os), gstr(m, "machine"),
-                                                      OTF2_UNDEFINED_SYSTEM_TREE_NODE));
-    WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(m->gw, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
-    v.stringRef = gstr(m, os);
-    WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(m->gw, 0, gstr(m, "platform"), OTF2_TYPE_STRING, v));
-    for (uint32_t i = 0; i < m->nnodes; i++) {
-        WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNode(m->gw, 1 + i, gstr(m, m->nodes[i]), gstr(m, "node"), 0));
-        WRITE(m, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(m->gw, 1 + i, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
-    }
-    for (int r = 0; r < n; r++) {
-        snprintf(name, sizeof name, "MPI Rank %d", r);
-        WRITE(m, OTF2_GlobalDefWriter_WriteLocationGroup(m->gw, (OTF2_LocationGroupRef)r, gstr(m, name),
-                                                         OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + ri[r].node,
-                                                         OTF2_UNDEFINED_LOCATION_GROUP));
-    }
-    for (int r = 0; r < n; r++)
-        WRITE(m, OTF2_GlobalDefWriter_WriteLocation(m->gw, (OTF2_LocationRef)r, gstr(m, "Master thread"),
-                                                    OTF2_LOCATION_TYPE_CPU_THREAD, ri[r].nevents,
-                                                    (OTF2_LocationGroupRef)r));
-}
-
-static void
-write_regions(struct model *m)
-{
-    OTF2_StringRef empty = gstr(m, ""), file = gstr(m, "MPI");
-
-    for (uint32_t i = 0; i < ST_R_COUNT; i++) {
-        OTF2_StringRef s = gstr(m, st_region_defs[i].name);
-        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, i, s, s, empty, st_region_defs[i].role, OTF2_PARADIGM_MPI,
-                                                  OTF2_REGION_FLAG_NONE, file, 0, 0));
-    }
-    for (uint32_t i = 0; i < m->nregions; i++) {
-        OTF2_StringRef s = gstr(m, m->regions[i]);
-        WRITE(m, OTF2_GlobalDefWriter_WriteRegion(m->gw, ST_R_COUNT + i, s, s, empty, OTF2_REGION_ROLE_FUNCTION,
-                                                  OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
-                                                  OTF2_UNDEFINED_STRING, 0, 0));
-    }
-}
-
-static void
-write_group(struct model *m, uint32_t id, OTF2_GroupType type, uint32_t n, const uint64_t *members)
-{
-    WRITE(m, OTF2_GlobalDefWriter_WriteGroup(m->gw, id, gstr(m, ""), type, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                             n, members));
-}
-
-static void
-write_comms(struct model *m, int n)
-{
-    uint64_t *members = malloc((size_t)n * sizeof *members);
-    uint32_t written = 0;
-
-    if (!members) {
-        m->failed = 1;
-        return;
-    }
-    for (int r = 0; r < n; r++)
-        members[r] = (uint64_t)r;
-    write_group(m, GROUP_LOCATIONS, OTF2_GROUP_TYPE_COMM_LOCATIONS, (uint32_t)n, members);
-    write_group(m, GROUP_WORLD, OTF2_GROUP_TYPE_COMM_GROUP, (uint32_t)n, members);
-    write_group(m, GROUP_SELF, OTF2_GROUP_TYPE_COMM_SELF, 0, NULL);
-    for (uint32_t i = 0; i < m->ncomms; i++) {
-        const struct gcomm *c = &m->comms[m->order[i]];
-        if (c->group != GROUP_SELF + 1 + written)
-            continue;
-        for (uint32_t k = 0; k < c->size; k++)
-            members[k] = (uint64_t)c->members[k];
-        write_group(m, c->group, OTF2_GROUP_TYPE_COMM_GROUP, c->size, members);
-        written++;
-    }
-    free(members);
-    for (uint32_t i = 0; i < m->ncomms; i++) {
-        const struct gcomm *c = &m->comms[m->order[i]];
-        const char *name = c->leader == -1 ? "MPI_COMM_WORLD" : c->leader == -2 ? "MPI_COMM_SELF" : "";
-        uint32_t parent = c->pleader == NO_PARENT ? UINT32_MAX : find_comm(m, c->pleader, c->pseq);
-        WRITE(m, OTF2_GlobalDefWriter_WriteComm(m->gw, c->gid, gstr(m, name), c->group,
-                                                parent == UINT32_MAX ? OTF2_UNDEFINED_COMM : m->comms[parent].gid,
-                                                OTF2_COMM_FLAG_NONE));
+    /* windows: by leader, then the leader's counter */
+    for (uint32_t i = 0; i < m->nwins; i++) {
+        uint32_t gid = 0;
+        for (uint32_t j = 0; j < m->nwins; j++)
+            gid += m->wins[j].leader < m->wins[i].leader ||
+                   (m->wins[j].leader == m->wins[i].leader && m->wins[j].seq < m->wins[i].seq);
+        m->wins[i].gid = gid;
     }
 }
 
@@ -485,7 +456,19 @@ build_replies(struct model *m, struct st_buf *blobs, const struct rankinfo *ri, 
         b->n = ri[r].users_at - sizeof(uint32_t);
         k = st_get_u32(b);
         for (uint32_t i = 0; i < k && !b->bad; i++)
-            st_put_u32(out, ST_R_COUNT + find_name(&m->regmap, m->regions, st_get_str(b)));
+            st_put_u32(out, m->nused + find_name(&m->regmap, m->regions, st_get_str(b)));
+        b->n = ri[r].wins_at - sizeof(uint32_t);
+        k = st_get_u32(b);
+        for (uint32_t i = 0; i < k && !b->bad; i++) {
+            uint32_t idx = read_win(m, b, 0);
+            st_put_u32(out, idx == UINT32_MAX ? OTF2_UNDEFINED_RMA_WIN : m->wins[idx].gid);
+        }
+        b->n = ri[r].groups_at - sizeof(uint32_t);
+        k = st_get_u32(b);
+        for (uint32_t i = 0; i < k && !b->bad; i++) {
+            uint32_t idx = read_rgroup(m, b, 0);
+            st_put_u32(out, idx == UINT32_MAX ? OTF2_UNDEFINED_GROUP : GROUP_SELF + 1 + m->ngroups + idx);
+        }
         counts[r] = (int)out->n - displs[r];
     }
     if (out->bad)
@@ -498,12 +481,20 @@ model_free(struct model *m)
     for (uint32_t i = 0; i < m->nstr; i++)
         free(m->strs[i]);
     free(m->strs);
-    for (uint32_t i = 0; i < m->ncomms; i++)
+    for (uint32_t i = 0; i < m->ncomms; i++) {
         free(m->comms[i].members);
+        free(m->comms[i].rmembers);
+    }
+    free(m->glists);
     free(m->comms);
     free(m->order);
     free(m->nodes);
     free(m->regions);
+    free(m->wins);
+    free((void *)m->rgroups);
+    free(m->rgroup_n);
+    st_map_free(&m->winmap);
+    st_map_free(&m->rgroupmap);
     st_map_free(&m->strmap);
     st_map_free(&m->nodemap);
     st_map_free(&m->commmap);
@@ -513,21 +504,36 @@ model_free(struct model *m)
 
 /* ---- the exchange ---------------------------------------------------------- */
 
+/* The regions part of a rank's maps: every rank knows which functions
+ * were recorded anywhere (an allreduce), so it numbers them itself. */
+static uint32_t
+region_maps(uint32_t *map)
+{
+    uint32_t gid = 0;
+
+    for (uint32_t i = 0; i < ST_F_COUNT; i++)
+        map[i] = st.used[i >> 3] & (1u << (i & 7)) ? gid++ : OTF2_UNDEFINED_REGION;
+    return gid;
+}
+
 int
-st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
+st_unify(OTF2_GlobalDefWriter *gw, uint32_t **maps)
 {
     struct st_buf mine = { 0 }, all = { 0 }, replies = { 0 };
     struct st_buf *blobs = NULL;
     struct rankinfo *ri = NULL;
     struct model m;
     int *counts = NULL, *displs = NULL, len, ok = 1, n = st.size;
-    size_t nmap = (size_t)st.ncomms + st.nuser;
-    uint32_t *map = malloc((nmap ? nmap : 1) * sizeof *map);
+    size_t nreply = (size_t)st.ncomms + st.nuser + st.nwins + st.ngroups;
+    size_t nmap = nreply + ST_F_COUNT;
+    uint32_t *map = malloc(nmap * sizeof *map), *reply = malloc((nreply ? nreply : 1) * sizeof *reply);
 
     *maps = NULL;
     memset(&m, 0, sizeof m);
-    pack_local(&mine, nevents);
-    len = !map || mine.bad || mine.n > INT32_MAX ? -1 : (int)mine.n;
+    PMPI_Allreduce(MPI_IN_PLACE, st.used, (int)sizeof st.used, MPI_UNSIGNED_CHAR, MPI_BOR, st.icomm);
+    st_sum_unrecorded();
+    pack_local(&mine);
+    len = !map || !reply || mine.bad || mine.n > INT32_MAX ? -1 : (int)mine.n;
     if (st.rank == 0) {
         counts = calloc((size_t)n, sizeof *counts);
         displs = calloc((size_t)n, sizeof *displs);
@@ -552,8 +558,8 @@ st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
         PMPI_Gatherv(mine.p, len < 0 ? 0 : len, MPI_BYTE, all.p, counts, displs, MPI_BYTE, 0, st.icomm);
     if (st.rank == 0 && ok) {
         m.gw = gw;
-        st.untracked_all = 0;
-        for (int r = 0; r < n; r++) {
+        m.nused = map ? region_maps(map) : 0;
+        for (int r = 0; r < n && !m.failed; r++) {
             blobs[r].p = all.p + displs[r];
             blobs[r].cap = (size_t)counts[r];
             read_rank(&m, &blobs[r], &ri[r]);
@@ -561,22 +567,29 @@ st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
         if (!m.failed)
             decide(&m, n);
         if (!m.failed) {
-            write_header(&m, ri, n);
-            write_system(&m, ri, n);
-            write_regions(&m);
-            write_comms(&m, n);
+            st_defs_write(&m, blobs, ri, n);
             build_replies(&m, blobs, ri, n, &replies, counts, displs);
         }
         ok = !m.failed;
     }
     PMPI_Bcast(&ok, 1, MPI_INT, 0, st.icomm);
     if (ok)
-        PMPI_Scatterv(replies.p, counts, displs, MPI_BYTE, map, (int)(nmap * sizeof *map), MPI_BYTE, 0,
+        PMPI_Scatterv(replies.p, counts, displs, MPI_BYTE, reply, (int)(nreply * sizeof *reply), MPI_BYTE, 0,
                       st.icomm);
-    if (ok)
+    if (ok) {
+        /* comms, MPI functions, user regions, windows, groups */
+        uint32_t nused = region_maps(map + st.ncomms);
+        memcpy(map, reply, st.ncomms * sizeof *map);
+        for (uint32_t i = 0; i < st.nuser; i++)
+            map[st.ncomms + ST_F_COUNT + i] = reply[st.ncomms + i];
+        memcpy(map + st.ncomms + ST_F_COUNT + st.nuser, reply + st.ncomms + st.nuser,
+               ((size_t)st.nwins + st.ngroups) * sizeof *map);
+        (void)nused;
         *maps = map;
-    else
+    } else {
         free(map);
+    }
+    free(reply);
     model_free(&m);
     free(mine.p);
     free(all.p);
@@ -586,4 +599,55 @@ st_unify(OTF2_GlobalDefWriter *gw, uint64_t nevents, uint32_t **maps)
     free(counts);
     free(displs);
     return ok ? 0 : -1;
+}
+
+/* ---- calls not recorded --------------------------------------------------------- */
+
+static uint64_t unrec_all[ST_F_COUNT][ST_WHY_COUNT]; /* rank 0: summed over the ranks */
+
+void
+st_sum_unrecorded(void)
+{
+    PMPI_Reduce(st.unrec, unrec_all, ST_F_COUNT * ST_WHY_COUNT, MPI_UINT64_T, MPI_SUM, 0, st.icomm);
+}
+
+/* What makes OTF2::MPI_COMMUNICATION_COMPLETE false: communication not
+ * recorded in full (MPI-IO and calls before MPI_Init are not communication). */
+uint64_t
+st_unrecorded_total(void)
+{
+    uint64_t total = 0;
+
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        for (int w = 0; w < ST_WHY_IO; w++)
+            total += unrec_all[f][w];
+    return total;
+}
+
+/* One line naming each function with calls that were not recorded, with
+ * counts and why: this is what OTF2::MPI_COMMUNICATION_COMPLETE = false
+ * stands for. */
+void
+st_report_unrecorded(void)
+{
+    static const char *const why[ST_WHY_COUNT] = {
+        "from a thread that may not call MPI", "on a communicator the tracer does not know",
+        "partitioned communication", "a collective on an intercommunicator", "MPI-IO: its region only",
+        "before MPI_Init"
+    };
+    char line[4096];
+    size_t at = 0;
+    uint64_t any = 0;
+
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        for (int w = 0; w < ST_WHY_COUNT; w++)
+            any += unrec_all[f][w];
+    if (any == 0)
+        return;
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        for (int w = 0; w < ST_WHY_COUNT; w++)
+            if (unrec_all[f][w] && at < sizeof line - 200)
+                at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %llu (%s)", at ? ", " : "",
+                                       st_fn_defs[f].name, (unsigned long long)unrec_all[f][w], why[w]);
+    fprintf(stderr, "skeintrace: MPI calls not recorded in full: %s\n", line);
 }

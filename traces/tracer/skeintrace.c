@@ -1,6 +1,7 @@
 /* skeintrace.c — life cycle of the skeintrace PMPI tracer: MPI_Init,
- * MPI_Init_thread and MPI_Finalize wrappers, the clock, failure handling and
- * the two-function user-region API.
+ * MPI_Init_thread and MPI_Finalize wrappers (the Fortran ones are in
+ * skeintrace-fort.c), the threads' locations, the clock, failure handling
+ * and the two-function user-region API.
  *
  * Timestamps are CLOCK_MONOTONIC nanoseconds shifted, per node, onto rank
  * 0's clock (measured by ping-pong between node leaders at MPI_Init), so
@@ -15,17 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
-const struct st_region_def st_region_defs[ST_R_COUNT] = {
-#define ST_DEF_(id, name, role) [ST_R_##id] = { name, OTF2_REGION_ROLE_##role },
-    ST_REGIONS(ST_DEF_)
-#undef ST_DEF_
-};
+const struct st_fn_def st_fn_defs[ST_F_COUNT] = ST_FN_DEFS;
 
-_Thread_local int st_tl ST_TLS_MODEL = ST_OFF;
+_Thread_local struct st_thr st_me ST_TLS_MODEL;
 struct st_global st;
+pthread_mutex_t st_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-static pthread_t st_main_thread;
 static int st_atexit_set;
+static int st_ever_started; /* MPI_Init reached the tracer in this process */
 
 /* ---- failure handling ------------------------------------------------ */
 
@@ -40,11 +38,11 @@ st_fail(const char *what, OTF2_ErrorCode code)
     /* Only rank 0 speaks now; MPI_Finalize names every failure in one line. */
     if (st.rank == 0)
         fprintf(stderr, "skeintrace: cannot write the trace in %s (%s); tracing stopped\n", st.dir, st.failure);
-    st_tl = ST_OFF;
+    st_me.state = ST_OFF;
 }
 
 uint64_t
-st_bytes(int count, MPI_Datatype type)
+st_bytes(MPI_Count count, MPI_Datatype type)
 {
     int size = 0;
 
@@ -53,6 +51,82 @@ st_bytes(int count, MPI_Datatype type)
     if (PMPI_Type_size(type, &size) != MPI_SUCCESS || size <= 0)
         return 0;
     return (uint64_t)count * (uint64_t)size;
+}
+
+uint64_t
+st_next_id(void)
+{
+    return __atomic_fetch_add(&st.next_id, 1, __ATOMIC_RELAXED);
+}
+
+void
+st_unrecorded(enum st_fn fn, enum st_why why)
+{
+    __atomic_fetch_add(&st.unrec[fn][why], 1, __ATOMIC_RELAXED);
+}
+
+/* Calls before MPI_Init ([0]) and after MPI_Finalize ([1]): kept apart
+ * from st, which MPI_Init clears. */
+static uint64_t outside[2][ST_F_COUNT];
+
+void
+st_outside(enum st_fn fn)
+{
+    __atomic_fetch_add(&outside[st_ever_started][fn], 1, __ATOMIC_RELAXED);
+}
+
+void *
+st_scratch(int slot, size_t n)
+{
+    if (n > st_me.scratch_cap[slot]) {
+        size_t cap = n < 256 ? 256 : n + n / 2;
+        void *p = realloc(st_me.scratch[slot], cap);
+        if (!p)
+            return NULL;
+        st_me.scratch[slot] = p;
+        st_me.scratch_cap[slot] = cap;
+    }
+    return st_me.scratch[slot];
+}
+
+/* ---- threads ---------------------------------------------------------------- */
+
+/* A thread other than MPI_Init's calls MPI for the first time. Under
+ * MPI_THREAD_SERIALIZED or MULTIPLE it gets a location of its own in the
+ * rank's location group, as Score-P gives one to each thread; below that
+ * such a call is not allowed by MPI, and is counted, not recorded. */
+int
+st_thread_first(struct st_call *k, enum st_fn fn)
+{
+    if (st_me.state == ST_NEW && st.thread_level >= MPI_THREAD_SERIALIZED && !st.failed) {
+        OTF2_EvtWriter *w = NULL;
+        uint32_t loc = 0;
+        pthread_mutex_lock(&st_mutex);
+        if (st.nlocs == st.caplocs) {
+            uint32_t cap = st.caplocs ? 2 * st.caplocs : 8;
+            struct st_loc *grown = realloc(st.locs, cap * sizeof *grown);
+            if (grown) {
+                st.locs = grown;
+                st.caplocs = cap;
+            }
+        }
+        if (st.nlocs < st.caplocs) {
+            loc = st.nlocs;
+            w = st_archive_writer(loc);
+            if (w)
+                st.locs[st.nlocs++] = (struct st_loc){ w, 0 };
+        }
+        pthread_mutex_unlock(&st_mutex);
+        if (w) {
+            st_me.evt = w;
+            st_me.loc = loc;
+            st_me.state = ST_IDLE;
+            return st_call_begin(k, fn);
+        }
+    }
+    st_me.state = ST_FOREIGN;
+    st_unrecorded(fn, ST_WHY_THREAD);
+    return 0;
 }
 
 /* ---- clock synchronisation -------------------------------------------- */
@@ -113,9 +187,49 @@ st_measure_offset(void)
 static void
 st_atexit(void)
 {
+    char line[2048];
+    size_t at = 0;
+
     if (st.started && st.rank == 0)
         fprintf(stderr, "skeintrace: the program ended without MPI_Finalize; no trace was written to %s\n",
                 st.dir);
+    if (st.started || st.rank != 0)
+        return;
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        if (outside[1][f] && at < sizeof line - 100)
+            at += (size_t)snprintf(line + at, sizeof line - at, "%s%s %llu", at ? ", " : "", st_fn_defs[f].name,
+                                   (unsigned long long)outside[1][f]);
+    if (at)
+        fprintf(stderr, "skeintrace: MPI calls after MPI_Finalize, not recorded (rank 0): %s\n", line);
+}
+
+/* At exit of a process that used MPI without its MPI_Init reaching the
+ * tracer (MPI reached through a path the tracer does not wrap): one line,
+ * from the launcher's rank 0, rather than silence. */
+static void
+st_exit_check(void)
+{
+    const char *env = getenv("SKEIN_TRACE"), *rank = getenv("PMI_RANK");
+    int init = 0, fin = 0;
+
+    if (st_ever_started || (env && strcmp(env, "0") == 0))
+        return;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (!init && !fin)
+        return;
+    if (!rank)
+        rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (rank && strcmp(rank, "0") != 0)
+        return;
+    fprintf(stderr, "skeintrace: this program used MPI but its MPI_Init never reached the tracer; nothing was "
+                    "traced (MPI called through a path skeintrace does not wrap)\n");
+}
+
+__attribute__((constructor)) static void
+st_loaded(void)
+{
+    atexit(st_exit_check);
 }
 
 static uint64_t
@@ -130,7 +244,7 @@ st_realtime(void)
  * wrappers take handles of the wrong width (MPICH's are ints, Open MPI's
  * pointers), so the program would crash at some later call. Say so and stop
  * before MPI starts. */
-static int
+int
 st_wrong_mpi(void)
 {
 #if defined(OPEN_MPI)
@@ -157,8 +271,8 @@ st_wrong_mpi(void)
     return 1;
 }
 
-static void
-st_start(uint64_t t_enter_raw, enum st_region region)
+void
+st_start(uint64_t t_enter_raw, enum st_fn fn, int provided)
 {
     const char *env = getenv("SKEIN_TRACE");
     int initialized = 0, ok, all = 0;
@@ -172,7 +286,11 @@ st_start(uint64_t t_enter_raw, enum st_region region)
     PMPI_Initialized(&initialized);
     if (!initialized)
         return;
-    st_main_thread = pthread_self();
+    st_ever_started = 1;
+    for (uint32_t f = 0; f < ST_F_COUNT; f++)
+        st.unrec[f][ST_WHY_BEFORE] = outside[0][f];
+    st.thread_level = provided;
+    st.mt = provided == MPI_THREAD_MULTIPLE;
     PMPI_Comm_dup(MPI_COMM_WORLD, &st.icomm);
     PMPI_Comm_rank(st.icomm, &st.rank);
     PMPI_Comm_size(st.icomm, &st.size);
@@ -180,7 +298,7 @@ st_start(uint64_t t_enter_raw, enum st_region region)
     st.offset = st_measure_offset();
     st.t_start = t_enter_raw + (uint64_t)st.offset;
     st.rt_start = st_realtime() - (st_clock_raw() - t_enter_raw);
-    st.next_request = 1;
+    st.next_id = 1;
     /* Every rank must take the same path through the collective set-up. */
     ok = st_comm_setup() == 0;
     PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st.icomm);
@@ -198,10 +316,12 @@ st_start(uint64_t t_enter_raw, enum st_region region)
         atexit(st_atexit);
         st_atexit_set = 1;
     }
-    st_check(OTF2_EvtWriter_Enter(st.evt, NULL, st.t_start, (OTF2_RegionRef)region), "Enter");
-    st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st_now(), (OTF2_RegionRef)region), "Leave");
-    if (!st.failed)
-        st_tl = ST_IDLE;
+    st_me.evt = st.evt;
+    st_me.loc = 0;
+    st_mark_used(fn);
+    st_check(OTF2_EvtWriter_Enter(st.evt, NULL, st.t_start, (OTF2_RegionRef)fn), "Enter");
+    st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st_now(), (OTF2_RegionRef)fn), "Leave");
+    st_me.state = st.failed ? ST_OFF : ST_IDLE;
 }
 
 int
@@ -212,9 +332,11 @@ MPI_Init(int *argc, char ***argv)
 
     if (st_wrong_mpi())
         exit(1);
+    st_me.state = ST_BUSY; /* what MPI calls inside is its own */
     rc = PMPI_Init(argc, argv);
+    st_me.state = ST_NEW;
     if (rc == MPI_SUCCESS)
-        st_start(t0, ST_R_INIT);
+        st_start(t0, ST_F_MPI_Init, MPI_THREAD_SINGLE);
     return rc;
 }
 
@@ -226,47 +348,87 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
     if (st_wrong_mpi())
         exit(1);
+    st_me.state = ST_BUSY;
     rc = PMPI_Init_thread(argc, argv, required, provided);
+    st_me.state = ST_NEW;
     if (rc == MPI_SUCCESS)
-        st_start(t0, ST_R_INIT_THREAD);
+        st_start(t0, ST_F_MPI_Init_thread, *provided);
     return rc;
 }
 
 static void st_close_user_regions(uint64_t t);
 
-int
-MPI_Finalize(void)
+/* Everything the tracer does at MPI_Finalize, before PMPI_Finalize: the
+ * region, the archive, the report. Only the thread of MPI_Init does it;
+ * a second call (MPICH's Fortran MPI_Finalize calls the C one) does
+ * nothing. */
+void
+st_finalize(void)
 {
-    if (!st.started || !pthread_equal(st_main_thread, pthread_self()))
-        return PMPI_Finalize();
-    st_tl = ST_OFF;
-    if (!st.failed) {
+    if (!st.started || st_me.loc != 0 || st_me.state == ST_NEW || st_me.state == ST_FOREIGN)
+        return;
+    st.finalizing = 1;
+    if (!st.failed && st_me.state == ST_IDLE) {
         uint64_t t0 = st_now();
-        st_check(OTF2_EvtWriter_Enter(st.evt, NULL, t0, ST_R_FINALIZE), "Enter");
+        st_mark_used(ST_F_MPI_Finalize);
+        st_check(OTF2_EvtWriter_Enter(st.evt, NULL, t0, ST_F_MPI_Finalize), "Enter");
         st.t_stop = st_now();
-        st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st.t_stop, ST_R_FINALIZE), "Leave");
+        st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st.t_stop, ST_F_MPI_Finalize), "Leave");
         st_close_user_regions(st.t_stop);
     } else {
         st.t_stop = st_now();
     }
+    st_me.state = ST_OFF;
     st.drift = st_measure_offset() - st.offset;
     st_archive_close();
     st_comm_teardown();
     st_requests_teardown();
+    st_rma_teardown();
     for (uint32_t i = 0; i < st.nuser; i++)
         free(st.user_names[i]);
     free(st.user_names);
     free(st.user_stack);
     st.user_names = NULL;
     st.user_stack = NULL;
+    for (uint32_t i = 0; i < st.ngroups; i++)
+        free(st.groups[i].members);
+    free(st.groups);
+    st.groups = NULL;
+    free(st.locs);
+    st.locs = NULL;
     PMPI_Group_free(&st.world_group);
     PMPI_Comm_free(&st.icomm);
     st.icomm = MPI_COMM_NULL;
     st.started = 0;
+}
+
+int
+MPI_Finalize(void)
+{
+    st_finalize();
     return PMPI_Finalize();
 }
 
 /* ---- user regions ------------------------------------------------------- */
+
+/* User regions are recorded on the thread of MPI_Init only (one stack per
+ * rank); a call from another thread while tracing is ignored, and said so
+ * once. Returns 1 when the call may record. */
+static int
+st_region_thread(const char *name)
+{
+    static int warned;
+
+    if (!name || !st.started || st.finalizing)
+        return 0;
+    if (st_me.loc == 0 && (st_me.state == ST_IDLE || st_me.state == ST_OFF))
+        return st_me.state == ST_IDLE;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "skeintrace: rank %d: user region \"%s\" from a thread other than MPI_Init's; such calls are "
+                        "ignored\n",
+                st.rank, name);
+    return 0;
+}
 
 /* Names are interned per rank in first-use order; MPI_Finalize unifies them
  * into global region ids. A linear scan over a short list of names beats a
@@ -296,7 +458,7 @@ skeintrace_region_begin(const char *name)
 {
     uint32_t id;
 
-    if (st_tl != ST_IDLE || !name)
+    if (!st_region_thread(name))
         return;
     id = st_user_region(name);
     if (id == UINT32_MAX)
@@ -310,7 +472,7 @@ skeintrace_region_begin(const char *name)
         st.capstack = cap;
     }
     st.user_stack[st.nstack++] = id;
-    st_check(OTF2_EvtWriter_Enter(st.evt, NULL, st_now(), ST_R_COUNT + id), "Enter");
+    st_check(OTF2_EvtWriter_Enter(st.evt, NULL, st_now(), ST_F_COUNT + id), "Enter");
 }
 
 void
@@ -319,7 +481,7 @@ skeintrace_region_end(const char *name)
     static int warned;
     uint32_t id, pos;
 
-    if (st_tl != ST_IDLE || !name)
+    if (!st_region_thread(name))
         return;
     for (id = 0; id < st.nuser; id++)
         if (strcmp(st.user_names[id], name) == 0)
@@ -338,7 +500,7 @@ skeintrace_region_end(const char *name)
                 st.rank, name);
     memmove(&st.user_stack[pos - 1], &st.user_stack[pos], (st.nstack - pos) * sizeof *st.user_stack);
     st.nstack--;
-    st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st_now(), ST_R_COUNT + id), "Leave");
+    st_check(OTF2_EvtWriter_Leave(st.evt, NULL, st_now(), ST_F_COUNT + id), "Leave");
 }
 
 /* Regions still open at MPI_Finalize are closed there, innermost first, so
@@ -351,6 +513,6 @@ st_close_user_regions(uint64_t t)
                 st.nstack);
     while (st.nstack > 0) {
         uint32_t id = st.user_stack[--st.nstack];
-        st_check(OTF2_EvtWriter_Leave(st.evt, NULL, t, ST_R_COUNT + id), "Leave");
+        st_check(OTF2_EvtWriter_Leave(st.evt, NULL, t, ST_F_COUNT + id), "Leave");
     }
 }
