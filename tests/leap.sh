@@ -18,7 +18,11 @@
 # the explanations beyond lateness (problems, waits, wait_totals, delays,
 # outliers), every JSON output on the corpus and shared traces was
 # checked to be the build before's but for those keys (the CSV and text
-# outputs unchanged), then the sums written again.
+# outputs unchanged), then the sums written again; and when analyze's
+# text became a summary (the heaviest 20 of long tables, the problems and
+# wait states between the hotspots and the ranks), every text output with
+# --all was checked to be the build before's but for those sections and
+# the iterations it no longer cuts, then written again.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)

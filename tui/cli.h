@@ -27,6 +27,7 @@ struct cli {
 	const char *format;
 	const char *table;
 	int per_rank, quiet;
+	int all;                   /* analyze: every partition, iteration and rank */
 	struct analysis_opts aopts;
 	struct analysis_phase_rule phases[MAX_PHASES];
 	const char *trace;

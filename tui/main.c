@@ -44,7 +44,7 @@ static const char usage_text[] =
 	"       skein info [--format text|json] [--ranks] TRACE\n"
 	"       skein config [--dump] [--config FILE]...\n"
 	"       skein keys [--format text|man|markdown] [--config FILE]... [--keymap FILE]\n"
-	"       skein analyze [--format text|json|csv] [--table T] [--save FILE]\n"
+	"       skein analyze [--format text|json|csv] [--table T] [--all] [--save FILE]\n"
 	"                     [STRUCTURE OPTIONS] TRACE\n"
 	"       skein samples [--format text|json|csv] [--table T] [SAMPLES OPTIONS] DIR\n"
 	"       skein diff [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] BEFORE AFTER\n"
@@ -85,10 +85,14 @@ static const char usage_text[] =
 	"output options:\n"
 	"  -f, --format FMT        text (default), json, or csv (analyze)\n"
 	"  -t, --table T           analyze --format csv: hotspots (default),\n"
-	"                          partitions, timelines, ops or iterations;\n"
+	"                          partitions, timelines, ops, iterations, waits\n"
+	"                          (the wait states), delays (their root causes),\n"
+	"                          outliers or problems (all three ranked);\n"
 	"                          samples --format csv: resources (default), lines,\n"
 	"                          symbols, levels, windows or clusters\n"
 	"  -r, --ranks             info: one line per rank\n"
+	"      --all               analyze: every partition, iteration and rank (text\n"
+	"                          lists the heaviest 20 of longer tables)\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
 	"      --save FILE         analyze: also save the model and the analysis to\n"
@@ -185,7 +189,7 @@ enum {
 	OPT_GSTEP, OPT_NO_AUTO, OPT_NO_PROGRESS, OPT_STARTUP, OPT_PAPER, OPT_MATCH_SIZE, OPT_CALLER, OPT_REORDER, OPT_PHYSICAL, OPT_CLUSTERS, OPT_CONFIG, OPT_DUMP, OPT_TOPOLOGY, OPT_COLOR, OPT_ASCII, OPT_PANE, OPT_TIME, OPT_KEYMAP,
 	OPT_NO_MOUSE,
 	OPT_ATTRIBUTE, OPT_DEPTH, OPT_WINDOWS, OPT_WINDOW, OPT_STEP,
-	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE, OPT_SAVE,
+	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE, OPT_SAVE, OPT_ALL,
 };
 
 const char *cli_prog = "skein";
@@ -289,6 +293,7 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 		{ "otf2", required_argument, NULL, OPT_OTF2 },
 		{ "before", required_argument, NULL, OPT_BEFORE },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "reorder", no_argument, NULL, OPT_REORDER },
 		{ "physical-order", no_argument, NULL, OPT_PHYSICAL },
@@ -324,6 +329,7 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 		case 'f': c->format = optarg; break;
 		case 't': c->table = optarg; break;
 		case 'r': c->per_rank = 1; break;
+		case OPT_ALL: c->all = 1; break;
 		case 'q': c->quiet = 1; break;
 		case 'n':
 			if (parse_uint(optarg, &c->aopts.hotspots))
@@ -564,6 +570,8 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 		return cli_usage_error("--table belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_ANALYZE && c->save)
 		return cli_usage_error("--save belongs to 'skein analyze'", NULL);
+	if (c->cmd != CMD_ANALYZE && c->all)
+		return cli_usage_error("--all belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_INFO && c->per_rank)
 		return cli_usage_error("--ranks belongs to 'skein info'", NULL);
 	if (c->dump)
@@ -729,7 +737,8 @@ cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct c
 	else if (c->format && strcmp(c->format, "text") != 0)
 		return cli_usage_error("analyze --format takes text, json or csv, not", c->format);
 	if (c->table && report_table_parse(c->table, &table))
-		return cli_usage_error("--table takes hotspots, partitions, timelines, ops or iterations, not",
+		return cli_usage_error("--table takes hotspots, partitions, timelines, ops, iterations, waits, "
+				       "delays, outliers or problems, not",
 				       c->table);
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);
@@ -755,7 +764,7 @@ cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct c
 		rc = EXIT_FAIL;
 	} else {
 		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep,
-					    .iteration_name = c->cfg.iterations.name };
+					    .iteration_name = c->cfg.iterations.name, .all = c->all };
 		rc = report_write(a, stdout, fmt, table, &ph) ? EXIT_FAIL : EXIT_OK;
 	}
 	free(keep);

@@ -2,10 +2,12 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/core/cluster.h"
 #include "analysis/core/iterations.h"
+#include "analysis/explain/explain.h"
 #include "base/json.h"
 #include "base/text.h"
 #include "report_explain.h"
@@ -193,10 +195,27 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	write_choices(a, out);
 
 	report_iter_text(a, ph, out);
+	/* the partitions: every one, or the heaviest of many (lateness
+	 * created there and time waited) */
+	struct report_row *rows = malloc(((size_t)n_parts + 1) * sizeof *rows);
+	uint32_t n_rows = 0, shown_parts;
+	if (rows) {
+		for (uint32_t p = 0; p < n_parts; p++)
+			rows[p] = (struct report_row){ 0, p };
+		for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
+			uint32_t p = analysis_lop_part(a, l);
+			const struct analysis_wait *w = analysis_lop_wait(a, l);
+			if (p < n_parts)
+				rows[p].w += analysis_lop_diff(a, l) + (w ? w->time : 0);
+		}
+		for (uint32_t p = 0; p < n_parts; p++)
+			if (kept_part(ph, p))
+				rows[n_rows++] = rows[p];
+	}
+	shown_parts = rows ? report_top_rows(rows, n_rows, ph) : 0;
 	fprintf(out, "\n%-9s %-15s %6s %8s %6s  %s\n", "partition", "steps", "ranks", "ops", "leap", "phase");
-	for (uint32_t p = 0; p < n_parts; p++) {
-		if (!kept_part(ph, p))
-			continue;
+	for (uint32_t i = 0; i < shown_parts; i++) {
+		uint32_t p = rows[i].k;
 		char span[32];
 		snprintf(span, sizeof span, "%u-%u", parts[p].step_first,
 			 parts[p].step_first + parts[p].step_count - 1);
@@ -212,6 +231,10 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 				text_safe(trace_str(t, trace_regions(t, NULL)[parts[p].phase_region].name),
 					  n1, sizeof n1));
 	}
+	if (shown_parts < n_rows)
+		fprintf(out, "(the %u of %u with the most lateness created and time waited; all: --all)\n",
+			shown_parts, n_rows);
+	free(rows);
 
 	if (o->clusters) {
 		fprintf(out, "\nclusters (ranks grouped by lateness, at most %u per partition)\n", o->clusters);
@@ -231,8 +254,8 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	fprintf(out, "\nhotspots (largest differential lateness first)\n");
 	fprintf(out, "%3s %5s %6s %5s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
 		"iter", "operation", "in", "lateness", "diff", "cause");
-	uint32_t shown = 0;
-	for (uint32_t i = 0; i < n_hot; i++) {
+	uint32_t shown = 0, limit = report_all(ph) ? n_hot : 10;
+	for (uint32_t i = 0; i < n_hot && shown < limit; i++) {
 		uint32_t l = hot[i];
 		if (!kept_lop(a, ph, l))
 			continue;
@@ -250,15 +273,35 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	}
 	if (!shown)
 		fputs("  none: no operation created lateness\n", out);
+	else if (shown < n_hot)
+		fprintf(out, "(the first %u of %u; all: --all)\n", shown, n_hot);
+	report_explain_text(out, a, ph, report_all(ph) ? o->hotspots : 10);
 
-	fprintf(out, "\n%-6s %14s %14s %14s\n", "rank", "lateness", "created", "max lateness");
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
-		struct tl_totals x;
-		char b3[32];
-		timeline_totals(a, ph, tl, &x);
-		fprintf(out, "%-6u %14s %14s %14s\n", tl, trace_fmt_duration(t, x.late, b1, sizeof b1),
-			trace_fmt_duration(t, x.diff, b2, sizeof b2), trace_fmt_duration(t, x.max_late, b3, sizeof b3));
+	/* the ranks: every one, or the heaviest of many */
+	struct tl_totals *x = malloc(((size_t)n_tl + 1) * sizeof *x);
+	struct report_row *rr = malloc(((size_t)n_tl + 1) * sizeof *rr);
+	if (!x || !rr) {
+		free(x);
+		free(rr);
+		return;
 	}
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		timeline_totals(a, ph, tl, &x[tl]);
+		rr[tl] = (struct report_row){ x[tl].diff, tl };
+	}
+	uint32_t shown_tl = report_top_rows(rr, n_tl, ph);
+	fprintf(out, "\n%-6s %14s %14s %14s\n", "rank", "lateness", "created", "max lateness");
+	for (uint32_t i = 0; i < shown_tl; i++) {
+		uint32_t tl = rr[i].k;
+		char b3[32];
+		fprintf(out, "%-6u %14s %14s %14s\n", tl, trace_fmt_duration(t, x[tl].late, b1, sizeof b1),
+			trace_fmt_duration(t, x[tl].diff, b2, sizeof b2),
+			trace_fmt_duration(t, x[tl].max_late, b3, sizeof b3));
+	}
+	if (shown_tl < n_tl)
+		fprintf(out, "(the %u of %u ranks that created the most lateness; all: --all)\n", shown_tl, n_tl);
+	free(x);
+	free(rr);
 }
 
 static void

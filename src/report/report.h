@@ -23,6 +23,8 @@ struct report_phases {
 	const char *const *name;   /* one per partition, or NULL */
 	const uint8_t *keep;       /* one per partition, or NULL */
 	const char *iteration_name;   /* what to call an iteration; NULL: "iteration" */
+	int all;                   /* text: every partition, iteration and rank, not
+				    * the heaviest of long tables (analyze --all) */
 };
 
 /* Returns 0, or ERR_IO when out could not be written. ph may be NULL. */

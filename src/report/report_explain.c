@@ -299,8 +299,8 @@ report_explain_csv(FILE *out, const struct analysis *a, const struct report_phas
 static const char *
 lop_words(const struct analysis *a, uint32_t l, char *buf, size_t n)
 {
-	char name[128];
-	text_safe(report_lop_name(a, l), name, sizeof name);
+	char nb[128];
+	const char *name = text_safe(report_lop_name(a, l), nb, sizeof nb);
 	if (analysis_lop_step(a, l) == TRACE_NONE)
 		snprintf(buf, n, "rank %u's %s", analysis_lop_timeline(a, l), name);
 	else

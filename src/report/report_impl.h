@@ -22,6 +22,27 @@ kept_lop(const struct analysis *a, const struct report_phases *ph, uint32_t l)
 	return kept_part(ph, analysis_lop_part(a, l));
 }
 
+/* Text tables longer than this show their REPORT_TOP heaviest rows, in
+ * order, unless ph->all. */
+#define REPORT_TEXT_ROWS 40
+#define REPORT_TOP 20
+
+static inline int
+report_all(const struct report_phases *ph)
+{
+	return ph && ph->all;
+}
+
+/* A row to rank: its weight and its index. */
+struct report_row {
+	uint64_t w;
+	uint32_t k;
+};
+/* The rows to show of n weighed rows (rows[k].w, rows[k].k = k): all of
+ * them in order, or the REPORT_TOP heaviest in order; returns how many
+ * (rows reordered). */
+uint32_t report_top_rows(struct report_row *rows, uint32_t n, const struct report_phases *ph);
+
 static inline const char *
 part_name(const struct report_phases *ph, uint32_t p)
 {

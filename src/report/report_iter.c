@@ -1,5 +1,6 @@
 /* report_iter.c — the iterations section of `skein analyze`. */
 #include "report_iter.h"
+#include "report_impl.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -139,7 +140,7 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 	uint32_t n = it->count;
 	for (uint32_t k = 0; k < n; k++)
 		rows[k] = (struct row){ tot[k].late, k };
-	int cut = n > TEXT_ROWS;
+	int cut = n > TEXT_ROWS && !report_all(ph);
 	if (cut) {
 		/* the heaviest, shown in order */
 		qsort(rows, n, sizeof *rows, cmp_heavier);

@@ -1,6 +1,10 @@
 /* report_util.c — names and CSV quoting shared by the report writers. */
 #include "report_util.h"
 
+#include <stdlib.h>
+
+#include "report_impl.h"
+
 #include "base/text.h"
 
 static const char *
@@ -27,6 +31,32 @@ report_lop_in(const struct analysis *a, uint32_t l)
 	const struct trace *t = analysis_trace(a);
 	uint32_t f = analysis_lop_frame(a, l);
 	return f == TRACE_NONE ? "" : region_name(t, trace_frames(t, NULL)[f].region);
+}
+
+static int
+heavier(const void *x, const void *y)
+{
+	const struct report_row *a = x, *b = y;
+	if (a->w != b->w)
+		return a->w > b->w ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static int
+by_index(const void *x, const void *y)
+{
+	const struct report_row *a = x, *b = y;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+uint32_t
+report_top_rows(struct report_row *rows, uint32_t n, const struct report_phases *ph)
+{
+	if (report_all(ph) || n <= REPORT_TEXT_ROWS)
+		return n;
+	qsort(rows, n, sizeof *rows, heavier);
+	qsort(rows, REPORT_TOP, sizeof *rows, by_index);
+	return REPORT_TOP;
 }
 
 void
