@@ -22,7 +22,13 @@
 # text became a summary (the heaviest 20 of long tables, the problems and
 # wait states between the hotspots and the ranks), every text output with
 # --all was checked to be the build before's but for those sections and
-# the iterations it no longer cuts, then written again.
+# the iterations it no longer cuts, then written again; and when a user
+# region's iterations were also accepted alike in their shapes (the
+# iterations of codes whose completion calls vary in number), the one
+# output that changed (tree_allreduce-4-delay's forced merge: its
+# iterations now marked by 'iteration', the app's loop, not 'bcast')
+# was checked to differ only in its iterations, the hotspots' iteration
+# and the outliers, then written again.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -494,8 +494,30 @@ region_candidates(const struct seq *s, const char *glob, struct cand **out, uint
 	return 0;
 }
 
+/* The partitions' shapes as tokens, in the sequence's order (the set of
+ * their operations' kinds and regions, signature_parts' shape): what
+ * iterations share when completion calls vary in number from one to the
+ * next (MPI_Waitsome completing a different share of the requests each
+ * time). *shape is NULL until first asked for; collective in a
+ * distributed analysis, as every rank asks at the same candidate. */
+static int
+shape_seq(const struct seq *s, struct seq *shape)
+{
+	uint64_t *sig = malloc(((size_t)s->n + 1) * sizeof *sig);
+	*shape = *s;
+	shape->tok = malloc(((size_t)s->n + 1) * sizeof *shape->tok);
+	int rc = all_agree(s->a, sig && shape->tok ? 0 : ERR_NOMEM);
+	if (!rc)
+		rc = signature_parts(s->a, 1, sig);
+	if (!rc)
+		rc = all_agree(s->a, signature_tokens(sig, s->order, s->n, shape->tok, &shape->distinct));
+	free(sig);
+	return rc;
+}
+
 /* The first candidate region (outermost first) whose Enters mark alike
- * iterations; with named set, the first whose Enters mark any. */
+ * iterations — alike in their signatures, else in their shapes — with
+ * named set, the first whose Enters mark any. */
 static int
 by_region(const struct seq *s, const char *glob, struct bounds *out)
 {
@@ -507,18 +529,32 @@ by_region(const struct seq *s, const char *glob, struct bounds *out)
 	if (!rc && (!stamp || !hits))
 		rc = ERR_NOMEM;
 	rc = all_agree(s->a, rc);
+	struct seq shape = { 0 };
+	uint32_t *sstamp = NULL, *shits = NULL;
 	for (uint32_t i = 0; i < nc && !rc && !out->b; i++) {
 		struct bounds bd = { 0 };
 		rc = region_bounds(s, c[i].region, c[i].count, &bd);
 		if (rc || !bd.b)
 			continue;
-		if (glob || alike(s, &bd, stamp, hits)) {
+		int ok = glob || alike(s, &bd, stamp, hits);
+		if (!ok && !shape.tok) {
+			rc = shape_seq(s, &shape);
+			sstamp = malloc(((size_t)shape.distinct + 1) * sizeof *sstamp);
+			shits = malloc(((size_t)shape.distinct + 1) * sizeof *shits);
+			rc = all_agree(s->a, rc ? rc : sstamp && shits ? 0 : ERR_NOMEM);
+		}
+		if (!ok && !rc)
+			ok = alike(&shape, &bd, sstamp, shits);
+		if (ok && !rc) {
 			bd.depth = c[i].depth;
 			*out = bd;
 		} else {
 			bounds_fini(&bd);
 		}
 	}
+	free(shape.tok);
+	free(sstamp);
+	free(shits);
 	free(c);
 	free(stamp);
 	free(hits);

@@ -116,6 +116,62 @@ lop_hash(const struct analysis *a, const struct peer *p, size_t np, uint32_t l, 
 	return hash_mix(signature_lop_head(a->lop_kind[l], region), ends);
 }
 
+static int
+cmp_part_value(const void *x, const void *y)
+{
+	const struct part_hash *a = x, *b = y;
+	if (a->part != b->part)
+		return a->part < b->part ? -1 : 1;
+	return (a->h > b->h) - (a->h < b->h);
+}
+
+/* The shapes (signature.h): each rank sends the (kind, region) pair of
+ * every lop to its partition's owner, which keeps each pair once and
+ * folds them as signature_parts does, then every rank gets them all. */
+static int
+shape_parts(const struct analysis *a, uint64_t *sig)
+{
+	struct dcomm *c = a->dc;
+	uint32_t np = a->n_parts, n_reg, n = c->size;
+	trace_regions(a->t, &n_reg);
+	uint64_t *rh = malloc(((size_t)n_reg + 1) * sizeof *rh);
+	struct part_hash *h = malloc(((size_t)a->n_lops + 1) * sizeof *h);
+	uint32_t *to = malloc(((size_t)a->n_lops + 1) * sizeof *to);
+	int rc = dcomm_agree(c, rh && h && to ? 0 : ERR_NOMEM);
+	for (uint32_t r = 0; r < n_reg && !rc; r++)
+		rh[r] = signature_region_hash(a->t, r);
+	size_t k = 0;
+	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
+		uint32_t part = a->lop_part[l], reg = analysis_lop_region(a, l);
+		if (part == TRACE_NONE || a->lop_kind[l] == OP_COMPUTE)
+			continue;
+		uint64_t v = hash_mix(hash_mix(HASH_SEED, a->lop_kind[l]), reg < n_reg ? rh[reg] : 0);
+		h[k] = (struct part_hash){ part, 0, 0, 0, v };
+		to[k++] = dcomm_even_owner(part, np, n);
+	}
+	void *recv = NULL;
+	size_t n_recv = 0;
+	if (!rc)
+		rc = dcomm_exchange(c, h, k, sizeof *h, to, &recv, &n_recv);
+	free(rh);
+	free(h);
+	free(to);
+	uint32_t p0 = (uint32_t)((uint64_t)np * c->rank / n), p1 = (uint32_t)((uint64_t)np * (c->rank + 1) / n);
+	uint64_t *mine = rc ? NULL : calloc((size_t)(p1 - p0) + 1, sizeof *mine);
+	rc = rc ? rc : dcomm_agree(c, mine ? 0 : ERR_NOMEM);
+	struct part_hash *x = recv;
+	if (!rc && n_recv > 1)
+		qsort(x, n_recv, sizeof *x, cmp_part_value);
+	for (size_t i = 0; i < n_recv && !rc; i++)
+		if (i == 0 || x[i].part != x[i - 1].part || x[i].h != x[i - 1].h)
+			mine[x[i].part - p0] ^= x[i].h;
+	free(recv);
+	if (!rc)
+		rc = dcomm_gather_runs(c, mine, p1 - p0, sizeof *mine, sig, np);
+	free(mine);
+	return rc;
+}
+
 int
 dist_signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 {
@@ -123,7 +179,7 @@ dist_signature_parts(const struct analysis *a, int shape, uint64_t *sig)
 	const struct trace *t = a->t;
 	uint32_t np = a->n_parts, n_reg, n = c->size;
 	if (shape)
-		return dcomm_agree(c, ERR_USAGE);       /* no distributed caller yet */
+		return shape_parts(a, sig);
 	trace_regions(t, &n_reg);
 	struct peer *p = NULL;
 	size_t n_peer = 0;
