@@ -194,6 +194,7 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/samples.sh $(BIN) $(SHARED)
+	@sh tests/waits.sh $(BIN)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
 

@@ -29,6 +29,8 @@ report_table_parse(const char *name, enum report_table *table)
 
 struct tl_totals {
 	uint64_t late, diff, max_late;
+	uint64_t waited;             /* in its wait states */
+	uint64_t delay;              /* the waiting its delays caused (root causes) */
 };
 
 /* Start-up lops count only when the options include them, and so does
@@ -61,6 +63,17 @@ timeline_totals(const struct analysis *a, const struct report_phases *ph, uint32
 		if (late > x->max_late)
 			x->max_late = late;
 	}
+	/* the wait states and delays of the timeline's lops, found by lop */
+	uint32_t n;
+	const struct analysis_wait *w = analysis_waits(a, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (w[i].lop >= first && w[i].lop < first + count && kept_lop(a, ph, w[i].lop))
+			x->waited += w[i].time;
+	const struct analysis_delay *d = analysis_delays(a, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (d[i].lop >= first && d[i].lop < first + count && kept_lop(a, ph, d[i].lop) &&
+		    counted(a, d[i].lop))
+			x->delay += d[i].cost;
 }
 
 /* The start-up lops with the largest differential lateness, up to max,
@@ -290,13 +303,16 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		rr[tl] = (struct report_row){ x[tl].diff, tl };
 	}
 	uint32_t shown_tl = report_top_rows(rr, n_tl, ph);
-	fprintf(out, "\n%-6s %14s %14s %14s\n", "rank", "lateness", "created", "max lateness");
+	fprintf(out, "\n%-6s %14s %14s %14s %14s %14s\n", "rank", "lateness", "created", "max lateness",
+		"waited", "made wait");
 	for (uint32_t i = 0; i < shown_tl; i++) {
 		uint32_t tl = rr[i].k;
-		char b3[32];
-		fprintf(out, "%-6u %14s %14s %14s\n", tl, trace_fmt_duration(t, x[tl].late, b1, sizeof b1),
+		char b3[32], b4[32], b5[32];
+		fprintf(out, "%-6u %14s %14s %14s %14s %14s\n", tl, trace_fmt_duration(t, x[tl].late, b1, sizeof b1),
 			trace_fmt_duration(t, x[tl].diff, b2, sizeof b2),
-			trace_fmt_duration(t, x[tl].max_late, b3, sizeof b3));
+			trace_fmt_duration(t, x[tl].max_late, b3, sizeof b3),
+			trace_fmt_duration(t, x[tl].waited, b4, sizeof b4),
+			trace_fmt_duration(t, x[tl].delay, b5, sizeof b5));
 	}
 	if (shown_tl < n_tl)
 		fprintf(out, "(the %u of %u ranks that created the most lateness; all: --all)\n", shown_tl, n_tl);
@@ -514,6 +530,10 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		json_key(&j, "lateness_s"); json_double(&j, trace_seconds(t, x.late));
 		json_key(&j, "created_s"); json_double(&j, trace_seconds(t, x.diff));
 		json_key(&j, "max_lateness_s"); json_double(&j, trace_seconds(t, x.max_late));
+		if (!report_is_charm(a)) {
+			json_key(&j, "waited_s"); json_double(&j, trace_seconds(t, x.waited));
+			json_key(&j, "made_wait_s"); json_double(&j, trace_seconds(t, x.delay));
+		}
 		if (report_is_charm(a))
 			report_charm_json_timeline(&j, a, ph, tl);
 		json_end_object(&j);
@@ -608,13 +628,16 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	case TABLE_TIMELINES: {
 		uint32_t n;
 		trace_timelines(t, &n);
-		csv_header(out, a, "rank,lateness_s,created_s,max_lateness_s",
+		csv_header(out, a, report_is_charm(a) ? "rank,lateness_s,created_s,max_lateness_s"
+			   : "rank,lateness_s,created_s,max_lateness_s,waited_s,made_wait_s",
 			   report_charm_csv_timeline_header);
 		for (uint32_t tl = 0; tl < n; tl++) {
 			struct tl_totals x;
 			timeline_totals(a, ph, tl, &x);
 			fprintf(out, "%u,%.9f,%.9f,%.9f", tl, trace_seconds(t, x.late),
 				trace_seconds(t, x.diff), trace_seconds(t, x.max_late));
+			if (!report_is_charm(a))
+				fprintf(out, ",%.9f,%.9f", trace_seconds(t, x.waited), trace_seconds(t, x.delay));
 			if (report_is_charm(a))
 				report_charm_csv_timeline(out, a, ph, tl);
 			fputc('\n', out);

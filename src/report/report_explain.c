@@ -114,6 +114,11 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 		json_key(j, "kind"); json_string(j, analysis_problem_name((enum analysis_problem_kind)pr[i].kind));
 		json_at(j, a, "rank", "step", pr[i].lop);
 		json_key(j, "operation"); json_string(j, report_lop_name(a, pr[i].lop));
+		json_key(j, "iteration");
+		if (iterations_of_lop(a, pr[i].lop) == TRACE_NONE)
+			json_null(j);
+		else
+			json_uint(j, iterations_of_lop(a, pr[i].lop));
 		json_key(j, "amount_s"); json_double(j, trace_seconds(t, pr[i].amount));
 		json_at(j, a, "surfaced_rank", "surfaced_step", pr[i].surfaced);
 		json_end_object(j);
@@ -278,7 +283,7 @@ report_explain_csv(FILE *out, const struct analysis *a, const struct report_phas
 	}
 	default: {
 		const struct analysis_problem *p = analysis_problems(a, &n);
-		fputs("kind,rank,step,operation,amount_s,surfaced_rank,surfaced_step\n", out);
+		fputs("kind,rank,step,operation,iteration,amount_s,surfaced_rank,surfaced_step\n", out);
 		for (uint32_t i = 0; i < n; i++) {
 			if (!kept_lop(a, ph, p[i].lop))
 				continue;
@@ -286,7 +291,8 @@ report_explain_csv(FILE *out, const struct analysis *a, const struct report_phas
 			csv_at(out, a, p[i].lop);
 			fputc(',', out);
 			report_csv_str(out, report_lop_name(a, p[i].lop));
-			fprintf(out, ",%.9f,", trace_seconds(t, p[i].amount));
+			fprintf(out, ",%s,%.9f,", iterations_of_lop(a, p[i].lop) == TRACE_NONE ? ""
+				: report_iter_of(a, p[i].lop, it, sizeof it), trace_seconds(t, p[i].amount));
 			csv_at(out, a, p[i].surfaced);
 			fputc('\n', out);
 		}

@@ -6,7 +6,9 @@
  * because D reached c later than W reached o. Each rank's synchronisation
  * interval runs back from the lop to the last operation it synchronised
  * with the other rank (a message between them, or a collective): the
- * work there is its time less the time its wait states took. D's delay
+ * work there is its time less the time its wait states took. A call that
+ * only sent to the other rank synchronised when it entered, so the time
+ * it then waited for a third belongs to the interval. D's delay
  * is its excess, x = max(0, work_D - work_W), and w is the time D itself
  * waited in its interval: it may have reached c late because it was made
  * to wait. With s = min(T / (x + w), 1), the delay's short-term cost is
@@ -41,8 +43,12 @@ explain_wait_of(const struct analysis *a, uint32_t l)
 	return i < a->n_waits ? &a->waits[i] : NULL;
 }
 
-/* Did lop l synchronise with rank peer: a message between them, or a
- * collective? */
+/* Did lop l synchronise with rank peer? SYNC_EXIT: it received from peer
+ * or is a collective (synchronised when it left); SYNC_ENTER: it only
+ * sent to peer (synchronised when it entered: what it waited for after,
+ * for another rank, is in the interval that follows); else 0. */
+enum { SYNC_ENTER = 1, SYNC_EXIT = 2 };
+
 static int
 synced_with(const struct analysis *a, uint32_t l, uint32_t peer)
 {
@@ -50,15 +56,18 @@ synced_with(const struct analysis *a, uint32_t l, uint32_t peer)
 	if (k == OP_COMPUTE)
 		return 0;
 	if (k == OP_COLLECTIVE)
-		return 1;
+		return SYNC_EXIT;
 	uint32_t ne;
+	int how = 0;
 	const struct trace_end *e = lop_ends(a, l, &ne);
 	for (uint32_t i = 0; i < ne; i++) {
 		const struct trace_msg *m = &a->msgs[e[i].id];
-		if ((e[i].role == END_SEND && m->receiver == peer) || (e[i].role == END_RECV && m->sender == peer))
-			return 1;
+		if (e[i].role == END_RECV && m->sender == peer)
+			return SYNC_EXIT;
+		if (e[i].role == END_SEND && m->receiver == peer)
+			how = SYNC_ENTER;
 	}
-	return 0;
+	return how;
 }
 
 /* A synchronisation interval: the work since the last synchronisation
@@ -86,7 +95,8 @@ interval_of(const struct analysis *a, uint32_t l, uint32_t peer, struct interval
 	*iv = (struct interval){ .longest = TRACE_NONE, .first_wait = t ? (uint32_t)t->n : 0 };
 	for (uint32_t k = l, n = 0; k > first && n < DELAY_MAX_LOPS; n++) {
 		uint32_t p = --k;
-		if (synced_with(a, p, peer))
+		int how = synced_with(a, p, peer);
+		if (how == SYNC_EXIT)
 			break;
 		uint64_t d = lop_duration(a, p), wt = 0;
 		const struct analysis_wait *w = a->lop_kind[p] == OP_COMPUTE ? NULL : explain_wait_of(a, p);
@@ -100,6 +110,8 @@ interval_of(const struct analysis *a, uint32_t l, uint32_t peer, struct interval
 				iv->n_waits++;
 			}
 		}
+		if (how == SYNC_ENTER)
+			break;             /* its wait came after it synchronised */
 		iv->work += d - wt;
 		if (d - wt > best) {
 			best = d - wt;
