@@ -28,7 +28,13 @@
 # output that changed (tree_allreduce-4-delay's forced merge: its
 # iterations now marked by 'iteration', the app's loop, not 'bcast')
 # was checked to differ only in its iterations, the hotspots' iteration
-# and the outliers, then written again.
+# and the outliers, then written again; and when each rank's row gained
+# the time it waited and the waiting its delays caused (and root causes
+# followed a call that only sent to the other rank back through its
+# wait), every JSON output was checked equal to the build before's but
+# for the explanations' keys and the two new fields, every text output
+# but for the explanations' sections and the rank table's new columns,
+# then written again.
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
