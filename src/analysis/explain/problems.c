@@ -48,6 +48,65 @@ analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *ou
 	return out->before > 0;
 }
 
+/* The computation of timeline tl that covers most of [en, ex), when it
+ * covers at least half of it; else TRACE_NONE. */
+static uint32_t
+busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex)
+{
+	uint32_t lo = a->tl_lop[tl], hi = a->tl_lop[tl + 1];
+	while (lo < hi) {             /* the first lop that exits after en */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (lop_exit(a, mid) <= en)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t k = lo; k < a->tl_lop[tl + 1] && lop_enter(a, k) < ex; k++) {
+		uint64_t ke = lop_enter(a, k), kx = lop_exit(a, k);
+		uint64_t s = ke > en ? ke : en, t = kx < ex ? kx : ex;
+		if (a->lop_kind[k] == OP_COMPUTE && t > s && 2 * (t - s) >= ex - en)
+			return k;
+	}
+	return TRACE_NONE;
+}
+
+/* The problem of another rank among p[0..n) that began first and
+ * overlaps most of lop l's time; else, when l is a blocking send, its
+ * receiver's computation that covered most of l's time (the receive was
+ * posted, but nothing progressed it: Scalasca's late receiver needs the
+ * post to be late); else l. */
+static uint32_t
+held_by(const struct analysis *a, const struct analysis_problem *p, size_t n, uint32_t l)
+{
+	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l), best = en;
+	uint32_t by = l;
+	for (size_t j = 0; j < n; j++) {
+		uint32_t m = p[j].lop;
+		uint64_t me = lop_enter(a, m), mx = lop_exit(a, m);
+		if (a->lop_tl[m] == a->lop_tl[l] || me >= best)
+			continue;
+		uint64_t lo = me > en ? me : en, hi = mx < ex ? mx : ex;
+		if (hi > lo && 2 * (hi - lo) >= ex - en) {
+			best = me;
+			by = m;
+		}
+	}
+	if (by != l)
+		return by;
+	/* a blocking send that its receiver did not take while computing */
+	uint32_t ne;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		const struct trace_msg *msg = &a->msgs[e[i].id];
+		if (e[i].role != END_SEND || msg->send_done_op != msg->send_op || msg->receiver == a->lop_tl[l])
+			continue;
+		uint32_t c = busy_during(a, msg->receiver, en, ex);
+		if (c != TRACE_NONE)
+			return c;
+	}
+	return by;
+}
+
 static int
 by_amount(const void *x, const void *y)
 {
@@ -99,7 +158,11 @@ explain_problems(struct analysis *a)
 			p[n++] = (struct analysis_problem){ .amount = a->delays[i].cost, .lop = l,
 							    .surfaced = TRACE_NONE, .kind = PROBLEM_DELAY };
 	}
-	/* outliers; one that was mostly waiting is its wait's root's problem */
+	/* outliers; one that was mostly waiting is its wait's root's
+	 * problem, and one that overlaps most of its time with a problem of
+	 * another rank that began before it was held by that one (below: a
+	 * partner stopped in its call or computation; nothing in the trace
+	 * says the send waited for it, but it took the stall's time) */
 	for (uint32_t i = 0; i < a->n_outliers; i++) {
 		uint32_t l = a->outliers[i].lop;
 		const struct analysis_wait *w = explain_wait_of(a, l);
@@ -110,6 +173,16 @@ explain_problems(struct analysis *a)
 			.surfaced = l == a->outliers[i].lop ? TRACE_NONE : a->outliers[i].lop,
 			.kind = PROBLEM_OUTLIER };
 	}
+	/* an outlier that was neither waiting nor the first of the others
+	 * in its time was held by that one */
+	for (size_t i = 0; i < n; i++)
+		if (p[i].kind == PROBLEM_OUTLIER && p[i].surfaced == TRACE_NONE) {
+			uint32_t by = held_by(a, p, n, p[i].lop);
+			if (by != p[i].lop) {
+				p[i].surfaced = p[i].lop;
+				p[i].lop = by;
+			}
+		}
 	/* one per lop, its largest */
 	qsort(p, n, sizeof *p, by_lop_amount);
 	size_t m = 0;

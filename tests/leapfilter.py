@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""leapfilter.py — analyze's output (stdin) without what the explanations
+beyond lateness add (doc/analysis.md, "Beyond lateness"), for
+tests/leap.sh, whose sums guard the leap merge's structure: JSON loses
+the keys problems, waits, wait_totals, delays and outliers and each
+timeline's waited_s and made_wait_s; text loses the problems and wait
+states sections and the rank table's waited and made-wait columns;
+CSV passes unchanged."""
+import json
+import re
+import sys
+
+data = sys.stdin.read()
+if data.lstrip().startswith("{"):
+    try:
+        d = json.loads(data)
+    except ValueError:
+        sys.stdout.write(data)
+        sys.exit(0)
+    for k in ("problems", "waits", "wait_totals", "delays", "outliers"):
+        d.pop(k, None)
+    for t in d.get("timelines", []):
+        t.pop("waited_s", None)
+        t.pop("made_wait_s", None)
+    sys.stdout.write(json.dumps(d, indent=1, sort_keys=True) + "\n")
+    sys.exit(0)
+out, skip, ranks = [], False, False
+for line in data.split("\n"):
+    if line.startswith("problems (largest first") or line.startswith("wait states (Scalasca"):
+        skip = True
+        continue
+    if line.startswith("rank ") and "made wait" in line:
+        skip, ranks = False, True
+    if skip:
+        continue
+    if ranks and line.strip():
+        f = line.split()
+        if f[0] == "rank" or re.match(r"^\d+$", f[0]):
+            line = line[:-30].rstrip() if len(line) > 30 else line
+    out.append(line)
+sys.stdout.write("\n".join(out))
