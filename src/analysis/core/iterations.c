@@ -974,3 +974,35 @@ iterations_source_name(enum iterations_source s)
 	default: return "none";
 	}
 }
+
+void
+iterations_of_lops(const struct analysis *a, uint32_t l0, uint32_t l1, uint32_t *out)
+{
+	const struct iter_run *r = a->iter_runs;
+	uint32_t n = a->n_iter_runs, k = 0, near = 0;
+	if (n && l0 > r[0].lop) {     /* the run holding l0 */
+		uint32_t lo = 0, hi = n;
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (r[mid].lop <= l0)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		k = lo;
+	}
+	for (uint32_t l = l0; l < l1; l++) {
+		while (k + 1 < n && r[k + 1].lop <= l)
+			k++;
+		if (!n || l < r[0].lop) {
+			out[l - l0] = TRACE_NONE;
+		} else if (r[k].iter != ITER_OF_STEP) {
+			out[l - l0] = r[k].iter;
+		} else {
+			uint32_t s = a->lop_step[l];
+			near = s == TRACE_NONE ? near : near_step(&a->iters, s, near, a);
+			out[l - l0] = s == TRACE_NONE ? TRACE_NONE : near;
+		}
+	}
+}
+

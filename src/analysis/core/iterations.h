@@ -64,6 +64,10 @@ uint32_t iterations_of_step(const struct analysis *a, uint32_t step);
  * is its step's, as it is but in pipelines. */
 uint32_t iterations_of_lop(const struct analysis *a, uint32_t l);
 
+/* iterations_of_lop of lops l0 .. l1 - 1 into out[0 .. l1 - l0), in one
+ * walk: O(1) a lop in steps that follow each other. */
+void iterations_of_lops(const struct analysis *a, uint32_t l0, uint32_t l1, uint32_t *out);
+
 /* How they were found, for reports: "structure", "region", "named", "none". */
 const char *iterations_source_name(enum iterations_source s);
 

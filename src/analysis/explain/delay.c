@@ -23,18 +23,19 @@
  * explains more of it than the waits it propagates to, else the root of
  * the largest of those, followed earliest first.
  *
- * An interval is bounded (DELAY_MAX_LOPS lops back): on real traces a
+ * The waits are worked out on every core. An interval is bounded
+ * (DELAY_MAX_LOPS lops back): on real traces a
  * rank meets its partner within a few operations; this bounds a
  * pathological trace. Collectives count as synchronising with every rank.
  */
 #include "explain_impl.h"
 
-#include "base/sort.h"
+#include "base/par.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
 
-#define DELAY_MAX_LOPS 4096
+#define DELAY_MAX_LOPS 1024
 
 const struct analysis_wait *
 explain_wait_of(const struct analysis *a, uint32_t l)
@@ -50,7 +51,7 @@ explain_wait_of(const struct analysis *a, uint32_t l)
 enum { SYNC_ENTER = 1, SYNC_EXIT = 2 };
 
 static int
-synced_with(const struct analysis *a, uint32_t l, uint32_t peer)
+synced_with(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint32_t peer)
 {
 	uint8_t k = a->lop_kind[l];
 	if (k == OP_COMPUTE)
@@ -60,14 +61,31 @@ synced_with(const struct analysis *a, uint32_t l, uint32_t peer)
 	uint32_t ne;
 	int how = 0;
 	const struct trace_end *e = lop_ends(a, l, &ne);
+	const uint32_t *pe = peer_of + (e - a->ends);
 	for (uint32_t i = 0; i < ne; i++) {
-		const struct trace_msg *m = &a->msgs[e[i].id];
-		if (e[i].role == END_RECV && m->sender == peer)
+		if (pe[i] != peer)
+			continue;
+		if (e[i].role == END_RECV)
 			return SYNC_EXIT;
-		if (e[i].role == END_SEND && m->receiver == peer)
+		if (e[i].role == END_SEND)
 			how = SYNC_ENTER;
 	}
 	return how;
+}
+
+/* Each end's peer, read once in end order: the sender of a receive, the
+ * receiver of a send, TRACE_NONE for the others (the intervals read
+ * them again and again, at random messages otherwise). */
+static uint32_t *
+end_peers(const struct analysis *a)
+{
+	uint32_t *p = malloc(((size_t)a->n_ends + 1) * sizeof *p);
+	for (uint32_t i = 0; p && i < a->n_ends; i++) {
+		const struct trace_end *e = &a->ends[i];
+		p[i] = e->role == END_RECV ? a->msgs[e->id].sender
+			: e->role == END_SEND ? a->msgs[e->id].receiver : TRACE_NONE;
+	}
+	return p;
 }
 
 /* A synchronisation interval: the work since the last synchronisation
@@ -85,21 +103,40 @@ struct targets {
 	size_t n, cap;
 };
 
-/* The interval of lop l (on its timeline, back from the lop before it)
- * with rank peer; its waits appended to t when t is not NULL. */
-static int
-interval_of(const struct analysis *a, uint32_t l, uint32_t peer, struct interval *iv, struct targets *t)
+/* The index of the first wait whose lop is at least l (a->n_waits: none). */
+static uint32_t
+wait_at_or_after(const struct analysis *a, uint32_t l)
 {
-	uint32_t first = a->tl_lop[a->lop_tl[l]];
+	uint32_t lo = 0, hi = a->n_waits;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (a->waits[mid].lop < l)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The interval of lop l (on its timeline, back from the lop before it)
+ * with rank peer; its waits appended to t when t is not NULL. The waits
+ * are walked back beside the lops (a->waits is in lop order). */
+static int
+interval_of(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint32_t peer, struct interval *iv,
+	    struct targets *t)
+{
+	uint32_t first = a->tl_lop[a->lop_tl[l]], wi = wait_at_or_after(a, l);
 	uint64_t best = 0;
 	*iv = (struct interval){ .longest = TRACE_NONE, .first_wait = t ? (uint32_t)t->n : 0 };
 	for (uint32_t k = l, n = 0; k > first && n < DELAY_MAX_LOPS; n++) {
 		uint32_t p = --k;
-		int how = synced_with(a, p, peer);
+		while (wi > 0 && a->waits[wi - 1].lop > p)
+			wi--;
+		const struct analysis_wait *w = wi > 0 && a->waits[wi - 1].lop == p ? &a->waits[wi - 1] : NULL;
+		int how = synced_with(a, peer_of, p, peer);
 		if (how == SYNC_EXIT)
 			break;
 		uint64_t d = lop_duration(a, p), wt = 0;
-		const struct analysis_wait *w = a->lop_kind[p] == OP_COMPUTE ? NULL : explain_wait_of(a, p);
 		if (w) {
 			wt = w->time < d ? w->time : d;
 			iv->waited += wt;
@@ -125,19 +162,66 @@ interval_of(const struct analysis *a, uint32_t l, uint32_t peer, struct interval
 struct pass {
 	uint32_t delay;            /* TRACE_NONE: no excess */
 	uint32_t first, n;         /* its targets: the waits it propagates to */
+	uint32_t w;                /* in the target list of worker w */
 	double direct, onward;     /* ticks: the delay's share, the waits' */
 	double frac;               /* of its inflow, to the delay */
 	double waited;             /* the targets' time, the weights' sum */
 };
 
+/* A wait by the exit of its lop, for the order latest first. */
+struct by_exit {
+	uint64_t exit;
+	uint32_t lop, i;
+};
+
+/* The passes worked out on every core: pieces of the waits, each
+ * worker's targets in a list of its own. */
+struct passing {
+	struct analysis *a;
+	const uint32_t *peer_of;
+	struct pass *pass;
+	struct by_exit *ex;
+	struct par_pieces pieces;
+	struct targets t[PAR_MAX];
+};
+
 static int
-later_exit(const void *ctx, uint32_t x, uint32_t y)
+pass_worker(void *ctx, uint32_t wk, uint32_t nw)
 {
-	const struct analysis *a = ctx;
-	uint64_t ex = lop_exit(a, a->waits[x].lop), ey = lop_exit(a, a->waits[y].lop);
-	if (ex != ey)
-		return ex > ey ? -1 : 1;
-	return a->waits[x].lop > a->waits[y].lop ? -1 : a->waits[x].lop < a->waits[y].lop;
+	struct passing *g = ctx;
+	const struct analysis *a = g->a;
+	uint32_t c, n = a->n_waits;
+	(void)nw;
+	while (par_take(&g->pieces, wk, &c)) {
+		uint32_t i0, i1;
+		par_share(n, c, g->pieces.n, &i0, &i1);
+		for (uint32_t i = i0; i < i1; i++) {
+			const struct analysis_wait *w = &a->waits[i];
+			uint32_t W = a->lop_tl[w->lop], D = a->lop_tl[w->cause_lop];
+			struct interval iw, id;
+			int rc = interval_of(a, g->peer_of, w->lop, D, &iw, NULL);
+			if (!rc)
+				rc = interval_of(a, g->peer_of, w->cause_lop, W, &id, &g->t[wk]);
+			if (rc)
+				return rc;
+			double x = id.work > iw.work ? (double)(id.work - iw.work) : 0.0, wd = (double)id.waited;
+			double T = (double)w->time, s = x + wd > 0 ? (T < x + wd ? T / (x + wd) : 1.0) : 0.0;
+			g->pass[i] = (struct pass){ .delay = x > 0 ? id.longest : TRACE_NONE, .first = id.first_wait,
+						    .n = id.n_waits, .w = wk, .direct = s * x, .onward = s * wd,
+						    .frac = x + wd > 0 ? x / (x + wd) : 0.0, .waited = wd };
+			g->ex[i] = (struct by_exit){ lop_exit(a, w->lop), w->lop, i };
+		}
+	}
+	return 0;
+}
+
+static int
+later_exit(const void *x, const void *y)
+{
+	const struct by_exit *p = x, *q = y;
+	if (p->exit != q->exit)
+		return p->exit > q->exit ? -1 : 1;
+	return p->lop > q->lop ? -1 : p->lop < q->lop;
 }
 
 static int
@@ -153,28 +237,22 @@ explain_delays(struct analysis *a)
 	uint32_t n = a->n_waits;
 	struct pass *pass = malloc(((size_t)n + 1) * sizeof *pass);
 	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+	struct by_exit *ex = malloc(((size_t)n + 1) * sizeof *ex);
 	double *inflow = calloc((size_t)n + 1, sizeof *inflow);
 	struct analysis_delay *d = malloc(((size_t)n + 1) * sizeof *d);
-	struct targets t = { 0 };
+	uint32_t *peers = end_peers(a);
+	struct passing g = { .a = a, .peer_of = peers, .pass = pass, .ex = ex };
 	int rc = ERR_NOMEM;
-	if (!pass || !order || !inflow || !d)
+	if (!pass || !order || !ex || !inflow || !d || !peers)
 		goto out;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct analysis_wait *w = &a->waits[i];
-		uint32_t W = a->lop_tl[w->lop], D = a->lop_tl[w->cause_lop];
-		struct interval iw, id;
-		if ((rc = interval_of(a, w->lop, D, &iw, NULL)) || (rc = interval_of(a, w->cause_lop, W, &id, &t)))
-			goto out;
-		rc = ERR_NOMEM;
-		double x = id.work > iw.work ? (double)(id.work - iw.work) : 0.0, wd = (double)id.waited;
-		double T = (double)w->time, s = x + wd > 0 ? (T < x + wd ? T / (x + wd) : 1.0) : 0.0;
-		pass[i] = (struct pass){ .delay = x > 0 ? id.longest : TRACE_NONE, .first = id.first_wait,
-					 .n = id.n_waits, .direct = s * x, .onward = s * wd,
-					 .frac = x + wd > 0 ? x / (x + wd) : 0.0, .waited = wd };
-		order[i] = i;
-	}
-	if ((rc = sort_ids(order, n, later_exit, a)))
+	uint32_t nw = par_workers();
+	par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
+	if ((rc = par_run(nw, pass_worker, &g)))
 		goto out;
+	rc = ERR_NOMEM;
+	qsort(ex, n, sizeof *ex, later_exit);
+	for (uint32_t k = 0; k < n; k++)
+		order[k] = ex[k].i;
 	/* latest first: the short-term share, and the long-term one from
 	 * what the later waits passed this one */
 	uint32_t nd = 0;
@@ -188,7 +266,7 @@ explain_delays(struct analysis *a)
 				.direct = (uint64_t)(p->direct + 0.5) };
 		double on = p->onward + inflow[i] * (1.0 - p->frac);
 		for (uint32_t j = 0; j < p->n && p->waited > 0; j++) {
-			uint32_t q = t.v[p->first + j];
+			uint32_t q = g.t[p->w].v[p->first + j];
 			inflow[q] += on * (double)a->waits[q].time / p->waited;
 		}
 	}
@@ -198,7 +276,7 @@ explain_delays(struct analysis *a)
 		const struct pass *p = &pass[i];
 		uint32_t big = TRACE_NONE;
 		for (uint32_t j = 0; j < p->n; j++) {
-			uint32_t q = t.v[p->first + j];
+			uint32_t q = g.t[p->w].v[p->first + j];
 			if (big == TRACE_NONE || a->waits[q].time > a->waits[big].time)
 				big = q;
 		}
@@ -222,10 +300,13 @@ explain_delays(struct analysis *a)
 	d = NULL;
 	rc = 0;
 out:
+	free(peers);
 	free(pass);
 	free(order);
+	free(ex);
 	free(inflow);
 	free(d);
-	free(t.v);
+	for (uint32_t w = 0; w < PAR_MAX; w++)
+		free(g.t[w].v);
 	return rc;
 }

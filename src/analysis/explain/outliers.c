@@ -67,9 +67,9 @@ by_excess(const void *x, const void *y)
 }
 
 /* The median of the iterations' lengths: from the first enter of each
- * to the first enter of the next. */
+ * to the first enter of the next (iter: each lop's iteration). */
 static uint64_t
-median_iteration(const struct analysis *a, uint32_t count)
+median_iteration(const struct analysis *a, const uint32_t *iter, uint32_t count)
 {
 	uint64_t *first = malloc(((size_t)count + 1) * sizeof *first);
 	if (!first)
@@ -77,7 +77,7 @@ median_iteration(const struct analysis *a, uint32_t count)
 	for (uint32_t i = 0; i <= count; i++)
 		first[i] = UINT64_MAX;
 	for (uint32_t l = 0; l < a->n_lops; l++) {
-		uint32_t it = iterations_of_lop(a, l);
+		uint32_t it = iter[l];
 		if (it < count && lop_enter(a, l) < first[it])
 			first[it] = lop_enter(a, l);
 	}
@@ -93,7 +93,8 @@ median_iteration(const struct analysis *a, uint32_t count)
 /* Each lop's group (TRACE_NONE: none) from one pass a rank: the rank's
  * reference iteration is the first of the most common length; the p-th
  * lop of another iteration joins group (rank, p) while its iteration's
- * shape so far is the reference's. Returns the number of groups, or
+ * shape so far is the reference's. group holds each lop's iteration on
+ * entry, its group on return. Returns the number of groups, or
  * TRACE_NONE on no memory. */
 static uint32_t
 assign_groups(const struct analysis *a, uint32_t count, uint32_t *group)
@@ -113,8 +114,7 @@ assign_groups(const struct analysis *a, uint32_t count, uint32_t *group)
 		uint32_t l0 = a->tl_lop[tl], l1 = a->tl_lop[tl + 1];
 		memset(len, 0, (size_t)count * sizeof *len);
 		for (uint32_t l = l0; l < l1; l++) {
-			uint32_t k = iterations_of_lop(a, l);
-			group[l] = TRACE_NONE;
+			uint32_t k = group[l];
 			if (k == TRACE_NONE || k >= count)
 				continue;
 			if (len[k]++ == 0)
@@ -135,8 +135,11 @@ assign_groups(const struct analysis *a, uint32_t count, uint32_t *group)
 			if (same * 2 > count)
 				break;      /* a majority: no other can win */
 		}
-		if (best == TRACE_NONE)
+		if (best == TRACE_NONE) {
+			for (uint32_t l = l0; l < l1; l++)
+				group[l] = TRACE_NONE;
 			continue;
+		}
 		uint32_t L = len[best];
 		if (L > cap) {
 			uint64_t *r = realloc(ref, (size_t)L * sizeof *r);
@@ -149,7 +152,7 @@ assign_groups(const struct analysis *a, uint32_t count, uint32_t *group)
 		}
 		uint64_t h = HASH_SEED;
 		for (uint32_t p = 0, l = start[best]; p < L && l < l1; l++) {
-			if (iterations_of_lop(a, l) != best)
+			if (group[l] != best)
 				continue;
 			h = hash_mix(hash_mix(h, a->lop_kind[l]), analysis_lop_region(a, l));
 			ref[p++] = h;
@@ -157,7 +160,8 @@ assign_groups(const struct analysis *a, uint32_t count, uint32_t *group)
 		uint32_t cur = TRACE_NONE, p = 0;
 		int same = 0;
 		for (uint32_t l = l0; l < l1; l++) {
-			uint32_t k = iterations_of_lop(a, l);
+			uint32_t k = group[l];
+			group[l] = TRACE_NONE;
 			if (k == TRACE_NONE || k >= count)
 				continue;
 			if (k != cur) {
@@ -192,7 +196,11 @@ explain_outliers(struct analysis *a)
 	uint64_t *dur = NULL, *med = NULL;
 	struct analysis_outlier *out = NULL;
 	int rc = ERR_NOMEM;
-	if (!group || (n_groups = assign_groups(a, it->count, group)) == TRACE_NONE)
+	if (!group)
+		goto done;
+	iterations_of_lops(a, 0, n, group);
+	uint64_t floor = (uint64_t)((double)median_iteration(a, group, it->count) * OUTLIER_SHARE);
+	if ((n_groups = assign_groups(a, it->count, group)) == TRACE_NONE)
 		goto done;
 	first = calloc((size_t)n_groups + 2, sizeof *first);
 	fill = malloc(((size_t)n_groups + 1) * sizeof *fill);
@@ -215,7 +223,6 @@ explain_outliers(struct analysis *a)
 		uint32_t c = first[g + 1] - first[g];
 		med[g] = c >= OUTLIER_MIN_INSTANCES ? select_kth(dur + first[g], c, c / 2) : UINT64_MAX;
 	}
-	uint64_t floor = (uint64_t)((double)median_iteration(a, it->count) * OUTLIER_SHARE);
 	size_t n_out = 0, cap = 0;
 	for (uint32_t l = 0; l < n; l++) {
 		uint32_t g = group[l];
