@@ -1,0 +1,278 @@
+/* test_waits.c — the wait states, their root causes and where created
+ * lateness was lost (analysis/explain/explain.h), on traces written by
+ * hand whose answers are worked out by hand: each case says how. Times
+ * are ticks; every trace starts with an MPI_Allreduce that all ranks
+ * enter at 0 and leave at 1 (now 2), so that no computation is a
+ * rank's start-up. */
+#include "testdsl.h"
+
+#include "analysis/explain/explain.h"
+#include "analysis/run/run.h"
+
+/* A blocking receive that waits inside until `until`. */
+static void
+recv_until(struct dsl *d, uint32_t peer, uint32_t tag, uint64_t until)
+{
+	call(d, R_RECV);
+	at(d, until);
+	assert_int_equal(build_recv(d->b, d->now, peer, 0, tag, 8, UINT64_MAX), 0);
+	ret(d, R_RECV);
+}
+
+/* A blocking MPI_Send that stays in its call until `until`. */
+static void
+send_until(struct dsl *d, uint32_t peer, uint32_t tag, uint64_t until)
+{
+	call(d, R_SEND);
+	assert_int_equal(build_send(d->b, d->now, peer, 0, tag, 8, UINT64_MAX), 0);
+	at(d, until);
+	ret(d, R_SEND);
+}
+
+/* A collective of `type` entered now and left at `until`. */
+static void
+coll_until(struct dsl *d, int type, uint32_t root, uint64_t until)
+{
+	call(d, R_ALLREDUCE);
+	assert_int_equal(build_coll_begin(d->b, d->now), 0);
+	at(d, until);
+	assert_int_equal(build_coll_end(d->b, d->now, (uint8_t)type, 0, root, 8, 8), 0);
+	ret(d, R_ALLREDUCE);
+}
+
+static void
+start(struct dsl *d, uint32_t r)
+{
+	rank(d, r);
+	coll_until(d, COLL_ALLREDUCE, UINT32_MAX, 0);   /* 0 to 1, now 2 */
+}
+
+static const struct analysis_wait *
+wait_of(const struct analysis *a, uint32_t lop)
+{
+	const struct analysis_wait *w = analysis_lop_wait(a, lop);
+	if (!w)
+		fail_msg("lop %u has no wait state", lop);
+	return w;
+}
+
+/* Late sender: rank 0 computes 10 and enters MPI_Recv at 12; rank 1
+ * computes 90 and enters MPI_Send at 92. Rank 0 waits 92 - 12 = 80 for
+ * rank 1's send. Intervals back to the Allreduce: rank 0 worked 10,
+ * rank 1 90: the excess 80 explains the whole wait: rank 1's
+ * computation is the root, with a cost of 80, directly. */
+static void
+late_sender(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	start(d, 0);
+	work(d, 10);
+	recv_until(d, 1, 0, 100);
+	start(d, 1);
+	work(d, 90);
+	send(d, 0, 0);
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	uint32_t r = comm(a, 0, 1), s = comm(a, 1, 1);
+	const struct analysis_wait *w = wait_of(a, r);
+	assert_int_equal(w->kind, WAIT_LATE_SENDER);
+	assert_int_equal(w->time, 80);
+	assert_int_equal(w->cause_lop, s);
+	assert_int_equal(w->root_lop, s - 1);
+	const struct analysis_delay *dl = analysis_lop_delay(a, s - 1);
+	assert_non_null(dl);
+	assert_int_equal(dl->cost, 80);
+	assert_int_equal(dl->direct, 80);
+	assert_int_equal(dl->waits, 1);
+	assert_null(analysis_lop_wait(a, s));
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(np >= 1);
+	assert_int_equal(p[0].lop, s - 1);
+	assert_int_equal(p[0].kind, PROBLEM_DELAY);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Late receiver: rank 0 enters a blocking MPI_Send at 12 and stays in
+ * it until 95; rank 1 computes 80 and posts its MPI_Recv at 82. Rank 0
+ * waited 82 - 12 = 70 for the receive; rank 1's computation (80 against
+ * rank 0's 10) is the root. A send whose receive came after it left
+ * (an eager send) waits for nothing. */
+static void
+late_receiver(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(3);
+	start(d, 0);
+	work(d, 10);
+	send_until(d, 1, 0, 95);     /* 12 .. 96 */
+	send(d, 2, 1);               /* 98 .. 99: rank 2 receives at 200 */
+	start(d, 1);
+	work(d, 80);
+	recv(d, 0, 0);               /* 82 */
+	start(d, 2);
+	work(d, 198);
+	recv(d, 0, 1);               /* 200 */
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	uint32_t s = comm(a, 0, 1), r = comm(a, 1, 1);
+	const struct analysis_wait *w = wait_of(a, s);
+	assert_int_equal(w->kind, WAIT_LATE_RECEIVER);
+	assert_int_equal(w->time, 70);
+	assert_int_equal(w->cause_lop, r);
+	assert_int_equal(w->root_lop, r - 1);
+	assert_null(analysis_lop_wait(a, comm(a, 0, 2)));
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Collectives: ranks 0, 1, 2 compute 10, 30, 70 and enter at 12, 32,
+ * 72; all leave at 73. Barrier and N x N: ranks 0 and 1 wait 60 and 40
+ * for rank 2. One to all (root 0 entering last, at 72): ranks 1, 2 wait
+ * for it (late broadcast) when they entered before it. All to one (root
+ * 0 entering first, at 12): the root waits for the last of the others,
+ * 72 - 12 = 60 (early reduce). */
+static void
+collectives(void **state)
+{
+	(void)state;
+	static const struct { int type, kind; uint32_t root; uint64_t w[3]; } cases[] = {
+		{ COLL_BARRIER, WAIT_BARRIER, UINT32_MAX, { 60, 40, 0 } },
+		{ COLL_ALLREDUCE, WAIT_NXN, UINT32_MAX, { 60, 40, 0 } },
+		{ COLL_REDUCE, WAIT_EARLY_REDUCE, 0, { 60, 0, 0 } },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct dsl *d = dsl_new(3);
+		static const uint64_t comp[3] = { 10, 30, 70 };
+		for (uint32_t r = 0; r < 3; r++) {
+			start(d, r);
+			work(d, comp[r]);
+			coll_until(d, cases[c].type, cases[c].root, 73);
+		}
+		struct trace *t = dsl_done(d);
+		struct analysis *a = analyse(t, NULL);
+		for (uint32_t r = 0; r < 3; r++) {
+			const struct analysis_wait *w = analysis_lop_wait(a, comm(a, r, 1));
+			if (!cases[c].w[r]) {
+				assert_null(w);
+				continue;
+			}
+			assert_non_null(w);
+			assert_int_equal(w->kind, cases[c].kind);
+			assert_int_equal(w->time, cases[c].w[r]);
+			assert_int_equal(analysis_lop_timeline(a, w->cause_lop), 2);
+			assert_int_equal(w->root_lop, comm(a, 2, 1) - 1);   /* rank 2's computation */
+		}
+		if (cases[c].kind != WAIT_EARLY_REDUCE) {
+			/* rank 2's computation made both wait: 60 + 40 */
+			const struct analysis_delay *dl = analysis_lop_delay(a, comm(a, 2, 1) - 1);
+			assert_non_null(dl);
+			assert_int_equal(dl->cost, 100);
+			assert_int_equal(dl->waits, 2);
+		}
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+	/* late broadcast: the root, rank 0, enters last */
+	struct dsl *d = dsl_new(3);
+	static const uint64_t comp[3] = { 70, 10, 30 };
+	for (uint32_t r = 0; r < 3; r++) {
+		start(d, r);
+		work(d, comp[r]);
+		coll_until(d, COLL_BCAST, 0, 73);
+	}
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	assert_null(analysis_lop_wait(a, comm(a, 0, 1)));
+	const struct analysis_wait *w1 = wait_of(a, comm(a, 1, 1)), *w2 = wait_of(a, comm(a, 2, 1));
+	assert_int_equal(w1->kind, WAIT_LATE_BROADCAST);
+	assert_int_equal(w1->time, 60);
+	assert_int_equal(w2->time, 40);
+	assert_int_equal(w1->cause_lop, comm(a, 0, 1));
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* A chain: rank 2 computes 100 and sends to rank 1 at 102; rank 1 waits
+ * for it in MPI_Recv from 12 (wait 102 - 12 = 90), then sends to rank 0
+ * at once (105), which waits in its MPI_Recv from 12 (105 - 12 = 93).
+ * Rank 0's wait is not rank 1's work (10 against rank 0's 10: no excess)
+ * but rank 1's own wait: it propagates, so both waits' root is rank 2's
+ * computation, whose cost is its direct 90 (the excess 100 - 10) plus
+ * what rank 0's wait passed on through rank 1's. */
+static void
+chain(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(3);
+	start(d, 0);
+	work(d, 10);
+	recv_until(d, 1, 0, 110);
+	start(d, 1);
+	work(d, 10);
+	recv_until(d, 2, 0, 103);   /* 12 .. 104 */
+	send(d, 0, 0);              /* 106 */
+	start(d, 2);
+	work(d, 100);
+	send(d, 1, 0);              /* 102 */
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	uint32_t r0 = comm(a, 0, 1), r1 = comm(a, 1, 1), c2 = comm(a, 2, 1) - 1;
+	const struct analysis_wait *w0 = wait_of(a, r0), *w1 = wait_of(a, r1);
+	assert_int_equal(w1->time, 90);
+	assert_int_equal(w0->time, 93);
+	assert_int_equal(w1->root_lop, c2);
+	assert_int_equal(w0->root_lop, c2);
+	const struct analysis_delay *dl = analysis_lop_delay(a, c2);
+	assert_non_null(dl);
+	assert_int_equal(dl->direct, 90);
+	/* rank 0's 93 propagated through rank 1's 90-tick wait */
+	assert_true(dl->cost >= 90 + 89 && dl->cost <= 90 + 93);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Lateness lost before an operation: analysis_lop_lost on every lop of
+ * the traces whose culprit is known (traces/waits/waitsome-4: rank 2's
+ * computation after its MPI_Waitsome alone at its step) is checked in
+ * tests/waits.sh through the problems; here, its arithmetic: an
+ * operation that created no more than it lasted lost nothing before. */
+static void
+lost_arithmetic(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	start(d, 0);
+	work(d, 10);
+	send(d, 1, 0);
+	start(d, 1);
+	work(d, 500);
+	recv(d, 0, 0);
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
+		struct analysis_lost lost;
+		int before = analysis_lop_lost(a, l, &lost);
+		assert_int_equal(lost.created, analysis_lop_diff(a, l));
+		assert_true(lost.inside + lost.before <= lost.created);
+		assert_true(lost.inside <= analysis_lop_duration(a, l));
+		assert_int_equal(before, lost.before > 0);
+	}
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(late_sender),
+		cmocka_unit_test(late_receiver),
+		cmocka_unit_test(collectives),
+		cmocka_unit_test(chain),
+		cmocka_unit_test(lost_arithmetic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
