@@ -2,9 +2,10 @@
 """leapfilter.py — analyze's output (stdin) without what the explanations
 beyond lateness add (doc/analysis.md, "Beyond lateness"), for
 tests/leap.sh, whose sums guard the leap merge's structure: JSON loses
-the keys problems, waits, wait_totals, delays and outliers and each
-timeline's waited_s and made_wait_s; text loses the problems and wait
-states sections and the rank table's waited and made-wait columns;
+the keys problems, waits, wait_totals, delays, outliers and
+critical_path and each timeline's waited_s and made_wait_s; text loses
+the problems, wait states and critical path sections and the rank
+table's waited and made-wait columns;
 CSV passes unchanged."""
 import json
 import re
@@ -17,7 +18,7 @@ if data.lstrip().startswith("{"):
     except ValueError:
         sys.stdout.write(data)
         sys.exit(0)
-    for k in ("problems", "waits", "wait_totals", "delays", "outliers"):
+    for k in ("problems", "waits", "wait_totals", "delays", "outliers", "critical_path"):
         d.pop(k, None)
     for t in d.get("timelines", []):
         t.pop("waited_s", None)
@@ -29,6 +30,8 @@ for line in data.split("\n"):
     if line.startswith("problems (largest first") or line.startswith("wait states (Scalasca"):
         skip = True
         continue
+    if line.startswith("critical path  "):
+        ranks, skip = False, True
     if line.startswith("rank ") and "made wait" in line:
         skip, ranks = False, True
     if skip:

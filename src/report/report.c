@@ -13,12 +13,13 @@
 #include "report_explain.h"
 #include "report_impl.h"
 #include "report_iter.h"
+#include "report_path.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
 {
 	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops",
-					     "iterations", "waits", "delays", "outliers", "problems" };
+					     "iterations", "waits", "delays", "outliers", "problems", "critical" };
 	for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
 		if (strcmp(name, names[i]) == 0) {
 			*table = (enum report_table)i;
@@ -149,6 +150,28 @@ write_choices(const struct analysis *a, FILE *out)
 			fprintf(out, "              and %u more with differential lateness\n",
 				st->startup_hidden - n);
 	}
+}
+
+/* The critical path into the JSON object j, the CSV table (csv) or the
+ * text; computed here, for the one report that shows it. Without memory
+ * for it the report goes without (a note in the text). */
+static void
+with_path(const struct analysis *a, FILE *out, struct json *j, int csv, const struct report_phases *ph)
+{
+	struct path p;
+	struct err e;
+	if (path_compute(a, &p, &e)) {
+		if (out && !csv)
+			fprintf(out, "\ncritical path  not computed: %s\n", e.msg);
+		return;
+	}
+	if (j)
+		report_path_json(j, a, &p);
+	else if (csv)
+		report_path_csv(out, a, &p);
+	else
+		report_path_text(out, a, &p, report_all(ph) ? UINT32_MAX : 10);
+	path_free(&p);
 }
 
 static void
@@ -520,6 +543,7 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_end_array(&j);
 	if (!report_is_charm(a))
 		report_explain_json(&j, a, ph);
+	with_path(a, NULL, &j, 0, ph);
 	json_key(&j, "timelines");
 	json_begin_array(&j);
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
@@ -625,6 +649,9 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	case TABLE_WAITS: case TABLE_DELAYS: case TABLE_OUTLIERS: case TABLE_PROBLEMS:
 		report_explain_csv(out, a, ph, table);
 		break;
+	case TABLE_CRITICAL:
+		with_path(a, out, NULL, 1, ph);
+		break;
 	case TABLE_TIMELINES: {
 		uint32_t n;
 		trace_timelines(t, &n);
@@ -655,7 +682,9 @@ report_write(const struct analysis *a, FILE *out, enum report_format fmt, enum r
 		write_json(a, ph, out);
 	else if (fmt == REPORT_CSV)
 		write_csv(a, ph, out, table);
-	else
+	else {
 		write_text(a, ph, out);
+		with_path(a, out, NULL, 0, ph);
+	}
 	return ferror(out) ? ERR_IO : 0;
 }

@@ -14,7 +14,7 @@
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
 enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS, TABLE_ITERATIONS,
-		   TABLE_WAITS, TABLE_DELAYS, TABLE_OUTLIERS, TABLE_PROBLEMS };
+		   TABLE_WAITS, TABLE_DELAYS, TABLE_OUTLIERS, TABLE_PROBLEMS, TABLE_CRITICAL };
 
 /* Named phases from the configuration: a name for each partition (NULL
  * for none) and which partitions to report (NULL: all). Partitions left
@@ -32,7 +32,7 @@ int report_write(const struct analysis *a, FILE *out, enum report_format fmt,
 		 enum report_table table, const struct report_phases *ph);
 
 /* Parses a table name ("hotspots", "partitions", "timelines", "ops",
- * "iterations", "waits", "delays", "outliers", "problems");
+ * "iterations", "waits", "delays", "outliers", "problems", "critical");
  * returns 0 or ERR_USAGE. */
 int report_table_parse(const char *name, enum report_table *table);
 

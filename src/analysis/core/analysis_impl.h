@@ -40,6 +40,10 @@ struct iter_run {
 	uint32_t lop, iter;
 };
 #define ITER_OF_STEP (TRACE_NONE - 1)
+/* The iteration of step s, looked for first in iteration `near` and the
+ * next (where the step before was): iterations_query.c. */
+uint32_t iterations_near_step(const struct iterations *it, uint32_t s, uint32_t near,
+			      const struct analysis *a);
 
 struct analysis {
 	const struct trace *t;

@@ -1,0 +1,221 @@
+/* path.c — the walk back along the critical path (path.h). The regions'
+ * shares and blame are path_regions.c's. */
+#include "path_impl.h"
+
+#include "base/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Where timeline tl's record ends: the latest exit of its operations and
+ * leave of its user regions. */
+static uint64_t
+tl_end(const struct analysis *a, const struct trace_timeline *tl, const struct trace_frame *fr)
+{
+	uint64_t end = tl->t_start;
+	if (tl->op_count) {
+		struct trace_op o = trace_op_get(&a->ops, tl->op_first + tl->op_count - 1);
+		if (o.t_exit > end)
+			end = o.t_exit;
+	}
+	for (uint32_t f = tl->frame_first; f < tl->frame_first + tl->frame_count; f++)
+		if (fr[f].parent == TRACE_NONE && fr[f].t_leave > end)
+			end = fr[f].t_leave;
+	return end;
+}
+
+/* The last of timeline tl's ops [first, first + n) to enter before t, or
+ * first - 1 (as a signed index) when none does. */
+static int64_t
+last_before(const struct analysis *a, uint32_t first, uint32_t n, uint64_t t)
+{
+	uint32_t lo = 0, hi = n;   /* ops [0, lo) enter before t, [hi, n) do not */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (trace_op_get(&a->ops, first + mid).t_enter < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int64_t)first + (int64_t)lo - 1;
+}
+
+int
+path_push(struct path_walk *w, uint32_t tl, uint64_t from, uint64_t to, uint8_t kind, uint32_t wait,
+     uint32_t release)
+{
+	if (from >= to)
+		return 0;
+	if (VEC_GROW(w->segs, w->n, w->cap))
+		return ERR_NOMEM;
+	w->segs[w->n++] = (struct path_seg){ .from = from, .to = to, .tl = tl, .wait_lop = wait,
+					     .release_lop = release, .kind = kind };
+	return 0;
+}
+
+/* Where the wait of lop l released it, and which lop released it: 0 when
+ * it was in no wait state the path can follow. */
+static int
+release_of(const struct analysis *a, uint32_t l, uint64_t *t, uint32_t *by)
+{
+	const struct analysis_wait *w = analysis_lop_wait(a, l);
+	if (!w || w->cause_lop == TRACE_NONE || w->cause_lop >= a->n_lops || a->lop_tl[w->cause_lop] == a->lop_tl[l])
+		return 0;
+	*t = trace_op_get(&a->ops, lop_first_op(a, l)).t_enter + w->time;
+	*by = w->cause_lop;
+	return 1;
+}
+
+/* MPI: back from the end of the timeline that ends last (path.h). */
+static int
+walk_mpi(const struct analysis *a, struct path_walk *w)
+{
+	uint32_t n_tl, n_fr;
+	const struct trace_timeline *tls = trace_timelines(a->t, &n_tl);
+	const struct trace_frame *fr = trace_frames(a->t, &n_fr);
+	uint64_t end = 0;
+	uint32_t tl = TRACE_NONE;
+	for (uint32_t i = 0; i < n_tl; i++) {
+		uint64_t e = tl_end(a, &tls[i], fr);
+		if (tl == TRACE_NONE || e > end)
+			end = e, tl = i;
+	}
+	if (tl == TRACE_NONE)
+		return 0;
+	w->to = end > w->to ? end : w->to;
+	uint64_t t = w->to;
+	for (;;) {
+		const struct trace_timeline *T = &tls[tl];
+		int64_t x = last_before(a, T->op_first, T->op_count, t);
+		uint64_t rel = 0;
+		uint32_t by = TRACE_NONE, wl = TRACE_NONE;
+		for (; x >= (int64_t)T->op_first; x--) {
+			uint32_t op = (uint32_t)x, l = a->op_lop[op];
+			if (trace_op_get(&a->ops, op).kind == OP_COMPUTE || lop_last_op(a, l) != op)
+				continue;
+			if (release_of(a, l, &rel, &by) && rel < t) {
+				wl = l;
+				break;
+			}
+		}
+		if (wl == TRACE_NONE)
+			break;
+		if (path_push(w, tl, rel, t, PATH_RUN, wl, by))
+			return ERR_NOMEM;
+		w->jumps++;
+		tl = a->lop_tl[by];
+		t = rel;
+	}
+	/* the rest of the timeline, and before it the run's start-up */
+	uint64_t start = tls[tl].t_start < t ? tls[tl].t_start : t;
+	if (path_push(w, tl, start, t, PATH_RUN, TRACE_NONE, TRACE_NONE) ||
+	    path_push(w, tl, w->from < start ? w->from : start, start, PATH_STARTUP, TRACE_NONE, TRACE_NONE))
+		return ERR_NOMEM;
+	return 0;
+}
+
+/* The segments in time order, and by timeline. */
+static int
+index_segs(struct path *p, struct path_walk *w, uint32_t n_tl)
+{
+	for (uint32_t i = 0; i < w->n / 2; i++) {
+		struct path_seg s = w->segs[i];
+		w->segs[i] = w->segs[w->n - 1 - i];
+		w->segs[w->n - 1 - i] = s;
+	}
+	p->segs = w->segs;
+	p->n_segs = (uint32_t)w->n;
+	w->segs = NULL;
+	p->n_timelines = n_tl;
+	p->tl_first = calloc((size_t)n_tl + 1, sizeof *p->tl_first);
+	p->tl_segs = malloc(((size_t)p->n_segs + 1) * sizeof *p->tl_segs);
+	if (!p->tl_first || !p->tl_segs)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < p->n_segs; i++)
+		p->tl_first[p->segs[i].tl + 1]++;
+	for (uint32_t i = 0; i < n_tl; i++)
+		p->tl_first[i + 1] += p->tl_first[i];
+	/* placed in time order: each timeline's list is in time order too */
+	uint32_t *at = malloc(((size_t)n_tl + 1) * sizeof *at);
+	if (!at)
+		return ERR_NOMEM;
+	memcpy(at, p->tl_first, ((size_t)n_tl + 1) * sizeof *at);
+	for (uint32_t i = 0; i < p->n_segs; i++)
+		p->tl_segs[at[p->segs[i].tl]++] = i;
+	free(at);
+	return 0;
+}
+
+int
+path_compute(const struct analysis *a, struct path *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	const struct trace_info *ti = trace_info(a->t);
+	uint32_t n_tl;
+	trace_timelines(a->t, &n_tl);
+	struct path_walk w = { .from = ti->t_begin, .to = ti->t_end };
+	int rc = a->charm ? path_walk_charm(a, &w) : walk_mpi(a, &w);
+	if (!rc)
+		rc = index_segs(out, &w, n_tl);
+	free(w.segs);
+	if (!rc) {
+		out->from = w.from;
+		out->to = w.to;
+		out->length = w.to - w.from;
+		out->jumps = w.jumps;
+		rc = path_regions(a, out);
+	}
+	if (rc) {
+		path_free(out);
+		return err_set(e, rc, "the critical path: out of memory");
+	}
+	return 0;
+}
+
+void
+path_free(struct path *p)
+{
+	free(p->segs);
+	free(p->tl_first);
+	free(p->tl_segs);
+	free(p->regions);
+	memset(p, 0, sizeof *p);
+}
+
+const struct path_seg *
+path_at(const struct path *p, uint32_t tl, uint64_t t)
+{
+	if (tl >= p->n_timelines)
+		return NULL;
+	uint32_t lo = p->tl_first[tl], hi = p->tl_first[tl + 1];
+	while (lo < hi) {   /* the first segment ending after t */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->segs[p->tl_segs[mid]].to <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == p->tl_first[tl + 1])
+		return NULL;
+	const struct path_seg *s = &p->segs[p->tl_segs[lo]];
+	return s->from <= t ? s : NULL;
+}
+
+int
+path_overlaps(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
+{
+	if (tl >= p->n_timelines)
+		return 0;
+	uint32_t lo = p->tl_first[tl], hi = p->tl_first[tl + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->segs[p->tl_segs[mid]].to <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == p->tl_first[tl + 1])
+		return 0;
+	const struct path_seg *s = &p->segs[p->tl_segs[lo]];
+	return s->from < to || (from == to && s->from <= from);
+}

@@ -1,0 +1,33 @@
+/* path_impl.h — the stages of path_compute (path.h):
+ *
+ *   path.c          the MPI walk, the segments' index, the getters
+ *   path_charm.c    the Charm++ walk over the PEs
+ *   path_regions.c  each region's time on the path and its blame
+ */
+#ifndef SKEIN_PATH_IMPL_H
+#define SKEIN_PATH_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "path.h"
+
+#include "analysis/core/analysis_impl.h"
+#include "analysis/explain/explain.h"
+
+/* The walk's output: segments latest first. */
+struct path_walk {
+	struct path_seg *segs;
+	size_t n, cap;
+	uint64_t from, to;     /* the run */
+	uint32_t jumps;
+};
+
+/* Appends [from, to) on tl (nothing when empty). 0 or ERR_NOMEM. */
+int path_push(struct path_walk *w, uint32_t tl, uint64_t from, uint64_t to, uint8_t kind,
+	      uint32_t wait, uint32_t release);
+
+int path_walk_charm(const struct analysis *a, struct path_walk *w);
+int path_regions(const struct analysis *a, struct path *p);
+
+#endif

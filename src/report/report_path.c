@@ -1,0 +1,138 @@
+/* report_path.c — the critical path in `skein analyze` (report_path.h). */
+#include "report_path.h"
+
+#include <stdlib.h>
+
+#include "base/text.h"
+#include "report_impl.h"
+
+const char *
+report_path_region_name(const struct analysis *a, uint32_t region)
+{
+	const struct trace *t = analysis_trace(a);
+	uint32_t n;
+	const struct trace_region *r = trace_regions(t, &n);
+	if (region < n)
+		return trace_str(t, r[region].name);
+	return region == PATH_REGION_STARTUP ? "(start-up)" : region == PATH_REGION_IDLE ? "(idle)" : "(no region)";
+}
+
+/* Each timeline's time on the path (n_timelines values, the caller's). */
+static uint64_t *
+per_timeline(const struct path *p)
+{
+	uint64_t *v = calloc((size_t)p->n_timelines + 1, sizeof *v);
+	for (uint32_t i = 0; v && i < p->n_segs; i++)
+		v[p->segs[i].tl] += p->segs[i].to - p->segs[i].from;
+	return v;
+}
+
+static double
+share(uint64_t x, uint64_t of)
+{
+	return of ? 100.0 * (double)x / (double)of : 0;
+}
+
+void
+report_path_json(struct json *j, const struct analysis *a, const struct path *p)
+{
+	const struct trace *t = analysis_trace(a);
+	json_key(j, "critical_path");
+	json_begin_object(j);
+	json_key(j, "length_s"); json_double(j, trace_seconds(t, p->length));
+	json_key(j, "from_s"); json_double(j, trace_seconds(t, p->from));
+	json_key(j, "to_s"); json_double(j, trace_seconds(t, p->to));
+	json_key(j, "segments"); json_uint(j, p->n_segs);
+	json_key(j, "rank_changes"); json_uint(j, p->jumps);
+	json_key(j, "blame_s"); json_double(j, trace_seconds(t, p->blame_total));
+	json_key(j, "regions");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		const struct path_region *r = &p->regions[i];
+		json_begin_object(j);
+		json_key(j, "region"); json_string(j, report_path_region_name(a, r->region));
+		json_key(j, "time_s"); json_double(j, trace_seconds(t, r->time));
+		json_key(j, "share"); json_double(j, p->length ? (double)r->time / (double)p->length : 0);
+		json_key(j, "calls"); json_uint(j, r->calls);
+		json_key(j, "blame_s"); json_double(j, trace_seconds(t, r->blame));
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_key(j, "ranks");
+	json_begin_array(j);
+	uint64_t *v = per_timeline(p);
+	for (uint32_t tl = 0; v && tl < p->n_timelines; tl++) {
+		if (!v[tl])
+			continue;
+		json_begin_object(j);
+		json_key(j, "rank"); json_uint(j, tl);
+		json_key(j, "time_s"); json_double(j, trace_seconds(t, v[tl]));
+		json_end_object(j);
+	}
+	free(v);
+	json_end_array(j);
+	json_end_object(j);
+}
+
+void
+report_path_csv(FILE *out, const struct analysis *a, const struct path *p)
+{
+	const struct trace *t = analysis_trace(a);
+	fputs("region,time_s,share,calls,blame_s\n", out);
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		const struct path_region *r = &p->regions[i];
+		report_csv_str(out, report_path_region_name(a, r->region));
+		fprintf(out, ",%.9f,%.6f,%llu,%.9f\n", trace_seconds(t, r->time),
+			p->length ? (double)r->time / (double)p->length : 0, (unsigned long long)r->calls,
+			trace_seconds(t, r->blame));
+	}
+}
+
+static int
+more_blame(const void *x, const void *y)
+{
+	const struct path_region *p = *(const struct path_region *const *)x, *q = *(const struct path_region *const *)y;
+	if (p->blame != q->blame)
+		return p->blame > q->blame ? -1 : 1;
+	return p->time > q->time ? -1 : p->time < q->time;
+}
+
+void
+report_path_text(FILE *out, const struct analysis *a, const struct path *p, uint32_t limit)
+{
+	const struct trace *t = analysis_trace(a);
+	char b1[32], b2[32], nb[64];
+	fprintf(out, "\ncritical path  %s, the run from %.6f s to %.6f s, over %u change%s of rank\n",
+		trace_fmt_duration(t, p->length, b1, sizeof b1), trace_seconds(t, p->from),
+		trace_seconds(t, p->to), p->jumps, p->jumps == 1 ? "" : "s");
+	if (!p->n_regions)
+		return;
+	fprintf(out, "  %-32s %12s %7s %9s %12s\n", "region (by time on the path)", "on path", "share",
+		"calls", "blame");
+	for (uint32_t i = 0; i < p->n_regions && i < limit; i++) {
+		const struct path_region *r = &p->regions[i];
+		fprintf(out, "  %-32s %12s %6.2f%% %9llu %12s\n",
+			text_safe(report_path_region_name(a, r->region), nb, sizeof nb),
+			trace_fmt_duration(t, r->time, b1, sizeof b1), share(r->time, p->length),
+			(unsigned long long)r->calls, trace_fmt_duration(t, r->blame, b2, sizeof b2));
+	}
+	if (p->n_regions > limit)
+		fprintf(out, "  … %u more (--all, or --format csv --table critical)\n", p->n_regions - limit);
+	/* what to optimise first: the most blame, when it is not the same
+	 * order as the time on the path */
+	const struct path_region **b = malloc((size_t)p->n_regions * sizeof *b);
+	if (!b || !p->blame_total) {
+		free(b);
+		return;
+	}
+	for (uint32_t i = 0; i < p->n_regions; i++)
+		b[i] = &p->regions[i];
+	qsort(b, p->n_regions, sizeof *b, more_blame);
+	fputs("  most blame (the waiting its time caused on other ranks):", out);
+	for (uint32_t i = 0; i < p->n_regions && i < 3 && b[i]->blame; i++)
+		fprintf(out, "%s %s %s (%.1f%%)", i ? "," : "",
+			text_safe(report_path_region_name(a, b[i]->region), nb, sizeof nb),
+			trace_fmt_duration(t, b[i]->blame, b1, sizeof b1), share(b[i]->blame, p->blame_total));
+	fputc('\n', out);
+	free(b);
+}
