@@ -22,7 +22,7 @@ root=${1:-.}
 # distributed job over all.
 LAYERS='base model topo otf2,projections,samples analysis/core,analysis/mem,analysis/profile analysis/explain
 	analysis/mpi,analysis/charm,analysis/saved,analysis/compare analysis/run,analysis/dist
-	config report view/surface view tui mpi'
+	config report view/surface view/model view tui mpi'
 MAX_C=30
 MAX_LINES=1000
 

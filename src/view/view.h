@@ -23,7 +23,7 @@
 #include "base/err.h"
 #include "view/surface/grid.h"
 #include "view/surface/keymap.h"
-#include "view_index.h"
+#include "view/model/view_index.h"
 
 struct view;
 

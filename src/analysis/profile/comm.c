@@ -159,8 +159,8 @@ comm_free(struct comm *c)
 }
 
 int
-comm_pair_msgs(const struct trace *t, const struct profile_scope *scope, uint32_t sender,
-	       uint32_t receiver, uint32_t **ids, uint32_t *n)
+comm_block_msgs(const struct trace *t, const struct profile_scope *scope, uint32_t s0, uint32_t s1,
+		uint32_t r0, uint32_t r1, uint32_t **ids, uint32_t *n)
 {
 	struct profile_scope all;
 	if (!scope) {
@@ -174,7 +174,8 @@ comm_pair_msgs(const struct trace *t, const struct profile_scope *scope, uint32_
 	size_t cap = 0;
 	for (uint32_t i = 0; i < nm; i++) {
 		const struct trace_msg *m = &msgs[i];
-		if (m->sender != sender || m->receiver != receiver || !msg_in(m, scope))
+		if (m->sender < s0 || m->sender >= s1 || m->receiver < r0 || m->receiver >= r1 ||
+		    !msg_in(m, scope))
 			continue;
 		if (*n >= cap) {
 			cap = cap ? 2 * cap : 64;

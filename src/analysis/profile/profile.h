@@ -120,10 +120,11 @@ void comm_free(struct comm *c);
 void comm_blocks(const struct comm *c, uint32_t s0, uint32_t s_per, uint32_t r0, uint32_t r_per,
 		 uint32_t rows, uint32_t cols, int by_bytes, uint64_t *cells);
 
-/* The messages of one pair in scope, in send order: message ids into
- * *ids (malloc'd, the caller frees), their count in *n. 0 or ERR_NOMEM. */
-int comm_pair_msgs(const struct trace *t, const struct profile_scope *s, uint32_t sender,
-		   uint32_t receiver, uint32_t **ids, uint32_t *n);
+/* The messages in scope from senders [s0, s1) to receivers [r0, r1),
+ * in id order (a sender's in send order): message ids into *ids
+ * (malloc'd, the caller frees), their count in *n. 0 or ERR_NOMEM. */
+int comm_block_msgs(const struct trace *t, const struct profile_scope *s, uint32_t s0, uint32_t s1,
+		    uint32_t r0, uint32_t r1, uint32_t **ids, uint32_t *n);
 
 /* ---- scopes from text (scope.c) ---- */
 
