@@ -87,6 +87,15 @@ run csv-head 0 profile --format csv "$trace" &&
 run comm-head 0 comm --format csv "$trace" && [ "$(head -1 "$tmp/out")" = "sender,receiver,messages,bytes" ] &&
 	ok || bad "comm CSV header"
 
+# the explorer keeps to the same scope (render, as explore does)
+run render-scope 0 render --pane profile --size 100x20 --from 0.35 --to 0.46 --rank-set 1-2 "$trace" &&
+	grep -q 'window 0.350000 s' "$tmp/out" && grep -q '^│delay ' "$tmp/out" && ok || bad "render --from --to --rank-set"
+for p in profile comm lists; do
+	run "render --pane $p" 0 render --pane "$p" --size 80x24 "$trace" && [ -s "$tmp/out" ] && ok ||
+		bad "render --pane $p"
+done
+run render-late 2 render --from 9 "$trace" && grep -q 'the trace ends at' "$tmp/err" && ok || bad "render --from past the end"
+
 # usage: one line, exit 2
 for args in "profile --table x" "comm --ranks" "profile --from soon" "profile --from 2 --to 1" \
 	"comm --rank-set 99" "comm --rank-set 3-1" "profile --format xml" "info --from 1" \

@@ -222,6 +222,10 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 		view_index_set_scale(v->ix, o->scale_min, o->scale_max);
 	if (o && o->initial)
 		view_set_state(v, o->initial);
+	if (o && (o->ranks || o->from || o->to) && (rc = view_filter_set(v, o->ranks, o->from, o->to, e))) {
+		view_destroy(v);
+		return rc;
+	}
 	v->start_pending = !(o && (o->initial || o->start_origin));
 	quality_note(v);
 	snprintf(v->message, sizeof v->message, "%s", v->start_note);
@@ -745,7 +749,7 @@ view_action(struct view *v, enum action act)
 	case ACT_TIMELINE: view_big_toggle(v, PANE_TIMELINE); return;
 	case ACT_SELECT_OR: case ACT_SELECT_AND: case ACT_SELECT_CLEAR: case ACT_SELECT_MARK:
 		if ((act == ACT_SELECT_MARK || act == ACT_SELECT_CLEAR) && v->focus == PANE_TIMELINE &&
-		    v->shown[PANE_TIMELINE] && panes[PANE_TIMELINE]->request(v, act))
+		    (v->shown[PANE_TIMELINE] || v->big == PANE_TIMELINE) && panes[PANE_TIMELINE]->request(v, act))
 			return;
 		if (act == ACT_SELECT_MARK || act == ACT_SELECT_CLEAR)
 			view_set_message(v, 1, "%s is for memory samples (skein samples DIR), and in the timeline "
@@ -757,7 +761,7 @@ view_action(struct view *v, enum action act)
 	default: break;
 	}
 	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS && (v->focus == PANE_PROFILE ||
-	    v->focus == PANE_COMM || v->focus == PANE_LISTS) && v->shown[v->focus] &&
+	    v->focus == PANE_COMM || v->focus == PANE_LISTS) && (v->shown[v->focus] || v->big == v->focus) &&
 	    panes[v->focus]->request(v, act))
 		return;
 	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS) {

@@ -312,7 +312,11 @@ matrix_row(struct view *v, int y, struct grid *row)
 	}
 	uint32_t r = (uint32_t)(y - 1);
 	if (r < vc->cells) {
-		block_name(v, r, a, sizeof a);
+		/* a chare by its timeline number: the cell's line names it */
+		if (view_is_charm(v) && vc->per == 1)
+			snprintf(a, sizeof a, "%u", r);
+		else
+			block_name(v, r, a, sizeof a);
 		grid_text(row, 0, 0, lw - 1, r == vc->cs ? ST_EMPH : ST_LABEL, a);
 		int cw = vc->cwid;
 		for (uint32_t k = 0; k < vc->cells && lw + (int)k * cw < row->w; k++) {

@@ -449,6 +449,9 @@ view_rank_kept(const struct view *v, uint32_t r)
  * what they did. */
 void view_filter_ranks(struct view *v, const char *spec);
 void view_filter_window(struct view *v, const char *t1, const char *t2);
+/* The filters of the command line (either time may be NULL: the
+ * trace's start or end): 0, or ERR_USAGE with what is wrong in e. */
+int view_filter_set(struct view *v, const char *ranks, const char *from, const char *to, struct err *e);
 /* The big pane: open id in the whole body (again: back to the layout). */
 void view_big_toggle(struct view *v, int id);
 /* Jumps to the operation running on rank r at time t (the nearest), and

@@ -216,6 +216,45 @@ view_filter_window(struct view *v, const char *t1, const char *t2)
 			 fmt_time(trace_seconds(v->t, a), x, sizeof x), fmt_time(trace_seconds(v->t, b), y, sizeof y));
 }
 
+int
+view_filter_set(struct view *v, const char *ranks, const char *from, const char *to, struct err *e)
+{
+	const struct trace_info *ti = trace_info(v->t);
+	if (ranks) {
+		uint32_t nr = view_index_ranks(v->ix);
+		uint8_t *kept = malloc((size_t)nr + 1);
+		if (!kept)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		if (profile_parse_ranks(v->t, ranks, kept, e)) {
+			free(kept);
+			return ERR_USAGE;
+		}
+		free(v->f_ranks);
+		v->f_ranks = kept;
+		snprintf(v->f_ranks_text, sizeof v->f_ranks_text, "%s", ranks);
+	}
+	if (from || to) {
+		uint64_t a = ti->t_begin, b = ti->t_end + 1;
+		if ((from && profile_parse_time(v->t, from, &a, e)) || (to && profile_parse_time(v->t, to, &b, e)))
+			return ERR_USAGE;
+		if (a > ti->t_end) {
+			char x[32];
+			return err_set(e, ERR_USAGE, "--from %s: the trace ends at %s", from,
+				       fmt_time(trace_seconds(v->t, ti->t_end), x, sizeof x));
+		}
+		if (b <= a)
+			return err_set(e, ERR_USAGE, "--to must come after --from");
+		v->f_from = a;
+		v->f_to = b;
+		v->tz = 1;
+		v->tz_t0 = a;
+		v->tz_t1 = b;
+		v->tz_cur = a;
+	}
+	v->f_gen++;
+	return 0;
+}
+
 void
 view_big_toggle(struct view *v, int id)
 {

@@ -13,10 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A message counted in scope: when it counts, and whether. */
+/* A message counted in scope: when it counts, and whether. One whose
+ * sender or receiver the trace does not name (a Charm++ invocation from
+ * outside any chare) has no cell of the matrix. */
 static int
-msg_in(const struct trace_msg *m, const struct profile_scope *s)
+msg_in(const struct trace_msg *m, const struct profile_scope *s, uint32_t n_tl)
 {
+	if (m->sender >= n_tl || m->receiver >= n_tl)
+		return 0;
 	if (s->ranks && (!s->ranks[m->sender] || !s->ranks[m->receiver]))
 		return 0;
 	uint64_t t = m->send_op != TRACE_NONE ? m->t_send : m->t_recv;
@@ -63,7 +67,8 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 		scope = &all;
 	}
 	const struct trace_info *ti = trace_info(t);
-	uint32_t nm, nc, nops;
+	uint32_t nm, nc, nops, n_tl;
+	trace_timelines(t, &n_tl);
 	const struct trace_msg *msgs = trace_msgs(t, &nm);
 	const struct trace_coll *colls = trace_colls(t, &nc);
 	const uint32_t *members = trace_coll_members(t);
@@ -79,7 +84,7 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 	size_t n = 0;
 	for (uint32_t i = 0; i < nm; i++) {
 		const struct trace_msg *m = &msgs[i];
-		if (!msg_in(m, scope))
+		if (!msg_in(m, scope, n_tl))
 			continue;
 		int both = m->send_op != TRACE_NONE && m->recv_op != TRACE_NONE;
 		k[n++] = (struct key_msg){ (uint64_t)m->sender << 32 | m->receiver, m->bytes,
@@ -167,15 +172,16 @@ comm_block_msgs(const struct trace *t, const struct profile_scope *scope, uint32
 		profile_scope_all(&all);
 		scope = &all;
 	}
-	uint32_t nm;
+	uint32_t nm, n_tl;
 	const struct trace_msg *msgs = trace_msgs(t, &nm);
+	trace_timelines(t, &n_tl);
 	*n = 0;
 	*ids = NULL;
 	size_t cap = 0;
 	for (uint32_t i = 0; i < nm; i++) {
 		const struct trace_msg *m = &msgs[i];
 		if (m->sender < s0 || m->sender >= s1 || m->receiver < r0 || m->receiver >= r1 ||
-		    !msg_in(m, scope))
+		    !msg_in(m, scope, n_tl))
 			continue;
 		if (*n >= cap) {
 			cap = cap ? 2 * cap : 64;

@@ -377,6 +377,8 @@ sweep(struct job *j, struct worker *w, uint32_t tl)
 		}
 		if (cur.leave <= a && !(cur.enter == cur.leave && cur.enter >= a))
 			continue;
+		if (j->by_pe && cur.key >= j->n_keys)
+			continue;          /* a PE the run does not have */
 		while (sp && w->stack[sp - 1].leave < cur.leave)
 			pop(j, w, &sp);
 		if ((rc = push(w, sp, &cur, a, b)))
