@@ -14,6 +14,7 @@
 
 #include "analysis/explain/explain.h"
 #include "analysis/profile/profile.h"
+#include "base/par.h"
 #include "model/charm.h"
 #include "view/model/view_table.h"
 
@@ -245,6 +246,46 @@ push(struct view_lists *vl, size_t *cap, struct oprow x)
 	return 0;
 }
 
+struct ranks_job {
+	struct view *v;
+	const struct profile_scope *s;
+	struct rankrow *out;
+	uint32_t nr;
+};
+
+/* Worker w's share of the ranks: lateness summed, created lateness, the
+ * latest operation, over the operations in scope. */
+static int
+ranks_work(void *ctx, uint32_t wi, uint32_t nw)
+{
+	struct ranks_job *j = ctx;
+	const struct analysis *a = j->v->a;
+	int startup = view_index_startup(j->v->ix);
+	uint32_t r0, r1;
+	par_share(j->nr, wi, nw, &r0, &r1);
+	for (uint32_t r = r0; r < r1; r++) {
+		struct rankrow *x = &j->out[r];
+		x->rank = r;
+		x->max_lop = TRACE_NONE;
+		if (j->s->ranks && !j->s->ranks[r])
+			continue;
+		uint32_t first, end;
+		view_index_rank_lops(j->v->ix, r, &first, &end);
+		for (uint32_t l = first; l < end; l++) {
+			if (!in_scope(j->v, j->s, l) || (!startup && analysis_lop_from_startup(a, l)))
+				continue;
+			uint64_t late = analysis_lop_lateness(a, l);
+			x->late += late;
+			x->diff += analysis_lop_diff(a, l);
+			if (late > x->max || x->max_lop == TRACE_NONE) {
+				x->max = late;
+				x->max_lop = l;
+			}
+		}
+	}
+	return 0;
+}
+
 static int
 fill(struct view *v, const struct profile_scope *s)
 {
@@ -279,36 +320,21 @@ fill(struct view *v, const struct profile_scope *s)
 		vl->ranks = calloc((size_t)nr + 1, sizeof *vl->ranks);
 		if (!vl->ranks)
 			return ERR_NOMEM;
+		/* every rank's operations, on every core */
+		struct ranks_job rj = { v, s, vl->ranks, nr };
+		par_run(par_workers(), ranks_work, &rj);
+		const struct analysis_wait *w = analysis_waits(a, &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (in_scope(v, s, w[i].lop))
+				vl->ranks[analysis_lop_timeline(a, w[i].lop)].wait += w[i].time;
 		const uint32_t *h = analysis_hotspots_startup(a, view_index_startup(v->ix), &n);
-		for (uint32_t r = 0; r < nr; r++) {
-			if (s->ranks && !s->ranks[r])
-				continue;
-			struct rankrow *x = &vl->ranks[vl->n++];
-			x->rank = r;
-			x->max_lop = TRACE_NONE;
-			uint32_t first, end;
-			view_index_rank_lops(v->ix, r, &first, &end);
-			for (uint32_t l = first; l < end; l++) {
-				if (!in_scope(v, s, l) ||
-				    (!view_index_startup(v->ix) && analysis_lop_from_startup(a, l)))
-					continue;
-				uint64_t late = analysis_lop_lateness(a, l);
-				x->late += late;
-				x->diff += analysis_lop_diff(a, l);
-				if (late > x->max || x->max_lop == TRACE_NONE) {
-					x->max = late;
-					x->max_lop = l;
-				}
-				const struct analysis_wait *w = analysis_lop_wait(a, l);
-				x->wait += w ? w->time : 0;
-			}
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t r = analysis_lop_timeline(a, h[i]);
-			for (uint32_t k = 0; k < vl->n; k++)
-				if (vl->ranks[k].rank == r && in_scope(v, s, h[i]))
-					vl->ranks[k].hot++;
-		}
+		for (uint32_t i = 0; i < n; i++)
+			if (in_scope(v, s, h[i]))
+				vl->ranks[analysis_lop_timeline(a, h[i])].hot++;
+		/* the kept ranks, in rank order */
+		for (uint32_t r = 0; r < nr; r++)
+			if (!s->ranks || s->ranks[r])
+				vl->ranks[vl->n++] = vl->ranks[r];
 	} else {
 		const struct trace_info *ti = trace_info(v->t);
 		for (int w = 0; w < WARN_COUNT; w++)

@@ -4,14 +4,17 @@
  * them (the bytes of its send record); a receive whose send is missing
  * counts at its receive. Senders and receivers are world ranks: the
  * builder translated every communicator-local rank (model/build.c), so
- * sub-communicators need nothing more here. Pairs are counted by sorting
- * 64-bit (sender, receiver) keys, in O(m log m) for m messages in scope,
- * with no table of ranks x ranks.
+ * sub-communicators need nothing more here. Pairs are counted in one
+ * pass over the messages on every core, a sender's receivers in dense
+ * arrays of the ranks (never a table of ranks x ranks), then the pairs
+ * sorted and merged: O(m + p log p) for m messages and p pairs.
  */
 #include "profile.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/par.h"
 
 /* A message counted in scope: when it counts, and whether. One whose
  * sender or receiver the trace does not name (a Charm++ invocation from
@@ -44,16 +47,106 @@ size_bin(uint64_t bytes)
 	return k;
 }
 
-struct key_msg {
-	uint64_t key;              /* sender << 32 | receiver */
-	uint64_t bytes, transfer;
+/* A worker's share of the messages [m0, m1): each run of one sender's
+ * messages (sends come by sender, trace.h) sums its receivers in dense
+ * arrays, whose cells in use become pairs when the sender changes; the
+ * pairs of all workers are sorted and merged at the end, so the result
+ * does not depend on the workers. */
+struct cworker {
+	uint32_t m0, m1;
+	uint64_t *msgs, *bytes, *took;     /* per receiver, for the current sender */
+	uint32_t *touched;
+	size_t n_touched;
+	struct comm_pair *pairs;
+	size_t n_pairs, cap_pairs;
+	uint64_t messages, bytes_all;
+	uint64_t size_bins[COMM_SIZE_BINS], time_bytes[COMM_TIME_BINS], time_msgs[COMM_TIME_BINS];
+	int rc;
+};
+
+struct cjob {
+	const struct trace_msg *msgs;
+	const struct profile_scope *s;
+	uint32_t n_tl;
+	uint64_t from, to;
+	struct cworker w[PAR_MAX];
 };
 
 static int
-key_cmp(const void *p, const void *q)
+flush_sender(struct cworker *w, uint32_t sender)
 {
-	const struct key_msg *x = p, *y = q;
-	return x->key < y->key ? -1 : x->key > y->key;
+	if (w->n_pairs + w->n_touched > w->cap_pairs) {
+		size_t cap = w->cap_pairs ? 2 * w->cap_pairs : 256;
+		while (cap < w->n_pairs + w->n_touched)
+			cap *= 2;
+		struct comm_pair *p = realloc(w->pairs, cap * sizeof *p);
+		if (!p)
+			return ERR_NOMEM;
+		w->pairs = p;
+		w->cap_pairs = cap;
+	}
+	for (size_t i = 0; i < w->n_touched; i++) {
+		uint32_t r = w->touched[i];
+		w->pairs[w->n_pairs++] = (struct comm_pair){ sender, r, w->msgs[r], w->bytes[r], w->took[r] };
+		w->msgs[r] = w->bytes[r] = w->took[r] = 0;
+	}
+	w->n_touched = 0;
+	return 0;
+}
+
+static int
+cwork(void *ctx, uint32_t wi, uint32_t nw)
+{
+	struct cjob *j = ctx;
+	struct cworker *w = &j->w[wi];
+	(void)nw;
+	w->msgs = calloc((size_t)j->n_tl + 1, sizeof *w->msgs);
+	w->bytes = calloc((size_t)j->n_tl + 1, sizeof *w->bytes);
+	w->took = calloc((size_t)j->n_tl + 1, sizeof *w->took);
+	w->touched = malloc(((size_t)j->n_tl + 1) * sizeof *w->touched);
+	if (!w->msgs || !w->bytes || !w->took || !w->touched)
+		return w->rc = ERR_NOMEM;
+	uint64_t span = j->to - j->from;
+	uint32_t cur = TRACE_NONE;
+	for (uint32_t i = w->m0; i < w->m1 && !w->rc; i++) {
+		const struct trace_msg *m = &j->msgs[i];
+		if (!msg_in(m, j->s, j->n_tl))
+			continue;
+		if (m->sender != cur) {
+			if (cur != TRACE_NONE && (w->rc = flush_sender(w, cur)))
+				break;
+			cur = m->sender;
+		}
+		uint32_t r = m->receiver;
+		if (!w->msgs[r])
+			w->touched[w->n_touched++] = r;
+		w->msgs[r]++;
+		w->bytes[r] += m->bytes;
+		if (m->send_op != TRACE_NONE && m->recv_op != TRACE_NONE && m->t_recv > m->t_send)
+			w->took[r] += m->t_recv - m->t_send;
+		w->messages++;
+		w->bytes_all += m->bytes;
+		w->size_bins[size_bin(m->bytes)]++;
+		uint64_t at = m->send_op != TRACE_NONE ? m->t_send : m->t_recv;
+		if (span && at >= j->from && at < j->to) {
+			unsigned bin = (unsigned)((double)(at - j->from) / (double)span * COMM_TIME_BINS);
+			bin = bin < COMM_TIME_BINS ? bin : COMM_TIME_BINS - 1;
+			w->time_bytes[bin] += m->bytes;
+			w->time_msgs[bin]++;
+		}
+	}
+	if (!w->rc && cur != TRACE_NONE)
+		w->rc = flush_sender(w, cur);
+	return w->rc;
+}
+
+static int
+pair_cmp(const void *p, const void *q)
+{
+	const struct comm_pair *x = p, *y = q;
+	if (x->sender != y->sender)
+		return x->sender < y->sender ? -1 : 1;
+	return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
 }
 
 int
@@ -77,48 +170,61 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 	out->to = scope->to < ti->t_end ? scope->to : ti->t_end;
 	if (out->to < out->from)
 		out->to = out->from;
-	uint64_t span = out->to - out->from;
-	struct key_msg *k = malloc(((size_t)nm + 1) * sizeof *k);
-	if (!k)
+	struct cjob *j = calloc(1, sizeof *j);
+	if (!j)
 		return err_set(e, ERR_NOMEM, "comm: out of memory");
+	*j = (struct cjob){ .msgs = msgs, .s = scope, .n_tl = n_tl, .from = out->from, .to = out->to };
+	uint32_t nw = par_workers();
+	nw = nm < 65536 ? 1 : nw;
+	for (uint32_t i = 0; i < nw; i++)
+		par_share(nm, i, nw, &j->w[i].m0, &j->w[i].m1);
+	int rc = par_run(nw, cwork, j);
 	size_t n = 0;
-	for (uint32_t i = 0; i < nm; i++) {
-		const struct trace_msg *m = &msgs[i];
-		if (!msg_in(m, scope, n_tl))
-			continue;
-		int both = m->send_op != TRACE_NONE && m->recv_op != TRACE_NONE;
-		k[n++] = (struct key_msg){ (uint64_t)m->sender << 32 | m->receiver, m->bytes,
-					   both && m->t_recv > m->t_send ? m->t_recv - m->t_send : 0 };
-		out->messages++;
-		out->bytes += m->bytes;
-		out->size_bins[size_bin(m->bytes)]++;
-		uint64_t at = m->send_op != TRACE_NONE ? m->t_send : m->t_recv;
-		if (span && at >= out->from && at < out->to) {
-			unsigned bin = (unsigned)((double)(at - out->from) / (double)span * COMM_TIME_BINS);
-			bin = bin < COMM_TIME_BINS ? bin : COMM_TIME_BINS - 1;
-			out->time_bytes[bin] += m->bytes;
-			out->time_msgs[bin]++;
+	for (uint32_t i = 0; i < nw; i++)
+		n += j->w[i].n_pairs;
+	if (!rc && !(out->pairs = malloc((n + 1) * sizeof *out->pairs)))
+		rc = ERR_NOMEM;
+	for (uint32_t i = 0; i < nw && !rc; i++) {
+		struct cworker *w = &j->w[i];
+		if (w->n_pairs)
+			memcpy(out->pairs + out->n_pairs, w->pairs, w->n_pairs * sizeof *w->pairs);
+		out->n_pairs += (uint32_t)w->n_pairs;
+		out->messages += w->messages;
+		out->bytes += w->bytes_all;
+		for (int k = 0; k < COMM_SIZE_BINS; k++)
+			out->size_bins[k] += w->size_bins[k];
+		for (int k = 0; k < COMM_TIME_BINS; k++) {
+			out->time_bytes[k] += w->time_bytes[k];
+			out->time_msgs[k] += w->time_msgs[k];
 		}
 	}
-	qsort(k, n, sizeof *k, key_cmp);
-	size_t pairs = 0;
-	for (size_t i = 0; i < n; i++)
-		pairs += i == 0 || k[i].key != k[i - 1].key;
-	out->pairs = malloc((pairs + 1) * sizeof *out->pairs);
-	if (!out->pairs) {
-		free(k);
-		return err_set(e, ERR_NOMEM, "comm: out of memory");
+	for (uint32_t i = 0; i < PAR_MAX; i++) {
+		free(j->w[i].msgs);
+		free(j->w[i].bytes);
+		free(j->w[i].took);
+		free(j->w[i].touched);
+		free(j->w[i].pairs);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || k[i].key != k[i - 1].key)
-			out->pairs[out->n_pairs++] = (struct comm_pair){ (uint32_t)(k[i].key >> 32),
-									 (uint32_t)k[i].key, 0, 0, 0 };
-		struct comm_pair *p = &out->pairs[out->n_pairs - 1];
-		p->messages++;
-		p->bytes += k[i].bytes;
-		p->transfer += k[i].transfer;
+	free(j);
+	if (rc) {
+		comm_free(out);
+		return err_set(e, rc, "comm: %s", err_name(rc));
 	}
-	free(k);
+	/* one pair from several runs (a sender's lone receives, a sender cut
+	 * between workers) becomes one */
+	qsort(out->pairs, out->n_pairs, sizeof *out->pairs, pair_cmp);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < out->n_pairs; i++) {
+		if (k && out->pairs[k - 1].sender == out->pairs[i].sender &&
+		    out->pairs[k - 1].receiver == out->pairs[i].receiver) {
+			out->pairs[k - 1].messages += out->pairs[i].messages;
+			out->pairs[k - 1].bytes += out->pairs[i].bytes;
+			out->pairs[k - 1].transfer += out->pairs[i].transfer;
+		} else {
+			out->pairs[k++] = out->pairs[i];
+		}
+	}
+	out->n_pairs = k;
 	for (uint32_t i = 0; i < out->n_pairs; i++) {
 		if (out->pairs[i].messages > out->max_messages)
 			out->max_messages = out->pairs[i].messages;
