@@ -8,7 +8,9 @@
 # records) against the floor of decompressing and tokenising their logs.
 # Each row is the median of BENCH_RUNS (3) runs, the bare read and skein
 # taken in turn (A B A B ...), so that a machine shared with other work
-# slows both alike. BENCH_ONLY=otf2 or BENCH_ONLY=charm runs one half. A
+# slows both alike. Then the profile, the communication matrix and the
+# explorer's new panes from a saved analysis of each stencil. BENCH_ONLY=
+# otf2, charm or profile runs one part. A
 # benchmark, not a test: it prints figures and fails only if a program
 # fails. The 10^8-event archives (1.4 GB each) are deleted at the end
 # unless BENCH_KEEP=1.
