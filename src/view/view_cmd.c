@@ -23,7 +23,7 @@ const struct view_cmd_info view_cmds[] = {
 	{ "zoom", " N [R]", "N steps per column, R ranks per row", "N steps per column, R chares per row" },
 	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again",
 	  "rows: chares in K clusters by lateness (1-20), or chares again" },
-	{ "ranks", " SET|all", "keep these ranks in every pane: 0-15,32, node:NAME, comm:NAME (all: every rank)",
+	{ "ranks", " SET|all", "keep these ranks in every pane: 0-15,32, node:NAME, comm:NAME, cluster:N (all: every rank)",
 	  "keep these chares in every pane: 0-15,32 (all: every chare)" },
 	{ "window", " T1 T2|off", "keep every pane to this time (seconds from the start: 0.1 0.2, 120ms 125ms)", NULL },
 	{ "profile", "", "the profile pane (p): time per region", NULL },

@@ -160,7 +160,26 @@ view_filter_ranks(struct view *v, const char *spec)
 		return;
 	}
 	struct err e = { 0 };
-	if (profile_parse_ranks(v->t, spec, kept, &e)) {
+	if (strncmp(spec, "cluster:", 8) == 0) {
+		/* a cluster of the rows (C): its members */
+		char *end;
+		unsigned long g = strtoul(spec + 8, &end, 10);
+		if (!v->clustered || !v->vc || end == spec + 8 || *end || g >= view_cluster_groups(v->vc)) {
+			free(kept);
+			if (!v->clustered)
+				view_set_message(v, 1, "cluster:N needs the rows clustered (C)");
+			else
+				view_set_message(v, 1, "the clusters are c0 to c%u, not '%s'",
+						 view_cluster_groups(v->vc) - 1, spec + 8);
+			return;
+		}
+		uint32_t n;
+		const uint32_t *m = view_cluster_members(v->vc, (uint32_t)g, &n);
+		memset(kept, 0, nr);
+		for (uint32_t i = 0; i < n; i++)
+			if (m[i] < nr)
+				kept[m[i]] = 1;
+	} else if (profile_parse_ranks(v->t, spec, kept, &e)) {
 		free(kept);
 		view_set_message(v, 1, "%s", e.msg);
 		return;
