@@ -247,7 +247,8 @@ explain_waits(struct analysis *a)
 		return rc;
 	}
 	/* one wait per lop, the longest */
-	qsort(w.v, w.n, sizeof *w.v, by_lop_then_time);
+	if (w.n > 1)      /* w.v is NULL without waits: qsort may not take it */
+		qsort(w.v, w.n, sizeof *w.v, by_lop_then_time);
 	size_t n = 0;
 	for (size_t i = 0; i < w.n; i++)
 		if (n == 0 || w.v[n - 1].lop != w.v[i].lop)
