@@ -646,6 +646,17 @@ static const struct pane_key cm_keys[] = {
 	{ ACT_NONE, ACT_NONE, NULL },
 };
 
+static const struct pane_key cm_charm_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the sending chare above / below (in a list: the row)" },
+	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the receiving chare left / right (in a list: sort by the next column)" },
+	{ ACT_PANE_MODE, ACT_NONE, "matrix by bytes, by messages, message sizes, over time, collectives" },
+	{ ACT_PANE_SCOPE, ACT_NONE, "whole trace, phase, iteration, steps in view, the timeline's window" },
+	{ ACT_PANE_METRIC, ACT_NONE, "in a list: sort by the next column (a click on a header: by it)" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "list the cell's invocations; on one, go to its creation" },
+	{ ACT_CLOSE, ACT_NONE, "back from the list to the matrix" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_comm_ops = {
 	.name = "comm",
 	.focusable = 1,
@@ -656,4 +667,5 @@ const struct view_ops view_comm_ops = {
 	.mouse = cm_mouse,
 	.keys_title = "In the communication pane (a)",
 	.keys = cm_keys,
+	.charm_keys = cm_charm_keys,
 };

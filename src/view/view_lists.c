@@ -63,6 +63,7 @@ struct rankrow {
 };
 
 struct view_lists {
+	struct vt_col ocols[OC_COUNT], rcols[RK_COUNT];   /* in a Charm++ run's words */
 	int list, scope;
 	uint32_t tsel_seen;
 	int valid;
@@ -191,14 +192,21 @@ view_lists_create(struct view *v)
 	if (!vl)
 		return ERR_NOMEM;
 	vl->v = v;
+	memcpy(vl->ocols, op_cols, sizeof op_cols);
+	memcpy(vl->rcols, rank_cols, sizeof rank_cols);
+	if (view_is_charm(v)) {
+		vl->ocols[OC_RANK].name = vl->rcols[RK_RANK].name = "chare";
+		vl->ocols[OC_STEP].width = 4;
+		vl->list = LI_HOTSPOTS;      /* problems and waits are MPI's */
+	}
 	for (int i = 0; i < LI_COUNT; i++) {
 		vt_init(&vl->tab[i], OC_N);
-		vl->src[i] = (struct vt_source){ op_cols, OC_COUNT, vl, op_cell, op_key, NULL };
+		vl->src[i] = (struct vt_source){ vl->ocols, OC_COUNT, vl, op_cell, op_key, NULL };
 	}
 	vl->tab[LI_PROBLEMS].desc = vl->tab[LI_HOTSPOTS].desc = 0;
 	vl->tab[LI_WAITS].sort = OC_AMOUNT;
 	vl->tab[LI_RANKS].sort = RK_DIFF;
-	vl->src[LI_RANKS] = (struct vt_source){ rank_cols, RK_COUNT, vl, rank_cell, rank_key, NULL };
+	vl->src[LI_RANKS] = (struct vt_source){ vl->rcols, RK_COUNT, vl, rank_cell, rank_key, NULL };
 	vl->tab[LI_WARNINGS].sort = WC_COUNT_;
 	vl->src[LI_WARNINGS] = (struct vt_source){ warn_cols, WC_N, vl, warn_cell, warn_key, NULL };
 	v->lists = vl;
@@ -374,7 +382,8 @@ li_title(struct view *v, char *buf, size_t n)
 	struct view_lists *vl = v->lists;
 	char sc[160];
 	view_scope_text(v, vl->scope, sc, sizeof sc);
-	snprintf(buf, n, "%s \u00b7 %u \u00b7 %s \u00b7 v: next list", list_name[vl->list], vl->n,
+	snprintf(buf, n, "%s \u00b7 %u \u00b7 %s \u00b7 v: next list",
+		 vl->list == LI_RANKS && view_is_charm(v) ? "lateness per chare" : list_name[vl->list], vl->n,
 		 vl->list == LI_WARNINGS ? "the whole trace" : sc);
 }
 
@@ -454,7 +463,9 @@ li_request(struct view *v, enum action act)
 		vt_sort_next(t, s, act == ACT_MOVE_LEFT ? -1 : 1);
 		return 1;
 	case ACT_PANE_MODE:
-		vl->list = (vl->list + 1) % LI_COUNT;
+		do
+			vl->list = (vl->list + 1) % LI_COUNT;
+		while (view_is_charm(v) && (vl->list == LI_PROBLEMS || vl->list == LI_WAITS));
 		vl->valid = 0;
 		return 1;
 	case ACT_PANE_SCOPE:
@@ -497,6 +508,15 @@ static const struct pane_key li_keys[] = {
 	{ ACT_NONE, ACT_NONE, NULL },
 };
 
+static const struct pane_key li_charm_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the row above / below" },
+	{ ACT_PANE_MODE, ACT_NONE, "hotspots, lateness per chare, warnings (the other lists are MPI's)" },
+	{ ACT_PANE_METRIC, ACT_NONE, "sort by the next column (a click on a header: by it; again: reversed)" },
+	{ ACT_PANE_SCOPE, ACT_NONE, "whole trace, phase, iteration, steps in view, the timeline's window" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "go to the row's execution" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_lists_ops = {
 	.name = "lists",
 	.focusable = 1,
@@ -507,4 +527,5 @@ const struct view_ops view_lists_ops = {
 	.mouse = li_mouse,
 	.keys_title = "In the lists (i)",
 	.keys = li_keys,
+	.charm_keys = li_charm_keys,
 };

@@ -43,6 +43,7 @@ static const struct vt_col rank_cols[RC_COUNT] = {
 };
 
 struct view_profile {
+	struct vt_col rcols[RC_COUNT];   /* "rank", or "chare" */
 	struct profile p;
 	int valid;
 	uint64_t key[4];
@@ -165,7 +166,9 @@ view_profile_create(struct view *v)
 	vt_init(&vp->tab, PC_EXCL);
 	vt_init(&vp->rtab, RC_EXCL);
 	vp->src = (struct vt_source){ region_cols, PC_COUNT, vp, region_cell, region_key, region_style };
-	vp->rsrc = (struct vt_source){ rank_cols, RC_COUNT, vp, rank_cell, rank_key, NULL };
+	memcpy(vp->rcols, rank_cols, sizeof rank_cols);
+	vp->rcols[RC_RANK].name = view_row_noun(v);
+	vp->rsrc = (struct vt_source){ vp->rcols, RC_COUNT, vp, rank_cell, rank_key, NULL };
 	v->prof = vp;
 	return 0;
 }
