@@ -191,6 +191,7 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/threads.sh $(BIN) $(SHARED)
 	@sh tests/leap.sh $(BIN) $(SHARED)
 	@sh tests/saved.sh $(BIN) $(SHARED)
+	@sh tests/profile.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/samples.sh $(BIN) $(SHARED)

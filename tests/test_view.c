@@ -241,7 +241,8 @@ escape_sequences(void **state)
 		if (res != c[i].res || (res == KEYSEQ_KEY && key != c[i].key) || (res != KEYSEQ_PARTIAL && used != c[i].used))
 			fail_msg("case %zu (ESC%s): result %d key %#x used %zu", i, c[i].in + 1, res, key, used);
 	}
-	/* mouse: SGR 1006 and X10, presses and the wheel; releases and motion dropped */
+	/* mouse: SGR 1006 and X10, presses, the wheel and the left button's
+	 * release (a drag's end); other releases and motion dropped */
 	uint32_t key;
 	size_t used;
 	enum km_mouse_kind kind;
@@ -255,7 +256,11 @@ escape_sequences(void **state)
 	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<65;1;1M", strlen("\033[<65;1;1M"), &key, &used), KEYSEQ_KEY);
 	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
 	assert_int_equal(kind, MOUSE_WHEEL_DOWN);
-	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13;6m", strlen("\033[<0;13;6m"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13;6m", strlen("\033[<0;13;6m"), &key, &used), KEYSEQ_KEY);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_RELEASE);
+	assert_int_equal(x, 12);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<2;13;6m", strlen("\033[<2;13;6m"), &key, &used), KEYSEQ_DROP);
 	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<32;13;6M", strlen("\033[<32;13;6M"), &key, &used), KEYSEQ_DROP);
 	assert_int_equal(keyseq_decode((const unsigned char *)"\033[<0;13", strlen("\033[<0;13"), &key, &used), KEYSEQ_PARTIAL);
 	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M !&", strlen("\033[M !&"), &key, &used), KEYSEQ_KEY);
@@ -263,7 +268,9 @@ escape_sequences(void **state)
 	assert_int_equal(kind, MOUSE_LEFT);
 	assert_int_equal(x, 0);
 	assert_int_equal(y, 5);
-	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M#!!", strlen("\033[M#!!"), &key, &used), KEYSEQ_DROP);
+	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M#!!", strlen("\033[M#!!"), &key, &used), KEYSEQ_KEY);
+	assert_true(keymap_mouse_decode(key, &kind, &x, &y));
+	assert_int_equal(kind, MOUSE_RELEASE);
 	assert_int_equal(keyseq_decode((const unsigned char *)"\033[M ", strlen("\033[M "), &key, &used), KEYSEQ_PARTIAL);
 	/* a runaway sequence ends */
 	char junk[64] = "\033[";

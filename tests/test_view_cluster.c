@@ -13,7 +13,7 @@
 
 #include "analysis/core/analysis.h"
 #include "analysis/run/run.h"
-#include "view/view_cluster.h"
+#include "view/model/view_cluster.h"
 #include "view/view_impl.h"
 
 static char tmpdir[64];

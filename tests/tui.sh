@@ -114,6 +114,46 @@ wait_gone 'logical · lateness' && ok || bad "SIGTERM ends the explorer"
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-3" Enter
 wait_for '^TTY-RESTORED-3' && ok || bad "terminal modes restored after SIGTERM"
 
+# after the hotspot (issue 36): the profile, a matrix cell's messages,
+# a list jump, the timeline zoomed, panned and a window marked by keys
+# and by a drag, :window
+t send-keys -t tui "clear; $skein $trace" Enter
+wait_for 'problem 1/20' || bad "start for the panes"
+t send-keys -t tui p
+wait_for 'profile · time by region · whole trace · 8 ranks' && wait_for '^│MPI_Allreduce ' && ok ||
+	bad "p opens the profile ($(screen | head -4))"
+t send-keys -t tui v
+wait_for 'by rank' && ok || bad "v: the ranks of the selected region"
+t send-keys -t tui v Enter
+wait_for 'the longest ' && wait_for 'logical · lateness' && ok || bad "Enter in the profile goes to the longest call ($(screen | tail -1))"
+t send-keys -t tui a
+wait_for 'communication · bytes sent' && wait_for 'Enter lists them' && ok || bad "a opens the matrix"
+t send-keys -t tui Enter
+wait_for 'messages of the cell' && ok || bad "Enter on a cell lists its messages"
+t send-keys -t tui Enter
+wait_for 'from send to receive' && wait_for 'took ' && ok || bad "Enter on a message goes to its send and says how long it took"
+t send-keys -t tui i v
+wait_for "^┌ hotspots" && ok || bad "i and v: the hotspots ($(screen | head -3))"
+t send-keys -t tui j Enter
+wait_for 'hotspots 2 of 20' && wait_for 'logical · lateness' && ok || bad "Enter in a list goes to the row's operation"
+t send-keys -t tui T
+wait_for '^┌ timeline · steps' && ok || bad "T gives the timeline the whole screen"
+t send-keys -t tui + +
+wait_for 'the timeline shows ' && wait_for '^┌ timeline · 0\.' && ok || bad "+ zooms in time"
+t send-keys -t tui L
+wait_for '^┌ timeline · 0\.' && ok || bad "L pans"
+t send-keys -t tui s l l s
+wait_for 'window 0\.[0-9]+ s to 0\.[0-9]+ s' && ok || bad "s, moves, s mark a window ($(screen | tail -2))"
+# a drag from column 20 to 60 on the row of rank 2 (screen row 6, 1-based)
+t send-keys -t tui -l "$(printf '\033[<0;20;6M\033[<0;60;6m')"
+wait_for 'window 0\.[0-9]+ s to 0\.[0-9]+ s' && ok || bad "a drag marks a window"
+t send-keys -t tui p
+wait_for 'profile · time by region · 0\.' && ok || bad "the profile takes the marked window"
+t send-keys -t tui Escape ':' 'w' 'i' 'n' 'd' 'o' 'w' ' ' '0' '.' '0' '0' '1' ' ' '0' '.' '0' '0' '2' Enter
+wait_for 'window 0.001000 s to 0.002000 s' && ok || bad ":window T1 T2"
+t send-keys -t tui q
+wait_gone 'logical · lateness' || bad "q after the panes"
+
 # a trace without MPI communication: the explorer refuses in one line, exit 1
 ocl=$root/../shared/traces/otf2/casita-1_ocl_deps
 if [ -d "$ocl" ]; then

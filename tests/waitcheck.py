@@ -40,6 +40,12 @@ def otf2_print(trace, *args):
                           text=True).stdout.splitlines()
 
 
+def members_of(line):
+    """the member list of a GROUP line, "" for none"""
+    m = re.search(r"\d+ Members?:(.*)$", line)
+    return m.group(1) if m else ""
+
+
 def definitions(trace):
     """ticks per second, location -> world rank, communicator -> world
     ranks of its members"""
@@ -51,8 +57,8 @@ def definitions(trace):
         if f[0] == "CLOCK_PROPERTIES":
             tps = int(re.search(r"Ticks per Seconds: (\d+)", line).group(1))
         elif f[0] == "GROUP":
-            ids = [int(x) for x in re.findall(r"<(\d+)>", line.split("Members:", 1)[1])] \
-                if "Members:" in line else []
+            # "2 Members: ...", "1 Member: ...", "0 Members"
+            ids = [int(x) for x in re.findall(r"<(\d+)>", members_of(line))]
             groups[int(f[1])] = (line, ids)
         elif f[0] == "COMM":
             m = re.search(r'Group: "[^"]*" <(\d+)>', line)
@@ -66,7 +72,7 @@ def definitions(trace):
         line, ids = groups.get(g, ("", []))
         if "Type: COMM_GROUP" in line:
             # members are "rank (location)": the rank is the number before the parenthesis
-            members = [int(x) for x in re.findall(r"(\d+) \(", line.split("Members:", 1)[1])]
+            members = [int(x) for x in re.findall(r"(\d+) \(", members_of(line))]
             comm_world[c] = members
         elif "Type: COMM_SELF" in line:
             comm_world[c] = None            # the calling rank itself

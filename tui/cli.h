@@ -18,7 +18,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 enum cmd {
 	CMD_DEFAULT, CMD_INFO, CMD_ANALYZE, CMD_EXPLORE, CMD_RENDER, CMD_CONFIG, CMD_KEYS, CMD_SAMPLES,
-	CMD_DIFF, CMD_EXPORT, CMD_HELP, CMD_VERSION
+	CMD_DIFF, CMD_EXPORT, CMD_PROFILE, CMD_COMM, CMD_HELP, CMD_VERSION
 };
 
 
@@ -53,6 +53,10 @@ struct cli {
 	int samples;               /* the argument is a sample set (explore, render) */
 	const char *iter_region;   /* --iteration-region GLOB */
 	const char *save;          /* analyze --save FILE */
+	/* the scope of profile, comm and the explorer's panes */
+	const char *from, *to;     /* --from T, --to T */
+	const char *rank_set;      /* --rank-set RANKS */
+	int by_pe;                 /* profile --pes (Charm++) */
 	struct config cfg;
 	struct load_charm charm;   /* the reader's Charm++ options, from cfg */
 };
@@ -133,6 +137,13 @@ int cli_explore(struct cli *c);
 /* `skein diff BEFORE AFTER` and `skein export`; each returns an exit code. */
 int cli_diff(struct cli *c);
 int cli_export(struct cli *c);
+/* `skein profile` and `skein comm` (cli_profile.c); an exit code. */
+int cli_profile(struct cli *c);
+/* The scope of --from, --to and --rank-set on t into *s, its rank set
+ * (malloc'd, or NULL for all) in *kept: an exit code (the usage error
+ * printed). */
+struct profile_scope;
+int cli_scope(const struct cli *c, const struct trace *t, struct profile_scope *s, uint8_t **kept);
 int cli_render(struct cli *c);
 /* `skein samples DIR` (a report, or the explorer on a terminal), and the
  * explorer and renderer on a sample set (cli_samples.c). */

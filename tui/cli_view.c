@@ -414,6 +414,9 @@ session_open(struct cli *c, struct view_session *s)
 			s->vo.metric = s->init.metric = METRIC_DELTA;
 	}
 	s->vo.iteration_name = c->cfg.iterations.name;
+	s->vo.ranks = c->rank_set;
+	s->vo.from = c->from;
+	s->vo.to = c->to;
 	if (!rc && c->cfg.phases.n_named) {
 		struct err e = { 0 };
 		if (!(s->phase = cli_phase_names(c, s->a, NULL, &e))) {
@@ -524,7 +527,8 @@ cli_render(struct cli *c)
 	}
 	if (c->pane && !view_pane_known(c->pane))
 		return cli_usage_error("--pane takes grid, overview, timeline, details, help, topology, histogram, "
-				       "or for sample sets offenders, parallel, scores or clusters, not", c->pane);
+				       "profile, comm, lists, or for sample sets offenders, parallel, scores or clusters, not",
+				       c->pane);
 	if (c->keys) {
 		size_t max = strlen(c->keys) + 1, nk;
 		uint32_t *keys = malloc(max * sizeof *keys);

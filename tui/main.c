@@ -49,6 +49,8 @@ static const char usage_text[] =
 	"       skein samples [--format text|json|csv] [--table T] [SAMPLES OPTIONS] DIR\n"
 	"       skein diff [--format text|json|csv] [--table T] [STRUCTURE OPTIONS] BEFORE AFTER\n"
 	"       skein export (--otf2 DIR | --csv | --json) [STRUCTURE OPTIONS] TRACE\n"
+	"       skein profile [--format text|json|csv] [--ranks] [--pes] [SCOPE] TRACE\n"
+	"       skein comm [--format text|json|csv] [SCOPE] TRACE\n"
 	"       skein --help | --version\n"
 	"\n"
 	"skein explores the logical structure of parallel execution traces.\n"
@@ -79,6 +81,11 @@ static const char usage_text[] =
 	"  export      the structure for other tools: an OTF2 copy of the trace with\n"
 	"              partition, step, iteration, lateness and cause as attributes\n"
 	"              (--otf2 DIR), or one row per operation (--csv, --json)\n"
+	"  profile     time per region: calls, inclusive and exclusive time, its\n"
+	"              spread over the ranks (min, mean, max, the rank of the max,\n"
+	"              imbalance), share of the run; --ranks: per rank\n"
+	"  comm        who sends how much to whom: the matrix of senders and\n"
+	"              receivers (world ranks), pairs, message sizes, collectives\n"
 	"  (none)      explore when stdin and stdout are terminals; otherwise info,\n"
 	"              so scripts that pipe 'skein TRACE' keep getting text\n"
 	"\n"
@@ -90,7 +97,8 @@ static const char usage_text[] =
 	"                          outliers or problems (all three ranked);\n"
 	"                          samples --format csv: resources (default), lines,\n"
 	"                          symbols, levels, windows or clusters\n"
-	"  -r, --ranks             info: one line per rank\n"
+	"  -r, --ranks             info, profile: one line per rank\n"
+	"      --pes               profile of a Charm++ run: one line per PE, not chare\n"
 	"      --all               analyze: every partition, iteration and rank (text\n"
 	"                          lists the heaviest 20 of longer tables)\n"
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
@@ -101,6 +109,11 @@ static const char usage_text[] =
 	"                          writes it from an MPI job (doc/distributed.md)\n"
 	"      --otf2 DIR          export: write DIR/traces.otf2\n"
 	"      --csv, --json       export: one row per operation on stdout\n"
+	"\n"
+	"scope (profile, comm; explore and render: every pane keeps to it):\n"
+	"      --from T, --to T    only the time from T to T (seconds from the trace's\n"
+	"                          start: 1.5, 1.5s, 120ms, 300us)\n"
+	"      --rank-set RANKS    only these ranks: 0-15,32, node:NAME or comm:NAME\n"
 	"\n"
 	"explorer options (explore, render):\n"
 	"  -m, --metric M          colour by lateness, diff, global, duration, wait (MPI),\n"
@@ -124,7 +137,8 @@ static const char usage_text[] =
 	"                          Right, Up, Down, PgUp, PgDn, Home, End, Tab, BTab,\n"
 	"                          Enter, Esc, Backspace, F1, Space, C-a..C-z; <lt> is '<'\n"
 	"      --pane NAME         one pane alone at full size: grid, overview,\n"
-	"                          timeline, details, help, topology or histogram;\n"
+	"                          timeline, details, help, topology, histogram,\n"
+	"                          profile, comm or lists;\n"
 	"                          for a sample set topology, offenders, parallel,\n"
 	"                          histogram, scores, clusters or help\n"
 	"      --time              report the time per key (view work) on stderr\n"
@@ -190,6 +204,7 @@ enum {
 	OPT_NO_MOUSE,
 	OPT_ATTRIBUTE, OPT_DEPTH, OPT_WINDOWS, OPT_WINDOW, OPT_STEP,
 	OPT_ITERATIONS, OPT_ITER_REGION, OPT_OTF2, OPT_CSV, OPT_JSON, OPT_BEFORE, OPT_SAVE, OPT_ALL,
+	OPT_FROM, OPT_TO, OPT_RANK_SET, OPT_PES,
 };
 
 const char *cli_prog = "skein";
@@ -308,6 +323,10 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 		{ "keymap", required_argument, NULL, OPT_KEYMAP },
 		{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 		{ "save", required_argument, NULL, OPT_SAVE },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "rank-set", required_argument, NULL, OPT_RANK_SET },
+		{ "pes", no_argument, NULL, OPT_PES },
 		{ "size", required_argument, NULL, 's' },
 		{ "keys", required_argument, NULL, 'k' },
 		{ "pane", required_argument, NULL, OPT_PANE },
@@ -420,6 +439,10 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 		case OPT_KEYMAP: c->keymap = optarg; c->explorer_opts = 1; break;
 		case OPT_NO_MOUSE: c->no_mouse = 1; c->explorer_opts = 1; break;
 		case OPT_SAVE: c->save = optarg; break;
+		case OPT_FROM: c->from = optarg; break;
+		case OPT_TO: c->to = optarg; break;
+		case OPT_RANK_SET: c->rank_set = optarg; break;
+		case OPT_PES: c->by_pe = 1; break;
 		case 's': c->size = optarg; c->render_opts = 1; break;
 		case 'k': c->keys = optarg; c->render_opts = 1; break;
 		case OPT_PANE: c->pane = optarg; c->render_opts = 1; break;
@@ -511,6 +534,24 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 					       "structure options", NULL);
 		c->trace = args[1];
 		return EXIT_OK;
+	} else if (nargs >= 1 && (strcmp(args[0], "profile") == 0 || strcmp(args[0], "comm") == 0)) {
+		/* skein profile|comm [--format F] [--ranks] [--pes] [SCOPE] TRACE */
+		c->cmd = strcmp(args[0], "profile") == 0 ? CMD_PROFILE : CMD_COMM;
+		if (nargs != 2)
+			return cli_usage_error(nargs < 2 ? "no trace given" : "unexpected argument",
+					       nargs > 2 ? args[2] : NULL);
+		if (c->structure_opts || c->explorer_opts || c->render_opts || c->samples_opts ||
+		    c->table || c->save || c->dump || c->export_otf2 || c->export_csv || c->export_json)
+			return cli_usage_error(c->cmd == CMD_PROFILE
+					       ? "'skein profile' takes --format, --ranks, --pes, --from, --to and --rank-set"
+					       : "'skein comm' takes --format, --from, --to and --rank-set", NULL);
+		if (c->cmd == CMD_COMM && (c->per_rank || c->by_pe))
+			return cli_usage_error("--ranks and --pes belong to 'skein profile'", NULL);
+		if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
+		    strcmp(c->format, "csv"))
+			return cli_usage_error("--format takes text, json or csv, not", c->format);
+		c->trace = args[1];
+		return EXIT_OK;
 	} else if (nargs >= 1 && (strcmp(args[0], "analyze") == 0 || strcmp(args[0], "analyse") == 0)) {
 		c->cmd = CMD_ANALYZE;
 		args++;
@@ -573,7 +614,12 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 	if (c->cmd != CMD_ANALYZE && c->all)
 		return cli_usage_error("--all belongs to 'skein analyze'", NULL);
 	if (c->cmd != CMD_INFO && c->per_rank)
-		return cli_usage_error("--ranks belongs to 'skein info'", NULL);
+		return cli_usage_error("--ranks belongs to 'skein info' and 'skein profile'", NULL);
+	if (c->by_pe)
+		return cli_usage_error("--pes belongs to 'skein profile'", NULL);
+	if ((c->from || c->to || c->rank_set) && c->cmd != CMD_EXPLORE && c->cmd != CMD_RENDER)
+		return cli_usage_error("--from, --to and --rank-set belong to 'skein profile', 'skein comm', "
+				       "'skein explore' and 'skein render'", NULL);
 	if (c->dump)
 		return cli_usage_error("--dump belongs to 'skein config'", NULL);
 	if (c->export_otf2 || c->export_csv || c->export_json)
@@ -803,6 +849,8 @@ run(struct cli *c)
 		return cli_export(c);
 	if (c->cmd == CMD_DIFF)
 		return cli_diff(c);
+	if (c->cmd == CMD_PROFILE || c->cmd == CMD_COMM)
+		return cli_profile(c);
 	if (c->cmd == CMD_RENDER)
 		return cli_render(c);
 	/* check the output format before the (possibly long) load */

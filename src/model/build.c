@@ -90,10 +90,58 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 	b->call_ends = b->call_sends = b->call_recvs = 0;
 	b->call_has_coll = 0;
 	b->call_has_request = 0;
+	b->measuring_off = 0;
+	b->calls_unsorted = 0;
 	reqmap_clear(&b->requests);
 	tl->op_first = trace_op_count(t);
 	tl->frame_first = (uint32_t)t->n_frames;
+	tl->call_first = (uint32_t)t->n_calls;
 	return 0;
+}
+
+/* Records a quiet call or a gap [enter, leave). Calls are added as they
+ * close, so an outer call comes after the ones made inside it: the
+ * timeline's calls are sorted when it ends (sort_calls). */
+static int
+add_call(struct build *b, uint64_t enter, uint64_t leave, uint32_t region, unsigned kind)
+{
+	struct trace *t = b->t;
+	uint32_t id;
+	if (t->n_calls >= VEC_MAX_ID)
+		return ERR_LIMIT;
+	int rc = NEW_ID(t->calls, t->n_calls, t->cap_calls, &id);
+	if (rc)
+		return rc;
+	if (leave - enter > TRACE_CALL_TICKS_MAX)
+		t->info.warnings[WARN_LONG_CALL]++;
+	t->calls[id] = trace_call_make(enter, leave - enter, region, kind);
+	if (id > t->timelines[b->tl].call_first && t->calls[id - 1].t_enter > enter)
+		b->calls_unsorted = 1;
+	return 0;
+}
+
+/* Enter time, the longer (outer) first where two enter together. */
+static inline int
+call_before(const struct trace_call *x, const struct trace_call *y)
+{
+	return x->t_enter < y->t_enter ||
+	       (x->t_enter == y->t_enter && trace_call_ticks(x) > trace_call_ticks(y));
+}
+
+/* Insertion sort: only calls made inside other calls are out of place,
+ * each by the few calls made inside it. */
+static void
+sort_calls(struct trace_call *c, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct trace_call x = c[i];
+		size_t j = i;
+		while (j > 0 && call_before(&x, &c[j - 1])) {
+			c[j] = c[j - 1];
+			j--;
+		}
+		c[j] = x;
+	}
 }
 
 /* The innermost user frame currently open, or TRACE_NONE: kept as
@@ -246,16 +294,17 @@ pop_entry(struct build *b, uint64_t time, uint8_t flags)
 		b->frame = f->parent;
 		return 0;
 	}
-	if (b->depth != b->mpi_depth)
-		return 0;
+	if (b->depth != b->mpi_depth)       /* inside another MPI call */
+		return add_call(b, e->enter, time, e->region, CALL_INNER);
 	b->mpi_depth = -1;
 	if (b->call_ends == 0 && !b->call_has_coll) {
 		/* A communication call with no records at all: a non-blocking
-		 * collective (Score-P 2.x) or a wait on one. Not an operation. */
+		 * collective (Score-P 2.x) or a wait on one. Not an operation,
+		 * but a call the profile counts. */
 		b->t->info.mpi_calls_without_records +=
 			b->t->regions[e->region].role != ROLE_MPI_OTHER && !b->call_has_request;
 		b->call_has_request = 0;
-		return 0;
+		return add_call(b, e->enter, time, e->region, CALL_MPI);
 	}
 	b->call_has_request = 0;
 	return emit_call(b, e->enter, time, e->region, current_frame(b), flags);
@@ -445,6 +494,12 @@ build_measurement(struct build *b, uint64_t time, int on)
 	if (!on) {
 		b->t->info.warnings[WARN_MEASUREMENT_OFF]++;
 		b->gap = 1;
+		if (!b->measuring_off)
+			b->off_at = time;
+		b->measuring_off = 1;
+	} else if (b->measuring_off) {
+		b->measuring_off = 0;
+		return add_call(b, b->off_at, time, TRACE_NONE, CALL_GAP);
 	}
 	return 0;
 }
@@ -463,9 +518,15 @@ build_timeline_end(struct build *b)
 		if ((rc = pop_entry(b, b->last_time, OPF_TRUNCATED)))
 			return rc;
 	}
+	if (b->measuring_off && (rc = add_call(b, b->off_at, b->last_time, TRACE_NONE, CALL_GAP)))
+		return rc;
+	b->measuring_off = 0;
 	struct trace_timeline *tl = &t->timelines[b->tl];
 	tl->op_count = trace_op_count(t) - tl->op_first;
 	tl->frame_count = (uint32_t)t->n_frames - tl->frame_first;
+	tl->call_count = (uint32_t)t->n_calls - tl->call_first;
+	if (b->calls_unsorted)
+		sort_calls(t->calls + tl->call_first, tl->call_count);
 	b->tl = TRACE_NONE;
 	return 0;
 }

@@ -58,9 +58,9 @@ struct build *build_block_create(struct trace *t);
 int build_join(struct build *b, struct build **blocks, uint32_t n);
 
 /* A block's records of each kind (calls, ends, messages, frames,
- * receive and collective halves). */
+ * receive and collective halves, quiet calls). */
 struct build_block_size {
-	uint64_t ops, ends, msgs, frames, recvs, colls;
+	uint64_t ops, ends, msgs, frames, recvs, colls, calls;
 };
 void build_block_size(const struct build *blk, struct build_block_size *sz);
 

@@ -49,6 +49,9 @@ struct build {
 	uint32_t call_sends, call_recvs;   /* of which sends, receives */
 	int call_has_coll;
 	int call_has_request;    /* the open call posted a request (Irecv) */
+	int measuring_off;      /* measurement is switched off since off_at */
+	uint64_t off_at;
+	int calls_unsorted;     /* a quiet call was added before one that entered later */
 	struct hmap requests;   /* request id -> message id (Isend) or NONE */
 
 	/* halves waiting for build_finish() */

@@ -37,6 +37,7 @@ build_block_create(struct trace *t)
 	s->ends = NULL, s->n_ends = s->cap_ends = 0;
 	s->msgs = NULL, s->n_msgs = s->cap_msgs = 0;
 	s->frames = NULL, s->n_frames = s->cap_frames = 0;
+	s->calls = NULL, s->n_calls = s->cap_calls = 0;
 	memset(s->info.warnings, 0, sizeof s->info.warnings);
 	s->info.mpi_calls_without_records = 0;
 	struct build *b = build_create(s);
@@ -55,6 +56,7 @@ build_block_free_shell(struct build *b)
 	free(b->t->ends);
 	free(b->t->msgs);
 	free(b->t->frames);
+	free(b->t->calls);
 	free(b->t);
 }
 
@@ -152,7 +154,7 @@ pages_move(struct pages *p, size_t done, void *dlo, void *dhi)
 /* What a block's ids become in the joined model: the records of each
  * kind before it (two op ids per stored call, trace.h). */
 struct shift {
-	uint32_t op, end, msg, frame, recv, coll;
+	uint32_t op, end, msg, frame, recv, coll, call;
 };
 
 static struct shift
@@ -160,7 +162,8 @@ shift_of(const struct build_join *j, uint32_t k)
 {
 	const struct build_block_size *o = &j->base[k];
 	return (struct shift){ (uint32_t)(2 * o->ops), (uint32_t)o->ends, (uint32_t)o->msgs,
-			       (uint32_t)o->frames, (uint32_t)o->recvs, (uint32_t)o->colls };
+			       (uint32_t)o->frames, (uint32_t)o->recvs, (uint32_t)o->colls,
+			       (uint32_t)o->calls };
 }
 
 /* Each array's records [i0, i1) from src (a block's array, or packed
@@ -218,6 +221,16 @@ shift_frames(struct trace_frame *dst, size_t at, const void *src, size_t i0, siz
 			x.parent += d->frame;
 		dst[at + i] = x;
 	}
+}
+
+/* Quiet calls name nothing: copied as they are. */
+static void
+shift_calls(struct trace_call *dst, size_t at, const void *src, size_t i0, size_t i1,
+	    const struct shift *d)
+{
+	(void)d;
+	if (i1 > i0)
+		memcpy(dst + at + i0, (const char *)src + i0 * sizeof *dst, (i1 - i0) * sizeof *dst);
 }
 
 static void
@@ -281,6 +294,8 @@ join_worker(void *ctx, uint32_t w, uint32_t nw)
 		COPY_MOVING(shift_msgs, t->msgs, o->msgs, s->msgs, i0, i1, &d);
 		SHARE(s->n_frames);
 		shift_frames(t->frames, o->frames, s->frames, i0, i1, &d);
+		SHARE(s->n_calls);
+		COPY_MOVING(shift_calls, t->calls, o->calls, s->calls, i0, i1, &d);
 		SHARE(bk->n_recvs);
 		COPY_MOVING(shift_recvs, j->b->recvs, o->recvs, bk->recvs, i0, i1, &d);
 		SHARE(bk->n_colls);
@@ -291,6 +306,7 @@ join_worker(void *ctx, uint32_t w, uint32_t nw)
 			for (size_t i = 0; i < bk->n_tls; i++) {
 				t->timelines[bk->tls[i]].op_first += d.op;
 				t->timelines[bk->tls[i]].frame_first += d.frame;
+				t->timelines[bk->tls[i]].call_first += d.call;
 			}
 			build_destroy(bk);
 			j->blk[k] = NULL;
@@ -316,10 +332,12 @@ reserve_all(struct build *b, const struct build_block_size *total)
 	    vec_reserve((void **)&t->msgs, &t->cap_msgs, total->msgs, sizeof *t->msgs) ||
 	    vec_reserve((void **)&t->frames, &t->cap_frames, total->frames, sizeof *t->frames) ||
 	    vec_reserve((void **)&b->recvs, &b->cap_recvs, total->recvs, sizeof *b->recvs) ||
-	    vec_reserve((void **)&b->colls, &b->cap_colls, total->colls, sizeof *b->colls))
+	    vec_reserve((void **)&b->colls, &b->cap_colls, total->colls, sizeof *b->colls) ||
+	    vec_reserve((void **)&t->calls, &t->cap_calls, total->calls, sizeof *t->calls))
 		return ERR_NOMEM;
 	t->n_oprec = total->ops, t->n_ends = total->ends, t->n_msgs = total->msgs;
 	t->n_frames = total->frames, b->n_recvs = total->recvs, b->n_colls = total->colls;
+	t->n_calls = total->calls;
 	return 0;
 }
 
@@ -328,7 +346,7 @@ build_block_size(const struct build *blk, struct build_block_size *sz)
 {
 	const struct trace *s = blk->t;
 	*sz = (struct build_block_size){ s->n_oprec, s->n_ends, s->n_msgs, s->n_frames,
-					 blk->n_recvs, blk->n_colls };
+					 blk->n_recvs, blk->n_colls, s->n_calls };
 }
 
 /* Block 0's arrays become the trace's when the trace has none yet. */
@@ -338,13 +356,14 @@ adopt_first(struct build_join *j)
 	struct build *b = j->b;
 	struct trace *t = b->t;
 	if (!j->n_mem || t->n_oprec || t->n_ends || t->n_msgs || t->n_frames || b->n_recvs ||
-	    b->n_colls)
+	    b->n_colls || t->n_calls)
 		return;
 	struct trace *s = j->blk[0]->t;
 	ADOPT(t, s, oprec);
 	ADOPT(t, s, ends);
 	ADOPT(t, s, msgs);
 	ADOPT(t, s, frames);
+	ADOPT(t, s, calls);
 	ADOPT(b, j->blk[0], recvs);
 	ADOPT(b, j->blk[0], colls);
 	j->adopted = 1;
@@ -358,7 +377,7 @@ plan(struct build_join *j, const struct build_block_size *rest)
 	const struct build *b = j->b;
 	const struct trace *t = b->t;
 	j->base[0] = (struct build_block_size){ t->n_oprec, t->n_ends, t->n_msgs, t->n_frames,
-						b->n_recvs, b->n_colls };
+						b->n_recvs, b->n_colls, t->n_calls };
 	for (uint32_t k = 0; k < j->n; k++) {
 		struct build_block_size z, x = j->base[k];
 		if (k < j->n_mem)
@@ -367,10 +386,11 @@ plan(struct build_join *j, const struct build_block_size *rest)
 			z = rest[k - j->n_mem];
 		x.ops += z.ops, x.ends += z.ends, x.msgs += z.msgs;
 		x.frames += z.frames, x.recvs += z.recvs, x.colls += z.colls;
+		x.calls += z.calls;
 		j->base[k + 1] = x;
 		/* checked as it goes, so that no sum wraps */
 		if (x.ops > VEC_MAX_ID / 2 || x.ends > VEC_MAX_ID || x.msgs > TRACE_END_ID_MAX + 1 ||
-		    x.frames > VEC_MAX_ID || x.recvs > TRACE_END_ID_MAX + 1 ||
+		    x.frames > VEC_MAX_ID || x.recvs > TRACE_END_ID_MAX + 1 || x.calls > VEC_MAX_ID ||
 		    x.colls > TRACE_END_ID_MAX + 1)
 			return ERR_LIMIT;
 	}
@@ -494,7 +514,8 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 	const struct build_block_size *o = &j->base[k], *o1 = &j->base[k + 1];
 	if (sz->ops != o1->ops - o->ops || sz->ends != o1->ends - o->ends ||
 	    sz->msgs != o1->msgs - o->msgs || sz->frames != o1->frames - o->frames ||
-	    sz->recvs != o1->recvs - o->recvs || sz->colls != o1->colls - o->colls)
+	    sz->recvs != o1->recvs - o->recvs || sz->colls != o1->colls - o->colls ||
+	    sz->calls != o1->calls - o->calls)
 		return ERR_FORMAT;
 	struct build *b = j->b;
 	struct trace *t = b->t;
@@ -513,6 +534,7 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 	shift_frames(t->frames, o->frames, arrays[3], 0, sz->frames, &d);
 	shift_recvs(b->recvs, o->recvs, arrays[4], 0, sz->recvs, &d);
 	shift_colls(b->colls, o->colls, arrays[5], 0, sz->colls, &d);
+	shift_calls(t->calls, o->calls, arrays[6], 0, sz->calls, &d);
 	for (size_t i = 0; i < n_tls; i++) {
 		uint32_t id;
 		memcpy(&id, tls + i * sizeof id, sizeof id);
@@ -520,6 +542,7 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 		memcpy(tl, (const char *)tl_records + i * sizeof *tl, sizeof *tl);
 		tl->op_first += d.op;
 		tl->frame_first += d.frame;
+		tl->call_first += d.call;
 	}
 	add_warnings(t, warnings, calls_without_records);
 	j->next++;

@@ -38,22 +38,25 @@
 static int
 in_timeline_order(struct trace *t, uint32_t lo, uint32_t hi)
 {
-	uint64_t ops = 0, frames = 0;
+	uint64_t ops = 0, frames = 0, calls = 0;
 	if (lo > hi || hi > t->n_timelines)
 		return ERR_USAGE;
 	for (uint32_t tl = 0; tl < t->n_timelines; tl++) {
 		struct trace_timeline *x = &t->timelines[tl];
 		if (tl < lo || tl >= hi) {
-			if (x->op_count || x->frame_count)
+			if (x->op_count || x->frame_count || x->call_count)
 				return ERR_USAGE;
 			continue;
 		}
-		if ((x->op_count && x->op_first != ops) || (x->frame_count && x->frame_first != frames))
+		if ((x->op_count && x->op_first != ops) || (x->frame_count && x->frame_first != frames) ||
+		    (x->call_count && x->call_first != calls))
 			return ERR_USAGE;
 		ops += x->op_count;
 		frames += x->frame_count;
+		calls += x->call_count;
 	}
-	return ops == 2 * (uint64_t)t->n_oprec && frames == t->n_frames ? 0 : ERR_USAGE;
+	return ops == 2 * (uint64_t)t->n_oprec && frames == t->n_frames && calls == t->n_calls
+		? 0 : ERR_USAGE;
 }
 
 /* The rank's timelines never begun (b->tls: no location of its share
@@ -74,6 +77,7 @@ unbegun_timelines(struct dm *m)
 		if (!begun[tl]) {
 			t->timelines[tl].op_first = (uint32_t)(0 - 2 * m->off[K_OPS]);
 			t->timelines[tl].frame_first = (uint32_t)(0 - m->off[K_FRAMES]);
+			t->timelines[tl].call_first = (uint32_t)(0 - m->off[K_CALLS]);
 		}
 	free(begun);
 	return 0;
@@ -85,7 +89,7 @@ share_counts(struct dm *m, uint32_t tl_lo, uint32_t tl_hi)
 	const struct trace *t = m->t;
 	uint32_t n = m->c->size;
 	uint64_t mine[K_COUNT] = { tl_lo, tl_hi, t->n_oprec, t->n_ends, t->n_frames, t->n_msgs,
-				   m->b->n_recvs, 0 };
+				   m->b->n_recvs, 0, t->n_calls };
 	for (size_t h = 0; h < m->b->n_colls; h++)
 		mine[K_SELF] += m->b->colls[h].comm < t->n_comms && t->comms[m->b->colls[h].comm].is_self;
 	uint64_t *all;
@@ -112,7 +116,8 @@ share_counts(struct dm *m, uint32_t tl_lo, uint32_t tl_hi)
 	if (rc)
 		return rc;
 	if (m->all[K_OPS] > VEC_MAX_ID / 2 || m->all[K_ENDS] > VEC_MAX_ID ||
-	    m->all[K_FRAMES] > VEC_MAX_ID || m->all[K_SENDS] > TRACE_END_ID_MAX + 1ull ||
+	    m->all[K_FRAMES] > VEC_MAX_ID || m->all[K_CALLS] > VEC_MAX_ID ||
+	    m->all[K_SENDS] > TRACE_END_ID_MAX + 1ull ||
 	    m->all[K_RECVS] > TRACE_END_ID_MAX + 1ull)
 		return ERR_LIMIT;
 	return 0;
@@ -502,6 +507,8 @@ dmodel_finish(struct dcomm *c, struct trace *t, struct build *b, uint32_t tl_lo,
 	out->ends = (struct dslice){ (uint32_t)m.off[K_ENDS], (uint32_t)t->n_ends, (uint32_t)m.all[K_ENDS] };
 	out->frames = (struct dslice){ (uint32_t)m.off[K_FRAMES], (uint32_t)t->n_frames,
 				       (uint32_t)m.all[K_FRAMES] };
+	out->calls = (struct dslice){ (uint32_t)m.off[K_CALLS], (uint32_t)t->n_calls,
+				      (uint32_t)m.all[K_CALLS] };
 	out->sends = (struct dslice){ (uint32_t)m.off[K_SENDS], (uint32_t)t->n_msgs,
 				      (uint32_t)m.all[K_SENDS] };
 	if ((rc = dcomm_agree(c, cancelled(progress, ud, "matching", t->n_msgs + b->n_recvs))) ||

@@ -38,6 +38,7 @@ dmodel_free(struct dmodel *d)
 		free(t->colls);
 		free(t->coll_members);
 		free(t->frames);
+		free(t->calls);
 		free(t);
 	} else {
 		trace_destroy(t);
@@ -67,28 +68,32 @@ local_id(uint32_t id, uint32_t off)
 	return id == TRACE_NONE ? TRACE_NONE : id - off;
 }
 
-/* The oprec and frame runs of timelines [lo, hi) (an empty run starts
- * where the records before lo end): ERR_USAGE when the timelines'
- * records are not in id order. */
+/* The oprec, frame and quiet call runs of timelines [lo, hi) (an empty
+ * run starts where the records before lo end): ERR_USAGE when the
+ * timelines' records are not in id order. */
 static int
-runs_of(const struct trace *t, uint32_t lo, uint32_t hi, struct dslice *op, struct dslice *fr)
+runs_of(const struct trace *t, uint32_t lo, uint32_t hi, struct dslice *op, struct dslice *fr,
+	struct dslice *ca)
 {
-	uint32_t ops = 0, frames = 0;
+	uint32_t ops = 0, frames = 0, calls = 0;
 	*op = (struct dslice){ 0, 0, (uint32_t)t->n_oprec };
 	*fr = (struct dslice){ 0, 0, (uint32_t)t->n_frames };
+	*ca = (struct dslice){ 0, 0, (uint32_t)t->n_calls };
 	for (uint32_t tl = 0; tl <= t->n_timelines; tl++) {
 		if (tl == lo)
-			op->off = ops, fr->off = frames;
+			op->off = ops, fr->off = frames, ca->off = calls;
 		if (tl == hi)
-			op->n = ops - op->off, fr->n = frames - fr->off;
+			op->n = ops - op->off, fr->n = frames - fr->off, ca->n = calls - ca->off;
 		if (tl == t->n_timelines)
 			break;
 		const struct trace_timeline *x = &t->timelines[tl];
 		if ((x->op_count && x->op_first != 2 * ops) ||
-		    (x->frame_count && x->frame_first != frames))
+		    (x->frame_count && x->frame_first != frames) ||
+		    (x->call_count && x->call_first != calls))
 			return ERR_USAGE;
 		ops += x->op_count / 2;
 		frames += x->frame_count;
+		calls += x->call_count;
 	}
 	return 0;
 }
@@ -105,7 +110,7 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	d->size = size;
 	d->tl_lo = tl_lo;
 	d->tl_hi = tl_hi;
-	int rc = runs_of(full, tl_lo, tl_hi, &d->oprec, &d->frames);
+	int rc = runs_of(full, tl_lo, tl_hi, &d->oprec, &d->frames, &d->calls);
 	if (rc)
 		return rc;
 	struct trace *t = malloc(sizeof *t);
@@ -113,7 +118,7 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 		return ERR_NOMEM;
 	*t = *full;
 	t->timelines = NULL, t->oprec = NULL, t->ends = NULL, t->msgs = NULL, t->locations = NULL;
-	t->colls = NULL, t->coll_members = NULL, t->frames = NULL;
+	t->colls = NULL, t->coll_members = NULL, t->frames = NULL, t->calls = NULL;
 	d->t = t;
 	d->shell = 1;
 
@@ -151,6 +156,8 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	    (rc = copy_of((void **)&t->msgs, full->msgs + s0, d->sends.n + lone, sizeof *t->msgs)) ||
 	    (rc = copy_of((void **)&t->frames, full->frames + d->frames.off, d->frames.n,
 			  sizeof *t->frames)) ||
+	    (rc = copy_of((void **)&t->calls, full->calls + d->calls.off, d->calls.n,
+			  sizeof *t->calls)) ||
 	    (rc = copy_of((void **)&t->colls, full->colls, nc, sizeof *t->colls)))
 		goto fail;
 	d->lone_id = malloc((lone + 1) * sizeof *d->lone_id);
@@ -165,6 +172,7 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	t->n_oprec = t->cap_oprec = d->oprec.n;
 	t->n_ends = t->cap_ends = d->ends.n;
 	t->n_frames = t->cap_frames = d->frames.n;
+	t->n_calls = t->cap_calls = d->calls.n;
 	t->n_colls = t->cap_colls = nc;
 	for (uint32_t tl = 0; tl < t->n_timelines; tl++) {
 		struct trace_timeline *x = &t->timelines[tl];
@@ -173,8 +181,10 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 			 * (0 in the whole model) comes back to 0 */
 			x->op_first -= op_lo;
 			x->frame_first -= d->frames.off;
+			x->call_first -= d->calls.off;
 		} else {
 			x->op_first = x->op_count = x->frame_first = x->frame_count = 0;
+			x->call_first = x->call_count = 0;
 		}
 	}
 	/* the events of locations read elsewhere: the rank of their timeline,
@@ -264,7 +274,8 @@ timelines_differ(const struct trace_timeline *x, const struct trace_timeline *y)
 	return x->location != y->location || x->name != y->name || x->node != y->node ||
 	       x->op_first != y->op_first || x->op_count != y->op_count ||
 	       x->frame_first != y->frame_first || x->frame_count != y->frame_count ||
-	       x->t_start != y->t_start;
+	       x->t_start != y->t_start || x->call_first != y->call_first ||
+	       x->call_count != y->call_count;
 }
 
 int
@@ -277,7 +288,8 @@ dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, size_t
 	if (!same_slice("calls", a->oprec, b->oprec, why, n) ||
 	    !same_slice("ends", a->ends, b->ends, why, n) ||
 	    !same_slice("frames", a->frames, b->frames, why, n) ||
-	    !same_slice("sends", a->sends, b->sends, why, n))
+	    !same_slice("sends", a->sends, b->sends, why, n) ||
+	    !same_slice("quiet calls", a->calls, b->calls, why, n))
 		return 1;
 	if (a->n_lone != b->n_lone || a->lone_all != b->lone_all)
 		return DIFF("lone receives: %u of %u against %u of %u", a->n_lone, a->lone_all,
@@ -302,6 +314,9 @@ dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, size_t
 	for (uint32_t i = 0; i < a->frames.n; i++)
 		if (memcmp(&s->frames[i], &t->frames[i], sizeof *s->frames))
 			return DIFF("frame %u (global %u) differs", i, a->frames.off + i);
+	for (uint32_t i = 0; i < a->calls.n; i++)
+		if (memcmp(&s->calls[i], &t->calls[i], sizeof *s->calls))
+			return DIFF("quiet call %u (global %u) differs", i, a->calls.off + i);
 	for (size_t i = 0; i < s->n_msgs; i++)
 		if (msgs_differ(&s->msgs[i], &t->msgs[i]))
 			return DIFF("message %zu of the rank's differs", i);

@@ -2,7 +2,8 @@
  * job (doc/distributed.md).
  *
  * The ranks of a job cut the timelines between them: rank r holds the
- * timelines [tl_lo, tl_hi), with their calls, ends and frames. A
+ * timelines [tl_lo, tl_hi), with their calls, ends, frames and quiet
+ * calls (struct trace_call, which name no ids: local call_first). A
  * timeline's records are contiguous and the timelines' come in id order,
  * so a rank's records of each kind are the serial model's [off, off + n)
  * (struct dslice), `off` being an exclusive scan of the ranks' counts.
@@ -54,7 +55,7 @@ struct dmodel {
 	struct trace *t;
 	int shell;                 /* t shares its definitions (dmodel_slice) */
 	uint32_t tl_lo, tl_hi;
-	struct dslice oprec, ends, frames, sends;
+	struct dslice oprec, ends, frames, sends, calls;
 	uint32_t n_lone, lone_all; /* lone receives: ids send.all + 0 .. lone_all - 1 in all */
 	uint32_t *lone_id;
 	uint32_t *coll_first;      /* n_colls + 1 */

@@ -58,6 +58,7 @@ trace_destroy(struct trace *t)
 	free(t->colls);
 	free(t->coll_members);
 	free(t->frames);
+	free(t->calls);
 	free(t->pes);
 	free(t->idles);
 	free(t->chares);
@@ -183,6 +184,7 @@ GETTER(struct trace_end, ends)
 GETTER(struct trace_msg, msgs)
 GETTER(struct trace_coll, colls)
 GETTER(struct trace_frame, frames)
+GETTER(struct trace_call, calls)
 
 const uint32_t *
 trace_comm_members(const struct trace *t)
@@ -310,6 +312,7 @@ trace_warning_name(enum trace_warning w)
 		[WARN_UNKNOWN_RECORD] = "records of unknown types (skipped)",
 		[WARN_NESTED_BEGIN] = "executions begun before the previous one ended",
 		[WARN_BAD_PE] = "executions naming a sending PE that does not exist",
+		[WARN_LONG_CALL] = "MPI calls without records longer than 2^40 ticks (profiled as that long)",
 	};
 	return (unsigned)w < WARN_COUNT ? names[w] : "?";
 }

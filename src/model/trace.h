@@ -177,7 +177,57 @@ struct trace_timeline {
 	uint32_t frame_first, frame_count;
 	uint64_t events;
 	uint64_t t_start;      /* its first event: where its first computation op begins */
+	uint32_t call_first, call_count;   /* its quiet calls and gaps (struct trace_call) */
 };
+
+/* An MPI call that is no op, or a span with measurement switched off
+ * (16 B). A call is quiet when it carried no message or collective
+ * record (MPI_Comm_rank, MPI_Irecv, an MPI_Test that completed nothing,
+ * MPI_Init) or when it was made inside another MPI call; the profile
+ * needs them, the structure does not (doc/model.md). A timeline's calls
+ * are contiguous and ordered by enter time, the outer first where two
+ * enter together: [call_first, call_first + call_count). `word` holds
+ * the duration in ticks in bits 0-39 (TRACE_CALL_TICKS_MAX: that or
+ * more, WARN_LONG_CALL), the region in bits 40-61
+ * (TRACE_OPREC_NO_REGION for a gap) and the kind in bits 62-63. */
+struct trace_call {
+	uint64_t t_enter;
+	uint64_t word;
+};
+enum trace_call_kind {
+	CALL_MPI,          /* a quiet call, not inside another MPI call */
+	CALL_GAP,          /* measurement switched off (no region) */
+	CALL_INNER,        /* an MPI call made inside another one (an op or a quiet call) */
+};
+#define TRACE_CALL_TICKS_MAX ((UINT64_C(1) << 40) - 1)
+
+static inline uint64_t
+trace_call_ticks(const struct trace_call *c)
+{
+	return c->word & TRACE_CALL_TICKS_MAX;
+}
+
+static inline uint32_t
+trace_call_region(const struct trace_call *c)
+{
+	uint32_t r = (uint32_t)(c->word >> 40) & 0x3fffffu;
+	return r == TRACE_OPREC_NO_REGION ? TRACE_NONE : r;
+}
+
+static inline unsigned
+trace_call_kind(const struct trace_call *c)
+{
+	return (unsigned)(c->word >> 62);
+}
+
+static inline struct trace_call
+trace_call_make(uint64_t enter, uint64_t ticks, uint32_t region, unsigned kind)
+{
+	uint64_t r = trace_oprec_region(region);
+	if (ticks > TRACE_CALL_TICKS_MAX)
+		ticks = TRACE_CALL_TICKS_MAX;
+	return (struct trace_call){ enter, ticks | r << 40 | (uint64_t)kind << 62 };
+}
 
 /* Every location in the archive, MPI rank or not. */
 enum trace_loc_type { LOC_CPU_THREAD, LOC_GPU, LOC_METRIC, LOC_OTHER };
@@ -217,7 +267,7 @@ enum trace_warning {
 	WARN_MEASUREMENT_OFF, WARN_TIME_BACKWARDS, WARN_BAD_PEER,
 	WARN_UNKNOWN_REQUEST, WARN_EVENT_COUNT_MISMATCH, WARN_NO_MPI_RANKS,
 	WARN_NONRANK_MPI, WARN_SIZE_MISMATCH, WARN_BAD_REF, WARN_NO_LOCAL_DEFS,
-	WARN_UNKNOWN_RECORD, WARN_NESTED_BEGIN, WARN_BAD_PE, WARN_COUNT
+	WARN_UNKNOWN_RECORD, WARN_NESTED_BEGIN, WARN_BAD_PE, WARN_LONG_CALL, WARN_COUNT
 };
 
 /* Kinds of event records counted while reading. */
@@ -284,6 +334,8 @@ const struct trace_msg *trace_msgs(const struct trace *t, uint32_t *n);
 const struct trace_coll *trace_colls(const struct trace *t, uint32_t *n);
 const uint32_t *trace_coll_members(const struct trace *t);
 const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
+/* The quiet MPI calls and measurement gaps (struct trace_call). */
+const struct trace_call *trace_calls(const struct trace *t, uint32_t *n);
 
 /* Op `op` (< v->n). A computation op of an MPI trace runs from the exit
  * of the call before it on its timeline (the timeline's start for the

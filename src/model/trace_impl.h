@@ -36,6 +36,7 @@ struct trace {
 	TRACE_ARRAY(struct trace_coll, colls);
 	TRACE_ARRAY(uint32_t, coll_members);
 	TRACE_ARRAY(struct trace_frame, frames);
+	TRACE_ARRAY(struct trace_call, calls);       /* MPI only */
 
 	/* Charm++ only (model/charm.h); empty for MPI */
 	TRACE_ARRAY(struct trace_pe, pes);

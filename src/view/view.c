@@ -33,6 +33,9 @@ static const struct view_ops *const panes[PANE_COUNT] = {
 	[PANE_DETAILS] = &view_details_ops,
 	[PANE_TOPO] = &view_topo_ops,
 	[PANE_HIST] = &view_hist_ops,
+	[PANE_PROFILE] = &view_profile_ops,
+	[PANE_COMM] = &view_comm_ops,
+	[PANE_LISTS] = &view_lists_ops,
 	[PANE_OFFENDERS] = &view_offenders_ops,
 	[PANE_PHIST] = &view_phist_ops,
 	[PANE_SCORES] = &view_scores_ops,
@@ -56,7 +59,7 @@ view_min_size(const char *pane, int *w, int *h)
 const char *
 view_pane_names(void)
 {
-	return "grid overview timeline details help topology histogram "
+	return "grid overview timeline details help topology histogram profile comm lists "
 	       "offenders parallel scores clusters";
 }
 
@@ -174,7 +177,7 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	int lines_rc = view_lines_init(&v->details) | view_lines_init(&v->help) |
 		prompt_init(&v->cmd_prompt) | prompt_init(&v->search_prompt);
 	if (!v->km || !v->search_match || !v->search_chare || lines_rc || view_topo_create(v, o) ||
-	    view_hist_create(v)) {
+	    view_hist_create(v) || view_profile_create(v) || view_comm_create(v) || view_lists_create(v)) {
 		view_destroy(v);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -189,6 +192,8 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->focus = solo >= 0 && panes[solo]->focusable ? solo : PANE_GRID;
 	v->help_open = solo == PANE_HELP;
 	v->sel_lop = TRACE_NONE;
+	v->big = -1;
+	v->tz_sel = TRACE_NONE;
 	v->cl_start = o && o->clusters ? o->clusters : analysis_options(a)->clusters;
 	v->save = o ? o->save : NULL;
 	v->save_ud = o ? o->save_ud : NULL;
@@ -217,6 +222,10 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 		view_index_set_scale(v->ix, o->scale_min, o->scale_max);
 	if (o && o->initial)
 		view_set_state(v, o->initial);
+	if (o && (o->ranks || o->from || o->to) && (rc = view_filter_set(v, o->ranks, o->from, o->to, e))) {
+		view_destroy(v);
+		return rc;
+	}
 	v->start_pending = !(o && (o->initial || o->start_origin));
 	quality_note(v);
 	snprintf(v->message, sizeof v->message, "%s", v->start_note);
@@ -244,8 +253,13 @@ view_destroy(struct view *v)
 	free(v->gc);
 	free(v->ov);
 	free(v->tl);
+	free(v->tl_msg);
 	view_topo_destroy(v->topo);
 	view_hist_destroy(v->hist);
+	view_profile_destroy(v->prof);
+	view_comm_destroy(v->comm);
+	view_lists_destroy(v->lists);
+	free(v->f_ranks);
 	view_samples_destroy(v->smp);
 	free(v);
 }
@@ -468,6 +482,14 @@ layout(struct view *v, int w, int h)
 		v->pane[v->side] = (struct rect){ 0, y, w, det_h };
 		v->shown[v->side] = 1;
 	}
+	if (v->big >= 0) {
+		/* one pane in the whole body: the grid keeps its place for
+		 * navigation, unseen */
+		memset(v->shown, 0, sizeof v->shown);
+		v->pane[v->big] = (struct rect){ 0, body_y, w, body_h };
+		v->shown[v->big] = 1;
+		v->focus = v->big;
+	}
 sizes:;
 	/* what navigation needs between draws: grid cells and label width */
 	char buf[VIEW_MAX_ROW_NAME + 48];
@@ -666,7 +688,14 @@ view_action(struct view *v, enum action act)
 	case ACT_NONE: return;
 	case ACT_QUIT: v->quit = 1; return;
 	case ACT_HELP: v->help_open = 1; v->help.scroll = 0; return;
-	case ACT_CLOSE: v->message[0] = 0; return;
+	case ACT_CLOSE:
+		/* a pane in the whole body closes (its own list first) */
+		if (v->big >= 0 && panes[v->focus]->request && panes[v->focus]->request(v, act))
+			return;
+		if (v->big >= 0)
+			view_big_toggle(v, v->big);
+		v->message[0] = 0;
+		return;
 	case ACT_REDRAW: v->repaint = 1; return;
 	case ACT_NEXT_PANE: cycle_focus(v, 1); return;
 	case ACT_PREV_PANE: cycle_focus(v, -1); return;
@@ -714,11 +743,27 @@ view_action(struct view *v, enum action act)
 		}
 		return;
 	}
+	case ACT_PROFILE: view_big_toggle(v, PANE_PROFILE); return;
+	case ACT_COMM: view_big_toggle(v, PANE_COMM); return;
+	case ACT_LISTS: view_big_toggle(v, PANE_LISTS); return;
+	case ACT_TIMELINE: view_big_toggle(v, PANE_TIMELINE); return;
 	case ACT_SELECT_OR: case ACT_SELECT_AND: case ACT_SELECT_CLEAR: case ACT_SELECT_MARK:
-		view_set_message(v, 1, "%s is for memory samples (skein samples DIR)", view_key_name(v, act, key, sizeof key));
+		if ((act == ACT_SELECT_MARK || act == ACT_SELECT_CLEAR) && v->focus == PANE_TIMELINE &&
+		    (v->shown[PANE_TIMELINE] || v->big == PANE_TIMELINE) && panes[PANE_TIMELINE]->request(v, act))
+			return;
+		if (act == ACT_SELECT_MARK || act == ACT_SELECT_CLEAR)
+			view_set_message(v, 1, "%s is for memory samples (skein samples DIR), and in the timeline "
+					 "marks a window of time", view_key_name(v, act, key, sizeof key));
+		else
+			view_set_message(v, 1, "%s is for memory samples (skein samples DIR)",
+					 view_key_name(v, act, key, sizeof key));
 		return;
 	default: break;
 	}
+	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS && (v->focus == PANE_PROFILE ||
+	    v->focus == PANE_COMM || v->focus == PANE_LISTS) && (v->shown[v->focus] || v->big == v->focus) &&
+	    panes[v->focus]->request(v, act))
+		return;
 	if (act >= ACT_PANE_MODE && act <= ACT_PANE_ENDS) {
 		/* the topology or histogram pane on screen, focused or not:
 		 * the focused one, else the side's, else the one below */
@@ -754,8 +799,14 @@ void
 view_key(struct view *v, uint32_t key)
 {
 	if (key & KM_MOUSE) {
+		enum km_mouse_kind mk;
+		int mx, my;
+		/* a release ends a drag and says nothing else: the message of
+		 * the click before it stays */
+		int release = keymap_mouse_decode(key, &mk, &mx, &my) && mk == MOUSE_RELEASE;
 		if (v->input == INPUT_NONE) {
-			v->message[0] = 0;
+			if (!release)
+				v->message[0] = 0;
 			view_mouse(v, key);
 		}
 		return;

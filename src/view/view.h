@@ -23,7 +23,7 @@
 #include "base/err.h"
 #include "view/surface/grid.h"
 #include "view/surface/keymap.h"
-#include "view_index.h"
+#include "view/model/view_index.h"
 
 struct view;
 
@@ -96,6 +96,10 @@ struct view_opts {
 	 * AFTER): the delta metric, both runs in the details. Borrowed. */
 	const struct diff *diff;
 	const char *iteration_name;   /* what to call an iteration; NULL: "iteration" */
+	/* The filters every pane honours, as :ranks and :window take them
+	 * (--rank-set, --from, --to): NULL for none; a bad one is ERR_USAGE
+	 * from view_create. */
+	const char *ranks, *from, *to;
 };
 
 /* Creates a session. Returns 0, ERR_NOMEM, or ERR_USAGE for an unknown

@@ -317,6 +317,11 @@ static void
 window_span(struct view *v, uint64_t *t0, uint64_t *t1)
 {
 	uint32_t s0 = v->win_step, s1 = view_steps_end(v), nr = view_index_ranks(v->ix);
+	if (v->tz) {               /* zoomed in time (view_timeline.c) */
+		*t0 = v->tz_t0;
+		*t1 = v->tz_t1;
+		return;
+	}
 	*t0 = UINT64_MAX;
 	*t1 = 0;
 	for (uint32_t r = 0; r < nr; r++) {

@@ -23,6 +23,13 @@ const struct view_cmd_info view_cmds[] = {
 	{ "zoom", " N [R]", "N steps per column, R ranks per row", "N steps per column, R chares per row" },
 	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again",
 	  "rows: chares in K clusters by lateness (1-20), or chares again" },
+	{ "ranks", " SET|all", "keep these ranks in every pane: 0-15,32, node:NAME, comm:NAME, cluster:N (all: every rank)",
+	  "keep these chares in every pane: 0-15,32 (all: every chare)" },
+	{ "window", " T1 T2|off", "keep every pane to this time (seconds from the start: 0.1 0.2, 120ms 125ms)", NULL },
+	{ "profile", "", "the profile pane (p): time per region", NULL },
+	{ "comm", "", "the communication pane (a): who sends how much to whom", NULL },
+	{ "lists", "", "the lists pane (i): problems, hotspots, waits, lateness per rank, warnings",
+	  "the lists pane (i): hotspots, lateness per chare, warnings" },
 	{ "save", " FILE", "write the view to FILE (~/ is your home); skein --config FILE reopens it", NULL },
 	{ "search", " TEXT", "search as / does", NULL },
 	{ "help", "", "this help", NULL },
@@ -415,6 +422,17 @@ view_command(struct view *v, const char *cmd)
 			usage(v, c, NULL);
 		else
 			clusters_command(v, arg);
+	} else if (!strcmp(cn, "ranks")) {
+		view_filter_ranks(v, rest);
+	} else if (!strcmp(cn, "window")) {
+		if (n > k + 3)
+			usage(v, c, "two times at most");
+		else
+			view_filter_window(v, arg, arg2);
+	} else if (!strcmp(cn, "profile") || !strcmp(cn, "comm") || !strcmp(cn, "lists")) {
+		int id = !strcmp(cn, "profile") ? PANE_PROFILE : !strcmp(cn, "comm") ? PANE_COMM : PANE_LISTS;
+		if (v->big != id)
+			view_big_toggle(v, id);
 	} else if (!strcmp(cn, "save")) {
 		struct view_state st;
 		struct err e = { 0 };

@@ -114,10 +114,16 @@ messages(struct view *v, uint32_t lop)
 				snprintf(l, sizeof l, "unmatched");
 			view_lines_add(&v->details, ST_NORMAL, "%s r%u tag %u %s%s", recv ? "\u2190" : "\u2192", peer, m->tag, b,
 			    compl ? " (send completed here)" : "");
-			char line[160], ts[32], tr[32];
-			snprintf(line, sizeof line, "sent %s \u00b7 recv %s \u00b7 peer late %s",
+			char line[192], ts[32], tr[32], took[48] = "";
+			if (m->send_op != TRACE_NONE && m->recv_op != TRACE_NONE) {
+				char d[32];
+				snprintf(took, sizeof took, " \u00b7 took %s",
+					 trace_fmt_duration(v->t, m->t_recv > m->t_send ? m->t_recv - m->t_send : 0,
+							    d, sizeof d));
+			}
+			snprintf(line, sizeof line, "sent %s \u00b7 recv %s%s \u00b7 peer late %s",
 				 fmt_time(trace_seconds(v->t, m->t_send), ts, sizeof ts),
-				 fmt_time(trace_seconds(v->t, m->t_recv), tr, sizeof tr), l);
+				 fmt_time(trace_seconds(v->t, m->t_recv), tr, sizeof tr), took, l);
 			view_lines_text(&v->details, ST_DIM, 4, 6, line);
 		}
 	}

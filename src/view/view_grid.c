@@ -175,12 +175,21 @@ grid_row(struct view *v, int y, struct grid *row)
 	if (selrow)         /* visible without colour too */
 		grid_put(row, v->label_w - 1, 0, 0x25b8, ST_EMPH);
 	const struct gcell *gc = &v->gc[(size_t)y * (size_t)cols];
+	/* the filters: ranks :ranks leaves out, time outside :window, dimmed */
+	int kept = !v->f_ranks;
+	for (uint32_t r = r0; !kept && r < r1 && !v->clustered; r++)
+		kept = view_rank_kept(v, r);
+	if (v->clustered && v->f_ranks)
+		kept = view_rank_kept(v, v->sel_rank) || !selrow;
 	for (int x = 0; x < cols; x++) {
 		struct cell *c = &row->cells[v->label_w + x];
 		if (gc[x].rep == TRACE_NONE)
 			continue;
 		c->ch = view_kinds_glyph(gc[x].kinds);
 		c->style = (uint8_t)view_cell_style(v, gc[x].rep, gc[x].value);
+		if (!kept || (v->f_to && (analysis_lop_exit(v->a, gc[x].rep) < v->f_from ||
+					  analysis_lop_enter(v->a, gc[x].rep) >= v->f_to)))
+			c->style = ST_DIM;
 		if (view_index_part_alt(v->ix, analysis_lop_part(v->a, gc[x].rep)))
 			c->mark |= MARK_ALT;
 	}

@@ -14,7 +14,7 @@
 #include "analysis/core/hist.h"
 #include "base/fmt.h"
 #include "view/surface/prompt.h"
-#include "view_cluster.h"
+#include "view/model/view_cluster.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
  * PANE_TOPO and PANE_HIST share one place on the screen (v->side).
@@ -22,6 +22,7 @@
  * a samples session shows them with PANE_TOPO and PANE_HIST. */
 enum pane_id {
 	PANE_GRID, PANE_OVERVIEW, PANE_TIMELINE, PANE_DETAILS, PANE_TOPO, PANE_HIST,
+	PANE_PROFILE, PANE_COMM, PANE_LISTS,
 	PANE_OFFENDERS, PANE_PHIST, PANE_SCORES, PANE_CLUSTERS,
 	PANE_HELP, PANE_COUNT
 };
@@ -67,6 +68,9 @@ extern const struct view_ops view_details_ops;
 extern const struct view_ops view_help_ops;
 extern const struct view_ops view_topo_ops;
 extern const struct view_ops view_hist_ops;
+extern const struct view_ops view_profile_ops;
+extern const struct view_ops view_comm_ops;
+extern const struct view_ops view_lists_ops;
 extern const struct view_ops view_offenders_ops;
 extern const struct view_ops view_phist_ops;
 extern const struct view_ops view_scores_ops;
@@ -188,9 +192,36 @@ struct view {
 	/* timeline cache: what each cell shows (view_timeline.c) */
 	struct tlcell *tl;
 	size_t tl_cap;
-	uint64_t tl_key[9];
+	uint64_t tl_key[12];
 	int tl_valid, tl_w;
 	uint64_t tl_t0, tl_t1;
+
+	/* the timeline zoomed in time (view_timeline.c): its own span
+	 * [tz_t0, tz_t1) while tz is on, else the steps in view; the cursor
+	 * tz_cur (a time), and a selected window [tsel0, tsel1) (tsel1 0:
+	 * none; tsel_anchor: one end marked, the other follows the cursor) */
+	int tz;
+	uint64_t tz_t0, tz_t1, tz_cur;
+	uint64_t tsel0, tsel1;
+	int tsel_anchor;
+	uint32_t tsel_gen;            /* bumped by each window marked: the panes turn to it */
+	int tz_drag;                  /* a mouse drag began at tsel0 */
+	uint32_t tz_sel;              /* the selection the cursor last followed */
+	uint32_t *tl_msg;             /* per cell: a message line's glyph, or 0 */
+	size_t tl_msg_cap;
+	uint32_t tl_nmsg;             /* messages drawn (0: too many to read, or none) */
+
+	/* a pane in the whole body instead of the layout (p, a, i, T), or -1 */
+	int big;
+	/* the filters every pane honours (view_scope.c): a rank set (NULL: all)
+	 * as given, and a time window [f_from, f_to) (f_to 0: none) */
+	uint8_t *f_ranks;
+	char f_ranks_text[64];
+	uint64_t f_from, f_to;
+	uint32_t f_gen;               /* bumped whenever a filter changes */
+	struct view_profile *prof;    /* the profile pane (view_profile.c) */
+	struct view_comm *comm;       /* the communication pane (view_comm.c) */
+	struct view_lists *lists;     /* the lists pane (view_lists.c) */
 
 };
 
@@ -393,6 +424,48 @@ void view_goto_hotspot(struct view *v, uint32_t k);
 uint32_t view_explain_cause(const struct view *v, uint32_t lop, const char **what);
 void view_diff_details(struct view *v, uint32_t lop);
 int view_diff_changed(const struct view *v, uint32_t s0, uint32_t s1);
+
+/* view_scope.c: what the profile, communication and lists panes cover.
+ * Their scopes: the whole trace, the selected operation's partition, its
+ * iteration, the steps in view, and the time window the timeline
+ * selected; each within the filters (:ranks, :window). */
+enum { TSCOPE_ALL, TSCOPE_PART, TSCOPE_ITER, TSCOPE_STEPS, TSCOPE_TIME, TSCOPE_COUNT };
+struct profile_scope;
+/* Fills s for scope (per-rank windows into *buf, malloc'd, or NULL; the
+ * caller frees); 0 or ERR_NOMEM. A key in key[0..3] changes when what
+ * it covers does. */
+int view_scope_fill(struct view *v, int scope, struct profile_scope *s, uint64_t **buf, uint64_t key[4]);
+/* "whole trace", "partition 4", "iteration 2", "steps 10-29", "0.1-0.2 s" */
+void view_scope_text(const struct view *v, int scope, char *buf, size_t n);
+/* the next scope that means something now (TIME only with a window) */
+int view_scope_next(const struct view *v, int scope);
+/* Is rank r kept by :ranks? */
+static inline int
+view_rank_kept(const struct view *v, uint32_t r)
+{
+	return !v->f_ranks || v->f_ranks[r];
+}
+/* :ranks SPEC and :window T1 T2 (an empty spec clears); the message says
+ * what they did. */
+void view_filter_ranks(struct view *v, const char *spec);
+void view_filter_window(struct view *v, const char *t1, const char *t2);
+/* The filters of the command line (either time may be NULL: the
+ * trace's start or end): 0, or ERR_USAGE with what is wrong in e. */
+int view_filter_set(struct view *v, const char *ranks, const char *from, const char *to, struct err *e);
+/* The big pane: open id in the whole body (again: back to the layout). */
+void view_big_toggle(struct view *v, int id);
+/* Jumps to the operation running on rank r at time t (the nearest), and
+ * back to the layout; the message says what. */
+void view_jump_time(struct view *v, uint32_t r, uint64_t t, const char *what);
+/* The table panes' state, and their answer to the generic actions. */
+int view_profile_create(struct view *v);
+void view_profile_destroy(struct view_profile *p);
+int view_comm_create(struct view *v);
+void view_comm_destroy(struct view_comm *c);
+int view_lists_create(struct view *v);
+void view_lists_destroy(struct view_lists *l);
+/* The time window the timeline selected: 1 and its ends, or 0. */
+int view_time_selection(const struct view *v, uint64_t *t0, uint64_t *t1);
 
 /* glyphs and formatting shared by the panes */
 uint32_t view_kind_glyph(int kind);

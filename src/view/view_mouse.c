@@ -41,6 +41,13 @@ view_mouse(struct view *v, uint32_t key)
 			view_action(v, ACT_CLOSE);
 		return;
 	}
+	if (kind == MOUSE_RELEASE) {
+		/* only a drag in the timeline wants it, wherever it ends */
+		struct rect r = v->pane[PANE_TIMELINE];
+		if (v->tz_drag && v->shown[PANE_TIMELINE])
+			view_pane_ops(PANE_TIMELINE)->mouse(v, kind, x - r.x - 1, y - r.y - 1);
+		return;
+	}
 	int id = -1;
 	for (int i = 0; i < PANE_HELP && id < 0; i++)
 		if (v->shown[i] && inside(v->pane[i], x, y))

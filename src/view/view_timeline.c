@@ -1,5 +1,7 @@
 /* view_timeline.c — the physical timeline: the grid's rows against
- * wall-clock time over the steps in the grid's window.
+ * wall-clock time over the steps in the grid's window, or zoomed in time
+ * on its own (+ - around the cursor, H L to pan, f the whole trace, 1
+ * back to the steps; T gives it the whole screen).
  *
  * A cell is a slice of time on a row (one rank, a block of ranks, or a
  * cluster). Operations are often far shorter than a slice, so a cell
@@ -9,7 +11,12 @@
  * the colour of the region that covers most of the slice, and an
  * underline when several kinds share it. The bottom line names the
  * colours' functions. The selection and its message partners are marked
- * as in the grid.
+ * as in the grid. Zoomed in far enough that they can be told apart, the
+ * messages between the rows shown are drawn as lines (an elbow from the
+ * send to the receive, over cells where no call runs), and a window of
+ * time can be marked (s, or a drag) for the profile, communication and
+ * lists panes; the cursor follows the grid's selection and moving it
+ * selects in the grid, so the two stay linked both ways.
  */
 #include "view_impl.h"
 
@@ -22,6 +29,15 @@ static void
 tl_title(struct view *v, char *buf, size_t n)
 {
 	uint32_t se = view_steps_end(v);
+	if (v->tz) {
+		char a[32], b[32];
+		fmt_time(trace_seconds(v->t, v->tz_t0), a, sizeof a);
+		trace_fmt_duration(v->t, v->tz_t1 - v->tz_t0, b, sizeof b);
+		snprintf(buf, n, "%s · %s + %s · %s%s", view_is_charm(v) ? "PEs" : "timeline", a, b,
+			 view_is_charm(v) ? "colour = entry method" : "colour = region",
+			 v->tl_nmsg ? " · lines = messages" : "");
+		return;
+	}
 	if (view_is_charm(v))
 		snprintf(buf, n, "PEs \u00b7 steps %u\u2013%u \u00b7 colour = entry method \u00b7 \u2581 idle",
 			 v->win_step, se ? se - 1 : 0);
@@ -169,6 +185,167 @@ rank_cells(struct view *v, uint32_t r, void *ud)
 		view_tl_claim(v, acc->out, acc->cov_top, acc->cov_dom, i);
 }
 
+/* A rank's operations that overlap the zoomed span. */
+static void
+rank_cells_time(struct view *v, uint32_t r, void *ud)
+{
+	struct row_acc *acc = ud;
+	uint32_t first, end;
+	view_index_rank_lops(v->ix, r, &first, &end);
+	uint32_t i = view_index_lop_at_time(v->ix, r, v->tl_t0);
+	if (i == TRACE_NONE)
+		return;
+	i = i > first ? i - 1 : first;
+	for (; i < end && analysis_lop_enter(v->a, i) <= v->tl_t1; i++)
+		view_tl_claim(v, acc->out, acc->cov_top, acc->cov_dom, i);
+}
+
+/* ---- message lines ---- */
+
+/* An elbow from (x0, y0) to (x1, y1): along the sender's row to the
+ * middle, down or up, along the receiver's row. The turn and the rows
+ * crossed are drawn over anything; the runs along a row only where no
+ * call runs, so that the calls stay readable. */
+static void
+line(struct view *v, int cw, int x0, int y0, int x1, int y1)
+{
+	int xm = (x0 + x1) / 2, dn = y1 > y0;
+	uint32_t *g = v->tl_msg;
+#define PUT(x, y, ch, over) do { \
+		const struct tlcell *c_ = &v->tl[(size_t)(y) * (size_t)cw + (size_t)(x)]; \
+		if ((over || c_->top == TRACE_NONE || !(c_->kinds & ~1u)) && (x) >= 0 && (x) < cw) \
+			g[(size_t)(y) * (size_t)cw + (size_t)(x)] = (ch); \
+	} while (0)
+	for (int x = x0 + 1; x < xm; x++)
+		PUT(x, y0, 0x2500, 0);
+	if (xm > x0 && xm < x1) {
+		PUT(xm, y0, dn ? 0x256e : 0x256f, 1);      /* ╮ ╯ */
+		PUT(xm, y1, dn ? 0x2570 : 0x256d, 1);      /* ╰ ╭ */
+	}
+	for (int y = (dn ? y0 : y1) + 1; y < (dn ? y1 : y0); y++)
+		PUT(xm, y, 0x2502, 1);
+	for (int x = xm + 1; x < x1; x++)
+		PUT(x, y1, 0x2500, 0);
+#undef PUT
+}
+
+struct msg_acc {
+	int *row_of;                 /* rank -> row shown, or -1 */
+	int cw, rows;
+	uint32_t n, max;
+	int over;                    /* more than max: too many to draw */
+	uint32_t *list;              /* the messages found (at most max) */
+};
+
+static void
+rank_msgs(struct view *v, uint32_t r, void *ud)
+{
+	struct msg_acc *m = ud;
+	uint32_t first, end, nm;
+	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
+	view_index_rank_lops(v->ix, r, &first, &end);
+	/* sends up to the view's end whose receive is in view or after it:
+	 * from a little before the view (a message in flight across it) */
+	uint32_t i = view_index_lop_at_time(v->ix, r, v->tl_t0);
+	if (i == TRACE_NONE || m->over)
+		return;
+	for (uint32_t back = 0; back < 8 && i > first; back++)
+		i--;
+	for (; i < end && analysis_lop_enter(v->a, i) <= v->tl_t1 && !m->over; i++) {
+		uint32_t op0, nops;
+		analysis_lop_ops(v->a, i, &op0, &nops);
+		for (uint32_t op = op0; op < op0 + nops; op++) {
+			uint32_t ne;
+			const struct trace_end *e = trace_op_ends(v->t, op, &ne);
+			for (uint32_t k = 0; k < ne; k++) {
+				if (e[k].role != END_SEND || e[k].id >= nm)
+					continue;
+				const struct trace_msg *x = &msgs[e[k].id];
+				if (x->recv_op == TRACE_NONE || x->t_send > v->tl_t1 || x->t_recv < v->tl_t0 ||
+				    m->row_of[x->receiver] < 0 || m->row_of[x->receiver] == m->row_of[x->sender])
+					continue;
+				if (m->n == m->max) {
+					m->over = 1;
+					return;
+				}
+				m->list[m->n++] = e[k].id;
+			}
+		}
+	}
+}
+
+/* rank r is on the row being marked (m->rows) */
+static void
+mark_row(struct view *v, uint32_t r, void *ud)
+{
+	struct msg_acc *m = ud;
+	(void)v;
+	m->row_of[r] = m->rows;
+}
+
+/* The lines of the messages between the rows shown, when few enough to
+ * be read (at most one for every 12 cells). */
+static void
+collect_msgs(struct view *v, int rows, int cw)
+{
+	v->tl_nmsg = 0;
+	size_t need = (size_t)cw * (size_t)rows;
+	if (need > v->tl_msg_cap) {
+		uint32_t *p = realloc(v->tl_msg, need * sizeof *p);
+		if (!p)
+			return;
+		v->tl_msg = p;
+		v->tl_msg_cap = need;
+	}
+	memset(v->tl_msg, 0, need * sizeof *v->tl_msg);
+	if (view_is_charm(v) || !v->tz)
+		return;
+	uint32_t nr = view_index_ranks(v->ix);
+	struct msg_acc m = { malloc(((size_t)nr + 1) * sizeof(int)), cw, 0, 0, (uint32_t)(need / 12), 0, NULL };
+	m.list = malloc(((size_t)m.max + 1) * sizeof *m.list);
+	if (!m.row_of || !m.list) {
+		free(m.row_of);
+		free(m.list);
+		return;
+	}
+	for (uint32_t r = 0; r < nr; r++)
+		m.row_of[r] = -1;
+	for (int y = 0; y < rows; y++) {
+		m.rows = y;
+		each_rank(v, y, mark_row, &m);
+	}
+	for (int y = 0; y < rows && !m.over; y++)
+		each_rank(v, y, rank_msgs, &m);
+	if (!m.over) {
+		uint32_t nm;
+		const struct trace_msg *msgs = trace_msgs(v->t, &nm);
+		for (uint32_t i = 0; i < m.n; i++) {
+			const struct trace_msg *x = &msgs[m.list[i]];
+			line(v, cw, (int)bucket(v, x->t_send), m.row_of[x->sender], (int)bucket(v, x->t_recv),
+			     m.row_of[x->receiver]);
+		}
+		v->tl_nmsg = m.n;
+	}
+	free(m.row_of);
+	free(m.list);
+}
+
+/* The cursor follows the grid's selection; zoomed in, the span pans to
+ * keep it in view. */
+static void
+follow_selection(struct view *v)
+{
+	if (v->sel_lop == v->tz_sel || v->sel_lop == TRACE_NONE)
+		return;
+	v->tz_sel = v->sel_lop;
+	v->tz_cur = analysis_lop_enter(v->a, v->sel_lop);
+	if (v->tz && (v->tz_cur < v->tz_t0 || v->tz_cur >= v->tz_t1)) {
+		uint64_t span = v->tz_t1 - v->tz_t0;
+		v->tz_t0 = v->tz_cur > span / 2 ? v->tz_cur - span / 2 : 0;
+		v->tz_t1 = v->tz_t0 + span;
+	}
+}
+
 /* The grid's label column: the rows line up with the grid's. */
 static int
 tl_label_w(const struct view *v)
@@ -187,10 +364,12 @@ tl_prepare(struct view *v, int w, int h)
 	}
 	place_rows(v, rows);
 	rows = v->tl_rows;
+	follow_selection(v);
 	uint32_t s0 = v->win_step, s1 = view_steps_end(v);
 	uint64_t gen = v->clustered ? 1 + (uint64_t)view_cluster_generation(v->vc) : 0;
-	uint64_t key[9] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->zr, gen, (uint64_t)lw,
-			    (uint64_t)view_index_startup(v->ix) };
+	uint64_t key[12] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->zr, gen, (uint64_t)lw,
+			     (uint64_t)view_index_startup(v->ix) | (uint64_t)v->tz << 1 | (uint64_t)v->f_gen << 2,
+			     v->tz ? v->tz_t0 : 0, v->tz ? v->tz_t1 : 0, 0 };
 	if (v->tl_valid && memcmp(key, v->tl_key, sizeof key) == 0)
 		return;
 	size_t need = (size_t)cw * (size_t)(rows > 0 ? rows : 1);
@@ -205,25 +384,26 @@ tl_prepare(struct view *v, int w, int h)
 	}
 	if (view_is_charm(v)) {
 		v->tl_valid = view_pes_fill(v, rows, cw, v->tl_first) == 0;
+		v->tl_nmsg = 0;
 		memcpy(v->tl_key, key, sizeof key);
 		return;
 	}
-	if (view_is_charm(v)) {
-		v->tl_valid = view_pes_fill(v, rows, cw, v->tl_first) == 0;
-		memcpy(v->tl_key, key, sizeof key);
-		return;
-	}
-	/* time range of the window on the rows shown */
+	/* time range of the window on the rows shown, or the zoomed span */
 	struct span_acc sp = { s0, s1, UINT64_MAX, 0 };
-	for (int y = 0; y < rows; y++)
-		each_rank(v, y, rank_span, &sp);
-	if (sp.t0 > sp.t1)
-		sp.t0 = sp.t1 = 0;
-	/* the time axis starts where the first rank left its start-up,
-	 * unless start-up is counted */
-	uint64_t se = view_index_startup(v->ix) ? 0 : analysis_startup_end(v->a);
-	if (sp.t0 < se && se < sp.t1)
-		sp.t0 = se;
+	if (v->tz) {
+		sp.t0 = v->tz_t0;
+		sp.t1 = v->tz_t1;
+	} else {
+		for (int y = 0; y < rows; y++)
+			each_rank(v, y, rank_span, &sp);
+		if (sp.t0 > sp.t1)
+			sp.t0 = sp.t1 = 0;
+		/* the time axis starts where the first rank left its start-up,
+		 * unless start-up is counted */
+		uint64_t se = view_index_startup(v->ix) ? 0 : analysis_startup_end(v->a);
+		if (sp.t0 < se && se < sp.t1)
+			sp.t0 = se;
+	}
 	v->tl_t0 = sp.t0;
 	v->tl_t1 = sp.t1;
 	v->tl_w = cw;
@@ -242,12 +422,30 @@ tl_prepare(struct view *v, int w, int h)
 			acc.cov_top[x] = acc.cov_dom[x] = 0;
 		}
 		if (sp.t1 > sp.t0)
-			each_rank(v, y, rank_cells, &acc);
+			each_rank(v, y, v->tz ? rank_cells_time : rank_cells, &acc);
 	}
 	free(acc.cov_top);
 	free(acc.cov_dom);
+	collect_msgs(v, rows, cw);
 	memcpy(v->tl_key, key, sizeof key);
 	v->tl_valid = 1;
+}
+
+/* Does row r hold a rank :ranks keeps? */
+static int
+row_kept(const struct view *v, uint32_t row)
+{
+	const uint32_t *list;
+	uint32_t n, r0, r1;
+	if (!view_row_ranks(v, row, &list, &n, &r0, &r1))
+		return 1;
+	for (uint32_t i = 0; list && i < n; i++)
+		if (view_rank_kept(v, list[i]))
+			return 1;
+	for (uint32_t r = r0; !list && r < r1; r++)
+		if (view_rank_kept(v, r))
+			return 1;
+	return 0;
 }
 
 /* Is the selected operation on timeline row y? */
@@ -276,6 +474,13 @@ tl_row(struct view *v, int y, struct grid *row)
 		int n = grid_text_width(c);
 		if (lw + grid_text_width(a) + 2 + n <= row->w)
 			grid_text(row, row->w - n, 0, n, ST_LABEL, c);
+		/* the cursor, where it leaves the labels readable */
+		int cx = lw + (int)bucket(v, v->tz_cur);
+		if (v->tz && v->tz_cur >= v->tl_t0 && v->tz_cur <= v->tl_t1 &&
+		    cx > lw + grid_text_width(a) && cx < row->w - n - 1)
+			grid_put(row, cx, 0, 0x25be, ST_EMPH);     /* ▾ */
+		if (v->tsel_anchor && v->tsel0 >= v->tl_t0 && v->tsel0 <= v->tl_t1)
+			grid_put(row, lw + (int)bucket(v, v->tsel0), 0, '[', ST_EMPH);
 		return;
 	}
 	y -= 1;
@@ -293,18 +498,34 @@ tl_row(struct view *v, int y, struct grid *row)
 		grid_text(row, 0, 0, lw - 1, r == view_row_selected(v) ? ST_EMPH : ST_LABEL, a);
 	}
 	const struct tlcell *cells = &v->tl[(size_t)y * (size_t)cw];
+	const uint32_t *msg = v->tl_nmsg ? &v->tl_msg[(size_t)y * (size_t)cw] : NULL;
+	uint64_t w0, w1;
+	int win = view_time_selection(v, &w0, &w1);
+	int dim = !view_is_charm(v) && v->f_ranks && !row_kept(v, r);
 	for (int x = 0; x < cw; x++) {
 		const struct tlcell *t = &cells[x];
+		struct cell *c = &row->cells[lw + x];
+		if (win) {
+			uint64_t lo = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * x / cw);
+			uint64_t hi = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * (x + 1) / cw);
+			if (hi > w0 && lo < w1)
+				c->mark |= MARK_WINDOW;
+		}
+		if (msg && msg[x]) {
+			c->ch = msg[x];
+			c->style = ST_EMPH;
+		}
 		if (t->top == TRACE_NONE)
 			continue;
-		struct cell *c = &row->cells[lw + x];
+		if (msg && msg[x])
+			continue;
 		if (t->top == VIEW_TL_IDLE) {       /* a PE's idle time (Charm++) */
 			c->ch = 0x2581;
 			c->style = ST_DIM;
 			continue;
 		}
 		c->ch = view_kinds_glyph(t->kinds);
-		c->style = (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
+		c->style = dim ? ST_DIM : (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
 		if (t->kinds & (t->kinds - 1))
 			c->mark |= MARK_MIXED;
 		if (t->top == v->sel_lop || t->dom == v->sel_lop)
@@ -353,9 +574,139 @@ pe_request(struct view *v, enum action act)
 	}
 }
 
+/* ---- zoom in time ---- */
+
+static void
+tz_start(struct view *v)
+{
+	if (v->tz)
+		return;
+	v->tz = 1;
+	v->tz_t0 = v->tl_t0;
+	v->tz_t1 = v->tl_t1 > v->tl_t0 ? v->tl_t1 : v->tl_t0 + 1;
+	if (v->tz_cur < v->tz_t0 || v->tz_cur > v->tz_t1)
+		v->tz_cur = v->sel_lop != TRACE_NONE ? analysis_lop_enter(v->a, v->sel_lop) : v->tz_t0;
+}
+
+/* The span scaled by f around time c, kept within the trace, at least a
+ * tick a column. */
+static void
+tz_scale(struct view *v, uint64_t c, double f)
+{
+	const struct trace_info *ti = trace_info(v->t);
+	tz_start(v);
+	double span = (double)(v->tz_t1 - v->tz_t0), ns = span * f;
+	double min = v->tl_w > 0 ? v->tl_w : 1, max = (double)(ti->t_end - ti->t_begin) + 1;
+	ns = ns < min ? min : ns > max ? max : ns;
+	if (ns == span) {
+		view_set_message(v, 0, f < 1 ? "the timeline shows single ticks already"
+				 : "the timeline shows the whole trace already");
+		return;
+	}
+	/* c keeps its place on the axis */
+	double rel = span > 0 ? ((double)c - (double)v->tz_t0) / span : 0.5;
+	rel = rel < 0 ? 0 : rel > 1 ? 1 : rel;
+	double t0 = (double)c - rel * ns;
+	if (t0 < (double)ti->t_begin)
+		t0 = (double)ti->t_begin;
+	if (t0 + ns > (double)ti->t_end + 1)
+		t0 = (double)ti->t_end + 1 - ns;
+	v->tz_t0 = t0 > 0 ? (uint64_t)t0 : 0;
+	v->tz_t1 = v->tz_t0 + (uint64_t)ns;
+	char d[32];
+	view_set_message(v, 0, "the timeline shows %s (%s a column)",
+			 trace_fmt_duration(v->t, v->tz_t1 - v->tz_t0, d, sizeof d),
+			 fmt_seconds(ns / (double)ti->ticks_per_second / (v->tl_w > 0 ? v->tl_w : 1),
+				     (char[32]){ 0 }, 32));
+}
+
+static void
+tz_pan(struct view *v, int dir)
+{
+	const struct trace_info *ti = trace_info(v->t);
+	tz_start(v);
+	uint64_t span = v->tz_t1 - v->tz_t0, step = span / 2 ? span / 2 : 1;
+	if (dir < 0)
+		v->tz_t0 = v->tz_t0 > ti->t_begin + step ? v->tz_t0 - step : ti->t_begin;
+	else
+		v->tz_t0 = v->tz_t0 + step + span <= ti->t_end + 1 ? v->tz_t0 + step
+			: (ti->t_end + 1 > span ? ti->t_end + 1 - span : 0);
+	v->tz_t1 = v->tz_t0 + span;
+	/* the cursor stays in view: the operation there is selected */
+	uint64_t c = v->tz_t0 + span / 2;
+	uint32_t l = view_index_lop_at_time(v->ix, v->sel_rank, c);
+	v->tz_cur = c;
+	if (l != TRACE_NONE) {
+		view_jump_lop(v, l);
+		v->tz_sel = v->sel_lop;
+	}
+}
+
+/* s: the window's first end at the cursor, then its second. */
+static void
+tz_mark(struct view *v)
+{
+	uint64_t c = v->tz_cur;
+	if (!v->tsel_anchor) {
+		v->tsel_anchor = 1;
+		v->tsel0 = c;
+		v->tsel1 = 0;
+		view_set_message(v, 0, "window from %s: move, then s again for its end (x drops it)",
+				 fmt_time(trace_seconds(v->t, c), (char[32]){ 0 }, 32));
+		return;
+	}
+	v->tsel_anchor = 0;
+	uint64_t a = v->tsel0 < c ? v->tsel0 : c, b = v->tsel0 < c ? c : v->tsel0;
+	if (b == a)
+		b = a + 1;
+	v->tsel0 = a;
+	v->tsel1 = b;
+	v->tsel_gen++;
+	char x[32], y[32], d[32];
+	view_set_message(v, 0, "window %s to %s (%s): w in p, a and i takes it; :window %s %s filters every pane",
+			 fmt_time(trace_seconds(v->t, a), x, sizeof x), fmt_time(trace_seconds(v->t, b), y, sizeof y),
+			 trace_fmt_duration(v->t, b - a, d, sizeof d), x, y);
+}
+
+static int
+tz_request(struct view *v, enum action act)
+{
+	const struct trace_info *ti = trace_info(v->t);
+	switch (act) {
+	case ACT_ZOOM_IN: case ACT_ZOOM_OUT:
+		tz_scale(v, v->tz_cur, act == ACT_ZOOM_IN ? 0.5 : 2.0);
+		return 1;
+	case ACT_PAGE_LEFT: case ACT_PAGE_RIGHT:
+		tz_pan(v, act == ACT_PAGE_LEFT ? -1 : 1);
+		return 1;
+	case ACT_ZOOM_FIT:
+		v->tz = 1;
+		v->tz_t0 = ti->t_begin;
+		v->tz_t1 = ti->t_end + 1;
+		view_set_message(v, 0, "the timeline shows the whole trace (1: the steps in view)");
+		return 1;
+	case ACT_ZOOM_RESET:
+		v->tz = 0;
+		view_set_message(v, 0, "the timeline follows the steps in view");
+		return 1;
+	case ACT_SELECT_MARK:
+		tz_mark(v);
+		return 1;
+	case ACT_SELECT_CLEAR:
+		v->tsel0 = v->tsel1 = 0;
+		v->tsel_anchor = 0;
+		view_set_message(v, 0, "no window of time marked");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int
 tl_request(struct view *v, enum action act)
 {
+	if (tz_request(v, act))
+		return 1;
 	if (view_is_charm(v))
 		return pe_request(v, act);
 	uint32_t first, end;
@@ -396,24 +747,58 @@ tl_request(struct view *v, enum action act)
 	}
 }
 
-/* A click selects what the cell shows; the wheel moves between ranks. */
+/* The time at column x of the axis. */
+static uint64_t
+time_at(const struct view *v, int x)
+{
+	return v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * (x + 0.5) / (v->tl_w > 0 ? v->tl_w : 1));
+}
+
+/* A click selects what the cell shows; a drag marks a window of time;
+ * the wheel zooms around the pointer. */
 static int
 tl_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 {
-	if (kind != MOUSE_LEFT || !v->tl_valid)
-		return 0;
 	int lw = tl_label_w(v);
+	if (!v->tl_valid)
+		return 0;
+	if (kind == MOUSE_RELEASE) {
+		int x0 = (int)bucket(v, v->tsel0);
+		v->tz_drag = 0;
+		x = x < lw ? lw : x - lw >= v->tl_w ? lw + v->tl_w - 1 : x;
+		if (x - lw == x0)
+			return 1;        /* a click, not a drag */
+		v->tsel_anchor = 1;
+		v->tz_cur = time_at(v, x - lw);
+		tz_mark(v);
+		return 1;
+	}
+	if ((kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN) && x >= lw && x - lw < v->tl_w) {
+		tz_scale(v, time_at(v, x - lw), kind == MOUSE_WHEEL_UP ? 0.5 : 2.0);
+		return 1;
+	}
+	if (kind != MOUSE_LEFT)
+		return 0;
 	if (y < 1 || y > v->tl_rows || x < lw || x - lw >= v->tl_w)
 		return 1;
 	const struct tlcell *t = &v->tl[(size_t)(y - 1) * (size_t)v->tl_w + (size_t)(x - lw)];
-	if (t->top != TRACE_NONE && t->top != VIEW_TL_IDLE)
+	v->tz_cur = time_at(v, x - lw);
+	v->tz_drag = 1;
+	v->tsel0 = v->tz_cur;
+	if (t->top != TRACE_NONE && t->top != VIEW_TL_IDLE) {
 		view_jump_lop(v, t->top);
+		v->tz_sel = v->sel_lop;       /* the cursor stays where the click was */
+	}
 	return 1;
 }
 
 static const struct pane_key tl_keys[] = {
 	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the previous / next operation of the rank in time" },
 	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the operation running at the same time on the rank above / below" },
+	{ ACT_ZOOM_IN, ACT_ZOOM_OUT, "zoom in / out in time around the cursor (the wheel: around the pointer)" },
+	{ ACT_PAGE_LEFT, ACT_PAGE_RIGHT, "pan half a screen earlier / later" },
+	{ ACT_ZOOM_FIT, ACT_ZOOM_RESET, "the whole trace / back to the steps in view" },
+	{ ACT_SELECT_MARK, ACT_SELECT_CLEAR, "mark a window of time at the cursor (again: its end; a drag too) / drop it" },
 	{ ACT_NONE, ACT_NONE, NULL },
 };
 
@@ -421,6 +806,10 @@ static const struct pane_key tl_keys[] = {
 static const struct pane_key tl_charm_keys[] = {
 	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the previous / next execution of the PE in time" },
 	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the execution running at the same time on the PE above / below" },
+	{ ACT_ZOOM_IN, ACT_ZOOM_OUT, "zoom in / out in time around the cursor (the wheel: around the pointer)" },
+	{ ACT_PAGE_LEFT, ACT_PAGE_RIGHT, "pan half a screen earlier / later" },
+	{ ACT_ZOOM_FIT, ACT_ZOOM_RESET, "the whole trace / back to the steps in view" },
+	{ ACT_SELECT_MARK, ACT_SELECT_CLEAR, "mark a window of time at the cursor (again: its end; a drag too) / drop it" },
 	{ ACT_NONE, ACT_NONE, NULL },
 };
 

@@ -8,7 +8,9 @@
 # records) against the floor of decompressing and tokenising their logs.
 # Each row is the median of BENCH_RUNS (3) runs, the bare read and skein
 # taken in turn (A B A B ...), so that a machine shared with other work
-# slows both alike. BENCH_ONLY=otf2 or BENCH_ONLY=charm runs one half. A
+# slows both alike. Then the profile, the communication matrix and the
+# explorer's new panes from a saved analysis of each stencil. BENCH_ONLY=
+# otf2, charm or profile runs one part. A
 # benchmark, not a test: it prints figures and fails only if a program
 # fails. The 10^8-event archives (1.4 GB each) are deleted at the end
 # unless BENCH_KEEP=1.
@@ -116,7 +118,49 @@ if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
 		printf "sparse 64 ranks 10M (70%% of messages skipped): default %.2f s, --leap-merge %.2f s\n", $8, $21
 		printf "(leap stage %.2f s), ratio %.2f\n", $18, $21 / $8
 	}'
+	[ "${BENCH_ONLY:-}" = otf2 ] && { [ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M; }
+fi
+
+# The profile and the communication matrix from a saved analysis (doc/
+# profile.md), whole trace, and the explorer's keys in the new panes, on
+# the stencils: medians of the runs (BENCH_ONLY=profile runs this alone).
+if [ "${BENCH_ONLY:-profile}" = profile ]; then
+	[ -n "${BENCH_ONLY:-}" ] || echo
+	printf '%-30s %11s %9s %9s %9s %9s %9s\n' trace events profile_s comm_s window_s key_ms key_max
+	for size in $sizes; do
+		for ranks in 64 1024; do
+			t=$dir/stencil-$ranks-$size
+			[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p "$ranks" -e "$size" -t stencil >/dev/null ||
+				{ echo "skein-gen failed"; exit 1; }
+			"$build/skein" analyze -q --save "$tmp/p.skein" "$t/traces.otf2" >/dev/null || exit 1
+			ev=$("$build/skein" info --format json "$tmp/p.skein" | awk -F'[:,]' '/"events"/ { print $2 + 0; exit }')
+			: >"$tmp/t"
+			i=0
+			while [ "$i" -lt "$runs" ]; do
+				t0=$(now_ns)
+				"$build/skein" profile --format csv "$tmp/p.skein" >/dev/null || exit 1
+				t1=$(now_ns)
+				"$build/skein" comm --format csv "$tmp/p.skein" >/dev/null || exit 1
+				t2=$(now_ns)
+				"$build/skein" profile --format csv --from 0.1 --to 0.11 "$tmp/p.skein" >/dev/null || exit 1
+				t3=$(now_ns)
+				# per key: profile, comm, lists, the timeline zoomed and panned
+				"$build/skein" render -q --time --size 200x60 \
+					--keys 'pvvavvvvvivvvvvT++++++LLHH-f1' "$tmp/p.skein" 2>"$tmp/k" >/dev/null || exit 1
+				km=$(sed -n 's/.* keys, \([0-9.]*\) ms mean, \([0-9.]*\) ms max.*/\1 \2/p' "$tmp/k")
+				echo "$(((t1 - t0) / 1000000)) $(((t2 - t1) / 1000000)) $(((t3 - t2) / 1000000)) $km" >>"$tmp/t"
+				i=$((i + 1))
+			done
+			median "$tmp/t" | awk -v n="stencil $ranks ranks $size" -v ev="$ev" '{
+				printf "%-30s %11d %9.3f %9.3f %9.3f %9.2f %9.2f\n", n, ev, $1 / 1000, $2 / 1000, $3 / 1000, $4, $5 }'
+			rm -f "$tmp/p.skein"
+		done
+	done
+	echo "profile_s, comm_s: 'skein profile' and 'skein comm' of the whole trace from the saved"
+	echo "analysis (the process: mapping, checksums, the sweep); window_s: the profile of 10 ms;"
+	echo "key_ms, key_max: the explorer's time per key (view work, 200x60) over p v v a v*5 i v*5 T + *6 L L H H - f 1"
 	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M
+	[ "${BENCH_ONLY:-}" = profile ] && exit 0
 fi
 
 # Charm++: skein-gen-charm's Jacobi-like runs (8 PEs, 16 x 16 chares; 64

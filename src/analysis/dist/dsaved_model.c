@@ -60,6 +60,7 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 		tls[i] = t->timelines[d->tl_lo + i];
 		tls[i].op_first += 2 * d->oprec.off;
 		tls[i].frame_first += d->frames.off;
+		tls[i].call_first += d->calls.off;
 	}
 	if (!rc)
 		rc = put_one(w, S_TIMELINES, sizeof *tls, n_tl, d->tl_lo, tls, ntl);
@@ -130,6 +131,7 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 	}
 	if (!rc)
 		rc = put_one(w, S_FRAMES, sizeof *fr, d->frames.all, d->frames.off, fr, d->frames.n);
+
 	/* Charm++'s sections, empty for an MPI trace */
 	static const struct {
 		uint32_t id, elem;
@@ -138,6 +140,10 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 		      { S_ENTRIES, sizeof(struct trace_entry) }, { S_OP_PE, sizeof(uint32_t) } };
 	for (size_t i = 0; i < sizeof charm / sizeof *charm && !rc; i++)
 		rc = dsaved_put(w, charm[i].id, charm[i].elem, 0, NULL, 0);
+	/* quiet calls: as they are */
+	if (!rc)
+		rc = put_one(w, S_CALLS, sizeof *t->calls, d->calls.all, d->calls.off, t->calls,
+			     d->calls.n);
 	free(tmp);
 	free(runs);
 	return rc;

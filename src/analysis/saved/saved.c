@@ -123,6 +123,7 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 	ARR(S_CHARES, t->chares, t->n_chares);
 	ARR(S_ENTRIES, t->entries, t->n_entries);
 	ARR(S_OP_PE, t->op_pe, t->n_op_pe);
+	ARR(S_CALLS, t->calls, t->n_calls);
 	if (!a)
 		return n;
 	uint64_t nl = a->n_lops, np = a->n_parts;
@@ -466,6 +467,14 @@ check_ops(struct opener *o, const struct trace *t)
 		for (uint64_t k = tl->op_first >> shift;
 		     !bad && k < (uint64_t)(tl->op_first + tl->op_count) >> shift; k++)
 			bad = t->oprec[k].timeline != i;
+		/* its quiet calls in range, in order */
+		bad = bad || tl->call_first > t->n_calls || tl->call_count > t->n_calls - tl->call_first;
+		for (uint64_t k = tl->call_first + 1; !bad && k < (uint64_t)tl->call_first + tl->call_count; k++)
+			bad = t->calls[k].t_enter < t->calls[k - 1].t_enter;
+	}
+	for (size_t i = 0; i < t->n_calls && !bad; i++) {
+		uint32_t r = trace_call_region(&t->calls[i]);
+		bad = trace_call_kind(&t->calls[i]) > CALL_INNER || (r != TRACE_NONE && r >= t->n_regions);
 	}
 	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent operations", o->name) : 0;
 }
@@ -481,12 +490,13 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 	size_t *counts[] = { &t->n_timelines, &t->n_locations, &t->n_regions, &t->n_comms,
 			     &t->n_comm_members, &t->n_nodes, &t->n_oprec, &t->n_ends, &t->n_msgs,
 			     &t->n_colls, &t->n_coll_members, &t->n_frames, &t->n_pes, &t->n_idles,
-			     &t->n_chares, &t->n_entries, &t->n_op_pe };
+			     &t->n_chares, &t->n_entries, &t->n_op_pe, &t->n_calls };
 	size_t *caps[] = { &t->cap_timelines, &t->cap_locations, &t->cap_regions, &t->cap_comms,
 			   &t->cap_comm_members, &t->cap_nodes, &t->cap_oprec, &t->cap_ends,
 			   &t->cap_msgs, &t->cap_colls, &t->cap_coll_members, &t->cap_frames,
-			   &t->cap_pes, &t->cap_idles, &t->cap_chares, &t->cap_entries, &t->cap_op_pe };
-	_Static_assert(sizeof counts / sizeof *counts == S_OP_PE - S_TIMELINES + 1,
+			   &t->cap_pes, &t->cap_idles, &t->cap_chares, &t->cap_entries, &t->cap_op_pe,
+			   &t->cap_calls };
+	_Static_assert(sizeof counts / sizeof *counts == S_CALLS - S_TIMELINES + 1,
 		       "a count for every model section");
 	for (uint32_t i = 0; i < na; i++) {
 		const struct section *s = o->sec[arr[i].id];

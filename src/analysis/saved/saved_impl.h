@@ -76,11 +76,11 @@ struct meta {
 	uint32_t reorder, charm_reorder, charm_sdag, charm_repair, charm_infer, charm_leap_merge;
 	uint32_t has_op_of_lop, has_op_last_of_lop, has_charm_metrics, pad1;
 };
-_Static_assert(sizeof(struct meta) == 696, "doc/format.md: the meta section is 696 bytes");
+_Static_assert(sizeof(struct meta) == 704, "doc/format.md: the meta section is 704 bytes");
 
 /* The records saved as they are in memory, at the sizes doc/format.md
  * gives: a change in any of them is a new format version. */
-_Static_assert(sizeof(struct trace_timeline) == 48 && sizeof(struct trace_location) == 40 &&
+_Static_assert(sizeof(struct trace_timeline) == 56 && sizeof(struct trace_call) == 16 && sizeof(struct trace_location) == 40 &&
 	       sizeof(struct trace_region) == 8 && sizeof(struct trace_comm) == 20 &&
 	       sizeof(struct trace_node) == 12 && sizeof(struct trace_oprec) == 32 &&
 	       sizeof(struct trace_end) == 4 && sizeof(struct trace_msg) == 56 &&
@@ -96,7 +96,7 @@ enum sec {
 	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES, S_ITER_REGION,
 	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,
 	S_ENDS, S_MSGS, S_COLLS, S_COLL_MEMBERS, S_FRAMES, S_PES, S_IDLES, S_CHARES, S_ENTRIES,
-	S_OP_PE,
+	S_OP_PE, S_CALLS,
 	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
 	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
 	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_DIFF, S_HOT,

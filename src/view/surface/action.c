@@ -51,12 +51,16 @@ static const struct action_info actions[ACT_COUNT] = {
 	[ACT_HISTOGRAM]      = { "histogram", "Panes", "histogram pane: distributions, activity, density (again: details)" },
 	[ACT_PANE_MODE]      = { "pane-mode", "Panes", "topology: tree, icicle, radial; histogram: the next kind" },
 	[ACT_PANE_METRIC]    = { "pane-metric", "Panes", "topology: the metric; histogram: log/linear counts or opacity map" },
-	[ACT_PANE_SCOPE]     = { "pane-scope", "Panes", "whole trace, the selected partition, or the steps in view", "whole trace, the selected phase, or the steps in view" },
+	[ACT_PANE_SCOPE]     = { "pane-scope", "Panes", "whole trace, the selected partition, or the steps in view (profile, communication, lists: also the iteration and the timeline's window)", "whole trace, the selected phase, or the steps in view (profile, communication, lists: also the iteration and the timeline's window)" },
 	[ACT_PANE_ENDS]      = { "pane-ends", "Panes", "density plot: calls at their start or their end time" },
+	[ACT_PROFILE]        = { "profile", "Panes", "profile: time per region, its spread over the ranks (again: back)", "profile: time per entry method, its spread over the chares (again: back)" },
+	[ACT_COMM]           = { "communication", "Panes", "communication: who sends how much to whom, sizes, collectives (again: back)" },
+	[ACT_LISTS]          = { "lists", "Panes", "lists: problems, hotspots, wait states, lateness per rank, warnings (again: back)", "lists: hotspots, lateness per chare, warnings (again: back)" },
+	[ACT_TIMELINE]       = { "timeline", "Panes", "the physical timeline in the whole screen, zoomable in time (again: back)" },
 	[ACT_SELECT_OR]      = { "select-or", ACTION_GROUP_SAMPLES, "add what the cursor is on to the selection (OR)" },
 	[ACT_SELECT_AND]     = { "select-and", ACTION_GROUP_SAMPLES, "keep only the selected samples the cursor is on (AND)" },
 	[ACT_SELECT_CLEAR]   = { "select-clear", ACTION_GROUP_SAMPLES, "clear the selection" },
-	[ACT_SELECT_MARK]    = { "select-mark", ACTION_GROUP_SAMPLES, "histograms: start a range at the cursor (again: drop it)" },
+	[ACT_SELECT_MARK]    = { "select-mark", ACTION_GROUP_SAMPLES, "histograms: start a range at the cursor (again: drop it); a trace's timeline: mark a window of time" },
 };
 
 const struct action_info *

@@ -32,6 +32,8 @@ enum action {
 	/* topology and histogram panes */
 	ACT_TOPOLOGY, ACT_HISTOGRAM, ACT_PANE_MODE, ACT_PANE_METRIC, ACT_PANE_SCOPE,
 	ACT_PANE_ENDS,
+	/* the panes after the hotspot, in the whole body */
+	ACT_PROFILE, ACT_COMM, ACT_LISTS, ACT_TIMELINE,
 	/* selecting samples (skein samples; cluster-toggle makes a new selection) */
 	ACT_SELECT_OR, ACT_SELECT_AND, ACT_SELECT_CLEAR, ACT_SELECT_MARK,
 	ACT_COUNT

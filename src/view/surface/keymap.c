@@ -83,6 +83,10 @@ static const char default_text[] =
 	"o         pane-metric\n"
 	"w         pane-scope\n"
 	"e         pane-ends\n"
+	"p         profile\n"
+	"a         communication\n"
+	"i         lists\n"
+	"T         timeline\n"
 	"|         select-or\n"
 	"&         select-and\n"
 	"x         select-clear\n"
@@ -104,7 +108,7 @@ static const struct {
 };
 
 static const char *const mouse_names[MOUSE_KINDS] = {
-	"Click", "MiddleClick", "RightClick", "WheelUp", "WheelDown",
+	"Click", "MiddleClick", "RightClick", "WheelUp", "WheelDown", "Release",
 };
 
 uint32_t

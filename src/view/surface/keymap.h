@@ -38,7 +38,8 @@ enum {
  * them "<Click:X,Y>", "<RightClick:X,Y>", "<WheelUp:X,Y>"... */
 #define KM_MOUSE 0x80000000u
 enum km_mouse_kind {
-	MOUSE_LEFT, MOUSE_MIDDLE, MOUSE_RIGHT, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN, MOUSE_KINDS
+	MOUSE_LEFT, MOUSE_MIDDLE, MOUSE_RIGHT, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN, MOUSE_RELEASE,
+	MOUSE_KINDS
 };
 uint32_t keymap_mouse(enum km_mouse_kind kind, int x, int y);
 /* 1 if key is a mouse event; then its kind and cell. */

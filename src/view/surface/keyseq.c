@@ -55,18 +55,20 @@ letter_key(unsigned char c, unsigned mod)
 	return 0;
 }
 
-/* SGR mouse: ESC [ < b ; x ; y (M|m), x and y from 1. Presses only;
- * releases and motion are dropped. */
+/* SGR mouse: ESC [ < b ; x ; y (M|m), x and y from 1. Presses, and
+ * the left button's release (the end of a drag); motion is dropped. */
 static enum keyseq_result
 sgr_mouse(const unsigned long *p, int np, unsigned char final, uint32_t *key)
 {
-	if (np != 3 || final != 'M' || p[1] < 1 || p[2] < 1)
+	if (np != 3 || (final != 'M' && final != 'm') || p[1] < 1 || p[2] < 1)
 		return KEYSEQ_DROP;
 	unsigned long b = p[0];
 	if (b & 32)                      /* motion */
 		return KEYSEQ_DROP;
 	enum km_mouse_kind kind;
-	if (b & 64)
+	if (final == 'm')
+		kind = (b & 67) == 0 || (b & 67) == 3 ? MOUSE_RELEASE : MOUSE_KINDS;
+	else if (b & 64)
 		kind = (b & 3) == 0 ? MOUSE_WHEEL_UP : (b & 3) == 1 ? MOUSE_WHEEL_DOWN : MOUSE_KINDS;
 	else
 		kind = (b & 3) == 0 ? MOUSE_LEFT : (b & 3) == 1 ? MOUSE_MIDDLE : (b & 3) == 2 ? MOUSE_RIGHT : MOUSE_KINDS;
@@ -83,8 +85,8 @@ x10_mouse(const unsigned char *s, uint32_t *key)
 	unsigned long p[3] = { (unsigned long)s[3] - 32, (unsigned long)s[4] - 32, (unsigned long)s[5] - 32 };
 	if (s[3] < 32 || s[4] < 33 || s[5] < 33)
 		return KEYSEQ_DROP;
-	if ((p[0] & 3) == 3 && !(p[0] & 64))    /* X10 release */
-		return KEYSEQ_DROP;
+	if ((p[0] & 3) == 3 && !(p[0] & 64))    /* X10 release: of whichever button */
+		return sgr_mouse(p, 3, 'm', key);
 	return sgr_mouse(p, 3, 'M', key);
 }
 

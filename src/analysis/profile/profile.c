@@ -1,0 +1,646 @@
+/* profile.c — the flat profile (profile.h, doc/profile.md).
+ *
+ * Each timeline is swept once in time order over its three streams of
+ * region instances, each sorted by enter time: the user frames, the
+ * stored ops (MPI calls with records; Charm++ executions) and the quiet
+ * calls (MPI calls without records, and those made inside other MPI
+ * calls). A stack of open instances gives the nesting: an instance that
+ * closes hands its inclusive time to the one below it, whose exclusive
+ * time is its own less that. Where two instances enter together, the
+ * one that leaves later is the outer; where they also leave together, a
+ * frame encloses an MPI call (the order the builder nests them in).
+ * Instances are clipped to the window and lose the spans where
+ * measurement was off. Timelines are cut into pieces the workers take
+ * (par_take); the rows are sorted at the end, so the result does not
+ * depend on the workers.
+ */
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/par.h"
+#include "base/vec.h"
+#include "model/charm.h"
+
+void
+profile_scope_all(struct profile_scope *s)
+{
+	memset(s, 0, sizeof *s);
+	s->to = UINT64_MAX;
+}
+
+double
+profile_imbalance(const struct profile_region *r)
+{
+	return r->excl_mean > 0 ? (double)r->excl_max / r->excl_mean : 0;
+}
+
+/* An instance of a region on the timeline being swept. */
+struct inst {
+	uint64_t enter, leave;
+	uint32_t region;
+	uint32_t key;              /* the rank it counts for: timeline or PE */
+};
+
+/* An open instance. */
+struct open {
+	uint64_t enter, leave;
+	uint64_t incl, child;
+	uint32_t region, key;
+};
+
+/* A worker's sums: one slot per (key, region) in use. Keys are the
+ * timeline being swept (then only region indexes it, and the slots are
+ * flushed at the end of each timeline) or, by PE, the PE too. */
+struct acc {
+	uint64_t calls, incl, excl, largest, largest_enter;
+	uint32_t key;
+	uint32_t used;
+};
+
+struct worker {
+	struct acc *acc;
+	uint32_t *touched;
+	size_t n_touched;
+	struct open *stack;
+	size_t cap_stack;
+	struct profile_row *rows;
+	size_t n_rows, cap_rows;
+	uint64_t *gap_lo, *gap_sum;   /* the timeline's gaps in the window, prefix sums */
+	size_t n_gaps, cap_gaps;
+	int rc;
+};
+
+struct job {
+	const struct trace *t;
+	const struct profile_scope *s;
+	struct trace_opv ops;
+	uint32_t n_regions, n_keys;
+	int by_pe;
+	uint32_t *cut;             /* pieces of timelines */
+	struct par_pieces pieces;
+	struct worker w[PAR_MAX];
+};
+
+static void
+window_of(const struct profile_scope *s, uint32_t tl, uint64_t *a, uint64_t *b)
+{
+	if (s->tl_from) {
+		*a = s->tl_from[tl];
+		*b = s->tl_to[tl];
+	} else {
+		*a = s->from;
+		*b = s->to;
+	}
+}
+
+/* The gaps of the timeline within [a, b), clipped, with prefix sums. */
+static int
+collect_gaps(struct worker *w, const struct trace_call *c, uint32_t n, uint64_t a, uint64_t b)
+{
+	w->n_gaps = 0;
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (trace_call_kind(&c[i]) != CALL_GAP)
+			continue;
+		uint64_t lo = c[i].t_enter, hi = lo + trace_call_ticks(&c[i]);
+		lo = lo > a ? lo : a;
+		hi = hi < b ? hi : b;
+		if (hi <= lo)
+			continue;
+		if (w->n_gaps + 1 >= w->cap_gaps) {
+			size_t cap = w->cap_gaps;
+			if (vec_reserve((void **)&w->gap_lo, &cap, w->n_gaps + 2, 2 * sizeof *w->gap_lo))
+				return ERR_NOMEM;
+			uint64_t *gs = realloc(w->gap_sum, cap * 2 * sizeof *gs);
+			if (!gs)
+				return ERR_NOMEM;
+			w->gap_sum = gs;
+			w->cap_gaps = cap;
+		}
+		/* gap k is [gap_lo[2k], gap_lo[2k + 1]); gap_sum[k] the gaps before it */
+		w->gap_lo[2 * w->n_gaps] = lo;
+		w->gap_lo[2 * w->n_gaps + 1] = hi;
+		w->gap_sum[w->n_gaps] = sum;
+		sum += hi - lo;
+		w->n_gaps++;
+	}
+	return 0;
+}
+
+/* Time with measurement off before t (the gaps are few). */
+static uint64_t
+gap_before(const struct worker *w, uint64_t t)
+{
+	size_t lo = 0, hi = w->n_gaps;    /* the gaps that begin before t */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (w->gap_lo[2 * mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	size_t k = lo - 1;
+	uint64_t end = w->gap_lo[2 * k + 1];
+	return w->gap_sum[k] + (t < end ? t : end) - w->gap_lo[2 * k];
+}
+
+static struct acc *
+slot(struct job *j, struct worker *w, uint32_t key, uint32_t region)
+{
+	size_t i = j->by_pe ? (size_t)key * j->n_regions + region : region;
+	struct acc *x = &w->acc[i];
+	if (!x->used) {
+		memset(x, 0, sizeof *x);
+		x->used = 1;
+		x->key = key;
+		w->touched[w->n_touched++] = (uint32_t)i;
+	}
+	return x;
+}
+
+/* Closes the top of the stack. */
+static void
+pop(struct job *j, struct worker *w, size_t *sp)
+{
+	struct open *o = &w->stack[--*sp];
+	uint64_t excl = o->incl > o->child ? o->incl - o->child : 0;
+	struct acc *x = slot(j, w, o->key, o->region);
+	x->calls++;
+	x->incl += o->incl;
+	x->excl += excl;
+	if (o->incl > x->largest || x->calls == 1) {
+		x->largest = o->incl;
+		x->largest_enter = o->enter;
+	}
+	if (*sp)
+		w->stack[*sp - 1].child += o->incl;
+}
+
+static int
+push(struct worker *w, size_t sp, const struct inst *x, uint64_t a, uint64_t b)
+{
+	if (sp >= w->cap_stack &&
+	    vec_reserve((void **)&w->stack, &w->cap_stack, sp + 1, sizeof *w->stack))
+		return ERR_NOMEM;
+	uint64_t lo = x->enter > a ? x->enter : a, hi = x->leave < b ? x->leave : b;
+	uint64_t incl = hi > lo ? hi - lo : 0;
+	if (incl && w->n_gaps)
+		incl -= gap_before(w, hi) - gap_before(w, lo);
+	w->stack[sp] = (struct open){ x->enter, x->leave, incl, 0, x->region, x->key };
+	return 0;
+}
+
+/* The streams of one timeline: each a cursor over its records, giving
+ * its next instance in *x (0 when done). */
+struct streams {
+	const struct trace *t;
+	const struct trace_opv *ops;
+	const struct trace_frame *fr;
+	uint32_t f, f_end;
+	uint32_t o, o_end;         /* stored op records */
+	const struct trace_call *ca;
+	uint32_t c, c_end;
+	int charm;
+	uint32_t tl;
+};
+
+static int
+next_frame(struct streams *s, struct inst *x)
+{
+	if (s->f >= s->f_end)
+		return 0;
+	const struct trace_frame *f = &s->fr[s->f];
+	*x = (struct inst){ f->t_enter, f->t_leave, f->region, s->tl };
+	return 1;
+}
+
+/* The next op record with a region: a call split where two collectives
+ * came in one (build.c) and the pieces of one Charm++ execution are one
+ * instance. *adv is how many records it covers. */
+static int
+next_op(struct streams *s, struct inst *x, uint32_t *adv)
+{
+	const struct trace_oprec *r = s->ops->rec;
+	while (s->o < s->o_end && (r[s->o].region == TRACE_OPREC_NO_REGION ||
+				   (s->charm && (r[s->o].flags & OPF_LOOSE))))
+		s->o++;
+	if (s->o >= s->o_end)
+		return 0;
+	const struct trace_oprec *c = &r[s->o];
+	uint32_t k = s->o + 1;
+	uint64_t leave = c->t_exit;
+	while (k < s->o_end && r[k].region == c->region &&
+	       (s->charm ? (r[k].flags & OPF_EXEC_CONT) != 0
+			 : c->kind == OP_COLLECTIVE && r[k].kind == OP_COLLECTIVE &&
+				   r[k].t_enter == leave)) {
+		leave = r[k].t_exit;
+		k++;
+	}
+	uint32_t key = s->tl;
+	*x = (struct inst){ c->t_enter, leave, c->region, key };
+	*adv = k - s->o;
+	return 1;
+}
+
+static int
+next_call(struct streams *s, struct inst *x)
+{
+	while (s->c < s->c_end && trace_call_kind(&s->ca[s->c]) == CALL_GAP)
+		s->c++;
+	if (s->c >= s->c_end)
+		return 0;
+	const struct trace_call *c = &s->ca[s->c];
+	uint32_t r = trace_call_region(c);
+	*x = (struct inst){ c->t_enter, c->t_enter + trace_call_ticks(c),
+			    r == TRACE_NONE ? 0 : r, s->tl };
+	return 1;
+}
+
+/* Where each stream starts for a window beginning at a: the first record
+ * entered at or after a, or the outermost one still open at a. */
+static void
+seek(struct streams *s, uint64_t a)
+{
+	if (a == 0)
+		return;
+	/* frames: the outermost open one is an ancestor of the last entered before a */
+	uint32_t lo = s->f, hi = s->f_end;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->fr[mid].t_enter < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint32_t start = lo;
+	for (uint32_t f = lo > s->f ? lo - 1 : TRACE_NONE; f != TRACE_NONE && f >= s->f;
+	     f = s->fr[f].parent)
+		if (s->fr[f].t_leave > a)
+			start = f;
+	s->f = start;
+	/* ops do not overlap: the one before may be open (two, where a call was split) */
+	lo = s->o, hi = s->o_end;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->ops->rec[mid].t_enter < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct trace_oprec *r = s->ops->rec;
+	if (lo > s->o && r[lo - 1].t_exit > a)
+		lo--;
+	/* an execution's pieces, and a call split in two, start at their first */
+	while (s->charm && lo > s->o && lo < s->o_end && (r[lo].flags & OPF_EXEC_CONT))
+		lo--;
+	if (!s->charm && lo > s->o && lo < s->o_end && r[lo].kind == OP_COLLECTIVE &&
+	    r[lo - 1].kind == OP_COLLECTIVE && r[lo - 1].region == r[lo].region &&
+	    r[lo - 1].t_exit == r[lo].t_enter)
+		lo--;
+	s->o = lo;
+	/* quiet calls: back over calls made inside other calls to the last
+	 * one not inside another, which is open at a or closed before it */
+	lo = s->c, hi = s->c_end;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->ca[mid].t_enter < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint32_t k = lo;
+	while (k > s->c) {
+		const struct trace_call *c = &s->ca[k - 1];
+		if (trace_call_kind(c) == CALL_MPI) {
+			if (c->t_enter + trace_call_ticks(c) > a)
+				k--;
+			break;
+		}
+		k--;
+	}
+	s->c = k;
+}
+
+/* Sweeps timeline tl over [a, b). */
+static int
+sweep(struct job *j, struct worker *w, uint32_t tl)
+{
+	const struct trace *t = j->t;
+	uint32_t ntl;
+	const struct trace_timeline *x = &trace_timelines(t, &ntl)[tl];
+	uint64_t a, b;
+	window_of(j->s, tl, &a, &b);
+	if (b <= a)
+		return 0;
+	uint32_t nf, nc;
+	struct streams s = {
+		.t = t, .ops = &j->ops, .fr = trace_frames(t, &nf), .f = x->frame_first,
+		.f_end = x->frame_first + x->frame_count, .ca = trace_calls(t, &nc),
+		.c = x->call_first, .c_end = x->call_first + x->call_count,
+		.charm = trace_info(t)->paradigm == PARADIGM_CHARM, .tl = tl,
+	};
+	s.o = j->ops.implied ? x->op_first / 2 : x->op_first;
+	s.o_end = s.o + (j->ops.implied ? x->op_count / 2 : x->op_count);
+	int rc = collect_gaps(w, s.ca + s.c, s.c_end - s.c, a, b);
+	if (rc)
+		return rc;
+	seek(&s, a);
+	const uint32_t *pe = j->by_pe ? trace_op_pes(t) : NULL;
+	size_t sp = 0;
+	struct inst in[3];
+	uint32_t adv = 1;
+	int have[3] = { next_frame(&s, &in[0]), next_op(&s, &in[1], &adv), next_call(&s, &in[2]) };
+	for (;;) {
+		int k = -1;
+		for (int i = 0; i < 3; i++)
+			if (have[i] && (k < 0 || in[i].enter < in[k].enter ||
+					(in[i].enter == in[k].enter && in[i].leave > in[k].leave)))
+				k = i;
+		if (k < 0 || in[k].enter >= b)
+			break;
+		struct inst cur = in[k];
+		if (k == 1 && pe)
+			cur.key = pe[j->ops.implied ? 2 * s.o + 1 : s.o];
+		if (k == 0) {
+			s.f++;
+			have[0] = next_frame(&s, &in[0]);
+		} else if (k == 1) {
+			s.o += adv;
+			have[1] = next_op(&s, &in[1], &adv);
+		} else {
+			s.c++;
+			have[2] = next_call(&s, &in[2]);
+		}
+		if (cur.leave <= a && !(cur.enter == cur.leave && cur.enter >= a))
+			continue;
+		if (j->by_pe && cur.key >= j->n_keys)
+			continue;          /* a PE the run does not have */
+		while (sp && w->stack[sp - 1].leave < cur.leave)
+			pop(j, w, &sp);
+		if ((rc = push(w, sp, &cur, a, b)))
+			return rc;
+		sp++;
+	}
+	while (sp)
+		pop(j, w, &sp);
+	return 0;
+}
+
+/* The slots in use become rows. */
+static int
+flush(struct job *j, struct worker *w, uint32_t tl)
+{
+	for (size_t i = 0; i < w->n_touched; i++) {
+		struct acc *x = &w->acc[w->touched[i]];
+		if (VEC_GROW(w->rows, w->n_rows, w->cap_rows))
+			return ERR_NOMEM;
+		uint32_t region = j->by_pe ? w->touched[i] % j->n_regions : w->touched[i];
+		w->rows[w->n_rows++] = (struct profile_row){
+			.rank = j->by_pe ? x->key : tl, .region = region, .calls = x->calls,
+			.incl = x->incl, .excl = x->excl, .largest = x->largest,
+			.largest_enter = x->largest_enter,
+		};
+		x->used = 0;
+	}
+	w->n_touched = 0;
+	return 0;
+}
+
+static int
+work(void *ctx, uint32_t wi, uint32_t nw)
+{
+	struct job *j = ctx;
+	struct worker *w = &j->w[wi];
+	(void)nw;
+	size_t slots = j->by_pe ? (size_t)j->n_keys * j->n_regions : j->n_regions;
+	w->acc = calloc(slots + 1, sizeof *w->acc);
+	w->touched = malloc((slots + 1) * sizeof *w->touched);
+	if (!w->acc || !w->touched)
+		return w->rc = ERR_NOMEM;
+	uint32_t piece;
+	while (!w->rc && par_take(&j->pieces, wi, &piece)) {
+		for (uint32_t tl = j->cut[piece]; tl < j->cut[piece + 1] && !w->rc; tl++) {
+			if (j->s->ranks && !j->s->ranks[tl])
+				continue;
+			w->rc = sweep(j, w, tl);
+			if (!w->rc && !j->by_pe)
+				w->rc = flush(j, w, tl);
+		}
+	}
+	if (!w->rc && j->by_pe)
+		w->rc = flush(j, w, 0);
+	return w->rc;
+}
+
+static uint64_t
+tl_weight(const void *ctx, uint32_t k)
+{
+	const struct trace *t = ctx;
+	uint32_t n;
+	const struct trace_timeline *x = &trace_timelines(t, &n)[k];
+	return 1 + (uint64_t)x->op_count + x->frame_count + x->call_count;
+}
+
+static int
+row_cmp(const void *p, const void *q)
+{
+	const struct profile_row *x = p, *y = q;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+static int
+region_cmp(const void *p, const void *q)
+{
+	const struct profile_region *x = p, *y = q;
+	if (x->excl != y->excl)
+		return x->excl > y->excl ? -1 : 1;
+	if (x->incl != y->incl)
+		return x->incl > y->incl ? -1 : 1;
+	return x->region < y->region ? -1 : x->region > y->region;
+}
+
+/* Rows of one rank and region from several workers (by PE) become one. */
+static uint32_t
+merge_rows(struct profile_row *r, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (k && r[k - 1].rank == r[i].rank && r[k - 1].region == r[i].region) {
+			struct profile_row *y = &r[k - 1];
+			y->calls += r[i].calls;
+			y->incl += r[i].incl;
+			y->excl += r[i].excl;
+			if (r[i].largest > y->largest) {
+				y->largest = r[i].largest;
+				y->largest_enter = r[i].largest_enter;
+			}
+			continue;
+		}
+		r[k++] = r[i];
+	}
+	return k;
+}
+
+/* The regions' totals and their spread over the ranks in scope. */
+static int
+regions_of(struct profile *p, uint32_t n_regions)
+{
+	uint32_t *at = malloc(((size_t)n_regions + 1) * sizeof *at);
+	if (!at)
+		return ERR_NOMEM;
+	for (uint32_t r = 0; r <= n_regions; r++)
+		at[r] = TRACE_NONE;
+	for (uint32_t i = 0; i < p->n_rows; i++) {
+		const struct profile_row *x = &p->rows[i];
+		if (at[x->region] == TRACE_NONE) {
+			at[x->region] = p->n_regions++;
+			p->regions[at[x->region]] = (struct profile_region){
+				.region = x->region, .max_rank = x->rank, .excl_min = UINT64_MAX,
+				.largest_tl = x->rank, .largest = x->largest,
+				.largest_enter = x->largest_enter,
+			};
+		}
+		struct profile_region *g = &p->regions[at[x->region]];
+		g->ranks++;
+		g->calls += x->calls;
+		g->incl += x->incl;
+		g->excl += x->excl;
+		/* rows come by rank: the lowest rank wins a tie */
+		if (x->excl > g->excl_max) {
+			g->excl_max = x->excl;
+			g->max_rank = x->rank;
+		}
+		if (x->excl < g->excl_min)
+			g->excl_min = x->excl;
+		if (x->largest > g->largest) {
+			g->largest = x->largest;
+			g->largest_enter = x->largest_enter;
+			g->largest_tl = x->rank;
+		}
+	}
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		struct profile_region *g = &p->regions[i];
+		if (g->ranks < p->n_ranks)
+			g->excl_min = 0;     /* a rank in scope never entered it */
+		g->excl_mean = p->n_ranks ? (double)g->excl / p->n_ranks : 0;
+	}
+	free(at);
+	qsort(p->regions, p->n_regions, sizeof *p->regions, region_cmp);
+	return 0;
+}
+
+/* The scope's time: its window within the trace's span, per timeline. */
+static void
+totals_of(const struct trace *t, const struct profile_scope *s, struct profile *p, int by_pe,
+	  uint32_t n_keys)
+{
+	const struct trace_info *ti = trace_info(t);
+	uint32_t ntl;
+	trace_timelines(t, &ntl);
+	uint64_t a0 = s->from > ti->t_begin ? s->from : ti->t_begin;
+	uint64_t b0 = s->to < ti->t_end ? s->to : ti->t_end;
+	p->from = a0;
+	p->to = b0 > a0 ? b0 : a0;
+	for (uint32_t tl = 0; tl < ntl; tl++) {
+		if (s->ranks && !s->ranks[tl])
+			continue;
+		uint64_t a, b;
+		window_of(s, tl, &a, &b);
+		a = a > ti->t_begin ? a : ti->t_begin;
+		b = b < ti->t_end ? b : ti->t_end;
+		p->total += b > a ? b - a : 0;
+		p->n_ranks += !by_pe;
+	}
+	if (by_pe)
+		p->n_ranks = n_keys;
+}
+
+int
+profile_compute(const struct trace *t, const struct profile_scope *scope, struct profile *out,
+		struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	struct profile_scope all;
+	if (!scope) {
+		profile_scope_all(&all);
+		scope = &all;
+	}
+	uint32_t ntl, nr, n_ops, n_pes = 0;
+	trace_timelines(t, &ntl);
+	trace_regions(t, &nr);
+	trace_pes(t, &n_pes);
+	int charm = trace_info(t)->paradigm == PARADIGM_CHARM;
+	struct job *j = calloc(1, sizeof *j);
+	uint32_t nw = par_workers();
+	if (!j)
+		return err_set(e, ERR_NOMEM, "profile: out of memory");
+	*j = (struct job){ .t = t, .s = scope, .ops = trace_ops(t, &n_ops), .n_regions = nr ? nr : 1,
+			   .by_pe = charm && scope->by_pe && n_pes, .n_keys = n_pes };
+	uint32_t np = PAR_PIECES(nw);
+	if (np > ntl)
+		np = ntl ? ntl : 1;
+	int rc = 0;
+	j->cut = malloc(((size_t)np + 1) * sizeof *j->cut);
+	if (!j->cut)
+		rc = ERR_NOMEM;
+	if (!rc && ntl) {
+		par_split(ntl, np, tl_weight, t, j->cut);
+		par_pieces_init(&j->pieces, np, nw);
+		rc = par_run(nw, work, j);
+	}
+	size_t rows = 0;
+	for (uint32_t i = 0; i < nw; i++)
+		rows += j->w[i].n_rows;
+	if (!rc) {
+		out->rows = malloc((rows + 1) * sizeof *out->rows);
+		out->regions = malloc((rows + 1) * sizeof *out->regions);
+		if (!out->rows || !out->regions)
+			rc = ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < nw && !rc; i++) {
+		if (j->w[i].n_rows)
+			memcpy(out->rows + out->n_rows, j->w[i].rows, j->w[i].n_rows * sizeof *out->rows);
+		out->n_rows += (uint32_t)j->w[i].n_rows;
+	}
+	for (uint32_t i = 0; i < PAR_MAX; i++) {
+		struct worker *w = &j->w[i];
+		free(w->acc);
+		free(w->touched);
+		free(w->stack);
+		free(w->rows);
+		free(w->gap_lo);
+		free(w->gap_sum);
+	}
+	if (!rc) {
+		qsort(out->rows, out->n_rows, sizeof *out->rows, row_cmp);
+		out->n_rows = merge_rows(out->rows, out->n_rows);
+		totals_of(t, scope, out, j->by_pe, n_pes);
+		rc = regions_of(out, nr);
+		const struct trace_info *ti = trace_info(t);
+		out->misnested = ti->warnings[WARN_MISNESTED_LEAVE];
+		out->unclosed = ti->warnings[WARN_UNCLOSED_REGION];
+	}
+	free(j->cut);
+	free(j);
+	if (rc) {
+		profile_free(out);
+		return err_set(e, rc, "profile: %s", err_name(rc));
+	}
+	return 0;
+}
+
+void
+profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	free(p->regions);
+	free(p->rows);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,139 @@
+/* profile.h — where the time goes and who talks to whom, over any set of
+ * ranks and any window of time (DESIGN.md §9; doc/profile.md).
+ *
+ * Both are computed from the model alone (the frames, the ops, the quiet
+ * calls and the messages: trace.h), so a saved analysis answers them as
+ * the trace does, and a view restricted to a window or to some ranks
+ * never copies the model. Each call computes afresh; the results are the
+ * caller's to free.
+ *
+ *   scope (all, or ranks and a window) → profile_compute / comm_compute
+ *   → read the arrays → profile_free / comm_free
+ */
+#ifndef SKEIN_PROFILE_H
+#define SKEIN_PROFILE_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "model/trace.h"
+
+/* What a profile or a communication summary covers. */
+struct profile_scope {
+	const uint8_t *ranks;      /* per timeline, nonzero: kept; NULL: every timeline */
+	uint64_t from, to;         /* ticks, [from, to); 0 and UINT64_MAX: the whole trace */
+	/* per timeline windows instead of [from, to) (the steps in view, a
+	 * partition, an iteration: each rank's span of them); NULL: none */
+	const uint64_t *tl_from, *tl_to;
+	int by_pe;                 /* Charm++: per-rank rows are PEs, not chares */
+};
+
+/* The whole trace, every timeline. */
+void profile_scope_all(struct profile_scope *s);
+
+/* One region over the scope. Times are ticks; exclusive time is the
+ * inclusive time less the regions entered inside it (nesting as the
+ * trace has it), both without the spans where measurement was off. */
+struct profile_region {
+	uint32_t region;
+	uint32_t ranks;            /* timelines (PEs) that entered it */
+	uint32_t max_rank;         /* the timeline (PE) with the most exclusive time */
+	uint32_t largest_tl;       /* its longest instance: timeline, enter, length */
+	uint64_t largest_enter, largest;
+	uint64_t calls;
+	uint64_t incl, excl;       /* summed over the scope's timelines */
+	uint64_t excl_min, excl_max;   /* per timeline (PE) in scope, 0 for one that never entered it */
+	double excl_mean;
+};
+
+/* One region on one timeline (or PE). */
+struct profile_row {
+	uint32_t rank, region;     /* rank: timeline, or PE (by_pe) */
+	uint64_t calls, incl, excl;
+	uint64_t largest, largest_enter;
+};
+
+struct profile {
+	struct profile_region *regions;   /* by exclusive time, largest first */
+	uint32_t n_regions;
+	struct profile_row *rows;         /* by rank, then region id */
+	uint32_t n_rows;
+	uint32_t n_ranks;          /* timelines (PEs) in scope: the mean's divisor */
+	uint64_t total;            /* the scope's time summed over its timelines */
+	uint64_t from, to;         /* the window, within the trace's span */
+	uint64_t misnested, unclosed;   /* the trace's regions closed out of order, left open */
+};
+
+/* Computes the flat profile of t over s (NULL: all). Returns 0 or
+ * ERR_NOMEM (e set); *out is the caller's (profile_free). */
+int profile_compute(const struct trace *t, const struct profile_scope *s, struct profile *out,
+		    struct err *e);
+void profile_free(struct profile *p);
+
+/* imbalance: max / mean of the exclusive time (1 when even, 0 for none) */
+double profile_imbalance(const struct profile_region *r);
+
+/* ---- communication (comm.c) ---- */
+
+/* One sender -> receiver pair (world ranks; timelines for Charm++). */
+struct comm_pair {
+	uint32_t sender, receiver;
+	uint64_t messages, bytes;
+	uint64_t transfer;         /* ticks from send to receive, summed (messages with both ends) */
+};
+
+/* One type of collective. */
+struct comm_coll {
+	uint8_t type;              /* enum trace_coll_type */
+	uint64_t count;            /* invocations */
+	uint64_t bytes;            /* sent, over every member */
+	uint64_t time;             /* the members' calls, summed, ticks */
+};
+
+#define COMM_SIZE_BINS 48          /* message sizes: bin k holds [2^(k-1), 2^k) bytes, bin 0 holds 0 */
+#define COMM_TIME_BINS 64
+
+struct comm {
+	struct comm_pair *pairs;   /* by sender, then receiver */
+	uint32_t n_pairs;
+	uint64_t messages, bytes;
+	uint64_t max_messages, max_bytes;   /* of one pair */
+	uint64_t size_bins[COMM_SIZE_BINS];
+	uint64_t time_bytes[COMM_TIME_BINS];   /* bytes sent in each slice of [from, to) */
+	uint64_t time_msgs[COMM_TIME_BINS];
+	struct comm_coll colls[COLL_TYPE_COUNT];
+	uint64_t from, to;
+};
+
+/* Who sent how much to whom in scope s (NULL: all): a message counts
+ * when its sender and receiver are both kept and it was sent in the
+ * window (received in it, when its send is missing). Returns 0 or
+ * ERR_NOMEM (e set). */
+int comm_compute(const struct trace *t, const struct profile_scope *s, struct comm *out,
+		 struct err *e);
+void comm_free(struct comm *c);
+
+/* The matrix in blocks (the comm pane and the text report draw it):
+ * senders from s0, s_per per row, receivers from r0, r_per per column,
+ * rows x cols cells into cells (zeroed here), each the sum of its pairs'
+ * bytes (by_bytes) or messages. */
+void comm_blocks(const struct comm *c, uint32_t s0, uint32_t s_per, uint32_t r0, uint32_t r_per,
+		 uint32_t rows, uint32_t cols, int by_bytes, uint64_t *cells);
+
+/* The messages in scope from senders [s0, s1) to receivers [r0, r1),
+ * in id order (a sender's in send order): message ids into *ids
+ * (malloc'd, the caller frees), their count in *n. 0 or ERR_NOMEM. */
+int comm_block_msgs(const struct trace *t, const struct profile_scope *s, uint32_t s0, uint32_t s1,
+		    uint32_t r0, uint32_t r1, uint32_t **ids, uint32_t *n);
+
+/* ---- scopes from text (scope.c) ---- */
+
+/* A rank set: "0-15,32", "node:NAME" (glob), "comm:NAME" (a
+ * communicator's members), "all"; sets kept[tl] (n_timelines bytes,
+ * zeroed here). Returns 0, or ERR_USAGE with what is wrong in e. */
+int profile_parse_ranks(const struct trace *t, const char *spec, uint8_t *kept, struct err *e);
+/* A time from the trace's start: seconds ("1.5", "1.5s"), or with a
+ * unit (ms, us, ns, min); into ticks. 0 or ERR_USAGE. */
+int profile_parse_time(const struct trace *t, const char *s, uint64_t *ticks, struct err *e);
+
+#endif

@@ -1,0 +1,531 @@
+/* view_lists.c — the lists pane (i): what the analysis found, as tables
+ * sortable by any column, each row a place to go.
+ *
+ * Lists (v): the problems (analysis_problems: delays, lateness created
+ * where it was lost, outliers), the hotspots (differential lateness), the
+ * wait states, lateness per rank, and the trace's warnings. Each keeps to
+ * the scope (w) and the filters; Enter goes to the row's operation (a
+ * rank's row: its latest operation), o or a click on a header sorts.
+ */
+#include "view_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/explain/explain.h"
+#include "analysis/profile/profile.h"
+#include "base/par.h"
+#include "model/charm.h"
+#include "view/model/view_table.h"
+
+enum { LI_PROBLEMS, LI_HOTSPOTS, LI_WAITS, LI_RANKS, LI_WARNINGS, LI_COUNT };
+
+static const char *const list_name[LI_COUNT] = {
+	"problems", "hotspots", "wait states", "lateness per rank", "warnings",
+};
+
+/* Columns of the lists that name an operation. */
+enum { OC_N, OC_WHAT, OC_RANK, OC_STEP, OC_REGION, OC_AMOUNT, OC_NOTE, OC_COUNT };
+static const struct vt_col op_cols[OC_COUNT] = {
+	[OC_N] = { "#", 4, 3, 0 },
+	[OC_WHAT] = { "kind", 17, 0, 1 },
+	[OC_RANK] = { "rank", 7, 0, 0 },
+	[OC_STEP] = { "step", 6, 1, 0 },
+	[OC_REGION] = { "region", 22, 2, 1 },
+	[OC_AMOUNT] = { "time", 9, 0, 0 },
+	[OC_NOTE] = { "cause", 40, 4, 1 },
+};
+/* Lateness per rank. */
+enum { RK_RANK, RK_LATE, RK_DIFF, RK_MAX, RK_HOT, RK_WAIT, RK_COUNT };
+static const struct vt_col rank_cols[RK_COUNT] = {
+	[RK_RANK] = { "rank", 16, 0, 0 },
+	[RK_LATE] = { "lateness", 10, 0, 0 },
+	[RK_DIFF] = { "created", 10, 0, 0 },
+	[RK_MAX] = { "largest", 10, 1, 0 },
+	[RK_HOT] = { "hotspots", 8, 2, 0 },
+	[RK_WAIT] = { "waiting", 10, 3, 0 },
+};
+enum { WC_WHAT, WC_COUNT_, WC_N };
+static const struct vt_col warn_cols[WC_N] = {
+	[WC_WHAT] = { "warning", 70, 0, 1 },
+	[WC_COUNT_] = { "count", 9, 0, 0 },
+};
+
+struct oprow {
+	uint32_t lop, n, other;      /* other: a wait's cause, a problem's surfaced hotspot */
+	uint64_t amount;
+	uint8_t kind;
+};
+
+struct rankrow {
+	uint32_t rank, max_lop, hot;
+	uint64_t late, diff, max, wait;
+};
+
+struct view_lists {
+	struct vt_col ocols[OC_COUNT], rcols[RK_COUNT];   /* in a Charm++ run's words */
+	int list, scope;
+	uint32_t tsel_seen;
+	int valid;
+	uint64_t key[4];
+	struct oprow *ops;
+	struct rankrow *ranks;
+	uint32_t n, warn[WARN_COUNT];
+	struct vtable tab[LI_COUNT];
+	struct vt_source src[LI_COUNT];
+	struct view *v;
+};
+
+static double
+sec(const struct view *v, uint64_t ticks)
+{
+	return trace_seconds(v->t, ticks);
+}
+
+static void
+op_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
+{
+	struct view_lists *vl = ctx;
+	struct view *v = vl->v;
+	const struct oprow *x = &vl->ops[r];
+	switch (c) {
+	case OC_N: snprintf(buf, n, "%u", x->n + 1); break;
+	case OC_WHAT:
+		if (vl->list == LI_PROBLEMS)
+			snprintf(buf, n, "%s", analysis_problem_name((enum analysis_problem_kind)x->kind));
+		else if (vl->list == LI_WAITS)
+			snprintf(buf, n, "%s", analysis_wait_name((enum analysis_wait_kind)x->kind));
+		else
+			snprintf(buf, n, "%s", analysis_cause_name(analysis_lop_cause(v->a, x->lop)));
+		break;
+	case OC_RANK: view_row_name(v, analysis_lop_timeline(v->a, x->lop), buf, n); break;
+	case OC_STEP: snprintf(buf, n, "%u", analysis_lop_step(v->a, x->lop)); break;
+	case OC_REGION: {
+		uint32_t reg = analysis_lop_region(v->a, x->lop);
+		snprintf(buf, n, "%s", reg == TRACE_NONE ? "(computation)" : view_region_name(v, reg));
+		break;
+	}
+	case OC_AMOUNT: fmt_seconds(sec(v, x->amount), buf, n); break;
+	case OC_NOTE:
+		if (vl->list == LI_WAITS && x->other != TRACE_NONE)
+			snprintf(buf, n, "for r%u step %u", analysis_lop_timeline(v->a, x->other),
+				 analysis_lop_step(v->a, x->other));
+		else if (vl->list == LI_PROBLEMS && x->other != TRACE_NONE && x->other != x->lop)
+			snprintf(buf, n, "surfaced at r%u step %u", analysis_lop_timeline(v->a, x->other),
+				 analysis_lop_step(v->a, x->other));
+		else if (vl->list == LI_HOTSPOTS)
+			snprintf(buf, n, "%s", analysis_cause_text(analysis_lop_cause(v->a, x->lop)));
+		else
+			buf[0] = 0;
+		break;
+	}
+}
+
+static double
+op_key(void *ctx, uint32_t r, int c)
+{
+	struct view_lists *vl = ctx;
+	const struct oprow *x = &vl->ops[r];
+	switch (c) {
+	case OC_N: return -(double)x->n;
+	case OC_RANK: return -(double)analysis_lop_timeline(vl->v->a, x->lop);
+	case OC_STEP: return -(double)analysis_lop_step(vl->v->a, x->lop);
+	case OC_AMOUNT: return (double)x->amount;
+	default: return 0;
+	}
+}
+
+static void
+rank_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
+{
+	struct view_lists *vl = ctx;
+	const struct rankrow *x = &vl->ranks[r];
+	switch (c) {
+	case RK_RANK: view_row_name(vl->v, x->rank, buf, n); break;
+	case RK_LATE: fmt_seconds(sec(vl->v, x->late), buf, n); break;
+	case RK_DIFF: fmt_seconds(sec(vl->v, x->diff), buf, n); break;
+	case RK_MAX: fmt_seconds(sec(vl->v, x->max), buf, n); break;
+	case RK_HOT: snprintf(buf, n, "%u", x->hot); break;
+	case RK_WAIT: fmt_seconds(sec(vl->v, x->wait), buf, n); break;
+	}
+}
+
+static double
+rank_key(void *ctx, uint32_t r, int c)
+{
+	struct view_lists *vl = ctx;
+	const struct rankrow *x = &vl->ranks[r];
+	switch (c) {
+	case RK_RANK: return -(double)x->rank;
+	case RK_LATE: return (double)x->late;
+	case RK_DIFF: return (double)x->diff;
+	case RK_MAX: return (double)x->max;
+	case RK_HOT: return x->hot;
+	default: return (double)x->wait;
+	}
+}
+
+/* The warnings counted, by kind (warn holds the kinds with a count). */
+static void
+warn_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
+{
+	struct view_lists *vl = ctx;
+	enum trace_warning w = (enum trace_warning)vl->warn[r];
+	if (c == WC_WHAT)
+		snprintf(buf, n, "%s", trace_warning_text(vl->v->t, w));
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)trace_info(vl->v->t)->warnings[w]);
+}
+
+static double
+warn_key(void *ctx, uint32_t r, int c)
+{
+	struct view_lists *vl = ctx;
+	(void)c;
+	return (double)trace_info(vl->v->t)->warnings[vl->warn[r]];
+}
+
+int
+view_lists_create(struct view *v)
+{
+	struct view_lists *vl = calloc(1, sizeof *vl);
+	if (!vl)
+		return ERR_NOMEM;
+	vl->v = v;
+	memcpy(vl->ocols, op_cols, sizeof op_cols);
+	memcpy(vl->rcols, rank_cols, sizeof rank_cols);
+	if (view_is_charm(v)) {
+		vl->ocols[OC_RANK].name = vl->rcols[RK_RANK].name = "chare";
+		vl->ocols[OC_STEP].width = 4;
+		vl->list = LI_HOTSPOTS;      /* problems and waits are MPI's */
+	}
+	for (int i = 0; i < LI_COUNT; i++) {
+		vt_init(&vl->tab[i], OC_N);
+		vl->src[i] = (struct vt_source){ vl->ocols, OC_COUNT, vl, op_cell, op_key, NULL };
+	}
+	vl->tab[LI_PROBLEMS].desc = vl->tab[LI_HOTSPOTS].desc = 0;
+	vl->tab[LI_WAITS].sort = OC_AMOUNT;
+	vl->tab[LI_RANKS].sort = RK_DIFF;
+	vl->src[LI_RANKS] = (struct vt_source){ vl->rcols, RK_COUNT, vl, rank_cell, rank_key, NULL };
+	vl->tab[LI_WARNINGS].sort = WC_COUNT_;
+	vl->src[LI_WARNINGS] = (struct vt_source){ warn_cols, WC_N, vl, warn_cell, warn_key, NULL };
+	v->lists = vl;
+	return 0;
+}
+
+void
+view_lists_destroy(struct view_lists *vl)
+{
+	if (!vl)
+		return;
+	free(vl->ops);
+	free(vl->ranks);
+	for (int i = 0; i < LI_COUNT; i++)
+		vt_fini(&vl->tab[i]);
+	free(vl);
+}
+
+/* Is lop in the scope s (the kept ranks, each rank's window)? */
+static int
+in_scope(const struct view *v, const struct profile_scope *s, uint32_t lop)
+{
+	uint32_t r = analysis_lop_timeline(v->a, lop);
+	if (s->ranks && !s->ranks[r])
+		return 0;
+	uint64_t t = analysis_lop_enter(v->a, lop);
+	uint64_t a = s->tl_from ? s->tl_from[r] : s->from, b = s->tl_from ? s->tl_to[r] : s->to;
+	if (s->tl_from && a == b)
+		return 0;
+	return t >= a && (t < b || (s->tl_from && t <= b));
+}
+
+static int
+push(struct view_lists *vl, size_t *cap, struct oprow x)
+{
+	if (vl->n >= *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct oprow *p = realloc(vl->ops, c * sizeof *p);
+		if (!p)
+			return ERR_NOMEM;
+		vl->ops = p;
+		*cap = c;
+	}
+	vl->ops[vl->n++] = x;
+	return 0;
+}
+
+struct ranks_job {
+	struct view *v;
+	const struct profile_scope *s;
+	struct rankrow *out;
+	uint32_t nr;
+};
+
+/* Worker w's share of the ranks: lateness summed, created lateness, the
+ * latest operation, over the operations in scope. */
+static int
+ranks_work(void *ctx, uint32_t wi, uint32_t nw)
+{
+	struct ranks_job *j = ctx;
+	const struct analysis *a = j->v->a;
+	int startup = view_index_startup(j->v->ix);
+	uint32_t r0, r1;
+	par_share(j->nr, wi, nw, &r0, &r1);
+	for (uint32_t r = r0; r < r1; r++) {
+		struct rankrow *x = &j->out[r];
+		x->rank = r;
+		x->max_lop = TRACE_NONE;
+		if (j->s->ranks && !j->s->ranks[r])
+			continue;
+		uint32_t first, end;
+		view_index_rank_lops(j->v->ix, r, &first, &end);
+		for (uint32_t l = first; l < end; l++) {
+			if (!in_scope(j->v, j->s, l) || (!startup && analysis_lop_from_startup(a, l)))
+				continue;
+			uint64_t late = analysis_lop_lateness(a, l);
+			x->late += late;
+			x->diff += analysis_lop_diff(a, l);
+			if (late > x->max || x->max_lop == TRACE_NONE) {
+				x->max = late;
+				x->max_lop = l;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+fill(struct view *v, const struct profile_scope *s)
+{
+	struct view_lists *vl = v->lists;
+	const struct analysis *a = v->a;
+	size_t cap = 0;
+	uint32_t n;
+	vl->n = 0;
+	free(vl->ops);
+	vl->ops = NULL;
+	if (vl->list == LI_PROBLEMS) {
+		const struct analysis_problem *p = analysis_problems(a, &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (in_scope(v, s, p[i].lop) &&
+			    push(vl, &cap, (struct oprow){ p[i].lop, i, p[i].surfaced, p[i].amount, p[i].kind }))
+				return ERR_NOMEM;
+	} else if (vl->list == LI_HOTSPOTS) {
+		const uint32_t *h = analysis_hotspots_startup(a, view_index_startup(v->ix), &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (in_scope(v, s, h[i]) &&
+			    push(vl, &cap, (struct oprow){ h[i], i, TRACE_NONE, analysis_lop_diff(a, h[i]), 0 }))
+				return ERR_NOMEM;
+	} else if (vl->list == LI_WAITS) {
+		const struct analysis_wait *w = analysis_waits(a, &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (in_scope(v, s, w[i].lop) &&
+			    push(vl, &cap, (struct oprow){ w[i].lop, i, w[i].cause_lop, w[i].time, w[i].kind }))
+				return ERR_NOMEM;
+	} else if (vl->list == LI_RANKS) {
+		uint32_t nr = view_index_ranks(v->ix);
+		free(vl->ranks);
+		vl->ranks = calloc((size_t)nr + 1, sizeof *vl->ranks);
+		if (!vl->ranks)
+			return ERR_NOMEM;
+		/* every rank's operations, on every core */
+		struct ranks_job rj = { v, s, vl->ranks, nr };
+		par_run(par_workers(), ranks_work, &rj);
+		const struct analysis_wait *w = analysis_waits(a, &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (in_scope(v, s, w[i].lop))
+				vl->ranks[analysis_lop_timeline(a, w[i].lop)].wait += w[i].time;
+		const uint32_t *h = analysis_hotspots_startup(a, view_index_startup(v->ix), &n);
+		for (uint32_t i = 0; i < n; i++)
+			if (in_scope(v, s, h[i]))
+				vl->ranks[analysis_lop_timeline(a, h[i])].hot++;
+		/* the kept ranks, in rank order */
+		for (uint32_t r = 0; r < nr; r++)
+			if (!s->ranks || s->ranks[r])
+				vl->ranks[vl->n++] = vl->ranks[r];
+	} else {
+		const struct trace_info *ti = trace_info(v->t);
+		for (int w = 0; w < WARN_COUNT; w++)
+			if (ti->warnings[w])
+				vl->warn[vl->n++] = (uint32_t)w;
+	}
+	return 0;
+}
+
+static void
+compute(struct view *v)
+{
+	struct view_lists *vl = v->lists;
+	struct profile_scope s;
+	uint64_t *buf, key[4];
+	if (vl->tsel_seen != v->tsel_gen) {      /* a new window: look at it */
+		vl->tsel_seen = v->tsel_gen;
+		vl->scope = TSCOPE_TIME;
+	}
+	if (view_scope_fill(v, vl->scope, &s, &buf, key))
+		return;
+	key[0] ^= (uint64_t)vl->list << 40 ^ (uint64_t)view_index_startup(v->ix) << 48;
+	if (vl->valid && memcmp(key, vl->key, sizeof key) == 0) {
+		free(buf);
+		return;
+	}
+	vl->valid = fill(v, &s) == 0;
+	free(buf);
+	memcpy(vl->key, key, sizeof key);
+	vt_reset(&vl->tab[vl->list], vl->n);
+	vt_sort(&vl->tab[vl->list], &vl->src[vl->list]);
+}
+
+static void
+li_title(struct view *v, char *buf, size_t n)
+{
+	struct view_lists *vl = v->lists;
+	char sc[160];
+	view_scope_text(v, vl->scope, sc, sizeof sc);
+	snprintf(buf, n, "%s \u00b7 %u \u00b7 %s \u00b7 v: next list",
+		 vl->list == LI_RANKS && view_is_charm(v) ? "lateness per chare" : list_name[vl->list], vl->n,
+		 vl->list == LI_WARNINGS ? "the whole trace" : sc);
+}
+
+static void
+li_prepare(struct view *v, int w, int h)
+{
+	struct view_lists *vl = v->lists;
+	compute(v);
+	vt_layout(&vl->tab[vl->list], &vl->src[vl->list], w, h - 2 > 1 ? h - 2 : 1);
+}
+
+static void
+li_row(struct view *v, int y, struct grid *row)
+{
+	struct view_lists *vl = v->lists;
+	struct vtable *t = &vl->tab[vl->list];
+	const struct vt_source *s = &vl->src[vl->list];
+	if (y == 0) {
+		vt_header(t, s, row, 0);
+		return;
+	}
+	if (y <= t->rows) {
+		vt_row(t, s, y - 1, row, 0);
+		if (y == 1 && t->n == 0)
+			grid_text(row, 0, 0, row->w, ST_DIM, vl->list == LI_WARNINGS
+				  ? "the reader warned of nothing" : "none in this scope");
+		return;
+	}
+	if (y == t->rows + 1)
+		grid_text(row, 0, 0, row->w, ST_DIM, vl->list == LI_WARNINGS
+			  ? "what the reader closed, skipped or could not match ('skein info' lists them too)"
+			  : "Enter: go to it \u00b7 o: sort \u00b7 w: scope \u00b7 v: next list");
+}
+
+static void
+go(struct view *v)
+{
+	struct view_lists *vl = v->lists;
+	uint32_t r = vt_selected(&vl->tab[vl->list]), lop = TRACE_NONE;
+	if (r == UINT32_MAX)
+		return;
+	if (vl->list == LI_WARNINGS) {
+		view_set_message(v, 0, "a warning is about the trace as a whole: it names no operation");
+		return;
+	}
+	lop = vl->list == LI_RANKS ? vl->ranks[r].max_lop : vl->ops[r].lop;
+	if (lop == TRACE_NONE)
+		return;
+	if (v->big == PANE_LISTS) {
+		v->big = -1;
+		v->focus = PANE_GRID;
+	}
+	view_jump_lop(v, lop);
+	char what[64];
+	if (vl->list == LI_RANKS)
+		snprintf(what, sizeof what, "the latest operation of %s %u", view_row_noun(v), vl->ranks[r].rank);
+	else
+		snprintf(what, sizeof what, "%s %u of %u", list_name[vl->list], vl->ops[r].n + 1, vl->n);
+	view_set_message(v, 0, "%s", what);
+}
+
+static int
+li_request(struct view *v, enum action act)
+{
+	struct view_lists *vl = v->lists;
+	struct vtable *t = &vl->tab[vl->list];
+	const struct vt_source *s = &vl->src[vl->list];
+	int page = t->rows > 1 ? t->rows - 1 : 1;
+	switch (act) {
+	case ACT_MOVE_UP: vt_move(t, -1); return 1;
+	case ACT_MOVE_DOWN: vt_move(t, 1); return 1;
+	case ACT_PAGE_UP: vt_move(t, -page); return 1;
+	case ACT_PAGE_DOWN: vt_move(t, page); return 1;
+	case ACT_FIRST_RANK: case ACT_FIRST_STEP: vt_home(t, 0); return 1;
+	case ACT_LAST_RANK: case ACT_LAST_STEP: vt_home(t, 1); return 1;
+	case ACT_PANE_METRIC: case ACT_MOVE_RIGHT: case ACT_MOVE_LEFT:
+		vt_sort_next(t, s, act == ACT_MOVE_LEFT ? -1 : 1);
+		return 1;
+	case ACT_PANE_MODE:
+		do
+			vl->list = (vl->list + 1) % LI_COUNT;
+		while (view_is_charm(v) && (vl->list == LI_PROBLEMS || vl->list == LI_WAITS));
+		vl->valid = 0;
+		return 1;
+	case ACT_PANE_SCOPE:
+		vl->scope = view_scope_next(v, vl->scope);
+		return 1;
+	case ACT_CLUSTER_TOGGLE: go(v); return 1;
+	case ACT_CLOSE:
+		if (v->big == PANE_LISTS)
+			view_big_toggle(v, PANE_LISTS);
+		return 1;
+	default: return 0;
+	}
+}
+
+static int
+li_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
+{
+	struct view_lists *vl = v->lists;
+	struct vtable *t = &vl->tab[vl->list];
+	if (kind == MOUSE_WHEEL_UP || kind == MOUSE_WHEEL_DOWN) {
+		vt_move(t, kind == MOUSE_WHEEL_UP ? -3 : 3);
+	} else if (kind == MOUSE_LEFT && y == 0 && vt_column_at(t, x) >= 0) {
+		vt_sort_by(t, &vl->src[vl->list], vt_column_at(t, x));
+	} else if (kind == MOUSE_LEFT && y >= 1 && t->top + (uint32_t)(y - 1) < t->n) {
+		uint32_t at = t->top + (uint32_t)(y - 1);
+		if (at == t->sel)
+			go(v);
+		else
+			vt_move(t, (long)at - (long)t->sel);
+	}
+	return 1;
+}
+
+static const struct pane_key li_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the row above / below" },
+	{ ACT_PANE_MODE, ACT_NONE, "problems, hotspots, wait states, lateness per rank, warnings" },
+	{ ACT_PANE_METRIC, ACT_NONE, "sort by the next column (a click on a header: by it; again: reversed)" },
+	{ ACT_PANE_SCOPE, ACT_NONE, "whole trace, partition, iteration, steps in view, the timeline's window" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "go to the row's operation" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
+static const struct pane_key li_charm_keys[] = {
+	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the row above / below" },
+	{ ACT_PANE_MODE, ACT_NONE, "hotspots, lateness per chare, warnings (the other lists are MPI's)" },
+	{ ACT_PANE_METRIC, ACT_NONE, "sort by the next column (a click on a header: by it; again: reversed)" },
+	{ ACT_PANE_SCOPE, ACT_NONE, "whole trace, phase, iteration, steps in view, the timeline's window" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "go to the row's execution" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
+const struct view_ops view_lists_ops = {
+	.name = "lists",
+	.focusable = 1,
+	.title = li_title,
+	.prepare = li_prepare,
+	.row = li_row,
+	.request = li_request,
+	.mouse = li_mouse,
+	.keys_title = "In the lists (i)",
+	.keys = li_keys,
+	.charm_keys = li_charm_keys,
+};

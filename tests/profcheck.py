@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""profcheck.py SKEIN TRACE — skein's profile and communication matrix
+against a count from otf2-print's text alone (the definitions as
+waitcheck.py reads them: ranks from the MPI COMM_LOCATIONS group,
+communicators' members as world ranks).
+
+Profile: on every rank, regions nest as ENTER and LEAVE nest; a LEAVE of
+a region below the top closes the ones above it at that time, a LEAVE of
+a region not open is ignored, regions open at the end close at the
+rank's last event; time with measurement switched off (MEASUREMENT_ON_OFF)
+counts in no region. A region's inclusive time is its LEAVE less its
+ENTER less that; its exclusive time, the inclusive time less that of the
+regions entered inside it. For every region: the calls must equal
+skein's, the inclusive time agree within 0.5%, and the rank with the
+most exclusive time be skein's max_rank (or one whose time is within
+0.5% of it).
+
+Communication: every MPI_SEND and MPI_ISEND counts for its (sender,
+receiver) pair with its length; a receive left over after matching each
+(sender, receiver, communicator, tag) first in, first out counts for its
+pair too. Every pair must have skein's messages and bytes, and skein no
+other pair.
+
+Prints one line per difference and a summary; exits 1 on a difference."""
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict, deque
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from waitcheck import comm_of, definitions, field, otf2_print, world  # noqa: E402
+
+SEEN = ("ENTER", "LEAVE", "MEASUREMENT_ON_OFF")
+
+
+def count(trace):
+    tps, loc_rank, comm_world = definitions(trace)
+    stack = defaultdict(list)      # loc -> [name, enter, gap at enter, child]
+    gap = defaultdict(int)         # loc -> time with measurement off so far
+    off_at = {}
+    last = {}
+    calls = defaultdict(int)       # name -> calls
+    incl = defaultdict(int)        # name -> ticks
+    excl = defaultdict(lambda: defaultdict(int))   # name -> rank -> ticks
+    sends = defaultdict(deque)     # (from, to, comm, tag) -> lengths
+    recvs = defaultdict(deque)
+    pairs = defaultdict(lambda: [0, 0])
+    ev = re.compile(r"^(\S+)\s+(\d+)\s+(\d+)\s*(.*)$")
+
+    def close(loc, t):
+        name, enter, g0, child = stack[loc].pop()
+        inc = t - enter - (gap[loc] - g0)
+        calls[name] += 1
+        incl[name] += inc
+        excl[name][loc_rank[loc]] += inc - child
+        if stack[loc]:
+            stack[loc][-1][3] += inc
+
+    for line in otf2_print(trace):
+        m = ev.match(line)
+        if not m:
+            continue
+        kind, loc, t, rest = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        if loc not in loc_rank:
+            continue
+        r = loc_rank[loc]
+        if kind in SEEN or kind.startswith("MPI_"):
+            t = max(t, last.get(loc, t))          # skein clamps times going back
+            last[loc] = t
+        if kind == "ENTER":
+            name = re.search(r'Region: "([^"]*)"', rest).group(1)
+            stack[loc].append([name, t, gap[loc], 0])
+        elif kind == "LEAVE":
+            name = re.search(r'Region: "([^"]*)"', rest).group(1)
+            names = [x[0] for x in stack[loc]]
+            if name in names:
+                at = len(names) - 1 - names[::-1].index(name)
+                while len(stack[loc]) > at:
+                    close(loc, t)
+        elif kind == "MEASUREMENT_ON_OFF":
+            if "OFF" in rest:
+                off_at.setdefault(loc, t)
+            elif loc in off_at:
+                gap[loc] += t - off_at.pop(loc)
+        elif kind in ("MPI_SEND", "MPI_ISEND"):
+            comm = comm_of(rest)
+            to = world(comm_world, comm, field(rest, "Receiver"), r)
+            key = (r, to, comm, field(rest, "Tag"))
+            sends[key].append(field(rest, "Length"))
+            pairs[(r, to)][0] += 1
+            pairs[(r, to)][1] += field(rest, "Length")
+        elif kind in ("MPI_RECV", "MPI_IRECV"):
+            comm = comm_of(rest)
+            frm = world(comm_world, comm, field(rest, "Sender"), r)
+            recvs[(frm, r, comm, field(rest, "Tag"))].append(field(rest, "Length"))
+    for loc in list(stack):
+        if loc in off_at:
+            gap[loc] += last[loc] - off_at.pop(loc)
+        while stack[loc]:
+            close(loc, last[loc])
+    for key, rr in recvs.items():
+        for length in list(rr)[len(sends.get(key, ())):]:
+            pairs[(key[0], key[1])][0] += 1
+            pairs[(key[0], key[1])][1] += length
+    return tps, calls, incl, excl, pairs
+
+
+def main():
+    skein, trace = sys.argv[1], sys.argv[2]
+    if not trace.endswith(".otf2"):
+        trace = trace.rstrip("/") + "/traces.otf2"
+    run = subprocess.run([skein, "profile", "--format", "json", trace], capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        _, loc_rank, _ = definitions(trace)
+        if not loc_rank:        # skein reads no MPI ranks there: nothing to compare
+            print(f"profcheck: no MPI ranks, skipped ({run.stderr.strip()})")
+            return 0
+        print(f"profcheck: skein profile failed: {run.stderr.strip()}")
+        return 1
+    prof = json.loads(run.stdout)
+    tps, calls, incl, excl, pairs = count(trace)
+    theirs = {x["region"]: x for x in prof["regions"]}
+    bad = 0
+    worst = 0.0
+    for name in sorted(calls):
+        y = theirs.get(name)
+        if y is None:
+            print(f"profcheck: {name}: not in skein's profile")
+            bad += 1
+            continue
+        a, b = incl[name] / tps, y["inclusive_s"]
+        rel = abs(a - b) / max(a, b) if max(a, b) > 0 else 0.0
+        worst = max(worst, rel)
+        top = max(excl[name].values())
+        mine = excl[name].get(y["max_rank"], 0)
+        if calls[name] != y["calls"] or rel > 0.005 or mine < top - max(0.005 * top, 1):
+            print(f"profcheck: {name}: otf2-print {calls[name]} calls, {a:.9f} s, most on rank "
+                  f"{max(excl[name], key=lambda k: (excl[name][k], -k))}; skein {y['calls']} "
+                  f"calls, {b:.9f} s, rank {y['max_rank']}")
+            bad += 1
+    extra = set(theirs) - set(calls)
+    for name in sorted(extra):
+        print(f"profcheck: {name}: in skein's profile, not in otf2-print's")
+        bad += 1
+    out = subprocess.run([skein, "comm", "--format", "csv", trace], check=True,
+                         capture_output=True, text=True).stdout
+    got = {(int(x["sender"]), int(x["receiver"])): (int(x["messages"]), int(x["bytes"]))
+           for x in csv.DictReader(io.StringIO(out))}
+    for key in sorted(set(got) | set(pairs)):
+        want = tuple(pairs.get(key, (0, 0)))
+        if got.get(key, (0, 0)) != want:
+            print(f"profcheck: {key[0]} -> {key[1]}: otf2-print {want[0]} messages, {want[1]} "
+                  f"bytes; skein {got.get(key, (0, 0))}")
+            bad += 1
+    msgs = sum(p[0] for p in pairs.values())
+    print(f"profcheck: {len(calls)} regions ({sum(calls.values())} calls, largest difference in "
+          f"time {100 * worst:.4f}%), {len(pairs)} pairs ({msgs} messages), {bad} differences")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

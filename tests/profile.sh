@@ -1,0 +1,109 @@
+#!/bin/sh
+# profile.sh SKEIN SHARED — `skein profile` and `skein comm`: against an
+# independent count from otf2-print (tests/profcheck.py) on every shared
+# Score-P trace skein reads and on two of the corpus's real MPI runs;
+# the same from a saved analysis; windows that add up; rank sets; usage.
+skein=$1
+shared=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+case $shared in /*) ;; *) shared=$root/$shared ;; esac
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+tmp=$(mktemp -d /tmp/skein-profile-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0 skip=0
+. "$root/tests/run.sh"
+
+# the independent count: every region's calls and time, the rank with
+# the most, every pair's messages and bytes
+check() {
+	if python3 "$root/tests/profcheck.py" "$skein" "$1" >"$tmp/check" 2>&1; then
+		ok
+		echo "  $(basename "$(dirname "$1")"): $(tail -1 "$tmp/check")"
+	else
+		bad "profcheck $1: $(grep -v ' 0 differences' "$tmp/check" | head -5)"
+	fi
+}
+if command -v otf2-print >/dev/null 2>&1; then
+	if [ -d "$shared/traces/otf2" ]; then
+		for d in "$shared"/traces/otf2/*/; do
+			[ -f "$d/traces.otf2" ] && check "$d/traces.otf2"
+		done
+	else
+		echo "profile.sh: $shared/traces/otf2 absent: the shared traces skipped"
+		skip=$((skip + 1))
+	fi
+	for c in lammps-melt-4 overlap-4-delay-openmpi; do
+		check "$root/traces/corpus/$c/traces.otf2"
+	done
+else
+	echo "profile.sh: no otf2-print: the independent count skipped"
+	skip=$((skip + 1))
+fi
+
+trace=$root/traces/corpus/stencil-4-delay/traces.otf2
+# a saved analysis answers as the trace does
+run save 0 analyze -q --save "$tmp/s.skein" "$trace" && ok
+for cmd in "profile --format json" "profile --format csv --ranks" "comm --format json" \
+	"profile --from 0.1 --to 0.25 --format csv" "comm --rank-set 1-2 --format csv"; do
+	# shellcheck disable=SC2086
+	"$skein" $cmd "$trace" >"$tmp/a" 2>&1 && "$skein" $cmd "$tmp/s.skein" >"$tmp/b" 2>&1 &&
+		cmp -s "$tmp/a" "$tmp/b" && ok || bad "$cmd: the saved analysis differs from the trace"
+done
+
+# two windows that meet add up to the whole, region by region
+"$skein" profile --format json "$trace" >"$tmp/all" &&
+	"$skein" profile --format json --to 0.2 "$trace" >"$tmp/lo" &&
+	"$skein" profile --format json --from 0.2 "$trace" >"$tmp/hi" &&
+	python3 - "$tmp/all" "$tmp/lo" "$tmp/hi" <<'PY' && ok || bad "windows do not add up"
+import json, sys
+a, lo, hi = (json.load(open(f)) for f in sys.argv[1:])
+part = {}
+for p in (lo, hi):
+    for r in p["regions"]:
+        part[r["region"]] = part.get(r["region"], 0) + r["inclusive_s"]
+for r in a["regions"]:
+    if abs(part.get(r["region"], 0) - r["inclusive_s"]) > 1e-9 * max(1, r["inclusive_s"]):
+        sys.exit(f"{r['region']}: {r['inclusive_s']} against {part.get(r['region'])}")
+if not 0 < lo["to_s"] == hi["from_s"] == 0.2:
+    sys.exit("the windows' ends")
+PY
+
+# a rank set keeps the pairs between its ranks, and the profile its ranks
+"$skein" comm --format csv "$trace" >"$tmp/c_all" &&
+	"$skein" comm --format csv --rank-set 0,2-3 "$trace" >"$tmp/c_set" &&
+	awk -F, 'NR > 1 && $1 != 1 && $2 != 1' "$tmp/c_all" | diff - "$(tail -n +2 "$tmp/c_set" >"$tmp/c_set2"; echo "$tmp/c_set2")" >/dev/null &&
+	ok || bad "comm --rank-set 0,2-3"
+run ranks 0 profile --ranks --format csv --rank-set 1 "$trace" &&
+	[ "$(tail -n +2 "$tmp/out" | cut -d, -f1 | sort -u)" = 1 ] && ok || bad "profile --rank-set 1 --ranks"
+run text 0 profile "$trace" && head -1 "$tmp/out" | grep -q '^profile: whole trace, 4 ranks' &&
+	grep -q '^MPI_Waitall ' "$tmp/out" && ok || bad "profile text"
+run comm-text 0 comm "$trace" && grep -q '^bytes sent' "$tmp/out" && grep -q '^collectives' "$tmp/out" &&
+	ok || bad "comm text"
+head -1 "$tmp/a" >/dev/null
+run csv-head 0 profile --format csv "$trace" &&
+	[ "$(head -1 "$tmp/out")" = "region,calls,inclusive_s,exclusive_s,min_s,mean_s,max_s,max_rank,imbalance,share" ] &&
+	ok || bad "profile CSV header"
+run comm-head 0 comm --format csv "$trace" && [ "$(head -1 "$tmp/out")" = "sender,receiver,messages,bytes" ] &&
+	ok || bad "comm CSV header"
+
+# the explorer keeps to the same scope (render, as explore does)
+run render-scope 0 render --pane profile --size 100x20 --from 0.35 --to 0.46 --rank-set 1-2 "$trace" &&
+	grep -q 'window 0.350000 s' "$tmp/out" && grep -q '^│delay ' "$tmp/out" && ok || bad "render --from --to --rank-set"
+for p in profile comm lists; do
+	run "render --pane $p" 0 render --pane "$p" --size 80x24 "$trace" && [ -s "$tmp/out" ] && ok ||
+		bad "render --pane $p"
+done
+run render-late 2 render --from 9 "$trace" && grep -q 'the trace ends at' "$tmp/err" && ok || bad "render --from past the end"
+
+# usage: one line, exit 2
+for args in "profile --table x" "comm --ranks" "profile --from soon" "profile --from 2 --to 1" \
+	"comm --rank-set 99" "comm --rank-set 3-1" "profile --format xml" "info --from 1" \
+	"profile --pes"; do
+	# shellcheck disable=SC2086
+	run "$args" 2 $args "$trace" && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -le 2 ] &&
+		ok || bad "$args: usage error"
+done
+
+echo "profile.sh: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,321 @@
+/* test_profile.c — the profile and the communication summary on
+ * synthetic streams whose answer is known exactly: nesting, calls made
+ * inside calls, quiet calls, regions closed out of order or left open,
+ * measurement switched off, windows, rank sets, a call split where it
+ * held two collectives, message pairs. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "analysis/profile/profile.h"
+#include "model/build.h"
+#include "model/trace_impl.h"
+
+enum { R_MAIN, R_WORK, R_SEND, R_RECV, R_TEST, R_RANK, R_ALLREDUCE, R_INIT, R_COUNT };
+
+struct fx {
+	struct trace *t;
+	struct build *b;
+	uint32_t reg[R_COUNT];
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	f->t = trace_new();
+	f->t->info.ticks_per_second = 1000;
+	static const struct { const char *name; uint8_t role; } regions[R_COUNT] = {
+		{ "main", ROLE_USER }, { "work", ROLE_USER }, { "MPI_Send", ROLE_SEND },
+		{ "MPI_Recv", ROLE_RECV }, { "MPI_Test", ROLE_WAIT }, { "MPI_Comm_rank", ROLE_MPI_OTHER },
+		{ "MPI_Allreduce", ROLE_COLLECTIVE }, { "MPI_Init", ROLE_MPI_OTHER },
+	};
+	for (int i = 0; i < R_COUNT; i++)
+		assert_int_equal(trace_add_region(f->t, regions[i].name, regions[i].role, 4, &f->reg[i]), 0);
+	uint32_t world[3] = { 0, 1, 2 }, id;
+	assert_int_equal(trace_add_comm(f->t, 0, world, 3, 0, &id), 0);
+	assert_int_equal(trace_set_timelines(f->t, 3), 0);
+	f->b = build_create(f->t);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	build_destroy(f->b);
+	trace_destroy(f->t);
+	free(f);
+	return 0;
+}
+
+#define TL(r) assert_int_equal(build_timeline_begin(f->b, (r)), 0)
+#define END() assert_int_equal(build_timeline_end(f->b), 0)
+#define ENTER(t, r) assert_int_equal(build_enter(f->b, (t), f->reg[r]), 0)
+#define LEAVE(t, r) assert_int_equal(build_leave(f->b, (t), f->reg[r]), 0)
+#define SEND(t, peer, bytes) assert_int_equal(build_send(f->b, (t), (peer), 0, 0, (bytes), UINT64_MAX), 0)
+#define RECV(t, peer, bytes) assert_int_equal(build_recv(f->b, (t), (peer), 0, 0, (bytes), UINT64_MAX), 0)
+#define FINISH() assert_int_equal(build_finish(f->b, NULL, NULL), 0)
+
+static const struct profile_region *
+region(const struct profile *p, struct fx *f, int r)
+{
+	for (uint32_t i = 0; i < p->n_regions; i++)
+		if (p->regions[i].region == f->reg[r])
+			return &p->regions[i];
+	return NULL;
+}
+
+static const struct profile_row *
+row(const struct profile *p, struct fx *f, uint32_t rank, int r)
+{
+	for (uint32_t i = 0; i < p->n_rows; i++)
+		if (p->rows[i].rank == rank && p->rows[i].region == f->reg[r])
+			return &p->rows[i];
+	return NULL;
+}
+
+/* Rank 0: main [0, 100) holding MPI_Init [0, 10) with MPI_Comm_rank
+ * inside it [2, 3), work [20, 60) holding MPI_Send [30, 40) (a message of
+ * 8 bytes to rank 1) and two MPI_Test [42, 43), [44, 45); measurement off
+ * [50, 55). Rank 1: main [0, 100), MPI_Recv [35, 70) of that message,
+ * work entered at 75 and closed by main's leave. Rank 2: main [0, 80) with work
+ * [10, 30) closed by main's leave at 20, out of order (work [10, 20)). */
+static void
+stream(struct fx *f)
+{
+	TL(0);
+	ENTER(0, R_MAIN);
+	ENTER(0, R_INIT);
+	ENTER(2, R_RANK);
+	LEAVE(3, R_RANK);
+	LEAVE(10, R_INIT);
+	ENTER(20, R_WORK);
+	ENTER(30, R_SEND);
+	SEND(31, 1, 8);
+	LEAVE(40, R_SEND);
+	ENTER(42, R_TEST);
+	LEAVE(43, R_TEST);
+	ENTER(44, R_TEST);
+	LEAVE(45, R_TEST);
+	assert_int_equal(build_measurement(f->b, 50, 0), 0);
+	assert_int_equal(build_measurement(f->b, 55, 1), 0);
+	LEAVE(60, R_WORK);
+	LEAVE(100, R_MAIN);
+	END();
+	TL(1);
+	ENTER(0, R_MAIN);
+	ENTER(35, R_RECV);
+	RECV(69, 0, 8);
+	LEAVE(70, R_RECV);
+	ENTER(75, R_WORK);
+	LEAVE(100, R_MAIN);     /* closes work out of order */
+	END();
+	TL(2);
+	ENTER(0, R_MAIN);
+	ENTER(10, R_WORK);
+	LEAVE(20, R_MAIN);      /* work closed out of order at 20 */
+	ENTER(20, R_MAIN);
+	LEAVE(80, R_MAIN);
+	END();
+	FINISH();
+}
+
+static void
+whole(void **state)
+{
+	struct fx *f = *state;
+	stream(f);
+	uint32_t nc;
+	const struct trace_call *c = trace_calls(f->t, &nc);
+	/* rank 0: MPI_Init, MPI_Comm_rank (inside it), two MPI_Test, the gap */
+	assert_int_equal(nc, 5);
+	assert_int_equal(trace_call_kind(&c[0]), CALL_MPI);
+	assert_int_equal(trace_call_region(&c[0]), f->reg[R_INIT]);
+	assert_int_equal(trace_call_kind(&c[1]), CALL_INNER);
+	assert_int_equal(trace_call_kind(&c[4]), CALL_GAP);
+	assert_int_equal(trace_call_region(&c[4]), TRACE_NONE);
+	struct profile p;
+	struct err e = { 0 };
+	assert_int_equal(profile_compute(f->t, NULL, &p, &e), 0);
+	const struct profile_region *main_ = region(&p, f, R_MAIN), *work = region(&p, f, R_WORK);
+	const struct profile_region *init = region(&p, f, R_INIT), *rank = region(&p, f, R_RANK);
+	const struct profile_region *test = region(&p, f, R_TEST), *send = region(&p, f, R_SEND);
+	assert_non_null(main_);
+	/* main: rank 0 100 less the gap's 5 = 95; rank 1 100; rank 2 20 + 60 */
+	assert_int_equal(main_->calls, 4);
+	assert_int_equal(main_->incl, 95 + 100 + 80);
+	/* exclusive: rank 0 95 - 10 (init) - 35 (work less gap) = 50; rank 1
+	 * 100 - 35 - 25 = 40; rank 2 80 - 10 = 70 */
+	assert_int_equal(main_->excl, 50 + 40 + 70);
+	assert_int_equal(main_->max_rank, 2);
+	assert_int_equal(main_->excl_max, 70);
+	assert_int_equal(main_->excl_min, 40);
+	assert_int_equal(work->calls, 3);
+	assert_int_equal(work->incl, 35 + 25 + 10);
+	assert_int_equal(work->excl, (35 - 10 - 2) + 25 + 10);
+	assert_int_equal(work->ranks, 3);
+	assert_int_equal(init->calls, 1);
+	assert_int_equal(init->incl, 10);
+	assert_int_equal(init->excl, 9);
+	assert_int_equal(rank->calls, 1);
+	assert_int_equal(rank->incl, 1);
+	assert_int_equal(test->calls, 2);
+	assert_int_equal(test->incl, 2);
+	assert_int_equal(send->calls, 1);
+	assert_int_equal(send->incl, 10);
+	assert_int_equal(region(&p, f, R_RECV)->max_rank, 1);
+	/* the mean and imbalance over the three ranks */
+	assert_true(init->excl_mean > 2.99 && init->excl_mean < 3.01);
+	assert_true(profile_imbalance(init) > 2.99 && profile_imbalance(init) < 3.01);
+	assert_int_equal(p.n_ranks, 3);
+	assert_int_equal(p.misnested, 2);
+	profile_free(&p);
+}
+
+static void
+windows(void **state)
+{
+	struct fx *f = *state;
+	stream(f);
+	struct profile_scope s;
+	profile_scope_all(&s);
+	s.from = 41;
+	s.to = 56;
+	struct profile p;
+	struct err e = { 0 };
+	assert_int_equal(profile_compute(f->t, &s, &p, &e), 0);
+	/* rank 0 in [41, 56): work 15 less the gap 5 = 10, two tests; rank 1
+	 * the receive 15; main each rank 15 (rank 0: less the gap) */
+	assert_int_equal(region(&p, f, R_WORK)->incl, 10);
+	assert_int_equal(region(&p, f, R_WORK)->excl, 8);
+	assert_int_equal(region(&p, f, R_TEST)->calls, 2);
+	assert_int_equal(region(&p, f, R_RECV)->incl, 15);
+	assert_int_equal(region(&p, f, R_MAIN)->incl, 10 + 15 + 15);
+	assert_int_equal(region(&p, f, R_MAIN)->excl, 0 + 0 + 15);
+	assert_null(region(&p, f, R_SEND));
+	assert_null(region(&p, f, R_INIT));
+	profile_free(&p);
+	/* a window that starts inside MPI_Init finds it and the call inside */
+	s.from = 2;
+	s.to = 4;
+	assert_int_equal(profile_compute(f->t, &s, &p, &e), 0);
+	assert_int_equal(region(&p, f, R_INIT)->incl, 2);
+	assert_int_equal(region(&p, f, R_INIT)->excl, 1);
+	assert_int_equal(region(&p, f, R_RANK)->incl, 1);
+	profile_free(&p);
+	/* two windows that meet add up to the whole */
+	struct profile a, b, all;
+	s.from = 0, s.to = 43;
+	assert_int_equal(profile_compute(f->t, &s, &a, &e), 0);
+	s.from = 43, s.to = UINT64_MAX;
+	assert_int_equal(profile_compute(f->t, &s, &b, &e), 0);
+	assert_int_equal(profile_compute(f->t, NULL, &all, &e), 0);
+	for (uint32_t i = 0; i < all.n_regions; i++) {
+		uint64_t sum = 0, xs = 0;
+		for (uint32_t k = 0; k < a.n_regions; k++)
+			if (a.regions[k].region == all.regions[i].region)
+				sum += a.regions[k].incl, xs += a.regions[k].excl;
+		for (uint32_t k = 0; k < b.n_regions; k++)
+			if (b.regions[k].region == all.regions[i].region)
+				sum += b.regions[k].incl, xs += b.regions[k].excl;
+		assert_int_equal(sum, all.regions[i].incl);
+		assert_int_equal(xs, all.regions[i].excl);
+	}
+	profile_free(&a);
+	profile_free(&b);
+	profile_free(&all);
+}
+
+static void
+ranks(void **state)
+{
+	struct fx *f = *state;
+	stream(f);
+	uint8_t kept[3];
+	struct err e = { 0 };
+	assert_int_equal(profile_parse_ranks(f->t, "0,2", kept, &e), 0);
+	assert_true(kept[0] && !kept[1] && kept[2]);
+	assert_int_equal(profile_parse_ranks(f->t, "1-2", kept, &e), 0);
+	assert_true(!kept[0] && kept[1] && kept[2]);
+	assert_int_equal(profile_parse_ranks(f->t, "3", kept, &e), ERR_USAGE);
+	assert_int_equal(profile_parse_ranks(f->t, "2-1", kept, &e), ERR_USAGE);
+	assert_int_equal(profile_parse_ranks(f->t, "x", kept, &e), ERR_USAGE);
+	uint64_t ticks;
+	assert_int_equal(profile_parse_time(f->t, "20ms", &ticks, &e), 0);
+	assert_int_equal(ticks, 20);
+	assert_int_equal(profile_parse_time(f->t, "0.5", &ticks, &e), 0);
+	assert_int_equal(ticks, 500);
+	assert_int_equal(profile_parse_time(f->t, "1 h", &ticks, &e), ERR_USAGE);
+	struct profile_scope s;
+	profile_scope_all(&s);
+	assert_int_equal(profile_parse_ranks(f->t, "1", kept, &e), 0);
+	s.ranks = kept;
+	struct profile p;
+	assert_int_equal(profile_compute(f->t, &s, &p, &e), 0);
+	assert_int_equal(p.n_ranks, 1);
+	assert_null(region(&p, f, R_SEND));
+	assert_int_equal(region(&p, f, R_MAIN)->incl, 100);
+	assert_non_null(row(&p, f, 1, R_WORK));
+	assert_null(row(&p, f, 0, R_WORK));
+	profile_free(&p);
+	/* the message 0 -> 1 is kept only with both ranks */
+	struct comm c;
+	assert_int_equal(comm_compute(f->t, &s, &c, &e), 0);
+	assert_int_equal(c.n_pairs, 0);
+	comm_free(&c);
+	assert_int_equal(comm_compute(f->t, NULL, &c, &e), 0);
+	assert_int_equal(c.n_pairs, 1);
+	assert_int_equal(c.pairs[0].sender, 0);
+	assert_int_equal(c.pairs[0].receiver, 1);
+	assert_int_equal(c.pairs[0].messages, 1);
+	assert_int_equal(c.pairs[0].bytes, 8);
+	assert_int_equal(c.pairs[0].transfer, 69 - 31);
+	assert_int_equal(c.size_bins[4], 1);        /* [8, 16) */
+	comm_free(&c);
+}
+
+/* A call that held two collectives is two ops, but one call. */
+static void
+split_call(void **state)
+{
+	struct fx *f = *state;
+	for (uint32_t r = 0; r < 3; r++) {
+		TL(r);
+		ENTER(0, R_ALLREDUCE);
+		assert_int_equal(build_coll_begin(f->b, 1), 0);
+		assert_int_equal(build_coll_end(f->b, 2, COLL_ALLREDUCE, 0, UINT32_MAX, 8, 8), 0);
+		assert_int_equal(build_coll_begin(f->b, 3), 0);
+		assert_int_equal(build_coll_end(f->b, 4, COLL_ALLREDUCE, 0, UINT32_MAX, 8, 8), 0);
+		LEAVE(5, R_ALLREDUCE);
+		END();
+	}
+	FINISH();
+	uint32_t n;
+	trace_ops(f->t, &n);
+	assert_int_equal(n, 12);          /* two calls a rank, each with its computation */
+	struct profile p;
+	struct err e = { 0 };
+	assert_int_equal(profile_compute(f->t, NULL, &p, &e), 0);
+	assert_int_equal(region(&p, f, R_ALLREDUCE)->calls, 3);
+	assert_int_equal(region(&p, f, R_ALLREDUCE)->incl, 15);
+	profile_free(&p);
+	struct comm c;
+	assert_int_equal(comm_compute(f->t, NULL, &c, &e), 0);
+	assert_int_equal(c.colls[COLL_ALLREDUCE].count, 2);
+	assert_int_equal(c.colls[COLL_ALLREDUCE].time, 15);
+	comm_free(&c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(windows, setup, teardown),
+		cmocka_unit_test_setup_teardown(ranks, setup, teardown),
+		cmocka_unit_test_setup_teardown(split_call, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
