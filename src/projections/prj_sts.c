@@ -24,8 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
+
 #define STS_MAX_BYTES (256u << 20)
-#define STS_MAX_ID 10000000u
+#define STS_MAX_ID TRACE_STS_ID_MAX
 #define STS_MAX_PES (1u << 24)
 
 struct cursor {

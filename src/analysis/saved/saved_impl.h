@@ -146,4 +146,42 @@ uint32_t saved_arrays(struct trace *t, struct analysis *a, struct has h, struct 
  * time, and its definitions' (or logs'). */
 void saved_stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *dsz, uint64_t *dmt);
 
+/* Opening a file (saved.c), and checking every index in it
+ * (saved_check.c). Sections are summed and checked in blocks of
+ * SUM_BLOCK bytes, dealt to the workers in turn: each block's records
+ * (those starting in it) are checked while the block is in the cache. */
+struct block_ref {
+	uint32_t id;
+	uint64_t off;            /* within the section */
+	uint64_t sum;            /* the block's checksum */
+	uint64_t bad;            /* the first record starting in it found wrong, or UINT64_MAX */
+	uint32_t n_big, n_far;   /* its DIFF_BIG differential latenesses, its far causes */
+};
+
+struct opener {
+	const unsigned char *base;
+	size_t len;
+	const char *name;
+	struct err *e;
+	const struct section *sec[S_END];
+	struct block_ref *blocks;
+	size_t n_blocks;
+	/* the model and the analysis mapped, once their sections have the
+	 * counts the meta section and each other give (NULL before, or when
+	 * they do not: then the blocks are summed only) */
+	const struct trace *t;
+	const struct analysis *a;
+};
+
+/* The records of section b->id starting in its block of k bytes checked
+ * against what they index (o->t and o->a set): b->bad, n_big, n_far. */
+void saved_check_block(const struct opener *o, struct block_ref *b, uint64_t k);
+/* What the blocks cannot check alone, once every block passed: the ends
+ * of the index arrays, orders and permutations, the lists of large
+ * differential lateness and far causes against their counts, the
+ * iterations, the options; 0 or ERR_FORMAT naming the section. */
+int saved_check_rest(struct opener *o, uint32_t n_big, uint32_t n_far);
+/* "lop -> partition": section id as doc/format.md names it. */
+const char *saved_section_name(uint32_t id);
+
 #endif
