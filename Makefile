@@ -186,6 +186,7 @@ doc-keys: $(BIN)
 check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
+	@sh tests/escape.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli_structure.sh $(BIN) $(SHARED)
 	@sh tests/charm.sh $(BIN) $(SHARED)
 	@sh tests/threads.sh $(BIN) $(SHARED)
