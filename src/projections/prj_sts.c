@@ -307,9 +307,9 @@ prj_sts_read(const char *path, struct prj_sts *s, struct err *e)
 {
 	s->path = path;
 	s->sdag_chare = UINT32_MAX;
-	FILE *f = fopen(path, "rb");
+	FILE *f = file_open_read(path, e);      /* a FIFO would block the read */
 	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		return ERR_IO;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc = 0;
