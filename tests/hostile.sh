@@ -314,16 +314,27 @@ print("status=%d" % (128 - r if r < 0 else r))
 PY
 	# a FIFO where the prompts' history belongs must not hang start-up
 	mkdir -p "$tmp/.local/state/skein" && mkfifo "$tmp/.local/state/skein/history"
+	# the whole terminal state after each: the line settings (stty), and
+	# as tmux sees the pane, the keypad's application modes, the alternate
+	# screen, mouse reports off and the cursor shown
+	modes='#{keypad_cursor_flag}#{keypad_flag}#{alternate_on}#{mouse_any_flag}#{mouse_standard_flag}#{mouse_sgr_flag}#{cursor_flag}'
+	[ "$(t display -p -t h "$modes")" = 0000001 ] || bad "tmux reports the pane's modes"
 	i=0
-	for c in "QUIT|131" "USR1|138" "PIPE|141" "TERM|143" "INT|130" "HUP|129"; do
+	for c in "QUIT|131" "USR1|138" "PIPE|141" "TERM|143" "INT|130" "HUP|129" "q|0"; do
 		sig=${c%%|*} want=${c#*|} i=$((i + 1))
 		rm -f "$tmp/pid"
 		t send-keys -t h "clear; python3 $tmp/status.py $tmp/pid $skein explore $tmp/plain; stty -g | cmp -s - $tmp/stty.before && echo TTY-OK-$i" Enter
 		wait_for 'logical · lateness' || bad "explorer start ($sig)"
+		[ "$(t display -p -t h "$modes")" = 1111110 ] || bad "the explorer's modes ($sig)"
 		pid=$(cat "$tmp/pid" 2>/dev/null)
-		[ -n "$pid" ] && kill -"$sig" "$pid"
-		wait_for "^TTY-OK-$i" && screen | grep -q "^status=$want\$" && ok ||
-			bad "SIG$sig: terminal restored and status $want ($(screen | grep status=))"
+		if [ "$sig" = q ]; then
+			t send-keys -t h q
+		elif [ -n "$pid" ]; then
+			kill -"$sig" "$pid"
+		fi
+		wait_for "^TTY-OK-$i" && screen | grep -q "^status=$want\$" &&
+			[ "$(t display -p -t h "$modes")" = 0000001 ] && ok ||
+			bad "SIG$sig: terminal restored ($(t display -p -t h "$modes") of keypad, alternate screen, mouse, cursor) and status $want ($(screen | grep status=))"
 	done
 	# a bad --topology in the explorer: exit 2 and one line, before any screen
 	t send-keys -t h "clear; $skein explore --topology $tmp/crash.xml $tmp/plain 2>$tmp/xerr; echo topo-status=\$?" Enter
