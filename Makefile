@@ -219,8 +219,13 @@ $(BUILD)/bench/bench_skein: tests/bench/bench_skein.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
 
+$(BUILD)/bench/bench_saved: tests/bench/bench_saved.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
+
 # A benchmark, not a test: figures for doc/performance.md.
-bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/bench_skein $(BIN) $(MPI_BIN)
+bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/bench_skein $(BUILD)/bench/bench_saved \
+	$(BIN) $(MPI_BIN)
 	@$(MAKE) --no-print-directory -C traces/gen all
 	@BENCH_KEEP=1 sh tests/bench/bench.sh $(BUILD)
 	@echo

@@ -26,35 +26,16 @@
 #include "analysis/core/cluster.h"
 #include "model/trace_impl.h"
 
-/* The checksum of a block of at most SUM_BLOCK bytes: 64-bit words mixed
- * by multiplication on four independent lanes (so that a core sums
- * several gigabytes a second), the tail bytes and the length folded in. */
-
-static uint64_t
-mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 31);
-}
-
+/* The checksum of a block (saved_impl.h: the lanes, a stride, the end). */
 uint64_t
 saved_block_sum(const unsigned char *b, size_t n)
 {
-	uint64_t h[4] = { 0x736b65696e736176ull ^ n, 0x6d6f64656c616e61ull, 0x6c79736973736176ull,
-			  0x6564736563746e73ull };
+	uint64_t h[4];
+	saved_sum_lanes(h, n);
 	size_t i = 0;
 	for (; i + 32 <= n; i += 32)
-		for (int k = 0; k < 4; k++) {
-			uint64_t w;
-			memcpy(&w, b + i + 8 * k, 8);
-			h[k] = mix(h[k], w);
-		}
-	uint64_t tail[4] = { 0 };
-	if (n > i)
-		memcpy(tail, b + i, n - i);
-	for (int k = 0; k < 4; k++)
-		h[k] = mix(h[k], tail[k]);
-	return mix(mix(mix(h[0], h[1]), h[2]), h[3]);
+		saved_sum_stride(h, b + i);
+	return saved_sum_end(h, b + i, n - i);
 }
 
 /* The checksum of n bytes: the block sums of each SUM_BLOCK bytes,
@@ -62,7 +43,7 @@ saved_block_sum(const unsigned char *b, size_t n)
 uint64_t
 saved_combine(uint64_t acc, uint64_t block)
 {
-	return mix(acc, block);
+	return saved_mix(acc, block);
 }
 
 uint64_t
@@ -174,7 +155,7 @@ stat_add(const char *path, uint64_t *sz, uint64_t *mt)
 		return -1;
 	uint64_t t = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
 	*sz += (uint64_t)st.st_size;
-	*mt = *mt ? mix(*mt, t) : t;
+	*mt = *mt ? saved_mix(*mt, t) : t;
 	return 0;
 }
 
@@ -234,11 +215,12 @@ sum_worker(void *ctx, uint32_t w, uint32_t nw)
 		struct block_ref *b = &o->blocks[i];
 		const struct section *s = o->sec[b->id];
 		uint64_t k = s->bytes - b->off < SUM_BLOCK ? s->bytes - b->off : SUM_BLOCK;
-		b->sum = saved_block_sum(o->base + s->offset + b->off, (size_t)k);
 		b->bad = UINT64_MAX;
 		b->n_big = b->n_far = 0;
-		if (o->t)      /* its records checked while the block is in the cache */
-			saved_check_block(o, b, k);
+		if (o->t)      /* its records checked as it is summed */
+			saved_sum_check(o, b, k);
+		else
+			b->sum = saved_block_sum(o->base + s->offset + b->off, (size_t)k);
 	}
 	return 0;
 }

@@ -4,22 +4,20 @@
  * The sums keep a damaged file from being read; a file whose arrays
  * were altered and whose sums were then recomputed passes them. Such a
  * file must still not make any command read out of bounds, so each
- * section's records are checked as its blocks are summed (saved.c's
- * workers, while the block is in the cache): a record's indices against
- * the counts of what they index, each CSR array's ends in order, and
- * what a getter derives from two arrays (a lop's step within its
- * partition's, a partition's entries of the step minima, a lop's last
- * op not before its first). What needs the whole of a section (the
- * ends of the CSR arrays, a topological order, the lists counted by
- * flags) is checked after, in saved_check_rest. The values (times,
- * sizes, counts shown) are not indices and are taken as they are.
+ * section's records are checked in the loop that sums its blocks
+ * (saved.c's workers, on every core): a record's indices against the
+ * counts of what they index, each CSR array's ends in order, and what a
+ * getter derives from two arrays (a lop's step within its partition's,
+ * a partition's entries of the step minima, a lop's last op not before
+ * its first). What needs the whole of a section (the ends of the CSR
+ * arrays, a topological order, the lists counted by flags) is checked
+ * after, in saved_check_rest. The values (times, sizes, counts shown)
+ * are not indices and are taken as they are.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "saved_impl.h"
-#include "base/vec.h"
 
 static const char *const names[S_END] = {
 	[S_META] = "meta", [S_STRINGS] = "strings", [S_PATH] = "path", [S_CREATOR] = "creator",
@@ -65,20 +63,33 @@ struct lim {
 #define OPT(v, n) ((uint32_t)((v) + 1) > (n))
 #define IDX(v, n) ((v) >= (n))
 
+/* The checks are written without branches (| rather than ||, indices
+ * clamped before what they index is read), as reductions over a block
+ * that the compiler unrolls and vectorises: a whole file is checked at
+ * the speed it is summed. Only when a block holds something wrong is it
+ * gone through again for the first record that is. */
+
 /* The first of v[r0, r1) at or past lim (with none: TRACE_NONE allowed),
- * or UINT64_MAX: a reduction that compilers vectorise, the record looked
- * for only when there is one. */
+ * or UINT64_MAX. */
 static uint64_t
 first_over(const uint32_t *v, uint64_t r0, uint64_t r1, uint32_t lim, int none)
 {
-	uint32_t add = none ? 1 : 0, worst = 0;
-	for (uint64_t i = r0; i < r1; i++) {
+	uint32_t add = none ? 1 : 0, w[8] = { 0 }, worst = 0;
+	uint64_t i = r0;
+	for (; i + 8 <= r1; i += 8)
+		for (int k = 0; k < 8; k++) {
+			uint32_t x = v[i + k] + add;
+			w[k] = x > w[k] ? x : w[k];
+		}
+	for (; i < r1; i++) {
 		uint32_t x = v[i] + add;
 		worst = x > worst ? x : worst;
 	}
+	for (int k = 0; k < 8; k++)
+		worst = w[k] > worst ? w[k] : worst;
 	if (r0 == r1 || worst < lim + add)
 		return UINT64_MAX;
-	for (uint64_t i = r0;; i++)
+	for (i = r0;; i++)
 		if ((uint32_t)(v[i] + add) >= lim + add)
 			return i;
 }
@@ -102,7 +113,10 @@ first_over_u8(const uint8_t *v, uint64_t r0, uint64_t r1, uint8_t lim)
 static uint64_t
 first_unordered(const uint32_t *v, uint64_t r0, uint64_t r1, int strict, uint32_t last)
 {
-	for (uint64_t i = r0; i < r1; i++)
+	uint32_t any = r0 == 0 && r1 > 0 && v[0] != 0;
+	for (uint64_t i = r0 ? r0 : 1; i < r1; i++)
+		any |= (v[i] > last) | (strict ? v[i] <= v[i - 1] : v[i] < v[i - 1]);
+	for (uint64_t i = r0; any && i < r1; i++)
 		if (v[i] > last || (i == 0 ? v[i] != 0 : strict ? v[i] <= v[i - 1] : v[i] < v[i - 1]))
 			return i;
 	return UINT64_MAX;
@@ -154,44 +168,40 @@ node_bad(const struct lim *L, uint64_t i)
 /* An op names what exists; its ends start where the op before's do or
  * later; it lies among its own timeline's ops (what an MPI trace's
  * implied computation ops are read from). */
-static int
+static const struct trace_timeline no_timeline;
+static const struct analysis_part no_part;
+
+static inline int
 op_bad(const struct lim *L, uint64_t i)
 {
 	const struct trace *t = L->t;
 	const struct trace_oprec *r = &t->oprec[i];
-	if (IDX(r->timeline, L->tl) || r->kind >= OP_KIND_COUNT ||
-	    (r->region != TRACE_OPREC_NO_REGION && r->region >= L->region) ||
-	    OPT(r->frame, L->frame) || r->end_first > L->end ||
-	    (i > 0 && r->end_first < t->oprec[i - 1].end_first))
-		return 1;
-	const struct trace_timeline *tl = &t->timelines[r->timeline];
+	uint32_t tl = r->timeline, region = r->region, prev = i > 0 ? r[-1].end_first : 0;
+	const struct trace_timeline *T = tl < L->tl ? &t->timelines[tl] : &no_timeline;
 	unsigned shift = t->ops_implied ? 1 : 0;
-	return i < tl->op_first >> shift || i >= ((uint64_t)tl->op_first + tl->op_count) >> shift;
+	return (tl >= L->tl) | (r->kind >= OP_KIND_COUNT) |
+	       ((region != TRACE_OPREC_NO_REGION) & (region >= L->region)) | OPT(r->frame, L->frame) |
+	       (r->end_first > L->end) | (r->end_first < prev) | (i < T->op_first >> shift) |
+	       (i >= ((uint64_t)T->op_first + T->op_count) >> shift);
 }
 
-static uint64_t
-check_ends(const struct lim *L, uint64_t r0, uint64_t r1)
+static inline int
+end_bad(const struct lim *L, uint64_t i)
 {
-	const struct trace_end *e = L->t->ends;
-	int bad = 0;
-	for (uint64_t i = r0; i < r1; i++)
-		bad |= e[i].id >= (e[i].role == END_COLL ? L->coll : L->msg);
-	for (uint64_t i = r0; bad && i < r1; i++)
-		if (e[i].id >= (e[i].role == END_COLL ? L->coll : L->msg))
-			return i;
-	return UINT64_MAX;
+	const struct trace_end *e = &L->t->ends[i];
+	return e->id >= (e->role == END_COLL ? L->coll : L->msg);
 }
 
 /* A message's ends are ops; where one is there, so is its timeline (a
  * Charm++ creation delivered nowhere has no receiver). */
-static int
+static inline int
 msg_bad(const struct lim *L, uint64_t i)
 {
 	const struct trace_msg *m = &L->t->msgs[i];
 	return OPT(m->send_op, L->op) | OPT(m->recv_op, L->op) | OPT(m->send_done_op, L->op) |
 	       OPT(m->sender, L->tl) | OPT(m->receiver, L->tl) | OPT(m->comm, L->comm) |
-	       (m->send_op != TRACE_NONE && m->sender == TRACE_NONE) |
-	       (m->recv_op != TRACE_NONE && m->receiver == TRACE_NONE);
+	       ((m->send_op != TRACE_NONE) & (m->sender == TRACE_NONE)) |
+	       ((m->recv_op != TRACE_NONE) & (m->receiver == TRACE_NONE));
 }
 
 static int
@@ -204,15 +214,14 @@ coll_bad(const struct lim *L, uint64_t i)
 
 /* A frame's parent was entered before it (so parents never make a
  * cycle), and it lies among its timeline's frames. */
-static int
+static inline int
 frame_bad(const struct lim *L, uint64_t i)
 {
 	const struct trace_frame *f = &L->t->frames[i];
-	if (IDX(f->region, L->region) || (f->parent != TRACE_NONE && f->parent >= i) ||
-	    IDX(f->timeline, L->tl))
-		return 1;
-	const struct trace_timeline *tl = &L->t->timelines[f->timeline];
-	return i < tl->frame_first || i >= (uint64_t)tl->frame_first + tl->frame_count;
+	const struct trace_timeline *T = f->timeline < L->tl ? &L->t->timelines[f->timeline] : &no_timeline;
+	return IDX(f->region, L->region) | ((f->parent != TRACE_NONE) & (f->parent >= i)) |
+	       IDX(f->timeline, L->tl) | (i < T->frame_first) |
+	       (i >= (uint64_t)T->frame_first + T->frame_count);
 }
 
 static int
@@ -245,12 +254,28 @@ entry_bad(const struct lim *L, uint64_t i)
 /* ---- the analysis ---- */
 
 /* A lop's timeline is the one whose lops it is among. */
-static int
+static inline int
 lop_tl_bad(const struct lim *L, uint64_t l)
 {
 	const struct analysis *a = L->a;
-	uint32_t tl = a->lop_tl[l];
-	return IDX(tl, L->tl) || l < a->tl_lop[tl] || l >= a->tl_lop[tl + 1];
+	uint32_t tl = a->lop_tl[l], tc = tl < L->tl ? tl : 0;
+	return IDX(tl, L->tl) | (l < a->tl_lop[tc]) | (l >= a->tl_lop[tc + 1]);
+}
+
+/* The last of the n + 1 entries of CSR array f at or before r: the row
+ * holding entry r (in range whatever f holds). */
+static uint32_t
+row_of(const uint32_t *f, uint32_t n, uint64_t r)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+		if (f[mid] <= r)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
 }
 
 /* A partition's steps are global steps; its phase's region a region. */
@@ -265,16 +290,15 @@ part_bad(const struct lim *L, uint64_t p)
 /* A lop's step is a global step; a lop in a partition has one, within
  * the partition's span: lateness reads its partition's step minima at
  * it, the clusters a row of the partition's steps. */
-static int
+static inline int
 lop_step_bad(const struct lim *L, uint64_t l)
 {
 	const struct analysis *a = L->a;
 	uint32_t s = a->lop_step[l], p = a->lop_part[l];
-	if (OPT(s, L->step))
-		return 1;
-	if (p >= L->part)
-		return 0;        /* none, or lop -> partition says it is out of range */
-	return s == TRACE_NONE || s - a->parts[p].step_first >= a->parts[p].step_count;
+	/* p out of range: none, or lop -> partition says so */
+	const struct analysis_part *P = p < L->part ? &a->parts[p] : &no_part;
+	return OPT(s, L->step) |
+	       ((p < L->part) & ((s == TRACE_NONE) | (s - P->step_first >= P->step_count)));
 }
 
 /* The lops listed for a partition are its own, each once: in timeline
@@ -283,23 +307,26 @@ static uint64_t
 check_part_lops(const struct lim *L, uint64_t r0, uint64_t r1)
 {
 	const struct analysis *a = L->a;
-	const uint32_t *f = a->part_lop_first;
-	/* the partition holding entry r0: the last whose first is at or
-	 * before it (the search stays in range whatever f holds) */
-	uint32_t lo = 0, hi = L->part;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo + 1) / 2;
-		if (f[mid] <= r0)
-			lo = mid;
-		else
-			hi = mid - 1;
+	const uint32_t *f = a->part_lop_first, *v = a->part_lops;
+	uint32_t p = row_of(f, L->part, r0), any = 0;
+	for (uint64_t i = r0; i < r1;) {
+		while (p < L->part && f[p + 1] <= i)
+			p++;
+		uint64_t end = p < L->part && f[p + 1] < r1 ? f[p + 1] : r1;
+		end = end > i ? end : i + 1;
+		for (; i < end; i++) {
+			uint32_t l = v[i], lc = l < L->lop ? l : 0;
+			any |= (l >= L->lop) | (a->lop_part[lc] != p) | ((i > f[p]) & (l <= v[i - (i > 0)]));
+		}
 	}
-	uint32_t p = lo;
+	if (!any)
+		return UINT64_MAX;
+	p = row_of(f, L->part, r0);
 	for (uint64_t i = r0; i < r1; i++) {
 		while (p < L->part && f[p + 1] <= i)
 			p++;
-		uint32_t l = a->part_lops[i];
-		if (l >= L->lop || a->lop_part[l] != p || (i > f[p] && l <= a->part_lops[i - 1]))
+		uint32_t l = v[i];
+		if (l >= L->lop || a->lop_part[l] != p || (i > f[p] && l <= v[i - 1]))
 			return i;
 	}
 	return UINT64_MAX;
@@ -331,17 +358,23 @@ iter_run_bad(const struct lim *L, uint64_t i)
 }
 
 /* A lop's last op is its first or after it. */
-static int
+static inline int
 op_last_bad(const struct lim *L, uint64_t l)
 {
 	const struct analysis *a = L->a;
-	return IDX(a->op_last_of_lop[l], L->op) || a->op_last_of_lop[l] < a->op_of_lop[l];
+	return IDX(a->op_last_of_lop[l], L->op) | (a->op_last_of_lop[l] < a->op_of_lop[l]);
 }
 
-static uint64_t
+/* The records of [r0, r1) for which bad holds, if any: the first. The
+ * predicates of the large sections are inline and without branches, so
+ * the first pass runs at the speed of the loads. */
+static inline uint64_t
 each(const struct lim *L, uint64_t r0, uint64_t r1, int (*bad)(const struct lim *, uint64_t))
 {
+	int any = 0;
 	for (uint64_t i = r0; i < r1; i++)
+		any |= bad(L, i);
+	for (uint64_t i = r0; any && i < r1; i++)
 		if (bad(L, i))
 			return i;
 	return UINT64_MAX;
@@ -364,85 +397,325 @@ limits(const struct opener *o)
 	};
 }
 
+/* The sections of a few records (and the values), checked after their
+ * sum: the first wrong record, or UINT64_MAX. */
+static uint64_t
+check_small(const struct lim *L, uint32_t id, uint64_t r0, uint64_t r1)
+{
+	switch (id) {
+	case S_TIMELINES: return each(L, r0, r1, timeline_bad);
+	case S_LOCATIONS: return each(L, r0, r1, location_bad);
+	case S_REGIONS: return each(L, r0, r1, region_bad);
+	case S_COMMS: return each(L, r0, r1, comm_bad);
+	case S_NODES: return each(L, r0, r1, node_bad);
+	case S_COLLS: return each(L, r0, r1, coll_bad);
+	case S_PES: return each(L, r0, r1, pe_bad);
+	case S_CHARES: return each(L, r0, r1, chare_bad);
+	case S_ENTRIES: return each(L, r0, r1, entry_bad);
+	case S_PARTS: return each(L, r0, r1, part_bad);
+	case S_PMIN_FIRST: return each(L, r0, r1, pmin_first_bad);
+	case S_ITER_STARTS: return each(L, r0, r1, iter_start_bad);
+	case S_ITER_RUNS: return each(L, r0, r1, iter_run_bad);
+	default: return UINT64_MAX;     /* values, not indices; or checked whole (rest) */
+	}
+}
+
+/* The first wrong record of a block of a section checked as it was
+ * summed (sum_scan), once it holds one. */
+static uint64_t
+first_bad(const struct lim *L, uint32_t id, uint64_t r0, uint64_t r1)
+{
+	switch (id) {
+	case S_OPS: return each(L, r0, r1, op_bad);
+	case S_ENDS: return each(L, r0, r1, end_bad);
+	case S_MSGS: return each(L, r0, r1, msg_bad);
+	case S_FRAMES: return each(L, r0, r1, frame_bad);
+	case S_LOP_TL: return each(L, r0, r1, lop_tl_bad);
+	case S_LOP_STEP: return each(L, r0, r1, lop_step_bad);
+	default: return each(L, r0, r1, op_last_bad);
+	}
+}
+
+/* ---- checked in the loop that sums ----
+ *
+ * A block's sum waits on its multiplications (saved_impl.h); a check
+ * run in the same loop over the same bytes takes the time in between,
+ * where in a loop of its own it cost nearly as much again as the sum
+ * (doc/performance.md). Each kernel below sums the block as
+ * saved_block_sum does and folds its records into one flag, a largest
+ * value or a count; only a block that holds something wrong is gone
+ * through again for its first wrong record. Records are those that
+ * start in the block (they may end in the next). */
+
+#if defined(__GNUC__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
+
+/* u32 words plus add, the largest (add 1: TRACE_NONE counts as 0). */
+static uint64_t
+sum_max32(const unsigned char *b, size_t n, uint32_t add, uint32_t *worst)
+{
+	uint64_t h[4];
+	uint32_t w[8] = { 0 }, m = 0;
+	saved_sum_lanes(h, n);
+	size_t i = 0;
+	for (; i + 32 <= n; i += 32) {
+		saved_sum_stride(h, b + i);
+		for (int k = 0; k < 8; k++) {
+			uint32_t x;
+			memcpy(&x, b + i + 4 * k, 4);
+			x += add;
+			w[k] = x > w[k] ? x : w[k];
+		}
+	}
+	for (size_t j = i; j + 4 <= n; j += 4) {
+		uint32_t x;
+		memcpy(&x, b + j, 4);
+		x += add;
+		m = x > m ? x : m;
+	}
+	for (int k = 0; k < 8; k++)
+		m = w[k] > m ? w[k] : m;
+	*worst = m;
+	return saved_sum_end(h, b + i, n - i);
+}
+
+/* Records of elem bytes starting in the block (the first at byte first
+ * of it, index r0 of the section, r1 the end), each handed to bad in the
+ * loop that sums; *any: one was bad. */
+static HOT_INLINE uint64_t
+sum_scan(const struct lim *L, const unsigned char *b, size_t n, uint32_t elem, uint64_t first,
+	 uint64_t r0, uint64_t r1, int (*bad)(const struct lim *, uint64_t), int *any)
+{
+	uint64_t h[4], r = r0, at = first;
+	int x = 0;
+	saved_sum_lanes(h, n);
+	size_t i = 0;
+	if (elem <= 32 && 32 % elem == 0 && first == 0) {
+		/* records tile the strides: as many in each, unrolled */
+		uint32_t per = 32 / elem;
+		for (; i + 32 <= n && r + per <= r1; i += 32, r += per) {
+			saved_sum_stride(h, b + i);
+			for (uint32_t k = 0; k < per; k++)
+				x |= bad(L, r + k);
+		}
+	}
+	for (at += i; i + 32 <= n; i += 32) {
+		saved_sum_stride(h, b + i);
+		for (; at < i + 32 && r < r1; at += elem, r++)
+			x |= bad(L, r);
+	}
+	for (; r < r1; r++)
+		x |= bad(L, r);
+	*any = x;
+	return saved_sum_end(h, b + i, n - i);
+}
+
+/* The same for the lops listed by partition (part_lops), walking the
+ * partitions' first entries alongside. */
+static uint64_t
+sum_part_lops(const struct lim *L, const unsigned char *b, size_t n, uint64_t r0, uint64_t r1, int *any)
+{
+	const struct analysis *a = L->a;
+	const uint32_t *f = a->part_lop_first, *v = a->part_lops;
+	uint64_t h[4], r = r0;
+	uint32_t p = row_of(f, L->part, r0), x = 0;
+	saved_sum_lanes(h, n);
+	size_t i = 0;
+	for (;;) {
+		int whole = i + 32 <= n;
+		if (whole)
+			saved_sum_stride(h, b + i);
+		for (uint64_t end = whole ? r0 + (i + 32) / 4 : r1; r < end && r < r1; r++) {
+			while (p < L->part && f[p + 1] <= r)
+				p++;
+			uint32_t l = v[r], lc = l < L->lop ? l : 0;
+			x |= (l >= L->lop) | (a->lop_part[lc] != p) | ((r > f[p]) & (l <= v[r - (r > 0)]));
+		}
+		if (!whole)
+			break;
+		i += 32;
+	}
+	*any = x != 0;
+	return saved_sum_end(h, b + i, n - i);
+}
+
+/* A CSR array: entries in order (strictly: no empty row), the first 0,
+ * none past last. */
+static uint64_t
+sum_order(const unsigned char *b, size_t n, uint64_t r0, int strict, uint32_t last, int *any)
+{
+	uint64_t h[4];
+	const uint32_t *v = (const uint32_t *)b;
+	int64_t prev = r0 ? (int64_t)v[-1] : -1;
+	uint32_t x = r0 == 0 && n >= 4 && v[0] != 0;
+	saved_sum_lanes(h, n);
+	size_t i = 0;
+	for (; i + 32 <= n; i += 32) {
+		saved_sum_stride(h, b + i);
+		for (int k = 0; k < 8; k++) {
+			int64_t c = v[i / 4 + (size_t)k];
+			x |= (c > last) | (strict ? c <= prev : c < prev);
+			prev = c;
+		}
+	}
+	for (size_t j = i / 4; j < n / 4; j++) {
+		int64_t c = v[j];
+		x |= (c > last) | (strict ? c <= prev : c < prev);
+		prev = c;
+	}
+	*any = x != 0;
+	return saved_sum_end(h, b + i, n - i);
+}
+
+/* Bytes: the largest (of the cause bits, with mask), and how many equal
+ * far (causes from a far sender). */
+static uint64_t
+sum_bytes(const unsigned char *b, size_t n, uint8_t mask, int causes, uint8_t *worst, uint32_t *far)
+{
+	uint64_t h[4];
+	uint8_t w[32] = { 0 }, m = 0;
+	uint32_t c = 0;
+	saved_sum_lanes(h, n);
+	size_t i = 0;
+	for (; i + 32 <= n; i += 32) {
+		saved_sum_stride(h, b + i);
+		for (int k = 0; k < 32; k++) {
+			uint8_t x = b[i + k] & mask;
+			w[k] = x > w[k] ? x : w[k];
+			c += causes & (x == CAUSE_MESSAGE) & (b[i + k] >> CAUSE_SRC_SHIFT == CAUSE_SRC_FAR);
+		}
+	}
+	for (size_t j = i; j < n; j++) {
+		uint8_t x = b[j] & mask;
+		m = x > m ? x : m;
+		c += causes & (x == CAUSE_MESSAGE) & (b[j] >> CAUSE_SRC_SHIFT == CAUSE_SRC_FAR);
+	}
+	for (int k = 0; k < 32; k++)
+		m = w[k] > m ? w[k] : m;
+	*worst = m;
+	*far = c;
+	return saved_sum_end(h, b + i, n - i);
+}
+
+/* u32 words equal to v, counted. */
+static uint64_t
+sum_count32(const unsigned char *b, size_t n, uint32_t v, uint32_t *count)
+{
+	uint64_t h[4];
+	uint32_t c = 0;
+	saved_sum_lanes(h, n);
+	size_t i = 0;
+	for (; i + 32 <= n; i += 32) {
+		saved_sum_stride(h, b + i);
+		for (int k = 0; k < 8; k++) {
+			uint32_t x;
+			memcpy(&x, b + i + 4 * k, 4);
+			c += x == v;
+		}
+	}
+	for (size_t j = i; j + 4 <= n; j += 4) {
+		uint32_t x;
+		memcpy(&x, b + j, 4);
+		c += x == v;
+	}
+	*count = c;
+	return saved_sum_end(h, b + i, n - i);
+}
+
+/* The plain u32 sections: the count their words are below (none: or
+ * TRACE_NONE). 0 for the others. */
+static int
+bound32(const struct lim *L, uint32_t id, uint32_t *lim, uint32_t *none)
+{
+	*none = 0;
+	switch (id) {
+	case S_COMM_MEMBERS: *lim = L->tl; *none = 1; return 1;
+	case S_COLL_MEMBERS: *lim = L->op; return 1;
+	case S_OP_PE: *lim = L->pe; return 1;
+	case S_OP_LOP: *lim = L->lop; return 1;
+	case S_LOP_PART: *lim = L->part; *none = 1; return 1;
+	case S_DAG_SUCC: case S_PART_ORDER: *lim = L->part; return 1;
+	case S_LOP_PHASE_REGION: case S_PART_REGION: *lim = L->region; *none = 1; return 1;
+	case S_HOT: case S_HOT_ALL: *lim = L->lop; return 1;
+	case S_OP_OF_LOP: *lim = L->op; return 1;
+	default: return 0;
+	}
+}
+
 void
-saved_check_block(const struct opener *o, struct block_ref *b, uint64_t k)
+saved_sum_check(const struct opener *o, struct block_ref *b, uint64_t k)
 {
 	const struct section *s = o->sec[b->id];
-	if (!s->elem_size)
-		return;                  /* strings: read as strings (saved.c) */
+	const unsigned char *p = o->base + s->offset + b->off;
+	uint32_t elem = s->elem_size, lim, none;
+	if (!elem) {
+		b->sum = saved_block_sum(p, (size_t)k);    /* strings: read as strings (saved.c) */
+		return;
+	}
 	struct lim L = limits(o);
-	const struct trace *t = o->t;
-	const struct analysis *a = o->a;
-	/* the records that start in the block */
-	uint64_t r0 = (b->off + s->elem_size - 1) / s->elem_size;
-	uint64_t r1 = (b->off + k + s->elem_size - 1) / s->elem_size;
+	/* the records that start in the block, the first at byte first of it */
+	uint64_t r0 = (b->off + elem - 1) / elem, r1 = (b->off + k + elem - 1) / elem;
+	uint64_t first = r0 * elem - b->off;
 	if (r1 > s->count)
 		r1 = s->count;
-	uint64_t bad = UINT64_MAX;
+	int any = 0;
+	size_t n = (size_t)k;
+	if (bound32(&L, b->id, &lim, &none)) {
+		uint32_t worst;
+		b->sum = sum_max32(p, n, none, &worst);
+		if (worst >= lim + none)
+			b->bad = r0 + first_over((const uint32_t *)p, 0, r1 - r0, lim, (int)none);
+		return;
+	}
+	uint8_t worst8;
+	uint32_t far;
 	switch (b->id) {
-	case S_TIMELINES: bad = each(&L, r0, r1, timeline_bad); break;
-	case S_LOCATIONS: bad = each(&L, r0, r1, location_bad); break;
-	case S_REGIONS: bad = each(&L, r0, r1, region_bad); break;
-	case S_COMMS: bad = each(&L, r0, r1, comm_bad); break;
-	case S_COMM_MEMBERS: bad = first_over(t->comm_members, r0, r1, L.tl, 1); break;
-	case S_NODES: bad = each(&L, r0, r1, node_bad); break;
-	case S_OPS: bad = each(&L, r0, r1, op_bad); break;
-	case S_ENDS: bad = check_ends(&L, r0, r1); break;
-	case S_MSGS: bad = each(&L, r0, r1, msg_bad); break;
-	case S_COLLS: bad = each(&L, r0, r1, coll_bad); break;
-	case S_COLL_MEMBERS: bad = first_over(t->coll_members, r0, r1, L.op, 0); break;
-	case S_FRAMES: bad = each(&L, r0, r1, frame_bad); break;
-	case S_PES: bad = each(&L, r0, r1, pe_bad); break;
-	case S_CHARES: bad = each(&L, r0, r1, chare_bad); break;
-	case S_ENTRIES: bad = each(&L, r0, r1, entry_bad); break;
-	case S_OP_PE: bad = first_over(t->op_pe, r0, r1, L.pe, 0); break;
-	case S_LOP_OP: bad = first_unordered(a->lop_op, r0, r1, 1, L.op); break;
-	case S_OP_LOP: bad = first_over(a->op_lop, r0, r1, L.lop, 0); break;
-	case S_TL_LOP: bad = first_unordered(a->tl_lop, r0, r1, 0, L.lop); break;
-	case S_LOP_TL: bad = each(&L, r0, r1, lop_tl_bad); break;
-	case S_LOP_KIND: bad = first_over_u8(a->lop_kind, r0, r1, OP_KIND_COUNT); break;
-	case S_LOP_PART: bad = first_over(a->lop_part, r0, r1, L.part, 1); break;
-	case S_PARTS: bad = each(&L, r0, r1, part_bad); break;
-	case S_PART_LOP_FIRST: bad = first_unordered(a->part_lop_first, r0, r1, 0, UINT32_MAX); break;
-	case S_PART_LOPS: bad = check_part_lops(&L, r0, r1); break;
-	case S_DAG_FIRST: bad = first_unordered(a->dag_first, r0, r1, 0, UINT32_MAX); break;
-	case S_DAG_SUCC: bad = first_over(a->dag_succ, r0, r1, L.part, 0); break;
-	case S_PART_ORDER: bad = first_over(a->part_order, r0, r1, L.part, 0); break;
-	case S_LOP_PHASE_REGION: bad = first_over(a->lop_phase_region, r0, r1, L.region, 1); break;
-	case S_LOP_STEP: bad = each(&L, r0, r1, lop_step_bad); break;
-	case S_PMIN_FIRST: bad = each(&L, r0, r1, pmin_first_bad); break;
-	case S_CAUSE: {
-		uint8_t worst = 0;
-		uint32_t far = 0;
-		for (uint64_t i = r0; i < r1; i++) {
-			uint8_t c = a->cause[i] & CAUSE_MASK;
-			worst = c > worst ? c : worst;
-			far += c == CAUSE_MESSAGE && a->cause[i] >> CAUSE_SRC_SHIFT == CAUSE_SRC_FAR;
-		}
+	case S_OPS: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, op_bad, &any); break;
+	case S_ENDS: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, end_bad, &any); break;
+	case S_MSGS: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, msg_bad, &any); break;
+	case S_FRAMES: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, frame_bad, &any); break;
+	case S_LOP_TL: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, lop_tl_bad, &any); break;
+	case S_LOP_STEP: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, lop_step_bad, &any); break;
+	case S_OP_LAST_OF_LOP: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, op_last_bad, &any); break;
+	case S_PART_LOPS:
+		b->sum = sum_part_lops(&L, p, n, r0, r1, &any);
+		if (any)
+			b->bad = check_part_lops(&L, r0, r1);
+		return;
+	case S_LOP_OP: case S_TL_LOP: case S_PART_LOP_FIRST: case S_DAG_FIRST: {
+		int strict = b->id == S_LOP_OP;
+		uint32_t last = b->id == S_LOP_OP ? L.op : b->id == S_TL_LOP ? L.lop : UINT32_MAX;
+		b->sum = sum_order(p, n, r0, strict, last, &any);
+		if (any)
+			b->bad = first_unordered((const uint32_t *)(p - 4 * r0), r0, r1, strict, last);
+		return;
+	}
+	case S_LOP_KIND:
+		b->sum = sum_bytes(p, n, 0xff, 0, &worst8, &far);
+		if (worst8 >= OP_KIND_COUNT)
+			b->bad = first_over_u8(p - r0, r0, r1, OP_KIND_COUNT);
+		return;
+	case S_CAUSE:
+		b->sum = sum_bytes(p, n, CAUSE_MASK, 1, &worst8, &far);
 		b->n_far = far;
-		for (uint64_t i = r0; worst >= CAUSE_COUNT && i < r1 && bad == UINT64_MAX; i++)
-			if ((a->cause[i] & CAUSE_MASK) >= CAUSE_COUNT)
-				bad = i;
-		break;
-	}
-	case S_DIFF: {
-		uint32_t big = 0;
-		for (uint64_t i = r0; i < r1; i++)
-			big += a->diff[i] == DIFF_BIG;
-		b->n_big = big;
-		break;
-	}
-	case S_HOT: bad = first_over(a->hot, r0, r1, L.lop, 0); break;
-	case S_HOT_ALL: bad = first_over(a->hot_all, r0, r1, L.lop, 0); break;
-	case S_ITER_STARTS: bad = each(&L, r0, r1, iter_start_bad); break;
-	case S_ITER_RUNS: bad = each(&L, r0, r1, iter_run_bad); break;
-	case S_OP_OF_LOP: bad = first_over(a->op_of_lop, r0, r1, L.op, 0); break;
-	case S_OP_LAST_OF_LOP: bad = each(&L, r0, r1, op_last_bad); break;
-	case S_PART_REGION: bad = first_over(a->part_region, r0, r1, L.region, 1); break;
+		for (uint64_t i = r0; worst8 >= CAUSE_COUNT && i < r1 && b->bad == UINT64_MAX; i++)
+			if ((p[i - r0] & CAUSE_MASK) >= CAUSE_COUNT)
+				b->bad = i;
+		return;
+	case S_DIFF:
+		b->sum = sum_count32(p, n, DIFF_BIG, &b->n_big);
+		return;
 	default:
-		break;           /* values, not indices; or checked whole (rest) */
+		/* the small sections (and the values: nothing to check) */
+		b->sum = saved_block_sum(p, n);
+		b->bad = check_small(&L, b->id, r0, r1);
+		return;
 	}
-	b->bad = bad;
+	if (any)
+		b->bad = first_bad(&L, b->id, r0, r1);
 }
 
 static int
