@@ -168,6 +168,23 @@ iteration_run_names_none(void **state)
 	refused(&f, S_ITER_RUNS, "section 72 (iteration runs): entry 0 is out of range");
 }
 
+/* Found by fuzz_saved: the strings section renamed to an id no section
+ * has, so the table misses it (string ids were then checked against a
+ * count read through a NULL section). */
+static void
+strings_section_missing(void **state)
+{
+	(void)state;
+	struct file f = save("stencil-4");
+	section(&f, S_STRINGS)->id = S_ITER_REGION + 1;     /* 7: unused */
+	struct err e = { 0 };
+	resum(&f, S_META);
+	const char *msg = open_says(&f, &e);
+	if (!msg || !strstr(msg, "section 2 missing or malformed"))
+		fail_msg("expected section 2 missing, got '%s'", msg ? msg : "opened");
+	free(f.b);
+}
+
 int
 main(void)
 {
@@ -177,6 +194,7 @@ main(void)
 		cmocka_unit_test(step_minima_misplaced),
 		cmocka_unit_test(iteration_runs_out_of_order),
 		cmocka_unit_test(iteration_run_names_none),
+		cmocka_unit_test(strings_section_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

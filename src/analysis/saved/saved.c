@@ -363,6 +363,11 @@ static int
 map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 {
 	struct array arr[MAX_ARRAYS];
+	/* the strings are read after the sums (saved.c's strings), their
+	 * count is what string ids are checked against before */
+	const struct section *ss = o->sec[S_STRINGS];
+	if (!ss || ss->elem_size != 0 || ss->count > ss->bytes || ss->count > UINT32_MAX - 2)
+		return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed", o->name, S_STRINGS);
 	/* the trace's counts come from its sections; the analysis's are then
 	 * checked against them and the meta counts */
 	uint32_t na = saved_arrays(t, NULL, h, arr);
