@@ -37,14 +37,15 @@ enum {
 				       * the clusters too */
 };
 
-/* all: the topology pane with its hardware too (hwloc runs in a child
- * process for it: else a file that is not there, which the pane says). */
+/* all: the topology pane drawn too, from the trace's system tree (a
+ * trace that ran on nodes other than this one: the node ids) or else
+ * from a synthetic machine (hwloc runs in a child process for it); not
+ * all: given a file that is not there, which the pane says. */
 static void
 savedread_view(const struct analysis *a, int all, FILE *out)
 {
-	struct view_opts vo = { .label = "m.skein", .this_host = "vm",
+	struct view_opts vo = { .label = "m.skein", .this_host = "elsewhere",
 				.this_machine = "pack:1 numa:1 l3:1 core:2 pu:1",
-				.topology_synthetic = all ? "pack:1 core:2 pu:1" : NULL,
 				.topology = all ? NULL : "/nonexistent/skein-test.xml" };
 	for (size_t i = 0; i < (all ? sizeof savedread_keys / sizeof *savedread_keys : 1); i++) {
 		struct view_render_opts ro = { .w = 100, .h = 30, .keys = savedread_keys[i] };
