@@ -186,6 +186,7 @@ doc-keys: $(BIN)
 check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
+	@sh tests/escape.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli_structure.sh $(BIN) $(SHARED)
 	@sh tests/charm.sh $(BIN) $(SHARED)
 	@sh tests/threads.sh $(BIN) $(SHARED)
@@ -220,8 +221,13 @@ $(BUILD)/bench/bench_skein: tests/bench/bench_skein.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
 
+$(BUILD)/bench/bench_saved: tests/bench/bench_saved.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(LIB) $(CORE_LIBS)
+
 # A benchmark, not a test: figures for doc/performance.md.
-bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/bench_skein $(BIN) $(MPI_BIN)
+bench: deps $(BUILD)/bench/otf2_bare $(BUILD)/bench/prj_bare $(BUILD)/bench/bench_skein $(BUILD)/bench/bench_saved \
+	$(BIN) $(MPI_BIN)
 	@$(MAKE) --no-print-directory -C traces/gen all
 	@BENCH_KEEP=1 sh tests/bench/bench.sh $(BUILD)
 	@echo

@@ -243,9 +243,9 @@ printf 'keys:\n  close: [x]\n  help: [F1]\n  move-down: [n]\n  move-up: [p]\n' >
 # --keymap FILE: bindings on top of the configuration's; unreadable files fail cleanly
 printf 'Q quit\n' >"$tmp/extra.keys"
 "$skein" render --keymap "$tmp/extra.keys" "$sv" --size 100x120 --pane help | grep -q 'q, Q  *quit' &&
-	{ "$skein" render --keymap "$tmp/none.keys" "$sv" 2>"$tmp/err"; [ $? -eq 1 ]; } &&
+	{ "$skein" render --keymap "$tmp/none.keys" "$sv" 2>"$tmp/err"; [ $? -eq 2 ]; } &&
 	grep -q "none.keys: No such file or directory" "$tmp/err" &&
-	{ "$skein" render --keymap "$tmp" "$sv" 2>"$tmp/err"; [ $? -eq 1 ]; } && grep -q "is a directory" "$tmp/err" &&
+	{ "$skein" render --keymap "$tmp" "$sv" 2>"$tmp/err"; [ $? -eq 2 ]; } && grep -q "is a directory" "$tmp/err" &&
 	ok || bad "--keymap: extra bindings, and clear errors for unreadable files"
 "$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 --keys '<Esc>' | tail -1 | grep -q '? help  Q quit  < > hotspot' &&
 	ok || bad "keys: the footer names the configured keys"

@@ -131,8 +131,26 @@ for f in traces.def traces/0.def traces/0.evt; do
 	expect "FIFO as $f" 1 "is a FIFO, not a regular file" 5 -- info "$d"
 done
 expect "FIFO as --topology" 2 'fifo: is a FIFO, not a regular file' 5 -- render --topology "$tmp/fifo" "$tmp/plain"
-expect "FIFO as --keymap" 1 'fifo: is a FIFO, not a regular file' 5 -- render --keymap "$tmp/fifo" "$tmp/plain"
+expect "FIFO as --keymap" 2 'fifo: is a FIFO, not a regular file' 5 -- render --keymap "$tmp/fifo" "$tmp/plain"
 expect "FIFO as --config" 2 'fifo: is a FIFO, not a regular file' 5 -- config --config "$tmp/fifo"
+# a Projections run (the tests' constructed one, unpacked): a FIFO as its
+# .sts or as a PE's log, plain or compressed, is refused before a read;
+# a .sts naming fewer PEs than the logs beside it is an error naming them
+prj() {
+	mkdir -p "$tmp/$1" && awk 'BEGIN { f = "run.sts"; n = 0 } /^===$/ { f = "run." n ".log"; n++; next }
+		{ print > (d "/" f) }' d="$tmp/$1" "$root/tests/fuzz/prj/constructed"
+}
+prj prj-sts && rm "$tmp/prj-sts/run.sts" && mkfifo "$tmp/prj-sts/run.sts"
+expect "FIFO as a Projections .sts" 1 'prj-sts/run.sts: is a FIFO, not a regular file' 5 -- info "$tmp/prj-sts/run.sts"
+expect "FIFO as the .sts of a run's directory" 1 'prj-sts/run.sts: is a FIFO, not a regular file' 5 -- analyze "$tmp/prj-sts"
+prj prj-log && rm "$tmp/prj-log/run.1.log" && mkfifo "$tmp/prj-log/run.1.log"
+expect "FIFO as a PE's log" 1 'prj-log/run.1.log: is a FIFO, not a regular file' 5 -- info "$tmp/prj-log/run.sts"
+prj prj-gz && rm "$tmp/prj-gz/run.0.log" && mkfifo "$tmp/prj-gz/run.0.log.gz"
+expect "FIFO as a PE's compressed log" 1 'prj-gz/run.0.log.gz: is a FIFO, not a regular file' 5 -- analyze "$tmp/prj-gz/run.sts"
+prj prj-pes && cp "$tmp/prj-pes/run.0.log" "$tmp/prj-pes/run.3.log" && gzip -c "$tmp/prj-pes/run.1.log" >"$tmp/prj-pes/run.2.log.gz"
+expect "PROCESSORS below the logs present" 1 'prj-pes/run.sts: PROCESSORS 2, but logs of 2 more PEs lie beside it \(PE 2, 3\): the .sts and the logs are not of one run' 5 -- info "$tmp/prj-pes/run.sts"
+rm "$tmp/prj-pes/run.2.log.gz" "$tmp/prj-pes/run.3.log"
+expect "the same run without the extra logs" 0 '' -- info "$tmp/prj-pes/run.sts"
 mkdir -p "$XDG_CONFIG_HOME/skein" && mkfifo "$XDG_CONFIG_HOME/skein/config.yaml"
 expect "FIFO as the user's configuration" 2 'config.yaml: is a FIFO, not a regular file' 5 -- info "$tmp/plain"
 rm -rf "$XDG_CONFIG_HOME"
@@ -230,8 +248,8 @@ done
 mkdir -p "$tmp/fifo-set/data" "$tmp/fifo-hw/data"
 cp "$root/traces/samples/toy/hardware.xml" "$tmp/fifo-set/" && mkfifo "$tmp/fifo-set/data/samples.csv"
 cp "$root/traces/samples/toy/data/samples.csv" "$tmp/fifo-hw/data/" && mkfifo "$tmp/fifo-hw/hardware.xml"
-expect "a FIFO as the samples" 1 'fifo-set: no data/samples.out or data/samples.csv' 5 -- samples --format text "$tmp/fifo-set"
-expect "a FIFO as the hardware" 1 'fifo-hw: no hardware.xml' 5 -- samples --format text "$tmp/fifo-hw"
+expect "a FIFO as the samples" 1 'fifo-set/data/samples.csv: is a FIFO, not a regular file' 5 -- samples --format text "$tmp/fifo-set"
+expect "a FIFO as the hardware" 1 'fifo-hw/hardware.xml: is a FIFO, not a regular file' 5 -- samples --format text "$tmp/fifo-hw"
 mkfifo "$tmp/save.fifo"
 timeout 10 "$skein" render "$root/traces/samples/toy" --size 120x24 --keys ":save $tmp/save.fifo<Enter>" |
 	grep -q "cannot save $tmp/save.fifo: No such device or address" && ok || bad ":save to a FIFO from a sample set"
@@ -296,16 +314,27 @@ print("status=%d" % (128 - r if r < 0 else r))
 PY
 	# a FIFO where the prompts' history belongs must not hang start-up
 	mkdir -p "$tmp/.local/state/skein" && mkfifo "$tmp/.local/state/skein/history"
+	# the whole terminal state after each: the line settings (stty), and
+	# as tmux sees the pane, the keypad's application modes, the alternate
+	# screen, mouse reports off and the cursor shown
+	modes='#{keypad_cursor_flag}#{keypad_flag}#{alternate_on}#{mouse_any_flag}#{mouse_standard_flag}#{mouse_sgr_flag}#{cursor_flag}'
+	[ "$(t display -p -t h "$modes")" = 0000001 ] || bad "tmux reports the pane's modes"
 	i=0
-	for c in "QUIT|131" "USR1|138" "PIPE|141" "TERM|143" "INT|130" "HUP|129"; do
+	for c in "QUIT|131" "USR1|138" "PIPE|141" "TERM|143" "INT|130" "HUP|129" "q|0"; do
 		sig=${c%%|*} want=${c#*|} i=$((i + 1))
 		rm -f "$tmp/pid"
 		t send-keys -t h "clear; python3 $tmp/status.py $tmp/pid $skein explore $tmp/plain; stty -g | cmp -s - $tmp/stty.before && echo TTY-OK-$i" Enter
 		wait_for 'logical · lateness' || bad "explorer start ($sig)"
+		[ "$(t display -p -t h "$modes")" = 1111110 ] || bad "the explorer's modes ($sig)"
 		pid=$(cat "$tmp/pid" 2>/dev/null)
-		[ -n "$pid" ] && kill -"$sig" "$pid"
-		wait_for "^TTY-OK-$i" && screen | grep -q "^status=$want\$" && ok ||
-			bad "SIG$sig: terminal restored and status $want ($(screen | grep status=))"
+		if [ "$sig" = q ]; then
+			t send-keys -t h q
+		elif [ -n "$pid" ]; then
+			kill -"$sig" "$pid"
+		fi
+		wait_for "^TTY-OK-$i" && screen | grep -q "^status=$want\$" &&
+			[ "$(t display -p -t h "$modes")" = 0000001 ] && ok ||
+			bad "SIG$sig: terminal restored ($(t display -p -t h "$modes") of keypad, alternate screen, mouse, cursor) and status $want ($(screen | grep status=))"
 	done
 	# a bad --topology in the explorer: exit 2 and one line, before any screen
 	t send-keys -t h "clear; $skein explore --topology $tmp/crash.xml $tmp/plain 2>$tmp/xerr; echo topo-status=\$?" Enter

@@ -198,13 +198,11 @@ cli_keymap(struct cli *c, struct keymap **km)
 	char *text = NULL;
 	if (!rc && c->keymap) {
 		size_t len;
-		if ((rc = config_read_file(c->keymap, &text, &len, &e))) {
-			cli_error("%s", e.msg);
-			keymap_destroy(*km);
-			*km = NULL;
-			return EXIT_FAIL;
-		}
-		rc = keymap_parse(*km, text, c->keymap, &e);
+		/* a key map that cannot be read is a bad key map, as a bad
+		 * --config or --topology is (doc/robustness.md): status 2 */
+		rc = config_read_file(c->keymap, &text, &len, &e);
+		if (!rc)
+			rc = keymap_parse(*km, text, c->keymap, &e);
 		free(text);
 	}
 	if (rc) {

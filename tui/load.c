@@ -83,6 +83,11 @@ load_saved(const char *path, const struct analysis_opts *ao, struct trace **t,
 		analysis_destroy(*a);
 		*a = NULL;
 		rc = analysis_run(*t, ao, NULL, NULL, a, e);
+		if (rc == ERR_FORMAT) {       /* its model is not as a reader makes one */
+			char m[sizeof e->msg];
+			memcpy(m, e->msg, sizeof m);
+			snprintf(e->msg, sizeof e->msg, "%s: %.*s", path, (int)(sizeof e->msg / 2), m);
+		}
 	} else if (ao->clusters && (rc = saved_cluster(*a, ao->clusters))) {
 		err_set(e, rc, "%s: clusters: %s", path, err_name(rc));
 	}

@@ -38,7 +38,7 @@ static struct {
 	int default_colors;
 	struct termios saved;
 	int have_saved;
-	char rmcup[64], cnorm[64], sgr0[64];
+	char rmcup[64], cnorm[64], sgr0[64], rmkx[64];
 	int mouse;                 /* mouse reports are on */
 	/* input read past a key (the rest of an escape sequence) */
 	wint_t unread[64];
@@ -67,7 +67,9 @@ on_stop_signal(int sig)
 }
 
 /* Fatal signals: give the terminal back with async-signal-safe calls only
- * (the saved termios and the terminfo strings fetched at open), then die
+ * (the saved termios and the terminfo strings fetched at open), all that
+ * endwin gives back — mouse reports, attributes, the cursor, the keypad's
+ * application mode, the alternate screen, the line settings — then die
  * of the same signal. */
 static void
 on_fatal_signal(int sig)
@@ -76,6 +78,7 @@ on_fatal_signal(int sig)
 		ssize_t r = S.mouse ? write(STDOUT_FILENO, mouse_off, sizeof mouse_off - 1) : 0;
 		r = write(STDOUT_FILENO, S.sgr0, strlen(S.sgr0));
 		r = write(STDOUT_FILENO, S.cnorm, strlen(S.cnorm));
+		r = write(STDOUT_FILENO, S.rmkx, strlen(S.rmkx));
 		r = write(STDOUT_FILENO, S.rmcup, strlen(S.rmcup));
 		(void)r;
 		if (S.have_saved)
@@ -194,6 +197,7 @@ screen_open(enum screen_color color, int ascii, int mouse, char *msg, size_t n)
 	keep_cap(S.rmcup, sizeof S.rmcup, "rmcup");
 	keep_cap(S.cnorm, sizeof S.cnorm, "cnorm");
 	keep_cap(S.sgr0, sizeof S.sgr0, "sgr0");
+	keep_cap(S.rmkx, sizeof S.rmkx, "rmkx");
 	atexit(screen_close);
 	cbreak();
 	noecho();

@@ -40,31 +40,40 @@ file_check_regular(const char *path, uint64_t *size, struct err *e)
 	return 0;
 }
 
-FILE *
-file_open_read(const char *path, struct err *e)
+int
+file_open_fd(const char *path, struct err *e)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -1;
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 		close(fd);
-		return NULL;
+		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		refuse(path, st.st_mode, e);
 		close(fd);
-		return NULL;
+		return -1;
 	}
 	int flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 		close(fd);
-		return NULL;
+		return -1;
 	}
+	return fd;
+}
+
+FILE *
+file_open_read(const char *path, struct err *e)
+{
+	int fd = file_open_fd(path, e);
+	if (fd < 0)
+		return NULL;
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		err_set(e, ERR_IO, "%s: %s", path, strerror(errno));

@@ -27,6 +27,10 @@ int file_check_regular(const char *path, uint64_t *size, struct err *e);
  * REASON" in e. */
 FILE *file_open_read(const char *path, struct err *e);
 
+/* The same as a file descriptor (for a library that opens a stream
+ * over one, as zlib's gzdopen does): >= 0, or -1 with e set. */
+int file_open_fd(const char *path, struct err *e);
+
 /* What kind of file mode is, for messages: "a directory", "a FIFO", ... */
 const char *file_kind(unsigned mode);
 

@@ -86,6 +86,10 @@ struct trace_chare {
 	uint8_t runtime;        /* a runtime timeline */
 };
 
+/* Chare and entry ids of a .sts are at most this (projections/prj_sts.c
+ * refuses others; tables are indexed by them). */
+#define TRACE_STS_ID_MAX 10000000u
+
 /* What a region of a Charm++ trace is. */
 struct trace_entry {
 	uint32_t ep;            /* entry id in the .sts */

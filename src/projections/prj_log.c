@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include "base/file.h"
 #include "base/vec.h"
 
 #define LOG_BUF (1u << 20)          /* read chunk; also the longest line */
@@ -620,10 +622,16 @@ prj_log_read(const struct prj_sts *s, uint32_t pe, struct prj_pe_log *l,
 	p->e = e;
 	p->open = UINT32_MAX;
 	int rc = 0;
-	gzFile gz = gzopen(l->path, "rb");
+	/* opened as every input is (base/file.h): a FIFO would block */
+	int fd = file_open_fd(l->path, e);
+	gzFile gz = fd < 0 ? NULL : gzdopen(fd, "rb");
+	if (fd < 0) {
+		rc = ERR_IO;
+		goto out;
+	}
 	if (!gz) {
-		rc = err_set(e, errno == ENOMEM ? ERR_NOMEM : ERR_IO, "%s: %s", l->path,
-			     errno ? strerror(errno) : "cannot open");
+		close(fd);
+		rc = err_set(e, ERR_NOMEM, "%s: out of memory", l->path);
 		goto out;
 	}
 	gzbuffer(gz, 256 * 1024);

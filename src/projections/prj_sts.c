@@ -24,8 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
+
 #define STS_MAX_BYTES (256u << 20)
-#define STS_MAX_ID 10000000u
+#define STS_MAX_ID TRACE_STS_ID_MAX
 #define STS_MAX_PES (1u << 24)
 
 struct cursor {
@@ -305,9 +307,9 @@ prj_sts_read(const char *path, struct prj_sts *s, struct err *e)
 {
 	s->path = path;
 	s->sdag_chare = UINT32_MAX;
-	FILE *f = fopen(path, "rb");
+	FILE *f = file_open_read(path, e);      /* a FIFO would block the read */
 	if (!f)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		return ERR_IO;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc = 0;

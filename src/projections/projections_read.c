@@ -97,6 +97,63 @@ log_path(const char *base, uint32_t pe, uint32_t pes, char **out, struct err *e)
 	return 0;
 }
 
+/* N when name is "<base>.<N>.log" or "<base>.<N>.log.gz" (base without
+ * its directory), else -1. */
+static int64_t
+log_number(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	if (strncmp(name, base, n) != 0 || name[n] != '.' || name[n + 1] < '0' || name[n + 1] > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long pe = strtoull(name + n + 1, &end, 10);
+	if (errno || pe > UINT32_MAX || (strcmp(end, ".log") != 0 && strcmp(end, ".log.gz") != 0))
+		return -1;
+	return (int64_t)pe;
+}
+
+/* Logs of PEs the .sts does not have (PROCESSORS below the logs beside
+ * it): read as they stand, their PEs would be left out without a word,
+ * so they are an error naming them (the lowest few). */
+static int
+check_extra_logs(const char *sts, const char *base, uint32_t pes, struct err *e)
+{
+	const char *slash = strrchr(base, '/');
+	char *dir = slash ? strndup(base, (size_t)(slash - base) + 1) : strdup(".");
+	const char *name = slash ? slash + 1 : base;
+	DIR *d = dir ? opendir(dir) : NULL;
+	free(dir);
+	if (!d)
+		return 0;        /* the logs of its PEs were found: nothing else to tell */
+	int64_t low[3] = { -1, -1, -1 };
+	uint32_t extra = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		int64_t pe = log_number(de->d_name, name);
+		if (pe < pes)
+			continue;
+		extra++;
+		for (int k = 0; k < 3; k++)
+			if (low[k] < 0 || pe < low[k]) {
+				for (int m = 2; m > k; m--)
+					low[m] = low[m - 1];
+				low[k] = pe;
+				break;
+			}
+	}
+	closedir(d);
+	if (!extra)
+		return 0;
+	char list[128] = "";
+	for (int k = 0; k < 3 && low[k] >= 0; k++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld", k ? ", " : "",
+			 (long long)low[k]);
+	return err_set(e, ERR_FORMAT, "%s: PROCESSORS %u, but logs of %u more PE%s lie beside it "
+		       "(PE %s%s): the .sts and the logs are not of one run", sts, pes, extra,
+		       extra == 1 ? "" : "s", list, extra > 3 ? ", ..." : "");
+}
+
 struct parse_job {
 	struct prj_reader *r;
 	uint32_t cut[PAR_MAX + 1];
@@ -218,7 +275,13 @@ projections_read(const char *path, const struct projections_read_opts *opts,
 	sts[strlen(sts) - 4] = 0;
 	for (uint32_t pe = 0; pe < r.sts.pes && !rc; pe++)
 		rc = log_path(sts, pe, r.sts.pes, &r.logs[pe].path, e);
+	char *base = rc ? NULL : strdup(sts);
 	strcat(sts, ".sts");
+	if (!rc && !base)
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+	if (!rc)
+		rc = check_extra_logs(sts, base, r.sts.pes, e);
+	free(base);
 	if (rc || (rc = parse_logs(&r, e)))
 		goto out;
 	if (opts && opts->progress && opts->progress(opts->ud, "building", 0, 0)) {

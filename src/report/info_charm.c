@@ -7,6 +7,7 @@
 #include <inttypes.h>
 
 #include "base/json.h"
+#include "base/text.h"
 #include "model/charm.h"
 #include "summary.h"
 
@@ -68,9 +69,11 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 	const struct trace_info *info = trace_info(t);
 	uint32_t n_pes;
 	const struct trace_pe *pes = trace_pes(t, &n_pes);
-	fprintf(out, "trace         %s\n", info->path);
-	fprintf(out, "creator       %s (Projections format %u.%u)\n", info->creator ? info->creator : "?",
-		info->version[0], info->version[1]);
+	char safe[256];
+	fprintf(out, "trace         %s\n", text_safe(info->path, safe, sizeof safe));
+	fprintf(out, "creator       %s (Projections format %u.%u)\n",
+		text_safe(info->creator ? info->creator : "?", safe, sizeof safe), info->version[0],
+		info->version[1]);
 	fprintf(out, "time span     %.6f s (resolution 1 us)\n",
 		trace_seconds(t, info->t_end - info->t_begin));
 	fprintf(out, "timelines     %u chares:", s->n_timelines);
@@ -105,7 +108,7 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 		char label[96];
 		const struct summary_timeline *st = &s->timelines[i];
 		fprintf(out, "%-6u %-24s %-8s %5u %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n", i,
-			trace_chare_label(t, i, label, sizeof label),
+			text_safe(trace_chare_label(t, i, label, sizeof label), safe, sizeof safe),
 			trace_chare_kind_name((enum trace_chare_kind)ch[i].kind), ch[i].pe,
 			summary_sum(st->ops, OP_KIND_COUNT), st->sent, st->received);
 	}

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "model/charm.h"
 
 int
@@ -85,14 +86,15 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 	const struct analysis_opts *o = analysis_options(a);
 	const struct analysis_stats *st = analysis_stats(a);
 	const struct analysis_verify *v = analysis_verify(a);
-	char b1[32], b2[32], b3[32], b4[32], label[96];
+	char b1[32], b2[32], b3[32], b4[32], label[96], safe[256], safe2[256];
 	uint32_t n_parts, n_tl;
 	const struct analysis_part *parts = analysis_parts(a, &n_parts);
 	trace_timelines(t, &n_tl);
 
-	fprintf(out, "trace         %s\n", info->path);
+	fprintf(out, "trace         %s\n", text_safe(info->path, safe, sizeof safe));
 	fprintf(out, "paradigm      %s (Projections format %u.%u), %u PEs, %u chares\n",
-		info->creator ? info->creator : "Charm++", info->version[0], info->version[1],
+		text_safe(info->creator ? info->creator : "Charm++", safe, sizeof safe), info->version[0],
+		info->version[1],
 		trace_pe_count(t), n_tl);
 	fprintf(out, "options       ");
 	int first = 1;
@@ -132,7 +134,8 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 			 parts[p].step_first + parts[p].step_count - 1);
 		fprintf(out, "%-6u %-12s %-11s %7u %7u %5u %12s  %s\n", p, part_kind(a, p), span,
 			parts[p].ranks, parts[p].comm_count, parts[p].leap,
-			trace_fmt_duration(t, analysis_part_imbalance(a, p), b1, sizeof b1), phase_entry(a, p));
+			trace_fmt_duration(t, analysis_part_imbalance(a, p), b1, sizeof b1),
+			text_safe(phase_entry(a, p), safe, sizeof safe));
 	}
 
 	uint32_t n_hot;
@@ -150,12 +153,14 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 			continue;
 		shown++;
 		fprintf(out, "%3u %-16s %3u %6u %5u %10s %10s %10s %10s  %s\n", shown,
-			chare_label(a, analysis_lop_timeline(a, l), label, sizeof label),
+			text_safe(chare_label(a, analysis_lop_timeline(a, l), label, sizeof label), safe,
+				  sizeof safe),
 			analysis_lop_pe(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			trace_fmt_duration(t, analysis_lop_duration(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff_duration(a, l), b2, sizeof b2),
 			trace_fmt_duration(t, analysis_lop_idle_experienced(a, l), b3, sizeof b3),
-			trace_fmt_duration(t, analysis_lop_imbalance(a, l), b4, sizeof b4), entry_of(a, l));
+			trace_fmt_duration(t, analysis_lop_imbalance(a, l), b4, sizeof b4),
+			text_safe(entry_of(a, l), safe2, sizeof safe2));
 	}
 	if (!shown)
 		fputs("  none: every operation took as long as the shortest at its step\n", out);
@@ -167,7 +172,7 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		struct chare_totals x;
 		chare_totals(a, ph, tl, &x);
 		fprintf(out, "%-6u %-20s %4u %12s %14s %14s\n", tl,
-			chare_label(a, tl, label, sizeof label), ch[tl].pe,
+			text_safe(chare_label(a, tl, label, sizeof label), safe, sizeof safe), ch[tl].pe,
 			trace_fmt_duration(t, x.dur, b1, sizeof b1),
 			trace_fmt_duration(t, x.diff, b2, sizeof b2),
 			trace_fmt_duration(t, x.idle, b3, sizeof b3));

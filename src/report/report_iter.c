@@ -116,7 +116,8 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 {
 	const struct iterations *it = iterations_get(a);
 	const struct trace *t = analysis_trace(a);
-	const char *name = report_iter_name(ph);
+	char nb[128];
+	const char *name = text_safe(report_iter_name(ph), nb, sizeof nb);
 	if (!it->count) {
 		fprintf(out, "iterations    none found (no repeating structure)\n");
 		return 0;

@@ -261,6 +261,15 @@ is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Something is there (a FIFO, a directory ...): opening it says what is
+ * wrong with it (base/file.h) instead of calling it missing. */
+static int
+exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
 /* The set's directory for path: path itself, or DIR for DIR/data/FILE. */
 static int
 set_dir(const char *path, char *dir, size_t n, int *is_data_file)
@@ -293,7 +302,7 @@ samples_probe(const char *path)
 	if (set_dir(path, dir, sizeof dir, &data_file))
 		return 0;
 	snprintf(p, sizeof p, "%s/hardware.xml", dir);
-	if (!is_file(p))
+	if (!exists(p))
 		return 0;
 	snprintf(p, sizeof p, "%s/data", dir);
 	return data_file || is_dir(p);
@@ -316,12 +325,12 @@ samples_open(const char *path, const struct samples_opts *o, struct samples **ou
 		snprintf(data, sizeof data, "%s", path);
 	else {
 		snprintf(data, sizeof data, "%s/data/samples.out", dir);
-		if (!is_file(data))
+		if (!exists(data))
 			snprintf(data, sizeof data, "%s/data/samples.csv", dir);
-		if (!is_file(data))
+		if (!exists(data))
 			return err_set(e, ERR_IO, "%s: no data/samples.out or data/samples.csv", path);
 	}
-	if (!is_file(hw))
+	if (!exists(hw))
 		return err_set(e, ERR_IO, "%s: no hardware.xml (the node's topology)", dir);
 	struct topo *t = NULL;
 	const char *format = NULL;

@@ -219,7 +219,10 @@ uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop) { return a->l
 uint32_t
 analysis_lop_local_step(const struct analysis *a, uint32_t lop)
 {
-	return a->lop_step[lop] - a->parts[a->lop_part[lop]].step_first;
+	/* a lop without a partition (a timeline of computation alone) has
+	 * no step in one */
+	uint32_t p = a->lop_part[lop], s = a->lop_step[lop];
+	return p == TRACE_NONE || s == TRACE_NONE ? TRACE_NONE : s - a->parts[p].step_first;
 }
 
 uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop) { return lop_late(a, lop); }

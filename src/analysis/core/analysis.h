@@ -190,7 +190,7 @@ uint64_t analysis_lop_exit(const struct analysis *a, uint32_t lop);
 uint64_t analysis_lop_duration(const struct analysis *a, uint32_t lop);
 uint32_t analysis_lop_part(const struct analysis *a, uint32_t lop);
 uint32_t analysis_lop_step(const struct analysis *a, uint32_t lop);        /* global */
-uint32_t analysis_lop_local_step(const struct analysis *a, uint32_t lop);
+uint32_t analysis_lop_local_step(const struct analysis *a, uint32_t lop);  /* TRACE_NONE: none */
 uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop);    /* ticks */
 uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop);        /* ticks */
 uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop);

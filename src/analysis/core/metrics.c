@@ -328,7 +328,10 @@ src_lop(const struct analysis *a, uint32_t l, uint32_t src)
 	for (uint32_t i = 0; i < ne; i++) {
 		if (e[i].role != END_RECV || k--)
 			continue;
-		return src % 2 ? progress_pred(a, l, e[i].id) : a->op_lop[a->msgs[e[i].id].send_op];
+		/* a saved file's cause byte may name a message without its
+		 * sender (saved_check.c checks indices, not causes) */
+		uint32_t s = a->msgs[e[i].id].send_op;
+		return src % 2 ? progress_pred(a, l, e[i].id) : s == TRACE_NONE ? TRACE_NONE : a->op_lop[s];
 	}
 	return TRACE_NONE;
 }

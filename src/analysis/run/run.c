@@ -9,6 +9,7 @@
 #include "analysis/explain/explain.h"
 #include "analysis/mpi/stages.h"
 #include "base/recycle.h"
+#include "model/trace_impl.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -32,7 +33,12 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	     trace_progress_fn progress, void *ud, struct analysis **out, struct err *e)
 {
 	struct analysis *a;
-	int rc = analysis_new(t, opts, &a, e);
+	/* a model mapped from a saved file has its indices checked, not
+	 * the links the stages follow (model/trace_check.c) */
+	int rc = t->mapped ? trace_check(t, e) : 0;
+	if (rc)
+		return rc;
+	rc = analysis_new(t, opts, &a, e);
 	if (rc)
 		return rc;
 	a->progress = progress;

@@ -27,35 +27,16 @@
 #include "analysis/explain/explain.h"
 #include "model/trace_impl.h"
 
-/* The checksum of a block of at most SUM_BLOCK bytes: 64-bit words mixed
- * by multiplication on four independent lanes (so that a core sums
- * several gigabytes a second), the tail bytes and the length folded in. */
-
-static uint64_t
-mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 31);
-}
-
+/* The checksum of a block (saved_impl.h: the lanes, a stride, the end). */
 uint64_t
 saved_block_sum(const unsigned char *b, size_t n)
 {
-	uint64_t h[4] = { 0x736b65696e736176ull ^ n, 0x6d6f64656c616e61ull, 0x6c79736973736176ull,
-			  0x6564736563746e73ull };
+	uint64_t h[4];
+	saved_sum_lanes(h, n);
 	size_t i = 0;
 	for (; i + 32 <= n; i += 32)
-		for (int k = 0; k < 4; k++) {
-			uint64_t w;
-			memcpy(&w, b + i + 8 * k, 8);
-			h[k] = mix(h[k], w);
-		}
-	uint64_t tail[4] = { 0 };
-	if (n > i)
-		memcpy(tail, b + i, n - i);
-	for (int k = 0; k < 4; k++)
-		h[k] = mix(h[k], tail[k]);
-	return mix(mix(mix(h[0], h[1]), h[2]), h[3]);
+		saved_sum_stride(h, b + i);
+	return saved_sum_end(h, b + i, n - i);
 }
 
 /* The checksum of n bytes: the block sums of each SUM_BLOCK bytes,
@@ -63,7 +44,7 @@ saved_block_sum(const unsigned char *b, size_t n)
 uint64_t
 saved_combine(uint64_t acc, uint64_t block)
 {
-	return mix(acc, block);
+	return saved_mix(acc, block);
 }
 
 uint64_t
@@ -176,7 +157,7 @@ stat_add(const char *path, uint64_t *sz, uint64_t *mt)
 		return -1;
 	uint64_t t = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
 	*sz += (uint64_t)st.st_size;
-	*mt = *mt ? mix(*mt, t) : t;
+	*mt = *mt ? saved_mix(*mt, t) : t;
 	return 0;
 }
 
@@ -228,73 +209,84 @@ saved_is(const char *path)
 	return is;
 }
 
-struct block_ref;
-
-struct opener {
-	const unsigned char *base;
-	size_t len;
-	const char *name;
-	struct err *e;
-	const struct section *sec[S_END];
-	struct block_ref *blocks;
-	uint64_t *block_sums;
-	size_t n_blocks;
-};
-
-/* Verifying: the blocks of every section, dealt to the workers in
- * turn; each section's block sums are then combined in order. */
-struct block_ref {
-	uint32_t id;
-	uint64_t off;         /* within the section */
-};
-
 static int
 sum_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct opener *o = ctx;
 	for (size_t i = w; i < o->n_blocks; i += nw) {
-		const struct section *s = o->sec[o->blocks[i].id];
-		uint64_t off = o->blocks[i].off, k = s->bytes - off < SUM_BLOCK ? s->bytes - off : SUM_BLOCK;
-		o->block_sums[i] = saved_block_sum(o->base + s->offset + off, (size_t)k);
+		struct block_ref *b = &o->blocks[i];
+		const struct section *s = o->sec[b->id];
+		uint64_t k = s->bytes - b->off < SUM_BLOCK ? s->bytes - b->off : SUM_BLOCK;
+		b->bad = UINT64_MAX;
+		b->n_big = b->n_far = 0;
+		if (o->t)      /* its records checked as it is summed */
+			saved_sum_check(o, b, k);
+		else
+			b->sum = saved_block_sum(o->base + s->offset + b->off, (size_t)k);
 	}
 	return 0;
 }
 
+/* Sums every section and, when o->t is set, checks every index in it:
+ * a wrong sum is said first (a damaged file), then what layout says
+ * (its error, when not 0), then the first section holding an index out
+ * of range. */
 static int
-verify_sums(struct opener *o)
+verify(struct opener *o, int layout, const struct err *le)
 {
 	size_t n = 0;
 	for (uint32_t id = 0; id < S_END; id++)
 		if (o->sec[id])
 			n += o->sec[id]->bytes / SUM_BLOCK + 1;
 	o->blocks = malloc((n + 1) * sizeof *o->blocks);
-	o->block_sums = malloc((n + 1) * sizeof *o->block_sums);
-	if (!o->blocks || !o->block_sums)
+	if (!o->blocks)
 		return err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
+	o->n_blocks = 0;
 	for (uint32_t id = 0; id < S_END; id++) {
 		const struct section *s = o->sec[id];
 		if (!s)
 			continue;
 		uint64_t off = 0;
 		do {
-			o->blocks[o->n_blocks++] = (struct block_ref){ id, off };
+			o->blocks[o->n_blocks++] = (struct block_ref){ .id = id, .off = off };
 			off += SUM_BLOCK;
 		} while (off < s->bytes);
 	}
 	par_run(par_workers(), sum_worker, o);
-	for (size_t i = 0; i < o->n_blocks;) {
+	int rc = 0;
+	for (size_t i = 0; i < o->n_blocks && !rc;) {
 		uint32_t id = o->blocks[i].id;
 		uint64_t acc = saved_sum_start(o->sec[id]->bytes);
 		for (; i < o->n_blocks && o->blocks[i].id == id; i++)
-			acc = saved_combine(acc, o->block_sums[i]);
+			acc = saved_combine(acc, o->blocks[i].sum);
 		if (acc != o->sec[id]->sum)
-			return err_set(o->e, ERR_FORMAT, "%s: section %u is corrupt (its checksum is wrong)",
-				       o->name, id);
+			rc = err_set(o->e, ERR_FORMAT, "%s: section %u is corrupt (its checksum is wrong)",
+				     o->name, id);
 	}
-	return 0;
+	if (!rc && layout) {
+		*o->e = *le;
+		rc = layout;
+	}
+	/* the blocks are in section order, each section's in record order:
+	 * the first fault found is the first in the file */
+	uint32_t n_big = 0, n_far = 0;
+	for (size_t i = 0; i < o->n_blocks && !rc; i++) {
+		const struct block_ref *b = &o->blocks[i];
+		n_big += b->n_big;
+		n_far += b->n_far;
+		if (b->bad != UINT64_MAX)
+			rc = err_set(o->e, ERR_FORMAT, "%s: section %u (%s): entry %llu is out of range",
+				     o->name, b->id, saved_section_name(b->id), (unsigned long long)b->bad);
+	}
+	if (!rc && o->t)
+		rc = saved_check_rest(o, n_big, n_far);
+	free(o->blocks);
+	o->blocks = NULL;
+	return rc;
 }
 
-/* Checks the header and the table, and every section's bounds and sum. */
+/* Checks the header and the table, and every section's bounds (build
+ * sums them, and checks what they hold). */
 static int
 check_file(struct opener *o)
 {
@@ -338,12 +330,7 @@ check_file(struct opener *o)
 				return err_set(o->e, ERR_FORMAT, "%s: section %u's padding is corrupt",
 					       o->name, s[i].id);
 	}
-	int rc = verify_sums(o);
-	free(o->blocks);
-	free(o->block_sums);
-	o->blocks = NULL;
-	o->block_sums = NULL;
-	return rc;
+	return 0;
 }
 
 /* The strings of section id: count NUL-terminated strings, into out
@@ -372,118 +359,17 @@ get_strings(struct opener *o, enum sec id, const char ***out, uint64_t *n)
 	return 0;
 }
 
-/* The iterations index per-iteration tables and the regions: their
- * numbers must be in range (starts in order, runs in lop order naming
- * one of them, the marking region a region). */
-static int
-check_iterations(struct opener *o, const struct trace *t, const struct analysis *a)
-{
-	const struct iterations *it = &a->iters;
-	const struct iter_run *r = a->iter_runs;
-	int bad = it->count && (!a->iter_starts || (it->region != TRACE_NONE && it->region >= t->n_regions));
-	for (uint32_t k = 0; k < it->count && !bad; k++)
-		bad = a->iter_starts[k] > a->iter_starts[k + 1];
-	for (uint32_t i = 0; i < a->n_iter_runs && !bad; i++)
-		bad = r[i].lop >= a->n_lops || (i && r[i].lop <= r[i - 1].lop) ||
-		      (r[i].iter != TRACE_NONE && r[i].iter != ITER_OF_STEP && r[i].iter >= it->count);
-	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent iterations", o->name) : 0;
-}
-
-/* Lateness is read through the minima of each partition's steps (one
- * per step); a large differential lateness and a cause lop the cause
- * byte does not name are looked up by lop, among entries in lop order,
- * one for each lop that says so. */
-static int
-check_metrics(struct opener *o, const struct analysis *a)
-{
-	int bad = a->pmin_first[0] != 0;
-	for (uint32_t p = 0; p < a->n_parts && !bad; p++)
-		bad = a->pmin_first[p + 1] - a->pmin_first[p] != a->parts[p].step_count;
-	uint32_t nb = 0, nf = 0;
-	for (uint32_t l = 0; l < a->n_lops && !bad; l++) {
-		nb += a->diff[l] == DIFF_BIG;
-		nf += (a->cause[l] & CAUSE_MASK) == CAUSE_MESSAGE &&
-		      a->cause[l] >> CAUSE_SRC_SHIFT == CAUSE_SRC_FAR;
-		bad = (a->cause[l] & CAUSE_MASK) >= CAUSE_COUNT;
-	}
-	bad = bad || nb != a->n_diff_big || nf != a->n_cause_far;
-	for (uint32_t i = 0; i < a->n_diff_big && !bad; i++)
-		bad = a->diff_big[i].lop >= a->n_lops || a->diff[a->diff_big[i].lop] != DIFF_BIG ||
-		      (i && a->diff_big[i].lop <= a->diff_big[i - 1].lop);
-	for (uint32_t i = 0; i < a->n_cause_far && !bad; i++)
-		bad = a->cause_far[i].lop >= a->n_lops ||
-		      a->cause[a->cause_far[i].lop] >> CAUSE_SRC_SHIFT != CAUSE_SRC_FAR ||
-		      (a->cause_far[i].cause_lop >= a->n_lops && a->cause_far[i].cause_lop != TRACE_NONE) ||
-		      (i && a->cause_far[i].lop <= a->cause_far[i - 1].lop);
-	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent metrics", o->name) : 0;
-}
-
-/* A Charm++ model's arrays go with the others: a chare per timeline, an
- * entry per region, a PE per op, and the indices the getters follow in
- * range (an MPI trace has none of them). */
-static int
-check_charm_model(struct opener *o, const struct trace *t)
-{
-	int charm = t->info.paradigm == PARADIGM_CHARM;
-	int bad = charm ? t->n_chares != t->n_timelines || t->n_entries != t->n_regions ||
-			  t->n_op_pe != t->n_oprec || t->n_pes == 0
-			: t->n_pes || t->n_idles || t->n_chares || t->n_entries || t->n_op_pe;
-	for (size_t i = 0; i < t->n_op_pe && !bad; i++)
-		bad = t->op_pe[i] >= t->n_pes;
-	for (size_t i = 0; i < t->n_pes && !bad; i++) {
-		const struct trace_pe *p = &t->pes[i];
-		bad = p->idle_first > t->n_idles || p->idle_count > t->n_idles - p->idle_first ||
-		      (p->runtime != TRACE_NONE && p->runtime >= t->n_timelines);
-	}
-	for (size_t i = 0; i < t->n_chares && !bad; i++)
-		bad = t->chares[i].ndims > TRACE_CHARE_DIMS || t->chares[i].kind >= CHARE_KIND_COUNT ||
-		      t->chares[i].type >= intern_count(t->strings);
-	for (size_t i = 0; i < t->n_entries && !bad; i++)
-		bad = t->entries[i].signature >= intern_count(t->strings);
-	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent Charm++ arrays", o->name) : 0;
-}
-
-/* The ops name timelines, regions, frames and ends that exist, in order
- * of their ends, and each timeline's ops are in range and its own: an MPI
- * trace's computation ops are implied from them (trace_op_get). */
-static int
-check_ops(struct opener *o, const struct trace *t)
-{
-	int bad = t->ops_implied && t->n_oprec > VEC_MAX_ID / 2;
-	for (size_t i = 0; i < t->n_oprec && !bad; i++) {
-		const struct trace_oprec *r = &t->oprec[i];
-		bad = r->timeline >= t->n_timelines || r->kind >= OP_KIND_COUNT ||
-		      (r->region != TRACE_OPREC_NO_REGION && r->region >= t->n_regions) ||
-		      (r->frame != TRACE_NONE && r->frame >= t->n_frames) || r->end_first > t->n_ends ||
-		      (i > 0 && r->end_first < t->oprec[i - 1].end_first);
-	}
-	uint64_t n_ops = trace_op_count(t);
-	unsigned shift = t->ops_implied ? 1 : 0;
-	for (size_t i = 0; i < t->n_timelines && !bad; i++) {
-		const struct trace_timeline *tl = &t->timelines[i];
-		bad = tl->op_first > n_ops || tl->op_count > n_ops - tl->op_first ||
-		      (t->ops_implied && ((tl->op_first | tl->op_count) & 1));
-		/* a timeline's records are its own */
-		for (uint64_t k = tl->op_first >> shift;
-		     !bad && k < (uint64_t)(tl->op_first + tl->op_count) >> shift; k++)
-			bad = t->oprec[k].timeline != i;
-		/* its quiet calls in range, in order */
-		bad = bad || tl->call_first > t->n_calls || tl->call_count > t->n_calls - tl->call_first;
-		for (uint64_t k = tl->call_first + 1; !bad && k < (uint64_t)tl->call_first + tl->call_count; k++)
-			bad = t->calls[k].t_enter < t->calls[k - 1].t_enter;
-	}
-	for (size_t i = 0; i < t->n_calls && !bad; i++) {
-		uint32_t r = trace_call_region(&t->calls[i]);
-		bad = trace_call_kind(&t->calls[i]) > CALL_INNER || (r != TRACE_NONE && r >= t->n_regions);
-	}
-	return bad ? err_set(o->e, ERR_FORMAT, "%s: inconsistent operations", o->name) : 0;
-}
-
-/* Points the arrays of t (and a) into the mapping, checking each count. */
+/* Points the arrays of t and a into the mapping, checking each count:
+ * what every index is then checked against (saved_check.c). */
 static int
 map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 {
 	struct array arr[MAX_ARRAYS];
+	/* the strings are read after the sums (saved.c's strings), their
+	 * count is what string ids are checked against before */
+	const struct section *ss = o->sec[S_STRINGS];
+	if (!ss || ss->elem_size != 0 || ss->count > ss->bytes || ss->count > UINT32_MAX - 2)
+		return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed", o->name, S_STRINGS);
 	/* the trace's counts come from its sections; the analysis's are then
 	 * checked against them and the meta counts */
 	uint32_t na = saved_arrays(t, NULL, h, arr);
@@ -506,11 +392,15 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 		*arr[i].ptr = s->count ? (void *)(o->base + s->offset) : NULL;
 		*counts[i] = *caps[i] = (size_t)s->count;
 	}
-	int rc = check_charm_model(o, t);
-	if (!rc)
-		rc = check_ops(o, t);
-	if (rc || !a)
-		return rc;
+	/* a Charm++ model has a chare per timeline, an entry per region, a
+	 * PE per op; an MPI trace none of them, and two op ids a call */
+	int charm = t->info.paradigm == PARADIGM_CHARM;
+	if (charm ? t->n_chares != t->n_timelines || t->n_entries != t->n_regions ||
+		    t->n_op_pe != t->n_oprec || t->n_pes == 0
+		  : t->n_pes || t->n_idles || t->n_chares || t->n_entries || t->n_op_pe)
+		return err_set(o->e, ERR_FORMAT, "%s: inconsistent Charm++ arrays", o->name);
+	if (t->ops_implied && t->n_oprec > VEC_MAX_ID / 2)
+		return err_set(o->e, ERR_FORMAT, "%s: inconsistent operations", o->name);
 	/* the analysis's arrays, whose counts follow from the meta counts and
 	 * from each other: those counted by part_lop_first, dag_first or the
 	 * presence of phases come second, once those are checked */
@@ -537,17 +427,11 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 			*arr[i].ptr = s->count ? (void *)(o->base + s->offset) : NULL;
 		}
 	}
-	/* what the getters index with: the CSR ends must close */
-	uint32_t n_ops = trace_op_count(t);
-	if (a->lop_op[a->n_lops] != n_ops || a->tl_lop[t->n_timelines] != a->n_lops)
-		return err_set(o->e, ERR_FORMAT, "%s: inconsistent operation counts", o->name);
-	/* lops in logical order name ops */
-	for (uint32_t l = 0; l < a->n_lops && (a->op_of_lop || a->op_last_of_lop); l++)
-		if ((a->op_of_lop && a->op_of_lop[l] >= n_ops) ||
-		    (a->op_last_of_lop && a->op_last_of_lop[l] >= n_ops))
-			return err_set(o->e, ERR_FORMAT, "%s: inconsistent operation counts", o->name);
-	rc = check_metrics(o, a);
-	return rc ? rc : check_iterations(o, t, a);
+	/* the last of a lop's ops is read with its first */
+	if (a->op_last_of_lop && !a->op_of_lop)
+		return err_set(o->e, ERR_FORMAT, "%s: section %d without section %d", o->name,
+			       S_OP_LAST_OF_LOP, S_OP_OF_LOP);
+	return 0;
 }
 
 /* Where the trace the file was saved from stands now. Only a regular
@@ -592,25 +476,62 @@ iterations_from_meta(struct analysis *a, const struct meta *m)
 	};
 }
 
-/* Builds the trace and the analysis over a checked file. */
+/* The scalars of the meta section into t and a. 0, or ERR_FORMAT. */
 static int
-build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_info *info)
+from_meta(struct opener *o, const struct meta *m, struct trace *t, struct analysis *a)
 {
-	const struct section *ms = o->sec[S_META];
-	if (!ms || ms->elem_size != sizeof(struct meta) || ms->count != 1)
-		return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed", o->name, S_META);
-	const struct meta *m = (const struct meta *)(o->base + ms->offset);
-	struct trace *t = trace_new();
-	struct analysis *a = calloc(1, sizeof *a);
+	struct trace_info *ti = &t->info;
+	memcpy(ti->version, m->version, sizeof ti->version);
+	ti->ticks_per_second = m->ticks_per_second ? m->ticks_per_second : 1;
+	ti->global_offset = m->global_offset;
+	ti->t_begin = m->t_begin;
+	ti->t_end = m->t_end;
+	ti->events = m->events;
+	memcpy(ti->records, m->records, sizeof ti->records);
+	memcpy(ti->warnings, m->warnings, sizeof ti->warnings);
+	ti->mpi_calls_without_records = m->mpi_calls_without_records;
+	ti->no_local_defs = m->no_local_defs;
+	ti->paradigm = (uint8_t)m->paradigm;
+	t->ops_implied = m->paradigm == PARADIGM_MPI;     /* the MPI builder's */
+	t->map = (void *)o->base;
+	t->map_len = o->len;
+	a->t = t;
+	a->n_lops = m->n_lops;
+	a->n_parts = m->n_parts;
+	a->n_steps = m->n_steps;
+	a->n_hot = m->n_hot;
+	a->n_hot_all = m->n_hot_all;
+	a->stats = m->stats;
+	a->verify = m->verify;
+	opts_from_meta(&a->opts, m);
+	if (m->paradigm >= PARADIGM_COUNT)
+		return err_set(o->e, ERR_FORMAT, "%s: unknown paradigm %u", o->name, m->paradigm);
+	if (a->n_lops > UINT32_MAX - 2 || a->n_parts > UINT32_MAX - 2 ||
+	    a->n_steps > UINT32_MAX - 2 || m->iter_count > UINT32_MAX - 2)
+		return err_set(o->e, ERR_FORMAT, "%s: inconsistent counts", o->name);
+	iterations_from_meta(a, m);      /* the counts map_arrays checks */
+	a->n_iter_runs = m->iter_count ? m->n_iter_runs : 0;
+	/* lists whose lengths are their sections' (saved_check_rest checks them) */
+	const struct section *big = o->sec[S_DIFF_BIG], *far = o->sec[S_CAUSE_FAR];
+	a->n_diff_big = big && big->count < UINT32_MAX ? (uint32_t)big->count : 0;
+	a->n_cause_far = far && far->count < UINT32_MAX ? (uint32_t)far->count : 0;
+	struct has h = { .phases = m->has_phases != 0,
+			 .op_of_lop = m->has_op_of_lop != 0,
+			 .op_last_of_lop = m->has_op_last_of_lop != 0,
+			 .charm_metrics = m->has_charm_metrics != 0 };
+	int rc = map_arrays(o, t, a, h);
+	a->iters.starts = a->iter_starts;
+	return rc;
+}
+
+/* The strings sections: the interned strings again in id order (the
+ * same ids), the path, the creator, the globs. */
+static int
+strings(struct opener *o, const struct meta *m, struct trace *t, struct saved_info *info)
+{
 	const char **strs = NULL, **path = NULL, **creator = NULL, **globs = NULL, **iter_region = NULL;
 	uint64_t n_str = 0, n1 = 0, n2 = 0, n_globs = 0, n_ir = 0;
-	int rc = 0;
-	if (!t || !a)
-		rc = err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
-	else
-		t->mapped = a->mapped = 1;
-	if (!rc)
-		rc = get_strings(o, S_STRINGS, &strs, &n_str);
+	int rc = get_strings(o, S_STRINGS, &strs, &n_str);
 	if (!rc)
 		rc = get_strings(o, S_PATH, &path, &n1);
 	if (!rc)
@@ -622,7 +543,6 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 	if (!rc && (n1 != 1 || n2 != 1 || n_globs != m->n_phases || n_ir != (m->has_iter_region != 0) ||
 		    n_str == 0 || strs[0][0] || m->no_local_defs >= n_str))
 		rc = err_set(o->e, ERR_FORMAT, "%s: malformed strings", o->name);
-	/* the strings again, in id order: the same ids */
 	for (uint64_t i = 1; i < n_str && !rc; i++) {
 		uint32_t id;
 		if (intern_add(t->strings, strs[i], strlen(strs[i]), &id))
@@ -632,52 +552,55 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 	}
 	if (!rc && (trace_set_path(t, path[0]) || trace_set_creator(t, creator[0])))
 		rc = err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
-	if (!rc) {
-		struct trace_info *ti = &t->info;
-		memcpy(ti->version, m->version, sizeof ti->version);
-		ti->ticks_per_second = m->ticks_per_second ? m->ticks_per_second : 1;
-		ti->global_offset = m->global_offset;
-		ti->t_begin = m->t_begin;
-		ti->t_end = m->t_end;
-		ti->events = m->events;
-		memcpy(ti->records, m->records, sizeof ti->records);
-		memcpy(ti->warnings, m->warnings, sizeof ti->warnings);
-		ti->mpi_calls_without_records = m->mpi_calls_without_records;
-		ti->no_local_defs = m->no_local_defs;
-		ti->paradigm = (uint8_t)m->paradigm;
-		t->ops_implied = m->paradigm == PARADIGM_MPI;     /* the MPI builder's */
-		if (m->paradigm >= PARADIGM_COUNT)
-			rc = err_set(o->e, ERR_FORMAT, "%s: unknown paradigm %u", o->name, m->paradigm);
-		t->map = (void *)o->base;
-		t->map_len = o->len;
-		a->t = t;
-		a->n_lops = m->n_lops;
-		a->n_parts = m->n_parts;
-		a->n_steps = m->n_steps;
-		a->n_hot = m->n_hot;
-		a->n_hot_all = m->n_hot_all;
-		a->stats = m->stats;
-		a->verify = m->verify;
-		opts_from_meta(&a->opts, m);
-		if (a->n_lops > UINT32_MAX - 2 || a->n_parts > UINT32_MAX - 2)
-			rc = err_set(o->e, ERR_FORMAT, "%s: inconsistent counts", o->name);
+	if (!rc && info) {
+		info->phase_globs = globs;
+		info->iter_region = n_ir ? iter_region[0] : NULL;
+		t->saved_globs = (void *)globs;
+		globs = NULL;
 	}
-	if (!rc && m->iter_count > UINT32_MAX - 2)
-		rc = err_set(o->e, ERR_FORMAT, "%s: inconsistent counts", o->name);
+	free(strs);
+	free(path);
+	free(creator);
+	free(globs);
+	free(iter_region);
+	return rc;
+}
+
+/* Builds the trace and the analysis over a file whose header, table and
+ * sections' bounds are checked: the arrays mapped with their counts,
+ * then every section summed and every index checked (one pass, on every
+ * core), then the strings. */
+static int
+build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_info *info)
+{
+	const struct section *ms = o->sec[S_META];
+	if (!ms || ms->elem_size != sizeof(struct meta) || ms->count != 1)
+		return err_set(o->e, ERR_FORMAT, "%s: section %d missing or malformed", o->name, S_META);
+	const struct meta *m = (const struct meta *)(o->base + ms->offset);
+	struct trace *t = trace_new();
+	struct analysis *a = calloc(1, sizeof *a);
+	int rc = 0;
+	if (!t || !a)
+		rc = err_set(o->e, ERR_NOMEM, "%s: out of memory", o->name);
 	if (!rc) {
-		iterations_from_meta(a, m);      /* the counts map_arrays checks */
-		a->n_iter_runs = m->iter_count ? m->n_iter_runs : 0;
-		/* lists whose lengths are their sections' (check_metrics checks them) */
-		const struct section *big = o->sec[S_DIFF_BIG], *far = o->sec[S_CAUSE_FAR];
-		a->n_diff_big = big && big->count < UINT32_MAX ? (uint32_t)big->count : 0;
-		a->n_cause_far = far && far->count < UINT32_MAX ? (uint32_t)far->count : 0;
-		struct has h = { .phases = m->has_phases != 0,
-				 .op_of_lop = m->has_op_of_lop != 0,
-				 .op_last_of_lop = m->has_op_last_of_lop != 0,
-				 .charm_metrics = m->has_charm_metrics != 0 };
-		rc = map_arrays(o, t, a, h);
-		a->iters.starts = a->iter_starts;
+		t->mapped = a->mapped = 1;
+		/* the counts are read before the sums are checked, and said
+		 * after them: a damaged file is said to be damaged */
+		struct err le = { 0 };
+		struct err *e = o->e;
+		o->e = &le;
+		int layout = from_meta(o, m, t, a);
+		o->e = e;
+		if (!layout) {
+			o->t = t;
+			o->a = a;
+		}
+		rc = verify(o, layout, &le);
+		o->t = NULL;
+		o->a = NULL;
 	}
+	if (!rc)
+		rc = strings(o, m, t, info);
 	if (!rc) {
 		t->saved_state = source_state(m, t->info.path);
 		a->ops = trace_ops(t, &a->n_ops);
@@ -689,18 +612,9 @@ build(struct opener *o, struct trace **tp, struct analysis **ap, struct saved_in
 	if (!rc && info) {
 		info->trace = t->info.path;
 		info->opts = a->opts;
-		info->phase_globs = globs;
-		info->iter_region = n_ir ? iter_region[0] : NULL;
 		info->paradigm = (enum trace_paradigm)t->info.paradigm;
-		globs = NULL;
-		t->saved_globs = (void *)info->phase_globs;
 		info->trace_state = (enum saved_trace_state)t->saved_state;
 	}
-	free(strs);
-	free(path);
-	free(creator);
-	free(globs);
-	free(iter_region);
 	if (rc) {
 		if (t)
 			t->map = NULL;      /* the caller unmaps */

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analysis/core/analysis_impl.h"
 #include "model/charm.h"
@@ -121,8 +122,52 @@ struct has {
 
 #define MAX_ARRAYS 64
 
-/* Checksums by blocks of SUM_BLOCK bytes (doc/format.md). */
+/* Checksums by blocks of SUM_BLOCK bytes (doc/format.md): 64-bit words
+ * mixed by multiplication on four independent lanes (so that a core sums
+ * several gigabytes a second), the tail bytes and the length folded in.
+ * A block's sum is saved_sum_lanes, saved_sum_stride over each 32 bytes,
+ * then saved_sum_end over the rest: saved_check.c folds its checks into
+ * the same loop. */
 #define SUM_BLOCK (1u << 20)
+
+static inline uint64_t
+saved_mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+static inline void
+saved_sum_lanes(uint64_t h[4], size_t n)
+{
+	h[0] = 0x736b65696e736176ull ^ n;
+	h[1] = 0x6d6f64656c616e61ull;
+	h[2] = 0x6c79736973736176ull;
+	h[3] = 0x6564736563746e73ull;
+}
+
+static inline void
+saved_sum_stride(uint64_t h[4], const unsigned char *p)
+{
+	for (int k = 0; k < 4; k++) {
+		uint64_t w;
+		memcpy(&w, p + 8 * k, 8);
+		h[k] = saved_mix(h[k], w);
+	}
+}
+
+/* The last rest (< 32) bytes at p, and the lanes together. */
+static inline uint64_t
+saved_sum_end(uint64_t h[4], const unsigned char *p, size_t rest)
+{
+	uint64_t tail[4] = { 0 };
+	if (rest)
+		memcpy(tail, p, rest);
+	for (int k = 0; k < 4; k++)
+		h[k] = saved_mix(h[k], tail[k]);
+	return saved_mix(saved_mix(saved_mix(h[0], h[1]), h[2]), h[3]);
+}
+
 uint64_t saved_block_sum(const unsigned char *b, size_t n);
 uint64_t saved_combine(uint64_t acc, uint64_t block);
 /* a sum over n bytes starts here, then takes each block in turn */
@@ -145,5 +190,44 @@ uint32_t saved_arrays(struct trace *t, struct analysis *a, struct has h, struct 
 /* The trace's identity: its anchor's (or .sts') size and modification
  * time, and its definitions' (or logs'). */
 void saved_stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *dsz, uint64_t *dmt);
+
+/* Opening a file (saved.c), and checking every index in it
+ * (saved_check.c). Sections are summed and checked in blocks of
+ * SUM_BLOCK bytes, dealt to the workers in turn: each block's records
+ * (those starting in it) are checked while the block is in the cache. */
+struct block_ref {
+	uint32_t id;
+	uint64_t off;            /* within the section */
+	uint64_t sum;            /* the block's checksum */
+	uint64_t bad;            /* the first record starting in it found wrong, or UINT64_MAX */
+	uint32_t n_big, n_far;   /* its DIFF_BIG differential latenesses, its far causes */
+};
+
+struct opener {
+	const unsigned char *base;
+	size_t len;
+	const char *name;
+	struct err *e;
+	const struct section *sec[S_END];
+	struct block_ref *blocks;
+	size_t n_blocks;
+	/* the model and the analysis mapped, once their sections have the
+	 * counts the meta section and each other give (NULL before, or when
+	 * they do not: then the blocks are summed only) */
+	const struct trace *t;
+	const struct analysis *a;
+};
+
+/* The sum of block b of k bytes (b->sum), and with o->t and o->a set the
+ * records of its section starting in it checked against what they index
+ * (b->bad, n_big, n_far); the largest sections in the loop that sums. */
+void saved_sum_check(const struct opener *o, struct block_ref *b, uint64_t k);
+/* What the blocks cannot check alone, once every block passed: the ends
+ * of the index arrays, orders and permutations, the lists of large
+ * differential lateness and far causes against their counts, the
+ * iterations, the options; 0 or ERR_FORMAT naming the section. */
+int saved_check_rest(struct opener *o, uint32_t n_big, uint32_t n_far);
+/* "lop -> partition": section id as doc/format.md names it. */
+const char *saved_section_name(uint32_t id);
 
 #endif

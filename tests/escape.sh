@@ -1,0 +1,182 @@
+#!/bin/sh
+# escape.sh SKEIN CRAFT — no byte of an input file reaches the terminal
+# as a control (issue 37, doc/robustness.md): terminal escape sequences
+# (OSC ESC ]0;…BEL, CSI ESC [2J, the 8-bit CSI as UTF-8 C1 and as a raw
+# byte) put into every kind of input — an OTF2 archive's names (written by
+# CRAFT), a Projections run's chare and entry-method names and Charm++
+# version, a configuration's names (iterations.name, phases.named), the
+# names and paths in saved analyses of both, a sample set's symbols and
+# columns, and the directory the inputs lie in — then every command that
+# writes text run on each: info (with the ranks, as JSON), analyze (text,
+# JSON, every CSV table, with clusters and iterations, with the
+# configuration), export, diff, render over every pane, samples. Its
+# standard output may hold no control character but line feeds and tabs,
+# its standard error none at all; JSON keeps the exact bytes, escaped.
+skein=$1
+craft=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+case $skein in /*) ;; *) skein=$root/$skein ;; esac
+case $craft in /*) ;; *) craft=$root/$craft ;; esac
+tmp=$(mktemp -d /tmp/skein-escape-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$tmp/xdg
+[ -x "$craft" ] || { echo "escape tests: $craft missing"; exit 1; }
+
+# the sequences: a window title (OSC), clear screen (CSI), the same CSI
+# as a C1 control in UTF-8 and as a lone byte
+esc=$(printf '\033]0;pwned\007\033[2J\302\2332J\2332J')
+# the inputs lie in a directory whose name holds them too: paths are
+# shown (and saved) as well as names
+dir="$tmp/in$esc"
+mkdir -p "$dir"
+
+# clean FILE [LINES]: no control but \n and \t (with LINES, as for
+# stderr, but \n), no C1 in UTF-8, no lone byte that is not UTF-8
+c1=$(printf '\302[\200-\237]')
+clean() {
+	keep='\n\t'
+	[ -n "${2:-}" ] && keep='\n'
+	! tr -d "$keep" <"$1" | LC_ALL=C grep -q '[[:cntrl:]]' &&
+		! LC_ALL=C grep -q "$c1" "$1" && iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
+}
+
+# each ARGS... on INPUT: status 0 (or the status given by -s N), and
+# clean output
+runs() {
+	want=0
+	[ "$1" = -s ] && { want=$2; shift 2; }
+	what=$1 input=$2
+	shift 2
+	for a in "$@"; do
+		# shellcheck disable=SC2086
+		"$skein" $a "$input" >"$tmp/out" 2>"$tmp/err" </dev/null
+		st=$?
+		if [ "$st" -ne "$want" ]; then
+			bad "$what: $a: exit $st, want $want ($(head -c 200 "$tmp/err" | tr -cd '[:print:]'))"
+		elif ! clean "$tmp/out" || ! clean "$tmp/err" lines; then
+			bad "$what: $a: control characters from the input reach the terminal"
+		else
+			ok
+		fi
+	done
+}
+
+# ---- the inputs
+# OTF2: the crafted archive, its creator, ranks, node, location and
+# region names escaped
+"$craft" escape "$dir/otf2" >/dev/null || bad "craft escape failed"
+# Projections: the tests' constructed run, its chare and entry names and
+# Charm++ version escaped
+mkdir -p "$dir/prj"
+awk -v e="$esc" 'BEGIN { f = "run.sts"; n = 0 }
+	/^===$/ { f = "run." n ".log"; n++; next }
+	f == "run.sts" && /^CHARMVERSION / { $0 = $0 e }
+	f == "run.sts" && /^CHARE / { sub(/" /, e "\" ") }
+	f == "run.sts" && /^ENTRY CHARE / { sub(/\(/, e "(") }
+	{ print > (dir "/" f) }' dir="$dir/prj" "$root/tests/fuzz/prj/constructed"
+grep -q 'CHARE 1 "A.*pwned' "$dir/prj/run.sts" && grep -q 'work.*pwned' "$dir/prj/run.sts" ||
+	bad "the Projections names were not altered"
+# a configuration naming iterations and phases with them (stencil-4,
+# below, has iterations to name) (YAML escapes:
+# the file itself holds no control character, the values do)
+cat >"$tmp/esc.yaml" <<'YAML'
+iterations:
+  name: "round\e]0;pwned\a\e[2J\u009b2J"
+phases:
+  named:
+    - {name: "ph\e]0;pwned\a\e[2J", region: "*"}
+YAML
+# saved analyses of both
+"$skein" analyze -q --save "$dir/otf2.skein" "$dir/otf2" >/dev/null 2>&1 || bad "saving the OTF2 archive"
+"$skein" analyze -q --save "$dir/prj.skein" "$dir/prj/run.sts" >/dev/null 2>&1 ||
+	bad "saving the Projections run"
+
+# ---- every command on every trace input
+trace_cmds="info|info --ranks|info --format json|analyze|analyze --clusters 3|analyze --iterations structure
+analyze --format json|analyze --format json --clusters 3
+analyze --format csv --table hotspots|analyze --format csv --table partitions
+analyze --format csv --table timelines|analyze --format csv --table ops
+analyze --format csv --table iterations|analyze --config $tmp/esc.yaml
+analyze --config $tmp/esc.yaml --format json|analyze --config $tmp/esc.yaml --format csv --table iterations
+analyze --config $tmp/esc.yaml --format csv --table partitions|analyze --leap-merge
+export --csv|export --json|render --size 120x40|render --size 120x40 --keys >
+render --size 100x40 --pane details --keys >|render --size 100x40 --pane timeline
+render --size 100x40 --pane topology|render --size 100x40 --pane histogram
+render --size 100x30 --config $tmp/esc.yaml --keys >i"
+for input in "$dir/otf2" "$dir/prj/run.sts" "$dir/otf2.skein" "$dir/prj.skein"; do
+	name=$(basename "$input")
+	old=$IFS
+	IFS='|
+'
+	# shellcheck disable=SC2086
+	set -- $trace_cmds
+	IFS=$old
+	runs "$name" "$input" "$@"
+	# diff: the input against itself and against its saved analysis
+	case $input in
+	*prj*) others="$dir/prj/run.sts|$dir/prj.skein" ;;
+	*) others="$dir/otf2|$dir/otf2.skein" ;;
+	esac
+	IFS='|'
+	# shellcheck disable=SC2086
+	set -- $others
+	IFS=$old
+	for other in "$@"; do
+		runs "$name" "$input" "diff $other" "diff --format json $other" "diff --format csv --table ops $other" \
+			"diff --format csv --table partitions $other" "diff --format csv --table regions $other" \
+			"diff --format csv --table changes $other"
+	done
+done
+# the configuration's names where there are iterations to name
+cp -r "$root/traces/corpus/stencil-4" "$dir/stencil"
+runs "configuration" "$dir/stencil" "analyze --config $tmp/esc.yaml" "analyze --config $tmp/esc.yaml --clusters 2" \
+	"analyze --config $tmp/esc.yaml --format csv --table iterations" \
+	"analyze --config $tmp/esc.yaml --format csv --table partitions" \
+	"analyze --config $tmp/esc.yaml --format json" "render --size 120x40 --config $tmp/esc.yaml --keys >" \
+	"render --size 100x40 --config $tmp/esc.yaml --pane details --keys >"
+"$skein" analyze --config "$tmp/esc.yaml" "$dir/stencil" | grep -q '^iterations    6 round?\]0;pwned??\[2J?2Js, ' &&
+	ok || bad "the configuration's iteration name shown with '?'"
+# a message naming the input: one clean line
+runs -s 1 "message" "$dir/otf2/nothing-here" "info"
+runs -s 1 "message" "$dir/prj/missing.sts" "info"
+
+# JSON keeps the exact bytes, escaped
+for input in "$dir/prj/run.sts" "$dir/prj.skein"; do
+	"$skein" analyze --format json "$input" | python3 -c 'import json, sys
+def strings(x):
+	if isinstance(x, str):
+		yield x
+	elif isinstance(x, dict):
+		for k, v in x.items():
+			yield k
+			yield from strings(v)
+	elif isinstance(x, list):
+		for v in x:
+			yield from strings(v)
+d = json.load(sys.stdin)
+assert any("\x1b]0;pwned\x07\x1b[2J" in s for s in strings(d)), "escapes kept"' && ok ||
+		bad "JSON keeps the exact names of $input, escaped"
+done
+"$skein" analyze --format json --config "$tmp/esc.yaml" "$dir/otf2" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert d["iterations"]["name"] == "round\x1b]0;pwned\x07\x1b[2J\u009b2J", d["iterations"]["name"]' && ok ||
+	bad "JSON keeps the configuration's iteration name, escaped"
+
+# ---- a sample set: a data symbol and a column named with them
+cp -r "$root/traces/samples/toy" "$dir/sset"
+python3 -c 'import sys
+p = sys.argv[1] + "/data/samples.csv"
+e = sys.argv[2]
+s = open(p, encoding="utf-8", errors="surrogateescape").read()
+s = s.replace("\nd,", "\n\"d" + e + "\",").replace("zidx\n", "z" + e + "idx\n", 1)
+open(p, "w", encoding="utf-8", errors="surrogateescape").write(s)' "$dir/sset" "$esc"
+runs "sample set" "$dir/sset" "samples --format text" "samples --format json" \
+	"samples --format csv --table symbols" "samples --format csv --table resources" \
+	"samples --format csv --table lines" "render --size 120x40" "render --size 120x40 --keys <Tab><Tab>"
+runs -s 2 "sample set" "$dir/sset" "samples --attribute nope"
+
+echo "escape tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
