@@ -105,7 +105,12 @@ analyze --config $tmp/esc.yaml --format csv --table partitions|analyze --leap-me
 export --csv|export --json|render --size 120x40|render --size 120x40 --keys >
 render --size 100x40 --pane details --keys >|render --size 100x40 --pane timeline
 render --size 100x40 --pane topology|render --size 100x40 --pane histogram
-render --size 100x30 --config $tmp/esc.yaml --keys >i"
+render --size 100x30 --config $tmp/esc.yaml --keys >i
+analyze --format csv --table problems|analyze --format csv --table waits|analyze --format csv --table delays
+analyze --format csv --table outliers|analyze --format csv --table critical|analyze --all
+profile|profile --ranks|profile --format json|profile --format csv|comm|comm --format json|comm --format csv
+render --size 120x40 --keys p|render --size 120x40 --keys a|render --size 120x40 --keys i
+render --size 120x40 --keys T|render --size 120x40 --keys iv|render --size 120x40 --keys ivv"
 for input in "$dir/otf2" "$dir/prj/run.sts" "$dir/otf2.skein" "$dir/prj.skein"; do
 	name=$(basename "$input")
 	old=$IFS
