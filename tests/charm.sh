@@ -258,6 +258,37 @@ else
 	skip=$((skip + 1))
 fi
 
+# skein diff of two Charm++ runs (issue 38): Jacobi 2-D without and with
+# the 20 ms busy-wait in Jacobi(1,2); in seed 004's words and metrics,
+# the busy-wait first, and the PEs that waited for it
+if [ -f "$j2" ] && [ -f "$imb" ]; then
+	"$skein" diff "$j2" "$imb" >"$tmp/d.txt" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+		grep -q '^largest change: chare Jacobi(1,2) on PE 1, application phase 10, step 197, iteration 4: Jacobi::Jacobi_compute took +20.05 ms, differential duration +20.05 ms$' "$tmp/d.txt" &&
+		grep -q '^worse (differential duration grew; largest first)$' "$tmp/d.txt" &&
+		grep -A2 '^worse' "$tmp/d.txt" | grep -q '^  1 Jacobi(1,2) .* Jacobi::Jacobi_compute  *+20.05 ms' &&
+		grep -q 'the longest idle experienced in its iteration, by PE: PE 0 .* -> 20.55 ms, PE 1 .*, PE 2 .* -> 20.81 ms, PE 3 .* -> 21.06 ms$' "$tmp/d.txt" &&
+		grep -q '^entry methods (total duration and differential duration' "$tmp/d.txt" &&
+		! grep -qiw 'rank\|ranks\|partition\|partitions\|lateness\|computation' "$tmp/d.txt" &&
+		ok || bad "diff of two Charm++ runs: $(head -c 300 "$tmp/err")"
+	"$skein" diff -f json "$j2" "$imb" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["paradigm"] == "charm" and d["ranked_by"] == "differential duration", d["ranked_by"]
+w = d["worse"][0]
+assert (w["chare"], w["entry"], w["pe"], w["iteration"]) == ("Jacobi(1,2)", "Jacobi::Jacobi_compute", 1, 4), w
+assert 0.019 < w["d_diff_duration_s"] < 0.021, w
+assert all(abs(x["d_diff_duration_s"]) < 0.001 for x in d["worse"][1:] + d["better"])
+assert d["regions"][0]["region"] == "Jacobi::Jacobi_compute" and d["regions"][0]["what"] == "entry"
+' && ok || bad "diff -f json of two Charm++ runs"
+	"$skein" diff -f csv -t ops "$j2" "$imb" | head -1 | grep -q ',chare,entry,pe,d_diff_duration_s,d_idle_experienced_s$' &&
+		ok || bad "diff -f csv of two Charm++ runs: the Charm++ columns"
+	# the other way round, the same execution got better
+	"$skein" diff "$imb" "$j2" | grep -A2 '^better' | grep -q '^  1 Jacobi(1,2) .* Jacobi::Jacobi_compute  *-20.05 ms' &&
+		ok || bad "diff the other way round"
+else
+	skip=$((skip + 1))
+fi
+
 # a run in which no entry method ran: nothing to analyse, said in one line
 mkdir -p "$tmp/empty"
 printf 'PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 1\nCHARE 0 "A" -1\nENTRY CHARE 0 "go()" 0 0\nEND\n' >"$tmp/empty/run.sts"
