@@ -83,6 +83,34 @@ fi
 run "toy clusters" 0 samples --format csv --table clusters --attribute zidx --clusters 2 "$toy" &&
 	[ "$(sed -n 2p "$tmp/out" | cut -d, -f6)" = 12 ] && ok || bad "two clusters meet at zidx 12 ($(cat "$tmp/out"))"
 
+# --- L_d over the resources with samples (the default) or over every
+# resource of the depth (samples.latency_mean: all, the paper's equation
+# 1): along zidx the toy set's indices below 12 have samples on CPU 0
+# alone, so there the paper's mean is the default's over 16 CPUs; the
+# report says which it shows
+printf 'samples:\n  latency_mean: all\n' >"$tmp/ld.yaml"
+run "L_d sampled" 0 samples --metric latency --attribute zidx --format csv --table windows "$toy" &&
+	cp "$tmp/out" "$tmp/ld1.csv" &&
+	run "L_d all" 0 samples --config "$tmp/ld.yaml" --metric latency --attribute zidx --format csv --table windows "$toy" &&
+	python3 -c '
+import csv, sys
+a = list(csv.DictReader(open(sys.argv[1])))
+b = list(csv.DictReader(open(sys.argv[2])))
+assert len(a) == len(b) == 16
+assert abs(float(a[0]["score"]) / 16 - float(b[0]["score"])) < 1e-5, (a[0], b[0])
+assert all(float(y["score"]) <= float(x["score"]) + 1e-9 for x, y in zip(a, b))
+' "$tmp/ld1.csv" "$tmp/out" && ok || bad "samples.latency_mean: all gives the paper's L_d"
+run "L_d text" 0 samples --metric latency "$toy" &&
+	grep -q '^              L_d: the mean cycles per sample over the resources with samples (samples.latency_mean: all' "$tmp/out" &&
+	run "L_d all text" 0 samples --config "$tmp/ld.yaml" --metric latency "$toy" &&
+	grep -q "^              L_d: the mean cycles per sample over every resource, those without samples as 0 (the paper's equation 1" "$tmp/out" &&
+	run "L_d all json" 0 samples --config "$tmp/ld.yaml" --format json "$toy" &&
+	python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["scores"]["latency_mean"] == "all"' "$tmp/out" &&
+	ok || bad "the report says which L_d it shows"
+printf 'samples:\n  latency_mean: paper\n' >"$tmp/ldbad.yaml"
+run "L_d bad" 2 samples --config "$tmp/ldbad.yaml" "$toy" && grep -q 'ldbad.yaml:2:17: samples.latency_mean' "$tmp/err" &&
+	ok || bad "samples.latency_mean: paper: $(cat "$tmp/err")"
+
 # --- errors: one line, the place named
 printf 'cpu,latency,dataSource\n0,12,1\n0,x,1\n' >"$tmp/bad.csv"
 mkdir -p "$tmp/bad/data" && cp "$toy/hardware.xml" "$tmp/bad/" && cp "$tmp/bad.csv" "$tmp/bad/data/samples.csv"
@@ -160,6 +188,18 @@ PY
 	"$skein" samples --format csv --table levels "$lulesh" >"$tmp/hex.levels" 2>/dev/null
 	cmp -s "$tmp/dec.levels" "$tmp/hex.levels" && ok || bad "the decimal CSV decodes to other levels"
 	check_counts "$tmp/dec" "$tmp/dec/data/samples.csv" lulesh-decimal
+	# the node column agrees with hardware.xml: nothing said; a hardware.xml
+	# that contradicts it (its two NUMA nodes' ids swapped) is warned of in
+	# one line, and the topology keeps the hardware's placement
+	run "lulesh as shared" 0 samples --format csv "$lulesh" && [ ! -s "$tmp/err" ] && ok ||
+		bad "lulesh: a warning where the node column and hardware.xml agree: $(cat "$tmp/err")"
+	mkdir -p "$tmp/swap/data" && cp "$lulesh/data/samples.out" "$tmp/swap/data/" &&
+		sed 's/<NUMA id="0"/<NUMA id="X"/; s/<NUMA id="1"/<NUMA id="0"/; s/<NUMA id="X"/<NUMA id="1"/' \
+		"$lulesh/hardware.xml" >"$tmp/swap/hardware.xml"
+	run "NUMA ids swapped" 0 samples --format csv "$tmp/swap" && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q '^skein: warning: .*/swap/data/samples.out: the node column disagrees with the hardware for 15676 of 15676 samples (the first, sample 1: cpu 4 is on NUMA node 1 there, node 0 here)' "$tmp/err" &&
+		awk -F, '$3 == "NUMANode" && $4 == 1 { print $6 }' "$tmp/out" | grep -qx 8952 &&
+		ok || bad "a hardware.xml that contradicts the node column: $(cat "$tmp/err")"
 	# the two runs along zidx (doc/samples.md): the samples with indices,
 	# processor imbalance over 16 windows: lower on average in the second
 	cp "$root/config/samples-zidx.yaml" "$tmp/z.yaml"

@@ -96,12 +96,14 @@ if [ -d "$prj" ]; then
 	"$skein" analyze --config "$tmp/phys.yaml" "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e2"
 	cmp -s "$tmp/a1" "$tmp/a2" && [ ! -s "$tmp/e2" ] && grep -q 'reorder off' "$tmp/a2" && ok ||
 		bad "charm.reorder false saved and reopened: $(cat "$tmp/e2")"
-	# --phase names MPI regions: a Charm++ run ignores it, saved or not
+	# --phase names MPI regions: a Charm++ run does not apply it and says
+	# so, saved or not; without it the report is the same but for that
 	"$skein" analyze --phase 'Hello*' --save "$tmp/s.skein" "$prj/charm-hello1d_8c_4pe" >"$tmp/a1" 2>&1
 	"$skein" analyze --phase 'Hello*' "$tmp/s.skein" >"$tmp/a2" 2>"$tmp/e2"
 	"$skein" analyze "$tmp/s.skein" >"$tmp/a3" 2>>"$tmp/e2"
-	cmp -s "$tmp/a1" "$tmp/a2" && cmp -s "$tmp/a1" "$tmp/a3" && [ ! -s "$tmp/e2" ] && ok ||
-		bad "--phase on a saved Charm++ run: $(cat "$tmp/e2")"
+	grep -v '^note          --phase (phases.split_at): .*Charm++' "$tmp/a1" >"$tmp/a1n"
+	cmp -s "$tmp/a1" "$tmp/a2" && cmp -s "$tmp/a1n" "$tmp/a3" && ! cmp -s "$tmp/a1" "$tmp/a1n" &&
+		[ ! -s "$tmp/e2" ] && ok || bad "--phase on a saved Charm++ run: $(cat "$tmp/e2")"
 	# a log that changed is said (the .sts alone did not change)
 	cp -R "$prj/charm-hello1d_8c_4pe" "$tmp/hello"
 	"$skein" analyze --save "$tmp/s.skein" "$tmp/hello/hello1d.prj.sts" >"$tmp/a1" 2>&1

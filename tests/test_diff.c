@@ -11,6 +11,9 @@
 
 #include "analysis/core/analysis.h"
 #include "analysis/compare/diff.h"
+#include "analysis/core/iterations.h"
+#include "model/charm.h"
+#include "projections/projections_read.h"
 
 struct run {
 	struct trace *t;
@@ -250,6 +253,75 @@ rank_counts(void **state)
 	unload(&a);
 }
 
+/* Two Charm++ runs (../shared: Jacobi 2-D on 16 chares, without and with
+ * a 20 ms busy-wait in Jacobi(1,2)'s 5th compute): ranked by seed 004's
+ * differential duration, the busy-wait comes first; the runtime's and
+ * the set-up's operations are not ranked. The other way round it is the
+ * largest improvement. */
+static struct trace *
+load_prj(const char *rel)
+{
+	char path[512];
+	if (!tu_shared(path, sizeof path, rel))
+		return NULL;
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	if (projections_read(path, NULL, &t, &e))
+		fail_msg("%s: %s", path, e.msg);
+	return t;
+}
+
+static void
+charm_pair(void **state)
+{
+	(void)state;
+	struct trace *tb = load_prj("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
+	struct trace *ta = load_prj("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
+	if (!tb || !ta) {
+		trace_destroy(tb);
+		trace_destroy(ta);
+		skip();
+	}
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct analysis *b = tu_analyse(tb, &o), *a = tu_analyse(ta, &o);
+	for (int way = 0; way < 2; way++) {
+		struct diff *d = NULL;
+		struct err e = { 0 };
+		const struct analysis *after = way ? b : a;
+		assert_int_equal(diff_run(way ? a : b, after, &d, &e), 0);
+		assert_true(d->charm);
+		assert_true(d->same_ranks);
+		assert_true(d->n_setup > 0);
+		const uint32_t *list = way ? d->better : d->worse;
+		assert_true((way ? d->n_better : d->n_worse) > 1);
+		const struct diff_op *top = &d->ops[list[0]];
+		uint32_t l = top->after;
+		char label[64];
+		trace_chare_label(analysis_trace(after), analysis_lop_timeline(after, l), label, sizeof label);
+		assert_string_equal(label, "Jacobi(1,2)");
+		uint32_t r = analysis_lop_region(after, l);
+		assert_string_equal(trace_str(analysis_trace(after), trace_regions(analysis_trace(after), NULL)[r].name),
+				    "Jacobi::Jacobi_compute");
+		assert_int_equal(iterations_of_lop(after, l), 4);
+		assert_true(fabs(top->d_ddur) > 0.019 && fabs(top->d_ddur) < 0.021);
+		/* the next is two orders of magnitude smaller */
+		assert_true(fabs(d->ops[list[1]].d_ddur) < 0.001);
+		for (uint32_t i = 0; i < (way ? d->n_better : d->n_worse); i++)
+			assert_false(analysis_lop_charm_setup(after, d->ops[list[i]].after));
+		/* entry methods, not "computation in (top level)": the busy
+		 * compute's entry changed most */
+		assert_string_equal(d->regions[0].name, "Jacobi::Jacobi_compute");
+		assert_false(d->regions[0].computation);
+		assert_true(fabs(d->ddur_after - d->ddur_before) > 0.019);
+		diff_destroy(d);
+	}
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
 int
 main(void)
 {
@@ -263,5 +335,6 @@ main(void)
 	tests[n++] = (struct CMUnitTest){ .name = "extra_message", .test_func = extra_message };
 	tests[n++] = (struct CMUnitTest){ .name = "self", .test_func = self };
 	tests[n++] = (struct CMUnitTest){ .name = "rank_counts", .test_func = rank_counts };
+	tests[n++] = (struct CMUnitTest){ .name = "charm_pair", .test_func = charm_pair };
 	return _cmocka_run_group_tests("diff", tests, n, NULL, NULL);
 }

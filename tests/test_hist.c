@@ -9,6 +9,7 @@
 #include "analysis/core/hist.h"
 #include "analysis/run/run.h"
 #include "model/trace_impl.h"
+#include "projections/projections_read.h"
 
 static void
 linear_and_log_bins(void **state)
@@ -189,6 +190,101 @@ opacity_maps(void **state)
 	trace_destroy(t);
 }
 
+/* Each cell's colour is its dominant function's among the most called
+ * (or "other"), and the legend's calls add up to the points plotted. */
+static void
+assert_colours(const struct density *d)
+{
+	uint64_t sum = 0;
+	for (uint32_t k = 0; k <= d->n_funcs; k++)
+		sum += d->func_calls[k];
+	assert_int_equal(sum, d->points);
+	for (uint32_t k = 1; k < d->n_funcs; k++)
+		assert_true(d->func_calls[k] <= d->func_calls[k - 1]);
+	for (size_t c = 0; c < (size_t)d->w * d->h; c++) {
+		if (!d->d[c]) {
+			assert_int_equal(d->func[c], d->n_funcs);
+			continue;
+		}
+		if (d->func[c] < d->n_funcs)
+			assert_int_equal(d->func_region[d->func[c]], d->region[c]);
+		else
+			for (uint32_t k = 0; k < d->n_funcs; k++)
+				assert_int_not_equal(d->func_region[k], d->region[c]);
+	}
+}
+
+/* Seed 003 colours the calls by their function: on stencil-4-delay
+ * MPI_Isend makes most calls, and the densest cells are its. */
+static void
+density_colours(void **state)
+{
+	(void)state;
+	struct trace *t = corpus("stencil-4-delay");
+	struct density d;
+	uint64_t end = trace_info(t)->t_end + 1;
+	assert_int_equal(density_compute(t, 0, end, 20, 10, 0, DENSITY_LINEAR, 0.2, &d), 0);
+	assert_colours(&d);
+	assert_true(d.n_funcs >= 3 && d.n_funcs <= DENSITY_FUNCS);
+	assert_string_equal(trace_str(t, trace_regions(t, NULL)[d.func_region[0]].name), "MPI_Isend");
+	density_fini(&d);
+	/* the minimum opacity is the caller's: 0 lets a single call fade to
+	 * nothing in linear, 1 draws every call at full opacity */
+	assert_int_equal(density_compute(t, 0, end, 20, 10, 0, DENSITY_LINEAR, 1.0, &d), 0);
+	for (size_t c = 0; c < 200; c++)
+		assert_true(d.d[c] ? d.opacity[c] == 1.0f : d.opacity[c] == 0.0f);
+	density_fini(&d);
+	trace_destroy(t);
+}
+
+/* A Charm++ run's points are all its entry-method executions, with or
+ * without messages: in jacobi2d_imb the injected 20 ms Jacobi_compute
+ * (which sends nothing) is the longest point, alone in the top row. */
+static void
+charm_density(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	if (projections_read(path, NULL, &t, &e))
+		fail_msg("%s", e.msg);
+	uint64_t end = trace_info(t)->t_end + 1;
+	struct density d;
+	assert_int_equal(density_compute(t, 0, end, 40, 12, 0, DENSITY_LOG, 0.2, &d), 0);
+	uint32_t n_ops, pts = 0, computes = 0;
+	struct trace_opv ops = trace_ops(t, &n_ops);
+	uint64_t longest = 0;
+	uint32_t longest_region = TRACE_NONE;
+	for (uint32_t i = 0; i < n_ops; i++) {
+		struct trace_op o = trace_op_get(&ops, i);
+		if (o.region == TRACE_NONE)
+			continue;
+		pts++;
+		computes += o.kind == OP_COMPUTE;
+		if (o.t_exit - o.t_enter > longest) {
+			longest = o.t_exit - o.t_enter;
+			longest_region = o.region;
+		}
+	}
+	assert_true(computes > 100);
+	assert_int_equal(d.points, pts);
+	assert_true(fabs(d.dur_hi - log10(trace_seconds(t, longest) + 1e-9)) < 1e-9);
+	assert_string_equal(trace_str(t, trace_regions(t, NULL)[longest_region].name), "Jacobi::Jacobi_compute");
+	assert_true(longest >= 20000);
+	uint32_t top = 0;
+	for (uint32_t x = 0; x < d.w; x++)
+		if (d.d[x]) {
+			top += d.d[x];
+			assert_int_equal(d.region[x], longest_region);
+		}
+	assert_int_equal(top, 1);
+	assert_colours(&d);
+	density_fini(&d);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -197,6 +293,8 @@ main(void)
 		cmocka_unit_test(collect),
 		cmocka_unit_test(activity),
 		cmocka_unit_test(opacity_maps),
+		cmocka_unit_test(density_colours),
+		cmocka_unit_test(charm_density),
 	};
 	return cmocka_run_group_tests_name("histograms", tests, NULL, NULL);
 }

@@ -209,6 +209,14 @@ off_and_named(void **state)
 			seen++;
 		}
 	assert_int_equal(seen, 2 * 4);
+	assert_false(it->named_none);
+	analysis_destroy(a);
+	/* a region that marks no iterations (MPI_Init, entered once and no
+	 * user region) gives none, and says it was named */
+	o.iter_region = "MPI_Init";
+	assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), 0);
+	assert_int_equal(iterations_get(a)->count, 0);
+	assert_true(iterations_get(a)->named_none);
 	analysis_destroy(a);
 	trace_destroy(t);
 }

@@ -206,6 +206,17 @@ scores(void **state)
 	uint64_t s4[3] = { 4, 2, 0 }, c4[3] = { 40, 100, 0 };
 	assert_true(fabs(mem_score(MEM_IMBALANCE, s4, c4, 3) - 2 / sqrt(8.0 / 3)) < 1e-12);
 	assert_true(fabs(mem_score(MEM_LATENCY, s4, c4, 3) - 30) < 1e-12);     /* (10 + 50) / 2 */
+	/* the paper's equation 1 divides by every resource: (100 + 50) / 4,
+	 * (10 + 50) / 3; where all have samples both means agree; I_d and
+	 * the empty set do not change */
+	assert_true(fabs(mem_score_ld(MEM_LATENCY, MEM_LD_ALL, s1, c1, 4) - 37.5) < 1e-12);
+	assert_true(fabs(mem_score_ld(MEM_LATENCY, MEM_LD_ALL, s4, c4, 3) - 20) < 1e-12);
+	assert_true(fabs(mem_score_ld(MEM_LATENCY, MEM_LD_ALL, s3, c3, 3) - 6) < 1e-12);
+	assert_true(fabs(mem_score_ld(MEM_LATENCY, MEM_LD_SAMPLED, s1, c1, 4) - 75) < 1e-12);
+	assert_true(mem_score_ld(MEM_IMBALANCE, MEM_LD_ALL, s1, c1, 4) == mem_score(MEM_IMBALANCE, s1, c1, 4));
+	assert_true(isnan(mem_score_ld(MEM_LATENCY, MEM_LD_ALL, z, z, 2)));
+	assert_string_equal(mem_ld_name(MEM_LD_SAMPLED), "sampled");
+	assert_string_equal(mem_ld_name(MEM_LD_ALL), "all");
 }
 
 /* Scores per depth and over windows, on the toy node. */
@@ -239,6 +250,14 @@ windows(void **state)
 	assert_true(fabs(w[1].score - 50) < 1e-12);         /* (20 + 40 + 60 + 80) / 4 */
 	assert_int_equal(mem_windows(m, x, 2, MEM_LATENCY, &numa, NULL, w), 0);
 	assert_true(isnan(w[0].score));
+	/* over every CPU (the paper's mean): window 0's 10 cycles on CPU 0
+	 * alone count a quarter; window 1 has all four */
+	assert_int_equal(mem_get_ld(m), MEM_LD_SAMPLED);
+	mem_set_ld(m, MEM_LD_ALL);
+	assert_int_equal(mem_windows(m, x, 2, MEM_LATENCY, &cpu, NULL, w), 0);
+	assert_true(fabs(w[0].score - 2.5) < 1e-12);
+	assert_true(fabs(w[1].score - 50) < 1e-12);
+	mem_set_ld(m, MEM_LD_SAMPLED);
 	assert_int_equal(mem_depth_find("cpu"), TOPO_PU);
 	assert_int_equal(mem_depth_find("numa"), TOPO_NUMA);
 	assert_int_equal(mem_depth_find("bogus"), TOPO_TYPE_COUNT);

@@ -17,6 +17,13 @@
 static char dir[256];
 
 static int
+cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+static int
 setup(void **state)
 {
 	(void)state;
@@ -566,6 +573,114 @@ test_creation_after_execution(void **state)
 	trace_destroy(t);
 }
 
+/* A chain of SayHi as an old Charm++ logs it (charmplusplus/projections'
+ * test/hello, format 3.0): the sender's creation names the runtime's
+ * delivery entry CkLocMgr::deliver, the receiver's execution names
+ * SayHi. Main's loose creation starts it on PE 1; each SayHi invokes the
+ * next on the other PE, the fourth invokes Main::done directly. Written
+ * in version v's layout: before 9.0 every execution is matched to the
+ * creation it names; from 9.0 on, where Charm++ names the entry itself,
+ * a runtime creation of another entry is not taken for it. */
+static void
+write_delivery(double v)
+{
+	char sts_text[1024], l0[2048], l1[1024], r[128];
+	int q = v >= 9.0;
+	snprintf(sts_text, sizeof sts_text,
+		 "PROJECTIONS_ID\nVERSION %.1f\nPROCESSORS 2\n%sTOTAL_CHARES 3\nTOTAL_EPS 3\n"
+		 "CHARE 0 %s\nCHARE 1 %s\nCHARE 2 %s\n"
+		 "ENTRY CHARE 0 %s 0 -1\nENTRY CHARE 1 %s 1 0\nENTRY CHARE 2 %s 2 0\nEND\n",
+		 v, v >= 6.6 ? "TOTAL_PAPI_EVENTS 2\n" : "", q ? "\"CkLocMgr\" -1" : "CkLocMgr",
+		 q ? "\"Hello\" 1" : "Hello", q ? "\"Main\" -1" : "Main",
+		 q ? "\"deliver(CkMessage* impl_msg)\"" : "deliver(CkMessage* impl_msg)",
+		 q ? "\"SayHi(int hiNo)\"" : "SayHi(int hiNo)", q ? "\"done()\"" : "done()");
+	write_file("run.sts", sts_text);
+	/* type, entry, time, event, pe (the sender's for an execution), index */
+	static const int rec0[][6] = {
+		{ 1, 0, 5, 0, 0, 0 },                                           /* Main: deliver, event 0 */
+		{ 2, 1, 25, 0, 1, 1 }, { 1, 0, 30, 1, 0, 0 }, { 3, 1, 35, 0, 1, 1 },   /* SayHi 2 */
+		{ 2, 1, 55, 1, 1, 3 }, { 1, 2, 60, 2, 0, 0 }, { 3, 1, 65, 1, 1, 3 },   /* SayHi 4 */
+		{ 2, 2, 70, 2, 0, 0 }, { 3, 2, 75, 2, 0, 0 },                   /* Main::done */
+	};
+	static const int rec1[][6] = {
+		{ 2, 1, 10, 0, 0, 0 }, { 1, 0, 15, 0, 1, 0 }, { 3, 1, 20, 0, 0, 0 },   /* SayHi 1 */
+		{ 2, 1, 40, 1, 0, 2 }, { 1, 0, 45, 1, 1, 0 }, { 3, 1, 50, 1, 0, 2 },   /* SayHi 3 */
+	};
+	snprintf(l0, sizeof l0, "PROJECTIONS-RECORD 11\n6 0\n");
+	for (size_t i = 0; i < sizeof rec0 / sizeof rec0[0]; i++) {
+		put_rec(r, sizeof r, v, rec0[i][0], rec0[i][1], rec0[i][2], rec0[i][3], rec0[i][4], rec0[i][5]);
+		strcat(l0, r);
+	}
+	strcat(l0, "7 80\n");
+	snprintf(l1, sizeof l1, "PROJECTIONS-RECORD 8\n6 0\n");
+	for (size_t i = 0; i < sizeof rec1 / sizeof rec1[0]; i++) {
+		put_rec(r, sizeof r, v, rec1[i][0], rec1[i][1], rec1[i][2], rec1[i][3], rec1[i][4], rec1[i][5]);
+		strcat(l1, r);
+	}
+	strcat(l1, "7 80\n");
+	write_file("run.0.log", l0);
+	write_file("run.1.log", l1);
+}
+
+static void
+test_legacy_delivery(void **state)
+{
+	(void)state;
+	static const double versions[] = { 3.0, 7.0, 11.0 };
+	for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+		double v = versions[i];
+		clear();
+		write_delivery(v);
+		struct err e = { 0 };
+		int rc;
+		struct trace *t = read_run("run.sts", &e, &rc);
+		if (rc)
+			fail_msg("version %.1f: %s", v, e.msg);
+		uint32_t n_msgs, n_reg, matched = 0, sayhi = 0, app = 0;
+		const struct trace_msg *msgs = trace_msgs(t, &n_msgs);
+		const struct trace_region *regs = trace_regions(t, &n_reg);
+		for (uint32_t m = 0; m < n_msgs; m++) {
+			if (msgs[m].send_op == TRACE_NONE || msgs[m].recv_op == TRACE_NONE)
+				continue;
+			matched++;
+			const char *tag = trace_str(t, regs[msgs[m].tag].name);
+			sayhi += !strcmp(tag, "Hello::SayHi");
+			app += !(msgs[m].flags & MSGF_RUNTIME);
+		}
+		if (v < 9.0) {
+			/* the four SayHi and done, every one an application
+			 * invocation of the entry it started */
+			if (matched != 5 || sayhi != 4 || app != 5)
+				fail_msg("version %.1f: %u matched, %u SayHi, %u application", v, matched, sayhi, app);
+			assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_RECV], 0);
+			/* one chain: SayHi at four consecutive steps, then done */
+			struct analysis_opts o;
+			analysis_opts_default(&o);
+			struct analysis *a = NULL;
+			assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), 0);
+			assert_true(analysis_verified(a));
+			uint32_t steps[8], n = 0;
+			for (uint32_t l = 0; l < analysis_lop_count(a) && n < 8; l++) {
+				uint32_t r = analysis_lop_region(a, l);
+				if (r != TRACE_NONE && analysis_lop_kind(a, l) != OP_COMPUTE &&
+				    strcmp(trace_str(t, regs[r].name), "CkLocMgr::deliver"))
+					steps[n++] = analysis_lop_step(a, l);
+			}
+			assert_int_equal(n, 5);
+			qsort(steps, n, sizeof steps[0], cmp_u32);
+			for (uint32_t k = 1; k < n; k++)
+				assert_int_equal(steps[k], steps[k - 1] + 1);
+			analysis_destroy(a);
+		} else {
+			/* only done is started by a creation of its own entry */
+			if (matched != 1)
+				fail_msg("version %.1f: %u matched", v, matched);
+			assert_int_equal(trace_info(t)->warnings[WARN_UNMATCHED_RECV], 4);
+		}
+		trace_destroy(t);
+	}
+}
+
 /* Reads the constructed run with PE 0's event 2 (hello() for G) renamed
  * id: the counts of test_constructed. */
 static int
@@ -647,6 +762,7 @@ main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_creation_after_execution),
 		cmocka_unit_test(test_sparse_event_ids),
+		cmocka_unit_test(test_legacy_delivery),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

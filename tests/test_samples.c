@@ -336,6 +336,40 @@ hostile_xml(void **state)
 
 /* ---- the shared sets ---- */
 
+/* A node column that the hardware contradicts is warned of, in one line
+ * saying how many samples disagree and the first; one that agrees, a
+ * missing node and a CPU the hardware lacks are not. */
+static void
+node_column(void **state)
+{
+	(void)state;
+	static const char agree[] =
+		"latency,dataSource,cpu,node\n"
+		"10,1,0,0\n10,1,1,0\n10,1,2,1\n10,1,3,1\n10,1,3,\n";
+	static const char differ[] =
+		"latency,dataSource,cpu,node\n"
+		"10,1,0,0\n10,1,1,0\n10,1,2,0\n10,1,3,1\n10,1,1,1\n10,1,9,0\n10,1,2,\n";
+	struct samples *s = read_ok(agree);
+	uint32_t nw;
+	samples_warnings(s, &nw);
+	assert_int_equal(nw, 0);
+	samples_destroy(s);
+	s = read_ok(differ);
+	const char *const *w = samples_warnings(s, &nw);
+	/* the unmapped CPU 9's warning, and this one */
+	assert_int_equal(nw, 2);
+	assert_non_null(strstr(w[0], "CPUs the hardware does not have"));
+	assert_string_equal(w[1], "t.csv: the node column disagrees with the hardware for 2 of 7 samples (the "
+			    "first, sample 3: cpu 2 is on NUMA node 1 there, node 0 here); the topology counts "
+			    "them where the hardware puts their CPUs");
+	/* best effort: the samples stay where the hardware puts their CPUs */
+	const uint32_t *pu = samples_pu(s);
+	const struct topo_obj *o = topo_objs(samples_topo(s), NULL);
+	const uint32_t *pu_obj = topo_pu_objs(samples_topo(s), NULL);
+	assert_int_equal(o[pu_obj[pu[2]]].os_index, 2);
+	samples_destroy(s);
+}
+
 static struct samples *
 open_set(const char *path)
 {
@@ -540,6 +574,7 @@ main(void)
 		cmocka_unit_test(decoding),
 		cmocka_unit_test(hostile_csv),
 		cmocka_unit_test(hostile_xml),
+		cmocka_unit_test(node_column),
 		cmocka_unit_test(lulesh),
 		cmocka_unit_test(mitos),
 		cmocka_unit_test(hwloc2),

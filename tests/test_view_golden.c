@@ -86,7 +86,7 @@ static char tmpdir[256];
 static int have_gen;
 static struct loaded loaded[32];
 static int n_loaded;
-static struct gcase cases[512];
+static struct gcase cases[1024];
 static int n_cases;
 static char golden_dir[512];
 

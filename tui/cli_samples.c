@@ -122,6 +122,8 @@ sset_open(struct cli *c, struct sset *x)
 	for (uint32_t i = 0; i < nw && !c->quiet; i++)
 		cli_error("warning: %s", w[i]);
 	int rc = mem_create(x->s, &x->m, &e) ? EXIT_FAIL : resolve_options(c, x);
+	if (x->m)
+		mem_set_ld(x->m, c->cfg.samples.latency_all ? MEM_LD_ALL : MEM_LD_SAMPLED);
 	if (rc) {
 		if (!x->m)
 			cli_error("%s", e.msg);

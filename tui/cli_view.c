@@ -355,6 +355,10 @@ load_for_view(const struct cli *c, const char *path, struct trace **t, struct an
 		return rc == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 	}
 	cli_load_warnings(*t);
+	char unused[1024];
+	if (*a && analysis_unused_opts(*a))
+		cli_error("warning: %s", analysis_opts_unused_text(analysis_unused_opts(*a),
+			  trace_info(*t)->paradigm == PARADIGM_CHARM, unused, sizeof unused));
 	return EXIT_OK;
 }
 

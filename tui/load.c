@@ -91,6 +91,8 @@ load_saved(const char *path, const struct analysis_opts *ao, struct trace **t,
 	} else if (ao->clusters && (rc = saved_cluster(*a, ao->clusters))) {
 		err_set(e, rc, "%s: clusters: %s", path, err_name(rc));
 	}
+	if (!rc && *a)      /* what the command line asked that cannot apply */
+		analysis_note_unused_opts(*a, ao);
 	if (rc) {
 		analysis_destroy(*a);
 		trace_destroy(*t);

@@ -216,6 +216,8 @@ struct config_samples {
 	const char *attribute;    /* scores and clusters along it; "": time, else the first */
 	struct config_mark attribute_mark;
 	enum config_score metric;
+	int latency_all;          /* L_d over every resource (the paper's equation 1),
+				     not only those with samples */
 	enum config_depth depth;
 	uint32_t windows;         /* N windows of the score strip, 1..1000 */
 	uint32_t window, step;    /* w and Δ of the clustering: 2 <= w, 1 <= Δ < w */

@@ -236,9 +236,10 @@ dump_samples(const struct config *cfg, FILE *f)
 	const struct config_samples *s = &cfg->samples;
 	fputs("samples:\n  attribute: ", f);
 	put_str(f, s->attribute ? s->attribute : "");
-	fprintf(f, "\n  metric: %s\n  depth: %s\n  windows: %u\n  window: %u\n  step: %u\n  clusters: %u\n",
-		s->metric == CONFIG_SCORE_LATENCY ? "latency" : "imbalance", config_depth_names[s->depth],
-		s->windows, s->window, s->step, s->clusters);
+	fprintf(f, "\n  metric: %s\n  latency_mean: %s\n  depth: %s\n  windows: %u\n  window: %u\n"
+		"  step: %u\n  clusters: %u\n", s->metric == CONFIG_SCORE_LATENCY ? "latency" : "imbalance",
+		s->latency_all ? "all" : "sampled", config_depth_names[s->depth], s->windows, s->window,
+		s->step, s->clusters);
 	dump_picks(f, "filter", s->filter, s->n_filter);
 	dump_picks(f, "selection", s->selection, s->n_selection);
 }

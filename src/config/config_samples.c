@@ -4,6 +4,7 @@
  *   samples:
  *     attribute: zidx       # "" = time, else the first attribute
  *     metric: imbalance     # latency | imbalance
+ *     latency_mean: sampled # L_d over the resources with samples | all
  *     depth: cpu            # cpu | core | l1 | l2 | l3 | numa | package | machine
  *     windows: 16           # N windows of the score strip
  *     window: 200           # w samples per sliding window of the clustering
@@ -134,8 +135,10 @@ config_walk_samples(struct ld *ld, const struct cnode *m)
 {
 	static const char *const keys[] = {
 		"attribute", "metric", "depth", "windows", "window", "step", "clusters", "filter", "selection",
+		"latency_mean",
 	};
 	static const char *const scores[] = { "latency", "imbalance" };
+	static const char *const means[] = { "sampled", "all" };
 	struct config_samples *s = &ld->cfg->samples;
 	int rc, x;
 	if (schema_map(ld, m, "samples", &rc))
@@ -169,7 +172,11 @@ config_walk_samples(struct ld *ld, const struct cnode *m)
 			break;
 		case 6: rc = schema_uint(ld, v, "samples.clusters", 1, 100, &s->clusters); break;
 		case 7: rc = get_picks(ld, v, "samples.filter", &s->filter, &s->n_filter); break;
-		default: rc = get_picks(ld, v, "samples.selection", &s->selection, &s->n_selection); break;
+		case 8: rc = get_picks(ld, v, "samples.selection", &s->selection, &s->n_selection); break;
+		default:
+			if (!(rc = schema_enum(ld, v, "samples.latency_mean", means, N_OF(means), &x)))
+				s->latency_all = x == 1;
+			break;
 		}
 	}
 	return rc;

@@ -120,6 +120,15 @@ reroute(struct builder *b, const struct prj_exec *x, uint32_t *pe, uint32_t *cre
 	return 0;
 }
 
+/* Is entry ep one of the runtime's, which delivers messages for others
+ * (its chare type is the runtime's, and it is no reduction target)? */
+static int
+delivery(const struct prj_reader *r, uint32_t ep)
+{
+	const struct prj_entry_def *en = &r->sts.entries[ep];
+	return en->chare < r->sts.n_chares && r->sts.chares[en->chare].runtime;
+}
+
 static int
 match(struct builder *b)
 {
@@ -131,12 +140,24 @@ match(struct builder *b)
 			b->m_pe[pe][i] = b->m_cre[pe][i] = NONE;
 			if (x->event < 0 || (x->flags & PRJ_X_RESUMED))
 				continue;
-			const struct prj_pe_log *src = &r->logs[x->srcpe];
+			struct prj_pe_log *src = &r->logs[x->srcpe];
 			uint32_t c = prj_log_creation(src, x->event);
-			uint32_t cpe = x->srcpe;
+			uint32_t cpe = x->srcpe, named = c;
 			if (c == NONE || src->cres[c].ep != x->ep) {
 				if (reroute(b, x, &cpe, &c))
 					return ERR_NOMEM;
+				/* logs before 9.0 name the runtime's delivery entry at
+				 * the creation (CkLocMgr::deliver for an array
+				 * element's entry): with no creation of x's own entry,
+				 * the one x names is its message, an invocation of x's
+				 * entry. (Later logs name the entry itself; there a
+				 * runtime creation of another entry is not x's.) */
+				if (c == NONE && named != NONE && !prj_sts_at_least(&r->sts, 9, 0) &&
+				    delivery(r, src->cres[named].ep)) {
+					c = named;
+					cpe = x->srcpe;
+					src->cres[c].ep = x->ep;
+				}
 			}
 			/* a creation on the same PE (one clock) after the execution
 			 * began cannot have caused it: the records are wrong */

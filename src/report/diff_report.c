@@ -1,5 +1,6 @@
 /* diff_report.c — `skein diff` writers. */
 #include "diff_report.h"
+#include "report_impl.h"
 #include "report_iter.h"
 #include "report_util.h"
 
@@ -12,6 +13,7 @@
 #include "base/hash.h"
 #include "base/json.h"
 #include "base/text.h"
+#include "model/charm.h"
 
 #define TEXT_PARTS 20
 
@@ -226,6 +228,8 @@ sort_parts(uint32_t *v, uint32_t n, const struct diff *d)
 static int
 write_text(const struct diff *d, FILE *out, uint32_t top)
 {
+	if (d->charm)
+		return diff_report_charm_text(d, out, top);
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
 	run_line(out, "before", d->before);
 	run_line(out, "after", d->after);
@@ -349,11 +353,22 @@ json_op(struct json *j, const struct diff *d, const struct diff_op *op)
 	json_key(j, "lateness_after_s"); json_double(j, lop_secs(A, analysis_lop_lateness(A, la)));
 	json_key(j, "cause_before"); json_string(j, analysis_cause_name(analysis_lop_cause(B, lb)));
 	json_key(j, "cause_after"); json_string(j, analysis_cause_name(analysis_lop_cause(A, la)));
+	if (d->charm) {
+		char label[96];
+		json_key(j, "chare");
+		json_string(j, trace_chare_label(analysis_trace(A), analysis_lop_timeline(A, la), label, sizeof label));
+		json_key(j, "entry"); json_string(j, *report_lop_region(A, la) ? report_lop_region(A, la) : "(creation)");
+		json_key(j, "pe"); json_uint(j, analysis_lop_pe(A, la));
+		json_key(j, "d_diff_duration_s"); json_double(j, op->d_ddur);
+		json_key(j, "d_idle_experienced_s"); json_double(j, op->d_idle);
+		json_key(j, "diff_duration_after_s");
+		json_double(j, lop_secs(A, analysis_lop_diff_duration(A, la)));
+	}
 	json_end_object(j);
 }
 
 static void
-json_side(struct json *j, const char *key, const struct diff_side *s)
+json_side(struct json *j, const char *key, const struct diff_side *s, int charm)
 {
 	json_key(j, key);
 	json_begin_object(j);
@@ -362,6 +377,10 @@ json_side(struct json *j, const char *key, const struct diff_side *s)
 	json_key(j, "duration_s"); json_double(j, s->duration);
 	json_key(j, "operations"); json_uint(j, s->ops);
 	json_key(j, "messages"); json_uint(j, s->messages);
+	if (charm) {
+		json_key(j, "diff_duration_s"); json_double(j, s->ddur);
+		json_key(j, "idle_experienced_s"); json_double(j, s->idle);
+	}
 	json_end_object(j);
 }
 
@@ -401,6 +420,16 @@ write_json(const struct diff *d, FILE *out)
 	json_key(&j, "lateness_after_s"); json_double(&j, d->late_after);
 	json_key(&j, "created_before_s"); json_double(&j, d->diff_before);
 	json_key(&j, "created_after_s"); json_double(&j, d->diff_after);
+	json_key(&j, "paradigm"); json_string(&j, d->charm ? "charm" : "mpi");
+	json_key(&j, "ranked_by");
+	json_string(&j, d->charm ? "differential duration" : "differential lateness");
+	if (d->charm) {
+		json_key(&j, "diff_duration_before_s"); json_double(&j, d->ddur_before);
+		json_key(&j, "diff_duration_after_s"); json_double(&j, d->ddur_after);
+		json_key(&j, "idle_experienced_before_s"); json_double(&j, d->idle_before);
+		json_key(&j, "idle_experienced_after_s"); json_double(&j, d->idle_after);
+		json_key(&j, "not_ranked"); json_uint(&j, d->n_setup);
+	}
 	json_key(&j, "worse");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < d->n_worse; i++)
@@ -440,9 +469,9 @@ write_json(const struct diff *d, FILE *out)
 		json_key(&j, "after");
 		if (P->after == TRACE_NONE) json_null(&j); else json_uint(&j, P->after);
 		if (P->before != TRACE_NONE)
-			json_side(&j, "totals_before", &P->b);
+			json_side(&j, "totals_before", &P->b, d->charm);
 		if (P->after != TRACE_NONE)
-			json_side(&j, "totals_after", &P->a);
+			json_side(&j, "totals_after", &P->a, d->charm);
 		json_key(&j, "changes");
 		json_begin_array(&j);
 		for (uint32_t c = 0; c < d->n_changes; c++) {
@@ -472,13 +501,17 @@ write_json(const struct diff *d, FILE *out)
 		const struct diff_region *g = &d->regions[i];
 		json_begin_object(&j);
 		json_key(&j, "region"); json_string(&j, g->name);
-		json_key(&j, "what"); json_string(&j, g->computation ? "computation" : "call");
+		json_key(&j, "what"); json_string(&j, d->charm ? "entry" : g->computation ? "computation" : "call");
 		json_key(&j, "calls_before"); json_uint(&j, g->n_before);
 		json_key(&j, "calls_after"); json_uint(&j, g->n_after);
 		json_key(&j, "duration_before_s"); json_double(&j, g->dur_before);
 		json_key(&j, "duration_after_s"); json_double(&j, g->dur_after);
 		json_key(&j, "lateness_before_s"); json_double(&j, g->late_before);
 		json_key(&j, "lateness_after_s"); json_double(&j, g->late_after);
+		if (d->charm) {
+			json_key(&j, "diff_duration_before_s"); json_double(&j, g->ddur_before);
+			json_key(&j, "diff_duration_after_s"); json_double(&j, g->ddur_after);
+		}
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -495,9 +528,10 @@ write_csv(const struct diff *d, FILE *out, enum diff_table table)
 	const struct analysis *A = d->after, *B = d->before;
 	switch (table) {
 	case DIFF_TABLE_OPS:
-		fputs("rank,kind,region,in,step_before,step_after,partition_before,partition_after,"
-		      "iteration,d_diff_s,d_lateness_s,d_duration_s,diff_before_s,diff_after_s,"
-		      "lateness_before_s,lateness_after_s,cause_before,cause_after\n", out);
+		fprintf(out, "rank,kind,region,in,step_before,step_after,partition_before,partition_after,"
+			"iteration,d_diff_s,d_lateness_s,d_duration_s,diff_before_s,diff_after_s,"
+			"lateness_before_s,lateness_after_s,cause_before,cause_after%s\n",
+			d->charm ? ",chare,entry,pe,d_diff_duration_s,d_idle_experienced_s" : "");
 		for (uint32_t i = 0; i < d->n_ops; i++) {
 			const struct diff_op *op = &d->ops[i];
 			uint32_t la = op->after, lb = op->before;
@@ -507,7 +541,7 @@ write_csv(const struct diff *d, FILE *out, enum diff_table table)
 			report_csv_str(out, report_lop_name(A, la));
 			fputc(',', out);
 			report_csv_str(out, report_lop_in(A, la));
-			fprintf(out, ",%u,%u,%u,%u,%s,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%s,%s\n",
+			fprintf(out, ",%u,%u,%u,%u,%s,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%s,%s",
 				analysis_lop_step(B, lb), analysis_lop_step(A, la),
 				analysis_lop_part(B, lb), analysis_lop_part(A, la),
 				iterations_of_lop(A, la) == TRACE_NONE ? "" : report_iter_of(A, la, it, sizeof it),
@@ -517,12 +551,24 @@ write_csv(const struct diff *d, FILE *out, enum diff_table table)
 				lop_secs(A, analysis_lop_lateness(A, la)),
 				analysis_cause_name(analysis_lop_cause(B, lb)),
 				analysis_cause_name(analysis_lop_cause(A, la)));
+			if (d->charm) {
+				char label[96];
+				fputc(',', out);
+				report_csv_str(out, trace_chare_label(analysis_trace(A), analysis_lop_timeline(A, la),
+								      label, sizeof label));
+				fputc(',', out);
+				report_csv_str(out, *report_lop_region(A, la) ? report_lop_region(A, la) : "(creation)");
+				fprintf(out, ",%u,%.9f,%.9f", analysis_lop_pe(A, la), op->d_ddur, op->d_idle);
+			}
+			fputc('\n', out);
 		}
 		break;
 	case DIFF_TABLE_PARTITIONS:
-		fputs("kind,partition_before,partition_after,lateness_before_s,lateness_after_s,"
-		      "created_before_s,created_after_s,duration_before_s,duration_after_s,"
-		      "operations_before,operations_after,messages_before,messages_after\n", out);
+		fprintf(out, "kind,partition_before,partition_after,lateness_before_s,lateness_after_s,"
+			"created_before_s,created_after_s,duration_before_s,duration_after_s,"
+			"operations_before,operations_after,messages_before,messages_after%s\n",
+			d->charm ? ",diff_duration_before_s,diff_duration_after_s,idle_experienced_before_s,"
+			"idle_experienced_after_s" : "");
 		for (uint32_t q = 0; q < d->n_parts; q++) {
 			const struct diff_part *P = &d->parts[q];
 			fprintf(out, "%s,", diff_part_kind_name(P->kind));
@@ -531,20 +577,28 @@ write_csv(const struct diff *d, FILE *out, enum diff_table table)
 			fputc(',', out);
 			if (P->after != TRACE_NONE)
 				fprintf(out, "%u", P->after);
-			fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%u,%u,%u,%u\n", P->b.late, P->a.late,
+			fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%u,%u,%u,%u", P->b.late, P->a.late,
 				P->b.diff, P->a.diff, P->b.duration, P->a.duration, P->b.ops, P->a.ops,
 				P->b.messages, P->a.messages);
+			if (d->charm)
+				fprintf(out, ",%.9f,%.9f,%.9f,%.9f", P->b.ddur, P->a.ddur, P->b.idle, P->a.idle);
+			fputc('\n', out);
 		}
 		break;
 	case DIFF_TABLE_REGIONS:
-		fputs("region,what,calls_before,calls_after,duration_before_s,duration_after_s,"
-		      "lateness_before_s,lateness_after_s\n", out);
+		fprintf(out, "region,what,calls_before,calls_after,duration_before_s,duration_after_s,"
+			"lateness_before_s,lateness_after_s%s\n",
+			d->charm ? ",diff_duration_before_s,diff_duration_after_s" : "");
 		for (uint32_t i = 0; i < d->n_regions; i++) {
 			const struct diff_region *g = &d->regions[i];
 			report_csv_str(out, g->name);
-			fprintf(out, ",%s,%u,%u,%.9f,%.9f,%.9f,%.9f\n", g->computation ? "computation" : "call",
+			fprintf(out, ",%s,%u,%u,%.9f,%.9f,%.9f,%.9f",
+				d->charm ? "entry" : g->computation ? "computation" : "call",
 				g->n_before, g->n_after, g->dur_before, g->dur_after, g->late_before,
 				g->late_after);
+			if (d->charm)
+				fprintf(out, ",%.9f,%.9f", g->ddur_before, g->ddur_after);
+			fputc('\n', out);
 		}
 		break;
 	case DIFF_TABLE_CHANGES:

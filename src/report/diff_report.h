@@ -6,6 +6,8 @@
  * what got worse and what got better (by the change in differential
  * lateness: where lateness is created), partitions, structural
  * differences and regions. JSON holds all of it; CSV one table at a time.
+ * Two Charm++ runs read in seed 004's terms (diff_charm.c): chares, PEs,
+ * phases and entry methods, ranked by differential duration.
  */
 #ifndef SKEIN_DIFF_REPORT_H
 #define SKEIN_DIFF_REPORT_H

@@ -229,6 +229,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		fprintf(out, "note          %" PRIu64 " orderings implied by the records formed cycles "
 			"and were broken at the earliest operation\n", v->relaxed);
 	write_choices(a, out);
+	report_unused_text(a, out);
 
 	report_iter_text(a, ph, out);
 	/* the partitions: every one, or the heaviest of many (lateness
@@ -378,21 +379,40 @@ json_lop(struct json *j, const struct analysis *a, uint32_t l)
 	json_end_object(j);
 }
 
-/* The automatic choices: what each did on this trace. */
+/* The options given that did not apply to this trace (the text report
+ * says why: analysis_opts_unused_text). */
+static void
+json_unused(struct json *j, const struct analysis *a)
+{
+	char buf[1024];
+	uint32_t m = analysis_unused_opts(a);
+	json_key(j, "not_applied");
+	json_begin_array(j);
+	for (uint32_t bit = 1; bit && bit <= m; bit <<= 1)
+		if (m & bit)
+			json_string(j, analysis_opt_name(bit, buf, sizeof buf));
+	json_end_array(j);
+}
+
+/* The automatic choices: what each did on this trace. A Charm++ run's
+ * structure is seed 004's: the MPI rules did not run, and its start-up
+ * is the work that is not the application's own (analysis.h). */
 static void
 json_choices(struct json *j, const struct analysis *a)
 {
 	const struct trace *t = analysis_trace(a);
 	const struct analysis_opts *o = analysis_options(a);
 	const struct analysis_stats *st = analysis_stats(a);
-	int on = o->auto_merge && !o->global_step_merge && !o->n_phases;
+	int charm = report_is_charm(a);
+	int on = !charm && o->auto_merge && !o->global_step_merge && !o->n_phases;
 	json_key(j, "choices");
 	json_begin_object(j);
 	json_key(j, "auto_merge");
 	json_begin_object(j);
 	json_key(j, "ran"); json_bool(j, on);
 	json_key(j, "why");
-	json_string(j, o->global_step_merge ? "--global-step-merge merges every overlap" :
+	json_string(j, charm ? "a Charm++ run: seed 004's phases are not merged by global step (an MPI rule)" :
+		    o->global_step_merge ? "--global-step-merge merges every overlap" :
 		    !o->auto_merge ? "switched off" : o->n_phases ? "user phases define the partitions" :
 		    "partitions that share global steps and make the same calls are one phase "
 		    "split over disjoint ranks");
@@ -401,13 +421,25 @@ json_choices(struct json *j, const struct analysis *a)
 	json_end_object(j);
 	json_key(j, "sender_progress");
 	json_begin_object(j);
-	json_key(j, "ran"); json_bool(j, o->sender_progress);
-	json_key(j, "receives"); json_uint(j, st->progress_receives);
+	json_key(j, "ran"); json_bool(j, !charm && o->sender_progress);
+	if (charm) {
+		json_key(j, "why");
+		json_string(j, "a Charm++ run: invocations have no non-blocking sends to progress (an MPI rule)");
+	}
+	json_key(j, "receives"); json_uint(j, charm ? 0 : st->progress_receives);
 	json_end_object(j);
 	json_key(j, "startup");
 	json_begin_object(j);
 	json_key(j, "counted"); json_bool(j, o->startup);
-	json_key(j, "operations"); json_uint(j, st->startup_lops);
+	if (charm) {
+		json_key(j, "what");
+		json_string(j, "the work that is not the application's own: the runtime's entries, "
+			    "creations outside executions, constructors and the leading phase");
+	}
+	uint32_t n_setup = 0;
+	for (uint32_t l = 0; charm && l < analysis_lop_count(a); l++)
+		n_setup += analysis_lop_charm_setup(a, l);
+	json_key(j, "operations"); json_uint(j, charm ? n_setup : st->startup_lops);
 	json_key(j, "left_out_with_diff"); json_uint(j, o->startup ? 0 : st->startup_hidden);
 	json_key(j, "end_s"); json_double(j, trace_seconds(t, analysis_startup_end(a)));
 	json_key(j, "left_out");
@@ -418,6 +450,7 @@ json_choices(struct json *j, const struct analysis *a)
 		json_lop(j, a, top[i]);
 	json_end_array(j);
 	json_end_object(j);
+	json_unused(j, a);
 	json_end_object(j);
 }
 

@@ -14,6 +14,7 @@
 
 #include "base/text.h"
 #include "model/charm.h"
+#include "report_iter.h"
 
 int
 report_is_charm(const struct analysis *a)
@@ -123,6 +124,8 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 	if (v->relaxed)
 		fprintf(out, "note          %" PRIu64 " orderings implied by the records formed cycles "
 			"and were broken at the earliest operation\n", v->relaxed);
+	report_unused_text(a, out);
+	report_iter_text(a, ph, out);
 
 	fprintf(out, "\n%-6s %-12s %-11s %7s %7s %5s %12s  %s\n", "phase", "kind", "steps", "chares",
 		"events", "leap", "imbalance", "entry method most of its events ran");
@@ -144,6 +147,13 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 	fprintf(out, "  duration beyond the shortest run of the same entry method at the same step of\n"
 		"  the phase; idle: the idle time on its PE it waited through; imbalance: its PE's\n"
 		"  work in the phase beyond the least loaded PE's\n");
+	if (o->startup)
+		fprintf(out, "  every operation ranked, the runtime's and the set-up's too (--startup)\n");
+	else if (st->startup_hidden)
+		fprintf(out, "  the application's own work: %u operation%s of the runtime's entries,\n"
+			"  constructors and the leading phase that took longer than their peers left\n"
+			"  out (--startup ranks them)\n",
+			st->startup_hidden, st->startup_hidden == 1 ? "" : "s");
 	fprintf(out, "%3s %-16s %3s %6s %5s %10s %10s %10s %10s  %s\n", "#", "chare", "PE", "step",
 		"phase", "duration", "diff.dur", "idle", "imbalance", "entry method");
 	uint32_t shown = 0;

@@ -56,6 +56,13 @@ on_off(FILE *out, const char *name, int v, int *first)
 	*first = 0;
 }
 
+/* "note  ... do not apply ..." when options given did not apply. */
+void report_unused_text(const struct analysis *a, FILE *out);
+
+/* `skein diff` of two Charm++ runs as text (diff_charm.c). */
+struct diff;
+int diff_report_charm_text(const struct diff *d, FILE *out, uint32_t top);
+
 /* Charm++ (report_charm.c): the text report, and the fields JSON and CSV
  * add to the MPI schema for a Charm++ trace (doc/charm.md). */
 int report_is_charm(const struct analysis *a);

@@ -48,11 +48,16 @@ report_iter_totals(const struct analysis *a, const struct report_phases *ph,
 		uint32_t k = iterations_of_lop(a, l);
 		if (k == TRACE_NONE)
 			continue;
-		uint64_t late = analysis_lop_lateness(a, l);
+		uint64_t late = analysis_lop_lateness(a, l), dd = analysis_lop_diff_duration(a, l);
 		x[k].late += late;
 		x[k].diff += analysis_lop_diff(a, l);
 		if (late > x[k].max_late)
 			x[k].max_late = late;
+		x[k].dur += analysis_lop_duration(a, l);
+		x[k].ddur += dd;
+		x[k].idle += analysis_lop_idle_experienced(a, l);
+		if (dd > x[k].max_ddur)
+			x[k].max_ddur = dd;
 	}
 	uint32_t np;
 	const struct analysis_part *parts = analysis_parts(a, &np);
@@ -65,28 +70,47 @@ report_iter_totals(const struct analysis *a, const struct report_phases *ph,
 	return 0;
 }
 
-/* "found from region 'iteration'" and the like. */
+/* "found from region 'iteration'" and the like; a Charm++ run's regions
+ * are entry methods, executed rather than entered. */
 static void
 how_found(const struct analysis *a, FILE *out)
 {
 	const struct iterations *it = iterations_get(a);
 	const struct trace *t = analysis_trace(a);
+	int charm = report_is_charm(a);
 	char buf[256];
 	const char *region = it->region == TRACE_NONE ? "" :
 		text_safe(trace_str(t, trace_regions(t, NULL)[it->region].name), buf, sizeof buf);
 	switch (it->source) {
 	case ITER_STRUCTURE:
-		fputs("found as the period of the partitions' structure", out);
+		fputs(charm ? "found as the period of the application phases" :
+		      "found as the period of the partitions' structure", out);
 		break;
 	case ITER_REGION:
 		fprintf(out, "found at the Enters of region '%s' (alike partitions between them)", region);
 		break;
 	case ITER_NAMED:
-		fprintf(out, "at the Enters of region '%s' (named in the configuration)", region);
+		fprintf(out, charm ? "at the executions of entry method '%s' (named in the configuration)"
+			: "at the Enters of region '%s' (named in the configuration)", region);
 		break;
 	default:
 		break;
 	}
+}
+
+/* Why there are none, in a line of the text report. */
+static void
+why_none(const struct analysis *a, FILE *out)
+{
+	const struct iterations *it = iterations_get(a);
+	if (it->named_none)
+		fprintf(out, "iterations    none: the %s named (--iteration-region, iterations.region) "
+			"do not mark two iterations one after the other\n",
+			report_is_charm(a) ? "executions of the entry method" : "Enters of the region");
+	else if (report_is_charm(a))
+		fprintf(out, "iterations    none found (no repeating application phases)\n");
+	else
+		fprintf(out, "iterations    none found (no repeating structure)\n");
 }
 
 struct row {
@@ -118,14 +142,17 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 	const struct trace *t = analysis_trace(a);
 	char nb[128];
 	const char *name = text_safe(report_iter_name(ph), nb, sizeof nb);
+	int charm = report_is_charm(a);
+	const char *parts_word = charm ? "phase" : "partition";
 	if (!it->count) {
-		fprintf(out, "iterations    none found (no repeating structure)\n");
+		why_none(a, out);
 		return 0;
 	}
 	fprintf(out, "iterations    %u %s%s, ", it->count, name, it->count == 1 ? "" : "s");
 	how_found(a, out);
-	fprintf(out, "\n              %u step%s and %u partition%s each", it->period_steps,
-		it->period_steps == 1 ? "" : "s", it->period_parts, it->period_parts == 1 ? "" : "s");
+	fprintf(out, "\n              %u step%s and %u %s%s each", it->period_steps,
+		it->period_steps == 1 ? "" : "s", it->period_parts, parts_word,
+		it->period_parts == 1 ? "" : "s");
 	if (it->irregular)
 		fprintf(out, " (%u differ)", it->irregular);
 	fprintf(out, "; steps %u-%u\n", it->starts[0], it->starts[it->count] - 1);
@@ -140,7 +167,7 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 	}
 	uint32_t n = it->count;
 	for (uint32_t k = 0; k < n; k++)
-		rows[k] = (struct row){ tot[k].late, k };
+		rows[k] = (struct row){ charm ? tot[k].ddur : tot[k].late, k };
 	int cut = n > TEXT_ROWS && !report_all(ph);
 	if (cut) {
 		/* the heaviest, shown in order */
@@ -148,20 +175,31 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 		n = TEXT_ROWS / 2;
 		qsort(rows, n, sizeof *rows, cmp_index);
 	}
-	fprintf(out, "\n%-9s %-15s %6s %14s %14s %14s\n", name, "steps", "parts", "lateness",
-		"created", "max lateness");
+	if (charm)
+		fprintf(out, "\n%-9s %-15s %6s %14s %14s %14s %14s\n", name, "steps", "phases", "duration",
+			"diff.duration", "max diff.dur", "idle exp.");
+	else
+		fprintf(out, "\n%-9s %-15s %6s %14s %14s %14s\n", name, "steps", "parts", "lateness",
+			"created", "max lateness");
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = rows[i].k;
-		char span[32], b1[32], b2[32], b3[32];
+		char span[32], b1[32], b2[32], b3[32], b4[32];
 		snprintf(span, sizeof span, "%u-%u", it->starts[k], it->starts[k + 1] - 1);
-		fprintf(out, "%-9u %-15s %6u %14s %14s %14s\n", k, span, tot[k].parts,
-			trace_fmt_duration(t, tot[k].late, b1, sizeof b1),
-			trace_fmt_duration(t, tot[k].diff, b2, sizeof b2),
-			trace_fmt_duration(t, tot[k].max_late, b3, sizeof b3));
+		if (charm)
+			fprintf(out, "%-9u %-15s %6u %14s %14s %14s %14s\n", k, span, tot[k].parts,
+				trace_fmt_duration(t, tot[k].dur, b1, sizeof b1),
+				trace_fmt_duration(t, tot[k].ddur, b2, sizeof b2),
+				trace_fmt_duration(t, tot[k].max_ddur, b3, sizeof b3),
+				trace_fmt_duration(t, tot[k].idle, b4, sizeof b4));
+		else
+			fprintf(out, "%-9u %-15s %6u %14s %14s %14s\n", k, span, tot[k].parts,
+				trace_fmt_duration(t, tot[k].late, b1, sizeof b1),
+				trace_fmt_duration(t, tot[k].diff, b2, sizeof b2),
+				trace_fmt_duration(t, tot[k].max_late, b3, sizeof b3));
 	}
 	if (cut)
-		fprintf(out, "(the %u with the most lateness of %u; all: --format csv --table iterations)\n",
-			n, it->count);
+		fprintf(out, "(the %u with the most %s of %u; all: --format csv --table iterations)\n",
+			n, charm ? "differential duration" : "lateness", it->count);
 	free(rows);
 	free(tot);
 	return 0;
@@ -187,6 +225,7 @@ report_iter_json(const struct analysis *a, const struct report_phases *ph, struc
 	json_key(j, "period_steps"); json_uint(j, it->period_steps);
 	json_key(j, "period_partitions"); json_uint(j, it->period_parts);
 	json_key(j, "irregular"); json_uint(j, it->irregular);
+	json_key(j, "named_marked_none"); json_bool(j, it->named_none);
 	json_key(j, "list");
 	json_begin_array(j);
 	for (uint32_t k = 0; k < it->count; k++) {
@@ -198,6 +237,12 @@ report_iter_json(const struct analysis *a, const struct report_phases *ph, struc
 		json_key(j, "lateness_s"); json_double(j, trace_seconds(t, tot[k].late));
 		json_key(j, "created_s"); json_double(j, trace_seconds(t, tot[k].diff));
 		json_key(j, "max_lateness_s"); json_double(j, trace_seconds(t, tot[k].max_late));
+		if (report_is_charm(a)) {
+			json_key(j, "duration_s"); json_double(j, trace_seconds(t, tot[k].dur));
+			json_key(j, "diff_duration_s"); json_double(j, trace_seconds(t, tot[k].ddur));
+			json_key(j, "max_diff_duration_s"); json_double(j, trace_seconds(t, tot[k].max_ddur));
+			json_key(j, "idle_experienced_s"); json_double(j, trace_seconds(t, tot[k].idle));
+		}
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -214,11 +259,19 @@ report_iter_csv(const struct analysis *a, const struct report_phases *ph, FILE *
 	struct iter_totals *tot;
 	if (report_iter_totals(a, ph, &tot))
 		return ERR_NOMEM;
-	fputs("iteration,step_first,step_count,partitions,lateness_s,created_s,max_lateness_s\n", out);
-	for (uint32_t k = 0; k < it->count; k++)
-		fprintf(out, "%u,%u,%u,%u,%.9f,%.9f,%.9f\n", k, it->starts[k],
+	int charm = report_is_charm(a);
+	fprintf(out, "iteration,step_first,step_count,partitions,lateness_s,created_s,max_lateness_s%s\n",
+		charm ? ",duration_s,diff_duration_s,max_diff_duration_s,idle_experienced_s" : "");
+	for (uint32_t k = 0; k < it->count; k++) {
+		fprintf(out, "%u,%u,%u,%u,%.9f,%.9f,%.9f", k, it->starts[k],
 			it->starts[k + 1] - it->starts[k], tot[k].parts, trace_seconds(t, tot[k].late),
 			trace_seconds(t, tot[k].diff), trace_seconds(t, tot[k].max_late));
+		if (charm)
+			fprintf(out, ",%.9f,%.9f,%.9f,%.9f", trace_seconds(t, tot[k].dur),
+				trace_seconds(t, tot[k].ddur), trace_seconds(t, tot[k].max_ddur),
+				trace_seconds(t, tot[k].idle));
+		fputc('\n', out);
+	}
 	free(tot);
 	return 0;
 }

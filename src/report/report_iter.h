@@ -1,6 +1,8 @@
 /* report_iter.h — the iterations in `skein analyze` (iterations.h says
  * how they are found): a summary line, one row per iteration with its
- * total, created and largest lateness, and each hotspot's iteration.
+ * total, created and largest lateness (a Charm++ run: its duration,
+ * differential duration and idle experienced), and each hotspot's
+ * iteration.
  * Internal to report/. */
 #ifndef SKEIN_REPORT_ITER_H
 #define SKEIN_REPORT_ITER_H
@@ -13,6 +15,7 @@
 
 struct iter_totals {
 	uint64_t late, diff, max_late;
+	uint64_t dur, ddur, idle, max_ddur;   /* Charm++: seed 004's metrics */
 	uint32_t parts;            /* partitions that start in it */
 };
 

@@ -72,3 +72,13 @@ report_csv_str(FILE *out, const char *s)
 	}
 	fputc('"', out);
 }
+
+void
+report_unused_text(const struct analysis *a, FILE *out)
+{
+	char buf[1024];
+	uint32_t m = analysis_unused_opts(a);
+	if (m)
+		fprintf(out, "note          %s\n",
+			analysis_opts_unused_text(m, report_is_charm(a), buf, sizeof buf));
+}

@@ -209,6 +209,11 @@ write_text(const struct res *x, FILE *out)
 		return;
 	fprintf(out, "\nscores        %s at %s (%u resources), %u windows along %s\n", mem_metric_name(r->metric),
 		mem_depth_name(r->depth), x->depth.n, r->windows, text_safe(attr_name(x), c, sizeof c));
+	if (r->metric == MEM_LATENCY)
+		fprintf(out, "              L_d: the mean cycles per sample over %s\n",
+			mem_get_ld(x->m) == MEM_LD_ALL ? "every resource, those without samples as 0 (the paper's "
+			"equation 1; samples.latency_mean: all)" : "the resources with samples (samples.latency_mean: "
+			"all for the paper's equation 1)");
 	fprintf(out, "  %3s %17s %17s %8s %8s\n", "#", "from", "to", "samples", "score");
 	for (uint32_t w = 0; w < r->windows; w++)
 		fprintf(out, "  %3u %17.10g %17.10g %8u %8.3f\n", w + 1, x->win[w].lo, x->win[w].hi, x->win[w].samples,
@@ -331,6 +336,8 @@ write_json(const struct res *x, FILE *out)
 		json_string(&j, attr_name(x));
 		json_key(&j, "metric");
 		json_string(&j, mem_metric_name(r->metric));
+		json_key(&j, "latency_mean");
+		json_string(&j, mem_ld_name(mem_get_ld(x->m)));
 		json_key(&j, "depth");
 		json_string(&j, mem_depth_name(r->depth));
 		json_key(&j, "resources");

@@ -461,6 +461,52 @@ row(struct samples *s, struct csv *c, const struct col *k, uint32_t ncol, struct
 	return 0;
 }
 
+/* MemAxes' CSV may carry each sample's NUMA node (LULESH's `node`
+ * column), which the hardware also says by placing the sample's CPU
+ * under a NUMA node. Where they disagree — a hardware.xml from another
+ * machine, or CPUs numbered otherwise — the topology's counts are not
+ * what the samples recorded: one warning says how many and the first,
+ * and the result keeps the hardware's placement (best effort). Samples
+ * without a node value, CPUs outside the hardware and hardware without
+ * NUMA nodes are not compared. */
+static int
+check_nodes(struct samples *s, const char *name)
+{
+	int a = samples_attr_find(s, "node");
+	if (a < 0 || s->attr[a].kind != SAMPLES_NUMBER || !s->topo)
+		return 0;
+	uint32_t n_obj, n_pu;
+	const struct topo_obj *o = topo_objs(s->topo, &n_obj);
+	const uint32_t *pu_obj = topo_pu_objs(s->topo, &n_pu);
+	uint32_t *numa = malloc(((size_t)n_pu + 1) * sizeof *numa);
+	if (!numa)
+		return 0;          /* a check, not the reading: skipped */
+	for (uint32_t p = 0; p < n_pu; p++) {
+		uint32_t x = pu_obj[p];
+		while (x != TRACE_NONE && x < n_obj && o[x].type != TOPO_NUMA)
+			x = o[x].parent;
+		numa[p] = x != TRACE_NONE && x < n_obj ? o[x].os_index : UINT32_MAX;
+	}
+	const double *node = s->attr[a].v;
+	uint32_t bad = 0, first = UINT32_MAX;
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t p = s->pu[i];
+		if (p == SAMPLES_NONE || p >= n_pu || numa[p] == UINT32_MAX || isnan(node[i]) ||
+		    node[i] == (double)numa[p])
+			continue;
+		if (first == UINT32_MAX)
+			first = i;
+		bad++;
+	}
+	if (bad)
+		samples_warn(s, "%s: the node column disagrees with the hardware for %u of %u samples (the "
+			     "first, sample %u: cpu %.0f is on NUMA node %u there, node %.0f here); the "
+			     "topology counts them where the hardware puts their CPUs", name, bad, s->n,
+			     first + 1, s->attr[s->info.a_cpu].v[first], numa[s->pu[first]], node[first]);
+	free(numa);
+	return 0;
+}
+
 int
 samples_read_csv(struct samples *s, const char *name, FILE *f, struct err *e)
 {
@@ -503,5 +549,5 @@ samples_read_csv(struct samples *s, const char *name, FILE *f, struct err *e)
 	if (s->n == 0)
 		samples_warn(s, "%s: no samples, only a header", name);
 	samples_seal(s);
-	return 0;
+	return check_nodes(s, name);
 }

@@ -711,8 +711,12 @@ view_action(struct view *v, enum action act)
 		view_index_set_startup(v->ix, on);
 		v->gc_valid = v->ov_valid = v->tl_valid = 0;
 		v->hot_idx = -1;
-		view_set_message(v, 0, on ? "start-up counted: in scales, time axes and hotspots"
-				 : "start-up left out of scales, time axes and hotspots");
+		if (view_is_charm(v))
+			view_set_message(v, 0, on ? "hotspots: every operation, the runtime's and the set-up's too"
+					 : "hotspots: the application's own work (no runtime entries, constructors or leading phase)");
+		else
+			view_set_message(v, 0, on ? "start-up counted: in scales, time axes and hotspots"
+					 : "start-up left out of scales, time axes and hotspots");
 		return;
 	}
 	case ACT_COMMAND:

@@ -25,11 +25,12 @@ static const char *const kind_names[HK_COUNT] = {
 };
 
 #define MAX_FUNCS 6
-#define O_MIN 0.2          /* the density plot's minimum opacity */
+#define O_MIN 0.2          /* the density plot's minimum opacity at first */
 
 struct view_hist {
 	enum hist_kind kind;
 	int scope, lin_counts, log_map, use_end;
+	int o_min;                 /* the density plot's minimum opacity, in tenths */
 	uint64_t key[11];
 	int valid, w, h;
 	uint32_t region;           /* HK_DURATION: TRACE_NONE for every call */
@@ -91,6 +92,7 @@ view_hist_create(struct view *v)
 		return ERR_NOMEM;
 	v->hist->samples = v->smp != NULL;
 	v->hist->cur.anchor = SAMPLES_NONE;
+	v->hist->o_min = (int)(O_MIN * 10 + 0.5);
 	return 0;
 }
 
@@ -203,7 +205,7 @@ compute(struct view *v, const struct hist_select *sel, int cw, int ch)
 		time_range(v, sel);
 		if (vh->t1 > vh->t0)
 			rc = density_compute(v->t, vh->t0, vh->t1, (uint32_t)cw, (uint32_t)ch, vh->use_end,
-					     vh->log_map ? DENSITY_LOG : DENSITY_LINEAR, O_MIN, &vh->den);
+					     vh->log_map ? DENSITY_LOG : DENSITY_LINEAR, vh->o_min / 10.0, &vh->den);
 		break;
 	case HK_COUNT:
 		break;
@@ -216,7 +218,7 @@ compute(struct view *v, const struct hist_select *sel, int cw, int ch)
 static int
 chart_rows(const struct view_hist *vh, int h)
 {
-	return h - (vh->kind == HK_ACTIVITY ? 3 : 2);
+	return h - (vh->kind == HK_ACTIVITY || vh->kind == HK_DENSITY ? 3 : 2);
 }
 
 static int
@@ -251,9 +253,9 @@ hist_prepare(struct view *v, int w, int h)
 		if (vh->kind == HK_DURATION && v->sel_lop != TRACE_NONE &&
 		    (analysis_lop_kind(v->a, v->sel_lop) != OP_COMPUTE || view_is_charm(v)))
 			region = analysis_lop_region(v->a, v->sel_lop);
-		uint64_t k[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map, (uint64_t)vh->use_end,
-				   (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first, sel.step_end, region,
-				   (uint64_t)sel.no_startup };
+		uint64_t k[11] = { vh->kind, (uint64_t)vh->scope, (uint64_t)vh->log_map | (uint64_t)vh->o_min << 1,
+				   (uint64_t)vh->use_end, (uint64_t)cw, (uint64_t)ch, sel.part, sel.step_first,
+				   sel.step_end, region, (uint64_t)sel.no_startup };
 		memcpy(key, k, sizeof key);
 	}
 	if (vh->valid && memcmp(key, vh->key, sizeof key) == 0) {
@@ -600,21 +602,40 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 		grid_printf(row, x, 0, row->w - x, ST_DIM, "+%u more", n - shown);
 }
 
+/* The density plot (seed 003 §2.2-2.3): each cell's glyph its opacity
+ * (░ ▒ ▓ █, the minimum opacity at least ░), its colour the function most
+ * of its calls are in (the paper's colour per MPI function; a Charm++
+ * run's entry methods), a legend of those functions under the time axis. */
 static void
 hist_row_density(struct view *v, int y, struct grid *row, int ch)
 {
 	const struct view_hist *vh = v->hist;
 	const struct density *d = &vh->den;
-	int lw = label_w(vh);
+	int lw = label_w(vh), charm = view_is_charm(v);
 	char buf[48];
 	if (y == 0) {
-		grid_printf(row, 0, 0, row->w, ST_LABEL, "calls at %s time \u00d7 log duration \u00b7 %s opacity, min %.1f \u00b7 densest cell %u",
-			    vh->use_end ? "end" : "start", vh->log_map ? "log" : "linear", O_MIN, d->d_max);
+		/* the longest header that fits: the legend says the colours */
+		char h[3][200];
+		const char *what = charm ? "executions" : "calls", *at = vh->use_end ? "end" : "start";
+		const char *map = vh->log_map ? "log" : "linear";
+		double om = vh->o_min / 10.0;
+		snprintf(h[0], sizeof h[0], "%s at %s time \u00d7 log duration \u00b7 colour: %s \u00b7 %s opacity, "
+			 "min %.1f (+ -) \u00b7 densest cell %u", what, at, charm ? "entry method" : "function",
+			 map, om, d->d_max);
+		snprintf(h[1], sizeof h[1], "%s at %s \u00d7 log duration \u00b7 %s opacity \u2265 %.1f (+ -) \u00b7 "
+			 "densest %u", what, at, map, om, d->d_max);
+		snprintf(h[2], sizeof h[2], "%s \u00d7 log duration \u00b7 %s \u2265 %.1f \u00b7 densest %u", at, map,
+			 om, d->d_max);
+		int k = 0;
+		while (k < 2 && (int)grid_text_width(h[k]) > row->w)
+			k++;
+		grid_text(row, 0, 0, row->w, ST_LABEL, h[k]);
 		return;
 	}
 	if (d->w == 0) {
 		if (y == 1)
-			grid_text(row, lw, 0, row->w - lw, ST_DIM, "no calls in the selection");
+			grid_text(row, lw, 0, row->w - lw, ST_DIM, charm ? "no executions in the selection"
+				  : "no calls in the selection");
 		return;
 	}
 	if (y <= ch) {
@@ -625,18 +646,43 @@ hist_row_density(struct view *v, int y, struct grid *row, int ch)
 		}
 		grid_put(row, lw - 1, 0, 0x2502, ST_DIM);
 		for (uint32_t x = 0; x < d->w && lw + (int)x < row->w; x++) {
-			float o = d->opacity[(size_t)r * d->w + x];
+			size_t c = (size_t)r * d->w + x;
+			float o = d->opacity[c];
 			if (o <= 0)
 				continue;
 			int lvl = (int)ceilf(o * 4);      /* ░ ▒ ▓ █ */
 			lvl = lvl < 1 ? 1 : lvl > 4 ? 4 : lvl;
 			static const uint32_t shade[5] = { ' ', 0x2591, 0x2592, 0x2593, 0x2588 };
-			int heat = (int)(o * (GRID_HEAT_LEVELS - 1) + 0.5f);
-			grid_put(row, lw + (int)x, 0, shade[lvl], ST_HEAT0 + heat);
+			uint32_t f = d->func[c];
+			grid_put(row, lw + (int)x, 0, shade[lvl], f >= d->n_funcs ? ST_DIM : ST_CAT0 + (int)f);
 		}
 		return;
 	}
-	time_labels(v, row, lw);
+	if (y == ch + 1) {
+		time_labels(v, row, lw);
+		return;
+	}
+	/* legend: each colour's function and its share of the calls, whole
+	 * entries only; what does not fit is counted at the end */
+	int x = 0;
+	uint32_t shown = 0, n = d->n_funcs + (d->func_calls[d->n_funcs] ? 1 : 0);
+	for (uint32_t i = 0; i < n; i++) {
+		char text[112];
+		snprintf(text, sizeof text, "%s %.0f%%", i == d->n_funcs ? charm ? "other entries" : "other calls"
+			 : view_region_name(v, d->func_region[i]),
+			 d->points ? 100.0 * (double)d->func_calls[i] / (double)d->points : 0.0);
+		int need = 2 + (int)grid_text_width(text);
+		int more = i + 1 < n ? 2 + snprintf(NULL, 0, "+%u more", n - i - 1) : 0;
+		if (x + need + more > row->w)
+			break;
+		grid_put(row, x, 0, 0x2588, i == d->n_funcs ? ST_DIM : ST_CAT0 + (int)i);
+		x += 2;
+		x += grid_text(row, x, 0, row->w - x, ST_NORMAL, text);
+		x += 2;
+		shown++;
+	}
+	if (shown < n)
+		grid_printf(row, x, 0, row->w - x, ST_DIM, "+%u more", n - shown);
 }
 
 static void
@@ -683,6 +729,15 @@ hist_request(struct view *v, enum action act)
 	if (vh->samples)
 		return samples_request(v, act);
 	switch (act) {
+	case ACT_ZOOM_IN:
+	case ACT_ZOOM_OUT:
+		/* the density plot's minimum opacity (seed 003 §2.3: the user's) */
+		if (vh->kind != HK_DENSITY || v->focus != PANE_HIST)
+			return 0;
+		vh->o_min += act == ACT_ZOOM_IN ? 1 : -1;
+		vh->o_min = vh->o_min < 0 ? 0 : vh->o_min > 10 ? 10 : vh->o_min;
+		view_set_message(v, 0, "density plot: minimum opacity %.1f", vh->o_min / 10.0);
+		break;
 	case ACT_PANE_MODE:
 		vh->kind = (enum hist_kind)((vh->kind + 1) % HK_COUNT);
 		if (vh->kind == HK_IDLE && !view_is_charm(v))
@@ -714,6 +769,11 @@ hist_request(struct view *v, enum action act)
 	return 1;                 /* the next prepare sees the changed key */
 }
 
+static const struct pane_key hist_keys[] = {
+	{ ACT_ZOOM_IN, ACT_ZOOM_OUT, "density plot: raise / lower the minimum opacity (tenths, 0 to 1)" },
+	{ ACT_NONE, ACT_NONE, NULL },
+};
+
 const struct view_ops view_hist_ops = {
 	.name = "histogram",
 	.focusable = 1,
@@ -721,4 +781,6 @@ const struct view_ops view_hist_ops = {
 	.prepare = hist_prepare,
 	.row = hist_row,
 	.request = hist_request,
+	.keys_title = "In the histogram",
+	.keys = hist_keys,
 };

@@ -864,6 +864,7 @@ view_samples_help(struct view *v)
 			"those it served; \u2191 the transactions on the link to its parent");
 	view_lines_text(&v->help, ST_NORMAL, 2, 2, "histograms: \u2591 every sample looked at, \u2588 the selection");
 	view_lines_text(&v->help, ST_NORMAL, 2, 2, "I_d: a resource's largest deviation from the mean sample count, in "
-			"standard deviations; L_d: mean cycles per access over the resources");
+			"standard deviations; L_d: mean cycles per access over the resources with samples "
+			"(over all of them, the paper's equation 1, with samples.latency_mean: all)");
 	view_lines_text(&v->help, ST_NORMAL, 2, 2, "clusters and score windows select the samples in their range of values");
 }

@@ -36,9 +36,10 @@ static void
 sc_title(struct view *v, char *buf, size_t n)
 {
 	struct view_samples *vs = v->smp;
+	/* which L_d: only when it is not the default (samples.latency_mean) */
 	snprintf(buf, n, "scores \u00b7 %s at %s \u00b7 %u windows along %s",
-		 vs->metric == MEM_LATENCY ? "L_d" : "I_d", mem_depth_name(vs->depth), vs->windows,
-		 samples_attr(vs->s, vs->attr)->name);
+		 vs->metric != MEM_LATENCY ? "I_d" : mem_get_ld(vs->m) == MEM_LD_ALL ? "L_d over all" : "L_d",
+		 mem_depth_name(vs->depth), vs->windows, samples_attr(vs->s, vs->attr)->name);
 }
 
 static void

@@ -21,6 +21,7 @@ struct side {
 	uint32_t n;            /* partitions */
 	uint32_t *order;       /* position -> partition */
 	uint32_t *tok;         /* position -> token shared by both runs */
+	uint64_t *sig;         /* per partition: its signature (or shape) */
 	struct diff_side *tot; /* per partition */
 };
 
@@ -29,8 +30,16 @@ side_fini(struct side *s)
 {
 	free(s->order);
 	free(s->tok);
+	free(s->sig);
 	free(s->tot);
 }
+
+/* What a Charm++ runtime phase aligns by: being one. Its reduction and
+ * broadcast trees are the runtime's choice and differ between runs (and
+ * iterations) of one program; aligned by their signatures, a run's
+ * runtime phases would match none of the other's, and its application
+ * phases, all alike, would pair across iterations. */
+#define RUNTIME_PHASE_TOKEN 0x52554e54494d45ull
 
 static double
 secs(const struct analysis *a, uint64_t ticks)
@@ -47,7 +56,7 @@ side_init(struct side *s, const struct analysis *a, int shape, struct hmap *toke
 	s->order = malloc(((size_t)s->n + 1) * sizeof *s->order);
 	s->tok = malloc(((size_t)s->n + 1) * sizeof *s->tok);
 	s->tot = calloc((size_t)s->n + 1, sizeof *s->tot);
-	uint64_t *sig = malloc(((size_t)s->n + 1) * sizeof *sig);
+	uint64_t *sig = s->sig = malloc(((size_t)s->n + 1) * sizeof *sig);
 	int rc = s->order && s->tok && s->tot && sig ? 0 : ERR_NOMEM;
 	if (!rc)
 		rc = signature_parts(a, shape, sig);
@@ -55,6 +64,8 @@ side_init(struct side *s, const struct analysis *a, int shape, struct hmap *toke
 		rc = signature_sequence(a, s->order);
 	for (uint32_t i = 0; i < s->n && !rc; i++) {
 		uint64_t x = sig[s->order[i]];
+		if (a->charm && a->parts[s->order[i]].runtime)
+			x = RUNTIME_PHASE_TOKEN;
 		uint32_t *v = hmap_get(tokens, x, 1);
 		if (v) {
 			s->tok[i] = *v;
@@ -63,12 +74,13 @@ side_init(struct side *s, const struct analysis *a, int shape, struct hmap *toke
 			s->tok[i] = (*next)++;
 		}
 	}
-	free(sig);
 	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
 		struct diff_side *t = &s->tot[a->lop_part[l]];
 		t->late += secs(a, lop_late(a, l));
 		t->diff += secs(a, lop_diff(a, l));
 		t->duration += secs(a, lop_exit(a, l) - lop_enter(a, l));
+		t->ddur += secs(a, analysis_lop_diff_duration(a, l));
+		t->idle += secs(a, analysis_lop_idle_experienced(a, l));
 		if (a->lop_kind[l] != OP_COMPUTE) {
 			uint32_t ne;
 			const struct trace_end *e = lop_ends(a, l, &ne);
@@ -200,10 +212,16 @@ build_parts(struct diff *d, const struct side *b, const struct side *a, const st
 	size_t k = 0;
 	while (k < p->n) {
 		if (p->v[k].i != UINT32_MAX && p->v[k].j != UINT32_MAX) {
+			uint32_t pb = b->order[p->v[k].i], pa = a->order[p->v[k].j];
+			/* Charm++ runtime phases align as such (RUNTIME_PHASE_TOKEN):
+			 * alike only where their signatures are */
+			int alike = b->sig[pb] == a->sig[pa];
 			d->parts[d->n_parts++] = (struct diff_part){
-				DIFF_ALIKE, b->order[p->v[k].i], a->order[p->v[k].j],
-				b->tot[b->order[p->v[k].i]], a->tot[a->order[p->v[k].j]] };
-			d->n_alike++;
+				alike ? DIFF_ALIKE : DIFF_CHANGED, pb, pa, b->tot[pb], a->tot[pa] };
+			if (alike)
+				d->n_alike++;
+			else
+				d->n_changed++;
 			k++;
 			continue;
 		}
@@ -259,19 +277,109 @@ part_lops_on(const struct analysis *a, uint32_t p, uint32_t *k, uint32_t tl, uin
 }
 
 static int
+add_pair(struct diff *d, uint32_t lb, uint32_t la, size_t *cap)
+{
+	const struct analysis *B = d->before, *A = d->after;
+	if (VEC_GROW(d->ops, d->n_ops, *cap))
+		return ERR_NOMEM;
+	d->ops[d->n_ops++] = (struct diff_op){
+		lb, la,
+		secs(A, lop_late(A, la)) - secs(B, lop_late(B, lb)),
+		secs(A, lop_diff(A, la)) - secs(B, lop_diff(B, lb)),
+		secs(A, lop_exit(A, la) - lop_enter(A, la)) - secs(B, lop_exit(B, lb) - lop_enter(B, lb)),
+		secs(A, analysis_lop_diff_duration(A, la)) - secs(B, analysis_lop_diff_duration(B, lb)),
+		secs(A, analysis_lop_idle_experienced(A, la)) - secs(B, analysis_lop_idle_experienced(B, lb)),
+	};
+	d->after_op[la] = d->n_ops - 1;
+	return 0;
+}
+
+/* A lop of a chare's stretch of a phase: its entry, and its place. */
+struct piece {
+	uint32_t region, at;
+};
+
+static int
+cmp_piece(const void *x, const void *y)
+{
+	const struct piece *a = x, *b = y;
+	if (a->region != b->region)
+		return a->region < b->region ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* A Charm++ chare's lops of one phase in both runs, paired by entry
+ * method and order: the k-th execution piece of an entry with the k-th
+ * (the order of a chare's pieces within a phase is the replay's, and an
+ * SDAG serial can fall in the phase before or after from one run to the
+ * other: by place alone a compute would pair with a contribution). In
+ * the AFTER run's order. */
+static int
+pair_by_entry(struct diff *d, const uint32_t *lb, uint32_t nb, const uint32_t *la, uint32_t na,
+	      size_t *cap)
+{
+	const struct analysis *B = d->before, *A = d->after;
+	const uint32_t n = nb + na;
+	struct piece *v = malloc(((size_t)n + 1) * sizeof *v);
+	uint32_t *match = malloc(((size_t)na + 1) * sizeof *match);
+	if (!v || !match) {
+		free(v);
+		free(match);
+		return ERR_NOMEM;
+	}
+	/* regions are compared by name: two runs number them alike only
+	 * when their .sts agree */
+	for (uint32_t i = 0; i < nb; i++) {
+		uint32_t r = analysis_lop_region(B, lb[i]);
+		v[i] = (struct piece){ r == TRACE_NONE ? UINT32_MAX : (uint32_t)signature_region_hash(B->t, r), i };
+	}
+	for (uint32_t i = 0; i < na; i++) {
+		uint32_t r = analysis_lop_region(A, la[i]);
+		v[nb + i] = (struct piece){ r == TRACE_NONE ? UINT32_MAX : (uint32_t)signature_region_hash(A->t, r), i };
+	}
+	qsort(v, nb, sizeof *v, cmp_piece);
+	qsort(v + nb, na, sizeof *v, cmp_piece);
+	for (uint32_t i = 0; i < na; i++)
+		match[i] = UINT32_MAX;
+	for (uint32_t x = 0, y = nb; x < nb && y < n;) {
+		if (v[x].region == v[y].region)
+			match[v[y++].at] = v[x++].at;
+		else if (v[x].region < v[y].region)
+			x++;
+		else
+			y++;
+	}
+	int rc = 0;
+	for (uint32_t i = 0; i < na && !rc; i++)
+		if (match[i] != UINT32_MAX)
+			rc = add_pair(d, lb[match[i]], la[i], cap);
+	free(v);
+	free(match);
+	return rc;
+}
+
+static int
 pair_ops(struct diff *d)
 {
 	const struct analysis *B = d->before, *A = d->after;
 	size_t cap = 0;
 	for (uint32_t q = 0; q < d->n_parts; q++) {
 		const struct diff_part *P = &d->parts[q];
-		if (P->kind != DIFF_ALIKE)
+		/* a Charm++ runtime phase whose routes changed still pairs its
+		 * chares' executions of each entry */
+		if (P->kind != DIFF_ALIKE && !(d->charm && P->kind == DIFF_CHANGED))
 			continue;
 		uint32_t kb = B->part_lop_first[P->before], ka = A->part_lop_first[P->after];
 		for (uint32_t tl = 0; tl < d->ranks_after && tl < d->ranks_before; tl++) {
 			uint32_t fb, nb, fa, na;
 			part_lops_on(B, P->before, &kb, tl, &fb, &nb);
 			part_lops_on(A, P->after, &ka, tl, &fa, &na);
+			if (d->charm) {
+				int rc = pair_by_entry(d, B->part_lops + fb, nb, A->part_lops + fa, na, &cap);
+				if (rc)
+					return rc;
+				continue;
+			}
 			for (uint32_t x = 0, y = 0; x < nb && y < na;) {
 				uint32_t lb = B->part_lops[fb + x], la = A->part_lops[fa + y];
 				if (B->lop_kind[lb] != A->lop_kind[la]) {
@@ -282,16 +390,8 @@ pair_ops(struct diff *d)
 						y++;
 					continue;
 				}
-				if (VEC_GROW(d->ops, d->n_ops, cap))
+				if (add_pair(d, lb, la, &cap))
 					return ERR_NOMEM;
-				d->ops[d->n_ops++] = (struct diff_op){
-					lb, la,
-					secs(A, lop_late(A, la)) - secs(B, lop_late(B, lb)),
-					secs(A, lop_diff(A, la)) - secs(B, lop_diff(B, lb)),
-					secs(A, lop_exit(A, la) - lop_enter(A, la)) -
-					secs(B, lop_exit(B, lb) - lop_enter(B, lb)),
-				};
-				d->after_op[la] = d->n_ops - 1;
 				x++;
 				y++;
 			}
@@ -314,11 +414,27 @@ cmp_ranked(const void *x, const void *y)
 	return a->op < b->op ? -1 : a->op > b->op;
 }
 
+/* The change an op is ranked by: differential lateness, or for Charm++
+ * differential duration; 0 for what the ranking leaves out (a Charm++
+ * run's runtime and set-up work, unless counted). */
+static double
+rank_key(const struct diff *d, const struct diff_op *op)
+{
+	if (!d->charm)
+		return op->d_diff;
+	if (!analysis_options(d->after)->startup && analysis_lop_charm_setup(d->after, op->after))
+		return 0;
+	return op->d_ddur;
+}
+
 /* Worse: differential lateness grew (largest first); better: it shrank.
  * Changes below a nanosecond are clock noise of the conversion. */
 static int
 rank_ops(struct diff *d)
 {
+	for (uint32_t i = 0; d->charm && i < d->n_ops; i++)
+		d->n_setup += !analysis_options(d->after)->startup &&
+			      analysis_lop_charm_setup(d->after, d->ops[i].after);
 	struct ranked *r = malloc(((size_t)d->n_ops + 1) * sizeof *r);
 	d->worse = malloc(((size_t)d->n_ops + 1) * sizeof *d->worse);
 	d->better = malloc(((size_t)d->n_ops + 1) * sizeof *d->better);
@@ -328,16 +444,16 @@ rank_ops(struct diff *d)
 	}
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < d->n_ops; i++)
-		if (d->ops[i].d_diff > 1e-9)
-			r[n++] = (struct ranked){ d->ops[i].d_diff, i };
+		if (rank_key(d, &d->ops[i]) > 1e-9)
+			r[n++] = (struct ranked){ rank_key(d, &d->ops[i]), i };
 	qsort(r, n, sizeof *r, cmp_ranked);
 	for (uint32_t i = 0; i < n; i++)
 		d->worse[i] = r[i].op;
 	d->n_worse = n;
 	n = 0;
 	for (uint32_t i = 0; i < d->n_ops; i++)
-		if (d->ops[i].d_diff < -1e-9)
-			r[n++] = (struct ranked){ -d->ops[i].d_diff, i };
+		if (rank_key(d, &d->ops[i]) < -1e-9)
+			r[n++] = (struct ranked){ -rank_key(d, &d->ops[i]), i };
 	qsort(r, n, sizeof *r, cmp_ranked);
 	for (uint32_t i = 0; i < n; i++)
 		d->better[i] = r[i].op;
@@ -440,8 +556,9 @@ add_regions(struct diff *d, const struct analysis *a, int after, struct hmap *id
 	const struct trace_region *regs = trace_regions(a->t, NULL);
 	for (uint32_t l = 0; l < a->n_lops; l++) {
 		uint32_t r = analysis_lop_region(a, l);
-		const char *name = r == TRACE_NONE ? "" : trace_str(a->t, regs[r].name);
-		int comp = a->lop_kind[l] == OP_COMPUTE;
+		const char *name = r != TRACE_NONE ? trace_str(a->t, regs[r].name) : d->charm ? "(creation)" : "";
+		/* a Charm++ execution without messages is still its entry's */
+		int comp = a->lop_kind[l] == OP_COMPUTE && !d->charm;
 		if (comp) {
 			uint32_t f = trace_op_get(&a->ops, lop_first_op(a, l)).frame;
 			name = f == TRACE_NONE ? "(top level)" :
@@ -454,7 +571,7 @@ add_regions(struct diff *d, const struct analysis *a, int after, struct hmap *id
 			k = *v;
 		} else {
 			if (VEC_GROW(d->regions, d->n_regions, *cap) ||
-			    hmap_put(idx, h, a->lop_kind[l] == OP_COMPUTE, d->n_regions))
+			    hmap_put(idx, h, comp, d->n_regions))
 				return ERR_NOMEM;
 			k = d->n_regions++;
 			memset(&d->regions[k], 0, sizeof d->regions[k]);
@@ -463,27 +580,31 @@ add_regions(struct diff *d, const struct analysis *a, int after, struct hmap *id
 		}
 		struct diff_region *g = &d->regions[k];
 		double dur = secs(a, lop_exit(a, l) - lop_enter(a, l)), late = secs(a, lop_late(a, l));
+		double ddur = secs(a, analysis_lop_diff_duration(a, l));
+		/* a Charm++ execution split at its sends counts once */
+		int call = !d->charm || !(trace_op_get(&a->ops, lop_first_op(a, l)).flags & OPF_EXEC_CONT);
 		if (after) {
 			g->dur_after += dur;
 			g->late_after += late;
-			g->n_after++;
+			g->ddur_after += ddur;
+			g->n_after += call;
 		} else {
 			g->dur_before += dur;
 			g->late_before += late;
-			g->n_before++;
+			g->ddur_before += ddur;
+			g->n_before += call;
 		}
 	}
 	return 0;
 }
 
+/* By the change (diff_region.change), largest first, then by name. */
 static int
 cmp_region(const void *x, const void *y)
 {
 	const struct diff_region *a = x, *b = y;
-	double da = fabs(a->late_after - a->late_before) + fabs(a->dur_after - a->dur_before);
-	double db = fabs(b->late_after - b->late_before) + fabs(b->dur_after - b->dur_before);
-	if (da != db)
-		return da > db ? -1 : 1;
+	if (a->change != b->change)
+		return a->change > b->change ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -572,6 +693,8 @@ diff_run(const struct analysis *before, const struct analysis *after, struct dif
 	trace_timelines(before->t, &d->ranks_before);
 	trace_timelines(after->t, &d->ranks_after);
 	d->same_ranks = d->ranks_before == d->ranks_after;
+	d->charm = trace_info(before->t)->paradigm == PARADIGM_CHARM &&
+		   trace_info(after->t)->paradigm == PARADIGM_CHARM;
 	struct hmap tokens = { 0 }, regidx = { 0 };
 	uint32_t next = 0;
 	struct side b = { 0 }, a = { 0 };
@@ -607,6 +730,11 @@ diff_run(const struct analysis *before, const struct analysis *after, struct dif
 		rc = add_regions(d, before, 0, &regidx, &cap);
 	if (!rc)
 		rc = add_regions(d, after, 1, &regidx, &cap);
+	for (uint32_t i = 0; i < d->n_regions; i++) {
+		struct diff_region *g = &d->regions[i];
+		g->change = fabs(g->dur_after - g->dur_before) +
+			    (d->charm ? fabs(g->ddur_after - g->ddur_before) : fabs(g->late_after - g->late_before));
+	}
 	if (!rc && d->n_regions)
 		qsort(d->regions, d->n_regions, sizeof *d->regions, cmp_region);
 	if (!rc)
@@ -614,10 +742,14 @@ diff_run(const struct analysis *before, const struct analysis *after, struct dif
 	for (uint32_t l = 0; l < before->n_lops && !rc; l++) {
 		d->late_before += secs(before, lop_late(before, l));
 		d->diff_before += secs(before, lop_diff(before, l));
+		d->ddur_before += secs(before, analysis_lop_diff_duration(before, l));
+		d->idle_before += secs(before, analysis_lop_idle_experienced(before, l));
 	}
 	for (uint32_t l = 0; l < after->n_lops && !rc; l++) {
 		d->late_after += secs(after, lop_late(after, l));
 		d->diff_after += secs(after, lop_diff(after, l));
+		d->ddur_after += secs(after, analysis_lop_diff_duration(after, l));
+		d->idle_after += secs(after, analysis_lop_idle_experienced(after, l));
 	}
 	hmap_fini(&tokens);
 	hmap_fini(&regidx);

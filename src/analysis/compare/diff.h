@@ -19,6 +19,14 @@
  * Differences are AFTER minus BEFORE, in seconds (the runs may have
  * different clock rates). Lifetime: the diff borrows both analyses and
  * must be destroyed before them.
+ *
+ * Two Charm++ runs (charm 1) are compared by seed 004's metrics: what got
+ * worse or better is ranked by the change of differential duration (the
+ * time an execution took beyond its peers at its step: where a delay is
+ * injected), and the runtime's entries, constructors and the leading
+ * phase are left out of that ranking as they are of the hotspots
+ * (analysis_lop_charm_setup) unless the AFTER analysis counts them
+ * (opts.startup). Regions are entry methods, computation included.
  */
 #ifndef SKEIN_DIFF_H
 #define SKEIN_DIFF_H
@@ -37,6 +45,7 @@ enum diff_part_kind {
 
 struct diff_side {
 	double late, diff, duration;   /* totals over the partition's lops, seconds */
+	double ddur, idle;             /* Charm++: differential duration, idle experienced */
 	uint32_t ops;                  /* communication lops */
 	uint32_t messages;
 };
@@ -50,6 +59,7 @@ struct diff_part {
 struct diff_op {
 	uint32_t before, after;        /* lops */
 	double d_late, d_diff, d_duration;   /* after - before, seconds */
+	double d_ddur, d_idle;         /* Charm++: differential duration, idle experienced */
 };
 
 /* A structural difference inside a changed partition: a message one run
@@ -64,28 +74,36 @@ struct diff_change {
 
 struct diff_region {
 	const char *name;              /* borrowed from one of the traces */
-	int computation;               /* 1: computation inside that user region */
+	int computation;               /* 1: computation inside that user region (MPI) */
 	double dur_before, dur_after, late_before, late_after;
+	double ddur_before, ddur_after;   /* Charm++: differential duration */
+	double change;                 /* what orders them: |Δ duration| + |Δ lateness|
+				        * (Charm++: + |Δ differential duration| instead) */
 	uint32_t n_before, n_after;
 };
 
 struct diff {
 	const struct analysis *before, *after;
+	int charm;                     /* both runs are Charm++ runs: seed 004's metrics */
 	int same_ranks;
 	uint32_t ranks_before, ranks_after;
 	struct diff_part *parts;
 	uint32_t n_parts, n_alike, n_changed, n_only_before, n_only_after;
 	struct diff_op *ops;           /* aligned operations */
 	uint32_t n_ops;
-	uint32_t *worse;               /* ops by d_diff, largest increase first (d_diff > 0) */
+	uint32_t *worse;               /* ops by d_diff (Charm++: d_ddur), largest increase
+				        * first (> 0) */
 	uint32_t n_worse;
-	uint32_t *better;              /* largest decrease first (d_diff < 0) */
+	uint32_t *better;              /* largest decrease first (< 0) */
 	uint32_t n_better;
+	uint32_t n_setup;              /* Charm++: paired ops left out of worse and better
+				        * (the runtime's and the set-up's) */
 	struct diff_change *changes;
 	uint32_t n_changes;
 	struct diff_region *regions;   /* by total |change|, largest first */
 	uint32_t n_regions;
 	double late_before, late_after, diff_before, diff_after;   /* totals, seconds */
+	double ddur_before, ddur_after, idle_before, idle_after;   /* Charm++ totals */
 	uint32_t *after_op;            /* per AFTER lop: index into ops, or TRACE_NONE */
 	uint32_t *after_part;          /* per AFTER partition: index into parts */
 	uint32_t *root;                /* per AFTER lop: the lop its lateness was created at */

@@ -5,6 +5,7 @@
 #include "cluster.h"
 #include "model/charm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,95 @@ analysis_opts_default(struct analysis_opts *o)
 	o->charm_repair = 1;
 	o->charm_infer = 1;
 	o->charm_leap_merge = 1;
+}
+
+/* The options that do not apply to one paradigm: what each bit means
+ * on the command line and in the configuration. */
+static const struct {
+	uint32_t bit;
+	const char *flag, *key;
+} unused_names[] = {
+	{ AOPT_COALESCE, "--no-coalesce", "structure.coalesce" },
+	{ AOPT_WAITALL, "--no-waitall-merge", "structure.waitall_merge" },
+	{ AOPT_LEAP, "--leap-merge", "structure.leap_merge" },
+	{ AOPT_GSTEP, "--global-step-merge", "structure.global_step_merge" },
+	{ AOPT_AUTO, "--no-auto-merge", "structure.auto_merge" },
+	{ AOPT_PROGRESS, "--no-sender-progress", "structure.sender_progress" },
+	{ AOPT_MATCH, "--match-size", "structure.match_size" },
+	{ AOPT_CALLER, "--caller-merge", "structure.caller_merge" },
+	{ AOPT_PHASES, "--phase", "phases.split_at" },
+	{ AOPT_CHARM, "charm.sdag, charm.repair, charm.infer, charm.leap_merge", NULL },
+};
+
+uint32_t
+analysis_opts_unused(const struct analysis_opts *o, int charm)
+{
+	struct analysis_opts d;
+	analysis_opts_default(&d);
+	uint32_t m = 0;
+	if (!charm) {
+		/* seed 004's stages: --physical-order sets reorder as well,
+		 * which MPI reads, so only the charm section counts */
+		if (o->charm_sdag != d.charm_sdag || o->charm_repair != d.charm_repair ||
+		    o->charm_infer != d.charm_infer || o->charm_leap_merge != d.charm_leap_merge)
+			m |= AOPT_CHARM;
+		return m;
+	}
+	if (o->coalesce_isends != d.coalesce_isends)
+		m |= AOPT_COALESCE;
+	if (o->waitall_merge != d.waitall_merge)
+		m |= AOPT_WAITALL;
+	if (o->leap_merge != d.leap_merge || o->leap_force != d.leap_force ||
+	    o->leap_factor != d.leap_factor)
+		m |= AOPT_LEAP;
+	if (o->global_step_merge != d.global_step_merge)
+		m |= AOPT_GSTEP;
+	if (o->auto_merge != d.auto_merge)
+		m |= AOPT_AUTO;
+	if (o->sender_progress != d.sender_progress)
+		m |= AOPT_PROGRESS;
+	if (o->match_size != d.match_size)
+		m |= AOPT_MATCH;
+	if (o->caller_merge != d.caller_merge)
+		m |= AOPT_CALLER;
+	if (o->n_phases)
+		m |= AOPT_PHASES;
+	return m;
+}
+
+const char *
+analysis_opt_name(uint32_t bit, char *buf, size_t n)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof unused_names / sizeof unused_names[0]; i++)
+		if (unused_names[i].bit == bit)
+			snprintf(buf, n, unused_names[i].key ? "%s (%s)" : "%s", unused_names[i].flag,
+				 unused_names[i].key);
+	return buf;
+}
+
+const char *
+analysis_opts_unused_text(uint32_t unused, int charm, char *buf, size_t n)
+{
+	size_t k = 0;
+	if (!n)
+		return buf;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof unused_names / sizeof unused_names[0]; i++) {
+		if (!(unused & unused_names[i].bit))
+			continue;
+		char name[96];
+		int w = snprintf(buf + k, n - k, "%s%s", k ? ", " : "",
+				 analysis_opt_name(unused_names[i].bit, name, sizeof name));
+		if (w < 0 || (size_t)w >= n - k)
+			return buf;
+		k += (size_t)w;
+	}
+	if (k)
+		snprintf(buf + k, n - k, charm ? ": seed 000's MPI rules, which do not apply to a "
+			 "Charm++ run (seed 004's stages are charm.*)"
+			 : ": seed 004's Charm++ stages, which do not apply to an MPI trace");
+	return buf;
 }
 
 void
@@ -172,6 +262,13 @@ analysis_new(const struct trace *t, const struct analysis_opts *opts, struct ana
 const struct trace *analysis_trace(const struct analysis *a) { return a->t; }
 const struct analysis_opts *analysis_options(const struct analysis *a) { return &a->opts; }
 const struct analysis_stats *analysis_stats(const struct analysis *a) { return &a->stats; }
+uint32_t analysis_unused_opts(const struct analysis *a) { return a->unused_opts; }
+
+void
+analysis_note_unused_opts(struct analysis *a, const struct analysis_opts *o)
+{
+	a->unused_opts = analysis_opts_unused(o, trace_info(a->t)->paradigm == PARADIGM_CHARM);
+}
 const struct analysis_verify *analysis_verify(const struct analysis *a) { return &a->verify; }
 uint32_t analysis_lop_count(const struct analysis *a) { return a->n_lops; }
 uint32_t analysis_step_count(const struct analysis *a) { return a->n_steps; }
@@ -238,6 +335,41 @@ analysis_lop_startup(const struct analysis *a, uint32_t lop)
 		return 0;      /* chares have no start-up: they run when invoked */
 	uint32_t tl = a->lop_tl[lop];
 	return a->lop_kind[lop] == OP_COMPUTE && lop == a->tl_lop[tl] && lop + 1 < a->tl_lop[tl + 1];
+}
+
+/* Is region r a constructor: an entry named as its chare type
+ * ("Jacobi::Jacobi", the migration constructor too)? */
+static int
+constructor(const struct trace *t, uint32_t r)
+{
+	const char *name = trace_str(t, trace_regions(t, NULL)[r].name);
+	const char *sep = NULL;
+	for (const char *p = name; (p = strstr(p, "::")); p += 2)
+		sep = p;
+	if (!sep)
+		return 0;
+	/* the chare type: what comes before "::", after any namespace */
+	const char *type = name;
+	for (const char *p = name; p < sep; p++)
+		if (p[0] == ':' && p[1] == ':')
+			type = p + 2;
+	size_t n = (size_t)(sep - type);
+	return n && strlen(sep + 2) == n && !strncmp(type, sep + 2, n);
+}
+
+int
+analysis_lop_charm_setup(const struct analysis *a, uint32_t lop)
+{
+	if (!a->charm)
+		return 0;
+	uint32_t r = analysis_lop_region(a, lop), p = a->lop_part[lop];
+	if (r == TRACE_NONE)
+		return 1;         /* a creation outside any execution: the runtime's */
+	if (trace_regions(a->t, NULL)[r].role != ROLE_USER)
+		return 1;         /* an entry of a runtime chare type */
+	if (p != TRACE_NONE && p < a->n_parts && !a->parts[p].comm_count)
+		return 1;         /* the leading phase: before the chare's first message */
+	return constructor(a->t, r);
 }
 
 int

@@ -88,6 +88,25 @@ void analysis_opts_default(struct analysis_opts *o);
  * exactly (no automatic merge, no sender progress, start-up counted). */
 void analysis_opts_paper(struct analysis_opts *o);
 
+/* The options o changes from the defaults that cannot apply to a trace
+ * of one paradigm (charm 1: a Charm++ run, whose structure is seed 004's;
+ * 0: an MPI trace, which has no Charm++ stages), as AOPT_* bits;
+ * analysis_run records them (analysis_unused_opts) so that reports and
+ * the command line say so instead of ignoring them. */
+enum {
+	AOPT_COALESCE = 1u << 0, AOPT_WAITALL = 1u << 1, AOPT_LEAP = 1u << 2,
+	AOPT_GSTEP = 1u << 3, AOPT_AUTO = 1u << 4, AOPT_PROGRESS = 1u << 5,
+	AOPT_MATCH = 1u << 6, AOPT_CALLER = 1u << 7, AOPT_PHASES = 1u << 8,
+	AOPT_CHARM = 1u << 9,
+};
+uint32_t analysis_opts_unused(const struct analysis_opts *o, int charm);
+/* Those bits as one sentence into buf ("--startup (structure.include_startup),
+ * ...: seed 000's MPI rules, which do not apply to a Charm++ run ...");
+ * "" for none. Returns buf. */
+const char *analysis_opts_unused_text(uint32_t unused, int charm, char *buf, size_t n);
+/* One AOPT_* bit as "--no-auto-merge (structure.auto_merge)" into buf. */
+const char *analysis_opt_name(uint32_t bit, char *buf, size_t n);
+
 /* Why an operation is late: the four cases of the paper's Fig. 7. */
 enum analysis_cause {
 	CAUSE_NONE,               /* not late */
@@ -160,6 +179,12 @@ void analysis_destroy(struct analysis *a);
 
 const struct trace *analysis_trace(const struct analysis *a);
 const struct analysis_opts *analysis_options(const struct analysis *a);
+/* The options given that did not apply (analysis_opts_unused at the
+ * run, or as analysis_note_unused_opts recorded them). */
+uint32_t analysis_unused_opts(const struct analysis *a);
+/* Records which of the options o (given for an analysis mapped from a
+ * saved file, which keeps its own) do not apply to its trace. */
+void analysis_note_unused_opts(struct analysis *a, const struct analysis_opts *o);
 const struct analysis_stats *analysis_stats(const struct analysis *a);
 const struct analysis_verify *analysis_verify(const struct analysis *a);
 /* 1 when the verifier found no violation. */
@@ -206,6 +231,13 @@ int analysis_lop_startup(const struct analysis *a, uint32_t lop);
  * cause's cause..., lead back to a start-up lop (as the first sends of
  * ranks that started late). Views leave these out of their scales too. */
 int analysis_lop_from_startup(const struct analysis *a, uint32_t lop);
+/* Charm++: 1 when a lop is not the application's own work — an entry of
+ * one of the runtime's chare types (SDAG_RTS, CkLocMgr::...), a creation
+ * outside any execution, a constructor (an entry named as its chare
+ * type), or work of the leading phase (before the chare's first
+ * message). Charm++'s counterpart of a rank's start-up: unless
+ * opts.startup it is left out of the hotspots. 0 for MPI. */
+int analysis_lop_charm_setup(const struct analysis *a, uint32_t lop);
 /* The latest enter of any rank's first communication: from there on no
  * rank is in its start-up (ticks; 0 without communication). */
 uint64_t analysis_startup_end(const struct analysis *a);

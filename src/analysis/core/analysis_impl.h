@@ -56,6 +56,7 @@ struct analysis {
 	uint32_t n_ops, n_ends;
 	struct analysis_opts opts;
 	int charm;                    /* a Charm++ trace (seed 004's stages) */
+	uint32_t unused_opts;         /* AOPT_* the caller set that do not apply */
 	struct analysis_stats stats;
 	struct analysis_verify verify;
 

@@ -221,18 +221,21 @@ density_fini(struct density *d)
 	free(d->d);
 	free(d->region);
 	free(d->opacity);
+	free(d->func);
 	memset(d, 0, sizeof *d);
 }
 
 /* A communication call as a density point: its time (enter, or exit with
  * use_end) in [t0, t1) and log10 of its duration in seconds. Returns 0
- * for computation and calls outside the span. */
+ * for computation (an MPI trace's: a Charm++ run's executions without
+ * messages are entry methods too) and calls outside the span. */
 static int
 density_point(const struct trace *t, const struct trace_op *o, int use_end, uint64_t t0, uint64_t t1,
 	      uint64_t *x, double *y)
 {
 	*x = use_end ? o->t_exit : o->t_enter;
-	if (o->kind == OP_COMPUTE || *x < t0 || *x >= t1)
+	if ((o->kind == OP_COMPUTE && trace_info(t)->paradigm != PARADIGM_CHARM) || o->region == TRACE_NONE ||
+	    *x < t0 || *x >= t1)
 		return 0;
 	*y = log10(trace_seconds(t, o->t_exit - o->t_enter) + 1e-9);
 	return 1;
@@ -256,12 +259,15 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 	d->d = calloc(cells, sizeof *d->d);
 	d->region = malloc(cells * sizeof *d->region);
 	d->opacity = calloc(cells, sizeof *d->opacity);
+	d->func = malloc(cells);
 	/* the dominant region per cell by a Boyer-Moore majority vote: one
 	 * counter per cell instead of a count per (cell, region); exact
 	 * whenever one region has most of the cell's calls */
 	uint32_t *votes = calloc(cells, sizeof *votes);
-	if (!d->d || !d->region || !d->opacity || !votes) {
+	uint64_t *calls = calloc((size_t)n_regions + 1, sizeof *calls);
+	if (!d->d || !d->region || !d->opacity || !d->func || !votes || !calls) {
 		free(votes);
+		free(calls);
 		density_fini(d);
 		return ERR_NOMEM;
 	}
@@ -276,7 +282,25 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 			lo = y;
 		if (y > hi)
 			hi = y;
+		if (o.region < n_regions)
+			calls[o.region]++;
+		d->points++;
 	}
+	/* the functions with the most calls get colours of their own */
+	while (d->n_funcs < DENSITY_FUNCS) {
+		uint32_t best = TRACE_NONE;
+		for (uint32_t r = 0; r < n_regions; r++)
+			if (calls[r] && (best == TRACE_NONE || calls[r] > calls[best]))
+				best = r;
+		if (best == TRACE_NONE)
+			break;
+		d->func_region[d->n_funcs] = best;
+		d->func_calls[d->n_funcs++] = calls[best];
+		calls[best] = 0;
+	}
+	for (uint32_t r = 0; r < n_regions; r++)
+		d->func_calls[d->n_funcs] += calls[r];
+	free(calls);
 	if (lo > hi)
 		lo = hi = -9;
 	if (hi - lo < 1e-9)
@@ -312,6 +336,10 @@ density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uin
 	}
 	free(votes);
 	for (size_t c = 0; c < cells; c++) {
+		d->func[c] = (uint8_t)d->n_funcs;
+		for (uint32_t k = 0; k < d->n_funcs && d->d[c]; k++)
+			if (d->region[c] == d->func_region[k])
+				d->func[c] = (uint8_t)k;
 		if (!d->d[c])
 			continue;
 		double f;

@@ -8,7 +8,11 @@
  *    what is left is computation.
  *  - density: seed 003 §2.2–2.3 — communication calls as points of
  *    (start or end time, log duration), counted per cell (D), with the
- *    paper's linear and logarithmic opacity maps and a minimum opacity.
+ *    paper's linear and logarithmic opacity maps, a minimum opacity the
+ *    caller chooses, and the function each cell is coloured by (the
+ *    paper maps colour to the MPI function, as in the timeline). In a
+ *    Charm++ run every entry-method execution is a point, messages or
+ *    not: its work is what the plot is for.
  * All are computed from the model in one pass; nothing here draws.
  */
 #ifndef SKEIN_HIST_H
@@ -73,19 +77,33 @@ void activity_fini(struct activity *act);
 
 enum density_map { DENSITY_LINEAR, DENSITY_LOG };
 
+/* Functions with a colour of their own in the density plot; the rest
+ * share one ("other"). */
+#define DENSITY_FUNCS 6
+
 struct density {
 	uint32_t w, h;
 	uint64_t t0, t1;             /* x: time, ticks */
 	double dur_lo, dur_hi;       /* y: log10 of the duration in seconds */
 	uint32_t *d;                 /* w x h: calls per cell (row 0 = longest) */
-	uint32_t *region;            /* w x h: the most frequent region in the cell */
+	uint32_t *region;            /* w x h: the cell's dominant region (a majority
+				      * vote: exact when one has most of its calls) */
 	float *opacity;              /* w x h: the paper's map, 0 where empty */
 	uint32_t d_max;
+	uint64_t points;             /* calls plotted */
+	/* colours: the regions with the most calls, most first; each cell's
+	 * colour is the index of its region among them, or n_funcs (other) */
+	uint32_t func_region[DENSITY_FUNCS];
+	uint64_t func_calls[DENSITY_FUNCS + 1];   /* calls of each, [n_funcs]: the rest */
+	uint32_t n_funcs;
+	uint8_t *func;               /* w x h */
 };
 
 /* Communication calls of [t0, t1) as points (use_end: at their end time)
  * against log duration, on a w x h grid, with opacity
- * o_min + (1 - o_min) * D/Dmax (linear) or log D / log Dmax (log). */
+ * o_min + (1 - o_min) * D/Dmax (linear) or log D / log Dmax (log). A
+ * Charm++ run's points are all its entry-method executions (the pieces
+ * the model splits them into at their sends), with or without messages. */
 int density_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t w, uint32_t h,
 		    int use_end, enum density_map map, double o_min, struct density *d);
 void density_fini(struct density *d);

@@ -8,6 +8,7 @@
  */
 #include "analysis_impl.h"
 #include "iterations.h"
+#include "iterations_impl.h"
 #include "signature.h"
 
 #include "base/par.h"
@@ -17,27 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PERIOD_BUDGET (64u << 20)
 #define MAX_REGION_CANDIDATES 32
-
-/* Boundaries found by one method: positions in the partition sequence
- * where iterations start, and where the last one ends. */
-struct bounds {
-	uint32_t *b;      /* count + 1 */
-	uint32_t count;
-	uint32_t region;
-	uint32_t depth;
-};
-
-struct seq {
-	struct analysis *a;
-	uint32_t n;          /* partitions */
-	uint32_t *order;     /* position -> partition */
-	uint32_t *pos;       /* partition -> position */
-	uint32_t *tok;       /* position -> signature token */
-	uint32_t distinct;
-	uint8_t *sorted;     /* per timeline: are its lops' enters sorted (lop_at) */
-};
 
 /* In a distributed analysis, every rank's rc agreed on (the lowest
  * failing rank's) before the next collective; else rc. */
@@ -52,78 +33,6 @@ bounds_fini(struct bounds *b)
 {
 	free(b->b);
 	memset(b, 0, sizeof *b);
-}
-
-/* How many of the first len tokens at x and at y agree. */
-static uint32_t
-agree(const uint32_t *tok, uint32_t x, uint32_t y, uint32_t len)
-{
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < len; i++)
-		k += tok[x + i] == tok[y + i];
-	return k;
-}
-
-/* The structural period: for each period p, the longest stretch where
- * the sequence equals itself shifted by p gives reps = run / p + 1 whole
- * repetitions. The period covering the most partitions wins, the smaller
- * on a tie (a multiple of the period covers no more); it must cover a
- * third of the partitions at least. A first repetition
- * that agrees with the second on at least half its partitions joins as a
- * different first iteration; so does a partial last one. */
-static int
-by_structure(const struct seq *s, struct bounds *out)
-{
-	const uint32_t *tok = s->tok;
-	uint32_t n = s->n, best_p = 0, best_s = 0, best_reps = 0;
-	uint64_t best_cov = 0, work = 0;
-	for (uint32_t p = 1; p <= n / 2 && work < PERIOD_BUDGET; p++) {
-		uint32_t run = 0, run_s = 0, long_run = 0, long_s = 0;
-		for (uint32_t i = 0; i + p < n; i++) {
-			if (tok[i] == tok[i + p]) {
-				if (!run++)
-					run_s = i;
-				if (run > long_run) {
-					long_run = run;
-					long_s = run_s;
-				}
-			} else {
-				run = 0;
-			}
-		}
-		work += n - p;
-		uint32_t reps = long_run / p + 1;
-		uint64_t cov = (uint64_t)reps * p;
-		if (reps >= 2 && cov > best_cov) {
-			best_cov = cov;
-			best_p = p;
-			best_s = long_s;
-			best_reps = reps;
-		}
-	}
-	/* a repetition over a small part of the run is no loop of it */
-	if (!best_p || 3 * best_cov < n)
-		return 0;
-	uint32_t p = best_p, start = best_s, reps = best_reps;
-	if (start >= p && 2 * agree(tok, start - p, start, p) >= p) {
-		start -= p;
-		reps++;
-	}
-	uint32_t end = start + reps * p;
-	uint32_t tail = n - end < p ? n - end : p;
-	if (tail && 2 * agree(tok, end, start + (reps - 1) * p, tail) >= p) {
-		end += tail;
-		reps++;
-	}
-	out->b = malloc(((size_t)reps + 1) * sizeof *out->b);
-	if (!out->b)
-		return ERR_NOMEM;
-	for (uint32_t k = 0; k < reps; k++)
-		out->b[k] = start + k * p;
-	out->b[reps] = end;
-	out->count = reps;
-	out->region = TRACE_NONE;
-	return 0;
 }
 
 static uint64_t
@@ -779,7 +688,8 @@ lops_by_partition(struct analysis *a, const struct seq *s, const struct bounds *
 	for (uint32_t k = 0; k < bd->count; k++)
 		for (uint32_t i = bd->b[k]; i < bd->b[k + 1]; i++)
 			part[s->order[i]] = k;
-	rc = lops_runs(a, bd->region, part);
+	/* a Charm++ entry has no Enters: its iterations go by phases */
+	rc = lops_runs(a, a->charm ? TRACE_NONE : bd->region, part);
 	free(part);
 	return rc;
 }
@@ -829,7 +739,7 @@ publish(struct analysis *a, const struct seq *s, const struct bounds *bd,
 		uint32_t same = 0;
 		for (uint32_t j = 0; j < n; j++)
 			same += bd->b[j + 1] - bd->b[j] == pp &&
-				agree(s->tok, bd->b[j], bd->b[k], pp) == pp;
+				iter_agree(s->tok, bd->b[j], bd->b[k], pp) == pp;
 		if (same > ref_n) {
 			ref = k;
 			ref_n = same;
@@ -881,20 +791,28 @@ iterations_detect(struct analysis *a)
 		s.pos[s.order[i]] = i;
 	struct bounds bd = { 0 };
 	enum iterations_source src = ITER_NONE;
+	/* a Charm++ run: entry methods mark them, else its application
+	 * phases repeat (iterations_period.c) */
 	if (!rc && a->opts.iter_region) {
-		rc = by_region(&s, a->opts.iter_region, &bd);
+		rc = a->charm ? iter_charm_entry(&s, a->opts.iter_region, &bd)
+			: by_region(&s, a->opts.iter_region, &bd);
 		src = ITER_NAMED;
+		a->iters.named_none = !rc && !bd.b;
 	} else if (!rc) {
-		if (a->opts.iter_find == ITER_FIND_AUTO) {
+		if (a->opts.iter_find == ITER_FIND_AUTO && !a->charm) {
 			rc = by_region(&s, NULL, &bd);
 			src = ITER_REGION;
 		}
 		if (!rc && !bd.b) {
-			rc = by_structure(&s, &bd);
+			rc = a->charm ? iter_charm_phases(&s, &bd) : iter_period(s.tok, s.n, &bd);
 			src = ITER_STRUCTURE;
 		}
 	}
 	rc = all_agree(a, rc);
+	/* a Charm++ run's runtime phases are the runtime's: alike as such */
+	for (uint32_t i = 0; a->charm && i < s.n; i++)
+		if (a->parts[s.order[i]].runtime)
+			s.tok[i] = s.distinct;
 	if (!rc && bd.b && bd.count)
 		rc = publish(a, &s, &bd, src);
 	bounds_fini(&bd);

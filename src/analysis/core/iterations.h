@@ -19,6 +19,11 @@
  *    iteration) and keeps occasional extra phases inside an iteration.
  *  * named: the configuration names the region (opts.iter_region).
  *
+ * A Charm++ run (iterations_period.c): the period of its application
+ * phases alone (its runtime phases change from one iteration to the
+ * next), each iteration with the runtime phases that follow it; a named
+ * glob matches entry methods, the k-th executions starting the k-th.
+ *
  * An iteration is a stretch of the partition sequence: the partitions
  * from one boundary to the next. It starts at the global step starts[k]
  * and the next one at starts[k + 1]; where iterations overlap across
@@ -49,6 +54,7 @@ struct iterations {
 	uint32_t period_parts;   /* partitions of the most common iteration */
 	uint32_t period_steps;   /* global steps of the most common iteration */
 	uint32_t irregular;      /* iterations whose partitions differ from the most common */
+	uint8_t named_none;      /* opts.iter_region was given and marked fewer than two */
 	const uint32_t *starts;  /* count + 1 global steps; starts[count] ends the last */
 };
 

@@ -120,7 +120,7 @@ hot_see(const struct analysis *a, struct hot_lists *hl, uint32_t l, uint64_t key
 		return;
 	struct hot x = { key, l };
 	uint32_t k = a->opts.hotspots;
-	int su = analysis_lop_startup(a, l);
+	int su = a->charm ? analysis_lop_charm_setup(a, l) : analysis_lop_startup(a, l);
 	if (a->opts.startup || !su)
 		hl->n = hot_offer(hl->h, hl->n, k, x);
 	if (!a->opts.startup) {

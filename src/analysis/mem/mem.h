@@ -98,11 +98,26 @@ void mem_bin_counts(const struct mem *m, const struct mem_bins *b, const struct 
 enum mem_metric { MEM_LATENCY, MEM_IMBALANCE, MEM_METRIC_COUNT };
 const char *mem_metric_name(enum mem_metric k);      /* "latency", "imbalance" */
 
+/* What L_d averages over: the resources with samples (skein's default:
+ * a resource without samples has no cycles per access), or every
+ * resource of the depth, those without samples counting 0 (the paper's
+ * equation 1, which divides by |R_d|). doc/samples.md says why. */
+enum mem_ld { MEM_LD_SAMPLED, MEM_LD_ALL, MEM_LD_COUNT };
+const char *mem_ld_name(enum mem_ld ld);           /* "sampled", "all" */
+
 /* The score of per-resource sample counts s and cycles c over n
- * resources: L_d = mean over resources with samples of c/s; I_d = max
- * |s − μ| / σ (σ the population deviation; 0 when every resource has as
- * many). NAN when no resource has a sample. */
+ * resources: L_d = mean over resources with samples of c/s (ld
+ * MEM_LD_ALL: over all n, 0 for those without); I_d = max |s − μ| / σ (σ
+ * the population deviation; 0 when every resource has as many). NAN when
+ * no resource has a sample. mem_score is mem_score_ld with
+ * MEM_LD_SAMPLED. */
+double mem_score_ld(enum mem_metric k, enum mem_ld ld, const uint64_t *s, const uint64_t *c, uint32_t n);
 double mem_score(enum mem_metric k, const uint64_t *s, const uint64_t *c, uint32_t n);
+
+/* Which L_d the windows and the clustering of m compute (default
+ * MEM_LD_SAMPLED). */
+void mem_set_ld(struct mem *m, enum mem_ld ld);
+enum mem_ld mem_get_ld(const struct mem *m);
 
 /* The resources of a depth: the objects of one type. res[i] is the
  * resource sample i counts for (its object's index among that type), or

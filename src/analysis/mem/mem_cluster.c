@@ -193,7 +193,7 @@ mem_tree_build(const struct mem *m, uint32_t a, const struct bitset *sel, uint32
 	}
 	for (uint32_t l = 0; l < L; l++) {
 		count(t, d, lat, t->first[l], t->end[l], s + (size_t)l * R, c + (size_t)l * R, 1);
-		t->score[l] = live[l] = mem_score(k, s + (size_t)l * R, c + (size_t)l * R, d->n);
+		t->score[l] = live[l] = mem_score_ld(k, m->ld, s + (size_t)l * R, c + (size_t)l * R, d->n);
 		next[l] = l + 1 < L ? l + 1 : SAMPLES_NONE;
 		prev[l] = l ? l - 1 : SAMPLES_NONE;
 		last[l] = t->end[l];
@@ -223,7 +223,7 @@ mem_tree_build(const struct mem *m, uint32_t a, const struct bitset *sel, uint32
 			}
 		}
 		last[l] = last[r];
-		live[l] = mem_score(k, sl, cl, d->n);
+		live[l] = mem_score_ld(k, m->ld, sl, cl, d->n);
 		t->merges[done_merges++] = (struct merge){ l, r, live[l] };
 		next[l] = next[r];
 		if (next[r] != SAMPLES_NONE)

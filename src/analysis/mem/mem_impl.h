@@ -13,6 +13,7 @@ struct mem {
 	const uint32_t *pu_obj;       /* PU index -> object */
 	uint32_t n_pu;
 	uint32_t *server;             /* [pu * SL_COUNT + level]: serving object or SAMPLES_NONE */
+	enum mem_ld ld;               /* what L_d averages over */
 };
 
 #endif

@@ -99,8 +99,23 @@ mem_bin_counts(const struct mem *m, const struct mem_bins *b, const struct bitse
 
 /* ---- scores ---- */
 
+const char *
+mem_ld_name(enum mem_ld ld)
+{
+	return ld == MEM_LD_SAMPLED ? "sampled" : ld == MEM_LD_ALL ? "all" : "?";
+}
+
+void mem_set_ld(struct mem *m, enum mem_ld ld) { m->ld = ld; }
+enum mem_ld mem_get_ld(const struct mem *m) { return m->ld; }
+
 double
 mem_score(enum mem_metric k, const uint64_t *s, const uint64_t *c, uint32_t n)
+{
+	return mem_score_ld(k, MEM_LD_SAMPLED, s, c, n);
+}
+
+double
+mem_score_ld(enum mem_metric k, enum mem_ld ld, const uint64_t *s, const uint64_t *c, uint32_t n)
 {
 	if (k == MEM_LATENCY) {
 		double sum = 0;
@@ -110,7 +125,8 @@ mem_score(enum mem_metric k, const uint64_t *s, const uint64_t *c, uint32_t n)
 				sum += (double)c[i] / (double)s[i];
 				used++;
 			}
-		return used ? sum / used : NAN;
+		/* no sample anywhere: no score, whichever the mean */
+		return !used ? NAN : ld == MEM_LD_ALL ? sum / n : sum / used;
 	}
 	double total = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -171,7 +187,7 @@ mem_windows(const struct mem *m, uint32_t a, uint32_t n, enum mem_metric k, cons
 		c[(size_t)w * nr + r] += lat[i];
 	}
 	for (uint32_t w = 0; w < n; w++)
-		out[w].score = mem_score(k, s + (size_t)w * nr, c + (size_t)w * nr, d->n);
+		out[w].score = mem_score_ld(k, m->ld, s + (size_t)w * nr, c + (size_t)w * nr, d->n);
 	free(s);
 	free(c);
 	return 0;

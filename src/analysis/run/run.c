@@ -51,6 +51,7 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 	 * no Isend coalescing, no user phases (they name MPI regions) */
 	int charm = trace_info(t)->paradigm == PARADIGM_CHARM;
 	a->charm = charm;
+	a->unused_opts = analysis_opts_unused(&o, charm);
 	if (charm) {
 		a->opts.coalesce_isends = 0;
 		a->opts.n_phases = 0;
