@@ -190,6 +190,127 @@ collective(void **state)
 	trace_destroy(t);
 }
 
+static uint64_t
+region_blame(const struct analysis *a, const struct path *p, const char *name)
+{
+	uint32_t nr;
+	const struct trace_region *r = trace_regions(analysis_trace(a), &nr);
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		uint32_t x = p->regions[i].region;
+		if (x < nr && !strcmp(trace_str(analysis_trace(a), r[x].name), name))
+			return p->regions[i].blame;
+	}
+	return 0;
+}
+
+/* Time goes to the region it was spent in, not the one around the
+ * operation: rank 1 works 5 in 'step', 41 in 'put' entered inside it,
+ * and 6 more in 'step' before its send at 54 (step 2..57, put 7..48);
+ * rank 0 waits for it in MPI_Recv from 4. On the path from 0 to 54 on
+ * rank 1: the Allreduce 1, the tick after it outside any region, 'step'
+ * 5 + 6, 'put' 41. The send's delay (rank 0 waited 54 - 4 = 50) is
+ * spread over the computation it was, from 1 to 54: 'put' 41/53 of it
+ * (38.7), 'step' 11/53 (10.4), the tick outside any region 1/53. */
+static void
+nested_regions(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	start(d, 0);
+	work(d, 2);
+	recv_until(d, 1, 0, 60);
+	start(d, 1);
+	call(d, R_STEP);
+	work(d, 5);
+	call(d, R_PUT);
+	work(d, 40);
+	ret(d, R_PUT);
+	work(d, 5);
+	send(d, 0, 0);
+	ret(d, R_STEP);
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	struct path p;
+	struct err e;
+	assert_int_equal(path_compute(a, &p, &e), 0);
+	if (getenv("PATH_DUMP"))
+		dump(a, &p);
+	consistent(a, &p);
+	seg_is(&p, 0, 1, 0, 54, PATH_RUN);
+	assert_int_equal(region_time(a, &p, "put"), 41);
+	assert_int_equal(region_time(a, &p, "step"), 11);
+	assert_int_equal(region_time(a, &p, "MPI_Allreduce"), 1);
+	assert_int_equal(region_time(a, &p, "-"), 1);
+	const struct analysis_wait *w = wait_of(a, comm(a, 0, 1));
+	assert_int_equal(w->time, 50);
+	uint64_t put = region_blame(a, &p, "put"), step = region_blame(a, &p, "step");
+	assert_true(put >= 38 && put <= 39);
+	assert_true(step >= 10 && step <= 11);
+	assert_true(put + step + region_blame(a, &p, "-") <= 50);
+	assert_int_equal(p.blame_total, 50);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* Region `name`'s time on the path in seconds, 0 when absent. */
+static double
+seconds_of(const struct analysis *a, const struct path *p, const char *name)
+{
+	return trace_seconds(analysis_trace(a), region_time(a, p, name));
+}
+
+static void
+near(double got, double want, double rel, const char *what)
+{
+	if (got < want * (1 - rel) || got > want * (1 + rel))
+		fail_msg("%s: %.9f s, CASITA %.9f s (more than %.1f%% apart)", what, got, want, 100 * rel);
+}
+
+/* CASITA's critical path (../shared/reference/casita: time on CP per
+ * region) on the shared traces: the same exclusive times for every region
+ * after the path's start, which CASITA puts at the latest rank's first
+ * event (skein's covers the run from its first event: MPI_Init and the
+ * start-up before it differ, doc/analysis.md). casita-4_mpi_ls_barr:
+ * foo, called inside late_sender and barrier, 19.945392 s of CASITA's
+ * 19.982795; first by time and by blame. tracer-stencil4d-32: MPI_Send
+ * 3.020 ms, MPI_Irecv 0.269 ms, TRACER_Loop 17 us. */
+static void
+casita(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "otf2/casita-4_mpi_ls_barr/traces.otf2");
+	struct trace *t = tu_load(path);
+	struct analysis *a = analyse(t, NULL);
+	struct path p;
+	struct err e;
+	assert_int_equal(path_compute(a, &p, &e), 0);
+	consistent(a, &p);
+	near(seconds_of(a, &p, "foo"), 19.945392, 0.001, "casita-4 foo");
+	uint32_t nr;
+	const struct trace_region *r = trace_regions(t, &nr);
+	assert_true(p.regions[0].region < nr);
+	assert_string_equal(trace_str(t, r[p.regions[0].region].name), "foo");
+	/* foo made nearly all the waiting (CASITA: 99.9967% of blame) */
+	assert_true(region_blame(a, &p, "foo") > 0.98 * (double)p.blame_total);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+
+	SHARED_TRACE(path, "otf2/tracer-stencil4d-32/traces.otf2");
+	t = tu_load(path);
+	a = analyse(t, NULL);
+	assert_int_equal(path_compute(a, &p, &e), 0);
+	consistent(a, &p);
+	near(seconds_of(a, &p, "MPI_Send"), 0.003020, 0.01, "stencil4d MPI_Send");
+	near(seconds_of(a, &p, "MPI_Irecv"), 0.000269, 0.01, "stencil4d MPI_Irecv");
+	near(seconds_of(a, &p, "TRACER_Loop"), 0.000017, 0.05, "stencil4d TRACER_Loop");
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -197,6 +318,8 @@ main(void)
 		cmocka_unit_test(chain),
 		cmocka_unit_test(late_start),
 		cmocka_unit_test(collective),
+		cmocka_unit_test(nested_regions),
+		cmocka_unit_test(casita),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

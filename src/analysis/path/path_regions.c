@@ -1,7 +1,10 @@
 /* path_regions.c — each region's time on the critical path and its blame
- * (path.h): the exclusive time of the regions the path's segments cover,
- * and the cost of the delays (explain.h) of each region's operations. */
+ * (path.h): the exclusive time of the regions in the path's stretches of
+ * each timeline (a profile over them: profile.h's spans), and the cost
+ * of the delays (explain.h) spread over the regions their time went to. */
 #include "path_impl.h"
+
+#include "analysis/profile/profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +30,8 @@ region_of_slot(uint32_t s, uint32_t n_regions)
 	return s == n_regions ? PATH_REGION_STARTUP : s == n_regions + 1 ? PATH_REGION_IDLE : TRACE_NONE;
 }
 
-/* The region a lop's time counts for: its call's, or for computation
- * the innermost user region around it. */
+/* The region a lop's time counts for where it has no time to spread: its
+ * call's, or for computation the innermost user region around it. */
 static uint32_t
 lop_region(const struct analysis *a, uint32_t l)
 {
@@ -41,41 +44,151 @@ lop_region(const struct analysis *a, uint32_t l)
 	return trace_frames(a->t, &nf)[o.frame].region;
 }
 
-/* Time of segment s into the table, by the ops it covers. */
+/* Spans per timeline for a profile scope (profile.h): CSR by timeline. */
+struct spans {
+	uint32_t *first;
+	uint64_t *lo, *hi;
+	double *w;
+	uint32_t n;
+};
+
 static void
-add_segment(const struct analysis *a, const struct path_seg *s, uint64_t *time, uint64_t *calls,
-	    uint32_t n_regions)
+spans_free(struct spans *s)
 {
-	if (s->kind != PATH_RUN) {
-		time[slot_of(s->kind == PATH_STARTUP ? PATH_REGION_STARTUP : PATH_REGION_IDLE, n_regions)] +=
-			s->to - s->from;
-		return;
+	free(s->first);
+	free(s->lo);
+	free(s->hi);
+	free(s->w);
+}
+
+static int
+spans_alloc(struct spans *s, uint32_t n_tl, uint32_t n, int weighted)
+{
+	memset(s, 0, sizeof *s);
+	s->first = calloc((size_t)n_tl + 2, sizeof *s->first);
+	s->lo = malloc((n ? n : 1) * sizeof *s->lo);
+	s->hi = malloc((n ? n : 1) * sizeof *s->hi);
+	s->w = weighted ? malloc((n ? n : 1) * sizeof *s->w) : NULL;
+	if (!s->first || !s->lo || !s->hi || (weighted && !s->w)) {
+		spans_free(s);
+		return ERR_NOMEM;
 	}
-	uint32_t n_tl;
-	const struct trace_timeline *T = &trace_timelines(a->t, &n_tl)[s->tl];
-	uint32_t lo = 0, hi = T->op_count;   /* the first op ending after s->from */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (trace_op_get(&a->ops, T->op_first + mid).t_exit <= s->from)
-			lo = mid + 1;
-		else
-			hi = mid;
+	return 0;
+}
+
+/* Adds the exclusive time of every region over the scope's spans (a
+ * profile of them) to time and calls; the time in spans that no region
+ * covers is left for the caller. */
+static int
+add_profile(const struct analysis *a, const struct spans *sp, uint64_t *time, uint64_t *calls,
+	    uint64_t *covered, uint32_t n_regions)
+{
+	struct profile_scope sc;
+	profile_scope_all(&sc);
+	sc.span_first = sp->first;
+	sc.span_lo = sp->lo;
+	sc.span_hi = sp->hi;
+	sc.span_w = sp->w;
+	struct profile prof;
+	if (profile_compute(a->t, &sc, &prof, NULL))
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < prof.n_regions; i++) {
+		const struct profile_region *r = &prof.regions[i];
+		uint32_t slot = slot_of(r->region, n_regions);
+		time[slot] += r->excl;
+		if (calls)
+			calls[slot] += r->calls;
+		*covered += r->excl;
 	}
-	uint64_t covered = 0;
-	for (uint32_t i = lo; i < T->op_count; i++) {
-		struct trace_op o = trace_op_get(&a->ops, T->op_first + i);
-		if (o.t_enter >= s->to)
-			break;
-		uint64_t f = o.t_enter > s->from ? o.t_enter : s->from, e = o.t_exit < s->to ? o.t_exit : s->to;
-		if (e <= f)
+	profile_free(&prof);
+	return 0;
+}
+
+/* Each region's exclusive time on the path: a profile over the path's
+ * stretches of its own timelines' time; start-up and idle as such. */
+static int
+path_time(const struct analysis *a, const struct path *p, uint64_t *time, uint64_t *calls,
+	  uint32_t n_regions)
+{
+	uint32_t n_tl = p->n_timelines, n = 0;
+	uint64_t run = 0, covered = 0;
+	for (uint32_t i = 0; i < p->n_segs; i++) {
+		const struct path_seg *g = &p->segs[i];
+		if (g->kind == PATH_RUN) {
+			n++;
+			run += g->to - g->from;
+		} else {
+			time[slot_of(g->kind == PATH_STARTUP ? PATH_REGION_STARTUP : PATH_REGION_IDLE,
+				     n_regions)] += g->to - g->from;
+		}
+	}
+	struct spans sp;
+	if (spans_alloc(&sp, n_tl, n, 0))
+		return ERR_NOMEM;
+	/* timeline by timeline, in time order (the path's index) */
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		sp.first[tl] = sp.n;
+		for (uint32_t k = p->tl_first[tl]; k < p->tl_first[tl + 1]; k++) {
+			const struct path_seg *g = &p->segs[p->tl_segs[k]];
+			if (g->kind != PATH_RUN || g->to <= g->from)
+				continue;
+			if (sp.n > sp.first[tl] && g->from <= sp.hi[sp.n - 1]) {
+				if (g->to > sp.hi[sp.n - 1])
+					sp.hi[sp.n - 1] = g->to;    /* touching stretches: one span */
+				continue;
+			}
+			sp.lo[sp.n] = g->from;
+			sp.hi[sp.n] = g->to;
+			sp.n++;
+		}
+	}
+	sp.first[n_tl] = sp.n;
+	int rc = add_profile(a, &sp, time, calls, &covered, n_regions);
+	spans_free(&sp);
+	if (!rc && run > covered)
+		time[slot_of(TRACE_NONE, n_regions)] += run - covered;
+	return rc;
+}
+
+/* Each region's blame: a delay's cost spread over the regions its time
+ * went to, in proportion to their exclusive time in it (a profile of
+ * the delays' spans, each weighted by its cost over its length); a delay
+ * without time gives its cost to its lop's region. */
+static int
+path_blame(const struct analysis *a, struct path *p, uint64_t *blame, uint32_t n_regions)
+{
+	uint32_t nd, n_tl = p->n_timelines;
+	const struct analysis_delay *d = analysis_delays(a, &nd);
+	struct spans sp;
+	if (spans_alloc(&sp, n_tl, nd, 1))
+		return ERR_NOMEM;
+	uint64_t spread = 0, covered = 0;
+	uint32_t tl = 0;
+	for (uint32_t i = 0; i < nd; i++) {
+		uint32_t l = d[i].lop, ltl = a->lop_tl[l];
+		p->blame_total += d[i].cost;
+		uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
+		/* the delays are in lop order: by timeline, in time order */
+		if (ltl < tl || ex <= en || (sp.n > sp.first[tl] && ltl == tl && en < sp.hi[sp.n - 1])) {
+			blame[slot_of(lop_region(a, l), n_regions)] += d[i].cost;
 			continue;
-		uint32_t slot = slot_of(lop_region(a, a->op_lop[T->op_first + i]), n_regions);
-		time[slot] += e - f;
-		if (o.kind != OP_COMPUTE)
-			calls[slot]++;
-		covered += e - f;
+		}
+		while (tl < ltl)
+			sp.first[++tl] = sp.n;
+		sp.lo[sp.n] = en;
+		sp.hi[sp.n] = ex;
+		sp.w[sp.n] = (double)d[i].cost / (double)(ex - en);
+		sp.n++;
+		spread += d[i].cost;
 	}
-	time[slot_of(TRACE_NONE, n_regions)] += s->to - s->from - covered;
+	while (tl < n_tl)
+		sp.first[++tl] = sp.n;
+	int rc = add_profile(a, &sp, blame, NULL, &covered, n_regions);
+	spans_free(&sp);
+	/* what no region covered (computation outside every region) */
+	if (!rc && spread > covered)
+		blame[slot_of(TRACE_NONE, n_regions)] += spread - covered;
+	return rc;
 }
 
 static int
@@ -98,16 +211,9 @@ path_regions(const struct analysis *a, struct path *p)
 	uint64_t *time = calloc(slots, sizeof *time), *calls = calloc(slots, sizeof *calls),
 		 *blame = calloc(slots, sizeof *blame);
 	int rc = ERR_NOMEM;
-	if (!time || !calls || !blame)
+	if (!time || !calls || !blame || path_time(a, p, time, calls, n_regions) ||
+	    path_blame(a, p, blame, n_regions))
 		goto out;
-	for (uint32_t i = 0; i < p->n_segs; i++)
-		add_segment(a, &p->segs[i], time, calls, n_regions);
-	uint32_t nd;
-	const struct analysis_delay *d = analysis_delays(a, &nd);
-	for (uint32_t i = 0; i < nd; i++) {
-		blame[slot_of(lop_region(a, d[i].lop), n_regions)] += d[i].cost;
-		p->blame_total += d[i].cost;
-	}
 	uint32_t n = 0;
 	for (size_t s = 0; s < slots; s++)
 		n += time[s] || blame[s];

@@ -69,6 +69,8 @@ struct worker {
 	size_t n_rows, cap_rows;
 	uint64_t *gap_lo, *gap_sum;   /* the timeline's gaps in the window, prefix sums */
 	size_t n_gaps, cap_gaps;
+	double *span_cw;           /* weighted spans: the weighted time before each of the timeline's */
+	size_t cap_cw;
 	int rc;
 };
 
@@ -86,7 +88,11 @@ struct job {
 static void
 window_of(const struct profile_scope *s, uint32_t tl, uint64_t *a, uint64_t *b)
 {
-	if (s->tl_from) {
+	if (s->span_first) {
+		uint32_t k0 = s->span_first[tl], k1 = s->span_first[tl + 1];
+		*a = k1 > k0 ? s->span_lo[k0] : 0;
+		*b = k1 > k0 ? s->span_hi[k1 - 1] : 0;
+	} else if (s->tl_from) {
 		*a = s->tl_from[tl];
 		*b = s->tl_to[tl];
 	} else {
@@ -95,36 +101,72 @@ window_of(const struct profile_scope *s, uint32_t tl, uint64_t *a, uint64_t *b)
 	}
 }
 
-/* The gaps of the timeline within [a, b), clipped, with prefix sums. */
+/* Appends the excluded span [lo, hi) (after the last one, or joined to
+ * it where they meet) with its prefix sum. */
 static int
-collect_gaps(struct worker *w, const struct trace_call *c, uint32_t n, uint64_t a, uint64_t b)
+add_gap(struct worker *w, uint64_t lo, uint64_t hi, uint64_t *sum)
+{
+	if (w->n_gaps && lo <= w->gap_lo[2 * w->n_gaps - 1]) {
+		uint64_t *end = &w->gap_lo[2 * w->n_gaps - 1];
+		if (hi > *end) {
+			*sum += hi - *end;
+			*end = hi;
+		}
+		return 0;
+	}
+	if (w->n_gaps + 1 >= w->cap_gaps) {
+		size_t cap = w->cap_gaps;
+		if (vec_reserve((void **)&w->gap_lo, &cap, w->n_gaps + 2, 2 * sizeof *w->gap_lo))
+			return ERR_NOMEM;
+		uint64_t *gs = realloc(w->gap_sum, cap * 2 * sizeof *gs);
+		if (!gs)
+			return ERR_NOMEM;
+		w->gap_sum = gs;
+		w->cap_gaps = cap;
+	}
+	/* gap k is [gap_lo[2k], gap_lo[2k + 1]); gap_sum[k] the gaps before it */
+	w->gap_lo[2 * w->n_gaps] = lo;
+	w->gap_lo[2 * w->n_gaps + 1] = hi;
+	w->gap_sum[w->n_gaps] = *sum;
+	*sum += hi - lo;
+	w->n_gaps++;
+	return 0;
+}
+
+/* The time that does not count on the timeline within [a, b), with
+ * prefix sums: its measurement gaps, clipped, and where the scope gives
+ * spans, the time between them (both in time order: merged). */
+static int
+collect_gaps(struct worker *w, const struct profile_scope *s, uint32_t tl, const struct trace_call *c,
+	     uint32_t n, uint64_t a, uint64_t b)
 {
 	w->n_gaps = 0;
 	uint64_t sum = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (trace_call_kind(&c[i]) != CALL_GAP)
-			continue;
-		uint64_t lo = c[i].t_enter, hi = lo + trace_call_ticks(&c[i]);
+	uint32_t k = s->span_first ? s->span_first[tl] : 0, k_end = s->span_first ? s->span_first[tl + 1] : 0;
+	uint32_t i = 0;
+	for (;;) {
+		while (i < n && trace_call_kind(&c[i]) != CALL_GAP)
+			i++;
+		/* the next gap between spans: [span_hi[k], span_lo[k + 1]) */
+		int have_s = k + 1 < k_end, have_c = i < n;
+		if (!have_s && !have_c)
+			break;
+		uint64_t lo, hi;
+		if (have_s && (!have_c || s->span_hi[k] <= c[i].t_enter)) {
+			lo = s->span_hi[k];
+			hi = s->span_lo[k + 1];
+			k++;
+		} else {
+			lo = c[i].t_enter;
+			hi = lo + trace_call_ticks(&c[i]);
+			i++;
+		}
 		lo = lo > a ? lo : a;
 		hi = hi < b ? hi : b;
 		if (hi <= lo)
 			continue;
-		if (w->n_gaps + 1 >= w->cap_gaps) {
-			size_t cap = w->cap_gaps;
-			if (vec_reserve((void **)&w->gap_lo, &cap, w->n_gaps + 2, 2 * sizeof *w->gap_lo))
-				return ERR_NOMEM;
-			uint64_t *gs = realloc(w->gap_sum, cap * 2 * sizeof *gs);
-			if (!gs)
-				return ERR_NOMEM;
-			w->gap_sum = gs;
-			w->cap_gaps = cap;
-		}
-		/* gap k is [gap_lo[2k], gap_lo[2k + 1]); gap_sum[k] the gaps before it */
-		w->gap_lo[2 * w->n_gaps] = lo;
-		w->gap_lo[2 * w->n_gaps + 1] = hi;
-		w->gap_sum[w->n_gaps] = sum;
-		sum += hi - lo;
-		w->n_gaps++;
+		if (add_gap(w, lo, hi, &sum))
+			return ERR_NOMEM;
 	}
 	return 0;
 }
@@ -167,6 +209,8 @@ static void
 pop(struct job *j, struct worker *w, size_t *sp)
 {
 	struct open *o = &w->stack[--*sp];
+	if (!o->incl && j->s->span_first)
+		return;            /* none of it in the spans: no call of theirs */
 	uint64_t excl = o->incl > o->child ? o->incl - o->child : 0;
 	struct acc *x = slot(j, w, o->key, o->region);
 	x->calls++;
@@ -180,16 +224,54 @@ pop(struct job *j, struct worker *w, size_t *sp)
 		w->stack[*sp - 1].child += o->incl;
 }
 
+/* The weighted time of timeline tl's spans before t (span_cw holds the
+ * weighted time before each). */
+static double
+weighted_before(const struct worker *w, const struct profile_scope *s, uint32_t tl, uint64_t t)
+{
+	uint32_t k0 = s->span_first[tl], lo = k0, hi = s->span_first[tl + 1];
+	while (lo < hi) {      /* the spans that begin before t */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->span_lo[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k0)
+		return 0;
+	uint32_t k = lo - 1;
+	uint64_t end = t < s->span_hi[k] ? t : s->span_hi[k];
+	return w->span_cw[k - k0] + s->span_w[k] * (double)(end - s->span_lo[k]);
+}
+
 static int
-push(struct worker *w, size_t sp, const struct inst *x, uint64_t a, uint64_t b)
+weigh_spans(struct worker *w, const struct profile_scope *s, uint32_t tl)
+{
+	uint32_t k0 = s->span_first[tl], n = s->span_first[tl + 1] - k0;
+	if (n > w->cap_cw && vec_reserve((void **)&w->span_cw, &w->cap_cw, n, sizeof *w->span_cw))
+		return ERR_NOMEM;
+	double sum = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		w->span_cw[i] = sum;
+		sum += s->span_w[k0 + i] * (double)(s->span_hi[k0 + i] - s->span_lo[k0 + i]);
+	}
+	return 0;
+}
+
+static int
+push(struct job *j, struct worker *w, size_t sp, const struct inst *x, uint64_t a, uint64_t b, uint32_t tl)
 {
 	if (sp >= w->cap_stack &&
 	    vec_reserve((void **)&w->stack, &w->cap_stack, sp + 1, sizeof *w->stack))
 		return ERR_NOMEM;
 	uint64_t lo = x->enter > a ? x->enter : a, hi = x->leave < b ? x->leave : b;
 	uint64_t incl = hi > lo ? hi - lo : 0;
-	if (incl && w->n_gaps)
+	if (incl && j->s->span_w) {
+		double v = weighted_before(w, j->s, tl, hi) - weighted_before(w, j->s, tl, lo);
+		incl = v > 0 ? (uint64_t)(v + 0.5) : 0;
+	} else if (incl && w->n_gaps) {
 		incl -= gap_before(w, hi) - gap_before(w, lo);
+	}
 	w->stack[sp] = (struct open){ x->enter, x->leave, incl, 0, x->region, x->key };
 	return 0;
 }
@@ -345,7 +427,9 @@ sweep(struct job *j, struct worker *w, uint32_t tl)
 	};
 	s.o = j->ops.implied ? x->op_first / 2 : x->op_first;
 	s.o_end = s.o + (j->ops.implied ? x->op_count / 2 : x->op_count);
-	int rc = collect_gaps(w, s.ca + s.c, s.c_end - s.c, a, b);
+	int rc = collect_gaps(w, j->s, tl, s.ca + s.c, s.c_end - s.c, a, b);
+	if (!rc && j->s->span_w)
+		rc = weigh_spans(w, j->s, tl);
 	if (rc)
 		return rc;
 	seek(&s, a);
@@ -381,7 +465,7 @@ sweep(struct job *j, struct worker *w, uint32_t tl)
 			continue;          /* a PE the run does not have */
 		while (sp && w->stack[sp - 1].leave < cur.leave)
 			pop(j, w, &sp);
-		if ((rc = push(w, sp, &cur, a, b)))
+		if ((rc = push(j, w, sp, &cur, a, b, tl)))
 			return rc;
 		sp++;
 	}
@@ -616,6 +700,7 @@ profile_compute(const struct trace *t, const struct profile_scope *scope, struct
 		free(w->rows);
 		free(w->gap_lo);
 		free(w->gap_sum);
+		free(w->span_cw);
 	}
 	if (!rc) {
 		qsort(out->rows, out->n_rows, sizeof *out->rows, row_cmp);

@@ -25,6 +25,17 @@ struct profile_scope {
 	/* per timeline windows instead of [from, to) (the steps in view, a
 	 * partition, an iteration: each rank's span of them); NULL: none */
 	const uint64_t *tl_from, *tl_to;
+	/* per timeline lists of spans instead (the critical path's stretches
+	 * on each timeline): span_lo[k], span_hi[k] for k in [span_first[tl],
+	 * span_first[tl + 1]), disjoint and in time order; only time inside
+	 * them counts, and an instance is a call when some of its time does.
+	 * NULL: none */
+	const uint32_t *span_first;
+	const uint64_t *span_lo, *span_hi;
+	/* with spans: each span's weight (the time inside it counts that
+	 * many times: the critical path's blame, a delay's cost spread over
+	 * its time); gaps in measurement then count too. NULL: 1 */
+	const double *span_w;
 	int by_pe;                 /* Charm++: per-rank rows are PEs, not chares */
 };
 
