@@ -224,6 +224,7 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 	view_lines_text(L, ST_DIM, 2, 4, "idle on its PE it waited through");
 	view_lines_add(L, mstyle, "imbalance %s", m);
 	view_lines_text(L, ST_DIM, 2, 4, "its PE's work in the phase beyond the least loaded PE's");
+	view_explain_path(v, lop);
 	invocations(v, lop, INV_BY | INV_SENDS, 0);
 }
 

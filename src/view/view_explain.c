@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+#include "analysis/path/path.h"
+
 int
 view_metric_usable(const struct view *v, enum view_metric m)
 {
@@ -105,6 +107,26 @@ view_explain_details(struct view *v, uint32_t lop)
 			 trace_fmt_duration(v->t, o->median, d2, sizeof d2));
 		view_lines_text(L, ST_EMPH, 0, 2, line);
 	}
+	view_explain_path(v, lop);
+}
+
+void
+view_explain_path(struct view *v, uint32_t lop)
+{
+	const struct path *cp = v->metric == METRIC_PATH ? view_index_path(v->ix) : NULL;
+	if (!cp)
+		return;
+	char d1[32], d2[32], w1[32], line[256];
+	uint64_t on = view_index_value(v->ix, METRIC_PATH, lop);
+	if (on)
+		snprintf(line, sizeof line, "on the critical path %s of its %s (%.1f%% of the path's %s)",
+			 trace_fmt_duration(v->t, on, d1, sizeof d1),
+			 trace_fmt_duration(v->t, analysis_lop_duration(v->a, lop), d2, sizeof d2),
+			 cp->length ? 100.0 * (double)on / (double)cp->length : 0.0,
+			 trace_fmt_duration(v->t, cp->length, w1, sizeof w1));
+	else
+		snprintf(line, sizeof line, "not on the critical path");
+	view_lines_text(&v->details, on ? ST_EMPH : ST_NORMAL, 0, 2, line);
 }
 
 int

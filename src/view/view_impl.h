@@ -410,6 +410,8 @@ void view_iter_details(struct view *v, uint32_t lop);
  * wait state and root cause, the lateness it created before it, the
  * waiting its delay caused, how it compares with its iterations. */
 void view_explain_details(struct view *v, uint32_t lop);
+/* With the path metric: the operation's time on the critical path. */
+void view_explain_path(struct view *v, uint32_t lop);
 /* The next (dir 1) or previous (-1) problem of analysis_problems, from
  * v->hot_idx; 0 when the trace has none, in a comparison of two runs
  * (its changes are walked), or when start-up is counted other than the

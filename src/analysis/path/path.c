@@ -219,3 +219,29 @@ path_overlaps(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
 	const struct path_seg *s = &p->segs[p->tl_segs[lo]];
 	return s->from < to || (from == to && s->from <= from);
 }
+
+uint64_t
+path_time_in(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
+{
+	if (tl >= p->n_timelines || to <= from)
+		return 0;
+	uint32_t lo = p->tl_first[tl], hi = p->tl_first[tl + 1], end = hi;
+	while (lo < hi) {   /* the first segment ending after from */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->segs[p->tl_segs[mid]].to <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint64_t sum = 0;
+	for (uint32_t k = lo; k < end; k++) {
+		const struct path_seg *s = &p->segs[p->tl_segs[k]];
+		if (s->from >= to)
+			break;
+		if (s->kind != PATH_RUN)
+			continue;
+		uint64_t a = s->from > from ? s->from : from, b = s->to < to ? s->to : to;
+		sum += b - a;
+	}
+	return sum;
+}

@@ -83,6 +83,10 @@ void path_free(struct path *p);
 
 /* The segment holding time t on timeline tl, or NULL: O(log segments). */
 const struct path_seg *path_at(const struct path *p, uint32_t tl, uint64_t t);
+/* The path's time on timeline tl's own work and calls within [from, to)
+ * (its start-up and idle stretches left out): O(log segments + those
+ * it meets). */
+uint64_t path_time_in(const struct path *p, uint32_t tl, uint64_t from, uint64_t to);
 /* Does the path pass timeline tl anywhere in [from, to)? */
 int path_overlaps(const struct path *p, uint32_t tl, uint64_t from, uint64_t to);
 

@@ -3,6 +3,7 @@
 
 #include "view/surface/grid.h"
 #include "analysis/explain/explain.h"
+#include "analysis/path/path.h"
 
 #include "base/par.h"
 
@@ -27,15 +28,18 @@ struct view_index {
 	uint32_t cat_region[GRID_CATS];   /* the region that owns each colour */
 	uint32_t n_cat_region;
 	const struct diff *diff;     /* for METRIC_DELTA, or NULL */
+	struct path *path;           /* for METRIC_PATH: computed on first use */
+	int path_failed;
 };
 
 static const char *const metric_names[METRIC_COUNT] = {
 	"lateness", "diff", "global", "duration", "partition", "function", "delta",
-	"diff-duration", "idle", "imbalance", "wait",
+	"diff-duration", "idle", "imbalance", "wait", "path",
 };
 static const char *const metric_titles[METRIC_COUNT] = {
 	"lateness", "differential lateness", "global lateness", "duration", "partition", "function",
 	"\u0394 lateness", "differential duration", "idle experienced", "imbalance", "waiting time",
+	"time on the critical path",
 };
 
 const char *view_metric_name(enum view_metric m) { return (unsigned)m < METRIC_COUNT ? metric_names[m] : "?"; }
@@ -112,7 +116,26 @@ view_index_destroy(struct view_index *ix)
 	for (int m = 0; m < METRIC_COUNT; m++)
 		free(ix->step_max[m]);
 	free(ix->region_cat);
+	if (ix->path) {
+		path_free(ix->path);
+		free(ix->path);
+	}
 	free(ix);
+}
+
+const struct path *
+view_index_path(struct view_index *ix)
+{
+	if (ix->path || ix->path_failed)
+		return ix->path;
+	struct path *p = calloc(1, sizeof *p);
+	if (!p || path_compute(ix->a, p, NULL)) {
+		free(p);
+		ix->path_failed = 1;
+		return NULL;
+	}
+	ix->path = p;
+	return p;
 }
 
 const struct analysis *view_index_analysis(const struct view_index *ix) { return ix->a; }
@@ -198,6 +221,11 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 		const struct analysis_wait *w = analysis_lop_wait(ix->a, lop);
 		return w ? w->time : 0;
 	}
+	case METRIC_PATH:
+		if (!view_index_path(ix))
+			return 0;
+		return path_time_in(ix->path, analysis_lop_timeline(ix->a, lop), analysis_lop_enter(ix->a, lop),
+				    analysis_lop_exit(ix->a, lop));
 	default: return 0;
 	}
 }
@@ -274,6 +302,8 @@ view_index_max(struct view_index *ix, enum view_metric m)
 	if (!ix->have_max[m]) {
 		struct maxing x = { .ix = ix, .m = m, .n = analysis_lop_count(ix->a) };
 		uint32_t nw = par_workers();
+		if (m == METRIC_PATH)
+			view_index_path(ix);    /* before the workers read it */
 		par_run(nw, max_worker, &x);
 		uint64_t mx = 0;
 		for (uint32_t w = 0; w < nw; w++)
@@ -395,6 +425,8 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 		int ok = 1;
 		for (uint32_t w = 0; w < nw; w++)
 			ok &= (x.steps[w] = calloc(ns, sizeof *x.steps[w])) != NULL;
+		if (m == METRIC_PATH)
+			view_index_path(ix);    /* before the workers read it */
 		if (ok)
 			par_run(nw, max_worker, &x);
 		for (uint32_t w = 1; w < nw; w++) {

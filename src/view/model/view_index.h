@@ -30,12 +30,18 @@ enum view_metric {
 	METRIC_IDLE,              /* idle experienced */
 	METRIC_IMBALANCE,
 	METRIC_WAIT,              /* wait states (analysis/explain/explain.h): time waited */
+	METRIC_PATH,              /* time on the critical path (analysis/path/path.h) */
 	METRIC_COUNT
 };
 
 struct view_index;
 
 struct diff;
+struct path;
+
+/* The run's critical path (analysis/path/path.h), computed on first use
+ * and kept; NULL when it could not be (out of memory). */
+const struct path *view_index_path(struct view_index *ix);
 
 /* Returns 0 and a new index in *out, or ERR_NOMEM. */
 int view_index_create(const struct analysis *a, struct view_index **out, struct err *e);
