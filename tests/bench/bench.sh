@@ -76,15 +76,15 @@ row() {
 	r=$(reopen "$2") || { echo "skein failed on $2"; return 1; }
 	echo "$(median "$tmp/b") $(median "$tmp/s") $r" | awk -v n="$1" '{
 		ev=$1; bare=$2; load=$5; lops=$6; part=$7; leap=$8; steps=$9; metr=$10; tot=$11
-		rss=$12; ok=$15; cpu=$16; reo=$17; same=$18
-		printf "%-30s %11d %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %6.2f %8.1f %8s %8.2f %5s\n",
+		rss=$12; ok=$15; cpu=$16; path=$17; reo=$18; same=$19
+		printf "%-30s %11d %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %6.2f %8.1f %8s %8.2f %5s %7.2f %6.1f%%\n",
 			n, ev, bare, load, lops+part+leap, steps, metr, tot, tot/bare, cpu/tot,
-			rss*1024/ev, ok ? "yes" : "NO", reo, same
+			rss*1024/ev, ok ? "yes" : "NO", reo, same, path, 100 * path / (tot - load)
 	}'
 }
 if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
-	printf '%-30s %11s %7s %7s %7s %7s %7s %7s %7s %6s %8s %8s %8s %5s\n' trace events bare_s \
-		load_s part_s steps_s metr_s total_s ratio cpu/wl B/event verified reopen_s same
+	printf '%-30s %11s %7s %7s %7s %7s %7s %7s %7s %6s %8s %8s %8s %5s %7s %7s\n' trace events bare_s \
+		load_s part_s steps_s metr_s total_s ratio cpu/wl B/event verified reopen_s same path_s path/an
 	for size in $sizes; do
 		for ranks in 64 1024; do
 			t=$dir/stencil-$ranks-$size
@@ -99,7 +99,8 @@ if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
 	echo "over bare_s; cpu/wl: skein's CPU time over its wall time; B/event: peak RSS of"
 	echo "skein's whole run per trace event; reopen_s: 'skein render' of the saved analysis"
 	echo "(the first explorer screen); same: 'analyze' from it byte-identical to 'analyze' from"
-	echo "the trace; medians of $runs runs taken in turn"
+	echo "the trace; path_s: the critical path after the analysis (analysis/path), path/an: its"
+	echo "cost over the analysis's (total_s less load_s); medians of $runs runs taken in turn"
 
 	# the leap merge against the default analysis on a sparse trace
 	t=$dir/sparse-64-10M
@@ -115,8 +116,8 @@ if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
 	done
 	echo
 	echo "$(median "$tmp/d") $(median "$tmp/l")" | awk '{
-		printf "sparse 64 ranks 10M (70%% of messages skipped): default %.2f s, --leap-merge %.2f s\n", $8, $21
-		printf "(leap stage %.2f s), ratio %.2f\n", $18, $21 / $8
+		printf "sparse 64 ranks 10M (70%% of messages skipped): default %.2f s, --leap-merge %.2f s\n", $8, $22
+		printf "(leap stage %.2f s), ratio %.2f\n", $19, $22 / $8
 	}'
 	[ "${BENCH_ONLY:-}" = otf2 ] && { [ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M; }
 fi
@@ -168,8 +169,8 @@ fi
 # tokenising the same logs; then the largest shared Projections run.
 [ "${BENCH_ONLY:-charm}" = charm ] || exit 0
 [ -n "${BENCH_ONLY:-}" ] || echo
-printf '%-34s %9s %7s %7s %6s %8s %7s %7s %7s %6s %6s %6s %8s %5s\n' run records floor_s \
-	load_s ld/fl struct_s metr_s total_s ratio cpu/wl B/rec ok reopen_s same
+printf '%-34s %9s %7s %7s %6s %8s %7s %7s %7s %6s %6s %6s %8s %5s %7s\n' run records floor_s \
+	load_s ld/fl struct_s metr_s total_s ratio cpu/wl B/rec ok reopen_s same path_s
 # crow NAME STS: the floor and skein in turn, the medians, and the saved
 # analysis reopened
 crow() {
@@ -184,10 +185,10 @@ crow() {
 	r=$(reopen "$2") || { echo "skein failed on $2"; return 1; }
 	echo "$(median "$tmp/b") $(median "$tmp/s") $r" | awk -v n="$1" '{
 		rec=$1; bare=$2; load=$4; lops=$5; part=$6; leap=$7; steps=$8; metr=$9; tot=$10
-		rss=$11; ok=$14; cpu=$15; reo=$16; same=$17
-		printf "%-34s %9d %7.2f %7.2f %6.2f %8.2f %7.2f %7.2f %7.2f %6.2f %6.1f %6s %8.2f %5s\n",
+		rss=$11; ok=$14; cpu=$15; path=$16; reo=$17; same=$18
+		printf "%-34s %9d %7.2f %7.2f %6.2f %8.2f %7.2f %7.2f %7.2f %6.2f %6.1f %6s %8.2f %5s %7.2f\n",
 			n, rec, bare, load, load/bare, lops+part+leap+steps, metr, tot, tot/bare, cpu/tot,
-			rss*1024/rec, ok ? "yes" : "NO", reo, same
+			rss*1024/rec, ok ? "yes" : "NO", reo, same, path
 	}'
 }
 gencharm=$root/traces/gen/skein-gen-charm

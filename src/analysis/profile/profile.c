@@ -71,6 +71,10 @@ struct worker {
 	size_t n_gaps, cap_gaps;
 	double *span_cw;           /* weighted spans: the weighted time before each of the timeline's */
 	size_t cap_cw;
+	/* cursors for the instances' starts, which only grow: the first gap,
+	 * and the first weighted span, that ends after the last start */
+	size_t gap_k;
+	uint32_t span_k;
 	int rc;
 };
 
@@ -266,11 +270,30 @@ push(struct job *j, struct worker *w, size_t sp, const struct inst *x, uint64_t 
 		return ERR_NOMEM;
 	uint64_t lo = x->enter > a ? x->enter : a, hi = x->leave < b ? x->leave : b;
 	uint64_t incl = hi > lo ? hi - lo : 0;
-	if (incl && j->s->span_w) {
-		double v = weighted_before(w, j->s, tl, hi) - weighted_before(w, j->s, tl, lo);
-		incl = v > 0 ? (uint64_t)(v + 0.5) : 0;
+	const struct profile_scope *s = j->s;
+	if (incl && s->span_w) {
+		/* most instances lie inside one span, or between two */
+		uint32_t end = s->span_first[tl + 1];
+		while (w->span_k < end && s->span_hi[w->span_k] <= lo)
+			w->span_k++;
+		uint32_t k = w->span_k;
+		if (k == end || hi <= s->span_lo[k]) {
+			incl = 0;
+		} else if (lo >= s->span_lo[k] && hi <= s->span_hi[k]) {
+			double v = s->span_w[k] * (double)incl;
+			incl = (uint64_t)(v + 0.5);
+		} else {
+			double v = weighted_before(w, s, tl, hi) - weighted_before(w, s, tl, lo);
+			incl = v > 0 ? (uint64_t)(v + 0.5) : 0;
+		}
 	} else if (incl && w->n_gaps) {
-		incl -= gap_before(w, hi) - gap_before(w, lo);
+		while (w->gap_k < w->n_gaps && w->gap_lo[2 * w->gap_k + 1] <= lo)
+			w->gap_k++;
+		size_t g = w->gap_k;
+		if (g < w->n_gaps && lo >= w->gap_lo[2 * g] && hi <= w->gap_lo[2 * g + 1])
+			incl = 0;          /* inside one gap (between the spans) */
+		else if (g < w->n_gaps && hi > w->gap_lo[2 * g])
+			incl -= gap_before(w, hi) - gap_before(w, lo);
 	}
 	w->stack[sp] = (struct open){ x->enter, x->leave, incl, 0, x->region, x->key };
 	return 0;
@@ -430,6 +453,8 @@ sweep(struct job *j, struct worker *w, uint32_t tl)
 	int rc = collect_gaps(w, j->s, tl, s.ca + s.c, s.c_end - s.c, a, b);
 	if (!rc && j->s->span_w)
 		rc = weigh_spans(w, j->s, tl);
+	w->gap_k = 0;
+	w->span_k = j->s->span_first ? j->s->span_first[tl] : 0;
 	if (rc)
 		return rc;
 	seek(&s, a);
