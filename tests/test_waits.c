@@ -217,6 +217,52 @@ lost_arithmetic(void **state)
 	trace_destroy(t);
 }
 
+/* Polling: rank 0 posts an MPI_Irecv (2..3), then calls MPI_Test,
+ * which completes nothing, 20 times (4..5, 6..7, ..., 42..43) and once
+ * more at 44, completing the receive; rank 1 computes 30 and enters
+ * MPI_Send at 32. A test never waits (Scalasca), but the computation
+ * before the completing test polled from its first test, 4, until the
+ * send began, 32: 28 ticks of polling, for rank 1's send, whose
+ * computation is the root. Without the failed tests there is no
+ * polling (a test that completes at once waited for nothing). */
+static void
+polling(void **state)
+{
+	(void)state;
+	for (int failed = 20; failed >= 0; failed -= 20) {
+		struct dsl *d = dsl_new(2);
+		start(d, 0);
+		uint64_t req = irecv(d);
+		for (int k = 0; k < failed; k++) {
+			call(d, R_TEST);
+			ret(d, R_TEST);
+		}
+		at(d, 44);
+		call(d, R_TEST);
+		assert_int_equal(build_recv(d->b, d->now, 1, 0, 0, 8, req), 0);
+		ret(d, R_TEST);
+		start(d, 1);
+		work(d, 30);
+		send(d, 0, 0);
+		struct trace *t = dsl_done(d);
+		struct analysis *a = analyse(t, NULL);
+		uint32_t test = comm(a, 0, 1), s = comm(a, 1, 1);
+		assert_null(analysis_lop_wait(a, test));
+		if (failed) {
+			const struct analysis_wait *w = wait_of(a, test - 1);
+			assert_int_equal(w->kind, WAIT_POLLING);
+			assert_int_equal(w->time, 28);
+			assert_int_equal(w->cause_lop, s);
+			assert_int_equal(w->root_lop, s - 1);
+			assert_string_equal(analysis_wait_name(WAIT_POLLING), "polling");
+		} else {
+			assert_null(analysis_lop_wait(a, test - 1));
+		}
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -226,6 +272,7 @@ main(void)
 		cmocka_unit_test(collectives),
 		cmocka_unit_test(chain),
 		cmocka_unit_test(lost_arithmetic),
+		cmocka_unit_test(polling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

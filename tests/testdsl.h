@@ -12,7 +12,7 @@
 #include "model/trace_impl.h"
 
 enum { R_MAIN, R_ITER, R_SEND, R_RECV, R_ISEND, R_IRECV, R_WAITALL, R_SENDRECV,
-       R_ALLREDUCE, R_BCAST, R_STEP, R_PUT, R_GET, R_COUNT };
+       R_ALLREDUCE, R_BCAST, R_STEP, R_PUT, R_GET, R_TEST, R_COUNT };
 
 /* ---- a tiny trace-writing DSL over the builder ---- */
 
@@ -36,6 +36,7 @@ dsl_new(uint32_t ranks)
 		{ "MPI_Waitall", ROLE_WAIT }, { "MPI_Sendrecv", ROLE_SENDRECV },
 		{ "MPI_Allreduce", ROLE_COLLECTIVE }, { "MPI_Bcast", ROLE_COLLECTIVE },
 		{ "step", ROLE_USER }, { "put", ROLE_USER }, { "get", ROLE_USER },
+		{ "MPI_Test", ROLE_WAIT },
 	};
 	for (int i = 0; i < R_COUNT; i++)
 		assert_int_equal(trace_add_region(d->t, regions[i].name, regions[i].role, 4, &d->reg[i]), 0);

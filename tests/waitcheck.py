@@ -17,6 +17,12 @@ rules (doc/analysis.md, "Wait states"):
   wait-nxn       enter (Allgather(v), Alltoall, Allreduce, Reduce_scatter)
   late-broadcast a non-root member of Bcast/Scatter(v) waits for the root
   early-reduce   the root of Reduce/Gather(v) waits for the last other
+  polling        an MPI_Test* that completed a receive, after calls of
+                 MPI_Test* that completed nothing (no record) since the
+                 rank's last call with a message or collective record:
+                 the time from the first of those to the latest enter of
+                 the calls that sent what it received (at most until the
+                 completing test's enter)
 
 One wait per call: the longest of its kinds. Prints a JSON object of
 totals in seconds: {"ranks": [{"rank": r, "late-sender_s": ...}, ...]}.
@@ -28,7 +34,10 @@ import subprocess
 import sys
 from collections import defaultdict, deque
 
-KINDS = ["late-sender", "late-receiver", "wait-nxn", "wait-barrier", "late-broadcast", "early-reduce"]
+KINDS = ["late-sender", "late-receiver", "wait-nxn", "wait-barrier", "late-broadcast", "early-reduce",
+         "polling"]
+# the records that make a call an operation of its own (what ends a polling)
+OP_RECORDS = {"MPI_SEND", "MPI_ISEND", "MPI_RECV", "MPI_IRECV", "MPI_ISEND_COMPLETE", "MPI_COLLECTIVE_END"}
 NXN = {"ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLREDUCE", "REDUCE_SCATTER", "REDUCE_SCATTER_BLOCK"}
 BCAST = {"BCAST", "SCATTER", "SCATTERV"}
 REDUCE = {"GATHER", "GATHERV", "REDUCE"}
@@ -139,7 +148,15 @@ def waits(trace):
     completed = {}                  # id(send call) -> the call completing it
     colls = defaultdict(list)       # (comm, own, n-th) -> [(rank, call, op, root)]
     seq = defaultdict(int)
+    poll_from = {}                  # id(call with records) -> first failed test before it
     for r, cs in calls.items():
+        start = None
+        for c in cs:
+            if any(k in OP_RECORDS for k, _, _ in c[3]):
+                poll_from[id(c)] = start
+                start = None
+            elif c[0].startswith("MPI_Test") and start is None:
+                start = c[1]
         for c in cs:
             for kind, t, rest in c[3]:
                 if kind in ("MPI_SEND", "MPI_ISEND"):
@@ -177,18 +194,21 @@ def waits(trace):
     best = {}                        # id(call) -> (time, kind, rank)
 
     def offer(rank, call, t, kind):
-        if t > 0 and (id(call) not in best or t > best[id(call)][0]):
-            best[id(call)] = (t, kind, rank)
+        key = call if isinstance(call, tuple) else id(call)   # a polling: ("poll", its test)
+        if t > 0 and (key not in best or t > best[key][0]):
+            best[key] = (t, kind, rank)
 
     latest = {}
     for sr, s, rr, rc in pairs:
-        if rc[0].startswith("MPI_Test"):
-            continue
         k = id(rc)
         if k not in latest or s[1] > latest[k][1]:
             latest[k] = (rr, s[1], rc)
     for rr, se, rc in latest.values():
-        if se > rc[1]:
+        if rc[0].startswith("MPI_Test"):
+            start = poll_from.get(id(rc))
+            if start is not None and se > start:
+                offer(rr, ("poll", id(rc)), min(se, rc[1]) - start, "polling")
+        elif se > rc[1]:
             offer(rr, rc, min(se, rc[2]) - rc[1], "late-sender")
     for sr, s, rr, rc in pairs:
         cmp_call = completed.get(id(s))

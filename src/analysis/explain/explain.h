@@ -28,6 +28,8 @@ enum analysis_wait_kind {
 	WAIT_BARRIER,            /* MPI_Barrier: the same */
 	WAIT_LATE_BROADCAST,     /* a one-to-all collective entered before its root */
 	WAIT_EARLY_REDUCE,       /* an all-to-one collective's root entered before the others */
+	WAIT_POLLING,            /* a computation polled (MPI_Test* that completed nothing)
+	                          * for a message whose send began later */
 	WAIT_KIND_COUNT
 };
 

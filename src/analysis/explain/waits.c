@@ -82,13 +82,41 @@ op_flags(const struct analysis *a, const uint8_t *rf, uint32_t op)
 	return r < n ? rf[r] : 0;
 }
 
+/* The enter of the first call of timeline tl in [from, to) that tested
+ * and completed nothing (a quiet MPI_Test*: no record), or UINT64_MAX. */
+static uint64_t
+first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
+{
+	uint32_t ntl, nc, nr;
+	const struct trace_timeline *T = &trace_timelines(a->t, &ntl)[tl];
+	const struct trace_call *c = trace_calls(a->t, &nc);
+	trace_regions(a->t, &nr);
+	uint32_t lo = T->call_first, hi = T->call_first + T->call_count;
+	while (lo < hi) {    /* the first call entered at or after from */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (c[mid].t_enter < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint32_t k = lo; k < T->call_first + T->call_count && c[k].t_enter < to; k++) {
+		uint32_t r = trace_call_region(&c[k]);
+		if (trace_call_kind(&c[k]) == CALL_MPI && r < nr && (rf[r] & R_TEST))
+			return c[k].t_enter;
+	}
+	return UINT64_MAX;
+}
+
 /* The receives of lop l: late sender. The send each message waited for
- * is the call that sent it (an Isend's own enter, as Scalasca takes it). */
+ * is the call that sent it (an Isend's own enter, as Scalasca takes it).
+ * A test does not wait; but when the test that completed the receive
+ * came after tests that completed nothing in the computation before it,
+ * that computation polled: it waited from its first such test until
+ * the send began (polling, held by the computation). */
 static int
 late_sender(const struct analysis *a, const uint8_t *rf, uint32_t l, struct waits_out *w)
 {
-	if (op_flags(a, rf, lop_first_op(a, l)) & R_TEST)
-		return 0;
+	int test = (op_flags(a, rf, lop_first_op(a, l)) & R_TEST) != 0;
 	uint32_t ne, tl = a->lop_tl[l], cause = TRACE_NONE;
 	uint64_t latest = 0;
 	const struct trace_end *e = lop_ends(a, l, &ne);
@@ -106,6 +134,15 @@ late_sender(const struct analysis *a, const uint8_t *rf, uint32_t l, struct wait
 	}
 	if (cause == TRACE_NONE)
 		return 0;
+	if (test) {
+		uint32_t c = l - 1;      /* the computation before, on the same rank */
+		if (l == 0 || a->lop_tl[c] != tl || a->lop_kind[c] != OP_COMPUTE)
+			return 0;
+		uint64_t from = first_failed_test(a, rf, tl, lop_enter(a, c), lop_exit(a, c));
+		if (from == UINT64_MAX)
+			return 0;
+		return push(w, c, cause, waited(from, latest, lop_exit(a, c)), WAIT_POLLING);
+	}
 	return push(w, l, cause, waited(lop_enter(a, l), latest, lop_exit(a, l)), WAIT_LATE_SENDER);
 }
 
