@@ -7,8 +7,10 @@
  * operations whose own lateness did not show it — alone at their step
  * (a rank's extra Waitsome, a step no other rank reached), so late by
  * nothing. They are the ones on its timeline back to the last that was
- * late itself (or the rank's start-up); the longest of them is the
- * culprit. Where the culprit waited, the problem is its wait's root.
+ * late itself, a collective (every member synchronised there) or the
+ * rank's start-up; the one that worked longest (its duration less its
+ * own wait state) is the culprit. Where the culprit mostly waited, the
+ * problem is its wait's root.
  */
 #include "explain_impl.h"
 
@@ -30,13 +32,15 @@ analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *ou
 	uint64_t sum = 0, longest = 0;
 	for (uint32_t k = l, n = 0; k > first && n < LOST_MAX_LOPS; n++) {
 		uint32_t p = k - 1;
-		if (lop_late(a, p) > 0 || analysis_lop_startup(a, p))
+		if (lop_late(a, p) > 0 || analysis_lop_startup(a, p) || a->lop_kind[p] == OP_COLLECTIVE)
 			break;
 		k = p;
 		uint64_t d = lop_duration(a, p);
 		sum += d;
-		if (d > longest) {
-			longest = d;
+		const struct analysis_wait *w = a->waits ? explain_wait_of(a, p) : NULL;
+		uint64_t work = w && w->time < d ? d - w->time : w ? 0 : d;
+		if (work > longest || (longest == 0 && out->culprit == l)) {
+			longest = work;
 			out->culprit = p;
 		}
 		out->from = p;
@@ -145,7 +149,7 @@ explain_problems(struct analysis *a)
 			continue;
 		uint32_t l = lost.culprit;
 		const struct analysis_wait *w = lost.before ? explain_wait_of(a, l) : NULL;
-		if (w && w->root_lop != TRACE_NONE)
+		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= lop_duration(a, l))
 			l = w->root_lop;
 		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
 						    .kind = PROBLEM_CREATED };
