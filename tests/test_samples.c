@@ -226,6 +226,9 @@ hostile_csv(void **state)
 		{ "cpu,dataSource\n1,2\n", 0, "t.csv:1: no 'latency' column" },
 		{ "latency,data_src\n", 0, "t.csv:1: no 'cpu' column" },
 		{ "cpu,latency,cpu,dataSource\n", 0, "t.csv:1: column 'cpu' appears twice (columns 1 and 3)" },
+		/* fuzz_samples: a quoted name holding a line feed and an escape is shown safe */
+		{ "cpu,latency,\"a\n\x1b]0;x\",dataSource,\"a\n\x1b]0;x\"\n", 0,
+		  "t.csv:1: column 'a??]0;x' appears twice (columns 3 and 5)" },
 		{ "cpu,,latency,dataSource\n", 0, "t.csv:1: column 2 has no name" },
 		{ "cpu,latency,dataSource\n1,2\n", 0, "t.csv:2: 2 fields, the header has 3" },
 		{ "cpu,latency,dataSource\n1,2,3\n1,2,3,4\n", 0, "t.csv:3: 4 fields, the header has 3" },

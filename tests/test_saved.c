@@ -185,6 +185,21 @@ strings_section_missing(void **state)
 	free(f.b);
 }
 
+/* Found by fuzz_saved: a run without iterations whose meta section names
+ * an iteration region that does not exist (the JSON report names the
+ * region whether iterations were found or not; only a found one's was
+ * checked). */
+static void
+iteration_region_without_iterations(void **state)
+{
+	(void)state;
+	struct file f = save("lammps-melt-4");
+	struct meta *m = (struct meta *)(f.b + section(&f, S_META)->offset);
+	assert_int_equal(m->iter_count, 0);
+	m->iter_region = (uint32_t)section(&f, S_REGIONS)->count + 7;
+	refused(&f, S_META, "section 1 (meta): inconsistent iterations");
+}
+
 int
 main(void)
 {
@@ -195,6 +210,7 @@ main(void)
 		cmocka_unit_test(iteration_runs_out_of_order),
 		cmocka_unit_test(iteration_run_names_none),
 		cmocka_unit_test(strings_section_missing),
+		cmocka_unit_test(iteration_region_without_iterations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

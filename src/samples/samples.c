@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "base/vec.h"
 
 int
@@ -373,8 +374,10 @@ samples_source_read(const struct samples *s, uint32_t file, char **text, size_t 
 	if (!s->info.source_dir || s->info.a_file < 0)
 		return err_set(e, ERR_IO, "no source directory");
 	const char *name = samples_category(s, (uint32_t)s->info.a_file, file);
-	if (!*name || strstr(name, "..") || strcmp(name, "??") == 0)
-		return err_set(e, ERR_IO, "no source file for '%s'", name);
+	if (!*name || strstr(name, "..") || strcmp(name, "??") == 0) {
+		char safe[256];
+		return err_set(e, ERR_IO, "no source file for '%s'", text_safe(name, safe, sizeof safe));
+	}
 	char p[4600];
 	const char *base = strrchr(name, '/');
 	FILE *f = NULL;

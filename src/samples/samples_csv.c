@@ -6,6 +6,8 @@
  */
 #include "samples_impl.h"
 
+#include "base/text.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -329,9 +331,11 @@ header(struct samples *s, struct csv *c, struct col **cols, struct err *e)
 		if (n == 0)
 			return err_set(e, ERR_FORMAT, "%s:%u: column %u has no name", c->name, c->rec_line, i + 1);
 		for (uint32_t j = 0; j < i; j++)
-			if (strcmp(c->field[j], name) == 0)
+			if (strcmp(c->field[j], name) == 0) {
+				char safe[128];
 				return err_set(e, ERR_FORMAT, "%s:%u: column '%s' appears twice (columns %u and %u)",
-					       c->name, c->rec_line, name, j + 1, i + 1);
+					       c->name, c->rec_line, text_safe(name, safe, sizeof safe), j + 1, i + 1);
+			}
 		k[i].role = (enum col_role)role_of(name, &enc, &have_dsrc);
 		if (k[i].role == COL_DSRC)
 			dsrc_col = i;
@@ -451,8 +455,9 @@ row(struct samples *s, struct csv *c, const struct col *k, uint32_t ncol, struct
 		for (char *p = shown; *p; p++)
 			if ((unsigned char)*p < 0x20)
 				*p = '?';
+		char col[128];
 		return err_set(e, ERR_FORMAT, "%s:%u: %s: '%s' %s", c->name, c->rec_line,
-			       intern_str(s->strings, a->name), shown, what);
+			       text_safe(intern_str(s->strings, a->name), col, sizeof col), shown, what);
 	}
 	s->codeline[n] = SAMPLES_NONE;
 	if (file != SAMPLES_NONE && samples_add_codeline(s, file, line, &s->codeline[n]))

@@ -797,9 +797,10 @@ saved_check_rest(struct opener *o, uint32_t n_big, uint32_t n_far)
 	}
 	/* the iterations and the options, from the meta section */
 	const struct iterations *it = &a->iters;
-	if (it->count && (OPT(it->region, t->n_regions) || it->source > ITER_NAMED ||
-			  it->period_parts > a->n_parts || it->period_steps > a->n_steps ||
-			  it->irregular > it->count))
+	/* the region is read (named) whether iterations were found or not */
+	if (OPT(it->region, t->n_regions) ||
+	    (it->count && (it->source > ITER_NAMED || it->period_parts > a->n_parts ||
+			   it->period_steps > a->n_steps || it->irregular > it->count)))
 		return fault(o, S_META, "inconsistent iterations");
 	const struct analysis_opts *op = &a->opts;
 	if (!(op->leap_factor > 0) || op->leap_factor > 1e9 || op->iter_find < 0 ||
