@@ -673,6 +673,38 @@ clock_corrections(void **state)
 		assert_int_equal(out[i].time, want[i]);
 }
 
+/* Found by fuzz_otf2: a corrupt archive's offsets give a slope so steep
+ * that slope times distance leaves int64_t (undefined as a conversion):
+ * the correction is held at 2^62 ticks either way. */
+static void
+clock_absurd_slope(void **state)
+{
+	(void)state;
+	struct otf2_clock_iv iv[1] = { { .begin = 1000, .end = 2000, .offset = 5, .slope = -4.9e19 } };
+	static struct bytes f;
+	f.n = 0;
+	chunk_header(&f, 0);
+	stamp(&f, 2000);
+	u8(&f, 12); cint(&f, 0, 1);
+	stamp(&f, 0);
+	u8(&f, 12); cint(&f, 1, 1);
+	u8(&f, 2);
+	char path[64];
+	snprintf(path, sizeof path, "%s/s.evt", tmpdir);
+	write_file(path, f.b, f.n);
+	static uint8_t buf[CHUNK + OTF2_EVT_PAD];
+	struct otf2_evt e;
+	struct otf2_evt_maps m = { .iv = iv, .n_iv = 1 };
+	assert_int_equal(otf2_evt_open(&e, path, CHUNK, buf, &m), 0);
+	struct otf2_evt_rec out[4];
+	uint32_t n;
+	int rc = otf2_evt_read(&e, out, 4, &n);
+	otf2_evt_close(&e);
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(out[0].time, 2000 + 5 - (UINT64_C(1) << 62));
+}
+
 /* ---- an archive written by libotf2 with what the traces at hand lack ---- */
 
 static OTF2_FlushType
@@ -805,6 +837,7 @@ main(void)
 		cmocka_unit_test(damaged_bytes),
 		cmocka_unit_test(malformed_records),
 		cmocka_unit_test(clock_corrections),
+		cmocka_unit_test(clock_absurd_slope),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

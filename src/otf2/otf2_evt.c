@@ -211,8 +211,15 @@ correct(struct otf2_evt *e, uint64_t t)
 		e->cur_iv++;
 	const struct otf2_clock_iv *v = &e->m.iv[e->cur_iv];
 	double diff = t >= v->begin ? (double)(t - v->begin) : -(double)(v->begin - t);
-	int64_t off = v->offset + (int64_t)rint(v->slope * diff);
-	return t + (uint64_t)off;
+	double d = rint(v->slope * diff);
+	/* a slope from a corrupt archive can move a time past any clock:
+	 * held at 2^62 ticks (decades at a GHz), where the conversion and the
+	 * sum below stay defined (the times are then refused as out of order
+	 * or kept as they fall) */
+	if (!(d > -0x1p62 && d < 0x1p62))
+		d = d < 0 ? -0x1p62 : 0x1p62;
+	uint64_t off = (uint64_t)v->offset + (uint64_t)(int64_t)d;
+	return t + off;
 }
 
 static inline uint32_t
