@@ -154,9 +154,9 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 			  sizeof *t->oprec)) ||
 	    (rc = copy_of((void **)&t->ends, full->ends + e0, d->ends.n, sizeof *t->ends)) ||
 	    (rc = copy_of((void **)&t->msgs, full->msgs + s0, d->sends.n + lone, sizeof *t->msgs)) ||
-	    (rc = copy_of((void **)&t->frames, full->frames + d->frames.off, d->frames.n,
+	    (rc = copy_of((void **)&t->frames, full->frames ? full->frames + d->frames.off : NULL, d->frames.n,
 			  sizeof *t->frames)) ||
-	    (rc = copy_of((void **)&t->calls, full->calls + d->calls.off, d->calls.n,
+	    (rc = copy_of((void **)&t->calls, full->calls ? full->calls + d->calls.off : NULL, d->calls.n,
 			  sizeof *t->calls)) ||
 	    (rc = copy_of((void **)&t->colls, full->colls, nc, sizeof *t->colls)))
 		goto fail;

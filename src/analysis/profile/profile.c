@@ -450,7 +450,7 @@ sweep(struct job *j, struct worker *w, uint32_t tl)
 	};
 	s.o = j->ops.implied ? x->op_first / 2 : x->op_first;
 	s.o_end = s.o + (j->ops.implied ? x->op_count / 2 : x->op_count);
-	int rc = collect_gaps(w, j->s, tl, s.ca + s.c, s.c_end - s.c, a, b);
+	int rc = collect_gaps(w, j->s, tl, s.ca ? s.ca + s.c : NULL, s.c_end - s.c, a, b);
 	if (!rc && j->s->span_w)
 		rc = weigh_spans(w, j->s, tl);
 	w->gap_k = 0;
