@@ -182,6 +182,18 @@ if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<
 else
 	bad ":save then --config: the same screen"
 fi
+# :save keeps the hardware of --topology (by its absolute path) and the
+# side pane shown: the topology reopens as it was
+cp "$root/tests/topo/foreign.xml" "$tmp/hw.xml"
+if (cd "$tmp" && "$skein" render --topology hw.xml "$sv" --size 120x40 --keys 't:save '"$tmp"'/topo.yaml<Enter>') >/dev/null &&
+	grep -q "^  hwloc: \"*$tmp/hw.xml\"*\$" "$tmp/topo.yaml" && grep -q '^    - panes: \[topology\]' "$tmp/topo.yaml" &&
+	"$skein" render --topology "$tmp/hw.xml" "$sv" --size 120x40 --keys 't' >"$tmp/a.txt" &&
+	"$skein" render --config "$tmp/topo.yaml" "$sv" --size 120x40 >"$tmp/b.txt" &&
+	cmp -s "$tmp/a.txt" "$tmp/b.txt" && grep -q 'topology tree' "$tmp/b.txt"; then
+	ok
+else
+	bad ":save with --topology and the topology pane: the file reopens on the same screen"
+fi
 # :save ~/FILE is in the home directory, as a shell would have it
 mkdir -p "$tmp/home"
 HOME=$tmp/home "$skein" render "$sv" --size 100x24 --keys ':save ~/v.yaml<Enter>' | tail -1 | grep -q 'view saved to ~/v.yaml' &&

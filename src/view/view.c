@@ -932,6 +932,8 @@ view_get_state(const struct view *v, struct view_state *st)
 	st->window = 1;
 	st->win_step = v->win_step;
 	st->win_rank = v->win_rank;
+	st->side = v->no_side ? NULL : v->side == PANE_TOPO ? "topology" : v->side == PANE_HIST ? "histogram"
+		: "details";
 	st->win_steps = (uint32_t)(v->cols > 0 ? v->cols : 1) * (v->zs ? v->zs : 1);
 	st->win_ranks = (uint32_t)(v->rows > 0 ? v->rows : 1) * (v->zr ? v->zr : 1);
 	/* what is really in view: no further than the trace goes */
