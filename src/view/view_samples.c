@@ -3,6 +3,7 @@
  * panes are view_topo.c and view_hist.c (with samples as their data) and
  * view_offenders.c, view_phist.c, view_scores.c, view_mclusters.c. */
 #include "view_samples.h"
+#include "view_topo_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -101,16 +102,48 @@ vs_op_of(enum action act)
 	}
 }
 
+/* What a pick takes, in words: "LULESH_OMP.cc:961", "variable m_x",
+ * "time +0–+4.5G cycles", "L3 L#0". */
+static const char *
+pick_text(struct view *v, const struct mem_pick *p, char *buf, size_t n)
+{
+	const struct view_samples *vs = v->smp;
+	char a[64], b[64];
+	if (p->kind == MEM_PICK_LINE) {
+		const struct samples_codeline *cl = samples_codelines(vs->s, NULL);
+		const char *f = samples_category(vs->s, (uint32_t)samples_info(vs->s)->a_file, cl[p->id].file);
+		const char *base = f ? strrchr(f, '/') : NULL;
+		snprintf(buf, n, "%s:%u", base ? base + 1 : f ? f : "?", cl[p->id].line);
+	} else if (p->kind == MEM_PICK_OBJECT) {
+		if (v->topo && v->topo->obj && p->id < v->topo->n_obj)
+			vt_obj_label(v->topo, p->id, 0, buf, n);
+		else
+			snprintf(buf, n, "object %u", p->id);
+	} else {
+		const struct samples_attr *at = samples_attr(vs->s, p->attr);
+		vs_value(vs, p->attr, p->lo, a, sizeof a);
+		vs_value(vs, p->attr, p->hi, b, sizeof b);
+		if (p->lo == p->hi || !strcmp(a, b))
+			snprintf(buf, n, "%s %s", at ? at->name : "?", a);
+		else
+			snprintf(buf, n, "%s %s\u2013%s", at ? at->name : "?", a, b);
+	}
+	return buf;
+}
+
 static void
-say_selection(struct view *v, const char *what)
+say_selection(struct view *v, const char *what, const struct mem_pick *p)
 {
 	struct view_samples *vs = v->smp;
 	uint32_t base = vs->n_fpicks ? vs->n_filter : vs->n;
+	char pt[160] = "";
+	if (p)
+		pick_text(v, p, pt, sizeof pt);
 	if (vs->n_sel)
-		view_set_message(v, 0, "selection (%s): %u of %u samples (%.1f%%)", what, vs->n_sel, base,
-				 base ? 100.0 * vs->n_sel / base : 0.0);
+		view_set_message(v, 0, "selection (%s): %s%s%u of %u samples (%.1f%%)", what, pt, p ? " \u00b7 " : "",
+				 vs->n_sel, base, base ? 100.0 * vs->n_sel / base : 0.0);
 	else
-		view_set_message(v, 0, "selection (%s): empty", what);
+		view_set_message(v, 0, "selection (%s): %s%sempty", what, pt, p ? " \u00b7 " : "");
 }
 
 void
@@ -138,7 +171,7 @@ vs_pick(struct view *v, const struct mem_pick *p, enum mem_op op)
 	if (!vs->n_sel)
 		vs->n_picks = 0;
 	vs->version++;
-	say_selection(v, op == MEM_OR ? "or" : op == MEM_AND ? "and" : "new");
+	say_selection(v, op == MEM_OR ? "or" : op == MEM_AND ? "and" : "new", p);
 }
 
 int
