@@ -407,8 +407,13 @@ layout(struct view *v, int w, int h)
 		return;
 	int want = rows_wanted(v);
 	int grid_need = 4 + want, grid_min = 4 + (want < 4 ? want : 4);
-	int tl_need = 4 + want;       /* box, time axis, rows, legend */
-	int body_y = 1, body_h = h - 2;
+	/* box, time axis, rows, legend; a Charm++ run's timeline has a row
+	 * per PE, not per chare */
+	int tl_need = 4 + (view_is_charm(v) && view_pe_rows(v) ? (int)(view_pe_rows(v) < 10000 ? view_pe_rows(v) : 10000)
+			   : want);
+	int body_y = 1, body_h = h - 1 - view_footer_lines(v, w, h);
+	if (body_h < grid_min)       /* the grid's least, whatever the message */
+		body_h = grid_min;
 	int left_w = w, ov_h = v->no_overview ? 0 : 4;
 	int grid_h, tl_h = 0, det_h = 0, extra_h = 0;
 	int tl_ok = !v->no_timeline && body_h >= 24;
@@ -612,8 +617,10 @@ view_draw(struct view *v, struct grid *g)
 		view_samples_layout(v, g->w, g->h);
 	} else {
 		layout(v, g->w, g->h);
-		if (v->start_pending && !v->tiny)
+		if (v->start_pending && !v->tiny) {
 			first_screen(v);
+			layout(v, g->w, g->h);     /* its message takes its lines */
+		}
 		view_scroll_to_selection(v, v->recenter && !v->tiny);
 		if (!v->tiny)
 			v->recenter = 0;

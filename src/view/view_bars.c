@@ -260,40 +260,66 @@ wrap_lines(const char *p, int w, int max, const char **start, size_t *len, int *
  * lines below 30 rows, where every row of the panes counts. When the
  * reader's warnings (v->start_note) lead a message that does not fit,
  * the status line and the help carry them and the message goes without
- * them; a message cut short ends at a space, in "…". */
-static void
-draw_message(struct view *v, struct grid *g, int above)
-{
-	const char *p = v->message;
-	int w = g->w - 2, max = g->h < 30 ? 2 : g->h / 3;
-	if (above && max < g->h / 3)          /* completions: the list matters */
-		max = g->h / 3;
-	if (max > 16)
-		max = 16;
+ * them; a message cut short ends at a space, in "…". The layout leaves
+ * it its lines (view_footer_lines), so it never covers a pane. */
+struct msg_lines {
 	const char *start[16];
 	size_t len[16];
-	int more;
-	int n = wrap_lines(p, w, max, start, len, &more);
-	size_t nl = strlen(v->start_note);
+	int n, more;
 	char brief[96];
-	if (more && v->message_note && nl && !strncmp(p, v->start_note, nl)) {
+};
+
+static void
+message_lines(const struct view *v, int gw, int gh, int above, struct msg_lines *m)
+{
+	const char *p = v->message;
+	int w = gw - 2, max = gh < 30 ? 2 : gh / 3;
+	if (above && max < gh / 3)          /* completions: the list matters */
+		max = gh / 3;
+	if (max > 16)
+		max = 16;
+	if (max < 1)
+		max = 1;
+	m->n = wrap_lines(p, w, max, m->start, m->len, &m->more);
+	size_t nl = strlen(v->start_note);
+	if (m->more && v->message_note && nl && !strncmp(p, v->start_note, nl)) {
 		p += nl;
 		while (*p == ' ' || !strncmp(p, "\u00b7", 2))
 			p += *p == ' ' ? 1 : 2;
 		if (!*p) {
-			snprintf(brief, sizeof brief, "trace quality: %llu warning%s (the help lists them)",
+			snprintf(m->brief, sizeof m->brief, "trace quality: %llu warning%s (the help lists them)",
 				 (unsigned long long)v->quality_count, v->quality_count == 1 ? "" : "s");
-			p = brief;
+			p = m->brief;
 		}
-		n = wrap_lines(p, w, max, start, len, &more);
+		m->n = wrap_lines(p, w, max, m->start, m->len, &m->more);
 	}
-	if (more)                  /* keep the start; the end says it goes on */
-		len[n - 1] = grid_wrap(start[n - 1], w - 1);
+	if (m->more)                  /* keep the start; the end says it goes on */
+		m->len[m->n - 1] = grid_wrap(m->start[m->n - 1], w - 1);
+}
+
+int
+view_footer_lines(const struct view *v, int w, int h)
+{
+	if (!v->message[0])
+		return 1;
+	struct msg_lines m;
+	int above = v->input != INPUT_NONE;
+	message_lines(v, w, h, above, &m);
+	return (m.n > 0 ? m.n : 1) + above;
+}
+
+static void
+draw_message(struct view *v, struct grid *g, int above)
+{
+	struct msg_lines m;
+	message_lines(v, g->w, g->h, above, &m);
+	int w = g->w - 2;
 	int style = v->message_error ? ST_ERROR : ST_EMPH;
-	for (int i = 0; i < n; i++) {
-		int y = g->h - n + i - above;
+	for (int i = 0; i < m.n; i++) {
+		int y = g->h - m.n + i - above;
 		char line[512];
-		snprintf(line, sizeof line, "%.*s%s", (int)len[i], start[i], i == n - 1 && more ? "\u2026" : "");
+		snprintf(line, sizeof line, "%.*s%s", (int)m.len[i], m.start[i],
+			 i == m.n - 1 && m.more ? "\u2026" : "");
 		grid_fill(g, 0, y, g->w, 1, ' ', ST_NORMAL);
 		grid_text(g, 1, y, w + 1, style, line);
 	}

@@ -339,6 +339,10 @@ struct sfield {
  * dropping the least important until they fit. */
 void view_status_fields(struct grid *g, struct sfield *f, int n);
 void view_draw_footer(struct view *v, struct grid *g);
+/* The lines the footer takes on a w x h screen: 1, or what the message
+ * wraps to (with the prompt under it when one is open); the layout
+ * leaves them to it. */
+int view_footer_lines(const struct view *v, int w, int h);
 
 /* view_mouse.c: a mouse event (a keymap_mouse code) */
 void view_mouse(struct view *v, uint32_t key);

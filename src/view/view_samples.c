@@ -408,8 +408,12 @@ view_samples_layout(struct view *v, int w, int h)
 	v->tiny = w < 40 || h < 12;      /* as for traces: view.c's message says so */
 	if (v->tiny)
 		return;
-	int y = 1, bh = h - 2, strip = 5;
-	if (w >= 120 && bh >= 30) {
+	/* a message of several lines takes them from the panes, which keep
+	 * their arrangement */
+	int y = 1, bh = h - 1 - view_footer_lines(v, w, h), strip = 5;
+	if (bh < 10)
+		bh = 10;
+	if (w >= 120 && h - 2 >= 30) {
 		int top = bh * 2 / 5, mid = (bh - top) / 2, bot = bh - top - mid;
 		int lw = w * 9 / 20, hw = w / 2;
 		place(v, PANE_TOPO, 0, y, lw, top);
