@@ -182,6 +182,17 @@ if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<
 else
 	bad ":save then --config: the same screen"
 fi
+# a saved analysis is named by its file in the status line, not by its
+# directory ("skein  ux  lateness", the directory of a trace's anchor)
+mkdir -p "$tmp/ux"
+if "$skein" analyze -q --save "$tmp/ux/lateness-study.skein" "$sv" >/dev/null &&
+	"$skein" render --size 80x24 "$tmp/ux/lateness-study.skein" | head -1 | grep -q '^ skein  lateness-study.skein  lateness ' &&
+	"$skein" render --size 120x40 "$tmp/ux/lateness-study.skein" | head -1 | grep -q '^ skein  ux/lateness-study.skein  lateness ' &&
+	"$skein" render --size 80x24 "$sv" | head -1 | grep -q '^ skein  stencil-4-delay  lateness '; then
+	ok
+else
+	bad "a saved analysis is named by its file in the status line"
+fi
 # :save keeps the hardware of --topology (by its absolute path) and the
 # side pane shown: the topology reopens as it was
 cp "$root/tests/topo/foreign.xml" "$tmp/hw.xml"

@@ -42,12 +42,22 @@ status_width(const struct sfield *f, int n)
 	return w;
 }
 
-/* "stencil/traces.otf2" -> "stencil": the part that tells traces apart. */
+/* Whether a file's name is one every trace of its kind has (an OTF2
+ * anchor, a Projections .sts), so that its directory names the trace. */
+static int
+anchor_name(const char *base)
+{
+	size_t n = strlen(base);
+	return (n > 5 && !strcmp(base + n - 5, ".otf2")) || (n > 4 && !strcmp(base + n - 4, ".sts"));
+}
+
+/* "stencil/traces.otf2" -> "stencil": the part that tells traces apart;
+ * a file of any other kind (a saved analysis) by its own name. */
 static void
 short_label(const char *label, char *buf, size_t n)
 {
 	const char *base = strrchr(label, '/');
-	if (base && base[1] && strchr(base + 1, '.') && base > label) {
+	if (base && base[1] && anchor_name(base + 1) && base > label) {
 		const char *dir = base;
 		while (dir > label && dir[-1] != '/')
 			dir--;
@@ -74,6 +84,12 @@ view_draw_status(struct view *v, struct grid *g)
 	};
 	for (int i = 0; i < F_COUNT; i++)
 		f[i].prio = prio[i];
+	/* the trace's name shortens early ("stencil/traces.otf2" to
+	 * "stencil"), but it is the one field no pane repeats: it goes after
+	 * the windows and the metric (a pane's title names that) */
+	f[F_LABEL].drop_prio = 8;
+	f[F_METRIC].drop_prio = 5;
+	f[F_QUALITY].prio = 7;     /* the warnings, said nowhere else after the start */
 	snprintf(f[F_SKEIN].full, sizeof f[0].full, "skein");
 	snprintf(f[F_LABEL].full, sizeof f[0].full, "%s", v->label);
 	short_label(v->label, f[F_LABEL].brief, sizeof f[0].brief);
@@ -112,12 +128,13 @@ view_draw_status(struct view *v, struct grid *g)
 		uint32_t last = re ? re - 1 : 0;
 		if (last == v->win_rank) {      /* one row in view: "rank 0/1", not "ranks 0–0/1" */
 			snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u/%u", view_row_noun(v), last, nr);
-			snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u/%u", view_is_charm(v) ? "c" : "r", last, nr);
+			if (!view_is_charm(v))     /* "c3/21" would not say chares: whole or gone */
+				snprintf(f[F_ROWS].brief, sizeof f[0].brief, "r%u/%u", last, nr);
 		} else {
 			snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u\u2013%u/%u", view_is_charm(v) ? "chares" : "ranks",
 				 v->win_rank, last, nr);
-			snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u\u2013%u/%u", view_is_charm(v) ? "c" : "r",
-				 v->win_rank, last, nr);
+			if (!view_is_charm(v))
+				snprintf(f[F_ROWS].brief, sizeof f[0].brief, "r%u\u2013%u/%u", v->win_rank, last, nr);
 		}
 	}
 	if (v->zs == 1 && v->zr == 1) {
@@ -147,7 +164,8 @@ view_status_fields(struct grid *g, struct sfield *f, int n)
 	for (int pass = 1; pass <= 2 && status_width(f, n) > g->w; pass++)
 		for (int p = 0; p <= 9 && status_width(f, n) > g->w; p++)
 			for (int i = 0; i < n; i++)
-				if (f[i].prio == p && f[i].state < pass && (pass == 2 || f[i].brief[0]))
+				if ((pass == 2 && f[i].drop_prio ? f[i].drop_prio : f[i].prio) == p && f[i].state < pass &&
+				    (pass == 2 || f[i].brief[0]))
 					f[i].state = pass;
 	int x = 1;
 	for (int i = 0; i < n; i++) {

@@ -331,7 +331,9 @@ void view_draw_status(struct view *v, struct grid *g);
  * matters (fields that matter less are shortened, then dropped, first). */
 struct sfield {
 	char full[288], brief[288];
-	int prio;
+	int prio;                     /* 0 shortened and dropped first ... 9 last */
+	int drop_prio;                /* when dropping, if not 0: a field that
+	                                 shortens early may still go late */
 	int state;                    /* 0 full, 1 brief, 2 dropped */
 	int key;                      /* drawn as a key (ST_BAR_KEY) */
 };
