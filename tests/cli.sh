@@ -22,6 +22,13 @@ for t in "$root"/traces/corpus/*/traces.otf2; do [ -f "$t" ] && { trace=$t; brea
 	trace=$root/$shared/traces/otf2/pipit-pingpong-otf2/traces.otf2
 
 run help 0 --help && grep -q '^usage: skein' "$tmp/out" && [ ! -s "$tmp/err" ] && ok || bad "--help output"
+# every entry's continuation lines belong to it: --metric ends where it
+# says its default (a stray 'partition or function' line followed it), and
+# no continuation line repeats the one before
+awk '/^  -m, --metric M  *colour by/ { on = 1 } on && /^      --color / { print prev; exit } on { prev = $0 }' "$tmp/out" |
+	grep -q '^ *Charm++, else lateness)$' &&
+	! awk 'prev != "" && $0 == prev { bad = 1 } { prev = $0 } END { exit !bad }' "$tmp/out" &&
+	ok || bad "--help: the --metric entry ends with its default"
 run version 0 --version && grep -qx 'skein [0-9][0-9.]*' "$tmp/out" && ok || bad "--version output"
 run bad-option 2 --bogus && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ] && ok || bad "unknown option"
 run no-trace 2 && [ ! -s "$tmp/out" ] && grep -q 'no trace given' "$tmp/err" && ok || bad "no trace"
