@@ -31,6 +31,13 @@ awk '/^  -m, --metric M  *colour by/ { on = 1 } on && /^      --color / { print 
 	ok || bad "--help: the --metric entry ends with its default"
 run version 0 --version && grep -qx 'skein [0-9][0-9.]*' "$tmp/out" && ok || bad "--version output"
 run bad-option 2 --bogus && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ] && ok || bad "unknown option"
+# option errors start with "skein:" as every other error does, not with
+# the binary's full path (getopt's own messages did)
+grep -qx "skein: unknown option '--bogus'" "$tmp/err" && ok || bad "an unknown option starts with skein: ($(head -1 "$tmp/err"))"
+run missing-arg 2 render --keys && grep -qx "skein: an argument is missing after '--keys'" "$tmp/err" &&
+	run bad-short 2 -z x && grep -qx "skein: unknown option '-z'" "$tmp/err" &&
+	run ambiguous 2 --no x && grep -qx "skein: ambiguous option '--no'" "$tmp/err" &&
+	ok || bad "option errors name the option ($(head -1 "$tmp/err"))"
 run no-trace 2 && [ ! -s "$tmp/out" ] && grep -q 'no trace given' "$tmp/err" && ok || bad "no trace"
 run extra-arg 2 info a b && grep -q "unexpected argument 'b'" "$tmp/err" && ok || bad "extra argument"
 run missing 1 info /nonexistent/x.otf2 && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
@@ -105,6 +112,14 @@ run keys-samples-opt 2 keys --attribute zidx && grep -q "'skein keys' takes only
 run config-samples-opt 2 config --windows 3 && grep -q "'skein config' takes only" "$tmp/err" &&
 	ok || bad "skein config refuses a samples option"
 sh "$root/mk/keys-doc.sh" "$skein" check && ok || bad "doc/skein.1 and README.md list the keys skein keys prints (make doc-keys)"
+# a key script's bad key is named
+run bad-key-name 2 render --keys 'jj<Foo>' "$trace" &&
+	grep -q "^skein: unknown key name '<Foo>' at offset 2 of the key script" "$tmp/err" &&
+	ok || bad "--keys '<Foo>' names the key ($(head -1 "$tmp/err"))"
+# 'skein render samples DIR' reads as 'skein samples DIR' does
+run render-samples 0 render --size 80x24 samples "$root/traces/samples/toy" &&
+	head -1 "$tmp/out" | grep -q '^ skein  toy  2400 samples' &&
+	ok || bad "skein render samples DIR shows the sample set ($(head -1 "$tmp/err"))"
 run unknown-command 2 bogus-cmd x && grep -q "^skein: unknown command 'bogus-cmd'$" "$tmp/err" &&
 	ok || bad "skein bogus-cmd x names the unknown command ($(head -1 "$tmp/err"))"
 run dump-elsewhere 2 info --dump "$trace" && ok || bad "--dump belongs to skein config"
@@ -308,8 +323,17 @@ else
 fi
 
 # make install into a user prefix, as on a login node without root
+# with the documents --help and the man page name by file name; the
+# help says where they are, and neither cites the project's "seeds" (a
+# user has no such files) nor a doc/ path of the source tree
 if make -s -C "$root" install PREFIX="$tmp/prefix" >/dev/null 2>"$tmp/err" &&
-	"$tmp/prefix/bin/skein" --version >/dev/null && [ -f "$tmp/prefix/share/man/man1/skein.1" ]; then
+	"$tmp/prefix/bin/skein" --version >/dev/null && [ -f "$tmp/prefix/share/man/man1/skein.1" ] &&
+	[ -f "$tmp/prefix/share/doc/skein/format.md" ] && [ -f "$tmp/prefix/share/doc/skein/charm.md" ] &&
+	"$tmp/prefix/bin/skein" --help | grep -q "are in $tmp/prefix/share/doc/skein;" &&
+	! "$tmp/prefix/bin/skein" --help | grep -q 'doc/[a-z-]*\.md\|seed 00' &&
+	! "$tmp/prefix/bin/skein" keys --format man | grep -q 'doc/[a-z-]*\.md\|seed 00' &&
+	! grep -q 'doc/[a-z-]*\.md\|seed 00' "$tmp/prefix/share/man/man1/skein.1" &&
+	! grep -q 'seed 00' "$root/README.md"; then
 	ok
 else
 	bad "make install PREFIX=... ($(head -c 200 "$tmp/err"))"

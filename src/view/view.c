@@ -100,7 +100,7 @@ quality_note(struct view *v)
 			continue;
 		int k = snprintf(v->start_note + len, sizeof v->start_note - len, "%s%llu %s",
 				 len ? ", " : "trace quality: ", (unsigned long long)n,
-				 trace_warning_text(v->t, shown[i]));
+				 trace_warning_count_text(v->t, shown[i], n));
 		len += k > 0 ? (size_t)k : 0;
 		v->quality_count += n;
 	}

@@ -82,7 +82,7 @@ view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 	fn(ud, KEYS_NOTE, NULL, "timeline: a slice shows its most important operation, coloured by the region "
 	   "taking most of it, underlined when kinds share it");
 	if (charm) {
-		fn(ud, KEYS_SECTION, NULL, "Charm++ metrics (seed 004, section 4)");
+		fn(ud, KEYS_SECTION, NULL, "Charm++ metrics (Isaacs et al., SC'15, section 4)");
 		fn(ud, KEYS_NOTE, NULL, "rows are chares (runtime chares grouped per PE at the bottom), an "
 		   "operation is a piece of an entry-method execution (split after each send), a phase "
 		   "a run of steps of the application or of the runtime (reductions, broadcasts)");
@@ -95,7 +95,9 @@ view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 	fn(ud, KEYS_SECTION, NULL, "Lateness");
 	fn(ud, KEYS_NOTE, NULL, "lateness: the exit time minus the earliest exit among the operations of the same "
 	   "partition and step; differential lateness: what an operation adds to the lateness it "
-	   "inherited (hotspots are where it is largest); cause: how it came about (seed 000, Fig. 7)");
+	   "inherited (hotspots are where it is largest); cause: which of the four ways of Isaacs et al., \"Ordering Traces "
+	   "Logically to Identify Lateness in Message-Passing Programs\" (Fig. 7), it came about: created by "
+	   "computation, inherited along the rank, created in flight, or inherited across ranks");
 }
 
 /* ---- writers -------------------------------------------------------------- */
