@@ -135,8 +135,10 @@ if sys.argv[2] == "ops":
 	# in the status line, the footer and the help, which explains seed
 	# 004's metrics instead of lateness
 	grep -q 'phase 10/24' "$tmp/r.txt" && ok || bad "a Charm++ run's status line names its phase"
-	"$skein" render --size 150x300 --keys '?' "$imb" >"$tmp/h.txt" && tail -n 1 "$tmp/h.txt" | grep -q '\[ \] phase' \
-		&& tail -n 1 "$tmp/h.txt" | grep -q 's send' && ! tail -n 1 "$tmp/h.txt" | grep -q 'C coll' \
+	"$skein" render --size 200x300 --keys '?' "$imb" >"$tmp/h.txt" && tail -n 1 "$tmp/h.txt" | grep -q '\[ \] phase' \
+		&& tail -n 1 "$tmp/h.txt" | grep -q 's creates' && ! tail -n 1 "$tmp/h.txt" | grep -q 'C coll' \
+		&& tail -n 1 "$tmp/h.txt" | grep -q 'c invoker' && grep -q 'execution that invoked the selected one' "$tmp/h.txt" \
+		&& ! grep -q 'C collective\|W wait\|lateness came from' "$tmp/h.txt" \
 		&& grep -q 'previous chare (row)' "$tmp/h.txt" && grep -q 'execution of the PE in time' "$tmp/h.txt" \
 		&& grep -q 'next phase on this chare' "$tmp/h.txt" && grep -q 'largest differential duration first' "$tmp/h.txt" \
 		&& grep -q 'the idle time on its PE an execution waited' "$tmp/h.txt" \

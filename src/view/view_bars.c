@@ -193,7 +193,7 @@ legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 		{ ACT_COMMAND, ACT_NONE, "command", "cmd" },
 	};
 	/* a Charm++ run has neither collectives nor waits, and phases */
-	const char *glyphs = charm ? "   s send  r recv  x both  \u00b7 comp"
+	const char *glyphs = charm ? "   r invoked  s creates  x both  \u00b7 other"
 				   : "   s send  r recv  x both  C coll  W wait  \u00b7 comp";
 	int n_ent = (int)(sizeof ent / sizeof ent[0]);
 	for (int level = 0;; level++) {
@@ -209,6 +209,8 @@ legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 			const char *what = brief ? ent[i].brief : ent[i].what;
 			if (charm && ent[i].a == ACT_PREV_PARTITION)
 				what = "phase";
+			if (charm && ent[i].a == ACT_GOTO_CAUSE)
+				what = "invoker";
 			int k = snprintf(out + len, n - len, "%s%s%s%s %s", i ? "  " : "", a, *a && *b ? " " : "", b,
 					 what);
 			len += k > 0 ? (size_t)k : 0;

@@ -248,6 +248,11 @@ void view_row_name(const struct view *v, uint32_t rank, char *buf, size_t n);
 int view_row_name_width(const struct view *v);
 /* The details of a Charm++ operation. */
 void view_charm_details(struct view *v, uint32_t lop, int wide);
+/* What an execution depends on, where `c` goes in a Charm++ run: the
+ * piece of the execution whose creation invoked lop's (TRACE_NONE when it
+ * received none: a later piece of its execution, or a creation the trace
+ * does not hold); *why says where it went or why not. */
+uint32_t view_charm_invoker(struct view *v, uint32_t lop, char *why, size_t n);
 /* The PE timeline: PEs as rows; view_pes_fill fills v->tl for rows PEs
  * from first_pe over the grid window's time span (0 or ERR_NOMEM). */
 struct view_pes;

@@ -72,8 +72,13 @@ view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 		fn(ud, KEYS_ENTRY, syn, view_cmd_help(&view_cmds[i], charm));
 	}
 	fn(ud, KEYS_SECTION, NULL, "Glyphs");
-	fn(ud, KEYS_NOTE, NULL, "s send, r receive, x send and receive, C collective, W wait, \u00b7 computation; "
-	   "zoomed out, a cell shows its most important operation: C, then W, then x, r, s");
+	if (charm)
+		fn(ud, KEYS_NOTE, NULL, "r the piece of an execution that received its invocation, s a piece that "
+		   "ends in a creation (an invocation sent), x both, \u00b7 other; zoomed out, a cell shows its "
+		   "most important piece: x, then r, s");
+	else
+		fn(ud, KEYS_NOTE, NULL, "s send, r receive, x send and receive, C collective, W wait, \u00b7 computation; "
+		   "zoomed out, a cell shows its most important operation: C, then W, then x, r, s");
 	fn(ud, KEYS_NOTE, NULL, "colour: the metric (the footer's scale); zoomed out, the block's maximum");
 	fn(ud, KEYS_NOTE, NULL, "reverse: the selection (\u25b8 and \u25be mark its row and step); "
 	   "green (monochrome: reverse, not bold): its message partners");
