@@ -193,6 +193,19 @@ ran_elsewhere(const struct view *v)
 	return named;
 }
 
+/* Does any rank of the trace name its node? */
+static int
+names_nodes(const struct view *v)
+{
+	uint32_t ntl, nn;
+	const struct trace_timeline *tl = trace_timelines(v->t, &ntl);
+	trace_nodes(v->t, &nn);
+	for (uint32_t r = 0; r < ntl; r++)
+		if (tl[r].node < nn)
+			return 1;
+	return 0;
+}
+
 static int place_and_size(struct view *v, struct err *e);
 
 /* The node topology; a cluster of copies when the ranks ran on several
@@ -226,6 +239,14 @@ load_topo(struct view *v, struct err *e)
 		: vt->this_machine ? topo_load_synthetic(vt->this_machine, &node, e) : topo_load_machine(&node, e);
 	if (rc)
 		return rc;
+	/* this machine stands in only when nothing says where they ran:
+	 * say so rather than pass it off as theirs */
+	if (!vt->xml && !vt->synth && !names_nodes(v)) {
+		snprintf(vt->note, sizeof vt->note, "this machine's hardware: the %s names no nodes; give "
+			 "--topology FILE.xml (lstopo on the machine it ran on)", view_is_charm(v) ? "run" : "trace");
+		snprintf(vt->note_short, sizeof vt->note_short, "this machine (no nodes in the %s; --topology "
+			 "FILE.xml)", view_is_charm(v) ? "run" : "trace");
+	}
 	uint32_t ntl, nn;
 	const struct trace_timeline *tl = trace_timelines(v->t, &ntl);
 	const struct trace_node *nodes = trace_nodes(v->t, &nn);
