@@ -158,7 +158,11 @@ ph_row(struct view *v, int y, struct grid *row)
 		int x = (int)c * ph->colw, w = ph->colw - 1;
 		int cur = a == vs->attr;
 		if (y == 0) {
-			const char *name = samples_attr(vs->s, a)->name;
+			/* a name cut says so ("dataSou…"); the cursor's line
+			 * under the histograms names its attribute whole */
+			char name[128];
+			snprintf(name, sizeof name, "%s", samples_attr(vs->s, a)->name);
+			view_fit_title(name, w);
 			int n = grid_text(row, x, 0, w, cur ? ST_EMPH : ST_LABEL, name);
 			if (cur)
 				grid_mark(row, x, 0, n ? n : 1, 1, MARK_SEL);

@@ -529,6 +529,25 @@ void
 vt_obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n)
 {
 	const struct topo_obj *o = &vt->obj[i];
+	if (brief == 2) {         /* the medium form: a word and a number */
+		switch (o->type) {
+		case TOPO_MACHINE: snprintf(buf, n, "Machine"); return;
+		case TOPO_PACKAGE: snprintf(buf, n, "Pkg %u", o->os_index); return;
+		case TOPO_NUMA: snprintf(buf, n, "NUMA %u", o->os_index); return;
+		case TOPO_L3: case TOPO_L2: case TOPO_L1:
+			snprintf(buf, n, "L%d %u", o->type == TOPO_L3 ? 3 : o->type == TOPO_L2 ? 2 : 1, o->index);
+			return;
+		case TOPO_CORE: snprintf(buf, n, "Core %u", o->index); return;
+		case TOPO_PU:
+			if (!vt->system_tree) {
+				snprintf(buf, n, "PU %u", o->os_index);
+				return;
+			}
+			break;
+		default: break;
+		}
+		brief = 0;
+	}
 	switch (o->type) {
 	case TOPO_CLUSTER: snprintf(buf, n, "%s", brief ? "all" : "Cluster"); break;
 	case TOPO_NODE: snprintf(buf, n, "%s%s", brief ? "" : "Node ", topo_str(vt->t, o->name)); break;
@@ -673,8 +692,14 @@ tree_row(struct view *v, int y, struct grid *row)
 	int x = 1 + 2 * o->depth;
 	uint32_t glyph = o->n_children ? (vt->collapsed[i] ? 0x25b8 : 0x25be) : ' ';
 	grid_put(row, x, 0, glyph, ST_DIM);
-	vt_obj_label(vt, i, 0, buf, sizeof buf);
 	int lx = x + 2, room = nw - 1 - lx;   /* a space before the bar ("P#0██") */
+	/* a name that does not fit takes a shorter form before it is cut:
+	 * eight "NUMANode…" in a row said nothing, "NUMA 3" and "N3" do */
+	for (int form = 0; form < 3; form++) {
+		vt_obj_label(vt, i, form == 0 ? 0 : form == 1 ? 2 : 1, buf, sizeof buf);
+		if (grid_text_width(buf) <= room)
+			break;
+	}
 	x = lx + grid_text(row, lx, 0, room, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
 	if (grid_text_width(buf) > room && room > 1)   /* cut: say so */
 		grid_put(row, lx + room - 1, 0, 0x2026, i == vt->sel ? ST_EMPH : ST_NORMAL);
