@@ -401,10 +401,14 @@ samples_header(struct view *v, struct grid *row)
 		all += vh->hist.count[k];
 		sel += vh->sel_count[k];
 	}
-	vs_value(vs, vs->attr, bin_value(vh, lo), a, sizeof a);
-	vs_value(vs, vs->attr, vh->mb.per_value ? bin_value(vh, hi) : mem_bin_edge(&vh->mb, hi + 1), b, sizeof b);
-	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s%s%s: %llu", vh->cur.anchor != SAMPLES_NONE ? "range" : "cursor",
-			    a, lo != hi ? "\u2013" : "", lo != hi ? b : "", (unsigned long long)all);
+	if (lo != hi)
+		vs_range(vs, vs->attr, bin_value(vh, lo),
+			 vh->mb.per_value ? bin_value(vh, hi) : mem_bin_edge(&vh->mb, hi + 1), a, sizeof a);
+	else
+		vs_value(vs, vs->attr, bin_value(vh, lo), a, sizeof a);
+	(void)b;
+	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s: %llu", vh->cur.anchor != SAMPLES_NONE ? "range" : "cursor",
+			    a, (unsigned long long)all);
 	if (vs->n_sel)
 		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, " (%llu selected)", (unsigned long long)sel);
 	if (row->w - x > 16)
@@ -492,17 +496,33 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 		xhi = vh->mb.per_value ? bin_value(vh, h->n_bins - 1) : vh->mb.hi;
 	}
 	bin_label(v, vh, xlo, a, sizeof a);
-	grid_text(row, lw, 0, cw, ST_LABEL, a);
-	bin_label(v, vh, xmid, b, sizeof b);
-	int bw = grid_text_width(b), mid = lw + cw / 2 - bw / 2, end = lw + grid_text_width(a);
-	if (mid > end + 1) {
-		grid_text(row, mid, 0, bw, ST_LABEL, b);
-		end = mid + bw;
+	char c[48];
+	bin_label(v, vh, xhi, c, sizeof c);
+	/* a sample attribute's unit ("cyc") is said once, on the high edge,
+	 * which comes before the middle */
+	const char *unit = vh->samples ? strrchr(c, ' ') : NULL;
+	if (unit && (unit[1] < '0' || unit[1] > '9')) {
+		size_t ul = strlen(unit), al = strlen(a);
+		if (al > ul && !strcmp(a + al - ul, unit))
+			a[al - ul] = 0;
+	} else {
+		unit = NULL;
 	}
-	bin_label(v, vh, xhi, b, sizeof b);
-	bw = grid_text_width(b);
-	if (row->w - bw > end + 1)
-		grid_text(row, row->w - bw, 0, bw, ST_LABEL, b);
+	grid_text(row, lw, 0, cw, ST_LABEL, a);
+	int end = lw + grid_text_width(a), cwid = grid_text_width(c), right = row->w;
+	if (row->w - cwid > end + 1) {
+		grid_text(row, row->w - cwid, 0, cwid, ST_LABEL, c);
+		right = row->w - cwid;
+	}
+	bin_label(v, vh, xmid, b, sizeof b);
+	if (unit) {
+		size_t ul = strlen(unit), bl = strlen(b);
+		if (bl > ul && !strcmp(b + bl - ul, unit))
+			b[bl - ul] = 0;
+	}
+	int bw = grid_text_width(b), mid = lw + cw / 2 - bw / 2;
+	if (mid > end + 1 && mid + bw < right - 1)
+		grid_text(row, mid, 0, bw, ST_LABEL, b);
 	/* you are here, where no label is */
 	int x = lw + sb;
 	if (sb >= 0 && x < row->w && row->cells[x].ch == ' ' && (x == lw || row->cells[x - 1].ch == ' ') &&

@@ -118,13 +118,16 @@ cursor_line(struct view *v, struct grid *row)
 		sel += ph->sel[vs->attr][k];
 	}
 	int one = b->per_value;
-	vs_value(vs, vs->attr, one ? b->lo + a + 0.5 : mem_bin_edge(b, a), lo, sizeof lo);
-	vs_value(vs, vs->attr, one ? b->lo + e + 0.5 : mem_bin_edge(b, e + 1), hi, sizeof hi);
+	double vlo = one ? b->lo + a + 0.5 : mem_bin_edge(b, a), vhi = one ? b->lo + e + 0.5 : mem_bin_edge(b, e + 1);
+	(void)hi;
+	if (one && a == e)
+		vs_value(vs, vs->attr, vlo, lo, sizeof lo);
+	else
+		vs_range(vs, vs->attr, vlo, vhi, lo, sizeof lo);
 	/* the bin first; its counts whole, shorter when the pane is narrow
 	 * (never "651 samples, 5") */
-	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s %s%s%s", samples_attr(vs->s, vs->attr)->name,
-			    ph->cur.anchor != SAMPLES_NONE ? "range" : "bin", lo, one && a == e ? "" : "\u2013",
-			    one && a == e ? "" : hi);
+	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s %s", samples_attr(vs->s, vs->attr)->name,
+			    ph->cur.anchor != SAMPLES_NONE ? "range" : "bin", lo);
 	unsigned long long na = (unsigned long long)all, ns = (unsigned long long)sel;
 	char tail[4][64];
 	int k = 0;

@@ -5,6 +5,7 @@
 #include "view_samples.h"
 #include "view_topo_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,11 +13,42 @@
 
 /* ---- formatting ---- */
 
+/* The unit of attribute a: latency is in cycles, and so is the time of
+ * MemAxes' PEBS samples (the time stamp counter); Linux perf's (Mitos)
+ * is in nanoseconds. NULL: a number without a unit. */
+static const char *
+unit_of(const struct view_samples *vs, uint32_t a)
+{
+	const struct samples_info *in = samples_info(vs->s);
+	if ((int)a == in->a_latency)
+		return "cycles";
+	if ((int)a == in->a_time)
+		return in->encoding == SAMPLES_PERF ? "ns" : "cycles";
+	return NULL;
+}
+
 const char *
 vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t n)
 {
 	const struct samples_attr *at = samples_attr(vs->s, a);
-	if (isnan(x))
+	const char *unit = isnan(x) ? NULL : unit_of(vs, a);
+	char c[32];
+	if (unit && (int)a == samples_info(vs->s)->a_time && at && at->hi >= at->lo) {
+		/* a time: from the first sample, in its unit */
+		double d = x - at->lo;
+		if (!strcmp(unit, "ns"))
+			fmt_change(d * 1e-9, buf, n);
+		else
+			snprintf(buf, n, "+%s cyc", fmt_count(d, c, sizeof c));
+		if (d == 0)
+			snprintf(buf, n, "+0");
+	} else if (unit) {
+		if (x == floor(x))
+			fmt_count(x, c, sizeof c);
+		else
+			snprintf(c, sizeof c, "%.4g", x);
+		snprintf(buf, n, "%s %s", c, strcmp(unit, "ns") ? "cyc" : "ns");
+	} else if (isnan(x))
 		snprintf(buf, n, "-");
 	else if (at && at->kind == SAMPLES_CATEGORY && x >= 0 && x == floor(x))
 		snprintf(buf, n, "%s", samples_category(vs->s, a, (uint32_t)x));
@@ -28,6 +60,25 @@ vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t 
 		snprintf(buf, n, "%.0f", x);
 	else
 		snprintf(buf, n, "%.4g", x);
+	return buf;
+}
+
+const char *
+vs_range(const struct view_samples *vs, uint32_t a, double lo, double hi, char *buf, size_t n)
+{
+	char x[64], y[64];
+	vs_value(vs, a, lo, x, sizeof x);
+	vs_value(vs, a, hi, y, sizeof y);
+	if (!strcmp(x, y)) {
+		snprintf(buf, n, "%s", x);
+		return buf;
+	}
+	/* one unit for both ends, and one sign: "+45.73G–59.34G cyc" */
+	const char *ux = strrchr(x, ' '), *uy = strrchr(y, ' ');
+	if (ux && uy && !strcmp(ux, uy) && !isdigit((unsigned char)ux[1]))
+		x[ux - x] = 0;
+	const char *ys = y[0] == '+' && x[0] == '+' ? y + 1 : y;
+	snprintf(buf, n, "%s\u2013%s", x, ys);
 	return buf;
 }
 
@@ -108,7 +159,7 @@ static const char *
 pick_text(struct view *v, const struct mem_pick *p, char *buf, size_t n)
 {
 	const struct view_samples *vs = v->smp;
-	char a[64], b[64];
+	char a[128], b[8];
 	if (p->kind == MEM_PICK_LINE) {
 		const struct samples_codeline *cl = samples_codelines(vs->s, NULL);
 		const char *f = samples_category(vs->s, (uint32_t)samples_info(vs->s)->a_file, cl[p->id].file);
@@ -121,12 +172,8 @@ pick_text(struct view *v, const struct mem_pick *p, char *buf, size_t n)
 			snprintf(buf, n, "object %u", p->id);
 	} else {
 		const struct samples_attr *at = samples_attr(vs->s, p->attr);
-		vs_value(vs, p->attr, p->lo, a, sizeof a);
-		vs_value(vs, p->attr, p->hi, b, sizeof b);
-		if (p->lo == p->hi || !strcmp(a, b))
-			snprintf(buf, n, "%s %s", at ? at->name : "?", a);
-		else
-			snprintf(buf, n, "%s %s\u2013%s", at ? at->name : "?", a, b);
+		(void)b;
+		snprintf(buf, n, "%s %s", at ? at->name : "?", vs_range(vs, p->attr, p->lo, p->hi, a, sizeof a));
 	}
 	return buf;
 }

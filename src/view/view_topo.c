@@ -407,11 +407,12 @@ view_topo_highlight(const struct view *v, uint32_t rank)
 	return holds_rank(vt, vt->sel, rank);
 }
 
-/* The note's lines, then the hottest chain. */
+/* The note's lines, then the hottest chain; a sample set's tree then
+ * heads its columns. */
 static int
 header_rows(const struct view_topo *vt)
 {
-	return vt->n_note + 1;
+	return vt->n_note + 1 + (vt->samples && vt->mode == TM_TREE);
 }
 
 /* The note wrapped at spaces to w columns, at most four lines; in a
@@ -665,6 +666,55 @@ vt_link_level(const struct view_topo *vt, uint32_t i)
 	return x * 3 > 2 * m ? 3 : x * 3 > m ? 2 : 1;
 }
 
+/* The tree's columns in a row w wide: names, bars, the link's traffic
+ * (samples), the value. */
+static void
+tree_geom(const struct view_topo *vt, int w, int *nw, int *bw, int *tw, int *vw)
+{
+	*vw = 10;
+	*bw = w >= 60 ? 20 : w >= 40 ? 10 : 0;
+	*tw = vt->link && w >= 34 ? 8 : 0;      /* samples: the link's traffic */
+	*nw = w - *bw - *vw - *tw - 1;
+	if (vt->samples && *bw == 10 && w < 46)
+		*bw = 6, *nw += 4;
+	/* the bars give up cells (down to 4) before a name does */
+	int short_by = vt->name_w + 1 - *nw;
+	if (*bw > 4 && short_by > 0) {
+		int give = short_by < *bw - 4 ? short_by : *bw - 4;
+		*bw -= give;
+		*nw += give;
+	}
+}
+
+/* A sample set's tree: what its numbers are. A memory (cache, NUMA node,
+ * the machine: accesses to the other package) counts what it served, a
+ * processor what it issued, so the machine can hold less than its
+ * children; the arrow column counts the accesses that crossed each
+ * object's link to its parent. */
+static void
+tree_heading(struct view *v, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	int nw, bw, tw, vw;
+	tree_geom(vt, row->w, &nw, &bw, &tw, &vw);
+	static const char *const what[VS_TOPO_METRICS][3] = {
+		{ "cycles a memory served, a CPU issued", "memory: served, CPU: issued", "served/issued" },
+		{ "samples a memory served, a CPU issued", "memory: served, CPU: issued", "served/issued" },
+		{ "cycles per access served or issued", "per access", "per access" },
+		{ "cycles issued by the CPUs below", "issued below", "issued below" },
+	};
+	static const char *const head[VS_TOPO_METRICS] = { "cycles", "samples", "mean", "issued" };
+	int m = vt->metric < VS_TOPO_METRICS ? vt->metric : 0;
+	for (int k = 0; k < 3; k++)
+		if (grid_text_width(what[m][k]) <= nw + bw - 1 || k == 2) {
+			grid_text(row, 1, 0, nw + bw - 1, ST_DIM, what[m][k]);
+			break;
+		}
+	if (tw)
+		grid_printf(row, nw + bw + 1, 0, tw, ST_DIM, "\u2191 link");
+	grid_printf(row, row->w - vw, 0, vw, ST_DIM, "%*s", vw, head[m]);
+}
+
 static void
 tree_row(struct view *v, int y, struct grid *row)
 {
@@ -675,18 +725,8 @@ tree_row(struct view *v, int y, struct grid *row)
 	uint32_t i = vt->line[li];
 	const struct topo_obj *o = &vt->obj[i];
 	char buf[96], val[32];
-	int vw = 10, bw = row->w >= 60 ? 20 : row->w >= 40 ? 10 : 0;
-	int tw = vt->link && row->w >= 34 ? 8 : 0;      /* samples: the link's traffic */
-	int nw = row->w - bw - vw - tw - 1;
-	if (vt->samples && bw == 10 && row->w < 46)
-		bw = 6, nw += 4;
-	/* the bars give up cells (down to 4) before a name does */
-	int short_by = vt->name_w + 1 - nw;
-	if (bw > 4 && short_by > 0) {
-		int give = short_by < bw - 4 ? short_by : bw - 4;
-		bw -= give;
-		nw += give;
-	}
+	int nw, bw, tw, vw;
+	tree_geom(vt, row->w, &nw, &bw, &tw, &vw);
 	if (holds_rank(vt, i, v->sel_rank))
 		grid_put(row, 0, 0, 0x2022, ST_EMPH);     /* the selected rank runs here */
 	int x = 1 + 2 * o->depth;
@@ -760,6 +800,13 @@ topo_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	y -= 1;
+	if (vt->samples && vt->mode == TM_TREE) {
+		if (y == 0) {
+			tree_heading(v, row);
+			return;
+		}
+		y -= 1;
+	}
 	switch (vt->mode) {
 	case TM_TREE: tree_row(v, y, row); break;
 	case TM_ICICLE: vt_icicle_row(v, y, row); break;
