@@ -457,6 +457,21 @@ layout(struct view *v, int w, int h)
 		} else if (tl_ok && rest >= 21) {
 			tl_h = rest - 14 < tl_need ? rest - 14 : tl_need;
 			rest -= tl_h;
+		} else if (!v->no_timeline && ov_h && !v->no_side && body_h < 24) {
+			/* too low for both (80x24): when the grid shows every step,
+			 * the overview repeats it, and the timeline shows time
+			 * instead, as long as the details keep their seven lines */
+			int lw = view_row_name_width(v) + 1;
+			uint32_t ns = view_index_steps(v->ix);
+			long cols = (long)w - 2 - (lw < 5 ? 5 : lw);
+			int tl = rest + ov_h - det_min;
+			tl = tl > tl_need ? tl_need : tl;
+			if (cols > 0 && (uint64_t)ns <= (uint64_t)cols && v->zs <= 1 && tl >= 5 &&
+			    !v->clustered && v->zr <= 1) {
+				rest += ov_h - tl;
+				ov_h = 0;
+				tl_h = tl;
+			}
 		}
 		if (v->no_side)
 			grid_h += rest;
@@ -688,6 +703,7 @@ view_draw(struct view *v, struct grid *g)
 		if (v->shown[id])
 			draw_pane(v, g, id);
 	view_draw_footer(v, g);
+	view_draw_border_key(v, g);
 	if (v->help_open)
 		draw_help(v, g);
 }

@@ -257,6 +257,34 @@ draw_scale(struct view *v, struct grid *g, int x, int y, int w)
 	return x - x0;
 }
 
+void
+view_draw_border_key(struct view *v, struct grid *g)
+{
+	if (v->smp || v->solo >= 0 || v->big >= 0 || !v->shown[PANE_GRID] ||
+	    (!v->message[0] && v->input == INPUT_NONE))
+		return;
+	struct rect r = v->pane[PANE_GRID];
+	int room = r.w - 6;          /* a corner, a dash and a space each side */
+	if (room < 20)
+		return;
+	struct cell tmp[512];
+	struct grid t = { room < 512 ? room : 512, 1, tmp };
+	grid_clear(&t);
+	int n = draw_scale(v, &t, 0, 0, t.w);
+	while (n > 0 && tmp[n - 1].ch == ' ')
+		n--;
+	if (n <= 0)
+		return;
+	int x = r.x + r.w - 3 - n, y = r.y + r.h - 1;
+	struct cell *c = grid_at(g, x - 1, y);
+	if (!c)
+		return;
+	grid_put(g, x - 1, y, ' ', ST_BORDER);
+	for (int i = 0; i < n; i++)
+		*grid_at(g, x + i, y) = tmp[i];
+	grid_put(g, x + n, y, ' ', ST_BORDER);
+}
+
 /* Splits text at spaces into lines of w columns; returns how many (at
  * most max) and whether text goes on beyond them. */
 static int

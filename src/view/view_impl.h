@@ -346,6 +346,10 @@ struct sfield {
  * dropping the least important until they fit. */
 void view_status_fields(struct grid *g, struct sfield *f, int n);
 void view_draw_footer(struct view *v, struct grid *g);
+/* The colour key in the grid's bottom border while a message or a prompt
+ * holds the footer (the first screen's problem), so it is always on the
+ * screen. */
+void view_draw_border_key(struct view *v, struct grid *g);
 /* The lines the footer takes on a w x h screen: 1, or what the message
  * wraps to (with the prompt under it when one is open); the layout
  * leaves them to it. */

@@ -362,6 +362,12 @@ tl_prepare(struct view *v, int w, int h)
 		v->tl_valid = 0;          /* nothing to draw: rows must not use the old width */
 		return;
 	}
+	/* a row more before the legend: one row short of the grid's, the
+	 * timeline gives up its legend (the title says colour = region)
+	 * rather than a rank */
+	place_rows(v, 1 << 20);           /* every row it would show */
+	if (v->tl_rows == h - 1 && h - 1 >= 1)
+		rows = h - 1;
 	place_rows(v, rows);
 	rows = v->tl_rows;
 	follow_selection(v);
