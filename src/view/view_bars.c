@@ -225,8 +225,8 @@ legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 /* The colour scale of a numeric metric, or what the colours of a
  * categorical one mean: the functions that own them, or the partitions'
  * cycle. Returns the columns drawn. */
-static int
-draw_scale(struct view *v, struct grid *g, int x, int y, int w)
+int
+view_draw_scale(struct view *v, struct grid *g, int x, int y, int w)
 {
 	char buf[64];
 	int x0 = x;
@@ -270,7 +270,7 @@ view_draw_border_key(struct view *v, struct grid *g)
 	struct cell tmp[512];
 	struct grid t = { room < 512 ? room : 512, 1, tmp };
 	grid_clear(&t);
-	int n = draw_scale(v, &t, 0, 0, t.w);
+	int n = view_draw_scale(v, &t, 0, 0, t.w);
 	while (n > 0 && tmp[n - 1].ch == ' ')
 		n--;
 	if (n <= 0)
@@ -416,7 +416,7 @@ view_draw_footer(struct view *v, struct grid *g)
 	}
 	x = 1;
 	/* the keys take what the scale leaves, and the scale at most half */
-	x += draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
+	x += view_draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
 	char legend[256];
 	legend_keys(v->km, view_is_charm(v), w - x - 3, legend, sizeof legend);
 	grid_text(g, x + 3, y, w - x - 3, ST_DIM, legend);

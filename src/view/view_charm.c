@@ -397,7 +397,7 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 	for (int y = 0; y < rows; y++) {
 		struct tlcell *out = &v->tl[(size_t)y * (size_t)cw];
 		for (int x = 0; x < cw; x++) {
-			out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, 0 };
+			out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, TRACE_NONE, 0 };
 			cov_top[x] = cov_dom[x] = idle[x] = 0;
 		}
 		uint32_t pe = first_pe + (uint32_t)y;
@@ -425,7 +425,7 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 		}
 		for (int x = 0; x < cw; x++)
 			if (idle[x] > cov_dom[x])
-				out[x] = (struct tlcell){ VIEW_TL_IDLE, VIEW_TL_IDLE, 0 };
+				out[x] = (struct tlcell){ VIEW_TL_IDLE, VIEW_TL_IDLE, TRACE_NONE, 0 };
 	}
 	free(cov_top);
 	free(cov_dom);

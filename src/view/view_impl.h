@@ -234,6 +234,7 @@ struct view {
 struct tlcell {
 	uint32_t top;
 	uint32_t dom;
+	uint32_t hot;          /* a Charm++ run's PEs coloured by a metric: its largest */
 	uint8_t kinds;
 };
 #define VIEW_TL_IDLE (TRACE_NONE - 1)
@@ -350,6 +351,12 @@ void view_draw_footer(struct view *v, struct grid *g);
  * holds the footer (the first screen's problem), so it is always on the
  * screen. */
 void view_draw_border_key(struct view *v, struct grid *g);
+/* The metric's scale (or the colours' meaning) from (x, y), at most w
+ * columns; returns the columns drawn. */
+int view_draw_scale(struct view *v, struct grid *g, int x, int y, int w);
+/* Does a Charm++ run's PE timeline colour by the metric (seed 004 draws
+ * its metrics on the physical PE view), not by entry method? */
+int view_pes_by_metric(const struct view *v);
 /* The lines the footer takes on a w x h screen: 1, or what the message
  * wraps to (with the prompt under it when one is open); the layout
  * leaves them to it. */
