@@ -552,10 +552,22 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 	int lw = label_w(v->hist);
 	uint32_t nf = act->n_funcs;
 	if (y == 0) {
-		/* a Charm++ run's timelines are chares, its calls entry methods */
-		grid_text(row, 0, 0, row->w, ST_LABEL, view_is_charm(v)
-			  ? "fraction of chares inside each entry method; blank: none"
-			  : "fraction of ranks inside each MPI function; blank: computation");
+		/* a Charm++ run's timelines are chares, its calls entry methods;
+		 * the total is what the layers add up to (every MPI call, the
+		 * quiet ones too) */
+		double all = 0;
+		for (size_t i = 0; i < (size_t)act->n_bins * (nf + 1); i++)
+			all += act->frac[i];
+		all = act->n_bins ? 100.0 * all / act->n_bins : 0;
+		char head[160], pct[16];
+		snprintf(pct, sizeof pct, all >= 99.95 ? "100%%" : "%.1f%%", all);
+		snprintf(head, sizeof head, view_is_charm(v)
+			 ? "fraction of PEs inside each entry method, %s in all; blank: idle"
+			 : "fraction of ranks inside each MPI function, %s in all; blank: computation", pct);
+		if (grid_text_width(head) > row->w)
+			snprintf(head, sizeof head, view_is_charm(v) ? "PEs in each entry method, %s in all"
+				 : "ranks in each MPI function, %s in all", pct);
+		grid_text(row, 0, 0, row->w, ST_LABEL, head);
 		return;
 	}
 	if (act->n_bins == 0) {
