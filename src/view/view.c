@@ -590,65 +590,6 @@ draw_pane(struct view *v, struct grid *g, int id)
 	}
 }
 
-/* The size warning, each sentence wrapped at spaces to the screen and
- * the lines centred, in the first of three wordings that fits whole (at
- * 20x6 it was cut: "skein needs 40x12 (q"). */
-static int
-tiny_lines(const char *const text[3], int w, const char **start, size_t *len, int *style, int max)
-{
-	int n = 0;
-	for (int k = 0; k < 3; k++)
-		for (const char *p = text[k]; *p; n++) {
-			size_t take = grid_wrap(p, w);
-			if (n < max) {
-				start[n] = p;
-				len[n] = take;
-				style[n] = k ? ST_NORMAL : ST_ERROR;
-			}
-			p += take;
-			while (*p == ' ')
-				p++;
-		}
-	return n;
-}
-
-static void
-draw_tiny(struct view *v, struct grid *g)
-{
-	int mw = v->solo >= 0 ? SOLO_MIN_W : MIN_W, mh = v->solo >= 0 ? SOLO_MIN_H : MIN_H;
-	/* three wordings, each of three sentences (a sentence wraps alone:
-	 * "40x12 (q" stays together, a number and what follows it) */
-	char t[3][3][64];
-	snprintf(t[0][0], sizeof t[0][0], "terminal too small: %dx%d", g->w, g->h);
-	snprintf(t[0][1], sizeof t[0][1], "skein needs %dx%d", mw, mh);
-	snprintf(t[0][2], sizeof t[0][2], "(q quits)");
-	snprintf(t[1][0], sizeof t[1][0], "too small: %dx%d", g->w, g->h);
-	snprintf(t[1][1], sizeof t[1][1], "needs %dx%d", mw, mh);
-	snprintf(t[1][2], sizeof t[1][2], "(q quits)");
-	snprintf(t[2][0], sizeof t[2][0], "%s", "");
-	snprintf(t[2][1], sizeof t[2][1], "needs %dx%d", mw, mh);
-	snprintf(t[2][2], sizeof t[2][2], "(q quits)");
-	const char *start[16];
-	size_t len[16];
-	int style[16], n = 0;
-	for (int k = 0; k < 3; k++) {
-		const char *text[3] = { t[k][0], t[k][1], t[k][2] };
-		n = tiny_lines(text, g->w, start, len, style, 16);
-		if (n <= g->h)
-			break;
-	}
-	n = n > 16 ? 16 : n;
-	int y = (g->h - n) / 2;
-	if (y < 0)
-		y = 0;
-	for (int i = 0; i < n && y + i < g->h; i++) {
-		char line[128];
-		snprintf(line, sizeof line, "%.*s", (int)len[i], start[i]);
-		int w = grid_text_width(line);
-		grid_text(g, w < g->w ? (g->w - w) / 2 : 0, y + i, g->w, style[i], line);
-	}
-}
-
 static void
 draw_help(struct view *v, struct grid *g)
 {
@@ -685,7 +626,7 @@ view_draw(struct view *v, struct grid *g)
 	}
 	grid_clear(g);
 	if (v->tiny) {
-		draw_tiny(v, g);
+		view_draw_tiny(v, g);
 		return;
 	}
 	if (v->solo >= 0) {

@@ -347,6 +347,8 @@ struct sfield {
  * dropping the least important until they fit. */
 void view_status_fields(struct grid *g, struct sfield *f, int n);
 void view_draw_footer(struct view *v, struct grid *g);
+/* The screen is below the explorer's least size: say so, whole. */
+void view_draw_tiny(struct view *v, struct grid *g);
 /* The colour key in the grid's bottom border while a message or a prompt
  * holds the footer (the first screen's problem), so it is always on the
  * screen. */
