@@ -236,6 +236,13 @@ cause_from(struct view *v, uint32_t lop)
 	view_lines_text(L, ST_NORMAL, 2, 4, line);
 }
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 /* Lateness is against the other ranks at the same step of the partition:
  * who left first, and how long the others took against this one. */
 static void
@@ -260,14 +267,7 @@ peers_line(struct view *v, uint32_t lop)
 		dur[n++] = analysis_lop_duration(a, l);
 	}
 	if (first != TRACE_NONE) {
-		/* the median by selection: a few thousand ranks at most */
-		for (uint32_t i = 0; i <= n / 2; i++)
-			for (uint32_t j = i + 1; j < n; j++)
-				if (dur[j] < dur[i]) {
-					uint64_t t = dur[i];
-					dur[i] = dur[j];
-					dur[j] = t;
-				}
+		qsort(dur, n, sizeof *dur, cmp_u64);
 		char d[32], m[32], line[256];
 		snprintf(line, sizeof line, "at step %u rank %u left first, %s before this; the other %u rank%s "
 			 "took %s (median)", step, analysis_lop_timeline(a, first),
