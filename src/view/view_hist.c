@@ -29,6 +29,7 @@ static const char *const kind_names[HK_COUNT] = {
 
 struct view_hist {
 	enum hist_kind kind;
+	int kind_set;              /* the first kind chosen (by paradigm) */
 	int scope, lin_counts, log_map, use_end;
 	int o_min;                 /* the density plot's minimum opacity, in tenths */
 	uint64_t key[11];
@@ -229,10 +230,24 @@ label_w(const struct view_hist *vh)
 
 static int selected_bin(const struct view *v, double *val);
 
+/* A Charm++ run opens on its entry methods' durations, seed 004's
+ * measure, not on seed 000's lateness. */
+static void
+first_kind(struct view *v)
+{
+	struct view_hist *vh = v->hist;
+	if (vh->kind_set)
+		return;
+	vh->kind_set = 1;
+	if (!vh->samples && view_is_charm(v))
+		vh->kind = HK_DURATION;
+}
+
 static void
 hist_prepare(struct view *v, int w, int h)
 {
 	struct view_hist *vh = v->hist;
+	first_kind(v);
 	int cw = w - label_w(vh), ch = chart_rows(vh, h);
 	if (cw < 4 || ch < 2) {
 		release(vh);
@@ -771,6 +786,7 @@ hist_request(struct view *v, enum action act)
 		view_set_message(v, 0, "density plot: minimum opacity %.1f", vh->o_min / 10.0);
 		break;
 	case ACT_PANE_MODE:
+		first_kind(v);
 		vh->kind = (enum hist_kind)((vh->kind + 1) % HK_COUNT);
 		if (vh->kind == HK_IDLE && !view_is_charm(v))
 			vh->kind = HK_LATENESS;
