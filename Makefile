@@ -327,13 +327,16 @@ traces:
 	@sh mk/deps.sh traces
 	$(MAKE) -C traces all
 
+# the documents --help and skein(1) name by their file name go with them
 install: $(BIN) $(MPI_BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/skein
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/skein
 	install -m 644 doc/skein.1 $(DESTDIR)$(PREFIX)/share/man/man1/skein.1
+	install -m 644 doc/*.md $(DESTDIR)$(PREFIX)/share/doc/skein/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/skein $(DESTDIR)$(PREFIX)/share/man/man1/skein.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/skein
 
 clean:
 	rm -rf build

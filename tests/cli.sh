@@ -22,8 +22,22 @@ for t in "$root"/traces/corpus/*/traces.otf2; do [ -f "$t" ] && { trace=$t; brea
 	trace=$root/$shared/traces/otf2/pipit-pingpong-otf2/traces.otf2
 
 run help 0 --help && grep -q '^usage: skein' "$tmp/out" && [ ! -s "$tmp/err" ] && ok || bad "--help output"
+# every entry's continuation lines belong to it: --metric ends where it
+# says its default (a stray 'partition or function' line followed it), and
+# no continuation line repeats the one before
+awk '/^  -m, --metric M  *colour by/ { on = 1 } on && /^      --color / { print prev; exit } on { prev = $0 }' "$tmp/out" |
+	grep -q '^ *Charm++, else lateness)$' &&
+	! awk 'prev != "" && $0 == prev { bad = 1 } { prev = $0 } END { exit !bad }' "$tmp/out" &&
+	ok || bad "--help: the --metric entry ends with its default"
 run version 0 --version && grep -qx 'skein [0-9][0-9.]*' "$tmp/out" && ok || bad "--version output"
 run bad-option 2 --bogus && [ ! -s "$tmp/out" ] && [ -s "$tmp/err" ] && ok || bad "unknown option"
+# option errors start with "skein:" as every other error does, not with
+# the binary's full path (getopt's own messages did)
+grep -qx "skein: unknown option '--bogus'" "$tmp/err" && ok || bad "an unknown option starts with skein: ($(head -1 "$tmp/err"))"
+run missing-arg 2 render --keys && grep -qx "skein: an argument is missing after '--keys'" "$tmp/err" &&
+	run bad-short 2 -z x && grep -qx "skein: unknown option '-z'" "$tmp/err" &&
+	run ambiguous 2 --no x && grep -qx "skein: ambiguous option '--no'" "$tmp/err" &&
+	ok || bad "option errors name the option ($(head -1 "$tmp/err"))"
 run no-trace 2 && [ ! -s "$tmp/out" ] && grep -q 'no trace given' "$tmp/err" && ok || bad "no trace"
 run extra-arg 2 info a b && grep -q "unexpected argument 'b'" "$tmp/err" && ok || bad "extra argument"
 run missing 1 info /nonexistent/x.otf2 && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
@@ -98,6 +112,14 @@ run keys-samples-opt 2 keys --attribute zidx && grep -q "'skein keys' takes only
 run config-samples-opt 2 config --windows 3 && grep -q "'skein config' takes only" "$tmp/err" &&
 	ok || bad "skein config refuses a samples option"
 sh "$root/mk/keys-doc.sh" "$skein" check && ok || bad "doc/skein.1 and README.md list the keys skein keys prints (make doc-keys)"
+# a key script's bad key is named
+run bad-key-name 2 render --keys 'jj<Foo>' "$trace" &&
+	grep -q "^skein: unknown key name '<Foo>' at offset 2 of the key script" "$tmp/err" &&
+	ok || bad "--keys '<Foo>' names the key ($(head -1 "$tmp/err"))"
+# 'skein render samples DIR' reads as 'skein samples DIR' does
+run render-samples 0 render --size 80x24 samples "$root/traces/samples/toy" &&
+	head -1 "$tmp/out" | grep -q '^ skein  toy  2400 samples' &&
+	ok || bad "skein render samples DIR shows the sample set ($(head -1 "$tmp/err"))"
 run unknown-command 2 bogus-cmd x && grep -q "^skein: unknown command 'bogus-cmd'$" "$tmp/err" &&
 	ok || bad "skein bogus-cmd x names the unknown command ($(head -1 "$tmp/err"))"
 run dump-elsewhere 2 info --dump "$trace" && ok || bad "--dump belongs to skein config"
@@ -181,6 +203,29 @@ if "$skein" render "$sv" --size 100x24 --keys 'lllljjmm:save '"$tmp"'/view.yaml<
 	ok
 else
 	bad ":save then --config: the same screen"
+fi
+# a saved analysis is named by its file in the status line, not by its
+# directory ("skein  ux  lateness", the directory of a trace's anchor)
+mkdir -p "$tmp/ux"
+if "$skein" analyze -q --save "$tmp/ux/lateness-study.skein" "$sv" >/dev/null &&
+	"$skein" render --size 80x24 "$tmp/ux/lateness-study.skein" | head -1 | grep -q '^ skein  lateness-study.skein  lateness ' &&
+	"$skein" render --size 120x40 "$tmp/ux/lateness-study.skein" | head -1 | grep -q '^ skein  ux/lateness-study.skein  lateness ' &&
+	"$skein" render --size 80x24 "$sv" | head -1 | grep -q '^ skein  stencil-4-delay  lateness '; then
+	ok
+else
+	bad "a saved analysis is named by its file in the status line"
+fi
+# :save keeps the hardware of --topology (by its absolute path) and the
+# side pane shown: the topology reopens as it was
+cp "$root/tests/topo/foreign.xml" "$tmp/hw.xml"
+if (cd "$tmp" && "$skein" render --topology hw.xml "$sv" --size 120x40 --keys 't:save '"$tmp"'/topo.yaml<Enter>') >/dev/null &&
+	grep -q "^  hwloc: \"*$tmp/hw.xml\"*\$" "$tmp/topo.yaml" && grep -q '^    - panes: \[topology\]' "$tmp/topo.yaml" &&
+	"$skein" render --topology "$tmp/hw.xml" "$sv" --size 120x40 --keys 't' >"$tmp/a.txt" &&
+	"$skein" render --config "$tmp/topo.yaml" "$sv" --size 120x40 >"$tmp/b.txt" &&
+	cmp -s "$tmp/a.txt" "$tmp/b.txt" && grep -q 'topology tree' "$tmp/b.txt"; then
+	ok
+else
+	bad ":save with --topology and the topology pane: the file reopens on the same screen"
 fi
 # :save ~/FILE is in the home directory, as a shell would have it
 mkdir -p "$tmp/home"
@@ -278,8 +323,17 @@ else
 fi
 
 # make install into a user prefix, as on a login node without root
+# with the documents --help and the man page name by file name; the
+# help says where they are, and neither cites the project's "seeds" (a
+# user has no such files) nor a doc/ path of the source tree
 if make -s -C "$root" install PREFIX="$tmp/prefix" >/dev/null 2>"$tmp/err" &&
-	"$tmp/prefix/bin/skein" --version >/dev/null && [ -f "$tmp/prefix/share/man/man1/skein.1" ]; then
+	"$tmp/prefix/bin/skein" --version >/dev/null && [ -f "$tmp/prefix/share/man/man1/skein.1" ] &&
+	[ -f "$tmp/prefix/share/doc/skein/format.md" ] && [ -f "$tmp/prefix/share/doc/skein/charm.md" ] &&
+	"$tmp/prefix/bin/skein" --help | grep -q "are in $tmp/prefix/share/doc/skein;" &&
+	! "$tmp/prefix/bin/skein" --help | grep -q 'doc/[a-z-]*\.md\|seed 00' &&
+	! "$tmp/prefix/bin/skein" keys --format man | grep -q 'doc/[a-z-]*\.md\|seed 00' &&
+	! grep -q 'doc/[a-z-]*\.md\|seed 00' "$tmp/prefix/share/man/man1/skein.1" &&
+	! grep -q 'seed 00' "$root/README.md"; then
 	ok
 else
 	bad "make install PREFIX=... ($(head -c 200 "$tmp/err"))"

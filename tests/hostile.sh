@@ -114,7 +114,7 @@ expect "local definitions unreadable" 1 'dirdef/traces/1.def: is a directory, no
 mk global-ids gids
 rm "$tmp/gids/traces/1.def"
 expect "no mapping tables anywhere: a warning naming the file" 0 '' -- info "$tmp/gids"
-grep -q '^warning       1 locations without local definitions, read with global ids, e.g. .*gids/traces/1.def$' "$tmp/out" &&
+grep -q '^warning       1 location without local definitions, read with global ids, e.g. .*gids/traces/1.def$' "$tmp/out" &&
 	grep -q '^messages      16 (16 matched' "$tmp/out" && ok || bad "info names the file without local definitions"
 expect "the warning on stderr for analyze" 0 'warning: .*gids/traces/1.def: no local definitions; 1 location read with global ids' -- analyze "$tmp/gids"
 cp -r "$tmp/plain" "$tmp/noevt" && rm "$tmp/noevt/traces/2.evt"

@@ -237,7 +237,7 @@ if command -v tmux >/dev/null 2>&1; then
 	t send-keys -t s "$skein samples --attribute zidx $toy" Enter
 	wait_for '┌ topology · tree · cycles' && wait_for '┌ clusters · 4 along zidx' && ok || bad "the samples explorer starts ($(screen | head -3))"
 	t send-keys -t s Tab Right Enter
-	wait_for 'selection \(new\): 367 of 2400' && ok || bad "selecting a symbol in the explorer"
+	wait_for 'selection \(new\): variable d · 367 of 2400' && ok || bad "selecting a symbol in the explorer"
 	t send-keys -t s x
 	wait_for 'selection cleared' && ok || bad "x clears the selection"
 	t send-keys -t s q

@@ -131,6 +131,11 @@ key_scripts(void **state)
 	assert_int_equal(k[7], '<');
 	assert_int_equal(keymap_script("ab<Nope>", k, 32, &n, &e), ERR_USAGE);
 	assert_non_null(strstr(e.msg, "offset 2"));
+	/* the bad name is named, and a '<' that never closes is said apart */
+	assert_non_null(strstr(e.msg, "unknown key name '<Nope>'"));
+	err_clear(&e);
+	assert_int_equal(keymap_script("ab<Nope", k, 32, &n, &e), ERR_USAGE);
+	assert_non_null(strstr(e.msg, "'<' without its '>' at offset 2"));
 	err_clear(&e);
 	assert_int_equal(keymap_script("abc", k, 2, &n, &e), ERR_USAGE);
 }

@@ -23,7 +23,7 @@ static const struct scase cases[] = {
 	{ "diff-delta", "stencil-4", "stencil-4-delay", ">", NULL, 120, 50,
 	  { "\u0394 lateness  r1 step 6", "iteration 1 of 6", "lateness         0 \u2502 100.2 ms",
 	    "the largest change between the", "overview \u00b7 max \u0394 lateness per step" } },
-	{ "diff-propagated", "stencil-4", "stencil-4-delay", ":rank 0<Enter>:step 9<Enter>", NULL, 120, 50,
+	{ "diff-propagated", "stencil-4", "stencil-4-delay", ":rank 0<Enter>:step 9<Enter>", NULL, 120, 60,
 	  { "r0 step 9", "its lateness came from the", "change: lateness +" } },
 	{ "diff-extra", "stencil-4", "stencil-4-extra", ":iter 3<Enter>", NULL, 120, 50,
 	  /* the details wrap the message line before "r1" (grid_wrap never

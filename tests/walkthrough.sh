@@ -51,13 +51,14 @@ screen | grep -q '^|lateness 100.2 ms \. diff\. 100.0 ms \. global 100.2 ms' &&
 t send-keys -t walk '>' '<'
 wait_for 'problem 1/20' && at 'r1 step 6' && ok || bad "> and < come back to the top problem"
 
-# 2. follow c: rank 0's Waitall inherited the delay from rank 1, whose
-# message waited for rank 1 to reach its Waitall (sender progress): the
-# computation before it, then the Isend, then the delay itself
+# 2. follow c: rank 0's Waitall inherited the delay from rank 1's Isend,
+# whose message left when rank 1 reached its Waitall (sender progress): c
+# goes to the computation before that Waitall, then the Isend, then the
+# delay itself
 t send-keys -t walk ':' 'r' 'a' 'n' 'k' ' ' '0' Enter ':' 's' 't' 'e' 'p' ' ' '9' Enter
 wait_for 'lateness  r0 step 9 ' || bad ":rank 0 :step 9"
-screen | grep -q '^|cause propagated-message' && screen | grep -q 'from rank 1 step 8 \. (computation)' && ok ||
-	bad "rank 0 step 9: propagated from rank 1's progress to its Waitall"
+screen | grep -q '^|cause propagated-message' && screen | grep -q "from rank 1's MPI_Isend (step 7)" && ok ||
+	bad "rank 0 step 9: propagated from rank 1's Isend, which waited for its Waitall"
 t send-keys -t walk c
 wait_for 'lateness  r1 step 8 ' && screen | grep -q '^|cause propagated-timeline' && ok ||
 	bad "c goes to rank 1's computation before its Waitall"

@@ -134,6 +134,30 @@ save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
 	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
 	cfg->view.clusters = st->clusters;
+	/* the side pane shown (t and d swap it with the details) takes the
+	 * side column's place in the layout, so the file reopens with it */
+	static enum config_pane panes[8][CONFIG_PANE_COUNT];
+	static struct config_column cols[8];
+	enum config_pane side = st->side ? config_pane_find(st->side) : CONFIG_PANE_COUNT;
+	if (side != CONFIG_PANE_COUNT && cfg->view.n_columns <= 8) {
+		/* (cols itself after a first :save: rewritten in place) */
+		for (uint32_t i = 0; i < cfg->view.n_columns; i++) {
+			const struct config_column *c = &cfg->view.layout[i];
+			uint32_t n = 0;
+			for (uint32_t k = 0; k < c->n_panes && n < CONFIG_PANE_COUNT; k++) {
+				enum config_pane pn = c->panes[k];
+				if (pn == CONFIG_PANE_DETAILS || pn == CONFIG_PANE_TOPOLOGY || pn == CONFIG_PANE_HISTOGRAM)
+					pn = side;
+				int twice = 0;
+				for (uint32_t j = 0; j < n; j++)
+					twice |= panes[i][j] == pn;
+				if (!twice)
+					panes[i][n++] = pn;
+			}
+			cols[i] = (struct config_column){ .panes = panes[i], .n_panes = n, .width = c->width };
+		}
+		cfg->view.layout = cols;
+	}
 	if (st->window) {
 		cfg->view.steps = (struct config_window){ .all = 0, .first = st->win_step,
 			.last = st->win_step + (st->win_steps ? st->win_steps - 1 : 0) };
@@ -296,6 +320,17 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 			vo->topology = c->topology;
 		else
 			vo->topology_synthetic = c->topology;
+		/* :save writes the configuration: the hardware goes with it,
+		 * an XML file by its absolute path so the view reopens from
+		 * anywhere */
+		static char abs[4096];
+		if (vo->topology) {
+			c->cfg.topology.source = CONFIG_TOPO_HWLOC;
+			c->cfg.topology.hwloc = realpath(vo->topology, abs) ? abs : vo->topology;
+		} else {
+			c->cfg.topology.source = CONFIG_TOPO_SYNTHETIC;
+			c->cfg.topology.synthetic = vo->topology_synthetic;
+		}
 	} else if (ct->source == CONFIG_TOPO_HWLOC && ct->hwloc && ct->hwloc[0]) {
 		vo->topology = ct->hwloc;
 	} else if (ct->source == CONFIG_TOPO_SYNTHETIC && ct->synthetic && ct->synthetic[0]) {

@@ -104,9 +104,9 @@ static const char usage_text[] =
 	"  -n, --hotspots N        analyze, explore: how many hotspots to rank (default 20)\n"
 	"  -q, --quiet             no progress on stderr\n"
 	"      --save FILE         analyze: also save the model and the analysis to\n"
-	"                          FILE, which opens in place of TRACE (doc/format.md);\n"
+	"                          FILE, which opens in place of TRACE (format.md);\n"
 	"                          'mpiexec -n N skein-mpi analyze --save FILE TRACE'\n"
-	"                          writes it from an MPI job (doc/distributed.md)\n"
+	"                          writes it from an MPI job (distributed.md)\n"
 	"      --otf2 DIR          export: write DIR/traces.otf2\n"
 	"      --csv, --json       export: one row per operation on stdout\n"
 	"\n"
@@ -191,7 +191,7 @@ static const char usage_text[] =
 	"      --topology T        hardware for the topology pane: an hwloc XML file\n"
 	"                          (lstopo foo.xml) or a synthetic description such as\n"
 	"                          \"pack:2 core:18 pu:1\" (default: this machine)\n"
-	"      --config FILE       load a YAML configuration (repeatable; doc/config.md);\n"
+	"      --config FILE       load a YAML configuration (repeatable; config.md);\n"
 	"                          command-line flags override it\n"
 	"  -h, --help              this help\n"
 	"  -V, --version           print the version\n"
@@ -344,7 +344,10 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 	int o;
 	char *end;
 	analysis_opts_default(&c->aopts);
-	while ((o = getopt_long(argc, argv, "f:t:rn:qp:m:s:k:hV", longopts, NULL)) != -1) {
+	/* getopt's own messages would start with argv[0] (the binary's full
+	 * path); every other error starts with "skein:" */
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":f:t:rn:qp:m:s:k:hV", longopts, NULL)) != -1) {
 		switch (o) {
 		case 'f': c->format = optarg; break;
 		case 't': c->table = optarg; break;
@@ -467,7 +470,23 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 			break;
 		case 'h': c->cmd = CMD_HELP; return EXIT_OK;
 		case 'V': c->cmd = CMD_VERSION; return EXIT_OK;
-		default: fprintf(stderr, "Try '%s --help'.\n", cli_prog); return EXIT_USAGE;
+		case ':': {
+			/* the option as written: "--keys" or "-k" */
+			const char *opt = argv[optind - 1];
+			char buf[3] = { '-', (char)optopt, 0 };
+			return cli_usage_error("an argument is missing after",
+					       optopt && (!opt || strncmp(opt, "--", 2)) ? buf : opt);
+		}
+		default: {
+			const char *opt = argv[optind - 1];
+			char buf[3] = { '-', (char)optopt, 0 };
+			int like = 0;      /* long options it abbreviates: more than one is ambiguous */
+			if (!optopt && opt && strncmp(opt, "--", 2) == 0)
+				for (int i = 0; longopts[i].name; i++)
+					like += strncmp(longopts[i].name, opt + 2, strcspn(opt + 2, "=")) == 0;
+			return cli_usage_error(like > 1 ? "ambiguous option" : "unknown option",
+					       optopt ? buf : opt && strncmp(opt, "--", 2) == 0 ? opt : "?");
+		}
 		}
 	}
 	int nargs = argc - optind;
@@ -562,6 +581,14 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 		args++;
 		nargs--;
 	}
+	/* "skein render samples DIR" (and explore) as "skein samples DIR"
+	 * reads: the word names what DIR is */
+	int said_samples = 0;
+	if ((c->cmd == CMD_EXPLORE || c->cmd == CMD_RENDER) && nargs == 2 && strcmp(args[0], "samples") == 0) {
+		said_samples = 1;
+		args++;
+		nargs--;
+	}
 	if (nargs == 0)
 		return cli_usage_error(c->cmd == CMD_SAMPLES ? "no sample set given" : "no trace given", NULL);
 	if (nargs > 1) {
@@ -574,7 +601,7 @@ cli_parse_args(int argc, char **argv, struct cli *c)
 	c->trace = args[0];
 	/* a sample set: `skein DIR` is `skein samples DIR`; explore and render
 	 * show it; info and analyze are for traces */
-	c->samples = c->cmd == CMD_SAMPLES || samples_probe(c->trace);
+	c->samples = c->cmd == CMD_SAMPLES || said_samples || samples_probe(c->trace);
 	if (c->samples && c->cmd == CMD_DEFAULT)
 		c->cmd = CMD_SAMPLES;
 	if (c->samples && (c->cmd == CMD_INFO || c->cmd == CMD_ANALYZE))
@@ -888,6 +915,36 @@ cli_finish_stdout(int rc)
 	return EXIT_FAIL;
 }
 
+/* Where the documents the help names are: share/doc/skein beside the
+ * binary's bin/ once installed (make install), else the source tree's
+ * doc/ when the binary is in its build/ (the help never points at files
+ * that are not there). */
+static void
+help_docs(void)
+{
+	char exe[4096], dir[4200];
+	const char *where = NULL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *slash;
+	if (n > 0) {
+		exe[n] = 0;
+		for (int up = 0; up < 2 && (slash = strrchr(exe, '/')); up++)
+			*slash = 0;              /* the prefix, or the source tree */
+		static const char *const under[] = { "/share/doc/skein", "/doc" };
+		for (int k = 0; k < 2 && !where; k++) {
+			struct stat sb;
+			snprintf(dir, sizeof dir, "%s%s/explorer.md", exe, under[k]);
+			if (stat(dir, &sb) == 0) {
+				*strrchr(dir, '/') = 0;
+				where = dir;
+			}
+		}
+	}
+	printf("\nthe documents named above (format.md, config.md, ...) are in %s;\n"
+	       "'man skein' has every option and key\n",
+	       where ? where : "share/doc/skein under the prefix skein was installed in (make install)");
+}
+
 int
 cli_main(int argc, char **argv)
 {
@@ -897,8 +954,10 @@ cli_main(int argc, char **argv)
 		return cli_finish_stdout(rc);
 	if (c.cmd == CMD_HELP || c.cmd == CMD_VERSION) {
 		errno = 0;
-		if (c.cmd == CMD_HELP)
+		if (c.cmd == CMD_HELP) {
 			fputs(usage_text, stdout);
+			help_docs();
+		}
 		else
 			printf("skein %s\n", SKEIN_VERSION);
 		return cli_finish_stdout(EXIT_OK);

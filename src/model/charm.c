@@ -119,3 +119,41 @@ trace_warning_text(const struct trace *t, enum trace_warning w)
 		}
 	return trace_warning_name(w);
 }
+
+const char *
+trace_warning_count_text(const struct trace *t, enum trace_warning w, uint64_t n)
+{
+	static const char *const one[WARN_COUNT] = {
+		[WARN_UNMATCHED_SEND] = "send without a matching receive",
+		[WARN_UNMATCHED_RECV] = "receive without a matching send",
+		[WARN_INCOMPLETE_COLL] = "collective missing members",
+		[WARN_MISNESTED_LEAVE] = "region closed out of order",
+		[WARN_STRAY_LEAVE] = "leave of a region that was not entered",
+		[WARN_UNCLOSED_REGION] = "region still open at the end",
+		[WARN_MEASUREMENT_OFF] = "interval with measurement switched off",
+		[WARN_TIME_BACKWARDS] = "event earlier than its predecessor",
+		[WARN_BAD_PEER] = "message naming a rank outside its communicator",
+		[WARN_UNKNOWN_REQUEST] = "completion of an unknown request",
+		[WARN_EVENT_COUNT_MISMATCH] = "location whose event count differs from the definitions",
+		[WARN_NO_MPI_RANKS] = "trace without MPI ranks",
+		[WARN_NONRANK_MPI] = "MPI record on a location that is not a rank",
+		[WARN_SIZE_MISMATCH] = "message whose receive recorded another size",
+		[WARN_BAD_REF] = "record naming an undefined region",
+		[WARN_NO_LOCAL_DEFS] = "location without local definitions, read with global ids",
+		[WARN_UNKNOWN_RECORD] = "record of an unknown type (skipped)",
+		[WARN_NESTED_BEGIN] = "execution begun before the previous one ended",
+		[WARN_BAD_PE] = "execution naming a sending PE that does not exist",
+		[WARN_LONG_CALL] = "MPI call without records longer than 2^40 ticks (profiled as that long)",
+	};
+	static const char *const charm_one[WARN_COUNT] = {
+		[WARN_UNMATCHED_SEND] = "creation that started no recorded execution",
+		[WARN_UNMATCHED_RECV] = "execution that no recorded creation started",
+		[WARN_UNCLOSED_REGION] = "execution still open at the end of its log",
+		[WARN_STRAY_LEAVE] = "end of an execution that had not begun",
+	};
+	if (n != 1 || (unsigned)w >= WARN_COUNT)
+		return trace_warning_text(t, w);
+	if (t->info.paradigm == PARADIGM_CHARM && charm_one[w])
+		return charm_one[w];
+	return one[w] ? one[w] : trace_warning_text(t, w);
+}

@@ -128,6 +128,9 @@ const char *trace_chare_label(const struct trace *t, uint32_t timeline, char *bu
  * and creations where an MPI trace says receives, sends and regions
  * (trace_warning_name otherwise, which is also the machine name). */
 const char *trace_warning_text(const struct trace *t, enum trace_warning w);
+/* The same for a count of them: the singular for one ("1 leave of a
+ * region that was not entered"), trace_warning_text otherwise. */
+const char *trace_warning_count_text(const struct trace *t, enum trace_warning w, uint64_t n);
 
 /* The timeline whose label is `label`, or TRACE_NONE. */
 uint32_t trace_chare_find(const struct trace *t, const char *label);

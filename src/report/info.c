@@ -7,6 +7,7 @@
 #include "base/json.h"
 #include "base/sat.h"
 #include "base/text.h"
+#include "model/charm.h"
 #include "summary.h"
 
 static const char *op_name(int k) { return trace_op_kind_name((enum trace_op_kind)k); }
@@ -113,7 +114,7 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	for (int w = 0; w < WARN_COUNT; w++)
 		if (info->warnings[w])
 			fprintf(out, "warning       %" PRIu64 " %s%s%s\n", info->warnings[w],
-				trace_warning_name((enum trace_warning)w),
+				trace_warning_count_text(t, (enum trace_warning)w, info->warnings[w]),
 				w == WARN_NO_LOCAL_DEFS && info->no_local_defs ? ", e.g. " : "",
 				w == WARN_NO_LOCAL_DEFS && info->no_local_defs
 				? text_safe(trace_str(t, info->no_local_defs), b1, sizeof b1) : "");

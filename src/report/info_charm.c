@@ -94,7 +94,7 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 	for (int w = 0; w < WARN_COUNT; w++)
 		if (info->warnings[w])
 			fprintf(out, "warning       %" PRIu64 " %s\n", info->warnings[w],
-				trace_warning_text(t, (enum trace_warning)w));
+				trace_warning_count_text(t, (enum trace_warning)w, info->warnings[w]));
 	if (!per_rank)
 		return;
 	fprintf(out, "\n%-4s %10s %10s %8s %12s\n", "PE", "records", "ops", "idles", "idle");

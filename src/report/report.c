@@ -411,7 +411,7 @@ json_choices(struct json *j, const struct analysis *a)
 	json_begin_object(j);
 	json_key(j, "ran"); json_bool(j, on);
 	json_key(j, "why");
-	json_string(j, charm ? "a Charm++ run: seed 004's phases are not merged by global step (an MPI rule)" :
+	json_string(j, charm ? "a Charm++ run: its phases are not merged by global step (an MPI rule)" :
 		    o->global_step_merge ? "--global-step-merge merges every overlap" :
 		    !o->auto_merge ? "switched off" : o->n_phases ? "user phases define the partitions" :
 		    "partitions that share global steps and make the same calls are one phase "

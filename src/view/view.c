@@ -100,7 +100,7 @@ quality_note(struct view *v)
 			continue;
 		int k = snprintf(v->start_note + len, sizeof v->start_note - len, "%s%llu %s",
 				 len ? ", " : "trace quality: ", (unsigned long long)n,
-				 trace_warning_text(v->t, shown[i]));
+				 trace_warning_count_text(v->t, shown[i], n));
 		len += k > 0 ? (size_t)k : 0;
 		v->quality_count += n;
 	}
@@ -407,8 +407,13 @@ layout(struct view *v, int w, int h)
 		return;
 	int want = rows_wanted(v);
 	int grid_need = 4 + want, grid_min = 4 + (want < 4 ? want : 4);
-	int tl_need = 4 + want;       /* box, time axis, rows, legend */
-	int body_y = 1, body_h = h - 2;
+	/* box, time axis, rows, legend; a Charm++ run's timeline has a row
+	 * per PE, not per chare */
+	int tl_need = 4 + (view_is_charm(v) && view_pe_rows(v) ? (int)(view_pe_rows(v) < 10000 ? view_pe_rows(v) : 10000)
+			   : want);
+	int body_y = 1, body_h = h - 1 - view_footer_lines(v, w, h);
+	if (body_h < grid_min)       /* the grid's least, whatever the message */
+		body_h = grid_min;
 	int left_w = w, ov_h = v->no_overview ? 0 : 4;
 	int grid_h, tl_h = 0, det_h = 0, extra_h = 0;
 	int tl_ok = !v->no_timeline && body_h >= 24;
@@ -452,6 +457,21 @@ layout(struct view *v, int w, int h)
 		} else if (tl_ok && rest >= 21) {
 			tl_h = rest - 14 < tl_need ? rest - 14 : tl_need;
 			rest -= tl_h;
+		} else if (!v->no_timeline && ov_h && !v->no_side && body_h < 24) {
+			/* too low for both (80x24): when the grid shows every step,
+			 * the overview repeats it, and the timeline shows time
+			 * instead, as long as the details keep their seven lines */
+			int lw = view_row_name_width(v) + 1;
+			uint32_t ns = view_index_steps(v->ix);
+			long cols = (long)w - 2 - (lw < 5 ? 5 : lw);
+			int tl = rest + ov_h - det_min;
+			tl = tl > tl_need ? tl_need : tl;
+			if (cols > 0 && (uint64_t)ns <= (uint64_t)cols && v->zs <= 1 && tl >= 5 &&
+			    !v->clustered && v->zr <= 1) {
+				rest += ov_h - tl;
+				ov_h = 0;
+				tl_h = tl;
+			}
 		}
 		if (v->no_side)
 			grid_h += rest;
@@ -571,22 +591,6 @@ draw_pane(struct view *v, struct grid *g, int id)
 }
 
 static void
-draw_tiny(struct view *v, struct grid *g)
-{
-	char buf[128];
-	snprintf(buf, sizeof buf, "terminal too small: %dx%d", g->w, g->h);
-	int y = g->h / 2 - 1;
-	if (y < 0)
-		y = 0;
-	int n = grid_text_width(buf);
-	grid_text(g, n < g->w ? (g->w - n) / 2 : 0, y, g->w, ST_ERROR, buf);
-	snprintf(buf, sizeof buf, "skein needs %dx%d (q quits)", v->solo >= 0 ? SOLO_MIN_W : MIN_W,
-		 v->solo >= 0 ? SOLO_MIN_H : MIN_H);
-	n = grid_text_width(buf);
-	grid_text(g, n < g->w ? (g->w - n) / 2 : 0, y + 1, g->w, ST_NORMAL, buf);
-}
-
-static void
 draw_help(struct view *v, struct grid *g)
 {
 	/* an overlay 84 wide; below 100 columns the whole width, since
@@ -612,15 +616,17 @@ view_draw(struct view *v, struct grid *g)
 		view_samples_layout(v, g->w, g->h);
 	} else {
 		layout(v, g->w, g->h);
-		if (v->start_pending && !v->tiny)
+		if (v->start_pending && !v->tiny) {
 			first_screen(v);
+			layout(v, g->w, g->h);     /* its message takes its lines */
+		}
 		view_scroll_to_selection(v, v->recenter && !v->tiny);
 		if (!v->tiny)
 			v->recenter = 0;
 	}
 	grid_clear(g);
 	if (v->tiny) {
-		draw_tiny(v, g);
+		view_draw_tiny(v, g);
 		return;
 	}
 	if (v->solo >= 0) {
@@ -638,6 +644,7 @@ view_draw(struct view *v, struct grid *g)
 		if (v->shown[id])
 			draw_pane(v, g, id);
 	view_draw_footer(v, g);
+	view_draw_border_key(v, g);
 	if (v->help_open)
 		draw_help(v, g);
 }
@@ -932,6 +939,8 @@ view_get_state(const struct view *v, struct view_state *st)
 	st->window = 1;
 	st->win_step = v->win_step;
 	st->win_rank = v->win_rank;
+	st->side = v->no_side ? NULL : v->side == PANE_TOPO ? "topology" : v->side == PANE_HIST ? "histogram"
+		: "details";
 	st->win_steps = (uint32_t)(v->cols > 0 ? v->cols : 1) * (v->zs ? v->zs : 1);
 	st->win_ranks = (uint32_t)(v->rows > 0 ? v->rows : 1) * (v->zr ? v->zr : 1);
 	/* what is really in view: no further than the trace goes */

@@ -36,6 +36,8 @@ struct view_state {
 	int window;                 /* win_* hold a window to restore */
 	uint32_t win_step, win_rank;     /* first step and rank in view */
 	uint32_t win_steps, win_ranks;   /* how many were in view (get only) */
+	const char *side;           /* get only: the side pane shown ("details",
+	                               "topology", "histogram"), NULL when none */
 };
 
 /* Writes st to path for `:save PATH`; returns 0 or an ERR_* code with a

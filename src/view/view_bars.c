@@ -42,12 +42,22 @@ status_width(const struct sfield *f, int n)
 	return w;
 }
 
-/* "stencil/traces.otf2" -> "stencil": the part that tells traces apart. */
+/* Whether a file's name is one every trace of its kind has (an OTF2
+ * anchor, a Projections .sts), so that its directory names the trace. */
+static int
+anchor_name(const char *base)
+{
+	size_t n = strlen(base);
+	return (n > 5 && !strcmp(base + n - 5, ".otf2")) || (n > 4 && !strcmp(base + n - 4, ".sts"));
+}
+
+/* "stencil/traces.otf2" -> "stencil": the part that tells traces apart;
+ * a file of any other kind (a saved analysis) by its own name. */
 static void
 short_label(const char *label, char *buf, size_t n)
 {
 	const char *base = strrchr(label, '/');
-	if (base && base[1] && strchr(base + 1, '.') && base > label) {
+	if (base && base[1] && anchor_name(base + 1) && base > label) {
 		const char *dir = base;
 		while (dir > label && dir[-1] != '/')
 			dir--;
@@ -74,6 +84,12 @@ view_draw_status(struct view *v, struct grid *g)
 	};
 	for (int i = 0; i < F_COUNT; i++)
 		f[i].prio = prio[i];
+	/* the trace's name shortens early ("stencil/traces.otf2" to
+	 * "stencil"), but it is the one field no pane repeats: it goes after
+	 * the windows and the metric (a pane's title names that) */
+	f[F_LABEL].drop_prio = 8;
+	f[F_METRIC].drop_prio = 5;
+	f[F_QUALITY].prio = 7;     /* the warnings, said nowhere else after the start */
 	snprintf(f[F_SKEIN].full, sizeof f[0].full, "skein");
 	snprintf(f[F_LABEL].full, sizeof f[0].full, "%s", v->label);
 	short_label(v->label, f[F_LABEL].brief, sizeof f[0].brief);
@@ -112,12 +128,13 @@ view_draw_status(struct view *v, struct grid *g)
 		uint32_t last = re ? re - 1 : 0;
 		if (last == v->win_rank) {      /* one row in view: "rank 0/1", not "ranks 0–0/1" */
 			snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u/%u", view_row_noun(v), last, nr);
-			snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u/%u", view_is_charm(v) ? "c" : "r", last, nr);
+			if (!view_is_charm(v))     /* "c3/21" would not say chares: whole or gone */
+				snprintf(f[F_ROWS].brief, sizeof f[0].brief, "r%u/%u", last, nr);
 		} else {
 			snprintf(f[F_ROWS].full, sizeof f[0].full, "%s %u\u2013%u/%u", view_is_charm(v) ? "chares" : "ranks",
 				 v->win_rank, last, nr);
-			snprintf(f[F_ROWS].brief, sizeof f[0].brief, "%s%u\u2013%u/%u", view_is_charm(v) ? "c" : "r",
-				 v->win_rank, last, nr);
+			if (!view_is_charm(v))
+				snprintf(f[F_ROWS].brief, sizeof f[0].brief, "r%u\u2013%u/%u", v->win_rank, last, nr);
 		}
 	}
 	if (v->zs == 1 && v->zr == 1) {
@@ -147,7 +164,8 @@ view_status_fields(struct grid *g, struct sfield *f, int n)
 	for (int pass = 1; pass <= 2 && status_width(f, n) > g->w; pass++)
 		for (int p = 0; p <= 9 && status_width(f, n) > g->w; p++)
 			for (int i = 0; i < n; i++)
-				if (f[i].prio == p && f[i].state < pass && (pass == 2 || f[i].brief[0]))
+				if ((pass == 2 && f[i].drop_prio ? f[i].drop_prio : f[i].prio) == p && f[i].state < pass &&
+				    (pass == 2 || f[i].brief[0]))
 					f[i].state = pass;
 	int x = 1;
 	for (int i = 0; i < n; i++) {
@@ -175,7 +193,7 @@ legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 		{ ACT_COMMAND, ACT_NONE, "command", "cmd" },
 	};
 	/* a Charm++ run has neither collectives nor waits, and phases */
-	const char *glyphs = charm ? "   s send  r recv  x both  \u00b7 comp"
+	const char *glyphs = charm ? "   r invoked  s creates  x both  \u00b7 other"
 				   : "   s send  r recv  x both  C coll  W wait  \u00b7 comp";
 	int n_ent = (int)(sizeof ent / sizeof ent[0]);
 	for (int level = 0;; level++) {
@@ -191,6 +209,8 @@ legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 			const char *what = brief ? ent[i].brief : ent[i].what;
 			if (charm && ent[i].a == ACT_PREV_PARTITION)
 				what = "phase";
+			if (charm && ent[i].a == ACT_GOTO_CAUSE)
+				what = "invoker";
 			int k = snprintf(out + len, n - len, "%s%s%s%s %s", i ? "  " : "", a, *a && *b ? " " : "", b,
 					 what);
 			len += k > 0 ? (size_t)k : 0;
@@ -205,8 +225,8 @@ legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 /* The colour scale of a numeric metric, or what the colours of a
  * categorical one mean: the functions that own them, or the partitions'
  * cycle. Returns the columns drawn. */
-static int
-draw_scale(struct view *v, struct grid *g, int x, int y, int w)
+int
+view_draw_scale(struct view *v, struct grid *g, int x, int y, int w)
 {
 	char buf[64];
 	int x0 = x;
@@ -237,6 +257,34 @@ draw_scale(struct view *v, struct grid *g, int x, int y, int w)
 	return x - x0;
 }
 
+void
+view_draw_border_key(struct view *v, struct grid *g)
+{
+	if (v->smp || v->solo >= 0 || v->big >= 0 || !v->shown[PANE_GRID] ||
+	    (!v->message[0] && v->input == INPUT_NONE))
+		return;
+	struct rect r = v->pane[PANE_GRID];
+	int room = r.w - 6;          /* a corner, a dash and a space each side */
+	if (room < 20)
+		return;
+	struct cell tmp[512];
+	struct grid t = { room < 512 ? room : 512, 1, tmp };
+	grid_clear(&t);
+	int n = view_draw_scale(v, &t, 0, 0, t.w);
+	while (n > 0 && tmp[n - 1].ch == ' ')
+		n--;
+	if (n <= 0)
+		return;
+	int x = r.x + r.w - 3 - n, y = r.y + r.h - 1;
+	struct cell *c = grid_at(g, x - 1, y);
+	if (!c)
+		return;
+	grid_put(g, x - 1, y, ' ', ST_BORDER);
+	for (int i = 0; i < n; i++)
+		*grid_at(g, x + i, y) = tmp[i];
+	grid_put(g, x + n, y, ' ', ST_BORDER);
+}
+
 /* Splits text at spaces into lines of w columns; returns how many (at
  * most max) and whether text goes on beyond them. */
 static int
@@ -260,40 +308,66 @@ wrap_lines(const char *p, int w, int max, const char **start, size_t *len, int *
  * lines below 30 rows, where every row of the panes counts. When the
  * reader's warnings (v->start_note) lead a message that does not fit,
  * the status line and the help carry them and the message goes without
- * them; a message cut short ends at a space, in "…". */
-static void
-draw_message(struct view *v, struct grid *g, int above)
-{
-	const char *p = v->message;
-	int w = g->w - 2, max = g->h < 30 ? 2 : g->h / 3;
-	if (above && max < g->h / 3)          /* completions: the list matters */
-		max = g->h / 3;
-	if (max > 16)
-		max = 16;
+ * them; a message cut short ends at a space, in "…". The layout leaves
+ * it its lines (view_footer_lines), so it never covers a pane. */
+struct msg_lines {
 	const char *start[16];
 	size_t len[16];
-	int more;
-	int n = wrap_lines(p, w, max, start, len, &more);
-	size_t nl = strlen(v->start_note);
+	int n, more;
 	char brief[96];
-	if (more && v->message_note && nl && !strncmp(p, v->start_note, nl)) {
+};
+
+static void
+message_lines(const struct view *v, int gw, int gh, int above, struct msg_lines *m)
+{
+	const char *p = v->message;
+	int w = gw - 2, max = gh < 30 ? 2 : gh / 3;
+	if (above && max < gh / 3)          /* completions: the list matters */
+		max = gh / 3;
+	if (max > 16)
+		max = 16;
+	if (max < 1)
+		max = 1;
+	m->n = wrap_lines(p, w, max, m->start, m->len, &m->more);
+	size_t nl = strlen(v->start_note);
+	if (m->more && v->message_note && nl && !strncmp(p, v->start_note, nl)) {
 		p += nl;
 		while (*p == ' ' || !strncmp(p, "\u00b7", 2))
 			p += *p == ' ' ? 1 : 2;
 		if (!*p) {
-			snprintf(brief, sizeof brief, "trace quality: %llu warning%s (the help lists them)",
+			snprintf(m->brief, sizeof m->brief, "trace quality: %llu warning%s (the help lists them)",
 				 (unsigned long long)v->quality_count, v->quality_count == 1 ? "" : "s");
-			p = brief;
+			p = m->brief;
 		}
-		n = wrap_lines(p, w, max, start, len, &more);
+		m->n = wrap_lines(p, w, max, m->start, m->len, &m->more);
 	}
-	if (more)                  /* keep the start; the end says it goes on */
-		len[n - 1] = grid_wrap(start[n - 1], w - 1);
+	if (m->more)                  /* keep the start; the end says it goes on */
+		m->len[m->n - 1] = grid_wrap(m->start[m->n - 1], w - 1);
+}
+
+int
+view_footer_lines(const struct view *v, int w, int h)
+{
+	if (!v->message[0])
+		return 1;
+	struct msg_lines m;
+	int above = v->input != INPUT_NONE;
+	message_lines(v, w, h, above, &m);
+	return (m.n > 0 ? m.n : 1) + above;
+}
+
+static void
+draw_message(struct view *v, struct grid *g, int above)
+{
+	struct msg_lines m;
+	message_lines(v, g->w, g->h, above, &m);
+	int w = g->w - 2;
 	int style = v->message_error ? ST_ERROR : ST_EMPH;
-	for (int i = 0; i < n; i++) {
-		int y = g->h - n + i - above;
+	for (int i = 0; i < m.n; i++) {
+		int y = g->h - m.n + i - above;
 		char line[512];
-		snprintf(line, sizeof line, "%.*s%s", (int)len[i], start[i], i == n - 1 && more ? "\u2026" : "");
+		snprintf(line, sizeof line, "%.*s%s", (int)m.len[i], m.start[i],
+			 i == m.n - 1 && m.more ? "\u2026" : "");
 		grid_fill(g, 0, y, g->w, 1, ' ', ST_NORMAL);
 		grid_text(g, 1, y, w + 1, style, line);
 	}
@@ -342,9 +416,68 @@ view_draw_footer(struct view *v, struct grid *g)
 	}
 	x = 1;
 	/* the keys take what the scale leaves, and the scale at most half */
-	x += draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
+	x += view_draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
 	char legend[256];
 	legend_keys(v->km, view_is_charm(v), w - x - 3, legend, sizeof legend);
 	grid_text(g, x + 3, y, w - x - 3, ST_DIM, legend);
 }
 
+/* The size warning, each sentence wrapped at spaces to the screen and
+ * the lines centred, in the first of three wordings that fits whole (at
+ * 20x6 it was cut: "skein needs 40x12 (q"). */
+static int
+tiny_lines(const char *const text[3], int w, const char **start, size_t *len, int *style, int max)
+{
+	int n = 0;
+	for (int k = 0; k < 3; k++)
+		for (const char *p = text[k]; *p; n++) {
+			size_t take = grid_wrap(p, w);
+			if (n < max) {
+				start[n] = p;
+				len[n] = take;
+				style[n] = k ? ST_NORMAL : ST_ERROR;
+			}
+			p += take;
+			while (*p == ' ')
+				p++;
+		}
+	return n;
+}
+
+void
+view_draw_tiny(struct view *v, struct grid *g)
+{
+	int mw, mh;
+	view_min_size(v->solo >= 0 ? "pane" : NULL, &mw, &mh);
+	/* three wordings, each of three sentences (a sentence wraps alone:
+	 * "40x12 (q" stays together, a number and what follows it) */
+	char t[3][3][64];
+	snprintf(t[0][0], sizeof t[0][0], "terminal too small: %dx%d", g->w, g->h);
+	snprintf(t[0][1], sizeof t[0][1], "skein needs %dx%d", mw, mh);
+	snprintf(t[0][2], sizeof t[0][2], "(q quits)");
+	snprintf(t[1][0], sizeof t[1][0], "too small: %dx%d", g->w, g->h);
+	snprintf(t[1][1], sizeof t[1][1], "needs %dx%d", mw, mh);
+	snprintf(t[1][2], sizeof t[1][2], "(q quits)");
+	snprintf(t[2][0], sizeof t[2][0], "%s", "");
+	snprintf(t[2][1], sizeof t[2][1], "needs %dx%d", mw, mh);
+	snprintf(t[2][2], sizeof t[2][2], "(q quits)");
+	const char *start[16];
+	size_t len[16];
+	int style[16], n = 0;
+	for (int k = 0; k < 3; k++) {
+		const char *text[3] = { t[k][0], t[k][1], t[k][2] };
+		n = tiny_lines(text, g->w, start, len, style, 16);
+		if (n <= g->h)
+			break;
+	}
+	n = n > 16 ? 16 : n;
+	int y = (g->h - n) / 2;
+	if (y < 0)
+		y = 0;
+	for (int i = 0; i < n && y + i < g->h; i++) {
+		char line[128];
+		snprintf(line, sizeof line, "%.*s", (int)len[i], start[i]);
+		int w = grid_text_width(line);
+		grid_text(g, w < g->w ? (g->w - w) / 2 : 0, y + i, g->w, style[i], line);
+	}
+}

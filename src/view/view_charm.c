@@ -118,6 +118,36 @@ invocations(struct view *v, uint32_t lop, int which, int wide)
 	}
 }
 
+uint32_t
+view_charm_invoker(struct view *v, uint32_t lop, char *why, size_t n)
+{
+	uint32_t first, count, nm;
+	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
+	analysis_lop_ops(v->a, lop, &first, &count);
+	char who[96];
+	int unheld = 0;
+	for (uint32_t op = first; op < first + count; op++) {
+		uint32_t ne;
+		const struct trace_end *e = trace_op_ends(v->t, op, &ne);
+		for (uint32_t i = 0; i < ne; i++) {
+			if (e[i].role != END_RECV || e[i].id >= nm)
+				continue;
+			const struct trace_msg *m = &msgs[e[i].id];
+			uint32_t s = m->send_op == TRACE_NONE ? TRACE_NONE : analysis_op_lop(v->a, m->send_op);
+			if (s == TRACE_NONE) {
+				unheld = 1;
+				continue;
+			}
+			trace_chare_label(v->t, m->sender, who, sizeof who);
+			snprintf(why, n, "the execution that invoked it: %s on PE %u", who, trace_op_pe(v->t, m->send_op));
+			return s;
+		}
+	}
+	snprintf(why, n, unheld ? "its invocation's creation is not in the trace"
+		 : "no invocation here: this piece follows the one before it on its chare");
+	return TRACE_NONE;
+}
+
 /* An execution: where it ran and what (chare, entry, PE), seed 004's
  * metrics, who invoked it, its phase and times, what it invokes. Wide
  * (stacked under the grid, where few lines show), the PE joins the first
@@ -161,12 +191,15 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 			 trace_str(v->t, ch->type));
 	}
 	const char *migrated = ch->pes > 1 ? " (the chare migrated)" : "";
-	const char *kind_text = kind == OP_COMPUTE ? "computation: no dependency here" : trace_op_kind_name(kind);
+	const char *kind_text = kind == OP_COMPUTE ? "computation: a piece of its execution that neither received nor sent" : trace_op_kind_name(kind);
 	if (wide) {
 		int style = v->metric == METRIC_IDLE ? istyle : v->metric == METRIC_IMBALANCE ? mstyle : dstyle;
 		view_lines_add(L, ST_TITLE, "%s \u00b7 step %u \u00b7 PE %u%s \u00b7 %s", label, analysis_lop_step(a, lop),
 			       analysis_lop_pe(a, lop), migrated, name);
-		view_lines_add(L, style, "diff.dur %s \u00b7 idle exp. %s \u00b7 imbalance %s \u00b7 duration %s", d, i, m, u);
+		char mline[256];
+		snprintf(mline, sizeof mline, "differential duration %s \u00b7 idle experienced %s \u00b7 imbalance %s "
+			 "\u00b7 duration %s", d, i, m, u);
+		view_lines_text(L, style, 0, 2, mline);
 		if (kind == OP_COMPUTE)
 			view_lines_add(L, ST_DIM, "%s", kind_text);
 		invocations(v, lop, INV_BY, 1);
@@ -208,9 +241,9 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 		view_lines_add(L, ST_NORMAL, "local step %u \u00b7 global step %u \u00b7 enter %s",
 			       analysis_lop_local_step(a, lop), analysis_lop_step(a, lop),
 			       fmt_time(trace_seconds(v->t, en0), u, sizeof u));
-		view_lines_text(L, ST_DIM, 0, 2, "diff.dur: beyond the shortest run of this entry at this step "
-				"\u00b7 idle exp.: idle on its PE it waited through \u00b7 imbalance: its PE's "
-				"work in the phase beyond the least loaded PE's");
+		view_lines_text(L, ST_DIM, 0, 2, "differential duration: beyond the shortest run of this entry at "
+				"this step \u00b7 idle experienced: idle on its PE it waited through \u00b7 imbalance: "
+				"its PE's work in the phase beyond the least loaded PE's");
 		invocations(v, lop, INV_SENDS, 1);
 		return;
 	}
@@ -218,9 +251,9 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 		       analysis_lop_step(a, lop));
 	view_lines_add(L, ST_NORMAL, "enter     %s", fmt_time(trace_seconds(v->t, en0), d, sizeof d));
 	view_lines_add(L, ST_NORMAL, "duration  %s", u);
-	view_lines_add(L, dstyle, "diff.dur  %s", trace_fmt_duration(v->t, dd, d, sizeof d));
+	view_lines_add(L, dstyle, "differential duration %s", trace_fmt_duration(v->t, dd, d, sizeof d));
 	view_lines_text(L, ST_DIM, 2, 4, "beyond the shortest run of this entry at this step");
-	view_lines_add(L, istyle, "idle exp. %s", i);
+	view_lines_add(L, istyle, "idle experienced %s", i);
 	view_lines_text(L, ST_DIM, 2, 4, "idle on its PE it waited through");
 	view_lines_add(L, mstyle, "imbalance %s", m);
 	view_lines_text(L, ST_DIM, 2, 4, "its PE's work in the phase beyond the least loaded PE's");
@@ -365,7 +398,7 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 	for (int y = 0; y < rows; y++) {
 		struct tlcell *out = &v->tl[(size_t)y * (size_t)cw];
 		for (int x = 0; x < cw; x++) {
-			out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, 0 };
+			out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, TRACE_NONE, 0 };
 			cov_top[x] = cov_dom[x] = idle[x] = 0;
 		}
 		uint32_t pe = first_pe + (uint32_t)y;
@@ -393,7 +426,7 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 		}
 		for (int x = 0; x < cw; x++)
 			if (idle[x] > cov_dom[x])
-				out[x] = (struct tlcell){ VIEW_TL_IDLE, VIEW_TL_IDLE, 0 };
+				out[x] = (struct tlcell){ VIEW_TL_IDLE, VIEW_TL_IDLE, TRACE_NONE, 0 };
 	}
 	free(cov_top);
 	free(cov_dom);

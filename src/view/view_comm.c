@@ -202,12 +202,19 @@ layout_matrix(struct view *v, int w, int h)
 	uint32_t n = view_index_ranks(v->ix);
 	char b[32];
 	snprintf(b, sizeof b, "%u", n ? n - 1 : 0);
-	vc->lw = (int)strlen(b) + 2;
-	int cols = w - vc->lw - 1, rows = h - 4;
-	cols = cols < 1 ? 1 : cols;
+	int digits = (int)strlen(b), cols = 1, rows = h - 4;
 	rows = rows < 1 ? 1 : rows;
-	uint32_t fit = (uint32_t)(cols < rows ? cols : rows);
-	vc->per = n ? (n + fit - 1) / fit : 1;
+	/* the label column holds a rank ("r12"), or a block's "12-15" whole
+	 * (it was cut to "12-") */
+	for (int pass = 0; pass < 2; pass++) {
+		vc->lw = (pass ? 2 * digits + 1 : digits + 1) + 1;
+		cols = w - vc->lw - 1;
+		cols = cols < 1 ? 1 : cols;
+		uint32_t fit = (uint32_t)(cols < rows ? cols : rows);
+		vc->per = n ? (n + fit - 1) / fit : 1;
+		if (vc->per <= 1)
+			break;
+	}
 	vc->cells = n ? (n + vc->per - 1) / vc->per : 0;
 	size_t need = (size_t)vc->cells * vc->cells;
 	if (need > vc->cap) {
@@ -273,7 +280,9 @@ block_name(const struct view *v, uint32_t b, char *buf, size_t n)
 	const struct view_comm *vc = v->comm;
 	uint32_t nr = view_index_ranks(v->ix), r0 = b * vc->per, r1 = r0 + vc->per;
 	r1 = r1 < nr ? r1 : nr;
-	if (r1 <= r0 + 1)
+	if (r1 <= r0 + 1 && view_is_charm(v))    /* a chare by its number: the cell's line names it */
+		snprintf(buf, n, "%u", r0);
+	else if (r1 <= r0 + 1)
 		view_row_name(v, r0, buf, n);
 	else
 		snprintf(buf, n, "%u-%u", r0, r1 - 1);
@@ -312,11 +321,7 @@ matrix_row(struct view *v, int y, struct grid *row)
 	}
 	uint32_t r = (uint32_t)(y - 1);
 	if (r < vc->cells) {
-		/* a chare by its timeline number: the cell's line names it */
-		if (view_is_charm(v) && vc->per == 1)
-			snprintf(a, sizeof a, "%u", r);
-		else
-			block_name(v, r, a, sizeof a);
+		block_name(v, r, a, sizeof a);
 		grid_text(row, 0, 0, lw - 1, r == vc->cs ? ST_EMPH : ST_LABEL, a);
 		int cw = vc->cwid;
 		for (uint32_t k = 0; k < vc->cells && lw + (int)k * cw < row->w; k++) {
@@ -346,8 +351,16 @@ matrix_row(struct view *v, int y, struct grid *row)
 			uint32_t ch = shade((uint64_t)l, GRID_HEAT_LEVELS - 1, &st);
 			grid_put(row, x++, 0, ch, st);
 		}
-		grid_printf(row, x, 0, row->w - x, ST_DIM, " %s%s \u00b7 rows send, columns receive%s", b,
-			    vc->per > 1 ? " per block" : "", vc->per > 1 ? " \u00b7 blocks of ranks" : "");
+		/* whole parts only: the rows' and columns' roles go first (the
+		 * "to→" heading says the columns), "blocks of ra" was cut */
+		char tail[160];
+		const char *blocks = view_is_charm(v) ? " \u00b7 blocks of chares" : " \u00b7 blocks of ranks";
+		snprintf(tail, sizeof tail, " %s%s \u00b7 rows send, columns receive%s", b,
+			 vc->per > 1 ? " per block" : "", vc->per > 1 ? blocks : "");
+		if (x + grid_text_width(tail) > row->w)
+			snprintf(tail, sizeof tail, " %s%s%s", b, vc->per > 1 ? " per block" : "",
+				 vc->per > 1 ? blocks : "");
+		grid_text(row, x, 0, row->w - x, ST_DIM, tail);
 		return;
 	}
 	if (r == vc->cells + 2) {

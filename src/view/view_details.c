@@ -4,6 +4,7 @@
  * prepare (wrapped to the pane's width) and scrolled by the pane. */
 #include "view_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The op's region, or "(computation)" for aggregated computation. */
@@ -135,7 +136,7 @@ choices(struct view *v, uint32_t lop)
 {
 	const struct analysis *a = v->a;
 	const struct analysis_opts *o = analysis_options(a);
-	uint32_t np, p = analysis_lop_part(a, lop), c = analysis_lop_cause_lop(a, lop);
+	uint32_t np, p = analysis_lop_part(a, lop);
 	const struct analysis_part *parts = analysis_parts(a, &np);
 	char line[192];
 	if (analysis_lop_startup(a, lop)) {
@@ -150,12 +151,131 @@ choices(struct view *v, uint32_t lop)
 			 " and made the same calls (automatic)");
 		view_lines_text(&v->details, ST_DIM, 0, 2, line);
 	}
-	if (c != TRACE_NONE && analysis_lop_cause(a, lop) == CAUSE_MESSAGE &&
-	    analysis_lop_kind(a, c) == OP_COMPUTE) {
-		snprintf(line, sizeof line, "the message waited for rank %u to reach the call completing its "
-			 "send (sender progress)", analysis_lop_timeline(a, c));
-		view_lines_text(&v->details, ST_DIM, 0, 2, line);
+}
+
+/* The cause in words that say which: the computation or the call itself
+ * (the seed's case a covers both), and for a late receive the send its
+ * lateness came with. */
+static const char *
+cause_words(const struct view *v, uint32_t lop)
+{
+	const struct analysis *a = v->a;
+	switch (analysis_lop_cause(a, lop)) {
+	case CAUSE_COMPUTE:
+		return analysis_lop_kind(a, lop) == OP_COMPUTE
+			? "lateness created here, by this computation, not inherited"
+			: "lateness created here, inside the call itself, not inherited: the computation "
+			  "before it was not late";
+	case CAUSE_TIMELINE:
+		return "lateness inherited along the rank from the operation before it";
+	case CAUSE_IN_FLIGHT:
+		return "lateness created at this receive: its senders were not late, so the message was "
+		       "late in flight or slow to receive";
+	case CAUSE_MESSAGE:
+		return "lateness inherited across ranks, with a message from a late sender";
+	default:
+		return analysis_cause_text(analysis_lop_cause(a, lop));
 	}
+}
+
+/* The send of a message this receive took whose sender is on rank tl:
+ * the latest such send (TRACE_NONE if none). */
+static uint32_t
+send_from(struct view *v, uint32_t lop, uint32_t tl)
+{
+	uint32_t first, count, nm, best = TRACE_NONE;
+	const struct trace_msg *msgs = trace_msgs(v->t, &nm);
+	analysis_lop_ops(v->a, lop, &first, &count);
+	for (uint32_t op = first; op < first + count; op++) {
+		uint32_t ne;
+		const struct trace_end *e = trace_op_ends(v->t, op, &ne);
+		for (uint32_t i = 0; i < ne; i++) {
+			if (e[i].role != END_RECV || e[i].id >= nm || msgs[e[i].id].send_op == TRACE_NONE)
+				continue;
+			uint32_t s = analysis_op_lop(v->a, msgs[e[i].id].send_op);
+			if (s != TRACE_NONE && analysis_lop_timeline(v->a, s) == tl &&
+			    (best == TRACE_NONE || analysis_lop_step(v->a, s) > analysis_lop_step(v->a, best)))
+				best = s;
+		}
+	}
+	return best;
+}
+
+/* Where its lateness came from, and `c`: for a receive, the send (the
+ * seed's case d), and, when the message waited for its sender to reach
+ * the call completing it, that wait's operation, where `c` goes. */
+static void
+cause_from(struct view *v, uint32_t lop)
+{
+	const struct analysis *a = v->a;
+	struct view_lines *L = &v->details;
+	uint32_t c = analysis_lop_cause_lop(a, lop);
+	if (c == TRACE_NONE)
+		return;
+	char line[320], ck[16], d[32], d2[32];
+	keymap_first_key(v->km, ACT_GOTO_CAUSE, ck, sizeof ck);
+	char go[48] = "";
+	if (ck[0])
+		snprintf(go, sizeof go, " \u2014 %s goes there", ck);
+	uint32_t s = analysis_lop_cause(a, lop) == CAUSE_MESSAGE ? send_from(v, lop, analysis_lop_timeline(a, c))
+		: TRACE_NONE;
+	if (s != TRACE_NONE && s != c) {
+		snprintf(line, sizeof line, "from rank %u's %s (step %u), late %s; its message left when rank %u "
+			 "reached the call completing it, after %s (step %u), late %s%s",
+			 analysis_lop_timeline(a, s), lop_name(v, s), analysis_lop_step(a, s),
+			 trace_fmt_duration(v->t, analysis_lop_lateness(a, s), d, sizeof d),
+			 analysis_lop_timeline(a, c),
+			 analysis_lop_kind(a, c) == OP_COMPUTE ? "its computation" : lop_name(v, c),
+			 analysis_lop_step(a, c), trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d2, sizeof d2),
+			 go);
+	} else {
+		snprintf(line, sizeof line, "from rank %u's %s (step %u), late %s%s", analysis_lop_timeline(a, c),
+			 analysis_lop_kind(a, c) == OP_COMPUTE ? "computation" : lop_name(v, c), analysis_lop_step(a, c),
+			 trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d, sizeof d), go);
+	}
+	view_lines_text(L, ST_NORMAL, 2, 4, line);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Lateness is against the other ranks at the same step of the partition:
+ * who left first, and how long the others took against this one. */
+static void
+peers_line(struct view *v, uint32_t lop)
+{
+	const struct analysis *a = v->a;
+	uint64_t late = analysis_lop_lateness(a, lop);
+	if (!late)
+		return;
+	uint32_t step = analysis_lop_step(a, lop), part = analysis_lop_part(a, lop);
+	uint32_t me = analysis_lop_timeline(a, lop), nr = view_index_ranks(v->ix);
+	uint32_t first = TRACE_NONE, n = 0;
+	uint64_t *dur = malloc((size_t)(nr ? nr : 1) * sizeof *dur);
+	if (!dur)
+		return;
+	for (uint32_t r = 0; r < nr; r++) {
+		uint32_t l = view_index_lop_at(v->ix, r, step);
+		if (l == TRACE_NONE || analysis_lop_part(a, l) != part || r == me)
+			continue;
+		if (first == TRACE_NONE || analysis_lop_exit(a, l) < analysis_lop_exit(a, first))
+			first = l;
+		dur[n++] = analysis_lop_duration(a, l);
+	}
+	if (first != TRACE_NONE) {
+		qsort(dur, n, sizeof *dur, cmp_u64);
+		char d[32], m[32], line[256];
+		snprintf(line, sizeof line, "at step %u rank %u left first, %s before this; the other %u rank%s "
+			 "took %s (median)", step, analysis_lop_timeline(a, first),
+			 trace_fmt_duration(v->t, late, d, sizeof d), n, n == 1 ? "" : "s",
+			 trace_fmt_duration(v->t, dur[n / 2], m, sizeof m));
+		view_lines_text(&v->details, ST_NORMAL, 0, 2, line);
+	}
+	free(dur);
 }
 
 /* The operation: what and where, then what a reader came for (lateness,
@@ -190,7 +310,8 @@ lop_details(struct view *v, uint32_t lop, int wide)
 			       trace_op_kind_name(kind), startup ? " \u00b7 start-up" : "");
 		view_lines_add(L, late > diff ? lstyle : dstyle, "lateness %s \u00b7 diff. %s \u00b7 global %s \u00b7 duration %s",
 			       d, f, g, u);
-		view_lines_add(L, cstyle, "cause %s: %s", analysis_cause_name(cause), analysis_cause_text(cause));
+		view_lines_add(L, cstyle, "cause %s: %s", analysis_cause_name(cause),
+			       cause_words(v, lop));
 	} else {
 		view_lines_add(L, ST_TITLE, "rank %u \u00b7 step %u \u00b7 %s", analysis_lop_timeline(a, lop),
 			       analysis_lop_step(a, lop), lop_name(v, lop));
@@ -201,18 +322,10 @@ lop_details(struct view *v, uint32_t lop, int wide)
 		view_lines_add(L, ST_NORMAL, "global    %s", g);
 		view_lines_add(L, ST_NORMAL, "duration  %s", u);
 		view_lines_add(L, cstyle, "cause     %s", analysis_cause_name(cause));
-		view_lines_text(L, ST_NORMAL, 2, 4, analysis_cause_text(cause));
+		view_lines_text(L, ST_NORMAL, 2, 4, cause_words(v, lop));
 	}
-	uint32_t c = analysis_lop_cause_lop(a, lop);
-	if (c != TRACE_NONE) {
-		char line[160], ck[16];
-		keymap_first_key(v->km, ACT_GOTO_CAUSE, ck, sizeof ck);
-		snprintf(line, sizeof line, "from rank %u step %u \u00b7 %s, late %s%s%s%s",
-			 analysis_lop_timeline(a, c), analysis_lop_step(a, c), lop_name(v, c),
-			 trace_fmt_duration(v->t, analysis_lop_lateness(a, c), d, sizeof d),
-			 ck[0] ? " \u2014 " : "", ck, ck[0] ? " goes there" : "");
-		view_lines_text(L, ST_NORMAL, 2, 4, line);
-	}
+	cause_from(v, lop);
+	peers_line(v, lop);
 	view_explain_details(v, lop);
 	quality_lines(v, lop);
 	const char *in = frames_text(v, lop, fr, sizeof fr);

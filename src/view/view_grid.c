@@ -106,7 +106,7 @@ ruler_row(struct view *v, struct grid *row, int cols)
 		sp0 = p->step_first;
 		sp1 = p->step_first + p->step_count;
 	}
-	grid_text(row, 0, 0, v->label_w, ST_LABEL, "part");
+	grid_text(row, 0, 0, v->label_w, ST_LABEL, view_is_charm(v) ? "phase" : "part");
 	for (int x = 0; x < cols; x++) {
 		uint32_t s0 = v->win_step + (uint32_t)x * v->zs, s1 = s0 + v->zs;
 		if (s0 >= ns)

@@ -29,6 +29,7 @@ static const char *const kind_names[HK_COUNT] = {
 
 struct view_hist {
 	enum hist_kind kind;
+	int kind_set;              /* the first kind chosen (by paradigm) */
 	int scope, lin_counts, log_map, use_end;
 	int o_min;                 /* the density plot's minimum opacity, in tenths */
 	uint64_t key[11];
@@ -229,10 +230,24 @@ label_w(const struct view_hist *vh)
 
 static int selected_bin(const struct view *v, double *val);
 
+/* A Charm++ run opens on its entry methods' durations, seed 004's
+ * measure, not on seed 000's lateness. */
+static void
+first_kind(struct view *v)
+{
+	struct view_hist *vh = v->hist;
+	if (vh->kind_set)
+		return;
+	vh->kind_set = 1;
+	if (!vh->samples && view_is_charm(v))
+		vh->kind = HK_DURATION;
+}
+
 static void
 hist_prepare(struct view *v, int w, int h)
 {
 	struct view_hist *vh = v->hist;
+	first_kind(v);
 	int cw = w - label_w(vh), ch = chart_rows(vh, h);
 	if (cw < 4 || ch < 2) {
 		release(vh);
@@ -401,10 +416,14 @@ samples_header(struct view *v, struct grid *row)
 		all += vh->hist.count[k];
 		sel += vh->sel_count[k];
 	}
-	vs_value(vs, vs->attr, bin_value(vh, lo), a, sizeof a);
-	vs_value(vs, vs->attr, vh->mb.per_value ? bin_value(vh, hi) : mem_bin_edge(&vh->mb, hi + 1), b, sizeof b);
-	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s%s%s: %llu", vh->cur.anchor != SAMPLES_NONE ? "range" : "cursor",
-			    a, lo != hi ? "\u2013" : "", lo != hi ? b : "", (unsigned long long)all);
+	if (lo != hi)
+		vs_range(vs, vs->attr, bin_value(vh, lo),
+			 vh->mb.per_value ? bin_value(vh, hi) : mem_bin_edge(&vh->mb, hi + 1), a, sizeof a);
+	else
+		vs_value(vs, vs->attr, bin_value(vh, lo), a, sizeof a);
+	(void)b;
+	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s: %llu", vh->cur.anchor != SAMPLES_NONE ? "range" : "cursor",
+			    a, (unsigned long long)all);
 	if (vs->n_sel)
 		x += grid_printf(row, x, 0, row->w - x, ST_EMPH, " (%llu selected)", (unsigned long long)sel);
 	if (row->w - x > 16)
@@ -492,17 +511,33 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 		xhi = vh->mb.per_value ? bin_value(vh, h->n_bins - 1) : vh->mb.hi;
 	}
 	bin_label(v, vh, xlo, a, sizeof a);
-	grid_text(row, lw, 0, cw, ST_LABEL, a);
-	bin_label(v, vh, xmid, b, sizeof b);
-	int bw = grid_text_width(b), mid = lw + cw / 2 - bw / 2, end = lw + grid_text_width(a);
-	if (mid > end + 1) {
-		grid_text(row, mid, 0, bw, ST_LABEL, b);
-		end = mid + bw;
+	char c[48];
+	bin_label(v, vh, xhi, c, sizeof c);
+	/* a sample attribute's unit ("cyc") is said once, on the high edge,
+	 * which comes before the middle */
+	const char *unit = vh->samples ? strrchr(c, ' ') : NULL;
+	if (unit && (unit[1] < '0' || unit[1] > '9')) {
+		size_t ul = strlen(unit), al = strlen(a);
+		if (al > ul && !strcmp(a + al - ul, unit))
+			a[al - ul] = 0;
+	} else {
+		unit = NULL;
 	}
-	bin_label(v, vh, xhi, b, sizeof b);
-	bw = grid_text_width(b);
-	if (row->w - bw > end + 1)
-		grid_text(row, row->w - bw, 0, bw, ST_LABEL, b);
+	grid_text(row, lw, 0, cw, ST_LABEL, a);
+	int end = lw + grid_text_width(a), cwid = grid_text_width(c), right = row->w;
+	if (row->w - cwid > end + 1) {
+		grid_text(row, row->w - cwid, 0, cwid, ST_LABEL, c);
+		right = row->w - cwid;
+	}
+	bin_label(v, vh, xmid, b, sizeof b);
+	if (unit) {
+		size_t ul = strlen(unit), bl = strlen(b);
+		if (bl > ul && !strcmp(b + bl - ul, unit))
+			b[bl - ul] = 0;
+	}
+	int bw = grid_text_width(b), mid = lw + cw / 2 - bw / 2;
+	if (mid > end + 1 && mid + bw < right - 1)
+		grid_text(row, mid, 0, bw, ST_LABEL, b);
 	/* you are here, where no label is */
 	int x = lw + sb;
 	if (sb >= 0 && x < row->w && row->cells[x].ch == ' ' && (x == lw || row->cells[x - 1].ch == ' ') &&
@@ -532,10 +567,22 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 	int lw = label_w(v->hist);
 	uint32_t nf = act->n_funcs;
 	if (y == 0) {
-		/* a Charm++ run's timelines are chares, its calls entry methods */
-		grid_text(row, 0, 0, row->w, ST_LABEL, view_is_charm(v)
-			  ? "fraction of chares inside each entry method; blank: none"
-			  : "fraction of ranks inside each MPI function; blank: computation");
+		/* a Charm++ run's timelines are chares, its calls entry methods;
+		 * the total is what the layers add up to (every MPI call, the
+		 * quiet ones too) */
+		double all = 0;
+		for (size_t i = 0; i < (size_t)act->n_bins * (nf + 1); i++)
+			all += act->frac[i];
+		all = act->n_bins ? 100.0 * all / act->n_bins : 0;
+		char head[160], pct[16];
+		snprintf(pct, sizeof pct, all >= 99.95 ? "100%%" : "%.1f%%", all);
+		snprintf(head, sizeof head, view_is_charm(v)
+			 ? "fraction of PEs inside each entry method, %s in all; blank: idle"
+			 : "fraction of ranks inside each MPI function, %s in all; blank: computation", pct);
+		if (grid_text_width(head) > row->w)
+			snprintf(head, sizeof head, view_is_charm(v) ? "PEs in each entry method, %s in all"
+				 : "ranks in each MPI function, %s in all", pct);
+		grid_text(row, 0, 0, row->w, ST_LABEL, head);
 		return;
 	}
 	if (act->n_bins == 0) {
@@ -739,6 +786,7 @@ hist_request(struct view *v, enum action act)
 		view_set_message(v, 0, "density plot: minimum opacity %.1f", vh->o_min / 10.0);
 		break;
 	case ACT_PANE_MODE:
+		first_kind(v);
 		vh->kind = (enum hist_kind)((vh->kind + 1) % HK_COUNT);
 		if (vh->kind == HK_IDLE && !view_is_charm(v))
 			vh->kind = HK_LATENESS;

@@ -234,6 +234,7 @@ struct view {
 struct tlcell {
 	uint32_t top;
 	uint32_t dom;
+	uint32_t hot;          /* a Charm++ run's PEs coloured by a metric: its largest */
 	uint8_t kinds;
 };
 #define VIEW_TL_IDLE (TRACE_NONE - 1)
@@ -248,6 +249,11 @@ void view_row_name(const struct view *v, uint32_t rank, char *buf, size_t n);
 int view_row_name_width(const struct view *v);
 /* The details of a Charm++ operation. */
 void view_charm_details(struct view *v, uint32_t lop, int wide);
+/* What an execution depends on, where `c` goes in a Charm++ run: the
+ * piece of the execution whose creation invoked lop's (TRACE_NONE when it
+ * received none: a later piece of its execution, or a creation the trace
+ * does not hold); *why says where it went or why not. */
+uint32_t view_charm_invoker(struct view *v, uint32_t lop, char *why, size_t n);
 /* The PE timeline: PEs as rows; view_pes_fill fills v->tl for rows PEs
  * from first_pe over the grid window's time span (0 or ERR_NOMEM). */
 struct view_pes;
@@ -331,7 +337,9 @@ void view_draw_status(struct view *v, struct grid *g);
  * matters (fields that matter less are shortened, then dropped, first). */
 struct sfield {
 	char full[288], brief[288];
-	int prio;
+	int prio;                     /* 0 shortened and dropped first ... 9 last */
+	int drop_prio;                /* when dropping, if not 0: a field that
+	                                 shortens early may still go late */
 	int state;                    /* 0 full, 1 brief, 2 dropped */
 	int key;                      /* drawn as a key (ST_BAR_KEY) */
 };
@@ -339,6 +347,22 @@ struct sfield {
  * dropping the least important until they fit. */
 void view_status_fields(struct grid *g, struct sfield *f, int n);
 void view_draw_footer(struct view *v, struct grid *g);
+/* The screen is below the explorer's least size: say so, whole. */
+void view_draw_tiny(struct view *v, struct grid *g);
+/* The colour key in the grid's bottom border while a message or a prompt
+ * holds the footer (the first screen's problem), so it is always on the
+ * screen. */
+void view_draw_border_key(struct view *v, struct grid *g);
+/* The metric's scale (or the colours' meaning) from (x, y), at most w
+ * columns; returns the columns drawn. */
+int view_draw_scale(struct view *v, struct grid *g, int x, int y, int w);
+/* Does a Charm++ run's PE timeline colour by the metric (seed 004 draws
+ * its metrics on the physical PE view), not by entry method? */
+int view_pes_by_metric(const struct view *v);
+/* The lines the footer takes on a w x h screen: 1, or what the message
+ * wraps to (with the prompt under it when one is open); the layout
+ * leaves them to it. */
+int view_footer_lines(const struct view *v, int w, int h);
 
 /* view_mouse.c: a mouse event (a keymap_mouse code) */
 void view_mouse(struct view *v, uint32_t key);

@@ -72,8 +72,13 @@ view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 		fn(ud, KEYS_ENTRY, syn, view_cmd_help(&view_cmds[i], charm));
 	}
 	fn(ud, KEYS_SECTION, NULL, "Glyphs");
-	fn(ud, KEYS_NOTE, NULL, "s send, r receive, x send and receive, C collective, W wait, \u00b7 computation; "
-	   "zoomed out, a cell shows its most important operation: C, then W, then x, r, s");
+	if (charm)
+		fn(ud, KEYS_NOTE, NULL, "r the piece of an execution that received its invocation, s a piece that "
+		   "ends in a creation (an invocation sent), x both, \u00b7 other; zoomed out, a cell shows its "
+		   "most important piece: x, then r, s");
+	else
+		fn(ud, KEYS_NOTE, NULL, "s send, r receive, x send and receive, C collective, W wait, \u00b7 computation; "
+		   "zoomed out, a cell shows its most important operation: C, then W, then x, r, s");
 	fn(ud, KEYS_NOTE, NULL, "colour: the metric (the footer's scale); zoomed out, the block's maximum");
 	fn(ud, KEYS_NOTE, NULL, "reverse: the selection (\u25b8 and \u25be mark its row and step); "
 	   "green (monochrome: reverse, not bold): its message partners");
@@ -82,7 +87,7 @@ view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 	fn(ud, KEYS_NOTE, NULL, "timeline: a slice shows its most important operation, coloured by the region "
 	   "taking most of it, underlined when kinds share it");
 	if (charm) {
-		fn(ud, KEYS_SECTION, NULL, "Charm++ metrics (seed 004, section 4)");
+		fn(ud, KEYS_SECTION, NULL, "Charm++ metrics (Isaacs et al., SC'15, section 4)");
 		fn(ud, KEYS_NOTE, NULL, "rows are chares (runtime chares grouped per PE at the bottom), an "
 		   "operation is a piece of an entry-method execution (split after each send), a phase "
 		   "a run of steps of the application or of the runtime (reductions, broadcasts)");
@@ -95,7 +100,9 @@ view_keys_rows(const struct keymap *km, int charm, row_fn fn, void *ud)
 	fn(ud, KEYS_SECTION, NULL, "Lateness");
 	fn(ud, KEYS_NOTE, NULL, "lateness: the exit time minus the earliest exit among the operations of the same "
 	   "partition and step; differential lateness: what an operation adds to the lateness it "
-	   "inherited (hotspots are where it is largest); cause: how it came about (seed 000, Fig. 7)");
+	   "inherited (hotspots are where it is largest); cause: which of the four ways of Isaacs et al., \"Ordering Traces "
+	   "Logically to Identify Lateness in Message-Passing Programs\" (Fig. 7), it came about: created by "
+	   "computation, inherited along the rank, created in flight, or inherited across ranks");
 }
 
 /* ---- writers -------------------------------------------------------------- */

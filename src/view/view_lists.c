@@ -91,7 +91,9 @@ op_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
 	switch (c) {
 	case OC_N: snprintf(buf, n, "%u", x->n + 1); break;
 	case OC_WHAT:
-		if (vl->list == LI_PROBLEMS)
+		if (view_is_charm(v))          /* where it ran, not a lateness cause */
+			snprintf(buf, n, "PE %u", analysis_lop_pe(v->a, x->lop));
+		else if (vl->list == LI_PROBLEMS)
 			snprintf(buf, n, "%s", analysis_problem_name((enum analysis_problem_kind)x->kind));
 		else if (vl->list == LI_WAITS)
 			snprintf(buf, n, "%s", analysis_wait_name((enum analysis_wait_kind)x->kind));
@@ -113,7 +115,12 @@ op_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
 		else if (vl->list == LI_PROBLEMS && x->other != TRACE_NONE && x->other != x->lop)
 			snprintf(buf, n, "surfaced at r%u step %u", analysis_lop_timeline(v->a, x->other),
 				 analysis_lop_step(v->a, x->other));
-		else if (vl->list == LI_HOTSPOTS)
+		else if (vl->list == LI_HOTSPOTS && view_is_charm(v)) {
+			char i[32], m[32];
+			snprintf(buf, n, "idle experienced %s \u00b7 imbalance %s",
+				 fmt_seconds(sec(v, analysis_lop_idle_experienced(v->a, x->lop)), i, sizeof i),
+				 fmt_seconds(sec(v, analysis_lop_imbalance(v->a, x->lop)), m, sizeof m));
+		} else if (vl->list == LI_HOTSPOTS)
 			snprintf(buf, n, "%s", analysis_cause_text(analysis_lop_cause(v->a, x->lop)));
 		else
 			buf[0] = 0;
@@ -195,8 +202,18 @@ view_lists_create(struct view *v)
 	memcpy(vl->ocols, op_cols, sizeof op_cols);
 	memcpy(vl->rcols, rank_cols, sizeof rank_cols);
 	if (view_is_charm(v)) {
+		/* seed 004's words and metrics: where a hotspot ran and its
+		 * differential duration; per chare the sum and largest of it and
+		 * the idle experienced (MPI's waiting has no counterpart) */
 		vl->ocols[OC_RANK].name = vl->rcols[RK_RANK].name = "chare";
+		vl->ocols[OC_RANK].width = 11;
 		vl->ocols[OC_STEP].width = 4;
+		vl->ocols[OC_WHAT] = (struct vt_col){ "PE", 5, 0, 1 };
+		vl->ocols[OC_AMOUNT] = (struct vt_col){ "diff. duration", 14, 0, 0 };
+		vl->ocols[OC_NOTE].name = "its metrics";
+		vl->rcols[RK_LATE] = (struct vt_col){ "diff. duration", 14, 0, 0 };
+		vl->rcols[RK_DIFF] = (struct vt_col){ "idle experienced", 16, 1, 0 };
+		vl->rcols[RK_MAX] = (struct vt_col){ "largest", 10, 2, 0 };
 		vl->list = LI_HOTSPOTS;      /* problems and waits are MPI's */
 	}
 	for (int i = 0; i < LI_COUNT; i++) {
@@ -206,7 +223,8 @@ view_lists_create(struct view *v)
 	vl->tab[LI_PROBLEMS].desc = vl->tab[LI_HOTSPOTS].desc = 0;
 	vl->tab[LI_WAITS].sort = OC_AMOUNT;
 	vl->tab[LI_RANKS].sort = RK_DIFF;
-	vl->src[LI_RANKS] = (struct vt_source){ vl->rcols, RK_COUNT, vl, rank_cell, rank_key, NULL };
+	vl->src[LI_RANKS] = (struct vt_source){ vl->rcols, view_is_charm(v) ? RK_WAIT : RK_COUNT, vl, rank_cell,
+						 rank_key, NULL };
 	vl->tab[LI_WARNINGS].sort = WC_COUNT_;
 	vl->src[LI_WARNINGS] = (struct vt_source){ warn_cols, WC_N, vl, warn_cell, warn_key, NULL };
 	v->lists = vl;
@@ -268,7 +286,7 @@ ranks_work(void *ctx, uint32_t wi, uint32_t nw)
 {
 	struct ranks_job *j = ctx;
 	const struct analysis *a = j->v->a;
-	int startup = view_index_startup(j->v->ix);
+	int startup = view_index_startup(j->v->ix), a_charm = view_is_charm(j->v);
 	uint32_t r0, r1;
 	par_share(j->nr, wi, nw, &r0, &r1);
 	for (uint32_t r = r0; r < r1; r++) {
@@ -282,9 +300,11 @@ ranks_work(void *ctx, uint32_t wi, uint32_t nw)
 		for (uint32_t l = first; l < end; l++) {
 			if (!in_scope(j->v, j->s, l) || (!startup && analysis_lop_from_startup(a, l)))
 				continue;
-			uint64_t late = analysis_lop_lateness(a, l);
+			/* a Charm++ run: seed 004's differential duration (its
+			 * sum and largest) and idle experienced */
+			uint64_t late = a_charm ? analysis_lop_diff_duration(a, l) : analysis_lop_lateness(a, l);
 			x->late += late;
-			x->diff += analysis_lop_diff(a, l);
+			x->diff += a_charm ? analysis_lop_idle_experienced(a, l) : analysis_lop_diff(a, l);
 			if (late > x->max || x->max_lop == TRACE_NONE) {
 				x->max = late;
 				x->max_lop = l;
@@ -314,7 +334,8 @@ fill(struct view *v, const struct profile_scope *s)
 		const uint32_t *h = analysis_hotspots_startup(a, view_index_startup(v->ix), &n);
 		for (uint32_t i = 0; i < n; i++)
 			if (in_scope(v, s, h[i]) &&
-			    push(vl, &cap, (struct oprow){ h[i], i, TRACE_NONE, analysis_lop_diff(a, h[i]), 0 }))
+			    push(vl, &cap, (struct oprow){ h[i], i, TRACE_NONE, view_is_charm(v)
+							   ? analysis_lop_diff_duration(a, h[i]) : analysis_lop_diff(a, h[i]), 0 }))
 				return ERR_NOMEM;
 	} else if (vl->list == LI_WAITS) {
 		const struct analysis_wait *w = analysis_waits(a, &n);
@@ -383,7 +404,7 @@ li_title(struct view *v, char *buf, size_t n)
 	char sc[160];
 	view_scope_text(v, vl->scope, sc, sizeof sc);
 	snprintf(buf, n, "%s \u00b7 %u \u00b7 %s \u00b7 v: next list",
-		 vl->list == LI_RANKS && view_is_charm(v) ? "lateness per chare" : list_name[vl->list], vl->n,
+		 vl->list == LI_RANKS && view_is_charm(v) ? "per chare" : list_name[vl->list], vl->n,
 		 vl->list == LI_WARNINGS ? "the whole trace" : sc);
 }
 

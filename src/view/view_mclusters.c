@@ -149,10 +149,7 @@ struct mc_layout {
 static int
 range_text(const struct view_samples *vs, const struct mem_cluster *k, char *rng, size_t n)
 {
-	char a[48], b[48];
-	vs_value(vs, vs->attr, k->lo, a, sizeof a);
-	vs_value(vs, vs->attr, k->hi, b, sizeof b);
-	snprintf(rng, n, "%s\u2013%s", a, b);
+	vs_range(vs, vs->attr, k->lo, k->hi, rng, n);
 	return grid_text_width(rng);
 }
 

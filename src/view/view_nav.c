@@ -404,6 +404,21 @@ view_nav_action(struct view *v, enum action act)
 	case ACT_NEXT_HOTSPOT: hotspot(v, 1); break;
 	case ACT_PREV_HOTSPOT: hotspot(v, -1); break;
 	case ACT_GOTO_CAUSE: {
+		if (view_is_charm(v)) {
+			/* seed 004 has no lateness cause: an execution depends on
+			 * the one that invoked it */
+			char why[192];
+			uint32_t c = v->sel_lop == TRACE_NONE ? TRACE_NONE : view_charm_invoker(v, v->sel_lop, why, sizeof why);
+			if (v->sel_lop == TRACE_NONE)
+				view_set_message(v, 0, "no execution selected");
+			else if (c == TRACE_NONE)
+				view_set_message(v, 0, "%s", why);
+			else {
+				view_jump_lop(v, c);
+				view_set_message(v, 0, "%s", why);
+			}
+			break;
+		}
 		uint32_t c = v->sel_lop == TRACE_NONE ? TRACE_NONE : analysis_lop_cause_lop(v->a, v->sel_lop);
 		const char *what = NULL;
 		if (c == TRACE_NONE && v->sel_lop != TRACE_NONE)

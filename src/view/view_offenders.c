@@ -95,13 +95,50 @@ name_of(const struct view_samples *vs, int list, uint32_t id, char *buf, size_t 
 	return buf;
 }
 
+/* A name cut to w columns: a code line keeps its line number whole
+ * ("LULESH_OMP…:2035"), anything else ends in "…". */
+static const char *
+fit_name(const char *name, int list, int w, char *buf, size_t n)
+{
+	int len = grid_text_width(name);
+	if (len <= w || w < 2)
+		return name;
+	const char *colon = list == 0 ? strrchr(name, ':') : NULL;
+	int tail = colon ? grid_text_width(colon) : 0;
+	if (colon && w - tail >= 2) {
+		size_t head = grid_cols_bytes(name, w - tail - 1);
+		snprintf(buf, n, "%.*s\u2026%s", (int)head, name, colon);
+	} else {
+		size_t head = grid_cols_bytes(name, w - 1);
+		snprintf(buf, n, "%.*s\u2026", (int)head, name);
+	}
+	return buf;
+}
+
+/* The bar's width in a list w columns wide: it gives up cells (down to
+ * none) before the names shown are cut. */
+static int
+bar_width(const struct view *v, int list, int w)
+{
+	const struct vs_offenders *o = &v->smp->off;
+	int bw = w >= 40 ? 10 : w >= 28 ? 5 : 0, nw = w - bw - 12, need = 0;
+	char buf[160];
+	for (uint32_t i = o->top[list]; i < o->n[list] && i < o->top[list] + (uint32_t)o->rows; i++) {
+		int len = grid_text_width(name_of(v->smp, list, o->o[list][i].id, buf, sizeof buf));
+		need = len > need ? len : need;
+	}
+	if (need > nw)
+		bw -= need - nw < bw ? need - nw : bw;
+	return bw < 3 ? 0 : bw;      /* a bar of one or two cells ranks nothing */
+}
+
 /* Row y of one list, in columns [x, x + w). */
 static void
 list_row(struct view *v, int list, int y, struct grid *row, int x, int w)
 {
 	const struct view_samples *vs = v->smp;
 	const struct vs_offenders *o = &vs->off;
-	char buf[160], val[32];
+	char buf[160], cut[160], val[32];
 	if (y == 0) {
 		grid_printf(row, x, 0, w, ST_TITLE, "%s", list ? "data symbols" : "code lines");
 		if (o->n[list])
@@ -115,12 +152,13 @@ list_row(struct view *v, int list, int y, struct grid *row, int x, int w)
 		return;
 	}
 	const struct mem_offender *of = &o->o[list][i];
-	int bw = w >= 40 ? 10 : w >= 28 ? 5 : 0, vw = 7;
+	int bw = bar_width(v, list, w), vw = 7;
 	int nw = w - bw - vw - 5;
 	grid_printf(row, x, 0, 3, ST_LABEL, "%2u", i + 1);
 	int cur = v->focus == PANE_OFFENDERS && o->list == list && i == o->cur[list];
 	int tx = x + 3;
-	int nwr = grid_text(row, tx, 0, nw, cur ? ST_EMPH : ST_NORMAL, name_of(vs, list, of->id, buf, sizeof buf));
+	const char *name = fit_name(name_of(vs, list, of->id, buf, sizeof buf), list, nw, cut, sizeof cut);
+	int nwr = grid_text(row, tx, 0, nw, cur ? ST_EMPH : ST_NORMAL, name);
 	if (cur)
 		grid_mark(row, tx, 0, nwr ? nwr : 1, 1, MARK_SEL);
 	double top = o->n[list] ? (double)o->o[list][0].cycles : 0;

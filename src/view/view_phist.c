@@ -118,13 +118,16 @@ cursor_line(struct view *v, struct grid *row)
 		sel += ph->sel[vs->attr][k];
 	}
 	int one = b->per_value;
-	vs_value(vs, vs->attr, one ? b->lo + a + 0.5 : mem_bin_edge(b, a), lo, sizeof lo);
-	vs_value(vs, vs->attr, one ? b->lo + e + 0.5 : mem_bin_edge(b, e + 1), hi, sizeof hi);
+	double vlo = one ? b->lo + a + 0.5 : mem_bin_edge(b, a), vhi = one ? b->lo + e + 0.5 : mem_bin_edge(b, e + 1);
+	(void)hi;
+	if (one && a == e)
+		vs_value(vs, vs->attr, vlo, lo, sizeof lo);
+	else
+		vs_range(vs, vs->attr, vlo, vhi, lo, sizeof lo);
 	/* the bin first; its counts whole, shorter when the pane is narrow
 	 * (never "651 samples, 5") */
-	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s %s%s%s", samples_attr(vs->s, vs->attr)->name,
-			    ph->cur.anchor != SAMPLES_NONE ? "range" : "bin", lo, one && a == e ? "" : "\u2013",
-			    one && a == e ? "" : hi);
+	int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%s %s %s", samples_attr(vs->s, vs->attr)->name,
+			    ph->cur.anchor != SAMPLES_NONE ? "range" : "bin", lo);
 	unsigned long long na = (unsigned long long)all, ns = (unsigned long long)sel;
 	char tail[4][64];
 	int k = 0;
@@ -158,7 +161,11 @@ ph_row(struct view *v, int y, struct grid *row)
 		int x = (int)c * ph->colw, w = ph->colw - 1;
 		int cur = a == vs->attr;
 		if (y == 0) {
-			const char *name = samples_attr(vs->s, a)->name;
+			/* a name cut says so ("dataSou…"); the cursor's line
+			 * under the histograms names its attribute whole */
+			char name[128];
+			snprintf(name, sizeof name, "%s", samples_attr(vs->s, a)->name);
+			view_fit_title(name, w);
 			int n = grid_text(row, x, 0, w, cur ? ST_EMPH : ST_LABEL, name);
 			if (cur)
 				grid_mark(row, x, 0, n ? n : 1, 1, MARK_SEL);

@@ -44,6 +44,7 @@ static const struct vt_col rank_cols[RC_COUNT] = {
 
 struct view_profile {
 	struct vt_col rcols[RC_COUNT];   /* "rank", or "chare" */
+	struct vt_col pcols[PC_COUNT];   /* "at": a rank, or a chare's label */
 	struct profile p;
 	int valid;
 	uint64_t key[4];
@@ -81,7 +82,12 @@ region_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
 	case PC_MIN: fmt_seconds(sec(v, (double)x->excl_min), buf, n); break;
 	case PC_MEAN: fmt_seconds(sec(v, x->excl_mean), buf, n); break;
 	case PC_MAX: fmt_seconds(sec(v, (double)x->excl_max), buf, n); break;
-	case PC_RANK: snprintf(buf, n, "%s%u", view_is_charm(v) ? "" : "r", x->max_rank); break;
+	case PC_RANK:
+		if (view_is_charm(v))
+			view_row_name(v, x->max_rank, buf, n);
+		else
+			snprintf(buf, n, "r%u", x->max_rank);
+		break;
 	case PC_IMBAL: snprintf(buf, n, "%.2f", profile_imbalance(x)); break;
 	}
 }
@@ -165,7 +171,12 @@ view_profile_create(struct view *v)
 	vp->v = v;
 	vt_init(&vp->tab, PC_EXCL);
 	vt_init(&vp->rtab, RC_EXCL);
-	vp->src = (struct vt_source){ region_cols, PC_COUNT, vp, region_cell, region_key, region_style };
+	memcpy(vp->pcols, region_cols, sizeof region_cols);
+	if (view_is_charm(v)) {        /* "at Jacobi(1,2)", not "at 7", when there is room */
+		vp->pcols[PC_RANK].width = 12;
+		vp->pcols[PC_RANK].prio = 5;
+	}
+	vp->src = (struct vt_source){ vp->pcols, PC_COUNT, vp, region_cell, region_key, region_style };
 	memcpy(vp->rcols, rank_cols, sizeof rank_cols);
 	vp->rcols[RC_RANK].name = view_row_noun(v);
 	vp->rsrc = (struct vt_source){ vp->rcols, RC_COUNT, vp, rank_cell, rank_key, NULL };

@@ -3,7 +3,9 @@
  * panes are view_topo.c and view_hist.c (with samples as their data) and
  * view_offenders.c, view_phist.c, view_scores.c, view_mclusters.c. */
 #include "view_samples.h"
+#include "view_topo_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,11 +13,42 @@
 
 /* ---- formatting ---- */
 
+/* The unit of attribute a: latency is in cycles, and so is the time of
+ * MemAxes' PEBS samples (the time stamp counter); Linux perf's (Mitos)
+ * is in nanoseconds. NULL: a number without a unit. */
+static const char *
+unit_of(const struct view_samples *vs, uint32_t a)
+{
+	const struct samples_info *in = samples_info(vs->s);
+	if ((int)a == in->a_latency)
+		return "cycles";
+	if ((int)a == in->a_time)
+		return in->encoding == SAMPLES_PERF ? "ns" : "cycles";
+	return NULL;
+}
+
 const char *
 vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t n)
 {
 	const struct samples_attr *at = samples_attr(vs->s, a);
-	if (isnan(x))
+	const char *unit = isnan(x) ? NULL : unit_of(vs, a);
+	char c[32];
+	if (unit && (int)a == samples_info(vs->s)->a_time && at && at->hi >= at->lo) {
+		/* a time: from the first sample, in its unit */
+		double d = x - at->lo;
+		if (!strcmp(unit, "ns"))
+			fmt_change(d * 1e-9, buf, n);
+		else
+			snprintf(buf, n, "+%s cyc", fmt_count(d, c, sizeof c));
+		if (d == 0)
+			snprintf(buf, n, "+0");
+	} else if (unit) {
+		if (x == floor(x))
+			fmt_count(x, c, sizeof c);
+		else
+			snprintf(c, sizeof c, "%.4g", x);
+		snprintf(buf, n, "%s %s", c, strcmp(unit, "ns") ? "cyc" : "ns");
+	} else if (isnan(x))
 		snprintf(buf, n, "-");
 	else if (at && at->kind == SAMPLES_CATEGORY && x >= 0 && x == floor(x))
 		snprintf(buf, n, "%s", samples_category(vs->s, a, (uint32_t)x));
@@ -27,6 +60,25 @@ vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t 
 		snprintf(buf, n, "%.0f", x);
 	else
 		snprintf(buf, n, "%.4g", x);
+	return buf;
+}
+
+const char *
+vs_range(const struct view_samples *vs, uint32_t a, double lo, double hi, char *buf, size_t n)
+{
+	char x[64], y[64];
+	vs_value(vs, a, lo, x, sizeof x);
+	vs_value(vs, a, hi, y, sizeof y);
+	if (!strcmp(x, y)) {
+		snprintf(buf, n, "%s", x);
+		return buf;
+	}
+	/* one unit for both ends, and one sign: "+45.73G–59.34G cyc" */
+	const char *ux = strrchr(x, ' '), *uy = strrchr(y, ' ');
+	if (ux && uy && !strcmp(ux, uy) && !isdigit((unsigned char)ux[1]))
+		x[ux - x] = 0;
+	const char *ys = y[0] == '+' && x[0] == '+' ? y + 1 : y;
+	snprintf(buf, n, "%s\u2013%s", x, ys);
 	return buf;
 }
 
@@ -101,16 +153,44 @@ vs_op_of(enum action act)
 	}
 }
 
+/* What a pick takes, in words: "LULESH_OMP.cc:961", "variable m_x",
+ * "time +0–+4.5G cycles", "L3 L#0". */
+static const char *
+pick_text(struct view *v, const struct mem_pick *p, char *buf, size_t n)
+{
+	const struct view_samples *vs = v->smp;
+	char a[128], b[8];
+	if (p->kind == MEM_PICK_LINE) {
+		const struct samples_codeline *cl = samples_codelines(vs->s, NULL);
+		const char *f = samples_category(vs->s, (uint32_t)samples_info(vs->s)->a_file, cl[p->id].file);
+		const char *base = f ? strrchr(f, '/') : NULL;
+		snprintf(buf, n, "%s:%u", base ? base + 1 : f ? f : "?", cl[p->id].line);
+	} else if (p->kind == MEM_PICK_OBJECT) {
+		if (v->topo && v->topo->obj && p->id < v->topo->n_obj)
+			vt_obj_label(v->topo, p->id, 0, buf, n);
+		else
+			snprintf(buf, n, "object %u", p->id);
+	} else {
+		const struct samples_attr *at = samples_attr(vs->s, p->attr);
+		(void)b;
+		snprintf(buf, n, "%s %s", at ? at->name : "?", vs_range(vs, p->attr, p->lo, p->hi, a, sizeof a));
+	}
+	return buf;
+}
+
 static void
-say_selection(struct view *v, const char *what)
+say_selection(struct view *v, const char *what, const struct mem_pick *p)
 {
 	struct view_samples *vs = v->smp;
 	uint32_t base = vs->n_fpicks ? vs->n_filter : vs->n;
+	char pt[160] = "";
+	if (p)
+		pick_text(v, p, pt, sizeof pt);
 	if (vs->n_sel)
-		view_set_message(v, 0, "selection (%s): %u of %u samples (%.1f%%)", what, vs->n_sel, base,
-				 base ? 100.0 * vs->n_sel / base : 0.0);
+		view_set_message(v, 0, "selection (%s): %s%s%u of %u samples (%.1f%%)", what, pt, p ? " \u00b7 " : "",
+				 vs->n_sel, base, base ? 100.0 * vs->n_sel / base : 0.0);
 	else
-		view_set_message(v, 0, "selection (%s): empty", what);
+		view_set_message(v, 0, "selection (%s): %s%sempty", what, pt, p ? " \u00b7 " : "");
 }
 
 void
@@ -138,7 +218,7 @@ vs_pick(struct view *v, const struct mem_pick *p, enum mem_op op)
 	if (!vs->n_sel)
 		vs->n_picks = 0;
 	vs->version++;
-	say_selection(v, op == MEM_OR ? "or" : op == MEM_AND ? "and" : "new");
+	say_selection(v, op == MEM_OR ? "or" : op == MEM_AND ? "and" : "new", p);
 }
 
 int
@@ -375,8 +455,12 @@ view_samples_layout(struct view *v, int w, int h)
 	v->tiny = w < 40 || h < 12;      /* as for traces: view.c's message says so */
 	if (v->tiny)
 		return;
-	int y = 1, bh = h - 2, strip = 5;
-	if (w >= 120 && bh >= 30) {
+	/* a message of several lines takes them from the panes, which keep
+	 * their arrangement */
+	int y = 1, bh = h - 1 - view_footer_lines(v, w, h), strip = 5;
+	if (bh < 10)
+		bh = 10;
+	if (w >= 120 && h - 2 >= 30) {
 		int top = bh * 2 / 5, mid = (bh - top) / 2, bot = bh - top - mid;
 		int lw = w * 9 / 20, hw = w / 2;
 		place(v, PANE_TOPO, 0, y, lw, top);

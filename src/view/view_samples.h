@@ -123,9 +123,13 @@ int vs_bins_pick(struct view *v, const struct mem_bins *b, uint32_t a, uint32_t 
  * drops the mark, Esc drops it. 1 when act was one of them. */
 int vs_cursor_action(struct view *v, struct vs_cursor *c, const struct mem_bins *b, enum action act);
 
-/* A value of attribute a: its category name, or the number (timestamps
- * as "+offset" from the first). */
+/* A value of attribute a: its category name, or the number: a time as
+ * "+offset" from the first sample, a latency or a time in its unit
+ * ("+65.31G cyc", "+1.204 s", "412 cyc"). */
 const char *vs_value(const struct view_samples *vs, uint32_t a, double x, char *buf, size_t n);
+/* A range of attribute a's values, "lo–hi", the unit said once ("+45.73G–
+ * 59.34G cyc"); one value when both ends read the same. */
+const char *vs_range(const struct view_samples *vs, uint32_t a, double lo, double hi, char *buf, size_t n);
 
 /* The histogram pane's chart geometry, which the score strip under it
  * follows: label width and chart columns for a pane of width w. */

@@ -132,8 +132,8 @@ sc_row(struct view *v, int y, struct grid *row)
 		snprintf(field, sizeof field, ", %u samples", w->samples);
 		int n = grid_text_whole(row, x, 0, row->w - x, ST_LABEL, field);
 		x += n;
-		snprintf(field, sizeof field, ", %s\u2013%s", vs_value(vs, vs->attr, w->lo, a, sizeof a),
-			 vs_value(vs, vs->attr, w->hi, b, sizeof b));
+		(void)b;
+		snprintf(field, sizeof field, ", %s", vs_range(vs, vs->attr, w->lo, w->hi, a, sizeof a));
 		if (n)
 			grid_text_whole(row, x, 0, row->w - x, ST_LABEL, field);
 		return;

@@ -33,14 +33,15 @@ tl_title(struct view *v, char *buf, size_t n)
 		char a[32], b[32];
 		fmt_time(trace_seconds(v->t, v->tz_t0), a, sizeof a);
 		trace_fmt_duration(v->t, v->tz_t1 - v->tz_t0, b, sizeof b);
-		snprintf(buf, n, "%s · %s + %s · %s%s", view_is_charm(v) ? "PEs" : "timeline", a, b,
-			 view_is_charm(v) ? "colour = entry method" : "colour = region",
-			 v->tl_nmsg ? " · lines = messages" : "");
+		snprintf(buf, n, "%s · %s + %s · colour = %s%s", view_is_charm(v) ? "PEs" : "timeline", a, b,
+			 !view_is_charm(v) ? "region" : view_pes_by_metric(v) ? view_metric_title(v->metric)
+			 : "entry method", v->tl_nmsg ? " · lines = messages" : "");
 		return;
 	}
 	if (view_is_charm(v))
-		snprintf(buf, n, "PEs \u00b7 steps %u\u2013%u \u00b7 colour = entry method \u00b7 \u2581 idle",
-			 v->win_step, se ? se - 1 : 0);
+		snprintf(buf, n, "PEs \u00b7 steps %u\u2013%u \u00b7 colour = %s \u00b7 \u2581 idle",
+			 v->win_step, se ? se - 1 : 0,
+			 view_pes_by_metric(v) ? view_metric_title(v->metric) : "entry method");
 	else
 		snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 colour = region", v->win_step,
 			 se ? se - 1 : 0);
@@ -156,7 +157,7 @@ view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *c
 	uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
 	if (ex < v->tl_t0 || en > v->tl_t1)
 		return;           /* start-up before the time axis, or after it */
-	int kind = analysis_lop_kind(v->a, i), rank = view_kind_rank(kind);
+	int kind = analysis_lop_kind(v->a, i), rank = view_kind_rank(kind), hot = view_pes_by_metric(v);
 	for (uint32_t b = bucket(v, en), be = bucket(v, ex); b <= be; b++) {
 		double lo = (double)v->tl_t0 + b * per, hi = lo + per;
 		double a = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
@@ -173,7 +174,16 @@ view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *c
 			cov_top[b] = ov;
 			c->top = i;
 		}
+		if (hot && (c->hot == TRACE_NONE || view_index_value(v->ix, v->metric, i) >
+			    view_index_value(v->ix, v->metric, c->hot)))
+			c->hot = i;
 	}
+}
+
+int
+view_pes_by_metric(const struct view *v)
+{
+	return view_is_charm(v) && view_metric_numeric(v->metric);
 }
 
 static void
@@ -362,6 +372,12 @@ tl_prepare(struct view *v, int w, int h)
 		v->tl_valid = 0;          /* nothing to draw: rows must not use the old width */
 		return;
 	}
+	/* a row more before the legend: one row short of the grid's, the
+	 * timeline gives up its legend (the title says colour = region)
+	 * rather than a rank */
+	place_rows(v, 1 << 20);           /* every row it would show */
+	if (v->tl_rows == h - 1 && h - 1 >= 1)
+		rows = h - 1;
 	place_rows(v, rows);
 	rows = v->tl_rows;
 	follow_selection(v);
@@ -369,7 +385,8 @@ tl_prepare(struct view *v, int w, int h)
 	uint64_t gen = v->clustered ? 1 + (uint64_t)view_cluster_generation(v->vc) : 0;
 	uint64_t key[12] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->zr, gen, (uint64_t)lw,
 			     (uint64_t)view_index_startup(v->ix) | (uint64_t)v->tz << 1 | (uint64_t)v->f_gen << 2,
-			     v->tz ? v->tz_t0 : 0, v->tz ? v->tz_t1 : 0, 0 };
+			     v->tz ? v->tz_t0 : 0, v->tz ? v->tz_t1 : 0,
+			     view_pes_by_metric(v) ? 1 + (uint64_t)v->metric : 0 };
 	if (v->tl_valid && memcmp(key, v->tl_key, sizeof key) == 0)
 		return;
 	size_t need = (size_t)cw * (size_t)(rows > 0 ? rows : 1);
@@ -418,7 +435,7 @@ tl_prepare(struct view *v, int w, int h)
 	for (int y = 0; y < rows; y++) {
 		acc.out = &v->tl[(size_t)y * (size_t)cw];
 		for (int x = 0; x < cw; x++) {
-			acc.out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, 0 };
+			acc.out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, TRACE_NONE, 0 };
 			acc.cov_top[x] = acc.cov_dom[x] = 0;
 		}
 		if (sp.t1 > sp.t0)
@@ -485,7 +502,10 @@ tl_row(struct view *v, int y, struct grid *row)
 	}
 	y -= 1;
 	if (y == v->tl_rows) {            /* the legend: which colour is which function */
-		view_region_legend(v, row, lw, 0, row->w - lw, GRID_CATS);
+		if (view_pes_by_metric(v))
+			view_draw_scale(v, row, lw, 0, row->w - lw);
+		else
+			view_region_legend(v, row, lw, 0, row->w - lw, GRID_CATS);
 		return;
 	}
 	if (y > v->tl_rows)
@@ -526,6 +546,9 @@ tl_row(struct view *v, int y, struct grid *row)
 		}
 		c->ch = view_kinds_glyph(t->kinds);
 		c->style = dim ? ST_DIM : (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
+		if (!dim && t->hot != TRACE_NONE && view_pes_by_metric(v))
+			c->style = (uint8_t)(ST_HEAT0 + view_index_level(v->ix, v->metric,
+									 view_index_value(v->ix, v->metric, t->hot)));
 		if (t->kinds & (t->kinds - 1))
 			c->mark |= MARK_MIXED;
 		if (t->top == v->sel_lop || t->dom == v->sel_lop)
@@ -539,7 +562,10 @@ tl_row(struct view *v, int y, struct grid *row)
 		if (en >= v->tl_t0 && en <= v->tl_t1) {
 			struct cell *c = &row->cells[lw + (int)bucket(v, en)];
 			c->ch = view_kind_glyph(analysis_lop_kind(v->a, v->sel_lop));
-			c->style = (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, v->sel_lop));
+			c->style = view_pes_by_metric(v)
+				? (uint8_t)(ST_HEAT0 + view_index_level(v->ix, v->metric,
+									view_index_value(v->ix, v->metric, v->sel_lop)))
+				: (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, v->sel_lop));
 			c->mark |= MARK_SEL;
 		}
 	}

@@ -193,6 +193,19 @@ ran_elsewhere(const struct view *v)
 	return named;
 }
 
+/* Does any rank of the trace name its node? */
+static int
+names_nodes(const struct view *v)
+{
+	uint32_t ntl, nn;
+	const struct trace_timeline *tl = trace_timelines(v->t, &ntl);
+	trace_nodes(v->t, &nn);
+	for (uint32_t r = 0; r < ntl; r++)
+		if (tl[r].node < nn)
+			return 1;
+	return 0;
+}
+
 static int place_and_size(struct view *v, struct err *e);
 
 /* The node topology; a cluster of copies when the ranks ran on several
@@ -226,6 +239,14 @@ load_topo(struct view *v, struct err *e)
 		: vt->this_machine ? topo_load_synthetic(vt->this_machine, &node, e) : topo_load_machine(&node, e);
 	if (rc)
 		return rc;
+	/* this machine stands in only when nothing says where they ran:
+	 * say so rather than pass it off as theirs */
+	if (!vt->xml && !vt->synth && !names_nodes(v)) {
+		snprintf(vt->note, sizeof vt->note, "this machine's hardware: the %s names no nodes; give "
+			 "--topology FILE.xml (lstopo on the machine it ran on)", view_is_charm(v) ? "run" : "trace");
+		snprintf(vt->note_short, sizeof vt->note_short, "this machine (no nodes in the %s; --topology "
+			 "FILE.xml)", view_is_charm(v) ? "run" : "trace");
+	}
 	uint32_t ntl, nn;
 	const struct trace_timeline *tl = trace_timelines(v->t, &ntl);
 	const struct trace_node *nodes = trace_nodes(v->t, &nn);
@@ -386,11 +407,12 @@ view_topo_highlight(const struct view *v, uint32_t rank)
 	return holds_rank(vt, vt->sel, rank);
 }
 
-/* The note's lines, then the hottest chain. */
+/* The note's lines, then the hottest chain; a sample set's tree then
+ * heads its columns. */
 static int
 header_rows(const struct view_topo *vt)
 {
-	return vt->n_note + 1;
+	return vt->n_note + 1 + (vt->samples && vt->mode == TM_TREE);
 }
 
 /* The note wrapped at spaces to w columns, at most four lines; in a
@@ -508,6 +530,25 @@ void
 vt_obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n)
 {
 	const struct topo_obj *o = &vt->obj[i];
+	if (brief == 2) {         /* the medium form: a word and a number */
+		switch (o->type) {
+		case TOPO_MACHINE: snprintf(buf, n, "Machine"); return;
+		case TOPO_PACKAGE: snprintf(buf, n, "Pkg %u", o->os_index); return;
+		case TOPO_NUMA: snprintf(buf, n, "NUMA %u", o->os_index); return;
+		case TOPO_L3: case TOPO_L2: case TOPO_L1:
+			snprintf(buf, n, "L%d %u", o->type == TOPO_L3 ? 3 : o->type == TOPO_L2 ? 2 : 1, o->index);
+			return;
+		case TOPO_CORE: snprintf(buf, n, "Core %u", o->index); return;
+		case TOPO_PU:
+			if (!vt->system_tree) {
+				snprintf(buf, n, "PU %u", o->os_index);
+				return;
+			}
+			break;
+		default: break;
+		}
+		brief = 0;
+	}
 	switch (o->type) {
 	case TOPO_CLUSTER: snprintf(buf, n, "%s", brief ? "all" : "Cluster"); break;
 	case TOPO_NODE: snprintf(buf, n, "%s%s", brief ? "" : "Node ", topo_str(vt->t, o->name)); break;
@@ -625,6 +666,55 @@ vt_link_level(const struct view_topo *vt, uint32_t i)
 	return x * 3 > 2 * m ? 3 : x * 3 > m ? 2 : 1;
 }
 
+/* The tree's columns in a row w wide: names, bars, the link's traffic
+ * (samples), the value. */
+static void
+tree_geom(const struct view_topo *vt, int w, int *nw, int *bw, int *tw, int *vw)
+{
+	*vw = 10;
+	*bw = w >= 60 ? 20 : w >= 40 ? 10 : 0;
+	*tw = vt->link && w >= 34 ? 8 : 0;      /* samples: the link's traffic */
+	*nw = w - *bw - *vw - *tw - 1;
+	if (vt->samples && *bw == 10 && w < 46)
+		*bw = 6, *nw += 4;
+	/* the bars give up cells (down to 4) before a name does */
+	int short_by = vt->name_w + 1 - *nw;
+	if (*bw > 4 && short_by > 0) {
+		int give = short_by < *bw - 4 ? short_by : *bw - 4;
+		*bw -= give;
+		*nw += give;
+	}
+}
+
+/* A sample set's tree: what its numbers are. A memory (cache, NUMA node,
+ * the machine: accesses to the other package) counts what it served, a
+ * processor what it issued, so the machine can hold less than its
+ * children; the arrow column counts the accesses that crossed each
+ * object's link to its parent. */
+static void
+tree_heading(struct view *v, struct grid *row)
+{
+	struct view_topo *vt = v->topo;
+	int nw, bw, tw, vw;
+	tree_geom(vt, row->w, &nw, &bw, &tw, &vw);
+	static const char *const what[VS_TOPO_METRICS][3] = {
+		{ "cycles a memory served, a CPU issued", "memory: served, CPU: issued", "served/issued" },
+		{ "samples a memory served, a CPU issued", "memory: served, CPU: issued", "served/issued" },
+		{ "cycles per access served or issued", "per access", "per access" },
+		{ "cycles issued by the CPUs below", "issued below", "issued below" },
+	};
+	static const char *const head[VS_TOPO_METRICS] = { "cycles", "samples", "mean", "issued" };
+	int m = vt->metric < VS_TOPO_METRICS ? vt->metric : 0;
+	for (int k = 0; k < 3; k++)
+		if (grid_text_width(what[m][k]) <= nw + bw - 1 || k == 2) {
+			grid_text(row, 1, 0, nw + bw - 1, ST_DIM, what[m][k]);
+			break;
+		}
+	if (tw)
+		grid_printf(row, nw + bw + 1, 0, tw, ST_DIM, "\u2191 link");
+	grid_printf(row, row->w - vw, 0, vw, ST_DIM, "%*s", vw, head[m]);
+}
+
 static void
 tree_row(struct view *v, int y, struct grid *row)
 {
@@ -635,25 +725,21 @@ tree_row(struct view *v, int y, struct grid *row)
 	uint32_t i = vt->line[li];
 	const struct topo_obj *o = &vt->obj[i];
 	char buf[96], val[32];
-	int vw = 10, bw = row->w >= 60 ? 20 : row->w >= 40 ? 10 : 0;
-	int tw = vt->link && row->w >= 34 ? 8 : 0;      /* samples: the link's traffic */
-	int nw = row->w - bw - vw - tw - 1;
-	if (vt->samples && bw == 10 && row->w < 46)
-		bw = 6, nw += 4;
-	/* the bars give up cells (down to 4) before a name does */
-	int short_by = vt->name_w + 1 - nw;
-	if (bw > 4 && short_by > 0) {
-		int give = short_by < bw - 4 ? short_by : bw - 4;
-		bw -= give;
-		nw += give;
-	}
+	int nw, bw, tw, vw;
+	tree_geom(vt, row->w, &nw, &bw, &tw, &vw);
 	if (holds_rank(vt, i, v->sel_rank))
 		grid_put(row, 0, 0, 0x2022, ST_EMPH);     /* the selected rank runs here */
 	int x = 1 + 2 * o->depth;
 	uint32_t glyph = o->n_children ? (vt->collapsed[i] ? 0x25b8 : 0x25be) : ' ';
 	grid_put(row, x, 0, glyph, ST_DIM);
-	vt_obj_label(vt, i, 0, buf, sizeof buf);
 	int lx = x + 2, room = nw - 1 - lx;   /* a space before the bar ("P#0██") */
+	/* a name that does not fit takes a shorter form before it is cut:
+	 * eight "NUMANode…" in a row said nothing, "NUMA 3" and "N3" do */
+	for (int form = 0; form < 3; form++) {
+		vt_obj_label(vt, i, form == 0 ? 0 : form == 1 ? 2 : 1, buf, sizeof buf);
+		if (grid_text_width(buf) <= room)
+			break;
+	}
 	x = lx + grid_text(row, lx, 0, room, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
 	if (grid_text_width(buf) > room && room > 1)   /* cut: say so */
 		grid_put(row, lx + room - 1, 0, 0x2026, i == vt->sel ? ST_EMPH : ST_NORMAL);
@@ -714,6 +800,13 @@ topo_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	y -= 1;
+	if (vt->samples && vt->mode == TM_TREE) {
+		if (y == 0) {
+			tree_heading(v, row);
+			return;
+		}
+		y -= 1;
+	}
 	switch (vt->mode) {
 	case TM_TREE: tree_row(v, y, row); break;
 	case TM_ICICLE: vt_icicle_row(v, y, row); break;

@@ -47,7 +47,8 @@ struct view_topo {
 	double *below;             /* samples: cycles issued below, for the header's chain */
 };
 
-/* view_topo.c */
+/* view_topo.c: an object's name, in full ("NUMANode P#3"), brief (1:
+ * "N3") or medium (2: "NUMA 3") */
 void vt_obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_t n);
 const char *vt_value_text(const struct view_topo *vt, double x, char *buf, size_t n);
 /* 0 for nothing, 1..7 relative to the hottest object of the same depth */

@@ -116,9 +116,9 @@ analysis_opts_unused_text(uint32_t unused, int charm, char *buf, size_t n)
 		k += (size_t)w;
 	}
 	if (k)
-		snprintf(buf + k, n - k, charm ? ": seed 000's MPI rules, which do not apply to a "
-			 "Charm++ run (seed 004's stages are charm.*)"
-			 : ": seed 004's Charm++ stages, which do not apply to an MPI trace");
+		snprintf(buf + k, n - k, charm ? ": rules of the MPI structure, which do not apply to a "
+			 "Charm++ run (its stages are charm.*)"
+			 : ": Charm++ stages, which do not apply to an MPI trace");
 	return buf;
 }
 

@@ -1,11 +1,14 @@
 /* hist.c — histograms, the activity timeline and the call density. */
 #include "hist.h"
 
+#include "model/charm.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/vec.h"
+#include "model/charm.h"
 
 int
 hist_build(const double *v, size_t n, uint32_t bins, int log, struct hist *h)
@@ -135,6 +138,71 @@ activity_fini(struct activity *act)
 	memset(act, 0, sizeof *act);
 }
 
+/* Calls fn(ud, region, enter, exit) for every MPI call of the trace
+ * that is not inside another: the ops that are calls, and the quiet calls
+ * (MPI_Wait that completed nothing, MPI_Irecv, MPI_Init, MPI_Comm_split,
+ * non-blocking collectives: trace.h), which are MPI time as much as the
+ * calls the structure keeps. Calls made inside another MPI call and the
+ * gaps where measurement was off are left out. */
+static void
+each_mpi_call(const struct trace *t, uint64_t t0, uint64_t t1,
+	      void (*fn)(void *ud, uint32_t region, uint64_t en, uint64_t ex), void *ud)
+{
+	uint32_t n_ops, n_calls;
+	struct trace_opv ops = trace_ops(t, &n_ops);
+	for (uint32_t i = 0; i < n_ops; i++) {
+		struct trace_op o = trace_op_get(&ops, i);
+		if (o.kind != OP_COMPUTE && o.region != TRACE_NONE && o.t_exit > t0 && o.t_enter < t1)
+			fn(ud, o.region, o.t_enter, o.t_exit);
+	}
+	const struct trace_call *c = trace_calls(t, &n_calls);
+	for (uint32_t i = 0; i < n_calls; i++) {
+		uint64_t en = c[i].t_enter, ex = en + trace_call_ticks(&c[i]);
+		uint32_t r = trace_call_region(&c[i]);
+		if (trace_call_kind(&c[i]) == CALL_MPI && r != TRACE_NONE && ex > t0 && en < t1)
+			fn(ud, r, en, ex);
+	}
+}
+
+struct busy_acc {
+	double *busy;
+	uint64_t t0, t1;
+};
+
+static void
+add_busy(void *ud, uint32_t region, uint64_t en, uint64_t ex)
+{
+	struct busy_acc *b = ud;
+	b->busy[region] += (double)((ex < b->t1 ? ex : b->t1) - (en > b->t0 ? en : b->t0));
+}
+
+struct frac_acc {
+	struct activity *act;
+	const uint32_t *col;
+	double width, norm;
+};
+
+/* spread a call's time over the bins it overlaps */
+static void
+add_frac(void *ud, uint32_t region, uint64_t en, uint64_t ex)
+{
+	struct frac_acc *f = ud;
+	struct activity *act = f->act;
+	uint32_t w = act->n_funcs + 1, bins = act->n_bins;
+	uint32_t c = f->col[region] == TRACE_NONE ? act->n_funcs : f->col[region];
+	double a = (double)((en > act->t0 ? en : act->t0) - act->t0);
+	double b = (double)((ex < act->t1 ? ex : act->t1) - act->t0);
+	uint32_t ba = (uint32_t)(a / f->width), bb = (uint32_t)(b / f->width);
+	if (bb >= bins)
+		bb = bins - 1;
+	for (uint32_t k = ba; k <= bb && k < bins; k++) {
+		double lo = k * f->width, hi = lo + f->width;
+		double ov = (b < hi ? b : hi) - (a > lo ? a : lo);
+		if (ov > 0)
+			act->frac[(size_t)k * w + c] += ov / f->norm;
+	}
+}
+
 int
 activity_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t bins,
 		 uint32_t max_funcs, struct activity *act)
@@ -142,8 +210,7 @@ activity_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t bins,
 	memset(act, 0, sizeof *act);
 	if (!bins || t1 <= t0)
 		return ERR_USAGE;
-	uint32_t n_ops, n_regions, n_tl;
-	struct trace_opv ops = trace_ops(t, &n_ops);
+	uint32_t n_regions, n_tl;
 	trace_regions(t, &n_regions);
 	trace_timelines(t, &n_tl);
 	double *busy = calloc(n_regions + 1, sizeof *busy);   /* time per region */
@@ -153,12 +220,8 @@ activity_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t bins,
 		free(col);
 		return ERR_NOMEM;
 	}
-	for (uint32_t i = 0; i < n_ops; i++) {
-		struct trace_op o = trace_op_get(&ops, i);
-		if (o.kind != OP_COMPUTE && o.region != TRACE_NONE && o.t_exit > t0 && o.t_enter < t1)
-			busy[o.region] += (double)((o.t_exit < t1 ? o.t_exit : t1) -
-						   (o.t_enter > t0 ? o.t_enter : t0));
-	}
+	struct busy_acc ba = { busy, t0, t1 };
+	each_mpi_call(t, t0, t1, add_busy, &ba);
 	/* the max_funcs busiest regions get a column each, the rest "other" */
 	act->func_region = malloc(((size_t)max_funcs + 1) * sizeof *act->func_region);
 	if (!act->func_region) {
@@ -189,26 +252,15 @@ activity_compute(const struct trace *t, uint64_t t0, uint64_t t1, uint32_t bins,
 		activity_fini(act);
 		return ERR_NOMEM;
 	}
+	/* a Charm++ run's processes are its PEs (each runs one entry method
+	 * at a time); its chares are far more and mostly waiting */
+	uint32_t n_pe = 0;
+	if (trace_info(t)->paradigm == PARADIGM_CHARM)
+		trace_pes(t, &n_pe);
+	uint32_t procs = n_pe ? n_pe : n_tl;
 	double width = (double)(t1 - t0) / bins;
-	double norm = width * (n_tl ? n_tl : 1);
-	for (uint32_t i = 0; i < n_ops; i++) {
-		const struct trace_op o = trace_op_get(&ops, i);
-		if (o.kind == OP_COMPUTE || o.region == TRACE_NONE || o.t_exit <= t0 || o.t_enter >= t1)
-			continue;
-		uint32_t c = col[o.region] == TRACE_NONE ? act->n_funcs : col[o.region];
-		double a = (double)((o.t_enter > t0 ? o.t_enter : t0) - t0);
-		double b = (double)((o.t_exit < t1 ? o.t_exit : t1) - t0);
-		/* spread the call's time over the bins it overlaps */
-		uint32_t ba = (uint32_t)(a / width), bb = (uint32_t)(b / width);
-		if (bb >= bins)
-			bb = bins - 1;
-		for (uint32_t k = ba; k <= bb && k < bins; k++) {
-			double lo = k * width, hi = lo + width;
-			double ov = (b < hi ? b : hi) - (a > lo ? a : lo);
-			if (ov > 0)
-				act->frac[(size_t)k * w + c] += ov / norm;
-		}
-	}
+	struct frac_acc fa = { act, col, width, width * (procs ? procs : 1) };
+	each_mpi_call(t, t0, t1, add_frac, &fa);
 	free(col);
 	return 0;
 }

@@ -4,8 +4,10 @@
  *    differential lateness, durations, message sizes), with the values
  *    collected for the whole trace or a selection (partition, step window).
  *  - activity: the stacked activity timeline of seed 003 §2.1 — per time
- *    bin, the fraction of ranks inside each MPI function (time-weighted);
- *    what is left is computation.
+ *    bin, the fraction of ranks inside each MPI function (time-weighted),
+ *    every MPI call counted, those the structure keeps as ops and the
+ *    quiet ones (trace.h); what is left is computation. A Charm++ run's
+ *    processes are its PEs: the fraction of PEs inside each entry method.
  *  - density: seed 003 §2.2–2.3 — communication calls as points of
  *    (start or end time, log duration), counted per cell (D), with the
  *    paper's linear and logarithmic opacity maps, a minimum opacity the

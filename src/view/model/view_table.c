@@ -197,10 +197,37 @@ vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
 	}
 }
 
+/* Text too wide for w columns, shortened so rows still differ: a
+ * "Chare::entry" loses its "Chare::" first, an "Array(1,2)" keeps its
+ * index ("Jac…(1,2)"), and what is still cut ends in "…". */
+static const char *
+shorten(const char *s, int w, char *buf, size_t n)
+{
+	if (grid_text_width(s) <= w || w < 2)
+		return s;
+	const char *colons = strstr(s, "::");
+	if (colons && grid_text_width(colons + 2) <= w)
+		return colons + 2;
+	if (colons)
+		s = colons + 2;
+	size_t len = strlen(s);
+	const char *paren = len && s[len - 1] == ')' ? strrchr(s, '(') : NULL;
+	int tail = paren ? grid_text_width(paren) : 0;
+	if (paren && paren > s && w - tail >= 2) {
+		snprintf(buf, n, "%.*s\u2026%s", (int)grid_cols_bytes(s, w - tail - 1), s, paren);
+		return buf;
+	}
+	snprintf(buf, n, "%.*s\u2026", (int)grid_cols_bytes(s, w - 1), s);
+	return buf;
+}
+
 /* Text right-aligned in its column, or left for text columns. */
 static void
 put(struct grid *row, int x, int w, int right, int style, const char *s)
 {
+	char cut[192];
+	if (!right)
+		s = shorten(s, w, cut, sizeof cut);
 	int n = grid_text_width(s);
 	if (right && n < w)
 		x += w - n;

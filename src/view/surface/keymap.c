@@ -376,9 +376,14 @@ keymap_script(const char *s, uint32_t *keys, size_t max, size_t *n, struct err *
 			const char *close = strchr((const char *)p, '>');
 			uint32_t key = close ? keymap_key_parse((const char *)p + 1,
 								(size_t)(close - (const char *)p - 1)) : 0;
-			if (!key)
-				return err_set(e, ERR_USAGE, "unknown key name at offset %zu of the key script"
+			if (!close)
+				return err_set(e, ERR_USAGE, "'<' without its '>' at offset %zu of the key script"
 					       " (write <lt> for '<')", (size_t)(p - (const unsigned char *)s));
+			if (!key)
+				return err_set(e, ERR_USAGE, "unknown key name '%.*s' at offset %zu of the key script"
+					       " (write <lt> for '<')", (int)(close - (const char *)p + 1) > 40 ? 40
+					       : (int)(close - (const char *)p + 1), (const char *)p,
+					       (size_t)(p - (const unsigned char *)s));
 			keys[k++] = key;
 			p = (const unsigned char *)close + 1;
 			continue;
