@@ -26,7 +26,7 @@ run help 0 --help && grep -q '^usage: skein' "$tmp/out" && [ ! -s "$tmp/err" ] &
 # says its default (a stray 'partition or function' line followed it), and
 # no continuation line repeats the one before
 awk '/^  -m, --metric M  *colour by/ { on = 1 } on && /^      --color / { print prev; exit } on { prev = $0 }' "$tmp/out" |
-	grep -q '^ *Charm++, else lateness)$' &&
+	grep -q 'Charm++, else lateness)$' &&
 	! awk 'prev != "" && $0 == prev { bad = 1 } { prev = $0 } END { exit !bad }' "$tmp/out" &&
 	ok || bad "--help: the --metric entry ends with its default"
 run version 0 --version && grep -qx 'skein [0-9][0-9.]*' "$tmp/out" && ok || bad "--version output"
@@ -292,7 +292,7 @@ printf 'Q quit\n' >"$tmp/extra.keys"
 	grep -q "none.keys: No such file or directory" "$tmp/err" &&
 	{ "$skein" render --keymap "$tmp" "$sv" 2>"$tmp/err"; [ $? -eq 2 ]; } && grep -q "is a directory" "$tmp/err" &&
 	ok || bad "--keymap: extra bindings, and clear errors for unreadable files"
-"$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 --keys '<Esc>' | tail -1 | grep -q '? help  Q quit  < > hotspot' &&
+"$skein" render --config "$tmp/keys.yaml" "$sv" --size 200x12 --keys '<Esc>' | tail -1 | grep -q '? help  Q quit  < > problem' &&
 	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME
 

@@ -6,6 +6,8 @@
  * shares. */
 #include "view_impl.h"
 
+#include "analysis/explain/explain.h"
+
 #include <string.h>
 
 int
@@ -181,7 +183,7 @@ view_status_fields(struct grid *g, struct sfield *f, int n)
  * columns: every entry and the glyphs; then without the glyphs; then in
  * brief words; then fewer entries. */
 static void
-legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
+legend_keys(const struct keymap *km, int charm, int problems, int w, char *out, size_t n)
 {
 	static const struct { enum action a, b; const char *what, *brief; } ent[] = {
 		{ ACT_HELP, ACT_NONE, "help", "help" },
@@ -211,6 +213,9 @@ legend_keys(const struct keymap *km, int charm, int w, char *out, size_t n)
 				what = "phase";
 			if (charm && ent[i].a == ACT_GOTO_CAUSE)
 				what = "invoker";
+			/* < and > walk the problems where there are (view_explain_walk) */
+			if (problems && ent[i].a == ACT_PREV_HOTSPOT)
+				what = brief ? "prob" : "problem";
 			int k = snprintf(out + len, n - len, "%s%s%s%s %s", i ? "  " : "", a, *a && *b ? " " : "", b,
 					 what);
 			len += k > 0 ? (size_t)k : 0;
@@ -418,7 +423,10 @@ view_draw_footer(struct view *v, struct grid *g)
 	/* the keys take what the scale leaves, and the scale at most half */
 	x += view_draw_scale(v, g, x, y, w / 2 > 36 ? w / 2 : 36);
 	char legend[256];
-	legend_keys(v->km, view_is_charm(v), w - x - 3, legend, sizeof legend);
+	uint32_t n_problems = 0;
+	if (!view_is_charm(v) && !v->diff)
+		analysis_problems(v->a, &n_problems);
+	legend_keys(v->km, view_is_charm(v), n_problems > 0, w - x - 3, legend, sizeof legend);
 	grid_text(g, x + 3, y, w - x - 3, ST_DIM, legend);
 }
 
