@@ -14,10 +14,6 @@
 
 #include <stdlib.h>
 
-/* How far back a stretch is looked at: it ends where lateness shows, in
- * a few operations on real traces; this bounds a pathological one. */
-#define LOST_MAX_LOPS 4096
-
 int
 analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *out)
 {
@@ -26,21 +22,10 @@ analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *ou
 				       .culprit = l, .from = l };
 	if (created <= dur)
 		return 0;
-	uint32_t first = a->tl_lop[a->lop_tl[l]];
-	uint64_t sum = 0, longest = 0;
-	for (uint32_t k = l, n = 0; k > first && n < LOST_MAX_LOPS; n++) {
-		uint32_t p = k - 1;
-		if (lop_late(a, p) > 0 || analysis_lop_startup(a, p))
-			break;
-		k = p;
-		uint64_t d = lop_duration(a, p);
-		sum += d;
-		if (d > longest) {
-			longest = d;
-			out->culprit = p;
-		}
-		out->from = p;
-	}
+	uint64_t sum;
+	uint32_t culprit = lop_lost_before(a, l, &sum, &out->from);
+	if (culprit != TRACE_NONE)
+		out->culprit = culprit;
 	uint64_t rest = created - out->inside;
 	out->before = sum < rest ? sum : rest;
 	if (out->before == 0)
