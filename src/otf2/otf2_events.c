@@ -163,8 +163,7 @@ own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 	uint32_t n = 1;
 	while (rc == 0 && n) {
 		rc = otf2_evt_read(&e, x, OWN_BATCH, &n);
-		for (uint32_t i = 0; i < n && !k->rc; i++)
-			otf2r_own_event(k, &x[i]);
+		otf2r_own_events(k, x, n);
 		if (k->rc) {
 			rc = otf2r_build_error(&k->err, k->rc, r->anchor, "building the model");
 			break;

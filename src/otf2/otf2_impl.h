@@ -185,9 +185,10 @@ struct evblock {
 	uint64_t t_begin, t_end;
 };
 
-/* A record of skein's own decoding into k's block (otf2_records.c);
- * returns 0 or the builder's error, also kept in k->rc. */
-int otf2r_own_event(struct evblock *k, const struct otf2_evt_rec *x);
+/* Records of skein's own decoding, x[0 .. n), into k's block, in order
+ * (otf2_records.c), until the builder fails (its error in k->rc). A
+ * batch at a time, so that the dispatch is inlined into the loop. */
+void otf2r_own_events(struct evblock *k, const struct otf2_evt_rec *x, uint32_t n);
 /* libotf2's callbacks for the records skein reads, whose user data is
  * the block being read; NULL when out of memory. */
 OTF2_EvtReaderCallbacks *otf2r_event_callbacks(void);

@@ -174,8 +174,8 @@ rma_event(struct evblock *k, const struct otf2_evt_rec *x)
 
 /* A record of skein's own decoding (and of libotf2's, for the records
  * below whose callbacks fill one). */
-int
-otf2r_own_event(struct evblock *k, const struct otf2_evt_rec *x)
+static int
+own_event(struct evblock *k, const struct otf2_evt_rec *x)
 {
 	if (x->kind >= REC_RMA_WIN_CREATE && x->kind <= REC_RMA_OP_COMPLETE_REMOTE)
 		return rma_event(k, x);
@@ -198,6 +198,13 @@ otf2r_own_event(struct evblock *k, const struct otf2_evt_rec *x)
 		return nbc_event(k, x);
 	}
 	return 0;
+}
+
+void
+otf2r_own_events(struct evblock *k, const struct otf2_evt_rec *x, uint32_t n)
+{
+	for (uint32_t i = 0; i < n && !k->rc; i++)
+		own_event(k, &x[i]);
 }
 
 /* ---- libotf2's callbacks ---- */
@@ -294,7 +301,7 @@ evt_measurement(EVT_ARGS, OTF2_MeasurementMode mode)
 
 /* The one-sided and non-blocking collective records, filled as skein's
  * own decoding fills them (otf2_evt.h) and handed to own_event. */
-#define OWN(...) go_on(otf2r_own_event(ud, &(struct otf2_evt_rec){ .time = time, __VA_ARGS__ }))
+#define OWN(...) go_on(own_event(ud, &(struct otf2_evt_rec){ .time = time, __VA_ARGS__ }))
 
 static OTF2_CallbackCode
 evt_rma_win_create(EVT_ARGS, OTF2_RmaWinRef win)
