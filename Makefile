@@ -197,6 +197,7 @@ check-cli: $(BIN) $(BUILD)/tools/craft
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/samples.sh $(BIN) $(SHARED)
 	@sh tests/waits.sh $(BIN)
+	@sh tests/onesided.sh $(BIN) $(SHARED)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
 

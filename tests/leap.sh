@@ -17,6 +17,10 @@
 # by its loop, 'iteration', accepted alike in their shapes); and when the JSON
 # gained choices.not_applied and iterations.named_marked_none (all 76 JSON
 # outputs checked equal to the build before without those two keys).
+# casita-1_xeonphi_jacobi_01's four sums are the windowed implementation's
+# since its offload copies became one-sided operations (its model
+# changed): one rank, so every leap is complete and the leap merge merges
+# nothing (its ops table equal to the analysis without it, checked).
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -3,7 +3,8 @@
 # 1 to 4 ranks (oversubscribed: the machine may have fewer cores; two
 # counts per trace, in turn), and under Open MPI when it is installed (a
 # third count per trace):
-#  * on every corpus trace and every shared OTF2 trace, `skein-mpi analyze
+#  * on every corpus trace, every one-sided one (traces/onesided) and
+#    every shared OTF2 trace, `skein-mpi analyze
 #    --format json --save F` prints what `skein analyze --format json`
 #    prints, F opens to those bytes, and F is the serial --save's bytes
 #    but for the stage timings (tests/savedcmp.py); a trace the serial analysis refuses is refused
@@ -70,7 +71,7 @@ for impl in $impls; do
 	done
 done
 
-traces=$(ls traces/corpus/*/traces.otf2)
+traces="$(ls traces/corpus/*/traces.otf2) $(ls traces/onesided/*/traces.otf2)"
 if [ -d "$shared/traces/otf2" ]; then
 	traces="$traces $(find "$shared/traces/otf2" -name traces.otf2 | sort)"
 else

@@ -96,7 +96,11 @@ static const struct expect traces[] = {
 		.events = 2816,
 		.records = { [REC_ENTER] = 1087, [REC_LEAVE] = 1087, [REC_MPI_SEND] = 20,
 			     [REC_MPI_RECV] = 20, [REC_MPI_COLLECTIVE_BEGIN] = 24,
-			     [REC_MPI_COLLECTIVE_END] = 24, [REC_OTHER] = 554 },
+			     [REC_MPI_COLLECTIVE_END] = 24, [REC_RMA_WIN_CREATE] = 4,
+			     [REC_RMA_WIN_DESTROY] = 4, [REC_RMA_PUT] = 42, [REC_RMA_GET] = 44,
+			     [REC_RMA_OP_COMPLETE_BLOCKING] = 86, [REC_OTHER] = 374 },
+		/* the CUDA copies' RMA records are on the GPU streams' locations,
+		 * which are no timelines: counted, not modelled */
 		.ranks = 2, .rank_events = { 1032, 1018 }, .other_locations = 4,
 		/* MPI_Sendrecv keeps both its send and its receive */
 		.ops = { [OP_COMPUTE] = 44, [OP_SENDRECV] = 20, [OP_COLLECTIVE] = 24 },
@@ -108,7 +112,9 @@ static const struct expect traces[] = {
 		.events = 300816,
 		.records = { [REC_ENTER] = 110425, [REC_LEAVE] = 110425, [REC_MPI_SEND] = 2000,
 			     [REC_MPI_RECV] = 2000, [REC_MPI_COLLECTIVE_BEGIN] = 2004,
-			     [REC_MPI_COLLECTIVE_END] = 2004, [REC_OTHER] = 71958 },
+			     [REC_MPI_COLLECTIVE_END] = 2004, [REC_RMA_WIN_CREATE] = 4,
+			     [REC_RMA_WIN_DESTROY] = 4, [REC_RMA_PUT] = 3964, [REC_RMA_GET] = 3966,
+			     [REC_RMA_OP_COMPLETE_BLOCKING] = 7930, [REC_OTHER] = 56090 },
 		.ranks = 2, .rank_events = { 72418, 72404 }, .other_locations = 8,
 		.ops = { [OP_COMPUTE] = 4004, [OP_SENDRECV] = 2000, [OP_COLLECTIVE] = 2004 },
 		.msgs = 2000, .matched = 2000,
@@ -119,15 +125,22 @@ static const struct expect traces[] = {
 		.events = 11770,
 		.records = { [REC_ENTER] = 3759, [REC_LEAVE] = 3759,
 			     [REC_MPI_COLLECTIVE_BEGIN] = 102, [REC_MPI_COLLECTIVE_END] = 102,
-			     [REC_OTHER] = 4048 },
+			     [REC_RMA_WIN_CREATE] = 1, [REC_RMA_WIN_DESTROY] = 1, [REC_RMA_PUT] = 404,
+			     [REC_RMA_GET] = 404, [REC_RMA_OP_COMPLETE_BLOCKING] = 808,
+			     [REC_OTHER] = 2430 },
 		.ranks = 1, .rank_events = { 7522 }, .other_locations = 3,
-		.ops = { [OP_COMPUTE] = 102, [OP_COLLECTIVE] = 102 },
+		/* the offload copies' RMA records on the rank (outside any MPI
+		 * call, inside "!$omp target..." regions): from each copy's first
+		 * record to the region's next Enter or Leave, 607 one-sided ops */
+		.ops = { [OP_COMPUTE] = 709, [OP_COLLECTIVE] = 102, [OP_RMA] = 607 },
 		.colls = { [COLL_BARRIER] = 2, [COLL_ALLREDUCE] = 100 },
 	},
 	{
 		.rel = "otf2/casita-1_ocl_deps/traces.otf2",
 		.events = 48,
-		.records = { [REC_ENTER] = 20, [REC_LEAVE] = 20, [REC_OTHER] = 8 },
+		.records = { [REC_ENTER] = 20, [REC_LEAVE] = 20, [REC_RMA_WIN_CREATE] = 2,
+			     [REC_RMA_WIN_DESTROY] = 2, [REC_RMA_PUT] = 1, [REC_RMA_GET] = 1,
+			     [REC_RMA_OP_COMPLETE_BLOCKING] = 2 },
 		.ranks = 0, .other_locations = 2,
 	},
 	{

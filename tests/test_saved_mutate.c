@@ -2,7 +2,8 @@
  * command read out of bounds (issue 37).
  *
  * Files skein wrote (an MPI trace reordered with the leap merge, phases
- * and iterations; a Charm++ run when ../shared has it) are altered one
+ * and iterations; one with one-sided communication; a Charm++ run when
+ * ../shared has it) are altered one
  * word at a time: every index word of every section (of a sample of each
  * section's records: the first two, the last two and three between) set
  * to 0, to the largest value, to its neighbour's value (the same word of
@@ -38,7 +39,7 @@
 enum target {
 	X_NONE, X_STR, X_TL, X_REGION, X_COMM, X_CMEM, X_NODE, X_OP, X_END, X_MSG, X_COLL,
 	X_COLLMEM, X_FRAME, X_PE, X_IDLE, X_LOP, X_PART, X_STEP, X_PLOP, X_SUCC, X_PMIN,
-	X_ITER, X_PHASE, X_CALL, X_COUNT
+	X_ITER, X_PHASE, X_CALL, X_WIN, X_COUNT
 };
 
 /* Index words of a record: byte offset and target (u32 words). */
@@ -79,6 +80,11 @@ static const struct field fields[] = {
 	{ S_ITER_RUNS, 0, X_LOP }, { S_ITER_RUNS, 4, X_ITER },
 	{ S_OP_OF_LOP, 0, X_OP }, { S_OP_LAST_OF_LOP, 0, X_OP }, { S_PART_REGION, 0, X_REGION },
 	{ S_DIFF_BIG, 0, X_LOP }, { S_CAUSE_FAR, 0, X_LOP }, { S_CAUSE_FAR, 4, X_LOP },
+	{ S_WINS, 0, X_STR }, { S_WINS, 4, X_COMM },
+	{ S_RMAS, 32, X_OP }, { S_RMAS, 36, X_OP }, { S_RMAS, 40, X_TL }, { S_RMAS, 44, X_TL },
+	{ S_RMAS, 48, X_WIN },
+	{ S_EPOCHS, 16, X_TL }, { S_EPOCHS, 20, X_WIN }, { S_EPOCHS, 24, X_TL },
+	{ S_EPOCHS, 28, X_OP }, { S_EPOCHS, 32, X_OP },
 };
 
 struct file {
@@ -133,6 +139,7 @@ targets(struct file *f)
 	c[X_ITER] = m->iter_count;
 	c[X_PHASE] = m->n_phases;
 	c[X_CALL] = records(f, S_CALLS);
+	c[X_WIN] = records(f, S_WINS);
 }
 
 /* The sums of section id, of the table and of the header, again. */
@@ -428,6 +435,24 @@ mpi_reordered_phases(void **state)
 	trace_destroy(t);
 }
 
+/* One-sided communication: windows, RMA operations and epochs (the
+ * project's tracer on tests/rma.c under MPICH, traces/onesided). */
+static void
+mpi_one_sided(void **state)
+{
+	(void)state;
+	char path[1024];
+	PROJECT_PATH(path, "traces/onesided/rma-2/traces.otf2");
+	struct trace *t = tu_load(path);
+	assert_true(trace_has_rma(t));
+	struct analysis *a = tu_analyse(t, NULL);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	mutate(a, &o, "onesided rma-2");
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 static void
 charm(void **state)
 {
@@ -456,6 +481,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mpi_iterations),
 		cmocka_unit_test(mpi_reordered_phases),
+		cmocka_unit_test(mpi_one_sided),
 		cmocka_unit_test(charm),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,8 +19,9 @@
  *
  * keys= takes the rest of the line. TRACE names a trace generated here
  * with skein-gen or skein-gen-charm (deterministic, byte-identical
- * output; gen_traces below), corpus:NAME for
- * traces/corpus/NAME, shared:NAME for ../shared/traces/otf2/NAME or
+ * output; gen_traces below), corpus:NAME for traces/corpus/NAME,
+ * onesided:NAME for traces/onesided/NAME, shared:NAME for
+ * ../shared/traces/otf2/NAME or
  * charm:DIR/RUN.sts for the Charm++ run ../shared/traces/projections/DIR
  * (both skipped when absent). topo= is an hwloc synthetic description with
  * commas for spaces ("pack:2,core:2,pu:1"); topoxml= names an XML file in
@@ -238,6 +239,8 @@ trace_for(const char *name, int leap)
 	char path[1024];
 	if (!strncmp(name, "corpus:", 7)) {
 		snprintf(path, sizeof path, "%s/traces/corpus/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 7);
+	} else if (!strncmp(name, "onesided:", 9)) {
+		snprintf(path, sizeof path, "%s/traces/onesided/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 9);
 	} else if (!strncmp(name, "charm:", 6)) {
 		snprintf(path, sizeof path, "%s/traces/projections/%s", tu_env("SKEIN_SHARED", "../shared"), name + 6);
 	} else if (!strncmp(name, "shared:", 7)) {

@@ -55,6 +55,7 @@ build_destroy(struct build *b)
 	free(b->stack);
 	free(b->recvs);
 	free(b->colls);
+	free(b->open_epochs);
 	reqmap_fini(&b->requests);
 	free(b);
 }
@@ -90,6 +91,12 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 	b->call_ends = b->call_sends = b->call_recvs = 0;
 	b->call_has_coll = 0;
 	b->call_has_request = 0;
+	b->call_rma = 0;
+	b->stray_rma = 0;
+	b->coll_issued = b->coll_issue_top = 0;
+	b->colls_first = b->n_colls;
+	b->colls_unordered = 0;
+	b->n_open_epochs = 0;
 	b->measuring_off = 0;
 	b->calls_unsorted = 0;
 	reqmap_clear(&b->requests);
@@ -164,7 +171,8 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	uint32_t sends = b->call_sends, recvs = b->call_recvs;
 	uint8_t kind = b->call_has_coll ? OP_COLLECTIVE
 		: sends && recvs ? OP_SENDRECV
-		: sends ? OP_SEND : recvs ? OP_RECV : OP_WAIT;
+		: sends ? OP_SEND : recvs ? OP_RECV : b->call_ends ? OP_WAIT
+		: b->call_rma ? OP_RMA : OP_WAIT;
 	struct trace_timeline *tl = &t->timelines[b->tl];
 	if (trace_op_count(t) == tl->op_first)
 		tl->t_start = b->prev_exit;
@@ -184,6 +192,8 @@ emit_call(struct build *b, uint64_t enter, uint64_t exit, uint32_t region,
 	b->gap = 0;
 	b->call_ends = b->call_sends = b->call_recvs = 0;
 	b->call_has_coll = 0;
+	b->call_rma = 0;
+	b->stray_rma = 0;
 	return 0;
 }
 
@@ -213,13 +223,15 @@ call_op_id(const struct build *b)
 	return trace_op_count(b->t) + 1;
 }
 
-/* Records seen outside an MPI call: close them as an op of their own. */
+/* Records seen outside an MPI call: close them as an op of their own,
+ * at `time`; RMA records make it begin at the first of them. */
 static inline int
 close_stray(struct build *b, uint64_t time)
 {
-	if (b->mpi_depth >= 0 || (b->call_ends == 0 && !b->call_has_coll))
+	if (b->mpi_depth >= 0 || (b->call_ends == 0 && !b->call_has_coll && !b->call_rma))
 		return 0;
-	return emit_call(b, time, time, TRACE_NONE, current_frame(b), 0);
+	return emit_call(b, b->stray_rma ? b->stray_from : time, time, TRACE_NONE,
+			 current_frame(b), 0);
 }
 
 /* Adds an end to the open call; a record outside any MPI call is an op of
@@ -297,7 +309,7 @@ pop_entry(struct build *b, uint64_t time, uint8_t flags)
 	if (b->depth != b->mpi_depth)       /* inside another MPI call */
 		return add_call(b, e->enter, time, e->region, CALL_INNER);
 	b->mpi_depth = -1;
-	if (b->call_ends == 0 && !b->call_has_coll) {
+	if (b->call_ends == 0 && !b->call_has_coll && !b->call_rma) {
 		/* A communication call with no records at all: a non-blocking
 		 * collective (Score-P 2.x) or a wait on one. Not an operation,
 		 * but a call the profile counts. */
@@ -453,16 +465,12 @@ build_coll_begin(struct build *b, uint64_t time)
 	return 0;
 }
 
-int
-build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
-	       uint32_t root, uint64_t sent, uint64_t received)
+/* A collective member on communicator comm, grouped on key, the
+ * timeline's issue-th start of a collective. */
+static int
+add_coll_half(struct build *b, uint64_t time, uint8_t type, uint32_t comm, uint32_t key,
+	      uint32_t root, uint64_t sent, uint64_t received, uint32_t issue, uint8_t flags)
 {
-	struct trace *t = b->t;
-	open_stray(b, &time);
-	if (comm >= t->n_comms) {
-		t->info.warnings[WARN_BAD_PEER]++;
-		return 0;
-	}
 	if (b->call_has_coll) {
 		/* Two collectives inside one call: close the first as its own op. */
 		uint64_t enter = b->mpi_depth >= 0 ? b->stack[b->mpi_depth].enter : time;
@@ -482,9 +490,199 @@ build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 		.root = root == UINT32_MAX ? TRACE_NONE : world_rank(b, comm, root),
 		.type = type < COLL_TYPE_COUNT ? type : COLL_OTHER,
 		.sent = sent, .received = received,
+		.key = key, .pos = TRACE_NONE, .issue = issue, .flags = flags,
 	};
+	/* a half started before one that came earlier: the timeline's
+	 * halves are put in the order started when it ends */
+	if (issue < b->coll_issue_top)
+		b->colls_unordered = 1;
+	else
+		b->coll_issue_top = issue + 1;
 	b->call_has_coll = 1;
 	return record_end(b, id, END_COLL, time);
+}
+
+int
+build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
+	       uint32_t root, uint64_t sent, uint64_t received)
+{
+	struct trace *t = b->t;
+	open_stray(b, &time);
+	if (comm >= t->n_comms) {
+		t->info.warnings[WARN_BAD_PEER]++;
+		return 0;
+	}
+	return add_coll_half(b, time, type, comm, comm, root, sent, received, b->coll_issued++, 0);
+}
+
+int
+build_nbc_request(struct build *b, uint64_t time, uint64_t request)
+{
+	/* the collective's place is taken now: its completion names the
+	 * communicator */
+	open_stray(b, &time);
+	b->call_has_request = 1;
+	return hmap_put(&b->requests, request, REQ_NBC, b->coll_issued++);
+}
+
+int
+build_nbc_complete(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
+		   uint32_t root, uint64_t sent, uint64_t received, uint64_t request)
+{
+	struct trace *t = b->t;
+	open_stray(b, &time);
+	uint32_t issue;
+	if (!hmap_take(&b->requests, request, REQ_NBC, &issue)) {
+		t->info.warnings[WARN_UNKNOWN_REQUEST]++;
+		issue = b->coll_issued++;
+	}
+	if (comm >= t->n_comms) {
+		t->info.warnings[WARN_BAD_PEER]++;
+		return 0;
+	}
+	return add_coll_half(b, time, type, comm, comm, root, sent, received, issue,
+			     COLLF_NONBLOCKING);
+}
+
+/* ---- one-sided communication ---- */
+
+/* An RMA record: the open call, or outside any a call of its own from
+ * the first such record on (close_stray). */
+static inline void
+rma_record(struct build *b, uint64_t *time)
+{
+	open_stray(b, time);
+	if (b->mpi_depth < 0 && !b->stray_rma && !b->call_ends && !b->call_has_coll) {
+		b->stray_rma = 1;
+		b->stray_from = *time;
+	}
+	b->call_rma = 1;
+}
+
+/* The world rank of a window's remote rank: TRACE_NONE for none, for a
+ * device's window, or a rank the communicator does not have. */
+static uint32_t
+win_rank(struct build *b, uint32_t win, uint32_t remote)
+{
+	const struct trace *t = b->t;
+	if (win >= t->n_wins || remote == UINT32_MAX || (t->wins[win].flags & WINF_DEVICE))
+		return TRACE_NONE;
+	return world_rank(b, t->wins[win].comm, remote);
+}
+
+int
+build_rma_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t win,
+		   uint32_t root, uint64_t sent, uint64_t received)
+{
+	struct trace *t = b->t;
+	rma_record(b, &time);
+	uint32_t comm = win < t->n_wins ? t->wins[win].comm : TRACE_NONE;
+	if (comm >= t->n_comms || (t->wins[win].flags & WINF_DEVICE)) {
+		t->info.warnings[WARN_BAD_PEER] += comm >= t->n_comms;
+		return 0;
+	}
+	return add_coll_half(b, time, type, comm, (uint32_t)t->n_comms + win, root, sent, received,
+			     b->coll_issued++, COLLF_RMA);
+}
+
+int
+build_rma_op(struct build *b, uint64_t time, uint8_t kind, uint8_t atomic, uint32_t win,
+	     uint32_t remote, uint64_t sent, uint64_t received, uint64_t matching)
+{
+	struct trace *t = b->t;
+	rma_record(b, &time);
+	if (win >= t->n_wins) {
+		t->info.warnings[WARN_BAD_REF]++;
+		return 0;
+	}
+	uint32_t id;
+	if (t->n_rmas >= VEC_MAX_ID)
+		return ERR_LIMIT;
+	int rc = NEW_ID(t->rmas, t->n_rmas, t->cap_rmas, &id);
+	if (rc)
+		return rc;
+	t->rmas[id] = (struct trace_rma){
+		.t_issue = time, .t_done = time, .bytes_sent = sent, .bytes_recv = received,
+		.op = call_op_id(b), .done_op = TRACE_NONE, .origin = b->tl,
+		.target = win_rank(b, win, remote), .win = win,
+		.kind = kind < RMA_KIND_COUNT ? kind : RMA_ATOMIC, .atomic = atomic,
+		.done = RMA_DONE_NONE,
+	};
+	/* a matching id used again replaces the operation it named */
+	return hmap_put(&b->requests, matching, REQ_RMA + (uint64_t)win, id);
+}
+
+int
+build_rma_complete(struct build *b, uint64_t time, uint8_t how, uint32_t win, uint64_t matching)
+{
+	struct trace *t = b->t;
+	rma_record(b, &time);
+	uint32_t id;
+	if (!hmap_take(&b->requests, matching, REQ_RMA + (uint64_t)win, &id) || id >= t->n_rmas) {
+		t->info.warnings[WARN_UNKNOWN_REQUEST]++;
+		return 0;
+	}
+	struct trace_rma *x = &t->rmas[id];
+	x->done_op = call_op_id(b);
+	x->t_done = time;
+	x->done = how < RMA_DONE_COUNT ? how : RMA_DONE_LOCAL;
+	return 0;
+}
+
+int
+build_rma_lock(struct build *b, uint64_t time, uint32_t win, uint32_t remote, int shared)
+{
+	struct trace *t = b->t;
+	rma_record(b, &time);
+	if (win >= t->n_wins) {
+		t->info.warnings[WARN_BAD_REF]++;
+		return 0;
+	}
+	uint32_t target = win_rank(b, win, remote);
+	for (size_t i = 0; i < b->n_open_epochs; i++) {
+		const struct trace_epoch *e = &t->epochs[b->open_epochs[i]];
+		if (e->win == win && e->target == target)
+			return 0;     /* requested, now acquired: one epoch */
+	}
+	uint32_t id;
+	if (t->n_epochs >= VEC_MAX_ID)
+		return ERR_LIMIT;
+	int rc = NEW_ID(t->epochs, t->n_epochs, t->cap_epochs, &id);
+	if (rc || VEC_GROW(b->open_epochs, b->n_open_epochs, b->cap_open_epochs))
+		return rc ? rc : ERR_NOMEM;
+	b->open_epochs[b->n_open_epochs++] = id;
+	t->epochs[id] = (struct trace_epoch){
+		.t_begin = time, .t_end = time, .timeline = b->tl, .win = win, .target = target,
+		.op_begin = call_op_id(b), .op_end = TRACE_NONE, .shared = shared != 0, .open = 1,
+	};
+	return 0;
+}
+
+int
+build_rma_release(struct build *b, uint64_t time, uint32_t win, uint32_t remote)
+{
+	struct trace *t = b->t;
+	rma_record(b, &time);
+	uint32_t target = win_rank(b, win, remote);
+	for (size_t i = b->n_open_epochs; i-- > 0;) {
+		struct trace_epoch *e = &t->epochs[b->open_epochs[i]];
+		if (e->win != win || e->target != target)
+			continue;
+		e->t_end = time;
+		e->op_end = call_op_id(b);
+		e->open = 0;
+		b->open_epochs[i] = b->open_epochs[--b->n_open_epochs];
+		return 0;
+	}
+	t->info.warnings[WARN_UNKNOWN_REQUEST]++;
+	return 0;
+}
+
+int
+build_rma_sync(struct build *b, uint64_t time)
+{
+	rma_record(b, &time);
+	return 0;
 }
 
 int
@@ -501,6 +699,43 @@ build_measurement(struct build *b, uint64_t time, int on)
 		b->measuring_off = 0;
 		return add_call(b, b->off_at, time, TRACE_NONE, CALL_GAP);
 	}
+	return 0;
+}
+
+/* The timeline's collective halves numbered on each key in the order
+ * the timeline started them (coll_half.pos), where a non-blocking one
+ * completed after one started later. */
+struct coll_order {
+	uint32_t key, issue, half;
+};
+
+static int
+coll_order_cmp(const void *pa, const void *pb)
+{
+	const struct coll_order *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return (a->issue > b->issue) - (a->issue < b->issue);
+}
+
+static int
+order_colls(struct build *b)
+{
+	size_t first = b->colls_first, n = b->n_colls - first;
+	struct coll_order *x = malloc((n + 1) * sizeof *x);
+	if (!x)
+		return ERR_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct coll_half *h = &b->colls[first + i];
+		x[i] = (struct coll_order){ h->key, h->issue, (uint32_t)(first + i) };
+	}
+	qsort(x, n, sizeof *x, coll_order_cmp);
+	uint32_t pos = 0;
+	for (size_t i = 0; i < n; i++) {
+		pos = i > 0 && x[i - 1].key == x[i].key ? pos + 1 : 0;
+		b->colls[x[i].half].pos = pos;
+	}
+	free(x);
 	return 0;
 }
 
@@ -527,6 +762,12 @@ build_timeline_end(struct build *b)
 	tl->call_count = (uint32_t)t->n_calls - tl->call_first;
 	if (b->calls_unsorted)
 		sort_calls(t->calls + tl->call_first, tl->call_count);
+	if (b->colls_unordered && (rc = order_colls(b)))
+		return rc;
+	/* epochs never released end with the timeline */
+	for (size_t i = 0; i < b->n_open_epochs; i++)
+		t->epochs[b->open_epochs[i]].t_end = b->last_time;
+	b->n_open_epochs = 0;
 	b->tl = TRACE_NONE;
 	return 0;
 }

@@ -43,6 +43,39 @@ int build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 		   uint32_t root, uint64_t sent, uint64_t received);
 int build_measurement(struct build *b, uint64_t time, int on);
 
+/* Non-blocking and persistent collectives: the request is started
+ * (NonBlockingCollectiveRequest) and completed (..Complete, with the
+ * fields of MpiCollectiveEnd). The completing call becomes the member;
+ * the k-th collective a rank *started* on a communicator is its k-th
+ * invocation there, blocking or not. */
+int build_nbc_request(struct build *b, uint64_t time, uint64_t request);
+int build_nbc_complete(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
+		       uint32_t root, uint64_t sent, uint64_t received, uint64_t request);
+
+/* One-sided communication (doc/model.md). Windows are definitions
+ * (trace_add_win); remote is a rank in the window's communicator
+ * (UINT32_MAX: none, every rank). Each of these makes the call holding
+ * it a communication call (OP_RMA unless it carries messages or a
+ * collective); outside any MPI call, the records from the first to the
+ * next Enter or Leave are one call without a region (Score-P's device
+ * copies). */
+/* RmaCollectiveEnd: a collective of the window's communicator, grouped
+ * per window. */
+int build_rma_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t win,
+		       uint32_t root, uint64_t sent, uint64_t received);
+/* RmaPut, RmaGet, RmaAtomic (kind: enum trace_rma_kind). */
+int build_rma_op(struct build *b, uint64_t time, uint8_t kind, uint8_t atomic, uint32_t win,
+		 uint32_t remote, uint64_t sent, uint64_t received, uint64_t matching);
+/* RmaOpComplete* (how: enum trace_rma_done). */
+int build_rma_complete(struct build *b, uint64_t time, uint8_t how, uint32_t win,
+		       uint64_t matching);
+/* RmaRequestLock, RmaAcquireLock, RmaTryLock: opens the passive-target
+ * epoch on (win, remote) unless one is open; RmaReleaseLock closes it. */
+int build_rma_lock(struct build *b, uint64_t time, uint32_t win, uint32_t remote, int shared);
+int build_rma_release(struct build *b, uint64_t time, uint32_t win, uint32_t remote);
+/* RmaSync, RmaGroupSync, RmaWaitChange, RmaOpTest: a synchronisation. */
+int build_rma_sync(struct build *b, uint64_t time);
+
 /* Building in blocks, on several threads. A block is a builder of its
  * own over a shell of t (sharing t's definitions, read-only) that fills
  * arrays of its own: each thread feeds the timelines of its blocks, and
@@ -58,9 +91,9 @@ struct build *build_block_create(struct trace *t);
 int build_join(struct build *b, struct build **blocks, uint32_t n);
 
 /* A block's records of each kind (calls, ends, messages, frames,
- * receive and collective halves, quiet calls). */
+ * receive and collective halves, quiet calls, RMA operations, epochs). */
 struct build_block_size {
-	uint64_t ops, ends, msgs, frames, recvs, colls, calls;
+	uint64_t ops, ends, msgs, frames, recvs, colls, calls, rmas, epochs;
 };
 void build_block_size(const struct build *blk, struct build_block_size *sz);
 

@@ -19,11 +19,22 @@ struct recv_half {
 	uint32_t op, sender, comm, tag;
 };
 
+/* A collective member waiting for build_finish() (48 bytes). key is
+ * what it is grouped on: its communicator, or n_comms + its window for
+ * a window's collective; issue is its place among the collectives its
+ * timeline started (a non-blocking one at its request); pos, its place
+ * among its timeline's on its key in that order, is TRACE_NONE where
+ * that is the order the halves come in (no non-blocking collective
+ * completed out of order on the timeline): match.c counts them. */
 struct coll_half {
 	uint64_t sent, received;
 	uint32_t op, comm, timeline, root;
-	uint8_t type;
+	uint32_t key, pos, issue;
+	uint8_t type, flags;
 };
+
+/* Keys of the request table beside Isend and Irecv requests (0). */
+enum { REQ_P2P, REQ_NBC, REQ_RMA };
 
 struct build {
 	struct trace *t;
@@ -49,10 +60,21 @@ struct build {
 	uint32_t call_sends, call_recvs;   /* of which sends, receives */
 	int call_has_coll;
 	int call_has_request;    /* the open call posted a request (Irecv) */
+	int call_rma;           /* the open call carries RMA records */
+	int stray_rma;          /* RMA records outside any MPI call since stray_from */
+	uint64_t stray_from;
+	uint32_t coll_issued;   /* collectives the timeline started */
+	uint32_t coll_issue_top;   /* one past the largest issue among its halves */
+	size_t colls_first;     /* the timeline's first collective half */
+	int colls_unordered;    /* a half came after one started later */
+	uint32_t *open_epochs;  /* the timeline's epochs not released yet */
+	size_t n_open_epochs, cap_open_epochs;
 	int measuring_off;      /* measurement is switched off since off_at */
 	uint64_t off_at;
 	int calls_unsorted;     /* a quiet call was added before one that entered later */
-	struct hmap requests;   /* request id -> message id (Isend) or NONE */
+	struct hmap requests;   /* (request id, REQ_P2P) -> message id (Isend) or NONE;
+	                         * (request, REQ_NBC) -> its issue;
+	                         * (matching id, REQ_RMA + window) -> RMA operation */
 
 	/* halves waiting for build_finish() */
 	struct recv_half *recvs;

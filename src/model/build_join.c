@@ -38,6 +38,8 @@ build_block_create(struct trace *t)
 	s->msgs = NULL, s->n_msgs = s->cap_msgs = 0;
 	s->frames = NULL, s->n_frames = s->cap_frames = 0;
 	s->calls = NULL, s->n_calls = s->cap_calls = 0;
+	s->rmas = NULL, s->n_rmas = s->cap_rmas = 0;
+	s->epochs = NULL, s->n_epochs = s->cap_epochs = 0;
 	memset(s->info.warnings, 0, sizeof s->info.warnings);
 	s->info.mpi_calls_without_records = 0;
 	struct build *b = build_create(s);
@@ -57,6 +59,8 @@ build_block_free_shell(struct build *b)
 	free(b->t->msgs);
 	free(b->t->frames);
 	free(b->t->calls);
+	free(b->t->rmas);
+	free(b->t->epochs);
 	free(b->t);
 }
 
@@ -154,7 +158,7 @@ pages_move(struct pages *p, size_t done, void *dlo, void *dhi)
 /* What a block's ids become in the joined model: the records of each
  * kind before it (two op ids per stored call, trace.h). */
 struct shift {
-	uint32_t op, end, msg, frame, recv, coll, call;
+	uint32_t op, end, msg, frame, recv, coll, call, rma, epoch;
 };
 
 static struct shift
@@ -163,7 +167,7 @@ shift_of(const struct build_join *j, uint32_t k)
 	const struct build_block_size *o = &j->base[k];
 	return (struct shift){ (uint32_t)(2 * o->ops), (uint32_t)o->ends, (uint32_t)o->msgs,
 			       (uint32_t)o->frames, (uint32_t)o->recvs, (uint32_t)o->colls,
-			       (uint32_t)o->calls };
+			       (uint32_t)o->calls, (uint32_t)o->rmas, (uint32_t)o->epochs };
 }
 
 /* Each array's records [i0, i1) from src (a block's array, or packed
@@ -233,6 +237,38 @@ shift_calls(struct trace_call *dst, size_t at, const void *src, size_t i0, size_
 		memcpy(dst + at + i0, (const char *)src + i0 * sizeof *dst, (i1 - i0) * sizeof *dst);
 }
 
+static inline uint32_t
+shift_op(uint32_t op, const struct shift *d)
+{
+	return op == TRACE_NONE ? op : op + d->op;
+}
+
+static void
+shift_rmas(struct trace_rma *dst, size_t at, const void *src, size_t i0, size_t i1,
+	   const struct shift *d)
+{
+	for (size_t i = i0; i < i1; i++) {
+		struct trace_rma x;
+		memcpy(&x, (const char *)src + i * sizeof x, sizeof x);
+		x.op = shift_op(x.op, d);
+		x.done_op = shift_op(x.done_op, d);
+		dst[at + i] = x;
+	}
+}
+
+static void
+shift_epochs(struct trace_epoch *dst, size_t at, const void *src, size_t i0, size_t i1,
+	     const struct shift *d)
+{
+	for (size_t i = i0; i < i1; i++) {
+		struct trace_epoch x;
+		memcpy(&x, (const char *)src + i * sizeof x, sizeof x);
+		x.op_begin = shift_op(x.op_begin, d);
+		x.op_end = shift_op(x.op_end, d);
+		dst[at + i] = x;
+	}
+}
+
 static void
 shift_recvs(struct recv_half *dst, size_t at, const void *src, size_t i0, size_t i1,
 	    const struct shift *d)
@@ -300,6 +336,10 @@ join_worker(void *ctx, uint32_t w, uint32_t nw)
 		COPY_MOVING(shift_recvs, j->b->recvs, o->recvs, bk->recvs, i0, i1, &d);
 		SHARE(bk->n_colls);
 		shift_colls(j->b->colls, o->colls, bk->colls, i0, i1, &d);
+		SHARE(s->n_rmas);
+		shift_rmas(t->rmas, o->rmas, s->rmas, i0, i1, &d);
+		SHARE(s->n_epochs);
+		shift_epochs(t->epochs, o->epochs, s->epochs, i0, i1, &d);
 #undef SHARE
 		/* the last worker done with a block frees it */
 		if (atomic_fetch_sub_explicit(&j->left[k], 1, memory_order_acq_rel) == 1) {
@@ -333,11 +373,13 @@ reserve_all(struct build *b, const struct build_block_size *total)
 	    vec_reserve((void **)&t->frames, &t->cap_frames, total->frames, sizeof *t->frames) ||
 	    vec_reserve((void **)&b->recvs, &b->cap_recvs, total->recvs, sizeof *b->recvs) ||
 	    vec_reserve((void **)&b->colls, &b->cap_colls, total->colls, sizeof *b->colls) ||
-	    vec_reserve((void **)&t->calls, &t->cap_calls, total->calls, sizeof *t->calls))
+	    vec_reserve((void **)&t->calls, &t->cap_calls, total->calls, sizeof *t->calls) ||
+	    vec_reserve((void **)&t->rmas, &t->cap_rmas, total->rmas, sizeof *t->rmas) ||
+	    vec_reserve((void **)&t->epochs, &t->cap_epochs, total->epochs, sizeof *t->epochs))
 		return ERR_NOMEM;
 	t->n_oprec = total->ops, t->n_ends = total->ends, t->n_msgs = total->msgs;
 	t->n_frames = total->frames, b->n_recvs = total->recvs, b->n_colls = total->colls;
-	t->n_calls = total->calls;
+	t->n_calls = total->calls, t->n_rmas = total->rmas, t->n_epochs = total->epochs;
 	return 0;
 }
 
@@ -346,7 +388,8 @@ build_block_size(const struct build *blk, struct build_block_size *sz)
 {
 	const struct trace *s = blk->t;
 	*sz = (struct build_block_size){ s->n_oprec, s->n_ends, s->n_msgs, s->n_frames,
-					 blk->n_recvs, blk->n_colls, s->n_calls };
+					 blk->n_recvs, blk->n_colls, s->n_calls, s->n_rmas,
+					 s->n_epochs };
 }
 
 /* Block 0's arrays become the trace's when the trace has none yet. */
@@ -356,7 +399,7 @@ adopt_first(struct build_join *j)
 	struct build *b = j->b;
 	struct trace *t = b->t;
 	if (!j->n_mem || t->n_oprec || t->n_ends || t->n_msgs || t->n_frames || b->n_recvs ||
-	    b->n_colls || t->n_calls)
+	    b->n_colls || t->n_calls || t->n_rmas || t->n_epochs)
 		return;
 	struct trace *s = j->blk[0]->t;
 	ADOPT(t, s, oprec);
@@ -364,6 +407,8 @@ adopt_first(struct build_join *j)
 	ADOPT(t, s, msgs);
 	ADOPT(t, s, frames);
 	ADOPT(t, s, calls);
+	ADOPT(t, s, rmas);
+	ADOPT(t, s, epochs);
 	ADOPT(b, j->blk[0], recvs);
 	ADOPT(b, j->blk[0], colls);
 	j->adopted = 1;
@@ -377,7 +422,8 @@ plan(struct build_join *j, const struct build_block_size *rest)
 	const struct build *b = j->b;
 	const struct trace *t = b->t;
 	j->base[0] = (struct build_block_size){ t->n_oprec, t->n_ends, t->n_msgs, t->n_frames,
-						b->n_recvs, b->n_colls, t->n_calls };
+						b->n_recvs, b->n_colls, t->n_calls, t->n_rmas,
+						t->n_epochs };
 	for (uint32_t k = 0; k < j->n; k++) {
 		struct build_block_size z, x = j->base[k];
 		if (k < j->n_mem)
@@ -386,12 +432,12 @@ plan(struct build_join *j, const struct build_block_size *rest)
 			z = rest[k - j->n_mem];
 		x.ops += z.ops, x.ends += z.ends, x.msgs += z.msgs;
 		x.frames += z.frames, x.recvs += z.recvs, x.colls += z.colls;
-		x.calls += z.calls;
+		x.calls += z.calls, x.rmas += z.rmas, x.epochs += z.epochs;
 		j->base[k + 1] = x;
 		/* checked as it goes, so that no sum wraps */
 		if (x.ops > VEC_MAX_ID / 2 || x.ends > VEC_MAX_ID || x.msgs > TRACE_END_ID_MAX + 1 ||
 		    x.frames > VEC_MAX_ID || x.recvs > TRACE_END_ID_MAX + 1 || x.calls > VEC_MAX_ID ||
-		    x.colls > TRACE_END_ID_MAX + 1)
+		    x.colls > TRACE_END_ID_MAX + 1 || x.rmas > VEC_MAX_ID || x.epochs > VEC_MAX_ID)
 			return ERR_LIMIT;
 	}
 	return 0;
@@ -515,7 +561,8 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 	if (sz->ops != o1->ops - o->ops || sz->ends != o1->ends - o->ends ||
 	    sz->msgs != o1->msgs - o->msgs || sz->frames != o1->frames - o->frames ||
 	    sz->recvs != o1->recvs - o->recvs || sz->colls != o1->colls - o->colls ||
-	    sz->calls != o1->calls - o->calls)
+	    sz->calls != o1->calls - o->calls || sz->rmas != o1->rmas - o->rmas ||
+	    sz->epochs != o1->epochs - o->epochs)
 		return ERR_FORMAT;
 	struct build *b = j->b;
 	struct trace *t = b->t;
@@ -535,6 +582,8 @@ build_join_place(struct build_join *j, const struct build_block_size *sz, const 
 	shift_recvs(b->recvs, o->recvs, arrays[4], 0, sz->recvs, &d);
 	shift_colls(b->colls, o->colls, arrays[5], 0, sz->colls, &d);
 	shift_calls(t->calls, o->calls, arrays[6], 0, sz->calls, &d);
+	shift_rmas(t->rmas, o->rmas, arrays[7], 0, sz->rmas, &d);
+	shift_epochs(t->epochs, o->epochs, arrays[8], 0, sz->epochs, &d);
 	for (size_t i = 0; i < n_tls; i++) {
 		uint32_t id;
 		memcpy(&id, tls + i * sizeof id, sizeof id);

@@ -6,10 +6,10 @@
  * each padded to 8 bytes.
  *
  *   u64 ops, ends, msgs, frames, recv halves, collective halves, quiet
- *   calls, timelines
+ *   calls, RMA operations, epochs, timelines
  *   u64 warnings[WARN_COUNT], MPI calls without records
  *   ops (the calls: op ids are implied, trace.h), ends, msgs, frames, recv
- *   halves, collective halves, quiet calls,
+ *   halves, collective halves, quiet calls, RMA operations, epochs,
  *   timeline ids (u32), the timelines' records (struct trace_timeline)
  *
  * Ids inside are the block's own (counted from 0): build_join_unpack()
@@ -22,7 +22,8 @@
 
 #include "base/vec.h"
 
-enum { N_OPS, N_ENDS, N_MSGS, N_FRAMES, N_RECVS, N_COLLS, N_CALLS, N_TLS, N_COUNTS };
+enum { N_OPS, N_ENDS, N_MSGS, N_FRAMES, N_RECVS, N_COLLS, N_CALLS, N_RMAS, N_EPOCHS, N_TLS,
+       N_COUNTS };
 
 #define HEADER_WORDS (N_COUNTS + WARN_COUNT + 1)
 
@@ -38,14 +39,16 @@ counts_of(const struct build *b, uint64_t *n)
 	const struct trace *s = b->t;
 	n[N_OPS] = s->n_oprec, n[N_ENDS] = s->n_ends, n[N_MSGS] = s->n_msgs;
 	n[N_FRAMES] = s->n_frames, n[N_RECVS] = b->n_recvs, n[N_COLLS] = b->n_colls;
-	n[N_CALLS] = s->n_calls, n[N_TLS] = b->n_tls;
+	n[N_CALLS] = s->n_calls, n[N_RMAS] = s->n_rmas, n[N_EPOCHS] = s->n_epochs;
+	n[N_TLS] = b->n_tls;
 }
 
 /* The record size of each array, in header order. */
 static const size_t rec_size[N_COUNTS] = {
 	sizeof(struct trace_oprec), sizeof(struct trace_end), sizeof(struct trace_msg),
 	sizeof(struct trace_frame), sizeof(struct recv_half), sizeof(struct coll_half),
-	sizeof(struct trace_call), sizeof(uint32_t),
+	sizeof(struct trace_call), sizeof(struct trace_rma), sizeof(struct trace_epoch),
+	sizeof(uint32_t),
 };
 
 size_t
@@ -91,10 +94,11 @@ build_block_pack(struct build *b, void *buf)
 	memset(tl_at + b->n_tls * sizeof(struct trace_timeline), 0,
 	       pad8(b->n_tls * sizeof(struct trace_timeline)) - b->n_tls * sizeof(struct trace_timeline));
 	void *arrays[N_COUNTS] = { s->oprec, s->ends, s->msgs, s->frames, b->recvs, b->colls,
-				   s->calls, b->tls };
+				   s->calls, s->rmas, s->epochs, b->tls };
 	for (int k = 0; k < N_COUNTS; k++)
 		put(&at, arrays[k], head[k] * rec_size[k]);
 	s->oprec = NULL, s->ends = NULL, s->msgs = NULL, s->frames = NULL, s->calls = NULL;
+	s->rmas = NULL, s->epochs = NULL;
 	b->recvs = NULL, b->colls = NULL, b->tls = NULL;
 	build_destroy(b);
 }
@@ -119,7 +123,8 @@ build_join_unpack(struct build_join *j, const void *buf, size_t len, size_t *use
 	if (pad8(tl_bytes) > (size_t)(end - at))
 		return ERR_FORMAT;
 	struct build_block_size sz = { head[N_OPS], head[N_ENDS], head[N_MSGS], head[N_FRAMES],
-				       head[N_RECVS], head[N_COLLS], head[N_CALLS] };
+				       head[N_RECVS], head[N_COLLS], head[N_CALLS], head[N_RMAS],
+				       head[N_EPOCHS] };
 	int rc = build_join_place(j, &sz, arrays, arrays[N_TLS], head[N_TLS], at, head + N_COUNTS,
 				  head[N_COUNTS + WARN_COUNT]);
 	if (!rc)

@@ -1,8 +1,8 @@
 /* dcoll.c — the distributed match's collectives (dmatch.c).
  *
- * match.c's rule: the k-th call a timeline makes on a communicator is the
- * communicator's k-th invocation; communicator c's invocations take ids
- * from the sum of the earlier communicators' counts, where a count is the
+ * match.c's rule: the k-th call a timeline starts on a communicator (or
+ * window: a key) is the key's k-th invocation; key c's invocations take
+ * ids from the sum of the earlier keys' counts, where a count is the
  * most calls any timeline made on it; calls on self communicators are
  * one-member invocations after all those, in global call order. A
  * timeline's calls are all on its rank, so a rank numbers its own given
@@ -27,11 +27,12 @@ number_calls(struct dm *m, uint64_t *total)
 {
 	struct trace *t = m->t;
 	const struct build *b = m->b;
-	uint64_t *first;          /* per communicator: invocations, then the first's id */
-	struct hmap seen = { 0 }; /* (comm, timeline) -> calls so far */
-	int rc = dm_alloc(&first, t->n_comms, sizeof *first);
+	size_t n_keys = t->n_comms + t->n_wins;
+	uint64_t *first;          /* per key: invocations, then the first's id */
+	struct hmap seen = { 0 }; /* (key, timeline) -> calls so far */
+	int rc = dm_alloc(&first, n_keys, sizeof *first);
 	if (!rc) {
-		memset(first, 0, t->n_comms * sizeof *first);
+		memset(first, 0, n_keys * sizeof *first);
 		uint32_t n_self = 0;
 		for (size_t h = 0; h < b->n_colls && !rc; h++) {
 			const struct coll_half *x = &b->colls[h];
@@ -39,21 +40,25 @@ number_calls(struct dm *m, uint64_t *total)
 				m->coll_of[h] = n_self++;
 				continue;
 			}
-			uint32_t *k = hmap_get(&seen, x->comm, x->timeline), seq = k ? (*k)++ : 0;
-			if (!k && hmap_put(&seen, x->comm, x->timeline, 1))
-				rc = ERR_NOMEM;
+			uint32_t seq = x->pos;
+			if (seq == TRACE_NONE) {
+				uint32_t *k = hmap_get(&seen, x->key, x->timeline);
+				seq = k ? (*k)++ : 0;
+				if (!k && hmap_put(&seen, x->key, x->timeline, 1))
+					rc = ERR_NOMEM;
+			}
 			m->coll_of[h] = seq;
-			if (seq + 1ull > first[x->comm])
-				first[x->comm] = seq + 1ull;
+			if (seq + 1ull > first[x->key])
+				first[x->key] = seq + 1ull;
 		}
 	}
 	hmap_fini(&seen);
-	if ((rc = dcomm_agree(m->c, rc)) || (rc = dcomm_reduce(m->c, first, t->n_comms, DCOMM_MAX))) {
+	if ((rc = dcomm_agree(m->c, rc)) || (rc = dcomm_reduce(m->c, first, n_keys, DCOMM_MAX))) {
 		free(first);
 		return rc;
 	}
 	uint64_t n = 0;
-	for (size_t c = 0; c < t->n_comms; c++) {
+	for (size_t c = 0; c < n_keys; c++) {
 		uint64_t k = first[c];
 		first[c] = n;
 		n += k;
@@ -66,7 +71,7 @@ number_calls(struct dm *m, uint64_t *total)
 	}
 	for (size_t h = 0; h < b->n_colls; h++) {
 		const struct coll_half *x = &b->colls[h];
-		m->coll_of[h] += (uint32_t)(t->comms[x->comm].is_self ? self_base : first[x->comm]);
+		m->coll_of[h] += (uint32_t)(t->comms[x->comm].is_self ? self_base : first[x->key]);
 	}
 	free(first);
 	*total = n;
@@ -124,7 +129,7 @@ dmatch_collectives(struct dm *m)
 		uint32_t k = m->coll_of[h];
 		if (at[k] == d->coll_first[k] && d->member_before[k] == 0) {
 			attr[k] = (uint64_t)x->comm << 32 | x->root;
-			type[k] = x->type;
+			type[k] = x->type | (uint64_t)x->flags << 8;
 		}
 		t->coll_members[at[k]++] = x->op + op_off;
 	}
@@ -138,6 +143,7 @@ dmatch_collectives(struct dm *m)
 		*x = (struct trace_coll){
 			.comm = comm, .root = (uint32_t)attr[k], .member_first = first,
 			.member_count = (uint32_t)cnt[k], .type = (uint8_t)type[k],
+			.flags = (uint8_t)(type[k] >> 8),
 			.bytes_sent = sent[k], .bytes_recv = recvd[k],
 		};
 		if (cnt[k])

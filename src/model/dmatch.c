@@ -89,7 +89,7 @@ share_counts(struct dm *m, uint32_t tl_lo, uint32_t tl_hi)
 	const struct trace *t = m->t;
 	uint32_t n = m->c->size;
 	uint64_t mine[K_COUNT] = { tl_lo, tl_hi, t->n_oprec, t->n_ends, t->n_frames, t->n_msgs,
-				   m->b->n_recvs, 0, t->n_calls };
+				   m->b->n_recvs, 0, t->n_calls, t->n_rmas, t->n_epochs };
 	for (size_t h = 0; h < m->b->n_colls; h++)
 		mine[K_SELF] += m->b->colls[h].comm < t->n_comms && t->comms[m->b->colls[h].comm].is_self;
 	uint64_t *all;
@@ -117,6 +117,7 @@ share_counts(struct dm *m, uint32_t tl_lo, uint32_t tl_hi)
 		return rc;
 	if (m->all[K_OPS] > VEC_MAX_ID / 2 || m->all[K_ENDS] > VEC_MAX_ID ||
 	    m->all[K_FRAMES] > VEC_MAX_ID || m->all[K_CALLS] > VEC_MAX_ID ||
+	    m->all[K_RMAS] > VEC_MAX_ID || m->all[K_EPOCHS] > VEC_MAX_ID ||
 	    m->all[K_SENDS] > TRACE_END_ID_MAX + 1ull ||
 	    m->all[K_RECVS] > TRACE_END_ID_MAX + 1ull)
 		return ERR_LIMIT;
@@ -511,6 +512,12 @@ dmodel_finish(struct dcomm *c, struct trace *t, struct build *b, uint32_t tl_lo,
 				      (uint32_t)m.all[K_CALLS] };
 	out->sends = (struct dslice){ (uint32_t)m.off[K_SENDS], (uint32_t)t->n_msgs,
 				      (uint32_t)m.all[K_SENDS] };
+	/* the share's RMA operations and epochs name its ops by local id
+	 * already (its builder counted from 0) */
+	out->rmas = (struct dslice){ (uint32_t)m.off[K_RMAS], (uint32_t)t->n_rmas,
+				     (uint32_t)m.all[K_RMAS] };
+	out->epochs = (struct dslice){ (uint32_t)m.off[K_EPOCHS], (uint32_t)t->n_epochs,
+				       (uint32_t)m.all[K_EPOCHS] };
 	if ((rc = dcomm_agree(c, cancelled(progress, ud, "matching", t->n_msgs + b->n_recvs))) ||
 	    (rc = match_messages(&m)))
 		goto out;

@@ -12,8 +12,10 @@
 
 /* What each rank tells every other first: its timelines and its records
  * of each kind (calls, ends, frames, sends, receive halves, calls on a
- * self communicator, quiet calls). */
-enum { K_TL_LO, K_TL_HI, K_OPS, K_ENDS, K_FRAMES, K_SENDS, K_RECVS, K_SELF, K_CALLS, K_COUNT };
+ * self communicator, quiet calls, RMA operations, passive-target
+ * epochs). */
+enum { K_TL_LO, K_TL_HI, K_OPS, K_ENDS, K_FRAMES, K_SENDS, K_RECVS, K_SELF, K_CALLS, K_RMAS,
+       K_EPOCHS, K_COUNT };
 
 struct dm {
 	struct dcomm *c;

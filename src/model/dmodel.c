@@ -39,6 +39,8 @@ dmodel_free(struct dmodel *d)
 		free(t->coll_members);
 		free(t->frames);
 		free(t->calls);
+		free(t->rmas);
+		free(t->epochs);
 		free(t);
 	} else {
 		trace_destroy(t);
@@ -119,8 +121,17 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	*t = *full;
 	t->timelines = NULL, t->oprec = NULL, t->ends = NULL, t->msgs = NULL, t->locations = NULL;
 	t->colls = NULL, t->coll_members = NULL, t->frames = NULL, t->calls = NULL;
+	t->rmas = NULL, t->epochs = NULL;
 	d->t = t;
 	d->shell = 1;
+	/* RMA operations and epochs: those of its timelines (in timeline order) */
+	uint32_t ra, rb, ea, eb;
+	trace_tl_rmas(full, tl_lo, &ra);
+	trace_tl_rmas(full, tl_hi, &rb);
+	trace_tl_epochs(full, tl_lo, &ea);
+	trace_tl_epochs(full, tl_hi, &eb);
+	d->rmas = (struct dslice){ ra, rb - ra, (uint32_t)full->n_rmas };
+	d->epochs = (struct dslice){ ea, eb - ea, (uint32_t)full->n_epochs };
 
 	/* ends: from the first call's first end to the next rank's */
 	uint32_t o0 = d->oprec.off, o1 = o0 + d->oprec.n;
@@ -158,6 +169,8 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 			  sizeof *t->frames)) ||
 	    (rc = copy_of((void **)&t->calls, full->calls ? full->calls + d->calls.off : NULL, d->calls.n,
 			  sizeof *t->calls)) ||
+	    (rc = copy_of((void **)&t->rmas, full->rmas + ra, d->rmas.n, sizeof *t->rmas)) ||
+	    (rc = copy_of((void **)&t->epochs, full->epochs + ea, d->epochs.n, sizeof *t->epochs)) ||
 	    (rc = copy_of((void **)&t->colls, full->colls, nc, sizeof *t->colls)))
 		goto fail;
 	d->lone_id = malloc((lone + 1) * sizeof *d->lone_id);
@@ -173,7 +186,17 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	t->n_ends = t->cap_ends = d->ends.n;
 	t->n_frames = t->cap_frames = d->frames.n;
 	t->n_calls = t->cap_calls = d->calls.n;
+	t->n_rmas = t->cap_rmas = d->rmas.n;
+	t->n_epochs = t->cap_epochs = d->epochs.n;
 	t->n_colls = t->cap_colls = nc;
+	for (uint32_t i = 0; i < d->rmas.n; i++) {
+		t->rmas[i].op = local_id(t->rmas[i].op, op_lo);
+		t->rmas[i].done_op = local_id(t->rmas[i].done_op, op_lo);
+	}
+	for (uint32_t i = 0; i < d->epochs.n; i++) {
+		t->epochs[i].op_begin = local_id(t->epochs[i].op_begin, op_lo);
+		t->epochs[i].op_end = local_id(t->epochs[i].op_end, op_lo);
+	}
 	for (uint32_t tl = 0; tl < t->n_timelines; tl++) {
 		struct trace_timeline *x = &t->timelines[tl];
 		if (tl >= tl_lo && tl < tl_hi) {
@@ -264,7 +287,7 @@ colls_differ(const struct trace_coll *x, const struct trace_coll *y)
 {
 	return x->comm != y->comm || x->root != y->root || x->member_first != y->member_first ||
 	       x->member_count != y->member_count || x->expected != y->expected ||
-	       x->type != y->type || x->bytes_sent != y->bytes_sent ||
+	       x->type != y->type || x->flags != y->flags || x->bytes_sent != y->bytes_sent ||
 	       x->bytes_recv != y->bytes_recv;
 }
 
@@ -289,7 +312,9 @@ dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, size_t
 	    !same_slice("ends", a->ends, b->ends, why, n) ||
 	    !same_slice("frames", a->frames, b->frames, why, n) ||
 	    !same_slice("sends", a->sends, b->sends, why, n) ||
-	    !same_slice("quiet calls", a->calls, b->calls, why, n))
+	    !same_slice("quiet calls", a->calls, b->calls, why, n) ||
+	    !same_slice("RMA operations", a->rmas, b->rmas, why, n) ||
+	    !same_slice("epochs", a->epochs, b->epochs, why, n))
 		return 1;
 	if (a->n_lone != b->n_lone || a->lone_all != b->lone_all)
 		return DIFF("lone receives: %u of %u against %u of %u", a->n_lone, a->lone_all,
@@ -317,6 +342,12 @@ dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, size_t
 	for (uint32_t i = 0; i < a->calls.n; i++)
 		if (memcmp(&s->calls[i], &t->calls[i], sizeof *s->calls))
 			return DIFF("quiet call %u (global %u) differs", i, a->calls.off + i);
+	for (uint32_t i = 0; i < a->rmas.n; i++)
+		if (memcmp(&s->rmas[i], &t->rmas[i], sizeof *s->rmas))
+			return DIFF("RMA operation %u (global %u) differs", i, a->rmas.off + i);
+	for (uint32_t i = 0; i < a->epochs.n; i++)
+		if (memcmp(&s->epochs[i], &t->epochs[i], sizeof *s->epochs))
+			return DIFF("epoch %u (global %u) differs", i, a->epochs.off + i);
 	for (size_t i = 0; i < s->n_msgs; i++)
 		if (msgs_differ(&s->msgs[i], &t->msgs[i]))
 			return DIFF("message %zu of the rank's differs", i);

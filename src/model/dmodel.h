@@ -19,6 +19,8 @@
  *    are the sum over the ranks (which rank reads a location without a
  *    timeline is the reader's choice);
  *
+ *  - its RMA operations and passive-target epochs are those of its
+ *    timelines (the windows are definitions), with LOCAL op ids;
  *  - ids of ops, ends and frames inside them are LOCAL (oprec.frame,
  *    oprec.end_first, frame.parent; timeline.op_first and frame_first of
  *    its timelines; the others have no ops or frames, and 0 there): local
@@ -55,7 +57,7 @@ struct dmodel {
 	struct trace *t;
 	int shell;                 /* t shares its definitions (dmodel_slice) */
 	uint32_t tl_lo, tl_hi;
-	struct dslice oprec, ends, frames, sends, calls;
+	struct dslice oprec, ends, frames, sends, calls, rmas, epochs;
 	uint32_t n_lone, lone_all; /* lone receives: ids send.all + 0 .. lone_all - 1 in all */
 	uint32_t *lone_id;
 	uint32_t *coll_first;      /* n_colls + 1 */

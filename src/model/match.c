@@ -9,8 +9,9 @@
  * channels (those of its senders), then its range's receives onto
  * theirs (found in their sender's worker, read only: a channel's
  * receives are all its receiver's), then zips its channels.
- * Collectives: the k-th collective a rank calls on a communicator is the
- * k-th invocation on it (self communicators give one-member invocations).
+ * Collectives: the k-th collective a rank starts on a communicator is the
+ * k-th invocation on it (self communicators give one-member invocations);
+ * a window's collectives are counted on the window.
  */
 #include "build_impl.h"
 
@@ -398,15 +399,17 @@ static int
 group_collectives(struct build *b, uint32_t *coll_of)
 {
 	struct trace *t = b->t;
-	size_t n = b->n_colls;
-	struct hmap seen = { 0 };             /* (comm, timeline) -> calls so far */
-	uint32_t *ninst = calloc(t->n_comms + 1, sizeof *ninst);
+	size_t n = b->n_colls, n_keys = t->n_comms + t->n_wins;
+	struct hmap seen = { 0 };             /* (key, timeline) -> calls so far */
+	uint32_t *ninst = calloc(n_keys + 1, sizeof *ninst);
 	uint32_t *count = NULL;
 	int rc = ERR_NOMEM;
 	if (!ninst)
 		goto out;
 
-	/* coll_of[h] = sequence number on its communicator, for now */
+	/* coll_of[h] = sequence number on its key, for now: its place in
+	 * the order its timeline started its collectives there (pos), which
+	 * is the order the halves come in unless pos says otherwise */
 	uint32_t n_self = 0;
 	for (size_t h = 0; h < n; h++) {
 		const struct coll_half *c = &b->colls[h];
@@ -414,18 +417,23 @@ group_collectives(struct build *b, uint32_t *coll_of)
 			coll_of[h] = n_self++;
 			continue;
 		}
-		uint32_t *k = hmap_get(&seen, c->comm, c->timeline), seq = 0;
-		if (k)
-			seq = (*k)++;
-		else if (hmap_put(&seen, c->comm, c->timeline, 1))
-			goto out;
+		uint32_t seq = c->pos;
+		if (seq == TRACE_NONE) {
+			uint32_t *k = hmap_get(&seen, c->key, c->timeline);
+			seq = 0;
+			if (k)
+				seq = (*k)++;
+			else if (hmap_put(&seen, c->key, c->timeline, 1))
+				goto out;
+		}
 		coll_of[h] = seq;
-		if (seq + 1 > ninst[c->comm])
-			ninst[c->comm] = seq + 1;
+		if (seq + 1 > ninst[c->key])
+			ninst[c->key] = seq + 1;
 	}
-	/* ninst becomes the first instance id of each communicator */
+	/* ninst becomes the first instance id of each key: communicators,
+	 * then windows */
 	size_t total = 0;
-	for (size_t c = 0; c < t->n_comms; c++) {
+	for (size_t c = 0; c < n_keys; c++) {
 		uint32_t k = ninst[c];
 		ninst[c] = (uint32_t)total;
 		total += k;
@@ -438,7 +446,7 @@ group_collectives(struct build *b, uint32_t *coll_of)
 	}
 	for (size_t h = 0; h < n; h++) {
 		const struct coll_half *c = &b->colls[h];
-		coll_of[h] += t->comms[c->comm].is_self ? (uint32_t)self_base : ninst[c->comm];
+		coll_of[h] += t->comms[c->comm].is_self ? (uint32_t)self_base : ninst[c->key];
 	}
 
 	t->colls = calloc(total + 1, sizeof *t->colls);
@@ -463,6 +471,7 @@ group_collectives(struct build *b, uint32_t *coll_of)
 		if (k->member_count++ == 0) {
 			k->comm = c->comm;
 			k->type = c->type;
+			k->flags = c->flags;
 			k->root = c->root;
 			k->expected = t->comms[c->comm].is_self ? 1 : t->comms[c->comm].size;
 		}

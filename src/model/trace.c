@@ -3,6 +3,7 @@
 #include "base/fmt.h"
 #include "base/vec.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,6 +14,8 @@
 _Static_assert(sizeof(struct trace_op) == 40, "struct trace_op grew");
 _Static_assert(sizeof(struct trace_msg) == 56, "struct trace_msg grew");
 _Static_assert(sizeof(struct trace_end) == 4, "struct trace_end grew");
+_Static_assert(sizeof(struct trace_rma) == 56 && sizeof(struct trace_epoch) == 40 &&
+	       sizeof(struct trace_win) == 12 && sizeof(struct trace_coll) == 40, "doc/model.md gives these sizes");
 _Static_assert(VEC_MAX_ID / 2 == 2147483646u && TRACE_END_ID_MAX == 1073741823u &&
 	       TRACE_REGION_MAX == 4194302u, "trace_limits_text() names the limits");
 
@@ -59,6 +62,9 @@ trace_destroy(struct trace *t)
 	free(t->coll_members);
 	free(t->frames);
 	free(t->calls);
+	free(t->wins);
+	free(t->rmas);
+	free(t->epochs);
 	free(t->pes);
 	free(t->idles);
 	free(t->chares);
@@ -142,6 +148,18 @@ trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t
 }
 
 int
+trace_add_win(struct trace *t, uint32_t name, uint32_t comm, uint32_t flags, uint32_t *id)
+{
+	if (t->n_wins >= TRACE_NONE - 1)
+		return ERR_LIMIT;
+	int rc = VEC_NEW_ID(t->wins, t->n_wins, t->cap_wins, id);
+	if (rc)
+		return rc;
+	t->wins[*id] = (struct trace_win){ .name = name, .comm = comm, .flags = flags };
+	return 0;
+}
+
+int
 trace_set_timelines(struct trace *t, uint32_t n)
 {
 	struct trace_timeline *tl = calloc(n ? n : 1, sizeof *tl);
@@ -185,6 +203,43 @@ GETTER(struct trace_msg, msgs)
 GETTER(struct trace_coll, colls)
 GETTER(struct trace_frame, frames)
 GETTER(struct trace_call, calls)
+GETTER(struct trace_win, wins)
+GETTER(struct trace_rma, rmas)
+GETTER(struct trace_epoch, epochs)
+
+/* The first index in [0, n) whose record's timeline is at least tl,
+ * records of elem bytes ordered by the u32 timeline at offset at. */
+static uint32_t
+first_of_tl(const void *v, size_t n, size_t elem, size_t at, uint32_t tl)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t x;
+		memcpy(&x, (const char *)v + mid * elem + at, sizeof x);
+		if (x < tl)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+uint32_t
+trace_tl_rmas(const struct trace *t, uint32_t tl, uint32_t *first)
+{
+	size_t at = offsetof(struct trace_rma, origin);
+	*first = first_of_tl(t->rmas, t->n_rmas, sizeof *t->rmas, at, tl);
+	return first_of_tl(t->rmas, t->n_rmas, sizeof *t->rmas, at, tl + 1) - *first;
+}
+
+uint32_t
+trace_tl_epochs(const struct trace *t, uint32_t tl, uint32_t *first)
+{
+	size_t at = offsetof(struct trace_epoch, timeline);
+	*first = first_of_tl(t->epochs, t->n_epochs, sizeof *t->epochs, at, tl);
+	return first_of_tl(t->epochs, t->n_epochs, sizeof *t->epochs, at, tl + 1) - *first;
+}
 
 const uint32_t *
 trace_comm_members(const struct trace *t)
@@ -270,7 +325,7 @@ trace_op_kind_name(enum trace_op_kind k)
 	static const char *const names[OP_KIND_COUNT] = {
 		[OP_COMPUTE] = "compute", [OP_SEND] = "send", [OP_RECV] = "recv",
 		[OP_SENDRECV] = "sendrecv", [OP_COLLECTIVE] = "collective",
-		[OP_WAIT] = "wait",
+		[OP_WAIT] = "wait", [OP_RMA] = "rma",
 	};
 	return (unsigned)k < OP_KIND_COUNT ? names[k] : "?";
 }
@@ -287,6 +342,22 @@ trace_coll_type_name(enum trace_coll_type c)
 		"destroy_handle_and_deallocate", "other",
 	};
 	return (unsigned)c < COLL_TYPE_COUNT ? names[c] : "?";
+}
+
+int
+trace_has_rma(const struct trace *t)
+{
+	for (int r = REC_RMA_WIN_CREATE; r <= REC_RMA_OP_COMPLETE_REMOTE; r++)
+		if (t->info.records[r])
+			return 1;
+	return 0;
+}
+
+const char *
+trace_rma_kind_name(enum trace_rma_kind k)
+{
+	static const char *const names[RMA_KIND_COUNT] = { "put", "get", "atomic" };
+	return (unsigned)k < RMA_KIND_COUNT ? names[k] : "?";
 }
 
 const char *
@@ -324,7 +395,14 @@ trace_rec_name(enum trace_rec r)
 		"ENTER", "LEAVE", "MPI_SEND", "MPI_ISEND", "MPI_ISEND_COMPLETE",
 		"MPI_IRECV_REQUEST", "MPI_IRECV", "MPI_RECV",
 		"MPI_COLLECTIVE_BEGIN", "MPI_COLLECTIVE_END",
-		"MEASUREMENT_ON_OFF", "OTHER",
+		"MEASUREMENT_ON_OFF",
+		"RMA_WIN_CREATE", "RMA_WIN_DESTROY", "RMA_COLLECTIVE_BEGIN",
+		"RMA_COLLECTIVE_END", "RMA_GROUP_SYNC", "RMA_REQUEST_LOCK",
+		"RMA_ACQUIRE_LOCK", "RMA_TRY_LOCK", "RMA_RELEASE_LOCK", "RMA_SYNC",
+		"RMA_WAIT_CHANGE", "RMA_PUT", "RMA_GET", "RMA_ATOMIC",
+		"RMA_OP_COMPLETE_BLOCKING", "RMA_OP_COMPLETE_NON_BLOCKING", "RMA_OP_TEST",
+		"RMA_OP_COMPLETE_REMOTE", "NON_BLOCKING_COLLECTIVE_REQUEST",
+		"NON_BLOCKING_COLLECTIVE_COMPLETE", "OTHER",
 	};
 	return (unsigned)r < REC_COUNT ? names[r] : "?";
 }

@@ -53,6 +53,9 @@ enum trace_op_kind {
 	OP_SENDRECV,       /* carries both (MPI_Sendrecv, or a wait completing both) */
 	OP_COLLECTIVE,     /* a collective call */
 	OP_WAIT,           /* a wait/test that only completes Isends */
+	OP_RMA,            /* a one-sided call: carries RMA records (an operation,
+	                    * its completion, a lock, a flush, a group
+	                    * synchronisation) and no message or collective */
 	OP_KIND_COUNT
 };
 
@@ -88,6 +91,17 @@ enum trace_coll_type {
 	COLL_CREATE_HANDLE_AND_ALLOCATE, COLL_DESTROY_HANDLE_AND_DEALLOCATE,
 	COLL_OTHER,
 	COLL_TYPE_COUNT
+};
+
+/* coll flags */
+enum {
+	COLLF_RMA = 1,             /* a window's collective (MPI_Win_fence, _create,
+	                            * _free: RmaCollectiveEnd), on the window's
+	                            * communicator, grouped per window */
+	COLLF_NONBLOCKING = 2,     /* members are the calls that completed a
+	                            * non-blocking or persistent collective
+	                            * (NonBlockingCollectiveComplete), grouped in
+	                            * the order the ranks started them */
 };
 
 /* An op, as trace_op_get gives it. */
@@ -158,7 +172,65 @@ struct trace_coll {
 	uint32_t member_count;
 	uint32_t expected;     /* communicator size: members expected */
 	uint8_t type;          /* enum trace_coll_type */
+	uint8_t flags;         /* COLLF_* */
 	uint64_t bytes_sent, bytes_recv;   /* summed over members */
+};
+
+/* An RMA window (OTF2's RmaWin definition). */
+struct trace_win {
+	uint32_t name;
+	uint32_t comm;         /* its communicator, or TRACE_NONE */
+	uint32_t flags;        /* WINF_* */
+};
+enum {
+	WINF_DEVICE = 1,       /* its communicator is not MPI's: the group of an
+	                        * accelerator or a thread model (Score-P records
+	                        * device copies so); its targets are no ranks */
+};
+
+/* One-sided operation kinds, and how one was completed. */
+enum trace_rma_kind { RMA_PUT, RMA_GET, RMA_ATOMIC, RMA_KIND_COUNT };
+enum trace_rma_done {
+	RMA_DONE_NONE,         /* no completion record */
+	RMA_DONE_BLOCKING,     /* RmaOpCompleteBlocking: inside the issuing call */
+	RMA_DONE_LOCAL,        /* RmaOpCompleteNonBlocking: at the origin only */
+	RMA_DONE_REMOTE,       /* RmaOpCompleteRemote: at the target too */
+	RMA_DONE_COUNT
+};
+
+/* One RMA operation (RmaPut, RmaGet, RmaAtomic), 56 B. A timeline's are
+ * contiguous, in the order issued (so in op order); origin and target
+ * are world ranks. */
+struct trace_rma {
+	uint64_t t_issue;      /* its record */
+	uint64_t t_done;       /* its completion record (t_issue without one) */
+	uint64_t bytes_sent;   /* origin to target (put, an atomic's operand) */
+	uint64_t bytes_recv;   /* target to origin (get, a fetching atomic's result) */
+	uint32_t op;           /* the call that issued it; TRACE_NONE outside any */
+	uint32_t done_op;      /* the call that completed it, or TRACE_NONE */
+	uint32_t origin;       /* timeline */
+	uint32_t target;       /* world rank, or TRACE_NONE (not a rank: a device) */
+	uint32_t win;
+	uint8_t kind;          /* enum trace_rma_kind */
+	uint8_t atomic;        /* OTF2's atomic type, for RMA_ATOMIC */
+	uint8_t done;          /* enum trace_rma_done */
+	uint8_t flags;         /* 0 */
+};
+
+/* A passive-target epoch of one rank (RmaRequestLock, RmaAcquireLock or
+ * RmaTryLock to RmaReleaseLock), 40 B. A timeline's are contiguous, by
+ * begin. */
+struct trace_epoch {
+	uint64_t t_begin, t_end;     /* lock and release records (t_end: the
+	                              * timeline's last event when never released) */
+	uint32_t timeline;
+	uint32_t win;
+	uint32_t target;       /* world rank, or TRACE_NONE: every rank (lock_all) */
+	uint32_t op_begin;     /* the call that locked, or TRACE_NONE */
+	uint32_t op_end;       /* the call that released, or TRACE_NONE */
+	uint8_t shared;        /* a shared lock (else exclusive) */
+	uint8_t open;          /* never released */
+	uint8_t pad[2];
 };
 
 struct trace_frame {
@@ -275,6 +347,13 @@ enum trace_rec {
 	REC_ENTER, REC_LEAVE, REC_MPI_SEND, REC_MPI_ISEND, REC_MPI_ISEND_COMPLETE,
 	REC_MPI_IRECV_REQUEST, REC_MPI_IRECV, REC_MPI_RECV,
 	REC_MPI_COLLECTIVE_BEGIN, REC_MPI_COLLECTIVE_END, REC_MEASUREMENT_ON_OFF,
+	/* one-sided and non-blocking collective records, as OTF2 names them */
+	REC_RMA_WIN_CREATE, REC_RMA_WIN_DESTROY, REC_RMA_COLLECTIVE_BEGIN,
+	REC_RMA_COLLECTIVE_END, REC_RMA_GROUP_SYNC, REC_RMA_REQUEST_LOCK,
+	REC_RMA_ACQUIRE_LOCK, REC_RMA_TRY_LOCK, REC_RMA_RELEASE_LOCK, REC_RMA_SYNC,
+	REC_RMA_WAIT_CHANGE, REC_RMA_PUT, REC_RMA_GET, REC_RMA_ATOMIC,
+	REC_RMA_OP_COMPLETE_BLOCKING, REC_RMA_OP_COMPLETE_NON_BLOCKING, REC_RMA_OP_TEST,
+	REC_RMA_OP_COMPLETE_REMOTE, REC_NBC_REQUEST, REC_NBC_COMPLETE,
 	REC_OTHER,
 	REC_COUNT
 };
@@ -336,6 +415,15 @@ const uint32_t *trace_coll_members(const struct trace *t);
 const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
 /* The quiet MPI calls and measurement gaps (struct trace_call). */
 const struct trace_call *trace_calls(const struct trace *t, uint32_t *n);
+/* RMA windows, operations and passive-target epochs (empty without
+ * one-sided records). */
+const struct trace_win *trace_wins(const struct trace *t, uint32_t *n);
+const struct trace_rma *trace_rmas(const struct trace *t, uint32_t *n);
+const struct trace_epoch *trace_epochs(const struct trace *t, uint32_t *n);
+/* The RMA operations timeline tl issued, [*first, *first + return). */
+uint32_t trace_tl_rmas(const struct trace *t, uint32_t tl, uint32_t *first);
+/* Its passive-target epochs likewise. */
+uint32_t trace_tl_epochs(const struct trace *t, uint32_t tl, uint32_t *first);
 
 /* Op `op` (< v->n). A computation op of an MPI trace runs from the exit
  * of the call before it on its timeline (the timeline's start for the
@@ -393,6 +481,7 @@ int trace_check(const struct trace *t, struct err *e);
 const char *trace_role_name(enum trace_role r);
 const char *trace_op_kind_name(enum trace_op_kind k);
 const char *trace_coll_type_name(enum trace_coll_type c);
+const char *trace_rma_kind_name(enum trace_rma_kind k);     /* "put", "get", "atomic" */
 const char *trace_warning_name(enum trace_warning w);
 const char *trace_rec_name(enum trace_rec r);
 const char *trace_loc_type_name(enum trace_loc_type l);
@@ -407,6 +496,9 @@ const char *trace_paradigm_name(uint8_t paradigm);
  * compiler and user regions on 2 locations (cpu-thread 1, gpu 1), no MPI
  * messages or collectives"). */
 int trace_require_communication(const struct trace *t, struct err *e);
+
+/* Did the trace record one-sided communication (any RMA record)? */
+int trace_has_rma(const struct trace *t);
 
 /* Classifies an MPI function name ("MPI_Isend") into a role; names that are
  * not MPI give ROLE_USER. */

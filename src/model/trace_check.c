@@ -17,12 +17,13 @@
 
 /* The kind an op's ends give it (build.c's emit_call, prj_build.c's
  * emit_exec): what an MPI call without sends, receives or a collective
- * is (a wait), and a Charm++ execution without ends (a computation). */
+ * is (a wait, or with no end at all a one-sided call), and a Charm++
+ * execution without ends (a computation). */
 static uint8_t
-kind_of_ends(const struct trace *t, uint32_t s, uint32_t r, uint32_t c)
+kind_of_ends(const struct trace *t, uint32_t s, uint32_t r, uint32_t c, uint32_t n)
 {
 	return c ? OP_COLLECTIVE : s && r ? OP_SENDRECV : s ? OP_SEND : r ? OP_RECV
-		: t->ops_implied ? OP_WAIT : OP_COMPUTE;
+		: !t->ops_implied ? OP_COMPUTE : n ? OP_WAIT : OP_RMA;
 }
 
 /* Each stored op: its ends name it back, its kind is theirs, and its
@@ -45,7 +46,7 @@ check_ops(const struct trace *t, struct err *e)
 			default: c++; bad = c > 1 || !t->ops_implied; break;
 			}
 		}
-		if (bad || o->kind != kind_of_ends(t, s, r, c))
+		if (bad || o->kind != kind_of_ends(t, s, r, c, end - o->end_first))
 			return err_set(e, ERR_FORMAT, "op %u does not match its ends", op);
 		if (o->t_exit < o->t_enter ||
 		    (t->ops_implied && k > 0 && o->timeline == o[-1].timeline && o->t_enter < o[-1].t_exit))
@@ -68,6 +69,16 @@ has_end(const struct trace *t, uint32_t op, uint32_t role, uint32_t id)
 		if (t->ends[i].role == role && t->ends[i].id == id)
 			return 1;
 	return 0;
+}
+
+/* Is op a stored call of timeline tl? */
+static int
+call_on(const struct trace *t, uint32_t op, uint32_t tl)
+{
+	if (op == TRACE_NONE || (t->ops_implied && !(op & 1)))
+		return 0;
+	uint32_t k = trace_oprec_index(t, op);
+	return k < t->n_oprec && t->oprec[k].timeline == tl;
 }
 
 /* Each message's ends are ends of its ops, on its sender's and
@@ -100,6 +111,20 @@ check_links(const struct trace *t, struct err *e)
 		for (uint64_t k = (uint64_t)tl->call_first + 1; k < (uint64_t)tl->call_first + tl->call_count; k++)
 			if (t->calls[k].t_enter < t->calls[k - 1].t_enter)
 				return err_set(e, ERR_FORMAT, "timeline %zu's calls run backwards", i);
+	}
+	/* RMA operations and epochs: by timeline, their calls on it */
+	for (size_t i = 0; i < t->n_rmas; i++) {
+		const struct trace_rma *x = &t->rmas[i];
+		if ((i > 0 && x->origin < x[-1].origin) || !call_on(t, x->op, x->origin) ||
+		    (x->done_op != TRACE_NONE && !call_on(t, x->done_op, x->origin)))
+			return err_set(e, ERR_FORMAT, "RMA operation %zu does not match its calls", i);
+	}
+	for (size_t i = 0; i < t->n_epochs; i++) {
+		const struct trace_epoch *x = &t->epochs[i];
+		if ((i > 0 && x->timeline < x[-1].timeline) ||
+		    (x->op_begin != TRACE_NONE && !call_on(t, x->op_begin, x->timeline)) ||
+		    (x->op_end != TRACE_NONE && !call_on(t, x->op_end, x->timeline)))
+			return err_set(e, ERR_FORMAT, "epoch %zu does not match its calls", i);
 	}
 	/* frames: a parent entered before on the same timeline, one deeper */
 	for (size_t f = 0; f < t->n_frames; f++) {

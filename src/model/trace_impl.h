@@ -37,6 +37,10 @@ struct trace {
 	TRACE_ARRAY(uint32_t, coll_members);
 	TRACE_ARRAY(struct trace_frame, frames);
 	TRACE_ARRAY(struct trace_call, calls);       /* MPI only */
+	/* one-sided communication (MPI only; empty without RMA records) */
+	TRACE_ARRAY(struct trace_win, wins);
+	TRACE_ARRAY(struct trace_rma, rmas);
+	TRACE_ARRAY(struct trace_epoch, epochs);
 
 	/* Charm++ only (model/charm.h); empty for MPI */
 	TRACE_ARRAY(struct trace_pe, pes);
@@ -91,6 +95,8 @@ int trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t pa
 int trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t n,
 		   int is_self, uint32_t *id);
 int trace_set_timelines(struct trace *t, uint32_t n);
+/* An RMA window over communicator comm (TRACE_NONE: unknown); flags WINF_*. */
+int trace_add_win(struct trace *t, uint32_t name, uint32_t comm, uint32_t flags, uint32_t *id);
 
 /* Sets the path and creator strings (copied). */
 int trace_set_path(struct trace *t, const char *path);

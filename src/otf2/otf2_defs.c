@@ -384,6 +384,54 @@ make_comms(struct otf2r *r)
 	return 0;
 }
 
+static OTF2_CallbackCode
+def_rma_win(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
+	    OTF2_RmaWinFlag flags)
+{
+	struct otf2r *r = ud;
+	(void)flags;
+	uint32_t i = entry_for((void **)&r->wins, &r->n_wins, &r->cap_wins, sizeof *r->wins,
+			       &r->win_at, self);
+	if (i == TRACE_NONE)
+		return fail(r, ERR_NOMEM);
+	r->wins[i] = (struct otf2r_win){ .ref = self, .name = str_of(r, name), .comm = comm };
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static int
+win_by_ref(const void *a, const void *b)
+{
+	uint32_t x = ((const struct otf2r_win *)a)->ref, y = ((const struct otf2r_win *)b)->ref;
+	return (x > y) - (x < y);
+}
+
+/* RMA windows, numbered in ref order, each over its communicator; a
+ * communicator whose group is not MPI's (an accelerator's, a thread
+ * model's: Score-P's device copies) makes it a device's window. */
+static int
+make_wins(struct otf2r *r)
+{
+	struct trace *t = r->t;
+	if (r->n_wins)
+		qsort(r->wins, r->n_wins, sizeof *r->wins, win_by_ref);
+	for (size_t w = 0; w < r->n_wins; w++) {
+		uint32_t comm = otf2r_refs_get(&r->comm_of, r->wins[w].comm), flags = 0, id;
+		/* r->comms are in ref order now (make_comms) */
+		struct otf2r_comm key = { .ref = r->wins[w].comm };
+		const struct otf2r_comm *c = r->n_comms ? bsearch(&key, r->comms, r->n_comms,
+								  sizeof *r->comms, by_ref) : NULL;
+		uint32_t g = c ? otf2r_refs_get(&r->group_at, c->group) : TRACE_NONE;
+		if (g == TRACE_NONE || r->groups[g].paradigm != OTF2_PARADIGM_MPI)
+			flags |= WINF_DEVICE;
+		int rc = trace_add_win(t, r->wins[w].name, comm, flags, &id);
+		if (rc == 0)
+			rc = otf2r_refs_put(&r->win_of, r->wins[w].ref, id);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* libotf2 delivers a CallingContextEnter or Leave as an Enter or Leave
  * of the context's region; skein's own decoding does the same from
  * these (otf2_evt.h). */
@@ -416,6 +464,7 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
 	OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, def_calling_context);
+	OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, def_rma_win);
 	OTF2_Reader_RegisterGlobalDefCallbacks(rd, gd, cb, r);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);
 	uint64_t n = 0;
@@ -428,6 +477,8 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 	int rc = make_timelines(r);
 	if (rc == 0)
 		rc = make_comms(r);
+	if (rc == 0)
+		rc = make_wins(r);
 	if (rc)
 		return err_set(r->e, rc, "%s: %s while resolving definitions", r->anchor, err_name(rc));
 	return 0;
@@ -441,9 +492,11 @@ otf2r_free_definitions(struct otf2r *r)
 	free(r->groups);
 	free(r->comms);
 	free(r->lgroups);
+	free(r->wins);
 	free(r->lgroup_of_loc);
 	struct otf2r_refs *maps[] = { &r->string_of, &r->region_of, &r->comm_of, &r->node_of,
-				      &r->group_at, &r->comm_at, &r->lgroup_at };
+				      &r->win_of, &r->group_at, &r->comm_at, &r->lgroup_at,
+				      &r->win_at };
 	for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
 		otf2r_refs_fini(maps[i]);
 	hmap_fini(&r->location_of);

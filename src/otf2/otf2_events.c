@@ -48,20 +48,6 @@
 #define BLOCK_EVENTS (1u << 20)
 #define MAX_BLOCKS OTF2R_MAX_BLOCKS
 
-/* A chunk of locations, and what reading it counted. */
-struct evblock {
-	struct otf2r *r;
-	uint32_t loc_first, loc_end;  /* locations [loc_first, loc_end) */
-	struct build *b;              /* the block it is built into */
-	struct err err;
-	int rc;
-	uint32_t cur_tl;              /* TRACE_NONE if not an MPI rank */
-	uint64_t records[REC_COUNT];
-	uint64_t nonrank_mpi;
-	uint64_t bad_refs;            /* records naming undefined regions */
-	uint64_t t_begin, t_end;
-};
-
 struct evread {
 	struct otf2r *r;
 	OTF2_Reader *rd;
@@ -79,252 +65,6 @@ struct evread {
 	atomic_ullong done;           /* events read so far, all workers */
 	atomic_int stop;              /* the user cancelled */
 };
-
-/* ---- records -> builder ---- */
-
-/* Each record kind has a function of its own, called by libotf2's
- * callbacks and by skein's own decoding alike; each returns 0 or the
- * builder's error (also kept in k->rc, which stops the reading). */
-
-static int
-built(struct evblock *k, int rc)
-{
-	if (rc)
-		k->rc = rc;
-	return rc;
-}
-
-/* Counts a record of kind rec and returns its time relative to the
- * trace's offset, widening the block's time span. */
-static uint64_t
-stamp(struct evblock *k, enum trace_rec rec, uint64_t time)
-{
-	k->records[rec]++;
-	uint64_t off = k->r->t->info.global_offset;
-	uint64_t rel = time >= off ? time - off : 0;
-	if (rel < k->t_begin)
-		k->t_begin = rel;
-	if (rel > k->t_end)
-		k->t_end = rel;
-	return rel;
-}
-
-/* MPI records on a location that is not a rank cannot be placed: they
- * are counted and dropped. Returns 1 when the record is to be kept. */
-static int
-on_rank(struct evblock *k)
-{
-	if (k->cur_tl != TRACE_NONE)
-		return 1;
-	k->nonrank_mpi++;
-	return 0;
-}
-
-/* Request ids are opaque; UINT64_MAX is kept for "blocking". */
-static uint64_t
-req(uint64_t request)
-{
-	return request == UINT64_MAX ? request - 1 : request;
-}
-
-/* Enter and Leave. Regions not defined are counted as bad references. */
-static int
-region_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t region)
-{
-	uint64_t rel = stamp(k, rec, time);
-	uint32_t id = otf2r_refs_get(&k->r->region_of, region);
-	k->bad_refs += id == TRACE_NONE;
-	if (k->cur_tl == TRACE_NONE || id == TRACE_NONE)
-		return 0;
-	return built(k, rec == REC_ENTER ? build_enter(k->b, rel, id) : build_leave(k->b, rel, id));
-}
-
-/* Send, Isend, Recv, Irecv (request UINT64_MAX for the blocking ones). */
-static int
-p2p_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint32_t peer, uint64_t comm,
-	  uint32_t tag, uint64_t len, uint64_t request)
-{
-	uint64_t rel = stamp(k, rec, time);
-	if (!on_rank(k))
-		return 0;
-	uint32_t c = otf2r_refs_get(&k->r->comm_of, comm);
-	int send = rec == REC_MPI_SEND || rec == REC_MPI_ISEND;
-	return built(k, send ? build_send(k->b, rel, peer, c, tag, len, request)
-			     : build_recv(k->b, rel, peer, c, tag, len, request));
-}
-
-static int
-request_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t request)
-{
-	uint64_t rel = stamp(k, rec, time);
-	if (!on_rank(k))
-		return 0;
-	return built(k, rec == REC_MPI_ISEND_COMPLETE ? build_isend_complete(k->b, rel, req(request))
-			: build_irecv_request(k->b, rel, req(request)));
-}
-
-static int
-coll_begin_event(struct evblock *k, uint64_t time)
-{
-	uint64_t rel = stamp(k, REC_MPI_COLLECTIVE_BEGIN, time);
-	return on_rank(k) ? built(k, build_coll_begin(k->b, rel)) : 0;
-}
-
-static int
-coll_end_event(struct evblock *k, uint64_t time, unsigned op, uint64_t comm, uint32_t root,
-	       uint64_t sent, uint64_t received)
-{
-	uint64_t rel = stamp(k, REC_MPI_COLLECTIVE_END, time);
-	if (!on_rank(k))
-		return 0;
-	uint8_t type = op < COLL_TYPE_COUNT ? (uint8_t)op : COLL_OTHER;
-	return built(k, build_coll_end(k->b, rel, type, otf2r_refs_get(&k->r->comm_of, comm), root,
-				       sent, received));
-}
-
-static int
-measurement_event(struct evblock *k, uint64_t time, int on)
-{
-	uint64_t rel = stamp(k, REC_MEASUREMENT_ON_OFF, time);
-	if (k->cur_tl == TRACE_NONE)
-		return 0;
-	return built(k, build_measurement(k->b, rel, on));
-}
-
-/* A record of skein's own decoding. */
-static int
-own_event(struct evblock *k, const struct otf2_evt_rec *x)
-{
-	switch (x->kind) {
-	case REC_ENTER: case REC_LEAVE:
-		return region_event(k, x->kind, x->time, x->ref);
-	case REC_MPI_SEND: case REC_MPI_RECV:
-		return p2p_event(k, x->kind, x->time, x->ref, x->comm, x->tag, x->len, UINT64_MAX);
-	case REC_MPI_ISEND: case REC_MPI_IRECV:
-		return p2p_event(k, x->kind, x->time, x->ref, x->comm, x->tag, x->len, req(x->request));
-	case REC_MPI_ISEND_COMPLETE: case REC_MPI_IRECV_REQUEST:
-		return request_event(k, x->kind, x->time, x->request);
-	case REC_MPI_COLLECTIVE_BEGIN:
-		return coll_begin_event(k, x->time);
-	case REC_MPI_COLLECTIVE_END:
-		return coll_end_event(k, x->time, x->tag, x->comm, x->ref, x->len, x->request);
-	case REC_MEASUREMENT_ON_OFF:
-		return measurement_event(k, x->time, x->ref == OTF2_MEASUREMENT_ON);
-	}
-	return 0;
-}
-
-/* ---- libotf2's callbacks ---- */
-
-#define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
-	OTF2_AttributeList *attrs
-#define EVT_UNUSED() ((void)loc, (void)pos, (void)attrs)
-
-static OTF2_CallbackCode
-go_on(int rc)
-{
-	return rc ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode
-evt_enter(EVT_ARGS, OTF2_RegionRef region)
-{
-	EVT_UNUSED();
-	return go_on(region_event(ud, REC_ENTER, time, region));
-}
-
-static OTF2_CallbackCode
-evt_leave(EVT_ARGS, OTF2_RegionRef region)
-{
-	EVT_UNUSED();
-	return go_on(region_event(ud, REC_LEAVE, time, region));
-}
-
-static OTF2_CallbackCode
-evt_send(EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len)
-{
-	EVT_UNUSED();
-	return go_on(p2p_event(ud, REC_MPI_SEND, time, receiver, comm, tag, len, UINT64_MAX));
-}
-
-static OTF2_CallbackCode
-evt_isend(EVT_ARGS, uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-	  uint64_t request)
-{
-	EVT_UNUSED();
-	return go_on(p2p_event(ud, REC_MPI_ISEND, time, receiver, comm, tag, len, req(request)));
-}
-
-static OTF2_CallbackCode
-evt_recv(EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len)
-{
-	EVT_UNUSED();
-	return go_on(p2p_event(ud, REC_MPI_RECV, time, sender, comm, tag, len, UINT64_MAX));
-}
-
-static OTF2_CallbackCode
-evt_irecv(EVT_ARGS, uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t len,
-	  uint64_t request)
-{
-	EVT_UNUSED();
-	return go_on(p2p_event(ud, REC_MPI_IRECV, time, sender, comm, tag, len, req(request)));
-}
-
-static OTF2_CallbackCode
-evt_isend_complete(EVT_ARGS, uint64_t request)
-{
-	EVT_UNUSED();
-	return go_on(request_event(ud, REC_MPI_ISEND_COMPLETE, time, request));
-}
-
-static OTF2_CallbackCode
-evt_irecv_request(EVT_ARGS, uint64_t request)
-{
-	EVT_UNUSED();
-	return go_on(request_event(ud, REC_MPI_IRECV_REQUEST, time, request));
-}
-
-static OTF2_CallbackCode
-evt_coll_begin(EVT_ARGS)
-{
-	EVT_UNUSED();
-	return go_on(coll_begin_event(ud, time));
-}
-
-static OTF2_CallbackCode
-evt_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
-	     uint64_t sent, uint64_t received)
-{
-	EVT_UNUSED();
-	return go_on(coll_end_event(ud, time, op, comm, root, sent, received));
-}
-
-static OTF2_CallbackCode
-evt_measurement(EVT_ARGS, OTF2_MeasurementMode mode)
-{
-	EVT_UNUSED();
-	return go_on(measurement_event(ud, time, mode == OTF2_MEASUREMENT_ON));
-}
-
-static OTF2_EvtReaderCallbacks *
-event_callbacks(void)
-{
-	OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
-	if (!cb)
-		return NULL;
-	OTF2_EvtReaderCallbacks_SetEnterCallback(cb, evt_enter);
-	OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, evt_leave);
-	OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, evt_send);
-	OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, evt_isend);
-	OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, evt_isend_complete);
-	OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, evt_irecv_request);
-	OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, evt_irecv);
-	OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, evt_recv);
-	OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, evt_coll_begin);
-	OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, evt_coll_end);
-	OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, evt_measurement);
-	return cb;
-}
 
 /* ---- reading a block ---- */
 
@@ -414,7 +154,7 @@ own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 	struct otf2_evt_maps m = { .cc = &r->cc };
 	if (l)
 		m = (struct otf2_evt_maps){ .region = l->region_map, .comm = l->comm_map,
-					    .calling_context = l->cc_map, .cc = &r->cc,
+					    .calling_context = l->cc_map, .win = l->win_map, .cc = &r->cc,
 					    .iv = l->iv, .n_iv = l->n_iv };
 	struct otf2_evt e;
 	int rc = otf2_evt_open(&e, path, r->anc.evt_chunk, buf, &m);
@@ -423,8 +163,7 @@ own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 	uint32_t n = 1;
 	while (rc == 0 && n) {
 		rc = otf2_evt_read(&e, x, OWN_BATCH, &n);
-		for (uint32_t i = 0; i < n && !k->rc; i++)
-			own_event(k, &x[i]);
+		otf2r_own_events(k, x, n);
 		if (k->rc) {
 			rc = otf2r_build_error(&k->err, k->rc, r->anchor, "building the model");
 			break;
@@ -671,7 +410,7 @@ otf2r_finish_counts(struct otf2r *r, const struct otf2r_counts *c)
 		if (t->locations[i].events != t->locations[i].events_declared)
 			t->info.warnings[WARN_EVENT_COUNT_MISMATCH]++;
 	}
-	/* Records without a callback (metrics, RMA, threads, OpenMP, CUDA ...)
+	/* Records without a callback (metrics, threads, OpenMP, CUDA ...)
 	 * are skipped by OTF2 but still counted in the events read. */
 	uint64_t known = 0;
 	for (int j = 0; j < REC_OTHER; j++)
@@ -728,7 +467,7 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 	/* SKEIN_OTF2_EVENTS=library: libotf2's event readers, to compare */
 	const char *how = getenv("SKEIN_OTF2_EVENTS");
 	v.own = !how || strcmp(how, "library") != 0;
-	v.cb = event_callbacks();
+	v.cb = otf2r_event_callbacks();
 	if (!v.cb || make_blocks(&v, lo, hi)) {
 		rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
 		goto out;

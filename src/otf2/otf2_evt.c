@@ -30,7 +30,16 @@ enum {
 	T_MPI_COLLECTIVE_END = 23, T_OMP_FORK = 24, T_OMP_TASK_CREATE = 28,
 	T_OMP_TASK_SWITCH = 29, T_OMP_TASK_COMPLETE = 30,
 	T_BUFFER_FLUSH = 10, T_CALLING_CONTEXT_ENTER = 66, T_CALLING_CONTEXT_LEAVE = 67,
+	/* one-sided communication, 35 .. 52 in OTF2's order (REC_RMA_WIN_CREATE ..) */
+	T_RMA_WIN_CREATE = 35, T_RMA_WIN_DESTROY, T_RMA_COLLECTIVE_BEGIN, T_RMA_COLLECTIVE_END,
+	T_RMA_GROUP_SYNC, T_RMA_REQUEST_LOCK, T_RMA_ACQUIRE_LOCK, T_RMA_TRY_LOCK,
+	T_RMA_RELEASE_LOCK, T_RMA_SYNC, T_RMA_WAIT_CHANGE, T_RMA_PUT, T_RMA_GET, T_RMA_ATOMIC,
+	T_RMA_OP_COMPLETE_BLOCKING, T_RMA_OP_COMPLETE_NON_BLOCKING, T_RMA_OP_TEST,
+	T_RMA_OP_COMPLETE_REMOTE = 52,
+	T_NBC_REQUEST = 85, T_NBC_COMPLETE = 86,
 };
+_Static_assert(REC_RMA_OP_COMPLETE_REMOTE - REC_RMA_WIN_CREATE ==
+	       T_RMA_OP_COMPLETE_REMOTE - T_RMA_WIN_CREATE, "RMA records in OTF2's order");
 enum { BIG_ENDIAN_MARK = 0x23, LITTLE_ENDIAN_MARK = 0x42 };
 /* type, byte order, first and last event number */
 #define CHUNK_HEADER_SIZE 18
@@ -276,6 +285,94 @@ fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t 
 		r->comm = mapped(e->m.comm, c);
 		r->ref = (uint32_t)a;
 		return 0;
+	case T_RMA_WIN_CREATE: case T_RMA_WIN_DESTROY: case T_RMA_WAIT_CHANGE:
+		/* window (c) */
+		if (cint(&p, lim, big, 4, &c))
+			return -1;
+		r->comm = mapped(e->m.win, c);
+		break;
+	case T_RMA_COLLECTIVE_BEGIN:
+		break;
+	case T_RMA_COLLECTIVE_END:
+		/* operation (1 byte), sync level (c), window (c), root (c),
+		 * bytes sent (c), bytes received (c) */
+		if (p >= lim)
+			return -1;
+		r->tag = *p++;
+		if (cint(&p, lim, big, 4, &a) || cint(&p, lim, big, 4, &c) ||
+		    cint(&p, lim, big, 4, &tag) || cint(&p, lim, big, 8, &r->len) ||
+		    cint(&p, lim, big, 8, &r->aux))
+			return -1;
+		r->comm = mapped(e->m.win, c);
+		r->ref = (uint32_t)tag;
+		break;
+	case T_RMA_GROUP_SYNC:
+		/* sync level (c), window (c), group (c) */
+		if (cint(&p, lim, big, 4, &a) || cint(&p, lim, big, 4, &c) ||
+		    cint(&p, lim, big, 4, &tag))
+			return -1;
+		r->comm = mapped(e->m.win, c);
+		break;
+	case T_RMA_REQUEST_LOCK: case T_RMA_ACQUIRE_LOCK: case T_RMA_TRY_LOCK:
+	case T_RMA_RELEASE_LOCK: case T_RMA_SYNC:
+		/* window (c), remote (c), then a lock's id (c) and type (1
+		 * byte), a release's id (c), a sync's type (1 byte) */
+		if (cint(&p, lim, big, 4, &c) || cint(&p, lim, big, 4, &a))
+			return -1;
+		if (type != T_RMA_SYNC && cint(&p, lim, big, 8, &tag))
+			return -1;
+		if (type != T_RMA_RELEASE_LOCK) {
+			if (p >= lim)
+				return -1;
+			r->tag = *p++;
+		}
+		r->comm = mapped(e->m.win, c);
+		r->ref = (uint32_t)a;
+		break;
+	case T_RMA_PUT: case T_RMA_GET: case T_RMA_ATOMIC:
+		/* window (c), remote (c), then bytes (c), or an atomic's
+		 * type (1 byte), bytes sent (c) and received (c); matching
+		 * id (c) */
+		if (cint(&p, lim, big, 4, &c) || cint(&p, lim, big, 4, &a))
+			return -1;
+		if (type == T_RMA_ATOMIC) {
+			if (p >= lim)
+				return -1;
+			r->tag = *p++;
+		}
+		if (cint(&p, lim, big, 8, &r->len) ||
+		    (type == T_RMA_ATOMIC && cint(&p, lim, big, 8, &r->aux)) ||
+		    cint(&p, lim, big, 8, &r->request))
+			return -1;
+		r->comm = mapped(e->m.win, c);
+		r->ref = (uint32_t)a;
+		break;
+	case T_RMA_OP_COMPLETE_BLOCKING: case T_RMA_OP_COMPLETE_NON_BLOCKING: case T_RMA_OP_TEST:
+	case T_RMA_OP_COMPLETE_REMOTE:
+		/* window (c), matching id (c) */
+		if (cint(&p, lim, big, 4, &c) || cint(&p, lim, big, 8, &r->request))
+			return -1;
+		r->comm = mapped(e->m.win, c);
+		break;
+	case T_NBC_REQUEST:
+		if (cint(&p, lim, big, 8, &r->request))
+			return -1;
+		r->kind = REC_NBC_REQUEST;
+		return 0;
+	case T_NBC_COMPLETE:
+		/* operation (1 byte), communicator (c), root (c), bytes sent
+		 * (c) and received (c), request (c) */
+		if (p >= lim)
+			return -1;
+		r->tag = *p++;
+		if (cint(&p, lim, big, 4, &c) || cint(&p, lim, big, 4, &a) ||
+		    cint(&p, lim, big, 8, &r->len) || cint(&p, lim, big, 8, &r->aux) ||
+		    cint(&p, lim, big, 8, &r->request))
+			return -1;
+		r->kind = REC_NBC_COMPLETE;
+		r->comm = mapped(e->m.comm, c);
+		r->ref = (uint32_t)a;
+		return 0;
 	case T_CALLING_CONTEXT_ENTER: case T_CALLING_CONTEXT_LEAVE: {
 		/* delivered as an Enter or a Leave of the context's region
 		 * (global, not mapped again); the unwind distance is read
@@ -292,6 +389,9 @@ fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t 
 		r->kind = REC_OTHER;
 		return 0;
 	}
+	/* the RMA records, in OTF2's order */
+	r->kind = (uint8_t)(REC_RMA_WIN_CREATE + (type - T_RMA_WIN_CREATE));
+	return 0;
 }
 
 int

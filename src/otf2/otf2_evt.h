@@ -60,21 +60,40 @@ void otf2_ccmap_fini(struct otf2_ccmap *m);
 
 /* What the events of a location are read with: its mapping tables
  * (libotf2's, held by the open reader until it is closed; NULL: none),
- * the archive's calling contexts, and its clock stretches. */
+ * the archive's calling contexts, and its clock stretches (the window
+ * table maps RMA windows). */
 struct otf2_evt_maps {
-	const OTF2_IdMap *region, *comm, *calling_context;
+	const OTF2_IdMap *region, *comm, *calling_context, *win;
 	const struct otf2_ccmap *cc;
 	const struct otf2_clock_iv *iv;
 	uint32_t n_iv;
 };
 
-/* One record skein reads; fields its kind does not have are 0. */
+/* One record skein reads; fields its kind does not have are 0.
+ *
+ *   kind                        ref      comm     tag         len     aux       request
+ *   Enter, Leave                region
+ *   MpiSend .. MpiIrecv         peer     comm     tag         bytes             request
+ *   MpiCollectiveEnd            root     comm     operation   sent    received
+ *   MeasurementOnOff            mode
+ *   RmaCollectiveEnd            root     window   operation   sent    received
+ *   RmaPut, RmaGet              remote   window               bytes             matching
+ *   RmaAtomic                   remote   window   type        sent    received  matching
+ *   RmaOpComplete*, RmaOpTest            window                                 matching
+ *   Rma{Request,Acquire,Try}Lock remote  window   lock type
+ *   RmaReleaseLock, RmaSync     remote   window
+ *   RmaGroupSync, WinCreate, WinDestroy, WaitChange       window
+ *   NonBlockingCollectiveRequest                                               request
+ *   NonBlockingCollectiveComplete root   comm     operation   sent    received  request
+ *
+ * (MpiCollectiveEnd keeps its bytes received in request, as before.) */
 struct otf2_evt_rec {
 	uint64_t time;           /* corrected by the clock offsets */
 	uint64_t len;            /* message length; a collective's bytes sent */
-	uint64_t request;        /* request id; a collective's bytes received */
+	uint64_t request;        /* request id; MpiCollectiveEnd's bytes received; RMA matching id */
+	uint64_t aux;            /* bytes received (RMA and non-blocking collectives) */
 	uint32_t ref;            /* region; peer rank; a collective's root; measurement mode */
-	uint32_t comm;           /* communicator (mapped) */
+	uint32_t comm;           /* communicator or window (mapped) */
 	uint32_t tag;            /* message tag; a collective's operation */
 	uint8_t kind;            /* enum trace_rec, below REC_OTHER */
 };

@@ -62,6 +62,10 @@ struct otf2r_lgroup {
 	uint32_t name, node;
 };
 
+struct otf2r_win {
+	uint32_t ref, name, comm;
+};
+
 /* What skein takes from the anchor file (otf2_anchor.c). */
 struct otf2r_anchor {
 	uint64_t evt_chunk, def_chunk, n_locations, n_global_defs;
@@ -91,7 +95,7 @@ enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
  * reader), and the clock
  * offsets in definition order with the stretches between them. */
 struct otf2r_local {
-	const OTF2_IdMap *region_map, *comm_map, *cc_map;
+	const OTF2_IdMap *region_map, *comm_map, *cc_map, *win_map;
 	uint64_t *clock_time;
 	int64_t *clock_offset;
 	size_t n_clock, cap_clock;
@@ -119,14 +123,15 @@ struct otf2r {
 	OTF2_ErrorCode otf2_err; /* and its code */
 
 	/* OTF2 ref -> skein id (TRACE_NONE where undefined) */
-	struct otf2r_refs string_of, region_of, comm_of, node_of;
+	struct otf2r_refs string_of, region_of, comm_of, node_of, win_of;
 	struct otf2_ccmap cc;    /* the calling contexts' regions */
 	/* definitions kept until resolve time, in definition order, and the
 	 * ref -> index map of each */
 	struct otf2r_group *groups; size_t n_groups, cap_groups;
 	struct otf2r_comm *comms; size_t n_comms, cap_comms;
 	struct otf2r_lgroup *lgroups; size_t n_lgroups, cap_lgroups;
-	struct otf2r_refs group_at, comm_at, lgroup_at;
+	struct otf2r_win *wins; size_t n_wins, cap_wins;
+	struct otf2r_refs group_at, comm_at, lgroup_at, win_at;
 	uint32_t *lgroup_of_loc; size_t cap_lgroup_of_loc;   /* location index -> group ref */
 	struct hmap location_of;         /* OTF2 location id -> location index */
 
@@ -165,6 +170,28 @@ struct otf2r_counts {
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi, bad_refs, t_begin, t_end;
 };
+
+/* A chunk of locations, and what reading it counted (otf2_events.c). */
+struct evblock {
+	struct otf2r *r;
+	uint32_t loc_first, loc_end;  /* locations [loc_first, loc_end) */
+	struct build *b;              /* the block it is built into */
+	struct err err;
+	int rc;
+	uint32_t cur_tl;              /* TRACE_NONE if not an MPI rank */
+	uint64_t records[REC_COUNT];
+	uint64_t nonrank_mpi;
+	uint64_t bad_refs;            /* records naming undefined regions */
+	uint64_t t_begin, t_end;
+};
+
+/* Records of skein's own decoding, x[0 .. n), into k's block, in order
+ * (otf2_records.c), until the builder fails (its error in k->rc). A
+ * batch at a time, so that the dispatch is inlined into the loop. */
+void otf2r_own_events(struct evblock *k, const struct otf2_evt_rec *x, uint32_t n);
+/* libotf2's callbacks for the records skein reads, whose user data is
+ * the block being read; NULL when out of memory. */
+OTF2_EvtReaderCallbacks *otf2r_event_callbacks(void);
 
 /* Reads the events of locations [lo, hi) into builder blocks of
  * consecutive locations, on par_workers() threads: *blocks (malloc'd,

@@ -170,7 +170,9 @@ export_otf2(const struct analysis *a, const char *dir, const char *creator,
 	for (int c = 0; c < CAUSE_COUNT; c++)
 		causes[c] = analysis_cause_name((enum analysis_cause)c);
 	struct otf2_write_opts o = {
-		.t = t, .ops = v, .cause_names = causes, .n_causes = CAUSE_COUNT, .creator = creator,
+		.t = t, .ops = v, .cause_names = causes,
+		/* created-rma only where there is RMA: other archives unchanged */
+		.n_causes = trace_has_rma(t) ? CAUSE_COUNT : CAUSE_RMA, .creator = creator,
 	};
 	int rc = otf2_write_annotated(dir, &o, st, e);
 	free(v);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/json.h"
 #include "base/sat.h"
 #include "base/text.h"
@@ -46,6 +47,82 @@ one_line(const char *s, char *buf, size_t n)
 		buf[o] = '\0';
 	}
 	return buf;
+}
+
+/* One-sided communication and non-blocking collectives, counted from
+ * the model (doc/model.md): said only for a trace that has them. */
+struct onesided {
+	uint64_t ops[RMA_KIND_COUNT], device, bytes_put, bytes_got, unfinished;
+	uint64_t win_colls, nbc;
+	uint32_t wins, epochs;
+};
+
+static void
+onesided_of(const struct trace *t, struct onesided *o)
+{
+	uint32_t n, nc;
+	const struct trace_rma *r = trace_rmas(t, &n);
+	memset(o, 0, sizeof *o);
+	for (uint32_t i = 0; i < n; i++) {
+		o->ops[r[i].kind < RMA_KIND_COUNT ? r[i].kind : RMA_ATOMIC]++;
+		o->device += r[i].target == TRACE_NONE;
+		o->bytes_put += r[i].bytes_sent;
+		o->bytes_got += r[i].bytes_recv;
+		o->unfinished += r[i].done == RMA_DONE_NONE;
+	}
+	const struct trace_coll *c = trace_colls(t, &nc);
+	for (uint32_t i = 0; i < nc; i++) {
+		o->win_colls += (c[i].flags & COLLF_RMA) != 0;
+		o->nbc += (c[i].flags & COLLF_NONBLOCKING) != 0;
+	}
+	trace_wins(t, &o->wins);
+	trace_epochs(t, &o->epochs);
+}
+
+static void
+onesided_text(const struct trace *t, FILE *out)
+{
+	struct onesided o;
+	onesided_of(t, &o);
+	char b1[32], b2[32];
+	if (trace_has_rma(t))
+		fprintf(out, "one-sided     %" PRIu64 " operations (%" PRIu64 " put, %" PRIu64 " get, %"
+			PRIu64 " atomic; %" PRIu64 " to no rank, %" PRIu64 " never completed), %s put, "
+			"%s got; %u windows, %" PRIu64 " window collectives, %u passive-target epochs\n",
+			o.ops[RMA_PUT] + o.ops[RMA_GET] + o.ops[RMA_ATOMIC], o.ops[RMA_PUT], o.ops[RMA_GET],
+			o.ops[RMA_ATOMIC], o.device, o.unfinished, fmt_bytes((double)o.bytes_put, b1, 32),
+			fmt_bytes((double)o.bytes_got, b2, 32), o.wins, o.win_colls, o.epochs);
+	if (o.nbc)
+		fprintf(out, "note          %" PRIu64 " collectives were non-blocking or persistent: "
+			"their members are the calls that completed them\n", o.nbc);
+}
+
+static void
+onesided_json(const struct trace *t, struct json *j)
+{
+	struct onesided o;
+	onesided_of(t, &o);
+	if (o.nbc) {
+		json_key(j, "nonblocking_collectives");
+		json_uint(j, o.nbc);
+	}
+	if (!trace_has_rma(t))
+		return;
+	json_key(j, "one_sided");
+	json_begin_object(j);
+	for (int k = 0; k < RMA_KIND_COUNT; k++) {
+		char key[16];
+		snprintf(key, sizeof key, "%ss", trace_rma_kind_name((enum trace_rma_kind)k));
+		json_key(j, key); json_uint(j, o.ops[k]);
+	}
+	json_key(j, "to_no_rank"); json_uint(j, o.device);
+	json_key(j, "never_completed"); json_uint(j, o.unfinished);
+	json_key(j, "bytes_put"); json_uint(j, o.bytes_put);
+	json_key(j, "bytes_got"); json_uint(j, o.bytes_got);
+	json_key(j, "windows"); json_uint(j, o.wins);
+	json_key(j, "window_collectives"); json_uint(j, o.win_colls);
+	json_key(j, "epochs"); json_uint(j, o.epochs);
+	json_end_object(j);
 }
 
 static void
@@ -107,6 +184,7 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	fprintf(out, "collectives   %" PRIu64 " (%" PRIu64 " incomplete):", s->colls_total,
 		s->colls_incomplete);
 	summary_list_counts(out, s->colls, COLL_TYPE_COUNT, coll_name);
+	onesided_text(t, out);
 	if (info->mpi_calls_without_records)
 		fprintf(out, "note          %" PRIu64 " communication calls carried no message or "
 			"collective records (e.g. non-blocking collectives) and are not operations\n",
@@ -174,6 +252,7 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 	json_key(&j, "incomplete"); json_uint(&j, s->colls_incomplete);
 	summary_json_counts(&j, "by_type", s->colls, COLL_TYPE_COUNT, coll_name);
 	json_end_object(&j);
+	onesided_json(t, &j);
 	json_key(&j, "calls_without_records"); json_uint(&j, info->mpi_calls_without_records);
 	summary_json_warnings(&j, info);
 	if (info->no_local_defs) {

@@ -68,6 +68,29 @@ sec(const struct trace *t, uint64_t ticks)
 
 /* ---- profile ---- */
 
+/* With one-sided records in the trace: the operations each region's
+ * calls issued, and the bytes they moved. */
+static void
+rma_regions_text(const struct trace *t, const struct profile *p, FILE *out, size_t w)
+{
+	if (!trace_has_rma(t))
+		return;
+	char name[256], b[32];
+	int any = 0;
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		const struct profile_region *r = &p->regions[i];
+		if (!r->rma_ops)
+			continue;
+		if (!any)
+			fprintf(out, "\none-sided operations by the region that issued them\n"
+				"%-*s %10s %10s\n", (int)w, "region", "operations", "bytes");
+		any = 1;
+		shown_name(t, r->region, name, sizeof name, w);
+		fprintf(out, "%-*s %10" PRIu64 " %10s\n", (int)w, name, r->rma_ops,
+			fmt_bytes((double)r->rma_bytes, b, sizeof b));
+	}
+}
+
 static void
 profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	     const struct profile_report_opts *o)
@@ -103,6 +126,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 				fmt_seconds(sec(t, r->excl_max), b[4], 32), r->max_rank,
 				profile_imbalance(r));
 		}
+		rma_regions_text(t, p, out, w);
 		return;
 	}
 	fprintf(out, "%8s %-*s %10s %10s %10s\n", o->per_rank && is_charm(t) ? "at" : "rank",
@@ -156,6 +180,10 @@ profile_json(const struct trace *t, const struct profile *p, FILE *out,
 		json_key(&j, "largest_s"); json_double(&j, sec(t, r->largest));
 		json_key(&j, "largest_rank"); json_uint(&j, r->largest_tl);
 		json_key(&j, "largest_enter_s"); json_double(&j, sec(t, r->largest_enter));
+		if (trace_has_rma(t)) {
+			json_key(&j, "rma_operations"); json_uint(&j, r->rma_ops);
+			json_key(&j, "rma_bytes"); json_uint(&j, r->rma_bytes);
+		}
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -265,6 +293,165 @@ pair_bytes_cmp(const void *p, const void *q)
 	return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
 }
 
+static uint64_t
+rma_ops_all(const struct comm *c)
+{
+	uint64_t n = c->device_ops;
+	for (int k = 0; k < RMA_KIND_COUNT; k++)
+		n += c->rma_ops[k];
+	return n;
+}
+
+static uint64_t
+rma_pair_ops(const struct comm_rma_pair *p)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < RMA_KIND_COUNT; k++)
+		n += p->ops[k];
+	return n;
+}
+
+static int
+rma_pair_bytes_cmp(const void *p, const void *q)
+{
+	const struct comm_rma_pair *x = *(const struct comm_rma_pair *const *)p;
+	const struct comm_rma_pair *y = *(const struct comm_rma_pair *const *)q;
+	uint64_t a = x->bytes_put + x->bytes_got, b = y->bytes_put + y->bytes_got;
+	if (a != b)
+		return a > b ? -1 : 1;
+	if (x->origin != y->origin)
+		return x->origin < y->origin ? -1 : 1;
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+/* One-sided communication, apart from the messages: only for a trace
+ * that recorded some (other traces' reports are as they were). */
+static void
+rma_text(const struct trace *t, const struct comm *c, FILE *out)
+{
+	char b[4][32];
+	int colls = 0;
+	for (int k = 0; k < COLL_TYPE_COUNT; k++)
+		colls |= c->win_colls[k].count != 0;
+	if (!rma_ops_all(c) && !colls && !trace_has_rma(t))
+		return;
+	fprintf(out, "\none-sided (RMA, not counted among the messages)\n");
+	fprintf(out, "%" PRIu64 " operations (%" PRIu64 " put, %" PRIu64 " get, %" PRIu64
+		" atomic), %s put and %s got, between %u pairs\n",
+		c->rma_ops[RMA_PUT] + c->rma_ops[RMA_GET] + c->rma_ops[RMA_ATOMIC], c->rma_ops[RMA_PUT],
+		c->rma_ops[RMA_GET], c->rma_ops[RMA_ATOMIC], fmt_bytes((double)c->rma_bytes_put, b[0], 32),
+		fmt_bytes((double)c->rma_bytes_got, b[1], 32), c->n_rma_pairs);
+	if (c->device_ops)
+		fprintf(out, "%" PRIu64 " to targets that are no rank (device copies), %s\n", c->device_ops,
+			fmt_bytes((double)c->device_bytes, b[0], 32));
+	if (c->n_rma_pairs) {
+		const struct comm_rma_pair **by = malloc(c->n_rma_pairs * sizeof *by);
+		if (by) {
+			for (uint32_t i = 0; i < c->n_rma_pairs; i++)
+				by[i] = &c->rma_pairs[i];
+			qsort(by, c->n_rma_pairs, sizeof *by, rma_pair_bytes_cmp);
+			uint32_t shown = c->n_rma_pairs < 20 ? c->n_rma_pairs : 20;
+			fprintf(out, "%s origin -> target pairs by bytes\n%8s %8s %10s %10s %10s\n",
+				shown < c->n_rma_pairs ? "the 20 largest" : "all", "origin", "target",
+				"operations", "put", "got");
+			for (uint32_t i = 0; i < shown; i++)
+				fprintf(out, "%8u %8u %10" PRIu64 " %10s %10s\n", by[i]->origin, by[i]->target,
+					rma_pair_ops(by[i]), fmt_bytes((double)by[i]->bytes_put, b[0], 32),
+					fmt_bytes((double)by[i]->bytes_got, b[1], 32));
+			free(by);
+		}
+	}
+	if (colls) {
+		fprintf(out, "window collectives (a fence is a barrier of the window's group)\n"
+			"%-24s %10s %10s %12s\n", "type", "count", "bytes", "time");
+		for (int k = 0; k < COLL_TYPE_COUNT; k++)
+			if (c->win_colls[k].count)
+				fprintf(out, "%-24s %10" PRIu64 " %10s %12s\n",
+					trace_coll_type_name((enum trace_coll_type)k), c->win_colls[k].count,
+					fmt_bytes((double)c->win_colls[k].bytes, b[0], 32),
+					fmt_seconds(sec(t, c->win_colls[k].time), b[1], 32));
+	}
+}
+
+static void
+rma_json(const struct trace *t, const struct comm *c, struct json *j)
+{
+	if (!trace_has_rma(t))
+		return;
+	json_key(j, "rma");
+	json_begin_object(j);
+	for (int k = 0; k < RMA_KIND_COUNT; k++) {
+		char key[16];
+		snprintf(key, sizeof key, "%ss", trace_rma_kind_name((enum trace_rma_kind)k));
+		json_key(j, key); json_uint(j, c->rma_ops[k]);
+	}
+	json_key(j, "bytes_put"); json_uint(j, c->rma_bytes_put);
+	json_key(j, "bytes_got"); json_uint(j, c->rma_bytes_got);
+	json_key(j, "device_operations"); json_uint(j, c->device_ops);
+	json_key(j, "device_bytes"); json_uint(j, c->device_bytes);
+	json_key(j, "pairs");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < c->n_rma_pairs; i++) {
+		const struct comm_rma_pair *p = &c->rma_pairs[i];
+		json_begin_object(j);
+		json_key(j, "origin"); json_uint(j, p->origin);
+		json_key(j, "target"); json_uint(j, p->target);
+		for (int k = 0; k < RMA_KIND_COUNT; k++) {
+			char key[16];
+			snprintf(key, sizeof key, "%ss", trace_rma_kind_name((enum trace_rma_kind)k));
+			json_key(j, key); json_uint(j, p->ops[k]);
+		}
+		json_key(j, "bytes_put"); json_uint(j, p->bytes_put);
+		json_key(j, "bytes_got"); json_uint(j, p->bytes_got);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_key(j, "window_collectives");
+	json_begin_array(j);
+	for (int k = 0; k < COLL_TYPE_COUNT; k++) {
+		if (!c->win_colls[k].count)
+			continue;
+		json_begin_object(j);
+		json_key(j, "type"); json_string(j, trace_coll_type_name((enum trace_coll_type)k));
+		json_key(j, "count"); json_uint(j, c->win_colls[k].count);
+		json_key(j, "bytes"); json_uint(j, c->win_colls[k].bytes);
+		json_key(j, "time_s"); json_double(j, sec(t, c->win_colls[k].time));
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+}
+
+/* The CSV's rows: one per pair that communicated; with one-sided
+ * communication in the trace, the columns of its operations and bytes
+ * too, over the pairs of either kind. */
+static void
+comm_csv(const struct trace *t, const struct comm *c, FILE *out)
+{
+	if (!trace_has_rma(t)) {
+		fprintf(out, "sender,receiver,messages,bytes\n");
+		for (uint32_t i = 0; i < c->n_pairs; i++)
+			fprintf(out, "%u,%u,%" PRIu64 ",%" PRIu64 "\n", c->pairs[i].sender,
+				c->pairs[i].receiver, c->pairs[i].messages, c->pairs[i].bytes);
+		return;
+	}
+	fprintf(out, "sender,receiver,messages,bytes,rma_operations,rma_bytes_put,rma_bytes_got\n");
+	uint32_t i = 0, k = 0;
+	while (i < c->n_pairs || k < c->n_rma_pairs) {
+		const struct comm_pair *p = i < c->n_pairs ? &c->pairs[i] : NULL;
+		const struct comm_rma_pair *r = k < c->n_rma_pairs ? &c->rma_pairs[k] : NULL;
+		int pk = p && r ? (p->sender != r->origin ? (p->sender < r->origin ? -1 : 1)
+				   : p->receiver != r->target ? (p->receiver < r->target ? -1 : 1) : 0)
+			: p ? -1 : 1;
+		uint32_t s = pk <= 0 ? p->sender : r->origin, d = pk <= 0 ? p->receiver : r->target;
+		fprintf(out, "%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s, d,
+			pk <= 0 ? p->messages : 0, pk <= 0 ? p->bytes : 0, pk >= 0 ? rma_pair_ops(r) : 0,
+			pk >= 0 ? r->bytes_put : 0, pk >= 0 ? r->bytes_got : 0);
+		i += pk <= 0;
+		k += pk >= 0;
+	}
+}
+
 static void
 comm_text(const struct trace *t, const struct comm *c, FILE *out, const struct profile_report_opts *o)
 {
@@ -320,6 +507,7 @@ comm_text(const struct trace *t, const struct comm *c, FILE *out, const struct p
 					fmt_bytes((double)c->colls[k].bytes, b[0], 32),
 					fmt_seconds(sec(t, c->colls[k].time), b[1], 32));
 	}
+	rma_text(t, c, out);
 }
 
 static void
@@ -387,6 +575,7 @@ comm_json(const struct trace *t, const struct comm *c, FILE *out, const struct p
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	rma_json(t, c, &j);
 	json_end_object(&j);
 	json_finish(&j);
 }
@@ -398,10 +587,7 @@ comm_report_write(const struct trace *t, const struct comm *c, FILE *out,
 	if (o->fmt == REPORT_JSON) {
 		comm_json(t, c, out, o);
 	} else if (o->fmt == REPORT_CSV) {
-		fprintf(out, "sender,receiver,messages,bytes\n");
-		for (uint32_t i = 0; i < c->n_pairs; i++)
-			fprintf(out, "%u,%u,%" PRIu64 ",%" PRIu64 "\n", c->pairs[i].sender,
-				c->pairs[i].receiver, c->pairs[i].messages, c->pairs[i].bytes);
+		comm_csv(t, c, out);
 	} else {
 		comm_text(t, c, out, o);
 	}

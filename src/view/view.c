@@ -318,6 +318,7 @@ view_kind_glyph(int kind)
 	case OP_SENDRECV: return 'x';
 	case OP_COLLECTIVE: return 'C';
 	case OP_WAIT: return 'W';
+	case OP_RMA: return 'R';
 	}
 	return '?';
 }
@@ -326,8 +327,9 @@ int
 view_kind_rank(int kind)
 {
 	switch (kind) {
-	case OP_COLLECTIVE: return 5;
-	case OP_WAIT: return 4;
+	case OP_COLLECTIVE: return 6;
+	case OP_WAIT: return 5;
+	case OP_RMA: return 4;
 	case OP_SENDRECV: return 3;
 	case OP_RECV: return 2;
 	case OP_SEND: return 1;
@@ -342,6 +344,8 @@ view_kinds_glyph(unsigned kinds)
 		return view_kind_glyph(OP_COLLECTIVE);
 	if (kinds & 1u << OP_WAIT)
 		return view_kind_glyph(OP_WAIT);
+	if (kinds & 1u << OP_RMA)
+		return view_kind_glyph(OP_RMA);
 	if ((kinds & 1u << OP_SENDRECV) || ((kinds & 1u << OP_SEND) && (kinds & 1u << OP_RECV)))
 		return view_kind_glyph(OP_SENDRECV);
 	if (kinds & 1u << OP_RECV)

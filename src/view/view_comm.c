@@ -3,7 +3,9 @@
  *
  * Views (v): the matrix of senders (rows) and receivers (columns) by
  * bytes, the same by messages, the message sizes, the volume over time,
- * and the collectives by type. The matrix is a grid of shaded cells,
+ * the collectives by type, and with one-sided communication in the trace
+ * the matrix of RMA origins and targets by the bytes their operations
+ * moved, and the windows' collectives among the collectives. The matrix is a grid of shaded cells,
  * blocks of ranks when they do not fit, coloured on a scale to the
  * largest cell; the cursor moves with the arrows, Enter lists the cell's
  * messages (sortable; Enter on one goes to its send, Esc back), whose
@@ -17,7 +19,7 @@
 #include "analysis/profile/profile.h"
 #include "view/model/view_table.h"
 
-enum { CM_BYTES, CM_MSGS, CM_SIZES, CM_TIME, CM_COLLS, CM_COUNT };
+enum { CM_BYTES, CM_MSGS, CM_SIZES, CM_TIME, CM_COLLS, CM_RMA, CM_COUNT };
 enum { MC_ID, MC_FROM, MC_TO, MC_TAG, MC_BYTES, MC_SENT, MC_TOOK, MC_COUNT };
 enum { CC_TYPE, CC_COUNT_, CC_BYTES, CC_TIME, CC_N };
 
@@ -58,14 +60,24 @@ struct view_comm {
 	uint32_t *ids, n_ids;
 	struct vtable mtab, ctab;
 	struct vt_source msrc, csrc;
-	uint8_t coll_of[COLL_TYPE_COUNT];   /* rows of the collectives table */
+	uint8_t coll_of[2 * COLL_TYPE_COUNT];   /* rows of the collectives table (a
+						 * window's: COLL_TYPE_COUNT + type) */
 	uint32_t n_coll;
 	struct view *v;
 };
 
 static const char *const mode_name[CM_COUNT] = {
 	"bytes sent", "messages", "message sizes", "over time", "collectives",
+	"one-sided (RMA bytes, origin to target)",
 };
+
+/* The collectives table's row r: MPI's, or a window's. */
+static const struct comm_coll *
+coll_row(const struct view_comm *vc, uint32_t r)
+{
+	uint8_t k = vc->coll_of[r];
+	return k < COLL_TYPE_COUNT ? &vc->c.colls[k] : &vc->c.win_colls[k - COLL_TYPE_COUNT];
+}
 
 static void
 msg_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
@@ -112,9 +124,12 @@ static void
 coll_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
 {
 	struct view_comm *vc = ctx;
-	const struct comm_coll *x = &vc->c.colls[vc->coll_of[r]];
+	const struct comm_coll *x = coll_row(vc, r);
 	switch (c) {
-	case CC_TYPE: snprintf(buf, n, "%s", trace_coll_type_name((enum trace_coll_type)x->type)); break;
+	case CC_TYPE:
+		snprintf(buf, n, "%s%s", vc->coll_of[r] >= COLL_TYPE_COUNT ? "window " : "",
+			 trace_coll_type_name((enum trace_coll_type)x->type));
+		break;
 	case CC_COUNT_: fmt_count((double)x->count, buf, n); break;
 	case CC_BYTES: fmt_bytes((double)x->bytes, buf, n); break;
 	case CC_TIME: trace_fmt_duration(vc->v->t, x->time, buf, n); break;
@@ -125,7 +140,7 @@ static double
 coll_key(void *ctx, uint32_t r, int c)
 {
 	struct view_comm *vc = ctx;
-	const struct comm_coll *x = &vc->c.colls[vc->coll_of[r]];
+	const struct comm_coll *x = coll_row(vc, r);
 	return c == CC_COUNT_ ? (double)x->count : c == CC_BYTES ? (double)x->bytes : (double)x->time;
 }
 
@@ -189,6 +204,9 @@ compute(struct view *v)
 	for (int k = 0; k < COLL_TYPE_COUNT; k++)
 		if (vc->c.colls[k].count)
 			vc->coll_of[vc->n_coll++] = (uint8_t)k;
+	for (int k = 0; k < COLL_TYPE_COUNT; k++)
+		if (vc->c.win_colls[k].count)
+			vc->coll_of[vc->n_coll++] = (uint8_t)(COLL_TYPE_COUNT + k);
 	vt_reset(&vc->ctab, vc->n_coll);
 	vt_sort(&vc->ctab, &vc->csrc);
 	vc->listing = 0;
@@ -224,7 +242,11 @@ layout_matrix(struct view *v, int w, int h)
 		vc->val = p;
 		vc->cap = need;
 	}
-	comm_blocks(&vc->c, 0, vc->per, 0, vc->per, vc->cells, vc->cells, vc->mode == CM_BYTES, vc->val);
+	if (vc->mode == CM_RMA)
+		comm_rma_blocks(&vc->c, 0, vc->per, 0, vc->per, vc->cells, vc->cells, 1, vc->val);
+	else
+		comm_blocks(&vc->c, 0, vc->per, 0, vc->per, vc->cells, vc->cells, vc->mode == CM_BYTES,
+			    vc->val);
 	vc->max = 0;
 	for (size_t i = 0; i < need; i++)
 		vc->max = vc->val[i] > vc->max ? vc->val[i] : vc->max;
@@ -269,7 +291,7 @@ cm_prepare(struct view *v, int w, int h)
 		vt_layout(&vc->mtab, &vc->msrc, w, h - 2 > 1 ? h - 2 : 1);
 	else if (vc->mode == CM_COLLS)
 		vt_layout(&vc->ctab, &vc->csrc, w, h - 2 > 1 ? h - 2 : 1);
-	else if (vc->mode <= CM_MSGS)
+	else if (vc->mode <= CM_MSGS || vc->mode == CM_RMA)
 		layout_matrix(v, w, h);
 }
 
@@ -340,8 +362,9 @@ matrix_row(struct view *v, int y, struct grid *row)
 	}
 	if (r == vc->cells + 1) {
 		/* the scale */
-		const char *what = vc->mode == CM_BYTES ? "bytes" : "messages";
-		if (vc->mode == CM_BYTES)
+		const char *what = vc->mode == CM_BYTES ? "bytes" : vc->mode == CM_RMA ? "RMA bytes"
+			: "messages";
+		if (vc->mode != CM_MSGS)
 			fmt_bytes((double)vc->max, b, sizeof b);
 		else
 			fmt_count((double)vc->max, b, sizeof b);
@@ -355,12 +378,36 @@ matrix_row(struct view *v, int y, struct grid *row)
 		 * "to→" heading says the columns), "blocks of ra" was cut */
 		char tail[160];
 		const char *blocks = view_is_charm(v) ? " \u00b7 blocks of chares" : " \u00b7 blocks of ranks";
-		snprintf(tail, sizeof tail, " %s%s \u00b7 rows send, columns receive%s", b,
-			 vc->per > 1 ? " per block" : "", vc->per > 1 ? blocks : "");
+		const char *rows = vc->mode == CM_RMA ? "are origins" : "send";
+		const char *cols = vc->mode == CM_RMA ? "targets" : "receive";
+		snprintf(tail, sizeof tail, " %s%s \u00b7 rows %s, columns %s%s", b, vc->per > 1 ? " per block" : "",
+			 rows, cols, vc->per > 1 ? blocks : "");
 		if (x + grid_text_width(tail) > row->w)
 			snprintf(tail, sizeof tail, " %s%s%s", b, vc->per > 1 ? " per block" : "",
 				 vc->per > 1 ? blocks : "");
 		grid_text(row, x, 0, row->w - x, ST_DIM, tail);
+		return;
+	}
+	if (r == vc->cells + 2 && vc->mode == CM_RMA) {
+		block_name(v, vc->cs, a, sizeof a);
+		block_name(v, vc->cr, b, sizeof b);
+		uint64_t ops = 0, put = 0, got = 0;
+		for (uint32_t i = 0; i < vc->c.n_rma_pairs; i++) {
+			const struct comm_rma_pair *p = &vc->c.rma_pairs[i];
+			if (p->origin / vc->per == vc->cs && p->target / vc->per == vc->cr) {
+				ops += p->ops[RMA_PUT] + p->ops[RMA_GET] + p->ops[RMA_ATOMIC];
+				put += p->bytes_put;
+				got += p->bytes_got;
+			}
+		}
+		char pb[32], gb[32];
+		if (!ops)
+			grid_printf(row, 0, 0, row->w, ST_NORMAL, "%s \u2192 %s: nothing", a, b);
+		else
+			grid_printf(row, 0, 0, row->w, ST_NORMAL,
+				    "%s \u2192 %s: %llu one-sided operations, %s put, %s got", a, b,
+				    (unsigned long long)ops, fmt_bytes((double)put, pb, sizeof pb),
+				    fmt_bytes((double)got, gb, sizeof gb));
 		return;
 	}
 	if (r == vc->cells + 2) {
@@ -574,6 +621,8 @@ cm_request(struct view *v, enum action act)
 	if (act == ACT_PANE_MODE) {
 		vc->listing = 0;
 		vc->mode = (vc->mode + 1) % CM_COUNT;
+		if (vc->mode == CM_RMA && !trace_has_rma(v->t))
+			vc->mode = 0;
 		return 1;
 	}
 	if (vc->listing) {
@@ -594,8 +643,13 @@ cm_request(struct view *v, enum action act)
 	}
 	if (vc->mode == CM_COLLS)
 		return table_keys(&vc->ctab, &vc->csrc, act);
-	if (vc->mode > CM_MSGS)
+	if (vc->mode > CM_MSGS && vc->mode != CM_RMA)
 		return 0;
+	if (vc->mode == CM_RMA && act == ACT_CLUSTER_TOGGLE) {
+		view_set_message(v, 0, "one-sided operations are listed in the details of the calls that "
+				 "issued them");
+		return 1;
+	}
 	long page = 8;
 	switch (act) {
 	case ACT_MOVE_LEFT: vc->cr = vc->cr ? vc->cr - 1 : 0; return 1;
@@ -633,7 +687,7 @@ cm_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 		}
 		return 1;
 	}
-	if (kind != MOUSE_LEFT || vc->mode > CM_MSGS)
+	if (kind != MOUSE_LEFT || (vc->mode > CM_MSGS && vc->mode != CM_RMA))
 		return 1;
 	uint32_t r = (uint32_t)(y - 1), k = (uint32_t)((x - vc->lw) / (vc->cwid > 0 ? vc->cwid : 1));
 	if (y >= 1 && x >= vc->lw && r < vc->cells && k < vc->cells) {
@@ -651,7 +705,8 @@ cm_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 static const struct pane_key cm_keys[] = {
 	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the sender above / below (in a list: the row)" },
 	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the receiver left / right (in a list: sort by the next column)" },
-	{ ACT_PANE_MODE, ACT_NONE, "matrix by bytes, by messages, message sizes, over time, collectives" },
+	{ ACT_PANE_MODE, ACT_NONE, "matrix by bytes, by messages, message sizes, over time, collectives; "
+	  "with one-sided records, the RMA matrix" },
 	{ ACT_PANE_SCOPE, ACT_NONE, "whole trace, partition, iteration, steps in view, the timeline's window" },
 	{ ACT_PANE_METRIC, ACT_NONE, "in a list: sort by the next column (a click on a header: by it)" },
 	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "list the cell's messages; on a message, go to its send" },

@@ -98,7 +98,11 @@ messages(struct view *v, uint32_t lop)
 				char root[24] = "-";
 				if (c->root != TRACE_NONE)
 					snprintf(root, sizeof root, "r%u", c->root);
-				view_lines_add(&v->details, ST_TITLE, "collective %s", trace_coll_type_name((enum trace_coll_type)c->type));
+				view_lines_add(&v->details, ST_TITLE, "%scollective %s%s",
+					       c->flags & COLLF_RMA ? "window " : "",
+					       trace_coll_type_name((enum trace_coll_type)c->type),
+					       c->flags & COLLF_RMA && c->type == COLL_BARRIER ? " (fence)"
+					       : c->flags & COLLF_NONBLOCKING ? " (non-blocking: completed here)" : "");
 				view_lines_add(&v->details, ST_NORMAL, "  %u of %u members \u00b7 root %s", c->member_count, c->expected, root);
 				continue;
 			}
@@ -127,6 +131,99 @@ messages(struct view *v, uint32_t lop)
 				 fmt_time(trace_seconds(v->t, m->t_recv), tr, sizeof tr), took, l);
 			view_lines_text(&v->details, ST_DIM, 4, 6, line);
 		}
+	}
+}
+
+/* "window 3", or the window's name */
+static const char *
+win_name(const struct view *v, uint32_t win, char *buf, size_t n)
+{
+	uint32_t nw;
+	const struct trace_win *w = trace_wins(v->t, &nw);
+	const char *name = win < nw ? trace_str(v->t, w[win].name) : NULL;
+	if (name && name[0])
+		snprintf(buf, n, "window %s", name);
+	else
+		snprintf(buf, n, "window %u", win);
+	return buf;
+}
+
+/* One-sided communication of the op's calls: the operations they issued
+ * (origin to target, bytes, how and where they completed), those they
+ * completed, and the passive-target epochs the op lies in
+ * (doc/analysis.md "One-sided, non-blocking and persistent
+ * operations"). */
+static void
+rma_lines(struct view *v, uint32_t lop)
+{
+	if (!trace_has_rma(v->t))
+		return;
+	uint32_t first, count, tl = analysis_lop_timeline(v->a, lop), r0, nr = trace_tl_rmas(v->t, tl, &r0);
+	const struct trace_rma *rmas = trace_rmas(v->t, NULL);
+	analysis_lop_ops(v->a, lop, &first, &count);
+	uint32_t issued = 0, done = 0;
+	for (uint32_t i = r0; i < r0 + nr; i++) {
+		issued += rmas[i].op >= first && rmas[i].op < first + count;
+		done += rmas[i].done_op >= first && rmas[i].done_op < first + count &&
+			!(rmas[i].op >= first && rmas[i].op < first + count);
+	}
+	char b[32], g[32], w[64], tgt[24], t0[32], t1[32];
+	if (issued)
+		view_lines_add(&v->details, ST_TITLE, "one-sided: %u operation%s", issued, issued == 1 ? "" : "s");
+	uint32_t shown = 0;
+	for (uint32_t i = r0; i < r0 + nr && shown < 8; i++) {
+		const struct trace_rma *r = &rmas[i];
+		if (r->op < first || r->op >= first + count)
+			continue;
+		shown++;
+		if (r->target != TRACE_NONE)
+			snprintf(tgt, sizeof tgt, "r%u", r->target);
+		else
+			snprintf(tgt, sizeof tgt, "a device");
+		fmt_bytes((double)r->bytes_sent, b, sizeof b);
+		fmt_bytes((double)r->bytes_recv, g, sizeof g);
+		view_lines_add(&v->details, ST_NORMAL, "%s %s %s · %s put · %s got · %s",
+			       r->kind == RMA_GET ? "←" : "→", tgt,
+			       trace_rma_kind_name((enum trace_rma_kind)r->kind), b, g,
+			       win_name(v, r->win, w, sizeof w));
+		const char *how = r->done == RMA_DONE_BLOCKING ? "inside this call"
+			: r->done == RMA_DONE_LOCAL ? "at the origin" : r->done == RMA_DONE_REMOTE
+			? "at the target too" : NULL;
+		char line[192];
+		if (how && r->done_op != TRACE_NONE && (r->done_op < first || r->done_op >= first + count))
+			snprintf(line, sizeof line, "completed %s by %s at %s", how,
+				 view_region_name(v, trace_op(v->t, r->done_op).region),
+				 fmt_time(trace_seconds(v->t, r->t_done), t0, sizeof t0));
+		else if (how)
+			snprintf(line, sizeof line, "completed %s", how);
+		else
+			snprintf(line, sizeof line, "never completed in the trace");
+		view_lines_text(&v->details, ST_DIM, 4, 6, line);
+	}
+	if (issued > shown)
+		view_lines_add(&v->details, ST_DIM, "  and %u more", issued - shown);
+	if (done)
+		view_lines_add(&v->details, ST_TITLE, "completes %u one-sided operation%s issued before",
+			       done, done == 1 ? "" : "s");
+	uint32_t e0, ne = trace_tl_epochs(v->t, tl, &e0);
+	const struct trace_epoch *ep = trace_epochs(v->t, NULL);
+	uint64_t en = analysis_lop_enter(v->a, lop), ex = analysis_lop_exit(v->a, lop);
+	for (uint32_t i = e0, k = 0; i < e0 + ne && k < 4; i++) {
+		const struct trace_epoch *e = &ep[i];
+		if (e->t_begin > ex || e->t_end < en)
+			continue;
+		k++;
+		if (e->target != TRACE_NONE)
+			snprintf(tgt, sizeof tgt, "rank %u", e->target);
+		else
+			snprintf(tgt, sizeof tgt, "every rank");
+		char line[192];
+		snprintf(line, sizeof line, "in a passive-target epoch: %s lock of %s on %s, %s to %s%s",
+			 e->shared ? "shared" : "exclusive", tgt, win_name(v, e->win, w, sizeof w),
+			 fmt_time(trace_seconds(v->t, e->t_begin), t0, sizeof t0),
+			 fmt_time(trace_seconds(v->t, e->t_end), t1, sizeof t1),
+			 e->open ? " (never released)" : "");
+		view_lines_text(&v->details, ST_NORMAL, 0, 2, line);
 	}
 }
 
@@ -362,6 +459,7 @@ lop_details(struct view *v, uint32_t lop, int wide)
 	choices(v, lop);
 	view_diff_details(v, lop);
 	messages(v, lop);
+	rma_lines(v, lop);
 }
 
 /* "r20" or "r20–23", "steps 76" or "steps 76–79". */

@@ -89,7 +89,7 @@ view_explain_details(struct view *v, uint32_t lop)
 			 trace_fmt_duration(v->t, lost.before, w2, sizeof w2), who(v, lost.culprit, w1, sizeof w1));
 		view_lines_text(L, ST_EMPH, 0, 2, line);
 	} else if (lost.created && analysis_lop_kind(a, lop) != OP_COMPUTE &&
-		   analysis_lop_cause(a, lop) == CAUSE_COMPUTE) {
+		   (analysis_lop_cause(a, lop) == CAUSE_COMPUTE || analysis_lop_cause(a, lop) == CAUSE_RMA)) {
 		snprintf(line, sizeof line, "created inside the call: %s",
 			 trace_fmt_duration(v->t, lost.inside, d1, sizeof d1));
 		view_lines_text(L, ST_NORMAL, 0, 2, line);

@@ -16,7 +16,9 @@
  * send to the receive, over cells where no call runs), and a window of
  * time can be marked (s, or a drag) for the profile, communication and
  * lists panes; the cursor follows the grid's selection and moving it
- * selects in the grid, so the two stay linked both ways.
+ * selects in the grid, so the two stay linked both ways. On a row of one
+ * rank, its computation inside a passive-target epoch (a lock of an RMA
+ * window held) reads ═ instead of ·.
  */
 #include "view_impl.h"
 
@@ -28,14 +30,15 @@
 static void
 tl_title(struct view *v, char *buf, size_t n)
 {
-	uint32_t se = view_steps_end(v);
+	uint32_t se = view_steps_end(v), locks;
+	trace_epochs(v->t, &locks);
 	if (v->tz) {
 		char a[32], b[32];
 		fmt_time(trace_seconds(v->t, v->tz_t0), a, sizeof a);
 		trace_fmt_duration(v->t, v->tz_t1 - v->tz_t0, b, sizeof b);
-		snprintf(buf, n, "%s · %s + %s · colour = %s%s", view_is_charm(v) ? "PEs" : "timeline", a, b,
+		snprintf(buf, n, "%s · %s + %s · colour = %s%s%s", view_is_charm(v) ? "PEs" : "timeline", a, b,
 			 !view_is_charm(v) ? "region" : view_pes_by_metric(v) ? view_metric_title(v->metric)
-			 : "entry method", v->tl_nmsg ? " · lines = messages" : "");
+			 : "entry method", v->tl_nmsg ? " · lines = messages" : "", locks ? " \u00b7 \u2550 lock held" : "");
 		return;
 	}
 	if (view_is_charm(v))
@@ -43,8 +46,8 @@ tl_title(struct view *v, char *buf, size_t n)
 			 v->win_step, se ? se - 1 : 0,
 			 view_pes_by_metric(v) ? view_metric_title(v->metric) : "entry method");
 	else
-		snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 colour = region", v->win_step,
-			 se ? se - 1 : 0);
+		snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 colour = region%s", v->win_step,
+			 se ? se - 1 : 0, locks ? " \u00b7 \u2550 lock held" : "");
 }
 
 /* Rows: the grid's rows in view; when the pane is lower than the grid,
@@ -522,9 +525,26 @@ tl_row(struct view *v, int y, struct grid *row)
 	uint64_t w0, w1;
 	int win = view_time_selection(v, &w0, &w1);
 	int dim = !view_is_charm(v) && v->f_ranks && !row_kept(v, r);
+	/* a one-rank row's passive-target epochs (by begin) */
+	const struct trace_epoch *ep = NULL;
+	uint32_t e0 = 0, ne = 0;
+	const uint32_t *list;
+	uint32_t nl, q0, q1;
+	if (!view_is_charm(v) && trace_epochs(v->t, NULL) &&
+	    view_row_ranks(v, r, &list, &nl, &q0, &q1) && (list ? nl == 1 : q1 == q0 + 1)) {
+		ne = trace_tl_epochs(v->t, list ? list[0] : q0, &e0);
+		ep = trace_epochs(v->t, NULL) + e0;
+	}
 	for (int x = 0; x < cw; x++) {
 		const struct tlcell *t = &cells[x];
 		struct cell *c = &row->cells[lw + x];
+		int locked = 0;
+		if (ne && t->top != TRACE_NONE && t->top != VIEW_TL_IDLE && t->kinds == 1u << OP_COMPUTE) {
+			uint64_t lo = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * x / cw);
+			uint64_t hi = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * (x + 1) / cw);
+			for (uint32_t i = 0; i < ne && ep[i].t_begin < hi && !locked; i++)
+				locked = ep[i].t_end > lo;
+		}
 		if (win) {
 			uint64_t lo = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * x / cw);
 			uint64_t hi = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * (x + 1) / cw);
@@ -544,7 +564,7 @@ tl_row(struct view *v, int y, struct grid *row)
 			c->style = ST_DIM;
 			continue;
 		}
-		c->ch = view_kinds_glyph(t->kinds);
+		c->ch = locked ? 0x2550 : view_kinds_glyph(t->kinds);
 		c->style = dim ? ST_DIM : (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
 		if (!dim && t->hot != TRACE_NONE && view_pes_by_metric(v))
 			c->style = (uint8_t)(ST_HEAT0 + view_index_level(v->ix, v->metric,

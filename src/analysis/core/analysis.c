@@ -325,7 +325,50 @@ analysis_lop_local_step(const struct analysis *a, uint32_t lop)
 uint64_t analysis_lop_lateness(const struct analysis *a, uint32_t lop) { return lop_late(a, lop); }
 uint64_t analysis_lop_diff(const struct analysis *a, uint32_t lop) { return lop_diff(a, lop); }
 uint64_t analysis_lop_global_lateness(const struct analysis *a, uint32_t lop) { return lop_glate(a, lop); }
-enum analysis_cause analysis_lop_cause(const struct analysis *a, uint32_t lop) { return lop_cause(a, lop); }
+uint32_t
+lop_lost_before(const struct analysis *a, uint32_t l, uint64_t *sum, uint32_t *from)
+{
+	uint32_t first = a->tl_lop[a->lop_tl[l]], culprit = TRACE_NONE;
+	uint64_t longest = 0;
+	*sum = 0;
+	*from = l;
+	for (uint32_t k = l, n = 0; k > first && n < LOST_MAX_LOPS; n++) {
+		uint32_t p = k - 1;
+		if (lop_late(a, p) > 0 || analysis_lop_startup(a, p) || a->lop_kind[p] == OP_COLLECTIVE)
+			break;          /* a collective synchronised every member */
+		k = p;
+		uint64_t d = lop_duration(a, p);
+		*sum += d;
+		if (d > longest) {
+			longest = d;
+			culprit = p;
+		}
+		*from = p;
+	}
+	return culprit;
+}
+
+/* Case (a) of a one-sided call is created-rma; so is a computation's when
+ * what it created beyond its own duration was lost in a one-sided call
+ * alone at its step before it (an RMA call no other rank's operation
+ * measured: the computation merely ends the stretch where lateness shows
+ * again), so that time in RMA calls never reads as computation. */
+enum analysis_cause
+analysis_lop_cause(const struct analysis *a, uint32_t lop)
+{
+	enum analysis_cause c = lop_cause(a, lop);
+	if (c != CAUSE_COMPUTE)
+		return c;
+	if (a->lop_kind[lop] == OP_RMA)
+		return CAUSE_RMA;
+	if (a->lop_kind[lop] != OP_COMPUTE || !trace_has_rma(a->t))
+		return c;
+	uint64_t created = lop_diff(a, lop), dur = lop_duration(a, lop), sum;
+	uint32_t from, culprit = created > dur ? lop_lost_before(a, lop, &sum, &from) : TRACE_NONE;
+	return culprit != TRACE_NONE && a->lop_kind[culprit] == OP_RMA && 2 * (created - dur) >= created
+		? CAUSE_RMA : c;
+}
+
 uint32_t analysis_lop_cause_lop(const struct analysis *a, uint32_t lop) { return lop_cause_lop(a, lop); }
 
 int
@@ -472,7 +515,7 @@ analysis_cause_name(enum analysis_cause c)
 {
 	static const char *const names[CAUSE_COUNT] = {
 		"none", "created-compute", "propagated-timeline", "created-in-flight",
-		"propagated-message",
+		"propagated-message", "created-rma",
 	};
 	return (unsigned)c < CAUSE_COUNT ? names[c] : "?";
 }
@@ -486,6 +529,7 @@ analysis_cause_text(enum analysis_cause c)
 		"lateness propagated along the timeline from the previous operation",
 		"lateness created at this receive: the message was late in flight or slow to receive",
 		"lateness propagated across timelines from a late sender",
+		"lateness created in a one-sided (RMA) call, not in computation, not inherited",
 	};
 	return (unsigned)c < CAUSE_COUNT ? text[c] : "?";
 }

@@ -114,6 +114,9 @@ enum analysis_cause {
 	CAUSE_TIMELINE,           /* (b) propagated from the previous op on this timeline */
 	CAUSE_IN_FLIGHT,          /* (c) created at a receive whose sender was not late */
 	CAUSE_MESSAGE,            /* (d) propagated from a late sender */
+	CAUSE_RMA,                /* (a) in a one-sided call (OP_RMA): the call, not
+	                           * computation. Never stored: analysis_lop_cause
+	                           * gives it for such a lop's case (a) */
 	CAUSE_COUNT
 };
 

@@ -255,6 +255,26 @@ lop_cause(const struct analysis *a, uint32_t l)
  * TRACE_NONE (metrics.c). */
 uint32_t lop_cause_lop(const struct analysis *a, uint32_t l);
 
+/* Do a collective's members meet in a rendezvous of the stepping
+ * (mpi/steps.c; the distributed stepping's input, dist_run.c)? Those of
+ * a non-blocking one are the calls that completed it, which need not
+ * have met: each is placed as its own rank allows (doc/analysis.md). */
+static inline int
+coll_meets(const struct trace_coll *c)
+{
+	return c->member_count > 1 && !(c->flags & COLLF_NONBLOCKING);
+}
+
+/* The stretch of lops just before l on its timeline that are late by
+ * nothing (alone at their step), back to the last that was late, a
+ * collective or the rank's start-up, at most LOST_MAX_LOPS (analysis.c): its first lop in
+ * *from (l when empty), its summed duration in *sum; returns the longest
+ * of them, or TRACE_NONE for none. Where a lop created more lateness
+ * than it lasted, this is where the rest was lost (explain's
+ * analysis_lop_lost; analysis_lop_cause's created-rma). */
+#define LOST_MAX_LOPS 4096
+uint32_t lop_lost_before(const struct analysis *a, uint32_t l, uint64_t *sum, uint32_t *from);
+
 /* A lop's cause byte from its lateness, differential lateness, whether
  * it receives, whether its latest predecessor was a sender and which
  * (src, as the cause byte names it; CAUSE_SRC_FAR and up: *far is set,

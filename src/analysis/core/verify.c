@@ -3,7 +3,8 @@
  *   - a message's send step is before its receive step (an exchange of two
  *     MPI_Sendrecv calls may share a step, as collective members do);
  *   - steps strictly increase along every timeline;
- *   - all members of a collective share one step;
+ *   - all members of a collective share one step (of a non-blocking
+ *     one, the calls that completed it, need not: they meet nowhere);
  *   - a partition ends before any DAG successor begins;
  *   - both ends of a message, and all members of a collective, are in one
  *     partition;
@@ -24,7 +25,9 @@ struct verifying {
 	struct analysis_verify v[PAR_MAX];
 };
 
-/* Are collective k's members at one step and in one partition? */
+/* Are collective k's members at one step (but for a non-blocking one's,
+ * the calls that completed it: no rendezvous, steps.c) and in one
+ * partition? */
 static void
 check_collective(const struct analysis *a, const struct trace_coll *k, const uint32_t *members,
 		 struct analysis_verify *v)
@@ -32,7 +35,7 @@ check_collective(const struct analysis *a, const struct trace_coll *k, const uin
 	if (k->member_count == 0)
 		return;
 	uint32_t first = a->op_lop[members[k->member_first]];
-	for (uint32_t i = 1; i < k->member_count; i++) {
+	for (uint32_t i = 1; i < k->member_count && !(k->flags & COLLF_NONBLOCKING); i++) {
 		uint32_t l = a->op_lop[members[k->member_first + i]];
 		if (a->lop_step[l] != a->lop_step[first]) {
 			v->collective_split++;

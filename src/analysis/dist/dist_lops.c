@@ -108,6 +108,9 @@ unite_mandatory(struct dctx *x, struct uf *u)
 	for (uint32_t c = 0; c < nc; c++)
 		for (uint32_t k = d->coll_first[c] + 1; k < d->coll_first[c + 1]; k++)
 			uf_union(u, local_lop(x, members[d->coll_first[c]]), local_lop(x, members[k]));
+	/* one-sided: on the rank alone (the shard's RMA operations name its
+	 * own ops by local id) */
+	partition_unite_rma(a, u);
 }
 
 static void

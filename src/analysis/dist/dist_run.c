@@ -169,6 +169,8 @@ step_input(struct run *r, struct dstep_in *in, uint32_t **own)
 				p = partner_of(r->to_send, r->n_to_send, e[i].id);
 			else if (e[i].role != END_COLL)
 				continue;
+			else if (r->d.t->colls[e[i].id].flags & COLLF_NONBLOCKING)
+				continue;        /* no rendezvous (coll_meets) */
 			if (e[i].role != END_COLL && !p)
 				continue;        /* a message the analysis does not step by */
 			ends[k++] = (struct dstep_end){ e[i].id, p ? p->lop : TRACE_NONE,

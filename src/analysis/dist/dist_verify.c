@@ -101,7 +101,8 @@ collectives(struct dcomm *c, const struct dver_in *in, struct analysis_verify *v
 	for (size_t i = 0; i < nc && !rc && c->rank == 0; i++) {
 		if (d->t->colls[i].member_count == 0)
 			continue;
-		v->collective_split += lo[2 * i] != hi[2 * i];
+		v->collective_split += lo[2 * i] != hi[2 * i] &&
+			!(d->t->colls[i].flags & COLLF_NONBLOCKING);
 		v->cross_partition += lo[2 * i + 1] != hi[2 * i + 1];
 	}
 	free(lo);

@@ -46,6 +46,8 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 	AT_LEAST(d->oprec.n * sizeof *t->oprec);
 	AT_LEAST(d->frames.n * sizeof *t->frames);
 	AT_LEAST(n_loc * sizeof(uint64_t));
+	AT_LEAST(d->rmas.n * sizeof *t->rmas);
+	AT_LEAST(d->epochs.n * sizeof *t->epochs);
 #undef AT_LEAST
 	char *tmp = malloc(most + 1);
 	uint32_t n_runs = d->n_lone;
@@ -144,6 +146,27 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 	if (!rc)
 		rc = put_one(w, S_CALLS, sizeof *t->calls, d->calls.all, d->calls.off, t->calls,
 			     d->calls.n);
+	/* one-sided: windows (definitions), RMA operations and epochs with
+	 * their op ids global */
+	if (!rc)
+		rc = put_whole(w, c, S_WINS, sizeof *t->wins, t->wins, t->n_wins);
+	uint32_t op_off = 2 * d->oprec.off;
+	struct trace_rma *rm = (struct trace_rma *)tmp;
+	for (uint32_t i = 0; i < d->rmas.n && !rc; i++) {
+		rm[i] = t->rmas[i];
+		rm[i].op = global_id(rm[i].op, op_off);
+		rm[i].done_op = global_id(rm[i].done_op, op_off);
+	}
+	if (!rc)
+		rc = put_one(w, S_RMAS, sizeof *rm, d->rmas.all, d->rmas.off, rm, d->rmas.n);
+	struct trace_epoch *ep = (struct trace_epoch *)tmp;
+	for (uint32_t i = 0; i < d->epochs.n && !rc; i++) {
+		ep[i] = t->epochs[i];
+		ep[i].op_begin = global_id(ep[i].op_begin, op_off);
+		ep[i].op_end = global_id(ep[i].op_end, op_off);
+	}
+	if (!rc)
+		rc = put_one(w, S_EPOCHS, sizeof *ep, d->epochs.all, d->epochs.off, ep, d->epochs.n);
 	free(tmp);
 	free(runs);
 	return rc;

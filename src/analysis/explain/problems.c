@@ -16,10 +16,6 @@
 
 #include <stdlib.h>
 
-/* How far back a stretch is looked at: it ends where lateness shows, in
- * a few operations on real traces; this bounds a pathological one. */
-#define LOST_MAX_LOPS 4096
-
 int
 analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *out)
 {
@@ -28,22 +24,24 @@ analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *ou
 				       .culprit = l, .from = l };
 	if (created <= dur)
 		return 0;
-	uint32_t first = a->tl_lop[a->lop_tl[l]];
-	uint64_t sum = 0, longest = 0;
-	for (uint32_t k = l, n = 0; k > first && n < LOST_MAX_LOPS; n++) {
-		uint32_t p = k - 1;
-		if (lop_late(a, p) > 0 || analysis_lop_startup(a, p) || a->lop_kind[p] == OP_COLLECTIVE)
-			break;
-		k = p;
-		uint64_t d = lop_duration(a, p);
-		sum += d;
-		const struct analysis_wait *w = a->waits ? explain_wait_of(a, p) : NULL;
-		uint64_t work = w && w->time < d ? d - w->time : w ? 0 : d;
-		if (work > longest || (longest == 0 && out->culprit == l)) {
-			longest = work;
-			out->culprit = p;
+	uint64_t sum;
+	uint32_t culprit = lop_lost_before(a, l, &sum, &out->from);
+	if (culprit != TRACE_NONE) {
+		/* the one that worked longest: its own wait state left out (a
+		 * polling computation counts what it did not spend polling) */
+		uint64_t longest = 0;
+		culprit = TRACE_NONE;
+		for (uint32_t p = l; p > out->from;) {
+			p--;
+			uint64_t d = lop_duration(a, p);
+			const struct analysis_wait *w = a->waits ? explain_wait_of(a, p) : NULL;
+			uint64_t work = w ? (w->time < d ? d - w->time : 0) : d;
+			if (culprit == TRACE_NONE || work > longest) {
+				longest = work;
+				culprit = p;
+			}
 		}
-		out->from = p;
+		out->culprit = culprit;
 	}
 	uint64_t rest = created - out->inside;
 	out->before = sum < rest ? sum : rest;

@@ -203,7 +203,9 @@ collective(const struct analysis *a, const struct trace_coll *c, const uint32_t 
 	   struct waits_out *w)
 {
 	int k = coll_kind(c->type);
-	if (k < 0 || c->member_count < 2)
+	/* a non-blocking collective's members are the calls that completed
+	 * it: when the others started it is not among them (doc/analysis.md) */
+	if (k < 0 || c->member_count < 2 || (c->flags & COLLF_NONBLOCKING))
 		return 0;
 	const uint32_t *m = members + c->member_first;
 	uint32_t last = TRACE_NONE, root = TRACE_NONE;

@@ -198,6 +198,30 @@ merge_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+uint32_t
+partition_unite_rma(const struct analysis *a, struct uf *u)
+{
+	uint32_t n_rmas, n_tl, united = 0;
+	const struct trace_rma *rmas = trace_rmas(a->t, &n_rmas);
+	trace_timelines(a->t, &n_tl);
+	for (uint32_t i = 0; i < n_rmas; i++)
+		if (rmas[i].op != TRACE_NONE && rmas[i].done_op != TRACE_NONE)
+			united += (uint32_t)uf_union(u, a->op_lop[rmas[i].op], a->op_lop[rmas[i].done_op]);
+	if (!trace_has_rma(a->t))
+		return united;
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint32_t prev = TRACE_NONE;
+		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
+			if (a->lop_kind[l] == OP_COMPUTE)
+				continue;
+			if (a->lop_kind[l] == OP_RMA && prev != TRACE_NONE && a->lop_kind[prev] == OP_RMA)
+				united += (uint32_t)uf_union(u, prev, l);
+			prev = l;
+		}
+	}
+	return united;
+}
+
 /* The union-find's sets made, a share of the lops on each worker, and
  * its communication lops counted (united[w], for now). */
 static int
@@ -246,6 +270,7 @@ partition_build(struct analysis *a)
 		a->stats.size_mismatches += g.mismatches[w];
 		g.united[w] = 0;
 	}
+	sets -= partition_unite_rma(a, &u);
 	a->stats.partitions_initial = sets;
 
 	if (a->opts.waitall_merge) {

@@ -21,6 +21,13 @@
 /* The partitions found, through the cycle merge (merge.c); the leap merge
  * (leap_input.c). */
 int partition_build(struct analysis *a);
+/* The one-sided merges, part of the mandatory ones (merge.c): each RMA
+ * operation's call with the call that completed it, and a rank's RMA
+ * calls (OP_RMA) with no other communication call between them. The
+ * trace's RMA operations name ops a->op_lop maps (a distributed
+ * analysis's shard: its own, by local id). Returns the unions that
+ * joined two sets. */
+uint32_t partition_unite_rma(const struct analysis *a, struct uf *u);
 int partition_leap_merge(struct analysis *a);
 
 /* The automatic merge's signature of a partition (below). */

@@ -235,7 +235,7 @@ advance(struct stepper *s, uint32_t tl, uint32_t *tail, int force)
 			force = 0;
 			continue;
 		}
-		if (k == OP_WAIT) {          /* completes Isends only: no constraint */
+		if (k == OP_WAIT || k == OP_RMA) {   /* Isends completed, one-sided: no constraint */
 			s->cursor[tl]++;
 			force = 0;
 			continue;
@@ -739,7 +739,7 @@ rv_worker(void *ctx, uint32_t w, uint32_t nw)
 	uint32_t rv = x->rv_base[w];
 	(void)nw;
 	for (uint32_t c = x->cut[w]; c < x->cut[w + 1]; c++) {
-		if (colls[c].member_count <= 1)
+		if (!coll_meets(&colls[c]))
 			continue;
 		uint32_t *out = g->rv_lops + g->rv_first[rv];
 		for (uint32_t i = 0; i < colls[c].member_count; i++) {
@@ -784,7 +784,7 @@ collective_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_rv)
 	for (uint32_t c = 0, w = 0; c < n_colls; c++) {
 		for (; w < nw && x.cut[w] == c; w++)
 			x.rv_base[w] = rv;
-		if (colls[c].member_count > 1) {
+		if (coll_meets(&colls[c])) {
 			g->rv_first[rv + 1] = g->rv_first[rv] + colls[c].member_count;
 			rv++;
 		}
@@ -810,7 +810,7 @@ general_rendezvous(struct analysis *a, struct stepping *g, struct uf *u, uint32_
 		return ERR_NOMEM;
 	uint32_t rv = 0;
 	for (uint32_t c = 0; c < n_colls; c++) {
-		if (colls[c].member_count <= 1)
+		if (!coll_meets(&colls[c]))
 			continue;
 		for (uint32_t i = 0; i < colls[c].member_count; i++)
 			g->rv_of[a->op_lop[members[colls[c].member_first + i]]] = rv;
@@ -852,7 +852,7 @@ build_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_sendrecv)
 	struct uf u = { 0 };
 	uint32_t n_rv = 0;
 	for (uint32_t c = 0; c < n_colls; c++)
-		n_rv += colls[c].member_count > 1;
+		n_rv += coll_meets(&colls[c]);
 	/* without Sendrecv groups, the collectives' own member lists, not a
 	 * pass over every lop */
 	int rc = n_sendrecv <= 1 ? collective_rendezvous(a, g, n_rv) : 1;

@@ -7,7 +7,8 @@
  * sub-communicators need nothing more here. Pairs are counted in one
  * pass over the messages on every core, a sender's receivers in dense
  * arrays of the ranks (never a table of ranks x ranks), then the pairs
- * sorted and merged: O(m + p log p) for m messages and p pairs.
+ * sorted and merged: O(m + p log p) for m messages and p pairs. RMA
+ * operations are counted apart, by origin and target (rma_compute).
  */
 #include "profile.h"
 
@@ -149,6 +150,69 @@ pair_cmp(const void *p, const void *q)
 	return x->receiver < y->receiver ? -1 : x->receiver > y->receiver;
 }
 
+static int
+rma_pair_cmp(const void *p, const void *q)
+{
+	const struct comm_rma_pair *x = p, *y = q;
+	if (x->origin != y->origin)
+		return x->origin < y->origin ? -1 : 1;
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+/* The RMA operations in scope, by origin and target: one entry per
+ * operation sorted and merged (they are few beside the messages). */
+static int
+rma_compute(const struct trace *t, const struct profile_scope *s, struct comm *out)
+{
+	uint32_t n, n_tl;
+	const struct trace_rma *rmas = trace_rmas(t, &n);
+	trace_timelines(t, &n_tl);
+	if (!n)
+		return 0;
+	struct comm_rma_pair *v = malloc((size_t)n * sizeof *v);
+	if (!v)
+		return ERR_NOMEM;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct trace_rma *r = &rmas[i];
+		uint32_t o = r->origin;
+		if (o >= n_tl || (s->ranks && !s->ranks[o]))
+			continue;
+		uint64_t a = s->tl_from ? s->tl_from[o] : s->from, b = s->tl_from ? s->tl_to[o] : s->to;
+		if (r->t_issue < a || r->t_issue >= b)
+			continue;
+		if (r->target >= n_tl) {
+			out->device_ops++;
+			out->device_bytes += r->bytes_sent + r->bytes_recv;
+			continue;
+		}
+		if (s->ranks && !s->ranks[r->target])
+			continue;
+		unsigned kind = r->kind < RMA_KIND_COUNT ? r->kind : RMA_ATOMIC;
+		out->rma_ops[kind]++;
+		out->rma_bytes_put += r->bytes_sent;
+		out->rma_bytes_got += r->bytes_recv;
+		v[k] = (struct comm_rma_pair){ .origin = o, .target = r->target,
+					       .bytes_put = r->bytes_sent, .bytes_got = r->bytes_recv };
+		v[k++].ops[kind] = 1;
+	}
+	qsort(v, k, sizeof *v, rma_pair_cmp);
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		if (m && v[m - 1].origin == v[i].origin && v[m - 1].target == v[i].target) {
+			for (int x = 0; x < RMA_KIND_COUNT; x++)
+				v[m - 1].ops[x] += v[i].ops[x];
+			v[m - 1].bytes_put += v[i].bytes_put;
+			v[m - 1].bytes_got += v[i].bytes_got;
+		} else {
+			v[m++] = v[i];
+		}
+	}
+	out->rma_pairs = v;
+	out->n_rma_pairs = m;
+	return 0;
+}
+
 int
 comm_compute(const struct trace *t, const struct profile_scope *scope, struct comm *out,
 	     struct err *e)
@@ -234,7 +298,7 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 	/* collectives: an invocation counts when one of its members in scope
 	 * entered in the window; its time is its members' calls in scope */
 	for (uint8_t ty = 0; ty < COLL_TYPE_COUNT; ty++)
-		out->colls[ty].type = ty;
+		out->colls[ty].type = out->win_colls[ty].type = ty;
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct trace_coll *x = &colls[c];
 		int in = 0;
@@ -252,10 +316,15 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 		}
 		if (!in)
 			continue;
-		struct comm_coll *y = &out->colls[x->type < COLL_TYPE_COUNT ? x->type : COLL_OTHER];
+		struct comm_coll *y = (x->flags & COLLF_RMA ? out->win_colls : out->colls) +
+			(x->type < COLL_TYPE_COUNT ? x->type : COLL_OTHER);
 		y->count++;
 		y->bytes += x->bytes_sent;
 		y->time += time;
+	}
+	if (rma_compute(t, scope, out)) {
+		comm_free(out);
+		return err_set(e, ERR_NOMEM, "comm: out of memory");
 	}
 	return 0;
 }
@@ -266,6 +335,7 @@ comm_free(struct comm *c)
 	if (!c)
 		return;
 	free(c->pairs);
+	free(c->rma_pairs);
 	memset(c, 0, sizeof *c);
 }
 
@@ -319,5 +389,23 @@ comm_blocks(const struct comm *c, uint32_t s0, uint32_t s_per, uint32_t r0, uint
 		uint64_t row = (p->sender - s0) / s_per, col = (p->receiver - r0) / r_per;
 		if (row < rows && col < cols)
 			cells[row * cols + col] += by_bytes ? p->bytes : p->messages;
+	}
+}
+
+void
+comm_rma_blocks(const struct comm *c, uint32_t s0, uint32_t s_per, uint32_t r0, uint32_t r_per,
+		uint32_t rows, uint32_t cols, int by_bytes, uint64_t *cells)
+{
+	memset(cells, 0, (size_t)rows * cols * sizeof *cells);
+	if (!s_per || !r_per)
+		return;
+	for (uint32_t i = 0; i < c->n_rma_pairs; i++) {
+		const struct comm_rma_pair *p = &c->rma_pairs[i];
+		if (p->origin < s0 || p->target < r0)
+			continue;
+		uint64_t row = (p->origin - s0) / s_per, col = (p->target - r0) / r_per;
+		if (row < rows && col < cols)
+			cells[row * cols + col] += by_bytes ? p->bytes_put + p->bytes_got
+				: p->ops[RMA_PUT] + p->ops[RMA_GET] + p->ops[RMA_ATOMIC];
 	}
 }

@@ -670,6 +670,48 @@ totals_of(const struct trace *t, const struct profile_scope *s, struct profile *
 		p->n_ranks = n_keys;
 }
 
+/* Each region's one-sided operations in scope: an operation counts at
+ * the region of the call that issued it (or, for records outside any MPI
+ * call, of the user region holding them), when its origin is kept and it
+ * was issued in the window. */
+static int
+rma_of_regions(const struct trace *t, const struct profile_scope *s, struct profile *out)
+{
+	uint32_t n, nr, n_tl;
+	const struct trace_rma *rmas = trace_rmas(t, &n);
+	trace_regions(t, &nr);
+	trace_timelines(t, &n_tl);
+	if (!n || !out->n_regions)
+		return 0;
+	uint32_t *at = malloc(((size_t)nr + 1) * sizeof *at);
+	if (!at)
+		return ERR_NOMEM;
+	for (uint32_t r = 0; r < nr; r++)
+		at[r] = TRACE_NONE;
+	for (uint32_t i = 0; i < out->n_regions; i++)
+		if (out->regions[i].region < nr)
+			at[out->regions[i].region] = i;
+	struct trace_opv ops = trace_ops(t, NULL);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct trace_rma *r = &rmas[i];
+		if (r->op == TRACE_NONE || r->origin >= n_tl || (s->ranks && !s->ranks[r->origin]))
+			continue;
+		uint64_t a = s->tl_from ? s->tl_from[r->origin] : s->from;
+		uint64_t b = s->tl_from ? s->tl_to[r->origin] : s->to;
+		/* a call without a region (records outside any MPI call: an
+		 * offload copy) counts at the region holding it */
+		struct trace_op o = trace_op_get(&ops, r->op);
+		uint32_t reg = o.region != TRACE_NONE || o.frame == TRACE_NONE ? o.region
+			: trace_frames(t, NULL)[o.frame].region;
+		if (r->t_issue < a || r->t_issue >= b || reg >= nr || at[reg] == TRACE_NONE)
+			continue;
+		out->regions[at[reg]].rma_ops++;
+		out->regions[at[reg]].rma_bytes += r->bytes_sent + r->bytes_recv;
+	}
+	free(at);
+	return 0;
+}
+
 int
 profile_compute(const struct trace *t, const struct profile_scope *scope, struct profile *out,
 		struct err *e)
@@ -732,6 +774,8 @@ profile_compute(const struct trace *t, const struct profile_scope *scope, struct
 		out->n_rows = merge_rows(out->rows, out->n_rows);
 		totals_of(t, scope, out, j->by_pe, n_pes);
 		rc = regions_of(out, nr);
+		if (!rc && !j->by_pe)
+			rc = rma_of_regions(t, scope, out);
 		const struct trace_info *ti = trace_info(t);
 		out->misnested = ti->warnings[WARN_MISNESTED_LEAVE];
 		out->unclosed = ti->warnings[WARN_UNCLOSED_REGION];

@@ -55,6 +55,9 @@ struct profile_region {
 	uint64_t incl, excl;       /* summed over the scope's timelines */
 	uint64_t excl_min, excl_max;   /* per timeline (PE) in scope, 0 for one that never entered it */
 	double excl_mean;
+	/* the one-sided operations its calls issued in scope (as comm counts
+	 * them, by origin), and their bytes put and got */
+	uint64_t rma_ops, rma_bytes;
 };
 
 /* One region on one timeline (or PE). */
@@ -101,6 +104,16 @@ struct comm_coll {
 	uint64_t time;             /* the members' calls, summed, ticks */
 };
 
+/* One origin -> target pair of one-sided operations (world ranks): the
+ * operations of each kind, the bytes they put (origin to target: puts,
+ * atomics' operands) and got (target to origin: gets, fetching atomics'
+ * results). */
+struct comm_rma_pair {
+	uint32_t origin, target;
+	uint64_t ops[RMA_KIND_COUNT];
+	uint64_t bytes_put, bytes_got;
+};
+
 #define COMM_SIZE_BINS 48          /* message sizes: bin k holds [2^(k-1), 2^k) bytes, bin 0 holds 0 */
 #define COMM_TIME_BINS 64
 
@@ -112,14 +125,25 @@ struct comm {
 	uint64_t size_bins[COMM_SIZE_BINS];
 	uint64_t time_bytes[COMM_TIME_BINS];   /* bytes sent in each slice of [from, to) */
 	uint64_t time_msgs[COMM_TIME_BINS];
-	struct comm_coll colls[COLL_TYPE_COUNT];
+	struct comm_coll colls[COLL_TYPE_COUNT];       /* MPI's, blocking or not */
 	uint64_t from, to;
+	/* one-sided communication, apart from the messages: RMA operations
+	 * by origin and target, their totals (those to a target that is no
+	 * rank, Score-P's device copies, in device_*), and the windows'
+	 * collectives (fence: barrier; create, free) */
+	struct comm_rma_pair *rma_pairs;    /* by origin, then target */
+	uint32_t n_rma_pairs;
+	uint64_t rma_ops[RMA_KIND_COUNT], rma_bytes_put, rma_bytes_got;
+	uint64_t device_ops, device_bytes;
+	struct comm_coll win_colls[COLL_TYPE_COUNT];
 };
 
 /* Who sent how much to whom in scope s (NULL: all): a message counts
  * when its sender and receiver are both kept and it was sent in the
- * window (received in it, when its send is missing). Returns 0 or
- * ERR_NOMEM (e set). */
+ * window (received in it, when its send is missing); an RMA operation
+ * when its origin and target are kept (its origin, for a device's) and
+ * it was issued in the window (its origin's). Returns 0 or ERR_NOMEM
+ * (e set). */
 int comm_compute(const struct trace *t, const struct profile_scope *s, struct comm *out,
 		 struct err *e);
 void comm_free(struct comm *c);
@@ -130,6 +154,11 @@ void comm_free(struct comm *c);
  * bytes (by_bytes) or messages. */
 void comm_blocks(const struct comm *c, uint32_t s0, uint32_t s_per, uint32_t r0, uint32_t r_per,
 		 uint32_t rows, uint32_t cols, int by_bytes, uint64_t *cells);
+
+/* The same for the one-sided operations: each cell the bytes its pairs
+ * put and got (by_bytes) or their operations. */
+void comm_rma_blocks(const struct comm *c, uint32_t s0, uint32_t s_per, uint32_t r0, uint32_t r_per,
+		     uint32_t rows, uint32_t cols, int by_bytes, uint64_t *cells);
 
 /* The messages in scope from senders [s0, s1) to receivers [r0, r1),
  * in id order (a sender's in send order): message ids into *ids

@@ -105,6 +105,9 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 	ARR(S_ENTRIES, t->entries, t->n_entries);
 	ARR(S_OP_PE, t->op_pe, t->n_op_pe);
 	ARR(S_CALLS, t->calls, t->n_calls);
+	ARR(S_WINS, t->wins, t->n_wins);
+	ARR(S_RMAS, t->rmas, t->n_rmas);
+	ARR(S_EPOCHS, t->epochs, t->n_epochs);
 	if (!a)
 		return n;
 	uint64_t nl = a->n_lops, np = a->n_parts;
@@ -376,13 +379,14 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 	size_t *counts[] = { &t->n_timelines, &t->n_locations, &t->n_regions, &t->n_comms,
 			     &t->n_comm_members, &t->n_nodes, &t->n_oprec, &t->n_ends, &t->n_msgs,
 			     &t->n_colls, &t->n_coll_members, &t->n_frames, &t->n_pes, &t->n_idles,
-			     &t->n_chares, &t->n_entries, &t->n_op_pe, &t->n_calls };
+			     &t->n_chares, &t->n_entries, &t->n_op_pe, &t->n_calls, &t->n_wins,
+			     &t->n_rmas, &t->n_epochs };
 	size_t *caps[] = { &t->cap_timelines, &t->cap_locations, &t->cap_regions, &t->cap_comms,
 			   &t->cap_comm_members, &t->cap_nodes, &t->cap_oprec, &t->cap_ends,
 			   &t->cap_msgs, &t->cap_colls, &t->cap_coll_members, &t->cap_frames,
 			   &t->cap_pes, &t->cap_idles, &t->cap_chares, &t->cap_entries, &t->cap_op_pe,
-			   &t->cap_calls };
-	_Static_assert(sizeof counts / sizeof *counts == S_CALLS - S_TIMELINES + 1,
+			   &t->cap_calls, &t->cap_wins, &t->cap_rmas, &t->cap_epochs };
+	_Static_assert(sizeof counts / sizeof *counts == S_EPOCHS - S_TIMELINES + 1,
 		       "a count for every model section");
 	for (uint32_t i = 0; i < na; i++) {
 		const struct section *s = o->sec[arr[i].id];

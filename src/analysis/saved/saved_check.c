@@ -27,7 +27,8 @@ static const char *const names[S_END] = {
 	[S_OPS] = "ops", [S_ENDS] = "ends", [S_MSGS] = "msgs", [S_COLLS] = "colls",
 	[S_COLL_MEMBERS] = "coll members", [S_FRAMES] = "frames", [S_PES] = "PEs",
 	[S_IDLES] = "idle intervals", [S_CHARES] = "chares", [S_ENTRIES] = "entries",
-	[S_OP_PE] = "op -> PE", [S_CALLS] = "quiet calls", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
+	[S_OP_PE] = "op -> PE", [S_CALLS] = "quiet calls", [S_WINS] = "windows",
+	[S_RMAS] = "RMA operations", [S_EPOCHS] = "passive-target epochs", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
 	[S_TL_LOP] = "timeline -> first lop", [S_LOP_TL] = "lop -> timeline",
 	[S_LOP_KIND] = "lop kind", [S_LOP_PART] = "lop -> partition", [S_PARTS] = "partitions",
 	[S_PART_LOP_FIRST] = "partition -> first lop", [S_PART_LOPS] = "lops by partition",
@@ -56,6 +57,7 @@ struct lim {
 	const struct trace *t;
 	const struct analysis *a;
 	uint32_t str, tl, region, comm, cmem, node, op, end, msg, coll, collmem, frame, pe, idle, call;
+	uint32_t win;
 	uint32_t lop, part, step, iters;
 };
 
@@ -146,6 +148,33 @@ call_bad(const struct lim *L, uint64_t i)
 }
 
 static int
+win_bad(const struct lim *L, uint64_t i)
+{
+	const struct trace_win *w = &L->t->wins[i];
+	return IDX(w->name, L->str) || OPT(w->comm, L->comm) || w->flags > WINF_DEVICE;
+}
+
+/* An RMA operation names ops, ranks and a window that exist, and comes
+ * among its origin's, which are in timeline order (trace_tl_rmas). */
+static inline int
+rma_bad(const struct lim *L, uint64_t i)
+{
+	const struct trace_rma *r = &L->t->rmas[i];
+	return OPT(r->op, L->op) | OPT(r->done_op, L->op) | IDX(r->origin, L->tl) |
+	       OPT(r->target, L->tl) | IDX(r->win, L->win) | (r->kind >= RMA_KIND_COUNT) |
+	       (r->done >= RMA_DONE_COUNT) | ((i > 0) & (r->origin < r[-(i > 0)].origin));
+}
+
+static inline int
+epoch_bad(const struct lim *L, uint64_t i)
+{
+	const struct trace_epoch *e = &L->t->epochs[i];
+	return IDX(e->timeline, L->tl) | IDX(e->win, L->win) | OPT(e->target, L->tl) |
+	       OPT(e->op_begin, L->op) | OPT(e->op_end, L->op) |
+	       ((i > 0) & (e->timeline < e[-(i > 0)].timeline));
+}
+
+static int
 location_bad(const struct lim *L, uint64_t i)
 {
 	const struct trace_location *l = &L->t->locations[i];
@@ -220,7 +249,8 @@ coll_bad(const struct lim *L, uint64_t i)
 {
 	const struct trace_coll *c = &L->t->colls[i];
 	return OPT(c->comm, L->comm) || OPT(c->root, L->tl) || c->member_first > L->collmem ||
-	       c->member_count > L->collmem - c->member_first || c->type >= COLL_TYPE_COUNT;
+	       c->member_count > L->collmem - c->member_first || c->type >= COLL_TYPE_COUNT ||
+	       c->flags > (COLLF_RMA | COLLF_NONBLOCKING);
 }
 
 /* A frame's parent was entered before it (so parents never make a
@@ -403,7 +433,8 @@ limits(const struct opener *o)
 		.node = (uint32_t)t->n_nodes, .op = trace_op_count(t), .end = (uint32_t)t->n_ends,
 		.msg = (uint32_t)t->n_msgs, .coll = (uint32_t)t->n_colls,
 		.collmem = (uint32_t)t->n_coll_members, .frame = (uint32_t)t->n_frames,
-		.pe = (uint32_t)t->n_pes, .idle = (uint32_t)t->n_idles, .call = (uint32_t)t->n_calls, .lop = a->n_lops,
+		.pe = (uint32_t)t->n_pes, .idle = (uint32_t)t->n_idles, .call = (uint32_t)t->n_calls,
+		.win = (uint32_t)t->n_wins, .lop = a->n_lops,
 		.part = a->n_parts, .step = a->n_steps, .iters = a->iters.count,
 	};
 }
@@ -420,6 +451,7 @@ check_small(const struct lim *L, uint32_t id, uint64_t r0, uint64_t r1)
 	case S_COMMS: return each(L, r0, r1, comm_bad);
 	case S_NODES: return each(L, r0, r1, node_bad);
 	case S_COLLS: return each(L, r0, r1, coll_bad);
+	case S_WINS: return each(L, r0, r1, win_bad);
 	case S_PES: return each(L, r0, r1, pe_bad);
 	case S_CHARES: return each(L, r0, r1, chare_bad);
 	case S_ENTRIES: return each(L, r0, r1, entry_bad);
@@ -442,6 +474,8 @@ first_bad(const struct lim *L, uint32_t id, uint64_t r0, uint64_t r1)
 	case S_MSGS: return each(L, r0, r1, msg_bad);
 	case S_FRAMES: return each(L, r0, r1, frame_bad);
 	case S_CALLS: return each(L, r0, r1, call_bad);
+	case S_RMAS: return each(L, r0, r1, rma_bad);
+	case S_EPOCHS: return each(L, r0, r1, epoch_bad);
 	case S_LOP_TL: return each(L, r0, r1, lop_tl_bad);
 	case S_LOP_STEP: return each(L, r0, r1, lop_step_bad);
 	default: return each(L, r0, r1, op_last_bad);
@@ -690,6 +724,8 @@ saved_sum_check(const struct opener *o, struct block_ref *b, uint64_t k)
 	case S_MSGS: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, msg_bad, &any); break;
 	case S_FRAMES: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, frame_bad, &any); break;
 	case S_CALLS: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, call_bad, &any); break;
+	case S_RMAS: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, rma_bad, &any); break;
+	case S_EPOCHS: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, epoch_bad, &any); break;
 	case S_LOP_TL: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, lop_tl_bad, &any); break;
 	case S_LOP_STEP: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, lop_step_bad, &any); break;
 	case S_OP_LAST_OF_LOP: b->sum = sum_scan(&L, p, n, elem, first, r0, r1, op_last_bad, &any); break;
@@ -714,8 +750,8 @@ saved_sum_check(const struct opener *o, struct block_ref *b, uint64_t k)
 	case S_CAUSE:
 		b->sum = sum_bytes(p, n, CAUSE_MASK, 1, &worst8, &far);
 		b->n_far = far;
-		for (uint64_t i = r0; worst8 >= CAUSE_COUNT && i < r1 && b->bad == UINT64_MAX; i++)
-			if ((p[i - r0] & CAUSE_MASK) >= CAUSE_COUNT)
+		for (uint64_t i = r0; worst8 >= CAUSE_RMA && i < r1 && b->bad == UINT64_MAX; i++)
+			if ((p[i - r0] & CAUSE_MASK) >= CAUSE_RMA)
 				b->bad = i;
 		return;
 	case S_DIFF:

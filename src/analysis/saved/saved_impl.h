@@ -77,7 +77,7 @@ struct meta {
 	uint32_t reorder, charm_reorder, charm_sdag, charm_repair, charm_infer, charm_leap_merge;
 	uint32_t has_op_of_lop, has_op_last_of_lop, has_charm_metrics, pad1;
 };
-_Static_assert(sizeof(struct meta) == 704, "doc/format.md: the meta section is 704 bytes");
+_Static_assert(sizeof(struct meta) == 864, "doc/format.md: the meta section is 864 bytes");
 
 /* The records saved as they are in memory, at the sizes doc/format.md
  * gives: a change in any of them is a new format version. */
@@ -91,13 +91,15 @@ _Static_assert(sizeof(struct trace_timeline) == 56 && sizeof(struct trace_call) 
 	       sizeof(struct iter_run) == 8 && sizeof(struct lop_big) == 16 &&
 	       sizeof(struct lop_far) == 8 &&
 	       sizeof(struct trace_idle) == 16 && sizeof(struct trace_chare) == 44 &&
-	       sizeof(struct trace_entry) == 16, "doc/format.md: a saved record changed size");
+	       sizeof(struct trace_entry) == 16 && sizeof(struct trace_win) == 12 &&
+	       sizeof(struct trace_rma) == 56 && sizeof(struct trace_epoch) == 40,
+	       "doc/format.md: a saved record changed size");
 
 enum sec {
 	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES, S_ITER_REGION,
 	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,
 	S_ENDS, S_MSGS, S_COLLS, S_COLL_MEMBERS, S_FRAMES, S_PES, S_IDLES, S_CHARES, S_ENTRIES,
-	S_OP_PE, S_CALLS,
+	S_OP_PE, S_CALLS, S_WINS, S_RMAS, S_EPOCHS,
 	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
 	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
 	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_DIFF, S_HOT,

@@ -36,7 +36,7 @@ static const struct {
 	{ S_LOCATIONS, END_OF(struct trace_location, type), offsetof(struct trace_location, events) },
 	{ S_REGIONS, END_OF(struct trace_region, paradigm), sizeof(struct trace_region) },
 	{ S_COMMS, END_OF(struct trace_comm, is_self), sizeof(struct trace_comm) },
-	{ S_COLLS, END_OF(struct trace_coll, type), offsetof(struct trace_coll, bytes_sent) },
+	{ S_COLLS, END_OF(struct trace_coll, flags), offsetof(struct trace_coll, bytes_sent) },
 	{ S_CHARES, END_OF(struct trace_chare, runtime), sizeof(struct trace_chare) },
 	{ S_ENTRIES, END_OF(struct trace_entry, runtime), sizeof(struct trace_entry) },
 	{ S_PARTS, END_OF(struct analysis_part, runtime), sizeof(struct analysis_part) },

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""onesided.py SKEIN ROOT [SHARED] — one-sided communication and
+non-blocking collectives, end to end (tests/onesided.sh): on every
+archive of ROOT/traces/onesided (the project's tracer under MPICH and
+Open MPI: tests/rma.c, nbc.c and a Global Arrays program) and on the
+shared Score-P traces with RMA records:
+
+  * skein info counts every RMA and non-blocking collective record as
+    otf2-print does (tests/rmacheck.py), its calls are ops of kind rma;
+  * skein comm's one-sided pairs (origin, target, operations, bytes put
+    and got) and device copies are rmacheck's, apart from the messages;
+    the profile gives them to the regions that issued them, all of them;
+  * skein analyze's verifier passes, with libotf2's event reader too
+    (SKEIN_OTF2_EVENTS=library), which gives the same model;
+  * each fence is a collective of the window's group in the structure:
+    the k-th fence of every rank at one global step, in one partition;
+  * a non-blocking collective's members are the calls that completed it,
+    whole (none incomplete);
+  * the saved analysis gives the trace's info and comm;
+  * in the Global Arrays run under MPICH, where the flushes wait for the
+    target's progress, the problems and hotspots name the RMA calls, and
+    none of the first ten is a computation (the model without RMA blamed
+    71.99 ms on rank 1's computation).
+Prints one line per failure and a count; exit 1 on any failure."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+skein, root = sys.argv[1], sys.argv[2]
+shared = sys.argv[3] if len(sys.argv) > 3 else os.path.join(root, "..", "shared")
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {what}")
+
+
+def sk(*args, env=None):
+    e = dict(os.environ, SKEIN_THREADS="2")
+    if env:
+        e.update(env)
+    p = subprocess.run((skein,) + args, capture_output=True, text=True, env=e)
+    if p.returncode != 0:
+        raise RuntimeError(f"skein {' '.join(args)}: exit {p.returncode}: {p.stderr[:300]}")
+    return p.stdout
+
+
+def counted(trace):
+    p = subprocess.run((sys.executable, os.path.join(root, "tests", "rmacheck.py"), trace),
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"rmacheck {trace}: {p.stderr[:300]}")
+    return json.loads(p.stdout)
+
+
+def one(trace, name):
+    want = counted(trace)
+    info = json.loads(sk("info", "--format", "json", trace))
+    recs = info["records"]
+    for k, n in want["records"].items():
+        check(recs.get(k, 0) == n, f"{name}: {k}: skein {recs.get(k, 0)}, otf2-print {n}")
+    has_ops = any(want["pairs"].values()) or want["device"][0]
+    if has_ops and os.path.basename(os.path.dirname(trace)).startswith(("rma", "ga")):
+        check(info["operations"].get("rma", 0) > 0, f"{name}: no operation of kind rma")
+
+    comm = json.loads(sk("comm", "--format", "json", trace))
+    rma = comm.get("rma")
+    if not any(want["records"].values()):
+        check(rma is None, f"{name}: comm reports one-sided communication the trace has none of")
+        return
+    if any(want["records"][k] for k in want["records"] if k.startswith("RMA_")):
+        check(rma is not None, f"{name}: comm says nothing of one-sided communication")
+    if rma is not None:
+        got = {f"{p['origin']},{p['target']}": [p["puts"] + p["gets"] + p["atomics"], p["bytes_put"],
+                                                p["bytes_got"]] for p in rma["pairs"]}
+        check(got == want["pairs"], f"{name}: one-sided pairs {got}, otf2-print {want['pairs']}")
+        check([rma["device_operations"], rma["device_bytes"]] == want["device"],
+              f"{name}: device copies {rma['device_operations']}, {rma['device_bytes']} B; "
+              f"otf2-print {want['device']}")
+        # messages apart: the matrix of messages knows nothing of them
+        check(comm["messages"] == info["messages"]["total"], f"{name}: RMA counted among messages")
+        # the profile: each operation at the region of the call that issued it
+        prof = json.loads(sk("profile", "--format", "json", trace))
+        ops = sum(r["rma_operations"] for r in prof["regions"])
+        moved = sum(r["rma_bytes"] for r in prof["regions"])
+        check(ops == rma["puts"] + rma["gets"] + rma["atomics"] + rma["device_operations"] and
+              moved == rma["bytes_put"] + rma["bytes_got"] + rma["device_bytes"],
+              f"{name}: the profile's one-sided operations ({ops}, {moved} B) are not comm's")
+
+    an = json.loads(sk("analyze", "--format", "json", trace))
+    check(an["verifier"]["passed"], f"{name}: the verifier fails")
+    lib = {"SKEIN_OTF2_EVENTS": "library"}
+    check(sk("info", "--format", "json", trace, env=lib) == sk("info", "--format", "json", trace),
+          f"{name}: libotf2's reader gives another info")
+    check(sk("analyze", "--format", "json", trace, env=lib) == sk("analyze", "--format", "json", trace),
+          f"{name}: libotf2's reader gives another analysis")
+
+    ops = list(csv.DictReader(io.StringIO(sk("analyze", "--format", "csv", "--table", "ops", trace))))
+    ranks_of = {}
+    for r in ops:
+        ranks_of.setdefault(r["partition"], set()).add(r["rank"])
+    n_ranks = len({r["rank"] for r in ops})
+    fences = {}
+    for r in ops:
+        if r["region"] == "MPI_Win_fence":
+            fences.setdefault(r["rank"], []).append(r)
+    if fences:
+        counts = {len(v) for v in fences.values()}
+        check(len(counts) == 1 and len(fences) == n_ranks, f"{name}: ranks fence unequally")
+        for k in range(min(counts)):
+            at = {(v[k]["step"], v[k]["partition"]) for v in fences.values()}
+            check(len(at) == 1, f"{name}: fence {k} not at one step and partition: {sorted(at)}")
+            part = fences["0"][k]["partition"]
+            check(len(ranks_of[part]) == n_ranks, f"{name}: fence {k}'s partition lacks ranks")
+    if want["records"]["NON_BLOCKING_COLLECTIVE_COMPLETE"]:
+        check(info.get("nonblocking_collectives", 0) > 0, f"{name}: no non-blocking collective")
+        check(info["collectives"]["incomplete"] == 0, f"{name}: incomplete collectives")
+
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "a.skein")
+        sk("analyze", "--save", f, trace)
+        for cmd in (("comm", "--format", "json"), ("info", "--format", "json"), ("profile",)):
+            a, b = sk(*cmd, trace), sk(*cmd, f)
+            if cmd[0] == "info":       # the saved file names the trace it came from
+                a, b = json.loads(a), json.loads(b)
+            check(a == b, f"{name}: {cmd[0]} of the saved analysis differs from the trace's")
+
+    if name == "ga-2":
+        probs = an["problems"][:10]
+        check(probs and probs[0]["operation"].startswith("MPI_Win_"),
+              f"{name}: the first problem is not an RMA call: {probs[:1]}")
+        check(all(p["operation"] != "(computation)" for p in probs),
+              f"{name}: a computation among the first problems: {probs}")
+        hot = an["hotspots"][:10]
+        check(all(h["kind"] != "compute" or h["cause"] != "created-compute" for h in hot),
+              f"{name}: a computation created-compute among the first hotspots")
+        check(hot and hot[0]["kind"] == "rma" and hot[0]["cause"] == "created-rma",
+              f"{name}: the top hotspot is not an RMA call created-rma: {hot[:1]}")
+
+
+def main():
+    traces = []
+    d = os.path.join(root, "traces", "onesided")
+    for n in sorted(os.listdir(d)):
+        if os.path.exists(os.path.join(d, n, "traces.otf2")):
+            traces.append((os.path.join(d, n, "traces.otf2"), n))
+    check(len(traces) >= 6, f"{d}: {len(traces)} archives, 6 expected")
+    s = os.path.join(shared, "traces", "otf2")
+    if os.path.isdir(s):
+        for n in ("casita-1_xeonphi_jacobi_01", "casita-2_cuda_simple", "pipit-pingpong-otf2"):
+            if os.path.exists(os.path.join(s, n, "traces.otf2")):
+                traces.append((os.path.join(s, n, "traces.otf2"), n))
+    else:
+        print(f"onesided: {s} absent: the Score-P traces are not checked")
+    for t, n in traces:
+        try:
+            one(t, n)
+        except RuntimeError as e:
+            check(False, f"{n}: {e}")
+    print(f"onesided tests: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+main()
