@@ -35,6 +35,17 @@
 
 #include <stdlib.h>
 
+/* Ticks from a sum in double, rounded, held below 2^64 (times from a
+ * corrupt saved file can add up past it: the conversion would be
+ * undefined). */
+static uint64_t
+ticks_of(double x)
+{
+	if (!(x > 0))
+		return 0;
+	return x < 0x1p64 - 4096 ? (uint64_t)(x + 0.5) : UINT64_MAX;
+}
+
 #define DELAY_MAX_LOPS 1024
 
 const struct analysis_wait *
@@ -262,8 +273,8 @@ explain_delays(struct analysis *a)
 		if (p->delay != TRACE_NONE)
 			d[nd++] = (struct analysis_delay){
 				.lop = p->delay, .waits = 1,
-				.cost = (uint64_t)(p->direct + inflow[i] * p->frac + 0.5),
-				.direct = (uint64_t)(p->direct + 0.5) };
+				.cost = ticks_of(p->direct + inflow[i] * p->frac),
+				.direct = ticks_of(p->direct) };
 		double on = p->onward + inflow[i] * (1.0 - p->frac);
 		for (uint32_t j = 0; j < p->n && p->waited > 0; j++) {
 			uint32_t q = g.t[p->w].v[p->first + j];

@@ -281,10 +281,10 @@ push(struct job *j, struct worker *w, size_t sp, const struct inst *x, uint64_t 
 			incl = 0;
 		} else if (lo >= s->span_lo[k] && hi <= s->span_hi[k]) {
 			double v = s->span_w[k] * (double)incl;
-			incl = (uint64_t)(v + 0.5);
+			incl = v < 0x1p64 - 4096 ? (uint64_t)(v + 0.5) : UINT64_MAX;
 		} else {
 			double v = weighted_before(w, s, tl, hi) - weighted_before(w, s, tl, lo);
-			incl = v > 0 ? (uint64_t)(v + 0.5) : 0;
+			incl = !(v > 0) ? 0 : v < 0x1p64 - 4096 ? (uint64_t)(v + 0.5) : UINT64_MAX;
 		}
 	} else if (incl && w->n_gaps) {
 		while (w->gap_k < w->n_gaps && w->gap_lo[2 * w->gap_k + 1] <= lo)
