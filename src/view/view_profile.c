@@ -6,7 +6,9 @@
  * Enter goes to the region's longest instance (on a rank's row, that
  * rank's), o sorts by the next column (a click on a header sorts by it,
  * again reverses), w cycles the scope (whole trace, partition, iteration,
- * steps in view, the timeline's window). The profile is computed when
+ * steps in view, the timeline's window). On a trace with one-sided
+ * records two more columns give each region's RMA operations and their
+ * bytes (put and got, at the issuing call). The profile is computed when
  * the scope or a filter changes, never per key otherwise.
  */
 #include "view_impl.h"
@@ -17,8 +19,10 @@
 #include "analysis/profile/profile.h"
 #include "view/model/view_table.h"
 
+/* The last two, a region's one-sided operations and their bytes, only
+ * on a trace with RMA records. */
 enum { PC_REGION, PC_CALLS, PC_INCL, PC_EXCL, PC_SHARE, PC_MIN, PC_MEAN, PC_MAX, PC_RANK, PC_IMBAL,
-       PC_COUNT };
+       PC_RMA_OPS, PC_RMA_BYTES, PC_COUNT };
 enum { RC_RANK, RC_CALLS, RC_INCL, RC_EXCL, RC_SHARE, RC_COUNT };
 
 static const struct vt_col region_cols[PC_COUNT] = {
@@ -32,6 +36,8 @@ static const struct vt_col region_cols[PC_COUNT] = {
 	[PC_MAX] = { "max", 9, 2, 0 },
 	[PC_RANK] = { "at", 6, 1, 0 },
 	[PC_IMBAL] = { "imbal.", 6, 2, 0 },
+	[PC_RMA_OPS] = { "rma ops", 8, 3, 0 },
+	[PC_RMA_BYTES] = { "rma bytes", 10, 3, 0 },
 };
 
 static const struct vt_col rank_cols[RC_COUNT] = {
@@ -89,6 +95,14 @@ region_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
 			snprintf(buf, n, "r%u", x->max_rank);
 		break;
 	case PC_IMBAL: snprintf(buf, n, "%.2f", profile_imbalance(x)); break;
+	case PC_RMA_OPS:                     /* blank where a region issued none */
+		if (x->rma_ops)
+			fmt_count((double)x->rma_ops, buf, n);
+		break;
+	case PC_RMA_BYTES:
+		if (x->rma_ops)
+			fmt_bytes((double)x->rma_bytes, buf, n);
+		break;
 	}
 }
 
@@ -106,6 +120,8 @@ region_key(void *ctx, uint32_t r, int c)
 	case PC_MAX: return (double)x->excl_max;
 	case PC_RANK: return -(double)x->max_rank;    /* the lowest rank first */
 	case PC_IMBAL: return profile_imbalance(x);
+	case PC_RMA_OPS: return (double)x->rma_ops;
+	case PC_RMA_BYTES: return (double)x->rma_bytes;
 	}
 	return 0;
 }
@@ -176,7 +192,8 @@ view_profile_create(struct view *v)
 		vp->pcols[PC_RANK].width = 12;
 		vp->pcols[PC_RANK].prio = 5;
 	}
-	vp->src = (struct vt_source){ vp->pcols, PC_COUNT, vp, region_cell, region_key, region_style };
+	vp->src = (struct vt_source){ vp->pcols, trace_has_rma(v->t) ? PC_COUNT : PC_RMA_OPS, vp, region_cell,
+				      region_key, region_style };
 	memcpy(vp->rcols, rank_cols, sizeof rank_cols);
 	vp->rcols[RC_RANK].name = view_row_noun(v);
 	vp->rsrc = (struct vt_source){ vp->rcols, RC_COUNT, vp, rank_cell, rank_key, NULL };

@@ -66,7 +66,7 @@ cmp(const void *ctx, uint32_t a, uint32_t b)
 		double ka = s->key(s->ctx, a, x->c), kb = s->key(s->ctx, b, x->c);
 		r = ka > kb ? -1 : ka < kb;      /* largest first */
 	} else {
-		char ta[128], tb[128];
+		char ta[128] = "", tb[128] = "";    /* a cell may leave its text empty */
 		s->cell(s->ctx, a, x->c, ta, sizeof ta);
 		s->cell(s->ctx, b, x->c, tb, sizeof tb);
 		r = strcmp(ta, tb);
@@ -259,7 +259,7 @@ vt_row(const struct vtable *t, const struct vt_source *s, int y, struct grid *ro
 	uint32_t r = t->order[at];
 	for (int i = 0; i < t->nshown; i++) {
 		int c = t->col[i];
-		char buf[160];
+		char buf[160] = "";
 		s->cell(s->ctx, r, c, buf, sizeof buf);
 		int style = s->style ? s->style(s->ctx, r, c) : c == 0 ? ST_LABEL : ST_NORMAL;
 		put(row, x0 + t->x[i], t->w[i], !s->cols[c].text, style, buf);
