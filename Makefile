@@ -140,7 +140,8 @@ run: deps
 	$(BIN) $(EXAMPLE)
 
 # The three builds compile on every processor; their unit tests then run
-# at once (tests/run-units.sh), the other suites one after the other.
+# at once (tests/run-units.sh); tests/mpi.sh runs beside the other suites
+# (tests/together.sh), which run one after the other.
 JOBS := $(shell nproc 2>/dev/null || echo 1)
 
 # The whole suite: the layering of the sources (mk/layers.sh), unit and
@@ -152,10 +153,10 @@ check: deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) unit-tests
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TSAN_VARS) unit-tests
 	@sh tests/run-units.sh $(SHARED) $(BUILD) build/asan build/tsan
-	@sh tests/portable.sh $(SHARED) $(BUILD)
-	@$(MAKE) --no-print-directory check-cli
-	@$(MAKE) --no-print-directory check-mpi
-	@$(MAKE) --no-print-directory check-traces
+	@sh tests/together.sh "$(MAKE) --no-print-directory check-mpi" \
+		"sh tests/portable.sh $(SHARED) $(BUILD)" \
+		"$(MAKE) --no-print-directory check-cli" \
+		"$(MAKE) --no-print-directory check-traces"
 
 check-unit: unit-tests
 	@sh tests/run-unit.sh $(BUILD) $(SHARED)
