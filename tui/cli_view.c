@@ -531,7 +531,8 @@ int
 cli_render(struct cli *c)
 {
 	struct view_render_opts ro = { .w = 120, .h = 40, .keys = c->keys, .depth = DEPTH_NONE,
-				       .ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII };
+				       .ascii = c->ascii || c->cfg.view.glyphs == CONFIG_GLYPHS_ASCII,
+				       .wait_background = c->time };
 	if (c->size) {
 		char *end;
 		long w = strtol(c->size, &end, 10), h = 0;
@@ -590,9 +591,9 @@ cli_render(struct cli *c)
 	if (rc && !ferror(stdout))     /* a write error is reported once, in main */
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)
-		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; %zu keys, %.3f ms mean, %.3f ms max per key\n",
-			ro.w, ro.h, st.first_draw_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0,
-			st.max_ms);
+		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; background %.3f ms; %zu keys, %.3f ms mean, "
+			"%.3f ms max per key\n", ro.w, ro.h, st.first_draw_ms, st.background_ms, st.keys,
+			st.keys ? st.total_ms / (double)st.keys : 0.0, st.max_ms);
 	session_close(&vs);
 	return rc == ERR_USAGE ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }

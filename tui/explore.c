@@ -67,6 +67,7 @@ explore_view(struct view *v, const struct explore_opts *eo, char *msg, size_t n)
 			view_draw(v, g);
 			double t1 = now_ms();
 			screen_present(g, full);
+			view_prefetch_start(v);      /* once: the panes' tables, ahead */
 			double t2 = now_ms();
 			if (log)
 				fprintf(log, "view %.3f ms  curses %.3f ms  %dx%d%s\n", t1 - t0, t2 - t1,

@@ -239,6 +239,7 @@ view_destroy(struct view *v)
 {
 	if (!v)
 		return;
+	view_prefetch_stop(v);               /* its jobs read the index */
 	view_index_destroy(v->ix);
 	view_cluster_destroy(v->vc);
 	keymap_destroy(v->own_km);
@@ -894,6 +895,14 @@ view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, st
 	double t0 = now_ms();
 	view_draw(v, g);
 	st->first_draw_ms = now_ms() - t0;
+	if (nkeys) {
+		t0 = now_ms();
+		view_prefetch_start(v);
+		if (ro->wait_background) {
+			view_prefetch_wait(v);
+			st->background_ms = now_ms() - t0;
+		}
+	}
 	for (size_t i = 0; i < nkeys && !view_done(v); i++) {
 		t0 = now_ms();
 		view_key(v, keys[i]);

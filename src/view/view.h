@@ -121,6 +121,14 @@ void view_draw(struct view *v, struct grid *g);
 void view_get_state(const struct view *v, struct view_state *st);
 void view_set_state(struct view *v, const struct view_state *st);
 
+/* Starts computing, on a thread of its own, the whole-trace tables the
+ * profile, communication and lists panes open on (view_prefetch.c):
+ * called once the first screen is drawn; nothing when a filter is set.
+ * view_prefetch_wait returns when they are all done (skein render
+ * --time, to time the keys apart from them). */
+void view_prefetch_start(struct view *v);
+void view_prefetch_wait(struct view *v);
+
 /* 1 once the user asked to quit. */
 int view_done(const struct view *v);
 /* 1 while the command line or the search prompt takes the keys. */
@@ -152,11 +160,13 @@ struct view_render_opts {
 	const char *keys;           /* key script (keymap_script), may be NULL */
 	enum grid_depth depth;
 	int ascii;
+	int wait_background;        /* the keys only once view_prefetch_wait returned */
 };
 /* Time spent per key in view_key + view_draw (filled when not NULL). */
 struct view_render_stats {
 	size_t keys;
 	double first_draw_ms;       /* the draw before any key */
+	double background_ms;       /* from then until the prefetched tables were done */
 	double max_ms, total_ms;
 };
 int view_render(const struct analysis *a, const struct view_opts *vo,

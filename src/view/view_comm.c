@@ -173,6 +173,41 @@ view_comm_destroy(struct view_comm *vc)
 	free(vc);
 }
 
+/* The whole trace's matrix, ahead (view_prefetch.c). */
+static void *
+job_run(void *in)
+{
+	const struct trace *t = *(const struct trace **)in;
+	free(in);
+	struct profile_scope s;
+	profile_scope_all(&s);
+	struct comm *c = calloc(1, sizeof *c);
+	struct err e = { 0 };
+	if (c && comm_compute(t, &s, c, &e)) {
+		free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+static void
+job_drop(void *out)
+{
+	comm_free(out);
+	free(out);
+}
+
+int
+view_comm_job(struct view *v, struct view_job *j)
+{
+	const struct trace **in = malloc(sizeof *in);
+	if (!in)
+		return 0;
+	*in = v->t;
+	*j = (struct view_job){ job_run, job_drop, in, 0 };
+	return 1;
+}
+
 static void
 compute(struct view *v)
 {
@@ -193,7 +228,14 @@ compute(struct view *v)
 	}
 	comm_free(&vc->c);
 	struct err e = { 0 };
-	vc->valid = comm_compute(v->t, &s, &vc->c, &e) == 0;
+	struct comm *ahead = view_prefetch_take(v, PF_COMM, key);
+	if (ahead) {                         /* computed once the screen was drawn */
+		vc->c = *ahead;
+		free(ahead);
+		vc->valid = 1;
+	} else {
+		vc->valid = comm_compute(v->t, &s, &vc->c, &e) == 0;
+	}
 	free(buf);
 	if (!vc->valid) {
 		view_set_message(v, 1, "%s", e.msg);

@@ -222,6 +222,7 @@ struct view {
 	struct view_profile *prof;    /* the profile pane (view_profile.c) */
 	struct view_comm *comm;       /* the communication pane (view_comm.c) */
 	struct view_lists *lists;     /* the lists pane (view_lists.c) */
+	struct view_prefetch *pf;     /* the panes' whole-trace tables, ahead (view_prefetch.c) */
 
 };
 
@@ -490,6 +491,35 @@ int view_comm_create(struct view *v);
 void view_comm_destroy(struct view_comm *c);
 int view_lists_create(struct view *v);
 void view_lists_destroy(struct view_lists *l);
+/* view_prefetch.c: what the table panes compute for the whole trace
+ * (the profile, the matrix, the wait states and lateness per rank, the
+ * longest to compute), computed on a thread of its own once the first
+ * screen is drawn, so that opening a pane takes what is ready. A job is
+ * a pane's: run on the thread, it reads only what nothing changes once
+ * the view is made (the trace, the analysis, the index's arrays) and a
+ * copy of the view's settings it needs, made before the thread starts. */
+enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_COUNT };
+struct view_job {
+	void *(*run)(void *in);      /* on the thread: the result, or NULL; frees in */
+	void (*drop)(void *out);     /* frees a result no pane took */
+	void *in;
+	uint64_t key_xor;            /* the pane's key is the whole trace's with this */
+};
+/* Each pane's jobs, filled on the view's thread (0: none, or out of
+ * memory: the pane computes when it opens, as without them). */
+int view_profile_job(struct view *v, struct view_job *j);
+int view_comm_job(struct view *v, struct view_job *j);
+int view_lists_job(struct view *v, int which, struct view_job *j);
+/* The whole trace's scope key (view_scope_fill of TSCOPE_ALL with no
+ * filter), which a prefetched result answers. */
+void view_prefetch_key(const struct view *v, uint64_t key[4]);
+/* The result of job what when key is what it was made for, waiting
+ * while it runs; the caller owns it. NULL otherwise. */
+void *view_prefetch_take(struct view *v, int what, const uint64_t key[4]);
+/* Which jobs' results a pane took (bits 1 << PF_*): tests. */
+unsigned view_prefetch_taken(struct view *v);
+void view_prefetch_stop(struct view *v);
+
 /* The time window the timeline selected: 1 and its ends, or 0. */
 int view_time_selection(const struct view *v, uint64_t *t0, uint64_t *t1);
 

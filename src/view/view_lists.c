@@ -245,35 +245,43 @@ view_lists_destroy(struct view_lists *vl)
 
 /* Is lop in the scope s (the kept ranks, each rank's window)? */
 static int
-in_scope(const struct view *v, const struct profile_scope *s, uint32_t lop)
+in_scope(const struct analysis *a, const struct profile_scope *s, uint32_t lop)
 {
-	uint32_t r = analysis_lop_timeline(v->a, lop);
+	uint32_t r = analysis_lop_timeline(a, lop);
 	if (s->ranks && !s->ranks[r])
 		return 0;
-	uint64_t t = analysis_lop_enter(v->a, lop);
-	uint64_t a = s->tl_from ? s->tl_from[r] : s->from, b = s->tl_from ? s->tl_to[r] : s->to;
-	if (s->tl_from && a == b)
+	uint64_t t = analysis_lop_enter(a, lop);
+	uint64_t lo = s->tl_from ? s->tl_from[r] : s->from, hi = s->tl_from ? s->tl_to[r] : s->to;
+	if (s->tl_from && lo == hi)
 		return 0;
-	return t >= a && (t < b || (s->tl_from && t <= b));
+	return t >= lo && (t < hi || (s->tl_from && t <= hi));
 }
 
 static int
-push(struct view_lists *vl, size_t *cap, struct oprow x)
+push(struct oprow **ops, uint32_t *n, size_t *cap, struct oprow x)
 {
-	if (vl->n >= *cap) {
+	if (*n >= *cap) {
 		size_t c = *cap ? 2 * *cap : 64;
-		struct oprow *p = realloc(vl->ops, c * sizeof *p);
+		struct oprow *p = realloc(*ops, c * sizeof *p);
 		if (!p)
 			return ERR_NOMEM;
-		vl->ops = p;
+		*ops = p;
 		*cap = c;
 	}
-	vl->ops[vl->n++] = x;
+	(*ops)[(*n)++] = x;
 	return 0;
 }
 
+/* What the rows of a list are made from: nothing the view's keys change
+ * (a job copies it, view_prefetch.c). */
+struct rows_in {
+	const struct analysis *a;
+	const struct view_index *ix;
+	int startup, charm;
+};
+
 struct ranks_job {
-	struct view *v;
+	const struct rows_in *in;
 	const struct profile_scope *s;
 	struct rankrow *out;
 	uint32_t nr;
@@ -285,8 +293,8 @@ static int
 ranks_work(void *ctx, uint32_t wi, uint32_t nw)
 {
 	struct ranks_job *j = ctx;
-	const struct analysis *a = j->v->a;
-	int startup = view_index_startup(j->v->ix), a_charm = view_is_charm(j->v);
+	const struct analysis *a = j->in->a;
+	int startup = j->in->startup, a_charm = j->in->charm;
 	uint32_t r0, r1;
 	par_share(j->nr, wi, nw, &r0, &r1);
 	for (uint32_t r = r0; r < r1; r++) {
@@ -296,9 +304,9 @@ ranks_work(void *ctx, uint32_t wi, uint32_t nw)
 		if (j->s->ranks && !j->s->ranks[r])
 			continue;
 		uint32_t first, end;
-		view_index_rank_lops(j->v->ix, r, &first, &end);
+		view_index_rank_lops(j->in->ix, r, &first, &end);
 		for (uint32_t l = first; l < end; l++) {
-			if (!in_scope(j->v, j->s, l) || (!startup && analysis_lop_from_startup(a, l)))
+			if (!in_scope(a, j->s, l) || (!startup && analysis_lop_from_startup(a, l)))
 				continue;
 			/* a Charm++ run: seed 004's differential duration (its
 			 * sum and largest) and idle experienced */
@@ -314,6 +322,57 @@ ranks_work(void *ctx, uint32_t wi, uint32_t nw)
 	return 0;
 }
 
+/* Lateness per rank over scope s: the kept ranks' rows, in rank order,
+ * into *out (allocated), their count in *n. */
+static int
+rank_rows(const struct rows_in *in, const struct profile_scope *s, struct rankrow **out, uint32_t *n)
+{
+	const struct analysis *a = in->a;
+	uint32_t nr = view_index_ranks(in->ix), k;
+	struct rankrow *rows = calloc((size_t)nr + 1, sizeof *rows);
+	if (!rows)
+		return ERR_NOMEM;
+	/* every rank's operations, on every core */
+	struct ranks_job rj = { in, s, rows, nr };
+	par_run(par_workers(), ranks_work, &rj);
+	const struct analysis_wait *w = analysis_waits(a, &k);
+	for (uint32_t i = 0; i < k; i++)
+		if (in_scope(a, s, w[i].lop))
+			rows[analysis_lop_timeline(a, w[i].lop)].wait += w[i].time;
+	const uint32_t *h = analysis_hotspots_startup(a, in->startup, &k);
+	for (uint32_t i = 0; i < k; i++)
+		if (in_scope(a, s, h[i]))
+			rows[analysis_lop_timeline(a, h[i])].hot++;
+	/* the kept ranks, in rank order */
+	*n = 0;
+	for (uint32_t r = 0; r < nr; r++)
+		if (!s->ranks || s->ranks[r])
+			rows[(*n)++] = rows[r];
+	*out = rows;
+	return 0;
+}
+
+/* The wait states in scope s, as rows into *ops (allocated), n of them. */
+static int
+wait_rows(const struct analysis *a, const struct profile_scope *s, struct oprow **ops, uint32_t *n)
+{
+	uint32_t k;
+	size_t cap = 0;
+	const struct analysis_wait *w = analysis_waits(a, &k);
+	*n = 0;
+	for (uint32_t i = 0; i < k; i++)
+		if (in_scope(a, s, w[i].lop) &&
+		    push(ops, n, &cap, (struct oprow){ w[i].lop, i, w[i].cause_lop, w[i].time, w[i].kind }))
+			return ERR_NOMEM;
+	return 0;
+}
+
+static void
+rows_in_of(const struct view *v, struct rows_in *in)
+{
+	*in = (struct rows_in){ v->a, v->ix, view_index_startup(v->ix), view_is_charm(v) };
+}
+
 static int
 fill(struct view *v, const struct profile_scope *s)
 {
@@ -321,49 +380,31 @@ fill(struct view *v, const struct profile_scope *s)
 	const struct analysis *a = v->a;
 	size_t cap = 0;
 	uint32_t n;
+	struct rows_in in;
+	rows_in_of(v, &in);
 	vl->n = 0;
 	free(vl->ops);
 	vl->ops = NULL;
 	if (vl->list == LI_PROBLEMS) {
 		const struct analysis_problem *p = analysis_problems(a, &n);
 		for (uint32_t i = 0; i < n; i++)
-			if (in_scope(v, s, p[i].lop) &&
-			    push(vl, &cap, (struct oprow){ p[i].lop, i, p[i].surfaced, p[i].amount, p[i].kind }))
+			if (in_scope(a, s, p[i].lop) &&
+			    push(&vl->ops, &vl->n, &cap,
+				 (struct oprow){ p[i].lop, i, p[i].surfaced, p[i].amount, p[i].kind }))
 				return ERR_NOMEM;
 	} else if (vl->list == LI_HOTSPOTS) {
-		const uint32_t *h = analysis_hotspots_startup(a, view_index_startup(v->ix), &n);
+		const uint32_t *h = analysis_hotspots_startup(a, in.startup, &n);
 		for (uint32_t i = 0; i < n; i++)
-			if (in_scope(v, s, h[i]) &&
-			    push(vl, &cap, (struct oprow){ h[i], i, TRACE_NONE, view_is_charm(v)
+			if (in_scope(a, s, h[i]) &&
+			    push(&vl->ops, &vl->n, &cap, (struct oprow){ h[i], i, TRACE_NONE, in.charm
 							   ? analysis_lop_diff_duration(a, h[i]) : analysis_lop_diff(a, h[i]), 0 }))
 				return ERR_NOMEM;
 	} else if (vl->list == LI_WAITS) {
-		const struct analysis_wait *w = analysis_waits(a, &n);
-		for (uint32_t i = 0; i < n; i++)
-			if (in_scope(v, s, w[i].lop) &&
-			    push(vl, &cap, (struct oprow){ w[i].lop, i, w[i].cause_lop, w[i].time, w[i].kind }))
-				return ERR_NOMEM;
+		return wait_rows(a, s, &vl->ops, &vl->n);
 	} else if (vl->list == LI_RANKS) {
-		uint32_t nr = view_index_ranks(v->ix);
 		free(vl->ranks);
-		vl->ranks = calloc((size_t)nr + 1, sizeof *vl->ranks);
-		if (!vl->ranks)
-			return ERR_NOMEM;
-		/* every rank's operations, on every core */
-		struct ranks_job rj = { v, s, vl->ranks, nr };
-		par_run(par_workers(), ranks_work, &rj);
-		const struct analysis_wait *w = analysis_waits(a, &n);
-		for (uint32_t i = 0; i < n; i++)
-			if (in_scope(v, s, w[i].lop))
-				vl->ranks[analysis_lop_timeline(a, w[i].lop)].wait += w[i].time;
-		const uint32_t *h = analysis_hotspots_startup(a, view_index_startup(v->ix), &n);
-		for (uint32_t i = 0; i < n; i++)
-			if (in_scope(v, s, h[i]))
-				vl->ranks[analysis_lop_timeline(a, h[i])].hot++;
-		/* the kept ranks, in rank order */
-		for (uint32_t r = 0; r < nr; r++)
-			if (!s->ranks || s->ranks[r])
-				vl->ranks[vl->n++] = vl->ranks[r];
+		vl->ranks = NULL;
+		return rank_rows(&in, s, &vl->ranks, &vl->n);
 	} else {
 		const struct trace_info *ti = trace_info(v->t);
 		for (int w = 0; w < WARN_COUNT; w++)
@@ -371,6 +412,124 @@ fill(struct view *v, const struct profile_scope *s)
 				vl->warn[vl->n++] = (uint32_t)w;
 	}
 	return 0;
+}
+
+/* Jobs run ahead (view_prefetch.c): the wait states sorted as the list
+ * first sorts them, and lateness per rank, over the whole trace. */
+struct job_in {
+	struct rows_in in;
+	int which, sort, desc;
+	struct view *v;              /* for op_key: v->a only, never changed */
+	struct vt_col ocols[OC_COUNT];
+};
+
+struct job_out {
+	struct oprow *ops;
+	struct rankrow *ranks;
+	uint32_t n;
+	uint32_t *order;             /* the wait states' sorted order */
+	size_t cap;
+	int sort_seen;               /* sorted by: column << 1 | desc */
+};
+
+static void
+job_drop(void *out)
+{
+	struct job_out *o = out;
+	if (!o)
+		return;
+	free(o->ops);
+	free(o->ranks);
+	free(o->order);
+	free(o);
+}
+
+static void *
+job_run(void *arg)
+{
+	struct job_in *j = arg;
+	struct job_out *o = calloc(1, sizeof *o);
+	struct profile_scope s;
+	profile_scope_all(&s);
+	int rc = !o;
+	if (!rc && j->which == PF_RANKS) {
+		rc = rank_rows(&j->in, &s, &o->ranks, &o->n);
+	} else if (!rc) {
+		rc = wait_rows(j->in.a, &s, &o->ops, &o->n);
+		/* sorted by a table of the job's own, over a copy of the pane
+		 * whose rows are the job's */
+		struct view_lists shadow = { .ops = o->ops, .v = j->v, .list = LI_WAITS };
+		memcpy(shadow.ocols, j->ocols, sizeof shadow.ocols);
+		struct vt_source src = { shadow.ocols, OC_COUNT, &shadow, op_cell, op_key, NULL };
+		struct vtable t;
+		vt_init(&t, j->sort);
+		t.desc = j->desc;
+		/* by a number only: a text column's cells read the view */
+		if (!rc && !j->ocols[j->sort].text && !(rc = vt_reset(&t, o->n)) && !(rc = vt_sort(&t, &src))) {
+			o->order = t.order;
+			o->cap = t.cap;
+			o->sort_seen = t.sort << 1 | t.desc;
+		} else {
+			vt_fini(&t);
+		}
+	}
+	free(j);
+	if (rc) {
+		job_drop(o);
+		return NULL;
+	}
+	return o;
+}
+
+int
+view_lists_job(struct view *v, int which, struct view_job *j)
+{
+	struct view_lists *vl = v->lists;
+	int list = which == PF_RANKS ? LI_RANKS : LI_WAITS;
+	if (view_is_charm(v) && list == LI_WAITS)
+		return 0;                    /* no wait states in a Charm++ run */
+	struct job_in *in = calloc(1, sizeof *in);
+	if (!in)
+		return 0;
+	rows_in_of(v, &in->in);
+	in->which = which;
+	in->sort = vl->tab[list].sort;
+	in->desc = vl->tab[list].desc;
+	in->v = v;
+	memcpy(in->ocols, vl->ocols, sizeof in->ocols);
+	/* the key compute() makes for this list (and the start-up setting) */
+	*j = (struct view_job){ job_run, job_drop, in,
+				(uint64_t)list << 40 ^ (uint64_t)in->in.startup << 48 };
+	return 1;
+}
+
+/* Takes the rows (and for the wait states the order) computed ahead,
+ * when they answer key and the table is still sorted as the job sorted
+ * it; 1 if it did. */
+static int
+adopt(struct view *v, const uint64_t key[4])
+{
+	struct view_lists *vl = v->lists;
+	if (vl->list != LI_WAITS && vl->list != LI_RANKS)
+		return 0;
+	struct job_out *o = view_prefetch_take(v, vl->list == LI_WAITS ? PF_WAITS : PF_RANKS, key);
+	if (!o)
+		return 0;
+	struct vtable *t = &vl->tab[vl->list];
+	free(vl->ops);
+	free(vl->ranks);
+	vl->ops = o->ops;
+	vl->ranks = o->ranks;
+	vl->n = o->n;
+	if (o->order && o->sort_seen == (t->sort << 1 | t->desc)) {
+		vt_adopt(t, o->order, o->cap, o->n);
+	} else {
+		free(o->order);
+		vt_reset(t, vl->n);
+		vt_sort(t, &vl->src[vl->list]);
+	}
+	free(o);
+	return 1;
 }
 
 static void
@@ -388,6 +547,12 @@ compute(struct view *v)
 	key[0] ^= (uint64_t)vl->list << 40 ^ (uint64_t)view_index_startup(v->ix) << 48;
 	if (vl->valid && memcmp(key, vl->key, sizeof key) == 0) {
 		free(buf);
+		return;
+	}
+	if (adopt(v, key)) {
+		free(buf);
+		vl->valid = 1;
+		memcpy(vl->key, key, sizeof key);
 		return;
 	}
 	vl->valid = fill(v, &s) == 0;

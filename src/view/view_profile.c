@@ -252,7 +252,14 @@ compute(struct view *v)
 									     : TRACE_NONE;
 	profile_free(&vp->p);
 	struct err e = { 0 };
-	vp->valid = profile_compute(v->t, &s, &vp->p, &e) == 0;
+	struct profile *ahead = view_prefetch_take(v, PF_PROFILE, key);
+	if (ahead) {                         /* computed once the screen was drawn */
+		vp->p = *ahead;
+		free(ahead);
+		vp->valid = 1;
+	} else {
+		vp->valid = profile_compute(v->t, &s, &vp->p, &e) == 0;
+	}
 	free(buf);
 	if (!vp->valid) {
 		view_set_message(v, 1, "%s", e.msg);
@@ -266,6 +273,41 @@ compute(struct view *v)
 			vt_select_row(&vp->tab, i);
 	if (vp->by_rank)
 		fill_ranks(vp);
+}
+
+/* The whole trace's profile, ahead (view_prefetch.c). */
+static void *
+job_run(void *in)
+{
+	const struct trace *t = *(const struct trace **)in;
+	free(in);
+	struct profile_scope s;
+	profile_scope_all(&s);
+	struct profile *p = calloc(1, sizeof *p);
+	struct err e = { 0 };
+	if (p && profile_compute(t, &s, p, &e)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
+static void
+job_drop(void *out)
+{
+	profile_free(out);
+	free(out);
+}
+
+int
+view_profile_job(struct view *v, struct view_job *j)
+{
+	const struct trace **in = malloc(sizeof *in);
+	if (!in)
+		return 0;
+	*in = v->t;
+	*j = (struct view_job){ job_run, job_drop, in, 0 };
+	return 1;
 }
 
 static void

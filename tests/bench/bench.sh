@@ -127,7 +127,7 @@ fi
 # the stencils: medians of the runs (BENCH_ONLY=profile runs this alone).
 if [ "${BENCH_ONLY:-profile}" = profile ]; then
 	[ -n "${BENCH_ONLY:-}" ] || echo
-	printf '%-30s %11s %9s %9s %9s %9s %9s\n' trace events profile_s comm_s window_s key_ms key_max
+	printf '%-30s %11s %9s %9s %9s %9s %9s %9s\n' trace events profile_s comm_s window_s key_ms key_max ahead_ms
 	for size in $sizes; do
 		for ranks in 64 1024; do
 			t=$dir/stencil-$ranks-$size
@@ -148,18 +148,19 @@ if [ "${BENCH_ONLY:-profile}" = profile ]; then
 				# per key: profile, comm, lists, the timeline zoomed and panned
 				"$build/skein" render -q --time --size 200x60 \
 					--keys 'pvvavvvvvivvvvvT++++++LLHH-f1' "$tmp/p.skein" 2>"$tmp/k" >/dev/null || exit 1
-				km=$(sed -n 's/.* keys, \([0-9.]*\) ms mean, \([0-9.]*\) ms max.*/\1 \2/p' "$tmp/k")
+				km=$(sed -n 's/.* background \([0-9.]*\) ms; .* keys, \([0-9.]*\) ms mean, \([0-9.]*\) ms max.*/\2 \3 \1/p' "$tmp/k")
 				echo "$(((t1 - t0) / 1000000)) $(((t2 - t1) / 1000000)) $(((t3 - t2) / 1000000)) $km" >>"$tmp/t"
 				i=$((i + 1))
 			done
 			median "$tmp/t" | awk -v n="stencil $ranks ranks $size" -v ev="$ev" '{
-				printf "%-30s %11d %9.3f %9.3f %9.3f %9.2f %9.2f\n", n, ev, $1 / 1000, $2 / 1000, $3 / 1000, $4, $5 }'
+				printf "%-30s %11d %9.3f %9.3f %9.3f %9.2f %9.2f %9.1f\n", n, ev, $1 / 1000, $2 / 1000, $3 / 1000, $4, $5, $6 }'
 			rm -f "$tmp/p.skein"
 		done
 	done
 	echo "profile_s, comm_s: 'skein profile' and 'skein comm' of the whole trace from the saved"
 	echo "analysis (the process: mapping, checksums, the sweep); window_s: the profile of 10 ms;"
-	echo "key_ms, key_max: the explorer's time per key (view work, 200x60) over p v v a v*5 i v*5 T + *6 L L H H - f 1"
+	echo "key_ms, key_max: the explorer's time per key (view work, 200x60) over p v v a v*5 i v*5 T + *6 L L H H - f 1,"
+	echo "once the panes' whole-trace tables computed on a thread after the first draw are done (ahead_ms)"
 	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M
 	[ "${BENCH_ONLY:-}" = profile ] && exit 0
 fi

@@ -197,6 +197,19 @@ vt_sort(struct vtable *t, const struct vt_source *s)
 	return rc;
 }
 
+void
+vt_adopt(struct vtable *t, uint32_t *order, size_t cap, uint32_t n)
+{
+	free(t->order);
+	t->order = order;
+	t->cap = cap;
+	t->n = n;
+	clamp(t);
+	/* vt_reset's order was the rows' own: the selected place's row */
+	if (n)
+		vt_select_row(t, t->sel);
+}
+
 int
 vt_sort_by(struct vtable *t, const struct vt_source *s, int c)
 {

@@ -61,6 +61,11 @@ void vt_fini(struct vtable *t);
 int vt_reset(struct vtable *t, uint32_t n);
 /* Sorts by t->sort (stable: ties keep the pane's order). 0 or ERR_NOMEM. */
 int vt_sort(struct vtable *t, const struct vt_source *s);
+/* vt_reset(n) then vt_sort, where another table already sorted the same
+ * n rows by the same column and direction (on another thread): takes
+ * its order (allocated, cap entries) and keeps the selection as vt_sort
+ * would have. */
+void vt_adopt(struct vtable *t, uint32_t *order, size_t cap, uint32_t n);
 /* Sorts by column c; again by the same column reverses the order. */
 int vt_sort_by(struct vtable *t, const struct vt_source *s, int c);
 /* The pane's row at the selection, or UINT32_MAX when empty. */

@@ -1,0 +1,116 @@
+/* test_view_prefetch.c — the panes' whole-trace tables computed ahead
+ * on a thread (view_prefetch.c) give the screens the panes give when
+ * they compute on opening, and are the ones the panes show: for key
+ * scripts through the profile, the matrix, the wait states and lateness
+ * per rank, each screen with the thread started after the first draw
+ * equals the screen without it, and the jobs the script's panes open on
+ * were taken. A filter or another scope set before a pane opens makes
+ * it compute as before (the job's result is left). */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/core/analysis.h"
+#include "view/surface/grid.h"
+#include "view/surface/keymap.h"
+#include "view/view_impl.h"
+
+/* The screen after keys at 120x40, with the jobs started after the first
+ * draw (ahead) or not; *taken: the jobs a pane took. */
+static char *
+screen(const struct analysis *a, const char *keys, int ahead, unsigned *taken)
+{
+	struct view *v = NULL;
+	struct err e = { 0 };
+	struct view_opts vo = { 0 };
+	assert_int_equal(view_create(a, &vo, &v, &e), 0);
+	struct grid *g = grid_create(120, 40);
+	assert_non_null(g);
+	uint32_t k[256];
+	size_t nk = 0;
+	assert_int_equal(keymap_script(keys, k, 256, &nk, &e), 0);
+	view_draw(v, g);
+	if (ahead)
+		view_prefetch_start(v);
+	for (size_t i = 0; i < nk; i++) {
+		view_key(v, k[i]);
+		view_draw(v, g);
+	}
+	*taken = view_prefetch_taken(v);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	assert_int_equal(grid_write(g, f, DEPTH_NONE, 0), 0);
+	fclose(f);
+	grid_destroy(g);
+	view_destroy(v);
+	return buf;
+}
+
+struct script {
+	const char *keys;
+	unsigned taken;              /* the jobs it must take */
+};
+
+static void
+same_screens(const char *trace, const struct script *sc, size_t n)
+{
+	struct trace *t = tu_load_corpus(trace);
+	struct analysis *a = tu_analyse(t, NULL);
+	for (size_t i = 0; i < n; i++) {
+		unsigned with, without;
+		char *x = screen(a, sc[i].keys, 1, &with);
+		char *y = screen(a, sc[i].keys, 0, &without);
+		if (strcmp(x, y))
+			print_error("%s, keys %s: the screens differ\n--- ahead\n%s--- on opening\n%s", trace,
+				    sc[i].keys, x, y);
+		assert_string_equal(x, y);
+		if (with != sc[i].taken)
+			print_error("%s, keys %s: took jobs %#x, not %#x\n", trace, sc[i].keys, with, sc[i].taken);
+		assert_int_equal(with, sc[i].taken);
+		assert_int_equal(without, 0);
+		free(x);
+		free(y);
+	}
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+#define P (1u << PF_PROFILE)
+#define C (1u << PF_COMM)
+#define W (1u << PF_WAITS)
+#define R (1u << PF_RANKS)
+
+static void
+mpi_panes(void **state)
+{
+	(void)state;
+	static const struct script sc[] = {
+		{ "p", P },
+		{ "pjjv", P },              /* a region's ranks */
+		{ "pooo", P },              /* sorted again */
+		{ "a", C },
+		{ "avvvv", C },             /* the matrix's other views */
+		{ "ivv", W },               /* the wait states */
+		{ "ivvv", W | R },          /* and lateness per rank */
+		{ "ivvvo", W | R },
+		{ "pqaqivvv", P | C | W | R },
+		{ "pw", P },                /* another scope: computed on change */
+		{ ":ranks 0,2<Enter>p", 0 },  /* a filter: computed as before */
+		{ ":window 0.3 0.4<Enter>a", 0 },
+	};
+	same_screens("stencil-4-delay", sc, sizeof sc / sizeof *sc);
+	same_screens("lammps-melt-4", sc, sizeof sc / sizeof *sc);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mpi_panes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
