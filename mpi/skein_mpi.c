@@ -333,6 +333,14 @@ run_distributed(struct cli *c, struct cli_progress *p, int *serial_only)
 		cli_error("%s", e.msg);
 		return EXIT_FAIL;
 	}
+	/* opening it worked out the explanations, which the ranks' stages
+	 * do not: saved with the rest, the file is the serial one */
+	if (saved_append_explain(c->save, a, &e)) {
+		cli_error("%s", e.msg);
+		analysis_destroy(a);
+		trace_destroy(t);
+		return EXIT_FAIL;
+	}
 	const char *save = c->save;
 	c->save = NULL;                  /* written already */
 	rc = cli_analyze(c, t, &a, p);

@@ -34,6 +34,6 @@ if len(a) != len(b):
     print(f"savedcmp: sizes differ: {len(a)} and {len(b)} bytes")
 else:
     i = next(k for k in range(len(a)) if a[k] != b[k])
-    table_end = 64 + 48 * 82                   # the header, then 82 table entries
+    table_end = 64 + 48 * 86                   # the header, then 86 table entries
     print(f"savedcmp: byte {i} differs ({'header or table' if i < table_end else 'a section'})")
 sys.exit(1)

@@ -6,7 +6,8 @@
  * with --reorder --leap-merge (on 2 and 3 ranks), 1 to 4 thread
  * ranks each read their share, and the saved file they write together is
  * the one saved_write writes after analysis_run, byte for byte but the
- * stage timings (and the checksums over them). A trace without
+ * stage timings (and the checksums over them), once the explanations are
+ * added as skein-mpi adds them (saved_append_explain). A trace without
  * communication is refused with the serial message and nothing saved.
  * This test reads the file's layout (analysis/saved_impl.h). */
 #include "testutil.h"
@@ -104,6 +105,14 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 			print_error("%s on %u ranks: %s\n", trace, n, j.msg);
 			fail();
 		}
+		/* the explanations added from the file opened, as skein-mpi's
+		 * rank 0 does */
+		struct trace *t2 = NULL;
+		struct analysis *a2 = NULL;
+		assert_int_equal(saved_open(j.path, &t2, &a2, NULL, &e), 0);
+		assert_int_equal(saved_append_explain(j.path, a2, &e), 0);
+		analysis_destroy(a2);
+		trace_destroy(t2);
 		size_t nm = 0;
 		char *m = masked(j.path, &nm);
 		if (nm != ns || memcmp(s, m, ns)) {

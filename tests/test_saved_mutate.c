@@ -85,6 +85,9 @@ static const struct field fields[] = {
 	{ S_RMAS, 48, X_WIN },
 	{ S_EPOCHS, 16, X_TL }, { S_EPOCHS, 20, X_WIN }, { S_EPOCHS, 24, X_TL },
 	{ S_EPOCHS, 28, X_OP }, { S_EPOCHS, 32, X_OP },
+	{ S_WAITS, 0, X_LOP }, { S_WAITS, 4, X_LOP }, { S_WAITS, 8, X_LOP },
+	{ S_DELAYS, 0, X_LOP }, { S_OUTLIERS, 0, X_LOP },
+	{ S_PROBLEMS, 8, X_LOP }, { S_PROBLEMS, 12, X_LOP },
 };
 
 struct file {

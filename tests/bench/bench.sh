@@ -2,7 +2,9 @@
 # bench.sh BUILD — `make bench`: skein's load and default analysis next to
 # the OTF2 library's bare single-thread per-location read of the same
 # archive, on generated stencil traces of 10^7 and (when the disk allows)
-# 10^8 events at 64 and 1024 ranks, the leap merge against the default
+# 10^8 events at 64 and 1024 ranks and on the archives of
+# ../shared/tools/otf2floor (10^7 events at 64 and 1024 ranks, 10^8 at
+# 64), the leap merge against the default
 # analysis on a sparse 10^7-event trace, and the largest real trace in
 # ../shared; then Charm++ Projections runs (skein-gen-charm, 10^6 and 10^7
 # records) against the floor of decompressing and tokenising their logs.
@@ -93,6 +95,24 @@ if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
 			row "stencil $ranks ranks $size" "$t/traces.otf2"
 		done
 	done
+	# the archives of ../shared/tools/otf2floor/gen.c, which the issues'
+	# figures use: the same kind of events, written with OTF2's default
+	# 4 MB definition chunks where skein-gen writes modern Score-P's
+	# 256 KB (doc/performance.md, "Two kinds of archive")
+	floor=$root/${SHARED:-../shared}/tools/otf2floor/gen.c
+	if [ -f "$floor" ] && cc -O2 -std=c11 -o "$tmp/floor-gen" "$floor" -lopen-trace-format2 -lm 2>/dev/null; then
+		for size in $sizes; do
+			for ranks in 64 1024; do
+				case $size.$ranks in 10M.64) it=3906 ;; 10M.1024) it=244 ;; 100M.64) it=39062 ;; *) continue ;; esac
+				t=$dir/floor-$size-r$ranks
+				[ -f "$t/traces.otf2" ] || { rm -rf "$t" && "$tmp/floor-gen" "$t" "$ranks" "$it" >/dev/null; } ||
+					{ echo "otf2floor's gen failed"; exit 1; }
+				row "otf2floor $ranks ranks $size" "$t/traces.otf2"
+			done
+		done
+	else
+		echo "(no ../shared/tools/otf2floor/gen.c, or it did not build: its archives skipped)"
+	fi
 	real=$root/${SHARED:-../shared}/traces/otf2/casita-2_jacobi_blame_cpu_015/traces.otf2
 	[ -f "$real" ] && row "casita jacobi (real, largest)" "$real"
 	echo "bare_s: OTF2 per-location read, one thread; ratio: skein load + default analysis"
@@ -119,7 +139,7 @@ if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
 		printf "sparse 64 ranks 10M (70%% of messages skipped): default %.2f s, --leap-merge %.2f s\n", $8, $22
 		printf "(leap stage %.2f s), ratio %.2f\n", $19, $22 / $8
 	}'
-	[ "${BENCH_ONLY:-}" = otf2 ] && { [ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M; }
+	[ "${BENCH_ONLY:-}" = otf2 ] && { [ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M "$dir"/floor-100M-*; }
 fi
 
 # The profile and the communication matrix from a saved analysis (doc/
@@ -161,7 +181,7 @@ if [ "${BENCH_ONLY:-profile}" = profile ]; then
 	echo "analysis (the process: mapping, checksums, the sweep); window_s: the profile of 10 ms;"
 	echo "key_ms, key_max: the explorer's time per key (view work, 200x60) over p v v a v*5 i v*5 T + *6 L L H H - f 1,"
 	echo "once the panes' whole-trace tables computed on a thread after the first draw are done (ahead_ms)"
-	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M
+	[ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$dir"/stencil-*-100M "$dir"/floor-100M-*
 	[ "${BENCH_ONLY:-}" = profile ] && exit 0
 fi
 

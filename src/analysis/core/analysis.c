@@ -173,10 +173,12 @@ analysis_destroy(struct analysis *a)
 	free(a->part_imbalance);
 	free(a->part_region);
 common:
-	free(a->waits);
-	free(a->delays);
-	free(a->outliers);
-	free(a->problems);
+	if (!a->explain_mapped) {
+		free(a->waits);
+		free(a->delays);
+		free(a->outliers);
+		free(a->problems);
+	}
 	if (a->clusters)
 		for (uint32_t p = 0; p < a->n_parts; p++)
 			cluster_fini(&a->clusters[p]);

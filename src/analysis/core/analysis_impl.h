@@ -128,9 +128,10 @@ struct analysis {
 	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
 
 	/* What lateness cannot see (analysis/explain/explain.h): computed
-	 * after the metrics, and when a saved analysis opens; never saved,
-	 * so malloc'd even when mapped. Waits, delays in lop order;
-	 * outliers and problems largest first. */
+	 * after the metrics and saved with them (a file skein-mpi wrote
+	 * holds none: computed when it opens). Waits, delays in lop order;
+	 * outliers and problems largest first. explained: they are there
+	 * (computed or read); explain_mapped: in the saved file's mapping. */
 	struct analysis_wait *waits;
 	uint32_t n_waits;
 	struct analysis_delay *delays;
@@ -139,6 +140,7 @@ struct analysis {
 	uint32_t n_outliers;
 	struct analysis_problem *problems;
 	uint32_t n_problems;
+	int explained, explain_mapped;
 
 	int mapped;              /* the arrays are in a saved file (saved.c) */
 	/* Work counted for the tests of complexity (not saved): the lops the

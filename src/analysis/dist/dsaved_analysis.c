@@ -59,6 +59,7 @@ dsaved_put_head(struct dsaved *w, struct dcomm *c, const struct analysis *a,
 	const struct trace *t = a->t;
 	struct meta m;
 	saved_fill_meta(&m, a, ran);
+	m.has_explain = 0;       /* the ranks write none: saved_append_explain adds them */
 	int rc = put_root(w, c, S_META, sizeof m, &m, 1);
 	uint32_t n_str = intern_count(t->strings);
 	const char **strs = malloc(((size_t)n_str + 1) * sizeof *strs);

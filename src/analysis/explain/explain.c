@@ -7,7 +7,7 @@
 int
 explain_run(struct analysis *a)
 {
-	if (a->charm || a->waits)
+	if (a->charm || a->explained)
 		return 0;
 	int rc = explain_waits(a);
 	if (!rc)
@@ -16,6 +16,7 @@ explain_run(struct analysis *a)
 		rc = explain_outliers(a);
 	if (!rc)
 		rc = explain_problems(a);
+	a->explained = !rc;
 	return rc;
 }
 

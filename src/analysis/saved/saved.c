@@ -77,7 +77,8 @@ saved_has_of(const struct analysis *a)
 	return (struct has){ .phases = a->lop_phase != NULL,
 			     .op_of_lop = a->op_of_lop != NULL,
 			     .op_last_of_lop = a->op_last_of_lop != NULL,
-			     .charm_metrics = a->dur_diff != NULL };
+			     .charm_metrics = a->dur_diff != NULL,
+			     .explain = a->explained && !a->charm };
 }
 
 /* Lists the arrays of t and a with their counts as they are in memory
@@ -144,6 +145,12 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 	ARR(S_IMBALANCE, a->imbalance, h.charm_metrics ? nl : 0);
 	ARR(S_PART_IMBALANCE, a->part_imbalance, h.charm_metrics ? np : 0);
 	ARR(S_PART_REGION, a->part_region, h.charm_metrics ? np : 0);
+	if (h.explain) {        /* a file without them has not their sections */
+		ARR(S_WAITS, a->waits, a->n_waits);
+		ARR(S_DELAYS, a->delays, a->n_delays);
+		ARR(S_OUTLIERS, a->outliers, a->n_outliers);
+		ARR(S_PROBLEMS, a->problems, a->n_problems);
+	}
 #undef ARR
 	return n;
 }
@@ -522,7 +529,20 @@ from_meta(struct opener *o, const struct meta *m, struct trace *t, struct analys
 	struct has h = { .phases = m->has_phases != 0,
 			 .op_of_lop = m->has_op_of_lop != 0,
 			 .op_last_of_lop = m->has_op_last_of_lop != 0,
-			 .charm_metrics = m->has_charm_metrics != 0 };
+			 .charm_metrics = m->has_charm_metrics != 0,
+			 .explain = m->has_explain != 0 };
+	if (h.explain) {
+		if (m->paradigm != PARADIGM_MPI)
+			return err_set(o->e, ERR_FORMAT, "%s: explanations saved for a Charm++ run", o->name);
+		/* their lengths are their sections' (saved_check_rest checks them) */
+		const struct section *w = o->sec[S_WAITS], *d = o->sec[S_DELAYS], *x = o->sec[S_OUTLIERS],
+				     *p = o->sec[S_PROBLEMS];
+		a->n_waits = w && w->count < UINT32_MAX ? (uint32_t)w->count : 0;
+		a->n_delays = d && d->count < UINT32_MAX ? (uint32_t)d->count : 0;
+		a->n_outliers = x && x->count < UINT32_MAX ? (uint32_t)x->count : 0;
+		a->n_problems = p && p->count < UINT32_MAX ? (uint32_t)p->count : 0;
+		a->explained = a->explain_mapped = 1;
+	}
 	int rc = map_arrays(o, t, a, h);
 	a->iters.starts = a->iter_starts;
 	return rc;

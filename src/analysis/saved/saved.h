@@ -22,7 +22,7 @@
 #include "base/err.h"
 #include "model/trace.h"
 
-#define SAVED_VERSION 6
+#define SAVED_VERSION 7
 
 /* Writes the model and analysis a and the options it ran with, ran (the
  * globs of its phase rules and of its iteration region are recorded), to
@@ -31,6 +31,14 @@
  * ERR_NOMEM. */
 int saved_write(const struct analysis *a, const struct analysis_opts *ran, const char *path,
 		struct err *e);
+
+/* Adds to the saved file at path, which a distributed analysis wrote
+ * without them, the explanations of a, the analysis opened from it
+ * (saved_open works them out): the file is then the one saved_write
+ * writes for the same analysis, byte for byte but for the stage timings.
+ * Nothing when the file holds them or a has none (a Charm++ run).
+ * Returns 0, ERR_IO or ERR_NOMEM. */
+int saved_append_explain(const char *path, const struct analysis *a, struct err *e);
 
 /* 1 when the file at path starts as a saved analysis does. */
 int saved_is(const char *path);

@@ -44,6 +44,8 @@ static const char *const names[S_END] = {
 	[S_DUR_DIFF] = "differential duration", [S_IMBALANCE] = "imbalance",
 	[S_PART_IMBALANCE] = "phase imbalance", [S_PART_REGION] = "phase entry",
 	[S_DIFF_BIG] = "large differential lateness", [S_CAUSE_FAR] = "far cause lops",
+	[S_WAITS] = "wait states", [S_DELAYS] = "delays", [S_OUTLIERS] = "outliers",
+	[S_PROBLEMS] = "problems",
 };
 
 const char *
@@ -797,6 +799,37 @@ check_dag(struct opener *o, const struct analysis *a)
 	return rc;
 }
 
+/* The explanations: each entry's lops exist (a wait's cause always, its
+ * root delay when it names one, a problem's hotspot likewise), kinds in
+ * range; waits and delays in strictly increasing lop order (they are
+ * found by binary search); no more problems than the hotspots asked
+ * for. */
+static int
+check_explain(struct opener *o, const struct analysis *a)
+{
+	uint32_t nl = a->n_lops;
+	for (uint32_t i = 0; i < a->n_waits; i++) {
+		const struct analysis_wait *w = &a->waits[i];
+		if (IDX(w->lop, nl) | IDX(w->cause_lop, nl) | OPT(w->root_lop, nl) |
+		    (w->kind >= WAIT_KIND_COUNT) | (i && w->lop <= w[-1].lop))
+			return fault(o, S_WAITS, "an entry names a lop or kind that is not there, or is out of order");
+	}
+	for (uint32_t i = 0; i < a->n_delays; i++)
+		if (IDX(a->delays[i].lop, nl) | (i && a->delays[i].lop <= a->delays[i - 1].lop))
+			return fault(o, S_DELAYS, "an entry names a lop that is not there, or is out of order");
+	for (uint32_t i = 0; i < a->n_outliers; i++)
+		if (IDX(a->outliers[i].lop, nl))
+			return fault(o, S_OUTLIERS, "an entry names a lop that is not there");
+	if (a->n_problems > (uint32_t)a->opts.hotspots)
+		return fault(o, S_PROBLEMS, "more problems than the hotspots asked for");
+	for (uint32_t i = 0; i < a->n_problems; i++) {
+		const struct analysis_problem *p = &a->problems[i];
+		if (IDX(p->lop, nl) | OPT(p->surfaced, nl) | (p->kind >= PROBLEM_KIND_COUNT))
+			return fault(o, S_PROBLEMS, "an entry names a lop or kind that is not there");
+	}
+	return 0;
+}
+
 int
 saved_check_rest(struct opener *o, uint32_t n_big, uint32_t n_far)
 {
@@ -831,6 +864,8 @@ saved_check_rest(struct opener *o, uint32_t n_big, uint32_t n_far)
 		    OPT(f->cause_lop, a->n_lops) || (i && f->lop <= f[-1].lop))
 			return fault(o, S_CAUSE_FAR, "an entry names a lop without one");
 	}
+	if (a->explained && (rc = check_explain(o, a)))
+		return rc;
 	/* the iterations and the options, from the meta section */
 	const struct iterations *it = &a->iters;
 	/* the region is read (named) whether iterations were found or not */

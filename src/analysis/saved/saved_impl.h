@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/core/analysis_impl.h"
+#include "analysis/explain/explain.h"
 #include "model/charm.h"
 #include "model/trace_impl.h"
 
@@ -75,7 +76,10 @@ struct meta {
 	 * OP_LAST_OF_LOP) and seed 004's metrics (IDLE_EXP .. PART_REGION) */
 	uint32_t paradigm;
 	uint32_t reorder, charm_reorder, charm_sdag, charm_repair, charm_infer, charm_leap_merge;
-	uint32_t has_op_of_lop, has_op_last_of_lop, has_charm_metrics, pad1;
+	uint32_t has_op_of_lop, has_op_last_of_lop, has_charm_metrics;
+	/* the explanations are saved (sections WAITS .. PROBLEMS): 1, or 0
+	 * (a Charm++ run, a distributed analysis's file) */
+	uint32_t has_explain;
 };
 _Static_assert(sizeof(struct meta) == 864, "doc/format.md: the meta section is 864 bytes");
 
@@ -92,7 +96,9 @@ _Static_assert(sizeof(struct trace_timeline) == 56 && sizeof(struct trace_call) 
 	       sizeof(struct lop_far) == 8 &&
 	       sizeof(struct trace_idle) == 16 && sizeof(struct trace_chare) == 44 &&
 	       sizeof(struct trace_entry) == 16 && sizeof(struct trace_win) == 12 &&
-	       sizeof(struct trace_rma) == 56 && sizeof(struct trace_epoch) == 40,
+	       sizeof(struct trace_rma) == 56 && sizeof(struct trace_epoch) == 40 &&
+	       sizeof(struct analysis_wait) == 24 && sizeof(struct analysis_delay) == 24 &&
+	       sizeof(struct analysis_outlier) == 24 && sizeof(struct analysis_problem) == 24,
 	       "doc/format.md: a saved record changed size");
 
 enum sec {
@@ -105,7 +111,7 @@ enum sec {
 	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_DIFF, S_HOT,
 	S_HOT_ALL, S_ITER_STARTS = 71, S_ITER_RUNS, S_OP_OF_LOP, S_OP_LAST_OF_LOP,
 	S_IDLE_EXP, S_DUR_DIFF, S_IMBALANCE, S_PART_IMBALANCE, S_PART_REGION,
-	S_DIFF_BIG, S_CAUSE_FAR,
+	S_DIFF_BIG, S_CAUSE_FAR, S_WAITS, S_DELAYS, S_OUTLIERS, S_PROBLEMS,
 	S_END
 };
 
@@ -119,7 +125,7 @@ struct array {
 
 /* Which optional arrays an analysis has (the meta section says). */
 struct has {
-	int phases, op_of_lop, op_last_of_lop, charm_metrics;
+	int phases, op_of_lop, op_last_of_lop, charm_metrics, explain;
 };
 
 #define MAX_ARRAYS 64

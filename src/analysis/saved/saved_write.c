@@ -40,6 +40,8 @@ static const struct {
 	{ S_CHARES, END_OF(struct trace_chare, runtime), sizeof(struct trace_chare) },
 	{ S_ENTRIES, END_OF(struct trace_entry, runtime), sizeof(struct trace_entry) },
 	{ S_PARTS, END_OF(struct analysis_part, runtime), sizeof(struct analysis_part) },
+	{ S_WAITS, END_OF(struct analysis_wait, kind), offsetof(struct analysis_wait, time) },
+	{ S_PROBLEMS, END_OF(struct analysis_problem, kind), sizeof(struct analysis_problem) },
 };
 
 void
@@ -155,6 +157,7 @@ saved_fill_meta(struct meta *m, const struct analysis *a, const struct analysis_
 	m->has_op_of_lop = (uint32_t)h.op_of_lop;
 	m->has_op_last_of_lop = (uint32_t)h.op_last_of_lop;
 	m->has_charm_metrics = (uint32_t)h.charm_metrics;
+	m->has_explain = (uint32_t)h.explain;
 }
 
 /* NUL-separated strings as one section. */
@@ -177,6 +180,73 @@ put_strings(struct writer *w, enum sec id, const char *const *s, uint32_t n)
 	w->sec[w->n - 1].elem_size = 0;
 	free(buf);
 	return 0;
+}
+
+int
+saved_append_explain(const char *path, const struct analysis *a, struct err *e)
+{
+	if (!a->explained || a->charm || a->explain_mapped)
+		return 0;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	struct writer w = { .f = fd < 0 ? NULL : fdopen(fd, "r+b") };
+	if (!w.f) {
+		if (fd >= 0)
+			close(fd);
+		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	}
+	struct header h;
+	struct meta m;
+	const struct section *ms = NULL;
+	int rc = 0;
+	if (fread(&h, sizeof h, 1, w.f) != 1 || memcmp(h.magic, SAVED_MAGIC, 8) ||
+	    h.version != SAVED_VERSION || h.n_sections > S_END - 4 ||
+	    fread(w.sec, sizeof w.sec, 1, w.f) != 1)
+		rc = err_set(e, ERR_IO, "%s: not a saved analysis of this version", path);
+	for (uint32_t i = 0; !rc && i < h.n_sections; i++)
+		if (w.sec[i].id == S_META)
+			ms = &w.sec[i];
+	if (!rc && (!ms || ms->bytes != sizeof m || fseek(w.f, (long)ms->offset, SEEK_SET) ||
+		    fread(&m, sizeof m, 1, w.f) != 1))
+		rc = err_set(e, ERR_IO, "%s: cannot read its meta section", path);
+	if (!rc && m.has_explain) {
+		fclose(w.f);
+		return 0;
+	}
+	w.stage = rc ? NULL : malloc(SUM_BLOCK);
+	if (!rc && !w.stage)
+		rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	if (!rc) {
+		/* the meta section says so, its sum follows */
+		m.has_explain = 1;
+		((struct section *)ms)->sum = saved_checksum(&m, sizeof m);
+		if (fseek(w.f, (long)ms->offset, SEEK_SET) || fwrite(&m, sizeof m, 1, w.f) != 1)
+			w.failed = 1;
+		/* the sections after the last, as saved_write puts them */
+		w.n = h.n_sections;
+		w.off = h.file_size;
+		if (fseek(w.f, (long)w.off, SEEK_SET))
+			w.failed = 1;
+		struct has hs = saved_has_of(a);
+		struct array arr[MAX_ARRAYS];
+		uint32_t na = saved_arrays((struct trace *)a->t, (struct analysis *)a, hs, arr);
+		for (uint32_t i = 0; i < na; i++)
+			if (arr[i].id >= S_WAITS && arr[i].id <= S_PROBLEMS)
+				put_section(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count);
+		h.n_sections = w.n;
+		h.file_size = w.off;
+		h.table_sum = saved_checksum(w.sec, sizeof w.sec);
+		h.header_sum = 0;
+		h.header_sum = saved_checksum(&h, sizeof h);
+		if (fseek(w.f, 0, SEEK_SET) || fwrite(&h, sizeof h, 1, w.f) != 1 ||
+		    fwrite(w.sec, sizeof w.sec, 1, w.f) != 1)
+			w.failed = 1;
+	}
+	if (fclose(w.f))
+		w.failed = 1;
+	free(w.stage);
+	if (!rc && w.failed)
+		rc = err_set(e, ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+	return rc;
 }
 
 int
