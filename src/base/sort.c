@@ -1,4 +1,5 @@
-/* sort.c — a stable bottom-up merge sort of ids with a context. */
+/* sort.c — a stable bottom-up merge sort of ids with a context, and a
+ * stable radix sort of keyed ids. */
 #include "sort.h"
 
 #include <stdlib.h>
@@ -28,5 +29,51 @@ sort_ids(uint32_t *v, uint32_t n, sort_cmp_fn cmp, const void *ctx)
 		memcpy(v, tmp, (size_t)n * sizeof *v);
 	}
 	free(tmp);
+	return 0;
+}
+
+int
+sort_keyed(struct sort_kv *v, uint32_t n)
+{
+	if (n < 2)
+		return 0;
+	uint64_t all_or = 0, all_and = UINT64_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		all_or |= v[i].key;
+		all_and &= v[i].key;
+	}
+	uint64_t differ = all_or ^ all_and;
+	if (!differ)
+		return 0;
+	struct sort_kv *tmp = malloc((size_t)n * sizeof *tmp);
+	uint32_t *count = malloc(65536 * sizeof *count);
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return ERR_NOMEM;
+	}
+	struct sort_kv *a = v, *b = tmp;
+	for (int shift = 0; shift < 64; shift += 16) {
+		if (!((differ >> shift) & 0xffff))
+			continue;
+		memset(count, 0, 65536 * sizeof *count);
+		for (uint32_t i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xffff]++;
+		uint32_t sum = 0;
+		for (uint32_t d = 0; d < 65536; d++) {
+			uint32_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			b[count[(a[i].key >> shift) & 0xffff]++] = a[i];
+		struct sort_kv *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, (size_t)n * sizeof *v);
+	free(tmp);
+	free(count);
 	return 0;
 }

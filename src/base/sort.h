@@ -16,4 +16,17 @@ typedef int (*sort_cmp_fn)(const void *ctx, uint32_t a, uint32_t b);
 /* Sorts v[0..n) by cmp. Returns 0, or ERR_NOMEM (v unchanged). */
 int sort_ids(uint32_t *v, uint32_t n, sort_cmp_fn cmp, const void *ctx);
 
+/* An id with its key, for sort_keyed. */
+struct sort_kv {
+	uint64_t key;
+	uint32_t id;
+};
+/* Sorts v[0..n) by key, smallest first, stable (equal keys keep their
+ * order): a radix sort of 16-bit digits, the digits no two keys differ
+ * in skipped; for hundreds of thousands of records several times
+ * faster than qsort, which calls its comparison n log n times. Two
+ * calls, the minor key first, sort by two keys. Returns 0 or ERR_NOMEM
+ * (v unchanged). */
+int sort_keyed(struct sort_kv *v, uint32_t n);
+
 #endif

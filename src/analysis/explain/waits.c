@@ -12,6 +12,7 @@
  */
 #include "explain_impl.h"
 
+#include "base/sort.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -253,13 +254,41 @@ collective(const struct analysis *a, const struct trace_coll *c, const uint32_t 
 	return rc;
 }
 
+/* The waits w found (p2p in lop order, then each collective's), one per
+ * lop: its longest, the first found of those as long, in lop order. A
+ * stable radix sort by lop: at 10^7 events 400,000 waits, where qsort
+ * (by lop, then time) took most of this stage. */
 static int
-by_lop_then_time(const void *x, const void *y)
+one_per_lop(struct waits_out *w, size_t *n_out)
 {
-	const struct analysis_wait *p = x, *q = y;
-	if (p->lop != q->lop)
-		return p->lop < q->lop ? -1 : 1;
-	return p->time > q->time ? -1 : p->time < q->time;
+	struct sort_kv *kv = malloc((w->n + 1) * sizeof *kv);
+	struct analysis_wait *v = malloc((w->n + 1) * sizeof *v);
+	if (!kv || !v || w->n > UINT32_MAX) {
+		free(kv);
+		free(v);
+		return ERR_NOMEM;
+	}
+	for (size_t i = 0; i < w->n; i++)
+		kv[i] = (struct sort_kv){ w->v[i].lop, (uint32_t)i };
+	if (sort_keyed(kv, (uint32_t)w->n)) {
+		free(kv);
+		free(v);
+		return ERR_NOMEM;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < w->n;) {
+		size_t best = kv[i].id, j = i + 1;
+		for (; j < w->n && kv[j].key == kv[i].key; j++)
+			if (w->v[kv[j].id].time > w->v[best].time)
+				best = kv[j].id;
+		v[n++] = w->v[best];
+		i = j;
+	}
+	free(kv);
+	free(w->v);
+	w->v = v;
+	*n_out = n;
+	return 0;
 }
 
 int
@@ -286,12 +315,11 @@ explain_waits(struct analysis *a)
 		return rc;
 	}
 	/* one wait per lop, the longest */
-	if (w.n > 1)      /* w.v is NULL without waits: qsort may not take it */
-		qsort(w.v, w.n, sizeof *w.v, by_lop_then_time);
 	size_t n = 0;
-	for (size_t i = 0; i < w.n; i++)
-		if (n == 0 || w.v[n - 1].lop != w.v[i].lop)
-			w.v[n++] = w.v[i];
+	if (w.n && (rc = one_per_lop(&w, &n))) {
+		free(w.v);
+		return rc;
+	}
 	a->waits = w.v;
 	a->n_waits = (uint32_t)n;
 	return 0;
