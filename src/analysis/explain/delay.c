@@ -227,11 +227,28 @@ pass_worker(void *ctx, uint32_t wk, uint32_t nw)
 	return 0;
 }
 
+/* The delays in lop order, those of one lop in the order found: a stable
+ * radix sort by lop, then the records moved (*d replaced). */
 static int
-by_lop(const void *x, const void *y)
+sort_by_lop(struct analysis_delay **d, uint32_t n)
 {
-	const struct analysis_delay *p = x, *q = y;
-	return p->lop < q->lop ? -1 : p->lop > q->lop;
+	struct sort_kv *kv = malloc(((size_t)n + 1) * sizeof *kv);
+	struct analysis_delay *s = malloc(((size_t)n + 1) * sizeof *s);
+	int rc = kv && s ? 0 : ERR_NOMEM;
+	for (uint32_t i = 0; i < n && !rc; i++)
+		kv[i] = (struct sort_kv){ (*d)[i].lop, i };
+	if (!rc)
+		rc = sort_keyed(kv, n);
+	for (uint32_t i = 0; i < n && !rc; i++)
+		s[i] = (*d)[kv[i].id];
+	free(kv);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	free(*d);
+	*d = s;
+	return 0;
 }
 
 int
@@ -300,7 +317,8 @@ explain_delays(struct analysis *a)
 		a->waits[i].root_lop = via != TRACE_NONE ? via : p->delay;
 	}
 	/* one delay per lop; a delay whose share came to nothing is none */
-	qsort(d, nd, sizeof *d, by_lop);
+	if (sort_by_lop(&d, nd))
+		goto out;
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < nd; i++) {
 		if (m && d[m - 1].lop == d[i].lop) {

@@ -14,6 +14,8 @@
  */
 #include "explain_impl.h"
 
+#include "base/sort.h"
+
 #include <stdlib.h>
 
 int
@@ -109,24 +111,37 @@ held_by(const struct analysis *a, const struct analysis_problem *p, size_t n, ui
 	return by;
 }
 
-static int
-by_amount(const void *x, const void *y)
-{
-	const struct analysis_problem *p = x, *q = y;
-	if (p->amount != q->amount)
-		return p->amount > q->amount ? -1 : 1;
-	if (p->lop != q->lop)
-		return p->lop < q->lop ? -1 : 1;
-	return p->kind < q->kind ? -1 : p->kind > q->kind;
-}
+enum { KEY_KIND, KEY_AMOUNT, KEY_LOP };
 
+/* Sorts the problems by the keys (the minor first; kind and lop
+ * ascending, amount largest first), each a stable radix pass, then
+ * moves the records (*p replaced). */
 static int
-by_lop_amount(const void *x, const void *y)
+sort_problems(struct analysis_problem **p, size_t n, const int *keys, int n_keys)
 {
-	const struct analysis_problem *p = x, *q = y;
-	if (p->lop != q->lop)
-		return p->lop < q->lop ? -1 : 1;
-	return by_amount(x, y);
+	struct sort_kv *kv = malloc((n + 1) * sizeof *kv);
+	struct analysis_problem *s = malloc((n + 1) * sizeof *s);
+	int rc = kv && s && n <= UINT32_MAX ? 0 : ERR_NOMEM;
+	for (size_t i = 0; i < n && !rc; i++)
+		kv[i].id = (uint32_t)i;
+	for (int k = 0; k < n_keys && !rc; k++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct analysis_problem *x = &(*p)[kv[i].id];
+			kv[i].key = keys[k] == KEY_KIND ? x->kind : keys[k] == KEY_LOP ? x->lop
+				: UINT64_MAX - x->amount;
+		}
+		rc = sort_keyed(kv, (uint32_t)n);
+	}
+	for (size_t i = 0; i < n && !rc; i++)
+		s[i] = (*p)[kv[i].id];
+	free(kv);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	free(*p);
+	*p = s;
+	return 0;
 }
 
 int
@@ -185,13 +200,23 @@ explain_problems(struct analysis *a)
 				p[i].lop = by;
 			}
 		}
-	/* one per lop, its largest */
-	qsort(p, n, sizeof *p, by_lop_amount);
+	/* one per lop, its largest (by lop, then amount, largest first, then
+	 * kind), then largest first (then by lop): stable radix passes, the
+	 * minor key first, where qsort took most of this stage */
+	static const int by_lop_amount_kind[] = { KEY_KIND, KEY_AMOUNT, KEY_LOP };
+	if (n && sort_problems(&p, n, by_lop_amount_kind, 3)) {
+		free(p);
+		return ERR_NOMEM;
+	}
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (m == 0 || p[m - 1].lop != p[i].lop)
 			p[m++] = p[i];
-	qsort(p, m, sizeof *p, by_amount);
+	static const int by_amount_lop[] = { KEY_LOP, KEY_AMOUNT };
+	if (m && sort_problems(&p, m, by_amount_lop, 2)) {
+		free(p);
+		return ERR_NOMEM;
+	}
 	a->problems = p;
 	a->n_problems = (uint32_t)(m < k ? m : k);
 	return 0;
