@@ -12,8 +12,13 @@
  */
 #include "testutil.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "analysis/explain/explain.h"
 
 #include "analysis/saved/saved.h"
 #include "analysis/saved/saved_impl.h"
@@ -200,6 +205,107 @@ iteration_region_without_iterations(void **state)
 	refused(&f, S_META, "section 1 (meta): inconsistent iterations");
 }
 
+/* The explanations (sections 82-85): waits out of lop order (found by
+ * binary search), a wait's cause that is no lop, a problem of a kind
+ * that is none are refused by name. */
+static void
+explanations_checked(void **state)
+{
+	(void)state;
+	struct file f = save("gen-gather-6-delay");
+	struct section *w = section(&f, S_WAITS);
+	assert_true(w->count >= 2);
+	struct analysis_wait *v = (struct analysis_wait *)(f.b + w->offset);
+	uint32_t l = v[0].lop;
+	v[0].lop = v[1].lop;
+	refused(&f, S_WAITS, "section 82 (wait states)");
+	(void)l;
+	f = save("gen-gather-6-delay");
+	v = (struct analysis_wait *)(f.b + section(&f, S_WAITS)->offset);
+	v[0].cause_lop = TRACE_NONE;
+	refused(&f, S_WAITS, "section 82 (wait states)");
+	f = save("gen-gather-6-delay");
+	struct section *ps = section(&f, S_PROBLEMS);
+	assert_true(ps->count >= 1);
+	((struct analysis_problem *)(f.b + ps->offset))[0].kind = PROBLEM_KIND_COUNT;
+	refused(&f, S_PROBLEMS, "section 85 (problems)");
+}
+
+/* A file without the explanations (as skein-mpi's ranks write it) gets
+ * them from the analysis opened from it: then it is saved_write's file,
+ * byte for byte. A write that fails (the file size limit) leaves the
+ * file as it was, which still opens. */
+static void
+explanations_appended(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load_corpus("gen-gather-6-delay");
+	struct analysis *a = tu_analyse(t, NULL);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	char with[64], without[64];
+	snprintf(with, sizeof with, "/tmp/skein-test-saved-w-%ld.skein", (long)getpid());
+	snprintf(without, sizeof without, "/tmp/skein-test-saved-n-%ld.skein", (long)getpid());
+	struct err e = { 0 };
+	assert_int_equal(saved_write(a, &o, with, &e), 0);
+	a->explained = 0;                     /* written as without them */
+	assert_int_equal(saved_write(a, &o, without, &e), 0);
+	a->explained = 1;
+	size_t nw = 0, nn = 0;
+	char *bw = tu_slurp(with, &nw), *bn = tu_slurp(without, &nn);
+	assert_non_null(bw);
+	assert_non_null(bn);
+	assert_true(nn < nw);
+	/* a limit on the file's size: the append fails, the file is kept */
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit rl = { nn + 100, nn + 100 };
+		struct trace *t2 = NULL;
+		struct analysis *a2 = NULL;
+		struct err e2 = { 0 };
+		int ok = saved_open(without, &t2, &a2, NULL, &e2) == 0 && setrlimit(RLIMIT_FSIZE, &rl) == 0 &&
+			 saved_append_explain(without, a2, &e2) == ERR_IO;
+		_exit(ok ? 0 : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	size_t nk = 0;
+	char *bk = tu_slurp(without, &nk);
+	assert_non_null(bk);
+	assert_int_equal(nk, nn);
+	assert_memory_equal(bk, bn, nn);
+	free(bk);
+	/* then without the limit */
+	struct trace *t2 = NULL;
+	struct analysis *a2 = NULL;
+	assert_int_equal(saved_open(without, &t2, &a2, NULL, &e), 0);
+	assert_int_equal(saved_append_explain(without, a2, &e), 0);
+	analysis_destroy(a2);
+	trace_destroy(t2);
+	bk = tu_slurp(without, &nk);
+	assert_non_null(bk);
+	assert_int_equal(nk, nw);
+	assert_memory_equal(bk, bw, nw);
+	/* and once there, nothing more */
+	assert_int_equal(saved_open(without, &t2, &a2, NULL, &e), 0);
+	assert_int_equal(saved_append_explain(without, a2, &e), 0);
+	analysis_destroy(a2);
+	trace_destroy(t2);
+	free(bk);
+	bk = tu_slurp(without, &nk);
+	assert_int_equal(nk, nw);
+	free(bk);
+	free(bw);
+	free(bn);
+	unlink(with);
+	unlink(without);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -211,6 +317,8 @@ main(void)
 		cmocka_unit_test(iteration_run_names_none),
 		cmocka_unit_test(strings_section_missing),
 		cmocka_unit_test(iteration_region_without_iterations),
+		cmocka_unit_test(explanations_checked),
+		cmocka_unit_test(explanations_appended),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

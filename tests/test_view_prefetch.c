@@ -3,8 +3,10 @@
  * they compute on opening, and are the ones the panes show: for key
  * scripts through the profile, the matrix, the wait states and lateness
  * per rank, each screen with the thread started after the first draw
- * equals the screen without it, and the jobs the script's panes open on
- * were taken. A filter or another scope set before a pane opens makes
+ * equals the screen without it, whether the keys come at once (panes
+ * taking what is ready, waiting for a job running, computing for one not
+ * begun) or once every job is done, when the jobs the script's panes
+ * open on must have been taken. A filter or another scope set before a pane opens makes
  * it compute as before (the job's result is left). */
 #include "testutil.h"
 
@@ -18,7 +20,9 @@
 #include "view/view_impl.h"
 
 /* The screen after keys at 120x40, with the jobs started after the first
- * draw (ahead) or not; *taken: the jobs a pane took. */
+ * draw (ahead 1: the keys at once, the panes taking what is ready,
+ * waiting for a job running, computing for one not begun; 2: the keys
+ * once every job is done) or not (0); *taken: the jobs a pane took. */
 static char *
 screen(const struct analysis *a, const char *keys, int ahead, unsigned *taken)
 {
@@ -34,6 +38,8 @@ screen(const struct analysis *a, const char *keys, int ahead, unsigned *taken)
 	view_draw(v, g);
 	if (ahead)
 		view_prefetch_start(v);
+	if (ahead == 2)
+		view_prefetch_wait(v);
 	for (size_t i = 0; i < nk; i++) {
 		view_key(v, k[i]);
 		view_draw(v, g);
@@ -61,13 +67,17 @@ same_screens(const char *trace, const struct script *sc, size_t n)
 	struct trace *t = tu_load_corpus(trace);
 	struct analysis *a = tu_analyse(t, NULL);
 	for (size_t i = 0; i < n; i++) {
-		unsigned with, without;
-		char *x = screen(a, sc[i].keys, 1, &with);
+		unsigned with, at_once, without;
+		char *x = screen(a, sc[i].keys, 2, &with);
+		char *z = screen(a, sc[i].keys, 1, &at_once);
 		char *y = screen(a, sc[i].keys, 0, &without);
-		if (strcmp(x, y))
-			print_error("%s, keys %s: the screens differ\n--- ahead\n%s--- on opening\n%s", trace,
-				    sc[i].keys, x, y);
+		if (strcmp(x, y) || strcmp(z, y))
+			print_error("%s, keys %s: the screens differ\n--- ahead\n%s--- at once\n%s--- on opening\n%s",
+				    trace, sc[i].keys, x, z, y);
 		assert_string_equal(x, y);
+		assert_string_equal(z, y);
+		assert_int_equal(at_once & ~sc[i].taken, 0);     /* never one it should not */
+		free(z);
 		if (with != sc[i].taken)
 			print_error("%s, keys %s: took jobs %#x, not %#x\n", trace, sc[i].keys, with, sc[i].taken);
 		assert_int_equal(with, sc[i].taken);

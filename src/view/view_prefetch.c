@@ -8,8 +8,10 @@
  * states sorted, lateness per rank — each with the same code and scope
  * the pane would use, and the pane takes the result when it opens with
  * that scope and no filter (the same table, sooner). A pane that opens
- * before its table is ready waits for it; any other scope, a filter, or
- * a job that failed, and the pane computes as it always did.
+ * while its table is being computed waits for it, one that opens before
+ * its job began computes the table itself (the job is dropped); any
+ * other scope, a filter, or a job that failed, and the pane computes as
+ * it always did. Quitting waits for the job running, if any.
  */
 #include "view_impl.h"
 
@@ -17,13 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PF_QUEUED, PF_RUNNING, PF_DONE, PF_TAKEN };
+/* A job's state; a pane that opens before its job started computes
+ * its table itself (the job is cancelled) rather than wait for the jobs
+ * before it. */
+enum { PF_QUEUED, PF_RUNNING, PF_DONE, PF_TAKEN, PF_CANCELLED };
 
 struct view_prefetch {
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int stop;
+	int finished;                /* the thread has gone through every job */
 	uint64_t key[4];
 	struct view_job job[PF_COUNT];
 	int state[PF_COUNT];
@@ -36,22 +42,29 @@ prefetch_main(void *arg)
 	struct view_prefetch *pf = arg;
 	for (int i = 0; i < PF_COUNT; i++) {
 		pthread_mutex_lock(&pf->mu);
-		int go = !pf->stop && pf->job[i].run;
+		int go = !pf->stop && pf->job[i].run && pf->state[i] == PF_QUEUED;
 		if (go)
 			pf->state[i] = PF_RUNNING;
+		else if (pf->state[i] == PF_QUEUED)
+			pf->state[i] = PF_CANCELLED;
 		pthread_mutex_unlock(&pf->mu);
-		void *out = NULL;
-		if (go)
-			out = pf->job[i].run(pf->job[i].in);
-		else if (pf->job[i].in)
-			free(pf->job[i].in);
-		pf->job[i].in = NULL;
+		if (!go) {
+			free(pf->job[i].in);       /* a job's input holds no pointer it owns */
+			pf->job[i].in = NULL;
+			continue;
+		}
+		void *out = pf->job[i].run(pf->job[i].in);
+		pf->job[i].in = NULL;            /* run freed it */
 		pthread_mutex_lock(&pf->mu);
 		pf->out[i] = out;
 		pf->state[i] = PF_DONE;
 		pthread_cond_broadcast(&pf->cv);
 		pthread_mutex_unlock(&pf->mu);
 	}
+	pthread_mutex_lock(&pf->mu);
+	pf->finished = 1;
+	pthread_cond_broadcast(&pf->cv);
+	pthread_mutex_unlock(&pf->mu);
 	return NULL;
 }
 
@@ -102,7 +115,9 @@ view_prefetch_take(struct view *v, int what, const uint64_t key[4])
 	if (memcmp(k, key, sizeof k))
 		return NULL;
 	pthread_mutex_lock(&pf->mu);
-	while (pf->state[what] < PF_DONE)
+	if (pf->state[what] == PF_QUEUED)
+		pf->state[what] = PF_CANCELLED;     /* not begun: the pane computes now */
+	while (pf->state[what] == PF_RUNNING)
 		pthread_cond_wait(&pf->cv, &pf->mu);
 	void *out = NULL;
 	if (pf->state[what] == PF_DONE) {
@@ -121,7 +136,7 @@ view_prefetch_wait(struct view *v)
 	if (!pf)
 		return;
 	pthread_mutex_lock(&pf->mu);
-	while (pf->state[PF_COUNT - 1] < PF_DONE)
+	while (!pf->finished)
 		pthread_cond_wait(&pf->cv, &pf->mu);
 	pthread_mutex_unlock(&pf->mu);
 }

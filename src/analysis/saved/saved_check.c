@@ -802,8 +802,8 @@ check_dag(struct opener *o, const struct analysis *a)
 /* The explanations: each entry's lops exist (a wait's cause always, its
  * root delay when it names one, a problem's hotspot likewise), kinds in
  * range; waits and delays in strictly increasing lop order (they are
- * found by binary search); no more problems than the hotspots asked
- * for. */
+ * found by binary search); no more outliers and problems than the
+ * hotspots asked for. */
 static int
 check_explain(struct opener *o, const struct analysis *a)
 {
@@ -817,6 +817,9 @@ check_explain(struct opener *o, const struct analysis *a)
 	for (uint32_t i = 0; i < a->n_delays; i++)
 		if (IDX(a->delays[i].lop, nl) | (i && a->delays[i].lop <= a->delays[i - 1].lop))
 			return fault(o, S_DELAYS, "an entry names a lop that is not there, or is out of order");
+	/* a lop's outlier is found by a walk of them: no more than asked for */
+	if (a->n_outliers > (uint32_t)a->opts.hotspots)
+		return fault(o, S_OUTLIERS, "more outliers than the hotspots asked for");
 	for (uint32_t i = 0; i < a->n_outliers; i++)
 		if (IDX(a->outliers[i].lop, nl))
 			return fault(o, S_OUTLIERS, "an entry names a lop that is not there");

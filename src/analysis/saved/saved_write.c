@@ -185,7 +185,9 @@ put_strings(struct writer *w, enum sec id, const char *const *s, uint32_t n)
 int
 saved_append_explain(const char *path, const struct analysis *a, struct err *e)
 {
-	if (!a->explained || a->charm || a->explain_mapped)
+	/* only to the file a was opened from (its arrays are the mapping's:
+	 * an analysis run again with other options numbers its lops anew) */
+	if (!a->explained || a->charm || a->explain_mapped || !a->mapped)
 		return 0;
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	struct writer w = { .f = fd < 0 ? NULL : fdopen(fd, "r+b") };
@@ -194,9 +196,12 @@ saved_append_explain(const char *path, const struct analysis *a, struct err *e)
 			close(fd);
 		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 	}
+	/* unbuffered (sections go out a block at a time): nothing left in a
+	 * buffer to land after the file is cut back */
+	setvbuf(w.f, NULL, _IONBF, 0);
 	struct header h;
 	struct meta m;
-	const struct section *ms = NULL;
+	struct section *ms = NULL;
 	int rc = 0;
 	if (fread(&h, sizeof h, 1, w.f) != 1 || memcmp(h.magic, SAVED_MAGIC, 8) ||
 	    h.version != SAVED_VERSION || h.n_sections > S_END - 4 ||
@@ -205,7 +210,7 @@ saved_append_explain(const char *path, const struct analysis *a, struct err *e)
 	for (uint32_t i = 0; !rc && i < h.n_sections; i++)
 		if (w.sec[i].id == S_META)
 			ms = &w.sec[i];
-	if (!rc && (!ms || ms->bytes != sizeof m || fseek(w.f, (long)ms->offset, SEEK_SET) ||
+	if (!rc && (!ms || ms->bytes != sizeof m || fseeko(w.f, (off_t)ms->offset, SEEK_SET) ||
 		    fread(&m, sizeof m, 1, w.f) != 1))
 		rc = err_set(e, ERR_IO, "%s: cannot read its meta section", path);
 	if (!rc && m.has_explain) {
@@ -215,31 +220,39 @@ saved_append_explain(const char *path, const struct analysis *a, struct err *e)
 	w.stage = rc ? NULL : malloc(SUM_BLOCK);
 	if (!rc && !w.stage)
 		rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	uint64_t old_size = h.file_size;
 	if (!rc) {
-		/* the meta section says so, its sum follows */
-		m.has_explain = 1;
-		((struct section *)ms)->sum = saved_checksum(&m, sizeof m);
-		if (fseek(w.f, (long)ms->offset, SEEK_SET) || fwrite(&m, sizeof m, 1, w.f) != 1)
-			w.failed = 1;
-		/* the sections after the last, as saved_write puts them */
+		/* first the sections after the last, as saved_write puts them,
+		 * on the disk; only then the meta section, the table and the
+		 * header that say so: until then the file is the one it was */
 		w.n = h.n_sections;
 		w.off = h.file_size;
-		if (fseek(w.f, (long)w.off, SEEK_SET))
+		if (fseeko(w.f, (off_t)w.off, SEEK_SET))
 			w.failed = 1;
-		struct has hs = saved_has_of(a);
 		struct array arr[MAX_ARRAYS];
-		uint32_t na = saved_arrays((struct trace *)a->t, (struct analysis *)a, hs, arr);
-		for (uint32_t i = 0; i < na; i++)
+		uint32_t na = saved_arrays((struct trace *)a->t, (struct analysis *)a, saved_has_of(a), arr);
+		for (uint32_t i = 0; i < na && !w.failed; i++)
 			if (arr[i].id >= S_WAITS && arr[i].id <= S_PROBLEMS)
 				put_section(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count);
-		h.n_sections = w.n;
-		h.file_size = w.off;
-		h.table_sum = saved_checksum(w.sec, sizeof w.sec);
-		h.header_sum = 0;
-		h.header_sum = saved_checksum(&h, sizeof h);
-		if (fseek(w.f, 0, SEEK_SET) || fwrite(&h, sizeof h, 1, w.f) != 1 ||
-		    fwrite(w.sec, sizeof w.sec, 1, w.f) != 1)
+		if (!w.failed && (fflush(w.f) || fsync(fd)))
 			w.failed = 1;
+		if (!w.failed) {
+			m.has_explain = 1;
+			ms->sum = saved_checksum(&m, sizeof m);
+			h.n_sections = w.n;
+			h.file_size = w.off;
+			h.table_sum = saved_checksum(w.sec, sizeof w.sec);
+			h.header_sum = 0;
+			h.header_sum = saved_checksum(&h, sizeof h);
+			if (fseeko(w.f, (off_t)ms->offset, SEEK_SET) || fwrite(&m, sizeof m, 1, w.f) != 1 ||
+			    fseeko(w.f, 0, SEEK_SET) || fwrite(&h, sizeof h, 1, w.f) != 1 ||
+			    fwrite(w.sec, sizeof w.sec, 1, w.f) != 1 || fflush(w.f))
+				w.failed = 1;
+		}
+		/* what failed before the meta section was written: the file cut
+		 * back to what it was */
+		if (w.failed && !m.has_explain && ftruncate(fd, (off_t)old_size))
+			rc = err_set(e, ERR_IO, "%s: cannot write, nor cut back (%s)", path, strerror(errno));
 	}
 	if (fclose(w.f))
 		w.failed = 1;
