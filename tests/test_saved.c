@@ -13,6 +13,7 @@
 #include "testutil.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -261,6 +262,7 @@ explanations_appended(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		signal(SIGXFSZ, SIG_IGN);
+		setenv("SKEIN_THREADS", "1", 1);   /* no thread in a forked child (TSan) */
 		struct rlimit rl = { nn + 100, nn + 100 };
 		struct trace *t2 = NULL;
 		struct analysis *a2 = NULL;
