@@ -140,8 +140,8 @@ run: deps
 	$(BIN) $(EXAMPLE)
 
 # The three builds compile on every processor; their unit tests then run
-# at once (tests/run-units.sh); tests/mpi.sh runs beside the other suites
-# (tests/together.sh), which run one after the other.
+# as one pool of jobs (tests/run-units.sh); tests/mpi.sh runs beside the
+# other suites (tests/together.sh), which run one after the other.
 JOBS := $(shell nproc 2>/dev/null || echo 1)
 
 # The whole suite: the layering of the sources (mk/layers.sh), unit and

@@ -6,8 +6,9 @@
  * with --reorder --leap-merge (on 2 and 3 ranks), 1 to 4 thread
  * ranks each read their share, and the saved file they write together is
  * the one saved_write writes after analysis_run, byte for byte but the
- * stage timings (and the checksums over them), once the explanations are
- * added as skein-mpi adds them (saved_append_explain). A trace without
+ * stage timings (and the checksums over them): without the explanations
+ * on every rank count, and with them once they are added, as skein-mpi
+ * adds them (saved_append_explain), on the first. A trace without
  * communication is refused with the serial message and nothing saved.
  * This test reads the file's layout (analysis/saved_impl.h). */
 #include "testutil.h"
@@ -81,15 +82,21 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 	struct trace *t = tu_load(trace);
 	struct analysis *a = NULL;
 	struct err e = { 0 };
-	char serial[256];
+	char serial[256], bare[256];
 	snprintf(serial, sizeof serial, "/tmp/skein-test-drun-%d.skein", (int)getpid());
+	snprintf(bare, sizeof bare, "/tmp/skein-test-drun-%d-bare.skein", (int)getpid());
 	int comm = trace_require_communication(t, &e) == 0;
 	if (comm) {
 		assert_int_equal(analysis_run(t, o, NULL, NULL, &a, &e), 0);
 		assert_int_equal(saved_write(a, o, serial, &e), 0);
+		/* the file without the explanations, as the ranks write it */
+		int explained = a->explained;
+		a->explained = 0;
+		assert_int_equal(saved_write(a, o, bare, &e), 0);
+		a->explained = explained;
 	}
-	size_t ns = 0;
-	char *s = comm ? masked(serial, &ns) : NULL;
+	size_t ns = 0, nb = 0;
+	char *s = comm ? masked(serial, &ns) : NULL, *sb = comm ? masked(bare, &nb) : NULL;
 	for (uint32_t n = lo; n <= hi; n++) {
 		struct job j = { .trace = trace, .o = o };
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-drun-%d-%u.skein", (int)getpid(), n);
@@ -105,16 +112,30 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 			print_error("%s on %u ranks: %s\n", trace, n, j.msg);
 			fail();
 		}
-		/* the explanations added from the file opened, as skein-mpi's
-		 * rank 0 does */
+		size_t nm = 0;
+		char *m = masked(j.path, &nm);
+		if (nm != nb || memcmp(sb, m, nb)) {
+			size_t k = 0;
+			while (k < nb && k < nm && sb[k] == m[k])
+				k++;
+			print_error("%s on %u ranks: %zu bytes against %zu, first difference at %zu\n",
+				    trace, n, nm, nb, k);
+			fail();
+		}
+		free(m);
+		if (n > lo) {
+			unlink(j.path);
+			continue;
+		}
+		/* once: the explanations added from the file opened, as
+		 * skein-mpi's rank 0 does, give the serial file */
 		struct trace *t2 = NULL;
 		struct analysis *a2 = NULL;
 		assert_int_equal(saved_open(j.path, &t2, &a2, NULL, &e), 0);
 		assert_int_equal(saved_append_explain(j.path, a2, &e), 0);
 		analysis_destroy(a2);
 		trace_destroy(t2);
-		size_t nm = 0;
-		char *m = masked(j.path, &nm);
+		m = masked(j.path, &nm);
 		if (nm != ns || memcmp(s, m, ns)) {
 			size_t k = 0;
 			while (k < ns && k < nm && s[k] == m[k])
@@ -127,7 +148,9 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 		unlink(j.path);
 	}
 	free(s);
+	free(sb);
 	unlink(serial);
+	unlink(bare);
 	analysis_destroy(a);
 	trace_destroy(t);
 }
