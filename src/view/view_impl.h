@@ -500,7 +500,8 @@ void view_lists_destroy(struct view_lists *l);
  * copy of the view's settings it needs, made before the thread starts. */
 enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_COUNT };
 struct view_job {
-	void *(*run)(void *in);      /* on the thread: the result, or NULL; frees in */
+	/* on the thread, over the view's trace: the result, or NULL; frees in */
+	void *(*run)(const struct trace *t, void *in);
 	void (*drop)(void *out);     /* frees a result no pane took */
 	void *in;
 	uint64_t key_xor;            /* the pane's key is the whole trace's with this */
@@ -510,9 +511,6 @@ struct view_job {
 int view_profile_job(struct view *v, struct view_job *j);
 int view_comm_job(struct view *v, struct view_job *j);
 int view_lists_job(struct view *v, int which, struct view_job *j);
-/* The whole trace's scope key (view_scope_fill of TSCOPE_ALL with no
- * filter), which a prefetched result answers. */
-void view_prefetch_key(const struct view *v, uint64_t key[4]);
 /* The result of job what when key is what it was made for, waiting
  * while it runs; the caller owns it. NULL otherwise. */
 void *view_prefetch_take(struct view *v, int what, const uint64_t key[4]);

@@ -445,8 +445,9 @@ job_drop(void *out)
 }
 
 static void *
-job_run(void *arg)
+job_run(const struct trace *tr, void *arg)
 {
+	(void)tr;
 	struct job_in *j = arg;
 	struct job_out *o = calloc(1, sizeof *o);
 	struct profile_scope s;

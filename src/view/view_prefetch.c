@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/profile/profile.h"
+
 /* A job's state; a pane that opens before its job started computes
  * its table itself (the job is cancelled) rather than wait for the jobs
  * before it. */
@@ -30,6 +32,7 @@ struct view_prefetch {
 	pthread_cond_t cv;
 	int stop;
 	int finished;                /* the thread has gone through every job */
+	const struct trace *t;       /* the view's, never changed */
 	uint64_t key[4];
 	struct view_job job[PF_COUNT];
 	int state[PF_COUNT];
@@ -53,7 +56,7 @@ prefetch_main(void *arg)
 			pf->job[i].in = NULL;
 			continue;
 		}
-		void *out = pf->job[i].run(pf->job[i].in);
+		void *out = pf->job[i].run(pf->t, pf->job[i].in);
 		pf->job[i].in = NULL;            /* run freed it */
 		pthread_mutex_lock(&pf->mu);
 		pf->out[i] = out;
@@ -69,14 +72,6 @@ prefetch_main(void *arg)
 }
 
 void
-view_prefetch_key(const struct view *v, uint64_t key[4])
-{
-	/* view_scope_fill's key for TSCOPE_ALL without a filter */
-	key[0] = (uint64_t)TSCOPE_ALL << 32 | v->f_gen;
-	key[1] = key[2] = key[3] = 0;
-}
-
-void
 view_prefetch_start(struct view *v)
 {
 	if (v->pf || !v->t || v->f_ranks || v->f_to || v->solo >= 0)
@@ -84,7 +79,16 @@ view_prefetch_start(struct view *v)
 	struct view_prefetch *pf = calloc(1, sizeof *pf);
 	if (!pf)
 		return;
-	view_prefetch_key(v, pf->key);
+	pf->t = v->t;
+	/* the key of the whole trace's scope, which the jobs compute: the
+	 * one a pane's view_scope_fill gives while no filter is set */
+	struct profile_scope s;
+	uint64_t *buf;
+	if (view_scope_fill(v, TSCOPE_ALL, &s, &buf, pf->key)) {
+		free(pf);
+		return;
+	}
+	free(buf);
 	int any = view_profile_job(v, &pf->job[PF_PROFILE]) | view_comm_job(v, &pf->job[PF_COMM]) |
 		view_lists_job(v, PF_WAITS, &pf->job[PF_WAITS]) | view_lists_job(v, PF_RANKS, &pf->job[PF_RANKS]);
 	if (!any || pthread_mutex_init(&pf->mu, NULL)) {

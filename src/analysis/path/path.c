@@ -182,19 +182,28 @@ path_free(struct path *p)
 	memset(p, 0, sizeof *p);
 }
 
-const struct path_seg *
-path_at(const struct path *p, uint32_t tl, uint64_t t)
+/* The place in timeline tl's segments (tl_segs) of the first ending
+ * after t, or tl_first[tl + 1] when none does. */
+static uint32_t
+first_ending_after(const struct path *p, uint32_t tl, uint64_t t)
 {
-	if (tl >= p->n_timelines)
-		return NULL;
 	uint32_t lo = p->tl_first[tl], hi = p->tl_first[tl + 1];
-	while (lo < hi) {   /* the first segment ending after t */
+	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (p->segs[p->tl_segs[mid]].to <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct path_seg *
+path_at(const struct path *p, uint32_t tl, uint64_t t)
+{
+	if (tl >= p->n_timelines)
+		return NULL;
+	uint32_t lo = first_ending_after(p, tl, t);
 	if (lo == p->tl_first[tl + 1])
 		return NULL;
 	const struct path_seg *s = &p->segs[p->tl_segs[lo]];
@@ -206,14 +215,7 @@ path_overlaps(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
 {
 	if (tl >= p->n_timelines)
 		return 0;
-	uint32_t lo = p->tl_first[tl], hi = p->tl_first[tl + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (p->segs[p->tl_segs[mid]].to <= from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = first_ending_after(p, tl, from);
 	if (lo == p->tl_first[tl + 1])
 		return 0;
 	const struct path_seg *s = &p->segs[p->tl_segs[lo]];
@@ -225,14 +227,7 @@ path_time_in(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
 {
 	if (tl >= p->n_timelines || to <= from)
 		return 0;
-	uint32_t lo = p->tl_first[tl], hi = p->tl_first[tl + 1], end = hi;
-	while (lo < hi) {   /* the first segment ending after from */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (p->segs[p->tl_segs[mid]].to <= from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = first_ending_after(p, tl, from), end = p->tl_first[tl + 1];
 	uint64_t sum = 0;
 	for (uint32_t k = lo; k < end; k++) {
 		const struct path_seg *s = &p->segs[p->tl_segs[k]];
