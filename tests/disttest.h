@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 
+#include "analysis/core/analysis.h"
+#include "analysis/saved/saved.h"
 #include "model/trace.h"
 
 /* Under TSan every read and exchange is some ten times slower: the
@@ -79,6 +81,21 @@ dt_shared(void (*fn)(const char *const *paths, size_t n))
 		fn((const char *const *)g.gl_pathv, g.gl_pathc);
 		globfree(&g);
 	}
+}
+
+/* What skein-mpi's rank 0 does to the file the ranks wrote at path: opens
+ * it (which works the explanations out) and adds them (the file is then
+ * saved_write's). Needs testutil.h's cmocka before. */
+static inline void
+dt_append_explain(const char *path)
+{
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	assert_int_equal(saved_open(path, &t, &a, NULL, &e), 0);
+	assert_int_equal(saved_append_explain(path, a, &e), 0);
+	analysis_destroy(a);
+	trace_destroy(t);
 }
 
 #endif

@@ -2,8 +2,9 @@
 # run-units.sh SHARED BUILD... — the unit test binaries of every BUILD
 # (the plain, ASan+UBSan and TSan builds of `make check`) as one pool of
 # jobs, a processor's worth and one more at a time, the slowest tests
-# first; then each build's output whole, in the order given, with the
-# line tests/run-unit.sh closes with ("unit tests (BUILD): N passed, ...").
+# first; then each build's output whole, in the order given, closed by
+# a line "unit tests (BUILD): N passed, N failed, N skipped"
+# (tests/run-unit.sh is this over one build).
 # Three runs side by side, one per build, took 263 s on 2 cores with
 # 405 s of CPU: the TSan run went on alone at the end. Most of a
 # sanitizer run's time is the kernel's (threads made and ended, pages
@@ -17,8 +18,7 @@ SKEIN_ROOT=$root
 SKEIN_SHARED=$(cd "$root" && cd "$shared" 2>/dev/null && pwd || echo "$root/$shared")
 export SKEIN_ROOT SKEIN_SHARED
 [ -d "$SKEIN_SHARED/traces" ] || echo "note: $SKEIN_SHARED/traces is absent: tests on the shared traces are skipped"
-# as tests/run-unit.sh: LeakSanitizer without ptrace, halt on the first
-# UBSan or TSan report
+# LeakSanitizer without ptrace, halt on the first UBSan or TSan report
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
