@@ -292,6 +292,21 @@ escape_sequences(void **state)
 	char name[16];
 	assert_string_equal(keymap_key_name(k[1], name), "WheelUp");
 	assert_int_equal(keymap_script("<Click:12>", k, 4, &n, &e), ERR_USAGE);
+	/* a resize, in scripts only: not a mouse event, not a key name */
+	int w, h;
+	enum km_mouse_kind mk;
+	assert_int_equal(keymap_script("j<Resize:80x24>", k, 4, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_true(keymap_resize_decode(k[1], &w, &h));
+	assert_int_equal(w, 80);
+	assert_int_equal(h, 24);
+	assert_false(keymap_mouse_decode(k[1], &mk, &w, &h));
+	assert_false(keymap_resize_decode(k[0], &w, &h));
+	assert_false(keymap_resize_decode(keymap_mouse(MOUSE_RELEASE, 3, 4), &w, &h));
+	assert_int_equal(keymap_key_parse("Resize:80x24", 12), 0);
+	assert_int_equal(keymap_script("<Resize:0x24>", k, 4, &n, &e), ERR_USAGE);
+	assert_int_equal(keymap_script("<Resize:80x24x>", k, 4, &n, &e), ERR_USAGE);
+	assert_int_equal(keymap_script("<Resize:10001x24>", k, 4, &n, &e), ERR_USAGE);
 	assert_int_equal(keymap_key_parse("F12", 3), KM_F12);
 }
 

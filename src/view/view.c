@@ -904,8 +904,12 @@ view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, st
 		}
 	}
 	for (size_t i = 0; i < nkeys && !view_done(v); i++) {
+		int rw, rh;
 		t0 = now_ms();
-		view_key(v, keys[i]);
+		if (!keymap_resize_decode(keys[i], &rw, &rh))
+			view_key(v, keys[i]);
+		else if ((rc = grid_resize(g, rw, rh)))
+			break;
 		view_draw(v, g);
 		double dt = now_ms() - t0;
 		st->keys++;
@@ -913,8 +917,9 @@ view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, st
 		if (dt > st->max_ms)
 			st->max_ms = dt;
 	}
-	rc = grid_write(g, out, ro->depth, ro->ascii);
 	if (rc)
+		err_set(e, rc, "out of memory");
+	else if ((rc = grid_write(g, out, ro->depth, ro->ascii)))
 		err_set(e, rc, "cannot write the screen");
 	grid_destroy(g);
 	free(keys);

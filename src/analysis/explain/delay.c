@@ -31,10 +31,12 @@
 #include "explain_impl.h"
 
 #include "base/par.h"
+#include "base/recycle.h"
 #include "base/sort.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Ticks from a sum in double, rounded, held below 2^64 (times from a
  * corrupt saved file can add up past it: the conversion would be
@@ -87,17 +89,35 @@ synced_with(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint3
 
 /* Each end's peer, read once in end order: the sender of a receive, the
  * receiver of a send, TRACE_NONE for the others (the intervals read
- * them again and again, at random messages otherwise). */
+ * them again and again, at random messages otherwise). On every core:
+ * the messages are read at random. */
+struct peering {
+	const struct analysis *a;
+	uint32_t *p;
+};
+
+static int
+peers_worker(void *ctx, uint32_t wk, uint32_t nw)
+{
+	const struct peering *g = ctx;
+	const struct analysis *a = g->a;
+	uint32_t i0, i1;
+	par_share(a->n_ends, wk, nw, &i0, &i1);
+	for (uint32_t i = i0; i < i1; i++) {
+		const struct trace_end *e = &a->ends[i];
+		g->p[i] = e->role == END_RECV ? a->msgs[e->id].sender
+			: e->role == END_SEND ? a->msgs[e->id].receiver : TRACE_NONE;
+	}
+	return 0;
+}
+
 static uint32_t *
 end_peers(const struct analysis *a)
 {
-	uint32_t *p = malloc(((size_t)a->n_ends + 1) * sizeof *p);
-	for (uint32_t i = 0; p && i < a->n_ends; i++) {
-		const struct trace_end *e = &a->ends[i];
-		p[i] = e->role == END_RECV ? a->msgs[e->id].sender
-			: e->role == END_SEND ? a->msgs[e->id].receiver : TRACE_NONE;
-	}
-	return p;
+	struct peering g = { a, malloc(((size_t)a->n_ends + 1) * sizeof *g.p) };
+	if (g.p)
+		par_run(par_workers(), peers_worker, &g);
+	return g.p;
 }
 
 /* A synchronisation interval: the work since the last synchronisation
@@ -115,36 +135,64 @@ struct targets {
 	size_t n, cap;
 };
 
-/* The index of the first wait whose lop is at least l (a->n_waits: none). */
-static uint32_t
-wait_at_or_after(const struct analysis *a, uint32_t l)
+/* Which lops wait, and where their waits are: a bit a lop, and the
+ * waits before each word of 64 (a->waits is in lop order). A lookup is
+ * two reads from 2 bits a lop, where a binary search over the waits
+ * missed the cache at every step. */
+struct wait_index {
+	uint64_t *bits;
+	uint32_t *before;
+};
+
+static int
+wait_index_build(const struct analysis *a, struct wait_index *ix)
 {
-	uint32_t lo = 0, hi = a->n_waits;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (a->waits[mid].lop < l)
-			lo = mid + 1;
-		else
-			hi = mid;
+	size_t nw = ((size_t)a->n_lops + 63) / 64 + 1;
+	ix->bits = calloc(nw, sizeof *ix->bits);
+	ix->before = malloc(nw * sizeof *ix->before);
+	if (!ix->bits || !ix->before)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < a->n_waits; i++)
+		ix->bits[a->waits[i].lop / 64] |= UINT64_C(1) << (a->waits[i].lop % 64);
+	uint32_t n = 0;
+	for (size_t k = 0; k < nw; k++) {
+		ix->before[k] = n;
+		n += (uint32_t)__builtin_popcountll(ix->bits[k]);
 	}
-	return lo;
+	return 0;
+}
+
+static void
+wait_index_free(struct wait_index *ix)
+{
+	free(ix->bits);
+	free(ix->before);
+	*ix = (struct wait_index){ 0 };
+}
+
+/* The wait of lop l, or NULL. */
+static const struct analysis_wait *
+wait_at(const struct analysis *a, const struct wait_index *ix, uint32_t l)
+{
+	uint64_t word = ix->bits[l / 64], bit = UINT64_C(1) << (l % 64);
+	if (!(word & bit))
+		return NULL;
+	return &a->waits[ix->before[l / 64] + (uint32_t)__builtin_popcountll(word & (bit - 1))];
 }
 
 /* The interval of lop l (on its timeline, back from the lop before it)
  * with rank peer; its waits appended to t when t is not NULL. The waits
- * are walked back beside the lops (a->waits is in lop order). */
+ * are found in the index. */
 static int
-interval_of(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint32_t peer, struct interval *iv,
-	    struct targets *t)
+interval_of(const struct analysis *a, const struct wait_index *ix, const uint32_t *peer_of, uint32_t l,
+	    uint32_t peer, struct interval *iv, struct targets *t)
 {
-	uint32_t first = a->tl_lop[a->lop_tl[l]], wi = wait_at_or_after(a, l);
+	uint32_t first = a->tl_lop[a->lop_tl[l]];
 	uint64_t best = 0;
 	*iv = (struct interval){ .longest = TRACE_NONE, .first_wait = t ? (uint32_t)t->n : 0 };
 	for (uint32_t k = l, n = 0; k > first && n < DELAY_MAX_LOPS; n++) {
 		uint32_t p = --k;
-		while (wi > 0 && a->waits[wi - 1].lop > p)
-			wi--;
-		const struct analysis_wait *w = wi > 0 && a->waits[wi - 1].lop == p ? &a->waits[wi - 1] : NULL;
+		const struct analysis_wait *w = wait_at(a, ix, p);
 		int how = synced_with(a, peer_of, p, peer);
 		if (how == SYNC_EXIT)
 			break;
@@ -170,29 +218,35 @@ interval_of(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint3
 	return 0;
 }
 
-/* What a wait passes on. */
+/* What a wait passes on: its delay's excess x and the time its cause
+ * waited in its interval, wd (ticks, as doubles); the shares follow
+ * from them and the wait's time (shares_of). */
 struct pass {
 	uint32_t delay;            /* TRACE_NONE: no excess */
 	uint32_t first, n;         /* its targets: the waits it propagates to */
 	uint32_t w;                /* in the target list of worker w */
-	double direct, onward;     /* ticks: the delay's share, the waits' */
-	double frac;               /* of its inflow, to the delay */
-	double waited;             /* the targets' time, the weights' sum */
+	double x, wd;
 };
 
-/* A wait by the exit of its lop, for the order latest first. */
-struct by_exit {
-	uint64_t exit;
-	uint32_t lop, i;
+struct shares {
+	double direct, onward;     /* ticks: the delay's share, the waits' */
+	double frac;               /* of its inflow, to the delay */
 };
+
+static struct shares
+shares_of(const struct pass *p, uint64_t time)
+{
+	double x = p->x, wd = p->wd, T = (double)time, s = x + wd > 0 ? (T < x + wd ? T / (x + wd) : 1.0) : 0.0;
+	return (struct shares){ .direct = s * x, .onward = s * wd, .frac = x + wd > 0 ? x / (x + wd) : 0.0 };
+}
 
 /* The passes worked out on every core: pieces of the waits, each
  * worker's targets in a list of its own. */
 struct passing {
 	struct analysis *a;
 	const uint32_t *peer_of;
+	struct wait_index ix;
 	struct pass *pass;
-	struct by_exit *ex;
 	struct par_pieces pieces;
 	struct targets t[PAR_MAX];
 };
@@ -211,43 +265,60 @@ pass_worker(void *ctx, uint32_t wk, uint32_t nw)
 			const struct analysis_wait *w = &a->waits[i];
 			uint32_t W = a->lop_tl[w->lop], D = a->lop_tl[w->cause_lop];
 			struct interval iw, id;
-			int rc = interval_of(a, g->peer_of, w->lop, D, &iw, NULL);
+			int rc = interval_of(a, &g->ix, g->peer_of, w->lop, D, &iw, NULL);
 			if (!rc)
-				rc = interval_of(a, g->peer_of, w->cause_lop, W, &id, &g->t[wk]);
+				rc = interval_of(a, &g->ix, g->peer_of, w->cause_lop, W, &id, &g->t[wk]);
 			if (rc)
 				return rc;
-			double x = id.work > iw.work ? (double)(id.work - iw.work) : 0.0, wd = (double)id.waited;
-			double T = (double)w->time, s = x + wd > 0 ? (T < x + wd ? T / (x + wd) : 1.0) : 0.0;
+			double x = id.work > iw.work ? (double)(id.work - iw.work) : 0.0;
 			g->pass[i] = (struct pass){ .delay = x > 0 ? id.longest : TRACE_NONE, .first = id.first_wait,
-						    .n = id.n_waits, .w = wk, .direct = s * x, .onward = s * wd,
-						    .frac = x + wd > 0 ? x / (x + wd) : 0.0, .waited = wd };
-			g->ex[i] = (struct by_exit){ lop_exit(a, w->lop), w->lop, i };
+						    .n = id.n_waits, .w = wk, .x = x, .wd = (double)id.waited };
 		}
 	}
 	return 0;
 }
 
-/* The delays in lop order, those of one lop in the order found: a stable
- * radix sort by lop, then the records moved (*d replaced). */
+/* The delays, one per lop, summed as they are found: a lop's first
+ * delay that came to something opens its record (slot[lop]: its index),
+ * the later ones add to it. */
+struct delays_out {
+	uint32_t *slot;
+	struct analysis_delay *v;
+	size_t n, cap;
+};
+
 static int
-sort_by_lop(struct analysis_delay **d, uint32_t n)
+delay_add(struct delays_out *o, uint32_t lop, uint64_t cost, uint64_t direct)
 {
-	struct sort_kv *kv = malloc(((size_t)n + 1) * sizeof *kv);
-	struct analysis_delay *s = malloc(((size_t)n + 1) * sizeof *s);
-	int rc = kv && s ? 0 : ERR_NOMEM;
-	for (uint32_t i = 0; i < n && !rc; i++)
-		kv[i] = (struct sort_kv){ (*d)[i].lop, i };
-	if (!rc)
-		rc = sort_keyed(kv, n);
-	for (uint32_t i = 0; i < n && !rc; i++)
-		s[i] = (*d)[kv[i].id];
-	free(kv);
-	if (rc) {
-		free(s);
-		return rc;
+	uint32_t k = o->slot[lop];
+	if (k != TRACE_NONE) {
+		o->v[k].cost += cost;
+		o->v[k].direct += direct;
+		o->v[k].waits++;
+		return 0;
 	}
-	free(*d);
-	*d = s;
+	if (!cost)
+		return 0;
+	if (VEC_GROW(o->v, o->n, o->cap))
+		return ERR_NOMEM;
+	o->slot[lop] = (uint32_t)o->n;
+	o->v[o->n++] = (struct analysis_delay){ .lop = lop, .waits = 1, .cost = cost, .direct = direct };
+	return 0;
+}
+
+/* The delays in lop order (a sweep of the slots), into a->delays. */
+static int
+delays_done(struct analysis *a, struct delays_out *o)
+{
+	struct analysis_delay *v = malloc((o->n + 1) * sizeof *v);
+	if (!v)
+		return ERR_NOMEM;
+	size_t m = 0;
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		if (o->slot[l] != TRACE_NONE)
+			v[m++] = o->v[o->slot[l]];
+	a->delays = v;
+	a->n_delays = (uint32_t)m;
 	return 0;
 }
 
@@ -255,91 +326,86 @@ int
 explain_delays(struct analysis *a)
 {
 	uint32_t n = a->n_waits;
-	struct pass *pass = malloc(((size_t)n + 1) * sizeof *pass);
-	uint32_t *order = malloc(((size_t)n + 1) * sizeof *order);
-	struct by_exit *ex = malloc(((size_t)n + 1) * sizeof *ex);
-	double *inflow = calloc((size_t)n + 1, sizeof *inflow);
-	struct analysis_delay *d = malloc(((size_t)n + 1) * sizeof *d);
+	size_t sz_pass = ((size_t)n + 1) * sizeof(struct pass), sz_by = ((size_t)n + 1) * sizeof(struct sort_kv);
+	struct pass *pass = recycle_malloc(sz_pass);
+	struct sort_kv *by = NULL;
+	uint32_t *order = NULL;
+	double *inflow = NULL;
+	struct delays_out dl = { 0 };
 	uint32_t *peers = end_peers(a);
-	struct passing g = { .a = a, .peer_of = peers, .pass = pass, .ex = ex };
+	struct passing g = { .a = a, .peer_of = peers, .pass = pass };
 	int rc = ERR_NOMEM;
-	if (!pass || !order || !ex || !inflow || !d || !peers)
+	if (!pass || !peers || wait_index_build(a, &g.ix))
 		goto out;
 	uint32_t nw = par_workers();
 	par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
 	if ((rc = par_run(nw, pass_worker, &g)))
 		goto out;
+	free(peers);        /* unmapped: nothing after takes that many pages */
+	peers = NULL;
+	wait_index_free(&g.ix);
+	/* latest exit first, then the later lop: the waits are in lop order,
+	 * so from the last one back, one stable radix sort by exit (qsort
+	 * took a third of this stage) */
 	rc = ERR_NOMEM;
-	/* latest exit first, then the later lop: two stable radix passes,
-	 * the minor key first (qsort took a third of this stage) */
-	struct sort_kv *kv = malloc(((size_t)n + 1) * sizeof *kv);
-	if (!kv)
+	if (!(by = recycle_malloc(sz_by)))
 		goto out;
 	for (uint32_t k = 0; k < n; k++)
-		kv[k] = (struct sort_kv){ UINT32_MAX - ex[k].lop, k };
-	int sorted = sort_keyed(kv, n) == 0;
-	for (uint32_t k = 0; k < n && sorted; k++)
-		kv[k].key = UINT64_MAX - ex[kv[k].id].exit;
-	sorted = sorted && sort_keyed(kv, n) == 0;
-	for (uint32_t k = 0; k < n && sorted; k++)
-		order[k] = ex[kv[k].id].i;
-	free(kv);
-	if (!sorted)
+		by[k] = (struct sort_kv){ UINT64_MAX - lop_exit(a, a->waits[n - 1 - k].lop), n - 1 - k };
+	if (sort_keyed(by, n))
 		goto out;
+	if (!(order = recycle_malloc(((size_t)n + 1) * sizeof *order)))
+		goto out;
+	for (uint32_t k = 0; k < n; k++)
+		order[k] = by[k].id;
+	recycle_free(by, sz_by);
+	by = NULL;
+	inflow = recycle_calloc((size_t)n + 1, sizeof *inflow);
+	dl.slot = recycle_malloc(((size_t)a->n_lops + 1) * sizeof *dl.slot);
+	if (!inflow || !dl.slot)
+		goto out;
+	memset(dl.slot, 0xff, ((size_t)a->n_lops + 1) * sizeof *dl.slot);
 	/* latest first: the short-term share, and the long-term one from
 	 * what the later waits passed this one */
-	uint32_t nd = 0;
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t i = order[k];
 		const struct pass *p = &pass[i];
-		if (p->delay != TRACE_NONE)
-			d[nd++] = (struct analysis_delay){
-				.lop = p->delay, .waits = 1,
-				.cost = ticks_of(p->direct + inflow[i] * p->frac),
-				.direct = ticks_of(p->direct) };
-		double on = p->onward + inflow[i] * (1.0 - p->frac);
-		for (uint32_t j = 0; j < p->n && p->waited > 0; j++) {
+		struct shares sh = shares_of(p, a->waits[i].time);
+		if (p->delay != TRACE_NONE &&
+		    delay_add(&dl, p->delay, ticks_of(sh.direct + inflow[i] * sh.frac), ticks_of(sh.direct)))
+			goto out;
+		double on = sh.onward + inflow[i] * (1.0 - sh.frac);
+		for (uint32_t j = 0; j < p->n && p->wd > 0; j++) {
 			uint32_t q = g.t[p->w].v[p->first + j];
-			inflow[q] += on * (double)a->waits[q].time / p->waited;
+			inflow[q] += on * (double)a->waits[q].time / p->wd;
 		}
 	}
 	/* earliest first: each wait's root */
 	for (uint32_t k = n; k-- > 0;) {
 		uint32_t i = order[k];
 		const struct pass *p = &pass[i];
+		struct shares sh = shares_of(p, a->waits[i].time);
 		uint32_t big = TRACE_NONE;
 		for (uint32_t j = 0; j < p->n; j++) {
 			uint32_t q = g.t[p->w].v[p->first + j];
 			if (big == TRACE_NONE || a->waits[q].time > a->waits[big].time)
 				big = q;
 		}
-		uint32_t via = big != TRACE_NONE && p->onward > p->direct ? a->waits[big].root_lop : TRACE_NONE;
+		uint32_t via = big != TRACE_NONE && sh.onward > sh.direct ? a->waits[big].root_lop : TRACE_NONE;
 		a->waits[i].root_lop = via != TRACE_NONE ? via : p->delay;
 	}
-	/* one delay per lop; a delay whose share came to nothing is none */
-	if (sort_by_lop(&d, nd))
+	if (delays_done(a, &dl))
 		goto out;
-	uint32_t m = 0;
-	for (uint32_t i = 0; i < nd; i++) {
-		if (m && d[m - 1].lop == d[i].lop) {
-			d[m - 1].cost += d[i].cost;
-			d[m - 1].direct += d[i].direct;
-			d[m - 1].waits += d[i].waits;
-		} else if (d[i].cost) {
-			d[m++] = d[i];
-		}
-	}
-	a->delays = d;
-	a->n_delays = m;
-	d = NULL;
 	rc = 0;
 out:
+	wait_index_free(&g.ix);
 	free(peers);
-	free(pass);
-	free(order);
-	free(ex);
-	free(inflow);
-	free(d);
+	recycle_free(pass, sz_pass);
+	recycle_free(by, sz_by);
+	recycle_free(order, ((size_t)n + 1) * sizeof *order);
+	recycle_free(inflow, ((size_t)n + 1) * sizeof *inflow);
+	recycle_free(dl.slot, ((size_t)a->n_lops + 1) * sizeof *dl.slot);
+	free(dl.v);
 	for (uint32_t w = 0; w < PAR_MAX; w++)
 		free(g.t[w].v);
 	return rc;

@@ -11,11 +11,16 @@
  * OUTLIER_SHARE of the median iteration, is an outlier, ranked by that
  * excess. This finds a stall where lateness cannot, in a serialised phase
  * (a ping-pong) with no peer at its step. Linear, but for the median of
- * each group (quickselect, linear in the group).
+ * each group (quickselect, linear in the group). A rank's groups are its
+ * own, so the ranks are worked on every core; their outliers are then
+ * sorted together (by excess, then lop: one order whatever the cores).
  */
 #include "explain_impl.h"
 
 #include "base/hash.h"
+#include "base/par.h"
+#include "base/recycle.h"
+#include "base/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,122 +71,226 @@ by_excess(const void *x, const void *y)
 	return p->lop < q->lop ? -1 : p->lop > q->lop;
 }
 
-/* The median of the iterations' lengths: from the first enter of each
- * to the first enter of the next (iter: each lop's iteration). */
-static uint64_t
-median_iteration(const struct analysis *a, const uint32_t *iter, uint32_t count)
+/* One worker's room, grown as its timelines need and kept from one to
+ * the next. */
+struct lane {
+	uint64_t *first;           /* each iteration's first enter */
+	uint32_t *len, *start;     /* per iteration */
+	uint64_t *ref;             /* the reference's shape, prefix by prefix */
+	uint32_t *at;              /* per group: where its durations begin */
+	uint64_t *dur, *med;
+	size_t ref_cap, at_cap, dur_cap, med_cap;
+	struct analysis_outlier *out;
+	size_t n_out, out_cap;
+};
+
+/* The timelines on every core: first each lop's iteration (into group)
+ * and each iteration's first enter, then each timeline's groups and
+ * outliers, all within the timeline. */
+struct finding {
+	struct analysis *a;
+	uint32_t count, n_tl;
+	uint32_t *group;
+	uint64_t floor;
+	struct par_pieces pieces;
+	struct lane lane[PAR_MAX];
+};
+
+static int
+grow(void *pp, size_t *cap, size_t n, size_t size)
 {
-	uint64_t *first = malloc(((size_t)count + 1) * sizeof *first);
-	if (!first)
+	if (n <= *cap)
 		return 0;
-	for (uint32_t i = 0; i <= count; i++)
-		first[i] = UINT64_MAX;
-	for (uint32_t l = 0; l < a->n_lops; l++) {
-		uint32_t it = iter[l];
-		if (it < count && lop_enter(a, l) < first[it])
-			first[it] = lop_enter(a, l);
-	}
-	uint32_t n = 0;
-	for (uint32_t i = 0; i + 1 < count; i++)
-		if (first[i] != UINT64_MAX && first[i + 1] != UINT64_MAX && first[i + 1] > first[i])
-			first[n++] = first[i + 1] - first[i];
-	uint64_t m = n ? select_kth(first, n, n / 2) : 0;
-	free(first);
-	return m;
+	void *q = realloc(*(void **)pp, n * size);
+	if (!q)
+		return ERR_NOMEM;
+	*(void **)pp = q;
+	*cap = n;
+	return 0;
 }
 
-/* Each lop's group (TRACE_NONE: none) from one pass a rank: the rank's
- * reference iteration is the first of the most common length; the p-th
- * lop of another iteration joins group (rank, p) while its iteration's
- * shape so far is the reference's. group holds each lop's iteration on
- * entry, its group on return. Returns the number of groups, or
- * TRACE_NONE on no memory. */
-static uint32_t
-assign_groups(const struct analysis *a, uint32_t count, uint32_t *group)
+static int
+iter_worker(void *ctx, uint32_t wk, uint32_t nw)
 {
-	uint32_t n_tl, n_groups = 0;
-	trace_timelines(a->t, &n_tl);
-	uint32_t *len = calloc((size_t)count + 1, sizeof *len);
-	uint32_t *start = malloc(((size_t)count + 1) * sizeof *start);
-	uint64_t *ref = NULL;
-	size_t cap = 0;
-	if (!len || !start) {
-		free(len);
-		free(start);
-		return TRACE_NONE;
-	}
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
+	struct finding *f = ctx;
+	const struct analysis *a = f->a;
+	struct lane *s = &f->lane[wk];
+	uint32_t tl;
+	(void)nw;
+	while (par_take(&f->pieces, wk, &tl)) {
 		uint32_t l0 = a->tl_lop[tl], l1 = a->tl_lop[tl + 1];
-		memset(len, 0, (size_t)count * sizeof *len);
+		iterations_of_lops(a, l0, l1, f->group + l0);
 		for (uint32_t l = l0; l < l1; l++) {
-			uint32_t k = group[l];
-			if (k == TRACE_NONE || k >= count)
-				continue;
-			if (len[k]++ == 0)
-				start[k] = l;
+			uint32_t it = f->group[l];
+			if (it < f->count && lop_enter(a, l) < s->first[it])
+				s->first[it] = lop_enter(a, l);
 		}
-		/* the reference: the first iteration of the most common length */
-		uint32_t best = TRACE_NONE, best_n = 0;
-		for (uint32_t k = 0; k < count; k++) {
-			if (!len[k])
-				continue;
-			uint32_t same = 0;
-			for (uint32_t j = 0; j < count && same <= count; j++)
-				same += len[j] == len[k];
-			if (same > best_n) {
-				best_n = same;
-				best = k;
-			}
-			if (same * 2 > count)
-				break;      /* a majority: no other can win */
-		}
-		if (best == TRACE_NONE) {
-			for (uint32_t l = l0; l < l1; l++)
-				group[l] = TRACE_NONE;
-			continue;
-		}
-		uint32_t L = len[best];
-		if (L > cap) {
-			uint64_t *r = realloc(ref, (size_t)L * sizeof *r);
-			if (!r) {
-				n_groups = TRACE_NONE;
-				break;
-			}
-			ref = r;
-			cap = L;
-		}
-		uint64_t h = HASH_SEED;
-		for (uint32_t p = 0, l = start[best]; p < L && l < l1; l++) {
-			if (group[l] != best)
-				continue;
-			h = hash_mix(hash_mix(h, a->lop_kind[l]), analysis_lop_region(a, l));
-			ref[p++] = h;
-		}
-		uint32_t cur = TRACE_NONE, p = 0;
-		int same = 0;
-		for (uint32_t l = l0; l < l1; l++) {
-			uint32_t k = group[l];
-			group[l] = TRACE_NONE;
-			if (k == TRACE_NONE || k >= count)
-				continue;
-			if (k != cur) {
-				cur = k;
-				p = 0;
-				h = HASH_SEED;
-				same = 1;
-			}
-			h = hash_mix(hash_mix(h, a->lop_kind[l]), analysis_lop_region(a, l));
-			same = same && p < L && ref[p] == h;
-			if (same)
-				group[l] = n_groups + p;
-			p++;
-		}
-		n_groups += L;
 	}
-	free(len);
-	free(start);
-	free(ref);
-	return n_groups;
+	return 0;
+}
+
+/* The median of the iterations' lengths: from the first enter of each
+ * to the first enter of the next (the workers' first enters, the
+ * earliest of each). */
+static uint64_t
+median_iteration(struct finding *f, uint32_t nw)
+{
+	uint64_t *first = f->lane[0].first;
+	for (uint32_t w = 1; w < nw; w++)
+		for (uint32_t i = 0; i < f->count; i++)
+			if (f->lane[w].first[i] < first[i])
+				first[i] = f->lane[w].first[i];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i + 1 < f->count; i++)
+		if (first[i] != UINT64_MAX && first[i + 1] != UINT64_MAX && first[i + 1] > first[i])
+			first[n++] = first[i + 1] - first[i];
+	return n ? select_kth(first, n, n / 2) : 0;
+}
+
+/* Timeline tl's groups: the rank's reference iteration is the first of
+ * the most common length; the p-th lop of another iteration joins group
+ * p while its iteration's shape so far is the reference's. group holds
+ * each lop's iteration on entry, its group on return. Returns the number
+ * of groups, or TRACE_NONE on no memory. */
+static uint32_t
+timeline_groups(const struct analysis *a, uint32_t count, uint32_t tl, uint32_t *group, struct lane *s)
+{
+	uint32_t l0 = a->tl_lop[tl], l1 = a->tl_lop[tl + 1];
+	uint32_t *len = s->len, *start = s->start;
+	memset(len, 0, (size_t)count * sizeof *len);
+	for (uint32_t l = l0; l < l1; l++) {
+		uint32_t k = group[l];
+		if (k == TRACE_NONE || k >= count)
+			continue;
+		if (len[k]++ == 0)
+			start[k] = l;
+	}
+	/* the reference: the first iteration of the most common length */
+	uint32_t best = TRACE_NONE, best_n = 0;
+	for (uint32_t k = 0; k < count; k++) {
+		if (!len[k])
+			continue;
+		uint32_t same = 0;
+		for (uint32_t j = 0; j < count && same <= count; j++)
+			same += len[j] == len[k];
+		if (same > best_n) {
+			best_n = same;
+			best = k;
+		}
+		if (same * 2 > count)
+			break;      /* a majority: no other can win */
+	}
+	if (best == TRACE_NONE) {
+		for (uint32_t l = l0; l < l1; l++)
+			group[l] = TRACE_NONE;
+		return 0;
+	}
+	uint32_t L = len[best];
+	if (grow(&s->ref, &s->ref_cap, L, sizeof *s->ref))
+		return TRACE_NONE;
+	uint64_t h = HASH_SEED;
+	for (uint32_t p = 0, l = start[best]; p < L && l < l1; l++) {
+		if (group[l] != best)
+			continue;
+		h = hash_mix(hash_mix(h, a->lop_kind[l]), analysis_lop_region(a, l));
+		s->ref[p++] = h;
+	}
+	uint32_t cur = TRACE_NONE, p = 0;
+	int same = 0;
+	for (uint32_t l = l0; l < l1; l++) {
+		uint32_t k = group[l];
+		group[l] = TRACE_NONE;
+		if (k == TRACE_NONE || k >= count)
+			continue;
+		if (k != cur) {
+			cur = k;
+			p = 0;
+			h = HASH_SEED;
+			same = 1;
+		}
+		h = hash_mix(hash_mix(h, a->lop_kind[l]), analysis_lop_region(a, l));
+		same = same && p < L && s->ref[p] == h;
+		if (same)
+			group[l] = p;
+		p++;
+	}
+	return L;
+}
+
+/* Timeline tl's outliers against its L groups' medians, appended to the
+ * lane's list. */
+static int
+timeline_outliers(const struct analysis *a, uint32_t tl, uint32_t L, const uint32_t *group, uint64_t floor,
+		  struct lane *s)
+{
+	uint32_t l0 = a->tl_lop[tl], l1 = a->tl_lop[tl + 1];
+	if (grow(&s->at, &s->at_cap, (size_t)L + 2, sizeof *s->at) ||
+	    grow(&s->med, &s->med_cap, (size_t)L + 1, sizeof *s->med))
+		return ERR_NOMEM;
+	uint32_t *at = s->at;
+	memset(at, 0, ((size_t)L + 2) * sizeof *at);
+	for (uint32_t l = l0; l < l1; l++)
+		if (group[l] != TRACE_NONE)
+			at[group[l] + 2]++;
+	for (uint32_t g = 0; g < L; g++)
+		at[g + 2] += at[g + 1];
+	/* at[g + 1]: where group g's durations go; once they are in, where
+	 * they end (and at[g] where they begin) */
+	if (grow(&s->dur, &s->dur_cap, (size_t)at[L + 1] + 1, sizeof *s->dur))
+		return ERR_NOMEM;
+	for (uint32_t l = l0; l < l1; l++)
+		if (group[l] != TRACE_NONE)
+			s->dur[at[group[l] + 1]++] = lop_duration(a, l);
+	for (uint32_t g = 0; g < L; g++) {
+		uint32_t b = at[g], c = at[g + 1] - b;
+		s->med[g] = c >= OUTLIER_MIN_INSTANCES ? select_kth(s->dur + b, c, c / 2) : UINT64_MAX;
+	}
+	for (uint32_t l = l0; l < l1; l++) {
+		uint32_t g = group[l];
+		if (g == TRACE_NONE || s->med[g] == UINT64_MAX)
+			continue;
+		uint64_t d = lop_duration(a, l), m = s->med[g];
+		if (d <= m || d - m < floor || d / OUTLIER_FACTOR < m)
+			continue;
+		if (VEC_GROW(s->out, s->n_out, s->out_cap))
+			return ERR_NOMEM;
+		s->out[s->n_out++] = (struct analysis_outlier){ .lop = l, .instances = at[g + 1] - at[g],
+								.duration = d, .median = m };
+	}
+	return 0;
+}
+
+static int
+group_worker(void *ctx, uint32_t wk, uint32_t nw)
+{
+	struct finding *f = ctx;
+	struct lane *s = &f->lane[wk];
+	uint32_t tl;
+	(void)nw;
+	while (par_take(&f->pieces, wk, &tl)) {
+		uint32_t L = timeline_groups(f->a, f->count, tl, f->group, s);
+		if (L == TRACE_NONE)
+			return ERR_NOMEM;
+		if (L && timeline_outliers(f->a, tl, L, f->group, f->floor, s))
+			return ERR_NOMEM;
+	}
+	return 0;
+}
+
+static void
+lanes_free(struct finding *f)
+{
+	for (uint32_t w = 0; w < PAR_MAX; w++) {
+		struct lane *s = &f->lane[w];
+		free(s->first);
+		free(s->len);
+		free(s->start);
+		free(s->ref);
+		free(s->at);
+		free(s->dur);
+		free(s->med);
+		free(s->out);
+	}
 }
 
 int
@@ -190,71 +299,58 @@ explain_outliers(struct analysis *a)
 	const struct iterations *it = iterations_get(a);
 	if (it->count < OUTLIER_MIN_INSTANCES)
 		return 0;
-	uint32_t n = a->n_lops;
-	uint32_t *group = malloc(((size_t)n + 1) * sizeof *group);
-	uint32_t *first = NULL, *fill = NULL, n_groups;
-	uint64_t *dur = NULL, *med = NULL;
+	uint32_t nw = par_workers(), n_tl;
+	trace_timelines(a->t, &n_tl);
+	struct finding *f = calloc(1, sizeof *f);
+	int rc = f ? 0 : ERR_NOMEM;
+	if (!rc) {
+		*f = (struct finding){ .a = a, .count = it->count, .n_tl = n_tl,
+				       .group = recycle_malloc(((size_t)a->n_lops + 1) * sizeof *f->group) };
+		rc = f->group ? 0 : ERR_NOMEM;
+	}
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		struct lane *s = &f->lane[w];
+		s->first = malloc(((size_t)it->count + 1) * sizeof *s->first);
+		s->len = malloc(((size_t)it->count + 1) * sizeof *s->len);
+		s->start = malloc(((size_t)it->count + 1) * sizeof *s->start);
+		rc = s->first && s->len && s->start ? 0 : ERR_NOMEM;
+		for (uint32_t i = 0; !rc && i <= it->count; i++)
+			s->first[i] = UINT64_MAX;
+	}
+	if (!rc) {
+		par_pieces_init(&f->pieces, n_tl, nw);
+		rc = par_run(nw, iter_worker, f);
+	}
+	if (!rc) {
+		f->floor = (uint64_t)((double)median_iteration(f, nw) * OUTLIER_SHARE);
+		par_pieces_init(&f->pieces, n_tl, nw);
+		rc = par_run(nw, group_worker, f);
+	}
+	/* the workers' outliers together, largest excess first */
+	size_t n_out = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		n_out += f->lane[w].n_out;
 	struct analysis_outlier *out = NULL;
-	int rc = ERR_NOMEM;
-	if (!group)
-		goto done;
-	iterations_of_lops(a, 0, n, group);
-	uint64_t floor = (uint64_t)((double)median_iteration(a, group, it->count) * OUTLIER_SHARE);
-	if ((n_groups = assign_groups(a, it->count, group)) == TRACE_NONE)
-		goto done;
-	first = calloc((size_t)n_groups + 2, sizeof *first);
-	fill = malloc(((size_t)n_groups + 1) * sizeof *fill);
-	med = malloc(((size_t)n_groups + 1) * sizeof *med);
-	if (!first || !fill || !med)
-		goto done;
-	for (uint32_t l = 0; l < n; l++)
-		if (group[l] != TRACE_NONE)
-			first[group[l] + 1]++;
-	for (uint32_t g = 0; g < n_groups; g++)
-		first[g + 1] += first[g];
-	dur = malloc(((size_t)first[n_groups] + 1) * sizeof *dur);
-	if (!dur)
-		goto done;
-	memcpy(fill, first, (size_t)n_groups * sizeof *fill);
-	for (uint32_t l = 0; l < n; l++)
-		if (group[l] != TRACE_NONE)
-			dur[fill[group[l]]++] = lop_duration(a, l);
-	for (uint32_t g = 0; g < n_groups; g++) {
-		uint32_t c = first[g + 1] - first[g];
-		med[g] = c >= OUTLIER_MIN_INSTANCES ? select_kth(dur + first[g], c, c / 2) : UINT64_MAX;
+	if (!rc && n_out) {
+		out = malloc(n_out * sizeof *out);
+		rc = out ? 0 : ERR_NOMEM;
 	}
-	size_t n_out = 0, cap = 0;
-	for (uint32_t l = 0; l < n; l++) {
-		uint32_t g = group[l];
-		if (g == TRACE_NONE || med[g] == UINT64_MAX)
-			continue;
-		uint64_t d = lop_duration(a, l), m = med[g];
-		if (d <= m || d - m < floor || d / OUTLIER_FACTOR < m)
-			continue;
-		if (n_out == cap) {
-			size_t nc = cap ? 2 * cap : 16;
-			struct analysis_outlier *o = realloc(out, nc * sizeof *o);
-			if (!o)
-				goto done;
-			out = o;
-			cap = nc;
-		}
-		out[n_out++] = (struct analysis_outlier){ .lop = l, .instances = first[g + 1] - first[g],
-							  .duration = d, .median = m };
+	for (uint32_t w = 0, at = 0; w < nw && out; w++) {
+		if (f->lane[w].n_out)
+			memcpy(out + at, f->lane[w].out, f->lane[w].n_out * sizeof *out);
+		at += (uint32_t)f->lane[w].n_out;
 	}
-	if (n_out)
+	if (out)
 		qsort(out, n_out, sizeof *out, by_excess);
-	a->n_outliers = (uint32_t)(n_out < a->opts.hotspots ? n_out : a->opts.hotspots);
-	a->outliers = out;
-	out = NULL;
-	rc = 0;
-done:
-	free(group);
-	free(first);
-	free(fill);
-	free(med);
-	free(dur);
-	free(out);
+	if (!rc) {
+		a->n_outliers = (uint32_t)(n_out < a->opts.hotspots ? n_out : a->opts.hotspots);
+		a->outliers = out;
+	}
+	if (f) {
+		recycle_free(f->group, ((size_t)a->n_lops + 1) * sizeof *f->group);
+		lanes_free(f);
+	}
+	free(f);
 	return rc;
 }
 

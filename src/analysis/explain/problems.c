@@ -74,25 +74,31 @@ busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex)
 	return TRACE_NONE;
 }
 
+/* The problems' lops' times and ranks, read once for every outlier's
+ * look over them (each read of a lop's times misses the cache). */
+struct spans {
+	uint64_t *en, *ex;
+	uint32_t *tl;
+};
+
 /* The problem of another rank among p[0..n) that began first and
  * overlaps most of lop l's time; else, when l is a blocking send, its
  * receiver's computation that covered most of l's time (the receive was
  * posted, but nothing progressed it: Scalasca's late receiver needs the
  * post to be late); else l. */
 static uint32_t
-held_by(const struct analysis *a, const struct analysis_problem *p, size_t n, uint32_t l)
+held_by(const struct analysis *a, const struct analysis_problem *p, const struct spans *sp, size_t n, uint32_t l)
 {
 	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l), best = en;
-	uint32_t by = l;
+	uint32_t by = l, tl = a->lop_tl[l];
 	for (size_t j = 0; j < n; j++) {
-		uint32_t m = p[j].lop;
-		uint64_t me = lop_enter(a, m), mx = lop_exit(a, m);
-		if (a->lop_tl[m] == a->lop_tl[l] || me >= best)
+		uint64_t me = sp->en[j], mx = sp->ex[j];
+		if (sp->tl[j] == tl || me >= best)
 			continue;
 		uint64_t lo = me > en ? me : en, hi = mx < ex ? mx : ex;
 		if (hi > lo && 2 * (hi - lo) >= ex - en) {
 			best = me;
-			by = m;
+			by = p[j].lop;
 		}
 	}
 	if (by != l)
@@ -109,6 +115,43 @@ held_by(const struct analysis *a, const struct analysis_problem *p, size_t n, ui
 			return c;
 	}
 	return by;
+}
+
+/* An outlier that was neither waiting nor the first of the others in
+ * its time was held by that one (p[0..n): the problems so far). */
+static int
+hold_outliers(const struct analysis *a, struct analysis_problem *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n && !(p[i].kind == PROBLEM_OUTLIER && p[i].surfaced == TRACE_NONE))
+		i++;
+	if (i == n)
+		return 0;
+	struct spans sp = { malloc((n + 1) * sizeof *sp.en), malloc((n + 1) * sizeof *sp.ex),
+			    malloc((n + 1) * sizeof *sp.tl) };
+	int rc = sp.en && sp.ex && sp.tl ? 0 : ERR_NOMEM;
+	for (size_t j = 0; j < n && !rc; j++) {
+		sp.en[j] = lop_enter(a, p[j].lop);
+		sp.ex[j] = lop_exit(a, p[j].lop);
+		sp.tl[j] = a->lop_tl[p[j].lop];
+	}
+	/* an outlier held becomes its holder's problem, which the next
+	 * look sees (its span follows) */
+	for (; i < n && !rc; i++)
+		if (p[i].kind == PROBLEM_OUTLIER && p[i].surfaced == TRACE_NONE) {
+			uint32_t by = held_by(a, p, &sp, n, p[i].lop);
+			if (by != p[i].lop) {
+				p[i].surfaced = p[i].lop;
+				p[i].lop = by;
+				sp.en[i] = lop_enter(a, by);
+				sp.ex[i] = lop_exit(a, by);
+				sp.tl[i] = a->lop_tl[by];
+			}
+		}
+	free(sp.en);
+	free(sp.ex);
+	free(sp.tl);
+	return rc;
 }
 
 enum { KEY_KIND, KEY_AMOUNT, KEY_LOP };
@@ -192,14 +235,10 @@ explain_problems(struct analysis *a)
 	}
 	/* an outlier that was neither waiting nor the first of the others
 	 * in its time was held by that one */
-	for (size_t i = 0; i < n; i++)
-		if (p[i].kind == PROBLEM_OUTLIER && p[i].surfaced == TRACE_NONE) {
-			uint32_t by = held_by(a, p, n, p[i].lop);
-			if (by != p[i].lop) {
-				p[i].surfaced = p[i].lop;
-				p[i].lop = by;
-			}
-		}
+	if (hold_outliers(a, p, n)) {
+		free(p);
+		return ERR_NOMEM;
+	}
 	/* one per lop, its largest (by lop, then amount, largest first, then
 	 * kind), then largest first (then by lop): stable radix passes, the
 	 * minor key first, where qsort took most of this stage */

@@ -9,9 +9,12 @@
  * wait for the root of a one-to-all (late broadcast), the root's wait for
  * the last member of an all-to-one (early reduce). A wait never exceeds
  * the waiting operation's own duration. One wait per lop: the longest.
+ * Found on every core, in the order one core finds them.
  */
 #include "explain_impl.h"
 
+#include "base/par.h"
+#include "base/recycle.h"
 #include "base/sort.h"
 #include "base/vec.h"
 
@@ -261,17 +264,18 @@ collective(const struct analysis *a, const struct trace_coll *c, const uint32_t 
 static int
 one_per_lop(struct waits_out *w, size_t *n_out)
 {
-	struct sort_kv *kv = malloc((w->n + 1) * sizeof *kv);
+	size_t sz_kv = (w->n + 1) * sizeof(struct sort_kv);
+	struct sort_kv *kv = recycle_malloc(sz_kv);
 	struct analysis_wait *v = malloc((w->n + 1) * sizeof *v);
 	if (!kv || !v || w->n > UINT32_MAX) {
-		free(kv);
+		recycle_free(kv, sz_kv);
 		free(v);
 		return ERR_NOMEM;
 	}
 	for (size_t i = 0; i < w->n; i++)
 		kv[i] = (struct sort_kv){ w->v[i].lop, (uint32_t)i };
 	if (sort_keyed(kv, (uint32_t)w->n)) {
-		free(kv);
+		recycle_free(kv, sz_kv);
 		free(v);
 		return ERR_NOMEM;
 	}
@@ -284,40 +288,97 @@ one_per_lop(struct waits_out *w, size_t *n_out)
 		v[n++] = w->v[best];
 		i = j;
 	}
-	free(kv);
-	free(w->v);
+	recycle_free(kv, sz_kv);
+	recycle_free(w->v, w->n * sizeof *w->v);
 	w->v = v;
 	*n_out = n;
+	return 0;
+}
+
+/* The waits found on every core: the lops cut into pieces, then the
+ * collectives, each piece's waits in a list of its own; the lists are
+ * joined in piece order, which is the order one core finds them in. */
+struct finding {
+	struct analysis *a;
+	const uint8_t *rf;
+	const struct trace_coll *colls;
+	const uint32_t *members;
+	uint32_t n_colls, n_pieces;  /* pieces of each: lops, collectives */
+	struct par_pieces pieces;
+	struct waits_out out[2 * PAR_PIECES_MAX];
+};
+
+static int
+find_worker(void *ctx, uint32_t wk, uint32_t nw)
+{
+	struct finding *f = ctx;
+	const struct analysis *a = f->a;
+	uint32_t c;
+	(void)nw;
+	while (par_take(&f->pieces, wk, &c)) {
+		struct waits_out *w = &f->out[c];
+		uint32_t i0, i1;
+		int rc = 0;
+		if (c < f->n_pieces) {
+			par_share(a->n_lops, c, f->n_pieces, &i0, &i1);
+			for (uint32_t l = i0; l < i1 && !rc; l++) {
+				uint8_t k = a->lop_kind[l];
+				if (k == OP_RECV || k == OP_SENDRECV)
+					rc = late_sender(a, f->rf, l, w);
+				if (!rc && k != OP_COMPUTE && k != OP_COLLECTIVE)
+					rc = late_receiver(a, f->rf, l, w);
+			}
+		} else {
+			par_share(f->n_colls, c - f->n_pieces, f->n_pieces, &i0, &i1);
+			for (uint32_t i = i0; i < i1 && !rc; i++)
+				rc = collective(a, &f->colls[i], f->members, w);
+		}
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
 int
 explain_waits(struct analysis *a)
 {
-	struct waits_out w = { 0 };
+	struct finding *f = calloc(1, sizeof *f);
 	uint8_t *rf = region_flags(a);
-	int rc = rf ? 0 : ERR_NOMEM;
-	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
-		uint8_t k = a->lop_kind[l];
-		if (k == OP_RECV || k == OP_SENDRECV)
-			rc = late_sender(a, rf, l, &w);
-		if (!rc && k != OP_COMPUTE && k != OP_COLLECTIVE)
-			rc = late_receiver(a, rf, l, &w);
+	struct waits_out w = { 0 };
+	int rc = f && rf ? 0 : ERR_NOMEM;
+	if (!rc) {
+		uint32_t nw = par_workers();
+		f->a = a;
+		f->rf = rf;
+		f->colls = trace_colls(a->t, &f->n_colls);
+		f->members = trace_coll_members(a->t);
+		f->n_pieces = PAR_PIECES(nw);
+		par_pieces_init(&f->pieces, 2 * f->n_pieces, nw);
+		rc = par_run(nw, find_worker, f);
 	}
+	for (uint32_t c = 0; f && c < 2 * f->n_pieces; c++)
+		w.n += f->out[c].n;
+	if (!rc && w.n) {
+		w.v = recycle_malloc(w.n * sizeof *w.v);
+		rc = w.v ? 0 : ERR_NOMEM;
+	}
+	for (size_t c = 0, at = 0; !rc && c < 2 * f->n_pieces; c++) {
+		if (f->out[c].n)
+			memcpy(w.v + at, f->out[c].v, f->out[c].n * sizeof *w.v);
+		at += f->out[c].n;
+		free(f->out[c].v);
+		f->out[c].v = NULL;
+	}
+	for (uint32_t c = 0; f && c < 2 * f->n_pieces; c++)
+		free(f->out[c].v);
+	free(f);
 	free(rf);
-	uint32_t n_colls;
-	const struct trace_coll *colls = trace_colls(a->t, &n_colls);
-	const uint32_t *members = trace_coll_members(a->t);
-	for (uint32_t c = 0; c < n_colls && !rc; c++)
-		rc = collective(a, &colls[c], members, &w);
-	if (rc) {
-		free(w.v);
-		return rc;
-	}
 	/* one wait per lop, the longest */
 	size_t n = 0;
-	if (w.n && (rc = one_per_lop(&w, &n))) {
-		free(w.v);
+	if (!rc && w.n)
+		rc = one_per_lop(&w, &n);
+	if (rc) {
+		recycle_free(w.v, w.n * sizeof *w.v);
 		return rc;
 	}
 	a->waits = w.v;

@@ -131,6 +131,40 @@ keymap_mouse_decode(uint32_t key, enum km_mouse_kind *kind, int *x, int *y)
 	return 1;
 }
 
+#define RESIZE_KIND 7u
+
+uint32_t
+keymap_resize(int w, int h)
+{
+	return KM_MOUSE | RESIZE_KIND << 28 | (uint32_t)w << 14 | (uint32_t)h;
+}
+
+int
+keymap_resize_decode(uint32_t key, int *w, int *h)
+{
+	if (!(key & KM_MOUSE) || ((key >> 28) & 7) != RESIZE_KIND)
+		return 0;
+	*w = (int)((key >> 14) & 0x3fff);
+	*h = (int)(key & 0x3fff);
+	return 1;
+}
+
+/* "Resize:80x24" (key scripts only), or 0. */
+static uint32_t
+resize_parse(const char *name, size_t len)
+{
+	static const char pre[] = "Resize:";
+	size_t nl = sizeof pre - 1;
+	if (len <= nl || memcmp(name, pre, nl) != 0)
+		return 0;
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.*s", (int)(len - nl < 31 ? len - nl : 31), name + nl);
+	int w, h, end = 0;
+	if (sscanf(buf, "%dx%d%n", &w, &h, &end) != 2 || buf[end] || w < 1 || h < 1 || w > 10000 || h > 10000)
+		return 0;
+	return keymap_resize(w, h);
+}
+
 /* "Click:12,5" and the other mouse names, or 0. */
 static uint32_t
 mouse_parse(const char *name, size_t len)
@@ -374,8 +408,10 @@ keymap_script(const char *s, uint32_t *keys, size_t max, size_t *n, struct err *
 			return err_set(e, ERR_USAGE, "key script longer than %zu keys", max);
 		if (*p == '<') {
 			const char *close = strchr((const char *)p, '>');
-			uint32_t key = close ? keymap_key_parse((const char *)p + 1,
-								(size_t)(close - (const char *)p - 1)) : 0;
+			size_t nl = close ? (size_t)(close - (const char *)p - 1) : 0;
+			uint32_t key = close ? keymap_key_parse((const char *)p + 1, nl) : 0;
+			if (close && !key)
+				key = resize_parse((const char *)p + 1, nl);
 			if (!close)
 				return err_set(e, ERR_USAGE, "'<' without its '>' at offset %zu of the key script"
 					       " (write <lt> for '<')", (size_t)(p - (const unsigned char *)s));

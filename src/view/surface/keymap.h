@@ -45,6 +45,14 @@ uint32_t keymap_mouse(enum km_mouse_kind kind, int x, int y);
 /* 1 if key is a mouse event; then its kind and cell. */
 int keymap_mouse_decode(uint32_t key, enum km_mouse_kind *kind, int *x, int *y);
 
+/* A terminal's new size, in key scripts only ("<Resize:80x24>", for
+ * skein render: the screen is redrawn at that size, as the explorer
+ * does on SIGWINCH): KM_MOUSE | 7 << 28 | w << 14 | h, w and h from 1
+ * to 10000. */
+uint32_t keymap_resize(int w, int h);
+/* 1 if key is a resize; then the size. */
+int keymap_resize_decode(uint32_t key, int *w, int *h);
+
 struct keymap;
 
 /* A keymap holding the built-in bindings, or NULL (out of memory). */
