@@ -157,6 +157,7 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	struct view *v = calloc(1, sizeof *v);
 	if (!v)
 		return err_set(e, ERR_NOMEM, "out of memory");
+	v->tlb.size = TL_BLOCK;
 	v->a = a;
 	v->t = analysis_trace(a);
 	int rc = view_index_create(a, &v->ix, e);
@@ -254,6 +255,7 @@ view_destroy(struct view *v)
 	free(v->gc);
 	free(v->ov);
 	free(v->tl);
+	tl_blocks_free(&v->tlb);
 	free(v->tl_msg);
 	view_topo_destroy(v->topo);
 	view_hist_destroy(v->hist);

@@ -9,6 +9,8 @@
  */
 #include "view_impl.h"
 
+#include "base/par.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +23,43 @@ grid_title(struct view *v, char *buf, size_t n)
 			 view_cluster_level(v->vc));
 	else
 		snprintf(buf, n, "logical \u00b7 %s", view_metric_title(v->metric));
+}
+
+/* The grid's cells of rows [y0, y1). */
+struct cells_job {
+	struct view *v;
+	int cols, rows;
+};
+
+static void
+cells_rows(const struct cells_job *j, uint32_t y0, uint32_t y1)
+{
+	struct view *v = j->v;
+	for (uint32_t y = y0; y < y1; y++) {
+		uint32_t r0 = v->win_rank + y * v->zr;
+		for (int x = 0; x < j->cols; x++) {
+			uint32_t s0 = v->win_step + (uint32_t)x * v->zs;
+			struct gcell *c = &v->gc[(size_t)y * (size_t)j->cols + (size_t)x];
+			unsigned kinds = 0;
+			if (v->clustered)
+				c->value = view_cluster_block(v->vc, v->ix, v->metric, v->win_row + y, s0,
+							      s0 + v->zs, &c->rep, &c->count, &kinds);
+			else
+				c->value = view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs,
+							    &c->rep, &c->count, &kinds);
+			c->kinds = (uint8_t)kinds;
+		}
+	}
+}
+
+static int
+cells_work(void *ctx, uint32_t w, uint32_t nw)
+{
+	const struct cells_job *j = ctx;
+	uint32_t y0, y1;
+	par_share((uint32_t)j->rows, w, nw, &y0, &y1);
+	cells_rows(j, y0, y1);
+	return 0;
 }
 
 static void
@@ -43,21 +82,14 @@ grid_prepare(struct view *v, int w, int h)
 		v->gc = g;
 		v->gc_cap = need;
 	}
-	for (int y = 0; y < rows; y++) {
-		uint32_t r0 = v->win_rank + (uint32_t)y * v->zr;
-		for (int x = 0; x < cols; x++) {
-			uint32_t s0 = v->win_step + (uint32_t)x * v->zs;
-			struct gcell *c = &v->gc[(size_t)y * (size_t)cols + (size_t)x];
-			unsigned kinds = 0;
-			if (v->clustered)
-				c->value = view_cluster_block(v->vc, v->ix, v->metric, v->win_row + (uint32_t)y, s0,
-							      s0 + v->zs, &c->rep, &c->count, &kinds);
-			else
-				c->value = view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs,
-							    &c->rep, &c->count, &kinds);
-			c->kinds = (uint8_t)kinds;
-		}
-	}
+	struct cells_job j = { v, cols, rows };
+	/* the rows on every core, with the index's blocks: the whole
+	 * trace fitted reads every lop (10^7 events: 31 ms lop by lop on
+	 * one core, 6-8 ms so) */
+	if (v->clustered || !view_index_prepare_blocks(v->ix, v->metric))
+		cells_rows(&j, 0, (uint32_t)rows);
+	else
+		par_run(par_workers(), cells_work, &j);
 	memcpy(v->gc_key, key, sizeof key);
 	v->gc_valid = 1;
 }

@@ -15,6 +15,7 @@
 #include "base/fmt.h"
 #include "view/surface/prompt.h"
 #include "view/model/view_cluster.h"
+#include "view/model/view_tlblocks.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
  * PANE_TOPO and PANE_HIST share one place on the screen (v->side).
@@ -194,6 +195,12 @@ struct view {
 	size_t tl_cap;
 	uint64_t tl_key[12];
 	int tl_valid, tl_w;
+	/* each rank's lops in blocks (view/model/view_tlblocks.h), what
+	 * their claims on one cell would leave, on first need; their size
+	 * TL_BLOCK (tests set others) */
+	struct tl_blocks tlb;
+	uint64_t tl_blk_used;        /* blocks claimed at once (tests) */
+	int tl_blk_failed;
 	uint64_t tl_t0, tl_t1;
 
 	/* the timeline zoomed in time (view_timeline.c): its own span
@@ -229,6 +236,9 @@ struct view {
 /* view_charm.c: a Charm++ run (seed 004) in the panes. Rows are named
  * by their chare ("Jacobi(1,2)"; "r3" for MPI ranks), up to this wide. */
 #define VIEW_MAX_ROW_NAME 16
+
+#define TL_BLOCK 32          /* lops a block of the timeline's (view_tlblocks.h) */
+
 /* A timeline cell: the most important lop in its time slice (its
  * glyph), the lop covering most of it (its colour), the kinds present;
  * top VIEW_TL_IDLE: a PE's idle time covers more of it than any lop. */
@@ -242,6 +252,12 @@ struct tlcell {
 /* Lop i claims the cells of one timeline row (out, with the coverage of
  * each cell's top and dom so far) over the pane's time axis. */
 void view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i);
+/* The timeline's blocks of v->tlb.size lops, what their claims on one
+ * cell would leave, taken from the thread (view_prefetch.c) or computed
+ * now; the timeline then claims a block at once wherever it
+ * falls in one cell (a frame that holds many lops a cell computes them
+ * itself; tests call this to use them on any trace). 0: out of memory. */
+int view_tl_blocks(struct view *v);
 int view_is_charm(const struct view *v);
 /* Can m colour this session: delta only with another run, seed 004's
  * metrics only for Charm++, the wait states only for MPI. */
@@ -498,7 +514,7 @@ void view_lists_destroy(struct view_lists *l);
  * a pane's: run on the thread, it reads only what nothing changes once
  * the view is made (the trace, the analysis, the index's arrays) and a
  * copy of the view's settings it needs, made before the thread starts. */
-enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_COUNT };
+enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_TIMELINE, PF_COUNT };
 struct view_job {
 	/* on the thread, over the view's trace: the result, or NULL; frees in */
 	void *(*run)(const struct trace *t, void *in);
@@ -511,9 +527,13 @@ struct view_job {
 int view_profile_job(struct view *v, struct view_job *j);
 int view_comm_job(struct view *v, struct view_job *j);
 int view_lists_job(struct view *v, int which, struct view_job *j);
+/* The timeline's blocks (view_timeline.c), whatever the scope. */
+int view_timeline_job(struct view *v, struct view_job *j);
 /* The result of job what when key is what it was made for, waiting
  * while it runs; the caller owns it. NULL otherwise. */
 void *view_prefetch_take(struct view *v, int what, const uint64_t key[4]);
+/* The same for a job whose result no scope changes (PF_TIMELINE). */
+void *view_prefetch_take_any(struct view *v, int what);
 /* Which jobs' results a pane took (bits 1 << PF_*): tests. */
 unsigned view_prefetch_taken(struct view *v);
 void view_prefetch_stop(struct view *v);

@@ -147,11 +147,28 @@ rank_span(struct view *v, uint32_t r, void *ud)
 	s->t1 = ex > s->t1 ? ex : s->t1;
 }
 
+/* The lops of the ranks of a row within the time axis. */
+struct lops_acc {
+	uint64_t n;
+	uint32_t ranks;
+};
+
+static void
+count_lops(struct view *v, uint32_t r, void *ud)
+{
+	struct lops_acc *la = ud;
+	uint32_t i0 = view_index_lop_at_time(v->ix, r, v->tl_t0), i1 = view_index_lop_at_time(v->ix, r, v->tl_t1);
+	if (i0 != TRACE_NONE && i1 != TRACE_NONE && i1 > i0)
+		la->n += i1 - i0;
+	la->ranks++;
+}
+
 /* One row's cells, filled rank by rank. */
 struct row_acc {
 	uint32_t s0, s1;
 	struct tlcell *out;
 	uint64_t *cov_top, *cov_dom;   /* per cell: coverage of top and dom */
+	int blocks;                    /* claim by blocks where they fit (tl_claim_block) */
 };
 
 void
@@ -184,19 +201,70 @@ view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *c
 	}
 }
 
+/* Claims the cells of lops [i, i + the block size) of a rank whose first lop
+ * is first at once, when they are one of its blocks and fall in one
+ * cell, whose claims are then the block's (tl_block); 0 otherwise. */
+static int
+tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t first,
+	       uint32_t blk0, uint32_t i)
+{
+	uint32_t B = v->tlb.size;
+	if ((i - first) % B)
+		return 0;
+	const struct tl_block *k = &v->tlb.blk[blk0 + (i - first) / B];
+	uint64_t en = analysis_lop_enter(v->a, i);
+	if (en < v->tl_t0 || analysis_lop_enter(v->a, i + B - 1) > v->tl_t1)
+		return 0;
+	uint32_t b = bucket(v, en);
+	double per = (double)(v->tl_t1 - v->tl_t0) / v->tl_w, lo = (double)v->tl_t0 + b * per, hi = lo + per;
+	if (bucket(v, k->ex_max) != b || (double)en < lo || (double)k->ex_max > hi)
+		return 0;
+	struct tlcell *c = &out[b];
+	__atomic_fetch_add(&v->tl_blk_used, 1, __ATOMIC_RELAXED);
+	c->kinds |= k->kinds;   /* as each lop's claim */
+	if (k->dom_ov > cov_dom[b]) {
+		cov_dom[b] = k->dom_ov;
+		c->dom = k->dom;
+	}
+	int top = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
+	if (k->top_rank > top || (k->top_rank == top && k->top_ov > cov_top[b])) {
+		cov_top[b] = k->top_ov;
+		c->top = k->top;
+	}
+	return 1;
+}
+
 int
 view_pes_by_metric(const struct view *v)
 {
 	return view_is_charm(v) && view_metric_numeric(v->metric);
 }
 
+/* Claims the cells of rank r's lops from i while they are before end
+ * (and, in_time, entered before the time axis ends): by blocks where
+ * they fit, else lop by lop. */
+static void
+claim_run(struct view *v, struct row_acc *acc, uint32_t r, uint32_t i, uint32_t end, int in_time)
+{
+	uint32_t first, rank_end;
+	view_index_rank_lops(v->ix, r, &first, &rank_end);
+	uint32_t blk0 = acc->blocks ? v->tlb.first[r] : 0;
+	while (i < end && (!in_time || analysis_lop_enter(v->a, i) <= v->tl_t1)) {
+		if (acc->blocks && end - i >= v->tlb.size &&
+		    tl_claim_block(v, acc->out, acc->cov_top, acc->cov_dom, first, blk0, i)) {
+			i += v->tlb.size;
+			continue;
+		}
+		view_tl_claim(v, acc->out, acc->cov_top, acc->cov_dom, i);
+		i++;
+	}
+}
+
 static void
 rank_cells(struct view *v, uint32_t r, void *ud)
 {
 	struct row_acc *acc = ud;
-	uint32_t i1 = view_index_lower(v->ix, r, acc->s1);
-	for (uint32_t i = view_index_lower(v->ix, r, acc->s0); i < i1; i++)
-		view_tl_claim(v, acc->out, acc->cov_top, acc->cov_dom, i);
+	claim_run(v, acc, r, view_index_lower(v->ix, r, acc->s0), view_index_lower(v->ix, r, acc->s1), 0);
 }
 
 /* A rank's operations that overlap the zoomed span. */
@@ -209,9 +277,7 @@ rank_cells_time(struct view *v, uint32_t r, void *ud)
 	uint32_t i = view_index_lop_at_time(v->ix, r, v->tl_t0);
 	if (i == TRACE_NONE)
 		return;
-	i = i > first ? i - 1 : first;
-	for (; i < end && analysis_lop_enter(v->a, i) <= v->tl_t1; i++)
-		view_tl_claim(v, acc->out, acc->cov_top, acc->cov_dom, i);
+	claim_run(v, acc, r, i > first ? i - 1 : first, end, 1);
 }
 
 /* ---- message lines ---- */
@@ -371,6 +437,7 @@ struct rows_job {
 	struct view *v;
 	uint32_t s0, s1;
 	int rows, cw, any;
+	int blocks;
 };
 
 /* Worker wi's share of the timeline's rows. */
@@ -383,7 +450,7 @@ rows_work(void *ctx, uint32_t wi, uint32_t nw)
 	if (y0 >= y1)
 		return 0;
 	struct row_acc acc = { j->s0, j->s1, NULL, calloc((size_t)j->cw, sizeof(uint64_t)),
-			       calloc((size_t)j->cw, sizeof(uint64_t)) };
+			       calloc((size_t)j->cw, sizeof(uint64_t)), j->blocks };
 	if (!acc.cov_top || !acc.cov_dom) {
 		free(acc.cov_top);
 		free(acc.cov_dom);
@@ -466,7 +533,16 @@ tl_prepare(struct view *v, int w, int h)
 	v->tl_w = cw;
 	/* the rows on every core: each its own cells (the whole trace at
 	 * 10^7 events, every operation claiming its cells: 20 ms on one) */
-	struct rows_job rj = { v, s0, s1, rows, cw, sp.t1 > sp.t0 };
+	struct rows_job rj = { v, s0, s1, rows, cw, sp.t1 > sp.t0, 0 };
+	/* by blocks when the cells hold many lops (the first row's ranks
+	 * have two blocks' worth a cell) or the blocks are there already */
+	if (!view_pes_by_metric(v) && sp.t1 > sp.t0) {
+		struct lops_acc la = { 0 };
+		if (!v->tlb.blk)
+			each_rank(v, 0, count_lops, &la);
+		if (v->tlb.blk || la.n >= (uint64_t)2 * v->tlb.size * (uint64_t)cw * (la.ranks ? la.ranks : 1))
+			rj.blocks = view_tl_blocks(v);
+	}
 	if (par_run(par_workers(), rows_work, &rj)) {
 		v->tl_valid = 0;
 		return;

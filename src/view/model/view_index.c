@@ -30,6 +30,20 @@ struct view_index {
 	const struct diff *diff;     /* for METRIC_DELTA, or NULL */
 	struct path *path;           /* for METRIC_PATH: computed on first use */
 	int path_failed;
+	/* each rank's lops in blocks of blk_size (the last may be shorter),
+	 * block b of rank r from lop rank_first[r] + (b - blk_first[r]) *
+	 * blk_size; per metric, each block's aggregate as view_index_block
+	 * takes it, computed with the maximum or on first need */
+	uint32_t blk_size, n_blk;
+	uint32_t *blk_first;         /* n_ranks + 1 */
+	struct ix_block *blk[METRIC_COUNT];
+	uint64_t blk_used;           /* blocks read whole (tests) */
+};
+
+struct ix_block {
+	uint64_t best;
+	uint32_t rep;
+	uint8_t kinds;
 };
 
 static const char *const metric_names[METRIC_COUNT] = {
@@ -95,6 +109,10 @@ view_index_create(const struct analysis *a, struct view_index **out, struct err 
 	}
 	if (ix->n_ranks == 0)
 		ix->rank_first[0] = 0;
+	if (view_index_set_block_size(ix, VIEW_BLOCK)) {
+		view_index_destroy(ix);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
 	/* the analysis numbers partitions in order of their first step */
 	for (uint32_t p = 0; p < ix->n_parts; p++) {
 		if (parts[p].step_first < ix->n_steps)
@@ -113,6 +131,9 @@ view_index_destroy(struct view_index *ix)
 		return;
 	free(ix->rank_first);
 	free(ix->part_start);
+	free(ix->blk_first);
+	for (int m = 0; m < METRIC_COUNT; m++)
+		free(ix->blk[m]);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		free(ix->step_max[m]);
 	free(ix->region_cat);
@@ -201,6 +222,49 @@ void
 view_index_set_diff(struct view_index *ix, const struct diff *d)
 {
 	ix->diff = d;
+	free(ix->blk[METRIC_DELTA]);
+	ix->blk[METRIC_DELTA] = NULL;
+}
+
+int
+view_index_set_block_size(struct view_index *ix, uint32_t size)
+{
+	uint32_t *f = malloc(((size_t)ix->n_ranks + 1) * sizeof *f);
+	if (!f || size < 1)
+		return free(f), ERR_NOMEM;
+	f[0] = 0;
+	for (uint32_t r = 0; r < ix->n_ranks; r++) {
+		uint32_t n = ix->rank_first[r + 1] - ix->rank_first[r];
+		f[r + 1] = f[r] + n / size + (n % size != 0);
+	}
+	free(ix->blk_first);
+	ix->blk_first = f;
+	ix->blk_size = size;
+	ix->n_blk = f[ix->n_ranks];
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		free(ix->blk[m]);
+		ix->blk[m] = NULL;
+	}
+	return 0;
+}
+
+uint32_t
+view_index_block_size(const struct view_index *ix)
+{
+	return ix->blk_size;
+}
+
+uint64_t
+view_index_blocks_used(const struct view_index *ix)
+{
+	return __atomic_load_n(&ix->blk_used, __ATOMIC_RELAXED);
+}
+
+void
+view_index_block_span(const struct view_index *ix, uint32_t rank, uint32_t *first_block, uint32_t *n_blocks)
+{
+	*first_block = rank < ix->n_ranks ? ix->blk_first[rank] : ix->n_blk;
+	*n_blocks = rank < ix->n_ranks ? ix->blk_first[rank + 1] - ix->blk_first[rank] : 0;
 }
 
 uint64_t
@@ -252,6 +316,8 @@ view_index_set_startup(struct view_index *ix, int include)
 		ix->have_max[m] = 0;
 		free(ix->step_max[m]);
 		ix->step_max[m] = NULL;
+		free(ix->blk[m]);
+		ix->blk[m] = NULL;
 	}
 }
 
@@ -265,31 +331,130 @@ view_index_startup(const struct view_index *ix)
  * global step (steps[w]: worker w's maxima, or NULL), on every core: a
  * lop's value may take a few reads to work out (lateness, differential
  * lateness), and a saved 10^8-event analysis shows its first screen in
- * under a second. */
+ * under a second. The workers go block by block and fill the blocks'
+ * aggregates (blk) on the way when they are wanted. */
 struct maxing {
 	struct view_index *ix;
 	enum view_metric m;
-	uint32_t n;
+	struct ix_block *blk;        /* NULL: not wanted */
 	uint64_t mx[PAR_MAX];
 	uint64_t *steps[PAR_MAX];
 };
+
+/* Lops [i0, i1) into an aggregate: the first lop of the largest value
+ * (numeric metrics) or the first lop (categories), the kinds. */
+static void
+aggregate(struct view_index *ix, enum view_metric m, uint32_t i0, uint32_t i1, uint64_t *best, uint32_t *rep,
+	  unsigned *kinds)
+{
+	int numeric = view_metric_numeric(m);
+	for (uint32_t i = i0; i < i1; i++) {
+		uint64_t v = shown_value(ix, m, i);
+		if (kinds)
+			*kinds |= 1u << analysis_lop_kind(ix->a, i);
+		if (*rep == TRACE_NONE || (numeric && v > *best)) {
+			*rep = i;
+			*best = v;
+		}
+	}
+}
 
 static int
 max_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct maxing *x = ctx;
-	uint32_t lo = (uint32_t)((uint64_t)x->n * w / nw), hi = (uint32_t)((uint64_t)x->n * (w + 1) / nw);
+	struct view_index *ix = x->ix;
+	uint32_t b0, b1, r = 0;
+	par_share(ix->n_blk, w, nw, &b0, &b1);
+	while (r < ix->n_ranks && ix->blk_first[r + 1] <= b0)
+		r++;
 	uint64_t mx = 0, *s = x->steps[w];
-	for (uint32_t i = lo; i < hi; i++) {
-		uint64_t v = shown_value(x->ix, x->m, i);
-		if (v > mx)
-			mx = v;
-		uint32_t st = s ? analysis_lop_step(x->ix->a, i) : TRACE_NONE;
-		if (st < x->ix->n_steps && v > s[st])
-			s[st] = v;
+	for (uint32_t b = b0; b < b1; b++) {
+		while (ix->blk_first[r + 1] <= b)
+			r++;
+		uint32_t i0 = ix->rank_first[r] + (b - ix->blk_first[r]) * ix->blk_size;
+		uint32_t i1 = i0 + ix->blk_size < ix->rank_first[r + 1] ? i0 + ix->blk_size : ix->rank_first[r + 1];
+		struct ix_block k = { .rep = TRACE_NONE };
+		unsigned kinds = 0;
+		for (uint32_t i = i0; i < i1; i++) {
+			uint64_t v = shown_value(ix, x->m, i);
+			if (v > mx)
+				mx = v;
+			uint32_t st = s ? analysis_lop_step(ix->a, i) : TRACE_NONE;
+			if (st < ix->n_steps && v > s[st])
+				s[st] = v;
+			if (x->blk) {
+				kinds |= 1u << analysis_lop_kind(ix->a, i);
+				if (k.rep == TRACE_NONE || v > k.best) {
+					k.rep = i;
+					k.best = v;
+				}
+			}
+		}
+		if (x->blk) {
+			k.kinds = (uint8_t)kinds;
+			x->blk[b] = k;
+		}
 	}
 	x->mx[w] = mx;
 	return 0;
+}
+
+/* Runs the workers over metric m's values (numeric metrics), filling
+ * its blocks' aggregates too unless they are there (left out when out of
+ * memory); the maximum in *mx. */
+static void
+max_pass(struct view_index *ix, enum view_metric m, struct maxing *x, uint32_t nw, uint64_t *mx)
+{
+	x->ix = ix;
+	x->m = m;
+	if (!ix->blk[m] && ix->n_blk)
+		x->blk = ix->blk[m] = malloc((size_t)ix->n_blk * sizeof *ix->blk[m]);
+	if (m == METRIC_PATH)
+		view_index_path(ix);    /* before the workers read it */
+	par_run(nw, max_worker, x);
+	*mx = 0;
+	for (uint32_t w = 0; w < nw; w++)
+		if (x->mx[w] > *mx)
+			*mx = x->mx[w];
+}
+
+/* Metric m's block aggregates, computed on first need; NULL when out of
+ * memory (the caller reads the lops). */
+static const struct ix_block *
+blocks(struct view_index *ix, enum view_metric m)
+{
+	if (ix->blk[m])
+		return ix->blk[m];
+	if (view_metric_numeric(m)) {
+		struct maxing x = { 0 };
+		uint64_t mx;
+		max_pass(ix, m, &x, par_workers(), &mx);
+		if (!ix->scale_max && !ix->have_max[m]) {
+			ix->max[m] = mx;
+			ix->have_max[m] = 1;
+		}
+		return ix->blk[m];
+	}
+	/* a category: the first lop and the kinds */
+	struct ix_block *k = ix->blk[m] = malloc(((size_t)ix->n_blk + 1) * sizeof *k);
+	for (uint32_t r = 0; k && r < ix->n_ranks; r++)
+		for (uint32_t b = ix->blk_first[r]; b < ix->blk_first[r + 1]; b++) {
+			uint32_t i0 = ix->rank_first[r] + (b - ix->blk_first[r]) * ix->blk_size;
+			uint32_t i1 = i0 + ix->blk_size < ix->rank_first[r + 1] ? i0 + ix->blk_size
+				: ix->rank_first[r + 1];
+			unsigned kinds = 0;
+			k[b] = (struct ix_block){ .rep = TRACE_NONE };
+			aggregate(ix, m, i0, i1, &k[b].best, &k[b].rep, &kinds);
+			k[b].kinds = (uint8_t)kinds;
+		}
+	return k;
+}
+
+int
+view_index_prepare_blocks(struct view_index *ix, enum view_metric m)
+{
+	return (unsigned)m < METRIC_COUNT && (blocks(ix, m) || !ix->n_blk);
 }
 
 uint64_t
@@ -300,16 +465,8 @@ view_index_max(struct view_index *ix, enum view_metric m)
 	if (ix->scale_max)
 		return ix->scale_max;
 	if (!ix->have_max[m]) {
-		struct maxing x = { .ix = ix, .m = m, .n = analysis_lop_count(ix->a) };
-		uint32_t nw = par_workers();
-		if (m == METRIC_PATH)
-			view_index_path(ix);    /* before the workers read it */
-		par_run(nw, max_worker, &x);
-		uint64_t mx = 0;
-		for (uint32_t w = 0; w < nw; w++)
-			if (x.mx[w] > mx)
-				mx = x.mx[w];
-		ix->max[m] = mx;
+		struct maxing x = { 0 };
+		max_pass(ix, m, &x, par_workers(), &ix->max[m]);
 		ix->have_max[m] = 1;
 	}
 	return ix->max[m];
@@ -420,15 +577,14 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m))
 		m = METRIC_LATENESS;
 	if (!ix->step_max[m]) {
-		struct maxing x = { .ix = ix, .m = m, .n = analysis_lop_count(ix->a) };
+		struct maxing x = { 0 };
 		uint32_t nw = par_workers(), ns = ix->n_steps ? ix->n_steps : 1;
 		int ok = 1;
+		uint64_t mx;
 		for (uint32_t w = 0; w < nw; w++)
 			ok &= (x.steps[w] = calloc(ns, sizeof *x.steps[w])) != NULL;
-		if (m == METRIC_PATH)
-			view_index_path(ix);    /* before the workers read it */
 		if (ok)
-			par_run(nw, max_worker, &x);
+			max_pass(ix, m, &x, nw, &mx);
 		for (uint32_t w = 1; w < nw; w++) {
 			for (uint32_t st = 0; ok && st < ix->n_steps; st++)
 				if (x.steps[w][st] > x.steps[0][st])
@@ -444,27 +600,53 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 	return ix->step_max[m];
 }
 
+/* Rank r's lops [i0, i1) into the aggregate: the blocks wholly inside
+ * from their aggregates, the lops at the edges one by one; the same
+ * representative as lop by lop (the first of the largest value). */
+static void
+aggregate_range(struct view_index *ix, enum view_metric m, uint32_t r, uint32_t i0, uint32_t i1, uint64_t *best,
+		uint32_t *rep, unsigned *kinds)
+{
+	uint32_t B = ix->blk_size, base = ix->rank_first[r];
+	const struct ix_block *k = i1 - i0 >= 2 * B ? blocks(ix, m) : NULL;
+	if (!k) {
+		aggregate(ix, m, i0, i1, best, rep, kinds);
+		return;
+	}
+	int numeric = view_metric_numeric(m);
+	uint32_t b = (i0 - base + B - 1) / B, be = (i1 - base) / B;
+	if (be > b)
+		__atomic_fetch_add(&ix->blk_used, be - b, __ATOMIC_RELAXED);
+	uint32_t j0 = base + b * B, j1 = base + be * B;
+	aggregate(ix, m, i0, j0, best, rep, kinds);
+	for (; b < be; b++) {
+		const struct ix_block *x = &k[ix->blk_first[r] + b];
+		if (kinds)
+			*kinds |= x->kinds;
+		if (*rep == TRACE_NONE || (numeric && x->best > *best)) {
+			*rep = x->rep;
+			*best = x->best;
+		}
+	}
+	aggregate(ix, m, j1, i1, best, rep, kinds);
+}
+
 uint64_t
 view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
 		 uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count, unsigned *kinds)
 {
-	int numeric = view_metric_numeric(m);
 	uint64_t best = 0;
 	*rep = TRACE_NONE;
 	*count = 0;
 	if (r1 > ix->n_ranks)
 		r1 = ix->n_ranks;
 	for (uint32_t r = r0; r < r1; r++) {
-		uint32_t end = ix->rank_first[r + 1];
-		for (uint32_t i = view_index_lower(ix, r, s0); i < end && analysis_lop_step(ix->a, i) < s1; i++) {
-			uint64_t v = shown_value(ix, m, i);
-			if (kinds)
-				*kinds |= 1u << analysis_lop_kind(ix->a, i);
-			if (*rep == TRACE_NONE || (numeric && v > best)) {
-				*rep = i;
-				best = v;
-			}
-			(*count)++;
+		uint32_t i0 = view_index_lower(ix, r, s0), i1 = i0;
+		if (s1 > s0 && i0 < ix->rank_first[r + 1])
+			i1 = view_index_lower(ix, r, s1);
+		if (i1 > i0) {
+			aggregate_range(ix, m, r, i0, i1, &best, rep, kinds);
+			*count += i1 - i0;
 		}
 	}
 	return best;

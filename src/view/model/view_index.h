@@ -115,6 +115,25 @@ const uint64_t *view_index_step_max(struct view_index *ix, enum view_metric m);
 uint64_t view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
 			  uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count, unsigned *kinds);
 
+/* The lops of each rank in blocks of VIEW_BLOCK, whose aggregates
+ * (view_index_block's, per metric: computed with the metric's maximum
+ * or on first need, 16 bytes a block) let a block of the grid that
+ * spans many lops read a block of them at once; the timeline keeps its
+ * own per block (view_timeline.c). The size can be set (tests use small
+ * ones; every result is the same); 0 or ERR_NOMEM. */
+#define VIEW_BLOCK 8
+int view_index_set_block_size(struct view_index *ix, uint32_t size);
+/* Computes metric m's aggregates now (they are otherwise computed on
+ * first need): before view_index_block is called from several threads
+ * at once, which it may be when this returned 1 (0: out of memory). */
+int view_index_prepare_blocks(struct view_index *ix, enum view_metric m);
+uint32_t view_index_block_size(const struct view_index *ix);
+/* The blocks view_index_block has read whole so far (tests). */
+uint64_t view_index_blocks_used(const struct view_index *ix);
+/* Rank's blocks: [*first_block, *first_block + *n_blocks); block b
+ * holds lops from the rank's first + (b - *first_block) × the size. */
+void view_index_block_span(const struct view_index *ix, uint32_t rank, uint32_t *first_block, uint32_t *n_blocks);
+
 /* 1 for odd partitions (the alternating background). Partitions are
  * shown with the analysis's numbers, 0-based, in order of their first
  * step, as analyze reports them. */

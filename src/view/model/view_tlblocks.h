@@ -1,0 +1,38 @@
+/* view_tlblocks.h — the timeline's blocks of lops: each rank's lops in
+ * blocks of a size, and what a block's claims on one timeline cell would
+ * leave (view_timeline.c's rules), so that the timeline claims a block at
+ * once wherever all of it falls in one cell: the kinds, the lop covering
+ * most (the first of them) and the top lop (the highest kind rank, then
+ * the first covering most), with their coverages, and the latest exit.
+ * Computed from the analysis and the index alone, which nothing changes
+ * once a view is made, so a thread may compute them (view_prefetch.c).
+ */
+#ifndef SKEIN_VIEW_TLBLOCKS_H
+#define SKEIN_VIEW_TLBLOCKS_H
+
+#include <stdint.h>
+
+#include "analysis/core/analysis.h"
+#include "view_index.h"
+
+struct tl_block {
+	uint64_t ex_max, dom_ov, top_ov;
+	uint32_t dom, top;
+	uint8_t kinds;
+	int8_t top_rank;
+};
+
+struct tl_blocks {
+	uint32_t size;               /* lops a block */
+	uint32_t n_blk;
+	uint32_t *first;             /* per rank (n_ranks + 1): its first block */
+	struct tl_block *blk;
+};
+
+/* Fills b (its size set) on nw workers, a kind's rank for the top lop
+ * from rank_of_kind (by enum trace_op_kind, 8 kinds). 0 or ERR_NOMEM. */
+int tl_blocks_compute(struct tl_blocks *b, const struct analysis *a, const struct view_index *ix,
+		      const int8_t rank_of_kind[8], uint32_t nw);
+void tl_blocks_free(struct tl_blocks *b);
+
+#endif

@@ -1,0 +1,167 @@
+/* test_view_blocks.c — the grid's and the timeline's blocks of lops
+ * (view_index.c, view_timeline.c) change no screen: for key scripts that
+ * zoom the grid and the timeline out (the whole trace fitted, steps and
+ * time zoomed), in several metrics, the screen with blocks of 1 to 32
+ * lops equals the screen without them (blocks too large to be used), and
+ * the blocks were read (a test that could not fail otherwise: the small
+ * corpus traces would not call for them at their usual sizes). */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/core/analysis.h"
+#include "view/model/view_index.h"
+#include "view/surface/grid.h"
+#include "view/surface/keymap.h"
+#include "view/view_impl.h"
+
+#define OFF (1u << 30)           /* a block size no range reaches */
+
+/* The screen after keys at w x h with blocks of gsize lops in the grid's
+ * index and tsize in the timeline (OFF: none); the blocks read whole in
+ * *used. */
+static char *
+screen(const struct analysis *a, const char *keys, int w, int h, uint32_t gsize, uint32_t tsize, uint64_t *used)
+{
+	struct view *v = NULL;
+	struct err e = { 0 };
+	struct view_opts vo = { 0 };
+	assert_int_equal(view_create(a, &vo, &v, &e), 0);
+	assert_int_equal(view_index_set_block_size(v->ix, gsize), 0);
+	v->tlb.size = tsize;
+	if (tsize != OFF)
+		assert_true(view_tl_blocks(v));
+	struct grid *g = grid_create(w, h);
+	assert_non_null(g);
+	uint32_t k[256];
+	size_t nk = 0;
+	assert_int_equal(keymap_script(keys, k, 256, &nk, &e), 0);
+	view_draw(v, g);
+	for (size_t i = 0; i < nk; i++) {
+		view_key(v, k[i]);
+		view_draw(v, g);
+	}
+	*used = view_index_blocks_used(v->ix) + v->tl_blk_used;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	assert_int_equal(grid_write(g, f, DEPTH_256, 0), 0);
+	fclose(f);
+	grid_destroy(g);
+	view_destroy(v);
+	return buf;
+}
+
+static void
+same_screens(const char *trace, const char *const *scripts, size_t n)
+{
+	static const uint32_t sizes[][2] = { { 1, 1 }, { 2, 3 }, { 3, 2 }, { 8, 32 }, { 5, OFF }, { OFF, 4 } };
+	struct trace *t = tu_load_corpus(trace);
+	struct analysis *a = tu_analyse(t, NULL);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		for (int d = 0; d < 2; d++) {
+			int w = d ? 200 : 120, h = d ? 60 : 40;
+			uint64_t none;
+			char *y = screen(a, scripts[i], w, h, OFF, OFF, &none);
+			assert_int_equal(none, 0);
+			for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+				uint64_t used;
+				char *x = screen(a, scripts[i], w, h, sizes[s][0], sizes[s][1], &used);
+				if (strcmp(x, y))
+					print_error("%s, keys %s, %dx%d, blocks %u/%u: the screens differ\n"
+						    "--- blocks\n%s--- lop by lop\n%s", trace, scripts[i], w, h,
+						    sizes[s][0], sizes[s][1], x, y);
+				assert_string_equal(x, y);
+				total += used;
+				free(x);
+			}
+			free(y);
+		}
+	/* the blocks were used, by the grid and by the timeline */
+	assert_true(total > 1000);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+static const char *const scripts[] = {
+	"f",                         /* the whole trace fitted */
+	"f<Tab><Tab>",               /* and the timeline focused */
+	"-----",                     /* zoomed out by steps */
+	"--->>",                     /* on a problem */
+	"fjjjj",
+	"<Tab><Tab>f",               /* the timeline's own fit: time zoomed */
+	"<Tab><Tab>f++",
+	"<Tab><Tab>f+hhh",
+	":metric diff<Enter>f",
+	":metric duration<Enter>---",
+	":metric function<Enter>f",  /* a category */
+	":metric partition<Enter>--",
+	":metric wait<Enter>f",
+	"S-f",                       /* start-up counted (if bound) */
+	"f<Resize:80x24>",
+	"f<Resize:300x90>",
+};
+
+static void
+mpi_blocks(void **state)
+{
+	(void)state;
+	same_screens("lammps-melt-4", scripts, sizeof scripts / sizeof *scripts);
+	same_screens("wavefront-9-delay", scripts, sizeof scripts / sizeof *scripts);
+}
+
+/* The index's blocks alone: every aggregate of ranks x steps equals the
+ * lop-by-lop one, at every block size (the representative, its value,
+ * the count and the kinds). */
+static void
+index_blocks(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load_corpus("lammps-melt-4");
+	struct analysis *a = tu_analyse(t, NULL);
+	struct view_index *ix, *ref;
+	struct err e = { 0 };
+	assert_int_equal(view_index_create(a, &ix, &e), 0);
+	assert_int_equal(view_index_create(a, &ref, &e), 0);
+	assert_int_equal(view_index_set_block_size(ref, OFF), 0);
+	uint32_t nr = view_index_ranks(ix), ns = view_index_steps(ix);
+	static const enum view_metric ms[] = { METRIC_LATENESS, METRIC_DIFF, METRIC_DURATION, METRIC_FUNCTION,
+					       METRIC_PARTITION, METRIC_WAIT };
+	for (uint32_t bs = 1; bs <= 33; bs += 4) {
+		assert_int_equal(view_index_set_block_size(ix, bs), 0);
+		for (size_t mi = 0; mi < sizeof ms / sizeof *ms; mi++)
+			for (uint32_t s0 = 0; s0 < ns; s0 += 97)
+				for (uint32_t len = 1; s0 + len <= ns + 40; len = len * 3 + 1)
+					for (uint32_t r0 = 0; r0 < nr; r0++) {
+						uint32_t rep, rep2, c, c2;
+						unsigned k = 0, k2 = 0;
+						uint64_t x = view_index_block(ix, ms[mi], r0, r0 + 2, s0, s0 + len, &rep, &c, &k);
+						uint64_t y = view_index_block(ref, ms[mi], r0, r0 + 2, s0, s0 + len, &rep2, &c2,
+									      &k2);
+						assert_int_equal(x, y);
+						assert_int_equal(rep, rep2);
+						assert_int_equal(c, c2);
+						assert_int_equal(k, k2);
+					}
+	}
+	assert_true(view_index_blocks_used(ix) > 10000);
+	assert_int_equal(view_index_blocks_used(ref), 0);
+	view_index_destroy(ix);
+	view_index_destroy(ref);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(index_blocks),
+		cmocka_unit_test(mpi_blocks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
