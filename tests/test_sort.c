@@ -1,7 +1,8 @@
 /* test_sort.c — base/sort.h's radix sort of keyed ids against a
  * reference: smallest key first, equal keys in their order (stable),
  * keys differing only in some 16-bit digits (the others skipped), two
- * passes sorting by two keys. */
+ * passes sorting by two keys; ids sorted by a key read from a context
+ * against sort_ids with the keys' comparison. */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -87,12 +88,62 @@ two_keys(void **state)
 	free(v);
 }
 
+/* sort_ids_keyed gives sort_ids' order under a comparison of the keys
+ * (ties in the ids' order, whatever it was): ids listed in a shuffled
+ * order, keys with ties. */
+static uint64_t
+key_of(const void *ctx, uint32_t id)
+{
+	return ((const uint64_t *)ctx)[id];
+}
+
+static int
+cmp_key(const void *ctx, uint32_t x, uint32_t y)
+{
+	uint64_t a = key_of(ctx, x), b = key_of(ctx, y);
+	return a < b ? -1 : a > b;
+}
+
+static void
+ids_keyed(void **state)
+{
+	(void)state;
+	srand(5);
+	uint32_t sizes[] = { 0, 1, 2, 33, 5000, 100000 };
+	for (int shape = 0; shape < 5; shape++)
+		for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+			uint32_t n = sizes[k];
+			uint64_t *key = malloc((n + 1) * sizeof *key);
+			uint32_t *v = malloc((n + 1) * sizeof *v), *r = malloc((n + 1) * sizeof *r);
+			assert_true(key && v && r);
+			for (uint32_t i = 0; i < n; i++) {
+				key[i] = random_key(shape);
+				v[i] = i;
+			}
+			for (uint32_t i = n; i > 1; i--) {     /* shuffled: ties keep this order */
+				uint32_t j = (uint32_t)rand() % i, t = v[i - 1];
+				v[i - 1] = v[j];
+				v[j] = t;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				r[i] = v[i];
+			assert_int_equal(sort_ids(r, n, cmp_key, key), 0);
+			assert_int_equal(sort_ids_keyed(v, n, key_of, key), 0);
+			for (uint32_t i = 0; i < n; i++)
+				assert_int_equal(v[i], r[i]);
+			free(key);
+			free(v);
+			free(r);
+		}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(against_reference),
 		cmocka_unit_test(two_keys),
+		cmocka_unit_test(ids_keyed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

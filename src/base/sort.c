@@ -77,3 +77,20 @@ sort_keyed(struct sort_kv *v, uint32_t n)
 	free(count);
 	return 0;
 }
+
+int
+sort_ids_keyed(uint32_t *v, uint32_t n, uint64_t (*key)(const void *ctx, uint32_t id), const void *ctx)
+{
+	if (n < 2)
+		return 0;
+	struct sort_kv *kv = malloc((size_t)n * sizeof *kv);
+	if (!kv)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		kv[i] = (struct sort_kv){ key(ctx, v[i]), v[i] };
+	int rc = sort_keyed(kv, n);
+	for (uint32_t i = 0; i < n && !rc; i++)
+		v[i] = kv[i].id;
+	free(kv);
+	return rc;
+}

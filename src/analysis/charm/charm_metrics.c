@@ -133,14 +133,12 @@ block_sink(const struct analysis *a, uint32_t l)
 	return TRACE_NONE;
 }
 
-static int
-cmp_time(const void *ctx, uint32_t p, uint32_t q)
+/* A lop's enter, the key of a PE's lops in time order (listed in lop
+ * order, so equal enters stay in lop order). */
+static uint64_t
+enter_key(const void *ctx, uint32_t l)
 {
-	const struct analysis *a = ctx;
-	uint64_t tp = lop_enter(a, p), tq = lop_enter(a, q);
-	if (tp != tq)
-		return tp < tq ? -1 : 1;
-	return p < q ? -1 : p > q;
+	return lop_enter(ctx, l);
 }
 
 static int
@@ -168,7 +166,7 @@ idle_experienced(struct analysis *a)
 	int rc = 0;
 	for (uint32_t pe = 0; pe < n_pes && !rc; pe++) {
 		uint32_t *v = by_pe + first[pe], m = first[pe + 1] - first[pe];
-		if ((rc = sort_ids(v, m, cmp_time, a)))
+		if ((rc = sort_ids_keyed(v, m, enter_key, a)))
 			break;
 		const struct trace_pe *P = &pes[pe];
 		uint32_t at = 0;

@@ -138,12 +138,11 @@ is_event(const struct stepper *s, uint32_t l)
 	return s->c->cls[l] != CLS_NONE;
 }
 
-static int
-cmp_enter(const void *ctx, uint32_t x, uint32_t y)
+static uint64_t
+enter_key(const void *ctx, uint32_t x)
 {
 	const struct stepper *s = ctx;
-	uint64_t tx = lop_enter(s->a, s->list[x]), ty = lop_enter(s->a, s->list[y]);
-	return (tx > ty) - (tx < ty);
+	return lop_enter(s->a, s->list[x]);
 }
 
 /* Kahn over the phase's lops (only its events, with events_only): an edge
@@ -180,7 +179,7 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 			if (cursor == UINT32_MAX) {
 				for (uint32_t i = 0; i < n; i++)
 					s->by_time[i] = i;
-				int rc = sort_ids(s->by_time, n, cmp_enter, s);
+				int rc = sort_ids_keyed(s->by_time, n, enter_key, s);
 				if (rc)
 					return rc;
 				cursor = 0;

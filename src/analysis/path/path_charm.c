@@ -17,19 +17,34 @@
 
 #include <stdlib.h>
 
-struct pe_order {
-	struct trace_opv ops;
-	const uint32_t *pe;
-};
-
-static int
-by_pe_time(const void *ctx, uint32_t x, uint32_t y)
+static uint64_t
+enter_key(const void *ctx, uint32_t x)
 {
-	const struct pe_order *o = ctx;
-	if (o->pe[x] != o->pe[y])
-		return o->pe[x] < o->pe[y] ? -1 : 1;
-	uint64_t a = trace_op_get(&o->ops, x).t_enter, b = trace_op_get(&o->ops, y).t_enter;
-	return a < b ? -1 : a > b;
+	return trace_op_get(ctx, x).t_enter;
+}
+
+/* The ops by PE, then enter, then id: counted out by PE in id order,
+ * then each PE's sorted by enter (stable). 0 or ERR_NOMEM. */
+static int
+by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order)
+{
+	uint32_t n = a->n_ops, n_pes = 0;
+	for (uint32_t i = 0; i < n; i++)
+		n_pes = pe[i] + 1 > n_pes ? pe[i] + 1 : n_pes;
+	uint32_t *at = calloc((size_t)n_pes + 1, sizeof *at);
+	if (!at)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		at[pe[i] + 1]++;
+	for (uint32_t p = 0; p < n_pes; p++)
+		at[p + 1] += at[p];
+	for (uint32_t i = 0; i < n; i++)
+		order[at[pe[i]]++] = i;
+	int rc = 0;
+	for (uint32_t p = 0, from = 0; p < n_pes && !rc; from = at[p++])
+		rc = sort_ids_keyed(order + from, at[p] - from, enter_key, &a->ops);
+	free(at);
+	return rc;
 }
 
 /* The creation that started op x: its send op and time, or 0. */
@@ -62,10 +77,7 @@ path_walk_charm(const struct analysis *a, struct path_walk *w)
 	int rc = ERR_NOMEM;
 	if (!order || !pos)
 		goto out;
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
-	struct pe_order ctx = { a->ops, pe };
-	if (sort_ids(order, n, by_pe_time, &ctx))
+	if (by_pe_time(a, pe, order))
 		goto out;
 	for (uint32_t i = 0; i < n; i++)
 		pos[order[i]] = i;
