@@ -30,6 +30,7 @@
  */
 #include "charm_impl.h"
 
+#include "base/par.h"
 #include "base/sort.h"
 
 #include <stdlib.h>
@@ -498,6 +499,56 @@ renumber(struct analysis *a)
 	return rc;
 }
 
+/* The phases on every core: no phase reads another's lops (the senders
+ * and receivers walked are the phase's own), so each worker steps the
+ * phases it takes with a stepper of its own — its scratch sized for the
+ * largest phase — writing the per-lop arrays of those phases only. When
+ * one phase holds most of the run the copies would cost more memory
+ * than the cores save time, and one worker does it all. */
+struct phasing {
+	struct stepper *st;          /* per worker */
+	uint32_t *width;
+	struct par_pieces pieces;
+};
+
+static int
+steps_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct phasing *g = ctx;
+	uint32_t p;
+	int rc = 0;
+	(void)nw;
+	while (!rc && par_take(&g->pieces, w, &p))
+		rc = step_phase(&g->st[w], p, &g->width[p]);
+	return rc;
+}
+
+static int
+scratch_alloc(struct stepper *s, uint32_t most)
+{
+	s->list = malloc(((size_t)most + 1) * sizeof *s->list);
+	s->pc = malloc(((size_t)most + 1) * sizeof *s->pc);
+	s->ord = malloc(((size_t)most + 1) * sizeof *s->ord);
+	s->indeg = malloc(((size_t)most + 1) * sizeof *s->indeg);
+	s->queue = malloc(((size_t)most + 1) * sizeof *s->queue);
+	s->next_in_chare = malloc(((size_t)most + 1) * sizeof *s->next_in_chare);
+	s->by_time = malloc(((size_t)most + 1) * sizeof *s->by_time);
+	return s->list && s->pc && s->ord && s->indeg && s->queue && s->next_in_chare && s->by_time ? 0
+		: ERR_NOMEM;
+}
+
+static void
+scratch_free(struct stepper *s)
+{
+	free(s->list);
+	free(s->pc);
+	free(s->ord);
+	free(s->indeg);
+	free(s->queue);
+	free(s->next_in_chare);
+	free(s->by_time);
+}
+
 int
 charm_steps(struct charm *c)
 {
@@ -506,34 +557,35 @@ charm_steps(struct charm *c)
 	for (uint32_t p = 0; p < np; p++)
 		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
 			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
-	struct stepper s = { .c = c, .a = a, .reorder = a->opts.charm_reorder };
+	uint32_t nw = par_workers();
+	if (np < 2 || (uint64_t)most * 4 > n)
+		nw = 1;
+	struct stepper s = { .c = c, .a = a, .reorder = a->opts.charm_reorder }, st[PAR_MAX];
 	s.en = trace_entries(a->t, &s.n_en);
 	s.local = malloc((n + 1) * sizeof *s.local);
 	s.w = malloc((n + 1) * sizeof *s.w);
 	s.pos = malloc((n + 1) * sizeof *s.pos);
 	s.piece_of = malloc((n + 1) * sizeof *s.piece_of);
-	s.list = malloc(((size_t)most + 1) * sizeof *s.list);
-	s.pc = malloc(((size_t)most + 1) * sizeof *s.pc);
-	s.ord = malloc(((size_t)most + 1) * sizeof *s.ord);
-	s.indeg = malloc(((size_t)most + 1) * sizeof *s.indeg);
-	s.queue = malloc(((size_t)most + 1) * sizeof *s.queue);
-	s.next_in_chare = malloc(((size_t)most + 1) * sizeof *s.next_in_chare);
-	s.by_time = malloc(((size_t)most + 1) * sizeof *s.by_time);
 	uint32_t *width = calloc((size_t)np + 1, sizeof *width);
 	uint32_t *offset = calloc((size_t)np + 1, sizeof *offset);
 	free(a->lop_step);
 	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
-	int rc = ERR_NOMEM;
-	if (!s.local || !s.w || !s.pos || !s.piece_of || !s.list || !s.pc || !s.ord || !s.indeg ||
-	    !s.queue || !s.next_in_chare || !s.by_time || !width || !offset || !a->lop_step)
-		goto out;
-	rc = 0;
-	for (uint32_t p = 0; p < np && !rc; p++)
-		rc = step_phase(&s, p, &width[p]);
+	int rc = s.local && s.w && s.pos && s.piece_of && width && offset && a->lop_step ? 0 : ERR_NOMEM;
+	for (uint32_t w = 0; w < nw; w++) {
+		st[w] = s;
+		if (scratch_alloc(&st[w], most))
+			rc = ERR_NOMEM;
+	}
 	if (rc)
 		goto out;
-	a->verify.relaxed += s.relaxed;
-	a->stall_scans += s.scanned;
+	struct phasing g = { .st = st, .width = width };
+	par_pieces_init(&g.pieces, np, nw);
+	if ((rc = par_run(nw, steps_worker, &g)))
+		goto out;
+	for (uint32_t w = 0; w < nw; w++) {
+		a->verify.relaxed += st[w].relaxed;
+		a->stall_scans += st[w].scanned;
+	}
 	/* global: each phase after all its predecessors */
 	a->n_steps = 0;
 	for (uint32_t i = 0; i < np; i++) {
@@ -551,17 +603,12 @@ charm_steps(struct charm *c)
 		a->lop_step[l] = s.local[l] + offset[a->lop_part[l]];
 	rc = renumber(a);
 out:
+	for (uint32_t w = 0; w < nw; w++)
+		scratch_free(&st[w]);
 	free(s.local);
 	free(s.w);
 	free(s.pos);
 	free(s.piece_of);
-	free(s.list);
-	free(s.pc);
-	free(s.ord);
-	free(s.indeg);
-	free(s.queue);
-	free(s.next_in_chare);
-	free(s.by_time);
 	free(width);
 	free(offset);
 	return rc;
