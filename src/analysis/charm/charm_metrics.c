@@ -24,57 +24,68 @@
  */
 #include "charm_impl.h"
 
+#include "base/par.h"
 #include "base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct dkey {
-	uint32_t step, region, lop;
+/* Differential duration, phase by phase on every core (a phase's lops
+ * are its own): its lops grouped by step and entry method (a radix sort
+ * of step << 32 | region; the order within a group changes nothing),
+ * each less the shortest of its group. One worker when a phase holds
+ * over a quarter of the run (each worker's keys are sized for the
+ * largest phase). */
+struct diffing {
+	struct analysis *a;
+	uint32_t most;
+	struct par_pieces pieces;
 };
 
 static int
-cmp_dkey(const void *x, const void *y)
+dd_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	const struct dkey *a = x, *b = y;
-	if (a->step != b->step)
-		return a->step < b->step ? -1 : 1;
-	if (a->region != b->region)
-		return a->region < b->region ? -1 : 1;
-	return a->lop < b->lop ? -1 : a->lop > b->lop;
+	struct diffing *g = ctx;
+	struct analysis *a = g->a;
+	struct sort_kv *k = malloc(((size_t)g->most + 1) * sizeof *k);
+	uint32_t p;
+	(void)nw;
+	if (!k)
+		return ERR_NOMEM;
+	int rc = 0;
+	while (!rc && par_take(&g->pieces, w, &p)) {
+		uint32_t n = 0;
+		for (uint32_t i = a->part_lop_first[p]; i < a->part_lop_first[p + 1]; i++) {
+			uint32_t l = a->part_lops[i];
+			k[n++] = (struct sort_kv){ (uint64_t)a->lop_step[l] << 32 | analysis_lop_region(a, l), l };
+		}
+		rc = sort_keyed(k, n);
+		for (uint32_t i = 0; i < n && !rc;) {
+			uint32_t j = i;
+			uint64_t min = UINT64_MAX;
+			for (; j < n && k[j].key == k[i].key; j++)
+				if (lop_duration(a, k[j].id) < min)
+					min = lop_duration(a, k[j].id);
+			for (; i < j; i++)
+				a->dur_diff[k[i].id] = lop_duration(a, k[i].id) - min;
+		}
+	}
+	free(k);
+	return rc;
 }
 
 static int
 differential_duration(struct analysis *a)
 {
-	uint32_t most = 1;
+	uint32_t most = 1, nw = par_workers();
 	for (uint32_t p = 0; p < a->n_parts; p++)
 		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
 			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
-	struct dkey *k = malloc(((size_t)most + 1) * sizeof *k);
-	if (!k)
-		return ERR_NOMEM;
-	for (uint32_t p = 0; p < a->n_parts; p++) {
-		uint32_t n = 0;
-		for (uint32_t i = a->part_lop_first[p]; i < a->part_lop_first[p + 1]; i++) {
-			uint32_t l = a->part_lops[i];
-			k[n++] = (struct dkey){ .step = a->lop_step[l], .region = analysis_lop_region(a, l),
-						.lop = l };
-		}
-		if (n > 1)
-			qsort(k, n, sizeof *k, cmp_dkey);
-		for (uint32_t i = 0; i < n;) {
-			uint32_t j = i;
-			uint64_t min = UINT64_MAX;
-			for (; j < n && k[j].step == k[i].step && k[j].region == k[i].region; j++)
-				if (lop_duration(a, k[j].lop) < min)
-					min = lop_duration(a, k[j].lop);
-			for (; i < j; i++)
-				a->dur_diff[k[i].lop] = lop_duration(a, k[i].lop) - min;
-		}
-	}
-	free(k);
-	return 0;
+	if (a->n_parts < 2 || (uint64_t)most * 4 > a->n_lops)
+		nw = 1;
+	struct diffing g = { .a = a, .most = most };
+	par_pieces_init(&g.pieces, a->n_parts, nw);
+	return par_run(nw, dd_worker, &g);
 }
 
 static int
