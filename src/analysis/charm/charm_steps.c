@@ -469,33 +469,50 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 	return 0;
 }
 
-static int
-cmp_step(const void *ctx, uint32_t x, uint32_t y)
+static uint64_t
+step_key(const void *ctx, uint32_t l)
 {
-	const struct analysis *a = ctx;
-	return (a->lop_step[x] > a->lop_step[y]) - (a->lop_step[x] < a->lop_step[y]);
+	return ((const struct analysis *)ctx)->lop_step[l];
+}
+
+/* Each timeline's lops stably sorted by step (a radix sort of the steps:
+ * the order sort_ids gave), the timelines on every core. */
+struct renumbering {
+	struct analysis *a;
+	uint32_t *old;
+	struct par_pieces pieces;
+};
+
+static int
+renumber_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct renumbering *g = ctx;
+	uint32_t tl;
+	int rc = 0;
+	(void)nw;
+	while (!rc && par_take(&g->pieces, w, &tl)) {
+		uint32_t f = g->a->tl_lop[tl], e = g->a->tl_lop[tl + 1];
+		for (uint32_t l = f; l < e; l++)
+			g->old[l] = l;
+		rc = sort_ids_keyed(g->old + f, e - f, step_key, g->a);
+	}
+	return rc;
 }
 
 /* Each timeline's lops renumbered by step; every per-lop array follows. */
 static int
 renumber(struct analysis *a)
 {
-	uint32_t n = a->n_lops, n_tl;
+	uint32_t n = a->n_lops, n_tl, nw = par_workers();
 	trace_timelines(a->t, &n_tl);
-	uint32_t *old = malloc((n + 1) * sizeof *old);
-	if (!old)
+	struct renumbering g = { .a = a, .old = malloc((n + 1) * sizeof *g.old) };
+	if (!g.old)
 		return ERR_NOMEM;
-	/* per timeline: its lops stably sorted by step */
-	int rc = 0;
-	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
-		uint32_t f = a->tl_lop[tl], e = a->tl_lop[tl + 1];
-		for (uint32_t l = f; l < e; l++)
-			old[l] = l;
-		rc = sort_ids(old + f, e - f, cmp_step, a);
-	}
+	par_pieces_init(&g.pieces, n_tl, nw);
+	int rc = par_run(nw, renumber_worker, &g);
 	if (!rc)
-		rc = lops_permute(a, old);
-	free(old);
+		rc = lops_permute(a, g.old);
+	free(g.old);
 	return rc;
 }
 
