@@ -1,7 +1,8 @@
 /* test_view_blocks.c — the grid's and the timeline's blocks of lops
  * (view_index.c, view_timeline.c) change no screen: for key scripts that
  * zoom the grid and the timeline out (the whole trace fitted, steps and
- * time zoomed), in several metrics, the screen with blocks of 1 to 32
+ * time zoomed), in several metrics, on traces in time order and
+ * reordered (receives moved ahead), the screen with blocks of 1 to 32
  * lops equals the screen without them (blocks too large to be used), and
  * the blocks were read (a test that could not fail otherwise: the small
  * corpus traces would not call for them at their usual sizes). */
@@ -56,11 +57,15 @@ screen(const struct analysis *a, const char *keys, int w, int h, uint32_t gsize,
 }
 
 static void
-same_screens(const char *trace, const char *const *scripts, size_t n)
+same_screens(const char *trace, int reorder, const char *const *scripts, size_t n)
 {
 	static const uint32_t sizes[][2] = { { 1, 1 }, { 2, 3 }, { 3, 2 }, { 8, 32 }, { 5, OFF }, { OFF, 4 } };
 	struct trace *t = tu_load_corpus(trace);
-	struct analysis *a = tu_analyse(t, NULL);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	o.reorder = reorder;       /* receives moved ahead: lops out of time order */
+	o.leap_merge = reorder;
+	struct analysis *a = tu_analyse(t, &o);
 	uint64_t total = 0;
 	for (size_t i = 0; i < n; i++)
 		for (int d = 0; d < 2; d++) {
@@ -110,8 +115,10 @@ static void
 mpi_blocks(void **state)
 {
 	(void)state;
-	same_screens("lammps-melt-4", scripts, sizeof scripts / sizeof *scripts);
-	same_screens("wavefront-9-delay", scripts, sizeof scripts / sizeof *scripts);
+	same_screens("lammps-melt-4", 0, scripts, sizeof scripts / sizeof *scripts);
+	same_screens("wavefront-9-delay", 0, scripts, sizeof scripts / sizeof *scripts);
+	same_screens("gen-gather-6-delay", 1, scripts, sizeof scripts / sizeof *scripts);
+	same_screens("lammps-melt-4", 1, scripts, sizeof scripts / sizeof *scripts);
 }
 
 /* The index's blocks alone: every aggregate of ranks x steps equals the

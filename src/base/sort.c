@@ -32,6 +32,40 @@ sort_ids(uint32_t *v, uint32_t n, sort_cmp_fn cmp, const void *ctx)
 	return 0;
 }
 
+/* sort_keyed's passes over 8-bit digits, the counts on the stack: for
+ * fewer records than the 16-bit digits' table has entries (clearing and
+ * summing 65,536 counts cost more than the records themselves). */
+static int
+sort_small(struct sort_kv *v, uint32_t n, uint64_t differ)
+{
+	struct sort_kv *tmp = malloc((size_t)n * sizeof *tmp), *a = v, *b = tmp;
+	if (!tmp)
+		return ERR_NOMEM;
+	uint32_t count[256];
+	for (int shift = 0; shift < 64; shift += 8) {
+		if (!((differ >> shift) & 0xff))
+			continue;
+		memset(count, 0, sizeof count);
+		for (uint32_t i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xff]++;
+		uint32_t sum = 0;
+		for (uint32_t d = 0; d < 256; d++) {
+			uint32_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			b[count[(a[i].key >> shift) & 0xff]++] = a[i];
+		struct sort_kv *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, (size_t)n * sizeof *v);
+	free(tmp);
+	return 0;
+}
+
 int
 sort_keyed(struct sort_kv *v, uint32_t n)
 {
@@ -45,6 +79,18 @@ sort_keyed(struct sort_kv *v, uint32_t n)
 	uint64_t differ = all_or ^ all_and;
 	if (!differ)
 		return 0;
+	if (n <= 32) {              /* a few: insertion, stable, nothing allocated */
+		for (uint32_t i = 1; i < n; i++) {
+			struct sort_kv x = v[i];
+			uint32_t j = i;
+			for (; j > 0 && v[j - 1].key > x.key; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return 0;
+	}
+	if (n < 65536)              /* fewer than the 16-bit table's entries */
+		return sort_small(v, n, differ);
 	struct sort_kv *tmp = malloc((size_t)n * sizeof *tmp);
 	uint32_t *count = malloc(65536 * sizeof *count);
 	if (!tmp || !count) {

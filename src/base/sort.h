@@ -22,11 +22,12 @@ struct sort_kv {
 	uint32_t id;
 };
 /* Sorts v[0..n) by key, smallest first, stable (equal keys keep their
- * order): a radix sort of 16-bit digits, the digits no two keys differ
- * in skipped; for hundreds of thousands of records several times
- * faster than qsort, which calls its comparison n log n times. Two
- * calls, the minor key first, sort by two keys. Returns 0 or ERR_NOMEM
- * (v unchanged). */
+ * order): a radix sort of 16-bit digits (8-bit ones below 65,536
+ * records, an insertion sort up to 32), the digits no two keys differ
+ * in skipped; for hundreds of thousands of records several times faster
+ * than qsort, which calls its comparison n log n times. Two calls, the
+ * minor key first, sort by two keys. Returns 0 or ERR_NOMEM (v
+ * unchanged). */
 int sort_keyed(struct sort_kv *v, uint32_t n);
 
 /* Sorts the ids v[0..n) by key(ctx, id), smallest first, stable: the

@@ -212,6 +212,8 @@ tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *
 	if ((i - first) % B)
 		return 0;
 	const struct tl_block *k = &v->tlb.blk[blk0 + (i - first) / B];
+	if (!k->ordered)
+		return 0;
 	uint64_t en = analysis_lop_enter(v->a, i);
 	if (en < v->tl_t0 || analysis_lop_enter(v->a, i + B - 1) > v->tl_t1)
 		return 0;

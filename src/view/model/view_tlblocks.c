@@ -26,9 +26,13 @@ blocks_work(void *ctx, uint32_t w, uint32_t nw)
 		uint32_t first, end;
 		view_index_rank_lops(g->ix, r, &first, &end);
 		uint32_t i0 = first + (b - tb->first[r]) * tb->size, i1 = i0 + tb->size < end ? i0 + tb->size : end;
-		struct tl_block k = { .dom = TRACE_NONE, .top = TRACE_NONE, .top_rank = -1 };
+		struct tl_block k = { .dom = TRACE_NONE, .top = TRACE_NONE, .top_rank = -1, .ordered = 1 };
+		uint64_t last_en = 0;
 		for (uint32_t i = i0; i < i1; i++) {
 			uint64_t en = analysis_lop_enter(g->a, i), ex = analysis_lop_exit(g->a, i);
+			if (en < last_en || ex < en)
+				k.ordered = 0;
+			last_en = en;
 			double da = (double)en, dz = (double)ex;
 			uint64_t ov = (uint64_t)(dz > da ? dz - da : 0) + 1;   /* as view_tl_claim's */
 			int kind = analysis_lop_kind(g->a, i), rank = g->rank_of_kind[kind & 7];

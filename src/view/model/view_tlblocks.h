@@ -3,7 +3,8 @@
  * leave (view_timeline.c's rules), so that the timeline claims a block at
  * once wherever all of it falls in one cell: the kinds, the lop covering
  * most (the first of them) and the top lop (the highest kind rank, then
- * the first covering most), with their coverages, and the latest exit.
+ * the first covering most), with their coverages, the latest exit, and
+ * whether its lops are in time order.
  * Computed from the analysis and the index alone, which nothing changes
  * once a view is made, so a thread may compute them (view_prefetch.c).
  */
@@ -20,6 +21,11 @@ struct tl_block {
 	uint32_t dom, top;
 	uint8_t kinds;
 	int8_t top_rank;
+	/* 1 when its lops enter in time order and none exits before it
+	 * enters: only then is each lop's claim inside the cells of the
+	 * first's enter and the latest exit (a reordered trace moves
+	 * receives ahead of earlier lops) */
+	uint8_t ordered;
 };
 
 struct tl_blocks {
