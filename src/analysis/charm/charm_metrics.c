@@ -88,31 +88,55 @@ differential_duration(struct analysis *a)
 	return par_run(nw, dd_worker, &g);
 }
 
+/* Per phase, on every core (a phase's lops are its own): its entry, the
+ * entry method that most of its events ran (ties: the lower region id),
+ * what the reports name the phase by, and its imbalance — each PE's work, the sum of the durations of the
+ * phase's lops that ran on it; a lop's imbalance is its PE's work less
+ * the least loaded PE's, the phase's the most loaded less the least. */
+struct phasing {
+	struct analysis *a;
+	uint32_t nreg, n_pes;
+	struct par_pieces pieces;
+};
+
 static int
-imbalance(struct analysis *a)
+phase_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	uint32_t n_pes = trace_pe_count(a->t);
-	uint64_t *work = calloc((size_t)n_pes + 1, sizeof *work);
-	uint32_t *stamp = malloc(((size_t)n_pes + 1) * sizeof *stamp);
-	uint32_t *seen = malloc(((size_t)n_pes + 1) * sizeof *seen);
-	if (!work || !stamp || !seen) {
-		free(work);
-		free(stamp);
-		free(seen);
-		return ERR_NOMEM;
+	struct phasing *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t nreg = g->nreg, p;
+	(void)nw;
+	uint32_t *count = malloc(((size_t)nreg + 1) * sizeof *count);
+	uint32_t *rstamp = malloc(((size_t)nreg + 1) * sizeof *rstamp);
+	uint64_t *work = malloc(((size_t)g->n_pes + 1) * sizeof *work);
+	uint32_t *stamp = malloc(((size_t)g->n_pes + 1) * sizeof *stamp);
+	uint32_t *seen = malloc(((size_t)g->n_pes + 1) * sizeof *seen);
+	int rc = count && rstamp && work && stamp && seen ? 0 : ERR_NOMEM;
+	if (!rc) {
+		memset(rstamp, 0xff, ((size_t)nreg + 1) * sizeof *rstamp);
+		memset(stamp, 0xff, ((size_t)g->n_pes + 1) * sizeof *stamp);
 	}
-	memset(stamp, 0xff, ((size_t)n_pes + 1) * sizeof *stamp);
-	for (uint32_t p = 0; p < a->n_parts; p++) {
-		uint32_t n_seen = 0;
+	while (!rc && par_take(&g->pieces, w, &p)) {
+		uint32_t best = TRACE_NONE, n_seen = 0;
 		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k], pe = analysis_lop_pe(a, l);
+			uint32_t l = a->part_lops[k], r = analysis_lop_region(a, l), pe = analysis_lop_pe(a, l);
 			if (stamp[pe] != p) {
 				stamp[pe] = p;
 				work[pe] = 0;
 				seen[n_seen++] = pe;
 			}
 			work[pe] += lop_duration(a, l);
+			if (a->lop_kind[l] == OP_COMPUTE || r >= nreg)
+				continue;
+			if (rstamp[r] != p) {
+				rstamp[r] = p;
+				count[r] = 0;
+			}
+			count[r]++;
+			if (best == TRACE_NONE || count[r] > count[best] || (count[r] == count[best] && r < best))
+				best = r;
 		}
+		a->part_region[p] = best;
 		uint64_t lo = UINT64_MAX, hi = 0;
 		for (uint32_t i = 0; i < n_seen; i++) {
 			if (work[seen[i]] < lo)
@@ -126,10 +150,22 @@ imbalance(struct analysis *a)
 			a->imbalance[l] = work[analysis_lop_pe(a, l)] - lo;
 		}
 	}
+	free(count);
+	free(rstamp);
 	free(work);
 	free(stamp);
 	free(seen);
-	return 0;
+	return rc;
+}
+
+static int
+phases(struct analysis *a)
+{
+	uint32_t nw = par_workers();
+	struct phasing g = { .a = a, .n_pes = trace_pe_count(a->t) };
+	trace_regions(a->t, &g.nreg);
+	par_pieces_init(&g.pieces, a->n_parts, nw);
+	return par_run(nw, phase_worker, &g);
 }
 
 /* The message that started lop l's serial block, if l starts one. */
@@ -152,31 +188,27 @@ enter_key(const void *ctx, uint32_t l)
 	return lop_enter(ctx, l);
 }
 
+/* Each PE's lops in time order and its idle intervals, the PEs on every
+ * core (a lop runs on one PE: each worker writes its PEs' lops only). */
+struct idling {
+	struct analysis *a;
+	const uint32_t *first;       /* per PE: where its lops begin in v */
+	uint32_t *v;                 /* by_pe, sorted PE by PE */
+	struct par_pieces pieces;
+};
+
 static int
-idle_experienced(struct analysis *a)
+idle_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	uint32_t n_pes, n = a->n_lops;
+	struct idling *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t n_pes, pe;
 	const struct trace_pe *pes = trace_pes(a->t, &n_pes);
 	const struct trace_idle *idles = trace_idles(a->t, NULL);
-	uint32_t *first = calloc((size_t)n_pes + 2, sizeof *first);
-	uint32_t *by_pe = malloc((n + 1) * sizeof *by_pe);
-	uint32_t *tmp = malloc((n + 1) * sizeof *tmp);
-	if (!first || !by_pe || !tmp) {
-		free(first);
-		free(by_pe);
-		free(tmp);
-		return ERR_NOMEM;
-	}
-	for (uint32_t l = 0; l < n; l++)
-		first[analysis_lop_pe(a, l) + 1]++;
-	for (uint32_t p = 0; p < n_pes; p++)
-		first[p + 1] += first[p];
-	memcpy(tmp, first, (size_t)n_pes * sizeof *tmp);
-	for (uint32_t l = 0; l < n; l++)
-		by_pe[tmp[analysis_lop_pe(a, l)]++] = l;
 	int rc = 0;
-	for (uint32_t pe = 0; pe < n_pes && !rc; pe++) {
-		uint32_t *v = by_pe + first[pe], m = first[pe + 1] - first[pe];
+	(void)nw;
+	while (!rc && par_take(&g->pieces, w, &pe)) {
+		uint32_t *v = g->v + g->first[pe], m = g->first[pe + 1] - g->first[pe];
 		if ((rc = sort_ids_keyed(v, m, enter_key, a)))
 			break;
 		const struct trace_pe *P = &pes[pe];
@@ -203,46 +235,38 @@ idle_experienced(struct analysis *a)
 			}
 		}
 	}
+	return rc;
+}
+
+static int
+idle_experienced(struct analysis *a)
+{
+	uint32_t n_pes, n = a->n_lops;
+	trace_pes(a->t, &n_pes);
+	uint32_t *first = calloc((size_t)n_pes + 2, sizeof *first);
+	uint32_t *by_pe = malloc((n + 1) * sizeof *by_pe);
+	uint32_t *tmp = malloc((n + 1) * sizeof *tmp);
+	if (!first || !by_pe || !tmp) {
+		free(first);
+		free(by_pe);
+		free(tmp);
+		return ERR_NOMEM;
+	}
+	for (uint32_t l = 0; l < n; l++)
+		first[analysis_lop_pe(a, l) + 1]++;
+	for (uint32_t p = 0; p < n_pes; p++)
+		first[p + 1] += first[p];
+	memcpy(tmp, first, (size_t)n_pes * sizeof *tmp);
+	for (uint32_t l = 0; l < n; l++)
+		by_pe[tmp[analysis_lop_pe(a, l)]++] = l;
+	uint32_t nw = par_workers();
+	struct idling g = { .a = a, .first = first, .v = by_pe };
+	par_pieces_init(&g.pieces, n_pes, nw);
+	int rc = par_run(nw, idle_worker, &g);
 	free(first);
 	free(by_pe);
 	free(tmp);
 	return rc;
-}
-
-/* Each phase's entry: the entry method that most of its events ran
- * (ties: the lower region id), what the reports name the phase by. */
-static int
-phase_entries(struct analysis *a)
-{
-	uint32_t nreg;
-	trace_regions(a->t, &nreg);
-	uint32_t *count = calloc((size_t)nreg + 1, sizeof *count);
-	uint32_t *stamp = malloc(((size_t)nreg + 1) * sizeof *stamp);
-	if (!count || !stamp) {
-		free(count);
-		free(stamp);
-		return ERR_NOMEM;
-	}
-	memset(stamp, 0xff, ((size_t)nreg + 1) * sizeof *stamp);
-	for (uint32_t p = 0; p < a->n_parts; p++) {
-		uint32_t best = TRACE_NONE;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k], r = analysis_lop_region(a, l);
-			if (a->lop_kind[l] == OP_COMPUTE || r >= nreg)
-				continue;
-			if (stamp[r] != p) {
-				stamp[r] = p;
-				count[r] = 0;
-			}
-			count[r]++;
-			if (best == TRACE_NONE || count[r] > count[best] || (count[r] == count[best] && r < best))
-				best = r;
-		}
-		a->part_region[p] = best;
-	}
-	free(count);
-	free(stamp);
-	return 0;
 }
 
 void
@@ -277,9 +301,7 @@ charm_metrics_compute(struct analysis *a)
 		return ERR_NOMEM;
 	int rc = differential_duration(a);
 	if (!rc)
-		rc = phase_entries(a);
-	if (!rc)
-		rc = imbalance(a);
+		rc = phases(a);
 	if (!rc)
 		rc = idle_experienced(a);
 	return rc;
