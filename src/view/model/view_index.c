@@ -37,6 +37,7 @@ struct view_index {
 	uint32_t blk_size, n_blk;
 	uint32_t *blk_first;         /* n_ranks + 1 */
 	struct ix_block *blk[METRIC_COUNT];
+	uint8_t blk_failed[METRIC_COUNT];   /* out of memory: lop by lop, not tried again */
 	uint64_t blk_used;           /* blocks read whole (tests) */
 };
 
@@ -224,6 +225,7 @@ view_index_set_diff(struct view_index *ix, const struct diff *d)
 	ix->diff = d;
 	free(ix->blk[METRIC_DELTA]);
 	ix->blk[METRIC_DELTA] = NULL;
+	ix->blk_failed[METRIC_DELTA] = 0;
 }
 
 int
@@ -244,6 +246,7 @@ view_index_set_block_size(struct view_index *ix, uint32_t size)
 	for (int m = 0; m < METRIC_COUNT; m++) {
 		free(ix->blk[m]);
 		ix->blk[m] = NULL;
+		ix->blk_failed[m] = 0;
 	}
 	return 0;
 }
@@ -318,6 +321,7 @@ view_index_set_startup(struct view_index *ix, int include)
 		ix->step_max[m] = NULL;
 		free(ix->blk[m]);
 		ix->blk[m] = NULL;
+		ix->blk_failed[m] = 0;
 	}
 }
 
@@ -424,7 +428,7 @@ max_pass(struct view_index *ix, enum view_metric m, struct maxing *x, uint32_t n
 static const struct ix_block *
 blocks(struct view_index *ix, enum view_metric m)
 {
-	if (ix->blk[m])
+	if (ix->blk[m] || ix->blk_failed[m])
 		return ix->blk[m];
 	if (view_metric_numeric(m)) {
 		struct maxing x = { 0 };
@@ -434,10 +438,12 @@ blocks(struct view_index *ix, enum view_metric m)
 			ix->max[m] = mx;
 			ix->have_max[m] = 1;
 		}
+		ix->blk_failed[m] = !ix->blk[m];
 		return ix->blk[m];
 	}
 	/* a category: the first lop and the kinds */
 	struct ix_block *k = ix->blk[m] = malloc(((size_t)ix->n_blk + 1) * sizeof *k);
+	ix->blk_failed[m] = !k;
 	for (uint32_t r = 0; k && r < ix->n_ranks; r++)
 		for (uint32_t b = ix->blk_first[r]; b < ix->blk_first[r + 1]; b++) {
 			uint32_t i0 = ix->rank_first[r] + (b - ix->blk_first[r]) * ix->blk_size;
