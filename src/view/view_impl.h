@@ -514,7 +514,7 @@ void view_lists_destroy(struct view_lists *l);
  * a pane's: run on the thread, it reads only what nothing changes once
  * the view is made (the trace, the analysis, the index's arrays) and a
  * copy of the view's settings it needs, made before the thread starts. */
-enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_TIMELINE, PF_COUNT };
+enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_TIMELINE, PF_GRID, PF_COUNT };
 struct view_job {
 	/* on the thread, over the view's trace: the result, or NULL; frees in */
 	void *(*run)(const struct trace *t, void *in);
@@ -527,8 +527,14 @@ struct view_job {
 int view_profile_job(struct view *v, struct view_job *j);
 int view_comm_job(struct view *v, struct view_job *j);
 int view_lists_job(struct view *v, int which, struct view_job *j);
-/* The timeline's blocks (view_timeline.c), whatever the scope. */
+/* The timeline's blocks (view_timeline.c), whatever the scope; the
+ * grid's for the view's metric (view_index.h). */
 int view_timeline_job(struct view *v, struct view_job *j);
+int view_grid_job(struct view *v, struct view_job *j);
+/* The grid's blocks for the view's metric: taken from the thread when
+ * it computed them for that metric and start-up setting, else computed
+ * now; 1 when there (view_index_prepare_blocks). */
+int view_grid_blocks(struct view *v);
 /* The result of job what when key is what it was made for, waiting
  * while it runs; the caller owns it. NULL otherwise. */
 void *view_prefetch_take(struct view *v, int what, const uint64_t key[4]);

@@ -33,7 +33,7 @@ struct view_index {
 	/* each rank's lops in blocks of blk_size (the last may be shorter),
 	 * block b of rank r from lop rank_first[r] + (b - blk_first[r]) *
 	 * blk_size; per metric, each block's aggregate as view_index_block
-	 * takes it, computed with the maximum or on first need */
+	 * takes it, computed on first need or adopted from a thread */
 	uint32_t blk_size, n_blk;
 	uint32_t *blk_first;         /* n_ranks + 1 */
 	struct ix_block *blk[METRIC_COUNT];
@@ -301,12 +301,18 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
  * as 0 unless start-up is included, and so does lateness inherited from
  * it (the first operations of ranks that started late). */
 static uint64_t
-shown_value(struct view_index *ix, enum view_metric m, uint32_t lop)
+shown_value_as(struct view_index *ix, enum view_metric m, uint32_t lop, int startup)
 {
-	if (!ix->startup && view_metric_numeric(m) && (analysis_lop_startup(ix->a, lop) ||
+	if (!startup && view_metric_numeric(m) && (analysis_lop_startup(ix->a, lop) ||
 	    ((m == METRIC_LATENESS || m == METRIC_GLOBAL) && analysis_lop_from_startup(ix->a, lop))))
 		return 0;
 	return view_index_value(ix, m, lop);
+}
+
+static uint64_t
+shown_value(struct view_index *ix, enum view_metric m, uint32_t lop)
+{
+	return shown_value_as(ix, m, lop, ix->startup);
 }
 
 void
@@ -340,6 +346,7 @@ view_index_startup(const struct view_index *ix)
 struct maxing {
 	struct view_index *ix;
 	enum view_metric m;
+	int startup;                 /* as ix->startup, read once before the workers */
 	struct ix_block *blk;        /* NULL: not wanted */
 	uint64_t mx[PAR_MAX];
 	uint64_t *steps[PAR_MAX];
@@ -368,11 +375,25 @@ max_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct maxing *x = ctx;
 	struct view_index *ix = x->ix;
+	uint64_t mx = 0, *s = x->steps[w];
+	if (!x->blk) {             /* the values alone: shares of the lops */
+		uint32_t n = ix->rank_first[ix->n_ranks], lo, hi;
+		par_share(n, w, nw, &lo, &hi);
+		for (uint32_t i = lo; i < hi; i++) {
+			uint64_t v = shown_value_as(ix, x->m, i, x->startup);
+			if (v > mx)
+				mx = v;
+			uint32_t st = s ? analysis_lop_step(ix->a, i) : TRACE_NONE;
+			if (st < ix->n_steps && v > s[st])
+				s[st] = v;
+		}
+		x->mx[w] = mx;
+		return 0;
+	}
 	uint32_t b0, b1, r = 0;
 	par_share(ix->n_blk, w, nw, &b0, &b1);
 	while (r < ix->n_ranks && ix->blk_first[r + 1] <= b0)
 		r++;
-	uint64_t mx = 0, *s = x->steps[w];
 	for (uint32_t b = b0; b < b1; b++) {
 		while (ix->blk_first[r + 1] <= b)
 			r++;
@@ -381,39 +402,35 @@ max_worker(void *ctx, uint32_t w, uint32_t nw)
 		struct ix_block k = { .rep = TRACE_NONE };
 		unsigned kinds = 0;
 		for (uint32_t i = i0; i < i1; i++) {
-			uint64_t v = shown_value(ix, x->m, i);
+			uint64_t v = shown_value_as(ix, x->m, i, x->startup);
 			if (v > mx)
 				mx = v;
 			uint32_t st = s ? analysis_lop_step(ix->a, i) : TRACE_NONE;
 			if (st < ix->n_steps && v > s[st])
 				s[st] = v;
-			if (x->blk) {
-				kinds |= 1u << analysis_lop_kind(ix->a, i);
-				if (k.rep == TRACE_NONE || v > k.best) {
-					k.rep = i;
-					k.best = v;
-				}
+			kinds |= 1u << analysis_lop_kind(ix->a, i);
+			if (k.rep == TRACE_NONE || v > k.best) {
+				k.rep = i;
+				k.best = v;
 			}
 		}
-		if (x->blk) {
-			k.kinds = (uint8_t)kinds;
-			x->blk[b] = k;
-		}
+		k.kinds = (uint8_t)kinds;
+		x->blk[b] = k;
 	}
 	x->mx[w] = mx;
 	return 0;
 }
 
 /* Runs the workers over metric m's values (numeric metrics), filling
- * its blocks' aggregates too unless they are there (left out when out of
- * memory); the maximum in *mx. */
+ * x->blk's aggregates too when it is set; the maximum in *mx. The
+ * scales do not build blocks: the first screen of a saved 10^8-event
+ * analysis took 0.1 s more when they did, for a zoom it may never see. */
 static void
 max_pass(struct view_index *ix, enum view_metric m, struct maxing *x, uint32_t nw, uint64_t *mx)
 {
 	x->ix = ix;
 	x->m = m;
-	if (!ix->blk[m] && ix->n_blk)
-		x->blk = ix->blk[m] = malloc((size_t)ix->n_blk * sizeof *ix->blk[m]);
+	x->startup = ix->startup;
 	if (m == METRIC_PATH)
 		view_index_path(ix);    /* before the workers read it */
 	par_run(nw, max_worker, x);
@@ -433,10 +450,13 @@ blocks(struct view_index *ix, enum view_metric m)
 	if (view_metric_numeric(m)) {
 		struct maxing x = { 0 };
 		uint64_t mx;
-		max_pass(ix, m, &x, par_workers(), &mx);
-		if (!ix->scale_max && !ix->have_max[m]) {
-			ix->max[m] = mx;
-			ix->have_max[m] = 1;
+		x.blk = ix->blk[m] = ix->n_blk ? malloc((size_t)ix->n_blk * sizeof *ix->blk[m]) : NULL;
+		if (x.blk) {
+			max_pass(ix, m, &x, par_workers(), &mx);
+			if (!ix->scale_max && !ix->have_max[m]) {
+				ix->max[m] = mx;
+				ix->have_max[m] = 1;
+			}
 		}
 		ix->blk_failed[m] = !ix->blk[m];
 		return ix->blk[m];
@@ -455,6 +475,33 @@ blocks(struct view_index *ix, enum view_metric m)
 			k[b].kinds = (uint8_t)kinds;
 		}
 	return k;
+}
+
+struct ix_block *
+view_index_blocks_ahead(const struct view_index *ix, enum view_metric m, int startup)
+{
+	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m) || m == METRIC_PATH || m == METRIC_DELTA ||
+	    !ix->n_blk)
+		return NULL;
+	/* these metrics' values read the analysis alone, nothing the view's
+	 * thread changes: the cast only lets max_worker take the index */
+	struct maxing x = { .ix = (struct view_index *)ix, .m = m, .startup = startup,
+			    .blk = malloc((size_t)ix->n_blk * sizeof *x.blk) };
+	if (x.blk)
+		max_worker(&x, 0, 1);
+	return x.blk;
+}
+
+int
+view_index_adopt_blocks(struct view_index *ix, enum view_metric m, int startup, struct ix_block *b)
+{
+	if (!b || (unsigned)m >= METRIC_COUNT || ix->blk[m] || !ix->startup != !startup) {
+		free(b);
+		return 0;
+	}
+	ix->blk[m] = b;
+	ix->blk_failed[m] = 0;
+	return 1;
 }
 
 int

@@ -116,8 +116,8 @@ uint64_t view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0
 			  uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count, unsigned *kinds);
 
 /* The lops of each rank in blocks of VIEW_BLOCK, whose aggregates
- * (view_index_block's, per metric: computed with the metric's maximum
- * or on first need, 16 bytes a block) let a block of the grid that
+ * (view_index_block's, per metric: computed on first need, or on
+ * another thread and adopted, 16 bytes a block) let a block of the grid that
  * spans many lops read a block of them at once; the timeline keeps its
  * own per block (view_timeline.c). The size can be set (tests use small
  * ones; every result is the same); 0 or ERR_NOMEM. */
@@ -127,6 +127,14 @@ int view_index_set_block_size(struct view_index *ix, uint32_t size);
  * first need): before view_index_block is called from several threads
  * at once, which it may be when this returned 1 (0: out of memory). */
 int view_index_prepare_blocks(struct view_index *ix, enum view_metric m);
+/* Metric m's aggregates computed on another thread, with start-up
+ * counted or not (startup): for metrics whose values read the analysis
+ * alone (not path or delta; NULL for those or out of memory); one core.
+ * The index takes them with view_index_adopt_blocks when it has none
+ * for m and its start-up setting is the same (1), else frees them (0). */
+struct ix_block;
+struct ix_block *view_index_blocks_ahead(const struct view_index *ix, enum view_metric m, int startup);
+int view_index_adopt_blocks(struct view_index *ix, enum view_metric m, int startup, struct ix_block *b);
 uint32_t view_index_block_size(const struct view_index *ix);
 /* The blocks view_index_block has read whole so far (tests). */
 uint64_t view_index_blocks_used(const struct view_index *ix);
