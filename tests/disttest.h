@@ -7,6 +7,7 @@
 #include <glob.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/core/analysis.h"
 #include "analysis/saved/saved.h"
@@ -96,6 +97,20 @@ dt_append_explain(const char *path)
 	assert_int_equal(saved_append_explain(path, a, &e), 0);
 	analysis_destroy(a);
 	trace_destroy(t);
+}
+
+/* Fails, saying where, unless got[0..ng) is want[0..nw) (what: the
+ * trace or file, n: the ranks). Needs testutil.h's cmocka before. */
+static inline void
+dt_same_bytes(const char *what, unsigned n, const char *want, size_t nw, const char *got, size_t ng)
+{
+	if (ng == nw && !memcmp(want, got, nw))
+		return;
+	size_t k = 0;
+	while (k < nw && k < ng && want[k] == got[k])
+		k++;
+	print_error("%s on %u ranks: %zu bytes against %zu, first difference at %zu\n", what, n, ng, nw, k);
+	fail();
 }
 
 #endif

@@ -114,14 +114,7 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 		}
 		size_t nm = 0;
 		char *m = masked(j.path, &nm);
-		if (nm != nb || memcmp(sb, m, nb)) {
-			size_t k = 0;
-			while (k < nb && k < nm && sb[k] == m[k])
-				k++;
-			print_error("%s on %u ranks: %zu bytes against %zu, first difference at %zu\n",
-				    trace, n, nm, nb, k);
-			fail();
-		}
+		dt_same_bytes(trace, n, sb, nb, m, nm);
 		free(m);
 		if (n > lo) {
 			unlink(j.path);
@@ -131,14 +124,7 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 		 * skein-mpi's rank 0 does, give the serial file */
 		dt_append_explain(j.path);
 		m = masked(j.path, &nm);
-		if (nm != ns || memcmp(s, m, ns)) {
-			size_t k = 0;
-			while (k < ns && k < nm && s[k] == m[k])
-				k++;
-			print_error("%s on %u ranks: %zu bytes against %zu, first difference at %zu\n",
-				    trace, n, nm, ns, k);
-			fail();
-		}
+		dt_same_bytes(trace, n, s, ns, m, nm);
 		free(m);
 		unlink(j.path);
 	}

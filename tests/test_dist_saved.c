@@ -306,14 +306,7 @@ check_whole(const char *path)
 		dt_append_explain(j.path);
 		char *m = tu_slurp(j.path, &nm);
 		assert_non_null(m);
-		if (ns != nm || memcmp(s, m, ns)) {
-			size_t k = 0;
-			while (k < ns && k < nm && s[k] == m[k])
-				k++;
-			print_error("%s on %u ranks: %zu bytes against %zu, first difference at %zu\n",
-				    path, n, nm, ns, k);
-			fail();
-		}
+		dt_same_bytes(path, n, s, ns, m, nm);
 		free(m);
 		unlink(j.path);
 	}

@@ -11,17 +11,8 @@
 #include "view/surface/keyseq.h"
 #include "view/surface/prompt.h"
 
-static char *
-render(const struct grid *g, enum grid_depth d, int ascii)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	assert_non_null(f);
-	assert_int_equal(grid_write(g, f, d, ascii), 0);
-	fclose(f);
-	return buf;
-}
+#include "testview.h"
+
 
 static void
 grid_text_and_box(void **state)
@@ -31,10 +22,10 @@ grid_text_and_box(void **state)
 	assert_non_null(g);
 	grid_box(g, 0, 0, 8, 3, ST_BORDER, "ab", ST_TITLE);
 	assert_int_equal(grid_text(g, 1, 1, 6, ST_NORMAL, "h\u00e9llo w\u00f6rld"), 6);
-	char *s = render(g, DEPTH_NONE, 0);
+	char *s = tv_text(g, DEPTH_NONE, 0);
 	assert_string_equal(s, "\u250c ab \u2500\u2500\u2510\n\u2502h\u00e9llo \u2502\n\u2514\u2500\u2500\u2500\u2500\u2500\u2500\u2518\n");
 	free(s);
-	s = render(g, DEPTH_NONE, 1);
+	s = tv_text(g, DEPTH_NONE, 1);
 	assert_string_equal(s, "+ ab --+\n|h?llo |\n+------+\n");
 	free(s);
 	/* clipping never writes outside */
@@ -54,18 +45,18 @@ grid_plain_trims_and_ansi_resets(void **state)
 	grid_put(g, 0, 0, 'a', ST_HEAT7);
 	grid_put(g, 1, 0, 'b', ST_HEAT7);
 	grid_mark(g, 1, 0, 1, 1, MARK_SEL);
-	char *s = render(g, DEPTH_NONE, 0);
+	char *s = tv_text(g, DEPTH_NONE, 0);
 	assert_string_equal(s, "ab\n\n");
 	free(s);
-	s = render(g, DEPTH_256, 0);
+	s = tv_text(g, DEPTH_256, 0);
 	/* one SGR per change, a reset before each line end */
 	assert_string_equal(s, "\033[0;1;38;5;196ma\033[0;1;7;38;5;196mb\033[0m    \n      \n");
 	free(s);
-	s = render(g, DEPTH_MONO, 0);
+	s = tv_text(g, DEPTH_MONO, 0);
 	assert_non_null(strstr(s, "\033[0;1;4ma"));
 	free(s);
 	assert_int_equal(grid_resize(g, 0, 0), 0);
-	s = render(g, DEPTH_NONE, 0);
+	s = tv_text(g, DEPTH_NONE, 0);
 	assert_string_equal(s, "");
 	free(s);
 	grid_destroy(g);

@@ -3,7 +3,8 @@
  * zoom the grid and the timeline out (the whole trace fitted, steps and
  * time zoomed), in several metrics, on traces in time order and
  * reordered (receives moved ahead), the screen with blocks of 1 to 32
- * lops equals the screen without them (blocks too large to be used), and
+ * lops, and the grid's and timeline's cells behind it, equal those
+ * without them (blocks too large to be used), and
  * the blocks were read (a test that could not fail otherwise: the small
  * corpus traces would not call for them at their usual sizes). */
 #include "testutil.h"
@@ -18,7 +19,30 @@
 #include "view/surface/keymap.h"
 #include "view/view_impl.h"
 
+#include "testview.h"
+
 #define OFF (1u << 30)           /* a block size no range reaches */
+
+/* text, then the grid's and the timeline's cells as the frame left them
+ * (their lops, counts and values: what a block changes may not show on
+ * the screen), in a new string; text freed. */
+static char *
+cells(const struct view *v, char *text)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	fputs(text, f);
+	free(text);
+	for (size_t i = 0; v->gc_valid && i < (size_t)v->gc_key[4] * (size_t)v->gc_key[5]; i++)
+		fprintf(f, "g %u %u %llu %u\n", v->gc[i].rep, v->gc[i].count, (unsigned long long)v->gc[i].value,
+			v->gc[i].kinds);
+	for (size_t i = 0; v->tl_valid && i < (size_t)v->tl_rows * (size_t)v->tl_w; i++)
+		fprintf(f, "t %u %u %u\n", v->tl[i].top, v->tl[i].dom, v->tl[i].kinds);
+	fclose(f);
+	return buf;
+}
 
 /* The screen after keys at w x h with blocks of gsize lops in the grid's
  * index and tsize in the timeline (OFF: none); the blocks read whole in
@@ -36,21 +60,10 @@ screen(const struct analysis *a, const char *keys, int w, int h, uint32_t gsize,
 		assert_true(view_tl_blocks(v));
 	struct grid *g = grid_create(w, h);
 	assert_non_null(g);
-	uint32_t k[256];
-	size_t nk = 0;
-	assert_int_equal(keymap_script(keys, k, 256, &nk, &e), 0);
 	view_draw(v, g);
-	for (size_t i = 0; i < nk; i++) {
-		view_key(v, k[i]);
-		view_draw(v, g);
-	}
+	tv_press(v, g, keys);
 	*used = view_index_blocks_used(v->ix) + v->tl_blk_used;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	assert_non_null(f);
-	assert_int_equal(grid_write(g, f, DEPTH_256, 0), 0);
-	fclose(f);
+	char *buf = cells(v, tv_text(g, DEPTH_256, 0));
 	grid_destroy(g);
 	view_destroy(v);
 	return buf;

@@ -19,6 +19,8 @@
 #include "view/surface/keymap.h"
 #include "view/view_impl.h"
 
+#include "testview.h"
+
 /* The screen after keys at 120x40, with the jobs started after the first
  * draw (ahead 1: the keys at once, the panes taking what is ready,
  * waiting for a job running, computing for one not begun; 2: the keys
@@ -32,25 +34,14 @@ screen(const struct analysis *a, const char *keys, int ahead, unsigned *taken)
 	assert_int_equal(view_create(a, &vo, &v, &e), 0);
 	struct grid *g = grid_create(120, 40);
 	assert_non_null(g);
-	uint32_t k[256];
-	size_t nk = 0;
-	assert_int_equal(keymap_script(keys, k, 256, &nk, &e), 0);
 	view_draw(v, g);
 	if (ahead)
 		view_prefetch_start(v);
 	if (ahead == 2)
 		view_prefetch_wait(v);
-	for (size_t i = 0; i < nk; i++) {
-		view_key(v, k[i]);
-		view_draw(v, g);
-	}
+	tv_press(v, g, keys);
 	*taken = view_prefetch_taken(v);
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-	assert_non_null(f);
-	assert_int_equal(grid_write(g, f, DEPTH_NONE, 0), 0);
-	fclose(f);
+	char *buf = tv_text(g, DEPTH_NONE, 0);
 	grid_destroy(g);
 	view_destroy(v);
 	return buf;

@@ -32,38 +32,34 @@ sort_ids(uint32_t *v, uint32_t n, sort_cmp_fn cmp, const void *ctx)
 	return 0;
 }
 
-/* sort_keyed's passes over 8-bit digits, the counts on the stack: for
- * fewer records than the 16-bit digits' table has entries (clearing and
- * summing 65,536 counts cost more than the records themselves). */
-static int
-sort_small(struct sort_kv *v, uint32_t n, uint64_t differ)
+/* The radix passes over digits of `bits` bits (8 or 16), those no two
+ * keys differ in skipped (differ: the bits that differ); count has 2^bits
+ * entries. tmp holds n records. Leaves the result in v. */
+static void
+passes(struct sort_kv *v, struct sort_kv *tmp, uint32_t n, uint64_t differ, int bits, uint32_t *count)
 {
-	struct sort_kv *tmp = malloc((size_t)n * sizeof *tmp), *a = v, *b = tmp;
-	if (!tmp)
-		return ERR_NOMEM;
-	uint32_t count[256];
-	for (int shift = 0; shift < 64; shift += 8) {
-		if (!((differ >> shift) & 0xff))
+	uint32_t radix = 1u << bits, mask = radix - 1;
+	struct sort_kv *a = v, *b = tmp;
+	for (int shift = 0; shift < 64; shift += bits) {
+		if (!((differ >> shift) & mask))
 			continue;
-		memset(count, 0, sizeof count);
+		memset(count, 0, radix * sizeof *count);
 		for (uint32_t i = 0; i < n; i++)
-			count[(a[i].key >> shift) & 0xff]++;
+			count[(a[i].key >> shift) & mask]++;
 		uint32_t sum = 0;
-		for (uint32_t d = 0; d < 256; d++) {
+		for (uint32_t d = 0; d < radix; d++) {
 			uint32_t c = count[d];
 			count[d] = sum;
 			sum += c;
 		}
 		for (uint32_t i = 0; i < n; i++)
-			b[count[(a[i].key >> shift) & 0xff]++] = a[i];
+			b[count[(a[i].key >> shift) & mask]++] = a[i];
 		struct sort_kv *t = a;
 		a = b;
 		b = t;
 	}
 	if (a != v)
 		memcpy(v, a, (size_t)n * sizeof *v);
-	free(tmp);
-	return 0;
 }
 
 int
@@ -89,39 +85,18 @@ sort_keyed(struct sort_kv *v, uint32_t n)
 		}
 		return 0;
 	}
-	if (n < 65536)              /* fewer than the 16-bit table's entries */
-		return sort_small(v, n, differ);
+	/* 8-bit digits, the counts on the stack, below the 16-bit table's
+	 * 65,536 entries (clearing and summing them cost more than the
+	 * records themselves) */
+	uint32_t small[256], *count = n < 65536 ? small : malloc(65536 * sizeof *count);
 	struct sort_kv *tmp = malloc((size_t)n * sizeof *tmp);
-	uint32_t *count = malloc(65536 * sizeof *count);
-	if (!tmp || !count) {
-		free(tmp);
-		free(count);
-		return ERR_NOMEM;
-	}
-	struct sort_kv *a = v, *b = tmp;
-	for (int shift = 0; shift < 64; shift += 16) {
-		if (!((differ >> shift) & 0xffff))
-			continue;
-		memset(count, 0, 65536 * sizeof *count);
-		for (uint32_t i = 0; i < n; i++)
-			count[(a[i].key >> shift) & 0xffff]++;
-		uint32_t sum = 0;
-		for (uint32_t d = 0; d < 65536; d++) {
-			uint32_t c = count[d];
-			count[d] = sum;
-			sum += c;
-		}
-		for (uint32_t i = 0; i < n; i++)
-			b[count[(a[i].key >> shift) & 0xffff]++] = a[i];
-		struct sort_kv *t = a;
-		a = b;
-		b = t;
-	}
-	if (a != v)
-		memcpy(v, a, (size_t)n * sizeof *v);
+	int rc = tmp && count ? 0 : ERR_NOMEM;
+	if (!rc)
+		passes(v, tmp, n, differ, count == small ? 8 : 16, count);
 	free(tmp);
-	free(count);
-	return 0;
+	if (count != small)
+		free(count);
+	return rc;
 }
 
 int

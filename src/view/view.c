@@ -906,13 +906,9 @@ view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, st
 		}
 	}
 	for (size_t i = 0; i < nkeys && !view_done(v); i++) {
-		int rw, rh;
 		t0 = now_ms();
-		if (!keymap_resize_decode(keys[i], &rw, &rh))
-			view_key(v, keys[i]);
-		else if ((rc = grid_resize(g, rw, rh)))
+		if ((rc = view_press(v, g, keys[i])))
 			break;
-		view_draw(v, g);
 		double dt = now_ms() - t0;
 		st->keys++;
 		st->total_ms += dt;

@@ -116,6 +116,10 @@ void view_key(struct view *v, uint32_t key);
 void view_action(struct view *v, enum action act);
 /* Lays out and draws the whole screen into g at g's size. */
 void view_draw(struct view *v, struct grid *g);
+/* A key of a script (keymap_script) pressed and the screen drawn again
+ * on g: a key to view_key, a <Resize:WxH> to g's new size (as the
+ * explorer does when its terminal is resized). 0 or ERR_NOMEM. */
+int view_press(struct view *v, struct grid *g, uint32_t key);
 /* The state a saved view records, and restoring one (metric, zoom,
  * clusters, then the selection, clamped to the trace). */
 void view_get_state(const struct view *v, struct view_state *st);

@@ -87,7 +87,7 @@ grid_prepare(struct view *v, int w, int h)
 	 * cell spans a block's lops only when a column holds more steps):
 	 * the whole trace fitted reads every lop (10^7 events: 31 ms lop by
 	 * lop on one core, 6-8 ms so) */
-	if (v->clustered || v->zs < 2 * view_index_block_size(v->ix) || !view_grid_blocks(v))
+	if (v->clustered || !view_grid_blocks(v))
 		cells_rows(&j, 0, (uint32_t)rows);
 	else
 		par_run(par_workers(), cells_work, &j);

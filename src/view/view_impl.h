@@ -531,9 +531,10 @@ int view_lists_job(struct view *v, int which, struct view_job *j);
  * grid's for the view's metric (view_index.h). */
 int view_timeline_job(struct view *v, struct view_job *j);
 int view_grid_job(struct view *v, struct view_job *j);
-/* The grid's blocks for the view's metric: taken from the thread when
- * it computed them for that metric and start-up setting, else computed
- * now; 1 when there (view_index_prepare_blocks). */
+/* The grid's blocks for the view's metric, when the zoom reads them:
+ * taken from the thread when it computed them for that metric and
+ * start-up setting, else computed now; 1 when the zoom reads them and
+ * they are there (view_index_prepare_blocks). */
 int view_grid_blocks(struct view *v);
 /* The result of job what when key is what it was made for, waiting
  * while it runs; the caller owns it. NULL otherwise. */

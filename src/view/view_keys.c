@@ -244,3 +244,17 @@ view_keys_write(const struct keymap *km, enum view_keys_format fmt, FILE *out)
 		fputc('\n', out);
 	return ferror(out) ? ERR_IO : 0;
 }
+
+/* A script's key (view.h): <Resize:WxH> resizes g, as a terminal's
+ * SIGWINCH does the explorer's screen. */
+int
+view_press(struct view *v, struct grid *g, uint32_t key)
+{
+	int w, h, rc;
+	if (!keymap_resize_decode(key, &w, &h))
+		view_key(v, key);
+	else if ((rc = grid_resize(g, w, h)))
+		return rc;
+	view_draw(v, g);
+	return 0;
+}

@@ -76,8 +76,7 @@ view_select_update(struct view *v)
 		row = &rows[v->sel_row];
 		view_cluster_block(v->vc, v->ix, v->metric, v->sel_row, s0, s0 + v->zs, &rep, &count, NULL);
 	} else {
-		if (v->zs >= 2 * view_index_block_size(v->ix))
-			view_grid_blocks(v);      /* the thread's, before a block computes them */
+		view_grid_blocks(v);      /* the thread's, before a block computes them */
 		view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &rep, &count, NULL);
 	}
 	uint32_t old = v->sel_lop;

@@ -311,6 +311,10 @@ view_grid_job(struct view *v, struct view_job *j)
 int
 view_grid_blocks(struct view *v)
 {
+	/* a cell reads blocks only when it spans two: a column of more
+	 * steps than that (a rank has one lop a step at most) */
+	if (v->zs < 2 * view_index_block_size(v->ix))
+		return 0;
 	struct grid_job *j = view_prefetch_take_any(v, PF_GRID);
 	if (j) {
 		if (j->m == v->metric)

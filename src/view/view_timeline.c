@@ -169,32 +169,54 @@ struct row_acc {
 	struct tlcell *out;
 	uint64_t *cov_top, *cov_dom;   /* per cell: coverage of top and dom */
 	int blocks;                    /* claim by blocks where they fit (tl_claim_block) */
+	uint64_t blocks_used;          /* how many were (tests: v->tl_blk_used) */
 };
+
+/* Cell b's span of the time axis, [*lo, *hi). */
+static void
+cell_span(const struct view *v, uint32_t b, double *lo, double *hi)
+{
+	double per = (double)(v->tl_t1 - v->tl_t0) / v->tl_w;
+	*lo = (double)v->tl_t0 + b * per;
+	*hi = *lo + per;
+}
+
+/* A claim on cell c (its top's and dom's coverages so far in *cov_top,
+ * *cov_dom): kinds; dom, covering dom_ov; top, of kind rank top_rank,
+ * covering top_ov. The dom covers most, the first of those; the top is
+ * of the highest kind, then covers most, the first of those. A lop's
+ * claim is all its own; a block's (tl_claim_block) its lops' together. */
+static void
+cell_take(const struct view *v, struct tlcell *c, uint64_t *cov_top, uint64_t *cov_dom, uint8_t kinds, uint32_t dom,
+	  uint64_t dom_ov, uint32_t top, int top_rank, uint64_t top_ov)
+{
+	c->kinds |= kinds;
+	if (dom_ov > *cov_dom) {
+		*cov_dom = dom_ov;
+		c->dom = dom;
+	}
+	int now = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
+	if (top_rank > now || (top_rank == now && top_ov > *cov_top)) {
+		*cov_top = top_ov;
+		c->top = top;
+	}
+}
 
 void
 view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i)
 {
-	double per = (double)(v->tl_t1 - v->tl_t0) / v->tl_w;
 	uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
 	if (ex < v->tl_t0 || en > v->tl_t1)
 		return;           /* start-up before the time axis, or after it */
 	int kind = analysis_lop_kind(v->a, i), rank = view_kind_rank(kind), hot = view_pes_by_metric(v);
 	for (uint32_t b = bucket(v, en), be = bucket(v, ex); b <= be; b++) {
-		double lo = (double)v->tl_t0 + b * per, hi = lo + per;
+		double lo, hi;
+		cell_span(v, b, &lo, &hi);
 		double a = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
 		/* +1 so an instant still claims an empty cell */
 		uint64_t ov = (uint64_t)(z > a ? z - a : 0) + 1;
 		struct tlcell *c = &out[b];
-		c->kinds |= (uint8_t)(1u << kind);
-		if (ov > cov_dom[b]) {
-			cov_dom[b] = ov;
-			c->dom = i;
-		}
-		int top = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
-		if (rank > top || (rank == top && ov > cov_top[b])) {
-			cov_top[b] = ov;
-			c->top = i;
-		}
+		cell_take(v, c, &cov_top[b], &cov_dom[b], (uint8_t)(1u << kind), i, ov, i, rank, ov);
 		if (hot && (c->hot == TRACE_NONE || view_index_value(v->ix, v->metric, i) >
 			    view_index_value(v->ix, v->metric, c->hot)))
 			c->hot = i;
@@ -218,21 +240,11 @@ tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *
 	if (en < v->tl_t0 || analysis_lop_enter(v->a, i + B - 1) > v->tl_t1)
 		return 0;
 	uint32_t b = bucket(v, en);
-	double per = (double)(v->tl_t1 - v->tl_t0) / v->tl_w, lo = (double)v->tl_t0 + b * per, hi = lo + per;
+	double lo, hi;
+	cell_span(v, b, &lo, &hi);
 	if (bucket(v, k->ex_max) != b || (double)en < lo || (double)k->ex_max > hi)
 		return 0;
-	struct tlcell *c = &out[b];
-	__atomic_fetch_add(&v->tl_blk_used, 1, __ATOMIC_RELAXED);
-	c->kinds |= k->kinds;   /* as each lop's claim */
-	if (k->dom_ov > cov_dom[b]) {
-		cov_dom[b] = k->dom_ov;
-		c->dom = k->dom;
-	}
-	int top = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
-	if (k->top_rank > top || (k->top_rank == top && k->top_ov > cov_top[b])) {
-		cov_top[b] = k->top_ov;
-		c->top = k->top;
-	}
+	cell_take(v, &out[b], &cov_top[b], &cov_dom[b], k->kinds, k->dom, k->dom_ov, k->top, k->top_rank, k->top_ov);
 	return 1;
 }
 
@@ -254,6 +266,7 @@ claim_run(struct view *v, struct row_acc *acc, uint32_t r, uint32_t i, uint32_t 
 	while (i < end && (!in_time || analysis_lop_enter(v->a, i) <= v->tl_t1)) {
 		if (acc->blocks && end - i >= v->tlb.size &&
 		    tl_claim_block(v, acc->out, acc->cov_top, acc->cov_dom, first, blk0, i)) {
+			acc->blocks_used++;
 			i += v->tlb.size;
 			continue;
 		}
@@ -452,7 +465,7 @@ rows_work(void *ctx, uint32_t wi, uint32_t nw)
 	if (y0 >= y1)
 		return 0;
 	struct row_acc acc = { j->s0, j->s1, NULL, calloc((size_t)j->cw, sizeof(uint64_t)),
-			       calloc((size_t)j->cw, sizeof(uint64_t)), j->blocks };
+			       calloc((size_t)j->cw, sizeof(uint64_t)), j->blocks, 0 };
 	if (!acc.cov_top || !acc.cov_dom) {
 		free(acc.cov_top);
 		free(acc.cov_dom);
@@ -467,6 +480,8 @@ rows_work(void *ctx, uint32_t wi, uint32_t nw)
 		if (j->any)
 			each_rank(j->v, (int)y, j->v->tz ? rank_cells_time : rank_cells, &acc);
 	}
+	if (acc.blocks_used)
+		__atomic_fetch_add(&j->v->tl_blk_used, acc.blocks_used, __ATOMIC_RELAXED);
 	free(acc.cov_top);
 	free(acc.cov_dom);
 	return 0;

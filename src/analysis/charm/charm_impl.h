@@ -114,6 +114,11 @@ int charm_parts_finalize(struct charm *c);
  * (reordered unless a->opts.reorder is 0), global steps, then each
  * timeline's lops renumbered into step order (a->op_of_lop). */
 int charm_steps(struct charm *c);
+/* The workers for work done phase by phase with scratch sized for the
+ * largest phase (its lops in *most): every core, but one when there are
+ * fewer than two phases or one holds over a quarter of the run (the
+ * copies would cost more memory than the cores save time). */
+uint32_t charm_phase_workers(const struct analysis *a, uint32_t *most);
 
 /* §4: idle experienced, differential duration, imbalance. */
 int charm_metrics_compute(struct analysis *a);

@@ -33,9 +33,8 @@
 /* Differential duration, phase by phase on every core (a phase's lops
  * are its own): its lops grouped by step and entry method (a radix sort
  * of step << 32 | region; the order within a group changes nothing),
- * each less the shortest of its group. One worker when a phase holds
- * over a quarter of the run (each worker's keys are sized for the
- * largest phase). */
+ * each less the shortest of its group (each worker's keys sized for the
+ * largest phase: charm_phase_workers). */
 struct diffing {
 	struct analysis *a;
 	uint32_t most;
@@ -77,12 +76,7 @@ dd_worker(void *ctx, uint32_t w, uint32_t nw)
 static int
 differential_duration(struct analysis *a)
 {
-	uint32_t most = 1, nw = par_workers();
-	for (uint32_t p = 0; p < a->n_parts; p++)
-		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
-			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
-	if (a->n_parts < 2 || (uint64_t)most * 4 > a->n_lops)
-		nw = 1;
+	uint32_t most, nw = charm_phase_workers(a, &most);
 	struct diffing g = { .a = a, .most = most };
 	par_pieces_init(&g.pieces, a->n_parts, nw);
 	return par_run(nw, dd_worker, &g);

@@ -516,12 +516,21 @@ renumber(struct analysis *a)
 	return rc;
 }
 
+uint32_t
+charm_phase_workers(const struct analysis *a, uint32_t *most)
+{
+	*most = 1;
+	for (uint32_t p = 0; p < a->n_parts; p++)
+		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > *most)
+			*most = a->part_lop_first[p + 1] - a->part_lop_first[p];
+	return a->n_parts < 2 || (uint64_t)*most * 4 > a->n_lops ? 1 : par_workers();
+}
+
 /* The phases on every core: no phase reads another's lops (the senders
  * and receivers walked are the phase's own), so each worker steps the
  * phases it takes with a stepper of its own — its scratch sized for the
- * largest phase — writing the per-lop arrays of those phases only. When
- * one phase holds most of the run the copies would cost more memory
- * than the cores save time, and one worker does it all. */
+ * largest phase — writing the per-lop arrays of those phases only
+ * (charm_phase_workers: one when a phase holds most of the run). */
 struct phasing {
 	struct stepper *st;          /* per worker */
 	uint32_t *width;
@@ -570,13 +579,7 @@ int
 charm_steps(struct charm *c)
 {
 	struct analysis *a = c->a;
-	uint32_t n = a->n_lops, np = a->n_parts, most = 1;
-	for (uint32_t p = 0; p < np; p++)
-		if (a->part_lop_first[p + 1] - a->part_lop_first[p] > most)
-			most = a->part_lop_first[p + 1] - a->part_lop_first[p];
-	uint32_t nw = par_workers();
-	if (np < 2 || (uint64_t)most * 4 > n)
-		nw = 1;
+	uint32_t n = a->n_lops, np = a->n_parts, most, nw = charm_phase_workers(a, &most);
 	struct stepper s = { .c = c, .a = a, .reorder = a->opts.charm_reorder }, st[PAR_MAX];
 	s.en = trace_entries(a->t, &s.n_en);
 	s.local = malloc((n + 1) * sizeof *s.local);

@@ -345,8 +345,8 @@ explain_delays(struct analysis *a)
 	peers = NULL;
 	wait_index_free(&g.ix);
 	/* latest exit first, then the later lop: the waits are in lop order,
-	 * so from the last one back, one stable radix sort by exit (qsort
-	 * took a third of this stage) */
+	 * so taken from the last one back, one stable radix sort on the exits
+	 * does it (qsort took a third of this stage) */
 	rc = ERR_NOMEM;
 	if (!(by = recycle_malloc(sz_by)))
 		goto out;

@@ -97,19 +97,6 @@ struct finding {
 };
 
 static int
-grow(void *pp, size_t *cap, size_t n, size_t size)
-{
-	if (n <= *cap)
-		return 0;
-	void *q = realloc(*(void **)pp, n * size);
-	if (!q)
-		return ERR_NOMEM;
-	*(void **)pp = q;
-	*cap = n;
-	return 0;
-}
-
-static int
 iter_worker(void *ctx, uint32_t wk, uint32_t nw)
 {
 	struct finding *f = ctx;
@@ -186,7 +173,7 @@ timeline_groups(const struct analysis *a, uint32_t count, uint32_t tl, uint32_t 
 		return 0;
 	}
 	uint32_t L = len[best];
-	if (grow(&s->ref, &s->ref_cap, L, sizeof *s->ref))
+	if (vec_reserve((void **)&s->ref, &s->ref_cap, L, sizeof *s->ref))
 		return TRACE_NONE;
 	uint64_t h = HASH_SEED;
 	for (uint32_t p = 0, l = start[best]; p < L && l < l1; l++) {
@@ -224,8 +211,8 @@ timeline_outliers(const struct analysis *a, uint32_t tl, uint32_t L, const uint3
 		  struct lane *s)
 {
 	uint32_t l0 = a->tl_lop[tl], l1 = a->tl_lop[tl + 1];
-	if (grow(&s->at, &s->at_cap, (size_t)L + 2, sizeof *s->at) ||
-	    grow(&s->med, &s->med_cap, (size_t)L + 1, sizeof *s->med))
+	if (vec_reserve((void **)&s->at, &s->at_cap, (size_t)L + 2, sizeof *s->at) ||
+	    vec_reserve((void **)&s->med, &s->med_cap, (size_t)L + 1, sizeof *s->med))
 		return ERR_NOMEM;
 	uint32_t *at = s->at;
 	memset(at, 0, ((size_t)L + 2) * sizeof *at);
@@ -236,7 +223,7 @@ timeline_outliers(const struct analysis *a, uint32_t tl, uint32_t L, const uint3
 		at[g + 2] += at[g + 1];
 	/* at[g + 1]: where group g's durations go; once they are in, where
 	 * they end (and at[g] where they begin) */
-	if (grow(&s->dur, &s->dur_cap, (size_t)at[L + 1] + 1, sizeof *s->dur))
+	if (vec_reserve((void **)&s->dur, &s->dur_cap, (size_t)at[L + 1] + 1, sizeof *s->dur))
 		return ERR_NOMEM;
 	for (uint32_t l = l0; l < l1; l++)
 		if (group[l] != TRACE_NONE)

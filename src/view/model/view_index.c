@@ -352,22 +352,53 @@ struct maxing {
 	uint64_t *steps[PAR_MAX];
 };
 
-/* Lops [i0, i1) into an aggregate: the first lop of the largest value
- * (numeric metrics) or the first lop (categories), the kinds. */
+/* Into an aggregate (*best, *rep, *kinds when not NULL): lop of value v
+ * and kinds k, a lop's or a block's. The aggregate's representative is
+ * the first lop of the largest value (numeric metrics) or the first lop
+ * (categories). */
+static inline void
+agg_take(int numeric, uint64_t v, uint32_t lop, unsigned k, uint64_t *best, uint32_t *rep, unsigned *kinds)
+{
+	if (kinds)
+		*kinds |= k;
+	if (*rep == TRACE_NONE || (numeric && v > *best)) {
+		*rep = lop;
+		*best = v;
+	}
+}
+
+/* Lops [i0, i1) into an aggregate. */
 static void
 aggregate(struct view_index *ix, enum view_metric m, uint32_t i0, uint32_t i1, uint64_t *best, uint32_t *rep,
 	  unsigned *kinds)
 {
 	int numeric = view_metric_numeric(m);
-	for (uint32_t i = i0; i < i1; i++) {
-		uint64_t v = shown_value(ix, m, i);
-		if (kinds)
-			*kinds |= 1u << analysis_lop_kind(ix->a, i);
-		if (*rep == TRACE_NONE || (numeric && v > *best)) {
-			*rep = i;
-			*best = v;
-		}
-	}
+	for (uint32_t i = i0; i < i1; i++)
+		agg_take(numeric, shown_value(ix, m, i), i, 1u << analysis_lop_kind(ix->a, i), best, rep, kinds);
+}
+
+/* Lop i's value into the worker's maximum, its step's (s, when the
+ * steps are wanted) and, when k is not NULL, block k's aggregate. */
+static inline void
+take_value(const struct maxing *x, uint64_t *s, uint32_t i, uint64_t *mx, struct ix_block *k, unsigned *kinds)
+{
+	const struct view_index *ix = x->ix;
+	uint64_t v = shown_value_as(x->ix, x->m, i, x->startup);
+	if (v > *mx)
+		*mx = v;
+	uint32_t st = s ? analysis_lop_step(ix->a, i) : TRACE_NONE;
+	if (st < ix->n_steps && v > s[st])
+		s[st] = v;
+	if (k)
+		agg_take(view_metric_numeric(x->m), v, i, 1u << analysis_lop_kind(ix->a, i), &k->best, &k->rep, kinds);
+}
+
+/* Block b's lops, [*i0, *i1), rank r's. */
+static void
+block_lops(const struct view_index *ix, uint32_t r, uint32_t b, uint32_t *i0, uint32_t *i1)
+{
+	*i0 = ix->rank_first[r] + (b - ix->blk_first[r]) * ix->blk_size;
+	*i1 = *i0 + ix->blk_size < ix->rank_first[r + 1] ? *i0 + ix->blk_size : ix->rank_first[r + 1];
 }
 
 static int
@@ -377,43 +408,24 @@ max_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct view_index *ix = x->ix;
 	uint64_t mx = 0, *s = x->steps[w];
 	if (!x->blk) {             /* the values alone: shares of the lops */
-		uint32_t n = ix->rank_first[ix->n_ranks], lo, hi;
-		par_share(n, w, nw, &lo, &hi);
-		for (uint32_t i = lo; i < hi; i++) {
-			uint64_t v = shown_value_as(ix, x->m, i, x->startup);
-			if (v > mx)
-				mx = v;
-			uint32_t st = s ? analysis_lop_step(ix->a, i) : TRACE_NONE;
-			if (st < ix->n_steps && v > s[st])
-				s[st] = v;
-		}
+		uint32_t lo, hi;
+		par_share(ix->rank_first[ix->n_ranks], w, nw, &lo, &hi);
+		for (uint32_t i = lo; i < hi; i++)
+			take_value(x, s, i, &mx, NULL, NULL);
 		x->mx[w] = mx;
 		return 0;
 	}
 	uint32_t b0, b1, r = 0;
 	par_share(ix->n_blk, w, nw, &b0, &b1);
-	while (r < ix->n_ranks && ix->blk_first[r + 1] <= b0)
-		r++;
 	for (uint32_t b = b0; b < b1; b++) {
 		while (ix->blk_first[r + 1] <= b)
 			r++;
-		uint32_t i0 = ix->rank_first[r] + (b - ix->blk_first[r]) * ix->blk_size;
-		uint32_t i1 = i0 + ix->blk_size < ix->rank_first[r + 1] ? i0 + ix->blk_size : ix->rank_first[r + 1];
+		uint32_t i0, i1;
+		block_lops(ix, r, b, &i0, &i1);
 		struct ix_block k = { .rep = TRACE_NONE };
 		unsigned kinds = 0;
-		for (uint32_t i = i0; i < i1; i++) {
-			uint64_t v = shown_value_as(ix, x->m, i, x->startup);
-			if (v > mx)
-				mx = v;
-			uint32_t st = s ? analysis_lop_step(ix->a, i) : TRACE_NONE;
-			if (st < ix->n_steps && v > s[st])
-				s[st] = v;
-			kinds |= 1u << analysis_lop_kind(ix->a, i);
-			if (k.rep == TRACE_NONE || v > k.best) {
-				k.rep = i;
-				k.best = v;
-			}
-		}
+		for (uint32_t i = i0; i < i1; i++)
+			take_value(x, s, i, &mx, &k, &kinds);
 		k.kinds = (uint8_t)kinds;
 		x->blk[b] = k;
 	}
@@ -447,34 +459,18 @@ blocks(struct view_index *ix, enum view_metric m)
 {
 	if (ix->blk[m] || ix->blk_failed[m])
 		return ix->blk[m];
-	if (view_metric_numeric(m)) {
-		struct maxing x = { 0 };
-		uint64_t mx;
-		x.blk = ix->blk[m] = ix->n_blk ? malloc((size_t)ix->n_blk * sizeof *ix->blk[m]) : NULL;
-		if (x.blk) {
-			max_pass(ix, m, &x, par_workers(), &mx);
-			if (!ix->scale_max && !ix->have_max[m]) {
-				ix->max[m] = mx;
-				ix->have_max[m] = 1;
-			}
+	struct maxing x = { 0 };
+	uint64_t mx;
+	x.blk = ix->blk[m] = ix->n_blk ? malloc((size_t)ix->n_blk * sizeof *ix->blk[m]) : NULL;
+	if (x.blk) {
+		max_pass(ix, m, &x, par_workers(), &mx);
+		if (view_metric_numeric(m) && !ix->scale_max && !ix->have_max[m]) {
+			ix->max[m] = mx;
+			ix->have_max[m] = 1;
 		}
-		ix->blk_failed[m] = !ix->blk[m];
-		return ix->blk[m];
 	}
-	/* a category: the first lop and the kinds */
-	struct ix_block *k = ix->blk[m] = malloc(((size_t)ix->n_blk + 1) * sizeof *k);
-	ix->blk_failed[m] = !k;
-	for (uint32_t r = 0; k && r < ix->n_ranks; r++)
-		for (uint32_t b = ix->blk_first[r]; b < ix->blk_first[r + 1]; b++) {
-			uint32_t i0 = ix->rank_first[r] + (b - ix->blk_first[r]) * ix->blk_size;
-			uint32_t i1 = i0 + ix->blk_size < ix->rank_first[r + 1] ? i0 + ix->blk_size
-				: ix->rank_first[r + 1];
-			unsigned kinds = 0;
-			k[b] = (struct ix_block){ .rep = TRACE_NONE };
-			aggregate(ix, m, i0, i1, &k[b].best, &k[b].rep, &kinds);
-			k[b].kinds = (uint8_t)kinds;
-		}
-	return k;
+	ix->blk_failed[m] = !ix->blk[m];
+	return ix->blk[m];
 }
 
 struct ix_block *
@@ -655,8 +651,9 @@ view_index_step_max(struct view_index *ix, enum view_metric m)
 
 /* Rank r's lops [i0, i1) into the aggregate: the blocks wholly inside
  * from their aggregates, the lops at the edges one by one; the same
- * representative as lop by lop (the first of the largest value). */
-static void
+ * representative as lop by lop (the first of the largest value). The
+ * blocks read whole. */
+static uint32_t
 aggregate_range(struct view_index *ix, enum view_metric m, uint32_t r, uint32_t i0, uint32_t i1, uint64_t *best,
 		uint32_t *rep, unsigned *kinds)
 {
@@ -664,31 +661,24 @@ aggregate_range(struct view_index *ix, enum view_metric m, uint32_t r, uint32_t 
 	const struct ix_block *k = i1 - i0 >= 2 * B ? blocks(ix, m) : NULL;
 	if (!k) {
 		aggregate(ix, m, i0, i1, best, rep, kinds);
-		return;
+		return 0;
 	}
 	int numeric = view_metric_numeric(m);
 	uint32_t b = (i0 - base + B - 1) / B, be = (i1 - base) / B;
-	if (be > b)
-		__atomic_fetch_add(&ix->blk_used, be - b, __ATOMIC_RELAXED);
-	uint32_t j0 = base + b * B, j1 = base + be * B;
-	aggregate(ix, m, i0, j0, best, rep, kinds);
-	for (; b < be; b++) {
-		const struct ix_block *x = &k[ix->blk_first[r] + b];
-		if (kinds)
-			*kinds |= x->kinds;
-		if (*rep == TRACE_NONE || (numeric && x->best > *best)) {
-			*rep = x->rep;
-			*best = x->best;
-		}
+	aggregate(ix, m, i0, base + b * B, best, rep, kinds);
+	for (uint32_t j = b; j < be; j++) {
+		const struct ix_block *x = &k[ix->blk_first[r] + j];
+		agg_take(numeric, x->best, x->rep, x->kinds, best, rep, kinds);
 	}
-	aggregate(ix, m, j1, i1, best, rep, kinds);
+	aggregate(ix, m, base + be * B, i1, best, rep, kinds);
+	return be - b;
 }
 
 uint64_t
 view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_t r1,
 		 uint32_t s0, uint32_t s1, uint32_t *rep, uint32_t *count, unsigned *kinds)
 {
-	uint64_t best = 0;
+	uint64_t best = 0, used = 0;
 	*rep = TRACE_NONE;
 	*count = 0;
 	if (r1 > ix->n_ranks)
@@ -698,10 +688,12 @@ view_index_block(struct view_index *ix, enum view_metric m, uint32_t r0, uint32_
 		if (s1 > s0 && i0 < ix->rank_first[r + 1])
 			i1 = view_index_lower(ix, r, s1);
 		if (i1 > i0) {
-			aggregate_range(ix, m, r, i0, i1, &best, rep, kinds);
+			used += aggregate_range(ix, m, r, i0, i1, &best, rep, kinds);
 			*count += i1 - i0;
 		}
 	}
+	if (used)
+		__atomic_fetch_add(&ix->blk_used, used, __ATOMIC_RELAXED);
 	return best;
 }
 
