@@ -65,6 +65,8 @@ trace_destroy(struct trace *t)
 	free(t->wins);
 	free(t->rmas);
 	free(t->epochs);
+	free(t->lanes);
+	free(t->lane_frames);
 	free(t->pes);
 	free(t->idles);
 	free(t->chares);
@@ -206,6 +208,8 @@ GETTER(struct trace_call, calls)
 GETTER(struct trace_win, wins)
 GETTER(struct trace_rma, rmas)
 GETTER(struct trace_epoch, epochs)
+GETTER(struct trace_lane, lanes)
+GETTER(struct trace_frame, lane_frames)
 
 /* The first index in [0, n) whose record's timeline is at least tl,
  * records of elem bytes ordered by the u32 timeline at offset at. */

@@ -313,6 +313,21 @@ struct trace_location {
 	uint64_t events_declared;   /* what the definitions claim */
 };
 
+/* A lane: a CPU thread or a GPU stream of a process, read under the
+ * rank of its location group (doc/model.md, "Lanes"). Its regions are
+ * frames of its own (trace_lane_frames, whose `timeline` field is the
+ * lane); a GPU stream's kernels are its regions and its copies frames of
+ * the regions "[copy to device]" / "[copy to host]" (Score-P writes a
+ * copy as an RMA get or put on the stream, completed by a blocking
+ * completion). */
+enum trace_lane_kind { LANE_THREAD, LANE_GPU };
+struct trace_lane {
+	uint32_t location;     /* index in trace_locations */
+	uint32_t timeline;     /* its process's rank */
+	uint32_t frame_first, frame_count;   /* in trace_lane_frames */
+	uint8_t kind;          /* enum trace_lane_kind */
+};
+
 struct trace_region {
 	uint32_t name;
 	uint8_t role;          /* enum trace_role */
@@ -413,6 +428,10 @@ const struct trace_msg *trace_msgs(const struct trace *t, uint32_t *n);
 const struct trace_coll *trace_colls(const struct trace *t, uint32_t *n);
 const uint32_t *trace_coll_members(const struct trace *t);
 const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
+/* The lanes (threads and GPU streams under their rank), in location
+ * order, and their frames (each lane's in time order of entering). */
+const struct trace_lane *trace_lanes(const struct trace *t, uint32_t *n);
+const struct trace_frame *trace_lane_frames(const struct trace *t, uint32_t *n);
 /* The quiet MPI calls and measurement gaps (struct trace_call). */
 const struct trace_call *trace_calls(const struct trace *t, uint32_t *n);
 /* RMA windows, operations and passive-target epochs (empty without

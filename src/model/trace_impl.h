@@ -41,6 +41,9 @@ struct trace {
 	TRACE_ARRAY(struct trace_win, wins);
 	TRACE_ARRAY(struct trace_rma, rmas);
 	TRACE_ARRAY(struct trace_epoch, epochs);
+	/* threads and GPU streams under their ranks (empty without them) */
+	TRACE_ARRAY(struct trace_lane, lanes);
+	TRACE_ARRAY(struct trace_frame, lane_frames);
 
 	/* Charm++ only (model/charm.h); empty for MPI */
 	TRACE_ARRAY(struct trace_pe, pes);

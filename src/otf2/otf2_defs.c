@@ -476,6 +476,8 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 		return otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "corrupt global definitions");
 	int rc = make_timelines(r);
 	if (rc == 0)
+		rc = otf2r_make_lanes(r);
+	if (rc == 0)
 		rc = make_comms(r);
 	if (rc == 0)
 		rc = make_wins(r);
@@ -494,6 +496,7 @@ otf2r_free_definitions(struct otf2r *r)
 	free(r->lgroups);
 	free(r->wins);
 	free(r->lgroup_of_loc);
+	free(r->lane_of_loc);
 	struct otf2r_refs *maps[] = { &r->string_of, &r->region_of, &r->comm_of, &r->node_of,
 				      &r->win_of, &r->group_at, &r->comm_at, &r->lgroup_at,
 				      &r->win_at };

@@ -208,11 +208,15 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 	int rc = 0;
 	if (k->cur_tl != TRACE_NONE)
 		rc = build_timeline_begin(k->b, k->cur_tl);
+	else if (r->lane_of_loc && r->lane_of_loc[li] != TRACE_NONE)
+		otf2r_lane_begin(k, r->lane_of_loc[li]);
 	uint64_t events = 0;
 	if (rc == 0 && !absent)
 		rc = buf ? own_location(v, k, worker, li, path, buf, &events)
 			 : library_location(v, k, worker, li, path, &events);
 	L->events = events;
+	if (k->cur_lane != TRACE_NONE && otf2r_lane_end(k) && !rc)
+		rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", r->anchor);
 	if (rc == 0 && k->cur_tl != TRACE_NONE) {
 		r->t->timelines[k->cur_tl].events = events;
 		if ((rc = build_timeline_end(k->b)))
@@ -369,7 +373,8 @@ make_blocks(struct evread *v, uint32_t lo, uint32_t hi)
 	v->one_front = lo == 0;
 	for (uint32_t i = 0; i < nb; i++)
 		v->blocks[i] = (struct evblock){ .r = v->r, .loc_first = lo + cut[i], .loc_end = lo + cut[i + 1],
-						 .cur_tl = TRACE_NONE, .t_begin = UINT64_MAX };
+						 .cur_tl = TRACE_NONE, .cur_lane = TRACE_NONE,
+						 .copy_at = TRACE_NONE, .t_begin = UINT64_MAX };
 	return 0;
 }
 
@@ -498,7 +503,18 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 			v.blocks[i].b = NULL;
 		}
 	sum_counts(&v, c);
+	/* the lanes' frames: kept from a whole read (a share's are dropped:
+	 * doc/distributed.md) */
+	if (lo == 0 && hi == r->t->n_locations) {
+		if ((rc = otf2r_lanes_join(r, v.blocks, v.n_blocks)))
+			rc = err_set(r->e, rc, "%s: the threads' and streams' regions: %s", r->anchor,
+				     err_name(rc));
+	} else {
+		r->t->n_lanes = 0;
+	}
 out:
+	if (v.blocks)
+		otf2r_lanes_drop(v.blocks, v.n_blocks);
 	build_destroy(v.front_b);
 	if (v.blocks)
 		for (uint32_t i = 0; i < v.n_blocks; i++)

@@ -134,6 +134,8 @@ struct otf2r {
 	struct otf2r_refs group_at, comm_at, lgroup_at, win_at;
 	uint32_t *lgroup_of_loc; size_t cap_lgroup_of_loc;   /* location index -> group ref */
 	struct hmap location_of;         /* OTF2 location id -> location index */
+	uint32_t *lane_of_loc;           /* location index -> lane, or TRACE_NONE */
+	uint32_t copy_region[2];         /* "[copy to device]", "[copy to host]" */
 
 	int have_clock;
 	pthread_mutex_t msg_mu;  /* guards otf2_msg and otf2_err: OTF2 reports from any reader thread */
@@ -179,11 +181,33 @@ struct evblock {
 	struct err err;
 	int rc;
 	uint32_t cur_tl;              /* TRACE_NONE if not an MPI rank */
+	/* the lane being read (TRACE_NONE: none) and the lanes' frames read
+	 * into this block, block-relative (otf2_lanes.c) */
+	uint32_t cur_lane;
+	struct trace_frame *lf;
+	size_t n_lf, cap_lf;
+	uint32_t *lstk;               /* its open frames */
+	size_t n_lstk, cap_lstk;
+	uint32_t copy_at;             /* its open copy frame, or TRACE_NONE */
+	uint64_t lane_last;           /* its last time */
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi;
 	uint64_t bad_refs;            /* records naming undefined regions */
 	uint64_t t_begin, t_end;
 };
+
+/* Lanes (otf2_lanes.c): which locations are threads or GPU streams of a
+ * rank (after the timelines are made; the copy regions are added); a
+ * lane's reading begun and ended in block k; its Enter and Leave, and its
+ * RMA records (a copy); the blocks' lane frames joined into r->t (blocks
+ * in location order; their arrays are freed). Each returns 0 or ERR_NOMEM. */
+int otf2r_make_lanes(struct otf2r *r);
+void otf2r_lane_begin(struct evblock *k, uint32_t lane);
+int otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region);
+int otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time);
+int otf2r_lane_end(struct evblock *k);
+int otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n);
+void otf2r_lanes_drop(struct evblock *blocks, uint32_t n);
 
 /* Records of skein's own decoding, x[0 .. n), into k's block, in order
  * (otf2_records.c), until the builder fails (its error in k->rc). A

@@ -60,6 +60,8 @@ region_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t regi
 	uint64_t rel = stamp(k, rec, time);
 	uint32_t id = otf2r_refs_get(&k->r->region_of, region);
 	k->bad_refs += id == TRACE_NONE;
+	if (k->cur_lane != TRACE_NONE && id != TRACE_NONE)
+		return otf2r_lane_region(k, rec == REC_ENTER, rel, id);
 	if (k->cur_tl == TRACE_NONE || id == TRACE_NONE)
 		return 0;
 	return built(k, rec == REC_ENTER ? build_enter(k->b, rel, id) : build_leave(k->b, rel, id));
@@ -137,6 +139,8 @@ static int
 rma_event(struct evblock *k, const struct otf2_evt_rec *x)
 {
 	uint64_t rel = stamp(k, x->kind, x->time);
+	if (k->cur_lane != TRACE_NONE)
+		return otf2r_lane_rma(k, x->kind, rel);
 	if (k->cur_tl == TRACE_NONE)
 		return 0;
 	struct build *b = k->b;

@@ -142,6 +142,11 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	fprintf(out, "time span     %.6f s (resolution %.3g ns)\n", span,
 		1e9 / (double)info->ticks_per_second);
 	fprintf(out, "timelines     %u MPI ranks\n", s->n_timelines);
+	if (s->lanes[LANE_THREAD] + s->lanes[LANE_GPU])
+		fprintf(out, "lanes         %" PRIu64 " under their ranks (threads %" PRIu64
+			", gpu streams %" PRIu64 "), %" PRIu64 " regions and copies\n",
+			s->lanes[LANE_THREAD] + s->lanes[LANE_GPU], s->lanes[LANE_THREAD],
+			s->lanes[LANE_GPU], s->lane_frames);
 	uint64_t others = summary_sum(s->locations, LOC_OTHER + 1);
 	fprintf(out, "other locs    %" PRIu64, others);
 	if (others) {
@@ -157,7 +162,7 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 		uint32_t n_locs, shown = 0;
 		const struct trace_location *locs = trace_locations(t, &n_locs);
 		for (uint32_t i = 0; i < n_locs; i++) {
-			if (locs[i].timeline != TRACE_NONE)
+			if (locs[i].timeline != TRACE_NONE || s->is_lane[i])
 				continue;
 			if (shown == 6) {
 				fprintf(out, ", and %" PRIu64 " more", others - shown);
@@ -279,10 +284,26 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	uint32_t n_lanes;
+	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
+	json_key(&j, "lanes");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < n_lanes; i++) {
+		const struct trace_location *L = &locs[lanes[i].location];
+		json_begin_object(&j);
+		json_key(&j, "id"); json_uint(&j, L->id);
+		json_key(&j, "name"); json_string(&j, trace_str(t, L->name));
+		json_key(&j, "rank"); json_uint(&j, lanes[i].timeline);
+		json_key(&j, "kind"); json_string(&j, lanes[i].kind == LANE_GPU ? "gpu" : "thread");
+		json_key(&j, "events"); json_uint(&j, L->events);
+		json_key(&j, "regions"); json_uint(&j, lanes[i].frame_count);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
 	json_key(&j, "other_locations");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_locs; i++) {
-		if (locs[i].timeline != TRACE_NONE)
+		if (locs[i].timeline != TRACE_NONE || s->is_lane[i])
 			continue;
 		json_begin_object(&j);
 		json_key(&j, "id"); json_uint(&j, locs[i].id);

@@ -54,8 +54,17 @@ summary_compute(const struct trace *t, struct summary *s)
 	}
 	for (uint32_t i = 0; i < n_regions; i++)
 		s->regions[regions[i].role]++;
+	uint32_t n_lanes;
+	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
+	if (!(s->is_lane = calloc(n_locs ? n_locs : 1, 1)))
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n_lanes; i++) {
+		s->is_lane[lanes[i].location] = 1;
+		s->lanes[lanes[i].kind]++;
+		s->lane_frames += lanes[i].frame_count;
+	}
 	for (uint32_t i = 0; i < n_locs; i++)
-		if (locs[i].timeline == TRACE_NONE)
+		if (locs[i].timeline == TRACE_NONE && !s->is_lane[i])
 			s->locations[locs[i].type]++;
 	const struct trace_info *info = trace_info(t);
 	for (int w = 0; w < WARN_COUNT; w++)
@@ -68,6 +77,8 @@ summary_fini(struct summary *s)
 {
 	free(s->timelines);
 	s->timelines = NULL;
+	free(s->is_lane);
+	s->is_lane = NULL;
 }
 
 void

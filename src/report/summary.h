@@ -25,7 +25,10 @@ struct summary {
 	uint64_t colls[COLL_TYPE_COUNT];
 	uint64_t colls_total, colls_incomplete;
 	uint64_t regions[ROLE_COUNT];
-	uint64_t locations[LOC_OTHER + 1];   /* non-rank locations by type */
+	uint64_t locations[LOC_OTHER + 1];   /* locations neither rank nor lane, by type */
+	uint64_t lanes[LANE_GPU + 1];        /* lanes by kind */
+	uint64_t lane_frames;
+	uint8_t *is_lane;                    /* per location */
 	uint64_t warnings_total;
 	uint32_t n_timelines;
 	struct summary_timeline *timelines;  /* n_timelines entries */

@@ -1,0 +1,195 @@
+/* otf2_lanes.c — a process's CPU threads and GPU streams, read as lanes
+ * under its rank (model/trace.h, doc/model.md "Lanes"): which locations
+ * are lanes, their regions and copies read into frames by each block of
+ * the parallel read, and the blocks' frames joined in location order. */
+#include "otf2_impl.h"
+
+#include "base/vec.h"
+
+#include <stdlib.h>
+
+/* A location is a lane when it is a CPU thread or an accelerator stream
+ * that is not a rank, in the location group of one. */
+int
+otf2r_make_lanes(struct otf2r *r)
+{
+	struct trace *t = r->t;
+	size_t nl = t->n_locations;
+	r->lane_of_loc = malloc((nl + 1) * sizeof *r->lane_of_loc);
+	uint32_t *tl_of_group = malloc((r->n_lgroups + 1) * sizeof *tl_of_group);
+	if (!r->lane_of_loc || !tl_of_group) {
+		free(tl_of_group);
+		return ERR_NOMEM;
+	}
+	for (size_t g = 0; g < r->n_lgroups; g++)
+		tl_of_group[g] = TRACE_NONE;
+	for (size_t i = 0; i < nl; i++) {
+		uint32_t g = otf2r_refs_get(&r->lgroup_at, r->lgroup_of_loc[i]);
+		if (g != TRACE_NONE && t->locations[i].timeline != TRACE_NONE && tl_of_group[g] == TRACE_NONE)
+			tl_of_group[g] = t->locations[i].timeline;
+	}
+	int rc = 0, gpu = 0;
+	for (size_t i = 0; i < nl && !rc; i++) {
+		const struct trace_location *L = &t->locations[i];
+		uint32_t g = otf2r_refs_get(&r->lgroup_at, r->lgroup_of_loc[i]);
+		r->lane_of_loc[i] = TRACE_NONE;
+		if (L->timeline != TRACE_NONE || g == TRACE_NONE || tl_of_group[g] == TRACE_NONE ||
+		    (L->type != LOC_CPU_THREAD && L->type != LOC_GPU))
+			continue;
+		uint32_t id;
+		if ((rc = VEC_NEW_ID(t->lanes, t->n_lanes, t->cap_lanes, &id)))
+			break;
+		t->lanes[id] = (struct trace_lane){ .location = (uint32_t)i, .timeline = tl_of_group[g],
+						    .kind = L->type == LOC_GPU ? LANE_GPU : LANE_THREAD };
+		r->lane_of_loc[i] = id;
+		gpu |= L->type == LOC_GPU;
+	}
+	free(tl_of_group);
+	r->copy_region[0] = r->copy_region[1] = TRACE_NONE;
+	if (!rc && gpu &&
+	    (rc = trace_add_region(t, "[copy to device]", ROLE_OTHER, OTF2_PARADIGM_CUDA, &r->copy_region[0])) == 0)
+		rc = trace_add_region(t, "[copy to host]", ROLE_OTHER, OTF2_PARADIGM_CUDA, &r->copy_region[1]);
+	return rc;
+}
+
+void
+otf2r_lane_begin(struct evblock *k, uint32_t lane)
+{
+	k->cur_lane = lane;
+	k->r->t->lanes[lane].frame_first = (uint32_t)k->n_lf;
+	k->n_lstk = 0;
+	k->copy_at = TRACE_NONE;
+	k->lane_last = 0;
+}
+
+/* Opens a frame of region at time on the lane being read. */
+static int
+open_frame(struct evblock *k, uint64_t time, uint32_t region, uint32_t *at)
+{
+	uint32_t parent = k->n_lstk ? k->lstk[k->n_lstk - 1] : TRACE_NONE;
+	if (VEC_NEW_ID(k->lf, k->n_lf, k->cap_lf, at))
+		return ERR_NOMEM;
+	k->lf[*at] = (struct trace_frame){
+		.t_enter = time, .t_leave = time, .region = region, .parent = parent,
+		.timeline = k->cur_lane, .depth = (uint32_t)k->n_lstk,
+	};
+	return 0;
+}
+
+static void
+close_frame(struct evblock *k, uint32_t f, uint64_t time)
+{
+	k->lf[f].t_leave = time > k->lf[f].t_enter ? time : k->lf[f].t_enter;
+}
+
+int
+otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region)
+{
+	if (time > k->lane_last)
+		k->lane_last = time;
+	if (enter) {
+		uint32_t f;
+		if (open_frame(k, time, region, &f) ||
+		    VEC_GROW(k->lstk, k->n_lstk, k->cap_lstk))
+			return k->rc = ERR_NOMEM;
+		k->lstk[k->n_lstk++] = f;
+		return 0;
+	}
+	/* closes the innermost open frame of the region and those above it
+	 * (a leave that skipped some); a leave of no open region is dropped */
+	size_t i = k->n_lstk;
+	while (i > 0 && k->lf[k->lstk[i - 1]].region != region)
+		i--;
+	if (i == 0)
+		return 0;
+	while (k->n_lstk >= i)
+		close_frame(k, k->lstk[--k->n_lstk], time);
+	return 0;
+}
+
+/* A get on a device stream copies to the device, a put to the host; the
+ * copy lasts until its completion (or the next copy, or the stream's
+ * end). */
+int
+otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time)
+{
+	if (time > k->lane_last)
+		k->lane_last = time;
+	if (k->r->t->lanes[k->cur_lane].kind != LANE_GPU)
+		return 0;
+	if (rec != REC_RMA_GET && rec != REC_RMA_PUT && rec != REC_RMA_OP_COMPLETE_BLOCKING &&
+	    rec != REC_RMA_OP_COMPLETE_NON_BLOCKING)
+		return 0;
+	if (k->copy_at != TRACE_NONE) {
+		close_frame(k, k->copy_at, time);
+		k->copy_at = TRACE_NONE;
+	}
+	if (rec == REC_RMA_GET || rec == REC_RMA_PUT) {
+		uint32_t region = k->r->copy_region[rec == REC_RMA_PUT];
+		if (region != TRACE_NONE && open_frame(k, time, region, &k->copy_at))
+			return k->rc = ERR_NOMEM;
+	}
+	return 0;
+}
+
+int
+otf2r_lane_end(struct evblock *k)
+{
+	if (k->copy_at != TRACE_NONE)
+		close_frame(k, k->copy_at, k->lane_last);
+	while (k->n_lstk)
+		close_frame(k, k->lstk[--k->n_lstk], k->lane_last);
+	struct trace_lane *L = &k->r->t->lanes[k->cur_lane];
+	L->frame_count = (uint32_t)k->n_lf - L->frame_first;
+	k->cur_lane = TRACE_NONE;
+	k->copy_at = TRACE_NONE;
+	return 0;
+}
+
+void
+otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		free(blocks[i].lf);
+		free(blocks[i].lstk);
+		blocks[i].lf = NULL;
+		blocks[i].lstk = NULL;
+		blocks[i].n_lf = blocks[i].cap_lf = blocks[i].n_lstk = blocks[i].cap_lstk = 0;
+	}
+}
+
+int
+otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n)
+{
+	struct trace *t = r->t;
+	size_t total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		total += blocks[i].n_lf;
+	if (total > VEC_MAX_ID) {
+		otf2r_lanes_drop(blocks, n);
+		return ERR_LIMIT;
+	}
+	free(t->lane_frames);
+	t->lane_frames = malloc((total + 1) * sizeof *t->lane_frames);
+	if (!t->lane_frames) {
+		otf2r_lanes_drop(blocks, n);
+		return ERR_NOMEM;
+	}
+	t->n_lane_frames = t->cap_lane_frames = total;
+	size_t at = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct evblock *k = &blocks[i];
+		for (size_t f = 0; f < k->n_lf; f++) {
+			struct trace_frame x = k->lf[f];
+			if (x.parent != TRACE_NONE)
+				x.parent += (uint32_t)at;
+			t->lane_frames[at + f] = x;
+		}
+		for (uint32_t li = k->loc_first; li < k->loc_end; li++)
+			if (r->lane_of_loc[li] != TRACE_NONE)
+				t->lanes[r->lane_of_loc[li]].frame_first += (uint32_t)at;
+		at += k->n_lf;
+	}
+	otf2r_lanes_drop(blocks, n);
+	return 0;
+}
