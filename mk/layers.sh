@@ -20,7 +20,7 @@ root=${1:-.}
 # computes them too); each paradigm's structure stages, the saved format
 # and run comparison over those; the run of the stages and the
 # distributed job over all.
-LAYERS='base model topo otf2,projections,samples analysis/core,analysis/mem,analysis/profile analysis/explain analysis/path
+LAYERS='base model topo otf2,projections,samples analysis/core,analysis/mem,analysis/profile,analysis/hybrid analysis/explain analysis/path
 	analysis/mpi,analysis/charm,analysis/saved,analysis/compare analysis/run,analysis/dist
 	config report view/surface view/model view tui mpi'
 MAX_C=30

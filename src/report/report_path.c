@@ -17,11 +17,11 @@ report_path_region_name(const struct analysis *a, uint32_t region)
 	return region == PATH_REGION_STARTUP ? "(start-up)" : region == PATH_REGION_IDLE ? "(idle)" : "(no region)";
 }
 
-/* Each timeline's time on the path (n_timelines values, the caller's). */
+/* Each place's time on the path (n_places values, the caller's). */
 static uint64_t *
 per_timeline(const struct path *p)
 {
-	uint64_t *v = calloc((size_t)p->n_timelines + 1, sizeof *v);
+	uint64_t *v = calloc((size_t)p->n_places + 1, sizeof *v);
 	for (uint32_t i = 0; v && i < p->n_segs; i++)
 		v[p->segs[i].tl] += p->segs[i].to - p->segs[i].from;
 	return v;
@@ -69,8 +69,26 @@ report_path_json(struct json *j, const struct analysis *a, const struct path *p)
 		json_key(j, "time_s"); json_double(j, trace_seconds(t, v[tl]));
 		json_end_object(j);
 	}
-	free(v);
 	json_end_array(j);
+	uint32_t n_lanes;
+	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
+	const struct trace_location *locs = trace_locations(t, NULL);
+	if (n_lanes) {
+		json_key(j, "lanes");
+		json_begin_array(j);
+		for (uint32_t i = 0; v && i < n_lanes && p->n_timelines + i < p->n_places; i++) {
+			if (!v[p->n_timelines + i])
+				continue;
+			json_begin_object(j);
+			json_key(j, "rank"); json_uint(j, lanes[i].timeline);
+			json_key(j, "lane"); json_string(j, trace_str(t, locs[lanes[i].location].name));
+			json_key(j, "kind"); json_string(j, lanes[i].kind == LANE_GPU ? "gpu" : "thread");
+			json_key(j, "time_s"); json_double(j, trace_seconds(t, v[p->n_timelines + i]));
+			json_end_object(j);
+		}
+		json_end_array(j);
+	}
+	free(v);
 	json_end_object(j);
 }
 

@@ -66,37 +66,81 @@ release_of(const struct analysis *a, uint32_t l, uint64_t *t, uint32_t *by)
 	return 1;
 }
 
-/* MPI: back from the end of the timeline that ends last (path.h). */
+/* A lane's first and last time: its frames' span. */
+static void
+lane_span(const struct analysis *a, uint32_t lane, uint64_t *first, uint64_t *last)
+{
+	uint32_t nf;
+	const struct trace_lane *L = &trace_lanes(a->t, NULL)[lane];
+	const struct trace_frame *fr = trace_lane_frames(a->t, &nf);
+	*first = UINT64_MAX;
+	*last = 0;
+	for (uint32_t f = L->frame_first; f < L->frame_first + L->frame_count; f++) {
+		if (fr[f].depth)
+			continue;
+		*first = fr[f].t_enter < *first ? fr[f].t_enter : *first;
+		*last = fr[f].t_leave > *last ? fr[f].t_leave : *last;
+	}
+}
+
+/* The MPI wait rank tl's walk back from t meets first whose release came
+ * before t: its lop in *wl (TRACE_NONE: none), release time and releaser. */
+static void
+mpi_jump(const struct analysis *a, const struct trace_timeline *T, uint64_t t, uint32_t *wl,
+	 uint64_t *rel, uint32_t *by)
+{
+	int64_t x = last_before(a, T->op_first, T->op_count, t);
+	*wl = TRACE_NONE;
+	for (; x >= (int64_t)T->op_first; x--) {
+		uint32_t op = (uint32_t)x, l = a->op_lop[op];
+		if (trace_op_get(&a->ops, op).kind == OP_COMPUTE || lop_last_op(a, l) != op)
+			continue;
+		if (release_of(a, l, rel, by) && *rel < t) {
+			*wl = l;
+			return;
+		}
+	}
+}
+
+/* MPI: back from the end of the rank or lane that ends last (path.h). */
 static int
 walk_mpi(const struct analysis *a, struct path_walk *w)
 {
-	uint32_t n_tl, n_fr;
+	uint32_t n_tl, n_fr, n_lanes;
 	const struct trace_timeline *tls = trace_timelines(a->t, &n_tl);
 	const struct trace_frame *fr = trace_frames(a->t, &n_fr);
-	uint64_t end = 0;
+	trace_lanes(a->t, &n_lanes);
+	uint64_t end = 0, lo, hi;
 	uint32_t tl = TRACE_NONE;
 	for (uint32_t i = 0; i < n_tl; i++) {
 		uint64_t e = tl_end(a, &tls[i], fr);
 		if (tl == TRACE_NONE || e > end)
 			end = e, tl = i;
 	}
+	for (uint32_t i = 0; i < n_lanes && tl != TRACE_NONE; i++) {
+		lane_span(a, i, &lo, &hi);
+		if (hi > end)
+			end = hi, tl = n_tl + i;
+	}
 	if (tl == TRACE_NONE)
 		return 0;
 	w->to = end > w->to ? end : w->to;
 	uint64_t t = w->to;
 	for (;;) {
-		const struct trace_timeline *T = &tls[tl];
-		int64_t x = last_before(a, T->op_first, T->op_count, t);
 		uint64_t rel = 0;
 		uint32_t by = TRACE_NONE, wl = TRACE_NONE;
-		for (; x >= (int64_t)T->op_first; x--) {
-			uint32_t op = (uint32_t)x, l = a->op_lop[op];
-			if (trace_op_get(&a->ops, op).kind == OP_COMPUTE || lop_last_op(a, l) != op)
-				continue;
-			if (release_of(a, l, &rel, &by) && rel < t) {
-				wl = l;
-				break;
-			}
+		if (tl < n_tl)
+			mpi_jump(a, &tls[tl], t, &wl, &rel, &by);
+		const struct hybrid_edge *e = w->h ? hybrid_edge_before(w->h, tl, t) : NULL;
+		if (e && (wl == TRACE_NONE || e->at > rel)) {
+			/* to the device work, the last thread, the launch, the fork */
+			if (path_push(w, tl, e->at, t, PATH_RUN, TRACE_NONE, TRACE_NONE) ||
+			    path_push(w, tl, e->by_at, e->at, PATH_IDLE, TRACE_NONE, TRACE_NONE))
+				return ERR_NOMEM;
+			w->jumps++;
+			tl = e->by;
+			t = e->by_at;
+			continue;
 		}
 		if (wl == TRACE_NONE)
 			break;
@@ -106,8 +150,15 @@ walk_mpi(const struct analysis *a, struct path_walk *w)
 		tl = a->lop_tl[by];
 		t = rel;
 	}
-	/* the rest of the timeline, and before it the run's start-up */
-	uint64_t start = tls[tl].t_start < t ? tls[tl].t_start : t;
+	/* the rest of the place, and before it the run's start-up */
+	uint64_t begin;
+	if (tl < n_tl) {
+		begin = tls[tl].t_start;
+	} else {
+		lane_span(a, tl - n_tl, &lo, &hi);
+		begin = lo;
+	}
+	uint64_t start = begin < t ? begin : t;
 	if (path_push(w, tl, start, t, PATH_RUN, TRACE_NONE, TRACE_NONE) ||
 	    path_push(w, tl, w->from < start ? w->from : start, start, PATH_STARTUP, TRACE_NONE, TRACE_NONE))
 		return ERR_NOMEM;
@@ -126,7 +177,7 @@ index_segs(struct path *p, struct path_walk *w, uint32_t n_tl)
 	p->segs = w->segs;
 	p->n_segs = (uint32_t)w->n;
 	w->segs = NULL;
-	p->n_timelines = n_tl;
+	p->n_places = n_tl;
 	p->tl_first = calloc((size_t)n_tl + 1, sizeof *p->tl_first);
 	p->tl_segs = malloc(((size_t)p->n_segs + 1) * sizeof *p->tl_segs);
 	if (!p->tl_first || !p->tl_segs)
@@ -154,17 +205,30 @@ path_compute(const struct analysis *a, struct path *out, struct err *e)
 	uint32_t n_tl;
 	trace_timelines(a->t, &n_tl);
 	struct path_walk w = { .from = ti->t_begin, .to = ti->t_end };
-	int rc = a->charm ? path_walk_charm(a, &w) : walk_mpi(a, &w);
+	struct hybrid h = { 0 };
+	uint32_t n_lanes = 0;
+	if (!a->charm)
+		trace_lanes(a->t, &n_lanes);
+	int rc = n_lanes ? hybrid_compute(a->t, &h, e) : 0;
+	if (rc) {
+		path_free(out);
+		return rc;
+	}
+	w.h = n_lanes ? &h : NULL;
 	if (!rc)
-		rc = index_segs(out, &w, n_tl);
+		rc = a->charm ? path_walk_charm(a, &w) : walk_mpi(a, &w);
+	if (!rc)
+		rc = index_segs(out, &w, n_tl + n_lanes);
+	out->n_timelines = n_tl;
 	free(w.segs);
 	if (!rc) {
 		out->from = w.from;
 		out->to = w.to;
 		out->length = w.to - w.from;
 		out->jumps = w.jumps;
-		rc = path_regions(a, out);
+		rc = path_regions(a, w.h, out);
 	}
+	hybrid_free(&h);
 	if (rc) {
 		path_free(out);
 		return err_set(e, rc, "the critical path: out of memory");
@@ -201,7 +265,7 @@ first_ending_after(const struct path *p, uint32_t tl, uint64_t t)
 const struct path_seg *
 path_at(const struct path *p, uint32_t tl, uint64_t t)
 {
-	if (tl >= p->n_timelines)
+	if (tl >= p->n_places)
 		return NULL;
 	uint32_t lo = first_ending_after(p, tl, t);
 	if (lo == p->tl_first[tl + 1])
@@ -213,7 +277,7 @@ path_at(const struct path *p, uint32_t tl, uint64_t t)
 int
 path_overlaps(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
 {
-	if (tl >= p->n_timelines)
+	if (tl >= p->n_places)
 		return 0;
 	uint32_t lo = first_ending_after(p, tl, from);
 	if (lo == p->tl_first[tl + 1])
@@ -225,7 +289,7 @@ path_overlaps(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
 uint64_t
 path_time_in(const struct path *p, uint32_t tl, uint64_t from, uint64_t to)
 {
-	if (tl >= p->n_timelines || to <= from)
+	if (tl >= p->n_places || to <= from)
 		return 0;
 	uint32_t lo = first_ending_after(p, tl, from), end = p->tl_first[tl + 1];
 	uint64_t sum = 0;

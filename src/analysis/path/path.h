@@ -3,13 +3,19 @@
  * the start, with the time each region spends on it and the waiting each
  * region's delays caused (blame): what to optimise first.
  *
- * MPI: the path is walked back from the end of the rank that ends last.
+ * MPI: the path is walked back from the end of the rank or lane (a
+ * thread or GPU stream, analysis/hybrid/hybrid.h) that ends last.
  * On a rank it stays there, through computation and calls, until it meets
  * an operation in a wait state (explain.h) whose release came while the
  * path was on it: there it leaves for the operation that released the
  * wait (the late send, the late receive, the last member of a collective
  * to enter, the root) at the time it began, and goes on back on that
- * rank. Where the path reaches a rank's first event after the run's
+ * rank. Likewise through a process's threads and streams: a host call
+ * that waited for device work leaves for the stream at the work's end,
+ * a barrier for the team's last thread, a kernel that waited for its
+ * launch (or a thread for the fork) for the host at the launch, the time
+ * in between on the path as the lane's wait (PATH_IDLE). Where the path
+ * reaches a rank's first event after the run's
  * start, the time before it is on the path as that rank's start-up. So
  * the path covers the run, and its length is the run's.
  *
@@ -67,10 +73,12 @@ struct path {
 	uint64_t from, to;           /* the run: the trace's first and last event */
 	uint64_t length;             /* to - from: the segments' total */
 	uint32_t jumps;              /* times the path changed timeline */
-	/* the segments by timeline: tl_segs[tl_first[tl] .. tl_first[tl + 1])
-	 * are the indices of timeline tl's, in time order */
+	/* the segments by place: tl_segs[tl_first[tl] .. tl_first[tl + 1])
+	 * are the indices of place tl's, in time order. A place is a
+	 * timeline (tl < n_timelines) or a lane, a thread or GPU stream
+	 * under its rank (lane tl - n_timelines: hybrid.h's places) */
 	uint32_t *tl_first, *tl_segs;
-	uint32_t n_timelines;
+	uint32_t n_timelines, n_places;
 	struct path_region *regions; /* by time on the path, largest first */
 	uint32_t n_regions;
 	uint64_t blame_total;        /* the delays' costs over every region */

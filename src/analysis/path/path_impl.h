@@ -14,6 +14,7 @@
 
 #include "analysis/core/analysis_impl.h"
 #include "analysis/explain/explain.h"
+#include "analysis/hybrid/hybrid.h"
 
 /* The walk's output: segments latest first. */
 struct path_walk {
@@ -21,6 +22,7 @@ struct path_walk {
 	size_t n, cap;
 	uint64_t from, to;     /* the run */
 	uint32_t jumps;
+	const struct hybrid *h;   /* the lanes' dependencies (MPI) */
 };
 
 /* Appends [from, to) on tl (nothing when empty). 0 or ERR_NOMEM. */
@@ -28,6 +30,6 @@ int path_push(struct path_walk *w, uint32_t tl, uint64_t from, uint64_t to, uint
 	      uint32_t wait, uint32_t release);
 
 int path_walk_charm(const struct analysis *a, struct path_walk *w);
-int path_regions(const struct analysis *a, struct path *p);
+int path_regions(const struct analysis *a, const struct hybrid *h, struct path *p);
 
 #endif

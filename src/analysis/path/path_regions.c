@@ -104,6 +104,53 @@ add_profile(const struct analysis *a, const struct spans *sp, uint64_t *time, ui
 	return 0;
 }
 
+/* The regions' exclusive time in the path's stretches of a lane: its
+ * frames against its segments, both in time order; its time outside
+ * every frame (a stream between kernels) as no region's. */
+static void
+lane_time(const struct analysis *a, const struct path *p, uint32_t place, uint64_t *time,
+	  uint64_t *calls, uint32_t n_regions)
+{
+	uint32_t nf, k0 = p->tl_first[place], end = p->tl_first[place + 1];
+	if (k0 == end)
+		return;
+	const struct trace_lane *L = &trace_lanes(a->t, NULL)[place - p->n_timelines];
+	const struct trace_frame *fr = trace_lane_frames(a->t, &nf);
+	uint64_t run = 0, top = 0;
+	for (uint32_t k = k0; k < end; k++) {
+		const struct path_seg *g = &p->segs[p->tl_segs[k]];
+		if (g->kind == PATH_RUN)
+			run += g->to - g->from;
+	}
+	for (uint32_t f = L->frame_first; f < L->frame_first + L->frame_count; f++) {
+		while (k0 < end && p->segs[p->tl_segs[k0]].to <= fr[f].t_enter)
+			k0++;
+		uint64_t on = 0;
+		for (uint32_t k = k0; k < end; k++) {
+			const struct path_seg *g = &p->segs[p->tl_segs[k]];
+			if (g->from >= fr[f].t_leave)
+				break;
+			if (g->kind != PATH_RUN)
+				continue;
+			uint64_t lo = g->from > fr[f].t_enter ? g->from : fr[f].t_enter,
+				 hi = g->to < fr[f].t_leave ? g->to : fr[f].t_leave;
+			on += hi > lo ? hi - lo : 0;
+		}
+		if (!on)
+			continue;
+		/* exclusive: a frame's time less its children's (modulo 2^64
+		 * on the way, exact at the end) */
+		time[slot_of(fr[f].region, n_regions)] += on;
+		calls[slot_of(fr[f].region, n_regions)]++;
+		if (fr[f].parent != TRACE_NONE)
+			time[slot_of(fr[fr[f].parent].region, n_regions)] -= on;
+		else
+			top += on;
+	}
+	if (run > top)
+		time[slot_of(TRACE_NONE, n_regions)] += run - top;
+}
+
 /* Each region's exclusive time on the path: a profile over the path's
  * stretches of its own timelines' time; start-up and idle as such. */
 static int
@@ -114,6 +161,8 @@ path_time(const struct analysis *a, const struct path *p, uint64_t *time, uint64
 	uint64_t run = 0, covered = 0;
 	for (uint32_t i = 0; i < p->n_segs; i++) {
 		const struct path_seg *g = &p->segs[i];
+		if (g->kind == PATH_RUN && g->tl >= n_tl)
+			continue;            /* a lane's: lane_time */
 		if (g->kind == PATH_RUN) {
 			n++;
 			run += g->to - g->from;
@@ -147,6 +196,8 @@ path_time(const struct analysis *a, const struct path *p, uint64_t *time, uint64
 	spans_free(&sp);
 	if (!rc && run > covered)
 		time[slot_of(TRACE_NONE, n_regions)] += run - covered;
+	for (uint32_t pl = n_tl; pl < p->n_places && !rc; pl++)
+		lane_time(a, p, pl, time, calls, n_regions);
 	return rc;
 }
 
@@ -154,8 +205,29 @@ path_time(const struct analysis *a, const struct path *p, uint64_t *time, uint64
  * went to, in proportion to their exclusive time in it (a profile of
  * the delays' spans, each weighted by its cost over its length); a delay
  * without time gives its cost to its lop's region. */
+/* The region a thread's or host's wait is blamed on: the device work it
+ * waited for; the last thread's work before its barrier (the frame
+ * before the barrier under the same parent, else the parent). */
+static uint32_t
+blamed_region(const struct trace *t, const struct hybrid *h, const struct hybrid_wait *x)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(t, h, x->cause, &first, &n);
+	uint32_t f = x->cause_frame;
+	if (x->kind == HYW_BARRIER) {
+		uint32_t k = f;
+		while (k > first && fr[k - 1].parent != fr[f].parent && k - 1 != fr[f].parent)
+			k--;
+		if (k > first && fr[k - 1].parent == fr[f].parent)
+			return fr[k - 1].region;
+		return fr[f].parent != TRACE_NONE ? fr[fr[f].parent].region : fr[f].region;
+	}
+	return fr[f].region;
+}
+
 static int
-path_blame(const struct analysis *a, struct path *p, uint64_t *blame, uint32_t n_regions)
+path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uint64_t *blame,
+	   uint32_t n_regions)
 {
 	uint32_t nd, n_tl = p->n_timelines;
 	const struct analysis_delay *d = analysis_delays(a, &nd);
@@ -185,6 +257,11 @@ path_blame(const struct analysis *a, struct path *p, uint64_t *blame, uint32_t n
 		sp.first[++tl] = sp.n;
 	int rc = add_profile(a, &sp, blame, NULL, &covered, n_regions);
 	spans_free(&sp);
+	for (uint32_t i = 0; h && i < h->n_waits; i++) {
+		const struct hybrid_wait *x = &h->waits[i];
+		blame[slot_of(blamed_region(a->t, h, x), n_regions)] += x->to - x->from;
+		p->blame_total += x->to - x->from;
+	}
 	/* what no region covered (computation outside every region) */
 	if (!rc && spread > covered)
 		blame[slot_of(TRACE_NONE, n_regions)] += spread - covered;
@@ -203,7 +280,7 @@ by_time(const void *p, const void *q)
 }
 
 int
-path_regions(const struct analysis *a, struct path *p)
+path_regions(const struct analysis *a, const struct hybrid *h, struct path *p)
 {
 	uint32_t n_regions;
 	trace_regions(a->t, &n_regions);
@@ -212,7 +289,7 @@ path_regions(const struct analysis *a, struct path *p)
 		 *blame = calloc(slots, sizeof *blame);
 	int rc = ERR_NOMEM;
 	if (!time || !calls || !blame || path_time(a, p, time, calls, n_regions) ||
-	    path_blame(a, p, blame, n_regions))
+	    path_blame(a, h, p, blame, n_regions))
 		goto out;
 	uint32_t n = 0;
 	for (size_t s = 0; s < slots; s++)

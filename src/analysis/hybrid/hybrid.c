@@ -1,0 +1,481 @@
+/* hybrid.c — the lanes' dependencies and wait states (hybrid.h). */
+#include "hybrid_impl.h"
+
+#include "base/sort.h"
+#include "base/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+hy_add_wait(struct hy *y, uint64_t from, uint64_t to, uint32_t place, uint32_t frame, uint32_t cause,
+	 uint32_t cause_frame, uint8_t kind, uint32_t *id)
+{
+	struct hybrid *h = y->h;
+	if (VEC_GROW(h->waits, h->n_waits, y->n_waits_cap))
+		return ERR_NOMEM;
+	*id = h->n_waits;
+	h->waits[h->n_waits++] = (struct hybrid_wait){ from, to, place, frame, cause, cause_frame, kind };
+	return 0;
+}
+
+int
+hy_add_edge(struct hy *y, uint64_t at, uint32_t place, uint32_t frame, uint64_t by_at, uint32_t by,
+	 uint32_t by_frame, uint32_t wait)
+{
+	struct hybrid *h = y->h;
+	if (VEC_GROW(h->edges, h->n_edges, y->n_edges_cap))
+		return ERR_NOMEM;
+	h->edges[h->n_edges++] = (struct hybrid_edge){
+		.at = at, .by_at = by_at < at ? by_at : at, .place = place, .by = by,
+		.frame = frame, .by_frame = by_frame, .wait = wait };
+	return 0;
+}
+
+
+static int
+has(const char *s, const char *part)
+{
+	return strstr(s, part) != NULL;
+}
+
+enum hybrid_class
+hybrid_class(const char *name, uint8_t paradigm)
+{
+	(void)paradigm;
+	if (!strncmp(name, "!$omp ", 6)) {
+		const char *w = name + 6;
+		if (!strncmp(w, "parallel", 8) || !strncmp(w, "implicit_task", 13))
+			return HY_PARALLEL;
+		if (!strncmp(w, "barrier", 7) || !strncmp(w, "implicit barrier", 16) ||
+		    !strncmp(w, "ibarrier", 8))
+			return HY_BARRIER;
+		return HY_NONE;
+	}
+	/* CUDA driver and runtime, HIP, OpenCL */
+	if (has(name, "LaunchKernel") || has(name, "cudaLaunch") || has(name, "cuLaunch") ||
+	    has(name, "clEnqueueNDRangeKernel") || has(name, "clEnqueueTask"))
+		return HY_LAUNCH;
+	if (has(name, "Synchronize") || !strcmp(name, "clFinish") || !strcmp(name, "clWaitForEvents"))
+		return HY_SYNC;
+	if (has(name, "Memcpy") || has(name, "clEnqueueReadBuffer") ||
+	    has(name, "clEnqueueWriteBuffer") || has(name, "clEnqueueCopyBuffer"))
+		return has(name, "Async") ? HY_COPY_ASYNC : HY_COPY;
+	return HY_NONE;
+}
+
+const char *
+hybrid_wait_name(enum hybrid_wait_kind k)
+{
+	return k == HYW_DEVICE ? "device-wait" : k == HYW_BARRIER ? "omp-barrier" : "?";
+}
+
+const struct trace_frame *
+hybrid_place_frames(const struct trace *t, const struct hybrid *h, uint32_t p, uint32_t *first,
+		    uint32_t *n)
+{
+	uint32_t nf;
+	if (p < h->n_timelines) {
+		const struct trace_timeline *tl = &trace_timelines(t, NULL)[p];
+		*first = tl->frame_first;
+		*n = tl->frame_count;
+		return trace_frames(t, &nf);
+	}
+	const struct trace_lane *L = &trace_lanes(t, NULL)[p - h->n_timelines];
+	*first = L->frame_first;
+	*n = L->frame_count;
+	return trace_lane_frames(t, &nf);
+}
+
+uint32_t
+hybrid_place_rank(const struct trace *t, const struct hybrid *h, uint32_t p)
+{
+	return p < h->n_timelines ? p : trace_lanes(t, NULL)[p - h->n_timelines].timeline;
+}
+
+/* Is frame i of a place (frames fr, the place's from `first`) inside
+ * another frame of the same family (cls equal to c, or both copies)? */
+static int
+inside_same(const struct hy *y, const struct trace_frame *fr, uint32_t i, uint8_t c, uint32_t stop)
+{
+	for (uint32_t p = fr[i].parent; p != TRACE_NONE && p != stop; p = fr[p].parent) {
+		uint8_t pc = y->cls[fr[p].region];
+		if (pc == c || ((pc == HY_COPY || pc == HY_COPY_ASYNC) && (c == HY_COPY || c == HY_COPY_ASYNC)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The rank's host calls that issue or wait for device work: the
+ * innermost of nested calls of one kind (a runtime call wrapping a
+ * driver call is one call). */
+static int
+host_calls(struct hy *y, uint32_t place)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
+	for (uint32_t i = first; i < first + n; i++) {
+		uint8_t c = cls_of(y, &fr[i]);
+		if (c != HY_LAUNCH && c != HY_COPY && c != HY_COPY_ASYNC && c != HY_SYNC)
+			continue;
+		/* a frame whose next frame is its own child of the same kind
+		 * is the wrapper: skipped */
+		int wraps = 0;
+		for (uint32_t k = i + 1; k < first + n && fr[k].t_enter <= fr[i].t_leave; k++) {
+			uint8_t kc = cls_of(y, &fr[k]);
+			if ((kc == c || ((kc == HY_COPY || kc == HY_COPY_ASYNC) && (c == HY_COPY || c == HY_COPY_ASYNC))) &&
+			    inside_same(y, fr, k, c, fr[i].parent)) {
+				wraps = 1;
+				break;
+			}
+		}
+		if (wraps)
+			continue;
+		if (VEC_GROW(y->calls, y->n_calls, y->cap_calls))
+			return ERR_NOMEM;
+		y->calls[y->n_calls++] = (struct call){ fr[i].t_enter, fr[i].t_leave, place, i, c };
+	}
+	return 0;
+}
+
+static int
+device_work(struct hy *y, uint32_t place)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
+	for (uint32_t i = first; i < first + n; i++) {
+		if (fr[i].depth != 0)
+			continue;
+		if (VEC_GROW(y->work, y->n_work, y->cap_work))
+			return ERR_NOMEM;
+		uint8_t copy = fr[i].region == y->copy_regions[0] || fr[i].region == y->copy_regions[1];
+		y->work[y->n_work++] = (struct work){ fr[i].t_enter, fr[i].t_leave, fr[i].t_enter, place, i,
+						      TRACE_NONE, copy };
+	}
+	return 0;
+}
+
+static int
+reserve_order(struct hy *y, size_t n)
+{
+	if (n <= y->cap_order)
+		return 0;
+	free(y->order);
+	free(y->prefix_end);
+	free(y->prefix_at);
+	y->order = malloc(n * sizeof *y->order);
+	y->prefix_end = malloc(n * sizeof *y->prefix_end);
+	y->prefix_at = malloc(n * sizeof *y->prefix_at);
+	y->cap_order = y->order && y->prefix_end && y->prefix_at ? n : 0;
+	return y->cap_order ? 0 : ERR_NOMEM;
+}
+
+static int
+by_call_enter(const void *p, const void *q)
+{
+	const struct call *a = p, *b = q;
+	if (a->enter != b->enter)
+		return a->enter < b->enter ? -1 : 1;
+	return a->place < b->place ? -1 : a->place > b->place;
+}
+
+static int
+by_enter(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct work *w = ctx;
+	if (w[a].enter != w[b].enter)
+		return w[a].enter < w[b].enter ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Kernels with launches, copies with copy calls, each in time order. */
+static int
+pair(struct hy *y)
+{
+	qsort(y->calls, y->n_calls, sizeof *y->calls, by_call_enter);
+	for (int copy = 0; copy < 2; copy++) {
+		uint32_t nw = 0;
+		for (size_t i = 0; i < y->n_work; i++)
+			if (y->work[i].copy == copy)
+				y->order[nw++] = (uint32_t)i;
+		/* the work by start (equal starts: by place, then frame) */
+		if (sort_ids(y->order, nw, by_enter, y->work))
+			return ERR_NOMEM;
+		uint32_t k = 0;
+		for (size_t c = 0; c < y->n_calls; c++) {
+			uint8_t cc = y->calls[c].cls;
+			int issues = copy ? cc == HY_COPY || cc == HY_COPY_ASYNC : cc == HY_LAUNCH;
+			if (!issues)
+				continue;
+			if (k == nw) {
+				y->h->unpaired_calls++;
+				continue;
+			}
+			struct work *w = &y->work[y->order[k++]];
+			w->call = (uint32_t)c;
+			w->issue = y->calls[c].enter < w->enter ? y->calls[c].enter : w->enter;
+		}
+		y->h->unpaired_work += nw - k;
+	}
+	return 0;
+}
+
+/* A stream's kernel or copy issued while the stream was idle waited for
+ * its call: an edge back to it (a busy stream's goes on back the stream). */
+static int
+stream_edges(struct hy *y)
+{
+	uint64_t prev_end = 0;
+	uint32_t prev_place = TRACE_NONE;
+	for (size_t i = 0; i < y->n_work; i++) {
+		const struct work *w = &y->work[i];
+		if (w->place != prev_place)
+			prev_end = 0, prev_place = w->place;
+		if (w->call != TRACE_NONE && w->issue >= prev_end) {
+			const struct call *c = &y->calls[w->call];
+			if (hy_add_edge(y, w->enter, w->place, w->frame, w->issue, c->place, c->frame, TRACE_NONE))
+				return ERR_NOMEM;
+		}
+		if (w->leave > prev_end)
+			prev_end = w->leave;
+	}
+	return 0;
+}
+
+static int
+by_issue(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct work *w = ctx;
+	if (w[a].issue != w[b].issue)
+		return w[a].issue < w[b].issue ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The number of works issued before t (order by issue). */
+static uint32_t
+issued_before(const struct hy *y, uint64_t t)
+{
+	uint32_t lo = 0, hi = (uint32_t)y->n_work;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (y->work[y->order[mid]].issue < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Synchronisations and blocking copies: released by the latest-ending
+ * device work issued before they returned; their wait state is the time
+ * they spent before work issued before them was done. */
+static int
+host_waits(struct hy *y)
+{
+	uint32_t nw = (uint32_t)y->n_work;
+	if (!nw)
+		return 0;
+	for (uint32_t i = 0; i < nw; i++)
+		y->order[i] = i;
+	if (sort_ids(y->order, nw, by_issue, y->work))
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < nw; i++) {
+		const struct work *w = &y->work[y->order[i]];
+		int more = i == 0 || w->leave > y->prefix_end[i - 1];
+		y->prefix_end[i] = more ? w->leave : y->prefix_end[i - 1];
+		y->prefix_at[i] = more ? y->order[i] : y->prefix_at[i - 1];
+	}
+	for (size_t c = 0; c < y->n_calls; c++) {
+		const struct call *x = &y->calls[c];
+		if (x->cls != HY_SYNC && x->cls != HY_COPY)
+			continue;
+		uint32_t k = issued_before(y, x->leave);
+		if (k == 0 || y->prefix_end[k - 1] <= x->enter)
+			continue;
+		const struct work *d = &y->work[y->prefix_at[k - 1]];
+		uint64_t at = d->leave < x->leave ? d->leave : x->leave;
+		uint32_t wait = TRACE_NONE;
+		/* the wait: for the work issued before the call */
+		uint32_t kb = x->cls == HY_SYNC ? k : issued_before(y, x->enter);
+		if (kb && y->prefix_end[kb - 1] > x->enter) {
+			const struct work *b = &y->work[y->prefix_at[kb - 1]];
+			uint64_t to = b->leave < x->leave ? b->leave : x->leave;
+			if (hy_add_wait(y, x->enter, to, x->place, x->frame, b->place, b->frame, HYW_DEVICE, &wait))
+				return ERR_NOMEM;
+			if (b != d)
+				wait = TRACE_NONE;
+		}
+		if (hy_add_edge(y, at, x->place, x->frame, at, d->place, d->frame, wait))
+			return ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* One rank and its lanes (lanes[lf .. le) by lane index). */
+static int
+one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
+{
+	const struct trace_lane *L = trace_lanes(y->t, NULL);
+	uint32_t n_tl = y->h->n_timelines;
+	y->n_calls = y->n_work = 0;
+	int rc = host_calls(y, tl);
+	for (uint32_t i = 0; i < n_lanes && !rc; i++) {
+		uint32_t place = n_tl + lanes[i];
+		rc = L[lanes[i]].kind == LANE_GPU ? device_work(y, place) : host_calls(y, place);
+	}
+	if (!rc && y->n_work) {
+		if ((rc = reserve_order(y, y->n_work)))
+			return rc;
+		if (!(rc = pair(y)) && !(rc = stream_edges(y)))
+			rc = host_waits(y);
+	}
+	if (!rc)
+		rc = omp_teams(y, tl, lanes, n_lanes);
+	return rc;
+}
+
+static int
+by_place_at(const void *p, const void *q)
+{
+	const struct hybrid_edge *a = p, *b = q;
+	if (a->place != b->place)
+		return a->place < b->place ? -1 : 1;
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+static int
+wait_by_place(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct hybrid_wait *w = ctx;
+	if (w[a].place != w[b].place)
+		return w[a].place < w[b].place ? -1 : 1;
+	if (w[a].from != w[b].from)
+		return w[a].from < w[b].from ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The waits by place and time, the edges' wait indices renumbered. */
+static int
+order_waits(struct hybrid *h)
+{
+	uint32_t n = h->n_waits;
+	uint32_t *ord = malloc((n + 1) * sizeof *ord), *rank = malloc((n + 1) * sizeof *rank);
+	struct hybrid_wait *w = malloc((n + 1) * sizeof *w);
+	if (!ord || !rank || !w) {
+		free(ord), free(rank), free(w);
+		return ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		ord[i] = i;
+	if (sort_ids(ord, n, wait_by_place, h->waits)) {
+		free(ord), free(rank), free(w);
+		return ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		w[i] = h->waits[ord[i]];
+		rank[ord[i]] = i;
+	}
+	for (uint32_t i = 0; i < h->n_edges; i++)
+		if (h->edges[i].wait != TRACE_NONE)
+			h->edges[i].wait = rank[h->edges[i].wait];
+	free(h->waits);
+	h->waits = w;
+	free(ord);
+	free(rank);
+	return 0;
+}
+
+int
+hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
+{
+	memset(h, 0, sizeof *h);
+	uint32_t n_tl, n_lanes, n_regions;
+	trace_timelines(t, &n_tl);
+	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
+	const struct trace_region *regions = trace_regions(t, &n_regions);
+	h->n_timelines = n_tl;
+	h->n_places = n_tl + n_lanes;
+	struct hy y = { .t = t, .h = h, .copy_regions = { TRACE_NONE, TRACE_NONE } };
+	uint8_t *cls = calloc(n_regions + 1, 1);
+	uint32_t *by_rank = malloc(((size_t)n_lanes + 1) * sizeof *by_rank);
+	uint32_t *rank_first = calloc((size_t)n_tl + 2, sizeof *rank_first);
+	h->edge_first = calloc((size_t)h->n_places + 1, sizeof *h->edge_first);
+	int rc = ERR_NOMEM;
+	if (!cls || !by_rank || !rank_first || !h->edge_first)
+		goto out;
+	for (uint32_t r = 0; r < n_regions; r++) {
+		const char *name = trace_str(t, regions[r].name);
+		cls[r] = (uint8_t)hybrid_class(name, regions[r].paradigm);
+		if (!strcmp(name, "[copy to device]"))
+			y.copy_regions[0] = r;
+		else if (!strcmp(name, "[copy to host]"))
+			y.copy_regions[1] = r;
+	}
+	y.cls = cls;
+	/* the lanes by rank, in lane order */
+	for (uint32_t i = 0; i < n_lanes; i++)
+		if (lanes[i].timeline < n_tl)
+			rank_first[lanes[i].timeline + 1]++;
+	for (uint32_t r = 0; r < n_tl; r++)
+		rank_first[r + 1] += rank_first[r];
+	for (uint32_t i = 0, *at = rank_first; i < n_lanes; i++)
+		if (lanes[i].timeline < n_tl)
+			by_rank[at[lanes[i].timeline]++] = i;
+	/* (rank_first[r] is now rank r's end: its start is rank_first[r - 1]) */
+	rc = 0;
+	for (uint32_t r = 0; r < n_tl && !rc && n_lanes; r++) {
+		uint32_t lo = r ? rank_first[r - 1] : 0, hi = rank_first[r];
+		if (hi > lo)
+			rc = one_rank(&y, r, by_rank + lo, hi - lo);
+	}
+	if (!rc)
+		rc = order_waits(h);
+	if (!rc) {
+		qsort(h->edges, h->n_edges, sizeof *h->edges, by_place_at);
+		for (uint32_t i = 0; i < h->n_edges; i++)
+			h->edge_first[h->edges[i].place + 1]++;
+		for (uint32_t p = 0; p < h->n_places; p++)
+			h->edge_first[p + 1] += h->edge_first[p];
+	}
+out:
+	free(cls);
+	free(by_rank);
+	free(rank_first);
+	free(y.calls);
+	free(y.work);
+	free(y.order);
+	free(y.prefix_end);
+	free(y.prefix_at);
+	if (rc) {
+		hybrid_free(h);
+		return err_set(e, rc, "the threads' and streams' dependencies: out of memory");
+	}
+	return 0;
+}
+
+void
+hybrid_free(struct hybrid *h)
+{
+	free(h->waits);
+	free(h->edges);
+	free(h->edge_first);
+	memset(h, 0, sizeof *h);
+}
+
+const struct hybrid_edge *
+hybrid_edge_before(const struct hybrid *h, uint32_t p, uint64_t t)
+{
+	if (p >= h->n_places)
+		return NULL;
+	uint32_t lo = h->edge_first[p], hi = h->edge_first[p + 1], first = lo;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (h->edges[mid].at < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > first ? &h->edges[lo - 1] : NULL;
+}

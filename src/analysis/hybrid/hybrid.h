@@ -1,0 +1,108 @@
+/* hybrid.h — what a process's threads and GPU streams (its lanes,
+ * model/trace.h) depend on and wait for (doc/analysis.md, "Threads and
+ * streams").
+ *
+ * A location is a rank (its timeline, where MPI is) or a lane; here both
+ * are numbered as places: timeline tl is place tl, lane i is place
+ * n_timelines + i. Frames are the rank's (trace_frames) or the lane's
+ * (trace_lane_frames).
+ *
+ * Dependencies, from the regions' names (hybrid_class):
+ *  - a kernel or copy on a stream starts after the host call that issued
+ *    it: a process's launch calls are paired with its streams' kernels,
+ *    and its copy calls with their copies, both in time order;
+ *  - a synchronisation call (cudaDeviceSynchronize, cuStreamSynchronize,
+ *    cuCtxSynchronize, Score-P's cudaSynchronize, clFinish ...) and a
+ *    blocking copy call return when the device work issued before them
+ *    (and the copy itself) is done;
+ *  - a thread's part of a parallel region starts when the master enters
+ *    the region (the fork);
+ *  - an OpenMP barrier (explicit or implicit: the join's) releases every
+ *    thread of the team when the last one enters it.
+ *
+ * From them: the wait states of threads and hosts (a barrier entered
+ * before the team's last thread; a synchronisation or copy call that
+ * waited for earlier device work), and the edges the critical path
+ * (analysis/path) follows back from a place to what released it.
+ *
+ *   trace → hybrid_compute → waits, edges … → hybrid_free
+ */
+#ifndef SKEIN_ANALYSIS_HYBRID_H
+#define SKEIN_ANALYSIS_HYBRID_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "model/trace.h"
+
+/* What a region does for the dependencies. */
+enum hybrid_class {
+	HY_NONE,
+	HY_LAUNCH,         /* issues a kernel */
+	HY_COPY,           /* issues a copy; blocking unless asynchronous */
+	HY_COPY_ASYNC,
+	HY_SYNC,           /* waits for the device work issued before it */
+	HY_PARALLEL,       /* an OpenMP parallel region (or a thread's implicit task) */
+	HY_BARRIER,        /* an OpenMP barrier, explicit or implicit */
+	HY_CLASS_COUNT
+};
+enum hybrid_class hybrid_class(const char *name, uint8_t paradigm);
+
+enum hybrid_wait_kind {
+	HYW_DEVICE,        /* a host call waited for device work */
+	HYW_BARRIER,       /* a thread waited in a barrier for the team's last */
+	HYW_KIND_COUNT
+};
+const char *hybrid_wait_name(enum hybrid_wait_kind k);   /* "device-wait", "omp-barrier" */
+
+/* A wait state: place `place` waited in its frame `frame` over
+ * [from, to) for place `cause`'s frame `cause_frame` (the device work,
+ * the last thread's barrier). */
+struct hybrid_wait {
+	uint64_t from, to;
+	uint32_t place, frame;
+	uint32_t cause, cause_frame;
+	uint8_t kind;            /* enum hybrid_wait_kind */
+};
+
+/* An edge the critical path follows back: place `place` was released at
+ * `at` by place `by` at `by_at` (<= at): a host call by the end of the
+ * device work it waited for, a barrier by the last thread's entering, a
+ * stream's kernel or copy by the host call that issued it, a thread's
+ * part of a parallel region by the fork. `wait` is the wait state it
+ * ends (an index into waits) or TRACE_NONE. */
+struct hybrid_edge {
+	uint64_t at, by_at;
+	uint32_t place, by;
+	uint32_t frame, by_frame;
+	uint32_t wait;
+};
+
+struct hybrid {
+	uint32_t n_timelines, n_places;
+	struct hybrid_wait *waits;     /* by place, in time order */
+	uint32_t n_waits;
+	struct hybrid_edge *edges;     /* by place, by `at` */
+	uint32_t n_edges;
+	uint32_t *edge_first;          /* place p's: [edge_first[p], edge_first[p + 1]) */
+	/* what could not be paired: kernels and copies without an issuing
+	 * call, and calls without their device work */
+	uint64_t unpaired_work, unpaired_calls;
+	uint64_t teams, barriers;      /* parallel regions and barrier instances matched */
+};
+
+/* The lanes' dependencies of t into *h (the caller's: hybrid_free); an
+ * empty result for a trace without lanes. O(frames log frames).
+ * Returns 0 or ERR_NOMEM (e set). */
+int hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e);
+void hybrid_free(struct hybrid *h);
+
+/* The last of place p's edges released before t, or NULL. */
+const struct hybrid_edge *hybrid_edge_before(const struct hybrid *h, uint32_t p, uint64_t t);
+/* Place p's frames (the rank's or the lane's) and their number. */
+const struct trace_frame *hybrid_place_frames(const struct trace *t, const struct hybrid *h,
+					      uint32_t p, uint32_t *first, uint32_t *n);
+/* The rank a place belongs to. */
+uint32_t hybrid_place_rank(const struct trace *t, const struct hybrid *h, uint32_t p);
+
+#endif

@@ -1,0 +1,59 @@
+/* hybrid_impl.h — the state of hybrid_compute (hybrid.h), shared by
+ * hybrid.c (device work and its calls) and hybrid_omp.c (OpenMP teams). */
+#ifndef SKEIN_HYBRID_IMPL_H
+#define SKEIN_HYBRID_IMPL_H
+
+#include <stddef.h>
+
+#include "hybrid.h"
+
+/* ---- the computation's state ---- */
+
+/* A host call that issues or waits for device work. */
+struct call {
+	uint64_t enter, leave;
+	uint32_t place, frame;
+	uint8_t cls;
+};
+
+/* A kernel or copy on a stream, and the call that issued it. */
+struct work {
+	uint64_t enter, leave, issue;
+	uint32_t place, frame;
+	uint32_t call;            /* index in the rank's calls, or TRACE_NONE */
+	uint8_t copy;
+};
+
+struct hy {
+	const struct trace *t;
+	struct hybrid *h;
+	const uint8_t *cls;       /* per region */
+	uint32_t copy_regions[2];
+	struct call *calls;
+	size_t n_calls, cap_calls;
+	struct work *work;
+	size_t n_work, cap_work;
+	uint32_t *order;          /* scratch */
+	size_t cap_order;
+	uint64_t *prefix_end;
+	uint32_t *prefix_at;
+	size_t n_waits_cap, n_edges_cap;
+};
+
+static inline uint8_t
+cls_of(const struct hy *y, const struct trace_frame *f)
+{
+	return y->cls[f->region];
+}
+
+/* Adds a wait state (its index in *id) or an edge. 0 or ERR_NOMEM. */
+int hy_add_wait(struct hy *y, uint64_t from, uint64_t to, uint32_t place, uint32_t frame,
+		uint32_t cause, uint32_t cause_frame, uint8_t kind, uint32_t *id);
+int hy_add_edge(struct hy *y, uint64_t at, uint32_t place, uint32_t frame, uint64_t by_at,
+		uint32_t by, uint32_t by_frame, uint32_t wait);
+
+/* Rank tl's OpenMP teams (its lanes: lanes[0 .. n_lanes)): each thread's
+ * part of a parallel region after the fork, the barriers' waits. */
+int omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);
+
+#endif

@@ -1,0 +1,167 @@
+/* hybrid_omp.c — a rank's OpenMP teams (hybrid.h): the master's parallel
+ * regions, the threads' parts of them, and the barriers' wait states. */
+#include "hybrid_impl.h"
+
+#include "base/vec.h"
+
+#include <stdlib.h>
+
+/* Is frame i inside another frame of class c below `stop`? */
+static int
+inside(const struct hy *y, const struct trace_frame *fr, uint32_t i, uint8_t c, uint32_t stop)
+{
+	for (uint32_t p = fr[i].parent; p != TRACE_NONE && p != stop; p = fr[p].parent)
+		if (cls_of(y, &fr[p]) == c)
+			return 1;
+	return 0;
+}
+
+/* A member of a team: its place, its part of the region (a frame), and
+ * its barriers (bar[bar_first .. bar_first + n_bar)). */
+struct member {
+	uint32_t place, frame;
+	uint32_t bar_first, n_bar;
+};
+
+struct team {
+	struct member *m;
+	size_t n, cap;
+	uint32_t *bar;          /* frames of the members' barriers */
+	size_t n_bar, cap_bar;
+};
+
+/* The barriers of member x: the outermost barrier frames inside its part. */
+static int
+barriers(struct hy *y, struct team *tm, struct member *x)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, x->place, &first, &n);
+	x->bar_first = (uint32_t)tm->n_bar;
+	for (uint32_t k = x->frame + 1; k < first + n && fr[k].t_enter <= fr[x->frame].t_leave; k++) {
+		if (cls_of(y, &fr[k]) != HY_BARRIER || inside(y, fr, k, HY_BARRIER, x->frame))
+			continue;
+		if (VEC_GROW(tm->bar, tm->n_bar, tm->cap_bar))
+			return ERR_NOMEM;
+		tm->bar[tm->n_bar++] = k;
+	}
+	x->n_bar = (uint32_t)tm->n_bar - x->bar_first;
+	return 0;
+}
+
+/* The team's j-th barrier: every member that entered before the last
+ * waited for it (Scalasca's wait at an OpenMP barrier). */
+static int
+one_barrier(struct hy *y, const struct team *tm, uint32_t j)
+{
+	uint32_t first, n, last = 0;
+	uint64_t last_enter = 0;
+	for (size_t i = 0; i < tm->n; i++) {
+		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, tm->m[i].place, &first, &n);
+		uint64_t e = fr[tm->bar[tm->m[i].bar_first + j]].t_enter;
+		if (i == 0 || e > last_enter)
+			last_enter = e, last = (uint32_t)i;
+	}
+	const struct member *L = &tm->m[last];
+	uint32_t last_frame = tm->bar[L->bar_first + j];
+	for (size_t i = 0; i < tm->n; i++) {
+		if (i == last)
+			continue;
+		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, tm->m[i].place, &first, &n);
+		uint32_t f = tm->bar[tm->m[i].bar_first + j];
+		if (fr[f].t_enter >= last_enter)
+			continue;
+		uint64_t to = last_enter < fr[f].t_leave ? last_enter : fr[f].t_leave;
+		uint32_t w;
+		if (hy_add_wait(y, fr[f].t_enter, to, tm->m[i].place, f, L->place, last_frame, HYW_BARRIER,
+				&w) ||
+		    hy_add_edge(y, to, tm->m[i].place, f, to, L->place, last_frame, w))
+			return ERR_NOMEM;
+	}
+	y->h->barriers++;
+	return 0;
+}
+
+/* The outermost parallel frames of a place, in order. */
+static int
+parallels(struct hy *y, uint32_t place, uint32_t **out, size_t *n_out, size_t *cap)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
+	*n_out = 0;
+	for (uint32_t k = first; k < first + n; k++) {
+		if (cls_of(y, &fr[k]) != HY_PARALLEL || inside(y, fr, k, HY_PARALLEL, TRACE_NONE))
+			continue;
+		if (VEC_GROW(*out, *n_out, *cap))
+			return ERR_NOMEM;
+		(*out)[(*n_out)++] = k;
+	}
+	return 0;
+}
+
+int
+omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
+{
+	const struct trace_lane *L = trace_lanes(y->t, NULL);
+	uint32_t n_tl = y->h->n_timelines, first, n;
+	struct team tm = { 0 };
+	uint32_t *master = NULL, *next = calloc(n_lanes + 1, sizeof *next);
+	uint32_t **lane_par = calloc(n_lanes + 1, sizeof *lane_par);
+	size_t n_master = 0, cap_master = 0, *n_par = calloc(n_lanes + 1, sizeof *n_par);
+	int rc = ERR_NOMEM;
+	if (!next || !lane_par || !n_par)
+		goto out;
+	if ((rc = parallels(y, tl, &master, &n_master, &cap_master)))
+		goto out;
+	for (uint32_t i = 0; i < n_lanes; i++) {
+		size_t cap = 0;
+		if (L[lanes[i]].kind == LANE_THREAD &&
+		    (rc = parallels(y, n_tl + lanes[i], &lane_par[i], &n_par[i], &cap)))
+			goto out;
+	}
+	const struct trace_frame *mf = hybrid_place_frames(y->t, y->h, tl, &first, &n);
+	for (size_t p = 0; p < n_master && !rc; p++) {
+		const struct trace_frame *P = &mf[master[p]];
+		tm.n = tm.n_bar = 0;
+		if (VEC_GROW(tm.m, tm.n, tm.cap)) {
+			rc = ERR_NOMEM;
+			break;
+		}
+		tm.m[tm.n++] = (struct member){ .place = tl, .frame = master[p] };
+		/* each thread's part that starts inside the master's region */
+		for (uint32_t i = 0; i < n_lanes; i++) {
+			const struct trace_frame *lf = hybrid_place_frames(y->t, y->h, n_tl + lanes[i], &first, &n);
+			while (next[i] < n_par[i] && lf[lane_par[i][next[i]]].t_enter < P->t_enter)
+				next[i]++;
+			if (next[i] == n_par[i] || lf[lane_par[i][next[i]]].t_enter > P->t_leave)
+				continue;
+			uint32_t f = lane_par[i][next[i]++];
+			if (VEC_GROW(tm.m, tm.n, tm.cap) ||
+			    hy_add_edge(y, lf[f].t_enter, n_tl + lanes[i], f, P->t_enter, tl, master[p], TRACE_NONE)) {
+				rc = ERR_NOMEM;
+				break;
+			}
+			tm.m[tm.n++] = (struct member){ .place = n_tl + lanes[i], .frame = f };
+		}
+		if (rc || tm.n < 2)
+			continue;
+		y->h->teams++;
+		uint32_t common = UINT32_MAX;
+		for (size_t i = 0; i < tm.n && !rc; i++) {
+			rc = barriers(y, &tm, &tm.m[i]);
+			if (tm.m[i].n_bar < common)
+				common = tm.m[i].n_bar;
+		}
+		for (uint32_t j = 0; j < common && !rc; j++)
+			rc = one_barrier(y, &tm, j);
+	}
+out:
+	for (uint32_t i = 0; lane_par && i < n_lanes; i++)
+		free(lane_par[i]);
+	free(lane_par);
+	free(n_par);
+	free(next);
+	free(master);
+	free(tm.m);
+	free(tm.bar);
+	return rc;
+}
