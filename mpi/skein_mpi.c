@@ -36,6 +36,7 @@
 #include "analysis/dist/dist_run.h"
 #include "analysis/saved/saved.h"
 #include "dcomm_mpi.h"
+#include "model/dmodel.h"
 #include "otf2/otf2_read.h"
 #include "projections/projections_read.h"
 #include "tui/cli.h"
@@ -204,6 +205,20 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	struct err e = { 0 };
 	*t = NULL;
 	int rc = otf2_share_read(c->trace, &o, (uint32_t)rank, (uint32_t)size, &s, &e);
+	if (agree(rc, e.msg)) {
+		otf2_share_destroy(s);
+		return EXIT_FAIL;
+	}
+	/* the threads' and streams' frames: every share's to rank 0's */
+	struct dcomm dc;
+	rc = dcomm_mpi_init(&dc, MPI_COMM_WORLD) ? ERR_NOMEM : 0;
+	if (!agree(rc, "out of memory")) {
+		rc = trace_lanes_gather(&dc, otf2_share_trace(s));
+		dcomm_mpi_fini(&dc);
+		if (rc)
+			snprintf(e.msg, sizeof e.msg, "rank %d: %s gathering the threads and streams", rank,
+				 err_name(rc));
+	}
 	if (agree(rc, e.msg)) {
 		otf2_share_destroy(s);
 		return EXIT_FAIL;

@@ -2,9 +2,9 @@
 """leapfilter.py — analyze's output (stdin) without what the explanations
 beyond lateness add (doc/analysis.md, "Beyond lateness"), for
 tests/leap.sh, whose sums guard the leap merge's structure: JSON loses
-the keys problems, waits, wait_totals, delays, outliers and
-critical_path and each timeline's waited_s and made_wait_s; text loses
-the problems, wait states and critical path sections and the rank
+the keys problems, waits, wait_totals, delays, outliers,
+critical_path and lane_waits and each timeline's waited_s and made_wait_s; text loses
+the problems, wait states, threads and streams and critical path sections and the rank
 table's waited and made-wait columns;
 CSV passes unchanged."""
 import json
@@ -18,7 +18,8 @@ if data.lstrip().startswith("{"):
     except ValueError:
         sys.stdout.write(data)
         sys.exit(0)
-    for k in ("problems", "waits", "wait_totals", "delays", "outliers", "critical_path"):
+    for k in ("problems", "waits", "wait_totals", "delays", "outliers", "critical_path",
+              "lane_waits"):
         d.pop(k, None)
     for t in d.get("timelines", []):
         t.pop("waited_s", None)
@@ -27,7 +28,8 @@ if data.lstrip().startswith("{"):
     sys.exit(0)
 out, skip, ranks = [], False, False
 for line in data.split("\n"):
-    if line.startswith("problems (largest first") or line.startswith("wait states (Scalasca"):
+    if line.startswith("problems (largest first") or line.startswith("wait states (Scalasca") \
+            or line.startswith("threads and streams  "):
         skip = True
         continue
     if line.startswith("critical path  "):

@@ -94,7 +94,10 @@ static const char usage_text[] =
 	"  -t, --table T           analyze --format csv: hotspots (default),\n"
 	"                          partitions, timelines, ops, iterations, waits\n"
 	"                          (the wait states), delays (their root causes),\n"
-	"                          outliers or problems (all three ranked);\n"
+	"                          outliers or problems (all three ranked),\n"
+	"                          critical (the critical path's regions) or\n"
+	"                          lane-waits (threads' and hosts' waits for\n"
+	"                          threads and GPU streams);\n"
 	"                          samples --format csv: resources (default), lines,\n"
 	"                          symbols, levels, windows or clusters\n"
 	"  -r, --ranks             info, profile: one line per rank\n"
@@ -813,7 +816,7 @@ cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct c
 		return cli_usage_error("analyze --format takes text, json or csv, not", c->format);
 	if (c->table && report_table_parse(c->table, &table))
 		return cli_usage_error("--table takes hotspots, partitions, timelines, ops, iterations, waits, "
-				       "delays, outliers or problems, not",
+				       "delays, outliers, problems, critical or lane-waits, not",
 				       c->table);
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);

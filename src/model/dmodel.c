@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/dcomm.h"
 #include "base/err.h"
 #include "trace_impl.h"
 
@@ -369,5 +370,44 @@ dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, size_t
 	    memcmp(x->warnings, y->warnings, sizeof x->warnings) ||
 	    x->mpi_calls_without_records != y->mpi_calls_without_records)
 		return DIFF("the trace's information (events, records, warnings or span) differs");
+	return 0;
+}
+
+int
+trace_lanes_gather(struct dcomm *c, struct trace *t)
+{
+	uint64_t *rcount = calloc((size_t)c->size + 1, sizeof *rcount);
+	void *recv = NULL;
+	int rc = rcount ? 0 : ERR_NOMEM;
+	rc = dcomm_agree(c, rc);
+	if (!rc)
+		rc = dcomm_allgatherv(c, t->lane_frames, t->n_lane_frames * sizeof *t->lane_frames, &recv,
+				      rcount);
+	if (rc) {
+		free(rcount);
+		free(recv);
+		return rc;
+	}
+	struct trace_frame *f = recv;
+	uint64_t n = 0;
+	for (uint32_t r = 0; r < c->size; r++) {
+		uint64_t k = rcount[r] / sizeof *f;
+		/* a rank's parents are indices into its own run */
+		for (uint64_t i = n; i < n + k; i++)
+			if (f[i].parent != TRACE_NONE)
+				f[i].parent += (uint32_t)n;
+		n += k;
+	}
+	for (size_t l = 0; l < t->n_lanes; l++)
+		t->lanes[l].frame_first = t->lanes[l].frame_count = 0;
+	for (uint64_t i = n; i-- > 0;) {
+		struct trace_lane *L = &t->lanes[f[i].timeline];
+		L->frame_first = (uint32_t)i;
+		L->frame_count++;
+	}
+	free(t->lane_frames);
+	t->lane_frames = f;
+	t->n_lane_frames = t->cap_lane_frames = (size_t)n;
+	free(rcount);
 	return 0;
 }

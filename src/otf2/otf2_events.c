@@ -503,15 +503,11 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 			v.blocks[i].b = NULL;
 		}
 	sum_counts(&v, c);
-	/* the lanes' frames: kept from a whole read (a share's are dropped:
-	 * doc/distributed.md) */
-	if (lo == 0 && hi == r->t->n_locations) {
-		if ((rc = otf2r_lanes_join(r, v.blocks, v.n_blocks)))
-			rc = err_set(r->e, rc, "%s: the threads' and streams' regions: %s", r->anchor,
-				     err_name(rc));
-	} else {
-		r->t->n_lanes = 0;
-	}
+	/* the lanes' frames (a share's: those of its lanes, gathered by
+	 * trace_lanes_gather) */
+	if ((rc = otf2r_lanes_join(r, v.blocks, v.n_blocks)))
+		rc = err_set(r->e, rc, "%s: the threads' and streams' regions: %s", r->anchor,
+			     err_name(rc));
 out:
 	if (v.blocks)
 		otf2r_lanes_drop(v.blocks, v.n_blocks);

@@ -49,6 +49,10 @@ int otf2_read(const char *path, const struct otf2_read_opts *opts,
 struct otf2_share;
 int otf2_share_read(const char *path, const struct otf2_read_opts *opts, uint32_t part,
 		    uint32_t n_parts, struct otf2_share **out, struct err *e);
+/* The share's trace as read (its definitions, and the frames of the
+ * lanes of its locations: model/dmodel.h's trace_lanes_gather puts
+ * every lane's into part 0's before it joins). */
+struct trace *otf2_share_trace(struct otf2_share *s);
 uint32_t otf2_share_pieces(const struct otf2_share *s);
 size_t otf2_share_piece_size(const struct otf2_share *s, uint32_t i);
 void otf2_share_pack_piece(struct otf2_share *s, uint32_t i, void *buf);

@@ -255,6 +255,12 @@ otf2_share_local(struct otf2_share *s, struct trace **t_out, struct build **b_ou
 	return 0;
 }
 
+struct trace *
+otf2_share_trace(struct otf2_share *s)
+{
+	return s->r.t;
+}
+
 void
 otf2_share_destroy(struct otf2_share *s)
 {

@@ -13,13 +13,15 @@
 #include "report_explain.h"
 #include "report_impl.h"
 #include "report_iter.h"
+#include "report_hybrid.h"
 #include "report_path.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
 {
 	static const char *const names[] = { "hotspots", "partitions", "timelines", "ops",
-					     "iterations", "waits", "delays", "outliers", "problems", "critical" };
+					     "iterations", "waits", "delays", "outliers", "problems", "critical",
+					     "lane-waits" };
 	for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
 		if (strcmp(name, names[i]) == 0) {
 			*table = (enum report_table)i;
@@ -313,6 +315,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	else if (shown < n_hot)
 		fprintf(out, "(the first %u of %u; all: --all)\n", shown, n_hot);
 	report_explain_text(out, a, ph, report_all(ph) ? o->hotspots : 10);
+	report_hybrid_text(out, a, report_all(ph) ? UINT32_MAX : 10);
 
 	/* the ranks: every one, or the heaviest of many */
 	struct tl_totals *x = malloc(((size_t)n_tl + 1) * sizeof *x);
@@ -576,6 +579,7 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_end_array(&j);
 	if (!report_is_charm(a))
 		report_explain_json(&j, a, ph);
+	report_hybrid_json(&j, a);
 	with_path(a, NULL, &j, 0, ph);
 	json_key(&j, "timelines");
 	json_begin_array(&j);
@@ -684,6 +688,9 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 		break;
 	case TABLE_CRITICAL:
 		with_path(a, out, NULL, 1, ph);
+		break;
+	case TABLE_LANE_WAITS:
+		report_hybrid_csv(out, a);
 		break;
 	case TABLE_TIMELINES: {
 		uint32_t n;

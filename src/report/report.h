@@ -14,7 +14,8 @@
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV };
 enum report_table { TABLE_HOTSPOTS, TABLE_PARTITIONS, TABLE_TIMELINES, TABLE_OPS, TABLE_ITERATIONS,
-		   TABLE_WAITS, TABLE_DELAYS, TABLE_OUTLIERS, TABLE_PROBLEMS, TABLE_CRITICAL };
+		   TABLE_WAITS, TABLE_DELAYS, TABLE_OUTLIERS, TABLE_PROBLEMS, TABLE_CRITICAL,
+		   TABLE_LANE_WAITS };
 
 /* Named phases from the configuration: a name for each partition (NULL
  * for none) and which partitions to report (NULL: all). Partitions left

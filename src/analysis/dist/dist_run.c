@@ -470,6 +470,14 @@ dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, cons
 			h->serial_only = 1;
 		return rc;
 	}
+	/* every lane's frames on every rank (the saved file's, rank 0's) */
+	rc = trace_lanes_gather(c, t);
+	if (rc) {
+		build_destroy(b);
+		trace_destroy(t);
+		return dcomm_agree_err(c, err_set(e, rc, "%s: %s gathering the threads and streams", trace,
+						  err_name(rc)), e);
+	}
 	rc = dmodel_finish(c, t, b, tl_lo, tl_hi, &r.d, c->rank == 0 ? progress : NULL, ud);
 	if (rc == ERR_USAGE && h)
 		h->serial_only = 1;

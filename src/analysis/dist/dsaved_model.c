@@ -167,6 +167,13 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 	}
 	if (!rc)
 		rc = put_one(w, S_EPOCHS, sizeof *ep, d->epochs.all, d->epochs.off, ep, d->epochs.n);
+	/* lanes (whole on every rank, where the model was cut from a whole
+	 * one; a distributed read has none: doc/distributed.md) */
+	if (!rc && t->n_lanes)
+		rc = put_whole(w, c, S_LANES, sizeof *t->lanes, t->lanes, t->n_lanes);
+	if (!rc && t->n_lanes)
+		rc = put_whole(w, c, S_LANE_FRAMES, sizeof *t->lane_frames, t->lane_frames,
+			       t->n_lane_frames);
 	free(tmp);
 	free(runs);
 	return rc;

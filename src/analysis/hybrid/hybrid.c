@@ -88,6 +88,21 @@ hybrid_place_frames(const struct trace *t, const struct hybrid *h, uint32_t p, u
 }
 
 uint32_t
+hybrid_blamed_region(const struct trace *t, const struct hybrid *h, const struct hybrid_wait *w)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(t, h, w->cause, &first, &n);
+	uint32_t f = w->cause_frame, parent = fr[f].parent;
+	if (w->kind != HYW_BARRIER)
+		return fr[f].region;
+	/* back over the frames nested in the one before it, to that one */
+	for (uint32_t k = f; k > first && k - 1 != parent; k--)
+		if (fr[k - 1].parent == parent)
+			return fr[k - 1].region;
+	return parent != TRACE_NONE ? fr[parent].region : fr[f].region;
+}
+
+uint32_t
 hybrid_place_rank(const struct trace *t, const struct hybrid *h, uint32_t p)
 {
 	return p < h->n_timelines ? p : trace_lanes(t, NULL)[p - h->n_timelines].timeline;

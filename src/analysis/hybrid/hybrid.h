@@ -102,6 +102,11 @@ const struct hybrid_edge *hybrid_edge_before(const struct hybrid *h, uint32_t p,
 /* Place p's frames (the rank's or the lane's) and their number. */
 const struct trace_frame *hybrid_place_frames(const struct trace *t, const struct hybrid *h,
 					      uint32_t p, uint32_t *first, uint32_t *n);
+/* The region a wait is blamed on: the device work it waited for; the
+ * last thread's work before its barrier (the frame before the barrier
+ * under the same parent, else the parent). */
+uint32_t hybrid_blamed_region(const struct trace *t, const struct hybrid *h,
+			      const struct hybrid_wait *w);
 /* The rank a place belongs to. */
 uint32_t hybrid_place_rank(const struct trace *t, const struct hybrid *h, uint32_t p);
 

@@ -127,10 +127,12 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 			break;
 		}
 		tm.m[tm.n++] = (struct member){ .place = tl, .frame = master[p] };
-		/* each thread's part that starts inside the master's region */
+		/* each thread's part: its next parallel frame that overlaps the
+		 * master's (threads' clocks may put it a little before the
+		 * fork) */
 		for (uint32_t i = 0; i < n_lanes; i++) {
 			const struct trace_frame *lf = hybrid_place_frames(y->t, y->h, n_tl + lanes[i], &first, &n);
-			while (next[i] < n_par[i] && lf[lane_par[i][next[i]]].t_enter < P->t_enter)
+			while (next[i] < n_par[i] && lf[lane_par[i][next[i]]].t_leave < P->t_enter)
 				next[i]++;
 			if (next[i] == n_par[i] || lf[lane_par[i][next[i]]].t_enter > P->t_leave)
 				continue;

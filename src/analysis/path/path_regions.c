@@ -205,26 +205,6 @@ path_time(const struct analysis *a, const struct path *p, uint64_t *time, uint64
  * went to, in proportion to their exclusive time in it (a profile of
  * the delays' spans, each weighted by its cost over its length); a delay
  * without time gives its cost to its lop's region. */
-/* The region a thread's or host's wait is blamed on: the device work it
- * waited for; the last thread's work before its barrier (the frame
- * before the barrier under the same parent, else the parent). */
-static uint32_t
-blamed_region(const struct trace *t, const struct hybrid *h, const struct hybrid_wait *x)
-{
-	uint32_t first, n;
-	const struct trace_frame *fr = hybrid_place_frames(t, h, x->cause, &first, &n);
-	uint32_t f = x->cause_frame;
-	if (x->kind == HYW_BARRIER) {
-		uint32_t k = f;
-		while (k > first && fr[k - 1].parent != fr[f].parent && k - 1 != fr[f].parent)
-			k--;
-		if (k > first && fr[k - 1].parent == fr[f].parent)
-			return fr[k - 1].region;
-		return fr[f].parent != TRACE_NONE ? fr[fr[f].parent].region : fr[f].region;
-	}
-	return fr[f].region;
-}
-
 static int
 path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uint64_t *blame,
 	   uint32_t n_regions)
@@ -259,7 +239,7 @@ path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uin
 	spans_free(&sp);
 	for (uint32_t i = 0; h && i < h->n_waits; i++) {
 		const struct hybrid_wait *x = &h->waits[i];
-		blame[slot_of(blamed_region(a->t, h, x), n_regions)] += x->to - x->from;
+		blame[slot_of(hybrid_blamed_region(a->t, h, x), n_regions)] += x->to - x->from;
 		p->blame_total += x->to - x->from;
 	}
 	/* what no region covered (computation outside every region) */

@@ -28,7 +28,7 @@ static const char *const names[S_END] = {
 	[S_COLL_MEMBERS] = "coll members", [S_FRAMES] = "frames", [S_PES] = "PEs",
 	[S_IDLES] = "idle intervals", [S_CHARES] = "chares", [S_ENTRIES] = "entries",
 	[S_OP_PE] = "op -> PE", [S_CALLS] = "quiet calls", [S_WINS] = "windows",
-	[S_RMAS] = "RMA operations", [S_EPOCHS] = "passive-target epochs", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
+	[S_RMAS] = "RMA operations", [S_EPOCHS] = "passive-target epochs", [S_LANES] = "lanes", [S_LANE_FRAMES] = "lane frames", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
 	[S_TL_LOP] = "timeline -> first lop", [S_LOP_TL] = "lop -> timeline",
 	[S_LOP_KIND] = "lop kind", [S_LOP_PART] = "lop -> partition", [S_PARTS] = "partitions",
 	[S_PART_LOP_FIRST] = "partition -> first lop", [S_PART_LOPS] = "lops by partition",
@@ -59,7 +59,7 @@ struct lim {
 	const struct trace *t;
 	const struct analysis *a;
 	uint32_t str, tl, region, comm, cmem, node, op, end, msg, coll, collmem, frame, pe, idle, call;
-	uint32_t win;
+	uint32_t win, lane, lane_frame, loc;
 	uint32_t lop, part, step, iters;
 };
 
@@ -268,6 +268,27 @@ frame_bad(const struct lim *L, uint64_t i)
 }
 
 static int
+lane_bad(const struct lim *L, uint64_t i)
+{
+	const struct trace_lane *l = &L->t->lanes[i];
+	return IDX(l->location, L->loc) | IDX(l->timeline, L->tl) | (l->kind > LANE_GPU) |
+	       (l->frame_first > L->lane_frame) | (l->frame_count > L->lane_frame - l->frame_first);
+}
+
+static const struct trace_lane no_lane = { 0 };
+
+/* A lane's frame: its region, its lane, its parent before it. */
+static int
+lane_frame_bad(const struct lim *L, uint64_t i)
+{
+	const struct trace_frame *f = &L->t->lane_frames[i];
+	const struct trace_lane *l = f->timeline < L->lane ? &L->t->lanes[f->timeline] : &no_lane;
+	return IDX(f->region, L->region) | ((f->parent != TRACE_NONE) & (f->parent >= i)) |
+	       IDX(f->timeline, L->lane) | (i < l->frame_first) |
+	       (i >= (uint64_t)l->frame_first + l->frame_count) | (f->t_leave < f->t_enter);
+}
+
+static int
 pe_bad(const struct lim *L, uint64_t i)
 {
 	const struct trace_pe *p = &L->t->pes[i];
@@ -436,7 +457,8 @@ limits(const struct opener *o)
 		.msg = (uint32_t)t->n_msgs, .coll = (uint32_t)t->n_colls,
 		.collmem = (uint32_t)t->n_coll_members, .frame = (uint32_t)t->n_frames,
 		.pe = (uint32_t)t->n_pes, .idle = (uint32_t)t->n_idles, .call = (uint32_t)t->n_calls,
-		.win = (uint32_t)t->n_wins, .lop = a->n_lops,
+		.win = (uint32_t)t->n_wins, .lane = (uint32_t)t->n_lanes,
+		.lane_frame = (uint32_t)t->n_lane_frames, .loc = (uint32_t)t->n_locations, .lop = a->n_lops,
 		.part = a->n_parts, .step = a->n_steps, .iters = a->iters.count,
 	};
 }
@@ -454,6 +476,8 @@ check_small(const struct lim *L, uint32_t id, uint64_t r0, uint64_t r1)
 	case S_NODES: return each(L, r0, r1, node_bad);
 	case S_COLLS: return each(L, r0, r1, coll_bad);
 	case S_WINS: return each(L, r0, r1, win_bad);
+	case S_LANES: return each(L, r0, r1, lane_bad);
+	case S_LANE_FRAMES: return each(L, r0, r1, lane_frame_bad);
 	case S_PES: return each(L, r0, r1, pe_bad);
 	case S_CHARES: return each(L, r0, r1, chare_bad);
 	case S_ENTRIES: return each(L, r0, r1, entry_bad);

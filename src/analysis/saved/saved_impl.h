@@ -105,7 +105,7 @@ enum sec {
 	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES, S_ITER_REGION,
 	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,
 	S_ENDS, S_MSGS, S_COLLS, S_COLL_MEMBERS, S_FRAMES, S_PES, S_IDLES, S_CHARES, S_ENTRIES,
-	S_OP_PE, S_CALLS, S_WINS, S_RMAS, S_EPOCHS,
+	S_OP_PE, S_CALLS, S_WINS, S_RMAS, S_EPOCHS, S_LANES, S_LANE_FRAMES,
 	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
 	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
 	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_DIFF, S_HOT,
@@ -115,6 +115,16 @@ enum sec {
 	S_END
 };
 
+
+/* Sections a file may leave out when empty (the lanes: a file from
+ * before them, or from skein-mpi, has none) and that are written only
+ * when they hold something, so that a file without them is the same
+ * file as before. */
+static inline int
+saved_optional(uint32_t id)
+{
+	return id == S_LANES || id == S_LANE_FRAMES;
+}
 
 struct array {
 	enum sec id;

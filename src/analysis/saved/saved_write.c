@@ -324,7 +324,8 @@ saved_write(const struct analysis *a, const struct analysis_opts *ran, const cha
 	struct array arr[MAX_ARRAYS];
 	uint32_t na = saved_arrays(t, (struct analysis *)a, saved_has_of(a), arr);
 	for (uint32_t i = 0; i < na && !rc; i++)
-		put_section(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count);
+		if (!saved_optional(arr[i].id) || arr[i].count)
+			put_section(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count);
 	h.n_sections = w.n;
 	h.file_size = w.off;
 	h.table_sum = saved_checksum(w.sec, sizeof w.sec);

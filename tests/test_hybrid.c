@@ -1,0 +1,373 @@
+/* test_hybrid.c — threads and GPU streams (analysis/hybrid/hybrid.h) and
+ * the critical path through them, against ground truth: archives of
+ * traces/gen/skein-gen-hybrid, whose --truth file lists every wait it
+ * wrote (a slow OpenMP thread, a long kernel the host waits for, a late
+ * rank the others wait for in MPI_Allreduce), and the shared
+ * casita-2_cuda_simple against otf2-print's counts and CASITA's path. */
+#include "testutil.h"
+
+#include "analysis/core/analysis.h"
+#include "analysis/explain/explain.h"
+#include "analysis/hybrid/hybrid.h"
+#include "analysis/path/path.h"
+#include "analysis/run/run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[64];
+static int have_gen;
+
+/* Writes archive NAME with the generator's options into tmpdir. */
+static int
+gen(const char *name, const char *opts)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "'%s/traces/gen/skein-gen-hybrid' --force %s --truth '%s/%s.txt' '%s/%s' 2>/dev/null",
+		 tu_env("SKEIN_ROOT", "."), opts, tmpdir, name, tmpdir, name);
+	return system(cmd) == 0;
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	const char *root = tu_env("SKEIN_ROOT", ".");
+	char g[1024], cmd[2048];
+	snprintf(g, sizeof g, "%s/traces/gen/skein-gen-hybrid", root);
+	if (access(g, X_OK) != 0) {
+		snprintf(cmd, sizeof cmd, "make -s -C '%s/traces/gen' skein-gen-hybrid >/dev/null 2>&1", root);
+		if (system(cmd) != 0) { /* checked below */ }
+	}
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/skein-hybrid-XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	have_gen = access(g, X_OK) == 0 &&
+		gen("thread", "--ranks 2 --threads 3 --iterations 5 --slow-thread 1:2:3000000") &&
+		gen("kernel", "--ranks 2 --threads 3 --iterations 5 --long-kernel 0:5000000") &&
+		gen("late", "--ranks 3 --threads 2 --iterations 5 --late-rank 2:2000000");
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* One fact of a truth file: its kind, rank, member (-1: none), ns. */
+struct fact {
+	char kind[32];
+	int rank, member;
+	uint64_t ns;
+	int seen;
+};
+
+static struct fact *
+truth(const char *name, uint32_t *n, uint64_t *run_ns)
+{
+	char path[256], line[256];
+	snprintf(path, sizeof path, "%s/%s.txt", tmpdir, name);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	struct fact *v = calloc(4096, sizeof *v);
+	*n = 0;
+	while (fgets(line, sizeof line, f) && *n < 4096) {
+		struct fact *x = &v[*n];
+		int it;
+		unsigned long long ns;
+		x->member = -1;
+		if (sscanf(line, "run_ns %llu", &ns) == 1)
+			*run_ns = ns;
+		else if (sscanf(line, "barrier_wait rank %d member %d iteration %d ns %llu", &x->rank, &x->member, &it, &ns) == 4)
+			strcpy(x->kind, "omp-barrier"), x->ns = ns, (*n)++;
+		else if (sscanf(line, "device_wait rank %d iteration %d ns %llu", &x->rank, &it, &ns) == 3)
+			strcpy(x->kind, "device-wait"), x->ns = ns, (*n)++;
+		else if (sscanf(line, "allreduce_wait rank %d iteration %d ns %llu", &x->rank, &it, &ns) == 3)
+			strcpy(x->kind, "allreduce"), x->ns = ns, (*n)++;
+	}
+	fclose(f);
+	return v;
+}
+
+static struct analysis *
+load(const char *name, struct trace **t)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s/traces.otf2", tmpdir, name);
+	*t = tu_load(path);
+	struct analysis *a = NULL;
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct err e = { 0 };
+	assert_int_equal(analysis_run(*t, &o, NULL, NULL, &a, &e), 0);
+	return a;
+}
+
+/* The member a place is: 0 for the master (the rank), k for the lane
+ * "OMP thread k"; -1 for a stream. */
+static int
+member_of(const struct trace *t, const struct hybrid *h, uint32_t p)
+{
+	if (p < h->n_timelines)
+		return 0;
+	const struct trace_lane *L = &trace_lanes(t, NULL)[p - h->n_timelines];
+	int k;
+	const char *name = trace_str(t, trace_locations(t, NULL)[L->location].name);
+	return L->kind == LANE_THREAD && sscanf(name, "OMP thread %d", &k) == 1 ? k : -1;
+}
+
+/* Every wait state of the lanes is a fact of the truth and every fact of
+ * those kinds is found, to the nanosecond. */
+static void
+waits_are_the_truth(const struct trace *t, struct fact *f, uint32_t nf)
+{
+	struct hybrid h;
+	assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+	for (uint32_t i = 0; i < h.n_waits; i++) {
+		const struct hybrid_wait *w = &h.waits[i];
+		const char *kind = hybrid_wait_name(w->kind);
+		int rank = (int)hybrid_place_rank(t, &h, w->place);
+		int member = w->kind == HYW_BARRIER ? member_of(t, &h, w->place) : -1;
+		uint32_t k = 0;
+		for (; k < nf; k++)
+			if (!f[k].seen && !strcmp(f[k].kind, kind) && f[k].rank == rank && f[k].member == member &&
+			    f[k].ns == w->to - w->from)
+				break;
+		if (k == nf)
+			fail_msg("a %s of %llu ns on rank %d member %d is not in the truth", kind,
+				 (unsigned long long)(w->to - w->from), rank, member);
+		f[k].seen = 1;
+	}
+	for (uint32_t k = 0; k < nf; k++)
+		if (!f[k].seen && strcmp(f[k].kind, "allreduce"))
+			fail_msg("the truth's %s of %llu ns on rank %d member %d was not found", f[k].kind,
+				 (unsigned long long)f[k].ns, f[k].rank, f[k].member);
+	hybrid_free(&h);
+}
+
+/* The MPI wait states in the Allreduces are the truth's. */
+static void
+allreduce_waits_are_the_truth(const struct analysis *a, struct fact *f, uint32_t nf)
+{
+	uint32_t nw, found = 0, want = 0;
+	const struct analysis_wait *w = analysis_waits(a, &nw);
+	for (uint32_t k = 0; k < nf; k++)
+		want += !strcmp(f[k].kind, "allreduce");
+	for (uint32_t i = 0; i < nw; i++) {
+		if (w[i].kind != WAIT_NXN)
+			continue;
+		int rank = (int)analysis_lop_timeline(a, w[i].lop);
+		uint32_t k = 0;
+		for (; k < nf; k++)
+			if (!f[k].seen && !strcmp(f[k].kind, "allreduce") && f[k].rank == rank && f[k].ns == w[i].time)
+				break;
+		if (k == nf)
+			fail_msg("an Allreduce wait of %llu ns on rank %d is not in the truth",
+				 (unsigned long long)w[i].time, rank);
+		f[k].seen = 1;
+		found++;
+	}
+	assert_int_equal(found, want);
+}
+
+static const char *
+region_name(const struct analysis *a, uint32_t r)
+{
+	uint32_t nr;
+	const struct trace_region *reg = trace_regions(analysis_trace(a), &nr);
+	return r < nr ? trace_str(analysis_trace(a), reg[r].name) : r == PATH_REGION_IDLE ? "(idle)" : "-";
+}
+
+static uint64_t
+on_path(const struct analysis *a, const struct path *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->n_regions; i++)
+		if (!strcmp(region_name(a, p->regions[i].region), name))
+			return p->regions[i].time;
+	return 0;
+}
+
+static const char *
+most_blame(const struct analysis *a, const struct path *p)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 1; i < p->n_regions; i++)
+		if (p->regions[i].blame > p->regions[best].blame)
+			best = i;
+	return region_name(a, p->regions[best].region);
+}
+
+/* The path tiles the run, its regions add up to it, and place p (or any
+ * lane of rank r named `lane`) has at least `least` ticks on it. */
+static uint64_t
+place_time(const struct path *p, uint32_t place)
+{
+	uint64_t v = 0;
+	for (uint32_t k = p->tl_first[place]; k < p->tl_first[place + 1]; k++)
+		v += p->segs[p->tl_segs[k]].to - p->segs[p->tl_segs[k]].from;
+	return v;
+}
+
+static void
+tiles(const struct path *p, uint64_t run_ns)
+{
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < p->n_regions; i++)
+		sum += p->regions[i].time;
+	assert_int_equal(sum, p->length);
+	assert_int_equal(p->length, run_ns);
+	for (uint32_t i = 0; i < p->n_segs; i++)
+		assert_int_equal(p->segs[i].from, i ? p->segs[i - 1].to : p->from);
+}
+
+#define NEED_GEN() \
+	do { \
+		if (!have_gen) { \
+			print_message("skipped: no skein-gen-hybrid\n"); \
+			skip(); \
+		} \
+	} while (0)
+
+/* Rank 1's OpenMP thread 2 takes 3 ms longer in its loop every
+ * iteration: its teammates wait for it in the implicit barrier, rank 0
+ * for rank 1 in the Allreduce, and the path runs through thread 2's
+ * loops (5 × 4 ms), which have the most blame. */
+static void
+slow_thread(void **state)
+{
+	(void)state;
+	NEED_GEN();
+	uint32_t nf;
+	uint64_t run = 0;
+	struct fact *f = truth("thread", &nf, &run);
+	struct trace *t;
+	struct analysis *a = load("thread", &t);
+	waits_are_the_truth(t, f, nf);
+	allreduce_waits_are_the_truth(a, f, nf);
+	struct path p;
+	assert_int_equal(path_compute(a, &p, NULL), 0);
+	tiles(&p, run);
+	assert_int_equal(on_path(a, &p, "!$omp for @hybrid.c:11"), 5 * 4000000u);
+	assert_string_equal(region_name(a, p.regions[0].region), "!$omp for @hybrid.c:11");
+	assert_string_equal(most_blame(a, &p), "!$omp for @hybrid.c:11");
+	/* rank 1's thread 2 (lanes: rank 0's two threads and stream, then
+	 * rank 1's) carries the loops */
+	assert_true(place_time(&p, p.n_timelines + 4) >= 5 * 4000000u);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+	free(f);
+}
+
+/* Rank 0's kernel takes 5 ms: its host waits for it in
+ * cuStreamSynchronize every iteration, rank 1 waits for rank 0 in the
+ * Allreduce, and the kernels are on the path whole (5 × 5 ms), its top
+ * region with the most blame. */
+static void
+long_kernel(void **state)
+{
+	(void)state;
+	NEED_GEN();
+	uint32_t nf;
+	uint64_t run = 0;
+	struct fact *f = truth("kernel", &nf, &run);
+	struct trace *t;
+	struct analysis *a = load("kernel", &t);
+	waits_are_the_truth(t, f, nf);
+	allreduce_waits_are_the_truth(a, f, nf);
+	struct path p;
+	assert_int_equal(path_compute(a, &p, NULL), 0);
+	tiles(&p, run);
+	assert_int_equal(on_path(a, &p, "jacobi_kernel"), 5 * 5000000u);
+	assert_string_equal(region_name(a, p.regions[0].region), "jacobi_kernel");
+	assert_string_equal(most_blame(a, &p), "jacobi_kernel");
+	/* rank 0's stream (lane 2) */
+	assert_true(place_time(&p, p.n_timelines + 2) >= 5 * 5000000u);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+	free(f);
+}
+
+/* Rank 2 of 3 computes 2 ms longer before each Allreduce: the path
+ * leaves for it at every Allreduce, so it changes rank and passes rank
+ * 2's computations whole (5 × 2.1 ms). */
+static void
+late_rank(void **state)
+{
+	(void)state;
+	NEED_GEN();
+	uint32_t nf;
+	uint64_t run = 0;
+	struct fact *f = truth("late", &nf, &run);
+	struct trace *t;
+	struct analysis *a = load("late", &t);
+	waits_are_the_truth(t, f, nf);
+	allreduce_waits_are_the_truth(a, f, nf);
+	struct path p;
+	assert_int_equal(path_compute(a, &p, NULL), 0);
+	tiles(&p, run);
+	assert_int_equal(on_path(a, &p, "compute"), 5 * 2100000u);
+	assert_true(p.jumps > 0);
+	assert_true(place_time(&p, 2) >= 5 * 2100000u);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+	free(f);
+}
+
+/* casita-2_cuda_simple: every fork (otf2-print: 25 THREAD_FORK on rank
+ * 0, 24 on rank 1) a team with its barrier; CASITA's path agrees on the
+ * device and thread regions it sees as skein does (doc/analysis.md). */
+static void
+casita_cuda(void **state)
+{
+	(void)state;
+	char path[1024];
+	SHARED_TRACE(path, "otf2/casita-2_cuda_simple/traces.otf2");
+	struct trace *t = tu_load(path);
+	struct analysis *a = NULL;
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct err e = { 0 };
+	assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), 0);
+	struct hybrid h;
+	assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+	assert_int_equal(h.teams, 49);
+	assert_int_equal(h.barriers, 49);
+	/* 20 cuLaunchKernel and 43 cuMemcpy calls a rank, as many kernels
+	 * and copies on its stream */
+	assert_int_equal(h.unpaired_work, 0);
+	assert_int_equal(h.unpaired_calls, 0);
+	hybrid_free(&h);
+	struct path p;
+	assert_int_equal(path_compute(a, &p, NULL), 0);
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < p.n_regions; i++)
+		sum += p.regions[i].time;
+	assert_int_equal(sum, p.length);
+	/* CASITA: 0.004914 s and 0.024031 s */
+	assert_int_equal(on_path(a, &p, "_Z11copy_kernelPfPKfii") / 1000, 4914);
+	assert_int_equal(on_path(a, &p, "!$omp for @jacobi_cuda.c:175") / 1000, 24031);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(slow_thread),
+		cmocka_unit_test(long_kernel),
+		cmocka_unit_test(late_rank),
+		cmocka_unit_test(casita_cuda),
+	};
+	return cmocka_run_group_tests_name("threads and streams", tests, setup, teardown);
+}
