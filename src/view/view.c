@@ -255,6 +255,7 @@ view_destroy(struct view *v)
 	free(v->gc);
 	free(v->ov);
 	free(v->tl);
+	free(v->tl_lc);
 	tl_blocks_free(&v->tlb);
 	free(v->tl_msg);
 	view_topo_destroy(v->topo);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
+
 /* The op's region, or "(computation)" for aggregated computation. */
 static const char *
 lop_name(const struct view *v, uint32_t lop)
@@ -225,6 +227,37 @@ rma_lines(struct view *v, uint32_t lop)
 			 e->open ? " (never released)" : "");
 		view_lines_text(&v->details, ST_NORMAL, 0, 2, line);
 	}
+}
+
+/* What the rank's threads and GPU streams did while the op ran: each
+ * one's busy share and its main region (doc/explorer.md). */
+static void
+lane_lines(struct view *v, uint32_t lop)
+{
+	uint32_t ids[VIEW_MAX_LANE_ROWS], tl = analysis_lop_timeline(v->a, lop);
+	uint32_t n = view_lanes_of(v->t, tl, ids, VIEW_MAX_LANE_ROWS);
+	uint64_t en = analysis_lop_enter(v->a, lop), ex = analysis_lop_exit(v->a, lop);
+	if (!n || ex <= en)
+		return;
+	view_lines_add(&v->details, ST_TITLE, "threads and streams meanwhile");
+	const struct trace_lane *L = trace_lanes(v->t, NULL);
+	const struct trace_location *locs = trace_locations(v->t, NULL);
+	for (uint32_t i = 0; i < n && i < 8; i++) {
+		uint32_t top;
+		uint64_t busy = view_lane_busy(v->t, ids[i], en, ex, &top);
+		char buf[64], line[256];
+		const char *name = text_safe(trace_str(v->t, locs[L[ids[i]].location].name), buf, sizeof buf);
+		if (!busy)
+			snprintf(line, sizeof line, "%s: idle", name);
+		else if (100 * busy < ex - en)
+			snprintf(line, sizeof line, "%s: busy <1%%, mostly %s", name, view_region_name(v, top));
+		else
+			snprintf(line, sizeof line, "%s: busy %.0f%%, mostly %s", name,
+				 100.0 * (double)busy / (double)(ex - en), view_region_name(v, top));
+		view_lines_text(&v->details, ST_NORMAL, 2, 4, line);
+	}
+	if (n > 8)
+		view_lines_add(&v->details, ST_DIM, "  and %u more", n - 8);
 }
 
 /* The automatic choices behind what the details show (doc/analysis.md). */
@@ -460,6 +493,7 @@ lop_details(struct view *v, uint32_t lop, int wide)
 	view_diff_details(v, lop);
 	messages(v, lop);
 	rma_lines(v, lop);
+	lane_lines(v, lop);
 }
 
 /* "r20" or "r20–23", "steps 76" or "steps 76–79". */

@@ -15,6 +15,7 @@
 #include "base/fmt.h"
 #include "view/surface/prompt.h"
 #include "view/model/view_cluster.h"
+#include "view/model/view_lanes.h"
 #include "view/model/view_tlblocks.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
@@ -94,6 +95,7 @@ struct dline {
 
 #define VIEW_MAX_PARTNERS 512
 #define VIEW_MAX_DLINES 400
+#define VIEW_MAX_LANE_ROWS 64   /* a rank's threads and streams the timeline shows */
 
 /* A pane of text lines (view_lines.c): built in prepare between begin
  * and end, drawn a row at a time, scrolled by the scrolling actions. */
@@ -202,6 +204,13 @@ struct view {
 	uint64_t tl_blk_used;        /* blocks claimed at once (tests) */
 	int tl_blk_failed;
 	uint64_t tl_t0, tl_t1;
+	/* the selected rank's threads and GPU streams under the timeline's
+	 * rows (Space in the timeline; view/model/view_lanes.h): shown, the
+	 * rank, its lanes (indices into trace_lanes), their rows' cells */
+	int tl_lanes;
+	uint32_t tl_lane_rank, tl_nlane, tl_lane_ids[VIEW_MAX_LANE_ROWS];
+	struct lane_cell *tl_lc;
+	size_t tl_lc_cap;
 
 	/* the timeline zoomed in time (view_timeline.c): its own span
 	 * [tz_t0, tz_t1) while tz is on, else the steps in view; the cursor
@@ -249,6 +258,14 @@ struct tlcell {
 	uint8_t kinds;
 };
 #define VIEW_TL_IDLE (TRACE_NONE - 1)
+/* The timeline's lane rows (view_rows.c): how many of the pane's rows
+ * the selected rank's threads and streams take (0 when hidden), their
+ * cells over the time axis, lane row i drawn. */
+uint32_t view_tl_lane_rows(struct view *v, int rows);
+void view_tl_lane_cells(struct view *v, int cw);
+void view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw);
+/* Space in the timeline: the lanes shown or hidden; returns 1. */
+int view_tl_lanes_toggle(struct view *v);
 /* Lop i claims the cells of one timeline row (out, with the coverage of
  * each cell's top and dom so far) over the pane's time axis. */
 void view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i);

@@ -10,7 +10,10 @@
  */
 #include "view_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "analysis/path/path.h"
 
 uint32_t
 view_row_count(const struct view *v)
@@ -256,5 +259,78 @@ view_cluster_action(struct view *v, enum action act)
 		break;
 	default: break;
 	}
+	return 1;
+}
+
+/* The selected rank's lanes, when shown, as rows under the others (at
+ * most half of them); their number. */
+uint32_t
+view_tl_lane_rows(struct view *v, int rows)
+{
+	v->tl_nlane = 0;
+	if (!v->tl_lanes || view_is_charm(v) || rows < 2)
+		return 0;
+	v->tl_lane_rank = v->sel_rank;
+	uint32_t n = view_lanes_of(v->t, v->sel_rank, v->tl_lane_ids, VIEW_MAX_LANE_ROWS);
+	uint32_t most = (uint32_t)rows / 2 < VIEW_MAX_LANE_ROWS ? (uint32_t)rows / 2 : VIEW_MAX_LANE_ROWS;
+	return v->tl_nlane = n < most ? n : most;
+}
+
+void
+view_tl_lane_cells(struct view *v, int cw)
+{
+	size_t need = (size_t)v->tl_nlane * (size_t)cw;
+	if (need > v->tl_lc_cap) {
+		struct lane_cell *p = realloc(v->tl_lc, need * sizeof *p);
+		if (!p) {
+			v->tl_nlane = 0;
+			return;
+		}
+		v->tl_lc = p;
+		v->tl_lc_cap = need;
+	}
+	for (uint32_t i = 0; i < v->tl_nlane; i++)
+		view_lane_cells(v->t, v->tl_lane_ids[i], v->tl_t0, v->tl_t1, (uint32_t)cw,
+				&v->tl_lc[(size_t)i * (size_t)cw]);
+}
+
+/* Lane row i: its name under its rank's, its cells coloured by region
+ * (with the path metric, the path's cells hot and the others dim). */
+void
+view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw)
+{
+	uint32_t id = v->tl_lane_ids[i], n_tl;
+	trace_timelines(v->t, &n_tl);
+	const struct trace_lane *L = &trace_lanes(v->t, NULL)[id];
+	/* T1, T2 … for its threads, G1 … for its streams, under its rank */
+	uint32_t k = 1;
+	for (uint32_t j = 0; j < i; j++)
+		k += trace_lanes(v->t, NULL)[v->tl_lane_ids[j]].kind == L->kind;
+	grid_put(row, 0, 0, 0x2514, ST_DIM);      /* └ */
+	grid_printf(row, 1, 0, lw - 2, ST_DIM, "%c%u", L->kind == LANE_GPU ? 'G' : 'T', k);
+	const struct path *p = v->metric == METRIC_PATH ? view_index_path(v->ix) : NULL;
+	for (int x = 0; x < v->tl_w; x++) {
+		const struct lane_cell *lc = &v->tl_lc[(size_t)i * (size_t)v->tl_w + (size_t)x];
+		if (lc->region == TRACE_NONE)
+			continue;
+		struct cell *c = &row->cells[lw + x];
+		c->ch = view_lane_glyph(lc->kind);
+		c->style = (uint8_t)(ST_CAT0 + view_index_region_category(v->ix, lc->region));
+		if (p) {
+			uint64_t lo = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * x / v->tl_w);
+			uint64_t hi = v->tl_t0 + (uint64_t)((double)(v->tl_t1 - v->tl_t0) * (x + 1) / v->tl_w);
+			c->style = path_overlaps(p, n_tl + id, lo, hi) ? ST_HEAT0 + 7 : ST_DIM;
+		}
+	}
+}
+
+int
+view_tl_lanes_toggle(struct view *v)
+{
+	uint32_t n;
+	trace_lanes(v->t, &n);
+	v->tl_lanes = !v->tl_lanes;
+	if (v->tl_lanes && !n)
+		view_set_message(v, 0, "the trace has no threads or GPU streams");
 	return 1;
 }

@@ -18,8 +18,8 @@
  * lists panes; the cursor follows the grid's selection and moving it
  * selects in the grid, so the two stay linked both ways. On a row of one
  * rank, its computation inside a passive-target epoch (a lock of an RMA
- * window held) reads ═ instead of ·.
- */
+ * window held) reads ═ instead of ·. Space shows the selected rank's
+ * threads and GPU streams under the rows (view_rows.c). */
 #include "view_impl.h"
 
 #include <stdlib.h>
@@ -502,7 +502,8 @@ tl_prepare(struct view *v, int w, int h)
 	place_rows(v, 1 << 20);           /* every row it would show */
 	if (v->tl_rows == h - 1 && h - 1 >= 1)
 		rows = h - 1;
-	place_rows(v, rows);
+	uint32_t nl = view_tl_lane_rows(v, rows);
+	place_rows(v, rows - (int)nl);
 	rows = v->tl_rows;
 	follow_selection(v);
 	uint32_t s0 = v->win_step, s1 = view_steps_end(v);
@@ -510,7 +511,8 @@ tl_prepare(struct view *v, int w, int h)
 	uint64_t key[12] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->zr, gen, (uint64_t)lw,
 			     (uint64_t)view_index_startup(v->ix) | (uint64_t)v->tz << 1 | (uint64_t)v->f_gen << 2,
 			     v->tz ? v->tz_t0 : 0, v->tz ? v->tz_t1 : 0,
-			     view_pes_by_metric(v) ? 1 + (uint64_t)v->metric : 0 };
+			     (view_pes_by_metric(v) || nl ? 1 + (uint64_t)v->metric : 0) |
+			     (uint64_t)nl << 8 | (uint64_t)v->tl_lane_rank << 32 };
 	if (v->tl_valid && memcmp(key, v->tl_key, sizeof key) == 0)
 		return;
 	size_t need = (size_t)cw * (size_t)(rows > 0 ? rows : 1);
@@ -565,6 +567,7 @@ tl_prepare(struct view *v, int w, int h)
 		return;
 	}
 	collect_msgs(v, rows, cw);
+	view_tl_lane_cells(v, cw);
 	memcpy(v->tl_key, key, sizeof key);
 	v->tl_valid = 1;
 }
@@ -622,14 +625,16 @@ tl_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	y -= 1;
-	if (y == v->tl_rows) {            /* the legend: which colour is which function */
+	if (y >= v->tl_rows && y < v->tl_rows + (int)v->tl_nlane)
+		view_tl_lane_row(v, (uint32_t)(y - v->tl_rows), row, lw);
+	else if (y == v->tl_rows + (int)v->tl_nlane) {  /* the legend: which colour is which function */
 		if (view_pes_by_metric(v))
 			view_draw_scale(v, row, lw, 0, row->w - lw);
 		else
 			view_region_legend(v, row, lw, 0, row->w - lw, GRID_CATS);
 		return;
 	}
-	if (y > v->tl_rows)
+	if (y >= v->tl_rows)
 		return;
 	uint32_t r = v->tl_first + (uint32_t)y;
 	if (view_is_charm(v)) {
@@ -873,6 +878,8 @@ tl_request(struct view *v, enum action act)
 		return 1;
 	if (view_is_charm(v))
 		return pe_request(v, act);
+	if (act == ACT_CLUSTER_TOGGLE)
+		return view_tl_lanes_toggle(v);
 	uint32_t first, end;
 	view_index_rank_lops(v->ix, v->sel_rank, &first, &end);
 	uint32_t cur = v->sel_lop;
@@ -963,6 +970,7 @@ static const struct pane_key tl_keys[] = {
 	{ ACT_PAGE_LEFT, ACT_PAGE_RIGHT, "pan half a screen earlier / later" },
 	{ ACT_ZOOM_FIT, ACT_ZOOM_RESET, "the whole trace / back to the steps in view" },
 	{ ACT_SELECT_MARK, ACT_SELECT_CLEAR, "mark a window of time at the cursor (again: its end; a drag too) / drop it" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "show / hide the selected rank's threads and GPU streams under the rows" },
 	{ ACT_NONE, ACT_NONE, NULL },
 };
 

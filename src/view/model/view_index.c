@@ -610,6 +610,14 @@ view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop)
 }
 
 int
+view_index_region_category(struct view_index *ix, uint32_t r)
+{
+	if (!ix->region_cat && build_region_cats(ix))
+		return 0;
+	return ix->region_cat[r < ix->n_regions ? r : ix->n_regions];
+}
+
+int
 view_index_category_region(struct view_index *ix, int cat, uint32_t *region)
 {
 	if (!ix->region_cat && build_region_cats(ix))

@@ -97,6 +97,9 @@ int view_index_level(struct view_index *ix, enum view_metric m, uint64_t v);
 /* Colour number 0..7 of a lop under a categorical metric: partitions
  * alternate in step order; regions get distinct colours by frequency. */
 int view_index_category(struct view_index *ix, enum view_metric m, uint32_t lop);
+/* Colour number 0..7 of region r (TRACE_NONE: computation outside any)
+ * under METRIC_FUNCTION, as its lops get. */
+int view_index_region_category(struct view_index *ix, uint32_t r);
 /* The region that owns colour cat under METRIC_FUNCTION (the cat-th most
  * frequent among the lops; TRACE_NONE: aggregated computation) in
  * *region; 0 when no region owns it. Less frequent regions share the
