@@ -203,35 +203,61 @@ by_enter(const void *ctx, uint32_t a, uint32_t b)
 	return a < b ? -1 : a > b;
 }
 
-/* Kernels with launches, copies with copy calls, each in time order. */
+/* Kernels with launches, copies with copy calls, each in time order,
+ * first in first out. Where there are more calls than work (the tracer
+ * lost some: CUPTI drops records when its buffers fill), a call is left
+ * without its work when the next call of its kind came while the stream
+ * was idle and before the work began (had the work been the first
+ * call's, it would have begun before the second call), as many times as
+ * there are calls too many: a device's clock may lag the host's (on
+ * casita-2_cuda_simple copies are recorded after their call returned),
+ * so the rule is not trusted where nothing was lost. */
 static int
 pair(struct hy *y)
 {
 	qsort(y->calls, y->n_calls, sizeof *y->calls, by_call_enter);
+	uint32_t *ci = malloc((y->n_calls + 1) * sizeof *ci);
+	if (!ci)
+		return ERR_NOMEM;
 	for (int copy = 0; copy < 2; copy++) {
-		uint32_t nw = 0;
+		uint32_t nw = 0, nc = 0;
 		for (size_t i = 0; i < y->n_work; i++)
 			if (y->work[i].copy == copy)
 				y->order[nw++] = (uint32_t)i;
-		/* the work by start (equal starts: by place, then frame) */
-		if (sort_ids(y->order, nw, by_enter, y->work))
-			return ERR_NOMEM;
-		uint32_t k = 0;
 		for (size_t c = 0; c < y->n_calls; c++) {
 			uint8_t cc = y->calls[c].cls;
-			int issues = copy ? cc == HY_COPY || cc == HY_COPY_ASYNC : cc == HY_LAUNCH;
-			if (!issues)
-				continue;
-			if (k == nw) {
+			if (copy ? cc == HY_COPY || cc == HY_COPY_ASYNC : cc == HY_LAUNCH)
+				ci[nc++] = (uint32_t)c;
+		}
+		/* the work by start (equal starts: by place, then frame) */
+		if (sort_ids(y->order, nw, by_enter, y->work)) {
+			free(ci);
+			return ERR_NOMEM;
+		}
+		uint32_t j = 0, surplus = nc > nw ? nc - nw : 0;
+		for (uint32_t k = 0; k < nw; k++) {
+			uint32_t wi = y->order[k];
+			struct work *w = &y->work[wi];
+			/* the stream's work before it (the work is by stream, in
+			 * time order) ended at idle */
+			uint64_t idle = wi > 0 && y->work[wi - 1].place == w->place ? y->work[wi - 1].leave : 0;
+			while (surplus && j + 1 < nc && y->calls[ci[j + 1]].enter <= w->enter &&
+			       idle <= y->calls[ci[j + 1]].enter) {
 				y->h->unpaired_calls++;
+				surplus--;
+				j++;
+			}
+			if (j == nc) {
+				y->h->unpaired_work++;
 				continue;
 			}
-			struct work *w = &y->work[y->order[k++]];
-			w->call = (uint32_t)c;
-			w->issue = y->calls[c].enter < w->enter ? y->calls[c].enter : w->enter;
+			const struct call *c = &y->calls[ci[j]];
+			w->call = ci[j++];
+			w->issue = c->enter < w->enter ? c->enter : w->enter;
 		}
-		y->h->unpaired_work += nw - k;
+		y->h->unpaired_calls += nc - j;
 	}
+	free(ci);
 	return 0;
 }
 
