@@ -4,7 +4,12 @@ against a count from otf2-print's text alone (the definitions as
 waitcheck.py reads them: ranks from the MPI COMM_LOCATIONS group,
 communicators' members as world ranks).
 
-Profile: on every rank, regions nest as ENTER and LEAVE nest; a LEAVE of
+Profile: on every rank and on its threads and GPU streams (the CPU_THREAD
+and ACCELERATOR_STREAM locations in its location group, whose time counts
+for the rank; on a stream an RMA_GET or RMA_PUT is a copy to the device
+or host, "[copy to device]" / "[copy to host]", until its completion or
+the next copy, inside the region open when it began), regions nest as
+ENTER and LEAVE nest; a LEAVE of
 a region below the top closes the ones above it at that time, a LEAVE of
 a region not open is ignored, regions open at the end close at the
 rank's last event; time with measurement switched off (MEASUREMENT_ON_OFF)
@@ -37,8 +42,33 @@ from waitcheck import comm_of, definitions, field, otf2_print, world  # noqa: E4
 SEEN = ("ENTER", "LEAVE", "MEASUREMENT_ON_OFF")
 
 
+def lanes_of(trace, loc_rank):
+    """A rank's threads and streams (skein's lanes): CPU_THREAD and
+    ACCELERATOR_STREAM locations that are not ranks, in the location group
+    of one -> (rank, is a stream)."""
+    group_rank, kinds = {}, {}
+    for line in otf2_print(trace, "-G"):
+        f = line.split(None, 2)
+        if not f or f[0] != "LOCATION":
+            continue
+        loc = int(f[1])
+        m = re.search(r'Type: (\w+).*Group: "[^"]*" <(\d+)>', line)
+        if not m:
+            continue
+        kinds[loc] = (m.group(1), int(m.group(2)))
+        if loc in loc_rank:
+            group_rank.setdefault(int(m.group(2)), loc_rank[loc])
+    return {loc: (group_rank[g], t == "ACCELERATOR_STREAM") for loc, (t, g) in kinds.items()
+            if loc not in loc_rank and g in group_rank and t in ("CPU_THREAD", "ACCELERATOR_STREAM")}
+
+
+COPIES = {"RMA_GET": "[copy to device]", "RMA_PUT": "[copy to host]"}
+
+
 def count(trace):
     tps, loc_rank, comm_world = definitions(trace)
+    lanes = lanes_of(trace, loc_rank)
+    copy = {}                      # stream -> [name, enter, parent index] of its open copy
     stack = defaultdict(list)      # loc -> [name, enter, gap at enter, child]
     gap = defaultdict(int)         # loc -> time with measurement off so far
     off_at = {}
@@ -51,20 +81,54 @@ def count(trace):
     pairs = defaultdict(lambda: [0, 0])
     ev = re.compile(r"^(\S+)\s+(\d+)\s+(\d+)\s*(.*)$")
 
+    def rank_of(loc):
+        return loc_rank[loc] if loc in loc_rank else lanes[loc][0]
+
     def close(loc, t):
         name, enter, g0, child = stack[loc].pop()
         inc = t - enter - (gap[loc] - g0)
         calls[name] += 1
         incl[name] += inc
-        excl[name][loc_rank[loc]] += inc - child
+        excl[name][rank_of(loc)] += inc - child
         if stack[loc]:
             stack[loc][-1][3] += inc
+
+    def close_copy(loc, t):
+        if loc not in copy:
+            return
+        name, enter, depth = copy.pop(loc)
+        inc = max(t, enter) - enter
+        calls[name] += 1
+        incl[name] += inc
+        excl[name][rank_of(loc)] += inc
+        # its parent: the region open when it began, if still open
+        if depth and len(stack[loc]) >= depth:
+            stack[loc][depth - 1][3] += inc
 
     for line in otf2_print(trace):
         m = ev.match(line)
         if not m:
             continue
         kind, loc, t, rest = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        if loc in lanes:
+            # a lane: its regions as a rank's, a stream's copies from the
+            # get or put to their completion (or the next copy), under the
+            # region open when they began; no measurement gaps
+            last[loc] = max(t, last.get(loc, t))
+            if lanes[loc][1] and (kind in COPIES or kind.startswith("RMA_OP_COMPLETE")):
+                close_copy(loc, t)
+                if kind in COPIES:
+                    copy[loc] = [COPIES[kind], t, len(stack[loc])]
+            elif kind == "ENTER":
+                stack[loc].append([re.search(r'Region: "([^"]*)"', rest).group(1), t, 0, 0])
+            elif kind == "LEAVE":
+                name = re.search(r'Region: "([^"]*)"', rest).group(1)
+                names = [x[0] for x in stack[loc]]
+                if name in names:
+                    at = len(names) - 1 - names[::-1].index(name)
+                    while len(stack[loc]) > at:
+                        close(loc, t)
+            continue
         if loc not in loc_rank:
             continue
         r = loc_rank[loc]
@@ -97,6 +161,8 @@ def count(trace):
             comm = comm_of(rest)
             frm = world(comm_world, comm, field(rest, "Sender"), r)
             recvs[(frm, r, comm, field(rest, "Tag"))].append(field(rest, "Length"))
+    for loc in list(copy):
+        close_copy(loc, last[loc])
     for loc in list(stack):
         if loc in off_at:
             gap[loc] += last[loc] - off_at.pop(loc)
@@ -124,7 +190,18 @@ def main():
         return 1
     prof = json.loads(run.stdout)
     tps, calls, incl, excl, pairs = count(trace)
-    theirs = {x["region"]: x for x in prof["regions"]}
+    # regions of one name (a kernel's host stub and the kernel on its
+    # stream may be two definitions) count together, by name
+    theirs = {}
+    for x in prof["regions"]:
+        y = theirs.get(x["region"])
+        if y is None:
+            theirs[x["region"]] = dict(x)
+            continue
+        y["calls"] += x["calls"]
+        y["inclusive_s"] += x["inclusive_s"]
+        if x.get("exclusive_s", 0) > y.get("exclusive_s", 0):
+            y["max_rank"], y["exclusive_s"] = x["max_rank"], x.get("exclusive_s", 0)
     bad = 0
     worst = 0.0
     for name in sorted(calls):

@@ -10,6 +10,7 @@
 #include "analysis/explain/explain.h"
 #include "analysis/hybrid/hybrid.h"
 #include "analysis/path/path.h"
+#include "analysis/profile/profile.h"
 #include "analysis/run/run.h"
 
 #include <stdio.h>
@@ -356,6 +357,24 @@ casita_cuda(void **state)
 	assert_int_equal(on_path(a, &p, "_Z11copy_kernelPfPKfii") / 1000, 4914);
 	assert_int_equal(on_path(a, &p, "!$omp for @jacobi_cuda.c:175") / 1000, 24031);
 	path_free(&p);
+	/* the profile counts the threads and streams with their ranks:
+	 * CASITA's region table (every location) has the device kernel's
+	 * 20 calls, 0.009828 s, and the loop's 40, 0.096127 s */
+	struct profile pr;
+	assert_int_equal(profile_compute(t, NULL, &pr, NULL), 0);
+	uint64_t kernel_calls = 0, kernel_us = 0, loop_calls = 0, loop_us = 0;
+	for (uint32_t i = 0; i < pr.n_regions; i++) {
+		const char *name = region_name(a, pr.regions[i].region);
+		if (!strcmp(name, "_Z11copy_kernelPfPKfii") && pr.regions[i].excl > 1000000)
+			kernel_calls += pr.regions[i].calls, kernel_us += pr.regions[i].excl;
+		if (!strcmp(name, "!$omp for @jacobi_cuda.c:175"))
+			loop_calls += pr.regions[i].calls, loop_us += pr.regions[i].excl;
+	}
+	assert_int_equal(kernel_calls, 20);
+	assert_int_equal((kernel_us + 500) / 1000, 9828);     /* to CASITA's microsecond */
+	assert_int_equal(loop_calls, 40);
+	assert_int_equal((loop_us + 500) / 1000, 96127);
+	profile_free(&pr);
 	analysis_destroy(a);
 	trace_destroy(t);
 }

@@ -98,7 +98,10 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	char scope[160], b[8][32], name[256];
 	const char *who = is_charm(t) ? "chares" : "ranks";
 	scope_text(t, p->from, p->to, o, scope, sizeof scope);
-	fprintf(out, "profile: %s, %u %s, %s of time in all\n", scope, p->n_ranks, who,
+	uint32_t lanes;
+	trace_lanes(t, &lanes);
+	fprintf(out, "profile: %s, %u %s%s, %s of time in all\n", scope, p->n_ranks, who,
+		lanes ? " with their threads and GPU streams" : "",
 		fmt_seconds(sec(t, p->total), b[0], sizeof b[0]));
 	if (p->misnested || p->unclosed)
 		fprintf(out, "the trace closed %" PRIu64 " regions out of order and left %" PRIu64

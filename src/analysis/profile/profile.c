@@ -28,6 +28,7 @@ profile_scope_all(struct profile_scope *s)
 {
 	memset(s, 0, sizeof *s);
 	s->to = UINT64_MAX;
+	s->lanes = 1;
 }
 
 double
@@ -85,6 +86,9 @@ struct job {
 	uint32_t n_regions, n_keys;
 	int by_pe;
 	uint32_t *cut;             /* pieces of timelines */
+	/* with the lanes: timeline tl's are lane_ids[lane_first[tl] ..
+	 * lane_first[tl + 1]); NULL without */
+	uint32_t *lane_first, *lane_ids;
 	struct par_pieces pieces;
 	struct worker w[PAR_MAX];
 };
@@ -430,9 +434,10 @@ seek(struct streams *s, uint64_t a)
 	s->c = k;
 }
 
-/* Sweeps timeline tl over [a, b). */
+/* Sweeps timeline tl over [a, b), or its lane `lane` (TRACE_NONE: the
+ * timeline itself): a lane has frames only. */
 static int
-sweep(struct job *j, struct worker *w, uint32_t tl)
+sweep(struct job *j, struct worker *w, uint32_t tl, uint32_t lane)
 {
 	const struct trace *t = j->t;
 	uint32_t ntl;
@@ -450,6 +455,14 @@ sweep(struct job *j, struct worker *w, uint32_t tl)
 	};
 	s.o = j->ops.implied ? x->op_first / 2 : x->op_first;
 	s.o_end = s.o + (j->ops.implied ? x->op_count / 2 : x->op_count);
+	if (lane != TRACE_NONE) {
+		const struct trace_lane *L = &trace_lanes(t, NULL)[lane];
+		s.fr = trace_lane_frames(t, &nf);
+		s.f = L->frame_first;
+		s.f_end = L->frame_first + L->frame_count;
+		s.o = s.o_end = s.c = s.c_end = 0;
+		s.ca = NULL;
+	}
 	int rc = collect_gaps(w, j->s, tl, s.ca ? s.ca + s.c : NULL, s.c_end - s.c, a, b);
 	if (!rc && j->s->span_w)
 		rc = weigh_spans(w, j->s, tl);
@@ -535,7 +548,10 @@ work(void *ctx, uint32_t wi, uint32_t nw)
 		for (uint32_t tl = j->cut[piece]; tl < j->cut[piece + 1] && !w->rc; tl++) {
 			if (j->s->ranks && !j->s->ranks[tl])
 				continue;
-			w->rc = sweep(j, w, tl);
+			w->rc = sweep(j, w, tl, TRACE_NONE);
+			for (uint32_t k = j->lane_first ? j->lane_first[tl] : 0;
+			     j->lane_first && k < j->lane_first[tl + 1] && !w->rc; k++)
+				w->rc = sweep(j, w, tl, j->lane_ids[k]);
 			if (!w->rc && !j->by_pe)
 				w->rc = flush(j, w, tl);
 		}
@@ -644,10 +660,11 @@ regions_of(struct profile *p, uint32_t n_regions)
 	return 0;
 }
 
-/* The scope's time: its window within the trace's span, per timeline. */
+/* The scope's time: its window within the trace's span, per timeline
+ * (and per lane, with them: lanes_of counts a timeline's). */
 static void
 totals_of(const struct trace *t, const struct profile_scope *s, struct profile *p, int by_pe,
-	  uint32_t n_keys)
+	  uint32_t n_keys, const uint32_t *lane_first)
 {
 	const struct trace_info *ti = trace_info(t);
 	uint32_t ntl;
@@ -663,7 +680,8 @@ totals_of(const struct trace *t, const struct profile_scope *s, struct profile *
 		window_of(s, tl, &a, &b);
 		a = a > ti->t_begin ? a : ti->t_begin;
 		b = b < ti->t_end ? b : ti->t_end;
-		p->total += b > a ? b - a : 0;
+		uint64_t lanes = lane_first ? lane_first[tl + 1] - lane_first[tl] : 0;
+		p->total += (b > a ? b - a : 0) * (1 + lanes);
 		p->n_ranks += !by_pe;
 	}
 	if (by_pe)
@@ -712,6 +730,30 @@ rma_of_regions(const struct trace *t, const struct profile_scope *s, struct prof
 	return 0;
 }
 
+/* Each timeline's lanes (none: lane_first stays NULL). */
+static int
+lanes_of(const struct trace *t, struct job *j)
+{
+	uint32_t n, ntl;
+	const struct trace_lane *L = trace_lanes(t, &n);
+	trace_timelines(t, &ntl);
+	if (!n)
+		return 0;
+	j->lane_first = calloc((size_t)ntl + 2, sizeof *j->lane_first);
+	j->lane_ids = malloc((size_t)n * sizeof *j->lane_ids);
+	if (!j->lane_first || !j->lane_ids)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		if (L[i].timeline < ntl)
+			j->lane_first[L[i].timeline + 2]++;
+	for (uint32_t tl = 0; tl < ntl; tl++)
+		j->lane_first[tl + 2] += j->lane_first[tl + 1];
+	for (uint32_t i = 0; i < n; i++)
+		if (L[i].timeline < ntl)
+			j->lane_ids[j->lane_first[L[i].timeline + 1]++] = i;
+	return 0;
+}
+
 int
 profile_compute(const struct trace *t, const struct profile_scope *scope, struct profile *out,
 		struct err *e)
@@ -736,9 +778,9 @@ profile_compute(const struct trace *t, const struct profile_scope *scope, struct
 	uint32_t np = PAR_PIECES(nw);
 	if (np > ntl)
 		np = ntl ? ntl : 1;
-	int rc = 0;
+	int rc = scope->lanes && !scope->span_first && !j->by_pe ? lanes_of(t, j) : 0;
 	j->cut = malloc(((size_t)np + 1) * sizeof *j->cut);
-	if (!j->cut)
+	if (!j->cut && !rc)
 		rc = ERR_NOMEM;
 	if (!rc && ntl) {
 		par_split(ntl, np, tl_weight, t, j->cut);
@@ -772,7 +814,7 @@ profile_compute(const struct trace *t, const struct profile_scope *scope, struct
 	if (!rc) {
 		qsort(out->rows, out->n_rows, sizeof *out->rows, row_cmp);
 		out->n_rows = merge_rows(out->rows, out->n_rows);
-		totals_of(t, scope, out, j->by_pe, n_pes);
+		totals_of(t, scope, out, j->by_pe, n_pes, j->lane_first);
 		rc = regions_of(out, nr);
 		if (!rc && !j->by_pe)
 			rc = rma_of_regions(t, scope, out);
@@ -781,6 +823,8 @@ profile_compute(const struct trace *t, const struct profile_scope *scope, struct
 		out->unclosed = ti->warnings[WARN_UNCLOSED_REGION];
 	}
 	free(j->cut);
+	free(j->lane_first);
+	free(j->lane_ids);
 	free(j);
 	if (rc) {
 		profile_free(out);

@@ -37,6 +37,11 @@ struct profile_scope {
 	 * its time); gaps in measurement then count too. NULL: 1 */
 	const double *span_w;
 	int by_pe;                 /* Charm++: per-rank rows are PEs, not chares */
+	/* a rank's threads and GPU streams (trace.h's lanes) count with it:
+	 * their regions' time adds to its rows and their time to the total
+	 * (as Scalasca sums a process's threads). profile_scope_all sets it;
+	 * ignored with spans (the critical path's own: each lane has its). */
+	int lanes;
 };
 
 /* The whole trace, every timeline. */
