@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/explain/explain.h"
+#include "analysis/hybrid/hybrid.h"
 #include "analysis/profile/profile.h"
 #include "base/par.h"
 #include "model/charm.h"
@@ -52,10 +53,15 @@ static const struct vt_col warn_cols[WC_N] = {
 };
 
 struct oprow {
-	uint32_t lop, n, other;      /* other: a wait's cause, a problem's surfaced hotspot */
+	uint32_t lop, n, other;      /* other: a wait's cause, a problem's surfaced hotspot;
+	                              * a thread's or host's wait (kind HYW_ROW + its
+	                              * kind): its index in the lanes' waits */
 	uint64_t amount;
 	uint8_t kind;
 };
+/* The wait states list's rows of the threads' and hosts' waits (hybrid.h)
+ * have kinds from here, after Scalasca's. */
+#define HYW_ROW WAIT_KIND_COUNT
 
 struct rankrow {
 	uint32_t rank, max_lop, hot;
@@ -74,7 +80,28 @@ struct view_lists {
 	struct vtable tab[LI_COUNT];
 	struct vt_source src[LI_COUNT];
 	struct view *v;
+	struct hybrid hy;            /* the lanes' waits, to name their rows */
+	int hy_state;                /* 0: not computed, 1: computed, -1: failed */
 };
+
+/* The lanes' dependencies, computed on first need (NULL: none). */
+static const struct hybrid *
+lists_hybrid(struct view_lists *vl)
+{
+	if (!vl->hy_state)
+		vl->hy_state = hybrid_compute(vl->v->t, &vl->hy, NULL) ? -1 : 1;
+	return vl->hy_state > 0 ? &vl->hy : NULL;
+}
+
+/* A lanes' wait's place, "rank" or the thread's or stream's name. */
+static const char *
+place_word(const struct view *v, const struct hybrid *h, uint32_t p)
+{
+	if (p < h->n_timelines)
+		return "the rank";
+	const struct trace_lane *L = &trace_lanes(v->t, NULL)[p - h->n_timelines];
+	return trace_str(v->t, trace_locations(v->t, NULL)[L->location].name);
+}
 
 static double
 sec(const struct view *v, uint64_t ticks)
@@ -95,6 +122,8 @@ op_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
 			snprintf(buf, n, "PE %u", analysis_lop_pe(v->a, x->lop));
 		else if (vl->list == LI_PROBLEMS)
 			snprintf(buf, n, "%s", analysis_problem_name((enum analysis_problem_kind)x->kind));
+		else if (vl->list == LI_WAITS && x->kind >= HYW_ROW)
+			snprintf(buf, n, "%s", hybrid_wait_name((enum hybrid_wait_kind)(x->kind - HYW_ROW)));
 		else if (vl->list == LI_WAITS)
 			snprintf(buf, n, "%s", analysis_wait_name((enum analysis_wait_kind)x->kind));
 		else
@@ -103,13 +132,35 @@ op_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
 	case OC_RANK: view_row_name(v, analysis_lop_timeline(v->a, x->lop), buf, n); break;
 	case OC_STEP: snprintf(buf, n, "%u", analysis_lop_step(v->a, x->lop)); break;
 	case OC_REGION: {
+		const struct hybrid *h = vl->list == LI_WAITS && x->kind >= HYW_ROW ? lists_hybrid(vl) : NULL;
+		if (h && x->other < h->n_waits) {
+			uint32_t first, cnt;
+			const struct hybrid_wait *w = &h->waits[x->other];
+			const struct trace_frame *fr = hybrid_place_frames(v->t, h, w->place, &first, &cnt);
+			snprintf(buf, n, "%s", view_region_name(v, fr[w->frame].region));
+			break;
+		}
 		uint32_t reg = analysis_lop_region(v->a, x->lop);
 		snprintf(buf, n, "%s", reg == TRACE_NONE ? "(computation)" : view_region_name(v, reg));
 		break;
 	}
 	case OC_AMOUNT: fmt_seconds(sec(v, x->amount), buf, n); break;
 	case OC_NOTE:
-		if (vl->list == LI_WAITS && x->other != TRACE_NONE)
+		if (vl->list == LI_WAITS && x->kind >= HYW_ROW) {
+			const struct hybrid *h = lists_hybrid(vl);
+			if (h && x->other < h->n_waits) {
+				const struct hybrid_wait *w = &h->waits[x->other];
+				/* "for CUDA[0:7]: kernel", "OMP thread 1 for the rank: loop" */
+				char a[72] = "", b[64];
+				if (w->place >= h->n_timelines)
+					snprintf(a, sizeof a, "%s ", place_word(v, h, w->place));
+				snprintf(b, sizeof b, "%s", place_word(v, h, w->cause));
+				snprintf(buf, n, "%sfor %s: %s", a, b,
+					 view_region_name(v, hybrid_blamed_region(v->t, h, w)));
+			} else {
+				buf[0] = 0;
+			}
+		} else if (vl->list == LI_WAITS && x->other != TRACE_NONE)
 			snprintf(buf, n, "for r%u step %u", analysis_lop_timeline(v->a, x->other),
 				 analysis_lop_step(v->a, x->other));
 		else if (vl->list == LI_PROBLEMS && x->other != TRACE_NONE && x->other != x->lop)
@@ -240,6 +291,7 @@ view_lists_destroy(struct view_lists *vl)
 	free(vl->ranks);
 	for (int i = 0; i < LI_COUNT; i++)
 		vt_fini(&vl->tab[i]);
+	hybrid_free(&vl->hy);
 	free(vl);
 }
 
@@ -352,10 +404,13 @@ rank_rows(const struct rows_in *in, const struct profile_scope *s, struct rankro
 	return 0;
 }
 
-/* The wait states in scope s, as rows into *ops (allocated), n of them. */
+/* The wait states in scope s, as rows into *ops (allocated), n of them:
+ * Scalasca's, then the threads' and hosts' (hybrid.h), each at the
+ * operation its rank was in when it began (where Enter goes). */
 static int
-wait_rows(const struct analysis *a, const struct profile_scope *s, struct oprow **ops, uint32_t *n)
+wait_rows(const struct rows_in *in, const struct profile_scope *s, struct oprow **ops, uint32_t *n)
 {
+	const struct analysis *a = in->a;
 	uint32_t k;
 	size_t cap = 0;
 	const struct analysis_wait *w = analysis_waits(a, &k);
@@ -364,7 +419,22 @@ wait_rows(const struct analysis *a, const struct profile_scope *s, struct oprow 
 		if (in_scope(a, s, w[i].lop) &&
 		    push(ops, n, &cap, (struct oprow){ w[i].lop, i, w[i].cause_lop, w[i].time, w[i].kind }))
 			return ERR_NOMEM;
-	return 0;
+	uint32_t n_lanes;
+	trace_lanes(analysis_trace(a), &n_lanes);
+	struct hybrid h;
+	if (!n_lanes || in->charm || hybrid_compute(analysis_trace(a), &h, NULL))
+		return 0;
+	int rc = 0;
+	for (uint32_t i = 0; i < h.n_waits && !rc; i++) {
+		const struct hybrid_wait *x = &h.waits[i];
+		uint32_t r = hybrid_place_rank(analysis_trace(a), &h, x->place);
+		uint32_t l = view_index_lop_at_time(in->ix, r, x->from);
+		if (l != TRACE_NONE && in_scope(a, s, l))
+			rc = push(ops, n, &cap, (struct oprow){ l, k + i, i, x->to - x->from,
+								(uint8_t)(HYW_ROW + x->kind) });
+	}
+	hybrid_free(&h);
+	return rc;
 }
 
 static void
@@ -400,7 +470,7 @@ fill(struct view *v, const struct profile_scope *s)
 							   ? analysis_lop_diff_duration(a, h[i]) : analysis_lop_diff(a, h[i]), 0 }))
 				return ERR_NOMEM;
 	} else if (vl->list == LI_WAITS) {
-		return wait_rows(a, s, &vl->ops, &vl->n);
+		return wait_rows(&in, s, &vl->ops, &vl->n);
 	} else if (vl->list == LI_RANKS) {
 		free(vl->ranks);
 		vl->ranks = NULL;
@@ -456,7 +526,7 @@ job_run(const struct trace *tr, void *arg)
 	if (!rc && j->which == PF_RANKS) {
 		rc = rank_rows(&j->in, &s, &o->ranks, &o->n);
 	} else if (!rc) {
-		rc = wait_rows(j->in.a, &s, &o->ops, &o->n);
+		rc = wait_rows(&j->in, &s, &o->ops, &o->n);
 		/* sorted by a table of the job's own, over a copy of the pane
 		 * whose rows are the job's */
 		struct view_lists shadow = { .ops = o->ops, .v = j->v, .list = LI_WAITS };
