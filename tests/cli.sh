@@ -296,23 +296,30 @@ printf 'Q quit\n' >"$tmp/extra.keys"
 	ok || bad "keys: the footer names the configured keys"
 unset XDG_CONFIG_HOME
 
-# traces without MPI communication: one line saying what they hold, exit 1,
-# from info, analyze and the explorer's loader (render); a single rank with
-# collectives is still a trace to analyse
-for nm in 'casita-1_ocl_deps|OpenCL, compiler and user regions on 2 locations (cpu-thread 1, gpu 1)' \
-	'casita-1_scorep-ompt-host-nested|OpenMP and compiler regions on 10 locations (cpu-thread 10)' \
-	'apex-hpx-als-movielens|user regions on 3 locations (cpu-thread 3)' \
-	'fastotf2-simple-mi300|HIP, compiler and user regions on 32 locations'; do
+# a trace without communication nor threads or streams: one line saying
+# what it holds, exit 1, from info, analyze and the explorer's loader
+# (render); a single rank with collectives is still a trace to analyse
+craft_bin=$(dirname "$skein")/tools/craft     # make check-cli builds it
+"$craft_bin" no-comm "$tmp/nocomm" 2 >/dev/null 2>&1 || bad "craft no-comm"
+for cmd in info analyze render; do
+	run "no-comm-$cmd" 1 $cmd "$tmp/nocomm" && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
+		grep -q "^skein: $tmp/nocomm: nothing to analyse: MPI and user regions on 2 locations (cpu-thread 2), no MPI messages or collectives$" "$tmp/err" &&
+		ok || bad "$cmd no-comm: one line, exit 1 ($(cat "$tmp/err"))"
+done
+# programs without MPI (OpenCL, nested OpenMP, HPX, HIP): each process a
+# timeline, its other threads and its streams its lanes (doc/model.md)
+for nm in 'casita-1_ocl_deps|1 GPU stream' 'casita-1_scorep-ompt-host-nested|9 threads' \
+	'apex-hpx-als-movielens|2 threads' 'fastotf2-simple-mi300|2 GPU streams'; do
 	tr=$root/$shared/traces/otf2/${nm%%|*}
 	if [ ! -d "$tr" ]; then
-		skip=$((skip + 3))
+		skip=$((skip + 2))
 		continue
 	fi
-	for cmd in info analyze render; do
-		run "no-mpi-$cmd" 1 $cmd "$tr" && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" = 1 ] &&
-			grep -q "^skein: $tr: nothing to analyse: ${nm#*|}.*, no MPI messages or collectives$" "$tmp/err" &&
-			ok || bad "$cmd ${nm%%|*}: one line, exit 1 ($(cat "$tmp/err"))"
-	done
+	run "no-mpi-info" 0 info "$tr" && grep -q '^timelines     1 ' "$tmp/out" && grep -q '^lanes ' "$tmp/out" &&
+		ok || bad "info ${nm%%|*}: a process without MPI ($(head -c 300 "$tmp/err"))"
+	run "no-mpi-analyze" 0 analyze "$tr" && grep -q "^threads and streams .*${nm#*|}" "$tmp/out" &&
+		grep -q '^critical path ' "$tmp/out" && [ ! -s "$tmp/err" ] &&
+		ok || bad "analyze ${nm%%|*}: its threads and streams ($(head -c 300 "$tmp/err"))"
 done
 xp=$root/$shared/traces/otf2/casita-1_xeonphi_jacobi_01
 if [ -d "$xp" ]; then

@@ -45,10 +45,17 @@ SEEN = ("ENTER", "LEAVE", "MEASUREMENT_ON_OFF")
 def lanes_of(trace, loc_rank):
     """A rank's threads and streams (skein's lanes): CPU_THREAD and
     ACCELERATOR_STREAM locations that are not ranks, in the location group
-    of one -> (rank, is a stream)."""
-    group_rank, kinds = {}, {}
+    of one or in a group it created (a GPU context's) -> (rank, is a
+    stream). Without MPI ranks, each process's first CPU thread is its
+    rank, numbered as the groups first come (loc_rank is filled)."""
+    group_rank, kinds, creator = {}, {}, {}
     for line in otf2_print(trace, "-G"):
         f = line.split(None, 2)
+        if f and f[0] == "LOCATION_GROUP":
+            m = re.search(r'Creator: "[^"]*" <(\d+)>', line)
+            if m:
+                creator[int(f[1])] = int(m.group(1))
+            continue
         if not f or f[0] != "LOCATION":
             continue
         loc = int(f[1])
@@ -56,8 +63,16 @@ def lanes_of(trace, loc_rank):
         if not m:
             continue
         kinds[loc] = (m.group(1), int(m.group(2)))
+    no_mpi = not loc_rank
+    for loc, (t, g) in kinds.items():
+        if no_mpi and t == "CPU_THREAD" and g not in group_rank:
+            loc_rank[loc] = len(group_rank)
         if loc in loc_rank:
-            group_rank.setdefault(int(m.group(2)), loc_rank[loc])
+            group_rank.setdefault(g, loc_rank[loc])
+    for _ in range(4):
+        for g, c in creator.items():
+            if g not in group_rank and c in group_rank:
+                group_rank[g] = group_rank[c]
     return {loc: (group_rank[g], t == "ACCELERATOR_STREAM") for loc, (t, g) in kinds.items()
             if loc not in loc_rank and g in group_rank and t in ("CPU_THREAD", "ACCELERATOR_STREAM")}
 

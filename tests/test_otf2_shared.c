@@ -141,19 +141,20 @@ static const struct expect traces[] = {
 		.records = { [REC_ENTER] = 20, [REC_LEAVE] = 20, [REC_RMA_WIN_CREATE] = 2,
 			     [REC_RMA_WIN_DESTROY] = 2, [REC_RMA_PUT] = 1, [REC_RMA_GET] = 1,
 			     [REC_RMA_OP_COMPLETE_BLOCKING] = 2 },
-		.ranks = 0, .other_locations = 2,
+		/* no MPI: the process is a timeline, its master thread's */
+		.ranks = 1, .rank_events = { 40 }, .other_locations = 1,
 	},
 	{
 		.rel = "otf2/casita-1_scorep-ompt-host-nested/traces.otf2",
 		.events = 172,
 		.records = { [REC_ENTER] = 86, [REC_LEAVE] = 86 },
-		.ranks = 0, .other_locations = 10,
+		.ranks = 1, .rank_events = { 42 }, .other_locations = 9,
 	},
 	{
 		.rel = "otf2/fastotf2-simple-mi300/traces.otf2",
 		.events = 72670,
 		.records = { [REC_ENTER] = 40, [REC_LEAVE] = 40, [REC_OTHER] = 72590 },
-		.ranks = 0, .other_locations = 32,
+		.ranks = 1, .rank_events = { 80 }, .other_locations = 31,
 	},
 	{
 		/* APEX names its anchor APEX.otf2; its one MPI "rank" location

@@ -154,12 +154,15 @@ wait_for 'window 0.001000 s to 0.002000 s' && ok || bad ":window T1 T2"
 t send-keys -t tui q
 wait_gone 'logical · lateness' || bad "q after the panes"
 
-# a trace without MPI communication: the explorer refuses in one line, exit 1
-ocl=$root/../shared/traces/otf2/casita-1_ocl_deps
-if [ -d "$ocl" ]; then
-	t send-keys -t tui "clear; $skein $ocl; echo EXIT=\$?" Enter
-	wait_for '^EXIT=1' && screen | grep -q "^skein: $ocl: nothing to analyse: OpenCL, compiler and user regions" &&
+# a trace without communication (nor threads or streams): the explorer
+# refuses in one line, exit 1
+nocomm=$tmp/nocomm
+if "$(dirname "$skein")/tools/craft" no-comm "$nocomm" 2 >/dev/null 2>&1; then
+	t send-keys -t tui "clear; $skein $nocomm; echo EXIT=\$?" Enter
+	wait_for '^EXIT=1' && screen | grep -q "^skein: $nocomm: nothing to analyse: MPI and user regions" &&
 		ok || bad "the explorer refuses a trace without MPI communication ($(screen | tail -3))"
+else
+	bad "craft no-comm"
 fi
 
 # --- a login node's terminal (issue 12): TERM=xterm-256color inside tmux,

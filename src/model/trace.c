@@ -440,8 +440,8 @@ trace_require_communication(const struct trace *t, struct err *e)
 	for (size_t m = 0; m < t->n_msgs; m++)
 		if (t->msgs[m].send_op != TRACE_NONE || t->msgs[m].recv_op != TRACE_NONE)
 			return 0;
-	if (t->n_colls)
-		return 0;
+	if (t->n_colls || (t->n_lanes && t->n_timelines))
+		return 0;               /* a process with threads or streams */
 	/* what it holds instead: the paradigms of its regions, most first
 	 * (the measurement system's own regions aside), and its locations */
 	uint32_t count[256] = { 0 };

@@ -157,13 +157,13 @@ def_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
 {
 	struct otf2r *r = ud;
 	(void)type;
-	(void)creator;
 	uint32_t i = entry_for((void **)&r->lgroups, &r->n_lgroups, &r->cap_lgroups,
 			       sizeof *r->lgroups, &r->lgroup_at, self);
 	if (i == TRACE_NONE)
 		return fail(r, ERR_NOMEM);
 	r->lgroups[i] = (struct otf2r_lgroup){
 		.name = str_of(r, name), .node = otf2r_refs_get(&r->node_of, parent),
+		.creator = creator == OTF2_UNDEFINED_LOCATION_GROUP ? UINT32_MAX : (uint32_t)creator,
 	};
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -300,6 +300,44 @@ mpi_locations(const struct otf2r *r)
 	return best;
 }
 
+/* A trace without MPI (an OpenMP, CUDA or OpenCL program): each process
+ * (location group) with a CPU thread is a timeline, its first CPU thread
+ * the timeline's location, so that its other threads and streams are its
+ * lanes (otf2_lanes.c; doc/model.md "Lanes"). */
+static int
+process_timelines(struct otf2r *r)
+{
+	struct trace *t = r->t;
+	uint32_t n = 0;
+	uint8_t *seen = calloc(r->n_lgroups + 1, 1);
+	uint32_t *first = malloc((r->n_lgroups + 1) * sizeof *first);
+	if (!seen || !first) {
+		free(seen);
+		free(first);
+		return ERR_NOMEM;
+	}
+	for (size_t i = 0; i < t->n_locations; i++) {
+		uint32_t g = otf2r_refs_get(&r->lgroup_at, r->lgroup_of_loc[i]);
+		if (g == TRACE_NONE || seen[g] || t->locations[i].type != LOC_CPU_THREAD)
+			continue;
+		seen[g] = 1;
+		first[n++] = (uint32_t)i;
+	}
+	int rc = n ? trace_set_timelines(t, n) : 0;
+	for (uint32_t k = 0; k < n && !rc; k++) {
+		struct trace_location *L = &t->locations[first[k]];
+		struct trace_timeline *tl = &t->timelines[k];
+		uint32_t g = otf2r_refs_get(&r->lgroup_at, r->lgroup_of_loc[first[k]]);
+		L->timeline = k;
+		tl->location = L->id;
+		tl->name = L->group_name;
+		tl->node = r->lgroups[g].node;
+	}
+	free(seen);
+	free(first);
+	return rc;
+}
+
 static int
 make_timelines(struct otf2r *r)
 {
@@ -320,8 +358,10 @@ make_timelines(struct otf2r *r)
 		if (lg != TRACE_NONE)
 			tl->node = r->lgroups[lg].node;
 	}
-	if (n == 0)
+	if (n == 0) {
 		t->info.warnings[WARN_NO_MPI_RANKS]++;
+		return process_timelines(r);
+	}
 	return 0;
 }
 

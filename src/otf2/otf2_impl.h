@@ -60,6 +60,8 @@ struct otf2r_comm {
 
 struct otf2r_lgroup {
 	uint32_t name, node;
+	uint32_t creator;        /* the group that created it (an accelerator
+	                          * context's process), a ref; UINT32_MAX: none */
 };
 
 struct otf2r_win {

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 /* A location is a lane when it is a CPU thread or an accelerator stream
- * that is not a rank, in the location group of one. */
+ * that is not a rank, in the location group of one (or in a group that
+ * group created). */
 int
 otf2r_make_lanes(struct otf2r *r)
 {
@@ -28,6 +29,16 @@ otf2r_make_lanes(struct otf2r *r)
 		if (g != TRACE_NONE && t->locations[i].timeline != TRACE_NONE && tl_of_group[g] == TRACE_NONE)
 			tl_of_group[g] = t->locations[i].timeline;
 	}
+	/* a group without a rank goes with the group that created it (Score-P
+	 * 7 and later put a process's GPU contexts in groups of their own,
+	 * created by the process), a few generations up */
+	for (int pass = 0; pass < 4; pass++)
+		for (size_t g = 0; g < r->n_lgroups; g++) {
+			uint32_t c = r->lgroups[g].creator == UINT32_MAX ? TRACE_NONE
+				: otf2r_refs_get(&r->lgroup_at, r->lgroups[g].creator);
+			if (tl_of_group[g] == TRACE_NONE && c != TRACE_NONE && c != g)
+				tl_of_group[g] = tl_of_group[c];
+		}
 	int rc = 0, gpu = 0;
 	for (size_t i = 0; i < nl && !rc; i++) {
 		const struct trace_location *L = &t->locations[i];

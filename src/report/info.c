@@ -141,7 +141,11 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 		info->version[0], info->version[1], info->version[2]);
 	fprintf(out, "time span     %.6f s (resolution %.3g ns)\n", span,
 		1e9 / (double)info->ticks_per_second);
-	fprintf(out, "timelines     %u MPI ranks\n", s->n_timelines);
+	if (info->warnings[WARN_NO_MPI_RANKS] && s->n_timelines)
+		fprintf(out, "timelines     %u process%s without MPI, each its first thread's\n",
+			s->n_timelines, s->n_timelines == 1 ? "" : "es");
+	else
+		fprintf(out, "timelines     %u MPI ranks\n", s->n_timelines);
 	if (s->lanes[LANE_THREAD] + s->lanes[LANE_GPU])
 		fprintf(out, "lanes         %" PRIu64 " under their ranks (threads %" PRIu64
 			", gpu streams %" PRIu64 "), %" PRIu64 " regions and copies\n",

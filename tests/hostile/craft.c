@@ -28,6 +28,8 @@
  *   escape          plain, with terminal escape sequences in the creator,
  *                   region, rank, node and location names
  *   huge-bytes      plain, with messages claiming 2^63 bytes each
+ *   no-comm N       plain without its messages: the calls, no records in
+ *                   them (nothing to analyse: no communication, no threads)
  *
  * Exit status 0, or 1 with a message naming the failing call.
  */
@@ -53,6 +55,7 @@ struct spec {
 	uint64_t msg_bytes;
 	bool escape;
 	bool global_ids;         /* events name global ids; no mapping tables */
+	bool no_msgs;            /* the send and receive calls hold no records */
 };
 
 /* global ids, before spec.base is added */
@@ -105,7 +108,9 @@ write_events(OTF2_Archive *a, const struct spec *s)
 				uint32_t g = sending ? R_SEND : R_RECV;
 				t += 100 + 10 * r;
 				CHECK(OTF2_EvtWriter_Enter(w, NULL, t++, local_region(g)));
-				if (sending)
+				if (s->no_msgs)
+					;
+				else if (sending)
 					CHECK(OTF2_EvtWriter_MpiSend(w, NULL, t++, (r + 1) % n, LOCAL_COMM, i,
 								     s->msg_bytes));
 				else
@@ -271,6 +276,9 @@ parse(int argc, char **argv, struct spec *s)
 		s->escape = true;
 	} else if (!strcmp(s->kind, "huge-bytes")) {
 		s->msg_bytes = UINT64_C(1) << 63;
+	} else if (!strcmp(s->kind, "no-comm")) {
+		s->ranks = n ? n : 4;
+		s->no_msgs = true;
 	} else {
 		return -1;
 	}
@@ -282,7 +290,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,

@@ -487,8 +487,9 @@ dist_run(struct dcomm *c, const char *trace, const struct analysis_opts *o, cons
 	if (c->rank == 0 && h && h->loaded && h->loaded(h->ud, r.d.t))
 		rc = ERR_CANCELLED;
 	rc = dcomm_agree(c, rc);
-	/* a trace without MPI communication has no structure to save */
-	uint64_t comm = r.d.t->n_msgs || r.d.t->n_colls;
+	/* a trace without MPI communication has no structure to save, unless
+	 * its processes have threads or streams (trace_require_communication) */
+	uint64_t comm = r.d.t->n_msgs || r.d.t->n_colls || (r.d.t->n_lanes && r.d.t->n_timelines);
 	if (!rc)
 		rc = dcomm_reduce(c, &comm, 1, DCOMM_MAX);
 	if (!rc && !comm) {

@@ -262,7 +262,10 @@ pair(struct hy *y)
 }
 
 /* A stream's kernel or copy issued while the stream was idle waited for
- * its call: an edge back to it (a busy stream's goes on back the stream). */
+ * its call: an edge back to it; issued while the stream was busy (or
+ * issued by no call we know), for the work before it on the stream: an
+ * edge to that work's end (the time between, the stream's own latency,
+ * on the path as its wait). */
 static int
 stream_edges(struct hy *y)
 {
@@ -276,6 +279,10 @@ stream_edges(struct hy *y)
 			const struct call *c = &y->calls[w->call];
 			if (hy_add_edge(y, w->enter, w->place, w->frame, w->issue, c->place, c->frame, TRACE_NONE))
 				return ERR_NOMEM;
+		} else if (i > 0 && y->work[i - 1].place == w->place &&
+			   hy_add_edge(y, w->enter, w->place, w->frame, prev_end, w->place, y->work[i - 1].frame,
+				       TRACE_NONE)) {
+			return ERR_NOMEM;     /* queued behind the work before it */
 		}
 		if (w->leave > prev_end)
 			prev_end = w->leave;
@@ -307,6 +314,10 @@ issued_before(const struct hy *y, uint64_t t)
 	return lo;
 }
 
+/* How far back (in issue order) a call looks for the work that released
+ * it when the latest-ending one ended after the call returned. */
+#define SKEW_LOOK 64
+
 /* Synchronisations and blocking copies: released by the latest-ending
  * device work issued before they returned; their wait state is the time
  * they spent before work issued before them was done. */
@@ -334,7 +345,20 @@ host_waits(struct hy *y)
 		if (k == 0 || y->prefix_end[k - 1] <= x->enter)
 			continue;
 		const struct work *d = &y->work[y->prefix_at[k - 1]];
-		uint64_t at = d->leave < x->leave ? d->leave : x->leave;
+		/* the work that ended last before the call returned: a device
+		 * clock that lags the host's records the call's own copy after
+		 * it returned (casita-2_cuda_simple), which cannot have held it */
+		if (d->leave > x->leave) {
+			d = NULL;
+			for (uint32_t i = k, seen = 0; i-- > 0 && seen < SKEW_LOOK; seen++) {
+				const struct work *o = &y->work[y->order[i]];
+				if (o->leave <= x->leave && o->leave > x->enter && (!d || o->leave > d->leave))
+					d = o;
+			}
+			if (!d)
+				continue;
+		}
+		uint64_t at = d->leave;
 		uint32_t wait = TRACE_NONE;
 		/* the wait: for the work issued before the call */
 		uint32_t kb = x->cls == HY_SYNC ? k : issued_before(y, x->enter);

@@ -68,8 +68,9 @@ struct hybrid_wait {
 /* An edge the critical path follows back: place `place` was released at
  * `at` by place `by` at `by_at` (<= at): a host call by the end of the
  * device work it waited for, a barrier by the last thread's entering, a
- * stream's kernel or copy by the host call that issued it, a thread's
- * part of a parallel region by the fork. `wait` is the wait state it
+ * stream's kernel or copy by the host call that issued it (or, queued
+ * behind the work before it, by that work's end: `by` is the stream
+ * itself), a thread's part of a parallel region by the fork. `wait` is the wait state it
  * ends (an index into waits) or TRACE_NONE. */
 struct hybrid_edge {
 	uint64_t at, by_at;

@@ -83,6 +83,39 @@ lane_span(const struct analysis *a, uint32_t lane, uint64_t *first, uint64_t *la
 	}
 }
 
+/* Where lane `lane`'s stretch of work around t began: the enter of its
+ * outermost frame that t is in (enter < t <= leave), or t in a gap. */
+static uint64_t
+lane_work_start(const struct analysis *a, uint32_t lane, uint64_t t)
+{
+	uint32_t nf;
+	const struct trace_lane *L = &trace_lanes(a->t, NULL)[lane];
+	const struct trace_frame *fr = trace_lane_frames(a->t, &nf);
+	uint32_t lo = L->frame_first, hi = L->frame_first + L->frame_count;
+	while (lo < hi) {            /* the frames entered before t: [first, lo) */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (fr[mid].t_enter < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint64_t start = t;
+	/* the last entered before t and its ancestors: the outermost still
+	 * open at t (a frame's ancestors entered before it) */
+	for (uint32_t f = lo > L->frame_first ? lo - 1 : TRACE_NONE; f != TRACE_NONE; f = fr[f].parent)
+		if (fr[f].t_leave >= t)
+			start = fr[f].t_enter;
+	/* an earlier outermost frame may still cover t (frames of other
+	 * branches are not ancestors): the top-level frames before it */
+	for (uint32_t f = lo; f-- > L->frame_first && fr[f].t_enter < start;)
+		if (fr[f].depth == 0) {
+			if (fr[f].t_leave >= t)
+				start = fr[f].t_enter;
+			break;
+		}
+	return start;
+}
+
 /* The MPI wait rank tl's walk back from t meets first whose release came
  * before t: its lop in *wl (TRACE_NONE: none), release time and releaser. */
 static void
@@ -132,12 +165,27 @@ walk_mpi(const struct analysis *a, struct path_walk *w)
 		if (tl < n_tl)
 			mpi_jump(a, &tls[tl], t, &wl, &rel, &by);
 		const struct hybrid_edge *e = w->h ? hybrid_edge_before(w->h, tl, t) : NULL;
+		if (tl >= n_tl) {
+			/* a lane whose work around t nothing released (a thread
+			 * of a nested team, a kernel without its launch) or that
+			 * is idle at t: back to its rank where the work began */
+			uint64_t s = lane_work_start(a, tl - n_tl, t);
+			if (!e || e->at < s) {
+				if (path_push(w, tl, s, t, PATH_RUN, TRACE_NONE, TRACE_NONE))
+					return ERR_NOMEM;
+				w->jumps++;
+				tl = trace_lanes(a->t, NULL)[tl - n_tl].timeline;
+				t = s;
+				continue;
+			}
+		}
 		if (e && (wl == TRACE_NONE || e->at > rel)) {
-			/* to the device work, the last thread, the launch, the fork */
+			/* to the device work, the last thread, the launch, the
+			 * fork, the work a queued kernel waited for */
 			if (path_push(w, tl, e->at, t, PATH_RUN, TRACE_NONE, TRACE_NONE) ||
 			    path_push(w, tl, e->by_at, e->at, PATH_IDLE, TRACE_NONE, TRACE_NONE))
 				return ERR_NOMEM;
-			w->jumps++;
+			w->jumps += e->by != tl;
 			tl = e->by;
 			t = e->by_at;
 			continue;
@@ -158,6 +206,7 @@ walk_mpi(const struct analysis *a, struct path_walk *w)
 		lane_span(a, tl - n_tl, &lo, &hi);
 		begin = lo;
 	}
+	begin = begin > w->from ? begin : w->from;
 	uint64_t start = begin < t ? begin : t;
 	if (path_push(w, tl, start, t, PATH_RUN, TRACE_NONE, TRACE_NONE) ||
 	    path_push(w, tl, w->from < start ? w->from : start, start, PATH_STARTUP, TRACE_NONE, TRACE_NONE))
