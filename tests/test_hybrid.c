@@ -12,6 +12,7 @@
 #include "analysis/path/path.h"
 #include "analysis/profile/profile.h"
 #include "analysis/run/run.h"
+#include "analysis/saved/saved.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,6 +376,28 @@ casita_cuda(void **state)
 	assert_int_equal(loop_calls, 40);
 	assert_int_equal((loop_us + 500) / 1000, 96127);
 	profile_free(&pr);
+	/* a saved file keeps the lanes: the same frames, the same path */
+	char saved[128];
+	snprintf(saved, sizeof saved, "%s/cuda.skein", tmpdir);
+	struct analysis_opts o2;
+	analysis_opts_default(&o2);
+	assert_int_equal(saved_write(a, &o2, saved, &e), 0);
+	struct trace *t2;
+	struct analysis *a2;
+	assert_int_equal(saved_open(saved, &t2, &a2, NULL, &e), 0);
+	uint32_t n1, n2, f1, f2;
+	const struct trace_lane *l1 = trace_lanes(t, &n1), *l2 = trace_lanes(t2, &n2);
+	const struct trace_frame *fr1 = trace_lane_frames(t, &f1), *fr2 = trace_lane_frames(t2, &f2);
+	assert_int_equal(n1, n2);
+	assert_int_equal(f1, f2);
+	assert_memory_equal(l1, l2, n1 * sizeof *l1);
+	assert_memory_equal(fr1, fr2, f1 * sizeof *fr1);
+	struct path q;
+	assert_int_equal(path_compute(a2, &q, NULL), 0);
+	assert_int_equal(on_path(a2, &q, "_Z11copy_kernelPfPKfii") / 1000, 4914);
+	path_free(&q);
+	analysis_destroy(a2);
+	trace_destroy(t2);
 	analysis_destroy(a);
 	trace_destroy(t);
 }

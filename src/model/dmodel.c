@@ -8,6 +8,7 @@
 
 #include "base/dcomm.h"
 #include "base/err.h"
+#include "base/vec.h"
 #include "trace_impl.h"
 
 uint32_t
@@ -389,7 +390,14 @@ trace_lanes_gather(struct dcomm *c, struct trace *t)
 		return rc;
 	}
 	struct trace_frame *f = recv;
-	uint64_t n = 0;
+	uint64_t n = 0, all = 0;
+	for (uint32_t r = 0; r < c->size; r++)
+		all += rcount[r] / sizeof *f;
+	if (all > VEC_MAX_ID) {
+		free(rcount);
+		free(recv);
+		return ERR_LIMIT;
+	}
 	for (uint32_t r = 0; r < c->size; r++) {
 		uint64_t k = rcount[r] / sizeof *f;
 		/* a rank's parents are indices into its own run */

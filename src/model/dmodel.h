@@ -121,14 +121,14 @@ struct build;
  * ERR_USAGE (the runs do not tile the timelines, or t's records are not
  * in timeline order), ERR_LIMIT, ERR_NOMEM (on any rank) or
  * ERR_CANCELLED (progress returned non-zero on a rank). */
+int dmodel_finish(struct dcomm *c, struct trace *t, struct build *b, uint32_t tl_lo, uint32_t tl_hi,
+		  struct dmodel *out, trace_progress_fn progress, void *ud);
+
 /* Collective: the threads' and streams' frames (trace.h's lanes) each
  * rank read for the lanes of its share, onto every rank, so that every
  * rank's t holds every lane's (in lane order, each rank's after those of
- * the ranks before it). Returns 0 or ERR_NOMEM / the exchange's code
- * (t unchanged). */
+ * the ranks before it). Returns 0, ERR_LIMIT (more than 2^32 - 3 frames)
+ * or ERR_NOMEM / the exchange's code (t unchanged). */
 int trace_lanes_gather(struct dcomm *c, struct trace *t);
-
-int dmodel_finish(struct dcomm *c, struct trace *t, struct build *b, uint32_t tl_lo, uint32_t tl_hi,
-		  struct dmodel *out, trace_progress_fn progress, void *ud);
 
 #endif

@@ -487,6 +487,11 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 	for (uint32_t i = 0; i < v.n_blocks && !rc; i++)
 		if (v.blocks[i].rc)
 			rc = err_set(r->e, v.blocks[i].rc, "%s", v.blocks[i].err.msg);
+	/* the lanes' frames (a share's: those of its lanes, gathered by
+	 * trace_lanes_gather) */
+	if (!rc && (rc = otf2r_lanes_join(r, v.blocks, v.n_blocks)))
+		rc = err_set(r->e, rc, "%s: the threads' and streams' regions: %s", r->anchor,
+			     err_name(rc));
 	if (rc)
 		goto out;
 	/* the front block, then the others' in location order */
@@ -503,11 +508,6 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 			v.blocks[i].b = NULL;
 		}
 	sum_counts(&v, c);
-	/* the lanes' frames (a share's: those of its lanes, gathered by
-	 * trace_lanes_gather) */
-	if ((rc = otf2r_lanes_join(r, v.blocks, v.n_blocks)))
-		rc = err_set(r->e, rc, "%s: the threads' and streams' regions: %s", r->anchor,
-			     err_name(rc));
 out:
 	if (v.blocks)
 		otf2r_lanes_drop(v.blocks, v.n_blocks);

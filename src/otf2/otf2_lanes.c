@@ -87,17 +87,41 @@ open_frame(struct evblock *k, uint64_t time, uint32_t region, uint32_t *at)
 	return 0;
 }
 
+
 static void
 close_frame(struct evblock *k, uint32_t f, uint64_t time)
 {
 	k->lf[f].t_leave = time > k->lf[f].t_enter ? time : k->lf[f].t_enter;
 }
 
+/* A lane's times never go back (as the builder clamps a rank's: a
+ * frame then nests within its parent and the lane's frames stay in time
+ * order, which the critical path and the views rely on). */
+static uint64_t
+lane_time(struct evblock *k, uint64_t time)
+{
+	if (time < k->lane_last)
+		return k->lane_last;
+	return k->lane_last = time;
+}
+
+/* An open copy ends at time (its completion, or any other record of the
+ * stream's: a stream runs one thing at a time), so that copies nest as
+ * the other frames do. */
+static void
+end_copy(struct evblock *k, uint64_t time)
+{
+	if (k->copy_at != TRACE_NONE) {
+		close_frame(k, k->copy_at, time);
+		k->copy_at = TRACE_NONE;
+	}
+}
+
 int
 otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region)
 {
-	if (time > k->lane_last)
-		k->lane_last = time;
+	time = lane_time(k, time);
+	end_copy(k, time);
 	if (enter) {
 		uint32_t f;
 		if (open_frame(k, time, region, &f) ||
@@ -124,17 +148,13 @@ otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region)
 int
 otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time)
 {
-	if (time > k->lane_last)
-		k->lane_last = time;
+	time = lane_time(k, time);
 	if (k->r->t->lanes[k->cur_lane].kind != LANE_GPU)
 		return 0;
 	if (rec != REC_RMA_GET && rec != REC_RMA_PUT && rec != REC_RMA_OP_COMPLETE_BLOCKING &&
 	    rec != REC_RMA_OP_COMPLETE_NON_BLOCKING)
 		return 0;
-	if (k->copy_at != TRACE_NONE) {
-		close_frame(k, k->copy_at, time);
-		k->copy_at = TRACE_NONE;
-	}
+	end_copy(k, time);
 	if (rec == REC_RMA_GET || rec == REC_RMA_PUT) {
 		uint32_t region = k->r->copy_region[rec == REC_RMA_PUT];
 		if (region != TRACE_NONE && open_frame(k, time, region, &k->copy_at))
@@ -146,8 +166,7 @@ otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time)
 int
 otf2r_lane_end(struct evblock *k)
 {
-	if (k->copy_at != TRACE_NONE)
-		close_frame(k, k->copy_at, k->lane_last);
+	end_copy(k, k->lane_last);
 	while (k->n_lstk)
 		close_frame(k, k->lstk[--k->n_lstk], k->lane_last);
 	struct trace_lane *L = &k->r->t->lanes[k->cur_lane];

@@ -77,11 +77,12 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 		count[h.waits[i].kind]++;
 	}
 	char b1[32], b2[32], p1[200], p2[200], r1[128], r2[128];
-	fprintf(out, "\nthreads and streams  %u thread%s and %u GPU stream%s under their ranks: "
+	int mpi = !trace_info(t)->warnings[WARN_NO_MPI_RANKS];
+	fprintf(out, "\nthreads and streams  %u thread%s and %u GPU stream%s under their %s: "
 		"%" PRIu64 " OpenMP team%s, %" PRIu64 " barrier%s matched",
 		kinds[LANE_THREAD], kinds[LANE_THREAD] == 1 ? "" : "s", kinds[LANE_GPU],
-		kinds[LANE_GPU] == 1 ? "" : "s", h.teams, h.teams == 1 ? "" : "s", h.barriers,
-		h.barriers == 1 ? "" : "s");
+		kinds[LANE_GPU] == 1 ? "" : "s", mpi ? "ranks" : "processes", h.teams,
+		h.teams == 1 ? "" : "s", h.barriers, h.barriers == 1 ? "" : "s");
 	if (h.unpaired_work || h.unpaired_calls)
 		fprintf(out, "; %" PRIu64 " kernels or copies without their call, %" PRIu64
 			" calls without their device work", h.unpaired_work, h.unpaired_calls);

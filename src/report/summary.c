@@ -56,8 +56,10 @@ summary_compute(const struct trace *t, struct summary *s)
 		s->regions[regions[i].role]++;
 	uint32_t n_lanes;
 	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
-	if (!(s->is_lane = calloc(n_locs ? n_locs : 1, 1)))
+	if (!(s->is_lane = calloc(n_locs ? n_locs : 1, 1))) {
+		summary_fini(s);
 		return ERR_NOMEM;
+	}
 	for (uint32_t i = 0; i < n_lanes; i++) {
 		s->is_lane[lanes[i].location] = 1;
 		s->lanes[lanes[i].kind]++;

@@ -260,11 +260,13 @@ struct tlcell {
 #define VIEW_TL_IDLE (TRACE_NONE - 1)
 /* The timeline's lane rows (view_rows.c): how many of the pane's rows
  * the selected rank's threads and streams take (0 when hidden), their
- * cells over the time axis, lane row i drawn. */
+ * cells over the time axis (out of memory: the timeline is not drawn
+ * and tried again next time), lane row i drawn. */
 uint32_t view_tl_lane_rows(struct view *v, int rows);
-void view_tl_lane_cells(struct view *v, int cw);
+int view_tl_lane_cells(struct view *v, int cw);     /* 0, or -1: out of memory */
 void view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw);
-/* Space in the timeline: the lanes shown or hidden; returns 1. */
+/* Space in the timeline of a trace with lanes: the lanes shown or
+ * hidden (else Space toggles clusters, as in the grid); returns 1. */
 int view_tl_lanes_toggle(struct view *v);
 /* Lop i claims the cells of one timeline row (out, with the coverage of
  * each cell's top and dom so far) over the pane's time axis. */

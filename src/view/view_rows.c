@@ -276,7 +276,7 @@ view_tl_lane_rows(struct view *v, int rows)
 	return v->tl_nlane = n < most ? n : most;
 }
 
-void
+int
 view_tl_lane_cells(struct view *v, int cw)
 {
 	size_t need = (size_t)v->tl_nlane * (size_t)cw;
@@ -284,7 +284,7 @@ view_tl_lane_cells(struct view *v, int cw)
 		struct lane_cell *p = realloc(v->tl_lc, need * sizeof *p);
 		if (!p) {
 			v->tl_nlane = 0;
-			return;
+			return -1;
 		}
 		v->tl_lc = p;
 		v->tl_lc_cap = need;
@@ -292,6 +292,7 @@ view_tl_lane_cells(struct view *v, int cw)
 	for (uint32_t i = 0; i < v->tl_nlane; i++)
 		view_lane_cells(v->t, v->tl_lane_ids[i], v->tl_t0, v->tl_t1, (uint32_t)cw,
 				&v->tl_lc[(size_t)i * (size_t)cw]);
+	return 0;
 }
 
 /* Lane row i: its name under its rank's, its cells coloured by region
@@ -327,10 +328,6 @@ view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw)
 int
 view_tl_lanes_toggle(struct view *v)
 {
-	uint32_t n;
-	trace_lanes(v->t, &n);
 	v->tl_lanes = !v->tl_lanes;
-	if (v->tl_lanes && !n)
-		view_set_message(v, 0, "the trace has no threads or GPU streams");
 	return 1;
 }

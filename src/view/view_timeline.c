@@ -567,9 +567,8 @@ tl_prepare(struct view *v, int w, int h)
 		return;
 	}
 	collect_msgs(v, rows, cw);
-	view_tl_lane_cells(v, cw);
 	memcpy(v->tl_key, key, sizeof key);
-	v->tl_valid = 1;
+	v->tl_valid = view_tl_lane_cells(v, cw) == 0;
 }
 
 /* Does row r hold a rank :ranks keeps? */
@@ -878,7 +877,7 @@ tl_request(struct view *v, enum action act)
 		return 1;
 	if (view_is_charm(v))
 		return pe_request(v, act);
-	if (act == ACT_CLUSTER_TOGGLE)
+	if (act == ACT_CLUSTER_TOGGLE && trace_lanes(v->t, NULL))
 		return view_tl_lanes_toggle(v);
 	uint32_t first, end;
 	view_index_rank_lops(v->ix, v->sel_rank, &first, &end);

@@ -167,8 +167,8 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 	}
 	if (!rc)
 		rc = put_one(w, S_EPOCHS, sizeof *ep, d->epochs.all, d->epochs.off, ep, d->epochs.n);
-	/* lanes (whole on every rank, where the model was cut from a whole
-	 * one; a distributed read has none: doc/distributed.md) */
+	/* lanes: whole on every rank (a distributed read gathers them,
+	 * trace_lanes_gather), written by rank 0 */
 	if (!rc && t->n_lanes)
 		rc = put_whole(w, c, S_LANES, sizeof *t->lanes, t->lanes, t->n_lanes);
 	if (!rc && t->n_lanes)

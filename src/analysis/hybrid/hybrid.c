@@ -39,10 +39,17 @@ has(const char *s, const char *part)
 	return strstr(s, part) != NULL;
 }
 
+/* OTF2's paradigms of device calls: CUDA, OpenACC, OpenCL, HIP (a user
+ * function named like one is not one). */
+static int
+device_paradigm(uint8_t p)
+{
+	return p == 5 || p == 18 || p == 19 || p == 23;
+}
+
 enum hybrid_class
 hybrid_class(const char *name, uint8_t paradigm)
 {
-	(void)paradigm;
 	if (!strncmp(name, "!$omp ", 6)) {
 		const char *w = name + 6;
 		if (!strncmp(w, "parallel", 8) || !strncmp(w, "implicit_task", 13))
@@ -53,6 +60,8 @@ hybrid_class(const char *name, uint8_t paradigm)
 		return HY_NONE;
 	}
 	/* CUDA driver and runtime, HIP, OpenCL */
+	if (!device_paradigm(paradigm))
+		return HY_NONE;
 	if (has(name, "LaunchKernel") || has(name, "cudaLaunch") || has(name, "cuLaunch") ||
 	    has(name, "clEnqueueNDRangeKernel") || has(name, "clEnqueueTask"))
 		return HY_LAUNCH;
@@ -108,17 +117,12 @@ hybrid_place_rank(const struct trace *t, const struct hybrid *h, uint32_t p)
 	return p < h->n_timelines ? p : trace_lanes(t, NULL)[p - h->n_timelines].timeline;
 }
 
-/* Is frame i of a place (frames fr, the place's from `first`) inside
- * another frame of the same family (cls equal to c, or both copies)? */
+/* Are two host calls' classes of one kind (copies, synchronous or not)? */
 static int
-inside_same(const struct hy *y, const struct trace_frame *fr, uint32_t i, uint8_t c, uint32_t stop)
+same_kind(uint8_t a, uint8_t b)
 {
-	for (uint32_t p = fr[i].parent; p != TRACE_NONE && p != stop; p = fr[p].parent) {
-		uint8_t pc = y->cls[fr[p].region];
-		if (pc == c || ((pc == HY_COPY || pc == HY_COPY_ASYNC) && (c == HY_COPY || c == HY_COPY_ASYNC)))
-			return 1;
-	}
-	return 0;
+	int ca = a == HY_COPY || a == HY_COPY_ASYNC, cb = b == HY_COPY || b == HY_COPY_ASYNC;
+	return a == b || (ca && cb);
 }
 
 /* The rank's host calls that issue or wait for device work: the
@@ -133,16 +137,15 @@ host_calls(struct hy *y, uint32_t place)
 		uint8_t c = cls_of(y, &fr[i]);
 		if (c != HY_LAUNCH && c != HY_COPY && c != HY_COPY_ASYNC && c != HY_SYNC)
 			continue;
-		/* a frame whose next frame is its own child of the same kind
-		 * is the wrapper: skipped */
+		/* a call holding a call of its kind is the wrapper: skipped */
 		int wraps = 0;
-		for (uint32_t k = i + 1; k < first + n && fr[k].t_enter <= fr[i].t_leave; k++) {
-			uint8_t kc = cls_of(y, &fr[k]);
-			if ((kc == c || ((kc == HY_COPY || kc == HY_COPY_ASYNC) && (c == HY_COPY || c == HY_COPY_ASYNC))) &&
-			    inside_same(y, fr, k, c, fr[i].parent)) {
-				wraps = 1;
-				break;
-			}
+		for (uint32_t k = i + 1; k < first + n && fr[k].t_enter <= fr[i].t_leave && !wraps; k++) {
+			if (!same_kind(cls_of(y, &fr[k]), c))
+				continue;
+			uint32_t p = fr[k].parent;
+			while (p != TRACE_NONE && p > i)
+				p = fr[p].parent;
+			wraps = p == i;
 		}
 		if (wraps)
 			continue;
@@ -215,7 +218,8 @@ by_enter(const void *ctx, uint32_t a, uint32_t b)
 static int
 pair(struct hy *y)
 {
-	qsort(y->calls, y->n_calls, sizeof *y->calls, by_call_enter);
+	if (y->n_calls)
+		qsort(y->calls, y->n_calls, sizeof *y->calls, by_call_enter);
 	uint32_t *ci = malloc((y->n_calls + 1) * sizeof *ci);
 	if (!ci)
 		return ERR_NOMEM;
@@ -262,10 +266,11 @@ pair(struct hy *y)
 }
 
 /* A stream's kernel or copy issued while the stream was idle waited for
- * its call: an edge back to it; issued while the stream was busy (or
- * issued by no call we know), for the work before it on the stream: an
- * edge to that work's end (the time between, the stream's own latency,
- * on the path as its wait). */
+ * its call: an edge back to it; issued while the stream was busy (or,
+ * issued by no call we know, begun before the work before it ended), for
+ * the work before it on the stream: an edge to that work's end (the time
+ * between, the stream's own latency, on the path as its wait). Other
+ * work has no edge: the path leaves it for its rank (path.c). */
 static int
 stream_edges(struct hy *y)
 {
@@ -280,6 +285,7 @@ stream_edges(struct hy *y)
 			if (hy_add_edge(y, w->enter, w->place, w->frame, w->issue, c->place, c->frame, TRACE_NONE))
 				return ERR_NOMEM;
 		} else if (i > 0 && y->work[i - 1].place == w->place &&
+			   (w->call != TRACE_NONE || prev_end >= w->enter) &&
 			   hy_add_edge(y, w->enter, w->place, w->frame, prev_end, w->place, y->work[i - 1].frame,
 				       TRACE_NONE)) {
 			return ERR_NOMEM;     /* queued behind the work before it */
@@ -318,6 +324,27 @@ issued_before(const struct hy *y, uint64_t t)
  * it when the latest-ending one ended after the call returned. */
 #define SKEW_LOOK 64
 
+/* Of the first k works by issue, the one that ended last while call x
+ * ran (after it began, no later than it returned), or NULL: a device
+ * clock that lags the host's records some copies after their blocking
+ * call returned (casita-2_cuda_simple), which cannot have held it. */
+static const struct work *
+released_by(const struct hy *y, uint32_t k, const struct call *x)
+{
+	if (k == 0 || y->prefix_end[k - 1] <= x->enter)
+		return NULL;
+	const struct work *d = &y->work[y->prefix_at[k - 1]];
+	if (d->leave <= x->leave)
+		return d;
+	d = NULL;
+	for (uint32_t i = k, seen = 0; i-- > 0 && seen < SKEW_LOOK; seen++) {
+		const struct work *o = &y->work[y->order[i]];
+		if (o->leave <= x->leave && o->leave > x->enter && (!d || o->leave > d->leave))
+			d = o;
+	}
+	return d;
+}
+
 /* Synchronisations and blocking copies: released by the latest-ending
  * device work issued before they returned; their wait state is the time
  * they spent before work issued before them was done. */
@@ -341,35 +368,19 @@ host_waits(struct hy *y)
 		const struct call *x = &y->calls[c];
 		if (x->cls != HY_SYNC && x->cls != HY_COPY)
 			continue;
-		uint32_t k = issued_before(y, x->leave);
-		if (k == 0 || y->prefix_end[k - 1] <= x->enter)
+		const struct work *d = released_by(y, issued_before(y, x->leave), x);
+		if (!d)
 			continue;
-		const struct work *d = &y->work[y->prefix_at[k - 1]];
-		/* the work that ended last before the call returned: a device
-		 * clock that lags the host's records the call's own copy after
-		 * it returned (casita-2_cuda_simple), which cannot have held it */
-		if (d->leave > x->leave) {
-			d = NULL;
-			for (uint32_t i = k, seen = 0; i-- > 0 && seen < SKEW_LOOK; seen++) {
-				const struct work *o = &y->work[y->order[i]];
-				if (o->leave <= x->leave && o->leave > x->enter && (!d || o->leave > d->leave))
-					d = o;
-			}
-			if (!d)
-				continue;
-		}
 		uint64_t at = d->leave;
 		uint32_t wait = TRACE_NONE;
-		/* the wait: for the work issued before the call */
-		uint32_t kb = x->cls == HY_SYNC ? k : issued_before(y, x->enter);
-		if (kb && y->prefix_end[kb - 1] > x->enter) {
-			const struct work *b = &y->work[y->prefix_at[kb - 1]];
-			uint64_t to = b->leave < x->leave ? b->leave : x->leave;
-			if (hy_add_wait(y, x->enter, to, x->place, x->frame, b->place, b->frame, HYW_DEVICE, &wait))
-				return ERR_NOMEM;
-			if (b != d)
-				wait = TRACE_NONE;
-		}
+		/* the wait: for the work issued before the call (a copy
+		 * call's own transfer is not waiting) */
+		const struct work *b = x->cls == HY_SYNC ? d : released_by(y, issued_before(y, x->enter), x);
+		if (b && hy_add_wait(y, x->enter, b->leave, x->place, x->frame, b->place, b->frame, HYW_DEVICE,
+				     &wait))
+			return ERR_NOMEM;
+		if (b != d)
+			wait = TRACE_NONE;
 		if (hy_add_edge(y, at, x->place, x->frame, at, d->place, d->frame, wait))
 			return ERR_NOMEM;
 	}
@@ -498,7 +509,8 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	if (!rc)
 		rc = order_waits(h);
 	if (!rc) {
-		qsort(h->edges, h->n_edges, sizeof *h->edges, by_place_at);
+		if (h->n_edges)
+			qsort(h->edges, h->n_edges, sizeof *h->edges, by_place_at);
 		for (uint32_t i = 0; i < h->n_edges; i++)
 			h->edge_first[h->edges[i].place + 1]++;
 		for (uint32_t p = 0; p < h->n_places; p++)

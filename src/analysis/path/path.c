@@ -116,23 +116,60 @@ lane_work_start(const struct analysis *a, uint32_t lane, uint64_t t)
 	return start;
 }
 
+/* Where a rank's scan for its next MPI jump stands: the walk comes back
+ * to a rank ever earlier, so its scan only goes down. `next` is the op
+ * to look at next (ops above it were looked at and let go: their release
+ * came at or after an earlier query's time, so after any later one);
+ * `found` the op it stopped at (TRACE_NONE: none yet), its lop, release
+ * and releaser. */
+struct scan {
+	int64_t next;
+	uint32_t found, wl, by;
+	uint64_t rel;
+	int started;
+};
+
 /* The MPI wait rank tl's walk back from t meets first whose release came
- * before t: its lop in *wl (TRACE_NONE: none), release time and releaser. */
+ * before t: its lop in *wl (TRACE_NONE: none), release time and releaser.
+ * Each op of the rank is looked at once over the whole walk. */
 static void
-mpi_jump(const struct analysis *a, const struct trace_timeline *T, uint64_t t, uint32_t *wl,
-	 uint64_t *rel, uint32_t *by)
+mpi_jump(const struct analysis *a, const struct trace_timeline *T, struct scan *sc, uint64_t t,
+	 uint32_t *wl, uint64_t *rel, uint32_t *by)
 {
-	int64_t x = last_before(a, T->op_first, T->op_count, t);
+	int64_t top = last_before(a, T->op_first, T->op_count, t);
 	*wl = TRACE_NONE;
-	for (; x >= (int64_t)T->op_first; x--) {
+	if (!sc->started || sc->next > top) {
+		if (!sc->started || sc->found == TRACE_NONE || (int64_t)sc->found > top)
+			sc->found = TRACE_NONE;
+		sc->next = sc->found != TRACE_NONE ? (int64_t)sc->found - 1 : top;
+		sc->started = 1;
+	}
+	if (sc->found != TRACE_NONE) {
+		if (sc->rel < t) {
+			*wl = sc->wl, *rel = sc->rel, *by = sc->by;
+			return;
+		}
+		sc->found = TRACE_NONE;   /* released too late now: look below it */
+	}
+	for (int64_t x = sc->next; x >= (int64_t)T->op_first; x--) {
 		uint32_t op = (uint32_t)x, l = a->op_lop[op];
 		if (trace_op_get(&a->ops, op).kind == OP_COMPUTE || lop_last_op(a, l) != op)
 			continue;
 		if (release_of(a, l, rel, by) && *rel < t) {
 			*wl = l;
+			sc->found = op, sc->wl = l, sc->rel = *rel, sc->by = *by;
+			sc->next = x - 1;
 			return;
 		}
 	}
+	sc->next = (int64_t)T->op_first - 1;
+}
+
+/* The rank of place p (a timeline, or a lane's). */
+static uint32_t
+place_rank(const struct analysis *a, uint32_t p, uint32_t n_tl)
+{
+	return p < n_tl ? p : trace_lanes(a->t, NULL)[p - n_tl].timeline;
 }
 
 /* MPI: back from the end of the rank or lane that ends last (path.h). */
@@ -157,23 +194,27 @@ walk_mpi(const struct analysis *a, struct path_walk *w)
 	}
 	if (tl == TRACE_NONE)
 		return 0;
+	struct scan *sc = calloc((size_t)n_tl + 1, sizeof *sc);
+	if (!sc)
+		return ERR_NOMEM;
 	w->to = end > w->to ? end : w->to;
 	uint64_t t = w->to;
+	int rc = 0;
 	for (;;) {
 		uint64_t rel = 0;
 		uint32_t by = TRACE_NONE, wl = TRACE_NONE;
 		if (tl < n_tl)
-			mpi_jump(a, &tls[tl], t, &wl, &rel, &by);
+			mpi_jump(a, &tls[tl], &sc[tl], t, &wl, &rel, &by);
 		const struct hybrid_edge *e = w->h ? hybrid_edge_before(w->h, tl, t) : NULL;
 		if (tl >= n_tl) {
 			/* a lane whose work around t nothing released (a thread
 			 * of a nested team, a kernel without its launch) or that
 			 * is idle at t: back to its rank where the work began */
 			uint64_t s = lane_work_start(a, tl - n_tl, t);
+			s = s < t ? s : t;
 			if (!e || e->at < s) {
-				if (path_push(w, tl, s, t, PATH_RUN, TRACE_NONE, TRACE_NONE))
-					return ERR_NOMEM;
-				w->jumps++;
+				if ((rc = path_push(w, tl, s, t, PATH_RUN, TRACE_NONE, TRACE_NONE)))
+					break;
 				tl = trace_lanes(a->t, NULL)[tl - n_tl].timeline;
 				t = s;
 				continue;
@@ -182,22 +223,25 @@ walk_mpi(const struct analysis *a, struct path_walk *w)
 		if (e && (wl == TRACE_NONE || e->at > rel)) {
 			/* to the device work, the last thread, the launch, the
 			 * fork, the work a queued kernel waited for */
-			if (path_push(w, tl, e->at, t, PATH_RUN, TRACE_NONE, TRACE_NONE) ||
-			    path_push(w, tl, e->by_at, e->at, PATH_IDLE, TRACE_NONE, TRACE_NONE))
-				return ERR_NOMEM;
-			w->jumps += e->by != tl;
+			if ((rc = path_push(w, tl, e->at, t, PATH_RUN, TRACE_NONE, TRACE_NONE)) ||
+			    (rc = path_push(w, tl, e->by_at, e->at, PATH_IDLE, TRACE_NONE, TRACE_NONE)))
+				break;
+			w->jumps += place_rank(a, e->by, n_tl) != place_rank(a, tl, n_tl);
 			tl = e->by;
 			t = e->by_at;
 			continue;
 		}
 		if (wl == TRACE_NONE)
 			break;
-		if (path_push(w, tl, rel, t, PATH_RUN, wl, by))
-			return ERR_NOMEM;
+		if ((rc = path_push(w, tl, rel, t, PATH_RUN, wl, by)))
+			break;
 		w->jumps++;
 		tl = a->lop_tl[by];
 		t = rel;
 	}
+	free(sc);
+	if (rc)
+		return rc;
 	/* the rest of the place, and before it the run's start-up */
 	uint64_t begin;
 	if (tl < n_tl) {

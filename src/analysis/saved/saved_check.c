@@ -277,15 +277,27 @@ lane_bad(const struct lim *L, uint64_t i)
 
 static const struct trace_lane no_lane = { 0 };
 
-/* A lane's frame: its region, its lane, its parent before it. */
+/* A lane's frame: its region, its lane, its parent before it in the
+ * same lane, one level up, around it; entered no earlier than the frame
+ * before it in the lane (the reader's order, which the critical path's
+ * walk relies on to go back in time). */
 static int
 lane_frame_bad(const struct lim *L, uint64_t i)
 {
 	const struct trace_frame *f = &L->t->lane_frames[i];
 	const struct trace_lane *l = f->timeline < L->lane ? &L->t->lanes[f->timeline] : &no_lane;
-	return IDX(f->region, L->region) | ((f->parent != TRACE_NONE) & (f->parent >= i)) |
-	       IDX(f->timeline, L->lane) | (i < l->frame_first) |
-	       (i >= (uint64_t)l->frame_first + l->frame_count) | (f->t_leave < f->t_enter);
+	int bad = IDX(f->region, L->region) | IDX(f->timeline, L->lane) | (i < l->frame_first) |
+		  (i >= (uint64_t)l->frame_first + l->frame_count) | (f->t_leave < f->t_enter);
+	if (bad)
+		return 1;
+	if (i > l->frame_first && L->t->lane_frames[i - 1].t_enter > f->t_enter)
+		return 1;
+	if (f->parent == TRACE_NONE)
+		return f->depth != 0;
+	if (f->parent >= i || f->parent < l->frame_first)
+		return 1;
+	const struct trace_frame *p = &L->t->lane_frames[f->parent];
+	return p->depth + 1 != f->depth || f->t_enter < p->t_enter || f->t_leave > p->t_leave;
 }
 
 static int

@@ -82,6 +82,7 @@ struct meta {
 	uint32_t has_explain;
 };
 _Static_assert(sizeof(struct meta) == 864, "doc/format.md: the meta section is 864 bytes");
+_Static_assert(sizeof(struct trace_lane) == 20, "doc/format.md: a lane is 20 bytes");
 
 /* The records saved as they are in memory, at the sizes doc/format.md
  * gives: a change in any of them is a new format version. */
@@ -117,9 +118,8 @@ enum sec {
 
 
 /* Sections a file may leave out when empty (the lanes: a file from
- * before them, or from skein-mpi, has none) and that are written only
- * when they hold something, so that a file without them is the same
- * file as before. */
+ * before them has none) and that are written only when they hold
+ * something, so that a file without them is the same file as before. */
 static inline int
 saved_optional(uint32_t id)
 {
