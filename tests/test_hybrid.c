@@ -347,6 +347,21 @@ casita_cuda(void **state)
 	 * and copies on its stream */
 	assert_int_equal(h.unpaired_work, 0);
 	assert_int_equal(h.unpaired_calls, 0);
+	/* otf2-print: rank 0's OpenMP thread enters "!$omp critical
+	 * @jacobi_cuda.c:200" at 9604711649489007 while its master holds the
+	 * section ("critical sblock" 9604711649514152 to 9604711649517187):
+	 * it waits 28,180 ns for the master */
+	int found = 0;
+	for (uint32_t i = 0; i < h.n_waits; i++) {
+		const struct hybrid_wait *w = &h.waits[i];
+		if (w->kind == HYW_CRITICAL && w->from + trace_info(t)->global_offset == 9604711649489007ull) {
+			assert_int_equal(w->to - w->from, 28180);
+			assert_int_equal(w->cause, 0);
+			assert_int_equal(w->place, h.n_timelines);
+			found = 1;
+		}
+	}
+	assert_true(found);
 	hybrid_free(&h);
 	struct path p;
 	assert_int_equal(path_compute(a, &p, NULL), 0);

@@ -86,10 +86,13 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 	if (h.unpaired_work || h.unpaired_calls)
 		fprintf(out, "; %" PRIu64 " kernels or copies without their call, %" PRIu64
 			" calls without their device work", h.unpaired_work, h.unpaired_calls);
-	fprintf(out, "\n  waiting    device %s in %" PRIu64 " call%s, OpenMP barriers %s in %" PRIu64 "\n",
+	char b3[32];
+	fprintf(out, "\n  waiting    device %s in %" PRIu64 " call%s, OpenMP barriers %s in %" PRIu64
+		", critical sections %s in %" PRIu64 "\n",
 		trace_fmt_duration(t, time[HYW_DEVICE], b1, sizeof b1), count[HYW_DEVICE],
 		count[HYW_DEVICE] == 1 ? "" : "s", trace_fmt_duration(t, time[HYW_BARRIER], b2, sizeof b2),
-		count[HYW_BARRIER]);
+		count[HYW_BARRIER], trace_fmt_duration(t, time[HYW_CRITICAL], b3, sizeof b3),
+		count[HYW_CRITICAL]);
 	const struct hybrid_wait **w = malloc(((size_t)h.n_waits + 1) * sizeof *w);
 	for (uint32_t i = 0; w && i < h.n_waits; i++)
 		w[i] = &h.waits[i];

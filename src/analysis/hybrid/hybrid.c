@@ -57,6 +57,10 @@ hybrid_class(const char *name, uint8_t paradigm)
 		if (!strncmp(w, "barrier", 7) || !strncmp(w, "implicit barrier", 16) ||
 		    !strncmp(w, "ibarrier", 8))
 			return HY_BARRIER;
+		if (!strncmp(w, "critical sblock", 15))
+			return HY_CRITICAL_BODY;
+		if (!strncmp(w, "critical", 8))
+			return HY_CRITICAL;
 		return HY_NONE;
 	}
 	/* CUDA driver and runtime, HIP, OpenCL */
@@ -76,7 +80,8 @@ hybrid_class(const char *name, uint8_t paradigm)
 const char *
 hybrid_wait_name(enum hybrid_wait_kind k)
 {
-	return k == HYW_DEVICE ? "device-wait" : k == HYW_BARRIER ? "omp-barrier" : "?";
+	return k == HYW_DEVICE ? "device-wait" : k == HYW_BARRIER ? "omp-barrier"
+		: k == HYW_CRITICAL ? "omp-critical" : "?";
 }
 
 const struct trace_frame *
@@ -102,6 +107,8 @@ hybrid_blamed_region(const struct trace *t, const struct hybrid *h, const struct
 	uint32_t first, n;
 	const struct trace_frame *fr = hybrid_place_frames(t, h, w->cause, &first, &n);
 	uint32_t f = w->cause_frame, parent = fr[f].parent;
+	if (w->kind == HYW_CRITICAL && parent != TRACE_NONE)
+		return fr[parent].region;     /* the critical section the holder was in */
 	if (w->kind != HYW_BARRIER)
 		return fr[f].region;
 	/* back over the frames nested in the one before it, to that one */
@@ -407,6 +414,8 @@ one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 	}
 	if (!rc)
 		rc = omp_teams(y, tl, lanes, n_lanes);
+	if (!rc)
+		rc = omp_criticals(y, tl, lanes, n_lanes);
 	return rc;
 }
 

@@ -18,7 +18,11 @@
  *  - a thread's part of a parallel region starts when the master enters
  *    the region (the fork);
  *  - an OpenMP barrier (explicit or implicit: the join's) releases every
- *    thread of the team when the last one enters it.
+ *    thread of the team when the last one enters it;
+ *  - a thread waiting to enter a critical section is released when the
+ *    thread that held it (the body entered before its own, in the same
+ *    process: Score-P's names do not tell the locks of named sections
+ *    apart, so they count as the one lock of the unnamed ones) leaves.
  *
  * From them: the wait states of threads and hosts (a barrier entered
  * before the team's last thread; a synchronisation or copy call that
@@ -44,6 +48,8 @@ enum hybrid_class {
 	HY_SYNC,           /* waits for the device work issued before it */
 	HY_PARALLEL,       /* an OpenMP parallel region (or a thread's implicit task) */
 	HY_BARRIER,        /* an OpenMP barrier, explicit or implicit */
+	HY_CRITICAL,       /* an OpenMP critical section: waiting for its lock, */
+	HY_CRITICAL_BODY,  /* then holding it (Score-P's "critical sblock") */
 	HY_CLASS_COUNT
 };
 enum hybrid_class hybrid_class(const char *name, uint8_t paradigm);
@@ -51,9 +57,11 @@ enum hybrid_class hybrid_class(const char *name, uint8_t paradigm);
 enum hybrid_wait_kind {
 	HYW_DEVICE,        /* a host call waited for device work */
 	HYW_BARRIER,       /* a thread waited in a barrier for the team's last */
+	HYW_CRITICAL,      /* a thread waited to enter a critical section another held */
 	HYW_KIND_COUNT
 };
-const char *hybrid_wait_name(enum hybrid_wait_kind k);   /* "device-wait", "omp-barrier" */
+/* "device-wait", "omp-barrier", "omp-critical" */
+const char *hybrid_wait_name(enum hybrid_wait_kind k);
 
 /* A wait state: place `place` waited in its frame `frame` over
  * [from, to) for place `cause`'s frame `cause_frame` (the device work,

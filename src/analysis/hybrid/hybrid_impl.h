@@ -55,5 +55,8 @@ int hy_add_edge(struct hy *y, uint64_t at, uint32_t place, uint32_t frame, uint6
 /* Rank tl's OpenMP teams (its lanes: lanes[0 .. n_lanes)): each thread's
  * part of a parallel region after the fork, the barriers' waits. */
 int omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);
+/* Rank tl's critical sections: each wait to enter one that another
+ * thread of the process held. */
+int omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);
 
 #endif

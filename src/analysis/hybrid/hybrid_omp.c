@@ -167,3 +167,64 @@ out:
 	free(tm.bar);
 	return rc;
 }
+
+/* A critical section's body (holding the lock) and the section around
+ * it (entered to wait for the lock). */
+struct hold {
+	uint64_t enter, leave, wait_from;
+	uint32_t place, frame, crit;
+};
+
+static int
+by_hold_enter(const void *p, const void *q)
+{
+	const struct hold *a = p, *b = q;
+	if (a->enter != b->enter)
+		return a->enter < b->enter ? -1 : 1;
+	return a->place < b->place ? -1 : a->place > b->place;
+}
+
+int
+omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
+{
+	const struct trace_lane *L = trace_lanes(y->t, NULL);
+	uint32_t n_tl = y->h->n_timelines, first, n;
+	struct hold *v = NULL;
+	size_t nv = 0, cap = 0;
+	for (uint32_t i = 0; i <= n_lanes; i++) {
+		uint32_t place = i == n_lanes ? tl : n_tl + lanes[i];
+		if (i < n_lanes && L[lanes[i]].kind != LANE_THREAD)
+			continue;
+		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
+		for (uint32_t k = first; k < first + n; k++) {
+			uint32_t p = fr[k].parent;
+			if (cls_of(y, &fr[k]) != HY_CRITICAL_BODY || p == TRACE_NONE || cls_of(y, &fr[p]) != HY_CRITICAL)
+				continue;
+			if (VEC_GROW(v, nv, cap)) {
+				free(v);
+				return ERR_NOMEM;
+			}
+			v[nv++] = (struct hold){ fr[k].t_enter, fr[k].t_leave, fr[p].t_enter, place, k, p };
+		}
+	}
+	if (nv)
+		qsort(v, nv, sizeof *v, by_hold_enter);
+	int rc = 0;
+	/* the lock passes from one body to the next: a thread that asked for
+	 * it while another held it waited until that one let go */
+	for (size_t k = 1; k < nv && !rc; k++) {
+		const struct hold *prev = &v[k - 1], *cur = &v[k];
+		if (prev->place == cur->place || prev->leave <= cur->wait_from)
+			continue;
+		uint64_t to = prev->leave < cur->enter ? prev->leave : cur->enter;
+		if (to <= cur->wait_from)
+			continue;
+		uint32_t w;
+		if (hy_add_wait(y, cur->wait_from, to, cur->place, cur->crit, prev->place, prev->frame, HYW_CRITICAL,
+				&w) ||
+		    hy_add_edge(y, to, cur->place, cur->crit, to, prev->place, prev->frame, w))
+			rc = ERR_NOMEM;
+	}
+	free(v);
+	return rc;
+}
