@@ -211,6 +211,15 @@ GETTER(struct trace_epoch, epochs)
 GETTER(struct trace_lane, lanes)
 GETTER(struct trace_frame, lane_frames)
 
+int
+trace_region_is_copy(const struct trace *t, uint32_t r)
+{
+	if (r >= t->n_regions)
+		return 0;
+	const char *name = trace_str(t, t->regions[r].name);
+	return !strcmp(name, TRACE_COPY_TO_DEVICE) || !strcmp(name, TRACE_COPY_TO_HOST);
+}
+
 /* The first index in [0, n) whose record's timeline is at least tl,
  * records of elem bytes ordered by the u32 timeline at offset at. */
 static uint32_t

@@ -321,6 +321,8 @@ struct trace_location {
  * copy as an RMA get or put on the stream, completed by a blocking
  * completion). */
 enum trace_lane_kind { LANE_THREAD, LANE_GPU };
+#define TRACE_COPY_TO_DEVICE "[copy to device]"
+#define TRACE_COPY_TO_HOST "[copy to host]"
 struct trace_lane {
 	uint32_t location;     /* index in trace_locations */
 	uint32_t timeline;     /* its process's rank */
@@ -432,6 +434,8 @@ const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
  * order, and their frames (each lane's in time order of entering). */
 const struct trace_lane *trace_lanes(const struct trace *t, uint32_t *n);
 const struct trace_frame *trace_lane_frames(const struct trace *t, uint32_t *n);
+/* Is region r a stream's copy (TRACE_COPY_TO_DEVICE or _HOST)? */
+int trace_region_is_copy(const struct trace *t, uint32_t r);
 /* The quiet MPI calls and measurement gaps (struct trace_call). */
 const struct trace_call *trace_calls(const struct trace *t, uint32_t *n);
 /* RMA windows, operations and passive-target epochs (empty without

@@ -58,8 +58,8 @@ otf2r_make_lanes(struct otf2r *r)
 	free(tl_of_group);
 	r->copy_region[0] = r->copy_region[1] = TRACE_NONE;
 	if (!rc && gpu &&
-	    (rc = trace_add_region(t, "[copy to device]", ROLE_OTHER, OTF2_PARADIGM_CUDA, &r->copy_region[0])) == 0)
-		rc = trace_add_region(t, "[copy to host]", ROLE_OTHER, OTF2_PARADIGM_CUDA, &r->copy_region[1]);
+	    (rc = trace_add_region(t, TRACE_COPY_TO_DEVICE, ROLE_OTHER, OTF2_PARADIGM_CUDA, &r->copy_region[0])) == 0)
+		rc = trace_add_region(t, TRACE_COPY_TO_HOST, ROLE_OTHER, OTF2_PARADIGM_CUDA, &r->copy_region[1]);
 	return rc;
 }
 

@@ -173,7 +173,7 @@ device_work(struct hy *y, uint32_t place)
 			continue;
 		if (VEC_GROW(y->work, y->n_work, y->cap_work))
 			return ERR_NOMEM;
-		uint8_t copy = fr[i].region == y->copy_regions[0] || fr[i].region == y->copy_regions[1];
+		uint8_t copy = (uint8_t)trace_region_is_copy(y->t, fr[i].region);
 		y->work[y->n_work++] = (struct work){ fr[i].t_enter, fr[i].t_leave, fr[i].t_enter, place, i,
 						      TRACE_NONE, copy };
 	}
@@ -482,7 +482,7 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	const struct trace_region *regions = trace_regions(t, &n_regions);
 	h->n_timelines = n_tl;
 	h->n_places = n_tl + n_lanes;
-	struct hy y = { .t = t, .h = h, .copy_regions = { TRACE_NONE, TRACE_NONE } };
+	struct hy y = { .t = t, .h = h };
 	uint8_t *cls = calloc(n_regions + 1, 1);
 	uint32_t *by_rank = malloc(((size_t)n_lanes + 1) * sizeof *by_rank);
 	uint32_t *rank_first = calloc((size_t)n_tl + 2, sizeof *rank_first);
@@ -493,10 +493,6 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	for (uint32_t r = 0; r < n_regions; r++) {
 		const char *name = trace_str(t, regions[r].name);
 		cls[r] = (uint8_t)hybrid_class(name, regions[r].paradigm);
-		if (!strcmp(name, "[copy to device]"))
-			y.copy_regions[0] = r;
-		else if (!strcmp(name, "[copy to host]"))
-			y.copy_regions[1] = r;
 	}
 	y.cls = cls;
 	/* the lanes by rank, in lane order */

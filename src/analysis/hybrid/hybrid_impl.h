@@ -28,7 +28,6 @@ struct hy {
 	const struct trace *t;
 	struct hybrid *h;
 	const uint8_t *cls;       /* per region */
-	uint32_t copy_regions[2];
 	struct call *calls;
 	size_t n_calls, cap_calls;
 	struct work *work;

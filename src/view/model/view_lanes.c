@@ -30,7 +30,7 @@ kind_of(const struct trace *t, const struct trace_lane *L, uint32_t region)
 		return LC_WAIT;
 	if (L->kind != LANE_GPU)
 		return LC_WORK;
-	return name[0] == '[' ? LC_COPY : LC_KERNEL;
+	return trace_region_is_copy(t, region) ? LC_COPY : LC_KERNEL;
 }
 
 void
