@@ -256,6 +256,8 @@ view_destroy(struct view *v)
 	free(v->ov);
 	free(v->tl);
 	free(v->tl_lc);
+	free(v->tl_open);
+	free(v->tl_map);
 	tl_blocks_free(&v->tlb);
 	free(v->tl_msg);
 	view_topo_destroy(v->topo);

@@ -204,13 +204,20 @@ struct view {
 	uint64_t tl_blk_used;        /* blocks claimed at once (tests) */
 	int tl_blk_failed;
 	uint64_t tl_t0, tl_t1;
-	/* the selected rank's threads and GPU streams under the timeline's
-	 * rows (Space in the timeline; view/model/view_lanes.h): shown, the
-	 * rank, its lanes (indices into trace_lanes), their rows' cells */
-	int tl_lanes;
-	uint32_t tl_lane_rank, tl_nlane, tl_lane_ids[VIEW_MAX_LANE_ROWS];
+	/* ranks' threads and GPU streams under their rows in the timeline
+	 * (Space there opens or closes the selected rank's process;
+	 * view/model/view_lanes.h): per rank whether open (NULL: none yet),
+	 * the lanes laid out (indices into trace_lanes) and their cells; the
+	 * pane's rows, each a grid row (>= 0) or lane slot k (-1 - k), and a
+	 * hash of them for the cache's key (view_rows.c) */
+	uint8_t *tl_open;
+	uint32_t tl_nlane, tl_lane_ids[VIEW_MAX_LANE_ROWS];
 	struct lane_cell *tl_lc;
 	size_t tl_lc_cap;
+	int32_t *tl_map;
+	size_t tl_map_cap;
+	uint32_t tl_nmap;
+	uint64_t tl_map_hash;
 
 	/* the timeline zoomed in time (view_timeline.c): its own span
 	 * [tz_t0, tz_t1) while tz is on, else the steps in view; the cursor
@@ -258,15 +265,20 @@ struct tlcell {
 	uint8_t kinds;
 };
 #define VIEW_TL_IDLE (TRACE_NONE - 1)
-/* The timeline's lane rows (view_rows.c): how many of the pane's rows
- * the selected rank's threads and streams take (0 when hidden), their
+/* The timeline's rows (view_rows.c): the grid's rows in view that fit
+ * in `rows` (tl_first, tl_rows: the part holding the selection), each
+ * followed by its open process's lanes, laid out in tl_map; the lanes'
  * cells over the time axis (out of memory: the timeline is not drawn
- * and tried again next time), lane row i drawn. */
-uint32_t view_tl_lane_rows(struct view *v, int rows);
+ * and tried again next time); lane slot i drawn. The PE rows of a
+ * Charm++ run (pe_selected: the selection's PE). */
+void view_tl_layout(struct view *v, int rows);
+void view_tl_place_rows(struct view *v, int rows);
+uint32_t view_tl_pe_selected(const struct view *v);
 int view_tl_lane_cells(struct view *v, int cw);     /* 0, or -1: out of memory */
 void view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw);
-/* Space in the timeline of a trace with lanes: the lanes shown or
- * hidden (else Space toggles clusters, as in the grid); returns 1. */
+/* Space in the timeline of a trace with lanes: the selected rank's
+ * process opened or closed (else Space toggles clusters, as in the
+ * grid); returns 1. */
 int view_tl_lanes_toggle(struct view *v);
 /* Lop i claims the cells of one timeline row (out, with the coverage of
  * each cell's top and dom so far) over the pane's time axis. */

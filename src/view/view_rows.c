@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/path/path.h"
+#include "model/charm.h"
 
 uint32_t
 view_row_count(const struct view *v)
@@ -262,18 +263,134 @@ view_cluster_action(struct view *v, enum action act)
 	return 1;
 }
 
-/* The selected rank's lanes, when shown, as rows under the others (at
- * most half of them); their number. */
+/* Rows: the grid's rows in view; when the pane is lower than the grid,
+ * the part of them that holds the selection. */
+/* Charm++: the rows are PEs; the selection's PE is in view. */
 uint32_t
-view_tl_lane_rows(struct view *v, int rows)
+view_tl_pe_selected(const struct view *v)
 {
-	v->tl_nlane = 0;
-	if (!v->tl_lanes || view_is_charm(v) || rows < 2)
-		return 0;
-	v->tl_lane_rank = v->sel_rank;
-	uint32_t n = view_lanes_of(v->t, v->sel_rank, v->tl_lane_ids, VIEW_MAX_LANE_ROWS);
-	uint32_t most = (uint32_t)rows / 2 < VIEW_MAX_LANE_ROWS ? (uint32_t)rows / 2 : VIEW_MAX_LANE_ROWS;
-	return v->tl_nlane = n < most ? n : most;
+	if (v->sel_lop != TRACE_NONE)
+		return analysis_lop_pe(v->a, v->sel_lop);
+	const struct trace_chare *c = trace_chares(v->t, NULL);
+	return c && v->sel_rank < view_index_ranks(v->ix) ? c[v->sel_rank].pe : 0;
+}
+
+static void
+place_pe_rows(struct view *v, int rows)
+{
+	uint32_t nr = view_pe_rows(v), sel = view_tl_pe_selected(v);
+	if ((uint32_t)rows > nr)
+		rows = (int)nr;
+	long first = (long)v->tl_first;
+	if (sel < first || sel >= first + rows)
+		first = (long)sel - rows / 2;
+	if (first + rows > (long)nr)
+		first = (long)nr - rows;
+	if (first < 0)
+		first = 0;
+	v->tl_first = (uint32_t)first;
+	v->tl_rows = rows;
+}
+
+void
+view_tl_place_rows(struct view *v, int rows)
+{
+	if (view_is_charm(v)) {
+		place_pe_rows(v, rows);
+		return;
+	}
+	uint32_t first = view_row_first(v), total = view_row_count(v);
+	uint32_t in_view = total > first ? total - first : 0;
+	if (in_view > (uint32_t)v->rows)
+		in_view = (uint32_t)v->rows;
+	if ((uint32_t)rows > in_view)
+		rows = (int)in_view;
+	uint32_t sel = view_row_selected(v), start = v->tl_first;
+	if (start < first || start + (uint32_t)rows > first + in_view)
+		start = first;
+	if (sel < start || sel >= start + (uint32_t)rows) {
+		long s = (long)sel - rows / 2, lo = first, hi = (long)(first + in_view) - rows;
+		start = (uint32_t)(s < lo ? lo : s > hi ? hi : s);
+	}
+	v->tl_first = start;
+	v->tl_rows = rows;
+}
+
+
+/* The rank of grid row y of the timeline when the row is one rank's, else
+ * TRACE_NONE. */
+static uint32_t
+one_rank(const struct view *v, uint32_t y)
+{
+	const uint32_t *list;
+	uint32_t n, r0, r1;
+	if (!view_row_ranks(v, v->tl_first + y, &list, &n, &r0, &r1))
+		return TRACE_NONE;
+	if (list)
+		return n == 1 ? list[0] : TRACE_NONE;
+	return r1 == r0 + 1 ? r0 : TRACE_NONE;
+}
+
+/* The pane's rows for the grid rows placed: each, then its open lanes,
+ * at most `rows` of them (fill: into tl_map and the lane slots); their
+ * number. */
+static uint32_t
+lay(struct view *v, uint32_t rows, int fill)
+{
+	uint32_t n = 0, slots = 0, ids[VIEW_MAX_LANE_ROWS];
+	for (uint32_t y = 0; y < (uint32_t)v->tl_rows && n < rows; y++) {
+		if (fill)
+			v->tl_map[n] = (int32_t)y;
+		n++;
+		uint32_t r = v->tl_open ? one_rank(v, y) : TRACE_NONE;
+		if (r == TRACE_NONE || !v->tl_open[r])
+			continue;
+		uint32_t k = view_lanes_of(v->t, r, ids, VIEW_MAX_LANE_ROWS);
+		k = k < VIEW_MAX_LANE_ROWS ? k : VIEW_MAX_LANE_ROWS;
+		for (uint32_t i = 0; i < k && n < rows && slots < VIEW_MAX_LANE_ROWS; i++, n++, slots++)
+			if (fill) {
+				v->tl_lane_ids[slots] = ids[i];
+				v->tl_map[n] = -1 - (int32_t)slots;
+			}
+	}
+	if (fill)
+		v->tl_nlane = slots;
+	return n;
+}
+
+void
+view_tl_layout(struct view *v, int rows)
+{
+	v->tl_nmap = v->tl_nlane = 0;
+	v->tl_map_hash = 0;
+	if (rows < 1 || (size_t)rows + 1 > v->tl_map_cap) {
+		int32_t *m = realloc(v->tl_map, ((size_t)(rows > 0 ? rows : 0) + 1) * sizeof *m);
+		if (!m) {
+			v->tl_rows = 0;
+			return;
+		}
+		v->tl_map = m;
+		v->tl_map_cap = (size_t)(rows > 0 ? rows : 0) + 1;
+	}
+	/* fewer grid rows while their lanes do not fit (the selection's
+	 * row kept in view by view_tl_place_rows) */
+	int g = rows;
+	for (int tries = 0; tries < 8; tries++) {
+		view_tl_place_rows(v, g);
+		uint32_t need = view_is_charm(v) || !v->tl_open ? (uint32_t)v->tl_rows : lay(v, UINT32_MAX, 0);
+		if (need <= (uint32_t)rows || g <= 1)
+			break;
+		g -= (int)(need - (uint32_t)rows);
+		g = g < 1 ? 1 : g;
+	}
+	v->tl_nmap = lay(v, (uint32_t)rows, 1);
+	uint64_t h = 1469598103934665603ull;
+	for (uint32_t i = 0; i < v->tl_nmap; i++) {
+		int32_t e = v->tl_map[i];
+		h = (h ^ (uint64_t)(uint32_t)(e >= 0 ? e : (int32_t)v->tl_lane_ids[-1 - e] | (1 << 30))) *
+		    1099511628211ull;
+	}
+	v->tl_map_hash = v->tl_nlane ? h : 0;
 }
 
 int
@@ -305,8 +422,10 @@ view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw)
 	const struct trace_lane *L = &trace_lanes(v->t, NULL)[id];
 	/* T1, T2 … for its threads, G1 … for its streams, under its rank */
 	uint32_t k = 1;
-	for (uint32_t j = 0; j < i; j++)
-		k += trace_lanes(v->t, NULL)[v->tl_lane_ids[j]].kind == L->kind;
+	for (uint32_t j = 0; j < i; j++) {
+		const struct trace_lane *o = &trace_lanes(v->t, NULL)[v->tl_lane_ids[j]];
+		k += o->kind == L->kind && o->timeline == L->timeline;
+	}
 	grid_put(row, 0, 0, 0x2514, ST_DIM);      /* └ */
 	grid_printf(row, 1, 0, lw - 2, ST_DIM, "%c%u", L->kind == LANE_GPU ? 'G' : 'T', k);
 	const struct path *p = v->metric == METRIC_PATH ? view_index_path(v->ix) : NULL;
@@ -328,6 +447,11 @@ view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw)
 int
 view_tl_lanes_toggle(struct view *v)
 {
-	v->tl_lanes = !v->tl_lanes;
+	uint32_t n_tl;
+	trace_timelines(v->t, &n_tl);
+	if (!v->tl_open && !(v->tl_open = calloc(n_tl + 1, 1)))
+		return 1;
+	if (v->sel_rank < n_tl)
+		v->tl_open[v->sel_rank] = !v->tl_open[v->sel_rank];
 	return 1;
 }

@@ -51,59 +51,6 @@ tl_title(struct view *v, char *buf, size_t n)
 			 se ? se - 1 : 0, locks ? " \u00b7 \u2550 lock held" : "");
 }
 
-/* Rows: the grid's rows in view; when the pane is lower than the grid,
- * the part of them that holds the selection. */
-/* Charm++: the rows are PEs; the selection's PE is in view. */
-static uint32_t
-pe_selected(const struct view *v)
-{
-	if (v->sel_lop != TRACE_NONE)
-		return analysis_lop_pe(v->a, v->sel_lop);
-	const struct trace_chare *c = trace_chares(v->t, NULL);
-	return c && v->sel_rank < view_index_ranks(v->ix) ? c[v->sel_rank].pe : 0;
-}
-
-static void
-place_pe_rows(struct view *v, int rows)
-{
-	uint32_t nr = view_pe_rows(v), sel = pe_selected(v);
-	if ((uint32_t)rows > nr)
-		rows = (int)nr;
-	long first = (long)v->tl_first;
-	if (sel < first || sel >= first + rows)
-		first = (long)sel - rows / 2;
-	if (first + rows > (long)nr)
-		first = (long)nr - rows;
-	if (first < 0)
-		first = 0;
-	v->tl_first = (uint32_t)first;
-	v->tl_rows = rows;
-}
-
-static void
-place_rows(struct view *v, int rows)
-{
-	if (view_is_charm(v)) {
-		place_pe_rows(v, rows);
-		return;
-	}
-	uint32_t first = view_row_first(v), total = view_row_count(v);
-	uint32_t in_view = total > first ? total - first : 0;
-	if (in_view > (uint32_t)v->rows)
-		in_view = (uint32_t)v->rows;
-	if ((uint32_t)rows > in_view)
-		rows = (int)in_view;
-	uint32_t sel = view_row_selected(v), start = v->tl_first;
-	if (start < first || start + (uint32_t)rows > first + in_view)
-		start = first;
-	if (sel < start || sel >= start + (uint32_t)rows) {
-		long s = (long)sel - rows / 2, lo = first, hi = (long)(first + in_view) - rows;
-		start = (uint32_t)(s < lo ? lo : s > hi ? hi : s);
-	}
-	v->tl_first = start;
-	v->tl_rows = rows;
-}
-
 static uint32_t
 bucket(const struct view *v, uint64_t t)
 {
@@ -499,11 +446,10 @@ tl_prepare(struct view *v, int w, int h)
 	/* a row more before the legend: one row short of the grid's, the
 	 * timeline gives up its legend (the title says colour = region)
 	 * rather than a rank */
-	place_rows(v, 1 << 20);           /* every row it would show */
+	view_tl_place_rows(v, 1 << 20);           /* every row it would show */
 	if (v->tl_rows == h - 1 && h - 1 >= 1)
 		rows = h - 1;
-	uint32_t nl = view_tl_lane_rows(v, rows);
-	place_rows(v, rows - (int)nl);
+	view_tl_layout(v, rows);
 	rows = v->tl_rows;
 	follow_selection(v);
 	uint32_t s0 = v->win_step, s1 = view_steps_end(v);
@@ -511,8 +457,8 @@ tl_prepare(struct view *v, int w, int h)
 	uint64_t key[12] = { v->tl_first, (uint64_t)rows, s0, s1, (uint64_t)cw, v->zr, gen, (uint64_t)lw,
 			     (uint64_t)view_index_startup(v->ix) | (uint64_t)v->tz << 1 | (uint64_t)v->f_gen << 2,
 			     v->tz ? v->tz_t0 : 0, v->tz ? v->tz_t1 : 0,
-			     (view_pes_by_metric(v) || nl ? 1 + (uint64_t)v->metric : 0) |
-			     (uint64_t)nl << 8 | (uint64_t)v->tl_lane_rank << 32 };
+			     (view_pes_by_metric(v) || v->tl_nlane ? 1 + (uint64_t)v->metric : 0) ^
+			     v->tl_map_hash << 8 };
 	if (v->tl_valid && memcmp(key, v->tl_key, sizeof key) == 0)
 		return;
 	size_t need = (size_t)cw * (size_t)(rows > 0 ? rows : 1);
@@ -624,20 +570,21 @@ tl_row(struct view *v, int y, struct grid *row)
 		return;
 	}
 	y -= 1;
-	if (y >= v->tl_rows && y < v->tl_rows + (int)v->tl_nlane)
-		view_tl_lane_row(v, (uint32_t)(y - v->tl_rows), row, lw);
-	else if (y == v->tl_rows + (int)v->tl_nlane) {  /* the legend: which colour is which function */
+	if (y < (int)v->tl_nmap && v->tl_map[y] < 0)
+		view_tl_lane_row(v, (uint32_t)(-1 - v->tl_map[y]), row, lw);
+	else if (y == (int)v->tl_nmap) {  /* the legend: which colour is which function */
 		if (view_pes_by_metric(v))
 			view_draw_scale(v, row, lw, 0, row->w - lw);
 		else
 			view_region_legend(v, row, lw, 0, row->w - lw, GRID_CATS);
 		return;
 	}
-	if (y >= v->tl_rows)
+	if (y >= (int)v->tl_nmap || v->tl_map[y] < 0)
 		return;
+	y = v->tl_map[y];
 	uint32_t r = v->tl_first + (uint32_t)y;
 	if (view_is_charm(v)) {
-		grid_printf(row, 0, 0, lw - 1, r == pe_selected(v) ? ST_EMPH : ST_LABEL, "PE%u", r);
+		grid_printf(row, 0, 0, lw - 1, r == view_tl_pe_selected(v) ? ST_EMPH : ST_LABEL, "PE%u", r);
 	} else {
 		view_row_label(v, r, a, sizeof a);
 		grid_text(row, 0, 0, lw - 1, r == view_row_selected(v) ? ST_EMPH : ST_LABEL, a);
@@ -949,9 +896,9 @@ tl_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 	}
 	if (kind != MOUSE_LEFT)
 		return 0;
-	if (y < 1 || y > v->tl_rows || x < lw || x - lw >= v->tl_w)
+	if (y < 1 || y > (int)v->tl_nmap || v->tl_map[y - 1] < 0 || x < lw || x - lw >= v->tl_w)
 		return 1;
-	const struct tlcell *t = &v->tl[(size_t)(y - 1) * (size_t)v->tl_w + (size_t)(x - lw)];
+	const struct tlcell *t = &v->tl[(size_t)v->tl_map[y - 1] * (size_t)v->tl_w + (size_t)(x - lw)];
 	v->tz_cur = time_at(v, x - lw);
 	v->tz_drag = 1;
 	v->tsel0 = v->tz_cur;
