@@ -916,7 +916,7 @@ static const struct pane_key tl_keys[] = {
 	{ ACT_PAGE_LEFT, ACT_PAGE_RIGHT, "pan half a screen earlier / later" },
 	{ ACT_ZOOM_FIT, ACT_ZOOM_RESET, "the whole trace / back to the steps in view" },
 	{ ACT_SELECT_MARK, ACT_SELECT_CLEAR, "mark a window of time at the cursor (again: its end; a drag too) / drop it" },
-	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "show / hide the selected rank's threads and GPU streams under the rows" },
+	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "open / close the selected rank's process: its threads and GPU streams under its row" },
 	{ ACT_NONE, ACT_NONE, NULL },
 };
 
