@@ -417,6 +417,57 @@ casita_cuda(void **state)
 	trace_destroy(t);
 }
 
+/* Every shared trace with threads or streams: the dependencies and the
+ * path computed (under ASan and UBSan in make check), the path tiling
+ * the run and its regions adding up to it, every wait inside its
+ * frame's time and before its release, every edge released no later
+ * than it holds. */
+static void
+shared_hybrid(void **state)
+{
+	(void)state;
+	static const char *const rel[] = {
+		"otf2/casita-2_cuda_simple/traces.otf2", "otf2/casita-2_jacobi_blame_cpu_015/traces.otf2",
+		"otf2/casita-1_xeonphi_jacobi_01/traces.otf2", "otf2/casita-1_ocl_deps/traces.otf2",
+		"otf2/casita-1_scorep-ompt-host-nested/traces.otf2", "otf2/fastotf2-simple-mi300/traces.otf2",
+		"otf2/apex-hpx-als-movielens/APEX.otf2",
+	};
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+		char path[1024];
+		SHARED_TRACE(path, rel[i]);
+		struct trace *t = tu_load(path);
+		uint32_t n_lanes;
+		trace_lanes(t, &n_lanes);
+		assert_true(n_lanes > 0);
+		struct analysis *a = NULL;
+		struct analysis_opts o;
+		analysis_opts_default(&o);
+		struct err e = { 0 };
+		assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), 0);
+		struct hybrid h;
+		assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+		for (uint32_t k = 0; k < h.n_waits; k++) {
+			const struct hybrid_wait *w = &h.waits[k];
+			uint32_t first, n;
+			const struct trace_frame *fr = hybrid_place_frames(t, &h, w->place, &first, &n);
+			assert_true(w->from < w->to);
+			assert_true(w->frame >= first && w->frame < first + n);
+			assert_true(w->from >= fr[w->frame].t_enter && w->to <= fr[w->frame].t_leave);
+		}
+		for (uint32_t k = 0; k < h.n_edges; k++)
+			assert_true(h.edges[k].by_at <= h.edges[k].at);
+		hybrid_free(&h);
+		struct path p;
+		assert_int_equal(path_compute(a, &p, NULL), 0);
+		tiles(&p, p.to - p.from);
+		assert_int_equal(p.from, trace_info(t)->t_begin);
+		assert_int_equal(p.to, trace_info(t)->t_end);
+		path_free(&p);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -425,6 +476,7 @@ main(void)
 		cmocka_unit_test(long_kernel),
 		cmocka_unit_test(late_rank),
 		cmocka_unit_test(casita_cuda),
+		cmocka_unit_test(shared_hybrid),
 	};
 	return cmocka_run_group_tests_name("threads and streams", tests, setup, teardown);
 }
