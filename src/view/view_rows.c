@@ -263,9 +263,10 @@ view_cluster_action(struct view *v, enum action act)
 	return 1;
 }
 
-/* Rows: the grid's rows in view; when the pane is lower than the grid,
- * the part of them that holds the selection. */
-/* Charm++: the rows are PEs; the selection's PE is in view. */
+/* The timeline's rows (view_timeline.c draws them): the grid's rows in
+ * view, when the pane is lower than the grid the part of them that holds
+ * the selection, each followed by its process's threads and streams where
+ * it is open; a Charm++ run's are PEs, the selection's PE in view. */
 uint32_t
 view_tl_pe_selected(const struct view *v)
 {
@@ -316,7 +317,6 @@ view_tl_place_rows(struct view *v, int rows)
 	v->tl_rows = rows;
 }
 
-
 /* The rank of grid row y of the timeline when the row is one rank's, else
  * TRACE_NONE. */
 static uint32_t
@@ -363,14 +363,15 @@ view_tl_layout(struct view *v, int rows)
 {
 	v->tl_nmap = v->tl_nlane = 0;
 	v->tl_map_hash = 0;
-	if (rows < 1 || (size_t)rows + 1 > v->tl_map_cap) {
-		int32_t *m = realloc(v->tl_map, ((size_t)(rows > 0 ? rows : 0) + 1) * sizeof *m);
+	rows = rows > 0 ? rows : 0;
+	if ((size_t)rows + 1 > v->tl_map_cap) {
+		int32_t *m = realloc(v->tl_map, ((size_t)rows + 1) * sizeof *m);
 		if (!m) {
 			v->tl_rows = 0;
 			return;
 		}
 		v->tl_map = m;
-		v->tl_map_cap = (size_t)(rows > 0 ? rows : 0) + 1;
+		v->tl_map_cap = (size_t)rows + 1;
 	}
 	/* fewer grid rows while their lanes do not fit (the selection's
 	 * row kept in view by view_tl_place_rows) */
