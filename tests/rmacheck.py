@@ -9,7 +9,8 @@ compares skein's info and comm with it):
     locations, by origin and target world rank: operations, bytes put
     (a put's bytes, an atomic's sent) and got (a get's bytes, an
     atomic's received); those whose target location is no rank (a
-    device's) apart.
+    device's) apart, and with them the RMA_PUT and RMA_GET on a rank's GPU
+    streams (Score-P's copies between host and device).
 
 Ranks come from the MPI COMM_LOCATIONS group (otf2-print -G): member i
 is world rank i. otf2-print resolves an operation's remote rank through
@@ -52,6 +53,30 @@ def ranks_of(trace):
     return {int(loc): i for i, loc in enumerate(best[1])} if best else {}
 
 
+def streams_of(trace, rank):
+    """ACCELERATOR_STREAM locations in the location group of a rank (or
+    in a group such a group created): a GPU stream, whose RMA_GET and
+    RMA_PUT are its copies (device copies)"""
+    group_of, kind, creator, rank_groups = {}, {}, {}, set()
+    for line in run("-G", trace).splitlines():
+        f = line.split()
+        if f and f[0] == "LOCATION_GROUP":
+            m = re.search(r'Creator: "[^"]*" <(\d+)>', line)
+            if m:
+                creator[int(f[1])] = int(m.group(1))
+        elif f and f[0] == "LOCATION":
+            m = re.search(r'Type: (\w+).*Group: "[^"]*" <(\d+)>', line)
+            if m:
+                kind[int(f[1])], group_of[int(f[1])] = m.group(1), int(m.group(2))
+    for loc in rank:
+        if loc in group_of:
+            rank_groups.add(group_of[loc])
+    for _ in range(4):
+        rank_groups |= {g for g, c in creator.items() if c in rank_groups}
+    return {loc for loc, k in kind.items()
+            if k == "ACCELERATOR_STREAM" and group_of[loc] in rank_groups and loc not in rank}
+
+
 def field(line, name):
     m = re.search(name + r": (\d+)", line)
     return int(m.group(1)) if m else 0
@@ -60,6 +85,7 @@ def field(line, name):
 def main():
     trace = sys.argv[1]
     rank = ranks_of(trace)
+    streams = streams_of(trace, rank)
     records = {k: 0 for k in KINDS}
     pairs = {}
     device = [0, 0]
@@ -72,6 +98,9 @@ def main():
             continue
         origin = rank.get(int(parts[1]))
         if origin is None:
+            if int(parts[1]) in streams and parts[0] in ("RMA_PUT", "RMA_GET"):
+                device[0] += 1        # a copy on a rank's GPU stream
+                device[1] += field(line, "Bytes")
             continue                  # on a location that is no rank
         m = re.search(r"Remote: \d+ \([^)]*<(\d+)>\)", line)
         target = rank.get(int(m.group(1))) if m else None

@@ -391,6 +391,14 @@ casita_cuda(void **state)
 	assert_int_equal(loop_calls, 40);
 	assert_int_equal((loop_us + 500) / 1000, 96127);
 	profile_free(&pr);
+	/* the communication summary counts the streams' copies as device
+	 * copies: otf2-print has 86 RMA_GET and RMA_PUT on the two CUDA
+	 * streams, 192,020,304 bytes in all */
+	struct comm cm;
+	assert_int_equal(comm_compute(t, NULL, &cm, NULL), 0);
+	assert_int_equal(cm.device_ops, 86);
+	assert_int_equal(cm.device_bytes, 192020304);
+	comm_free(&cm);
 	/* a saved file keeps the lanes: the same frames, the same path */
 	char saved[128];
 	snprintf(saved, sizeof saved, "%s/cuda.skein", tmpdir);
@@ -407,6 +415,10 @@ casita_cuda(void **state)
 	assert_int_equal(f1, f2);
 	assert_memory_equal(l1, l2, n1 * sizeof *l1);
 	assert_memory_equal(fr1, fr2, f1 * sizeof *fr1);
+	const uint64_t *b1 = trace_lane_bytes(t, &n1), *b2 = trace_lane_bytes(t2, &n2);
+	assert_int_equal(n1, f1);
+	assert_int_equal(n2, f2);
+	assert_memory_equal(b1, b2, n1 * sizeof *b1);
 	struct path q;
 	assert_int_equal(path_compute(a2, &q, NULL), 0);
 	assert_int_equal(on_path(a2, &q, "_Z11copy_kernelPfPKfii") / 1000, 4914);

@@ -416,6 +416,14 @@ trace_lanes_gather(struct dcomm *c, struct trace *t)
 	free(t->lane_frames);
 	t->lane_frames = f;
 	t->n_lane_frames = t->cap_lane_frames = (size_t)n;
+	/* the copies' bytes likewise, in the same order */
+	void *bytes = NULL;
+	rc = dcomm_allgatherv(c, t->lane_bytes, t->n_lane_bytes * sizeof *t->lane_bytes, &bytes, rcount);
+	if (!rc) {
+		free(t->lane_bytes);
+		t->lane_bytes = bytes;
+		t->n_lane_bytes = t->cap_lane_bytes = (size_t)n;
+	}
 	free(rcount);
-	return 0;
+	return rc;
 }

@@ -67,6 +67,7 @@ trace_destroy(struct trace *t)
 	free(t->epochs);
 	free(t->lanes);
 	free(t->lane_frames);
+	free(t->lane_bytes);
 	free(t->pes);
 	free(t->idles);
 	free(t->chares);
@@ -210,6 +211,7 @@ GETTER(struct trace_rma, rmas)
 GETTER(struct trace_epoch, epochs)
 GETTER(struct trace_lane, lanes)
 GETTER(struct trace_frame, lane_frames)
+GETTER(uint64_t, lane_bytes)
 
 int
 trace_region_is_copy(const struct trace *t, uint32_t r)

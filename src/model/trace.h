@@ -434,6 +434,9 @@ const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
  * order, and their frames (each lane's in time order of entering). */
 const struct trace_lane *trace_lanes(const struct trace *t, uint32_t *n);
 const struct trace_frame *trace_lane_frames(const struct trace *t, uint32_t *n);
+/* Per lane frame, a copy's bytes (0 for other frames; empty in a saved
+ * file from before them). */
+const uint64_t *trace_lane_bytes(const struct trace *t, uint32_t *n);
 /* Is region r a stream's copy (TRACE_COPY_TO_DEVICE or _HOST)? */
 int trace_region_is_copy(const struct trace *t, uint32_t r);
 /* The quiet MPI calls and measurement gaps (struct trace_call). */

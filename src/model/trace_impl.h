@@ -44,6 +44,7 @@ struct trace {
 	/* threads and GPU streams under their ranks (empty without them) */
 	TRACE_ARRAY(struct trace_lane, lanes);
 	TRACE_ARRAY(struct trace_frame, lane_frames);
+	TRACE_ARRAY(uint64_t, lane_bytes);      /* per lane frame: a copy's bytes, else 0 */
 
 	/* Charm++ only (model/charm.h); empty for MPI */
 	TRACE_ARRAY(struct trace_pe, pes);

@@ -188,6 +188,8 @@ struct evblock {
 	uint32_t cur_lane;
 	struct trace_frame *lf;
 	size_t n_lf, cap_lf;
+	uint64_t *lb;                 /* per frame of lf: a copy's bytes */
+	size_t cap_lb;
 	uint32_t *lstk;               /* its open frames */
 	size_t n_lstk, cap_lstk;
 	uint32_t copy_at;             /* its open copy frame, or TRACE_NONE */
@@ -206,7 +208,7 @@ struct evblock {
 int otf2r_make_lanes(struct otf2r *r);
 void otf2r_lane_begin(struct evblock *k, uint32_t lane);
 int otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region);
-int otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time);
+int otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t bytes);
 int otf2r_lane_end(struct evblock *k);
 int otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n);
 void otf2r_lanes_drop(struct evblock *blocks, uint32_t n);

@@ -78,8 +78,10 @@ static int
 open_frame(struct evblock *k, uint64_t time, uint32_t region, uint32_t *at)
 {
 	uint32_t parent = k->n_lstk ? k->lstk[k->n_lstk - 1] : TRACE_NONE;
-	if (VEC_NEW_ID(k->lf, k->n_lf, k->cap_lf, at))
+	if (VEC_NEW_ID(k->lf, k->n_lf, k->cap_lf, at) ||
+	    vec_reserve((void **)&k->lb, &k->cap_lb, k->n_lf, sizeof *k->lb))
 		return ERR_NOMEM;
+	k->lb[*at] = 0;
 	k->lf[*at] = (struct trace_frame){
 		.t_enter = time, .t_leave = time, .region = region, .parent = parent,
 		.timeline = k->cur_lane, .depth = (uint32_t)k->n_lstk,
@@ -146,7 +148,7 @@ otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region)
  * copy lasts until its completion (or the next copy, or the stream's
  * end). */
 int
-otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time)
+otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t bytes)
 {
 	time = lane_time(k, time);
 	if (k->r->t->lanes[k->cur_lane].kind != LANE_GPU)
@@ -159,6 +161,8 @@ otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time)
 		uint32_t region = k->r->copy_region[rec == REC_RMA_PUT];
 		if (region != TRACE_NONE && open_frame(k, time, region, &k->copy_at))
 			return k->rc = ERR_NOMEM;
+		if (region != TRACE_NONE)
+			k->lb[k->copy_at] = bytes;
 	}
 	return 0;
 }
@@ -181,10 +185,12 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		free(blocks[i].lf);
+		free(blocks[i].lb);
 		free(blocks[i].lstk);
 		blocks[i].lf = NULL;
+		blocks[i].lb = NULL;
 		blocks[i].lstk = NULL;
-		blocks[i].n_lf = blocks[i].cap_lf = blocks[i].n_lstk = blocks[i].cap_lstk = 0;
+		blocks[i].n_lf = blocks[i].cap_lf = blocks[i].cap_lb = blocks[i].n_lstk = blocks[i].cap_lstk = 0;
 	}
 }
 
@@ -200,12 +206,15 @@ otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n)
 		return ERR_LIMIT;
 	}
 	free(t->lane_frames);
+	free(t->lane_bytes);
 	t->lane_frames = malloc((total + 1) * sizeof *t->lane_frames);
-	if (!t->lane_frames) {
+	t->lane_bytes = malloc((total + 1) * sizeof *t->lane_bytes);
+	if (!t->lane_frames || !t->lane_bytes) {
 		otf2r_lanes_drop(blocks, n);
 		return ERR_NOMEM;
 	}
 	t->n_lane_frames = t->cap_lane_frames = total;
+	t->n_lane_bytes = t->cap_lane_bytes = total;
 	size_t at = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct evblock *k = &blocks[i];
@@ -214,6 +223,7 @@ otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n)
 			if (x.parent != TRACE_NONE)
 				x.parent += (uint32_t)at;
 			t->lane_frames[at + f] = x;
+			t->lane_bytes[at + f] = k->lb[f];
 		}
 		for (uint32_t li = k->loc_first; li < k->loc_end; li++)
 			if (r->lane_of_loc[li] != TRACE_NONE)

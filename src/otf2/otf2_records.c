@@ -140,7 +140,7 @@ rma_event(struct evblock *k, const struct otf2_evt_rec *x)
 {
 	uint64_t rel = stamp(k, x->kind, x->time);
 	if (k->cur_lane != TRACE_NONE)
-		return otf2r_lane_rma(k, x->kind, rel);
+		return otf2r_lane_rma(k, x->kind, rel, x->len);
 	if (k->cur_tl == TRACE_NONE)
 		return 0;
 	struct build *b = k->b;

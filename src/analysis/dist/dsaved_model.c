@@ -174,6 +174,8 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 	if (!rc && t->n_lanes)
 		rc = put_whole(w, c, S_LANE_FRAMES, sizeof *t->lane_frames, t->lane_frames,
 			       t->n_lane_frames);
+	if (!rc && t->n_lanes)
+		rc = put_whole(w, c, S_LANE_BYTES, sizeof *t->lane_bytes, t->lane_bytes, t->n_lane_bytes);
 	free(tmp);
 	free(runs);
 	return rc;

@@ -213,6 +213,29 @@ rma_compute(const struct trace *t, const struct profile_scope *s, struct comm *o
 	return 0;
 }
 
+/* A stream's copies (trace.h's lanes), as device copies of its rank's:
+ * each issued in its rank's window counts, with its bytes. */
+static void
+lane_copies(const struct trace *t, const struct profile_scope *s, struct comm *out)
+{
+	uint32_t n_lanes, n_tl, nf, nb;
+	const struct trace_lane *L = trace_lanes(t, &n_lanes);
+	const struct trace_frame *fr = trace_lane_frames(t, &nf);
+	const uint64_t *bytes = trace_lane_bytes(t, &nb);
+	trace_timelines(t, &n_tl);
+	for (uint32_t i = 0; i < n_lanes; i++) {
+		uint32_t o = L[i].timeline;
+		if (L[i].kind != LANE_GPU || o >= n_tl || (s->ranks && !s->ranks[o]))
+			continue;
+		uint64_t a = s->tl_from ? s->tl_from[o] : s->from, b = s->tl_from ? s->tl_to[o] : s->to;
+		for (uint32_t f = L[i].frame_first; f < L[i].frame_first + L[i].frame_count; f++)
+			if (fr[f].t_enter >= a && fr[f].t_enter < b && trace_region_is_copy(t, fr[f].region)) {
+				out->device_ops++;
+				out->device_bytes += f < nb ? bytes[f] : 0;
+			}
+	}
+}
+
 int
 comm_compute(const struct trace *t, const struct profile_scope *scope, struct comm *out,
 	     struct err *e)
@@ -326,6 +349,7 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 		comm_free(out);
 		return err_set(e, ERR_NOMEM, "comm: out of memory");
 	}
+	lane_copies(t, scope, out);
 	return 0;
 }
 

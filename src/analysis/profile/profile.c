@@ -695,11 +695,12 @@ totals_of(const struct trace *t, const struct profile_scope *s, struct profile *
 static int
 rma_of_regions(const struct trace *t, const struct profile_scope *s, struct profile *out)
 {
-	uint32_t n, nr, n_tl;
+	uint32_t n, nr, n_tl, n_lanes;
 	const struct trace_rma *rmas = trace_rmas(t, &n);
 	trace_regions(t, &nr);
 	trace_timelines(t, &n_tl);
-	if (!n || !out->n_regions)
+	trace_lanes(t, &n_lanes);
+	if ((!n && !(s->lanes && n_lanes)) || !out->n_regions)
 		return 0;
 	uint32_t *at = malloc(((size_t)nr + 1) * sizeof *at);
 	if (!at)
@@ -725,6 +726,26 @@ rma_of_regions(const struct trace *t, const struct profile_scope *s, struct prof
 			continue;
 		out->regions[at[reg]].rma_ops++;
 		out->regions[at[reg]].rma_bytes += r->bytes_sent + r->bytes_recv;
+	}
+	/* a stream's copies (comm's device copies too), at their own
+	 * regions, when the lanes count */
+	const struct trace_lane *L = trace_lanes(t, NULL);
+	const struct trace_frame *fr = trace_lane_frames(t, NULL);
+	uint32_t nb;
+	const uint64_t *bytes = trace_lane_bytes(t, &nb);
+	for (uint32_t i = 0; s->lanes && !s->span_first && i < n_lanes; i++) {
+		uint32_t o = L[i].timeline;
+		if (L[i].kind != LANE_GPU || o >= n_tl || (s->ranks && !s->ranks[o]))
+			continue;
+		uint64_t a = s->tl_from ? s->tl_from[o] : s->from, b = s->tl_from ? s->tl_to[o] : s->to;
+		for (uint32_t f = L[i].frame_first; f < L[i].frame_first + L[i].frame_count; f++) {
+			uint32_t reg = fr[f].region;
+			if (fr[f].t_enter < a || fr[f].t_enter >= b || reg >= nr || at[reg] == TRACE_NONE ||
+			    !trace_region_is_copy(t, reg))
+				continue;
+			out->regions[at[reg]].rma_ops++;
+			out->regions[at[reg]].rma_bytes += f < nb ? bytes[f] : 0;
+		}
 	}
 	free(at);
 	return 0;

@@ -134,8 +134,9 @@ struct comm {
 	uint64_t from, to;
 	/* one-sided communication, apart from the messages: RMA operations
 	 * by origin and target, their totals (those to a target that is no
-	 * rank, Score-P's device copies, in device_*), and the windows'
-	 * collectives (fence: barrier; create, free) */
+	 * rank, and the copies on a rank's GPU streams, Score-P's device
+	 * copies, in device_*), and the windows' collectives (fence:
+	 * barrier; create, free) */
 	struct comm_rma_pair *rma_pairs;    /* by origin, then target */
 	uint32_t n_rma_pairs;
 	uint64_t rma_ops[RMA_KIND_COUNT], rma_bytes_put, rma_bytes_got;
