@@ -83,6 +83,8 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 		kinds[LANE_THREAD], kinds[LANE_THREAD] == 1 ? "" : "s", kinds[LANE_GPU],
 		kinds[LANE_GPU] == 1 ? "" : "s", mpi ? "ranks" : "processes", h.teams,
 		h.teams == 1 ? "" : "s", h.barriers, h.barriers == 1 ? "" : "s");
+	if (h.tasks)
+		fprintf(out, ", %" PRIu64 " task%s run by another thread", h.tasks, h.tasks == 1 ? "" : "s");
 	if (h.unpaired_work || h.unpaired_calls)
 		fprintf(out, "; %" PRIu64 " kernels or copies without their call, %" PRIu64
 			" calls without their device work", h.unpaired_work, h.unpaired_calls);
@@ -124,6 +126,7 @@ report_hybrid_json(struct json *j, const struct analysis *a)
 	json_begin_object(j);
 	json_key(j, "teams"); json_uint(j, h.teams);
 	json_key(j, "barriers"); json_uint(j, h.barriers);
+	json_key(j, "tasks"); json_uint(j, h.tasks);
 	json_key(j, "unpaired_work"); json_uint(j, h.unpaired_work);
 	json_key(j, "unpaired_calls"); json_uint(j, h.unpaired_calls);
 	json_key(j, "waits");

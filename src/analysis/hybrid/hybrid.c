@@ -59,6 +59,10 @@ hybrid_class(const char *name, uint8_t paradigm)
 			return HY_BARRIER;
 		if (!strncmp(w, "critical sblock", 15))
 			return HY_CRITICAL_BODY;
+		if (!strncmp(w, "create task", 11))
+			return HY_TASK_CREATE;
+		if (!strncmp(w, "task ", 5) || !strncmp(w, "task@", 5))
+			return HY_TASK;
 		if (!strncmp(w, "critical", 8))
 			return HY_CRITICAL;
 		return HY_NONE;
@@ -416,6 +420,8 @@ one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 		rc = omp_teams(y, tl, lanes, n_lanes);
 	if (!rc)
 		rc = omp_criticals(y, tl, lanes, n_lanes);
+	if (!rc)
+		rc = omp_tasks(y, tl, lanes, n_lanes);
 	return rc;
 }
 

@@ -19,6 +19,8 @@
  *    the region (the fork);
  *  - an OpenMP barrier (explicit or implicit: the join's) releases every
  *    thread of the team when the last one enters it;
+ *  - an OpenMP task runs after it was created (the k-th run of a task
+ *    region after the k-th creation of its source line, in the process);
  *  - a thread waiting to enter a critical section is released when the
  *    thread that held it (the body entered before its own, in the same
  *    process: Score-P's names do not tell the locks of named sections
@@ -50,6 +52,8 @@ enum hybrid_class {
 	HY_BARRIER,        /* an OpenMP barrier, explicit or implicit */
 	HY_CRITICAL,       /* an OpenMP critical section: waiting for its lock, */
 	HY_CRITICAL_BODY,  /* then holding it (Score-P's "critical sblock") */
+	HY_TASK_CREATE,    /* an OpenMP task created, */
+	HY_TASK,           /* and run */
 	HY_CLASS_COUNT
 };
 enum hybrid_class hybrid_class(const char *name, uint8_t paradigm);
@@ -98,6 +102,7 @@ struct hybrid {
 	 * call, and calls without their device work */
 	uint64_t unpaired_work, unpaired_calls;
 	uint64_t teams, barriers;      /* parallel regions and barrier instances matched */
+	uint64_t tasks;                /* tasks run by another thread than created them */
 };
 
 /* The lanes' dependencies of t into *h (the caller's: hybrid_free); an

@@ -57,5 +57,8 @@ int omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes
 /* Rank tl's critical sections: each wait to enter one that another
  * thread of the process held. */
 int omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);
+/* Rank tl's tasks: each run by another thread than created it waited for
+ * its creation. */
+int omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);
 
 #endif

@@ -5,6 +5,7 @@
 #include "base/vec.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Is frame i inside another frame of class c below `stop`? */
 static int
@@ -224,6 +225,106 @@ omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes
 				&w) ||
 		    hy_add_edge(y, to, cur->place, cur->crit, to, prev->place, prev->frame, w))
 			rc = ERR_NOMEM;
+	}
+	free(v);
+	return rc;
+}
+
+/* The source line a task region names ("!$omp create task @f.c:164"
+ * and "!$omp task @f.c:164" name the same task): what follows "task". */
+static const char *
+task_line(const struct hy *y, uint32_t region)
+{
+	const char *name = trace_str(y->t, trace_regions(y->t, NULL)[region].name);
+	const char *at = strstr(name, "task");
+	return at ? at + 4 : name;
+}
+
+/* A task's creation or run on a place. */
+struct task_ev {
+	uint64_t enter, leave;
+	uint32_t place, frame, region;
+	uint8_t run;
+};
+
+static int
+by_task(const void *p, const void *q)
+{
+	const struct task_ev *a = p, *b = q;
+	if (a->region != b->region)
+		return a->region < b->region ? -1 : 1;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	if (a->enter != b->enter)
+		return a->enter < b->enter ? -1 : 1;
+	return a->place < b->place ? -1 : a->place > b->place;
+}
+
+int
+omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
+{
+	const struct trace_lane *L = trace_lanes(y->t, NULL);
+	uint32_t n_tl = y->h->n_timelines, first, n, nr;
+	trace_regions(y->t, &nr);
+	struct task_ev *v = NULL;
+	size_t nv = 0, cap = 0;
+	uint32_t *key = NULL;            /* per region: the first region of its line */
+	for (uint32_t i = 0; i <= n_lanes; i++) {
+		uint32_t place = i == n_lanes ? tl : n_tl + lanes[i];
+		if (i < n_lanes && L[lanes[i]].kind != LANE_THREAD)
+			continue;
+		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
+		for (uint32_t k = first; k < first + n; k++) {
+			uint8_t c = cls_of(y, &fr[k]);
+			if (c != HY_TASK && c != HY_TASK_CREATE)
+				continue;
+			if (!key) {
+				if (!(key = malloc(((size_t)nr + 1) * sizeof *key))) {
+					free(v);
+					return ERR_NOMEM;
+				}
+				for (uint32_t r = 0; r < nr; r++)
+					key[r] = TRACE_NONE;
+			}
+			uint32_t r = fr[k].region;
+			if (key[r] == TRACE_NONE) {
+				key[r] = r;
+				for (uint32_t q = 0; q < nr; q++)
+					if (key[q] != TRACE_NONE && q != r && !strcmp(task_line(y, q), task_line(y, r))) {
+						key[r] = key[q];
+						break;
+					}
+			}
+			if (VEC_GROW(v, nv, cap)) {
+				free(v);
+				free(key);
+				return ERR_NOMEM;
+			}
+			v[nv++] = (struct task_ev){ fr[k].t_enter, fr[k].t_leave, place, k, key[r], c == HY_TASK };
+		}
+	}
+	free(key);
+	if (nv)
+		qsort(v, nv, sizeof *v, by_task);
+	/* per line: creations, then runs, each in time order; the k-th run
+	 * after the k-th creation */
+	int rc = 0;
+	for (size_t a = 0; a < nv && !rc;) {
+		size_t c0 = a, c1 = a;
+		while (c1 < nv && v[c1].region == v[a].region && !v[c1].run)
+			c1++;
+		size_t r1 = c1;
+		while (r1 < nv && v[r1].region == v[a].region)
+			r1++;
+		for (size_t k = 0; k < c1 - c0 && c1 + k < r1 && !rc; k++) {
+			const struct task_ev *cr = &v[c0 + k], *ru = &v[c1 + k];
+			if (cr->place == ru->place || ru->enter < cr->enter)
+				continue;
+			uint64_t by_at = cr->leave < ru->enter ? cr->leave : ru->enter;
+			rc = hy_add_edge(y, ru->enter, ru->place, ru->frame, by_at, cr->place, cr->frame, TRACE_NONE);
+			y->h->tasks++;
+		}
+		a = r1;
 	}
 	free(v);
 	return rc;
