@@ -423,6 +423,14 @@ matrix_row(struct view *v, int y, struct grid *row)
 		if (x + grid_text_width(tail) > row->w)
 			snprintf(tail, sizeof tail, " %s%s%s", b, vc->per > 1 ? " per block" : "",
 				 vc->per > 1 ? blocks : "");
+		/* copies between host and device (GPU streams, offloads): no
+		 * rank is their target, the matrix has no cell for them */
+		size_t tl = strlen(tail);
+		if (vc->mode == CM_RMA && vc->c.device_ops && tl < sizeof tail - 64) {
+			char db[32];
+			snprintf(tail + tl, sizeof tail - tl, " \u00b7 device copies %llu, %s",
+				 (unsigned long long)vc->c.device_ops, fmt_bytes((double)vc->c.device_bytes, db, sizeof db));
+		}
 		grid_text(row, x, 0, row->w - x, ST_DIM, tail);
 		return;
 	}
