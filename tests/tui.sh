@@ -165,6 +165,26 @@ else
 	bad "craft no-comm"
 fi
 
+# threads and GPU streams (issue 40): a hybrid run of skein-gen-hybrid;
+# T gives the timeline the screen, Space opens the selected rank's
+# process (its OpenMP threads and CUDA stream under its row), again closes it
+hgen=$root/traces/gen/skein-gen-hybrid
+[ -x "$hgen" ] || make -s -C "$root/traces/gen" skein-gen-hybrid >/dev/null 2>&1
+if [ -x "$hgen" ] && "$hgen" --force --ranks 2 --threads 3 --iterations 3 "$tmp/hybrid" 2>/dev/null; then
+	t send-keys -t tui "clear; $skein $tmp/hybrid/traces.otf2" Enter
+	wait_for 'logical · lateness' || bad "the explorer opens a hybrid trace"
+	t send-keys -t tui T
+	wait_for '┌ timeline' || bad "T on a hybrid trace"
+	t send-keys -t tui Space
+	wait_for '^│└T2' && wait_for '^│└G1' && ok || bad "Space opens the rank's threads and stream ($(screen | head -8))"
+	t send-keys -t tui Space
+	wait_gone '^│└G1' && ok || bad "Space again closes them"
+	t send-keys -t tui q
+	wait_gone 'logical · lateness' || bad "q on the hybrid trace"
+else
+	bad "skein-gen-hybrid"
+fi
+
 # --- a login node's terminal (issue 12): TERM=xterm-256color inside tmux,
 # whose Home/End/F-keys xterm's terminfo does not list
 t send-keys -t tui "clear; TERM=xterm-256color $skein $trace" Enter
