@@ -425,6 +425,48 @@ one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 	return rc;
 }
 
+/* Per region, for the task regions (created or run), the first task
+ * region naming the same source line ("!$omp create task @f.c:164" and
+ * "!$omp task @f.c:164" name one task): what follows "task"; by sorting
+ * their names' tails, O(r log r). NULL when out of memory. */
+static int
+by_tail(const void *ctx, uint32_t a, uint32_t b)
+{
+	const char *const *tail = ctx;
+	int c = strcmp(tail[a], tail[b]);
+	return c ? c : (a > b) - (a < b);
+}
+
+static uint32_t *
+task_keys(const struct trace *t, const uint8_t *cls, uint32_t nr)
+{
+	uint32_t *key = malloc(((size_t)nr + 1) * sizeof *key), *ids = malloc(((size_t)nr + 1) * sizeof *ids), n = 0;
+	const char **tail = malloc(((size_t)nr + 1) * sizeof *tail);
+	if (!key || !ids || !tail) {
+		free(key), free(ids), free(tail);
+		return NULL;
+	}
+	const struct trace_region *reg = trace_regions(t, NULL);
+	for (uint32_t r = 0; r < nr; r++) {
+		key[r] = TRACE_NONE;
+		tail[r] = "";
+		if (cls[r] != HY_TASK && cls[r] != HY_TASK_CREATE)
+			continue;
+		const char *name = trace_str(t, reg[r].name), *at = strstr(name, "task");
+		tail[r] = at ? at + 4 : name;
+		ids[n++] = r;
+	}
+	if (sort_ids(ids, n, by_tail, tail)) {
+		free(key), free(ids), free(tail);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		key[ids[i]] = i && !strcmp(tail[ids[i]], tail[ids[i - 1]]) ? key[ids[i - 1]] : ids[i];
+	free(ids);
+	free(tail);
+	return key;
+}
+
 static int
 by_place_at(const void *p, const void *q)
 {
@@ -490,6 +532,7 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	h->n_places = n_tl + n_lanes;
 	struct hy y = { .t = t, .h = h };
 	uint8_t *cls = calloc(n_regions + 1, 1);
+	uint32_t *task_key = NULL;
 	uint32_t *by_rank = malloc(((size_t)n_lanes + 1) * sizeof *by_rank);
 	uint32_t *rank_first = calloc((size_t)n_tl + 2, sizeof *rank_first);
 	h->edge_first = calloc((size_t)h->n_places + 1, sizeof *h->edge_first);
@@ -501,6 +544,11 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 		cls[r] = (uint8_t)hybrid_class(name, regions[r].paradigm);
 	}
 	y.cls = cls;
+	if (!(task_key = task_keys(t, cls, n_regions))) {
+		rc = ERR_NOMEM;
+		goto out;
+	}
+	y.task_key = task_key;
 	/* the lanes by rank, in lane order */
 	for (uint32_t i = 0; i < n_lanes; i++)
 		if (lanes[i].timeline < n_tl)
@@ -529,6 +577,7 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	}
 out:
 	free(cls);
+	free(task_key);
 	free(by_rank);
 	free(rank_first);
 	free(y.calls);

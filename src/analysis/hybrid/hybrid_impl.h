@@ -28,6 +28,7 @@ struct hy {
 	const struct trace *t;
 	struct hybrid *h;
 	const uint8_t *cls;       /* per region */
+	const uint32_t *task_key; /* per task region: the first task region of its source line */
 	struct call *calls;
 	size_t n_calls, cap_calls;
 	struct work *work;

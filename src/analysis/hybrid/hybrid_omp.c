@@ -230,16 +230,6 @@ omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes
 	return rc;
 }
 
-/* The source line a task region names ("!$omp create task @f.c:164"
- * and "!$omp task @f.c:164" name the same task): what follows "task". */
-static const char *
-task_line(const struct hy *y, uint32_t region)
-{
-	const char *name = trace_str(y->t, trace_regions(y->t, NULL)[region].name);
-	const char *at = strstr(name, "task");
-	return at ? at + 4 : name;
-}
-
 /* A task's creation or run on a place. */
 struct task_ev {
 	uint64_t enter, leave;
@@ -264,11 +254,9 @@ int
 omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 {
 	const struct trace_lane *L = trace_lanes(y->t, NULL);
-	uint32_t n_tl = y->h->n_timelines, first, n, nr;
-	trace_regions(y->t, &nr);
+	uint32_t n_tl = y->h->n_timelines, first, n;
 	struct task_ev *v = NULL;
 	size_t nv = 0, cap = 0;
-	uint32_t *key = NULL;            /* per region: the first region of its line */
 	for (uint32_t i = 0; i <= n_lanes; i++) {
 		uint32_t place = i == n_lanes ? tl : n_tl + lanes[i];
 		if (i < n_lanes && L[lanes[i]].kind != LANE_THREAD)
@@ -278,32 +266,14 @@ omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 			uint8_t c = cls_of(y, &fr[k]);
 			if (c != HY_TASK && c != HY_TASK_CREATE)
 				continue;
-			if (!key) {
-				if (!(key = malloc(((size_t)nr + 1) * sizeof *key))) {
-					free(v);
-					return ERR_NOMEM;
-				}
-				for (uint32_t r = 0; r < nr; r++)
-					key[r] = TRACE_NONE;
-			}
-			uint32_t r = fr[k].region;
-			if (key[r] == TRACE_NONE) {
-				key[r] = r;
-				for (uint32_t q = 0; q < nr; q++)
-					if (key[q] != TRACE_NONE && q != r && !strcmp(task_line(y, q), task_line(y, r))) {
-						key[r] = key[q];
-						break;
-					}
-			}
 			if (VEC_GROW(v, nv, cap)) {
 				free(v);
-				free(key);
 				return ERR_NOMEM;
 			}
-			v[nv++] = (struct task_ev){ fr[k].t_enter, fr[k].t_leave, place, k, key[r], c == HY_TASK };
+			v[nv++] = (struct task_ev){ fr[k].t_enter, fr[k].t_leave, place, k, y->task_key[fr[k].region],
+						    c == HY_TASK };
 		}
 	}
-	free(key);
 	if (nv)
 		qsort(v, nv, sizeof *v, by_task);
 	/* per line: creations, then runs, each in time order; the k-th run
