@@ -420,9 +420,13 @@ trace_lanes_gather(struct dcomm *c, struct trace *t)
 	void *bytes = NULL;
 	rc = dcomm_allgatherv(c, t->lane_bytes, t->n_lane_bytes * sizeof *t->lane_bytes, &bytes, rcount);
 	if (!rc) {
+		uint64_t got = 0;
+		for (uint32_t r = 0; r < c->size; r++)
+			got += rcount[r] / sizeof *t->lane_bytes;
 		free(t->lane_bytes);
 		t->lane_bytes = bytes;
-		t->n_lane_bytes = t->cap_lane_bytes = (size_t)n;
+		/* every rank's or none: a frame without its bytes has none */
+		t->n_lane_bytes = t->cap_lane_bytes = got == n ? (size_t)n : 0;
 	}
 	free(rcount);
 	return rc;

@@ -373,17 +373,18 @@ view_tl_layout(struct view *v, int rows)
 		v->tl_map = m;
 		v->tl_map_cap = (size_t)rows + 1;
 	}
-	/* fewer grid rows while their lanes do not fit (the selection's
-	 * row kept in view by view_tl_place_rows) */
+	/* the most grid rows whose lanes fit with them (the selection's row
+	 * kept in view by view_tl_place_rows, which moves the first row as
+	 * the count changes: the need is not monotonic, so every count is
+	 * tried from the most down; rows × (rows + lanes) steps) */
 	int g = rows;
-	for (int tries = 0; tries < 8; tries++) {
+	while (v->tl_open && !view_is_charm(v) && g > 1) {
 		view_tl_place_rows(v, g);
-		uint32_t need = view_is_charm(v) || !v->tl_open ? (uint32_t)v->tl_rows : lay(v, UINT32_MAX, 0);
-		if (need <= (uint32_t)rows || g <= 1)
+		if (lay(v, UINT32_MAX, 0) <= (uint32_t)rows)
 			break;
-		g -= (int)(need - (uint32_t)rows);
-		g = g < 1 ? 1 : g;
+		g--;
 	}
+	view_tl_place_rows(v, g);
 	v->tl_nmap = lay(v, (uint32_t)rows, 1);
 	uint64_t h = 1469598103934665603ull;
 	for (uint32_t i = 0; i < v->tl_nmap; i++) {

@@ -485,6 +485,8 @@ tl_prepare(struct view *v, int w, int h)
 	} else {
 		for (int y = 0; y < rows; y++)
 			each_rank(v, y, rank_span, &sp);
+		if (sp.t0 > sp.t1 && v->tl_nlane)     /* no operation: a program without MPI */
+			sp.t0 = trace_info(v->t)->t_begin, sp.t1 = trace_info(v->t)->t_end;
 		if (sp.t0 > sp.t1)
 			sp.t0 = sp.t1 = 0;
 		/* the time axis starts where the first rank left its start-up,

@@ -4,6 +4,7 @@
 
 #include "base/vec.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,10 +213,25 @@ omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes
 		qsort(v, nv, sizeof *v, by_hold_enter);
 	int rc = 0;
 	/* the lock passes from one body to the next: a thread that asked for
-	 * it while another held it waited until that one let go */
+	 * it while another held it waited until that one let go. The holder:
+	 * of the bodies before, the one that ended last on another place
+	 * (the two latest on distinct places are kept) */
+	size_t top = SIZE_MAX, second = SIZE_MAX;
 	for (size_t k = 1; k < nv && !rc; k++) {
-		const struct hold *prev = &v[k - 1], *cur = &v[k];
-		if (prev->place == cur->place || prev->leave <= cur->wait_from)
+		const struct hold *b = &v[k - 1];     /* the body before joins the candidates */
+		if (top == SIZE_MAX || b->leave > v[top].leave) {
+			if (top != SIZE_MAX && v[top].place != b->place)
+				second = top;
+			top = k - 1;
+		} else if (b->place != v[top].place && (second == SIZE_MAX || b->leave > v[second].leave)) {
+			second = k - 1;
+		}
+		const struct hold *cur = &v[k];
+		size_t h = v[top].place != cur->place ? top : second;
+		if (h == SIZE_MAX)
+			continue;
+		const struct hold *prev = &v[h];
+		if (prev->leave <= cur->wait_from)
 			continue;
 		uint64_t to = prev->leave < cur->enter ? prev->leave : cur->enter;
 		if (to <= cur->wait_from)
@@ -292,7 +308,7 @@ omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 				continue;
 			uint64_t by_at = cr->leave < ru->enter ? cr->leave : ru->enter;
 			rc = hy_add_edge(y, ru->enter, ru->place, ru->frame, by_at, cr->place, cr->frame, TRACE_NONE);
-			y->h->tasks++;
+			y->h->tasks += !rc;
 		}
 		a = r1;
 	}

@@ -214,7 +214,8 @@ rma_compute(const struct trace *t, const struct profile_scope *s, struct comm *o
 }
 
 /* A stream's copies (trace.h's lanes), as device copies of its rank's:
- * each issued in its rank's window counts, with its bytes. */
+ * each issued in its rank's window counts, with its bytes (when the
+ * scope counts lanes, as the profile does). */
 static void
 lane_copies(const struct trace *t, const struct profile_scope *s, struct comm *out)
 {
@@ -223,7 +224,7 @@ lane_copies(const struct trace *t, const struct profile_scope *s, struct comm *o
 	const struct trace_frame *fr = trace_lane_frames(t, &nf);
 	const uint64_t *bytes = trace_lane_bytes(t, &nb);
 	trace_timelines(t, &n_tl);
-	for (uint32_t i = 0; i < n_lanes; i++) {
+	for (uint32_t i = 0; s->lanes && i < n_lanes; i++) {
 		uint32_t o = L[i].timeline;
 		if (L[i].kind != LANE_GPU || o >= n_tl || (s->ranks && !s->ranks[o]))
 			continue;
