@@ -170,6 +170,16 @@ out:
 	return rc;
 }
 
+/* The i-th of a process's places that run threads (i <= n_lanes): its
+ * thread lanes, then its rank (i == n_lanes); TRACE_NONE for a stream. */
+static uint32_t
+thread_place(const struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes, uint32_t i)
+{
+	if (i == n_lanes)
+		return tl;
+	return trace_lanes(y->t, NULL)[lanes[i]].kind == LANE_THREAD ? y->h->n_timelines + lanes[i] : TRACE_NONE;
+}
+
 /* A critical section's body (holding the lock) and the section around
  * it (entered to wait for the lock). */
 struct hold {
@@ -189,13 +199,12 @@ by_hold_enter(const void *p, const void *q)
 int
 omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 {
-	const struct trace_lane *L = trace_lanes(y->t, NULL);
-	uint32_t n_tl = y->h->n_timelines, first, n;
+	uint32_t first, n;
 	struct hold *v = NULL;
 	size_t nv = 0, cap = 0;
 	for (uint32_t i = 0; i <= n_lanes; i++) {
-		uint32_t place = i == n_lanes ? tl : n_tl + lanes[i];
-		if (i < n_lanes && L[lanes[i]].kind != LANE_THREAD)
+		uint32_t place = thread_place(y, tl, lanes, n_lanes, i);
+		if (place == TRACE_NONE)
 			continue;
 		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
 		for (uint32_t k = first; k < first + n; k++) {
@@ -269,13 +278,12 @@ by_task(const void *p, const void *q)
 int
 omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 {
-	const struct trace_lane *L = trace_lanes(y->t, NULL);
-	uint32_t n_tl = y->h->n_timelines, first, n;
+	uint32_t first, n;
 	struct task_ev *v = NULL;
 	size_t nv = 0, cap = 0;
 	for (uint32_t i = 0; i <= n_lanes; i++) {
-		uint32_t place = i == n_lanes ? tl : n_tl + lanes[i];
-		if (i < n_lanes && L[lanes[i]].kind != LANE_THREAD)
+		uint32_t place = thread_place(y, tl, lanes, n_lanes, i);
+		if (place == TRACE_NONE)
 			continue;
 		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
 		for (uint32_t k = first; k < first + n; k++) {
