@@ -214,6 +214,31 @@ GETTER(struct trace_frame, lane_frames)
 GETTER(uint64_t, lane_bytes)
 
 int
+trace_lanes_by_rank(const struct trace *t, uint32_t **first, uint32_t **ids)
+{
+	size_t n = t->n_lanes, ntl = t->n_timelines;
+	uint32_t *f = calloc(ntl + 2, sizeof *f), *v = malloc((n + 1) * sizeof *v);
+	*first = *ids = NULL;
+	if (!f || !v) {
+		free(f);
+		free(v);
+		return ERR_NOMEM;
+	}
+	/* counted one place on, placed through f[tl + 1]: f[r] ends as r's start */
+	for (size_t i = 0; i < n; i++)
+		if (t->lanes[i].timeline < ntl)
+			f[t->lanes[i].timeline + 2]++;
+	for (size_t r = 0; r < ntl; r++)
+		f[r + 2] += f[r + 1];
+	for (size_t i = 0; i < n; i++)
+		if (t->lanes[i].timeline < ntl)
+			v[f[t->lanes[i].timeline + 1]++] = (uint32_t)i;
+	*first = f;
+	*ids = v;
+	return 0;
+}
+
+int
 trace_region_is_copy(const struct trace *t, uint32_t r)
 {
 	if (r >= t->n_regions)

@@ -434,6 +434,10 @@ const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
  * order, and their frames (each lane's in time order of entering). */
 const struct trace_lane *trace_lanes(const struct trace *t, uint32_t *n);
 const struct trace_frame *trace_lane_frames(const struct trace *t, uint32_t *n);
+/* The lanes by rank: rank r's are (*ids)[(*first)[r] .. (*first)[r + 1]),
+ * in lane order; both malloc'd, the caller's (first has n_timelines + 2
+ * entries). 0 or ERR_NOMEM (both NULL). */
+int trace_lanes_by_rank(const struct trace *t, uint32_t **first, uint32_t **ids);
 /* Per lane frame, a copy's bytes (0 for other frames; empty in a saved
  * file from before them). */
 const uint64_t *trace_lane_bytes(const struct trace *t, uint32_t *n);

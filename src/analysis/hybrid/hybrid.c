@@ -526,18 +526,17 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	memset(h, 0, sizeof *h);
 	uint32_t n_tl, n_lanes, n_regions;
 	trace_timelines(t, &n_tl);
-	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
+	trace_lanes(t, &n_lanes);
 	const struct trace_region *regions = trace_regions(t, &n_regions);
 	h->n_timelines = n_tl;
 	h->n_places = n_tl + n_lanes;
 	struct hy y = { .t = t, .h = h };
 	uint8_t *cls = calloc(n_regions + 1, 1);
 	uint32_t *task_key = NULL;
-	uint32_t *by_rank = malloc(((size_t)n_lanes + 1) * sizeof *by_rank);
-	uint32_t *rank_first = calloc((size_t)n_tl + 2, sizeof *rank_first);
+	uint32_t *by_rank = NULL, *rank_first = NULL;
 	h->edge_first = calloc((size_t)h->n_places + 1, sizeof *h->edge_first);
 	int rc = ERR_NOMEM;
-	if (!cls || !by_rank || !rank_first || !h->edge_first)
+	if (!cls || !h->edge_first || trace_lanes_by_rank(t, &rank_first, &by_rank))
 		goto out;
 	for (uint32_t r = 0; r < n_regions; r++) {
 		const char *name = trace_str(t, regions[r].name);
@@ -549,22 +548,10 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 		goto out;
 	}
 	y.task_key = task_key;
-	/* the lanes by rank, in lane order */
-	for (uint32_t i = 0; i < n_lanes; i++)
-		if (lanes[i].timeline < n_tl)
-			rank_first[lanes[i].timeline + 1]++;
-	for (uint32_t r = 0; r < n_tl; r++)
-		rank_first[r + 1] += rank_first[r];
-	for (uint32_t i = 0, *at = rank_first; i < n_lanes; i++)
-		if (lanes[i].timeline < n_tl)
-			by_rank[at[lanes[i].timeline]++] = i;
-	/* (rank_first[r] is now rank r's end: its start is rank_first[r - 1]) */
 	rc = 0;
-	for (uint32_t r = 0; r < n_tl && !rc && n_lanes; r++) {
-		uint32_t lo = r ? rank_first[r - 1] : 0, hi = rank_first[r];
-		if (hi > lo)
-			rc = one_rank(&y, r, by_rank + lo, hi - lo);
-	}
+	for (uint32_t r = 0; r < n_tl && !rc && n_lanes; r++)
+		if (rank_first[r + 1] > rank_first[r])
+			rc = one_rank(&y, r, by_rank + rank_first[r], rank_first[r + 1] - rank_first[r]);
 	if (!rc)
 		rc = order_waits(h);
 	if (!rc) {

@@ -755,24 +755,9 @@ rma_of_regions(const struct trace *t, const struct profile_scope *s, struct prof
 static int
 lanes_of(const struct trace *t, struct job *j)
 {
-	uint32_t n, ntl;
-	const struct trace_lane *L = trace_lanes(t, &n);
-	trace_timelines(t, &ntl);
-	if (!n)
-		return 0;
-	j->lane_first = calloc((size_t)ntl + 2, sizeof *j->lane_first);
-	j->lane_ids = malloc((size_t)n * sizeof *j->lane_ids);
-	if (!j->lane_first || !j->lane_ids)
-		return ERR_NOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		if (L[i].timeline < ntl)
-			j->lane_first[L[i].timeline + 2]++;
-	for (uint32_t tl = 0; tl < ntl; tl++)
-		j->lane_first[tl + 2] += j->lane_first[tl + 1];
-	for (uint32_t i = 0; i < n; i++)
-		if (L[i].timeline < ntl)
-			j->lane_ids[j->lane_first[L[i].timeline + 1]++] = i;
-	return 0;
+	uint32_t n;
+	trace_lanes(t, &n);
+	return n ? trace_lanes_by_rank(t, &j->lane_first, &j->lane_ids) : 0;
 }
 
 int
