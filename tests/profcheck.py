@@ -108,6 +108,16 @@ def count(trace):
         if stack[loc]:
             stack[loc][-1][3] += inc
 
+    def leave(loc, rest, t):
+        # closes the innermost open instance of the region and those above
+        # it; a LEAVE of a region not open is ignored
+        name = re.search(r'Region: "([^"]*)"', rest).group(1)
+        names = [x[0] for x in stack[loc]]
+        if name in names:
+            at = len(names) - 1 - names[::-1].index(name)
+            while len(stack[loc]) > at:
+                close(loc, t)
+
     def close_copy(loc, t):
         if loc not in copy:
             return
@@ -129,7 +139,8 @@ def count(trace):
             # a lane: its regions as a rank's, a stream's copies from the
             # get or put to their completion (or the next copy), under the
             # region open when they began; no measurement gaps
-            last[loc] = max(t, last.get(loc, t))
+            t = max(t, last.get(loc, t))          # skein clamps a lane's times too
+            last[loc] = t
             if lanes[loc][1] and (kind in COPIES or kind.startswith("RMA_OP_COMPLETE")):
                 close_copy(loc, t)
                 if kind in COPIES:
@@ -137,12 +148,7 @@ def count(trace):
             elif kind == "ENTER":
                 stack[loc].append([re.search(r'Region: "([^"]*)"', rest).group(1), t, 0, 0])
             elif kind == "LEAVE":
-                name = re.search(r'Region: "([^"]*)"', rest).group(1)
-                names = [x[0] for x in stack[loc]]
-                if name in names:
-                    at = len(names) - 1 - names[::-1].index(name)
-                    while len(stack[loc]) > at:
-                        close(loc, t)
+                leave(loc, rest, t)
             continue
         if loc not in loc_rank:
             continue
@@ -154,12 +160,7 @@ def count(trace):
             name = re.search(r'Region: "([^"]*)"', rest).group(1)
             stack[loc].append([name, t, gap[loc], 0])
         elif kind == "LEAVE":
-            name = re.search(r'Region: "([^"]*)"', rest).group(1)
-            names = [x[0] for x in stack[loc]]
-            if name in names:
-                at = len(names) - 1 - names[::-1].index(name)
-                while len(stack[loc]) > at:
-                    close(loc, t)
+            leave(loc, rest, t)
         elif kind == "MEASUREMENT_ON_OFF":
             if "OFF" in rest:
                 off_at.setdefault(loc, t)
