@@ -78,6 +78,16 @@ expect_mem "10,000 locations without local definitions, 16 MiB chunks" 0 '' -- i
 grep -q '^other locs    10000 ' "$tmp/out" && ok || bad "10,000 other locations counted"
 mk many-defs defs 2000
 expect_mem "2,000 local definition files, 16 MiB chunks" 0 '' -- info "$tmp/defs"
+# threads' lock records that do not pair (a release of a lock never
+# taken, one taken and never released, one taken inside another): the
+# records counted, the one hold a rank that closes kept
+mk bad-locks locks
+expect "lock records that do not pair" 0 '' -- info "$tmp/locks"
+grep -q 'THREAD_ACQUIRE_LOCK 12, THREAD_RELEASE_LOCK 8' "$tmp/out" && ok || bad "bad locks: every record counted"
+grep -q '^locks         4 acquisitions of 1 lock by the threads$' "$tmp/out" && ok || bad "bad locks: the one hold a rank that closes kept"
+expect "lock records that do not pair, analysed and saved" 0 '' -- analyze --save "$tmp/locks.skein" "$tmp/locks"
+expect "lock records that do not pair, from the saved file" 0 '' -- info "$tmp/locks.skein"
+grep -q '^locks         4 acquisitions of 1 lock by the threads$' "$tmp/out" && ok || bad "bad locks: the holds saved"
 # a chunk size past OTF2's 16 MiB, checked before libotf2 allocates it
 cp -r "$tmp/plain" "$tmp/chunk"
 printf '\377\377\377\377' | dd of="$tmp/chunk/traces.otf2" bs=1 seek=22 conv=notrunc 2>/dev/null

@@ -274,6 +274,25 @@ on_nbc_complete(ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, ui
 		    .aux = received, .request = request);
 }
 
+static OTF2_CallbackCode
+on_thread_lock(ARGS, OTF2_Paradigm model, uint32_t lock, uint32_t order, enum trace_rec kind)
+{
+	UNUSED();
+	return PUSH(.kind = kind, .tag = model, .ref = lock, .len = order);
+}
+
+static OTF2_CallbackCode
+on_acquire(ARGS, OTF2_Paradigm model, uint32_t lock, uint32_t order)
+{
+	return on_thread_lock(loc, time, pos, ud, attrs, model, lock, order, REC_THREAD_ACQUIRE_LOCK);
+}
+
+static OTF2_CallbackCode
+on_release(ARGS, OTF2_Paradigm model, uint32_t lock, uint32_t order)
+{
+	return on_thread_lock(loc, time, pos, ud, attrs, model, lock, order, REC_THREAD_RELEASE_LOCK);
+}
+
 /* ---- the local definitions: mapping tables and clock offsets ---- */
 
 struct local {
@@ -422,6 +441,8 @@ compare_archive(const char *anchor, unsigned *maps, unsigned *clocks)
 	OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, on_done_remote);
 	OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_nbc_request);
 	OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
+	OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, on_acquire);
+	OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, on_release);
 	OTF2_Reader_OpenEvtFiles(rd);
 	uint8_t *buf = malloc(evt_chunk + OTF2_EVT_PAD);
 	assert_non_null(buf);

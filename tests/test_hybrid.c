@@ -2,7 +2,8 @@
  * the critical path through them, against ground truth: archives of
  * traces/gen/skein-gen-hybrid, whose --truth file lists every wait it
  * wrote (a slow OpenMP thread, a long kernel the host waits for, a late
- * rank the others wait for in MPI_Allreduce), and the shared
+ * rank the others wait for in MPI_Allreduce, an OpenMP lock the threads
+ * take in turn), and the shared
  * casita-2_cuda_simple against otf2-print's counts and CASITA's path. */
 #include "testutil.h"
 
@@ -49,7 +50,8 @@ setup(void **state)
 	have_gen = access(g, X_OK) == 0 &&
 		gen("thread", "--ranks 2 --threads 3 --iterations 5 --slow-thread 1:2:3000000") &&
 		gen("kernel", "--ranks 2 --threads 3 --iterations 5 --long-kernel 0:5000000") &&
-		gen("late", "--ranks 3 --threads 2 --iterations 5 --late-rank 2:2000000");
+		gen("late", "--ranks 3 --threads 2 --iterations 5 --late-rank 2:2000000") &&
+		gen("lock", "--ranks 2 --threads 3 --iterations 5 --lock-hold 200000");
 	return 0;
 }
 
@@ -62,10 +64,11 @@ teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* One fact of a truth file: its kind, rank, member (-1: none), ns. */
+/* One fact of a truth file: its kind, rank, member (-1: none), the
+ * member it waited for (a lock's holder; -1: not said), ns. */
 struct fact {
 	char kind[32];
-	int rank, member;
+	int rank, member, holder;
 	uint64_t ns;
 	int seen;
 };
@@ -83,11 +86,14 @@ truth(const char *name, uint32_t *n, uint64_t *run_ns)
 		struct fact *x = &v[*n];
 		int it;
 		unsigned long long ns;
-		x->member = -1;
+		x->member = x->holder = -1;
 		if (sscanf(line, "run_ns %llu", &ns) == 1)
 			*run_ns = ns;
 		else if (sscanf(line, "barrier_wait rank %d member %d iteration %d ns %llu", &x->rank, &x->member, &it, &ns) == 4)
 			strcpy(x->kind, "omp-barrier"), x->ns = ns, (*n)++;
+		else if (sscanf(line, "lock_wait rank %d member %d iteration %d holder %d ns %llu", &x->rank, &x->member,
+				&it, &x->holder, &ns) == 5)
+			strcpy(x->kind, "lock-wait"), x->ns = ns, (*n)++;
 		else if (sscanf(line, "device_wait rank %d iteration %d ns %llu", &x->rank, &it, &ns) == 3)
 			strcpy(x->kind, "device-wait"), x->ns = ns, (*n)++;
 		else if (sscanf(line, "allreduce_wait rank %d iteration %d ns %llu", &x->rank, &it, &ns) == 3)
@@ -135,11 +141,12 @@ waits_are_the_truth(const struct trace *t, struct fact *f, uint32_t nf)
 		const struct hybrid_wait *w = &h.waits[i];
 		const char *kind = hybrid_wait_name(w->kind);
 		int rank = (int)hybrid_place_rank(t, &h, w->place);
-		int member = w->kind == HYW_BARRIER ? member_of(t, &h, w->place) : -1;
+		int member = w->kind == HYW_BARRIER || w->kind == HYW_LOCK ? member_of(t, &h, w->place) : -1;
+		int holder = w->kind == HYW_LOCK ? member_of(t, &h, w->cause) : -1;
 		uint32_t k = 0;
 		for (; k < nf; k++)
 			if (!f[k].seen && !strcmp(f[k].kind, kind) && f[k].rank == rank && f[k].member == member &&
-			    f[k].ns == w->to - w->from)
+			    f[k].holder == holder && f[k].ns == w->to - w->from)
 				break;
 		if (k == nf)
 			fail_msg("a %s of %llu ns on rank %d member %d is not in the truth", kind,
@@ -324,6 +331,71 @@ late_rank(void **state)
 	free(f);
 }
 
+/* Each OpenMP thread takes a lock after its loop and holds it 0.2 ms
+ * ("update"), the master first: thread 1 waits 195.5 µs for the master,
+ * thread 2 396 µs for thread 1, every iteration, on both ranks (the
+ * truth names each wait's holder). The path runs through the three
+ * holds of each iteration (5 × 3 × 0.2 ms), and the 20 lock waits are
+ * blamed on "update". A saved file keeps the locks. */
+static void
+lock_holder(void **state)
+{
+	(void)state;
+	NEED_GEN();
+	uint32_t nf;
+	uint64_t run = 0;
+	struct fact *f = truth("lock", &nf, &run);
+	uint32_t nlock = 0;
+	for (uint32_t k = 0; k < nf; k++)
+		nlock += !strcmp(f[k].kind, "lock-wait");
+	assert_int_equal(nlock, 20);
+	struct trace *t;
+	struct analysis *a = load("lock", &t);
+	/* two ranks × three members × five iterations */
+	uint32_t nh;
+	trace_holds(t, &nh);
+	assert_int_equal(nh, 30);
+	waits_are_the_truth(t, f, nf);
+	allreduce_waits_are_the_truth(a, f, nf);
+	struct hybrid h;
+	assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+	/* per rank, twice an iteration and once between iterations (thread
+	 * 2 to the master, which asks when the lock is free: no wait) */
+	assert_int_equal(h.lock_passes, 2 * (5 * 2 + 4));
+	hybrid_free(&h);
+	struct path p;
+	assert_int_equal(path_compute(a, &p, NULL), 0);
+	tiles(&p, run);
+	assert_int_equal(on_path(a, &p, "update"), 5 * 3 * 200000u);
+	uint64_t blame = 0;
+	for (uint32_t i = 0; i < p.n_regions; i++)
+		if (!strcmp(region_name(a, p.regions[i].region), "update"))
+			blame = p.regions[i].blame;
+	assert_int_equal(blame, 10 * 195500u + 10 * 396000u);
+	path_free(&p);
+	char saved[128];
+	snprintf(saved, sizeof saved, "%s/lock.skein", tmpdir);
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct err e = { 0 };
+	assert_int_equal(saved_write(a, &o, saved, &e), 0);
+	struct trace *t2;
+	struct analysis *a2;
+	assert_int_equal(saved_open(saved, &t2, &a2, NULL, &e), 0);
+	uint32_t nh2;
+	const struct trace_hold *h1 = trace_holds(t, &nh), *h2 = trace_holds(t2, &nh2);
+	assert_int_equal(nh, nh2);
+	assert_memory_equal(h1, h2, nh * sizeof *h1);
+	for (uint32_t k = 0; k < nf; k++)
+		f[k].seen = 0;
+	waits_are_the_truth(t2, f, nf);
+	analysis_destroy(a2);
+	trace_destroy(t2);
+	analysis_destroy(a);
+	trace_destroy(t);
+	free(f);
+}
+
 /* casita-2_cuda_simple: every fork (otf2-print: 25 THREAD_FORK on rank
  * 0, 24 on rank 1) a team with its barrier; CASITA's path agrees on the
  * device and thread regions it sees as skein does (doc/analysis.md). */
@@ -347,15 +419,25 @@ casita_cuda(void **state)
 	 * and copies on its stream */
 	assert_int_equal(h.unpaired_work, 0);
 	assert_int_equal(h.unpaired_calls, 0);
+	/* otf2-print: 40 THREAD_ACQUIRE_LOCK, each released, 10 a location;
+	 * by acquisition order the lock passes from one thread of a rank to
+	 * the other 34 times */
+	uint32_t nh;
+	trace_holds(t, &nh);
+	assert_int_equal(nh, 40);
+	assert_int_equal(h.lock_passes, 34);
 	/* otf2-print: rank 0's OpenMP thread enters "!$omp critical
 	 * @jacobi_cuda.c:200" at 9604711649489007 while its master holds the
-	 * section ("critical sblock" 9604711649514152 to 9604711649517187):
-	 * it waits 28,180 ns for the master */
+	 * section's lock (ThreadAcquireLock order 1 at 9604711649503291,
+	 * ThreadReleaseLock at 9604711649520135; the thread's acquisition is
+	 * order 2): it waits 31,128 ns for the master. Without the locks'
+	 * records the master's body ("critical sblock" to 9604711649517187)
+	 * would say 28,180 ns. */
 	int found = 0;
 	for (uint32_t i = 0; i < h.n_waits; i++) {
 		const struct hybrid_wait *w = &h.waits[i];
 		if (w->kind == HYW_CRITICAL && w->from + trace_info(t)->global_offset == 9604711649489007ull) {
-			assert_int_equal(w->to - w->from, 28180);
+			assert_int_equal(w->to - w->from, 31128);
 			assert_int_equal(w->cause, 0);
 			assert_int_equal(w->place, h.n_timelines);
 			found = 1;
@@ -419,6 +501,10 @@ casita_cuda(void **state)
 	assert_int_equal(n1, f1);
 	assert_int_equal(n2, f2);
 	assert_memory_equal(b1, b2, n1 * sizeof *b1);
+	const struct trace_hold *h1 = trace_holds(t, &n1), *h2 = trace_holds(t2, &n2);
+	assert_int_equal(n1, 40);
+	assert_int_equal(n2, 40);
+	assert_memory_equal(h1, h2, n1 * sizeof *h1);
 	struct path q;
 	assert_int_equal(path_compute(a2, &q, NULL), 0);
 	assert_int_equal(on_path(a2, &q, "_Z11copy_kernelPfPKfii") / 1000, 4914);
@@ -492,6 +578,7 @@ main(void)
 		cmocka_unit_test(slow_thread),
 		cmocka_unit_test(long_kernel),
 		cmocka_unit_test(late_rank),
+		cmocka_unit_test(lock_holder),
 		cmocka_unit_test(casita_cuda),
 		cmocka_unit_test(shared_hybrid),
 	};

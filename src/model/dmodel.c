@@ -428,6 +428,18 @@ trace_lanes_gather(struct dcomm *c, struct trace *t)
 		/* every rank's or none: a frame without its bytes has none */
 		t->n_lane_bytes = t->cap_lane_bytes = got == n ? (size_t)n : 0;
 	}
+	/* the locks' holds, in rank order: by location, as a serial read's */
+	void *holds = NULL;
+	if (!rc)
+		rc = dcomm_allgatherv(c, t->holds, t->n_holds * sizeof *t->holds, &holds, rcount);
+	if (!rc) {
+		uint64_t got = 0;
+		for (uint32_t r = 0; r < c->size; r++)
+			got += rcount[r] / sizeof *t->holds;
+		free(t->holds);
+		t->holds = holds;
+		t->n_holds = t->cap_holds = (size_t)got;
+	}
 	free(rcount);
 	return rc;
 }

@@ -68,6 +68,7 @@ trace_destroy(struct trace *t)
 	free(t->lanes);
 	free(t->lane_frames);
 	free(t->lane_bytes);
+	free(t->holds);
 	free(t->pes);
 	free(t->idles);
 	free(t->chares);
@@ -212,6 +213,7 @@ GETTER(struct trace_epoch, epochs)
 GETTER(struct trace_lane, lanes)
 GETTER(struct trace_frame, lane_frames)
 GETTER(uint64_t, lane_bytes)
+GETTER(struct trace_hold, holds)
 
 int
 trace_lanes_by_rank(const struct trace *t, uint32_t **first, uint32_t **ids)
@@ -442,7 +444,8 @@ trace_rec_name(enum trace_rec r)
 		"RMA_WAIT_CHANGE", "RMA_PUT", "RMA_GET", "RMA_ATOMIC",
 		"RMA_OP_COMPLETE_BLOCKING", "RMA_OP_COMPLETE_NON_BLOCKING", "RMA_OP_TEST",
 		"RMA_OP_COMPLETE_REMOTE", "NON_BLOCKING_COLLECTIVE_REQUEST",
-		"NON_BLOCKING_COLLECTIVE_COMPLETE", "OTHER",
+		"NON_BLOCKING_COLLECTIVE_COMPLETE", "THREAD_ACQUIRE_LOCK", "THREAD_RELEASE_LOCK",
+		"OTHER",
 	};
 	return (unsigned)r < REC_COUNT ? names[r] : "?";
 }

@@ -330,6 +330,19 @@ struct trace_lane {
 	uint8_t kind;          /* enum trace_lane_kind */
 };
 
+/* A thread's hold of a lock (OTF2's ThreadAcquireLock to its
+ * ThreadReleaseLock, on a rank's location or a lane's): OpenMP's
+ * critical sections and omp_set_lock, Pthread mutexes. The tracer
+ * numbers the acquisitions of each lock of a process in order; the
+ * holder before this one is the hold with the order before. */
+struct trace_hold {
+	uint64_t acquire, release;
+	uint32_t location;     /* index in trace_locations */
+	uint32_t lock;         /* the tracer's lock id */
+	uint32_t order;        /* acquisition order */
+	uint8_t model;         /* OTF2 paradigm (OpenMP, Pthread, ...) */
+};
+
 struct trace_region {
 	uint32_t name;
 	uint8_t role;          /* enum trace_role */
@@ -371,6 +384,7 @@ enum trace_rec {
 	REC_RMA_WAIT_CHANGE, REC_RMA_PUT, REC_RMA_GET, REC_RMA_ATOMIC,
 	REC_RMA_OP_COMPLETE_BLOCKING, REC_RMA_OP_COMPLETE_NON_BLOCKING, REC_RMA_OP_TEST,
 	REC_RMA_OP_COMPLETE_REMOTE, REC_NBC_REQUEST, REC_NBC_COMPLETE,
+	REC_THREAD_ACQUIRE_LOCK, REC_THREAD_RELEASE_LOCK,
 	REC_OTHER,
 	REC_COUNT
 };
@@ -441,6 +455,9 @@ int trace_lanes_by_rank(const struct trace *t, uint32_t **first, uint32_t **ids)
 /* Per lane frame, a copy's bytes (0 for other frames; empty in a saved
  * file from before them). */
 const uint64_t *trace_lane_bytes(const struct trace *t, uint32_t *n);
+/* The locks' holds, by location, each location's in time order (empty
+ * without lock records). */
+const struct trace_hold *trace_holds(const struct trace *t, uint32_t *n);
 /* Is region r a stream's copy (TRACE_COPY_TO_DEVICE or _HOST)? */
 int trace_region_is_copy(const struct trace *t, uint32_t r);
 /* The quiet MPI calls and measurement gaps (struct trace_call). */

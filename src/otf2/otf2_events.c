@@ -205,6 +205,7 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 		return err_set(&k->err, ERR_IO, "%s: is %s, not a regular file", path,
 			       file_kind(st.st_mode));
 	k->cur_tl = L->timeline;
+	k->cur_loc = li;
 	int rc = 0;
 	if (k->cur_tl != TRACE_NONE)
 		rc = build_timeline_begin(k->b, k->cur_tl);
@@ -215,6 +216,7 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 		rc = buf ? own_location(v, k, worker, li, path, buf, &events)
 			 : library_location(v, k, worker, li, path, &events);
 	L->events = events;
+	otf2r_holds_end(k);
 	if (k->cur_lane != TRACE_NONE && otf2r_lane_end(k) && !rc)
 		rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", r->anchor);
 	if (rc == 0 && k->cur_tl != TRACE_NONE) {

@@ -19,6 +19,8 @@
 #include "base/vec.h"
 #include "model/trace.h"
 
+#include <otf2/OTF2_GeneralDefinitions.h>
+
 /* record types (OTF2's buffer and event record identifiers) */
 enum {
 	T_END_OF_CHUNK = 0, T_END_OF_FILE = 2, T_CHUNK_HEADER = 3, T_TIMESTAMP = 5,
@@ -29,6 +31,8 @@ enum {
 	T_MPI_REQUEST_CANCELLED = 21, T_MPI_COLLECTIVE_BEGIN = 22,
 	T_MPI_COLLECTIVE_END = 23, T_OMP_FORK = 24, T_OMP_TASK_CREATE = 28,
 	T_OMP_TASK_SWITCH = 29, T_OMP_TASK_COMPLETE = 30,
+	T_OMP_ACQUIRE_LOCK = 26, T_OMP_RELEASE_LOCK = 27,
+	T_THREAD_ACQUIRE_LOCK = 57, T_THREAD_RELEASE_LOCK = 58,
 	T_BUFFER_FLUSH = 10, T_CALLING_CONTEXT_ENTER = 66, T_CALLING_CONTEXT_LEAVE = 67,
 	/* one-sided communication, 35 .. 52 in OTF2's order (REC_RMA_WIN_CREATE ..) */
 	T_RMA_WIN_CREATE = 35, T_RMA_WIN_DESTROY, T_RMA_COLLECTIVE_BEGIN, T_RMA_COLLECTIVE_END,
@@ -372,6 +376,23 @@ fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t 
 		r->kind = REC_NBC_COMPLETE;
 		r->comm = mapped(e->m.comm, c);
 		r->ref = (uint32_t)a;
+		return 0;
+	case T_THREAD_ACQUIRE_LOCK: case T_THREAD_RELEASE_LOCK:
+	case T_OMP_ACQUIRE_LOCK: case T_OMP_RELEASE_LOCK:
+		/* the model (1 byte; OpenMP's records have none), the lock's
+		 * id (c), the acquisition order (c) */
+		r->tag = OTF2_PARADIGM_OPENMP;
+		if (type == T_THREAD_ACQUIRE_LOCK || type == T_THREAD_RELEASE_LOCK) {
+			if (p >= lim)
+				return -1;
+			r->tag = *p++;
+		}
+		if (cint(&p, lim, big, 4, &a) || cint(&p, lim, big, 4, &c))
+			return -1;
+		r->kind = type == T_THREAD_ACQUIRE_LOCK || type == T_OMP_ACQUIRE_LOCK ? REC_THREAD_ACQUIRE_LOCK
+			: REC_THREAD_RELEASE_LOCK;
+		r->ref = (uint32_t)a;
+		r->len = c;
 		return 0;
 	case T_CALLING_CONTEXT_ENTER: case T_CALLING_CONTEXT_LEAVE: {
 		/* delivered as an Enter or a Leave of the context's region

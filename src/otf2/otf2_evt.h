@@ -85,6 +85,8 @@ struct otf2_evt_maps {
  *   RmaGroupSync, WinCreate, WinDestroy, WaitChange       window
  *   NonBlockingCollectiveRequest                                               request
  *   NonBlockingCollectiveComplete root   comm     operation   sent    received  request
+ *   ThreadAcquireLock, ThreadReleaseLock (and OpenMP's older records)
+ *                               lock              model       order
  *
  * (MpiCollectiveEnd keeps its bytes received in request, as before.) */
 struct otf2_evt_rec {

@@ -194,6 +194,13 @@ struct evblock {
 	size_t n_lstk, cap_lstk;
 	uint32_t copy_at;             /* its open copy frame, or TRACE_NONE */
 	uint64_t lane_last;           /* its last time */
+	/* the locks' holds read into this block, and the location's open
+	 * ones (indices into hd) */
+	uint32_t cur_loc;
+	struct trace_hold *hd;
+	size_t n_hd, cap_hd;
+	uint32_t *hopen;
+	size_t n_hopen, cap_hopen;
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi;
 	uint64_t bad_refs;            /* records naming undefined regions */
@@ -210,6 +217,12 @@ void otf2r_lane_begin(struct evblock *k, uint32_t lane);
 int otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region);
 int otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t bytes);
 int otf2r_lane_end(struct evblock *k);
+/* A lock acquired (acquire 1) or released by the location being read
+ * (a rank's or a lane's); a hold still open at the location's end is
+ * dropped (otf2r_holds_end). 0 or ERR_NOMEM. */
+int otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
+		      uint32_t order);
+void otf2r_holds_end(struct evblock *k);
 int otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n);
 void otf2r_lanes_drop(struct evblock *blocks, uint32_t n);
 

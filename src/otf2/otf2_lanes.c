@@ -1,12 +1,14 @@
 /* otf2_lanes.c — a process's CPU threads and GPU streams, read as lanes
  * under its rank (model/trace.h, doc/model.md "Lanes"): which locations
  * are lanes, their regions and copies read into frames by each block of
- * the parallel read, and the blocks' frames joined in location order. */
+ * the parallel read, and the blocks' frames joined in location order;
+ * the threads' locks (ranks' and lanes') read into holds likewise. */
 #include "otf2_impl.h"
 
 #include "base/vec.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A location is a lane when it is a CPU thread or an accelerator stream
  * that is not a rank, in the location group of one (or in a group that
@@ -180,6 +182,66 @@ otf2r_lane_end(struct evblock *k)
 	return 0;
 }
 
+int
+otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
+		  uint32_t order)
+{
+	if (k->cur_lane != TRACE_NONE)
+		time = lane_time(k, time);
+	if (acquire) {
+		uint32_t at;
+		if (VEC_NEW_ID(k->hd, k->n_hd, k->cap_hd, &at) || VEC_GROW(k->hopen, k->n_hopen, k->cap_hopen))
+			return k->rc = ERR_NOMEM;
+		/* its padding zeroed too: a saved file's copy is the same bytes */
+		struct trace_hold *h = &k->hd[at];
+		memset(h, 0, sizeof *h);
+		h->acquire = h->release = time;
+		h->location = k->cur_loc;
+		h->lock = lock;
+		h->order = order;
+		h->model = model;
+		k->hopen[k->n_hopen++] = at;
+		return 0;
+	}
+	/* the innermost open hold of the lock; a release of none is dropped */
+	for (size_t i = k->n_hopen; i-- > 0;) {
+		struct trace_hold *h = &k->hd[k->hopen[i]];
+		if (h->lock != lock || h->model != model)
+			continue;
+		h->release = time > h->acquire ? time : h->acquire;
+		memmove(&k->hopen[i], &k->hopen[i + 1], (k->n_hopen - i - 1) * sizeof *k->hopen);
+		k->n_hopen--;
+		break;
+	}
+	return 0;
+}
+
+static int
+by_index(const void *p, const void *q)
+{
+	uint32_t a = *(const uint32_t *)p, b = *(const uint32_t *)q;
+	return a < b ? -1 : a > b;
+}
+
+/* A hold never released names no time its lock came free: dropped. */
+void
+otf2r_holds_end(struct evblock *k)
+{
+	if (!k->n_hopen)
+		return;
+	qsort(k->hopen, k->n_hopen, sizeof *k->hopen, by_index);
+	size_t out = k->hopen[0], o = 0;
+	for (size_t i = k->hopen[0]; i < k->n_hd; i++) {
+		if (o < k->n_hopen && k->hopen[o] == i) {
+			o++;
+			continue;
+		}
+		k->hd[out++] = k->hd[i];
+	}
+	k->n_hd = out;
+	k->n_hopen = 0;
+}
+
 void
 otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 {
@@ -187,11 +249,41 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 		free(blocks[i].lf);
 		free(blocks[i].lb);
 		free(blocks[i].lstk);
+		free(blocks[i].hd);
+		free(blocks[i].hopen);
 		blocks[i].lf = NULL;
 		blocks[i].lb = NULL;
 		blocks[i].lstk = NULL;
+		blocks[i].hd = NULL;
+		blocks[i].hopen = NULL;
 		blocks[i].n_lf = blocks[i].cap_lf = blocks[i].cap_lb = blocks[i].n_lstk = blocks[i].cap_lstk = 0;
+		blocks[i].n_hd = blocks[i].cap_hd = blocks[i].n_hopen = blocks[i].cap_hopen = 0;
 	}
+}
+
+/* The blocks' holds, in block (so location) order, into t. */
+static int
+holds_join(struct trace *t, const struct evblock *blocks, uint32_t n)
+{
+	size_t total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		total += blocks[i].n_hd;
+	free(t->holds);
+	t->holds = NULL;
+	t->n_holds = t->cap_holds = 0;
+	if (!total)
+		return 0;
+	if (total > VEC_MAX_ID)
+		return ERR_LIMIT;
+	if (!(t->holds = malloc(total * sizeof *t->holds)))
+		return ERR_NOMEM;
+	size_t at = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(t->holds + at, blocks[i].hd, blocks[i].n_hd * sizeof *t->holds);
+		at += blocks[i].n_hd;
+	}
+	t->n_holds = t->cap_holds = total;
+	return 0;
 }
 
 int
@@ -199,6 +291,11 @@ otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n)
 {
 	struct trace *t = r->t;
 	size_t total = 0;
+	int rc = holds_join(t, blocks, n);
+	if (rc) {
+		otf2r_lanes_drop(blocks, n);
+		return rc;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		total += blocks[i].n_lf;
 	if (total > VEC_MAX_ID) {

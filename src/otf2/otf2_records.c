@@ -176,6 +176,18 @@ rma_event(struct evblock *k, const struct otf2_evt_rec *x)
 	}
 }
 
+/* A thread's lock taken or let go (otf2_lanes.c keeps the holds), on a
+ * rank's location or a lane's. */
+static int
+lock_event(struct evblock *k, const struct otf2_evt_rec *x)
+{
+	uint64_t rel = stamp(k, x->kind, x->time);
+	if (k->cur_tl == TRACE_NONE && k->cur_lane == TRACE_NONE)
+		return 0;
+	return otf2r_thread_lock(k, x->kind == REC_THREAD_ACQUIRE_LOCK, rel, (uint8_t)x->tag, x->ref,
+				 (uint32_t)x->len);
+}
+
 /* A record of skein's own decoding (and of libotf2's, for the records
  * below whose callbacks fill one). */
 static int
@@ -200,6 +212,8 @@ own_event(struct evblock *k, const struct otf2_evt_rec *x)
 		return measurement_event(k, x->time, x->ref == OTF2_MEASUREMENT_ON);
 	case REC_NBC_REQUEST: case REC_NBC_COMPLETE:
 		return nbc_event(k, x);
+	case REC_THREAD_ACQUIRE_LOCK: case REC_THREAD_RELEASE_LOCK:
+		return lock_event(k, x);
 	}
 	return 0;
 }
@@ -428,6 +442,16 @@ evt_nbc_complete(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t roo
 	return OWN(.kind = REC_NBC_COMPLETE, .tag = op, .comm = comm, .ref = root, .len = sent,
 		   .aux = received, .request = request);
 }
+
+#define THREAD_LOCK_CB(name, rec) \
+	static OTF2_CallbackCode \
+	name(EVT_ARGS, OTF2_Paradigm model, uint32_t lock, uint32_t order) \
+	{ \
+		EVT_UNUSED(); \
+		return OWN(.kind = rec, .tag = model, .ref = lock, .len = order); \
+	}
+THREAD_LOCK_CB(evt_thread_acquire_lock, REC_THREAD_ACQUIRE_LOCK)
+THREAD_LOCK_CB(evt_thread_release_lock, REC_THREAD_RELEASE_LOCK)
 #undef OWN
 
 OTF2_EvtReaderCallbacks *
@@ -467,6 +491,8 @@ otf2r_event_callbacks(void)
 	OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, evt_rma_complete_remote);
 	OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, evt_nbc_request);
 	OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, evt_nbc_complete);
+	OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, evt_thread_acquire_lock);
+	OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, evt_thread_release_lock);
 	return cb;
 }
 

@@ -2,6 +2,7 @@
 #include "info.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/fmt.h"
@@ -125,6 +126,32 @@ onesided_json(const struct trace *t, struct json *j)
 	json_end_object(j);
 }
 
+static int
+by_lock(const void *p, const void *q)
+{
+	uint64_t a = *(const uint64_t *)p, b = *(const uint64_t *)q;
+	return a < b ? -1 : a > b;
+}
+
+/* The threads' locks: how many distinct (paradigm, lock id) pairs their
+ * holds name; 0 without holds (or memory). */
+static uint32_t
+lock_ids(const struct trace *t)
+{
+	uint32_t n, ids = 0;
+	const struct trace_hold *h = trace_holds(t, &n);
+	uint64_t *k = n ? malloc(n * sizeof *k) : NULL;
+	if (!k)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		k[i] = (uint64_t)h[i].model << 32 | h[i].lock;
+	qsort(k, n, sizeof *k, by_lock);
+	for (uint32_t i = 0; i < n; i++)
+		ids += !i || k[i] != k[i - 1];
+	free(k);
+	return ids;
+}
+
 static void
 write_text(const struct trace *t, const struct summary *s, FILE *out, int per_rank)
 {
@@ -151,6 +178,13 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 			", gpu streams %" PRIu64 "), %" PRIu64 " regions and copies\n",
 			s->lanes[LANE_THREAD] + s->lanes[LANE_GPU], s->lanes[LANE_THREAD],
 			s->lanes[LANE_GPU], s->lane_frames);
+	uint32_t n_holds;
+	trace_holds(t, &n_holds);
+	if (n_holds) {
+		uint32_t ids = lock_ids(t);
+		fprintf(out, "locks         %u acquisition%s of %u lock%s by the threads\n", n_holds,
+			n_holds == 1 ? "" : "s", ids, ids == 1 ? "" : "s");
+	}
 	uint64_t others = summary_sum(s->locations, LOC_OTHER + 1);
 	fprintf(out, "other locs    %" PRIu64, others);
 	if (others) {
@@ -304,6 +338,9 @@ write_json(const struct trace *t, const struct summary *s, FILE *out)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	uint32_t n_holds;
+	trace_holds(t, &n_holds);
+	json_key(&j, "lock_holds"); json_uint(&j, n_holds);
 	json_key(&j, "other_locations");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < n_locs; i++) {

@@ -90,11 +90,15 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 			" calls without their device work", h.unpaired_work, h.unpaired_calls);
 	char b3[32];
 	fprintf(out, "\n  waiting    device %s in %" PRIu64 " call%s, OpenMP barriers %s in %" PRIu64
-		", critical sections %s in %" PRIu64 "\n",
+		", critical sections %s in %" PRIu64,
 		trace_fmt_duration(t, time[HYW_DEVICE], b1, sizeof b1), count[HYW_DEVICE],
 		count[HYW_DEVICE] == 1 ? "" : "s", trace_fmt_duration(t, time[HYW_BARRIER], b2, sizeof b2),
 		count[HYW_BARRIER], trace_fmt_duration(t, time[HYW_CRITICAL], b3, sizeof b3),
 		count[HYW_CRITICAL]);
+	if (count[HYW_LOCK])
+		fprintf(out, ", locks %s in %" PRIu64, trace_fmt_duration(t, time[HYW_LOCK], b1, sizeof b1),
+			count[HYW_LOCK]);
+	fputc('\n', out);
 	const struct hybrid_wait **w = malloc(((size_t)h.n_waits + 1) * sizeof *w);
 	for (uint32_t i = 0; w && i < h.n_waits; i++)
 		w[i] = &h.waits[i];
@@ -127,6 +131,7 @@ report_hybrid_json(struct json *j, const struct analysis *a)
 	json_key(j, "teams"); json_uint(j, h.teams);
 	json_key(j, "barriers"); json_uint(j, h.barriers);
 	json_key(j, "tasks"); json_uint(j, h.tasks);
+	json_key(j, "lock_passes"); json_uint(j, h.lock_passes);
 	json_key(j, "unpaired_work"); json_uint(j, h.unpaired_work);
 	json_key(j, "unpaired_calls"); json_uint(j, h.unpaired_calls);
 	json_key(j, "waits");

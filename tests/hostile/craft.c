@@ -30,6 +30,10 @@
  *   huge-bytes      plain, with messages claiming 2^63 bytes each
  *   no-comm N       plain without its messages: the calls, no records in
  *                   them (nothing to analyse: no communication, no threads)
+ *   bad-locks       plain, each rank's main with thread lock records that
+ *                   do not pair: a release of a lock never taken (9), lock 1
+ *                   taken and released, lock 2 taken inside it and never
+ *                   released, lock 3 taken at the end (one hold a rank)
  *
  * Exit status 0, or 1 with a message naming the failing call.
  */
@@ -56,7 +60,9 @@ struct spec {
 	bool escape;
 	bool global_ids;         /* events name global ids; no mapping tables */
 	bool no_msgs;            /* the send and receive calls hold no records */
+	bool bad_locks;          /* lock records that do not pair (above) */
 };
+#define LOCK_EVENTS 5
 
 /* global ids, before spec.base is added */
 enum { S_EMPTY, S_MPI, S_MAIN, S_SEND, S_RECV, S_WORLD, S_NODE, S_MACHINE, S_THREAD,
@@ -101,6 +107,12 @@ write_events(OTF2_Archive *a, const struct spec *s)
 			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetEvtWriter");
 		uint64_t t = 1000;
 		CHECK(OTF2_EvtWriter_Enter(w, NULL, t++, local_region(R_MAIN)));
+		if (s->bad_locks) {
+			CHECK(OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 9, 1));
+			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 1, 1));
+			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 2, 1));
+			CHECK(OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 1, 1));
+		}
 		for (uint32_t i = 0; i < ITERS; i++) {
 			/* even ranks send first; the ring never deadlocks */
 			for (int half = 0; half < 2; half++) {
@@ -119,6 +131,8 @@ write_events(OTF2_Archive *a, const struct spec *s)
 				CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(g)));
 			}
 		}
+		if (s->bad_locks)
+			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 3, 1));
 		CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(R_MAIN)));
 		CHECK(OTF2_Archive_CloseEvtWriter(a, w));
 	}
@@ -195,7 +209,7 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 							      OTF2_UNDEFINED_LOCATION_GROUP));
 	for (uint32_t r = 0; r < n; r++)
 		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, r, b + S_THREAD, OTF2_LOCATION_TYPE_CPU_THREAD,
-							 2 + ITERS * 6, b + r));
+							 2 + ITERS * 6 + (s->bad_locks ? LOCK_EVENTS : 0), b + r));
 	/* locations without events (e.g. metric locations) */
 	for (uint32_t k = 0; k < s->extra_locs; k++)
 		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, (uint64_t)n + k, b + S_THREAD,
@@ -276,6 +290,8 @@ parse(int argc, char **argv, struct spec *s)
 		s->escape = true;
 	} else if (!strcmp(s->kind, "huge-bytes")) {
 		s->msg_bytes = UINT64_C(1) << 63;
+	} else if (!strcmp(s->kind, "bad-locks")) {
+		s->bad_locks = true;
 	} else if (!strcmp(s->kind, "no-comm")) {
 		s->ranks = n ? n : 4;
 		s->no_msgs = true;
@@ -290,7 +306,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|bad-locks DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,

@@ -20,6 +20,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "gen.h"
+#include "outdir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -174,10 +174,7 @@ void em_coll_end(struct emitter *em, uint32_t r, uint64_t t,
 /* Creates o->outdir; an archive already there is an error unless
  * o->force, then it is removed. Returns 0 or -1 after printing. */
 int outdir_prepare(const struct gen_options *o);
-
-/* Replaces OTF2's random trace id in DIR/traces.otf2 by a hash of the
- * description. Returns 0, or -1 when it could not. */
-int outdir_fix_trace_id(const char *dir, const char *description);
+/* outdir_fix_trace_id: outdir.h */
 
 /* ---- definitions (defs.c) ----------------------------------------------- */
 

@@ -4,6 +4,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "gen.h"
+#include "outdir.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,8 +4,8 @@
  * Every rank iterates: an OpenMP parallel region ("!$omp for", implicit
  * barrier), a kernel on its CUDA stream, a stream synchronisation, a copy
  * from the device, host computation, an MPI_Allreduce. Options plant a
- * slow thread, a long kernel, a late rank; --truth writes the waits they
- * cause. Records follow a Score-P trace of such a program (casita-2_jacobi
+ * slow thread, a long kernel, a late rank, an OpenMP lock every member
+ * holds in turn; --truth writes the waits they cause. Records follow a Score-P trace of such a program (casita-2_jacobi
  * _blame_cpu_015): location ids (k << 32) | r, fork/join and thread-team
  * records around parallel regions, device copies as RmaPut and
  * RmaOpCompleteBlocking on the stream in a window over the rank's CUDA
@@ -28,6 +28,8 @@
 
 #include <otf2/otf2.h>
 
+#include "outdir.h"
+
 #define PROG "skein-gen-hybrid"
 
 #define MAX_RANKS 65536u
@@ -48,7 +50,10 @@ enum {
     COPY = 50000, COPY_TAIL = 2000, COMPUTE = 100000, COLL_TAIL = 5000,
     GAP = 1000,
     COPY_BYTES = 4096, COPY_MATCHING = 42, /* Score-P's one matching id */
+    SET_LOCK = 500, UNSET_LOCK = 300, /* omp_set_lock once free, omp_unset_lock */
+    LOCK_ID = 0,
 };
+#define MAX_LOCK_THREADS 64u /* --lock-hold plans each turn in O(T^2) */
 
 /* An imbalance option: --slow-thread R:K:NS, --long-kernel R:NS or
  * --late-rank R:NS. */
@@ -62,6 +67,7 @@ struct opts {
     uint32_t ranks, threads; /* threads: the team size, master included */
     uint64_t iterations;
     struct imbalance slow, kernel, late;
+    uint64_t lock_hold; /* --lock-hold NS, 0: no lock */
     const char *truth, *outdir;
     bool force;
 };
@@ -71,7 +77,8 @@ struct opts {
 enum region {
     REG_MAIN, REG_MPI_INIT, REG_MPI_FINALIZE, REG_MPI_ALLREDUCE, REG_COMPUTE,
     REG_OMP_PARALLEL, REG_OMP_FOR, REG_OMP_BARRIER, REG_CU_LAUNCH,
-    REG_CU_SYNC, REG_CU_MEMCPY, REG_KERNEL, REG_COUNT
+    REG_CU_SYNC, REG_CU_MEMCPY, REG_KERNEL, REG_SET_LOCK, REG_UNSET_LOCK,
+    REG_UPDATE, REG_COUNT
 };
 
 /* String ids: these, then the region names (S_REGION + region), then
@@ -114,6 +121,9 @@ static const struct region_def regions[REG_COUNT] = {
     R("cuStreamSynchronize", WRAPPER, CUDA, S_CUDRV, 0, 0),
     R("cuMemcpyDtoH_v2", WRAPPER, CUDA, S_CUDRV, 0, 0),
     R("jacobi_kernel", FUNCTION, CUDA, S_CUDA_KERNEL, 0, 0),
+    R("omp_set_lock", FUNCTION, OPENMP, S_OPENMP, 0, 0),
+    R("omp_unset_lock", FUNCTION, OPENMP, S_OPENMP, 0, 0),
+    R("update", FUNCTION, USER, S_SRC, 12, 16),
 };
 #undef R
 
@@ -182,11 +192,62 @@ for_ns(const struct opts *o, uint32_t r, uint32_t m)
     return FOR + (slow ? o->slow.ns : 0);
 }
 
-/* When member m leaves its "!$omp for" and enters the barrier. */
+/* When member m leaves its "!$omp for". */
+static uint64_t
+loop_end(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0)
+{
+    return t0 + (m ? FORK : 0) + for_ns(o, r, m);
+}
+
+/* Member m's turn with the lock (--lock-hold) in the iteration that
+ * starts at t0: it asks (enters omp_set_lock) when it leaves its loop,
+ * gets it SET_LOCK after it is free, holds it lock_hold ns ("update"),
+ * lets go (omp_unset_lock). Members take it in the order they ask, the
+ * lower member first on ties; `turn` is m's place in that order. */
+struct lock_turn {
+    uint64_t ask, acquire, release;
+    uint32_t turn;
+    uint64_t wait;   /* from asking to the holder before letting go */
+    uint32_t holder; /* that member (m itself when none) */
+};
+
+static void
+lock_turn(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0,
+          struct lock_turn *x)
+{
+    bool done[MAX_LOCK_THREADS] = {false};
+    uint64_t free_at = 0;
+    uint32_t last = m;
+    for (uint32_t k = 0; k < o->threads; k++) {
+        uint32_t next = UINT32_MAX;
+        for (uint32_t j = 0; j < o->threads; j++)
+            if (!done[j] && (next == UINT32_MAX ||
+                             loop_end(o, r, j, t0) < loop_end(o, r, next, t0)))
+                next = j;
+        done[next] = true;
+        uint64_t ask = loop_end(o, r, next, t0);
+        uint64_t acquire = max64(ask, free_at) + SET_LOCK;
+        if (next == m) {
+            *x = (struct lock_turn){ask, acquire, acquire + o->lock_hold, k,
+                                    free_at > ask ? free_at - ask : 0,
+                                    free_at > ask ? last : m};
+            return;
+        }
+        free_at = acquire + o->lock_hold;
+        last = next;
+    }
+}
+
+/* When member m enters the barrier: after its loop, or after letting
+ * the lock go. */
 static uint64_t
 barrier_enter(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0)
 {
-    return t0 + (m ? FORK : 0) + for_ns(o, r, m);
+    if (!o->lock_hold)
+        return loop_end(o, r, m, t0);
+    struct lock_turn x;
+    lock_turn(o, r, m, t0, &x);
+    return x.release + UNSET_LOCK;
 }
 
 static uint64_t
@@ -279,16 +340,44 @@ leave(struct loc *l, uint64_t t, enum region g)
     CHECK(OTF2_EvtWriter_Leave(at(l, t), NULL, t, (OTF2_RegionRef)g));
 }
 
-/* A member joins the team and enters the region and the loop at t, the
- * barrier at b; leaves the barrier at release, the region and team at u. */
+/* Member m's turn with the lock in iteration i (Score-P's records:
+ * ThreadAcquireLock as omp_set_lock returns, ThreadReleaseLock in
+ * omp_unset_lock; acquisitions numbered per process from 1). */
 static void
-team_member(struct loc *l, uint32_t r, uint64_t t, uint64_t b,
-            uint64_t release, uint64_t u)
+lock_member(const struct opts *o, struct loc *l, uint32_t r, uint32_t m,
+            uint64_t i, uint64_t t0)
+{
+    struct lock_turn x;
+    lock_turn(o, r, m, t0, &x);
+    uint32_t order = (uint32_t)(i * o->threads + x.turn + 1);
+    enter(l, x.ask, REG_SET_LOCK);
+    CHECK(OTF2_EvtWriter_ThreadAcquireLock(at(l, x.acquire), NULL, x.acquire,
+                                           OTF2_PARADIGM_OPENMP, LOCK_ID,
+                                           order));
+    leave(l, x.acquire, REG_SET_LOCK);
+    enter(l, x.acquire, REG_UPDATE);
+    leave(l, x.release, REG_UPDATE);
+    enter(l, x.release, REG_UNSET_LOCK);
+    CHECK(OTF2_EvtWriter_ThreadReleaseLock(at(l, x.release), NULL, x.release,
+                                           OTF2_PARADIGM_OPENMP, LOCK_ID,
+                                           order));
+    leave(l, x.release + UNSET_LOCK, REG_UNSET_LOCK);
+}
+
+/* Member m joins the team and enters the region and the loop at t, the
+ * barrier at b (after its turn with the lock, with --lock-hold); leaves
+ * the barrier at release, the region and team at u. */
+static void
+team_member(const struct opts *o, struct loc *l, uint32_t r, uint32_t m,
+            uint64_t i, uint64_t t, uint64_t t0, uint64_t b, uint64_t release,
+            uint64_t u)
 {
     CHECK(OTF2_EvtWriter_ThreadTeamBegin(at(l, t), NULL, t, TEAM_COMM(r)));
     enter(l, t, REG_OMP_PARALLEL);
     enter(l, t, REG_OMP_FOR);
-    leave(l, b, REG_OMP_FOR);
+    leave(l, loop_end(o, r, m, t0), REG_OMP_FOR);
+    if (o->lock_hold)
+        lock_member(o, l, r, m, i, t0);
     enter(l, b, REG_OMP_BARRIER);
     leave(l, release, REG_OMP_BARRIER);
     leave(l, u, REG_OMP_PARALLEL);
@@ -321,12 +410,13 @@ write_location(const struct opts *o, const struct schedule *sc, uint32_t r,
             continue;
         }
         if (m > 0) { /* an OpenMP thread */
-            team_member(l, r, s.t0 + FORK, b, rel, rel + THREAD_LEAVE);
+            team_member(o, l, r, m, i, s.t0 + FORK, s.t0, b, rel,
+                        rel + THREAD_LEAVE);
             continue;
         }
         CHECK(OTF2_EvtWriter_ThreadFork(at(l, s.t0), NULL, s.t0,
                                         OTF2_PARADIGM_OPENMP, o->threads));
-        team_member(l, r, s.t0, b, rel, s.t1);
+        team_member(o, l, r, 0, i, s.t0, s.t0, b, rel, s.t1);
         CHECK(OTF2_EvtWriter_ThreadJoin(at(l, s.t1), NULL, s.t1,
                                         OTF2_PARADIGM_OPENMP));
         enter(l, s.L, REG_CU_LAUNCH);
@@ -586,38 +676,6 @@ prepare_outdir(const struct opts *o)
     rm(path, false);
 }
 
-/* OTF2 stamps a random trace id into the anchor file; replace those 8
- * bytes (found by value; they occur once) by a hash of the arguments. */
-static int
-fix_trace_id(const char *dir, const char *description)
-{
-    char path[4200];
-    unsigned char buf[16384];
-    uint64_t id = 0, h = 0xCBF29CE484222325ull; /* FNV-1a */
-    snprintf(path, sizeof path, "%s/traces.otf2", dir);
-    OTF2_Reader *rd = OTF2_Reader_Open(path);
-    if (!rd)
-        return -1;
-    OTF2_ErrorCode e = OTF2_Reader_GetTraceId(rd, &id);
-    OTF2_Reader_Close(rd);
-    FILE *f = e == OTF2_SUCCESS ? fopen(path, "r+b") : NULL;
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof buf, f);
-    long where = -1;
-    int hits = 0;
-    for (size_t i = 0; i + sizeof id <= n; i++)
-        if (memcmp(buf + i, &id, sizeof id) == 0) {
-            where = (long)i;
-            hits++;
-        }
-    for (const char *c = description; *c; c++)
-        h = (h ^ (unsigned char)*c) * 0x100000001B3ull;
-    int rc = hits == 1 && fseek(f, where, SEEK_SET) == 0 &&
-             fwrite(&h, sizeof h, 1, f) == 1 ? 0 : -1;
-    return fclose(f) != 0 ? -1 : rc;
-}
-
 /* ---- the archive -------------------------------------------------------- */
 
 static void
@@ -675,7 +733,7 @@ write_archive(const struct opts *o, const struct schedule *sc,
         fail("no global definition writer");
     write_defs(gw, o, events);
     CHECK(OTF2_Archive_Close(ar));
-    if (fix_trace_id(o->outdir, description) != 0)
+    if (outdir_fix_trace_id(o->outdir, description) != 0)
         fprintf(stderr, PROG ": warning: could not make the trace id "
                 "reproducible\n");
     fprintf(stderr, PROG ": %s/traces.otf2: %u ranks, %u locations, %" PRIu64
@@ -715,6 +773,16 @@ write_truth(const struct opts *o, const struct schedule *sc, FILE *f)
                             "\n", coll ? "allreduce_wait" : "device_wait", r,
                             i, to - from);
             }
+    for (uint32_t r = 0; r < P && o->lock_hold; r++)
+        for (uint32_t m = 0; m < T; m++)
+            for (uint64_t i = 0; i < N; i++) {
+                struct lock_turn x;
+                lock_turn(o, r, m, sc->t0[i], &x);
+                if (x.wait)
+                    fprintf(f, "lock_wait rank %u member %u iteration %" PRIu64
+                            " holder %u ns %" PRIu64 "\n", r, m, i, x.holder,
+                            x.wait);
+            }
     for (uint32_t r = 0; r < P; r++)
         fprintf(f, "kernel_ns rank %u ns %" PRIu64 "\n", r, kernel_ns(o, r));
     for (uint32_t r = 0; r < P; r++) {
@@ -753,6 +821,9 @@ usage(FILE *f)
 "                            longer in its \"!$omp for\" every iteration\n"
 "      --long-kernel R:NS    rank R's kernel lasts NS ns (others 400000)\n"
 "      --late-rank R:NS      rank R computes NS ns more before MPI_Allreduce\n"
+"      --lock-hold NS        after its loop each member takes an OpenMP lock\n"
+"                            and holds it NS ns, in the order they ask\n"
+"                            (--threads at most 64)\n"
 "      --truth FILE          write the ground truth to FILE\n"
 "  -f, --force               write into a non-empty OUTDIR (replacing an\n"
 "                            archive in it)\n"
@@ -828,15 +899,18 @@ describe(const struct opts *o, char *buf, size_t size)
         n += snprintf(buf + n, size - (size_t)n, " --long-kernel %u:%" PRIu64,
                       o->kernel.rank, o->kernel.ns);
     if (o->late.on)
-        snprintf(buf + n, size - (size_t)n, " --late-rank %u:%" PRIu64,
-                 o->late.rank, o->late.ns);
+        n += snprintf(buf + n, size - (size_t)n, " --late-rank %u:%" PRIu64,
+                      o->late.rank, o->late.ns);
+    if (o->lock_hold)
+        snprintf(buf + n, size - (size_t)n, " --lock-hold %" PRIu64,
+                 o->lock_hold);
 }
 
 int
 main(int argc, char **argv)
 {
     enum { O_RANKS = 256, O_THREADS, O_ITER, O_SLOW, O_KERNEL, O_LATE,
-           O_TRUTH };
+           O_TRUTH, O_LOCK };
     static const struct option longopts[] = {
         {"ranks", required_argument, NULL, O_RANKS},
         {"threads", required_argument, NULL, O_THREADS},
@@ -845,6 +919,7 @@ main(int argc, char **argv)
         {"long-kernel", required_argument, NULL, O_KERNEL},
         {"late-rank", required_argument, NULL, O_LATE},
         {"truth", required_argument, NULL, O_TRUTH},
+        {"lock-hold", required_argument, NULL, O_LOCK},
         {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -865,6 +940,13 @@ main(int argc, char **argv)
         case O_KERNEL: kernel_arg = optarg; break;
         case O_LATE: late_arg = optarg; break;
         case O_TRUTH: o.truth = optarg; break;
+        case O_LOCK: {
+            uint64_t max = MAX_NS;
+            if (parse_fields(optarg, 1, &max, &o.lock_hold) != 0 ||
+                !o.lock_hold)
+                bad("--lock-hold", optarg, "not a number in range");
+            break;
+        }
         case 'f': o.force = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -876,6 +958,8 @@ main(int argc, char **argv)
     imbalance("--slow-thread", slow_arg, true, &o, &o.slow);
     imbalance("--long-kernel", kernel_arg, false, &o, &o.kernel);
     imbalance("--late-rank", late_arg, false, &o, &o.late);
+    if (o.lock_hold && o.threads > MAX_LOCK_THREADS)
+        bad("--threads", "with --lock-hold", "at most 64 threads");
 
     char description[512];
     describe(&o, description, sizeof description);

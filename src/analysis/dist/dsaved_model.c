@@ -176,6 +176,8 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 			       t->n_lane_frames);
 	if (!rc && t->n_lanes)
 		rc = put_whole(w, c, S_LANE_BYTES, sizeof *t->lane_bytes, t->lane_bytes, t->n_lane_bytes);
+	if (!rc && t->n_holds)
+		rc = put_whole(w, c, S_HOLDS, sizeof *t->holds, t->holds, t->n_holds);
 	free(tmp);
 	free(runs);
 	return rc;

@@ -67,6 +67,11 @@ hybrid_class(const char *name, uint8_t paradigm)
 			return HY_CRITICAL;
 		return HY_NONE;
 	}
+	/* OpenMP's lock routines and Pthread's, as Score-P names them */
+	if (!strcmp(name, "omp_set_lock") || !strcmp(name, "omp_set_nest_lock") ||
+	    !strcmp(name, "pthread_mutex_lock") || !strcmp(name, "pthread_spin_lock") ||
+	    !strcmp(name, "pthread_rwlock_rdlock") || !strcmp(name, "pthread_rwlock_wrlock"))
+		return HY_LOCK;
 	/* CUDA driver and runtime, HIP, OpenCL */
 	if (!device_paradigm(paradigm))
 		return HY_NONE;
@@ -85,7 +90,7 @@ const char *
 hybrid_wait_name(enum hybrid_wait_kind k)
 {
 	return k == HYW_DEVICE ? "device-wait" : k == HYW_BARRIER ? "omp-barrier"
-		: k == HYW_CRITICAL ? "omp-critical" : "?";
+		: k == HYW_CRITICAL ? "omp-critical" : k == HYW_LOCK ? "lock-wait" : "?";
 }
 
 const struct trace_frame *
@@ -111,8 +116,13 @@ hybrid_blamed_region(const struct trace *t, const struct hybrid *h, const struct
 	uint32_t first, n;
 	const struct trace_frame *fr = hybrid_place_frames(t, h, w->cause, &first, &n);
 	uint32_t f = w->cause_frame, parent = fr[f].parent;
-	if (w->kind == HYW_CRITICAL && parent != TRACE_NONE)
-		return fr[parent].region;     /* the critical section the holder was in */
+	if (w->kind == HYW_CRITICAL && parent != TRACE_NONE) {
+		/* the critical section the holder was in (the cause is its
+		 * body, found without the locks' records) */
+		const struct trace_region *r = &trace_regions(t, NULL)[fr[f].region];
+		if (hybrid_class(trace_str(t, r->name), r->paradigm) == HY_CRITICAL_BODY)
+			return fr[parent].region;
+	}
 	if (w->kind != HYW_BARRIER)
 		return fr[f].region;
 	/* back over the frames nested in the one before it, to that one */
@@ -398,9 +408,10 @@ host_waits(struct hy *y)
 	return 0;
 }
 
-/* One rank and its lanes (lanes[lf .. le) by lane index). */
+/* One rank and its lanes (lanes[lf .. le) by lane index); `locked`:
+ * its critical sections were found from the locks' records. */
 static int
-one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
+one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes, int locked)
 {
 	const struct trace_lane *L = trace_lanes(y->t, NULL);
 	uint32_t n_tl = y->h->n_timelines;
@@ -418,7 +429,7 @@ one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 	}
 	if (!rc)
 		rc = omp_teams(y, tl, lanes, n_lanes);
-	if (!rc)
+	if (!rc && !locked)
 		rc = omp_criticals(y, tl, lanes, n_lanes);
 	if (!rc)
 		rc = omp_tasks(y, tl, lanes, n_lanes);
@@ -534,6 +545,7 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	uint8_t *cls = calloc(n_regions + 1, 1);
 	uint32_t *task_key = NULL;
 	uint32_t *by_rank = NULL, *rank_first = NULL;
+	uint8_t *locked = NULL;
 	h->edge_first = calloc((size_t)h->n_places + 1, sizeof *h->edge_first);
 	int rc = ERR_NOMEM;
 	if (!cls || !h->edge_first || trace_lanes_by_rank(t, &rank_first, &by_rank))
@@ -548,10 +560,13 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 		goto out;
 	}
 	y.task_key = task_key;
-	rc = 0;
+	rc = (locked = calloc((size_t)n_tl + 1, 1)) ? 0 : ERR_NOMEM;
+	if (!rc && n_lanes)
+		rc = thread_locks(&y, locked);
 	for (uint32_t r = 0; r < n_tl && !rc && n_lanes; r++)
 		if (rank_first[r + 1] > rank_first[r])
-			rc = one_rank(&y, r, by_rank + rank_first[r], rank_first[r + 1] - rank_first[r]);
+			rc = one_rank(&y, r, by_rank + rank_first[r], rank_first[r + 1] - rank_first[r],
+				      locked[r]);
 	if (!rc)
 		rc = order_waits(h);
 	if (!rc) {
@@ -564,6 +579,7 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	}
 out:
 	free(cls);
+	free(locked);
 	free(task_key);
 	free(by_rank);
 	free(rank_first);

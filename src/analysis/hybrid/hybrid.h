@@ -21,10 +21,14 @@
  *    thread of the team when the last one enters it;
  *  - an OpenMP task runs after it was created (the k-th run of a task
  *    region after the k-th creation of its source line, in the process);
- *  - a thread waiting to enter a critical section is released when the
- *    thread that held it (the body entered before its own, in the same
- *    process: Score-P's names do not tell the locks of named sections
- *    apart, so they count as the one lock of the unnamed ones) leaves.
+ *  - a thread waiting for a lock (OpenMP's critical sections and
+ *    omp_set_lock, Pthread mutexes) is released when the thread that held
+ *    it before lets it go: where the trace has the locks' records
+ *    (trace_holds), the hold with the acquisition order before its own,
+ *    of the same lock in the same process; without them, for critical
+ *    sections only, the body that ended last on another thread before
+ *    its own began (Score-P's names do not tell the locks of named
+ *    sections apart: they count as one lock).
  *
  * From them: the wait states of threads and hosts (a barrier entered
  * before the team's last thread; a synchronisation or copy call that
@@ -54,6 +58,7 @@ enum hybrid_class {
 	HY_CRITICAL_BODY,  /* then holding it (Score-P's "critical sblock") */
 	HY_TASK_CREATE,    /* an OpenMP task created, */
 	HY_TASK,           /* and run */
+	HY_LOCK,           /* waits to acquire a lock (omp_set_lock, pthread_mutex_lock ...) */
 	HY_CLASS_COUNT
 };
 enum hybrid_class hybrid_class(const char *name, uint8_t paradigm);
@@ -62,9 +67,10 @@ enum hybrid_wait_kind {
 	HYW_DEVICE,        /* a host call waited for device work */
 	HYW_BARRIER,       /* a thread waited in a barrier for the team's last */
 	HYW_CRITICAL,      /* a thread waited to enter a critical section another held */
+	HYW_LOCK,          /* a thread waited for a lock another held */
 	HYW_KIND_COUNT
 };
-/* "device-wait", "omp-barrier", "omp-critical" */
+/* "device-wait", "omp-barrier", "omp-critical", "lock-wait" */
 const char *hybrid_wait_name(enum hybrid_wait_kind k);
 
 /* A wait state: place `place` waited in its frame `frame` over
@@ -103,6 +109,7 @@ struct hybrid {
 	uint64_t unpaired_work, unpaired_calls;
 	uint64_t teams, barriers;      /* parallel regions and barrier instances matched */
 	uint64_t tasks;                /* tasks run by another thread than created them */
+	uint64_t lock_passes;          /* locks passed from one thread to another (trace_holds) */
 };
 
 /* The lanes' dependencies of t into *h (the caller's: hybrid_free); an
@@ -118,7 +125,8 @@ const struct trace_frame *hybrid_place_frames(const struct trace *t, const struc
 					      uint32_t p, uint32_t *first, uint32_t *n);
 /* The region a wait is blamed on: the device work it waited for; the
  * last thread's work before its barrier (the frame before the barrier
- * under the same parent, else the parent). */
+ * under the same parent, else the parent); the region the holder held
+ * the lock in (a critical section). */
 uint32_t hybrid_blamed_region(const struct trace *t, const struct hybrid *h,
 			      const struct hybrid_wait *w);
 /* The rank a place belongs to. */

@@ -58,6 +58,9 @@ int omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes
 /* Rank tl's critical sections: each wait to enter one that another
  * thread of the process held. */
 int omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);
+/* The locks passed between threads (trace_holds): each wait for a lock
+ * its holder before let go; locked[r] set for each rank r with holds. */
+int thread_locks(struct hy *y, uint8_t *locked);
 /* Rank tl's tasks: each run by another thread than created it waited for
  * its creation. */
 int omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);

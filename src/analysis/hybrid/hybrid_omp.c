@@ -323,3 +323,146 @@ omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 	free(v);
 	return rc;
 }
+
+/* The innermost of place p's frames open at time `at` (entered no later
+ * (strict: before), left no earlier), or TRACE_NONE: the last frame
+ * entered by then, or the first of its enclosing frames still open. A
+ * lock is acquired as the call that waited for it returns, often at the
+ * tick the code holding it is entered: the call is the frame entered
+ * before, the code the frame entered by then. */
+static uint32_t
+frame_at(const struct hy *y, uint32_t p, uint64_t at, int strict)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, p, &first, &n);
+	uint32_t lo = first, hi = first + n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (fr[mid].t_enter < at || (!strict && fr[mid].t_enter == at))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == first)
+		return TRACE_NONE;
+	uint32_t f = lo - 1;
+	while (f != TRACE_NONE && fr[f].t_leave < at)
+		f = fr[f].parent;
+	return f;
+}
+
+/* A hold, placed, and the process it is in. */
+struct placed_hold {
+	uint64_t acquire, release;
+	uint32_t place, rank, lock, order;
+	uint8_t model;
+};
+
+static int
+by_lock_order(const void *p, const void *q)
+{
+	const struct placed_hold *a = p, *b = q;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if (a->model != b->model)
+		return a->model < b->model ? -1 : 1;
+	if (a->lock != b->lock)
+		return a->lock < b->lock ? -1 : 1;
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	if (a->acquire != b->acquire)
+		return a->acquire < b->acquire ? -1 : 1;
+	return a->place < b->place ? -1 : a->place > b->place;
+}
+
+/* Each location's place: its rank's timeline, or its lane's place. */
+static uint32_t *
+places_of_locations(const struct hy *y)
+{
+	uint32_t nloc, n_lanes;
+	const struct trace_location *loc = trace_locations(y->t, &nloc);
+	const struct trace_lane *lanes = trace_lanes(y->t, &n_lanes);
+	uint32_t *v = malloc(((size_t)nloc + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	for (uint32_t i = 0; i < nloc; i++)
+		v[i] = loc[i].timeline < y->h->n_timelines ? loc[i].timeline : TRACE_NONE;
+	for (uint32_t i = 0; i < n_lanes; i++)
+		if (lanes[i].location < nloc)
+			v[lanes[i].location] = y->h->n_timelines + i;
+	return v;
+}
+
+/* A wait for the lock b took, which a held before it (the acquisition
+ * before b's): from b's entering the call or critical section it
+ * acquired the lock in, to a's letting go (or b's acquiring, if a
+ * clock put that first); blamed on the region a held the lock in (the
+ * innermost around its acquiring and releasing). */
+static int
+lock_wait(struct hy *y, const struct placed_hold *a, const struct placed_hold *b)
+{
+	uint32_t first, n;
+	const struct trace_frame *fb = hybrid_place_frames(y->t, y->h, b->place, &first, &n);
+	uint32_t wf = frame_at(y, b->place, b->acquire, 1);
+	if (wf == TRACE_NONE)
+		return 0;
+	uint8_t c = cls_of(y, &fb[wf]);
+	if (c != HY_CRITICAL && c != HY_LOCK)
+		return 0;            /* no call around the acquiring: no wait seen */
+	uint64_t from = fb[wf].t_enter, to = a->release < b->acquire ? a->release : b->acquire;
+	if (to <= from)
+		return 0;
+	const struct trace_frame *fa = hybrid_place_frames(y->t, y->h, a->place, &first, &n);
+	uint32_t cf = frame_at(y, a->place, a->acquire, 0);
+	while (cf != TRACE_NONE && fa[cf].t_leave < a->release)
+		cf = fa[cf].parent;
+	if (cf == TRACE_NONE)
+		return 0;
+	uint32_t w;
+	if (hy_add_wait(y, from, to, b->place, wf, a->place, cf, c == HY_CRITICAL ? HYW_CRITICAL : HYW_LOCK, &w) ||
+	    hy_add_edge(y, to, b->place, wf, to, a->place, cf, w))
+		return ERR_NOMEM;
+	return 0;
+}
+
+int
+thread_locks(struct hy *y, uint8_t *locked)
+{
+	uint32_t nh;
+	const struct trace_hold *hd = trace_holds(y->t, &nh);
+	if (!nh)
+		return 0;
+	uint32_t *place = places_of_locations(y), nloc;
+	trace_locations(y->t, &nloc);
+	struct placed_hold *v = malloc(((size_t)nh + 1) * sizeof *v);
+	if (!place || !v) {
+		free(place);
+		free(v);
+		return ERR_NOMEM;
+	}
+	size_t nv = 0;
+	for (uint32_t i = 0; i < nh; i++) {
+		uint32_t p = hd[i].location < nloc ? place[hd[i].location] : TRACE_NONE;
+		if (p == TRACE_NONE)
+			continue;
+		uint32_t r = hybrid_place_rank(y->t, y->h, p);
+		v[nv++] = (struct placed_hold){ hd[i].acquire, hd[i].release, p, r, hd[i].lock, hd[i].order,
+						hd[i].model };
+		locked[r] = 1;
+	}
+	free(place);
+	if (nv)
+		qsort(v, nv, sizeof *v, by_lock_order);
+	/* the lock passes from each hold to the next of its lock and process
+	 * (by acquisition order); a thread taking it again waited for none */
+	int rc = 0;
+	for (size_t i = 1; i < nv && !rc; i++) {
+		const struct placed_hold *a = &v[i - 1], *b = &v[i];
+		if (a->rank != b->rank || a->model != b->model || a->lock != b->lock || a->place == b->place)
+			continue;
+		y->h->lock_passes++;
+		rc = lock_wait(y, a, b);
+	}
+	free(v);
+	return rc;
+}

@@ -36,6 +36,7 @@ static const struct {
 	{ S_LOCATIONS, END_OF(struct trace_location, type), offsetof(struct trace_location, events) },
 	{ S_REGIONS, END_OF(struct trace_region, paradigm), sizeof(struct trace_region) },
 	{ S_LANES, END_OF(struct trace_lane, kind), sizeof(struct trace_lane) },
+	{ S_HOLDS, END_OF(struct trace_hold, model), sizeof(struct trace_hold) },
 	{ S_COMMS, END_OF(struct trace_comm, is_self), sizeof(struct trace_comm) },
 	{ S_COLLS, END_OF(struct trace_coll, flags), offsetof(struct trace_coll, bytes_sent) },
 	{ S_CHARES, END_OF(struct trace_chare, runtime), sizeof(struct trace_chare) },
