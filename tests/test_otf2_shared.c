@@ -347,9 +347,11 @@ other_locations_named(void **state)
 	struct trace *t = tu_load(path);
 	char *buf = info_text(t);
 	/* otf2-print: 94 and 92 ENTERs on the OpenMP threads; on each
-	 * stream 20 kernels and 43 copies (22 RMA_GET, 21 RMA_PUT) */
+	 * stream 20 kernels and 43 copies (22 RMA_GET, 21 RMA_PUT); 40
+	 * THREAD_ACQUIRE_LOCK, all of lock 0 */
 	assert_non_null(strstr(buf, "\nlanes         4 under their ranks (threads 2, gpu streams 2), "
-				"312 regions and copies\nother locs    0\n"));
+				"312 regions and copies\nlocks         40 acquisitions of 1 lock by the threads\n"
+				"other locs    0\n"));
 	uint32_t n, nf, nl;
 	const struct trace_lane *L = trace_lanes(t, &n);
 	const struct trace_frame *fr = trace_lane_frames(t, &nf);

@@ -279,7 +279,8 @@ holds_join(struct trace *t, const struct evblock *blocks, uint32_t n)
 		return ERR_NOMEM;
 	size_t at = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		memcpy(t->holds + at, blocks[i].hd, blocks[i].n_hd * sizeof *t->holds);
+		if (blocks[i].n_hd)
+			memcpy(t->holds + at, blocks[i].hd, blocks[i].n_hd * sizeof *t->holds);
 		at += blocks[i].n_hd;
 	}
 	t->n_holds = t->cap_holds = total;
