@@ -14,6 +14,7 @@
 #include "analysis/profile/profile.h"
 #include "analysis/run/run.h"
 #include "analysis/saved/saved.h"
+#include "view/model/view_index.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,6 +374,24 @@ lock_holder(void **state)
 			blame = p.regions[i].blame;
 	assert_int_equal(blame, 10 * 195500u + 10 * 396000u);
 	path_free(&p);
+	/* the explorer's lanes metric: each rank's operations hold every
+	 * wait of its process (its threads' barrier and lock waits, its
+	 * host's device waits), the truth's to the nanosecond */
+	struct view_index *ix;
+	assert_int_equal(view_index_create(a, &ix, NULL), 0);
+	for (uint32_t r = 0; r < 2; r++) {
+		uint64_t want = 0, got = 0;
+		for (uint32_t k = 0; k < nf; k++)
+			if (f[k].rank == (int)r && strcmp(f[k].kind, "allreduce"))
+				want += f[k].ns;
+		uint32_t first, end;
+		view_index_rank_lops(ix, r, &first, &end);
+		for (uint32_t l = first; l < end; l++)
+			got += view_index_value(ix, METRIC_LANES, l);
+		assert_int_equal(got, want);
+		assert_true(want > 10 * 195500u);
+	}
+	view_index_destroy(ix);
 	char saved[128];
 	snprintf(saved, sizeof saved, "%s/lock.skein", tmpdir);
 	struct analysis_opts o;

@@ -65,6 +65,7 @@ enum config_metric {
 	CONFIG_METRIC_DELTA,      /* only with skein diff: the change against BEFORE */
 	CONFIG_METRIC_DIFF_DURATION, CONFIG_METRIC_IDLE, CONFIG_METRIC_IMBALANCE, CONFIG_METRIC_WAIT,
 	CONFIG_METRIC_PATH,       /* time on the critical path */
+	CONFIG_METRIC_LANES,      /* the process's threads' and streams' waiting */
 	CONFIG_METRIC_AUTO,       /* differential duration for Charm++, else lateness */
 	CONFIG_METRIC_COUNT
 };

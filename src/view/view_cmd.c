@@ -406,8 +406,9 @@ view_command(struct view *v, const char *cmd)
 		} else if (m == METRIC_COUNT) {
 			usage(v, c, arg ? "no such metric" : NULL);
 		} else if (!view_metric_usable(v, m)) {
-			view_set_message(v, 1, "metric %s: for %s traces only", arg,
-					 m == METRIC_WAIT ? "MPI" : "Charm++");
+			view_set_message(v, 1, "metric %s: for %s only", arg,
+					 m == METRIC_WAIT ? "MPI traces" : m == METRIC_LANES
+					 ? "traces with threads or GPU streams" : "Charm++ traces");
 		} else {
 			v->metric = m;
 			view_select_update(v);

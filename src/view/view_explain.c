@@ -19,6 +19,11 @@ view_metric_usable(const struct view *v, enum view_metric m)
 		return v->diff != NULL;
 	if (m == METRIC_WAIT)
 		return !view_is_charm(v);
+	if (m == METRIC_LANES) {
+		uint32_t n;
+		trace_lanes(v->t, &n);
+		return n > 0 && !view_is_charm(v);
+	}
 	if (m >= METRIC_DIFF_DURATION && m <= METRIC_IMBALANCE)
 		return view_is_charm(v);
 	return (unsigned)m < METRIC_COUNT;
@@ -111,9 +116,29 @@ view_explain_details(struct view *v, uint32_t lop)
 	view_explain_path(v, lop);
 }
 
+/* With the lanes metric: what the process's threads and streams waited
+ * while the operation ran. */
+static void
+explain_lanes(struct view *v, uint32_t lop)
+{
+	char d1[32], d2[32], line[256];
+	uint64_t w = view_index_value(v->ix, METRIC_LANES, lop);
+	if (w)
+		snprintf(line, sizeof line, "its process's threads, streams and host waited %s in all while it ran (%s)",
+			 trace_fmt_duration(v->t, w, d1, sizeof d1),
+			 trace_fmt_duration(v->t, analysis_lop_duration(v->a, lop), d2, sizeof d2));
+	else
+		snprintf(line, sizeof line, "no thread or stream of its process waited while it ran");
+	view_lines_text(&v->details, w ? ST_EMPH : ST_NORMAL, 0, 2, line);
+}
+
 void
 view_explain_path(struct view *v, uint32_t lop)
 {
+	if (v->metric == METRIC_LANES && view_index_lane_waits(v->ix)) {
+		explain_lanes(v, lop);
+		return;
+	}
 	const struct path *cp = v->metric == METRIC_PATH ? view_index_path(v->ix) : NULL;
 	if (!cp)
 		return;

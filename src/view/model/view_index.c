@@ -3,6 +3,7 @@
 
 #include "view/surface/grid.h"
 #include "analysis/explain/explain.h"
+#include "analysis/hybrid/hybrid.h"
 #include "analysis/path/path.h"
 
 #include "base/par.h"
@@ -30,6 +31,8 @@ struct view_index {
 	const struct diff *diff;     /* for METRIC_DELTA, or NULL */
 	struct path *path;           /* for METRIC_PATH: computed on first use */
 	int path_failed;
+	uint64_t *lane_wait;         /* for METRIC_LANES: per lop, computed on first use */
+	int lane_failed;
 	/* each rank's lops in blocks of blk_size (the last may be shorter),
 	 * block b of rank r from lop rank_first[r] + (b - blk_first[r]) *
 	 * blk_size; per metric, each block's aggregate as view_index_block
@@ -49,12 +52,12 @@ struct ix_block {
 
 static const char *const metric_names[METRIC_COUNT] = {
 	"lateness", "diff", "global", "duration", "partition", "function", "delta",
-	"diff-duration", "idle", "imbalance", "wait", "path",
+	"diff-duration", "idle", "imbalance", "wait", "path", "lanes",
 };
 static const char *const metric_titles[METRIC_COUNT] = {
 	"lateness", "differential lateness", "global lateness", "duration", "partition", "function",
 	"\u0394 lateness", "differential duration", "idle experienced", "imbalance", "waiting time",
-	"time on the critical path",
+	"time on the critical path", "threads' and streams' waiting",
 };
 
 const char *view_metric_name(enum view_metric m) { return (unsigned)m < METRIC_COUNT ? metric_names[m] : "?"; }
@@ -142,6 +145,7 @@ view_index_destroy(struct view_index *ix)
 		path_free(ix->path);
 		free(ix->path);
 	}
+	free(ix->lane_wait);
 	free(ix);
 }
 
@@ -158,6 +162,47 @@ view_index_path(struct view_index *ix)
 	}
 	ix->path = p;
 	return p;
+}
+
+/* Adds wait [from, to) of rank r's process to every lop of r it
+ * overlaps (a rank's lops follow each other in time). */
+static void
+add_lane_wait(struct view_index *ix, uint64_t *v, uint32_t r, uint64_t from, uint64_t to)
+{
+	uint32_t end = ix->rank_first[r + 1];
+	for (uint32_t l = view_index_lop_at_time(ix, r, from); l < end; l++) {
+		uint64_t a = analysis_lop_enter(ix->a, l), b = analysis_lop_exit(ix->a, l);
+		if (a >= to)
+			break;
+		uint64_t lo = a > from ? a : from, hi = b < to ? b : to;
+		if (hi > lo)
+			v[l] += hi - lo;
+	}
+}
+
+const uint64_t *
+view_index_lane_waits(struct view_index *ix)
+{
+	if (ix->lane_wait || ix->lane_failed)
+		return ix->lane_wait;
+	uint32_t n_lops = analysis_lop_count(ix->a);
+	struct hybrid h;
+	uint64_t *v = calloc((size_t)n_lops + 1, sizeof *v);
+	if (!v || hybrid_compute(ix->t, &h, NULL)) {
+		free(v);
+		ix->lane_failed = 1;
+		return NULL;
+	}
+	/* each wait is on one place, whose waits follow each other: over
+	 * all, O(waits log lops + the lops they overlap) */
+	for (uint32_t i = 0; i < h.n_waits; i++) {
+		uint32_t r = hybrid_place_rank(ix->t, &h, h.waits[i].place);
+		if (r < ix->n_ranks)
+			add_lane_wait(ix, v, r, h.waits[i].from, h.waits[i].to);
+	}
+	hybrid_free(&h);
+	ix->lane_wait = v;
+	return v;
 }
 
 const struct analysis *view_index_analysis(const struct view_index *ix) { return ix->a; }
@@ -293,6 +338,8 @@ view_index_value(struct view_index *ix, enum view_metric m, uint32_t lop)
 			return 0;
 		return path_time_in(ix->path, analysis_lop_timeline(ix->a, lop), analysis_lop_enter(ix->a, lop),
 				    analysis_lop_exit(ix->a, lop));
+	case METRIC_LANES:
+		return view_index_lane_waits(ix) ? ix->lane_wait[lop] : 0;
 	default: return 0;
 	}
 }
@@ -445,6 +492,8 @@ max_pass(struct view_index *ix, enum view_metric m, struct maxing *x, uint32_t n
 	x->startup = ix->startup;
 	if (m == METRIC_PATH)
 		view_index_path(ix);    /* before the workers read it */
+	if (m == METRIC_LANES)
+		view_index_lane_waits(ix);
 	par_run(nw, max_worker, x);
 	*mx = 0;
 	for (uint32_t w = 0; w < nw; w++)
@@ -476,7 +525,8 @@ blocks(struct view_index *ix, enum view_metric m)
 struct ix_block *
 view_index_blocks_ahead(const struct view_index *ix, enum view_metric m, int startup)
 {
-	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m) || m == METRIC_PATH || m == METRIC_DELTA ||
+	if ((unsigned)m >= METRIC_COUNT || !view_metric_numeric(m) || m == METRIC_PATH || m == METRIC_LANES ||
+	    m == METRIC_DELTA ||
 	    !ix->n_blk)
 		return NULL;
 	/* these metrics' values read the analysis alone, nothing the view's

@@ -31,6 +31,7 @@ enum view_metric {
 	METRIC_IMBALANCE,
 	METRIC_WAIT,              /* wait states (analysis/explain/explain.h): time waited */
 	METRIC_PATH,              /* time on the critical path (analysis/path/path.h) */
+	METRIC_LANES,             /* the process's threads' and streams' waiting meanwhile */
 	METRIC_COUNT
 };
 
@@ -42,6 +43,12 @@ struct path;
 /* The run's critical path (analysis/path/path.h), computed on first use
  * and kept; NULL when it could not be (out of memory). */
 const struct path *view_index_path(struct view_index *ix);
+
+/* Per lop, the time its process's threads, streams and host spent in
+ * wait states (analysis/hybrid/hybrid.h) while it ran, for
+ * METRIC_LANES: computed on first use and kept; NULL when it could not
+ * be (out of memory). */
+const uint64_t *view_index_lane_waits(struct view_index *ix);
 
 /* Returns 0 and a new index in *out, or ERR_NOMEM. */
 int view_index_create(const struct analysis *a, struct view_index **out, struct err *e);
