@@ -88,6 +88,9 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 	if (h.unpaired_work || h.unpaired_calls)
 		fprintf(out, "; %" PRIu64 " kernels or copies without their call, %" PRIu64
 			" calls without their device work", h.unpaired_work, h.unpaired_calls);
+	if (h.parts_unsure)
+		fprintf(out, "; %" PRIu64 " thread part%s in no team (begun while nested teams' forks "
+			"were open: membership unknown)", h.parts_unsure, h.parts_unsure == 1 ? "" : "s");
 	char b3[32];
 	fprintf(out, "\n  waiting    device %s in %" PRIu64 " call%s, OpenMP barriers %s in %" PRIu64
 		", critical sections %s in %" PRIu64,
@@ -134,6 +137,7 @@ report_hybrid_json(struct json *j, const struct analysis *a)
 	json_key(j, "lock_passes"); json_uint(j, h.lock_passes);
 	json_key(j, "unpaired_work"); json_uint(j, h.unpaired_work);
 	json_key(j, "unpaired_calls"); json_uint(j, h.unpaired_calls);
+	json_key(j, "parts_without_team"); json_uint(j, h.parts_unsure);
 	json_key(j, "waits");
 	json_begin_array(j);
 	for (uint32_t i = 0; i < h.n_waits; i++) {

@@ -52,8 +52,10 @@ hybrid_class(const char *name, uint8_t paradigm)
 {
 	if (!strncmp(name, "!$omp ", 6)) {
 		const char *w = name + 6;
-		if (!strncmp(w, "parallel", 8) || !strncmp(w, "implicit_task", 13))
+		if (!strncmp(w, "parallel", 8))
 			return HY_PARALLEL;
+		if (!strncmp(w, "implicit_task", 13) || !strncmp(w, "implicit task", 13))
+			return HY_IMPLICIT;
 		if (!strncmp(w, "barrier", 7) || !strncmp(w, "implicit barrier", 16) ||
 		    !strncmp(w, "ibarrier", 8))
 			return HY_BARRIER;

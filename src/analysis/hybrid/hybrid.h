@@ -52,7 +52,8 @@ enum hybrid_class {
 	HY_COPY,           /* issues a copy; blocking unless asynchronous */
 	HY_COPY_ASYNC,
 	HY_SYNC,           /* waits for the device work issued before it */
-	HY_PARALLEL,       /* an OpenMP parallel region (or a thread's implicit task) */
+	HY_PARALLEL,       /* an OpenMP parallel region */
+	HY_IMPLICIT,       /* a thread's implicit task (OMPT's name for its part) */
 	HY_BARRIER,        /* an OpenMP barrier, explicit or implicit */
 	HY_CRITICAL,       /* an OpenMP critical section: waiting for its lock, */
 	HY_CRITICAL_BODY,  /* then holding it (Score-P's "critical sblock") */
@@ -110,6 +111,8 @@ struct hybrid {
 	uint64_t teams, barriers;      /* parallel regions and barrier instances matched */
 	uint64_t tasks;                /* tasks run by another thread than created them */
 	uint64_t lock_passes;          /* locks passed from one thread to another (trace_holds) */
+	uint64_t parts_unsure;         /* threads' parts left out of any team: begun while
+	                                * several teams' forks were open (nested teams) */
 };
 
 /* The lanes' dependencies of t into *h (the caller's: hybrid_free); an

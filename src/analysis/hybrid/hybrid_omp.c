@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Is frame i inside another frame of class c below `stop`? */
+/* Is frame i inside another frame of class c or c2 below `stop`? */
 static int
-inside(const struct hy *y, const struct trace_frame *fr, uint32_t i, uint8_t c, uint32_t stop)
+inside2(const struct hy *y, const struct trace_frame *fr, uint32_t i, uint8_t c, uint8_t c2, uint32_t stop)
 {
 	for (uint32_t p = fr[i].parent; p != TRACE_NONE && p != stop; p = fr[p].parent)
-		if (cls_of(y, &fr[p]) == c)
+		if (cls_of(y, &fr[p]) == c || cls_of(y, &fr[p]) == c2)
 			return 1;
 	return 0;
 }
@@ -40,7 +40,8 @@ barriers(struct hy *y, struct team *tm, struct member *x)
 	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, x->place, &first, &n);
 	x->bar_first = (uint32_t)tm->n_bar;
 	for (uint32_t k = x->frame + 1; k < first + n && fr[k].t_enter <= fr[x->frame].t_leave; k++) {
-		if (cls_of(y, &fr[k]) != HY_BARRIER || inside(y, fr, k, HY_BARRIER, x->frame))
+		/* the part's own: not inside a barrier, nor in a nested team */
+		if (cls_of(y, &fr[k]) != HY_BARRIER || inside2(y, fr, k, HY_BARRIER, HY_PARALLEL, x->frame))
 			continue;
 		if (VEC_GROW(tm->bar, tm->n_bar, tm->cap_bar))
 			return ERR_NOMEM;
@@ -83,88 +84,164 @@ one_barrier(struct hy *y, const struct team *tm, uint32_t j)
 	return 0;
 }
 
-/* The outermost parallel frames of a place, in order. */
+/* A parallel region a place forked (the rank's outermost, or one nested
+ * in a thread's part), or a thread's part of one (a lane's outermost
+ * parallel region or implicit task); `fork`: the part's, once found. */
+struct region {
+	uint64_t enter, leave;
+	uint32_t place, frame, fork;
+	uint8_t unsure;          /* a fork: a part begun while it was open has no team */
+};
+
 static int
-parallels(struct hy *y, uint32_t place, uint32_t **out, size_t *n_out, size_t *cap)
+by_enter(const void *p, const void *q)
+{
+	const struct region *a = p, *b = q;
+	if (a->enter != b->enter)
+		return a->enter < b->enter ? -1 : 1;
+	return a->place < b->place ? -1 : a->place > b->place;
+}
+
+static int
+by_fork(const void *p, const void *q)
+{
+	const struct region *a = p, *b = q;
+	if (a->fork != b->fork)
+		return a->fork < b->fork ? -1 : 1;
+	return by_enter(p, q);
+}
+
+/* Place p's forks and parts (rank: p == tl) into f and w. */
+static int
+regions_of(struct hy *y, uint32_t p, uint32_t tl, struct region **f, size_t *nf, size_t *cf,
+	   struct region **w, size_t *nw, size_t *cw)
 {
 	uint32_t first, n;
-	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
-	*n_out = 0;
+	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, p, &first, &n);
 	for (uint32_t k = first; k < first + n; k++) {
-		if (cls_of(y, &fr[k]) != HY_PARALLEL || inside(y, fr, k, HY_PARALLEL, TRACE_NONE))
+		uint8_t c = cls_of(y, &fr[k]);
+		if (c != HY_PARALLEL && c != HY_IMPLICIT)
 			continue;
-		if (VEC_GROW(*out, *n_out, *cap))
-			return ERR_NOMEM;
-		(*out)[(*n_out)++] = k;
+		int nested = inside2(y, fr, k, HY_PARALLEL, HY_IMPLICIT, TRACE_NONE);
+		struct region x = { fr[k].t_enter, fr[k].t_leave, p, k, TRACE_NONE, 0 };
+		if (c == HY_PARALLEL && (nested || p == tl)) {
+			if (VEC_GROW(*f, *nf, *cf))
+				return ERR_NOMEM;
+			(*f)[(*nf)++] = x;
+		} else if (!nested && p != tl) {
+			if (VEC_GROW(*w, *nw, *cw))
+				return ERR_NOMEM;
+			(*w)[(*nw)++] = x;
+		}
 	}
 	return 0;
+}
+
+/* The fork of part x: the one fork on another place entered by its
+ * start and still open then; else, as a thread's clock may put its part
+ * a little before the fork, the first later fork that overlaps it. f is
+ * in order of entering. TRACE_NONE when none, or when several were open
+ * (*unsure set): with nested teams a thread's part may belong to a team
+ * forked by another thread or, started late, to the outer team, and time
+ * alone does not tell (Score-P's OMPT records name no team); a wrong
+ * team would give wrong waits: those forks' teams are then not matched
+ * (their `unsure` set). */
+static uint32_t
+fork_of(struct region *f, size_t nf, const struct region *x, int *unsure)
+{
+	size_t lo = 0, hi = nf;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f[mid].enter <= x->enter)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the open forks among the 64 entered last before it */
+	uint32_t found = TRACE_NONE, open = 0;
+	for (size_t k = lo, steps = 0; k-- > 0 && steps < 64; steps++)
+		if (f[k].place != x->place && f[k].leave >= x->enter && open++ == 0)
+			found = (uint32_t)k;
+	*unsure = open > 1;
+	for (size_t k = lo, steps = 0; *unsure && k-- > 0 && steps < 64; steps++)
+		if (f[k].place != x->place && f[k].leave >= x->enter)
+			f[k].unsure = 1;
+	if (open)
+		return open == 1 ? found : TRACE_NONE;
+	for (size_t j = lo; j < nf && f[j].enter <= x->leave; j++)
+		if (f[j].place != x->place)
+			return (uint32_t)j;
+	return TRACE_NONE;
+}
+
+/* Fork f's team: its master and the parts found for it (the first of a
+ * place's), their fork edges, its barriers (not for a team that may miss
+ * members: fork_of). */
+static int
+one_team(struct hy *y, struct team *tm, const struct region *f, const struct region *w, size_t nw)
+{
+	tm->n = tm->n_bar = 0;
+	if (VEC_GROW(tm->m, tm->n, tm->cap))
+		return ERR_NOMEM;
+	tm->m[tm->n++] = (struct member){ .place = f->place, .frame = f->frame };
+	for (size_t i = 0; i < nw; i++) {
+		int seen = 0;
+		for (size_t k = 0; k < tm->n && !seen; k++)
+			seen = tm->m[k].place == w[i].place;
+		if (seen)
+			continue;
+		if (VEC_GROW(tm->m, tm->n, tm->cap) ||
+		    hy_add_edge(y, w[i].enter, w[i].place, w[i].frame, f->enter, f->place, f->frame, TRACE_NONE))
+			return ERR_NOMEM;
+		tm->m[tm->n++] = (struct member){ .place = w[i].place, .frame = w[i].frame };
+	}
+	if (tm->n < 2 || f->unsure)
+		return 0;
+	y->h->teams++;
+	uint32_t common = UINT32_MAX;
+	int rc = 0;
+	for (size_t i = 0; i < tm->n && !rc; i++) {
+		rc = barriers(y, tm, &tm->m[i]);
+		if (tm->m[i].n_bar < common)
+			common = tm->m[i].n_bar;
+	}
+	for (uint32_t j = 0; j < common && !rc; j++)
+		rc = one_barrier(y, tm, j);
+	return rc;
 }
 
 int
 omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 {
 	const struct trace_lane *L = trace_lanes(y->t, NULL);
-	uint32_t n_tl = y->h->n_timelines, first, n;
+	struct region *f = NULL, *w = NULL;
+	size_t nf = 0, cf = 0, nw = 0, cw = 0;
 	struct team tm = { 0 };
-	uint32_t *master = NULL, *next = calloc(n_lanes + 1, sizeof *next);
-	uint32_t **lane_par = calloc(n_lanes + 1, sizeof *lane_par);
-	size_t n_master = 0, cap_master = 0, *n_par = calloc(n_lanes + 1, sizeof *n_par);
-	int rc = ERR_NOMEM;
-	if (!next || !lane_par || !n_par)
-		goto out;
-	if ((rc = parallels(y, tl, &master, &n_master, &cap_master)))
-		goto out;
-	for (uint32_t i = 0; i < n_lanes; i++) {
-		size_t cap = 0;
-		if (L[lanes[i]].kind == LANE_THREAD &&
-		    (rc = parallels(y, n_tl + lanes[i], &lane_par[i], &n_par[i], &cap)))
-			goto out;
+	int rc = regions_of(y, tl, tl, &f, &nf, &cf, &w, &nw, &cw);
+	for (uint32_t i = 0; i < n_lanes && !rc; i++)
+		if (L[lanes[i]].kind == LANE_THREAD)
+			rc = regions_of(y, y->h->n_timelines + lanes[i], tl, &f, &nf, &cf, &w, &nw, &cw);
+	if (!rc && nf) {
+		qsort(f, nf, sizeof *f, by_enter);
+		for (size_t i = 0; i < nw; i++) {
+			int unsure;
+			w[i].fork = fork_of(f, nf, &w[i], &unsure);
+			y->h->parts_unsure += (uint64_t)unsure;
+		}
+		if (nw)
+			qsort(w, nw, sizeof *w, by_fork);
+		/* the parts of fork k are a run of w */
+		size_t at = 0;
+		for (size_t k = 0; k < nf && !rc; k++) {
+			size_t end = at;
+			while (end < nw && w[end].fork == k)
+				end++;
+			rc = one_team(y, &tm, &f[k], w + at, end - at);
+			at = end;
+		}
 	}
-	const struct trace_frame *mf = hybrid_place_frames(y->t, y->h, tl, &first, &n);
-	for (size_t p = 0; p < n_master && !rc; p++) {
-		const struct trace_frame *P = &mf[master[p]];
-		tm.n = tm.n_bar = 0;
-		if (VEC_GROW(tm.m, tm.n, tm.cap)) {
-			rc = ERR_NOMEM;
-			break;
-		}
-		tm.m[tm.n++] = (struct member){ .place = tl, .frame = master[p] };
-		/* each thread's part: its next parallel frame that overlaps the
-		 * master's (threads' clocks may put it a little before the
-		 * fork) */
-		for (uint32_t i = 0; i < n_lanes; i++) {
-			const struct trace_frame *lf = hybrid_place_frames(y->t, y->h, n_tl + lanes[i], &first, &n);
-			while (next[i] < n_par[i] && lf[lane_par[i][next[i]]].t_leave < P->t_enter)
-				next[i]++;
-			if (next[i] == n_par[i] || lf[lane_par[i][next[i]]].t_enter > P->t_leave)
-				continue;
-			uint32_t f = lane_par[i][next[i]++];
-			if (VEC_GROW(tm.m, tm.n, tm.cap) ||
-			    hy_add_edge(y, lf[f].t_enter, n_tl + lanes[i], f, P->t_enter, tl, master[p], TRACE_NONE)) {
-				rc = ERR_NOMEM;
-				break;
-			}
-			tm.m[tm.n++] = (struct member){ .place = n_tl + lanes[i], .frame = f };
-		}
-		if (rc || tm.n < 2)
-			continue;
-		y->h->teams++;
-		uint32_t common = UINT32_MAX;
-		for (size_t i = 0; i < tm.n && !rc; i++) {
-			rc = barriers(y, &tm, &tm.m[i]);
-			if (tm.m[i].n_bar < common)
-				common = tm.m[i].n_bar;
-		}
-		for (uint32_t j = 0; j < common && !rc; j++)
-			rc = one_barrier(y, &tm, j);
-	}
-out:
-	for (uint32_t i = 0; lane_par && i < n_lanes; i++)
-		free(lane_par[i]);
-	free(lane_par);
-	free(n_par);
-	free(next);
-	free(master);
+	free(f);
+	free(w);
 	free(tm.m);
 	free(tm.bar);
 	return rc;
