@@ -216,7 +216,7 @@ emitter_open(const struct gen_options *o, const char *description)
     if (o->dry_run)
         return em;
 
-    if (outdir_prepare(o) != 0)
+    if (outdir_prepare("skein-gen", o->outdir, o->force) != 0)
         goto fail;
     em->archive = OTF2_Archive_Open(o->outdir, "traces", OTF2_FILEMODE_WRITE,
                                     EVT_CHUNK, DEF_CHUNK,

@@ -171,10 +171,7 @@ void em_coll_end(struct emitter *em, uint32_t r, uint64_t t,
 
 /* ---- output directory (outdir.c) --------------------------------------- */
 
-/* Creates o->outdir; an archive already there is an error unless
- * o->force, then it is removed. Returns 0 or -1 after printing. */
-int outdir_prepare(const struct gen_options *o);
-/* outdir_fix_trace_id: outdir.h */
+/* outdir_prepare, outdir_fix_trace_id: outdir.h */
 
 /* ---- definitions (defs.c) ----------------------------------------------- */
 

@@ -19,12 +19,12 @@
 /* ---- output directory --------------------------------------------------- */
 
 static int
-mkdir_p(const char *path)
+mkdir_p(const char *prog, const char *path)
 {
     char buf[4096];
     size_t n = strlen(path);
     if (n == 0 || n >= sizeof buf) {
-        fprintf(stderr, "skein-gen: bad output path '%s'\n", path);
+        fprintf(stderr, "%s: bad output path '%s'\n", prog, path);
         return -1;
     }
     memcpy(buf, path, n + 1);
@@ -34,7 +34,7 @@ mkdir_p(const char *path)
         char c = buf[i];
         buf[i] = '\0';
         if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "skein-gen: mkdir %s: %s\n", buf, strerror(errno));
+            fprintf(stderr, "%s: mkdir %s: %s\n", prog, buf, strerror(errno));
             return -1;
         }
         buf[i] = c;
@@ -52,7 +52,7 @@ has_suffix(const char *s, const char *suf)
 /* Removes an archive skein-gen (or anyone) wrote as DIR/traces.*: only the
  * anchor, the global definitions, and *.evt / *.def in DIR/traces. */
 static int
-remove_archive(const char *dir)
+remove_archive(const char *prog, const char *dir)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/traces", dir);
@@ -65,14 +65,14 @@ remove_archive(const char *dir)
             char f[4500];
             snprintf(f, sizeof f, "%s/%s", path, e->d_name);
             if (unlink(f) != 0) {
-                fprintf(stderr, "skein-gen: rm %s: %s\n", f, strerror(errno));
+                fprintf(stderr, "%s: rm %s: %s\n", prog, f, strerror(errno));
                 closedir(d);
                 return -1;
             }
         }
         closedir(d);
         if (rmdir(path) != 0) {
-            fprintf(stderr, "skein-gen: rmdir %s: %s\n", path, strerror(errno));
+            fprintf(stderr, "%s: rmdir %s: %s\n", prog, path, strerror(errno));
             return -1;
         }
     }
@@ -80,7 +80,7 @@ remove_archive(const char *dir)
     for (size_t i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         if (unlink(path) != 0 && errno != ENOENT) {
-            fprintf(stderr, "skein-gen: rm %s: %s\n", path, strerror(errno));
+            fprintf(stderr, "%s: rm %s: %s\n", prog, path, strerror(errno));
             return -1;
         }
     }
@@ -88,26 +88,26 @@ remove_archive(const char *dir)
 }
 
 int
-outdir_prepare(const struct gen_options *o)
+outdir_prepare(const char *prog, const char *dir, bool force)
 {
-    if (mkdir_p(o->outdir) != 0)
+    if (mkdir_p(prog, dir) != 0)
         return -1;
     char path[4200];
     struct stat st;
-    snprintf(path, sizeof path, "%s/traces.otf2", o->outdir);
+    snprintf(path, sizeof path, "%s/traces.otf2", dir);
     bool anchor = stat(path, &st) == 0;
-    snprintf(path, sizeof path, "%s/traces", o->outdir);
+    snprintf(path, sizeof path, "%s/traces", dir);
     bool sub = stat(path, &st) == 0;
     if (!anchor && !sub)
         return 0;
-    if (!o->force) {
+    if (!force) {
         fprintf(stderr,
-                "skein-gen: %s already holds an archive (traces.otf2 or "
+                "%s: %s already holds an archive (traces.otf2 or "
                 "traces/); use --force to replace it\n",
-                o->outdir);
+                prog, dir);
         return -1;
     }
-    return remove_archive(o->outdir);
+    return remove_archive(prog, dir);
 }
 
 /* ---- reproducible trace id --------------------------------------------- */

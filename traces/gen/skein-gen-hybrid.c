@@ -13,7 +13,6 @@
  * arguments, same bytes: the OTF2 trace id is a hash of the arguments.
  */
 #define _DEFAULT_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -23,8 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <otf2/otf2.h>
 
@@ -606,76 +603,6 @@ write_defs(OTF2_GlobalDefWriter *w, const struct opts *o,
                                                OTF2_RMA_WIN_FLAG_NONE));
 }
 
-/* ---- output directory, trace id ----------------------------------------- */
-
-static void
-mkdir_p(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf || !*buf)
-        fail("bad output path '%s'", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char c = *p;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            fail("mkdir %s: %s", buf, strerror(errno));
-        if ((*p = c) == '\0')
-            return;
-    }
-}
-
-static void
-rm(const char *path, bool dir)
-{
-    if ((dir ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT)
-        fail("rm %s: %s", path, strerror(errno));
-}
-
-/* OUTDIR must be missing or empty; with --force an archive in it
- * (traces.otf2, traces.def, traces/ *.evt *.def) is removed, and nothing
- * else. */
-static void
-prepare_outdir(const struct opts *o)
-{
-    char path[4200], f[4500];
-    struct dirent *e;
-    bool empty = true;
-    DIR *d = opendir(o->outdir);
-    if (!d && errno == ENOENT)
-        mkdir_p(o->outdir);
-    else if (!d)
-        fail("%s: %s", o->outdir, strerror(errno));
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL)
-        empty &= !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    closedir(d);
-    if (empty)
-        return;
-    if (!o->force)
-        fail("%s is not empty (use --force to replace an archive in it)",
-             o->outdir);
-    snprintf(path, sizeof path, "%s/traces", o->outdir);
-    if ((d = opendir(path)) != NULL) {
-        while ((e = readdir(d)) != NULL) {
-            size_t n = strlen(e->d_name);
-            if (n < 4 || (strcmp(e->d_name + n - 4, ".evt") != 0 &&
-                          strcmp(e->d_name + n - 4, ".def") != 0))
-                continue;
-            snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-            rm(f, false);
-        }
-        closedir(d);
-        rm(path, true);
-    }
-    snprintf(path, sizeof path, "%s/traces.otf2", o->outdir);
-    rm(path, false);
-    snprintf(path, sizeof path, "%s/traces.def", o->outdir);
-    rm(path, false);
-}
-
 /* ---- the archive -------------------------------------------------------- */
 
 static void
@@ -825,8 +752,8 @@ usage(FILE *f)
 "                            and holds it NS ns, in the order they ask\n"
 "                            (--threads at most 64)\n"
 "      --truth FILE          write the ground truth to FILE\n"
-"  -f, --force               write into a non-empty OUTDIR (replacing an\n"
-"                            archive in it)\n"
+"  -f, --force               replace an archive already in OUTDIR (its\n"
+"                            traces.otf2, traces.def and traces/, nothing else)\n"
 "  -h, --help                this text\n");
 }
 
@@ -963,7 +890,9 @@ main(int argc, char **argv)
 
     char description[512];
     describe(&o, description, sizeof description);
-    prepare_outdir(&o); /* first: the truth file may be in or next to it */
+    /* first: the truth file may be in or next to it */
+    if (outdir_prepare(PROG, o.outdir, o.force) != 0)
+        return 1;
     FILE *truth = o.truth ? fopen(o.truth, "w") : NULL;
     if (o.truth && !truth)
         fail("%s: %s", o.truth, strerror(errno));
