@@ -3,7 +3,7 @@
  * traces/gen/skein-gen-hybrid, whose --truth file lists every wait it
  * wrote (a slow OpenMP thread, a long kernel the host waits for, a late
  * rank the others wait for in MPI_Allreduce, an OpenMP lock the threads
- * take in turn), and the shared
+ * take in turn, a task the master waits for in a taskwait), and the shared
  * casita-2_cuda_simple against otf2-print's counts and CASITA's path. */
 #include "testutil.h"
 
@@ -52,7 +52,8 @@ setup(void **state)
 		gen("thread", "--ranks 2 --threads 3 --iterations 5 --slow-thread 1:2:3000000") &&
 		gen("kernel", "--ranks 2 --threads 3 --iterations 5 --long-kernel 0:5000000") &&
 		gen("late", "--ranks 3 --threads 2 --iterations 5 --late-rank 2:2000000") &&
-		gen("lock", "--ranks 2 --threads 3 --iterations 5 --lock-hold 200000");
+		gen("lock", "--ranks 2 --threads 3 --iterations 5 --lock-hold 200000") &&
+		gen("task", "--ranks 2 --threads 3 --iterations 5 --taskwait 300000");
 	return 0;
 }
 
@@ -95,6 +96,8 @@ truth(const char *name, uint32_t *n, uint64_t *run_ns)
 		else if (sscanf(line, "lock_wait rank %d member %d iteration %d holder %d ns %llu", &x->rank, &x->member,
 				&it, &x->holder, &ns) == 5)
 			strcpy(x->kind, "lock-wait"), x->ns = ns, (*n)++;
+		else if (sscanf(line, "taskwait_wait rank %d iteration %d ns %llu", &x->rank, &it, &ns) == 3)
+			strcpy(x->kind, "omp-taskwait"), x->ns = ns, (*n)++;
 		else if (sscanf(line, "device_wait rank %d iteration %d ns %llu", &x->rank, &it, &ns) == 3)
 			strcpy(x->kind, "device-wait"), x->ns = ns, (*n)++;
 		else if (sscanf(line, "allreduce_wait rank %d iteration %d ns %llu", &x->rank, &it, &ns) == 3)
@@ -415,6 +418,49 @@ lock_holder(void **state)
 	free(f);
 }
 
+/* The master creates a task every iteration that thread 1 runs for 0.3
+ * ms after its loop, and waits for it in a taskwait: 305 µs (the task
+ * starts 5 µs after the taskwait, as thread 1's loop ends later), every
+ * iteration, on both ranks, blamed on the task; the path runs through
+ * the tasks (5 × 0.3 ms). */
+static void
+task_wait(void **state)
+{
+	(void)state;
+	NEED_GEN();
+	uint32_t nf;
+	uint64_t run = 0;
+	struct fact *f = truth("task", &nf, &run);
+	uint32_t ntw = 0;
+	for (uint32_t k = 0; k < nf; k++)
+		if (!strcmp(f[k].kind, "omp-taskwait")) {
+			ntw++;
+			assert_int_equal(f[k].ns, 305000);
+		}
+	assert_int_equal(ntw, 10);
+	struct trace *t;
+	struct analysis *a = load("task", &t);
+	waits_are_the_truth(t, f, nf);
+	allreduce_waits_are_the_truth(a, f, nf);
+	struct hybrid h;
+	assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+	assert_int_equal(h.tasks, 10);
+	hybrid_free(&h);
+	struct path p;
+	assert_int_equal(path_compute(a, &p, NULL), 0);
+	tiles(&p, run);
+	assert_int_equal(on_path(a, &p, "!$omp task @hybrid.c:14"), 5 * 300000u);
+	uint64_t blame = 0;
+	for (uint32_t i = 0; i < p.n_regions; i++)
+		if (!strcmp(region_name(a, p.regions[i].region), "!$omp task @hybrid.c:14"))
+			blame = p.regions[i].blame;
+	assert_int_equal(blame, 10 * 305000u);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+	free(f);
+}
+
 /* casita-2_cuda_simple: every fork (otf2-print: 25 THREAD_FORK on rank
  * 0, 24 on rank 1) a team with its barrier; CASITA's path agrees on the
  * device and thread regions it sees as skein does (doc/analysis.md). */
@@ -608,6 +654,7 @@ main(void)
 		cmocka_unit_test(long_kernel),
 		cmocka_unit_test(late_rank),
 		cmocka_unit_test(lock_holder),
+		cmocka_unit_test(task_wait),
 		cmocka_unit_test(casita_cuda),
 		cmocka_unit_test(shared_hybrid),
 	};

@@ -101,6 +101,9 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 	if (count[HYW_LOCK])
 		fprintf(out, ", locks %s in %" PRIu64, trace_fmt_duration(t, time[HYW_LOCK], b1, sizeof b1),
 			count[HYW_LOCK]);
+	if (count[HYW_TASKWAIT])
+		fprintf(out, ", taskwaits %s in %" PRIu64, trace_fmt_duration(t, time[HYW_TASKWAIT], b1, sizeof b1),
+			count[HYW_TASKWAIT]);
 	fputc('\n', out);
 	const struct hybrid_wait **w = malloc(((size_t)h.n_waits + 1) * sizeof *w);
 	for (uint32_t i = 0; w && i < h.n_waits; i++)

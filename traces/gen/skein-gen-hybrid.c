@@ -5,7 +5,8 @@
  * barrier), a kernel on its CUDA stream, a stream synchronisation, a copy
  * from the device, host computation, an MPI_Allreduce. Options plant a
  * slow thread, a long kernel, a late rank, an OpenMP lock every member
- * holds in turn; --truth writes the waits they cause. Records follow a Score-P trace of such a program (casita-2_jacobi
+ * holds in turn, a task the master waits for in a taskwait; --truth
+ * writes the waits they cause. Records follow a Score-P trace of such a program (casita-2_jacobi
  * _blame_cpu_015): location ids (k << 32) | r, fork/join and thread-team
  * records around parallel regions, device copies as RmaPut and
  * RmaOpCompleteBlocking on the stream in a window over the rank's CUDA
@@ -49,6 +50,7 @@ enum {
     COPY_BYTES = 4096, COPY_MATCHING = 42, /* Score-P's one matching id */
     SET_LOCK = 500, UNSET_LOCK = 300, /* omp_set_lock once free, omp_unset_lock */
     LOCK_ID = 0,
+    CREATE_TASK = 1000, TASK_START = 1000, TASKWAIT_TAIL = 500,
 };
 #define MAX_LOCK_THREADS 64u /* --lock-hold plans each turn in O(T^2) */
 
@@ -65,6 +67,7 @@ struct opts {
     uint64_t iterations;
     struct imbalance slow, kernel, late;
     uint64_t lock_hold; /* --lock-hold NS, 0: no lock */
+    uint64_t task;      /* --taskwait NS, 0: no task */
     const char *truth, *outdir;
     bool force;
 };
@@ -75,7 +78,7 @@ enum region {
     REG_MAIN, REG_MPI_INIT, REG_MPI_FINALIZE, REG_MPI_ALLREDUCE, REG_COMPUTE,
     REG_OMP_PARALLEL, REG_OMP_FOR, REG_OMP_BARRIER, REG_CU_LAUNCH,
     REG_CU_SYNC, REG_CU_MEMCPY, REG_KERNEL, REG_SET_LOCK, REG_UNSET_LOCK,
-    REG_UPDATE, REG_COUNT
+    REG_UPDATE, REG_CREATE_TASK, REG_TASK, REG_TASKWAIT, REG_COUNT
 };
 
 /* String ids: these, then the region names (S_REGION + region), then
@@ -121,6 +124,9 @@ static const struct region_def regions[REG_COUNT] = {
     R("omp_set_lock", FUNCTION, OPENMP, S_OPENMP, 0, 0),
     R("omp_unset_lock", FUNCTION, OPENMP, S_OPENMP, 0, 0),
     R("update", FUNCTION, USER, S_SRC, 12, 16),
+    R("!$omp create task @hybrid.c:14", TASK_CREATE, OPENMP, S_SRC, 14, 14),
+    R("!$omp task @hybrid.c:14", TASK, OPENMP, S_SRC, 14, 14),
+    R("!$omp taskwait @hybrid.c:15", TASK_WAIT, OPENMP, S_SRC, 15, 15),
 };
 #undef R
 
@@ -235,11 +241,33 @@ lock_turn(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0,
     }
 }
 
-/* When member m enters the barrier: after its loop, or after letting
- * the lock go. */
+/* The task (--taskwait): the master creates it as it leaves its loop
+ * and waits for it in a taskwait; thread 1 runs it after its own loop.
+ * When it runs, and when the master's taskwait begins and ends. */
+struct task_plan {
+    uint64_t create, wait, start, end, wait_end;
+};
+
+static void
+task_plan(const struct opts *o, uint32_t r, uint64_t t0, struct task_plan *x)
+{
+    x->create = loop_end(o, r, 0, t0);
+    x->wait = x->create + CREATE_TASK;
+    x->start = max64(x->wait, loop_end(o, r, 1, t0)) + TASK_START;
+    x->end = x->start + o->task;
+    x->wait_end = x->end + TASKWAIT_TAIL;
+}
+
+/* When member m enters the barrier: after its loop, after letting the
+ * lock go, after the taskwait (the master) or the task (thread 1). */
 static uint64_t
 barrier_enter(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0)
 {
+    if (o->task && m <= 1) {
+        struct task_plan x;
+        task_plan(o, r, t0, &x);
+        return m == 0 ? x.wait_end : x.end;
+    }
     if (!o->lock_hold)
         return loop_end(o, r, m, t0);
     struct lock_turn x;
@@ -375,6 +403,17 @@ team_member(const struct opts *o, struct loc *l, uint32_t r, uint32_t m,
     leave(l, loop_end(o, r, m, t0), REG_OMP_FOR);
     if (o->lock_hold)
         lock_member(o, l, r, m, i, t0);
+    if (o->task && m <= 1) {
+        struct task_plan x;
+        task_plan(o, r, t0, &x);
+        enum region g = m ? REG_TASK : REG_CREATE_TASK;
+        enter(l, m ? x.start : x.create, g);
+        leave(l, m ? x.end : x.wait, g);
+        if (m == 0) {
+            enter(l, x.wait, REG_TASKWAIT);
+            leave(l, x.wait_end, REG_TASKWAIT);
+        }
+    }
     enter(l, b, REG_OMP_BARRIER);
     leave(l, release, REG_OMP_BARRIER);
     leave(l, u, REG_OMP_PARALLEL);
@@ -710,6 +749,13 @@ write_truth(const struct opts *o, const struct schedule *sc, FILE *f)
                             " holder %u ns %" PRIu64 "\n", r, m, i, x.holder,
                             x.wait);
             }
+    for (uint32_t r = 0; r < P && o->task; r++)
+        for (uint64_t i = 0; i < N; i++) {
+            struct task_plan x;
+            task_plan(o, r, sc->t0[i], &x);
+            fprintf(f, "taskwait_wait rank %u iteration %" PRIu64 " ns %" PRIu64
+                    "\n", r, i, x.end - x.wait);
+        }
     for (uint32_t r = 0; r < P; r++)
         fprintf(f, "kernel_ns rank %u ns %" PRIu64 "\n", r, kernel_ns(o, r));
     for (uint32_t r = 0; r < P; r++) {
@@ -751,6 +797,9 @@ usage(FILE *f)
 "      --lock-hold NS        after its loop each member takes an OpenMP lock\n"
 "                            and holds it NS ns, in the order they ask\n"
 "                            (--threads at most 64)\n"
+"      --taskwait NS         after its loop the master creates a task thread 1\n"
+"                            runs for NS ns, and waits for it in a taskwait\n"
+"                            (not with --lock-hold)\n"
 "      --truth FILE          write the ground truth to FILE\n"
 "  -f, --force               replace an archive already in OUTDIR (its\n"
 "                            traces.otf2, traces.def and traces/, nothing else)\n"
@@ -829,15 +878,17 @@ describe(const struct opts *o, char *buf, size_t size)
         n += snprintf(buf + n, size - (size_t)n, " --late-rank %u:%" PRIu64,
                       o->late.rank, o->late.ns);
     if (o->lock_hold)
-        snprintf(buf + n, size - (size_t)n, " --lock-hold %" PRIu64,
-                 o->lock_hold);
+        n += snprintf(buf + n, size - (size_t)n, " --lock-hold %" PRIu64,
+                      o->lock_hold);
+    if (o->task)
+        snprintf(buf + n, size - (size_t)n, " --taskwait %" PRIu64, o->task);
 }
 
 int
 main(int argc, char **argv)
 {
     enum { O_RANKS = 256, O_THREADS, O_ITER, O_SLOW, O_KERNEL, O_LATE,
-           O_TRUTH, O_LOCK };
+           O_TRUTH, O_LOCK, O_TASK };
     static const struct option longopts[] = {
         {"ranks", required_argument, NULL, O_RANKS},
         {"threads", required_argument, NULL, O_THREADS},
@@ -847,6 +898,7 @@ main(int argc, char **argv)
         {"late-rank", required_argument, NULL, O_LATE},
         {"truth", required_argument, NULL, O_TRUTH},
         {"lock-hold", required_argument, NULL, O_LOCK},
+        {"taskwait", required_argument, NULL, O_TASK},
         {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -867,11 +919,12 @@ main(int argc, char **argv)
         case O_KERNEL: kernel_arg = optarg; break;
         case O_LATE: late_arg = optarg; break;
         case O_TRUTH: o.truth = optarg; break;
-        case O_LOCK: {
-            uint64_t max = MAX_NS;
-            if (parse_fields(optarg, 1, &max, &o.lock_hold) != 0 ||
-                !o.lock_hold)
-                bad("--lock-hold", optarg, "not a number in range");
+        case O_LOCK:
+        case O_TASK: {
+            uint64_t max = MAX_NS, *v = c == O_LOCK ? &o.lock_hold : &o.task;
+            if (parse_fields(optarg, 1, &max, v) != 0 || !*v)
+                bad(c == O_LOCK ? "--lock-hold" : "--taskwait", optarg,
+                    "not a number in range");
             break;
         }
         case 'f': o.force = true; break;
@@ -887,6 +940,9 @@ main(int argc, char **argv)
     imbalance("--late-rank", late_arg, false, &o, &o.late);
     if (o.lock_hold && o.threads > MAX_LOCK_THREADS)
         bad("--threads", "with --lock-hold", "at most 64 threads");
+    if (o.task && (o.threads < 2 || o.lock_hold))
+        bad("--taskwait", "with --lock-hold or one thread",
+            "needs --threads 2 or more, without --lock-hold");
 
     char description[512];
     describe(&o, description, sizeof description);

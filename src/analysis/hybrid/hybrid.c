@@ -63,6 +63,8 @@ hybrid_class(const char *name, uint8_t paradigm)
 			return HY_CRITICAL_BODY;
 		if (!strncmp(w, "create task", 11))
 			return HY_TASK_CREATE;
+		if (!strncmp(w, "taskwait", 8))
+			return HY_TASKWAIT;
 		if (!strncmp(w, "task ", 5) || !strncmp(w, "task@", 5))
 			return HY_TASK;
 		if (!strncmp(w, "critical", 8))
@@ -92,7 +94,8 @@ const char *
 hybrid_wait_name(enum hybrid_wait_kind k)
 {
 	return k == HYW_DEVICE ? "device-wait" : k == HYW_BARRIER ? "omp-barrier"
-		: k == HYW_CRITICAL ? "omp-critical" : k == HYW_LOCK ? "lock-wait" : "?";
+		: k == HYW_CRITICAL ? "omp-critical" : k == HYW_LOCK ? "lock-wait"
+		: k == HYW_TASKWAIT ? "omp-taskwait" : "?";
 }
 
 const struct trace_frame *

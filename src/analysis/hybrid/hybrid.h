@@ -60,6 +60,7 @@ enum hybrid_class {
 	HY_TASK_CREATE,    /* an OpenMP task created, */
 	HY_TASK,           /* and run */
 	HY_LOCK,           /* waits to acquire a lock (omp_set_lock, pthread_mutex_lock ...) */
+	HY_TASKWAIT,       /* waits for the tasks its thread created (an OpenMP taskwait) */
 	HY_CLASS_COUNT
 };
 enum hybrid_class hybrid_class(const char *name, uint8_t paradigm);
@@ -69,9 +70,10 @@ enum hybrid_wait_kind {
 	HYW_BARRIER,       /* a thread waited in a barrier for the team's last */
 	HYW_CRITICAL,      /* a thread waited to enter a critical section another held */
 	HYW_LOCK,          /* a thread waited for a lock another held */
+	HYW_TASKWAIT,      /* a thread waited in a taskwait for a task another thread ran */
 	HYW_KIND_COUNT
 };
-/* "device-wait", "omp-barrier", "omp-critical", "lock-wait" */
+/* "device-wait", "omp-barrier", "omp-critical", "lock-wait", "omp-taskwait" */
 const char *hybrid_wait_name(enum hybrid_wait_kind k);
 
 /* A wait state: place `place` waited in its frame `frame` over

@@ -52,6 +52,11 @@ int hy_add_wait(struct hy *y, uint64_t from, uint64_t to, uint32_t place, uint32
 int hy_add_edge(struct hy *y, uint64_t at, uint32_t place, uint32_t frame, uint64_t by_at,
 		uint32_t by, uint32_t by_frame, uint32_t wait);
 
+/* The i-th of a process's places that run threads (i <= n_lanes): its
+ * thread lanes, then its rank (i == n_lanes); TRACE_NONE for a stream. */
+uint32_t hy_thread_place(const struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes,
+			 uint32_t i);
+
 /* Rank tl's OpenMP teams (its lanes: lanes[0 .. n_lanes)): each thread's
  * part of a parallel region after the fork, the barriers' waits. */
 int omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes);

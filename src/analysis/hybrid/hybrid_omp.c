@@ -247,16 +247,6 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 	return rc;
 }
 
-/* The i-th of a process's places that run threads (i <= n_lanes): its
- * thread lanes, then its rank (i == n_lanes); TRACE_NONE for a stream. */
-static uint32_t
-thread_place(const struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes, uint32_t i)
-{
-	if (i == n_lanes)
-		return tl;
-	return trace_lanes(y->t, NULL)[lanes[i]].kind == LANE_THREAD ? y->h->n_timelines + lanes[i] : TRACE_NONE;
-}
-
 /* A critical section's body (holding the lock) and the section around
  * it (entered to wait for the lock). */
 struct hold {
@@ -280,7 +270,7 @@ omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes
 	struct hold *v = NULL;
 	size_t nv = 0, cap = 0;
 	for (uint32_t i = 0; i <= n_lanes; i++) {
-		uint32_t place = thread_place(y, tl, lanes, n_lanes, i);
+		uint32_t place = hy_thread_place(y, tl, lanes, n_lanes, i);
 		if (place == TRACE_NONE)
 			continue;
 		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
@@ -327,75 +317,6 @@ omp_criticals(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes
 				&w) ||
 		    hy_add_edge(y, to, cur->place, cur->crit, to, prev->place, prev->frame, w))
 			rc = ERR_NOMEM;
-	}
-	free(v);
-	return rc;
-}
-
-/* A task's creation or run on a place. */
-struct task_ev {
-	uint64_t enter, leave;
-	uint32_t place, frame, region;
-	uint8_t run;
-};
-
-static int
-by_task(const void *p, const void *q)
-{
-	const struct task_ev *a = p, *b = q;
-	if (a->region != b->region)
-		return a->region < b->region ? -1 : 1;
-	if (a->run != b->run)
-		return a->run < b->run ? -1 : 1;
-	if (a->enter != b->enter)
-		return a->enter < b->enter ? -1 : 1;
-	return a->place < b->place ? -1 : a->place > b->place;
-}
-
-int
-omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
-{
-	uint32_t first, n;
-	struct task_ev *v = NULL;
-	size_t nv = 0, cap = 0;
-	for (uint32_t i = 0; i <= n_lanes; i++) {
-		uint32_t place = thread_place(y, tl, lanes, n_lanes, i);
-		if (place == TRACE_NONE)
-			continue;
-		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, place, &first, &n);
-		for (uint32_t k = first; k < first + n; k++) {
-			uint8_t c = cls_of(y, &fr[k]);
-			if (c != HY_TASK && c != HY_TASK_CREATE)
-				continue;
-			if (VEC_GROW(v, nv, cap)) {
-				free(v);
-				return ERR_NOMEM;
-			}
-			v[nv++] = (struct task_ev){ fr[k].t_enter, fr[k].t_leave, place, k, y->task_key[fr[k].region],
-						    c == HY_TASK };
-		}
-	}
-	if (nv)
-		qsort(v, nv, sizeof *v, by_task);
-	/* per line: creations, then runs, each in time order; the k-th run
-	 * after the k-th creation */
-	int rc = 0;
-	for (size_t a = 0; a < nv && !rc;) {
-		size_t c0 = a, c1 = a;
-		while (c1 < nv && v[c1].region == v[a].region && !v[c1].run)
-			c1++;
-		size_t r1 = c1;
-		while (r1 < nv && v[r1].region == v[a].region)
-			r1++;
-		for (size_t k = 0; k < c1 - c0 && c1 + k < r1 && !rc; k++) {
-			const struct task_ev *cr = &v[c0 + k], *ru = &v[c1 + k];
-			if (cr->place == ru->place || ru->enter < cr->enter)
-				continue;
-			uint64_t by_at = cr->leave < ru->enter ? cr->leave : ru->enter;
-			rc = hy_add_edge(y, ru->enter, ru->place, ru->frame, by_at, cr->place, cr->frame, TRACE_NONE);
-			y->h->tasks += !rc;
-		}
-		a = r1;
 	}
 	free(v);
 	return rc;
