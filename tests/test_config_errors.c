@@ -22,7 +22,7 @@ static const struct bad load_errors[] = {
 	{ "unknown-section.yaml", ERR_FORMAT, "2:1: unknown section 'veiw' (did you mean 'view'?)" },
 	{ "misspelt-colours.yaml", ERR_FORMAT, "2:3: unknown key 'colors' in view (did you mean 'colours'?)" },
 	{ "bad-enum.yaml", ERR_FORMAT, "2:11: view.metric: 'latenes' is not one of lateness, diff, global, "
-	  "duration, partition, function, delta, diff-duration, idle, imbalance, wait, path, lanes or auto (did you mean 'lateness'?)" },
+	  "duration, partition, function, delta, diff-duration, idle, imbalance, wait, path, threads or auto (did you mean 'lateness'?)" },
 	/* wrong types */
 	{ "bad-bool.yaml", ERR_FORMAT, "2:13: structure.coalesce: expected true or false, got 'maybe'" },
 	{ "bad-number.yaml", ERR_FORMAT, "2:16: structure.leap_factor: expected a number, got 'ten'" },

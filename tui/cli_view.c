@@ -277,7 +277,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		vo->metric = METRIC_COUNT;
 	else if (c->metric && (vo->metric = view_metric_find(c->metric)) == METRIC_COUNT)
 		return cli_usage_error("--metric takes lateness, diff, global, duration, partition, function, "
-				       "delta, diff-duration, idle, imbalance, wait, path, lanes or auto, not", c->metric);
+				       "delta, diff-duration, idle, imbalance, wait, path, threads or auto, not", c->metric);
 	vo->clusters = c->given & G_CLUSTERS ? c->aopts.clusters : cv->clusters;
 	vo->save = save_view;
 	vo->save_ud = &c->cfg;

@@ -121,7 +121,7 @@ static const char usage_text[] =
 	"explorer options (explore, render):\n"
 	"  -m, --metric M          colour by lateness, diff, global, duration, wait (MPI),\n"
 	"                          diff-duration, idle, imbalance (Charm++), path (time\n"
-	"                          on the critical path), lanes (its threads' and\n"
+	"                          on the critical path), threads (its threads' and\n"
 	"                          streams' waiting), partition, function, or auto\n"
 	"                          (the default: diff-duration for Charm++, else lateness)\n"
 	"      --color C           explore: auto (default; honours NO_COLOR and TERM=dumb),\n"

@@ -20,7 +20,7 @@
 
 const char *const config_metric_names[CONFIG_METRIC_COUNT] = {
 	"lateness", "diff", "global", "duration", "partition", "function", "delta",
-	"diff-duration", "idle", "imbalance", "wait", "path", "lanes", "auto",
+	"diff-duration", "idle", "imbalance", "wait", "path", "threads", "auto",
 };
 const char *const config_pane_names[CONFIG_PANE_COUNT] = {
 	"grid", "overview", "timeline", "details", "help", "topology", "histogram",

@@ -71,6 +71,12 @@ clamp_time(struct build *b, uint64_t time)
 	return time;
 }
 
+uint64_t
+build_time(const struct build *b, uint64_t time)
+{
+	return time < b->last_time ? b->last_time : time;
+}
+
 int
 build_timeline_begin(struct build *b, uint32_t timeline)
 {

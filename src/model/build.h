@@ -29,6 +29,9 @@ int build_timeline_begin(struct build *b, uint32_t timeline);
 int build_timeline_end(struct build *b);
 
 int build_enter(struct build *b, uint64_t time, uint32_t region);
+/* Time as the timeline being built has it: never before its last
+ * record's (the builder clamps a time that goes back). */
+uint64_t build_time(const struct build *b, uint64_t time);
 int build_leave(struct build *b, uint64_t time, uint32_t region);
 /* request is the Isend request id, or UINT64_MAX for a blocking send. */
 int build_send(struct build *b, uint64_t time, uint32_t peer, uint32_t comm,

@@ -439,6 +439,8 @@ trace_lanes_gather(struct dcomm *c, struct trace *t)
 		free(t->holds);
 		t->holds = holds;
 		t->n_holds = t->cap_holds = (size_t)got;
+		if (got > VEC_MAX_ID)
+			rc = ERR_LIMIT;
 	}
 	free(rcount);
 	return rc;

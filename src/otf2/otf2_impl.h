@@ -175,6 +175,15 @@ struct otf2r_counts {
 	uint64_t nonrank_mpi, bad_refs, t_begin, t_end;
 };
 
+/* A lock open on the location being read: its hold (an index into the
+ * block's holds, UINT32_MAX for an empty slot), the lock (paradigm and
+ * id), and how many times it was taken again inside (a nested or
+ * recursive lock: one hold). */
+struct open_hold {
+	uint64_t key;
+	uint32_t hold, depth;
+};
+
 /* A chunk of locations, and what reading it counted (otf2_events.c). */
 struct evblock {
 	struct otf2r *r;
@@ -194,13 +203,14 @@ struct evblock {
 	size_t n_lstk, cap_lstk;
 	uint32_t copy_at;             /* its open copy frame, or TRACE_NONE */
 	uint64_t lane_last;           /* its last time */
-	/* the locks' holds read into this block, and the location's open
-	 * ones (indices into hd) */
+	/* the locks' holds read into this block (the location's from
+	 * hd_first; an open one's release UINT64_MAX), and its open ones by
+	 * lock (otf2_lanes.c) */
 	uint32_t cur_loc;
 	struct trace_hold *hd;
-	size_t n_hd, cap_hd;
-	uint32_t *hopen;
-	size_t n_hopen, cap_hopen;
+	size_t n_hd, cap_hd, hd_first;
+	struct open_hold *ho;
+	size_t n_ho, cap_ho;         /* cap_ho: 0 or a power of two */
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi;
 	uint64_t bad_refs;            /* records naming undefined regions */
@@ -218,8 +228,10 @@ int otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t regi
 int otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t bytes);
 int otf2r_lane_end(struct evblock *k);
 /* A lock acquired (acquire 1) or released by the location being read
- * (a rank's or a lane's); a hold still open at the location's end is
- * dropped (otf2r_holds_end). 0 or ERR_NOMEM. */
+ * (a rank's or a lane's): the hold from its acquiring to its release,
+ * an acquiring of a lock the location holds already nested in it; a
+ * hold still open at the location's end is dropped (otf2r_holds_end),
+ * and so is a release of no held lock. 0 or ERR_NOMEM. */
 int otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
 		      uint32_t order);
 void otf2r_holds_end(struct evblock *k);

@@ -182,64 +182,120 @@ otf2r_lane_end(struct evblock *k)
 	return 0;
 }
 
+/* The slot of lock `key` in the open holds' table, or of the empty slot
+ * where it would go (linear probing). */
+static size_t
+open_slot(const struct evblock *k, uint64_t key)
+{
+	size_t mask = k->cap_ho - 1, i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+	while (k->ho[i].hold != UINT32_MAX && k->ho[i].key != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Room for one more open lock: the table at most half full. */
+static int
+open_reserve(struct evblock *k)
+{
+	if ((k->n_ho + 1) * 2 <= k->cap_ho)
+		return 0;
+	size_t cap = k->cap_ho ? k->cap_ho * 2 : 16;
+	struct open_hold *old = k->ho, *v = malloc(cap * sizeof *v);
+	if (!v)
+		return ERR_NOMEM;
+	for (size_t i = 0; i < cap; i++)
+		v[i].hold = UINT32_MAX;
+	size_t old_cap = k->cap_ho;
+	k->ho = v;
+	k->cap_ho = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].hold != UINT32_MAX)
+			k->ho[open_slot(k, old[i].key)] = old[i];
+	free(old);
+	return 0;
+}
+
+/* Empties slot i, moving back the entries after it that probed past it. */
+static void
+open_remove(struct evblock *k, size_t i)
+{
+	size_t mask = k->cap_ho - 1;
+	for (size_t j = (i + 1) & mask; k->ho[j].hold != UINT32_MAX; j = (j + 1) & mask) {
+		size_t home = (size_t)((k->ho[j].key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+		/* j's entry may fill i when its home is not in (i, j] */
+		if (i <= j ? home <= i || home > j : home <= i && home > j) {
+			k->ho[i] = k->ho[j];
+			i = j;
+		}
+	}
+	k->ho[i].hold = UINT32_MAX;
+	k->n_ho--;
+}
+
 int
 otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
 		  uint32_t order)
 {
+	/* the location's times as its frames have them: never back */
 	if (k->cur_lane != TRACE_NONE)
 		time = lane_time(k, time);
+	else
+		time = build_time(k->b, time);
+	if (k->n_hd == k->hd_first || k->hd[k->hd_first].location != k->cur_loc)
+		k->hd_first = k->n_hd;       /* the location's first hold */
+	uint64_t key = (uint64_t)model << 32 | lock;
+	size_t i = k->cap_ho ? open_slot(k, key) : 0;
+	int open = k->cap_ho && k->ho[i].hold != UINT32_MAX;
+	if (acquire && open) {
+		k->ho[i].depth++;            /* taken again inside: the same hold */
+		return 0;
+	}
 	if (acquire) {
 		uint32_t at;
-		if (VEC_NEW_ID(k->hd, k->n_hd, k->cap_hd, &at) || VEC_GROW(k->hopen, k->n_hopen, k->cap_hopen))
+		if (open_reserve(k) || VEC_NEW_ID(k->hd, k->n_hd, k->cap_hd, &at))
 			return k->rc = ERR_NOMEM;
 		/* its padding zeroed too: a saved file's copy is the same bytes */
 		struct trace_hold *h = &k->hd[at];
 		memset(h, 0, sizeof *h);
-		h->acquire = h->release = time;
+		h->acquire = time;
+		h->release = UINT64_MAX;
 		h->location = k->cur_loc;
 		h->lock = lock;
 		h->order = order;
 		h->model = model;
-		k->hopen[k->n_hopen++] = at;
+		k->ho[open_slot(k, key)] = (struct open_hold){ key, at, 0 };
+		k->n_ho++;
 		return 0;
 	}
-	/* the innermost open hold of the lock; a release of none is dropped */
-	for (size_t i = k->n_hopen; i-- > 0;) {
-		struct trace_hold *h = &k->hd[k->hopen[i]];
-		if (h->lock != lock || h->model != model)
-			continue;
-		h->release = time > h->acquire ? time : h->acquire;
-		memmove(&k->hopen[i], &k->hopen[i + 1], (k->n_hopen - i - 1) * sizeof *k->hopen);
-		k->n_hopen--;
-		break;
+	if (!open)
+		return 0;                    /* a release of no held lock */
+	if (k->ho[i].depth) {
+		k->ho[i].depth--;
+		return 0;
 	}
+	struct trace_hold *h = &k->hd[k->ho[i].hold];
+	h->release = time > h->acquire ? time : h->acquire;
+	open_remove(k, i);
 	return 0;
 }
 
-static int
-by_index(const void *p, const void *q)
-{
-	uint32_t a = *(const uint32_t *)p, b = *(const uint32_t *)q;
-	return a < b ? -1 : a > b;
-}
-
-/* A hold never released names no time its lock came free: dropped. */
+/* A hold never released names no time its lock came free: dropped, the
+ * table emptied for the next location. O(the location's holds). */
 void
 otf2r_holds_end(struct evblock *k)
 {
-	if (!k->n_hopen)
+	if (!k->n_ho)
 		return;
-	qsort(k->hopen, k->n_hopen, sizeof *k->hopen, by_index);
-	size_t out = k->hopen[0], o = 0;
-	for (size_t i = k->hopen[0]; i < k->n_hd; i++) {
-		if (o < k->n_hopen && k->hopen[o] == i) {
-			o++;
+	size_t out = k->hd_first;
+	for (size_t i = k->hd_first; i < k->n_hd; i++) {
+		if (k->hd[i].release != UINT64_MAX) {
+			k->hd[out++] = k->hd[i];
 			continue;
 		}
-		k->hd[out++] = k->hd[i];
+		uint64_t key = (uint64_t)k->hd[i].model << 32 | k->hd[i].lock;
+		open_remove(k, open_slot(k, key));
 	}
 	k->n_hd = out;
-	k->n_hopen = 0;
 }
 
 void
@@ -250,14 +306,14 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 		free(blocks[i].lb);
 		free(blocks[i].lstk);
 		free(blocks[i].hd);
-		free(blocks[i].hopen);
+		free(blocks[i].ho);
 		blocks[i].lf = NULL;
 		blocks[i].lb = NULL;
 		blocks[i].lstk = NULL;
 		blocks[i].hd = NULL;
-		blocks[i].hopen = NULL;
+		blocks[i].ho = NULL;
 		blocks[i].n_lf = blocks[i].cap_lf = blocks[i].cap_lb = blocks[i].n_lstk = blocks[i].cap_lstk = 0;
-		blocks[i].n_hd = blocks[i].cap_hd = blocks[i].n_hopen = blocks[i].cap_hopen = 0;
+		blocks[i].n_hd = blocks[i].cap_hd = blocks[i].hd_first = blocks[i].n_ho = blocks[i].cap_ho = 0;
 	}
 }
 

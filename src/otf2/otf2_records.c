@@ -452,6 +452,18 @@ evt_nbc_complete(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t roo
 	}
 THREAD_LOCK_CB(evt_thread_acquire_lock, REC_THREAD_ACQUIRE_LOCK)
 THREAD_LOCK_CB(evt_thread_release_lock, REC_THREAD_RELEASE_LOCK)
+
+/* OTF2 1.x's OpenMP lock records: libotf2 hands them to these, not to
+ * the thread callbacks above (skein's decoding reads them alike) */
+#define OMP_LOCK_CB(name, rec) \
+	static OTF2_CallbackCode \
+	name(EVT_ARGS, uint32_t lock, uint32_t order) \
+	{ \
+		EVT_UNUSED(); \
+		return OWN(.kind = rec, .tag = OTF2_PARADIGM_OPENMP, .ref = lock, .len = order); \
+	}
+OMP_LOCK_CB(evt_omp_acquire_lock, REC_THREAD_ACQUIRE_LOCK)
+OMP_LOCK_CB(evt_omp_release_lock, REC_THREAD_RELEASE_LOCK)
 #undef OWN
 
 OTF2_EvtReaderCallbacks *
@@ -493,6 +505,8 @@ otf2r_event_callbacks(void)
 	OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, evt_nbc_complete);
 	OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, evt_thread_acquire_lock);
 	OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, evt_thread_release_lock);
+	OTF2_EvtReaderCallbacks_SetOmpAcquireLockCallback(cb, evt_omp_acquire_lock);
+	OTF2_EvtReaderCallbacks_SetOmpReleaseLockCallback(cb, evt_omp_release_lock);
 	return cb;
 }
 

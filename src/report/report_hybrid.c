@@ -88,6 +88,9 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 	if (h.unpaired_work || h.unpaired_calls)
 		fprintf(out, "; %" PRIu64 " kernels or copies without their call, %" PRIu64
 			" calls without their device work", h.unpaired_work, h.unpaired_calls);
+	if (h.lock_gaps)
+		fprintf(out, "; %" PRIu64 " lock acquisition%s after a missing one (holder before unknown)",
+			h.lock_gaps, h.lock_gaps == 1 ? "" : "s");
 	if (h.parts_unsure)
 		fprintf(out, "; %" PRIu64 " thread part%s in no team (begun while nested teams' forks "
 			"were open: membership unknown)", h.parts_unsure, h.parts_unsure == 1 ? "" : "s");
@@ -138,6 +141,7 @@ report_hybrid_json(struct json *j, const struct analysis *a)
 	json_key(j, "barriers"); json_uint(j, h.barriers);
 	json_key(j, "tasks"); json_uint(j, h.tasks);
 	json_key(j, "lock_passes"); json_uint(j, h.lock_passes);
+	json_key(j, "lock_gaps"); json_uint(j, h.lock_gaps);
 	json_key(j, "unpaired_work"); json_uint(j, h.unpaired_work);
 	json_key(j, "unpaired_calls"); json_uint(j, h.unpaired_calls);
 	json_key(j, "parts_without_team"); json_uint(j, h.parts_unsure);

@@ -34,6 +34,8 @@
  *                   do not pair: a release of a lock never taken (9), lock 1
  *                   taken and released, lock 2 taken inside it and never
  *                   released, lock 3 taken at the end (one hold a rank)
+ *   many-locks N    plain, each rank taking N distinct locks (default
+ *                   200,000) and letting them go in the order it took them
  *
  * Exit status 0, or 1 with a message naming the failing call.
  */
@@ -61,6 +63,7 @@ struct spec {
 	bool global_ids;         /* events name global ids; no mapping tables */
 	bool no_msgs;            /* the send and receive calls hold no records */
 	bool bad_locks;          /* lock records that do not pair (above) */
+	uint32_t many_locks;     /* locks held at once */
 };
 #define LOCK_EVENTS 5
 
@@ -133,6 +136,10 @@ write_events(OTF2_Archive *a, const struct spec *s)
 		}
 		if (s->bad_locks)
 			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 3, 1));
+		for (uint32_t k = 0; k < s->many_locks; k++)
+			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_PTHREAD, k, 1));
+		for (uint32_t k = 0; k < s->many_locks; k++)
+			CHECK(OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t++, OTF2_PARADIGM_PTHREAD, k, 1));
 		CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(R_MAIN)));
 		CHECK(OTF2_Archive_CloseEvtWriter(a, w));
 	}
@@ -209,7 +216,8 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 							      OTF2_UNDEFINED_LOCATION_GROUP));
 	for (uint32_t r = 0; r < n; r++)
 		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, r, b + S_THREAD, OTF2_LOCATION_TYPE_CPU_THREAD,
-							 2 + ITERS * 6 + (s->bad_locks ? LOCK_EVENTS : 0), b + r));
+							 2 + ITERS * 6 + (s->bad_locks ? LOCK_EVENTS : 0) +
+							 2 * (uint64_t)s->many_locks, b + r));
 	/* locations without events (e.g. metric locations) */
 	for (uint32_t k = 0; k < s->extra_locs; k++)
 		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, (uint64_t)n + k, b + S_THREAD,
@@ -292,6 +300,8 @@ parse(int argc, char **argv, struct spec *s)
 		s->msg_bytes = UINT64_C(1) << 63;
 	} else if (!strcmp(s->kind, "bad-locks")) {
 		s->bad_locks = true;
+	} else if (!strcmp(s->kind, "many-locks")) {
+		s->many_locks = n ? n : 200000;
 	} else if (!strcmp(s->kind, "no-comm")) {
 		s->ranks = n ? n : 4;
 		s->no_msgs = true;
@@ -306,7 +316,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|bad-locks DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|bad-locks|many-locks DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,

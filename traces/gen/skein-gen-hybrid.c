@@ -49,6 +49,8 @@ enum {
     GAP = 1000,
     COPY_BYTES = 4096, COPY_MATCHING = 42, /* Score-P's one matching id */
     SET_LOCK = 500, UNSET_LOCK = 300, /* omp_set_lock once free, omp_unset_lock */
+    RELEASE_AT = 100, /* the release record, inside omp_unset_lock */
+    NEST_AT = 1000, NEST_HOLD = 40, /* the lock taken again inside "update" */
     LOCK_ID = 0,
     CREATE_TASK = 1000, TASK_START = 1000, TASKWAIT_TAIL = 500,
 };
@@ -204,9 +206,10 @@ loop_end(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0)
 
 /* Member m's turn with the lock (--lock-hold) in the iteration that
  * starts at t0: it asks (enters omp_set_lock) when it leaves its loop,
- * gets it SET_LOCK after it is free, holds it lock_hold ns ("update"),
- * lets go (omp_unset_lock). Members take it in the order they ask, the
- * lower member first on ties; `turn` is m's place in that order. */
+ * gets it SET_LOCK after it is free, runs "update" lock_hold ns, lets go
+ * (omp_unset_lock: the release RELEASE_AT into it, as Score-P records
+ * it, after "update" returned). Members take it in the order they ask,
+ * the lower member first on ties; `turn` is m's place in that order. */
 struct lock_turn {
     uint64_t ask, acquire, release;
     uint32_t turn;
@@ -231,12 +234,13 @@ lock_turn(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0,
         uint64_t ask = loop_end(o, r, next, t0);
         uint64_t acquire = max64(ask, free_at) + SET_LOCK;
         if (next == m) {
-            *x = (struct lock_turn){ask, acquire, acquire + o->lock_hold, k,
+            *x = (struct lock_turn){ask, acquire,
+                                    acquire + o->lock_hold + RELEASE_AT, k,
                                     free_at > ask ? free_at - ask : 0,
                                     free_at > ask ? last : m};
             return;
         }
-        free_at = acquire + o->lock_hold;
+        free_at = acquire + o->lock_hold + RELEASE_AT;
         last = next;
     }
 }
@@ -272,7 +276,7 @@ barrier_enter(const struct opts *o, uint32_t r, uint32_t m, uint64_t t0)
         return loop_end(o, r, m, t0);
     struct lock_turn x;
     lock_turn(o, r, m, t0, &x);
-    return x.release + UNSET_LOCK;
+    return x.acquire + o->lock_hold + UNSET_LOCK;
 }
 
 static uint64_t
@@ -381,12 +385,24 @@ lock_member(const struct opts *o, struct loc *l, uint32_t r, uint32_t m,
                                            order));
     leave(l, x.acquire, REG_SET_LOCK);
     enter(l, x.acquire, REG_UPDATE);
-    leave(l, x.release, REG_UPDATE);
-    enter(l, x.release, REG_UNSET_LOCK);
+    /* "update" takes the lock again (a nest lock: the same order) */
+    uint64_t nest = x.acquire + NEST_AT;
+    if (o->lock_hold > 2 * NEST_AT) {
+        CHECK(OTF2_EvtWriter_ThreadAcquireLock(at(l, nest), NULL, nest,
+                                               OTF2_PARADIGM_OPENMP, LOCK_ID,
+                                               order));
+        CHECK(OTF2_EvtWriter_ThreadReleaseLock(at(l, nest + NEST_HOLD), NULL,
+                                               nest + NEST_HOLD,
+                                               OTF2_PARADIGM_OPENMP, LOCK_ID,
+                                               order));
+    }
+    uint64_t done = x.acquire + o->lock_hold;
+    leave(l, done, REG_UPDATE);
+    enter(l, done, REG_UNSET_LOCK);
     CHECK(OTF2_EvtWriter_ThreadReleaseLock(at(l, x.release), NULL, x.release,
                                            OTF2_PARADIGM_OPENMP, LOCK_ID,
                                            order));
-    leave(l, x.release + UNSET_LOCK, REG_UNSET_LOCK);
+    leave(l, done + UNSET_LOCK, REG_UNSET_LOCK);
 }
 
 /* Member m joins the team and enters the region and the loop at t, the

@@ -71,11 +71,14 @@ hybrid_class(const char *name, uint8_t paradigm)
 			return HY_CRITICAL;
 		return HY_NONE;
 	}
-	/* OpenMP's lock routines and Pthread's, as Score-P names them */
+	/* OpenMP's lock routines and Pthread's mutexes, as Score-P names them
+	 * (the locks Score-P records) */
 	if (!strcmp(name, "omp_set_lock") || !strcmp(name, "omp_set_nest_lock") ||
-	    !strcmp(name, "pthread_mutex_lock") || !strcmp(name, "pthread_spin_lock") ||
-	    !strcmp(name, "pthread_rwlock_rdlock") || !strcmp(name, "pthread_rwlock_wrlock"))
+	    !strcmp(name, "pthread_mutex_lock"))
 		return HY_LOCK;
+	if (!strcmp(name, "omp_unset_lock") || !strcmp(name, "omp_unset_nest_lock") ||
+	    !strcmp(name, "pthread_mutex_unlock"))
+		return HY_UNLOCK;
 	/* CUDA driver and runtime, HIP, OpenCL */
 	if (!device_paradigm(paradigm))
 		return HY_NONE;

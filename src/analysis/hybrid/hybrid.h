@@ -24,8 +24,9 @@
  *  - a thread waiting for a lock (OpenMP's critical sections and
  *    omp_set_lock, Pthread mutexes) is released when the thread that held
  *    it before lets it go: where the trace has the locks' records
- *    (trace_holds), the hold with the acquisition order before its own,
- *    of the same lock in the same process; without them, for critical
+ *    (trace_holds), the hold with the acquisition order just before its
+ *    own, of the same lock in the same process (none when that one is
+ *    missing: lock_gaps); without them, for critical
  *    sections only, the body that ended last on another thread before
  *    its own began (Score-P's names do not tell the locks of named
  *    sections apart: they count as one lock).
@@ -59,7 +60,8 @@ enum hybrid_class {
 	HY_CRITICAL_BODY,  /* then holding it (Score-P's "critical sblock") */
 	HY_TASK_CREATE,    /* an OpenMP task created, */
 	HY_TASK,           /* and run */
-	HY_LOCK,           /* waits to acquire a lock (omp_set_lock, pthread_mutex_lock ...) */
+	HY_LOCK,           /* waits to acquire a lock (omp_set_lock, pthread_mutex_lock) */
+	HY_UNLOCK,         /* lets a lock go (omp_unset_lock, pthread_mutex_unlock) */
 	HY_TASKWAIT,       /* waits for the tasks its thread created (an OpenMP taskwait) */
 	HY_CLASS_COUNT
 };
@@ -113,6 +115,7 @@ struct hybrid {
 	uint64_t teams, barriers;      /* parallel regions and barrier instances matched */
 	uint64_t tasks;                /* tasks run by another thread than created them */
 	uint64_t lock_passes;          /* locks passed from one thread to another (trace_holds) */
+	uint64_t lock_gaps;            /* acquisitions after a missing one: holder unknown */
 	uint64_t parts_unsure;         /* threads' parts left out of any team: begun while
 	                                * several teams' forks were open (nested teams) */
 };

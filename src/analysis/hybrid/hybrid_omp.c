@@ -4,6 +4,8 @@
 
 #include "base/vec.h"
 
+#include <otf2/OTF2_GeneralDefinitions.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,11 +393,40 @@ places_of_locations(const struct hy *y)
 	return v;
 }
 
+/* The region place p ran while it held a lock over [acq, rel]: of the
+ * frames in the innermost one around both (cf), the one that covers the
+ * most of the hold, not counting the calls that take and let go of the
+ * lock (Score-P records the release inside omp_unset_lock, after the
+ * code holding the lock returned); cf itself when there is none. */
+static uint32_t
+held_in(const struct hy *y, uint32_t p, uint32_t cf, uint64_t acq, uint64_t rel)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, p, &first, &n);
+	uint32_t best = cf, k = frame_at(y, p, acq, 0);
+	uint64_t most = 0;
+	/* the child of cf open at the acquiring, then those entered after */
+	while (k != TRACE_NONE && k != cf && fr[k].parent != cf)
+		k = fr[k].parent;
+	if (k == cf || k == TRACE_NONE)
+		k = frame_at(y, p, acq, 0) == TRACE_NONE ? first : frame_at(y, p, acq, 0) + 1;
+	for (; k < first + n && fr[k].t_enter <= rel; k++) {
+		uint8_t c = cls_of(y, &fr[k]);
+		if (fr[k].parent != cf || c == HY_LOCK || c == HY_UNLOCK)
+			continue;
+		uint64_t lo = fr[k].t_enter > acq ? fr[k].t_enter : acq;
+		uint64_t hi = fr[k].t_leave < rel ? fr[k].t_leave : rel;
+		if (hi > lo && hi - lo > most)
+			most = hi - lo, best = k;
+	}
+	return best;
+}
+
 /* A wait for the lock b took, which a held before it (the acquisition
  * before b's): from b's entering the call or critical section it
  * acquired the lock in, to a's letting go (or b's acquiring, if a
- * clock put that first); blamed on the region a held the lock in (the
- * innermost around its acquiring and releasing). */
+ * clock put that first); blamed on the region a held the lock in
+ * (held_in). */
 static int
 lock_wait(struct hy *y, const struct placed_hold *a, const struct placed_hold *b)
 {
@@ -416,6 +447,7 @@ lock_wait(struct hy *y, const struct placed_hold *a, const struct placed_hold *b
 		cf = fa[cf].parent;
 	if (cf == TRACE_NONE)
 		return 0;
+	cf = held_in(y, a->place, cf, a->acquire, a->release);
 	uint32_t w;
 	if (hy_add_wait(y, from, to, b->place, wf, a->place, cf, c == HY_CRITICAL ? HYW_CRITICAL : HYW_LOCK, &w) ||
 	    hy_add_edge(y, to, b->place, wf, to, a->place, cf, w))
@@ -446,17 +478,29 @@ thread_locks(struct hy *y, uint8_t *locked)
 		uint32_t r = hybrid_place_rank(y->t, y->h, p);
 		v[nv++] = (struct placed_hold){ hd[i].acquire, hd[i].release, p, r, hd[i].lock, hd[i].order,
 						hd[i].model };
-		locked[r] = 1;
+		/* its critical sections have their locks' records (OpenMP's,
+		 * on a thread) */
+		if (hd[i].model == OTF2_PARADIGM_OPENMP &&
+		    (p < y->h->n_timelines || trace_lanes(y->t, NULL)[p - y->h->n_timelines].kind == LANE_THREAD))
+			locked[r] = 1;
 	}
 	free(place);
 	if (nv)
 		qsort(v, nv, sizeof *v, by_lock_order);
 	/* the lock passes from each hold to the next of its lock and process
-	 * (by acquisition order); a thread taking it again waited for none */
+	 * (by acquisition order); a thread taking it again waited for none;
+	 * where an acquisition is missing (not recorded, or dropped) the
+	 * holder before is unknown */
 	int rc = 0;
 	for (size_t i = 1; i < nv && !rc; i++) {
 		const struct placed_hold *a = &v[i - 1], *b = &v[i];
-		if (a->rank != b->rank || a->model != b->model || a->lock != b->lock || a->place == b->place)
+		if (a->rank != b->rank || a->model != b->model || a->lock != b->lock)
+			continue;
+		if (b->order != a->order + 1) {
+			y->h->lock_gaps++;
+			continue;
+		}
+		if (a->place == b->place)
 			continue;
 		y->h->lock_passes++;
 		rc = lock_wait(y, a, b);

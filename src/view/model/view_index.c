@@ -52,7 +52,7 @@ struct ix_block {
 
 static const char *const metric_names[METRIC_COUNT] = {
 	"lateness", "diff", "global", "duration", "partition", "function", "delta",
-	"diff-duration", "idle", "imbalance", "wait", "path", "lanes",
+	"diff-duration", "idle", "imbalance", "wait", "path", "threads",
 };
 static const char *const metric_titles[METRIC_COUNT] = {
 	"lateness", "differential lateness", "global lateness", "duration", "partition", "function",

@@ -26,7 +26,7 @@ kind_of(const struct trace *t, const struct trace_lane *L, uint32_t region)
 	const struct trace_region *reg = &trace_regions(t, NULL)[region];
 	const char *name = trace_str(t, reg->name);
 	enum hybrid_class c = hybrid_class(name, reg->paradigm);
-	if (c == HY_BARRIER || c == HY_SYNC || c == HY_CRITICAL)
+	if (c == HY_BARRIER || c == HY_SYNC || c == HY_CRITICAL || c == HY_LOCK || c == HY_TASKWAIT)
 		return LC_WAIT;
 	if (L->kind != LANE_GPU)
 		return LC_WORK;
