@@ -7,6 +7,10 @@
 
 #include "hybrid.h"
 
+/* OTF2's paradigm number of OpenMP (OTF2_PARADIGM_OPENMP; the model
+ * keeps OTF2's numbers, and only otf2/ includes OTF2's headers). */
+#define HY_PARADIGM_OPENMP 3
+
 /* ---- the computation's state ---- */
 
 /* A host call that issues or waits for device work. */

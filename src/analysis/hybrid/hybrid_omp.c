@@ -4,8 +4,6 @@
 
 #include "base/vec.h"
 
-#include <otf2/OTF2_GeneralDefinitions.h>
-
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,7 +478,7 @@ thread_locks(struct hy *y, uint8_t *locked)
 						hd[i].model };
 		/* its critical sections have their locks' records (OpenMP's,
 		 * on a thread) */
-		if (hd[i].model == OTF2_PARADIGM_OPENMP &&
+		if (hd[i].model == HY_PARADIGM_OPENMP &&
 		    (p < y->h->n_timelines || trace_lanes(y->t, NULL)[p - y->h->n_timelines].kind == LANE_THREAD))
 			locked[r] = 1;
 	}
