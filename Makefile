@@ -294,7 +294,7 @@ fuzz-otf2: $(BUILD)/tools/craft
 	@rm -rf build/fuzz/otf2-template && $(BUILD)/tools/craft plain build/fuzz/otf2-template 2
 	@mkdir -p build/fuzz/corpus-otf2 build/fuzz/seed-otf2
 	@python3 tests/fuzz/pack_otf2.py build/fuzz/otf2-template build/fuzz/seed-otf2/plain
-	@for k in big-ids escape global-ids; do rm -rf build/fuzz/t-$$k && $(BUILD)/tools/craft $$k build/fuzz/t-$$k && \
+	@for k in big-ids escape global-ids bad-locks; do rm -rf build/fuzz/t-$$k && $(BUILD)/tools/craft $$k build/fuzz/t-$$k && \
 		python3 tests/fuzz/pack_otf2.py build/fuzz/t-$$k build/fuzz/seed-otf2/$$k; done
 	SKEIN_FUZZ_TEMPLATE=build/fuzz/otf2-template $(FUZZ_ENV) build/fuzz/fuzz/fuzz_otf2 \
 		-max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 \

@@ -165,7 +165,10 @@ config_walk_view(struct ld *ld, const struct cnode *m)
 			return k;
 		switch (k) {
 		case K_METRIC:
-			if (!(rc = schema_enum(ld, v, "view.metric", config_metric_names, CONFIG_METRIC_COUNT, &x)))
+			/* "lanes": the threads metric's first name (files saved then) */
+			if (v->type == CN_SCALAR && v->s && !strcmp(v->s, "lanes"))
+				w->metric = CONFIG_METRIC_LANES;
+			else if (!(rc = schema_enum(ld, v, "view.metric", config_metric_names, CONFIG_METRIC_COUNT, &x)))
 				w->metric = (enum config_metric)x;
 			break;
 		case K_SCALE: rc = get_scale(ld, v, w); break;

@@ -232,23 +232,42 @@ open_remove(struct evblock *k, size_t i)
 	k->n_ho--;
 }
 
+/* Removes hold h's entry, if the table has it (a hold the location took
+ * again under another order was replaced: its key names the new one). */
+static void
+open_forget(struct evblock *k, uint32_t h)
+{
+	uint64_t key = (uint64_t)k->hd[h].model << 32 | k->hd[h].lock;
+	size_t i = k->cap_ho ? open_slot(k, key) : 0;
+	if (k->cap_ho && k->ho[i].hold == h)
+		open_remove(k, i);
+}
+
 int
 otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
 		  uint32_t order)
 {
-	/* the location's times as its frames have them: never back */
+	/* the location's times as its frames have them: never back; below
+	 * UINT64_MAX, which marks an open hold */
 	if (k->cur_lane != TRACE_NONE)
 		time = lane_time(k, time);
 	else
 		time = build_time(k->b, time);
+	if (time == UINT64_MAX)
+		time--;
 	if (k->n_hd == k->hd_first || k->hd[k->hd_first].location != k->cur_loc)
 		k->hd_first = k->n_hd;       /* the location's first hold */
 	uint64_t key = (uint64_t)model << 32 | lock;
 	size_t i = k->cap_ho ? open_slot(k, key) : 0;
 	int open = k->cap_ho && k->ho[i].hold != UINT32_MAX;
-	if (acquire && open) {
+	if (acquire && open && k->hd[k->ho[i].hold].order == order) {
 		k->ho[i].depth++;            /* taken again inside: the same hold */
 		return 0;
+	}
+	if (acquire && open) {
+		/* taken anew (another order): the hold before lost its release,
+		 * and is dropped at the location's end */
+		open_remove(k, i);
 	}
 	if (acquire) {
 		uint32_t at;
@@ -284,16 +303,14 @@ otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, 
 void
 otf2r_holds_end(struct evblock *k)
 {
-	if (!k->n_ho)
-		return;
+	if (k->n_hd == k->hd_first || k->hd[k->hd_first].location != k->cur_loc)
+		return;                      /* no hold of this location */
 	size_t out = k->hd_first;
 	for (size_t i = k->hd_first; i < k->n_hd; i++) {
-		if (k->hd[i].release != UINT64_MAX) {
+		if (k->hd[i].release != UINT64_MAX)
 			k->hd[out++] = k->hd[i];
-			continue;
-		}
-		uint64_t key = (uint64_t)k->hd[i].model << 32 | k->hd[i].lock;
-		open_remove(k, open_slot(k, key));
+		else
+			open_forget(k, (uint32_t)i);
 	}
 	k->n_hd = out;
 }

@@ -33,7 +33,8 @@
  *   bad-locks       plain, each rank's main with thread lock records that
  *                   do not pair: a release of a lock never taken (9), lock 1
  *                   taken and released, lock 2 taken inside it and never
- *                   released, lock 3 taken at the end (one hold a rank)
+ *                   released, lock 3 taken at the end, and after main lock
+ *                   5 released at the largest timestamp (two holds a rank)
  *   many-locks N    plain, each rank taking N distinct locks (default
  *                   200,000) and letting them go in the order it took them
  *
@@ -65,7 +66,7 @@ struct spec {
 	bool bad_locks;          /* lock records that do not pair (above) */
 	uint32_t many_locks;     /* locks held at once */
 };
-#define LOCK_EVENTS 5
+#define LOCK_EVENTS 7
 
 /* global ids, before spec.base is added */
 enum { S_EMPTY, S_MPI, S_MAIN, S_SEND, S_RECV, S_WORLD, S_NODE, S_MACHINE, S_THREAD,
@@ -141,6 +142,10 @@ write_events(OTF2_Archive *a, const struct spec *s)
 		for (uint32_t k = 0; k < s->many_locks; k++)
 			CHECK(OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t++, OTF2_PARADIGM_PTHREAD, k, 1));
 		CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(R_MAIN)));
+		if (s->bad_locks) {      /* the largest time marks no open hold */
+			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 5, 1));
+			CHECK(OTF2_EvtWriter_ThreadReleaseLock(w, NULL, UINT64_MAX, OTF2_PARADIGM_OPENMP, 5, 1));
+		}
 		CHECK(OTF2_Archive_CloseEvtWriter(a, w));
 	}
 	CHECK(OTF2_Archive_CloseEvtFiles(a));

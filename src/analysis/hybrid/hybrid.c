@@ -65,7 +65,7 @@ hybrid_class(const char *name, uint8_t paradigm)
 			return HY_TASK_CREATE;
 		if (!strncmp(w, "taskwait", 8))
 			return HY_TASKWAIT;
-		if (!strncmp(w, "task ", 5) || !strncmp(w, "task@", 5))
+		if (!strncmp(w, "task ", 5) || !strncmp(w, "task@", 5) || !strcmp(w, "task"))
 			return HY_TASK;
 		if (!strncmp(w, "critical", 8))
 			return HY_CRITICAL;

@@ -102,12 +102,25 @@ by_enter(const void *p, const void *q)
 	return a->place < b->place ? -1 : a->place > b->place;
 }
 
+/* By fork, then by place (a team's members in place order, as before
+ * nested teams), then by time. */
 static int
 by_fork(const void *p, const void *q)
 {
 	const struct region *a = p, *b = q;
 	if (a->fork != b->fork)
 		return a->fork < b->fork ? -1 : 1;
+	if (a->place != b->place)
+		return a->place < b->place ? -1 : 1;
+	return by_enter(p, q);
+}
+
+static int
+by_place(const void *p, const void *q)
+{
+	const struct region *a = p, *b = q;
+	if (a->place != b->place)
+		return a->place < b->place ? -1 : 1;
 	return by_enter(p, q);
 }
 
@@ -137,19 +150,32 @@ regions_of(struct hy *y, uint32_t p, uint32_t tl, struct region **f, size_t *nf,
 	return 0;
 }
 
-/* The fork of part x: the one fork on another place entered by its
- * start and still open then; else, as a thread's clock may put its part
- * a little before the fork, the first later fork that overlaps it. f is
- * in order of entering. TRACE_NONE when none, or when several were open
- * (*unsure set): with nested teams a thread's part may belong to a team
- * forked by another thread or, started late, to the outer team, and time
- * alone does not tell (Score-P's OMPT records name no team); a wrong
- * team would give wrong waits: those forks' teams are then not matched
- * (their `unsure` set). */
-static uint32_t
-fork_of(struct region *f, size_t nf, const struct region *x, int *unsure)
+/* Is fork g open when part x begins (entered by then, not yet left), on
+ * another place? */
+static int
+open_at(const struct region *g, const struct region *x)
 {
-	size_t lo = 0, hi = nf;
+	return g->place != x->place && g->enter <= x->enter && g->leave > x->enter;
+}
+
+/* The fork of part x: the one fork on another place open when it began,
+ * after the fork of its place's part before (`after`, or SIZE_MAX: a
+ * place takes part in a fork once, in order); else, as a thread's clock
+ * may put its part a little before the fork, the first later fork that
+ * overlaps it. f is in order of entering. TRACE_NONE when none, or when
+ * several were open (*unsure set): with nested teams a thread's part may
+ * belong to a team forked by another thread or, started late, to the
+ * outer team, and time alone does not tell (skein reads neither OMPT's
+ * parallel-region ids nor Score-P's team records); a wrong team would
+ * give wrong waits, so those forks' teams are not matched (their
+ * `unsure` set). The 64 forks entered last before it are looked at; past
+ * them, a fork still open (pm: the latest leave among f[0 .. k]) makes
+ * it unsure too. */
+static uint32_t
+fork_of(struct region *f, size_t nf, const uint64_t *pm, const struct region *x, size_t after,
+	int *unsure)
+{
+	size_t lo = 0, hi = nf, start = after == SIZE_MAX ? 0 : after + 1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (f[mid].enter <= x->enter)
@@ -157,26 +183,32 @@ fork_of(struct region *f, size_t nf, const struct region *x, int *unsure)
 		else
 			hi = mid;
 	}
-	/* the open forks among the 64 entered last before it */
 	uint32_t found = TRACE_NONE, open = 0;
-	for (size_t k = lo, steps = 0; k-- > 0 && steps < 64; steps++)
-		if (f[k].place != x->place && f[k].leave >= x->enter && open++ == 0)
+	size_t k = lo, steps = 0;
+	for (; k > start && steps < 64; steps++) {
+		k--;
+		if (open_at(&f[k], x) && open++ == 0)
 			found = (uint32_t)k;
-	*unsure = open > 1;
-	for (size_t k = lo, steps = 0; *unsure && k-- > 0 && steps < 64; steps++)
-		if (f[k].place != x->place && f[k].leave >= x->enter)
-			f[k].unsure = 1;
+	}
+	int unseen = k > start && pm[k - 1] > x->enter;
+	*unsure = open > 1 || (open && unseen) || (!open && unseen);
+	if (*unsure) {
+		for (size_t g = lo; g-- > start;)     /* rare: several open */
+			if (open_at(&f[g], x))
+				f[g].unsure = 1;
+		return TRACE_NONE;
+	}
 	if (open)
-		return open == 1 ? found : TRACE_NONE;
-	for (size_t j = lo; j < nf && f[j].enter <= x->leave; j++)
+		return found;
+	for (size_t j = lo > start ? lo : start; j < nf && f[j].enter <= x->leave; j++)
 		if (f[j].place != x->place)
 			return (uint32_t)j;
 	return TRACE_NONE;
 }
 
-/* Fork f's team: its master and the parts found for it (the first of a
- * place's), their fork edges, its barriers (not for a team that may miss
- * members: fork_of). */
+/* Fork f's team: its master and the parts found for it (w: by place,
+ * the first of a place's), their fork edges, its barriers (not for a
+ * team that may miss members: fork_of). */
 static int
 one_team(struct hy *y, struct team *tm, const struct region *f, const struct region *w, size_t nw)
 {
@@ -185,10 +217,7 @@ one_team(struct hy *y, struct team *tm, const struct region *f, const struct reg
 		return ERR_NOMEM;
 	tm->m[tm->n++] = (struct member){ .place = f->place, .frame = f->frame };
 	for (size_t i = 0; i < nw; i++) {
-		int seen = 0;
-		for (size_t k = 0; k < tm->n && !seen; k++)
-			seen = tm->m[k].place == w[i].place;
-		if (seen)
+		if ((i && w[i].place == w[i - 1].place) || w[i].place == f->place)
 			continue;
 		if (VEC_GROW(tm->m, tm->n, tm->cap) ||
 		    hy_add_edge(y, w[i].enter, w[i].place, w[i].frame, f->enter, f->place, f->frame, TRACE_NONE))
@@ -221,12 +250,25 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 	for (uint32_t i = 0; i < n_lanes && !rc; i++)
 		if (L[lanes[i]].kind == LANE_THREAD)
 			rc = regions_of(y, y->h->n_timelines + lanes[i], tl, &f, &nf, &cf, &w, &nw, &cw);
+	uint64_t *pm = NULL;
+	if (!rc && nf && !(pm = malloc(nf * sizeof *pm)))
+		rc = ERR_NOMEM;
 	if (!rc && nf) {
 		qsort(f, nf, sizeof *f, by_enter);
+		for (size_t k = 0; k < nf; k++)
+			pm[k] = k && pm[k - 1] > f[k].leave ? pm[k - 1] : f[k].leave;
+		/* each place's parts in time order, each after its last fork */
+		if (nw)
+			qsort(w, nw, sizeof *w, by_place);
+		size_t after = SIZE_MAX;
 		for (size_t i = 0; i < nw; i++) {
 			int unsure;
-			w[i].fork = fork_of(f, nf, &w[i], &unsure);
+			if (i && w[i].place != w[i - 1].place)
+				after = SIZE_MAX;
+			w[i].fork = fork_of(f, nf, pm, &w[i], after, &unsure);
 			y->h->parts_unsure += (uint64_t)unsure;
+			if (w[i].fork != TRACE_NONE)
+				after = w[i].fork;
 		}
 		if (nw)
 			qsort(w, nw, sizeof *w, by_fork);
@@ -240,6 +282,7 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 			at = end;
 		}
 	}
+	free(pm);
 	free(f);
 	free(w);
 	free(tm.m);

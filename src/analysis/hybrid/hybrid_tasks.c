@@ -72,10 +72,14 @@ taskwait(struct hy *y, const struct child *x, const struct child *last)
 	uint32_t first, n;
 	const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, x->place, &first, &n);
 	uint64_t to = last->run_leave < x->leave ? last->run_leave : x->leave, from = x->enter;
-	for (uint32_t k = x->frame + 1; k < first + n && fr[k].t_enter <= x->leave; k++)
-		if (fr[k].parent == x->frame && cls_of(y, &fr[k]) == HY_TASK && fr[k].t_leave <= to &&
-		    fr[k].t_leave > from)
+	for (uint32_t k = x->frame + 1; k < first + n && fr[k].t_enter <= x->leave; k++) {
+		if (fr[k].parent != x->frame || cls_of(y, &fr[k]) != HY_TASK)
+			continue;
+		if (fr[k].t_enter < to && fr[k].t_leave > to)
+			return 0;            /* running a task itself when released */
+		if (fr[k].t_leave <= to && fr[k].t_leave > from)
 			from = fr[k].t_leave;
+	}
 	if (to <= from)
 		return 0;
 	uint32_t w;
@@ -85,9 +89,25 @@ taskwait(struct hy *y, const struct child *x, const struct child *last)
 	return 0;
 }
 
+/* The task a frame runs in: its innermost enclosing task, implicit task
+ * or parallel region (TRACE_NONE: none), whose children a taskwait in it
+ * waits for, wherever they were created in it. */
+static uint32_t
+task_of(const struct hy *y, const struct trace_frame *fr, uint32_t f)
+{
+	uint32_t p = fr[f].parent;
+	while (p != TRACE_NONE) {
+		uint8_t c = cls_of(y, &fr[p]);
+		if (c == HY_TASK || c == HY_IMPLICIT || c == HY_PARALLEL)
+			break;
+		p = fr[p].parent;
+	}
+	return p;
+}
+
 /* The taskwaits among c (the tasks created and the taskwaits, sorted by
- * creator): each waits for the tasks its thread created, in the same
- * frame, since the taskwait before. */
+ * creator): each waits for the tasks its thread created in the same task
+ * since the taskwait before. */
 static int
 taskwaits(struct hy *y, struct child *c, size_t nc)
 {
@@ -135,7 +155,7 @@ omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 			uint8_t c = cls_of(y, &fr[k]);
 			if (c == HY_TASKWAIT)
 				rc = add_child(&ch, &nc, &cap_c, (struct child){ fr[k].t_enter, fr[k].t_leave, 0, place,
-										  fr[k].parent, k, TRACE_NONE,
+										  task_of(y, fr, k), k, TRACE_NONE,
 										  TRACE_NONE });
 			if (c != HY_TASK && c != HY_TASK_CREATE)
 				continue;
@@ -165,7 +185,7 @@ omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 			const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, cr->place, &first, &n);
 			if (nc)      /* taskwaits wait for it */
 				rc = add_child(&ch, &nc, &cap_c, (struct child){ cr->enter, cr->leave, ru->leave,
-										  cr->place, fr[cr->frame].parent,
+										  cr->place, task_of(y, fr, cr->frame),
 										  cr->frame, ru->place, ru->frame });
 			if (rc || cr->place == ru->place)
 				continue;

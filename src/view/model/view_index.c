@@ -75,6 +75,8 @@ view_metric_find(const char *name)
 			return (enum view_metric)i;
 	if (strcasecmp(name, "differential") == 0 || strcasecmp(name, "differential-lateness") == 0)
 		return METRIC_DIFF;
+	if (strcasecmp(name, "lanes") == 0)
+		return METRIC_LANES;       /* the threads metric's first name */
 	/* an unambiguous prefix */
 	int found = -1;
 	for (int i = 0; i < METRIC_COUNT; i++)
