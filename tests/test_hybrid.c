@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <otf2/otf2.h>
+
 static char tmpdir[64];
 static int have_gen;
 
@@ -493,6 +495,108 @@ task_wait(void **state)
 	free(f);
 }
 
+/* ---- two parallel regions back to back, written by libotf2 ---- */
+
+static OTF2_FlushType
+pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *data, bool final)
+{
+	(void)ud; (void)type; (void)loc; (void)data; (void)final;
+	return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp
+post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
+{
+	(void)ud; (void)type; (void)loc;
+	return 0;
+}
+
+/* A process without MPI, its master (location 0) and one OpenMP thread
+ * (1): the master's parallel regions [100, 200] and [200, 300], each a
+ * loop and an implicit barrier entered at 150 and 250; the thread's
+ * parts [102, 196] and [x, 296], entering the barriers at 190 and 290.
+ * x = 199: the thread's clock puts its second part before the second
+ * fork, while the first is still open; 200: at the tick it forks. */
+static void
+back_to_back(const char *dir, uint64_t x)
+{
+	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	assert_non_null(a);
+	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
+	OTF2_Archive_SetSerialCollectiveCallbacks(a);
+	OTF2_Archive_OpenEvtFiles(a);
+	/* per location: enter/leave (1/0), time, region (0 parallel, 1 for, 2 barrier) */
+	const uint64_t ev[2][12][3] = {
+		{ { 1, 100, 0 }, { 1, 100, 1 }, { 0, 150, 1 }, { 1, 150, 2 }, { 0, 198, 2 }, { 0, 200, 0 },
+		  { 1, 200, 0 }, { 1, 200, 1 }, { 0, 250, 1 }, { 1, 250, 2 }, { 0, 298, 2 }, { 0, 300, 0 } },
+		{ { 1, 102, 0 }, { 1, 102, 1 }, { 0, 190, 1 }, { 1, 190, 2 }, { 0, 195, 2 }, { 0, 196, 0 },
+		  { 1, x, 0 }, { 1, x, 1 }, { 0, 290, 1 }, { 1, 290, 2 }, { 0, 295, 2 }, { 0, 296, 0 } },
+	};
+	for (uint64_t loc = 0; loc < 2; loc++) {
+		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, loc);
+		assert_non_null(w);
+		for (int k = 0; k < 12; k++) {
+			const uint64_t *e = ev[loc][k];
+			if (e[0])
+				OTF2_EvtWriter_Enter(w, NULL, e[1], (OTF2_RegionRef)e[2]);
+			else
+				OTF2_EvtWriter_Leave(w, NULL, e[1], (OTF2_RegionRef)e[2]);
+		}
+		OTF2_Archive_CloseEvtWriter(a, w);
+	}
+	OTF2_Archive_CloseEvtFiles(a);
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+	assert_non_null(g);
+	OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, 1000, OTF2_UNDEFINED_TIMESTAMP);
+	const char *const str[] = { "", "!$omp parallel @x.c:1", "!$omp for @x.c:2", "!$omp implicit barrier @x.c:3",
+				    "node", "process", "Master thread", "OMP thread 1" };
+	for (uint32_t i = 0; i < 8; i++)
+		OTF2_GlobalDefWriter_WriteString(g, i, str[i]);
+	const OTF2_RegionRole role[] = { OTF2_REGION_ROLE_PARALLEL, OTF2_REGION_ROLE_LOOP,
+					 OTF2_REGION_ROLE_IMPLICIT_BARRIER };
+	for (uint32_t r = 0; r < 3; r++)
+		OTF2_GlobalDefWriter_WriteRegion(g, r, r + 1, r + 1, 0, role[r], OTF2_PARADIGM_OPENMP,
+						 OTF2_REGION_FLAG_NONE, 0, 0, 0);
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 4, 4, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 5, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+						OTF2_UNDEFINED_LOCATION_GROUP);
+	OTF2_GlobalDefWriter_WriteLocation(g, 0, 6, OTF2_LOCATION_TYPE_CPU_THREAD, 12, 0);
+	OTF2_GlobalDefWriter_WriteLocation(g, 1, 7, OTF2_LOCATION_TYPE_CPU_THREAD, 12, 0);
+	OTF2_Archive_CloseGlobalDefWriter(a, g);
+	OTF2_Archive_Close(a);
+}
+
+/* Back to back, with the thread's part begun at the fork's tick or just
+ * before it (its clock): both teams are matched, each barrier's 40 ns
+ * wait of the master found, no part in no team. */
+static void
+teams_back_to_back(void **state)
+{
+	(void)state;
+	for (uint64_t x = 199; x <= 201; x++) {
+		char dir[128], anchor[160];
+		snprintf(dir, sizeof dir, "%s/b2b%llu", tmpdir, (unsigned long long)x);
+		back_to_back(dir, x);
+		snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+		struct trace *t = tu_load(anchor);
+		struct hybrid h;
+		assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+		assert_int_equal(h.teams, 2);
+		assert_int_equal(h.barriers, 2);
+		assert_int_equal(h.parts_unsure, 0);
+		assert_int_equal(h.n_waits, 2);
+		for (uint32_t k = 0; k < h.n_waits; k++) {
+			assert_int_equal(h.waits[k].kind, HYW_BARRIER);
+			assert_int_equal(h.waits[k].place, 0);
+			assert_int_equal(h.waits[k].to - h.waits[k].from, 40);
+		}
+		hybrid_free(&h);
+		trace_destroy(t);
+	}
+}
+
 /* casita-2_cuda_simple: every fork (otf2-print: 25 THREAD_FORK on rank
  * 0, 24 on rank 1) a team with its barrier; CASITA's path agrees on the
  * device and thread regions it sees as skein does (doc/analysis.md). */
@@ -688,6 +792,7 @@ main(void)
 		cmocka_unit_test(late_rank),
 		cmocka_unit_test(lock_holder),
 		cmocka_unit_test(task_wait),
+		cmocka_unit_test(teams_back_to_back),
 		cmocka_unit_test(casita_cuda),
 		cmocka_unit_test(shared_hybrid),
 	};
