@@ -18,8 +18,9 @@ const struct view_cmd_info view_cmds[] = {
 	{ "hotspot", " N", "go to the N-th hotspot (largest differential lateness)", NULL },
 	{ "problem", " N", "go to the N-th problem (delays, lateness lost, outliers; < and >)", NULL },
 	{ "iter", " N", "go to iteration N (numbered from 0, as analyze does)", NULL },
-	{ "metric", " NAME", "colour by lateness, diff, global, duration, partition or function (delta: skein diff)",
-	  "colour by diff-duration, idle, imbalance, wait, partition, function, lateness, diff, global or duration" },
+	{ "metric", " NAME", "colour by lateness, diff, global, duration, wait, path, threads (with threads or streams), "
+	  "partition or function (delta: skein diff)",
+	  "colour by diff-duration, idle, imbalance, path, partition, function, lateness, diff, global or duration" },
 	{ "zoom", " N [R]", "N steps per column, R ranks per row", "N steps per column, R chares per row" },
 	{ "clusters", " K|off", "rows: ranks in K clusters by lateness (1-20), or ranks again",
 	  "rows: chares in K clusters by lateness (1-20), or chares again" },
