@@ -161,10 +161,10 @@ static void
 with_path(const struct analysis *a, FILE *out, struct json *j, int csv, const struct report_phases *ph)
 {
 	struct path p;
-	struct err e;
+	struct err e = { 0 };
 	if (path_compute(a, &p, &e)) {
 		if (out && !csv)
-			fprintf(out, "\ncritical path  not computed: %s\n", e.msg);
+			fprintf(out, "\ncritical path  not computed: %s\n", e.msg[0] ? e.msg : "out of memory");
 		return;
 	}
 	if (j)
