@@ -442,6 +442,20 @@ trace_lanes_gather(struct dcomm *c, struct trace *t)
 		if (got > VEC_MAX_ID)
 			rc = ERR_LIMIT;
 	}
+	/* the team tags likewise */
+	void *tags = NULL;
+	if (!rc)
+		rc = dcomm_allgatherv(c, t->tags, t->n_tags * sizeof *t->tags, &tags, rcount);
+	if (!rc) {
+		uint64_t got = 0;
+		for (uint32_t r = 0; r < c->size; r++)
+			got += rcount[r] / sizeof *t->tags;
+		free(t->tags);
+		t->tags = tags;
+		t->n_tags = t->cap_tags = (size_t)got;
+		if (got > VEC_MAX_ID)
+			rc = ERR_LIMIT;
+	}
 	free(rcount);
 	return rc;
 }

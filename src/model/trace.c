@@ -69,6 +69,7 @@ trace_destroy(struct trace *t)
 	free(t->lane_frames);
 	free(t->lane_bytes);
 	free(t->holds);
+	free(t->tags);
 	free(t->pes);
 	free(t->idles);
 	free(t->chares);
@@ -214,6 +215,7 @@ GETTER(struct trace_lane, lanes)
 GETTER(struct trace_frame, lane_frames)
 GETTER(uint64_t, lane_bytes)
 GETTER(struct trace_hold, holds)
+GETTER(struct trace_tag, tags)
 
 int
 trace_lanes_by_rank(const struct trace *t, uint32_t **first, uint32_t **ids)

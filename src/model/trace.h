@@ -330,6 +330,14 @@ struct trace_lane {
 	uint8_t kind;          /* enum trace_lane_kind */
 };
 
+/* An OpenMP thread's parallel region or implicit task tagged with its
+ * team (OMPT's OMPT_PARALLEL_REGION_ID attribute on its Enter): the
+ * location, the Enter's time (as its frame has it) and region, the id. */
+struct trace_tag {
+	uint64_t time, value;
+	uint32_t location, region;
+};
+
 /* A thread's hold of a lock (OTF2's ThreadAcquireLock to its
  * ThreadReleaseLock, on a rank's location or a lane's): OpenMP's
  * critical sections and omp_set_lock, Pthread mutexes. The tracer
@@ -458,6 +466,9 @@ const uint64_t *trace_lane_bytes(const struct trace *t, uint32_t *n);
 /* The locks' holds, by location, each location's in time order (empty
  * without lock records). */
 const struct trace_hold *trace_holds(const struct trace *t, uint32_t *n);
+/* The parallel regions' team tags, by location, each location's in time
+ * order (empty without them). */
+const struct trace_tag *trace_tags(const struct trace *t, uint32_t *n);
 /* Is region r a stream's copy (TRACE_COPY_TO_DEVICE or _HOST)? */
 int trace_region_is_copy(const struct trace *t, uint32_t r);
 /* The quiet MPI calls and measurement gaps (struct trace_call). */

@@ -46,6 +46,7 @@ struct trace {
 	TRACE_ARRAY(struct trace_frame, lane_frames);
 	TRACE_ARRAY(uint64_t, lane_bytes);      /* per lane frame: a copy's bytes, else 0 */
 	TRACE_ARRAY(struct trace_hold, holds);  /* the threads' locks */
+	TRACE_ARRAY(struct trace_tag, tags);    /* the threads' team tags */
 
 	/* Charm++ only (model/charm.h); empty for MPI */
 	TRACE_ARRAY(struct trace_pe, pes);

@@ -424,6 +424,20 @@ make_comms(struct otf2r *r)
 	return 0;
 }
 
+/* The attribute naming an OpenMP thread's team: OMPT's parallel region
+ * id on each fork and implicit task (Score-P's OMPT adapter). */
+static OTF2_CallbackCode
+def_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name, OTF2_StringRef description,
+	      OTF2_Type type)
+{
+	struct otf2r *r = ud;
+	(void)description;
+	if (type == OTF2_TYPE_UINT64 && self < UINT32_MAX &&
+	    !strcmp(trace_str(r->t, str_of(r, name)), "OMPT_PARALLEL_REGION_ID"))
+		r->team_attr = self + 1;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode
 def_rma_win(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
 	    OTF2_RmaWinFlag flags)
@@ -505,6 +519,7 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
 	OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, def_calling_context);
 	OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, def_rma_win);
+	OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
 	OTF2_Reader_RegisterGlobalDefCallbacks(rd, gd, cb, r);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);
 	uint64_t n = 0;

@@ -246,6 +246,37 @@ mapped(const OTF2_IdMap *m, uint64_t id)
 	return (uint32_t)id;
 }
 
+/* The team attribute's value (+ 1) in an attribute list [p, lim): a count,
+ * then each attribute's ref (mapped), type and value (1 or 2 bytes for
+ * 8- and 16-bit integers, 4 or 8 for floating point, compressed
+ * otherwise, as libotf2 writes them); 0 when it is not there, or the
+ * list cannot be read (the list is skipped by its length either way). */
+static uint64_t
+team_tag(const struct otf2_evt *e, const uint8_t *p, const uint8_t *lim)
+{
+	uint64_t n, a, v;
+	int big = e->big;
+	if (cint(&p, lim, big, 4, &n))
+		return 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (cint(&p, lim, big, 4, &a) || p >= lim)
+			return 0;
+		unsigned type = *p++, width = type == 1 || type == 5 ? 1 : type == 2 || type == 6 ? 2
+			: type == 9 ? 4 : type == 10 ? 8 : 0;
+		v = 0;
+		if (width) {
+			if ((size_t)(lim - p) < width)
+				return 0;
+			p += width;
+		} else if (cint(&p, lim, big, 8, &v)) {
+			return 0;
+		}
+		if (type == 4 && (uint64_t)mapped(e->m.attr, a) + 1 == e->m.team_attr)
+			return v < UINT64_MAX ? v + 1 : 0;
+	}
+	return 0;
+}
+
 /* The fields of a record with a length, [p, lim), into r; returns 0 or
  * -1 when they do not fit. Sets r->kind to REC_OTHER for records skein
  * does not read. */
@@ -468,6 +499,7 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 			if (type == T_ENTER || type == T_LEAVE) {
 				r->kind = type == T_ENTER ? REC_ENTER : REC_LEAVE;
 				r->ref = mapped(e->m.region, v);
+				r->aux = type == T_ENTER ? e->tag : 0;
 				k++;
 			} else if (type == T_MPI_ISEND_COMPLETE || type == T_MPI_IRECV_REQUEST) {
 				r->kind = type == T_MPI_ISEND_COMPLETE ? REC_MPI_ISEND_COMPLETE
@@ -475,6 +507,7 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 				r->request = v;
 				k++;
 			}
+			e->tag = 0;
 			continue;
 		}
 		/* a length: one byte, or 0xff and eight more; a byte must
@@ -498,9 +531,12 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 		}
 		const uint8_t *lim = p + len;
 		if (type == T_ATTRIBUTE_LIST) {
+			/* it belongs to the record after it */
+			e->tag = e->m.team_attr ? team_tag(e, p, lim) : 0;
 			p = lim;
 			continue;
 		}
+		e->tag = 0;
 		*r = (struct otf2_evt_rec){ .time = correct(e, time) };
 		/* libotf2 corrects a buffer flush's stop time too (8 bytes,
 		 * read whatever the length), which moves its search on */

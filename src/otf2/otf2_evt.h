@@ -63,7 +63,8 @@ void otf2_ccmap_fini(struct otf2_ccmap *m);
  * the archive's calling contexts, and its clock stretches (the window
  * table maps RMA windows). */
 struct otf2_evt_maps {
-	const OTF2_IdMap *region, *comm, *calling_context, *win;
+	const OTF2_IdMap *region, *comm, *calling_context, *win, *attr;
+	uint32_t team_attr;      /* the attribute tagging an Enter (global ref + 1), 0: none */
 	const struct otf2_ccmap *cc;
 	const struct otf2_clock_iv *iv;
 	uint32_t n_iv;
@@ -72,7 +73,7 @@ struct otf2_evt_maps {
 /* One record skein reads; fields its kind does not have are 0.
  *
  *   kind                        ref      comm     tag         len     aux       request
- *   Enter, Leave                region
+ *   Enter, Leave                region                                  team tag + 1
  *   MpiSend .. MpiIrecv         peer     comm     tag         bytes             request
  *   MpiCollectiveEnd            root     comm     operation   sent    received
  *   MeasurementOnOff            mode
@@ -115,6 +116,7 @@ struct otf2_evt {
 	int done;                /* the end-of-file record was read */
 	struct otf2_evt_maps m;
 	uint32_t cur_iv;
+	uint64_t tag;            /* the team attribute before the next record, + 1 */
 	const char *why;         /* what is wrong, after ERR_FORMAT */
 };
 

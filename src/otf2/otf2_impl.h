@@ -97,7 +97,7 @@ enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
  * reader), and the clock
  * offsets in definition order with the stretches between them. */
 struct otf2r_local {
-	const OTF2_IdMap *region_map, *comm_map, *cc_map, *win_map;
+	const OTF2_IdMap *region_map, *comm_map, *cc_map, *win_map, *attr_map;
 	uint64_t *clock_time;
 	int64_t *clock_offset;
 	size_t n_clock, cap_clock;
@@ -138,6 +138,7 @@ struct otf2r {
 	struct hmap location_of;         /* OTF2 location id -> location index */
 	uint32_t *lane_of_loc;           /* location index -> lane, or TRACE_NONE */
 	uint32_t copy_region[2];         /* "[copy to device]", "[copy to host]" */
+	uint32_t team_attr;              /* OMPT_PARALLEL_REGION_ID's global ref + 1, or 0 */
 
 	int have_clock;
 	pthread_mutex_t msg_mu;  /* guards otf2_msg and otf2_err: OTF2 reports from any reader thread */
@@ -211,6 +212,9 @@ struct evblock {
 	size_t n_hd, cap_hd, hd_first;
 	struct open_hold *ho;
 	size_t n_ho, cap_ho;         /* cap_ho: 0 or a power of two */
+	/* the parallel regions' team tags read into this block */
+	struct trace_tag *tg;
+	size_t n_tg, cap_tg;
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi;
 	uint64_t bad_refs;            /* records naming undefined regions */
@@ -235,6 +239,9 @@ int otf2r_lane_end(struct evblock *k);
 int otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
 		      uint32_t order);
 void otf2r_holds_end(struct evblock *k);
+/* An Enter of region at time (the location's, as its frame has it)
+ * tagged with the parallel region's id `value` (OMPT). 0 or ERR_NOMEM. */
+int otf2r_team_tag(struct evblock *k, uint64_t time, uint32_t region, uint64_t value);
 int otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n);
 void otf2r_lanes_drop(struct evblock *blocks, uint32_t n);
 

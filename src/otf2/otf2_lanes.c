@@ -315,6 +315,17 @@ otf2r_holds_end(struct evblock *k)
 	k->n_hd = out;
 }
 
+int
+otf2r_team_tag(struct evblock *k, uint64_t time, uint32_t region, uint64_t value)
+{
+	time = k->cur_lane != TRACE_NONE ? lane_time(k, time) : build_time(k->b, time);
+	uint32_t at;
+	if (VEC_NEW_ID(k->tg, k->n_tg, k->cap_tg, &at))
+		return ERR_NOMEM;
+	k->tg[at] = (struct trace_tag){ time, value, k->cur_loc, region };
+	return 0;
+}
+
 void
 otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 {
@@ -324,6 +335,9 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 		free(blocks[i].lstk);
 		free(blocks[i].hd);
 		free(blocks[i].ho);
+		free(blocks[i].tg);
+		blocks[i].tg = NULL;
+		blocks[i].n_tg = blocks[i].cap_tg = 0;
 		blocks[i].lf = NULL;
 		blocks[i].lb = NULL;
 		blocks[i].lstk = NULL;
@@ -332,6 +346,32 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 		blocks[i].n_lf = blocks[i].cap_lf = blocks[i].cap_lb = blocks[i].n_lstk = blocks[i].cap_lstk = 0;
 		blocks[i].n_hd = blocks[i].cap_hd = blocks[i].hd_first = blocks[i].n_ho = blocks[i].cap_ho = 0;
 	}
+}
+
+/* The blocks' team tags, in block (so location) order, into t. */
+static int
+tags_join(struct trace *t, const struct evblock *blocks, uint32_t n)
+{
+	size_t total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		total += blocks[i].n_tg;
+	free(t->tags);
+	t->tags = NULL;
+	t->n_tags = t->cap_tags = 0;
+	if (!total)
+		return 0;
+	if (total > VEC_MAX_ID)
+		return ERR_LIMIT;
+	if (!(t->tags = malloc(total * sizeof *t->tags)))
+		return ERR_NOMEM;
+	size_t at = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (blocks[i].n_tg)
+			memcpy(t->tags + at, blocks[i].tg, blocks[i].n_tg * sizeof *t->tags);
+		at += blocks[i].n_tg;
+	}
+	t->n_tags = t->cap_tags = total;
+	return 0;
 }
 
 /* The blocks' holds, in block (so location) order, into t. */
@@ -366,6 +406,8 @@ otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n)
 	struct trace *t = r->t;
 	size_t total = 0;
 	int rc = holds_join(t, blocks, n);
+	if (!rc)
+		rc = tags_join(t, blocks, n);
 	if (rc) {
 		otf2r_lanes_drop(blocks, n);
 		return rc;

@@ -53,13 +53,17 @@ req(uint64_t request)
 	return request == UINT64_MAX ? request - 1 : request;
 }
 
-/* Enter and Leave. Regions not defined are counted as bad references. */
+/* Enter and Leave (an Enter tagged with its OpenMP team's id + 1, or
+ * 0). Regions not defined are counted as bad references. */
 static int
-region_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t region)
+region_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t region, uint64_t tag)
 {
 	uint64_t rel = stamp(k, rec, time);
 	uint32_t id = otf2r_refs_get(&k->r->region_of, region);
 	k->bad_refs += id == TRACE_NONE;
+	if (tag && id != TRACE_NONE && (k->cur_lane != TRACE_NONE || k->cur_tl != TRACE_NONE) &&
+	    otf2r_team_tag(k, rel, id, tag - 1))
+		return k->rc = ERR_NOMEM;
 	if (k->cur_lane != TRACE_NONE && id != TRACE_NONE)
 		return otf2r_lane_region(k, rec == REC_ENTER, rel, id);
 	if (k->cur_tl == TRACE_NONE || id == TRACE_NONE)
@@ -197,7 +201,7 @@ own_event(struct evblock *k, const struct otf2_evt_rec *x)
 		return rma_event(k, x);
 	switch (x->kind) {
 	case REC_ENTER: case REC_LEAVE:
-		return region_event(k, x->kind, x->time, x->ref);
+		return region_event(k, x->kind, x->time, x->ref, x->kind == REC_ENTER ? x->aux : 0);
 	case REC_MPI_SEND: case REC_MPI_RECV:
 		return p2p_event(k, x->kind, x->time, x->ref, x->comm, x->tag, x->len, UINT64_MAX);
 	case REC_MPI_ISEND: case REC_MPI_IRECV:
@@ -240,15 +244,20 @@ go_on(int rc)
 static OTF2_CallbackCode
 evt_enter(EVT_ARGS, OTF2_RegionRef region)
 {
-	EVT_UNUSED();
-	return go_on(region_event(ud, REC_ENTER, time, region));
+	(void)loc, (void)pos;
+	struct evblock *k = ud;
+	uint64_t v, tag = 0;
+	if (k->r->team_attr && attrs &&
+	    OTF2_AttributeList_GetUint64(attrs, k->r->team_attr - 1, &v) == OTF2_SUCCESS && v < UINT64_MAX)
+		tag = v + 1;
+	return go_on(region_event(ud, REC_ENTER, time, region, tag));
 }
 
 static OTF2_CallbackCode
 evt_leave(EVT_ARGS, OTF2_RegionRef region)
 {
 	EVT_UNUSED();
-	return go_on(region_event(ud, REC_LEAVE, time, region));
+	return go_on(region_event(ud, REC_LEAVE, time, region, 0));
 }
 
 static OTF2_CallbackCode

@@ -178,6 +178,8 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 		rc = put_whole(w, c, S_LANE_BYTES, sizeof *t->lane_bytes, t->lane_bytes, t->n_lane_bytes);
 	if (!rc && t->n_holds)
 		rc = put_whole(w, c, S_HOLDS, sizeof *t->holds, t->holds, t->n_holds);
+	if (!rc && t->n_tags)
+		rc = put_whole(w, c, S_TAGS, sizeof *t->tags, t->tags, t->n_tags);
 	free(tmp);
 	free(runs);
 	return rc;

@@ -569,6 +569,21 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	}
 	y.task_key = task_key;
 	rc = (locked = calloc((size_t)n_tl + 1, 1)) ? 0 : ERR_NOMEM;
+	uint32_t n_tags, nloc;
+	trace_tags(t, &n_tags);
+	const struct trace_location *locs = trace_locations(t, &nloc);
+	if (!rc && n_tags && n_lanes) {
+		if (!(y.loc_of_place = malloc(((size_t)h->n_places + 1) * sizeof *y.loc_of_place)))
+			rc = ERR_NOMEM;
+		for (uint32_t p = 0; !rc && p < h->n_places; p++)
+			y.loc_of_place[p] = TRACE_NONE;
+		for (uint32_t i = 0; !rc && i < nloc; i++)
+			if (locs[i].timeline < n_tl)
+				y.loc_of_place[locs[i].timeline] = i;
+		const struct trace_lane *L = trace_lanes(t, NULL);
+		for (uint32_t i = 0; !rc && i < n_lanes; i++)
+			y.loc_of_place[n_tl + i] = L[i].location;
+	}
 	if (!rc && n_lanes)
 		rc = thread_locks(&y, locked);
 	for (uint32_t r = 0; r < n_tl && !rc && n_lanes; r++)
@@ -596,6 +611,7 @@ out:
 	free(y.order);
 	free(y.prefix_end);
 	free(y.prefix_at);
+	free(y.loc_of_place);
 	if (rc) {
 		hybrid_free(h);
 		return err_set(e, rc, "the threads' and streams' dependencies: out of memory");

@@ -42,6 +42,7 @@ struct hy {
 	uint64_t *prefix_end;
 	uint32_t *prefix_at;
 	size_t n_waits_cap, n_edges_cap;
+	uint32_t *loc_of_place;   /* with team tags (trace_tags): each place's location index */
 };
 
 static inline uint8_t

@@ -89,9 +89,33 @@ one_barrier(struct hy *y, const struct team *tm, uint32_t j)
  * parallel region or implicit task); `fork`: the part's, once found. */
 struct region {
 	uint64_t enter, leave;
+	uint64_t tag;            /* its team's id + 1 (trace_tags), or 0 */
 	uint32_t place, frame, fork;
 	uint8_t unsure;          /* a fork: a part begun while it was open has no team */
 };
+
+/* The team id (+ 1) its Enter was tagged with, or 0: the tag of the
+ * frame's location, time and region (tags: by location, then time). */
+static uint64_t
+tag_of(const struct hy *y, uint32_t place, const struct trace_frame *fr)
+{
+	uint32_t n;
+	const struct trace_tag *g = trace_tags(y->t, &n);
+	if (!y->loc_of_place || !n)
+		return 0;
+	uint32_t loc = y->loc_of_place[place], lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (g[mid].location < loc || (g[mid].location == loc && g[mid].time < fr->t_enter))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && g[lo].location == loc && g[lo].time == fr->t_enter; lo++)
+		if (g[lo].region == fr->region)
+			return g[lo].value < UINT64_MAX ? g[lo].value + 1 : 0;
+	return 0;
+}
 
 static int
 by_enter(const void *p, const void *q)
@@ -136,7 +160,7 @@ regions_of(struct hy *y, uint32_t p, uint32_t tl, struct region **f, size_t *nf,
 		if (c != HY_PARALLEL && c != HY_IMPLICIT)
 			continue;
 		int nested = inside2(y, fr, k, HY_PARALLEL, HY_IMPLICIT, TRACE_NONE);
-		struct region x = { fr[k].t_enter, fr[k].t_leave, p, k, TRACE_NONE, 0 };
+		struct region x = { fr[k].t_enter, fr[k].t_leave, tag_of(y, p, &fr[k]), p, k, TRACE_NONE, 0 };
 		if (c == HY_PARALLEL && (nested || p == tl)) {
 			if (VEC_GROW(*f, *nf, *cf))
 				return ERR_NOMEM;
@@ -206,6 +230,16 @@ fork_of(struct region *f, size_t nf, const uint64_t *pm, const struct region *x,
 	return TRACE_NONE;
 }
 
+/* The fork tagged with part x's team, on another place, or TRACE_NONE. */
+static uint32_t
+fork_tagged(const struct region *f, size_t nf, const struct region *x)
+{
+	for (size_t k = 0; k < nf; k++)
+		if (f[k].tag == x->tag && f[k].place != x->place)
+			return (uint32_t)k;
+	return TRACE_NONE;
+}
+
 /* Fork f's team: its master and the parts found for it (w: by place,
  * the first of a place's), their fork edges, its barriers (not for a
  * team that may miss members: fork_of). */
@@ -262,10 +296,11 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 			qsort(w, nw, sizeof *w, by_place);
 		size_t after = SIZE_MAX;
 		for (size_t i = 0; i < nw; i++) {
-			int unsure;
+			int unsure = 0;
 			if (i && w[i].place != w[i - 1].place)
 				after = SIZE_MAX;
-			w[i].fork = fork_of(f, nf, pm, &w[i], after, &unsure);
+			/* a part tagged with its team joins the fork of that team */
+			w[i].fork = w[i].tag ? fork_tagged(f, nf, &w[i]) : fork_of(f, nf, pm, &w[i], after, &unsure);
 			y->h->parts_unsure += (uint64_t)unsure;
 			if (w[i].fork != TRACE_NONE)
 				after = w[i].fork;

@@ -28,7 +28,7 @@ static const char *const names[S_END] = {
 	[S_COLL_MEMBERS] = "coll members", [S_FRAMES] = "frames", [S_PES] = "PEs",
 	[S_IDLES] = "idle intervals", [S_CHARES] = "chares", [S_ENTRIES] = "entries",
 	[S_OP_PE] = "op -> PE", [S_CALLS] = "quiet calls", [S_WINS] = "windows",
-	[S_RMAS] = "RMA operations", [S_EPOCHS] = "passive-target epochs", [S_LANES] = "lanes", [S_LANE_FRAMES] = "lane frames", [S_LANE_BYTES] = "lane bytes", [S_HOLDS] = "lock holds", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
+	[S_RMAS] = "RMA operations", [S_EPOCHS] = "passive-target epochs", [S_LANES] = "lanes", [S_LANE_FRAMES] = "lane frames", [S_LANE_BYTES] = "lane bytes", [S_HOLDS] = "lock holds", [S_TAGS] = "team tags", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
 	[S_TL_LOP] = "timeline -> first lop", [S_LOP_TL] = "lop -> timeline",
 	[S_LOP_KIND] = "lop kind", [S_LOP_PART] = "lop -> partition", [S_PARTS] = "partitions",
 	[S_PART_LOP_FIRST] = "partition -> first lop", [S_PART_LOPS] = "lops by partition",
@@ -308,6 +308,14 @@ hold_bad(const struct lim *L, uint64_t i)
 	return IDX(h->location, L->loc) | (h->release < h->acquire);
 }
 
+/* A team tag: on a location, of a region. */
+static int
+tag_bad(const struct lim *L, uint64_t i)
+{
+	const struct trace_tag *g = &L->t->tags[i];
+	return IDX(g->location, L->loc) | IDX(g->region, L->region);
+}
+
 static int
 pe_bad(const struct lim *L, uint64_t i)
 {
@@ -499,6 +507,7 @@ check_small(const struct lim *L, uint32_t id, uint64_t r0, uint64_t r1)
 	case S_LANES: return each(L, r0, r1, lane_bad);
 	case S_LANE_FRAMES: return each(L, r0, r1, lane_frame_bad);
 	case S_HOLDS: return each(L, r0, r1, hold_bad);
+	case S_TAGS: return each(L, r0, r1, tag_bad);
 	case S_PES: return each(L, r0, r1, pe_bad);
 	case S_CHARES: return each(L, r0, r1, chare_bad);
 	case S_ENTRIES: return each(L, r0, r1, entry_bad);

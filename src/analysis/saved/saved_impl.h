@@ -83,6 +83,7 @@ struct meta {
 };
 _Static_assert(sizeof(struct meta) == 880, "doc/format.md: the meta section is 880 bytes");
 _Static_assert(sizeof(struct trace_hold) == 32, "doc/format.md: a lock hold is 32 bytes");
+_Static_assert(sizeof(struct trace_tag) == 24, "doc/format.md: a team tag is 24 bytes");
 _Static_assert(sizeof(struct trace_lane) == 20, "doc/format.md: a lane is 20 bytes");
 
 /* The records saved as they are in memory, at the sizes doc/format.md
@@ -107,7 +108,7 @@ enum sec {
 	S_META = 1, S_STRINGS, S_PATH, S_CREATOR, S_PHASES, S_ITER_REGION,
 	S_TIMELINES = 16, S_LOCATIONS, S_REGIONS, S_COMMS, S_COMM_MEMBERS, S_NODES, S_OPS,
 	S_ENDS, S_MSGS, S_COLLS, S_COLL_MEMBERS, S_FRAMES, S_PES, S_IDLES, S_CHARES, S_ENTRIES,
-	S_OP_PE, S_CALLS, S_WINS, S_RMAS, S_EPOCHS, S_LANES, S_LANE_FRAMES, S_LANE_BYTES, S_HOLDS,
+	S_OP_PE, S_CALLS, S_WINS, S_RMAS, S_EPOCHS, S_LANES, S_LANE_FRAMES, S_LANE_BYTES, S_HOLDS, S_TAGS,
 	S_LOP_OP = 48, S_OP_LOP, S_TL_LOP, S_LOP_TL, S_LOP_KIND, S_LOP_PART, S_PARTS,
 	S_PART_LOP_FIRST, S_PART_LOPS, S_DAG_FIRST, S_DAG_SUCC, S_PART_ORDER, S_LOP_PHASE,
 	S_LOP_PHASE_REGION, S_LOP_STEP, S_PMIN, S_PMIN_FIRST, S_GMIN, S_CAUSE, S_DIFF, S_HOT,
@@ -124,7 +125,7 @@ enum sec {
 static inline int
 saved_optional(uint32_t id)
 {
-	return id == S_LANES || id == S_LANE_FRAMES || id == S_LANE_BYTES || id == S_HOLDS;
+	return id == S_LANES || id == S_LANE_FRAMES || id == S_LANE_BYTES || id == S_HOLDS || id == S_TAGS;
 }
 
 struct array {
