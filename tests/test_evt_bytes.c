@@ -186,6 +186,56 @@ made_by_hand(void **state)
 	assert_int_equal(events, SAMPLE_EVENTS);
 }
 
+/* OMPT's team attribute (OMPT_PARALLEL_REGION_ID, global ref 5 here)
+ * in the attribute list before an Enter: its value + 1 in the Enter's
+ * aux, after attributes of every width; not taken from another type,
+ * nor across a record, nor from a list cut short (no error: the list is
+ * skipped by its length). */
+static void
+team_tags_by_hand(void **state)
+{
+	(void)state;
+	static struct bytes f;
+	f.n = 0;
+	chunk_header(&f, 0);
+	stamp(&f, 100);
+	/* 4 attributes: uint8 (1 byte), int16 (2), float (4), then ref 5 uint64 42 */
+	u8(&f, 6); u8(&f, 23); cint(&f, 4, 1);
+	cint(&f, 3, 1); u8(&f, 1); u8(&f, 9);
+	cint(&f, 4, 1); u8(&f, 6); u8(&f, 1); u8(&f, 2);
+	cint(&f, 6, 1); u8(&f, 9); u8(&f, 0); u8(&f, 0); u8(&f, 0); u8(&f, 0);
+	cint(&f, 5, 1); u8(&f, 4); cint(&f, 42, 1);
+	u8(&f, 12); cint(&f, 7, 1);                    /* Enter 7: tag 42 */
+	stamp(&f, 101);
+	u8(&f, 6); u8(&f, 7); cint(&f, 1, 1); cint(&f, 5, 1); u8(&f, 3); cint(&f, 9, 1);
+	u8(&f, 12); cint(&f, 8, 1);                    /* ref 5 as a uint32: no tag */
+	stamp(&f, 102);
+	u8(&f, 6); u8(&f, 7); cint(&f, 1, 1); cint(&f, 5, 1); u8(&f, 4); cint(&f, 3, 1);
+	u8(&f, 13); cint(&f, 7, 1);                    /* a Leave takes it: */
+	u8(&f, 12); cint(&f, 9, 1);                    /* the next Enter has none */
+	stamp(&f, 103);
+	u8(&f, 6); u8(&f, 5); cint(&f, 3, 1); cint(&f, 5, 1); u8(&f, 4);  /* 3 claimed, cut */
+	u8(&f, 12); cint(&f, 10, 1);
+	u8(&f, 2);
+	char path[64];
+	snprintf(path, sizeof path, "%s/tag.evt", tmpdir);
+	write_file(path, f.b, f.n);
+	static uint8_t buf[CHUNK + OTF2_EVT_PAD];
+	struct otf2_evt e;
+	struct otf2_evt_maps m = { .team_attr = 5 + 1 };
+	assert_int_equal(otf2_evt_open(&e, path, CHUNK, buf, &m), 0);
+	struct otf2_evt_rec out[8];
+	uint32_t n;
+	assert_int_equal(otf2_evt_read(&e, out, 8, &n), 0);
+	otf2_evt_close(&e);
+	assert_int_equal(n, 5);
+	const uint64_t want[5] = { 43, 0, 0, 0, 0 };
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(out[i].aux, want[i]);
+	assert_int_equal(out[0].ref, 7);
+	assert_int_equal(out[4].ref, 10);
+}
+
 /* Every file cut short of its end-of-file record is an error, never a
  * crash or a silent end. */
 static void
@@ -383,6 +433,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(made_by_hand),
+		cmocka_unit_test(team_tags_by_hand),
 		cmocka_unit_test(every_truncation),
 		cmocka_unit_test(damaged_bytes),
 		cmocka_unit_test(malformed_records),
