@@ -597,6 +597,118 @@ teams_back_to_back(void **state)
 	}
 }
 
+/* A process without MPI, its host thread (location 0) and two CUDA
+ * streams (1, 2): it launches kA on stream 1 at [100, 110] and kB on
+ * stream 2 at [120, 130], each Enter tagged with its stream
+ * (CUDA_STREAM_REF) when `tags`, then synchronises [140, 400]; stream
+ * 2 runs kB at [135, 200], stream 1 kA at [300, 350]. */
+static void
+two_streams(const char *dir, int tags)
+{
+	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	assert_non_null(a);
+	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
+	OTF2_Archive_SetSerialCollectiveCallbacks(a);
+	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_AttributeList *al = OTF2_AttributeList_New();
+	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
+	if (tags)
+		OTF2_AttributeList_AddLocationRef(al, 0, 1);
+	OTF2_EvtWriter_Enter(w, al, 100, 0);
+	OTF2_EvtWriter_Leave(w, NULL, 110, 0);
+	if (tags)
+		OTF2_AttributeList_AddLocationRef(al, 0, 2);
+	OTF2_EvtWriter_Enter(w, al, 120, 0);
+	OTF2_EvtWriter_Leave(w, NULL, 130, 0);
+	OTF2_EvtWriter_Enter(w, NULL, 140, 3);
+	OTF2_EvtWriter_Leave(w, NULL, 400, 3);
+	OTF2_Archive_CloseEvtWriter(a, w);
+	w = OTF2_Archive_GetEvtWriter(a, 1);
+	OTF2_EvtWriter_Enter(w, NULL, 300, 1);
+	OTF2_EvtWriter_Leave(w, NULL, 350, 1);
+	OTF2_Archive_CloseEvtWriter(a, w);
+	w = OTF2_Archive_GetEvtWriter(a, 2);
+	OTF2_EvtWriter_Enter(w, NULL, 135, 2);
+	OTF2_EvtWriter_Leave(w, NULL, 200, 2);
+	OTF2_Archive_CloseEvtWriter(a, w);
+	OTF2_AttributeList_Delete(al);
+	OTF2_Archive_CloseEvtFiles(a);
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+	assert_non_null(g);
+	OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, 1000, OTF2_UNDEFINED_TIMESTAMP);
+	const char *const str[] = { "", "cuLaunchKernel", "kA", "kB", "cuCtxSynchronize", "node", "process",
+				    "Master thread", "CUDA[0:1]", "CUDA[0:2]", "CUDA_STREAM_REF" };
+	for (uint32_t i = 0; i < 11; i++)
+		OTF2_GlobalDefWriter_WriteString(g, i, str[i]);
+	const uint32_t name[] = { 1, 2, 3, 4 };
+	for (uint32_t r = 0; r < 4; r++)
+		OTF2_GlobalDefWriter_WriteRegion(g, r, name[r], name[r], 0,
+						 r == 1 || r == 2 ? OTF2_REGION_ROLE_FUNCTION : OTF2_REGION_ROLE_WRAPPER,
+						 OTF2_PARADIGM_CUDA, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+	OTF2_GlobalDefWriter_WriteAttribute(g, 0, 10, 0, OTF2_TYPE_LOCATION);
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 5, 5, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 6, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+						OTF2_UNDEFINED_LOCATION_GROUP);
+	OTF2_GlobalDefWriter_WriteLocation(g, 0, 7, OTF2_LOCATION_TYPE_CPU_THREAD, 6, 0);
+	OTF2_GlobalDefWriter_WriteLocation(g, 1, 8, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, 2, 0);
+	OTF2_GlobalDefWriter_WriteLocation(g, 2, 9, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, 2, 0);
+	OTF2_Archive_CloseGlobalDefWriter(a, g);
+	OTF2_Archive_Close(a);
+}
+
+/* The frame of the launch each stream's kernel was paired with (its
+ * edge back to the host), for stream lanes 0 and 1. */
+static void
+kernel_launches(const char *dir, uint32_t *by)
+{
+	char anchor[160];
+	snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+	struct trace *t = tu_load(anchor);
+	struct hybrid h;
+	assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+	assert_int_equal(h.unpaired_work, 0);
+	assert_int_equal(h.unpaired_calls, 0);
+	by[0] = by[1] = TRACE_NONE;
+	for (uint32_t k = 0; k < h.n_edges; k++) {
+		const struct hybrid_edge *e = &h.edges[k];
+		if (e->place >= h.n_timelines && e->by == 0)
+			by[e->place - h.n_timelines] = e->by_frame;
+	}
+	hybrid_free(&h);
+	trace_destroy(t);
+}
+
+/* Launches that name their stream (Score-P's CUDA_STREAM_REF) are paired
+ * with that stream's kernels: kA with the first launch, kB with the
+ * second, though kB ran first; without the names, in time order, kB
+ * goes with the first (both readers alike). */
+static void
+stream_launches(void **state)
+{
+	(void)state;
+	char dir[128];
+	uint32_t by[2];
+	for (int library = 0; library < 2; library++) {
+		if (library)
+			setenv("SKEIN_OTF2_EVENTS", "library", 1);
+		snprintf(dir, sizeof dir, "%s/streams-tagged", tmpdir);
+		if (!library)
+			two_streams(dir, 1);
+		kernel_launches(dir, by);
+		assert_int_equal(by[0], 0);     /* stream 1's kA: the first launch */
+		assert_int_equal(by[1], 1);     /* stream 2's kB: the second */
+		snprintf(dir, sizeof dir, "%s/streams-plain", tmpdir);
+		if (!library)
+			two_streams(dir, 0);
+		kernel_launches(dir, by);
+		assert_int_equal(by[0], 1);
+		assert_int_equal(by[1], 0);
+		unsetenv("SKEIN_OTF2_EVENTS");
+	}
+}
+
 /* casita-2_cuda_simple: every fork (otf2-print: 25 THREAD_FORK on rank
  * 0, 24 on rank 1) a team with its barrier; CASITA's path agrees on the
  * device and thread regions it sees as skein does (doc/analysis.md). */
@@ -833,6 +945,7 @@ main(void)
 		cmocka_unit_test(lock_holder),
 		cmocka_unit_test(task_wait),
 		cmocka_unit_test(teams_back_to_back),
+		cmocka_unit_test(stream_launches),
 		cmocka_unit_test(casita_cuda),
 		cmocka_unit_test(shared_hybrid),
 	};

@@ -424,17 +424,21 @@ make_comms(struct otf2r *r)
 	return 0;
 }
 
-/* The attribute naming an OpenMP thread's team: OMPT's parallel region
- * id on each fork and implicit task (Score-P's OMPT adapter). */
+/* The attributes skein reads on an Enter: the one naming an OpenMP
+ * thread's team (OMPT's parallel region id on each fork and implicit
+ * task, Score-P's OMPT adapter), and a CUDA launch's stream. */
 static OTF2_CallbackCode
 def_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name, OTF2_StringRef description,
 	      OTF2_Type type)
 {
 	struct otf2r *r = ud;
 	(void)description;
-	if (type == OTF2_TYPE_UINT64 && self < UINT32_MAX &&
-	    !strcmp(trace_str(r->t, str_of(r, name)), "OMPT_PARALLEL_REGION_ID"))
+	const char *s = trace_str(r->t, str_of(r, name));
+	if (type == OTF2_TYPE_UINT64 && self < UINT32_MAX && !strcmp(s, "OMPT_PARALLEL_REGION_ID"))
 		r->team_attr = self + 1;
+	/* the stream a CUDA call refers to (Score-P's CUDA adapter) */
+	if (type == OTF2_TYPE_LOCATION && self < UINT32_MAX && !strcmp(s, "CUDA_STREAM_REF"))
+		r->stream_attr = self + 1;
 	return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -151,11 +151,13 @@ own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 	struct otf2r *r = v->r;
 	const struct trace_location *L = &r->t->locations[li];
 	const struct otf2r_local *l = r->locals ? &r->locals[li] : NULL;
-	struct otf2_evt_maps m = { .cc = &r->cc, .team_attr = r->team_attr };
+	struct otf2_evt_maps m = { .cc = &r->cc, .team_attr = r->team_attr, .stream_attr = r->stream_attr };
 	if (l)
 		m = (struct otf2_evt_maps){ .region = l->region_map, .comm = l->comm_map,
 					    .calling_context = l->cc_map, .win = l->win_map, .attr = l->attr_map,
-					    .team_attr = r->team_attr, .cc = &r->cc, .iv = l->iv, .n_iv = l->n_iv };
+					    .loc = l->loc_map,
+					    .team_attr = r->team_attr, .stream_attr = r->stream_attr, .cc = &r->cc,
+					    .iv = l->iv, .n_iv = l->n_iv };
 	struct otf2_evt e;
 	int rc = otf2_evt_open(&e, path, r->anc.evt_chunk, buf, &m);
 	struct otf2_evt_rec x[OWN_BATCH];

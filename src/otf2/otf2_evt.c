@@ -246,7 +246,7 @@ mapped(const OTF2_IdMap *m, uint64_t id)
 	return (uint32_t)id;
 }
 
-/* The team attribute's value (+ 1) in an attribute list [p, lim): a count,
+/* The team or stream attribute's value (+ 1) in an attribute list [p, lim): a count,
  * then each attribute's ref (mapped), type and value (1 or 2 bytes for
  * 8- and 16-bit integers, 4 or 8 for floating point, compressed
  * otherwise, as libotf2 writes them); 0 when it is not there, or the
@@ -271,7 +271,11 @@ team_tag(const struct otf2_evt *e, const uint8_t *p, const uint8_t *lim)
 		} else if (cint(&p, lim, big, 8, &v)) {
 			return 0;
 		}
-		if (type == 4 && (uint64_t)mapped(e->m.attr, a) + 1 == e->m.team_attr)
+		uint64_t ref = (uint64_t)mapped(e->m.attr, a) + 1, g;
+		/* a location is a local reference, mapped as libotf2 maps it */
+		if (type == 13 && e->m.loc && OTF2_IdMap_GetGlobalId(e->m.loc, v, &g) == OTF2_SUCCESS)
+			v = g;
+		if ((type == 4 && ref == e->m.team_attr) || (type == 13 && ref == e->m.stream_attr))
 			return v < UINT64_MAX ? v + 1 : 0;
 	}
 	return 0;
@@ -532,7 +536,7 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 		const uint8_t *lim = p + len;
 		if (type == T_ATTRIBUTE_LIST) {
 			/* it belongs to the record after it */
-			e->tag = e->m.team_attr ? team_tag(e, p, lim) : 0;
+			e->tag = e->m.team_attr || e->m.stream_attr ? team_tag(e, p, lim) : 0;
 			p = lim;
 			continue;
 		}

@@ -63,8 +63,9 @@ void otf2_ccmap_fini(struct otf2_ccmap *m);
  * the archive's calling contexts, and its clock stretches (the window
  * table maps RMA windows). */
 struct otf2_evt_maps {
-	const OTF2_IdMap *region, *comm, *calling_context, *win, *attr;
-	uint32_t team_attr;      /* the attribute tagging an Enter (global ref + 1), 0: none */
+	const OTF2_IdMap *region, *comm, *calling_context, *win, *attr, *loc;
+	uint32_t team_attr;      /* the attributes tagging an Enter (global ref + 1), 0: none: */
+	uint32_t stream_attr;    /* a team id (uint64), a stream (location) */
 	const struct otf2_ccmap *cc;
 	const struct otf2_clock_iv *iv;
 	uint32_t n_iv;

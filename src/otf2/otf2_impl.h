@@ -97,7 +97,7 @@ enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
  * reader), and the clock
  * offsets in definition order with the stretches between them. */
 struct otf2r_local {
-	const OTF2_IdMap *region_map, *comm_map, *cc_map, *win_map, *attr_map;
+	const OTF2_IdMap *region_map, *comm_map, *cc_map, *win_map, *attr_map, *loc_map;
 	uint64_t *clock_time;
 	int64_t *clock_offset;
 	size_t n_clock, cap_clock;
@@ -139,6 +139,7 @@ struct otf2r {
 	uint32_t *lane_of_loc;           /* location index -> lane, or TRACE_NONE */
 	uint32_t copy_region[2];         /* "[copy to device]", "[copy to host]" */
 	uint32_t team_attr;              /* OMPT_PARALLEL_REGION_ID's global ref + 1, or 0 */
+	uint32_t stream_attr;            /* CUDA_STREAM_REF's (a launch's stream) + 1, or 0 */
 
 	int have_clock;
 	pthread_mutex_t msg_mu;  /* guards otf2_msg and otf2_err: OTF2 reports from any reader thread */

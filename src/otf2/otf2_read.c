@@ -174,7 +174,7 @@ on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
 	r->local_kinds[r->local_at] |= OTF2R_LOCAL_MAPS;
 	if (type != OTF2_MAPPING_REGION && type != OTF2_MAPPING_COMM &&
 	    type != OTF2_MAPPING_CALLING_CONTEXT && type != OTF2_MAPPING_RMA_WIN &&
-	    type != OTF2_MAPPING_ATTRIBUTE)
+	    type != OTF2_MAPPING_ATTRIBUTE && type != OTF2_MAPPING_LOCATION)
 		return OTF2_CALLBACK_SUCCESS;
 	struct otf2r_local *l = local_of(r);
 	if (!l)
@@ -182,7 +182,8 @@ on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
 	*(type == OTF2_MAPPING_REGION ? &l->region_map
 	  : type == OTF2_MAPPING_COMM ? &l->comm_map
 	  : type == OTF2_MAPPING_RMA_WIN ? &l->win_map
-	  : type == OTF2_MAPPING_ATTRIBUTE ? &l->attr_map : &l->cc_map) = map;
+	  : type == OTF2_MAPPING_ATTRIBUTE ? &l->attr_map
+	  : type == OTF2_MAPPING_LOCATION ? &l->loc_map : &l->cc_map) = map;
 	return OTF2_CALLBACK_SUCCESS;
 }
 

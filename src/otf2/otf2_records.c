@@ -247,9 +247,14 @@ evt_enter(EVT_ARGS, OTF2_RegionRef region)
 	(void)loc, (void)pos;
 	struct evblock *k = ud;
 	uint64_t v, tag = 0;
+	OTF2_LocationRef s;
 	if (k->r->team_attr && attrs &&
 	    OTF2_AttributeList_GetUint64(attrs, k->r->team_attr - 1, &v) == OTF2_SUCCESS && v < UINT64_MAX)
 		tag = v + 1;
+	else if (k->r->stream_attr && attrs &&
+		 OTF2_AttributeList_GetLocationRef(attrs, k->r->stream_attr - 1, &s) == OTF2_SUCCESS &&
+		 s < UINT64_MAX)
+		tag = s + 1;
 	return go_on(region_event(ud, REC_ENTER, time, region, tag));
 }
 

@@ -146,6 +146,27 @@ hybrid_place_rank(const struct trace *t, const struct hybrid *h, uint32_t p)
 	return p < h->n_timelines ? p : trace_lanes(t, NULL)[p - h->n_timelines].timeline;
 }
 
+uint64_t
+hy_tag(const struct hy *y, uint32_t place, const struct trace_frame *fr)
+{
+	uint32_t n;
+	const struct trace_tag *g = trace_tags(y->t, &n);
+	if (!y->loc_of_place || !n)
+		return 0;
+	uint32_t loc = y->loc_of_place[place], lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (g[mid].location < loc || (g[mid].location == loc && g[mid].time < fr->t_enter))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && g[lo].location == loc && g[lo].time == fr->t_enter; lo++)
+		if (g[lo].region == fr->region)
+			return g[lo].value < UINT64_MAX ? g[lo].value + 1 : 0;
+	return 0;
+}
+
 /* Are two host calls' classes of one kind (copies, synchronous or not)? */
 static int
 same_kind(uint8_t a, uint8_t b)
@@ -180,7 +201,13 @@ host_calls(struct hy *y, uint32_t place)
 			continue;
 		if (VEC_GROW(y->calls, y->n_calls, y->cap_calls))
 			return ERR_NOMEM;
-		y->calls[y->n_calls++] = (struct call){ fr[i].t_enter, fr[i].t_leave, place, i, c };
+		/* a launch tagged with its stream (Score-P's CUDA_STREAM_REF) */
+		uint32_t stream = TRACE_NONE;
+		uint64_t tag = c == HY_LAUNCH ? hy_tag(y, place, &fr[i]) : 0;
+		for (uint32_t s = 0; tag && s < y->n_streams && stream == TRACE_NONE; s++)
+			if (y->stream_id[s] == tag - 1)
+				stream = y->stream_place[s];
+		y->calls[y->n_calls++] = (struct call){ fr[i].t_enter, fr[i].t_leave, place, i, stream, c };
 	}
 	return 0;
 }
@@ -244,12 +271,45 @@ by_enter(const void *ctx, uint32_t a, uint32_t b)
  * there are calls too many: a device's clock may lag the host's (on
  * casita-2_cuda_simple copies are recorded after their call returned),
  * so the rule is not trusted where nothing was lost. */
+/* The calls ci[0 .. nc) (by time) and the work order[0 .. nw) (by start)
+ * paired first in, first out. Where calls outnumber the work (device
+ * records lost), a call whose successor came while the stream was idle
+ * is left unpaired. */
+static void
+pair_run(struct hy *y, const uint32_t *ci, uint32_t nc, const uint32_t *order, uint32_t nw)
+{
+	uint32_t j = 0, surplus = nc > nw ? nc - nw : 0;
+	for (uint32_t k = 0; k < nw; k++) {
+		uint32_t wi = order[k];
+		struct work *w = &y->work[wi];
+		/* the stream's work before it (the work is by stream, in
+		 * time order) ended at idle */
+		uint64_t idle = wi > 0 && y->work[wi - 1].place == w->place ? y->work[wi - 1].leave : 0;
+		while (surplus && j + 1 < nc && y->calls[ci[j + 1]].enter <= w->enter &&
+		       idle <= y->calls[ci[j + 1]].enter) {
+			y->h->unpaired_calls++;
+			surplus--;
+			j++;
+		}
+		if (j == nc) {
+			y->h->unpaired_work++;
+			continue;
+		}
+		const struct call *c = &y->calls[ci[j]];
+		w->call = ci[j++];
+		w->issue = c->enter < w->enter ? c->enter : w->enter;
+	}
+	y->h->unpaired_calls += nc - j;
+}
+
 static int
 pair(struct hy *y)
 {
 	if (y->n_calls)
 		qsort(y->calls, y->n_calls, sizeof *y->calls, by_call_enter);
-	uint32_t *ci = malloc((y->n_calls + 1) * sizeof *ci);
+	/* twice: a stream's share is gathered after the whole (and the
+	 * order's likewise: one_rank reserves it twice the work) */
+	uint32_t *ci = malloc((2 * y->n_calls + 1) * sizeof *ci);
 	if (!ci)
 		return ERR_NOMEM;
 	for (int copy = 0; copy < 2; copy++) {
@@ -267,28 +327,29 @@ pair(struct hy *y)
 			free(ci);
 			return ERR_NOMEM;
 		}
-		uint32_t j = 0, surplus = nc > nw ? nc - nw : 0;
-		for (uint32_t k = 0; k < nw; k++) {
-			uint32_t wi = y->order[k];
-			struct work *w = &y->work[wi];
-			/* the stream's work before it (the work is by stream, in
-			 * time order) ended at idle */
-			uint64_t idle = wi > 0 && y->work[wi - 1].place == w->place ? y->work[wi - 1].leave : 0;
-			while (surplus && j + 1 < nc && y->calls[ci[j + 1]].enter <= w->enter &&
-			       idle <= y->calls[ci[j + 1]].enter) {
-				y->h->unpaired_calls++;
-				surplus--;
-				j++;
-			}
-			if (j == nc) {
-				y->h->unpaired_work++;
-				continue;
-			}
-			const struct call *c = &y->calls[ci[j]];
-			w->call = ci[j++];
-			w->issue = c->enter < w->enter ? c->enter : w->enter;
+		/* launches that each name their stream (Score-P's
+		 * CUDA_STREAM_REF): each stream's kernels with its launches;
+		 * else the process's kernels with its launches in time order */
+		int tagged = !copy && nc > 0;
+		for (uint32_t c = 0; c < nc && tagged; c++)
+			tagged = y->calls[ci[c]].stream != TRACE_NONE;
+		if (!tagged) {
+			pair_run(y, ci, nc, y->order, nw);
+			continue;
 		}
-		y->h->unpaired_calls += nc - j;
+		/* stream by stream: its launches and its kernels, kept in the
+		 * tails of ci and order (both already in time order) */
+		for (uint32_t s = 0; s < y->n_streams; s++) {
+			uint32_t place = y->stream_place[s], mc = 0, mw = 0;
+			uint32_t *sc = ci + nc, *sw = y->order + nw;
+			for (uint32_t c = 0; c < nc; c++)
+				if (y->calls[ci[c]].stream == place)
+					sc[mc++] = ci[c];
+			for (uint32_t k = 0; k < nw; k++)
+				if (y->work[y->order[k]].place == place)
+					sw[mw++] = y->order[k];
+			pair_run(y, sc, mc, sw, mw);
+		}
 	}
 	free(ci);
 	return 0;
@@ -422,15 +483,27 @@ static int
 one_rank(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes, int locked)
 {
 	const struct trace_lane *L = trace_lanes(y->t, NULL);
+	const struct trace_location *locs = trace_locations(y->t, NULL);
 	uint32_t n_tl = y->h->n_timelines;
 	y->n_calls = y->n_work = 0;
+	/* its streams, for the launches tagged with theirs */
+	y->n_streams = 0;
+	for (uint32_t i = 0; i < n_lanes && y->loc_of_place; i++) {
+		if (L[lanes[i]].kind != LANE_GPU)
+			continue;
+		if (VEC_GROW(y->stream_place, y->n_streams, y->cap_stream_place) ||
+		    VEC_GROW(y->stream_id, y->n_streams, y->cap_stream_id))
+			return ERR_NOMEM;
+		y->stream_id[y->n_streams] = locs[L[lanes[i]].location].id;
+		y->stream_place[y->n_streams++] = n_tl + lanes[i];
+	}
 	int rc = host_calls(y, tl);
 	for (uint32_t i = 0; i < n_lanes && !rc; i++) {
 		uint32_t place = n_tl + lanes[i];
 		rc = L[lanes[i]].kind == LANE_GPU ? device_work(y, place) : host_calls(y, place);
 	}
 	if (!rc && y->n_work) {
-		if ((rc = reserve_order(y, y->n_work)))
+		if ((rc = reserve_order(y, 2 * y->n_work)))
 			return rc;
 		if (!(rc = pair(y)) && !(rc = stream_edges(y)))
 			rc = host_waits(y);
@@ -612,6 +685,8 @@ out:
 	free(y.prefix_end);
 	free(y.prefix_at);
 	free(y.loc_of_place);
+	free(y.stream_id);
+	free(y.stream_place);
 	if (rc) {
 		hybrid_free(h);
 		return err_set(e, rc, "the threads' and streams' dependencies: out of memory");

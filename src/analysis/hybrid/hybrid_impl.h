@@ -17,6 +17,7 @@
 struct call {
 	uint64_t enter, leave;
 	uint32_t place, frame;
+	uint32_t stream;          /* a launch's stream (its tag), or TRACE_NONE */
 	uint8_t cls;
 };
 
@@ -42,7 +43,11 @@ struct hy {
 	uint64_t *prefix_end;
 	uint32_t *prefix_at;
 	size_t n_waits_cap, n_edges_cap;
-	uint32_t *loc_of_place;   /* with team tags (trace_tags): each place's location index */
+	uint32_t *loc_of_place;   /* with tags (trace_tags): each place's location index */
+	/* the rank's streams: their OTF2 location ids and places */
+	uint64_t *stream_id;
+	uint32_t *stream_place, n_streams;
+	size_t cap_stream_id, cap_stream_place;
 };
 
 static inline uint8_t
@@ -50,6 +55,10 @@ cls_of(const struct hy *y, const struct trace_frame *f)
 {
 	return y->cls[f->region];
 }
+
+/* The tag (trace_tags) of place's frame fr, + 1, or 0: an OpenMP team's
+ * id, a launch's stream (OTF2 location id). */
+uint64_t hy_tag(const struct hy *y, uint32_t place, const struct trace_frame *fr);
 
 /* Adds a wait state (its index in *id) or an edge. 0 or ERR_NOMEM. */
 int hy_add_wait(struct hy *y, uint64_t from, uint64_t to, uint32_t place, uint32_t frame,

@@ -94,29 +94,6 @@ struct region {
 	uint8_t unsure;          /* a fork: a part begun while it was open has no team */
 };
 
-/* The team id (+ 1) its Enter was tagged with, or 0: the tag of the
- * frame's location, time and region (tags: by location, then time). */
-static uint64_t
-tag_of(const struct hy *y, uint32_t place, const struct trace_frame *fr)
-{
-	uint32_t n;
-	const struct trace_tag *g = trace_tags(y->t, &n);
-	if (!y->loc_of_place || !n)
-		return 0;
-	uint32_t loc = y->loc_of_place[place], lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (g[mid].location < loc || (g[mid].location == loc && g[mid].time < fr->t_enter))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < n && g[lo].location == loc && g[lo].time == fr->t_enter; lo++)
-		if (g[lo].region == fr->region)
-			return g[lo].value < UINT64_MAX ? g[lo].value + 1 : 0;
-	return 0;
-}
-
 static int
 by_enter(const void *p, const void *q)
 {
@@ -160,7 +137,7 @@ regions_of(struct hy *y, uint32_t p, uint32_t tl, struct region **f, size_t *nf,
 		if (c != HY_PARALLEL && c != HY_IMPLICIT)
 			continue;
 		int nested = inside2(y, fr, k, HY_PARALLEL, HY_IMPLICIT, TRACE_NONE);
-		struct region x = { fr[k].t_enter, fr[k].t_leave, tag_of(y, p, &fr[k]), p, k, TRACE_NONE, 0 };
+		struct region x = { fr[k].t_enter, fr[k].t_leave, hy_tag(y, p, &fr[k]), p, k, TRACE_NONE, 0 };
 		if (c == HY_PARALLEL && (nested || p == tl)) {
 			if (VEC_GROW(*f, *nf, *cf))
 				return ERR_NOMEM;
