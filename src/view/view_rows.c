@@ -453,7 +453,24 @@ view_tl_lanes_toggle(struct view *v)
 	trace_timelines(v->t, &n_tl);
 	if (!v->tl_open && !(v->tl_open = calloc(n_tl + 1, 1)))
 		return 1;
-	if (v->sel_rank < n_tl)
-		v->tl_open[v->sel_rank] = !v->tl_open[v->sel_rank];
+	if (v->sel_rank >= n_tl)
+		return 1;
+	uint32_t n_lanes, has = 0;
+	const struct trace_lane *L = trace_lanes(v->t, &n_lanes);
+	for (uint32_t i = 0; i < n_lanes && !has; i++)
+		has = L[i].timeline == v->sel_rank;
+	if (!has) {
+		view_set_message(v, 0, "rank %u's process has no threads or GPU streams", v->sel_rank);
+		return 1;
+	}
+	v->tl_open[v->sel_rank] = !v->tl_open[v->sel_rank];
+	/* a row of several ranks (a block, a cluster) shows no lanes: say
+	 * so, rather than seem to do nothing */
+	const uint32_t *list;
+	uint32_t n, r0, r1;
+	if (v->tl_open[v->sel_rank] && view_row_ranks(v, view_row_selected(v), &list, &n, &r0, &r1) &&
+	    (list ? n : r1 - r0) > 1)
+		view_set_message(v, 0, "rank %u's process opened: its threads and streams show where its row is one "
+				 "rank (zoom in)", v->sel_rank);
 	return 1;
 }
