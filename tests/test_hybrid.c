@@ -511,6 +511,20 @@ post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
 	return 0;
 }
 
+/* An archive DIR/traces written serially, its event files open. */
+static OTF2_Archive *
+new_archive(const char *dir)
+{
+	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	assert_non_null(a);
+	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
+	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
+	OTF2_Archive_SetSerialCollectiveCallbacks(a);
+	OTF2_Archive_OpenEvtFiles(a);
+	return a;
+}
+
 /* A process without MPI, its master (location 0) and one OpenMP thread
  * (1): the master's parallel regions [100, 200] and [200, 300], each a
  * loop and an implicit barrier entered at 150 and 250; the thread's
@@ -520,13 +534,7 @@ post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
 static void
 back_to_back(const char *dir, uint64_t x)
 {
-	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
-					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	assert_non_null(a);
-	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
-	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
-	OTF2_Archive_SetSerialCollectiveCallbacks(a);
-	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_Archive *a = new_archive(dir);
 	/* per location: enter/leave (1/0), time, region (0 parallel, 1 for, 2 barrier) */
 	const uint64_t ev[2][12][3] = {
 		{ { 1, 100, 0 }, { 1, 100, 1 }, { 0, 150, 1 }, { 1, 150, 2 }, { 0, 198, 2 }, { 0, 200, 0 },
@@ -605,13 +613,7 @@ teams_back_to_back(void **state)
 static void
 two_streams(const char *dir, int tags)
 {
-	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
-					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	assert_non_null(a);
-	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
-	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
-	OTF2_Archive_SetSerialCollectiveCallbacks(a);
-	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_Archive *a = new_archive(dir);
 	OTF2_AttributeList *al = OTF2_AttributeList_New();
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
 	if (tags)

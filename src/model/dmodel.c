@@ -374,6 +374,25 @@ dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, size_t
 	return 0;
 }
 
+/* Every rank's *v (*n records of elem bytes) concatenated in rank order
+ * into *v on every rank (rcount: scratch, c->size + 1). 0, ERR_LIMIT or
+ * the communication's error. */
+static int
+gather_whole(struct dcomm *c, void **v, size_t *n, size_t *cap, size_t elem, uint64_t *rcount)
+{
+	void *all = NULL;
+	int rc = dcomm_allgatherv(c, *v, *n * elem, &all, rcount);
+	if (rc)
+		return rc;
+	uint64_t got = 0;
+	for (uint32_t r = 0; r < c->size; r++)
+		got += rcount[r] / elem;
+	free(*v);
+	*v = all;
+	*n = *cap = (size_t)got;
+	return got > VEC_MAX_ID ? ERR_LIMIT : 0;
+}
+
 int
 trace_lanes_gather(struct dcomm *c, struct trace *t)
 {
@@ -428,34 +447,12 @@ trace_lanes_gather(struct dcomm *c, struct trace *t)
 		/* every rank's or none: a frame without its bytes has none */
 		t->n_lane_bytes = t->cap_lane_bytes = got == n ? (size_t)n : 0;
 	}
-	/* the locks' holds, in rank order: by location, as a serial read's */
-	void *holds = NULL;
+	/* the locks' holds and the tags, in rank order: by location, as a
+	 * serial read's */
 	if (!rc)
-		rc = dcomm_allgatherv(c, t->holds, t->n_holds * sizeof *t->holds, &holds, rcount);
-	if (!rc) {
-		uint64_t got = 0;
-		for (uint32_t r = 0; r < c->size; r++)
-			got += rcount[r] / sizeof *t->holds;
-		free(t->holds);
-		t->holds = holds;
-		t->n_holds = t->cap_holds = (size_t)got;
-		if (got > VEC_MAX_ID)
-			rc = ERR_LIMIT;
-	}
-	/* the team tags likewise */
-	void *tags = NULL;
+		rc = gather_whole(c, (void **)&t->holds, &t->n_holds, &t->cap_holds, sizeof *t->holds, rcount);
 	if (!rc)
-		rc = dcomm_allgatherv(c, t->tags, t->n_tags * sizeof *t->tags, &tags, rcount);
-	if (!rc) {
-		uint64_t got = 0;
-		for (uint32_t r = 0; r < c->size; r++)
-			got += rcount[r] / sizeof *t->tags;
-		free(t->tags);
-		t->tags = tags;
-		t->n_tags = t->cap_tags = (size_t)got;
-		if (got > VEC_MAX_ID)
-			rc = ERR_LIMIT;
-	}
+		rc = gather_whole(c, (void **)&t->tags, &t->n_tags, &t->cap_tags, sizeof *t->tags, rcount);
 	free(rcount);
 	return rc;
 }

@@ -243,6 +243,13 @@ open_forget(struct evblock *k, uint32_t h)
 		open_remove(k, i);
 }
 
+/* Has the location being read holds in the block (from hd_first)? */
+static int
+has_holds(const struct evblock *k)
+{
+	return k->n_hd > k->hd_first && k->hd[k->hd_first].location == k->cur_loc;
+}
+
 int
 otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
 		  uint32_t order)
@@ -255,7 +262,7 @@ otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, 
 		time = build_time(k->b, time);
 	if (time == UINT64_MAX)
 		time--;
-	if (k->n_hd == k->hd_first || k->hd[k->hd_first].location != k->cur_loc)
+	if (!has_holds(k))
 		k->hd_first = k->n_hd;       /* the location's first hold */
 	uint64_t key = (uint64_t)model << 32 | lock;
 	size_t i = k->cap_ho ? open_slot(k, key) : 0;
@@ -303,8 +310,8 @@ otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, 
 void
 otf2r_holds_end(struct evblock *k)
 {
-	if (k->n_hd == k->hd_first || k->hd[k->hd_first].location != k->cur_loc)
-		return;                      /* no hold of this location */
+	if (!has_holds(k))
+		return;
 	size_t out = k->hd_first;
 	for (size_t i = k->hd_first; i < k->n_hd; i++) {
 		if (k->hd[i].release != UINT64_MAX)
@@ -348,56 +355,51 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 	}
 }
 
-/* The blocks' team tags, in block (so location) order, into t. */
+/* Records of elem bytes kept by each block (block i's: part(&blocks[i],
+ * &count)), joined in block (so location) order into a new *out of *n
+ * records (NULL and 0 when none); the old *out freed. 0, ERR_LIMIT or
+ * ERR_NOMEM. */
 static int
-tags_join(struct trace *t, const struct evblock *blocks, uint32_t n)
+blocks_concat(const struct evblock *blocks, uint32_t n, size_t elem,
+	      const void *(*part)(const struct evblock *, size_t *), void **out, size_t *n_out)
 {
-	size_t total = 0;
-	for (uint32_t i = 0; i < n; i++)
-		total += blocks[i].n_tg;
-	free(t->tags);
-	t->tags = NULL;
-	t->n_tags = t->cap_tags = 0;
+	size_t total = 0, k;
+	for (uint32_t i = 0; i < n; i++) {
+		part(&blocks[i], &k);
+		total += k;
+	}
+	free(*out);
+	*out = NULL;
+	*n_out = 0;
 	if (!total)
 		return 0;
 	if (total > VEC_MAX_ID)
 		return ERR_LIMIT;
-	if (!(t->tags = malloc(total * sizeof *t->tags)))
+	if (!(*out = malloc(total * elem)))
 		return ERR_NOMEM;
 	size_t at = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (blocks[i].n_tg)
-			memcpy(t->tags + at, blocks[i].tg, blocks[i].n_tg * sizeof *t->tags);
-		at += blocks[i].n_tg;
+		const void *p = part(&blocks[i], &k);
+		if (k)
+			memcpy((char *)*out + at * elem, p, k * elem);
+		at += k;
 	}
-	t->n_tags = t->cap_tags = total;
+	*n_out = total;
 	return 0;
 }
 
-/* The blocks' holds, in block (so location) order, into t. */
-static int
-holds_join(struct trace *t, const struct evblock *blocks, uint32_t n)
+static const void *
+block_holds(const struct evblock *k, size_t *n)
 {
-	size_t total = 0;
-	for (uint32_t i = 0; i < n; i++)
-		total += blocks[i].n_hd;
-	free(t->holds);
-	t->holds = NULL;
-	t->n_holds = t->cap_holds = 0;
-	if (!total)
-		return 0;
-	if (total > VEC_MAX_ID)
-		return ERR_LIMIT;
-	if (!(t->holds = malloc(total * sizeof *t->holds)))
-		return ERR_NOMEM;
-	size_t at = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (blocks[i].n_hd)
-			memcpy(t->holds + at, blocks[i].hd, blocks[i].n_hd * sizeof *t->holds);
-		at += blocks[i].n_hd;
-	}
-	t->n_holds = t->cap_holds = total;
-	return 0;
+	*n = k->n_hd;
+	return k->hd;
+}
+
+static const void *
+block_tags(const struct evblock *k, size_t *n)
+{
+	*n = k->n_tg;
+	return k->tg;
 }
 
 int
@@ -405,9 +407,11 @@ otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n)
 {
 	struct trace *t = r->t;
 	size_t total = 0;
-	int rc = holds_join(t, blocks, n);
+	int rc = blocks_concat(blocks, n, sizeof *t->holds, block_holds, (void **)&t->holds, &t->n_holds);
+	t->cap_holds = t->n_holds;
 	if (!rc)
-		rc = tags_join(t, blocks, n);
+		rc = blocks_concat(blocks, n, sizeof *t->tags, block_tags, (void **)&t->tags, &t->n_tags);
+	t->cap_tags = t->n_tags;
 	if (rc) {
 		otf2r_lanes_drop(blocks, n);
 		return rc;
