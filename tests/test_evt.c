@@ -5,6 +5,7 @@
  * both byte orders, long records, attribute lists, records skein skips,
  * every truncation and damaged bytes (test_evt_bytes.c). */
 #include "testutil.h"
+#include "testotf2.h"
 
 #include <string.h>
 
@@ -305,6 +306,46 @@ on_omp_release(ARGS, uint32_t lock, uint32_t order)
 	return on_thread_lock(loc, time, pos, ud, attrs, OTF2_PARADIGM_OPENMP, lock, order, REC_THREAD_RELEASE_LOCK);
 }
 
+static OTF2_CallbackCode
+on_team_begin(ARGS, OTF2_CommRef team)
+{
+	UNUSED();
+	return PUSH(.kind = REC_THREAD_TEAM_BEGIN, .comm = team);
+}
+
+static OTF2_CallbackCode
+on_task(ARGS, OTF2_CommRef team, uint32_t creator, uint32_t generation, enum trace_rec kind)
+{
+	UNUSED();
+	return PUSH(.kind = kind, .request = otf2_task_id(team, creator, generation));
+}
+
+static OTF2_CallbackCode
+on_task_create(ARGS, OTF2_CommRef team, uint32_t creator, uint32_t generation)
+{
+	return on_task(loc, time, pos, ud, attrs, team, creator, generation, REC_THREAD_TASK_CREATE);
+}
+
+static OTF2_CallbackCode
+on_task_switch(ARGS, OTF2_CommRef team, uint32_t creator, uint32_t generation)
+{
+	return on_task(loc, time, pos, ud, attrs, team, creator, generation, REC_THREAD_TASK_SWITCH);
+}
+
+static OTF2_CallbackCode
+on_omp_task_create(ARGS, uint64_t task)
+{
+	UNUSED();
+	return PUSH(.kind = REC_THREAD_TASK_CREATE, .request = task);
+}
+
+static OTF2_CallbackCode
+on_omp_task_switch(ARGS, uint64_t task)
+{
+	UNUSED();
+	return PUSH(.kind = REC_THREAD_TASK_SWITCH, .request = task);
+}
+
 /* ---- the local definitions: mapping tables and clock offsets ---- */
 
 struct local {
@@ -457,6 +498,11 @@ compare_archive(const char *anchor, unsigned *maps, unsigned *clocks)
 	OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, on_release);
 	OTF2_EvtReaderCallbacks_SetOmpAcquireLockCallback(cb, on_omp_acquire);
 	OTF2_EvtReaderCallbacks_SetOmpReleaseLockCallback(cb, on_omp_release);
+	OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin);
+	OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, on_task_create);
+	OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, on_task_switch);
+	OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback(cb, on_omp_task_create);
+	OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback(cb, on_omp_task_switch);
 	OTF2_Reader_OpenEvtFiles(rd);
 	uint8_t *buf = malloc(evt_chunk + OTF2_EVT_PAD);
 	assert_non_null(buf);
@@ -563,20 +609,6 @@ static char tmpdir[] = "/tmp/skein-evt-XXXXXX";
 
 /* ---- an archive written by libotf2 with what the traces at hand lack ---- */
 
-static OTF2_FlushType
-pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *data, bool final)
-{
-	(void)ud; (void)type; (void)loc; (void)data; (void)final;
-	return OTF2_FLUSH;
-}
-
-static OTF2_TimeStamp
-post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
-{
-	(void)ud; (void)type; (void)loc;
-	return 0;
-}
-
 static OTF2_IdMap *
 dense_map(const uint64_t *global, size_t n)
 {
@@ -596,13 +628,7 @@ written_by_libotf2(void **state)
 	(void)state;
 	char dir[64];
 	snprintf(dir, sizeof dir, "%s/w", tmpdir);
-	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
-					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	assert_non_null(a);
-	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
-	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
-	OTF2_Archive_SetSerialCollectiveCallbacks(a);
-	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_Archive *a = tu_new_archive(dir);
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
 	assert_non_null(w);
 	OTF2_EvtWriter_Enter(w, NULL, 10, 0);
@@ -626,6 +652,14 @@ written_by_libotf2(void **state)
 	OTF2_EvtWriter_ThreadAcquireLock(w, NULL, 190, OTF2_PARADIGM_PTHREAD, 6, 2);
 	OTF2_EvtWriter_ThreadReleaseLock(w, NULL, 200, OTF2_PARADIGM_PTHREAD, 6, 2);
 	OTF2_EvtWriter_OmpReleaseLock(w, NULL, 210, 5, 1);
+	/* OpenMP's teams and tasks (the team a mapped communicator; the
+	 * team's end not read), OTF2 1.x's tasks */
+	OTF2_EvtWriter_ThreadTeamBegin(w, NULL, 215, 1);
+	OTF2_EvtWriter_ThreadTaskCreate(w, NULL, 220, 0, 2, 7);
+	OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, 225, 1, 70000, 9);
+	OTF2_EvtWriter_ThreadTeamEnd(w, NULL, 226, 1);
+	OTF2_EvtWriter_OmpTaskCreate(w, NULL, 230, 123456789012ull);
+	OTF2_EvtWriter_OmpTaskSwitch(w, NULL, 235, 42);
 #pragma GCC diagnostic pop
 	OTF2_EvtWriter_Leave(w, NULL, 250, 0);
 	OTF2_Archive_CloseEvtWriter(a, w);
@@ -660,16 +694,17 @@ written_by_libotf2(void **state)
 	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
 	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 						OTF2_UNDEFINED_LOCATION_GROUP);
-	OTF2_GlobalDefWriter_WriteLocation(g, 0, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 18, 0);
+	OTF2_GlobalDefWriter_WriteLocation(g, 0, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 24, 0);
 	OTF2_Archive_CloseGlobalDefWriter(a, g);
 	OTF2_Archive_Close(a);
 
 	char anchor[80];
 	snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
 	unsigned maps_seen = 0, clocks = 0;
-	/* 18 event records; libotf2 delivers 15 (not the buffer flush, nor two
-	 * of the calling contexts), as skein's decoding must */
-	assert_int_equal(compare_archive(anchor, &maps_seen, &clocks), 15);
+	/* 24 event records; libotf2 delivers 20 (not the buffer flush, nor two
+	 * of the calling contexts, nor the team's end), as skein's decoding
+	 * must */
+	assert_int_equal(compare_archive(anchor, &maps_seen, &clocks), 20);
 	assert_int_equal(maps_seen, 1);
 	assert_int_equal(clocks, 1);
 }
@@ -683,13 +718,7 @@ rma_written_by_libotf2(void **state)
 	(void)state;
 	char dir[64];
 	snprintf(dir, sizeof dir, "%s/r", tmpdir);
-	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
-					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	assert_non_null(a);
-	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
-	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
-	OTF2_Archive_SetSerialCollectiveCallbacks(a);
-	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_Archive *a = tu_new_archive(dir);
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
 	assert_non_null(w);
 	uint64_t t = 10;

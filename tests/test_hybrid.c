@@ -6,6 +6,7 @@
  * take in turn, a task the master waits for in a taskwait), and the shared
  * casita-2_cuda_simple against otf2-print's counts and CASITA's path. */
 #include "testutil.h"
+#include "testotf2.h"
 
 #include "analysis/core/analysis.h"
 #include "analysis/explain/explain.h"
@@ -497,34 +498,6 @@ task_wait(void **state)
 
 /* ---- two parallel regions back to back, written by libotf2 ---- */
 
-static OTF2_FlushType
-pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *data, bool final)
-{
-	(void)ud; (void)type; (void)loc; (void)data; (void)final;
-	return OTF2_FLUSH;
-}
-
-static OTF2_TimeStamp
-post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
-{
-	(void)ud; (void)type; (void)loc;
-	return 0;
-}
-
-/* An archive DIR/traces written serially, its event files open. */
-static OTF2_Archive *
-new_archive(const char *dir)
-{
-	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
-					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	assert_non_null(a);
-	static OTF2_FlushCallbacks flush = { pre_flush, post_flush };
-	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
-	OTF2_Archive_SetSerialCollectiveCallbacks(a);
-	OTF2_Archive_OpenEvtFiles(a);
-	return a;
-}
-
 /* A process without MPI, its master (location 0) and one OpenMP thread
  * (1): the master's parallel regions [100, 200] and [200, 300], each a
  * loop and an implicit barrier entered at 150 and 250; the thread's
@@ -534,7 +507,7 @@ new_archive(const char *dir)
 static void
 back_to_back(const char *dir, uint64_t x)
 {
-	OTF2_Archive *a = new_archive(dir);
+	OTF2_Archive *a = tu_new_archive(dir);
 	/* per location: enter/leave (1/0), time, region (0 parallel, 1 for, 2 barrier) */
 	const uint64_t ev[2][12][3] = {
 		{ { 1, 100, 0 }, { 1, 100, 1 }, { 0, 150, 1 }, { 1, 150, 2 }, { 0, 198, 2 }, { 0, 200, 0 },
@@ -613,7 +586,7 @@ teams_back_to_back(void **state)
 static void
 two_streams(const char *dir, int tags)
 {
-	OTF2_Archive *a = new_archive(dir);
+	OTF2_Archive *a = tu_new_archive(dir);
 	OTF2_AttributeList *al = OTF2_AttributeList_New();
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
 	if (tags)

@@ -99,7 +99,8 @@ static const struct expect traces[] = {
 			     [REC_MPI_COLLECTIVE_END] = 24, [REC_RMA_WIN_CREATE] = 4,
 			     [REC_RMA_WIN_DESTROY] = 4, [REC_RMA_PUT] = 42, [REC_RMA_GET] = 44,
 			     [REC_RMA_OP_COMPLETE_BLOCKING] = 86, [REC_THREAD_ACQUIRE_LOCK] = 40,
-			     [REC_THREAD_RELEASE_LOCK] = 40, [REC_OTHER] = 294 },
+			     [REC_THREAD_RELEASE_LOCK] = 40, [REC_THREAD_TEAM_BEGIN] = 98,
+			     [REC_OTHER] = 196 },
 		/* the CUDA copies' RMA records are on the GPU streams' locations,
 		 * which are no timelines: counted, not modelled */
 		.ranks = 2, .rank_events = { 1032, 1018 }, .other_locations = 4,
@@ -116,7 +117,8 @@ static const struct expect traces[] = {
 			     [REC_MPI_COLLECTIVE_END] = 2004, [REC_RMA_WIN_CREATE] = 4,
 			     [REC_RMA_WIN_DESTROY] = 4, [REC_RMA_PUT] = 3964, [REC_RMA_GET] = 3966,
 			     [REC_RMA_OP_COMPLETE_BLOCKING] = 7930, [REC_THREAD_ACQUIRE_LOCK] = 8000,
-			     [REC_THREAD_RELEASE_LOCK] = 8000, [REC_OTHER] = 40090 },
+			     [REC_THREAD_RELEASE_LOCK] = 8000, [REC_THREAD_TEAM_BEGIN] = 16036,
+			     [REC_OTHER] = 24054 },
 		.ranks = 2, .rank_events = { 72418, 72404 }, .other_locations = 8,
 		.ops = { [OP_COMPUTE] = 4004, [OP_SENDRECV] = 2000, [OP_COLLECTIVE] = 2004 },
 		.msgs = 2000, .matched = 2000,
@@ -129,7 +131,8 @@ static const struct expect traces[] = {
 			     [REC_MPI_COLLECTIVE_BEGIN] = 102, [REC_MPI_COLLECTIVE_END] = 102,
 			     [REC_RMA_WIN_CREATE] = 1, [REC_RMA_WIN_DESTROY] = 1, [REC_RMA_PUT] = 404,
 			     [REC_RMA_GET] = 404, [REC_RMA_OP_COMPLETE_BLOCKING] = 808,
-			     [REC_OTHER] = 2430 },
+			     [REC_THREAD_TEAM_BEGIN] = 410, [REC_THREAD_TASK_CREATE] = 400,
+			     [REC_THREAD_TASK_SWITCH] = 400, [REC_OTHER] = 1220 },
 		.ranks = 1, .rank_events = { 7522 }, .other_locations = 3,
 		/* the offload copies' RMA records on the rank (outside any MPI
 		 * call, inside "!$omp target..." regions): from each copy's first

@@ -330,9 +330,12 @@ struct trace_lane {
 	uint8_t kind;          /* enum trace_lane_kind */
 };
 
-/* An OpenMP thread's parallel region or implicit task tagged with its
- * team (OMPT's OMPT_PARALLEL_REGION_ID attribute on its Enter): the
- * location, the Enter's time (as its frame has it) and region, the id. */
+/* An Enter the trace names a team, task or stream for (doc/model.md): an
+ * OpenMP thread's parallel region or implicit task tagged with its team
+ * (OMPT's OMPT_PARALLEL_REGION_ID attribute; OPARI2's ThreadTeamBegin
+ * before it), a task's creation or run with the task (ThreadTaskCreate,
+ * ThreadTaskSwitch), a CUDA launch with its stream: the location, the
+ * Enter's time (as its frame has it) and region, the id. */
 struct trace_tag {
 	uint64_t time, value;
 	uint32_t location, region;
@@ -393,6 +396,9 @@ enum trace_rec {
 	REC_RMA_OP_COMPLETE_BLOCKING, REC_RMA_OP_COMPLETE_NON_BLOCKING, REC_RMA_OP_TEST,
 	REC_RMA_OP_COMPLETE_REMOTE, REC_NBC_REQUEST, REC_NBC_COMPLETE,
 	REC_THREAD_ACQUIRE_LOCK, REC_THREAD_RELEASE_LOCK,
+	/* OpenMP's teams and tasks (OTF2 1.x's OmpTaskCreate and
+	 * OmpTaskSwitch counted as the thread records) */
+	REC_THREAD_TEAM_BEGIN, REC_THREAD_TASK_CREATE, REC_THREAD_TASK_SWITCH,
 	REC_OTHER,
 	REC_COUNT
 };

@@ -208,6 +208,7 @@ read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 			       file_kind(st.st_mode));
 	k->cur_tl = L->timeline;
 	k->cur_loc = li;
+	otf2r_teams_begin(k);
 	int rc = 0;
 	if (k->cur_tl != TRACE_NONE)
 		rc = build_timeline_begin(k->b, k->cur_tl);

@@ -32,7 +32,8 @@ enum {
 	T_MPI_COLLECTIVE_END = 23, T_OMP_FORK = 24, T_OMP_TASK_CREATE = 28,
 	T_OMP_TASK_SWITCH = 29, T_OMP_TASK_COMPLETE = 30,
 	T_OMP_ACQUIRE_LOCK = 26, T_OMP_RELEASE_LOCK = 27,
-	T_THREAD_ACQUIRE_LOCK = 57, T_THREAD_RELEASE_LOCK = 58,
+	T_THREAD_TEAM_BEGIN = 55, T_THREAD_ACQUIRE_LOCK = 57, T_THREAD_RELEASE_LOCK = 58,
+	T_THREAD_TASK_CREATE = 59, T_THREAD_TASK_SWITCH = 60,
 	T_BUFFER_FLUSH = 10, T_CALLING_CONTEXT_ENTER = 66, T_CALLING_CONTEXT_LEAVE = 67,
 	/* one-sided communication, 35 .. 52 in OTF2's order (REC_RMA_WIN_CREATE ..) */
 	T_RMA_WIN_CREATE = 35, T_RMA_WIN_DESTROY, T_RMA_COLLECTIVE_BEGIN, T_RMA_COLLECTIVE_END,
@@ -429,6 +430,20 @@ fields(const struct otf2_evt *e, unsigned type, const uint8_t *p, const uint8_t 
 		r->ref = (uint32_t)a;
 		r->len = c;
 		return 0;
+	case T_THREAD_TEAM_BEGIN:
+		/* the team (c) */
+		if (cint(&p, lim, big, 4, &c))
+			return -1;
+		r->kind = REC_THREAD_TEAM_BEGIN;
+		r->comm = mapped(e->m.comm, c);
+		return 0;
+	case T_THREAD_TASK_CREATE: case T_THREAD_TASK_SWITCH:
+		/* the team (c), the creating thread (c), the generation (c) */
+		if (cint(&p, lim, big, 4, &c) || cint(&p, lim, big, 4, &a) || cint(&p, lim, big, 4, &tag))
+			return -1;
+		r->kind = type == T_THREAD_TASK_CREATE ? REC_THREAD_TASK_CREATE : REC_THREAD_TASK_SWITCH;
+		r->request = otf2_task_id(mapped(e->m.comm, c), (uint32_t)a, (uint32_t)tag);
+		return 0;
 	case T_CALLING_CONTEXT_ENTER: case T_CALLING_CONTEXT_LEAVE: {
 		/* delivered as an Enter or a Leave of the context's region
 		 * (global, not mapped again); the unwind distance is read
@@ -508,6 +523,11 @@ otf2_evt_read(struct otf2_evt *e, struct otf2_evt_rec *out, uint32_t max, uint32
 			} else if (type == T_MPI_ISEND_COMPLETE || type == T_MPI_IRECV_REQUEST) {
 				r->kind = type == T_MPI_ISEND_COMPLETE ? REC_MPI_ISEND_COMPLETE
 					: REC_MPI_IRECV_REQUEST;
+				r->request = v;
+				k++;
+			} else if (type == T_OMP_TASK_CREATE || type == T_OMP_TASK_SWITCH) {
+				r->kind = type == T_OMP_TASK_CREATE ? REC_THREAD_TASK_CREATE
+					: REC_THREAD_TASK_SWITCH;
 				r->request = v;
 				k++;
 			}

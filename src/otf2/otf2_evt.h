@@ -89,6 +89,9 @@ struct otf2_evt_maps {
  *   NonBlockingCollectiveComplete root   comm     operation   sent    received  request
  *   ThreadAcquireLock, ThreadReleaseLock (and OpenMP's older records)
  *                               lock              model       order
+ *   ThreadTeamBegin                      team
+ *   ThreadTaskCreate, ThreadTaskSwitch (and OpenMP's older records)
+ *                                                                              task (otf2_task_id)
  *
  * (MpiCollectiveEnd keeps its bytes received in request, as before.) */
 struct otf2_evt_rec {
@@ -101,6 +104,19 @@ struct otf2_evt_rec {
 	uint32_t tag;            /* message tag; a collective's operation */
 	uint8_t kind;            /* enum trace_rec, below REC_OTHER */
 };
+
+/* An OpenMP task's id from its records' team, creating thread (its
+ * number in the team) and generation (the creating thread's count of the
+ * tasks it created): exact while the team's and the thread's numbers are
+ * below 2^16, folded above. OTF2 1.x's records give the id itself. */
+static inline uint64_t
+otf2_task_id(uint32_t team, uint32_t creator, uint32_t generation)
+{
+	uint64_t hi = (uint64_t)team << 16 ^ creator;
+	if (team >> 16 || creator >> 16)
+		hi = (hi * 0x9e3779b97f4a7c15u) >> 32 | 1u << 31;
+	return hi << 32 | generation;
+}
 
 /* Bytes past a chunk the caller's buffer must have (the decoder reads a
  * compressed integer as one 8-byte load). */

@@ -186,6 +186,12 @@ struct open_hold {
 	uint32_t hold, depth;
 };
 
+/* How many instances of a team (comm + 1; 0: an empty slot) the
+ * location being read began. */
+struct team_count {
+	uint32_t comm, n;
+};
+
 /* A chunk of locations, and what reading it counted (otf2_events.c). */
 struct evblock {
 	struct otf2r *r;
@@ -213,9 +219,16 @@ struct evblock {
 	size_t n_hd, cap_hd, hd_first;
 	struct open_hold *ho;
 	size_t n_ho, cap_ho;         /* cap_ho: 0 or a power of two */
-	/* the parallel regions' team tags read into this block */
+	/* the team and task tags read into this block; the location's
+	 * teams begun (otf2_teams.c), the tag for its next Enter (+ 1, or
+	 * 0) and the Enter it read last while still open (its time and
+	 * region; TRACE_NONE: none) */
 	struct trace_tag *tg;
 	size_t n_tg, cap_tg;
+	struct team_count *tc;
+	size_t n_tc, cap_tc;          /* cap_tc: 0 or a power of two */
+	uint64_t next_tag, last_enter;
+	uint32_t last_region;
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi;
 	uint64_t bad_refs;            /* records naming undefined regions */
@@ -240,9 +253,18 @@ int otf2r_lane_end(struct evblock *k);
 int otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, uint32_t lock,
 		      uint32_t order);
 void otf2r_holds_end(struct evblock *k);
-/* An Enter of region at time (the location's, as its frame has it)
- * tagged with the parallel region's id `value` (OMPT). 0 or ERR_NOMEM. */
+/* A lane's time as its frames have it: never before its last. */
+uint64_t otf2r_lane_time(struct evblock *k, uint64_t time);
+/* Teams and tasks (otf2_teams.c): an Enter of region at time (the
+ * record's) tagged with `value` (an OMPT parallel region's id, a
+ * stream's location, a team's instance, a task's id); a location's
+ * reading begun; a ThreadTeamBegin of team comm (sets k->next_tag); a
+ * task created (tags the open Enter read last) or switched to (sets
+ * k->next_tag). Each returns 0 or ERR_NOMEM (also in k->rc). */
 int otf2r_team_tag(struct evblock *k, uint64_t time, uint32_t region, uint64_t value);
+void otf2r_teams_begin(struct evblock *k);
+int otf2r_team_begin(struct evblock *k, uint32_t comm);
+int otf2r_task_record(struct evblock *k, int create, uint64_t id);
 int otf2r_lanes_join(struct otf2r *r, struct evblock *blocks, uint32_t n);
 void otf2r_lanes_drop(struct evblock *blocks, uint32_t n);
 

@@ -101,8 +101,8 @@ close_frame(struct evblock *k, uint32_t f, uint64_t time)
 /* A lane's times never go back (as the builder clamps a rank's: a
  * frame then nests within its parent and the lane's frames stay in time
  * order, which the critical path and the views rely on). */
-static uint64_t
-lane_time(struct evblock *k, uint64_t time)
+uint64_t
+otf2r_lane_time(struct evblock *k, uint64_t time)
 {
 	if (time < k->lane_last)
 		return k->lane_last;
@@ -124,7 +124,7 @@ end_copy(struct evblock *k, uint64_t time)
 int
 otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region)
 {
-	time = lane_time(k, time);
+	time = otf2r_lane_time(k, time);
 	end_copy(k, time);
 	if (enter) {
 		uint32_t f;
@@ -152,7 +152,7 @@ otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region)
 int
 otf2r_lane_rma(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t bytes)
 {
-	time = lane_time(k, time);
+	time = otf2r_lane_time(k, time);
 	if (k->r->t->lanes[k->cur_lane].kind != LANE_GPU)
 		return 0;
 	if (rec != REC_RMA_GET && rec != REC_RMA_PUT && rec != REC_RMA_OP_COMPLETE_BLOCKING &&
@@ -257,7 +257,7 @@ otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, 
 	/* the location's times as its frames have them: never back; below
 	 * UINT64_MAX, which marks an open hold */
 	if (k->cur_lane != TRACE_NONE)
-		time = lane_time(k, time);
+		time = otf2r_lane_time(k, time);
 	else
 		time = build_time(k->b, time);
 	if (time == UINT64_MAX)
@@ -322,17 +322,6 @@ otf2r_holds_end(struct evblock *k)
 	k->n_hd = out;
 }
 
-int
-otf2r_team_tag(struct evblock *k, uint64_t time, uint32_t region, uint64_t value)
-{
-	time = k->cur_lane != TRACE_NONE ? lane_time(k, time) : build_time(k->b, time);
-	uint32_t at;
-	if (VEC_NEW_ID(k->tg, k->n_tg, k->cap_tg, &at))
-		return ERR_NOMEM;
-	k->tg[at] = (struct trace_tag){ time, value, k->cur_loc, region };
-	return 0;
-}
-
 void
 otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 {
@@ -343,7 +332,10 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 		free(blocks[i].hd);
 		free(blocks[i].ho);
 		free(blocks[i].tg);
+		free(blocks[i].tc);
 		blocks[i].tg = NULL;
+		blocks[i].tc = NULL;
+		blocks[i].n_tc = blocks[i].cap_tc = 0;
 		blocks[i].n_tg = blocks[i].cap_tg = 0;
 		blocks[i].lf = NULL;
 		blocks[i].lb = NULL;

@@ -53,14 +53,20 @@ req(uint64_t request)
 	return request == UINT64_MAX ? request - 1 : request;
 }
 
-/* Enter and Leave (an Enter tagged with its OpenMP team's id + 1, or
- * 0). Regions not defined are counted as bad references. */
+/* Enter and Leave (an Enter tagged by its attributes with its OpenMP
+ * team's id or its stream + 1, or 0; else by the team or task record
+ * before it). Regions not defined are counted as bad references. */
 static int
 region_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t region, uint64_t tag)
 {
 	uint64_t rel = stamp(k, rec, time);
 	uint32_t id = otf2r_refs_get(&k->r->region_of, region);
 	k->bad_refs += id == TRACE_NONE;
+	if (rec == REC_ENTER && !tag)
+		tag = k->next_tag;
+	k->next_tag = 0;
+	k->last_enter = rel;
+	k->last_region = rec == REC_ENTER ? id : TRACE_NONE;
 	if (tag && id != TRACE_NONE && (k->cur_lane != TRACE_NONE || k->cur_tl != TRACE_NONE) &&
 	    otf2r_team_tag(k, rel, id, tag - 1))
 		return k->rc = ERR_NOMEM;
@@ -192,6 +198,16 @@ lock_event(struct evblock *k, const struct otf2_evt_rec *x)
 				 (uint32_t)x->len);
 }
 
+/* A team begun, a task created or switched to (otf2_teams.c). */
+static int
+team_event(struct evblock *k, const struct otf2_evt_rec *x)
+{
+	stamp(k, x->kind, x->time);
+	if (x->kind == REC_THREAD_TEAM_BEGIN)
+		return otf2r_team_begin(k, x->comm);
+	return otf2r_task_record(k, x->kind == REC_THREAD_TASK_CREATE, x->request);
+}
+
 /* A record of skein's own decoding (and of libotf2's, for the records
  * below whose callbacks fill one). */
 static int
@@ -218,6 +234,8 @@ own_event(struct evblock *k, const struct otf2_evt_rec *x)
 		return nbc_event(k, x);
 	case REC_THREAD_ACQUIRE_LOCK: case REC_THREAD_RELEASE_LOCK:
 		return lock_event(k, x);
+	case REC_THREAD_TEAM_BEGIN: case REC_THREAD_TASK_CREATE: case REC_THREAD_TASK_SWITCH:
+		return team_event(k, x);
 	}
 	return 0;
 }
@@ -478,6 +496,33 @@ THREAD_LOCK_CB(evt_thread_release_lock, REC_THREAD_RELEASE_LOCK)
 	}
 OMP_LOCK_CB(evt_omp_acquire_lock, REC_THREAD_ACQUIRE_LOCK)
 OMP_LOCK_CB(evt_omp_release_lock, REC_THREAD_RELEASE_LOCK)
+
+static OTF2_CallbackCode
+evt_team_begin(EVT_ARGS, OTF2_CommRef team)
+{
+	EVT_UNUSED();
+	return OWN(.kind = REC_THREAD_TEAM_BEGIN, .comm = team);
+}
+
+#define TASK_CB(name, rec) \
+	static OTF2_CallbackCode \
+	name(EVT_ARGS, OTF2_CommRef team, uint32_t creator, uint32_t generation) \
+	{ \
+		EVT_UNUSED(); \
+		return OWN(.kind = rec, .request = otf2_task_id(team, creator, generation)); \
+	}
+TASK_CB(evt_task_create, REC_THREAD_TASK_CREATE)
+TASK_CB(evt_task_switch, REC_THREAD_TASK_SWITCH)
+
+#define OMP_TASK_CB(name, rec) \
+	static OTF2_CallbackCode \
+	name(EVT_ARGS, uint64_t task) \
+	{ \
+		EVT_UNUSED(); \
+		return OWN(.kind = rec, .request = task); \
+	}
+OMP_TASK_CB(evt_omp_task_create, REC_THREAD_TASK_CREATE)
+OMP_TASK_CB(evt_omp_task_switch, REC_THREAD_TASK_SWITCH)
 #undef OWN
 
 OTF2_EvtReaderCallbacks *
@@ -521,6 +566,11 @@ otf2r_event_callbacks(void)
 	OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, evt_thread_release_lock);
 	OTF2_EvtReaderCallbacks_SetOmpAcquireLockCallback(cb, evt_omp_acquire_lock);
 	OTF2_EvtReaderCallbacks_SetOmpReleaseLockCallback(cb, evt_omp_release_lock);
+	OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, evt_team_begin);
+	OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, evt_task_create);
+	OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, evt_task_switch);
+	OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback(cb, evt_omp_task_create);
+	OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback(cb, evt_omp_task_switch);
 	return cb;
 }
 

@@ -37,6 +37,11 @@
  *                   5 released at the largest timestamp (two holds a rank)
  *   many-locks N    plain, each rank taking N distinct locks (default
  *                   200,000) and letting them go in the order it took them
+ *   many-teams N    plain, each rank's main beginning N distinct OpenMP
+ *                   teams (default 200,000; the first the undefined one),
+ *                   each with a parallel region (main again), then creating
+ *                   a task with no region open and switching to one with
+ *                   no region entered after
  *
  * Exit status 0, or 1 with a message naming the failing call.
  */
@@ -65,6 +70,7 @@ struct spec {
 	bool no_msgs;            /* the send and receive calls hold no records */
 	bool bad_locks;          /* lock records that do not pair (above) */
 	uint32_t many_locks;     /* locks held at once */
+	uint32_t many_teams;     /* teams begun */
 };
 #define LOCK_EVENTS 7
 
@@ -141,6 +147,15 @@ write_events(OTF2_Archive *a, const struct spec *s)
 			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_PTHREAD, k, 1));
 		for (uint32_t k = 0; k < s->many_locks; k++)
 			CHECK(OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t++, OTF2_PARADIGM_PTHREAD, k, 1));
+		for (uint32_t k = 0; k < s->many_teams; k++) {
+			CHECK(OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t++, k ? k * 2654435761u : OTF2_UNDEFINED_COMM));
+			CHECK(OTF2_EvtWriter_Enter(w, NULL, t++, local_region(R_MAIN)));
+			CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(R_MAIN)));
+		}
+		if (s->many_teams) {
+			CHECK(OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t++, 1, 0, 1));
+			CHECK(OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, t++, 1, 0, 1));
+		}
 		CHECK(OTF2_EvtWriter_Leave(w, NULL, t++, local_region(R_MAIN)));
 		if (s->bad_locks) {      /* the largest time marks no open hold */
 			CHECK(OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t++, OTF2_PARADIGM_OPENMP, 5, 1));
@@ -222,7 +237,8 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	for (uint32_t r = 0; r < n; r++)
 		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, r, b + S_THREAD, OTF2_LOCATION_TYPE_CPU_THREAD,
 							 2 + ITERS * 6 + (s->bad_locks ? LOCK_EVENTS : 0) +
-							 2 * (uint64_t)s->many_locks, b + r));
+							 2 * (uint64_t)s->many_locks +
+							 (s->many_teams ? 3 * (uint64_t)s->many_teams + 2 : 0), b + r));
 	/* locations without events (e.g. metric locations) */
 	for (uint32_t k = 0; k < s->extra_locs; k++)
 		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, (uint64_t)n + k, b + S_THREAD,
@@ -307,6 +323,8 @@ parse(int argc, char **argv, struct spec *s)
 		s->bad_locks = true;
 	} else if (!strcmp(s->kind, "many-locks")) {
 		s->many_locks = n ? n : 200000;
+	} else if (!strcmp(s->kind, "many-teams")) {
+		s->many_teams = n ? n : 200000;
 	} else if (!strcmp(s->kind, "no-comm")) {
 		s->ranks = n ? n : 4;
 		s->no_msgs = true;
@@ -321,7 +339,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|bad-locks|many-locks DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|bad-locks|many-locks|many-teams DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,

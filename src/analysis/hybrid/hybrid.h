@@ -19,8 +19,9 @@
  *    the region (the fork);
  *  - an OpenMP barrier (explicit or implicit: the join's) releases every
  *    thread of the team when the last one enters it;
- *  - an OpenMP task runs after it was created (the k-th run of a task
- *    region after the k-th creation of its source line, in the process);
+ *  - an OpenMP task runs after it was created (its creation where the
+ *    trace names the tasks, else the k-th run of a task region after the
+ *    k-th creation of its source line, in the process);
  *  - a thread waiting for a lock (OpenMP's critical sections and
  *    omp_set_lock, Pthread mutexes) is released when the thread that held
  *    it before lets it go: where the trace has the locks' records

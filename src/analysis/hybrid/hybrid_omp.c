@@ -166,8 +166,8 @@ open_at(const struct region *g, const struct region *x)
  * overlaps it. f is in order of entering. TRACE_NONE when none, or when
  * several were open (*unsure set): with nested teams a thread's part may
  * belong to a team forked by another thread or, started late, to the
- * outer team, and time alone does not tell (skein reads neither OMPT's
- * parallel-region ids nor Score-P's team records); a wrong team would
+ * outer team, and time alone does not tell (the trace did not name the
+ * team: no tag, fork_tagged); a wrong team would
  * give wrong waits, so those forks' teams are not matched (their
  * `unsure` set). The 64 forks entered last before it are looked at; past
  * them, a fork still open (pm: the latest leave among f[0 .. k]) makes
@@ -207,13 +207,40 @@ fork_of(struct region *f, size_t nf, const uint64_t *pm, const struct region *x,
 	return TRACE_NONE;
 }
 
-/* The fork tagged with part x's team, on another place, or TRACE_NONE. */
-static uint32_t
-fork_tagged(const struct region *f, size_t nf, const struct region *x)
+/* A tagged fork: its tag, its index in the forks (in order of entering). */
+struct fork_tag {
+	uint64_t tag;
+	uint32_t k;
+};
+
+static int
+by_fork_tag(const void *p, const void *q)
 {
-	for (size_t k = 0; k < nf; k++)
-		if (f[k].tag == x->tag && f[k].place != x->place)
-			return (uint32_t)k;
+	const struct fork_tag *a = p, *b = q;
+	if (a->tag != b->tag)
+		return a->tag < b->tag ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* The fork tagged with part x's team, on another place and overlapping
+ * it in time (a tag that names another instance of the team, a thread
+ * having missed one, is not trusted), or TRACE_NONE. */
+static uint32_t
+fork_tagged(const struct region *f, const struct fork_tag *ix, size_t n, const struct region *x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix[mid].tag < x->tag)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && ix[lo].tag == x->tag; lo++) {
+		const struct region *g = &f[ix[lo].k];
+		if (g->place != x->place && g->enter < x->leave && x->enter < g->leave)
+			return ix[lo].k;
+	}
 	return TRACE_NONE;
 }
 
@@ -262,12 +289,18 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 		if (L[lanes[i]].kind == LANE_THREAD)
 			rc = regions_of(y, y->h->n_timelines + lanes[i], tl, &f, &nf, &cf, &w, &nw, &cw);
 	uint64_t *pm = NULL;
-	if (!rc && nf && !(pm = malloc(nf * sizeof *pm)))
+	struct fork_tag *ix = NULL;
+	size_t n_ix = 0;
+	if (!rc && nf && (!(pm = malloc(nf * sizeof *pm)) || !(ix = malloc(nf * sizeof *ix))))
 		rc = ERR_NOMEM;
 	if (!rc && nf) {
 		qsort(f, nf, sizeof *f, by_enter);
-		for (size_t k = 0; k < nf; k++)
+		for (size_t k = 0; k < nf; k++) {
 			pm[k] = k && pm[k - 1] > f[k].leave ? pm[k - 1] : f[k].leave;
+			if (f[k].tag)
+				ix[n_ix++] = (struct fork_tag){ f[k].tag, (uint32_t)k };
+		}
+		qsort(ix, n_ix, sizeof *ix, by_fork_tag);
 		/* each place's parts in time order, each after its last fork */
 		if (nw)
 			qsort(w, nw, sizeof *w, by_place);
@@ -277,7 +310,9 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 			if (i && w[i].place != w[i - 1].place)
 				after = SIZE_MAX;
 			/* a part tagged with its team joins the fork of that team */
-			w[i].fork = w[i].tag ? fork_tagged(f, nf, &w[i]) : fork_of(f, nf, pm, &w[i], after, &unsure);
+			w[i].fork = w[i].tag ? fork_tagged(f, ix, n_ix, &w[i]) : TRACE_NONE;
+			if (w[i].fork == TRACE_NONE)
+				w[i].fork = fork_of(f, nf, pm, &w[i], after, &unsure);
 			y->h->parts_unsure += (uint64_t)unsure;
 			if (w[i].fork != TRACE_NONE)
 				after = w[i].fork;
@@ -295,6 +330,7 @@ omp_teams(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 		}
 	}
 	free(pm);
+	free(ix);
 	free(f);
 	free(w);
 	free(tm.m);

@@ -18,10 +18,11 @@ hy_thread_place(const struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t
 	return trace_lanes(y->t, NULL)[lanes[i]].kind == LANE_THREAD ? y->h->n_timelines + lanes[i] : TRACE_NONE;
 }
 
-/* A task's creation or run on a place. */
+/* A task's creation or run on a place: the task's id + 1 where the
+ * trace names it (a tag: trace_tags), else its source line's key. */
 struct task_ev {
-	uint64_t enter, leave;
-	uint32_t place, frame, region;
+	uint64_t enter, leave, key;
+	uint32_t place, frame;
 	uint8_t run;
 };
 
@@ -29,8 +30,8 @@ static int
 by_task(const void *p, const void *q)
 {
 	const struct task_ev *a = p, *b = q;
-	if (a->region != b->region)
-		return a->region < b->region ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
 	if (a->run != b->run)
 		return a->run < b->run ? -1 : 1;
 	if (a->enter != b->enter)
@@ -138,6 +139,26 @@ add_child(struct child **c, size_t *nc, size_t *cap, struct child x)
 	return 0;
 }
 
+/* Each task's creation and run keyed by the task's id where the trace
+ * names every task of the process (Score-P's ThreadTaskCreate and
+ * ThreadTaskSwitch records: the tags), else by source line. */
+static void
+key_tasks(const struct hy *y, struct task_ev *v, size_t nv)
+{
+	size_t tagged = 0;
+	for (size_t i = 0; i < nv; i++) {
+		uint32_t first, n;
+		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, v[i].place, &first, &n);
+		v[i].key = hy_tag(y, v[i].place, &fr[v[i].frame]);
+		tagged += v[i].key != 0;
+	}
+	for (size_t i = 0; i < nv && tagged < nv; i++) {
+		uint32_t first, n;
+		const struct trace_frame *fr = hybrid_place_frames(y->t, y->h, v[i].place, &first, &n);
+		v[i].key = y->task_key[fr[v[i].frame].region];
+	}
+}
+
 int
 omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 {
@@ -163,20 +184,20 @@ omp_tasks(struct hy *y, uint32_t tl, const uint32_t *lanes, uint32_t n_lanes)
 				rc = ERR_NOMEM;
 				break;
 			}
-			v[nv++] = (struct task_ev){ fr[k].t_enter, fr[k].t_leave, place, k, y->task_key[fr[k].region],
-						    c == HY_TASK };
+			v[nv++] = (struct task_ev){ fr[k].t_enter, fr[k].t_leave, 0, place, k, c == HY_TASK };
 		}
 	}
+	key_tasks(y, v, nv);
 	if (nv)
 		qsort(v, nv, sizeof *v, by_task);
-	/* per line: creations, then runs, each in time order; the k-th run
-	 * after the k-th creation */
+	/* per task (or line): creations, then runs, each in time order; the
+	 * k-th run after the k-th creation */
 	for (size_t a = 0; a < nv && !rc;) {
 		size_t c0 = a, c1 = a;
-		while (c1 < nv && v[c1].region == v[a].region && !v[c1].run)
+		while (c1 < nv && v[c1].key == v[a].key && !v[c1].run)
 			c1++;
 		size_t r1 = c1;
-		while (r1 < nv && v[r1].region == v[a].region)
+		while (r1 < nv && v[r1].key == v[a].key)
 			r1++;
 		for (size_t k = 0; k < c1 - c0 && c1 + k < r1 && !rc; k++) {
 			const struct task_ev *cr = &v[c0 + k], *ru = &v[c1 + k];
