@@ -86,6 +86,10 @@ def one(trace, name):
         check([rma["device_operations"], rma["device_bytes"]] == want["device"],
               f"{name}: device copies {rma['device_operations']}, {rma['device_bytes']} B; "
               f"otf2-print {want['device']}")
+        by_rank = {str(d["rank"]): [d["copies"], d["bytes_to_device"], d["bytes_to_host"]]
+                   for d in rma.get("device_by_rank", [])}
+        check(by_rank == want["device_by_rank"],
+              f"{name}: device copies by rank {by_rank}, otf2-print {want['device_by_rank']}")
         # messages apart: the matrix of messages knows nothing of them
         check(comm["messages"] == info["messages"]["total"], f"{name}: RMA counted among messages")
         # the profile: each operation at the region of the call that issued it

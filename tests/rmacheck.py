@@ -10,7 +10,10 @@ compares skein's info and comm with it):
     (a put's bytes, an atomic's sent) and got (a get's bytes, an
     atomic's received); those whose target location is no rank (a
     device's) apart, and with them the RMA_PUT and RMA_GET on a rank's GPU
-    streams (Score-P's copies between host and device).
+    streams (Score-P's copies between host and device), also by rank:
+    copies, bytes to the device (a rank's put, a stream's get: Score-P
+    writes cuMemcpyHtoD's copy as an RMA_GET on the stream) and to the
+    host.
 
 Ranks come from the MPI COMM_LOCATIONS group (otf2-print -G): member i
 is world rank i. otf2-print resolves an operation's remote rank through
@@ -55,8 +58,8 @@ def ranks_of(trace):
 
 def streams_of(trace, rank):
     """ACCELERATOR_STREAM locations in the location group of a rank (or
-    in a group such a group created): a GPU stream, whose RMA_GET and
-    RMA_PUT are its copies (device copies)"""
+    in a group such a group created), each with its rank: a GPU stream,
+    whose RMA_GET and RMA_PUT are its copies (device copies)"""
     group_of, kind, creator, rank_groups = {}, {}, {}, set()
     for line in run("-G", trace).splitlines():
         f = line.split()
@@ -68,13 +71,16 @@ def streams_of(trace, rank):
             m = re.search(r'Type: (\w+).*Group: "[^"]*" <(\d+)>', line)
             if m:
                 kind[int(f[1])], group_of[int(f[1])] = m.group(1), int(m.group(2))
-    for loc in rank:
+    rank_of_group = {}
+    for loc in sorted(rank):
         if loc in group_of:
-            rank_groups.add(group_of[loc])
+            rank_of_group.setdefault(group_of[loc], rank[loc])
     for _ in range(4):
-        rank_groups |= {g for g, c in creator.items() if c in rank_groups}
-    return {loc for loc, k in kind.items()
-            if k == "ACCELERATOR_STREAM" and group_of[loc] in rank_groups and loc not in rank}
+        for g, c in creator.items():
+            if c in rank_of_group and g not in rank_of_group:
+                rank_of_group[g] = rank_of_group[c]
+    return {loc: rank_of_group[group_of[loc]] for loc, k in kind.items()
+            if k == "ACCELERATOR_STREAM" and group_of[loc] in rank_of_group and loc not in rank}
 
 
 def field(line, name):
@@ -89,6 +95,15 @@ def main():
     records = {k: 0 for k in KINDS}
     pairs = {}
     device = [0, 0]
+    by_rank = {}
+
+    def copy(r, to_device, to_host):
+        device[0] += 1
+        device[1] += to_device + to_host
+        v = by_rank.setdefault(str(r), [0, 0, 0])
+        v[0] += 1
+        v[1] += to_device
+        v[2] += to_host
     for line in run(trace).splitlines():
         parts = line.split()
         if not parts or parts[0] not in records:
@@ -99,8 +114,9 @@ def main():
         origin = rank.get(int(parts[1]))
         if origin is None:
             if int(parts[1]) in streams and parts[0] in ("RMA_PUT", "RMA_GET"):
-                device[0] += 1        # a copy on a rank's GPU stream
-                device[1] += field(line, "Bytes")
+                n = field(line, "Bytes")      # a copy on a rank's GPU stream
+                copy(streams[int(parts[1])], n if parts[0] == "RMA_GET" else 0,
+                     n if parts[0] == "RMA_PUT" else 0)
             continue                  # on a location that is no rank
         m = re.search(r"Remote: \d+ \([^)]*<(\d+)>\)", line)
         target = rank.get(int(m.group(1))) if m else None
@@ -111,15 +127,15 @@ def main():
         else:
             put, got = field(line, "Sent"), field(line, "Received")
         if target is None:
-            device[0] += 1
-            device[1] += put + got
+            copy(origin, put, got)
             continue
         key = f"{origin},{target}"
         v = pairs.setdefault(key, [0, 0, 0])
         v[0] += 1
         v[1] += put
         v[2] += got
-    print(json.dumps({"records": records, "pairs": pairs, "device": device}, sort_keys=True))
+    print(json.dumps({"records": records, "pairs": pairs, "device": device, "device_by_rank": by_rank},
+                     sort_keys=True))
 
 
 main()

@@ -344,9 +344,17 @@ rma_text(const struct trace *t, const struct comm *c, FILE *out)
 		c->rma_ops[RMA_PUT] + c->rma_ops[RMA_GET] + c->rma_ops[RMA_ATOMIC], c->rma_ops[RMA_PUT],
 		c->rma_ops[RMA_GET], c->rma_ops[RMA_ATOMIC], fmt_bytes((double)c->rma_bytes_put, b[0], 32),
 		fmt_bytes((double)c->rma_bytes_got, b[1], 32), c->n_rma_pairs);
-	if (c->device_ops)
+	if (c->device_ops) {
 		fprintf(out, "%" PRIu64 " to targets that are no rank (device copies), %s\n", c->device_ops,
 			fmt_bytes((double)c->device_bytes, b[0], 32));
+		fprintf(out, "device copies by rank\n%8s %10s %12s %12s\n", "rank", "copies", "to device",
+			"to host");
+		for (uint32_t r = 0; r < c->n_device; r++)
+			if (c->device[r].ops)
+				fprintf(out, "%8u %10" PRIu64 " %12s %12s\n", r, c->device[r].ops,
+					fmt_bytes((double)c->device[r].to_device, b[0], 32),
+					fmt_bytes((double)c->device[r].to_host, b[1], 32));
+	}
 	if (c->n_rma_pairs) {
 		const struct comm_rma_pair **by = malloc(c->n_rma_pairs * sizeof *by);
 		if (by) {
@@ -392,6 +400,19 @@ rma_json(const struct trace *t, const struct comm *c, struct json *j)
 	json_key(j, "bytes_got"); json_uint(j, c->rma_bytes_got);
 	json_key(j, "device_operations"); json_uint(j, c->device_ops);
 	json_key(j, "device_bytes"); json_uint(j, c->device_bytes);
+	json_key(j, "device_by_rank");
+	json_begin_array(j);
+	for (uint32_t r = 0; r < c->n_device; r++) {
+		if (!c->device[r].ops)
+			continue;
+		json_begin_object(j);
+		json_key(j, "rank"); json_uint(j, r);
+		json_key(j, "copies"); json_uint(j, c->device[r].ops);
+		json_key(j, "bytes_to_device"); json_uint(j, c->device[r].to_device);
+		json_key(j, "bytes_to_host"); json_uint(j, c->device[r].to_host);
+		json_end_object(j);
+	}
+	json_end_array(j);
 	json_key(j, "pairs");
 	json_begin_array(j);
 	for (uint32_t i = 0; i < c->n_rma_pairs; i++) {

@@ -55,6 +55,8 @@ struct view_comm {
 	size_t cap;
 	uint64_t max;
 	int lw;                      /* label column */
+	int dev;                     /* the RMA matrix has a column for the ranks' device
+	                              * copies, after the targets (index cells) */
 	/* a cell's messages */
 	int listing;
 	uint32_t *ids, n_ids;
@@ -260,11 +262,13 @@ layout_matrix(struct view *v, int w, int h)
 	snprintf(b, sizeof b, "%u", n ? n - 1 : 0);
 	int digits = (int)strlen(b), cols = 1, rows = h - 4;
 	rows = rows < 1 ? 1 : rows;
+	vc->dev = vc->mode == CM_RMA && vc->c.device;
+	int dev_w = vc->dev ? 5 : 0;      /* " dev" and a cell */
 	/* the label column holds a rank ("r12"), or a block's "12-15" whole
 	 * (it was cut to "12-") */
 	for (int pass = 0; pass < 2; pass++) {
 		vc->lw = (pass ? 2 * digits + 1 : digits + 1) + 1;
-		cols = w - vc->lw - 1;
+		cols = w - vc->lw - 1 - dev_w;
 		cols = cols < 1 ? 1 : cols;
 		uint32_t fit = (uint32_t)(cols < rows ? cols : rows);
 		vc->per = n ? (n + fit - 1) / fit : 1;
@@ -288,6 +292,10 @@ layout_matrix(struct view *v, int w, int h)
 	vc->max = 0;
 	for (size_t i = 0; i < need; i++)
 		vc->max = vc->val[i] > vc->max ? vc->val[i] : vc->max;
+	for (uint32_t r = 0; vc->dev && r < vc->cells; r++) {
+		struct comm_device d = comm_device_block(&vc->c, r * vc->per, vc->per);
+		vc->max = d.to_device + d.to_host > vc->max ? d.to_device + d.to_host : vc->max;
+	}
 	vc->cwid = vc->cells ? cols / (int)vc->cells : 1;
 	vc->cwid = vc->cwid < 1 ? 1 : vc->cwid > 6 ? 6 : vc->cwid;
 	if (!vc->placed && vc->max) {      /* start on the largest cell */
@@ -301,8 +309,15 @@ layout_matrix(struct view *v, int w, int h)
 	}
 	if (vc->cs >= vc->cells)
 		vc->cs = vc->cells ? vc->cells - 1 : 0;
-	if (vc->cr >= vc->cells)
+	if (vc->cr >= vc->cells + (uint32_t)vc->dev)
 		vc->cr = vc->cells ? vc->cells - 1 : 0;
+}
+
+/* Where the device column is drawn (after the targets and a gap). */
+static int
+dev_x(const struct view_comm *vc)
+{
+	return vc->lw + (int)vc->cells * vc->cwid + 1;
 }
 
 static void
@@ -377,6 +392,9 @@ matrix_row(struct view *v, int y, struct grid *row)
 			grid_text(row, lw + (int)k * cw, 0, row->w - lw - (int)k * cw,
 				  k == vc->cr ? ST_EMPH : ST_LABEL, a);
 		}
+		if (vc->dev && dev_x(vc) < row->w)
+			grid_text(row, dev_x(vc), 0, row->w - dev_x(vc), vc->cr == vc->cells ? ST_EMPH : ST_LABEL,
+				  "dev");
 		return;
 	}
 	uint32_t r = (uint32_t)(y - 1);
@@ -395,6 +413,18 @@ matrix_row(struct view *v, int y, struct grid *row)
 				grid_put(row, x + i, 0, ch, st);
 			if (r == vc->cs && k == vc->cr)
 				grid_mark(row, x, 0, cw > 2 ? cw - 1 : cw, 1, MARK_SEL);
+		}
+		if (vc->dev && dev_x(vc) + 2 < row->w) {
+			/* the block's copies between host and device */
+			struct comm_device d = comm_device_block(&vc->c, r * vc->per, vc->per);
+			int st, x = dev_x(vc);
+			uint32_t ch = shade(d.to_device + d.to_host, vc->max, &st);
+			if (!view_rank_kept(v, r * vc->per))
+				ch = ' ', st = ST_DIM;
+			for (int i = 0; i < 3; i++)
+				grid_put(row, x + i, 0, ch, st);
+			if (r == vc->cs && vc->cr == vc->cells)
+				grid_mark(row, x, 0, 3, 1, MARK_SEL);
 		}
 		return;
 	}
@@ -424,14 +454,27 @@ matrix_row(struct view *v, int y, struct grid *row)
 			snprintf(tail, sizeof tail, " %s%s%s", b, vc->per > 1 ? " per block" : "",
 				 vc->per > 1 ? blocks : "");
 		/* copies between host and device (GPU streams, offloads): no
-		 * rank is their target, the matrix has no cell for them */
+		 * rank is their target; each rank's are in the column dev */
 		size_t tl = strlen(tail);
 		if (vc->mode == CM_RMA && vc->c.device_ops && tl < sizeof tail - 64) {
 			char db[32];
-			snprintf(tail + tl, sizeof tail - tl, " \u00b7 device copies %llu, %s",
+			snprintf(tail + tl, sizeof tail - tl, " \u00b7 dev: device copies %llu, %s",
 				 (unsigned long long)vc->c.device_ops, fmt_bytes((double)vc->c.device_bytes, db, sizeof db));
 		}
 		grid_text(row, x, 0, row->w - x, ST_DIM, tail);
+		return;
+	}
+	if (r == vc->cells + 2 && vc->mode == CM_RMA && vc->dev && vc->cr == vc->cells) {
+		block_name(v, vc->cs, a, sizeof a);
+		struct comm_device d = comm_device_block(&vc->c, vc->cs * vc->per, vc->per);
+		char tb[32], hb[32];
+		if (!d.ops)
+			grid_printf(row, 0, 0, row->w, ST_NORMAL, "%s \u2194 its devices: no copies", a);
+		else
+			grid_printf(row, 0, 0, row->w, ST_NORMAL,
+				    "%s \u2194 its devices: %llu copies, %s to the device, %s to the host", a,
+				    (unsigned long long)d.ops, fmt_bytes((double)d.to_device, tb, sizeof tb),
+				    fmt_bytes((double)d.to_host, hb, sizeof hb));
 		return;
 	}
 	if (r == vc->cells + 2 && vc->mode == CM_RMA) {
@@ -699,7 +742,7 @@ cm_request(struct view *v, enum action act)
 	long page = 8;
 	switch (act) {
 	case ACT_MOVE_LEFT: vc->cr = vc->cr ? vc->cr - 1 : 0; return 1;
-	case ACT_MOVE_RIGHT: vc->cr = vc->cr + 1 < vc->cells ? vc->cr + 1 : vc->cr; return 1;
+	case ACT_MOVE_RIGHT: vc->cr = vc->cr + 1 < vc->cells + (uint32_t)vc->dev ? vc->cr + 1 : vc->cr; return 1;
 	case ACT_MOVE_UP: vc->cs = vc->cs ? vc->cs - 1 : 0; return 1;
 	case ACT_MOVE_DOWN: vc->cs = vc->cs + 1 < vc->cells ? vc->cs + 1 : vc->cs; return 1;
 	case ACT_PAGE_UP: vc->cs = vc->cs > page ? vc->cs - (uint32_t)page : 0; return 1;
@@ -707,7 +750,7 @@ cm_request(struct view *v, enum action act)
 	case ACT_FIRST_RANK: vc->cs = 0; return 1;
 	case ACT_LAST_RANK: vc->cs = vc->cells ? vc->cells - 1 : 0; return 1;
 	case ACT_FIRST_STEP: vc->cr = 0; return 1;
-	case ACT_LAST_STEP: vc->cr = vc->cells ? vc->cells - 1 : 0; return 1;
+	case ACT_LAST_STEP: vc->cr = vc->cells ? vc->cells - 1 + (uint32_t)vc->dev : 0; return 1;
 	case ACT_CLUSTER_TOGGLE: list_cell(v); return 1;
 	default: return 0;
 	}
@@ -736,7 +779,9 @@ cm_mouse(struct view *v, enum km_mouse_kind kind, int x, int y)
 	if (kind != MOUSE_LEFT || (vc->mode > CM_MSGS && vc->mode != CM_RMA))
 		return 1;
 	uint32_t r = (uint32_t)(y - 1), k = (uint32_t)((x - vc->lw) / (vc->cwid > 0 ? vc->cwid : 1));
-	if (y >= 1 && x >= vc->lw && r < vc->cells && k < vc->cells) {
+	if (vc->dev && x >= dev_x(vc) && x < dev_x(vc) + 3)
+		k = vc->cells;                /* the device column */
+	if (y >= 1 && x >= vc->lw && r < vc->cells && k < vc->cells + (uint32_t)vc->dev) {
 		if (r == vc->cs && k == vc->cr) {
 			list_cell(v);
 		} else {
@@ -752,7 +797,7 @@ static const struct pane_key cm_keys[] = {
 	{ ACT_MOVE_UP, ACT_MOVE_DOWN, "the sender above / below (in a list: the row)" },
 	{ ACT_MOVE_LEFT, ACT_MOVE_RIGHT, "the receiver left / right (in a list: sort by the next column)" },
 	{ ACT_PANE_MODE, ACT_NONE, "matrix by bytes, by messages, message sizes, over time, collectives; "
-	  "with one-sided records, the RMA matrix" },
+	  "with one-sided records, the RMA matrix (its column dev: each rank's copies to and from its devices)" },
 	{ ACT_PANE_SCOPE, ACT_NONE, "whole trace, partition, iteration, steps in view, the timeline's window" },
 	{ ACT_PANE_METRIC, ACT_NONE, "in a list: sort by the next column (a click on a header: by it)" },
 	{ ACT_CLUSTER_TOGGLE, ACT_NONE, "list the cell's messages; on a message, go to its send" },

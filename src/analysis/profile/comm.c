@@ -159,6 +159,24 @@ rma_pair_cmp(const void *p, const void *q)
 	return x->target < y->target ? -1 : x->target > y->target;
 }
 
+/* A copy of rank o's between host and device, to_device bytes one way
+ * and to_host the other. 0 or ERR_NOMEM. */
+static int
+device_copy(struct comm *out, uint32_t n_tl, uint32_t o, uint64_t to_device, uint64_t to_host)
+{
+	if (!out->device) {
+		if (!(out->device = calloc(n_tl ? n_tl : 1, sizeof *out->device)))
+			return ERR_NOMEM;
+		out->n_device = n_tl;
+	}
+	out->device_ops++;
+	out->device_bytes += to_device + to_host;
+	out->device[o].ops++;
+	out->device[o].to_device += to_device;
+	out->device[o].to_host += to_host;
+	return 0;
+}
+
 /* The RMA operations in scope, by origin and target: one entry per
  * operation sorted and merged (they are few beside the messages). */
 static int
@@ -182,8 +200,10 @@ rma_compute(const struct trace *t, const struct profile_scope *s, struct comm *o
 		if (r->t_issue < a || r->t_issue >= b)
 			continue;
 		if (r->target >= n_tl) {
-			out->device_ops++;
-			out->device_bytes += r->bytes_sent + r->bytes_recv;
+			if (device_copy(out, n_tl, o, r->bytes_sent, r->bytes_recv)) {
+				free(v);
+				return ERR_NOMEM;
+			}
 			continue;
 		}
 		if (s->ranks && !s->ranks[r->target])
@@ -216,25 +236,30 @@ rma_compute(const struct trace *t, const struct profile_scope *s, struct comm *o
 /* A stream's copies (trace.h's lanes), as device copies of its rank's:
  * each issued in its rank's window counts, with its bytes (when the
  * scope counts lanes, as the profile does). */
-static void
+static int
 lane_copies(const struct trace *t, const struct profile_scope *s, struct comm *out)
 {
-	uint32_t n_lanes, n_tl, nf, nb;
+	uint32_t n_lanes, n_tl, nf, nb, nr;
 	const struct trace_lane *L = trace_lanes(t, &n_lanes);
 	const struct trace_frame *fr = trace_lane_frames(t, &nf);
 	const uint64_t *bytes = trace_lane_bytes(t, &nb);
+	const struct trace_region *reg = trace_regions(t, &nr);
 	trace_timelines(t, &n_tl);
 	for (uint32_t i = 0; s->lanes && i < n_lanes; i++) {
 		uint32_t o = L[i].timeline;
 		if (L[i].kind != LANE_GPU || o >= n_tl || (s->ranks && !s->ranks[o]))
 			continue;
 		uint64_t a = s->tl_from ? s->tl_from[o] : s->from, b = s->tl_from ? s->tl_to[o] : s->to;
-		for (uint32_t f = L[i].frame_first; f < L[i].frame_first + L[i].frame_count; f++)
-			if (fr[f].t_enter >= a && fr[f].t_enter < b && trace_region_is_copy(t, fr[f].region)) {
-				out->device_ops++;
-				out->device_bytes += f < nb ? bytes[f] : 0;
-			}
+		for (uint32_t f = L[i].frame_first; f < L[i].frame_first + L[i].frame_count; f++) {
+			if (fr[f].t_enter < a || fr[f].t_enter >= b || !trace_region_is_copy(t, fr[f].region))
+				continue;
+			uint64_t n = f < nb ? bytes[f] : 0;
+			int in = !strcmp(trace_str(t, reg[fr[f].region].name), TRACE_COPY_TO_DEVICE);
+			if (device_copy(out, n_tl, o, in ? n : 0, in ? 0 : n))
+				return ERR_NOMEM;
+		}
 	}
+	return 0;
 }
 
 int
@@ -346,12 +371,23 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 		y->bytes += x->bytes_sent;
 		y->time += time;
 	}
-	if (rma_compute(t, scope, out)) {
+	if (rma_compute(t, scope, out) || lane_copies(t, scope, out)) {
 		comm_free(out);
 		return err_set(e, ERR_NOMEM, "comm: out of memory");
 	}
-	lane_copies(t, scope, out);
 	return 0;
+}
+
+struct comm_device
+comm_device_block(const struct comm *c, uint32_t r0, uint32_t per)
+{
+	struct comm_device d = { 0 };
+	for (uint32_t r = r0; c->device && r < c->n_device && r - r0 < per; r++) {
+		d.ops += c->device[r].ops;
+		d.to_device += c->device[r].to_device;
+		d.to_host += c->device[r].to_host;
+	}
+	return d;
 }
 
 void
@@ -361,6 +397,7 @@ comm_free(struct comm *c)
 		return;
 	free(c->pairs);
 	free(c->rma_pairs);
+	free(c->device);
 	memset(c, 0, sizeof *c);
 }
 

@@ -122,6 +122,13 @@ struct comm_rma_pair {
 #define COMM_SIZE_BINS 48          /* message sizes: bin k holds [2^(k-1), 2^k) bytes, bin 0 holds 0 */
 #define COMM_TIME_BINS 64
 
+/* A rank's copies between host and device (its GPU streams' copies, its
+ * RMA operations to a target that is no rank: an offload's): how many,
+ * and the bytes each way. */
+struct comm_device {
+	uint64_t ops, to_device, to_host;
+};
+
 struct comm {
 	struct comm_pair *pairs;   /* by sender, then receiver */
 	uint32_t n_pairs;
@@ -141,6 +148,8 @@ struct comm {
 	uint32_t n_rma_pairs;
 	uint64_t rma_ops[RMA_KIND_COUNT], rma_bytes_put, rma_bytes_got;
 	uint64_t device_ops, device_bytes;
+	struct comm_device *device;         /* per rank, NULL when none */
+	uint32_t n_device;                  /* the ranks, when device */
 	struct comm_coll win_colls[COLL_TYPE_COUNT];
 };
 
@@ -160,6 +169,10 @@ void comm_free(struct comm *c);
  * bytes (by_bytes) or messages. */
 void comm_blocks(const struct comm *c, uint32_t s0, uint32_t s_per, uint32_t r0, uint32_t r_per,
 		 uint32_t rows, uint32_t cols, int by_bytes, uint64_t *cells);
+
+/* A block's device copies: ranks [r0, r0 + per) summed (ops and bytes
+ * each way; zeros without any). */
+struct comm_device comm_device_block(const struct comm *c, uint32_t r0, uint32_t per);
 
 /* The same for the one-sided operations: each cell the bytes its pairs
  * put and got (by_bytes) or their operations. */
