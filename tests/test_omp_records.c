@@ -30,8 +30,9 @@ teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-/* Event kinds of the tables below. */
-enum { E_LEAVE, E_ENTER, E_TEAM, E_CREATE, E_SWITCH };
+/* Event kinds of the tables below (E_NONE: nothing written; E_LOCK: a
+ * lock taken, whatever `records` says). */
+enum { E_LEAVE, E_ENTER, E_TEAM, E_CREATE, E_SWITCH, E_LOCK, E_NONE };
 
 /* One event: kind, time, region or team, creating thread, generation. */
 struct ev {
@@ -50,11 +51,15 @@ write_events(OTF2_Archive *a, uint64_t loc, const struct ev *v, size_t n, int re
 	uint64_t written = 0;
 	for (size_t k = 0; k < n; k++) {
 		const struct ev *e = &v[k];
-		written += records || e->kind == E_ENTER || e->kind == E_LEAVE;
+		if (e->kind == E_NONE)
+			continue;
+		written += records || e->kind == E_ENTER || e->kind == E_LEAVE || e->kind == E_LOCK;
 		if (e->kind == E_ENTER)
 			OTF2_EvtWriter_Enter(w, NULL, e->time, e->ref);
 		else if (e->kind == E_LEAVE)
 			OTF2_EvtWriter_Leave(w, NULL, e->time, e->ref);
+		else if (e->kind == E_LOCK)
+			OTF2_EvtWriter_ThreadAcquireLock(w, NULL, e->time, OTF2_PARADIGM_OPENMP, e->ref, 1);
 		else if (records && e->kind == E_TEAM)
 			OTF2_EvtWriter_ThreadTeamBegin(w, NULL, e->time, e->ref);
 		else if (records && e->kind == E_CREATE)
@@ -234,14 +239,16 @@ missed_instance(void **state)
 	char dir[128];
 	snprintf(dir, sizeof dir, "%s/skip", tmpdir);
 	nested(dir, 1, 1);
-	struct hybrid h;
-	struct trace *t = analysed(dir, 0, &h);
-	assert_int_equal(h.n_waits, 2);
-	assert_int_equal(wait_at(&h, HYW_BARRIER, 1, 150), 88);
-	assert_int_equal(wait_at(&h, HYW_BARRIER, 0, 300), 70);
-	assert_int_equal(h.parts_unsure, 1);
-	hybrid_free(&h);
-	trace_destroy(t);
+	for (int library = 0; library < 2; library++) {
+		struct hybrid h;
+		struct trace *t = analysed(dir, library, &h);
+		assert_int_equal(h.n_waits, 2);
+		assert_int_equal(wait_at(&h, HYW_BARRIER, 1, 150), 88);
+		assert_int_equal(wait_at(&h, HYW_BARRIER, 0, 300), 70);
+		assert_int_equal(h.parts_unsure, 1);
+		hybrid_free(&h);
+		trace_destroy(t);
+	}
 }
 
 /* ---- tasks run out of their creation order ---- */
@@ -249,28 +256,37 @@ missed_instance(void **state)
 enum { T_PAR, T_CREATE, T_TASK, T_WAIT };
 
 /* One team {0, 1, 2, 3} (team 0). The master and thread 1 each create a
- * task at the same source line (at 110 and 111) and wait for it in a
- * taskwait from 200; thread 2 runs thread 1's task over [120, 130],
- * thread 3 the master's over [140, 500]. The master waits 300 ns; thread
- * 1's task was done before its taskwait. In creation order (the line's
- * k-th run after its k-th creation) the waits would be swapped. */
+ * task at the same source line (entering the construct at 110 and 111)
+ * and wait for it in a taskwait from 200; thread 2 runs thread 1's task
+ * over [120, 130], thread 3 the master's over [140, 500]. The master
+ * waits 300 ns; thread 1's task was done before its taskwait. In
+ * creation order (the line's k-th run after its k-th creation) the waits
+ * would be swapped. `between`: thread 1 takes a lock at 112, between
+ * entering the construct and its ThreadTaskCreate (which moves its
+ * clock on); `partial`: thread 1's ThreadTaskCreate is missing. */
+enum { T_ALL, T_BETWEEN, T_PARTIAL };
+
 static void
-tasks(const char *dir, int records)
+tasks(const char *dir, int records, int variant)
 {
 	OTF2_Archive *a = tu_new_archive(dir);
-	const struct ev v[4][12] = {
+	struct ev v[4][12] = {
 		{ { E_TEAM, 95, 0, 0, 0 }, { E_ENTER, 100, T_PAR, 0, 0 }, { E_ENTER, 110, T_CREATE, 0, 0 },
 		  { E_CREATE, 110, 0, 0, 1 }, { E_LEAVE, 112, T_CREATE, 0, 0 }, { E_ENTER, 200, T_WAIT, 0, 0 },
 		  { E_LEAVE, 500, T_WAIT, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
 		{ { E_TEAM, 96, 0, 0, 0 }, { E_ENTER, 101, T_PAR, 0, 0 }, { E_ENTER, 111, T_CREATE, 0, 0 },
-		  { E_CREATE, 111, 0, 1, 1 }, { E_LEAVE, 113, T_CREATE, 0, 0 }, { E_ENTER, 200, T_WAIT, 0, 0 },
-		  { E_LEAVE, 201, T_WAIT, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
+		  { E_NONE, 112, 3, 0, 0 }, { E_CREATE, 112, 0, 1, 1 }, { E_LEAVE, 113, T_CREATE, 0, 0 },
+		  { E_ENTER, 200, T_WAIT, 0, 0 }, { E_LEAVE, 201, T_WAIT, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
 		{ { E_TEAM, 97, 0, 0, 0 }, { E_ENTER, 102, T_PAR, 0, 0 }, { E_SWITCH, 120, 0, 1, 1 },
 		  { E_ENTER, 120, T_TASK, 0, 0 }, { E_LEAVE, 130, T_TASK, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
 		{ { E_TEAM, 98, 0, 0, 0 }, { E_ENTER, 103, T_PAR, 0, 0 }, { E_SWITCH, 140, 0, 0, 1 },
 		  { E_ENTER, 140, T_TASK, 0, 0 }, { E_LEAVE, 500, T_TASK, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
 	};
-	const size_t n[4] = { 8, 8, 6, 6 };
+	if (variant == T_BETWEEN)
+		v[1][3].kind = E_LOCK;
+	if (variant == T_PARTIAL)
+		v[1][4].kind = E_NONE;
+	const size_t n[4] = { 8, 9, 6, 6 };
 	uint64_t events[4];
 	for (uint64_t l = 0; l < 4; l++)
 		events[l] = write_events(a, l, v[l], n[l], records);
@@ -279,37 +295,81 @@ tasks(const char *dir, int records)
 	write_defs(a, 4, events, region, 4);
 }
 
+/* Archive `name` of tasks(records, variant), both readers: the master
+ * waits `master` ns in its taskwait and thread 1 `thread1`. */
 static void
-tasks_by_id(void **state)
+taskwaits_are(const char *name, int records, int variant, uint64_t master, uint64_t thread1)
 {
-	(void)state;
 	char dir[128];
+	snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+	tasks(dir, records, variant);
 	for (int library = 0; library < 2; library++) {
-		snprintf(dir, sizeof dir, "%s/tasks", tmpdir);
-		if (!library)
-			tasks(dir, 1);
 		struct hybrid h;
 		struct trace *t = analysed(dir, library, &h);
 		assert_int_equal(h.tasks, 2);
-		assert_int_equal(wait_at(&h, HYW_TASKWAIT, 0, 200), 300);
-		assert_int_equal(wait_at(&h, HYW_TASKWAIT, 1, 200), 0);
+		assert_int_equal(wait_at(&h, HYW_TASKWAIT, 0, 200), master);
+		assert_int_equal(wait_at(&h, HYW_TASKWAIT, 1, 200), thread1);
 		for (uint32_t k = 0; k < h.n_waits; k++)
 			if (h.waits[k].kind == HYW_TASKWAIT)
 				assert_int_equal(h.waits[k].cause, 3);      /* thread 3: lane 2 */
 		hybrid_free(&h);
 		trace_destroy(t);
 	}
+}
+
+static void
+tasks_by_id(void **state)
+{
+	(void)state;
+	taskwaits_are("tasks", 1, T_ALL, 300, 0);
+	/* a lock record between the construct's Enter and the creation
+	 * (the thread's clock moved on): the creation still named */
+	taskwaits_are("tasks-between", 1, T_BETWEEN, 300, 0);
 	/* without the records: by source line and order, the master's task
 	 * taken for the one thread 2 ran (thread 1's taskwait is a moment
 	 * long: its wait is cut at its end) */
-	snprintf(dir, sizeof dir, "%s/tasks-bare", tmpdir);
-	tasks(dir, 0);
-	struct hybrid h;
-	struct trace *t = analysed(dir, 0, &h);
-	assert_int_equal(wait_at(&h, HYW_TASKWAIT, 0, 200), 0);
-	assert_int_equal(wait_at(&h, HYW_TASKWAIT, 1, 200), 1);
-	hybrid_free(&h);
-	trace_destroy(t);
+	taskwaits_are("tasks-bare", 0, T_ALL, 0, 1);
+	/* one creation not named: the process's tasks by line, all of them */
+	taskwaits_are("tasks-partial", 1, T_PARTIAL, 0, 1);
+}
+
+/* Two tasks the master creates at one tick in one construct (a tight
+ * loop, a coarse timer): generations 1 and 2, entered at 110 both;
+ * thread 1 runs the second over [120, 130], thread 2 the first over
+ * [140, 500]. Each creation takes its own record's task (the first
+ * frame the first tag of that tick): both runs have their creation (2
+ * tasks run by another thread); taking the first tag for both would
+ * leave the second run without one. */
+static void
+one_tick(void **state)
+{
+	(void)state;
+	char dir[128];
+	snprintf(dir, sizeof dir, "%s/tick", tmpdir);
+	OTF2_Archive *a = tu_new_archive(dir);
+	const struct ev v[3][10] = {
+		{ { E_TEAM, 95, 0, 0, 0 }, { E_ENTER, 100, T_PAR, 0, 0 }, { E_ENTER, 110, T_CREATE, 0, 0 },
+		  { E_CREATE, 110, 0, 0, 1 }, { E_LEAVE, 110, T_CREATE, 0, 0 }, { E_ENTER, 110, T_CREATE, 0, 0 },
+		  { E_CREATE, 110, 0, 0, 2 }, { E_LEAVE, 111, T_CREATE, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
+		{ { E_TEAM, 96, 0, 0, 0 }, { E_ENTER, 101, T_PAR, 0, 0 }, { E_SWITCH, 120, 0, 0, 2 },
+		  { E_ENTER, 120, T_TASK, 0, 0 }, { E_LEAVE, 130, T_TASK, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
+		{ { E_TEAM, 97, 0, 0, 0 }, { E_ENTER, 102, T_PAR, 0, 0 }, { E_SWITCH, 140, 0, 0, 1 },
+		  { E_ENTER, 140, T_TASK, 0, 0 }, { E_LEAVE, 500, T_TASK, 0, 0 }, { E_LEAVE, 700, T_PAR, 0, 0 } },
+	};
+	const size_t n[3] = { 9, 6, 6 };
+	uint64_t events[3];
+	for (uint64_t l = 0; l < 3; l++)
+		events[l] = write_events(a, l, v[l], n[l], 1);
+	const char *const region[] = { "!$omp parallel @t.c:1", "!$omp create task @t.c:5",
+				       "!$omp task @t.c:5", "!$omp taskwait @t.c:9" };
+	write_defs(a, 3, events, region, 4);
+	for (int library = 0; library < 2; library++) {
+		struct hybrid h;
+		struct trace *t = analysed(dir, library, &h);
+		assert_int_equal(h.tasks, 2);
+		hybrid_free(&h);
+		trace_destroy(t);
+	}
 }
 
 int
@@ -319,6 +379,7 @@ main(void)
 		cmocka_unit_test(nested_teams),
 		cmocka_unit_test(missed_instance),
 		cmocka_unit_test(tasks_by_id),
+		cmocka_unit_test(one_tick),
 	};
 	return cmocka_run_group_tests_name("OpenMP team and task records", tests, setup, teardown);
 }

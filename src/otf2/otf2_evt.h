@@ -91,7 +91,7 @@ struct otf2_evt_maps {
  *                               lock              model       order
  *   ThreadTeamBegin                      team
  *   ThreadTaskCreate, ThreadTaskSwitch (and OpenMP's older records)
- *                                                                              task (otf2_task_id)
+ *                                                            task (otf2_task_id; the older: the task id)
  *
  * (MpiCollectiveEnd keeps its bytes received in request, as before.) */
 struct otf2_evt_rec {

@@ -186,8 +186,8 @@ struct open_hold {
 	uint32_t hold, depth;
 };
 
-/* How many instances of a team (comm + 1; 0: an empty slot) the
- * location being read began. */
+/* How many instances of a team the location being read began (0: an
+ * empty slot). */
 struct team_count {
 	uint32_t comm, n;
 };
@@ -226,6 +226,7 @@ struct evblock {
 	struct trace_tag *tg;
 	size_t n_tg, cap_tg;
 	struct team_count *tc;
+	uint32_t *tc_used;            /* the slots of tc in use (n_tc) */
 	size_t n_tc, cap_tc;          /* cap_tc: 0 or a power of two */
 	uint64_t next_tag, last_enter;
 	uint32_t last_region;
@@ -255,12 +256,15 @@ int otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t mod
 void otf2r_holds_end(struct evblock *k);
 /* A lane's time as its frames have it: never before its last. */
 uint64_t otf2r_lane_time(struct evblock *k, uint64_t time);
-/* Teams and tasks (otf2_teams.c): an Enter of region at time (the
- * record's) tagged with `value` (an OMPT parallel region's id, a
- * stream's location, a team's instance, a task's id); a location's
+/* Teams and tasks (otf2_teams.c): a record's time (relative) as the
+ * location's frames have it (never before the location's last); an
+ * Enter of region at time (as its frame has it) tagged with `value` (an
+ * OMPT parallel region's id, a stream's location, a team's instance, a
+ * task's id); a location's
  * reading begun; a ThreadTeamBegin of team comm (sets k->next_tag); a
  * task created (tags the open Enter read last) or switched to (sets
  * k->next_tag). Each returns 0 or ERR_NOMEM (also in k->rc). */
+uint64_t otf2r_frame_time(struct evblock *k, uint64_t time);
 int otf2r_team_tag(struct evblock *k, uint64_t time, uint32_t region, uint64_t value);
 void otf2r_teams_begin(struct evblock *k);
 int otf2r_team_begin(struct evblock *k, uint32_t comm);

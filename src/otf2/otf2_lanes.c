@@ -333,8 +333,10 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 		free(blocks[i].ho);
 		free(blocks[i].tg);
 		free(blocks[i].tc);
+		free(blocks[i].tc_used);
 		blocks[i].tg = NULL;
 		blocks[i].tc = NULL;
+		blocks[i].tc_used = NULL;
 		blocks[i].n_tc = blocks[i].cap_tc = 0;
 		blocks[i].n_tg = blocks[i].cap_tg = 0;
 		blocks[i].lf = NULL;

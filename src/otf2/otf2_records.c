@@ -65,11 +65,17 @@ region_event(struct evblock *k, enum trace_rec rec, uint64_t time, uint64_t regi
 	if (rec == REC_ENTER && !tag)
 		tag = k->next_tag;
 	k->next_tag = 0;
-	k->last_enter = rel;
-	k->last_region = rec == REC_ENTER ? id : TRACE_NONE;
-	if (tag && id != TRACE_NONE && (k->cur_lane != TRACE_NONE || k->cur_tl != TRACE_NONE) &&
-	    otf2r_team_tag(k, rel, id, tag - 1))
-		return k->rc = ERR_NOMEM;
+	k->last_region = TRACE_NONE;
+	if (rec == REC_ENTER && id != TRACE_NONE && (k->cur_lane != TRACE_NONE || k->cur_tl != TRACE_NONE) &&
+	    (tag || k->r->t->n_lanes)) {
+		/* the Enter's time as its frame will have it, for a task
+		 * created in it later (records between may move the clock;
+		 * tasks matter where a process has threads) */
+		k->last_enter = otf2r_frame_time(k, rel);
+		k->last_region = id;
+		if (tag && otf2r_team_tag(k, k->last_enter, id, tag - 1))
+			return k->rc = ERR_NOMEM;
+	}
 	if (k->cur_lane != TRACE_NONE && id != TRACE_NONE)
 		return otf2r_lane_region(k, rec == REC_ENTER, rel, id);
 	if (k->cur_tl == TRACE_NONE || id == TRACE_NONE)

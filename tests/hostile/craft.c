@@ -41,7 +41,8 @@
  *                   teams (default 200,000; the first the undefined one),
  *                   each with a parallel region (main again), then creating
  *                   a task with no region open and switching to one with
- *                   no region entered after
+ *                   no region entered after; and 10,000 threads of rank 0
+ *                   (after the ranks) each beginning one team
  *
  * Exit status 0, or 1 with a message naming the failing call.
  */
@@ -71,6 +72,7 @@ struct spec {
 	bool bad_locks;          /* lock records that do not pair (above) */
 	uint32_t many_locks;     /* locks held at once */
 	uint32_t many_teams;     /* teams begun */
+	uint32_t team_threads;   /* threads of rank 0 beginning one team each */
 };
 #define LOCK_EVENTS 7
 
@@ -163,6 +165,15 @@ write_events(OTF2_Archive *a, const struct spec *s)
 		}
 		CHECK(OTF2_Archive_CloseEvtWriter(a, w));
 	}
+	for (uint32_t k = 0; k < s->team_threads; k++) {
+		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (uint64_t)n + k);
+		if (!w)
+			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetEvtWriter");
+		CHECK(OTF2_EvtWriter_ThreadTeamBegin(w, NULL, 2000, 5));
+		CHECK(OTF2_EvtWriter_Enter(w, NULL, 2001, local_region(R_MAIN)));
+		CHECK(OTF2_EvtWriter_Leave(w, NULL, 2002, local_region(R_MAIN)));
+		CHECK(OTF2_Archive_CloseEvtWriter(a, w));
+	}
 	CHECK(OTF2_Archive_CloseEvtFiles(a));
 }
 
@@ -170,7 +181,7 @@ static void
 write_local_defs(OTF2_Archive *a, const struct spec *s)
 {
 	CHECK(OTF2_Archive_OpenDefFiles(a));
-	for (uint32_t r = 0; r < s->ranks; r++) {
+	for (uint32_t r = 0; r < s->ranks + s->team_threads; r++) {
 		OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, r);
 		if (!dw)
 			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetDefWriter");
@@ -240,6 +251,9 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 							 2 * (uint64_t)s->many_locks +
 							 (s->many_teams ? 3 * (uint64_t)s->many_teams + 2 : 0), b + r));
 	/* locations without events (e.g. metric locations) */
+	for (uint32_t k = 0; k < s->team_threads; k++)
+		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, (uint64_t)n + k, b + S_THREAD,
+							 OTF2_LOCATION_TYPE_CPU_THREAD, 3, b));
 	for (uint32_t k = 0; k < s->extra_locs; k++)
 		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, (uint64_t)n + k, b + S_THREAD,
 							 OTF2_LOCATION_TYPE_METRIC, 0, b));
@@ -325,6 +339,7 @@ parse(int argc, char **argv, struct spec *s)
 		s->many_locks = n ? n : 200000;
 	} else if (!strcmp(s->kind, "many-teams")) {
 		s->many_teams = n ? n : 200000;
+		s->team_threads = 10000;
 	} else if (!strcmp(s->kind, "no-comm")) {
 		s->ranks = n ? n : 4;
 		s->no_msgs = true;

@@ -161,8 +161,18 @@ hy_tag(const struct hy *y, uint32_t place, const struct trace_frame *fr)
 		else
 			hi = mid;
 	}
+	/* the place's k-th frame of the region entered at that time takes
+	 * the k-th such tag (tasks created at one tick in a loop); past
+	 * 1024 frames at one tick (no timer is that coarse), none */
+	uint32_t first, nf, k = 0, seen = 0;
+	const struct trace_frame *pf = hybrid_place_frames(y->t, y->h, place, &first, &nf);
+	for (const struct trace_frame *q = fr; q > pf + first && q[-1].t_enter == fr->t_enter; q--)
+		if (++seen > 1024)
+			return 0;
+		else
+			k += q[-1].region == fr->region;
 	for (; lo < n && g[lo].location == loc && g[lo].time == fr->t_enter; lo++)
-		if (g[lo].region == fr->region)
+		if (g[lo].region == fr->region && k-- == 0)
 			return g[lo].value < UINT64_MAX ? g[lo].value + 1 : 0;
 	return 0;
 }

@@ -236,10 +236,21 @@ fork_tagged(const struct region *f, const struct fork_tag *ix, size_t n, const s
 		else
 			hi = mid;
 	}
-	for (; lo < n && ix[lo].tag == x->tag; lo++) {
-		const struct region *g = &f[ix[lo].k];
+	/* of the forks with its tag (in order of entering), those entered
+	 * before it left, the last 64 (a tag is one team's, or one team
+	 * instance's: a hostile trace may give many the same) */
+	size_t end = lo, hi2 = n;
+	while (end < hi2) {
+		size_t mid = end + (hi2 - end) / 2;
+		if (ix[mid].tag == x->tag && f[ix[mid].k].enter < x->leave)
+			end = mid + 1;
+		else
+			hi2 = mid;
+	}
+	for (size_t i = end, seen = 0; i-- > lo && seen < 64; seen++) {
+		const struct region *g = &f[ix[i].k];
 		if (g->place != x->place && g->enter < x->leave && x->enter < g->leave)
-			return ix[lo].k;
+			return ix[i].k;
 	}
 	return TRACE_NONE;
 }
