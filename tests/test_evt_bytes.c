@@ -303,7 +303,7 @@ damaged_bytes(void **state)
 }
 
 /* Fields past the record's announced length, and a compressed number
- * too long for its field. */
+ * too long for its field; OpenMP's task records with a field more. */
 static void
 malformed_records(void **state)
 {
@@ -330,6 +330,34 @@ malformed_records(void **state)
 	u8(&f, 2);
 	write_file(path, f.b, f.n);
 	assert_int_equal(decode(path, out, 4, &n, &events), ERR_FORMAT);
+
+	/* OpenMP's team and task records cut short: a ThreadTeamBegin
+	 * without its team, a ThreadTaskCreate without its generation */
+	f.n = 0;
+	chunk_header(&f, 0);
+	stamp(&f, 5);
+	u8(&f, 55); u8(&f, 0);
+	u8(&f, 0); u8(&f, 2);
+	write_file(path, f.b, f.n);
+	assert_int_equal(decode(path, out, 4, &n, &events), ERR_FORMAT);
+	f.n = 0;
+	chunk_header(&f, 0);
+	stamp(&f, 5);
+	u8(&f, 59); u8(&f, 4); cint(&f, 1, 1); cint(&f, 0, 0);
+	u8(&f, 0); u8(&f, 0); u8(&f, 2);
+	write_file(path, f.b, f.n);
+	assert_int_equal(decode(path, out, 4, &n, &events), ERR_FORMAT);
+	/* whole, with a field added after (a later OTF2's), read */
+	f.n = 0;
+	chunk_header(&f, 0);
+	stamp(&f, 5);
+	u8(&f, 60); u8(&f, 8); cint(&f, 1, 1); cint(&f, 2, 1); cint(&f, 3, 1); u8(&f, 9); u8(&f, 9);
+	u8(&f, 2);
+	write_file(path, f.b, f.n);
+	assert_int_equal(decode(path, out, 4, &n, &events), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(out[0].kind, REC_THREAD_TASK_SWITCH);
+	assert_int_equal(out[0].request, otf2_task_id(1, 2, 3));
 
 	f.n = 0;
 	chunk_header(&f, 0);
