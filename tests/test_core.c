@@ -8,6 +8,8 @@
 #include "base/hmap.h"
 #include "base/intern.h"
 #include "base/json.h"
+
+#include <inttypes.h>
 #include "base/par.h"
 #include "base/vec.h"
 
@@ -135,6 +137,41 @@ json_writer(void **state)
 	json_finish(&j);
 	fclose(f);
 	assert_string_equal(buf, "{\"a\\\"b\":\"x\\ny\\u0001\",\"list\":[1,-2,0.5,true,null,{}],\"empty\":[]}\n");
+	free(buf);
+
+	/* past the writer's buffer: 100,000 numbers, a string longer than
+	 * the buffer with escapes, the extremes; byte for byte what a
+	 * FILE written by hand holds */
+	f = open_memstream(&buf, &len);
+	json_init(&j, f, 1);
+	json_begin_array(&j);
+	for (uint64_t i = 0; i < 100000; i++)
+		json_uint(&j, i * 7919);
+	static char big[3 * JSON_BUF];
+	for (size_t i = 0; i < sizeof big - 1; i++)
+		big[i] = i % 20000 == 19999 ? '\n' : (char)('a' + i % 26);
+	json_string(&j, big);
+	json_int(&j, INT64_MIN);
+	json_double(&j, 1.0 / 0.0);
+	json_end_array(&j);
+	json_finish(&j);
+	fclose(f);
+	/* the same written by hand */
+	char *hand = NULL;
+	size_t hand_len = 0;
+	FILE *h = open_memstream(&hand, &hand_len);
+	fputc('[', h);
+	for (uint64_t i = 0; i < 100000; i++)
+		fprintf(h, "%s\n  %" PRIu64, i ? "," : "", i * 7919);
+	fputs(",\n  \"", h);
+	for (size_t i = 0; i < sizeof big - 1; i++)
+		fputs(big[i] == '\n' ? "\\n" : (char[]){ big[i], 0 }, h);
+	fprintf(h, "\",\n  %" PRId64 ",\n  null\n]\n", INT64_MIN);
+	fclose(h);
+	assert_int_equal(len, hand_len);
+	assert_memory_equal(buf, hand, len);
+	free(hand);
+	assert_memory_equal(buf, "[\n  0,\n  7919,", 14);
 	free(buf);
 }
 

@@ -1,7 +1,9 @@
 /* json.h — a minimal streaming JSON writer for reports.
  *
  * The writer tracks nesting and commas; callers name keys and values.
- * Output goes to a caller-owned FILE. No allocation.
+ * Output goes to a caller-owned FILE through a buffer of the writer's
+ * own, written out when full and by json_finish (until then the FILE
+ * has not all of it). No allocation.
  */
 #ifndef SKEIN_JSON_H
 #define SKEIN_JSON_H
@@ -10,6 +12,7 @@
 #include <stdio.h>
 
 #define JSON_MAX_DEPTH 32
+#define JSON_BUF 16384
 
 struct json {
 	FILE *out;
@@ -17,6 +20,8 @@ struct json {
 	int count[JSON_MAX_DEPTH];   /* items written at each depth */
 	int pretty;
 	int key_pending;               /* a key was written, its value is next */
+	size_t n;                      /* bytes in buf not yet written to out */
+	char buf[JSON_BUF];
 };
 
 void json_init(struct json *j, FILE *out, int pretty);
@@ -31,7 +36,7 @@ void json_int(struct json *j, int64_t v);
 void json_double(struct json *j, double v);
 void json_bool(struct json *j, int v);
 void json_null(struct json *j);
-/* Ends the document with a newline. */
+/* Ends the document with a newline and writes out what is buffered. */
 void json_finish(struct json *j);
 
 #endif
