@@ -2,14 +2,14 @@
  * JSON writer, MPI name classification. */
 #include "testutil.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "base/fmt.h"
 #include "base/hmap.h"
 #include "base/intern.h"
 #include "base/json.h"
-
-#include <inttypes.h>
 #include "base/par.h"
 #include "base/vec.h"
 
@@ -175,6 +175,48 @@ json_writer(void **state)
 	free(buf);
 }
 
+/* The fast "%.9g" against printf's: a million values of the kinds a
+ * report writes (seconds from nanosecond and microsecond ticks, every
+ * magnitude, any bit pattern, values a hair from a rounding half,
+ * negatives, the boundaries of nine digits and of the notations), the
+ * same bytes wherever it answers; where it does not, printf does. */
+static void
+json_g9_is_printf(void **state)
+{
+	(void)state;
+	uint64_t x = 88172645463325252ull;
+	char a[64], b[64];
+	uint32_t answered = 0, n = 0;
+	static const double edge[] = { 1e-14, 9.99999999e-5, 9.999999995e-5, 1e-4, 0.000123456789,
+				       99999999.5, 999999999, 999999999.4, 999999999.6, 1e9, 123456789012.0,
+				       1e21, 9.999999999e21, 0.1, 0.5, 1.5, 2.5e-7, -1e-5, 3.0 };
+	for (uint32_t i = 0; i < 1000000 + sizeof edge / sizeof *edge; i++) {
+		double v;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		switch (i < 1000000 ? i % 6 : 6) {
+		case 0: v = (double)(x % 10000000000000ull) / 1e9; break;
+		case 1: v = (double)(x % 1000000000000ull) / 1e6; break;
+		case 2: v = pow(10.0, (double)(x % 3600000) / 100000.0 - 14.5); break;
+		case 3: memcpy(&v, &x, sizeof v); break;
+		case 4: v = ((double)(x % 2000000000ull) + 0.5) * pow(10.0, (double)((int)(x >> 40) % 30 - 15)); break;
+		case 5: v = -(double)(x % 100000) / 7.0; break;
+		default: v = edge[i - 1000000]; break;
+		}
+		if (!isfinite(v))
+			continue;
+		n++;
+		int k = json_g9(v, a);
+		if (!k)
+			continue;
+		answered++;
+		a[k] = 0;
+		snprintf(b, sizeof b, "%.9g", v);
+		if (strcmp(a, b))
+			fail_msg("%.17g: %s, printf %s", v, a, b);
+	}
+	assert_true(answered > n / 2);          /* it answers most */
+}
+
 static void
 classify_mpi(void **state)
 {
@@ -335,6 +377,7 @@ main(void)
 		cmocka_unit_test(hmap_put_get_take),
 		cmocka_unit_test(hmap_random_ops),
 		cmocka_unit_test(json_writer),
+		cmocka_unit_test(json_g9_is_printf),
 		cmocka_unit_test(classify_mpi),
 		cmocka_unit_test(err_keeps_first),
 		cmocka_unit_test(fmt_quantities),

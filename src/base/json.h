@@ -36,6 +36,9 @@ void json_int(struct json *j, int64_t v);
 void json_double(struct json *j, double v);
 void json_bool(struct json *j, int v);
 void json_null(struct json *j);
+/* v as printf's "%.9g" writes it, into b (32 bytes): its length, or 0
+ * where the fast way is not sure (printf then). */
+int json_g9(double v, char *b);
 /* Ends the document with a newline and writes out what is buffered. */
 void json_finish(struct json *j);
 
