@@ -89,6 +89,27 @@ before_value(struct json *j)
 /* Control characters (C0, DEL, C1) are escaped and bytes that are not
  * UTF-8 become U+FFFD, so the output is valid JSON whatever the trace
  * held, and safe to print on a terminal. */
+/* The bytes a string's run goes out as they are: printable ASCII but
+ * the quote and the backslash (not NUL, which ends it). */
+static const unsigned char plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 static void
 put_string(struct json *j, const char *s)
 {
@@ -96,7 +117,7 @@ put_string(struct json *j, const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		/* a run of printable ASCII that needs no escape, at once */
 		const unsigned char *r = p;
-		while (*r >= 0x20 && *r < 0x7f && *r != '"' && *r != '\\')
+		while (plain[*r])
 			r++;
 		if (r > p) {
 			put(j, p, (size_t)(r - p));

@@ -41,11 +41,14 @@ report_iter_totals(const struct analysis *a, const struct report_phases *ph,
 	struct iter_totals *x = calloc(it->count, sizeof *x);
 	if (!x)
 		return ERR_NOMEM;
-	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
+	uint32_t iter[1024], n_lops = analysis_lop_count(a);
+	for (uint32_t l = 0; l < n_lops; l++) {
+		if (l % 1024 == 0)      /* a walk a batch, not a search a lop */
+			iterations_of_lops(a, l, n_lops - l < 1024 ? n_lops : l + 1024, iter);
 		uint32_t p = analysis_lop_part(a, l);
 		if (ph && ph->keep && !ph->keep[p])
 			continue;
-		uint32_t k = iterations_of_lop(a, l);
+		uint32_t k = iter[l % 1024];
 		if (k == TRACE_NONE)
 			continue;
 		uint64_t late = analysis_lop_lateness(a, l), dd = analysis_lop_diff_duration(a, l);
