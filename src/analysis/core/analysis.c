@@ -305,6 +305,22 @@ analysis_lop_region(const struct analysis *a, uint32_t lop)
 		return op.region;
 	return op.frame != TRACE_NONE ? trace_frames(a->t, NULL)[op.frame].region : TRACE_NONE;
 }
+void
+analysis_lop_prefetch(const struct analysis *a, uint32_t lop, int near)
+{
+	if (lop >= a->n_lops)
+		return;
+	if (!near) {
+		__builtin_prefetch(&a->lop_tl[lop]);
+		__builtin_prefetch(&a->lop_step[lop]);
+		__builtin_prefetch(&a->lop_kind[lop]);
+		__builtin_prefetch(a->op_of_lop ? &a->op_of_lop[lop] : &a->lop_op[lop]);
+		return;
+	}
+	uint32_t op = lop_first_op(a, lop);
+	__builtin_prefetch(&a->ops.rec[a->ops.implied ? op >> 1 : op]);
+}
+
 uint32_t analysis_lop_timeline(const struct analysis *a, uint32_t lop) { return a->lop_tl[lop]; }
 enum trace_op_kind analysis_lop_kind(const struct analysis *a, uint32_t lop) { return a->lop_kind[lop]; }
 

@@ -206,6 +206,11 @@ uint32_t analysis_op_lop(const struct analysis *a, uint32_t op);
  * histograms, search): its first MPI call, or for computation the
  * innermost user region it ran in; TRACE_NONE when there is none. */
 uint32_t analysis_lop_region(const struct analysis *a, uint32_t lop);
+/* Asks the processor for what the lop's getters read (its timeline,
+ * step, kind and op index; `near`: its op's record, the index read),
+ * for a report reading lops out of order: the far part a few dozen lops
+ * ahead, the near part a few. Changes nothing. */
+void analysis_lop_prefetch(const struct analysis *a, uint32_t lop, int near);
 /* The innermost user frame around a lop (where its first op began), or
  * TRACE_NONE. */
 uint32_t analysis_lop_frame(const struct analysis *a, uint32_t lop);
