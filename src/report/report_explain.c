@@ -29,6 +29,22 @@ json_at(struct json *j, const struct analysis *a, const char *rank, const char *
 		json_uint(j, analysis_lop_step(a, l));
 }
 
+/* A wait's cause and root are anywhere in the trace: writing the waits
+ * in order (w[0 .. n), at i), their lops are asked for ahead (a third
+ * of the JSON list's time was spent waiting for them). */
+static void
+prefetch_wait(const struct analysis *a, const struct analysis_wait *w, uint32_t n, uint32_t i)
+{
+	if (i + 32 < n) {
+		analysis_lop_prefetch(a, w[i + 32].cause_lop, 0);
+		analysis_lop_prefetch(a, w[i + 32].root_lop, 0);
+	}
+	if (i + 8 < n) {
+		analysis_lop_prefetch(a, w[i + 8].cause_lop, 1);
+		analysis_lop_prefetch(a, w[i + 8].root_lop, 1);
+	}
+}
+
 static void
 json_wait(struct json *j, const struct analysis *a, const struct analysis_wait *w)
 {
@@ -129,17 +145,7 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 	json_key(j, "waits");
 	json_begin_array(j);
 	for (uint32_t i = 0; i < n; i++) {
-		/* a wait's cause and root are anywhere in the trace: their
-		 * lops asked for ahead (a third of the list's time was spent
-		 * waiting for them) */
-		if (i + 32 < n) {
-			analysis_lop_prefetch(a, w[i + 32].cause_lop, 0);
-			analysis_lop_prefetch(a, w[i + 32].root_lop, 0);
-		}
-		if (i + 8 < n) {
-			analysis_lop_prefetch(a, w[i + 8].cause_lop, 1);
-			analysis_lop_prefetch(a, w[i + 8].root_lop, 1);
-		}
+		prefetch_wait(a, w, n, i);
 		if (kept_lop(a, ph, w[i].lop))
 			json_wait(j, a, &w[i]);
 	}
@@ -242,6 +248,7 @@ report_explain_csv(FILE *out, const struct analysis *a, const struct report_phas
 		fputs("rank,step,region,kind,wait_s,cause_rank,cause_step,cause_region,root_rank,root_step,"
 		      "root_region,partition,iteration\n", out);
 		for (uint32_t i = 0; i < n; i++) {
+			prefetch_wait(a, w, n, i);
 			if (!kept_lop(a, ph, w[i].lop))
 				continue;
 			csv_at(out, a, w[i].lop);
