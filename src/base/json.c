@@ -241,6 +241,8 @@ json_g9(double v, char *b)
 	double m = 0;
 	for (k = 0; k < 2; k++) {
 		int sc = 8 - e;
+		if (sc > 22 || sc < -22)
+			return 0;       /* a log10 a hair off at the range's ends */
 		m = sc >= 0 ? a * p10[sc] : a / p10[-sc];
 		if (m < 1e8)
 			e--;
@@ -249,7 +251,7 @@ json_g9(double v, char *b)
 		else
 			break;
 	}
-	if (k == 2 || e < -14 || e > 22)
+	if (k == 2)
 		return 0;
 	double fl = floor(m), fr = m - fl;
 	if (fabs(fr - 0.5) < 1e-6)
@@ -329,6 +331,12 @@ json_null(struct json *j)
 {
 	before_value(j);
 	puts_(j, "null");
+}
+
+void
+json_flush(struct json *j)
+{
+	flush(j);
 }
 
 void

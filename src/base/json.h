@@ -39,6 +39,9 @@ void json_null(struct json *j);
 /* v as printf's "%.9g" writes it, into b (32 bytes): its length, or 0
  * where the fast way is not sure (printf then). */
 int json_g9(double v, char *b);
+/* Writes out what is buffered (a writer giving up halfway: what it
+ * wrote reaches the FILE, as before the buffer). */
+void json_flush(struct json *j);
 /* Ends the document with a newline and writes out what is buffered. */
 void json_finish(struct json *j);
 

@@ -445,8 +445,10 @@ write_json(const struct diff *d, FILE *out)
 	if (d->n_worse) {
 		uint32_t *prop, n;
 		const struct diff_op *w = &d->ops[d->worse[0]];
-		if (diff_propagation(d, w->after, w->d_diff / 2, &prop, &n))
+		if (diff_propagation(d, w->after, w->d_diff / 2, &prop, &n)) {
+			json_flush(&j);
 			return ERR_NOMEM;
+		}
 		for (uint32_t i = 0; i < n; i++) {
 			json_begin_object(&j);
 			json_key(&j, "rank"); json_uint(&j, analysis_lop_timeline(d->after, prop[i]));

@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,9 @@ late_counted(const struct analysis *a, uint32_t l)
 {
 	return analysis_options(a)->startup || !analysis_lop_from_startup(a, l);
 }
+
+_Static_assert(offsetof(struct analysis_wait, lop) == 0, "first_at reads a wait's lop first");
+_Static_assert(offsetof(struct analysis_delay, lop) == 0, "first_at reads a delay's lop first");
 
 /* The first of n records of `size` bytes in order of their first u32
  * (a lop) whose lop is at least lop. */

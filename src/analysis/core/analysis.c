@@ -305,6 +305,7 @@ analysis_lop_region(const struct analysis *a, uint32_t lop)
 		return op.region;
 	return op.frame != TRACE_NONE ? trace_frames(a->t, NULL)[op.frame].region : TRACE_NONE;
 }
+
 void
 analysis_lop_prefetch(const struct analysis *a, uint32_t lop, int near)
 {
