@@ -734,6 +734,11 @@ cm_request(struct view *v, enum action act)
 		return table_keys(&vc->ctab, &vc->csrc, act);
 	if (vc->mode > CM_MSGS && vc->mode != CM_RMA)
 		return 0;
+	if (vc->mode == CM_RMA && act == ACT_CLUSTER_TOGGLE && vc->dev && vc->cr == vc->cells) {
+		view_set_message(v, 0, "device copies are the [copy to device] and [copy to host] of the rank's "
+				 "GPU streams: the timeline shows them under its row (Space there)");
+		return 1;
+	}
 	if (vc->mode == CM_RMA && act == ACT_CLUSTER_TOGGLE) {
 		view_set_message(v, 0, "one-sided operations are listed in the details of the calls that "
 				 "issued them");
