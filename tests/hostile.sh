@@ -98,10 +98,10 @@ grep -q '^locks         800000 acquisitions of 200000 locks by the threads$' "$t
 # 200,000 distinct OpenMP teams begun on each rank (the first the
 # undefined team), a task created with no region open and one switched to
 # with none entered after, then 10,000 threads beginning one team each:
-# every team's parallel region tagged, each found in a table of the
-# location's teams, of which a location clears only what it used (the
-# whole table, grown by the ranks, was cleared for each thread: 2.4 s
-# on one core, 0.5 now)
+# every team's parallel region tagged, each counted in a table by team
+# and location, which no location clears for the next (the whole table,
+# grown by the ranks, was once cleared for each thread: 2.4 s on one
+# core, 0.5 now)
 mk many-teams manyteams
 expect "200,000 OpenMP teams a rank" 0 '' -- info "$tmp/manyteams"
 grep -q 'THREAD_TEAM_BEGIN 810000, THREAD_TASK_CREATE 4, THREAD_TASK_SWITCH 4$' "$tmp/out" && ok || bad "many teams: every record counted"

@@ -177,21 +177,6 @@ struct otf2r_counts {
 	uint64_t nonrank_mpi, bad_refs, t_begin, t_end;
 };
 
-/* A lock open on the location being read: its hold (an index into the
- * block's holds, UINT32_MAX for an empty slot), the lock (paradigm and
- * id), and how many times it was taken again inside (a nested or
- * recursive lock: one hold). */
-struct open_hold {
-	uint64_t key;
-	uint32_t hold, depth;
-};
-
-/* How many instances of a team the location being read began (0: an
- * empty slot). */
-struct team_count {
-	uint32_t comm, n;
-};
-
 /* A chunk of locations, and what reading it counted (otf2_events.c). */
 struct evblock {
 	struct otf2r *r;
@@ -212,22 +197,24 @@ struct evblock {
 	uint32_t copy_at;             /* its open copy frame, or TRACE_NONE */
 	uint64_t lane_last;           /* its last time */
 	/* the locks' holds read into this block (the location's from
-	 * hd_first; an open one's release UINT64_MAX), and its open ones by
-	 * lock (otf2_lanes.c) */
+	 * hd_first; an open one's release UINT64_MAX), how many times each
+	 * was taken again inside while open (a nested or recursive lock:
+	 * one hold), and the location's open ones by lock (paradigm << 32 |
+	 * lock id, 0 -> hold; otf2_lanes.c) */
 	uint32_t cur_loc;
 	struct trace_hold *hd;
 	size_t n_hd, cap_hd, hd_first;
-	struct open_hold *ho;
-	size_t n_ho, cap_ho;         /* cap_ho: 0 or a power of two */
-	/* the team and task tags read into this block; the location's
-	 * teams begun (otf2_teams.c), the tag for its next Enter (+ 1, or
-	 * 0) and the Enter it read last while still open (its time and
-	 * region; TRACE_NONE: none) */
+	uint32_t *hd_depth;
+	size_t cap_hd_depth;
+	struct hmap open_holds;
+	/* the team and task tags read into this block; how many instances
+	 * of each team its locations began (team, location -> count;
+	 * otf2_teams.c), the tag for the location's next Enter (+ 1, or 0)
+	 * and the Enter it read last while still open (its time and region;
+	 * TRACE_NONE: none) */
 	struct trace_tag *tg;
 	size_t n_tg, cap_tg;
-	struct team_count *tc;
-	uint32_t *tc_used;            /* the slots of tc in use (n_tc) */
-	size_t n_tc, cap_tc;          /* cap_tc: 0 or a power of two */
+	struct hmap teams;
 	uint64_t next_tag, last_enter;
 	uint32_t last_region;
 	uint64_t records[REC_COUNT];

@@ -182,65 +182,11 @@ otf2r_lane_end(struct evblock *k)
 	return 0;
 }
 
-/* The slot of lock `key` in the open holds' table, or of the empty slot
- * where it would go (linear probing). */
-static size_t
-open_slot(const struct evblock *k, uint64_t key)
+/* A lock's key in the table of the location's open holds. */
+static uint64_t
+lock_key(uint8_t model, uint32_t lock)
 {
-	size_t mask = k->cap_ho - 1, i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-	while (k->ho[i].hold != UINT32_MAX && k->ho[i].key != key)
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* Room for one more open lock: the table at most half full. */
-static int
-open_reserve(struct evblock *k)
-{
-	if ((k->n_ho + 1) * 2 <= k->cap_ho)
-		return 0;
-	size_t cap = k->cap_ho ? k->cap_ho * 2 : 16;
-	struct open_hold *old = k->ho, *v = malloc(cap * sizeof *v);
-	if (!v)
-		return ERR_NOMEM;
-	for (size_t i = 0; i < cap; i++)
-		v[i].hold = UINT32_MAX;
-	size_t old_cap = k->cap_ho;
-	k->ho = v;
-	k->cap_ho = cap;
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].hold != UINT32_MAX)
-			k->ho[open_slot(k, old[i].key)] = old[i];
-	free(old);
-	return 0;
-}
-
-/* Empties slot i, moving back the entries after it that probed past it. */
-static void
-open_remove(struct evblock *k, size_t i)
-{
-	size_t mask = k->cap_ho - 1;
-	for (size_t j = (i + 1) & mask; k->ho[j].hold != UINT32_MAX; j = (j + 1) & mask) {
-		size_t home = (size_t)((k->ho[j].key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-		/* j's entry may fill i when its home is not in (i, j] */
-		if (i <= j ? home <= i || home > j : home <= i && home > j) {
-			k->ho[i] = k->ho[j];
-			i = j;
-		}
-	}
-	k->ho[i].hold = UINT32_MAX;
-	k->n_ho--;
-}
-
-/* Removes hold h's entry, if the table has it (a hold the location took
- * again under another order was replaced: its key names the new one). */
-static void
-open_forget(struct evblock *k, uint32_t h)
-{
-	uint64_t key = (uint64_t)k->hd[h].model << 32 | k->hd[h].lock;
-	size_t i = k->cap_ho ? open_slot(k, key) : 0;
-	if (k->cap_ho && k->ho[i].hold == h)
-		open_remove(k, i);
+	return (uint64_t)model << 32 | lock;
 }
 
 /* Has the location being read holds in the block (from hd_first)? */
@@ -264,21 +210,19 @@ otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, 
 		time--;
 	if (!has_holds(k))
 		k->hd_first = k->n_hd;       /* the location's first hold */
-	uint64_t key = (uint64_t)model << 32 | lock;
-	size_t i = k->cap_ho ? open_slot(k, key) : 0;
-	int open = k->cap_ho && k->ho[i].hold != UINT32_MAX;
-	if (acquire && open && k->hd[k->ho[i].hold].order == order) {
-		k->ho[i].depth++;            /* taken again inside: the same hold */
+	uint64_t key = lock_key(model, lock);
+	uint32_t *open = hmap_get(&k->open_holds, key, 0);
+	if (acquire && open && k->hd[*open].order == order) {
+		k->hd_depth[*open]++;        /* taken again inside: the same hold */
 		return 0;
 	}
-	if (acquire && open) {
-		/* taken anew (another order): the hold before lost its release,
-		 * and is dropped at the location's end */
-		open_remove(k, i);
-	}
 	if (acquire) {
+		/* (taken anew under another order: the hold before lost its
+		 * release, is replaced in the table and dropped at the
+		 * location's end) */
 		uint32_t at;
-		if (open_reserve(k) || VEC_NEW_ID(k->hd, k->n_hd, k->cap_hd, &at))
+		if (VEC_NEW_ID(k->hd, k->n_hd, k->cap_hd, &at) || VEC_GROW(k->hd_depth, (size_t)at, k->cap_hd_depth) ||
+		    hmap_put(&k->open_holds, key, 0, at))
 			return k->rc = ERR_NOMEM;
 		/* its padding zeroed too: a saved file's copy is the same bytes */
 		struct trace_hold *h = &k->hd[at];
@@ -289,24 +233,25 @@ otf2r_thread_lock(struct evblock *k, int acquire, uint64_t time, uint8_t model, 
 		h->lock = lock;
 		h->order = order;
 		h->model = model;
-		k->ho[open_slot(k, key)] = (struct open_hold){ key, at, 0 };
-		k->n_ho++;
+		k->hd_depth[at] = 0;
 		return 0;
 	}
 	if (!open)
 		return 0;                    /* a release of no held lock */
-	if (k->ho[i].depth) {
-		k->ho[i].depth--;
+	if (k->hd_depth[*open]) {
+		k->hd_depth[*open]--;
 		return 0;
 	}
-	struct trace_hold *h = &k->hd[k->ho[i].hold];
+	struct trace_hold *h = &k->hd[*open];
 	h->release = time > h->acquire ? time : h->acquire;
-	open_remove(k, i);
+	uint32_t was;
+	hmap_take(&k->open_holds, key, 0, &was);
 	return 0;
 }
 
-/* A hold never released names no time its lock came free: dropped, the
- * table emptied for the next location. O(the location's holds). */
+/* A hold never released names no time its lock came free: dropped, its
+ * entry (if the table has it: one taken again under another order was
+ * replaced) taken out for the next location. O(the location's holds). */
 void
 otf2r_holds_end(struct evblock *k)
 {
@@ -314,10 +259,14 @@ otf2r_holds_end(struct evblock *k)
 		return;
 	size_t out = k->hd_first;
 	for (size_t i = k->hd_first; i < k->n_hd; i++) {
-		if (k->hd[i].release != UINT64_MAX)
-			k->hd[out++] = k->hd[i];
-		else
-			open_forget(k, (uint32_t)i);
+		const struct trace_hold *h = &k->hd[i];
+		uint64_t key = lock_key(h->model, h->lock);
+		const uint32_t *open = hmap_get(&k->open_holds, key, 0);
+		uint32_t was;
+		if (h->release != UINT64_MAX)
+			k->hd[out++] = *h;
+		else if (open && *open == i)
+			hmap_take(&k->open_holds, key, 0, &was);
 	}
 	k->n_hd = out;
 }
@@ -330,22 +279,19 @@ otf2r_lanes_drop(struct evblock *blocks, uint32_t n)
 		free(blocks[i].lb);
 		free(blocks[i].lstk);
 		free(blocks[i].hd);
-		free(blocks[i].ho);
+		free(blocks[i].hd_depth);
+		hmap_fini(&blocks[i].open_holds);
 		free(blocks[i].tg);
-		free(blocks[i].tc);
-		free(blocks[i].tc_used);
+		hmap_fini(&blocks[i].teams);
 		blocks[i].tg = NULL;
-		blocks[i].tc = NULL;
-		blocks[i].tc_used = NULL;
-		blocks[i].n_tc = blocks[i].cap_tc = 0;
-		blocks[i].n_tg = blocks[i].cap_tg = 0;
+		blocks[i].hd_depth = NULL;
+		blocks[i].n_tg = blocks[i].cap_tg = blocks[i].cap_hd_depth = 0;
 		blocks[i].lf = NULL;
 		blocks[i].lb = NULL;
 		blocks[i].lstk = NULL;
 		blocks[i].hd = NULL;
-		blocks[i].ho = NULL;
 		blocks[i].n_lf = blocks[i].cap_lf = blocks[i].cap_lb = blocks[i].n_lstk = blocks[i].cap_lstk = 0;
-		blocks[i].n_hd = blocks[i].cap_hd = blocks[i].hd_first = blocks[i].n_ho = blocks[i].cap_ho = 0;
+		blocks[i].n_hd = blocks[i].cap_hd = blocks[i].hd_first = 0;
 	}
 }
 

@@ -10,8 +10,6 @@
 
 #include "base/vec.h"
 
-#include <stdlib.h>
-#include <string.h>
 
 uint64_t
 otf2r_frame_time(struct evblock *k, uint64_t time)
@@ -29,75 +27,31 @@ otf2r_team_tag(struct evblock *k, uint64_t time, uint32_t region, uint64_t value
 	return 0;
 }
 
-/* The location's table emptied: only the slots it used (a table grown
- * large by one location is not cleared whole for every one after). */
 void
 otf2r_teams_begin(struct evblock *k)
 {
-	for (size_t i = 0; i < k->n_tc; i++)
-		k->tc[k->tc_used[i]].n = 0;
-	k->n_tc = 0;
 	k->next_tag = 0;
 	k->last_region = TRACE_NONE;
-}
-
-/* The slot of team `comm` in the location's table (an empty slot: n 0). */
-static size_t
-team_slot(const struct evblock *k, uint32_t comm)
-{
-	size_t mask = k->cap_tc - 1, i = (size_t)((comm * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-	while (k->tc[i].n && k->tc[i].comm != comm)
-		i = (i + 1) & mask;
-	return i;
-}
-
-/* Room for one more team: the table at most half full; the slots used
- * listed (tc_used, n_tc of them). */
-static int
-team_reserve(struct evblock *k)
-{
-	if ((k->n_tc + 1) * 2 <= k->cap_tc)
-		return 0;
-	size_t cap = k->cap_tc ? k->cap_tc * 2 : 16;
-	struct team_count *old = k->tc, *v = calloc(cap, sizeof *v);
-	uint32_t *used = realloc(k->tc_used, cap / 2 * sizeof *used);
-	if (!v || !used) {
-		free(v);
-		if (used)
-			k->tc_used = used;
-		return ERR_NOMEM;
-	}
-	k->tc = v;
-	k->tc_used = used;
-	k->cap_tc = cap;
-	for (size_t u = 0; u < k->n_tc; u++) {
-		size_t i = team_slot(k, old[used[u]].comm);
-		k->tc[i] = old[used[u]];
-		used[u] = (uint32_t)i;
-	}
-	free(old);
-	return 0;
 }
 
 /* A team's instances follow one another (a team is a thread's, forking
  * it: that thread forks one at a time), and each of its threads begins
  * each: the n-th begun on a location is the team's n-th, named by the
- * team and n on all of them. */
+ * team and n on all of them (counted by team and location, so that no
+ * location's count is cleared for the next). */
 int
 otf2r_team_begin(struct evblock *k, uint32_t comm)
 {
 	if (k->cur_tl == TRACE_NONE && k->cur_lane == TRACE_NONE)
 		return 0;
-	if (team_reserve(k))
+	uint32_t *c = hmap_get(&k->teams, comm, k->cur_loc), n = c ? *c : 0;
+	if (n < UINT32_MAX)
+		n++;
+	if (c)
+		*c = n;
+	else if (hmap_put(&k->teams, comm, k->cur_loc, n))
 		return k->rc = ERR_NOMEM;
-	size_t i = team_slot(k, comm);
-	if (!k->tc[i].n) {
-		k->tc[i].comm = comm;
-		k->tc_used[k->n_tc++] = (uint32_t)i;
-	}
-	if (k->tc[i].n < UINT32_MAX)
-		k->tc[i].n++;
-	k->next_tag = ((uint64_t)comm << 32 | k->tc[i].n) + 1;   /* + 1: 0 is none */
+	k->next_tag = ((uint64_t)comm << 32 | n) + 1;   /* + 1: 0 is none */
 	return 0;
 }
 
