@@ -16,6 +16,10 @@
  * (tui/main.c). Either way the file opens to the bytes the serial
  * analysis gives.
  *
+ * A Charm++ Projections run is read alike, its PEs' logs for shares
+ * (projections_share_*): each rank parses its PEs' logs, rank 0 builds
+ * the model from them all and analyses it.
+ *
  * A failure on any rank (a location file missing or truncated, out of
  * memory) is agreed on at the end of each stage: rank 0 prints the first
  * failing rank's message, one line, and every rank exits with status 1.
@@ -55,7 +59,9 @@ static const char usage_text[] =
 	"reads, analyses and writes to FILE its share of the trace's locations\n"
 	"(open FILE with 'skein FILE'), and rank 0 prints the report 'skein analyze'\n"
 	"prints. With SKEIN_MPI_GATHER=1 (or a trace whose ranks' locations are not\n"
-	"in rank order) rank 0 gathers the shares and analyses them alone.\n"
+	"in rank order) rank 0 gathers the shares and analyses them alone. Of a\n"
+	"Charm++ Projections run (TRACE its .sts) each rank parses its share of\n"
+	"the PEs' logs and rank 0 builds and analyses the run.\n"
 	"SKEIN_DIST_BATCH=K: each owner steps its partitions in rounds of at most\n"
 	"K lops and message ends (default: a sixteenth of the largest rank's).\n"
 	"The options are skein's (skein --help); doc/distributed.md says what runs\n"
@@ -177,11 +183,13 @@ recv_bytes(int src, char **buf, size_t *n)
 	}
 }
 
-/* Rank 0: receives rank src's next piece (of its `what`) and adds it to
- * s, unless an earlier piece failed (*rc): then it is received and
+/* Rank 0: receives rank src's next piece (of its `what`) and adds it
+ * with add, unless an earlier piece failed (*rc): then it is received and
  * dropped, so that no sender waits for ever. */
+typedef int (*add_fn)(void *share, const char *buf, size_t n, struct err *e);
+
 static void
-add_piece(struct otf2_share *s, int src, const char *what, int *rc, struct err *e)
+add_piece(add_fn add, void *share, int src, const char *what, int *rc, struct err *e)
 {
 	char *buf;
 	size_t n;
@@ -189,8 +197,20 @@ add_piece(struct otf2_share *s, int src, const char *what, int *rc, struct err *
 	if (!*rc && !buf)
 		*rc = err_set(e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's %s", src, what);
 	if (!*rc)
-		*rc = otf2_share_add_piece(s, buf, n, e);
+		*rc = add(share, buf, n, e);
 	free(buf);
+}
+
+static int
+add_otf2(void *share, const char *buf, size_t n, struct err *e)
+{
+	return otf2_share_add_piece(share, buf, n, e);
+}
+
+static int
+add_projections(void *share, const char *buf, size_t n, struct err *e)
+{
+	return projections_share_add_piece(share, buf, n, e);
 }
 
 /* Reads this rank's share; on rank 0, gathers the others' and joins
@@ -263,16 +283,86 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	 * model once and puts each block in its place as it comes */
 	for (int src = 1; src < size; src++) {
 		MPI_Recv(&n_pieces[src], 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		add_piece(s, src, "head", &rc, &e);
+		add_piece(add_otf2, s, src, "head", &rc, &e);
 	}
 	cli_progress(p, "joining the shares", 0, 0);
 	for (int src = 1; src < size; src++)
 		for (uint64_t i = 1; i < n_pieces[src]; i++)
-			add_piece(s, src, "share", &rc, &e);
+			add_piece(add_otf2, s, src, "share", &rc, &e);
 	free(n_pieces);
 	if (!rc)
 		rc = otf2_share_finish(s, &o, t, &e);
 	otf2_share_destroy(s);
+	cli_progress_clear(p);
+	if (rc)
+		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
+	return rc ? EXIT_FAIL : EXIT_OK;   /* told the others with share_rc */
+}
+
+/* A Charm++ Projections run: every rank parses the logs of its share of
+ * the PEs (projections_share_read) and sends them to rank 0, one PE's
+ * parsed log at a time (each freed as it is sent), which builds the
+ * model as `skein` would. The same exit codes as read_distributed. */
+static int
+read_projections(const struct cli *c, struct cli_progress *p, struct trace **t, int *gathered)
+{
+	struct projections_read_opts o = {
+		.progress = rank == 0 ? cli_progress : NULL, .ud = p,
+		.runtime_chares = c->charm.runtime_chares,
+		.n_runtime_chares = c->charm.n_runtime_chares,
+		.runtime_entries = c->charm.runtime_entries,
+		.n_runtime_entries = c->charm.n_runtime_entries,
+	};
+	struct projections_share *s = NULL;
+	struct err e = { 0 };
+	*t = NULL;
+	int rc = projections_share_read(c->trace, &o, (uint32_t)rank, (uint32_t)size, &s, &e);
+	if (agree(rc, e.msg)) {
+		projections_share_destroy(s);
+		return EXIT_FAIL;
+	}
+	uint64_t pieces = projections_share_pieces(s), *n_pieces = NULL;
+	char *buf = NULL;
+	size_t n = 1;
+	if (rank != 0) {
+		for (uint32_t i = 0; i < pieces; i++)
+			if (projections_share_piece_size(s, i) > n)
+				n = projections_share_piece_size(s, i);
+		buf = malloc(n);
+		rc = buf ? 0 : err_set(&e, ERR_NOMEM, "rank %d: out of memory packing %zu bytes", rank, n);
+	} else if (!(n_pieces = calloc((size_t)size, sizeof *n_pieces))) {
+		rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory");
+	}
+	if (agree(rc, e.msg)) {
+		free(n_pieces);
+		free(buf);
+		projections_share_destroy(s);
+		return EXIT_FAIL;
+	}
+	*gathered = 1;
+	if (rank != 0) {
+		MPI_Request rq;
+		MPI_Isend(&pieces, 1, MPI_UINT64_T, 0, 2, MPI_COMM_WORLD, &rq);
+		wait_asleep(&rq);
+		for (uint32_t i = 0; i < pieces; i++) {
+			size_t len = projections_share_piece_size(s, i);
+			projections_share_pack_piece(s, i, buf);
+			send_bytes(buf, len);
+		}
+		projections_share_destroy(s);
+		free(buf);
+		return EXIT_OK;
+	}
+	cli_progress(p, "gathering the PEs' logs", 0, 0);
+	for (int src = 1; src < size; src++) {
+		MPI_Recv(&n_pieces[src], 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		for (uint64_t i = 0; i < n_pieces[src]; i++)
+			add_piece(add_projections, s, src, "PE's log", &rc, &e);
+	}
+	free(n_pieces);
+	if (!rc)
+		rc = projections_share_finish(s, t, &e);
+	projections_share_destroy(s);
 	cli_progress_clear(p);
 	if (rc)
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
@@ -414,9 +504,6 @@ setup(int argc, char **argv, struct cli *c)
 		rc = cli_usage_error("skein-mpi writes a saved analysis: give --save FILE", NULL);
 	else if (!rc && saved_is(c->trace))
 		rc = cli_usage_error("already a saved analysis: open it with skein", c->trace);
-	else if (!rc && projections_is_run(c->trace))
-		rc = cli_usage_error("a Charm++ Projections run: skein-mpi reads OTF2 archives; "
-				     "save it with 'skein analyze --save'", c->trace);
 	if (!rc)
 		rc = cli_setup_config(c);
 	return rc;
@@ -466,7 +553,8 @@ main(int argc, char **argv)
 	/* every stage distributed, where it is (SKEIN_MPI_GATHER: the shares
 	 * gathered on rank 0, for comparison) */
 	const char *gather = getenv("SKEIN_MPI_GATHER");
-	if (!gather || !gather[0] || !strcmp(gather, "0")) {
+	int charm = projections_is_run(c.trace);
+	if (!charm && (!gather || !gather[0] || !strcmp(gather, "0"))) {
 		rc = run_distributed(&c, &p, &serial_only);
 		if (!serial_only) {
 			rc = share_rc(rc);
@@ -476,7 +564,8 @@ main(int argc, char **argv)
 			return rc;
 		}
 	}
-	rc = read_distributed(&c, &p, &t, &gathered);
+	rc = charm ? read_projections(&c, &p, &t, &gathered)
+		   : read_distributed(&c, &p, &t, &gathered);
 	if (!rc && rank == 0) {
 		struct analysis *a = NULL;
 		rc = cli_loaded(&c, c.trace, &t, &a);

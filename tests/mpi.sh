@@ -16,7 +16,11 @@
 #    partition a round (SKEIN_DIST_BATCH=1) alike;
 #  * a location's events missing or truncated on one rank: the serial
 #    error, once, from rank 0, exit 1, within seconds (not a hang);
-#  * usage errors once, exit 2 (a Charm++ run among them); --help;
+#  * every shared Charm++ Projections run alike (each rank parses its
+#    share of the PEs' logs, rank 0 builds and analyses), with the
+#    configuration's runtime chare types; a log truncated or missing: the
+#    serial error once, exit 1;
+#  * usage errors once, exit 2; --help;
 #  * dcomm over each MPI (tests/mpi_dcomm.c) on 1 to 5 ranks.
 # Skips (passing) when skein-mpi was not built (no MPI compiler).
 build=$1
@@ -191,6 +195,60 @@ for impl in $impls; do
 	done
 done
 
+# Charm++ Projections runs: every rank parses its share of the PEs' logs
+# and rank 0 builds the model from them all (doc/distributed.md); each
+# shared run on two counts under MPICH (5 ranks: more ranks than PEs,
+# one rank reads none) and one under Open MPI, as for OTF2 traces
+runs=$shared/traces/projections
+if [ -d "$runs" ]; then
+	i=0
+	for sts in "$runs"/*/*.sts; do
+		serial "$sts"
+		use mpich
+		check "mpich, Charm++" "$sts" $((i % 5 + 1))
+		check "mpich, Charm++" "$sts" $(((i + 2) % 5 + 1))
+		case $impls in
+		*openmpi*) use openmpi && check "openmpi, Charm++" "$sts" $(((i + 1) % 4 + 1)) ;;
+		esac
+		i=$((i + 1))
+	done
+	# the configuration's runtime chare types reach every rank's reader
+	use mpich
+	j2=$runs/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts
+	printf 'charm:\n  runtime_chares: ["Ck*", "dummy_*", "SDAG", "Main"]\n' >"$tmp/rt.yaml"
+	serial "$j2" --config "$tmp/rt.yaml"
+	"$skein" analyze -q --format json "$j2" >"$tmp/default.json"
+	cmp -s "$tmp/default.json" "$tmp/s.json" && bad "runtime_chares: Main as the runtime's changes nothing" || ok
+	check "mpich, Charm++, runtime_chares" "$j2" 3 --config "$tmp/rt.yaml"
+	# a log cut short (PE 3's, the last rank's share) and one missing:
+	# the serial message once, from rank 0, exit 1 on every rank
+	for impl in $impls; do
+		use $impl
+		for broken in truncated missing; do
+			rm -rf "$tmp/cb" && cp -R "$runs/charm-jacobi2d_16c_4pe_10it" "$tmp/cb"
+			case $broken in
+			truncated) head -c 3000 "$runs/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.3.log.gz" \
+					>"$tmp/cb/jacobi2d.prj.3.log.gz" ;;
+			missing) rm "$tmp/cb/jacobi2d.prj.2.log.gz" ;;
+			esac
+			"$skein" analyze -q "$tmp/cb/jacobi2d.prj.sts" >/dev/null 2>"$tmp/s.err"
+			sed 's/^skein: /skein-mpi: /' "$tmp/s.err" >"$tmp/s.err2"
+			for n in 2 4; do
+				rm -f "$tmp/cb.skein"
+				timeout 120 $mpiexec -n $n "$bin" analyze -q --save "$tmp/cb.skein" "$tmp/cb/jacobi2d.prj.sts" \
+					>"$tmp/out" 2>"$tmp/err"
+				st=$?
+				grep '^skein' "$tmp/err" >"$tmp/ours"
+				[ "$st" -eq 1 ] && cmp -s "$tmp/s.err2" "$tmp/ours" && [ -s "$tmp/ours" ] &&
+					[ ! -s "$tmp/out" ] && [ ! -e "$tmp/cb.skein" ] && ok ||
+					bad "$impl, Charm++ log $broken, $n ranks: exit $st, want 1 and $(cat "$tmp/s.err2"), got: $(head -c 400 "$tmp/err")"
+			done
+		done
+	done
+else
+	echo "mpi.sh: $runs absent: no Charm++ runs"
+fi
+
 # usage: said once, exit 2; --help on stdout
 use mpich
 for args in "info traces/corpus/stencil-4" "analyze traces/corpus/stencil-4" "analyze --bogus --save x traces/corpus/stencil-4"; do
@@ -211,11 +269,14 @@ serial traces/corpus/stencil-4
 "$skein" analyze -q --save "$tmp/s.skein" traces/corpus/stencil-4 >/dev/null
 timeout 60 $MPICH -n 2 "$bin" analyze -q --save "$tmp/again.skein" "$tmp/s.skein" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "already a saved analysis" "$tmp/err" && ok || bad "a saved file as the trace: $(cat "$tmp/err")"
+# a .sts whose PE has no log: the serial message, once, exit 1
 mkdir -p "$tmp/prj"
 printf 'PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 1\nEND\n' >"$tmp/prj/run.sts"
+"$skein" analyze -q "$tmp/prj/run.sts" >/dev/null 2>"$tmp/s.err"
+sed 's/^skein: /skein-mpi: /' "$tmp/s.err" >"$tmp/s.err2"
 timeout 60 $MPICH -n 2 "$bin" analyze -q --save "$tmp/p.skein" "$tmp/prj/run.sts" >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] && [ "$(grep -c 'a Charm++ Projections run: skein-mpi reads OTF2 archives' "$tmp/err")" -eq 1 ] &&
-	[ ! -e "$tmp/p.skein" ] && ok || bad "a Charm++ run: $(cat "$tmp/err")"
+[ $? -eq 1 ] && cmp -s "$tmp/s.err2" "$tmp/err" && [ -s "$tmp/err" ] && [ ! -e "$tmp/p.skein" ] && ok ||
+	bad "a Charm++ run without its log: want $(cat "$tmp/s.err2"), got: $(cat "$tmp/err")"
 timeout 60 $MPICH -n 2 "$bin" --help >"$tmp/out" 2>&1
 [ $? -eq 0 ] && [ "$(grep -c '^usage: mpiexec' "$tmp/out")" -eq 1 ] && ok || bad "--help: $(head -c 300 "$tmp/out")"
 # progress on rank 0: a line per stage and every rank's peak memory

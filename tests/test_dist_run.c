@@ -52,29 +52,6 @@ rank_main(struct dcomm *c, void *ud)
 	return rc;
 }
 
-/* The file's bytes with the stage timings and every checksum zeroed
- * (the table's entries' sums, the header's two). */
-static char *
-masked(const char *path, size_t *n)
-{
-	char *b = tu_slurp(path, n);
-	assert_non_null(b);
-	assert_true(*n >= sizeof(struct header) + S_END * sizeof(struct section));
-	struct header h;
-	memcpy(&h, b, sizeof h);
-	memset(b + offsetof(struct header, table_sum), 0, 16);
-	for (uint32_t i = 0; i < h.n_sections; i++) {
-		struct section s;
-		char *at = b + sizeof h + i * sizeof s;
-		memcpy(&s, at, sizeof s);
-		memset(at + offsetof(struct section, sum), 0, sizeof s.sum);
-		if (s.id == S_META)
-			memset(b + s.offset + offsetof(struct meta, stats) +
-				       offsetof(struct analysis_stats, t_lops), 0, 5 * sizeof(double));
-	}
-	return b;
-}
-
 /* on lo .. hi thread ranks */
 static void
 check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t hi)
@@ -96,7 +73,7 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 		a->explained = explained;
 	}
 	size_t ns = 0, nb = 0;
-	char *s = comm ? masked(serial, &ns) : NULL, *sb = comm ? masked(bare, &nb) : NULL;
+	char *s = comm ? dt_saved_masked(serial, &ns) : NULL, *sb = comm ? dt_saved_masked(bare, &nb) : NULL;
 	for (uint32_t n = lo; n <= hi; n++) {
 		struct job j = { .trace = trace, .o = o };
 		snprintf(j.path, sizeof j.path, "/tmp/skein-test-drun-%d-%u.skein", (int)getpid(), n);
@@ -113,7 +90,7 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 			fail();
 		}
 		size_t nm = 0;
-		char *m = masked(j.path, &nm);
+		char *m = dt_saved_masked(j.path, &nm);
 		dt_same_bytes(trace, n, sb, nb, m, nm);
 		free(m);
 		if (n > lo) {
@@ -123,7 +100,7 @@ check_on(const char *trace, const struct analysis_opts *o, uint32_t lo, uint32_t
 		/* once: the explanations added from the file opened, as
 		 * skein-mpi's rank 0 does, give the serial file */
 		dt_append_explain(j.path);
-		m = masked(j.path, &nm);
+		m = dt_saved_masked(j.path, &nm);
 		dt_same_bytes(trace, n, s, ns, m, nm);
 		free(m);
 		unlink(j.path);

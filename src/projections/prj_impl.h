@@ -1,6 +1,7 @@
 /* prj_impl.h — the Projections reader's inside, shared by its files:
  *
  *   projections_read.c  finding the files, the stages in order
+ *   prj_share.c         a share of the PEs' logs read by each rank of a job, joined on one
  *   prj_sts.c           the .sts definitions
  *   prj_log.c           one PE's log: lines, fields, records
  *   prj_chares.c        executions -> chares (timelines)
@@ -111,6 +112,9 @@ struct prj_pe_log {
 int prj_log_read(const struct prj_sts *s, uint32_t pe, struct prj_pe_log *l,
 		 const atomic_int *cancel, struct err *e);
 void prj_log_fini(struct prj_pe_log *l);
+/* Indexes l's creations by event (done by prj_log_read; again for a log
+ * whose records arrived packed). 0 or ERR_NOMEM. */
+int prj_log_index(struct prj_pe_log *l);
 /* The first creation of l with event id ev, or UINT32_MAX. */
 uint32_t prj_log_creation(const struct prj_pe_log *l, int32_t ev);
 
@@ -123,13 +127,29 @@ void prj_unkey(uint64_t a, uint64_t b, uint32_t n, int32_t *ids);
 /* ---- building the trace ---- */
 
 struct prj_reader {
-	struct trace *t;
+	char *sts_path;            /* the .sts file */
+	struct trace *t;           /* being built: the reader's until prj_finish */
 	struct prj_sts sts;
 	struct prj_pe_log *logs;   /* sts.pes of them */
 	const struct projections_read_opts *opts;
 	/* per PE, per execution: the timeline it goes to */
 	uint32_t **exec_tl;
 };
+
+/* Zeroes r, reads the .sts of the run at path (the file, or the
+ * directory holding it) and finds every PE's log. Then prj_parse reads
+ * logs, prj_finish builds the trace; prj_close frees r whatever
+ * happened. 0 or an ERR_* code with e set. */
+int prj_open(struct prj_reader *r, const char *path, const struct projections_read_opts *opts,
+	     struct err *e);
+/* Splits the PEs into n shares balanced by their logs' sizes: share i is
+ * [cut[i], cut[i + 1]), alike wherever the files are the same. */
+void prj_split(const struct prj_reader *r, uint32_t n, uint32_t *cut);
+/* Parses the logs of PEs [from, to) on every core. */
+int prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e);
+/* Builds the trace from every PE's parsed log into *out. */
+int prj_finish(struct prj_reader *r, struct trace **out, struct err *e);
+void prj_close(struct prj_reader *r);
 
 /* Decides which chare types are runtime (opts globs), then gives every
  * execution a timeline and fills t's timelines and chares in display

@@ -523,8 +523,8 @@ cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int
-index_events(struct prj_pe_log *l)
+int
+prj_log_index(struct prj_pe_log *l)
 {
 	int64_t max = -1;
 	for (size_t i = 0; i < l->n_cres; i++)
@@ -590,7 +590,7 @@ finish(struct lp *p)
 			return ERR_NOMEM;
 		l->idles[l->n_idles++] = (struct trace_idle){ .t_begin = p->idle_t0, .t_end = end };
 	}
-	return index_events(l);
+	return prj_log_index(l);
 }
 
 static int
@@ -600,6 +600,10 @@ gz_failed(gzFile gz, struct lp *p, uint64_t line)
 	const char *m = gzerror(gz, &code);
 	if (code == Z_ERRNO)
 		m = strerror(errno);
+	/* zlib names a gzdopen'ed file "<fd:N>", a number of no use to the
+	 * user (and another on each run): the path comes first anyway */
+	if (m && strncmp(m, "<fd:", 4) == 0 && strstr(m, ">: "))
+		m = strstr(m, ">: ") + 3;
 	return err_set(p->e, code == Z_MEM_ERROR ? ERR_NOMEM : ERR_FORMAT,
 		       "%s: %s after line %llu (the file is truncated or corrupt)", p->l->path,
 		       m && *m ? m : "read error", (unsigned long long)line);

@@ -156,6 +156,7 @@ check_extra_logs(const char *sts, const char *base, uint32_t pes, struct err *e)
 
 struct parse_job {
 	struct prj_reader *r;
+	uint32_t from, to;         /* the PEs to parse */
 	uint32_t cut[PAR_MAX + 1];
 	struct err err[PAR_MAX];
 	int rc[PAR_MAX];
@@ -164,11 +165,11 @@ struct parse_job {
 };
 
 static uint64_t
-log_weight(const void *ctx, uint32_t pe)
+log_weight(const void *ctx, uint32_t k)
 {
-	const struct prj_reader *r = ctx;
+	const struct parse_job *j = ctx;
 	struct stat st;
-	return stat(r->logs[pe].path, &st) == 0 ? (uint64_t)st.st_size + 1 : 1;
+	return stat(j->r->logs[j->from + k].path, &st) == 0 ? (uint64_t)st.st_size + 1 : 1;
 }
 
 static int
@@ -177,7 +178,7 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct parse_job *j = ctx;
 	struct prj_reader *r = j->r;
 	(void)nw;
-	for (uint32_t pe = j->cut[w]; pe < j->cut[w + 1]; pe++) {
+	for (uint32_t pe = j->from + j->cut[w]; pe < j->from + j->cut[w + 1]; pe++) {
 		int rc = prj_log_read(&r->sts, pe, &r->logs[pe], &j->cancel, &j->err[w]);
 		if (rc) {
 			j->rc[w] = rc;
@@ -188,7 +189,7 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 		/* progress is reported by worker 0 only: callers' callbacks
 		 * need not be thread-safe */
 		if (w == 0 && r->opts && r->opts->progress &&
-		    r->opts->progress(r->opts->ud, "reading", done, r->sts.pes))
+		    r->opts->progress(r->opts->ud, "reading", done, j->to - j->from))
 			atomic_store(&j->cancel, 1);
 		if (atomic_load(&j->cancel))
 			return j->rc[w] = ERR_CANCELLED;
@@ -196,17 +197,28 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
-static int
-parse_logs(struct prj_reader *r, struct err *e)
+void
+prj_split(const struct prj_reader *r, uint32_t n, uint32_t *cut)
 {
+	struct parse_job j = { .r = (struct prj_reader *)r, .from = 0, .to = r->sts.pes };
+	par_split(r->sts.pes, n, log_weight, &j, cut);
+}
+
+int
+prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e)
+{
+	if (from >= to)
+		return 0;
 	struct parse_job *j = calloc(1, sizeof *j);
 	if (!j)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	j->r = r;
+	j->from = from;
+	j->to = to;
 	uint32_t nw = par_workers();
-	if (nw > r->sts.pes)
-		nw = r->sts.pes;
-	par_split(r->sts.pes, nw, log_weight, r, j->cut);
+	if (nw > to - from)
+		nw = to - from;
+	par_split(to - from, nw, log_weight, j, j->cut);
 	par_run(nw, parse_worker, j);
 	int rc = 0;
 	/* the first real error wins over the cancellations it caused */
@@ -240,74 +252,86 @@ describe(struct prj_reader *r)
 }
 
 int
+prj_open(struct prj_reader *r, const char *path, const struct projections_read_opts *opts,
+	 struct err *e)
+{
+	memset(r, 0, sizeof *r);
+	r->opts = opts;
+	int rc;
+	if (is_dir(path)) {
+		if ((rc = find_sts(path, &r->sts_path, e)))
+			return rc;
+	} else if (!(r->sts_path = strdup(path))) {
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	if (!(r->t = trace_new()))
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if ((rc = prj_sts_read(r->sts_path, &r->sts, e)))
+		return rc;
+	if (opts && opts->progress && opts->progress(opts->ud, "reading", 0, r->sts.pes))
+		return err_set(e, ERR_CANCELLED, "cancelled");
+	r->logs = calloc((size_t)r->sts.pes + 1, sizeof *r->logs);
+	if (!r->logs)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	/* <base>.sts -> <base>.<pe>.log[.gz] */
+	char *base = strdup(r->sts_path);
+	if (!base)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	base[strlen(base) - 4] = 0;
+	rc = 0;
+	for (uint32_t pe = 0; pe < r->sts.pes && !rc; pe++)
+		rc = log_path(base, pe, r->sts.pes, &r->logs[pe].path, e);
+	if (!rc)
+		rc = check_extra_logs(r->sts_path, base, r->sts.pes, e);
+	free(base);
+	return rc;
+}
+
+int
+prj_finish(struct prj_reader *r, struct trace **out, struct err *e)
+{
+	const struct projections_read_opts *opts = r->opts;
+	if (opts && opts->progress && opts->progress(opts->ud, "building", 0, 0))
+		return err_set(e, ERR_CANCELLED, "cancelled");
+	/* the .sts found, as an OTF2 trace names its anchor file */
+	int rc;
+	if ((rc = trace_set_path(r->t, r->sts_path)) || (rc = describe(r)))
+		return err_set(e, rc, "out of memory");
+	if ((rc = prj_chares_assign(r, e)) || (rc = prj_build(r, e)))
+		return rc;
+	*out = r->t;
+	r->t = NULL;
+	return 0;
+}
+
+void
+prj_close(struct prj_reader *r)
+{
+	if (r->exec_tl)
+		for (uint32_t pe = 0; pe < r->sts.pes; pe++)
+			free(r->exec_tl[pe]);
+	free(r->exec_tl);
+	if (r->logs)
+		for (uint32_t pe = 0; pe < r->sts.pes; pe++)
+			prj_log_fini(&r->logs[pe]);
+	free(r->logs);
+	prj_sts_fini(&r->sts);
+	free(r->sts_path);
+	trace_destroy(r->t);
+	memset(r, 0, sizeof *r);
+}
+
+int
 projections_read(const char *path, const struct projections_read_opts *opts,
 		 struct trace **out, struct err *e)
 {
 	*out = NULL;
-	char *sts = NULL;
-	int rc;
-	if (is_dir(path)) {
-		if ((rc = find_sts(path, &sts, e)))
-			return rc;
-	} else {
-		sts = strdup(path);
-		if (!sts)
-			return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	struct prj_reader r = { .opts = opts };
-	r.t = trace_new();
-	if (!r.t) {
-		free(sts);
-		return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	if ((rc = prj_sts_read(sts, &r.sts, e)))
-		goto out;
-	if (opts && opts->progress && opts->progress(opts->ud, "reading", 0, r.sts.pes)) {
-		rc = err_set(e, ERR_CANCELLED, "cancelled");
-		goto out;
-	}
-	r.logs = calloc((size_t)r.sts.pes + 1, sizeof *r.logs);
-	if (!r.logs) {
-		rc = err_set(e, ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	/* <base>.sts -> <base>.<pe>.log[.gz] */
-	sts[strlen(sts) - 4] = 0;
-	for (uint32_t pe = 0; pe < r.sts.pes && !rc; pe++)
-		rc = log_path(sts, pe, r.sts.pes, &r.logs[pe].path, e);
-	char *base = rc ? NULL : strdup(sts);
-	strcat(sts, ".sts");
-	if (!rc && !base)
-		rc = err_set(e, ERR_NOMEM, "out of memory");
+	struct prj_reader r;
+	int rc = prj_open(&r, path, opts, e);
 	if (!rc)
-		rc = check_extra_logs(sts, base, r.sts.pes, e);
-	free(base);
-	if (rc || (rc = parse_logs(&r, e)))
-		goto out;
-	if (opts && opts->progress && opts->progress(opts->ud, "building", 0, 0)) {
-		rc = err_set(e, ERR_CANCELLED, "cancelled");
-		goto out;
-	}
-	/* the .sts found, as an OTF2 trace names its anchor file */
-	if ((rc = trace_set_path(r.t, sts)) || (rc = describe(&r)))
-		err_set(e, rc, "out of memory");
-	if (!rc && !(rc = prj_chares_assign(&r, e)))
-		rc = prj_build(&r, e);
-out:
-	if (r.exec_tl)
-		for (uint32_t pe = 0; pe < r.sts.pes; pe++)
-			free(r.exec_tl[pe]);
-	free(r.exec_tl);
-	if (r.logs)
-		for (uint32_t pe = 0; pe < r.sts.pes; pe++)
-			prj_log_fini(&r.logs[pe]);
-	free(r.logs);
-	prj_sts_fini(&r.sts);
-	free(sts);
-	if (rc) {
-		trace_destroy(r.t);
-		return rc;
-	}
-	*out = r.t;
-	return 0;
+		rc = prj_parse(&r, 0, r.sts.pes, e);
+	if (!rc)
+		rc = prj_finish(&r, out, e);
+	prj_close(&r);
+	return rc;
 }

@@ -14,6 +14,7 @@
 #ifndef SKEIN_PROJECTIONS_READ_H
 #define SKEIN_PROJECTIONS_READ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/err.h"
@@ -50,5 +51,33 @@ int projections_is_run(const char *path);
  * ERR_NOMEM, ERR_LIMIT, ERR_CANCELLED, ERR_USAGE (a bad runtime glob). */
 int projections_read(const char *path, const struct projections_read_opts *opts,
 		     struct trace **out, struct err *e);
+
+/* ---- Shares: a run read by the ranks of a job (skein-mpi) ----
+ *
+ * Every rank calls projections_share_read with its rank and the job's
+ * size: it reads the .sts and parses the logs of its share of the PEs
+ * (the PEs split by their logs' sizes, alike on every rank). Each rank
+ * but the joining one packs its share piece by piece (one PE's parsed
+ * log each, freed as it is packed) and sends the pieces; the joining
+ * rank adds them (in any order) and builds the trace with
+ * projections_share_finish: the same trace projections_read gives. */
+struct projections_share;
+
+/* 0 or projections_read's codes (a log of this rank's share). */
+int projections_share_read(const char *path, const struct projections_read_opts *opts,
+			   uint32_t rank, uint32_t nranks, struct projections_share **out,
+			   struct err *e);
+uint32_t projections_share_pieces(const struct projections_share *s);
+size_t projections_share_piece_size(const struct projections_share *s, uint32_t i);
+/* Writes piece i (projections_share_piece_size bytes) into buf. */
+void projections_share_pack_piece(struct projections_share *s, uint32_t i, char *buf);
+/* Adds another rank's piece. 0, ERR_NOMEM, or ERR_FORMAT for bytes that
+ * are no piece of this run. */
+int projections_share_add_piece(struct projections_share *s, const char *buf, size_t n,
+				struct err *e);
+/* Builds the trace once every PE's log is in (ERR_FORMAT naming the
+ * first missing one otherwise), else projections_read's codes. */
+int projections_share_finish(struct projections_share *s, struct trace **out, struct err *e);
+void projections_share_destroy(struct projections_share *s);
 
 #endif
