@@ -212,6 +212,23 @@ if [ -d "$runs" ]; then
 		esac
 		i=$((i + 1))
 	done
+	# generated runs of more PEs (skein-gen-charm built here, apart from
+	# traces/gen, which check-traces builds at the same time): 8 PEs, and
+	# 6 PEs with a delayed chare, plain logs
+	cc -std=c11 -O2 -o "$tmp/gencharm" traces/gen/skein-gen-charm.c -lz &&
+		"$tmp/gencharm" -q -o "$tmp/g8" -p 8 -x 8 -y 8 -n 12 &&
+		"$tmp/gencharm" -q -o "$tmp/g6" -p 6 -x 6 -y 4 -n 10 -d 900:2,1:4 --plain && ok ||
+		bad "skein-gen-charm: built and run"
+	for g in g8 g6; do
+		serial "$tmp/$g/jacobi.sts"
+		use mpich
+		for n in 3 8; do
+			check "mpich, Charm++" "$tmp/$g/jacobi.sts" $n
+		done
+		case $impls in
+		*openmpi*) use openmpi && check "openmpi, Charm++" "$tmp/$g/jacobi.sts" 2 ;;
+		esac
+	done
 	# the configuration's runtime chare types reach every rank's reader
 	use mpich
 	j2=$runs/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts
