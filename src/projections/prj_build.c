@@ -450,7 +450,12 @@ emit_ops(struct builder *b)
 	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
 		struct item *it = items + first[tl];
 		uint32_t n = first[tl + 1] - first[tl];
-		if (n > 1)
+		/* a chare that never migrated has its items in order already
+		 * (one PE's log, in time order): only the others are sorted */
+		uint32_t k0 = 1;
+		while (k0 < n && cmp_item(&it[k0 - 1], &it[k0]) < 0)
+			k0++;
+		if (k0 < n)
 			qsort(it, n, sizeof *it, cmp_item);
 		t->timelines[tl].op_first = (uint32_t)t->n_oprec;
 		uint32_t prev_pe = NONE;

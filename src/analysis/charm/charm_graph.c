@@ -103,13 +103,14 @@ number(struct charm *c)
 		free(id_of_root);
 		return ERR_NOMEM;
 	}
-	for (uint32_t l = 0; l < c->n; l++) {
-		if (c->pid[l] == TRACE_NONE)
-			continue;
-		c->root[c->pid[l]] = uf_find(&c->u, l);
-		if (c->cls[l] == CLS_RT)
+	/* each partition's root is the one its id was given for: no second
+	 * find per lop */
+	for (uint32_t r = 0; r < c->n; r++)
+		if (id_of_root[r] != TRACE_NONE)
+			c->root[id_of_root[r]] = r;
+	for (uint32_t l = 0; l < c->n; l++)
+		if (c->pid[l] != TRACE_NONE && c->cls[l] == CLS_RT)
 			c->prt[c->pid[l]] = 1;
-	}
 	free(id_of_root);
 	return 0;
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/par.h"
+
 /* The class of lop l: the kind of dependency of its usable messages. */
 static uint8_t
 lop_class(const struct analysis *a, uint32_t l)
@@ -37,18 +39,31 @@ lop_class(const struct analysis *a, uint32_t l)
 	return cls;
 }
 
+/* Each lop's class, a worker per equal share of the lops (a class reads
+ * the lop's messages, scattered over the trace). */
+static int
+class_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct charm *c = ctx;
+	uint32_t from, to;
+	par_share(c->n, w, nw, &from, &to);
+	for (uint32_t l = from; l < to; l++)
+		c->cls[l] = lop_class(c->a, l);
+	return 0;
+}
+
 static int
 blocks(struct charm *c)
 {
 	const struct analysis *a = c->a;
 	uint32_t nb = 0;
+	par_run(par_workers(), class_worker, c);
 	for (uint32_t l = 0; l < c->n; l++) {
 		const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
 		int first = l == a->tl_lop[a->lop_tl[l]];
 		if (first || !(o.flags & OPF_BLOCK_CONT))
 			nb++;
 		c->block[l] = nb - 1;
-		c->cls[l] = lop_class(a, l);
 	}
 	c->n_blocks = nb;
 	c->block_entry = malloc(((size_t)nb + 1) * sizeof *c->block_entry);
