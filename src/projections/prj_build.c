@@ -392,6 +392,9 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 	return 0;
 }
 
+/* How many items ahead emit_ops asks for an execution's record. */
+enum { PREFETCH = 8 };
+
 static int
 cmp_item(const void *x, const void *y)
 {
@@ -461,6 +464,10 @@ emit_ops(struct builder *b)
 		uint32_t prev_pe = NONE;
 		for (uint32_t k = 0; k < n && !rc; k++) {
 			uint32_t pe = it[k].pe;
+			/* a timeline's executions lie scattered over the PEs'
+			 * logs: ask for one a few items ahead */
+			if (k + PREFETCH < n && !(it[k + PREFETCH].idx & ITEM_CRE))
+				__builtin_prefetch(&r->logs[it[k + PREFETCH].pe].execs[it[k + PREFETCH].idx]);
 			if (it[k].idx & ITEM_CRE) {
 				uint32_t c = it[k].idx & ~ITEM_CRE;
 				/* no entry method was running (or traced): no region */
