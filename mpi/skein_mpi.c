@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,19 +135,26 @@ wait_asleep(MPI_Request *rq)
 }
 
 /* Sends n bytes to rank 0 when it asks for them (a message with tag 3):
- * their count, then pieces of up to CHUNK. Without the asking, an MPI
- * library may send the bytes eagerly, and rank 0 would hold every rank's
- * share in its unexpected-message queue until it reaches them. */
+ * their count, then — when rank 0 answers that it has room for them
+ * (tag 4) — pieces of up to CHUNK. Without the asking, an MPI library
+ * may send the bytes eagerly, and rank 0 would hold every rank's share in
+ * its unexpected-message queue until it reaches them; without the
+ * answer, a rank 0 out of memory would have to receive bytes it cannot
+ * hold. */
 static void
 send_bytes(const char *buf, size_t n)
 {
 	uint64_t len = n;
-	char go;
+	char go, room;
 	MPI_Request rq;
 	MPI_Irecv(&go, 1, MPI_CHAR, 0, 3, MPI_COMM_WORLD, &rq);
 	wait_asleep(&rq);
 	MPI_Isend(&len, 1, MPI_UINT64_T, 0, 0, MPI_COMM_WORLD, &rq);
 	wait_asleep(&rq);
+	MPI_Irecv(&room, 1, MPI_CHAR, 0, 4, MPI_COMM_WORLD, &rq);
+	wait_asleep(&rq);
+	if (!room)
+		return;
 	for (size_t at = 0; at < n; at += CHUNK) {
 		size_t k = n - at < CHUNK ? n - at : CHUNK;
 		MPI_Isend(buf + at, (int)k, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &rq);
@@ -154,9 +162,9 @@ send_bytes(const char *buf, size_t n)
 	}
 }
 
-/* Asks rank src for its next bytes and receives them into a new buffer
- * (*buf NULL when there is no memory for it: the bytes are received and
- * dropped). */
+/* Asks rank src for its next bytes and receives them into a new buffer;
+ * *buf NULL when there is no memory for it (the sender is told, and
+ * sends nothing more of them). */
 static void
 recv_bytes(int src, char **buf, size_t *n)
 {
@@ -165,21 +173,12 @@ recv_bytes(int src, char **buf, size_t *n)
 	MPI_Send(&go, 1, MPI_CHAR, src, 3, MPI_COMM_WORLD);
 	MPI_Recv(&len, 1, MPI_UINT64_T, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	*n = (size_t)len;
-	*buf = malloc(*n ? *n : 1);
-	char scratch[4096];
-	for (size_t at = 0; at < *n; at += CHUNK) {
+	*buf = len <= SIZE_MAX - 1 ? malloc(*n ? *n : 1) : NULL;
+	char room = *buf != NULL;
+	MPI_Send(&room, 1, MPI_CHAR, src, 4, MPI_COMM_WORLD);
+	for (size_t at = 0; room && at < *n; at += CHUNK) {
 		size_t k = *n - at < CHUNK ? *n - at : CHUNK;
-		if (*buf) {
-			MPI_Recv(*buf + at, (int)k, MPI_BYTE, src, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			continue;
-		}
-		/* no room: take it in small pieces the sender's one message fits */
-		MPI_Status st;
-		MPI_Probe(src, 1, MPI_COMM_WORLD, &st);
-		char *tmp = malloc(k);
-		MPI_Recv(tmp ? tmp : scratch, tmp ? (int)k : 0, MPI_BYTE, src, 1, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
-		free(tmp);
+		MPI_Recv(*buf + at, (int)k, MPI_BYTE, src, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	}
 }
 

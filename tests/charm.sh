@@ -261,6 +261,25 @@ else
 	skip=$((skip + 1))
 fi
 
+# two broken logs (PE 1's cut late, PE 3's early: PE 3's error comes
+# first in time): the error said is always the lowest PE's, on 1, 2 and
+# 4 threads and every time (a failure stops the workers after it only)
+if [ -f "$j2" ]; then
+	rm -rf "$tmp/two" && cp -R "$(dirname "$j2")" "$tmp/two"
+	head -c 7000 "$(dirname "$j2")/jacobi2d.prj.1.log.gz" >"$tmp/two/jacobi2d.prj.1.log.gz"
+	head -c 300 "$(dirname "$j2")/jacobi2d.prj.3.log.gz" >"$tmp/two/jacobi2d.prj.3.log.gz"
+	said=
+	for th in 1 2 2 2 2 2 2 4 4 4; do
+		SKEIN_THREADS=$th "$skein" analyze -q "$tmp/two/jacobi2d.prj.sts" >/dev/null 2>>"$tmp/two.err"
+		[ $? -eq 1 ] || said="$said exit-not-1"
+	done
+	[ -z "$said" ] && [ "$(wc -l <"$tmp/two.err")" -eq 10 ] &&
+		[ "$(grep -c "^skein: $tmp/two/jacobi2d.prj.1.log.gz: unexpected end of file" "$tmp/two.err")" -eq 10 ] &&
+		ok || bad "two broken logs: want PE 1's error every time, got: $(sort "$tmp/two.err" | uniq -c | head -c 300)$said"
+else
+	skip=$((skip + 1))
+fi
+
 # skein diff of two Charm++ runs (issue 38): Jacobi 2-D without and with
 # the 20 ms busy-wait in Jacobi(1,2); in seed 004's words and metrics,
 # the busy-wait first, and the PEs that waited for it

@@ -20,6 +20,7 @@
 #    share of the PEs' logs, rank 0 builds and analyses), with the
 #    configuration's runtime chare types; a log truncated or missing: the
 #    serial error once, exit 1;
+#  * rank 0 out of memory for a piece it is told of: said once, exit 1;
 #  * usage errors once, exit 2; --help;
 #  * dcomm over each MPI (tests/mpi_dcomm.c) on 1 to 5 ranks.
 # Skips (passing) when skein-mpi was not built (no MPI compiler).
@@ -264,6 +265,32 @@ if [ -d "$runs" ]; then
 	done
 else
 	echo "mpi.sh: $runs absent: no Charm++ runs"
+fi
+
+# rank 0 without memory for a share's piece it is told of (the shim
+# tests/mpi_recvfail.c fails that allocation once): its message once,
+# exit 1 on every rank, nothing saved, no rank waiting for ever (the
+# sender is told not to send the bytes); gathered OTF2 and Charm++
+use mpich
+if mpicc.mpich -shared -fPIC -o "$tmp/recvfail.so" tests/mpi_recvfail.c -ldl 2>"$tmp/err"; then
+	j2=$runs/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts
+	for case in "charm 2" "charm 3" "otf2 3"; do
+		# shellcheck disable=SC2086
+		set -- $case
+		t=traces/corpus/stencil-4
+		[ "$1" = charm ] && t=$j2
+		[ "$1" = charm ] && [ ! -f "$t" ] && continue
+		rm -f "$tmp/r.skein"
+		SKEIN_MPI_GATHER=1 timeout 120 $MPICH -n 1 env LD_PRELOAD="$tmp/recvfail.so" "$bin" analyze -q \
+			--save "$tmp/r.skein" "$t" : -n $(($2 - 1)) "$bin" analyze -q --save "$tmp/r.skein" "$t" \
+			>"$tmp/out" 2>"$tmp/err"
+		st=$?
+		[ "$st" -eq 1 ] && [ "$(grep -c '^skein-mpi: rank 0: out of memory receiving rank 1' "$tmp/err")" -eq 1 ] &&
+			[ "$(grep -c '^skein' "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/r.skein" ] && ok ||
+			bad "rank 0 out of memory receiving ($case ranks): exit $st (124: a hang), $(head -c 300 "$tmp/err")"
+	done
+else
+	bad "tests/mpi_recvfail.c does not build: $(head -c 300 "$tmp/err")"
 fi
 
 # usage: said once, exit 2; --help on stdout

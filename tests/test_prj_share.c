@@ -7,7 +7,8 @@
  * trace built from them is the one projections_read gives: the default
  * analysis of both saved, byte for byte but for the stage timings. The
  * pieces are checked on the way in: one added twice, one cut short or
- * longer than its head says, bytes of no piece, a PE that never arrived.
+ * longer than its head says, bytes of no piece, one naming creations,
+ * PEs or entries that are not there, a PE that never arrived.
  * skein-mpi's end-to-end test is tests/mpi.sh. */
 #include "testutil.h"
 
@@ -18,6 +19,7 @@
 #include "analysis/run/run.h"
 #include "analysis/saved/saved_impl.h"
 #include "model/charm.h"
+#include "projections/prj_impl.h"
 #include "projections/projections_read.h"
 #include "disttest.h"
 
@@ -167,6 +169,22 @@ pieces_are_checked(void **state)
 	char junk[512];
 	memset(junk, 0x5a, sizeof junk);
 	assert_int_equal(projections_share_add_piece(s0, junk, sizeof junk, &e), ERR_FORMAT);
+	/* pieces whose first execution names creations past its own, a PE
+	 * past the run's, an entry the .sts does not define: refused, not
+	 * read past at build time */
+	size_t x0 = sizeof(struct prj_piece_head);
+	uint32_t bad_values[3] = { 1000000, 99, 1u << 30 };
+	size_t offsets[3] = { offsetof(struct prj_exec, cre_first), offsetof(struct prj_exec, srcpe),
+			      offsetof(struct prj_exec, ep) };
+	for (int k = 0; k < 3; k++) {
+		char *bent = malloc(len);
+		assert_non_null(bent);
+		memcpy(bent, buf, len);
+		assert_true(len >= x0 + sizeof(struct prj_exec));
+		memcpy(bent + x0 + offsets[k], &bad_values[k], sizeof bad_values[k]);
+		assert_int_equal(projections_share_add_piece(s0, bent, len, &e), ERR_FORMAT);
+		free(bent);
+	}
 	/* the piece itself goes in once; twice is refused */
 	assert_int_equal(projections_share_add_piece(s0, buf, len, &e), 0);
 	assert_int_equal(projections_share_add_piece(s0, buf, len, &e), ERR_FORMAT);

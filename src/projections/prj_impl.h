@@ -124,6 +124,20 @@ int prj_key(const int64_t *ids, uint32_t n, uint64_t *a, uint64_t *b);
 /* Unpacks n ids from a key. */
 void prj_unkey(uint64_t a, uint64_t b, uint32_t n, int32_t *ids);
 
+/* ---- a share's piece (prj_share.c) ----
+ * One PE's parsed log as bytes: this head, then its executions, its
+ * creations and its idle intervals as they lie in memory; not its path
+ * and its index of creations (built again where it arrives). */
+struct prj_piece_head {
+	uint64_t magic;
+	uint64_t pe;
+	uint64_t n_execs, n_cres, n_idles;
+	uint64_t records[CREC_COUNT];
+	uint64_t warnings[WARN_COUNT];
+	uint64_t t_first, t_last, t_begin_comp, t_end_comp, lines;
+	uint64_t has_begin_comp, has_end_comp, any;
+};
+
 /* ---- building the trace ---- */
 
 struct prj_reader {

@@ -15,18 +15,6 @@ struct projections_share {
 	uint8_t *got;              /* per PE: its log is here (parsed or added) */
 };
 
-/* What a piece holds before its arrays: one PE's log without its path
- * and its index of creations (built again where it arrives). */
-struct piece_head {
-	uint64_t magic;
-	uint64_t pe;
-	uint64_t n_execs, n_cres, n_idles;
-	uint64_t records[CREC_COUNT];
-	uint64_t warnings[WARN_COUNT];
-	uint64_t t_first, t_last, t_begin_comp, t_end_comp, lines;
-	uint64_t has_begin_comp, has_end_comp, any;
-};
-
 #define PIECE_MAGIC 0x31524a5250534bULL      /* "SKPRJR1" */
 
 int
@@ -70,7 +58,7 @@ size_t
 projections_share_piece_size(const struct projections_share *s, uint32_t i)
 {
 	const struct prj_pe_log *l = &s->r.logs[s->from + i];
-	return sizeof(struct piece_head) + l->n_execs * sizeof *l->execs +
+	return sizeof(struct prj_piece_head) + l->n_execs * sizeof *l->execs +
 	       l->n_cres * sizeof *l->cres + l->n_idles * sizeof *l->idles;
 }
 
@@ -86,7 +74,7 @@ void
 projections_share_pack_piece(struct projections_share *s, uint32_t i, char *buf)
 {
 	struct prj_pe_log *l = &s->r.logs[s->from + i];
-	struct piece_head h = {
+	struct prj_piece_head h = {
 		.magic = PIECE_MAGIC, .pe = s->from + i,
 		.n_execs = l->n_execs, .n_cres = l->n_cres, .n_idles = l->n_idles,
 		.t_first = l->t_first, .t_last = l->t_last, .t_begin_comp = l->t_begin_comp,
@@ -124,11 +112,32 @@ take(const char **at, const char *end, uint64_t n, size_t z, void **dst, size_t 
 	return 0;
 }
 
+/* Whether what l's arrays name lies within the run: entries the .sts
+ * defines, PEs, l's own creations and executions (a piece is another
+ * rank's parse of the same files, but the builder indexes by these). */
+static int
+piece_ok(const struct prj_sts *st, const struct prj_pe_log *l)
+{
+	for (size_t i = 0; i < l->n_execs; i++) {
+		const struct prj_exec *x = &l->execs[i];
+		if (x->ep >= st->n_entries || !st->entries[x->ep].defined || x->srcpe >= st->pes ||
+		    (uint64_t)x->cre_first + x->n_cre > l->n_cres || x->nids > 6)
+			return 0;
+	}
+	for (size_t c = 0; c < l->n_cres; c++) {
+		const struct prj_cre *cr = &l->cres[c];
+		if (cr->ep >= st->n_entries || !st->entries[cr->ep].defined ||
+		    (cr->exec != UINT32_MAX && cr->exec >= l->n_execs))
+			return 0;
+	}
+	return 1;
+}
+
 int
 projections_share_add_piece(struct projections_share *s, const char *buf, size_t n,
 			    struct err *e)
 {
-	struct piece_head h;
+	struct prj_piece_head h;
 	if (n < sizeof h)
 		return err_set(e, ERR_FORMAT, "a share's piece of %zu bytes: too short", n);
 	memcpy(&h, buf, sizeof h);
@@ -161,7 +170,7 @@ projections_share_add_piece(struct projections_share *s, const char *buf, size_t
 		l->has_begin_comp = (int)h.has_begin_comp;
 		l->has_end_comp = (int)h.has_end_comp;
 		l->any = (int)h.any;
-		rc = prj_log_index(l);
+		rc = piece_ok(&s->r.sts, l) ? prj_log_index(l) : ERR_FORMAT;
 	}
 	if (rc) {
 		char *keep = l->path;

@@ -122,7 +122,9 @@ check_extra_logs(const char *sts, const char *base, uint32_t pes, struct err *e)
 	const char *slash = strrchr(base, '/');
 	char *dir = slash ? strndup(base, (size_t)(slash - base) + 1) : strdup(".");
 	const char *name = slash ? slash + 1 : base;
-	DIR *d = dir ? opendir(dir) : NULL;
+	if (!dir)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	DIR *d = opendir(dir);
 	free(dir);
 	if (!d)
 		return 0;        /* the logs of its PEs were found: nothing else to tell */
@@ -160,9 +162,21 @@ struct parse_job {
 	uint32_t cut[PAR_MAX + 1];
 	struct err err[PAR_MAX];
 	int rc[PAR_MAX];
-	atomic_int cancel;
+	/* per worker: stop (polled within a log too). A failure stops the
+	 * workers after the failing one only: those before it go on, so the
+	 * error said is the lowest failing PE's, whatever the timing */
+	atomic_int stop[PAR_MAX];
+	uint32_t nw;
 	atomic_uint done;
 };
+
+/* Stops workers [from, nw). */
+static void
+stop_from(struct parse_job *j, uint32_t from)
+{
+	for (uint32_t v = from; v < j->nw; v++)
+		atomic_store(&j->stop[v], 1);
+}
 
 static uint64_t
 log_weight(const void *ctx, uint32_t k)
@@ -179,10 +193,10 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct prj_reader *r = j->r;
 	(void)nw;
 	for (uint32_t pe = j->from + j->cut[w]; pe < j->from + j->cut[w + 1]; pe++) {
-		int rc = prj_log_read(&r->sts, pe, &r->logs[pe], &j->cancel, &j->err[w]);
+		int rc = prj_log_read(&r->sts, pe, &r->logs[pe], &j->stop[w], &j->err[w]);
 		if (rc) {
 			j->rc[w] = rc;
-			atomic_store(&j->cancel, 1);
+			stop_from(j, rc == ERR_CANCELLED ? 0 : w + 1);
 			return rc;
 		}
 		unsigned done = atomic_fetch_add(&j->done, 1) + 1;
@@ -190,8 +204,8 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 		 * need not be thread-safe */
 		if (w == 0 && r->opts && r->opts->progress &&
 		    r->opts->progress(r->opts->ud, "reading", done, j->to - j->from))
-			atomic_store(&j->cancel, 1);
-		if (atomic_load(&j->cancel))
+			stop_from(j, 0);
+		if (atomic_load(&j->stop[w]))
 			return j->rc[w] = ERR_CANCELLED;
 	}
 	return 0;
@@ -219,6 +233,7 @@ prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e)
 	if (nw > to - from)
 		nw = to - from;
 	par_split(to - from, nw, log_weight, j, j->cut);
+	j->nw = nw;
 	par_run(nw, parse_worker, j);
 	int rc = 0;
 	/* the first real error wins over the cancellations it caused */
