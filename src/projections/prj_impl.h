@@ -87,6 +87,7 @@ struct prj_cre {
 
 struct prj_pe_log {
 	char *path;                /* the log file */
+	uint64_t file_size;        /* its size when found (how the PEs are split) */
 	struct prj_exec *execs;
 	size_t n_execs, cap_execs;
 	struct prj_cre *cres;

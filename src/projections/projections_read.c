@@ -76,7 +76,7 @@ projections_is_run(const char *path)
 
 /* "<base>.<pe>.log.gz", else "<base>.<pe>.log". */
 static int
-log_path(const char *base, uint32_t pe, uint32_t pes, char **out, struct err *e)
+log_path(const char *base, uint32_t pe, uint32_t pes, struct prj_pe_log *l, struct err *e)
 {
 	size_t n = strlen(base) + 32;
 	char *p = malloc(n);
@@ -93,7 +93,8 @@ log_path(const char *base, uint32_t pe, uint32_t pes, char **out, struct err *e)
 			return rc;
 		}
 	}
-	*out = p;
+	l->path = p;
+	l->file_size = (uint64_t)st.st_size;
 	return 0;
 }
 
@@ -182,8 +183,7 @@ static uint64_t
 log_weight(const void *ctx, uint32_t k)
 {
 	const struct parse_job *j = ctx;
-	struct stat st;
-	return stat(j->r->logs[j->from + k].path, &st) == 0 ? (uint64_t)st.st_size + 1 : 1;
+	return j->r->logs[j->from + k].file_size + 1;
 }
 
 static int
@@ -295,7 +295,7 @@ prj_open(struct prj_reader *r, const char *path, const struct projections_read_o
 	base[strlen(base) - 4] = 0;
 	rc = 0;
 	for (uint32_t pe = 0; pe < r->sts.pes && !rc; pe++)
-		rc = log_path(base, pe, r->sts.pes, &r->logs[pe].path, e);
+		rc = log_path(base, pe, r->sts.pes, &r->logs[pe], e);
 	if (!rc)
 		rc = check_extra_logs(r->sts_path, base, r->sts.pes, e);
 	free(base);
