@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/par.h"
 #include "base/vec.h"
 
 int
@@ -115,8 +116,31 @@ number(struct charm *c)
 	return 0;
 }
 
-/* Deduplicated successor lists from the edges (two passes over them with
- * a stamp per source; an edge inside one partition is dropped). */
+/* Each edge's partitions, a worker per equal share of the edges (two
+ * reads of pid at random, the stage's cost: once per edge, on every
+ * core). */
+struct edge_parts {
+	const struct charm *c;
+	uint32_t *pa, *pb;
+};
+
+static int
+edge_parts_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct edge_parts *g = ctx;
+	const struct charm *c = g->c;
+	uint32_t from, to;
+	par_share((uint32_t)c->n_e, w, nw, &from, &to);
+	for (uint32_t i = from; i < to; i++) {
+		g->pa[i] = c->pid[c->e[i].a];
+		g->pb[i] = c->pid[c->e[i].b];
+	}
+	return 0;
+}
+
+/* Deduplicated successor lists from the edges (their targets grouped by
+ * source partition in edge order, then two passes with a stamp per
+ * source; an edge inside one partition is dropped). */
 static int
 successors(struct charm *c)
 {
@@ -124,30 +148,29 @@ successors(struct charm *c)
 	c->first = calloc((size_t)np + 2, sizeof *c->first);
 	uint32_t *stamp = malloc(((size_t)np + 1) * sizeof *stamp);
 	uint32_t *by_src = calloc((size_t)np + 2, sizeof *by_src);
-	uint32_t *edges = malloc((c->n_e + 1) * sizeof *edges);
+	struct edge_parts g = { c, malloc((c->n_e + 1) * sizeof *g.pa),
+				malloc((c->n_e + 1) * sizeof *g.pb) };
+	uint32_t *to = malloc((c->n_e + 1) * sizeof *to);
 	int rc = ERR_NOMEM;
-	if (!c->first || !stamp || !by_src || !edges)
+	if (!c->first || !stamp || !by_src || !g.pa || !g.pb || !to || c->n_e >= UINT32_MAX)
 		goto out;
-	/* group the edges by source partition */
-	for (size_t i = 0; i < c->n_e; i++) {
-		uint32_t p = c->pid[c->e[i].a];
-		if (p != TRACE_NONE)
-			by_src[p + 1]++;
-	}
+	par_run(par_workers(), edge_parts_worker, &g);
+	/* group the edges' targets by source partition */
+	for (size_t i = 0; i < c->n_e; i++)
+		if (g.pa[i] != TRACE_NONE)
+			by_src[g.pa[i] + 1]++;
 	for (uint32_t p = 0; p < np; p++)
 		by_src[p + 1] += by_src[p];
-	for (size_t i = 0; i < c->n_e; i++) {
-		uint32_t p = c->pid[c->e[i].a];
-		if (p != TRACE_NONE)
-			edges[by_src[p]++] = (uint32_t)i;
-	}
+	for (size_t i = 0; i < c->n_e; i++)
+		if (g.pa[i] != TRACE_NONE)
+			to[by_src[g.pa[i]]++] = g.pb[i];
 	for (uint32_t p = np; p > 0; p--)
 		by_src[p] = by_src[p - 1];
 	by_src[0] = 0;
 	memset(stamp, 0xff, ((size_t)np + 1) * sizeof *stamp);
 	for (uint32_t p = 0; p < np; p++)
 		for (uint32_t k = by_src[p]; k < by_src[p + 1]; k++) {
-			uint32_t q = c->pid[c->e[edges[k]].b];
+			uint32_t q = to[k];
 			if (q == TRACE_NONE || q == p || stamp[q] == p)
 				continue;
 			stamp[q] = p;
@@ -162,7 +185,7 @@ successors(struct charm *c)
 	uint32_t fill = 0;
 	for (uint32_t p = 0; p < np; p++)
 		for (uint32_t k = by_src[p]; k < by_src[p + 1]; k++) {
-			uint32_t q = c->pid[c->e[edges[k]].b];
+			uint32_t q = to[k];
 			if (q == TRACE_NONE || q == p || stamp[q] == p)
 				continue;
 			stamp[q] = p;
@@ -172,7 +195,9 @@ successors(struct charm *c)
 out:
 	free(stamp);
 	free(by_src);
-	free(edges);
+	free(g.pa);
+	free(g.pb);
+	free(to);
 	return rc;
 }
 
