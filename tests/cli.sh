@@ -116,6 +116,10 @@ sh "$root/mk/keys-doc.sh" "$skein" check && ok || bad "doc/skein.1 and README.md
 run bad-key-name 2 render --keys 'jj<Foo>' "$trace" &&
 	grep -q "^skein: unknown key name '<Foo>' at offset 2 of the key script" "$tmp/err" &&
 	ok || bad "--keys '<Foo>' names the key ($(head -1 "$tmp/err"))"
+# render --time: the keys' times and the resizes' apart (5 keys, 2 resizes)
+run render-time 0 render -q --time --size 100x30 --keys 'jj<Resize:80x24>l<Resize:100x30>kv' "$trace" &&
+	grep -Eq '^skein: render 100x30: first draw [0-9.]+ ms; background [0-9.]+ ms; 5 keys, [0-9.]+ ms mean, [0-9.]+ ms max per key; 2 resizes, [0-9.]+ ms max$' "$tmp/err" &&
+	ok || bad "render --time: keys and resizes apart ($(head -1 "$tmp/err"))"
 # 'skein render samples DIR' reads as 'skein samples DIR' does
 run render-samples 0 render --size 80x24 samples "$root/traces/samples/toy" &&
 	head -1 "$tmp/out" | grep -q '^ skein  toy  2400 samples' &&

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/core/analysis.h"
+#include "projections/projections_read.h"
 #include "view/model/view_index.h"
 #include "view/surface/grid.h"
 #include "view/surface/keymap.h"
@@ -70,15 +71,23 @@ screen(const struct analysis *a, const char *keys, int w, int h, uint32_t gsize,
 }
 
 static void
+same_screens_of(const char *trace, struct trace *t, struct analysis *a, const char *const *scripts, size_t n);
+
+static void
 same_screens(const char *trace, int reorder, const char *const *scripts, size_t n)
 {
-	static const uint32_t sizes[][2] = { { 1, 1 }, { 2, 3 }, { 3, 2 }, { 8, 32 }, { 5, OFF }, { OFF, 4 } };
 	struct trace *t = tu_load_corpus(trace);
 	struct analysis_opts o;
 	analysis_opts_default(&o);
 	o.reorder = reorder;       /* receives moved ahead: lops out of time order */
 	o.leap_merge = reorder;
-	struct analysis *a = tu_analyse(t, &o);
+	same_screens_of(trace, t, tu_analyse(t, &o), scripts, n);
+}
+
+static void
+same_screens_of(const char *trace, struct trace *t, struct analysis *a, const char *const *scripts, size_t n)
+{
+	static const uint32_t sizes[][2] = { { 1, 1 }, { 2, 3 }, { 3, 2 }, { 8, 32 }, { 5, OFF }, { OFF, 4 } };
 	uint64_t total = 0;
 	for (size_t i = 0; i < n; i++)
 		for (int d = 0; d < 2; d++) {
@@ -134,6 +143,37 @@ mpi_blocks(void **state)
 	same_screens("lammps-melt-4", 1, scripts, sizeof scripts / sizeof *scripts);
 }
 
+/* A Charm++ run's PE timeline (view_charm.c): each PE's lops in time
+ * order claimed by blocks of them where one falls in one cell, in the
+ * seed 004 metrics (the cell's hot lop: the block's first largest), the
+ * rows on every core; the same cells as lop by lop. */
+static const char *const charm_scripts[] = {
+	"f",
+	"f<Tab><Tab>",
+	"<Tab><Tab>f",
+	"<Tab><Tab>f++",
+	"<Tab><Tab>f+hhh",
+	":metric diff-duration<Enter>f",
+	":metric idle<Enter>f",
+	":metric imbalance<Enter>f1f",
+	":metric duration<Enter>---",
+	":metric function<Enter>f",
+	"f<Resize:80x24>",
+	"f<Resize:300x90>",
+};
+
+static void
+charm_blocks(void **state)
+{
+	(void)state;
+	char sts[1200];
+	SHARED_TRACE(sts, "projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts");
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	assert_int_equal(projections_read(sts, NULL, &t, &e), 0);
+	same_screens_of(sts, t, tu_analyse(t, NULL), charm_scripts, sizeof charm_scripts / sizeof *charm_scripts);
+}
+
 /* The index's blocks alone: every aggregate of ranks x steps equals the
  * lop-by-lop one, at every block size (the representative, its value,
  * the count and the kinds). */
@@ -182,6 +222,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(index_blocks),
 		cmocka_unit_test(mpi_blocks),
+		cmocka_unit_test(charm_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -592,8 +592,9 @@ cli_render(struct cli *c)
 		cli_error("%s", e.msg[0] ? e.msg : err_name(rc));
 	else if (c->time)
 		fprintf(stderr, "skein: render %dx%d: first draw %.3f ms; background %.3f ms; %zu keys, %.3f ms mean, "
-			"%.3f ms max per key\n", ro.w, ro.h, st.first_draw_ms, st.background_ms, st.keys,
-			st.keys ? st.total_ms / (double)st.keys : 0.0, st.max_ms);
+			"%.3f ms max per key; %zu resizes, %.3f ms max\n", ro.w, ro.h, st.first_draw_ms,
+			st.background_ms, st.keys, st.keys ? st.total_ms / (double)st.keys : 0.0, st.max_ms,
+			st.resizes, st.max_resize_ms);
 	session_close(&vs);
 	return rc == ERR_USAGE ? EXIT_USAGE : rc ? EXIT_FAIL : EXIT_OK;
 }

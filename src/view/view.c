@@ -913,10 +913,11 @@ view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, st
 		if ((rc = view_press(v, g, keys[i])))
 			break;
 		double dt = now_ms() - t0;
-		st->keys++;
-		st->total_ms += dt;
-		if (dt > st->max_ms)
-			st->max_ms = dt;
+		int w, h, resize = keymap_resize_decode(keys[i], &w, &h);
+		double *max = resize ? &st->max_resize_ms : &st->max_ms;
+		*(resize ? &st->resizes : &st->keys) += 1;
+		st->total_ms += resize ? 0 : dt;
+		*max = dt > *max ? dt : *max;
 	}
 	if (rc)
 		err_set(e, rc, "out of memory");

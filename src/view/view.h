@@ -171,7 +171,9 @@ struct view_render_stats {
 	size_t keys;
 	double first_draw_ms;       /* the draw before any key */
 	double background_ms;       /* from then until the prefetched tables were done */
-	double max_ms, total_ms;
+	double max_ms, total_ms;    /* over the keys, resizes apart */
+	size_t resizes;             /* <Resize:WxH> of the script */
+	double max_resize_ms;       /* the redraw included */
 };
 int view_render(const struct analysis *a, const struct view_opts *vo,
 		const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/par.h"
 #include "base/sort.h"
 #include "model/charm.h"
 
@@ -263,11 +264,27 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 
 /* ---- the PE timeline ---- */
 
-/* Lops of every PE in time order (lops of one PE do not overlap). */
+/* Lops of every PE in time order (lops of one PE do not overlap), and
+ * each PE's list in blocks of B lops (view_tlblocks.h), which the PE
+ * timeline claims at once where one falls in one cell: a whole run
+ * fitted is millions of lops a frame. */
 struct view_pes {
 	uint32_t n_pes;
 	uint32_t *first;            /* n_pes + 1 */
 	uint32_t *lops;
+	uint32_t B;
+	uint32_t *bfirst;           /* per PE its first block (n_pes + 1) */
+	struct tl_block *blk;       /* NULL: none (out of memory) */
+	uint64_t *ben;              /* per block the enters of its first and last lops */
+	uint32_t *bhot;             /* per block, the first of its lops largest in hot_metric */
+	int hot_metric;             /* -1: bhot not worked out */
+	/* the time span of the grid's steps [span_s0, span_s1), when span_ok,
+	 * and of all of them (the whole run fitted: every lop) */
+	int span_ok;
+	uint32_t span_s0, span_s1;
+	uint64_t span_t0, span_t1;
+	uint32_t all_s1;
+	uint64_t all_t0, all_t1;
 };
 
 void
@@ -277,51 +294,148 @@ view_pes_destroy(struct view_pes *p)
 		return;
 	free(p->first);
 	free(p->lops);
+	free(p->bfirst);
+	free(p->blk);
+	free(p->ben);
+	free(p->bhot);
 	free(p);
 }
 
-static int
-by_enter(const void *ctx, uint32_t p, uint32_t q)
+/* The earliest enter and the last exit of the lops of steps [s0, s1)
+ * of rows [r0, r1); 0 and 0 for none. */
+static void
+span_of(const struct analysis *a, const struct view_index *ix, uint32_t s0, uint32_t s1, uint32_t r0,
+	uint32_t r1, uint64_t *t0, uint64_t *t1)
 {
-	const struct analysis *a = ctx;
-	uint64_t tp = analysis_lop_enter(a, p), tq = analysis_lop_enter(a, q);
-	return tp != tq ? (tp < tq ? -1 : 1) : (p > q) - (p < q);
+	*t0 = UINT64_MAX;
+	*t1 = 0;
+	for (uint32_t r = r0; r < r1; r++) {
+		uint32_t i1 = view_index_lower(ix, r, s1);
+		for (uint32_t i = view_index_lower(ix, r, s0); i < i1; i++) {
+			uint64_t en = analysis_lop_enter(a, i), ex = analysis_lop_exit(a, i);
+			*t0 = en < *t0 ? en : *t0;
+			*t1 = ex > *t1 ? ex : *t1;
+		}
+	}
+	if (*t0 > *t1)
+		*t0 = *t1 = 0;
 }
 
-/* Built on first use; NULL when out of memory. */
-static struct view_pes *
-pes_index(struct view *v)
+static uint64_t
+enter_key(const void *ctx, uint32_t lop)
 {
-	if (v->pes)
-		return v->pes;
+	return analysis_lop_enter(ctx, lop);
+}
+
+/* Each PE's lops by enter (equal enters by id: they were added in id
+ * order and the sort is stable), the PEs shared by the workers. */
+struct pes_sort {
+	struct view_pes *p;
+	const struct analysis *a;
+	const struct view_index *ix;
+	int rc[PAR_MAX];
+	uint64_t t0[PAR_MAX], t1[PAR_MAX];    /* each worker's share of the whole span */
+};
+
+static int
+pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct pes_sort *g = ctx;
+	struct view_pes *p = g->p;
+	uint32_t from, to;
+	uint32_t r0, r1;
+	par_share(view_index_ranks(g->ix), w, nw, &r0, &r1);
+	span_of(g->a, g->ix, 0, p->all_s1, r0, r1, &g->t0[w], &g->t1[w]);
+	par_share(p->n_pes, w, nw, &from, &to);
+	for (uint32_t i = from; i < to && !g->rc[w]; i++)
+		g->rc[w] = sort_ids_keyed(p->lops + p->first[i], p->first[i + 1] - p->first[i], enter_key,
+					  g->a);
+	if (g->rc[w] || !p->blk)
+		return g->rc[w];
+	int8_t rank_of_kind[8];
+	for (int k = 0; k < 8; k++)
+		rank_of_kind[k] = (int8_t)view_kind_rank(k);
+	for (uint32_t i = from; i < to; i++)
+		for (uint32_t b = p->bfirst[i], at = p->first[i]; b < p->bfirst[i + 1]; b++, at += p->B) {
+			uint32_t n = p->first[i + 1] - at < p->B ? p->first[i + 1] - at : p->B;
+			tl_block_make(g->a, p->lops + at, 0, n, rank_of_kind, &p->blk[b]);
+			p->ben[2 * (size_t)b] = analysis_lop_enter(g->a, p->lops[at]);
+			p->ben[2 * (size_t)b + 1] = analysis_lop_enter(g->a, p->lops[at + n - 1]);
+		}
+	return 0;
+}
+
+struct view_pes *
+view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B, uint32_t nw)
+{
 	struct view_pes *p = calloc(1, sizeof *p);
-	uint32_t n = analysis_lop_count(v->a);
+	uint32_t n = analysis_lop_count(a);
 	if (!p)
 		return NULL;
-	p->n_pes = trace_pe_count(v->t);
+	p->n_pes = trace_pe_count(analysis_trace(a));
 	p->first = calloc((size_t)p->n_pes + 2, sizeof *p->first);
 	p->lops = malloc(((size_t)n + 1) * sizeof *p->lops);
 	uint32_t *fill = malloc(((size_t)p->n_pes + 1) * sizeof *fill);
-	if (!p->first || !p->lops || !fill) {
+	if (!p->first || !p->lops || !fill || B < 1) {
 		free(fill);
 		view_pes_destroy(p);
 		return NULL;
 	}
 	for (uint32_t l = 0; l < n; l++)
-		p->first[analysis_lop_pe(v->a, l) + 1]++;
+		p->first[analysis_lop_pe(a, l) + 1]++;
 	for (uint32_t i = 0; i < p->n_pes; i++)
 		p->first[i + 1] += p->first[i];
 	memcpy(fill, p->first, (size_t)p->n_pes * sizeof *fill);
 	for (uint32_t l = 0; l < n; l++)
-		p->lops[fill[analysis_lop_pe(v->a, l)]++] = l;
+		p->lops[fill[analysis_lop_pe(a, l)]++] = l;
 	free(fill);
-	for (uint32_t i = 0; i < p->n_pes; i++)
-		if (sort_ids(p->lops + p->first[i], p->first[i + 1] - p->first[i], by_enter, v->a)) {
-			view_pes_destroy(p);
-			return NULL;
+	p->B = B;
+	p->hot_metric = -1;
+	p->bfirst = malloc(((size_t)p->n_pes + 2) * sizeof *p->bfirst);
+	if (p->bfirst) {
+		p->bfirst[0] = 0;
+		for (uint32_t i = 0; i < p->n_pes; i++)
+			p->bfirst[i + 1] = p->bfirst[i] + (p->first[i + 1] - p->first[i] + B - 1) / B;
+		p->blk = malloc(((size_t)p->bfirst[p->n_pes] + 1) * sizeof *p->blk);
+		p->ben = malloc(((size_t)p->bfirst[p->n_pes] + 1) * 2 * sizeof *p->ben);
+		if (!p->ben) {
+			free(p->blk);
+			p->blk = NULL;
 		}
-	v->pes = p;
+	}
+	/* sorted by comparisons on one core, 5 million lops took 190 ms */
+	p->all_s1 = view_index_steps(ix);
+	struct pes_sort g = { .p = p, .a = a, .ix = ix };
+	if (nw > 1 ? par_run(nw, pes_sort_worker, &g) : pes_sort_worker(&g, 0, 1)) {
+		view_pes_destroy(p);
+		return NULL;
+	}
+	p->all_t0 = UINT64_MAX;
+	p->all_t1 = 0;
+	for (uint32_t w = 0; w < (nw > 1 ? nw : 1); w++)
+		if (g.t0[w] <= g.t1[w] && (g.t0[w] || g.t1[w])) {
+			p->all_t0 = g.t0[w] < p->all_t0 ? g.t0[w] : p->all_t0;
+			p->all_t1 = g.t1[w] > p->all_t1 ? g.t1[w] : p->all_t1;
+		}
+	if (p->all_t0 > p->all_t1)
+		p->all_t0 = p->all_t1 = 0;
 	return p;
+}
+
+/* Taken from the thread (view_prefetch.c), else built now; NULL when out
+ * of memory. */
+static struct view_pes *
+pes_index(struct view *v)
+{
+	if (v->pes)
+		return v->pes;
+	struct view_pes *p = view_prefetch_take_any(v, PF_PES);
+	if (p && p->B != v->tlb.size) {
+		view_pes_destroy(p);
+		p = NULL;
+	}
+	v->pes = p ? p : view_pes_build(v->a, v->ix, v->tlb.size, par_workers());
+	return v->pes;
 }
 
 uint32_t
@@ -356,33 +470,132 @@ window_span(struct view *v, uint64_t *t0, uint64_t *t1)
 		*t1 = v->tz_t1;
 		return;
 	}
-	*t0 = UINT64_MAX;
-	*t1 = 0;
-	for (uint32_t r = 0; r < nr; r++) {
-		uint32_t i1 = view_index_lower(v->ix, r, s1);
-		for (uint32_t i = view_index_lower(v->ix, r, s0); i < i1; i++) {
-			uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
-			*t0 = en < *t0 ? en : *t0;
-			*t1 = ex > *t1 ? ex : *t1;
-		}
+	/* the same steps as the frame before: the same span (a whole run's
+	 * lops are millions) */
+	struct view_pes *p = v->pes;
+	if (p && p->span_ok && p->span_s0 == s0 && p->span_s1 == s1) {
+		*t0 = p->span_t0;
+		*t1 = p->span_t1;
+		return;
 	}
-	if (*t0 > *t1)
-		*t0 = *t1 = 0;
+	if (p && s0 == 0 && s1 == p->all_s1) {
+		*t0 = p->all_t0;
+		*t1 = p->all_t1;
+		return;
+	}
+	span_of(v->a, v->ix, s0, s1, 0, nr, t0, t1);
+	if (p) {
+		p->span_ok = 1;
+		p->span_s0 = s0;
+		p->span_s1 = s1;
+		p->span_t0 = *t0;
+		p->span_t1 = *t1;
+	}
 }
 
-/* Fills the timeline cache: per row (PE) and cell the lop that covers
- * most of the cell, or VIEW_TL_IDLE where idle time covers more. */
-int
-view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
+struct pes_hot_job {
+	struct view *v;
+	struct view_pes *p;
+};
+
+static int
+pes_hot_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	struct view_pes *p = pes_index(v);
-	if (!p)
-		return ERR_NOMEM;
+	struct pes_hot_job *g = ctx;
+	struct view_pes *p = g->p;
+	struct view_index *ix = g->v->ix;
+	enum view_metric m = g->v->metric;
+	uint32_t from, to;
+	par_share(p->n_pes, w, nw, &from, &to);
+	for (uint32_t i = from; i < to; i++)
+		for (uint32_t b = p->bfirst[i], at = p->first[i]; b < p->bfirst[i + 1]; b++, at += p->B) {
+			uint32_t end = p->first[i + 1] - at < p->B ? p->first[i + 1] : at + p->B, h = p->lops[at];
+			for (uint32_t k = at + 1; k < end; k++)
+				if (view_index_value(ix, m, p->lops[k]) > view_index_value(ix, m, h))
+					h = p->lops[k];
+			p->bhot[b] = h;
+		}
+	return 0;
+}
+
+/* Each block's first lop largest in the view's metric, once per metric;
+ * 0 when there are none (out of memory: lop by lop then). */
+static int
+pes_hot(struct view *v, struct view_pes *p)
+{
+	if (!p->blk)
+		return 0;
+	if (p->hot_metric == (int)v->metric)
+		return 1;
+	if (!p->bhot && !(p->bhot = malloc(((size_t)p->bfirst[p->n_pes] + 1) * sizeof *p->bhot)))
+		return 0;
+	/* a metric worked out on first use (the critical path, the lanes'
+	 * waits) is worked out here, before the workers read it */
+	if (p->first[p->n_pes])
+		view_index_value(v->ix, v->metric, p->lops[0]);
+	struct pes_hot_job g = { v, p };
+	par_run(par_workers(), pes_hot_worker, &g);
+	p->hot_metric = (int)v->metric;
+	return 1;
+}
+
+/* Claims PE pe's lops from index i (into p->lops) that enter before t1:
+ * by blocks where one falls in one cell, else lop by lop; the blocks
+ * claimed whole. */
+static uint64_t
+pe_claims(struct view *v, struct view_pes *p, uint32_t pe, uint32_t i, uint64_t t1, struct tlcell *out,
+	  uint64_t *cov_top, uint64_t *cov_dom, int blocks, int hot)
+{
+	uint32_t base = p->first[pe], end = p->first[pe + 1];
+	uint64_t used = 0;
+	while (i < end) {
+		uint32_t l = p->lops[i];
+		/* a block's enters are its own (its lops lie scattered) */
+		if (blocks && (i - base) % p->B == 0 && end - i >= p->B) {
+			uint32_t k = p->bfirst[pe] + (i - base) / p->B;
+			uint64_t en = p->ben[2 * (size_t)k], en_last = p->ben[2 * (size_t)k + 1];
+			if (en >= t1)
+				break;
+			int b = en_last < t1 ? view_tl_claim_block(v, out, cov_top, cov_dom, &p->blk[k], en, en_last)
+					     : -1;
+			if (b >= 0) {
+				uint32_t h = hot ? p->bhot[k] : TRACE_NONE;
+				if (hot && (out[b].hot == TRACE_NONE || view_index_value(v->ix, v->metric, h) >
+					    view_index_value(v->ix, v->metric, out[b].hot)))
+					out[b].hot = h;
+				used++;
+				i += p->B;
+				continue;
+			}
+		}
+		if (analysis_lop_enter(v->a, l) >= t1)
+			break;
+		view_tl_claim(v, out, cov_top, cov_dom, l);
+		i++;
+	}
+	return used;
+}
+
+/* The PE timeline's rows, shared by the workers: each fills rows of its
+ * own with cell buffers of its own. */
+struct pes_rows {
+	struct view *v;
+	struct view_pes *p;
+	int rows, cw, blocks, hot;
+	uint32_t first_pe;
 	uint64_t t0, t1;
-	window_span(v, &t0, &t1);
-	v->tl_t0 = t0;
-	v->tl_t1 = t1;
-	v->tl_w = cw;
+	uint64_t used[PAR_MAX];     /* blocks claimed whole, per worker */
+	int rc[PAR_MAX];
+};
+
+static int
+pes_rows_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct pes_rows *g = ctx;
+	struct view *v = g->v;
+	struct view_pes *p = g->p;
+	int cw = g->cw;
+	uint64_t t0 = g->t0, t1 = g->t1;
 	uint64_t *cov_top = malloc((size_t)cw * sizeof *cov_top);
 	uint64_t *cov_dom = malloc((size_t)cw * sizeof *cov_dom);
 	uint64_t *idle = malloc((size_t)cw * sizeof *idle);
@@ -390,26 +603,24 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 		free(cov_top);
 		free(cov_dom);
 		free(idle);
-		return ERR_NOMEM;
+		return g->rc[w] = ERR_NOMEM;
 	}
 	const struct trace_pe *pes = trace_pes(v->t, NULL);
 	const struct trace_idle *idles = trace_idles(v->t, NULL);
 	double per = (double)(t1 - t0) / cw;
-	for (int y = 0; y < rows; y++) {
+	uint32_t y0, y1;
+	par_share((uint32_t)g->rows, w, nw, &y0, &y1);
+	for (uint32_t y = y0; y < y1; y++) {
 		struct tlcell *out = &v->tl[(size_t)y * (size_t)cw];
 		for (int x = 0; x < cw; x++) {
 			out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, TRACE_NONE, 0 };
 			cov_top[x] = cov_dom[x] = idle[x] = 0;
 		}
-		uint32_t pe = first_pe + (uint32_t)y;
+		uint32_t pe = g->first_pe + y;
 		if (pe >= p->n_pes || t1 == t0)
 			continue;
-		for (uint32_t i = pe_lower(v, p, pe, t0); i < p->first[pe + 1]; i++) {
-			uint32_t l = p->lops[i];
-			if (analysis_lop_enter(v->a, l) >= t1)
-				break;
-			view_tl_claim(v, out, cov_top, cov_dom, l);
-		}
+		g->used[w] += pe_claims(v, p, pe, pe_lower(v, p, pe, t0), t1, out, cov_top, cov_dom, g->blocks,
+					g->hot);
 		/* idle time shows where it covers more of a cell than any lop */
 		for (uint32_t k = pes[pe].idle_first; k < pes[pe].idle_first + pes[pe].idle_count; k++) {
 			uint64_t en = idles[k].t_begin, ex = idles[k].t_end;
@@ -431,6 +642,38 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 	free(cov_top);
 	free(cov_dom);
 	free(idle);
+	return 0;
+}
+
+/* Fills the timeline cache: per row (PE) and cell the lop that covers
+ * most of the cell, or VIEW_TL_IDLE where idle time covers more; the
+ * rows on every core (a whole run fitted claims millions of lops). */
+int
+view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
+{
+	struct view_pes *p = pes_index(v);
+	if (!p)
+		return ERR_NOMEM;
+	uint64_t t0, t1;
+	window_span(v, &t0, &t1);
+	v->tl_t0 = t0;
+	v->tl_t1 = t1;
+	v->tl_w = cw;
+	int hot = view_pes_by_metric(v);
+	/* pes_hot first: the workers then read the metric's values only */
+	struct pes_rows g = { .v = v, .p = p, .rows = rows, .cw = cw, .hot = hot, .first_pe = first_pe,
+			      .t0 = t0, .t1 = t1, .blocks = p->blk && (!hot || pes_hot(v, p)) };
+	if (hot && rows > 0 && p->first[p->n_pes])
+		view_index_value(v->ix, v->metric, p->lops[0]);
+	uint32_t nw = par_workers();
+	if (nw > (uint32_t)(rows > 0 ? rows : 1))
+		nw = (uint32_t)(rows > 0 ? rows : 1);
+	par_run(nw, pes_rows_worker, &g);
+	for (uint32_t w = 0; w < nw; w++) {
+		v->tl_blk_used += g.used[w];
+		if (g.rc[w])
+			return g.rc[w];
+	}
 	return 0;
 }
 

@@ -283,6 +283,12 @@ int view_tl_lanes_toggle(struct view *v);
 /* Lop i claims the cells of one timeline row (out, with the coverage of
  * each cell's top and dom so far) over the pane's time axis. */
 void view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i);
+/* Block k (view_tlblocks.h), its first lop entering at en and its last
+ * at en_last, claims one cell of a timeline row at once, when all of it
+ * falls in one cell of the time axis: that cell, else -1 (claim its
+ * lops one by one). */
+int view_tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom,
+			const struct tl_block *k, uint64_t en, uint64_t en_last);
 /* The timeline's blocks of v->tlb.size lops, what their claims on one
  * cell would leave, taken from the thread (view_prefetch.c) or computed
  * now; the timeline then claims a block at once wherever it
@@ -305,6 +311,11 @@ uint32_t view_charm_invoker(struct view *v, uint32_t lop, char *why, size_t n);
 /* The PE timeline: PEs as rows; view_pes_fill fills v->tl for rows PEs
  * from first_pe over the grid window's time span (0 or ERR_NOMEM). */
 struct view_pes;
+/* The PEs' lops in time order with their blocks of B lops, and the time
+ * span of all steps (view_charm.c), on nw workers; NULL when out of
+ * memory. */
+struct view_pes *view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B,
+				uint32_t nw);
 void view_pes_destroy(struct view_pes *p);
 uint32_t view_pe_rows(struct view *v);
 int view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe);
@@ -545,7 +556,7 @@ void view_lists_destroy(struct view_lists *l);
  * a pane's: run on the thread, it reads only what nothing changes once
  * the view is made (the trace, the analysis, the index's arrays) and a
  * copy of the view's settings it needs, made before the thread starts. */
-enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_TIMELINE, PF_GRID, PF_COUNT };
+enum { PF_PROFILE, PF_COMM, PF_WAITS, PF_RANKS, PF_TIMELINE, PF_GRID, PF_PES, PF_COUNT };
 struct view_job {
 	/* on the thread, over the view's trace: the result, or NULL; frees in */
 	void *(*run)(const struct trace *t, void *in);
@@ -562,6 +573,9 @@ int view_lists_job(struct view *v, int which, struct view_job *j);
  * grid's for the view's metric (view_index.h). */
 int view_timeline_job(struct view *v, struct view_job *j);
 int view_grid_job(struct view *v, struct view_job *j);
+/* A Charm++ run's PE timeline: its PEs' lops in time order and their
+ * blocks (view_pes_build), whatever the scope. */
+int view_pes_job(struct view *v, struct view_job *j);
 /* The grid's blocks for the view's metric, when the zoom reads them:
  * taken from the thread when it computed them for that metric and
  * start-up setting, else computed now; 1 when the zoom reads them and

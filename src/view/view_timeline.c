@@ -180,19 +180,25 @@ tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *
 	uint32_t B = v->tlb.size;
 	if ((i - first) % B)
 		return 0;
-	const struct tl_block *k = &v->tlb.blk[blk0 + (i - first) / B];
+	return view_tl_claim_block(v, out, cov_top, cov_dom, &v->tlb.blk[blk0 + (i - first) / B],
+				   analysis_lop_enter(v->a, i), analysis_lop_enter(v->a, i + B - 1)) >= 0;
+}
+
+int
+view_tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom,
+		    const struct tl_block *k, uint64_t en, uint64_t en_last)
+{
 	if (!k->ordered)
-		return 0;
-	uint64_t en = analysis_lop_enter(v->a, i);
-	if (en < v->tl_t0 || analysis_lop_enter(v->a, i + B - 1) > v->tl_t1)
-		return 0;
+		return -1;
+	if (en < v->tl_t0 || en_last > v->tl_t1)
+		return -1;
 	uint32_t b = bucket(v, en);
 	double lo, hi;
 	cell_span(v, b, &lo, &hi);
 	if (bucket(v, k->ex_max) != b || (double)en < lo || (double)k->ex_max > hi)
-		return 0;
+		return -1;
 	cell_take(v, &out[b], &cov_top[b], &cov_dom[b], k->kinds, k->dom, k->dom_ov, k->top, k->top_rank, k->top_ov);
-	return 1;
+	return (int)b;
 }
 
 int

@@ -13,6 +13,36 @@ struct blocking {
 	const int8_t *rank_of_kind;
 };
 
+void
+tl_block_make(const struct analysis *a, const uint32_t *ids, uint32_t first, uint32_t n,
+	      const int8_t rank_of_kind[8], struct tl_block *out)
+{
+	struct tl_block k = { .dom = TRACE_NONE, .top = TRACE_NONE, .top_rank = -1, .ordered = 1 };
+	uint64_t last_en = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t i = ids ? ids[j] : first + j;
+		uint64_t en = analysis_lop_enter(a, i), ex = analysis_lop_exit(a, i);
+		if (en < last_en || ex < en)
+			k.ordered = 0;
+		last_en = en;
+		double da = (double)en, dz = (double)ex;
+		uint64_t ov = (uint64_t)(dz > da ? dz - da : 0) + 1;   /* as view_tl_claim's */
+		int kind = analysis_lop_kind(a, i), rank = rank_of_kind[kind & 7];
+		k.kinds |= (uint8_t)(1u << kind);
+		k.ex_max = ex > k.ex_max ? ex : k.ex_max;
+		if (ov > k.dom_ov) {
+			k.dom_ov = ov;
+			k.dom = i;
+		}
+		if (rank > k.top_rank || (rank == k.top_rank && ov > k.top_ov)) {
+			k.top_ov = ov;
+			k.top = i;
+			k.top_rank = (int8_t)rank;
+		}
+	}
+	*out = k;
+}
+
 static int
 blocks_work(void *ctx, uint32_t w, uint32_t nw)
 {
@@ -26,29 +56,7 @@ blocks_work(void *ctx, uint32_t w, uint32_t nw)
 		uint32_t first, end;
 		view_index_rank_lops(g->ix, r, &first, &end);
 		uint32_t i0 = first + (b - tb->first[r]) * tb->size, i1 = i0 + tb->size < end ? i0 + tb->size : end;
-		struct tl_block k = { .dom = TRACE_NONE, .top = TRACE_NONE, .top_rank = -1, .ordered = 1 };
-		uint64_t last_en = 0;
-		for (uint32_t i = i0; i < i1; i++) {
-			uint64_t en = analysis_lop_enter(g->a, i), ex = analysis_lop_exit(g->a, i);
-			if (en < last_en || ex < en)
-				k.ordered = 0;
-			last_en = en;
-			double da = (double)en, dz = (double)ex;
-			uint64_t ov = (uint64_t)(dz > da ? dz - da : 0) + 1;   /* as view_tl_claim's */
-			int kind = analysis_lop_kind(g->a, i), rank = g->rank_of_kind[kind & 7];
-			k.kinds |= (uint8_t)(1u << kind);
-			k.ex_max = ex > k.ex_max ? ex : k.ex_max;
-			if (ov > k.dom_ov) {
-				k.dom_ov = ov;
-				k.dom = i;
-			}
-			if (rank > k.top_rank || (rank == k.top_rank && ov > k.top_ov)) {
-				k.top_ov = ov;
-				k.top = i;
-				k.top_rank = (int8_t)rank;
-			}
-		}
-		tb->blk[b] = k;
+		tl_block_make(g->a, NULL, i0, i1 - i0, g->rank_of_kind, &tb->blk[b]);
 	}
 	return 0;
 }

@@ -35,6 +35,11 @@ struct tl_blocks {
 	struct tl_block *blk;
 };
 
+/* The block of lops ids[0..n) (ids NULL: first .. first + n), in that
+ * order. */
+void tl_block_make(const struct analysis *a, const uint32_t *ids, uint32_t first, uint32_t n,
+		   const int8_t rank_of_kind[8], struct tl_block *k);
+
 /* Fills b (its size set) on nw workers, a kind's rank for the top lop
  * from rank_of_kind (by enum trace_op_kind, 8 kinds). 0 or ERR_NOMEM. */
 int tl_blocks_compute(struct tl_blocks *b, const struct analysis *a, const struct view_index *ix,
