@@ -7,7 +7,8 @@
  * taking what is ready, waiting for a job running, computing for one not
  * begun) or once every job is done, when the jobs the script's panes
  * open on must have been taken. A filter or another scope set before a pane opens makes
- * it compute as before (the job's result is left). */
+ * it compute as before (the job's result is left). The lists pane's
+ * rows kept between the lists come back for their own scope only. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -107,11 +108,51 @@ mpi_panes(void **state)
 	same_screens("lammps-melt-4", sc, sizeof sc / sizeof *sc);
 }
 
+/* The lists pane keeps each list's rows when v moves on to the next, and
+ * takes them back when it comes round again, for the same scope only: a
+ * round of v (five lists) shows what the first visit showed, and a
+ * scope changed on the way (w) shows the new scope's rows, as the list
+ * opened in that scope does (the kept rows of the whole trace must not
+ * come back: "problems · 20" against "problems · 2"). */
+static void
+lists_kept(void **state)
+{
+	(void)state;
+	static const char *const pairs[][2] = {
+		{ "ivvvvv", "i" },           /* problems again */
+		{ "ivvvvvv", "iv" },         /* hotspots again */
+		{ "ivvvvvvvv", "ivvv" },     /* lateness per rank again */
+		{ "ivwvvvv", "iw" },         /* another scope on the way */
+		{ "ivvvwvv", "iw" },
+		{ "ivvvvvwvvvvvv", "iwv" },
+	};
+	const char *traces[] = { "lammps-melt-4", "stencil-4-delay" };
+	for (size_t k = 0; k < 2; k++) {
+		struct trace *t = tu_load_corpus(traces[k]);
+		struct analysis *a = tu_analyse(t, NULL);
+		for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+			for (int ahead = 0; ahead <= 2; ahead += 2) {
+				unsigned taken;
+				char *x = screen(a, pairs[i][0], ahead, &taken);
+				char *y = screen(a, pairs[i][1], ahead, &taken);
+				if (strcmp(x, y))
+					print_error("%s, keys %s against %s: the screens differ\n--- round\n%s--- direct\n%s",
+						    traces[k], pairs[i][0], pairs[i][1], x, y);
+				assert_string_equal(x, y);
+				free(x);
+				free(y);
+			}
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mpi_panes),
+		cmocka_unit_test(lists_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
