@@ -265,18 +265,24 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 /* ---- the PE timeline ---- */
 
 /* Lops of every PE in time order (lops of one PE do not overlap), and
- * each PE's list in blocks of B lops (view_tlblocks.h), which the PE
- * timeline claims at once where one falls in one cell: a whole run
- * fitted is millions of lops a frame. */
-struct view_pes {
-	uint32_t n_pes;
-	uint32_t *first;            /* n_pes + 1 */
-	uint32_t *lops;
-	uint32_t B;
+ * each PE's list in blocks of B lops and of a quarter of that
+ * (view_tlblocks.h), which the PE timeline claims at once where one
+ * falls in one cell: a whole run fitted is millions of lops a frame, and
+ * where a large block straddles two cells its small ones mostly fit. */
+struct pe_blocks {
+	uint32_t B;                 /* 0: none */
 	uint32_t *bfirst;           /* per PE its first block (n_pes + 1) */
 	struct tl_block *blk;       /* NULL: none (out of memory) */
 	uint64_t *ben;              /* per block the enters of its first and last lops */
 	uint32_t *bhot;             /* per block, the first of its lops largest in hot_metric */
+};
+
+struct view_pes {
+	uint32_t n_pes;
+	uint32_t *first;            /* n_pes + 1 */
+	uint32_t *lops;
+	uint32_t B;                 /* the large blocks' size */
+	struct pe_blocks lv[2];     /* B lops a block, then B / 4 (none below 4) */
 	int hot_metric;             /* -1: bhot not worked out */
 	/* the time span of the grid's steps [span_s0, span_s1), when span_ok,
 	 * and of all of them (the whole run fitted: every lop) */
@@ -294,10 +300,12 @@ view_pes_destroy(struct view_pes *p)
 		return;
 	free(p->first);
 	free(p->lops);
-	free(p->bfirst);
-	free(p->blk);
-	free(p->ben);
-	free(p->bhot);
+	for (int k = 0; k < 2; k++) {
+		free(p->lv[k].bfirst);
+		free(p->lv[k].blk);
+		free(p->lv[k].ben);
+		free(p->lv[k].bhot);
+	}
 	free(p);
 }
 
@@ -350,18 +358,21 @@ pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	for (uint32_t i = from; i < to && !g->rc[w]; i++)
 		g->rc[w] = sort_ids_keyed(p->lops + p->first[i], p->first[i + 1] - p->first[i], enter_key,
 					  g->a);
-	if (g->rc[w] || !p->blk)
+	if (g->rc[w])
 		return g->rc[w];
 	int8_t rank_of_kind[8];
 	for (int k = 0; k < 8; k++)
 		rank_of_kind[k] = (int8_t)view_kind_rank(k);
-	for (uint32_t i = from; i < to; i++)
-		for (uint32_t b = p->bfirst[i], at = p->first[i]; b < p->bfirst[i + 1]; b++, at += p->B) {
-			uint32_t n = p->first[i + 1] - at < p->B ? p->first[i + 1] - at : p->B;
-			tl_block_make(g->a, p->lops + at, 0, n, rank_of_kind, &p->blk[b]);
-			p->ben[2 * (size_t)b] = analysis_lop_enter(g->a, p->lops[at]);
-			p->ben[2 * (size_t)b + 1] = analysis_lop_enter(g->a, p->lops[at + n - 1]);
-		}
+	for (int k = 0; k < 2; k++) {
+		struct pe_blocks *L = &p->lv[k];
+		for (uint32_t i = from; L->blk && i < to; i++)
+			for (uint32_t b = L->bfirst[i], at = p->first[i]; b < L->bfirst[i + 1]; b++, at += L->B) {
+				uint32_t n = p->first[i + 1] - at < L->B ? p->first[i + 1] - at : L->B;
+				tl_block_make(g->a, p->lops + at, 0, n, rank_of_kind, &L->blk[b]);
+				L->ben[2 * (size_t)b] = analysis_lop_enter(g->a, p->lops[at]);
+				L->ben[2 * (size_t)b + 1] = analysis_lop_enter(g->a, p->lops[at + n - 1]);
+			}
+	}
 	return 0;
 }
 
@@ -391,16 +402,20 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 	free(fill);
 	p->B = B;
 	p->hot_metric = -1;
-	p->bfirst = malloc(((size_t)p->n_pes + 2) * sizeof *p->bfirst);
-	if (p->bfirst) {
-		p->bfirst[0] = 0;
+	p->lv[0].B = B;
+	p->lv[1].B = B >= 4 && B % 4 == 0 ? B / 4 : 0;
+	for (int k = 0; k < 2; k++) {
+		struct pe_blocks *L = &p->lv[k];
+		if (!L->B || !(L->bfirst = malloc(((size_t)p->n_pes + 2) * sizeof *L->bfirst)))
+			continue;
+		L->bfirst[0] = 0;
 		for (uint32_t i = 0; i < p->n_pes; i++)
-			p->bfirst[i + 1] = p->bfirst[i] + (p->first[i + 1] - p->first[i] + B - 1) / B;
-		p->blk = malloc(((size_t)p->bfirst[p->n_pes] + 1) * sizeof *p->blk);
-		p->ben = malloc(((size_t)p->bfirst[p->n_pes] + 1) * 2 * sizeof *p->ben);
-		if (!p->ben) {
-			free(p->blk);
-			p->blk = NULL;
+			L->bfirst[i + 1] = L->bfirst[i] + (p->first[i + 1] - p->first[i] + L->B - 1) / L->B;
+		L->blk = malloc(((size_t)L->bfirst[p->n_pes] + 1) * sizeof *L->blk);
+		L->ben = malloc(((size_t)L->bfirst[p->n_pes] + 1) * 2 * sizeof *L->ben);
+		if (!L->ben) {
+			free(L->blk);
+			L->blk = NULL;
 		}
 	}
 	/* sorted by comparisons on one core, 5 million lops took 190 ms */
@@ -507,14 +522,18 @@ pes_hot_worker(void *ctx, uint32_t w, uint32_t nw)
 	enum view_metric m = g->v->metric;
 	uint32_t from, to;
 	par_share(p->n_pes, w, nw, &from, &to);
-	for (uint32_t i = from; i < to; i++)
-		for (uint32_t b = p->bfirst[i], at = p->first[i]; b < p->bfirst[i + 1]; b++, at += p->B) {
-			uint32_t end = p->first[i + 1] - at < p->B ? p->first[i + 1] : at + p->B, h = p->lops[at];
-			for (uint32_t k = at + 1; k < end; k++)
-				if (view_index_value(ix, m, p->lops[k]) > view_index_value(ix, m, h))
-					h = p->lops[k];
-			p->bhot[b] = h;
-		}
+	for (int lv = 0; lv < 2; lv++) {
+		struct pe_blocks *L = &p->lv[lv];
+		for (uint32_t i = from; L->bhot && i < to; i++)
+			for (uint32_t b = L->bfirst[i], at = p->first[i]; b < L->bfirst[i + 1]; b++, at += L->B) {
+				uint32_t end = p->first[i + 1] - at < L->B ? p->first[i + 1] : at + L->B;
+				uint32_t h = p->lops[at];
+				for (uint32_t k = at + 1; k < end; k++)
+					if (view_index_value(ix, m, p->lops[k]) > view_index_value(ix, m, h))
+						h = p->lops[k];
+				L->bhot[b] = h;
+			}
+	}
 	return 0;
 }
 
@@ -523,12 +542,15 @@ pes_hot_worker(void *ctx, uint32_t w, uint32_t nw)
 static int
 pes_hot(struct view *v, struct view_pes *p)
 {
-	if (!p->blk)
+	if (!p->lv[0].blk)
 		return 0;
 	if (p->hot_metric == (int)v->metric)
 		return 1;
-	if (!p->bhot && !(p->bhot = malloc(((size_t)p->bfirst[p->n_pes] + 1) * sizeof *p->bhot)))
-		return 0;
+	for (int k = 0; k < 2; k++) {
+		struct pe_blocks *L = &p->lv[k];
+		if (L->blk && !L->bhot && !(L->bhot = malloc(((size_t)L->bfirst[p->n_pes] + 1) * sizeof *L->bhot)))
+			return 0;
+	}
 	/* a metric worked out on first use (the critical path, the lanes'
 	 * waits) is worked out here, before the workers read it */
 	if (p->first[p->n_pes])
@@ -550,24 +572,31 @@ pe_claims(struct view *v, struct view_pes *p, uint32_t pe, uint32_t i, uint64_t 
 	uint64_t used = 0;
 	while (i < end) {
 		uint32_t l = p->lops[i];
-		/* a block's enters are its own (its lops lie scattered) */
-		if (blocks && (i - base) % p->B == 0 && end - i >= p->B) {
-			uint32_t k = p->bfirst[pe] + (i - base) / p->B;
-			uint64_t en = p->ben[2 * (size_t)k], en_last = p->ben[2 * (size_t)k + 1];
-			if (en >= t1)
-				break;
-			int b = en_last < t1 ? view_tl_claim_block(v, out, cov_top, cov_dom, &p->blk[k], en, en_last)
-					     : -1;
-			if (b >= 0) {
-				uint32_t h = hot ? p->bhot[k] : TRACE_NONE;
-				if (hot && (out[b].hot == TRACE_NONE || view_index_value(v->ix, v->metric, h) >
-					    view_index_value(v->ix, v->metric, out[b].hot)))
-					out[b].hot = h;
-				used++;
-				i += p->B;
+		/* a block's enters are its own (its lops lie scattered); the
+		 * large block first, else the small one starting here */
+		int took = 0;
+		for (int lv = 0; blocks && lv < 2 && !took; lv++) {
+			const struct pe_blocks *L = &p->lv[lv];
+			if (!L->blk || (i - base) % L->B || end - i < L->B)
 				continue;
-			}
+			uint32_t k = L->bfirst[pe] + (i - base) / L->B;
+			uint64_t en = L->ben[2 * (size_t)k], en_last = L->ben[2 * (size_t)k + 1];
+			if (en >= t1)
+				return used;
+			int b = en_last < t1 ? view_tl_claim_block(v, out, cov_top, cov_dom, &L->blk[k], en, en_last)
+					     : -1;
+			if (b < 0)
+				continue;
+			uint32_t h = hot ? L->bhot[k] : TRACE_NONE;
+			if (hot && (out[b].hot == TRACE_NONE || view_index_value(v->ix, v->metric, h) >
+				    view_index_value(v->ix, v->metric, out[b].hot)))
+				out[b].hot = h;
+			used++;
+			i += L->B;
+			took = 1;
 		}
+		if (took)
+			continue;
 		if (analysis_lop_enter(v->a, l) >= t1)
 			break;
 		view_tl_claim(v, out, cov_top, cov_dom, l);
@@ -662,7 +691,7 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 	int hot = view_pes_by_metric(v);
 	/* pes_hot first: the workers then read the metric's values only */
 	struct pes_rows g = { .v = v, .p = p, .rows = rows, .cw = cw, .hot = hot, .first_pe = first_pe,
-			      .t0 = t0, .t1 = t1, .blocks = p->blk && (!hot || pes_hot(v, p)) };
+			      .t0 = t0, .t1 = t1, .blocks = p->lv[0].blk && (!hot || pes_hot(v, p)) };
 	if (hot && rows > 0 && p->first[p->n_pes])
 		view_index_value(v->ix, v->metric, p->lops[0]);
 	uint32_t nw = par_workers();
