@@ -40,7 +40,7 @@ cells(const struct view *v, char *text)
 		fprintf(f, "g %u %u %llu %u\n", v->gc[i].rep, v->gc[i].count, (unsigned long long)v->gc[i].value,
 			v->gc[i].kinds);
 	for (size_t i = 0; v->tl_valid && i < (size_t)v->tl_rows * (size_t)v->tl_w; i++)
-		fprintf(f, "t %u %u %u\n", v->tl[i].top, v->tl[i].dom, v->tl[i].kinds);
+		fprintf(f, "t %u %u %u %u\n", v->tl[i].top, v->tl[i].dom, v->tl[i].kinds, v->tl[i].hot);
 	fclose(f);
 	return buf;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/core/analysis.h"
+#include "projections/projections_read.h"
 #include "view/surface/grid.h"
 #include "view/surface/keymap.h"
 #include "view/view_impl.h"
@@ -147,12 +148,61 @@ lists_kept(void **state)
 	}
 }
 
+/* A Charm++ run whose first screen is too small for the PE timeline:
+ * the thread builds the PE index (PF_PES), which the timeline takes when
+ * a resize makes room for it; the screen is the one the index built on
+ * the spot gives. */
+static char *
+charm_screen(const struct analysis *a, int ahead, unsigned *taken)
+{
+	struct view *v = NULL;
+	struct err e = { 0 };
+	struct view_opts vo = { 0 };
+	assert_int_equal(view_create(a, &vo, &v, &e), 0);
+	struct grid *g = grid_create(60, 8);
+	assert_non_null(g);
+	view_draw(v, g);
+	if (ahead) {
+		view_prefetch_start(v);
+		view_prefetch_wait(v);
+	}
+	tv_press(v, g, "<Resize:120x40>f:metric idle<Enter>");
+	*taken = view_prefetch_taken(v);
+	char *buf = tv_text(g, DEPTH_256, 0);
+	grid_destroy(g);
+	view_destroy(v);
+	return buf;
+}
+
+static void
+charm_pes_ahead(void **state)
+{
+	(void)state;
+	char sts[1200];
+	SHARED_TRACE(sts, "projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts");
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	assert_int_equal(projections_read(sts, NULL, &t, &e), 0);
+	struct analysis *a = tu_analyse(t, NULL);
+	unsigned with, without;
+	char *x = charm_screen(a, 2, &with);
+	char *y = charm_screen(a, 0, &without);
+	assert_string_equal(x, y);
+	assert_true(with & (1u << PF_PES));
+	assert_int_equal(without, 0);
+	free(x);
+	free(y);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mpi_panes),
 		cmocka_unit_test(lists_kept),
+		cmocka_unit_test(charm_pes_ahead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -310,8 +310,8 @@ view_pes_destroy(struct view_pes *p)
 }
 
 /* The earliest enter and the last exit of the lops of steps [s0, s1)
- * of rows [r0, r1); 0 and 0 for none. */
-static void
+ * of rows [r0, r1); 0 and 0 for none. Returns whether there were any. */
+static int
 span_of(const struct analysis *a, const struct view_index *ix, uint32_t s0, uint32_t s1, uint32_t r0,
 	uint32_t r1, uint64_t *t0, uint64_t *t1)
 {
@@ -325,8 +325,11 @@ span_of(const struct analysis *a, const struct view_index *ix, uint32_t s0, uint
 			*t1 = ex > *t1 ? ex : *t1;
 		}
 	}
-	if (*t0 > *t1)
+	if (*t0 > *t1) {
 		*t0 = *t1 = 0;
+		return 0;
+	}
+	return 1;
 }
 
 static uint64_t
@@ -343,6 +346,7 @@ struct pes_sort {
 	const struct view_index *ix;
 	int rc[PAR_MAX];
 	uint64_t t0[PAR_MAX], t1[PAR_MAX];    /* each worker's share of the whole span */
+	int any[PAR_MAX];                     /* ... when its rows have lops */
 };
 
 static int
@@ -353,7 +357,7 @@ pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	uint32_t from, to;
 	uint32_t r0, r1;
 	par_share(view_index_ranks(g->ix), w, nw, &r0, &r1);
-	span_of(g->a, g->ix, 0, p->all_s1, r0, r1, &g->t0[w], &g->t1[w]);
+	g->any[w] = span_of(g->a, g->ix, 0, p->all_s1, r0, r1, &g->t0[w], &g->t1[w]);
 	par_share(p->n_pes, w, nw, &from, &to);
 	for (uint32_t i = from; i < to && !g->rc[w]; i++)
 		g->rc[w] = sort_ids_keyed(p->lops + p->first[i], p->first[i + 1] - p->first[i], enter_key,
@@ -387,6 +391,8 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 	p->first = calloc((size_t)p->n_pes + 2, sizeof *p->first);
 	p->lops = malloc(((size_t)n + 1) * sizeof *p->lops);
 	uint32_t *fill = malloc(((size_t)p->n_pes + 1) * sizeof *fill);
+	if (nw > PAR_MAX)
+		nw = PAR_MAX;
 	if (!p->first || !p->lops || !fill || B < 1) {
 		free(fill);
 		view_pes_destroy(p);
@@ -428,7 +434,7 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 	p->all_t0 = UINT64_MAX;
 	p->all_t1 = 0;
 	for (uint32_t w = 0; w < (nw > 1 ? nw : 1); w++)
-		if (g.t0[w] <= g.t1[w] && (g.t0[w] || g.t1[w])) {
+		if (g.any[w]) {
 			p->all_t0 = g.t0[w] < p->all_t0 ? g.t0[w] : p->all_t0;
 			p->all_t1 = g.t1[w] > p->all_t1 ? g.t1[w] : p->all_t1;
 		}
