@@ -182,13 +182,78 @@ recv_bytes(int src, char **buf, size_t *n)
 	}
 }
 
-/* Rank 0: receives rank src's next piece (of its `what`) and adds it
- * with add, unless an earlier piece failed (*rc): then it is received and
- * dropped, so that no sender waits for ever. */
-typedef int (*add_fn)(void *share, const char *buf, size_t n, struct err *e);
+/* A share's pieces as the gather sees them: an OTF2 share's (its head,
+ * then its blocks) or a Projections run's (one PE's parsed log each). */
+struct share_ops {
+	uint32_t (*pieces)(const void *s);
+	size_t (*piece_size)(const void *s, uint32_t i);
+	void (*pack)(void *s, uint32_t i, char *buf);       /* frees what it packed */
+	int (*add)(void *s, const char *buf, size_t n, struct err *e);
+	const char *first, *rest;       /* a rank's first piece and the others, in messages */
+	const char *joining;            /* the progress line between them, or NULL */
+};
+
+static uint32_t
+otf2_pieces(const void *s)
+{
+	return otf2_share_pieces(s);
+}
+
+static size_t
+otf2_piece_size(const void *s, uint32_t i)
+{
+	return otf2_share_piece_size(s, i);
+}
 
 static void
-add_piece(add_fn add, void *share, int src, const char *what, int *rc, struct err *e)
+otf2_pack(void *s, uint32_t i, char *buf)
+{
+	otf2_share_pack_piece(s, i, buf);
+}
+
+static int
+otf2_add(void *s, const char *buf, size_t n, struct err *e)
+{
+	return otf2_share_add_piece(s, buf, n, e);
+}
+
+static const struct share_ops otf2_ops = {
+	otf2_pieces, otf2_piece_size, otf2_pack, otf2_add, "head", "share", "joining the shares",
+};
+
+static uint32_t
+prj_pieces(const void *s)
+{
+	return projections_share_pieces(s);
+}
+
+static size_t
+prj_piece_size(const void *s, uint32_t i)
+{
+	return projections_share_piece_size(s, i);
+}
+
+static void
+prj_pack(void *s, uint32_t i, char *buf)
+{
+	projections_share_pack_piece(s, i, buf);
+}
+
+static int
+prj_add(void *s, const char *buf, size_t n, struct err *e)
+{
+	return projections_share_add_piece(s, buf, n, e);
+}
+
+static const struct share_ops prj_ops = {
+	prj_pieces, prj_piece_size, prj_pack, prj_add, "PE's log", "PE's log", NULL,
+};
+
+/* Rank 0: receives rank src's next piece (its `what`) and adds it,
+ * unless an earlier piece failed (*rc): then it is received and dropped,
+ * so that no sender waits for ever. */
+static void
+add_piece(const struct share_ops *ops, void *s, int src, const char *what, int *rc, struct err *e)
 {
 	char *buf;
 	size_t n;
@@ -196,20 +261,65 @@ add_piece(add_fn add, void *share, int src, const char *what, int *rc, struct er
 	if (!*rc && !buf)
 		*rc = err_set(e, ERR_NOMEM, "rank 0: out of memory receiving rank %d's %s", src, what);
 	if (!*rc)
-		*rc = add(share, buf, n, e);
+		*rc = ops->add(s, buf, n, e);
 	free(buf);
 }
 
+/* Every rank's share s to rank 0, piece by piece, each freed as it is
+ * sent (no rank holds a second copy): rank 0 takes every rank's first
+ * piece (an OTF2 share's head, whose blocks' sizes let it size the model
+ * once), then the rest, adding each to its own s; *rc is its first
+ * failure. Returns 1 when the ranks agreed on a failure before anything
+ * was sent (said by rank 0; *gathered stays 0), else 0 with *gathered
+ * set on every rank. */
 static int
-add_otf2(void *share, const char *buf, size_t n, struct err *e)
+gather_pieces(const struct share_ops *ops, void *s, struct cli_progress *p, const char *progress,
+	      int *gathered, int *rc, struct err *e)
 {
-	return otf2_share_add_piece(share, buf, n, e);
-}
-
-static int
-add_projections(void *share, const char *buf, size_t n, struct err *e)
-{
-	return projections_share_add_piece(share, buf, n, e);
+	if (rank == 0)
+		cli_progress(p, progress, 0, 0);
+	char *buf = NULL;
+	size_t n = 1;
+	uint64_t pieces = ops->pieces(s), *n_pieces = NULL;
+	if (rank != 0) {
+		for (uint32_t i = 0; i < pieces; i++)
+			if (ops->piece_size(s, i) > n)
+				n = ops->piece_size(s, i);
+		buf = malloc(n);
+		*rc = buf ? 0 : err_set(e, ERR_NOMEM, "rank %d: out of memory packing %zu bytes", rank, n);
+	} else if (!(n_pieces = calloc((size_t)size, sizeof *n_pieces))) {
+		*rc = err_set(e, ERR_NOMEM, "rank 0: out of memory");
+	}
+	if (agree(*rc, e->msg)) {
+		free(n_pieces);
+		free(buf);
+		return 1;
+	}
+	*gathered = 1;
+	if (rank != 0) {
+		MPI_Request rq;
+		MPI_Isend(&pieces, 1, MPI_UINT64_T, 0, 2, MPI_COMM_WORLD, &rq);
+		wait_asleep(&rq);
+		for (uint32_t i = 0; i < pieces; i++) {
+			size_t len = ops->piece_size(s, i);
+			ops->pack(s, i, buf);
+			send_bytes(buf, len);
+		}
+		free(buf);
+		return 0;
+	}
+	for (int src = 1; src < size; src++) {
+		MPI_Recv(&n_pieces[src], 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		if (n_pieces[src])
+			add_piece(ops, s, src, ops->first, rc, e);
+	}
+	if (ops->joining)
+		cli_progress(p, ops->joining, 0, 0);
+	for (int src = 1; src < size; src++)
+		for (uint64_t i = 1; i < n_pieces[src]; i++)
+			add_piece(ops, s, src, ops->rest, rc, e);
+	free(n_pieces);
+	return 0;
 }
 
 /* Reads this rank's share; on rank 0, gathers the others' and joins
@@ -242,53 +352,10 @@ read_distributed(const struct cli *c, struct cli_progress *p, struct trace **t, 
 		otf2_share_destroy(s);
 		return EXIT_FAIL;
 	}
-	if (rank == 0)
-		cli_progress(p, "gathering the shares", 0, 0);
-	/* the share goes to rank 0 piece by piece (its head, then each
-	 * block), each freed as it is sent: no rank holds a second copy */
-	char *buf = NULL;
-	size_t n = 0;
-	uint64_t pieces = otf2_share_pieces(s), *n_pieces = NULL;
-	if (rank != 0) {
-		for (uint32_t i = 0; i < pieces; i++)
-			if (otf2_share_piece_size(s, i) > n)
-				n = otf2_share_piece_size(s, i);
-		buf = malloc(n);
-		rc = buf ? 0 : err_set(&e, ERR_NOMEM, "rank %d: out of memory packing %zu bytes", rank, n);
-	} else if (!(n_pieces = calloc((size_t)size, sizeof *n_pieces))) {
-		rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory");
-	}
-	if (agree(rc, e.msg)) {
-		free(n_pieces);
-		free(buf);
+	if (gather_pieces(&otf2_ops, s, p, "gathering the shares", gathered, &rc, &e) || rank != 0) {
 		otf2_share_destroy(s);
-		return EXIT_FAIL;
+		return *gathered ? EXIT_OK : EXIT_FAIL;
 	}
-	*gathered = 1;
-	if (rank != 0) {
-		MPI_Request rq;
-		MPI_Isend(&pieces, 1, MPI_UINT64_T, 0, 2, MPI_COMM_WORLD, &rq);
-		wait_asleep(&rq);
-		for (uint32_t i = 0; i < pieces; i++) {
-			size_t len = otf2_share_piece_size(s, i);
-			otf2_share_pack_piece(s, i, buf);
-			send_bytes(buf, len);
-		}
-		otf2_share_destroy(s);
-		free(buf);
-		return EXIT_OK;
-	}
-	/* every rank's head first (its blocks' sizes): rank 0 then sizes the
-	 * model once and puts each block in its place as it comes */
-	for (int src = 1; src < size; src++) {
-		MPI_Recv(&n_pieces[src], 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		add_piece(add_otf2, s, src, "head", &rc, &e);
-	}
-	cli_progress(p, "joining the shares", 0, 0);
-	for (int src = 1; src < size; src++)
-		for (uint64_t i = 1; i < n_pieces[src]; i++)
-			add_piece(add_otf2, s, src, "share", &rc, &e);
-	free(n_pieces);
 	if (!rc)
 		rc = otf2_share_finish(s, &o, t, &e);
 	otf2_share_destroy(s);
@@ -320,45 +387,10 @@ read_projections(const struct cli *c, struct cli_progress *p, struct trace **t, 
 		projections_share_destroy(s);
 		return EXIT_FAIL;
 	}
-	uint64_t pieces = projections_share_pieces(s), *n_pieces = NULL;
-	char *buf = NULL;
-	size_t n = 1;
-	if (rank != 0) {
-		for (uint32_t i = 0; i < pieces; i++)
-			if (projections_share_piece_size(s, i) > n)
-				n = projections_share_piece_size(s, i);
-		buf = malloc(n);
-		rc = buf ? 0 : err_set(&e, ERR_NOMEM, "rank %d: out of memory packing %zu bytes", rank, n);
-	} else if (!(n_pieces = calloc((size_t)size, sizeof *n_pieces))) {
-		rc = err_set(&e, ERR_NOMEM, "rank 0: out of memory");
-	}
-	if (agree(rc, e.msg)) {
-		free(n_pieces);
-		free(buf);
+	if (gather_pieces(&prj_ops, s, p, "gathering the PEs' logs", gathered, &rc, &e) || rank != 0) {
 		projections_share_destroy(s);
-		return EXIT_FAIL;
+		return *gathered ? EXIT_OK : EXIT_FAIL;
 	}
-	*gathered = 1;
-	if (rank != 0) {
-		MPI_Request rq;
-		MPI_Isend(&pieces, 1, MPI_UINT64_T, 0, 2, MPI_COMM_WORLD, &rq);
-		wait_asleep(&rq);
-		for (uint32_t i = 0; i < pieces; i++) {
-			size_t len = projections_share_piece_size(s, i);
-			projections_share_pack_piece(s, i, buf);
-			send_bytes(buf, len);
-		}
-		projections_share_destroy(s);
-		free(buf);
-		return EXIT_OK;
-	}
-	cli_progress(p, "gathering the PEs' logs", 0, 0);
-	for (int src = 1; src < size; src++) {
-		MPI_Recv(&n_pieces[src], 1, MPI_UINT64_T, src, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		for (uint64_t i = 0; i < n_pieces[src]; i++)
-			add_piece(add_projections, s, src, "PE's log", &rc, &e);
-	}
-	free(n_pieces);
 	if (!rc)
 		rc = projections_share_finish(s, t, &e);
 	projections_share_destroy(s);
