@@ -557,10 +557,6 @@ pes_hot(struct view *v, struct view_pes *p)
 		if (L->blk && !L->bhot && !(L->bhot = malloc(((size_t)L->bfirst[p->n_pes] + 1) * sizeof *L->bhot)))
 			return 0;
 	}
-	/* a metric worked out on first use (the critical path, the lanes'
-	 * waits) is worked out here, before the workers read it */
-	if (p->first[p->n_pes])
-		view_index_value(v->ix, v->metric, p->lops[0]);
 	struct pes_hot_job g = { v, p };
 	par_run(par_workers(), pes_hot_worker, &g);
 	p->hot_metric = (int)v->metric;
@@ -695,11 +691,13 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 	v->tl_t1 = t1;
 	v->tl_w = cw;
 	int hot = view_pes_by_metric(v);
-	/* pes_hot first: the workers then read the metric's values only */
+	/* a metric worked out on first use (the critical path, the lanes'
+	 * waits) is worked out here, before the workers (pes_hot's, the
+	 * rows') read it */
+	if (hot && p->first[p->n_pes])
+		view_index_value(v->ix, v->metric, p->lops[0]);
 	struct pes_rows g = { .v = v, .p = p, .rows = rows, .cw = cw, .hot = hot, .first_pe = first_pe,
 			      .t0 = t0, .t1 = t1, .blocks = p->lv[0].blk && (!hot || pes_hot(v, p)) };
-	if (hot && rows > 0 && p->first[p->n_pes])
-		view_index_value(v->ix, v->metric, p->lops[0]);
 	uint32_t nw = par_workers();
 	if (nw > (uint32_t)(rows > 0 ? rows : 1))
 		nw = (uint32_t)(rows > 0 ? rows : 1);
