@@ -33,21 +33,6 @@ static const char *const all_runs[] = {
 };
 #define N_RUNS (sizeof all_runs / sizeof all_runs[0])
 
-static struct trace *
-load(const char *rel)
-{
-	char path[512];
-	if (!tu_shared(path, sizeof path, rel))
-		return NULL;
-	struct trace *t = NULL;
-	struct err e = { 0 };
-	if (projections_read(path, NULL, &t, &e)) {
-		print_error("%s: %s\n", path, e.msg);
-		fail();
-	}
-	return t;
-}
-
 static struct analysis *
 analyse(const struct trace *t, const struct analysis_opts *o)
 {
@@ -150,7 +135,7 @@ test_stages(void **state)
 {
 	(void)state;
 	for (size_t r = 0; r < N_RUNS; r++) {
-		struct trace *t = load(all_runs[r]);
+		struct trace *t = tu_load_charm(all_runs[r]);
 		if (!t)
 			skip();
 		struct analysis *a = tc_lops_only(t);
@@ -193,7 +178,7 @@ static void
 test_stage_effects(void **state)
 {
 	(void)state;
-	struct trace *t = load("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
 	if (!t)
 		skip();
 	struct analysis *a = tc_lops_only(t);
@@ -224,7 +209,7 @@ test_verifier_everywhere(void **state)
 {
 	(void)state;
 	for (size_t r = 0; r < N_RUNS; r++) {
-		struct trace *t = load(all_runs[r]);
+		struct trace *t = tu_load_charm(all_runs[r]);
 		if (!t)
 			skip();
 		for (int variant = 0; variant < 4; variant++) {
@@ -308,7 +293,7 @@ signature(const struct analysis *a, uint32_t p, char *buf, size_t n)
 static void
 check_jacobi(const char *rel, const char *starter, uint32_t chares, uint32_t iters, uint32_t ghosts_per_iter)
 {
-	struct trace *t = load(rel);
+	struct trace *t = tu_load_charm(rel);
 	if (!t)
 		skip();
 	struct analysis_opts o;
@@ -386,7 +371,7 @@ static void
 test_jacobi2d_physical(void **state)
 {
 	(void)state;
-	struct trace *t = load("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
 	if (!t)
 		skip();
 	struct analysis_opts o;
@@ -425,7 +410,7 @@ static void
 test_imbalance_hotspot(void **state)
 {
 	(void)state;
-	struct trace *t = load("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
 	if (!t)
 		skip();
 	struct analysis *a = analyse(t, NULL);
@@ -515,7 +500,7 @@ test_small_runs(void **state)
 {
 	(void)state;
 	uint32_t v[64], n;
-	struct trace *t = load("projections/charm-hello1d_8c_4pe/hello1d.prj.sts");
+	struct trace *t = tu_load_charm("projections/charm-hello1d_8c_4pe/hello1d.prj.sts");
 	if (!t)
 		skip();
 	struct analysis *a = analyse(t, NULL);
@@ -527,7 +512,7 @@ test_small_runs(void **state)
 	analysis_destroy(a);
 	trace_destroy(t);
 
-	t = load("projections/charm-ring_group_4pe/ring.prj.sts");
+	t = tu_load_charm("projections/charm-ring_group_4pe/ring.prj.sts");
 	a = analyse(t, NULL);
 	/* the group ring: 4 hops, 4 consecutive steps */
 	n = executions(a, "Btest::recv_msg", v, 64, 1);
@@ -536,7 +521,7 @@ test_small_runs(void **state)
 	analysis_destroy(a);
 	trace_destroy(t);
 
-	t = load("projections/charm-allreduce_16c_4pe/AllReduce.prj.sts");
+	t = tu_load_charm("projections/charm-allreduce_16c_4pe/AllReduce.prj.sts");
 	a = analyse(t, NULL);
 	/* the 16 contributions (dowork) in one runtime phase, with the
 	 * reduction and its 16 reports */
@@ -553,7 +538,7 @@ test_small_runs(void **state)
 	analysis_destroy(a);
 	trace_destroy(t);
 
-	t = load("projections/charm-simple_reduction_16c_4pe/simple_reduction.prj.sts");
+	t = tu_load_charm("projections/charm-simple_reduction_16c_4pe/simple_reduction.prj.sts");
 	a = analyse(t, NULL);
 	n = executions(a, "main::reportIn", v, 64, 0);
 	assert_int_equal(n, 1);

@@ -13,19 +13,6 @@
 #include "model/charm.h"
 #include "projections/projections_read.h"
 
-static struct trace *
-load(const char *rel)
-{
-	char path[512];
-	if (!tu_shared(path, sizeof path, rel))
-		return NULL;
-	struct trace *t = NULL;
-	struct err e = { 0 };
-	if (projections_read(path, NULL, &t, &e))
-		fail_msg("%s: %s", path, e.msg);
-	return t;
-}
-
 static struct analysis *
 analyse(const struct trace *t, const char *iter_region, int find)
 {
@@ -94,7 +81,7 @@ test_jacobi_iterations(void **state)
 	(void)state;
 	int any = 0;
 	for (size_t i = 0; i < sizeof jacobi / sizeof jacobi[0]; i++) {
-		struct trace *t = load(jacobi[i].run);
+		struct trace *t = tu_load_charm(jacobi[i].run);
 		if (!t)
 			continue;
 		any = 1;
@@ -138,7 +125,7 @@ static void
 test_imbalance_iteration(void **state)
 {
 	(void)state;
-	struct trace *t = load("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
 	if (!t)
 		skip();
 	struct analysis *a = analyse(t, NULL, ITER_FIND_AUTO);
@@ -157,7 +144,7 @@ static void
 test_named_entry(void **state)
 {
 	(void)state;
-	struct trace *t = load("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
 	if (!t)
 		skip();
 	struct analysis *s = analyse(t, NULL, ITER_FIND_AUTO);
@@ -205,7 +192,7 @@ test_no_false_loops(void **state)
 	};
 	int any = 0;
 	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-		struct trace *t = load(runs[i]);
+		struct trace *t = tu_load_charm(runs[i]);
 		if (!t)
 			continue;
 		any = 1;

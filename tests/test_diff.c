@@ -258,25 +258,12 @@ rank_counts(void **state)
  * differential duration, the busy-wait comes first; the runtime's and
  * the set-up's operations are not ranked. The other way round it is the
  * largest improvement. */
-static struct trace *
-load_prj(const char *rel)
-{
-	char path[512];
-	if (!tu_shared(path, sizeof path, rel))
-		return NULL;
-	struct trace *t = NULL;
-	struct err e = { 0 };
-	if (projections_read(path, NULL, &t, &e))
-		fail_msg("%s: %s", path, e.msg);
-	return t;
-}
-
 static void
 charm_pair(void **state)
 {
 	(void)state;
-	struct trace *tb = load_prj("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
-	struct trace *ta = load_prj("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
+	struct trace *tb = tu_load_charm("projections/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts");
+	struct trace *ta = tu_load_charm("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
 	if (!tb || !ta) {
 		trace_destroy(tb);
 		trace_destroy(ta);

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "analysis/core/analysis.h"
-#include "projections/projections_read.h"
 #include "view/model/view_index.h"
 #include "view/surface/grid.h"
 #include "view/surface/keymap.h"
@@ -166,12 +165,11 @@ static void
 charm_blocks(void **state)
 {
 	(void)state;
-	char sts[1200];
-	SHARED_TRACE(sts, "projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts");
-	struct trace *t = NULL;
-	struct err e = { 0 };
-	assert_int_equal(projections_read(sts, NULL, &t, &e), 0);
-	same_screens_of(sts, t, tu_analyse(t, NULL), charm_scripts, sizeof charm_scripts / sizeof *charm_scripts);
+	const char *run = "projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts";
+	struct trace *t = tu_load_charm(run);
+	if (!t)
+		skip();
+	same_screens_of(run, t, tu_analyse(t, NULL), charm_scripts, sizeof charm_scripts / sizeof *charm_scripts);
 }
 
 /* The index's blocks alone: every aggregate of ranks x steps equals the

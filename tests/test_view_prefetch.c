@@ -16,25 +16,27 @@
 #include <string.h>
 
 #include "analysis/core/analysis.h"
-#include "projections/projections_read.h"
 #include "view/surface/grid.h"
 #include "view/surface/keymap.h"
 #include "view/view_impl.h"
 
 #include "testview.h"
 
-/* The screen after keys at 120x40, with the jobs started after the first
- * draw (ahead 1: the keys at once, the panes taking what is ready,
- * waiting for a job running, computing for one not begun; 2: the keys
- * once every job is done) or not (0); *taken: the jobs a pane took. */
+/* The screen after keys from a first screen of w x h (the keys may
+ * resize it), with the jobs started after the first draw (ahead 1: the
+ * keys at once, the panes taking what is ready, waiting for a job
+ * running, computing for one not begun; 2: the keys once every job is
+ * done) or not (0), drawn in colour depth d; *taken: the jobs a pane
+ * took. */
 static char *
-screen(const struct analysis *a, const char *keys, int ahead, unsigned *taken)
+screen_at(const struct analysis *a, int w, int h, const char *keys, int ahead, enum grid_depth d,
+	  unsigned *taken)
 {
 	struct view *v = NULL;
 	struct err e = { 0 };
 	struct view_opts vo = { 0 };
 	assert_int_equal(view_create(a, &vo, &v, &e), 0);
-	struct grid *g = grid_create(120, 40);
+	struct grid *g = grid_create(w, h);
 	assert_non_null(g);
 	view_draw(v, g);
 	if (ahead)
@@ -43,10 +45,17 @@ screen(const struct analysis *a, const char *keys, int ahead, unsigned *taken)
 		view_prefetch_wait(v);
 	tv_press(v, g, keys);
 	*taken = view_prefetch_taken(v);
-	char *buf = tv_text(g, DEPTH_NONE, 0);
+	char *buf = tv_text(g, d, 0);
 	grid_destroy(g);
 	view_destroy(v);
 	return buf;
+}
+
+/* At 120x40, without colour. */
+static char *
+screen(const struct analysis *a, const char *keys, int ahead, unsigned *taken)
+{
+	return screen_at(a, 120, 40, keys, ahead, DEPTH_NONE, taken);
 }
 
 struct script {
@@ -148,45 +157,22 @@ lists_kept(void **state)
 	}
 }
 
-/* A Charm++ run whose first screen is too small for the PE timeline:
- * the thread builds the PE index (PF_PES), which the timeline takes when
- * a resize makes room for it; the screen is the one the index built on
- * the spot gives. */
-static char *
-charm_screen(const struct analysis *a, int ahead, unsigned *taken)
-{
-	struct view *v = NULL;
-	struct err e = { 0 };
-	struct view_opts vo = { 0 };
-	assert_int_equal(view_create(a, &vo, &v, &e), 0);
-	struct grid *g = grid_create(60, 8);
-	assert_non_null(g);
-	view_draw(v, g);
-	if (ahead) {
-		view_prefetch_start(v);
-		view_prefetch_wait(v);
-	}
-	tv_press(v, g, "<Resize:120x40>f:metric idle<Enter>");
-	*taken = view_prefetch_taken(v);
-	char *buf = tv_text(g, DEPTH_256, 0);
-	grid_destroy(g);
-	view_destroy(v);
-	return buf;
-}
-
+/* A Charm++ run whose first screen (60x8) is too small for the PE
+ * timeline: the thread builds the PE index (PF_PES), which the timeline
+ * takes when a resize makes room for it; the screen, in colour (the PE
+ * rows' metric), is the one the index built on the spot gives. */
 static void
 charm_pes_ahead(void **state)
 {
 	(void)state;
-	char sts[1200];
-	SHARED_TRACE(sts, "projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts");
-	struct trace *t = NULL;
-	struct err e = { 0 };
-	assert_int_equal(projections_read(sts, NULL, &t, &e), 0);
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts");
+	if (!t)
+		skip();
 	struct analysis *a = tu_analyse(t, NULL);
 	unsigned with, without;
-	char *x = charm_screen(a, 2, &with);
-	char *y = charm_screen(a, 0, &without);
+	const char *keys = "<Resize:120x40>f:metric idle<Enter>";
+	char *x = screen_at(a, 60, 8, keys, 2, DEPTH_256, &with);
+	char *y = screen_at(a, 60, 8, keys, 0, DEPTH_256, &without);
 	assert_string_equal(x, y);
 	assert_true(with & (1u << PF_PES));
 	assert_int_equal(without, 0);

@@ -21,6 +21,7 @@
 #include "analysis/core/analysis.h"
 #include "analysis/run/run.h"
 #include "otf2/otf2_read.h"
+#include "projections/projections_read.h"
 #include "report/summary.h"
 #include "model/trace.h"
 
@@ -102,6 +103,22 @@ tu_corpus_glob(glob_t *g, const char *test)
 		return 1;
 	}
 	return 0;
+}
+
+/* Reads a Charm++ Projections run under ../shared/traces (rel: its
+ * .sts) or fails the test with the reader's message; NULL, with a line
+ * saying why, when ../shared is absent (the caller skips). */
+static inline struct trace *
+tu_load_charm(const char *rel)
+{
+	char path[1200];
+	if (!tu_shared(path, sizeof path, rel))
+		return NULL;
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	if (projections_read(path, NULL, &t, &e))
+		fail_msg("%s: %s", path, e.msg);
+	return t;
 }
 
 /* Loads traces/corpus/NAME or fails the test. */
