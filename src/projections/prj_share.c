@@ -70,6 +70,16 @@ put(char *at, const void *p, size_t n)
 	return at + n;
 }
 
+/* Frees what l holds but its path, which messages name. */
+static void
+log_empty(struct prj_pe_log *l)
+{
+	char *keep = l->path;
+	l->path = NULL;
+	prj_log_fini(l);
+	l->path = keep;
+}
+
 void
 projections_share_pack_piece(struct projections_share *s, uint32_t i, char *buf)
 {
@@ -88,11 +98,8 @@ projections_share_pack_piece(struct projections_share *s, uint32_t i, char *buf)
 	at = put(at, l->execs, l->n_execs * sizeof *l->execs);
 	at = put(at, l->cres, l->n_cres * sizeof *l->cres);
 	put(at, l->idles, l->n_idles * sizeof *l->idles);
-	/* sent once: its memory goes back now, the path stays for messages */
-	char *keep = l->path;
-	l->path = NULL;
-	prj_log_fini(l);
-	l->path = keep;
+	/* sent once: its memory goes back now */
+	log_empty(l);
 	s->got[s->from + i] = 0;
 }
 
@@ -173,10 +180,7 @@ projections_share_add_piece(struct projections_share *s, const char *buf, size_t
 		rc = piece_ok(&s->r.sts, l) ? prj_log_index(l) : ERR_FORMAT;
 	}
 	if (rc) {
-		char *keep = l->path;
-		l->path = NULL;
-		prj_log_fini(l);
-		l->path = keep;
+		log_empty(l);
 		return rc == ERR_NOMEM ? err_set(e, rc, "out of memory")
 		       : err_set(e, ERR_FORMAT, "the piece of PE %llu's log does not hold what "
 				 "its head says", (unsigned long long)h.pe);
