@@ -9,7 +9,6 @@
 #include "analysis/core/hist.h"
 #include "analysis/run/run.h"
 #include "model/trace_impl.h"
-#include "projections/projections_read.h"
 
 static void
 linear_and_log_bins(void **state)
@@ -283,12 +282,9 @@ static void
 charm_density(void **state)
 {
 	(void)state;
-	char path[1024];
-	SHARED_TRACE(path, "projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
-	struct trace *t = NULL;
-	struct err e = { 0 };
-	if (projections_read(path, NULL, &t, &e))
-		fail_msg("%s", e.msg);
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_imb_16c_4pe_10it/jacobi2d_imb.prj.sts");
+	if (!t)
+		skip();
 	uint64_t end = trace_info(t)->t_end + 1;
 	struct density d;
 	assert_int_equal(density_compute(t, 0, end, 40, 12, 0, DENSITY_LOG, 0.2, &d), 0);
