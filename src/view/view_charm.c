@@ -265,24 +265,28 @@ view_charm_details(struct view *v, uint32_t lop, int wide)
 /* ---- the PE timeline ---- */
 
 /* Lops of every PE in time order (lops of one PE do not overlap), and
- * each PE's list in blocks of B lops and of a quarter of that
+ * each PE's list in blocks of 4 B lops, of B and of a quarter of B
  * (view_tlblocks.h), which the PE timeline claims at once where one
  * falls in one cell: a whole run fitted is millions of lops a frame, and
- * where a large block straddles two cells its small ones mostly fit. */
+ * where a large block straddles two cells its smaller ones mostly fit. */
+#define PE_LEVELS 3
 struct pe_blocks {
 	uint32_t B;                 /* 0: none */
 	uint32_t *bfirst;           /* per PE its first block (n_pes + 1) */
 	struct tl_block *blk;       /* NULL: none (out of memory) */
 	uint64_t *ben;              /* per block the enters of its first and last lops */
 	uint32_t *bhot;             /* per block, the first of its lops largest in hot_metric */
+	uint64_t *bhotv;            /* ... and its value */
 };
 
 struct view_pes {
 	uint32_t n_pes;
 	uint32_t *first;            /* n_pes + 1 */
 	uint32_t *lops;
-	uint32_t B;                 /* the large blocks' size */
-	struct pe_blocks lv[2];     /* B lops a block, then B / 4 (none below 4) */
+	uint32_t B;                 /* the timeline's block size */
+	/* 4 B lops a block (joined from the next level's), B, then B / 4
+	 * (none below 4) */
+	struct pe_blocks lv[PE_LEVELS];
 	int hot_metric;             /* -1: bhot not worked out */
 	/* the time span of the grid's steps [span_s0, span_s1), when span_ok,
 	 * and of all of them (the whole run fitted: every lop) */
@@ -300,11 +304,12 @@ view_pes_destroy(struct view_pes *p)
 		return;
 	free(p->first);
 	free(p->lops);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < PE_LEVELS; k++) {
 		free(p->lv[k].bfirst);
 		free(p->lv[k].blk);
 		free(p->lv[k].ben);
 		free(p->lv[k].bhot);
+		free(p->lv[k].bhotv);
 	}
 	free(p);
 }
@@ -367,7 +372,7 @@ pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	int8_t rank_of_kind[8];
 	for (int k = 0; k < 8; k++)
 		rank_of_kind[k] = (int8_t)view_kind_rank(k);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 1; k < PE_LEVELS; k++) {
 		struct pe_blocks *L = &p->lv[k];
 		for (uint32_t i = from; L->blk && i < to; i++)
 			for (uint32_t b = L->bfirst[i], at = p->first[i]; b < L->bfirst[i + 1]; b++, at += L->B) {
@@ -377,6 +382,17 @@ pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 				L->ben[2 * (size_t)b + 1] = analysis_lop_enter(g->a, p->lops[at + n - 1]);
 			}
 	}
+	/* the largest blocks from the next level's four */
+	struct pe_blocks *L = &p->lv[0], *S = &p->lv[1];
+	for (uint32_t i = from; L->blk && i < to; i++)
+		for (uint32_t b = L->bfirst[i], s = S->bfirst[i]; b < L->bfirst[i + 1]; b++) {
+			uint32_t s1 = S->bfirst[i + 1] - s < 4 ? S->bfirst[i + 1] : s + 4;
+			L->blk[b] = S->blk[s];
+			L->ben[2 * (size_t)b] = S->ben[2 * (size_t)s];
+			for (s++; s < s1; s++)
+				tl_block_join(&L->blk[b], &S->blk[s], S->ben[2 * (size_t)s - 1], S->ben[2 * (size_t)s]);
+			L->ben[2 * (size_t)b + 1] = S->ben[2 * (size_t)s1 - 1];
+		}
 	return 0;
 }
 
@@ -408,9 +424,10 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 	free(fill);
 	p->B = B;
 	p->hot_metric = -1;
-	p->lv[0].B = B;
-	p->lv[1].B = B >= 4 && B % 4 == 0 ? B / 4 : 0;
-	for (int k = 0; k < 2; k++) {
+	p->lv[0].B = B <= UINT32_MAX / 4 ? 4 * B : 0;
+	p->lv[1].B = B;
+	p->lv[2].B = B >= 4 && B % 4 == 0 ? B / 4 : 0;
+	for (int k = 0; k < PE_LEVELS; k++) {
 		struct pe_blocks *L = &p->lv[k];
 		if (!L->B || !(L->bfirst = malloc(((size_t)p->n_pes + 2) * sizeof *L->bfirst)))
 			continue;
@@ -423,6 +440,10 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 			free(L->blk);
 			L->blk = NULL;
 		}
+	}
+	if (!p->lv[1].blk) {        /* the largest are made from these */
+		free(p->lv[0].blk);
+		p->lv[0].blk = NULL;
 	}
 	/* sorted by comparisons on one core, 5 million lops took 190 ms */
 	p->all_s1 = view_index_steps(ix);
@@ -528,18 +549,37 @@ pes_hot_worker(void *ctx, uint32_t w, uint32_t nw)
 	enum view_metric m = g->v->metric;
 	uint32_t from, to;
 	par_share(p->n_pes, w, nw, &from, &to);
-	for (int lv = 0; lv < 2; lv++) {
+	for (int lv = 1; lv < PE_LEVELS; lv++) {
 		struct pe_blocks *L = &p->lv[lv];
 		for (uint32_t i = from; L->bhot && i < to; i++)
 			for (uint32_t b = L->bfirst[i], at = p->first[i]; b < L->bfirst[i + 1]; b++, at += L->B) {
 				uint32_t end = p->first[i + 1] - at < L->B ? p->first[i + 1] : at + L->B;
 				uint32_t h = p->lops[at];
-				for (uint32_t k = at + 1; k < end; k++)
-					if (view_index_value(ix, m, p->lops[k]) > view_index_value(ix, m, h))
+				uint64_t hv = view_index_value(ix, m, h);
+				for (uint32_t k = at + 1; k < end; k++) {
+					uint64_t val = view_index_value(ix, m, p->lops[k]);
+					if (val > hv) {
 						h = p->lops[k];
+						hv = val;
+					}
+				}
 				L->bhot[b] = h;
+				L->bhotv[b] = hv;
 			}
 	}
+	/* the largest blocks' from the next level's four: the first largest */
+	struct pe_blocks *L = &p->lv[0], *S = &p->lv[1];
+	for (uint32_t i = from; L->bhot && i < to; i++)
+		for (uint32_t b = L->bfirst[i], s = S->bfirst[i]; b < L->bfirst[i + 1]; b++) {
+			uint32_t s1 = S->bfirst[i + 1] - s < 4 ? S->bfirst[i + 1] : s + 4;
+			L->bhot[b] = S->bhot[s];
+			L->bhotv[b] = S->bhotv[s];
+			for (s++; s < s1; s++)
+				if (S->bhotv[s] > L->bhotv[b]) {
+					L->bhot[b] = S->bhot[s];
+					L->bhotv[b] = S->bhotv[s];
+				}
+		}
 	return 0;
 }
 
@@ -552,9 +592,14 @@ pes_hot(struct view *v, struct view_pes *p)
 		return 0;
 	if (p->hot_metric == (int)v->metric)
 		return 1;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < PE_LEVELS; k++) {
 		struct pe_blocks *L = &p->lv[k];
-		if (L->blk && !L->bhot && !(L->bhot = malloc(((size_t)L->bfirst[p->n_pes] + 1) * sizeof *L->bhot)))
+		if (!L->blk)
+			continue;
+		size_t nb = (size_t)L->bfirst[p->n_pes] + 1;
+		if (!L->bhot && !(L->bhot = malloc(nb * sizeof *L->bhot)))
+			return 0;
+		if (!L->bhotv && !(L->bhotv = malloc(nb * sizeof *L->bhotv)))
 			return 0;
 	}
 	struct pes_hot_job g = { v, p };
@@ -566,18 +611,43 @@ pes_hot(struct view *v, struct view_pes *p)
 /* Claims PE pe's lops from index i (into p->lops) that enter before t1:
  * by blocks where one falls in one cell, else lop by lop; the blocks
  * claimed whole. */
+/* Asks for what claiming the smaller blocks and the lops of PE pe's
+ * largest block at index i reads (at a cell's edge: each read there
+ * would otherwise wait for the one before). */
+static void
+ask_within(const struct view_pes *p, uint32_t pe, uint32_t i, int hot)
+{
+	uint32_t base = p->first[pe], end = p->first[pe + 1];
+	for (int lv = 1; lv < PE_LEVELS; lv++) {
+		const struct pe_blocks *L = &p->lv[lv];
+		if (!L->blk)
+			continue;
+		uint32_t k0 = L->bfirst[pe] + (i - base) / L->B, n = p->lv[0].B / L->B;
+		k0 = k0 < L->bfirst[pe + 1] ? k0 : L->bfirst[pe + 1];
+		uint32_t k1 = L->bfirst[pe + 1] - k0 < n ? L->bfirst[pe + 1] : k0 + n;
+		for (uint32_t k = k0; k < k1; k++) {
+			__builtin_prefetch(&L->blk[k]);
+			__builtin_prefetch(&L->ben[2 * (size_t)k]);
+			if (hot)
+				__builtin_prefetch(&L->bhotv[k]);
+		}
+	}
+	uint32_t n = end - i < p->lv[0].B ? end - i : p->lv[0].B;
+	for (uint32_t j = 0; j < n; j += 16)
+		__builtin_prefetch(&p->lops[i + j]);
+}
+
 static uint64_t
 pe_claims(struct view *v, struct view_pes *p, uint32_t pe, uint32_t i, uint64_t t1, struct tlcell *out,
-	  uint64_t *cov_top, uint64_t *cov_dom, int blocks, int hot)
+	  const struct tl_cov *cov, int blocks, int hot)
 {
 	uint32_t base = p->first[pe], end = p->first[pe + 1];
 	uint64_t used = 0;
 	while (i < end) {
-		uint32_t l = p->lops[i];
 		/* a block's enters are its own (its lops lie scattered); the
 		 * large block first, else the small one starting here */
 		int took = 0;
-		for (int lv = 0; blocks && lv < 2 && !took; lv++) {
+		for (int lv = 0; blocks && lv < PE_LEVELS && !took; lv++) {
 			const struct pe_blocks *L = &p->lv[lv];
 			if (!L->blk || (i - base) % L->B || end - i < L->B)
 				continue;
@@ -585,23 +655,26 @@ pe_claims(struct view *v, struct view_pes *p, uint32_t pe, uint32_t i, uint64_t 
 			uint64_t en = L->ben[2 * (size_t)k], en_last = L->ben[2 * (size_t)k + 1];
 			if (en >= t1)
 				return used;
-			int b = en_last < t1 ? view_tl_claim_block(v, out, cov_top, cov_dom, &L->blk[k], en, en_last)
-					     : -1;
-			if (b < 0)
+			int b = en_last < t1 ? view_tl_claim_block(v, out, cov, &L->blk[k], en, en_last) : -1;
+			if (b < 0) {
+				if (lv == 0)
+					ask_within(p, pe, i, hot);
 				continue;
-			uint32_t h = hot ? L->bhot[k] : TRACE_NONE;
-			if (hot && (out[b].hot == TRACE_NONE || view_index_value(v->ix, v->metric, h) >
-				    view_index_value(v->ix, v->metric, out[b].hot)))
-				out[b].hot = h;
+			}
+			if (hot && (out[b].hot == TRACE_NONE || L->bhotv[k] > cov->hot[b])) {
+				out[b].hot = L->bhot[k];
+				cov->hot[b] = L->bhotv[k];
+			}
 			used++;
 			i += L->B;
 			took = 1;
 		}
 		if (took)
 			continue;
+		uint32_t l = p->lops[i];
 		if (analysis_lop_enter(v->a, l) >= t1)
 			break;
-		view_tl_claim(v, out, cov_top, cov_dom, l);
+		view_tl_claim(v, out, cov, l);
 		i++;
 	}
 	return used;
@@ -627,12 +700,9 @@ pes_rows_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct view_pes *p = g->p;
 	int cw = g->cw;
 	uint64_t t0 = g->t0, t1 = g->t1;
-	uint64_t *cov_top = malloc((size_t)cw * sizeof *cov_top);
-	uint64_t *cov_dom = malloc((size_t)cw * sizeof *cov_dom);
+	struct tl_cov cov;
 	uint64_t *idle = malloc((size_t)cw * sizeof *idle);
-	if (!cov_top || !cov_dom || !idle) {
-		free(cov_top);
-		free(cov_dom);
+	if (!idle || !view_tl_cov_alloc(&cov, cw)) {
 		free(idle);
 		return g->rc[w] = ERR_NOMEM;
 	}
@@ -645,13 +715,12 @@ pes_rows_worker(void *ctx, uint32_t w, uint32_t nw)
 		struct tlcell *out = &v->tl[(size_t)y * (size_t)cw];
 		for (int x = 0; x < cw; x++) {
 			out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, TRACE_NONE, 0 };
-			cov_top[x] = cov_dom[x] = idle[x] = 0;
+			cov.top[x] = cov.dom[x] = idle[x] = 0;
 		}
 		uint32_t pe = g->first_pe + y;
 		if (pe >= p->n_pes || t1 == t0)
 			continue;
-		g->used[w] += pe_claims(v, p, pe, pe_lower(v, p, pe, t0), t1, out, cov_top, cov_dom, g->blocks,
-					g->hot);
+		g->used[w] += pe_claims(v, p, pe, pe_lower(v, p, pe, t0), t1, out, &cov, g->blocks, g->hot);
 		/* idle time shows where it covers more of a cell than any lop */
 		for (uint32_t k = pes[pe].idle_first; k < pes[pe].idle_first + pes[pe].idle_count; k++) {
 			uint64_t en = idles[k].t_begin, ex = idles[k].t_end;
@@ -667,11 +736,10 @@ pes_rows_worker(void *ctx, uint32_t w, uint32_t nw)
 			}
 		}
 		for (int x = 0; x < cw; x++)
-			if (idle[x] > cov_dom[x])
+			if (idle[x] > cov.dom[x])
 				out[x] = (struct tlcell){ VIEW_TL_IDLE, VIEW_TL_IDLE, TRACE_NONE, 0 };
 	}
-	free(cov_top);
-	free(cov_dom);
+	view_tl_cov_free(&cov);
 	free(idle);
 	return 0;
 }

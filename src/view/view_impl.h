@@ -280,15 +280,33 @@ void view_tl_lane_row(struct view *v, uint32_t i, struct grid *row, int lw);
  * process opened or closed (else Space toggles clusters, as in the
  * grid); returns 1. */
 int view_tl_lanes_toggle(struct view *v);
-/* Lop i claims the cells of one timeline row (out, with the coverage of
- * each cell's top and dom so far) over the pane's time axis. */
-void view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i);
+/* What the claims on a timeline row's cells have left so far, per cell
+ * (kept beside the cells so that a claim reads no lop but its own): the
+ * top's kind rank and coverage as one key (view_tl_top_key), the dom's
+ * coverage, and the hot lop's value (while the cell has one). */
+struct tl_cov {
+	uint64_t *top, *dom, *hot;
+};
+/* A top's rank and coverage as one number that orders them as the top
+ * is chosen: the higher kind rank, then the larger coverage. */
+static inline uint64_t
+view_tl_top_key(int rank, uint64_t ov)
+{
+	const uint64_t cap = ((uint64_t)1 << 56) - 1;
+	return ((uint64_t)(rank + 1) << 56) | (ov < cap ? ov : cap);
+}
+/* Cells for a row of cw cells; 0 when out of memory. */
+int view_tl_cov_alloc(struct tl_cov *c, int cw);
+void view_tl_cov_free(struct tl_cov *c);
+/* Lop i claims the cells of one timeline row (out, with what the claims
+ * so far left in cov) over the pane's time axis. */
+void view_tl_claim(struct view *v, struct tlcell *out, const struct tl_cov *cov, uint32_t i);
 /* Block k (view_tlblocks.h), its first lop entering at en and its last
  * at en_last, claims one cell of a timeline row at once, when all of it
  * falls in one cell of the time axis: that cell, else -1 (claim its
  * lops one by one). */
-int view_tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom,
-			const struct tl_block *k, uint64_t en, uint64_t en_last);
+int view_tl_claim_block(struct view *v, struct tlcell *out, const struct tl_cov *cov, const struct tl_block *k,
+			uint64_t en, uint64_t en_last);
 /* The timeline's blocks of v->tlb.size lops, what their claims on one
  * cell would leave, taken from the thread (view_prefetch.c) or computed
  * now; the timeline then claims a block at once wherever it

@@ -114,7 +114,7 @@ count_lops(struct view *v, uint32_t r, void *ud)
 struct row_acc {
 	uint32_t s0, s1;
 	struct tlcell *out;
-	uint64_t *cov_top, *cov_dom;   /* per cell: coverage of top and dom */
+	struct tl_cov cov;
 	int blocks;                    /* claim by blocks where they fit (tl_claim_block) */
 	uint64_t blocks_used;          /* how many were (tests: v->tl_blk_used) */
 };
@@ -128,45 +128,68 @@ cell_span(const struct view *v, uint32_t b, double *lo, double *hi)
 	*hi = *lo + per;
 }
 
-/* A claim on cell c (its top's and dom's coverages so far in *cov_top,
- * *cov_dom): kinds; dom, covering dom_ov; top, of kind rank top_rank,
- * covering top_ov. The dom covers most, the first of those; the top is
+/* A claim on cell b of out (what the claims so far left in cov): kinds;
+ * dom, covering dom_ov; top, with the key of its kind rank and coverage
+ * (view_tl_top_key). The dom covers most, the first of those; the top is
  * of the highest kind, then covers most, the first of those. A lop's
  * claim is all its own; a block's (tl_claim_block) its lops' together. */
 static void
-cell_take(const struct view *v, struct tlcell *c, uint64_t *cov_top, uint64_t *cov_dom, uint8_t kinds, uint32_t dom,
-	  uint64_t dom_ov, uint32_t top, int top_rank, uint64_t top_ov)
+cell_take(struct tlcell *out, const struct tl_cov *cov, uint32_t b, uint8_t kinds, uint32_t dom, uint64_t dom_ov,
+	  uint32_t top, uint64_t top_key)
 {
+	struct tlcell *c = &out[b];
 	c->kinds |= kinds;
-	if (dom_ov > *cov_dom) {
-		*cov_dom = dom_ov;
+	if (dom_ov > cov->dom[b]) {
+		cov->dom[b] = dom_ov;
 		c->dom = dom;
 	}
-	int now = c->top == TRACE_NONE ? -1 : view_kind_rank(analysis_lop_kind(v->a, c->top));
-	if (top_rank > now || (top_rank == now && top_ov > *cov_top)) {
-		*cov_top = top_ov;
+	if (top_key > cov->top[b]) {
+		cov->top[b] = top_key;
 		c->top = top;
 	}
 }
 
+int
+view_tl_cov_alloc(struct tl_cov *c, int cw)
+{
+	size_t n = cw > 0 ? (size_t)cw : 1;
+	c->top = calloc(n, sizeof *c->top);
+	c->dom = calloc(n, sizeof *c->dom);
+	c->hot = calloc(n, sizeof *c->hot);
+	if (c->top && c->dom && c->hot)
+		return 1;
+	view_tl_cov_free(c);
+	return 0;
+}
+
 void
-view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t i)
+view_tl_cov_free(struct tl_cov *c)
+{
+	free(c->top);
+	free(c->dom);
+	free(c->hot);
+	c->top = c->dom = c->hot = NULL;
+}
+
+void
+view_tl_claim(struct view *v, struct tlcell *out, const struct tl_cov *cov, uint32_t i)
 {
 	uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
 	if (ex < v->tl_t0 || en > v->tl_t1)
 		return;           /* start-up before the time axis, or after it */
 	int kind = analysis_lop_kind(v->a, i), rank = view_kind_rank(kind), hot = view_pes_by_metric(v);
+	uint64_t val = hot ? view_index_value(v->ix, v->metric, i) : 0;
 	for (uint32_t b = bucket(v, en), be = bucket(v, ex); b <= be; b++) {
 		double lo, hi;
 		cell_span(v, b, &lo, &hi);
 		double a = (double)en > lo ? (double)en : lo, z = (double)ex < hi ? (double)ex : hi;
 		/* +1 so an instant still claims an empty cell */
 		uint64_t ov = (uint64_t)(z > a ? z - a : 0) + 1;
-		struct tlcell *c = &out[b];
-		cell_take(v, c, &cov_top[b], &cov_dom[b], (uint8_t)(1u << kind), i, ov, i, rank, ov);
-		if (hot && (c->hot == TRACE_NONE || view_index_value(v->ix, v->metric, i) >
-			    view_index_value(v->ix, v->metric, c->hot)))
-			c->hot = i;
+		cell_take(out, cov, b, (uint8_t)(1u << kind), i, ov, i, view_tl_top_key(rank, ov));
+		if (hot && (out[b].hot == TRACE_NONE || val > cov->hot[b])) {
+			out[b].hot = i;
+			cov->hot[b] = val;
+		}
 	}
 }
 
@@ -174,19 +197,18 @@ view_tl_claim(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *c
  * is first at once, when they are one of its blocks and fall in one
  * cell, whose claims are then the block's (tl_block); 0 otherwise. */
 static int
-tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom, uint32_t first,
-	       uint32_t blk0, uint32_t i)
+tl_claim_block(struct view *v, struct tlcell *out, const struct tl_cov *cov, uint32_t first, uint32_t blk0, uint32_t i)
 {
 	uint32_t B = v->tlb.size;
 	if ((i - first) % B)
 		return 0;
-	return view_tl_claim_block(v, out, cov_top, cov_dom, &v->tlb.blk[blk0 + (i - first) / B],
+	return view_tl_claim_block(v, out, cov, &v->tlb.blk[blk0 + (i - first) / B],
 				   analysis_lop_enter(v->a, i), analysis_lop_enter(v->a, i + B - 1)) >= 0;
 }
 
 int
-view_tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint64_t *cov_dom,
-		    const struct tl_block *k, uint64_t en, uint64_t en_last)
+view_tl_claim_block(struct view *v, struct tlcell *out, const struct tl_cov *cov, const struct tl_block *k,
+		    uint64_t en, uint64_t en_last)
 {
 	if (!k->ordered)
 		return -1;
@@ -197,7 +219,7 @@ view_tl_claim_block(struct view *v, struct tlcell *out, uint64_t *cov_top, uint6
 	cell_span(v, b, &lo, &hi);
 	if (bucket(v, k->ex_max) != b || (double)en < lo || (double)k->ex_max > hi)
 		return -1;
-	cell_take(v, &out[b], &cov_top[b], &cov_dom[b], k->kinds, k->dom, k->dom_ov, k->top, k->top_rank, k->top_ov);
+	cell_take(out, cov, b, k->kinds, k->dom, k->dom_ov, k->top, view_tl_top_key(k->top_rank, k->top_ov));
 	return (int)b;
 }
 
@@ -218,12 +240,12 @@ claim_run(struct view *v, struct row_acc *acc, uint32_t r, uint32_t i, uint32_t 
 	uint32_t blk0 = acc->blocks ? v->tlb.first[r] : 0;
 	while (i < end && (!in_time || analysis_lop_enter(v->a, i) <= v->tl_t1)) {
 		if (acc->blocks && end - i >= v->tlb.size &&
-		    tl_claim_block(v, acc->out, acc->cov_top, acc->cov_dom, first, blk0, i)) {
+		    tl_claim_block(v, acc->out, &acc->cov, first, blk0, i)) {
 			acc->blocks_used++;
 			i += v->tlb.size;
 			continue;
 		}
-		view_tl_claim(v, acc->out, acc->cov_top, acc->cov_dom, i);
+		view_tl_claim(v, acc->out, &acc->cov, i);
 		i++;
 	}
 }
@@ -417,26 +439,21 @@ rows_work(void *ctx, uint32_t wi, uint32_t nw)
 	par_share((uint32_t)j->rows, wi, nw, &y0, &y1);
 	if (y0 >= y1)
 		return 0;
-	struct row_acc acc = { j->s0, j->s1, NULL, calloc((size_t)j->cw, sizeof(uint64_t)),
-			       calloc((size_t)j->cw, sizeof(uint64_t)), j->blocks, 0 };
-	if (!acc.cov_top || !acc.cov_dom) {
-		free(acc.cov_top);
-		free(acc.cov_dom);
+	struct row_acc acc = { .s0 = j->s0, .s1 = j->s1, .blocks = j->blocks };
+	if (!view_tl_cov_alloc(&acc.cov, j->cw))
 		return ERR_NOMEM;
-	}
 	for (uint32_t y = y0; y < y1; y++) {
 		acc.out = &j->v->tl[(size_t)y * (size_t)j->cw];
 		for (int x = 0; x < j->cw; x++) {
 			acc.out[x] = (struct tlcell){ TRACE_NONE, TRACE_NONE, TRACE_NONE, 0 };
-			acc.cov_top[x] = acc.cov_dom[x] = 0;
+			acc.cov.top[x] = acc.cov.dom[x] = 0;
 		}
 		if (j->any)
 			each_rank(j->v, (int)y, j->v->tz ? rank_cells_time : rank_cells, &acc);
 	}
 	if (acc.blocks_used)
 		__atomic_fetch_add(&j->v->tl_blk_used, acc.blocks_used, __ATOMIC_RELAXED);
-	free(acc.cov_top);
-	free(acc.cov_dom);
+	view_tl_cov_free(&acc.cov);
 	return 0;
 }
 
@@ -642,10 +659,15 @@ tl_row(struct view *v, int y, struct grid *row)
 			continue;
 		}
 		c->ch = locked ? 0x2550 : view_kinds_glyph(t->kinds);
-		c->style = dim ? ST_DIM : (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
-		if (!dim && t->hot != TRACE_NONE && view_pes_by_metric(v))
+		/* a PE's cell coloured by a metric shows its hot lop's level,
+		 * else its dom's function */
+		if (dim)
+			c->style = ST_DIM;
+		else if (t->hot != TRACE_NONE && view_pes_by_metric(v))
 			c->style = (uint8_t)(ST_HEAT0 + view_index_level(v->ix, v->metric,
 									 view_index_value(v->ix, v->metric, t->hot)));
+		else
+			c->style = (uint8_t)(ST_CAT0 + view_index_category(v->ix, METRIC_FUNCTION, t->dom));
 		if (t->kinds & (t->kinds - 1))
 			c->mark |= MARK_MIXED;
 		if (t->top == v->sel_lop || t->dom == v->sel_lop)

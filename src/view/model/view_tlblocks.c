@@ -43,6 +43,23 @@ tl_block_make(const struct analysis *a, const uint32_t *ids, uint32_t first, uin
 	*out = k;
 }
 
+void
+tl_block_join(struct tl_block *k, const struct tl_block *next, uint64_t en_last, uint64_t next_en)
+{
+	k->ordered = k->ordered && next->ordered && next_en >= en_last;
+	k->kinds |= next->kinds;
+	k->ex_max = next->ex_max > k->ex_max ? next->ex_max : k->ex_max;
+	if (next->dom_ov > k->dom_ov) {
+		k->dom_ov = next->dom_ov;
+		k->dom = next->dom;
+	}
+	if (next->top_rank > k->top_rank || (next->top_rank == k->top_rank && next->top_ov > k->top_ov)) {
+		k->top_ov = next->top_ov;
+		k->top = next->top;
+		k->top_rank = next->top_rank;
+	}
+}
+
 static int
 blocks_work(void *ctx, uint32_t w, uint32_t nw)
 {

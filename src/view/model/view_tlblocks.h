@@ -40,6 +40,11 @@ struct tl_blocks {
 void tl_block_make(const struct analysis *a, const uint32_t *ids, uint32_t first, uint32_t n,
 		   const int8_t rank_of_kind[8], struct tl_block *k);
 
+/* Block k followed by block next, k's last lop entering at en_last and
+ * next's first at next_en: k becomes the block of both (what their
+ * claims on one cell leave, as tl_block_make of all their lops). */
+void tl_block_join(struct tl_block *k, const struct tl_block *next, uint64_t en_last, uint64_t next_en);
+
 /* Fills b (its size set) on nw workers, a kind's rank for the top lop
  * from rank_of_kind (by enum trace_op_kind, 8 kinds). 0 or ERR_NOMEM. */
 int tl_blocks_compute(struct tl_blocks *b, const struct analysis *a, const struct view_index *ix,
