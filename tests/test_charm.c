@@ -547,6 +547,38 @@ test_small_runs(void **state)
 	trace_destroy(t);
 }
 
+/* The start-up count of the report (each region's name read once) is the
+ * lops analysis_lop_charm_setup says are start-up, on every shared run;
+ * the constructors among them. */
+static void
+test_setup_count(void **state)
+{
+	(void)state;
+	uint32_t ctors = 0;
+	for (size_t i = 0; i < N_RUNS; i++) {
+		struct trace *t = tu_load_charm(all_runs[i]);
+		if (!t)
+			skip();
+		struct analysis *a = analyse(t, NULL);
+		const struct trace_region *reg = trace_regions(t, NULL);
+		uint32_t n = 0;
+		for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
+			int su = analysis_lop_charm_setup(a, l);
+			n += (uint32_t)su;
+			uint32_t r = analysis_lop_region(a, l);
+			if (r != TRACE_NONE && !strcmp(trace_str(t, reg[r].name), "Jacobi::Jacobi")) {
+				assert_true(su);
+				ctors++;
+			}
+		}
+		assert_int_equal(analysis_charm_setup_count(a), n);
+		assert_true(n > 0);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+	assert_true(ctors > 0);
+}
+
 /* ---- fuzz regressions ---- */
 
 /* Every input in tests/fuzz/prj (the fuzz target's layout: .sts, then
@@ -625,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_jacobi2d_physical),
 		cmocka_unit_test(test_imbalance_hotspot),
 		cmocka_unit_test(test_small_runs),
+		cmocka_unit_test(test_setup_count),
 		cmocka_unit_test(test_fuzz_regressions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -461,10 +461,7 @@ json_choices(struct json *j, const struct analysis *a)
 		json_string(j, "the work that is not the application's own: the runtime's entries, "
 			    "creations outside executions, constructors and the leading phase");
 	}
-	uint32_t n_setup = 0;
-	for (uint32_t l = 0; charm && l < analysis_lop_count(a); l++)
-		n_setup += analysis_lop_charm_setup(a, l);
-	json_key(j, "operations"); json_uint(j, charm ? n_setup : st->startup_lops);
+	json_key(j, "operations"); json_uint(j, charm ? analysis_charm_setup_count(a) : st->startup_lops);
 	json_key(j, "left_out_with_diff"); json_uint(j, o->startup ? 0 : st->startup_hidden);
 	json_key(j, "end_s"); json_double(j, trace_seconds(t, analysis_startup_end(a)));
 	json_key(j, "left_out");

@@ -269,7 +269,17 @@ analysis_part_pe_work(const struct analysis *a, uint32_t p, uint64_t *work, uint
 	memset(work, 0, (size_t)n_pes * sizeof *work);
 	if (p >= a->n_parts)
 		return;
-	for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+	const uint32_t *op_pe = trace_op_pes(a->t);
+	uint32_t k1 = a->part_lop_first[p + 1];
+	for (uint32_t k = a->part_lop_first[p]; k < k1; k++) {
+		/* a phase's lops lie scattered: ask for their records ahead */
+		if (k + 16 < k1)
+			analysis_lop_prefetch(a, a->part_lops[k + 16], 0);
+		if (k + 4 < k1) {
+			analysis_lop_prefetch(a, a->part_lops[k + 4], 1);
+			if (op_pe)
+				__builtin_prefetch(&op_pe[lop_first_op(a, a->part_lops[k + 4])]);
+		}
 		uint32_t l = a->part_lops[k], pe = analysis_lop_pe(a, l);
 		if (pe < n_pes)
 			work[pe] += lop_duration(a, l);

@@ -419,11 +419,11 @@ constructor(const struct trace *t, uint32_t r)
 	return n && strlen(sep + 2) == n && !strncmp(type, sep + 2, n);
 }
 
-int
-analysis_lop_charm_setup(const struct analysis *a, uint32_t lop)
+/* analysis_lop_charm_setup, with each region's constructor() in ctor
+ * (1 + whether it is one; 0: not worked out yet) when not NULL */
+static int
+charm_setup(const struct analysis *a, uint32_t lop, uint8_t *ctor)
 {
-	if (!a->charm)
-		return 0;
 	uint32_t r = analysis_lop_region(a, lop), p = a->lop_part[lop];
 	if (r == TRACE_NONE)
 		return 1;         /* a creation outside any execution: the runtime's */
@@ -431,7 +431,32 @@ analysis_lop_charm_setup(const struct analysis *a, uint32_t lop)
 		return 1;         /* an entry of a runtime chare type */
 	if (p != TRACE_NONE && p < a->n_parts && !a->parts[p].comm_count)
 		return 1;         /* the leading phase: before the chare's first message */
-	return constructor(a->t, r);
+	if (!ctor)
+		return constructor(a->t, r);
+	if (!ctor[r])
+		ctor[r] = (uint8_t)(1 + constructor(a->t, r));
+	return ctor[r] - 1;
+}
+
+int
+analysis_lop_charm_setup(const struct analysis *a, uint32_t lop)
+{
+	return a->charm ? charm_setup(a, lop, NULL) : 0;
+}
+
+uint32_t
+analysis_charm_setup_count(const struct analysis *a)
+{
+	if (!a->charm)
+		return 0;
+	uint32_t n_regions;
+	trace_regions(a->t, &n_regions);
+	uint8_t *ctor = calloc((size_t)n_regions + 1, 1);     /* NULL: name by name */
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < a->n_lops; l++)
+		n += (uint32_t)charm_setup(a, l, ctor);
+	free(ctor);
+	return n;
 }
 
 int

@@ -12,6 +12,7 @@
  */
 #include "path_impl.h"
 
+#include "base/par.h"
 #include "base/sort.h"
 #include "model/charm.h"
 
@@ -23,8 +24,29 @@ enter_key(const void *ctx, uint32_t x)
 	return trace_op_get(ctx, x).t_enter;
 }
 
+struct pe_sorts {
+	const struct analysis *a;
+	const uint32_t *at;         /* per PE the end of its ops in order */
+	uint32_t *order, n_pes;
+};
+
+static int
+pe_sort_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct pe_sorts *g = ctx;
+	uint32_t p0, p1;
+	par_share(g->n_pes, w, nw, &p0, &p1);
+	int rc = 0;
+	for (uint32_t p = p0; p < p1 && !rc; p++) {
+		uint32_t from = p ? g->at[p - 1] : 0;
+		rc = sort_ids_keyed(g->order + from, g->at[p] - from, enter_key, &g->a->ops);
+	}
+	return rc;
+}
+
 /* The ops by PE, then enter, then id: counted out by PE in id order,
- * then each PE's sorted by enter (stable). 0 or ERR_NOMEM. */
+ * then each PE's sorted by enter (stable), the PEs on every core. 0 or
+ * ERR_NOMEM. */
 static int
 by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order)
 {
@@ -40,9 +62,8 @@ by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order)
 		at[p + 1] += at[p];
 	for (uint32_t i = 0; i < n; i++)
 		order[at[pe[i]]++] = i;
-	int rc = 0;
-	for (uint32_t p = 0, from = 0; p < n_pes && !rc; from = at[p++])
-		rc = sort_ids_keyed(order + from, at[p] - from, enter_key, &a->ops);
+	struct pe_sorts g = { a, at, order, n_pes };
+	int rc = par_run(par_workers(), pe_sort_worker, &g);
 	free(at);
 	return rc;
 }
