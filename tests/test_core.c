@@ -175,6 +175,76 @@ json_writer(void **state)
 	free(buf);
 }
 
+/* Item i of the pieces' test: every third one writes nothing (a list
+ * whose filter keeps some), some are long (past the writer's buffer). */
+static void
+piece_item(struct json *j, int i)
+{
+	static char big[JSON_BUF + 100];
+	if (!big[0])
+		memset(big, 'x', sizeof big - 1);
+	if (i % 3 == 1)
+		return;
+	json_begin_object(j);
+	json_key(j, "i"); json_uint(j, (uint64_t)i);
+	json_key(j, "s"); json_string(j, i % 7 == 5 ? big : i % 2 ? "odd\n" : "even");
+	json_end_object(j);
+}
+
+/* The document with items [0, n): [0, a) written in place, [a, b) and
+ * [b, n) as two pieces through one reused memory (cut: 0, all in place). */
+static char *
+pieces_doc(int pretty, int n, int cut, int a, int b, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	struct json j, p;
+	struct json_mem m = { 0 };
+	json_init(&j, f, pretty);
+	json_begin_object(&j);
+	json_key(&j, "before"); json_uint(&j, 1);
+	json_key(&j, "items");
+	json_begin_array(&j);
+	for (int i = 0; i < (cut ? a : n); i++)
+		piece_item(&j, i);
+	for (int k = 0; cut && k < 2; k++) {
+		json_piece_open(&j, &p, &m);
+		for (int i = k ? b : a; i < (k ? n : b); i++)
+			piece_item(&p, i);
+		assert_int_equal(json_piece_close(&p), 0);
+		json_piece_append(&j, &p);
+	}
+	json_end_array(&j);
+	json_key(&j, "after"); json_begin_array(&j); json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+	fclose(f);
+	free(m.p);
+	return buf;
+}
+
+/* An array's items written in pieces apart and added in order are the
+ * bytes of the items written in place, wherever the cuts fall (before
+ * any item, between, after all; pieces that write nothing), compact and
+ * pretty. */
+static void
+json_pieces(void **state)
+{
+	(void)state;
+	for (int pretty = 0; pretty < 2; pretty++)
+		for (int n = 0; n <= 13; n++)
+			for (int a = 0; a <= n; a++)
+				for (int b = a; b <= n; b++) {
+					size_t l1, l2;
+					char *want = pieces_doc(pretty, n, 0, 0, 0, &l1);
+					char *got = pieces_doc(pretty, n, 1, a, b, &l2);
+					assert_int_equal(l1, l2);
+					assert_memory_equal(want, got, l1);
+					free(want);
+					free(got);
+				}
+}
+
 /* The fast "%.9g" against printf's: a million values of the kinds a
  * report writes (seconds from nanosecond and microsecond ticks, every
  * magnitude, any bit pattern, values a hair from a rounding half,
@@ -379,6 +449,7 @@ main(void)
 		cmocka_unit_test(hmap_put_get_take),
 		cmocka_unit_test(hmap_random_ops),
 		cmocka_unit_test(json_writer),
+		cmocka_unit_test(json_pieces),
 		cmocka_unit_test(json_g9_is_printf),
 		cmocka_unit_test(classify_mpi),
 		cmocka_unit_test(err_keeps_first),

@@ -80,6 +80,14 @@ for d in "$root"/traces/corpus/*-delay "$root"/traces/corpus/*-extra; do
 	same "diff $b $d" "$skein" diff "$b" "$d"
 	same "diff --format csv $b $d" "$skein" diff --format csv --table changes "$b" "$d"
 done
+# a list of wait states long enough to be written in several rounds of
+# pieces on the workers (report_json_items: 32,768 items a round)
+gen=$root/traces/gen/skein-gen
+[ -x "$gen" ] || make -s -C "$root/traces/gen" all >/dev/null || exit 1
+"$gen" -q -f -o "$tmp/waits" -p 16 -e 2500000 -t stencil >/dev/null || exit 1
+n=$(SKEIN_THREADS=2 "$skein" analyze -q --format json "$tmp/waits/traces.otf2" | grep -c '"cause_rank"')
+[ "$n" -gt 65536 ] && ok || bad "the generated stencil has $n wait states, not more than two rounds"
+same "analyze --format json (many waits)" "$skein" analyze -q --format json "$tmp/waits/traces.otf2"
 # export --otf2: the archive's files, listed with their sums
 for t in "$root"/traces/corpus/*/traces.otf2; do
 	same "export --otf2 $t" sh -c 'rm -rf "$2" && "$1" export -q --otf2 "$2" "$3" &&

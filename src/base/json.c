@@ -8,12 +8,14 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void
 json_init(struct json *j, FILE *out, int pretty)
 {
 	j->out = out;
+	j->mem = NULL;
 	j->depth = 0;
 	j->count[0] = 0;
 	j->pretty = pretty;
@@ -21,11 +23,37 @@ json_init(struct json *j, FILE *out, int pretty)
 	j->n = 0;
 }
 
+/* n bytes at p out of the writer: to its FILE, or a piece's memory */
+static void
+emit(struct json *j, const void *p, size_t n)
+{
+	struct json_mem *m = j->mem;
+	if (!m) {
+		fwrite(p, 1, n, j->out);
+		return;
+	}
+	if (m->bad || !n)
+		return;
+	if (m->len + n > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : (size_t)1 << 16;
+		cap = cap < m->len + n ? m->len + n : cap;
+		char *q = realloc(m->p, cap);
+		if (!q) {
+			m->bad = 1;
+			return;
+		}
+		m->p = q;
+		m->cap = cap;
+	}
+	memcpy(m->p + m->len, p, n);
+	m->len += n;
+}
+
 static void
 flush(struct json *j)
 {
 	if (j->n)
-		fwrite(j->buf, 1, j->n, j->out);
+		emit(j, j->buf, j->n);
 	j->n = 0;
 }
 
@@ -35,7 +63,7 @@ put(struct json *j, const void *p, size_t n)
 	if (j->n + n > sizeof j->buf) {
 		flush(j);
 		if (n > sizeof j->buf) {
-			fwrite(p, 1, n, j->out);
+			emit(j, p, n);
 			return;
 		}
 	}
@@ -49,6 +77,37 @@ putch(struct json *j, char c)
 	if (j->n == sizeof j->buf)
 		flush(j);
 	j->buf[j->n++] = c;
+}
+
+void
+json_piece_open(const struct json *j, struct json *piece, struct json_mem *m)
+{
+	json_init(piece, NULL, j->pretty);
+	piece->mem = m;
+	m->len = 0;
+	m->bad = 0;
+	piece->depth = j->depth;
+	piece->count[j->depth] = 0;
+}
+
+int
+json_piece_close(struct json *piece)
+{
+	flush(piece);
+	return piece->mem->bad ? -1 : 0;
+}
+
+void
+json_piece_append(struct json *j, const struct json *piece)
+{
+	int n = piece->count[piece->depth];
+	if (!n)
+		return;
+	/* the piece's first item has no comma before it */
+	if (j->count[j->depth])
+		putch(j, ',');
+	put(j, piece->mem->p, piece->mem->len);
+	j->count[j->depth] += n;
 }
 
 static void

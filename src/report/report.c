@@ -476,6 +476,34 @@ json_choices(struct json *j, const struct analysis *a)
 	json_end_object(j);
 }
 
+/* A timeline's totals in the JSON report (report_json_items) */
+struct tl_items {
+	const struct analysis *a;
+	const struct report_phases *ph;
+};
+
+static void
+tl_item(struct json *j, void *ctx, uint32_t tl)
+{
+	const struct tl_items *g = ctx;
+	const struct analysis *a = g->a;
+	const struct trace *t = analysis_trace(a);
+	struct tl_totals x;
+	timeline_totals(a, g->ph, tl, &x);
+	json_begin_object(j);
+	json_key(j, "rank"); json_uint(j, tl);
+	json_key(j, "lateness_s"); json_double(j, trace_seconds(t, x.late));
+	json_key(j, "created_s"); json_double(j, trace_seconds(t, x.diff));
+	json_key(j, "max_lateness_s"); json_double(j, trace_seconds(t, x.max_late));
+	if (!report_is_charm(a)) {
+		json_key(j, "waited_s"); json_double(j, trace_seconds(t, x.waited));
+		json_key(j, "made_wait_s"); json_double(j, trace_seconds(t, x.delay));
+	}
+	if (report_is_charm(a))
+		report_charm_json_timeline(j, a, g->ph, tl);
+	json_end_object(j);
+}
+
 static void
 write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 {
@@ -602,22 +630,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	with_path(a, NULL, &j, 0, ph);
 	json_key(&j, "timelines");
 	json_begin_array(&j);
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
-		struct tl_totals x;
-		timeline_totals(a, ph, tl, &x);
-		json_begin_object(&j);
-		json_key(&j, "rank"); json_uint(&j, tl);
-		json_key(&j, "lateness_s"); json_double(&j, trace_seconds(t, x.late));
-		json_key(&j, "created_s"); json_double(&j, trace_seconds(t, x.diff));
-		json_key(&j, "max_lateness_s"); json_double(&j, trace_seconds(t, x.max_late));
-		if (!report_is_charm(a)) {
-			json_key(&j, "waited_s"); json_double(&j, trace_seconds(t, x.waited));
-			json_key(&j, "made_wait_s"); json_double(&j, trace_seconds(t, x.delay));
-		}
-		if (report_is_charm(a))
-			report_charm_json_timeline(&j, a, ph, tl);
-		json_end_object(&j);
-	}
+	struct tl_items ti = { a, ph };
+	report_json_items(&j, n_tl, tl_item, &ti);
 	json_end_array(&j);
 	json_end_object(&j);
 	json_finish(&j);

@@ -65,6 +65,47 @@ json_wait(struct json *j, const struct analysis *a, const struct analysis_wait *
 	json_end_object(j);
 }
 
+/* The wait states' list, item by item (report_json_items) */
+struct wait_items {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	const struct analysis_wait *w;
+	uint32_t n;
+};
+
+static void
+wait_item(struct json *j, void *ctx, uint32_t i)
+{
+	const struct wait_items *g = ctx;
+	prefetch_wait(g->a, g->w, g->n, i);
+	if (kept_lop(g->a, g->ph, g->w[i].lop))
+		json_wait(j, g->a, &g->w[i]);
+}
+
+/* The delays' list, the same way */
+struct delay_items {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	const struct analysis_delay *d;
+};
+
+static void
+delay_item(struct json *j, void *ctx, uint32_t i)
+{
+	const struct delay_items *g = ctx;
+	const struct analysis *a = g->a;
+	const struct analysis_delay *d = &g->d[i];
+	if (!kept_lop(a, g->ph, d->lop))
+		return;
+	json_begin_object(j);
+	json_at(j, a, "rank", "step", d->lop);
+	json_key(j, "operation"); json_string(j, report_lop_name(a, d->lop));
+	json_key(j, "cost_s"); json_double(j, trace_seconds(analysis_trace(a), d->cost));
+	json_key(j, "direct_s"); json_double(j, trace_seconds(analysis_trace(a), d->direct));
+	json_key(j, "waits"); json_uint(j, d->waits);
+	json_end_object(j);
+}
+
 /* Waiting summed by kind for each rank, and for each region (regions in
  * id order), into *rank_t (n_tl x kinds) and *region_t (n_regions x
  * kinds); NULL on no memory. */
@@ -141,14 +182,10 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 	}
 	json_end_array(j);
 
-	const struct analysis_wait *w = analysis_waits(a, &n);
+	struct wait_items wi = { a, ph, analysis_waits(a, &n), n };
 	json_key(j, "waits");
 	json_begin_array(j);
-	for (uint32_t i = 0; i < n; i++) {
-		prefetch_wait(a, w, n, i);
-		if (kept_lop(a, ph, w[i].lop))
-			json_wait(j, a, &w[i]);
-	}
+	report_json_items(j, n, wait_item, &wi);
 	json_end_array(j);
 
 	uint64_t *rank_t = NULL, *region_t = NULL, all[WAIT_KIND_COUNT] = { 0 };
@@ -186,20 +223,10 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 	free(rank_t);
 	free(region_t);
 
-	const struct analysis_delay *d = analysis_delays(a, &n);
+	struct delay_items di = { a, ph, analysis_delays(a, &n) };
 	json_key(j, "delays");
 	json_begin_array(j);
-	for (uint32_t i = 0; i < n; i++) {
-		if (!kept_lop(a, ph, d[i].lop))
-			continue;
-		json_begin_object(j);
-		json_at(j, a, "rank", "step", d[i].lop);
-		json_key(j, "operation"); json_string(j, report_lop_name(a, d[i].lop));
-		json_key(j, "cost_s"); json_double(j, trace_seconds(t, d[i].cost));
-		json_key(j, "direct_s"); json_double(j, trace_seconds(t, d[i].direct));
-		json_key(j, "waits"); json_uint(j, d[i].waits);
-		json_end_object(j);
-	}
+	report_json_items(j, n, delay_item, &di);
 	json_end_array(j);
 
 	const struct analysis_outlier *o = analysis_outliers(a, &n);

@@ -8,6 +8,7 @@
 
 #include "analysis/core/iterations.h"
 #include "base/err.h"
+#include "base/par.h"
 #include "base/text.h"
 
 /* Text shows every iteration up to this many, else the heaviest. */
@@ -30,25 +31,33 @@ report_iter_of(const struct analysis *a, uint32_t l, char *buf, size_t n)
 	return buf;
 }
 
-int
-report_iter_totals(const struct analysis *a, const struct report_phases *ph,
-		   struct iter_totals **out)
+/* Totals over lops, each worker its own for a share of the lops, added
+ * up in worker order (sums and maxima: the same for any number). */
+struct iter_sums {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	uint32_t count;
+	struct iter_totals *x[PAR_MAX];
+};
+
+static int
+iter_sums_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	const struct iterations *it = iterations_get(a);
-	*out = NULL;
-	if (!it->count)
-		return 0;
-	struct iter_totals *x = calloc(it->count, sizeof *x);
+	struct iter_sums *g = ctx;
+	const struct analysis *a = g->a;
+	const struct report_phases *ph = g->ph;
+	struct iter_totals *x = g->x[w] = calloc(g->count, sizeof *x);
 	if (!x)
 		return ERR_NOMEM;
-	uint32_t iter[1024], n_lops = analysis_lop_count(a);
-	for (uint32_t l = 0; l < n_lops; l++) {
-		if (l % 1024 == 0)      /* a walk a batch, not a search a lop */
-			iterations_of_lops(a, l, n_lops - l < 1024 ? n_lops : l + 1024, iter);
+	uint32_t iter[1024], l0, l1;
+	par_share(analysis_lop_count(a), w, nw, &l0, &l1);
+	for (uint32_t l = l0; l < l1; l++) {
+		if ((l - l0) % 1024 == 0)      /* a walk a batch, not a search a lop */
+			iterations_of_lops(a, l, l1 - l < 1024 ? l1 : l + 1024, iter);
 		uint32_t p = analysis_lop_part(a, l);
 		if (ph && ph->keep && !ph->keep[p])
 			continue;
-		uint32_t k = iter[l % 1024];
+		uint32_t k = iter[(l - l0) % 1024];
 		if (k == TRACE_NONE)
 			continue;
 		uint64_t late = analysis_lop_lateness(a, l), dd = analysis_lop_diff_duration(a, l);
@@ -61,6 +70,38 @@ report_iter_totals(const struct analysis *a, const struct report_phases *ph,
 		x[k].idle += analysis_lop_idle_experienced(a, l);
 		if (dd > x[k].max_ddur)
 			x[k].max_ddur = dd;
+	}
+	return 0;
+}
+
+int
+report_iter_totals(const struct analysis *a, const struct report_phases *ph,
+		   struct iter_totals **out)
+{
+	const struct iterations *it = iterations_get(a);
+	*out = NULL;
+	if (!it->count)
+		return 0;
+	struct iter_sums g = { .a = a, .ph = ph, .count = it->count };
+	uint32_t nw = par_workers();
+	int rc = par_run(nw, iter_sums_worker, &g);
+	struct iter_totals *x = g.x[0];
+	for (uint32_t w = 1; w < nw; w++) {
+		for (uint32_t k = 0; !rc && k < it->count; k++) {
+			const struct iter_totals *y = &g.x[w][k];
+			x[k].late += y->late;
+			x[k].diff += y->diff;
+			x[k].max_late = y->max_late > x[k].max_late ? y->max_late : x[k].max_late;
+			x[k].dur += y->dur;
+			x[k].ddur += y->ddur;
+			x[k].idle += y->idle;
+			x[k].max_ddur = y->max_ddur > x[k].max_ddur ? y->max_ddur : x[k].max_ddur;
+		}
+		free(g.x[w]);
+	}
+	if (rc) {
+		free(x);
+		return rc;
 	}
 	uint32_t np;
 	const struct analysis_part *parts = analysis_parts(a, &np);

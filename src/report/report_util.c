@@ -5,6 +5,8 @@
 
 #include "report_impl.h"
 
+#include "base/json.h"
+#include "base/par.h"
 #include "base/text.h"
 
 static const char *
@@ -81,4 +83,62 @@ report_unused_text(const struct analysis *a, FILE *out)
 	if (m)
 		fprintf(out, "note          %s\n",
 			analysis_opts_unused_text(m, report_is_charm(a), buf, sizeof buf));
+}
+
+/* Items a round: each worker's share of a round is held in memory (a
+ * few MB for the wait states' objects) before it is written out. */
+enum { ITEMS_ROUND = 1u << 15 };
+
+struct items_job {
+	struct json *j;
+	void (*item)(struct json *j, void *ctx, uint32_t i);
+	void *ctx;
+	uint32_t i0, i1;
+	struct json piece[PAR_MAX];
+	struct json_mem mem[PAR_MAX];       /* each worker's, round after round */
+	int bad[PAR_MAX];
+};
+
+static int
+items_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct items_job *g = ctx;
+	uint32_t from, to;
+	par_share(g->i1 - g->i0, w, nw, &from, &to);
+	json_piece_open(g->j, &g->piece[w], &g->mem[w]);
+	for (uint32_t i = g->i0 + from; i < g->i0 + to; i++)
+		g->item(&g->piece[w], g->ctx, i);
+	g->bad[w] = json_piece_close(&g->piece[w]);
+	return 0;
+}
+
+void
+report_json_items(struct json *j, uint32_t n, void (*item)(struct json *j, void *ctx, uint32_t i), void *ctx)
+{
+	uint32_t nw = par_workers();
+	struct items_job *g = nw > 1 && n > 1 ? calloc(1, sizeof *g) : NULL;
+	if (g) {
+		g->j = j;
+		g->item = item;
+		g->ctx = ctx;
+	}
+	for (uint32_t i0 = 0; i0 < n; i0 += ITEMS_ROUND) {
+		uint32_t i1 = n - i0 < ITEMS_ROUND ? n : i0 + ITEMS_ROUND;
+		int bad = !g;
+		if (g) {
+			g->i0 = i0;
+			g->i1 = i1;
+			par_run(nw, items_worker, g);
+			for (uint32_t w = 0; w < nw; w++)
+				bad |= g->bad[w];
+			for (uint32_t w = 0; w < nw && !bad; w++)
+				json_piece_append(j, &g->piece[w]);
+		}
+		/* one core (or no memory for the pieces): in place */
+		for (uint32_t i = i0; bad && i < i1; i++)
+			item(j, ctx, i);
+	}
+	for (uint32_t w = 0; g && w < PAR_MAX; w++)
+		free(g->mem[w].p);
+	free(g);
 }

@@ -19,4 +19,13 @@ const char *report_lop_in(const struct analysis *a, uint32_t l);
  * shown as '?' like every other text output (base/text.h). */
 void report_csv_str(FILE *out, const char *s);
 
+struct json;
+/* Writes items 0 .. n of the array j is in, item(j, ctx, i) writing item
+ * i (or nothing), on every core: in rounds, each worker's share written
+ * into memory (json_piece_open) and added in order, so the bytes are
+ * those of one loop on one core. item must read only what no one
+ * writes meanwhile. */
+void report_json_items(struct json *j, uint32_t n, void (*item)(struct json *j, void *ctx, uint32_t i),
+		       void *ctx);
+
 #endif
