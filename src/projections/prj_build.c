@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/par.h"
 #include "base/vec.h"
 
 #define NONE UINT32_MAX
@@ -257,47 +258,56 @@ regions(struct builder *b)
 	return 0;
 }
 
+/* Where a timeline's ops and ends go: from op and end on, written when
+ * `write` (else only counted: the first of emit_ops's two passes). */
+struct cursor {
+	uint32_t op, end;
+	int write;
+};
+
 static int
-push_op(struct builder *b, uint64_t t0, uint64_t t1, uint32_t tl, uint32_t region, uint8_t kind,
-	uint8_t flags, uint32_t pe)
+push_op(struct builder *b, struct cursor *cur, uint64_t t0, uint64_t t1, uint32_t tl, uint32_t region,
+	uint8_t kind, uint8_t flags, uint32_t pe)
 {
 	struct trace *t = b->t;
-	if (t->n_oprec >= TRACE_NONE - 1)
+	if (cur->op >= TRACE_NONE - 1)
 		return ERR_LIMIT;
-	if (VEC_GROW(t->oprec, t->n_oprec, t->cap_oprec) || VEC_GROW(t->op_pe, t->n_op_pe, t->cap_op_pe))
-		return ERR_NOMEM;
-	t->op_pe[t->n_op_pe++] = pe;
-	t->oprec[t->n_oprec++] = (struct trace_oprec){
-		.t_enter = t0, .t_exit = t1 < t0 ? t0 : t1, .timeline = tl,
-		.region = trace_oprec_region(region), .frame = TRACE_NONE,
-		.end_first = (uint32_t)t->n_ends, .kind = kind, .flags = flags,
-	};
+	if (cur->write) {
+		t->op_pe[cur->op] = pe;
+		t->oprec[cur->op] = (struct trace_oprec){
+			.t_enter = t0, .t_exit = t1 < t0 ? t0 : t1, .timeline = tl,
+			.region = trace_oprec_region(region), .frame = TRACE_NONE,
+			.end_first = cur->end, .kind = kind, .flags = flags,
+		};
+	}
+	cur->op++;
 	return 0;
 }
 
 static int
-add_end(struct builder *b, uint32_t msg, uint32_t role)
+add_end(struct builder *b, struct cursor *cur, uint32_t msg, uint32_t role)
 {
-	struct trace *t = b->t;
-	if (t->n_ends >= TRACE_NONE - 1 || msg > TRACE_END_ID_MAX)
+	if (cur->end >= TRACE_NONE - 1 || msg > TRACE_END_ID_MAX)
 		return ERR_LIMIT;
-	if (VEC_GROW(t->ends, t->n_ends, t->cap_ends))
-		return ERR_NOMEM;
-	t->ends[t->n_ends++] = (struct trace_end){ .id = msg, .role = role & 3 };
+	if (cur->write)
+		b->t->ends[cur->end] = (struct trace_end){ .id = msg, .role = role & 3 };
+	cur->end++;
 	return 0;
 }
 
 /* The ends of creation c on PE pe, the last op pushed: one per message it
  * became. */
 static int
-send_ends(struct builder *b, uint32_t pe, uint32_t c)
+send_ends(struct builder *b, struct cursor *cur, uint32_t pe, uint32_t c)
 {
 	uint32_t first = b->msg_first[pe][c], n = b->deliv[pe][c] ? b->deliv[pe][c] : 1;
-	if (!b->deliv[pe][c])
-		b->t->oprec[b->t->n_oprec - 1].flags |= OPF_UNMATCHED;
-	b->c_op[pe][c] = (uint32_t)b->t->n_oprec - 1;
+	if (cur->write) {
+		if (!b->deliv[pe][c])
+			b->t->oprec[cur->op - 1].flags |= OPF_UNMATCHED;
+		b->c_op[pe][c] = cur->op - 1;
+	}
 	for (uint32_t k = 0; k < n; k++) {
-		int rc = add_end(b, first + k, END_SEND);
+		int rc = add_end(b, cur, first + k, END_SEND);
 		if (rc)
 			return rc;
 	}
@@ -337,7 +347,7 @@ cre_class(const struct builder *b, uint32_t pe, uint32_t c)
 
 /* Emits the ops of execution i of PE pe on timeline tl. */
 static int
-emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
+emit_exec(struct builder *b, struct cursor *cur, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 {
 	const struct prj_pe_log *l = &b->r->logs[pe];
 	const struct prj_exec *x = &l->execs[i];
@@ -350,11 +360,12 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 	if (sink_unmatched)
 		flags |= OPF_UNMATCHED;
 	if (x->n_cre == 0) {
-		if ((rc = push_op(b, x->t0, x->t1, tl, region, msg != NONE ? OP_RECV : OP_COMPUTE,
+		if ((rc = push_op(b, cur, x->t0, x->t1, tl, region, msg != NONE ? OP_RECV : OP_COMPUTE,
 				  flags | last_flags, pe)))
 			return rc;
-		b->x_op[pe][i] = (uint32_t)b->t->n_oprec - 1;
-		return msg != NONE ? add_end(b, msg, END_RECV) : 0;
+		if (cur->write)
+			b->x_op[pe][i] = cur->op - 1;
+		return msg != NONE ? add_end(b, cur, msg, END_RECV) : 0;
 	}
 	int sink_alone = 0;
 	if (msg != NONE) {
@@ -362,10 +373,11 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 		int sink_rt = cpe != NONE ? cre_class(b, cpe, b->m_cre[pe][i]) : cre_runtime(b, tl, x->ep);
 		sink_alone = sink_rt != cre_class(b, pe, x->cre_first);
 		if (sink_alone) {
-			if ((rc = push_op(b, x->t0, x->t0, tl, region, OP_RECV, flags, pe)))
+			if ((rc = push_op(b, cur, x->t0, x->t0, tl, region, OP_RECV, flags, pe)))
 				return rc;
-			b->x_op[pe][i] = (uint32_t)b->t->n_oprec - 1;
-			if ((rc = add_end(b, msg, END_RECV)))
+			if (cur->write)
+				b->x_op[pe][i] = cur->op - 1;
+			if ((rc = add_end(b, cur, msg, END_RECV)))
 				return rc;
 			flags = OPF_BLOCK_CONT | OPF_EXEC_CONT;
 		}
@@ -377,14 +389,15 @@ emit_exec(struct builder *b, uint32_t pe, uint32_t i, uint32_t tl, int cont)
 		int with_sink = first && msg != NONE && !sink_alone;
 		uint8_t f = (uint8_t)(flags | (last ? last_flags : 0));
 		uint64_t to = last ? x->t1 : l->cres[c].t;
-		if ((rc = push_op(b, from, to, tl, region, with_sink ? OP_SENDRECV : OP_SEND, f, pe)))
+		if ((rc = push_op(b, cur, from, to, tl, region, with_sink ? OP_SENDRECV : OP_SEND, f, pe)))
 			return rc;
 		if (with_sink) {
-			b->x_op[pe][i] = (uint32_t)b->t->n_oprec - 1;
-			if ((rc = add_end(b, msg, END_RECV)))
+			if (cur->write)
+				b->x_op[pe][i] = cur->op - 1;
+			if ((rc = add_end(b, cur, msg, END_RECV)))
 				return rc;
 		}
-		if ((rc = send_ends(b, pe, c)))
+		if ((rc = send_ends(b, cur, pe, c)))
 			return rc;
 		from = l->cres[c].t;
 		flags = OPF_BLOCK_CONT | OPF_EXEC_CONT;
@@ -406,53 +419,132 @@ cmp_item(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-/* Every timeline's executions and loose creations, in time order, as
- * ops. */
+/* Timeline tl's items (it[0 .. n)) in time order as ops, from cur. */
 static int
-emit_ops(struct builder *b)
+emit_tl(struct builder *b, struct cursor *cur, uint32_t tl, const struct item *it, uint32_t n)
 {
 	struct prj_reader *r = b->r;
-	struct trace *t = b->t;
-	uint32_t n_tl = (uint32_t)t->n_timelines;
-	uint32_t *first = calloc((size_t)n_tl + 2, sizeof *first);
-	if (!first)
-		return ERR_NOMEM;
-	size_t total = 0;
+	uint32_t prev_pe = NONE;
+	int rc = 0;
+	for (uint32_t k = 0; k < n && !rc; k++) {
+		uint32_t pe = it[k].pe;
+		/* a timeline's executions lie scattered over the PEs' logs:
+		 * ask for one a few items ahead */
+		if (k + PREFETCH < n && !(it[k + PREFETCH].idx & ITEM_CRE))
+			__builtin_prefetch(&r->logs[it[k + PREFETCH].pe].execs[it[k + PREFETCH].idx]);
+		if (it[k].idx & ITEM_CRE) {
+			uint32_t c = it[k].idx & ~ITEM_CRE;
+			/* no entry method was running (or traced): no region */
+			rc = push_op(b, cur, it[k].t, it[k].t, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe);
+			if (!rc)
+				rc = send_ends(b, cur, pe, c);
+			prev_pe = NONE;
+			continue;
+		}
+		const struct prj_exec *x = &r->logs[pe].execs[it[k].idx];
+		/* SDAG continuations and resumed fragments go on with the
+		 * serial block before them on the same PE */
+		int cont = (x->event < 0 || (x->flags & PRJ_X_RESUMED)) && prev_pe == pe;
+		rc = emit_exec(b, cur, pe, it[k].idx, tl, cont);
+		prev_pe = pe;
+	}
+	return rc;
+}
+
+/* emit_ops's passes, on every core: each execution's and loose
+ * creation's ops and ends counted per timeline PE by PE (each worker its
+ * own counts; a PE's records lie in order), then each timeline's items
+ * sorted and written from the timeline's first op and end. */
+struct emitting {
+	struct builder *b;
+	struct item *items;
+	const uint32_t *first;        /* per timeline its first item */
+	uint32_t *cnt_op[PAR_MAX], *cnt_end[PAR_MAX];
+	/* per worker and timeline its items, then where the next goes */
+	uint32_t *cnt_item[PAR_MAX];
+	uint32_t *pe_w;               /* per PE the worker that counted it */
+	uint32_t *op_at, *end_at;     /* per timeline its first op and end (n_tl + 1) */
+	struct par_pieces pieces;
+};
+
+static int
+add_count(uint32_t *to, uint32_t n)
+{
+	if (*to > TRACE_NONE - 1 - n)
+		return ERR_LIMIT;
+	*to += n;
+	return 0;
+}
+
+static int
+count_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	(void)nw;
+	struct emitting *g = ctx;
+	struct builder *b = g->b;
+	struct prj_reader *r = b->r;
+	uint32_t *ops = g->cnt_op[w], *ends = g->cnt_end[w], *items = g->cnt_item[w], pe;
+	int rc = 0;
+	while (!rc && par_take(&g->pieces, w, &pe)) {
+		const struct prj_pe_log *l = &r->logs[pe];
+		g->pe_w[pe] = w;
+		for (size_t i = 0; i < l->n_execs && !rc; i++) {
+			uint32_t tl = r->exec_tl[pe][i];
+			struct cursor cur = { 0, 0, 0 };
+			items[tl]++;
+			if (!(rc = emit_exec(b, &cur, pe, (uint32_t)i, tl, 0)) && !(rc = add_count(&ops[tl], cur.op)))
+				rc = add_count(&ends[tl], cur.end);
+		}
+		for (size_t c = 0; c < l->n_cres && !rc; c++) {
+			if (l->cres[c].exec != NONE)
+				continue;
+			uint32_t tl = b->t->pes[pe].runtime;
+			struct cursor cur = { 0, 0, 0 };
+			items[tl]++;
+			if (!(rc = push_op(b, &cur, 0, 0, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe)) &&
+			    !(rc = send_ends(b, &cur, pe, (uint32_t)c)) && !(rc = add_count(&ops[tl], cur.op)))
+				rc = add_count(&ends[tl], cur.end);
+		}
+	}
+	return rc;
+}
+
+/* Each worker's PEs' items into their timelines' places, from where
+ * the worker's share of each timeline begins (so in any order the
+ * timeline's are then sorted into the same one). */
+static int
+items_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	(void)nw;
+	struct emitting *g = ctx;
+	struct builder *b = g->b;
+	struct prj_reader *r = b->r;
+	uint32_t *at = g->cnt_item[w];
 	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		if (g->pe_w[pe] != w)
+			continue;
 		const struct prj_pe_log *l = &r->logs[pe];
 		for (size_t i = 0; i < l->n_execs; i++)
-			first[r->exec_tl[pe][i] + 1]++;
+			g->items[at[r->exec_tl[pe][i]]++] = (struct item){ .t = l->execs[i].t0, .pe = pe,
+									    .idx = (uint32_t)i };
 		for (size_t c = 0; c < l->n_cres; c++)
 			if (l->cres[c].exec == NONE)
-				first[t->pes[pe].runtime + 1]++;
-		total += l->n_execs + l->n_cres;
-	}
-	for (uint32_t k = 0; k < n_tl; k++)
-		first[k + 1] += first[k];
-	struct item *items = malloc((total + 1) * sizeof *items);
-	uint32_t *fill = malloc(((size_t)n_tl + 1) * sizeof *fill);
-	if (!items || !fill) {
-		free(first);
-		free(items);
-		free(fill);
-		return ERR_NOMEM;
-	}
-	memcpy(fill, first, (size_t)n_tl * sizeof *fill);
-	for (uint32_t pe = 0; pe < b->pes; pe++) {
-		const struct prj_pe_log *l = &r->logs[pe];
-		for (size_t i = 0; i < l->n_execs; i++)
-			items[fill[r->exec_tl[pe][i]]++] = (struct item){ .t = l->execs[i].t0, .pe = pe,
-									   .idx = (uint32_t)i };
-		for (size_t c = 0; c < l->n_cres; c++)
-			if (l->cres[c].exec == NONE)
-				items[fill[t->pes[pe].runtime]++] = (struct item){
+				g->items[at[b->t->pes[pe].runtime]++] = (struct item){
 					.t = l->cres[c].t, .pe = pe, .idx = (uint32_t)c | ITEM_CRE };
 	}
-	free(fill);
+	return 0;
+}
+
+static int
+write_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	(void)nw;
+	struct emitting *g = ctx;
+	uint32_t tl;
 	int rc = 0;
-	for (uint32_t tl = 0; tl < n_tl && !rc; tl++) {
-		struct item *it = items + first[tl];
-		uint32_t n = first[tl + 1] - first[tl];
+	while (!rc && par_take(&g->pieces, w, &tl)) {
+		struct item *it = g->items + g->first[tl];
+		uint32_t n = g->first[tl + 1] - g->first[tl];
 		/* a chare that never migrated has its items in order already
 		 * (one PE's log, in time order): only the others are sorted */
 		uint32_t k0 = 1;
@@ -460,46 +552,130 @@ emit_ops(struct builder *b)
 			k0++;
 		if (k0 < n)
 			qsort(it, n, sizeof *it, cmp_item);
-		t->timelines[tl].op_first = (uint32_t)t->n_oprec;
-		uint32_t prev_pe = NONE;
-		for (uint32_t k = 0; k < n && !rc; k++) {
-			uint32_t pe = it[k].pe;
-			/* a timeline's executions lie scattered over the PEs'
-			 * logs: ask for one a few items ahead */
-			if (k + PREFETCH < n && !(it[k + PREFETCH].idx & ITEM_CRE))
-				__builtin_prefetch(&r->logs[it[k + PREFETCH].pe].execs[it[k + PREFETCH].idx]);
-			if (it[k].idx & ITEM_CRE) {
-				uint32_t c = it[k].idx & ~ITEM_CRE;
-				/* no entry method was running (or traced): no region */
-				rc = push_op(b, it[k].t, it[k].t, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe);
-				if (!rc)
-					rc = send_ends(b, pe, c);
-				prev_pe = NONE;
-				continue;
-			}
-			const struct prj_exec *x = &r->logs[pe].execs[it[k].idx];
-			/* SDAG continuations and resumed fragments go on with the
-			 * serial block before them on the same PE */
-			int cont = (x->event < 0 || (x->flags & PRJ_X_RESUMED)) && prev_pe == pe;
-			rc = emit_exec(b, pe, it[k].idx, tl, cont);
-			prev_pe = pe;
-		}
-		t->timelines[tl].op_count = (uint32_t)t->n_oprec - t->timelines[tl].op_first;
-		t->timelines[tl].events = t->timelines[tl].op_count;
+		struct cursor cur = { g->op_at[tl], g->end_at[tl], 1 };
+		rc = emit_tl(g->b, &cur, tl, it, n);
+		/* as counted: the counts and the ops come from the same code */
+		if (!rc && (cur.op != g->op_at[tl + 1] || cur.end != g->end_at[tl + 1]))
+			rc = ERR_FORMAT;
 	}
-	free(items);
-	free(first);
 	return rc;
 }
 
-static void
-fill_msgs(struct builder *b)
+/* Every timeline's executions and loose creations, in time order, as
+ * ops (each timeline's ops and ends where one pass over the timelines
+ * in order would put them). */
+static int
+emit_ops(struct builder *b)
 {
 	struct prj_reader *r = b->r;
 	struct trace *t = b->t;
-	for (uint32_t pe = 0; pe < b->pes; pe++) {
+	uint32_t n_tl = (uint32_t)t->n_timelines, nw = par_workers();
+	struct emitting g = { .b = b };
+	uint32_t *first = calloc((size_t)n_tl + 2, sizeof *first);
+	g.op_at = calloc((size_t)n_tl + 2, sizeof *g.op_at);
+	g.end_at = calloc((size_t)n_tl + 2, sizeof *g.end_at);
+	int rc = ERR_NOMEM;
+	g.pe_w = malloc(((size_t)b->pes + 1) * sizeof *g.pe_w);
+	for (uint32_t w = 0; w < nw; w++) {
+		g.cnt_op[w] = calloc((size_t)n_tl + 1, sizeof **g.cnt_op);
+		g.cnt_end[w] = calloc((size_t)n_tl + 1, sizeof **g.cnt_end);
+		g.cnt_item[w] = calloc((size_t)n_tl + 1, sizeof **g.cnt_item);
+		if (!g.cnt_op[w] || !g.cnt_end[w] || !g.cnt_item[w])
+			goto out;
+	}
+	if (!first || !g.op_at || !g.end_at || !g.pe_w)
+		goto out;
+	size_t total = 0;
+	for (uint32_t pe = 0; pe < b->pes; pe++)
+		total += r->logs[pe].n_execs + r->logs[pe].n_cres;
+	par_pieces_init(&g.pieces, b->pes, nw);
+	if ((rc = par_run(nw, count_worker, &g)))
+		goto out;
+	/* each timeline's items, and each worker's place among them */
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		first[tl + 1] = first[tl];
+		for (uint32_t w = 0; w < nw; w++) {
+			uint32_t k = g.cnt_item[w][tl];
+			g.cnt_item[w][tl] = first[tl + 1];
+			first[tl + 1] += k;
+		}
+	}
+	g.first = first;
+	/* each timeline's first op and end: where the timelines before it
+	 * end */
+	uint64_t ops = 0, ends = 0;
+	for (uint32_t tl = 0; tl < n_tl; tl++) {
+		uint64_t no = 0, ne = 0;
+		for (uint32_t w = 0; w < nw; w++) {
+			no += g.cnt_op[w][tl];
+			ne += g.cnt_end[w][tl];
+		}
+		t->timelines[tl].op_first = (uint32_t)ops;
+		t->timelines[tl].op_count = (uint32_t)no;
+		t->timelines[tl].events = (uint32_t)no;
+		g.op_at[tl] = (uint32_t)ops;
+		g.end_at[tl] = (uint32_t)ends;
+		ops += no;
+		ends += ne;
+		if (ops > TRACE_NONE - 1 || ends > TRACE_NONE - 1) {
+			rc = ERR_LIMIT;
+			goto out;
+		}
+	}
+	g.op_at[n_tl] = (uint32_t)ops;
+	g.end_at[n_tl] = (uint32_t)ends;
+	rc = ERR_NOMEM;
+	g.items = malloc((total + 1) * sizeof *g.items);
+	free(t->oprec);
+	free(t->op_pe);
+	free(t->ends);
+	t->oprec = malloc((ops + 1) * sizeof *t->oprec);
+	t->op_pe = malloc((ops + 1) * sizeof *t->op_pe);
+	t->ends = malloc((ends + 1) * sizeof *t->ends);
+	t->n_oprec = t->n_op_pe = t->cap_oprec = t->cap_op_pe = 0;
+	t->n_ends = t->cap_ends = 0;
+	if (!g.items || !t->oprec || !t->op_pe || !t->ends)
+		goto out;
+	t->n_oprec = t->n_op_pe = t->cap_oprec = t->cap_op_pe = ops;
+	t->n_ends = t->cap_ends = ends;
+	par_run(nw, items_worker, &g);
+	par_pieces_init(&g.pieces, n_tl, nw);
+	rc = par_run(nw, write_worker, &g);
+out:
+	for (uint32_t w = 0; w < nw; w++) {
+		free(g.cnt_op[w]);
+		free(g.cnt_end[w]);
+		free(g.cnt_item[w]);
+	}
+	free(g.pe_w);
+	free(g.items);
+	free(first);
+	free(g.op_at);
+	free(g.end_at);
+	return rc;
+}
+
+/* fill_msgs's two passes over the PEs, on every core: the creations'
+ * side of every message (a creation's messages are its own), then the
+ * executions' (an execution's message is its own). */
+struct msg_fill {
+	struct builder *b;
+	int recv;
+	struct par_pieces pieces;
+};
+
+static int
+fill_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	(void)nw;
+	struct msg_fill *g = ctx;
+	struct builder *b = g->b;
+	struct prj_reader *r = b->r;
+	struct trace *t = b->t;
+	uint32_t pe;
+	while (par_take(&g->pieces, w, &pe)) {
 		const struct prj_pe_log *l = &r->logs[pe];
-		for (size_t c = 0; c < l->n_cres; c++) {
+		for (size_t c = 0; !g->recv && c < l->n_cres; c++) {
 			uint32_t n = b->deliv[pe][c] ? b->deliv[pe][c] : 1;
 			for (uint32_t k = 0; k < n; k++) {
 				struct trace_msg *m = &t->msgs[b->msg_first[pe][c] + k];
@@ -514,10 +690,7 @@ fill_msgs(struct builder *b)
 					m->flags |= MSGF_RUNTIME;
 			}
 		}
-	}
-	for (uint32_t pe = 0; pe < b->pes; pe++) {
-		const struct prj_pe_log *l = &r->logs[pe];
-		for (size_t i = 0; i < l->n_execs; i++) {
+		for (size_t i = 0; g->recv && i < l->n_execs; i++) {
 			uint32_t id = b->x_msg[pe][i];
 			if (id == NONE)
 				continue;
@@ -531,6 +704,18 @@ fill_msgs(struct builder *b)
 			if (b->m_pe[pe][i] == NONE && cre_runtime(b, m->receiver, l->execs[i].ep))
 				m->flags |= MSGF_RUNTIME;
 		}
+	}
+	return 0;
+}
+
+static void
+fill_msgs(struct builder *b)
+{
+	uint32_t nw = par_workers();
+	for (int recv = 0; recv < 2; recv++) {
+		struct msg_fill g = { .b = b, .recv = recv };
+		par_pieces_init(&g.pieces, b->pes, nw);
+		par_run(nw, fill_worker, &g);
 	}
 }
 

@@ -1,0 +1,95 @@
+/* test_report_par.c — the report written on every core (the JSON lists
+ * in pieces per worker, report_json_items; the iterations' totals summed
+ * per worker) is the report one core writes: JSON, text and the CSV
+ * tables on 1, 2 and 4 threads, byte for byte, on corpus traces with
+ * wait states and on a shared Charm++ run. Under TSan this is where the
+ * workers' pieces meet. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "analysis/explain/explain.h"
+#include "report/report.h"
+
+/* The report of a in fmt (table for CSV) with SKEIN_THREADS=threads. */
+static char *
+report_on(const struct analysis *a, enum report_format fmt, enum report_table table, const char *threads,
+	  size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	assert_non_null(f);
+	setenv("SKEIN_THREADS", threads, 1);
+	assert_int_equal(report_write(a, f, fmt, table, NULL), 0);
+	unsetenv("SKEIN_THREADS");
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void
+same_reports(const struct analysis *a)
+{
+	static const struct {
+		enum report_format fmt;
+		enum report_table table;
+	} kinds[] = {
+		{ REPORT_JSON, TABLE_HOTSPOTS }, { REPORT_TEXT, TABLE_HOTSPOTS }, { REPORT_CSV, TABLE_WAITS },
+		{ REPORT_CSV, TABLE_ITERATIONS }, { REPORT_CSV, TABLE_TIMELINES },
+	};
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		size_t n1, n;
+		char *one = report_on(a, kinds[k].fmt, kinds[k].table, "1", &n1);
+		assert_true(n1 > 20);       /* a header at least */
+		for (int th = 2; th <= 4; th += 2) {
+			char name[4];
+			snprintf(name, sizeof name, "%d", th);
+			char *more = report_on(a, kinds[k].fmt, kinds[k].table, name, &n);
+			assert_int_equal(n, n1);
+			assert_memory_equal(one, more, n1);
+			free(more);
+		}
+		free(one);
+	}
+}
+
+static void
+corpus_reports(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "stencil-4-delay", "lammps-melt-4", "wavefront-9-delay",
+					     "gen-stencil-8-2nodes-delay" };
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		struct trace *t = tu_load_corpus(names[i]);
+		struct analysis *a = tu_analyse(t, NULL);
+		uint32_t n;
+		analysis_waits(a, &n);
+		assert_true(n > 0);
+		same_reports(a);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
+static void
+charm_reports(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts");
+	if (!t)
+		skip();
+	struct analysis *a = tu_analyse(t, NULL);
+	same_reports(a);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(corpus_reports),
+		cmocka_unit_test(charm_reports),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
