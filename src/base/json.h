@@ -48,7 +48,8 @@ int json_g9(double v, char *b);
  * json_piece_open starts *piece where j stands (its depth, as if no item
  * were before it); json_piece_close ends it: 0, or -1 when memory ran
  * out (m->bad, its text cut short); json_piece_append adds the piece's
- * items to j as if j had written them itself. */
+ * items to j as if j had written them itself. j must be inside an array
+ * or object (pieces of the top level are not counted). */
 struct json_mem {
 	char *p;
 	size_t len, cap;

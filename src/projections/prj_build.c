@@ -837,5 +837,7 @@ prj_build(struct prj_reader *r, struct err *e)
 	if (rc == ERR_LIMIT)
 		return err_set(e, rc, "%s: more operations, messages or entry methods than skein "
 			       "can index (%s)", r->sts.path, trace_limits_text());
+	if (rc == ERR_FORMAT)     /* write_worker: not what was counted (a bug) */
+		return err_set(e, rc, "%s: the operations built differ from their count", r->sts.path);
 	return rc;
 }

@@ -495,12 +495,12 @@ tl_item(struct json *j, void *ctx, uint32_t tl)
 	json_key(j, "lateness_s"); json_double(j, trace_seconds(t, x.late));
 	json_key(j, "created_s"); json_double(j, trace_seconds(t, x.diff));
 	json_key(j, "max_lateness_s"); json_double(j, trace_seconds(t, x.max_late));
-	if (!report_is_charm(a)) {
+	if (report_is_charm(a)) {
+		report_charm_json_timeline(j, a, g->ph, tl);
+	} else {
 		json_key(j, "waited_s"); json_double(j, trace_seconds(t, x.waited));
 		json_key(j, "made_wait_s"); json_double(j, trace_seconds(t, x.delay));
 	}
-	if (report_is_charm(a))
-		report_charm_json_timeline(j, a, g->ph, tl);
 	json_end_object(j);
 }
 

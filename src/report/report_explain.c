@@ -182,7 +182,8 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 	}
 	json_end_array(j);
 
-	struct wait_items wi = { a, ph, analysis_waits(a, &n), n };
+	const struct analysis_wait *waits = analysis_waits(a, &n);
+	struct wait_items wi = { a, ph, waits, n };
 	json_key(j, "waits");
 	json_begin_array(j);
 	report_json_items(j, n, wait_item, &wi);

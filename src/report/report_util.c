@@ -122,8 +122,8 @@ report_json_items(struct json *j, uint32_t n, void (*item)(struct json *j, void 
 		g->item = item;
 		g->ctx = ctx;
 	}
-	for (uint32_t i0 = 0; i0 < n; i0 += ITEMS_ROUND) {
-		uint32_t i1 = n - i0 < ITEMS_ROUND ? n : i0 + ITEMS_ROUND;
+	for (uint32_t i0 = 0, i1; i0 < n; i0 = i1) {
+		i1 = n - i0 < ITEMS_ROUND ? n : i0 + ITEMS_ROUND;
 		int bad = !g;
 		if (g) {
 			g->i0 = i0;

@@ -297,6 +297,15 @@ struct view_pes {
 	uint64_t all_t0, all_t1;
 };
 
+/* The blocks of level 1 that block b of level 0 joins, PE i's, from s
+ * (where the one before ended): [s, the return). */
+static uint32_t
+joined_end(const struct view_pes *p, uint32_t i, uint32_t s)
+{
+	uint32_t end = p->lv[1].bfirst[i + 1];
+	return end - s < 4 ? end : s + 4;
+}
+
 void
 view_pes_destroy(struct view_pes *p)
 {
@@ -386,7 +395,7 @@ pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct pe_blocks *L = &p->lv[0], *S = &p->lv[1];
 	for (uint32_t i = from; L->blk && i < to; i++)
 		for (uint32_t b = L->bfirst[i], s = S->bfirst[i]; b < L->bfirst[i + 1]; b++) {
-			uint32_t s1 = S->bfirst[i + 1] - s < 4 ? S->bfirst[i + 1] : s + 4;
+			uint32_t s1 = joined_end(p, i, s);
 			L->blk[b] = S->blk[s];
 			L->ben[2 * (size_t)b] = S->ben[2 * (size_t)s];
 			for (s++; s < s1; s++)
@@ -571,7 +580,7 @@ pes_hot_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct pe_blocks *L = &p->lv[0], *S = &p->lv[1];
 	for (uint32_t i = from; L->bhot && i < to; i++)
 		for (uint32_t b = L->bfirst[i], s = S->bfirst[i]; b < L->bfirst[i + 1]; b++) {
-			uint32_t s1 = S->bfirst[i + 1] - s < 4 ? S->bfirst[i + 1] : s + 4;
+			uint32_t s1 = joined_end(p, i, s);
 			L->bhot[b] = S->bhot[s];
 			L->bhotv[b] = S->bhotv[s];
 			for (s++; s < s1; s++)
@@ -588,7 +597,7 @@ pes_hot_worker(void *ctx, uint32_t w, uint32_t nw)
 static int
 pes_hot(struct view *v, struct view_pes *p)
 {
-	if (!p->lv[0].blk)
+	if (!p->lv[1].blk)
 		return 0;
 	if (p->hot_metric == (int)v->metric)
 		return 1;
@@ -608,9 +617,6 @@ pes_hot(struct view *v, struct view_pes *p)
 	return 1;
 }
 
-/* Claims PE pe's lops from index i (into p->lops) that enter before t1:
- * by blocks where one falls in one cell, else lop by lop; the blocks
- * claimed whole. */
 /* Asks for what claiming the smaller blocks and the lops of PE pe's
  * largest block at index i reads (at a cell's edge: each read there
  * would otherwise wait for the one before). */
@@ -637,9 +643,12 @@ ask_within(const struct view_pes *p, uint32_t pe, uint32_t i, int hot)
 		__builtin_prefetch(&p->lops[i + j]);
 }
 
+/* Claims PE pe's lops from index i (into p->lops) that enter before t1:
+ * by blocks where one falls in one cell, else lop by lop; the blocks
+ * claimed whole. */
 static uint64_t
 pe_claims(struct view *v, struct view_pes *p, uint32_t pe, uint32_t i, uint64_t t1, struct tlcell *out,
-	  const struct tl_cov *cov, int blocks, int hot)
+	  struct tl_cov *cov, int blocks, int hot)
 {
 	uint32_t base = p->first[pe], end = p->first[pe + 1];
 	uint64_t used = 0;
@@ -765,7 +774,7 @@ view_pes_fill(struct view *v, int rows, int cw, uint32_t first_pe)
 	if (hot && p->first[p->n_pes])
 		view_index_value(v->ix, v->metric, p->lops[0]);
 	struct pes_rows g = { .v = v, .p = p, .rows = rows, .cw = cw, .hot = hot, .first_pe = first_pe,
-			      .t0 = t0, .t1 = t1, .blocks = p->lv[0].blk && (!hot || pes_hot(v, p)) };
+			      .t0 = t0, .t1 = t1, .blocks = p->lv[1].blk && (!hot || pes_hot(v, p)) };
 	uint32_t nw = par_workers();
 	if (nw > (uint32_t)(rows > 0 ? rows : 1))
 		nw = (uint32_t)(rows > 0 ? rows : 1);

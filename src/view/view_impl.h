@@ -288,7 +288,8 @@ struct tl_cov {
 	uint64_t *top, *dom, *hot;
 };
 /* A top's rank and coverage as one number that orders them as the top
- * is chosen: the higher kind rank, then the larger coverage. */
+ * is chosen: the higher kind rank, then the larger coverage (coverages
+ * of 2^56 ticks and more, bogus clocks only, count as equal). */
 static inline uint64_t
 view_tl_top_key(int rank, uint64_t ov)
 {
@@ -300,12 +301,12 @@ int view_tl_cov_alloc(struct tl_cov *c, int cw);
 void view_tl_cov_free(struct tl_cov *c);
 /* Lop i claims the cells of one timeline row (out, with what the claims
  * so far left in cov) over the pane's time axis. */
-void view_tl_claim(struct view *v, struct tlcell *out, const struct tl_cov *cov, uint32_t i);
+void view_tl_claim(struct view *v, struct tlcell *out, struct tl_cov *cov, uint32_t i);
 /* Block k (view_tlblocks.h), its first lop entering at en and its last
  * at en_last, claims one cell of a timeline row at once, when all of it
  * falls in one cell of the time axis: that cell, else -1 (claim its
  * lops one by one). */
-int view_tl_claim_block(struct view *v, struct tlcell *out, const struct tl_cov *cov, const struct tl_block *k,
+int view_tl_claim_block(struct view *v, struct tlcell *out, struct tl_cov *cov, const struct tl_block *k,
 			uint64_t en, uint64_t en_last);
 /* The timeline's blocks of v->tlb.size lops, what their claims on one
  * cell would leave, taken from the thread (view_prefetch.c) or computed

@@ -134,7 +134,7 @@ cell_span(const struct view *v, uint32_t b, double *lo, double *hi)
  * of the highest kind, then covers most, the first of those. A lop's
  * claim is all its own; a block's (tl_claim_block) its lops' together. */
 static void
-cell_take(struct tlcell *out, const struct tl_cov *cov, uint32_t b, uint8_t kinds, uint32_t dom, uint64_t dom_ov,
+cell_take(struct tlcell *out, struct tl_cov *cov, uint32_t b, uint8_t kinds, uint32_t dom, uint64_t dom_ov,
 	  uint32_t top, uint64_t top_key)
 {
 	struct tlcell *c = &out[b];
@@ -172,7 +172,7 @@ view_tl_cov_free(struct tl_cov *c)
 }
 
 void
-view_tl_claim(struct view *v, struct tlcell *out, const struct tl_cov *cov, uint32_t i)
+view_tl_claim(struct view *v, struct tlcell *out, struct tl_cov *cov, uint32_t i)
 {
 	uint64_t en = analysis_lop_enter(v->a, i), ex = analysis_lop_exit(v->a, i);
 	if (ex < v->tl_t0 || en > v->tl_t1)
@@ -197,7 +197,7 @@ view_tl_claim(struct view *v, struct tlcell *out, const struct tl_cov *cov, uint
  * is first at once, when they are one of its blocks and fall in one
  * cell, whose claims are then the block's (tl_block); 0 otherwise. */
 static int
-tl_claim_block(struct view *v, struct tlcell *out, const struct tl_cov *cov, uint32_t first, uint32_t blk0, uint32_t i)
+tl_claim_block(struct view *v, struct tlcell *out, struct tl_cov *cov, uint32_t first, uint32_t blk0, uint32_t i)
 {
 	uint32_t B = v->tlb.size;
 	if ((i - first) % B)
@@ -207,7 +207,7 @@ tl_claim_block(struct view *v, struct tlcell *out, const struct tl_cov *cov, uin
 }
 
 int
-view_tl_claim_block(struct view *v, struct tlcell *out, const struct tl_cov *cov, const struct tl_block *k,
+view_tl_claim_block(struct view *v, struct tlcell *out, struct tl_cov *cov, const struct tl_block *k,
 		    uint64_t en, uint64_t en_last)
 {
 	if (!k->ordered)
