@@ -78,13 +78,20 @@ charm_partition_of(const struct charm *c, uint32_t lop)
 	return lop < c->n ? c->pid[lop] : TRACE_NONE;
 }
 
-/* Partition ids from the union-find, in order of smallest lop. */
+/* Partition ids from the union-find, in order of smallest lop; each
+ * partition's root (the one its id was given for: no second find per
+ * lop) and whether it holds a runtime lop, in the same pass. */
 static int
 number(struct charm *c)
 {
+	free_graph(c);
 	uint32_t *id_of_root = malloc((c->n + 1) * sizeof *id_of_root);
-	if (!id_of_root)
+	c->root = malloc((c->n + 1) * sizeof *c->root);         /* cut to np below */
+	c->prt = calloc(c->n + 1, 1);
+	if (!id_of_root || !c->root || !c->prt) {
+		free(id_of_root);
 		return ERR_NOMEM;
+	}
 	memset(id_of_root, 0xff, (c->n + 1) * sizeof *id_of_root);
 	uint32_t np = 0;
 	for (uint32_t l = 0; l < c->n; l++) {
@@ -92,27 +99,21 @@ number(struct charm *c)
 		if (c->cls[l] == CLS_NONE)
 			continue;
 		uint32_t r = uf_find(&c->u, l);
-		if (id_of_root[r] == TRACE_NONE)
+		if (id_of_root[r] == TRACE_NONE) {
+			c->root[np] = r;
 			id_of_root[r] = np++;
-		c->pid[l] = id_of_root[r];
+		}
+		uint32_t id = id_of_root[r];
+		c->pid[l] = id;
+		if (c->cls[l] == CLS_RT)
+			c->prt[id] = 1;
 	}
-	free_graph(c);
-	c->np = np;
-	c->root = malloc(((size_t)np + 1) * sizeof *c->root);
-	c->prt = calloc((size_t)np + 1, 1);
-	if (!c->root || !c->prt) {
-		free(id_of_root);
-		return ERR_NOMEM;
-	}
-	/* each partition's root is the one its id was given for: no second
-	 * find per lop */
-	for (uint32_t r = 0; r < c->n; r++)
-		if (id_of_root[r] != TRACE_NONE)
-			c->root[id_of_root[r]] = r;
-	for (uint32_t l = 0; l < c->n; l++)
-		if (c->pid[l] != TRACE_NONE && c->cls[l] == CLS_RT)
-			c->prt[c->pid[l]] = 1;
 	free(id_of_root);
+	c->np = np;
+	uint32_t *root = realloc(c->root, ((size_t)np + 1) * sizeof *c->root);
+	uint8_t *prt = realloc(c->prt, (size_t)np + 1);
+	c->root = root ? root : c->root;      /* a smaller block cannot fail to fit */
+	c->prt = prt ? prt : c->prt;
 	return 0;
 }
 
