@@ -39,57 +39,108 @@ lop_class(const struct analysis *a, uint32_t l)
 	return cls;
 }
 
-/* Each lop's class, a worker per equal share of the lops (a class reads
- * the lop's messages, scattered over the trace). */
+/* The serial blocks and each lop's SDAG serial, a worker per equal
+ * share of the lops, in three passes (each reads the op records once
+ * between them): a lop's class, whether it starts a block, its region
+ * (kept in serial[] meanwhile), and the blocks each share starts; then
+ * the block ids from the shares' first ids, and what the share's last
+ * block holds beyond it; then the serials, back to front. */
+struct blocking {
+	struct charm *c;
+	const struct trace_entry *en;
+	uint32_t n_en;
+	uint32_t starts[PAR_MAX];     /* blocks a share starts, then its first id */
+	uint32_t carry[PAR_MAX];      /* the first SDAG region after a share, in its last block */
+	int pass;
+};
+
 static int
-class_worker(void *ctx, uint32_t w, uint32_t nw)
+starts_block(const struct analysis *a, uint32_t l)
 {
-	struct charm *c = ctx;
-	uint32_t from, to;
-	par_share(c->n, w, nw, &from, &to);
-	for (uint32_t l = from; l < to; l++)
-		c->cls[l] = lop_class(c->a, l);
-	return 0;
+	return l == a->tl_lop[a->lop_tl[l]] ||
+	       !(trace_op_get(&a->ops, lop_first_op(a, l)).flags & OPF_BLOCK_CONT);
 }
 
 static int
-blocks(struct charm *c)
+sdag_region(const struct blocking *g, uint32_t r)
 {
+	return r != TRACE_NONE && r < g->n_en && g->en[r].sdag;
+}
+
+static int
+blocking_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct blocking *g = ctx;
+	struct charm *c = g->c;
 	const struct analysis *a = c->a;
+	uint32_t from, to;
+	par_share(c->n, w, nw, &from, &to);
+	if (g->pass == 0) {
+		uint32_t nb = 0;
+		for (uint32_t l = from; l < to; l++) {
+			const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
+			c->cls[l] = lop_class(a, l);
+			c->serial[l] = o.region;
+			int start = l == a->tl_lop[a->lop_tl[l]] || !(o.flags & OPF_BLOCK_CONT);
+			nb += (uint32_t)start;
+			c->block[l] = start;          /* the ids in the next pass */
+		}
+		g->starts[w] = nb;
+		return 0;
+	}
+	if (g->pass == 1) {
+		uint32_t nb = g->starts[w];
+		for (uint32_t l = from; l < to; l++) {
+			if (c->block[l]) {
+				c->block_entry[nb] = c->serial[l];
+				nb++;
+			}
+			c->block[l] = nb - 1;
+		}
+		/* the share's last block, where it goes on past the share */
+		g->carry[w] = TRACE_NONE;
+		for (uint32_t k = to; k < c->n && !starts_block(a, k); k++)
+			if (sdag_region(g, c->serial[k])) {
+				g->carry[w] = c->serial[k];
+				break;
+			}
+		return 0;
+	}
+	uint32_t next = g->carry[w];
+	for (uint32_t l = to; l-- > from;) {
+		if (l + 1 == c->n || c->block[l + 1] != c->block[l])
+			next = TRACE_NONE;
+		if (sdag_region(g, c->serial[l]))
+			next = c->serial[l];
+		c->serial[l] = next;
+	}
+	return 0;
+}
+
+/* block[l], block_entry and serial[l]: the serial block of lop l and the
+ * region that started each block; the SDAG region l's events count for
+ * (its own, or the first serial after it in its block), or TRACE_NONE. */
+static int
+blocks(struct charm *c, const struct trace_entry *en, uint32_t n_en)
+{
+	uint32_t nw = par_workers();
+	struct blocking g = { .c = c, .en = en, .n_en = n_en };
+	par_run(nw, blocking_worker, &g);
 	uint32_t nb = 0;
-	par_run(par_workers(), class_worker, c);
-	for (uint32_t l = 0; l < c->n; l++) {
-		const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
-		int first = l == a->tl_lop[a->lop_tl[l]];
-		if (first || !(o.flags & OPF_BLOCK_CONT))
-			nb++;
-		c->block[l] = nb - 1;
+	for (uint32_t w = 0; w < nw; w++) {
+		uint32_t k = g.starts[w];
+		g.starts[w] = nb;
+		nb += k;
 	}
 	c->n_blocks = nb;
 	c->block_entry = malloc(((size_t)nb + 1) * sizeof *c->block_entry);
 	if (!c->block_entry)
 		return ERR_NOMEM;
-	for (uint32_t l = 0; l < c->n; l++)
-		if (l == 0 || c->block[l] != c->block[l - 1])
-			c->block_entry[c->block[l]] = trace_op_get(&a->ops, lop_first_op(a, l)).region;
+	g.pass = 1;
+	par_run(nw, blocking_worker, &g);
+	g.pass = 2;
+	par_run(nw, blocking_worker, &g);
 	return 0;
-}
-
-/* serial[l]: the SDAG region l's events count for (its own, or the
- * first serial after it in its block), or TRACE_NONE. */
-static void
-serials(struct charm *c, const struct trace_entry *en, uint32_t n_en)
-{
-	const struct analysis *a = c->a;
-	uint32_t next = TRACE_NONE;
-	for (uint32_t l = c->n; l-- > 0;) {
-		if (l + 1 == c->n || c->block[l + 1] != c->block[l])
-			next = TRACE_NONE;
-		uint32_t r = trace_op_get(&a->ops, lop_first_op(a, l)).region;
-		if (r != TRACE_NONE && r < n_en && en[r].sdag)
-			next = r;
-		c->serial[l] = next;
-	}
 }
 
 /* Serial n+1 after serial n on each chare. */
@@ -135,7 +186,9 @@ out:
 int
 charm_initial(struct charm *c)
 {
-	int rc = blocks(c);
+	uint32_t n_en;
+	const struct trace_entry *en = trace_entries(c->t, &n_en);
+	int rc = blocks(c, en, n_en);
 	if (rc)
 		return rc;
 	/* runs of one class within a block: a partition each, linked */
@@ -153,9 +206,6 @@ charm_initial(struct charm *c)
 		}
 		prev = l;
 	}
-	uint32_t n_en;
-	const struct trace_entry *en = trace_entries(c->t, &n_en);
-	serials(c, en, n_en);
 	if (!rc && c->a->opts.charm_sdag && n_en)
 		rc = sdag_edges(c, en, n_en);
 	if (!rc)
