@@ -419,6 +419,18 @@ cmp_item(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* Item it of timeline tl as ops, from cur: an execution (cont: it goes
+ * on with the serial block before it), or a creation outside any. */
+static int
+emit_item(struct builder *b, struct cursor *cur, uint32_t tl, const struct item *it, int cont)
+{
+	if (!(it->idx & ITEM_CRE))
+		return emit_exec(b, cur, it->pe, it->idx, tl, cont);
+	/* no entry method was running (or traced): no region */
+	int rc = push_op(b, cur, it->t, it->t, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, it->pe);
+	return rc ? rc : send_ends(b, cur, it->pe, it->idx & ~ITEM_CRE);
+}
+
 /* Timeline tl's items (it[0 .. n)) in time order as ops, from cur. */
 static int
 emit_tl(struct builder *b, struct cursor *cur, uint32_t tl, const struct item *it, uint32_t n)
@@ -432,21 +444,13 @@ emit_tl(struct builder *b, struct cursor *cur, uint32_t tl, const struct item *i
 		 * ask for one a few items ahead */
 		if (k + PREFETCH < n && !(it[k + PREFETCH].idx & ITEM_CRE))
 			__builtin_prefetch(&r->logs[it[k + PREFETCH].pe].execs[it[k + PREFETCH].idx]);
-		if (it[k].idx & ITEM_CRE) {
-			uint32_t c = it[k].idx & ~ITEM_CRE;
-			/* no entry method was running (or traced): no region */
-			rc = push_op(b, cur, it[k].t, it[k].t, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe);
-			if (!rc)
-				rc = send_ends(b, cur, pe, c);
-			prev_pe = NONE;
-			continue;
-		}
-		const struct prj_exec *x = &r->logs[pe].execs[it[k].idx];
+		int exec = !(it[k].idx & ITEM_CRE);
+		const struct prj_exec *x = exec ? &r->logs[pe].execs[it[k].idx] : NULL;
 		/* SDAG continuations and resumed fragments go on with the
 		 * serial block before them on the same PE */
-		int cont = (x->event < 0 || (x->flags & PRJ_X_RESUMED)) && prev_pe == pe;
-		rc = emit_exec(b, cur, pe, it[k].idx, tl, cont);
-		prev_pe = pe;
+		int cont = x && (x->event < 0 || (x->flags & PRJ_X_RESUMED)) && prev_pe == pe;
+		rc = emit_item(b, cur, tl, &it[k], cont);
+		prev_pe = exec ? pe : NONE;
 	}
 	return rc;
 }
@@ -476,33 +480,46 @@ add_count(uint32_t *to, uint32_t n)
 	return 0;
 }
 
+/* Item k of PE pe (its executions, then its creations): into *it and
+ * its timeline into *tl; 0 for a creation inside an execution (which
+ * goes with it). */
+static int
+pe_item(const struct builder *b, uint32_t pe, size_t k, struct item *it, uint32_t *tl)
+{
+	const struct prj_pe_log *l = &b->r->logs[pe];
+	if (k < l->n_execs) {
+		*it = (struct item){ .t = l->execs[k].t0, .pe = pe, .idx = (uint32_t)k };
+		*tl = b->r->exec_tl[pe][k];
+		return 1;
+	}
+	size_t c = k - l->n_execs;
+	if (l->cres[c].exec != NONE)
+		return 0;
+	*it = (struct item){ .t = l->cres[c].t, .pe = pe, .idx = (uint32_t)c | ITEM_CRE };
+	*tl = b->t->pes[pe].runtime;
+	return 1;
+}
+
 static int
 count_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	(void)nw;
 	struct emitting *g = ctx;
 	struct builder *b = g->b;
-	struct prj_reader *r = b->r;
 	uint32_t *ops = g->cnt_op[w], *ends = g->cnt_end[w], *items = g->cnt_item[w], pe;
 	int rc = 0;
 	while (!rc && par_take(&g->pieces, w, &pe)) {
-		const struct prj_pe_log *l = &r->logs[pe];
+		const struct prj_pe_log *l = &b->r->logs[pe];
 		g->pe_w[pe] = w;
-		for (size_t i = 0; i < l->n_execs && !rc; i++) {
-			uint32_t tl = r->exec_tl[pe][i];
-			struct cursor cur = { 0, 0, 0 };
-			items[tl]++;
-			if (!(rc = emit_exec(b, &cur, pe, (uint32_t)i, tl, 0)) && !(rc = add_count(&ops[tl], cur.op)))
-				rc = add_count(&ends[tl], cur.end);
-		}
-		for (size_t c = 0; c < l->n_cres && !rc; c++) {
-			if (l->cres[c].exec != NONE)
+		for (size_t k = 0; k < l->n_execs + l->n_cres && !rc; k++) {
+			struct item it;
+			uint32_t tl;
+			if (!pe_item(b, pe, k, &it, &tl))
 				continue;
-			uint32_t tl = b->t->pes[pe].runtime;
 			struct cursor cur = { 0, 0, 0 };
 			items[tl]++;
-			if (!(rc = push_op(b, &cur, 0, 0, tl, TRACE_NONE, OP_SEND, OPF_LOOSE, pe)) &&
-			    !(rc = send_ends(b, &cur, pe, (uint32_t)c)) && !(rc = add_count(&ops[tl], cur.op)))
+			rc = emit_item(b, &cur, tl, &it, 0);
+			if (!rc && !(rc = add_count(&ops[tl], cur.op)))
 				rc = add_count(&ends[tl], cur.end);
 		}
 	}
@@ -518,19 +535,17 @@ items_worker(void *ctx, uint32_t w, uint32_t nw)
 	(void)nw;
 	struct emitting *g = ctx;
 	struct builder *b = g->b;
-	struct prj_reader *r = b->r;
 	uint32_t *at = g->cnt_item[w];
 	for (uint32_t pe = 0; pe < b->pes; pe++) {
 		if (g->pe_w[pe] != w)
 			continue;
-		const struct prj_pe_log *l = &r->logs[pe];
-		for (size_t i = 0; i < l->n_execs; i++)
-			g->items[at[r->exec_tl[pe][i]]++] = (struct item){ .t = l->execs[i].t0, .pe = pe,
-									    .idx = (uint32_t)i };
-		for (size_t c = 0; c < l->n_cres; c++)
-			if (l->cres[c].exec == NONE)
-				g->items[at[b->t->pes[pe].runtime]++] = (struct item){
-					.t = l->cres[c].t, .pe = pe, .idx = (uint32_t)c | ITEM_CRE };
+		const struct prj_pe_log *l = &b->r->logs[pe];
+		for (size_t k = 0; k < l->n_execs + l->n_cres; k++) {
+			struct item it;
+			uint32_t tl;
+			if (pe_item(b, pe, k, &it, &tl))
+				g->items[at[tl]++] = it;
+		}
 	}
 	return 0;
 }
