@@ -80,28 +80,31 @@ charm_partition_of(const struct charm *c, uint32_t lop)
 
 /* Partition ids from the union-find, in order of smallest lop; each
  * partition's root (the one its id was given for: no second find per
- * lop) and whether it holds a runtime lop, in the same pass. */
+ * lop) and whether it holds a runtime lop, in the same pass (the two
+ * grow with the partitions: a lop's worth of each up front cost 5 bytes
+ * a lop at the stage's peak). */
 static int
 number(struct charm *c)
 {
 	free_graph(c);
 	uint32_t *id_of_root = malloc((c->n + 1) * sizeof *id_of_root);
-	c->root = malloc((c->n + 1) * sizeof *c->root);         /* cut to np below */
-	c->prt = calloc(c->n + 1, 1);
-	if (!id_of_root || !c->root || !c->prt) {
-		free(id_of_root);
+	if (!id_of_root)
 		return ERR_NOMEM;
-	}
 	memset(id_of_root, 0xff, (c->n + 1) * sizeof *id_of_root);
-	uint32_t np = 0;
+	size_t np = 0, cap_root = 0, cap_prt = 0;
 	for (uint32_t l = 0; l < c->n; l++) {
 		c->pid[l] = TRACE_NONE;
 		if (c->cls[l] == CLS_NONE)
 			continue;
 		uint32_t r = uf_find(&c->u, l);
 		if (id_of_root[r] == TRACE_NONE) {
+			if (VEC_GROW(c->root, np, cap_root) || VEC_GROW(c->prt, np, cap_prt)) {
+				free(id_of_root);
+				return ERR_NOMEM;
+			}
 			c->root[np] = r;
-			id_of_root[r] = np++;
+			c->prt[np] = 0;
+			id_of_root[r] = (uint32_t)np++;
 		}
 		uint32_t id = id_of_root[r];
 		c->pid[l] = id;
@@ -109,11 +112,11 @@ number(struct charm *c)
 			c->prt[id] = 1;
 	}
 	free(id_of_root);
-	c->np = np;
-	uint32_t *root = realloc(c->root, ((size_t)np + 1) * sizeof *c->root);
-	uint8_t *prt = realloc(c->prt, (size_t)np + 1);
-	c->root = root ? root : c->root;      /* a smaller block cannot fail to fit */
-	c->prt = prt ? prt : c->prt;
+	c->np = (uint32_t)np;
+	/* one past the last, as the arrays have always had */
+	if (VEC_GROW(c->root, np, cap_root) || VEC_GROW(c->prt, np, cap_prt))
+		return ERR_NOMEM;
+	c->prt[np] = 0;
 	return 0;
 }
 
