@@ -17,6 +17,7 @@
 
 #include "analysis/core/analysis_impl.h"
 #include "analysis/run/run.h"
+#include "base/par.h"
 #include "model/charm.h"
 #include "projections/projections_read.h"
 
@@ -680,6 +681,130 @@ test_cycles_linear(void **state)
 	trace_destroy(t);
 }
 
+/* The serial blocks and SDAG serials of charm_initial, worked out on
+ * shares of the lops (a share's last block may go on into the next
+ * shares, which then carry its first SDAG region back), against one pass
+ * of one core over the lops (the rule as doc/charm.md gives it), on 1 to
+ * 8 threads: long blocks of SDAG continuations whose serials lie late in
+ * them, so that shares fall inside blocks, blocks span three shares and
+ * more, and (a run of three executions) shares are empty. */
+static uint32_t
+region_of(const struct analysis *a, uint32_t l)
+{
+	return trace_op_get(&a->ops, lop_first_op(a, l)).region;
+}
+
+static void
+blocks_one_core(const struct charm *c, uint32_t *block, uint32_t *serial, uint32_t *entry, uint32_t *nb)
+{
+	const struct analysis *a = c->a;
+	uint32_t n_en;
+	const struct trace_entry *en = trace_entries(c->t, &n_en);
+	*nb = 0;
+	for (uint32_t l = 0; l < c->n; l++) {
+		int first = l == a->tl_lop[a->lop_tl[l]];
+		if (first || !(trace_op_get(&a->ops, lop_first_op(a, l)).flags & OPF_BLOCK_CONT))
+			entry[(*nb)++] = region_of(a, l);
+		block[l] = *nb - 1;
+	}
+	uint32_t next = TRACE_NONE;
+	for (uint32_t l = c->n; l-- > 0;) {
+		if (l + 1 == c->n || block[l + 1] != block[l])
+			next = TRACE_NONE;
+		uint32_t r = region_of(a, l);
+		if (r != TRACE_NONE && r < n_en && en[r].sdag)
+			next = r;
+		serial[l] = next;
+	}
+}
+
+/* Shares of 1 to 8 workers that end inside a block with an SDAG serial
+ * past their end (where the carry decides). */
+static uint32_t
+carried(const struct charm *c, const uint32_t *block, const uint32_t *serial)
+{
+	uint32_t k = 0;
+	for (uint32_t nw = 2; nw <= 8; nw++)
+		for (uint32_t w = 0; w + 1 < nw; w++) {
+			uint32_t from, to;
+			par_share(c->n, w, nw, &from, &to);
+			k += to > 0 && to < c->n && block[to] == block[to - 1] && serial[to] != TRACE_NONE;
+		}
+	return k;
+}
+
+static void
+check_blocks(struct trace *t, uint32_t *carries)
+{
+	struct analysis *a = tc_lops_only(t);
+	uint32_t n = a->n_lops, nb;
+	uint32_t *block = malloc((n + 1) * sizeof *block), *serial = malloc((n + 1) * sizeof *serial);
+	uint32_t *entry = malloc((n + 1) * sizeof *entry);
+	assert_true(block && serial && entry);
+	struct charm c;
+	assert_int_equal(charm_init(&c, a), 0);
+	blocks_one_core(&c, block, serial, entry, &nb);
+	*carries += carried(&c, block, serial);
+	charm_fini(&c);
+	for (int th = 1; th <= 8; th++) {
+		char v[4];
+		snprintf(v, sizeof v, "%d", th);
+		setenv("SKEIN_THREADS", v, 1);
+		assert_int_equal(charm_init(&c, a), 0);
+		assert_int_equal(charm_initial(&c), 0);
+		assert_int_equal(c.n_blocks, nb);
+		assert_memory_equal(c.block, block, n * sizeof *block);
+		assert_memory_equal(c.serial, serial, n * sizeof *serial);
+		assert_memory_equal(c.block_entry, entry, nb * sizeof *entry);
+		charm_fini(&c);
+	}
+	unsetenv("SKEIN_THREADS");
+	free(block);
+	free(serial);
+	free(entry);
+	analysis_destroy(a);
+}
+
+static void
+test_blocks_shares(void **state)
+{
+	(void)state;
+	/* A(0): two blocks of SDAG continuations (executions without a
+	 * message right after go), the serials late in each; A(1) receives
+	 * what go sent */
+	static const int first[] = { WORK, WORK, WORK, WORK, WORK, SER1, WORK, WORK, WORK, WORK, WORK, WORK,
+				     WORK, SER0 };
+	static const int second[] = { WORK, WORK, WORK, WORK, WORK, WORK, WORK, WORK, WORK, WORK, SER1, WORK };
+	long t = 10;
+	beg(0, GO, t, -1, 0, 0);
+	cr(0, RES, t + 1, 0);
+	end(0, GO, t + 2, -1, 0);
+	t += 3;
+	for (size_t k = 0; k < sizeof first / sizeof *first; k++, t += 2) {
+		beg(0, first[k], t, -1, 0, 0);
+		end(0, first[k], t + 1, -1, 0);
+	}
+	beg(0, GO, t, -1, 0, 0);
+	end(0, GO, t + 1, -1, 0);
+	t += 2;
+	for (size_t k = 0; k < sizeof second / sizeof *second; k++, t += 2) {
+		beg(0, second[k], t, -1, 0, 0);
+		end(0, second[k], t + 1, -1, 0);
+	}
+	recv_block(1, 1, t + 5, 0, 0);
+	uint32_t carries = 0;
+	struct trace *tr = run();
+	check_blocks(tr, &carries);
+	trace_destroy(tr);
+	assert_true(carries > 0);
+	/* fewer lops than workers: empty shares */
+	send_block(0, 0, 10, 0);
+	recv_block(1, 1, 20, 0, 0);
+	tr = run();
+	check_blocks(tr, &carries);
+	trace_destroy(tr);
+}
+
 int
 main(void)
 {
@@ -694,6 +819,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reorder_tie, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reorder_w, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cycles_linear, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blocks_shares, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
