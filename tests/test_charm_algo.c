@@ -747,7 +747,7 @@ check_blocks(struct trace *t, uint32_t *carries)
 	*carries += carried(&c, block, serial);
 	charm_fini(&c);
 	for (int th = 1; th <= 8; th++) {
-		char v[4];
+		char v[16];
 		snprintf(v, sizeof v, "%d", th);
 		setenv("SKEIN_THREADS", v, 1);
 		assert_int_equal(charm_init(&c, a), 0);
