@@ -30,6 +30,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,7 +383,28 @@ read_projections(const struct cli *c, struct cli_progress *p, struct trace **t, 
 	struct projections_share *s = NULL;
 	struct err e = { 0 };
 	*t = NULL;
-	int rc = projections_share_read(c->trace, &o, (uint32_t)rank, (uint32_t)size, &s, &e);
+	/* rank 0 looks the logs up for every rank (P x N look-ups on a
+	 * parallel file system otherwise); a few bytes a PE */
+	char *found = NULL;
+	size_t len = 0;
+	int rc = rank == 0 ? projections_share_find(c->trace, &o, &found, &len, &e) : 0;
+	if (!rc && len > INT_MAX)
+		rc = err_set(&e, ERR_LIMIT, "%s: too many PEs for one message", c->trace);
+	if (agree(rc, e.msg)) {
+		free(found);
+		return EXIT_FAIL;
+	}
+	uint64_t n = len;
+	MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	if (rank != 0 && !(found = malloc(n + 1)))
+		rc = err_set(&e, ERR_NOMEM, "out of memory");
+	if (agree(rc, e.msg)) {
+		free(found);
+		return EXIT_FAIL;
+	}
+	MPI_Bcast(found, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD);
+	rc = projections_share_read(c->trace, &o, (uint32_t)rank, (uint32_t)size, found, (size_t)n, &s, &e);
+	free(found);
 	if (agree(rc, e.msg)) {
 		projections_share_destroy(s);
 		return EXIT_FAIL;

@@ -293,6 +293,26 @@ else
 	bad "tests/mpi_recvfail.c does not build: $(head -c 300 "$tmp/err")"
 fi
 
+# a Projections run's logs looked up by rank 0 alone (the others take
+# them from it): with tests/mpi_statcount.c counting each process's
+# stat() calls on the logs, one of three ranks asks the file system
+use mpich
+if [ -f "$runs/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts" ]; then
+	if cc -shared -fPIC -o "$tmp/statcount.so" tests/mpi_statcount.c -ldl 2>"$tmp/err"; then
+		rm -f "$tmp/sc.txt" "$tmp/sc.skein"
+		timeout 120 $MPICH -n 3 env SKEIN_STATCOUNT_FILE="$tmp/sc.txt" LD_PRELOAD="$tmp/statcount.so" \
+			"$bin" analyze -q --save "$tmp/sc.skein" "$runs/charm-jacobi2d_16c_4pe_10it/jacobi2d.prj.sts" \
+			>/dev/null 2>"$tmp/err"
+		st=$?
+		asked=$(awk '$2 > 0' "$tmp/sc.txt" 2>/dev/null | wc -l)
+		ranks=$(wc -l <"$tmp/sc.txt" 2>/dev/null)
+		[ "$st" -eq 0 ] && [ "$ranks" -eq 3 ] && [ "$asked" -eq 1 ] && ok ||
+			bad "Charm++ logs looked up by $asked of ${ranks:-0} ranks (want 1 of 3), exit $st: $(head -c 300 "$tmp/err")"
+	else
+		bad "tests/mpi_statcount.c does not build: $(head -c 300 "$tmp/err")"
+	fi
+fi
+
 # usage: said once, exit 2; --help on stdout
 use mpich
 for args in "info traces/corpus/stencil-4" "analyze traces/corpus/stencil-4" "analyze --bogus --save x traces/corpus/stencil-4"; do

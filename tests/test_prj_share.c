@@ -45,12 +45,23 @@ teardown(void **state)
 	return 0;
 }
 
+/* Part p of n of the run at sts: part 0 looks its logs up, the others
+ * take them from part 0's look-up (projections_share_find), as skein-mpi
+ * does. */
 static struct projections_share *
 share_of(const char *sts, uint32_t p, uint32_t n)
 {
 	struct projections_share *s = NULL;
 	struct err e = { 0 };
-	if (projections_share_read(sts, NULL, p, n, &s, &e)) {
+	char *found = NULL;
+	size_t len = 0;
+	if (p && projections_share_find(sts, NULL, &found, &len, &e)) {
+		print_error("%s, looking up the logs: %s\n", sts, e.msg);
+		fail();
+	}
+	int rc = projections_share_read(sts, NULL, p, n, found, len, &s, &e);
+	free(found);
+	if (rc) {
 		print_error("%s, part %u of %u: %s\n", sts, p, n, e.msg);
 		fail();
 	}
@@ -201,12 +212,39 @@ pieces_are_checked(void **state)
 	projections_share_destroy(s0);
 }
 
+/* Logs looked up for a run of another number of PEs (the .sts changed
+ * between the look-up and the read): one line saying so, no share. */
+static void
+found_logs_are_checked(void **state)
+{
+	(void)state;
+	if (runs.gl_pathc < 2) {
+		print_message("no shared Projections runs (SKEIN_SHARED): skipped\n");
+		skip();
+	}
+	struct err e = { 0 };
+	char *found = NULL;
+	size_t len = 0;
+	assert_int_equal(projections_share_find(runs.gl_pathv[0], NULL, &found, &len, &e), 0);
+	assert_true(len > 0);
+	struct projections_share *s = NULL;
+	assert_int_equal(projections_share_read(runs.gl_pathv[0], NULL, 0, 1, found, len - 1, &s, &e), ERR_FORMAT);
+	assert_null(s);
+	assert_non_null(strstr(e.msg, "another number of PEs"));
+	free(found);
+	/* a run whose log is missing: the look-up says which */
+	assert_int_not_equal(projections_share_find("/nonexistent/run.sts", NULL, &found, &len, &e), 0);
+	assert_null(found);
+	assert_true(e.msg[0] != 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_run_joins_to_the_serial_trace),
 		cmocka_unit_test(pieces_are_checked),
+		cmocka_unit_test(found_logs_are_checked),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -152,11 +152,15 @@ struct prj_reader {
 };
 
 /* Zeroes r, reads the .sts of the run at path (the file, or the
- * directory holding it) and finds every PE's log. Then prj_parse reads
- * logs, prj_finish builds the trace; prj_close frees r whatever
- * happened. 0 or an ERR_* code with e set. */
+ * directory holding it) and finds every PE's log, or takes them from
+ * found (len bytes, prj_found's: another process looked them up). Then
+ * prj_parse reads logs, prj_finish builds the trace; prj_close frees r
+ * whatever happened. 0 or an ERR_* code with e set. */
 int prj_open(struct prj_reader *r, const char *path, const struct projections_read_opts *opts,
-	     struct err *e);
+	     const char *found, size_t len, struct err *e);
+/* The logs prj_open found, as bytes for another prj_open (*out, *len;
+ * the caller frees): per PE whether its log is gzipped and its size. */
+int prj_found(const struct prj_reader *r, char **out, size_t *len);
 /* Splits the PEs into n shares balanced by their logs' sizes: share i is
  * [cut[i], cut[i + 1]), alike wherever the files are the same. */
 void prj_split(const struct prj_reader *r, uint32_t n, uint32_t *cut);

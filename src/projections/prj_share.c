@@ -18,15 +18,29 @@ struct projections_share {
 #define PIECE_MAGIC 0x31524a5250534bULL      /* "SKPRJR1" */
 
 int
+projections_share_find(const char *path, const struct projections_read_opts *opts, char **found,
+		       size_t *len, struct err *e)
+{
+	struct prj_reader r;
+	*found = NULL;
+	*len = 0;
+	int rc = prj_open(&r, path, opts, NULL, 0, e);
+	if (!rc && prj_found(&r, found, len))
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+	prj_close(&r);
+	return rc;
+}
+
+int
 projections_share_read(const char *path, const struct projections_read_opts *opts,
-		       uint32_t rank, uint32_t nranks, struct projections_share **out,
-		       struct err *e)
+		       uint32_t rank, uint32_t nranks, const char *found, size_t len,
+		       struct projections_share **out, struct err *e)
 {
 	*out = NULL;
 	struct projections_share *s = calloc(1, sizeof *s);
 	if (!s)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	int rc = prj_open(&s->r, path, opts, e);
+	int rc = prj_open(&s->r, path, opts, found, len, e);
 	uint32_t *cut = rc ? NULL : calloc((size_t)nranks + 1, sizeof *cut);
 	if (!rc && !(s->got = calloc((size_t)s->r.sts.pes + 1, 1)))
 		rc = err_set(e, ERR_NOMEM, "out of memory");

@@ -266,9 +266,11 @@ describe(struct prj_reader *r)
 	return trace_set_creator(t, creator);
 }
 
+static int logs_found(struct prj_reader *r, const char *base, const char *found, size_t len, struct err *e);
+
 int
 prj_open(struct prj_reader *r, const char *path, const struct projections_read_opts *opts,
-	 struct err *e)
+	 const char *found, size_t len, struct err *e)
 {
 	memset(r, 0, sizeof *r);
 	r->opts = opts;
@@ -294,12 +296,54 @@ prj_open(struct prj_reader *r, const char *path, const struct projections_read_o
 		return err_set(e, ERR_NOMEM, "out of memory");
 	base[strlen(base) - 4] = 0;
 	rc = 0;
-	for (uint32_t pe = 0; pe < r->sts.pes && !rc; pe++)
+	if (found)
+		rc = logs_found(r, base, found, len, e);
+	for (uint32_t pe = 0; !found && pe < r->sts.pes && !rc; pe++)
 		rc = log_path(base, pe, r->sts.pes, &r->logs[pe], e);
-	if (!rc)
+	if (!rc && !found)
 		rc = check_extra_logs(r->sts_path, base, r->sts.pes, e);
 	free(base);
 	return rc;
+}
+
+/* prj_found's bytes: a PE a record of FOUND_REC bytes, whether its log
+ * is gzipped, then its size (little end first). */
+enum { FOUND_REC = 9 };
+
+int
+prj_found(const struct prj_reader *r, char **out, size_t *len)
+{
+	*len = (size_t)r->sts.pes * FOUND_REC;
+	if (!(*out = malloc(*len + 1)))
+		return ERR_NOMEM;
+	for (uint32_t pe = 0; pe < r->sts.pes; pe++) {
+		unsigned char *p = (unsigned char *)*out + (size_t)pe * FOUND_REC;
+		p[0] = has_suffix(r->logs[pe].path, ".gz");
+		for (int k = 0; k < 8; k++)
+			p[1 + k] = (unsigned char)(r->logs[pe].file_size >> (8 * k));
+	}
+	return 0;
+}
+
+/* The logs' names and sizes from prj_found's bytes. */
+static int
+logs_found(struct prj_reader *r, const char *base, const char *found, size_t len, struct err *e)
+{
+	if (len != (size_t)r->sts.pes * FOUND_REC)
+		return err_set(e, ERR_FORMAT, "%s: the run's logs were looked up for another number of PEs "
+			       "(did the .sts change?)", r->sts_path);
+	for (uint32_t pe = 0; pe < r->sts.pes; pe++) {
+		const unsigned char *p = (const unsigned char *)found + (size_t)pe * FOUND_REC;
+		size_t n = strlen(base) + 32;
+		if (!(r->logs[pe].path = malloc(n)))
+			return err_set(e, ERR_NOMEM, "out of memory");
+		snprintf(r->logs[pe].path, n, "%s.%u.log%s", base, pe, p[0] ? ".gz" : "");
+		uint64_t size = 0;
+		for (int k = 0; k < 8; k++)
+			size |= (uint64_t)p[1 + k] << (8 * k);
+		r->logs[pe].file_size = size;
+	}
+	return 0;
 }
 
 int
@@ -342,7 +386,7 @@ projections_read(const char *path, const struct projections_read_opts *opts,
 {
 	*out = NULL;
 	struct prj_reader r;
-	int rc = prj_open(&r, path, opts, e);
+	int rc = prj_open(&r, path, opts, NULL, 0, e);
 	if (!rc)
 		rc = prj_parse(&r, 0, r.sts.pes, e);
 	if (!rc)

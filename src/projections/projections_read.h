@@ -63,10 +63,19 @@ int projections_read(const char *path, const struct projections_read_opts *opts,
  * projections_share_finish: the same trace projections_read gives. */
 struct projections_share;
 
-/* 0 or projections_read's codes (a log of this rank's share). */
+/* One rank looks the logs up for all (each rank's look-up of every
+ * log is ranks × PEs questions to a parallel file system): the .sts read
+ * and every PE's log found, as bytes for projections_share_read (*found,
+ * *len; the caller frees), or projections_read's error. */
+int projections_share_find(const char *path, const struct projections_read_opts *opts, char **found,
+			   size_t *len, struct err *e);
+/* 0 or projections_read's codes (a log of this rank's share); found,
+ * len: projections_share_find's bytes (NULL: this rank looks the logs
+ * up; ERR_FORMAT when they are of another number of PEs than the .sts
+ * now read). */
 int projections_share_read(const char *path, const struct projections_read_opts *opts,
-			   uint32_t rank, uint32_t nranks, struct projections_share **out,
-			   struct err *e);
+			   uint32_t rank, uint32_t nranks, const char *found, size_t len,
+			   struct projections_share **out, struct err *e);
 uint32_t projections_share_pieces(const struct projections_share *s);
 size_t projections_share_piece_size(const struct projections_share *s, uint32_t i);
 /* Writes piece i (projections_share_piece_size bytes) into buf. */
