@@ -297,8 +297,8 @@ struct view_pes {
 	uint64_t all_t0, all_t1;
 };
 
-/* The blocks of level 1 that block b of level 0 joins, PE i's, from s
- * (where the one before ended): [s, the return). */
+/* PE i's blocks of level 1 that one block of level 0 joins, the first
+ * s (where the block before it ended): [s, the return). */
 static uint32_t
 joined_end(const struct view_pes *p, uint32_t i, uint32_t s)
 {

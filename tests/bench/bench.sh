@@ -28,6 +28,14 @@ sizes="10M"
 tmp=$(mktemp -d /tmp/skein-bench-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
+# stencil RANKS SIZE: skein-gen's stencil of RANKS ranks and SIZE events,
+# its directory in $t, written first when it is not there
+stencil() {
+	t=$dir/stencil-$1-$2
+	[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p "$1" -e "$2" -t stencil >/dev/null ||
+		{ echo "skein-gen failed"; exit 1; }
+}
+
 # median FILE: the per-column medians of the lines of FILE
 median() {
 	awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; nf = NF }
@@ -89,9 +97,7 @@ if [ "${BENCH_ONLY:-otf2}" = otf2 ]; then
 		load_s part_s steps_s metr_s total_s ratio cpu/wl B/event verified reopen_s same path_s path/an
 	for size in $sizes; do
 		for ranks in 64 1024; do
-			t=$dir/stencil-$ranks-$size
-			[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p "$ranks" -e "$size" -t stencil >/dev/null ||
-				{ echo "skein-gen failed"; exit 1; }
+			stencil "$ranks" "$size"
 			row "stencil $ranks ranks $size" "$t/traces.otf2"
 		done
 	done
@@ -188,9 +194,7 @@ if [ "${BENCH_ONLY:-profile}" = profile ]; then
 	}
 	for size in $sizes; do
 		for ranks in 64 1024; do
-			t=$dir/stencil-$ranks-$size
-			[ -f "$t/traces.otf2" ] || "$gen" -q -f -o "$t" -p "$ranks" -e "$size" -t stencil >/dev/null ||
-				{ echo "skein-gen failed"; exit 1; }
+			stencil "$ranks" "$size"
 			prow "stencil $ranks ranks $size" "$t/traces.otf2"
 		done
 	done
