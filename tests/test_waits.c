@@ -263,6 +263,50 @@ polling(void **state)
 	}
 }
 
+/* A rank whose peer shares the waiting rank's byte: the delay intervals
+ * keep a byte of each end's peer and read the message only where the
+ * bytes agree, and ranks 0 and 257 have the same byte. Rank 1 receives
+ * from rank 257 at 12 (sent at 7), computes 80 and sends to rank 0 at
+ * 94, which has waited in MPI_Recv since 12 (82). Rank 1's interval
+ * runs back to the start-up Allreduce, past the receive from 257: its
+ * work, 10 + 80 and the receive, against rank 0's 10, explains the
+ * whole wait, with the 80 as its root. Taking the byte for the peer
+ * would end the interval at that receive (work 80, excess 70: a cost
+ * of 70). */
+static void
+peer_bytes(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(258);
+	start(d, 0);
+	work(d, 10);
+	recv_until(d, 1, 0, 120);
+	start(d, 1);
+	work(d, 10);
+	recv(d, 257, 0);
+	work(d, 80);
+	send(d, 0, 0);
+	for (uint32_t r = 2; r < 257; r++)
+		start(d, r);
+	start(d, 257);
+	work(d, 5);
+	send(d, 1, 0);
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	uint32_t r = comm(a, 0, 1), s = comm(a, 1, 2);
+	const struct analysis_wait *w = wait_of(a, r);
+	assert_int_equal(w->kind, WAIT_LATE_SENDER);
+	assert_int_equal(w->time, 82);
+	assert_int_equal(w->cause_lop, s);
+	assert_int_equal(w->root_lop, s - 1);
+	const struct analysis_delay *dl = analysis_lop_delay(a, s - 1);
+	assert_non_null(dl);
+	assert_int_equal(dl->cost, 82);
+	assert_int_equal(dl->direct, 82);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -273,6 +317,7 @@ main(void)
 		cmocka_unit_test(chain),
 		cmocka_unit_test(lost_arithmetic),
 		cmocka_unit_test(polling),
+		cmocka_unit_test(peer_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

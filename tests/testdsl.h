@@ -40,10 +40,12 @@ dsl_new(uint32_t ranks)
 	};
 	for (int i = 0; i < R_COUNT; i++)
 		assert_int_equal(trace_add_region(d->t, regions[i].name, regions[i].role, 4, &d->reg[i]), 0);
-	uint32_t world[64], id;
+	uint32_t *world = malloc(ranks * sizeof *world), id;
+	assert_non_null(world);
 	for (uint32_t i = 0; i < ranks; i++)
 		world[i] = i;
 	assert_int_equal(trace_add_comm(d->t, 0, world, ranks, 0, &id), 0);
+	free(world);
 	assert_int_equal(trace_set_timelines(d->t, ranks), 0);
 	d->b = build_create(d->t);
 	return d;

@@ -58,6 +58,28 @@ explain_wait_of(const struct analysis *a, uint32_t l)
 	return i < a->n_waits ? &a->waits[i] : NULL;
 }
 
+/* Each end's peer: the sender of a receive, the receiver of a send,
+ * TRACE_NONE for the others. */
+static uint32_t
+peer_of_end(const struct analysis *a, const struct trace_end *e)
+{
+	return e->role == END_RECV ? a->msgs[e->id].sender
+		: e->role == END_SEND ? a->msgs[e->id].receiver : TRACE_NONE;
+}
+
+/* A byte of a peer, kept per end: the intervals read every end of every
+ * lop they walk, and reading each end's message at random cost more than
+ * the rest of the walk. Only an end whose byte is the peer's reads its
+ * message, to be sure (one end an interval, where it ends, and a 255th of
+ * the others); a byte instead of the peer itself keeps the table at a
+ * quarter of the size, which was the explanations' peak (4 bytes an end:
+ * 13 MB at 10^7 events). */
+static uint8_t
+peer_byte(uint32_t peer)
+{
+	return (uint8_t)(peer ^ peer >> 8 ^ peer >> 16 ^ peer >> 24);
+}
+
 /* Did lop l synchronise with rank peer? SYNC_EXIT: it received from peer
  * or is a collective (synchronised when it left); SYNC_ENTER: it only
  * sent to peer (synchronised when it entered: what it waited for after,
@@ -65,7 +87,7 @@ explain_wait_of(const struct analysis *a, uint32_t l)
 enum { SYNC_ENTER = 1, SYNC_EXIT = 2 };
 
 static int
-synced_with(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint32_t peer)
+synced_with(const struct analysis *a, const uint8_t *peer_bytes, uint32_t l, uint32_t peer)
 {
 	uint8_t k = a->lop_kind[l];
 	if (k == OP_COMPUTE)
@@ -74,10 +96,11 @@ synced_with(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint3
 		return SYNC_EXIT;
 	uint32_t ne;
 	int how = 0;
+	uint8_t b = peer_byte(peer);
 	const struct trace_end *e = lop_ends(a, l, &ne);
-	const uint32_t *pe = peer_of + (e - a->ends);
+	const uint8_t *pb = peer_bytes + (e - a->ends);
 	for (uint32_t i = 0; i < ne; i++) {
-		if (pe[i] != peer)
+		if (pb[i] != b || peer_of_end(a, &e[i]) != peer)
 			continue;
 		if (e[i].role == END_RECV)
 			return SYNC_EXIT;
@@ -87,13 +110,11 @@ synced_with(const struct analysis *a, const uint32_t *peer_of, uint32_t l, uint3
 	return how;
 }
 
-/* Each end's peer, read once in end order: the sender of a receive, the
- * receiver of a send, TRACE_NONE for the others (the intervals read
- * them again and again, at random messages otherwise). On every core:
- * the messages are read at random. */
+/* The ends' peer bytes, in end order, on every core (the messages are
+ * read at random). */
 struct peering {
 	const struct analysis *a;
-	uint32_t *p;
+	uint8_t *p;
 };
 
 static int
@@ -103,18 +124,15 @@ peers_worker(void *ctx, uint32_t wk, uint32_t nw)
 	const struct analysis *a = g->a;
 	uint32_t i0, i1;
 	par_share(a->n_ends, wk, nw, &i0, &i1);
-	for (uint32_t i = i0; i < i1; i++) {
-		const struct trace_end *e = &a->ends[i];
-		g->p[i] = e->role == END_RECV ? a->msgs[e->id].sender
-			: e->role == END_SEND ? a->msgs[e->id].receiver : TRACE_NONE;
-	}
+	for (uint32_t i = i0; i < i1; i++)
+		g->p[i] = peer_byte(peer_of_end(a, &a->ends[i]));
 	return 0;
 }
 
-static uint32_t *
+static uint8_t *
 end_peers(const struct analysis *a)
 {
-	struct peering g = { a, malloc(((size_t)a->n_ends + 1) * sizeof *g.p) };
+	struct peering g = { a, malloc((size_t)a->n_ends + 1) };
 	if (g.p)
 		par_run(par_workers(), peers_worker, &g);
 	return g.p;
@@ -184,7 +202,7 @@ wait_at(const struct analysis *a, const struct wait_index *ix, uint32_t l)
  * with rank peer; its waits appended to t when t is not NULL. The waits
  * are found in the index. */
 static int
-interval_of(const struct analysis *a, const struct wait_index *ix, const uint32_t *peer_of, uint32_t l,
+interval_of(const struct analysis *a, const struct wait_index *ix, const uint8_t *peer_bytes, uint32_t l,
 	    uint32_t peer, struct interval *iv, struct targets *t)
 {
 	uint32_t first = a->tl_lop[a->lop_tl[l]];
@@ -193,7 +211,7 @@ interval_of(const struct analysis *a, const struct wait_index *ix, const uint32_
 	for (uint32_t k = l, n = 0; k > first && n < DELAY_MAX_LOPS; n++) {
 		uint32_t p = --k;
 		const struct analysis_wait *w = wait_at(a, ix, p);
-		int how = synced_with(a, peer_of, p, peer);
+		int how = synced_with(a, peer_bytes, p, peer);
 		if (how == SYNC_EXIT)
 			break;
 		uint64_t d = lop_duration(a, p), wt = 0;
@@ -222,7 +240,8 @@ interval_of(const struct analysis *a, const struct wait_index *ix, const uint32_
  * waited in its interval, wd (ticks, as doubles); the shares follow
  * from them and the wait's time (shares_of). */
 struct pass {
-	uint32_t delay;            /* TRACE_NONE: no excess */
+	uint32_t delay;            /* its lop, then its record (delays_number);
+	                            * TRACE_NONE: no excess */
 	uint32_t first, n;         /* its targets: the waits it propagates to */
 	uint32_t w;                /* in the target list of worker w */
 	double x, wd;
@@ -244,7 +263,7 @@ shares_of(const struct pass *p, uint64_t time)
  * worker's targets in a list of its own. */
 struct passing {
 	struct analysis *a;
-	const uint32_t *peer_of;
+	const uint8_t *peer_bytes;
 	struct wait_index ix;
 	struct pass *pass;
 	struct par_pieces pieces;
@@ -265,9 +284,9 @@ pass_worker(void *ctx, uint32_t wk, uint32_t nw)
 			const struct analysis_wait *w = &a->waits[i];
 			uint32_t W = a->lop_tl[w->lop], D = a->lop_tl[w->cause_lop];
 			struct interval iw, id;
-			int rc = interval_of(a, &g->ix, g->peer_of, w->lop, D, &iw, NULL);
+			int rc = interval_of(a, &g->ix, g->peer_bytes, w->lop, D, &iw, NULL);
 			if (!rc)
-				rc = interval_of(a, &g->ix, g->peer_of, w->cause_lop, W, &id, &g->t[wk]);
+				rc = interval_of(a, &g->ix, g->peer_bytes, w->cause_lop, W, &id, &g->t[wk]);
 			if (rc)
 				return rc;
 			double x = id.work > iw.work ? (double)(id.work - iw.work) : 0.0;
@@ -278,48 +297,60 @@ pass_worker(void *ctx, uint32_t wk, uint32_t nw)
 	return 0;
 }
 
-/* The delays, one per lop, summed as they are found: a lop's first
- * delay that came to something opens its record (slot[lop]: its index),
- * the later ones add to it. */
-struct delays_out {
-	uint32_t *slot;
-	struct analysis_delay *v;
-	size_t n, cap;
-};
-
+/* The delays, one record per delaying lop, in lop order: each wait's
+ * pass names its record (pass.delay becomes the index, by a stable sort
+ * of the waits by their delay's lop, in the sort's own buffer). A
+ * record opens at its lop's first share that came to something, taken
+ * latest first, and counts the shares after (waits 0: not open); the
+ * open ones are a->delays. (A slot per lop, 4 bytes a lop, and a list
+ * grown as delays opened were this stage's peak.) */
 static int
-delay_add(struct delays_out *o, uint32_t lop, uint64_t cost, uint64_t direct)
+delays_number(struct analysis *a, struct pass *pass, struct sort_kv *by, struct analysis_delay **out,
+	      uint32_t *n_out)
 {
-	uint32_t k = o->slot[lop];
-	if (k != TRACE_NONE) {
-		o->v[k].cost += cost;
-		o->v[k].direct += direct;
-		o->v[k].waits++;
-		return 0;
-	}
-	if (!cost)
-		return 0;
-	if (VEC_GROW(o->v, o->n, o->cap))
+	uint32_t n = a->n_waits, m = 0, nd = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (pass[i].delay != TRACE_NONE)
+			by[m++] = (struct sort_kv){ pass[i].delay, i };
+	if (sort_keyed(by, m))
 		return ERR_NOMEM;
-	o->slot[lop] = (uint32_t)o->n;
-	o->v[o->n++] = (struct analysis_delay){ .lop = lop, .waits = 1, .cost = cost, .direct = direct };
+	for (uint32_t k = 0; k < m; k++)
+		nd += k == 0 || by[k].key != by[k - 1].key;
+	struct analysis_delay *v = calloc((size_t)nd + 1, sizeof *v);
+	if (!v)
+		return ERR_NOMEM;
+	for (uint32_t k = 0, d = 0; k < m; k++) {
+		if (k > 0 && by[k].key != by[k - 1].key)
+			d++;
+		v[d].lop = (uint32_t)by[k].key;
+		pass[by[k].id].delay = d;
+	}
+	*out = v;
+	*n_out = nd;
 	return 0;
 }
 
-/* The delays in lop order (a sweep of the slots), into a->delays. */
-static int
-delays_done(struct analysis *a, struct delays_out *o)
+static void
+delay_add(struct analysis_delay *d, uint64_t cost, uint64_t direct)
 {
-	struct analysis_delay *v = malloc((o->n + 1) * sizeof *v);
-	if (!v)
-		return ERR_NOMEM;
-	size_t m = 0;
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		if (o->slot[l] != TRACE_NONE)
-			v[m++] = o->v[o->slot[l]];
-	a->delays = v;
-	a->n_delays = (uint32_t)m;
-	return 0;
+	if (!d->waits && !cost)
+		return;
+	d->cost += cost;
+	d->direct += direct;
+	d->waits++;
+}
+
+/* The open records, in order, into a->delays. */
+static void
+delays_done(struct analysis *a, struct analysis_delay *v, uint32_t nd)
+{
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < nd; k++)
+		if (v[k].waits)
+			v[m++] = v[k];
+	struct analysis_delay *w = realloc(v, ((size_t)m + 1) * sizeof *v);
+	a->delays = w ? w : v;
+	a->n_delays = m;
 }
 
 int
@@ -331,9 +362,8 @@ explain_delays(struct analysis *a)
 	struct sort_kv *by = NULL;
 	uint32_t *order = NULL;
 	double *inflow = NULL;
-	struct delays_out dl = { 0 };
-	uint32_t *peers = end_peers(a);
-	struct passing g = { .a = a, .peer_of = peers, .pass = pass };
+	uint8_t *peers = end_peers(a);
+	struct passing g = { .a = a, .peer_bytes = peers, .pass = pass };
 	int rc = ERR_NOMEM;
 	if (!pass || !peers || wait_index_build(a, &g.ix))
 		goto out;
@@ -358,29 +388,31 @@ explain_delays(struct analysis *a)
 		goto out;
 	for (uint32_t k = 0; k < n; k++)
 		order[k] = by[k].id;
+	struct analysis_delay *dv = NULL;
+	uint32_t nd = 0;
+	if (delays_number(a, pass, by, &dv, &nd))
+		goto out;
 	recycle_free(by, sz_by);
 	by = NULL;
-	inflow = recycle_calloc((size_t)n + 1, sizeof *inflow);
-	dl.slot = recycle_malloc(((size_t)a->n_lops + 1) * sizeof *dl.slot);
-	if (!inflow || !dl.slot)
+	if (!(inflow = recycle_calloc((size_t)n + 1, sizeof *inflow))) {
+		free(dv);
 		goto out;
-	memset(dl.slot, 0xff, ((size_t)a->n_lops + 1) * sizeof *dl.slot);
+	}
 	/* latest first: the short-term share, and the long-term one from
 	 * what the later waits passed this one */
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t i = order[k];
 		const struct pass *p = &pass[i];
 		struct shares sh = shares_of(p, a->waits[i].time);
-		if (p->delay != TRACE_NONE &&
-		    delay_add(&dl, p->delay, ticks_of(sh.direct + inflow[i] * sh.frac), ticks_of(sh.direct)))
-			goto out;
+		if (p->delay != TRACE_NONE)
+			delay_add(&dv[p->delay], ticks_of(sh.direct + inflow[i] * sh.frac), ticks_of(sh.direct));
 		double on = sh.onward + inflow[i] * (1.0 - sh.frac);
 		for (uint32_t j = 0; j < p->n && p->wd > 0; j++) {
 			uint32_t q = g.t[p->w].v[p->first + j];
 			inflow[q] += on * (double)a->waits[q].time / p->wd;
 		}
 	}
-	/* earliest first: each wait's root */
+	/* earliest first: each wait's root (a delay's lop from its record) */
 	for (uint32_t k = n; k-- > 0;) {
 		uint32_t i = order[k];
 		const struct pass *p = &pass[i];
@@ -392,10 +424,9 @@ explain_delays(struct analysis *a)
 				big = q;
 		}
 		uint32_t via = big != TRACE_NONE && sh.onward > sh.direct ? a->waits[big].root_lop : TRACE_NONE;
-		a->waits[i].root_lop = via != TRACE_NONE ? via : p->delay;
+		a->waits[i].root_lop = via != TRACE_NONE ? via : p->delay != TRACE_NONE ? dv[p->delay].lop : TRACE_NONE;
 	}
-	if (delays_done(a, &dl))
-		goto out;
+	delays_done(a, dv, nd);
 	rc = 0;
 out:
 	wait_index_free(&g.ix);
@@ -404,8 +435,6 @@ out:
 	recycle_free(by, sz_by);
 	recycle_free(order, ((size_t)n + 1) * sizeof *order);
 	recycle_free(inflow, ((size_t)n + 1) * sizeof *inflow);
-	recycle_free(dl.slot, ((size_t)a->n_lops + 1) * sizeof *dl.slot);
-	free(dl.v);
 	for (uint32_t w = 0; w < PAR_MAX; w++)
 		free(g.t[w].v);
 	return rc;
