@@ -263,6 +263,57 @@ polling(void **state)
 	}
 }
 
+/* The chain above with no time in the calls after the waits: rank 1's
+ * wait and rank 0's both end at 102, rank 1 sending to rank 0 as its
+ * receive returns; a later wait of rank 0's (for rank 1's second send)
+ * puts rank 0's waits in a run of exits of their own. Waits are taken
+ * latest first and, among equal exits, the later operation first: rank
+ * 1's (later in lop order) passes on before rank 0's has given it
+ * anything, so rank 2's computation keeps only its direct 90; taken the
+ * other way round, rank 0's 90 would have reached it through rank 1 (a
+ * cost of 180). */
+static void
+equal_exits(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(3);
+	struct build *b;
+	start(d, 0);
+	work(d, 10);
+	b = d->b;
+	assert_int_equal(build_enter(b, 12, d->reg[R_RECV]), 0);
+	assert_int_equal(build_recv(b, 102, 1, 0, 0, 8, UINT64_MAX), 0);
+	assert_int_equal(build_leave(b, 102, d->reg[R_RECV]), 0);
+	d->now = 104;
+	recv_until(d, 1, 1, 160);   /* a later wait on rank 0: exits 161 */
+	start(d, 1);
+	assert_int_equal(build_enter(b, 12, d->reg[R_RECV]), 0);
+	assert_int_equal(build_recv(b, 102, 2, 0, 0, 8, UINT64_MAX), 0);
+	assert_int_equal(build_leave(b, 102, d->reg[R_RECV]), 0);
+	assert_int_equal(build_enter(b, 102, d->reg[R_SEND]), 0);
+	assert_int_equal(build_send(b, 102, 0, 0, 0, 8, UINT64_MAX), 0);
+	assert_int_equal(build_leave(b, 102, d->reg[R_SEND]), 0);
+	d->now = 104;
+	work(d, 50);
+	send(d, 0, 1);              /* 154 */
+	start(d, 2);
+	work(d, 100);
+	send(d, 1, 0);              /* 102 */
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	uint32_t r0 = comm(a, 0, 1), r1 = comm(a, 1, 1), c2 = comm(a, 2, 1) - 1;
+	const struct analysis_wait *w0 = wait_of(a, r0), *w1 = wait_of(a, r1);
+	assert_int_equal(w1->time, 90);
+	assert_int_equal(w0->time, 90);
+	assert_int_equal(w1->root_lop, c2);
+	const struct analysis_delay *dl = analysis_lop_delay(a, c2);
+	assert_non_null(dl);
+	assert_int_equal(dl->direct, 90);
+	assert_int_equal(dl->cost, 90);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 /* A rank whose peer shares the waiting rank's byte: the delay intervals
  * keep a byte of each end's peer and read the message only where the
  * bytes agree, and ranks 0 and 257 have the same byte. Rank 1 receives
@@ -318,6 +369,7 @@ main(void)
 		cmocka_unit_test(lost_arithmetic),
 		cmocka_unit_test(polling),
 		cmocka_unit_test(peer_bytes),
+		cmocka_unit_test(equal_exits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
