@@ -78,18 +78,67 @@ charm_partition_of(const struct charm *c, uint32_t lop)
 	return lop < c->n ? c->pid[lop] : TRACE_NONE;
 }
 
-/* Partition ids from the union-find, in order of smallest lop; each
- * partition's root (the one its id was given for: no second find per
- * lop) and whether it holds a runtime lop, in the same pass (the two
- * grow with the partitions: a lop's worth of each up front cost 5 bytes
- * a lop at the stage's peak). */
+/* Partition ids from the union-find, in order of smallest lop, with
+ * each partition's root (the one its id was given for) and whether it
+ * holds a runtime lop. A set's root is its smallest lop (uf_union), so
+ * where every root is classified, the roots in lop order are the
+ * partitions in order: the workers find each lop's root (uf_find_shared)
+ * and count the roots of their pieces, the pieces' counts give each
+ * piece its first id, and the workers number their roots and then every
+ * lop. Every union joins classified lops (charm_initial, the merges
+ * and the cycles join classified lops or partitions' roots), so a set
+ * with one holds no other; should one not, one core numbers them as
+ * before, giving an id at the first lop met of each set. */
+struct numbering {
+	struct charm *c;
+	uint32_t *rid;                 /* a root's id */
+	struct par_pieces pieces;
+	uint32_t n_pieces;
+	uint32_t count[PAR_PIECES_MAX];        /* each piece's roots, then its first id */
+	int round;                     /* 0: roots; 1: the roots' ids; 2: every lop's */
+	int loose;                     /* a classified lop's root is not */
+};
+
 static int
-number(struct charm *c)
+number_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	free_graph(c);
-	uint32_t *id_of_root = malloc((c->n + 1) * sizeof *id_of_root);
-	if (!id_of_root)
-		return ERR_NOMEM;
+	struct numbering *g = ctx;
+	struct charm *c = g->c;
+	uint32_t k;
+	(void)nw;
+	while (par_take(&g->pieces, w, &k)) {
+		uint32_t from, to, n = 0;
+		par_share(c->n, k, g->n_pieces, &from, &to);
+		for (uint32_t l = from; l < to; l++) {
+			if (g->round == 0) {
+				uint32_t r = c->cls[l] == CLS_NONE ? TRACE_NONE : uf_find_shared(c->u.parent, l);
+				c->pid[l] = r;
+				n += r == l;
+				if (r != TRACE_NONE && c->cls[r] == CLS_NONE)
+					__atomic_store_n(&g->loose, 1, __ATOMIC_RELAXED);
+			} else if (g->round == 1) {
+				if (c->pid[l] == l) {
+					uint32_t id = g->count[k] + n++;
+					g->rid[l] = id;
+					c->root[id] = l;
+				}
+			} else if (c->pid[l] != TRACE_NONE) {
+				uint32_t id = g->rid[c->pid[l]];
+				c->pid[l] = id;
+				if (c->cls[l] == CLS_RT)
+					__atomic_store_n(&c->prt[id], 1, __ATOMIC_RELAXED);
+			}
+		}
+		if (g->round == 0)
+			g->count[k] = n;
+	}
+	return 0;
+}
+
+/* One core's numbering, for a set whose root is unclassified. */
+static int
+number_serial(struct charm *c, uint32_t *id_of_root)
+{
 	memset(id_of_root, 0xff, (c->n + 1) * sizeof *id_of_root);
 	size_t np = 0, cap_root = 0, cap_prt = 0;
 	for (uint32_t l = 0; l < c->n; l++) {
@@ -98,10 +147,8 @@ number(struct charm *c)
 			continue;
 		uint32_t r = uf_find(&c->u, l);
 		if (id_of_root[r] == TRACE_NONE) {
-			if (VEC_GROW(c->root, np, cap_root) || VEC_GROW(c->prt, np, cap_prt)) {
-				free(id_of_root);
+			if (VEC_GROW(c->root, np, cap_root) || VEC_GROW(c->prt, np, cap_prt))
 				return ERR_NOMEM;
-			}
 			c->root[np] = r;
 			c->prt[np] = 0;
 			id_of_root[r] = (uint32_t)np++;
@@ -111,13 +158,48 @@ number(struct charm *c)
 		if (c->cls[l] == CLS_RT)
 			c->prt[id] = 1;
 	}
-	free(id_of_root);
 	c->np = (uint32_t)np;
 	/* one past the last, as the arrays have always had */
 	if (VEC_GROW(c->root, np, cap_root) || VEC_GROW(c->prt, np, cap_prt))
 		return ERR_NOMEM;
 	c->prt[np] = 0;
 	return 0;
+}
+
+static int
+number(struct charm *c)
+{
+	free_graph(c);
+	struct numbering *g = calloc(1, sizeof *g);
+	uint32_t *rid = malloc((c->n + 1) * sizeof *rid);
+	int rc = g && rid ? 0 : ERR_NOMEM;
+	if (!rc) {
+		uint32_t nw = par_workers();
+		*g = (struct numbering){ .c = c, .rid = rid, .n_pieces = PAR_PIECES(nw) };
+		par_pieces_init(&g->pieces, g->n_pieces, nw);
+		par_run(nw, number_worker, g);
+		if (g->loose) {
+			rc = number_serial(c, rid);
+		} else {
+			uint32_t np = 0;
+			for (uint32_t k = 0; k < g->n_pieces; k++) {
+				uint32_t n = g->count[k];
+				g->count[k] = np;
+				np += n;
+			}
+			c->np = np;
+			c->root = malloc(((size_t)np + 1) * sizeof *c->root);
+			c->prt = calloc((size_t)np + 1, sizeof *c->prt);
+			rc = c->root && c->prt ? 0 : ERR_NOMEM;
+			for (g->round = 1; !rc && g->round <= 2; g->round++) {
+				par_pieces_init(&g->pieces, g->n_pieces, nw);
+				par_run(nw, number_worker, g);
+			}
+		}
+	}
+	free(rid);
+	free(g);
+	return rc;
 }
 
 /* Each edge's partitions, a worker per equal share of the edges (two
