@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/par.h"
+
 /* lop -> partition for every lop; returns the partition count. The
  * leading phase, if any, is partition c->np (*init set to 1). */
 static uint32_t
@@ -49,6 +51,45 @@ attach(struct charm *c, uint32_t *part, int *init)
 			*init = 1;
 		}
 	return c->np + (uint32_t)*init;
+}
+
+/* Each partition's counts and leap, a piece of the partitions at a time
+ * on every core (its lops read at random). */
+struct describing {
+	const struct charm *c;
+	const uint32_t *depth;
+	struct par_pieces pieces;
+};
+
+static int
+describe_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct describing *g = ctx;
+	const struct charm *c = g->c;
+	struct analysis *a = c->a;
+	uint32_t k;
+	(void)nw;
+	while (par_take(&g->pieces, w, &k)) {
+		uint32_t p0, p1;
+		par_share(a->n_parts, k, g->pieces.n, &p0, &p1);
+		for (uint32_t p = p0; p < p1; p++) {
+			struct analysis_part *P = &a->parts[p];
+			P->phase = P->phase_region = TRACE_NONE;
+			P->leap = g->depth[p];
+			P->runtime = p < c->np ? c->prt[p] : 0;
+			uint32_t last_tl = TRACE_NONE;
+			for (uint32_t i = a->part_lop_first[p]; i < a->part_lop_first[p + 1]; i++) {
+				uint32_t l = a->part_lops[i];
+				P->lop_count++;
+				P->comm_count += c->cls[l] != CLS_NONE;
+				if (a->lop_tl[l] != last_tl) {
+					P->ranks++;
+					last_tl = a->lop_tl[l];
+				}
+			}
+		}
+	}
+	return 0;
 }
 
 int
@@ -86,13 +127,8 @@ charm_parts_finalize(struct charm *c)
 	    !a->part_order || !depth || !indeg || !stamp)
 		goto out;
 	/* lops grouped by partition, in lop (timeline, then time) order */
-	for (uint32_t l = 0; l < n; l++)
-		a->part_lop_first[a->lop_part[l] + 1]++;
-	for (uint32_t p = 0; p < np; p++)
-		a->part_lop_first[p + 1] += a->part_lop_first[p];
-	memcpy(indeg, a->part_lop_first, (size_t)np * sizeof *indeg);
-	for (uint32_t l = 0; l < n; l++)
-		a->part_lops[indeg[a->lop_part[l]]++] = l;
+	if ((rc = partition_lists(a, 0)))
+		goto out;
 	/* the DAG: the stages' edges, then the leading phase's */
 	memcpy(a->dag_first, c->first, ((size_t)c->np + 1) * sizeof *a->dag_first);
 	memcpy(a->dag_succ, c->succ, (size_t)c->first[c->np] * sizeof *a->dag_succ);
@@ -114,23 +150,9 @@ charm_parts_finalize(struct charm *c)
 	}
 	if ((rc = dag_depths(np, a->dag_first, a->dag_succ, depth, a->part_order, indeg)))
 		goto out;
-	for (uint32_t p = 0; p < np; p++) {
-		struct analysis_part *P = &a->parts[p];
-		P->phase = P->phase_region = TRACE_NONE;
-		P->leap = depth[p];
-		P->runtime = p < c->np ? c->prt[p] : 0;
-		uint32_t last_tl = TRACE_NONE;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k];
-			P->lop_count++;
-			P->comm_count += c->cls[l] != CLS_NONE;
-			if (a->lop_tl[l] != last_tl) {
-				P->ranks++;
-				last_tl = a->lop_tl[l];
-			}
-		}
-	}
-	rc = 0;
+	struct describing g = { .c = c, .depth = depth };
+	par_pieces_init(&g.pieces, PAR_PIECES(par_workers()), par_workers());
+	rc = par_run(par_workers(), describe_worker, &g);
 out:
 	free(depth);
 	free(indeg);

@@ -369,6 +369,12 @@ int partition_order(struct analysis *a);
  * within a step) into order[n_parts]. Returns 0 or ERR_NOMEM. */
 int parts_by_first_step(const struct analysis *a, uint32_t *order);
 
+/* a->part_lop_first (n_parts + 1, allocated) and a->part_lops (n_lops,
+ * allocated): each partition's lops in lop order, from a->lop_part
+ * (TRACE_NONE: in none), on every core; with attach, each computation
+ * lop attached first (lops_attach_computation). 0 or ERR_NOMEM. */
+int partition_lists(struct analysis *a, int attach);
+
 /* Renumbers partitions in order of their first global step. */
 int partition_renumber(struct analysis *a);
 

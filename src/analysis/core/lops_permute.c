@@ -10,20 +10,44 @@
 #include "analysis_impl.h"
 
 #include <stdlib.h>
-#include <string.h>
+
+#include "base/par.h"
+
+/* The per-lop arrays in the new order, on every core: a share of the
+ * lops each, then of the ops (op_lop). */
+struct permuting {
+	struct analysis *a;
+	const uint32_t *old;
+	uint32_t *newid, *first, *last;
+	uint8_t *kind;
+	uint32_t *arr[4], *from[4];   /* lop_part, lop_step, lop_phase, lop_phase_region */
+	int round;                    /* 0: the lops; 1: op_lop */
+};
 
 static int
-permute_u32(uint32_t **arr, const uint32_t *old, uint32_t n)
+permute_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	if (!*arr)
+	struct permuting *g = ctx;
+	struct analysis *a = g->a;
+	uint32_t i0, i1;
+	if (g->round) {
+		par_share(a->n_ops, w, nw, &i0, &i1);
+		for (uint32_t op = i0; op < i1; op++)
+			a->op_lop[op] = g->newid[a->op_lop[op]];
 		return 0;
-	uint32_t *x = malloc(((size_t)n + 1) * sizeof *x);
-	if (!x)
-		return ERR_NOMEM;
-	for (uint32_t l = 0; l < n; l++)
-		x[l] = (*arr)[old[l]];
-	free(*arr);
-	*arr = x;
+	}
+	par_share(a->n_lops, w, nw, &i0, &i1);
+	for (uint32_t l = i0; l < i1; l++) {
+		uint32_t o = g->old[l];
+		g->newid[o] = l;
+		g->first[l] = lop_first_op(a, o);
+		if (g->last)
+			g->last[l] = lop_last_op(a, o);
+		g->kind[l] = a->lop_kind[o];
+		for (int k = 0; k < 4; k++)
+			if (g->arr[k])
+				g->arr[k][l] = g->from[k][o];
+	}
 	return 0;
 }
 
@@ -32,57 +56,44 @@ lops_permute(struct analysis *a, const uint32_t *old)
 {
 	uint32_t n = a->n_lops;
 	int single = !a->op_last_of_lop && (a->op_of_lop || a->lop_op[n] == n);
-	uint32_t *newid = malloc(((size_t)n + 1) * sizeof *newid);
-	uint32_t *first = malloc(((size_t)n + 1) * sizeof *first);
-	uint32_t *last = single ? NULL : malloc(((size_t)n + 1) * sizeof *last);
-	uint8_t *kind = malloc((size_t)n + 1);
-	if (!newid || !first || (!single && !last) || !kind) {
-		free(newid);
-		free(first);
-		free(last);
-		free(kind);
-		return ERR_NOMEM;
+	uint32_t **arrs[4] = { &a->lop_part, &a->lop_step, &a->lop_phase, &a->lop_phase_region };
+	struct permuting g = { .a = a, .old = old, .newid = malloc(((size_t)n + 1) * sizeof *g.newid),
+			       .first = malloc(((size_t)n + 1) * sizeof *g.first),
+			       .last = single ? NULL : malloc(((size_t)n + 1) * sizeof *g.last),
+			       .kind = malloc((size_t)n + 1) };
+	int rc = g.newid && g.first && (single || g.last) && g.kind ? 0 : ERR_NOMEM;
+	for (int k = 0; k < 4 && !rc; k++) {
+		g.from[k] = *arrs[k];
+		if (g.from[k] && !(g.arr[k] = malloc(((size_t)n + 1) * sizeof *g.arr[k])))
+			rc = ERR_NOMEM;
 	}
-	for (uint32_t l = 0; l < n; l++) {
-		uint32_t o = old[l];
-		newid[o] = l;
-		first[l] = lop_first_op(a, o);
-		if (last)
-			last[l] = lop_last_op(a, o);
-		kind[l] = a->lop_kind[o];
-	}
-	int rc = permute_u32(&a->lop_part, old, n);
-	if (!rc)
-		rc = permute_u32(&a->lop_step, old, n);
-	if (!rc)
-		rc = permute_u32(&a->lop_phase, old, n);
-	if (!rc)
-		rc = permute_u32(&a->lop_phase_region, old, n);
 	if (rc) {
-		free(newid);
-		free(first);
-		free(last);
-		free(kind);
+		free(g.newid);
+		free(g.first);
+		free(g.last);
+		free(g.kind);
+		for (int k = 0; k < 4; k++)
+			free(g.arr[k]);
 		return rc;
 	}
-	for (uint32_t op = 0; op < a->n_ops; op++)
-		a->op_lop[op] = newid[a->op_lop[op]];
+	uint32_t nw = par_workers();
+	par_run(nw, permute_worker, &g);
+	g.round = 1;
+	par_run(nw, permute_worker, &g);
+	for (int k = 0; k < 4; k++)
+		if (g.from[k]) {
+			free(*arrs[k]);
+			*arrs[k] = g.arr[k];
+		}
 	free(a->op_of_lop);
 	free(a->op_last_of_lop);
 	free(a->lop_kind);
-	a->op_of_lop = first;
-	a->op_last_of_lop = last;
-	a->lop_kind = kind;
+	a->op_of_lop = g.first;
+	a->op_last_of_lop = g.last;
+	a->lop_kind = g.kind;
+	free(g.newid);
 	/* partitions' lop lists, again in lop order */
-	free(newid);
-	if (a->lop_part && a->part_lops) {
-		uint32_t *fill = malloc(((size_t)a->n_parts + 1) * sizeof *fill);
-		if (!fill)
-			return ERR_NOMEM;
-		memcpy(fill, a->part_lop_first, (size_t)a->n_parts * sizeof *fill);
-		for (uint32_t l = 0; l < n; l++)
-			a->part_lops[fill[a->lop_part[l]]++] = l;
-		free(fill);
-	}
+	if (a->lop_part && a->part_lops)
+		return partition_lists(a, 0);
 	return 0;
 }

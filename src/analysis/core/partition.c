@@ -119,13 +119,14 @@ build_graph(struct analysis *a)
 }
 
 /* The lists of each partition's lops, on every core: worker w takes a
- * share of the lops, attaches its computation lops, counts its lops of
- * each partition (cnt[w]), then writes them where the shares before it
- * end within each partition, so each list is in lop order. */
+ * share of the lops, attaches its computation lops (with attach),
+ * counts its lops of each partition (cnt[w]), then writes them where the
+ * shares before it end within each partition, so each list is in lop
+ * order. */
 struct listing {
 	struct analysis *a;
 	uint32_t *cnt[PAR_MAX];
-	int fill;
+	int fill, attach;
 };
 
 static int
@@ -141,11 +142,44 @@ list_worker(void *ctx, uint32_t w, uint32_t nw)
 				a->part_lops[cnt[a->lop_part[l]]++] = l;
 		return 0;
 	}
-	lops_attach_computation(a, l0, l1);
+	if (g->attach)
+		lops_attach_computation(a, l0, l1);
 	for (uint32_t l = l0; l < l1; l++)
 		if (a->lop_part[l] != TRACE_NONE)
 			cnt[a->lop_part[l]]++;
 	return 0;
+}
+
+int
+partition_lists(struct analysis *a, int attach)
+{
+	uint32_t np = a->n_parts, nw = par_workers();
+	struct listing g = { .a = a, .attach = attach };
+	int rc = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		g.cnt[w] = calloc((size_t)np + 1, sizeof *g.cnt[w]);
+		rc = g.cnt[w] ? 0 : ERR_NOMEM;
+	}
+	if (!rc)
+		rc = par_run(nw, list_worker, &g);
+	if (!rc) {
+		/* each worker's counts become where it starts writing */
+		uint32_t at = 0;
+		for (uint32_t p = 0; p < np; p++) {
+			a->part_lop_first[p] = at;
+			for (uint32_t w = 0; w < nw; w++) {
+				uint32_t c = g.cnt[w][p];
+				g.cnt[w][p] = at;
+				at += c;
+			}
+		}
+		a->part_lop_first[np] = at;
+		g.fill = 1;
+		rc = par_run(nw, list_worker, &g);
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		free(g.cnt[w]);
+	return rc;
 }
 
 void
@@ -222,32 +256,9 @@ number_partitions(struct analysis *a, struct uf *u)
 	free(a->part_lops);
 	a->part_lop_first = malloc((np + 2) * sizeof *a->part_lop_first);
 	a->part_lops = recycle_malloc((n + 1) * sizeof *a->part_lops);
-	struct listing g = { .a = a };
-	int rc = a->part_lop_first && a->part_lops ? 0 : ERR_NOMEM;
-	for (uint32_t w = 0; w < nw && !rc; w++) {
-		g.cnt[w] = calloc((size_t)np + 1, sizeof *g.cnt[w]);
-		rc = g.cnt[w] ? 0 : ERR_NOMEM;
-	}
-	if (!rc)
-		rc = par_run(nw, list_worker, &g);
-	if (!rc) {
-		/* each worker's counts become where it starts writing */
-		uint32_t at = 0;
-		for (uint32_t p = 0; p < np; p++) {
-			a->part_lop_first[p] = at;
-			for (uint32_t w = 0; w < nw; w++) {
-				uint32_t c = g.cnt[w][p];
-				g.cnt[w][p] = at;
-				at += c;
-			}
-		}
-		a->part_lop_first[np] = at;
-		g.fill = 1;
-		rc = par_run(nw, list_worker, &g);
-	}
-	for (uint32_t w = 0; w < nw; w++)
-		free(g.cnt[w]);
-	return rc;
+	if (!a->part_lop_first || !a->part_lops)
+		return ERR_NOMEM;
+	return partition_lists(a, 1);
 }
 
 int
