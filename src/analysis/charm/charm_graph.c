@@ -202,88 +202,126 @@ number(struct charm *c)
 	return rc;
 }
 
-/* Each edge's partitions, a worker per equal share of the edges (two
- * reads of pid at random, the stage's cost: once per edge, on every
- * core). */
-struct edge_parts {
-	const struct charm *c;
-	uint32_t *pa, *pb;
+/* Deduplicated successor lists from the edges: their targets grouped by
+ * source partition in edge order, then each source's distinct targets,
+ * an edge inside one partition dropped. On every core: each worker reads
+ * its equal share of the edges' partitions (two reads of pid at random)
+ * and counts them per source, the counts give each worker where its
+ * targets of each source go (after the shares before it: edge order),
+ * then the sources are taken a piece at a time, a stamp per target
+ * keeping the first of each (a stamp array per worker). */
+struct succ_build {
+	struct charm *c;
+	uint32_t *pa, *pb, *to, *by_src;
+	uint32_t *cnt[PAR_MAX], *stamp[PAR_MAX];
+	struct par_pieces pieces;
+	uint32_t n_pieces;
+	int round;                 /* 0: count; 1: group; 2: count distinct; 3: fill */
 };
 
 static int
-edge_parts_worker(void *ctx, uint32_t w, uint32_t nw)
+succ_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	struct edge_parts *g = ctx;
-	const struct charm *c = g->c;
+	struct succ_build *g = ctx;
+	struct charm *c = g->c;
 	uint32_t from, to;
-	par_share((uint32_t)c->n_e, w, nw, &from, &to);
-	for (uint32_t i = from; i < to; i++) {
-		g->pa[i] = c->pid[c->e[i].a];
-		g->pb[i] = c->pid[c->e[i].b];
+	if (g->round <= 1) {
+		par_share((uint32_t)c->n_e, w, nw, &from, &to);
+		uint32_t *cnt = g->cnt[w];
+		for (uint32_t i = from; i < to; i++) {
+			if (g->round == 0) {
+				g->pa[i] = c->pid[c->e[i].a];
+				g->pb[i] = c->pid[c->e[i].b];
+				if (g->pa[i] != TRACE_NONE)
+					cnt[g->pa[i]]++;
+			} else if (g->pa[i] != TRACE_NONE) {
+				g->to[cnt[g->pa[i]]++] = g->pb[i];
+			}
+		}
+		return 0;
+	}
+	uint32_t k, *stamp = g->stamp[w];
+	while (par_take(&g->pieces, w, &k)) {
+		par_share(c->np, k, g->n_pieces, &from, &to);
+		for (uint32_t p = from; p < to; p++) {
+			uint32_t n = 0;
+			for (uint32_t i = g->by_src[p]; i < g->by_src[p + 1]; i++) {
+				uint32_t q = g->to[i];
+				if (q == TRACE_NONE || q == p || stamp[q] == p)
+					continue;
+				stamp[q] = p;
+				if (g->round == 3)
+					c->succ[c->first[p] + n] = q;
+				n++;
+			}
+			if (g->round == 2)
+				c->first[p + 1] = n;
+		}
 	}
 	return 0;
 }
 
-/* Deduplicated successor lists from the edges (their targets grouped by
- * source partition in edge order, then two passes with a stamp per
- * source; an edge inside one partition is dropped). */
 static int
 successors(struct charm *c)
 {
-	uint32_t np = c->np;
+	uint32_t np = c->np, nw = par_workers();
+	struct succ_build *g = calloc(1, sizeof *g);
 	c->first = calloc((size_t)np + 2, sizeof *c->first);
-	uint32_t *stamp = malloc(((size_t)np + 1) * sizeof *stamp);
-	uint32_t *by_src = calloc((size_t)np + 2, sizeof *by_src);
-	struct edge_parts g = { c, malloc((c->n_e + 1) * sizeof *g.pa),
-				malloc((c->n_e + 1) * sizeof *g.pb) };
-	uint32_t *to = malloc((c->n_e + 1) * sizeof *to);
 	int rc = ERR_NOMEM;
-	if (!c->first || !stamp || !by_src || !g.pa || !g.pb || !to || c->n_e >= UINT32_MAX)
+	if (!g || !c->first || c->n_e >= UINT32_MAX)
 		goto out;
-	par_run(par_workers(), edge_parts_worker, &g);
-	/* group the edges' targets by source partition */
-	for (size_t i = 0; i < c->n_e; i++)
-		if (g.pa[i] != TRACE_NONE)
-			by_src[g.pa[i] + 1]++;
-	for (uint32_t p = 0; p < np; p++)
-		by_src[p + 1] += by_src[p];
-	for (size_t i = 0; i < c->n_e; i++)
-		if (g.pa[i] != TRACE_NONE)
-			to[by_src[g.pa[i]]++] = g.pb[i];
-	for (uint32_t p = np; p > 0; p--)
-		by_src[p] = by_src[p - 1];
-	by_src[0] = 0;
-	memset(stamp, 0xff, ((size_t)np + 1) * sizeof *stamp);
-	for (uint32_t p = 0; p < np; p++)
-		for (uint32_t k = by_src[p]; k < by_src[p + 1]; k++) {
-			uint32_t q = to[k];
-			if (q == TRACE_NONE || q == p || stamp[q] == p)
-				continue;
-			stamp[q] = p;
-			c->first[p + 1]++;
-		}
-	for (uint32_t p = 0; p < np; p++)
-		c->first[p + 1] += c->first[p];
-	c->succ = malloc(((size_t)c->first[np] + 1) * sizeof *c->succ);
-	if (!c->succ)
+	g->c = c;
+	g->n_pieces = PAR_PIECES(nw);
+	g->pa = malloc((c->n_e + 1) * sizeof *g->pa);
+	g->pb = malloc((c->n_e + 1) * sizeof *g->pb);
+	g->to = malloc((c->n_e + 1) * sizeof *g->to);
+	g->by_src = malloc(((size_t)np + 2) * sizeof *g->by_src);
+	if (!g->pa || !g->pb || !g->to || !g->by_src)
 		goto out;
-	memset(stamp, 0xff, ((size_t)np + 1) * sizeof *stamp);
-	uint32_t fill = 0;
-	for (uint32_t p = 0; p < np; p++)
-		for (uint32_t k = by_src[p]; k < by_src[p + 1]; k++) {
-			uint32_t q = to[k];
-			if (q == TRACE_NONE || q == p || stamp[q] == p)
-				continue;
-			stamp[q] = p;
-			c->succ[fill++] = q;
+	for (uint32_t w = 0; w < nw; w++) {
+		g->cnt[w] = calloc((size_t)np + 1, sizeof *g->cnt[w]);
+		g->stamp[w] = malloc(((size_t)np + 1) * sizeof *g->stamp[w]);
+		if (!g->cnt[w] || !g->stamp[w])
+			goto out;
+		memset(g->stamp[w], 0xff, ((size_t)np + 1) * sizeof *g->stamp[w]);
+	}
+	par_run(nw, succ_worker, g);
+	/* each worker's counts become where its targets of a source go */
+	uint32_t at = 0;
+	for (uint32_t p = 0; p < np; p++) {
+		g->by_src[p] = at;
+		for (uint32_t w = 0; w < nw; w++) {
+			uint32_t n = g->cnt[w][p];
+			g->cnt[w][p] = at;
+			at += n;
 		}
+	}
+	g->by_src[np] = at;
+	for (g->round = 1; g->round <= 3; g->round++) {
+		if (g->round == 3) {
+			for (uint32_t p = 0; p < np; p++)
+				c->first[p + 1] += c->first[p];
+			if (!(c->succ = malloc(((size_t)c->first[np] + 1) * sizeof *c->succ)))
+				goto out;
+			for (uint32_t w = 0; w < nw; w++)
+				memset(g->stamp[w], 0xff, ((size_t)np + 1) * sizeof *g->stamp[w]);
+		}
+		par_pieces_init(&g->pieces, g->n_pieces, nw);
+		par_run(nw, succ_worker, g);
+	}
 	rc = 0;
 out:
-	free(stamp);
-	free(by_src);
-	free(g.pa);
-	free(g.pb);
-	free(to);
+	if (g) {
+		free(g->pa);
+		free(g->pb);
+		free(g->to);
+		free(g->by_src);
+		for (uint32_t w = 0; w < PAR_MAX; w++) {
+			free(g->cnt[w]);
+			free(g->stamp[w]);
+		}
+	}
+	free(g);
 	return rc;
 }
 
