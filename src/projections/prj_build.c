@@ -176,21 +176,79 @@ match(struct builder *b)
 	return 0;
 }
 
+/* The creations' first message ids and the messages' empty records,
+ * on every core: each PE's creations counted (their messages: one a
+ * delivery, one without any), the counts summed into each PE's first id
+ * on one core, then each PE's ids given and the records cleared a share
+ * at a time (the records' pages first touched on every core). */
+struct msg_ids {
+	struct builder *b;
+	uint64_t *base;            /* per PE: its messages, then its first id */
+	uint64_t *unsent;          /* per PE: creations delivered nowhere */
+	uint64_t n;
+	int round;                 /* 0: count; 1: ids; 2: clear the records */
+};
+
+static int
+ids_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct msg_ids *g = ctx;
+	struct builder *b = g->b;
+	uint32_t from, to;
+	if (g->round == 2) {
+		par_share((uint32_t)g->n, w, nw, &from, &to);
+		for (uint32_t m = from; m < to; m++)
+			b->t->msgs[m] = (struct trace_msg){ .send_op = TRACE_NONE, .recv_op = TRACE_NONE,
+							    .send_done_op = TRACE_NONE,
+							    .sender = TRACE_NONE,
+							    .receiver = TRACE_NONE, .comm = TRACE_NONE };
+		return 0;
+	}
+	par_share(b->pes, w, nw, &from, &to);
+	for (uint32_t pe = from; pe < to; pe++) {
+		uint64_t n = g->round ? g->base[pe] : 0, unsent = 0;
+		for (size_t c = 0; c < b->r->logs[pe].n_cres; c++) {
+			if (g->round)
+				b->msg_first[pe][c] = (uint32_t)(n < NONE ? n : NONE);
+			n += b->deliv[pe][c] ? b->deliv[pe][c] : 1;
+			unsent += !b->deliv[pe][c];
+			if (g->round)
+				b->deliv[pe][c] = 0;          /* now the fill cursor */
+		}
+		if (!g->round) {
+			g->base[pe] = n;
+			g->unsent[pe] = unsent;
+		}
+	}
+	return 0;
+}
+
 /* Message ids: each creation's deliveries together (one message if it
  * started nothing), then the executions whose creation is unknown. */
 static int
 number_msgs(struct builder *b)
 {
 	struct prj_reader *r = b->r;
+	uint32_t nw = par_workers();
+	struct msg_ids g = { .b = b, .base = malloc(((size_t)b->pes + 1) * sizeof *g.base),
+			     .unsent = malloc(((size_t)b->pes + 1) * sizeof *g.unsent) };
+	if (!g.base || !g.unsent) {
+		free(g.base);
+		free(g.unsent);
+		return ERR_NOMEM;
+	}
+	par_run(nw, ids_worker, &g);
 	uint64_t n = 0;
-	for (uint32_t pe = 0; pe < b->pes; pe++)
-		for (size_t c = 0; c < r->logs[pe].n_cres; c++) {
-			b->msg_first[pe][c] = (uint32_t)(n < NONE ? n : NONE);
-			n += b->deliv[pe][c] ? b->deliv[pe][c] : 1;
-			if (!b->deliv[pe][c])
-				r->t->info.warnings[WARN_UNMATCHED_SEND]++;
-			b->deliv[pe][c] = 0;          /* now the fill cursor */
-		}
+	for (uint32_t pe = 0; pe < b->pes; pe++) {
+		uint64_t k = g.base[pe];
+		g.base[pe] = n;
+		n += k;
+		r->t->info.warnings[WARN_UNMATCHED_SEND] += g.unsent[pe];
+	}
+	g.round = 1;
+	par_run(nw, ids_worker, &g);
+	free(g.base);
+	free(g.unsent);
 	for (uint32_t pe = 0; pe < b->pes; pe++)
 		for (size_t i = 0; i < r->logs[pe].n_execs; i++) {
 			const struct prj_exec *x = &r->logs[pe].execs[i];
@@ -209,14 +267,14 @@ number_msgs(struct builder *b)
 		return ERR_LIMIT;
 	b->n_msgs = n;
 	struct trace *t = b->t;
-	t->msgs = calloc(n + 1, sizeof *t->msgs);
+	t->msgs = malloc((n + 1) * sizeof *t->msgs);
 	if (!t->msgs)
 		return ERR_NOMEM;
+	memset(&t->msgs[n], 0, sizeof t->msgs[n]);
 	t->n_msgs = t->cap_msgs = n;
-	for (uint64_t m = 0; m < n; m++)
-		t->msgs[m] = (struct trace_msg){ .send_op = TRACE_NONE, .recv_op = TRACE_NONE,
-						 .send_done_op = TRACE_NONE, .sender = TRACE_NONE,
-						 .receiver = TRACE_NONE, .comm = TRACE_NONE };
+	g.n = n;
+	g.round = 2;
+	par_run(nw, ids_worker, &g);
 	return 0;
 }
 
@@ -735,6 +793,37 @@ fill_msgs(struct builder *b)
 }
 
 /* PEs, idle intervals, chare PE counts, and the trace's summary. */
+/* A share of the timelines each: their ops counted per PE, and each
+ * chare's PEs (a stamp per PE). */
+struct pe_counts {
+	struct trace *t;
+	uint32_t pes;
+	uint32_t *ops[PAR_MAX], *stamp[PAR_MAX];
+};
+
+static int
+pe_count_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct pe_counts *g = ctx;
+	struct trace *t = g->t;
+	uint32_t from, to, *ops = g->ops[w], *stamp = g->stamp[w];
+	memset(stamp, 0xff, ((size_t)g->pes + 1) * sizeof *stamp);
+	par_share(t->n_timelines, w, nw, &from, &to);
+	for (uint32_t tl = from; tl < to; tl++) {
+		const struct trace_timeline *x = &t->timelines[tl];
+		uint32_t n = 0;
+		for (uint32_t o = x->op_first; o < x->op_first + x->op_count; o++) {
+			ops[t->op_pe[o]]++;
+			if (stamp[t->op_pe[o]] != tl) {
+				stamp[t->op_pe[o]] = tl;
+				n++;
+			}
+		}
+		t->chares[tl].pes = n ? n : 1;
+	}
+	return 0;
+}
+
 static int
 fill_pes(struct builder *b)
 {
@@ -772,25 +861,24 @@ fill_pes(struct builder *b)
 			any = 1;
 		}
 	}
-	for (uint32_t o = 0; o < t->n_oprec; o++)
-		t->pes[t->op_pe[o]].ops++;
-	/* how many PEs each chare ran on */
-	uint32_t *stamp = malloc(((size_t)b->pes + 1) * sizeof *stamp);
-	if (!stamp)
-		return ERR_NOMEM;
-	memset(stamp, 0xff, ((size_t)b->pes + 1) * sizeof *stamp);
-	for (uint32_t tl = 0; tl < t->n_timelines; tl++) {
-		const struct trace_timeline *x = &t->timelines[tl];
-		uint32_t n = 0;
-		for (uint32_t o = x->op_first; o < x->op_first + x->op_count; o++)
-			if (stamp[t->op_pe[o]] != tl) {
-				stamp[t->op_pe[o]] = tl;
-				n++;
-			}
-		t->chares[tl].pes = n ? n : 1;
+	/* each PE's ops and how many PEs each chare ran on, on every core */
+	struct pe_counts g = { .t = t, .pes = b->pes };
+	uint32_t nw = par_workers();
+	int rc = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		g.ops[w] = calloc((size_t)b->pes + 1, sizeof *g.ops[w]);
+		g.stamp[w] = malloc(((size_t)b->pes + 1) * sizeof *g.stamp[w]);
+		rc = g.ops[w] && g.stamp[w] ? 0 : ERR_NOMEM;
 	}
-	free(stamp);
-	return 0;
+	if (!rc)
+		par_run(nw, pe_count_worker, &g);
+	for (uint32_t w = 0; w < nw; w++) {
+		for (uint32_t pe = 0; !rc && pe < b->pes; pe++)
+			t->pes[pe].ops += g.ops[w][pe];
+		free(g.ops[w]);
+		free(g.stamp[w]);
+	}
+	return rc;
 }
 
 static void
