@@ -32,6 +32,7 @@
 
 #include "base/par.h"
 #include "base/sort.h"
+#include "base/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,37 +64,52 @@ struct stepper {
 	uint32_t *ord;             /* pieces in chare order */
 	uint32_t *indeg, *queue, *next_in_chare;
 	uint32_t *by_time;         /* list indices by time, for stalls */
+	/* each list index's links inside the phase, in the order of its
+	 * ends: its receives' list indices (rcv[rcv_first[i] ..]) and its
+	 * senders' lops (snd[snd_first[i] ..]) */
+	uint32_t *rcv_first, *snd_first, *rcv, *snd;
+	size_t n_rcv, cap_rcv, n_snd, cap_snd;
 	uint32_t n_list, n_pc;
 	uint64_t relaxed;
 	uint64_t scanned;          /* lops the stalls' cursor passed (a->stall_scans) */
 };
 
-/* The usable senders of lop l inside phase p: calls fn for each. */
-#define FOR_SENDERS(s, l, p, body) do { \
-	uint32_t n_e_; \
-	const struct trace_end *e_ = lop_ends((s)->a, (l), &n_e_); \
-	for (uint32_t i_ = 0; i_ < n_e_; i_++) { \
-		if (e_[i_].role != END_RECV || !msg_ok((s)->a, e_[i_].id)) \
-			continue; \
-		uint32_t src = (s)->a->op_lop[(s)->a->msgs[e_[i_].id].send_op]; \
-		if (src == (l) || (s)->a->lop_part[src] != (p)) \
-			continue; \
-		body; \
-	} \
-} while (0)
-
-#define FOR_RECEIVERS(s, l, p, body) do { \
-	uint32_t n_e_; \
-	const struct trace_end *e_ = lop_ends((s)->a, (l), &n_e_); \
-	for (uint32_t i_ = 0; i_ < n_e_; i_++) { \
-		if (e_[i_].role != END_SEND || !msg_ok((s)->a, e_[i_].id)) \
-			continue; \
-		uint32_t dst = (s)->a->op_lop[(s)->a->msgs[e_[i_].id].recv_op]; \
-		if (dst == (l) || (s)->a->lop_part[dst] != (p)) \
-			continue; \
-		body; \
-	} \
-} while (0)
+/* Each lop's usable links inside phase p, read once from its ends (the
+ * two replays and their visits walk them four to six times): the
+ * receives of its sends and the senders of its receives, each in its
+ * ends' order, without itself and what lies outside the phase. */
+static int
+phase_links(struct stepper *s, uint32_t p)
+{
+	const struct analysis *a = s->a;
+	s->n_rcv = s->n_snd = 0;
+	for (uint32_t i = 0; i < s->n_list; i++) {
+		uint32_t l = s->list[i], n_e;
+		s->rcv_first[i] = (uint32_t)s->n_rcv;
+		s->snd_first[i] = (uint32_t)s->n_snd;
+		const struct trace_end *e = lop_ends(a, l, &n_e);
+		for (uint32_t k = 0; k < n_e; k++) {
+			if ((e[k].role != END_SEND && e[k].role != END_RECV) || !msg_ok(a, e[k].id))
+				continue;
+			const struct trace_msg *m = &a->msgs[e[k].id];
+			uint32_t o = a->op_lop[e[k].role == END_SEND ? m->recv_op : m->send_op];
+			if (o == l || a->lop_part[o] != p)
+				continue;
+			if (e[k].role == END_SEND) {
+				if (VEC_GROW(s->rcv, s->n_rcv, s->cap_rcv))
+					return ERR_NOMEM;
+				s->rcv[s->n_rcv++] = s->pos[o];
+			} else {
+				if (VEC_GROW(s->snd, s->n_snd, s->cap_snd))
+					return ERR_NOMEM;
+				s->snd[s->n_snd++] = o;
+			}
+		}
+	}
+	s->rcv_first[s->n_list] = (uint32_t)s->n_rcv;
+	s->snd_first[s->n_list] = (uint32_t)s->n_snd;
+	return 0;
+}
 
 static int
 in_serial(const struct stepper *s, uint32_t l)
@@ -168,8 +184,8 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 		todo++;
 		if (next[i] != TRACE_NONE)
 			s->indeg[next[i]]++;
-		uint32_t l = s->list[i];
-		FOR_RECEIVERS(s, l, p, s->indeg[s->pos[dst]]++);
+		for (uint32_t k = s->rcv_first[i]; k < s->rcv_first[i + 1]; k++)
+			s->indeg[s->rcv[k]]++;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (!s->indeg[i])
@@ -202,11 +218,11 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 		uint32_t nx = next[i];
 		if (nx != TRACE_NONE && s->indeg[nx] != UINT32_MAX && --s->indeg[nx] == 0)
 			s->queue[tail++] = nx;
-		FOR_RECEIVERS(s, l, p, {
-			uint32_t j = s->pos[dst];
+		for (uint32_t k = s->rcv_first[i]; k < s->rcv_first[i + 1]; k++) {
+			uint32_t j = s->rcv[k];
 			if (s->indeg[j] != UINT32_MAX && --s->indeg[j] == 0)
 				s->queue[tail++] = j;
-		});
+		}
 	}
 	return 0;
 }
@@ -216,13 +232,16 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 static void
 visit_w(struct stepper *s, uint32_t p, uint32_t l)
 {
+	(void)p;
 	uint32_t i = s->pos[l], w = 0;
 	const struct piece *pc = &s->pc[s->piece_of[l]];
 	if (i > pc->first) {
 		uint32_t prev = s->list[i - 1];
 		w = s->w[prev] + (is_event(s, prev) ? 1 : 0);
 	}
-	FOR_SENDERS(s, l, p, if (s->w[src] + 1 > w) w = s->w[src] + 1);
+	for (uint32_t k = s->snd_first[i]; k < s->snd_first[i + 1]; k++)
+		if (s->w[s->snd[k]] + 1 > w)
+			w = s->w[s->snd[k]] + 1;
 	s->w[l] = w;
 }
 
@@ -231,11 +250,17 @@ visit_w(struct stepper *s, uint32_t p, uint32_t l)
 static void
 visit_step(struct stepper *s, uint32_t p, uint32_t l)
 {
+	(void)p;
 	uint32_t step = s->local[l];
 	uint32_t nx = s->next_in_chare[s->pos[l]];
 	if (nx != TRACE_NONE && s->local[s->list[nx]] < step + 1)
 		s->local[s->list[nx]] = step + 1;
-	FOR_RECEIVERS(s, l, p, if (s->local[dst] < step + 1) s->local[dst] = step + 1);
+	uint32_t i = s->pos[l];
+	for (uint32_t k = s->rcv_first[i]; k < s->rcv_first[i + 1]; k++) {
+		uint32_t dst = s->list[s->rcv[k]];
+		if (s->local[dst] < step + 1)
+			s->local[dst] = step + 1;
+	}
 }
 
 /* A piece's key: the w of its first event, who invoked it, from where. */
@@ -345,6 +370,8 @@ static int
 step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 {
 	make_pieces(s, p);
+	if (phase_links(s, p))
+		return ERR_NOMEM;
 	uint32_t n = s->n_list;
 	if (s->reorder) {
 		/* within pieces only, for w */
@@ -559,7 +586,13 @@ scratch_alloc(struct stepper *s, uint32_t most)
 	s->queue = malloc(((size_t)most + 1) * sizeof *s->queue);
 	s->next_in_chare = malloc(((size_t)most + 1) * sizeof *s->next_in_chare);
 	s->by_time = malloc(((size_t)most + 1) * sizeof *s->by_time);
-	return s->list && s->pc && s->ord && s->indeg && s->queue && s->next_in_chare && s->by_time ? 0
+	s->rcv_first = malloc(((size_t)most + 1) * sizeof *s->rcv_first);
+	s->snd_first = malloc(((size_t)most + 1) * sizeof *s->snd_first);
+	s->rcv = s->snd = NULL;
+	s->n_rcv = s->cap_rcv = s->n_snd = s->cap_snd = 0;
+	return s->list && s->pc && s->ord && s->indeg && s->queue && s->next_in_chare && s->by_time &&
+			s->rcv_first && s->snd_first
+		? 0
 		: ERR_NOMEM;
 }
 
@@ -573,6 +606,10 @@ scratch_free(struct stepper *s)
 	free(s->queue);
 	free(s->next_in_chare);
 	free(s->by_time);
+	free(s->rcv_first);
+	free(s->snd_first);
+	free(s->rcv);
+	free(s->snd);
 }
 
 int
