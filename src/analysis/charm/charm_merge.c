@@ -67,11 +67,20 @@ struct split_target {
 	uint32_t lop;        /* a lop of the target */
 };
 
+/* An entry (a region: below 2^22, trace.h) or TRACE_NONE in 30 bits. */
+static uint32_t
+entry_bits(uint32_t entry)
+{
+	return entry > TRACE_REGION_MAX ? (1u << 30) - 1 : entry;
+}
+
 /* One pass of the repair; returns how many merges it made, or a negative
- * error. The targets are taken by source partition, class, entry and
- * lop: two stable radix passes, entry and lop then partition and class
- * (a qsort of them was 50 ms of one core at 10^7 records, a repair
- * round). */
+ * error. The targets are grouped by source partition, class and entry
+ * with a radix sort (a qsort of them was 50 ms of one core at 10^7
+ * records, a repair round), and each group's lops united. The order
+ * within a group does not matter: a set's root is its smallest lop
+ * whatever the order of the unions, and so is the count of unions that
+ * joined two sets. */
 static int64_t
 repair_pass(struct charm *c)
 {
@@ -92,14 +101,12 @@ repair_pass(struct charm *c)
 			continue;
 		t[n] = (struct split_target){ .from = c->pid[e->a], .cls = c->cls[e->b],
 					      .entry = c->block_entry[c->block[e->b]], .lop = e->b };
-		kv[n] = (struct sort_kv){ (uint64_t)t[n].entry << 32 | t[n].lop, (uint32_t)n };
+		kv[n] = (struct sort_kv){ (uint64_t)t[n].from << 32 | (uint64_t)(t[n].cls & 3) << 30 |
+						  entry_bits(t[n].entry),
+					  (uint32_t)n };
 		n++;
 	}
 	int64_t merged = sort_keyed(kv, (uint32_t)n) ? ERR_NOMEM : 0;
-	for (size_t k = 0; k < n; k++)
-		kv[k].key = (uint64_t)t[kv[k].id].from << 8 | t[kv[k].id].cls;
-	if (!merged && sort_keyed(kv, (uint32_t)n))
-		merged = ERR_NOMEM;
 	for (size_t k = 1; merged >= 0 && k < n; k++) {
 		const struct split_target *x = &t[kv[k - 1].id], *y = &t[kv[k].id];
 		if (x->from == y->from && x->cls == y->cls && x->entry == y->entry)

@@ -30,6 +30,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A phase's lops lie scattered: the loops over part_lops ask for the
+ * records of the lops ahead of k (before k1), their ops' PEs with
+ * op_pe. */
+static inline void
+phase_ahead(const struct analysis *a, const uint32_t *op_pe, uint32_t k, uint32_t k1)
+{
+	if (k + 16 < k1)
+		analysis_lop_prefetch(a, a->part_lops[k + 16], 0);
+	if (k + 4 < k1) {
+		analysis_lop_prefetch(a, a->part_lops[k + 4], 1);
+		if (op_pe)
+			__builtin_prefetch(&op_pe[lop_first_op(a, a->part_lops[k + 4])]);
+	}
+}
+
 /* Differential duration, phase by phase on every core (a phase's lops
  * are its own): its lops grouped by step and entry method (a radix sort
  * of step << 32 | region; the order within a group changes nothing),
@@ -54,7 +69,8 @@ dd_worker(void *ctx, uint32_t w, uint32_t nw)
 	int rc = 0;
 	while (!rc && par_take(&g->pieces, w, &p)) {
 		uint32_t n = 0;
-		for (uint32_t i = a->part_lop_first[p]; i < a->part_lop_first[p + 1]; i++) {
+		for (uint32_t i = a->part_lop_first[p], i1 = a->part_lop_first[p + 1]; i < i1; i++) {
+			phase_ahead(a, NULL, i, i1);
 			uint32_t l = a->part_lops[i];
 			k[n++] = (struct sort_kv){ (uint64_t)a->lop_step[l] << 32 | analysis_lop_region(a, l), l };
 		}
@@ -89,6 +105,7 @@ differential_duration(struct analysis *a)
  * the least loaded PE's, the phase's the most loaded less the least. */
 struct phasing {
 	struct analysis *a;
+	const uint32_t *op_pe;
 	uint32_t nreg, n_pes;
 	struct par_pieces pieces;
 };
@@ -112,7 +129,8 @@ phase_worker(void *ctx, uint32_t w, uint32_t nw)
 	}
 	while (!rc && par_take(&g->pieces, w, &p)) {
 		uint32_t best = TRACE_NONE, n_seen = 0;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
+		for (uint32_t k = a->part_lop_first[p], k1 = a->part_lop_first[p + 1]; k < k1; k++) {
+			phase_ahead(a, g->op_pe, k, k1);
 			uint32_t l = a->part_lops[k], r = analysis_lop_region(a, l), pe = analysis_lop_pe(a, l);
 			if (stamp[pe] != p) {
 				stamp[pe] = p;
@@ -156,7 +174,7 @@ static int
 phases(struct analysis *a)
 {
 	uint32_t nw = par_workers();
-	struct phasing g = { .a = a, .n_pes = trace_pe_count(a->t) };
+	struct phasing g = { .a = a, .op_pe = trace_op_pes(a->t), .n_pes = trace_pe_count(a->t) };
 	trace_regions(a->t, &g.nreg);
 	par_pieces_init(&g.pieces, a->n_parts, nw);
 	return par_run(nw, phase_worker, &g);
@@ -272,14 +290,7 @@ analysis_part_pe_work(const struct analysis *a, uint32_t p, uint64_t *work, uint
 	const uint32_t *op_pe = trace_op_pes(a->t);
 	uint32_t k1 = a->part_lop_first[p + 1];
 	for (uint32_t k = a->part_lop_first[p]; k < k1; k++) {
-		/* a phase's lops lie scattered: ask for their records ahead */
-		if (k + 16 < k1)
-			analysis_lop_prefetch(a, a->part_lops[k + 16], 0);
-		if (k + 4 < k1) {
-			analysis_lop_prefetch(a, a->part_lops[k + 4], 1);
-			if (op_pe)
-				__builtin_prefetch(&op_pe[lop_first_op(a, a->part_lops[k + 4])]);
-		}
+		phase_ahead(a, op_pe, k, k1);
 		uint32_t l = a->part_lops[k], pe = analysis_lop_pe(a, l);
 		if (pe < n_pes)
 			work[pe] += lop_duration(a, l);
