@@ -11,6 +11,8 @@
 #include "testcharm.h"
 
 #include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -168,6 +170,91 @@ test_stages(void **state)
 		assert_int_equal(missing_paths(&c), 0);
 		assert_messages_inside(&c);
 		charm_fini(&c);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
+/* The partitions as numbered on one core, from the union-find itself:
+ * ids in order of each set's first classified lop, each id's root, its
+ * runtime flag. */
+static void
+assert_numbered(const struct charm *c)
+{
+	uint32_t *of_root = malloc((c->n + 1) * sizeof *of_root), np = 0;
+	assert_non_null(of_root);
+	memset(of_root, 0xff, (c->n + 1) * sizeof *of_root);
+	for (uint32_t l = 0; l < c->n; l++) {
+		if (c->cls[l] == CLS_NONE) {
+			assert_int_equal(c->pid[l], TRACE_NONE);
+			continue;
+		}
+		uint32_t r = l;
+		while (c->u.parent[r] != r)
+			r = c->u.parent[r];
+		if (of_root[r] == TRACE_NONE) {
+			assert_int_equal(c->root[np], r);
+			of_root[r] = np++;
+		}
+		assert_int_equal(c->pid[l], of_root[r]);
+		if (c->cls[l] == CLS_RT)
+			assert_int_equal(c->prt[of_root[r]], 1);
+	}
+	assert_int_equal(c->np, np);
+	for (uint32_t p = 0; p < np; p++) {
+		int rt = 0;
+		for (uint32_t l = 0; l < c->n && !rt; l++)
+			rt = c->pid[l] == p && c->cls[l] == CLS_RT;
+		assert_int_equal(c->prt[p], rt);
+	}
+	free(of_root);
+}
+
+/* The numbering after every stage, on 1 to 4 threads, against one
+ * core's; then with a set whose root is unclassified (no stage makes
+ * one: every union joins classified lops), which uf_number numbers on
+ * one core. */
+static void
+test_numbering(void **state)
+{
+	(void)state;
+	for (size_t r = 0; r < N_RUNS; r++) {
+		struct trace *t = tu_load_charm(all_runs[r]);
+		if (!t)
+			skip();
+		struct analysis *a = tc_lops_only(t);
+		for (int th = 1; th <= 4; th++) {
+			char v[8];
+			snprintf(v, sizeof v, "%d", th);
+			setenv("SKEIN_THREADS", v, 1);
+			struct charm c;
+			assert_int_equal(charm_init(&c, a), 0);
+			assert_int_equal(charm_initial(&c), 0);
+			assert_numbered(&c);
+			assert_int_equal(charm_dependency_merge(&c), 0);
+			assert_numbered(&c);
+			assert_int_equal(charm_repair_merge(&c), 0);
+			assert_numbered(&c);
+			assert_int_equal(charm_infer(&c), 0);
+			assert_numbered(&c);
+			assert_int_equal(charm_leap_merge(&c), 0);
+			assert_numbered(&c);
+			/* an unclassified lop united with a set of classified
+			 * lops that all come after it: the set's root */
+			uint32_t u = 0, k;
+			while (u < c.n && c.cls[u] != CLS_NONE)
+				u++;
+			for (k = u + 1; k < c.n && (c.cls[k] == CLS_NONE || uf_find(&c.u, k) < u); k++)
+				;
+			if (k < c.n) {
+				uf_union(&c.u, u, k);
+				assert_int_equal(charm_graph_build(&c, 0), 0);
+				assert_numbered(&c);
+				assert_int_equal(c.root[c.pid[k]], u);
+			}
+			charm_fini(&c);
+		}
+		unsetenv("SKEIN_THREADS");
 		analysis_destroy(a);
 		trace_destroy(t);
 	}
@@ -651,6 +738,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stages),
+		cmocka_unit_test(test_numbering),
 		cmocka_unit_test(test_stage_effects),
 		cmocka_unit_test(test_verifier_everywhere),
 		cmocka_unit_test(test_jacobi2d),

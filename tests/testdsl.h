@@ -40,7 +40,7 @@ dsl_new(uint32_t ranks)
 	};
 	for (int i = 0; i < R_COUNT; i++)
 		assert_int_equal(trace_add_region(d->t, regions[i].name, regions[i].role, 4, &d->reg[i]), 0);
-	uint32_t *world = malloc(ranks * sizeof *world), id;
+	uint32_t *world = malloc(((size_t)ranks + 1) * sizeof *world), id;
 	assert_non_null(world);
 	for (uint32_t i = 0; i < ranks; i++)
 		world[i] = i;

@@ -251,3 +251,19 @@ par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to)
 	*from = (uint32_t)((uint64_t)total * w / n);
 	*to = (uint32_t)((uint64_t)total * (w + 1) / n);
 }
+
+uint32_t
+par_starts(uint32_t *const *cnt, uint32_t nw, uint32_t n, uint32_t *first)
+{
+	uint32_t at = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		first[k] = at;
+		for (uint32_t w = 0; w < nw; w++) {
+			uint32_t c = cnt[w][k];
+			cnt[w][k] = at;
+			at += c;
+		}
+	}
+	first[n] = at;
+	return at;
+}

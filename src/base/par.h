@@ -57,5 +57,12 @@ void par_pieces_init(struct par_pieces *q, uint32_t n, uint32_t nw);
 int par_take(struct par_pieces *q, uint32_t w, uint32_t *i);
 /* Share w of n equal shares of [0, total): [*from, *to). */
 void par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t *to);
+/* Workers that each counted their items (taken from their equal shares,
+ * in order) per key, cnt[w][k] for n keys, learn where to write them: the
+ * counts become where worker w's items of key k go, after every key
+ * before k and, within k, after the workers before w, so each key's items
+ * stay in the shares' order. first[k] gets where key k starts, first[n]
+ * the total, which is returned. */
+uint32_t par_starts(uint32_t *const *cnt, uint32_t nw, uint32_t n, uint32_t *first);
 
 #endif

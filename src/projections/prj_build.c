@@ -792,7 +792,6 @@ fill_msgs(struct builder *b)
 	}
 }
 
-/* PEs, idle intervals, chare PE counts, and the trace's summary. */
 /* A share of the timelines each: their ops counted per PE, and each
  * chare's PEs (a stamp per PE). */
 struct pe_counts {
@@ -824,6 +823,7 @@ pe_count_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+/* PEs, idle intervals, chare PE counts, and the trace's summary. */
 static int
 fill_pes(struct builder *b)
 {

@@ -78,91 +78,24 @@ charm_partition_of(const struct charm *c, uint32_t lop)
 	return lop < c->n ? c->pid[lop] : TRACE_NONE;
 }
 
-/* Partition ids from the union-find, in order of smallest lop, with
- * each partition's root (the one its id was given for) and whether it
- * holds a runtime lop. A set's root is its smallest lop (uf_union), so
- * where every root is classified, the roots in lop order are the
- * partitions in order: the workers find each lop's root (uf_find_shared)
- * and count the roots of their pieces, the pieces' counts give each
- * piece its first id, and the workers number their roots and then every
- * lop. Every union joins classified lops (charm_initial, the merges
- * and the cycles join classified lops or partitions' roots), so a set
- * with one holds no other; should one not, one core numbers them as
- * before, giving an id at the first lop met of each set. */
-struct numbering {
-	struct charm *c;
-	uint32_t *rid;                 /* a root's id */
-	struct par_pieces pieces;
-	uint32_t n_pieces;
-	uint32_t count[PAR_PIECES_MAX];        /* each piece's roots, then its first id */
-	int round;                     /* 0: roots; 1: the roots' ids; 2: every lop's */
-	int loose;                     /* a classified lop's root is not */
-};
-
+/* Partition ids from the union-find, in order of smallest lop (the
+ * classified lops' sets: uf_number), then each partition's root and
+ * whether it holds a runtime lop, a share of the lops each (every lop
+ * of a partition writes the same root; any runtime lop the flag). */
 static int
-number_worker(void *ctx, uint32_t w, uint32_t nw)
+root_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	struct numbering *g = ctx;
-	struct charm *c = g->c;
-	uint32_t k;
-	(void)nw;
-	while (par_take(&g->pieces, w, &k)) {
-		uint32_t from, to, n = 0;
-		par_share(c->n, k, g->n_pieces, &from, &to);
-		for (uint32_t l = from; l < to; l++) {
-			if (g->round == 0) {
-				uint32_t r = c->cls[l] == CLS_NONE ? TRACE_NONE : uf_find_shared(c->u.parent, l);
-				c->pid[l] = r;
-				n += r == l;
-				if (r != TRACE_NONE && c->cls[r] == CLS_NONE)
-					__atomic_store_n(&g->loose, 1, __ATOMIC_RELAXED);
-			} else if (g->round == 1) {
-				if (c->pid[l] == l) {
-					uint32_t id = g->count[k] + n++;
-					g->rid[l] = id;
-					c->root[id] = l;
-				}
-			} else if (c->pid[l] != TRACE_NONE) {
-				uint32_t id = g->rid[c->pid[l]];
-				c->pid[l] = id;
-				if (c->cls[l] == CLS_RT)
-					__atomic_store_n(&c->prt[id], 1, __ATOMIC_RELAXED);
-			}
-		}
-		if (g->round == 0)
-			g->count[k] = n;
-	}
-	return 0;
-}
-
-/* One core's numbering, for a set whose root is unclassified. */
-static int
-number_serial(struct charm *c, uint32_t *id_of_root)
-{
-	memset(id_of_root, 0xff, (c->n + 1) * sizeof *id_of_root);
-	size_t np = 0, cap_root = 0, cap_prt = 0;
-	for (uint32_t l = 0; l < c->n; l++) {
-		c->pid[l] = TRACE_NONE;
-		if (c->cls[l] == CLS_NONE)
+	struct charm *c = ctx;
+	uint32_t l0, l1;
+	par_share(c->n, w, nw, &l0, &l1);
+	for (uint32_t l = l0; l < l1; l++) {
+		uint32_t id = c->pid[l];
+		if (id == TRACE_NONE)
 			continue;
-		uint32_t r = uf_find(&c->u, l);
-		if (id_of_root[r] == TRACE_NONE) {
-			if (VEC_GROW(c->root, np, cap_root) || VEC_GROW(c->prt, np, cap_prt))
-				return ERR_NOMEM;
-			c->root[np] = r;
-			c->prt[np] = 0;
-			id_of_root[r] = (uint32_t)np++;
-		}
-		uint32_t id = id_of_root[r];
-		c->pid[l] = id;
+		__atomic_store_n(&c->root[id], c->u.parent[l], __ATOMIC_RELAXED);
 		if (c->cls[l] == CLS_RT)
-			c->prt[id] = 1;
+			__atomic_store_n(&c->prt[id], 1, __ATOMIC_RELAXED);
 	}
-	c->np = (uint32_t)np;
-	/* one past the last, as the arrays have always had */
-	if (VEC_GROW(c->root, np, cap_root) || VEC_GROW(c->prt, np, cap_prt))
-		return ERR_NOMEM;
-	c->prt[np] = 0;
 	return 0;
 }
 
@@ -170,36 +103,17 @@ static int
 number(struct charm *c)
 {
 	free_graph(c);
-	struct numbering *g = calloc(1, sizeof *g);
-	uint32_t *rid = malloc((c->n + 1) * sizeof *rid);
-	int rc = g && rid ? 0 : ERR_NOMEM;
-	if (!rc) {
-		uint32_t nw = par_workers();
-		*g = (struct numbering){ .c = c, .rid = rid, .n_pieces = PAR_PIECES(nw) };
-		par_pieces_init(&g->pieces, g->n_pieces, nw);
-		par_run(nw, number_worker, g);
-		if (g->loose) {
-			rc = number_serial(c, rid);
-		} else {
-			uint32_t np = 0;
-			for (uint32_t k = 0; k < g->n_pieces; k++) {
-				uint32_t n = g->count[k];
-				g->count[k] = np;
-				np += n;
-			}
-			c->np = np;
-			c->root = malloc(((size_t)np + 1) * sizeof *c->root);
-			c->prt = calloc((size_t)np + 1, sizeof *c->prt);
-			rc = c->root && c->prt ? 0 : ERR_NOMEM;
-			for (g->round = 1; !rc && g->round <= 2; g->round++) {
-				par_pieces_init(&g->pieces, g->n_pieces, nw);
-				par_run(nw, number_worker, g);
-			}
-		}
-	}
-	free(rid);
-	free(g);
-	return rc;
+	_Static_assert(CLS_NONE == 0, "cls is 0 for unclassified lops");
+	uint32_t np;
+	int rc = uf_number(c->u.parent, c->n, c->cls, c->pid, &np);
+	if (rc)
+		return rc;
+	c->root = malloc(((size_t)np + 1) * sizeof *c->root);
+	c->prt = calloc((size_t)np + 1, sizeof *c->prt);
+	if (!c->root || !c->prt)
+		return ERR_NOMEM;
+	c->np = np;
+	return par_run(par_workers(), root_worker, c);
 }
 
 /* Deduplicated successor lists from the edges: their targets grouped by
@@ -226,6 +140,8 @@ succ_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct charm *c = g->c;
 	uint32_t from, to;
 	if (g->round <= 1) {
+		/* fixed equal shares, not pieces: round 1 writes where round 0's
+		 * counts of the same share said */
 		par_share((uint32_t)c->n_e, w, nw, &from, &to);
 		uint32_t *cnt = g->cnt[w];
 		for (uint32_t i = from; i < to; i++) {
@@ -267,8 +183,8 @@ successors(struct charm *c)
 	uint32_t np = c->np, nw = par_workers();
 	struct succ_build *g = calloc(1, sizeof *g);
 	c->first = calloc((size_t)np + 2, sizeof *c->first);
-	int rc = ERR_NOMEM;
-	if (!g || !c->first || c->n_e >= UINT32_MAX)
+	int rc = c->n_e >= UINT32_MAX ? ERR_LIMIT : ERR_NOMEM;
+	if (!g || !c->first || rc == ERR_LIMIT)
 		goto out;
 	g->c = c;
 	g->n_pieces = PAR_PIECES(nw);
@@ -287,16 +203,7 @@ successors(struct charm *c)
 	}
 	par_run(nw, succ_worker, g);
 	/* each worker's counts become where its targets of a source go */
-	uint32_t at = 0;
-	for (uint32_t p = 0; p < np; p++) {
-		g->by_src[p] = at;
-		for (uint32_t w = 0; w < nw; w++) {
-			uint32_t n = g->cnt[w][p];
-			g->cnt[w][p] = at;
-			at += n;
-		}
-	}
-	g->by_src[np] = at;
+	par_starts(g->cnt, nw, np, g->by_src);
 	for (g->round = 1; g->round <= 3; g->round++) {
 		if (g->round == 3) {
 			for (uint32_t p = 0; p < np; p++)

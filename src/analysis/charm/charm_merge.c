@@ -87,9 +87,11 @@ repair_pass(struct charm *c)
 	size_t n = 0;
 	for (size_t i = 0; i < c->n_e; i++)
 		n += c->e[i].kind == EDGE_SPLIT;
+	if (n >= UINT32_MAX)
+		return ERR_LIMIT;
 	struct split_target *t = malloc((n + 1) * sizeof *t);
 	struct sort_kv *kv = malloc((n + 1) * sizeof *kv);
-	if (!t || !kv || n > UINT32_MAX) {
+	if (!t || !kv) {
 		free(t);
 		free(kv);
 		return ERR_NOMEM;

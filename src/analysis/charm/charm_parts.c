@@ -151,8 +151,9 @@ charm_parts_finalize(struct charm *c)
 	if ((rc = dag_depths(np, a->dag_first, a->dag_succ, depth, a->part_order, indeg)))
 		goto out;
 	struct describing g = { .c = c, .depth = depth };
-	par_pieces_init(&g.pieces, PAR_PIECES(par_workers()), par_workers());
-	rc = par_run(par_workers(), describe_worker, &g);
+	uint32_t nw = par_workers();
+	par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
+	rc = par_run(nw, describe_worker, &g);
 out:
 	free(depth);
 	free(indeg);

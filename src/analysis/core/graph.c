@@ -4,6 +4,7 @@
  */
 #include "analysis_impl.h"
 
+#include "base/par.h"
 #include "base/recycle.h"
 
 #include <stdlib.h>
@@ -95,6 +96,83 @@ uf_unite_shared(uint32_t *parent, uint32_t x, uint32_t y)
 						__ATOMIC_ACQUIRE))
 			return 1;
 	}
+}
+
+/* Dense ids of the sets, on every core. Pass 0: each member of a share
+ * points straight at its root (uf_find_shared), and the share's roots
+ * are counted; pass 1: the roots are numbered from the roots of the
+ * shares before; pass 2: every other member takes its root's id. A
+ * set's root is its smallest lop (both unions make the smaller root the
+ * root), so where roots are members, ids follow the first members. */
+struct uf_numbering {
+	uint32_t *parent, *id;
+	const uint8_t *member;
+	uint32_t n;
+	uint32_t first[PAR_MAX];     /* pass 0: roots in the share; then the first id */
+	int pass, loose;
+};
+
+static int
+uf_number_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct uf_numbering *g = ctx;
+	uint32_t l0, l1, *parent = g->parent;
+	par_share(g->n, w, nw, &l0, &l1);
+	for (uint32_t l = l0; l < l1; l++) {
+		if (!g->member[l]) {
+			if (g->pass == 0)
+				g->id[l] = TRACE_NONE;
+			continue;
+		}
+		if (g->pass == 0) {
+			uint32_t r = uf_find_shared(parent, l);
+			__atomic_store_n(&parent[l], r, __ATOMIC_RELEASE);
+			g->first[w] += r == l;
+			if (!g->member[r])
+				__atomic_store_n(&g->loose, 1, __ATOMIC_RELAXED);
+		} else if (g->pass == 1 && parent[l] == l) {
+			g->id[l] = g->first[w]++;
+		} else if (g->pass == 2 && parent[l] != l) {
+			g->id[l] = g->id[parent[l]];
+		}
+	}
+	return 0;
+}
+
+int
+uf_number(uint32_t *parent, uint32_t n, const uint8_t *member, uint32_t *id, uint32_t *n_sets)
+{
+	uint32_t nw = par_workers();
+	struct uf_numbering g = { .parent = parent, .id = id, .member = member, .n = n };
+	par_run(nw, uf_number_worker, &g);
+	uint32_t k = 0;
+	if (g.loose) {
+		/* a set whose root is no member: ids at first members met, on
+		 * one core (the roots point at themselves now) */
+		uint32_t *of_root = malloc(((size_t)n + 1) * sizeof *of_root);
+		if (!of_root)
+			return ERR_NOMEM;
+		memset(of_root, 0xff, ((size_t)n + 1) * sizeof *of_root);
+		for (uint32_t l = 0; l < n; l++) {
+			if (!member[l])
+				continue;
+			if (of_root[parent[l]] == TRACE_NONE)
+				of_root[parent[l]] = k++;
+			id[l] = of_root[parent[l]];
+		}
+		free(of_root);
+		*n_sets = k;
+		return 0;
+	}
+	for (uint32_t w = 0; w < nw; w++) {
+		uint32_t c = g.first[w];
+		g.first[w] = k;
+		k += c;
+	}
+	for (g.pass = 1; g.pass <= 2; g.pass++)
+		par_run(nw, uf_number_worker, &g);
+	*n_sets = k;
+	return 0;
 }
 
 /* Iterative Tarjan over the partition graph (CSR first/succ, n nodes).

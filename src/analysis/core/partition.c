@@ -164,16 +164,7 @@ partition_lists(struct analysis *a, int attach)
 		rc = par_run(nw, list_worker, &g);
 	if (!rc) {
 		/* each worker's counts become where it starts writing */
-		uint32_t at = 0;
-		for (uint32_t p = 0; p < np; p++) {
-			a->part_lop_first[p] = at;
-			for (uint32_t w = 0; w < nw; w++) {
-				uint32_t c = g.cnt[w][p];
-				g.cnt[w][p] = at;
-				at += c;
-			}
-		}
-		a->part_lop_first[np] = at;
+		par_starts(g.cnt, nw, np, a->part_lop_first);
 		g.fill = 1;
 		rc = par_run(nw, list_worker, &g);
 	}
@@ -196,60 +187,16 @@ lops_attach_computation(struct analysis *a, uint32_t l0, uint32_t l1)
 	}
 }
 
-/* Dense ids of u's sets, in order of their first lop, on every core.
- * Only communication lops are ever united, and a set's root is its
- * smallest member (uf_find_shared): its first lop. Pass 0: each lop of a
- * share points at its root, and the share's roots are counted; pass 1:
- * the roots are numbered from the roots of the shares before; pass 2:
- * every other communication lop takes its root's id. */
-struct numbering {
-	struct analysis *a;
-	uint32_t *parent;
-	uint32_t first[PAR_MAX];     /* pass 0: roots in the share; then the first id */
-	int pass;
-};
-
-static int
-number_worker(void *ctx, uint32_t w, uint32_t nw)
-{
-	struct numbering *g = ctx;
-	struct analysis *a = g->a;
-	uint32_t l0, l1, *parent = g->parent;
-	par_share(a->n_lops, w, nw, &l0, &l1);
-	for (uint32_t l = l0; l < l1; l++) {
-		if (a->lop_kind[l] == OP_COMPUTE) {
-			if (g->pass == 0)
-				a->lop_part[l] = TRACE_NONE;
-			continue;
-		}
-		if (g->pass == 0) {
-			uint32_t r = uf_find_shared(parent, l);
-			__atomic_store_n(&parent[l], r, __ATOMIC_RELEASE);
-			g->first[w] += r == l;
-		} else if (g->pass == 1 && parent[l] == l) {
-			a->lop_part[l] = g->first[w]++;
-		} else if (g->pass == 2 && parent[l] != l) {
-			a->lop_part[l] = a->lop_part[parent[l]];
-		}
-	}
-	return 0;
-}
-
 /* Dense partition ids from u, computation lops attached, lops grouped. */
 static int
 number_partitions(struct analysis *a, struct uf *u)
 {
-	uint32_t n = a->n_lops, nw = par_workers();
-	struct numbering q = { .a = a, .parent = u->parent };
-	par_run(nw, number_worker, &q);
-	uint32_t np = 0;
-	for (uint32_t w = 0; w < nw; w++) {
-		uint32_t c = q.first[w];
-		q.first[w] = np;
-		np += c;
-	}
-	for (q.pass = 1; q.pass <= 2; q.pass++)
-		par_run(nw, number_worker, &q);
+	/* the communication lops' sets */
+	_Static_assert(OP_COMPUTE == 0, "lop_kind is 0 for computation lops");
+	uint32_t n = a->n_lops, np;
+	int rc = uf_number(u->parent, n, a->lop_kind, a->lop_part, &np);
+	if (rc)
+		return rc;
 	a->n_parts = np;
 
 	free(a->part_lop_first);

@@ -361,10 +361,13 @@ delays_number(struct analysis *a, struct pass *pass, struct analysis_delay **out
  * lop order, so they fall into runs whose exits do not fall (a
  * timeline's, where its clock runs forwards), which a heap of the runs'
  * heads merges. The exits are read once, in wait order, into an array
- * freed before the passes: 12 bytes a wait where the radix sort by exit
- * took 36 (its keys, their sorted copy and the order), the explanations'
- * peak. Reading the exits from the operations in the merge's order
- * instead (one stream a run) made the stage a third slower. */
+ * freed before the passes: 12 bytes a wait, and the heap's 16 a run,
+ * where the radix sort by exit took 36 (its keys, their sorted copy and
+ * the order), the explanations' peak. A run is a timeline's waits where
+ * its lops are in time order; reordered lops (--reorder) make shorter
+ * ones, 28 bytes a wait at worst. Reading the exits from the operations
+ * in the merge's order instead (one stream a run) made the stage a
+ * third slower. */
 struct head {
 	uint64_t exit;
 	uint32_t at, lo;           /* the run's next wait, at, and its first */
