@@ -180,7 +180,13 @@ succ_worker(void *ctx, uint32_t w, uint32_t nw)
 static int
 successors(struct charm *c)
 {
+	/* workers' arrays, 8 bytes a partition each, kept below about what
+	 * the edges take (12 bytes each): the first builds have partitions
+	 * by the million and few edges */
 	uint32_t np = c->np, nw = par_workers();
+	uint64_t cap = 1 + (uint64_t)c->n_e * 3 / 2 / (np ? np : 1);
+	if (nw > cap)
+		nw = (uint32_t)cap;
 	struct succ_build *g = calloc(1, sizeof *g);
 	c->first = calloc((size_t)np + 2, sizeof *c->first);
 	int rc = c->n_e >= UINT32_MAX ? ERR_LIMIT : ERR_NOMEM;

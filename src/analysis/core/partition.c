@@ -153,7 +153,11 @@ list_worker(void *ctx, uint32_t w, uint32_t nw)
 int
 partition_lists(struct analysis *a, int attach)
 {
-	uint32_t np = a->n_parts, nw = par_workers();
+	/* workers' counts, 4 bytes a partition each, kept below about what
+	 * the lists take (4 bytes a lop) */
+	uint32_t np = a->n_parts, nw = par_workers(), cap = 1 + a->n_lops / (np ? np : 1);
+	if (nw > cap)
+		nw = cap;
 	struct listing g = { .a = a, .attach = attach };
 	int rc = 0;
 	for (uint32_t w = 0; w < nw && !rc; w++) {
