@@ -61,20 +61,28 @@ for t in $traces; do
 		done
 	done
 done
-# Charm++ runs; the analysis also on 3, 5 to 8 threads, where the
-# workers' shares of the lops end inside serial blocks more often (the
-# initial phases carry a block's SDAG serial across a share's end)
+# Charm++ runs; the analysis and the PEs' profile also on 3, 5 to 8
+# threads (8 three times), where the workers' shares of the lops end
+# inside serial blocks more often (the initial phases carry a block's
+# SDAG serial across a share's end)
 if [ -d "$shared/traces/projections" ]; then
 	for t in "$shared"/traces/projections/*/*.sts; do
 		for mode in "info --format json" "analyze" "analyze --format json" \
-			"analyze --format csv --table ops" "export --csv"; do
+			"analyze --format csv --table ops" "export --csv" "profile --format json" \
+			"profile --pes --format json"; do
 			# shellcheck disable=SC2086
 			same "$mode $t" "$skein" $mode "$t"
 		done
-		SKEIN_THREADS=1 "$skein" analyze --format json "$t" >"$tmp/1" 2>&1
-		for n in 3 5 6 7 8; do
-			SKEIN_THREADS=$n "$skein" analyze --format json "$t" >"$tmp/$n" 2>&1
-			cmp -s "$tmp/1" "$tmp/$n" && ok || bad "analyze --format json $t: $n threads differ from 1"
+		# a PE's profile rows come from several workers, merged in no
+		# fixed order (the largest call of equal ones: the first entered)
+		for mode in "analyze --format json" "profile --pes --format json"; do
+			# shellcheck disable=SC2086
+			SKEIN_THREADS=1 "$skein" $mode "$t" >"$tmp/1" 2>&1
+			for n in 3 5 6 7 8 8 8; do
+				# shellcheck disable=SC2086
+				SKEIN_THREADS=$n "$skein" $mode "$t" >"$tmp/$n" 2>&1
+				cmp -s "$tmp/1" "$tmp/$n" && ok || bad "$mode $t: $n threads differ from 1"
+			done
 		done
 	done
 else

@@ -212,6 +212,16 @@ slot(struct job *j, struct worker *w, uint32_t key, uint32_t region)
 	return x;
 }
 
+/* Is a call of duration d entered at e the region's largest, against
+ * the largest so far (dl, entered at el)? Of equal durations, the one
+ * entered first: the same whichever core or order found them (the
+ * workers' rows of a rank are merged in no fixed order). */
+static int
+longer(uint64_t d, uint64_t e, uint64_t dl, uint64_t el)
+{
+	return d > dl || (d == dl && e < el);
+}
+
 /* Closes the top of the stack. */
 static void
 pop(struct job *j, struct worker *w, size_t *sp)
@@ -224,7 +234,7 @@ pop(struct job *j, struct worker *w, size_t *sp)
 	x->calls++;
 	x->incl += o->incl;
 	x->excl += excl;
-	if (o->incl > x->largest || x->calls == 1) {
+	if (x->calls == 1 || longer(o->incl, o->enter, x->largest, x->largest_enter)) {
 		x->largest = o->incl;
 		x->largest_enter = o->enter;
 	}
@@ -601,7 +611,7 @@ merge_rows(struct profile_row *r, uint32_t n)
 			y->calls += r[i].calls;
 			y->incl += r[i].incl;
 			y->excl += r[i].excl;
-			if (r[i].largest > y->largest) {
+			if (longer(r[i].largest, r[i].largest_enter, y->largest, y->largest_enter)) {
 				y->largest = r[i].largest;
 				y->largest_enter = r[i].largest_enter;
 			}
