@@ -805,6 +805,44 @@ test_blocks_shares(void **state)
 	trace_destroy(tr);
 }
 
+/* uf_number on sets chained as deep as they go (lop l's parent l - 2,
+ * two sets of 15,000), with the chains crossing every share: each
+ * member must end at its root and take its set's id. A member another
+ * worker has just pointed at its root must stay there while a walk
+ * from below halves through it (a plain store put back the ancestor in
+ * a few of a thousand numberings on 8 threads). */
+static void
+test_uf_number_deep(void **state)
+{
+	(void)state;
+	enum { N = 30000, K = 2 };
+#ifdef __SANITIZE_THREAD__
+	const int rounds = 60;
+#else
+	const int rounds = 1500;
+#endif
+	uint8_t *member = malloc(N);
+	uint32_t *id = malloc((N + 1) * sizeof *id), *parent = malloc((N + 1) * sizeof *parent);
+	assert_true(member && id && parent);
+	memset(member, 1, N);
+	for (int it = 0; it < rounds; it++) {
+		setenv("SKEIN_THREADS", it % 2 ? "8" : "4", 1);
+		for (uint32_t l = 0; l < N; l++)
+			parent[l] = l < K ? l : l - K;
+		uint32_t ns;
+		assert_int_equal(uf_number(parent, N, member, id, &ns), 0);
+		assert_int_equal(ns, K);
+		for (uint32_t l = 0; l < N; l++) {
+			if (parent[l] != l % K || id[l] != l % K)
+				fail_msg("round %d, lop %u: parent %u, id %u", it, l, parent[l], id[l]);
+		}
+	}
+	unsetenv("SKEIN_THREADS");
+	free(member);
+	free(id);
+	free(parent);
+}
+
 int
 main(void)
 {
@@ -820,6 +858,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reorder_w, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cycles_linear, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blocks_shares, setup, teardown),
+		cmocka_unit_test(test_uf_number_deep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

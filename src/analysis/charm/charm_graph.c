@@ -103,6 +103,7 @@ static int
 number(struct charm *c)
 {
 	free_graph(c);
+	c->np = 0;
 	_Static_assert(CLS_NONE == 0, "cls is 0 for unclassified lops");
 	uint32_t np;
 	int rc = uf_number(c->u.parent, c->n, c->cls, c->pid, &np);

@@ -71,6 +71,8 @@ struct split_target {
 static uint32_t
 entry_bits(uint32_t entry)
 {
+	_Static_assert(TRACE_REGION_MAX < (1u << 30) - 1, "a region fits 30 bits, TRACE_NONE apart");
+	_Static_assert(CLS_RT < 4, "a class fits 2 bits");
 	return entry > TRACE_REGION_MAX ? (1u << 30) - 1 : entry;
 }
 
