@@ -829,9 +829,12 @@ test_uf_number_deep(void **state)
 		setenv("SKEIN_THREADS", it % 2 ? "8" : "4", 1);
 		for (uint32_t l = 0; l < N; l++)
 			parent[l] = l < K ? l : l - K;
-		uint32_t ns;
-		assert_int_equal(uf_number(parent, N, member, id, &ns), 0);
+		uint32_t ns, *roots;
+		assert_int_equal(uf_number(parent, N, member, id, &ns, &roots), 0);
 		assert_int_equal(ns, K);
+		for (uint32_t k = 0; k < K; k++)
+			assert_int_equal(roots[k], k);
+		free(roots);
 		for (uint32_t l = 0; l < N; l++) {
 			if (parent[l] != l % K || id[l] != l % K)
 				fail_msg("round %d, lop %u: parent %u, id %u", it, l, parent[l], id[l]);

@@ -79,23 +79,19 @@ charm_partition_of(const struct charm *c, uint32_t lop)
 }
 
 /* Partition ids from the union-find, in order of smallest lop (the
- * classified lops' sets: uf_number), then each partition's root and
- * whether it holds a runtime lop, a share of the lops each (every lop
- * of a partition writes the same root; any runtime lop the flag). */
+ * classified lops' sets: uf_number, which gives each id's root), then
+ * whether each holds a runtime lop, a share of the lops each (a flag
+ * read before it is set: a large runtime partition's lops on both
+ * cores would otherwise write one line by turns). */
 static int
-root_worker(void *ctx, uint32_t w, uint32_t nw)
+runtime_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct charm *c = ctx;
 	uint32_t l0, l1;
 	par_share(c->n, w, nw, &l0, &l1);
-	for (uint32_t l = l0; l < l1; l++) {
-		uint32_t id = c->pid[l];
-		if (id == TRACE_NONE)
-			continue;
-		__atomic_store_n(&c->root[id], c->u.parent[l], __ATOMIC_RELAXED);
-		if (c->cls[l] == CLS_RT)
-			__atomic_store_n(&c->prt[id], 1, __ATOMIC_RELAXED);
-	}
+	for (uint32_t l = l0; l < l1; l++)
+		if (c->cls[l] == CLS_RT && !__atomic_load_n(&c->prt[c->pid[l]], __ATOMIC_RELAXED))
+			__atomic_store_n(&c->prt[c->pid[l]], 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -106,15 +102,13 @@ number(struct charm *c)
 	c->np = 0;
 	_Static_assert(CLS_NONE == 0, "cls is 0 for unclassified lops");
 	uint32_t np;
-	int rc = uf_number(c->u.parent, c->n, c->cls, c->pid, &np);
+	int rc = uf_number(c->u.parent, c->n, c->cls, c->pid, &np, &c->root);
 	if (rc)
 		return rc;
-	c->root = malloc(((size_t)np + 1) * sizeof *c->root);
-	c->prt = calloc((size_t)np + 1, sizeof *c->prt);
-	if (!c->root || !c->prt)
+	if (!(c->prt = calloc((size_t)np + 1, sizeof *c->prt)))
 		return ERR_NOMEM;
 	c->np = np;
-	return par_run(par_workers(), root_worker, c);
+	return par_run(par_workers(), runtime_worker, c);
 }
 
 /* Deduplicated successor lists from the edges: their targets grouped by
@@ -182,10 +176,10 @@ static int
 successors(struct charm *c)
 {
 	/* workers' arrays, 8 bytes a partition each, kept below about what
-	 * the edges take (12 bytes each): the first builds have partitions
-	 * by the million and few edges */
+	 * the edges (12 bytes each) and the union-find (4 a lop) take: the
+	 * first builds have partitions by the million */
 	uint32_t np = c->np, nw = par_workers();
-	uint64_t cap = 1 + (uint64_t)c->n_e * 3 / 2 / (np ? np : 1);
+	uint64_t cap = 1 + ((uint64_t)c->n_e * 12 + (uint64_t)c->n * 4) / 8 / (np ? np : 1);
 	if (nw > cap)
 		nw = (uint32_t)cap;
 	struct succ_build *g = calloc(1, sizeof *g);

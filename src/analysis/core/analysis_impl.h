@@ -351,10 +351,12 @@ uint32_t uf_find_shared(uint32_t *parent, uint32_t x);
 int uf_unite_shared(uint32_t *parent, uint32_t x, uint32_t y);
 /* Dense ids of the sets of lops 0 .. n - 1 whose member byte is not 0,
  * in order of each set's first member, into id[] (TRACE_NONE for the
- * others), and their number; every member ends pointing at its root.
- * On every core where every set's root (its smallest lop) is a member,
- * else on one. Returns 0 or ERR_NOMEM. */
-int uf_number(uint32_t *parent, uint32_t n, const uint8_t *member, uint32_t *id, uint32_t *n_sets);
+ * others), and their number; every member ends pointing at its root;
+ * with roots, *roots (malloc'd, n_sets + 1) gets each id's root. On
+ * every core where every set's root (its smallest lop) is a member, else
+ * on one. Returns 0 or ERR_NOMEM. */
+int uf_number(uint32_t *parent, uint32_t n, const uint8_t *member, uint32_t *id, uint32_t *n_sets,
+	      uint32_t **roots);
 
 /* Renumbers partitions densely from a union-find over lops, assigns each
  * computation lop to the partition of the communication lop that follows

@@ -125,7 +125,7 @@ find_for_numbering(uint32_t *parent, uint32_t x)
  * set's root is its smallest lop (both unions make the smaller root the
  * root), so where roots are members, ids follow the first members. */
 struct uf_numbering {
-	uint32_t *parent, *id;
+	uint32_t *parent, *id, *roots;
 	const uint8_t *member;
 	uint32_t n;
 	uint32_t first[PAR_MAX];     /* pass 0: roots in the share; then the first id */
@@ -135,52 +135,80 @@ struct uf_numbering {
 static int
 uf_number_worker(void *ctx, uint32_t w, uint32_t nw)
 {
+	/* the fields in locals: the atomics below would have them read
+	 * again every lop, and a count in g written every lop, next to the
+	 * other workers' */
 	struct uf_numbering *g = ctx;
-	uint32_t l0, l1, *parent = g->parent;
+	uint32_t l0, l1, *parent = g->parent, *id = g->id, *roots = g->roots;
+	const uint8_t *member = g->member;
+	const int pass = g->pass;
+	uint32_t k = pass == 1 ? g->first[w] : 0;
+	int loose = 0;
 	par_share(g->n, w, nw, &l0, &l1);
 	for (uint32_t l = l0; l < l1; l++) {
-		if (!g->member[l]) {
-			if (g->pass == 0)
-				g->id[l] = TRACE_NONE;
+		if (!member[l]) {
+			if (pass == 0)
+				id[l] = TRACE_NONE;
 			continue;
 		}
-		if (g->pass == 0) {
+		if (pass == 0) {
 			uint32_t r = find_for_numbering(parent, l);
-			__atomic_store_n(&parent[l], r, __ATOMIC_RELEASE);
-			g->first[w] += r == l;
-			if (!g->member[r])
-				__atomic_store_n(&g->loose, 1, __ATOMIC_RELAXED);
-		} else if (g->pass == 1 && parent[l] == l) {
-			g->id[l] = g->first[w]++;
-		} else if (g->pass == 2 && parent[l] != l) {
-			g->id[l] = g->id[parent[l]];
+			/* most already point there (the numbering before left
+			 * them so, and unions link roots): no line written */
+			if (__atomic_load_n(&parent[l], __ATOMIC_RELAXED) != r)
+				__atomic_store_n(&parent[l], r, __ATOMIC_RELEASE);
+			k += r == l;
+			loose |= !member[r];
+		} else if (pass == 1 && parent[l] == l) {
+			if (roots)
+				roots[k] = l;
+			id[l] = k++;
+		} else if (pass == 2 && parent[l] != l) {
+			id[l] = id[parent[l]];
 		}
+	}
+	if (pass == 0) {
+		g->first[w] = k;
+		if (loose)
+			__atomic_store_n(&g->loose, 1, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
 
 int
-uf_number(uint32_t *parent, uint32_t n, const uint8_t *member, uint32_t *id, uint32_t *n_sets)
+uf_number(uint32_t *parent, uint32_t n, const uint8_t *member, uint32_t *id, uint32_t *n_sets,
+	  uint32_t **roots)
 {
 	uint32_t nw = par_workers();
 	struct uf_numbering g = { .parent = parent, .id = id, .member = member, .n = n };
+	if (roots)
+		*roots = NULL;
 	par_run(nw, uf_number_worker, &g);
 	uint32_t k = 0;
 	if (g.loose) {
 		/* a set whose root is no member: ids at first members met, on
-		 * one core (the roots point at themselves now) */
+		 * one core (the members point at their roots now) */
 		uint32_t *of_root = malloc(((size_t)n + 1) * sizeof *of_root);
-		if (!of_root)
+		uint32_t *r = roots ? malloc(((size_t)n + 1) * sizeof *r) : NULL;
+		if (!of_root || (roots && !r)) {
+			free(of_root);
+			free(r);
 			return ERR_NOMEM;
+		}
 		memset(of_root, 0xff, ((size_t)n + 1) * sizeof *of_root);
 		for (uint32_t l = 0; l < n; l++) {
 			if (!member[l])
 				continue;
-			if (of_root[parent[l]] == TRACE_NONE)
+			if (of_root[parent[l]] == TRACE_NONE) {
+				if (r)
+					r[k] = parent[l];
 				of_root[parent[l]] = k++;
+			}
 			id[l] = of_root[parent[l]];
 		}
 		free(of_root);
+		if (roots)
+			*roots = r;
 		*n_sets = k;
 		return 0;
 	}
@@ -189,6 +217,8 @@ uf_number(uint32_t *parent, uint32_t n, const uint8_t *member, uint32_t *id, uin
 		g.first[w] = k;
 		k += c;
 	}
+	if (roots && !(g.roots = *roots = malloc(((size_t)k + 1) * sizeof **roots)))
+		return ERR_NOMEM;
 	for (g.pass = 1; g.pass <= 2; g.pass++)
 		par_run(nw, uf_number_worker, &g);
 	*n_sets = k;

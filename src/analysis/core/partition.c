@@ -198,7 +198,7 @@ number_partitions(struct analysis *a, struct uf *u)
 	/* the communication lops' sets */
 	_Static_assert(OP_COMPUTE == 0, "lop_kind is 0 for computation lops");
 	uint32_t n = a->n_lops, np;
-	int rc = uf_number(u->parent, n, a->lop_kind, a->lop_part, &np);
+	int rc = uf_number(u->parent, n, a->lop_kind, a->lop_part, &np, NULL);
 	if (rc)
 		return rc;
 	a->n_parts = np;
