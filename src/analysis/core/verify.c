@@ -93,6 +93,14 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 				if (a->parts[p].step_first + a->parts[p].step_count > q->step_first)
 					v->partition_overlap++;
 			}
+		/* Charm++ reordering may put a chare's serial blocks out of
+		 * time order, never the ops within one block */
+		par_share(a->n_ops, c, np, &from, &to);
+		for (uint32_t op = from > 0 ? from : 1; a->op_of_lop && op < to; op++)
+			if ((trace_op_get(&a->ops, op).flags & OPF_BLOCK_CONT) &&
+			    trace_op_get(&a->ops, op).timeline == trace_op_get(&a->ops, op - 1).timeline &&
+			    a->lop_step[a->op_lop[op - 1]] >= a->lop_step[a->op_lop[op]])
+				v->block_order++;
 	}
 	return 0;
 }
@@ -113,14 +121,8 @@ verify_run(struct analysis *a)
 		v->timeline_order += g.v[w].timeline_order;
 		v->collective_split += g.v[w].collective_split;
 		v->partition_overlap += g.v[w].partition_overlap;
+		v->block_order += g.v[w].block_order;
 	}
-	/* Charm++ reordering may put a chare's serial blocks out of time
-	 * order, never the ops within one block */
-	for (uint32_t op = 1; a->op_of_lop && op < a->n_ops; op++)
-		if ((trace_op_get(&a->ops, op).flags & OPF_BLOCK_CONT) &&
-		    trace_op_get(&a->ops, op).timeline == trace_op_get(&a->ops, op - 1).timeline &&
-		    a->lop_step[a->op_lop[op - 1]] >= a->lop_step[a->op_lop[op]])
-			v->block_order++;
 	/* MPI reordering moves receives only, and only ahead (reorder.c) */
 	uint32_t before = 0, tl_now = TRACE_NONE;      /* largest step so far + 1 */
 	int mpi_reordered = a->op_of_lop && trace_info(t)->paradigm != PARADIGM_CHARM;
