@@ -63,7 +63,12 @@ uf_union(struct uf *u, uint32_t x, uint32_t y)
  * path they walk, and a root is linked by compare-and-swap, the smaller
  * id the root as in uf_union. Every link points to a smaller id, so a
  * set's root is its smallest member whatever the order of the unions,
- * and a union that links counts one set less exactly once. */
+ * and a union that links counts one set less exactly once. A halving is
+ * a compare-and-swap from the parent the walk read: a node another
+ * worker has meanwhile pointed higher (uf_number points every member at
+ * its root) keeps that parent, where a plain store could put back the
+ * ancestor read before. Parents only ever move up the tree, so the swap
+ * cannot mistake an old value for a new one. */
 uint32_t
 uf_find_shared(uint32_t *parent, uint32_t x)
 {
@@ -73,7 +78,7 @@ uf_find_shared(uint32_t *parent, uint32_t x)
 			return x;
 		uint32_t g = __atomic_load_n(&parent[p], __ATOMIC_ACQUIRE);
 		if (g != p)     /* an ancestor still: only roots are ever linked */
-			__atomic_store_n(&parent[x], g, __ATOMIC_RELEASE);
+			__atomic_compare_exchange_n(&parent[x], &p, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 		x = g;
 	}
 }
@@ -98,28 +103,8 @@ uf_unite_shared(uint32_t *parent, uint32_t x, uint32_t y)
 	}
 }
 
-/* x's root, halving the path as uf_find_shared does, but each halving a
- * compare-and-swap from the parent it read: a member that another worker
- * has just pointed at its root keeps pointing there (a plain store could
- * put back the ancestor it read before, and a later pass would read a
- * lop that is no root as one). Parents only ever move up the tree, so
- * the swap cannot mistake an old value for a new one. */
-static uint32_t
-find_for_numbering(uint32_t *parent, uint32_t x)
-{
-	for (;;) {
-		uint32_t p = __atomic_load_n(&parent[x], __ATOMIC_ACQUIRE);
-		if (p == x)
-			return x;
-		uint32_t g = __atomic_load_n(&parent[p], __ATOMIC_ACQUIRE);
-		if (g != p)
-			__atomic_compare_exchange_n(&parent[x], &p, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
-		x = g;
-	}
-}
-
 /* Dense ids of the sets, on every core. Pass 0: each member of a share
- * points straight at its root (find_for_numbering), and the share's
+ * points straight at its root (uf_find_shared), and the share's
  * roots are counted; pass 1: the roots are numbered from the roots of the
  * shares before; pass 2: every other member takes its root's id. A
  * set's root is its smallest lop (both unions make the smaller root the
@@ -152,7 +137,7 @@ uf_number_worker(void *ctx, uint32_t w, uint32_t nw)
 			continue;
 		}
 		if (pass == 0) {
-			uint32_t r = find_for_numbering(parent, l);
+			uint32_t r = uf_find_shared(parent, l);
 			/* most already point there (the numbering before left
 			 * them so, and unions link roots): no line written */
 			if (__atomic_load_n(&parent[l], __ATOMIC_RELAXED) != r)
