@@ -28,11 +28,7 @@ late_sender(void **state)
 	struct trace *t = dsl_done(d);
 	struct analysis *a = analyse(t, NULL);
 	uint32_t r = comm(a, 0, 1), s = comm(a, 1, 1);
-	const struct analysis_wait *w = wait_of(a, r);
-	assert_int_equal(w->kind, WAIT_LATE_SENDER);
-	assert_int_equal(w->time, 80);
-	assert_int_equal(w->cause_lop, s);
-	assert_int_equal(w->root_lop, s - 1);
+	assert_wait(a, r, WAIT_LATE_SENDER, 80, s, s - 1);
 	const struct analysis_delay *dl = analysis_lop_delay(a, s - 1);
 	assert_non_null(dl);
 	assert_int_equal(dl->cost, 80);
@@ -71,11 +67,7 @@ late_receiver(void **state)
 	struct trace *t = dsl_done(d);
 	struct analysis *a = analyse(t, NULL);
 	uint32_t s = comm(a, 0, 1), r = comm(a, 1, 1);
-	const struct analysis_wait *w = wait_of(a, s);
-	assert_int_equal(w->kind, WAIT_LATE_RECEIVER);
-	assert_int_equal(w->time, 70);
-	assert_int_equal(w->cause_lop, r);
-	assert_int_equal(w->root_lop, r - 1);
+	assert_wait(a, s, WAIT_LATE_RECEIVER, 70, r, r - 1);
 	assert_null(analysis_lop_wait(a, comm(a, 0, 2)));
 	analysis_destroy(a);
 	trace_destroy(t);
@@ -249,11 +241,7 @@ polling(void **state)
 		uint32_t test = comm(a, 0, 1), s = comm(a, 1, 1);
 		assert_null(analysis_lop_wait(a, test));
 		if (failed) {
-			const struct analysis_wait *w = wait_of(a, test - 1);
-			assert_int_equal(w->kind, WAIT_POLLING);
-			assert_int_equal(w->time, 28);
-			assert_int_equal(w->cause_lop, s);
-			assert_int_equal(w->root_lop, s - 1);
+			assert_wait(a, test - 1, WAIT_POLLING, 28, s, s - 1);
 			assert_string_equal(analysis_wait_name(WAIT_POLLING), "polling");
 		} else {
 			assert_null(analysis_lop_wait(a, test - 1));
@@ -345,11 +333,7 @@ peer_bytes(void **state)
 	struct trace *t = dsl_done(d);
 	struct analysis *a = analyse(t, NULL);
 	uint32_t r = comm(a, 0, 1), s = comm(a, 1, 2);
-	const struct analysis_wait *w = wait_of(a, r);
-	assert_int_equal(w->kind, WAIT_LATE_SENDER);
-	assert_int_equal(w->time, 82);
-	assert_int_equal(w->cause_lop, s);
-	assert_int_equal(w->root_lop, s - 1);
+	assert_wait(a, r, WAIT_LATE_SENDER, 82, s, s - 1);
 	const struct analysis_delay *dl = analysis_lop_delay(a, s - 1);
 	assert_non_null(dl);
 	assert_int_equal(dl->cost, 82);

@@ -55,4 +55,14 @@ wait_of(const struct analysis *a, uint32_t lop)
 	return w;
 }
 
+/* Lop l's wait is of kind k, lasted ticks t, waited for cause c and has
+ * root r as its root (a macro: a failure names the caller's line). */
+#define assert_wait(a, l, k, t, c, r) do { \
+	const struct analysis_wait *w_ = wait_of((a), (l)); \
+	assert_int_equal(w_->kind, (k)); \
+	assert_int_equal(w_->time, (t)); \
+	assert_int_equal(w_->cause_lop, (c)); \
+	assert_int_equal(w_->root_lop, (r)); \
+} while (0)
+
 #endif
