@@ -225,7 +225,7 @@ test_numbering(void **state)
 			skip();
 		struct analysis *a = tc_lops_only(t);
 		for (int th = 1; th <= 4; th++) {
-			char v[8];
+			char v[16];
 			snprintf(v, sizeof v, "%d", th);
 			setenv("SKEIN_THREADS", v, 1);
 			struct charm c;
