@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "base/par.h"
+#include "base/sort.h"
 
 static int
 has_suffix(const char *s, const char *suffix)
@@ -157,26 +158,46 @@ check_extra_logs(const char *sts, const char *base, uint32_t pes, struct err *e)
 		       extra == 1 ? "" : "s", list, extra > 3 ? ", ..." : "");
 }
 
+/* The logs are taken one at a time, largest first (a static split by
+ * file size left one core parsing alone for a tenth of the parse: the
+ * logs' compression and records differ). A failure at PE k stops the
+ * workers on a later PE, and a later PE taken afterwards is skipped;
+ * every earlier PE is still read, so the error said is the lowest
+ * failing PE's, whatever the timing. */
 struct parse_job {
 	struct prj_reader *r;
 	uint32_t from, to;         /* the PEs to parse */
-	uint32_t cut[PAR_MAX + 1];
+	uint32_t *order;           /* PEs from `from`, largest log first */
 	struct err err[PAR_MAX];
-	int rc[PAR_MAX];
-	/* per worker: stop (polled within a log too). A failure stops the
-	 * workers after the failing one only: those before it go on, so the
-	 * error said is the lowest failing PE's, whatever the timing */
-	atomic_int stop[PAR_MAX];
+	int rc[PAR_MAX];           /* each worker's lowest failure */
+	uint32_t err_pe[PAR_MAX];  /* the PE of rc[w] */
+	atomic_int *stop;          /* per PE from `from`: polled within its log */
+	atomic_uint cur[PAR_MAX];  /* the PE a worker is on, or TRACE_NONE */
+	atomic_uint fail;          /* the lowest failing PE so far, or TRACE_NONE */
+	atomic_int cancelled;      /* the progress callback asked to stop */
+	atomic_uint next;          /* the next of order to take */
 	uint32_t nw;
 	atomic_uint done;
 };
 
-/* Stops workers [from, nw). */
+/* PE pe failed (TRACE_NONE: cancelled): stops the PEs being read after
+ * it. A flag per PE, not per worker: a worker gone on to another PE
+ * meanwhile must not have that one stopped. */
 static void
-stop_from(struct parse_job *j, uint32_t from)
+stop_after(struct parse_job *j, uint32_t pe)
 {
-	for (uint32_t v = from; v < j->nw; v++)
-		atomic_store(&j->stop[v], 1);
+	if (pe == TRACE_NONE) {
+		atomic_store(&j->cancelled, 1);
+	} else {
+		unsigned f = atomic_load(&j->fail);
+		while (pe < f && !atomic_compare_exchange_weak(&j->fail, &f, pe))
+			;
+	}
+	for (uint32_t v = 0; v < j->nw; v++) {
+		unsigned q = atomic_load(&j->cur[v]);
+		if (q != TRACE_NONE && (pe == TRACE_NONE || q > pe))
+			atomic_store(&j->stop[q - j->from], 1);
+	}
 }
 
 static uint64_t
@@ -186,29 +207,50 @@ log_weight(const void *ctx, uint32_t k)
 	return j->r->logs[j->from + k].file_size + 1;
 }
 
+static uint64_t
+log_smaller(const void *ctx, uint32_t k)
+{
+	return UINT64_MAX - log_weight(ctx, k);
+}
+
 static int
 parse_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct parse_job *j = ctx;
 	struct prj_reader *r = j->r;
 	(void)nw;
-	for (uint32_t pe = j->from + j->cut[w]; pe < j->from + j->cut[w + 1]; pe++) {
-		int rc = prj_log_read(&r->sts, pe, &r->logs[pe], &j->stop[w], &j->err[w]);
+	for (;;) {
+		unsigned k = atomic_fetch_add(&j->next, 1);
+		if (k >= j->to - j->from)
+			return 0;
+		uint32_t pe = j->from + j->order[k];
+		/* cur before fail and cancelled: a failure or a cancellation
+		 * either sees this worker on pe or is seen here */
+		atomic_store(&j->cur[w], pe);
+		if (atomic_load(&j->cancelled))
+			return ERR_CANCELLED;
+		if (pe > atomic_load(&j->fail))
+			continue;
+		struct err e = { 0 };
+		int rc = prj_log_read(&r->sts, pe, &r->logs[pe], &j->stop[pe - j->from], &e);
+		if (rc == ERR_CANCELLED)
+			continue;       /* a lower PE failed, or cancelled: above */
 		if (rc) {
-			j->rc[w] = rc;
-			stop_from(j, rc == ERR_CANCELLED ? 0 : w + 1);
-			return rc;
+			if (!j->rc[w] || pe < j->err_pe[w]) {
+				j->rc[w] = rc;
+				j->err_pe[w] = pe;
+				j->err[w] = e;
+			}
+			stop_after(j, pe);
+			continue;
 		}
 		unsigned done = atomic_fetch_add(&j->done, 1) + 1;
 		/* progress is reported by worker 0 only: callers' callbacks
 		 * need not be thread-safe */
 		if (w == 0 && r->opts && r->opts->progress &&
 		    r->opts->progress(r->opts->ud, "reading", done, j->to - j->from))
-			stop_from(j, 0);
-		if (atomic_load(&j->stop[w]))
-			return j->rc[w] = ERR_CANCELLED;
+			stop_after(j, TRACE_NONE);
 	}
-	return 0;
 }
 
 void
@@ -224,27 +266,49 @@ prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e)
 	if (from >= to)
 		return 0;
 	struct parse_job *j = calloc(1, sizeof *j);
-	if (!j)
+	uint32_t n = to - from;
+	uint32_t *order = malloc((size_t)n * sizeof *order);
+	atomic_int *stop = calloc(n, sizeof *stop);
+	if (!j || !order || !stop) {
+		free(j);
+		free(order);
+		free(stop);
 		return err_set(e, ERR_NOMEM, "out of memory");
+	}
 	j->r = r;
 	j->from = from;
 	j->to = to;
+	for (uint32_t k = 0; k < n; k++)
+		order[k] = k;
 	uint32_t nw = par_workers();
-	if (nw > to - from)
-		nw = to - from;
-	par_split(to - from, nw, log_weight, j, j->cut);
+	if (nw > n)
+		nw = n;
+	if (nw > 1 && sort_ids_keyed(order, n, log_smaller, j)) {
+		free(j);
+		free(order);
+		free(stop);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	j->order = order;
+	j->stop = stop;
 	j->nw = nw;
+	atomic_init(&j->fail, TRACE_NONE);
+	for (uint32_t w = 0; w < nw; w++)
+		atomic_init(&j->cur[w], TRACE_NONE);
 	par_run(nw, parse_worker, j);
 	int rc = 0;
-	/* the first real error wins over the cancellations it caused */
-	for (uint32_t w = 0; w < nw && !rc; w++)
-		if (j->rc[w] && j->rc[w] != ERR_CANCELLED) {
+	/* the lowest failing PE's error wins; then a cancellation */
+	uint32_t lowest = TRACE_NONE;
+	for (uint32_t w = 0; w < nw; w++)
+		if (j->rc[w] && j->err_pe[w] < lowest) {
+			lowest = j->err_pe[w];
 			rc = j->rc[w];
 			*e = j->err[w];
 		}
-	for (uint32_t w = 0; w < nw && !rc; w++)
-		if (j->rc[w])
-			rc = err_set(e, ERR_CANCELLED, "cancelled");
+	if (!rc && atomic_load(&j->cancelled))
+		rc = err_set(e, ERR_CANCELLED, "cancelled");
+	free(order);
+	free(stop);
 	free(j);
 	return rc;
 }
