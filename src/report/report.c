@@ -504,6 +504,69 @@ tl_item(struct json *j, void *ctx, uint32_t tl)
 	json_end_object(j);
 }
 
+/* A partition in the JSON report (report_json_items: each Charm++
+ * partition's PE work reads its lops) */
+struct part_items {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	const struct analysis_part *parts;
+};
+
+static void
+part_item(struct json *j, void *ctx, uint32_t p)
+{
+	const struct part_items *g = ctx;
+	const struct analysis *a = g->a;
+	const struct report_phases *ph = g->ph;
+	const struct analysis_part *parts = g->parts;
+	if (!kept_part(ph, p))
+		return;
+	json_begin_object(j);
+	json_key(j, "index"); json_uint(j, p);
+	json_key(j, "name");
+	if (part_name(ph, p))
+		json_string(j, part_name(ph, p));
+	else
+		json_null(j);
+	json_key(j, "step_first"); json_uint(j, parts[p].step_first);
+	json_key(j, "step_count"); json_uint(j, parts[p].step_count);
+	json_key(j, "ranks"); json_uint(j, parts[p].ranks);
+	json_key(j, "operations"); json_uint(j, parts[p].comm_count);
+	json_key(j, "leap"); json_uint(j, parts[p].leap);
+	json_key(j, "phase");
+	if (parts[p].phase == TRACE_NONE)
+		json_null(j);
+	else
+		json_uint(j, parts[p].phase);
+	uint32_t ns;
+	const uint32_t *succ = analysis_part_succ(a, p, &ns);
+	json_key(j, "successors");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < ns; i++)
+		json_uint(j, succ[i]);
+	json_end_array(j);
+	const struct clustering *c = analysis_clustering(a, p);
+	if (c) {
+		json_key(j, "clusters");
+		json_begin_array(j);
+		for (uint32_t k = 0; k < c->n_clusters; k++) {
+			json_begin_object(j);
+			json_key(j, "medoid"); json_uint(j, c->medoid[k]);
+			json_key(j, "ranks");
+			json_begin_array(j);
+			for (uint32_t i = 0; i < c->n_ranks; i++)
+				if (c->cluster[i] == k)
+					json_uint(j, c->ranks[i]);
+			json_end_array(j);
+			json_end_object(j);
+		}
+		json_end_array(j);
+	}
+	if (report_is_charm(a))
+		report_charm_json_part(j, a, p);
+	json_end_object(j);
+}
+
 static void
 write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 {
@@ -566,54 +629,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_end_object(&j);
 	json_key(&j, "partitions");
 	json_begin_array(&j);
-	for (uint32_t p = 0; p < n_parts; p++) {
-		if (!kept_part(ph, p))
-			continue;
-		json_begin_object(&j);
-		json_key(&j, "index"); json_uint(&j, p);
-		json_key(&j, "name");
-		if (part_name(ph, p))
-			json_string(&j, part_name(ph, p));
-		else
-			json_null(&j);
-		json_key(&j, "step_first"); json_uint(&j, parts[p].step_first);
-		json_key(&j, "step_count"); json_uint(&j, parts[p].step_count);
-		json_key(&j, "ranks"); json_uint(&j, parts[p].ranks);
-		json_key(&j, "operations"); json_uint(&j, parts[p].comm_count);
-		json_key(&j, "leap"); json_uint(&j, parts[p].leap);
-		json_key(&j, "phase");
-		if (parts[p].phase == TRACE_NONE)
-			json_null(&j);
-		else
-			json_uint(&j, parts[p].phase);
-		uint32_t ns;
-		const uint32_t *succ = analysis_part_succ(a, p, &ns);
-		json_key(&j, "successors");
-		json_begin_array(&j);
-		for (uint32_t i = 0; i < ns; i++)
-			json_uint(&j, succ[i]);
-		json_end_array(&j);
-		const struct clustering *c = analysis_clustering(a, p);
-		if (c) {
-			json_key(&j, "clusters");
-			json_begin_array(&j);
-			for (uint32_t k = 0; k < c->n_clusters; k++) {
-				json_begin_object(&j);
-				json_key(&j, "medoid"); json_uint(&j, c->medoid[k]);
-				json_key(&j, "ranks");
-				json_begin_array(&j);
-				for (uint32_t i = 0; i < c->n_ranks; i++)
-					if (c->cluster[i] == k)
-						json_uint(&j, c->ranks[i]);
-				json_end_array(&j);
-				json_end_object(&j);
-			}
-			json_end_array(&j);
-		}
-		if (report_is_charm(a))
-			report_charm_json_part(&j, a, p);
-		json_end_object(&j);
-	}
+	struct part_items pi = { a, ph, parts };
+	report_json_items(&j, n_parts, part_item, &pi);
 	json_end_array(&j);
 	json_key(&j, "iterations");
 	report_iter_json(a, ph, &j);

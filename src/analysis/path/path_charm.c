@@ -24,47 +24,106 @@ enter_key(const void *ctx, uint32_t x)
 	return trace_op_get(ctx, x).t_enter;
 }
 
+/* The ops by PE, then enter, then id, with each op's position in that
+ * order and the op that ends last (the first of equals), on every core:
+ * round 0 finds the PEs' count and each share's last end, round 1 counts
+ * each share's ops per PE, round 2 writes them out by PE (par_starts:
+ * id order within a PE), round 3 sorts each PE's by enter (stable),
+ * round 4 gives the positions. */
 struct pe_sorts {
 	const struct analysis *a;
-	const uint32_t *at;         /* per PE the end of its ops in order */
-	uint32_t *order, n_pes;
+	const uint32_t *pe;
+	uint32_t n, n_pes;
+	uint32_t *order, *pos;
+	uint32_t *first;            /* per PE where its ops start; [n_pes] = n */
+	uint32_t *cnt[PAR_MAX];
+	uint32_t most[PAR_MAX];     /* round 0: each share's largest PE */
+	uint32_t last[PAR_MAX];     /* round 0: each share's op that ends last */
+	int rc[PAR_MAX];
+	int round;
 };
 
 static int
 pe_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct pe_sorts *g = ctx;
-	uint32_t p0, p1;
-	par_share(g->n_pes, w, nw, &p0, &p1);
-	int rc = 0;
-	for (uint32_t p = p0; p < p1 && !rc; p++) {
-		uint32_t from = p ? g->at[p - 1] : 0;
-		rc = sort_ids_keyed(g->order + from, g->at[p] - from, enter_key, &g->a->ops);
+	const uint32_t *pe = g->pe;
+	uint32_t i0, i1;
+	par_share(g->n, w, nw, &i0, &i1);
+	switch (g->round) {
+	case 0: {
+		uint32_t most = 0, x = i0 < i1 ? i0 : TRACE_NONE;
+		for (uint32_t i = i0; i < i1; i++) {
+			most = pe[i] > most ? pe[i] : most;
+			if (trace_op_get(&g->a->ops, i).t_exit > trace_op_get(&g->a->ops, x).t_exit)
+				x = i;
+		}
+		g->most[w] = most;
+		g->last[w] = x;
+		break;
 	}
-	return rc;
+	case 1:
+		for (uint32_t i = i0; i < i1; i++)
+			g->cnt[w][pe[i]]++;
+		break;
+	case 2:
+		for (uint32_t i = i0; i < i1; i++)
+			g->order[g->cnt[w][pe[i]]++] = i;
+		break;
+	case 3: {
+		uint32_t p0, p1;
+		par_share(g->n_pes, w, nw, &p0, &p1);
+		for (uint32_t p = p0; p < p1 && !g->rc[w]; p++)
+			g->rc[w] = sort_ids_keyed(g->order + g->first[p], g->first[p + 1] - g->first[p],
+						  enter_key, &g->a->ops);
+		break;
+	}
+	default:
+		for (uint32_t i = i0; i < i1; i++)
+			g->pos[g->order[i]] = i;
+		break;
+	}
+	return 0;
 }
 
-/* The ops by PE, then enter, then id: counted out by PE in id order,
- * then each PE's sorted by enter (stable), the PEs on every core. 0 or
- * ERR_NOMEM. */
+/* order and pos as above, *last the op that ends last. 0 or ERR_NOMEM. */
 static int
-by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order)
+by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32_t *pos,
+	   uint32_t *last)
 {
-	uint32_t n = a->n_ops, n_pes = 0;
-	for (uint32_t i = 0; i < n; i++)
-		n_pes = pe[i] + 1 > n_pes ? pe[i] + 1 : n_pes;
-	uint32_t *at = calloc((size_t)n_pes + 1, sizeof *at);
-	if (!at)
+	uint32_t nw = par_workers();
+	struct pe_sorts *g = calloc(1, sizeof *g);
+	if (!g)
 		return ERR_NOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		at[pe[i] + 1]++;
-	for (uint32_t p = 0; p < n_pes; p++)
-		at[p + 1] += at[p];
-	for (uint32_t i = 0; i < n; i++)
-		order[at[pe[i]]++] = i;
-	struct pe_sorts g = { a, at, order, n_pes };
-	int rc = par_run(par_workers(), pe_sort_worker, &g);
-	free(at);
+	*g = (struct pe_sorts){ .a = a, .pe = pe, .n = a->n_ops, .order = order, .pos = pos };
+	par_run(nw, pe_sort_worker, g);
+	uint32_t x = TRACE_NONE;
+	for (uint32_t w = 0; w < nw; w++) {
+		g->n_pes = g->most[w] + 1 > g->n_pes ? g->most[w] + 1 : g->n_pes;
+		if (g->last[w] != TRACE_NONE && (x == TRACE_NONE ||
+		    trace_op_get(&a->ops, g->last[w]).t_exit > trace_op_get(&a->ops, x).t_exit))
+			x = g->last[w];
+	}
+	*last = x;
+	int rc = 0;
+	g->first = malloc(((size_t)g->n_pes + 1) * sizeof *g->first);
+	for (uint32_t w = 0; w < nw; w++)
+		if (!(g->cnt[w] = calloc(g->n_pes, sizeof *g->cnt[w])))
+			rc = ERR_NOMEM;
+	if (!g->first)
+		rc = ERR_NOMEM;
+	for (int round = 1; round <= 4 && !rc; round++) {
+		g->round = round;
+		par_run(nw, pe_sort_worker, g);
+		if (round == 1)
+			par_starts(g->cnt, nw, g->n_pes, g->first);
+		for (uint32_t w = 0; w < nw && !rc; w++)
+			rc = g->rc[w];
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		free(g->cnt[w]);
+	free(g->first);
+	free(g);
 	return rc;
 }
 
@@ -98,16 +157,9 @@ path_walk_charm(const struct analysis *a, struct path_walk *w)
 	int rc = ERR_NOMEM;
 	if (!order || !pos)
 		goto out;
-	if (by_pe_time(a, pe, order))
+	uint32_t x;
+	if (by_pe_time(a, pe, order, pos, &x))
 		goto out;
-	for (uint32_t i = 0; i < n; i++)
-		pos[order[i]] = i;
-
-	/* the execution that ends last */
-	uint32_t x = 0;
-	for (uint32_t i = 1; i < n; i++)
-		if (trace_op_get(&a->ops, i).t_exit > trace_op_get(&a->ops, x).t_exit)
-			x = i;
 	uint64_t t = w->to;
 	rc = 0;
 	/* each step goes to an op earlier on its PE or to a creation: at most
