@@ -210,8 +210,51 @@ assert_numbered(const struct charm *c)
 	free(of_root);
 }
 
-/* The numbering after every stage, on 1 to 4 threads, against one
- * core's; then with a set whose root is unclassified (no stage makes
+struct ptl {
+	uint32_t p, tl, l;
+};
+
+static int
+cmp_ptl(const void *x, const void *y)
+{
+	const struct ptl *a = x, *b = y;
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	if (a->tl != b->tl)
+		return a->tl < b->tl ? -1 : 1;
+	return a->l < b->l ? -1 : a->l > b->l;
+}
+
+/* charm_graph_chares against each partition's chares as found on one
+ * core by a sort of (partition, timeline, lop): in timeline order, each
+ * with its first lop. */
+static void
+assert_chares(struct charm *c)
+{
+	assert_int_equal(charm_graph_chares(c), 0);
+	struct ptl *v = malloc((c->n + 1) * sizeof *v);
+	assert_non_null(v);
+	uint32_t n = 0, k = 0;
+	for (uint32_t l = 0; l < c->n; l++)
+		if (c->pid[l] != TRACE_NONE)
+			v[n++] = (struct ptl){ c->pid[l], c->a->lop_tl[l], l };
+	qsort(v, n, sizeof *v, cmp_ptl);
+	for (uint32_t p = 0, i = 0; p < c->np; p++) {
+		assert_int_equal(c->ch_first[p], k);
+		for (; i < n && v[i].p == p; i++) {
+			if (i && v[i - 1].p == p && v[i - 1].tl == v[i].tl)
+				continue;
+			assert_int_equal(c->chares[k], v[i].tl);
+			assert_int_equal(c->ch_lop[k], v[i].l);
+			k++;
+		}
+	}
+	assert_int_equal(c->ch_first[c->np], k);
+	free(v);
+}
+
+/* The numbering and the partitions' chares after every stage, on 1 to
+ * 4 threads, against one core's; then with a set whose root is unclassified (no stage makes
  * one: every union joins classified lops), which uf_number numbers on
  * one core. */
 static void
@@ -232,14 +275,22 @@ test_numbering(void **state)
 			assert_int_equal(charm_init(&c, a), 0);
 			assert_int_equal(charm_initial(&c), 0);
 			assert_numbered(&c);
+			assert_chares(&c);
 			assert_int_equal(charm_dependency_merge(&c), 0);
 			assert_numbered(&c);
+			assert_chares(&c);
 			assert_int_equal(charm_repair_merge(&c), 0);
 			assert_numbered(&c);
+			assert_chares(&c);
 			assert_int_equal(charm_infer(&c), 0);
 			assert_numbered(&c);
+			assert_chares(&c);
 			assert_int_equal(charm_leap_merge(&c), 0);
 			assert_numbered(&c);
+			assert_chares(&c);
+			assert_int_equal(charm_enforce(&c), 0);
+			assert_numbered(&c);
+			assert_chares(&c);
 			/* an unclassified lop united with a set of classified
 			 * lops that all come after it: the set's root */
 			uint32_t u = 0, k;

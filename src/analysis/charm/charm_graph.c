@@ -293,6 +293,48 @@ charm_graph_build(struct charm *c, int cycles)
 	return rc;
 }
 
+/* Each partition's chares in order with the first lop of each, on every
+ * core: lops are numbered timeline by timeline, so a partition meets its
+ * timelines in increasing order (a new one differs from the last), and
+ * shares of the lops cut at timeline starts never see one (partition,
+ * timeline) twice. Round 0 counts each share's pairs per partition,
+ * round 1 writes them where par_starts puts them (share order: timeline
+ * order). Each worker holds two words a partition, so the workers are
+ * as many as fit in what the union-find holds. */
+struct chares_job {
+	struct charm *c;
+	uint32_t cut[PAR_MAX + 1];
+	uint32_t *cnt[PAR_MAX], *last[PAR_MAX];
+	int round;
+};
+
+static int
+chares_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct chares_job *g = ctx;
+	struct charm *c = g->c;
+	(void)nw;
+	uint32_t *cnt = g->cnt[w], *last = g->last[w];
+	const uint32_t *pid = c->pid, *lop_tl = c->a->lop_tl;
+	memset(last, 0xff, ((size_t)c->np + 1) * sizeof *last);
+	for (uint32_t l = g->cut[w]; l < g->cut[w + 1]; l++) {
+		uint32_t p = pid[l];
+		if (p == TRACE_NONE)
+			continue;
+		uint32_t tl = lop_tl[l];
+		if (last[p] == tl)
+			continue;
+		last[p] = tl;
+		if (g->round) {
+			c->ch_lop[cnt[p]] = l;
+			c->chares[cnt[p]++] = tl;
+		} else {
+			cnt[p]++;
+		}
+	}
+	return 0;
+}
+
 int
 charm_graph_chares(struct charm *c)
 {
@@ -301,49 +343,48 @@ charm_graph_chares(struct charm *c)
 	free(c->chares);
 	free(c->ch_lop);
 	c->chares = c->ch_lop = NULL;
-	c->ch_first = calloc((size_t)np + 2, sizeof *c->ch_first);
-	uint32_t *last = malloc(((size_t)np + 1) * sizeof *last);
-	if (!c->ch_first || !last) {
-		free(last);
-		return ERR_NOMEM;
+	c->ch_first = malloc(((size_t)np + 1) * sizeof *c->ch_first);
+	struct chares_job *g = calloc(1, sizeof *g);
+	int rc = c->ch_first && g ? 0 : ERR_NOMEM;
+	uint32_t nw = par_workers();
+	/* each worker's two words a partition within the union-find's */
+	while (nw > 1 && (size_t)nw * 2 * np > 2 * (size_t)c->n)
+		nw--;
+	for (uint32_t w = 0; !rc && w < nw; w++) {
+		g->cnt[w] = calloc((size_t)np + 1, sizeof *g->cnt[w]);
+		g->last[w] = malloc(((size_t)np + 1) * sizeof *g->last[w]);
+		if (!g->cnt[w] || !g->last[w])
+			rc = ERR_NOMEM;
 	}
-	/* lops are numbered timeline by timeline, so a partition meets its
-	 * timelines in increasing order: a new one differs from the last */
-	memset(last, 0xff, ((size_t)np + 1) * sizeof *last);
-	for (int pass = 0; pass < 2; pass++) {
-		uint32_t *fill = NULL;
-		if (pass) {
-			for (uint32_t p = 0; p < np; p++)
-				c->ch_first[p + 1] += c->ch_first[p];
-			c->chares = malloc(((size_t)c->ch_first[np] + 1) * sizeof *c->chares);
-			c->ch_lop = malloc(((size_t)c->ch_first[np] + 1) * sizeof *c->ch_lop);
-			fill = malloc(((size_t)np + 1) * sizeof *fill);
-			if (!c->chares || !c->ch_lop || !fill) {
-				free(fill);
-				free(last);
-				return ERR_NOMEM;
-			}
-			memcpy(fill, c->ch_first, (size_t)np * sizeof *fill);
-			memset(last, 0xff, ((size_t)np + 1) * sizeof *last);
+	if (!rc) {
+		g->c = c;
+		/* shares cut forward to a timeline's first lop */
+		g->cut[nw] = c->n;
+		for (uint32_t w = 1; w < nw; w++) {
+			uint32_t l, l1;
+			par_share(c->n, w, nw, &l, &l1);
+			l = l > g->cut[w - 1] ? l : g->cut[w - 1];
+			while (l > 0 && l < c->n && c->a->lop_tl[l] == c->a->lop_tl[l - 1])
+				l++;
+			g->cut[w] = l;
 		}
-		for (uint32_t l = 0; l < c->n; l++) {
-			uint32_t p = c->pid[l];
-			if (p == TRACE_NONE)
-				continue;
-			uint32_t tl = c->a->lop_tl[l];
-			if (last[p] == tl)
-				continue;
-			last[p] = tl;
-			if (pass) {
-				c->ch_lop[fill[p]] = l;
-				c->chares[fill[p]++] = tl;
-			} else
-				c->ch_first[p + 1]++;
+		par_run(nw, chares_worker, g);
+		uint32_t total = par_starts(g->cnt, nw, np, c->ch_first);
+		c->chares = malloc(((size_t)total + 1) * sizeof *c->chares);
+		c->ch_lop = malloc(((size_t)total + 1) * sizeof *c->ch_lop);
+		if (!c->chares || !c->ch_lop) {
+			rc = ERR_NOMEM;
+		} else {
+			g->round = 1;
+			par_run(nw, chares_worker, g);
 		}
-		free(fill);
 	}
-	free(last);
-	return 0;
+	for (uint32_t w = 0; g && w < nw; w++) {
+		free(g->cnt[w]);
+		free(g->last[w]);
+	}
+	free(g);
+	return rc;
 }
 
 uint32_t

@@ -2,6 +2,7 @@
  * the getters. */
 #include "analysis_impl.h"
 
+#include "base/par.h"
 #include "cluster.h"
 #include "model/charm.h"
 
@@ -444,6 +445,25 @@ analysis_lop_charm_setup(const struct analysis *a, uint32_t lop)
 	return a->charm ? charm_setup(a, lop, NULL) : 0;
 }
 
+struct setup_count {
+	const struct analysis *a;
+	uint8_t *ctor;
+	uint32_t n[PAR_MAX];
+};
+
+static int
+setup_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct setup_count *g = ctx;
+	uint32_t l0, l1, n = 0;
+	par_share(g->a->n_lops, w, nw, &l0, &l1);
+	for (uint32_t l = l0; l < l1; l++)
+		n += (uint32_t)charm_setup(g->a, l, g->ctor);
+	g->n[w] = n;
+	return 0;
+}
+
+/* Every region's constructor() first, then the lops a share each. */
 uint32_t
 analysis_charm_setup_count(const struct analysis *a)
 {
@@ -451,11 +471,15 @@ analysis_charm_setup_count(const struct analysis *a)
 		return 0;
 	uint32_t n_regions;
 	trace_regions(a->t, &n_regions);
-	uint8_t *ctor = calloc((size_t)n_regions + 1, 1);     /* NULL: name by name */
+	struct setup_count g = { .a = a, .ctor = calloc((size_t)n_regions + 1, 1) };
+	uint32_t nw = g.ctor ? par_workers() : 1;    /* no memory: name by name, one core */
+	for (uint32_t r = 0; g.ctor && r < n_regions; r++)
+		g.ctor[r] = (uint8_t)(1 + constructor(a->t, r));
+	par_run(nw, setup_worker, &g);
+	free(g.ctor);
 	uint32_t n = 0;
-	for (uint32_t l = 0; l < a->n_lops; l++)
-		n += (uint32_t)charm_setup(a, l, ctor);
-	free(ctor);
+	for (uint32_t w = 0; w < nw; w++)
+		n += g.n[w];
 	return n;
 }
 
