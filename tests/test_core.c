@@ -441,6 +441,64 @@ pieces_each_once(void **state)
 	assert_int_equal(i, 4);
 }
 
+/* par_bucket against a one-core counting sort, on 1 to 8 workers: keys
+ * out of range left out, more keys than ids (fewer workers), no ids. */
+static uint32_t
+key_at(const void *ctx, uint32_t i)
+{
+	return ((const uint32_t *)ctx)[i];
+}
+
+static void
+bucket_by_key(void **state)
+{
+	(void)state;
+	srand(11);
+	const uint32_t sizes[][2] = { { 0, 4 }, { 1, 1 }, { 7, 100 }, { 5000, 3 }, { 100000, 64 },
+				      { 100000, 70000 } };
+	for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
+		uint32_t n = sizes[c][0], nk = sizes[c][1];
+		uint32_t *key = malloc((n + 1) * sizeof *key), *want = malloc((n + 1) * sizeof *want);
+		uint32_t *got = malloc((n + 1) * sizeof *got), *wf = calloc(nk + 1, sizeof *wf);
+		uint32_t *gf = malloc((nk + 1) * sizeof *gf);
+		assert_true(key && want && got && wf && gf);
+		for (uint32_t i = 0; i < n; i++)   /* about one in 20 out of range */
+			key[i] = (uint32_t)rand() % (nk + nk / 19 + 1);
+		/* the reference: one pass to count, one to place */
+		for (uint32_t i = 0; i < n; i++)
+			if (key[i] < nk)
+				wf[key[i] + 1]++;
+		for (uint32_t k = 0; k + 1 < nk; k++)
+			wf[k + 1] += wf[k];
+		uint32_t m = 0, *at = calloc(nk + 1, sizeof *at);
+		assert_non_null(at);
+		memcpy(at, wf, nk * sizeof *at);
+		for (uint32_t i = 0; i < n; i++)
+			if (key[i] < nk) {
+				want[at[key[i]]++] = i;
+				m++;
+			}
+		free(at);
+		wf[nk] = m;
+		for (int th = 1; th <= 8; th++) {
+			char v[16];
+			snprintf(v, sizeof v, "%d", th);
+			setenv("SKEIN_THREADS", v, 1);
+			memset(got, 0xff, (n + 1) * sizeof *got);
+			assert_int_equal(par_bucket(n, nk, key_at, key, gf, got), 0);
+			assert_memory_equal(gf, wf, (nk + 1) * sizeof *gf);
+			if (m)
+				assert_memory_equal(got, want, m * sizeof *got);
+		}
+		unsetenv("SKEIN_THREADS");
+		free(key);
+		free(want);
+		free(got);
+		free(wf);
+		free(gf);
+	}
+}
+
 int
 main(void)
 {
@@ -456,6 +514,7 @@ main(void)
 		cmocka_unit_test(fmt_quantities),
 		cmocka_unit_test(vec_ids),
 		cmocka_unit_test(pieces_each_once),
+		cmocka_unit_test(bucket_by_key),
 	};
 	return cmocka_run_group_tests_name("core utilities", tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 #include "par.h"
 
+#include "err.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,4 +268,54 @@ par_starts(uint32_t *const *cnt, uint32_t nw, uint32_t n, uint32_t *first)
 	}
 	first[n] = at;
 	return at;
+}
+
+struct bucketing {
+	uint32_t n, n_keys;
+	uint32_t (*key)(const void *ctx, uint32_t id);
+	const void *ctx;
+	uint32_t *out;
+	uint32_t *cnt[PAR_MAX];
+	int fill;
+};
+
+static int
+bucket_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct bucketing *g = ctx;
+	uint32_t i0, i1, *cnt = g->cnt[w];
+	par_share(g->n, w, nw, &i0, &i1);
+	for (uint32_t i = i0; i < i1; i++) {
+		uint32_t k = g->key(g->ctx, i);
+		if (k >= g->n_keys)
+			continue;
+		if (g->fill)
+			g->out[cnt[k]++] = i;
+		else
+			cnt[k]++;
+	}
+	return 0;
+}
+
+int
+par_bucket(uint32_t n, uint32_t n_keys, uint32_t (*key)(const void *ctx, uint32_t id),
+	   const void *ctx, uint32_t *first, uint32_t *out)
+{
+	struct bucketing g = { .n = n, .n_keys = n_keys, .key = key, .ctx = ctx, .out = out };
+	uint32_t nw = par_workers();
+	while (nw > 1 && (uint64_t)nw * n_keys > n)
+		nw--;
+	int rc = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		if (!(g.cnt[w] = calloc((size_t)n_keys + 1, sizeof *g.cnt[w])))
+			rc = ERR_NOMEM;
+	if (!rc) {
+		par_run(nw, bucket_worker, &g);
+		par_starts(g.cnt, nw, n_keys, first);
+		g.fill = 1;
+		par_run(nw, bucket_worker, &g);
+	}
+	for (uint32_t w = 0; w < nw; w++)
+		free(g.cnt[w]);
+	return rc;
 }

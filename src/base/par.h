@@ -64,5 +64,13 @@ void par_share(uint32_t total, uint32_t w, uint32_t n, uint32_t *from, uint32_t 
  * stay in the shares' order. first[k] gets where key k starts, first[n]
  * the total, which is returned. */
 uint32_t par_starts(uint32_t *const *cnt, uint32_t nw, uint32_t n, uint32_t *first);
+/* Ids [0, n) grouped by key(ctx, id) on every core (a counting sort):
+ * each key's ids in id order, into out; first[k] is where key k's start,
+ * first[n_keys] how many ids have a key below n_keys (the others are
+ * left out). key is called twice an id, from several threads. Each
+ * worker counts in an array of n_keys, so there are fewer workers when
+ * the keys outnumber the ids. 0 or ERR_NOMEM. */
+int par_bucket(uint32_t n, uint32_t n_keys, uint32_t (*key)(const void *ctx, uint32_t id),
+	       const void *ctx, uint32_t *first, uint32_t *out);
 
 #endif

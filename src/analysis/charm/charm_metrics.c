@@ -250,34 +250,28 @@ idle_worker(void *ctx, uint32_t w, uint32_t nw)
 	return rc;
 }
 
+static uint32_t
+pe_key(const void *ctx, uint32_t l)
+{
+	return analysis_lop_pe(ctx, l);
+}
+
 static int
 idle_experienced(struct analysis *a)
 {
 	uint32_t n_pes, n = a->n_lops;
 	trace_pes(a->t, &n_pes);
-	uint32_t *first = calloc((size_t)n_pes + 2, sizeof *first);
+	uint32_t *first = malloc(((size_t)n_pes + 1) * sizeof *first);
 	uint32_t *by_pe = malloc((n + 1) * sizeof *by_pe);
-	uint32_t *tmp = malloc((n + 1) * sizeof *tmp);
-	if (!first || !by_pe || !tmp) {
-		free(first);
-		free(by_pe);
-		free(tmp);
-		return ERR_NOMEM;
+	int rc = first && by_pe ? par_bucket(n, n_pes, pe_key, a, first, by_pe) : ERR_NOMEM;
+	if (!rc) {
+		uint32_t nw = par_workers();
+		struct idling g = { .a = a, .first = first, .v = by_pe };
+		par_pieces_init(&g.pieces, n_pes, nw);
+		rc = par_run(nw, idle_worker, &g);
 	}
-	for (uint32_t l = 0; l < n; l++)
-		first[analysis_lop_pe(a, l) + 1]++;
-	for (uint32_t p = 0; p < n_pes; p++)
-		first[p + 1] += first[p];
-	memcpy(tmp, first, (size_t)n_pes * sizeof *tmp);
-	for (uint32_t l = 0; l < n; l++)
-		by_pe[tmp[analysis_lop_pe(a, l)]++] = l;
-	uint32_t nw = par_workers();
-	struct idling g = { .a = a, .first = first, .v = by_pe };
-	par_pieces_init(&g.pieces, n_pes, nw);
-	int rc = par_run(nw, idle_worker, &g);
 	free(first);
 	free(by_pe);
-	free(tmp);
 	return rc;
 }
 

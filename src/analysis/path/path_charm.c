@@ -26,62 +26,51 @@ enter_key(const void *ctx, uint32_t x)
 
 /* The ops by PE, then enter, then id, with each op's position in that
  * order and the op that ends last (the first of equals), on every core:
- * round 0 finds the PEs' count and each share's last end, round 1 counts
- * each share's ops per PE, round 2 writes them out by PE (par_starts:
- * id order within a PE), round 3 sorts each PE's by enter (stable),
- * round 4 gives the positions. */
+ * round 0 finds the PEs' count and each share's last end, par_bucket
+ * groups the ops by PE (id order within a PE), round 1 sorts each PE's
+ * by enter (stable), round 2 gives the positions. */
 struct pe_sorts {
 	const struct analysis *a;
 	const uint32_t *pe;
 	uint32_t n, n_pes;
 	uint32_t *order, *pos;
 	uint32_t *first;            /* per PE where its ops start; [n_pes] = n */
-	uint32_t *cnt[PAR_MAX];
 	uint32_t most[PAR_MAX];     /* round 0: each share's largest PE */
 	uint32_t last[PAR_MAX];     /* round 0: each share's op that ends last */
 	int rc[PAR_MAX];
 	int round;
 };
 
+static uint32_t
+pe_of(const void *ctx, uint32_t i)
+{
+	return ((const uint32_t *)ctx)[i];
+}
+
 static int
 pe_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct pe_sorts *g = ctx;
-	const uint32_t *pe = g->pe;
 	uint32_t i0, i1;
 	par_share(g->n, w, nw, &i0, &i1);
-	switch (g->round) {
-	case 0: {
+	if (g->round == 0) {
 		uint32_t most = 0, x = i0 < i1 ? i0 : TRACE_NONE;
 		for (uint32_t i = i0; i < i1; i++) {
-			most = pe[i] > most ? pe[i] : most;
+			most = g->pe[i] > most ? g->pe[i] : most;
 			if (trace_op_get(&g->a->ops, i).t_exit > trace_op_get(&g->a->ops, x).t_exit)
 				x = i;
 		}
 		g->most[w] = most;
 		g->last[w] = x;
-		break;
-	}
-	case 1:
-		for (uint32_t i = i0; i < i1; i++)
-			g->cnt[w][pe[i]]++;
-		break;
-	case 2:
-		for (uint32_t i = i0; i < i1; i++)
-			g->order[g->cnt[w][pe[i]]++] = i;
-		break;
-	case 3: {
+	} else if (g->round == 1) {
 		uint32_t p0, p1;
 		par_share(g->n_pes, w, nw, &p0, &p1);
 		for (uint32_t p = p0; p < p1 && !g->rc[w]; p++)
 			g->rc[w] = sort_ids_keyed(g->order + g->first[p], g->first[p + 1] - g->first[p],
 						  enter_key, &g->a->ops);
-		break;
-	}
-	default:
+	} else {
 		for (uint32_t i = i0; i < i1; i++)
 			g->pos[g->order[i]] = i;
-		break;
 	}
 	return 0;
 }
@@ -105,23 +94,14 @@ by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32
 			x = g->last[w];
 	}
 	*last = x;
-	int rc = 0;
 	g->first = malloc(((size_t)g->n_pes + 1) * sizeof *g->first);
-	for (uint32_t w = 0; w < nw; w++)
-		if (!(g->cnt[w] = calloc(g->n_pes, sizeof *g->cnt[w])))
-			rc = ERR_NOMEM;
-	if (!g->first)
-		rc = ERR_NOMEM;
-	for (int round = 1; round <= 4 && !rc; round++) {
+	int rc = g->first ? par_bucket(g->n, g->n_pes, pe_of, pe, g->first, order) : ERR_NOMEM;
+	for (int round = 1; round <= 2 && !rc; round++) {
 		g->round = round;
 		par_run(nw, pe_sort_worker, g);
-		if (round == 1)
-			par_starts(g->cnt, nw, g->n_pes, g->first);
 		for (uint32_t w = 0; w < nw && !rc; w++)
 			rc = g->rc[w];
 	}
-	for (uint32_t w = 0; w < nw; w++)
-		free(g->cnt[w]);
 	free(g->first);
 	free(g);
 	return rc;
