@@ -891,15 +891,18 @@ free_table(uint32_t **tab, uint32_t n)
 	free(tab);
 }
 
+/* A table per PE, a word an execution or a creation; zeroed only where
+ * a count or a default of 0 is read (the others are written whole before
+ * they are read: no clearing of their pages twice). */
 static uint32_t **
-new_table(const struct prj_reader *r, uint32_t pes, int per_exec)
+new_table(const struct prj_reader *r, uint32_t pes, int per_exec, int zero)
 {
 	uint32_t **tab = calloc((size_t)pes + 1, sizeof *tab);
 	if (!tab)
 		return NULL;
 	for (uint32_t pe = 0; pe < pes; pe++) {
 		size_t n = per_exec ? r->logs[pe].n_execs : r->logs[pe].n_cres;
-		tab[pe] = calloc(n + 1, sizeof **tab);
+		tab[pe] = zero ? calloc(n + 1, sizeof **tab) : malloc((n + 1) * sizeof **tab);
 		if (!tab[pe]) {
 			free_table(tab, pes);
 			return NULL;
@@ -913,13 +916,13 @@ prj_build(struct prj_reader *r, struct err *e)
 {
 	struct builder b = { .r = r, .t = r->t, .pes = r->sts.pes };
 	int rc = ERR_NOMEM;
-	b.m_pe = new_table(r, b.pes, 1);
-	b.m_cre = new_table(r, b.pes, 1);
-	b.x_msg = new_table(r, b.pes, 1);
-	b.x_op = new_table(r, b.pes, 1);
-	b.deliv = new_table(r, b.pes, 0);
-	b.msg_first = new_table(r, b.pes, 0);
-	b.c_op = new_table(r, b.pes, 0);
+	b.m_pe = new_table(r, b.pes, 1, 0);          /* match: every execution */
+	b.m_cre = new_table(r, b.pes, 1, 0);
+	b.x_msg = new_table(r, b.pes, 1, 0);         /* number_msgs: every execution */
+	b.x_op = new_table(r, b.pes, 1, 1);
+	b.deliv = new_table(r, b.pes, 0, 1);
+	b.msg_first = new_table(r, b.pes, 0, 0);     /* ids_worker: every creation */
+	b.c_op = new_table(r, b.pes, 0, 1);
 	if (b.m_pe && b.m_cre && b.x_msg && b.x_op && b.deliv && b.msg_first && b.c_op &&
 	    !(rc = regions(&b)) && !(rc = match(&b)) && !(rc = number_msgs(&b))) {
 		if (!(rc = emit_ops(&b))) {
