@@ -78,12 +78,45 @@ struct stepper {
  * two replays and their visits walk them four to six times): the
  * receives of its sends and the senders of its receives, each in its
  * ends' order, without itself and what lies outside the phase. */
+/* The list's lops lie scattered, and so do their messages and the
+ * messages' other ends: phase_links asks for the records of the lop 12
+ * ahead, the messages of the one 6 ahead and the other ends' lops of the
+ * one 3 ahead, each in the cache by then from the step before. */
+static inline void
+links_ahead(const struct stepper *s, uint32_t i)
+{
+	const struct analysis *a = s->a;
+	if (i + 12 < s->n_list) {
+		analysis_lop_prefetch(a, s->list[i + 12], 0);
+		analysis_lop_prefetch(a, s->list[i + 12], 1);
+	}
+	uint32_t n_e;
+	if (i + 6 < s->n_list) {
+		const struct trace_end *e = lop_ends(a, s->list[i + 6], &n_e);
+		for (uint32_t k = 0; k < n_e; k++)
+			if (e[k].role == END_SEND || e[k].role == END_RECV)
+				__builtin_prefetch(&a->msgs[e[k].id]);
+	}
+	if (i + 3 < s->n_list) {
+		const struct trace_end *e = lop_ends(a, s->list[i + 3], &n_e);
+		for (uint32_t k = 0; k < n_e; k++) {
+			if (e[k].role != END_SEND && e[k].role != END_RECV)
+				continue;
+			const struct trace_msg *m = &a->msgs[e[k].id];
+			uint32_t op = e[k].role == END_SEND ? m->recv_op : m->send_op;
+			if (op < a->n_ops)
+				__builtin_prefetch(&a->op_lop[op]);
+		}
+	}
+}
+
 static int
 phase_links(struct stepper *s, uint32_t p)
 {
 	const struct analysis *a = s->a;
 	s->n_rcv = s->n_snd = 0;
 	for (uint32_t i = 0; i < s->n_list; i++) {
+		links_ahead(s, i);
 		uint32_t l = s->list[i], n_e;
 		s->rcv_first[i] = (uint32_t)s->n_rcv;
 		s->snd_first[i] = (uint32_t)s->n_snd;
