@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/par.h"
 #include "base/sort.h"
 #include "base/vec.h"
 
@@ -52,7 +53,6 @@ struct tmp_tl {
 	uint64_t key_a, key_b;
 	uint32_t chare;            /* sts chare id, UINT32_MAX for runtime */
 	uint32_t pe;               /* first PE */
-	uint32_t last_pe;
 	uint8_t kind, nids;
 };
 
@@ -85,8 +85,7 @@ runtime_of(struct assigner *as, uint32_t pe, uint32_t *id)
 		*id = as->runtime_tl[pe];
 		return 0;
 	}
-	int rc = new_tl(as, (struct tmp_tl){ .chare = UINT32_MAX, .pe = pe, .last_pe = pe,
-					   .kind = CHARE_RUNTIME }, id);
+	int rc = new_tl(as, (struct tmp_tl){ .chare = UINT32_MAX, .pe = pe, .kind = CHARE_RUNTIME }, id);
 	if (!rc)
 		as->runtime_tl[pe] = *id;
 	return rc;
@@ -102,7 +101,7 @@ keyed(struct assigner *as, uint32_t chare, uint64_t a, uint64_t b, uint8_t kind,
 		return 0;
 	}
 	int rc = new_tl(as, (struct tmp_tl){ .key_a = a, .key_b = b, .chare = chare, .pe = pe,
-					   .last_pe = pe, .kind = kind, .nids = nids }, id);
+					   .kind = kind, .nids = nids }, id);
 	return rc ? rc : hmap_put(&as->by_chare[chare], a, b, *id);
 }
 
@@ -153,7 +152,6 @@ assign_pe(struct assigner *as, uint32_t pe)
 		}
 		if (rc)
 			break;
-		as->tl[id].last_pe = pe;
 		out[i] = id;
 	}
 	/* creations outside any execution (the main chare's constructor runs
@@ -292,6 +290,113 @@ fill_timelines(struct assigner *as, const uint32_t *order, uint32_t *final)
 	return 0;
 }
 
+static int
+assigner_init(struct assigner *as, struct prj_reader *r)
+{
+	const struct prj_sts *s = &r->sts;
+	memset(as, 0, sizeof *as);
+	as->r = r;
+	as->by_chare = calloc(s->n_chares + 1, sizeof *as->by_chare);
+	as->runtime_tl = malloc(((size_t)s->pes + 1) * sizeof *as->runtime_tl);
+	as->chare_pes = calloc(s->n_chares + 1, sizeof *as->chare_pes);
+	as->chare_pe = calloc(s->n_chares + 1, sizeof *as->chare_pe);
+	if (!as->by_chare || !as->runtime_tl || !as->chare_pes || !as->chare_pe)
+		return ERR_NOMEM;
+	memset(as->runtime_tl, 0xff, ((size_t)s->pes + 1) * sizeof *as->runtime_tl);
+	return 0;
+}
+
+static void
+assigner_fini(struct assigner *as)
+{
+	if (as->by_chare)
+		for (uint32_t c = 0; c <= as->r->sts.n_chares; c++)
+			hmap_fini(&as->by_chare[c]);
+	free(as->by_chare);
+	free(as->runtime_tl);
+	free(as->chare_pes);
+	free(as->chare_pe);
+	free(as->tl);
+	memset(as, 0, sizeof *as);
+}
+
+/* The PEs a share each, with maps of each worker's own: its timelines
+ * numbered as it meets them (round 0). One core then merges the
+ * workers' timelines in PE order (one per chare: thousands, not the
+ * executions' millions), and each worker maps its executions' ids to
+ * the final ones (round 1). */
+struct assign_job {
+	struct prj_reader *r;
+	uint32_t cut[PAR_MAX + 1];
+	struct assigner as[PAR_MAX];
+	uint32_t *map[PAR_MAX];    /* a worker's id -> the final one */
+	int rc[PAR_MAX];
+	int round;
+};
+
+static uint64_t
+exec_weight(const void *ctx, uint32_t pe)
+{
+	const struct prj_reader *r = ctx;
+	return r->logs[pe].n_execs + 1;
+}
+
+static int
+assign_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct assign_job *g = ctx;
+	struct prj_reader *r = g->r;
+	(void)nw;
+	for (uint32_t pe = g->cut[w]; pe < g->cut[w + 1] && !g->rc[w]; pe++) {
+		if (g->round) {
+			uint32_t *v = r->exec_tl[pe];
+			for (size_t i = 0; i < r->logs[pe].n_execs; i++)
+				v[i] = g->map[w][v[i]];
+			continue;
+		}
+		r->exec_tl[pe] = malloc((r->logs[pe].n_execs + 1) * sizeof **r->exec_tl);
+		g->rc[w] = r->exec_tl[pe] ? assign_pe(&g->as[w], pe) : ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* Worker w's timelines into the whole run's (as one core meeting them
+ * in PE order would number them), map[w] their ids there. */
+static int
+merge_worker(struct assigner *all, struct assign_job *g, uint32_t w)
+{
+	struct assigner *as = &g->as[w];
+	if (!(g->map[w] = malloc((as->n_tl + 1) * sizeof *g->map[w])))
+		return ERR_NOMEM;
+	for (size_t j = 0; j < as->n_tl; j++) {
+		const struct tmp_tl *x = &as->tl[j];
+		uint32_t id;
+		int rc;
+		if (x->kind == CHARE_RUNTIME) {
+			if ((rc = new_tl(all, *x, &id)))
+				return rc;
+			all->runtime_tl[x->pe] = id;
+		} else {
+			uint32_t *v = hmap_get(&all->by_chare[x->chare], x->key_a, x->key_b);
+			if (v)
+				id = *v;
+			else if ((rc = new_tl(all, *x, &id)) ||
+				 (rc = hmap_put(&all->by_chare[x->chare], x->key_a, x->key_b, id)))
+				return rc;
+		}
+		g->map[w][j] = id;
+	}
+	/* distinct PEs of each group, capped at 2: the workers' PEs differ */
+	for (uint32_t c = 0; c < g->r->sts.n_chares; c++) {
+		if (!as->chare_pes[c])
+			continue;
+		if (!all->chare_pes[c])
+			all->chare_pe[c] = as->chare_pe[c];
+		all->chare_pes[c] = all->chare_pes[c] + as->chare_pes[c] < 2 ? all->chare_pes[c] + as->chare_pes[c] : 2;
+	}
+	return 0;
+}
+
 int
 prj_chares_assign(struct prj_reader *r, struct err *e)
 {
@@ -299,22 +404,27 @@ prj_chares_assign(struct prj_reader *r, struct err *e)
 	int rc = mark_runtime(r, e);
 	if (rc)
 		return rc;
-	struct assigner as = { .r = r };
-	as.by_chare = calloc(s->n_chares + 1, sizeof *as.by_chare);
-	as.runtime_tl = malloc(((size_t)s->pes + 1) * sizeof *as.runtime_tl);
-	as.chare_pes = calloc(s->n_chares + 1, sizeof *as.chare_pes);
-	as.chare_pe = calloc(s->n_chares + 1, sizeof *as.chare_pe);
-	r->exec_tl = calloc((size_t)s->pes + 1, sizeof *r->exec_tl);
+	struct assigner as;
+	struct assign_job *g = calloc(1, sizeof *g);
+	uint32_t nw = par_workers() < s->pes ? par_workers() : (s->pes ? s->pes : 1);
 	uint32_t *order = NULL, *final = NULL;
-	rc = ERR_NOMEM;
-	if (!as.by_chare || !as.runtime_tl || !as.chare_pes || !as.chare_pe || !r->exec_tl)
+	r->exec_tl = calloc((size_t)s->pes + 1, sizeof *r->exec_tl);
+	rc = assigner_init(&as, r);
+	if (rc || !g || !r->exec_tl) {
+		rc = ERR_NOMEM;
 		goto out;
-	memset(as.runtime_tl, 0xff, ((size_t)s->pes + 1) * sizeof *as.runtime_tl);
-	rc = 0;
-	for (uint32_t pe = 0; pe < s->pes && !rc; pe++) {
-		r->exec_tl[pe] = malloc((r->logs[pe].n_execs + 1) * sizeof **r->exec_tl);
-		rc = r->exec_tl[pe] ? assign_pe(&as, pe) : ERR_NOMEM;
 	}
+	g->r = r;
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		rc = assigner_init(&g->as[w], r);
+	if (rc)
+		goto out;
+	par_split(s->pes, nw, exec_weight, r, g->cut);
+	par_run(nw, assign_worker, g);
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		rc = g->rc[w];
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		rc = merge_worker(&as, g, w);
 	if (rc)
 		goto out;
 	uint32_t n = (uint32_t)as.n_tl;
@@ -329,9 +439,11 @@ prj_chares_assign(struct prj_reader *r, struct err *e)
 		goto out;
 	if ((rc = fill_timelines(&as, order, final)))
 		goto out;
-	for (uint32_t pe = 0; pe < s->pes; pe++)
-		for (size_t i = 0; i < r->logs[pe].n_execs; i++)
-			r->exec_tl[pe][i] = final[r->exec_tl[pe][i]];
+	for (uint32_t w = 0; w < nw; w++)
+		for (size_t j = 0; j < g->as[w].n_tl; j++)
+			g->map[w][j] = final[g->map[w][j]];
+	g->round = 1;
+	par_run(nw, assign_worker, g);
 	struct trace *t = r->t;
 	t->pes = calloc((size_t)s->pes + 1, sizeof *t->pes);
 	if (!t->pes) {
@@ -342,14 +454,14 @@ prj_chares_assign(struct prj_reader *r, struct err *e)
 	for (uint32_t pe = 0; pe < s->pes; pe++)
 		t->pes[pe].runtime = as.runtime_tl[pe] == UINT32_MAX ? TRACE_NONE : final[as.runtime_tl[pe]];
 out:
-	if (as.by_chare)
-		for (uint32_t c = 0; c <= s->n_chares; c++)
-			hmap_fini(&as.by_chare[c]);
-	free(as.by_chare);
-	free(as.runtime_tl);
-	free(as.chare_pes);
-	free(as.chare_pe);
-	free(as.tl);
+	if (as.r)
+		assigner_fini(&as);
+	for (uint32_t w = 0; g && w < nw; w++) {
+		if (g->as[w].r)
+			assigner_fini(&g->as[w]);
+		free(g->map[w]);
+	}
+	free(g);
 	free(order);
 	free(final);
 	if (rc == ERR_NOMEM)
