@@ -264,21 +264,13 @@ merge_cycles(struct charm *c)
 	return merges;
 }
 
-int
-charm_graph_build(struct charm *c, int cycles)
+/* The leaps from the DAG's depths; ERR_FORMAT when the graph has a
+ * cycle. */
+static int
+depths(struct charm *c)
 {
-	for (;;) {
-		int rc = number(c);
-		if (rc || (rc = successors(c)))
-			return rc;
-		if (!cycles)
-			break;
-		int64_t merged = merge_cycles(c);
-		if (merged < 0)
-			return (int)merged;
-		if (merged == 0)
-			break;
-	}
+	free(c->leap);
+	free(c->order);
 	c->leap = malloc(((size_t)c->np + 1) * sizeof *c->leap);
 	c->order = malloc(((size_t)c->np + 1) * sizeof *c->order);
 	uint32_t *indeg = malloc(((size_t)c->np + 1) * sizeof *indeg);
@@ -291,6 +283,27 @@ charm_graph_build(struct charm *c, int cycles)
 		if (c->leap[p] + 1 > c->n_leaps)
 			c->n_leaps = c->leap[p] + 1;
 	return rc;
+}
+
+/* With cycles, the depths come first: where they find no cycle (the
+ * usual case, and always the last round) Tarjan would only have
+ * confirmed it, at four times their cost. */
+int
+charm_graph_build(struct charm *c, int cycles)
+{
+	for (;;) {
+		int rc = number(c);
+		if (rc || (rc = successors(c)))
+			return rc;
+		rc = depths(c);
+		if (rc != ERR_FORMAT || !cycles)
+			return rc;
+		int64_t merged = merge_cycles(c);
+		if (merged < 0)
+			return (int)merged;
+		if (merged == 0)
+			return ERR_FORMAT;    /* a cycle the components do not show: a bug */
+	}
 }
 
 /* Each partition's chares in order with the first lop of each, on every
