@@ -10,6 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int
+singletons_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct uf *u = ctx;
+	uint32_t i0, i1;
+	par_share(u->n, w, nw, &i0, &i1);
+	for (uint32_t i = i0; i < i1; i++)
+		u->parent[i] = i;
+	return 0;
+}
+
+/* Every element its own set, a share each (a fresh array's pages are
+ * first touched here) */
 int
 uf_init(struct uf *u, uint32_t n)
 {
@@ -17,9 +30,7 @@ uf_init(struct uf *u, uint32_t n)
 	u->parent = recycle_malloc(((size_t)n + 1) * sizeof *u->parent);
 	if (!u->parent)
 		return ERR_NOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		u->parent[i] = i;
-	return 0;
+	return par_run(n >= 1u << 16 ? par_workers() : 1, singletons_worker, u);
 }
 
 void
