@@ -306,6 +306,21 @@ charm_graph_build(struct charm *c, int cycles)
 	}
 }
 
+void
+charm_tl_cuts(const struct charm *c, uint32_t nw, uint32_t *cut)
+{
+	cut[0] = 0;
+	cut[nw] = c->n;
+	for (uint32_t w = 1; w < nw; w++) {
+		uint32_t l, l1;
+		par_share(c->n, w, nw, &l, &l1);
+		l = l > cut[w - 1] ? l : cut[w - 1];
+		while (l > 0 && l < c->n && c->a->lop_tl[l] == c->a->lop_tl[l - 1])
+			l++;
+		cut[w] = l;
+	}
+}
+
 /* Each partition's chares in order with the first lop of each, on every
  * core: lops are numbered timeline by timeline, so a partition meets its
  * timelines in increasing order (a new one differs from the last), and
@@ -371,16 +386,7 @@ charm_graph_chares(struct charm *c)
 	}
 	if (!rc) {
 		g->c = c;
-		/* shares cut forward to a timeline's first lop */
-		g->cut[nw] = c->n;
-		for (uint32_t w = 1; w < nw; w++) {
-			uint32_t l, l1;
-			par_share(c->n, w, nw, &l, &l1);
-			l = l > g->cut[w - 1] ? l : g->cut[w - 1];
-			while (l > 0 && l < c->n && c->a->lop_tl[l] == c->a->lop_tl[l - 1])
-				l++;
-			g->cut[w] = l;
-		}
+		charm_tl_cuts(c, nw, g->cut);
 		par_run(nw, chares_worker, g);
 		uint32_t total = par_starts(g->cnt, nw, np, c->ch_first);
 		c->chares = malloc(((size_t)total + 1) * sizeof *c->chares);

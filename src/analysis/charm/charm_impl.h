@@ -93,6 +93,10 @@ int charm_graph_build(struct charm *c, int merge_cycles);
 /* The chares (timelines) of every partition, into ch_first / chares /
  * ch_lop. */
 int charm_graph_chares(struct charm *c);
+/* nw shares of the lops, [cut[w], cut[w + 1]), each cut moved forward
+ * to a timeline's first lop (lops are numbered timeline by timeline:
+ * no timeline, and so no serial block, in two shares). */
+void charm_tl_cuts(const struct charm *c, uint32_t nw, uint32_t *cut);
 /* Partition p's first lop on timeline tl, or TRACE_NONE (after
  * charm_graph_chares). */
 uint32_t charm_first_on(const struct charm *c, uint32_t p, uint32_t tl);

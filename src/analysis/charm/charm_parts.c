@@ -21,35 +21,60 @@
 
 #include "base/par.h"
 
-/* lop -> partition for every lop; returns the partition count. The
- * leading phase, if any, is partition c->np (*init set to 1). */
-static uint32_t
-attach(struct charm *c, uint32_t *part, int *init)
+/* lop -> partition for every lop, a share of whole timelines each (what
+ * a lop takes comes from its block or timeline): part, and whether a lop
+ * went to the leading phase in init[w]. */
+struct attaching {
+	const struct charm *c;
+	uint32_t *part;
+	uint32_t cut[PAR_MAX + 1];
+	int init[PAR_MAX];
+};
+
+static int
+attach_worker(void *ctx, uint32_t w, uint32_t nw)
 {
+	struct attaching *g = ctx;
+	const struct charm *c = g->c;
 	const struct analysis *a = c->a;
-	for (uint32_t l = 0; l < c->n; l++)
+	uint32_t *part = g->part, l0 = g->cut[w], l1 = g->cut[w + 1];
+	(void)nw;
+	for (uint32_t l = l0; l < l1; l++)
 		part[l] = c->pid[l];
 	/* within blocks: forward from the last event, then backward */
-	for (uint32_t l = 1; l < c->n; l++)
+	for (uint32_t l = l0 + 1; l < l1; l++)
 		if (part[l] == TRACE_NONE && c->block[l] == c->block[l - 1] && part[l - 1] != TRACE_NONE)
 			part[l] = part[l - 1];
-	for (uint32_t l = c->n; l-- > 1;)
+	for (uint32_t l = l1; l-- > l0 + 1;)
 		if (part[l - 1] == TRACE_NONE && c->block[l] == c->block[l - 1] && part[l] != TRACE_NONE)
 			part[l - 1] = part[l];
 	/* blocks without events: after the lop before them, or the leading
 	 * phase when nothing with events came before on the timeline */
-	*init = 0;
-	for (uint32_t tl = 0; tl < c->n_tl; tl++)
-		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1]; l++) {
-			if (part[l] != TRACE_NONE)
-				continue;
-			if (l > a->tl_lop[tl] && part[l - 1] != c->np) {
-				part[l] = part[l - 1];
-				continue;
-			}
-			part[l] = c->np;
-			*init = 1;
+	for (uint32_t l = l0; l < l1; l++) {
+		if (part[l] != TRACE_NONE)
+			continue;
+		if (l > a->tl_lop[a->lop_tl[l]] && part[l - 1] != c->np) {
+			part[l] = part[l - 1];
+			continue;
 		}
+		part[l] = c->np;
+		g->init[w] = 1;
+	}
+	return 0;
+}
+
+/* Returns the partition count. The leading phase, if any, is partition
+ * c->np (*init set to 1). */
+static uint32_t
+attach(struct charm *c, uint32_t *part, int *init)
+{
+	struct attaching g = { .c = c, .part = part };
+	uint32_t nw = par_workers();
+	charm_tl_cuts(c, nw, g.cut);
+	par_run(nw, attach_worker, &g);
+	*init = 0;
+	for (uint32_t w = 0; w < nw; w++)
+		*init |= g.init[w];
 	return c->np + (uint32_t)*init;
 }
 
