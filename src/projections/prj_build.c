@@ -212,8 +212,6 @@ ids_worker(void *ctx, uint32_t w, uint32_t nw)
 				b->msg_first[pe][c] = (uint32_t)(n < NONE ? n : NONE);
 			n += b->deliv[pe][c] ? b->deliv[pe][c] : 1;
 			unsent += !b->deliv[pe][c];
-			if (g->round)
-				b->deliv[pe][c] = 0;          /* now the fill cursor */
 		}
 		if (!g->round) {
 			g->base[pe] = n;
@@ -221,6 +219,93 @@ ids_worker(void *ctx, uint32_t w, uint32_t nw)
 		}
 	}
 	return 0;
+}
+
+/* The deliveries' message ids, each execution's, as one core giving
+ * them in execution order would: the k-th delivery of a creation is its
+ * first id + k, and the executions with no creation take the ids after
+ * every creation's, in order. Most creations are delivered once, and
+ * their deliveries' ids depend on nothing else: a share of the PEs each
+ * gives them and lists the others (a creation delivered several times,
+ * or none found) in order; one core then gives those, the lists in
+ * worker order (PE order). deliv[][] holds each creation's deliveries
+ * after, as before. */
+struct deliveries {
+	struct builder *b;
+	uint32_t cut[PAR_MAX + 1];
+	uint64_t *rest[PAR_MAX];   /* pe << 32 | execution, in order */
+	size_t n_rest[PAR_MAX], cap_rest[PAR_MAX];
+	int rc[PAR_MAX];
+};
+
+static uint64_t
+execs_weight(const void *ctx, uint32_t pe)
+{
+	const struct builder *b = ctx;
+	return b->r->logs[pe].n_execs + 1;
+}
+
+static int
+deliv_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct deliveries *g = ctx;
+	struct builder *b = g->b;
+	(void)nw;
+	for (uint32_t pe = g->cut[w]; pe < g->cut[w + 1]; pe++) {
+		const struct prj_pe_log *l = &b->r->logs[pe];
+		for (size_t i = 0; i < l->n_execs; i++) {
+			const struct prj_exec *x = &l->execs[i];
+			uint32_t cpe = b->m_pe[pe][i];
+			if (cpe != NONE && b->deliv[cpe][b->m_cre[pe][i]] == 1) {
+				b->x_msg[pe][i] = b->msg_first[cpe][b->m_cre[pe][i]];
+			} else if (cpe != NONE || (x->event >= 0 && !(x->flags & PRJ_X_RESUMED))) {
+				if (VEC_GROW(g->rest[w], g->n_rest[w], g->cap_rest[w]))
+					return g->rc[w] = ERR_NOMEM;
+				g->rest[w][g->n_rest[w]++] = (uint64_t)pe << 32 | i;
+			} else {
+				b->x_msg[pe][i] = NONE;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+delivery_ids(struct builder *b, uint64_t *n)
+{
+	struct deliveries *g = calloc(1, sizeof *g);
+	if (!g)
+		return ERR_NOMEM;
+	g->b = b;
+	uint32_t nw = par_workers() < b->pes ? par_workers() : (b->pes ? b->pes : 1);
+	par_split(b->pes, nw, execs_weight, b, g->cut);
+	par_run(nw, deliv_worker, g);
+	int rc = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		rc = g->rc[w];
+	/* the creations delivered several times count their deliveries again */
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		for (size_t k = 0; k < g->n_rest[w]; k++) {
+			uint32_t pe = (uint32_t)(g->rest[w][k] >> 32), i = (uint32_t)g->rest[w][k];
+			if (b->m_pe[pe][i] != NONE)
+				b->deliv[b->m_pe[pe][i]][b->m_cre[pe][i]] = 0;
+		}
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		for (size_t k = 0; k < g->n_rest[w]; k++) {
+			uint32_t pe = (uint32_t)(g->rest[w][k] >> 32), i = (uint32_t)g->rest[w][k];
+			uint32_t cpe = b->m_pe[pe][i];
+			if (cpe != NONE) {
+				uint32_t c = b->m_cre[pe][i];
+				b->x_msg[pe][i] = b->msg_first[cpe][c] + b->deliv[cpe][c]++;
+			} else {
+				b->x_msg[pe][i] = (uint32_t)(*n < NONE ? *n : NONE);
+				(*n)++;
+			}
+		}
+	for (uint32_t w = 0; w < PAR_MAX; w++)
+		free(g->rest[w]);
+	free(g);
+	return rc;
 }
 
 /* Message ids: each creation's deliveries together (one message if it
@@ -249,20 +334,9 @@ number_msgs(struct builder *b)
 	par_run(nw, ids_worker, &g);
 	free(g.base);
 	free(g.unsent);
-	for (uint32_t pe = 0; pe < b->pes; pe++)
-		for (size_t i = 0; i < r->logs[pe].n_execs; i++) {
-			const struct prj_exec *x = &r->logs[pe].execs[i];
-			uint32_t cpe = b->m_pe[pe][i];
-			if (cpe != NONE) {
-				uint32_t c = b->m_cre[pe][i];
-				b->x_msg[pe][i] = b->msg_first[cpe][c] + b->deliv[cpe][c]++;
-			} else if (x->event >= 0 && !(x->flags & PRJ_X_RESUMED)) {
-				b->x_msg[pe][i] = (uint32_t)(n < NONE ? n : NONE);
-				n++;
-			} else {
-				b->x_msg[pe][i] = NONE;
-			}
-		}
+	int rc;
+	if ((rc = delivery_ids(b, &n)))
+		return rc;
 	if (n >= NONE - 1)
 		return ERR_LIMIT;
 	b->n_msgs = n;
