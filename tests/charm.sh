@@ -270,7 +270,8 @@ fi
 if [ -f "$j2" ]; then
 	for cuts in "7000 300" "300 6000"; do
 		set -- $cuts
-		rm -rf "$tmp/two" "$tmp/two.err" && cp -R "$(dirname "$j2")" "$tmp/two"
+		rm -rf "$tmp/two" "$tmp/two.err" && cp -R "$(dirname "$j2")" "$tmp/two" &&
+			chmod -R u+w "$tmp/two"
 		head -c "$1" "$(dirname "$j2")/jacobi2d.prj.1.log.gz" >"$tmp/two/jacobi2d.prj.1.log.gz"
 		head -c "$2" "$(dirname "$j2")/jacobi2d.prj.3.log.gz" >"$tmp/two/jacobi2d.prj.3.log.gz"
 		said=
@@ -284,6 +285,30 @@ if [ -f "$j2" ]; then
 	done
 else
 	skip=$((skip + 1))
+fi
+
+# a failure stops only the PEs after it: PE 1's log long (a stop is
+# looked for every 65,536 lines) and cut near its end, PE 3's cut at
+# once. PE 3 fails while PE 1 is still read, and PE 1's error is the one
+# said (stopping PE 1 too would say PE 3's)
+gencharm=$root/traces/gen/skein-gen-charm
+[ -x "$gencharm" ] || make -s -C "$root/traces/gen" all >/dev/null || exit 1
+if "$gencharm" -q -f -o "$tmp/long" -p 4 -x 4 -y 4 -e 400000 >/dev/null; then
+	l1=$tmp/long/jacobi.1.log.gz
+	head -c $(($(wc -c <"$l1") - 2000)) "$l1" >"$tmp/l1" && mv "$tmp/l1" "$l1"
+	head -c 300 "$tmp/long/jacobi.3.log.gz" >"$tmp/l3" && mv "$tmp/l3" "$tmp/long/jacobi.3.log.gz"
+	lines=$(gzip -dc "$l1" 2>/dev/null | wc -l)
+	said=
+	: >"$tmp/long.err"
+	for th in 1 2 2 2 4 4 4; do
+		SKEIN_THREADS=$th "$skein" analyze -q "$tmp/long/jacobi.sts" >/dev/null 2>>"$tmp/long.err"
+		[ $? -eq 1 ] || said="$said exit-not-1"
+	done
+	[ "$lines" -gt 65536 ] && [ -z "$said" ] && [ "$(wc -l <"$tmp/long.err")" -eq 7 ] &&
+		[ "$(grep -c "^skein: $l1: unexpected end of file" "$tmp/long.err")" -eq 7 ] &&
+		ok || bad "a long log failing late: want PE 1's error every time ($lines lines), got: $(sort "$tmp/long.err" | uniq -c | head -c 300)$said"
+else
+	bad "skein-gen-charm failed"
 fi
 
 # skein diff of two Charm++ runs (issue 38): Jacobi 2-D without and with

@@ -334,13 +334,6 @@ struct assign_job {
 	int round;
 };
 
-static uint64_t
-exec_weight(const void *ctx, uint32_t pe)
-{
-	const struct prj_reader *r = ctx;
-	return r->logs[pe].n_execs + 1;
-}
-
 static int
 assign_worker(void *ctx, uint32_t w, uint32_t nw)
 {
@@ -406,7 +399,7 @@ prj_chares_assign(struct prj_reader *r, struct err *e)
 		return rc;
 	struct assigner as;
 	struct assign_job *g = calloc(1, sizeof *g);
-	uint32_t nw = par_workers() < s->pes ? par_workers() : (s->pes ? s->pes : 1);
+	uint32_t nw = prj_workers(r);
 	uint32_t *order = NULL, *final = NULL;
 	r->exec_tl = calloc((size_t)s->pes + 1, sizeof *r->exec_tl);
 	rc = assigner_init(&as, r);
@@ -419,7 +412,7 @@ prj_chares_assign(struct prj_reader *r, struct err *e)
 		rc = assigner_init(&g->as[w], r);
 	if (rc)
 		goto out;
-	par_split(s->pes, nw, exec_weight, r, g->cut);
+	par_split(s->pes, nw, prj_exec_weight, r, g->cut);
 	par_run(nw, assign_worker, g);
 	for (uint32_t w = 0; w < nw && !rc; w++)
 		rc = g->rc[w];

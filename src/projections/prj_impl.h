@@ -164,6 +164,11 @@ int prj_found(const struct prj_reader *r, char **out, size_t *len);
 /* Splits the PEs into n shares balanced by their logs' sizes: share i is
  * [cut[i], cut[i + 1]), alike wherever the files are the same. */
 void prj_split(const struct prj_reader *r, uint32_t n, uint32_t *cut);
+/* The workers for a stage a share of r's PEs each (at most one a PE),
+ * and the weight of PE pe's share: its executions (par_split's weight,
+ * ctx r). */
+uint32_t prj_workers(const struct prj_reader *r);
+uint64_t prj_exec_weight(const void *r, uint32_t pe);
 /* Parses the logs of PEs [from, to) on every core. */
 int prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e);
 /* Builds the trace from every PE's parsed log into *out. */

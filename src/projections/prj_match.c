@@ -188,13 +188,6 @@ struct deliveries {
 	int rc[PAR_MAX];
 };
 
-static uint64_t
-execs_weight(const void *ctx, uint32_t pe)
-{
-	const struct builder *b = ctx;
-	return b->r->logs[pe].n_execs + 1;
-}
-
 static int
 deliv_worker(void *ctx, uint32_t w, uint32_t nw)
 {
@@ -227,8 +220,8 @@ delivery_ids(struct builder *b, uint64_t *n)
 	if (!g)
 		return ERR_NOMEM;
 	g->b = b;
-	uint32_t nw = par_workers() < b->pes ? par_workers() : (b->pes ? b->pes : 1);
-	par_split(b->pes, nw, execs_weight, b, g->cut);
+	uint32_t nw = prj_workers(b->r);
+	par_split(b->pes, nw, prj_exec_weight, b->r, g->cut);
 	par_run(nw, deliv_worker, g);
 	int rc = 0;
 	for (uint32_t w = 0; w < nw && !rc; w++)

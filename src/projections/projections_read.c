@@ -253,6 +253,19 @@ parse_worker(void *ctx, uint32_t w, uint32_t nw)
 	}
 }
 
+uint32_t
+prj_workers(const struct prj_reader *r)
+{
+	uint32_t nw = par_workers();
+	return nw < r->sts.pes ? nw : r->sts.pes ? r->sts.pes : 1;
+}
+
+uint64_t
+prj_exec_weight(const void *r, uint32_t pe)
+{
+	return ((const struct prj_reader *)r)->logs[pe].n_execs + 1;
+}
+
 void
 prj_split(const struct prj_reader *r, uint32_t n, uint32_t *cut)
 {
@@ -269,25 +282,20 @@ prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e)
 	uint32_t n = to - from;
 	uint32_t *order = malloc((size_t)n * sizeof *order);
 	atomic_int *stop = calloc(n, sizeof *stop);
+	uint32_t nw = par_workers() < n ? par_workers() : n;
+	int rc = 0;
 	if (!j || !order || !stop) {
-		free(j);
-		free(order);
-		free(stop);
-		return err_set(e, ERR_NOMEM, "out of memory");
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+		goto out;
 	}
 	j->r = r;
 	j->from = from;
 	j->to = to;
 	for (uint32_t k = 0; k < n; k++)
 		order[k] = k;
-	uint32_t nw = par_workers();
-	if (nw > n)
-		nw = n;
 	if (nw > 1 && sort_ids_keyed(order, n, log_smaller, j)) {
-		free(j);
-		free(order);
-		free(stop);
-		return err_set(e, ERR_NOMEM, "out of memory");
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+		goto out;
 	}
 	j->order = order;
 	j->stop = stop;
@@ -296,7 +304,6 @@ prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e)
 	for (uint32_t w = 0; w < nw; w++)
 		atomic_init(&j->cur[w], TRACE_NONE);
 	par_run(nw, parse_worker, j);
-	int rc = 0;
 	/* the lowest failing PE's error wins; then a cancellation */
 	uint32_t lowest = TRACE_NONE;
 	for (uint32_t w = 0; w < nw; w++)
@@ -307,6 +314,7 @@ prj_parse(struct prj_reader *r, uint32_t from, uint32_t to, struct err *e)
 		}
 	if (!rc && atomic_load(&j->cancelled))
 		rc = err_set(e, ERR_CANCELLED, "cancelled");
+out:
 	free(order);
 	free(stop);
 	free(j);
@@ -448,8 +456,7 @@ close_worker(void *ctx, uint32_t w, uint32_t nw)
 void
 prj_close(struct prj_reader *r)
 {
-	uint32_t nw = par_workers();
-	par_run(nw < r->sts.pes ? nw : 1, close_worker, r);
+	par_run(prj_workers(r), close_worker, r);
 	free(r->exec_tl);
 	free(r->logs);
 	prj_sts_fini(&r->sts);

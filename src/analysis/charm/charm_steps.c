@@ -74,10 +74,6 @@ struct stepper {
 	uint64_t scanned;          /* lops the stalls' cursor passed (a->stall_scans) */
 };
 
-/* Each lop's usable links inside phase p, read once from its ends (the
- * two replays and their visits walk them four to six times): the
- * receives of its sends and the senders of its receives, each in its
- * ends' order, without itself and what lies outside the phase. */
 /* The list's lops lie scattered, and so do their messages and the
  * messages' other ends: phase_links asks for the records of the lop 12
  * ahead, the messages of the one 6 ahead and the other ends' lops of the
@@ -110,6 +106,10 @@ links_ahead(const struct stepper *s, uint32_t i)
 	}
 }
 
+/* Each lop's usable links inside phase p, read once from its ends (the
+ * two replays and their visits walk them four to six times): the
+ * receives of its sends and the senders of its receives, each in its
+ * ends' order, without itself and what lies outside the phase. */
 static int
 phase_links(struct stepper *s, uint32_t p)
 {

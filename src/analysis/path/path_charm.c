@@ -41,6 +41,14 @@ struct pe_sorts {
 	int round;
 };
 
+/* Does op x end after op y (y TRACE_NONE: none yet)? The first of ops
+ * that end together stays. */
+static int
+ends_later(const struct analysis *a, uint32_t x, uint32_t y)
+{
+	return y == TRACE_NONE || trace_op_get(&a->ops, x).t_exit > trace_op_get(&a->ops, y).t_exit;
+}
+
 static uint32_t
 pe_of(const void *ctx, uint32_t i)
 {
@@ -54,10 +62,10 @@ pe_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	uint32_t i0, i1;
 	par_share(g->n, w, nw, &i0, &i1);
 	if (g->round == 0) {
-		uint32_t most = 0, x = i0 < i1 ? i0 : TRACE_NONE;
+		uint32_t most = 0, x = TRACE_NONE;
 		for (uint32_t i = i0; i < i1; i++) {
 			most = g->pe[i] > most ? g->pe[i] : most;
-			if (trace_op_get(&g->a->ops, i).t_exit > trace_op_get(&g->a->ops, x).t_exit)
+			if (ends_later(g->a, i, x))
 				x = i;
 		}
 		g->most[w] = most;
@@ -89,8 +97,7 @@ by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32
 	uint32_t x = TRACE_NONE;
 	for (uint32_t w = 0; w < nw; w++) {
 		g->n_pes = g->most[w] + 1 > g->n_pes ? g->most[w] + 1 : g->n_pes;
-		if (g->last[w] != TRACE_NONE && (x == TRACE_NONE ||
-		    trace_op_get(&a->ops, g->last[w]).t_exit > trace_op_get(&a->ops, x).t_exit))
+		if (g->last[w] != TRACE_NONE && ends_later(a, g->last[w], x))
 			x = g->last[w];
 	}
 	*last = x;
