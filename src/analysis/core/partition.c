@@ -118,63 +118,30 @@ build_graph(struct analysis *a)
 	return rc;
 }
 
-/* The lists of each partition's lops, on every core: worker w takes a
- * share of the lops, attaches its computation lops (with attach),
- * counts its lops of each partition (cnt[w]), then writes them where the
- * shares before it end within each partition, so each list is in lop
- * order. */
-struct listing {
-	struct analysis *a;
-	uint32_t *cnt[PAR_MAX];
-	int fill, attach;
-};
-
+/* Each partition's lops in lop order: a counting sort on every core
+ * (par_bucket), the computation lops attached first a share each. */
 static int
-list_worker(void *ctx, uint32_t w, uint32_t nw)
+attach_worker(void *ctx, uint32_t w, uint32_t nw)
 {
-	struct listing *g = ctx;
-	struct analysis *a = g->a;
-	uint32_t l0, l1, *cnt = g->cnt[w];
+	struct analysis *a = ctx;
+	uint32_t l0, l1;
 	par_share(a->n_lops, w, nw, &l0, &l1);
-	if (g->fill) {
-		for (uint32_t l = l0; l < l1; l++)
-			if (a->lop_part[l] != TRACE_NONE)
-				a->part_lops[cnt[a->lop_part[l]]++] = l;
-		return 0;
-	}
-	if (g->attach)
-		lops_attach_computation(a, l0, l1);
-	for (uint32_t l = l0; l < l1; l++)
-		if (a->lop_part[l] != TRACE_NONE)
-			cnt[a->lop_part[l]]++;
+	lops_attach_computation(a, l0, l1);
 	return 0;
+}
+
+static uint32_t
+part_of(const void *ctx, uint32_t l)
+{
+	return ((const struct analysis *)ctx)->lop_part[l];
 }
 
 int
 partition_lists(struct analysis *a, int attach)
 {
-	/* workers' counts, 4 bytes a partition each, kept below about what
-	 * the lists take (4 bytes a lop) */
-	uint32_t np = a->n_parts, nw = par_workers(), cap = 1 + a->n_lops / (np ? np : 1);
-	if (nw > cap)
-		nw = cap;
-	struct listing g = { .a = a, .attach = attach };
-	int rc = 0;
-	for (uint32_t w = 0; w < nw && !rc; w++) {
-		g.cnt[w] = calloc((size_t)np + 1, sizeof *g.cnt[w]);
-		rc = g.cnt[w] ? 0 : ERR_NOMEM;
-	}
-	if (!rc)
-		rc = par_run(nw, list_worker, &g);
-	if (!rc) {
-		/* each worker's counts become where it starts writing */
-		par_starts(g.cnt, nw, np, a->part_lop_first);
-		g.fill = 1;
-		rc = par_run(nw, list_worker, &g);
-	}
-	for (uint32_t w = 0; w < nw; w++)
-		free(g.cnt[w]);
-	return rc;
+	if (attach)
+		par_run(par_workers(), attach_worker, a);
+	return par_bucket(a->n_lops, a->n_parts, part_of, a, a->part_lop_first, a->part_lops);
 }
 
 void
