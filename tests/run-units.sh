@@ -23,10 +23,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
 jobs=$(($(nproc 2>/dev/null || echo 1) + 1))
-# the slowest under the sanitizers (2026-11-29), started first
-slow="test_dist_run test_dist_cc test_random test_saved_mutate test_dist_match test_dist_saved
-	test_view_golden test_dist_part test_metrics test_iterations test_analysis test_reorder
-	test_share test_corpus test_dist_iter"
+# the slowest (the longest of their three runs, 2026-11-30), started first
+slow="test_saved_mutate test_dist_run test_dist_cc test_view_blocks test_dist_match test_dist_part
+	test_view_golden test_dist_saved test_share test_charm test_charm_algo test_iterations test_evt
+	test_view_prefetch test_metrics test_reorder test_random test_prj_share test_dist_iter"
 {
 	for s in $slow; do
 		i=0

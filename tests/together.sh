@@ -1,24 +1,30 @@
 #!/bin/sh
-# together.sh BACKGROUND FOREGROUND... — runs the command BACKGROUND
-# while the FOREGROUND commands run one after the other, their output
-# shown as it comes; BACKGROUND's output follows, whole, when it is done.
-# Exits 1 when any command failed. `make check` runs tests/mpi.sh this
-# way beside check-cli and check-traces: its launches spend a third of
-# their time waiting (MPI start-up, ranks asleep while rank 0 works), time
-# the other tests fill; one after the other they took 150 s and 190 s
-# (doc/testing.md). Every test script keeps its files in its own
-# temporary directory, so none sees another's.
-bg=$1
+# together.sh CMD... — runs every CMD at once: the first one's output is
+# shown as it comes, each other's follows whole, in the order given, when
+# all are done. Exits 1 when any command failed. `make check` runs three
+# streams this way after the unit tests: tests/mpi.sh (its launches spend
+# a third of their time waiting: MPI start-up, ranks asleep while rank 0
+# works), and the portable runs, check-cli and check-traces cut in two
+# halves of about the same length (doc/testing.md). Every test script
+# keeps its files in its own temporary directory, so none sees another's.
+[ $# -ge 1 ] || { echo "usage: together.sh CMD..." >&2; exit 2; }
+dir=$(mktemp -d /tmp/skein-together-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+first=$1
 shift
-log=$(mktemp /tmp/skein-together-XXXXXX)
-trap 'rm -f "$log" "$log.rc"' EXIT
-( sh -c "$bg" >"$log" 2>&1; echo $? >"$log.rc" ) &
-status=0
-for fg in "$@"; do
-	sh -c "$fg" || status=1
+i=0
+for cmd in "$@"; do
+	i=$((i + 1))
+	( sh -c "$cmd" >"$dir/$i.log" 2>&1; echo $? >"$dir/$i.rc" ) &
 done
+status=0
+sh -c "$first" || status=1
 wait
-cat "$log"
-rc=$(cat "$log.rc" 2>/dev/null || echo 1)
-[ "$rc" -eq 0 ] || { echo "together.sh: $bg failed (status $rc)"; status=1; }
+i=0
+for cmd in "$@"; do
+	i=$((i + 1))
+	cat "$dir/$i.log"
+	rc=$(cat "$dir/$i.rc" 2>/dev/null || echo 1)
+	[ "$rc" -eq 0 ] || { echo "together.sh: $cmd failed (status $rc)"; status=1; }
+done
 exit $status
