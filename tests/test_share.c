@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <glob.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/trace.h"
@@ -142,6 +143,48 @@ shares_join_to_the_serial_model(void **state)
 	}
 }
 
+/* One location's local definitions missing or empty while the others map
+ * ids: every part of every cut refuses the archive with the whole read's
+ * error, whichever share holds that location. A part reads only its own
+ * locations' local definitions through libotf2 and counts the others'
+ * mapping tables and clock offsets from their records (otf2_read.c,
+ * read_local_definitions); on four parts of a four-location archive the
+ * part holding location 2 alone learns that the others map only from
+ * that count. */
+static void
+local_definitions_of_other_shares(void **state)
+{
+	(void)state;
+	char src[1200], tmp[] = "/tmp/skein-share-XXXXXX", cmd[4096], path[1300];
+	PROJECT_PATH(src, "traces/corpus/coalesce-4");
+	assert_non_null(mkdtemp(tmp));
+	static const char *const fixups[] = { "rm traces/2.def", ": >traces/2.def" };
+	for (size_t f = 0; f < sizeof fixups / sizeof *fixups; f++) {
+		snprintf(cmd, sizeof cmd, "rm -rf '%s/a' && cp -r '%s' '%s/a' && cd '%s/a' && %s", tmp, src, tmp,
+			 tmp, fixups[f]);
+		assert_int_equal(system(cmd), 0);
+		snprintf(path, sizeof path, "%s/a/traces.otf2", tmp);
+		struct trace *t = NULL;
+		struct err serial = { 0 };
+		assert_int_equal(otf2_read(path, NULL, &t, &serial), ERR_FORMAT);
+		assert_non_null(strstr(serial.msg, "/traces/2.def: local definitions"));
+		for (uint32_t n = 1; n <= 5; n++)
+			for (uint32_t p = 0; p < n; p++) {
+				struct otf2_share *sh = NULL;
+				struct err e = { 0 };
+				int rc = otf2_share_read(path, NULL, p, n, &sh, &e);
+				if (rc != ERR_FORMAT || strcmp(e.msg, serial.msg))
+					print_error("part %u of %u: %d '%s', the whole read: '%s'\n", p, n, rc, e.msg,
+						    serial.msg);
+				assert_int_equal(rc, ERR_FORMAT);
+				assert_string_equal(e.msg, serial.msg);
+				assert_null(sh);
+			}
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Packs piece i of s (freed with free()); *len its size. */
 static char *
 packed(struct otf2_share *s, uint32_t i, size_t *len)
@@ -229,6 +272,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(shares_join_to_the_serial_model),
 		cmocka_unit_test(bad_pieces_refused),
+		cmocka_unit_test(local_definitions_of_other_shares),
 	};
 	int rc = cmocka_run_group_tests_name("distributed read", tests, NULL, NULL);
 	free(paths);

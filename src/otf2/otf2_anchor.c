@@ -195,6 +195,10 @@ cuint(const unsigned char *p, const unsigned char *end, int width, int big, uint
 }
 
 enum { DEF_GROUP = 18 };
+/* a local definitions file's record types: OTF2_LOCAL_DEF_MAPPING_TABLE
+ * and OTF2_LOCAL_DEF_CLOCK_OFFSET (libotf2's otf2_local_definitions.h,
+ * not installed) */
+enum { LOCAL_DEF_MAPPING_TABLE = 5, LOCAL_DEF_CLOCK_OFFSET = 6 };
 
 /* A group's payload: self, name (u32), a type byte, the member count
  * (u32), then that many members of at least one byte each. */
@@ -215,9 +219,9 @@ check_group(const unsigned char *p, const unsigned char *end, int big)
 }
 
 int
-otf2r_check_defs(const char *path, int global, uint64_t *records, struct err *e)
+otf2r_check_defs(const char *path, int global, uint64_t *records, uint64_t *maps, struct err *e)
 {
-	uint64_t count = 0;
+	uint64_t count = 0, n_maps = 0;
 	FILE *f = file_open_read(path, e);
 	if (!f)
 		return ERR_IO;
@@ -277,11 +281,14 @@ otf2r_check_defs(const char *path, int global, uint64_t *records, struct err *e)
 		}
 		if (global && type == DEF_GROUP)
 			bad = check_group(buf + at, buf + at + len, big);
+		n_maps += !global && (type == LOCAL_DEF_MAPPING_TABLE || type == LOCAL_DEF_CLOCK_OFFSET);
 		at += (size_t)len;
 		count++;
 	}
 	if (records)
 		*records = count;
+	if (maps)
+		*maps = n_maps;
 	if (bad)
 		rc = err_set(e, ERR_FORMAT, "%s: corrupt %s definitions (%s at byte %zu)", path,
 			     global ? "global" : "local", bad, at);

@@ -117,7 +117,7 @@ archive_paths(struct otf2r *r, struct err *e)
 	if (file_check_regular(def, &def_bytes, &fe))
 		return err_set(e, ERR_FORMAT, "%s: cannot open the global definitions (%s)", r->anchor,
 			       fe.msg);
-	if ((rc = otf2r_check_defs(def, 1, NULL, e)))
+	if ((rc = otf2r_check_defs(def, 1, NULL, NULL, e)))
 		return rc;
 	/* libotf2 sizes tables by these counts; each location and each
 	 * definition is a record of several bytes in the global definitions */
@@ -293,9 +293,14 @@ read_local(struct otf2r *r, OTF2_Reader *rd, OTF2_DefReaderCallbacks *cb, uint32
  * read only when it is there (no reader, and no chunk-sized buffer, for
  * the others). One that is missing or empty is an error when other
  * locations map their ids (its events would be misread), else a warning
- * naming it: the archive's writer wrote global ids (doc/robustness.md). */
+ * naming it: the archive's writer wrote global ids (doc/robustness.md).
+ * libotf2 reads the files of locations lo to hi - 1 only (a share's,
+ * whose events are read; every location for a whole read): the others
+ * are checked and their mapping tables and clock offsets counted by
+ * otf2r_check_defs, which is all that is needed of them, so each of a
+ * distributed read's processes does not read every location's. */
 static int
-read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
+read_local_definitions(struct otf2r *r, OTF2_Reader *rd, uint32_t lo, uint32_t hi)
 {
 	struct trace *t = r->t;
 	char path[sizeof r->base + 32];
@@ -337,9 +342,13 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd)
 			 * location's of a trace with global ids) is not handed to
 			 * libotf2, which clears a chunk-sized buffer for each
 			 * (256 KiB: 0.02 s at 1024 ranks) */
-			uint64_t records = 0;
-			if ((rc = otf2r_check_defs(path, 0, &records, r->e)) == 0 && records)
+			uint64_t records = 0, maps = 0;
+			if ((rc = otf2r_check_defs(path, 0, &records, &maps, r->e)) || !records)
+				continue;
+			if (i >= lo && i < hi)
 				rc = read_local(r, rd, cb, i, path);
+			else
+				r->local_maps += maps;
 		}
 		OTF2_Reader_CloseDefFiles(rd);
 	}
@@ -410,8 +419,6 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o, struct otf2_share 
 		rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
 		goto out;
 	}
-	if ((rc = read_local_definitions(r, rd)))
-		goto out;
 	if (share) {
 		uint32_t *cut = malloc(((size_t)share->n_parts + 1) * sizeof *cut);
 		if (!cut) {
@@ -422,6 +429,11 @@ read_archive(struct otf2r *r, const struct otf2_read_opts *o, struct otf2_share 
 		share->lo = cut[share->part];
 		share->hi = cut[share->part + 1];
 		free(cut);
+	}
+	if ((rc = read_local_definitions(r, rd, share ? share->lo : 0,
+					 share ? share->hi : (uint32_t)r->t->n_locations)))
+		goto out;
+	if (share) {
 		rc = otf2r_read_blocks(r, rd, o, share->lo, share->hi, &share->blocks,
 				       &share->n_blocks, &share->counts);
 		share->cap_blocks = share->n_blocks;
