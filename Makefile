@@ -56,7 +56,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
-.PHONY: all run check check-unit check-portable check-asan check-tsan unit-tests check-cli check-cli-1 check-cli-2 check-mpi check-traces deps deps-check \
+.PHONY: all run check check-unit check-portable check-asan check-tsan unit-tests check-cli check-cli-1 check-cli-2 traces-gen check-mpi check-traces deps deps-check \
 	install uninstall clean traces bench bench-mpi fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples \
 	fuzz-saved fuzz-projections doc-keys
 
@@ -154,9 +154,9 @@ check: deps-check
 	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) unit-tests
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TSAN_VARS) unit-tests
 	@sh tests/run-units.sh $(SHARED) $(BUILD) build/asan build/tsan
-	@# the generators, before the streams that run them (and would build
-	@# them on demand, two at once)
-	@$(MAKE) --no-print-directory -s -C traces gen
+	@# before the streams: skein-mpi's build writes dependency files the
+	@# other streams' makes read
+	@$(MAKE) --no-print-directory -j$(JOBS) traces-gen $(MPI_CHECK_BIN)
 	@sh tests/together.sh \
 		"sh tests/portable.sh $(SHARED) $(BUILD); s=\$$?; $(MAKE) --no-print-directory check-cli-1 && exit \$$s" \
 		"$(MAKE) --no-print-directory check-traces; s=\$$?; $(MAKE) --no-print-directory check-cli-2 && exit \$$s" \
@@ -194,14 +194,19 @@ doc-keys: $(BIN)
 # beside each other; 98 and 71 s one after the other here, 2026-11-30).
 check-cli: check-cli-1 check-cli-2
 
-check-cli-1: $(BIN)
+# The generators some CLI scripts run, built before them: the two halves
+# would otherwise build them on demand, two at once.
+traces-gen:
+	@$(MAKE) --no-print-directory -s -C traces gen
+
+check-cli-1: $(BIN) traces-gen
 	@sh tests/charm.sh $(BIN) $(SHARED)
 	@sh tests/threads.sh $(BIN) $(SHARED)
 	@sh tests/leap.sh $(BIN) $(SHARED)
 	@sh tests/saved.sh $(BIN) $(SHARED)
 	@sh tests/profile.sh $(BIN) $(SHARED)
 
-check-cli-2: $(BIN) $(BUILD)/tools/craft
+check-cli-2: $(BIN) $(BUILD)/tools/craft traces-gen
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/escape.sh $(BIN) $(BUILD)/tools/craft

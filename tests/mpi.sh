@@ -214,8 +214,8 @@ if [ -d "$runs" ]; then
 		i=$((i + 1))
 	done
 	# generated runs of more PEs (skein-gen-charm built here, apart from
-	# traces/gen, which check-traces builds at the same time): 8 PEs, and
-	# 6 PEs with a delayed chare, plain logs
+	# traces/gen, which another make may be building when this script
+	# runs on its own): 8 PEs, and 6 PEs with a delayed chare, plain logs
 	cc -std=c11 -O2 -o "$tmp/gencharm" traces/gen/skein-gen-charm.c -lz &&
 		"$tmp/gencharm" -q -o "$tmp/g8" -p 8 -x 8 -y 8 -n 12 &&
 		"$tmp/gencharm" -q -o "$tmp/g6" -p 6 -x 6 -y 4 -n 10 -d 900:2,1:4 --plain && ok ||

@@ -13,6 +13,8 @@
 
 #include "base/err.h"
 #include "otf2/otf2_evt.h"
+#include "otf2/otf2_impl.h"
+#include "otf2/otf2_read.h"
 
 /* ---- what libotf2 delivers ---- */
 
@@ -820,6 +822,118 @@ rma_written_by_libotf2(void **state)
 	free(buf);
 }
 
+static OTF2_CallbackCode
+count_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
+{
+	(void)type;
+	(void)map;
+	++*(uint64_t *)ud;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+count_clock(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
+{
+	(void)time;
+	(void)offset;
+	(void)deviation;
+	++*(uint64_t *)ud;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Local definitions over several chunks (definition chunks of 256 KiB,
+ * the least OTF2 has; one mapping table and 20,000 clock offsets, some
+ * 390 KiB): skein's check of the file follows each end-of-chunk record to
+ * the next chunk's header and counts every record (it took the padding
+ * and the next header for records, and refused the archive), and the
+ * archive reads as libotf2 reads it. */
+static void
+definitions_over_chunks(void **state)
+{
+	(void)state;
+	enum { N_CLOCKS = 20000 };
+	char dir[64];
+	snprintf(dir, sizeof dir, "%s/c", tmpdir);
+	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, OTF2_CHUNK_SIZE_MIN,
+					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	assert_non_null(a);
+	static OTF2_FlushCallbacks flush = { tu_pre_flush, tu_post_flush };
+	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
+	OTF2_Archive_SetSerialCollectiveCallbacks(a);
+	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
+	assert_non_null(w);
+	for (uint64_t t = 100; t < 200000; t += 1000) {
+		OTF2_EvtWriter_Enter(w, NULL, t, 1);
+		OTF2_EvtWriter_Leave(w, NULL, t + 500, 1);
+	}
+	OTF2_Archive_CloseEvtWriter(a, w);
+	OTF2_Archive_CloseEvtFiles(a);
+	OTF2_Archive_OpenDefFiles(a);
+	OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, 0);
+	assert_non_null(d);
+	const uint64_t regions[] = { 1, 0 };
+	OTF2_IdMap *m = dense_map(regions, 2);
+	OTF2_DefWriter_WriteMappingTable(d, OTF2_MAPPING_REGION, m);
+	OTF2_IdMap_Free(m);
+	for (uint64_t i = 0; i < N_CLOCKS; i++)
+		OTF2_DefWriter_WriteClockOffset(d, 1000000 + 10 * i, (int64_t)(i % 7), 0.5);
+	OTF2_Archive_CloseDefWriter(a, d);
+	OTF2_Archive_CloseDefFiles(a);
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+	assert_non_null(g);
+	OTF2_GlobalDefWriter_WriteClockProperties(g, 1, 0, 300000, OTF2_UNDEFINED_TIMESTAMP);
+	OTF2_GlobalDefWriter_WriteString(g, 0, "");
+	OTF2_GlobalDefWriter_WriteString(g, 1, "f");
+	for (OTF2_RegionRef r = 0; r < 2; r++)
+		OTF2_GlobalDefWriter_WriteRegion(g, r, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION,
+						 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+						OTF2_UNDEFINED_LOCATION_GROUP);
+	OTF2_GlobalDefWriter_WriteLocation(g, 0, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 400, 0);
+	OTF2_Archive_CloseGlobalDefWriter(a, g);
+	OTF2_Archive_Close(a);
+
+	char path[96];
+	snprintf(path, sizeof path, "%s/traces/0.def", dir);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	assert_true(ftell(f) > (long)OTF2_CHUNK_SIZE_MIN);   /* two chunks at least */
+	fclose(f);
+	uint64_t records = 0, maps = 0;
+	struct err e = { 0 };
+	assert_int_equal(otf2r_check_defs(path, OTF2_CHUNK_SIZE_MIN, 0, &records, &maps, &e), 0);
+	assert_int_equal(records, N_CLOCKS + 1);
+	assert_int_equal(maps, N_CLOCKS + 1);
+	snprintf(path, sizeof path, "%s/traces.otf2", dir);
+	/* libotf2 delivers as many */
+	OTF2_Reader *rd = OTF2_Reader_Open(path);
+	assert_non_null(rd);
+	OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+	OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+	OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, count_mapping);
+	OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, count_clock);
+	OTF2_Reader_OpenDefFiles(rd);
+	OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, 0);
+	assert_non_null(dr);
+	uint64_t delivered = 0, read = 0;
+	OTF2_Reader_RegisterDefCallbacks(rd, dr, cb, &delivered);
+	assert_int_equal(OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &read), OTF2_SUCCESS);
+	assert_int_equal(delivered, N_CLOCKS + 1);
+	OTF2_Reader_CloseDefReader(rd, dr);
+	OTF2_Reader_CloseDefFiles(rd);
+	OTF2_DefReaderCallbacks_Delete(cb);
+	OTF2_Reader_Close(rd);
+	struct trace *t = NULL;
+	if (otf2_read(path, NULL, &t, &e))
+		print_error("%s\n", e.msg);
+	assert_non_null(t);
+	assert_int_equal(trace_info(t)->events, 400);
+	trace_destroy(t);
+}
+
 static int
 setup(void **state)
 {
@@ -844,6 +958,7 @@ main(void)
 		cmocka_unit_test(shared_as_libotf2),
 		cmocka_unit_test(written_by_libotf2),
 		cmocka_unit_test(rma_written_by_libotf2),
+		cmocka_unit_test(definitions_over_chunks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -15,6 +15,7 @@
 
 #include "model/trace.h"
 #include "disttest.h"
+#include "testotf2.h"
 
 static char **paths;
 static size_t n_paths;
@@ -185,6 +186,69 @@ local_definitions_of_other_shares(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Four locations whose local definitions hold a string each and neither
+ * a mapping table nor a clock offset (the events use global ids), the
+ * third's file removed: a warning, not an error, in the whole read and
+ * in every part, and the joined model is the whole read's (a count of
+ * the other shares' records that took any record for a mapping would
+ * refuse it). */
+static void
+local_definitions_without_maps(void **state)
+{
+	(void)state;
+	char tmp[] = "/tmp/skein-share-XXXXXX", dir[64], path[96];
+	assert_non_null(mkdtemp(tmp));
+	snprintf(dir, sizeof dir, "%s/a", tmp);
+	OTF2_Archive *a = tu_new_archive(dir);
+	for (OTF2_LocationRef l = 0; l < 4; l++) {
+		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, l);
+		assert_non_null(w);
+		for (uint64_t t = 10; t < 100; t += 10) {
+			OTF2_EvtWriter_Enter(w, NULL, t + l, 0);
+			OTF2_EvtWriter_Leave(w, NULL, t + l + 5, 0);
+		}
+		OTF2_Archive_CloseEvtWriter(a, w);
+	}
+	OTF2_Archive_CloseEvtFiles(a);
+	OTF2_Archive_OpenDefFiles(a);
+	for (OTF2_LocationRef l = 0; l < 4; l++) {
+		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, l);
+		assert_non_null(d);
+		OTF2_DefWriter_WriteString(d, 0, "local");
+		OTF2_Archive_CloseDefWriter(a, d);
+	}
+	OTF2_Archive_CloseDefFiles(a);
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+	assert_non_null(g);
+	OTF2_GlobalDefWriter_WriteClockProperties(g, 1, 0, 200, OTF2_UNDEFINED_TIMESTAMP);
+	OTF2_GlobalDefWriter_WriteString(g, 0, "");
+	OTF2_GlobalDefWriter_WriteString(g, 1, "f");
+	OTF2_GlobalDefWriter_WriteRegion(g, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+					 OTF2_REGION_FLAG_NONE, 0, 0, 0);
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	for (OTF2_LocationRef l = 0; l < 4; l++) {
+		OTF2_GlobalDefWriter_WriteLocationGroup(g, (uint32_t)l, 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+							OTF2_UNDEFINED_LOCATION_GROUP);
+		OTF2_GlobalDefWriter_WriteLocation(g, l, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 18, (uint32_t)l);
+	}
+	OTF2_Archive_CloseGlobalDefWriter(a, g);
+	OTF2_Archive_Close(a);
+	snprintf(path, sizeof path, "%s/traces/2.def", dir);
+	assert_int_equal(remove(path), 0);
+	snprintf(path, sizeof path, "%s/traces.otf2", dir);
+	struct trace *serial = tu_load(path);
+	assert_int_equal(trace_info(serial)->warnings[WARN_NO_LOCAL_DEFS], 1);
+	for (uint32_t n = 1; n <= 5; n++) {
+		struct trace *t = read_shared(path, n);
+		same_model(serial, t);
+		trace_destroy(t);
+	}
+	trace_destroy(serial);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Packs piece i of s (freed with free()); *len its size. */
 static char *
 packed(struct otf2_share *s, uint32_t i, size_t *len)
@@ -273,6 +337,7 @@ main(void)
 		cmocka_unit_test(shares_join_to_the_serial_model),
 		cmocka_unit_test(bad_pieces_refused),
 		cmocka_unit_test(local_definitions_of_other_shares),
+		cmocka_unit_test(local_definitions_without_maps),
 	};
 	int rc = cmocka_run_group_tests_name("distributed read", tests, NULL, NULL);
 	free(paths);

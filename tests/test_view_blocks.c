@@ -25,9 +25,10 @@
 
 /* Under TSan a screen costs some sixteen times the plain build's (the
  * whole test took 86 s there, 5 s plain): the TSan run draws at one
- * terminal size, with three of the block sizes, on two of the MPI
- * traces (one in time order, one reordered; each still reads its
- * blocks thousands of times); the plain and ASan runs draw them all. The drawing's threads are the same either way. */
+ * terminal size, with three of the block sizes, two of the four MPI
+ * cases (a trace in time order, one reordered) and the Charm++ run (each
+ * still reads its blocks thousands of times); the plain and ASan runs
+ * draw them all. The drawing's threads are the same either way. */
 #if defined(__SANITIZE_THREAD__)
 #define VB_LIGHT 1
 #else

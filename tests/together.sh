@@ -5,11 +5,16 @@
 # streams this way after the unit tests: tests/mpi.sh (its launches spend
 # a third of their time waiting: MPI start-up, ranks asleep while rank 0
 # works), and the portable runs, check-cli and check-traces cut in two
-# halves of about the same length (doc/testing.md). Every test script
-# keeps its files in its own temporary directory, so none sees another's.
+# halves of about the same length (doc/testing.md). The test scripts
+# keep their files in temporary directories of their own, and what
+# check-traces builds and writes in traces/ no other stream touches, so
+# none sees another's. Interrupted, it ends every stream.
 [ $# -ge 1 ] || { echo "usage: together.sh CMD..." >&2; exit 2; }
 dir=$(mktemp -d /tmp/skein-together-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+# the streams run in the background, where SIGINT is ignored: end the
+# process group (these streams and what they started) instead
+trap 'trap - INT TERM; rm -rf "$dir"; kill 0' INT TERM
 first=$1
 shift
 i=0
@@ -18,7 +23,7 @@ for cmd in "$@"; do
 	( sh -c "$cmd" >"$dir/$i.log" 2>&1; echo $? >"$dir/$i.rc" ) &
 done
 status=0
-sh -c "$first" || status=1
+sh -c "$first" || { echo "together.sh: $first failed"; status=1; }
 wait
 i=0
 for cmd in "$@"; do

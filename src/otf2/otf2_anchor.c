@@ -219,7 +219,8 @@ check_group(const unsigned char *p, const unsigned char *end, int big)
 }
 
 int
-otf2r_check_defs(const char *path, int global, uint64_t *records, uint64_t *maps, struct err *e)
+otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records, uint64_t *maps,
+		 struct err *e)
 {
 	uint64_t count = 0, n_maps = 0;
 	FILE *f = file_open_read(path, e);
@@ -261,6 +262,21 @@ otf2r_check_defs(const char *path, int global, uint64_t *records, uint64_t *maps
 		unsigned type = buf[at++];
 		if (type == 2)
 			break;                        /* end of file */
+		if (type == 0) {
+			/* end of chunk: the next one starts at the next
+			 * multiple of the chunk size, with its header */
+			size_t next = ((at - 1) / chunk + 1) * chunk;
+			if (next >= n) {
+				bad = "no end-of-file mark";
+				break;
+			}
+			if (n - next < 18 || buf[next] != 3 || buf[next + 1] != buf[1]) {
+				bad = "a chunk without its header";
+				break;
+			}
+			at = next + 18;
+			continue;
+		}
 		if (at >= n) {
 			bad = "a record without its length";
 			break;
@@ -277,6 +293,11 @@ otf2r_check_defs(const char *path, int global, uint64_t *records, uint64_t *maps
 		}
 		if (len > n - at) {
 			bad = "a record runs past the end of the file";
+			break;
+		}
+		/* no record crosses into the next chunk (libotf2 writes none) */
+		if (at + len > (at / chunk + 1) * chunk) {
+			bad = "a record runs past the end of its chunk";
 			break;
 		}
 		if (global && type == DEF_GROUP)

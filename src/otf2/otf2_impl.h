@@ -82,14 +82,16 @@ struct otf2r_anchor {
 int otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e);
 
 /* Checks a definitions file's records (global: the global definitions)
- * before libotf2 reads it: each record within the file, an end-of-file
+ * before libotf2 reads it, chunk after chunk (chunk: the anchor's
+ * definition chunk size): each record within the file, an end-of-file
  * mark, and each group's member count within its record; *records (if
  * not NULL) is how many records it holds, and *maps (if not NULL) how
  * many of a local file's are mapping tables or clock offsets (what
  * read_local counts in r->local_maps). Returns 0,
  * ERR_IO (not a regular file), ERR_FORMAT ("PATH: corrupt ... definitions
  * (what, at byte N)") or ERR_NOMEM. */
-int otf2r_check_defs(const char *path, int global, uint64_t *records, uint64_t *maps, struct err *e);
+int otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records, uint64_t *maps,
+		     struct err *e);
 
 enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
 

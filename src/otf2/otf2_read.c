@@ -117,7 +117,7 @@ archive_paths(struct otf2r *r, struct err *e)
 	if (file_check_regular(def, &def_bytes, &fe))
 		return err_set(e, ERR_FORMAT, "%s: cannot open the global definitions (%s)", r->anchor,
 			       fe.msg);
-	if ((rc = otf2r_check_defs(def, 1, NULL, NULL, e)))
+	if ((rc = otf2r_check_defs(def, r->anc.def_chunk, 1, NULL, NULL, e)))
 		return rc;
 	/* libotf2 sizes tables by these counts; each location and each
 	 * definition is a record of several bytes in the global definitions */
@@ -343,7 +343,7 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd, uint32_t lo, uint32_t h
 			 * libotf2, which clears a chunk-sized buffer for each
 			 * (256 KiB: 0.02 s at 1024 ranks) */
 			uint64_t records = 0, maps = 0;
-			if ((rc = otf2r_check_defs(path, 0, &records, &maps, r->e)) || !records)
+			if ((rc = otf2r_check_defs(path, r->anc.def_chunk, 0, &records, &maps, r->e)) || !records)
 				continue;
 			if (i >= lo && i < hi)
 				rc = read_local(r, rd, cb, i, path);
