@@ -7,14 +7,14 @@
 
 #include <otf2/otf2.h>
 
-static OTF2_FlushType
+static inline OTF2_FlushType
 tu_pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *data, bool final)
 {
 	(void)ud; (void)type; (void)loc; (void)data; (void)final;
 	return OTF2_FLUSH;
 }
 
-static OTF2_TimeStamp
+static inline OTF2_TimeStamp
 tu_post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
 {
 	(void)ud; (void)type; (void)loc;
@@ -22,7 +22,7 @@ tu_post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
 }
 
 /* An archive DIR/traces written serially, its event files open. */
-static OTF2_Archive *
+static inline OTF2_Archive *
 tu_new_archive(const char *dir)
 {
 	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,

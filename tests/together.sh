@@ -13,7 +13,8 @@
 dir=$(mktemp -d /tmp/skein-together-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 # the streams run in the background, where SIGINT is ignored: end the
-# process group (these streams and what they started) instead
+# process group instead (these streams and what they started, and the
+# make that runs this, which an interrupt ends anyway)
 trap 'trap - INT TERM; rm -rf "$dir"; kill 0' INT TERM
 first=$1
 shift
@@ -22,8 +23,12 @@ for cmd in "$@"; do
 	i=$((i + 1))
 	( sh -c "$cmd" >"$dir/$i.log" 2>&1; echo $? >"$dir/$i.rc" ) &
 done
+# the first in the background too, its output still shown as it comes:
+# a trap runs only once the foreground command has ended
+sh -c "$first" &
+pid=$!
 status=0
-sh -c "$first" || { echo "together.sh: $first failed"; status=1; }
+wait "$pid" || { echo "together.sh: $first failed"; status=1; }
 wait
 i=0
 for cmd in "$@"; do

@@ -259,22 +259,24 @@ otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records
 			bad = "no end-of-file mark";
 			break;
 		}
+		size_t lim = (at / chunk + 1) * chunk;   /* the end of this record's chunk */
 		unsigned type = buf[at++];
 		if (type == 2)
 			break;                        /* end of file */
 		if (type == 0) {
-			/* end of chunk: the next one starts at the next
-			 * multiple of the chunk size, with its header */
-			size_t next = ((at - 1) / chunk + 1) * chunk;
-			if (next >= n) {
+			/* end of chunk: the next one starts at lim, with its
+			 * header (each names its byte order) */
+			if (lim >= n) {
 				bad = "no end-of-file mark";
 				break;
 			}
-			if (n - next < 18 || buf[next] != 3 || buf[next + 1] != buf[1]) {
+			at = lim;
+			if (n - lim < 18 || buf[lim] != 3 || (buf[lim + 1] != 0x42 && buf[lim + 1] != 0x23)) {
 				bad = "a chunk without its header";
 				break;
 			}
-			at = next + 18;
+			big = buf[lim + 1] == 0x23;
+			at = lim + 18;
 			continue;
 		}
 		if (at >= n) {
@@ -295,8 +297,10 @@ otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records
 			bad = "a record runs past the end of the file";
 			break;
 		}
-		/* no record crosses into the next chunk (libotf2 writes none) */
-		if (at + len > (at / chunk + 1) * chunk) {
+		/* a record and a byte after it (a record, the end of the chunk
+		 * or of the file) lie within its chunk: libotf2 writes no
+		 * other, and reads no other */
+		if (at + len >= lim) {
 			bad = "a record runs past the end of its chunk";
 			break;
 		}
