@@ -22,15 +22,20 @@ static char tmpdir[] = "/tmp/skein-defs-XXXXXX";
 /* A file being built: bytes, and the records it holds. */
 struct file {
 	unsigned char *b;
-	size_t n;
+	size_t n, cap;
 	uint64_t records;
 };
 
 static void
 put(struct file *f, const void *p, size_t len)
 {
-	f->b = realloc(f->b, f->n + len);
-	assert_non_null(f->b);
+	if (f->n + len > f->cap) {
+		f->cap = 4 * CHUNK;
+		while (f->cap < f->n + len)
+			f->cap *= 2;
+		f->b = realloc(f->b, f->cap);
+		assert_non_null(f->b);
+	}
 	memcpy(f->b + f->n, p, len);
 	f->n += len;
 }
