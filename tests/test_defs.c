@@ -198,13 +198,7 @@ global_definitions_over_chunks(void **state)
 	(void)state;
 	char dir[64], path[96];
 	snprintf(dir, sizeof dir, "%s/g", tmpdir);
-	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, OTF2_CHUNK_SIZE_MIN,
-					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	assert_non_null(a);
-	static OTF2_FlushCallbacks flush = { tu_pre_flush, tu_post_flush };
-	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
-	OTF2_Archive_SetSerialCollectiveCallbacks(a);
-	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_Archive *a = tu_new_archive_chunks(dir, OTF2_CHUNK_SIZE_MIN);
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
 	assert_non_null(w);
 	OTF2_EvtWriter_Enter(w, NULL, 10, 0);
@@ -213,18 +207,12 @@ global_definitions_over_chunks(void **state)
 	OTF2_Archive_CloseEvtFiles(a);
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
 	assert_non_null(g);
-	OTF2_GlobalDefWriter_WriteClockProperties(g, 1, 0, 100, OTF2_UNDEFINED_TIMESTAMP);
+	tu_plain_defs(g, 100, 1, 1, 2);
 	char s[64];
-	for (OTF2_StringRef i = 0; i < 9000; i++) {
+	for (OTF2_StringRef i = 2; i < 9002; i++) {
 		snprintf(s, sizeof s, "a string of some length, number %u", (unsigned)i);
 		OTF2_GlobalDefWriter_WriteString(g, i, s);
 	}
-	OTF2_GlobalDefWriter_WriteRegion(g, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-					 OTF2_REGION_FLAG_NONE, 0, 0, 0);
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-						OTF2_UNDEFINED_LOCATION_GROUP);
-	OTF2_GlobalDefWriter_WriteLocation(g, 0, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 2, 0);
 	OTF2_Archive_CloseGlobalDefWriter(a, g);
 	OTF2_Archive_Close(a);
 	snprintf(path, sizeof path, "%s/traces.def", dir);

@@ -683,20 +683,11 @@ written_by_libotf2(void **state)
 	OTF2_Archive_CloseDefFiles(a);
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
 	assert_non_null(g);
-	OTF2_GlobalDefWriter_WriteClockProperties(g, 1, 0, 1000, OTF2_UNDEFINED_TIMESTAMP);
-	OTF2_GlobalDefWriter_WriteString(g, 0, "");
-	OTF2_GlobalDefWriter_WriteString(g, 1, "f");
-	for (OTF2_RegionRef r = 0; r < 3; r++)
-		OTF2_GlobalDefWriter_WriteRegion(g, r, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION,
-						 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
+	tu_plain_defs(g, 1000, 3, 1, 24);
 	OTF2_GlobalDefWriter_WriteCallingContext(g, 0, 1, OTF2_UNDEFINED_SOURCE_CODE_LOCATION,
 						 OTF2_UNDEFINED_CALLING_CONTEXT);
 	OTF2_GlobalDefWriter_WriteCallingContext(g, 7, 2, OTF2_UNDEFINED_SOURCE_CODE_LOCATION, 0);
 	OTF2_GlobalDefWriter_WriteCallingContext(g, 1, 0, OTF2_UNDEFINED_SOURCE_CODE_LOCATION, 0);
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-						OTF2_UNDEFINED_LOCATION_GROUP);
-	OTF2_GlobalDefWriter_WriteLocation(g, 0, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 24, 0);
 	OTF2_Archive_CloseGlobalDefWriter(a, g);
 	OTF2_Archive_Close(a);
 
@@ -854,13 +845,7 @@ definitions_over_chunks(void **state)
 	enum { N_CLOCKS = 20000 };
 	char dir[64];
 	snprintf(dir, sizeof dir, "%s/c", tmpdir);
-	OTF2_Archive *a = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1 << 20, OTF2_CHUNK_SIZE_MIN,
-					    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	assert_non_null(a);
-	static OTF2_FlushCallbacks flush = { tu_pre_flush, tu_post_flush };
-	OTF2_Archive_SetFlushCallbacks(a, &flush, NULL);
-	OTF2_Archive_SetSerialCollectiveCallbacks(a);
-	OTF2_Archive_OpenEvtFiles(a);
+	OTF2_Archive *a = tu_new_archive_chunks(dir, OTF2_CHUNK_SIZE_MIN);
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
 	assert_non_null(w);
 	for (uint64_t t = 100; t < 200000; t += 1000) {
@@ -882,16 +867,7 @@ definitions_over_chunks(void **state)
 	OTF2_Archive_CloseDefFiles(a);
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
 	assert_non_null(g);
-	OTF2_GlobalDefWriter_WriteClockProperties(g, 1, 0, 300000, OTF2_UNDEFINED_TIMESTAMP);
-	OTF2_GlobalDefWriter_WriteString(g, 0, "");
-	OTF2_GlobalDefWriter_WriteString(g, 1, "f");
-	for (OTF2_RegionRef r = 0; r < 2; r++)
-		OTF2_GlobalDefWriter_WriteRegion(g, r, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION,
-						 OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0);
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-						OTF2_UNDEFINED_LOCATION_GROUP);
-	OTF2_GlobalDefWriter_WriteLocation(g, 0, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 400, 0);
+	tu_plain_defs(g, 300000, 2, 1, 400);
 	OTF2_Archive_CloseGlobalDefWriter(a, g);
 	OTF2_Archive_Close(a);
 

@@ -220,17 +220,7 @@ local_definitions_without_maps(void **state)
 	OTF2_Archive_CloseDefFiles(a);
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
 	assert_non_null(g);
-	OTF2_GlobalDefWriter_WriteClockProperties(g, 1, 0, 200, OTF2_UNDEFINED_TIMESTAMP);
-	OTF2_GlobalDefWriter_WriteString(g, 0, "");
-	OTF2_GlobalDefWriter_WriteString(g, 1, "f");
-	OTF2_GlobalDefWriter_WriteRegion(g, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-					 OTF2_REGION_FLAG_NONE, 0, 0, 0);
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	for (OTF2_LocationRef l = 0; l < 4; l++) {
-		OTF2_GlobalDefWriter_WriteLocationGroup(g, (uint32_t)l, 1, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-							OTF2_UNDEFINED_LOCATION_GROUP);
-		OTF2_GlobalDefWriter_WriteLocation(g, l, 1, OTF2_LOCATION_TYPE_CPU_THREAD, 18, (uint32_t)l);
-	}
+	tu_plain_defs(g, 200, 1, 4, 18);
 	OTF2_Archive_CloseGlobalDefWriter(a, g);
 	OTF2_Archive_Close(a);
 	snprintf(path, sizeof path, "%s/traces/2.def", dir);

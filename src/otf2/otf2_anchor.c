@@ -218,6 +218,14 @@ check_group(const unsigned char *p, const unsigned char *end, int big)
 	return NULL;
 }
 
+/* Is there a chunk header at byte at of the n bytes: the record (3)
+ * and a byte order (0x42 little endian, 0x23 big), 18 bytes in all? */
+static int
+chunk_header_at(const unsigned char *buf, size_t n, size_t at)
+{
+	return n >= at + 18 && buf[at] == 3 && (buf[at + 1] == 0x42 || buf[at + 1] == 0x23);
+}
+
 int
 otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records, uint64_t *maps,
 		 struct err *e)
@@ -251,7 +259,7 @@ otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records
 	fclose(f);
 	const char *bad = NULL;
 	size_t at = 18;
-	if (!rc && (n < 18 || buf[0] != 3 || (buf[1] != 0x42 && buf[1] != 0x23)))
+	if (!rc && !chunk_header_at(buf, n, 0))
 		bad = "no OTF2 buffer header";
 	int big = !rc && n > 1 && buf[1] == 0x23;
 	while (!rc && !bad) {
@@ -271,7 +279,7 @@ otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records
 				break;
 			}
 			at = lim;
-			if (n - lim < 18 || buf[lim] != 3 || (buf[lim + 1] != 0x42 && buf[lim + 1] != 0x23)) {
+			if (!chunk_header_at(buf, n, lim)) {
 				bad = "a chunk without its header";
 				break;
 			}
