@@ -2,7 +2,9 @@
  * reference: smallest key first, equal keys in their order (stable),
  * keys differing only in some 16-bit digits (the others skipped), two
  * passes sorting by two keys; ids sorted by a key read from a context
- * against sort_ids with the keys' comparison. */
+ * against sort_ids with the keys' comparison; the k first by larger key
+ * then smaller id (sort_top_offer) against a full sort, for k below, at
+ * and above the stream's length, the stream in random id order. */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -137,6 +139,50 @@ ids_keyed(void **state)
 		}
 }
 
+/* larger key first, then smaller id: sort_top's order */
+static int
+top_cmp(const void *p, const void *q)
+{
+	const struct sort_kv *x = p, *y = q;
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void
+top_against_full_sort(void **state)
+{
+	(void)state;
+	srand(5);
+	uint32_t sizes[] = { 0, 1, 2, 17, 1000, 20000 }, ks[] = { 0, 1, 3, 10, 17, 999, 1000, 5000 };
+	for (int shape = 0; shape < 5; shape++)
+		for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+			for (size_t b = 0; b < sizeof ks / sizeof *ks; b++) {
+				uint32_t n = sizes[a], k = ks[b], kept = 0;
+				struct sort_kv *v = malloc((n + 1) * sizeof *v), *h = malloc((k + 1) * sizeof *h);
+				uint32_t *out = malloc((k + 1) * sizeof *out);
+				assert_true(v && h && out);
+				for (uint32_t i = 0; i < n; i++)
+					v[i] = (struct sort_kv){ random_key(shape), i };
+				for (uint32_t i = n; i > 1; i--) {   /* offered in random id order */
+					uint32_t j = (uint32_t)rand() % i;
+					struct sort_kv t = v[i - 1];
+					v[i - 1] = v[j];
+					v[j] = t;
+				}
+				for (uint32_t i = 0; i < n; i++)
+					kept = sort_top_offer(h, kept, k, v[i]);
+				assert_int_equal(kept, n < k ? n : k);
+				sort_top_ids(h, kept, k, out);
+				qsort(v, n, sizeof *v, top_cmp);
+				for (uint32_t i = 0; i < kept; i++)
+					assert_int_equal(out[i], v[i].id);
+				free(v);
+				free(h);
+				free(out);
+			}
+}
+
 int
 main(void)
 {
@@ -144,6 +190,7 @@ main(void)
 		cmocka_unit_test(against_reference),
 		cmocka_unit_test(two_keys),
 		cmocka_unit_test(ids_keyed),
+		cmocka_unit_test(top_against_full_sort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -51,6 +52,17 @@ for name in sorted(os.listdir(top)):
             a, b = x[k + "_s"], theirs.get(x["rank"], {}).get(k + "_s", 0.0)
             check(abs(a - b) <= max(0.01 * max(a, b), 2e-6),
                   f"{name}: rank {x['rank']} {k}: otf2-print {a:.9f} s, skein {b:.9f} s")
+    # the text report's longest waits: the JSON's waits (in lop order)
+    # longest first, the earlier of equal ones first, as many as asked
+    order = sorted(range(len(an["waits"])), key=lambda i: (-an["waits"][i]["wait_s"], i))
+    for opts, limit in (([], 10), (["--all", "--hotspots", "3"], 3), (["--all", "--hotspots", "0"], 0)):
+        text = subprocess.run([skein, "analyze"] + opts + [d], capture_output=True, text=True).stdout
+        lines = text.split("\n  longest:\n", 1)
+        shown = [m.groups() for m in (re.match(r"  rank (\d+)'s .* \(step (\d+)\) waited ", x)
+                                      for x in lines[1].split("\n")) if m] if len(lines) == 2 else []
+        want = [(str(w["rank"]), str(w["step"])) for w in (an["waits"][i] for i in order[:limit])]
+        check(shown == want and (len(lines) == 2) == bool(order),
+              f"{name}: longest waits {' '.join(opts)}: {shown}, want {want}")
     for what, *args in expect.get(name[:-len("-openmpi")] if name.endswith("-openmpi") else name, []):
         if what == "iterations":
             n = an["iterations"]["count"]

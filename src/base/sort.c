@@ -115,3 +115,65 @@ sort_ids_keyed(uint32_t *v, uint32_t n, uint64_t (*key)(const void *ctx, uint32_
 	free(kv);
 	return rc;
 }
+
+/* the top's order: larger key first, then smaller id */
+static int
+top_before(const struct sort_kv *x, const struct sort_kv *y)
+{
+	return x->key > y->key || (x->key == y->key && x->id < y->id);
+}
+
+/* a heap in the top's order reversed: the root is the last kept */
+static void
+top_sift_down(struct sort_kv *h, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t w = i, c = 2 * i + 1;
+		if (c < n && top_before(&h[w], &h[c]))
+			w = c;
+		if (c + 1 < n && top_before(&h[w], &h[c + 1]))
+			w = c + 1;
+		if (w == i)
+			return;
+		struct sort_kv tmp = h[i];
+		h[i] = h[w];
+		h[w] = tmp;
+		i = w;
+	}
+}
+
+static void
+top_heapify(struct sort_kv *h, uint32_t n)
+{
+	for (uint32_t i = n / 2 + 1; i-- > 0;)
+		top_sift_down(h, n, i);
+}
+
+uint32_t
+sort_top_offer(struct sort_kv *h, uint32_t n, uint32_t k, struct sort_kv x)
+{
+	if (n < k) {
+		h[n++] = x;
+		if (n == k)
+			top_heapify(h, n);
+	} else if (k && top_before(&x, &h[0])) {
+		h[0] = x;
+		top_sift_down(h, n, 0);
+	}
+	return n;
+}
+
+void
+sort_top_ids(struct sort_kv *h, uint32_t n, uint32_t k, uint32_t *out)
+{
+	if (n < k)
+		top_heapify(h, n);
+	for (uint32_t end = n; end > 1; end--) {
+		struct sort_kv tmp = h[0];
+		h[0] = h[end - 1];
+		h[end - 1] = tmp;
+		top_sift_down(h, end - 1, 0);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = h[i].id;
+}

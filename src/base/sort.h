@@ -37,4 +37,12 @@ int sort_keyed(struct sort_kv *v, uint32_t n);
  * unchanged). */
 int sort_ids_keyed(uint32_t *v, uint32_t n, uint64_t (*key)(const void *ctx, uint32_t id), const void *ctx);
 
+/* The k records of a stream that come first by larger key, then smaller
+ * id (the hotspots, the longest waits), in a heap h of room k whose root
+ * is the last kept: sort_top_offer returns the new n (x joins when fewer
+ * than k are kept or it comes before the last); sort_top_ids writes the
+ * n kept ids in that order (h is scratch). O(log k) an offer. */
+uint32_t sort_top_offer(struct sort_kv *h, uint32_t n, uint32_t k, struct sort_kv x);
+void sort_top_ids(struct sort_kv *h, uint32_t n, uint32_t k, uint32_t *out);
+
 #endif

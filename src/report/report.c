@@ -263,11 +263,20 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	if (rows) {
 		for (uint32_t p = 0; p < n_parts; p++)
 			rows[p] = (struct report_row){ 0, p };
+		/* the lateness created, then the time waited (a wait a lop,
+		 * in lop order: looked up a lop at a time they missed the
+		 * cache at every step of the search) */
+		uint32_t n_w;
+		const struct analysis_wait *w = analysis_waits(a, &n_w);
 		for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
 			uint32_t p = analysis_lop_part(a, l);
-			const struct analysis_wait *w = analysis_lop_wait(a, l);
 			if (p < n_parts)
-				rows[p].w += analysis_lop_diff(a, l) + (w ? w->time : 0);
+				rows[p].w += analysis_lop_diff(a, l);
+		}
+		for (uint32_t i = 0; i < n_w; i++) {
+			uint32_t p = analysis_lop_part(a, w[i].lop);
+			if (p < n_parts)
+				rows[p].w += w[i].time;
 		}
 		for (uint32_t p = 0; p < n_parts; p++)
 			if (kept_part(ph, p))

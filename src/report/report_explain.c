@@ -9,6 +9,7 @@
 
 #include "analysis/core/iterations.h"
 #include "analysis/explain/explain.h"
+#include "base/sort.h"
 #include "base/text.h"
 #include "report_impl.h"
 #include "report_iter.h"
@@ -362,20 +363,6 @@ lop_words(const struct analysis *a, uint32_t l, char *buf, size_t n)
 	return buf;
 }
 
-struct longest {
-	uint64_t time;
-	uint32_t i;
-};
-
-static int
-longer(const void *x, const void *y)
-{
-	const struct longest *p = x, *q = y;
-	if (p->time != q->time)
-		return p->time > q->time ? -1 : 1;
-	return p->i < q->i ? -1 : p->i > q->i;
-}
-
 void
 report_explain_text(FILE *out, const struct analysis *a, const struct report_phases *ph, uint32_t limit)
 {
@@ -431,19 +418,25 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 			if (all[k])
 				fprintf(out, "  %-15s %12s\n", analysis_wait_name((enum analysis_wait_kind)k),
 					trace_fmt_duration(t, all[k], b1, sizeof b1));
-		/* the longest waits */
+		/* the longest waits, the earlier of equal ones first: kept in a
+		 * heap of limit (sorting them all was most of the report's time) */
 		const struct analysis_wait *w = analysis_waits(a, &n);
-		struct longest *top = malloc(((size_t)n + 1) * sizeof *top);
-		uint32_t m = 0;
-		for (uint32_t i = 0; top && i < n; i++)
-			if (kept_lop(a, ph, w[i].lop))
-				top[m++] = (struct longest){ w[i].time, i };
-		if (top)
-			qsort(top, m, sizeof *top, longer);
-		if (m)
+		uint32_t k = limit < n ? limit : n, m = 0, kept = 0;
+		struct sort_kv *top = malloc(((size_t)k + 1) * sizeof *top);
+		uint32_t *order = malloc(((size_t)k + 1) * sizeof *order);
+		for (uint32_t i = 0; top && order && i < n; i++)
+			if (kept_lop(a, ph, w[i].lop)) {
+				m = sort_top_offer(top, m, k, (struct sort_kv){ w[i].time, i });
+				kept++;
+			}
+		if (top && order)
+			sort_top_ids(top, m, k, order);
+		else
+			m = 0;
+		if (kept)
 			fputs("  longest:\n", out);
-		for (uint32_t i = 0; i < m && i < limit; i++) {
-			const struct analysis_wait *x = &w[top[i].i];
+		for (uint32_t i = 0; i < m; i++) {
+			const struct analysis_wait *x = &w[order[i]];
 			fprintf(out, "  %s waited %s (%s) for %s", lop_words(a, x->lop, w1, sizeof w1),
 				trace_fmt_duration(t, x->time, b1, sizeof b1),
 				analysis_wait_name((enum analysis_wait_kind)x->kind),
@@ -453,6 +446,7 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 			fputc('\n', out);
 		}
 		free(top);
+		free(order);
 	}
 	free(rank_t);
 	free(region_t);

@@ -19,6 +19,7 @@
 #include "analysis.h"
 #include "iterations.h"
 #include "base/dcomm.h"
+#include "base/sort.h"
 #include "model/dmodel.h"
 #include "model/trace.h"
 
@@ -298,17 +299,6 @@ metrics_cause(uint64_t late, uint64_t diff, int receives, int from_sender, uint3
 	*far = 1;
 	return (uint8_t)(CAUSE_MESSAGE | CAUSE_SRC_FAR << CAUSE_SRC_SHIFT);
 }
-
-/* A hotspot candidate: its key (differential lateness, or for Charm++
- * the differential duration) and lop; the k best (larger key first, then
- * smaller lop) kept in a heap h of n (metrics.c): hot_offer returns the
- * new n, hot_sorted writes the lops best first (h is scratch). */
-struct hot {
-	uint64_t key;
-	uint32_t lop;
-};
-uint32_t hot_offer(struct hot *h, uint32_t n, uint32_t k, struct hot x);
-void hot_sorted(struct hot *h, uint32_t n, uint32_t k, uint32_t *out);
 
 /* Is message m usable for structure: both ends present, and (with
  * match_size) both ends agreeing on its size? */

@@ -25,6 +25,7 @@
 
 #include "base/par.h"
 #include "base/recycle.h"
+#include "base/sort.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -39,76 +40,12 @@ receiving(uint8_t kind)
 	return kind == OP_RECV || kind == OP_SENDRECV;
 }
 
-/* hotspot order: larger key first, then smaller lop id */
-static int
-hot_before(const struct hot *x, const struct hot *y)
-{
-	return x->key > y->key || (x->key == y->key && x->lop < y->lop);
-}
-
-static void
-sift_down(struct hot *h, uint32_t n, uint32_t i)
-{
-	for (;;) {
-		uint32_t w = i, c = 2 * i + 1;
-		/* a min-heap in hotspot order: the root is the weakest kept */
-		if (c < n && hot_before(&h[w], &h[c]))
-			w = c;
-		if (c + 1 < n && hot_before(&h[w], &h[c + 1]))
-			w = c + 1;
-		if (w == i)
-			return;
-		struct hot tmp = h[i];
-		h[i] = h[w];
-		h[w] = tmp;
-		i = w;
-	}
-}
-
-static void
-heapify(struct hot *h, uint32_t n)
-{
-	for (uint32_t i = n / 2 + 1; i-- > 0;)
-		sift_down(h, n, i);
-}
-
-/* The k best hotspots so far in h (n of them): x joins if it beats the
- * weakest. Returns the new n. */
-uint32_t
-hot_offer(struct hot *h, uint32_t n, uint32_t k, struct hot x)
-{
-	if (n < k) {
-		h[n++] = x;
-		if (n == k)
-			heapify(h, n);
-	} else if (k && hot_before(&x, &h[0])) {
-		h[0] = x;
-		sift_down(h, n, 0);
-	}
-	return n;
-}
-
-/* The n kept into out, best first (h is scratch). */
-void
-hot_sorted(struct hot *h, uint32_t n, uint32_t k, uint32_t *out)
-{
-	if (n < k)
-		heapify(h, n);
-	for (uint32_t end = n; end > 1; end--) {
-		struct hot tmp = h[0];
-		h[0] = h[end - 1];
-		h[end - 1] = tmp;
-		sift_down(h, end - 1, 0);
-	}
-	for (uint32_t i = 0; i < n; i++)
-		out[i] = h[i].lop;
-}
-
 /* The hotspots among a share of the lops: the k best without start-up
  * lops (but with opts.startup), and with them; start-up lops left out
- * are counted. */
+ * are counted. A candidate is its key (differential lateness, or for
+ * Charm++ the differential duration) and lop, kept by sort_top_offer. */
 struct hot_lists {
-	struct hot *h, *h_all;
+	struct sort_kv *h, *h_all;
 	uint32_t n, n_all;
 	uint32_t hidden;
 };
@@ -118,13 +55,13 @@ hot_see(const struct analysis *a, struct hot_lists *hl, uint32_t l, uint64_t key
 {
 	if (key == 0)
 		return;
-	struct hot x = { key, l };
+	struct sort_kv x = { key, l };
 	uint32_t k = a->opts.hotspots;
 	int su = a->charm ? analysis_lop_charm_setup(a, l) : analysis_lop_startup(a, l);
 	if (a->opts.startup || !su)
-		hl->n = hot_offer(hl->h, hl->n, k, x);
+		hl->n = sort_top_offer(hl->h, hl->n, k, x);
 	if (!a->opts.startup) {
-		hl->n_all = hot_offer(hl->h_all, hl->n_all, k, x);
+		hl->n_all = sort_top_offer(hl->h_all, hl->n_all, k, x);
 		hl->hidden += su;
 	}
 }
@@ -532,18 +469,18 @@ hotspots(struct analysis *a, const struct aside *as, uint32_t n)
 	for (uint32_t c = 0; c < n; c++) {
 		const struct hot_lists *hl = &as[c].hot;
 		for (uint32_t i = 0; i < hl->n; i++)
-			all.n = hot_offer(all.h, all.n, k, hl->h[i]);
+			all.n = sort_top_offer(all.h, all.n, k, hl->h[i]);
 		for (uint32_t i = 0; i < hl->n_all; i++)
-			all.n_all = hot_offer(all.h_all, all.n_all, k, hl->h_all[i]);
+			all.n_all = sort_top_offer(all.h_all, all.n_all, k, hl->h_all[i]);
 		a->stats.startup_hidden += hl->hidden;
 	}
-	hot_sorted(all.h, all.n, k, a->hot);
+	sort_top_ids(all.h, all.n, k, a->hot);
 	a->n_hot = all.n;
 	if (a->opts.startup) {
 		memcpy(a->hot_all, a->hot, (size_t)all.n * sizeof *a->hot);
 		all.n_all = all.n;
 	} else {
-		hot_sorted(all.h_all, all.n_all, k, a->hot_all);
+		sort_top_ids(all.h_all, all.n_all, k, a->hot_all);
 	}
 	a->n_hot_all = all.n_all;
 	free(all.h);

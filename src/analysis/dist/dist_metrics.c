@@ -334,13 +334,13 @@ hot_see(struct dmet *g, uint32_t l, uint64_t key)
 	const struct analysis *a = g->a;
 	if (key == 0)
 		return;
-	struct hot x = { key, g->in->lop_off + l };
+	struct sort_kv x = { key, g->in->lop_off + l };
 	uint32_t k = a->opts.hotspots;
 	int su = analysis_lop_startup(a, l);
 	if (a->opts.startup || !su)
-		g->n_h = hot_offer(g->h, g->n_h, k, x);
+		g->n_h = sort_top_offer(g->h, g->n_h, k, x);
 	if (!a->opts.startup) {
-		g->n_h_all = hot_offer(g->h_all, g->n_h_all, k, x);
+		g->n_h_all = sort_top_offer(g->h_all, g->n_h_all, k, x);
 		g->out->startup_hidden += su;
 	}
 }

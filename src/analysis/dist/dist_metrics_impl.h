@@ -25,7 +25,7 @@ struct dmet {
 	uint64_t *late;               /* per local lop */
 	struct dsent *sent;           /* the rank's receives' senders, by message */
 	size_t n_sent;
-	struct hot *h, *h_all;
+	struct sort_kv *h, *h_all;
 	uint32_t n_h, n_h_all;
 };
 

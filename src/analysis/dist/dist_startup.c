@@ -18,7 +18,7 @@ dmet_hotspots(struct dmet *g)
 	struct dmet_out *o = g->out;
 	uint32_t k = g->a->opts.hotspots;
 	size_t n = (size_t)g->n_h + g->n_h_all;
-	struct hot *mine = malloc((n + 1) * sizeof *mine);
+	struct sort_kv *mine = malloc((n + 1) * sizeof *mine);
 	int rc = dcomm_agree(c, mine ? 0 : ERR_NOMEM);
 	void *all = NULL;
 	uint64_t *cnt = calloc(2 * (size_t)c->size, sizeof *cnt);
@@ -37,27 +37,27 @@ dmet_hotspots(struct dmet *g)
 	free(mine);
 	free(bytes);
 	if (!rc && c->rank == 0) {
-		struct hot *h = malloc(((size_t)k + 1) * sizeof *h);
-		struct hot *ha = malloc(((size_t)k + 1) * sizeof *ha);
+		struct sort_kv *h = malloc(((size_t)k + 1) * sizeof *h);
+		struct sort_kv *ha = malloc(((size_t)k + 1) * sizeof *ha);
 		o->hot = malloc(((size_t)k + 1) * sizeof *o->hot);
 		o->hot_all = malloc(((size_t)k + 1) * sizeof *o->hot_all);
 		rc = h && ha && o->hot && o->hot_all ? 0 : ERR_NOMEM;
-		const struct hot *x = all;
+		const struct sort_kv *x = all;
 		uint32_t nh = 0, nha = 0;
 		for (uint32_t r = 0; r < c->size && !rc; r++) {
 			for (uint64_t i = 0; i < cnt[2 * r]; i++)
-				nh = hot_offer(h, nh, k, *x++);
+				nh = sort_top_offer(h, nh, k, *x++);
 			for (uint64_t i = 0; i < cnt[2 * r + 1]; i++)
-				nha = hot_offer(ha, nha, k, *x++);
+				nha = sort_top_offer(ha, nha, k, *x++);
 		}
 		if (!rc) {
-			hot_sorted(h, nh, k, o->hot);
+			sort_top_ids(h, nh, k, o->hot);
 			o->n_hot = nh;
 			if (g->a->opts.startup) {
 				memcpy(o->hot_all, o->hot, (size_t)nh * sizeof *o->hot);
 				nha = nh;
 			} else {
-				hot_sorted(ha, nha, k, o->hot_all);
+				sort_top_ids(ha, nha, k, o->hot_all);
 			}
 			o->n_hot_all = nha;
 		}
