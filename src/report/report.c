@@ -101,6 +101,20 @@ timeline_totals(const struct analysis *a, const struct report_phases *ph, uint32
 			x->delay += d[i].cost;
 }
 
+/* Every timeline's totals, on every core (report_each) */
+struct tl_job {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	struct tl_totals *x;
+};
+
+static void
+tl_totals_of(void *ctx, uint32_t tl)
+{
+	const struct tl_job *g = ctx;
+	timeline_totals(g->a, g->ph, tl, &g->x[tl]);
+}
+
 /* The start-up lops with the largest differential lateness, up to max,
  * largest first (ties: lower rank); returns how many. */
 static uint32_t
@@ -356,10 +370,10 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		free(rr);
 		return;
 	}
-	for (uint32_t tl = 0; tl < n_tl; tl++) {
-		timeline_totals(a, ph, tl, &x[tl]);
+	struct tl_job g = { a, ph, x };
+	report_each(n_tl, tl_totals_of, &g);
+	for (uint32_t tl = 0; tl < n_tl; tl++)
 		rr[tl] = (struct report_row){ x[tl].diff, tl };
-	}
 	uint32_t shown_tl = report_top_rows(rr, n_tl, ph);
 	fprintf(out, "\n%-6s %14s %14s %14s %14s %14s\n", "rank", "lateness", "created", "max lateness",
 		"waited", "made wait");

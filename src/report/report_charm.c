@@ -64,6 +64,20 @@ chare_totals(const struct analysis *a, const struct report_phases *ph, uint32_t 
 	}
 }
 
+/* Every chare's totals, on every core (report_each) */
+struct chare_job {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	struct chare_totals *x;
+};
+
+static void
+chare_totals_of(void *ctx, uint32_t tl)
+{
+	const struct chare_job *g = ctx;
+	chare_totals(g->a, g->ph, tl, &g->x[tl]);
+}
+
 static const char *
 chare_label(const struct analysis *a, uint32_t tl, char *buf, size_t n)
 {
@@ -178,15 +192,22 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 	const struct trace_chare *ch = trace_chares(t, NULL);
 	fprintf(out, "\n%-6s %-20s %4s %12s %14s %14s\n", "chare", "name", "PE", "duration",
 		"diff.duration", "idle exp.");
+	struct chare_job g = { a, ph, malloc(((size_t)n_tl + 1) * sizeof *g.x) };
+	if (g.x)
+		report_each(n_tl, chare_totals_of, &g);
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
 		struct chare_totals x;
-		chare_totals(a, ph, tl, &x);
+		if (g.x)
+			x = g.x[tl];
+		else
+			chare_totals(a, ph, tl, &x);
 		fprintf(out, "%-6u %-20s %4u %12s %14s %14s\n", tl,
 			text_safe(chare_label(a, tl, label, sizeof label), safe, sizeof safe), ch[tl].pe,
 			trace_fmt_duration(t, x.dur, b1, sizeof b1),
 			trace_fmt_duration(t, x.diff, b2, sizeof b2),
 			trace_fmt_duration(t, x.idle, b3, sizeof b3));
 	}
+	free(g.x);
 }
 
 void

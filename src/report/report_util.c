@@ -87,6 +87,30 @@ report_unused_text(const struct analysis *a, FILE *out)
 
 /* Items a round: each worker's share of a round is held in memory (a
  * few MB for the wait states' objects) before it is written out. */
+struct each_job {
+	void (*each)(void *ctx, uint32_t i);
+	void *ctx;
+	uint32_t n;
+};
+
+static int
+each_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	const struct each_job *g = ctx;
+	uint32_t from, to;
+	par_share(g->n, w, nw, &from, &to);
+	for (uint32_t i = from; i < to; i++)
+		g->each(g->ctx, i);
+	return 0;
+}
+
+void
+report_each(uint32_t n, void (*each)(void *ctx, uint32_t i), void *ctx)
+{
+	struct each_job g = { each, ctx, n };
+	par_run(par_workers(), each_worker, &g);
+}
+
 enum { ITEMS_ROUND = 1u << 15 };
 
 struct items_job {

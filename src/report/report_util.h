@@ -19,6 +19,11 @@ const char *report_lop_in(const struct analysis *a, uint32_t l);
  * shown as '?' like every other text output (base/text.h). */
 void report_csv_str(FILE *out, const char *s);
 
+/* Calls each(ctx, i) for i in 0 .. n on every core, each worker a run of
+ * them: each must write only its own i's results and read only what no
+ * one writes meanwhile. */
+void report_each(uint32_t n, void (*each)(void *ctx, uint32_t i), void *ctx);
+
 struct json;
 /* Writes items 0 .. n of the array j is in, item(j, ctx, i) writing item
  * i (or nothing), on every core: in rounds, each worker's share written
