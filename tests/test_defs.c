@@ -3,7 +3,10 @@
  * by byte at the least chunk size OTF2 has (256 KiB), the ones libotf2
  * writes or reads accepted with every record counted, the others
  * refused with what is wrong; and a global definitions file over one
- * chunk, written by libotf2, read whole. */
+ * chunk, written by libotf2, read whole. The mapping tables and clock
+ * offsets skein reads itself (otf2r_walk_defs) against libotf2's
+ * reading of the files libotf2 writes: every kind, both modes, the
+ * largest ids; and the broken ones refused. */
 #include "testutil.h"
 #include "testotf2.h"
 
@@ -231,6 +234,265 @@ global_definitions_over_chunks(void **state)
 	trace_destroy(t);
 }
 
+/* What a local definitions file delivered, in order: for a mapping table
+ * its type, size and pairs, for a clock offset its time and offset, as
+ * a list of numbers. */
+struct seen {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static void
+see(struct seen *s, uint64_t x)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->v = realloc(s->v, s->cap * sizeof *s->v);
+		assert_non_null(s->v);
+	}
+	s->v[s->n++] = x;
+}
+
+static void
+see_pair(uint64_t local, uint64_t global, void *ud)
+{
+	see(ud, local);
+	see(ud, global);
+}
+
+static void
+see_map(struct seen *s, uint8_t type, const OTF2_IdMap *m)
+{
+	uint64_t size = 0;
+	OTF2_IdMapMode mode;
+	assert_int_equal(OTF2_IdMap_GetSize(m, &size), OTF2_SUCCESS);
+	assert_int_equal(OTF2_IdMap_GetMode(m, &mode), OTF2_SUCCESS);
+	see(s, 1000 + type);
+	see(s, mode);
+	see(s, size);
+	OTF2_IdMap_Traverse(m, see_pair, s);
+}
+
+static OTF2_CallbackCode
+lib_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *m)
+{
+	see_map(ud, type, m);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+lib_clock(void *ud, OTF2_TimeStamp time, int64_t offset, double dev)
+{
+	(void)dev;
+	see(ud, 2000);
+	see(ud, time);
+	see(ud, (uint64_t)offset);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static int
+own_mapping(void *ctx, uint8_t type, OTF2_IdMap *m)
+{
+	see_map(ctx, type, m);
+	OTF2_IdMap_Free(m);
+	return 0;
+}
+
+static int
+own_clock(void *ctx, uint64_t time, int64_t offset)
+{
+	return lib_clock(ctx, time, offset, 0), 0;
+}
+
+static OTF2_IdMap *
+sparse_map(const uint64_t *pairs, size_t n)
+{
+	OTF2_IdMap *m = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, n);
+	assert_non_null(m);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(OTF2_IdMap_AddIdPair(m, pairs[2 * i], pairs[2 * i + 1]), OTF2_SUCCESS);
+	return m;
+}
+
+static void
+own_tables_as_libotf2_reads_them(void **state)
+{
+	(void)state;
+	enum { N_LOC = 3, N_IDS = 10000 };
+	char dir[64], path[128];
+	snprintf(dir, sizeof dir, "%s/m", tmpdir);
+	OTF2_Archive *a = tu_new_archive_chunks(dir, OTF2_CHUNK_SIZE_MIN);
+	for (uint64_t l = 0; l < N_LOC; l++) {
+		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, l);
+		assert_non_null(w);
+		OTF2_EvtWriter_Enter(w, NULL, 10, 0);
+		OTF2_EvtWriter_Leave(w, NULL, 20, 0);
+		OTF2_Archive_CloseEvtWriter(a, w);
+	}
+	OTF2_Archive_CloseEvtFiles(a);
+	OTF2_Archive_OpenDefFiles(a);
+	uint64_t *ids = malloc(N_IDS * sizeof *ids);
+	assert_non_null(ids);
+	for (uint64_t i = 0; i < N_IDS; i++)
+		ids[i] = i * 2654435761u % 100003 + (i % 97 == 0 ? UINT64_C(1) << 40 : 0);
+	ids[7] = OTF2_UNDEFINED_UINT64;
+	const uint64_t pairs[] = { 3, 9, 70000, 1, UINT64_C(1) << 33, 4, 12, OTF2_UNDEFINED_UINT64 };
+	const OTF2_MappingType kinds[] = { OTF2_MAPPING_REGION, OTF2_MAPPING_COMM, OTF2_MAPPING_CALLING_CONTEXT,
+					   OTF2_MAPPING_RMA_WIN, OTF2_MAPPING_ATTRIBUTE, OTF2_MAPPING_LOCATION,
+					   OTF2_MAPPING_STRING, OTF2_MAPPING_METRIC };
+	for (uint64_t l = 0; l < N_LOC; l++) {
+		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, l);
+		assert_non_null(d);
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+			/* dense and sparse, of one id up to N_IDS */
+			OTF2_IdMap *m = k && (k + l) % 2 ? sparse_map(pairs, 4)
+				: OTF2_IdMap_CreateFromUint64Array(k == 0 ? N_IDS : 1 + k, ids, false);
+			assert_non_null(m);
+			OTF2_DefWriter_WriteMappingTable(d, kinds[k], m);
+			OTF2_IdMap_Free(m);
+		}
+		for (int64_t c = 0; c < 50; c++)
+			OTF2_DefWriter_WriteClockOffset(d, (UINT64_C(1) << 56) * (uint64_t)c + (uint64_t)c,
+							c % 3 == 0 ? -c * 1000003 : c == 1 ? -1 : c, 0.25);
+		OTF2_Archive_CloseDefWriter(a, d);
+	}
+	free(ids);
+	OTF2_Archive_CloseDefFiles(a);
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+	assert_non_null(g);
+	tu_plain_defs(g, 100, 1, N_LOC, 2 * N_LOC);
+	OTF2_Archive_CloseGlobalDefWriter(a, g);
+	OTF2_Archive_Close(a);
+
+	snprintf(path, sizeof path, "%s/traces.otf2", dir);
+	OTF2_Reader *rd = OTF2_Reader_Open(path);
+	assert_non_null(rd);
+	OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+	for (uint64_t l = 0; l < N_LOC; l++)
+		OTF2_Reader_SelectLocation(rd, l);
+	OTF2_Reader_OpenDefFiles(rd);
+	OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+	OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, lib_mapping);
+	OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, lib_clock);
+	for (uint64_t l = 0; l < N_LOC; l++) {
+		struct seen lib = { 0 }, own = { 0 };
+		OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, l);
+		assert_non_null(dr);
+		OTF2_Reader_RegisterDefCallbacks(rd, dr, cb, &lib);
+		uint64_t n = 0;
+		assert_int_equal(OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n), OTF2_SUCCESS);
+		OTF2_Reader_CloseDefReader(rd, dr);
+		snprintf(path, sizeof path, "%s/traces/%llu.def", dir, (unsigned long long)l);
+		struct otf2r_local_sink sink = { own_mapping, own_clock, &own };
+		uint64_t records = 0, maps = 0;
+		struct err e = { 0 };
+		if (otf2r_walk_defs(path, OTF2_CHUNK_SIZE_MIN, 0, &sink, &records, &maps, &e))
+			print_error("%s\n", e.msg);
+		assert_int_equal(records, 8 + 50);
+		assert_int_equal(maps, 8 + 50);
+		assert_true(lib.n > N_IDS);
+		assert_int_equal(own.n, lib.n);
+		for (size_t i = 0; i < lib.n; i++)
+			assert_true(own.v[i] == lib.v[i]);
+		free(lib.v);
+		free(own.v);
+	}
+	OTF2_DefReaderCallbacks_Delete(cb);
+	OTF2_Reader_CloseDefFiles(rd);
+	OTF2_Reader_Close(rd);
+}
+
+/* A local file of one record, type and content, refused naming want. */
+static void
+refused(const char *name, unsigned char type, const unsigned char *content, unsigned char len,
+	const char *want)
+{
+	struct file f = { 0 };
+	header(&f, 0x42);
+	byte(&f, type);
+	byte(&f, len);
+	put(&f, content, len);
+	byte(&f, 2);
+	char path[256];
+	save(&f, name, path, sizeof path);
+	free(f.b);
+	struct seen s = { 0 };
+	struct otf2r_local_sink sink = { own_mapping, own_clock, &s };
+	struct err e = { 0 };
+	int rc = otf2r_walk_defs(path, CHUNK, 0, &sink, NULL, NULL, &e);
+	if (rc != ERR_FORMAT || !strstr(e.msg, want))
+		print_error("%s: %d '%s', want '%s'\n", name, rc, e.msg, want);
+	assert_int_equal(rc, ERR_FORMAT);
+	assert_non_null(strstr(e.msg, want));
+	free(s.v);
+}
+
+static void
+broken_tables_refused(void **state)
+{
+	(void)state;
+	/* a region table (0): its size (compressed), mode, the ids */
+	const unsigned char cut[] = { 0, 1, 2, 0, 5, 2, 6 };
+	refused("table-cut", 5, cut, sizeof cut, "a mapping table cut short");
+	const unsigned char cut_pair[] = { 0, 1, 1, 1, 5, 2, 7 };
+	refused("pair-cut", 5, cut_pair, sizeof cut_pair, "a mapping table cut short");
+	const unsigned char no_mode[] = { 0, 1, 2 };
+	refused("no-mode", 5, no_mode, sizeof no_mode, "a mapping table cut short");
+	const unsigned char mode[] = { 0, 1, 1, 7, 0 };
+	refused("mode", 5, mode, sizeof mode, "a mapping table of an unknown mode");
+	const unsigned char empty[] = { 0, 0, 0 };
+	refused("empty", 5, empty, sizeof empty, "an empty mapping table");
+	const unsigned char many[] = { 0, 4, 0xff, 0xff, 0xff, 0x0f, 1, 0, 1 };
+	refused("many", 5, many, sizeof many, "claims more ids than its record holds");
+	const unsigned char size[] = { 0, 9, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0 };
+	refused("size-byte", 5, size, sizeof size, "a mapping table cut short");
+	/* a clock offset: time (8 bytes), offset (compressed), a double */
+	const unsigned char clock[] = { 1, 0, 0, 0, 0, 0, 0, 0, 1, 5, 0, 0, 0 };
+	refused("clock", 6, clock, sizeof clock, "a clock offset cut short");
+	const unsigned char clock_time[] = { 1, 0, 0 };
+	refused("clock-time", 6, clock_time, sizeof clock_time, "a clock offset cut short");
+}
+
+/* Clock offsets whose times do not rise (libotf2 refuses them when it
+ * reads them; skein, reading them itself, too) */
+static void
+clock_offsets_out_of_order_refused(void **state)
+{
+	(void)state;
+	const uint64_t times[][3] = { { 100, 100, 300 }, { 100, 300, 200 } };
+	for (int k = 0; k < 2; k++) {
+		char dir[64], path[128];
+		snprintf(dir, sizeof dir, "%s/o%d", tmpdir, k);
+		OTF2_Archive *a = tu_new_archive(dir);
+		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
+		assert_non_null(w);
+		OTF2_EvtWriter_Enter(w, NULL, 150, 0);
+		OTF2_EvtWriter_Leave(w, NULL, 250, 0);
+		OTF2_Archive_CloseEvtWriter(a, w);
+		OTF2_Archive_CloseEvtFiles(a);
+		OTF2_Archive_OpenDefFiles(a);
+		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, 0);
+		assert_non_null(d);
+		for (int i = 0; i < 3; i++)
+			OTF2_DefWriter_WriteClockOffset(d, times[k][i], 10 * i, 0);
+		OTF2_Archive_CloseDefWriter(a, d);
+		OTF2_Archive_CloseDefFiles(a);
+		OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+		assert_non_null(g);
+		tu_plain_defs(g, 400, 1, 1, 2);
+		OTF2_Archive_CloseGlobalDefWriter(a, g);
+		OTF2_Archive_Close(a);
+		snprintf(path, sizeof path, "%s/traces.otf2", dir);
+		struct trace *t = NULL;
+		struct err e = { 0 };
+		assert_int_equal(otf2_read(path, NULL, &t, &e), ERR_FORMAT);
+		assert_null(t);
+		if (!strstr(e.msg, "clock offsets out of order"))
+			print_error("%s\n", e.msg);
+		assert_non_null(strstr(e.msg, "clock offsets out of order"));
+	}
+}
+
 static int
 setup(void **state)
 {
@@ -254,6 +516,9 @@ main(void)
 		cmocka_unit_test(chunks_as_libotf2_writes_them),
 		cmocka_unit_test(broken_chunks_refused),
 		cmocka_unit_test(global_definitions_over_chunks),
+		cmocka_unit_test(own_tables_as_libotf2_reads_them),
+		cmocka_unit_test(broken_tables_refused),
+		cmocka_unit_test(clock_offsets_out_of_order_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

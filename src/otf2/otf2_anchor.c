@@ -218,6 +218,76 @@ check_group(const unsigned char *p, const unsigned char *end, int big)
 	return NULL;
 }
 
+/* A local definitions file's mapping table or clock offset handed to
+ * the sink as libotf2's definition reader reads it (OTF2's buffer and
+ * id map code): a mapping table is its mapping type (u8), the number of
+ * mappings (compressed u64), the map's mode (u8: 0 dense, 1 sparse),
+ * then for each mapping its global id, or its local and global ids
+ * (compressed u64s); a clock offset is its time (u64, whole), its
+ * offset (compressed i64) and a standard deviation (a double, not read).
+ * The map is made with libotf2's own calls, so that skein's decoder
+ * looks ids up in it as before. Returns NULL, or what is wrong; *rc is
+ * ERR_NOMEM or what the sink returned. */
+static const char *
+local_record(const struct otf2r_local_sink *sink, unsigned type, const unsigned char *p,
+	     const unsigned char *end, int big, int *rc)
+{
+	uint64_t v, n;
+	size_t k;
+	if (type == LOCAL_DEF_CLOCK_OFFSET) {
+		if (end - p < 8)
+			return "a clock offset cut short";
+		struct cursor c = { .p = p, .end = end, .big = big };
+		uint64_t time = uint_n(&c, 8);
+		if (!(k = cuint(p + 8, end, 8, big, &v)) || end - (p + 8 + k) < 8)
+			return "a clock offset cut short";
+		*rc = sink->clock(sink->ctx, time, (int64_t)v);
+		return NULL;
+	}
+	if (type != LOCAL_DEF_MAPPING_TABLE)
+		return NULL;
+	if (p >= end)
+		return "a mapping table cut short";
+	uint8_t what = *p++;
+	if (!(k = cuint(p, end, 8, big, &n)) || (p += k) >= end)
+		return "a mapping table cut short";
+	unsigned mode = *p++;
+	if (mode != OTF2_ID_MAP_DENSE && mode != OTF2_ID_MAP_SPARSE)
+		return "a mapping table of an unknown mode";
+	if (n == 0)
+		return "an empty mapping table";     /* libotf2 cannot make one */
+	/* each id is a byte at least */
+	if (n > (uint64_t)(end - p) || (mode == OTF2_ID_MAP_SPARSE && n > (uint64_t)(end - p) / 2))
+		return "a mapping table claims more ids than its record holds";
+	OTF2_IdMap *m = OTF2_IdMap_Create((OTF2_IdMapMode)mode, n);
+	if (!m) {
+		*rc = ERR_NOMEM;
+		return NULL;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t local = i, global;
+		if (mode == OTF2_ID_MAP_SPARSE) {
+			if (!(k = cuint(p, end, 8, big, &local)))
+				break;
+			p += k;
+		}
+		if (!(k = cuint(p, end, 8, big, &global)))
+			break;
+		p += k;
+		if (OTF2_IdMap_AddIdPair(m, local, global) != OTF2_SUCCESS) {
+			OTF2_IdMap_Free(m);
+			*rc = ERR_NOMEM;
+			return NULL;
+		}
+		if (i + 1 == n) {
+			*rc = sink->mapping(sink->ctx, what, m);
+			return NULL;
+		}
+	}
+	OTF2_IdMap_Free(m);
+	return "a mapping table cut short";
+}
+
 /* Is there a chunk header at byte at of the n bytes: the record (3)
  * and a byte order (0x42 little endian, 0x23 big), 18 bytes in all? */
 static int
@@ -229,6 +299,13 @@ chunk_header_at(const unsigned char *buf, size_t n, size_t at)
 int
 otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records, uint64_t *maps,
 		 struct err *e)
+{
+	return otf2r_walk_defs(path, chunk, global, NULL, records, maps, e);
+}
+
+int
+otf2r_walk_defs(const char *path, uint64_t chunk, int global, const struct otf2r_local_sink *sink,
+		uint64_t *records, uint64_t *maps, struct err *e)
 {
 	uint64_t count = 0, n_maps = 0;
 	FILE *f = file_open_read(path, e);
@@ -315,6 +392,8 @@ otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records
 		if (global && type == DEF_GROUP)
 			bad = check_group(buf + at, buf + at + len, big);
 		n_maps += !global && (type == LOCAL_DEF_MAPPING_TABLE || type == LOCAL_DEF_CLOCK_OFFSET);
+		if (!global && sink && !bad)
+			bad = local_record(sink, type, buf + at, buf + at + len, big, &rc);
 		at += (size_t)len;
 		count++;
 	}
@@ -322,7 +401,9 @@ otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records
 		*records = count;
 	if (maps)
 		*maps = n_maps;
-	if (bad)
+	if (rc == ERR_NOMEM && !bad)
+		rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	else if (bad)
 		rc = err_set(e, ERR_FORMAT, "%s: corrupt %s definitions (%s at byte %zu)", path,
 			     global ? "global" : "local", bad, at);
 	free(buf);

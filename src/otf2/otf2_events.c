@@ -139,6 +139,14 @@ library_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t 
 	return rc;
 }
 
+int
+otf2r_own_decoding(void)
+{
+	/* SKEIN_OTF2_EVENTS=library: libotf2's event readers, to compare */
+	const char *how = getenv("SKEIN_OTF2_EVENTS");
+	return !how || strcmp(how, "library") != 0;
+}
+
 /* Records decoded at a time: a few pages, in the first level cache */
 #define OWN_BATCH 256
 
@@ -474,9 +482,7 @@ otf2r_read_blocks(struct otf2r *r, OTF2_Reader *rd, const struct otf2_read_opts 
 	OTF2_ErrorCode st = OTF2_Reader_OpenEvtFiles(rd);
 	if (st != OTF2_SUCCESS)
 		return otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "cannot open event files");
-	/* SKEIN_OTF2_EVENTS=library: libotf2's event readers, to compare */
-	const char *how = getenv("SKEIN_OTF2_EVENTS");
-	v.own = !how || strcmp(how, "library") != 0;
+	v.own = otf2r_own_decoding();
 	v.cb = otf2r_event_callbacks();
 	if (!v.cb || make_blocks(&v, lo, hi)) {
 		rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);

@@ -93,7 +93,26 @@ int otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e
 int otf2r_check_defs(const char *path, uint64_t chunk, int global, uint64_t *records, uint64_t *maps,
 		     struct err *e);
 
+/* Where otf2r_walk_defs hands a local definitions file's mapping tables
+ * (each map made for the sink, which keeps or frees it) and clock
+ * offsets; each returns 0 or ERR_NOMEM. */
+struct otf2r_local_sink {
+	int (*mapping)(void *ctx, uint8_t type, OTF2_IdMap *map);
+	int (*clock)(void *ctx, uint64_t time, int64_t offset);
+	void *ctx;
+};
+
+/* otf2r_check_defs, and with a sink each mapping table and clock offset
+ * of a local file read as libotf2 reads it ("a mapping table cut short"
+ * and the like refused as ERR_FORMAT, as a record cut short). */
+int otf2r_walk_defs(const char *path, uint64_t chunk, int global, const struct otf2r_local_sink *sink,
+		    uint64_t *records, uint64_t *maps, struct err *e);
+
 enum { OTF2R_LOCAL_MAPS = 1, OTF2R_LOCAL_OFFSETS = 2 };
+
+/* Are the events decoded by skein (otf2_evt.h), or by libotf2's readers
+ * (SKEIN_OTF2_EVENTS=library, to compare)? */
+int otf2r_own_decoding(void);
 
 /* What a location's local definitions say about its events, for skein's
  * own decoding of them (otf2_evt.h): the mapping tables of regions,
@@ -107,6 +126,7 @@ struct otf2r_local {
 	size_t n_clock, cap_clock;
 	struct otf2_clock_iv *iv;
 	uint32_t n_iv;
+	int own_maps;            /* the maps are skein's (otf2r_walk_defs), not libotf2's */
 };
 
 struct otf2r {

@@ -164,39 +164,46 @@ local_of(struct otf2r *r)
 	return &r->locals[r->local_at];
 }
 
-/* The tables stay libotf2's, freed when the reader is closed; only those
- * of the records skein reads are kept. */
-static OTF2_CallbackCode
-on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
+/* Location i's mapping table of kind type: kept when it is one of the
+ * records skein reads. libotf2's tables stay libotf2's, freed when the
+ * reader is closed; skein's own (own: otf2r_walk_defs made it) are
+ * freed with the locations' state, or here when not kept. Returns 0 or
+ * ERR_NOMEM. */
+static int
+add_mapping(struct otf2r *r, uint32_t i, OTF2_MappingType type, OTF2_IdMap *map, int own)
 {
-	struct otf2r *r = ud;
 	r->local_maps++;
-	r->local_kinds[r->local_at] |= OTF2R_LOCAL_MAPS;
-	if (type != OTF2_MAPPING_REGION && type != OTF2_MAPPING_COMM &&
-	    type != OTF2_MAPPING_CALLING_CONTEXT && type != OTF2_MAPPING_RMA_WIN &&
-	    type != OTF2_MAPPING_ATTRIBUTE && type != OTF2_MAPPING_LOCATION)
-		return OTF2_CALLBACK_SUCCESS;
-	struct otf2r_local *l = local_of(r);
-	if (!l)
-		return OTF2_CALLBACK_INTERRUPT;
-	*(type == OTF2_MAPPING_REGION ? &l->region_map
-	  : type == OTF2_MAPPING_COMM ? &l->comm_map
-	  : type == OTF2_MAPPING_RMA_WIN ? &l->win_map
-	  : type == OTF2_MAPPING_ATTRIBUTE ? &l->attr_map
-	  : type == OTF2_MAPPING_LOCATION ? &l->loc_map : &l->cc_map) = map;
-	return OTF2_CALLBACK_SUCCESS;
+	r->local_kinds[i] |= OTF2R_LOCAL_MAPS;
+	const OTF2_IdMap **slot = NULL;
+	struct otf2r_local *l = (r->local_at = i, local_of(r));
+	if (l)
+		slot = type == OTF2_MAPPING_REGION ? &l->region_map
+			: type == OTF2_MAPPING_COMM ? &l->comm_map
+			: type == OTF2_MAPPING_CALLING_CONTEXT ? &l->cc_map
+			: type == OTF2_MAPPING_RMA_WIN ? &l->win_map
+			: type == OTF2_MAPPING_ATTRIBUTE ? &l->attr_map
+			: type == OTF2_MAPPING_LOCATION ? &l->loc_map : NULL;
+	if (own) {
+		if (slot && l->own_maps)
+			OTF2_IdMap_Free((OTF2_IdMap *)*slot);   /* a second table of a kind */
+		if (l)
+			l->own_maps = 1;
+		if (!slot)
+			OTF2_IdMap_Free(map);
+	}
+	if (slot)
+		*slot = map;
+	return l ? 0 : ERR_NOMEM;
 }
 
-static OTF2_CallbackCode
-on_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
+static int
+add_clock_offset(struct otf2r *r, uint32_t i, uint64_t time, int64_t offset)
 {
-	(void)deviation;
-	struct otf2r *r = ud;
 	r->local_maps++;
-	r->local_kinds[r->local_at] |= OTF2R_LOCAL_OFFSETS;
-	struct otf2r_local *l = local_of(r);
+	r->local_kinds[i] |= OTF2R_LOCAL_OFFSETS;
+	struct otf2r_local *l = (r->local_at = i, local_of(r));
 	if (!l)
-		return OTF2_CALLBACK_INTERRUPT;
+		return ERR_NOMEM;
 	if (l->n_clock == l->cap_clock) {
 		size_t cap = l->cap_clock ? 2 * l->cap_clock : 4;
 		uint64_t *t = realloc(l->clock_time, cap * sizeof *t);
@@ -204,18 +211,50 @@ on_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
 			l->clock_time = t;
 		int64_t *o = t ? realloc(l->clock_offset, cap * sizeof *o) : NULL;
 		if (!o)
-			return OTF2_CALLBACK_INTERRUPT;
+			return ERR_NOMEM;
 		l->clock_offset = o;
 		l->cap_clock = cap;
 	}
 	l->clock_time[l->n_clock] = time;
 	l->clock_offset[l->n_clock++] = offset;
-	return OTF2_CALLBACK_SUCCESS;
+	return 0;
+}
+
+static OTF2_CallbackCode
+on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
+{
+	struct otf2r *r = ud;
+	return add_mapping(r, r->local_at, type, (OTF2_IdMap *)map, 0) ? OTF2_CALLBACK_INTERRUPT
+		: OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode
+on_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
+{
+	(void)deviation;
+	struct otf2r *r = ud;
+	return add_clock_offset(r, r->local_at, time, offset) ? OTF2_CALLBACK_INTERRUPT
+		: OTF2_CALLBACK_SUCCESS;
+}
+
+/* otf2r_walk_defs's sink: location local_at's records */
+static int
+own_mapping(void *ctx, uint8_t type, OTF2_IdMap *map)
+{
+	struct otf2r *r = ctx;
+	return add_mapping(r, r->local_at, (OTF2_MappingType)type, map, 1);
+}
+
+static int
+own_clock(void *ctx, uint64_t time, int64_t offset)
+{
+	struct otf2r *r = ctx;
+	return add_clock_offset(r, r->local_at, time, offset);
 }
 
 /* Turns each location's clock offsets into the stretches its events are
- * corrected by. Returns 0, ERR_NOMEM or ERR_FORMAT (offsets out of
- * order: libotf2 refuses them too, so this is only a guard). */
+ * corrected by. Returns 0, ERR_NOMEM or ERR_FORMAT (offsets whose times
+ * do not rise, which libotf2 refuses too when it reads them). */
 static int
 clock_intervals(struct otf2r *r)
 {
@@ -238,6 +277,15 @@ void
 otf2r_free_locals(struct otf2r *r)
 {
 	for (size_t i = 0; r->locals && i < r->t->n_locations; i++) {
+		struct otf2r_local *l = &r->locals[i];
+		if (l->own_maps) {
+			OTF2_IdMap_Free((OTF2_IdMap *)l->region_map);
+			OTF2_IdMap_Free((OTF2_IdMap *)l->comm_map);
+			OTF2_IdMap_Free((OTF2_IdMap *)l->cc_map);
+			OTF2_IdMap_Free((OTF2_IdMap *)l->win_map);
+			OTF2_IdMap_Free((OTF2_IdMap *)l->attr_map);
+			OTF2_IdMap_Free((OTF2_IdMap *)l->loc_map);
+		}
 		free(r->locals[i].clock_time);
 		free(r->locals[i].clock_offset);
 		free(r->locals[i].iv);
@@ -322,9 +370,16 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd, uint32_t lo, uint32_t h
 		state[i] = (uint8_t)s;
 		n_read += s == LOCAL_READ;
 	}
+	/* skein's own decoding of the events reads the share's tables and
+	 * offsets itself too: libotf2 clears a buffer of the definitions'
+	 * chunk size for each location it reads (1 MiB and more: 0.1 s at
+	 * 1024 locations, on one core), and its readers of the events would
+	 * need its own tables */
+	int own = otf2r_own_decoding();
+	struct otf2r_local_sink sink = { own_mapping, own_clock, r };
 	OTF2_DefReaderCallbacks *cb = NULL;
 	OTF2_ErrorCode st;
-	if (rc == 0 && n_read) {
+	if (rc == 0 && n_read && !own) {
 		cb = OTF2_DefReaderCallbacks_New();
 		if (!cb)
 			rc = err_set(r->e, ERR_NOMEM, "%s: out of memory", r->anchor);
@@ -334,24 +389,29 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd, uint32_t lo, uint32_t h
 	if (cb && rc == 0) {
 		OTF2_DefReaderCallbacks_SetMappingTableCallback(cb, on_mapping);
 		OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_clock_offset);
-		for (uint32_t i = 0; i < t->n_locations && rc == 0; i++) {
-			if (state[i] != LOCAL_READ)
-				continue;
-			otf2r_local_path(r, t->locations[i].id, "def", path, sizeof path);
-			/* a file of no records (a header and its end, as every
-			 * location's of a trace with global ids) is not handed to
-			 * libotf2, which clears a chunk-sized buffer for each
-			 * (256 KiB: 0.02 s at 1024 ranks) */
-			uint64_t records = 0, maps = 0;
-			if ((rc = otf2r_check_defs(path, r->anc.def_chunk, 0, &records, &maps, r->e)) || !records)
-				continue;
-			if (i >= lo && i < hi)
-				rc = read_local(r, rd, cb, i, path);
-			else
-				r->local_maps += maps;
-		}
-		OTF2_Reader_CloseDefFiles(rd);
 	}
+	for (uint32_t i = 0; (cb || own) && i < t->n_locations && rc == 0; i++) {
+		if (state[i] != LOCAL_READ)
+			continue;
+		otf2r_local_path(r, t->locations[i].id, "def", path, sizeof path);
+		uint64_t records = 0, maps = 0;
+		if (own && i >= lo && i < hi) {
+			r->local_at = i;
+			rc = otf2r_walk_defs(path, r->anc.def_chunk, 0, &sink, &records, &maps, r->e);
+			continue;
+		}
+		/* a file of no records (a header and its end, as every
+		 * location's of a trace with global ids) is not handed to
+		 * libotf2, which clears a chunk-sized buffer for each */
+		if ((rc = otf2r_check_defs(path, r->anc.def_chunk, 0, &records, &maps, r->e)) || !records)
+			continue;
+		if (!own && i >= lo && i < hi)
+			rc = read_local(r, rd, cb, i, path);
+		else
+			r->local_maps += maps;
+	}
+	if (cb)
+		OTF2_Reader_CloseDefFiles(rd);
 	OTF2_DefReaderCallbacks_Delete(cb);
 	/* only locations that have events need their mappings */
 	for (uint32_t i = 0; i < t->n_locations && rc == 0; i++) {
