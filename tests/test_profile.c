@@ -2,7 +2,7 @@
  * synthetic streams whose answer is known exactly: nesting, calls made
  * inside calls, quiet calls, regions closed out of order or left open,
  * measurement switched off, windows, rank sets, a call split where it
- * held two collectives, message pairs. */
+ * held two collectives, message pairs; spans against windows. */
 #include "testutil.h"
 
 #include <string.h>
@@ -308,6 +308,135 @@ split_call(void **state)
 	comm_free(&c);
 }
 
+/* A random stream on each rank: user regions nested up to four deep,
+ * quiet calls and collectives inside them, measurement off now and
+ * then (with gaps); up to 2,000 records a rank. */
+static uint64_t
+random_stream(struct fx *f, unsigned seed, int gaps)
+{
+	srand(seed);
+	uint64_t end = 0;
+	for (uint32_t r = 0; r < 3; r++) {
+		TL(r);
+		uint64_t t = (uint64_t)(rand() % 5);
+		int stack[8], depth = 0;
+		for (int i = 0; i < 1000; i++) {
+			int what = rand() % 10;
+			t += 1 + (uint64_t)(rand() % 7);
+			if (what < 3 && depth < 4) {
+				stack[depth] = depth % 2 ? R_WORK : R_MAIN;
+				ENTER(t, stack[depth]);
+				depth++;
+			} else if (what < 6 && depth) {
+				depth--;
+				LEAVE(t, stack[depth]);
+			} else if (what < 8) {
+				ENTER(t, R_RANK);
+				LEAVE(t + 1 + (uint64_t)(rand() % 3), R_RANK);
+				t += 4;
+			} else if (what < 9) {
+				ENTER(t, R_ALLREDUCE);
+				assert_int_equal(build_coll_begin(f->b, t + 1), 0);
+				assert_int_equal(build_coll_end(f->b, t + 2, COLL_ALLREDUCE, 0, UINT32_MAX, 8, 8), 0);
+				LEAVE(t + 3, R_ALLREDUCE);
+				t += 4;
+			} else if (gaps && i % 50 == 9) {
+				assert_int_equal(build_measurement(f->b, t, 0), 0);
+				assert_int_equal(build_measurement(f->b, t + 5, 1), 0);
+				t += 6;
+			}
+		}
+		while (depth)
+			LEAVE(++t, stack[--depth]);
+		END();
+		end = t > end ? t : end;
+	}
+	FINISH();
+	return end;
+}
+
+/* Profiles over spans (the critical path's: the sweep moves from one
+ * span to the next past what lies between) add up, region by region, to
+ * the profiles of the same spans as windows, sparse spans or dense;
+ * spans weighted by 1 likewise where measurement never stops (weighted
+ * spans do not leave out the time measurement was off: the delays'
+ * blame). */
+static void
+check_spans(struct fx *f, int gaps)
+{
+	uint64_t end = random_stream(f, 11, gaps);
+	enum { MAX_SPANS = 64 };
+	for (int shape = 0; shape < 3; shape++) {
+		uint64_t lo[MAX_SPANS], hi[MAX_SPANS];
+		double w[3 * MAX_SPANS];
+		uint32_t n = 0, first[4];
+		for (uint64_t t = 1 + (uint64_t)(rand() % 50); t < end && n < MAX_SPANS;) {
+			uint64_t len = shape == 0 ? 1 + (uint64_t)(rand() % 20) : 10 + (uint64_t)(rand() % 200);
+			lo[n] = t;
+			hi[n] = t + len < end ? t + len : end;
+			t = hi[n] + 1 + (uint64_t)(rand() % (shape == 2 ? 3 : 400));
+			n++;
+		}
+		/* the same spans on every rank */
+		uint64_t all_lo[3 * MAX_SPANS], all_hi[3 * MAX_SPANS];
+		for (uint32_t r = 0; r < 3; r++) {
+			first[r] = r * n;
+			for (uint32_t k = 0; k < n; k++) {
+				all_lo[r * n + k] = lo[k];
+				all_hi[r * n + k] = hi[k];
+				w[r * n + k] = 1.0;
+			}
+		}
+		first[3] = 3 * n;
+		for (int weighted = 0; weighted < 2 - gaps; weighted++) {
+			struct profile_scope s;
+			profile_scope_all(&s);
+			s.span_first = first;
+			s.span_lo = all_lo;
+			s.span_hi = all_hi;
+			s.span_w = weighted ? w : NULL;
+			struct profile p;
+			struct err e = { 0 };
+			assert_int_equal(profile_compute(f->t, &s, &p, &e), 0);
+			uint64_t incl[R_COUNT] = { 0 }, excl[R_COUNT] = { 0 };
+			for (uint32_t k = 0; k < n; k++) {
+				struct profile q;
+				profile_scope_all(&s);
+				s.from = lo[k];
+				s.to = hi[k];
+				assert_int_equal(profile_compute(f->t, &s, &q, &e), 0);
+				for (int r = 0; r < R_COUNT; r++) {
+					const struct profile_region *x = region(&q, f, r);
+					incl[r] += x ? x->incl : 0;
+					excl[r] += x ? x->excl : 0;
+				}
+				profile_free(&q);
+			}
+			uint64_t any = 0;
+			for (int r = 0; r < R_COUNT; r++) {
+				const struct profile_region *x = region(&p, f, r);
+				assert_true((x ? x->incl : 0) == incl[r]);
+				assert_true((x ? x->excl : 0) == excl[r]);
+				any += incl[r];
+			}
+			assert_true(any > 0);
+			profile_free(&p);
+		}
+	}
+}
+
+static void
+spans_as_windows(void **state)
+{
+	check_spans(*state, 1);
+}
+
+static void
+weighted_spans_as_windows(void **state)
+{
+	check_spans(*state, 0);
+}
+
 int
 main(void)
 {
@@ -316,6 +445,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(windows, setup, teardown),
 		cmocka_unit_test_setup_teardown(ranks, setup, teardown),
 		cmocka_unit_test_setup_teardown(split_call, setup, teardown),
+		cmocka_unit_test_setup_teardown(spans_as_windows, setup, teardown),
+		cmocka_unit_test_setup_teardown(weighted_spans_as_windows, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

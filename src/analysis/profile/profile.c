@@ -16,6 +16,7 @@
  */
 #include "profile.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,22 +380,51 @@ next_call(struct streams *s, struct inst *x)
 	return 1;
 }
 
-/* Where each stream starts for a window beginning at a: the first record
- * entered at or after a, or the outermost one still open at a. */
+/* The first of records lo .. hi - 1 (each size bytes, its enter time,
+ * a u64, at byte off; in enter order) entered at or after a, searched
+ * from lo in steps that double, then by halves: a search that goes a
+ * short way reads a few records near lo (the critical path's spans are
+ * sought one after the other, most a few records apart). */
+static uint32_t
+first_entered(const void *base, size_t size, size_t off, uint32_t lo, uint32_t hi, uint64_t a)
+{
+	const char *p = base;
+#define ENTER(i) (*(const uint64_t *)(const void *)(p + (size_t)(i) * size + off))
+	if (lo >= hi || ENTER(lo) >= a)
+		return lo;
+	uint32_t before = lo, step = 1;    /* entered before a */
+	for (;;) {
+		uint32_t probe = hi - before > step ? before + step : hi;
+		if (probe == hi || ENTER(probe) >= a) {
+			hi = probe;
+			break;
+		}
+		before = probe;
+		step *= 2;
+	}
+	lo = before + 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (ENTER(mid) < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+#undef ENTER
+	return lo;
+}
+
+/* Where each stream starts for a window beginning at a, from where it
+ * stands: the first record entered at or after a, or the outermost one
+ * still open at a. */
 static void
 seek(struct streams *s, uint64_t a)
 {
 	if (a == 0)
 		return;
 	/* frames: the outermost open one is an ancestor of the last entered before a */
-	uint32_t lo = s->f, hi = s->f_end;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (s->fr[mid].t_enter < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = first_entered(s->fr, sizeof *s->fr, offsetof(struct trace_frame, t_enter), s->f,
+				    s->f_end, a);
 	uint32_t start = lo;
 	for (uint32_t f = lo > s->f ? lo - 1 : TRACE_NONE; f != TRACE_NONE && f >= s->f;
 	     f = s->fr[f].parent)
@@ -402,15 +432,8 @@ seek(struct streams *s, uint64_t a)
 			start = f;
 	s->f = start;
 	/* ops do not overlap: the one before may be open (two, where a call was split) */
-	lo = s->o, hi = s->o_end;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (s->ops->rec[mid].t_enter < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	const struct trace_oprec *r = s->ops->rec;
+	lo = first_entered(r, sizeof *r, offsetof(struct trace_oprec, t_enter), s->o, s->o_end, a);
 	if (lo > s->o && r[lo - 1].t_exit > a)
 		lo--;
 	/* an execution's pieces, and a call split in two, start at their first */
@@ -423,14 +446,9 @@ seek(struct streams *s, uint64_t a)
 	s->o = lo;
 	/* quiet calls: back over calls made inside other calls to the last
 	 * one not inside another, which is open at a or closed before it */
-	lo = s->c, hi = s->c_end;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (s->ca[mid].t_enter < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = s->c < s->c_end
+		? first_entered(s->ca, sizeof *s->ca, offsetof(struct trace_call, t_enter), s->c, s->c_end, a)
+		: s->c;
 	uint32_t k = lo;
 	while (k > s->c) {
 		const struct trace_call *c = &s->ca[k - 1];
@@ -442,6 +460,17 @@ seek(struct streams *s, uint64_t a)
 		k--;
 	}
 	s->c = k;
+}
+
+/* Do SEEK_FAR records or more of one of the streams lie before a? A
+ * shorter way is read through rather than sought. */
+#define SEEK_FAR 16
+static int
+far_before(const struct streams *s, uint64_t a)
+{
+	return (s->f_end - s->f > SEEK_FAR && s->fr[s->f + SEEK_FAR].t_enter < a) ||
+	       (s->o_end - s->o > SEEK_FAR && s->ops->rec[s->o + SEEK_FAR].t_enter < a) ||
+	       (s->c_end - s->c > SEEK_FAR && s->ca[s->c + SEEK_FAR].t_enter < a);
 }
 
 /* Sweeps timeline tl over [a, b), or its lane `lane` (TRACE_NONE: the
@@ -486,6 +515,9 @@ sweep(struct job *j, struct worker *w, uint32_t tl, uint32_t lane)
 	struct inst in[3];
 	uint32_t adv = 1;
 	int have[3] = { next_frame(&s, &in[0]), next_op(&s, &in[1], &adv), next_call(&s, &in[2]) };
+	const struct profile_scope *sc = j->s;
+	uint32_t sk = sc->span_first ? sc->span_first[tl] : 0, sk_end = sc->span_first ? sc->span_first[tl + 1] : 0,
+		 sought = TRACE_NONE;
 	for (;;) {
 		int k = -1;
 		for (int i = 0; i < 3; i++)
@@ -494,6 +526,23 @@ sweep(struct job *j, struct worker *w, uint32_t tl, uint32_t lane)
 				k = i;
 		if (k < 0 || in[k].enter >= b)
 			break;
+		if (sc->span_first) {
+			/* entered between two spans: what lies wholly there
+			 * counts for nothing (pop), so the streams move on to
+			 * what is open at the next span's start or entered from
+			 * it, once a span, when that is far */
+			while (sk < sk_end && sc->span_hi[sk] <= in[k].enter)
+				sk++;
+			if (sk < sk_end && in[k].enter < sc->span_lo[sk] && sk != sought &&
+			    far_before(&s, sc->span_lo[sk])) {
+				sought = sk;
+				seek(&s, sc->span_lo[sk]);
+				have[0] = next_frame(&s, &in[0]);
+				have[1] = next_op(&s, &in[1], &adv);
+				have[2] = next_call(&s, &in[2]);
+				continue;
+			}
+		}
 		struct inst cur = in[k];
 		if (k == 1 && pe)
 			cur.key = pe[j->ops.implied ? 2 * s.o + 1 : s.o];
