@@ -6,7 +6,8 @@
  * chunk, written by libotf2, read whole. The mapping tables and clock
  * offsets skein reads itself (otf2r_walk_defs) against libotf2's
  * reading of the files libotf2 writes: every kind, both modes, the
- * largest ids; and the broken ones refused. */
+ * largest ids; and the broken ones refused, a second table of a kind
+ * too (as libotf2 refuses it). */
 #include "testutil.h"
 #include "testotf2.h"
 
@@ -424,7 +425,79 @@ refused(const char *name, unsigned char type, const unsigned char *content, unsi
 		print_error("%s: %d '%s', want '%s'\n", name, rc, e.msg, want);
 	assert_int_equal(rc, ERR_FORMAT);
 	assert_non_null(strstr(e.msg, want));
+	assert_non_null(strstr(e.msg, "at byte 18)"));    /* the record's first */
 	free(s.v);
+}
+
+/* Two region tables in one location's file: refused, as libotf2 refuses
+ * them (skein before read the last); two tables of a kind OTF2 does not
+ * know (20): read, as libotf2 ignores them. */
+static void
+second_table_of_a_kind(void **state)
+{
+	(void)state;
+	for (int kind = 0; kind < 2; kind++) {
+		struct file f = { 0 };
+		header(&f, 0x42);
+		const unsigned char table[] = { 5, 5, kind ? 20 : 0, 1, 1, 0, 0 };
+		put(&f, table, sizeof table);
+		put(&f, table, sizeof table);
+		byte(&f, 2);
+		char path[256];
+		save(&f, kind ? "unknown-twice" : "region-twice", path, sizeof path);
+		free(f.b);
+		struct seen s = { 0 };
+		struct otf2r_local_sink sink = { own_mapping, own_clock, &s };
+		struct err e = { 0 };
+		uint64_t records = 0;
+		int rc = otf2r_walk_defs(path, CHUNK, 0, &sink, &records, NULL, &e);
+		if (kind) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(records, 2);
+		} else {
+			assert_int_equal(rc, ERR_FORMAT);
+			assert_non_null(strstr(e.msg, "a second mapping table of one kind at byte 25)"));
+		}
+		free(s.v);
+	}
+	/* the same, written by libotf2 into an archive: refused both ways */
+	char dir[64], path[128];
+	snprintf(dir, sizeof dir, "%s/twice", tmpdir);
+	OTF2_Archive *a = tu_new_archive(dir);
+	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
+	assert_non_null(w);
+	OTF2_EvtWriter_Enter(w, NULL, 10, 0);
+	OTF2_EvtWriter_Leave(w, NULL, 20, 0);
+	OTF2_Archive_CloseEvtWriter(a, w);
+	OTF2_Archive_CloseEvtFiles(a);
+	OTF2_Archive_OpenDefFiles(a);
+	OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, 0);
+	assert_non_null(d);
+	const uint64_t ids[] = { 0 };
+	for (int i = 0; i < 2; i++) {
+		OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array(1, ids, false);
+		assert_non_null(m);
+		OTF2_DefWriter_WriteMappingTable(d, OTF2_MAPPING_REGION, m);
+		OTF2_IdMap_Free(m);
+	}
+	OTF2_Archive_CloseDefWriter(a, d);
+	OTF2_Archive_CloseDefFiles(a);
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+	assert_non_null(g);
+	tu_plain_defs(g, 100, 1, 1, 2);
+	OTF2_Archive_CloseGlobalDefWriter(a, g);
+	OTF2_Archive_Close(a);
+	snprintf(path, sizeof path, "%s/traces.otf2", dir);
+	for (int library = 0; library < 2; library++) {
+		if (library)
+			setenv("SKEIN_OTF2_EVENTS", "library", 1);
+		struct trace *t = NULL;
+		struct err e = { 0 };
+		assert_int_equal(otf2_read(path, NULL, &t, &e), ERR_FORMAT);
+		assert_null(t);
+		assert_non_null(strstr(e.msg, "0.def: corrupt local definitions"));
+		unsetenv("SKEIN_OTF2_EVENTS");
+	}
 }
 
 static void
@@ -446,11 +519,30 @@ broken_tables_refused(void **state)
 	refused("many", 5, many, sizeof many, "claims more ids than its record holds");
 	const unsigned char size[] = { 0, 9, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0 };
 	refused("size-byte", 5, size, sizeof size, "a mapping table cut short");
+	const unsigned char unsorted[] = { 1, 1, 2, 1, 1, 5, 1, 7, 1, 4, 1, 8 };
+	refused("unsorted", 5, unsorted, sizeof unsorted, "a sparse mapping table's local ids out of order");
+	const unsigned char twice[] = { 1, 1, 2, 1, 1, 5, 1, 7, 1, 5, 1, 8 };
+	refused("twice", 5, twice, sizeof twice, "a sparse mapping table's local ids out of order");
 	/* a clock offset: time (8 bytes), offset (compressed), a double */
 	const unsigned char clock[] = { 1, 0, 0, 0, 0, 0, 0, 0, 1, 5, 0, 0, 0 };
 	refused("clock", 6, clock, sizeof clock, "a clock offset cut short");
 	const unsigned char clock_time[] = { 1, 0, 0 };
 	refused("clock-time", 6, clock_time, sizeof clock_time, "a clock offset cut short");
+}
+
+/* Offsets a whole int64 apart (libotf2 writes them): the slope's
+ * difference is taken modulo 2^64, as libotf2's build takes it, without
+ * a signed overflow (the sanitizer builds stop at one). */
+static void
+clock_offsets_far_apart(void **state)
+{
+	(void)state;
+	const uint64_t time[] = { 0, 1000, 2000 };
+	const int64_t offset[] = { -1, INT64_MAX, INT64_MIN };
+	struct otf2_clock_iv iv[2];
+	assert_int_equal(otf2_clock_intervals(time, offset, 3, iv), 2);
+	assert_true(iv[0].slope == (double)INT64_MIN / 1000.0);    /* INT64_MAX + 1 wrapped */
+	assert_true(iv[1].slope == 1.0 / 1000.0);                  /* INT64_MIN - INT64_MAX wrapped: 1 */
 }
 
 /* Clock offsets whose times do not rise (libotf2 refuses them when it
@@ -518,7 +610,9 @@ main(void)
 		cmocka_unit_test(global_definitions_over_chunks),
 		cmocka_unit_test(own_tables_as_libotf2_reads_them),
 		cmocka_unit_test(broken_tables_refused),
+		cmocka_unit_test(second_table_of_a_kind),
 		cmocka_unit_test(clock_offsets_out_of_order_refused),
+		cmocka_unit_test(clock_offsets_far_apart),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

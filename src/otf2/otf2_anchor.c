@@ -199,6 +199,8 @@ enum { DEF_GROUP = 18 };
  * and OTF2_LOCAL_DEF_CLOCK_OFFSET (libotf2's otf2_local_definitions.h,
  * not installed) */
 enum { LOCAL_DEF_MAPPING_TABLE = 5, LOCAL_DEF_CLOCK_OFFSET = 6 };
+/* the mapping kinds of OTF2 3.0 (OTF2_MAPPING_MAX) */
+enum { MAPPING_KINDS = 15 };
 
 /* A group's payload: self, name (u32), a type byte, the member count
  * (u32), then that many members of at least one byte each. */
@@ -230,7 +232,7 @@ check_group(const unsigned char *p, const unsigned char *end, int big)
  * ERR_NOMEM or what the sink returned. */
 static const char *
 local_record(const struct otf2r_local_sink *sink, unsigned type, const unsigned char *p,
-	     const unsigned char *end, int big, int *rc)
+	     const unsigned char *end, int big, uint32_t *kinds, int *rc)
 {
 	uint64_t v, n;
 	size_t k;
@@ -249,6 +251,12 @@ local_record(const struct otf2r_local_sink *sink, unsigned type, const unsigned 
 	if (p >= end)
 		return "a mapping table cut short";
 	uint8_t what = *p++;
+	/* libotf2 refuses a second table of a kind it knows (below
+	 * OTF2_MAPPING_MAX) in one location's file, and ignores the others */
+	if (what < MAPPING_KINDS && (*kinds >> what & 1))
+		return "a second mapping table of one kind";
+	if (what < MAPPING_KINDS)
+		*kinds |= UINT32_C(1) << what;
 	if (!(k = cuint(p, end, 8, big, &n)) || (p += k) >= end)
 		return "a mapping table cut short";
 	unsigned mode = *p++;
@@ -264,12 +272,21 @@ local_record(const struct otf2r_local_sink *sink, unsigned type, const unsigned 
 		*rc = ERR_NOMEM;
 		return NULL;
 	}
+	uint64_t last = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t local = i, global;
 		if (mode == OTF2_ID_MAP_SPARSE) {
 			if (!(k = cuint(p, end, 8, big, &local)))
 				break;
 			p += k;
+			/* libotf2 writes a sparse table's pairs by rising local
+			 * id; out of order, each would be inserted in place
+			 * (a table of n pairs n^2 / 2 moves) */
+			if (i && local <= last) {
+				OTF2_IdMap_Free(m);
+				return "a sparse mapping table's local ids out of order";
+			}
+			last = local;
 		}
 		if (!(k = cuint(p, end, 8, big, &global)))
 			break;
@@ -308,6 +325,7 @@ otf2r_walk_defs(const char *path, uint64_t chunk, int global, const struct otf2r
 		uint64_t *records, uint64_t *maps, struct err *e)
 {
 	uint64_t count = 0, n_maps = 0;
+	uint32_t kinds = 0;            /* the mapping kinds met */
 	FILE *f = file_open_read(path, e);
 	if (!f)
 		return ERR_IO;
@@ -345,6 +363,7 @@ otf2r_walk_defs(const char *path, uint64_t chunk, int global, const struct otf2r
 			break;
 		}
 		size_t lim = (at / chunk + 1) * chunk;   /* the end of this record's chunk */
+		size_t rec_at = at;
 		unsigned type = buf[at++];
 		if (type == 2)
 			break;                        /* end of file */
@@ -393,7 +412,11 @@ otf2r_walk_defs(const char *path, uint64_t chunk, int global, const struct otf2r
 			bad = check_group(buf + at, buf + at + len, big);
 		n_maps += !global && (type == LOCAL_DEF_MAPPING_TABLE || type == LOCAL_DEF_CLOCK_OFFSET);
 		if (!global && sink && !bad)
-			bad = local_record(sink, type, buf + at, buf + at + len, big, &rc);
+			bad = local_record(sink, type, buf + at, buf + at + len, big, &kinds, &rc);
+		if (bad) {
+			at = rec_at;                  /* a record is named at its start */
+			break;
+		}
 		at += (size_t)len;
 		count++;
 	}

@@ -58,10 +58,12 @@ otf2_clock_intervals(const uint64_t *time, const int64_t *offset, size_t n,
 		if (time[i - 1] >= time[i])
 			return -1;
 		/* the difference in double, not each value (libotf2's way,
-		 * to lose less precision) */
+		 * to lose less precision), taken modulo 2^64 as libotf2's
+		 * build wraps it (a signed overflow in C) */
+		int64_t d = (int64_t)((uint64_t)offset[i] - (uint64_t)offset[i - 1]);
 		iv[k++] = (struct otf2_clock_iv){
 			.begin = time[i - 1], .end = time[i], .offset = offset[i - 1],
-			.slope = (double)(offset[i] - offset[i - 1]) / (double)(time[i] - time[i - 1]),
+			.slope = (double)d / (double)(time[i] - time[i - 1]),
 		};
 	}
 	return k;

@@ -116,9 +116,10 @@ int otf2r_own_decoding(void);
 
 /* What a location's local definitions say about its events, for skein's
  * own decoding of them (otf2_evt.h): the mapping tables of regions,
- * communicators and calling contexts (libotf2's, held by the open
- * reader), and the clock
- * offsets in definition order with the stretches between them. */
+ * communicators, calling contexts, RMA windows, attributes and locations
+ * (skein's, made by otf2r_walk_defs, own_maps; or libotf2's, held by the
+ * open reader), and the clock offsets in definition order with the
+ * stretches between them. */
 struct otf2r_local {
 	const OTF2_IdMap *region_map, *comm_map, *cc_map, *win_map, *attr_map, *loc_map;
 	uint64_t *clock_time;

@@ -342,11 +342,12 @@ read_local(struct otf2r *r, OTF2_Reader *rd, OTF2_DefReaderCallbacks *cb, uint32
  * the others). One that is missing or empty is an error when other
  * locations map their ids (its events would be misread), else a warning
  * naming it: the archive's writer wrote global ids (doc/robustness.md).
- * libotf2 reads the files of locations lo to hi - 1 only (a share's,
- * whose events are read; every location for a whole read): the others
- * are checked and their mapping tables and clock offsets counted by
- * otf2r_check_defs, which is all that is needed of them, so each of a
- * distributed read's processes does not read every location's. */
+ * The files of locations lo to hi - 1 only (a share's, whose events are
+ * read; every location for a whole read) are read, by skein
+ * (otf2r_walk_defs) or under SKEIN_OTF2_EVENTS=library by libotf2: the
+ * others are checked and their mapping tables and clock offsets counted
+ * by otf2r_check_defs, which is all that is needed of them, so each of
+ * a distributed read's processes does not read every location's. */
 static int
 read_local_definitions(struct otf2r *r, OTF2_Reader *rd, uint32_t lo, uint32_t hi)
 {
