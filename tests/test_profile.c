@@ -2,7 +2,8 @@
  * synthetic streams whose answer is known exactly: nesting, calls made
  * inside calls, quiet calls, regions closed out of order or left open,
  * measurement switched off, windows, rank sets, a call split where it
- * held two collectives, message pairs; spans against windows. */
+ * held two collectives, message pairs; spans against a sweep of every
+ * record. */
 #include "testutil.h"
 
 #include <string.h>
@@ -308,9 +309,12 @@ split_call(void **state)
 	comm_free(&c);
 }
 
-/* A random stream on each rank: user regions nested up to four deep,
- * quiet calls and collectives inside them, measurement off now and
- * then (with gaps); up to 2,000 records a rank. */
+/* A random stream on each rank: user regions nested up to four deep;
+ * quiet calls, some made on one tick (a short one, then a long one:
+ * they lie longest first, a call inside the long one); collectives, a call holding up to three (it
+ * is cut into as many ops) with a user region and a quiet call inside
+ * it; measurement off now and then (with gaps); up to 8,000 records a
+ * rank. */
 static uint64_t
 random_stream(struct fx *f, unsigned seed, int gaps)
 {
@@ -320,8 +324,8 @@ random_stream(struct fx *f, unsigned seed, int gaps)
 		TL(r);
 		uint64_t t = (uint64_t)(rand() % 5);
 		int stack[8], depth = 0;
-		for (int i = 0; i < 1000; i++) {
-			int what = rand() % 10;
+		for (int i = 0; i < 4000; i++) {
+			int what = rand() % 12;
 			t += 1 + (uint64_t)(rand() % 7);
 			if (what < 3 && depth < 4) {
 				stack[depth] = depth % 2 ? R_WORK : R_MAIN;
@@ -335,12 +339,31 @@ random_stream(struct fx *f, unsigned seed, int gaps)
 				LEAVE(t + 1 + (uint64_t)(rand() % 3), R_RANK);
 				t += 4;
 			} else if (what < 9) {
+				ENTER(t, R_RANK);          /* two on one tick */
+				LEAVE(t, R_RANK);
+				ENTER(t, R_RANK);
+				ENTER(t + 1, R_INIT);      /* a call inside a call: sorted */
+				LEAVE(t + 2, R_INIT);
+				LEAVE(t + 3 + (uint64_t)(rand() % 30), R_RANK);
+				t += 34;
+			} else if (what < 11) {
+				int n = 1 + rand() % 3, inside = rand() % 2;
 				ENTER(t, R_ALLREDUCE);
-				assert_int_equal(build_coll_begin(f->b, t + 1), 0);
-				assert_int_equal(build_coll_end(f->b, t + 2, COLL_ALLREDUCE, 0, UINT32_MAX, 8, 8), 0);
-				LEAVE(t + 3, R_ALLREDUCE);
-				t += 4;
-			} else if (gaps && i % 50 == 9) {
+				if (inside) {
+					ENTER(t + 1, R_WORK);      /* open across the pieces */
+					ENTER(t + 3, R_INIT);
+					LEAVE(t + 4, R_INIT);
+				}
+				t += 5;
+				for (int k = 0; k < n; k++, t += 3 + (uint64_t)(rand() % 9)) {
+					assert_int_equal(build_coll_begin(f->b, t + 1), 0);
+					assert_int_equal(build_coll_end(f->b, t + 2, COLL_ALLREDUCE, 0, UINT32_MAX, 8,
+									8), 0);
+				}
+				if (inside)
+					LEAVE(t - 1, R_WORK);
+				LEAVE(t, R_ALLREDUCE);
+			} else if (gaps && i % 50 == 11) {
 				assert_int_equal(build_measurement(f->b, t, 0), 0);
 				assert_int_equal(build_measurement(f->b, t + 5, 1), 0);
 				t += 6;
@@ -355,26 +378,41 @@ random_stream(struct fx *f, unsigned seed, int gaps)
 	return end;
 }
 
+/* Each region's inclusive and exclusive time in a profile, added to
+ * incl and excl with the sign sign (modulo 2^64). */
+static void
+add_regions(const struct profile *p, struct fx *f, uint64_t sign, uint64_t *incl, uint64_t *excl)
+{
+	for (int r = 0; r < R_COUNT; r++) {
+		const struct profile_region *x = region(p, f, r);
+		incl[r] += sign * (x ? x->incl : 0);
+		excl[r] += sign * (x ? x->excl : 0);
+	}
+}
+
 /* Profiles over spans (the critical path's: the sweep moves from one
- * span to the next past what lies between) add up, region by region, to
- * the profiles of the same spans as windows, sparse spans or dense;
- * spans weighted by 1 likewise where measurement never stops (weighted
- * spans do not leave out the time measurement was off: the delays'
- * blame). */
+ * span to the next past what lies between) against a sweep of every
+ * record: each span [lo, hi) as the window from 0 to hi less the window
+ * from 0 to lo (a window from 0 reads every record from the first),
+ * region by region; sparse spans or dense, and spans weighted by 1
+ * likewise where measurement never stops (weighted spans do not leave
+ * out the time measurement was off: the delays' blame). */
 static void
 check_spans(struct fx *f, int gaps)
 {
 	uint64_t end = random_stream(f, 11, gaps);
-	enum { MAX_SPANS = 64 };
+	enum { MAX_SPANS = 256 };
 	for (int shape = 0; shape < 3; shape++) {
 		uint64_t lo[MAX_SPANS], hi[MAX_SPANS];
 		double w[3 * MAX_SPANS];
 		uint32_t n = 0, first[4];
 		for (uint64_t t = 1 + (uint64_t)(rand() % 50); t < end && n < MAX_SPANS;) {
 			uint64_t len = shape == 0 ? 1 + (uint64_t)(rand() % 20) : 10 + (uint64_t)(rand() % 200);
+			if (shape == 0)
+				t += (uint64_t)(rand() % 2);
 			lo[n] = t;
 			hi[n] = t + len < end ? t + len : end;
-			t = hi[n] + 1 + (uint64_t)(rand() % (shape == 2 ? 3 : 400));
+			t = hi[n] + 1 + (uint64_t)(rand() % (shape == 2 ? 3 : rand() % 2 ? 20 : 600));
 			n++;
 		}
 		/* the same spans on every rank */
@@ -388,30 +426,28 @@ check_spans(struct fx *f, int gaps)
 			}
 		}
 		first[3] = 3 * n;
+		uint64_t incl[R_COUNT] = { 0 }, excl[R_COUNT] = { 0 };
+		struct profile_scope s;
+		struct err e = { 0 };
+		for (uint32_t k = 0; k < n; k++) {
+			struct profile q;
+			for (int side = 0; side < 2; side++) {
+				profile_scope_all(&s);
+				s.from = 0;
+				s.to = side ? hi[k] : lo[k];
+				assert_int_equal(profile_compute(f->t, &s, &q, &e), 0);
+				add_regions(&q, f, side ? 1 : UINT64_MAX, incl, excl);
+				profile_free(&q);
+			}
+		}
 		for (int weighted = 0; weighted < 2 - gaps; weighted++) {
-			struct profile_scope s;
 			profile_scope_all(&s);
 			s.span_first = first;
 			s.span_lo = all_lo;
 			s.span_hi = all_hi;
 			s.span_w = weighted ? w : NULL;
 			struct profile p;
-			struct err e = { 0 };
 			assert_int_equal(profile_compute(f->t, &s, &p, &e), 0);
-			uint64_t incl[R_COUNT] = { 0 }, excl[R_COUNT] = { 0 };
-			for (uint32_t k = 0; k < n; k++) {
-				struct profile q;
-				profile_scope_all(&s);
-				s.from = lo[k];
-				s.to = hi[k];
-				assert_int_equal(profile_compute(f->t, &s, &q, &e), 0);
-				for (int r = 0; r < R_COUNT; r++) {
-					const struct profile_region *x = region(&q, f, r);
-					incl[r] += x ? x->incl : 0;
-					excl[r] += x ? x->excl : 0;
-				}
-				profile_free(&q);
-			}
 			uint64_t any = 0;
 			for (int r = 0; r < R_COUNT; r++) {
 				const struct profile_region *x = region(&p, f, r);

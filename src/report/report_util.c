@@ -85,8 +85,6 @@ report_unused_text(const struct analysis *a, FILE *out)
 			analysis_opts_unused_text(m, report_is_charm(a), buf, sizeof buf));
 }
 
-/* Items a round: each worker's share of a round is held in memory (a
- * few MB for the wait states' objects) before it is written out. */
 struct each_job {
 	void (*each)(void *ctx, uint32_t i);
 	void *ctx;
@@ -111,6 +109,8 @@ report_each(uint32_t n, void (*each)(void *ctx, uint32_t i), void *ctx)
 	par_run(par_workers(), each_worker, &g);
 }
 
+/* Items a round: each worker's share of a round is held in memory (a
+ * few MB for the wait states' objects) before it is written out. */
 enum { ITEMS_ROUND = 1u << 15 };
 
 struct items_job {

@@ -439,22 +439,29 @@ seek(struct streams *s, uint64_t a)
 	/* an execution's pieces, and a call split in two, start at their first */
 	while (s->charm && lo > s->o && lo < s->o_end && (r[lo].flags & OPF_EXEC_CONT))
 		lo--;
-	if (!s->charm && lo > s->o && lo < s->o_end && r[lo].kind == OP_COLLECTIVE &&
-	    r[lo - 1].kind == OP_COLLECTIVE && r[lo - 1].region == r[lo].region &&
-	    r[lo - 1].t_exit == r[lo].t_enter)
-		lo--;
+	while (!s->charm && lo > s->o && lo < s->o_end && r[lo].kind == OP_COLLECTIVE &&
+	       r[lo - 1].kind == OP_COLLECTIVE && r[lo - 1].region == r[lo].region &&
+	       r[lo - 1].t_exit == r[lo].t_enter)
+		lo--;                  /* a call cut at each collective it held: its first piece */
 	s->o = lo;
 	/* quiet calls: back over calls made inside other calls to the last
-	 * one not inside another, which is open at a or closed before it */
-	lo = s->c < s->c_end
-		? first_entered(s->ca, sizeof *s->ca, offsetof(struct trace_call, t_enter), s->c, s->c_end, a)
-		: s->c;
+	 * one not inside another, which is open at a or closed before it;
+	 * calls entered on one tick lie longest first (build.c), so the one
+	 * still open may come before a shorter one of that tick: from the
+	 * first of that tick when one of them is open */
+	lo = first_entered(s->ca, sizeof *s->ca, offsetof(struct trace_call, t_enter), s->c, s->c_end, a);
 	uint32_t k = lo;
 	while (k > s->c) {
 		const struct trace_call *c = &s->ca[k - 1];
 		if (trace_call_kind(c) == CALL_MPI) {
-			if (c->t_enter + trace_call_ticks(c) > a)
-				k--;
+			uint32_t j = k - 1, open = 0;
+			while (j > s->c && s->ca[j - 1].t_enter == c->t_enter)
+				j--;
+			for (uint32_t i = j; i < k; i++)
+				open |= trace_call_kind(&s->ca[i]) == CALL_MPI &&
+					s->ca[i].t_enter + trace_call_ticks(&s->ca[i]) > a;
+			if (open)
+				k = j;
 			break;
 		}
 		k--;
@@ -462,7 +469,7 @@ seek(struct streams *s, uint64_t a)
 	s->c = k;
 }
 
-/* Do SEEK_FAR records or more of one of the streams lie before a? A
+/* Do more than SEEK_FAR records of one of the streams lie before a? A
  * shorter way is read through rather than sought. */
 #define SEEK_FAR 16
 static int
@@ -526,11 +533,13 @@ sweep(struct job *j, struct worker *w, uint32_t tl, uint32_t lane)
 				k = i;
 		if (k < 0 || in[k].enter >= b)
 			break;
-		if (sc->span_first) {
+		if (sc->span_first && !s.charm) {
 			/* entered between two spans: what lies wholly there
 			 * counts for nothing (pop), so the streams move on to
 			 * what is open at the next span's start or entered from
-			 * it, once a span, when that is far */
+			 * it, once a span, when that is far (not over a Charm++
+			 * run: a chare's executions may overlap where clocks
+			 * are skewed, which a seek does not follow) */
 			while (sk < sk_end && sc->span_hi[sk] <= in[k].enter)
 				sk++;
 			if (sk < sk_end && in[k].enter < sc->span_lo[sk] && sk != sought &&
