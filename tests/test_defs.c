@@ -429,6 +429,49 @@ refused(const char *name, unsigned char type, const unsigned char *content, unsi
 	free(s.v);
 }
 
+/* An archive named name of one location (one region entered at 150,
+ * left at 250) whose local definitions defs writes; its anchor's path
+ * in path. */
+static void
+one_location_archive(const char *name, void (*defs)(OTF2_DefWriter *d, int k), int k, char *path,
+		     size_t n)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+	OTF2_Archive *a = tu_new_archive(dir);
+	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
+	assert_non_null(w);
+	OTF2_EvtWriter_Enter(w, NULL, 150, 0);
+	OTF2_EvtWriter_Leave(w, NULL, 250, 0);
+	OTF2_Archive_CloseEvtWriter(a, w);
+	OTF2_Archive_CloseEvtFiles(a);
+	OTF2_Archive_OpenDefFiles(a);
+	OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, 0);
+	assert_non_null(d);
+	defs(d, k);
+	OTF2_Archive_CloseDefWriter(a, d);
+	OTF2_Archive_CloseDefFiles(a);
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
+	assert_non_null(g);
+	tu_plain_defs(g, 400, 1, 1, 2);
+	OTF2_Archive_CloseGlobalDefWriter(a, g);
+	OTF2_Archive_Close(a);
+	snprintf(path, n, "%s/traces.otf2", dir);
+}
+
+static void
+two_region_tables(OTF2_DefWriter *d, int k)
+{
+	(void)k;
+	const uint64_t ids[] = { 0 };
+	for (int i = 0; i < 2; i++) {
+		OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array(1, ids, false);
+		assert_non_null(m);
+		OTF2_DefWriter_WriteMappingTable(d, OTF2_MAPPING_REGION, m);
+		OTF2_IdMap_Free(m);
+	}
+}
+
 /* Two region tables in one location's file: refused, as libotf2 refuses
  * them (skein before read the last); two tables of a kind OTF2 does not
  * know (20): read, as libotf2 ignores them. */
@@ -461,33 +504,8 @@ second_table_of_a_kind(void **state)
 		free(s.v);
 	}
 	/* the same, written by libotf2 into an archive: refused both ways */
-	char dir[64], path[128];
-	snprintf(dir, sizeof dir, "%s/twice", tmpdir);
-	OTF2_Archive *a = tu_new_archive(dir);
-	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
-	assert_non_null(w);
-	OTF2_EvtWriter_Enter(w, NULL, 10, 0);
-	OTF2_EvtWriter_Leave(w, NULL, 20, 0);
-	OTF2_Archive_CloseEvtWriter(a, w);
-	OTF2_Archive_CloseEvtFiles(a);
-	OTF2_Archive_OpenDefFiles(a);
-	OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, 0);
-	assert_non_null(d);
-	const uint64_t ids[] = { 0 };
-	for (int i = 0; i < 2; i++) {
-		OTF2_IdMap *m = OTF2_IdMap_CreateFromUint64Array(1, ids, false);
-		assert_non_null(m);
-		OTF2_DefWriter_WriteMappingTable(d, OTF2_MAPPING_REGION, m);
-		OTF2_IdMap_Free(m);
-	}
-	OTF2_Archive_CloseDefWriter(a, d);
-	OTF2_Archive_CloseDefFiles(a);
-	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
-	assert_non_null(g);
-	tu_plain_defs(g, 100, 1, 1, 2);
-	OTF2_Archive_CloseGlobalDefWriter(a, g);
-	OTF2_Archive_Close(a);
-	snprintf(path, sizeof path, "%s/traces.otf2", dir);
+	char path[128];
+	one_location_archive("twice", two_region_tables, 0, path, sizeof path);
 	for (int library = 0; library < 2; library++) {
 		if (library)
 			setenv("SKEIN_OTF2_EVENTS", "library", 1);
@@ -548,33 +566,21 @@ clock_offsets_far_apart(void **state)
 /* Clock offsets whose times do not rise (libotf2 refuses them when it
  * reads them; skein, reading them itself, too) */
 static void
+out_of_order_offsets(OTF2_DefWriter *d, int k)
+{
+	const uint64_t times[][3] = { { 100, 100, 300 }, { 100, 300, 200 } };
+	for (int i = 0; i < 3; i++)
+		OTF2_DefWriter_WriteClockOffset(d, times[k][i], 10 * i, 0);
+}
+
+static void
 clock_offsets_out_of_order_refused(void **state)
 {
 	(void)state;
-	const uint64_t times[][3] = { { 100, 100, 300 }, { 100, 300, 200 } };
 	for (int k = 0; k < 2; k++) {
-		char dir[64], path[128];
-		snprintf(dir, sizeof dir, "%s/o%d", tmpdir, k);
-		OTF2_Archive *a = tu_new_archive(dir);
-		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, 0);
-		assert_non_null(w);
-		OTF2_EvtWriter_Enter(w, NULL, 150, 0);
-		OTF2_EvtWriter_Leave(w, NULL, 250, 0);
-		OTF2_Archive_CloseEvtWriter(a, w);
-		OTF2_Archive_CloseEvtFiles(a);
-		OTF2_Archive_OpenDefFiles(a);
-		OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(a, 0);
-		assert_non_null(d);
-		for (int i = 0; i < 3; i++)
-			OTF2_DefWriter_WriteClockOffset(d, times[k][i], 10 * i, 0);
-		OTF2_Archive_CloseDefWriter(a, d);
-		OTF2_Archive_CloseDefFiles(a);
-		OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
-		assert_non_null(g);
-		tu_plain_defs(g, 400, 1, 1, 2);
-		OTF2_Archive_CloseGlobalDefWriter(a, g);
-		OTF2_Archive_Close(a);
-		snprintf(path, sizeof path, "%s/traces.otf2", dir);
+		char name[8], path[128];
+		snprintf(name, sizeof name, "o%d", k);
+		one_location_archive(name, out_of_order_offsets, k, path, sizeof path);
 		struct trace *t = NULL;
 		struct err e = { 0 };
 		assert_int_equal(otf2_read(path, NULL, &t, &e), ERR_FORMAT);
