@@ -3,7 +3,7 @@
  * inside calls, quiet calls, regions closed out of order or left open,
  * measurement switched off, windows, rank sets, a call split where it
  * held two collectives, message pairs; spans against a sweep of every
- * record. */
+ * record; records entered on one tick. */
 #include "testutil.h"
 
 #include <string.h>
@@ -473,6 +473,50 @@ weighted_spans_as_windows(void **state)
 	check_spans(*state, 0);
 }
 
+/* On one tick a region that takes no time, then one holding an MPI call
+ * entered on that tick: the call is the second one's child whichever
+ * stream's head came first (the frames' head was the first region and
+ * the call went ahead of the region enclosing it). */
+static void
+one_tick(void **state)
+{
+	struct fx *f = *state;
+	uint32_t tiny;
+	assert_int_equal(trace_add_region(f->t, "tiny", ROLE_USER, 4, &tiny), 0);
+	TL(0);
+	ENTER(0, R_MAIN);
+	assert_int_equal(build_enter(f->b, 50, tiny), 0);
+	assert_int_equal(build_leave(f->b, 50, tiny), 0);
+	ENTER(50, R_WORK);
+	ENTER(50, R_SEND);
+	SEND(60, 1, 8);
+	LEAVE(250, R_SEND);
+	LEAVE(300, R_WORK);
+	LEAVE(1000, R_MAIN);
+	END();
+	TL(1);
+	ENTER(0, R_MAIN);
+	ENTER(100, R_RECV);
+	RECV(200, 0, 8);
+	LEAVE(300, R_RECV);
+	LEAVE(1000, R_MAIN);
+	END();
+	TL(2);
+	END();
+	FINISH();
+	struct profile p;
+	struct err e = { 0 };
+	assert_int_equal(profile_compute(f->t, NULL, &p, &e), 0);
+	const struct profile_row *w = row(&p, f, 0, R_WORK), *m = row(&p, f, 0, R_MAIN);
+	assert_non_null(w);
+	assert_non_null(m);
+	assert_int_equal(w->incl, 250);
+	assert_int_equal(w->excl, 50);
+	assert_int_equal(m->excl, 750);
+	assert_int_equal(row(&p, f, 0, R_SEND)->incl, 200);
+	profile_free(&p);
+}
+
 int
 main(void)
 {
@@ -483,6 +527,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(split_call, setup, teardown),
 		cmocka_unit_test_setup_teardown(spans_as_windows, setup, teardown),
 		cmocka_unit_test_setup_teardown(weighted_spans_as_windows, setup, teardown),
+		cmocka_unit_test_setup_teardown(one_tick, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -458,7 +458,7 @@ seek(struct streams *s, uint64_t a)
 			while (j > s->c && s->ca[j - 1].t_enter == c->t_enter)
 				j--;
 			for (uint32_t i = j; i < k; i++)
-				open |= trace_call_kind(&s->ca[i]) == CALL_MPI &&
+				open |= trace_call_kind(&s->ca[i]) != CALL_GAP &&
 					s->ca[i].t_enter + trace_call_ticks(&s->ca[i]) > a;
 			if (open)
 				k = j;
@@ -467,6 +467,22 @@ seek(struct streams *s, uint64_t a)
 		k--;
 	}
 	s->c = k;
+}
+
+/* The order of the streams' heads: by enter, and on one tick what takes
+ * no time first (it holds nothing, and a stream's head may be such a
+ * record while what encloses another stream's head comes after it in
+ * its stream: taken after the head it holds, it was made its sibling),
+ * then the longer. */
+static int
+inst_before(const struct inst *x, const struct inst *y)
+{
+	if (x->enter != y->enter)
+		return x->enter < y->enter;
+	int zx = x->leave == x->enter, zy = y->leave == y->enter;
+	if (zx != zy)
+		return zx;
+	return x->leave > y->leave;
 }
 
 /* Do more than SEEK_FAR records of one of the streams lie before a? A
@@ -528,8 +544,7 @@ sweep(struct job *j, struct worker *w, uint32_t tl, uint32_t lane)
 	for (;;) {
 		int k = -1;
 		for (int i = 0; i < 3; i++)
-			if (have[i] && (k < 0 || in[i].enter < in[k].enter ||
-					(in[i].enter == in[k].enter && in[i].leave > in[k].leave)))
+			if (have[i] && (k < 0 || inst_before(&in[i], &in[k])))
 				k = i;
 		if (k < 0 || in[k].enter >= b)
 			break;
