@@ -578,7 +578,7 @@ clock_offsets_out_of_order_refused(void **state)
 {
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		char name[8], path[128];
+		char name[16], path[128];
 		snprintf(name, sizeof name, "o%d", k);
 		one_location_archive(name, out_of_order_offsets, k, path, sizeof path);
 		struct trace *t = NULL;

@@ -184,8 +184,8 @@ add_mapping(struct otf2r *r, uint32_t i, OTF2_MappingType type, OTF2_IdMap *map,
 			: type == OTF2_MAPPING_ATTRIBUTE ? &l->attr_map
 			: type == OTF2_MAPPING_LOCATION ? &l->loc_map : NULL;
 	if (own) {
-		if (slot && l->own_maps)
-			OTF2_IdMap_Free((OTF2_IdMap *)*slot);   /* a second table of a kind */
+		if (slot && l->own_maps)   /* NULL: otf2r_walk_defs refuses a second of a kind */
+			OTF2_IdMap_Free((OTF2_IdMap *)*slot);
 		if (l)
 			l->own_maps = 1;
 		if (!slot)

@@ -447,8 +447,9 @@ seek(struct streams *s, uint64_t a)
 	/* quiet calls: back over calls made inside other calls to the last
 	 * one not inside another, which is open at a or closed before it;
 	 * calls entered on one tick lie longest first (build.c), so the one
-	 * still open may come before a shorter one of that tick: from the
-	 * first of that tick when one of them is open */
+	 * still open (or a call made inside an op on that tick) may come
+	 * before a shorter one of that tick: from the first of that tick
+	 * when one of them is open */
 	lo = first_entered(s->ca, sizeof *s->ca, offsetof(struct trace_call, t_enter), s->c, s->c_end, a);
 	uint32_t k = lo;
 	while (k > s->c) {
