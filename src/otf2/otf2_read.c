@@ -164,44 +164,40 @@ local_of(struct otf2r *r)
 	return &r->locals[r->local_at];
 }
 
-/* Location i's mapping table of kind type: kept when it is one of the
- * records skein reads. libotf2's tables stay libotf2's, freed when the
- * reader is closed; skein's own (own: otf2r_walk_defs made it) are
- * freed with the locations' state, or here when not kept. Returns 0 or
- * ERR_NOMEM. */
+/* Location local_at's mapping table of kind type: kept when it is one
+ * of the records skein reads. libotf2's tables stay libotf2's, freed
+ * when the reader is closed; skein's own (own: otf2r_walk_defs made it,
+ * one of a kind at most) are freed with the locations' state, or here
+ * when not kept. Returns 0 or ERR_NOMEM. */
 static int
-add_mapping(struct otf2r *r, uint32_t i, OTF2_MappingType type, OTF2_IdMap *map, int own)
+add_mapping(struct otf2r *r, OTF2_MappingType type, OTF2_IdMap *map, int own)
 {
 	r->local_maps++;
-	r->local_kinds[i] |= OTF2R_LOCAL_MAPS;
-	const OTF2_IdMap **slot = NULL;
-	struct otf2r_local *l = (r->local_at = i, local_of(r));
-	if (l)
-		slot = type == OTF2_MAPPING_REGION ? &l->region_map
-			: type == OTF2_MAPPING_COMM ? &l->comm_map
-			: type == OTF2_MAPPING_CALLING_CONTEXT ? &l->cc_map
-			: type == OTF2_MAPPING_RMA_WIN ? &l->win_map
-			: type == OTF2_MAPPING_ATTRIBUTE ? &l->attr_map
-			: type == OTF2_MAPPING_LOCATION ? &l->loc_map : NULL;
-	if (own) {
-		if (slot && l->own_maps)   /* NULL: otf2r_walk_defs refuses a second of a kind */
-			OTF2_IdMap_Free((OTF2_IdMap *)*slot);
-		if (l)
-			l->own_maps = 1;
-		if (!slot)
-			OTF2_IdMap_Free(map);
-	}
+	r->local_kinds[r->local_at] |= OTF2R_LOCAL_MAPS;
+	struct otf2r_local *l = local_of(r);
+	const OTF2_IdMap **slot = !l ? NULL
+		: type == OTF2_MAPPING_REGION ? &l->region_map
+		: type == OTF2_MAPPING_COMM ? &l->comm_map
+		: type == OTF2_MAPPING_CALLING_CONTEXT ? &l->cc_map
+		: type == OTF2_MAPPING_RMA_WIN ? &l->win_map
+		: type == OTF2_MAPPING_ATTRIBUTE ? &l->attr_map
+		: type == OTF2_MAPPING_LOCATION ? &l->loc_map : NULL;
+	if (own && l)
+		l->own_maps = 1;
+	if (own && !slot)
+		OTF2_IdMap_Free(map);
 	if (slot)
 		*slot = map;
 	return l ? 0 : ERR_NOMEM;
 }
 
+/* Location local_at's clock offset. Returns 0 or ERR_NOMEM. */
 static int
-add_clock_offset(struct otf2r *r, uint32_t i, uint64_t time, int64_t offset)
+add_clock_offset(struct otf2r *r, uint64_t time, int64_t offset)
 {
 	r->local_maps++;
-	r->local_kinds[i] |= OTF2R_LOCAL_OFFSETS;
-	struct otf2r_local *l = (r->local_at = i, local_of(r));
+	r->local_kinds[r->local_at] |= OTF2R_LOCAL_OFFSETS;
+	struct otf2r_local *l = local_of(r);
 	if (!l)
 		return ERR_NOMEM;
 	if (l->n_clock == l->cap_clock) {
@@ -220,36 +216,30 @@ add_clock_offset(struct otf2r *r, uint32_t i, uint64_t time, int64_t offset)
 	return 0;
 }
 
+/* libotf2's definition reader's callbacks, and otf2r_walk_defs's sink */
 static OTF2_CallbackCode
 on_mapping(void *ud, OTF2_MappingType type, const OTF2_IdMap *map)
 {
-	struct otf2r *r = ud;
-	return add_mapping(r, r->local_at, type, (OTF2_IdMap *)map, 0) ? OTF2_CALLBACK_INTERRUPT
-		: OTF2_CALLBACK_SUCCESS;
+	return add_mapping(ud, type, (OTF2_IdMap *)map, 0) ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
 on_clock_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double deviation)
 {
 	(void)deviation;
-	struct otf2r *r = ud;
-	return add_clock_offset(r, r->local_at, time, offset) ? OTF2_CALLBACK_INTERRUPT
-		: OTF2_CALLBACK_SUCCESS;
+	return add_clock_offset(ud, time, offset) ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
-/* otf2r_walk_defs's sink: location local_at's records */
 static int
 own_mapping(void *ctx, uint8_t type, OTF2_IdMap *map)
 {
-	struct otf2r *r = ctx;
-	return add_mapping(r, r->local_at, (OTF2_MappingType)type, map, 1);
+	return add_mapping(ctx, (OTF2_MappingType)type, map, 1);
 }
 
 static int
 own_clock(void *ctx, uint64_t time, int64_t offset)
 {
-	struct otf2r *r = ctx;
-	return add_clock_offset(r, r->local_at, time, offset);
+	return add_clock_offset(ctx, time, offset);
 }
 
 /* Turns each location's clock offsets into the stretches its events are
@@ -395,12 +385,12 @@ read_local_definitions(struct otf2r *r, OTF2_Reader *rd, uint32_t lo, uint32_t h
 		if (state[i] != LOCAL_READ)
 			continue;
 		otf2r_local_path(r, t->locations[i].id, "def", path, sizeof path);
-		uint64_t records = 0, maps = 0;
 		if (own && i >= lo && i < hi) {
 			r->local_at = i;
-			rc = otf2r_walk_defs(path, r->anc.def_chunk, 0, &sink, &records, &maps, r->e);
+			rc = otf2r_walk_defs(path, r->anc.def_chunk, 0, &sink, NULL, NULL, r->e);
 			continue;
 		}
+		uint64_t records = 0, maps = 0;
 		/* a file of no records (a header and its end, as every
 		 * location's of a trace with global ids) is not handed to
 		 * libotf2, which clears a chunk-sized buffer for each */
