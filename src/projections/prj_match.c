@@ -80,50 +80,138 @@ delivery(const struct prj_reader *r, uint32_t ep)
 	return en->chare < r->sts.n_chares && r->sts.chares[en->chare].runtime;
 }
 
+/* Execution i of pe's creation, as match_one found it: 0, or 1 when
+ * the creation x names is missing or of another entry, so that x must
+ * be rerouted (the caller does it, on one core). */
+enum { MATCHED, REROUTE };
+
+/* x's creation where x names it. Counts the delivery in deliv[][]
+ * (atomically: the executions of every PE deliver any PE's creations)
+ * and an execution without one in *unmatched. */
+static int
+match_named(struct builder *b, uint32_t pe, size_t i, uint64_t *unmatched)
+{
+	struct prj_reader *r = b->r;
+	const struct prj_exec *x = &r->logs[pe].execs[i];
+	b->m_pe[pe][i] = b->m_cre[pe][i] = NONE;
+	if (x->event < 0 || (x->flags & PRJ_X_RESUMED))
+		return MATCHED;
+	const struct prj_pe_log *src = &r->logs[x->srcpe];
+	uint32_t c = prj_log_creation(src, x->event);
+	if (c == NONE || src->cres[c].ep != x->ep)
+		return REROUTE;
+	if (x->srcpe == pe && src->cres[c].t > x->t0) {
+		/* a creation on the same PE (one clock) after the execution
+		 * began cannot have caused it: the records are wrong */
+		(*unmatched)++;
+		return MATCHED;
+	}
+	b->m_pe[pe][i] = x->srcpe;
+	b->m_cre[pe][i] = c;
+	__atomic_fetch_add(&b->deliv[x->srcpe][c], 1, __ATOMIC_RELAXED);
+	return MATCHED;
+}
+
+/* x's creation where it names none of its entry: on another PE, or (logs
+ * before 9.0) the runtime's delivery it names, whose entry becomes x's. */
+static int
+match_rerouted(struct builder *b, uint32_t pe, size_t i)
+{
+	struct prj_reader *r = b->r;
+	const struct prj_exec *x = &r->logs[pe].execs[i];
+	struct prj_pe_log *src = &r->logs[x->srcpe];
+	uint32_t named = prj_log_creation(src, x->event), c, cpe;
+	if (reroute(b, x, &cpe, &c))
+		return ERR_NOMEM;
+	/* logs before 9.0 name the runtime's delivery entry at the creation
+	 * (CkLocMgr::deliver for an array element's entry): with no creation
+	 * of x's own entry, the one x names is its message, an invocation of
+	 * x's entry. (Later logs name the entry itself; there a runtime
+	 * creation of another entry is not x's.) */
+	if (c == NONE && named != NONE && !prj_sts_at_least(&r->sts, 9, 0) &&
+	    delivery(r, src->cres[named].ep)) {
+		c = named;
+		cpe = x->srcpe;
+		src->cres[c].ep = x->ep;
+	}
+	if (c != NONE && cpe == pe && r->logs[cpe].cres[c].t > x->t0)
+		c = NONE;
+	if (c == NONE) {
+		r->t->info.warnings[WARN_UNMATCHED_RECV]++;
+		return 0;
+	}
+	b->m_pe[pe][i] = cpe;
+	b->m_cre[pe][i] = c;
+	b->deliv[cpe][c]++;
+	return 0;
+}
+
+/* Logs before 9.0 rename a creation's entry as they reroute (above), and
+ * a later execution reads the new name: one core, in order. */
+static int
+match_in_order(struct builder *b)
+{
+	uint64_t unmatched = 0;
+	for (uint32_t pe = 0; pe < b->pes; pe++)
+		for (size_t i = 0; i < b->r->logs[pe].n_execs; i++)
+			if (match_named(b, pe, i, &unmatched) == REROUTE && match_rerouted(b, pe, i))
+				return ERR_NOMEM;
+	b->r->t->info.warnings[WARN_UNMATCHED_RECV] += unmatched;
+	return 0;
+}
+
+/* Later logs change no creation: a share of the PEs each matches what
+ * its executions name and lists the rest (usually none), rerouted on one
+ * core after (the fallback table is built at the first). */
+struct matching {
+	struct builder *b;
+	uint32_t cut[PAR_MAX + 1];
+	uint64_t unmatched[PAR_MAX];
+	uint64_t *rest[PAR_MAX];   /* pe << 32 | execution */
+	size_t n_rest[PAR_MAX], cap_rest[PAR_MAX];
+	int rc[PAR_MAX];
+};
+
+static int
+match_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct matching *g = ctx;
+	(void)nw;
+	for (uint32_t pe = g->cut[w]; pe < g->cut[w + 1]; pe++)
+		for (size_t i = 0; i < g->b->r->logs[pe].n_execs; i++) {
+			if (match_named(g->b, pe, i, &g->unmatched[w]) == MATCHED)
+				continue;
+			if (VEC_GROW(g->rest[w], g->n_rest[w], g->cap_rest[w]))
+				return g->rc[w] = ERR_NOMEM;
+			g->rest[w][g->n_rest[w]++] = (uint64_t)pe << 32 | i;
+		}
+	return 0;
+}
+
 int
 prj_match(struct builder *b)
 {
-	struct prj_reader *r = b->r;
-	for (uint32_t pe = 0; pe < b->pes; pe++) {
-		const struct prj_pe_log *l = &r->logs[pe];
-		for (size_t i = 0; i < l->n_execs; i++) {
-			const struct prj_exec *x = &l->execs[i];
-			b->m_pe[pe][i] = b->m_cre[pe][i] = NONE;
-			if (x->event < 0 || (x->flags & PRJ_X_RESUMED))
-				continue;
-			struct prj_pe_log *src = &r->logs[x->srcpe];
-			uint32_t c = prj_log_creation(src, x->event);
-			uint32_t cpe = x->srcpe, named = c;
-			if (c == NONE || src->cres[c].ep != x->ep) {
-				if (reroute(b, x, &cpe, &c))
-					return ERR_NOMEM;
-				/* logs before 9.0 name the runtime's delivery entry at
-				 * the creation (CkLocMgr::deliver for an array
-				 * element's entry): with no creation of x's own entry,
-				 * the one x names is its message, an invocation of x's
-				 * entry. (Later logs name the entry itself; there a
-				 * runtime creation of another entry is not x's.) */
-				if (c == NONE && named != NONE && !prj_sts_at_least(&r->sts, 9, 0) &&
-				    delivery(r, src->cres[named].ep)) {
-					c = named;
-					cpe = x->srcpe;
-					src->cres[c].ep = x->ep;
-				}
-			}
-			/* a creation on the same PE (one clock) after the execution
-			 * began cannot have caused it: the records are wrong */
-			if (c != NONE && cpe == pe && r->logs[cpe].cres[c].t > x->t0)
-				c = NONE;
-			if (c == NONE) {
-				r->t->info.warnings[WARN_UNMATCHED_RECV]++;
-				continue;
-			}
-			b->m_pe[pe][i] = cpe;
-			b->m_cre[pe][i] = c;
-			b->deliv[cpe][c]++;
-		}
+	uint32_t nw = prj_workers(b->r);
+	if (nw < 2 || !prj_sts_at_least(&b->r->sts, 9, 0))
+		return match_in_order(b);
+	struct matching *g = calloc(1, sizeof *g);
+	if (!g)
+		return ERR_NOMEM;
+	g->b = b;
+	par_split(b->pes, nw, prj_exec_weight, b->r, g->cut);
+	par_run(nw, match_worker, g);
+	int rc = 0;
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		rc = g->rc[w];
+		b->r->t->info.warnings[WARN_UNMATCHED_RECV] += g->unmatched[w];
 	}
-	return 0;
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		for (size_t k = 0; k < g->n_rest[w] && !rc; k++)
+			rc = match_rerouted(b, (uint32_t)(g->rest[w][k] >> 32), (uint32_t)g->rest[w][k]);
+	for (uint32_t w = 0; w < PAR_MAX; w++)
+		free(g->rest[w]);
+	free(g);
+	return rc;
 }
 
 /* The creations' first message ids and the messages' empty records,
