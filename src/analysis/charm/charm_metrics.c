@@ -48,8 +48,11 @@ phase_ahead(const struct analysis *a, const uint32_t *op_pe, uint32_t k, uint32_
 /* Differential duration, phase by phase on every core (a phase's lops
  * are its own): its lops grouped by step and entry method (a radix sort
  * of step << 32 | region; the order within a group changes nothing),
- * each less the shortest of its group (each worker's keys sized for the
- * largest phase: charm_phase_workers). */
+ * each less the shortest of its group. The durations are read in the
+ * phase's order, where phase_ahead fetches them, and kept by position
+ * in the phase beside the keys: after the sort the lops come in the
+ * groups' order, scattered (each worker's arrays sized for the largest
+ * phase: charm_phase_workers). */
 struct diffing {
 	struct analysis *a;
 	uint32_t most;
@@ -62,30 +65,33 @@ dd_worker(void *ctx, uint32_t w, uint32_t nw)
 	struct diffing *g = ctx;
 	struct analysis *a = g->a;
 	struct sort_kv *k = malloc(((size_t)g->most + 1) * sizeof *k);
+	uint64_t *dur = malloc(((size_t)g->most + 1) * sizeof *dur);
 	uint32_t p;
 	(void)nw;
-	if (!k)
-		return ERR_NOMEM;
-	int rc = 0;
+	int rc = k && dur ? 0 : ERR_NOMEM;
 	while (!rc && par_take(&g->pieces, w, &p)) {
-		uint32_t n = 0;
-		for (uint32_t i = a->part_lop_first[p], i1 = a->part_lop_first[p + 1]; i < i1; i++) {
-			phase_ahead(a, NULL, i, i1);
-			uint32_t l = a->part_lops[i];
-			k[n++] = (struct sort_kv){ (uint64_t)a->lop_step[l] << 32 | analysis_lop_region(a, l), l };
+		uint32_t i0 = a->part_lop_first[p], n = a->part_lop_first[p + 1] - i0;
+		for (uint32_t i = 0; i < n; i++) {
+			phase_ahead(a, NULL, i0 + i, i0 + n);
+			uint32_t l = a->part_lops[i0 + i];
+			k[i] = (struct sort_kv){ (uint64_t)a->lop_step[l] << 32 | analysis_lop_region(a, l), i };
+			dur[i] = lop_duration(a, l);
 		}
 		rc = sort_keyed(k, n);
 		for (uint32_t i = 0; i < n && !rc;) {
 			uint32_t j = i;
 			uint64_t min = UINT64_MAX;
 			for (; j < n && k[j].key == k[i].key; j++)
-				if (lop_duration(a, k[j].id) < min)
-					min = lop_duration(a, k[j].id);
+				if (dur[k[j].id] < min)
+					min = dur[k[j].id];
 			for (; i < j; i++)
-				a->dur_diff[k[i].id] = lop_duration(a, k[i].id) - min;
+				dur[k[i].id] -= min;
 		}
+		for (uint32_t i = 0; i < n && !rc; i++)
+			a->dur_diff[a->part_lops[i0 + i]] = dur[i];
 	}
 	free(k);
+	free(dur);
 	return rc;
 }
 
