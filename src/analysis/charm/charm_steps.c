@@ -68,6 +68,9 @@ struct stepper {
 	 * ends: its receives' list indices (rcv[rcv_first[i] ..]) and its
 	 * senders' lops (snd[snd_first[i] ..]) */
 	uint32_t *rcv_first, *snd_first, *rcv, *snd;
+	/* each list index's first usable receive's sender lop (wherever it
+	 * is), or TRACE_NONE: what invoked a piece starting there */
+	uint32_t *first_src;
 	size_t n_rcv, cap_rcv, n_snd, cap_snd;
 	uint32_t n_list, n_pc;
 	uint64_t relaxed;
@@ -109,7 +112,8 @@ links_ahead(const struct stepper *s, uint32_t i)
 /* Each lop's usable links inside phase p, read once from its ends (the
  * two replays and their visits walk them four to six times): the
  * receives of its sends and the senders of its receives, each in its
- * ends' order, without itself and what lies outside the phase. */
+ * ends' order, without itself and what lies outside the phase; and the
+ * sender of its first usable receive, inside or not (piece_keys). */
 static int
 phase_links(struct stepper *s, uint32_t p)
 {
@@ -120,12 +124,15 @@ phase_links(struct stepper *s, uint32_t p)
 		uint32_t l = s->list[i], n_e;
 		s->rcv_first[i] = (uint32_t)s->n_rcv;
 		s->snd_first[i] = (uint32_t)s->n_snd;
+		s->first_src[i] = TRACE_NONE;
 		const struct trace_end *e = lop_ends(a, l, &n_e);
 		for (uint32_t k = 0; k < n_e; k++) {
 			if ((e[k].role != END_SEND && e[k].role != END_RECV) || !msg_ok(a, e[k].id))
 				continue;
 			const struct trace_msg *m = &a->msgs[e[k].id];
 			uint32_t o = a->op_lop[e[k].role == END_SEND ? m->recv_op : m->send_op];
+			if (e[k].role == END_RECV && s->first_src[i] == TRACE_NONE)
+				s->first_src[i] = o;
 			if (o == l || a->lop_part[o] != p)
 				continue;
 			if (e[k].role == END_SEND) {
@@ -309,15 +316,11 @@ piece_keys(struct stepper *s, uint32_t p)
 			if (s->c->cls[l] == CLS_NONE)
 				continue;
 			pc->key_w = s->w[l];
-			uint32_t n;
-			const struct trace_end *e = lop_ends(a, l, &n);
-			for (uint32_t j = 0; j < n; j++)
-				if (e[j].role == END_RECV && msg_ok(a, e[j].id)) {
-					uint32_t src = a->op_lop[a->msgs[e[j].id].send_op];
-					pc->invoker = a->lop_tl[src] + 1;
-					pc->src = a->lop_part[src] == p ? src : TRACE_NONE;
-					break;
-				}
+			uint32_t src = s->first_src[i];
+			if (src != TRACE_NONE) {
+				pc->invoker = a->lop_tl[src] + 1;
+				pc->src = a->lop_part[src] == p ? src : TRACE_NONE;
+			}
 			break;
 		}
 	}
@@ -621,10 +624,11 @@ scratch_alloc(struct stepper *s, uint32_t most)
 	s->by_time = malloc(((size_t)most + 1) * sizeof *s->by_time);
 	s->rcv_first = malloc(((size_t)most + 1) * sizeof *s->rcv_first);
 	s->snd_first = malloc(((size_t)most + 1) * sizeof *s->snd_first);
+	s->first_src = malloc(((size_t)most + 1) * sizeof *s->first_src);
 	s->rcv = s->snd = NULL;
 	s->n_rcv = s->cap_rcv = s->n_snd = s->cap_snd = 0;
 	return s->list && s->pc && s->ord && s->indeg && s->queue && s->next_in_chare && s->by_time &&
-			s->rcv_first && s->snd_first
+			s->rcv_first && s->snd_first && s->first_src
 		? 0
 		: ERR_NOMEM;
 }
@@ -641,6 +645,7 @@ scratch_free(struct stepper *s)
 	free(s->by_time);
 	free(s->rcv_first);
 	free(s->snd_first);
+	free(s->first_src);
 	free(s->rcv);
 	free(s->snd);
 }
