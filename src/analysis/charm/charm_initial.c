@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/par.h"
+#include "base/vec.h"
 
 /* The class of lop l: the kind of dependency of its usable messages. */
 static uint8_t
@@ -143,43 +144,129 @@ blocks(struct charm *c, const struct trace_entry *en, uint32_t n_en)
 	return 0;
 }
 
-/* Serial n+1 after serial n on each chare. */
+/* The partitions' links within the timelines, on every core: shares of
+ * whole timelines (charm_tl_cuts; no block or chare crosses one). Each
+ * run of one class within a block is united in the shared union-find
+ * (its sets and their roots do not depend on the order of the unions),
+ * consecutive runs are linked by an edge; with SDAG, on each chare an
+ * event of serial n+1 is linked after the latest event of serial n
+ * before it (last and stamp per region, a pair per worker). The edges
+ * are listed per share and appended as one core would add them: the
+ * runs' in lop order, then the serials'. */
+struct linking {
+	struct charm *c;
+	const struct trace_entry *en;
+	uint32_t n_en;
+	const uint32_t *region_of_ep;  /* NULL: no SDAG edges */
+	uint32_t cut[PAR_MAX + 1];
+	struct charm_edge *e[2][PAR_MAX];   /* runs' edges, serials' edges */
+	size_t n[2][PAR_MAX], cap[2][PAR_MAX];
+	int rc[PAR_MAX];
+};
+
 static int
-sdag_edges(struct charm *c, const struct trace_entry *en, uint32_t n_en)
+link_add(struct linking *g, int list, uint32_t w, uint32_t a, uint32_t b, enum charm_edge_kind kind)
 {
+	if (VEC_GROW(g->e[list][w], g->n[list][w], g->cap[list][w]))
+		return g->rc[w] = ERR_NOMEM;
+	g->e[list][w][g->n[list][w]++] = (struct charm_edge){ .a = a, .b = b, .kind = (uint8_t)kind };
+	return 0;
+}
+
+static int
+sdag_links(struct linking *g, uint32_t w)
+{
+	const struct charm *c = g->c;
 	const struct analysis *a = c->a;
+	const struct trace_entry *en = g->en;
+	uint32_t *last = malloc(((size_t)g->n_en + 1) * sizeof *last);   /* per region: last event lop */
+	uint32_t *stamp = malloc(((size_t)g->n_en + 1) * sizeof *stamp);  /* ... on this timeline */
+	int rc = last && stamp ? 0 : (g->rc[w] = ERR_NOMEM);
+	if (!rc)
+		memset(stamp, 0xff, ((size_t)g->n_en + 1) * sizeof *stamp);
+	for (uint32_t l = g->cut[w]; l < g->cut[w + 1] && !rc; l++) {
+		uint32_t s = c->serial[l], tl = a->lop_tl[l];
+		if (c->cls[l] == CLS_NONE || s == TRACE_NONE)
+			continue;
+		uint32_t ep = en[s].ep;
+		uint32_t p = ep ? g->region_of_ep[ep - 1] : TRACE_NONE;
+		if (p != TRACE_NONE && en[p].sdag && en[p].sts_chare == en[s].sts_chare &&
+		    stamp[p] == tl && c->block[last[p]] != c->block[l])
+			rc = link_add(g, 1, w, last[p], l, EDGE_SDAG);
+		last[s] = l;
+		stamp[s] = tl;
+	}
+	free(last);
+	free(stamp);
+	return rc;
+}
+
+static int
+link_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct linking *g = ctx;
+	struct charm *c = g->c;
+	uint32_t prev = TRACE_NONE;
+	(void)nw;
+	for (uint32_t l = g->cut[w]; l < g->cut[w + 1]; l++) {
+		if (l > g->cut[w] && c->block[l] != c->block[l - 1])
+			prev = TRACE_NONE;
+		if (c->cls[l] == CLS_NONE)
+			continue;
+		if (prev != TRACE_NONE) {
+			if (c->cls[prev] == c->cls[l])
+				uf_unite_shared(c->u.parent, prev, l);
+			else if (link_add(g, 0, w, prev, l, EDGE_SPLIT))
+				return ERR_NOMEM;
+		}
+		prev = l;
+	}
+	return g->region_of_ep ? sdag_links(g, w) : 0;
+}
+
+/* Region of each entry point + 1 (the serial before it), for SDAG. */
+static uint32_t *
+regions_of_eps(const struct trace_entry *en, uint32_t n_en)
+{
 	uint32_t max_ep = 0;
 	for (uint32_t r = 0; r < n_en; r++)
 		if (en[r].ep > max_ep)
 			max_ep = en[r].ep;
 	uint32_t *region_of_ep = malloc(((size_t)max_ep + 2) * sizeof *region_of_ep);
-	uint32_t *last = malloc(((size_t)n_en + 1) * sizeof *last);   /* per region: last event lop */
-	uint32_t *stamp = malloc(((size_t)n_en + 1) * sizeof *stamp);  /* ... on this timeline */
-	int rc = ERR_NOMEM;
-	if (!region_of_ep || !last || !stamp)
-		goto out;
+	if (!region_of_ep)
+		return NULL;
 	memset(region_of_ep, 0xff, ((size_t)max_ep + 2) * sizeof *region_of_ep);
-	memset(stamp, 0xff, ((size_t)n_en + 1) * sizeof *stamp);
 	for (uint32_t r = 0; r < n_en; r++)
 		region_of_ep[en[r].ep] = r;
-	rc = 0;
-	for (uint32_t tl = 0; tl < c->n_tl && !rc; tl++)
-		for (uint32_t l = a->tl_lop[tl]; l < a->tl_lop[tl + 1] && !rc; l++) {
-			uint32_t s = c->serial[l];
-			if (c->cls[l] == CLS_NONE || s == TRACE_NONE)
-				continue;
-			uint32_t ep = en[s].ep;
-			uint32_t p = ep ? region_of_ep[ep - 1] : TRACE_NONE;
-			if (p != TRACE_NONE && en[p].sdag && en[p].sts_chare == en[s].sts_chare &&
-			    stamp[p] == tl && c->block[last[p]] != c->block[l])
-				rc = charm_edge_add(c, last[p], l, EDGE_SDAG);
-			last[s] = l;
-			stamp[s] = tl;
-		}
-out:
-	free(region_of_ep);
-	free(last);
-	free(stamp);
+	return region_of_ep;
+}
+
+static int
+links(struct charm *c, const struct trace_entry *en, uint32_t n_en)
+{
+	uint32_t nw = par_workers();
+	struct linking *g = calloc(1, sizeof *g);
+	if (!g)
+		return ERR_NOMEM;
+	*g = (struct linking){ .c = c, .en = en, .n_en = n_en };
+	int rc = 0;
+	if (c->a->opts.charm_sdag && n_en && !(g->region_of_ep = regions_of_eps(en, n_en)))
+		rc = ERR_NOMEM;
+	if (!rc) {
+		charm_tl_cuts(c, nw, g->cut);
+		par_run(nw, link_worker, g);
+	}
+	for (uint32_t w = 0; w < nw && !rc; w++)
+		rc = g->rc[w];
+	for (int list = 0; list < 2 && !rc; list++)
+		for (uint32_t w = 0; w < nw && !rc; w++)
+			for (size_t k = 0; k < g->n[list][w] && !rc; k++)
+				rc = charm_edge_add(c, g->e[list][w][k].a, g->e[list][w][k].b, g->e[list][w][k].kind);
+	for (int list = 0; list < 2; list++)
+		for (uint32_t w = 0; w < PAR_MAX; w++)
+			free(g->e[list][w]);
+	free((void *)g->region_of_ep);
+	free(g);
 	return rc;
 }
 
@@ -189,25 +276,8 @@ charm_initial(struct charm *c)
 	uint32_t n_en;
 	const struct trace_entry *en = trace_entries(c->t, &n_en);
 	int rc = blocks(c, en, n_en);
-	if (rc)
-		return rc;
-	/* runs of one class within a block: a partition each, linked */
-	uint32_t prev = TRACE_NONE;
-	for (uint32_t l = 0; l < c->n && !rc; l++) {
-		if (l && c->block[l] != c->block[l - 1])
-			prev = TRACE_NONE;
-		if (c->cls[l] == CLS_NONE)
-			continue;
-		if (prev != TRACE_NONE) {
-			if (c->cls[prev] == c->cls[l])
-				uf_union(&c->u, prev, l);
-			else
-				rc = charm_edge_add(c, prev, l, EDGE_SPLIT);
-		}
-		prev = l;
-	}
-	if (!rc && c->a->opts.charm_sdag && n_en)
-		rc = sdag_edges(c, en, n_en);
+	if (!rc)
+		rc = links(c, en, n_en);
 	if (!rc)
 		rc = charm_graph_build(c, 0);
 	if (!rc)
