@@ -44,7 +44,8 @@ struct piece {
 	uint32_t tl;
 	uint32_t key_w;            /* w of its first event */
 	uint32_t invoker;          /* sender timeline of its first event + 1, 0 for none */
-	uint32_t src;              /* the sender lop of its first event, or TRACE_NONE */
+	uint32_t src;              /* the list index of its first event's sender, or
+	                            * TRACE_NONE (none, or outside the phase) */
 	uint64_t t;                /* physical time of its first lop */
 };
 
@@ -55,18 +56,22 @@ struct stepper {
 	uint32_t n_en;
 	int reorder;
 	uint32_t *local;           /* per lop: local step */
-	uint32_t *w;               /* per lop: clock value */
 	uint32_t *pos;             /* per lop: index in the phase's list */
-	uint32_t *piece_of;        /* per lop: its piece */
-	/* per phase, reused */
+	/* per phase, reused, by list index: a phase's lops lie scattered over
+	 * every chare (a few each), so what the replays read of them is kept
+	 * by their place in the list, where a phase's fit in the cache */
 	uint32_t *list;            /* the phase's lops */
+	uint32_t *w;               /* clock value; then rank in chare order */
+	uint32_t *step;            /* local step, copied to local[] at the end */
+	uint32_t *piece_of;        /* its piece */
+	uint8_t *ev;               /* is it an event (its class is not CLS_NONE) */
 	struct piece *pc;
 	uint32_t *ord;             /* pieces in chare order */
 	uint32_t *indeg, *queue, *next_in_chare;
 	uint32_t *by_time;         /* list indices by time, for stalls */
 	/* each list index's links inside the phase, in the order of its
 	 * ends: its receives' list indices (rcv[rcv_first[i] ..]) and its
-	 * senders' lops (snd[snd_first[i] ..]) */
+	 * senders' (snd[snd_first[i] ..]) */
 	uint32_t *rcv_first, *snd_first, *rcv, *snd;
 	/* each list index's first usable receive's sender lop (wherever it
 	 * is), or TRACE_NONE: what invoked a piece starting there */
@@ -142,7 +147,7 @@ phase_links(struct stepper *s, uint32_t p)
 			} else {
 				if (VEC_GROW(s->snd, s->n_snd, s->cap_snd))
 					return ERR_NOMEM;
-				s->snd[s->n_snd++] = o;
+				s->snd[s->n_snd++] = s->pos[o];
 			}
 		}
 	}
@@ -151,23 +156,10 @@ phase_links(struct stepper *s, uint32_t p)
 	return 0;
 }
 
-static int
-in_serial(const struct stepper *s, uint32_t l)
-{
-	uint32_t r = trace_op_get(&s->a->ops, lop_first_op(s->a, l)).region;
-	return r != TRACE_NONE && r < s->n_en && s->en[r].sdag;
-}
-
-/* Does lop l (after prev, in one block) start a serial of its own? */
-static int
-serial_starts(const struct stepper *s, uint32_t prev, uint32_t l)
-{
-	return in_serial(s, l) && in_serial(s, prev) &&
-	       !(trace_op_get(&s->a->ops, lop_first_op(s->a, l)).flags & OPF_EXEC_CONT);
-}
-
 /* Pieces of phase p: runs of one block on one timeline in its list, cut
- * where a serial follows a serial. */
+ * where a serial follows a serial (a lop in an SDAG serial's region,
+ * after one in one, that does not go on with its execution). Each lop's
+ * op record is read once, fetched 8 lops ahead. */
 static void
 make_pieces(struct stepper *s, uint32_t p)
 {
@@ -176,23 +168,31 @@ make_pieces(struct stepper *s, uint32_t p)
 	s->n_list = a->part_lop_first[p + 1] - a->part_lop_first[p];
 	memcpy(s->list, a->part_lops + a->part_lop_first[p], s->n_list * sizeof *s->list);
 	s->n_pc = 0;
+	int prev_serial = 0;
 	for (uint32_t i = 0; i < s->n_list; i++) {
+		if (i + 8 < s->n_list)
+			analysis_lop_prefetch(a, s->list[i + 8], 1);
 		uint32_t l = s->list[i];
 		s->pos[l] = i;
+		const struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
+		int serial = o.region != TRACE_NONE && o.region < s->n_en && s->en[o.region].sdag;
 		uint32_t prev = i ? s->list[i - 1] : TRACE_NONE;
 		if (i == 0 || a->lop_tl[prev] != a->lop_tl[l] || c->block[prev] != c->block[l] ||
-		    serial_starts(s, prev, l))
+		    (serial && prev_serial && !(o.flags & OPF_EXEC_CONT)))
 			s->pc[s->n_pc++] = (struct piece){ .first = i, .tl = a->lop_tl[l], .src = TRACE_NONE,
-							 .t = lop_enter(a, l) };
+							 .t = o.t_enter };
+		prev_serial = serial;
 		s->pc[s->n_pc - 1].last = i;
-		s->piece_of[l] = s->n_pc - 1;
+		s->piece_of[i] = s->n_pc - 1;
+		s->ev[i] = c->cls[l] != CLS_NONE;
 	}
 }
 
-static int
-is_event(const struct stepper *s, uint32_t l)
+/* The timeline of list index i (its piece's). */
+static inline uint32_t
+tl_at(const struct stepper *s, uint32_t i)
 {
-	return s->c->cls[l] != CLS_NONE;
+	return s->pc[s->piece_of[i]].tl;
 }
 
 static uint64_t
@@ -204,20 +204,20 @@ enter_key(const void *ctx, uint32_t x)
 
 /* Kahn over the phase's lops (only its events, with events_only): an edge
  * from each lop to next[] of its list index, and from every send to its
- * receives in the phase. visit(l) is called in a topological order; a
+ * receives in the phase. visit(i) is called in a topological order; a
  * stall (a cycle the records imply, possible in physical order across
  * skewed clocks) is broken at the earliest lop still waiting, and
  * counted. The lops are sorted by time at the first stall, and a cursor
  * moves over them: what is done stays done, so all stalls together cost
  * one pass. Returns 0 or ERR_NOMEM. */
 static int
-replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
-       void (*visit)(struct stepper *, uint32_t, uint32_t))
+replay(struct stepper *s, const uint32_t *next, int events_only,
+       void (*visit)(struct stepper *, uint32_t))
 {
 	uint32_t n = s->n_list, head = 0, tail = 0, done = 0, todo = 0;
 	uint32_t cursor = UINT32_MAX;      /* into by_time; sorted at the first stall */
 	for (uint32_t i = 0; i < n; i++)
-		s->indeg[i] = events_only && !is_event(s, s->list[i]) ? UINT32_MAX : 0;
+		s->indeg[i] = events_only && !s->ev[i] ? UINT32_MAX : 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (s->indeg[i] == UINT32_MAX)
 			continue;
@@ -253,8 +253,7 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 		uint32_t i = s->queue[head++];
 		s->indeg[i] = UINT32_MAX;       /* done */
 		done++;
-		uint32_t l = s->list[i];
-		visit(s, p, l);
+		visit(s, i);
 		uint32_t nx = next[i];
 		if (nx != TRACE_NONE && s->indeg[nx] != UINT32_MAX && --s->indeg[nx] == 0)
 			s->queue[tail++] = nx;
@@ -270,36 +269,30 @@ replay(struct stepper *s, uint32_t p, const uint32_t *next, int events_only,
 /* w: events count up along their piece (a lop without events passes the
  * count on) and from their senders. */
 static void
-visit_w(struct stepper *s, uint32_t p, uint32_t l)
+visit_w(struct stepper *s, uint32_t i)
 {
-	(void)p;
-	uint32_t i = s->pos[l], w = 0;
-	const struct piece *pc = &s->pc[s->piece_of[l]];
-	if (i > pc->first) {
-		uint32_t prev = s->list[i - 1];
-		w = s->w[prev] + (is_event(s, prev) ? 1 : 0);
-	}
+	uint32_t w = 0;
+	if (i > s->pc[s->piece_of[i]].first)
+		w = s->w[i - 1] + s->ev[i - 1];
 	for (uint32_t k = s->snd_first[i]; k < s->snd_first[i + 1]; k++)
 		if (s->w[s->snd[k]] + 1 > w)
 			w = s->w[s->snd[k]] + 1;
-	s->w[l] = w;
+	s->w[i] = w;
 }
 
 /* An event's step: one more than the event before it on its chare and
  * than its senders (their steps are final when it is visited). */
 static void
-visit_step(struct stepper *s, uint32_t p, uint32_t l)
+visit_step(struct stepper *s, uint32_t i)
 {
-	(void)p;
-	uint32_t step = s->local[l];
-	uint32_t nx = s->next_in_chare[s->pos[l]];
-	if (nx != TRACE_NONE && s->local[s->list[nx]] < step + 1)
-		s->local[s->list[nx]] = step + 1;
-	uint32_t i = s->pos[l];
+	uint32_t step = s->step[i];
+	uint32_t nx = s->next_in_chare[i];
+	if (nx != TRACE_NONE && s->step[nx] < step + 1)
+		s->step[nx] = step + 1;
 	for (uint32_t k = s->rcv_first[i]; k < s->rcv_first[i + 1]; k++) {
-		uint32_t dst = s->list[s->rcv[k]];
-		if (s->local[dst] < step + 1)
-			s->local[dst] = step + 1;
+		uint32_t dst = s->rcv[k];
+		if (s->step[dst] < step + 1)
+			s->step[dst] = step + 1;
 	}
 }
 
@@ -312,14 +305,13 @@ piece_keys(struct stepper *s, uint32_t p)
 		struct piece *pc = &s->pc[k];
 		pc->key_w = UINT32_MAX;
 		for (uint32_t i = pc->first; i <= pc->last; i++) {
-			uint32_t l = s->list[i];
-			if (s->c->cls[l] == CLS_NONE)
+			if (!s->ev[i])
 				continue;
-			pc->key_w = s->w[l];
+			pc->key_w = s->w[i];
 			uint32_t src = s->first_src[i];
 			if (src != TRACE_NONE) {
 				pc->invoker = a->lop_tl[src] + 1;
-				pc->src = a->lop_part[src] == p ? src : TRACE_NONE;
+				pc->src = a->lop_part[src] == p ? s->pos[src] : TRACE_NONE;
 			}
 			break;
 		}
@@ -383,11 +375,9 @@ order_pieces(struct stepper *s)
 		    s->c->block[s->list[s->pc[k - 1].last]] == s->c->block[s->list[pc->first]] &&
 		    pc->key_w <= s->pc[k - 1].key_w)
 			pc->key_w = s->pc[k - 1].key_w + 1;
-		for (uint32_t i = pc->first; i <= pc->last; i++) {
-			uint32_t l = s->list[i];
-			if (s->c->cls[l] != CLS_NONE && s->w[l] + 1 > seen)
-				seen = s->w[l] + 1;
-		}
+		for (uint32_t i = pc->first; i <= pc->last; i++)
+			if (s->ev[i] && s->w[i] + 1 > seen)
+				seen = s->w[i] + 1;
 	}
 	for (uint32_t k = 0; k < n; k++)
 		s->ord[k] = k;
@@ -416,7 +406,7 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 				s->next_in_chare[i] = i + 1;
 			s->next_in_chare[s->pc[k].last] = TRACE_NONE;
 		}
-		int rc = replay(s, p, s->next_in_chare, 0, visit_w);
+		int rc = replay(s, s->next_in_chare, 0, visit_w);
 		if (rc)
 			return rc;
 		piece_keys(s, p);
@@ -435,12 +425,12 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 		s->next_in_chare[i] = TRACE_NONE;
 	uint32_t last_ev = TRACE_NONE, last_tl = TRACE_NONE;
 	for (uint32_t j = 0; j < m; j++) {
-		uint32_t i = seq[j], l = s->list[i], tl = s->a->lop_tl[l];
+		uint32_t i = seq[j], tl = tl_at(s, i);
 		if (tl != last_tl) {
 			last_tl = tl;
 			last_ev = TRACE_NONE;
 		}
-		if (!is_event(s, l))
+		if (!s->ev[i])
 			continue;
 		if (last_ev != TRACE_NONE)
 			s->next_in_chare[last_ev] = i;
@@ -448,18 +438,17 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 	}
 	/* the order of the other lops, kept apart from the replay's queue */
 	for (uint32_t j = 0; j < m; j++)
-		s->w[s->list[seq[j]]] = j;       /* w is done with: rank in chare order */
-	for (uint32_t i = 0; i < n; i++)
-		s->local[s->list[i]] = 0;
-	if ((rc = replay(s, p, s->next_in_chare, 1, visit_step)))
+		s->w[seq[j]] = j;       /* w is done with: rank in chare order */
+	memset(s->step, 0, n * sizeof *s->step);
+	if ((rc = replay(s, s->next_in_chare, 1, visit_step)))
 		return rc;
 	/* rebuild the sequence from the ranks */
 	for (uint32_t i = 0; i < n; i++)
-		seq[s->w[s->list[i]]] = i;
+		seq[s->w[i]] = i;
 	uint32_t ksteps = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (is_event(s, s->list[i]) && s->local[s->list[i]] + 1 > ksteps)
-			ksteps = s->local[s->list[i]] + 1;
+		if (s->ev[i] && s->step[i] + 1 > ksteps)
+			ksteps = s->step[i] + 1;
 	/* columns per event step: before[k] (runs ahead of a chare's first
 	 * event at k), after[k] (runs after an event at k) */
 	uint32_t *before = calloc((size_t)ksteps + 2, sizeof *before);
@@ -473,31 +462,31 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 	}
 	uint32_t lone = 0;                 /* longest chare without events here */
 	for (uint32_t j = 0; j < m;) {
-		uint32_t tl = s->a->lop_tl[s->list[seq[j]]], e = j;
-		while (e < m && s->a->lop_tl[s->list[seq[e]]] == tl)
+		uint32_t tl = tl_at(s, seq[j]), e = j;
+		while (e < m && tl_at(s, seq[e]) == tl)
 			e++;
 		uint32_t run = 0, ev = TRACE_NONE;
 		for (uint32_t k = j; k < e; k++) {
-			uint32_t l = s->list[seq[k]];
-			if (!is_event(s, l)) {
+			uint32_t i = seq[k];
+			if (!s->ev[i]) {
 				run++;
 				continue;
 			}
-			uint32_t st = s->local[l];
+			uint32_t st = s->step[i];
 			if (ev == TRACE_NONE) {
 				if (run > before[st])
 					before[st] = run;
-			} else if (run > after[s->local[ev]]) {
-				after[s->local[ev]] = run;
+			} else if (run > after[s->step[ev]]) {
+				after[s->step[ev]] = run;
 			}
-			ev = l;
+			ev = i;
 			run = 0;
 		}
 		if (ev == TRACE_NONE) {
 			if (run > lone)
 				lone = run;
-		} else if (run > after[s->local[ev]]) {
-			after[s->local[ev]] = run;
+		} else if (run > after[s->step[ev]]) {
+			after[s->step[ev]] = run;
 		}
 		j = e;
 	}
@@ -509,26 +498,27 @@ step_phase(struct stepper *s, uint32_t p, uint32_t *width)
 	*width = x > lone ? x : lone;
 	/* place: events at their column, the runs around them */
 	for (uint32_t j = 0; j < m;) {
-		uint32_t tl = s->a->lop_tl[s->list[seq[j]]], e = j;
-		while (e < m && s->a->lop_tl[s->list[seq[e]]] == tl)
+		uint32_t tl = tl_at(s, seq[j]), e = j;
+		while (e < m && tl_at(s, seq[e]) == tl)
 			e++;
 		uint32_t first_ev = TRACE_NONE;
 		for (uint32_t k = j; k < e && first_ev == TRACE_NONE; k++)
-			if (is_event(s, s->list[seq[k]]))
+			if (s->ev[seq[k]])
 				first_ev = k;
-		uint32_t at = first_ev == TRACE_NONE ? 0 : col[s->local[s->list[seq[first_ev]]]] - (first_ev - j);
+		uint32_t at = first_ev == TRACE_NONE ? 0 : col[s->step[seq[first_ev]]] - (first_ev - j);
 		for (uint32_t k = j; k < e; k++) {
-			uint32_t l = s->list[seq[k]];
-			if (is_event(s, l))
-				at = col[s->local[l]];
-			s->local[l] = at++;
+			uint32_t i = seq[k];
+			if (s->ev[i])
+				at = col[s->step[i]];
+			s->step[i] = at++;
 		}
 		j = e;
 	}
+	for (uint32_t i = 0; i < n; i++)
+		s->local[s->list[i]] = s->step[i];
 	free(before);
 	free(after);
 	free(col);
-	(void)n;
 	return 0;
 }
 
@@ -625,10 +615,15 @@ scratch_alloc(struct stepper *s, uint32_t most)
 	s->rcv_first = malloc(((size_t)most + 1) * sizeof *s->rcv_first);
 	s->snd_first = malloc(((size_t)most + 1) * sizeof *s->snd_first);
 	s->first_src = malloc(((size_t)most + 1) * sizeof *s->first_src);
+	s->w = malloc(((size_t)most + 1) * sizeof *s->w);
+	s->step = malloc(((size_t)most + 1) * sizeof *s->step);
+	s->piece_of = malloc(((size_t)most + 1) * sizeof *s->piece_of);
+	s->ev = malloc((size_t)most + 1);
 	s->rcv = s->snd = NULL;
 	s->n_rcv = s->cap_rcv = s->n_snd = s->cap_snd = 0;
 	return s->list && s->pc && s->ord && s->indeg && s->queue && s->next_in_chare && s->by_time &&
-			s->rcv_first && s->snd_first && s->first_src
+			s->rcv_first && s->snd_first && s->first_src && s->w && s->step && s->piece_of &&
+			s->ev
 		? 0
 		: ERR_NOMEM;
 }
@@ -646,6 +641,10 @@ scratch_free(struct stepper *s)
 	free(s->rcv_first);
 	free(s->snd_first);
 	free(s->first_src);
+	free(s->w);
+	free(s->step);
+	free(s->piece_of);
+	free(s->ev);
 	free(s->rcv);
 	free(s->snd);
 }
@@ -658,14 +657,12 @@ charm_steps(struct charm *c)
 	struct stepper s = { .c = c, .a = a, .reorder = a->opts.charm_reorder }, st[PAR_MAX];
 	s.en = trace_entries(a->t, &s.n_en);
 	s.local = malloc((n + 1) * sizeof *s.local);
-	s.w = malloc((n + 1) * sizeof *s.w);
 	s.pos = malloc((n + 1) * sizeof *s.pos);
-	s.piece_of = malloc((n + 1) * sizeof *s.piece_of);
 	uint32_t *width = calloc((size_t)np + 1, sizeof *width);
 	uint32_t *offset = calloc((size_t)np + 1, sizeof *offset);
 	free(a->lop_step);
 	a->lop_step = malloc((n + 1) * sizeof *a->lop_step);
-	int rc = s.local && s.w && s.pos && s.piece_of && width && offset && a->lop_step ? 0 : ERR_NOMEM;
+	int rc = s.local && s.pos && width && offset && a->lop_step ? 0 : ERR_NOMEM;
 	for (uint32_t w = 0; w < nw; w++) {
 		st[w] = s;
 		if (scratch_alloc(&st[w], most))
@@ -701,9 +698,7 @@ out:
 	for (uint32_t w = 0; w < nw; w++)
 		scratch_free(&st[w]);
 	free(s.local);
-	free(s.w);
 	free(s.pos);
-	free(s.piece_of);
 	free(width);
 	free(offset);
 	return rc;
