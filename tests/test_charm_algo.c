@@ -681,6 +681,90 @@ test_cycles_linear(void **state)
 	trace_destroy(t);
 }
 
+/* Cycles in several phases: groups of the pairs above, far apart in time,
+ * each its own phase. A lop a stall lets go first counts only what was
+ * replayed before it; each phase's steps depend on nothing else, so
+ * four equal groups give four phases as wide as one group alone, and
+ * the steps are the same on any number of threads. (The clock values of
+ * what had not been replayed were read as they were: a worker's scratch
+ * from the phase before, or fresh memory, and the steps changed with the
+ * threads and from run to run.) */
+static void
+write_cycle_groups(int groups, int pairs)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/run.sts", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(sts, f);
+	fclose(f);
+	for (int pe = 0; pe < 2; pe++) {
+		snprintf(path, sizeof path, "%s/run.%d.log", dir, pe);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "PROJECTIONS-RECORD %d\n", 3 * groups * pairs);
+		for (int g = 0; g < groups; g++)
+			for (int k = 0; k < pairs; k++) {
+				int i = g * pairs + (pe ? pairs - 1 - k : k);
+				long t = 10 + 10 * (long)(g * pairs + k) + 1000 * (long)g;
+				fprintf(f, "2 4 %d %ld %d %d 64 0 %d 0\n", RES, t, i, 1 - pe, pe);
+				fprintf(f, "1 4 %d %ld %d %d 64 0\n", RES, t + 1, i, pe);
+				fprintf(f, "3 0 %d %ld %d %d 0 0\n", RES, t + 2, i, 1 - pe);
+			}
+		fclose(f);
+	}
+}
+
+static struct analysis *
+analyse_cycles(int threads)
+{
+	char path[128], v[16];
+	snprintf(path, sizeof path, "%s/run.sts", dir);
+	snprintf(v, sizeof v, "%d", threads);
+	setenv("SKEIN_THREADS", v, 1);
+	struct trace *t = NULL;
+	struct analysis *a = NULL;
+	struct err e = { 0 };
+	assert_int_equal(projections_read(path, NULL, &t, &e), 0);
+	assert_int_equal(analysis_run(t, NULL, NULL, NULL, &a, &e), 0);
+	unsetenv("SKEIN_THREADS");
+	return a;
+}
+
+static void
+cycles_done(struct analysis *a)
+{
+	struct trace *t = (struct trace *)a->t;
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+static void
+test_cycles_phases(void **state)
+{
+	(void)state;
+	write_cycle_groups(1, 5);
+	struct analysis *a = analyse_cycles(1);
+	assert_true(analysis_verify(a)->relaxed > 0);
+	uint32_t width = a->n_steps;
+	cycles_done(a);
+	write_cycle_groups(4, 5);
+	struct analysis *one = analyse_cycles(1);
+	uint32_t n_parts;
+	const struct analysis_part *parts = analysis_parts(one, &n_parts);
+	assert_int_equal(n_parts, 4);
+	for (uint32_t p = 0; p < n_parts; p++)
+		assert_int_equal(parts[p].step_count, width);
+	assert_true(analysis_verify(one)->relaxed >= 4);
+	for (int th = 2; th <= 8; th *= 2) {
+		a = analyse_cycles(th);
+		assert_int_equal(a->n_lops, one->n_lops);
+		assert_memory_equal(a->lop_step, one->lop_step, one->n_lops * sizeof *a->lop_step);
+		cycles_done(a);
+	}
+	cycles_done(one);
+}
+
 /* The serial blocks and SDAG serials of charm_initial, worked out on
  * shares of the lops (a share's last block may go on into the next
  * shares, which then carry its first SDAG region back), against one pass
@@ -860,6 +944,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reorder_tie, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reorder_w, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cycles_linear, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cycles_phases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blocks_shares, setup, teardown),
 		cmocka_unit_test(test_uf_number_deep),
 	};

@@ -267,16 +267,20 @@ replay(struct stepper *s, const uint32_t *next, int events_only,
 }
 
 /* w: events count up along their piece (a lop without events passes the
- * count on) and from their senders. */
+ * count on) and from their senders. A lop a stall let go first counts
+ * only what was replayed before it (done: indeg UINT32_MAX): the links
+ * from the rest, which wait on it in the cycle, are left out. */
 static void
 visit_w(struct stepper *s, uint32_t i)
 {
 	uint32_t w = 0;
-	if (i > s->pc[s->piece_of[i]].first)
+	if (i > s->pc[s->piece_of[i]].first && s->indeg[i - 1] == UINT32_MAX)
 		w = s->w[i - 1] + s->ev[i - 1];
-	for (uint32_t k = s->snd_first[i]; k < s->snd_first[i + 1]; k++)
-		if (s->w[s->snd[k]] + 1 > w)
-			w = s->w[s->snd[k]] + 1;
+	for (uint32_t k = s->snd_first[i]; k < s->snd_first[i + 1]; k++) {
+		uint32_t j = s->snd[k];
+		if (s->indeg[j] == UINT32_MAX && s->w[j] + 1 > w)
+			w = s->w[j] + 1;
+	}
 	s->w[i] = w;
 }
 
