@@ -45,142 +45,150 @@ phase_ahead(const struct analysis *a, const uint32_t *op_pe, uint32_t k, uint32_
 	}
 }
 
-/* Differential duration, phase by phase on every core (a phase's lops
- * are its own): its lops grouped by step and entry method (a radix sort
- * of step << 32 | region; the order within a group changes nothing),
- * each less the shortest of its group. The durations are read in the
- * phase's order, where phase_ahead fetches them, and kept by position
- * in the phase beside the keys: after the sort the lops come in the
- * groups' order, scattered (each worker's arrays sized for the largest
- * phase: charm_phase_workers). */
-struct diffing {
-	struct analysis *a;
-	uint32_t most;
-	struct par_pieces pieces;
-};
-
-static int
-dd_worker(void *ctx, uint32_t w, uint32_t nw)
-{
-	struct diffing *g = ctx;
-	struct analysis *a = g->a;
-	struct sort_kv *k = malloc(((size_t)g->most + 1) * sizeof *k);
-	uint64_t *dur = malloc(((size_t)g->most + 1) * sizeof *dur);
-	uint32_t p;
-	(void)nw;
-	int rc = k && dur ? 0 : ERR_NOMEM;
-	while (!rc && par_take(&g->pieces, w, &p)) {
-		uint32_t i0 = a->part_lop_first[p], n = a->part_lop_first[p + 1] - i0;
-		for (uint32_t i = 0; i < n; i++) {
-			phase_ahead(a, NULL, i0 + i, i0 + n);
-			uint32_t l = a->part_lops[i0 + i];
-			k[i] = (struct sort_kv){ (uint64_t)a->lop_step[l] << 32 | analysis_lop_region(a, l), i };
-			dur[i] = lop_duration(a, l);
-		}
-		rc = sort_keyed(k, n);
-		for (uint32_t i = 0; i < n && !rc;) {
-			uint32_t j = i;
-			uint64_t min = UINT64_MAX;
-			for (; j < n && k[j].key == k[i].key; j++)
-				if (dur[k[j].id] < min)
-					min = dur[k[j].id];
-			for (; i < j; i++)
-				dur[k[i].id] -= min;
-		}
-		for (uint32_t i = 0; i < n && !rc; i++)
-			a->dur_diff[a->part_lops[i0 + i]] = dur[i];
-	}
-	free(k);
-	free(dur);
-	return rc;
-}
-
-static int
-differential_duration(struct analysis *a)
-{
-	uint32_t most, nw = charm_phase_workers(a, &most);
-	struct diffing g = { .a = a, .most = most };
-	par_pieces_init(&g.pieces, a->n_parts, nw);
-	return par_run(nw, dd_worker, &g);
-}
-
-/* Per phase, on every core (a phase's lops are its own): its entry, the
- * entry method that most of its events ran (ties: the lower region id),
- * what the reports name the phase by, and its imbalance — each PE's work, the sum of the durations of the
- * phase's lops that ran on it; a lop's imbalance is its PE's work less
- * the least loaded PE's, the phase's the most loaded less the least. */
+/* The metrics of each phase, phase by phase on every core (a phase's
+ * lops are its own), from one read of its lops in the phase's order
+ * (where phase_ahead fetches their records): each lop's step, region,
+ * PE and duration, kept by its position in the phase.
+ *
+ * Differential duration: the lops grouped by step and entry method (a
+ * radix sort of step << 32 | region; the order within a group changes
+ * nothing), each less the shortest of its group.
+ *
+ * The phase's entry, the entry method that most of its events ran (ties:
+ * the lower region id), what the reports name the phase by, and its
+ * imbalance: each PE's work, the sum of the durations of the phase's
+ * lops that ran on it; a lop's imbalance is its PE's work less the least
+ * loaded PE's, the phase's the most loaded less the least.
+ *
+ * Each worker's arrays are sized for the largest phase
+ * (charm_phase_workers: one worker when a phase holds most of the run). */
 struct phasing {
 	struct analysis *a;
 	const uint32_t *op_pe;
-	uint32_t nreg, n_pes;
+	uint32_t nreg, n_pes, most;
 	struct par_pieces pieces;
 };
+
+/* A worker's scratch: by position in the phase (k, dur, pe_at), by
+ * region (count, rstamp) and by PE (work, stamp, seen). */
+struct phase_scratch {
+	struct sort_kv *k;
+	uint64_t *dur;
+	uint32_t *pe_at;
+	uint32_t *count, *rstamp;
+	uint64_t *work;
+	uint32_t *stamp, *seen;
+};
+
+static void
+phase_scratch_free(struct phase_scratch *x)
+{
+	free(x->k);
+	free(x->dur);
+	free(x->pe_at);
+	free(x->count);
+	free(x->rstamp);
+	free(x->work);
+	free(x->stamp);
+	free(x->seen);
+}
+
+static int
+phase_scratch_alloc(struct phase_scratch *x, const struct phasing *g)
+{
+	x->k = malloc(((size_t)g->most + 1) * sizeof *x->k);
+	x->dur = malloc(((size_t)g->most + 1) * sizeof *x->dur);
+	x->pe_at = malloc(((size_t)g->most + 1) * sizeof *x->pe_at);
+	x->count = malloc(((size_t)g->nreg + 1) * sizeof *x->count);
+	x->rstamp = malloc(((size_t)g->nreg + 1) * sizeof *x->rstamp);
+	x->work = malloc(((size_t)g->n_pes + 1) * sizeof *x->work);
+	x->stamp = malloc(((size_t)g->n_pes + 1) * sizeof *x->stamp);
+	x->seen = malloc(((size_t)g->n_pes + 1) * sizeof *x->seen);
+	if (!x->k || !x->dur || !x->pe_at || !x->count || !x->rstamp || !x->work || !x->stamp || !x->seen)
+		return ERR_NOMEM;
+	memset(x->rstamp, 0xff, ((size_t)g->nreg + 1) * sizeof *x->rstamp);
+	memset(x->stamp, 0xff, ((size_t)g->n_pes + 1) * sizeof *x->stamp);
+	return 0;
+}
+
+static int
+phase_metrics(const struct phasing *g, struct phase_scratch *x, uint32_t p)
+{
+	struct analysis *a = g->a;
+	uint32_t i0 = a->part_lop_first[p], n = a->part_lop_first[p + 1] - i0;
+	uint32_t best = TRACE_NONE, n_seen = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		phase_ahead(a, g->op_pe, i0 + i, i0 + n);
+		uint32_t l = a->part_lops[i0 + i], r = analysis_lop_region(a, l), pe = analysis_lop_pe(a, l);
+		uint64_t d = lop_duration(a, l);
+		x->k[i] = (struct sort_kv){ (uint64_t)a->lop_step[l] << 32 | r, i };
+		x->dur[i] = d;
+		x->pe_at[i] = pe;
+		if (x->stamp[pe] != p) {
+			x->stamp[pe] = p;
+			x->work[pe] = 0;
+			x->seen[n_seen++] = pe;
+		}
+		x->work[pe] += d;
+		if (a->lop_kind[l] == OP_COMPUTE || r >= g->nreg)
+			continue;
+		if (x->rstamp[r] != p) {
+			x->rstamp[r] = p;
+			x->count[r] = 0;
+		}
+		x->count[r]++;
+		if (best == TRACE_NONE || x->count[r] > x->count[best] || (x->count[r] == x->count[best] && r < best))
+			best = r;
+	}
+	a->part_region[p] = best;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t i = 0; i < n_seen; i++) {
+		if (x->work[x->seen[i]] < lo)
+			lo = x->work[x->seen[i]];
+		if (x->work[x->seen[i]] > hi)
+			hi = x->work[x->seen[i]];
+	}
+	a->part_imbalance[p] = n_seen ? hi - lo : 0;
+	int rc = sort_keyed(x->k, n);
+	if (rc)
+		return rc;
+	/* dur becomes the differential duration */
+	for (uint32_t i = 0; i < n;) {
+		uint32_t j = i;
+		uint64_t min = UINT64_MAX;
+		for (; j < n && x->k[j].key == x->k[i].key; j++)
+			if (x->dur[x->k[j].id] < min)
+				min = x->dur[x->k[j].id];
+		for (; i < j; i++)
+			x->dur[x->k[i].id] -= min;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t l = a->part_lops[i0 + i];
+		a->dur_diff[l] = x->dur[i];
+		a->imbalance[l] = x->work[x->pe_at[i]] - lo;
+	}
+	return 0;
+}
 
 static int
 phase_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct phasing *g = ctx;
-	struct analysis *a = g->a;
-	uint32_t nreg = g->nreg, p;
+	struct phase_scratch x = { 0 };
+	uint32_t p;
 	(void)nw;
-	uint32_t *count = malloc(((size_t)nreg + 1) * sizeof *count);
-	uint32_t *rstamp = malloc(((size_t)nreg + 1) * sizeof *rstamp);
-	uint64_t *work = malloc(((size_t)g->n_pes + 1) * sizeof *work);
-	uint32_t *stamp = malloc(((size_t)g->n_pes + 1) * sizeof *stamp);
-	uint32_t *seen = malloc(((size_t)g->n_pes + 1) * sizeof *seen);
-	int rc = count && rstamp && work && stamp && seen ? 0 : ERR_NOMEM;
-	if (!rc) {
-		memset(rstamp, 0xff, ((size_t)nreg + 1) * sizeof *rstamp);
-		memset(stamp, 0xff, ((size_t)g->n_pes + 1) * sizeof *stamp);
-	}
-	while (!rc && par_take(&g->pieces, w, &p)) {
-		uint32_t best = TRACE_NONE, n_seen = 0;
-		for (uint32_t k = a->part_lop_first[p], k1 = a->part_lop_first[p + 1]; k < k1; k++) {
-			phase_ahead(a, g->op_pe, k, k1);
-			uint32_t l = a->part_lops[k], r = analysis_lop_region(a, l), pe = analysis_lop_pe(a, l);
-			if (stamp[pe] != p) {
-				stamp[pe] = p;
-				work[pe] = 0;
-				seen[n_seen++] = pe;
-			}
-			work[pe] += lop_duration(a, l);
-			if (a->lop_kind[l] == OP_COMPUTE || r >= nreg)
-				continue;
-			if (rstamp[r] != p) {
-				rstamp[r] = p;
-				count[r] = 0;
-			}
-			count[r]++;
-			if (best == TRACE_NONE || count[r] > count[best] || (count[r] == count[best] && r < best))
-				best = r;
-		}
-		a->part_region[p] = best;
-		uint64_t lo = UINT64_MAX, hi = 0;
-		for (uint32_t i = 0; i < n_seen; i++) {
-			if (work[seen[i]] < lo)
-				lo = work[seen[i]];
-			if (work[seen[i]] > hi)
-				hi = work[seen[i]];
-		}
-		a->part_imbalance[p] = n_seen ? hi - lo : 0;
-		for (uint32_t k = a->part_lop_first[p]; k < a->part_lop_first[p + 1]; k++) {
-			uint32_t l = a->part_lops[k];
-			a->imbalance[l] = work[analysis_lop_pe(a, l)] - lo;
-		}
-	}
-	free(count);
-	free(rstamp);
-	free(work);
-	free(stamp);
-	free(seen);
+	int rc = phase_scratch_alloc(&x, g);
+	while (!rc && par_take(&g->pieces, w, &p))
+		rc = phase_metrics(g, &x, p);
+	phase_scratch_free(&x);
 	return rc;
 }
 
 static int
 phases(struct analysis *a)
 {
-	uint32_t nw = par_workers();
-	struct phasing g = { .a = a, .op_pe = trace_op_pes(a->t), .n_pes = trace_pe_count(a->t) };
+	uint32_t most, nw = charm_phase_workers(a, &most);
+	struct phasing g = { .a = a, .op_pe = trace_op_pes(a->t), .n_pes = trace_pe_count(a->t), .most = most };
 	trace_regions(a->t, &g.nreg);
 	par_pieces_init(&g.pieces, a->n_parts, nw);
 	return par_run(nw, phase_worker, &g);
@@ -314,9 +322,7 @@ charm_metrics_compute(struct analysis *a)
 	a->part_region = malloc(((size_t)a->n_parts + 1) * sizeof *a->part_region);
 	if (!a->idle_exp || !a->dur_diff || !a->imbalance || !a->part_imbalance || !a->part_region)
 		return ERR_NOMEM;
-	int rc = differential_duration(a);
-	if (!rc)
-		rc = phases(a);
+	int rc = phases(a);
 	if (!rc)
 		rc = idle_experienced(a);
 	return rc;
