@@ -80,9 +80,9 @@ delivery(const struct prj_reader *r, uint32_t ep)
 	return en->chare < r->sts.n_chares && r->sts.chares[en->chare].runtime;
 }
 
-/* Execution i of pe's creation, as match_one found it: 0, or 1 when
- * the creation x names is missing or of another entry, so that x must
- * be rerouted (the caller does it, on one core). */
+/* What match_named did with an execution: MATCHED (its creation found,
+ * or nothing to find), or REROUTE: the creation it names is missing or
+ * of another entry, and match_rerouted must look further. */
 enum { MATCHED, REROUTE };
 
 /* x's creation where x names it. Counts the delivery in deliv[][]

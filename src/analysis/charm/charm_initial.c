@@ -224,7 +224,8 @@ link_worker(void *ctx, uint32_t w, uint32_t nw)
 	return g->region_of_ep ? sdag_links(g, w) : 0;
 }
 
-/* Region of each entry point + 1 (the serial before it), for SDAG. */
+/* The region of each entry point (TRACE_NONE for none), for SDAG: the
+ * serial numbered before region s is region_of_ep[en[s].ep - 1]. */
 static uint32_t *
 regions_of_eps(const struct trace_entry *en, uint32_t n_en)
 {
