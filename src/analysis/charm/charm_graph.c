@@ -95,20 +95,125 @@ runtime_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
+/* After the first numbering only unions have happened (the classes are
+ * set once), so the old partitions give the new: each old partition's
+ * new root is the find of its old root, a set's smallest lop (the
+ * union-find links the smaller id as root); the new ids, in order of
+ * their roots, go to the old ids whose root is still one; every other
+ * old id takes the id of its new root's old one; a new partition is a
+ * runtime one where one of its old ones was; then each lop's id is
+ * mapped. One pass over the lops, where uf_number and runtime_worker
+ * took four. Rounds, on every core, a share each: 0 the finds (and the
+ * roots a share keeps counted), 1 the kept roots' ids, 2 the other old
+ * ids' and the runtime flags, 3 the lops. */
+struct renumbering {
+	struct charm *c;
+	const uint32_t *old_root;
+	const uint8_t *old_prt;
+	uint32_t old_np;
+	uint32_t *r;                 /* per old id: its new root */
+	uint32_t *map;               /* per old id: its new id */
+	uint32_t first[PAR_MAX];     /* round 0: roots kept in the share; then its first id */
+	int round;
+	int loose;                   /* a new root is no classified lop (no stage
+	                              * makes one): number afresh */
+};
+
+static int
+renumber_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct renumbering *g = ctx;
+	struct charm *c = g->c;
+	uint32_t q0, q1;
+	if (g->round == 3) {
+		par_share(c->n, w, nw, &q0, &q1);
+		for (uint32_t l = q0; l < q1; l++)
+			if (c->pid[l] != TRACE_NONE)
+				c->pid[l] = g->map[c->pid[l]];
+		return 0;
+	}
+	par_share(g->old_np, w, nw, &q0, &q1);
+	uint32_t k = g->first[w];
+	for (uint32_t q = q0; q < q1; q++) {
+		if (g->round == 0) {
+			g->r[q] = uf_find_shared(c->u.parent, g->old_root[q]);
+			k += g->r[q] == g->old_root[q];
+			if (c->cls[g->r[q]] == CLS_NONE)
+				__atomic_store_n(&g->loose, 1, __ATOMIC_RELAXED);
+		} else if (g->round == 1) {
+			if (g->r[q] == g->old_root[q]) {
+				c->root[k] = g->r[q];
+				g->map[q] = k++;
+			}
+		} else {
+			if (g->r[q] != g->old_root[q])
+				g->map[q] = g->map[c->pid[g->r[q]]];   /* a kept root's old id */
+			if (g->old_prt[q])
+				__atomic_store_n(&c->prt[g->map[q]], 1, __ATOMIC_RELAXED);
+		}
+	}
+	if (g->round == 0)
+		g->first[w] = k;
+	return 0;
+}
+
+/* 0, ERR_NOMEM, or 1 when the parts must be numbered afresh. */
+static int
+renumber_parts(struct charm *c, const uint32_t *old_root, const uint8_t *old_prt, uint32_t old_np)
+{
+	struct renumbering g = { .c = c, .old_root = old_root, .old_prt = old_prt, .old_np = old_np,
+				 .r = malloc(((size_t)old_np + 1) * sizeof *g.r),
+				 .map = malloc(((size_t)old_np + 1) * sizeof *g.map) };
+	c->root = malloc(((size_t)old_np + 1) * sizeof *c->root);
+	c->prt = calloc((size_t)old_np + 1, sizeof *c->prt);
+	int rc = g.r && g.map && c->root && c->prt ? 0 : ERR_NOMEM;
+	uint32_t nw = par_workers(), k = 0;
+	if (!rc)
+		par_run(nw, renumber_worker, &g);
+	if (!rc && g.loose)
+		rc = 1;
+	for (uint32_t w = 0; w < nw && !rc; w++) {
+		uint32_t n = g.first[w];
+		g.first[w] = k;
+		k += n;
+	}
+	for (g.round = 1; g.round <= 3 && !rc; g.round++)
+		par_run(nw, renumber_worker, &g);
+	if (!rc)
+		c->np = k;
+	free(g.r);
+	free(g.map);
+	return rc;
+}
+
 static int
 number(struct charm *c)
 {
+	uint32_t *old_root = c->root, old_np = c->np;
+	uint8_t *old_prt = c->prt;
+	c->root = NULL;
+	c->prt = NULL;
 	free_graph(c);
 	c->np = 0;
-	_Static_assert(CLS_NONE == 0, "cls is 0 for unclassified lops");
-	uint32_t np;
-	int rc = uf_number(c->u.parent, c->n, c->cls, c->pid, &np, &c->root);
-	if (rc)
-		return rc;
-	if (!(c->prt = calloc((size_t)np + 1, sizeof *c->prt)))
-		return ERR_NOMEM;
-	c->np = np;
-	return par_run(par_workers(), runtime_worker, c);
+	int rc = old_root && old_prt ? renumber_parts(c, old_root, old_prt, old_np) : 1;
+	if (rc == 1) {
+		free(c->root);
+		free(c->prt);
+		c->root = NULL;
+		c->prt = NULL;
+		_Static_assert(CLS_NONE == 0, "cls is 0 for unclassified lops");
+		uint32_t np;
+		rc = uf_number(c->u.parent, c->n, c->cls, c->pid, &np, &c->root);
+		if (!rc && !(c->prt = calloc((size_t)np + 1, sizeof *c->prt)))
+			rc = ERR_NOMEM;
+		if (!rc) {
+			c->np = np;
+			rc = par_run(par_workers(), runtime_worker, c);
+		}
+	}
+	free(old_root);
+	free(old_prt);
+	return rc;
 }
 
 /* Deduplicated successor lists from the edges: their targets grouped by
