@@ -123,6 +123,8 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 
 # test_dist_cc fails one rank's allocations in turn (tests/test_dist_cc.c).
 $(BUILD)/tests/test_dist_cc: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
+# test_charm_nomem fails the Charm++ analysis's allocations in turn.
+$(BUILD)/tests/test_charm_nomem: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
 
 # Writes the hostile archives of tests/hostile.sh with the OTF2 writer.
 $(BUILD)/tools/craft: tests/hostile/craft.c

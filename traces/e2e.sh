@@ -37,7 +37,7 @@ make -s -C "$here/tracer" all >/dev/null && make -s -C "$here/apps" all >/dev/nu
 	{ echo "not ok - building the tracer and apps"; echo "0 passed, 1 failed"; exit 1; }
 export SKEIN_TRACE_DIR="$tmp/stencil" SKEIN_TRACE_OVERWRITE=1
 if check mpirun.mpich -n 4 env LD_PRELOAD="$here/apps/libsleepwait.so:$here/tracer/libskeintrace-mpich.so" \
-	"$here/apps/stencil" -i 4 -k 2 -d 30000:1:1; then
+	"$here/apps/stencil" -i 4 -k 2 -d 300000:1:1; then
 	ok "stencil on 4 ranks under the tracer"
 	check python3 "$here/tracer/otf2check.py" "$tmp/stencil/traces.otf2" &&
 		ok "stencil: otf2-print checks (matching, collectives, nesting)" || bad "stencil: otf2check"

@@ -810,7 +810,7 @@ iterations_detect(struct analysis *a)
 	}
 	rc = all_agree(a, rc);
 	/* a Charm++ run's runtime phases are the runtime's: alike as such */
-	for (uint32_t i = 0; a->charm && i < s.n; i++)
+	for (uint32_t i = 0; !rc && a->charm && i < s.n; i++)
 		if (a->parts[s.order[i]].runtime)
 			s.tok[i] = s.distinct;
 	if (!rc && bd.b && bd.count)
