@@ -626,69 +626,10 @@ test_reorder_w(void **state)
 	trace_destroy(t);
 }
 
-/* Records that imply a cycle (each PE receives the other's message before
- * sending its own, as skewed clocks can show) stall the replay, which
- * breaks the cycle at the earliest operation still waiting. n such pairs
- * in one phase (A(0) meets them in one order, A(1) in the other, so the
- * inferred edges merge them all) cost n stalls: finding the earliest
- * waiting operation must not cost the phase's length each time (it did:
- * 40,000 operations took 1.5 s, twice as many four times as long). */
-static void
-test_cycles_linear(void **state)
-{
-	(void)state;
-	enum { PAIRS = 60000 };
-	char path[128];
-	snprintf(path, sizeof path, "%s/run.sts", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(sts, f);
-	fclose(f);
-	for (int pe = 0; pe < 2; pe++) {
-		snprintf(path, sizeof path, "%s/run.%d.log", dir, pe);
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fprintf(f, "PROJECTIONS-RECORD %d\n", 3 * PAIRS);
-		for (int k = 0; k < PAIRS; k++) {
-			/* PE 0 meets pair k at k, PE 1 at PAIRS - 1 - k */
-			int i = pe ? PAIRS - 1 - k : k;
-			long t = 10 + 10 * (long)k;
-			fprintf(f, "2 4 %d %ld %d %d 64 0 %d 0\n", RES, t, i, 1 - pe, pe);
-			fprintf(f, "1 4 %d %ld %d %d 64 0\n", RES, t + 1, i, pe);
-			fprintf(f, "3 0 %d %ld %d %d 0 0\n", RES, t + 2, i, 1 - pe);
-		}
-		fclose(f);
-	}
-	snprintf(path, sizeof path, "%s/run.sts", dir);
-	struct trace *t = NULL;
-	struct err e = { 0 };
-	assert_int_equal(projections_read(path, NULL, &t, &e), 0);
-	struct analysis *a = NULL;
-	assert_int_equal(analysis_run(t, NULL, NULL, NULL, &a, &e), 0);
-	uint32_t n_parts;
-	analysis_parts(a, &n_parts);
-	assert_int_equal(n_parts, 1);
-	assert_true(analysis_verify(a)->relaxed >= PAIRS);
-	/* linear: every stall resumes the one cursor over the phase sorted by
-	 * time, so all of them pass at most its lops once; a search from the
-	 * start at each stall (the quadratic version: 14 s here) passes
-	 * about PAIRS^2 / 2 */
-	uint64_t lops = analysis_lop_count(a);
-	if (a->stall_scans > lops)
-		fail_msg("%llu lops passed for %llu stalls over %llu lops", (unsigned long long)a->stall_scans,
-			 (unsigned long long)analysis_verify(a)->relaxed, (unsigned long long)lops);
-	analysis_destroy(a);
-	trace_destroy(t);
-}
-
-/* Cycles in several phases: groups of the pairs above, far apart in time,
- * each its own phase. A lop a stall lets go first counts only what was
- * replayed before it; each phase's steps depend on nothing else, so
- * four equal groups give four phases as wide as one group alone, and
- * the steps are the same on any number of threads. (The clock values of
- * what had not been replayed were read as they were: a worker's scratch
- * from the phase before, or fresh memory, and the steps changed with the
- * threads and from run to run.) */
+/* The run of the cycle tests: groups of pairs of chares A(0) and A(1),
+ * each receiving the other's message before sending its own; within a
+ * group PE 0 meets pair k at its k-th place, PE 1 at pairs - 1 - k; the
+ * groups lie 1,000 ticks apart. */
 static void
 write_cycle_groups(int groups, int pairs)
 {
@@ -715,6 +656,43 @@ write_cycle_groups(int groups, int pairs)
 	}
 }
 
+/* Records that imply a cycle (each PE receives the other's message before
+ * sending its own, as skewed clocks can show) stall the replay, which
+ * breaks the cycle at the earliest operation still waiting. n such pairs
+ * in one phase (A(0) meets them in one order, A(1) in the other, so the
+ * inferred edges merge them all) cost n stalls: finding the earliest
+ * waiting operation must not cost the phase's length each time (it did:
+ * 40,000 operations took 1.5 s, twice as many four times as long). */
+static void
+test_cycles_linear(void **state)
+{
+	(void)state;
+	enum { PAIRS = 60000 };
+	write_cycle_groups(1, PAIRS);
+	char path[128];
+	snprintf(path, sizeof path, "%s/run.sts", dir);
+	struct trace *t = NULL;
+	struct err e = { 0 };
+	assert_int_equal(projections_read(path, NULL, &t, &e), 0);
+	struct analysis *a = NULL;
+	assert_int_equal(analysis_run(t, NULL, NULL, NULL, &a, &e), 0);
+	uint32_t n_parts;
+	analysis_parts(a, &n_parts);
+	assert_int_equal(n_parts, 1);
+	assert_true(analysis_verify(a)->relaxed >= PAIRS);
+	/* linear: every stall resumes the one cursor over the phase sorted by
+	 * time, so all of them pass at most its lops once; a search from the
+	 * start at each stall (the quadratic version: 14 s here) passes
+	 * about PAIRS^2 / 2 */
+	uint64_t lops = analysis_lop_count(a);
+	if (a->stall_scans > lops)
+		fail_msg("%llu lops passed for %llu stalls over %llu lops", (unsigned long long)a->stall_scans,
+			 (unsigned long long)analysis_verify(a)->relaxed, (unsigned long long)lops);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* The cycle run, read and analysed on threads. */
 static struct analysis *
 analyse_cycles(int threads)
 {
@@ -731,6 +709,7 @@ analyse_cycles(int threads)
 	return a;
 }
 
+/* Frees a of analyse_cycles and its trace. */
 static void
 cycles_done(struct analysis *a)
 {
@@ -739,6 +718,14 @@ cycles_done(struct analysis *a)
 	trace_destroy(t);
 }
 
+/* Cycles in several phases: groups of the pairs above, far apart in time,
+ * each its own phase. A lop a stall lets go first counts only what was
+ * replayed before it; each phase's steps depend on nothing else, so
+ * four equal groups give four phases as wide as one group alone, and
+ * the steps are the same on any number of threads. (The clock values of
+ * what had not been replayed were read as they were: a worker's scratch
+ * from the phase before, or fresh memory, and the steps changed with the
+ * threads and from run to run.) */
 static void
 test_cycles_phases(void **state)
 {

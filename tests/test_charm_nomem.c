@@ -1,9 +1,8 @@
 /* test_charm_nomem.c — the Charm++ analysis with each of its allocations
  * failing in turn: every run ends with 0 or ERR_NOMEM, never a crash,
- * and (under ASan) frees what it took. The test is linked with
- * -Wl,--wrap=malloc,--wrap=calloc (Makefile), so the library's malloc
- * and calloc come here; on one thread (SKEIN_THREADS=1: par_run runs
- * every share on its caller) the k-th allocation after arming fails.
+ * and (under ASan) frees what it took. The allocations fail through
+ * failalloc.h; on one thread (SKEIN_THREADS=1: par_run runs every share
+ * on its caller) the k-th allocation after arming fails.
  * (iterations_detect wrote its tokens through a failed allocation:
  * found by helper-29 with a preloaded failing malloc.) */
 #include "testutil.h"
@@ -13,30 +12,7 @@
 #include "analysis/run/run.h"
 #include "projections/projections_read.h"
 
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-static int armed;
-static uint64_t allocs, fail_at;
-
-static int
-fails(void)
-{
-	return armed && ++allocs == fail_at;
-}
-
-void *
-__wrap_malloc(size_t n)
-{
-	return fails() ? NULL : __real_malloc(n);
-}
-
-void *
-__wrap_calloc(size_t n, size_t size)
-{
-	return fails() ? NULL : __real_calloc(n, size);
-}
+#include "failalloc.h"
 
 static void
 each_allocation(const char *run)

@@ -24,35 +24,9 @@
 
 #define MAX_RANKS 7
 
-/* Allocations failing on one rank: the test is linked with
- * -Wl,--wrap=malloc,--wrap=calloc (Makefile), so the library's malloc
- * and calloc come here. On a thread that armed it, the fail_at-th
- * allocation since it was armed fails. */
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-static _Thread_local int armed;
-static _Thread_local uint64_t allocs;
-static uint64_t fail_at;
-
-static int
-fails(void)
-{
-	return armed && ++allocs == fail_at;
-}
-
-void *
-__wrap_malloc(size_t n)
-{
-	return fails() ? NULL : __real_malloc(n);
-}
-
-void *
-__wrap_calloc(size_t n, size_t size)
-{
-	return fails() ? NULL : __real_calloc(n, size);
-}
+/* Allocations failing on one rank: failalloc.h, armed on that rank's
+ * thread. */
+#include "failalloc.h"
 
 struct graph {
 	uint32_t n_ids;            /* nodes are ids below it */
