@@ -6,7 +6,12 @@
 #include "testwaits.h"
 
 #include "analysis/path/path.h"
+#include "analysis/path/path_impl.h"
 #include "analysis/run/run.h"
+#include "model/charm.h"
+#include "projections/projections_read.h"
+
+#include <glob.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +316,104 @@ casita(void **state)
 	trace_destroy(t);
 }
 
+/* A Charm++ run's ops in PE and time order, and its path, with the PEs'
+ * lops in time order as the idle experienced kept them
+ * (analysis_pe_lops) and as the path sorts them itself: the same order,
+ * segments, jumps and regions. The held order breaks equal enters by
+ * lop id and the path by op id, which differ where reordering numbers
+ * a chare's lops in logical order; such ties are counted, so the test
+ * sees them. */
+static uint32_t
+ties_by_lop_not_op(const struct analysis *a)
+{
+	uint32_t n = 0, n_pes = trace_pe_count(a->t);
+	for (uint32_t pe = 0; pe < n_pes; pe++)
+		for (uint32_t k = a->pe_first[pe] + 1; k < a->pe_first[pe + 1]; k++) {
+			uint32_t x = lop_first_op(a, a->pe_lops[k - 1]), y = lop_first_op(a, a->pe_lops[k]);
+			n += trace_op_get(&a->ops, x).t_enter == trace_op_get(&a->ops, y).t_enter && x > y;
+		}
+	return n;
+}
+
+static void
+same_path(const struct path *p, const struct path *q)
+{
+	assert_int_equal(p->n_segs, q->n_segs);
+	assert_int_equal(p->jumps, q->jumps);
+	assert_int_equal(p->n_regions, q->n_regions);
+	for (uint32_t i = 0; i < p->n_segs; i++) {
+		const struct path_seg *x = &p->segs[i], *y = &q->segs[i];
+		if (x->from != y->from || x->to != y->to || x->tl != y->tl || x->wait_lop != y->wait_lop ||
+		    x->release_lop != y->release_lop || x->kind != y->kind)
+			fail_msg("segment %u differs", i);
+	}
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		const struct path_region *x = &p->regions[i], *y = &q->regions[i];
+		if (x->region != y->region || x->time != y->time || x->blame != y->blame || x->calls != y->calls)
+			fail_msg("region %u differs", i);
+	}
+}
+
+static void
+charm_pe_order(void **state)
+{
+	(void)state;
+	char dir[1024];
+	SHARED_TRACE(dir, "projections");
+	glob_t g;
+	char pat[1100];
+	snprintf(pat, sizeof pat, "%s/*/*.sts", dir);
+	assert_int_equal(glob(pat, 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 10);
+	uint32_t ties = 0, held = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct trace *t = NULL;
+		struct err e = { 0 };
+		assert_int_equal(projections_read(g.gl_pathv[i], NULL, &t, &e), 0);
+		for (int reorder = 0; reorder <= 1; reorder++) {
+			struct analysis_opts o;
+			analysis_opts_default(&o);
+			o.charm_reorder = reorder;
+			struct analysis *a = NULL;
+			assert_int_equal(analysis_run(t, &o, NULL, NULL, &a, &e), 0);
+			assert_non_null(a->pe_lops);
+			held += a->n_lops == a->n_ops;
+			ties += ties_by_lop_not_op(a);
+			struct path p, q;
+			size_t sz = ((size_t)a->n_ops + 1) * sizeof(uint32_t);
+			uint32_t *order[2] = { malloc(sz), malloc(sz) }, *pos[2] = { malloc(sz), malloc(sz) }, last[2];
+			assert_true(order[0] && order[1] && pos[0] && pos[1]);
+			const uint32_t *pe = trace_op_pes(t);
+			assert_int_equal(path_pe_order(a, pe, order[0], pos[0], &last[0]), 0);
+			assert_int_equal(path_compute(a, &p, &e), 0);
+			uint32_t *first = a->pe_first, *lops = a->pe_lops;
+			a->pe_first = a->pe_lops = NULL;
+			assert_int_equal(path_pe_order(a, pe, order[1], pos[1], &last[1]), 0);
+			assert_int_equal(path_compute(a, &q, &e), 0);
+			a->pe_first = first;
+			a->pe_lops = lops;
+			assert_memory_equal(order[0], order[1], (size_t)a->n_ops * sizeof(uint32_t));
+			assert_memory_equal(pos[0], pos[1], (size_t)a->n_ops * sizeof(uint32_t));
+			assert_int_equal(last[0], last[1]);
+			for (int k = 0; k < 2; k++) {
+				free(order[k]);
+				free(pos[k]);
+			}
+			consistent(a, &p);
+			same_path(&p, &q);
+			path_free(&p);
+			path_free(&q);
+			analysis_destroy(a);
+		}
+		trace_destroy(t);
+	}
+	print_message("%zu runs, %u analyses with the order held, %u ties numbered against op order\n",
+		      g.gl_pathc, held, ties);
+	assert_true(held >= g.gl_pathc);
+	assert_true(ties > 0);
+	globfree(&g);
+}
+
 int
 main(void)
 {
@@ -320,6 +423,7 @@ main(void)
 		cmocka_unit_test(collective),
 		cmocka_unit_test(nested_regions),
 		cmocka_unit_test(casita),
+		cmocka_unit_test(charm_pe_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -283,6 +283,7 @@ struct view_pes {
 	uint32_t n_pes;
 	uint32_t *first;            /* n_pes + 1 */
 	uint32_t *lops;
+	int sorted;                 /* lops copied from analysis_pe_lops: in order */
 	uint32_t B;                 /* the timeline's block size */
 	/* 4 B lops a block (joined from the next level's), B, then B / 4
 	 * (none below 4) */
@@ -373,7 +374,7 @@ pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	par_share(view_index_ranks(g->ix), w, nw, &r0, &r1);
 	g->any[w] = span_of(g->a, g->ix, 0, p->all_s1, r0, r1, &g->t0[w], &g->t1[w]);
 	par_share(p->n_pes, w, nw, &from, &to);
-	for (uint32_t i = from; i < to && !g->rc[w]; i++)
+	for (uint32_t i = from; i < to && !g->rc[w] && !p->sorted; i++)
 		g->rc[w] = sort_ids_keyed(p->lops + p->first[i], p->first[i + 1] - p->first[i], enter_key,
 					  g->a);
 	if (g->rc[w])
@@ -423,13 +424,20 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 		view_pes_destroy(p);
 		return NULL;
 	}
-	for (uint32_t l = 0; l < n; l++)
-		p->first[analysis_lop_pe(a, l) + 1]++;
-	for (uint32_t i = 0; i < p->n_pes; i++)
-		p->first[i + 1] += p->first[i];
-	memcpy(fill, p->first, (size_t)p->n_pes * sizeof *fill);
-	for (uint32_t l = 0; l < n; l++)
-		p->lops[fill[analysis_lop_pe(a, l)]++] = l;
+	const uint32_t *held_first, *held = analysis_pe_lops(a, &held_first);
+	p->sorted = held && held_first[p->n_pes] == n;
+	if (p->sorted) {            /* the analysis's (the same order) */
+		memcpy(p->first, held_first, ((size_t)p->n_pes + 1) * sizeof *p->first);
+		memcpy(p->lops, held, (size_t)n * sizeof *p->lops);
+	} else {
+		for (uint32_t l = 0; l < n; l++)
+			p->first[analysis_lop_pe(a, l) + 1]++;
+		for (uint32_t i = 0; i < p->n_pes; i++)
+			p->first[i + 1] += p->first[i];
+		memcpy(fill, p->first, (size_t)p->n_pes * sizeof *fill);
+		for (uint32_t l = 0; l < n; l++)
+			p->lops[fill[analysis_lop_pe(a, l)]++] = l;
+	}
 	free(fill);
 	p->B = B;
 	p->hot_metric = -1;

@@ -284,8 +284,13 @@ idle_experienced(struct analysis *a)
 		par_pieces_init(&g.pieces, n_pes, nw);
 		rc = par_run(nw, idle_worker, &g);
 	}
-	free(first);
-	free(by_pe);
+	if (!rc) {              /* kept: analysis_pe_lops */
+		a->pe_first = first;
+		a->pe_lops = by_pe;
+	} else {
+		free(first);
+		free(by_pe);
+	}
 	return rc;
 }
 

@@ -173,6 +173,8 @@ analysis_destroy(struct analysis *a)
 	free(a->imbalance);
 	free(a->part_imbalance);
 	free(a->part_region);
+	free(a->pe_first);
+	free(a->pe_lops);
 common:
 	if (!a->explain_mapped) {
 		free(a->waits);
@@ -570,6 +572,13 @@ uint32_t
 analysis_lop_pe(const struct analysis *a, uint32_t lop)
 {
 	return trace_op_pe(a->t, lop_first_op(a, lop));
+}
+
+const uint32_t *
+analysis_pe_lops(const struct analysis *a, const uint32_t **first)
+{
+	*first = a->pe_first;
+	return a->pe_lops;
 }
 
 const char *

@@ -286,6 +286,11 @@ void analysis_part_pe_work(const struct analysis *a, uint32_t p, uint64_t *work,
 uint32_t analysis_part_region(const struct analysis *a, uint32_t p);
 /* The processor a lop ran on: its PE (Charm++), its rank (MPI). */
 uint32_t analysis_lop_pe(const struct analysis *a, uint32_t lop);
+/* Each PE's lops in time order (by enter, equal enters by lop id), PE
+ * after PE: PE pe's are [first[pe], first[pe + 1]) for pe below
+ * trace_pe_count. NULL when the analysis does not hold them (an MPI
+ * trace, an analysis read from a saved file): sort them then. */
+const uint32_t *analysis_pe_lops(const struct analysis *a, const uint32_t **first);
 /* What the hotspots are ranked by: "differential lateness" (MPI) or
  * "differential duration" (Charm++). */
 const char *analysis_hotspot_metric(const struct analysis *a);

@@ -127,6 +127,12 @@ struct analysis {
 	uint64_t *imbalance;     /* n_lops: its PE's load above the least loaded, in its phase */
 	uint64_t *part_imbalance;   /* n_parts: most minus least loaded PE */
 	uint32_t *part_region;      /* n_parts: the entry most of its events ran */
+	/* Charm++: each PE's lops in time order (by enter, equal enters by
+	 * lop id), PE after PE from pe_first[pe] (trace_pe_count + 1 of
+	 * them); the idle experienced sorts them (charm_metrics.c) and keeps
+	 * them for the critical path and the explorer's PE rows. NULL when
+	 * not computed (an analysis read from a saved file). */
+	uint32_t *pe_first, *pe_lops;
 
 	/* What lateness cannot see (analysis/explain/explain.h): computed
 	 * after the metrics and saved with them (a file skein-mpi wrote

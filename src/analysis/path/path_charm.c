@@ -24,17 +24,30 @@ enter_key(const void *ctx, uint32_t x)
 	return trace_op_get(ctx, x).t_enter;
 }
 
+static uint64_t
+id_key(const void *ctx, uint32_t x)
+{
+	(void)ctx;
+	return x;
+}
+
 /* The ops by PE, then enter, then id, with each op's position in that
  * order and the op that ends last (the first of equals), on every core:
- * round 0 finds the PEs' count and each share's last end, par_bucket
- * groups the ops by PE (id order within a PE), round 1 sorts each PE's
- * by enter (stable), round 2 gives the positions. */
+ * round 0 finds the PEs' count and each share's last end; then either
+ * par_bucket groups the ops by PE (id order within a PE) and round 1
+ * sorts each PE's by enter (stable), or, when every op is one lop and
+ * the analysis holds its lops in that order by lop id (the idle
+ * experienced sorted them: analysis_pe_lops), round 3 takes each lop's
+ * op and puts runs of equal enters in op id order (reordering numbers a
+ * chare's lops in logical order, which may differ); round 2 gives the
+ * positions. */
 struct pe_sorts {
 	const struct analysis *a;
 	const uint32_t *pe;
 	uint32_t n, n_pes;
 	uint32_t *order, *pos;
-	uint32_t *first;            /* per PE where its ops start; [n_pes] = n */
+	const uint32_t *first;      /* per PE where its ops start; [n_pes] = n */
+	const uint32_t *lops;       /* round 3: analysis_pe_lops */
 	uint32_t most[PAR_MAX];     /* round 0: each share's largest PE */
 	uint32_t last[PAR_MAX];     /* round 0: each share's op that ends last */
 	int rc[PAR_MAX];
@@ -53,6 +66,31 @@ static uint32_t
 pe_of(const void *ctx, uint32_t i)
 {
 	return ((const uint32_t *)ctx)[i];
+}
+
+/* v[0..m), ops in enter order, with each run of equal enters in id
+ * order. 0 or ERR_NOMEM. */
+static int
+ties_by_id(const struct analysis *a, uint32_t *v, uint32_t m)
+{
+	for (uint32_t i = 0, j; i < m; i = j) {
+		uint64_t t = trace_op_get(&a->ops, v[i]).t_enter;
+		for (j = i + 1; j < m && trace_op_get(&a->ops, v[j]).t_enter == t; j++)
+			;
+		if (j - i > 32) {
+			int rc = sort_ids_keyed(v + i, j - i, id_key, NULL);
+			if (rc)
+				return rc;
+			continue;
+		}
+		for (uint32_t k = i + 1; k < j; k++) {
+			uint32_t x = v[k], at = k;
+			for (; at > i && v[at - 1] > x; at--)
+				v[at] = v[at - 1];
+			v[at] = x;
+		}
+	}
+	return 0;
 }
 
 static int
@@ -76,6 +114,15 @@ pe_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 		for (uint32_t p = p0; p < p1 && !g->rc[w]; p++)
 			g->rc[w] = sort_ids_keyed(g->order + g->first[p], g->first[p + 1] - g->first[p],
 						  enter_key, &g->a->ops);
+	} else if (g->round == 3) {
+		uint32_t p0, p1;
+		par_share(g->n_pes, w, nw, &p0, &p1);
+		for (uint32_t p = p0; p < p1 && !g->rc[w]; p++) {
+			uint32_t k0 = g->first[p], k1 = g->first[p + 1];
+			for (uint32_t k = k0; k < k1; k++)
+				g->order[k] = lop_first_op(g->a, g->lops[k]);
+			g->rc[w] = ties_by_id(g->a, g->order + k0, k1 - k0);
+		}
 	} else {
 		for (uint32_t i = i0; i < i1; i++)
 			g->pos[g->order[i]] = i;
@@ -83,10 +130,8 @@ pe_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	return 0;
 }
 
-/* order and pos as above, *last the op that ends last. 0 or ERR_NOMEM. */
-static int
-by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32_t *pos,
-	   uint32_t *last)
+int
+path_pe_order(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32_t *pos, uint32_t *last)
 {
 	uint32_t nw = par_workers();
 	struct pe_sorts *g = calloc(1, sizeof *g);
@@ -101,15 +146,25 @@ by_pe_time(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32
 			x = g->last[w];
 	}
 	*last = x;
-	g->first = malloc(((size_t)g->n_pes + 1) * sizeof *g->first);
-	int rc = g->first ? par_bucket(g->n, g->n_pes, pe_of, pe, g->first, order) : ERR_NOMEM;
-	for (int round = 1; round <= 2 && !rc; round++) {
-		g->round = round;
+	const uint32_t *first;
+	uint32_t n_pes = trace_pe_count(a->t), *mine = NULL;
+	int rc = 0, rounds[2] = { 1, 2 };
+	g->lops = analysis_pe_lops(a, &first);
+	if (g->lops && a->n_lops == g->n && g->n_pes <= n_pes && first[n_pes] == g->n) {
+		g->n_pes = n_pes;
+		g->first = first;
+		rounds[0] = 3;
+	} else {
+		g->first = mine = malloc(((size_t)g->n_pes + 1) * sizeof *mine);
+		rc = mine ? par_bucket(g->n, g->n_pes, pe_of, pe, mine, order) : ERR_NOMEM;
+	}
+	for (int r = 0; r < 2 && !rc; r++) {
+		g->round = rounds[r];
 		par_run(nw, pe_sort_worker, g);
 		for (uint32_t w = 0; w < nw && !rc; w++)
 			rc = g->rc[w];
 	}
-	free(g->first);
+	free(mine);
 	free(g);
 	return rc;
 }
@@ -145,7 +200,7 @@ path_walk_charm(const struct analysis *a, struct path_walk *w)
 	if (!order || !pos)
 		goto out;
 	uint32_t x;
-	if (by_pe_time(a, pe, order, pos, &x))
+	if (path_pe_order(a, pe, order, pos, &x))
 		goto out;
 	uint64_t t = w->to;
 	rc = 0;

@@ -30,6 +30,10 @@ int path_push(struct path_walk *w, uint32_t tl, uint64_t from, uint64_t to, uint
 	      uint32_t wait, uint32_t release);
 
 int path_walk_charm(const struct analysis *a, struct path_walk *w);
+/* A Charm++ run's ops by PE (pe: trace_op_pes), then enter, then id,
+ * into order[0..n_ops), each op's place there into pos, and the op that
+ * ends last (the first of equals) into *last. 0 or ERR_NOMEM. */
+int path_pe_order(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32_t *pos, uint32_t *last);
 int path_regions(const struct analysis *a, const struct hybrid *h, struct path *p);
 
 #endif
