@@ -84,12 +84,57 @@ charm_reports(void **state)
 	trace_destroy(t);
 }
 
+/* The pieces' memory failing (linked with -Wl,--wrap=realloc: the
+ * pieces grow their memory by realloc from 64 KiB): the k-th realloc of
+ * at least that much fails, on whichever worker makes it. The round
+ * whose piece ran out is written again in place, so the report is the
+ * same bytes. */
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+static _Atomic uint64_t big_reallocs, fail_big_at;
+
+void *
+__wrap_realloc(void *p, size_t n)
+{
+	if (n >= (size_t)1 << 16 && fail_big_at && ++big_reallocs == fail_big_at)
+		return NULL;
+	return __real_realloc(p, n);
+}
+
+static void
+pieces_without_memory(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load_corpus("lammps-melt-4");      /* pieces past 64 KiB */
+	struct analysis *a = tu_analyse(t, NULL);
+	size_t n1, n;
+	char *one = report_on(a, REPORT_JSON, TABLE_HOTSPOTS, "1", &n1);
+	uint64_t k;
+	for (k = 1;; k++) {
+		big_reallocs = 0;
+		fail_big_at = k;
+		char *more = report_on(a, REPORT_JSON, TABLE_HOTSPOTS, "2", &n);
+		fail_big_at = 0;
+		assert_int_equal(n, n1);
+		assert_memory_equal(one, more, n1);
+		free(more);
+		if (big_reallocs < k)
+			break;              /* none failed: every one was tried */
+	}
+	print_message("%zu bytes, %llu reallocs of 64 KiB or more failed in turn\n", n1, (unsigned long long)k - 1);
+	assert_true(k > 2);
+	free(one);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_reports),
 		cmocka_unit_test(charm_reports),
+		cmocka_unit_test(pieces_without_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

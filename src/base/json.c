@@ -2,7 +2,9 @@
  * (134 MB for the wait states of a 10^7-event trace): every byte goes
  * into the writer's buffer, which goes to the FILE in one fwrite when
  * full (a FILE call per separator, quote and number took a fifth of
- * `analyze --format json` there). */
+ * `analyze --format json` there), or straight into a piece's memory.
+ * Separators, keys and numbers are written in place after one check
+ * for room (room()). */
 #include "json.h"
 #include "text.h"
 
@@ -23,60 +25,85 @@ json_init(struct json *j, FILE *out, int pretty)
 	j->n = 0;
 }
 
-/* n bytes at p out of the writer: to its FILE, or a piece's memory */
-static void
-emit(struct json *j, const void *p, size_t n)
+/* Room for k more bytes where the writer's bytes go, the place to write
+ * them (the caller then adds what it wrote to j->n). A writer to a FILE
+ * has its buffer (k at most JSON_BUF), written out when full; a piece
+ * writes into its memory, grown as needed (a copy through the buffer
+ * was a tenth of the items' time). A piece out of memory writes into
+ * its buffer from the start each time: its text is cut short (m->bad),
+ * and the caller writes that round again in place. */
+static char *
+room_slow(struct json *j, size_t k)
 {
 	struct json_mem *m = j->mem;
 	if (!m) {
-		fwrite(p, 1, n, j->out);
-		return;
-	}
-	if (m->bad || !n)
-		return;
-	if (m->len + n > m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : (size_t)1 << 16;
-		cap = cap < m->len + n ? m->len + n : cap;
-		char *q = realloc(m->p, cap);
-		if (!q) {
-			m->bad = 1;
-			return;
+		if (j->n + k > sizeof j->buf) {
+			fwrite(j->buf, 1, j->n, j->out);
+			j->n = 0;
 		}
-		m->p = q;
-		m->cap = cap;
+		return j->buf + j->n;
 	}
-	memcpy(m->p + m->len, p, n);
-	m->len += n;
+	if (!m->bad && j->n + k > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : (size_t)1 << 16;
+		cap = cap < j->n + k ? j->n + k : cap;
+		char *q = realloc(m->p, cap);
+		if (q) {
+			m->p = q;
+			m->cap = cap;
+		} else {
+			m->bad = 1;
+		}
+	}
+	if (m->bad) {
+		j->n = 0;
+		return k <= sizeof j->buf ? j->buf : NULL;
+	}
+	return m->p + j->n;
+}
+
+static inline char *
+room(struct json *j, size_t k)
+{
+	const struct json_mem *m = j->mem;
+	if (!m ? j->n + k <= sizeof j->buf : !m->bad && j->n + k <= m->cap)
+		return (m ? m->p : j->buf) + j->n;
+	return room_slow(j, k);
 }
 
 static void
 flush(struct json *j)
 {
+	if (j->mem) {
+		if (!j->mem->bad)
+			j->mem->len = j->n;
+		return;
+	}
 	if (j->n)
-		emit(j, j->buf, j->n);
+		fwrite(j->buf, 1, j->n, j->out);
 	j->n = 0;
 }
 
 static void
 put(struct json *j, const void *p, size_t n)
 {
-	if (j->n + n > sizeof j->buf) {
+	if (!j->mem && n > sizeof j->buf) {
 		flush(j);
-		if (n > sizeof j->buf) {
-			emit(j, p, n);
-			return;
-		}
+		fwrite(p, 1, n, j->out);
+		return;
 	}
-	memcpy(j->buf + j->n, p, n);
+	char *d = room(j, n);
+	if (!d)
+		return;
+	memcpy(d, p, n);
 	j->n += n;
 }
 
 static void
 putch(struct json *j, char c)
 {
-	if (j->n == sizeof j->buf)
-		flush(j);
-	j->buf[j->n++] = c;
+	char *d = room(j, 1);
+	*d = c;
+	j->n++;
 }
 
 void
@@ -116,21 +143,14 @@ puts_(struct json *j, const char *s)
 	put(j, s, strlen(s));
 }
 
-/* A newline and two spaces a level, in one write (a report of 10^7
- * events writes millions of them: the JSON report took three times the
- * analysis in calls of one or two bytes each). */
-static void
-indent(struct json *j)
-{
-	static const char spaces[] = "\n                                                                "
-				     "                                                                ";
-	if (!j->pretty)
-		return;
-	size_t n = 1 + 2 * (size_t)j->depth;
-	put(j, spaces, n < sizeof spaces - 1 ? n : sizeof spaces - 1);
-}
+/* Eight spaces, stored a word at a time. */
+static const char spaces8[8] = { ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ' };
 
-/* Writes the separator before a value (not after a key). */
+/* The separator before a value (not after a key): a comma after an
+ * item, then (pretty) a newline and two spaces a level, in one place (a
+ * report of 10^7 events writes millions of them: the JSON report took
+ * three times the analysis in calls of one or two bytes each). The
+ * spaces go eight at a time into room for the whole words. */
 static void
 before_value(struct json *j)
 {
@@ -138,11 +158,40 @@ before_value(struct json *j)
 		j->key_pending = 0;
 		return;
 	}
-	if (j->depth > 0) {
-		if (j->count[j->depth]++)
+	if (j->depth <= 0)
+		return;
+	int comma = j->count[j->depth]++ > 0;
+	if (!j->pretty) {
+		if (comma)
 			putch(j, ',');
-		indent(j);
+		return;
 	}
+	size_t sp = 2 * (size_t)j->depth, k = (size_t)comma + 1 + sp;
+	char *d = room(j, k + 8);
+	if (!d)
+		return;
+	if (comma)
+		*d++ = ',';
+	*d++ = '\n';
+	for (size_t i = 0; i < sp; i += 8)
+		memcpy(d + i, spaces8, 8);
+	j->n += k;
+}
+
+/* A newline and two spaces a level (pretty), before a closing bracket. */
+static void
+indent(struct json *j)
+{
+	if (!j->pretty)
+		return;
+	size_t sp = 2 * (size_t)j->depth;
+	char *d = room(j, 1 + sp + 8);
+	if (!d)
+		return;
+	*d++ = '\n';
+	for (size_t i = 0; i < sp; i += 8)
+		memcpy(d + i, spaces8, 8);
+	j->n += 1 + sp;
 }
 
 /* Control characters (C0, DEL, C1) are escaped and bytes that are not
@@ -211,8 +260,24 @@ void
 json_key(struct json *j, const char *key)
 {
 	before_value(j);
-	put_string(j, key);
-	put(j, ": ", j->pretty ? 2 : 1);
+	/* a key is a name from the code: its bytes plain, at once */
+	size_t len = strlen(key), sep = j->pretty ? 2 : 1;
+	char *d = len <= 256 ? room(j, len + 4) : NULL;
+	size_t i = 0;
+	if (d) {
+		for (; i < len && plain[(unsigned char)key[i]]; i++)
+			d[1 + i] = key[i];
+	}
+	if (d && i == len) {
+		d[0] = '"';
+		d[1 + len] = '"';
+		d[2 + len] = ':';
+		d[3 + len] = ' ';           /* written, counted when pretty */
+		j->n += len + 2 + sep;
+	} else {
+		put_string(j, key);
+		put(j, ": ", sep);
+	}
 	j->key_pending = 1;
 }
 
@@ -249,16 +314,17 @@ json_string(struct json *j, const char *s)
 	put_string(j, s ? s : "");
 }
 
-/* v in decimal, as "%" PRIu64 writes it. */
+/* v in decimal, as "%" PRIu64 writes it, straight into the writer. */
 static void
 put_uint(struct json *j, uint64_t v)
 {
-	char b[24], *p = b + sizeof b;
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	put(j, p, (size_t)(b + sizeof b - p));
+	size_t nd = 1;
+	for (uint64_t x = v; x >= 10; x /= 10)
+		nd++;
+	char *d = room(j, nd);
+	for (size_t i = nd; i-- > 0; v /= 10)
+		d[i] = (char)('0' + v % 10);
+	j->n += nd;
 }
 
 void
@@ -296,7 +362,13 @@ json_g9(double v, char *b)
 	double a = fabs(v);
 	if (!(a >= 1e-14 && a < 1e22))
 		return 0;
-	int e = (int)floor(log10(a)), k;
+	/* the decimal exponent from the binary one and the mantissa, f in
+	 * [1/2, 1): log2 f is 2 f - 2 within 0.09, so this is floor(log10 a)
+	 * but near a power of ten, where the scaling below corrects it by
+	 * one (log10 took a third of this function) */
+	int b2, k;
+	double f = frexp(a, &b2);
+	int e = (int)floor((b2 + 2 * f - 2) * 0.30102999566398120);
 	double m = 0;
 	for (k = 0; k < 2; k++) {
 		int sc = 8 - e;
@@ -372,9 +444,13 @@ json_double(struct json *j, double v)
 		puts_(j, "null");
 		return;
 	}
-	int n = json_g9(v, b);
-	if (!n)
-		n = snprintf(b, sizeof b, "%.9g", v);
+	char *d = room(j, 32);
+	int n = d ? json_g9(v, d) : 0;
+	if (n) {
+		j->n += (size_t)n;
+		return;
+	}
+	n = snprintf(b, sizeof b, "%.9g", v);
 	put(j, b, n > 0 && (size_t)n < sizeof b ? (size_t)n : 0);
 }
 
