@@ -332,14 +332,8 @@ span_of(const struct analysis *a, const struct view_index *ix, uint32_t s0, uint
 {
 	*t0 = UINT64_MAX;
 	*t1 = 0;
-	for (uint32_t r = r0; r < r1; r++) {
-		uint32_t i1 = view_index_lower(ix, r, s1);
-		for (uint32_t i = view_index_lower(ix, r, s0); i < i1; i++) {
-			uint64_t en = analysis_lop_enter(a, i), ex = analysis_lop_exit(a, i);
-			*t0 = en < *t0 ? en : *t0;
-			*t1 = ex > *t1 ? ex : *t1;
-		}
-	}
+	for (uint32_t r = r0; r < r1; r++)
+		analysis_lops_span(a, view_index_lower(ix, r, s0), view_index_lower(ix, r, s1), t0, t1);
 	if (*t0 > *t1) {
 		*t0 = *t1 = 0;
 		return 0;

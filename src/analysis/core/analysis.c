@@ -574,6 +574,19 @@ analysis_lop_pe(const struct analysis *a, uint32_t lop)
 	return trace_op_pe(a->t, lop_first_op(a, lop));
 }
 
+void
+analysis_lops_span(const struct analysis *a, uint32_t l0, uint32_t l1, uint64_t *t0, uint64_t *t1)
+{
+	uint64_t lo = *t0, hi = *t1;
+	for (uint32_t l = l0; l < l1; l++) {
+		uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
+		lo = en < lo ? en : lo;
+		hi = ex > hi ? ex : hi;
+	}
+	*t0 = lo;
+	*t1 = hi;
+}
+
 const uint32_t *
 analysis_pe_lops(const struct analysis *a, const uint32_t **first)
 {

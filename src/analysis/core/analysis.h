@@ -286,6 +286,11 @@ void analysis_part_pe_work(const struct analysis *a, uint32_t p, uint64_t *work,
 uint32_t analysis_part_region(const struct analysis *a, uint32_t p);
 /* The processor a lop ran on: its PE (Charm++), its rank (MPI). */
 uint32_t analysis_lop_pe(const struct analysis *a, uint32_t lop);
+/* The earliest enter and the last exit of lops [l0, l1) into *t0, *t1,
+ * folded into what they hold (UINT64_MAX and 0 to start): one call for
+ * a range where a call a lop cost more than the reads (the explorer's
+ * whole-run span, millions of lops). */
+void analysis_lops_span(const struct analysis *a, uint32_t l0, uint32_t l1, uint64_t *t0, uint64_t *t1);
 /* Each PE's lops in time order (by enter, equal enters by lop id), PE
  * after PE: PE pe's are [first[pe], first[pe + 1]) for pe below
  * trace_pe_count. NULL when the analysis does not hold them (an MPI
