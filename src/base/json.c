@@ -354,8 +354,10 @@ static const double p10[23] = {
  * before the point by one exactly rounded product or quotient with an
  * exact power of ten is within 1.2e-7 of the true value, so it rounds
  * the same way unless its fraction is within 1e-6 of a half; v must be
- * finite, not 0, and within [1e-14, 1e22). printf's digits of a
- * report's seconds took a tenth of `analyze --format json`. */
+ * finite, not 0, and within [1e-14, 1e22) (below about 1.06e-14 the
+ * exponent's estimate is one low where the scale would pass 10^22:
+ * printf then). printf's digits of a report's seconds took a tenth of
+ * `analyze --format json`. */
 int
 json_g9(double v, char *b)
 {
