@@ -146,21 +146,14 @@ puts_(struct json *j, const char *s)
 /* Eight spaces, stored a word at a time. */
 static const char spaces8[8] = { ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ' };
 
-/* The separator before a value (not after a key): a comma after an
- * item, then (pretty) a newline and two spaces a level, in one place (a
- * report of 10^7 events writes millions of them: the JSON report took
- * three times the analysis in calls of one or two bytes each). The
- * spaces go eight at a time into room for the whole words. */
+/* A comma when comma is set, then (pretty) a newline and two spaces a
+ * level, in one place (a report of 10^7 events writes millions of them:
+ * the JSON report took three times the analysis in calls of one or two
+ * bytes each). The spaces go eight at a time into room for the whole
+ * words. */
 static void
-before_value(struct json *j)
+new_line(struct json *j, int comma)
 {
-	if (j->key_pending) {
-		j->key_pending = 0;
-		return;
-	}
-	if (j->depth <= 0)
-		return;
-	int comma = j->count[j->depth]++ > 0;
 	if (!j->pretty) {
 		if (comma)
 			putch(j, ',');
@@ -178,20 +171,16 @@ before_value(struct json *j)
 	j->n += k;
 }
 
-/* A newline and two spaces a level (pretty), before a closing bracket. */
+/* The separator before a value (not after a key). */
 static void
-indent(struct json *j)
+before_value(struct json *j)
 {
-	if (!j->pretty)
+	if (j->key_pending) {
+		j->key_pending = 0;
 		return;
-	size_t sp = 2 * (size_t)j->depth;
-	char *d = room(j, 1 + sp + 8);
-	if (!d)
-		return;
-	*d++ = '\n';
-	for (size_t i = 0; i < sp; i += 8)
-		memcpy(d + i, spaces8, 8);
-	j->n += 1 + sp;
+	}
+	if (j->depth > 0)
+		new_line(j, j->count[j->depth]++ > 0);
 }
 
 /* Control characters (C0, DEL, C1) are escaped and bytes that are not
@@ -298,7 +287,7 @@ close_(struct json *j, char c)
 	if (j->depth > 0)
 		j->depth--;
 	if (had)
-		indent(j);
+		new_line(j, 0);
 	putch(j, c);
 }
 
