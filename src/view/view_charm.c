@@ -283,7 +283,6 @@ struct view_pes {
 	uint32_t n_pes;
 	uint32_t *first;            /* n_pes + 1 */
 	uint32_t *lops;
-	int sorted;                 /* lops copied from analysis_pe_lops: in order */
 	uint32_t B;                 /* the timeline's block size */
 	/* 4 B lops a block (joined from the next level's), B, then B / 4
 	 * (none below 4) */
@@ -353,6 +352,7 @@ struct pes_sort {
 	struct view_pes *p;
 	const struct analysis *a;
 	const struct view_index *ix;
+	int sorted;                           /* lops copied from analysis_pe_lops: in order */
 	int rc[PAR_MAX];
 	uint64_t t0[PAR_MAX], t1[PAR_MAX];    /* each worker's share of the whole span */
 	int any[PAR_MAX];                     /* ... when its rows have lops */
@@ -368,7 +368,7 @@ pes_sort_worker(void *ctx, uint32_t w, uint32_t nw)
 	par_share(view_index_ranks(g->ix), w, nw, &r0, &r1);
 	g->any[w] = span_of(g->a, g->ix, 0, p->all_s1, r0, r1, &g->t0[w], &g->t1[w]);
 	par_share(p->n_pes, w, nw, &from, &to);
-	for (uint32_t i = from; i < to && !g->rc[w] && !p->sorted; i++)
+	for (uint32_t i = from; i < to && !g->rc[w] && !g->sorted; i++)
 		g->rc[w] = sort_ids_keyed(p->lops + p->first[i], p->first[i + 1] - p->first[i], enter_key,
 					  g->a);
 	if (g->rc[w])
@@ -410,20 +410,19 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 	p->n_pes = trace_pe_count(analysis_trace(a));
 	p->first = calloc((size_t)p->n_pes + 2, sizeof *p->first);
 	p->lops = malloc(((size_t)n + 1) * sizeof *p->lops);
-	uint32_t *fill = malloc(((size_t)p->n_pes + 1) * sizeof *fill);
 	if (nw > PAR_MAX)
 		nw = PAR_MAX;
-	if (!p->first || !p->lops || !fill || B < 1) {
-		free(fill);
+	if (!p->first || !p->lops || B < 1) {
 		view_pes_destroy(p);
 		return NULL;
 	}
 	const uint32_t *held_first, *held = analysis_pe_lops(a, &held_first);
-	p->sorted = held && held_first[p->n_pes] == n;
-	if (p->sorted) {            /* the analysis's (the same order) */
+	int sorted = held && held_first[p->n_pes] == n;
+	uint32_t *fill = sorted ? NULL : malloc(((size_t)p->n_pes + 1) * sizeof *fill);
+	if (sorted) {               /* the analysis's (the same order) */
 		memcpy(p->first, held_first, ((size_t)p->n_pes + 1) * sizeof *p->first);
 		memcpy(p->lops, held, (size_t)n * sizeof *p->lops);
-	} else {
+	} else if (fill) {
 		for (uint32_t l = 0; l < n; l++)
 			p->first[analysis_lop_pe(a, l) + 1]++;
 		for (uint32_t i = 0; i < p->n_pes; i++)
@@ -431,8 +430,11 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 		memcpy(fill, p->first, (size_t)p->n_pes * sizeof *fill);
 		for (uint32_t l = 0; l < n; l++)
 			p->lops[fill[analysis_lop_pe(a, l)]++] = l;
+		free(fill);
+	} else {
+		view_pes_destroy(p);
+		return NULL;
 	}
-	free(fill);
 	p->B = B;
 	p->hot_metric = -1;
 	p->lv[0].B = B <= UINT32_MAX / 4 ? 4 * B : 0;
@@ -458,7 +460,7 @@ view_pes_build(const struct analysis *a, const struct view_index *ix, uint32_t B
 	}
 	/* sorted by comparisons on one core, 5 million lops took 190 ms */
 	p->all_s1 = view_index_steps(ix);
-	struct pes_sort g = { .p = p, .a = a, .ix = ix };
+	struct pes_sort g = { .p = p, .a = a, .ix = ix, .sorted = sorted };
 	if (nw > 1 ? par_run(nw, pes_sort_worker, &g) : pes_sort_worker(&g, 0, 1)) {
 		view_pes_destroy(p);
 		return NULL;
