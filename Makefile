@@ -127,6 +127,8 @@ $(BUILD)/tests/test_dist_cc: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
 $(BUILD)/tests/test_charm_nomem: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
 # test_report_par fails the JSON pieces' reallocs in turn.
 $(BUILD)/tests/test_report_par: TEST_LIBS += -Wl,--wrap=realloc
+# test_profile counts the pairs comm_compute sorts.
+$(BUILD)/tests/test_profile: TEST_LIBS += -Wl,--wrap=qsort
 
 # Writes the hostile archives of tests/hostile.sh with the OTF2 writer.
 $(BUILD)/tools/craft: tests/hostile/craft.c

@@ -9,8 +9,24 @@
 #include <string.h>
 
 #include "analysis/profile/profile.h"
+#include "base/par.h"
 #include "model/build.h"
 #include "model/trace_impl.h"
+#include "projections/projections_read.h"
+
+/* The pairs comm_compute sorts (linked with -Wl,--wrap=qsort): the
+ * elements of every qsort of struct comm_pair while `counting`. */
+static int counting;
+static size_t pairs_sorted;
+void __real_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+void __wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+void
+__wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (counting && size == sizeof(struct comm_pair))
+		pairs_sorted += n;
+	__real_qsort(base, n, size, cmp);
+}
 
 enum { R_MAIN, R_WORK, R_SEND, R_RECV, R_TEST, R_RANK, R_ALLREDUCE, R_INIT, R_COUNT };
 
@@ -517,6 +533,55 @@ one_tick(void **state)
 	profile_free(&p);
 }
 
+/* A Charm++ run's messages come in creation order, their senders
+ * changing at almost every one: each pair is summed once per worker
+ * (the sort sees at most a worker's count of each), and the matrix is
+ * what a count over the messages gives. */
+static void
+charm_pairs_once(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load_charm("projections/charm-jacobi2d_64c_4pe_8it/jacobi2d.prj.sts");
+	if (!t)
+		skip();
+	uint32_t nm, n_tl;
+	const struct trace_msg *m = trace_msgs(t, &nm);
+	trace_timelines(t, &n_tl);
+	uint64_t *cnt = calloc((size_t)n_tl * n_tl, sizeof *cnt), *bytes = calloc((size_t)n_tl * n_tl, sizeof *bytes);
+	uint32_t changes = 0, prev = TRACE_NONE;
+	for (uint32_t i = 0; i < nm; i++) {
+		if (m[i].sender >= n_tl || m[i].receiver >= n_tl)
+			continue;
+		changes += m[i].sender != prev;
+		prev = m[i].sender;
+		cnt[(size_t)m[i].sender * n_tl + m[i].receiver]++;
+		bytes[(size_t)m[i].sender * n_tl + m[i].receiver] += m[i].bytes;
+	}
+	uint32_t cells = 0;
+	for (size_t k = 0; k < (size_t)n_tl * n_tl; k++)
+		cells += cnt[k] != 0;
+	print_message("%u messages, %u runs of one sender, %u pairs\n", nm, changes, cells);
+	assert_true(changes > cells);               /* the order this is about */
+	struct comm c;
+	struct err e = { 0 };
+	counting = 1;
+	pairs_sorted = 0;
+	assert_int_equal(comm_compute(t, NULL, &c, &e), 0);
+	counting = 0;
+	assert_int_equal(c.n_pairs, cells);
+	assert_true(pairs_sorted <= (size_t)par_workers() * cells);
+	for (uint32_t i = 0; i < c.n_pairs; i++) {
+		size_t k = (size_t)c.pairs[i].sender * n_tl + c.pairs[i].receiver;
+		assert_true(i == 0 || k > (size_t)c.pairs[i - 1].sender * n_tl + c.pairs[i - 1].receiver);
+		assert_int_equal(c.pairs[i].messages, cnt[k]);
+		assert_int_equal(c.pairs[i].bytes, bytes[k]);
+	}
+	comm_free(&c);
+	free(cnt);
+	free(bytes);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -528,6 +593,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(spans_as_windows, setup, teardown),
 		cmocka_unit_test_setup_teardown(weighted_spans_as_windows, setup, teardown),
 		cmocka_unit_test_setup_teardown(one_tick, setup, teardown),
+		cmocka_unit_test(charm_pairs_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
