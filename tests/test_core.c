@@ -289,6 +289,50 @@ json_g9_is_printf(void **state)
 	assert_true(answered > n / 2);          /* it answers most */
 }
 
+/* fmt_f9 against printf's "%.9f": ticks of clocks at 1 GHz, 1 MHz and
+ * 2.4 GHz as seconds, any bit pattern, exact halves (odd multiples of
+ * 2^-10 are halves of the ninth decimal), values near them, negatives
+ * and -0, subnormals, the bound; where it does not answer, printf
+ * must be used (not finite, 1.8e10 or more). */
+static void
+fmt_f9_is_printf(void **state)
+{
+	(void)state;
+	uint64_t x = 88172645463325252ull;
+	char a[64], b[64];
+	uint32_t halves = 0;
+	static const double edge[] = { 0.0, -0.0, 0.0009765625, 0.0029296875, -0.0009765625, 1.5e-9,
+				       4.9999999999e-10, 5e-10, 5.000000001e-10, 1e-300, 4.9e-324, -4.9e-324,
+				       0.9999999995, 0.99999999949999, 9.9999999995, 17999999999.999998,
+				       1.7999999999e10, 123456.0009765625, 1.0 / 3.0 };
+	for (uint32_t i = 0; i < 2000000 + sizeof edge / sizeof *edge; i++) {
+		double v;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		switch (i < 2000000 ? i % 7 : 7) {
+		case 0: v = (double)(x % 100000000000000ull) / 1e9; break;
+		case 1: v = (double)(x % 100000000000ull) / 1e6; break;
+		case 2: v = (double)(x % 100000000000000ull) / 2.4e9; break;
+		case 3: memcpy(&v, &x, sizeof v); break;
+		case 4: v = (double)(2 * (x % 20000000000000ull) + 1) / 1024.0 / 1e3; break;
+		case 5: v = nextafter((double)(2 * (x % 1000000) + 1) / 1024.0, (x >> 63) ? 0.0 : 1.0); break;
+		case 6: v = -(double)(x % 10000000000000ull) / 7e9; break;
+		default: v = edge[i - 2000000]; break;
+		}
+		int k = fmt_f9(v, a);
+		if (!isfinite(v) || fabs(v) >= 1.8e10) {
+			assert_int_equal(k, 0);
+			continue;
+		}
+		assert_true(k > 0 && k < 32);
+		a[k] = 0;
+		snprintf(b, sizeof b, "%.9f", v);
+		if (strcmp(a, b))
+			fail_msg("%.17g: %s, printf %s", v, a, b);
+		halves += fmod(fabs(v) * 1e9, 1.0) == 0.5;
+	}
+	assert_true(halves > 1000);          /* exact halves were met */
+}
+
 static void
 classify_mpi(void **state)
 {
@@ -509,6 +553,7 @@ main(void)
 		cmocka_unit_test(json_writer),
 		cmocka_unit_test(json_pieces),
 		cmocka_unit_test(json_g9_is_printf),
+		cmocka_unit_test(fmt_f9_is_printf),
 		cmocka_unit_test(classify_mpi),
 		cmocka_unit_test(err_keeps_first),
 		cmocka_unit_test(fmt_quantities),

@@ -1,16 +1,21 @@
 /* test_report_par.c — the report written on every core (the JSON lists
- * in pieces per worker, report_json_items; the iterations' totals summed
- * per worker) is the report one core writes: JSON, text and the CSV
- * tables on 1, 2, 3, 4 and 7 threads, byte for byte, on corpus traces with
- * wait states and on a shared Charm++ run. Under TSan this is where the
- * workers' pieces meet. */
+ * in pieces per worker, report_json_items; the CSV tables' rows in
+ * shares per worker, report_csv_rows; the iterations' totals summed per
+ * worker) is the report one core writes: JSON, text, the CSV tables and
+ * `export --csv|--json` on 1, 2, 3, 4 and 7 threads, byte for byte, on
+ * corpus traces with wait states and on a shared Charm++ run, and when
+ * a worker's memory runs out. Under TSan this is where the workers'
+ * pieces meet. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 
 #include "analysis/explain/explain.h"
+#include "report/export.h"
 #include "report/report.h"
+
+enum { EXPORT_CSV = 100, EXPORT_JSON };
 
 /* The report of a in fmt (table for CSV) with SKEIN_THREADS=threads. */
 static char *
@@ -21,7 +26,12 @@ report_on(const struct analysis *a, enum report_format fmt, enum report_table ta
 	FILE *f = open_memstream(&buf, len);
 	assert_non_null(f);
 	setenv("SKEIN_THREADS", threads, 1);
-	assert_int_equal(report_write(a, f, fmt, table, NULL), 0);
+	if ((int)fmt == EXPORT_CSV)
+		assert_int_equal(export_csv(a, f), 0);
+	else if ((int)fmt == EXPORT_JSON)
+		assert_int_equal(export_json(a, f), 0);
+	else
+		assert_int_equal(report_write(a, f, fmt, table, NULL), 0);
 	unsetenv("SKEIN_THREADS");
 	assert_int_equal(fclose(f), 0);
 	return buf;
@@ -35,7 +45,10 @@ same_reports(const struct analysis *a)
 		enum report_table table;
 	} kinds[] = {
 		{ REPORT_JSON, TABLE_HOTSPOTS }, { REPORT_TEXT, TABLE_HOTSPOTS }, { REPORT_CSV, TABLE_WAITS },
-		{ REPORT_CSV, TABLE_ITERATIONS }, { REPORT_CSV, TABLE_TIMELINES },
+		{ REPORT_CSV, TABLE_ITERATIONS }, { REPORT_CSV, TABLE_TIMELINES }, { REPORT_CSV, TABLE_OPS },
+		{ REPORT_CSV, TABLE_HOTSPOTS }, { REPORT_CSV, TABLE_DELAYS }, { REPORT_CSV, TABLE_OUTLIERS },
+		{ REPORT_CSV, TABLE_PROBLEMS }, { (enum report_format)EXPORT_CSV, TABLE_HOTSPOTS },
+		{ (enum report_format)EXPORT_JSON, TABLE_HOTSPOTS },
 	};
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 		size_t n1, n;
@@ -85,10 +98,10 @@ charm_reports(void **state)
 }
 
 /* The pieces' memory failing (linked with -Wl,--wrap=realloc: the
- * pieces grow their memory by realloc from 64 KiB): the k-th realloc of
- * at least that much fails, on whichever worker makes it. The round
- * whose piece ran out is written again in place, so the report is the
- * same bytes. */
+ * JSON pieces and the CSV shares grow their memory by realloc from 64
+ * KiB): the k-th realloc of at least that much fails, on whichever
+ * worker makes it. The round whose piece ran out is written again on
+ * one core, so the report is the same bytes. */
 void *__real_realloc(void *p, size_t n);
 void *__wrap_realloc(void *p, size_t n);
 static _Atomic uint64_t big_reallocs, fail_big_at;
@@ -101,19 +114,18 @@ __wrap_realloc(void *p, size_t n)
 	return __real_realloc(p, n);
 }
 
-static void
-pieces_without_memory(void **state)
+/* Fails the reallocs of fmt's (table's) report on 2 threads in turn
+ * until one goes through without a failure; how many failed. */
+static uint64_t
+fail_each_realloc(const struct analysis *a, enum report_format fmt, enum report_table table)
 {
-	(void)state;
-	struct trace *t = tu_load_corpus("lammps-melt-4");      /* pieces past 64 KiB */
-	struct analysis *a = tu_analyse(t, NULL);
 	size_t n1, n;
-	char *one = report_on(a, REPORT_JSON, TABLE_HOTSPOTS, "1", &n1);
+	char *one = report_on(a, fmt, table, "1", &n1);
 	uint64_t k;
 	for (k = 1;; k++) {
 		big_reallocs = 0;
 		fail_big_at = k;
-		char *more = report_on(a, REPORT_JSON, TABLE_HOTSPOTS, "2", &n);
+		char *more = report_on(a, fmt, table, "2", &n);
 		fail_big_at = 0;
 		assert_int_equal(n, n1);
 		assert_memory_equal(one, more, n1);
@@ -122,8 +134,19 @@ pieces_without_memory(void **state)
 			break;              /* none failed: every one was tried */
 	}
 	print_message("%zu bytes, %llu reallocs of 64 KiB or more failed in turn\n", n1, (unsigned long long)k - 1);
-	assert_true(k > 2);
 	free(one);
+	return k - 1;
+}
+
+static void
+pieces_without_memory(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load_corpus("lammps-melt-4");      /* pieces past 64 KiB */
+	struct analysis *a = tu_analyse(t, NULL);
+	assert_true(fail_each_realloc(a, REPORT_JSON, TABLE_HOTSPOTS) > 1);
+	assert_true(fail_each_realloc(a, REPORT_CSV, TABLE_OPS) > 1);
+	assert_true(fail_each_realloc(a, (enum report_format)EXPORT_CSV, TABLE_HOTSPOTS) > 1);
 	analysis_destroy(a);
 	trace_destroy(t);
 }

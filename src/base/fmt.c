@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Rounds v to four significant digits as printed; returns the decimals. */
 static int
@@ -86,4 +87,53 @@ fmt_change(double s, char *buf, size_t n)
 	fmt_seconds(fabs(s), b, sizeof b);
 	snprintf(buf, n, "%c%.23s", s < 0 ? '-' : '+', b);
 	return buf;
+}
+
+__extension__ typedef unsigned __int128 u128;
+
+int
+fmt_f9(double v, char *b)
+{
+	if (!isfinite(v))
+		return 0;
+	char *p = b;
+	if (signbit(v)) {
+		*p++ = '-';             /* printf keeps the sign of -0 and of what rounds to 0 */
+		v = -v;
+	}
+	if (v >= 1.8e10)
+		return 0;               /* v 10^9 would pass 2^64 */
+	uint64_t q = 0;             /* v 10^9, rounded */
+	if (v > 0) {
+		/* v = m 2^-s exactly, m < 2^53; v < 2^35, so s >= 18 */
+		uint64_t bits;
+		memcpy(&bits, &v, sizeof bits);
+		int be = (int)(bits >> 52);                     /* v > 0: no sign bit */
+		uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+		int s = 1074;                                   /* subnormal */
+		if (be) {
+			m |= UINT64_C(1) << 52;
+			s = 1075 - be;
+		}
+		u128 n = (u128)m * 1000000000u;   /* < 2^83 */
+		if (s < 128) {
+			u128 one = 1, r = n & ((one << s) - 1), half = one << (s - 1);
+			q = (uint64_t)(n >> s);
+			q += r > half || (r == half && (q & 1));
+		}                       /* else below 2^-45: 0 */
+	}
+	char d[20];
+	int k = 0;
+	for (uint64_t w = q / 1000000000u; ; w /= 10) {
+		d[k++] = (char)('0' + w % 10);
+		if (w < 10)
+			break;
+	}
+	while (k)
+		*p++ = d[--k];
+	*p++ = '.';
+	uint32_t f = (uint32_t)(q % 1000000000u);
+	for (int i = 8; i >= 0; i--, f /= 10)
+		p[i] = (char)('0' + f % 10);
+	return (int)(p + 9 - b);
 }

@@ -32,4 +32,11 @@ const char *fmt_bytes(double bytes, char *buf, size_t n);
  * "7.89G" (decimal multiples). Returns buf. */
 const char *fmt_count(double x, char *buf, size_t n);
 
+/* v as printf's "%.9f" writes it (CSV's seconds), into b, which holds
+ * at least 32 bytes, without a terminating NUL: its length, or 0 where
+ * the caller must use printf (v not finite, or 1.8e10 or more). Exact:
+ * the double's value times 10^9 in 128-bit integers, rounded half to
+ * even as glibc rounds. */
+int fmt_f9(double v, char *b);
+
 #endif

@@ -41,6 +41,10 @@ clean_prefix(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			p++;                /* printable ASCII: itself */
+			continue;
+		}
 		const unsigned char *q = p;
 		uint32_t c = text_utf8_next(&q);
 		if (text_is_control(c) || (c == '?' && *p != '?'))

@@ -51,10 +51,41 @@ row_of(const struct analysis *a, uint32_t l, struct row *r)
 }
 
 static void
-csv_opt(FILE *out, uint32_t v)
+csv_row(struct csv_buf *b, void *ctx, uint32_t l)
 {
-	if (v != TRACE_NONE)
-		fprintf(out, "%u", v);
+	const struct analysis *a = ctx;
+	struct row r;
+	row_of(a, l, &r);
+	csv_u32(b, l);
+	csv_char(b, ',');
+	csv_u32(b, r.rank);
+	csv_char(b, ',');
+	csv_text(b, r.kind);
+	csv_char(b, ',');
+	csv_str(b, r.region);
+	csv_char(b, ',');
+	csv_str(b, r.in);
+	const uint32_t u[3] = { r.part, r.step, r.local };
+	for (int k = 0; k < 3; k++) {
+		csv_char(b, ',');
+		csv_u32(b, u[k]);
+	}
+	csv_char(b, ',');
+	csv_opt(b, r.iter);
+	const double d[6] = { r.enter, r.exit, r.exit - r.enter, r.late, r.diff, r.global };
+	for (int k = 0; k < 6; k++) {
+		csv_char(b, ',');
+		csv_f9(b, d[k]);
+	}
+	csv_char(b, ',');
+	csv_text(b, r.cause);
+	csv_char(b, ',');
+	csv_opt(b, r.cause_rank);
+	csv_char(b, ',');
+	csv_opt(b, r.cause_step);
+	csv_char(b, ',');
+	csv_u32(b, r.calls);
+	csv_char(b, '\n');
 }
 
 int
@@ -63,22 +94,7 @@ export_csv(const struct analysis *a, FILE *out)
 	for (unsigned c = 0; c < export_n_columns; c++)
 		fprintf(out, "%s%s", c ? "," : "", export_columns[c]);
 	fputc('\n', out);
-	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
-		struct row r;
-		row_of(a, l, &r);
-		fprintf(out, "%u,%u,%s,", l, r.rank, r.kind);
-		report_csv_str(out, r.region);
-		fputc(',', out);
-		report_csv_str(out, r.in);
-		fprintf(out, ",%u,%u,%u,", r.part, r.step, r.local);
-		csv_opt(out, r.iter);
-		fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%s,", r.enter, r.exit, r.exit - r.enter,
-			r.late, r.diff, r.global, r.cause);
-		csv_opt(out, r.cause_rank);
-		fputc(',', out);
-		csv_opt(out, r.cause_step);
-		fprintf(out, ",%u\n", r.calls);
-	}
+	report_csv_rows(out, analysis_lop_count(a), csv_row, (void *)a);
 	return ferror(out) ? ERR_IO : 0;
 }
 
@@ -89,6 +105,35 @@ json_opt(struct json *j, uint32_t v)
 		json_null(j);
 	else
 		json_uint(j, v);
+}
+
+static void
+json_row(struct json *j, void *ctx, uint32_t l)
+{
+	const struct analysis *a = ctx;
+	struct row r;
+	row_of(a, l, &r);
+	json_begin_object(j);
+	json_key(j, "op"); json_uint(j, l);
+	json_key(j, "rank"); json_uint(j, r.rank);
+	json_key(j, "kind"); json_string(j, r.kind);
+	json_key(j, "region"); json_string(j, r.region);
+	json_key(j, "in"); json_string(j, r.in);
+	json_key(j, "partition"); json_uint(j, r.part);
+	json_key(j, "step"); json_uint(j, r.step);
+	json_key(j, "local_step"); json_uint(j, r.local);
+	json_key(j, "iteration"); json_opt(j, r.iter);
+	json_key(j, "enter_s"); json_double(j, r.enter);
+	json_key(j, "exit_s"); json_double(j, r.exit);
+	json_key(j, "duration_s"); json_double(j, r.exit - r.enter);
+	json_key(j, "lateness_s"); json_double(j, r.late);
+	json_key(j, "diff_s"); json_double(j, r.diff);
+	json_key(j, "global_s"); json_double(j, r.global);
+	json_key(j, "cause"); json_string(j, r.cause);
+	json_key(j, "cause_rank"); json_opt(j, r.cause_rank);
+	json_key(j, "cause_step"); json_opt(j, r.cause_step);
+	json_key(j, "calls"); json_uint(j, r.calls);
+	json_end_object(j);
 }
 
 int
@@ -106,31 +151,7 @@ export_json(const struct analysis *a, FILE *out)
 	json_end_array(&j);
 	json_key(&j, "operations");
 	json_begin_array(&j);
-	for (uint32_t l = 0; l < analysis_lop_count(a); l++) {
-		struct row r;
-		row_of(a, l, &r);
-		json_begin_object(&j);
-		json_key(&j, "op"); json_uint(&j, l);
-		json_key(&j, "rank"); json_uint(&j, r.rank);
-		json_key(&j, "kind"); json_string(&j, r.kind);
-		json_key(&j, "region"); json_string(&j, r.region);
-		json_key(&j, "in"); json_string(&j, r.in);
-		json_key(&j, "partition"); json_uint(&j, r.part);
-		json_key(&j, "step"); json_uint(&j, r.step);
-		json_key(&j, "local_step"); json_uint(&j, r.local);
-		json_key(&j, "iteration"); json_opt(&j, r.iter);
-		json_key(&j, "enter_s"); json_double(&j, r.enter);
-		json_key(&j, "exit_s"); json_double(&j, r.exit);
-		json_key(&j, "duration_s"); json_double(&j, r.exit - r.enter);
-		json_key(&j, "lateness_s"); json_double(&j, r.late);
-		json_key(&j, "diff_s"); json_double(&j, r.diff);
-		json_key(&j, "global_s"); json_double(&j, r.global);
-		json_key(&j, "cause"); json_string(&j, r.cause);
-		json_key(&j, "cause_rank"); json_opt(&j, r.cause_rank);
-		json_key(&j, "cause_step"); json_opt(&j, r.cause_step);
-		json_key(&j, "calls"); json_uint(&j, r.calls);
-		json_end_object(&j);
-	}
+	report_json_items(&j, analysis_lop_count(a), json_row, (void *)a);
 	json_end_array(&j);
 	json_end_object(&j);
 	json_finish(&j);

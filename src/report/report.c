@@ -678,24 +678,51 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 }
 
 static void
-csv_lop(FILE *out, const struct analysis *a, uint32_t l)
+csv_lop(struct csv_buf *b, const struct analysis *a, uint32_t l)
 {
 	const struct trace *t = analysis_trace(a);
-	fprintf(out, "%u,%u,%u,%u,%s,", analysis_lop_timeline(a, l), analysis_lop_step(a, l),
-		analysis_lop_local_step(a, l), analysis_lop_part(a, l),
-		trace_op_kind_name(analysis_lop_kind(a, l)));
-	report_csv_str(out, report_lop_region(a, l));
-	fputc(',', out);
-	report_csv_str(out, report_lop_in(a, l));
-	char it[16];
-	fprintf(out, ",%.9f,%.9f,%.9f,%.9f,%.9f,%s,%d,%s", trace_seconds(t, analysis_lop_enter(a, l)),
-		trace_seconds(t, analysis_lop_exit(a, l)), trace_seconds(t, analysis_lop_lateness(a, l)),
-		trace_seconds(t, analysis_lop_diff(a, l)), trace_seconds(t, analysis_lop_global_lateness(a, l)),
-		analysis_cause_name(analysis_lop_cause(a, l)), analysis_lop_startup(a, l),
-		iterations_of_lop(a, l) == TRACE_NONE ? "" : report_iter_of(a, l, it, sizeof it));
+	const uint32_t u[4] = { analysis_lop_timeline(a, l), analysis_lop_step(a, l),
+				analysis_lop_local_step(a, l), analysis_lop_part(a, l) };
+	for (int k = 0; k < 4; k++) {
+		csv_u32(b, u[k]);
+		csv_char(b, ',');
+	}
+	csv_text(b, trace_op_kind_name(analysis_lop_kind(a, l)));
+	csv_char(b, ',');
+	csv_str(b, report_lop_region(a, l));
+	csv_char(b, ',');
+	csv_str(b, report_lop_in(a, l));
+	const uint64_t x[5] = { analysis_lop_enter(a, l), analysis_lop_exit(a, l), analysis_lop_lateness(a, l),
+				analysis_lop_diff(a, l), analysis_lop_global_lateness(a, l) };
+	for (int k = 0; k < 5; k++) {
+		csv_char(b, ',');
+		csv_f9(b, trace_seconds(t, x[k]));
+	}
+	csv_char(b, ',');
+	csv_text(b, analysis_cause_name(analysis_lop_cause(a, l)));
+	csv_char(b, ',');
+	csv_int(b, analysis_lop_startup(a, l));
+	csv_char(b, ',');
+	csv_opt(b, iterations_of_lop(a, l));
 	if (report_is_charm(a))
-		report_charm_csv_lop(out, a, l);
-	fputc('\n', out);
+		report_charm_csv_lop(b, a, l);
+	csv_char(b, '\n');
+}
+
+/* The ops or hotspots table's rows: lops[i], or lop i without a list */
+struct lop_rows {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	const uint32_t *lops;
+};
+
+static void
+lop_row(struct csv_buf *b, void *ctx, uint32_t i)
+{
+	const struct lop_rows *r = ctx;
+	uint32_t l = r->lops ? r->lops[i] : i;
+	if (kept_lop(r->a, r->ph, l))
+		csv_lop(b, r->a, l);
 }
 
 /* A table's header, with the Charm++ columns appended for Charm++. */
@@ -721,17 +748,16 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 		uint32_t n;
 		const uint32_t *hot = analysis_hotspots(a, &n);
 		csv_header(out, a, lop_header, report_charm_csv_lop_header);
-		for (uint32_t i = 0; i < n; i++)
-			if (kept_lop(a, ph, hot[i]))
-				csv_lop(out, a, hot[i]);
+		struct lop_rows r = { a, ph, hot };
+		report_csv_rows(out, n, lop_row, &r);
 		break;
 	}
-	case TABLE_OPS:
+	case TABLE_OPS: {
 		csv_header(out, a, lop_header, report_charm_csv_lop_header);
-		for (uint32_t l = 0; l < analysis_lop_count(a); l++)
-			if (kept_lop(a, ph, l))
-				csv_lop(out, a, l);
+		struct lop_rows r = { a, ph, NULL };
+		report_csv_rows(out, analysis_lop_count(a), lop_row, &r);
 		break;
+	}
 	case TABLE_PARTITIONS: {
 		uint32_t n;
 		const struct analysis_part *parts = analysis_parts(a, &n);

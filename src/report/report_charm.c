@@ -302,18 +302,34 @@ const char report_charm_csv_timeline_header[] =
 	",chare,pe,duration_s,diff_duration_s,idle_experienced_s";
 
 void
-report_charm_csv_lop(FILE *out, const struct analysis *a, uint32_t l)
+report_charm_csv_lop(struct csv_buf *b, const struct analysis *a, uint32_t l)
 {
 	const struct trace *t = analysis_trace(a);
-	char label[96];
-	fputc(',', out);
-	report_csv_str(out, chare_label(a, analysis_lop_timeline(a, l), label, sizeof label));
-	fputc(',', out);
-	report_csv_str(out, entry_of(a, l));
-	fprintf(out, ",%u,%.9f,%.9f,%.9f,%.9f", analysis_lop_pe(a, l), trace_seconds(t, analysis_lop_duration(a, l)),
-		trace_seconds(t, analysis_lop_diff_duration(a, l)),
-		trace_seconds(t, analysis_lop_idle_experienced(a, l)),
-		trace_seconds(t, analysis_lop_imbalance(a, l)));
+	uint32_t tl = analysis_lop_timeline(a, l);
+	csv_char(b, ',');
+	if (b->memo_key != tl + 1) {
+		/* the chare's field, once for its run of lops (its label is
+		 * under 96 bytes, so quoted under 256) */
+		char label[96];
+		struct csv_buf m = { .p = b->memo, .cap = sizeof b->memo, .fixed = 1 };
+		csv_str(&m, chare_label(a, tl, label, sizeof label));
+		b->memo_n = (uint32_t)m.n;
+		b->memo_key = m.bad ? 0 : tl + 1;
+		if (m.bad)
+			csv_str(b, label);
+	}
+	if (b->memo_key)
+		csv_put(b, b->memo, b->memo_n);
+	csv_char(b, ',');
+	csv_str(b, entry_of(a, l));
+	csv_char(b, ',');
+	csv_u32(b, analysis_lop_pe(a, l));
+	const uint64_t x[4] = { analysis_lop_duration(a, l), analysis_lop_diff_duration(a, l),
+				analysis_lop_idle_experienced(a, l), analysis_lop_imbalance(a, l) };
+	for (int k = 0; k < 4; k++) {
+		csv_char(b, ',');
+		csv_f9(b, trace_seconds(t, x[k]));
+	}
 }
 
 void

@@ -254,98 +254,148 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 }
 
 static void
-csv_at(FILE *out, const struct analysis *a, uint32_t l)
+csv_at(struct csv_buf *b, const struct analysis *a, uint32_t l)
 {
-	if (l == TRACE_NONE)
-		fputs(",", out);
-	else if (analysis_lop_step(a, l) == TRACE_NONE)
-		fprintf(out, "%u,", analysis_lop_timeline(a, l));
-	else
-		fprintf(out, "%u,%u", analysis_lop_timeline(a, l), analysis_lop_step(a, l));
+	if (l == TRACE_NONE) {
+		csv_char(b, ',');
+		return;
+	}
+	csv_u32(b, analysis_lop_timeline(a, l));
+	csv_char(b, ',');
+	csv_opt(b, analysis_lop_step(a, l));
+}
+
+/* The four tables' rows (report_csv_rows) */
+struct csv_rows {
+	const struct analysis *a;
+	const struct report_phases *ph;
+	const void *v;
+	uint32_t n;
+};
+
+static void
+csv_wait(struct csv_buf *b, void *ctx, uint32_t i)
+{
+	const struct csv_rows *g = ctx;
+	const struct analysis *a = g->a;
+	const struct analysis_wait *w = (const struct analysis_wait *)g->v + i;
+	prefetch_wait(a, g->v, g->n, i);
+	if (!kept_lop(a, g->ph, w->lop))
+		return;
+	csv_at(b, a, w->lop);
+	csv_char(b, ',');
+	csv_str(b, report_lop_region(a, w->lop));
+	csv_char(b, ',');
+	csv_text(b, analysis_wait_name((enum analysis_wait_kind)w->kind));
+	csv_char(b, ',');
+	csv_f9(b, trace_seconds(analysis_trace(a), w->time));
+	csv_char(b, ',');
+	csv_at(b, a, w->cause_lop);
+	csv_char(b, ',');
+	csv_str(b, report_lop_region(a, w->cause_lop));
+	csv_char(b, ',');
+	csv_at(b, a, w->root_lop);
+	csv_char(b, ',');
+	if (w->root_lop != TRACE_NONE)
+		csv_str(b, report_lop_name(a, w->root_lop));
+	csv_char(b, ',');
+	csv_u32(b, analysis_lop_part(a, w->lop));
+	csv_char(b, ',');
+	csv_opt(b, iterations_of_lop(a, w->lop));
+	csv_char(b, '\n');
+}
+
+static void
+csv_delay(struct csv_buf *b, void *ctx, uint32_t i)
+{
+	const struct csv_rows *g = ctx;
+	const struct analysis *a = g->a;
+	const struct analysis_delay *d = (const struct analysis_delay *)g->v + i;
+	if (!kept_lop(a, g->ph, d->lop))
+		return;
+	csv_at(b, a, d->lop);
+	csv_char(b, ',');
+	csv_str(b, report_lop_name(a, d->lop));
+	csv_char(b, ',');
+	csv_f9(b, trace_seconds(analysis_trace(a), d->cost));
+	csv_char(b, ',');
+	csv_f9(b, trace_seconds(analysis_trace(a), d->direct));
+	csv_char(b, ',');
+	csv_u32(b, d->waits);
+	csv_char(b, '\n');
+}
+
+static void
+csv_outlier(struct csv_buf *b, void *ctx, uint32_t i)
+{
+	const struct csv_rows *g = ctx;
+	const struct analysis *a = g->a;
+	const struct analysis_outlier *o = (const struct analysis_outlier *)g->v + i;
+	if (!kept_lop(a, g->ph, o->lop))
+		return;
+	csv_at(b, a, o->lop);
+	csv_char(b, ',');
+	csv_str(b, report_lop_name(a, o->lop));
+	csv_char(b, ',');
+	csv_opt(b, iterations_of_lop(a, o->lop));
+	csv_char(b, ',');
+	csv_f9(b, trace_seconds(analysis_trace(a), o->duration));
+	csv_char(b, ',');
+	csv_f9(b, trace_seconds(analysis_trace(a), o->median));
+	csv_char(b, ',');
+	csv_u32(b, o->instances);
+	csv_char(b, '\n');
+}
+
+static void
+csv_problem(struct csv_buf *b, void *ctx, uint32_t i)
+{
+	const struct csv_rows *g = ctx;
+	const struct analysis *a = g->a;
+	const struct analysis_problem *p = (const struct analysis_problem *)g->v + i;
+	if (!kept_lop(a, g->ph, p->lop))
+		return;
+	csv_text(b, analysis_problem_name((enum analysis_problem_kind)p->kind));
+	csv_char(b, ',');
+	csv_at(b, a, p->lop);
+	csv_char(b, ',');
+	csv_str(b, report_lop_name(a, p->lop));
+	csv_char(b, ',');
+	csv_opt(b, iterations_of_lop(a, p->lop));
+	csv_char(b, ',');
+	csv_f9(b, trace_seconds(analysis_trace(a), p->amount));
+	csv_char(b, ',');
+	csv_at(b, a, p->surfaced);
+	csv_char(b, '\n');
 }
 
 void
 report_explain_csv(FILE *out, const struct analysis *a, const struct report_phases *ph,
 		   enum report_table table)
 {
-	const struct trace *t = analysis_trace(a);
-	uint32_t n;
-	char it[16];
+	struct csv_rows g = { a, ph, NULL, 0 };
 	switch (table) {
-	case TABLE_WAITS: {
-		const struct analysis_wait *w = analysis_waits(a, &n);
+	case TABLE_WAITS:
+		g.v = analysis_waits(a, &g.n);
 		fputs("rank,step,region,kind,wait_s,cause_rank,cause_step,cause_region,root_rank,root_step,"
 		      "root_region,partition,iteration\n", out);
-		for (uint32_t i = 0; i < n; i++) {
-			prefetch_wait(a, w, n, i);
-			if (!kept_lop(a, ph, w[i].lop))
-				continue;
-			csv_at(out, a, w[i].lop);
-			fputc(',', out);
-			report_csv_str(out, report_lop_region(a, w[i].lop));
-			fprintf(out, ",%s,%.9f,", analysis_wait_name((enum analysis_wait_kind)w[i].kind),
-				trace_seconds(t, w[i].time));
-			csv_at(out, a, w[i].cause_lop);
-			fputc(',', out);
-			report_csv_str(out, report_lop_region(a, w[i].cause_lop));
-			fputc(',', out);
-			csv_at(out, a, w[i].root_lop);
-			fputc(',', out);
-			if (w[i].root_lop != TRACE_NONE)
-				report_csv_str(out, report_lop_name(a, w[i].root_lop));
-			fprintf(out, ",%u,%s\n", analysis_lop_part(a, w[i].lop),
-				iterations_of_lop(a, w[i].lop) == TRACE_NONE ? ""
-				: report_iter_of(a, w[i].lop, it, sizeof it));
-		}
+		report_csv_rows(out, g.n, csv_wait, &g);
 		break;
-	}
-	case TABLE_DELAYS: {
-		const struct analysis_delay *d = analysis_delays(a, &n);
+	case TABLE_DELAYS:
+		g.v = analysis_delays(a, &g.n);
 		fputs("rank,step,operation,cost_s,direct_s,waits\n", out);
-		for (uint32_t i = 0; i < n; i++) {
-			if (!kept_lop(a, ph, d[i].lop))
-				continue;
-			csv_at(out, a, d[i].lop);
-			fputc(',', out);
-			report_csv_str(out, report_lop_name(a, d[i].lop));
-			fprintf(out, ",%.9f,%.9f,%u\n", trace_seconds(t, d[i].cost), trace_seconds(t, d[i].direct),
-				d[i].waits);
-		}
+		report_csv_rows(out, g.n, csv_delay, &g);
 		break;
-	}
-	case TABLE_OUTLIERS: {
-		const struct analysis_outlier *o = analysis_outliers(a, &n);
+	case TABLE_OUTLIERS:
+		g.v = analysis_outliers(a, &g.n);
 		fputs("rank,step,operation,iteration,duration_s,median_s,instances\n", out);
-		for (uint32_t i = 0; i < n; i++) {
-			if (!kept_lop(a, ph, o[i].lop))
-				continue;
-			csv_at(out, a, o[i].lop);
-			fputc(',', out);
-			report_csv_str(out, report_lop_name(a, o[i].lop));
-			fprintf(out, ",%s,%.9f,%.9f,%u\n",
-				iterations_of_lop(a, o[i].lop) == TRACE_NONE ? ""
-				: report_iter_of(a, o[i].lop, it, sizeof it),
-				trace_seconds(t, o[i].duration), trace_seconds(t, o[i].median), o[i].instances);
-		}
+		report_csv_rows(out, g.n, csv_outlier, &g);
 		break;
-	}
-	default: {
-		const struct analysis_problem *p = analysis_problems(a, &n);
+	default:
+		g.v = analysis_problems(a, &g.n);
 		fputs("kind,rank,step,operation,iteration,amount_s,surfaced_rank,surfaced_step\n", out);
-		for (uint32_t i = 0; i < n; i++) {
-			if (!kept_lop(a, ph, p[i].lop))
-				continue;
-			fprintf(out, "%s,", analysis_problem_name((enum analysis_problem_kind)p[i].kind));
-			csv_at(out, a, p[i].lop);
-			fputc(',', out);
-			report_csv_str(out, report_lop_name(a, p[i].lop));
-			fprintf(out, ",%s,%.9f,", iterations_of_lop(a, p[i].lop) == TRACE_NONE ? ""
-				: report_iter_of(a, p[i].lop, it, sizeof it), trace_seconds(t, p[i].amount));
-			csv_at(out, a, p[i].surfaced);
-			fputc('\n', out);
-		}
+		report_csv_rows(out, g.n, csv_problem, &g);
 		break;
-	}
 	}
 }
 

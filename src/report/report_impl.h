@@ -76,7 +76,8 @@ void report_charm_json_timeline(struct json *j, const struct analysis *a,
 /* CSV: the columns appended to each table's header, and to its rows */
 extern const char report_charm_csv_lop_header[], report_charm_csv_part_header[],
 	report_charm_csv_timeline_header[];
-void report_charm_csv_lop(FILE *out, const struct analysis *a, uint32_t l);
+struct csv_buf;
+void report_charm_csv_lop(struct csv_buf *b, const struct analysis *a, uint32_t l);
 void report_charm_csv_part(FILE *out, const struct analysis *a, uint32_t p);
 void report_charm_csv_timeline(FILE *out, const struct analysis *a, const struct report_phases *ph,
 			       uint32_t tl);

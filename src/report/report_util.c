@@ -2,9 +2,11 @@
 #include "report_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "report_impl.h"
 
+#include "base/fmt.h"
 #include "base/json.h"
 #include "base/par.h"
 #include "base/text.h"
@@ -59,6 +61,106 @@ report_top_rows(struct report_row *rows, uint32_t n, const struct report_phases 
 	qsort(rows, n, sizeof *rows, heavier);
 	qsort(rows, REPORT_TOP, sizeof *rows, by_index);
 	return REPORT_TOP;
+}
+
+char *
+csv_room_slow(struct csv_buf *b, size_t k)
+{
+	if (b->bad || b->fixed) {
+		b->bad = 1;
+		return NULL;
+	}
+	if (b->sink) {
+		fwrite(b->p, 1, b->n, b->sink);
+		b->n = 0;
+		return k <= b->cap ? b->p : NULL;
+	}
+	size_t cap = b->cap ? b->cap : 1u << 16;
+	while (cap - b->n < k)
+		cap *= 2;
+	char *p = realloc(b->p, cap);
+	if (!p) {
+		b->bad = 1;
+		return NULL;
+	}
+	b->p = p;
+	b->cap = cap;
+	return p + b->n;
+}
+
+void
+csv_put(struct csv_buf *b, const char *s, size_t n)
+{
+	char *d = csv_room(b, n);
+	if (d) {
+		memcpy(d, s, n);
+		b->n += n;
+	} else if (b->sink && !b->bad) {
+		fwrite(s, 1, n, b->sink);       /* longer than the whole buffer */
+	}
+}
+
+void
+csv_text(struct csv_buf *b, const char *s)
+{
+	csv_put(b, s, strlen(s));
+}
+
+void
+csv_u32(struct csv_buf *b, uint32_t v)
+{
+	int k = 1;
+	for (uint32_t w = v; w >= 10; w /= 10)
+		k++;
+	char *d = csv_room(b, 10);
+	if (!d)
+		return;
+	for (int i = k - 1; i >= 0; i--, v /= 10)
+		d[i] = (char)('0' + v % 10);
+	b->n += (size_t)k;
+}
+
+void
+csv_opt(struct csv_buf *b, uint32_t v)
+{
+	if (v != TRACE_NONE)
+		csv_u32(b, v);
+}
+
+void
+csv_int(struct csv_buf *b, int v)
+{
+	if (v < 0)
+		csv_char(b, '-');
+	csv_u32(b, v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
+}
+
+void
+csv_f9(struct csv_buf *b, double v)
+{
+	char *d = csv_room(b, 32);
+	int k = d ? fmt_f9(v, d) : 0;
+	if (k) {
+		b->n += (size_t)k;
+		return;
+	}
+	char t[400];                /* printf's longest "%.9f": about 320 */
+	k = snprintf(t, sizeof t, "%.9f", v);
+	csv_put(b, t, k > 0 && (size_t)k < sizeof t ? (size_t)k : 0);
+}
+
+void
+csv_str(struct csv_buf *b, const char *s)
+{
+	char buf[1024];
+	const char *v = text_safe(s, buf, sizeof buf);
+	csv_char(b, '"');
+	for (const char *q; (q = strchr(v, '"')); v = q + 1) {
+		csv_put(b, v, (size_t)(q - v) + 1);
+		csv_char(b, '"');
+	}
+	csv_text(b, v);
+	csv_char(b, '"');
 }
 
 void
@@ -164,5 +266,63 @@ report_json_items(struct json *j, uint32_t n, void (*item)(struct json *j, void 
 	}
 	for (uint32_t w = 0; g && w < PAR_MAX; w++)
 		free(g->mem[w].p);
+	free(g);
+}
+
+/* Rows a round, as report_json_items's items */
+enum { ROWS_ROUND = 1u << 15 };
+
+struct rows_job {
+	void (*row)(struct csv_buf *b, void *ctx, uint32_t i);
+	void *ctx;
+	uint32_t i0, i1;
+	struct csv_buf b[PAR_MAX];      /* each worker's, round after round */
+};
+
+static int
+rows_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct rows_job *g = ctx;
+	uint32_t from, to;
+	par_share(g->i1 - g->i0, w, nw, &from, &to);
+	g->b[w].n = 0;
+	for (uint32_t i = g->i0 + from; i < g->i0 + to && !g->b[w].bad; i++)
+		g->row(&g->b[w], g->ctx, i);
+	return 0;
+}
+
+void
+report_csv_rows(FILE *out, uint32_t n, void (*row)(struct csv_buf *b, void *ctx, uint32_t i), void *ctx)
+{
+	uint32_t nw = par_workers();
+	struct rows_job *g = nw > 1 && n > 1 ? calloc(1, sizeof *g) : NULL;
+	if (g) {
+		g->row = row;
+		g->ctx = ctx;
+	}
+	char mem[1u << 16];
+	struct csv_buf one = { .p = mem, .cap = sizeof mem, .sink = out };
+	for (uint32_t i0 = 0, i1; i0 < n; i0 = i1) {
+		i1 = n - i0 < ROWS_ROUND ? n : i0 + ROWS_ROUND;
+		int bad = !g;
+		if (g) {
+			g->i0 = i0;
+			g->i1 = i1;
+			par_run(nw, rows_worker, g);
+			for (uint32_t w = 0; w < nw; w++)
+				bad |= g->b[w].bad;
+			for (uint32_t w = 0; w < nw && !bad; w++)
+				fwrite(g->b[w].p, 1, g->b[w].n, out);
+			for (uint32_t w = 0; w < nw; w++)
+				g->b[w].bad = 0;
+		}
+		/* one core (or no memory for the shares): through a buffer
+		 * that goes out when full */
+		for (uint32_t i = i0; bad && i < i1; i++)
+			row(&one, ctx, i);
+	}
+	fwrite(one.p, 1, one.n, out);
+	for (uint32_t w = 0; g && w < PAR_MAX; w++)
+		free(g->b[w].p);
 	free(g);
 }

@@ -33,4 +33,55 @@ struct json;
 void report_json_items(struct json *j, uint32_t n, void (*item)(struct json *j, void *ctx, uint32_t i),
 		       void *ctx);
 
+/* A CSV table's rows written in memory (report_csv_rows), with what
+ * fprintf and report_csv_str would write: the same bytes, without
+ * printf (its "%.9f" took half of `export --csv`). */
+struct csv_buf {
+	char *p;
+	size_t n, cap;
+	FILE *sink;            /* where a full buffer goes, or NULL: it grows */
+	int fixed;             /* p is the caller's: it does not grow (bad) */
+	int bad;               /* it could not grow: what it holds is short */
+	/* a row writer's one remembered field: memo's n bytes are the
+	 * field of key memo_key - 1 (0: none), as a Charm++ lop's chare,
+	 * the same for a timeline's lops, which come together */
+	uint32_t memo_key;
+	uint32_t memo_n;
+	char memo[256];
+};
+/* Room for k more bytes: where they go (the caller adds what it wrote
+ * to n), or NULL when the buffer could not grow (bad). */
+char *csv_room_slow(struct csv_buf *b, size_t k);
+static inline char *
+csv_room(struct csv_buf *b, size_t k)
+{
+	return b->cap - b->n >= k ? b->p + b->n : csv_room_slow(b, k);
+}
+void csv_put(struct csv_buf *b, const char *s, size_t n);
+static inline void
+csv_char(struct csv_buf *b, char c)
+{
+	char *d = csv_room(b, 1);
+	if (d) {
+		*d = c;
+		b->n++;
+	}
+}
+/* fputs; "%u"; "%u" or nothing for TRACE_NONE; "%d"; "%.9f" */
+void csv_text(struct csv_buf *b, const char *s);
+void csv_u32(struct csv_buf *b, uint32_t v);
+void csv_opt(struct csv_buf *b, uint32_t v);
+void csv_int(struct csv_buf *b, int v);
+void csv_f9(struct csv_buf *b, double v);
+/* report_csv_str's field */
+void csv_str(struct csv_buf *b, const char *s);
+
+/* Writes rows 0 .. n to out, row(b, ctx, i) writing row i (or nothing)
+ * into b, on every core: in rounds, each worker's share in its own
+ * memory, written out in order, so the bytes are those of one loop on
+ * one core (and are, where memory for a share runs out). row must read
+ * only what no one writes meanwhile. */
+void report_csv_rows(FILE *out, uint32_t n, void (*row)(struct csv_buf *b, void *ctx, uint32_t i),
+		     void *ctx);
+
 #endif
