@@ -7,6 +7,7 @@
 
 #include "analysis/path/path.h"
 #include "analysis/path/path_impl.h"
+#include "path_same.h"
 #include "model/trace_impl.h"
 #include "analysis/run/run.h"
 #include "model/charm.h"
@@ -339,20 +340,10 @@ ties_by_lop_not_op(const struct analysis *a)
 static void
 same_path(const struct path *p, const struct path *q)
 {
-	assert_int_equal(p->n_segs, q->n_segs);
-	assert_int_equal(p->jumps, q->jumps);
-	assert_int_equal(p->n_regions, q->n_regions);
-	for (uint32_t i = 0; i < p->n_segs; i++) {
-		const struct path_seg *x = &p->segs[i], *y = &q->segs[i];
-		if (x->from != y->from || x->to != y->to || x->tl != y->tl || x->wait_lop != y->wait_lop ||
-		    x->release_lop != y->release_lop || x->kind != y->kind)
-			fail_msg("segment %u differs", i);
-	}
-	for (uint32_t i = 0; i < p->n_regions; i++) {
-		const struct path_region *x = &p->regions[i], *y = &q->regions[i];
-		if (x->region != y->region || x->time != y->time || x->blame != y->blame || x->calls != y->calls)
-			fail_msg("region %u differs", i);
-	}
+	uint32_t at;
+	const char *d = path_difference(p, q, &at);
+	if (d)
+		fail_msg("%s %u differs", d, at);
 }
 
 /* The longest run of equal enters on one PE in the kept order. */

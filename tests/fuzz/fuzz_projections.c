@@ -31,6 +31,8 @@
 #include "projections/projections_read.h"
 #include "report/report.h"
 
+#include "../path_same.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_PES 64
@@ -149,13 +151,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	a->pe_first = first;
 	a->pe_lops = lops;
-	int same = p.n_segs == q.n_segs && p.jumps == q.jumps && p.length == q.length;
-	for (uint32_t i = 0; same && i < p.n_segs; i++)
-		same = p.segs[i].from == q.segs[i].from && p.segs[i].to == q.segs[i].to &&
-		       p.segs[i].tl == q.segs[i].tl && p.segs[i].kind == q.segs[i].kind &&
-		       p.segs[i].wait_lop == q.segs[i].wait_lop && p.segs[i].release_lop == q.segs[i].release_lop;
-	if (!same) {
-		fprintf(stderr, "the critical path differs with the kept PE order\n");
+	uint32_t seg;
+	const char *d = path_difference(&p, &q, &seg);
+	if (d) {
+		fprintf(stderr, "the critical path differs with the kept PE order: %s %u\n", d, seg);
 		abort();
 	}
 	path_free(&p);
