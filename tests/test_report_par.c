@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "testdsl.h"
 
 #include "analysis/explain/explain.h"
 #include "report/export.h"
@@ -149,6 +149,59 @@ pieces_without_memory(void **state)
 	assert_true(fail_each_realloc(a, (enum report_format)EXPORT_CSV, TABLE_HOTSPOTS) > 1);
 	analysis_destroy(a);
 	trace_destroy(t);
+
+	/* a table of several rounds (32,768 rows each): the rows of a round
+	 * written again on one core come before the next round's */
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		rank(d, r);
+		call(d, R_MAIN);
+		for (uint32_t i = 0; i < 25000; i++) {
+			at(d, 10 * (uint64_t)i);
+			if ((i & 1) == r)
+				send(d, 1 - r, 0);
+			else
+				recv(d, 1 - r, 0);
+			work(d, 3);
+		}
+		ret(d, R_MAIN);
+	}
+	t = dsl_done(d);
+	a = tu_analyse(t, NULL);
+	assert_true(analysis_lop_count(a) > 3 * 32768);
+	assert_true(fail_each_realloc(a, REPORT_CSV, TABLE_OPS) > 1);
+	assert_true(fail_each_realloc(a, (enum report_format)EXPORT_CSV, TABLE_HOTSPOTS) > 1);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* More workers than rows: the shares with none write nothing. */
+static void
+fewer_rows_than_workers(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		rank(d, r);
+		call(d, R_MAIN);
+		if (r == 0)
+			send(d, 1, 0);
+		else
+			recv(d, 0, 0);
+		ret(d, R_MAIN);
+	}
+	struct trace *t = dsl_done(d);
+	struct analysis *a = tu_analyse(t, NULL);
+	assert_true(analysis_lop_count(a) < 7);
+	size_t n1, n;
+	char *one = report_on(a, REPORT_CSV, TABLE_OPS, "1", &n1);
+	char *more = report_on(a, REPORT_CSV, TABLE_OPS, "7", &n);
+	assert_int_equal(n, n1);
+	assert_memory_equal(one, more, n1);
+	free(one);
+	free(more);
+	analysis_destroy(a);
+	trace_destroy(t);
 }
 
 int
@@ -158,6 +211,7 @@ main(void)
 		cmocka_unit_test(corpus_reports),
 		cmocka_unit_test(charm_reports),
 		cmocka_unit_test(pieces_without_memory),
+		cmocka_unit_test(fewer_rows_than_workers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

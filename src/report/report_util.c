@@ -311,8 +311,13 @@ report_csv_rows(FILE *out, uint32_t n, void (*row)(struct csv_buf *b, void *ctx,
 			par_run(nw, rows_worker, g);
 			for (uint32_t w = 0; w < nw; w++)
 				bad |= g->b[w].bad;
+			if (!bad && one.n) {
+				fwrite(one.p, 1, one.n, out);   /* an earlier round's, first */
+				one.n = 0;
+			}
 			for (uint32_t w = 0; w < nw && !bad; w++)
-				fwrite(g->b[w].p, 1, g->b[w].n, out);
+				if (g->b[w].n)  /* an empty share may have no memory */
+					fwrite(g->b[w].p, 1, g->b[w].n, out);
 			for (uint32_t w = 0; w < nw; w++)
 				g->b[w].bad = 0;
 		}
@@ -321,7 +326,8 @@ report_csv_rows(FILE *out, uint32_t n, void (*row)(struct csv_buf *b, void *ctx,
 		for (uint32_t i = i0; bad && i < i1; i++)
 			row(&one, ctx, i);
 	}
-	fwrite(one.p, 1, one.n, out);
+	if (one.n)
+		fwrite(one.p, 1, one.n, out);
 	for (uint32_t w = 0; g && w < PAR_MAX; w++)
 		free(g->b[w].p);
 	free(g);
