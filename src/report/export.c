@@ -56,35 +56,22 @@ csv_row(struct csv_buf *b, void *ctx, uint32_t l)
 	const struct analysis *a = ctx;
 	struct row r;
 	row_of(a, l, &r);
-	csv_u32(b, l);
-	csv_char(b, ',');
-	csv_u32(b, r.rank);
-	csv_char(b, ',');
-	csv_text(b, r.kind);
-	csv_char(b, ',');
-	csv_str(b, r.region);
-	csv_char(b, ',');
-	csv_str(b, r.in);
+	csv_u32(b, 0, l);
+	csv_u32(b, ',', r.rank);
+	csv_text(b, ',', r.kind);
+	csv_str(b, ',', r.region);
+	csv_str(b, ',', r.in);
 	const uint32_t u[3] = { r.part, r.step, r.local };
-	for (int k = 0; k < 3; k++) {
-		csv_char(b, ',');
-		csv_u32(b, u[k]);
-	}
-	csv_char(b, ',');
-	csv_opt(b, r.iter);
+	for (int k = 0; k < 3; k++)
+		csv_u32(b, ',', u[k]);
+	csv_opt(b, ',', r.iter);
 	const double d[6] = { r.enter, r.exit, r.exit - r.enter, r.late, r.diff, r.global };
-	for (int k = 0; k < 6; k++) {
-		csv_char(b, ',');
-		csv_f9(b, d[k]);
-	}
-	csv_char(b, ',');
-	csv_text(b, r.cause);
-	csv_char(b, ',');
-	csv_opt(b, r.cause_rank);
-	csv_char(b, ',');
-	csv_opt(b, r.cause_step);
-	csv_char(b, ',');
-	csv_u32(b, r.calls);
+	for (int k = 0; k < 6; k++)
+		csv_f9(b, ',', d[k]);
+	csv_text(b, ',', r.cause);
+	csv_opt(b, ',', r.cause_rank);
+	csv_opt(b, ',', r.cause_step);
+	csv_u32(b, ',', r.calls);
 	csv_char(b, '\n');
 }
 

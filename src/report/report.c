@@ -683,27 +683,19 @@ csv_lop(struct csv_buf *b, const struct analysis *a, uint32_t l)
 	const struct trace *t = analysis_trace(a);
 	const uint32_t u[4] = { analysis_lop_timeline(a, l), analysis_lop_step(a, l),
 				analysis_lop_local_step(a, l), analysis_lop_part(a, l) };
-	for (int k = 0; k < 4; k++) {
-		csv_u32(b, u[k]);
-		csv_char(b, ',');
-	}
-	csv_text(b, trace_op_kind_name(analysis_lop_kind(a, l)));
-	csv_char(b, ',');
-	csv_str(b, report_lop_region(a, l));
-	csv_char(b, ',');
-	csv_str(b, report_lop_in(a, l));
+	for (int k = 0; k < 4; k++)
+		csv_u32(b, k ? ',' : 0, u[k]);
+	csv_text(b, ',', trace_op_kind_name(analysis_lop_kind(a, l)));
+	csv_str(b, ',', report_lop_region(a, l));
+	csv_str(b, ',', report_lop_in(a, l));
 	const uint64_t x[5] = { analysis_lop_enter(a, l), analysis_lop_exit(a, l), analysis_lop_lateness(a, l),
 				analysis_lop_diff(a, l), analysis_lop_global_lateness(a, l) };
 	for (int k = 0; k < 5; k++) {
-		csv_char(b, ',');
-		csv_f9(b, trace_seconds(t, x[k]));
+		csv_f9(b, ',', trace_seconds(t, x[k]));
 	}
-	csv_char(b, ',');
-	csv_text(b, analysis_cause_name(analysis_lop_cause(a, l)));
-	csv_char(b, ',');
-	csv_int(b, analysis_lop_startup(a, l));
-	csv_char(b, ',');
-	csv_opt(b, iterations_of_lop(a, l));
+	csv_text(b, ',', analysis_cause_name(analysis_lop_cause(a, l)));
+	csv_int(b, ',', analysis_lop_startup(a, l));
+	csv_opt(b, ',', iterations_of_lop(a, l));
 	if (report_is_charm(a))
 		report_charm_csv_lop(b, a, l);
 	csv_char(b, '\n');

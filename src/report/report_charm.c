@@ -312,24 +312,20 @@ report_charm_csv_lop(struct csv_buf *b, const struct analysis *a, uint32_t l)
 		 * under 96 bytes, so quoted under 256) */
 		char label[96];
 		struct csv_buf m = { .p = b->memo, .cap = sizeof b->memo, .fixed = 1 };
-		csv_str(&m, chare_label(a, tl, label, sizeof label));
+		csv_str(&m, 0, chare_label(a, tl, label, sizeof label));
 		b->memo_n = (uint32_t)m.n;
 		b->memo_key = m.bad ? 0 : tl + 1;
 		if (m.bad)
-			csv_str(b, label);
+			csv_str(b, 0, label);
 	}
 	if (b->memo_key)
 		csv_put(b, b->memo, b->memo_n);
-	csv_char(b, ',');
-	csv_str(b, entry_of(a, l));
-	csv_char(b, ',');
-	csv_u32(b, analysis_lop_pe(a, l));
+	csv_str(b, ',', entry_of(a, l));
+	csv_u32(b, ',', analysis_lop_pe(a, l));
 	const uint64_t x[4] = { analysis_lop_duration(a, l), analysis_lop_diff_duration(a, l),
 				analysis_lop_idle_experienced(a, l), analysis_lop_imbalance(a, l) };
-	for (int k = 0; k < 4; k++) {
-		csv_char(b, ',');
-		csv_f9(b, trace_seconds(t, x[k]));
-	}
+	for (int k = 0; k < 4; k++)
+		csv_f9(b, ',', trace_seconds(t, x[k]));
 }
 
 void

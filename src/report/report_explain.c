@@ -253,16 +253,19 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 	json_end_array(j);
 }
 
+/* A lop's rank and step after sep (none when 0): two fields, empty for
+ * none */
 static void
-csv_at(struct csv_buf *b, const struct analysis *a, uint32_t l)
+csv_at(struct csv_buf *b, char sep, const struct analysis *a, uint32_t l)
 {
+	if (sep)
+		csv_char(b, sep);
 	if (l == TRACE_NONE) {
 		csv_char(b, ',');
 		return;
 	}
-	csv_u32(b, analysis_lop_timeline(a, l));
-	csv_char(b, ',');
-	csv_opt(b, analysis_lop_step(a, l));
+	csv_u32(b, 0, analysis_lop_timeline(a, l));
+	csv_opt(b, ',', analysis_lop_step(a, l));
 }
 
 /* The four tables' rows (report_csv_rows) */
@@ -282,26 +285,18 @@ csv_wait(struct csv_buf *b, void *ctx, uint32_t i)
 	prefetch_wait(a, g->v, g->n, i);
 	if (!kept_lop(a, g->ph, w->lop))
 		return;
-	csv_at(b, a, w->lop);
-	csv_char(b, ',');
-	csv_str(b, report_lop_region(a, w->lop));
-	csv_char(b, ',');
-	csv_text(b, analysis_wait_name((enum analysis_wait_kind)w->kind));
-	csv_char(b, ',');
-	csv_f9(b, trace_seconds(analysis_trace(a), w->time));
-	csv_char(b, ',');
-	csv_at(b, a, w->cause_lop);
-	csv_char(b, ',');
-	csv_str(b, report_lop_region(a, w->cause_lop));
-	csv_char(b, ',');
-	csv_at(b, a, w->root_lop);
+	csv_at(b, 0, a, w->lop);
+	csv_str(b, ',', report_lop_region(a, w->lop));
+	csv_text(b, ',', analysis_wait_name((enum analysis_wait_kind)w->kind));
+	csv_f9(b, ',', trace_seconds(analysis_trace(a), w->time));
+	csv_at(b, ',', a, w->cause_lop);
+	csv_str(b, ',', report_lop_region(a, w->cause_lop));
+	csv_at(b, ',', a, w->root_lop);
 	csv_char(b, ',');
 	if (w->root_lop != TRACE_NONE)
-		csv_str(b, report_lop_name(a, w->root_lop));
-	csv_char(b, ',');
-	csv_u32(b, analysis_lop_part(a, w->lop));
-	csv_char(b, ',');
-	csv_opt(b, iterations_of_lop(a, w->lop));
+		csv_str(b, 0, report_lop_name(a, w->root_lop));
+	csv_u32(b, ',', analysis_lop_part(a, w->lop));
+	csv_opt(b, ',', iterations_of_lop(a, w->lop));
 	csv_char(b, '\n');
 }
 
@@ -313,15 +308,11 @@ csv_delay(struct csv_buf *b, void *ctx, uint32_t i)
 	const struct analysis_delay *d = (const struct analysis_delay *)g->v + i;
 	if (!kept_lop(a, g->ph, d->lop))
 		return;
-	csv_at(b, a, d->lop);
-	csv_char(b, ',');
-	csv_str(b, report_lop_name(a, d->lop));
-	csv_char(b, ',');
-	csv_f9(b, trace_seconds(analysis_trace(a), d->cost));
-	csv_char(b, ',');
-	csv_f9(b, trace_seconds(analysis_trace(a), d->direct));
-	csv_char(b, ',');
-	csv_u32(b, d->waits);
+	csv_at(b, 0, a, d->lop);
+	csv_str(b, ',', report_lop_name(a, d->lop));
+	csv_f9(b, ',', trace_seconds(analysis_trace(a), d->cost));
+	csv_f9(b, ',', trace_seconds(analysis_trace(a), d->direct));
+	csv_u32(b, ',', d->waits);
 	csv_char(b, '\n');
 }
 
@@ -333,17 +324,12 @@ csv_outlier(struct csv_buf *b, void *ctx, uint32_t i)
 	const struct analysis_outlier *o = (const struct analysis_outlier *)g->v + i;
 	if (!kept_lop(a, g->ph, o->lop))
 		return;
-	csv_at(b, a, o->lop);
-	csv_char(b, ',');
-	csv_str(b, report_lop_name(a, o->lop));
-	csv_char(b, ',');
-	csv_opt(b, iterations_of_lop(a, o->lop));
-	csv_char(b, ',');
-	csv_f9(b, trace_seconds(analysis_trace(a), o->duration));
-	csv_char(b, ',');
-	csv_f9(b, trace_seconds(analysis_trace(a), o->median));
-	csv_char(b, ',');
-	csv_u32(b, o->instances);
+	csv_at(b, 0, a, o->lop);
+	csv_str(b, ',', report_lop_name(a, o->lop));
+	csv_opt(b, ',', iterations_of_lop(a, o->lop));
+	csv_f9(b, ',', trace_seconds(analysis_trace(a), o->duration));
+	csv_f9(b, ',', trace_seconds(analysis_trace(a), o->median));
+	csv_u32(b, ',', o->instances);
 	csv_char(b, '\n');
 }
 
@@ -355,17 +341,12 @@ csv_problem(struct csv_buf *b, void *ctx, uint32_t i)
 	const struct analysis_problem *p = (const struct analysis_problem *)g->v + i;
 	if (!kept_lop(a, g->ph, p->lop))
 		return;
-	csv_text(b, analysis_problem_name((enum analysis_problem_kind)p->kind));
-	csv_char(b, ',');
-	csv_at(b, a, p->lop);
-	csv_char(b, ',');
-	csv_str(b, report_lop_name(a, p->lop));
-	csv_char(b, ',');
-	csv_opt(b, iterations_of_lop(a, p->lop));
-	csv_char(b, ',');
-	csv_f9(b, trace_seconds(analysis_trace(a), p->amount));
-	csv_char(b, ',');
-	csv_at(b, a, p->surfaced);
+	csv_text(b, 0, analysis_problem_name((enum analysis_problem_kind)p->kind));
+	csv_at(b, ',', a, p->lop);
+	csv_str(b, ',', report_lop_name(a, p->lop));
+	csv_opt(b, ',', iterations_of_lop(a, p->lop));
+	csv_f9(b, ',', trace_seconds(analysis_trace(a), p->amount));
+	csv_at(b, ',', a, p->surfaced);
 	csv_char(b, '\n');
 }
 

@@ -100,15 +100,24 @@ csv_put(struct csv_buf *b, const char *s, size_t n)
 	}
 }
 
-void
-csv_text(struct csv_buf *b, const char *s)
+static inline void
+sep_of(struct csv_buf *b, char sep)
 {
+	if (sep)
+		csv_char(b, sep);
+}
+
+void
+csv_text(struct csv_buf *b, char sep, const char *s)
+{
+	sep_of(b, sep);
 	csv_put(b, s, strlen(s));
 }
 
 void
-csv_u32(struct csv_buf *b, uint32_t v)
+csv_u32(struct csv_buf *b, char sep, uint32_t v)
 {
+	sep_of(b, sep);
 	int k = 1;
 	for (uint32_t w = v; w >= 10; w /= 10)
 		k++;
@@ -121,23 +130,26 @@ csv_u32(struct csv_buf *b, uint32_t v)
 }
 
 void
-csv_opt(struct csv_buf *b, uint32_t v)
+csv_opt(struct csv_buf *b, char sep, uint32_t v)
 {
+	sep_of(b, sep);
 	if (v != TRACE_NONE)
-		csv_u32(b, v);
+		csv_u32(b, 0, v);
 }
 
 void
-csv_int(struct csv_buf *b, int v)
+csv_int(struct csv_buf *b, char sep, int v)
 {
+	sep_of(b, sep);
 	if (v < 0)
 		csv_char(b, '-');
-	csv_u32(b, v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
+	csv_u32(b, 0, v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
 }
 
 void
-csv_f9(struct csv_buf *b, double v)
+csv_f9(struct csv_buf *b, char sep, double v)
 {
+	sep_of(b, sep);
 	char *d = csv_room(b, 32);
 	int k = d ? fmt_f9(v, d) : 0;
 	if (k) {
@@ -150,8 +162,9 @@ csv_f9(struct csv_buf *b, double v)
 }
 
 void
-csv_str(struct csv_buf *b, const char *s)
+csv_str(struct csv_buf *b, char sep, const char *s)
 {
+	sep_of(b, sep);
 	char buf[1024];
 	const char *v = text_safe(s, buf, sizeof buf);
 	csv_char(b, '"');
@@ -159,7 +172,7 @@ csv_str(struct csv_buf *b, const char *s)
 		csv_put(b, v, (size_t)(q - v) + 1);
 		csv_char(b, '"');
 	}
-	csv_text(b, v);
+	csv_put(b, v, strlen(v));
 	csv_char(b, '"');
 }
 

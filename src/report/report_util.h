@@ -67,14 +67,14 @@ csv_char(struct csv_buf *b, char c)
 		b->n++;
 	}
 }
-/* fputs; "%u"; "%u" or nothing for TRACE_NONE; "%d"; "%.9f" */
-void csv_text(struct csv_buf *b, const char *s);
-void csv_u32(struct csv_buf *b, uint32_t v);
-void csv_opt(struct csv_buf *b, uint32_t v);
-void csv_int(struct csv_buf *b, int v);
-void csv_f9(struct csv_buf *b, double v);
-/* report_csv_str's field */
-void csv_str(struct csv_buf *b, const char *s);
+/* A field after the separator sep (none when 0): fputs; "%u"; "%u" or
+ * nothing for TRACE_NONE; "%d"; "%.9f"; report_csv_str's quoted text */
+void csv_text(struct csv_buf *b, char sep, const char *s);
+void csv_u32(struct csv_buf *b, char sep, uint32_t v);
+void csv_opt(struct csv_buf *b, char sep, uint32_t v);
+void csv_int(struct csv_buf *b, char sep, int v);
+void csv_f9(struct csv_buf *b, char sep, double v);
+void csv_str(struct csv_buf *b, char sep, const char *s);
 
 /* Writes rows 0 .. n to out, row(b, ctx, i) writing row i (or nothing)
  * into b, on every core: in rounds, each worker's share in its own
