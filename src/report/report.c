@@ -690,9 +690,8 @@ csv_lop(struct csv_buf *b, const struct analysis *a, uint32_t l)
 	csv_str(b, ',', report_lop_in(a, l));
 	const uint64_t x[5] = { analysis_lop_enter(a, l), analysis_lop_exit(a, l), analysis_lop_lateness(a, l),
 				analysis_lop_diff(a, l), analysis_lop_global_lateness(a, l) };
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 5; k++)
 		csv_f9(b, ',', trace_seconds(t, x[k]));
-	}
 	csv_text(b, ',', analysis_cause_name(analysis_lop_cause(a, l)));
 	csv_int(b, ',', analysis_lop_startup(a, l));
 	csv_opt(b, ',', iterations_of_lop(a, l));

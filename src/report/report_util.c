@@ -179,15 +179,10 @@ csv_str(struct csv_buf *b, char sep, const char *s)
 void
 report_csv_str(FILE *out, const char *s)
 {
-	char buf[1024];
-	const char *v = text_safe(s, buf, sizeof buf);
-	fputc('"', out);
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('"', out);
-		fputc(*v, out);
-	}
-	fputc('"', out);
+	char mem[256];
+	struct csv_buf b = { .p = mem, .cap = sizeof mem, .sink = out };
+	csv_str(&b, 0, s);
+	fwrite(b.p, 1, b.n, out);
 }
 
 void

@@ -68,7 +68,8 @@ csv_char(struct csv_buf *b, char c)
 	}
 }
 /* A field after the separator sep (none when 0): fputs; "%u"; "%u" or
- * nothing for TRACE_NONE; "%d"; "%.9f"; report_csv_str's quoted text */
+ * nothing for TRACE_NONE; "%d"; "%.9f"; text quoted as report_csv_str
+ * quotes it */
 void csv_text(struct csv_buf *b, char sep, const char *s);
 void csv_u32(struct csv_buf *b, char sep, uint32_t v);
 void csv_opt(struct csv_buf *b, char sep, uint32_t v);
