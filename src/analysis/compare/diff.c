@@ -315,8 +315,8 @@ cmp_piece(const void *x, const void *y)
  * other: by place alone a compute would pair with a contribution). In
  * the AFTER run's order. */
 static int
-pair_by_entry(struct diff *d, const uint32_t *lb, uint32_t nb, const uint32_t *la, uint32_t na,
-	      size_t *cap)
+pair_by_entry(struct diff *d, const uint64_t *const rh[2], const uint32_t *lb, uint32_t nb,
+	      const uint32_t *la, uint32_t na, size_t *cap)
 {
 	const struct analysis *B = d->before, *A = d->after;
 	const uint32_t n = nb + na;
@@ -331,11 +331,11 @@ pair_by_entry(struct diff *d, const uint32_t *lb, uint32_t nb, const uint32_t *l
 	 * when their .sts agree */
 	for (uint32_t i = 0; i < nb; i++) {
 		uint32_t r = analysis_lop_region(B, lb[i]);
-		v[i] = (struct piece){ r == TRACE_NONE ? UINT32_MAX : (uint32_t)signature_region_hash(B->t, r), i };
+		v[i] = (struct piece){ r == TRACE_NONE ? UINT32_MAX : (uint32_t)rh[0][r], i };
 	}
 	for (uint32_t i = 0; i < na; i++) {
 		uint32_t r = analysis_lop_region(A, la[i]);
-		v[nb + i] = (struct piece){ r == TRACE_NONE ? UINT32_MAX : (uint32_t)signature_region_hash(A->t, r), i };
+		v[nb + i] = (struct piece){ r == TRACE_NONE ? UINT32_MAX : (uint32_t)rh[1][r], i };
 	}
 	qsort(v, nb, sizeof *v, cmp_piece);
 	qsort(v + nb, na, sizeof *v, cmp_piece);
@@ -363,24 +363,32 @@ pair_ops(struct diff *d)
 {
 	const struct analysis *B = d->before, *A = d->after;
 	size_t cap = 0;
-	for (uint32_t q = 0; q < d->n_parts; q++) {
+	/* Charm++: each region's name hashed once, for pair_by_entry */
+	uint32_t n_reg;
+	uint64_t *rh[2] = { NULL, NULL };
+	if (d->charm && (!(rh[0] = signature_regions(B->t, &n_reg)) || !(rh[1] = signature_regions(A->t, &n_reg)))) {
+		free(rh[0]);
+		return ERR_NOMEM;
+	}
+	int rc = 0;
+	for (uint32_t q = 0; q < d->n_parts && !rc; q++) {
 		const struct diff_part *P = &d->parts[q];
 		/* a Charm++ runtime phase whose routes changed still pairs its
 		 * chares' executions of each entry */
 		if (P->kind != DIFF_ALIKE && !(d->charm && P->kind == DIFF_CHANGED))
 			continue;
 		uint32_t kb = B->part_lop_first[P->before], ka = A->part_lop_first[P->after];
-		for (uint32_t tl = 0; tl < d->ranks_after && tl < d->ranks_before; tl++) {
+		for (uint32_t tl = 0; tl < d->ranks_after && tl < d->ranks_before && !rc; tl++) {
 			uint32_t fb, nb, fa, na;
 			part_lops_on(B, P->before, &kb, tl, &fb, &nb);
 			part_lops_on(A, P->after, &ka, tl, &fa, &na);
 			if (d->charm) {
-				int rc = pair_by_entry(d, B->part_lops + fb, nb, A->part_lops + fa, na, &cap);
-				if (rc)
-					return rc;
+				if ((rc = pair_by_entry(d, (const uint64_t *const *)rh, B->part_lops + fb, nb,
+							A->part_lops + fa, na, &cap)))
+					break;
 				continue;
 			}
-			for (uint32_t x = 0, y = 0; x < nb && y < na;) {
+			for (uint32_t x = 0, y = 0; x < nb && y < na && !rc;) {
 				uint32_t lb = B->part_lops[fb + x], la = A->part_lops[fa + y];
 				if (B->lop_kind[lb] != A->lop_kind[la]) {
 					/* a computation only one run has: skip it */
@@ -390,14 +398,15 @@ pair_ops(struct diff *d)
 						y++;
 					continue;
 				}
-				if (add_pair(d, lb, la, &cap))
-					return ERR_NOMEM;
+				rc = add_pair(d, lb, la, &cap);
 				x++;
 				y++;
 			}
 		}
 	}
-	return 0;
+	free(rh[0]);
+	free(rh[1]);
+	return rc;
 }
 
 struct ranked {
@@ -418,13 +427,11 @@ cmp_ranked(const void *x, const void *y)
  * differential duration; 0 for what the ranking leaves out (a Charm++
  * run's runtime and set-up work, unless counted). */
 static double
-rank_key(const struct diff *d, const struct diff_op *op)
+rank_key(const struct diff *d, const struct diff_op *op, int setup)
 {
 	if (!d->charm)
 		return op->d_diff;
-	if (!analysis_options(d->after)->startup && analysis_lop_charm_setup(d->after, op->after))
-		return 0;
-	return op->d_ddur;
+	return setup ? 0 : op->d_ddur;
 }
 
 /* Worse: differential lateness grew (largest first); better: it shrank.
@@ -432,32 +439,37 @@ rank_key(const struct diff *d, const struct diff_op *op)
 static int
 rank_ops(struct diff *d)
 {
-	for (uint32_t i = 0; d->charm && i < d->n_ops; i++)
-		d->n_setup += !analysis_options(d->after)->startup &&
-			      analysis_lop_charm_setup(d->after, d->ops[i].after);
-	struct ranked *r = malloc(((size_t)d->n_ops + 1) * sizeof *r);
-	d->worse = malloc(((size_t)d->n_ops + 1) * sizeof *d->worse);
+	uint32_t n_regions;
+	trace_regions(d->after->t, &n_regions);
+	int count_setup = d->charm && !analysis_options(d->after)->startup;
+	uint8_t *ctor = count_setup ? calloc((size_t)n_regions + 1, 1) : NULL;
+	struct ranked *r = malloc(((size_t)d->n_ops + 1) * sizeof *r);    /* worse from the front, */
+	d->worse = malloc(((size_t)d->n_ops + 1) * sizeof *d->worse);     /* better from the back */
 	d->better = malloc(((size_t)d->n_ops + 1) * sizeof *d->better);
-	if (!r || !d->worse || !d->better) {
+	if (!r || !d->worse || !d->better || (count_setup && !ctor)) {
 		free(r);
+		free(ctor);
 		return ERR_NOMEM;
 	}
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < d->n_ops; i++)
-		if (rank_key(d, &d->ops[i]) > 1e-9)
-			r[n++] = (struct ranked){ rank_key(d, &d->ops[i]), i };
+	uint32_t n = 0, m = 0;
+	for (uint32_t i = 0; i < d->n_ops; i++) {
+		int setup = count_setup && analysis_lop_charm_setup_memo(d->after, d->ops[i].after, ctor);
+		d->n_setup += (uint32_t)setup;
+		double key = rank_key(d, &d->ops[i], setup);
+		if (key > 1e-9)
+			r[n++] = (struct ranked){ key, i };
+		else if (key < -1e-9)
+			r[d->n_ops - ++m] = (struct ranked){ -key, i };
+	}
+	free(ctor);
 	qsort(r, n, sizeof *r, cmp_ranked);
 	for (uint32_t i = 0; i < n; i++)
 		d->worse[i] = r[i].op;
 	d->n_worse = n;
-	n = 0;
-	for (uint32_t i = 0; i < d->n_ops; i++)
-		if (rank_key(d, &d->ops[i]) < -1e-9)
-			r[n++] = (struct ranked){ -rank_key(d, &d->ops[i]), i };
-	qsort(r, n, sizeof *r, cmp_ranked);
-	for (uint32_t i = 0; i < n; i++)
-		d->better[i] = r[i].op;
-	d->n_better = n;
+	qsort(r + d->n_ops - m, m, sizeof *r, cmp_ranked);
+	for (uint32_t i = 0; i < m; i++)
+		d->better[i] = r[d->n_ops - m + i].op;
+	d->n_better = m;
 	free(r);
 	return 0;
 }
@@ -553,30 +565,44 @@ part_changes(struct diff *d, uint32_t q, size_t *cap)
 static int
 add_regions(struct diff *d, const struct analysis *a, int after, struct hmap *idx, size_t *cap)
 {
-	const struct trace_region *regs = trace_regions(a->t, NULL);
-	for (uint32_t l = 0; l < a->n_lops; l++) {
+	uint32_t n_regs;
+	const struct trace_region *regs = trace_regions(a->t, &n_regs);
+	/* each (region, computation or not)'s row, found by name the first
+	 * time: slot 2 r + comp, r = n_regs for none */
+	uint32_t *row = malloc(((size_t)n_regs + 1) * 2 * sizeof *row);
+	if (!row)
+		return ERR_NOMEM;
+	memset(row, 0xff, ((size_t)n_regs + 1) * 2 * sizeof *row);
+	int rc = 0;
+	for (uint32_t l = 0; l < a->n_lops && !rc; l++) {
 		uint32_t r = analysis_lop_region(a, l);
-		const char *name = r != TRACE_NONE ? trace_str(a->t, regs[r].name) : d->charm ? "(creation)" : "";
 		/* a Charm++ execution without messages is still its entry's */
 		int comp = a->lop_kind[l] == OP_COMPUTE && !d->charm;
 		if (comp) {
 			uint32_t f = trace_op_get(&a->ops, lop_first_op(a, l)).frame;
-			name = f == TRACE_NONE ? "(top level)" :
-				trace_str(a->t, regs[trace_frames(a->t, NULL)[f].region].name);
+			r = f == TRACE_NONE ? TRACE_NONE : trace_frames(a->t, NULL)[f].region;
 		}
-		uint64_t h = hash_bytes(name, strlen(name));
-		uint32_t *v = hmap_get(idx, h, comp);
-		uint32_t k;
-		if (v) {
-			k = *v;
-		} else {
-			if (VEC_GROW(d->regions, d->n_regions, *cap) ||
-			    hmap_put(idx, h, comp, d->n_regions))
-				return ERR_NOMEM;
-			k = d->n_regions++;
-			memset(&d->regions[k], 0, sizeof d->regions[k]);
-			d->regions[k].name = name;
-			d->regions[k].computation = comp;
+		size_t slot = 2 * (size_t)(r < n_regs ? r : n_regs) + (size_t)comp;
+		uint32_t k = row[slot];
+		if (k == TRACE_NONE) {
+			const char *name = r < n_regs ? trace_str(a->t, regs[r].name) :
+				comp ? "(top level)" : d->charm ? "(creation)" : "";
+			uint64_t h = hash_bytes(name, strlen(name));
+			uint32_t *v = hmap_get(idx, h, comp);
+			if (v) {
+				k = *v;
+			} else {
+				if (VEC_GROW(d->regions, d->n_regions, *cap) ||
+				    hmap_put(idx, h, comp, d->n_regions)) {
+					rc = ERR_NOMEM;
+					break;
+				}
+				k = d->n_regions++;
+				memset(&d->regions[k], 0, sizeof d->regions[k]);
+				d->regions[k].name = name;
+				d->regions[k].computation = comp;
+			}
+			row[slot] = k;
 		}
 		struct diff_region *g = &d->regions[k];
 		double dur = secs(a, lop_exit(a, l) - lop_enter(a, l)), late = secs(a, lop_late(a, l));
@@ -595,7 +621,8 @@ add_regions(struct diff *d, const struct analysis *a, int after, struct hmap *id
 			g->n_before += call;
 		}
 	}
-	return 0;
+	free(row);
+	return rc;
 }
 
 /* By the change (diff_region.change), largest first, then by name. */

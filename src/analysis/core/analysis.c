@@ -447,6 +447,12 @@ analysis_lop_charm_setup(const struct analysis *a, uint32_t lop)
 	return a->charm ? charm_setup(a, lop, NULL) : 0;
 }
 
+int
+analysis_lop_charm_setup_memo(const struct analysis *a, uint32_t lop, uint8_t *ctor)
+{
+	return a->charm ? charm_setup(a, lop, ctor) : 0;
+}
+
 struct setup_count {
 	const struct analysis *a;
 	uint8_t *ctor;

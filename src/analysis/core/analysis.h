@@ -246,6 +246,9 @@ int analysis_lop_from_startup(const struct analysis *a, uint32_t lop);
  * message). Charm++'s counterpart of a rank's start-up: unless
  * opts.startup it is left out of the hotspots. 0 for MPI. */
 int analysis_lop_charm_setup(const struct analysis *a, uint32_t lop);
+/* The same, each region's name read once: ctor holds a byte per region,
+ * zeroed before the first call and kept between calls. */
+int analysis_lop_charm_setup_memo(const struct analysis *a, uint32_t lop, uint8_t *ctor);
 /* How many lops analysis_lop_charm_setup counts (each region's name
  * read once); 0 for MPI. */
 uint32_t analysis_charm_setup_count(const struct analysis *a);
