@@ -247,7 +247,8 @@ int analysis_lop_from_startup(const struct analysis *a, uint32_t lop);
  * opts.startup it is left out of the hotspots. 0 for MPI. */
 int analysis_lop_charm_setup(const struct analysis *a, uint32_t lop);
 /* The same, each region's name read once: ctor holds a byte per region,
- * zeroed before the first call and kept between calls. */
+ * zeroed before the first call and kept between calls; it is filled as
+ * regions are met, so one thread uses it at a time. */
 int analysis_lop_charm_setup_memo(const struct analysis *a, uint32_t lop, uint8_t *ctor);
 /* How many lops analysis_lop_charm_setup counts (each region's name
  * read once); 0 for MPI. */
