@@ -122,15 +122,7 @@ fmt_f9(double v, char *b)
 			q += r > half || (r == half && (q & 1));
 		}                       /* else below 2^-45: 0 */
 	}
-	char d[20];
-	int k = 0;
-	for (uint64_t w = q / 1000000000u; ; w /= 10) {
-		d[k++] = (char)('0' + w % 10);
-		if (w < 10)
-			break;
-	}
-	while (k)
-		*p++ = d[--k];
+	p += fmt_uint(q / 1000000000u, p);
 	*p++ = '.';
 	uint32_t f = (uint32_t)(q % 1000000000u);
 	for (int i = 8; i >= 0; i--, f /= 10)

@@ -32,6 +32,19 @@ const char *fmt_bytes(double bytes, char *buf, size_t n);
  * "7.89G" (decimal multiples). Returns buf. */
 const char *fmt_count(double x, char *buf, size_t n);
 
+/* v in decimal as "%" PRIu64 writes it, into b (20 bytes at least)
+ * without a terminating NUL: its length. */
+static inline int
+fmt_uint(uint64_t v, char *b)
+{
+	int n = 1;
+	for (uint64_t x = v; x >= 10; x /= 10)
+		n++;
+	for (int i = n; i-- > 0; v /= 10)
+		b[i] = (char)('0' + v % 10);
+	return n;
+}
+
 /* v as printf's "%.9f" writes it (CSV's seconds), into b, which holds
  * at least 32 bytes, without a terminating NUL: its length, or 0 where
  * the caller must use printf (v not finite, or 1.8e10 or more). Exact:

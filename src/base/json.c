@@ -6,6 +6,8 @@
  * Separators, keys and numbers are written in place after one check
  * for room (room()). */
 #include "json.h"
+
+#include "fmt.h"
 #include "text.h"
 
 #include <inttypes.h>
@@ -307,13 +309,7 @@ json_string(struct json *j, const char *s)
 static void
 put_uint(struct json *j, uint64_t v)
 {
-	size_t nd = 1;
-	for (uint64_t x = v; x >= 10; x /= 10)
-		nd++;
-	char *d = room(j, nd);
-	for (size_t i = nd; i-- > 0; v /= 10)
-		d[i] = (char)('0' + v % 10);
-	j->n += nd;
+	j->n += (size_t)fmt_uint(v, room(j, 20));
 }
 
 void

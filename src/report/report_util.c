@@ -118,15 +118,9 @@ void
 csv_u32(struct csv_buf *b, char sep, uint32_t v)
 {
 	sep_of(b, sep);
-	int k = 1;
-	for (uint32_t w = v; w >= 10; w /= 10)
-		k++;
-	char *d = csv_room(b, 10);
-	if (!d)
-		return;
-	for (int i = k - 1; i >= 0; i--, v /= 10)
-		d[i] = (char)('0' + v % 10);
-	b->n += (size_t)k;
+	char *d = csv_room(b, 20);
+	if (d)
+		b->n += (size_t)fmt_uint(v, d);
 }
 
 void
