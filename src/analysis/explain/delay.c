@@ -308,6 +308,12 @@ pass_worker(void *ctx, uint32_t wk, uint32_t nw)
 		uint32_t i0, i1;
 		par_share(n, c, g->pieces.n, &i0, &i1);
 		for (uint32_t i = i0; i < i1; i++) {
+			/* the causes are anywhere: their lops' arrays asked for
+			 * well ahead, then their calls */
+			if (i + 32 < n)
+				analysis_lop_prefetch(a, a->waits[i + 32].cause_lop - 1, 0);
+			if (i + 8 < n)
+				analysis_lop_prefetch(a, a->waits[i + 8].cause_lop - 1, 1);
 			const struct analysis_wait *w = &a->waits[i];
 			uint32_t W = a->lop_tl[w->lop], D = a->lop_tl[w->cause_lop];
 			struct interval iw, id;
