@@ -403,6 +403,23 @@ heap_down(struct head *h, uint32_t n, uint32_t k)
 	}
 }
 
+/* The waits' exits, read on every core (each one a call's record). */
+struct exiting {
+	const struct analysis *a;
+	uint64_t *exits;
+};
+
+static int
+exits_worker(void *ctx, uint32_t wk, uint32_t nw)
+{
+	const struct exiting *g = ctx;
+	uint32_t i0, i1;
+	par_share(g->a->n_waits, wk, nw, &i0, &i1);
+	for (uint32_t i = i0; i < i1; i++)
+		g->exits[i] = lop_exit(g->a, g->a->waits[i].lop);
+	return 0;
+}
+
 static int
 by_exit(const struct analysis *a, uint32_t *order)
 {
@@ -411,8 +428,9 @@ by_exit(const struct analysis *a, uint32_t *order)
 	uint64_t *exits = recycle_malloc(sz);
 	struct head *h = NULL;
 	int rc = exits ? 0 : ERR_NOMEM;
+	if (!rc)
+		par_run(par_workers(), exits_worker, &(struct exiting){ a, exits });
 	for (uint32_t i = 0; !rc && i < n; i++) {
-		exits[i] = lop_exit(a, a->waits[i].lop);
 		/* a run's head is its last wait: a new run ends the one before */
 		if (i > 0 && exits[i] < exits[i - 1]) {
 			if (VEC_GROW(h, nh, cap))
