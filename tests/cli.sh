@@ -333,6 +333,15 @@ else
 	skip=$((skip + 1))
 fi
 
+# the problems as text: an outlier blamed on the operation that held it
+# up says whose times it gives (the outlier's, not the holder's, which
+# it once printed with a median of 0); a start-up is no outlier
+hs=$root/traces/waits/halo-stall-3-openmpi
+run problems-text 0 analyze "$hs" &&
+	grep -qx "  1  rank 1's MPI_Waitall (step 1367) held up rank 2's MPI_Waitall (step 1371), which took 304.3 ms (its median in the other iterations 998.3 us)" "$tmp/out" &&
+	! grep -q "step 0) took\|median in the other iterations 0\$" "$tmp/out" &&
+	ok || bad "analyze: the problems' text ($(grep -A2 '^problems' "$tmp/out" | tail -2))"
+
 # make install into a user prefix, as on a login node without root
 # with the documents --help and the man page name by file name; the
 # help says where they are, and neither cites the project's "seeds" (a

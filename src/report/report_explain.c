@@ -422,10 +422,22 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 				fprintf(out, "%3u  %s created %s of lateness\n", shown, w1, b1);
 			break;
 		default: {
-			const struct analysis_outlier *o = analysis_lop_outlier(a, p[i].lop);
-			fprintf(out, "%3u  %s took %s, its median in the other iterations %s\n", shown, w1,
-				trace_fmt_duration(t, o ? o->duration : p[i].amount, b1, sizeof b1),
-				trace_fmt_duration(t, o ? o->median : 0, b2, sizeof b2));
+			/* an outlier, or the operation that held one up (its
+			 * wait's root, or a problem of another rank overlapping
+			 * it): the outlier's own times, then */
+			uint32_t at = p[i].surfaced != TRACE_NONE ? p[i].surfaced : p[i].lop;
+			const struct analysis_outlier *o = analysis_lop_outlier(a, at);
+			if (!o)
+				fprintf(out, "%3u  %s: an outlier by %s\n", shown, w1, b1);
+			else if (at == p[i].lop)
+				fprintf(out, "%3u  %s took %s, its median in the other iterations %s\n", shown, w1,
+					trace_fmt_duration(t, o->duration, b1, sizeof b1),
+					trace_fmt_duration(t, o->median, b2, sizeof b2));
+			else
+				fprintf(out, "%3u  %s held up %s, which took %s (its median in the other iterations %s)\n",
+					shown, w1, lop_words(a, at, w2, sizeof w2),
+					trace_fmt_duration(t, o->duration, b1, sizeof b1),
+					trace_fmt_duration(t, o->median, b2, sizeof b2));
 			break;
 		}
 		}

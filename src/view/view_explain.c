@@ -201,7 +201,7 @@ view_explain_cause(const struct view *v, uint32_t lop, const char **what)
 		return w->root_lop;
 	}
 	struct analysis_lost lost;
-	if (analysis_lop_lost(v->a, lop, &lost)) {
+	if (analysis_lop_lost(v->a, lop, &lost) && lost.before > lost.inside) {
 		*what = "where its lateness was lost";
 		return lost.culprit;
 	}

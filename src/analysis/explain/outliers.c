@@ -239,6 +239,10 @@ timeline_outliers(const struct analysis *a, uint32_t tl, uint32_t L, const uint3
 		uint64_t d = lop_duration(a, l), m = s->med[g];
 		if (d <= m || d - m < floor || d / OUTLIER_FACTOR < m)
 			continue;
+		/* the start-up is no iteration's work (kept out as the
+		 * hotspots keep it out) */
+		if (!a->opts.startup && analysis_lop_startup(a, l))
+			continue;
 		if (VEC_GROW(s->out, s->n_out, s->out_cap))
 			return ERR_NOMEM;
 		s->out[s->n_out++] = (struct analysis_outlier){ .lop = l, .instances = at[g + 1] - at[g],

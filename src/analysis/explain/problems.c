@@ -52,10 +52,19 @@ analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *ou
 	return out->before > 0;
 }
 
-/* The computation of timeline tl that covers most of [en, ex), when it
- * covers at least half of it; else TRACE_NONE. */
+/* Did lop l mostly wait (a wait state of at least half its time)? */
+static int
+mostly_waited(const struct analysis *a, uint32_t l)
+{
+	const struct analysis_wait *w = explain_wait_of(a, l);
+	return w && 2 * w->time >= lop_duration(a, l);
+}
+
+/* The lop of timeline tl that covers most of [en, ex), when it covers
+ * at least half of it (a computation only, when compute); else
+ * TRACE_NONE. */
 static uint32_t
-busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex)
+busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex, int compute)
 {
 	uint32_t lo = a->tl_lop[tl], hi = a->tl_lop[tl + 1];
 	while (lo < hi) {             /* the first lop that exits after en */
@@ -68,10 +77,26 @@ busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex)
 	for (uint32_t k = lo; k < a->tl_lop[tl + 1] && lop_enter(a, k) < ex; k++) {
 		uint64_t ke = lop_enter(a, k), kx = lop_exit(a, k);
 		uint64_t s = ke > en ? ke : en, t = kx < ex ? kx : ex;
-		if (a->lop_kind[k] == OP_COMPUTE && t > s && 2 * (t - s) >= ex - en)
+		if ((!compute || a->lop_kind[k] == OP_COMPUTE) && t > s && 2 * (t - s) >= ex - en)
 			return k;
 	}
 	return TRACE_NONE;
+}
+
+/* Whom lop l's wait w is to blame on: its root, when the root ran at
+ * least half as long as l waited; else what the rank l waited for was
+ * doing for most of that time, unless that mostly waited too (a rank
+ * stopped inside a call after its last synchronisation with l: the
+ * root, the computation after the call, ran too little to explain the
+ * wait). */
+static uint32_t
+blamed_for(const struct analysis *a, uint32_t l, const struct analysis_wait *w)
+{
+	if (2 * lop_duration(a, w->root_lop) >= w->time || w->cause_lop == TRACE_NONE)
+		return w->root_lop;
+	uint64_t en = w->kind == WAIT_POLLING ? lop_exit(a, l) - w->time : lop_enter(a, l);
+	uint32_t c = busy_during(a, a->lop_tl[w->cause_lop], en, en + w->time, 0);
+	return c == TRACE_NONE || mostly_waited(a, c) ? w->root_lop : c;
 }
 
 /* The problems' lops' times and ranks, read once for every outlier's
@@ -81,8 +106,9 @@ struct spans {
 	uint32_t *tl;
 };
 
-/* The problem of another rank among p[0..n) that began first and
- * overlaps most of lop l's time; else, when l is a blocking send, its
+/* The problem of another rank among p[0..n) that began first, overlaps
+ * most of lop l's time and did not mostly wait itself (it may have
+ * waited for l); else, when l is a blocking send, its
  * receiver's computation that covered most of l's time (the receive was
  * posted, but nothing progressed it: Scalasca's late receiver needs the
  * post to be late); else l. */
@@ -96,7 +122,7 @@ held_by(const struct analysis *a, const struct analysis_problem *p, const struct
 		if (sp->tl[j] == tl || me >= best)
 			continue;
 		uint64_t lo = me > en ? me : en, hi = mx < ex ? mx : ex;
-		if (hi > lo && 2 * (hi - lo) >= ex - en) {
+		if (hi > lo && 2 * (hi - lo) >= ex - en && !mostly_waited(a, p[j].lop)) {
 			best = me;
 			by = p[j].lop;
 		}
@@ -110,7 +136,7 @@ held_by(const struct analysis *a, const struct analysis_problem *p, const struct
 		const struct trace_msg *msg = &a->msgs[e[i].id];
 		if (e[i].role != END_SEND || msg->send_done_op != msg->send_op || msg->receiver == a->lop_tl[l])
 			continue;
-		uint32_t c = busy_during(a, msg->receiver, en, ex);
+		uint32_t c = busy_during(a, msg->receiver, en, ex, 1);
 		if (c != TRACE_NONE)
 			return c;
 	}
@@ -196,17 +222,18 @@ explain_problems(struct analysis *a)
 	struct analysis_problem *p = malloc(cap * sizeof *p);
 	if (!p)
 		return ERR_NOMEM;
-	/* created lateness, where it was lost: where that was in waiting,
-	 * the wait's root cause is the problem */
+	/* created lateness, where most of it was lost (the hotspot itself
+	 * when it lasted longer than what was lost before it): where that
+	 * was in waiting, the wait's root cause is the problem */
 	for (uint32_t i = 0; i < n_hot; i++) {
 		struct analysis_lost lost;
 		analysis_lop_lost(a, hot[i], &lost);
 		if (!lost.created)
 			continue;
-		uint32_t l = lost.culprit;
+		uint32_t l = lost.before > lost.inside ? lost.culprit : hot[i];
 		const struct analysis_wait *w = lost.before ? explain_wait_of(a, l) : NULL;
 		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= lop_duration(a, l))
-			l = w->root_lop;
+			l = blamed_for(a, l, w);
 		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
 						    .kind = PROBLEM_CREATED };
 	}
@@ -227,7 +254,7 @@ explain_problems(struct analysis *a)
 		uint32_t l = a->outliers[i].lop;
 		const struct analysis_wait *w = explain_wait_of(a, l);
 		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= a->outliers[i].duration)
-			l = w->root_lop;
+			l = blamed_for(a, l, w);
 		p[n++] = (struct analysis_problem){
 			.amount = a->outliers[i].duration - a->outliers[i].median, .lop = l,
 			.surfaced = l == a->outliers[i].lop ? TRACE_NONE : a->outliers[i].lop,
