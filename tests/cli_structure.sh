@@ -39,6 +39,11 @@ for dir in "$corpus"/*/; do
 	"$skein" analyze -f csv -t ops "$dir" >"$tmp/a.csv" 2>/dev/null
 	"$skein" analyze -f csv -t ops "$out" >"$tmp/b.csv" 2>/dev/null
 	cmp -s "$tmp/a.csv" "$tmp/b.csv" && [ -s "$tmp/a.csv" ] && ok || bad "round trip $name"
+	# its definitions count the iteration records it added: no warning
+	# where the original has none
+	"$skein" info "$dir" | grep '^warning' >"$tmp/wa"
+	"$skein" info "$out" | grep '^warning' >"$tmp/wb"
+	cmp -s "$tmp/wa" "$tmp/wb" && ok || bad "export $name: warnings $(cat "$tmp/wb")"
 	# every communication call of the original carries the attributes
 	expect=$(comm_calls "$dir/traces.otf2")
 	got=$(grep -c '"skein:partition"' "$tmp/print")

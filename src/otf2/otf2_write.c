@@ -1,12 +1,16 @@
 /* otf2_write.c — the annotated copy of an archive (otf2_write.h).
  *
- * Sequence: the source archive's global definitions are copied one by
- * one as they are read (strings keep their ids, so every reference stays
- * valid), then skein's strings, attributes and parameter are appended
- * after the largest ids in use. Each location's local definitions are
+ * Sequence: the source archive's global definitions are read for what
+ * the copy needs (strings, regions, locations, the largest ids in use),
+ * and skein's strings, attributes and parameter are given the ids after
+ * those. Each location's local definitions are
  * read (mapping tables and clock offsets, so events arrive with global
  * ids and corrected times) and its events copied to a writer of its own;
- * the Enter of each communication call gets the attributes. Every
+ * the Enter of each communication call gets the attributes, and a
+ * change of iteration a Parameter record. Then the global definitions
+ * are read again and copied one by one (strings keep their ids, so every
+ * reference stays valid), each location's count of events with its
+ * Parameter records added, and skein's definitions appended. Every
  * location gets a (possibly empty) local definition file, as otf2-print
  * expects (OTF2-NOTES.md); no post-flush callback, so no BufferFlush
  * records break the order of time stamps.
@@ -50,6 +54,7 @@ static const struct {
 
 struct wloc {
 	uint64_t id;
+	uint64_t added;            /* Parameter records written on it */
 	uint32_t timeline;         /* TRACE_NONE: not an MPI rank */
 };
 
@@ -70,10 +75,12 @@ struct w {
 	size_t n_regions, cap_regions;
 	struct wloc *locs;
 	size_t n_locs, cap_locs;
+	int writing;               /* the definitions' second reading: copy them */
+	size_t loc_at;             /* the next location met while writing */
 	/* skein's definitions */
-	uint32_t attr_ref[A_COUNT];
+	uint32_t attr_ref[A_COUNT], attr_name[A_COUNT], attr_desc[A_COUNT];
 	uint32_t *cause_ref;
-	uint32_t param_ref;
+	uint32_t param_ref, param_name;
 	/* the location being copied */
 	uint32_t tl;               /* its timeline, or TRACE_NONE */
 	uint32_t cursor, op_end;   /* next model op of the timeline */
@@ -115,6 +122,8 @@ static OTF2_CallbackCode
 def_string(void *ud, OTF2_StringRef self, const char *s)
 {
 	struct w *w = ud;
+	if (w->writing)
+		return OK(OTF2_GlobalDefWriter_WriteString(w->c.defs, self, s));
 	if (self >= w->next_string)
 		w->next_string = self + 1;
 	if (self < (1u << 24)) {
@@ -126,7 +135,7 @@ def_string(void *ud, OTF2_StringRef self, const char *s)
 		free(w->strings[self]);
 		w->strings[self] = strdup(s ? s : "");
 	}
-	return OK(OTF2_GlobalDefWriter_WriteString(w->c.defs, self, s));
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
@@ -134,26 +143,32 @@ def_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name, OTF2_String
 	      OTF2_Type type)
 {
 	struct w *w = ud;
+	if (w->writing)
+		return OK(OTF2_GlobalDefWriter_WriteAttribute(w->c.defs, self, name, desc, type));
 	if (self >= w->next_attr)
 		w->next_attr = self + 1;
-	return OK(OTF2_GlobalDefWriter_WriteAttribute(w->c.defs, self, name, desc, type));
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
 def_parameter(void *ud, OTF2_ParameterRef self, OTF2_StringRef name, OTF2_ParameterType type)
 {
 	struct w *w = ud;
+	if (w->writing)
+		return OK(OTF2_GlobalDefWriter_WriteParameter(w->c.defs, self, name, type));
 	if (self >= w->next_param)
 		w->next_param = self + 1;
-	return OK(OTF2_GlobalDefWriter_WriteParameter(w->c.defs, self, name, type));
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
 def_clock(void *ud, uint64_t res, uint64_t offset, uint64_t length, uint64_t realtime)
 {
 	struct w *w = ud;
+	if (w->writing)
+		return OK(OTF2_GlobalDefWriter_WriteClockProperties(w->c.defs, res, offset, length, realtime));
 	w->offset = offset;
-	return OK(OTF2_GlobalDefWriter_WriteClockProperties(w->c.defs, res, offset, length, realtime));
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
@@ -161,6 +176,12 @@ def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name, OTF2_Location
 	     uint64_t events, OTF2_LocationGroupRef group)
 {
 	struct w *w = ud;
+	if (w->writing) {
+		/* the same locations in the same order as at the first reading */
+		const struct wloc *L = w->loc_at < w->n_locs ? &w->locs[w->loc_at++] : NULL;
+		uint64_t n = L && L->id == self ? events + L->added : events;
+		return OK(OTF2_GlobalDefWriter_WriteLocation(w->c.defs, self, name, type, n, group));
+	}
 	if (VEC_GROW(w->locs, w->n_locs, w->cap_locs))
 		return OTF2_CALLBACK_ERROR;
 	uint32_t n, tl = TRACE_NONE;
@@ -168,8 +189,8 @@ def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name, OTF2_Location
 	for (uint32_t i = 0; i < n; i++)
 		if (ls[i].id == self)
 			tl = ls[i].timeline;
-	w->locs[w->n_locs++] = (struct wloc){ self, tl };
-	return OK(OTF2_GlobalDefWriter_WriteLocation(w->c.defs, self, name, type, events, group));
+	w->locs[w->n_locs++] = (struct wloc){ .id = self, .timeline = tl };
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 /* The model region of the same name (the reader names them so). */
@@ -179,6 +200,9 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef ca
 	   OTF2_StringRef file, uint32_t begin, uint32_t end)
 {
 	struct w *w = ud;
+	if (w->writing)
+		return OK(OTF2_GlobalDefWriter_WriteRegion(w->c.defs, self, name, canonical, desc, role,
+							   paradigm, flags, file, begin, end));
 	if (self < (1u << 24)) {
 		while (w->n_regions <= self) {
 			if (VEC_GROW(w->region_model, w->n_regions, w->cap_regions))
@@ -194,15 +218,14 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef ca
 				break;
 			}
 	}
-	return OK(OTF2_GlobalDefWriter_WriteRegion(w->c.defs, self, name, canonical, desc, role,
-						   paradigm, flags, file, begin, end));
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode
 def_unknown(void *ud)
 {
 	struct w *w = ud;
-	w->st.skipped++;
+	w->st.skipped += w->writing;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -216,44 +239,47 @@ fail(struct w *w, int code, const char *what)
 	return code;
 }
 
+/* skein's definitions: their ids, after the largest in use (first
+ * reading); then written (second). Strings first: a definition must
+ * come after the strings it names. */
 static int
 add_string(struct w *w, const char *s, uint32_t *ref)
 {
-	*ref = w->next_string++;
+	if (!w->writing) {
+		*ref = w->next_string++;
+		return 0;
+	}
 	return OTF2_GlobalDefWriter_WriteString(w->c.defs, *ref, s) == OTF2_SUCCESS ? 0 :
 		fail(w, ERR_IO, "cannot write a definition");
 }
 
-/* Strings first: a definition must come after the strings it names. */
 static int
 add_definitions(struct w *w)
 {
-	uint32_t name[A_COUNT], desc[A_COUNT], pname;
 	int rc = 0;
 	for (int a = 0; a < A_COUNT && !rc; a++) {
-		rc = add_string(w, attrs[a].name, &name[a]);
+		rc = add_string(w, attrs[a].name, &w->attr_name[a]);
 		if (!rc)
-			rc = add_string(w, attrs[a].desc, &desc[a]);
+			rc = add_string(w, attrs[a].desc, &w->attr_desc[a]);
 	}
-	w->cause_ref = calloc(w->o->n_causes + 1, sizeof *w->cause_ref);
-	if (!rc && !w->cause_ref)
+	if (!w->writing && !(w->cause_ref = calloc(w->o->n_causes + 1, sizeof *w->cause_ref)))
 		rc = err_set(w->e, ERR_NOMEM, "out of memory");
 	for (uint32_t i = 0; i < w->o->n_causes && !rc; i++)
 		rc = add_string(w, w->o->cause_names[i], &w->cause_ref[i]);
 	if (!rc)
-		rc = add_string(w, PARAM_NAME, &pname);
+		rc = add_string(w, PARAM_NAME, &w->param_name);
 	for (int a = 0; a < A_COUNT && !rc; a++) {
-		w->attr_ref[a] = w->next_attr++;
-		if (OTF2_GlobalDefWriter_WriteAttribute(w->c.defs, w->attr_ref[a], name[a], desc[a],
-							attrs[a].type) != OTF2_SUCCESS)
+		if (!w->writing)
+			w->attr_ref[a] = w->next_attr++;
+		else if (OTF2_GlobalDefWriter_WriteAttribute(w->c.defs, w->attr_ref[a], w->attr_name[a],
+							     w->attr_desc[a], attrs[a].type) != OTF2_SUCCESS)
 			rc = fail(w, ERR_IO, "cannot write a definition");
 	}
-	if (!rc) {
+	if (!rc && !w->writing)
 		w->param_ref = w->next_param++;
-		if (OTF2_GlobalDefWriter_WriteParameter(w->c.defs, w->param_ref, pname,
-							OTF2_PARAMETER_TYPE_UINT64) != OTF2_SUCCESS)
-			rc = fail(w, ERR_IO, "cannot write a definition");
-	}
+	else if (!rc && OTF2_GlobalDefWriter_WriteParameter(w->c.defs, w->param_ref, w->param_name,
+							    OTF2_PARAMETER_TYPE_UINT64) != OTF2_SUCCESS)
+		rc = fail(w, ERR_IO, "cannot write a definition");
 	return rc;
 }
 
@@ -367,7 +393,8 @@ copy_global_defs(struct w *w, OTF2_Reader *rd)
 		OTF2_GlobalDefReaderCallbacks_Delete(cb);
 		return fail(w, ERR_FORMAT, "cannot read the definitions");
 	}
-	otf2_copy_defs(cb);
+	if (w->writing)
+		otf2_copy_defs(cb);
 	OTF2_GlobalDefReaderCallbacks_SetUnknownCallback(cb, def_unknown);
 	OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, def_string);
 	OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
@@ -379,7 +406,7 @@ copy_global_defs(struct w *w, OTF2_Reader *rd)
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);
 	uint64_t n = 0;
 	if (OTF2_Reader_ReadAllGlobalDefinitions(rd, gr, &n) != OTF2_SUCCESS)
-		return fail(w, ERR_FORMAT, "cannot copy the definitions");
+		return fail(w, ERR_FORMAT, w->writing ? "cannot copy the definitions" : "cannot read the definitions");
 	OTF2_Reader_CloseGlobalDefReader(rd, gr);
 	return add_definitions(w);
 }
@@ -431,9 +458,10 @@ copy_events(struct w *w, OTF2_Reader *rd, OTF2_Archive *ar)
 		}
 		w->cur_iter = TRACE_NONE;
 		OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, w);
-		uint64_t n = 0;
+		uint64_t n = 0, params = w->st.parameters;
 		if (OTF2_Reader_ReadAllLocalEvents(rd, er, &n) != OTF2_SUCCESS)
 			rc = fail(w, ERR_FORMAT, "cannot copy the events");
+		L->added = w->st.parameters - params;
 		OTF2_Reader_CloseEvtReader(rd, er);
 		if (OTF2_Archive_CloseEvtWriter(ar, w->c.events) != OTF2_SUCCESS && !rc)
 			rc = fail(w, ERR_IO, "cannot write the events");
@@ -513,6 +541,10 @@ otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 	}
 	if (!rc)
 		rc = write_local_defs(&w, ar);
+	if (!rc) {
+		w.writing = 1;
+		rc = copy_global_defs(&w, rd);
+	}
 	/* communication ops whose Enter was never met */
 	if (!rc && o->ops) {
 		uint32_t n;
