@@ -95,6 +95,11 @@ for p in profile comm lists; do
 		bad "render --pane $p"
 done
 run render-late 2 render --from 9 "$trace" && grep -q 'the trace ends at' "$tmp/err" && ok || bad "render --from past the end"
+# profile and comm refuse it as render does (they printed an empty window)
+for cmd in profile comm; do
+	run $cmd-late 2 $cmd --from 9 --to 10 "$trace" && [ ! -s "$tmp/out" ] &&
+		grep -q '^skein: --from 9: the trace ends at' "$tmp/err" && ok || bad "$cmd --from past the end"
+done
 
 # usage: one line, exit 2
 for args in "profile --table x" "comm --ranks" "profile --from soon" "profile --from 2 --to 1" \

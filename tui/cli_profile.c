@@ -15,12 +15,8 @@ cli_scope(const struct cli *c, const struct trace *t, struct profile_scope *s, u
 	struct err e = { 0 };
 	profile_scope_all(s);
 	*kept = NULL;
-	if (c->from && profile_parse_time(t, c->from, &s->from, &e))
+	if (profile_parse_window(t, c->from, c->to, &s->from, &s->to, &e))
 		return cli_usage_error(e.msg, NULL);
-	if (c->to && profile_parse_time(t, c->to, &s->to, &e))
-		return cli_usage_error(e.msg, NULL);
-	if (s->to <= s->from)
-		return cli_usage_error("--to must come after --from", NULL);
 	if (c->rank_set) {
 		uint32_t n;
 		trace_timelines(t, &n);

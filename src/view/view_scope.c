@@ -254,15 +254,8 @@ view_filter_set(struct view *v, const char *ranks, const char *from, const char 
 	}
 	if (from || to) {
 		uint64_t a = ti->t_begin, b = ti->t_end + 1;
-		if ((from && profile_parse_time(v->t, from, &a, e)) || (to && profile_parse_time(v->t, to, &b, e)))
+		if (profile_parse_window(v->t, from, to, &a, &b, e))
 			return ERR_USAGE;
-		if (a > ti->t_end) {
-			char x[32];
-			return err_set(e, ERR_USAGE, "--from %s: the trace ends at %s", from,
-				       fmt_time(trace_seconds(v->t, ti->t_end), x, sizeof x));
-		}
-		if (b <= a)
-			return err_set(e, ERR_USAGE, "--to must come after --from");
 		v->f_from = a;
 		v->f_to = b;
 		v->tz = 1;

@@ -194,5 +194,9 @@ int profile_parse_ranks(const struct trace *t, const char *spec, uint8_t *kept, 
 /* A time from the trace's start: seconds ("1.5", "1.5s"), or with a
  * unit (ms, us, ns, min); into ticks. 0 or ERR_USAGE. */
 int profile_parse_time(const struct trace *t, const char *s, uint64_t *ticks, struct err *e);
+/* --from and --to (either NULL: *from or *to as it is): a window that
+ * begins within the trace and ends after it begins. 0 or ERR_USAGE. */
+int profile_parse_window(const struct trace *t, const char *from, const char *to, uint64_t *a, uint64_t *b,
+			 struct err *e);
 
 #endif

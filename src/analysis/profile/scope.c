@@ -2,6 +2,8 @@
  * `:window`, `--rank-set`, `--from` and `--to` take. */
 #include "profile.h"
 
+#include "base/fmt.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -145,5 +147,22 @@ profile_parse_time(const struct trace *t, const char *s, uint64_t *ticks, struct
 		return err_set(e, ERR_USAGE, "a time's unit is s, ms, us, ns or min, not '%s'", end);
 	double x = v * scale * (double)trace_info(t)->ticks_per_second;
 	*ticks = x >= 1.8e19 ? UINT64_MAX : (uint64_t)(x + 0.5);
+	return 0;
+}
+
+int
+profile_parse_window(const struct trace *t, const char *from, const char *to, uint64_t *a, uint64_t *b,
+		     struct err *e)
+{
+	const struct trace_info *ti = trace_info(t);
+	if ((from && profile_parse_time(t, from, a, e)) || (to && profile_parse_time(t, to, b, e)))
+		return ERR_USAGE;
+	if (from && *a > ti->t_end) {
+		char x[32];
+		return err_set(e, ERR_USAGE, "--from %s: the trace ends at %s", from,
+			       fmt_time(trace_seconds(t, ti->t_end), x, sizeof x));
+	}
+	if (*b <= *a)
+		return err_set(e, ERR_USAGE, "--to must come after --from");
 	return 0;
 }
