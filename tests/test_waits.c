@@ -384,6 +384,56 @@ created_where_most(void **state)
 	assert_true(mostly_before > 0);
 }
 
+/* Polling for a send (hpcc, a rank stopped for 0.3 s): rank 0 posts an
+ * MPI_Isend to rank 1 at 2, tests it 20 times in vain (4..43) and once
+ * more at 300, completing it; rank 1 posted its receive and sits in
+ * MPI_Waitall from 9 until the message arrives at 300. No wait state
+ * says so (the send was posted before rank 1 waited, and a test never
+ * waits), so rank 0's computation before the completing test created
+ * the lateness: about 290 ticks. It polled for most of its time for
+ * the request whose other end is rank 1, which was in its MPI_Waitall
+ * (not waiting for anything late) all that time: the problem is rank
+ * 1's MPI_Waitall. Without the failed tests there was no polling, and
+ * the problem stays rank 0's computation. */
+static void
+polled_send(void **state)
+{
+	(void)state;
+	for (int failed = 20; failed >= 0; failed -= 20) {
+		struct dsl *d = dsl_new(2);
+		start(d, 0);
+		uint64_t req = isend(d, 1, 0);
+		for (int k = 0; k < failed; k++) {
+			call(d, R_TEST);
+			ret(d, R_TEST);
+		}
+		at(d, 300);
+		call(d, R_TEST);
+		assert_int_equal(build_isend_complete(d->b, d->now, req), 0);
+		ret(d, R_TEST);
+		start(d, 1);
+		uint64_t r = irecv(d);
+		work(d, 3);
+		completes_at(d, 300);
+		waitall(d, &(struct rq){ r, 0, 0, 1 }, 1);
+		struct trace *t = dsl_done(d);
+		struct analysis *a = analyse(t, NULL);
+		uint32_t comp = comm(a, 0, 2) - 1, wall = comm(a, 1, 1);
+		assert_int_equal(analysis_lop_kind(a, comp), OP_COMPUTE);
+		assert_int_equal(analysis_lop_kind(a, wall), OP_RECV);
+		assert_true(analysis_lop_diff(a, comp) > 250);
+		assert_null(analysis_lop_wait(a, wall));
+		uint32_t np;
+		const struct analysis_problem *p = analysis_problems(a, &np);
+		assert_true(np >= 1);
+		assert_int_equal(p[0].kind, PROBLEM_CREATED);
+		assert_int_equal(p[0].surfaced, comp);
+		assert_int_equal(p[0].lop, failed ? wall : comp);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -397,6 +447,7 @@ main(void)
 		cmocka_unit_test(peer_bytes),
 		cmocka_unit_test(equal_exits),
 		cmocka_unit_test(created_where_most),
+		cmocka_unit_test(polled_send),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -415,7 +415,13 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 			fprintf(out, "%3u  %s made others wait %s\n", shown, w1, b1);
 			break;
 		case PROBLEM_CREATED:
-			if (p[i].surfaced != p[i].lop && p[i].surfaced != TRACE_NONE)
+			/* another rank's operation held the hotspot up (the root
+			 * of its wait, or the other end of what it polled for) */
+			if (p[i].surfaced != p[i].lop && p[i].surfaced != TRACE_NONE &&
+			    analysis_lop_timeline(a, p[i].surfaced) != analysis_lop_timeline(a, p[i].lop))
+				fprintf(out, "%3u  %s held up %s, which created %s of lateness\n", shown, w1,
+					lop_words(a, p[i].surfaced, w2, sizeof w2), b1);
+			else if (p[i].surfaced != p[i].lop && p[i].surfaced != TRACE_NONE)
 				fprintf(out, "%3u  %s: %s of lateness lost here, created at %s\n", shown, w1, b1,
 					lop_words(a, p[i].surfaced, w2, sizeof w2));
 			else

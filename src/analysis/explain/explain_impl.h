@@ -30,6 +30,16 @@ int explain_delays(struct analysis *a);
 int explain_outliers(struct analysis *a);
 int explain_problems(struct analysis *a);
 
+/* What each region's calls can be in a wait state (waits.c): R_RECV a
+ * blocking receive, R_SEND_BLOCKS a blocking send or completion, R_TEST
+ * a test; one byte a region (free it), NULL on no memory. */
+enum { R_RECV = 1, R_SEND_BLOCKS = 2, R_TEST = 4 };
+uint8_t *explain_region_flags(const struct analysis *a);
+/* The enter of the first call of timeline tl in [from, to) that tested
+ * and completed nothing (a quiet MPI_Test*: no record), or UINT64_MAX. */
+uint64_t explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from,
+				   uint64_t to);
+
 /* The wait of lop l, or NULL (binary search over a->waits). */
 const struct analysis_wait *explain_wait_of(const struct analysis *a, uint32_t l);
 

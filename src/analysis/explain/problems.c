@@ -99,6 +99,38 @@ blamed_for(const struct analysis *a, uint32_t l, const struct analysis_wait *w)
 	return c == TRACE_NONE || mostly_waited(a, c) ? w->root_lop : c;
 }
 
+/* A computation that polled for most of its time (tests that completed
+ * nothing, up to the call after it, which completed a request) was held
+ * up by the rank at the other end of that request: what that rank was
+ * doing for most of the polling, unless that mostly waited too; else
+ * TRACE_NONE. (A polled receive whose send came late is a polling wait
+ * with a root; this is the rest: the send posted, or a send of l's own
+ * whose transfer the other rank did not progress.) */
+static uint32_t
+polled_for(const struct analysis *a, const uint8_t *rf, uint32_t l)
+{
+	uint32_t tl = a->lop_tl[l];
+	if (a->lop_kind[l] != OP_COMPUTE || l + 1 >= a->n_lops || a->lop_tl[l + 1] != tl)
+		return TRACE_NONE;
+	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
+	uint64_t from = explain_first_failed_test(a, rf, tl, en, ex);
+	if (from == UINT64_MAX || 2 * (ex - from) < ex - en)
+		return TRACE_NONE;
+	uint32_t ne;
+	const struct trace_end *e = lop_ends(a, l + 1, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		if (e[i].role == END_COLL)
+			continue;
+		const struct trace_msg *m = &a->msgs[e[i].id];
+		uint32_t peer = e[i].role == END_RECV ? m->sender : m->receiver;
+		if (peer == tl || peer == TRACE_NONE || !msg_ok(a, e[i].id))
+			continue;
+		uint32_t c = busy_during(a, peer, from, ex, 0);
+		return c != TRACE_NONE && !mostly_waited(a, c) ? c : TRACE_NONE;
+	}
+	return TRACE_NONE;
+}
+
 /* The problems' lops' times and ranks, read once for every outlier's
  * look over them (each read of a lop's times misses the cache). */
 struct spans {
@@ -220,8 +252,12 @@ explain_problems(struct analysis *a)
 	const uint32_t *hot = analysis_hotspots(a, &n_hot);
 	size_t cap = (size_t)n_hot + a->n_delays + a->n_outliers + 1, n = 0;
 	struct analysis_problem *p = malloc(cap * sizeof *p);
-	if (!p)
+	uint8_t *rf = explain_region_flags(a);
+	if (!p || !rf) {
+		free(p);
+		free(rf);
 		return ERR_NOMEM;
+	}
 	/* created lateness, where most of it was lost (the hotspot itself
 	 * when it lasted longer than what was lost before it): where that
 	 * was in waiting, the wait's root cause is the problem */
@@ -232,11 +268,15 @@ explain_problems(struct analysis *a)
 			continue;
 		uint32_t l = lost.before > lost.inside ? lost.culprit : hot[i];
 		const struct analysis_wait *w = lost.before ? explain_wait_of(a, l) : NULL;
+		uint32_t by = TRACE_NONE;
 		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= lop_duration(a, l))
 			l = blamed_for(a, l, w);
+		else if ((by = polled_for(a, rf, l)) != TRACE_NONE)
+			l = by;
 		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
 						    .kind = PROBLEM_CREATED };
 	}
+	free(rf);
 	/* delays, by the waiting they caused (start-up ones as the hotspots
 	 * take start-up) */
 	for (uint32_t i = 0; i < a->n_delays; i++) {

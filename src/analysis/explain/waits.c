@@ -54,10 +54,8 @@ waited(uint64_t from, uint64_t until, uint64_t end)
  * the model knows; a blocking send call (MPI_Send, MPI_Ssend) or a
  * blocking completion (MPI_Wait*, not MPI_Test*) can wait for a late
  * receiver; a test never waits (its polling is not a wait state). */
-enum { R_RECV = 1, R_SEND_BLOCKS = 2, R_TEST = 4 };
-
-static uint8_t *
-region_flags(const struct analysis *a)
+uint8_t *
+explain_region_flags(const struct analysis *a)
 {
 	uint32_t n;
 	const struct trace_region *r = trace_regions(a->t, &n);
@@ -86,10 +84,8 @@ op_flags(const struct analysis *a, const uint8_t *rf, uint32_t op)
 	return r < n ? rf[r] : 0;
 }
 
-/* The enter of the first call of timeline tl in [from, to) that tested
- * and completed nothing (a quiet MPI_Test*: no record), or UINT64_MAX. */
-static uint64_t
-first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
+uint64_t
+explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
 {
 	uint32_t ntl, nc, nr;
 	const struct trace_timeline *T = &trace_timelines(a->t, &ntl)[tl];
@@ -142,7 +138,7 @@ late_sender(const struct analysis *a, const uint8_t *rf, uint32_t l, struct wait
 		uint32_t c = l - 1;      /* the computation before, on the same rank */
 		if (l == 0 || a->lop_tl[c] != tl || a->lop_kind[c] != OP_COMPUTE)
 			return 0;
-		uint64_t from = first_failed_test(a, rf, tl, lop_enter(a, c), lop_exit(a, c));
+		uint64_t from = explain_first_failed_test(a, rf, tl, lop_enter(a, c), lop_exit(a, c));
 		if (from == UINT64_MAX)
 			return 0;
 		return push(w, c, cause, waited(from, latest, lop_exit(a, c)), WAIT_POLLING);
@@ -343,7 +339,7 @@ int
 explain_waits(struct analysis *a)
 {
 	struct finding *f = calloc(1, sizeof *f);
-	uint8_t *rf = region_flags(a);
+	uint8_t *rf = explain_region_flags(a);
 	struct waits_out w = { 0 };
 	int rc = f && rf ? 0 : ERR_NOMEM;
 	if (!rc) {
