@@ -272,19 +272,31 @@ rank_cells_time(struct view *v, uint32_t r, void *ud)
 
 /* ---- message lines ---- */
 
-/* An elbow from (x0, y0) to (x1, y1): along the sender's row to the
- * middle, down or up, along the receiver's row. The turn and the rows
- * crossed are drawn over anything; the runs along a row only where no
- * call runs, so that the calls stay readable. */
-static void
-line(struct view *v, int cw, int x0, int y0, int x1, int y1)
+/* The column of time t, -1 before the span and tl_w after it. */
+static int
+column(const struct view *v, uint64_t t)
 {
-	int xm = (x0 + x1) / 2, dn = y1 > y0;
+	return t < v->tl_t0 ? -1 : t > v->tl_t1 ? (int)v->tl_w : (int)bucket(v, t);
+}
+
+/* An elbow from (x0, y0) to (x1, y1) turning at column xm (the middle
+ * of the message's times): along the sender's row, down or up, along
+ * the receiver's row; the columns outside the span (-1, cw) are not
+ * drawn, so a message in flight across an edge turns where it turned,
+ * not half way from the edge. The turn and the rows crossed are drawn
+ * over anything; the runs along a row only where no call runs, so that
+ * the calls stay readable. */
+static void
+line(struct view *v, int cw, int x0, int y0, int xm, int x1, int y1)
+{
+	int dn = y1 > y0;
 	uint32_t *g = v->tl_msg;
 #define PUT(x, y, ch, over) do { \
-		const struct tlcell *c_ = &v->tl[(size_t)(y) * (size_t)cw + (size_t)(x)]; \
-		if ((over || c_->top == TRACE_NONE || !(c_->kinds & ~1u)) && (x) >= 0 && (x) < cw) \
-			g[(size_t)(y) * (size_t)cw + (size_t)(x)] = (ch); \
+		if ((x) >= 0 && (x) < cw) { \
+			const struct tlcell *c_ = &v->tl[(size_t)(y) * (size_t)cw + (size_t)(x)]; \
+			if (over || c_->top == TRACE_NONE || !(c_->kinds & ~1u)) \
+				g[(size_t)(y) * (size_t)cw + (size_t)(x)] = (ch); \
+		} \
 	} while (0)
 	for (int x = x0 + 1; x < xm; x++)
 		PUT(x, y0, 0x2500, 0);
@@ -391,7 +403,8 @@ collect_msgs(struct view *v, int rows, int cw)
 		const struct trace_msg *msgs = trace_msgs(v->t, &nm);
 		for (uint32_t i = 0; i < m.n; i++) {
 			const struct trace_msg *x = &msgs[m.list[i]];
-			line(v, cw, (int)bucket(v, x->t_send), m.row_of[x->sender], (int)bucket(v, x->t_recv),
+			uint64_t mid = x->t_send / 2 + x->t_recv / 2 + (x->t_send & x->t_recv & 1);
+			line(v, cw, column(v, x->t_send), m.row_of[x->sender], column(v, mid), column(v, x->t_recv),
 			     m.row_of[x->receiver]);
 		}
 		v->tl_nmsg = m.n;
