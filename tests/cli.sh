@@ -333,6 +333,12 @@ else
 	skip=$((skip + 1))
 fi
 
+# the note on calls without records names what they are (a run that
+# polled: tests that completed nothing, not non-blocking collectives)
+run quiet-note 0 info "$root/traces/waits/polling-4" &&
+	grep -q '^note .* communication calls carried no message or collective records and are not operations (tests that completed nothing' "$tmp/out" &&
+	ok || bad "info: the note on calls without records ($(grep '^note' "$tmp/out"))"
+
 # the problems as text: an outlier blamed on the operation that held it
 # up says whose times it gives (the outlier's, not the holder's, which
 # it once printed with a median of 0); a start-up is no outlier

@@ -230,7 +230,8 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	onesided_text(t, out);
 	if (info->mpi_calls_without_records)
 		fprintf(out, "note          %" PRIu64 " communication calls carried no message or "
-			"collective records (e.g. non-blocking collectives) and are not operations\n",
+			"collective records and are not operations (tests that completed nothing, "
+			"non-blocking collectives, waits on them)\n",
 			info->mpi_calls_without_records);
 	for (int w = 0; w < WARN_COUNT; w++)
 		if (info->warnings[w])
