@@ -241,6 +241,8 @@ trace_for(const char *name, int leap)
 		snprintf(path, sizeof path, "%s/traces/corpus/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 7);
 	} else if (!strncmp(name, "onesided:", 9)) {
 		snprintf(path, sizeof path, "%s/traces/onesided/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 9);
+	} else if (!strncmp(name, "waits:", 6)) {
+		snprintf(path, sizeof path, "%s/traces/waits/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 6);
 	} else if (!strncmp(name, "charm:", 6)) {
 		snprintf(path, sizeof path, "%s/traces/projections/%s", tu_env("SKEIN_SHARED", "../shared"), name + 6);
 	} else if (!strncmp(name, "shared:", 7)) {

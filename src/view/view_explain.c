@@ -179,14 +179,25 @@ view_explain_walk(struct view *v, int dir)
 		view_set_message(v, 0, "problem %d/%u: %s made others wait %s", next + 1, n, w1, d);
 		break;
 	case PROBLEM_CREATED:
-		if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop)
+		/* as analyze says it: another rank's operation held the
+		 * hotspot up; one before it on its rank lost the lateness */
+		if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop &&
+		    analysis_lop_timeline(v->a, p[next].surfaced) != analysis_lop_timeline(v->a, p[next].lop))
+			view_set_message(v, 0, "problem %d/%u: %s held up %s, which created %s", next + 1, n, w1,
+					 brief(v, p[next].surfaced, w2, sizeof w2), d);
+		else if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop)
 			view_set_message(v, 0, "problem %d/%u: %s lost %s, late at %s", next + 1, n, w1, d,
 					 brief(v, p[next].surfaced, w2, sizeof w2));
 		else
 			view_set_message(v, 0, "problem %d/%u: %s created %s of lateness", next + 1, n, w1, d);
 		break;
 	default:
-		view_set_message(v, 0, "problem %d/%u: %s %s slower than its iterations", next + 1, n, w1, d);
+		/* an outlier, or what held one up */
+		if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop)
+			view_set_message(v, 0, "problem %d/%u: %s held up %s, %s slower than its iterations", next + 1,
+					 n, w1, brief(v, p[next].surfaced, w2, sizeof w2), d);
+		else
+			view_set_message(v, 0, "problem %d/%u: %s %s slower than its iterations", next + 1, n, w1, d);
 		break;
 	}
 	return 1;
