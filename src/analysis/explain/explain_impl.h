@@ -39,6 +39,11 @@ uint8_t *explain_region_flags(const struct analysis *a);
  * and completed nothing (a quiet MPI_Test*: no record), or UINT64_MAX. */
 uint64_t explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from,
 				   uint64_t to);
+/* Did timeline tl poll over [en, ex) (a computation's span)? Tests that
+ * completed nothing from the first half of it to its end, none further
+ * from the next (or from ex) than a quarter of it: the first one's
+ * enter, else UINT64_MAX. (A test or two and then work is no polling.) */
+uint64_t explain_polled(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t en, uint64_t ex);
 
 /* The wait of lop l, or NULL (binary search over a->waits). */
 const struct analysis_wait *explain_wait_of(const struct analysis *a, uint32_t l);

@@ -60,6 +60,14 @@ mostly_waited(const struct analysis *a, uint32_t l)
 	return w && 2 * w->time >= lop_duration(a, l);
 }
 
+/* Was lop l a computation that polled (explain_polled)? */
+static int
+polled(const struct analysis *a, const uint8_t *rf, uint32_t l)
+{
+	return a->lop_kind[l] == OP_COMPUTE &&
+	       explain_polled(a, rf, a->lop_tl[l], lop_enter(a, l), lop_exit(a, l)) != UINT64_MAX;
+}
+
 /* The lop of timeline tl that covers most of [en, ex), when it covers
  * at least half of it (a computation only, when compute); else
  * TRACE_NONE. */
@@ -113,8 +121,8 @@ polled_for(const struct analysis *a, const uint8_t *rf, uint32_t l)
 	if (a->lop_kind[l] != OP_COMPUTE || l + 1 >= a->n_lops || a->lop_tl[l + 1] != tl)
 		return TRACE_NONE;
 	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
-	uint64_t from = explain_first_failed_test(a, rf, tl, en, ex);
-	if (from == UINT64_MAX || 2 * (ex - from) < ex - en)
+	uint64_t from = explain_polled(a, rf, tl, en, ex);
+	if (from == UINT64_MAX)
 		return TRACE_NONE;
 	uint32_t ne;
 	const struct trace_end *e = lop_ends(a, l + 1, &ne);
@@ -126,7 +134,7 @@ polled_for(const struct analysis *a, const uint8_t *rf, uint32_t l)
 		if (peer == tl || peer == TRACE_NONE || !msg_ok(a, e[i].id))
 			continue;
 		uint32_t c = busy_during(a, peer, from, ex, 0);
-		return c != TRACE_NONE && !mostly_waited(a, c) ? c : TRACE_NONE;
+		return c != TRACE_NONE && !mostly_waited(a, c) && !polled(a, rf, c) ? c : TRACE_NONE;
 	}
 	return TRACE_NONE;
 }
@@ -175,13 +183,26 @@ held_by(const struct analysis *a, const struct analysis_problem *p, const struct
 	return by;
 }
 
+/* Can problem x have been held up by another rank's: an outlier not
+ * put on another operation (not mostly waiting, then), that is a call
+ * or a computation that polled (a computation that computed held itself
+ * up)? (Lateness created in a call is left where it was made: a
+ * collective's members leave it at different times for reasons of their
+ * own, and another rank's problem overlapping it says nothing.) */
+static int
+holdable(const struct analysis *a, const uint8_t *rf, const struct analysis_problem *x)
+{
+	return x->kind == PROBLEM_OUTLIER && x->surfaced == TRACE_NONE &&
+	       (a->lop_kind[x->lop] != OP_COMPUTE || polled(a, rf, x->lop));
+}
+
 /* An outlier that was neither waiting nor the first of the others in
  * its time was held by that one (p[0..n): the problems so far). */
 static int
-hold_outliers(const struct analysis *a, struct analysis_problem *p, size_t n)
+hold_outliers(const struct analysis *a, const uint8_t *rf, struct analysis_problem *p, size_t n)
 {
 	size_t i = 0;
-	while (i < n && !(p[i].kind == PROBLEM_OUTLIER && p[i].surfaced == TRACE_NONE))
+	while (i < n && !holdable(a, rf, &p[i]))
 		i++;
 	if (i == n)
 		return 0;
@@ -196,7 +217,7 @@ hold_outliers(const struct analysis *a, struct analysis_problem *p, size_t n)
 	/* an outlier held becomes its holder's problem, which the next
 	 * look sees (its span follows) */
 	for (; i < n && !rc; i++)
-		if (p[i].kind == PROBLEM_OUTLIER && p[i].surfaced == TRACE_NONE) {
+		if (holdable(a, rf, &p[i])) {
 			uint32_t by = held_by(a, p, &sp, n, p[i].lop);
 			if (by != p[i].lop) {
 				p[i].surfaced = p[i].lop;
@@ -276,7 +297,6 @@ explain_problems(struct analysis *a)
 		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
 						    .kind = PROBLEM_CREATED };
 	}
-	free(rf);
 	/* delays, by the waiting they caused (start-up ones as the hotspots
 	 * take start-up) */
 	for (uint32_t i = 0; i < a->n_delays; i++) {
@@ -302,7 +322,9 @@ explain_problems(struct analysis *a)
 	}
 	/* an outlier that was neither waiting nor the first of the others
 	 * in its time was held by that one */
-	if (hold_outliers(a, p, n)) {
+	int rc = hold_outliers(a, rf, p, n);
+	free(rf);
+	if (rc) {
 		free(p);
 		return ERR_NOMEM;
 	}

@@ -84,27 +84,61 @@ op_flags(const struct analysis *a, const uint8_t *rf, uint32_t op)
 	return r < n ? rf[r] : 0;
 }
 
-uint64_t
-explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
+/* The first quiet call of timeline tl entered at or after `from`. */
+static uint32_t
+calls_from(const struct trace_call *c, const struct trace_timeline *T, uint64_t from)
 {
-	uint32_t ntl, nc, nr;
-	const struct trace_timeline *T = &trace_timelines(a->t, &ntl)[tl];
-	const struct trace_call *c = trace_calls(a->t, &nc);
-	trace_regions(a->t, &nr);
 	uint32_t lo = T->call_first, hi = T->call_first + T->call_count;
-	while (lo < hi) {    /* the first call entered at or after from */
+	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (c[mid].t_enter < from)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (uint32_t k = lo; k < T->call_first + T->call_count && c[k].t_enter < to; k++) {
-		uint32_t r = trace_call_region(&c[k]);
-		if (trace_call_kind(&c[k]) == CALL_MPI && r < nr && (rf[r] & R_TEST))
+	return lo;
+}
+
+static int
+failed_test(const struct trace_call *c, const uint8_t *rf, uint32_t nr)
+{
+	uint32_t r = trace_call_region(c);
+	return trace_call_kind(c) == CALL_MPI && r < nr && (rf[r] & R_TEST);
+}
+
+uint64_t
+explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
+{
+	uint32_t nc, nr;
+	const struct trace_timeline *T = &trace_timelines(a->t, NULL)[tl];
+	const struct trace_call *c = trace_calls(a->t, &nc);
+	trace_regions(a->t, &nr);
+	for (uint32_t k = calls_from(c, T, from); k < T->call_first + T->call_count && c[k].t_enter < to; k++)
+		if (failed_test(&c[k], rf, nr))
 			return c[k].t_enter;
-	}
 	return UINT64_MAX;
+}
+
+uint64_t
+explain_polled(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t en, uint64_t ex)
+{
+	uint32_t nc, nr;
+	const struct trace_timeline *T = &trace_timelines(a->t, NULL)[tl];
+	const struct trace_call *c = trace_calls(a->t, &nc);
+	trace_regions(a->t, &nr);
+	uint64_t first = UINT64_MAX, last = 0, gap = 0;
+	for (uint32_t k = calls_from(c, T, en); k < T->call_first + T->call_count && c[k].t_enter < ex; k++) {
+		if (!failed_test(&c[k], rf, nr))
+			continue;
+		if (first == UINT64_MAX)
+			first = c[k].t_enter;
+		else if (c[k].t_enter - last > gap)
+			gap = c[k].t_enter - last;
+		last = c[k].t_enter;
+	}
+	if (first != UINT64_MAX && ex - last > gap)
+		gap = ex - last;
+	return first != UINT64_MAX && 2 * (ex - first) >= ex - en && 4 * gap <= ex - en ? first : UINT64_MAX;
 }
 
 /* The receives of lop l: late sender. The send each message waited for
