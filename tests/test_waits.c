@@ -86,6 +86,11 @@ collectives(void **state)
 	static const struct { int type, kind; uint32_t root; uint64_t w[3]; } cases[] = {
 		{ COLL_BARRIER, WAIT_BARRIER, UINT32_MAX, { 60, 40, 0 } },
 		{ COLL_ALLREDUCE, WAIT_NXN, UINT32_MAX, { 60, 40, 0 } },
+		/* every all-to-all is N x N (CP2K's Alltoallv waited unseen) */
+		{ COLL_ALLTOALL, WAIT_NXN, UINT32_MAX, { 60, 40, 0 } },
+		{ COLL_ALLTOALLV, WAIT_NXN, UINT32_MAX, { 60, 40, 0 } },
+		{ COLL_ALLTOALLW, WAIT_NXN, UINT32_MAX, { 60, 40, 0 } },
+		{ COLL_ALLGATHERV, WAIT_NXN, UINT32_MAX, { 60, 40, 0 } },
 		{ COLL_REDUCE, WAIT_EARLY_REDUCE, 0, { 60, 0, 0 } },
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

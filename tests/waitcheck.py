@@ -14,7 +14,7 @@ rules (doc/analysis.md, "Wait states"):
                  to the enter of the MPI_Recv that received the message,
                  when that came before its leave
   wait-barrier,  every member waits from its enter to the last member's
-  wait-nxn       enter (Allgather(v), Alltoall, Allreduce, Reduce_scatter)
+  wait-nxn       enter (Allgather(v), Alltoall(v,w), Allreduce, Reduce_scatter)
   late-broadcast a non-root member of Bcast/Scatter(v) waits for the root
   early-reduce   the root of Reduce/Gather(v) waits for the last other
   polling        an MPI_Test* that completed a receive, after calls of
@@ -38,15 +38,17 @@ KINDS = ["late-sender", "late-receiver", "wait-nxn", "wait-barrier", "late-broad
          "polling"]
 # the records that make a call an operation of its own (what ends a polling)
 OP_RECORDS = {"MPI_SEND", "MPI_ISEND", "MPI_RECV", "MPI_IRECV", "MPI_ISEND_COMPLETE", "MPI_COLLECTIVE_END"}
-NXN = {"ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLREDUCE", "REDUCE_SCATTER", "REDUCE_SCATTER_BLOCK"}
+NXN = {"ALLGATHER", "ALLGATHERV", "ALLTOALL", "ALLTOALLV", "ALLTOALLW", "ALLREDUCE", "REDUCE_SCATTER",
+       "REDUCE_SCATTER_BLOCK"}
 BCAST = {"BCAST", "SCATTER", "SCATTERV"}
 REDUCE = {"GATHER", "GATHERV", "REDUCE"}
 SEND_BLOCKS = {"MPI_Send", "MPI_Ssend", "MPI_Wait", "MPI_Waitany", "MPI_Waitall", "MPI_Waitsome"}
 
 
 def otf2_print(trace, *args):
+    # names from the trace may be any bytes (CP2K's hold a Latin-1 one)
     return subprocess.run(["otf2-print", *args, trace], check=True, capture_output=True,
-                          text=True).stdout.splitlines()
+                          text=True, errors="replace").stdout.splitlines()
 
 
 def members_of(line):
