@@ -348,6 +348,13 @@ run problems-text 0 analyze "$hs" &&
 	! grep -q "step 0) took\|median in the other iterations 0\$" "$tmp/out" &&
 	ok || bad "analyze: the problems' text ($(grep -A2 '^problems' "$tmp/out" | tail -2))"
 
+# lateness lost before a hotspot: the hotspot's amount, what of it was
+# lost before it and the longest of those operations with its own time
+# (the line gave the longest one the whole amount, "lost here")
+run lost-text 0 analyze "$root/traces/corpus/kary_tree-4-delay" &&
+	grep -q "created [0-9.]* [mu]s of lateness; [0-9.]* [mu]s of it was lost in the [0-9]* operations before it, the longest rank [0-9]*'s .* (took [0-9.]* [mu]s)\$" "$tmp/out" &&
+	! grep -q 'lost here' "$tmp/out" && ok || bad "analyze: lateness lost before ($(grep 'lost' "$tmp/out" | head -2))"
+
 # make install into a user prefix, as on a login node without root
 # with the documents --help and the man page name by file name; the
 # help says where they are, and neither cites the project's "seeds" (a

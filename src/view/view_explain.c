@@ -185,9 +185,16 @@ view_explain_walk(struct view *v, int dir)
 		    analysis_lop_timeline(v->a, p[next].surfaced) != analysis_lop_timeline(v->a, p[next].lop))
 			view_set_message(v, 0, "problem %d/%u: %s held up %s, which created %s", next + 1, n, w1,
 					 brief(v, p[next].surfaced, w2, sizeof w2), d);
-		else if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop)
-			view_set_message(v, 0, "problem %d/%u: %s lost %s, late at %s", next + 1, n, w1, d,
-					 brief(v, p[next].surfaced, w2, sizeof w2));
+		else if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop) {
+			/* as analyze says it: what of the hotspot's amount was
+			 * lost before it, this the longest of those lops */
+			struct analysis_lost lost;
+			char b[32];
+			analysis_lop_lost(v->a, p[next].surfaced, &lost);
+			view_set_message(v, 0, "problem %d/%u: %s created %s, %s of it lost before it, longest %s",
+					 next + 1, n, brief(v, p[next].surfaced, w2, sizeof w2), d,
+					 trace_fmt_duration(v->t, lost.before, b, sizeof b), w1);
+		}
 		else
 			view_set_message(v, 0, "problem %d/%u: %s created %s of lateness", next + 1, n, w1, d);
 		break;
