@@ -394,6 +394,18 @@ lop_words(const struct analysis *a, uint32_t l, char *buf, size_t n)
 	return buf;
 }
 
+/* What an outlier's median is over: "in the other iterations", or with
+ * no iterations "in the rank's 8463 calls" (of its kind and region). */
+static const char *
+outlier_against(const struct analysis *a, const struct analysis_outlier *o, char *buf, size_t n)
+{
+	if (analysis_outliers_by_region(a))
+		snprintf(buf, n, "in the rank's %u calls", o->instances);
+	else
+		snprintf(buf, n, "in the other iterations");
+	return buf;
+}
+
 /* A created problem put on a lop before the hotspot on its rank: the
  * hotspot's amount first, then what of it was lost before it and where:
  * among several lops the longest, which says little of the amount by
@@ -458,17 +470,18 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 			 * wait's root, or a problem of another rank overlapping
 			 * it): the outlier's own times, then */
 			uint32_t at = p[i].surfaced != TRACE_NONE ? p[i].surfaced : p[i].lop;
+			char w3[64];
 			const struct analysis_outlier *o = analysis_lop_outlier(a, at);
 			if (!o)
 				fprintf(out, "%3u  %s: an outlier by %s\n", shown, w1, b1);
 			else if (at == p[i].lop)
-				fprintf(out, "%3u  %s took %s, its median in the other iterations %s\n", shown, w1,
-					trace_fmt_duration(t, o->duration, b1, sizeof b1),
+				fprintf(out, "%3u  %s took %s, its median %s %s\n", shown, w1,
+					trace_fmt_duration(t, o->duration, b1, sizeof b1), outlier_against(a, o, w3, sizeof w3),
 					trace_fmt_duration(t, o->median, b2, sizeof b2));
 			else
-				fprintf(out, "%3u  %s held up %s, which took %s (its median in the other iterations %s)\n",
+				fprintf(out, "%3u  %s held up %s, which took %s (its median %s %s)\n",
 					shown, w1, lop_words(a, at, w2, sizeof w2),
-					trace_fmt_duration(t, o->duration, b1, sizeof b1),
+					trace_fmt_duration(t, o->duration, b1, sizeof b1), outlier_against(a, o, w3, sizeof w3),
 					trace_fmt_duration(t, o->median, b2, sizeof b2));
 			break;
 		}

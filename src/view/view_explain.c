@@ -108,8 +108,9 @@ view_explain_details(struct view *v, uint32_t lop)
 	}
 	const struct analysis_outlier *o = analysis_lop_outlier(a, lop);
 	if (o) {
-		snprintf(line, sizeof line, "took %s; in its %u instances over the iterations the median is %s",
+		snprintf(line, sizeof line, "took %s; in its %u %s the median is %s",
 			 trace_fmt_duration(v->t, o->duration, d1, sizeof d1), o->instances,
+			 analysis_outliers_by_region(a) ? "calls on this rank" : "instances over the iterations",
 			 trace_fmt_duration(v->t, o->median, d2, sizeof d2));
 		view_lines_text(L, ST_EMPH, 0, 2, line);
 	}
@@ -172,6 +173,7 @@ view_explain_walk(struct view *v, int dir)
 	v->hot_idx = next;
 	view_jump_lop(v, p[next].lop);
 	char d[32], w1[192], w2[192];
+	const char *against = analysis_outliers_by_region(v->a) ? "other calls" : "iterations";
 	trace_fmt_duration(v->t, p[next].amount, d, sizeof d);
 	brief(v, p[next].lop, w1, sizeof w1);
 	switch (p[next].kind) {
@@ -201,10 +203,10 @@ view_explain_walk(struct view *v, int dir)
 	default:
 		/* an outlier, or what held one up */
 		if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop)
-			view_set_message(v, 0, "problem %d/%u: %s held up %s, %s slower than its iterations", next + 1,
-					 n, w1, brief(v, p[next].surfaced, w2, sizeof w2), d);
+			view_set_message(v, 0, "problem %d/%u: %s held up %s, %s slower than its %s", next + 1,
+					 n, w1, brief(v, p[next].surfaced, w2, sizeof w2), d, against);
 		else
-			view_set_message(v, 0, "problem %d/%u: %s %s slower than its iterations", next + 1, n, w1, d);
+			view_set_message(v, 0, "problem %d/%u: %s %s slower than its %s", next + 1, n, w1, d, against);
 		break;
 	}
 	return 1;

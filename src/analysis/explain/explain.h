@@ -98,6 +98,10 @@ struct analysis_outlier {
 };
 /* The outliers, largest excess (duration - median) first. */
 const struct analysis_outlier *analysis_outliers(const struct analysis *a, uint32_t *n);
+/* Were the outliers found against each rank's calls of the same kind and
+ * region, the run having no iterations (1), or against the iterations
+ * (0)? doc/analysis.md, "Outliers against the iterations". */
+int analysis_outliers_by_region(const struct analysis *a);
 const struct analysis_outlier *analysis_lop_outlier(const struct analysis *a, uint32_t lop);
 
 /* One ranking of what the explanations found: a delay that made others

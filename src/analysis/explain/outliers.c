@@ -79,6 +79,7 @@ struct lane {
 	uint64_t *ref;             /* the reference's shape, prefix by prefix */
 	uint32_t *at;              /* per group: where its durations begin */
 	uint64_t *dur, *med;
+	uint32_t *slot;            /* without iterations: (kind, region) -> group */
 	size_t ref_cap, at_cap, dur_cap, med_cap;
 	struct analysis_outlier *out;
 	size_t n_out, out_cap;
@@ -89,7 +90,7 @@ struct lane {
  * outliers, all within the timeline. */
 struct finding {
 	struct analysis *a;
-	uint32_t count, n_tl;
+	uint32_t count, n_tl, n_regions;
 	uint32_t *group;
 	uint64_t floor;
 	struct par_pieces pieces;
@@ -204,6 +205,30 @@ timeline_groups(const struct analysis *a, uint32_t count, uint32_t tl, uint32_t 
 	return L;
 }
 
+/* Without iterations, timeline tl's groups are its calls by kind and
+ * region (a rank's MPI_Alltoall against its other MPI_Alltoall calls);
+ * computations are in none (their region says little of their work).
+ * Returns the number of groups. */
+static uint32_t
+region_groups(const struct analysis *a, uint32_t n_regions, uint32_t tl, uint32_t *group, struct lane *s)
+{
+	uint32_t l0 = a->tl_lop[tl], l1 = a->tl_lop[tl + 1], L = 0;
+	size_t n_slots = (size_t)OP_KIND_COUNT * (n_regions + 1);
+	memset(s->slot, 0xff, n_slots * sizeof *s->slot);
+	for (uint32_t l = l0; l < l1; l++) {
+		uint32_t r = analysis_lop_region(a, l);
+		if (a->lop_kind[l] == OP_COMPUTE || a->lop_kind[l] >= OP_KIND_COUNT) {
+			group[l] = TRACE_NONE;
+			continue;
+		}
+		uint32_t *g = &s->slot[(size_t)a->lop_kind[l] * (n_regions + 1) + (r < n_regions ? r : n_regions)];
+		if (*g == TRACE_NONE)
+			*g = L++;
+		group[l] = *g;
+	}
+	return L;
+}
+
 /* Timeline tl's outliers against its L groups' medians, appended to the
  * lane's list. */
 static int
@@ -259,10 +284,22 @@ group_worker(void *ctx, uint32_t wk, uint32_t nw)
 	uint32_t tl;
 	(void)nw;
 	while (par_take(&f->pieces, wk, &tl)) {
-		uint32_t L = timeline_groups(f->a, f->count, tl, f->group, s);
+		uint64_t floor = f->floor;
+		uint32_t L;
+		if (s->slot) {
+			/* 1% of the rank's span: what a user would call a stall */
+			const struct trace_timeline *T = &trace_timelines(f->a->t, NULL)[tl];
+			uint32_t l0 = f->a->tl_lop[tl], l1 = f->a->tl_lop[tl + 1];
+			uint64_t end = l1 > l0 ? lop_exit(f->a, l1 - 1) : 0;
+			uint64_t span = end > T->t_start ? end - T->t_start : 0;
+			floor = span / 100;
+			L = region_groups(f->a, f->n_regions, tl, f->group, s);
+		} else {
+			L = timeline_groups(f->a, f->count, tl, f->group, s);
+		}
 		if (L == TRACE_NONE)
 			return ERR_NOMEM;
-		if (L && timeline_outliers(f->a, tl, L, f->group, f->floor, s))
+		if (L && timeline_outliers(f->a, tl, L, f->group, floor, s))
 			return ERR_NOMEM;
 	}
 	return 0;
@@ -280,6 +317,7 @@ lanes_free(struct finding *f)
 		free(s->at);
 		free(s->dur);
 		free(s->med);
+		free(s->slot);
 		free(s->out);
 	}
 }
@@ -288,18 +326,22 @@ int
 explain_outliers(struct analysis *a)
 {
 	const struct iterations *it = iterations_get(a);
-	if (it->count < OUTLIER_MIN_INSTANCES)
-		return 0;
-	uint32_t nw = par_workers(), n_tl;
+	int by_region = analysis_outliers_by_region(a);
+	uint32_t nw = par_workers(), n_tl, n_regions;
 	trace_timelines(a->t, &n_tl);
+	trace_regions(a->t, &n_regions);
 	struct finding *f = calloc(1, sizeof *f);
 	int rc = f ? 0 : ERR_NOMEM;
 	if (!rc) {
-		*f = (struct finding){ .a = a, .count = it->count, .n_tl = n_tl,
+		*f = (struct finding){ .a = a, .count = it->count, .n_tl = n_tl, .n_regions = n_regions,
 				       .group = recycle_malloc(((size_t)a->n_lops + 1) * sizeof *f->group) };
 		rc = f->group ? 0 : ERR_NOMEM;
 	}
-	for (uint32_t w = 0; w < nw && !rc; w++) {
+	for (uint32_t w = 0; w < nw && !rc && by_region; w++) {
+		f->lane[w].slot = malloc((size_t)OP_KIND_COUNT * (n_regions + 1) * sizeof *f->lane[w].slot);
+		rc = f->lane[w].slot ? 0 : ERR_NOMEM;
+	}
+	for (uint32_t w = 0; w < nw && !rc && !by_region; w++) {
 		struct lane *s = &f->lane[w];
 		s->first = malloc(((size_t)it->count + 1) * sizeof *s->first);
 		s->len = malloc(((size_t)it->count + 1) * sizeof *s->len);
@@ -308,12 +350,13 @@ explain_outliers(struct analysis *a)
 		for (uint32_t i = 0; !rc && i <= it->count; i++)
 			s->first[i] = UINT64_MAX;
 	}
-	if (!rc) {
+	if (!rc && !by_region) {
 		par_pieces_init(&f->pieces, n_tl, nw);
 		rc = par_run(nw, iter_worker, f);
 	}
 	if (!rc) {
-		f->floor = (uint64_t)((double)median_iteration(f, nw) * OUTLIER_SHARE);
+		if (!by_region)
+			f->floor = (uint64_t)((double)median_iteration(f, nw) * OUTLIER_SHARE);
 		par_pieces_init(&f->pieces, n_tl, nw);
 		rc = par_run(nw, group_worker, f);
 	}
@@ -359,4 +402,10 @@ analysis_lop_outlier(const struct analysis *a, uint32_t lop)
 		if (a->outliers[i].lop == lop)
 			return &a->outliers[i];
 	return NULL;
+}
+
+int
+analysis_outliers_by_region(const struct analysis *a)
+{
+	return iterations_get(a)->count < OUTLIER_MIN_INSTANCES;
 }

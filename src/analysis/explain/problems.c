@@ -294,6 +294,8 @@ explain_problems(struct analysis *a)
 			l = blamed_for(a, l, w);
 		else if ((by = polled_for(a, rf, l)) != TRACE_NONE)
 			l = by;
+		if (!a->opts.startup && analysis_lop_startup(a, l))
+			continue;        /* a rank's start-up, as the delays take it */
 		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
 						    .kind = PROBLEM_CREATED };
 	}
@@ -315,6 +317,8 @@ explain_problems(struct analysis *a)
 		const struct analysis_wait *w = explain_wait_of(a, l);
 		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= a->outliers[i].duration)
 			l = blamed_for(a, l, w);
+		if (!a->opts.startup && analysis_lop_startup(a, l))
+			continue;        /* it waited for a rank's start-up */
 		p[n++] = (struct analysis_problem){
 			.amount = a->outliers[i].duration - a->outliers[i].median, .lop = l,
 			.surfaced = l == a->outliers[i].lop ? TRACE_NONE : a->outliers[i].lop,
