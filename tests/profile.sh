@@ -95,6 +95,9 @@ for p in profile comm lists; do
 		bad "render --pane $p"
 done
 run render-late 2 render --from 9 "$trace" && grep -q 'the trace ends at' "$tmp/err" && ok || bad "render --from past the end"
+# the matrix's scale names every shade it draws (it named 3 of 8)
+run comm-scale 0 comm "$trace" && grep -q "^scale: ' ' none, then \. : - = + \* # for each seventh" "$tmp/out" &&
+	ok || bad "comm: the scale names every shade ($(grep '^scale' "$tmp/out"))"
 # profile and comm refuse it as render does (they printed an empty window)
 for cmd in profile comm; do
 	run $cmd-late 2 $cmd --from 9 --to 10 "$trace" && [ ! -s "$tmp/out" ] &&

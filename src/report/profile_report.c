@@ -279,8 +279,8 @@ matrix_text(const struct trace *t, const struct comm *c, FILE *out)
 		}
 		fputs("|\n", out);
 	}
-	fprintf(out, "scale: ' ' none, '.' up to 1/7 of the largest, '#' the largest: %s%s\n",
-		fmt_bytes((double)max, b, sizeof b), per > 1 ? " per block" : "");
+	fprintf(out, "scale: ' ' none, then . : - = + * # for each seventh of the largest ('.' up to 1/7, "
+		"'#' over 6/7): %s%s\n", fmt_bytes((double)max, b, sizeof b), per > 1 ? " per block" : "");
 	free(v);
 }
 
