@@ -374,10 +374,10 @@ rma_text(const struct trace *t, const struct comm *c, FILE *out)
 	}
 	if (colls) {
 		fprintf(out, "window collectives (a fence is a barrier of the window's group)\n"
-			"%-24s %10s %10s %12s\n", "type", "count", "bytes", "time");
+			"%-30s %10s %10s %12s\n", "type", "count", "bytes", "time");
 		for (int k = 0; k < COLL_TYPE_COUNT; k++)
 			if (c->win_colls[k].count)
-				fprintf(out, "%-24s %10" PRIu64 " %10s %12s\n",
+				fprintf(out, "%-30s %10" PRIu64 " %10s %12s\n",
 					trace_coll_type_name((enum trace_coll_type)k), c->win_colls[k].count,
 					fmt_bytes((double)c->win_colls[k].bytes, b[0], 32),
 					fmt_seconds(sec(t, c->win_colls[k].time), b[1], 32));
