@@ -50,6 +50,7 @@ explore_view(struct view *v, const struct explore_opts *eo, char *msg, size_t n)
 		view_destroy(v);
 		return -1;
 	}
+	view_set_colourless(v, screen_depth() == DEPTH_MONO);
 	const char *logpath = getenv("SKEIN_FRAME_LOG");
 	FILE *log = logpath && *logpath ? fopen(logpath, "a") : NULL;
 	int w, h;

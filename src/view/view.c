@@ -879,6 +879,12 @@ render_keys(const struct view_render_opts *ro, uint32_t **keys, size_t *nkeys, s
 	return rc;
 }
 
+void
+view_set_colourless(struct view *v, int colourless)
+{
+	v->colourless = colourless;
+}
+
 int
 view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
 		struct err *e)
@@ -897,6 +903,7 @@ view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, st
 	if (!st)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
+	view_set_colourless(v, ro->depth == DEPTH_MONO);
 	double t0 = now_ms();
 	view_draw(v, g);
 	st->first_draw_ms = now_ms() - t0;

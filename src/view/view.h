@@ -124,6 +124,11 @@ int view_press(struct view *v, struct grid *g, uint32_t key);
  * clusters, then the selection, clamped to the trace). */
 void view_get_state(const struct view *v, struct view_state *st);
 void view_set_state(struct view *v, const struct view_state *st);
+/* The screen is monochrome (a terminal without colours, NO_COLOR,
+ * render --color mono): where a legend would name colours, the
+ * timeline's says what its glyphs are instead. (render's default, no
+ * colour at all, is the colour screen's text: its legend stays.) */
+void view_set_colourless(struct view *v, int colourless);
 
 /* Starts computing, on a thread of its own, the whole-trace tables the
  * profile, communication and lists panes open on (view_prefetch.c):

@@ -121,6 +121,7 @@ struct view {
 	const char *const *part_phase;                       /* from view_opts */
 	const struct diff *diff;                             /* from view_opts */
 	const char *iter_name;                               /* from view_opts */
+	int colourless;               /* drawn without colours: no legend of colours */
 	struct view_topo *topo;       /* topology pane state (view_topo.c) */
 	struct view_hist *hist;       /* histogram pane state (view_hist.c) */
 	struct view_samples *smp;     /* a samples session (view_samples.c); NULL for a trace */
