@@ -84,11 +84,16 @@ op_flags(const struct analysis *a, const uint8_t *rf, uint32_t op)
 	return r < n ? rf[r] : 0;
 }
 
-/* The first quiet call of timeline tl entered at or after `from`. */
-static uint32_t
-calls_from(const struct trace_call *c, const struct trace_timeline *T, uint64_t from)
+/* Timeline tl's quiet calls from the first entered at or after `from`:
+ * [*k, *end) of the array returned; *nr the regions. */
+static const struct trace_call *
+calls_from(const struct analysis *a, uint32_t tl, uint64_t from, uint32_t *k, uint32_t *end, uint32_t *nr)
 {
+	const struct trace_timeline *T = &trace_timelines(a->t, NULL)[tl];
+	const struct trace_call *c = trace_calls(a->t, NULL);
+	trace_regions(a->t, nr);
 	uint32_t lo = T->call_first, hi = T->call_first + T->call_count;
+	*end = hi;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (c[mid].t_enter < from)
@@ -96,7 +101,8 @@ calls_from(const struct trace_call *c, const struct trace_timeline *T, uint64_t 
 		else
 			hi = mid;
 	}
-	return lo;
+	*k = lo;
+	return c;
 }
 
 static int
@@ -109,11 +115,9 @@ failed_test(const struct trace_call *c, const uint8_t *rf, uint32_t nr)
 uint64_t
 explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
 {
-	uint32_t nc, nr;
-	const struct trace_timeline *T = &trace_timelines(a->t, NULL)[tl];
-	const struct trace_call *c = trace_calls(a->t, &nc);
-	trace_regions(a->t, &nr);
-	for (uint32_t k = calls_from(c, T, from); k < T->call_first + T->call_count && c[k].t_enter < to; k++)
+	uint32_t k, end, nr;
+	const struct trace_call *c = calls_from(a, tl, from, &k, &end, &nr);
+	for (; k < end && c[k].t_enter < to; k++)
 		if (failed_test(&c[k], rf, nr))
 			return c[k].t_enter;
 	return UINT64_MAX;
@@ -122,12 +126,10 @@ explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t 
 uint64_t
 explain_polled(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t en, uint64_t ex)
 {
-	uint32_t nc, nr;
-	const struct trace_timeline *T = &trace_timelines(a->t, NULL)[tl];
-	const struct trace_call *c = trace_calls(a->t, &nc);
-	trace_regions(a->t, &nr);
+	uint32_t k, end, nr;
+	const struct trace_call *c = calls_from(a, tl, en, &k, &end, &nr);
 	uint64_t first = UINT64_MAX, last = 0, gap = 0;
-	for (uint32_t k = calls_from(c, T, en); k < T->call_first + T->call_count && c[k].t_enter < ex; k++) {
+	for (; k < end && c[k].t_enter < ex; k++) {
 		if (!failed_test(&c[k], rf, nr))
 			continue;
 		if (first == UINT64_MAX)
