@@ -429,8 +429,9 @@ lost_line(FILE *out, const struct analysis *a, const struct analysis_problem *p,
 		fprintf(out, "%3u  %s created %s of lateness; %s of it was lost before it, in %s (took %s)\n", shown,
 			w2, amount, b3, w1, b2);
 	else
-		fprintf(out, "%3u  %s created %s of lateness; %s of it was lost in the %u operations before it, the "
-			"longest %s (took %s)\n", shown, w2, amount, b3, n, w1, b2);
+		fprintf(out, "%3u  %s created %s of lateness; %s of it was lost in the %u operations before it%s, "
+			"the longest %s (took %s)\n", shown, w2, amount, b3, n,
+			lost.capped ? " (no further looked at)" : "", w1, b2);
 }
 
 void

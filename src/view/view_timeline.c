@@ -37,8 +37,9 @@ tl_title(struct view *v, char *buf, size_t n)
 		char a[32], b[32];
 		fmt_time(trace_seconds(v->t, v->tz_t0), a, sizeof a);
 		trace_fmt_duration(v->t, v->tz_t1 - v->tz_t0, b, sizeof b);
-		snprintf(buf, n, "%s · %s + %s · colour = %s%s%s", view_is_charm(v) ? "PEs" : "timeline", a, b,
-			 !view_is_charm(v) ? "region" : view_pes_by_metric(v) ? view_metric_title(v->metric)
+		snprintf(buf, n, "%s · %s + %s · %s = %s%s%s", view_is_charm(v) ? "PEs" : "timeline", a, b,
+			 !view_is_charm(v) && v->colourless ? "glyph" : "colour",
+			 !view_is_charm(v) ? (v->colourless ? "kind" : "region") : view_pes_by_metric(v) ? view_metric_title(v->metric)
 			 : "entry method", v->tl_nmsg ? " · lines = messages" : "", locks ? " \u00b7 \u2550 lock held" : "");
 		return;
 	}
@@ -47,8 +48,9 @@ tl_title(struct view *v, char *buf, size_t n)
 			 v->win_step, se ? se - 1 : 0,
 			 view_pes_by_metric(v) ? view_metric_title(v->metric) : "entry method");
 	else
-		snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 colour = region%s", v->win_step,
-			 se ? se - 1 : 0, locks ? " \u00b7 \u2550 lock held" : "");
+		snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 %s%s", v->win_step,
+			 se ? se - 1 : 0, v->colourless ? "glyph = kind" : "colour = region",
+			 locks ? " \u00b7 \u2550 lock held" : "");
 }
 
 static uint32_t

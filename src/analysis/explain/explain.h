@@ -84,6 +84,7 @@ struct analysis_lost {
 	uint64_t before;         /* of which in the lops before it */
 	uint32_t culprit;        /* the longest of those, or the lop itself */
 	uint32_t from;           /* the first lop of the stretch looked at */
+	int capped;              /* the stretch was cut at the most looked at */
 };
 /* Fills *out for lop; returns 1 when some of its created lateness was
  * lost before it (out->before > 0), else 0. */

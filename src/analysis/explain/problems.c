@@ -28,6 +28,7 @@ analysis_lop_lost(const struct analysis *a, uint32_t l, struct analysis_lost *ou
 		return 0;
 	uint64_t sum;
 	uint32_t culprit = lop_lost_before(a, l, &sum, &out->from);
+	out->capped = l - out->from >= LOST_MAX_LOPS;
 	if (culprit != TRACE_NONE) {
 		/* the one that worked longest: its own wait state left out (a
 		 * polling computation counts what it did not spend polling) */
@@ -96,15 +97,29 @@ busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex, int
  * doing for most of that time, unless that mostly waited too (a rank
  * stopped inside a call after its last synchronisation with l: the
  * root, the computation after the call, ran too little to explain the
- * wait). */
+ * wait); when that mostly waited, whom its wait is to blame on, a few
+ * ranks along at most; else no one (TRACE_NONE: the wait and its root
+ * are in the waits and delays already, and a root too short to explain
+ * it would be a false blame). */
 static uint32_t
 blamed_for(const struct analysis *a, uint32_t l, const struct analysis_wait *w)
 {
-	if (2 * lop_duration(a, w->root_lop) >= w->time || w->cause_lop == TRACE_NONE)
-		return w->root_lop;
-	uint64_t en = w->kind == WAIT_POLLING ? lop_exit(a, l) - w->time : lop_enter(a, l);
-	uint32_t c = busy_during(a, a->lop_tl[w->cause_lop], en, en + w->time, 0);
-	return c == TRACE_NONE || mostly_waited(a, c) ? w->root_lop : c;
+	for (int hop = 0; hop < 8; hop++) {
+		if (w->root_lop != TRACE_NONE && 2 * lop_duration(a, w->root_lop) >= w->time)
+			return w->root_lop;
+		if (w->cause_lop == TRACE_NONE)
+			return TRACE_NONE;
+		uint64_t en = w->kind == WAIT_POLLING ? lop_exit(a, l) - w->time : lop_enter(a, l);
+		uint32_t c = busy_during(a, a->lop_tl[w->cause_lop], en, en + w->time, 0);
+		if (c == TRACE_NONE)
+			return TRACE_NONE;
+		const struct analysis_wait *cw = explain_wait_of(a, c);
+		if (!cw || 2 * cw->time < lop_duration(a, c))
+			return c;            /* it did not mostly wait: it held l up */
+		l = c;
+		w = cw;
+	}
+	return TRACE_NONE;
 }
 
 /* A computation that polled for most of its time (tests that completed
@@ -146,9 +161,23 @@ struct spans {
 	uint32_t *tl;
 };
 
+/* The collective lop l is a member of, or TRACE_NONE. */
+static uint32_t
+coll_of(const struct analysis *a, uint32_t l)
+{
+	uint32_t ne;
+	const struct trace_end *e = a->lop_kind[l] == OP_COLLECTIVE ? lop_ends(a, l, &ne) : NULL;
+	for (uint32_t i = 0; e && i < ne; i++)
+		if (e[i].role == END_COLL)
+			return e[i].id;
+	return TRACE_NONE;
+}
+
 /* The problem of another rank among p[0..n) that began first, overlaps
  * most of lop l's time and did not mostly wait itself (it may have
- * waited for l); else, when l is a blocking send, its
+ * waited for l), nor is a member of l's collective (all its members
+ * overlap, and which of them stalled the trace does not say: the first
+ * to enter is as likely the one that waited); else, when l is a blocking send, its
  * receiver's computation that covered most of l's time (the receive was
  * posted, but nothing progressed it: Scalasca's late receiver needs the
  * post to be late); else l. */
@@ -156,13 +185,14 @@ static uint32_t
 held_by(const struct analysis *a, const struct analysis_problem *p, const struct spans *sp, size_t n, uint32_t l)
 {
 	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l), best = en;
-	uint32_t by = l, tl = a->lop_tl[l];
+	uint32_t by = l, tl = a->lop_tl[l], coll = coll_of(a, l);
 	for (size_t j = 0; j < n; j++) {
 		uint64_t me = sp->en[j], mx = sp->ex[j];
 		if (sp->tl[j] == tl || me >= best)
 			continue;
 		uint64_t lo = me > en ? me : en, hi = mx < ex ? mx : ex;
-		if (hi > lo && 2 * (hi - lo) >= ex - en && !mostly_waited(a, p[j].lop)) {
+		if (hi > lo && 2 * (hi - lo) >= ex - en && !mostly_waited(a, p[j].lop) &&
+		    (coll == TRACE_NONE || coll_of(a, p[j].lop) != coll)) {
 			best = me;
 			by = p[j].lop;
 		}
@@ -290,9 +320,10 @@ explain_problems(struct analysis *a)
 		uint32_t l = lost.before > lost.inside ? lost.culprit : hot[i];
 		const struct analysis_wait *w = lost.before ? explain_wait_of(a, l) : NULL;
 		uint32_t by = TRACE_NONE;
-		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= lop_duration(a, l))
-			l = blamed_for(a, l, w);
-		else if ((by = polled_for(a, rf, l)) != TRACE_NONE)
+		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= lop_duration(a, l)) {
+			by = blamed_for(a, l, w);
+			l = by != TRACE_NONE ? by : l;     /* else the culprit itself */
+		} else if ((by = polled_for(a, rf, l)) != TRACE_NONE)
 			l = by;
 		if (!a->opts.startup && analysis_lop_startup(a, l))
 			continue;        /* a rank's start-up, as the delays take it */
@@ -315,10 +346,10 @@ explain_problems(struct analysis *a)
 	for (uint32_t i = 0; i < a->n_outliers; i++) {
 		uint32_t l = a->outliers[i].lop;
 		const struct analysis_wait *w = explain_wait_of(a, l);
-		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= a->outliers[i].duration)
-			l = blamed_for(a, l, w);
-		if (!a->opts.startup && analysis_lop_startup(a, l))
-			continue;        /* it waited for a rank's start-up */
+		if (w && 2 * w->time >= a->outliers[i].duration)
+			l = w->root_lop != TRACE_NONE ? blamed_for(a, l, w) : TRACE_NONE;
+		if (l == TRACE_NONE || (!a->opts.startup && analysis_lop_startup(a, l)))
+			continue;        /* a wait no one is to blame for here, or a start-up's */
 		p[n++] = (struct analysis_problem){
 			.amount = a->outliers[i].duration - a->outliers[i].median, .lop = l,
 			.surfaced = l == a->outliers[i].lop ? TRACE_NONE : a->outliers[i].lop,
