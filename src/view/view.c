@@ -879,12 +879,6 @@ render_keys(const struct view_render_opts *ro, uint32_t **keys, size_t *nkeys, s
 	return rc;
 }
 
-void
-view_set_colourless(struct view *v, int colourless)
-{
-	v->colourless = colourless;
-}
-
 int
 view_render_run(struct view *v, const struct view_render_opts *ro, FILE *out, struct view_render_stats *st,
 		struct err *e)

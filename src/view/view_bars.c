@@ -34,6 +34,29 @@ view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max)
 	return x - x0;
 }
 
+/* Without colours: what the glyphs of the calls are, as many as fit. */
+void
+view_kinds_legend(struct grid *g, int x, int y, int w)
+{
+	static const int kinds[] = { OP_COMPUTE, OP_SEND, OP_RECV, OP_SENDRECV, OP_WAIT, OP_COLLECTIVE, OP_RMA };
+	int x0 = x;
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+		const char *name = trace_op_kind_name((enum trace_op_kind)kinds[k]);
+		if (x - x0 + 2 + grid_text_width(name) + (k ? 1 : 0) > w)
+			break;
+		if (k)
+			x++;
+		grid_put(g, x++, y, view_kind_glyph(kinds[k]), ST_LABEL);
+		x += grid_text(g, x + 1, y, w, ST_LABEL, name) + 1;
+	}
+}
+
+void
+view_set_colourless(struct view *v, int colourless)
+{
+	v->colourless = colourless;
+}
+
 static int
 status_width(const struct sfield *f, int n)
 {

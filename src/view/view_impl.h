@@ -614,6 +614,8 @@ void view_prefetch_stop(struct view *v);
 int view_time_selection(const struct view *v, uint64_t *t0, uint64_t *t1);
 
 /* glyphs and formatting shared by the panes */
+/* The glyphs' legend, for a screen without colours (view_bars.c). */
+void view_kinds_legend(struct grid *g, int x, int y, int w);
 uint32_t view_kind_glyph(int kind);
 /* The glyph of the most important kind among kinds (bits 1 << kind) when
  * a cell stands for several operations: collective > wait > send and

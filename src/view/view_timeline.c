@@ -274,24 +274,6 @@ rank_cells_time(struct view *v, uint32_t r, void *ud)
 
 /* ---- message lines ---- */
 
-/* Without colours: what the glyphs of the calls are, as many as fit. */
-static void
-kinds_legend(struct grid *row, int x, int w)
-{
-	static const int kinds[] = { OP_COMPUTE, OP_SEND, OP_RECV, OP_SENDRECV, OP_WAIT, OP_COLLECTIVE, OP_RMA };
-	int x0 = x;
-	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-		const char *name = trace_op_kind_name((enum trace_op_kind)kinds[k]);
-		int need = 2 + grid_text_width(name) + (k ? 1 : 0);
-		if (x - x0 + need > w)
-			break;
-		if (k)
-			x++;
-		grid_put(row, x++, 0, view_kind_glyph(kinds[k]), ST_LABEL);
-		x += grid_text(row, x + 1, 0, w, ST_LABEL, name) + 1;
-	}
-}
-
 /* The column of time t, -1 before the span and tl_w after it. */
 static int
 column(const struct view *v, uint64_t t)
@@ -634,7 +616,7 @@ tl_row(struct view *v, int y, struct grid *row)
 		if (view_pes_by_metric(v))
 			view_draw_scale(v, row, lw, 0, row->w - lw);
 		else if (v->colourless && !view_is_charm(v))
-			kinds_legend(row, lw, row->w - lw);
+			view_kinds_legend(row, lw, 0, row->w - lw);
 		else
 			view_region_legend(v, row, lw, 0, row->w - lw, GRID_CATS);
 		return;
