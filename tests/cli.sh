@@ -348,6 +348,16 @@ run problems-text 0 analyze "$hs" &&
 	! grep -q "step 0) took\|median in the other iterations 0\$" "$tmp/out" &&
 	ok || bad "analyze: the problems' text ($(grep -A2 '^problems' "$tmp/out" | tail -2))"
 
+# a run without iterations: its outliers against each rank's calls of a
+# region, and the JSON says so (QE with a rank stopped in MPI_Alltoall)
+run outliers-calls 0 analyze --format json "$root/traces/waits/qe-stall-2" &&
+	python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))["outliers"]
+assert o and o[0]["operation"] == "MPI_Alltoall" and o[0]["rank"] == 1 and o[0]["against"] == "calls", o[:1]' "$tmp/out" &&
+	run outliers-iterations 0 analyze --format json "$root/traces/corpus/stencil-4-delay" &&
+	python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))["outliers"]
+assert o and all(x["against"] == "iterations" for x in o), o[:1]' "$tmp/out" &&
+	ok || bad "analyze: what the outliers' medians are over"
+
 # lateness lost before a hotspot: the hotspot's amount, what of it was
 # lost before it and the longest of those operations with its own time
 # (the line gave the longest one the whole amount, "lost here")

@@ -232,6 +232,7 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 	json_end_array(j);
 
 	const struct analysis_outlier *o = analysis_outliers(a, &n);
+	const char *against = analysis_outliers_by_region(a) ? "calls" : "iterations";
 	json_key(j, "outliers");
 	json_begin_array(j);
 	for (uint32_t i = 0; i < n; i++) {
@@ -248,6 +249,9 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 		json_key(j, "duration_s"); json_double(j, trace_seconds(t, o[i].duration));
 		json_key(j, "median_s"); json_double(j, trace_seconds(t, o[i].median));
 		json_key(j, "instances"); json_uint(j, o[i].instances);
+		/* what the median is over: the other iterations, or the rank's
+		 * calls of the same kind and region (a run without iterations) */
+		json_key(j, "against"); json_string(j, against);
 		json_end_object(j);
 	}
 	json_end_array(j);
