@@ -106,6 +106,12 @@ run diff-extra-csv 0 diff -f csv -t changes "$corpus/stencil-4" "$corpus/stencil
 	[ "$(sed -n 2p "$tmp/out")" = "5,5,after,message,1,0,1,14," ] && ok || bad "diff changes csv"
 run diff-ranks 0 diff "$corpus/dissemination-4" "$corpus/dissemination-8-delay" &&
 	grep -q '^ranks         4 -> 8: the rank counts differ' "$tmp/out" && ok || bad "diff rank counts"
+# a largest change that lasted less than it created says where the rest
+# was lost, as analyze's problems do (Meep's headline was an 8-us
+# computation, the 302-ms one before it unnamed)
+run diff-lost 0 diff "$root/traces/waits/late-sender-4" "$root/traces/waits/late-sender-4-openmpi" &&
+	grep -q '^  after, it created [0-9.]* ms, of which [0-9.]* ms was lost in the [0-9]* operations before it, the longest step [0-9]* (computation) (took [0-9.]* ms)$' "$tmp/out" &&
+	ok || bad "diff: where the largest change was lost ($(sed -n 7,8p "$tmp/out"))"
 run diff-one 2 diff "$trace" && grep -q 'two traces' "$tmp/err" && ok || bad "diff with one trace"
 run diff-missing 1 diff "$trace" /nonexistent && [ ! -s "$tmp/out" ] && ok || bad "diff missing trace"
 # the explorer on a comparison opens on the change, the metric left at

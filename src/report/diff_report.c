@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/core/iterations.h"
+#include "analysis/explain/explain.h"
 #include "base/fmt.h"
 #include "base/hash.h"
 #include "base/json.h"
@@ -112,6 +113,18 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
 	if (op->d_diff <= 0)
 		return;
+	/* where it was made, as analyze's problems say it: a hotspot that
+	 * lasted less than it created lost the rest before it */
+	struct analysis_lost lost;
+	if (analysis_lop_lost(A, l, &lost) && lost.before > lost.inside && lost.culprit != l) {
+		char b3[32], b4[32], wn[256];
+		fprintf(out, "  after, it created %s, of which %s was lost in the %u operations before it%s, the longest "
+			"step %u %s (took %s)\n", trace_fmt_duration(analysis_trace(A), lost.created, b4, sizeof b4),
+			trace_fmt_duration(analysis_trace(A), lost.before, b3, sizeof b3), l - lost.from,
+			lost.capped ? " (no further looked at)" : "", analysis_lop_step(A, lost.culprit),
+			text_safe(report_lop_name(A, lost.culprit), wn, sizeof wn),
+			trace_fmt_duration(analysis_trace(A), analysis_lop_duration(A, lost.culprit), b1, sizeof b1));
+	}
 	uint32_t *prop, n;
 	if (diff_propagation(d, l, op->d_diff / 2, &prop, &n) || !n) {
 		if (!n)
