@@ -35,10 +35,6 @@ int explain_problems(struct analysis *a);
  * a test; one byte a region (free it), NULL on no memory. */
 enum { R_RECV = 1, R_SEND_BLOCKS = 2, R_TEST = 4 };
 uint8_t *explain_region_flags(const struct analysis *a);
-/* The enter of the first call of timeline tl in [from, to) that tested
- * and completed nothing (a quiet MPI_Test*: no record), or UINT64_MAX. */
-uint64_t explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from,
-				   uint64_t to);
 /* Did timeline tl poll over [en, ex) (a computation's span)? Tests that
  * completed nothing from the first half of it to its end, none further
  * from the next (or from ex) than a quarter of it: the first one's

@@ -112,8 +112,10 @@ failed_test(const struct trace_call *c, const uint8_t *rf, uint32_t nr)
 	return trace_call_kind(c) == CALL_MPI && r < nr && (rf[r] & R_TEST);
 }
 
-uint64_t
-explain_first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
+/* The enter of the first call of timeline tl in [from, to) that tested
+ * and completed nothing (a quiet MPI_Test*: no record), or UINT64_MAX. */
+static uint64_t
+first_failed_test(const struct analysis *a, const uint8_t *rf, uint32_t tl, uint64_t from, uint64_t to)
 {
 	uint32_t k, end, nr;
 	const struct trace_call *c = calls_from(a, tl, from, &k, &end, &nr);
@@ -174,7 +176,7 @@ late_sender(const struct analysis *a, const uint8_t *rf, uint32_t l, struct wait
 		uint32_t c = l - 1;      /* the computation before, on the same rank */
 		if (l == 0 || a->lop_tl[c] != tl || a->lop_kind[c] != OP_COMPUTE)
 			return 0;
-		uint64_t from = explain_first_failed_test(a, rf, tl, lop_enter(a, c), lop_exit(a, c));
+		uint64_t from = first_failed_test(a, rf, tl, lop_enter(a, c), lop_exit(a, c));
 		if (from == UINT64_MAX)
 			return 0;
 		return push(w, c, cause, waited(from, latest, lop_exit(a, c)), WAIT_POLLING);
