@@ -97,11 +97,14 @@ wait_gone 'logical · lateness' && ok || bad "q leaves the alternate screen"
 # skein has ended before anything is typed: typed while it still ends
 # (slower under load), the line is not echoed and the answer lands on
 # the prompt's line, where '^TTY-RESTORED' does not find it
-n=0
-while [ "$(t display -p -t tui '#{pane_current_command}')" != sh ] && [ $n -lt 150 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+shell_back() {
+	n=0
+	while [ "$(t display -p -t tui '#{pane_current_command}')" != sh ] && [ $n -lt 150 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+shell_back
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED" Enter
 wait_for '^TTY-RESTORED' && ok || bad "terminal modes restored after q"
 
@@ -110,6 +113,7 @@ t send-keys -t tui "clear; $skein $trace" Enter
 wait_for 'logical · lateness' || bad "second start"
 t send-keys -t tui C-c
 wait_gone 'logical · lateness' && ok || bad "Ctrl-C quits"
+shell_back
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-2" Enter
 wait_for '^TTY-RESTORED-2' && ok || bad "terminal modes restored after Ctrl-C"
 
@@ -119,6 +123,7 @@ wait_for 'logical · lateness' || bad "third start"
 pid=$(cat "$tmp/pid" 2>/dev/null)
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_gone 'logical · lateness' && ok || bad "SIGTERM ends the explorer"
+shell_back
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-3" Enter
 wait_for '^TTY-RESTORED-3' && ok || bad "terminal modes restored after SIGTERM"
 
