@@ -338,6 +338,60 @@ process_timelines(struct otf2r *r)
 	return rc;
 }
 
+/* Puts the ranks' locations in rank order, where MPI_COMM_WORLD listed
+ * them in another order than they were defined: the model is built in
+ * the order the locations are read, and its timelines' arrays must come
+ * in rank order. Only the places of the ranks' locations are shared out
+ * again (others stay where they are), so a trace defined in rank order
+ * is left as it was. */
+static int
+locations_in_rank_order(struct otf2r *r)
+{
+	struct trace *t = r->t;
+	size_t n = t->n_locations, k = 0;
+	uint32_t last = 0;
+	int sorted = 1;
+	for (size_t i = 0; i < n && sorted; i++)
+		if (t->locations[i].timeline != TRACE_NONE) {
+			sorted = t->locations[i].timeline >= last;
+			last = t->locations[i].timeline;
+		}
+	if (sorted)
+		return 0;
+	uint32_t *slot = malloc((n + 1) * sizeof *slot), *at = malloc((t->n_timelines + 1) * sizeof *at);
+	struct trace_location *loc = malloc((n + 1) * sizeof *loc);
+	uint32_t *group = malloc((n + 1) * sizeof *group);
+	int rc = slot && at && loc && group ? 0 : ERR_NOMEM;
+	for (size_t i = 0; i < t->n_timelines && !rc; i++)
+		at[i] = TRACE_NONE;
+	for (size_t i = 0; i < n && !rc; i++)
+		if (t->locations[i].timeline != TRACE_NONE) {
+			slot[k++] = (uint32_t)i;
+			at[t->locations[i].timeline] = (uint32_t)i;
+		}
+	if (!rc) {
+		memcpy(loc, t->locations, n * sizeof *loc);
+		memcpy(group, r->lgroup_of_loc, n * sizeof *group);
+	}
+	k = 0;
+	for (size_t tl = 0; tl < t->n_timelines && !rc; tl++) {
+		uint32_t from = at[tl];
+		if (from == TRACE_NONE)
+			continue;
+		uint32_t to = slot[k++];
+		t->locations[to] = loc[from];
+		r->lgroup_of_loc[to] = group[from];
+		uint32_t *li = hmap_get(&r->location_of, loc[from].id, 0);
+		if (li)
+			*li = to;
+	}
+	free(slot);
+	free(at);
+	free(loc);
+	free(group);
+	return rc;
+}
+
 static int
 make_timelines(struct otf2r *r)
 {
@@ -362,7 +416,7 @@ make_timelines(struct otf2r *r)
 		t->info.warnings[WARN_NO_MPI_RANKS]++;
 		return process_timelines(r);
 	}
-	return 0;
+	return locations_in_rank_order(r);
 }
 
 static int

@@ -37,6 +37,9 @@
  *                   5 released at the largest timestamp (two holds a rank)
  *   many-locks N    plain, each rank taking N distinct locks (default
  *                   200,000) and letting them go in the order it took them
+ *   reversed N      plain, but MPI_COMM_WORLD lists the locations last
+ *                   first: location k is rank N-1-k, so the ranks' event
+ *                   files come in the reverse of rank order
  *   many-teams N    plain, each rank's main beginning N distinct OpenMP
  *                   teams (default 200,000; the first the undefined one),
  *                   each with a parallel region (main again), then creating
@@ -73,6 +76,7 @@ struct spec {
 	uint32_t many_locks;     /* locks held at once */
 	uint32_t many_teams;     /* teams begun */
 	uint32_t team_threads;   /* threads of rank 0 beginning one team each */
+	bool reversed;           /* location k is rank ranks-1-k */
 };
 #define LOCK_EVENTS 7
 
@@ -113,10 +117,11 @@ write_events(OTF2_Archive *a, const struct spec *s)
 {
 	CHECK(OTF2_Archive_OpenEvtFiles(a));
 	uint32_t n = s->ranks;
-	for (uint32_t r = 0; r < n; r++) {
-		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, r);
+	for (uint32_t loc = 0; loc < n; loc++) {
+		OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, loc);
 		if (!w)
 			check(OTF2_ERROR_INVALID, "OTF2_Archive_GetEvtWriter");
+		uint32_t r = s->reversed ? n - 1 - loc : loc;      /* its rank */
 		uint64_t t = 1000;
 		CHECK(OTF2_EvtWriter_Enter(w, NULL, t++, local_region(R_MAIN)));
 		if (s->bad_locks) {
@@ -242,7 +247,7 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 						       OTF2_UNDEFINED_SYSTEM_TREE_NODE));
 	CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, b + 1, b + S_NODE, b + S_NODE, b));
 	for (uint32_t r = 0; r < n; r++)
-		CHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, b + r, b + S_RANK0 + r,
+		CHECK(OTF2_GlobalDefWriter_WriteLocationGroup(w, b + r, b + S_RANK0 + (s->reversed ? n - 1 - r : r),
 							      OTF2_LOCATION_GROUP_TYPE_PROCESS, b + 1,
 							      OTF2_UNDEFINED_LOCATION_GROUP));
 	for (uint32_t r = 0; r < n; r++)
@@ -270,9 +275,11 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	if (!members)
 		check(OTF2_ERROR_MEM_ALLOC_FAILED, "malloc");
 	for (uint32_t r = 0; r < n; r++)
-		members[r] = r;
+		members[r] = s->reversed ? n - 1 - r : r;
 	CHECK(OTF2_GlobalDefWriter_WriteGroup(w, b + G_LOCS, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS,
 					      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, members));
+	for (uint32_t r = 0; r < n; r++)
+		members[r] = r;      /* the world's ranks, in the locations' group */
 	CHECK(OTF2_GlobalDefWriter_WriteGroup(w, b + G_WORLD, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
 					      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, members));
 	CHECK(OTF2_GlobalDefWriter_WriteComm(w, b + C_WORLD, b + S_WORLD, b + G_WORLD,
@@ -340,6 +347,9 @@ parse(int argc, char **argv, struct spec *s)
 	} else if (!strcmp(s->kind, "many-teams")) {
 		s->many_teams = n ? n : 200000;
 		s->team_threads = 10000;
+	} else if (!strcmp(s->kind, "reversed")) {
+		s->ranks = n ? n : 4;
+		s->reversed = true;
 	} else if (!strcmp(s->kind, "no-comm")) {
 		s->ranks = n ? n : 4;
 		s->no_msgs = true;
@@ -354,7 +364,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|bad-locks|many-locks|many-teams DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|reversed|bad-locks|many-locks|many-teams DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,
