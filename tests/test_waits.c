@@ -448,6 +448,101 @@ polled_send(void **state)
 	}
 }
 
+/* The problem with lop `surfaced` as its surfaced operation, or NULL. */
+static const struct analysis_problem *
+problem_surfaced(const struct analysis *a, uint32_t surfaced)
+{
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	for (uint32_t k = 0; k < np; k++)
+		if (p[k].surfaced == surfaced)
+			return &p[k];
+	return NULL;
+}
+
+/* Lateness created in a blocking send is held up by the receiver (LAMMPS
+ * on 4 ranks, rank 2 stopped in an MPI_Send for 0.3 s: rank 3's
+ * MPI_Send to it created 300.9 ms and was problem 2, a second name for
+ * the one stall). Ranks 0 and 3 send to rank 1 at one step, rank 3 at
+ * 32 for one tick, rank 0 from 32 to 301: rank 0's send created about
+ * 268 ticks, and no wait state covers it (rank 1 posted its receives
+ * with MPI_Irecv at 2 and 4).
+ *   computing: rank 1 computes from 6 to 296, then completes both
+ *     receives: its computation held the send up (the receive was
+ *     posted, nothing took it);
+ *   stopped: rank 1 sends 3 messages to rank 2 in a tick each, then a
+ *     fourth from 12 to 300 (an outlier: its median is 1): that send,
+ *     begun before rank 0's and not waiting, held it up, and is the one
+ *     problem of both;
+ *   both sent: rank 1 sends to rank 0 from 12 to 300 too, received with
+ *     an MPI_Irecv; neither send is an outlier, and two sends that both
+ *     took long say nothing of which held the other: rank 0's stays its
+ *     own problem. */
+static void
+send_held(void **state)
+{
+	(void)state;
+	enum { COMPUTING, STOPPED, BOTH_SENT };
+	for (int k = COMPUTING; k <= BOTH_SENT; k++) {
+		struct dsl *d = dsl_new(4);
+		start(d, 0);
+		uint64_t r10 = k == BOTH_SENT ? irecv(d) : 0;
+		at(d, 32);
+		send_until(d, 1, 0, 300);
+		if (k == BOTH_SENT)
+			waitall(d, &(struct rq){ r10, 1, 9, 1 }, 1);
+		start(d, 1);
+		uint64_t r0 = irecv(d), r3 = irecv(d);   /* now 6 */
+		if (k == COMPUTING) {
+			work(d, 290);
+		} else if (k == STOPPED) {
+			for (uint32_t i = 0; i < 3; i++)
+				send(d, 2, i);                /* 6, 8, 10 */
+			send_until(d, 2, 3, 299);             /* 12 .. 300 */
+		} else {
+			at(d, 12);
+			send_until(d, 0, 9, 299);
+		}
+		waitall(d, (struct rq[]){ { r0, 0, 0, 1 }, { r3, 3, 1, 1 } }, 2);
+		start(d, 2);
+		if (k == STOPPED) {
+			for (uint32_t i = 0; i < 3; i++)
+				recv_until(d, 1, i, 7 + 2 * i);
+			recv_until(d, 1, 3, 300);
+		}
+		start(d, 3);
+		at(d, 32);
+		send(d, 1, 1);
+		struct trace *t = dsl_done(d);
+		struct analysis *a = analyse(t, NULL);
+		uint32_t s0 = comm(a, 0, 1), s1 = comm(a, 1, k == STOPPED ? 4 : 1);
+		assert_int_equal(STEP(a, 0, 1), STEP(a, 3, 1));
+		assert_true(analysis_lop_diff(a, s0) > 200);
+		assert_null(analysis_lop_wait(a, s0));
+		const struct analysis_problem *p = problem_surfaced(a, s0);
+		uint32_t np;
+		const struct analysis_problem *all = analysis_problems(a, &np);
+		assert_true(np >= 1);
+		if (k == COMPUTING) {
+			assert_non_null(p);
+			assert_int_equal(p->kind, PROBLEM_CREATED);
+			assert_int_equal(p->lop, comm(a, 1, 1) - 1);
+			assert_int_equal(analysis_lop_kind(a, p->lop), OP_COMPUTE);
+		} else if (k == STOPPED) {
+			assert_int_equal(all[0].lop, s1);
+			assert_int_equal(all[0].kind, PROBLEM_OUTLIER);
+			for (uint32_t i = 0; i < np; i++)
+				assert_int_not_equal(all[i].lop, s0);
+		} else {
+			assert_non_null(p);
+			assert_int_equal(p->lop, s0);
+			assert_int_equal(p->kind, PROBLEM_CREATED);
+		}
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -462,6 +557,7 @@ main(void)
 		cmocka_unit_test(equal_exits),
 		cmocka_unit_test(created_where_most),
 		cmocka_unit_test(polled_send),
+		cmocka_unit_test(send_held),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,12 +177,16 @@ coll_of(const struct analysis *a, uint32_t l)
  * most of lop l's time and did not mostly wait itself (it may have
  * waited for l), nor is a member of l's collective (all its members
  * overlap, and which of them stalled the trace does not say: the first
- * to enter is as likely the one that waited); else, when l is a blocking send, its
+ * to enter is as likely the one that waited), nor, when l created
+ * lateness (created), created lateness itself (two ranks' sends to each
+ * other that both took long say nothing of which held the other); else,
+ * when l is a blocking send, its
  * receiver's computation that covered most of l's time (the receive was
  * posted, but nothing progressed it: Scalasca's late receiver needs the
  * post to be late); else l. */
 static uint32_t
-held_by(const struct analysis *a, const struct analysis_problem *p, const struct spans *sp, size_t n, uint32_t l)
+held_by(const struct analysis *a, const struct analysis_problem *p, const struct spans *sp, size_t n,
+	uint32_t l, int created)
 {
 	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l), best = en;
 	uint32_t by = l, tl = a->lop_tl[l], coll = coll_of(a, l);
@@ -192,7 +196,8 @@ held_by(const struct analysis *a, const struct analysis_problem *p, const struct
 			continue;
 		uint64_t lo = me > en ? me : en, hi = mx < ex ? mx : ex;
 		if (hi > lo && 2 * (hi - lo) >= ex - en && !mostly_waited(a, p[j].lop) &&
-		    (coll == TRACE_NONE || coll_of(a, p[j].lop) != coll)) {
+		    (coll == TRACE_NONE || coll_of(a, p[j].lop) != coll) &&
+		    (!created || p[j].kind == PROBLEM_OUTLIER)) {
 			best = me;
 			by = p[j].lop;
 		}
@@ -213,15 +218,37 @@ held_by(const struct analysis *a, const struct analysis_problem *p, const struct
 	return by;
 }
 
+/* Did lop l send a message to another rank and complete the send in
+ * itself (MPI_Send, Ssend, Sendrecv: a send that can wait for its
+ * receiver)? */
+static int
+blocking_send(const struct analysis *a, uint32_t l)
+{
+	uint32_t ne;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		const struct trace_msg *m = &a->msgs[e[i].id];
+		if (e[i].role == END_SEND && m->send_done_op == m->send_op &&
+		    m->receiver != a->lop_tl[l] && msg_ok(a, e[i].id))
+			return 1;
+	}
+	return 0;
+}
+
 /* Can problem x have been held up by another rank's: an outlier not
  * put on another operation (not mostly waiting, then), that is a call
  * or a computation that polled (a computation that computed held itself
- * up)? (Lateness created in a call is left where it was made: a
+ * up); or lateness created in a blocking send, where it was created (a
+ * rank stopped with the receive posted, or computing before it, holds
+ * the send up, and nothing in the trace says so but the overlap)?
+ * (Lateness created in any other call is left where it was made: a
  * collective's members leave it at different times for reasons of their
  * own, and another rank's problem overlapping it says nothing.) */
 static int
 holdable(const struct analysis *a, const uint8_t *rf, const struct analysis_problem *x)
 {
+	if (x->kind == PROBLEM_CREATED)
+		return x->lop == x->surfaced && blocking_send(a, x->lop);
 	return x->kind == PROBLEM_OUTLIER && x->surfaced == TRACE_NONE &&
 	       (a->lop_kind[x->lop] != OP_COMPUTE || polled(a, rf, x->lop));
 }
@@ -248,7 +275,7 @@ hold_outliers(const struct analysis *a, const uint8_t *rf, struct analysis_probl
 	 * look sees (its span follows) */
 	for (; i < n && !rc; i++)
 		if (holdable(a, rf, &p[i])) {
-			uint32_t by = held_by(a, p, &sp, n, p[i].lop);
+			uint32_t by = held_by(a, p, &sp, n, p[i].lop, p[i].kind == PROBLEM_CREATED);
 			if (by != p[i].lop) {
 				p[i].surfaced = p[i].lop;
 				p[i].lop = by;
