@@ -348,6 +348,13 @@ timeout 60 $MPICH -n 3 "$bin" analyze --save "$tmp/m.skein" traces/corpus/stenci
 grep -q '^skein-mpi: reading' "$tmp/err" && grep -q '^skein-mpi: metrics' "$tmp/err" &&
 	grep -Eq '^skein-mpi: 3 ranks, [0-9.]+ s; peak memory per rank \(MB\):( [0-9.]+){3}$' "$tmp/err" && ok ||
 	bad "progress on rank 0: $(cat "$tmp/err")"
+# --save onto the trace's own anchor: refused before the work, the
+# archive untouched (it was replaced by the saved file, exit 0)
+mkdir "$tmp/own" && cp -r traces/corpus/stencil-4/. "$tmp/own/"
+timeout 60 $MPICH -n 2 "$bin" analyze -q --save "$tmp/own/traces.otf2" "$tmp/own" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] && cmp -s "$tmp/own/traces.otf2" traces/corpus/stencil-4/traces.otf2 &&
+	grep -q "^skein-mpi: $tmp/own/traces.otf2: exists and is not a file skein saved" "$tmp/err" && ok ||
+	bad "--save onto the trace: $(cat "$tmp/err")"
 
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -10,7 +10,8 @@
 # warning for locations without local definitions are kept; diff and
 # export --otf2 take saved files; a changed trace is said (and export
 # --otf2 refuses it); truncated, corrupt, foreign and other-version files
-# get a one-line error, exit 1.
+# get a one-line error, exit 1; --save refuses to replace anything but a
+# saved analysis or an empty file (the trace's own anchor above all).
 skein=$1
 shared=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +33,7 @@ fi
 # saved file gives the bytes it gives from TRACE, quietly; the modes
 # matching the regular expression OTHER say the saved model is analysed
 # again; render gives the same screen
+saved_is_file() { [ "$(head -c 8 "$1")" = SKEINSAV ]; }
 same_saved() {
 	t=$1 may_refuse=$2 other=$3
 	shift 3
@@ -244,5 +246,27 @@ broken "another version" "$tmp/ver.skein" "format version 10"
 broken "foreign bytes after the magic" "$tmp/foreign.skein" "corrupt\|truncated\|version\|byte order"
 head -c 5000 /dev/urandom >"$tmp/noise.skein"
 broken "not a saved analysis" "$tmp/noise.skein" "not an OTF2 archive"
+# --save never replaces what is not a saved analysis: the trace's own
+# anchor (helper-39's `analyze --save DIR/traces.otf2 DIR` turned the
+# archive into a saved file, exit 0), another file, a directory, a link;
+# it replaces a saved file and an empty one, and refuses before the work
+mkdir "$tmp/own"
+cp -r traces/corpus/stencil-4/. "$tmp/own/"
+cp "$tmp/own/traces.otf2" "$tmp/anchor.copy"
+: >"$tmp/own/empty.skein"
+ln -s "$tmp/s.skein" "$tmp/own/link.skein"
+for target in "$tmp/own/traces.otf2" "$tmp/own/traces.def" "$tmp/own/traces" "$tmp/own/link.skein"; do
+	"$skein" analyze -q --save "$target" "$tmp/own" >"$tmp/o" 2>"$tmp/e"
+	st=$?
+	[ "$st" -eq 1 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] &&
+		grep -q "^skein: $target: \(exists and is not a file skein saved\|is a directory\)" "$tmp/e" && ok ||
+		bad "--save $target: exit $st, $(cat "$tmp/e")"
+done
+cmp -s "$tmp/own/traces.otf2" "$tmp/anchor.copy" && [ -L "$tmp/own/link.skein" ] && ok ||
+	bad "--save onto the trace: the anchor or the link changed"
+for target in "$tmp/own/empty.skein" "$tmp/own/empty.skein"; do     # empty, then saved
+	"$skein" analyze -q --save "$target" "$tmp/own" >/dev/null 2>"$tmp/e" && saved_is_file "$target" && ok ||
+		bad "--save $target refused: $(cat "$tmp/e")"
+done
 echo "saved: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -823,6 +823,10 @@ cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct c
 	if (c->table && fmt != REPORT_CSV)
 		return cli_usage_error("--table goes with --format csv", NULL);
 	struct err e = { 0 };
+	if (c->save && saved_may_replace(c->save, &e)) {     /* before the work, not after */
+		cli_error("%s", e.msg);
+		return EXIT_FAIL;
+	}
 	int rc = *ap ? 0 : analysis_run(t, &c->aopts, cli_progress, p, ap, &e);
 	cli_progress_clear(p);
 	if (rc) {

@@ -272,6 +272,8 @@ dsaved_open(struct dcomm *c, const char *path, struct dsaved **out, struct err *
 		if (!w->path || !w->tmp)
 			rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
 	}
+	if (!rc && c->rank == 0)
+		rc = saved_may_replace(path, e);
 	rc = dcomm_agree(c, rc);
 	if (!rc)
 		rc = dcomm_reduce(c, &pid, 1, DCOMM_SUM);    /* rank 0's */

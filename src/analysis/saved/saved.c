@@ -209,6 +209,20 @@ saved_stat_identity(const char *anchor, uint64_t *asz, uint64_t *amt, uint64_t *
 	free(p);
 }
 
+int
+saved_may_replace(const char *path, struct err *e)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return err_set(e, ERR_IO, "%s: is a directory", path);
+	if (S_ISREG(st.st_mode) && (st.st_size == 0 || saved_is(path)))
+		return 0;
+	return err_set(e, ERR_IO, "%s: exists and is not a file skein saved: not replaced "
+		       "(remove it, or save under another name)", path);
+}
+
 /* ---- reading ---- */
 
 int

@@ -32,6 +32,12 @@
 int saved_write(const struct analysis *a, const struct analysis_opts *ran, const char *path,
 		struct err *e);
 
+/* May a saved analysis be written at path: is it absent, empty, or a
+ * file skein saved? Anything else (the trace's own anchor, a link, a
+ * FIFO, a directory) is never replaced: returns ERR_IO, message in e;
+ * else 0. saved_write and a distributed save ask it first. */
+int saved_may_replace(const char *path, struct err *e);
+
 /* Adds to the saved file at path, which a distributed analysis wrote
  * without them, the explanations of a, the analysis opened from it
  * (saved_open works them out): the file is then the one saved_write

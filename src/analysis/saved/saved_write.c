@@ -272,6 +272,8 @@ saved_write(const struct analysis *a, const struct analysis_opts *ran, const cha
 	const struct analysis_phase_rule *phases = ran->phases;
 	/* the phase rules the analysis used (a Charm++ run uses none) */
 	uint32_t n_phases = a->opts.n_phases ? ran->n_phases : 0;
+	if (saved_may_replace(path, e))
+		return ERR_IO;
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + 16);
 	if (!tmp)
