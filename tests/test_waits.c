@@ -6,6 +6,7 @@
  * rank's start-up. */
 #include "testwaits.h"
 
+#include "analysis/core/iterations.h"
 #include "analysis/explain/explain.h"
 #include "analysis/run/run.h"
 
@@ -543,6 +544,61 @@ send_held(void **state)
 	}
 }
 
+/* A stall before the iterations begin (CP2K, 2 ranks, rank 1 stopped
+ * for 0.5 s while both sat in an MPI_Alltoallv of the set-up: the
+ * iterations were found from half way on, and the stall was not among
+ * the first 200 problems). Both ranks make four MPI_Bcasts of a tick,
+ * then one both sit in from 12 to 300 (no wait: they enter together),
+ * then four iterations (the "iteration" region: a Sendrecv and an
+ * Allreduce each). The stalled Bcast is in no iteration, so it is held
+ * against its rank's other Bcasts outside them (median 1): each rank's
+ * is an outlier, the first problems. */
+static void
+outside_iterations(void **state)
+{
+	(void)state;
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		start(d, r);
+		for (int i = 0; i < 4; i++)
+			bcast(d, 0);                    /* 2 .. 10 */
+		call(d, R_BCAST);                       /* 10 .. 300 */
+		assert_int_equal(build_coll_begin(d->b, d->now), 0);
+		at(d, 299);
+		assert_int_equal(build_coll_end(d->b, d->now, COLL_BCAST, 0, 0, 8, 8), 0);
+		ret(d, R_BCAST);
+		for (int i = 0; i < 4; i++) {
+			call(d, R_ITER);
+			work(d, 5);
+			sendrecv(d, 1 - r, 1 - r, (uint32_t)i);
+			allreduce(d);
+			ret(d, R_ITER);
+		}
+	}
+	struct trace *t = dsl_done(d);
+	struct analysis *a = analyse(t, NULL);
+	assert_int_equal(iterations_get(a)->count, 4);
+	assert_int_equal(analysis_outliers_by_region(a), 0);
+	uint32_t no, np;
+	const struct analysis_outlier *o = analysis_outliers(a, &no);
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(no >= 2 && np >= 2);
+	for (uint32_t r = 0; r < 2; r++) {
+		uint32_t stalled = comm(a, r, 5);
+		assert_int_equal(analysis_lop_kind(a, stalled), OP_COLLECTIVE);
+		assert_int_equal(iterations_of_lop(a, stalled), TRACE_NONE);
+		const struct analysis_outlier *x = analysis_lop_outlier(a, stalled);
+		assert_non_null(x);
+		assert_int_equal(x->instances, 5);
+		assert_int_equal(x->median, 1);
+		assert_true(analysis_outlier_by_region(a, stalled));
+		assert_true(p[0].lop == stalled || p[1].lop == stalled);
+	}
+	(void)o;
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -558,6 +614,7 @@ main(void)
 		cmocka_unit_test(created_where_most),
 		cmocka_unit_test(polled_send),
 		cmocka_unit_test(send_held),
+		cmocka_unit_test(outside_iterations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

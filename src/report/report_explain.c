@@ -232,7 +232,6 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 	json_end_array(j);
 
 	const struct analysis_outlier *o = analysis_outliers(a, &n);
-	const char *against = analysis_outliers_by_region(a) ? "calls" : "iterations";
 	json_key(j, "outliers");
 	json_begin_array(j);
 	for (uint32_t i = 0; i < n; i++) {
@@ -251,7 +250,8 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 		json_key(j, "instances"); json_uint(j, o[i].instances);
 		/* what the median is over: the other iterations, or the rank's
 		 * calls of the same kind and region (a run without iterations) */
-		json_key(j, "against"); json_string(j, against);
+		json_key(j, "against");
+		json_string(j, analysis_outlier_by_region(a, o[i].lop) ? "calls" : "iterations");
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -399,11 +399,12 @@ lop_words(const struct analysis *a, uint32_t l, char *buf, size_t n)
 }
 
 /* What an outlier's median is over: "in the other iterations", or with
- * no iterations "in the rank's 8463 calls" (of its kind and region). */
+ * no iterations or outside them "in the rank's 8463 calls" (of its kind
+ * and region). */
 static const char *
 outlier_against(const struct analysis *a, const struct analysis_outlier *o, char *buf, size_t n)
 {
-	if (analysis_outliers_by_region(a))
+	if (analysis_outlier_by_region(a, o->lop))
 		snprintf(buf, n, "in the rank's %u calls", o->instances);
 	else
 		snprintf(buf, n, "in the other iterations");

@@ -110,7 +110,7 @@ view_explain_details(struct view *v, uint32_t lop)
 	if (o) {
 		snprintf(line, sizeof line, "took %s; in its %u %s the median is %s",
 			 trace_fmt_duration(v->t, o->duration, d1, sizeof d1), o->instances,
-			 analysis_outliers_by_region(a) ? "calls on this rank" : "instances over the iterations",
+			 analysis_outlier_by_region(a, lop) ? "calls on this rank" : "instances over the iterations",
 			 trace_fmt_duration(v->t, o->median, d2, sizeof d2));
 		view_lines_text(L, ST_EMPH, 0, 2, line);
 	}
@@ -173,7 +173,8 @@ view_explain_walk(struct view *v, int dir)
 	v->hot_idx = next;
 	view_jump_lop(v, p[next].lop);
 	char d[32], w1[192], w2[192];
-	const char *against = analysis_outliers_by_region(v->a) ? "other calls" : "iterations";
+	uint32_t out = p[next].surfaced != TRACE_NONE ? p[next].surfaced : p[next].lop;
+	const char *against = analysis_outlier_by_region(v->a, out) ? "other calls" : "iterations";
 	trace_fmt_duration(v->t, p[next].amount, d, sizeof d);
 	brief(v, p[next].lop, w1, sizeof w1);
 	switch (p[next].kind) {

@@ -103,6 +103,10 @@ const struct analysis_outlier *analysis_outliers(const struct analysis *a, uint3
  * region, the run having no iterations (1), or against the iterations
  * (0)? doc/analysis.md, "Outliers against the iterations". */
 int analysis_outliers_by_region(const struct analysis *a);
+/* Was outlier lop found against its rank's calls of its kind and region:
+ * the run has no iterations, or the lop is in none of them (1); or
+ * against its instances in the other iterations (0)? */
+int analysis_outlier_by_region(const struct analysis *a, uint32_t lop);
 const struct analysis_outlier *analysis_lop_outlier(const struct analysis *a, uint32_t lop);
 
 /* One ranking of what the explanations found: a delay that made others

@@ -91,6 +91,7 @@ struct lane {
 struct finding {
 	struct analysis *a;
 	uint32_t count, n_tl, n_regions;
+	int by_region;           /* no iterations: every call against its kind and region */
 	uint32_t *group;
 	uint64_t floor;
 	struct par_pieces pieces;
@@ -135,11 +136,17 @@ median_iteration(struct finding *f, uint32_t nw)
 	return n ? select_kth(first, n, n / 2) : 0;
 }
 
+/* A lop outside every iteration, in group[] between timeline_groups and
+ * region_groups: no group of the iterations' (>= their count), whose
+ * calls are then grouped by region. */
+#define OUTSIDE (TRACE_NONE - 1)
+
 /* Timeline tl's groups: the rank's reference iteration is the first of
  * the most common length; the p-th lop of another iteration joins group
  * p while its iteration's shape so far is the reference's. group holds
- * each lop's iteration on entry, its group on return. Returns the number
- * of groups, or TRACE_NONE on no memory. */
+ * each lop's iteration on entry, its group on return (OUTSIDE for a lop
+ * of no iteration). Returns the number of groups, or TRACE_NONE on no
+ * memory. */
 static uint32_t
 timeline_groups(const struct analysis *a, uint32_t count, uint32_t tl, uint32_t *group, struct lane *s)
 {
@@ -170,7 +177,7 @@ timeline_groups(const struct analysis *a, uint32_t count, uint32_t tl, uint32_t 
 	}
 	if (best == TRACE_NONE) {
 		for (uint32_t l = l0; l < l1; l++)
-			group[l] = TRACE_NONE;
+			group[l] = group[l] < count ? TRACE_NONE : OUTSIDE;
 		return 0;
 	}
 	uint32_t L = len[best];
@@ -187,8 +194,8 @@ timeline_groups(const struct analysis *a, uint32_t count, uint32_t tl, uint32_t 
 	int same = 0;
 	for (uint32_t l = l0; l < l1; l++) {
 		uint32_t k = group[l];
-		group[l] = TRACE_NONE;
-		if (k == TRACE_NONE || k >= count)
+		group[l] = k < count ? TRACE_NONE : OUTSIDE;
+		if (k >= count)
 			continue;
 		if (k != cur) {
 			cur = k;
@@ -208,16 +215,19 @@ timeline_groups(const struct analysis *a, uint32_t count, uint32_t tl, uint32_t 
 /* Without iterations, timeline tl's groups are its calls by kind and
  * region (a rank's MPI_Alltoall against its other MPI_Alltoall calls);
  * computations are in none (their region says little of their work).
- * Returns the number of groups. */
+ * With outside, only the lops group[] marks OUTSIDE (of no iteration)
+ * are grouped so. Returns the number of groups. */
 static uint32_t
-region_groups(const struct analysis *a, uint32_t n_regions, uint32_t tl, uint32_t *group, struct lane *s)
+region_groups(const struct analysis *a, uint32_t n_regions, uint32_t tl, uint32_t *group, struct lane *s,
+	      int outside)
 {
 	uint32_t l0 = a->tl_lop[tl], l1 = a->tl_lop[tl + 1], L = 0;
 	size_t n_slots = (size_t)OP_KIND_COUNT * (n_regions + 1);
 	memset(s->slot, 0xff, n_slots * sizeof *s->slot);
 	for (uint32_t l = l0; l < l1; l++) {
 		uint32_t r = analysis_lop_region(a, l);
-		if (a->lop_kind[l] == OP_COMPUTE || a->lop_kind[l] >= OP_KIND_COUNT) {
+		if (a->lop_kind[l] == OP_COMPUTE || a->lop_kind[l] >= OP_KIND_COUNT ||
+		    (outside && group[l] != OUTSIDE)) {
 			group[l] = TRACE_NONE;
 			continue;
 		}
@@ -242,7 +252,7 @@ timeline_outliers(const struct analysis *a, uint32_t tl, uint32_t L, const uint3
 	uint32_t *at = s->at;
 	memset(at, 0, ((size_t)L + 2) * sizeof *at);
 	for (uint32_t l = l0; l < l1; l++)
-		if (group[l] != TRACE_NONE)
+		if (group[l] < L)
 			at[group[l] + 2]++;
 	for (uint32_t g = 0; g < L; g++)
 		at[g + 2] += at[g + 1];
@@ -251,7 +261,7 @@ timeline_outliers(const struct analysis *a, uint32_t tl, uint32_t L, const uint3
 	if (vec_reserve((void **)&s->dur, &s->dur_cap, (size_t)at[L + 1] + 1, sizeof *s->dur))
 		return ERR_NOMEM;
 	for (uint32_t l = l0; l < l1; l++)
-		if (group[l] != TRACE_NONE)
+		if (group[l] < L)
 			s->dur[at[group[l] + 1]++] = lop_duration(a, l);
 	for (uint32_t g = 0; g < L; g++) {
 		uint32_t b = at[g], c = at[g + 1] - b;
@@ -259,7 +269,7 @@ timeline_outliers(const struct analysis *a, uint32_t tl, uint32_t L, const uint3
 	}
 	for (uint32_t l = l0; l < l1; l++) {
 		uint32_t g = group[l];
-		if (g == TRACE_NONE || s->med[g] == UINT64_MAX)
+		if (g >= L || s->med[g] == UINT64_MAX)
 			continue;
 		uint64_t d = lop_duration(a, l), m = s->med[g];
 		if (d <= m || d - m < floor || d / OUTLIER_FACTOR < m)
@@ -284,22 +294,29 @@ group_worker(void *ctx, uint32_t wk, uint32_t nw)
 	uint32_t tl;
 	(void)nw;
 	while (par_take(&f->pieces, wk, &tl)) {
-		uint64_t floor = f->floor;
+		/* against the calls of a kind and region: 1% of the rank's
+		 * span is what a user would call a stall */
+		const struct trace_timeline *T = &trace_timelines(f->a->t, NULL)[tl];
+		uint32_t l0 = f->a->tl_lop[tl], l1 = f->a->tl_lop[tl + 1];
+		uint64_t end = l1 > l0 ? lop_exit(f->a, l1 - 1) : 0;
+		uint64_t span = end > T->t_start ? end - T->t_start : 0;
 		uint32_t L;
-		if (s->slot) {
-			/* 1% of the rank's span: what a user would call a stall */
-			const struct trace_timeline *T = &trace_timelines(f->a->t, NULL)[tl];
-			uint32_t l0 = f->a->tl_lop[tl], l1 = f->a->tl_lop[tl + 1];
-			uint64_t end = l1 > l0 ? lop_exit(f->a, l1 - 1) : 0;
-			uint64_t span = end > T->t_start ? end - T->t_start : 0;
-			floor = span / 100;
-			L = region_groups(f->a, f->n_regions, tl, f->group, s);
+		if (f->by_region) {
+			L = region_groups(f->a, f->n_regions, tl, f->group, s, 0);
 		} else {
+			/* the iterations' instances, then what is in no
+			 * iteration against its own calls of a kind and region
+			 * (a stall before the iterations begin) */
 			L = timeline_groups(f->a, f->count, tl, f->group, s);
+			if (L == TRACE_NONE)
+				return ERR_NOMEM;
+			if (L && timeline_outliers(f->a, tl, L, f->group, f->floor, s))
+				return ERR_NOMEM;
+			L = region_groups(f->a, f->n_regions, tl, f->group, s, 1);
 		}
 		if (L == TRACE_NONE)
 			return ERR_NOMEM;
-		if (L && timeline_outliers(f->a, tl, L, f->group, floor, s))
+		if (L && timeline_outliers(f->a, tl, L, f->group, span / 100, s))
 			return ERR_NOMEM;
 	}
 	return 0;
@@ -334,10 +351,11 @@ explain_outliers(struct analysis *a)
 	int rc = f ? 0 : ERR_NOMEM;
 	if (!rc) {
 		*f = (struct finding){ .a = a, .count = it->count, .n_tl = n_tl, .n_regions = n_regions,
+				       .by_region = by_region,
 				       .group = recycle_malloc(((size_t)a->n_lops + 1) * sizeof *f->group) };
 		rc = f->group ? 0 : ERR_NOMEM;
 	}
-	for (uint32_t w = 0; w < nw && !rc && by_region; w++) {
+	for (uint32_t w = 0; w < nw && !rc; w++) {
 		f->lane[w].slot = malloc((size_t)OP_KIND_COUNT * (n_regions + 1) * sizeof *f->lane[w].slot);
 		rc = f->lane[w].slot ? 0 : ERR_NOMEM;
 	}
@@ -408,4 +426,10 @@ int
 analysis_outliers_by_region(const struct analysis *a)
 {
 	return iterations_get(a)->count < OUTLIER_MIN_INSTANCES;
+}
+
+int
+analysis_outlier_by_region(const struct analysis *a, uint32_t lop)
+{
+	return analysis_outliers_by_region(a) || iterations_of_lop(a, lop) == TRACE_NONE;
 }
