@@ -358,6 +358,18 @@ assert o and o[0]["operation"] == "MPI_Alltoall" and o[0]["rank"] == 1 and o[0][
 assert o and all(x["against"] == "iterations" for x in o), o[:1]' "$tmp/out" &&
 	ok || bad "analyze: what the outliers' medians are over"
 
+# what reading the trace noticed reaches analyze's report too, as info
+# says it (text lines and the JSON's warnings; it was said by info and
+# the explorer only): an archive with intercommunicator messages
+nbc=$root/traces/onesided/nbc-2
+run warnings-info 0 info "$nbc" && grep '^warning' "$tmp/out" >"$tmp/w.info" && [ -s "$tmp/w.info" ] &&
+	run warnings-analyze 0 analyze "$nbc" && grep '^warning' "$tmp/out" | cmp -s - "$tmp/w.info" &&
+	run warnings-info-json 0 info --format json "$nbc" && cp "$tmp/out" "$tmp/w.json" &&
+	run warnings-analyze-json 0 analyze --format json "$nbc" &&
+	python3 -c 'import json, sys; a, b = (json.load(open(p))["warnings"] for p in sys.argv[1:])
+assert a == b and a, (a, b)' "$tmp/w.json" "$tmp/out" &&
+	ok || bad "analyze: the reading's warnings ($(grep '^warning' "$tmp/out"))"
+
 # lateness lost before a hotspot: the hotspot's amount, what of it was
 # lost before it and the longest of those operations with its own time
 # (the line gave the longest one the whole amount, "lost here")

@@ -233,13 +233,7 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 			"collective records and are not operations (tests that completed nothing, "
 			"non-blocking collectives, waits on them)\n",
 			info->mpi_calls_without_records);
-	for (int w = 0; w < WARN_COUNT; w++)
-		if (info->warnings[w])
-			fprintf(out, "warning       %" PRIu64 " %s%s%s\n", info->warnings[w],
-				trace_warning_count_text(t, (enum trace_warning)w, info->warnings[w]),
-				w == WARN_NO_LOCAL_DEFS && info->no_local_defs ? ", e.g. " : "",
-				w == WARN_NO_LOCAL_DEFS && info->no_local_defs
-				? text_safe(trace_str(t, info->no_local_defs), b1, sizeof b1) : "");
+	summary_warnings_text(out, t);
 	if (!per_rank)
 		return;
 	uint32_t n_tl;

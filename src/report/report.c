@@ -16,6 +16,7 @@
 #include "report_iter.h"
 #include "report_hybrid.h"
 #include "report_path.h"
+#include "summary.h"
 
 int
 report_table_parse(const char *name, enum report_table *table)
@@ -231,6 +232,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	/* names come from the trace and the configuration: shown safely */
 	char n1[256], n2[256];
 	fprintf(out, "trace         %s\n", text_safe(trace_info(t)->path, n1, sizeof n1));
+	summary_warnings_text(out, t);     /* what reading it noticed */
 	fprintf(out, "options       ");
 	int first = 1;
 	on_off(out, "coalesce", o->coalesce_isends, &first);
@@ -605,6 +607,7 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	json_init(&j, out, 1);
 	json_begin_object(&j);
 	json_key(&j, "trace"); json_string(&j, trace_info(t)->path);
+	summary_json_warnings(&j, trace_info(t));
 	json_key(&j, "options");
 	json_begin_object(&j);
 	json_key(&j, "coalesce_isends"); json_bool(&j, o->coalesce_isends);

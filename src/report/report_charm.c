@@ -7,6 +7,7 @@
  * duration, and every operation also carries its idle experienced and its
  * PE's imbalance (§4). */
 #include "report_impl.h"
+#include "summary.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -111,6 +112,7 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		text_safe(info->creator ? info->creator : "Charm++", safe, sizeof safe), info->version[0],
 		info->version[1],
 		trace_pe_count(t), n_tl);
+	summary_warnings_text(out, t);     /* what reading it noticed */
 	fprintf(out, "options       ");
 	int first = 1;
 	on_off(out, "reorder", o->charm_reorder, &first);

@@ -4,6 +4,8 @@
 
 #include "base/json.h"
 #include "base/sat.h"
+#include "base/text.h"
+#include "model/charm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +119,20 @@ summary_json_counts(struct json *j, const char *key, const uint64_t *v, int n, c
 		json_uint(j, v[i]);
 	}
 	json_end_object(j);
+}
+
+void
+summary_warnings_text(FILE *out, const struct trace *t)
+{
+	const struct trace_info *info = trace_info(t);
+	char b[256];
+	for (int w = 0; w < WARN_COUNT; w++)
+		if (info->warnings[w])
+			fprintf(out, "warning       %" PRIu64 " %s%s%s\n", info->warnings[w],
+				trace_warning_count_text(t, (enum trace_warning)w, info->warnings[w]),
+				w == WARN_NO_LOCAL_DEFS && info->no_local_defs ? ", e.g. " : "",
+				w == WARN_NO_LOCAL_DEFS && info->no_local_defs
+				? text_safe(trace_str(t, info->no_local_defs), b, sizeof b) : "");
 }
 
 void

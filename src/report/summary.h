@@ -43,6 +43,8 @@ void summary_fini(struct summary *s);
  * n counts. */
 void summary_list_counts(FILE *out, const uint64_t *v, int n, const char *(*name)(int));
 uint64_t summary_sum(const uint64_t *v, int n);
+/* "warning       N what" for each warning the trace's reading counted. */
+void summary_warnings_text(FILE *out, const struct trace *t);
 
 /* JSON helpers shared by the info writers: key: {name: n, ...} for the
  * nonzero counts; "warnings": {name: n, ...}. */
