@@ -102,6 +102,16 @@ for cmd in "analyze --format json" "info --format json" "profile --format json" 
 	b=$("$skein" $cmd "$tmp/reversed64" 2>&1 | sed "s|$tmp/reversed64|T|g")
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "ranks' locations defined in reverse: $cmd differs from plain's"
 done
+# clock properties that do not fit: every event before the global offset
+# (all times were taken as 0 without a word: "no operation created
+# lateness", exit 0) is counted and said; a resolution of 0 (taken as 1
+# tick a second) is refused
+mk late-offset lateoff
+expect "events before the clock's offset" 0 '' -- info "$tmp/lateoff"
+grep -q "^warning       104 events before the clock's global offset (taken as at it)$" "$tmp/out" && ok ||
+	bad "events before the clock's offset: not said ($(grep '^warning' "$tmp/out"))"
+mk zero-resolution zerores
+expect "a timer resolution of 0" 1 'zerores/traces.otf2: the clock properties give a timer resolution of 0 ticks a second: no time can be read' -- analyze "$tmp/zerores"
 # 200,000 locks held at once and let go in the order taken: each release
 # finds its hold in a table (a scan of the open holds made this 27 s)
 mk many-locks manylocks

@@ -240,8 +240,8 @@ else
 	bad "no section of the saved file ends off a multiple of 64"
 fi
 cp "$tmp/s.skein" "$tmp/ver.skein"
-printf '\012' | dd of="$tmp/ver.skein" bs=1 seek=8 conv=notrunc 2>/dev/null
-broken "another version" "$tmp/ver.skein" "format version 10"
+printf '\013' | dd of="$tmp/ver.skein" bs=1 seek=8 conv=notrunc 2>/dev/null
+broken "another version" "$tmp/ver.skein" "format version 11"
 { printf 'SKEINSAV'; head -c 5000 /dev/urandom; } >"$tmp/foreign.skein"
 broken "foreign bytes after the magic" "$tmp/foreign.skein" "corrupt\|truncated\|version\|byte order"
 head -c 5000 /dev/urandom >"$tmp/noise.skein"

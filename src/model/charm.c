@@ -144,6 +144,7 @@ trace_warning_count_text(const struct trace *t, enum trace_warning w, uint64_t n
 		[WARN_NESTED_BEGIN] = "execution begun before the previous one ended",
 		[WARN_BAD_PE] = "execution naming a sending PE that does not exist",
 		[WARN_LONG_CALL] = "MPI call without records longer than 2^40 ticks (profiled as that long)",
+		[WARN_BEFORE_OFFSET] = "event before the clock's global offset (taken as at it)",
 	};
 	static const char *const charm_one[WARN_COUNT] = {
 		[WARN_UNMATCHED_SEND] = "creation that started no recorded execution",

@@ -428,6 +428,7 @@ trace_warning_name(enum trace_warning w)
 		[WARN_NESTED_BEGIN] = "executions begun before the previous one ended",
 		[WARN_BAD_PE] = "executions naming a sending PE that does not exist",
 		[WARN_LONG_CALL] = "MPI calls without records longer than 2^40 ticks (profiled as that long)",
+		[WARN_BEFORE_OFFSET] = "events before the clock's global offset (taken as at it)",
 	};
 	return (unsigned)w < WARN_COUNT ? names[w] : "?";
 }

@@ -127,7 +127,7 @@ def_clock(void *ud, uint64_t resolution, uint64_t offset, uint64_t length, uint6
 	struct otf2r *r = ud;
 	(void)length;
 	(void)realtime;
-	r->t->info.ticks_per_second = resolution ? resolution : 1;
+	r->t->info.ticks_per_second = resolution;     /* 0 is refused below */
 	r->t->info.global_offset = offset;
 	r->have_clock = 1;
 	return OTF2_CALLBACK_SUCCESS;
@@ -587,6 +587,9 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 		return r->e->code;
 	if (st != OTF2_SUCCESS)
 		return otf2r_fail(r, r->e, ERR_FORMAT, st, r->anchor, "corrupt global definitions");
+	if (r->have_clock && r->t->info.ticks_per_second == 0)
+		return err_set(r->e, ERR_FORMAT, "%s: the clock properties give a timer resolution of 0 "
+			       "ticks a second: no time can be read", r->anchor);
 	int rc = make_timelines(r);
 	if (rc == 0)
 		rc = otf2r_make_lanes(r);

@@ -406,6 +406,7 @@ sum_counts(const struct evread *v, struct otf2r_counts *c)
 		for (int j = 0; j < REC_COUNT; j++)
 			c->records[j] += k->records[j];
 		c->nonrank_mpi += k->nonrank_mpi;
+		c->before_offset += k->before_offset;
 		c->bad_refs += k->bad_refs;
 		c->t_begin = k->t_begin < c->t_begin ? k->t_begin : c->t_begin;
 		c->t_end = k->t_end > c->t_end ? k->t_end : c->t_end;
@@ -419,6 +420,7 @@ otf2r_finish_counts(struct otf2r *r, const struct otf2r_counts *c)
 	for (int j = 0; j < REC_COUNT; j++)
 		t->info.records[j] += c->records[j];
 	t->info.warnings[WARN_NONRANK_MPI] += c->nonrank_mpi;
+	t->info.warnings[WARN_BEFORE_OFFSET] += c->before_offset;
 	t->info.warnings[WARN_BAD_REF] += c->bad_refs;
 	t->info.t_begin = c->t_begin == UINT64_MAX ? 0 : c->t_begin;
 	t->info.t_end = c->t_end;

@@ -199,7 +199,7 @@ struct otf2_read_opts;
  * time span (t_begin UINT64_MAX while no record was read). */
 struct otf2r_counts {
 	uint64_t records[REC_COUNT];
-	uint64_t nonrank_mpi, bad_refs, t_begin, t_end;
+	uint64_t nonrank_mpi, bad_refs, before_offset, t_begin, t_end;
 };
 
 /* A chunk of locations, and what reading it counted (otf2_events.c). */
@@ -245,6 +245,7 @@ struct evblock {
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi;
 	uint64_t bad_refs;            /* records naming undefined regions */
+	uint64_t before_offset;       /* records timed before the global offset */
 	uint64_t t_begin, t_end;
 };
 

@@ -28,6 +28,7 @@ stamp(struct evblock *k, enum trace_rec rec, uint64_t time)
 	k->records[rec]++;
 	uint64_t off = k->r->t->info.global_offset;
 	uint64_t rel = time >= off ? time - off : 0;
+	k->before_offset += time < off;
 	if (rel < k->t_begin)
 		k->t_begin = rel;
 	if (rel > k->t_end)

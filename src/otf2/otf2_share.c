@@ -105,6 +105,7 @@ add_head(struct otf2_share *s, const char *buf, size_t len, struct err *e)
 	for (int j = 0; j < REC_COUNT; j++)
 		s->counts.records[j] += c->records[j];
 	s->counts.nonrank_mpi += c->nonrank_mpi;
+	s->counts.before_offset += c->before_offset;
 	s->counts.bad_refs += c->bad_refs;
 	if (c->t_begin < s->counts.t_begin)
 		s->counts.t_begin = c->t_begin;

@@ -40,6 +40,8 @@
  *   reversed N      plain, but MPI_COMM_WORLD lists the locations last
  *                   first: location k is rank N-1-k, so the ranks' event
  *                   files come in the reverse of rank order
+ *   late-offset     plain, the clock's global offset past every event
+ *   zero-resolution plain, the clock's resolution 0 ticks a second
  *   many-teams N    plain, each rank's main beginning N distinct OpenMP
  *                   teams (default 200,000; the first the undefined one),
  *                   each with a parallel region (main again), then creating
@@ -77,6 +79,7 @@ struct spec {
 	uint32_t many_teams;     /* teams begun */
 	uint32_t team_threads;   /* threads of rank 0 beginning one team each */
 	bool reversed;           /* location k is rank ranks-1-k */
+	uint64_t resolution, offset;     /* the clock properties */
 };
 #define LOCK_EVENTS 7
 
@@ -228,7 +231,7 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	if (!w)
 		check(OTF2_ERROR_INVALID, "OTF2_Archive_GetGlobalDefWriter");
 	uint32_t b = s->base, n = s->ranks;
-	CHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, 0, 1000000, 0));
+	CHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, s->resolution, s->offset, 1000000, 0));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_EMPTY, ""));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MPI, "MPI"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MAIN, name(s, "main", "ma\"in,\033[2J")));
@@ -316,7 +319,7 @@ parse(int argc, char **argv, struct spec *s)
 	if (argc < 3)
 		return -1;
 	*s = (struct spec){ .kind = argv[1], .ranks = 4, .def_chunk = OTF2_CHUNK_SIZE_MIN,
-			    .msg_bytes = 64 };
+			    .msg_bytes = 64, .resolution = 1000000000 };
 	uint32_t n = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 0;
 	if (!strcmp(s->kind, "plain")) {
 		s->ranks = n ? n : 4;
@@ -347,6 +350,10 @@ parse(int argc, char **argv, struct spec *s)
 	} else if (!strcmp(s->kind, "many-teams")) {
 		s->many_teams = n ? n : 200000;
 		s->team_threads = 10000;
+	} else if (!strcmp(s->kind, "late-offset")) {
+		s->offset = 1000000000;
+	} else if (!strcmp(s->kind, "zero-resolution")) {
+		s->resolution = 0;
 	} else if (!strcmp(s->kind, "reversed")) {
 		s->ranks = n ? n : 4;
 		s->reversed = true;
@@ -364,7 +371,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|reversed|bad-locks|many-locks|many-teams DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|reversed|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,

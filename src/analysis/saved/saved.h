@@ -22,7 +22,7 @@
 #include "base/err.h"
 #include "model/trace.h"
 
-#define SAVED_VERSION 9
+#define SAVED_VERSION 10
 
 /* Writes the model and analysis a and the options it ran with, ran (the
  * globs of its phase rules and of its iteration region are recorded), to
