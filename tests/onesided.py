@@ -138,6 +138,9 @@ def one(trace, name):
                 a, b = json.loads(a), json.loads(b)
             check(a == b, f"{name}: {cmd[0]} of the saved analysis differs from the trace's")
 
+    if name.startswith("lock-4"):
+        lock_competition(trace, name, an)
+
     if name == "ga-2":
         probs = an["problems"][:10]
         check(probs and probs[0]["operation"].startswith("MPI_Win_"),
@@ -151,13 +154,68 @@ def one(trace, name):
               f"{name}: the top hotspot is not an RMA call created-rma: {hot[:1]}")
 
 
+def lock_competition(trace, name, an):
+    """lock.c: ranks 1 and 3 wait in their longest MPI_Win_lock (or
+    MPI_Win_unlock, where a lock is granted lazily) for the exclusive
+    locks asked before theirs to be released, rank 2's 0.3-s hold above
+    all, counted from otf2-print alone (the location ids are the ranks;
+    every lock here is rank 0's, exclusive): from the call's enter (or
+    the last released of those epochs' request, if later) to that
+    release (or the call's leave, if earlier). skein's longest
+    lock-competition wait of each rank is that, within 1%, for rank 2's
+    MPI_Win_unlock (the one held longest in it), rooted in rank 2's
+    computation, and the first problem is that computation."""
+    out = subprocess.run(("otf2-print", trace), capture_output=True, text=True).stdout
+    tps = 1e9
+    hold, calls, open_ = [], {1: [], 3: []}, {}     # hold: (request, release, rank)
+    req, asked = {}, {1: [], 3: []}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 3 or not f[1].isdigit() or not f[2].isdigit():
+            continue
+        loc, t = int(f[1]), int(f[2])
+        if f[0] == "RMA_REQUEST_LOCK":
+            req[loc] = t
+            if loc in asked:
+                asked[loc].append(t)
+        elif f[0] == "RMA_RELEASE_LOCK" and loc in req:
+            hold.append((req.pop(loc), t, loc))
+        elif loc in calls and f[0] in ("ENTER", "LEAVE") and ('"MPI_Win_lock"' in line or '"MPI_Win_unlock"' in line):
+            if f[0] == "ENTER":
+                open_[loc] = t
+            elif loc in open_:
+                calls[loc].append((open_.pop(loc), t))
+    res = subprocess.run(("otf2-print", "-G", trace), capture_output=True, text=True).stdout
+    for line in res.splitlines():
+        if line.startswith("CLOCK_PROPERTIES") and "Ticks per Seconds:" in line:
+            tps = float(line.split("Ticks per Seconds:")[1].split(",")[0])
+    for r in (1, 3):
+        want = 0.0
+        for en, lv in calls[r]:
+            mine = max([a for a in asked[r] if a <= lv] or [en])    # the epoch's request
+            before = [h for h in hold if h[2] != r and h[0] < mine]
+            if before:
+                h0, h1, _ = max(before, key=lambda h: h[1])
+                want = max(want, (min(lv, h1) - max(en, h0)) / tps)
+        got = [w for w in an["waits"] if w["kind"] == "lock-competition" and w["rank"] == r]
+        top = max(got, key=lambda w: w["wait_s"]) if got else {}
+        check(want > 0.2 and abs(top.get("wait_s", 0) - want) <= 0.01 * want,
+              f"{name}: rank {r} waited {top.get('wait_s')} s for the lock, otf2-print {want:.9f} s")
+        check(top.get("cause_rank") == 2 and top.get("cause_region") == "MPI_Win_unlock" and
+              top.get("root_rank") == 2 and top.get("root_region") == "(computation)",
+              f"{name}: rank {r}'s lock wait is not rank 2's: {top}")
+    p = an["problems"][0] if an["problems"] else {}
+    check(p.get("rank") == 2 and p.get("operation") == "(computation)",
+          f"{name}: the first problem is not rank 2's computation: {p}")
+
+
 def main():
     traces = []
     d = os.path.join(root, "traces", "onesided")
     for n in sorted(os.listdir(d)):
         if os.path.exists(os.path.join(d, n, "traces.otf2")):
             traces.append((os.path.join(d, n, "traces.otf2"), n))
-    check(len(traces) >= 6, f"{d}: {len(traces)} archives, 6 expected")
+    check(len(traces) >= 8, f"{d}: {len(traces)} archives, 8 expected")
     s = os.path.join(shared, "traces", "otf2")
     if os.path.isdir(s):
         for n in ("casita-1_xeonphi_jacobi_01", "casita-2_cuda_simple", "pipit-pingpong-otf2"):

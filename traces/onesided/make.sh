@@ -9,8 +9,10 @@
 #   ga-2, ga-2-openmpi      traces/tracer/tests/ga.c: a Global Arrays
 #                           program (ARMCI-MPI: windows, atomics, flushes
 #                           under lock_all)
+#   lock-4, lock-4-openmpi  traces/tracer/tests/lock.c: ranks waiting for
+#                           a lock rank 2 holds 0.3 s
 #
-# 2 ranks each, MPICH (no suffix) or Open MPI (-openmpi). Needs the
+# 2 ranks each (4 for lock), MPICH (no suffix) or Open MPI (-openmpi). Needs the
 # tracer built (make -C traces/tracer), mpicc.mpich / mpicc.openmpi and,
 # for ga-*, Debian's libglobalarrays-dev and libarmci-mpi-dev.
 set -u
@@ -20,12 +22,13 @@ L=/usr/lib/x86_64-linux-gnu
 work=$(mktemp -d "${TMPDIR:-/tmp}/skein-onesided.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-names=${*:-rma-2 rma-2-openmpi nbc-2 nbc-2-openmpi ga-2 ga-2-openmpi}
+names=${*:-rma-2 rma-2-openmpi nbc-2 nbc-2-openmpi ga-2 ga-2-openmpi lock-4 lock-4-openmpi}
 rc=0
 for name in $names; do
+	n=$(echo "$name" | sed 's/^[a-z]*-\([0-9]*\).*/\1/')
 	case $name in
-	*-openmpi) mpi=openmpi run="mpirun.openmpi -H localhost:4 -n 2" ;;
-	*) mpi=mpich run="mpirun.mpich -launcher fork -n 2" ;;
+	*-openmpi) mpi=openmpi run="mpirun.openmpi -H localhost:4 -n $n" ;;
+	*) mpi=mpich run="mpirun.mpich -launcher fork -n $n" ;;
 	esac
 	prog=${name%%-*}
 	lib=$tracer/libskeintrace-$mpi.so
@@ -57,7 +60,7 @@ for name in $names; do
 	mkdir -p "$here/$name"
 	cp -r "$work/trace/traces.otf2" "$work/trace/traces.def" "$work/trace/traces" "$here/$name/"
 	{
-		echo "# $name — traces/tracer/tests/$prog.c, 2 ranks, $mpi, traced by skeintrace"
+		echo "# $name — traces/tracer/tests/$prog.c, $n ranks, $mpi, traced by skeintrace"
 		echo
 		echo "Regenerate with: sh traces/onesided/make.sh $name"
 		echo

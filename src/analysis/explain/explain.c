@@ -42,7 +42,7 @@ analysis_wait_name(enum analysis_wait_kind k)
 {
 	static const char *const names[WAIT_KIND_COUNT] = {
 		"late-sender", "late-receiver", "wait-nxn", "wait-barrier", "late-broadcast", "early-reduce",
-		"polling",
+		"polling", "lock-competition",
 	};
 	return k < WAIT_KIND_COUNT ? names[k] : "?";
 }

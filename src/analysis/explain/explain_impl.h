@@ -26,6 +26,8 @@ struct waits_out {
 };
 
 int explain_waits(struct analysis *a);
+/* The waits for locks other ranks held (locks.c), appended to w. */
+int explain_lock_waits(const struct analysis *a, struct waits_out *w);
 int explain_delays(struct analysis *a);
 int explain_outliers(struct analysis *a);
 int explain_problems(struct analysis *a);

@@ -92,6 +92,31 @@ busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex, int
 	return TRACE_NONE;
 }
 
+/* The lop of the stretch lost before hotspot hot ([lost->from, hot))
+ * that waited longest for a lock another rank held, when it waited
+ * longer than the culprit worked (its duration less its own wait); else
+ * the culprit. The time was lost in that wait, whose root is the
+ * problem, not a short call beside it. (Only a lock's: lateness has no
+ * edge for a lock, so nothing else says who held it; a message's or a
+ * collective's wait is in the lateness already.) */
+static uint32_t
+waited_most(const struct analysis *a, const struct analysis_lost *lost, uint32_t hot)
+{
+	uint32_t culprit = lost->culprit;
+	const struct analysis_wait *cw = explain_wait_of(a, culprit);
+	uint64_t d = lop_duration(a, culprit);
+	uint64_t best = cw ? (cw->time < d ? d - cw->time : 0) : d;
+	uint32_t l = culprit;
+	for (uint32_t k = lost->from; k < hot; k++) {
+		const struct analysis_wait *w = explain_wait_of(a, k);
+		if (w && w->kind == WAIT_LOCK && w->time > best) {
+			best = w->time;
+			l = k;
+		}
+	}
+	return l;
+}
+
 /* Whom lop l's wait w is to blame on: its root, when the root ran at
  * least half as long as l waited; else what the rank l waited for was
  * doing for most of that time, unless that mostly waited too (a rank
@@ -345,10 +370,14 @@ explain_problems(struct analysis *a)
 		if (!lost.created)
 			continue;
 		uint32_t l = lost.before > lost.inside ? lost.culprit : hot[i];
-		const struct analysis_wait *w = lost.before ? explain_wait_of(a, l) : NULL;
+		uint32_t c = l != hot[i] ? waited_most(a, &lost, hot[i]) : l;
+		const struct analysis_wait *w = explain_wait_of(a, c);
+		if (w && w->kind != WAIT_LOCK && !lost.before)
+			w = NULL;        /* created inside a call that waited for a message:
+					  * the lateness says so already */
 		uint32_t by = TRACE_NONE;
-		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= lop_duration(a, l)) {
-			by = blamed_for(a, l, w);
+		if (w && w->root_lop != TRACE_NONE && 2 * w->time >= lop_duration(a, c)) {
+			by = blamed_for(a, c, w);
 			l = by != TRACE_NONE ? by : l;     /* else the culprit itself */
 		} else if ((by = polled_for(a, rf, l)) != TRACE_NONE)
 			l = by;

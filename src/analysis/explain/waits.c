@@ -390,8 +390,12 @@ explain_waits(struct analysis *a)
 		par_pieces_init(&f->pieces, 2 * f->n_pieces, nw);
 		rc = par_run(nw, find_worker, f);
 	}
+	struct waits_out lk = { 0 };
+	if (!rc)
+		rc = explain_lock_waits(a, &lk);
 	for (uint32_t c = 0; f && c < 2 * f->n_pieces; c++)
 		w.n += f->out[c].n;
+	w.n += lk.n;
 	if (!rc && w.n) {
 		w.v = recycle_malloc(w.n * sizeof *w.v);
 		rc = w.v ? 0 : ERR_NOMEM;
@@ -403,6 +407,9 @@ explain_waits(struct analysis *a)
 		free(f->out[c].v);
 		f->out[c].v = NULL;
 	}
+	if (!rc && lk.n)
+		memcpy(w.v + w.n - lk.n, lk.v, lk.n * sizeof *w.v);
+	free(lk.v);
 	for (uint32_t c = 0; f && c < 2 * f->n_pieces; c++)
 		free(f->out[c].v);
 	free(f);
