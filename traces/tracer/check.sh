@@ -217,6 +217,32 @@ family() {
             echo "not ok - MPI_IN_PLACE from Fortran: the second Allreduce is not counted in place" >> "$dir/check"
         fi ;;
     esac
+    # where rank 0's one-sided operations complete, worked out from rma.c:
+    # region, kind and count of its RmaOpComplete records (under Open MPI
+    # four requests are freed: two complete at the flush and unlock after
+    # their frees, two at frees after the flush and unlock; MPICH waits)
+    if [ "$name" = rma ]; then
+        if [ "$mpi" = mpich ]; then
+            want="MPI_Wait NON_BLOCKING 3,MPI_Waitall NON_BLOCKING 6,"
+        else
+            want="MPI_Request_free NON_BLOCKING 2,MPI_Wait NON_BLOCKING 1,MPI_Waitall NON_BLOCKING 4,"
+        fi
+        want="${want}MPI_Win_complete NON_BLOCKING 2,MPI_Win_fence REMOTE 3,"
+        if [ "$mpi" = mpich ]; then want="${want}MPI_Win_flush REMOTE 1,"; else want="${want}MPI_Win_flush REMOTE 2,"; fi
+        want="${want}MPI_Win_flush_all REMOTE 1,MPI_Win_flush_local NON_BLOCKING 1,MPI_Win_flush_local_all NON_BLOCKING 2,"
+        [ "$mpi" = mpich ] || want="${want}MPI_Win_unlock REMOTE 1,"
+        got=$(otf2-print -L 0 "$dir/trace/traces.otf2" 2> /dev/null | awk '
+            $1 == "ENTER" { match($0, /Region: "[^"]*"/); st[++n] = substr($0, RSTART + 9, RLENGTH - 10) }
+            $1 == "LEAVE" { n-- }
+            $1 ~ /^RMA_OP_COMPLETE_/ { k = $1; sub(/^RMA_OP_COMPLETE_/, "", k); c[st[n] " " k]++ }
+            END { for (x in c) print x, c[x] }' | LC_ALL=C sort | tr '\n' ',')
+        if [ "$got" = "$want" ]; then
+            n_ok=$((n_ok + 1))
+        else
+            n_bad=$((n_bad + 1))
+            echo "not ok - rank 0's RMA completions by region: got $got, want $want" >> "$dir/check"
+        fi
+    fi
     pass=$((pass + n_ok))
     fail=$((fail + n_bad))
     if [ "$n_bad" -gt 0 ]; then

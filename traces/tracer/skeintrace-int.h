@@ -288,6 +288,7 @@ struct st_req {
                           Isendrecv: the receive's tag */
     uint32_t loc;     /* location of the thread that issued it */
     void *out;        /* REQ_IDUP: where the new communicator's handle will be */
+    uint64_t syncs;   /* REQ_RMA: its window's synchronisations before it */
     int fortran;      /* ... a Fortran handle */
 };
 uint64_t st_req_key(const void *handle, size_t size);
@@ -300,6 +301,8 @@ void st_comm_idup_complete(const struct st_req *e, uint64_t t);
 void st_coll_complete(const struct st_req *e, uint64_t t);
 /* skeintrace-rma.c */
 void st_rma_complete(const struct st_req *e, uint64_t t);
+/* A request-based operation whose request was freed at time t. */
+void st_rma_freed(const struct st_req *e, uint64_t t);
 void st_rma_teardown(void);
 /* Local window id of win, or -1. */
 int st_win_find(MPI_Win win);

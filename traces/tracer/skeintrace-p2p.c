@@ -444,16 +444,21 @@ st_wait_post(struct st_call *k, int rc, int how, int n, int done, const int *ind
 }
 
 /* A freed request's completion will never be seen; a persistent one is
- * forgotten with its last start. */
+ * forgotten with its last start. A one-sided operation's is: the window's
+ * synchronisation completes it. */
 void
 st_request_free(struct st_call *k, int rc)
 {
     const uint64_t *keys = st_me.scratch[ST_SC_KEYS];
+    struct st_req e;
+    int found;
 
     if (rc != MPI_SUCCESS || !k->key)
         return;
     st_lock();
-    tab_take(&active, keys[0], NULL);
+    found = tab_take(&active, keys[0], &e);
     tab_take(&persistent, keys[0], NULL);
     st_unlock();
+    if (found && e.kind == REQ_RMA)
+        st_rma_freed(&e, st_t1(k));
 }

@@ -21,7 +21,8 @@
  *       target too (fence, unlock, unlock_all, flush, flush_all),
  *       RmaOpCompleteNonBlocking where it completes at the origin only
  *       (complete, flush_local, flush_local_all, and the Wait or Test
- *       that completes a request-based operation)
+ *       that completes a request-based operation; one whose request was
+ *       freed completes at the synchronisation, as one without)
  *   Win_fence  RmaCollectiveBegin, the completions, RmaCollectiveEnd
  *       (BARRIER, sync level PROCESS|MEMORY)
  *   Win_post, Win_start   RmaGroupSync (PROCESS) with the group
@@ -49,6 +50,12 @@ struct winops {
     struct pending *ops;
     uint32_t n, cap;
     int allocated; /* MPI allocated its memory */
+    /* Synchronisations that completed operations, counted: the last one
+     * to every rank, and to each rank (only once a request-based
+     * operation needs them: a freed request asks whether its own came). */
+    uint64_t syncs, all;
+    uint64_t *to;
+    uint32_t nto;
 };
 static struct winops *winops; /* parallel to st.wins */
 static uint32_t capops;
@@ -84,8 +91,10 @@ win_lookup(struct st_call *k, MPI_Win win)
 void
 st_rma_teardown(void)
 {
-    for (uint32_t i = 0; i < capops; i++)
+    for (uint32_t i = 0; i < capops; i++) {
         free(winops[i].ops);
+        free(winops[i].to);
+    }
     free(winops);
     winops = NULL;
     capops = 0;
@@ -162,6 +171,9 @@ st_win_free_post(struct st_call *k, int rc)
     st.wins[w].fkey = UINT32_MAX; /* the handle may be reused by the next window */
     allocated = winops[w].allocated;
     winops[w].n = 0;
+    free(winops[w].to);
+    winops[w].to = NULL;
+    winops[w].nto = 0;
     st_unlock();
     st_check(OTF2_EvtWriter_RmaCollectiveBegin(st_me.evt, NULL, k->t0), "RmaCollectiveBegin");
     st_check(OTF2_EvtWriter_RmaWinDestroy(st_me.evt, NULL, st_t1(k), (OTF2_RmaWinRef)w), "RmaWinDestroy");
@@ -173,6 +185,23 @@ st_win_free_post(struct st_call *k, int rc)
 }
 
 /* ---- operations ---------------------------------------------------------- */
+
+/* Operation id to target waits for a synchronisation of window w. Under
+ * the lock. */
+static void
+pend(int w, uint64_t id, int32_t target)
+{
+    if (winops[w].n == winops[w].cap) {
+        uint32_t cap = winops[w].cap ? 2 * winops[w].cap : 64;
+        struct pending *grown = realloc(winops[w].ops, cap * sizeof *grown);
+        if (grown) {
+            winops[w].ops = grown;
+            winops[w].cap = cap;
+        }
+    }
+    if (winops[w].n < winops[w].cap)
+        winops[w].ops[winops[w].n++] = (struct pending){ id, target };
+}
 
 void
 st_rma(struct st_call *k, int rc, OTF2_RmaAtomicType type, MPI_Count sent, MPI_Datatype sendtype,
@@ -199,21 +228,42 @@ st_rma(struct st_call *k, int rc, OTF2_RmaAtomicType type, MPI_Count sent, MPI_D
     if (request) {
         struct st_req e = { .key = st_req_key(request, sizeof *request), .id = id, .comm = w, .kind = REQ_RMA,
                             .peer = target };
+        st_lock();
+        if (!winops[w].to) {
+            uint32_t n = (uint32_t)st.comms[st.wins[w].comm].size;
+            winops[w].to = calloc(n ? n : 1, sizeof *winops[w].to);
+            winops[w].nto = winops[w].to ? n : 0;
+        }
+        e.syncs = winops[w].syncs;
+        st_unlock();
         st_req_put(&e);
         return;
     }
     st_lock();
-    if (winops[w].n == winops[w].cap) {
-        uint32_t cap = winops[w].cap ? 2 * winops[w].cap : 64;
-        struct pending *grown = realloc(winops[w].ops, cap * sizeof *grown);
-        if (grown) {
-            winops[w].ops = grown;
-            winops[w].cap = cap;
-        }
-    }
-    if (winops[w].n < winops[w].cap)
-        winops[w].ops[winops[w].n++] = (struct pending){ id, target };
+    pend(w, id, target);
     st_unlock();
+}
+
+/* A request-based operation whose request was freed at time t: no Wait
+ * or Test will see it, so the window's next synchronisation that reaches
+ * its target completes it, as it does the operations without a request.
+ * When one already has (or the window is gone), it is complete: it is
+ * recorded now, as a Wait would. */
+void
+st_rma_freed(const struct st_req *e, uint64_t t)
+{
+    const struct winops *o;
+    int done;
+
+    st_lock();
+    o = &winops[e->comm]; /* the table moves when another thread makes a window */
+    done = st.wins[e->comm].fkey == UINT32_MAX || o->all > e->syncs ||
+           (e->peer >= 0 && (uint32_t)e->peer < o->nto && o->to[e->peer] > e->syncs);
+    if (!done)
+        pend(e->comm, e->id, e->peer);
+    st_unlock();
+    if (done)
+        st_rma_complete(e, t);
 }
 
 /* A request-based operation completed in Wait or Test. */
@@ -234,6 +284,11 @@ complete_ops(struct st_call *k, int w, int target, int remote)
     uint32_t kept = 0, n = 0;
 
     st_lock();
+    winops[w].syncs++;
+    if (target == ST_ALL_RANKS)
+        winops[w].all = winops[w].syncs;
+    else if (target >= 0 && (uint32_t)target < winops[w].nto)
+        winops[w].to[target] = winops[w].syncs;
     if (winops[w].n)
         ids = st_scratch(ST_SC_KEYS, winops[w].n * sizeof *ids);
     for (uint32_t i = 0; i < winops[w].n; i++) {

@@ -1,10 +1,11 @@
 /* rma.c — the tracer's one-sided test, 2 ranks: windows made each way
  * (create, allocate, allocate_shared, create_dynamic), operations of
  * every kind (Put, Get, Accumulate, Get_accumulate, Fetch_and_op,
- * Compare_and_swap and the request forms), in every synchronisation mode
- * (fence; post/start/complete/wait and test; lock/unlock with flush and
- * flush_local; lock_all/unlock_all with flush_all, flush_local_all and
- * sync). compare.py checks the RMA records against the calls. */
+ * Compare_and_swap and the request forms, waited for or freed), in every
+ * synchronisation mode (fence; post/start/complete/wait and test;
+ * lock/unlock with flush and flush_local; lock_all/unlock_all with
+ * flush_all, flush_local_all and sync). compare.py checks the RMA records
+ * against the calls. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -67,6 +68,37 @@ main(int argc, char **argv)
     MPI_Rget_accumulate(x, 2, MPI_DOUBLE, y, 2, MPI_DOUBLE, peer, 6, 2, MPI_DOUBLE, MPI_SUM, awin, &req[3]);
     MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
     MPI_Win_unlock(peer, awin);
+    /* request forms whose requests are freed: the Rget and the Rput are
+     * completed by the flush and the unlock after their frees, the
+     * Raccumulate and the last Rput at their frees after the flush and
+     * the unlock that completed them; each once, also when a new request
+     * reuses a freed handle (MPICH 4.0.2 refuses MPI_Request_free on an
+     * RMA request: it waits) */
+    MPI_Win_lock(MPI_LOCK_SHARED, peer, 0, awin);
+    MPI_Rget(y, 2, MPI_DOUBLE, peer, 2, 2, MPI_DOUBLE, awin, &req[0]);
+    MPI_Raccumulate(x, 1, MPI_DOUBLE, peer, 5, 1, MPI_DOUBLE, MPI_SUM, awin, &req[1]);
+#if defined(OPEN_MPI)
+    MPI_Request_free(&req[0]);
+#else
+    MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+#endif
+    MPI_Win_flush(peer, awin);
+    MPI_Rput(x, 2, MPI_DOUBLE, peer, 0, 2, MPI_DOUBLE, awin, &req[0]);
+#if defined(OPEN_MPI)
+    MPI_Request_free(&req[1]);
+    MPI_Request_free(&req[0]);
+#else
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+#endif
+    MPI_Rget(y, 1, MPI_DOUBLE, peer, 3, 1, MPI_DOUBLE, awin, &req[2]);
+    MPI_Wait(&req[2], MPI_STATUS_IGNORE);
+    MPI_Rput(x, 1, MPI_DOUBLE, peer, 7, 1, MPI_DOUBLE, awin, &req[3]);
+    MPI_Win_unlock(peer, awin);
+#if defined(OPEN_MPI)
+    MPI_Request_free(&req[3]);
+#else
+    MPI_Wait(&req[3], MPI_STATUS_IGNORE);
+#endif
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_free(&awin);
 
