@@ -245,7 +245,7 @@ function lower(s) { return tolower(s) }
 
 # the Fortran entry points: f77 names (all aliases of one wrapper) and the
 # f08 name, each with its flavour
-function emit_fortran(    base, ln, nt, t, i, isret, noerr, fargs, fa, nfa, al, f8al, ompi_al, f08, large) {
+function emit_fortran(    base, ln, nt, t, i, isret, noerr, fargs, fa, nfa, al, f8al, ompi_al, f08, large, f8kind) {
 	base = name
 	large = (fort ~ /large/)
 	if (large)
@@ -275,6 +275,10 @@ function emit_fortran(    base, ln, nt, t, i, isret, noerr, fargs, fa, nfa, al, 
 	}
 	if (match(fort, /f08alias\([^)]*\)/))
 		f8al = substr(fort, RSTART + 9, RLENGTH - 10)
+	# f08rec(kind): the f08 entry point records with rk_kind_pre/post
+	f8kind = kind
+	if (match(fort, /f08rec\([^)]*\)/))
+		f8kind = substr(fort, RSTART + 7, RLENGTH - 8)
 	# Open MPI's mpif.h library also exports each routine as MPI_Send_f
 	# and MPI_Send_f08 (C case), aliases of mpi_send_
 	ompi_al = ""
@@ -287,7 +291,7 @@ function emit_fortran(    base, ln, nt, t, i, isret, noerr, fargs, fa, nfa, al, 
 	if (fort ~ /f77/ && !large)
 		fwrapper("f77", "ST_FL_F77", ln "_\\0" ln "__\\0" ln "\\0" toupper(ln) "\\0", \
 			 ln "_ " ln "__ " ln " " toupper(ln) (al != "" ? " " al "_ " al "__ " al " " toupper(al) : "") ompi_al, \
-			 fa, nfa, noerr, isret)
+			 kind, fa, nfa, noerr, isret)
 	if (fort ~ /f08/) {
 		if (lib == "mpich" && fort ~ /f08ts/)
 			f08 = ln "_f08ts" (large ? "_large_" : "_")
@@ -296,15 +300,15 @@ function emit_fortran(    base, ln, nt, t, i, isret, noerr, fargs, fa, nfa, al, 
 		if (lib == "ompi" && large)
 			return
 		fwrapper("f08", lib == "mpich" && fort ~ /f08ts/ ? "ST_FL_F08_DESC" : "ST_FL_F08", f08 "\\0", \
-			 f08 (f8al != "" ? " " f8al "_" : ""), fa, nfa, noerr, isret)
+			 f08 (f8al != "" ? " " f8al "_" : ""), f8kind, fa, nfa, noerr, isret)
 	}
 }
 
 # one wrapper: C function st_<form>_<name>, exported under every name in
-# exported (space-separated), calling the first of lookup that exists next;
-# fconv leaves in fdecl and fpost what converts the arguments before and
-# after the call
-function fwrapper(form, flavour, lookup, exported, fa, nfa, noerr, isret,
+# exported (space-separated), calling the first of lookup that exists next
+# and recording with the hooks rk_<hk>_pre and _post; fconv leaves in fdecl
+# and fpost what converts the arguments before and after the call
+function fwrapper(form, flavour, lookup, exported, hk, fa, nfa, noerr, isret,
 		  fn, i, j, sig, fwd, nlen, ne, en, h, rtype, done) {
 	fn = "st_" form "_" name
 	sig = ""; fwd = ""; nlen = 0
@@ -352,15 +356,15 @@ function fwrapper(form, flavour, lookup, exported, fa, nfa, noerr, isret,
 		fconv(j, flavour)
 	}
 	printf "%s", fdecl
-	if (kind != "")
-		printf "\trk_%s_pre(&k_%s);\n", kind, hook_args("c_")
+	if (hk != "")
+		printf "\trk_%s_pre(&k_%s);\n", hk, hook_args("c_")
 	if (isret)
 		printf "\trc_ = next_(%s);\n", fwd
 	else
 		printf "\tnext_(%s);\n", fwd
 	printf "%s", fpost
-	if (kind != "")
-		printf "\trk_%s_post(&k_, %s%s);\n", kind, noerr ? "MPI_SUCCESS" : "*ierr_", hook_args("c_")
+	if (hk != "")
+		printf "\trk_%s_post(&k_, %s%s);\n", hk, noerr ? "MPI_SUCCESS" : "*ierr_", hook_args("c_")
 	print "\tst_call_end(&k_);"
 	if (isret)
 		print "\treturn rc_;"

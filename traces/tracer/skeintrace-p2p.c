@@ -419,6 +419,26 @@ st_wait_pre(struct st_call *k, int n, const MPI_Request *requests)
     st_start_pre(k, n, requests);
 }
 
+/* Complete the requests an -any or -some call reports, each index read
+ * plus shift: *index for -any; for -some, the *index first of indices,
+ * the i-th with statuses[i]. */
+static void
+complete_reported(const uint64_t *keys, int how, int n, const int *index, const int *indices,
+                  MPI_Status *statuses, uint64_t t, int shift)
+{
+    if (how == ST_ANY) {
+        int i = *index == MPI_UNDEFINED ? -1 : *index + shift;
+        if (i >= 0 && i < n)
+            complete(keys[i], statuses, t);
+    } else if (*index != MPI_UNDEFINED) {
+        for (int j = 0; j < *index; j++) {
+            int i = indices[j] + shift;
+            if (i >= 0 && i < n)
+                complete(keys[i], &statuses[j], t);
+        }
+    }
+}
+
 /* Record the completions in the order MPI reports them: array order for
  * the -all forms, index for -any, indices for -some. */
 void
@@ -433,14 +453,67 @@ st_wait_post(struct st_call *k, int rc, int how, int n, int done, const int *ind
     if (how == ST_ALL) {
         for (int i = 0; i < n; i++)
             complete(keys[i], &statuses[i], t);
-    } else if (how == ST_ANY) {
-        if (*index != MPI_UNDEFINED && *index >= 0 && *index < n)
-            complete(keys[*index], statuses, t);
-    } else if (*index != MPI_UNDEFINED) {
-        for (int i = 0; i < *index; i++)
-            if (indices[i] >= 0 && indices[i] < n)
-                complete(keys[indices[i]], &statuses[i], t);
+    } else {
+        complete_reported(keys, how, n, index, indices, statuses, t, 0);
     }
+}
+
+/* MPICH 4.0's mpi_f08 MPI_Waitany, Testany, Waitsome and Testsome hand the
+ * program the C binding's 0-based indices (its mpi_waitany_f08_ passes
+ * PMPI_Waitany's index on untouched; MPICH 4.1 adds the 1), so the
+ * Fortran wrapper's index - 1 names the request before the one that
+ * completed. Which reading is right shows in the handles: a completed
+ * request becomes MPI_REQUEST_NULL, unless it is persistent (that one
+ * keeps its handle). f08_shift is what the handles last told: 1 for MPICH
+ * 4.0's reading, 0 for the standard's, -1 before they have told. */
+static int f08_shift = -1;
+
+/* Whether the m indices at, each read plus shift, name exactly the
+ * requests the call completed: each a slot that held a request before the
+ * call, and among them every one of the nulled slots whose handle became
+ * MPI_REQUEST_NULL (a named slot that kept its handle is a persistent
+ * request). */
+static int
+indices_fit(const uint64_t *before, const MPI_Request *after, int n, int m, const int *at, int shift, uint64_t null,
+            int nulled)
+{
+    int named = 0;
+
+    for (int j = 0; j < m; j++) {
+        int i = at[j] == MPI_UNDEFINED ? -1 : at[j] + shift;
+        if (i < 0 || i >= n || before[i] == null)
+            return 0;
+        named += st_req_key(&after[i], sizeof after[i]) == null;
+    }
+    return named == nulled;
+}
+
+void
+st_wait_post_f08(struct st_call *k, int rc, int how, int n, int done, const int *index, const int *indices,
+                 MPI_Status *statuses, const MPI_Request *after)
+{
+    const uint64_t *keys = st_me.scratch[ST_SC_KEYS];
+    const MPI_Request none = MPI_REQUEST_NULL;
+    uint64_t t = st_t1(k), null = st_req_key(&none, sizeof none);
+    int m = how == ST_ANY ? 1 : *index, nulled = 0, shift;
+
+    if (rc != MPI_SUCCESS || !done || !k->key || n <= 0 || *index == MPI_UNDEFINED || m <= 0 ||
+        (how == ST_SOME && !indices))
+        return;
+    shift = __atomic_load_n(&f08_shift, __ATOMIC_RELAXED);
+    if (after) {
+        const int *at = how == ST_ANY ? index : indices;
+        int fit0, fit1;
+        for (int i = 0; i < n; i++)
+            nulled += keys[i] != null && st_req_key(&after[i], sizeof after[i]) == null;
+        fit0 = indices_fit(keys, after, n, m, at, 0, null, nulled);
+        fit1 = indices_fit(keys, after, n, m, at, 1, null, nulled);
+        if (fit0 != fit1) {
+            shift = fit1;
+            __atomic_store_n(&f08_shift, shift, __ATOMIC_RELAXED);
+        }
+    }
+    complete_reported(keys, how, n, index, indices, statuses, t, shift > 0);
 }
 
 /* A freed request's completion will never be seen; a persistent one is

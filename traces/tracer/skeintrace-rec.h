@@ -31,6 +31,11 @@ void st_wait_pre(struct st_call *k, int n, const MPI_Request *requests);
 enum { ST_ALL, ST_ANY, ST_SOME };
 void st_wait_post(struct st_call *k, int rc, int how, int n, int done, const int *index, const int *indices,
                   MPI_Status *statuses);
+/* The same for the mpi_f08 entry points of the -any and -some forms, whose
+ * indices are checked against the requests the call completed (after: the
+ * handles after the call): MPICH 4.0's are 0-based. */
+void st_wait_post_f08(struct st_call *k, int rc, int how, int n, int done, const int *index, const int *indices,
+                      MPI_Status *statuses, const MPI_Request *after);
 void st_request_free(struct st_call *k, int rc);
 
 #define rk_send_pre(k, count, type, dest, tag, comm) st_send(k, count, type, dest, tag, comm)
@@ -82,6 +87,18 @@ void st_request_free(struct st_call *k, int rc);
     st_wait_post(k, rc, ST_SOME, n, 1, outcount, indices, statuses)
 #define rk_testsome_pre rk_waitsome_pre
 #define rk_testsome_post rk_waitsome_post
+/* mpi.def's f08rec(): the mpi_f08 entry points of the four */
+#define rk_waitany_f08_pre rk_waitany_pre
+#define rk_waitany_f08_post(k, rc, n, reqs, index, status) \
+    st_wait_post_f08(k, rc, ST_ANY, n, 1, index, NULL, status, reqs)
+#define rk_testany_f08_pre rk_testany_pre
+#define rk_testany_f08_post(k, rc, n, reqs, index, flag, status) \
+    st_wait_post_f08(k, rc, ST_ANY, n, *(flag), index, NULL, status, reqs)
+#define rk_waitsome_f08_pre rk_waitsome_pre
+#define rk_waitsome_f08_post(k, rc, n, reqs, outcount, indices, statuses) \
+    st_wait_post_f08(k, rc, ST_SOME, n, 1, outcount, indices, statuses, reqs)
+#define rk_testsome_f08_pre rk_waitsome_pre
+#define rk_testsome_f08_post rk_waitsome_f08_post
 #define rk_request_free_pre(k, req) st_wait_pre(k, 1, req)
 #define rk_request_free_post(k, rc, req) st_request_free(k, rc)
 /* counted as not recorded; the argument says why, in mpi.def */

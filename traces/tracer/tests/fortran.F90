@@ -1,10 +1,11 @@
 ! fortran.F90 - the tracer's Fortran test: the same calls through
 ! `use mpi_f08` (-DF08), `use mpi` (default) or mpif.h (-DF77), on 2 ranks:
 ! point-to-point with MPI_STATUS_IGNORE and statuses, non-blocking with
-! MPI_STATUSES_IGNORE, matched probes, collectives (one with MPI_IN_PLACE),
-! a non-blocking collective, a split and an idup'ed communicator, a window with fence
-! and lock epochs, persistent requests, and MPI_Wtime; with -DLARGE
-! (MPICH's mpi_f08) large-count forms too.
+! MPI_STATUSES_IGNORE, requests completed by Waitany, Testany, Waitsome and
+! Testsome (plain and persistent), matched probes, collectives (one with
+! MPI_IN_PLACE), a non-blocking collective, a split and an idup'ed
+! communicator, a window with fence and lock epochs, persistent requests,
+! and MPI_Wtime; with -DLARGE (MPICH's mpi_f08) large-count forms too.
 program fortran_test
 #if defined(F08)
   use mpi_f08
@@ -17,19 +18,20 @@ program fortran_test
 #endif
 #if defined(F08)
   type(MPI_Comm) :: half
-  type(MPI_Request) :: reqs(2), req
-  type(MPI_Status) :: st
+  type(MPI_Request) :: reqs(2), req, reqs4(4)
+  type(MPI_Status) :: st, sts4(4)
   type(MPI_Message) :: msg
   type(MPI_Win) :: win
 #else
-  integer :: half, reqs(2), req, st(MPI_STATUS_SIZE), msg, win
+  integer :: half, reqs(2), req, st(MPI_STATUS_SIZE), msg, win, reqs4(4), sts4(MPI_STATUS_SIZE, 4)
 #endif
-  integer :: rank, nranks, ierr, peer, i, n
+  integer :: rank, nranks, ierr, peer, i, n, done, idx4(4)
+  logical :: flag
   integer(kind=MPI_ADDRESS_KIND) :: winsize, disp
 #if defined(LARGE)
   integer(kind=MPI_COUNT_KIND) :: big
 #endif
-  double precision :: x(8), y(8), t0, buf(4)
+  double precision :: x(8), y(8), t0, buf(4), z(8)
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -54,14 +56,45 @@ program fortran_test
   call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
   call MPI_Irecv(y, 3, MPI_DOUBLE_PRECISION, peer, 5, MPI_COMM_WORLD, reqs(1), ierr)
   call MPI_Isend(x, 3, MPI_DOUBLE_PRECISION, peer, 5, MPI_COMM_WORLD, reqs(2), ierr)
-#if defined(F08)
-  ! (MPICH 4.0.2's mpi_f08 MPI_Waitany returns a wrong status, traced or not)
-  call MPI_Wait(reqs(1), st, ierr)
-  call MPI_Wait(reqs(2), MPI_STATUS_IGNORE, ierr)
-#else
+  ! completed by index; the program never reads the indices (MPICH
+  ! 4.0.2's mpi_f08 returns them counted from 0): each Waitany completes
+  ! one request, Testany one when its flag is set, the -some forms outcount
   call MPI_Waitany(2, reqs, i, st, ierr)
-  call MPI_Wait(reqs(3 - i), MPI_STATUS_IGNORE, ierr)
-#endif
+  call MPI_Waitany(2, reqs, i, st, ierr)
+  do n = 1, 4
+    call post4(9 + n)
+    done = 0
+    do while (done < 4)
+      select case (n)
+      case (1)
+        call MPI_Waitany(4, reqs4, i, st, ierr)
+        done = done + 1
+      case (2)
+        call MPI_Testany(4, reqs4, i, flag, st, ierr)
+        if (flag) done = done + 1
+      case (3)
+        call MPI_Waitsome(4, reqs4, i, idx4, sts4, ierr)
+        done = done + i
+      case default
+        call MPI_Testsome(4, reqs4, i, idx4, MPI_STATUSES_IGNORE, ierr)
+        done = done + i
+      end select
+    end do
+  end do
+  ! persistent requests keep their handles when they complete
+  call MPI_Recv_init(z, 5, MPI_DOUBLE_PRECISION, peer, 14, MPI_COMM_WORLD, reqs4(1), ierr)
+  call MPI_Send_init(x, 5, MPI_DOUBLE_PRECISION, peer, 14, MPI_COMM_WORLD, reqs4(2), ierr)
+  call MPI_Startall(2, reqs4, ierr)
+  call MPI_Waitany(2, reqs4, i, st, ierr)
+  call MPI_Waitany(2, reqs4, i, st, ierr)
+  call MPI_Startall(2, reqs4, ierr)
+  done = 0
+  do while (done < 2)
+    call MPI_Waitsome(2, reqs4, i, idx4, sts4, ierr)
+    done = done + i
+  end do
+  call MPI_Request_free(reqs4(1), ierr)
+  call MPI_Request_free(reqs4(2), ierr)
   ! matched probe
   call MPI_Send(x, 5, MPI_DOUBLE_PRECISION, peer, 6, MPI_COMM_WORLD, ierr)
   call MPI_Mprobe(peer, 6, MPI_COMM_WORLD, msg, st, ierr)
@@ -113,4 +146,13 @@ program fortran_test
   call MPI_Win_free(win, ierr)
   n = int(MPI_Wtime() - t0)
   call MPI_Finalize(ierr)
+contains
+  ! two receives from the peer and two sends to it, tags tag and tag + 10
+  subroutine post4(tag)
+    integer, intent(in) :: tag
+    call MPI_Irecv(y, 4, MPI_DOUBLE_PRECISION, peer, tag, MPI_COMM_WORLD, reqs4(1), ierr)
+    call MPI_Irecv(z, 3, MPI_DOUBLE_PRECISION, peer, tag + 10, MPI_COMM_WORLD, reqs4(2), ierr)
+    call MPI_Isend(x, 4, MPI_DOUBLE_PRECISION, peer, tag, MPI_COMM_WORLD, reqs4(3), ierr)
+    call MPI_Isend(x, 3, MPI_DOUBLE_PRECISION, peer, tag + 10, MPI_COMM_WORLD, reqs4(4), ierr)
+  end subroutine post4
 end program fortran_test
