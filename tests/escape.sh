@@ -2,16 +2,21 @@
 # escape.sh SKEIN CRAFT — no byte of an input file reaches the terminal
 # as a control (issue 37, doc/robustness.md): terminal escape sequences
 # (OSC ESC ]0;…BEL, CSI ESC [2J, the 8-bit CSI as UTF-8 C1 and as a raw
-# byte) put into every kind of input — an OTF2 archive's names (written by
-# CRAFT), a Projections run's chare and entry-method names and Charm++
-# version, a configuration's names (iterations.name, phases.named), the
-# names and paths in saved analyses of both, a sample set's symbols and
-# columns, and the directory the inputs lie in — then every command that
-# writes text run on each: info (with the ranks, as JSON), analyze (text,
-# JSON, every CSV table, with clusters and iterations, with the
-# configuration), export, diff, render over every pane, samples. Its
-# standard output may hold no control character but line feeds and tabs,
-# its standard error none at all; JSON keeps the exact bytes, escaped.
+# byte), the bidirectional controls (U+202E shows what follows right to
+# left), U+2028-2029, U+FEFF and bytes that are not UTF-8 (overlong,
+# surrogates, past U+10FFFF, stray, truncated) put into every kind of
+# input — an OTF2 archive's names (written by CRAFT's unicode kind), a
+# Projections run's chare and entry-method names and Charm++ version, a
+# configuration's names (iterations.name, phases.named), the names and
+# paths in saved analyses of both, a sample set's symbols and columns,
+# and the directory the inputs lie in — then every command that writes
+# text run on each: info (with the ranks, as JSON), analyze (text, JSON,
+# every CSV table, with clusters and iterations, with the
+# configuration), export, diff, render over every pane, samples.
+# Its standard output must be UTF-8 with no control character but line
+# feeds and tabs and no bidirectional control, its standard error the
+# same without tabs; JSON must parse, and keeps every valid character
+# (controls escaped), each byte that is not UTF-8 as U+FFFD.
 skein=$1
 craft=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,19 +33,32 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME=$tmp/xdg
 # the sequences: a window title (OSC), clear screen (CSI), the same CSI
 # as a C1 control in UTF-8 and as a lone byte
 esc=$(printf '\033]0;pwned\007\033[2J\302\2332J\2332J')
+# U+202E, then the other bidirectional controls, U+2028-2029 and U+FEFF,
+# é € U+1F600, and bytes that are not UTF-8: overlong '/' in 2, 3 and 4
+# bytes, U+D800, U+110000, a 5-byte form, a stray continuation, E2 82 cut
+# short by '!' and F0 9F 98 by what follows (craft's UNICODE)
+uni=$(printf '\342\200\256gnp.\342\200\252\342\200\253\342\200\254\342\200\255\342\201\246\342\201\247\342\201\250\342\201\251\342\200\216\342\200\217\330\234\342\200\250\342\200\251\357\273\277\303\251\342\202\254\360\237\230\200\300\257\340\200\257\360\200\200\257\355\240\200\364\220\200\200\370\210\200\200\200\200\342\202!\360\237\230')
 # the inputs lie in a directory whose name holds them too: paths are
 # shown (and saved) as well as names
-dir="$tmp/in$esc"
+dir="$tmp/in$esc$uni"
 mkdir -p "$dir"
 
 # clean FILE [LINES]: no control but \n and \t (with LINES, as for
-# stderr, but \n), no C1 in UTF-8, no lone byte that is not UTF-8
+# stderr, but \n), no C1 in UTF-8, no bidirectional control, U+2028,
+# U+2029 or U+FEFF, and valid UTF-8 (iconv refuses overlong forms,
+# surrogates and what passes U+10FFFF)
 c1=$(printf '\302[\200-\237]')
+bidi=$(printf '\330\234|\342\200[\216\217\250-\256]|\342\201[\246-\251]|\357\273\277')
 clean() {
 	keep='\n\t'
 	[ -n "${2:-}" ] && keep='\n'
 	! tr -d "$keep" <"$1" | LC_ALL=C grep -q '[[:cntrl:]]' &&
-		! LC_ALL=C grep -q "$c1" "$1" && iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
+		! LC_ALL=C grep -q "$c1" "$1" && ! LC_ALL=C grep -Eq "$bidi" "$1" &&
+		iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
+}
+# json FILE: FILE parses as JSON (UTF-8, RFC 8259)
+json() {
+	python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$1" 2>/dev/null
 }
 
 # each ARGS... on INPUT: status 0 (or the status given by -s N), and
@@ -58,6 +76,8 @@ runs() {
 			bad "$what: $a: exit $st, want $want ($(head -c 200 "$tmp/err" | tr -cd '[:print:]'))"
 		elif ! clean "$tmp/out" || ! clean "$tmp/err" lines; then
 			bad "$what: $a: control characters from the input reach the terminal"
+		elif case $a in *json*) ! json "$tmp/out" ;; *) false ;; esac; then
+			bad "$what: $a: not JSON"
 		else
 			ok
 		fi
@@ -66,28 +86,29 @@ runs() {
 
 # ---- the inputs
 # OTF2: the crafted archive, its creator, ranks, node, location and
-# region names escaped
-"$craft" escape "$dir/otf2" >/dev/null || bad "craft escape failed"
+# region names escaped, the rest of UNICODE after each
+"$craft" unicode "$dir/otf2" >/dev/null || bad "craft unicode failed"
 # Projections: the tests' constructed run, its chare and entry names and
 # Charm++ version escaped
 mkdir -p "$dir/prj"
-awk -v e="$esc" 'BEGIN { f = "run.sts"; n = 0 }
+LC_ALL=C awk -v e="$esc$uni" 'BEGIN { f = "run.sts"; n = 0 }
 	/^===$/ { f = "run." n ".log"; n++; next }
 	f == "run.sts" && /^CHARMVERSION / { $0 = $0 e }
 	f == "run.sts" && /^CHARE / { sub(/" /, e "\" ") }
 	f == "run.sts" && /^ENTRY CHARE / { sub(/\(/, e "(") }
 	{ print > (dir "/" f) }' dir="$dir/prj" "$root/tests/fuzz/prj/constructed"
-grep -q 'CHARE 1 "A.*pwned' "$dir/prj/run.sts" && grep -q 'work.*pwned' "$dir/prj/run.sts" ||
+LC_ALL=C grep -q 'CHARE 1 "A.*pwned.*gnp' "$dir/prj/run.sts" && LC_ALL=C grep -q 'work.*pwned.*gnp' "$dir/prj/run.sts" ||
 	bad "the Projections names were not altered"
 # a configuration naming iterations and phases with them (stencil-4,
 # below, has iterations to name) (YAML escapes:
 # the file itself holds no control character, the values do)
+# (YAML holds only valid UTF-8: the bidirectional controls, not the bad bytes)
 cat >"$tmp/esc.yaml" <<'YAML'
 iterations:
-  name: "round\e]0;pwned\a\e[2J\u009b2J"
+  name: "round\e]0;pwned\a\e[2J\u009b2J\u202e\u2066\u2028\ufeffé"
 phases:
   named:
-    - {name: "ph\e]0;pwned\a\e[2J", region: "*"}
+    - {name: "ph\e]0;pwned\a\e[2J\u202e\u200f", region: "*"}
 YAML
 # saved analyses of both
 "$skein" analyze -q --save "$dir/otf2.skein" "$dir/otf2" >/dev/null 2>&1 || bad "saving the OTF2 archive"
@@ -142,12 +163,51 @@ runs "configuration" "$dir/stencil" "analyze --config $tmp/esc.yaml" "analyze --
 	"analyze --config $tmp/esc.yaml --format csv --table partitions" \
 	"analyze --config $tmp/esc.yaml --format json" "render --size 120x40 --config $tmp/esc.yaml --keys >" \
 	"render --size 100x40 --config $tmp/esc.yaml --pane details --keys >"
-"$skein" analyze --config "$tmp/esc.yaml" "$dir/stencil" | grep -q '^iterations    6 round?\]0;pwned??\[2J?2Js, ' &&
+"$skein" analyze --config "$tmp/esc.yaml" "$dir/stencil" | grep -q '^iterations    6 round?\]0;pwned??\[2J?2J????és, ' &&
 	ok || bad "the configuration's iteration name shown with '?'"
 # a message naming the input: one clean line
 runs -s 1 "message" "$dir/otf2/nothing-here" "info"
 runs -s 1 "message" "$dir/prj/missing.sts" "info"
 
+# what a name NAME (bytes) shows as, by Python's UTF-8 decoder (strict
+# as RFC 3629), not skein's: text, each control (the bidirectional ones
+# too) and each byte that is not UTF-8 a '?'; JSON, the name with each
+# such byte U+FFFD
+shows='import os, re, sys
+name = os.fsencode(sys.argv[1]).decode("utf-8", "surrogateescape")
+def text(s):
+	return re.sub("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\udc80-\udcff]", "?", s)
+def json_of(s):
+	return re.sub("[\udc80-\udcff]", "\ufffd", s)
+def strings(x):
+	if isinstance(x, str):
+		yield x
+	elif isinstance(x, dict):
+		for k, v in x.items():
+			yield k
+			yield from strings(v)
+	elif isinstance(x, list):
+		for v in x:
+			yield from strings(v)
+'
+for input in "$dir/otf2" "$dir/otf2.skein"; do
+	"$skein" info "$input" | python3 -c "$shows"'
+line = [l for l in sys.stdin if l.startswith("creator ")][0]
+want = "creator       craft?]0;pwned??[2J" + text(name) + " (OTF2"
+assert line.startswith(want), (line, want)' "$uni" && ok || bad "info shows $input's creator as the rule says"
+	"$skein" analyze --format json "$input" | python3 -c "$shows"'
+import json
+d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+want = "ma\"in,\x1b[2J" + json_of(name)
+assert any(s == want for s in strings(d)), want' "$uni" && ok || bad "JSON keeps $input's region name, bad bytes as U+FFFD"
+done
+for input in "$dir/prj/run.sts" "$dir/prj.skein"; do
+	"$skein" analyze --format json "$input" | python3 -c "$shows"'
+import json
+d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+assert any(json_of(name) in s for s in strings(d)), json_of(name)' "$esc$uni" && ok ||
+		bad "JSON keeps the names of $input, bad bytes as U+FFFD"
+done
 # JSON keeps the exact bytes, escaped
 for input in "$dir/prj/run.sts" "$dir/prj.skein"; do
 	"$skein" analyze --format json "$input" | python3 -c 'import json, sys
@@ -167,7 +227,7 @@ assert any("\x1b]0;pwned\x07\x1b[2J" in s for s in strings(d)), "escapes kept"' 
 done
 "$skein" analyze --format json --config "$tmp/esc.yaml" "$dir/otf2" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
-assert d["iterations"]["name"] == "round\x1b]0;pwned\x07\x1b[2J\u009b2J", d["iterations"]["name"]' && ok ||
+assert d["iterations"]["name"] == "round\x1b]0;pwned\x07\x1b[2J\u009b2J\u202e\u2066\u2028\ufeff\xe9", d["iterations"]["name"]' && ok ||
 	bad "JSON keeps the configuration's iteration name, escaped"
 
 # ---- a sample set: a data symbol and a column named with them
@@ -177,7 +237,7 @@ p = sys.argv[1] + "/data/samples.csv"
 e = sys.argv[2]
 s = open(p, encoding="utf-8", errors="surrogateescape").read()
 s = s.replace("\nd,", "\n\"d" + e + "\",").replace("zidx\n", "z" + e + "idx\n", 1)
-open(p, "w", encoding="utf-8", errors="surrogateescape").write(s)' "$dir/sset" "$esc"
+open(p, "w", encoding="utf-8", errors="surrogateescape").write(s)' "$dir/sset" "$esc$uni"
 runs "sample set" "$dir/sset" "samples --format text" "samples --format json" \
 	"samples --format csv --table symbols" "samples --format csv --table resources" \
 	"samples --format csv --table lines" "render --size 120x40" "render --size 120x40 --keys <Tab><Tab>"

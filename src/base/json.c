@@ -185,9 +185,6 @@ before_value(struct json *j)
 		new_line(j, j->count[j->depth]++ > 0);
 }
 
-/* Control characters (C0, DEL, C1) are escaped and bytes that are not
- * UTF-8 become U+FFFD, so the output is valid JSON whatever the trace
- * held, and safe to print on a terminal. */
 /* The bytes a string's run goes out as they are: printable ASCII but
  * the quote and the backslash (not NUL, which ends it). */
 static const unsigned char plain[256] = {
@@ -209,6 +206,11 @@ static const unsigned char plain[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
+/* The characters text output shows as '?' (base/text.h: C0, DEL, C1,
+ * the bidirectional controls, U+2028-2029, U+FEFF) are escaped as \uXXXX
+ * and each byte that is not UTF-8 becomes \ufffd (U+FFFD), so the output
+ * is valid JSON (RFC 8259) whatever the trace held, carries every valid
+ * name exactly, and is safe to print on a terminal. */
 static void
 put_string(struct json *j, const char *s)
 {
@@ -233,9 +235,10 @@ put_string(struct json *j, const char *s)
 		case '\t': puts_(j, "\\t"); break;
 		case '\r': puts_(j, "\\r"); break;
 		default:
-			if (c == '?' && *p != '?') {
+			if (c == TEXT_BAD) {
 				puts_(j, "\\ufffd");
 			} else if (text_is_control(c)) {
+				/* all of them in the BMP: the decoder yields no surrogate */
 				snprintf(u, sizeof u, "\\u%04x", (unsigned)c);
 				puts_(j, u);
 			} else {

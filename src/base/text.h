@@ -2,10 +2,13 @@
  *
  * Names in a trace, a configuration or a key map are whatever bytes the
  * file held; written raw to a terminal, ESC [2J clears it and ESC ]0;
- * retitles the window. Every text output (info, analyze, CSV, messages on
- * stderr, the explorer's cells) shows them through one rule: a control
- * character (C0, DEL, C1) or a byte that is not UTF-8 shows as '?'.
- * JSON escapes the same characters instead.
+ * retitles the window, and a right-to-left override (U+202E) shows the
+ * rest of the line reversed. Every text output (info, analyze, CSV,
+ * messages on stderr, the explorer's cells) shows them through one rule:
+ * a control character (text_is_control: C0, DEL, C1, the bidirectional
+ * and line-breaking format characters) or a byte that is not UTF-8 shows
+ * as '?'. JSON escapes the same characters instead, and writes U+FFFD
+ * for a byte that is not UTF-8 (json.c).
  */
 #ifndef SKEIN_TEXT_H
 #define SKEIN_TEXT_H
@@ -14,17 +17,29 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Decodes the UTF-8 character at *s and advances *s past it; a malformed
- * sequence decodes to '?' and advances by one byte. *s must not be at the
- * terminating NUL. */
+/* What text_utf8_next returns for a byte that starts no UTF-8 sequence:
+ * no code point (above U+10FFFF), and text_is_control is 1 for it. */
+#define TEXT_BAD 0xffffffffu
+
+/* Decodes the UTF-8 character at *s and advances *s past it, as RFC 3629
+ * defines UTF-8: the shortest form only, no surrogate (U+D800-DFFF),
+ * nothing above U+10FFFF. A byte that does not begin such a sequence
+ * (a stray continuation byte, an overlong or truncated sequence, a lead
+ * byte F5-FF) decodes to TEXT_BAD and advances by that one byte. No byte
+ * after a NUL is read; *s must not be at the terminating NUL. */
 uint32_t text_utf8_next(const unsigned char **s);
 
-/* 1 if code point c shows as '?' (a control character). */
+/* 1 if c shows as '?': a control character (C0, DEL, C1), a
+ * bidirectional control (U+061C, U+200E-200F, U+202A-202E, U+2066-2069),
+ * a line or paragraph separator (U+2028-2029), the byte-order mark
+ * U+FEFF, or what is no code point (TEXT_BAD, a surrogate, above
+ * U+10FFFF). */
 int text_is_control(uint32_t c);
 
 /* s as it may be shown: s itself when it needs no change, else a copy
  * with each control character and malformed byte replaced by '?', written
- * into buf (n bytes, truncated if need be) and returned. NULL shows as "". */
+ * into buf (n bytes, truncated if need be, at a character's end) and
+ * returned. NULL shows as "". */
 const char *text_safe(const char *s, char *buf, size_t n);
 
 /* Writes s as text_safe shows it, without a length limit. */

@@ -27,6 +27,11 @@
  *                   local definitions files are empty (no mapping tables)
  *   escape          plain, with terminal escape sequences in the creator,
  *                   region, rank, node and location names
+ *   unicode         escape, each of those names followed by UNICODE below:
+ *                   every bidirectional control, the line and paragraph
+ *                   separators and the byte-order mark, characters of 2,
+ *                   3 and 4 bytes, and bytes that are not UTF-8 (overlong,
+ *                   surrogate, past U+10FFFF, 5-byte, stray and truncated)
  *   huge-bytes      plain, with messages claiming 2^63 bytes each
  *   no-comm N       plain without its messages: the calls, no records in
  *                   them (nothing to analyse: no communication, no threads)
@@ -61,6 +66,18 @@
 #define BIG (1u << 26)
 #define ITERS 4
 
+/* What the unicode kind adds to every name: U+202E (the text after it
+ * shown right to left: "gnp." reads ".png"), the other bidirectional
+ * controls, U+2028-2029 and U+FEFF; then é, € and U+1F600; then C0 AF,
+ * E0 80 AF and F0 80 80 AF (overlong '/'), ED A0 80 (U+D800), F4 90 80
+ * 80 (U+110000), F8 88 80 80 80 (a 5-byte form), a stray 80, E2 82 cut
+ * short by '!', and F0 9F 98 cut short by the end of the name. */
+#define UNICODE "\xe2\x80\xae" "gnp." "\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad" \
+	"\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c" \
+	"\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf" "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80" \
+	"\xc0\xaf\xe0\x80\xaf\xf0\x80\x80\xaf\xed\xa0\x80\xf4\x90\x80\x80\xf8\x88\x80\x80\x80\x80" \
+	"\xe2\x82" "!" "\xf0\x9f\x98"
+
 struct spec {
 	const char *kind;
 	uint32_t ranks;
@@ -72,6 +89,7 @@ struct spec {
 	uint64_t def_chunk;
 	uint64_t msg_bytes;
 	bool escape;
+	bool unicode;            /* UNICODE after every escaped name */
 	bool global_ids;         /* events name global ids; no mapping tables */
 	bool no_msgs;            /* the send and receive calls hold no records */
 	bool bad_locks;          /* lock records that do not pair (above) */
@@ -218,10 +236,19 @@ write_local_defs(OTF2_Archive *a, const struct spec *s)
 	CHECK(OTF2_Archive_CloseDefFiles(a));
 }
 
+/* The name plain, or hostile, or hostile with UNICODE after it (in one
+ * of a few buffers: the writer copies it before the next call reuses
+ * it). */
 static const char *
 name(const struct spec *s, const char *plain, const char *hostile)
 {
-	return s->escape ? hostile : plain;
+	static char buf[4][256];
+	static unsigned k;
+	if (!s->unicode)
+		return s->escape ? hostile : plain;
+	char *b = buf[k++ % 4];
+	snprintf(b, sizeof buf[0], "%s%s", hostile, UNICODE);
+	return b;
 }
 
 static void
@@ -244,7 +271,7 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	char buf[64];
 	for (uint32_t r = 0; r < n; r++) {
 		snprintf(buf, sizeof buf, s->escape ? "rank\033[31m%u" : "MPI Rank %u", r);
-		CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RANK0 + r, buf));
+		CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RANK0 + r, name(s, buf, buf)));
 	}
 	CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, b, b + S_MACHINE, b + S_MACHINE,
 						       OTF2_UNDEFINED_SYSTEM_TREE_NODE));
@@ -341,6 +368,8 @@ parse(int argc, char **argv, struct spec *s)
 		s->global_ids = global_ids = true;
 	} else if (!strcmp(s->kind, "escape")) {
 		s->escape = true;
+	} else if (!strcmp(s->kind, "unicode")) {
+		s->escape = s->unicode = true;
 	} else if (!strcmp(s->kind, "huge-bytes")) {
 		s->msg_bytes = UINT64_C(1) << 63;
 	} else if (!strcmp(s->kind, "bad-locks")) {
@@ -371,7 +400,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|huge-bytes|no-comm|reversed|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|unicode|huge-bytes|no-comm|reversed|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,
@@ -381,7 +410,7 @@ main(int argc, char **argv)
 		check(OTF2_ERROR_INVALID, "OTF2_Archive_Open");
 	CHECK(OTF2_Archive_SetFlushCallbacks(a, &flush_cb, NULL));
 	CHECK(OTF2_Archive_SetSerialCollectiveCallbacks(a));
-	CHECK(OTF2_Archive_SetCreator(a, s.escape ? "craft\033]0;pwned\007\033[2J" : "craft"));
+	CHECK(OTF2_Archive_SetCreator(a, name(&s, "craft", "craft\033]0;pwned\007\033[2J")));
 	CHECK(OTF2_Archive_SetDescription(a, s.kind));
 	write_events(a, &s);
 	write_local_defs(a, &s);

@@ -1,0 +1,296 @@
+/* test_text.c — names from input files made safe (base/text.h): the
+ * strict UTF-8 decoder (RFC 3629) against every class of malformed
+ * sequence and an encoder written here, the characters shown as '?',
+ * the JSON writer's escapes of the same. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "base/json.h"
+#include "base/text.h"
+
+/* c in UTF-8 as RFC 3629 writes it (any c up to U+10FFFF, surrogates
+ * too, which the decoder must refuse): its length. */
+static int
+encode(uint32_t c, unsigned char *b)
+{
+	if (c < 0x80) {
+		b[0] = (unsigned char)c;
+		return 1;
+	}
+	int n = c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+	static const unsigned char lead[5] = { 0, 0, 0xc0, 0xe0, 0xf0 };
+	for (int i = n - 1; i > 0; i--, c >>= 6)
+		b[i] = (unsigned char)(0x80 | (c & 0x3f));
+	b[0] = (unsigned char)(lead[n] | c);
+	return n;
+}
+
+/* Decodes s (NUL-terminated) whole: the code points into out (room for
+ * strlen(s)), their count. */
+static size_t
+decode_all(const char *s, uint32_t *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	while (*p)
+		out[n++] = text_utf8_next(&p);
+	return n;
+}
+
+/* Every code point encoded decodes to itself, in as many bytes; every
+ * surrogate's encoding is refused, one byte at a time. */
+static void
+decoder_round_trip(void **state)
+{
+	(void)state;
+	unsigned char b[8];
+	uint32_t surrogates = 0;
+	for (uint32_t c = 1; c <= 0x10ffff; c++) {
+		int n = encode(c, b);
+		b[n] = 0;
+		const unsigned char *p = b;
+		uint32_t got = text_utf8_next(&p);
+		if (c >= 0xd800 && c <= 0xdfff) {
+			surrogates++;
+			if (got != TEXT_BAD || p != b + 1)
+				fail_msg("surrogate U+%04X decoded to %x, %d bytes", c, got, (int)(p - b));
+		} else if (got != c || p != b + n) {
+			fail_msg("U+%04X decoded to %x, %d of %d bytes", c, got, (int)(p - b), n);
+		}
+	}
+	assert_int_equal(surrogates, 2048);
+}
+
+/* Every sequence of two and three bytes: what decodes is the encoder's
+ * bytes for what it decodes to (the shortest form, no surrogate), and
+ * as many of them decode as there are such code points; four bytes over
+ * every lead byte from F0 and second byte, with the last two at the
+ * ends of the continuation range and beyond it. */
+static void
+decoder_accepts_shortest_only(void **state)
+{
+	(void)state;
+	unsigned char b[8], e[8];
+	uint32_t two = 0, three = 0, four = 0;
+	for (uint32_t v = 0; v < 1u << 24; v++) {
+		b[0] = (unsigned char)(v >> 16);
+		b[1] = (unsigned char)(v >> 8);
+		b[2] = (unsigned char)v;
+		b[3] = 0;
+		if (b[0] < 0x80 || !b[1])
+			continue;
+		int len = b[2] ? 3 : 2;
+		const unsigned char *p = b;
+		uint32_t c = text_utf8_next(&p);
+		if (c == TEXT_BAD) {
+			if (p != b + 1)
+				fail_msg("%02x %02x %02x: refused in %d bytes", b[0], b[1], b[2], (int)(p - b));
+			continue;
+		}
+		int n = encode(c, e);
+		if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) || p != b + n || memcmp(b, e, (size_t)n))
+			fail_msg("%02x %02x %02x: decoded to U+%04X in %d bytes", b[0], b[1], b[2], c,
+				 (int)(p - b));
+		if (n == 2 && len == 2)         /* each two-byte form once */
+			two++;
+		if (n == 3)
+			three++;
+	}
+	assert_int_equal(two, 0x800 - 0x80);
+	assert_int_equal(three, 0x10000 - 0x800 - 2048);
+	static const unsigned char tails[] = { 0x80, 0xbf, 0x7f, 0xc0, 0x41 };
+	for (uint32_t l = 0xf0; l <= 0xff; l++)
+		for (uint32_t s = 1; s < 256; s++)
+			for (size_t i = 0; i < sizeof tails; i++)
+				for (size_t k = 0; k < sizeof tails; k++) {
+					b[0] = (unsigned char)l;
+					b[1] = (unsigned char)s;
+					b[2] = tails[i];
+					b[3] = tails[k];
+					b[4] = 0;
+					const unsigned char *p = b;
+					uint32_t c = text_utf8_next(&p);
+					if (c == TEXT_BAD) {
+						assert_ptr_equal(p, b + 1);
+						continue;
+					}
+					int n = encode(c, e);
+					if (c > 0x10ffff || n != 4 || p != b + 4 || memcmp(b, e, 4))
+						fail_msg("%02x %02x %02x %02x: U+%04X", b[0], b[1], b[2], b[3], c);
+					four++;
+				}
+	/* the second byte's range of each lead, the last two 80 or BF:
+	 * F0 90-BF, F1-F3 80-BF, F4 80-8F */
+	assert_int_equal(four, (48 + 3 * 64 + 16) * 4);
+}
+
+/* Each class of malformed UTF-8: every byte of it one TEXT_BAD, and the
+ * characters around it intact. */
+static void
+decoder_refuses_malformed(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *what, *s;
+		size_t bad;             /* bytes refused, between "a" and "z" */
+	} cases[] = {
+		{ "overlong 2-byte '/'", "a\xc0\xafz", 2 },
+		{ "overlong 2-byte U+007F", "a\xc1\xbfz", 2 },
+		{ "overlong 3-byte '/'", "a\xe0\x80\xafz", 3 },
+		{ "overlong 3-byte U+07FF", "a\xe0\x9f\xbfz", 3 },
+		{ "overlong 4-byte '/'", "a\xf0\x80\x80\xafz", 4 },
+		{ "overlong 4-byte U+FFFF", "a\xf0\x8f\xbf\xbfz", 4 },
+		{ "surrogate U+D800", "a\xed\xa0\x80z", 3 },
+		{ "surrogate U+DBFF U+DC00 (a pair)", "a\xed\xaf\xbf\xed\xb0\x80z", 6 },
+		{ "surrogate U+DFFF", "a\xed\xbf\xbfz", 3 },
+		{ "U+110000", "a\xf4\x90\x80\x80z", 4 },
+		{ "U+1FFFFF", "a\xf7\xbf\xbf\xbfz", 4 },
+		{ "5-byte form", "a\xf8\x88\x80\x80\x80z", 5 },
+		{ "6-byte form", "a\xfc\x84\x80\x80\x80\x80z", 6 },
+		{ "FE and FF", "a\xfe\xffz", 2 },
+		{ "truncated 2-byte", "a\xc3z", 1 },
+		{ "truncated 3-byte", "a\xe2\x82z", 2 },
+		{ "truncated 4-byte", "a\xf0\x9f\x98z", 3 },
+		{ "stray continuation bytes", "a\x80\xbfz", 2 },
+		{ "lead byte before a lead byte", "a\xe2\xc3\xa9z", 1 },   /* then é */
+	};
+	uint32_t out[32];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = decode_all(cases[i].s, out);
+		size_t bad = 0;
+		for (size_t k = 0; k < n; k++)
+			bad += out[k] == TEXT_BAD;
+		if (out[0] != 'a' || out[n - 1] != 'z' || bad != cases[i].bad)
+			fail_msg("%s: %zu characters, %zu refused, want %zu", cases[i].what, n, bad,
+				 cases[i].bad);
+		if (!strcmp(cases[i].what, "lead byte before a lead byte"))
+			assert_int_equal(out[2], 0xe9);
+		/* nothing past the NUL: a truncated sequence at the end */
+		char cut[16];
+		size_t len = strlen(cases[i].s) - 1;
+		memcpy(cut, cases[i].s, len);
+		cut[len] = 0;
+		cut[len + 1] = (char)0x80;      /* a continuation a reader past the NUL would take */
+		uint32_t out2[32];
+		assert_int_equal(decode_all(cut, out2), n - 1);
+		assert_memory_equal(out2, out, (n - 1) * sizeof *out);
+	}
+	/* the edges that are valid */
+	static const struct { const char *s; uint32_t c; } ok[] = {
+		{ "\xc2\x80", 0x80 }, { "\xdf\xbf", 0x7ff }, { "\xe0\xa0\x80", 0x800 },
+		{ "\xed\x9f\xbf", 0xd7ff }, { "\xee\x80\x80", 0xe000 }, { "\xef\xbf\xbf", 0xffff },
+		{ "\xf0\x90\x80\x80", 0x10000 }, { "\xf4\x8f\xbf\xbf", 0x10ffff },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		assert_int_equal(decode_all(ok[i].s, out), 1);
+		assert_int_equal(out[0], ok[i].c);
+	}
+}
+
+/* The characters shown as '?': C0, DEL, C1, the bidirectional controls,
+ * U+2028-2029, U+FEFF, and what is no character; their neighbours not. */
+static void
+controls(void **state)
+{
+	(void)state;
+	static const uint32_t shown_as_q[] = {
+		0x00, 0x1b, 0x1f, 0x7f, 0x80, 0x9b, 0x9f, 0x061c, 0x200e, 0x200f, 0x2028, 0x2029,
+		0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff,
+		0xd800, 0xdfff, 0x110000, TEXT_BAD,
+	};
+	static const uint32_t shown[] = {
+		0x20, 0x7e, 0xa0, 0xe9, 0x061b, 0x061d, 0x200d, 0x2010, 0x2027, 0x202f, 0x2065, 0x206a,
+		0xd7ff, 0xe000, 0xfefe, 0xff00, 0xfffd, 0x1f600, 0x10ffff,
+	};
+	for (size_t i = 0; i < sizeof shown_as_q / sizeof shown_as_q[0]; i++)
+		if (!text_is_control(shown_as_q[i]))
+			fail_msg("U+%04X shown", shown_as_q[i]);
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
+		if (text_is_control(shown[i]))
+			fail_msg("U+%04X shown as '?'", shown[i]);
+}
+
+/* A name with a right-to-left override, an isolate, a mark, a line
+ * separator, a byte-order mark, bytes that are not UTF-8 and characters
+ * that are (2, 3 and 4 bytes). */
+static const char hostile[] =
+	"ev\xe2\x80\xae" "il\xe2\x81\xa6" "\xe2\x80\x8f" "\xd8\x9c" "\xe2\x80\xa8" "\xef\xbb\xbf"
+	"|\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\x80" "X" "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80" "\xe2\x82";
+
+static void
+safe_text(void **state)
+{
+	(void)state;
+	char buf[64];
+	static const char want[] = "ev?il?????|??????????X\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80??";
+	assert_string_equal(text_safe(hostile, buf, sizeof buf), want);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	text_put(f, hostile);
+	fclose(f);
+	assert_string_equal(out, want);
+	free(out);
+	/* clean text is itself, valid characters included */
+	const char *clean = "r\xc3\xa9gion \xe2\x82\xac \xf0\x9f\x98\x80";
+	assert_ptr_equal(text_safe(clean, buf, sizeof buf), clean);
+	/* cut short at a character's end: never half of one, in the part
+	 * before the first control as after it */
+	const struct { const char *s, *shown; } cuts[] = {
+		{ hostile, want },
+		{ "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\x1b\xc3\xa9", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80?\xc3\xa9" },
+	};
+	for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++)
+		for (size_t n = 1; n <= strlen(cuts[c].shown) + 1; n++) {
+			memset(buf, 'x', sizeof buf);
+			assert_ptr_equal(text_safe(cuts[c].s, buf, n), buf);
+			const unsigned char *p = (const unsigned char *)buf;
+			while (*p)
+				if (text_utf8_next(&p) == TEXT_BAD)
+					fail_msg("cut to %zu bytes: '%s' is not UTF-8", n, buf);
+			size_t k = strlen(buf);
+			assert_true(k < n);
+			assert_memory_equal(buf, cuts[c].shown, k);
+			/* as much as fits: the next character would not */
+			const unsigned char *q = (const unsigned char *)cuts[c].shown + k;
+			if (*q) {
+				text_utf8_next(&q);
+				assert_true((size_t)((const char *)q - cuts[c].shown) >= n);
+			}
+		}
+}
+
+/* JSON carries every valid character, escapes the controls (bidi ones
+ * too) as \uXXXX, and writes \ufffd for each byte that is not UTF-8. */
+static void
+json_escapes(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+	json_init(&j, f, 0);
+	json_string(&j, hostile);
+	json_finish(&j);
+	fclose(f);
+	assert_string_equal(buf, "\"ev\\u202eil\\u2066\\u200f\\u061c\\u2028\\ufeff|"
+			    "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd"
+			    "X\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\ufffd\\ufffd\"\n");
+	free(buf);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(decoder_round_trip),
+		cmocka_unit_test(decoder_accepts_shortest_only),
+		cmocka_unit_test(decoder_refuses_malformed),
+		cmocka_unit_test(controls),
+		cmocka_unit_test(safe_text),
+		cmocka_unit_test(json_escapes),
+	};
+	return cmocka_run_group_tests_name("text safe for a terminal", tests, NULL, NULL);
+}
