@@ -12,10 +12,11 @@
 # and the directory the inputs lie in — then every command that writes
 # text run on each: info (with the ranks, as JSON), analyze (text, JSON,
 # every CSV table, with clusters and iterations, with the
-# configuration), export, diff, render over every pane, samples.
-# Its standard output must be UTF-8 with no control character but line
-# feeds and tabs and no bidirectional control, its standard error the
-# same without tabs; JSON must parse, and keeps every valid character
+# configuration), export, diff, render over every pane, samples; a key
+# map with bytes that are not UTF-8 or a NUL is refused. Its standard
+# output must be UTF-8 with no control character but line feeds and
+# tabs and no bidirectional control, its standard error the same
+# without tabs; JSON must parse, and keeps every valid character
 # (controls escaped), each byte that is not UTF-8 as U+FFFD.
 skein=$1
 craft=$2
@@ -229,6 +230,17 @@ done
 d = json.load(sys.stdin)
 assert d["iterations"]["name"] == "round\x1b]0;pwned\x07\x1b[2J\u009b2J\u202e\u2066\u2028\ufeff\xe9", d["iterations"]["name"]' && ok ||
 	bad "JSON keeps the configuration's iteration name, escaped"
+
+# ---- a key map: UTF-8 text, or refused at the bad byte (an overlong
+# '/' bound '/'; a NUL ended the line, the rest unread)
+printf '\300\257 quit\n' >"$dir/overlong.keys"
+printf 'j move-down\nq quit\000zzz\n' >"$dir/nul.keys"
+runs -s 2 "key map" "$dir/overlong.keys" "keys --keymap"
+runs -s 2 "key map" "$dir/nul.keys" "keys --keymap"
+"$skein" keys --keymap "$dir/overlong.keys" 2>&1 >/dev/null | grep -q 'overlong.keys:1:1: byte 0xc0 is not UTF-8$' &&
+	ok || bad "a key map with an overlong '/' refused at 1:1"
+"$skein" keys --keymap "$dir/nul.keys" 2>&1 >/dev/null | grep -q 'nul.keys:2:7: a NUL byte in the line$' &&
+	ok || bad "a key map with a NUL inside a line refused at 2:7"
 
 # ---- a sample set: a data symbol and a column named with them
 cp -r "$root/traces/samples/toy" "$dir/sset"

@@ -1,13 +1,15 @@
 /* test_text.c — names from input files made safe (base/text.h): the
  * strict UTF-8 decoder (RFC 3629) against every class of malformed
  * sequence and an encoder written here, the characters shown as '?',
- * the JSON writer's escapes of the same. */
+ * the JSON writer's escapes of the same, and the key map's use of the
+ * decoder (a key map holding an overlong '/' bound '/'). */
 #include "testutil.h"
 
 #include <string.h>
 
 #include "base/json.h"
 #include "base/text.h"
+#include "view/surface/keymap.h"
 
 /* c in UTF-8 as RFC 3629 writes it (any c up to U+10FFFF, surrogates
  * too, which the decoder must refuse): its length. */
@@ -281,6 +283,56 @@ json_escapes(void **state)
 	free(buf);
 }
 
+/* The key map reads its file with the same decoder: an overlong '/'
+ * (C0 AF, which bound '/') or any byte that is not UTF-8 is refused at
+ * its line and column, so is a NUL inside a line; a key that is a
+ * character beyond ASCII still binds. */
+static void
+keymap_strict(void **state)
+{
+	(void)state;
+	struct keymap *km = keymap_create_empty();
+	struct err e = { 0 };
+	static const char overlong[] = "j move-down\n\xc0\xaf quit\n";
+	assert_int_equal(keymap_parse_bytes(km, overlong, sizeof overlong - 1, "k.map", &e), ERR_FORMAT);
+	assert_string_equal(e.msg, "k.map:2:1: byte 0xc0 is not UTF-8");
+	assert_int_not_equal(keymap_action(km, '/'), action_find("quit"));
+	assert_int_equal(keymap_action(km, 'j'), action_find("move-down"));
+	static const char nul[] = "q quit\0zzz\n";
+	e = (struct err){ 0 };
+	assert_int_equal(keymap_parse_bytes(km, nul, sizeof nul - 1, "k.map", &e), ERR_FORMAT);
+	assert_string_equal(e.msg, "k.map:1:7: a NUL byte in the line");
+	static const char comment[] = "# \xed\xa0\x80\nq quit\n";
+	e = (struct err){ 0 };
+	assert_int_equal(keymap_parse_bytes(km, comment, sizeof comment - 1, "k.map", &e), ERR_FORMAT);
+	assert_string_equal(e.msg, "k.map:1:3: byte 0xed is not UTF-8");
+	static const char bidi[] = "\xe2\x80\xae quit\n";
+	e = (struct err){ 0 };
+	assert_int_equal(keymap_parse_bytes(km, bidi, sizeof bidi - 1, "k.map", &e), ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "k.map:1:1: unknown key"));
+	static const char good[] = "\xc3\xa9 quit\n\xf0\x9f\x98\x80 move-up\n";
+	assert_int_equal(keymap_parse_bytes(km, good, sizeof good - 1, "k.map", &e), 0);
+	assert_int_equal(keymap_action(km, 0xe9), action_find("quit"));
+	assert_int_equal(keymap_action(km, 0x1f600), action_find("move-up"));
+	keymap_destroy(km);
+
+	/* key names and scripts: the same decoder */
+	assert_int_equal(keymap_key_parse("\xc0\xaf", 2), 0);
+	assert_int_equal(keymap_key_parse("\xed\xa0\x80", 3), 0);
+	assert_int_equal(keymap_key_parse("\xe2\x80\xae", 3), 0);
+	assert_int_equal(keymap_key_parse("\xc2\x9b", 2), 0);
+	assert_int_equal(keymap_key_parse("\xc3\xa9", 2), 0xe9);
+	uint32_t keys[8];
+	size_t n;
+	assert_int_equal(keymap_script("a\xc0\xaf", keys, 8, &n, &e), ERR_USAGE);
+	assert_int_equal(keymap_script("a\xe2\x80\xae", keys, 8, &n, &e), ERR_USAGE);
+	assert_int_equal(keymap_script("a\xc3\xa9 \xe2", keys, 8, &n, &e), ERR_USAGE);
+	assert_int_equal(keymap_script("a\xc3\xa9 b", keys, 8, &n, &e), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(keys[1], 0xe9);
+	assert_int_equal(keys[2], ' ');
+}
+
 int
 main(void)
 {
@@ -291,6 +343,7 @@ main(void)
 		cmocka_unit_test(controls),
 		cmocka_unit_test(safe_text),
 		cmocka_unit_test(json_escapes),
+		cmocka_unit_test(keymap_strict),
 	};
 	return cmocka_run_group_tests_name("text safe for a terminal", tests, NULL, NULL);
 }

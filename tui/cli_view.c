@@ -226,7 +226,7 @@ cli_keymap(struct cli *c, struct keymap **km)
 		 * --config or --topology is (doc/robustness.md): status 2 */
 		rc = config_read_file(c->keymap, &text, &len, &e);
 		if (!rc)
-			rc = keymap_parse(*km, text, c->keymap, &e);
+			rc = keymap_parse_bytes(*km, text, len, c->keymap, &e);
 		free(text);
 	}
 	if (rc) {

@@ -1,6 +1,8 @@
 /* keymap.c — key names, key scripts and bindings (see keymap.h). */
 #include "keymap.h"
 
+#include "base/text.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,23 +217,19 @@ keymap_destroy(struct keymap *km)
 	free(km);
 }
 
-/* Decodes the single UTF-8 character s[0..len), or returns 0. */
+/* The character s[0..len) as a key: printable ASCII, or one character
+ * of strict UTF-8 (base/text.h) that is no control; else 0. Bytes after
+ * s[len] may be read up to the string's NUL. */
 static uint32_t
 one_char(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *q = p;
 	if (len == 1)
 		return p[0] > 0x20 && p[0] < 0x7f ? p[0] : 0;
-	int n = (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
-	if (n == 0 || (size_t)n != len)
+	if (len == 0 || p[0] < 0x80)
 		return 0;
-	uint32_t c = p[0] & (0x7fu >> n);
-	for (int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	return c;
+	uint32_t c = text_utf8_next(&q);
+	return (size_t)(q - p) == len && !text_is_control(c) ? c : 0;
 }
 
 uint32_t
@@ -305,15 +303,46 @@ keymap_bind(struct keymap *km, uint32_t key, enum action act)
 	return 0;
 }
 
+/* The first byte of [p, eol) that is a NUL or begins no UTF-8 character
+ * (text_utf8_next), or NULL; *eol is '\n' or the text's NUL. */
+static const char *
+bad_byte(const char *p, const char *eol)
+{
+	const unsigned char *q = (const unsigned char *)p;
+	while (q < (const unsigned char *)eol) {
+		const unsigned char *c = q;
+		if (!*q || text_utf8_next(&q) == TEXT_BAD)
+			return (const char *)c;
+	}
+	return NULL;
+}
+
 int
 keymap_parse(struct keymap *km, const char *text, const char *origin, struct err *e)
 {
+	return keymap_parse_bytes(km, text, strlen(text), origin, e);
+}
+
+int
+keymap_parse_bytes(struct keymap *km, const char *text, size_t len, const char *origin,
+		   struct err *e)
+{
 	int line = 1;
-	const char *p = text;
-	while (*p) {
-		const char *eol = strchr(p, '\n');
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
-			eol = p + strlen(p);
+			eol = end;
+		/* a key map is UTF-8 text: a NUL (which ended the line here
+		 * before, the rest unread) or a byte that is not UTF-8 (C0 AF,
+		 * the overlong '/', bound '/') is no key, wherever it is */
+		const char *bad = bad_byte(p, eol);
+		if (bad && !*bad)
+			return err_set(e, ERR_FORMAT, "%s:%d:%d: a NUL byte in the line", origin, line,
+				       (int)(bad - p) + 1);
+		if (bad)
+			return err_set(e, ERR_FORMAT, "%s:%d:%d: byte 0x%02x is not UTF-8", origin, line,
+				       (int)(bad - p) + 1, (unsigned char)*bad);
 		const char *s = p;
 		while (s < eol && (*s == ' ' || *s == '\t'))
 			s++;
@@ -350,7 +379,7 @@ keymap_parse(struct keymap *km, const char *text, const char *origin, struct err
 				return err_set(e, ERR_LIMIT, "%s:%d:1: more than %d key bindings, the most "
 					       "skein keeps", origin, line, KEYMAP_MAX);
 		}
-		p = *eol ? eol + 1 : eol;
+		p = eol < end ? eol + 1 : eol;
 		line++;
 	}
 	return 0;
@@ -424,16 +453,15 @@ keymap_script(const char *s, uint32_t *keys, size_t max, size_t *n, struct err *
 			p = (const unsigned char *)close + 1;
 			continue;
 		}
-		int len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : 4;
+		const unsigned char *q = p;
+		uint32_t c = text_utf8_next(&q);
 		uint32_t key = *p == '\n' ? KM_ENTER : *p == '\t' ? KM_TAB : *p == 0x1b ? KM_ESC
-			: *p < 0x20 ? *p : one_char((const char *)p, (size_t)len);
-		if (*p == ' ')
-			key = ' ';
+			: *p <= 0x20 ? *p : text_is_control(c) ? 0 : c;
 		if (!key)
 			return err_set(e, ERR_USAGE, "bad character at offset %zu of the key script",
 				       (size_t)(p - (const unsigned char *)s));
 		keys[k++] = key;
-		p += len;
+		p = q;
 	}
 	*n = k;
 	return 0;

@@ -76,6 +76,12 @@ int keymap_bind(struct keymap *km, uint32_t key, enum action act);
  * "origin:line:column: ..." in e (bindings before the error are kept),
  * or ERR_NOMEM. */
 int keymap_parse(struct keymap *km, const char *text, const char *origin, struct err *e);
+/* keymap_parse over the len bytes of a file read whole (text[len] must be
+ * readable: a NUL, as config_read_file leaves it). A NUL before text[len]
+ * or a byte that is not UTF-8 (base/text.h's strict decoder), in a
+ * binding or a comment, is ERR_FORMAT with its "origin:line:column". */
+int keymap_parse_bytes(struct keymap *km, const char *text, size_t len, const char *origin,
+		       struct err *e);
 
 /* The action bound to key, or ACT_NONE. */
 enum action keymap_action(const struct keymap *km, uint32_t key);
