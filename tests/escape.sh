@@ -12,12 +12,13 @@
 # and the directory the inputs lie in — then every command that writes
 # text run on each: info (with the ranks, as JSON), analyze (text, JSON,
 # every CSV table, with clusters and iterations, with the
-# configuration), export, diff, render over every pane, samples; a key
-# map with bytes that are not UTF-8 or a NUL is refused. Its standard
-# output must be UTF-8 with no control character but line feeds and
-# tabs and no bidirectional control, its standard error the same
-# without tabs; JSON must parse, and keeps every valid character
-# (controls escaped), each byte that is not UTF-8 as U+FFFD.
+# configuration), export, diff, render over every pane, samples, config
+# (the configuration written back as YAML); a key map with bytes that
+# are not UTF-8 or a NUL is refused. Its standard output must be UTF-8
+# with no control character but line feeds and tabs and no
+# bidirectional control, its standard error the same without tabs; JSON
+# must parse, and keeps every valid character (controls escaped), each
+# byte that is not UTF-8 as U+FFFD.
 skein=$1
 craft=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -209,6 +210,14 @@ d = json.loads(sys.stdin.buffer.read().decode("utf-8"))
 assert any(json_of(name) in s for s in strings(d)), json_of(name)' "$esc$uni" && ok ||
 		bad "JSON keeps the names of $input, bad bytes as U+FFFD"
 done
+# the configuration dumped: its names escaped in the YAML, which loads
+# back to the same dump
+"$skein" config --config "$tmp/esc.yaml" >"$tmp/dump.yaml" 2>"$tmp/err"
+clean "$tmp/dump.yaml" && clean "$tmp/err" lines && ok || bad "config: control characters reach the terminal"
+grep -qF 'name: "round\x1B]0;pwned\x07\x1B[2J\x9B2J\u202E\u2066\u2028\uFEFFé"' "$tmp/dump.yaml" && ok ||
+	bad "config shows the iteration name escaped"
+"$skein" config --config "$tmp/dump.yaml" | cmp -s - "$tmp/dump.yaml" && ok || bad "the dump loads back to itself"
+
 # JSON keeps the exact bytes, escaped
 for input in "$dir/prj/run.sts" "$dir/prj.skein"; do
 	"$skein" analyze --format json "$input" | python3 -c 'import json, sys

@@ -8,6 +8,8 @@
  */
 #include "config_impl.h"
 
+#include "base/text.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,29 +35,6 @@ plain_ok(const char *s)
 	return 1;
 }
 
-/* Decodes one UTF-8 sequence at p (the loader only keeps valid UTF-8);
- * sets *len. Bytes that do not decode come back one at a time. */
-static uint32_t
-utf8_next(const unsigned char *p, int *len)
-{
-	int n = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 :
-		(p[0] & 0xf8) == 0xf0 ? 4 : 0;
-	if (n <= 1) {
-		*len = 1;
-		return p[0];
-	}
-	uint32_t c = p[0] & (0x7fu >> n);
-	for (int i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80) {
-			*len = 1;
-			return p[0];
-		}
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	*len = n;
-	return c;
-}
-
 static void
 put_str(FILE *f, const char *s)
 {
@@ -66,24 +45,29 @@ put_str(FILE *f, const char *s)
 	fputc('"', f);
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		int len;
-		uint32_t c = utf8_next(p, &len);
+		/* the strict decoder every output shares (base/text.h); the
+		 * loader keeps only valid UTF-8, so TEXT_BAD is a byte of a
+		 * string set otherwise, escaped as that byte */
+		const unsigned char *q = p;
+		uint32_t c = text_utf8_next(&q);
+		if (c == TEXT_BAD)
+			c = *p;
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", (char)c);
 		else if (c == '\n')
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
-		else if ((c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c <= 0xd7ff) ||
-			 (c >= 0xe000 && c <= 0xfffd && c != 0xfeff))
-			fwrite(p, 1, (size_t)len, f);
+		else if (((c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c <= 0xd7ff) ||
+			  (c >= 0xe000 && c <= 0xfffd)) && !text_is_control(c))
+			fwrite(p, 1, (size_t)(q - p), f);   /* not the bidirectional controls */
 		else if (c <= 0xff)
 			fprintf(f, "\\x%02X", (unsigned)c);
 		else if (c <= 0xffff)
 			fprintf(f, "\\u%04X", (unsigned)c);
 		else
 			fprintf(f, "\\U%08X", (unsigned)c);
-		p += len;
+		p = q;
 	}
 	fputc('"', f);
 }
