@@ -93,6 +93,64 @@ op_table(FILE *out, const struct diff *d, const char *title, const uint32_t *lis
 		fprintf(out, "(%u more; all: --format csv)\n", n - top);
 }
 
+/* The paired operation that took longest more than before, when that
+ * is more than the largest change of differential lateness (a rank
+ * stopped inside a collective the others sat out with it: they left
+ * together, no lateness was made, and only its duration shows it);
+ * else NULL. An MPI run's only (Charm++ ranks by duration already). */
+static const struct diff_op *
+slowdown(const struct diff *d)
+{
+	if (d->charm)
+		return NULL;
+	double most = 0;
+	if (d->n_worse)
+		most = d->ops[d->worse[0]].d_diff;
+	if (d->n_better && -d->ops[d->better[0]].d_diff > most)
+		most = -d->ops[d->better[0]].d_diff;
+	const struct diff_op *s = NULL;
+	int startup = analysis_options(d->after)->startup;
+	for (uint32_t i = 0; i < d->n_ops; i++)
+		if (d->ops[i].d_duration > most && (!s || d->ops[i].d_duration > s->d_duration) &&
+		    (startup || !analysis_lop_startup(d->after, d->ops[i].after)))
+			s = &d->ops[i];
+	return s;
+}
+
+static void
+slowdown_text(FILE *out, const struct diff *d)
+{
+	const struct diff_op *s = slowdown(d);
+	if (!s)
+		return;
+	const struct analysis *A = d->after;
+	uint32_t l = s->after;
+	char b1[32], b2[32], b3[32], it[16], n1[256], n2[256];
+	fprintf(out, "largest slowdown: rank %u step %u iteration %s %s%s%s: duration %s (%s, before %s), "
+		"lateness %s", analysis_lop_timeline(A, l), analysis_lop_step(A, l),
+		report_iter_of(A, l, it, sizeof it), text_safe(report_lop_name(A, l), n1, sizeof n1),
+		report_lop_in(A, l)[0] ? " in " : "", text_safe(report_lop_in(A, l), n2, sizeof n2),
+		fmt_change(s->d_duration, b1, sizeof b1),
+		trace_fmt_duration(analysis_trace(A), analysis_lop_duration(A, l), b2, sizeof b2),
+		trace_fmt_duration(analysis_trace(d->before), analysis_lop_duration(d->before, s->before), b3,
+				   sizeof b3),
+		fmt_change(s->d_late, n1, sizeof n1));
+	/* the others at its step that took about as much longer: members of
+	 * a collective that sat it out together (which of them stalled, the
+	 * trace does not say) */
+	uint32_t shown = 0;
+	for (uint32_t i = 0; i < d->n_ops && shown < 4; i++) {
+		const struct diff_op *x = &d->ops[i];
+		if (x == s || analysis_lop_step(A, x->after) != analysis_lop_step(A, l) ||
+		    x->d_duration < 0.9 * s->d_duration)
+			continue;
+		fprintf(out, "%s%s%u", shown ? ", " : "; as much for rank", shown ? "" : " ",
+			analysis_lop_timeline(A, x->after));
+		shown++;
+	}
+	fputc('\n', out);
+}
+
 static void
 largest(FILE *out, const struct diff *d, uint32_t top)
 {
@@ -262,6 +320,7 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 			d->n_worse, d->n_better);
 
 	largest(out, d, top);
+	slowdown_text(out, d);
 	if (d->same_ranks) {
 		op_table(out, d, "worse (differential lateness grew; largest first)", d->worse,
 			 d->n_worse, top);
@@ -443,6 +502,12 @@ write_json(const struct diff *d, FILE *out)
 		json_key(&j, "idle_experienced_after_s"); json_double(&j, d->idle_after);
 		json_key(&j, "not_ranked"); json_uint(&j, d->n_setup);
 	}
+	const struct diff_op *s = slowdown(d);
+	json_key(&j, "largest_slowdown");
+	if (s)
+		json_op(&j, d, s);
+	else
+		json_null(&j);
 	json_key(&j, "worse");
 	json_begin_array(&j);
 	for (uint32_t i = 0; i < d->n_worse; i++)
