@@ -111,9 +111,11 @@ $(BUILD)/skein-mpi.openmpi: $(MPI_OBJ:$(BUILD)/mpi/%=$(BUILD)/mpi/openmpi/%) $(T
 
 # dcomm over MPI, checked by tests/mpi.sh under each MPI
 $(BUILD)/tests/mpi_dcomm: tests/mpi_dcomm.c tests/dcomm_exercise.h $(BUILD)/mpi/dcomm_mpi.o $(LIB)
+	@mkdir -p $(@D)
 	$(MPICC) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(BUILD)/mpi/dcomm_mpi.o $(LIB) $(CORE_LIBS)
 
 $(BUILD)/tests/mpi_dcomm.openmpi: tests/mpi_dcomm.c tests/dcomm_exercise.h $(BUILD)/mpi/openmpi/dcomm_mpi.o $(LIB)
+	@mkdir -p $(@D)
 	$(MPICC_OPENMPI) -I. $(CPPFLAGS) $(CFLAGS) $(CORE_CFLAGS) -o $@ $< $(BUILD)/mpi/openmpi/dcomm_mpi.o $(LIB) $(CORE_LIBS)
 
 # Unit tests link the core library alone: curses in the core is a link error.
