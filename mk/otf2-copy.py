@@ -86,7 +86,7 @@ for name, params in typedefs(evts_h, "OTF2_EvtReaderCallback"):
     print("static OTF2_CallbackCode\nevt_%s(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, "
           "void *ud, OTF2_AttributeList *al%s)\n{\n\tstruct otf2_copy *c = ud;\n"
           "\t(void)loc;\n\t(void)pos;\n"
-          "\treturn OK(OTF2_EvtWriter_%s(c->events, al, time%s));\n}\n" %
+          "\treturn OK(OTF2_EvtWriter_%s(c->events, al, otf2_copy_time(c, time)%s));\n}\n" %
           (name, "".join(", " + p for p in rest), name, "".join(", " + a for a in args)))
     evts.append(name)
 print("void\notf2_copy_defs(OTF2_GlobalDefReaderCallbacks *cb)\n{")

@@ -61,6 +61,15 @@ trace=$corpus/stencil-4-delay
 run export-twice 1 export -q --otf2 "$tmp/export-stencil-4-delay" "$trace" &&
 	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'already holds an OTF2 archive' "$tmp/err" && ok ||
 	bad "export into an existing archive"
+# a part of an archive is refused too, with nothing written (the OTF2
+# writer once failed on an existing traces/ folder and left a 72-byte
+# anchor that the next try took for an archive), and a whole export
+# leaves no stage behind
+mkdir -p "$tmp/part/traces"
+run export-part 1 export -q --otf2 "$tmp/part" "$trace" &&
+	grep -q 'already holds an OTF2 archive (or a part of one: traces)' "$tmp/err" &&
+	[ "$(ls -A "$tmp/part")" = traces ] && [ -z "$(ls -A "$tmp/part/traces")" ] &&
+	[ -z "$(ls -A "$tmp"/export-*/ | grep skein-export)" ] && ok || bad "export into a part of an archive"
 run export-none 2 export "$trace" && grep -q 'exactly one of' "$tmp/err" && ok || bad "export without a kind"
 run export-two 2 export --csv --json "$trace" && ok || bad "export --csv --json"
 

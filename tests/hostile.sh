@@ -102,6 +102,27 @@ for cmd in "analyze --format json" "info --format json" "profile --format json" 
 	b=$("$skein" $cmd "$tmp/reversed64" 2>&1 | sed "s|$tmp/reversed64|T|g")
 	[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "ranks' locations defined in reverse: $cmd differs from plain's"
 done
+# a clock that goes back: skein reads each such time as its
+# predecessor's, and export --otf2 writes it so (the OTF2 writer refused
+# the raw time: "cannot copy the events", exit 1, and a broken archive
+# was left behind); the copy reads with no warning and the same events.
+# The OTF2 writer refuses such a time, so plain's rank 1 has its middle
+# timestamp record (token 5, then 8 bytes) set back to 900.
+mk plain backwards
+python3 - "$tmp/backwards/traces/1.evt" <<'PY' || bad "backwards: no timestamp to set back"
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = [i for i in range(len(b) - 9) if b[i] == 5 and 1000 <= struct.unpack_from("<Q", b, i + 1)[0] < 10**6]
+struct.pack_into("<Q", b, at[len(at) // 2] + 1, 900)
+open(sys.argv[1], "wb").write(b)
+PY
+expect "a clock that goes back" 0 '' -- info "$tmp/backwards"
+grep -q '^warning       1 event earlier than its predecessor$' "$tmp/out" && cp "$tmp/out" "$tmp/bw.info" && ok ||
+	bad "a clock that goes back: not said ($(grep '^warning' "$tmp/out"))"
+expect "export of a clock that goes back" 0 'warning: 1 record timed before its predecessor written at its time, as skein read it' -- export -q --otf2 "$tmp/bwx" "$tmp/backwards"
+expect "the export of a clock that goes back, read" 0 '' -- info "$tmp/bwx"
+! grep -q '^warning' "$tmp/out" && [ "$(grep '^events' "$tmp/out")" = "$(grep '^events' "$tmp/bw.info")" ] && ok ||
+	bad "the export of a clock that goes back: $(grep '^warning\|^events' "$tmp/out")"
 # clock properties that do not fit: every event before the global offset
 # (all times were taken as 0 without a word: "no operation created
 # lateness", exit 0) is counted and said; a resolution of 0 (taken as 1

@@ -51,6 +51,11 @@ cli_export(struct cli *c)
 			if (st.skipped)
 				cli_error("warning: %llu records of kinds the OTF2 copy does not know were left out",
 					  (unsigned long long)st.skipped);
+			if (st.moved)
+				cli_error("warning: %llu %s timed before %s predecessor written at its time, as "
+					  "skein read %s", (unsigned long long)st.moved,
+					  st.moved == 1 ? "record" : "records", st.moved == 1 ? "its" : "their",
+					  st.moved == 1 ? "it" : "them");
 			if (st.unmatched)
 				cli_error("warning: %llu communication calls were not found in the archive again "
 					  "and carry no attributes", (unsigned long long)st.unmatched);

@@ -229,7 +229,7 @@ evt_BufferFlush(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_BufferFlush(c->events, al, time, stopTime));
+	return OK(OTF2_EvtWriter_BufferFlush(c->events, al, otf2_copy_time(c, time), stopTime));
 }
 
 static OTF2_CallbackCode
@@ -238,7 +238,7 @@ evt_MeasurementOnOff(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, vo
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MeasurementOnOff(c->events, al, time, measurementMode));
+	return OK(OTF2_EvtWriter_MeasurementOnOff(c->events, al, otf2_copy_time(c, time), measurementMode));
 }
 
 static OTF2_CallbackCode
@@ -247,7 +247,7 @@ evt_MpiSend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, O
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiSend(c->events, al, time, receiver, communicator, msgTag, msgLength));
+	return OK(OTF2_EvtWriter_MpiSend(c->events, al, otf2_copy_time(c, time), receiver, communicator, msgTag, msgLength));
 }
 
 static OTF2_CallbackCode
@@ -256,7 +256,7 @@ evt_MpiIsend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiIsend(c->events, al, time, receiver, communicator, msgTag, msgLength, requestID));
+	return OK(OTF2_EvtWriter_MpiIsend(c->events, al, otf2_copy_time(c, time), receiver, communicator, msgTag, msgLength, requestID));
 }
 
 static OTF2_CallbackCode
@@ -265,7 +265,7 @@ evt_MpiIsendComplete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, vo
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiIsendComplete(c->events, al, time, requestID));
+	return OK(OTF2_EvtWriter_MpiIsendComplete(c->events, al, otf2_copy_time(c, time), requestID));
 }
 
 static OTF2_CallbackCode
@@ -274,7 +274,7 @@ evt_MpiIrecvRequest(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, voi
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiIrecvRequest(c->events, al, time, requestID));
+	return OK(OTF2_EvtWriter_MpiIrecvRequest(c->events, al, otf2_copy_time(c, time), requestID));
 }
 
 static OTF2_CallbackCode
@@ -283,7 +283,7 @@ evt_MpiRecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, O
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiRecv(c->events, al, time, sender, communicator, msgTag, msgLength));
+	return OK(OTF2_EvtWriter_MpiRecv(c->events, al, otf2_copy_time(c, time), sender, communicator, msgTag, msgLength));
 }
 
 static OTF2_CallbackCode
@@ -292,7 +292,7 @@ evt_MpiIrecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiIrecv(c->events, al, time, sender, communicator, msgTag, msgLength, requestID));
+	return OK(OTF2_EvtWriter_MpiIrecv(c->events, al, otf2_copy_time(c, time), sender, communicator, msgTag, msgLength, requestID));
 }
 
 static OTF2_CallbackCode
@@ -301,7 +301,7 @@ evt_MpiRequestTest(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiRequestTest(c->events, al, time, requestID));
+	return OK(OTF2_EvtWriter_MpiRequestTest(c->events, al, otf2_copy_time(c, time), requestID));
 }
 
 static OTF2_CallbackCode
@@ -310,7 +310,7 @@ evt_MpiRequestCancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiRequestCancelled(c->events, al, time, requestID));
+	return OK(OTF2_EvtWriter_MpiRequestCancelled(c->events, al, otf2_copy_time(c, time), requestID));
 }
 
 static OTF2_CallbackCode
@@ -319,7 +319,7 @@ evt_MpiCollectiveBegin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiCollectiveBegin(c->events, al, time));
+	return OK(OTF2_EvtWriter_MpiCollectiveBegin(c->events, al, otf2_copy_time(c, time)));
 }
 
 static OTF2_CallbackCode
@@ -328,7 +328,7 @@ evt_MpiCollectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, vo
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_MpiCollectiveEnd(c->events, al, time, collectiveOp, communicator, root, sizeSent, sizeReceived));
+	return OK(OTF2_EvtWriter_MpiCollectiveEnd(c->events, al, otf2_copy_time(c, time), collectiveOp, communicator, root, sizeSent, sizeReceived));
 }
 
 static OTF2_CallbackCode
@@ -337,7 +337,7 @@ evt_Metric(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, OT
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_Metric(c->events, al, time, metric, numberOfMetrics, typeIDs, metricValues));
+	return OK(OTF2_EvtWriter_Metric(c->events, al, otf2_copy_time(c, time), metric, numberOfMetrics, typeIDs, metricValues));
 }
 
 static OTF2_CallbackCode
@@ -346,7 +346,7 @@ evt_ParameterString(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, voi
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ParameterString(c->events, al, time, parameter, string));
+	return OK(OTF2_EvtWriter_ParameterString(c->events, al, otf2_copy_time(c, time), parameter, string));
 }
 
 static OTF2_CallbackCode
@@ -355,7 +355,7 @@ evt_ParameterInt(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ParameterInt(c->events, al, time, parameter, value));
+	return OK(OTF2_EvtWriter_ParameterInt(c->events, al, otf2_copy_time(c, time), parameter, value));
 }
 
 static OTF2_CallbackCode
@@ -364,7 +364,7 @@ evt_ParameterUnsignedInt(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ParameterUnsignedInt(c->events, al, time, parameter, value));
+	return OK(OTF2_EvtWriter_ParameterUnsignedInt(c->events, al, otf2_copy_time(c, time), parameter, value));
 }
 
 static OTF2_CallbackCode
@@ -373,7 +373,7 @@ evt_RmaWinCreate(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaWinCreate(c->events, al, time, win));
+	return OK(OTF2_EvtWriter_RmaWinCreate(c->events, al, otf2_copy_time(c, time), win));
 }
 
 static OTF2_CallbackCode
@@ -382,7 +382,7 @@ evt_RmaWinDestroy(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaWinDestroy(c->events, al, time, win));
+	return OK(OTF2_EvtWriter_RmaWinDestroy(c->events, al, otf2_copy_time(c, time), win));
 }
 
 static OTF2_CallbackCode
@@ -391,7 +391,7 @@ evt_RmaCollectiveBegin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaCollectiveBegin(c->events, al, time));
+	return OK(OTF2_EvtWriter_RmaCollectiveBegin(c->events, al, otf2_copy_time(c, time)));
 }
 
 static OTF2_CallbackCode
@@ -400,7 +400,7 @@ evt_RmaCollectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, vo
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaCollectiveEnd(c->events, al, time, collectiveOp, syncLevel, win, root, bytesSent, bytesReceived));
+	return OK(OTF2_EvtWriter_RmaCollectiveEnd(c->events, al, otf2_copy_time(c, time), collectiveOp, syncLevel, win, root, bytesSent, bytesReceived));
 }
 
 static OTF2_CallbackCode
@@ -409,7 +409,7 @@ evt_RmaGroupSync(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaGroupSync(c->events, al, time, syncLevel, win, group));
+	return OK(OTF2_EvtWriter_RmaGroupSync(c->events, al, otf2_copy_time(c, time), syncLevel, win, group));
 }
 
 static OTF2_CallbackCode
@@ -418,7 +418,7 @@ evt_RmaRequestLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaRequestLock(c->events, al, time, win, remote, lockId, lockType));
+	return OK(OTF2_EvtWriter_RmaRequestLock(c->events, al, otf2_copy_time(c, time), win, remote, lockId, lockType));
 }
 
 static OTF2_CallbackCode
@@ -427,7 +427,7 @@ evt_RmaAcquireLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaAcquireLock(c->events, al, time, win, remote, lockId, lockType));
+	return OK(OTF2_EvtWriter_RmaAcquireLock(c->events, al, otf2_copy_time(c, time), win, remote, lockId, lockType));
 }
 
 static OTF2_CallbackCode
@@ -436,7 +436,7 @@ evt_RmaTryLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaTryLock(c->events, al, time, win, remote, lockId, lockType));
+	return OK(OTF2_EvtWriter_RmaTryLock(c->events, al, otf2_copy_time(c, time), win, remote, lockId, lockType));
 }
 
 static OTF2_CallbackCode
@@ -445,7 +445,7 @@ evt_RmaReleaseLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaReleaseLock(c->events, al, time, win, remote, lockId));
+	return OK(OTF2_EvtWriter_RmaReleaseLock(c->events, al, otf2_copy_time(c, time), win, remote, lockId));
 }
 
 static OTF2_CallbackCode
@@ -454,7 +454,7 @@ evt_RmaSync(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, O
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaSync(c->events, al, time, win, remote, syncType));
+	return OK(OTF2_EvtWriter_RmaSync(c->events, al, otf2_copy_time(c, time), win, remote, syncType));
 }
 
 static OTF2_CallbackCode
@@ -463,7 +463,7 @@ evt_RmaWaitChange(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaWaitChange(c->events, al, time, win));
+	return OK(OTF2_EvtWriter_RmaWaitChange(c->events, al, otf2_copy_time(c, time), win));
 }
 
 static OTF2_CallbackCode
@@ -472,7 +472,7 @@ evt_RmaPut(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, OT
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaPut(c->events, al, time, win, remote, bytes, matchingId));
+	return OK(OTF2_EvtWriter_RmaPut(c->events, al, otf2_copy_time(c, time), win, remote, bytes, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -481,7 +481,7 @@ evt_RmaGet(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, OT
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaGet(c->events, al, time, win, remote, bytes, matchingId));
+	return OK(OTF2_EvtWriter_RmaGet(c->events, al, otf2_copy_time(c, time), win, remote, bytes, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -490,7 +490,7 @@ evt_RmaAtomic(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaAtomic(c->events, al, time, win, remote, type, bytesSent, bytesReceived, matchingId));
+	return OK(OTF2_EvtWriter_RmaAtomic(c->events, al, otf2_copy_time(c, time), win, remote, type, bytesSent, bytesReceived, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -499,7 +499,7 @@ evt_RmaOpCompleteBlocking(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t po
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaOpCompleteBlocking(c->events, al, time, win, matchingId));
+	return OK(OTF2_EvtWriter_RmaOpCompleteBlocking(c->events, al, otf2_copy_time(c, time), win, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -508,7 +508,7 @@ evt_RmaOpCompleteNonBlocking(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaOpCompleteNonBlocking(c->events, al, time, win, matchingId));
+	return OK(OTF2_EvtWriter_RmaOpCompleteNonBlocking(c->events, al, otf2_copy_time(c, time), win, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -517,7 +517,7 @@ evt_RmaOpTest(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaOpTest(c->events, al, time, win, matchingId));
+	return OK(OTF2_EvtWriter_RmaOpTest(c->events, al, otf2_copy_time(c, time), win, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -526,7 +526,7 @@ evt_RmaOpCompleteRemote(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_RmaOpCompleteRemote(c->events, al, time, win, matchingId));
+	return OK(OTF2_EvtWriter_RmaOpCompleteRemote(c->events, al, otf2_copy_time(c, time), win, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -535,7 +535,7 @@ evt_ThreadFork(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadFork(c->events, al, time, model, numberOfRequestedThreads));
+	return OK(OTF2_EvtWriter_ThreadFork(c->events, al, otf2_copy_time(c, time), model, numberOfRequestedThreads));
 }
 
 static OTF2_CallbackCode
@@ -544,7 +544,7 @@ evt_ThreadJoin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadJoin(c->events, al, time, model));
+	return OK(OTF2_EvtWriter_ThreadJoin(c->events, al, otf2_copy_time(c, time), model));
 }
 
 static OTF2_CallbackCode
@@ -553,7 +553,7 @@ evt_ThreadTeamBegin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, voi
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadTeamBegin(c->events, al, time, threadTeam));
+	return OK(OTF2_EvtWriter_ThreadTeamBegin(c->events, al, otf2_copy_time(c, time), threadTeam));
 }
 
 static OTF2_CallbackCode
@@ -562,7 +562,7 @@ evt_ThreadTeamEnd(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadTeamEnd(c->events, al, time, threadTeam));
+	return OK(OTF2_EvtWriter_ThreadTeamEnd(c->events, al, otf2_copy_time(c, time), threadTeam));
 }
 
 static OTF2_CallbackCode
@@ -571,7 +571,7 @@ evt_ThreadAcquireLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, v
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadAcquireLock(c->events, al, time, model, lockID, acquisitionOrder));
+	return OK(OTF2_EvtWriter_ThreadAcquireLock(c->events, al, otf2_copy_time(c, time), model, lockID, acquisitionOrder));
 }
 
 static OTF2_CallbackCode
@@ -580,7 +580,7 @@ evt_ThreadReleaseLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, v
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadReleaseLock(c->events, al, time, model, lockID, acquisitionOrder));
+	return OK(OTF2_EvtWriter_ThreadReleaseLock(c->events, al, otf2_copy_time(c, time), model, lockID, acquisitionOrder));
 }
 
 static OTF2_CallbackCode
@@ -589,7 +589,7 @@ evt_ThreadTaskCreate(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, vo
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadTaskCreate(c->events, al, time, threadTeam, creatingThread, generationNumber));
+	return OK(OTF2_EvtWriter_ThreadTaskCreate(c->events, al, otf2_copy_time(c, time), threadTeam, creatingThread, generationNumber));
 }
 
 static OTF2_CallbackCode
@@ -598,7 +598,7 @@ evt_ThreadTaskSwitch(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, vo
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadTaskSwitch(c->events, al, time, threadTeam, creatingThread, generationNumber));
+	return OK(OTF2_EvtWriter_ThreadTaskSwitch(c->events, al, otf2_copy_time(c, time), threadTeam, creatingThread, generationNumber));
 }
 
 static OTF2_CallbackCode
@@ -607,7 +607,7 @@ evt_ThreadTaskComplete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadTaskComplete(c->events, al, time, threadTeam, creatingThread, generationNumber));
+	return OK(OTF2_EvtWriter_ThreadTaskComplete(c->events, al, otf2_copy_time(c, time), threadTeam, creatingThread, generationNumber));
 }
 
 static OTF2_CallbackCode
@@ -616,7 +616,7 @@ evt_ThreadCreate(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadCreate(c->events, al, time, threadContingent, sequenceCount));
+	return OK(OTF2_EvtWriter_ThreadCreate(c->events, al, otf2_copy_time(c, time), threadContingent, sequenceCount));
 }
 
 static OTF2_CallbackCode
@@ -625,7 +625,7 @@ evt_ThreadBegin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadBegin(c->events, al, time, threadContingent, sequenceCount));
+	return OK(OTF2_EvtWriter_ThreadBegin(c->events, al, otf2_copy_time(c, time), threadContingent, sequenceCount));
 }
 
 static OTF2_CallbackCode
@@ -634,7 +634,7 @@ evt_ThreadWait(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadWait(c->events, al, time, threadContingent, sequenceCount));
+	return OK(OTF2_EvtWriter_ThreadWait(c->events, al, otf2_copy_time(c, time), threadContingent, sequenceCount));
 }
 
 static OTF2_CallbackCode
@@ -643,7 +643,7 @@ evt_ThreadEnd(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ThreadEnd(c->events, al, time, threadContingent, sequenceCount));
+	return OK(OTF2_EvtWriter_ThreadEnd(c->events, al, otf2_copy_time(c, time), threadContingent, sequenceCount));
 }
 
 static OTF2_CallbackCode
@@ -652,7 +652,7 @@ evt_CallingContextEnter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_CallingContextEnter(c->events, al, time, callingContext, unwindDistance));
+	return OK(OTF2_EvtWriter_CallingContextEnter(c->events, al, otf2_copy_time(c, time), callingContext, unwindDistance));
 }
 
 static OTF2_CallbackCode
@@ -661,7 +661,7 @@ evt_CallingContextLeave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_CallingContextLeave(c->events, al, time, callingContext));
+	return OK(OTF2_EvtWriter_CallingContextLeave(c->events, al, otf2_copy_time(c, time), callingContext));
 }
 
 static OTF2_CallbackCode
@@ -670,7 +670,7 @@ evt_CallingContextSample(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_CallingContextSample(c->events, al, time, callingContext, unwindDistance, interruptGenerator));
+	return OK(OTF2_EvtWriter_CallingContextSample(c->events, al, otf2_copy_time(c, time), callingContext, unwindDistance, interruptGenerator));
 }
 
 static OTF2_CallbackCode
@@ -679,7 +679,7 @@ evt_IoCreateHandle(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoCreateHandle(c->events, al, time, handle, mode, creationFlags, statusFlags));
+	return OK(OTF2_EvtWriter_IoCreateHandle(c->events, al, otf2_copy_time(c, time), handle, mode, creationFlags, statusFlags));
 }
 
 static OTF2_CallbackCode
@@ -688,7 +688,7 @@ evt_IoDestroyHandle(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, voi
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoDestroyHandle(c->events, al, time, handle));
+	return OK(OTF2_EvtWriter_IoDestroyHandle(c->events, al, otf2_copy_time(c, time), handle));
 }
 
 static OTF2_CallbackCode
@@ -697,7 +697,7 @@ evt_IoDuplicateHandle(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, v
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoDuplicateHandle(c->events, al, time, oldHandle, newHandle, statusFlags));
+	return OK(OTF2_EvtWriter_IoDuplicateHandle(c->events, al, otf2_copy_time(c, time), oldHandle, newHandle, statusFlags));
 }
 
 static OTF2_CallbackCode
@@ -706,7 +706,7 @@ evt_IoSeek(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, OT
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoSeek(c->events, al, time, handle, offsetRequest, whence, offsetResult));
+	return OK(OTF2_EvtWriter_IoSeek(c->events, al, otf2_copy_time(c, time), handle, offsetRequest, whence, offsetResult));
 }
 
 static OTF2_CallbackCode
@@ -715,7 +715,7 @@ evt_IoChangeStatusFlags(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoChangeStatusFlags(c->events, al, time, handle, statusFlags));
+	return OK(OTF2_EvtWriter_IoChangeStatusFlags(c->events, al, otf2_copy_time(c, time), handle, statusFlags));
 }
 
 static OTF2_CallbackCode
@@ -724,7 +724,7 @@ evt_IoDeleteFile(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoDeleteFile(c->events, al, time, ioParadigm, file));
+	return OK(OTF2_EvtWriter_IoDeleteFile(c->events, al, otf2_copy_time(c, time), ioParadigm, file));
 }
 
 static OTF2_CallbackCode
@@ -733,7 +733,7 @@ evt_IoOperationBegin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, vo
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoOperationBegin(c->events, al, time, handle, mode, operationFlags, bytesRequest, matchingId));
+	return OK(OTF2_EvtWriter_IoOperationBegin(c->events, al, otf2_copy_time(c, time), handle, mode, operationFlags, bytesRequest, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -742,7 +742,7 @@ evt_IoOperationTest(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, voi
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoOperationTest(c->events, al, time, handle, matchingId));
+	return OK(OTF2_EvtWriter_IoOperationTest(c->events, al, otf2_copy_time(c, time), handle, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -751,7 +751,7 @@ evt_IoOperationIssued(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, v
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoOperationIssued(c->events, al, time, handle, matchingId));
+	return OK(OTF2_EvtWriter_IoOperationIssued(c->events, al, otf2_copy_time(c, time), handle, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -760,7 +760,7 @@ evt_IoOperationComplete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoOperationComplete(c->events, al, time, handle, bytesResult, matchingId));
+	return OK(OTF2_EvtWriter_IoOperationComplete(c->events, al, otf2_copy_time(c, time), handle, bytesResult, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -769,7 +769,7 @@ evt_IoOperationCancelled(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoOperationCancelled(c->events, al, time, handle, matchingId));
+	return OK(OTF2_EvtWriter_IoOperationCancelled(c->events, al, otf2_copy_time(c, time), handle, matchingId));
 }
 
 static OTF2_CallbackCode
@@ -778,7 +778,7 @@ evt_IoAcquireLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoAcquireLock(c->events, al, time, handle, lockType));
+	return OK(OTF2_EvtWriter_IoAcquireLock(c->events, al, otf2_copy_time(c, time), handle, lockType));
 }
 
 static OTF2_CallbackCode
@@ -787,7 +787,7 @@ evt_IoReleaseLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void 
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoReleaseLock(c->events, al, time, handle, lockType));
+	return OK(OTF2_EvtWriter_IoReleaseLock(c->events, al, otf2_copy_time(c, time), handle, lockType));
 }
 
 static OTF2_CallbackCode
@@ -796,7 +796,7 @@ evt_IoTryLock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_IoTryLock(c->events, al, time, handle, lockType));
+	return OK(OTF2_EvtWriter_IoTryLock(c->events, al, otf2_copy_time(c, time), handle, lockType));
 }
 
 static OTF2_CallbackCode
@@ -805,7 +805,7 @@ evt_ProgramBegin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ProgramBegin(c->events, al, time, programName, numberOfArguments, programArguments));
+	return OK(OTF2_EvtWriter_ProgramBegin(c->events, al, otf2_copy_time(c, time), programName, numberOfArguments, programArguments));
 }
 
 static OTF2_CallbackCode
@@ -814,7 +814,7 @@ evt_ProgramEnd(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_ProgramEnd(c->events, al, time, exitStatus));
+	return OK(OTF2_EvtWriter_ProgramEnd(c->events, al, otf2_copy_time(c, time), exitStatus));
 }
 
 static OTF2_CallbackCode
@@ -823,7 +823,7 @@ evt_NonBlockingCollectiveRequest(OTF2_LocationRef loc, OTF2_TimeStamp time, uint
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_NonBlockingCollectiveRequest(c->events, al, time, requestID));
+	return OK(OTF2_EvtWriter_NonBlockingCollectiveRequest(c->events, al, otf2_copy_time(c, time), requestID));
 }
 
 static OTF2_CallbackCode
@@ -832,7 +832,7 @@ evt_NonBlockingCollectiveComplete(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_NonBlockingCollectiveComplete(c->events, al, time, collectiveOp, communicator, root, sizeSent, sizeReceived, requestID));
+	return OK(OTF2_EvtWriter_NonBlockingCollectiveComplete(c->events, al, otf2_copy_time(c, time), collectiveOp, communicator, root, sizeSent, sizeReceived, requestID));
 }
 
 static OTF2_CallbackCode
@@ -841,7 +841,7 @@ evt_CommCreate(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_CommCreate(c->events, al, time, communicator));
+	return OK(OTF2_EvtWriter_CommCreate(c->events, al, otf2_copy_time(c, time), communicator));
 }
 
 static OTF2_CallbackCode
@@ -850,7 +850,7 @@ evt_CommDestroy(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *u
 	struct otf2_copy *c = ud;
 	(void)loc;
 	(void)pos;
-	return OK(OTF2_EvtWriter_CommDestroy(c->events, al, time, communicator));
+	return OK(OTF2_EvtWriter_CommDestroy(c->events, al, otf2_copy_time(c, time), communicator));
 }
 
 void

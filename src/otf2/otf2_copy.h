@@ -7,11 +7,27 @@
 #include <otf2/otf2.h>
 
 /* The user data every copying callback is registered with: where the
- * definitions and the current location's events go. */
+ * definitions and the current location's events go; the last time
+ * written to them (set it to 0 for each location), and how many times
+ * that went back were written as at it. */
 struct otf2_copy {
 	OTF2_GlobalDefWriter *defs;
 	OTF2_EvtWriter *events;
+	uint64_t last, moved;
 };
+
+/* An event's time as written: never before the location's last (the
+ * writer refuses a time that goes back; skein's reader took such a time
+ * as its predecessor's, WARN_TIME_BACKWARDS, and so does the copy). */
+static inline OTF2_TimeStamp
+otf2_copy_time(struct otf2_copy *c, OTF2_TimeStamp t)
+{
+	if (t < c->last) {
+		c->moved++;
+		return c->last;
+	}
+	return c->last = t;
+}
 
 /* Registers a copying callback for every global definition except
  * String, Attribute, Parameter, Location, Region and ClockProperties. */

@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/vec.h"
 #include "otf2_copy.h"
@@ -327,6 +329,7 @@ evt_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	struct w *w = ud;
 	(void)loc; (void)pos;
 	w->st.events++;
+	time = otf2_copy_time(&w->c, time);
 	if (w->tl != TRACE_NONE && w->o->ops) {
 		struct trace_opv ops = trace_ops(w->t, NULL);
 		uint64_t rel = time >= w->offset ? time - w->offset : 0;
@@ -369,7 +372,7 @@ evt_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 	struct w *w = ud;
 	(void)loc; (void)pos;
 	w->st.events++;
-	return OK(OTF2_EvtWriter_Leave(w->c.events, al, time, region));
+	return OK(OTF2_EvtWriter_Leave(w->c.events, al, otf2_copy_time(&w->c, time), region));
 }
 
 static OTF2_CallbackCode
@@ -457,6 +460,7 @@ copy_events(struct w *w, OTF2_Reader *rd, OTF2_Archive *ar)
 			w->op_end = tls[w->tl].op_first + tls[w->tl].op_count;
 		}
 		w->cur_iter = TRACE_NONE;
+		w->c.last = 0;
 		OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, w);
 		uint64_t n = 0, params = w->st.parameters;
 		if (OTF2_Reader_ReadAllLocalEvents(rd, er, &n) != OTF2_SUCCESS)
@@ -492,19 +496,71 @@ write_local_defs(struct w *w, OTF2_Archive *ar)
 		fail(w, ERR_IO, "cannot close the definition files");
 }
 
+/* The archive's three entries, in dir and in the stage. */
+static const char *const archive_parts[] = { "traces.otf2", "traces.def", "traces" };
+
+/* Makes dir (if need be) and the stage inside it, dir/.skein-export-PID,
+ * where the archive is written; dir must hold no part of an archive. */
 static int
-prepare_dir(const char *dir, struct err *e)
+prepare_dir(const char *dir, char *stage, size_t n, struct err *e)
 {
-	char anchor[4096];
+	char path[4096];
 	struct stat st;
-	snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
-	if (stat(anchor, &st) == 0)
-		return err_set(e, ERR_IO, "%s: already holds an OTF2 archive; choose another directory",
-			       dir);
+	for (size_t i = 0; i < sizeof archive_parts / sizeof *archive_parts; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, archive_parts[i]);
+		if (lstat(path, &st) == 0)
+			return err_set(e, ERR_IO, "%s: already holds an OTF2 archive (or a part of one: %s); "
+				       "choose another directory", dir, archive_parts[i]);
+	}
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return err_set(e, ERR_IO, "%s: not a directory", dir);
+	snprintf(stage, n, "%s/.skein-export-%ld", dir, (long)getpid());
+	if (mkdir(stage, 0777) != 0)
+		return err_set(e, ERR_IO, "%s: %s", stage, strerror(errno));
+	return 0;
+}
+
+/* Removes the stage and what the writer made in it: the anchor, the
+ * definitions and the folder of per-location files (nothing deeper). */
+static void
+remove_stage(const char *stage)
+{
+	char path[4096 + 64];
+	snprintf(path, sizeof path, "%s/traces", stage);
+	DIR *d = opendir(path);
+	for (struct dirent *x; d && (x = readdir(d));) {
+		if (strcmp(x->d_name, ".") && strcmp(x->d_name, "..")) {
+			char f[4096 + 64 + 256];
+			snprintf(f, sizeof f, "%s/%s", path, x->d_name);
+			unlink(f);
+		}
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", stage, archive_parts[i]);
+		unlink(path);
+	}
+	rmdir(stage);
+}
+
+/* Moves the whole archive from the stage into dir: the definitions and
+ * the events first, the anchor last (an archive is its anchor). */
+static int
+publish_stage(const char *stage, const char *dir, struct err *e)
+{
+	static const int order[] = { 1, 2, 0 };
+	for (size_t k = 0; k < 3; k++) {
+		char from[4096 + 64], to[4096 + 64];
+		snprintf(from, sizeof from, "%s/%s", stage, archive_parts[order[k]]);
+		snprintf(to, sizeof to, "%s/%s", dir, archive_parts[order[k]]);
+		if (rename(from, to) != 0)
+			return err_set(e, ERR_IO, "%s: %s", to, strerror(errno));
+	}
+	rmdir(stage);
 	return 0;
 }
 
@@ -512,13 +568,14 @@ int
 otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 		     struct otf2_write_stats *stats, struct err *e)
 {
-	int rc = prepare_dir(dir, e);
+	char stage[4096];
+	int rc = prepare_dir(dir, stage, sizeof stage, e);
 	if (rc)
 		return rc;
 	struct w w = { .o = o, .t = o->t, .e = e, .src = trace_info(o->t)->path, .tl = TRACE_NONE };
 	OTF2_ErrorCallback prev = OTF2_Error_RegisterCallback(on_error, &w);
 	OTF2_Reader *rd = OTF2_Reader_Open(w.src);
-	OTF2_Archive *ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+	OTF2_Archive *ar = OTF2_Archive_Open(stage, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
 					     4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
 					     OTF2_COMPRESSION_NONE);
 	w.scratch = OTF2_AttributeList_New();
@@ -557,6 +614,11 @@ otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 	if (ar && OTF2_Archive_Close(ar) != OTF2_SUCCESS && !rc)
 		rc = err_set(e, ERR_IO, "%s: cannot finish the archive (%s)", dir,
 			     w.otf2_msg[0] ? w.otf2_msg : "unknown reason");
+	if (!rc)
+		rc = publish_stage(stage, dir, e);
+	if (rc)
+		remove_stage(stage);      /* what was moved stays: the anchor moves last */
+	w.st.moved = w.c.moved;
 	if (rd)
 		OTF2_Reader_Close(rd);
 	if (w.scratch)

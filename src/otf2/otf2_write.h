@@ -44,10 +44,14 @@ struct otf2_write_stats {
 	uint64_t parameters;       /* iteration records added */
 	uint64_t skipped;          /* records of kinds the copy does not know, left out */
 	uint64_t unmatched;        /* communication ops whose Enter was not found */
+	uint64_t moved;            /* records timed before their predecessor, written at
+				    * its time (as skein read them) */
 };
 
 /* Writes the archive dir/traces.otf2 (dir is created; it must not hold
- * an archive already). Returns 0, ERR_IO (dir exists with an archive,
+ * an archive, nor a part of one, already). The archive is written in a
+ * folder of its own inside dir and moved into place when whole; a
+ * failed export leaves nothing behind. Returns 0, ERR_IO (dir exists with an archive,
  * cannot be written), ERR_FORMAT (the source archive cannot be read
  * again), ERR_NOMEM; e says which file and why. st may be NULL. */
 int otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
