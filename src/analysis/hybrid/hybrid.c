@@ -93,6 +93,23 @@ hybrid_class(const char *name, uint8_t paradigm)
 	return HY_NONE;
 }
 
+/* Which way a copy call or a stream's copy goes, from its name: the
+ * stream's regions, CUDA's and HIP's HtoD and DtoH (and HtoA, AtoH),
+ * OpenCL's writes (to the device) and reads (to the host); DIR_NONE
+ * where the name does not say (cudaMemcpy takes it as an argument, a
+ * copy between devices or buffers). */
+static uint8_t
+copy_direction(const char *name)
+{
+	if (!strcmp(name, TRACE_COPY_TO_DEVICE) || has(name, "HtoD") || has(name, "HtoA") ||
+	    has(name, "HostToDevice") || !strncmp(name, "clEnqueueWrite", 14))
+		return DIR_TO_DEVICE;
+	if (!strcmp(name, TRACE_COPY_TO_HOST) || has(name, "DtoH") || has(name, "AtoH") ||
+	    has(name, "DeviceToHost") || !strncmp(name, "clEnqueueRead", 13))
+		return DIR_TO_HOST;
+	return DIR_NONE;
+}
+
 const char *
 hybrid_wait_name(enum hybrid_wait_kind k)
 {
@@ -217,7 +234,8 @@ host_calls(struct hy *y, uint32_t place)
 		for (uint32_t s = 0; tag && s < y->n_streams && stream == TRACE_NONE; s++)
 			if (y->stream_id[s] == tag - 1)
 				stream = y->stream_place[s];
-		y->calls[y->n_calls++] = (struct call){ fr[i].t_enter, fr[i].t_leave, place, i, stream, c };
+		y->calls[y->n_calls++] = (struct call){ fr[i].t_enter, fr[i].t_leave, place, i, stream,
+							TRACE_NONE, c, c == HY_LAUNCH ? DIR_NONE : y->dir[fr[i].region] };
 	}
 	return 0;
 }
@@ -232,7 +250,8 @@ device_work(struct hy *y, uint32_t place)
 			continue;
 		if (VEC_GROW(y->work, y->n_work, y->cap_work))
 			return ERR_NOMEM;
-		uint8_t copy = (uint8_t)trace_region_is_copy(y->t, fr[i].region);
+		/* a copy's direction; a kernel's DIR_NONE */
+		uint8_t copy = trace_region_is_copy(y->t, fr[i].region) ? y->dir[fr[i].region] : DIR_NONE;
 		y->work[y->n_work++] = (struct work){ fr[i].t_enter, fr[i].t_leave, fr[i].t_enter, place, i,
 						      TRACE_NONE, copy };
 	}
@@ -272,19 +291,27 @@ by_enter(const void *ctx, uint32_t a, uint32_t b)
 	return a < b ? -1 : a > b;
 }
 
-/* Kernels with launches, copies with copy calls, each in time order,
- * first in first out. Where there are more calls than work (the tracer
- * lost some: CUPTI drops records when its buffers fill), a call is left
- * without its work when the next call of its kind came while the stream
- * was idle and before the work began (had the work been the first
- * call's, it would have begun before the second call), as many times as
- * there are calls too many: a device's clock may lag the host's (on
- * casita-2_cuda_simple copies are recorded after their call returned),
- * so the rule is not trusted where nothing was lost. */
+/* How far time t is from [lo, hi]: 0 inside. */
+static uint64_t
+distance(uint64_t t, uint64_t lo, uint64_t hi)
+{
+	return t < lo ? lo - t : t > hi ? t - hi : 0;
+}
+
 /* The calls ci[0 .. nc) (by time) and the work order[0 .. nw) (by start)
- * paired first in, first out. Where calls outnumber the work (device
- * records lost), a call whose successor came while the stream was idle
- * is left unpaired. */
+ * paired first in, first out. Where calls outnumber the work (the tracer
+ * lost device records: CUPTI drops them when its buffers fill), a call is
+ * left without its work when the work is nearer the next call than this
+ * one and could not have been this one's: this one is a blocking copy
+ * (its copy is done before it returns), or the next call came while the
+ * stream was idle (the work would have begun before it), or the work
+ * before it on the stream was issued after this call (a stream runs its
+ * work in order) — as many times as there are calls too many. Nearer, not
+ * after the next call's enter: a device clock that runs behind the
+ * host's puts a copy up to 50 us before its own call
+ * (casita-2_jacobi_blame_cpu_015), and one lost copy would otherwise
+ * shift every later pairing. Where nothing was lost the rule is not used:
+ * the clocks may differ by more than the calls are apart. */
 static void
 pair_run(struct hy *y, const uint32_t *ci, uint32_t nc, const uint32_t *order, uint32_t nw)
 {
@@ -293,10 +320,14 @@ pair_run(struct hy *y, const uint32_t *ci, uint32_t nc, const uint32_t *order, u
 		uint32_t wi = order[k];
 		struct work *w = &y->work[wi];
 		/* the stream's work before it (the work is by stream, in
-		 * time order) ended at idle */
-		uint64_t idle = wi > 0 && y->work[wi - 1].place == w->place ? y->work[wi - 1].leave : 0;
-		while (surplus && j + 1 < nc && y->calls[ci[j + 1]].enter <= w->enter &&
-		       idle <= y->calls[ci[j + 1]].enter) {
+		 * time order) ended at idle, issued at prev_issue */
+		int prev = wi > 0 && y->work[wi - 1].place == w->place;
+		uint64_t idle = prev ? y->work[wi - 1].leave : 0, prev_issue = prev ? y->work[wi - 1].issue : 0;
+		while (surplus && j + 1 < nc) {
+			const struct call *c = &y->calls[ci[j]], *next = &y->calls[ci[j + 1]];
+			if ((c->cls != HY_COPY && idle > next->enter && prev_issue <= c->enter) ||
+			    distance(w->enter, next->enter, next->leave) >= distance(w->enter, c->enter, c->leave))
+				break;
 			y->h->unpaired_calls++;
 			surplus--;
 			j++;
@@ -305,11 +336,27 @@ pair_run(struct hy *y, const uint32_t *ci, uint32_t nc, const uint32_t *order, u
 			y->h->unpaired_work++;
 			continue;
 		}
-		const struct call *c = &y->calls[ci[j]];
+		struct call *c = &y->calls[ci[j]];
+		c->work = wi;
 		w->call = ci[j++];
-		w->issue = c->enter < w->enter ? c->enter : w->enter;
+		w->issue = c->enter;
 	}
 	y->h->unpaired_calls += nc - j;
+}
+
+/* The calls ci[0 .. nc) and the work order[0 .. nw) of one kind (`dir`)
+ * into the tails of ci and order (past nc and nw), and paired. */
+static void
+pair_dir(struct hy *y, uint32_t *ci, uint32_t nc, uint32_t nw, uint8_t dir)
+{
+	uint32_t mc = 0, mw = 0, *sc = ci + nc, *sw = y->order + nw;
+	for (uint32_t c = 0; c < nc; c++)
+		if (y->calls[ci[c]].dir == dir)
+			sc[mc++] = ci[c];
+	for (uint32_t k = 0; k < nw; k++)
+		if (y->work[y->order[k]].copy == dir)
+			sw[mw++] = y->order[k];
+	pair_run(y, sc, mc, sw, mw);
 }
 
 static int
@@ -325,7 +372,7 @@ pair(struct hy *y)
 	for (int copy = 0; copy < 2; copy++) {
 		uint32_t nw = 0, nc = 0;
 		for (size_t i = 0; i < y->n_work; i++)
-			if (y->work[i].copy == copy)
+			if ((y->work[i].copy != DIR_NONE) == copy)
 				y->order[nw++] = (uint32_t)i;
 		for (size_t c = 0; c < y->n_calls; c++) {
 			uint8_t cc = y->calls[c].cls;
@@ -343,6 +390,18 @@ pair(struct hy *y)
 		int tagged = !copy && nc > 0;
 		for (uint32_t c = 0; c < nc && tagged; c++)
 			tagged = y->calls[ci[c]].stream != TRACE_NONE;
+		/* copy calls whose names each say which way they copy
+		 * (cuMemcpyHtoD, clEnqueueReadBuffer): each way's calls with
+		 * its copies, so that a copy lost one way does not shift the
+		 * other way's pairs; else all copies with all calls */
+		int directed = copy && nc > 0;
+		for (uint32_t c = 0; c < nc && directed; c++)
+			directed = y->calls[ci[c]].dir != DIR_NONE;
+		if (directed) {
+			pair_dir(y, ci, nc, nw, DIR_TO_DEVICE);
+			pair_dir(y, ci, nc, nw, DIR_TO_HOST);
+			continue;
+		}
 		if (!tagged) {
 			pair_run(y, ci, nc, y->order, nw);
 			continue;
@@ -380,9 +439,11 @@ stream_edges(struct hy *y)
 		const struct work *w = &y->work[i];
 		if (w->place != prev_place)
 			prev_end = 0, prev_place = w->place;
-		if (w->call != TRACE_NONE && w->issue >= prev_end) {
+		/* issued then, as the device's clock has it */
+		uint64_t at = w->issue < w->enter ? w->issue : w->enter;
+		if (w->call != TRACE_NONE && at >= prev_end) {
 			const struct call *c = &y->calls[w->call];
-			if (hy_add_edge(y, w->enter, w->place, w->frame, w->issue, c->place, c->frame, TRACE_NONE))
+			if (hy_add_edge(y, w->enter, w->place, w->frame, at, c->place, c->frame, TRACE_NONE))
 				return ERR_NOMEM;
 		} else if (i > 0 && y->work[i - 1].place == w->place &&
 			   (w->call != TRACE_NONE || prev_end >= w->enter) &&
@@ -427,19 +488,20 @@ issued_before(const struct hy *y, uint64_t t)
 /* Of the first k works by issue, the one that ended last while call x
  * ran (after it began, no later than it returned), or NULL: a device
  * clock that lags the host's records some copies after their blocking
- * call returned (casita-2_cuda_simple), which cannot have held it. */
+ * call returned (casita-2_cuda_simple), which cannot have held it. Work
+ * `skip` (a copy call's own copy, or TRACE_NONE) is not counted. */
 static const struct work *
-released_by(const struct hy *y, uint32_t k, const struct call *x)
+released_by(const struct hy *y, uint32_t k, const struct call *x, uint32_t skip)
 {
 	if (k == 0 || y->prefix_end[k - 1] <= x->enter)
 		return NULL;
 	const struct work *d = &y->work[y->prefix_at[k - 1]];
-	if (d->leave <= x->leave)
+	if (d->leave <= x->leave && y->prefix_at[k - 1] != skip)
 		return d;
 	d = NULL;
 	for (uint32_t i = k, seen = 0; i-- > 0 && seen < SKEW_LOOK; seen++) {
 		const struct work *o = &y->work[y->order[i]];
-		if (o->leave <= x->leave && o->leave > x->enter && (!d || o->leave > d->leave))
+		if (y->order[i] != skip && o->leave <= x->leave && o->leave > x->enter && (!d || o->leave > d->leave))
 			d = o;
 	}
 	return d;
@@ -468,14 +530,15 @@ host_waits(struct hy *y)
 		const struct call *x = &y->calls[c];
 		if (x->cls != HY_SYNC && x->cls != HY_COPY)
 			continue;
-		const struct work *d = released_by(y, issued_before(y, x->leave), x);
+		const struct work *d = released_by(y, issued_before(y, x->leave), x, TRACE_NONE);
 		if (!d)
 			continue;
 		uint64_t at = d->leave;
 		uint32_t wait = TRACE_NONE;
 		/* the wait: for the work issued before the call (a copy
-		 * call's own transfer is not waiting) */
-		const struct work *b = x->cls == HY_SYNC ? d : released_by(y, issued_before(y, x->enter), x);
+		 * call's own transfer is not waiting, though a device clock
+		 * behind the host's may put it before the call) */
+		const struct work *b = x->cls == HY_SYNC ? d : released_by(y, issued_before(y, x->enter), x, x->work);
 		if (b && hy_add_wait(y, x->enter, b->leave, x->place, x->frame, b->place, b->frame, HYW_DEVICE,
 				     &wait))
 			return ERR_NOMEM;
@@ -633,19 +696,22 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	h->n_timelines = n_tl;
 	h->n_places = n_tl + n_lanes;
 	struct hy y = { .t = t, .h = h };
-	uint8_t *cls = calloc(n_regions + 1, 1);
+	uint8_t *cls = calloc(n_regions + 1, 1), *dir = calloc(n_regions + 1, 1);
 	uint32_t *task_key = NULL;
 	uint32_t *by_rank = NULL, *rank_first = NULL;
 	uint8_t *locked = NULL;
 	h->edge_first = calloc((size_t)h->n_places + 1, sizeof *h->edge_first);
 	int rc = ERR_NOMEM;
-	if (!cls || !h->edge_first || trace_lanes_by_rank(t, &rank_first, &by_rank))
+	if (!cls || !dir || !h->edge_first || trace_lanes_by_rank(t, &rank_first, &by_rank))
 		goto out;
 	for (uint32_t r = 0; r < n_regions; r++) {
 		const char *name = trace_str(t, regions[r].name);
 		cls[r] = (uint8_t)hybrid_class(name, regions[r].paradigm);
+		if (cls[r] == HY_COPY || cls[r] == HY_COPY_ASYNC || trace_region_is_copy(t, r))
+			dir[r] = copy_direction(name);
 	}
 	y.cls = cls;
+	y.dir = dir;
 	if (!(task_key = task_keys(t, cls, n_regions))) {
 		rc = ERR_NOMEM;
 		goto out;
@@ -685,6 +751,7 @@ hybrid_compute(const struct trace *t, struct hybrid *h, struct err *e)
 	}
 out:
 	free(cls);
+	free(dir);
 	free(locked);
 	free(task_key);
 	free(by_rank);

@@ -10,7 +10,8 @@
  * Dependencies, from the regions' names (hybrid_class):
  *  - a kernel or copy on a stream starts after the host call that issued
  *    it: a process's launch calls are paired with its streams' kernels,
- *    and its copy calls with their copies, both in time order;
+ *    and its copy calls with their copies (each direction apart where the
+ *    calls' names say it), both in time order;
  *  - a synchronisation call (cudaDeviceSynchronize, cuStreamSynchronize,
  *    cuCtxSynchronize, Score-P's cudaSynchronize, clFinish ...) and a
  *    blocking copy call return when the device work issued before them

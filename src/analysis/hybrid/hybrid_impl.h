@@ -18,21 +18,29 @@ struct call {
 	uint64_t enter, leave;
 	uint32_t place, frame;
 	uint32_t stream;          /* a launch's stream (its tag), or TRACE_NONE */
+	uint32_t work;            /* a copy call's copy (index in work), or TRACE_NONE */
 	uint8_t cls;
+	uint8_t dir;              /* a copy call's direction (enum copy_dir) */
 };
 
-/* A kernel or copy on a stream, and the call that issued it. */
+/* Which way a copy goes: by its call's name (cuMemcpyHtoD, clEnqueue
+ * WriteBuffer) or the stream's region for it ("[copy to device]"). */
+enum copy_dir { DIR_NONE, DIR_TO_DEVICE, DIR_TO_HOST };
+
+/* A kernel or copy on a stream, and the call that issued it (issue: the
+ * call's enter; without a call, the work's own). */
 struct work {
 	uint64_t enter, leave, issue;
 	uint32_t place, frame;
 	uint32_t call;            /* index in the rank's calls, or TRACE_NONE */
-	uint8_t copy;
+	uint8_t copy;             /* a kernel: DIR_NONE; a copy: its direction */
 };
 
 struct hy {
 	const struct trace *t;
 	struct hybrid *h;
 	const uint8_t *cls;       /* per region */
+	const uint8_t *dir;       /* per region: a copy call's or copy's direction */
 	const uint32_t *task_key; /* per task region: the first task region of its source line */
 	struct call *calls;
 	size_t n_calls, cap_calls;
