@@ -1,9 +1,15 @@
-/* test_hybrid_shared.c — threads and GPU streams (analysis/hybrid) on
- * shared Score-P traces, against otf2-print's records read by hand:
- * which call each copy goes with where the tracer lost copies. */
+/* test_hybrid_shared.c — threads and GPU streams (analysis/hybrid) and
+ * the blame of the critical path through them (analysis/path) on shared
+ * Score-P traces, against otf2-print's records read by hand and CASITA's
+ * report (../shared/reference/casita): which call each copy goes with
+ * where the tracer lost copies; where an OpenMP barrier's wait goes. */
 #include "testutil.h"
 
+#include "analysis/core/analysis.h"
 #include "analysis/hybrid/hybrid.h"
+#include "analysis/path/path.h"
+#include "analysis/profile/profile.h"
+#include "analysis/run/run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,11 +99,167 @@ jacobi_copies(void **state)
 	trace_destroy(t);
 }
 
+static const char *
+region_name(const struct trace *t, uint32_t r)
+{
+	uint32_t n;
+	const struct trace_region *reg = trace_regions(t, &n);
+	return r < n ? trace_str(t, reg[r].name) : "-";
+}
+
+static uint64_t
+blame_of(const struct trace *t, const struct path *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->n_regions; i++)
+		if (!strcmp(region_name(t, p->regions[i].region), name))
+			return p->regions[i].blame;
+	return 0;
+}
+
+/* The path of a shared trace, and no region blamed for more than its
+ * exclusive time in the whole run (every place: the profile with the
+ * lanes): a wait's time goes where the time that caused it went. */
+static struct analysis *
+analysed(const char *rel, struct trace **t, struct path *p)
+{
+	char path[1024];
+	if (!tu_shared(path, sizeof path, rel))
+		return NULL;
+	*t = tu_load(path);
+	struct analysis *a = NULL;
+	struct analysis_opts o;
+	analysis_opts_default(&o);
+	struct err e = { 0 };
+	assert_int_equal(analysis_run(*t, &o, NULL, NULL, &a, &e), 0);
+	assert_int_equal(path_compute(a, p, NULL), 0);
+	struct profile pr;
+	assert_int_equal(profile_compute(*t, NULL, &pr, NULL), 0);
+	uint32_t n_regions;
+	trace_regions(*t, &n_regions);
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		const struct path_region *r = &p->regions[i];
+		uint64_t excl = 0;
+		for (uint32_t k = 0; k < pr.n_regions; k++)
+			if (pr.regions[k].region == r->region)
+				excl = pr.regions[k].excl;
+		if (r->region < n_regions && r->blame > excl + 1000)
+			fail_msg("%s: blame %llu ns, exclusive time %llu ns", region_name(*t, r->region),
+				 (unsigned long long)r->blame, (unsigned long long)excl);
+	}
+	profile_free(&pr);
+	return a;
+}
+
+/* casita-2_cuda_simple (otf2-print): rank 1's master forks at
+ * 9604711646976848 and loops 2.527 ms; its OpenMP thread 1 begins its
+ * part at ...649540124, 2.563 ms after the fork, loops 2.419 ms and
+ * enters the implicit barrier at ...651965072, which the master entered
+ * at ...649571352: 2,393,720 ns. The thread was late by the fork's
+ * latency, not by its critical section (2.5 us, entered just before its
+ * barrier), which took the wait as its blame: the wait is named by the
+ * loop, the region the thread spent most of its stretch in, and no
+ * region's blame is more than its time. */
+static void
+cuda_barrier(void **state)
+{
+	(void)state;
+	struct trace *t;
+	struct path p;
+	struct analysis *a = analysed("otf2/casita-2_cuda_simple/traces.otf2", &t, &p);
+	if (!a)
+		skip();
+	struct hybrid h;
+	assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+	uint64_t off = trace_info(t)->global_offset;
+	int found = 0;
+	for (uint32_t k = 0; k < h.n_waits; k++) {
+		const struct hybrid_wait *w = &h.waits[k];
+		if (w->kind != HYW_BARRIER || w->place != 1 || w->from + off != 9604711649571352ull)
+			continue;
+		assert_int_equal(w->to - w->from, 2393720);
+		assert_string_equal(region_name(t, hybrid_blamed_region(t, &h, w)), "!$omp for @jacobi_cuda.c:175");
+		found = 1;
+	}
+	assert_true(found);
+	hybrid_free(&h);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* casita-1_xeonphi_jacobi_01: the OpenMP thread waits 10.01 s in its
+ * barrier for the master, inside "!$omp master @jacobi_target.c:393"
+ * (83 us of its own) around "!$omp offloading overhead" (9.976 s):
+ * CASITA's top region by blame, 9.975527 s; and its blame of the
+ * targetmap at line 396 and the loop at line 277 (2.947 and 0.267 ms). */
+static void
+xeonphi_master(void **state)
+{
+	(void)state;
+	struct trace *t;
+	struct path p;
+	struct analysis *a = analysed("otf2/casita-1_xeonphi_jacobi_01/traces.otf2", &t, &p);
+	if (!a)
+		skip();
+	uint64_t top = 0;
+	for (uint32_t i = 0; i < p.n_regions; i++)
+		if (p.regions[i].blame > p.regions[top].blame)
+			top = i;
+	assert_string_equal(region_name(t, p.regions[top].region), "!$omp offloading overhead");
+	/* to CASITA's 0.01% */
+	uint64_t b = blame_of(t, &p, "!$omp offloading overhead");
+	assert_true(b > 9975527000ull - 997553 && b < 9975527000ull + 997553);
+	assert_true(blame_of(t, &p, "!$omp master @jacobi_target.c:393") <= 83000);
+	assert_int_equal((blame_of(t, &p, "!$omp targetmap @jacobi_target.c:396") + 500000) / 1000000, 3);
+	b = blame_of(t, &p, "!$omp for @jacobi_target.c:277");
+	assert_true(b > 260000 && b < 270000);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* casita-1_ocl_deps (otf2-print, 2,194,922,618 ticks a second): the
+ * host enters clFinish at 105222952670062; the queue runs $rot13 from
+ * ...662086 to ...688195, then the read back (RMA_PUT at ...703332,
+ * completed at ...705085). The one device wait is clFinish's, 35,023
+ * ticks, named by $rot13, whose part of it (18,133 ticks, 8.26 us) is
+ * its blame (CASITA's top region: 8 us). clEnqueueReadBuffer (...648101
+ * to ...668575) returned while $rot13 ran: it did not block. */
+static void
+ocl_finish(void **state)
+{
+	(void)state;
+	struct trace *t;
+	struct path p;
+	struct analysis *a = analysed("otf2/casita-1_ocl_deps/traces.otf2", &t, &p);
+	if (!a)
+		skip();
+	struct hybrid h;
+	assert_int_equal(hybrid_compute(t, &h, NULL), 0);
+	assert_int_equal(h.n_waits, 1);
+	const struct hybrid_wait *w = &h.waits[0];
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(t, &h, w->place, &first, &n);
+	assert_string_equal(region_name(t, fr[w->frame].region), "clFinish");
+	assert_int_equal(w->from + trace_info(t)->global_offset, 105222952670062ull);
+	assert_int_equal(w->to - w->from, 105222952705085ull - 105222952670062ull);
+	assert_string_equal(region_name(t, hybrid_blamed_region(t, &h, w)), "$rot13");
+	hybrid_free(&h);
+	uint64_t b = blame_of(t, &p, "$rot13");     /* ticks, as the trace's */
+	assert_true(b + 2 >= 18133 && b <= 18133 + 2);
+	path_free(&p);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(jacobi_copies),
+		cmocka_unit_test(cuda_barrier),
+		cmocka_unit_test(xeonphi_master),
+		cmocka_unit_test(ocl_finish),
 	};
 	return cmocka_run_group_tests_name("threads and streams on shared traces", tests, NULL, NULL);
 }

@@ -15,7 +15,8 @@ hy_add_wait(struct hy *y, uint64_t from, uint64_t to, uint32_t place, uint32_t f
 	if (VEC_GROW(h->waits, h->n_waits, y->n_waits_cap))
 		return ERR_NOMEM;
 	*id = h->n_waits;
-	h->waits[h->n_waits++] = (struct hybrid_wait){ from, to, place, frame, cause, cause_frame, kind };
+	h->waits[h->n_waits++] = (struct hybrid_wait){ from, to, from, from, place, frame, cause, cause_frame,
+							  kind };
 	return 0;
 }
 
@@ -133,28 +134,6 @@ hybrid_place_frames(const struct trace *t, const struct hybrid *h, uint32_t p, u
 	*first = L->frame_first;
 	*n = L->frame_count;
 	return trace_lane_frames(t, &nf);
-}
-
-uint32_t
-hybrid_blamed_region(const struct trace *t, const struct hybrid *h, const struct hybrid_wait *w)
-{
-	uint32_t first, n;
-	const struct trace_frame *fr = hybrid_place_frames(t, h, w->cause, &first, &n);
-	uint32_t f = w->cause_frame, parent = fr[f].parent;
-	if (w->kind == HYW_CRITICAL && parent != TRACE_NONE) {
-		/* the critical section the holder was in (the cause is its
-		 * body, found without the locks' records) */
-		const struct trace_region *r = &trace_regions(t, NULL)[fr[f].region];
-		if (hybrid_class(trace_str(t, r->name), r->paradigm) == HY_CRITICAL_BODY)
-			return fr[parent].region;
-	}
-	if (w->kind != HYW_BARRIER)
-		return fr[f].region;
-	/* back over the frames nested in the one before it, to that one */
-	for (uint32_t k = f; k > first && k - 1 != parent; k--)
-		if (fr[k - 1].parent == parent)
-			return fr[k - 1].region;
-	return parent != TRACE_NONE ? fr[parent].region : fr[f].region;
 }
 
 uint32_t

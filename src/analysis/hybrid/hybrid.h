@@ -82,9 +82,13 @@ const char *hybrid_wait_name(enum hybrid_wait_kind k);
 
 /* A wait state: place `place` waited in its frame `frame` over
  * [from, to) for place `cause`'s frame `cause_frame` (the device work,
- * the last thread's barrier). */
+ * the last thread's barrier). For a barrier, since and own_since: where
+ * the last thread's stretch [since, to) and the waiting one's
+ * [own_since, from) began, the team's last meeting (the previous
+ * barrier's end, or the fork: a thread's latency before its part began
+ * is in its stretch); for the other kinds, both from. */
 struct hybrid_wait {
-	uint64_t from, to;
+	uint64_t from, to, since, own_since;
 	uint32_t place, frame;
 	uint32_t cause, cause_frame;
 	uint8_t kind;            /* enum hybrid_wait_kind */
@@ -133,10 +137,31 @@ const struct hybrid_edge *hybrid_edge_before(const struct hybrid *h, uint32_t p,
 /* Place p's frames (the rank's or the lane's) and their number. */
 const struct trace_frame *hybrid_place_frames(const struct trace *t, const struct hybrid *h,
 					      uint32_t p, uint32_t *first, uint32_t *n);
-/* The region a wait is blamed on: the device work it waited for; the
- * last thread's work before its barrier (the frame before the barrier
- * under the same parent, else the parent); the region the holder held
- * the lock in (a critical section). */
+/* Does a wait of this kind give its time to where the place it waited
+ * for spent it (hybrid_stretch: a barrier's last thread, a busy stream),
+ * rather than to one region (hybrid_blamed_region: a lock's holder, a
+ * task)? */
+int hybrid_wait_spreads(uint8_t kind);
+/* Place `place`'s exclusive time in each region over [from, to), handed
+ * to add(ctx, region, ticks) as each frame's time there less its
+ * children's (a region's sum is its exclusive time); returns the time in
+ * no frame (a thread before its part of a parallel region began: the
+ * fork's latency; a stream between its kernels). O(log frames + the
+ * frames it meets). */
+typedef void (*hybrid_add_fn)(void *ctx, uint32_t region, int64_t ticks);
+uint64_t hybrid_stretch(const struct trace *t, const struct hybrid *h, uint32_t place, uint64_t from,
+			uint64_t to, hybrid_add_fn add, void *ctx);
+/* Place `place`'s time over [from, to) cut where its innermost frame
+ * changes: each run [lo, hi) handed to run(ctx, lo, hi, region) in time
+ * order, region TRACE_NONE where no frame is open. */
+typedef void (*hybrid_run_fn)(void *ctx, uint64_t lo, uint64_t hi, uint32_t region);
+void hybrid_stretch_runs(const struct trace *t, const struct hybrid *h, uint32_t place, uint64_t from,
+			 uint64_t to, hybrid_run_fn run, void *ctx);
+/* The region a wait is named by: for a barrier and a device wait, the
+ * region the place it waited for spent most of it in (hybrid_stretch:
+ * the last thread's loop, the kernel the stream ran); for a lock, the
+ * region the holder held it in (a critical section); for a taskwait,
+ * the task. */
 uint32_t hybrid_blamed_region(const struct trace *t, const struct hybrid *h,
 			      const struct hybrid_wait *w);
 /* The rank a place belongs to. */

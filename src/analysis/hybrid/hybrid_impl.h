@@ -1,5 +1,6 @@
 /* hybrid_impl.h — the state of hybrid_compute (hybrid.h), shared by
- * hybrid.c (device work and its calls) and hybrid_omp.c (OpenMP teams). */
+ * hybrid.c (device work and its calls), hybrid_omp.c (OpenMP teams),
+ * hybrid_tasks.c (tasks); hybrid_blame.c reads a finished result. */
 #ifndef SKEIN_HYBRID_IMPL_H
 #define SKEIN_HYBRID_IMPL_H
 

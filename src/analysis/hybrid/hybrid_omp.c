@@ -51,8 +51,21 @@ barriers(struct hy *y, struct team *tm, struct member *x)
 	return 0;
 }
 
+/* Where member x's stretch before the team's j-th barrier began: its
+ * end of barrier j - 1, or the fork (the master's entering the region:
+ * m[0]). */
+static uint64_t
+stretch_start(const struct hy *y, const struct team *tm, const struct member *x, uint32_t j)
+{
+	uint32_t first, n;
+	if (j)
+		return hybrid_place_frames(y->t, y->h, x->place, &first, &n)[tm->bar[x->bar_first + j - 1]].t_leave;
+	return hybrid_place_frames(y->t, y->h, tm->m[0].place, &first, &n)[tm->m[0].frame].t_enter;
+}
+
 /* The team's j-th barrier: every member that entered before the last
- * waited for it (Scalasca's wait at an OpenMP barrier). */
+ * waited for it (Scalasca's wait at an OpenMP barrier), for the last's
+ * time since the team last met. */
 static int
 one_barrier(struct hy *y, const struct team *tm, uint32_t j)
 {
@@ -66,6 +79,7 @@ one_barrier(struct hy *y, const struct team *tm, uint32_t j)
 	}
 	const struct member *L = &tm->m[last];
 	uint32_t last_frame = tm->bar[L->bar_first + j];
+	uint64_t since = stretch_start(y, tm, L, j);
 	for (size_t i = 0; i < tm->n; i++) {
 		if (i == last)
 			continue;
@@ -79,6 +93,9 @@ one_barrier(struct hy *y, const struct team *tm, uint32_t j)
 				&w) ||
 		    hy_add_edge(y, to, tm->m[i].place, f, to, L->place, last_frame, w))
 			return ERR_NOMEM;
+		uint64_t own = stretch_start(y, tm, &tm->m[i], j);
+		y->h->waits[w].since = since < fr[f].t_enter ? since : fr[f].t_enter;
+		y->h->waits[w].own_since = own < fr[f].t_enter ? own : fr[f].t_enter;
 	}
 	y->h->barriers++;
 	return 0;

@@ -2,7 +2,9 @@
  *
  *   path.c          the MPI walk, the segments' index, the getters
  *   path_charm.c    the Charm++ walk over the PEs
- *   path_regions.c  each region's time on the path and its blame
+ *   path_regions.c  each region's time on the path
+ *   path_blame.c    each region's blame: the delays' costs and the lane
+ *                   waits spread over the regions their time went to
  */
 #ifndef SKEIN_PATH_IMPL_H
 #define SKEIN_PATH_IMPL_H
@@ -35,5 +37,33 @@ int path_walk_charm(const struct analysis *a, struct path_walk *w);
  * ends last (the first of equals) into *last. 0 or ERR_NOMEM. */
 int path_pe_order(const struct analysis *a, const uint32_t *pe, uint32_t *order, uint32_t *pos, uint32_t *last);
 int path_regions(const struct analysis *a, const struct hybrid *h, struct path *p);
+
+/* The regions' table: region r's slot among n_regions + 3 (the regions,
+ * then start-up, idle, none). */
+uint32_t path_slot(uint32_t r, uint32_t n_regions);
+
+/* Spans per timeline for a profile scope (profile.h): timeline tl's are
+ * [first[tl], first[tl + 1]), disjoint and in time order; w: their
+ * weights, or NULL. */
+struct path_spans {
+	uint32_t *first;
+	uint64_t *lo, *hi;
+	double *w;
+	uint32_t n;
+};
+/* Room for n spans over n_tl timelines. 0 or ERR_NOMEM. */
+int path_spans_alloc(struct path_spans *s, uint32_t n_tl, uint32_t n, int weighted);
+void path_spans_free(struct path_spans *s);
+/* Adds the exclusive time of every region over the spans (a profile of
+ * them, weighted by theirs) to time[slot] and calls[slot] (calls may be
+ * NULL) and their sum to *covered; the time in spans that no region
+ * covers is left for the caller. 0 or ERR_NOMEM. */
+int path_add_profile(const struct analysis *a, const struct path_spans *sp, uint64_t *time, uint64_t *calls,
+		     uint64_t *covered, uint32_t n_regions);
+
+/* Each region's blame into blame[slot] (n_regions + 3 slots) and its
+ * sum into p->blame_total. 0 or ERR_NOMEM. */
+int path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uint64_t *blame,
+	       uint32_t n_regions);
 
 #endif

@@ -1,7 +1,7 @@
-/* path_regions.c — each region's time on the critical path and its blame
- * (path.h): the exclusive time of the regions in the path's stretches of
- * each timeline (a profile over them: profile.h's spans), and the cost
- * of the delays (explain.h) spread over the regions their time went to. */
+/* path_regions.c — each region's time on the critical path (path.h): the
+ * exclusive time of the regions in the path's stretches of each timeline
+ * (a profile over them: profile.h's spans) and of each lane; their blame
+ * is path_blame.c's. */
 #include "path_impl.h"
 
 #include "analysis/profile/profile.h"
@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Slot of region r in the table: regions, then start-up, idle, none. */
-static uint32_t
-slot_of(uint32_t r, uint32_t n_regions)
+uint32_t
+path_slot(uint32_t r, uint32_t n_regions)
 {
 	if (r == PATH_REGION_STARTUP)
 		return n_regions;
@@ -30,30 +29,8 @@ region_of_slot(uint32_t s, uint32_t n_regions)
 	return s == n_regions ? PATH_REGION_STARTUP : s == n_regions + 1 ? PATH_REGION_IDLE : TRACE_NONE;
 }
 
-/* The region a lop's time counts for where it has no time to spread: its
- * call's, or for computation the innermost user region around it. */
-static uint32_t
-lop_region(const struct analysis *a, uint32_t l)
-{
-	struct trace_op o = trace_op_get(&a->ops, lop_first_op(a, l));
-	if (o.region != TRACE_NONE)
-		return o.region;
-	if (o.frame == TRACE_NONE)
-		return TRACE_NONE;
-	uint32_t nf;
-	return trace_frames(a->t, &nf)[o.frame].region;
-}
-
-/* Spans per timeline for a profile scope (profile.h): CSR by timeline. */
-struct spans {
-	uint32_t *first;
-	uint64_t *lo, *hi;
-	double *w;
-	uint32_t n;
-};
-
-static void
-spans_free(struct spans *s)
+void
+path_spans_free(struct path_spans *s)
 {
 	free(s->first);
 	free(s->lo);
@@ -61,8 +38,8 @@ spans_free(struct spans *s)
 	free(s->w);
 }
 
-static int
-spans_alloc(struct spans *s, uint32_t n_tl, uint32_t n, int weighted)
+int
+path_spans_alloc(struct path_spans *s, uint32_t n_tl, uint32_t n, int weighted)
 {
 	memset(s, 0, sizeof *s);
 	s->first = calloc((size_t)n_tl + 2, sizeof *s->first);
@@ -70,17 +47,14 @@ spans_alloc(struct spans *s, uint32_t n_tl, uint32_t n, int weighted)
 	s->hi = malloc((n ? n : 1) * sizeof *s->hi);
 	s->w = weighted ? malloc((n ? n : 1) * sizeof *s->w) : NULL;
 	if (!s->first || !s->lo || !s->hi || (weighted && !s->w)) {
-		spans_free(s);
+		path_spans_free(s);
 		return ERR_NOMEM;
 	}
 	return 0;
 }
 
-/* Adds the exclusive time of every region over the scope's spans (a
- * profile of them) to time and calls; the time in spans that no region
- * covers is left for the caller. */
-static int
-add_profile(const struct analysis *a, const struct spans *sp, uint64_t *time, uint64_t *calls,
+int
+path_add_profile(const struct analysis *a, const struct path_spans *sp, uint64_t *time, uint64_t *calls,
 	    uint64_t *covered, uint32_t n_regions)
 {
 	struct profile_scope sc;
@@ -94,7 +68,7 @@ add_profile(const struct analysis *a, const struct spans *sp, uint64_t *time, ui
 		return ERR_NOMEM;
 	for (uint32_t i = 0; i < prof.n_regions; i++) {
 		const struct profile_region *r = &prof.regions[i];
-		uint32_t slot = slot_of(r->region, n_regions);
+		uint32_t slot = path_slot(r->region, n_regions);
 		time[slot] += r->excl;
 		if (calls)
 			calls[slot] += r->calls;
@@ -140,15 +114,15 @@ lane_time(const struct analysis *a, const struct path *p, uint32_t place, uint64
 			continue;
 		/* exclusive: a frame's time less its children's (modulo 2^64
 		 * on the way, exact at the end) */
-		time[slot_of(fr[f].region, n_regions)] += on;
-		calls[slot_of(fr[f].region, n_regions)]++;
+		time[path_slot(fr[f].region, n_regions)] += on;
+		calls[path_slot(fr[f].region, n_regions)]++;
 		if (fr[f].parent != TRACE_NONE)
-			time[slot_of(fr[fr[f].parent].region, n_regions)] -= on;
+			time[path_slot(fr[fr[f].parent].region, n_regions)] -= on;
 		else
 			top += on;
 	}
 	if (run > top)
-		time[slot_of(TRACE_NONE, n_regions)] += run - top;
+		time[path_slot(TRACE_NONE, n_regions)] += run - top;
 }
 
 /* Each region's exclusive time on the path: a profile over the path's
@@ -167,12 +141,12 @@ path_time(const struct analysis *a, const struct path *p, uint64_t *time, uint64
 			n++;
 			run += g->to - g->from;
 		} else {
-			time[slot_of(g->kind == PATH_STARTUP ? PATH_REGION_STARTUP : PATH_REGION_IDLE,
+			time[path_slot(g->kind == PATH_STARTUP ? PATH_REGION_STARTUP : PATH_REGION_IDLE,
 				     n_regions)] += g->to - g->from;
 		}
 	}
-	struct spans sp;
-	if (spans_alloc(&sp, n_tl, n, 0))
+	struct path_spans sp;
+	if (path_spans_alloc(&sp, n_tl, n, 0))
 		return ERR_NOMEM;
 	/* timeline by timeline, in time order (the path's index) */
 	for (uint32_t tl = 0; tl < n_tl; tl++) {
@@ -192,59 +166,12 @@ path_time(const struct analysis *a, const struct path *p, uint64_t *time, uint64
 		}
 	}
 	sp.first[n_tl] = sp.n;
-	int rc = add_profile(a, &sp, time, calls, &covered, n_regions);
-	spans_free(&sp);
+	int rc = path_add_profile(a, &sp, time, calls, &covered, n_regions);
+	path_spans_free(&sp);
 	if (!rc && run > covered)
-		time[slot_of(TRACE_NONE, n_regions)] += run - covered;
+		time[path_slot(TRACE_NONE, n_regions)] += run - covered;
 	for (uint32_t pl = n_tl; pl < p->n_places && !rc; pl++)
 		lane_time(a, p, pl, time, calls, n_regions);
-	return rc;
-}
-
-/* Each region's blame: a delay's cost spread over the regions its time
- * went to, in proportion to their exclusive time in it (a profile of
- * the delays' spans, each weighted by its cost over its length); a delay
- * without time gives its cost to its lop's region. */
-static int
-path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uint64_t *blame,
-	   uint32_t n_regions)
-{
-	uint32_t nd, n_tl = p->n_timelines;
-	const struct analysis_delay *d = analysis_delays(a, &nd);
-	struct spans sp;
-	if (spans_alloc(&sp, n_tl, nd, 1))
-		return ERR_NOMEM;
-	uint64_t spread = 0, covered = 0;
-	uint32_t tl = 0;
-	for (uint32_t i = 0; i < nd; i++) {
-		uint32_t l = d[i].lop, ltl = a->lop_tl[l];
-		p->blame_total += d[i].cost;
-		uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
-		/* the delays are in lop order: by timeline, in time order */
-		if (ltl < tl || ex <= en || (sp.n > sp.first[tl] && ltl == tl && en < sp.hi[sp.n - 1])) {
-			blame[slot_of(lop_region(a, l), n_regions)] += d[i].cost;
-			continue;
-		}
-		while (tl < ltl)
-			sp.first[++tl] = sp.n;
-		sp.lo[sp.n] = en;
-		sp.hi[sp.n] = ex;
-		sp.w[sp.n] = (double)d[i].cost / (double)(ex - en);
-		sp.n++;
-		spread += d[i].cost;
-	}
-	while (tl < n_tl)
-		sp.first[++tl] = sp.n;
-	int rc = add_profile(a, &sp, blame, NULL, &covered, n_regions);
-	spans_free(&sp);
-	for (uint32_t i = 0; h && i < h->n_waits; i++) {
-		const struct hybrid_wait *x = &h->waits[i];
-		blame[slot_of(hybrid_blamed_region(a->t, h, x), n_regions)] += x->to - x->from;
-		p->blame_total += x->to - x->from;
-	}
-	/* what no region covered (computation outside every region) */
-	if (!rc && spread > covered)
-		blame[slot_of(TRACE_NONE, n_regions)] += spread - covered;
 	return rc;
 }
 
