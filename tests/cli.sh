@@ -325,6 +325,23 @@ for nm in 'casita-1_ocl_deps|1 GPU stream' 'casita-1_scorep-ompt-host-nested|9 t
 		grep -q '^critical path ' "$tmp/out" && [ ! -s "$tmp/err" ] &&
 		ok || bad "analyze ${nm%%|*}: its threads and streams ($(head -c 300 "$tmp/err"))"
 done
+# the blame of a process without MPI is its threads' and streams'
+# waiting, not other ranks' (the heading said "on other ranks")
+oc=$root/$shared/traces/otf2/casita-1_ocl_deps
+if [ -d "$oc" ]; then
+	run no-mpi-blame 0 analyze "$oc" &&
+		grep -q '^  most blame (the waiting its time caused elsewhere in its process): \$rot13 ' "$tmp/out" &&
+		ok || bad "analyze casita-1_ocl_deps: whose waiting the blame is ($(grep 'most blame' "$tmp/out"))"
+else
+	skip=$((skip + 1))
+fi
+# critical_path.lanes is there for a trace without lanes too, empty
+run path-lanes 0 analyze -f json "$trace" &&
+	python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["critical_path"]["lanes"] == []' "$tmp/out" &&
+	ok || bad "analyze -f json: critical_path.lanes is an empty list without lanes"
+run path-blame-ranks 0 analyze "$trace" &&
+	grep -q '^  most blame (the waiting its time caused on other ranks): ' "$tmp/out" &&
+	ok || bad "analyze: an MPI run's blame is the waiting on other ranks ($(grep 'most blame' "$tmp/out"))"
 xp=$root/$shared/traces/otf2/casita-1_xeonphi_jacobi_01
 if [ -d "$xp" ]; then
 	run one-rank-collectives 0 analyze "$xp" && grep -q '^verifier      passed' "$tmp/out" &&

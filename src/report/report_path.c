@@ -70,24 +70,24 @@ report_path_json(struct json *j, const struct analysis *a, const struct path *p)
 		json_end_object(j);
 	}
 	json_end_array(j);
+	/* the threads and streams the path passes: an empty list for a
+	 * trace without any (a reader need not ask whether it is there) */
 	uint32_t n_lanes;
 	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
 	const struct trace_location *locs = trace_locations(t, NULL);
-	if (n_lanes) {
-		json_key(j, "lanes");
-		json_begin_array(j);
-		for (uint32_t i = 0; v && i < n_lanes && p->n_timelines + i < p->n_places; i++) {
-			if (!v[p->n_timelines + i])
-				continue;
-			json_begin_object(j);
-			json_key(j, "rank"); json_uint(j, lanes[i].timeline);
-			json_key(j, "lane"); json_string(j, trace_str(t, locs[lanes[i].location].name));
-			json_key(j, "kind"); json_string(j, lanes[i].kind == LANE_GPU ? "gpu" : "thread");
-			json_key(j, "time_s"); json_double(j, trace_seconds(t, v[p->n_timelines + i]));
-			json_end_object(j);
-		}
-		json_end_array(j);
+	json_key(j, "lanes");
+	json_begin_array(j);
+	for (uint32_t i = 0; v && i < n_lanes && p->n_timelines + i < p->n_places; i++) {
+		if (!v[p->n_timelines + i])
+			continue;
+		json_begin_object(j);
+		json_key(j, "rank"); json_uint(j, lanes[i].timeline);
+		json_key(j, "lane"); json_string(j, trace_str(t, locs[lanes[i].location].name));
+		json_key(j, "kind"); json_string(j, lanes[i].kind == LANE_GPU ? "gpu" : "thread");
+		json_key(j, "time_s"); json_double(j, trace_seconds(t, v[p->n_timelines + i]));
+		json_end_object(j);
 	}
+	json_end_array(j);
 	free(v);
 	json_end_object(j);
 }
@@ -146,7 +146,13 @@ report_path_text(FILE *out, const struct analysis *a, const struct path *p, uint
 	for (uint32_t i = 0; i < p->n_regions; i++)
 		b[i] = &p->regions[i];
 	qsort(b, p->n_regions, sizeof *b, more_blame);
-	fputs("  most blame (the waiting its time caused on other ranks):", out);
+	/* whom the waiting was on: other ranks (delays), the threads and
+	 * host of a process (lane waits), or both */
+	uint32_t n_lanes;
+	trace_lanes(t, &n_lanes);
+	int mpi = !trace_info(t)->warnings[WARN_NO_MPI_RANKS];
+	fprintf(out, "  most blame (the waiting its time caused %s):",
+		!n_lanes ? "on other ranks" : mpi ? "on other ranks and in its process" : "elsewhere in its process");
 	for (uint32_t i = 0; i < p->n_regions && i < 3 && b[i]->blame; i++)
 		fprintf(out, "%s %s %s (%.1f%%)", i ? "," : "",
 			text_safe(report_path_region_name(a, b[i]->region), nb, sizeof nb),
