@@ -123,6 +123,15 @@ expect "export of a clock that goes back" 0 'warning: 1 record timed before its 
 expect "the export of a clock that goes back, read" 0 '' -- info "$tmp/bwx"
 ! grep -q '^warning' "$tmp/out" && [ "$(grep '^events' "$tmp/out")" = "$(grep '^events' "$tmp/bw.info")" ] && ok ||
 	bad "the export of a clock that goes back: $(grep '^warning\|^events' "$tmp/out")"
+# ids defined twice, the second saying something else (a region renamed
+# MPI_Recv, the world a group of one): the later definition silently
+# replaced the earlier (two "main" rows in the profile, MPI_Send gone);
+# now the first is kept and the rest counted, and the analysis is plain's
+mk dup-defs dupdefs
+expect "ids defined twice" 0 '' -- analyze "$tmp/dupdefs"
+grep -q "^warning       5 definitions of an id defined before (the first kept)$" "$tmp/out" &&
+	[ "$(sed '1,2d' "$tmp/out")" = "$("$skein" analyze "$tmp/plain" | sed 1d)" ] && ok ||
+	bad "ids defined twice: $(grep '^warning' "$tmp/out")"
 # clock properties that do not fit: every event before the global offset
 # (all times were taken as 0 without a word: "no operation created
 # lateness", exit 0) is counted and said; a resolution of 0 (taken as 1

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """savedcmp.py A B — are two saved analyses (doc/format.md) the same bytes
 but for what a run cannot reproduce: the five stage timings of struct
-analysis_stats (meta bytes 736..775) and the sums that cover them (the
+analysis_stats (meta bytes 744..783) and the sums that cover them (the
 meta section's, the table's and the header's)? The records' padding is
 written as zeros (doc/format.md), so it is compared too. Exit 0 when
 so; else 1, naming the first section that differs."""
 import struct
 import sys
 
-META_ID, TIMINGS = 1, (648 + 88, 648 + 128)     # stats at 648, its timings last
+META_ID, TIMINGS = 1, (656 + 88, 656 + 128)     # stats at 656, its timings last
 
 
 def masked(path):

@@ -145,6 +145,7 @@ trace_warning_count_text(const struct trace *t, enum trace_warning w, uint64_t n
 		[WARN_BAD_PE] = "execution naming a sending PE that does not exist",
 		[WARN_LONG_CALL] = "MPI call without records longer than 2^40 ticks (profiled as that long)",
 		[WARN_BEFORE_OFFSET] = "event before the clock's global offset (taken as at it)",
+		[WARN_DUP_DEF] = "definition of an id defined before (the first kept)",
 	};
 	static const char *const charm_one[WARN_COUNT] = {
 		[WARN_UNMATCHED_SEND] = "creation that started no recorded execution",

@@ -429,6 +429,7 @@ trace_warning_name(enum trace_warning w)
 		[WARN_BAD_PE] = "executions naming a sending PE that does not exist",
 		[WARN_LONG_CALL] = "MPI calls without records longer than 2^40 ticks (profiled as that long)",
 		[WARN_BEFORE_OFFSET] = "events before the clock's global offset (taken as at it)",
+		[WARN_DUP_DEF] = "definitions of an id defined before (the first kept)",
 	};
 	return (unsigned)w < WARN_COUNT ? names[w] : "?";
 }

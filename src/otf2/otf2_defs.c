@@ -77,15 +77,18 @@ otf2r_refs_fini(struct otf2r_refs *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* The entry of a struct table (groups, comms, location groups) for ref:
- * the one defined earlier, or a new zeroed one at the end. Returns its
- * index, or TRACE_NONE when out of memory. */
+/* The entry of a struct table (groups, comms, location groups, windows)
+ * for a ref defined for the first time: a new zeroed one at the end.
+ * Returns its index; TRACE_NONE when out of memory, DEFINED_AGAIN when
+ * the ref was defined before (the first definition is kept: the caller
+ * counts WARN_DUP_DEF). */
+#define DEFINED_AGAIN (TRACE_NONE - 1)
 static uint32_t
 entry_for(void **arr, size_t *n, size_t *cap, size_t size, struct otf2r_refs *at, uint64_t ref)
 {
 	uint32_t i = otf2r_refs_get(at, ref);
 	if (i != TRACE_NONE)
-		return i;
+		return DEFINED_AGAIN;
 	if (vec_push_id(arr, n, cap, size, &i))
 		return TRACE_NONE;
 	memset((char *)*arr + (size_t)i * size, 0, size);
@@ -103,6 +106,14 @@ fail(struct otf2r *r, int code)
 	return OTF2_CALLBACK_INTERRUPT;
 }
 
+/* A definition whose id was defined before: counted, the first kept. */
+static OTF2_CallbackCode
+again(struct otf2r *r)
+{
+	r->t->info.warnings[WARN_DUP_DEF]++;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 static uint32_t
 str_of(const struct otf2r *r, OTF2_StringRef s)
 {
@@ -115,6 +126,8 @@ def_string(void *ud, OTF2_StringRef self, const char *s)
 {
 	struct otf2r *r = ud;
 	uint32_t id;
+	if (otf2r_refs_get(&r->string_of, self) != TRACE_NONE)
+		return again(r);
 	int rc = trace_intern(r->t, s, &id);
 	if (rc == 0)
 		rc = otf2r_refs_put(&r->string_of, self, id);
@@ -159,6 +172,8 @@ def_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
 	(void)type;
 	uint32_t i = entry_for((void **)&r->lgroups, &r->n_lgroups, &r->cap_lgroups,
 			       sizeof *r->lgroups, &r->lgroup_at, self);
+	if (i == DEFINED_AGAIN)
+		return again(r);
 	if (i == TRACE_NONE)
 		return fail(r, ERR_NOMEM);
 	r->lgroups[i] = (struct otf2r_lgroup){
@@ -186,7 +201,7 @@ def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
 	struct otf2r *r = ud;
 	struct trace *t = r->t;
 	if (hmap_get(&r->location_of, self, 0))
-		return OTF2_CALLBACK_SUCCESS;       /* defined twice: keep the first */
+		return again(r);
 	if (t->n_locations >= OTF2R_MAX_LOCATIONS)
 		return fail(r, ERR_LIMIT);
 	if (VEC_GROW(t->locations, t->n_locations, t->cap_locations) ||
@@ -216,6 +231,8 @@ def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type
 	(void)flags;
 	uint32_t i = entry_for((void **)&r->groups, &r->n_groups, &r->cap_groups, sizeof *r->groups,
 			       &r->group_at, self);
+	if (i == DEFINED_AGAIN)
+		return again(r);
 	if (i == TRACE_NONE)
 		return fail(r, ERR_NOMEM);
 	struct otf2r_group *g = &r->groups[i];
@@ -240,6 +257,8 @@ def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
 	(void)flags;
 	uint32_t i = entry_for((void **)&r->comms, &r->n_comms, &r->cap_comms, sizeof *r->comms,
 			       &r->comm_at, self);
+	if (i == DEFINED_AGAIN)
+		return again(r);
 	if (i == TRACE_NONE)
 		return fail(r, ERR_NOMEM);
 	r->comms[i] = (struct otf2r_comm){
@@ -274,6 +293,8 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef ca
 	struct otf2r *r = ud;
 	(void)canonical; (void)description; (void)role; (void)flags;
 	(void)file; (void)begin; (void)end;
+	if (otf2r_refs_get(&r->region_of, self) != TRACE_NONE)
+		return again(r);
 	const char *s = trace_str(r->t, str_of(r, name));
 	uint32_t id;
 	int rc = trace_add_region(r->t, s, region_role(s, paradigm), (uint8_t)paradigm, &id);
@@ -504,6 +525,8 @@ def_rma_win(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef com
 	(void)flags;
 	uint32_t i = entry_for((void **)&r->wins, &r->n_wins, &r->cap_wins, sizeof *r->wins,
 			       &r->win_at, self);
+	if (i == DEFINED_AGAIN)
+		return again(r);
 	if (i == TRACE_NONE)
 		return fail(r, ERR_NOMEM);
 	r->wins[i] = (struct otf2r_win){ .ref = self, .name = str_of(r, name), .comm = comm };

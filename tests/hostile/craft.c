@@ -45,6 +45,9 @@
  *   reversed N      plain, but MPI_COMM_WORLD lists the locations last
  *                   first: location k is rank N-1-k, so the ranks' event
  *                   files come in the reverse of rank order
+ *   dup-defs        plain, with a string, a region, a location, a group and
+ *                   the world communicator each defined a second time,
+ *                   differently (a region renamed "MPI_Recv", ...)
  *   late-offset     plain, the clock's global offset past every event
  *   zero-resolution plain, the clock's resolution 0 ticks a second
  *   many-teams N    plain, each rank's main beginning N distinct OpenMP
@@ -98,6 +101,7 @@ struct spec {
 	uint32_t team_threads;   /* threads of rank 0 beginning one team each */
 	bool reversed;           /* location k is rank ranks-1-k */
 	uint64_t resolution, offset;     /* the clock properties */
+	bool dup_defs;           /* five ids defined twice */
 };
 #define LOCK_EVENTS 7
 
@@ -314,6 +318,17 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 					      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, n, members));
 	CHECK(OTF2_GlobalDefWriter_WriteComm(w, b + C_WORLD, b + S_WORLD, b + G_WORLD,
 					     OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+	if (s->dup_defs) {      /* each id again, saying something else */
+		CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MAIN, "other"));
+		CHECK(OTF2_GlobalDefWriter_WriteRegion(w, b + R_MAIN, b + S_RECV, b + S_RECV, b + S_EMPTY,
+						       OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI,
+						       OTF2_REGION_FLAG_NONE, b + S_EMPTY, 0, 0));
+		CHECK(OTF2_GlobalDefWriter_WriteLocation(w, 0, b + S_THREAD, OTF2_LOCATION_TYPE_METRIC, 0, b));
+		CHECK(OTF2_GlobalDefWriter_WriteGroup(w, b + G_WORLD, b + S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
+						      OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 1, members));
+		CHECK(OTF2_GlobalDefWriter_WriteComm(w, b + C_WORLD, b + S_MAIN, b + G_LOCS,
+						     OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+	}
 	/* communicators with spread-out ids, each over its own group */
 	for (uint32_t k = 0; k < s->spread_comms; k++) {
 		uint32_t id = (k + 1) * 3355u;
@@ -379,6 +394,8 @@ parse(int argc, char **argv, struct spec *s)
 	} else if (!strcmp(s->kind, "many-teams")) {
 		s->many_teams = n ? n : 200000;
 		s->team_threads = 10000;
+	} else if (!strcmp(s->kind, "dup-defs")) {
+		s->dup_defs = true;
 	} else if (!strcmp(s->kind, "late-offset")) {
 		s->offset = 1000000000;
 	} else if (!strcmp(s->kind, "zero-resolution")) {
@@ -400,7 +417,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|unicode|huge-bytes|no-comm|reversed|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|unicode|huge-bytes|no-comm|reversed|dup-defs|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,

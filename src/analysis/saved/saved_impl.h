@@ -81,8 +81,8 @@ struct meta {
 	 * (a Charm++ run, a distributed analysis's file) */
 	uint32_t has_explain;
 };
-_Static_assert(sizeof(struct meta) == 912, "doc/format.md: the meta section is 912 bytes");
-_Static_assert(offsetof(struct meta, stats) == 648, "tests/savedcmp.py masks the timings at 648 + 88");
+_Static_assert(sizeof(struct meta) == 920, "doc/format.md: the meta section is 920 bytes");
+_Static_assert(offsetof(struct meta, stats) == 656, "tests/savedcmp.py masks the timings at 656 + 88");
 _Static_assert(sizeof(struct trace_hold) == 32, "doc/format.md: a lock hold is 32 bytes");
 _Static_assert(sizeof(struct trace_tag) == 24, "doc/format.md: a team tag is 24 bytes");
 _Static_assert(sizeof(struct trace_lane) == 20, "doc/format.md: a lane is 20 bytes");
