@@ -60,6 +60,11 @@ expect_mem() {
 	read -r pass fail <"$tmp/counts"
 }
 mk() { "$craft" "$1" "$tmp/$2" ${3:+"$3"} >/dev/null || bad "craft $1 failed"; }
+# a Projections run (the tests' constructed one, unpacked)
+prj() {
+	mkdir -p "$tmp/$1" && awk 'BEGIN { f = "run.sts"; n = 0 } /^===$/ { f = "run." n ".log"; n++; next }
+		{ print > (d "/" f) }' d="$tmp/$1" "$root/tests/fuzz/prj/constructed"
+}
 
 [ -x "$craft" ] || { echo "hostile tests: $craft missing"; exit 1; }
 mk plain plain
@@ -183,6 +188,13 @@ while d[p] != 2:
 open(sys.argv[1], "wb").write(d)
 PY
 expect "a group claiming 200 members in 8 bytes" 1 'traces.def: corrupt global definitions \(a group claims more members than its record holds at byte [0-9]+\)' -- info "$tmp/group"
+# a Projections .sts claiming 2^24 PEs beside the logs of 2: the first
+# missing log is named, in the memory and time of the two logs (slots for
+# every PE claimed were allocated first, and touched again to be freed:
+# 10 GB and 23-29 s before the same message)
+prj prj-huge && sed 's/^PROCESSORS 2$/PROCESSORS 16777216/' "$tmp/prj-huge/run.sts" >"$tmp/sts" &&
+	mv "$tmp/sts" "$tmp/prj-huge/run.sts"
+expect_mem "PROCESSORS 16777216 beside 2 logs" 1 'prj-huge/run.2.log\(.gz\): missing: the .sts names 16777216 PEs and this is the log of PE 2$' 5 -- info "$tmp/prj-huge/run.sts"
 
 # ---- 2. missing, empty or unreadable local definitions
 cp -r "$tmp/plain" "$tmp/nodef" && rm "$tmp/nodef/traces/1.def"
@@ -213,13 +225,9 @@ done
 expect "FIFO as --topology" 2 'fifo: is a FIFO, not a regular file' 5 -- render --topology "$tmp/fifo" "$tmp/plain"
 expect "FIFO as --keymap" 2 'fifo: is a FIFO, not a regular file' 5 -- render --keymap "$tmp/fifo" "$tmp/plain"
 expect "FIFO as --config" 2 'fifo: is a FIFO, not a regular file' 5 -- config --config "$tmp/fifo"
-# a Projections run (the tests' constructed one, unpacked): a FIFO as its
-# .sts or as a PE's log, plain or compressed, is refused before a read;
-# a .sts naming fewer PEs than the logs beside it is an error naming them
-prj() {
-	mkdir -p "$tmp/$1" && awk 'BEGIN { f = "run.sts"; n = 0 } /^===$/ { f = "run." n ".log"; n++; next }
-		{ print > (d "/" f) }' d="$tmp/$1" "$root/tests/fuzz/prj/constructed"
-}
+# a Projections run: a FIFO as its .sts or as a PE's log, plain or
+# compressed, is refused before a read; a .sts naming fewer PEs than the
+# logs beside it is an error naming them
 prj prj-sts && rm "$tmp/prj-sts/run.sts" && mkfifo "$tmp/prj-sts/run.sts"
 expect "FIFO as a Projections .sts" 1 'prj-sts/run.sts: is a FIFO, not a regular file' 5 -- info "$tmp/prj-sts/run.sts"
 expect "FIFO as the .sts of a run's directory" 1 'prj-sts/run.sts: is a FIFO, not a regular file' 5 -- analyze "$tmp/prj-sts"

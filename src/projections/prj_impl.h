@@ -145,7 +145,8 @@ struct prj_reader {
 	char *sts_path;            /* the .sts file */
 	struct trace *t;           /* being built: the reader's until prj_finish */
 	struct prj_sts sts;
-	struct prj_pe_log *logs;   /* sts.pes of them */
+	struct prj_pe_log *logs;   /* sts.pes of them once prj_open succeeded */
+	uint32_t n_logs;           /* the slots of logs allocated (prj_close frees them) */
 	const struct projections_read_opts *opts;
 	/* per PE, per execution: the timeline it goes to */
 	uint32_t **exec_tl;

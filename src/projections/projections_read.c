@@ -338,6 +338,45 @@ describe(struct prj_reader *r)
 	return trace_set_creator(t, creator);
 }
 
+/* Room for the logs' slots [0, n) (and one past them), the new ones
+ * zeroed. 0 or ERR_NOMEM. */
+static int
+logs_room(struct prj_reader *r, uint32_t n)
+{
+	if (n <= r->n_logs)
+		return 0;
+	struct prj_pe_log *p = realloc(r->logs, ((size_t)n + 1) * sizeof *p);
+	if (!p)
+		return ERR_NOMEM;
+	memset(p + r->n_logs, 0, ((size_t)n + 1 - r->n_logs) * sizeof *p);
+	r->logs = p;
+	r->n_logs = n;
+	return 0;
+}
+
+/* Every PE's log looked up in PE order, the slots growing with the logs
+ * found: a .sts may claim 2^24 PEs beside two logs, and slots for all of
+ * them before the first missing log (10 GB, touched again to be freed)
+ * would follow the claim, not the run. */
+static int
+logs_find(struct prj_reader *r, const char *base, struct err *e)
+{
+	uint32_t pes = r->sts.pes, room = 0;
+	for (uint32_t pe = 0; pe < pes; pe++) {
+		if (pe == room) {
+			room = pe ? 2 * pe : 64;     /* pes is at most 2^24 */
+			if (room > pes)
+				room = pes;
+			if (logs_room(r, room))
+				return err_set(e, ERR_NOMEM, "out of memory");
+		}
+		int rc = log_path(base, pe, pes, &r->logs[pe], e);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int logs_found(struct prj_reader *r, const char *base, const char *found, size_t len, struct err *e);
 
 int
@@ -359,19 +398,12 @@ prj_open(struct prj_reader *r, const char *path, const struct projections_read_o
 		return rc;
 	if (opts && opts->progress && opts->progress(opts->ud, "reading", 0, r->sts.pes))
 		return err_set(e, ERR_CANCELLED, "cancelled");
-	r->logs = calloc((size_t)r->sts.pes + 1, sizeof *r->logs);
-	if (!r->logs)
-		return err_set(e, ERR_NOMEM, "out of memory");
 	/* <base>.sts -> <base>.<pe>.log[.gz] */
 	char *base = strdup(r->sts_path);
 	if (!base)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	base[strlen(base) - 4] = 0;
-	rc = 0;
-	if (found)
-		rc = logs_found(r, base, found, len, e);
-	for (uint32_t pe = 0; !found && pe < r->sts.pes && !rc; pe++)
-		rc = log_path(base, pe, r->sts.pes, &r->logs[pe], e);
+	rc = found ? logs_found(r, base, found, len, e) : logs_find(r, base, e);
 	if (!rc && !found)
 		rc = check_extra_logs(r->sts_path, base, r->sts.pes, e);
 	free(base);
@@ -404,6 +436,8 @@ logs_found(struct prj_reader *r, const char *base, const char *found, size_t len
 	if (len != (size_t)r->sts.pes * FOUND_REC)
 		return err_set(e, ERR_FORMAT, "%s: the run's logs were looked up for another number of PEs "
 			       "(did the .sts change?)", r->sts_path);
+	if (logs_room(r, r->sts.pes))
+		return err_set(e, ERR_NOMEM, "out of memory");
 	for (uint32_t pe = 0; pe < r->sts.pes; pe++) {
 		const unsigned char *p = (const unsigned char *)found + (size_t)pe * FOUND_REC;
 		size_t n = strlen(base) + 32;
@@ -443,12 +477,12 @@ close_worker(void *ctx, uint32_t w, uint32_t nw)
 {
 	struct prj_reader *r = ctx;
 	uint32_t p0, p1;
-	par_share(r->sts.pes, w, nw, &p0, &p1);
+	/* the slots of the logs found: every PE's once exec_tl exists */
+	par_share(r->n_logs, w, nw, &p0, &p1);
 	for (uint32_t pe = p0; pe < p1; pe++) {
 		if (r->exec_tl)
 			free(r->exec_tl[pe]);
-		if (r->logs)
-			prj_log_fini(&r->logs[pe]);
+		prj_log_fini(&r->logs[pe]);
 	}
 	return 0;
 }
