@@ -127,6 +127,8 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 $(BUILD)/tests/test_dist_cc: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
 # test_charm_nomem fails the Charm++ analysis's allocations in turn.
 $(BUILD)/tests/test_charm_nomem: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
+# test_projections_bad looks for the largest allocation of a run.
+$(BUILD)/tests/test_projections_bad: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 # test_report_par fails the JSON pieces' reallocs in turn.
 $(BUILD)/tests/test_report_par: TEST_LIBS += -Wl,--wrap=realloc
 # test_profile counts the pairs comm_compute sorts.

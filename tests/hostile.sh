@@ -195,6 +195,17 @@ expect "a group claiming 200 members in 8 bytes" 1 'traces.def: corrupt global d
 prj prj-huge && sed 's/^PROCESSORS 2$/PROCESSORS 16777216/' "$tmp/prj-huge/run.sts" >"$tmp/sts" &&
 	mv "$tmp/sts" "$tmp/prj-huge/run.sts"
 expect_mem "PROCESSORS 16777216 beside 2 logs" 1 'prj-huge/run.2.log\(.gz\): missing: the .sts names 16777216 PEs and this is the log of PE 2$' 5 -- info "$tmp/prj-huge/run.sts"
+# a chare and an entry method of id 10^7 (the largest a .sts may give)
+# beside the run's own: the run analysed as without them (tables indexed
+# by id took 1 GB for it)
+prj prj-ids && cp -r "$tmp/prj-ids" "$tmp/prj-dense"
+awk '/^END$/ { print "CHARE 10000000 \"Big\" -1"; print "ENTRY CHARE 10000000 \"big()\" 10000000 0" } { print }' \
+	"$tmp/prj-ids/run.sts" >"$tmp/sts" && mv "$tmp/sts" "$tmp/prj-ids/run.sts"
+grep -q '^ENTRY CHARE 10000000' "$tmp/prj-ids/run.sts" || bad "sparse .sts ids: the lines were not added"
+expect_mem "chare and entry ids of 10^7" 0 '' -- analyze "$tmp/prj-ids/run.sts"
+sed 's/prj-ids/prj-dense/' "$tmp/out" >"$tmp/ids.out"
+"$skein" analyze "$tmp/prj-dense/run.sts" 2>&1 | cmp -s - "$tmp/ids.out" && ok ||
+	bad "chare and entry ids of 10^7: analyze differs from the run without them"
 
 # ---- 2. missing, empty or unreadable local definitions
 cp -r "$tmp/plain" "$tmp/nodef" && rm "$tmp/nodef/traces/1.def"

@@ -5,12 +5,14 @@
  * error naming the file, line and record — never a crash. */
 #include "testutil.h"
 
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "analysis/run/run.h"
 #include "model/charm.h"
 #include "projections/projections_read.h"
 
@@ -751,6 +753,111 @@ test_sparse_event_ids(void **state)
 #endif
 }
 
+/* The constructed run, its .sts defining besides a chare and an entry
+ * method of id 10^7 (the largest a .sts may give) when sparse, read and
+ * analysed on one thread: 0 when it gives the constructed run's
+ * timelines, ops and messages, and a region more when sparse. */
+static int
+read_sparse_ids(int sparse)
+{
+	char text[sizeof sts + 128];
+	snprintf(text, sizeof text, "%.*s%sEND\n", (int)(strstr(sts, "END\n") - sts), sts,
+		 sparse ? "CHARE 10000000 \"Big\" -1\nENTRY CHARE 10000000 \"big()\" 10000000 0\n" : "");
+	clear();
+	write_file("run.sts", text);
+	write_gz("run.0.log.gz", log0);
+	write_gz("run.1.log.gz", log1);
+	struct err e = { 0 };
+	int rc;
+	struct trace *t = read_run("run.sts", &e, &rc);
+	struct analysis *a = NULL;
+	if (!rc)
+		rc = analysis_run(t, NULL, NULL, NULL, &a, &e);
+	if (rc) {
+		print_error("%s: %s\n", sparse ? "sparse ids" : "dense ids", e.msg);
+		trace_destroy(t);
+		return 1;
+	}
+	uint32_t n_tl, n_ops, n_msgs, n_reg, n_en;
+	trace_timelines(t, &n_tl);
+	trace_ops(t, &n_ops);
+	trace_msgs(t, &n_msgs);
+	trace_regions(t, &n_reg);
+	const struct trace_entry *en = trace_entries(t, &n_en);
+	int bad = n_tl != 5 || n_msgs != 9 || n_reg != 6u + (uint32_t)sparse || n_en != n_reg ||
+		  (sparse && (en[n_en - 1].ep != 10000000 || en[n_en - 1].sts_chare != 10000000)) ||
+		  !analysis_verified(a);
+	if (bad)
+		print_error("%s: %u timelines, %u ops, %u messages, %u regions\n", sparse ? "sparse ids" : "dense ids",
+			    n_tl, n_ops, n_msgs, n_reg);
+	analysis_destroy(a);
+	trace_destroy(t);
+	return bad;
+}
+
+/* The largest allocation asked for while watching (malloc, calloc and
+ * realloc are wrapped for this test: Makefile). */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+static atomic_int watching;
+static atomic_size_t largest;
+
+static void
+asked(size_t n)
+{
+	if (!atomic_load(&watching))
+		return;
+	size_t l = atomic_load(&largest);
+	while (n > l && !atomic_compare_exchange_weak(&largest, &l, n))
+		;
+}
+
+void *
+__wrap_malloc(size_t n)
+{
+	asked(n);
+	return __real_malloc(n);
+}
+
+void *
+__wrap_calloc(size_t n, size_t size)
+{
+	asked(size && n > SIZE_MAX / size ? SIZE_MAX : n * size);
+	return __real_calloc(n, size);
+}
+
+void *
+__wrap_realloc(void *p, size_t n)
+{
+	asked(n);
+	return __real_realloc(p, n);
+}
+
+/* Chare and entry ids up to 10^7 beside the small ones: read and analysed
+ * as the run without them, in memory of the lines read: no allocation
+ * larger than the run's without them (the tables indexed by id took
+ * 1 GB, the SDAG serials' 40 MB). */
+static void
+test_sparse_sts_ids(void **state)
+{
+	(void)state;
+	size_t most[2];
+	for (int sparse = 0; sparse < 2; sparse++) {
+		atomic_store(&largest, 0);
+		atomic_store(&watching, 1);
+		int bad = read_sparse_ids(sparse);
+		atomic_store(&watching, 0);
+		assert_int_equal(bad, 0);
+		most[sparse] = atomic_load(&largest);
+	}
+	if (most[1] > most[0])
+		fail_msg("the largest allocation: %zu bytes with sparse ids, %zu without", most[1], most[0]);
+}
+
 int
 main(void)
 {
@@ -762,6 +869,7 @@ main(void)
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_creation_after_execution),
 		cmocka_unit_test(test_sparse_event_ids),
+		cmocka_unit_test(test_sparse_sts_ids),
 		cmocka_unit_test(test_legacy_delivery),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

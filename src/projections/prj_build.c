@@ -46,8 +46,6 @@ regions(struct builder *b)
 	struct trace *t = b->t;
 	for (uint32_t ep = 0; ep < s->n_entries; ep++) {
 		struct prj_entry_def *en = &s->entries[ep];
-		if (!en->defined)
-			continue;
 		const struct prj_chare_def *ch = &s->chares[en->chare];
 		/* "Chare::entry": the parameter list is in the signature */
 		size_t n = strcspn(en->name, "(");
@@ -67,7 +65,7 @@ regions(struct builder *b)
 		if (VEC_GROW(t->entries, t->n_entries, t->cap_entries))
 			return ERR_NOMEM;
 		struct trace_entry *te = &t->entries[t->n_entries++];
-		*te = (struct trace_entry){ .ep = ep, .sts_chare = en->chare,
+		*te = (struct trace_entry){ .ep = en->id, .sts_chare = ch->id,
 					    .sdag = !en->runtime && strchr(en->name, '(') == NULL,
 					    .runtime = en->runtime };
 		if ((rc = trace_intern(t, en->name, &te->signature)))

@@ -51,7 +51,7 @@ const char *const projections_default_runtime_entries[] = {
 
 struct tmp_tl {
 	uint64_t key_a, key_b;
-	uint32_t chare;            /* sts chare id, UINT32_MAX for runtime */
+	uint32_t chare;            /* index in sts.chares (id order), UINT32_MAX for runtime */
 	uint32_t pe;               /* first PE */
 	uint8_t kind, nids;
 };
@@ -60,9 +60,9 @@ struct assigner {
 	struct prj_reader *r;
 	struct tmp_tl *tl;
 	size_t n_tl, cap_tl;
-	struct hmap *by_chare;     /* per sts chare: key -> tmp timeline */
+	struct hmap *by_chare;     /* per chare defined: key -> tmp timeline */
 	uint32_t *runtime_tl;      /* per PE, or UINT32_MAX */
-	uint32_t *chare_pes;       /* per sts chare: distinct PEs seen, capped at 2 */
+	uint32_t *chare_pes;       /* per chare defined: distinct PEs seen, capped at 2 */
 	uint32_t *chare_pe;        /* the first of them */
 };
 
@@ -236,12 +236,10 @@ mark_runtime(struct prj_reader *r, struct err *e)
 		return rc;
 	struct prj_sts *s = &r->sts;
 	for (uint32_t c = 0; c < s->n_chares; c++)
-		if (s->chares[c].defined)
-			s->chares[c].runtime = (uint8_t)matches(cg, cn, s->chares[c].name);
+		s->chares[c].runtime = (uint8_t)matches(cg, cn, s->chares[c].name);
 	for (uint32_t i = 0; i < s->n_entries; i++)
-		if (s->entries[i].defined)
-			s->entries[i].runtime = s->chares[s->entries[i].chare].runtime ||
-						matches(eg, en, s->entries[i].name);
+		s->entries[i].runtime = s->chares[s->entries[i].chare].runtime ||
+					matches(eg, en, s->entries[i].name);
 	return 0;
 }
 
@@ -269,7 +267,7 @@ fill_timelines(struct assigner *as, const uint32_t *order, uint32_t *final)
 		c->pes = 1;
 		c->kind = x->kind;
 		c->runtime = x->kind == CHARE_RUNTIME;
-		c->sts_id = x->chare == UINT32_MAX ? TRACE_NONE : x->chare;
+		c->sts_id = x->chare == UINT32_MAX ? TRACE_NONE : r->sts.chares[x->chare].id;
 		if (x->kind == CHARE_RUNTIME) {
 			c->type = runtime_name;
 		} else if ((rc = trace_intern(t, r->sts.chares[x->chare].name, &c->type))) {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/hmap.h"
 #include "model/trace_impl.h"
 #include "projections_read.h"
 
@@ -21,29 +22,55 @@
 
 struct prj_chare_def {
 	char *name;
+	uint32_t id;           /* the .sts's */
 	int32_t dims;          /* array dimensions (v9+), -1 otherwise */
-	uint8_t defined, runtime;
+	uint8_t runtime;
 };
 
 struct prj_entry_def {
 	char *name;            /* as the .sts gives it */
-	uint32_t chare;        /* chare id */
+	uint32_t id;           /* the .sts's, as the logs name it */
+	uint32_t chare;        /* its chare: an index in prj_sts.chares */
 	uint32_t msg;
 	uint32_t region;       /* region id in the trace */
-	uint8_t defined;
 	uint8_t runtime;       /* its chare is the runtime's, or the runtime invokes it */
 };
+
+/* A .sts id (a chare's, an entry method's) -> its definition's index.
+ * Charm++ numbers them densely from 0, and those are looked up in an
+ * array; ids spread wider than 2 × (ids defined) + PRJ_IDS_SLACK are
+ * hashed instead, so memory follows the lines read, never the largest
+ * id (up to TRACE_STS_ID_MAX, 10^7). */
+#define PRJ_IDS_SLACK 4096
+struct prj_ids {
+	uint32_t *dense;       /* [n_dense], UINT32_MAX where no id; or NULL */
+	uint32_t n_dense;
+	struct hmap sparse;    /* the ids when there is no dense array */
+};
+
+static inline uint32_t
+prj_ids_get(const struct prj_ids *m, int64_t id)
+{
+	if (id < 0 || id > (int64_t)UINT32_MAX)
+		return UINT32_MAX;
+	if (m->dense)
+		return (uint64_t)id < m->n_dense ? m->dense[id] : UINT32_MAX;
+	const uint32_t *v = hmap_get(&m->sparse, (uint64_t)id, 0);
+	return v ? *v : UINT32_MAX;
+}
 
 struct prj_sts {
 	const char *path;
 	uint32_t vmajor, vminor;   /* VERSION 11.0 -> 11, 0 */
 	uint32_t pes;
-	uint32_t n_chares, n_entries;   /* table sizes (ids are indexes) */
+	/* the chares and entry methods defined, each table in id order */
 	struct prj_chare_def *chares;
 	struct prj_entry_def *entries;
+	uint32_t n_chares, n_entries;
+	size_t cap_chares, cap_entries;
+	struct prj_ids chare_at, entry_at;
 	uint32_t npapi;            /* performance counters per BEGIN/END_PROCESSING */
 	char *charmversion, *machine;
-	uint32_t sdag_chare;       /* id of the chare named "SDAG", or UINT32_MAX */
 };
 
 /* Reads path into s (zeroed by the caller). Returns 0 or ERR_IO /

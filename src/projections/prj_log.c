@@ -157,10 +157,11 @@ check_pe(struct lp *p, int64_t pe, const char *what)
 	return 0;
 }
 
+/* Entry ep of the .sts: its index in the .sts's entries in *k. */
 static int
-check_ep(struct lp *p, int64_t ep)
+check_ep(struct lp *p, int64_t ep, uint32_t *k)
 {
-	if (ep < 0 || (uint64_t)ep >= p->s->n_entries || !p->s->entries[ep].defined)
+	if ((*k = prj_ids_get(&p->s->entry_at, ep)) == UINT32_MAX)
 		return rec_error(p, "entry %lld is not defined in %s (is the .sts from another run?)",
 				 (long long)ep, p->s->path);
 	return 0;
@@ -224,7 +225,8 @@ creation(struct lp *p, int type)
 			return rec_error(p, "%d fields do not match the destination count", p->nf);
 	}
 	int rc;
-	if ((rc = check_ep(p, f[1])) || (rc = check_time(p, f[2])) || (rc = check_event(p, f[3])) ||
+	uint32_t ep;
+	if ((rc = check_ep(p, f[1], &ep)) || (rc = check_time(p, f[2])) || (rc = check_event(p, f[3])) ||
 	    (rc = check_pe(p, f[4], "PE")))
 		return rc;
 	int64_t bytes = base >= 6 ? f[5] : 0;
@@ -245,7 +247,7 @@ creation(struct lp *p, int type)
 	touch(p, t);
 	uint32_t id = (uint32_t)l->n_cres++;
 	l->cres[id] = (struct prj_cre){
-		.t = t, .bytes = (uint64_t)bytes, .ep = (uint32_t)f[1], .event = (int32_t)f[3],
+		.t = t, .bytes = (uint64_t)bytes, .ep = ep, .event = (int32_t)f[3],
 		.exec = p->open, .npes = (uint32_t)npes,
 	};
 	if (p->open != UINT32_MAX) {
@@ -275,7 +277,8 @@ begin_processing(struct lp *p)
 	if (n < 5)
 		return rec_error(p, "%d fields; at least 6 expected", p->nf);
 	int rc;
-	if ((rc = check_ep(p, f[1])) || (rc = check_time(p, f[2])) || (rc = check_event(p, f[3])))
+	uint32_t ep;
+	if ((rc = check_ep(p, f[1], &ep)) || (rc = check_time(p, f[2])) || (rc = check_event(p, f[3])))
 		return rc;
 	/* the sending PE is copied from the message's envelope, and real
 	 * logs carry garbage there for the runtime's thread entry (PE 262145
@@ -292,7 +295,7 @@ begin_processing(struct lp *p)
 	if (nids < 0 || nids > 6)
 		return rec_error(p, "%d fields do not fit format %u.%u (%s)", p->nf, s->vmajor, s->vminor,
 				 nids < 0 ? "too few" : "too many");
-	const struct prj_chare_def *ch = &s->chares[s->entries[f[1]].chare];
+	const struct prj_chare_def *ch = &s->chares[s->entries[ep].chare];
 	struct prj_pe_log *l = p->l;
 	if (VEC_GROW(l->execs, l->n_execs, l->cap_execs))
 		return ERR_NOMEM;
@@ -307,7 +310,7 @@ begin_processing(struct lp *p)
 	uint32_t id = (uint32_t)l->n_execs++;
 	struct prj_exec *x = &l->execs[id];
 	*x = (struct prj_exec){
-		.t0 = t, .t1 = t, .ep = (uint32_t)f[1], .event = (int32_t)event,
+		.t0 = t, .t1 = t, .ep = ep, .event = (int32_t)event,
 		.srcpe = (uint32_t)srcpe, .mtype = f[0] < 0 || f[0] > UINT32_MAX ? 0 : (uint32_t)f[0],
 		.nids = (uint8_t)nids,
 	};
@@ -341,7 +344,8 @@ end_processing(struct lp *p)
 	if (n < 5 || n > most)
 		return rec_error(p, "%d fields; %d to %d expected", p->nf, 6, most + 1);
 	int rc;
-	if ((rc = check_ep(p, p->f[2])) || (rc = check_time(p, p->f[3])) ||
+	uint32_t ep;
+	if ((rc = check_ep(p, p->f[2], &ep)) || (rc = check_time(p, p->f[3])) ||
 	    (rc = check_event(p, p->f[4])))
 		return rc;
 	uint64_t t = forward(p, p->f[3]);

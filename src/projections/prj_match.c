@@ -77,7 +77,7 @@ static int
 delivery(const struct prj_reader *r, uint32_t ep)
 {
 	const struct prj_entry_def *en = &r->sts.entries[ep];
-	return en->chare < r->sts.n_chares && r->sts.chares[en->chare].runtime;
+	return r->sts.chares[en->chare].runtime;
 }
 
 /* What match_named did with an execution: MATCHED (its creation found,

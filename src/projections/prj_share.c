@@ -141,13 +141,13 @@ piece_ok(const struct prj_sts *st, const struct prj_pe_log *l)
 {
 	for (size_t i = 0; i < l->n_execs; i++) {
 		const struct prj_exec *x = &l->execs[i];
-		if (x->ep >= st->n_entries || !st->entries[x->ep].defined || x->srcpe >= st->pes ||
+		if (x->ep >= st->n_entries || x->srcpe >= st->pes ||
 		    (uint64_t)x->cre_first + x->n_cre > l->n_cres || x->nids > 6)
 			return 0;
 	}
 	for (size_t c = 0; c < l->n_cres; c++) {
 		const struct prj_cre *cr = &l->cres[c];
-		if (cr->ep >= st->n_entries || !st->entries[cr->ep].defined ||
+		if (cr->ep >= st->n_entries ||
 		    (cr->exec != UINT32_MAX && cr->exec >= l->n_execs))
 			return 0;
 	}

@@ -15,7 +15,9 @@
  *
  * Every other keyword (MESSAGE, EVENT, STAT, TOTAL_*, TIMESTAMP, ...) is
  * accepted and not needed. A malformed line is an error naming
- * file:line:column.
+ * file:line:column. The chares and entries are kept as they are read,
+ * hashed by id, then put in id order with their look-ups (seal): an id
+ * of 10^7 costs what its line does, not a table that large.
  */
 #include "prj_impl.h"
 
@@ -25,6 +27,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/vec.h"
 
 #define STS_MAX_BYTES (256u << 20)
 #define STS_MAX_ID TRACE_STS_ID_MAX
@@ -155,21 +158,32 @@ at_end(struct cursor *c, struct err *e)
 	return c->p < c->end ? sts_error(c, e, "unexpected text at the end of the line") : 0;
 }
 
-/* Grows a table to hold index id. */
+/* The definition of chare id, a new one (zeroed) when the file has not
+ * defined it yet: its index in *k. While the file is read, ids are
+ * hashed (seal makes their look-up after). 0 or ERR_NOMEM. */
 static int
-grow(void **tab, uint32_t *n, uint32_t id, size_t size)
+chare_def(struct prj_sts *s, uint32_t id, uint32_t *k)
 {
-	if (id < *n)
+	if ((*k = prj_ids_get(&s->chare_at, id)) != UINT32_MAX)
 		return 0;
-	uint32_t nn = *n ? *n : 16;
-	while (nn <= id)
-		nn *= 2;
-	void *p = realloc(*tab, (size_t)nn * size);
-	if (!p)
+	if (VEC_GROW(s->chares, s->n_chares, s->cap_chares) ||
+	    hmap_put(&s->chare_at.sparse, id, 0, s->n_chares))
 		return ERR_NOMEM;
-	memset((char *)p + (size_t)*n * size, 0, (size_t)(nn - *n) * size);
-	*tab = p;
-	*n = nn;
+	*k = s->n_chares++;
+	s->chares[*k] = (struct prj_chare_def){ .id = id };
+	return 0;
+}
+
+static int
+entry_def(struct prj_sts *s, uint32_t id, uint32_t *k)
+{
+	if ((*k = prj_ids_get(&s->entry_at, id)) != UINT32_MAX)
+		return 0;
+	if (VEC_GROW(s->entries, s->n_entries, s->cap_entries) ||
+	    hmap_put(&s->entry_at.sparse, id, 0, s->n_entries))
+		return ERR_NOMEM;
+	*k = s->n_entries++;
+	s->entries[*k] = (struct prj_entry_def){ .id = id };
 	return 0;
 }
 
@@ -221,15 +235,14 @@ parse_line(struct cursor *c, struct prj_sts *s, int *done, struct err *e)
 		skip_space(c);
 		rc = c->p < c->end ? parse_name(c, 0, dst, e) : 0;
 	} else if (IS("CHARE")) {
-		uint32_t id;
+		uint32_t id, k;
 		char *name = NULL;
 		int32_t dims = -1;
 		int with_dims = prj_sts_at_least(s, 9, 0);
 		if ((rc = parse_u32(c, STS_MAX_ID, &id, e, "chare id")) ||
 		    (rc = parse_name(c, with_dims, &name, e)) ||
 		    (with_dims && (rc = parse_i32(c, &dims, e, "chare dimensions"))) ||
-		    (rc = at_end(c, e)) ||
-		    (rc = grow((void **)&s->chares, &s->n_chares, id, sizeof *s->chares))) {
+		    (rc = at_end(c, e))) {
 			free(name);
 			return rc;
 		}
@@ -237,12 +250,14 @@ parse_line(struct cursor *c, struct prj_sts *s, int *done, struct err *e)
 			free(name);
 			return sts_error(c, e, "chare dimensions must be -1 or 0 to 6");
 		}
-		free(s->chares[id].name);
-		s->chares[id] = (struct prj_chare_def){ .name = name, .dims = dims, .defined = 1 };
-		if (strcmp(name, "SDAG") == 0)
-			s->sdag_chare = id;
+		if ((rc = chare_def(s, id, &k))) {
+			free(name);
+			return rc;
+		}
+		free(s->chares[k].name);
+		s->chares[k] = (struct prj_chare_def){ .name = name, .id = id, .dims = dims };
 	} else if (IS("ENTRY")) {
-		uint32_t id, chare, msg;
+		uint32_t id, chare, msg, k;
 		char *name = NULL;
 		word(c, &w, &n);          /* the entry type: CHARE, FUNCTION ... */
 		if ((rc = parse_u32(c, STS_MAX_ID, &id, e, "entry id")) ||
@@ -255,20 +270,23 @@ parse_line(struct cursor *c, struct prj_sts *s, int *done, struct err *e)
 		}
 		skip_space(c);
 		int32_t m;
-		if ((rc = parse_i32(c, &m, e, "message id of the entry")) || (rc = at_end(c, e)) ||
-		    (rc = grow((void **)&s->entries, &s->n_entries, id, sizeof *s->entries))) {
+		if ((rc = parse_i32(c, &m, e, "message id of the entry")) || (rc = at_end(c, e))) {
 			free(name);
 			return rc;
 		}
 		msg = m < 0 ? UINT32_MAX : (uint32_t)m;
-		if (chare >= s->n_chares || !s->chares[chare].defined) {
+		if (prj_ids_get(&s->chare_at, chare) == UINT32_MAX) {
 			free(name);
 			c->p = at;
 			return sts_error(c, e, "the entry names a chare the file has not defined");
 		}
-		free(s->entries[id].name);
-		s->entries[id] = (struct prj_entry_def){ .name = name, .chare = chare, .msg = msg,
-							 .defined = 1 };
+		if ((rc = entry_def(s, id, &k))) {
+			free(name);
+			return rc;
+		}
+		/* the chare's id until seal makes it an index */
+		free(s->entries[k].name);
+		s->entries[k] = (struct prj_entry_def){ .name = name, .id = id, .chare = chare, .msg = msg };
 	} else if (IS("TOTAL_PAPI_EVENTS")) {
 		rc = parse_u32(c, 64, &s->npapi, e, "TOTAL_PAPI_EVENTS");
 	} else if (IS("END")) {
@@ -294,19 +312,78 @@ check_sts(struct prj_sts *s, const char *path, struct err *e)
 			       "(versions 2 to 11 are)", path, s->vmajor, s->vminor);
 	if (!s->pes)
 		return err_set(e, ERR_FORMAT, "%s: no PROCESSORS line", path);
-	uint32_t any = 0;
-	for (uint32_t i = 0; i < s->n_entries; i++)
-		any += s->entries[i].defined;
-	if (!any)
+	if (!s->n_entries)
 		return err_set(e, ERR_FORMAT, "%s: defines no entry methods", path);
 	return 0;
+}
+
+static int
+cmp_chare(const void *a, const void *b)
+{
+	uint32_t x = ((const struct prj_chare_def *)a)->id, y = ((const struct prj_chare_def *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	uint32_t x = ((const struct prj_entry_def *)a)->id, y = ((const struct prj_entry_def *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* Makes m the look-up of n definitions whose largest id is top, in
+ * place of the hash map it was while the file was read: an array while
+ * top stays within 2n + PRJ_IDS_SLACK, else a hash map again (ids_set
+ * fills either). 0 or ERR_NOMEM. */
+static int
+ids_init(struct prj_ids *m, uint32_t n, uint32_t top)
+{
+	hmap_fini(&m->sparse);
+	if ((uint64_t)top + 1 > 2 * (uint64_t)n + PRJ_IDS_SLACK)
+		return 0;
+	m->n_dense = top + 1;
+	if (!(m->dense = malloc((size_t)m->n_dense * sizeof *m->dense)))
+		return ERR_NOMEM;
+	memset(m->dense, 0xff, (size_t)m->n_dense * sizeof *m->dense);
+	return 0;
+}
+
+static int
+ids_set(struct prj_ids *m, uint32_t id, uint32_t k)
+{
+	if (m->dense) {
+		m->dense[id] = k;
+		return 0;
+	}
+	return hmap_put(&m->sparse, id, 0, k);
+}
+
+/* The definitions as they were read put in id order (the regions and the
+ * timelines follow it, whatever order the file gave), their look-ups
+ * made, and each entry's chare id made the chare's index. */
+static int
+seal(struct prj_sts *s)
+{
+	if (s->n_chares > 1)
+		qsort(s->chares, s->n_chares, sizeof *s->chares, cmp_chare);
+	if (s->n_entries > 1)
+		qsort(s->entries, s->n_entries, sizeof *s->entries, cmp_entry);
+	int rc = ids_init(&s->chare_at, s->n_chares, s->n_chares ? s->chares[s->n_chares - 1].id : 0);
+	for (uint32_t k = 0; k < s->n_chares && !rc; k++)
+		rc = ids_set(&s->chare_at, s->chares[k].id, k);
+	if (!rc)
+		rc = ids_init(&s->entry_at, s->n_entries, s->n_entries ? s->entries[s->n_entries - 1].id : 0);
+	for (uint32_t k = 0; k < s->n_entries && !rc; k++)
+		rc = ids_set(&s->entry_at, s->entries[k].id, k);
+	for (uint32_t k = 0; k < s->n_entries && !rc; k++)
+		s->entries[k].chare = prj_ids_get(&s->chare_at, s->entries[k].chare);
+	return rc;
 }
 
 int
 prj_sts_read(const char *path, struct prj_sts *s, struct err *e)
 {
 	s->path = path;
-	s->sdag_chare = UINT32_MAX;
 	FILE *f = file_open_read(path, e);      /* a FIFO would block the read */
 	if (!f)
 		return ERR_IO;
@@ -366,6 +443,8 @@ prj_sts_read(const char *path, struct prj_sts *s, struct err *e)
 		}
 	}
 	free(buf);
+	if (!rc && seal(s))
+		rc = err_set(e, ERR_NOMEM, "out of memory");
 	return rc ? rc : check_sts(s, path, e);
 }
 
@@ -378,6 +457,11 @@ prj_sts_fini(struct prj_sts *s)
 		free(s->entries[i].name);
 	free(s->chares);
 	free(s->entries);
+	for (int k = 0; k < 2; k++) {
+		struct prj_ids *m = k ? &s->entry_at : &s->chare_at;
+		free(m->dense);
+		hmap_fini(&m->sparse);
+	}
 	free(s->charmversion);
 	free(s->machine);
 	memset(s, 0, sizeof *s);

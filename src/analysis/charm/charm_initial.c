@@ -157,7 +157,7 @@ struct linking {
 	struct charm *c;
 	const struct trace_entry *en;
 	uint32_t n_en;
-	const uint32_t *region_of_ep;  /* NULL: no SDAG edges */
+	int sdag;                      /* SDAG edges wanted */
 	uint32_t cut[PAR_MAX + 1];
 	struct charm_edge *e[2][PAR_MAX];   /* runs' edges, serials' edges */
 	size_t n[2][PAR_MAX], cap[2][PAR_MAX];
@@ -188,8 +188,10 @@ sdag_links(struct linking *g, uint32_t w)
 		uint32_t s = c->serial[l], tl = a->lop_tl[l];
 		if (c->cls[l] == CLS_NONE || s == TRACE_NONE)
 			continue;
-		uint32_t ep = en[s].ep;
-		uint32_t p = ep ? g->region_of_ep[ep - 1] : TRACE_NONE;
+		/* the serial numbered before s: the entries are in rising id
+		 * order (the reader's; a saved model's are checked so), so
+		 * entry ep - 1, when there is one, is s's neighbour */
+		uint32_t p = s && en[s - 1].ep + 1 == en[s].ep ? s - 1 : TRACE_NONE;
 		if (p != TRACE_NONE && en[p].sdag && en[p].sts_chare == en[s].sts_chare &&
 		    stamp[p] == tl && c->block[last[p]] != c->block[l])
 			rc = link_add(g, 1, w, last[p], l, EDGE_SDAG);
@@ -221,25 +223,7 @@ link_worker(void *ctx, uint32_t w, uint32_t nw)
 		}
 		prev = l;
 	}
-	return g->region_of_ep ? sdag_links(g, w) : 0;
-}
-
-/* The region of each entry point (TRACE_NONE for none), for SDAG: the
- * serial numbered before region s is region_of_ep[en[s].ep - 1]. */
-static uint32_t *
-regions_of_eps(const struct trace_entry *en, uint32_t n_en)
-{
-	uint32_t max_ep = 0;
-	for (uint32_t r = 0; r < n_en; r++)
-		if (en[r].ep > max_ep)
-			max_ep = en[r].ep;
-	uint32_t *region_of_ep = malloc(((size_t)max_ep + 2) * sizeof *region_of_ep);
-	if (!region_of_ep)
-		return NULL;
-	memset(region_of_ep, 0xff, ((size_t)max_ep + 2) * sizeof *region_of_ep);
-	for (uint32_t r = 0; r < n_en; r++)
-		region_of_ep[en[r].ep] = r;
-	return region_of_ep;
+	return g->sdag ? sdag_links(g, w) : 0;
 }
 
 static int
@@ -249,14 +233,10 @@ links(struct charm *c, const struct trace_entry *en, uint32_t n_en)
 	struct linking *g = calloc(1, sizeof *g);
 	if (!g)
 		return ERR_NOMEM;
-	*g = (struct linking){ .c = c, .en = en, .n_en = n_en };
+	*g = (struct linking){ .c = c, .en = en, .n_en = n_en, .sdag = c->a->opts.charm_sdag && n_en };
 	int rc = 0;
-	if (c->a->opts.charm_sdag && n_en && !(g->region_of_ep = regions_of_eps(en, n_en)))
-		rc = ERR_NOMEM;
-	if (!rc) {
-		charm_tl_cuts(c, nw, g->cut);
-		par_run(nw, link_worker, g);
-	}
+	charm_tl_cuts(c, nw, g->cut);
+	par_run(nw, link_worker, g);
 	for (uint32_t w = 0; w < nw && !rc; w++)
 		rc = g->rc[w];
 	for (int list = 0; list < 2 && !rc; list++)
@@ -266,7 +246,6 @@ links(struct charm *c, const struct trace_entry *en, uint32_t n_en)
 	for (int list = 0; list < 2; list++)
 		for (uint32_t w = 0; w < PAR_MAX; w++)
 			free(g->e[list][w]);
-	free((void *)g->region_of_ep);
 	free(g);
 	return rc;
 }
