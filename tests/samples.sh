@@ -117,6 +117,13 @@ mkdir -p "$tmp/bad/data" && cp "$toy/hardware.xml" "$tmp/bad/" && cp "$tmp/bad.c
 run "bad csv" 1 samples "$tmp/bad" && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
 	grep -q "^skein: $tmp/bad/data/samples.csv:3: latency: 'x' is not a whole number$" "$tmp/err" && ok ||
 	bad "a bad CSV value: $(cat "$tmp/err")"
+# a latency past 2^32 - 1 cycles: refused with its line (2^64 - 1 wrapped
+# the toy set's cycles, 235060 -> 235004, exit 0)
+mkdir -p "$tmp/wrap/data" && cp "$toy/hardware.xml" "$tmp/wrap/" &&
+	awk -F, 'BEGIN { OFS = "," } NR == 2 { $5 = "18446744073709551615" } { print }' "$toy/data/samples.csv" >"$tmp/wrap/data/samples.csv"
+run "latency of 2^64 - 1" 1 samples "$tmp/wrap" && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	grep -q "^skein: $tmp/wrap/data/samples.csv:2: latency: '18446744073709551615' is too large (a latency is at most 4294967295 cycles)$" "$tmp/err" && ok ||
+	bad "a latency of 2^64 - 1: $(cat "$tmp/err")"
 printf '<Hardware>\n  <CPU id="0"/>\n  <Cache id="9"/>\n</Hardware>\n' >"$tmp/bad/hardware.xml"
 run "bad xml" 1 samples "$tmp/bad" && [ "$(wc -l <"$tmp/err")" = 1 ] &&
 	grep -q "^skein: $tmp/bad/hardware.xml:3: <Cache id=\"9\">: the id is the cache level, 1 to 3$" "$tmp/err" && ok ||

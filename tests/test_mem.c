@@ -135,6 +135,38 @@ aggregation(void **state)
 	samples_destroy(s);
 }
 
+/* Latencies at the reader's bound (SAMPLES_MAX_LATENCY): every sum of
+ * them is exact, on the machine, a NUMA node, a level and an offender
+ * (one of 2^64 - 1 wrapped the set's cycles: the reader refuses it). */
+static void
+latency_bound(void **state)
+{
+	(void)state;
+	struct samples *s = toy("variable,source,line,latency,dataSource,cpu\n"
+				"a,f.c,10,4294967295,a,0\n"
+				"a,f.c,10,4294967295,a,1\n"
+				"a,f.c,10,4294967295,a,2\n");
+	const uint64_t max = SAMPLES_MAX_LATENCY;
+	struct mem *m = ctx(s);
+	struct mem_agg a;
+	assert_int_equal(mem_agg_init(m, &a), 0);
+	mem_aggregate(m, NULL, &a);
+	assert_true(a.cycles == 3 * max);
+	assert_true(a.below_cycles[0] == 3 * max);
+	assert_true(a.below_cycles[obj(s, TOPO_NUMA, 0)] == 2 * max);
+	assert_true(a.served_cycles[obj(s, TOPO_NUMA, 0)] == 2 * max);
+	assert_true(a.level_cycles[SL_LOCAL_RAM] == 3 * max);
+	struct mem_offender *o;
+	uint32_t n;
+	assert_int_equal(mem_offenders(m, MEM_SYMBOLS, NULL, &o, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(o[0].cycles == 3 * max);
+	free(o);
+	mem_agg_fini(&a);
+	mem_destroy(m);
+	samples_destroy(s);
+}
+
 static void
 offenders(void **state)
 {
@@ -444,6 +476,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aggregation),
+		cmocka_unit_test(latency_bound),
 		cmocka_unit_test(offenders),
 		cmocka_unit_test(scores),
 		cmocka_unit_test(windows),

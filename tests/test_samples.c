@@ -234,7 +234,12 @@ hostile_csv(void **state)
 		{ "cpu,latency,dataSource\n1,2,3\n1,2,3,4\n", 0, "t.csv:3: 4 fields, the header has 3" },
 		{ "cpu,latency,dataSource\n1,abc,3\n", 0, "t.csv:2: latency: 'abc' is not a whole number" },
 		{ "cpu,latency,dataSource\n1,99999999999999999999999,3\n", 0,
-		  "t.csv:2: latency: '99999999999999999999999' is too large" },
+		  "t.csv:2: latency: '99999999999999999999999' is too large (a latency is at most 4294967295 cycles)" },
+		/* latencies are summed in 64 bits: one of 2^64 - 1 wrapped the set's cycles */
+		{ "cpu,latency,dataSource\n0,5,1\n0,18446744073709551615,1\n", 0,
+		  "t.csv:3: latency: '18446744073709551615' is too large (a latency is at most 4294967295 cycles)" },
+		{ "cpu,latency,dataSource\n0,4294967296,1\n", 0,
+		  "t.csv:2: latency: '4294967296' is too large (a latency is at most 4294967295 cycles)" },
 		{ "cpu,latency,dataSource\n-1,2,3\n", 0, "t.csv:2: cpu: '-1' is not a whole number" },
 		{ "cpu,latency,dataSource\n4294967296,2,3\n", 0, "t.csv:2: cpu: '4294967296' is too large" },
 		{ "cpu,latency,dataSource\n1,2,zz\n", 0, "t.csv:2: dataSource: 'zz' is not a hexadecimal number" },

@@ -38,6 +38,11 @@
 #include "topo/topo.h"
 
 #define SAMPLES_NONE UINT32_MAX
+/* The largest latency a sample may have, in cycles (about a second at
+ * 4 GHz; real loads take hundreds): the reader refuses any larger one,
+ * so that the latencies of every sample a set may hold (SAMPLES_NONE - 1)
+ * add up within 64 bits wherever they are summed. */
+#define SAMPLES_MAX_LATENCY UINT32_MAX
 
 enum samples_encoding {
 	SAMPLES_PEBS_HEX,     /* dataSource: Intel PEBS load-latency encoding, hexadecimal */

@@ -409,6 +409,7 @@ row(struct samples *s, struct csv *c, const struct col *k, uint32_t ncol, struct
 		}
 		const char *what = NULL;
 		int prc;
+		char bound[64];
 		if (len && (f[0] == ' ' || f[len - 1] == ' ' || f[0] == '\t' || f[len - 1] == '\t'))
 			trim(&f, &len);
 		if (k[i].role == COL_LATENCY || k[i].role == COL_CPU || k[i].role == COL_DSRC) {
@@ -416,6 +417,8 @@ row(struct samples *s, struct csv *c, const struct col *k, uint32_t ncol, struct
 			prc = is_missing(f, len) ? -3 : parse_u64(f, len, k[i].hex, &u);
 			if (prc == 0 && k[i].role == COL_CPU && u > UINT32_MAX)
 				prc = -2;
+			if (k[i].role == COL_LATENCY && (prc == -2 || (prc == 0 && u > SAMPLES_MAX_LATENCY)))
+				prc = -4;       /* latencies are summed: their bound says why */
 			if (prc == 0) {
 				*slot = (double)u;
 				if (k[i].role == COL_LATENCY) {
@@ -430,7 +433,9 @@ row(struct samples *s, struct csv *c, const struct col *k, uint32_t ncol, struct
 				}
 				continue;
 			}
-			what = prc == -3 ? "is empty" : prc == -2 ? "is too large"
+			snprintf(bound, sizeof bound, "is too large (a latency is at most %llu cycles)",
+				 (unsigned long long)SAMPLES_MAX_LATENCY);
+			what = prc == -3 ? "is empty" : prc == -2 ? "is too large" : prc == -4 ? bound
 				: k[i].hex ? "is not a hexadecimal number" : "is not a whole number";
 		} else if (is_missing(f, len)) {
 			*slot = NAN;
