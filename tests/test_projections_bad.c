@@ -303,6 +303,14 @@ static const struct bad bads[] = {
 	  ERR_FORMAT, "do not match the destination count" },
 	{ "unsupported version", "PROJECTIONS_ID\nVERSION 42.0\nPROCESSORS 2\n", NULL, NULL, 0,
 	  ERR_FORMAT, "version 42.0 is not supported" },
+	/* one message for every count out of range (0 said "at least 1", -4
+	 * "from 0 to 16777216") */
+	{ "no PEs", "PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 0\n", NULL, NULL, 0, ERR_FORMAT,
+	  "run.sts:3:12: PROCESSORS must be a number from 1 to 16777216" },
+	{ "negative PEs", "PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS -4\n", NULL, NULL, 0, ERR_FORMAT,
+	  "run.sts:3:12: PROCESSORS must be a number from 1 to 16777216" },
+	{ "too many PEs", "PROJECTIONS_ID\nVERSION 11.0\nPROCESSORS 16777217\n", NULL, NULL, 0, ERR_FORMAT,
+	  "run.sts:3:12: PROCESSORS must be a number from 1 to 16777216" },
 };
 
 static void

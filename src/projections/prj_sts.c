@@ -69,8 +69,10 @@ word(struct cursor *c, const char **w, size_t *n)
 	return 1;
 }
 
+/* A whole number from min to max; any other word is an error saying that
+ * range, at the word. */
 static int
-parse_u32(struct cursor *c, uint32_t max, uint32_t *v, struct err *e, const char *what)
+parse_u32(struct cursor *c, uint32_t min, uint32_t max, uint32_t *v, struct err *e, const char *what)
 {
 	const char *w;
 	size_t n;
@@ -81,19 +83,16 @@ parse_u32(struct cursor *c, uint32_t max, uint32_t *v, struct err *e, const char
 		return sts_error(c, e, m);
 	}
 	uint64_t x = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (w[i] < '0' || w[i] > '9' || x > max) {
-			c->p = at;
-			char m[96];
-			snprintf(m, sizeof m, "%s must be a number from 0 to %u", what, max);
-			return sts_error(c, e, m);
-		}
+	size_t i = 0;
+	for (; i < n; i++) {
+		if (w[i] < '0' || w[i] > '9' || x > max)
+			break;
 		x = x * 10 + (uint64_t)(w[i] - '0');
 	}
-	if (x > max) {
+	if (i < n || x < min || x > max) {
 		c->p = at;
 		char m[96];
-		snprintf(m, sizeof m, "%s must be a number from 0 to %u", what, max);
+		snprintf(m, sizeof m, "%s must be a number from %u to %u", what, min, max);
 		return sts_error(c, e, m);
 	}
 	*v = (uint32_t)x;
@@ -108,7 +107,7 @@ parse_i32(struct cursor *c, int32_t *v, struct err *e, const char *what)
 	if (neg)
 		c->p++;
 	uint32_t u;
-	int rc = parse_u32(c, 1000000, &u, e, what);
+	int rc = parse_u32(c, 0, 1000000, &u, e, what);
 	if (rc)
 		return rc;
 	*v = neg ? -(int32_t)u : (int32_t)u;
@@ -225,9 +224,7 @@ parse_line(struct cursor *c, struct prj_sts *s, int *done, struct err *e)
 	if (IS("VERSION")) {
 		rc = parse_version(c, s, e);
 	} else if (IS("PROCESSORS")) {
-		rc = parse_u32(c, STS_MAX_PES, &s->pes, e, "PROCESSORS");
-		if (!rc && s->pes == 0)
-			rc = sts_error(c, e, "PROCESSORS must be at least 1");
+		rc = parse_u32(c, 1, STS_MAX_PES, &s->pes, e, "PROCESSORS");
 	} else if (IS("CHARMVERSION") || IS("MACHINE")) {
 		char **dst = IS("MACHINE") ? &s->machine : &s->charmversion;
 		free(*dst);
@@ -239,7 +236,7 @@ parse_line(struct cursor *c, struct prj_sts *s, int *done, struct err *e)
 		char *name = NULL;
 		int32_t dims = -1;
 		int with_dims = prj_sts_at_least(s, 9, 0);
-		if ((rc = parse_u32(c, STS_MAX_ID, &id, e, "chare id")) ||
+		if ((rc = parse_u32(c, 0, STS_MAX_ID, &id, e, "chare id")) ||
 		    (rc = parse_name(c, with_dims, &name, e)) ||
 		    (with_dims && (rc = parse_i32(c, &dims, e, "chare dimensions"))) ||
 		    (rc = at_end(c, e))) {
@@ -260,11 +257,11 @@ parse_line(struct cursor *c, struct prj_sts *s, int *done, struct err *e)
 		uint32_t id, chare, msg, k;
 		char *name = NULL;
 		word(c, &w, &n);          /* the entry type: CHARE, FUNCTION ... */
-		if ((rc = parse_u32(c, STS_MAX_ID, &id, e, "entry id")) ||
+		if ((rc = parse_u32(c, 0, STS_MAX_ID, &id, e, "entry id")) ||
 		    (rc = parse_name(c, 2, &name, e)))
 			return rc;
 		const char *at = (skip_space(c), c->p);
-		if ((rc = parse_u32(c, STS_MAX_ID, &chare, e, "chare id of the entry"))) {
+		if ((rc = parse_u32(c, 0, STS_MAX_ID, &chare, e, "chare id of the entry"))) {
 			free(name);
 			return rc;
 		}
@@ -288,7 +285,7 @@ parse_line(struct cursor *c, struct prj_sts *s, int *done, struct err *e)
 		free(s->entries[k].name);
 		s->entries[k] = (struct prj_entry_def){ .name = name, .id = id, .chare = chare, .msg = msg };
 	} else if (IS("TOTAL_PAPI_EVENTS")) {
-		rc = parse_u32(c, 64, &s->npapi, e, "TOTAL_PAPI_EVENTS");
+		rc = parse_u32(c, 0, 64, &s->npapi, e, "TOTAL_PAPI_EVENTS");
 	} else if (IS("END")) {
 		*done = 1;
 	}
