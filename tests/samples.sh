@@ -82,6 +82,26 @@ fi
 # the clusters find the boundary of the toy's two regimes, zidx 12
 run "toy clusters" 0 samples --format csv --table clusters --attribute zidx --clusters 2 "$toy" &&
 	[ "$(sed -n 2p "$tmp/out" | cut -d, -f6)" = 12 ] && ok || bad "two clusters meet at zidx 12 ($(cat "$tmp/out"))"
+# a range of one value (every zidx 7) puts every sample in the first
+# window: the others and a set without samples have no score, '-' in
+# text and an empty field in CSV (they printed nan), null in JSON
+mkdir -p "$tmp/one/data" && cp "$toy/hardware.xml" "$tmp/one/" &&
+	awk -F, 'BEGIN { OFS = "," } NR > 1 { $9 = 7 } { print }' "$toy/data/samples.csv" >"$tmp/one/data/samples.csv"
+mkdir -p "$tmp/none/data" && cp "$toy/hardware.xml" "$tmp/none/" && head -1 "$toy/data/samples.csv" >"$tmp/none/data/samples.csv"
+run "one zidx: windows" 0 samples --attribute zidx --format csv --table windows "$tmp/one" &&
+	[ "$(sed -n 2p "$tmp/out" | cut -d, -f2-4)" = "7,7,2400" ] && [ -n "$(sed -n 2p "$tmp/out" | cut -d, -f5)" ] &&
+	[ "$(awk -F, 'NR > 2 && $4 == 0 && $5 == ""' "$tmp/out" | wc -l)" = 15 ] && ok ||
+	bad "a range of one value: the first window holds every sample, the others no score ($(head -3 "$tmp/out"))"
+run "one zidx: text" 0 samples --attribute zidx "$tmp/one" &&
+	[ "$(grep -c '^ *[0-9]* *7 *7 *0 *-$' "$tmp/out")" = 15 ] && ok || bad "a range of one value: '-' for no score in text"
+nans=0
+for set in one none; do
+	for t in resources lines symbols levels windows clusters; do
+		"$skein" samples --attribute zidx --format csv --table "$t" "$tmp/$set" 2>/dev/null | grep -qi 'nan' && nans=$((nans + 1))
+	done
+	"$skein" samples --attribute zidx "$tmp/$set" 2>/dev/null | grep -qi 'nan' && nans=$((nans + 1))
+done
+[ "$nans" = 0 ] && ok || bad "$nans reports print nan for a range of one value or no samples"
 
 # --- L_d over the resources with samples (the default) or over every
 # resource of the depth (samples.latency_mean: all, the paper's equation

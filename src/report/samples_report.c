@@ -124,6 +124,23 @@ attr_name(const struct res *x)
 	return x->r->attr >= 0 ? samples_attr(x->s, (uint32_t)x->r->attr)->name : "";
 }
 
+/* A number with prec digits (conv 'g') or decimals ('f'), or none where
+ * there is none (NAN: the score of a window or cluster without a sample
+ * at the depth, as every window but the first of a range of one value;
+ * the ends of windows along an attribute without a value): "-" in text,
+ * an empty field in CSV (JSON writes null). */
+static const char *
+num_text(double v, char conv, int prec, const char *none, char *buf, size_t n)
+{
+	if (isnan(v))
+		snprintf(buf, n, "%s", none);
+	else if (conv == 'g')
+		snprintf(buf, n, "%.*g", prec, v);
+	else
+		snprintf(buf, n, "%.*f", prec, v);
+	return buf;
+}
+
 /* A value of the attribute: its category name, or the number. */
 static const char *
 value_text(const struct res *x, double v, char *buf, size_t n)
@@ -215,9 +232,11 @@ write_text(const struct res *x, FILE *out)
 			"equation 1; samples.latency_mean: all)" : "the resources with samples (samples.latency_mean: "
 			"all for the paper's equation 1)");
 	fprintf(out, "  %3s %17s %17s %8s %8s\n", "#", "from", "to", "samples", "score");
+	char sc[32], wlo[32], whi[32];
 	for (uint32_t w = 0; w < r->windows; w++)
-		fprintf(out, "  %3u %17.10g %17.10g %8u %8.3f\n", w + 1, x->win[w].lo, x->win[w].hi, x->win[w].samples,
-			x->win[w].score);
+		fprintf(out, "  %3u %17s %17s %8u %8s\n", w + 1, num_text(x->win[w].lo, 'g', 10, "-", wlo, sizeof wlo),
+			num_text(x->win[w].hi, 'g', 10, "-", whi, sizeof whi), x->win[w].samples,
+			num_text(x->win[w].score, 'f', 3, "-", sc, sizeof sc));
 	fprintf(out, "\nclusters      %u along %s: windows of %u samples every %u (%u leaves), %s at %s\n", x->n_cl,
 		text_safe(attr_name(x), c, sizeof c), r->window, r->step, mem_tree_leaves(x->tree), mem_metric_name(r->metric),
 		mem_depth_name(r->depth));
@@ -226,10 +245,10 @@ write_text(const struct res *x, FILE *out)
 		char lo[64], hi[64], bd[64] = "", v1[64], v2[64], v3[64];
 		if (i + 1 < x->n_cl)
 			value_text(x, mem_tree_boundary(x->tree, &x->cl[i], &x->cl[i + 1]), bd, sizeof bd);
-		fprintf(out, "  %3u %17s %17s %8u %8.3f %17s\n", i + 1,
+		fprintf(out, "  %3u %17s %17s %8u %8s %17s\n", i + 1,
 			text_safe(value_text(x, x->cl[i].lo, lo, sizeof lo), v1, sizeof v1),
 			text_safe(value_text(x, x->cl[i].hi, hi, sizeof hi), v2, sizeof v2), x->cl[i].samples,
-			x->cl[i].score, text_safe(bd, v3, sizeof v3));
+			num_text(x->cl[i].score, 'f', 3, "-", sc, sizeof sc), text_safe(bd, v3, sizeof v3));
 	}
 }
 
@@ -397,7 +416,7 @@ write_json(const struct res *x, FILE *out)
 static void
 write_csv(const struct res *x, FILE *out)
 {
-	char buf[256];
+	char buf[256], hi[32], sc[32];
 	switch (x->r->table) {
 	case STAB_RESOURCES:
 		fputs("object,parent,type,os_index,name,issued_samples,issued_cycles,served_samples,served_cycles,link\n", out);
@@ -435,17 +454,18 @@ write_csv(const struct res *x, FILE *out)
 	case STAB_WINDOWS:
 		fputs("window,from,to,samples,score\n", out);
 		for (uint32_t w = 0; x->win && w < x->r->windows; w++)
-			fprintf(out, "%u,%.10g,%.10g,%u,%.6f\n", w + 1, x->win[w].lo, x->win[w].hi, x->win[w].samples,
-				x->win[w].score);
+			fprintf(out, "%u,%s,%s,%u,%s\n", w + 1, num_text(x->win[w].lo, 'g', 10, "", buf, sizeof buf),
+				num_text(x->win[w].hi, 'g', 10, "", hi, sizeof hi), x->win[w].samples,
+				num_text(x->win[w].score, 'f', 6, "", sc, sizeof sc));
 		break;
 	default:
 		fputs("cluster,from,to,samples,score,boundary\n", out);
 		for (uint32_t i = 0; i < x->n_cl; i++) {
-			fprintf(out, "%u,%.10g,%.10g,%u,%.6f,", i + 1, x->cl[i].lo, x->cl[i].hi, x->cl[i].samples,
-				x->cl[i].score);
-			if (i + 1 < x->n_cl)
-				fprintf(out, "%.10g", mem_tree_boundary(x->tree, &x->cl[i], &x->cl[i + 1]));
-			fputc('\n', out);
+			double bd = i + 1 < x->n_cl ? mem_tree_boundary(x->tree, &x->cl[i], &x->cl[i + 1]) : NAN;
+			fprintf(out, "%u,%s,%s,%u,%s,", i + 1, num_text(x->cl[i].lo, 'g', 10, "", buf, sizeof buf),
+				num_text(x->cl[i].hi, 'g', 10, "", hi, sizeof hi), x->cl[i].samples,
+				num_text(x->cl[i].score, 'f', 6, "", sc, sizeof sc));
+			fprintf(out, "%s\n", num_text(bd, 'g', 10, "", buf, sizeof buf));
 		}
 		break;
 	}
