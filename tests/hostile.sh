@@ -128,6 +128,11 @@ expect "export of a clock that goes back" 0 'warning: 1 record timed before its 
 expect "the export of a clock that goes back, read" 0 '' -- info "$tmp/bwx"
 ! grep -q '^warning' "$tmp/out" && [ "$(grep '^events' "$tmp/out")" = "$(grep '^events' "$tmp/bw.info")" ] && ok ||
 	bad "the export of a clock that goes back: $(grep '^warning\|^events' "$tmp/out")"
+# a directory holding an OTF2 archive and a Projections run: one was
+# opened without a word; now refused, naming what to give instead
+mkdir "$tmp/both" && cp -r "$tmp/plain/." "$tmp/both/" && : >"$tmp/both/run.sts"
+expect "an OTF2 archive and a Projections run in one directory" 1 'both: holds an OTF2 archive and a Projections run; name the file to open \(the \.otf2 anchor or the \.sts\)' -- info "$tmp/both"
+expect "the archive of that directory, named" 0 '' -- info "$tmp/both/traces.otf2"
 # ids defined twice, the second saying something else (a region renamed
 # MPI_Recv, the world a group of one): the later definition silently
 # replaced the earlier (two "main" rows in the profile, MPI_Send gone);
