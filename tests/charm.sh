@@ -333,6 +333,12 @@ assert 0.019 < w["d_diff_duration_s"] < 0.021, w
 assert all(abs(x["d_diff_duration_s"]) < 0.001 for x in d["worse"][1:] + d["better"])
 assert d["regions"][0]["region"] == "Jacobi::Jacobi_compute" and d["regions"][0]["what"] == "entry"
 ' && ok || bad "diff -f json of two Charm++ runs"
+	# a Charm++ run against an MPI trace: refused (it ranked 9.9 s against
+	# 11 ms as if they were two runs of one program, exit 0)
+	"$skein" diff "$root/traces/corpus/stencil-4" "$j2" >"$tmp/o" 2>"$tmp/err"
+	[ $? -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q 'a Charm++ run and an MPI trace are not two runs of one program' "$tmp/err" && ok ||
+		bad "diff of an MPI trace and a Charm++ run: $(cat "$tmp/err")"
 	"$skein" diff -f csv -t ops "$j2" "$imb" | head -1 | grep -q ',chare,entry,pe,d_diff_duration_s,d_idle_experienced_s$' &&
 		ok || bad "diff -f csv of two Charm++ runs: the Charm++ columns"
 	# the other way round, the same execution got better

@@ -52,9 +52,10 @@ cli_diff(struct cli *c)
 		rc = load_run(c, c->trace2, &ta, &aa);
 	if (rc == EXIT_OK) {
 		struct err e = { 0 };
-		if (diff_run(ab, aa, &d, &e)) {
+		int dr = diff_run(ab, aa, &d, &e);
+		if (dr) {
 			cli_error("%s", e.msg);
-			rc = EXIT_FAIL;
+			rc = dr == ERR_USAGE ? EXIT_USAGE : EXIT_FAIL;
 		}
 	}
 	if (rc == EXIT_OK && diff_report_write(d, stdout, fmt, table, c->given & G_HOTSPOTS ?

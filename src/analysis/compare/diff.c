@@ -712,6 +712,11 @@ diff_run(const struct analysis *before, const struct analysis *after, struct dif
 	 struct err *e)
 {
 	*out = NULL;
+	if ((trace_info(before->t)->paradigm == PARADIGM_CHARM) !=
+	    (trace_info(after->t)->paradigm == PARADIGM_CHARM))
+		return err_set(e, ERR_USAGE, "%s and %s: a Charm++ run and an MPI trace are not two runs of "
+			       "one program: nothing to compare", trace_info(before->t)->path,
+			       trace_info(after->t)->path);
 	struct diff *d = calloc(1, sizeof *d);
 	if (!d)
 		return err_set(e, ERR_NOMEM, "out of memory");

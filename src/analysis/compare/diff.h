@@ -109,8 +109,8 @@ struct diff {
 	uint32_t *root;                /* per AFTER lop: the lop its lateness was created at */
 };
 
-/* Compares two analyses. Returns 0 and *out (free with diff_destroy), or
- * ERR_NOMEM. */
+/* Compares two analyses. Returns 0 and *out (free with diff_destroy),
+ * ERR_USAGE (a Charm++ run against an MPI trace), or ERR_NOMEM. */
 int diff_run(const struct analysis *before, const struct analysis *after, struct diff **out,
 	     struct err *e);
 void diff_destroy(struct diff *d);
