@@ -121,6 +121,9 @@ run render-time 0 render -q --time --size 100x30 --keys 'jj<Resize:80x24>l<Resiz
 	grep -Eq '^skein: render 100x30: first draw [0-9.]+ ms; background [0-9.]+ ms; 5 keys, [0-9.]+ ms mean, [0-9.]+ ms max per key; 2 resizes, [0-9.]+ ms max$' "$tmp/err" &&
 	ok || bad "render --time: keys and resizes apart ($(head -1 "$tmp/err"))"
 # 'skein render samples DIR' reads as 'skein samples DIR' does
+# a size too large says so (it was called malformed)
+run render-huge 2 render --size 100000x100000 "$trace" && grep -q "^skein: --size: at most 10000x10000, not '100000x100000'$" "$tmp/err" &&
+	ok || bad "render --size too large: $(head -1 "$tmp/err")"
 run render-samples 0 render --size 80x24 samples "$root/traces/samples/toy" &&
 	head -1 "$tmp/out" | grep -q '^ skein  toy  2400 samples' &&
 	ok || bad "skein render samples DIR shows the sample set ($(head -1 "$tmp/err"))"

@@ -25,6 +25,9 @@ static const struct bad load_errors[] = {
 	  "duration, partition, function, delta, diff-duration, idle, imbalance, wait, path, threads or auto (did you mean 'lateness'?)" },
 	/* wrong types */
 	{ "bad-bool.yaml", ERR_FORMAT, "2:13: structure.coalesce: expected true or false, got 'maybe'" },
+	/* "false" is a string: it was refused as "expected true or false, got 'false'" */
+	{ "quoted-bool.yaml", ERR_FORMAT, "2:13: structure.coalesce: expected true or false unquoted "
+	  "(a quoted one is a string), got 'false'" },
 	{ "bad-number.yaml", ERR_FORMAT, "2:16: structure.leap_factor: expected a number, got 'ten'" },
 	{ "layout-not-list.yaml", ERR_FORMAT, "2:11: view.layout: expected a list, got 'grid'" },
 	{ "topology-explicit.yaml", ERR_FORMAT, "2:20: topology.explicit: expected a whole number, got 'two'" },

@@ -538,8 +538,10 @@ cli_render(struct cli *c)
 		long w = strtol(c->size, &end, 10), h = 0;
 		if (end != c->size && (*end == 'x' || *end == 'X'))
 			h = strtol(end + 1, &end, 10);
-		if (*end || w < 1 || h < 1 || w > 10000 || h > 10000)
+		if (*end || w < 1 || h < 1)
 			return cli_usage_error("--size takes WIDTHxHEIGHT (e.g. 120x40), not", c->size);
+		if (w > 10000 || h > 10000)
+			return cli_usage_error("--size: at most 10000x10000, not", c->size);
 		ro.w = (int)w;
 		ro.h = (int)h;
 	}

@@ -93,7 +93,9 @@ schema_bool(struct ld *ld, const struct cnode *v, const char *path, int *out)
 			if (strcmp(v->s, no[i]) == 0)
 				return *out = 0, 0;
 		}
-	return ld_error(ld, v, "%s: expected true or false, got %s", path, schema_show(b, sizeof b, v));
+	return ld_error(ld, v, "%s: expected true or false%s, got %s", path,
+			v->type == CN_SCALAR && !v->plain ? " unquoted (a quoted one is a string)" : "",
+			schema_show(b, sizeof b, v));
 }
 
 /* A plain decimal integer; *neg set for a leading '-'. */
