@@ -363,6 +363,12 @@ printf '<?xml version="1.0"?>\n<topology version="2.0">\n<object type="Machine" 
 expect "an XML topology that crashes libhwloc" 2 'crash.xml: hwloc [0-9.]+ crashed reading the topology' -- render --topology "$tmp/crash.xml" "$tmp/plain"
 printf 'garbage' >"$tmp/garbage.xml"
 expect "a garbage XML topology" 2 'garbage.xml: not an hwloc XML topology' -- render --topology "$tmp/garbage.xml" "$tmp/plain"
+# the same from a configuration names where it was given (file:line:column);
+# a source without its file or description was ignored without a word
+printf 'topology:\n  source: hwloc\n  hwloc: %s\n' "$tmp/garbage.xml" >"$tmp/topo.yaml"
+expect "a garbage XML topology from a configuration" 2 'topo.yaml:3:10: .*garbage.xml: not an hwloc XML topology' -- render --config "$tmp/topo.yaml" "$tmp/plain"
+printf 'topology:\n  source: synthetic\n' >"$tmp/topo2.yaml"
+expect "a synthetic topology without its description" 2 'topo2.yaml:2:11: topology.source is synthetic, but topology.synthetic is empty' -- render --config "$tmp/topo2.yaml" "$tmp/plain"
 expect "a missing XML topology" 2 '/none.xml: No such file or directory' -- render --topology "$tmp/none.xml" "$tmp/plain"
 for a in "--help" "--version" "config" "keys" "info $tmp/plain" "analyze -f json $tmp/plain" "render --size 80x12 $tmp/plain" \
 	"samples --format text $root/traces/samples/toy" "samples --format csv --table lines $root/traces/samples/toy" \

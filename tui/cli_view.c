@@ -331,10 +331,20 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 			c->cfg.topology.source = CONFIG_TOPO_SYNTHETIC;
 			c->cfg.topology.synthetic = vo->topology_synthetic;
 		}
-	} else if (ct->source == CONFIG_TOPO_HWLOC && ct->hwloc && ct->hwloc[0]) {
-		vo->topology = ct->hwloc;
-	} else if (ct->source == CONFIG_TOPO_SYNTHETIC && ct->synthetic && ct->synthetic[0]) {
-		vo->topology_synthetic = ct->synthetic;
+	} else if (ct->source == CONFIG_TOPO_HWLOC || ct->source == CONFIG_TOPO_SYNTHETIC) {
+		int xml = ct->source == CONFIG_TOPO_HWLOC;
+		const char *what = xml ? ct->hwloc : ct->synthetic;
+		if (!what || !what[0]) {     /* it was ignored without a word */
+			cli_error("%s:%u:%u: topology.source is %s, but %s",
+				  ct->mark.file ? ct->mark.file : "configuration", ct->mark.line, ct->mark.column,
+				  xml ? "hwloc" : "synthetic",
+				  xml ? "topology.hwloc names no file" : "topology.synthetic is empty");
+			return EXIT_USAGE;
+		}
+		if (xml)
+			vo->topology = what;
+		else
+			vo->topology_synthetic = what;
 	}
 	/* a topology that cannot be loaded is a usage error now, not a
 	 * message inside the pane after a long load */
@@ -343,7 +353,10 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		struct err te = { 0 };
 		if (vo->topology ? topo_load_xml(vo->topology, &tp, &te)
 		    : topo_load_synthetic(vo->topology_synthetic, &tp, &te)) {
-			cli_error("%s", te.msg);
+			if (!c->topology && ct->mark.file)      /* where the configuration gave it */
+				cli_error("%s:%u:%u: %s", ct->mark.file, ct->mark.line, ct->mark.column, te.msg);
+			else
+				cli_error("%s", te.msg);
 			return EXIT_USAGE;
 		}
 		topo_destroy(tp);

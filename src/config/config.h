@@ -188,6 +188,7 @@ struct config_topology {
 	uint32_t ranks_per_node;
 	const uint32_t *explicit_map;         /* placement: explicit; one per rank */
 	uint32_t n_explicit;
+	struct config_mark mark;  /* where the hardware was given (file NULL: nowhere) */
 };
 
 /* Memory samples (skein samples; doc/samples.md). */

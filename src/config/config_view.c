@@ -222,9 +222,16 @@ config_walk_topology(struct ld *ld, const struct cnode *m)
 			if (!(rc = schema_enum(ld, v, "topology.source", config_topo_source_names,
 					    CONFIG_TOPO_SOURCE_COUNT, &x)))
 				t->source = (enum config_topo_source)x;
+			t->mark = schema_mark(ld, v);
 			break;
-		case K_HWLOC: rc = schema_string(ld, v, "topology.hwloc", 1, &t->hwloc); break;
-		case K_SYNTHETIC: rc = schema_string(ld, v, "topology.synthetic", 1, &t->synthetic); break;
+		case K_HWLOC:
+			rc = schema_string(ld, v, "topology.hwloc", 1, &t->hwloc);
+			t->mark = schema_mark(ld, v);
+			break;
+		case K_SYNTHETIC:
+			rc = schema_string(ld, v, "topology.synthetic", 1, &t->synthetic);
+			t->mark = schema_mark(ld, v);
+			break;
 		case K_PLACEMENT:
 			if (!(rc = schema_enum(ld, v, "topology.placement", config_placement_names,
 					    CONFIG_PLACE_COUNT, &x)))
