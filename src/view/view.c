@@ -192,7 +192,7 @@ view_create(const struct analysis *a, const struct view_opts *o, struct view **o
 	v->hot_idx = -1;
 	v->focus = solo >= 0 && panes[solo]->focusable ? solo : PANE_GRID;
 	v->help_open = solo == PANE_HELP;
-	v->sel_lop = TRACE_NONE;
+	v->sel_lop = v->sel_max = TRACE_NONE;
 	v->big = -1;
 	v->tz_sel = TRACE_NONE;
 	v->cl_start = o && o->clusters ? o->clusters : analysis_options(a)->clusters;

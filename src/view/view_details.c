@@ -542,9 +542,9 @@ det_build(struct view *v, int w, int h, int wide)
 				       ranks);
 			if (s1 > s0 + 1)
 				view_lines_add(&v->details, ST_NORMAL, "steps %u\u2013%u", s0, s1 - 1);
-			if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
+			if (view_metric_numeric(v->metric) && v->sel_max != TRACE_NONE) {
 				char d[32];
-				trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
+				trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_max), d, sizeof d);
 				view_lines_add(&v->details, ST_NORMAL, "%u operation%s \u00b7 max %s %s", v->sel_count,
 				    v->sel_count == 1 ? "" : "s", view_metric_title(v->metric), d);
 			} else {
@@ -566,9 +566,9 @@ det_build(struct view *v, int w, int h, int wide)
 		char rs[48], ss[48];
 		view_lines_add(&v->details, ST_TITLE, "block %s \u00d7 %s", span(rs, sizeof rs, "r", r0, r1 - 1),
 			       span(ss, sizeof ss, s1 - s0 > 1 ? "steps " : "step ", s0, s1 - 1));
-		if (view_metric_numeric(v->metric) && v->sel_lop != TRACE_NONE) {
+		if (view_metric_numeric(v->metric) && v->sel_max != TRACE_NONE) {
 			char d[32];
-			trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_lop), d, sizeof d);
+			trace_fmt_duration(v->t, view_index_value(v->ix, v->metric, v->sel_max), d, sizeof d);
 			view_lines_add(&v->details, ST_NORMAL, "%u operations \u00b7 max %s %s", v->sel_count, view_metric_title(v->metric), d);
 		} else {
 			view_lines_add(&v->details, ST_NORMAL, "%u operations", v->sel_count);

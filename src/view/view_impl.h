@@ -132,6 +132,7 @@ struct view {
 	uint32_t zs, zr;              /* steps per column, ranks per row */
 	uint32_t sel_lop;             /* the operation shown in details */
 	uint32_t sel_count;           /* lops in the selected block */
+	uint32_t sel_max;             /* the block's lop with its maximum (its representative) */
 	int pinned;                   /* sel_lop was jumped to: keep it */
 	uint32_t partners[VIEW_MAX_PARTNERS];
 	int n_partners;

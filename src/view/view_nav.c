@@ -79,7 +79,7 @@ view_select_update(struct view *v)
 		view_grid_blocks(v);      /* the thread's, before a block computes them */
 		view_index_block(v->ix, v->metric, r0, r0 + v->zr, s0, s0 + v->zs, &rep, &count, NULL);
 	}
-	uint32_t old = v->sel_lop;
+	uint32_t old = v->sel_lop, rep_max = rep;
 	if (v->pinned && v->sel_lop != TRACE_NONE) {
 		uint32_t r = analysis_lop_timeline(v->a, v->sel_lop), s = analysis_lop_step(v->a, v->sel_lop);
 		int in_row = row ? (row->rank == TRACE_NONE ? view_cluster_group_of(v->vc, r) == row->group
@@ -90,6 +90,7 @@ view_select_update(struct view *v)
 		else
 			v->pinned = 0;
 	}
+	v->sel_max = rep_max;
 	v->sel_lop = rep;
 	v->sel_count = count;
 	/* on a cluster's row the selected rank is the selected operation's */

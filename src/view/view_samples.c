@@ -377,7 +377,7 @@ view_create_samples(const struct mem *m, const struct view_opts *o, const struct
 		if (f == PANE_TOPO || f == PANE_HIST || (f >= PANE_OFFENDERS && f < PANE_HELP))
 			v->focus = f;
 	}
-	v->sel_lop = TRACE_NONE;
+	v->sel_lop = v->sel_max = TRACE_NONE;
 	vs->save = so ? so->save : NULL;
 	vs->save_ud = so ? so->save_ud : NULL;
 	*out = v;
