@@ -252,6 +252,29 @@ if "$skein" render "$lm" --size 60x20 --keys '0gLLLLH:save '"$tmp"'/win.yaml<Ent
 else
 	bad "a scrolled window is saved and restored"
 fi
+# ... and a clustered view: its zoom, its window of steps, the cluster's
+# row (closed) or a rank's own row (its cluster open), and the operation
+# the first screen jumped to in a cell of two steps (wavefront-9-delay:
+# --config reopened at one step per column, the cluster opened, rank 4's
+# MPI_Send of step 51 for its computation of step 50); and the focus
+wf=$root/traces/corpus/wavefront-9-delay/traces.otf2
+for keys in '--C' 'C:rank 4<Enter>' '<Tab>'; do
+	if "$skein" render "$wf" --size 100x30 --keys "$keys"':save '"$tmp"'/cl.yaml<Enter>' >/dev/null &&
+		"$skein" render "$wf" --size 100x30 --keys "$keys"'<Esc>' >"$tmp/a.txt" &&
+		"$skein" render --config "$tmp/cl.yaml" "$wf" --size 100x30 --keys '<Esc>' >"$tmp/b.txt" &&
+		cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
+		ok
+	else
+		bad "a saved view with '$keys' reopens on the same screen"
+	fi
+done
+grep -q '^  focus: overview$' "$tmp/cl.yaml" &&
+	"$skein" render --config "$tmp/cl.yaml" "$wf" --size 100x30 --keys ':save '"$tmp"'/cl2.yaml<Enter>' >/dev/null &&
+	grep -q '^  focus: overview$' "$tmp/cl2.yaml" && ok || bad ":save records the focused pane, and --config restores it"
+"$skein" render "$wf" --size 100x30 --keys '--C:save '"$tmp"'/cl.yaml<Enter>' >/dev/null &&
+	grep -q '^  clusters: 4$' "$tmp/cl.yaml" && grep -q '^    steps: 2$' "$tmp/cl.yaml" &&
+	"$skein" render --config "$tmp/cl.yaml" "$wf" --size 100x30 | head -1 | grep -q ' c1 r4 step 50 .* 4 cl  cell 2×1' &&
+	ok || bad "a saved clustered view reopens at two steps per column on cluster c1's row"
 # a fixed colour scale from the configuration
 printf 'view:\n  scale: [0, 1ms]\n' >"$tmp/scale.yaml"
 "$skein" render --config "$tmp/scale.yaml" "$sv" --size 100x24 --keys '<Esc>' | tail -1 | grep -q '^ lateness 0 .* 1.000 ms ' &&

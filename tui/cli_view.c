@@ -134,6 +134,10 @@ save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
 	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
 	cfg->view.clusters = st->clusters;
+	/* a pane the layout cannot name (the profile, the lists: the whole
+	 * body) leaves the layout's focus on the grid */
+	enum config_pane focus = st->focus ? config_pane_find(st->focus) : CONFIG_PANE_COUNT;
+	cfg->view.focus = focus != CONFIG_PANE_COUNT ? focus : CONFIG_PANE_GRID;
 	/* the side pane shown (t and d swap it with the details) takes the
 	 * side column's place in the layout, so the file reopens with it */
 	static enum config_pane panes[8][CONFIG_PANE_COUNT];
@@ -288,6 +292,9 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		.window = !cv->steps.all || !cv->ranks.all,
 		.win_step = cv->steps.all ? 0 : cv->steps.first,
 		.win_rank = cv->ranks.all ? 0 : cv->ranks.first,
+		/* with clusters, ranks [r, r] and the selection on r: its own row */
+		.rank_row = vo->clusters && !cv->ranks.all && cv->ranks.first == cv->ranks.last &&
+			cv->ranks.first == cv->sel_rank,
 	};
 	/* a configuration that leaves them at their defaults opens at the
 	 * first screen (the top hotspot) */

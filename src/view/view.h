@@ -38,6 +38,12 @@ struct view_state {
 	uint32_t win_steps, win_ranks;   /* how many were in view (get only) */
 	const char *side;           /* get only: the side pane shown ("details",
 	                               "topology", "histogram"), NULL when none */
+	const char *focus;          /* get only: the focused pane's name (a static
+	                               string; the focus is set by view_opts.focus) */
+	int rank_row;               /* with clusters: the selection is on the rank's
+	                               own row (its cluster open), not its cluster's;
+	                               get sets win_rank and win_ranks to the
+	                               selected row's ranks, first to last */
 };
 
 /* Writes st to path for `:save PATH`; returns 0 or an ERR_* code with a

@@ -482,3 +482,110 @@ view_nav_action(struct view *v, enum action act)
 	}
 	return 1;
 }
+
+/* ---- a saved view ------------------------------------------------------- */
+
+void
+view_get_state(const struct view *v, struct view_state *st)
+{
+	st->metric = v->metric;
+	st->sel_rank = v->sel_rank;
+	st->sel_step = v->sel_step;
+	st->zoom_steps = v->zs;
+	st->zoom_ranks = v->zr;
+	st->clusters = v->clustered && v->vc ? view_cluster_groups(v->vc) : 0;
+	st->rank_row = 0;
+	st->window = 1;
+	st->win_step = v->win_step;
+	st->win_rank = v->win_rank;
+	st->side = v->no_side ? NULL : v->side == PANE_TOPO ? "topology" : v->side == PANE_HIST ? "histogram"
+		: "details";
+	st->focus = view_pane_ops(v->focus)->name;
+	st->win_steps = (uint32_t)(v->cols > 0 ? v->cols : 1) * (v->zs ? v->zs : 1);
+	st->win_ranks = (uint32_t)(v->rows > 0 ? v->rows : 1) * (v->zr ? v->zr : 1);
+	/* what is really in view: no further than the trace goes */
+	uint32_t ns = view_index_steps(v->ix), nr = view_index_ranks(v->ix);
+	if (st->win_step + st->win_steps > ns)
+		st->win_steps = ns > st->win_step ? ns - st->win_step : 1;
+	if (st->win_rank + st->win_ranks > nr)
+		st->win_ranks = nr > st->win_rank ? nr - st->win_rank : 1;
+	if (st->clusters) {
+		/* rows are clusters: the ranks are the selected row's, which
+		 * says whether it was a rank's own row or its cluster's */
+		uint32_t n, cnt;
+		const struct view_row *rows = view_cluster_rows(v->vc, &n);
+		if (v->sel_row < n && rows[v->sel_row].rank != TRACE_NONE) {
+			st->rank_row = 1;
+			st->win_rank = rows[v->sel_row].rank;
+			st->win_ranks = 1;
+		} else if (v->sel_row < n) {
+			const uint32_t *m = view_cluster_members(v->vc, rows[v->sel_row].group, &cnt);
+			uint32_t lo = UINT32_MAX, hi = 0;
+			for (uint32_t i = 0; i < cnt; i++) {
+				lo = m[i] < lo ? m[i] : lo;
+				hi = m[i] > hi ? m[i] : hi;
+			}
+			st->win_rank = cnt ? lo : 0;
+			st->win_ranks = cnt ? hi - lo + 1 : 1;
+		}
+	}
+}
+
+void
+view_set_state(struct view *v, const struct view_state *st)
+{
+	char cmd[64];
+	if (st->metric < METRIC_COUNT && view_metric_usable(v, st->metric))
+		v->metric = st->metric;
+	if (st->clusters) {
+		snprintf(cmd, sizeof cmd, "clusters %u", st->clusters);
+		view_command(v, cmd);
+	}
+	/* rows of clusters keep the steps' zoom; ranks per row are 1 */
+	view_set_zoom(v, st->zoom_steps ? st->zoom_steps : 1,
+		      v->clustered ? 1 : st->zoom_ranks ? st->zoom_ranks : 1);
+	uint32_t cnt = 0;
+	if (v->clustered && st->sel_rank < view_index_ranks(v->ix))
+		view_cluster_members(v->vc, view_cluster_group_of(v->vc, st->sel_rank), &cnt);
+	if (v->clustered && cnt && !(st->rank_row && cnt > 1)) {
+		/* its cluster's row, left closed (the rank command would open it) */
+		uint32_t ns = view_index_steps(v->ix);
+		v->sel_rank = st->sel_rank;
+		v->sel_step = st->sel_step < ns ? st->sel_step : ns ? ns - 1 : 0;
+		v->sel_row = view_cluster_row_of(v->vc, v->sel_rank);
+		v->pinned = 0;
+		v->gc_valid = 0;
+		view_select_update(v);
+	} else {
+		snprintf(cmd, sizeof cmd, "rank %u", st->sel_rank);
+		view_command(v, cmd);
+		snprintf(cmd, sizeof cmd, "step %u", st->sel_step);
+		view_command(v, cmd);
+	}
+	if (v->zs > 1 || v->zr > 1 || v->clustered) {
+		/* a jump leaves the selection on the operation jumped to,
+		 * which the details show rather than the cell's maximum: the
+		 * operation at the selection, when it is not the maximum, is
+		 * taken for one (a file records no more; after a move it is
+		 * the one under the cursor) */
+		uint32_t lop = view_index_lower(v->ix, v->sel_rank, v->sel_step);
+		if (lop != TRACE_NONE && lop != v->sel_lop && analysis_lop_timeline(v->a, lop) == v->sel_rank &&
+		    analysis_lop_step(v->a, lop) == v->sel_step) {
+			v->sel_lop = lop;
+			v->pinned = 1;
+			view_select_update(v);
+		}
+	}
+	if (st->window) {
+		/* the window starts where it was; drawing keeps the selection
+		 * in it (rows of clusters: from the first row down to it) */
+		uint32_t zs = v->zs ? v->zs : 1, zr = v->zr ? v->zr : 1;
+		v->win_step = st->win_step / zs * zs;
+		if (v->clustered)
+			v->win_row = 0;
+		else
+			v->win_rank = st->win_rank / zr * zr;
+		v->recenter = 0;
+	}
+	v->message[0] = 0;     /* restoring is silent */
+}
