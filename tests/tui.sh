@@ -127,6 +127,32 @@ shell_back
 t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-3" Enter
 wait_for '^TTY-RESTORED-3' && ok || bad "terminal modes restored after SIGTERM"
 
+# Ctrl-Z gives the terminal back as q does: the mouse reports off (they
+# stayed on at the prompt: ncurses's own handler knows nothing of them),
+# the alternate screen left, the cursor shown, the modes the shell's;
+# fg sets them again and draws the screen whole, at the size it has now
+modes() { t display -p -t tui '#{mouse_any_flag} #{mouse_sgr_flag} #{alternate_on} #{cursor_flag}'; }
+t send-keys -t tui "clear; $skein $trace" Enter
+wait_for 'logical · lateness' || bad "fourth start"
+t send-keys -t tui C-z
+wait_gone 'logical · lateness' && ok || bad "Ctrl-Z leaves the alternate screen"
+shell_back
+[ "$(modes)" = "0 0 0 1" ] && ok || bad "Ctrl-Z: mouse reports off, the cursor shown ($(modes))"
+t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-Z" Enter
+wait_for '^TTY-RESTORED-Z' && ok || bad "terminal modes restored after Ctrl-Z"
+t resize-window -t tui -x 90 -y 30
+t send-keys -t tui "clear; fg" Enter
+wait_for '^┌ details ─' && wait_for 'r3 step 10 ' && ok || bad "fg draws the explorer again, at 90x30 ($(screen | head -2))"
+[ "$(modes)" = "1 1 1 0" ] && ok || bad "after fg the mouse reports are on again ($(modes))"
+t send-keys -t tui j
+wait_for 'r4 step 10 ' && ok || bad "keys reach the explorer after fg"
+t resize-window -t tui -x 120 -y 40
+t send-keys -t tui q
+wait_gone 'logical · lateness' || bad "q after fg"
+shell_back
+t send-keys -t tui "stty -g | cmp -s - $tmp/stty.before && echo TTY-RESTORED-5" Enter
+wait_for '^TTY-RESTORED-5' && ok || bad "terminal modes restored after Ctrl-Z, fg and q"
+
 # after the hotspot (issue 36): the profile, a matrix cell's messages,
 # a list jump, the timeline zoomed, panned and a window marked by keys
 # and by a drag, :window

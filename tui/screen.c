@@ -53,6 +53,7 @@ static const char mouse_on[] = "\033[?1000h\033[?1006h";
 static const char mouse_off[] = "\033[?1006l\033[?1000l";
 
 static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t continued;    /* a stop ended: set the modes again */
 
 int
 screen_interrupted(void)
@@ -86,6 +87,79 @@ on_fatal_signal(int sig)
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* Ctrl-Z (SIGTSTP): the terminal back to the shell as at close — the
+ * mouse reports off, then endwin (the line settings, the cursor, the
+ * keypad, the alternate screen left), as ncurses's own handler does —
+ * then stop; once continued, screen_key sets the modes again and has the
+ * screen drawn whole. */
+static void
+on_tstp(int sig)
+{
+	int saved_errno = errno;
+	if (S.open) {
+		if (S.mouse) {
+			ssize_t r = write(STDOUT_FILENO, mouse_off, sizeof mouse_off - 1);
+			(void)r;
+		}
+		endwin();
+	}
+	struct sigaction dfl, ours;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, &ours);
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, &old);
+	raise(sig);                  /* stopped here until SIGCONT */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigaction(sig, &ours, NULL);
+	continued = 1;
+	errno = saved_errno;
+}
+
+/* SIGCONT after a stop that could not be caught (SIGSTOP): the shell may
+ * have changed the modes meanwhile. */
+static void
+on_cont(int sig)
+{
+	(void)sig;
+	continued = 1;
+}
+
+/* After a stop: the modes endwin gave back, the mouse reports and the
+ * whole screen again (the next screen_present draws it all). */
+static void
+resume(void)
+{
+	continued = 0;
+	if (!S.open)
+		return;
+	reset_prog_mode();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	if (S.mouse) {
+		fputs(mouse_on, stdout);
+		fflush(stdout);
+	}
+	grid_destroy(S.prev);
+	S.prev = NULL;
+}
+
+static void
+stop_signals(int on)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;            /* no SA_RESTART: a blocked read returns */
+	sa.sa_handler = on ? on_tstp : SIG_DFL;
+	sigaction(SIGTSTP, &sa, NULL);
+	sa.sa_handler = on ? on_cont : SIG_DFL;
+	sigaction(SIGCONT, &sa, NULL);
 }
 
 void
@@ -209,6 +283,8 @@ screen_open(enum screen_color color, int ascii, int mouse, char *msg, size_t n)
 	curs_set(0);
 	leaveok(stdscr, TRUE);
 	intr_as_key();
+	stop_signals(1);            /* in place of ncurses's, which leaves the mouse on */
+	continued = 0;
 	S.n_unread = 0;
 	S.mouse = mouse;
 	if (S.mouse) {
@@ -236,6 +312,7 @@ screen_close(void)
 	if (!S.open)
 		return;
 	S.open = 0;
+	stop_signals(0);
 	if (S.mouse) {
 		fputs(mouse_off, stdout);
 		fflush(stdout);
@@ -430,7 +507,17 @@ uint32_t
 screen_key(int timeout_ms)
 {
 	wint_t wc;
+	if (continued) {
+		resume();
+		return SCREEN_RESIZED;   /* the size may have changed while stopped */
+	}
 	int rc = next_input(timeout_ms, &wc);
+	if (continued) {
+		if (rc != ERR)
+			push_front(rc, wc);      /* read after the stop: the next key */
+		resume();
+		return SCREEN_RESIZED;
+	}
 	if (rc == ERR)
 		return 0;
 	if (rc == OK && wc == 0x1b) {

@@ -6,7 +6,9 @@
  * One screen per process (ncurses has one). screen_close is idempotent and
  * also runs at exit and on fatal signals, so the terminal is always given
  * back; SIGINT, SIGTERM and SIGHUP only raise a flag (screen_interrupted)
- * that the event loop acts on.
+ * that the event loop acts on. While the screen is open, Ctrl-Z (SIGTSTP)
+ * gives the terminal back before stopping, and once continued screen_key
+ * returns SCREEN_RESIZED so that the loop draws the whole screen again.
  */
 #ifndef SKEIN_TUI_SCREEN_H
 #define SKEIN_TUI_SCREEN_H
