@@ -89,18 +89,21 @@ struct gcell {
 };
 
 struct dline {
-	char text[192];
+	size_t off;          /* its text in view_lines.text, NUL-ended */
 	uint8_t style;
 };
 
 #define VIEW_MAX_PARTNERS 512
-#define VIEW_MAX_DLINES 400
 #define VIEW_MAX_LANE_ROWS 64   /* a rank's threads and streams the timeline shows */
 
 /* A pane of text lines (view_lines.c): built in prepare between begin
  * and end, drawn a row at a time, scrolled by the scrolling actions. */
 struct view_lines {
-	struct dline *line;      /* VIEW_MAX_DLINES */
+	struct dline *line;      /* grown as lines come: none is dropped */
+	int cap;
+	char *text;              /* the lines' texts, one after the other */
+	size_t text_n, text_cap;
+	int failed;              /* out of memory: the last line says so */
 	int n;
 	int scroll;              /* first line shown */
 	int rows, w;             /* the pane's interior at the last prepare */

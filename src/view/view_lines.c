@@ -12,21 +12,34 @@ int
 view_lines_init(struct view_lines *L)
 {
 	memset(L, 0, sizeof *L);
-	L->line = calloc(VIEW_MAX_DLINES, sizeof *L->line);
-	return L->line ? 0 : ERR_NOMEM;
+	L->cap = 64;
+	L->text_cap = 4096;
+	L->line = calloc((size_t)L->cap, sizeof *L->line);
+	L->text = malloc(L->text_cap);
+	if (!L->line || !L->text) {
+		view_lines_fini(L);
+		return ERR_NOMEM;
+	}
+	return 0;
 }
 
 void
 view_lines_fini(struct view_lines *L)
 {
 	free(L->line);
+	free(L->text);
 	L->line = NULL;
+	L->text = NULL;
+	L->cap = 0;
+	L->text_cap = L->text_n = 0;
 }
 
 void
 view_lines_begin(struct view_lines *L, int w, int h)
 {
 	L->n = 0;
+	L->text_n = 0;
+	L->failed = 0;
 	L->w = w;
 	L->rows = h;
 }
@@ -41,14 +54,56 @@ view_lines_end(struct view_lines *L)
 		L->scroll = 0;
 }
 
+/* Room for one more line of len bytes; 0 when memory ran out. */
+static int
+grow(struct view_lines *L, size_t len)
+{
+	if (L->n == L->cap) {
+		int cap = L->cap ? 2 * L->cap : 64;
+		struct dline *d = realloc(L->line, (size_t)cap * sizeof *d);
+		if (!d)
+			return 0;
+		L->line = d;
+		L->cap = cap;
+	}
+	if (L->text_n + len + 1 > L->text_cap) {
+		size_t cap = L->text_cap ? L->text_cap : 4096;
+		while (L->text_n + len + 1 > cap)
+			cap *= 2;
+		char *t = realloc(L->text, cap);
+		if (!t)
+			return 0;
+		L->text = t;
+		L->text_cap = cap;
+	}
+	return 1;
+}
+
 static void
 push(struct view_lines *L, int style, int indent, const char *text, size_t len)
 {
-	if (L->n >= VIEW_MAX_DLINES)
+	if (L->failed)
 		return;
+	size_t ind = indent > 0 ? (size_t)indent : 0;
+	if (!grow(L, ind + len)) {
+		/* every line is kept while memory lasts; then the last one
+		 * that fits says what is missing */
+		static const char oom[] = "(out of memory: the rest is not shown)";
+		L->failed = 1;
+		if (L->n && L->text_cap - L->line[L->n - 1].off >= sizeof oom) {
+			struct dline *d = &L->line[L->n - 1];
+			memcpy(L->text + d->off, oom, sizeof oom);
+			d->style = ST_ERROR;
+		}
+		return;
+	}
 	struct dline *d = &L->line[L->n++];
-	snprintf(d->text, sizeof d->text, "%*s%.*s", indent, "", (int)len, text);
+	d->off = L->text_n;
 	d->style = (uint8_t)style;
+	memset(L->text + L->text_n, ' ', ind);
+	memcpy(L->text + L->text_n + ind, text, len);
+	L->text_n += ind + len;
+	L->text[L->text_n++] = 0;
 }
 
 void
@@ -86,7 +141,7 @@ view_lines_row(const struct view_lines *L, int y, int x, struct grid *row)
 {
 	int i = y + L->scroll;
 	if (i < L->n)
-		grid_text(row, x, 0, row->w - x, L->line[i].style, L->line[i].text);
+		grid_text(row, x, 0, row->w - x, L->line[i].style, L->text + L->line[i].off);
 	/* arrows in the last column say there is more above or below */
 	if (y == 0 && L->scroll > 0)
 		grid_text(row, row->w - 1, 0, 1, ST_EMPH, "\u2191");
@@ -104,7 +159,7 @@ view_lines_scroll(struct view_lines *L, enum action act)
 	case ACT_PAGE_DOWN: L->scroll += page; break;
 	case ACT_PAGE_UP: L->scroll -= page; break;
 	case ACT_FIRST_RANK: case ACT_FIRST_STEP: L->scroll = 0; break;
-	case ACT_LAST_RANK: case ACT_LAST_STEP: L->scroll = VIEW_MAX_DLINES; break;
+	case ACT_LAST_RANK: case ACT_LAST_STEP: L->scroll = L->n; break;
 	default: return 0;
 	}
 	if (L->scroll < 0)
