@@ -242,6 +242,7 @@ view_destroy(struct view *v)
 		return;
 	view_prefetch_stop(v);               /* its jobs read the index */
 	view_index_destroy(v->ix);
+	view_rma_destroy(v->rma);
 	view_cluster_destroy(v->vc);
 	keymap_destroy(v->own_km);
 	free(v->search_match);

@@ -152,30 +152,82 @@ win_name(const struct view *v, uint32_t win, char *buf, size_t n)
 
 /* One-sided communication of the op's calls: the operations they issued
  * (origin to target, bytes, how and where they completed), those they
- * completed, and the passive-target epochs the op lies in
+ * completed, and the passive-target epochs the op lies in — for a call
+ * with one-sided operations, those on their windows and targets
  * (doc/analysis.md "One-sided, non-blocking and persistent
- * operations"). */
+ * operations"). The records are found by view_rma.h's searches. */
+/* The windows and targets of a call's one-sided operations: its epochs
+ * are looked for on them. */
+#define RMA_PAIRS 16
+struct rma_pairs {
+	uint32_t win[RMA_PAIRS], target[RMA_PAIRS];
+	int n, many;              /* more than RMA_PAIRS: any epoch will do */
+};
+
+static void
+pairs_add(struct rma_pairs *p, const struct trace_rma *r)
+{
+	for (int k = 0; k < p->n; k++)
+		if (p->win[k] == r->win && p->target[k] == r->target)
+			return;
+	if (p->n == RMA_PAIRS) {
+		p->many = 1;
+		return;
+	}
+	p->win[p->n] = r->win;
+	p->target[p->n++] = r->target;
+}
+
+/* Epoch e is on one of p's windows and targets (a lock_all is on every
+ * target); with none, every epoch is. */
+static int
+pairs_have(const struct rma_pairs *p, const struct trace_epoch *e)
+{
+	if (!p->n || p->many)
+		return 1;
+	for (int k = 0; k < p->n; k++)
+		if (e->win == p->win[k] && (e->target == TRACE_NONE || e->target == p->target[k]))
+			return 1;
+	return 0;
+}
+
 static void
 rma_lines(struct view *v, uint32_t lop)
 {
 	if (!trace_has_rma(v->t))
 		return;
-	uint32_t first, count, tl = analysis_lop_timeline(v->a, lop), r0, nr = trace_tl_rmas(v->t, tl, &r0);
+	if (!v->rma && view_rma_create(v->t, &v->rma)) {
+		view_lines_add(&v->details, ST_ERROR, "one-sided records: out of memory");
+		return;
+	}
+	uint32_t first, count, tl = analysis_lop_timeline(v->a, lop), r0;
+	uint64_t en = analysis_lop_enter(v->a, lop), ex = analysis_lop_exit(v->a, lop);
+	uint32_t nr = view_rma_issued(v->rma, tl, en, ex, &r0);
 	const struct trace_rma *rmas = trace_rmas(v->t, NULL);
 	analysis_lop_ops(v->a, lop, &first, &count);
+	struct rma_pairs pairs = { .n = 0 };
+#define IN_LOP(op) ((op) >= first && (op) < first + count)
 	uint32_t issued = 0, done = 0;
-	for (uint32_t i = r0; i < r0 + nr; i++) {
-		issued += rmas[i].op >= first && rmas[i].op < first + count;
-		done += rmas[i].done_op >= first && rmas[i].done_op < first + count &&
-			!(rmas[i].op >= first && rmas[i].op < first + count);
-	}
+	for (uint32_t i = r0; i < r0 + nr; i++)
+		if (IN_LOP(rmas[i].op)) {
+			issued++;
+			pairs_add(&pairs, &rmas[i]);
+		}
+	const uint32_t *ids;
+	uint32_t nd = view_rma_completed(v->rma, first, first + count, &ids);
+	for (uint32_t k = 0; k < nd; k++)
+		if (!IN_LOP(rmas[ids[k]].op)) {
+			done++;
+			if (!issued)
+				pairs_add(&pairs, &rmas[ids[k]]);
+		}
 	char b[32], g[32], w[64], tgt[24], t0[32], t1[32];
 	if (issued)
 		view_lines_add(&v->details, ST_TITLE, "one-sided: %u operation%s", issued, issued == 1 ? "" : "s");
 	uint32_t shown = 0;
 	for (uint32_t i = r0; i < r0 + nr && shown < 8; i++) {
 		const struct trace_rma *r = &rmas[i];
-		if (r->op < first || r->op >= first + count)
+		if (!IN_LOP(r->op))
 			continue;
 		shown++;
 		if (r->target != TRACE_NONE)
@@ -192,7 +244,7 @@ rma_lines(struct view *v, uint32_t lop)
 			: r->done == RMA_DONE_LOCAL ? "at the origin" : r->done == RMA_DONE_REMOTE
 			? "at the target too" : NULL;
 		char line[192];
-		if (how && r->done_op != TRACE_NONE && (r->done_op < first || r->done_op >= first + count))
+		if (how && r->done_op != TRACE_NONE && !IN_LOP(r->done_op))
 			snprintf(line, sizeof line, "completed %s by %s at %s", how,
 				 view_region_name(v, trace_op(v->t, r->done_op).region),
 				 fmt_time(trace_seconds(v->t, r->t_done), t0, sizeof t0));
@@ -207,14 +259,18 @@ rma_lines(struct view *v, uint32_t lop)
 	if (done)
 		view_lines_add(&v->details, ST_TITLE, "completes %u one-sided operation%s issued before",
 			       done, done == 1 ? "" : "s");
-	uint32_t e0, ne = trace_tl_epochs(v->t, tl, &e0);
 	const struct trace_epoch *ep = trace_epochs(v->t, NULL);
-	uint64_t en = analysis_lop_enter(v->a, lop), ex = analysis_lop_exit(v->a, lop);
-	for (uint32_t i = e0, k = 0; i < e0 + ne && k < 4; i++) {
+	uint32_t listed = 0, more = 0;
+	for (uint32_t i = view_rma_next_epoch(v->rma, tl, en, ex, TRACE_NONE); i != TRACE_NONE;
+	     i = view_rma_next_epoch(v->rma, tl, en, ex, i)) {
 		const struct trace_epoch *e = &ep[i];
-		if (e->t_begin > ex || e->t_end < en)
+		if (!pairs_have(&pairs, e))
 			continue;
-		k++;
+		if (listed == 4) {
+			more++;
+			continue;
+		}
+		listed++;
 		if (e->target != TRACE_NONE)
 			snprintf(tgt, sizeof tgt, "rank %u", e->target);
 		else
@@ -227,6 +283,9 @@ rma_lines(struct view *v, uint32_t lop)
 			 e->open ? " (never released)" : "");
 		view_lines_text(&v->details, ST_NORMAL, 0, 2, line);
 	}
+	if (more)
+		view_lines_add(&v->details, ST_DIM, "  and %u more passive-target epoch%s", more, more == 1 ? "" : "s");
+#undef IN_LOP
 }
 
 /* What the rank's threads and GPU streams did while the op ran: each

@@ -16,6 +16,7 @@
 #include "view/surface/prompt.h"
 #include "view/model/view_cluster.h"
 #include "view/model/view_lanes.h"
+#include "view/model/view_rma.h"
 #include "view/model/view_tlblocks.h"
 
 /* PANE_HELP stays last: it is drawn over the others. PANE_DETAILS,
@@ -195,6 +196,7 @@ struct view {
 	/* Charm++ (view_charm.c): lops per PE in time order, for the PE
 	 * timeline; built on first use */
 	struct view_pes *pes;
+	struct view_rma *rma;         /* one-sided records by time and call: on first details */
 	uint8_t *search_chare;        /* per timeline: its chare matches the search */
 
 	/* timeline cache: what each cell shows (view_timeline.c) */
