@@ -226,9 +226,15 @@ vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
 {
 	t->rows = rows;
 	clamp(t);
-	/* keep columns by priority while the first keeps 12 columns */
+	/* rows that scroll: the last column is the arrows' (vt_row), as in
+	 * the details, so that they never cover a character */
+	if (t->n > (uint32_t)(rows > 0 ? rows : 1) && w > 1)
+		w--;
+	/* keep columns by priority while the first keeps 12 columns (or
+	 * its own width, when less: the lists' "#") */
 	int keep[VT_MAX_COLS] = { 0 }, used = 0;
 	int nc = s->ncols < VT_MAX_COLS ? s->ncols : VT_MAX_COLS;
+	int room0 = s->cols[0].width > 0 && s->cols[0].width < 12 ? s->cols[0].width : 12;
 	for (int c = 1; c < nc; c++)
 		if (s->cols[c].prio == 0) {
 			keep[c] = 1;
@@ -236,7 +242,7 @@ vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
 		}
 	for (int p = 1; p < 100; p++)
 		for (int c = 1; c < nc; c++)
-			if (s->cols[c].prio == p && used + s->cols[c].width + 1 + 12 <= w) {
+			if (s->cols[c].prio == p && used + s->cols[c].width + 1 + room0 <= w) {
 				keep[c] = 1;
 				used += s->cols[c].width + 1;
 			}

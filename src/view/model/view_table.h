@@ -72,7 +72,8 @@ int vt_sort_by(struct vtable *t, const struct vt_source *s, int c);
 uint32_t vt_selected(const struct vtable *t);
 /* Selects the pane's row r (its place, wherever the sort put it). */
 void vt_select_row(struct vtable *t, uint32_t r);
-/* Lays the columns out in w columns, rows rows of data. */
+/* Lays the columns out in w columns, rows rows of data; when the rows
+ * scroll, in w - 1: the last column is for vt_row's arrows. */
 void vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows);
 /* The header (the sorted column marked ▼ or ▲) and data row y (0-based,
  * below the header), into a one-row grid from column x0. */
