@@ -21,7 +21,8 @@
  * with skein-gen or skein-gen-charm (deterministic, byte-identical
  * output; gen_traces below), corpus:NAME for traces/corpus/NAME,
  * onesided:NAME for traces/onesided/NAME, shared:NAME for
- * ../shared/traces/otf2/NAME or
+ * ../shared/traces/otf2/NAME (shared:NAME/ANCHOR.otf2 for an anchor not
+ * named traces.otf2) or
  * charm:DIR/RUN.sts for the Charm++ run ../shared/traces/projections/DIR
  * (both skipped when absent). topo= is an hwloc synthetic description with
  * commas for spaces ("pack:2,core:2,pu:1"); topoxml= names an XML file in
@@ -245,6 +246,8 @@ trace_for(const char *name, int leap)
 		snprintf(path, sizeof path, "%s/traces/waits/%s/traces.otf2", tu_env("SKEIN_ROOT", "."), name + 6);
 	} else if (!strncmp(name, "charm:", 6)) {
 		snprintf(path, sizeof path, "%s/traces/projections/%s", tu_env("SKEIN_SHARED", "../shared"), name + 6);
+	} else if (!strncmp(name, "shared:", 7) && strstr(name, ".otf2")) {
+		snprintf(path, sizeof path, "%s/traces/otf2/%s", tu_env("SKEIN_SHARED", "../shared"), name + 7);
 	} else if (!strncmp(name, "shared:", 7)) {
 		snprintf(path, sizeof path, "%s/traces/otf2/%s/traces.otf2", tu_env("SKEIN_SHARED", "../shared"),
 			 name + 7);
@@ -402,6 +405,8 @@ run_case(void **state)
 		snprintf(label, sizeof label, "%s", c->trace + 6);
 	else if (gen_is_charm(c->trace))
 		snprintf(label, sizeof label, "%s/jacobi.sts", c->trace);
+	else if (strstr(c->trace, ".otf2"))
+		snprintf(label, sizeof label, "%s", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
 	else
 		snprintf(label, sizeof label, "%s/traces.otf2", strchr(c->trace, ':') ? strchr(c->trace, ':') + 1 : c->trace);
 	struct view_opts vo = { .label = label, .pane = c->pane[0] ? c->pane : NULL, .clusters = c->clusters,

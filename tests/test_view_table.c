@@ -146,6 +146,144 @@ all_ties(void **state)
 	free(x.k);
 }
 
+/* ---- the layout: what a row shows (doc/explorer.md, the table panes) */
+
+static const char *const names[] = {
+	"MPI_Win_flush_local", "MPI_Win_flush_local_all", "MPI_Send",
+	"/phylanx/access-variable$77$i/2$67$38::eval", "/phylanx/store$16/2$67$29::eval",
+};
+enum { N_NAMES = sizeof names / sizeof *names };
+static const struct vt_col named_cols[3] = {
+	{ "region", 12, 0, 1 }, { "calls", 4, 0, 0 }, { "exclusive", 9, 1, 0 },
+};
+
+static void
+named_cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
+{
+	(void)ctx;
+	if (c == 0)
+		snprintf(buf, n, "%s", names[r % N_NAMES]);
+	else if (c == 1)
+		snprintf(buf, n, "%u", 1234567u + r);     /* 7 digits in a column of 4 */
+	else
+		snprintf(buf, n, "%u.000 ms", r);
+}
+
+static double
+named_key(void *ctx, uint32_t r, int c)
+{
+	(void)ctx;
+	return c == 2 ? (double)r : 0;
+}
+
+/* The UTF-8 text of a one-row grid. */
+static void
+row_text(const struct grid *g, char *out, size_t n)
+{
+	size_t k = 0;
+	for (int x = 0; x < g->w && k + 5 < n; x++) {
+		uint32_t ch = g->cells[x].ch ? g->cells[x].ch : ' ';
+		if (ch < 0x80) {
+			out[k++] = (char)ch;
+		} else if (ch < 0x800) {
+			out[k++] = (char)(0xc0 | ch >> 6);
+			out[k++] = (char)(0x80 | (ch & 0x3f));
+		} else {
+			out[k++] = (char)(0xe0 | ch >> 12);
+			out[k++] = (char)(0x80 | (ch >> 6 & 0x3f));
+			out[k++] = (char)(0x80 | (ch & 0x3f));
+		}
+	}
+	out[k] = 0;
+}
+
+/* Lays out n rows at width w, rows in view, sorted by column sort, and
+ * writes the header and the rows shown into text[] (one row each). */
+static void
+lay(uint32_t n, int w, int rows, int sort, char text[][512])
+{
+	struct vt_source s = { named_cols, 3, NULL, named_cell, named_key, NULL };
+	struct vtable t;
+	vt_init(&t, sort);
+	assert_int_equal(vt_reset(&t, n), 0);
+	assert_int_equal(vt_sort(&t, &s), 0);
+	vt_layout(&t, &s, w, rows);
+	struct grid *g = grid_create(w, 1);
+	assert_non_null(g);
+	grid_clear(g);
+	vt_header(&t, &s, g, 0);
+	row_text(g, text[0], 512);
+	for (int y = 0; y < rows; y++) {
+		grid_clear(g);
+		vt_row(&t, &s, y, g, 0);
+		row_text(g, text[y + 1], 512);
+	}
+	grid_destroy(g);
+	vt_fini(&t);
+}
+
+/* Room enough: the names whole (the first column takes its widest
+ * name, not its own 12), the numbers whole in a column of 4, the
+ * sorted header with its mark. */
+static void
+layout_names_and_numbers_whole(void **state)
+{
+	(void)state;
+	char text[1 + N_NAMES][512];
+	lay(N_NAMES, 100, N_NAMES, 2, text);
+	assert_non_null(strstr(text[0], "exclusive\u25bc"));
+	/* sorted by exclusive, largest first: rows N_NAMES-1 .. 0 */
+	for (int y = 0; y < N_NAMES; y++) {
+		uint32_t r = N_NAMES - 1 - (uint32_t)y;
+		char num[16];
+		snprintf(num, sizeof num, " %u ", 1234567u + r);
+		assert_non_null(strstr(text[y + 1], names[r]));
+		assert_non_null(strstr(text[y + 1], num));
+	}
+}
+
+/* Too narrow for the names: the numbers still whole, and names that
+ * differ still read apart (cut at the end, the two flushes and the two
+ * phylanx names read alike). */
+static void
+layout_cut_names_told_apart(void **state)
+{
+	(void)state;
+	char text[1 + N_NAMES][512];
+	lay(N_NAMES, 36, N_NAMES, 2, text);
+	for (int y = 1; y <= N_NAMES; y++) {
+		uint32_t r = N_NAMES - (uint32_t)y;
+		char num[16];
+		snprintf(num, sizeof num, " %u ", 1234567u + r);
+		assert_non_null(strstr(text[y], num));
+		assert_non_null(strstr(text[y], "ms"));
+		for (int z = 1; z < y; z++) {
+			/* the name's part: up to the calls */
+			size_t a = strcspn(text[y], "1"), b = strcspn(text[z], "1");
+			assert_false(a == b && !strncmp(text[y], text[z], a));
+		}
+	}
+}
+
+/* Rows that scroll leave the last column to the arrows: no character
+ * of a row is in it but ↑ or ↓. */
+static void
+layout_arrow_column(void **state)
+{
+	(void)state;
+	char text[1 + 3][512];
+	lay(40, 34, 3, 2, text);
+	for (int y = 1; y <= 3; y++) {
+		const char *end = text[y] + strlen(text[y]);
+		const char *last = end - 1;
+		while (last > text[y] && ((unsigned char)*last & 0xc0) == 0x80)
+			last--;
+		assert_true(*last == ' ' || !strcmp(last, "\u2193") || !strcmp(last, "\u2191"));
+		/* and the number before it is whole: "N.000 ms" */
+		assert_non_null(strstr(text[y], ".000 ms"));
+	}
+}
+
 int
 main(void)
 {
@@ -153,6 +291,9 @@ main(void)
 		cmocka_unit_test(few_rows_by_comparison),
 		cmocka_unit_test(many_rows_by_radix),
 		cmocka_unit_test(all_ties),
+		cmocka_unit_test(layout_names_and_numbers_whole),
+		cmocka_unit_test(layout_cut_names_told_apart),
+		cmocka_unit_test(layout_arrow_column),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

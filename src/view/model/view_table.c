@@ -47,6 +47,8 @@ vt_reset(struct vtable *t, uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		t->order[i] = i;
 	t->n = n;
+	memset(t->fit, 0, sizeof t->fit);
+	t->fit_scanned = 0;
 	clamp(t);
 	return 0;
 }
@@ -165,6 +167,7 @@ vt_sort(struct vtable *t, const struct vt_source *s)
 	}
 	if (keep != UINT32_MAX)
 		vt_select_row(t, keep);
+	t->fit_scanned = 0;          /* the new ends are measured at the next layout */
 	return rc;
 }
 
@@ -175,6 +178,8 @@ vt_adopt(struct vtable *t, uint32_t *order, size_t cap, uint32_t n)
 	t->order = order;
 	t->cap = cap;
 	t->n = n;
+	memset(t->fit, 0, sizeof t->fit);
+	t->fit_scanned = 0;
 	clamp(t);
 	/* vt_reset's order was the rows' own: the selected place's row */
 	if (n)
@@ -221,6 +226,49 @@ vt_select_row(struct vtable *t, uint32_t r)
 	clamp(t);
 }
 
+/* How many rows at each end of the order, and in view, are measured:
+ * a list of a million rows is not read whole for its widths. */
+enum { FIT_ENDS = 128 };
+
+static void
+measure(struct vtable *t, const struct vt_source *s, int nc, uint32_t from, uint32_t to)
+{
+	char buf[160];
+	for (uint32_t i = from; i < to && i < t->n; i++)
+		for (int c = 0; c < nc; c++) {
+			buf[0] = 0;
+			s->cell(s->ctx, t->order[i], c, buf, sizeof buf);
+			int n = grid_text_width(buf);
+			t->fit[c] = n > t->fit[c] ? n : t->fit[c];
+		}
+}
+
+static const char *shorten(const char *s, int w, int mid, char *buf, size_t n);
+
+/* Whether column c's texts in view, cut at the end to w, read alike
+ * where they differ whole: then they are cut keeping both ends. */
+static int
+cuts_alike(const struct vtable *t, const struct vt_source *s, int c, int w)
+{
+	uint32_t n = t->n - t->top < (uint32_t)t->rows ? t->n - t->top : (uint32_t)t->rows;
+	if (n < 2 || t->fit[c] <= w)
+		return 0;
+	char (*full)[160] = malloc(n * sizeof *full), (*cut)[192] = malloc(n * sizeof *cut);
+	int alike = 0;
+	for (uint32_t i = 0; full && cut && i < n; i++) {
+		full[i][0] = 0;
+		s->cell(s->ctx, t->order[t->top + i], c, full[i], sizeof full[i]);
+		const char *x = shorten(full[i], w, 0, cut[i], sizeof cut[i]);
+		if (x != cut[i])
+			snprintf(cut[i], sizeof cut[i], "%s", x);
+		for (uint32_t j = 0; j < i && !alike; j++)
+			alike = !strcmp(cut[i], cut[j]) && strcmp(full[i], full[j]);
+	}
+	free(full);
+	free(cut);
+	return alike;
+}
+
 void
 vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
 {
@@ -230,54 +278,110 @@ vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
 	 * the details, so that they never cover a character */
 	if (t->n > (uint32_t)(rows > 0 ? rows : 1) && w > 1)
 		w--;
-	/* keep columns by priority while the first keeps 12 columns (or
-	 * its own width, when less: the lists' "#") */
-	int keep[VT_MAX_COLS] = { 0 }, used = 0;
 	int nc = s->ncols < VT_MAX_COLS ? s->ncols : VT_MAX_COLS;
-	int room0 = s->cols[0].width > 0 && s->cols[0].width < 12 ? s->cols[0].width : 12;
+	if (!t->fit_scanned) {
+		measure(t, s, nc, 0, FIT_ENDS);
+		measure(t, s, nc, t->n > FIT_ENDS ? t->n - FIT_ENDS : 0, t->n);
+		t->fit_scanned = 1;
+	}
+	measure(t, s, nc, t->top, t->top + (uint32_t)(rows > 0 ? rows : 1));
+	/* a column's width: a number's, its widest (never cut); a text's,
+	 * its own to start with, its widest if there is room; either, room
+	 * for its header, the sorted one's with its mark (▼ ▲) */
+	int want[VT_MAX_COLS], cw[VT_MAX_COLS];
+	for (int c = 0; c < nc; c++) {
+		int name = grid_text_width(s->cols[c].name) + (c == t->sort);
+		want[c] = s->cols[c].width > name ? s->cols[c].width : name;
+		want[c] = t->fit[c] > want[c] ? t->fit[c] : want[c];
+		cw[c] = !s->cols[c].text ? want[c] : s->cols[c].width > name ? s->cols[c].width : name;
+	}
+	/* a name in the first column: it keeps 12 columns (or its own
+	 * width, when less) while the others are chosen by priority */
+	int num0 = !s->cols[0].text;
+	int room0 = num0 ? want[0] : s->cols[0].width > 0 && s->cols[0].width < 12 ? s->cols[0].width : 12;
+	int keep[VT_MAX_COLS] = { 0 }, used = 0;
 	for (int c = 1; c < nc; c++)
 		if (s->cols[c].prio == 0) {
 			keep[c] = 1;
-			used += s->cols[c].width + 1;
+			used += cw[c] + 1;
 		}
 	for (int p = 1; p < 100; p++)
 		for (int c = 1; c < nc; c++)
-			if (s->cols[c].prio == p && used + s->cols[c].width + 1 + room0 <= w) {
+			if (s->cols[c].prio == p && used + cw[c] + 1 + room0 <= w) {
 				keep[c] = 1;
-				used += s->cols[c].width + 1;
+				used += cw[c] + 1;
 			}
 	keep[0] = 1;
-	int first = w - used;
-	first = first < 4 ? 4 : first;
-	if (first > s->cols[0].width && s->cols[0].width > 0)
-		first = s->cols[0].width;
+	cw[0] = room0;
+	/* too wide with the columns always kept: text columns narrow down
+	 * to 6 (the first to 4) before a number would be cut */
+	int over = used + cw[0] - w;
+	for (int c = nc - 1; c >= 0 && over > 0; c--) {
+		if (!keep[c] || !s->cols[c].text)
+			continue;
+		int floor = c == 0 ? 4 : 6, give = cw[c] - floor;
+		give = give > over ? over : give;
+		if (give > 0) {
+			cw[c] -= give;
+			over -= give;
+			if (c > 0)
+				used -= give;
+		}
+	}
+	/* room left: the first column up to its widest text, then the
+	 * other text columns up to theirs */
+	int left = w - used - cw[0];
+	for (int c = 0; c < nc && left > 0; c++) {
+		if (!keep[c] || !s->cols[c].text)
+			continue;
+		int more = want[c] - cw[c];
+		more = more > left ? left : more;
+		if (more > 0) {
+			cw[c] += more;
+			left -= more;
+		}
+	}
 	t->nshown = 0;
 	int x = 0;
 	for (int c = 0; c < nc; c++) {
 		if (!keep[c])
 			continue;
-		int cw = c == 0 ? first : s->cols[c].width;
 		t->col[t->nshown] = c;
 		t->x[t->nshown] = x;
-		t->w[t->nshown] = cw;
+		t->w[t->nshown] = cw[c];
+		t->mid[t->nshown] = s->cols[c].text || c == 0 ? cuts_alike(t, s, c, cw[c]) : 0;
 		t->nshown++;
-		x += cw + 1;
+		x += cw[c] + 1;
 	}
 }
 
 /* Text too wide for w columns, shortened so rows still differ: a
- * "Chare::entry" loses its "Chare::" first, an "Array(1,2)" keeps its
- * index ("Jac…(1,2)"), and what is still cut ends in "…". */
+ * "Chare::entry" loses its "Chare::" first (a name before "::" that has
+ * a character no C++ name has, as APEX's "/phylanx/store$16::eval",
+ * stays), an "Array(1,2)" keeps its index ("Jac…(1,2)"), and what is
+ * still cut ends in "…" — or, with mid (rows that would read alike),
+ * keeps its start and its end around the "…" ("MPI_Win_f…ocal_all"). */
 static const char *
-shorten(const char *s, int w, char *buf, size_t n)
+shorten(const char *s, int w, int mid, char *buf, size_t n)
 {
 	if (grid_text_width(s) <= w || w < 2)
 		return s;
 	const char *colons = strstr(s, "::");
-	if (colons && grid_text_width(colons + 2) <= w)
+	int ident = colons != NULL;
+	for (const char *p = s; ident && p < colons; p++)
+		ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			*p == '_' || *p == '<' || *p == '>' || *p == ',' || *p == ' ' || *p == ':' ||
+			(unsigned char)*p >= 0x80;
+	if (ident && grid_text_width(colons + 2) <= w)
 		return colons + 2;
-	if (colons)
+	if (ident)
 		s = colons + 2;
+	if (mid) {
+		int tail = (w - 1) / 2, head = w - 1 - tail;
+		size_t skip = grid_cols_bytes(s, grid_text_width(s) - tail);
+		snprintf(buf, n, "%.*s\u2026%s", (int)grid_cols_bytes(s, head), s, s + skip);
+		return buf;
+	}
 	size_t len = strlen(s);
 	const char *paren = len && s[len - 1] == ')' ? strrchr(s, '(') : NULL;
 	int tail = paren ? grid_text_width(paren) : 0;
@@ -289,13 +393,14 @@ shorten(const char *s, int w, char *buf, size_t n)
 	return buf;
 }
 
-/* Text right-aligned in its column, or left for text columns. */
+/* Text right-aligned in its column, or left for text columns; cut (a
+ * number only where even its column could not be made wide enough)
+ * with "…". */
 static void
-put(struct grid *row, int x, int w, int right, int style, const char *s)
+put(struct grid *row, int x, int w, int right, int mid, int style, const char *s)
 {
 	char cut[192];
-	if (!right)
-		s = shorten(s, w, cut, sizeof cut);
+	s = shorten(s, w, mid, cut, sizeof cut);
 	int n = grid_text_width(s);
 	if (right && n < w)
 		x += w - n;
@@ -314,7 +419,7 @@ vt_header(const struct vtable *t, const struct vt_source *s, struct grid *row, i
 				 (t->desc != (s->cols[c].text != 0)) ? "\u25b2" : "\u25bc");
 		else
 			snprintf(buf, sizeof buf, "%s", s->cols[c].name);
-		put(row, x0 + t->x[i], t->w[i], right, c == t->sort ? ST_EMPH : ST_LABEL, buf);
+		put(row, x0 + t->x[i], t->w[i], right, 0, c == t->sort ? ST_EMPH : ST_LABEL, buf);
 	}
 }
 
@@ -330,7 +435,7 @@ vt_row(const struct vtable *t, const struct vt_source *s, int y, struct grid *ro
 		char buf[160] = "";
 		s->cell(s->ctx, r, c, buf, sizeof buf);
 		int style = s->style ? s->style(s->ctx, r, c) : c == 0 ? ST_LABEL : ST_NORMAL;
-		put(row, x0 + t->x[i], t->w[i], !s->cols[c].text, style, buf);
+		put(row, x0 + t->x[i], t->w[i], !s->cols[c].text, t->mid[i], style, buf);
 	}
 	if (at == t->sel)
 		grid_mark(row, x0, 0, row->w - x0, 1, MARK_SEL);

@@ -49,9 +49,16 @@ struct vtable {
 	uint32_t sel;            /* the selected place (into order) */
 	uint32_t top;            /* the first place shown */
 	int rows;                /* rows shown (the last layout) */
-	/* the layout of the last vt_layout: columns shown, their x and width */
+	/* the layout of the last vt_layout: columns shown, their x and width,
+	 * and whether a column's cut texts keep their ends (its rows in view
+	 * read alike cut at the end) */
 	int nshown;
-	int col[VT_MAX_COLS], x[VT_MAX_COLS], w[VT_MAX_COLS];
+	int col[VT_MAX_COLS], x[VT_MAX_COLS], w[VT_MAX_COLS], mid[VT_MAX_COLS];
+	/* the widest text of each column seen so far: at the ends of each
+	 * order sorted and in each window of rows laid out (vt_reset and
+	 * vt_adopt start again) */
+	int fit[VT_MAX_COLS];
+	int fit_scanned;         /* the ends of the present order were measured */
 };
 
 void vt_init(struct vtable *t, int sort);
@@ -73,7 +80,12 @@ uint32_t vt_selected(const struct vtable *t);
 /* Selects the pane's row r (its place, wherever the sort put it). */
 void vt_select_row(struct vtable *t, uint32_t r);
 /* Lays the columns out in w columns, rows rows of data; when the rows
- * scroll, in w - 1: the last column is for vt_row's arrows. */
+ * scroll, in w - 1: the last column is for vt_row's arrows. A number is
+ * never cut: its column is as wide as the widest seen (columns are
+ * dropped by priority, text columns narrowed, rather); the first column
+ * and the other text columns take what is left up to their widest text;
+ * a text still too wide is cut so that the rows in view stay told apart
+ * (view_table.c's shorten). */
 void vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows);
 /* The header (the sorted column marked ▼ or ▲) and data row y (0-based,
  * below the header), into a one-row grid from column x0. */
