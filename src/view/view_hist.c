@@ -444,19 +444,46 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 		return;
 	}
 	if (y == 0) {
-		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, "%llu values", (unsigned long long)h->total);
+		/* the count, the zeros left out at column 16, the selection and
+		 * the scale at the right, each two columns apart: what does not
+		 * fit goes, the zeros first, then the selection (its bin is
+		 * marked all the same), then the scale (they were drawn over
+		 * each other: '41 a    log counts') */
+		char vals[32], zero[48] = "", selc[96] = "";
+		const char *scale = vh->lin_counts ? "linear counts" : "log counts";
+		snprintf(vals, sizeof vals, "%llu values", (unsigned long long)h->total);
 		if (h->zero)
-			x = 16 + grid_printf(row, 16, 0, row->w - 16, ST_DIM, "%llu at 0 (not shown)",
-					     (unsigned long long)h->zero);
+			snprintf(zero, sizeof zero, "%llu at 0 (not shown)", (unsigned long long)h->zero);
 		if (sb != -1) {
-			char c[96];
 			fmt_seconds(sv, a, sizeof a);
-			snprintf(c, sizeof c, "\u25b2 selected %s%s", sb == -2 ? "0" : a, sb == -2 ? ", not shown" : "");
-			int n = grid_text_width(c);
-			if (x + 2 + n <= row->w - 15)
-				grid_text(row, row->w - 16 - n, 0, n, ST_EMPH, c);
+			snprintf(selc, sizeof selc, "\u25b2 selected %s%s", sb == -2 ? "0" : a,
+				 sb == -2 ? ", not shown" : "");
 		}
-		grid_printf(row, row->w - 14, 0, 14, ST_DIM, "%14s", vh->lin_counts ? "linear counts" : "log counts");
+		int nv = grid_text_width(vals), nz = grid_text_width(zero), ns = grid_text_width(selc);
+		int nk = 14, w = row->w;      /* the scale right-aligned in a field of 14 */
+		int zx = nv + 2 > 16 ? nv + 2 : 16;
+		int show_z = nz > 0, show_k = 1, show_s = ns > 0;
+		for (;;) {
+			int left = show_z ? zx + nz : nv;
+			int right = (show_k ? nk : 0) + (show_s ? ns + (show_k ? 2 : 0) : 0);
+			if (right == 0 || left + 2 + right <= w)
+				break;
+			if (show_z)
+				show_z = 0;
+			else if (show_s)
+				show_s = 0;
+			else
+				show_k = 0;
+		}
+		if (show_z && zx + nz > w)
+			show_z = 0;
+		grid_text(row, 0, 0, w, ST_LABEL, vals);
+		if (show_z)
+			grid_text(row, zx, 0, nz, ST_DIM, zero);
+		if (show_k)
+			grid_printf(row, w - nk, 0, nk, ST_DIM, "%14s", scale);
+		if (show_s)
+			grid_text(row, w - (show_k ? nk + 2 : 0) - ns, 0, ns, ST_EMPH, selc);
 		return;
 	}
 	if (y <= ch) {
@@ -582,6 +609,8 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 		if (grid_text_width(head) > row->w)
 			snprintf(head, sizeof head, view_is_charm(v) ? "PEs in each entry method, %s in all"
 				 : "ranks in each MPI function, %s in all", pct);
+		if (grid_text_width(head) > row->w)
+			snprintf(head, sizeof head, view_is_charm(v) ? "%s in entry methods" : "%s in MPI", pct);
 		grid_text(row, 0, 0, row->w, ST_LABEL, head);
 		return;
 	}
@@ -662,7 +691,7 @@ hist_row_density(struct view *v, int y, struct grid *row, int ch)
 	char buf[48];
 	if (y == 0) {
 		/* the longest header that fits: the legend says the colours */
-		char h[3][200];
+		char h[4][200];
 		const char *what = charm ? "executions" : "calls", *at = vh->use_end ? "end" : "start";
 		const char *map = vh->log_map ? "log" : "linear";
 		double om = vh->o_min / 10.0;
@@ -673,8 +702,9 @@ hist_row_density(struct view *v, int y, struct grid *row, int ch)
 			 "densest %u", what, at, map, om, d->d_max);
 		snprintf(h[2], sizeof h[2], "%s \u00d7 log duration \u00b7 %s \u2265 %.1f \u00b7 densest %u", at, map,
 			 om, d->d_max);
+		snprintf(h[3], sizeof h[3], "%s \u00b7 %s \u2265 %.1f \u00b7 densest %u", at, map, om, d->d_max);
 		int k = 0;
-		while (k < 2 && (int)grid_text_width(h[k]) > row->w)
+		while (k < 3 && (int)grid_text_width(h[k]) > row->w)
 			k++;
 		grid_text(row, 0, 0, row->w, ST_LABEL, h[k]);
 		return;
