@@ -105,7 +105,7 @@ view_draw_status(struct view *v, struct grid *g)
 	memset(f, 0, sizeof f);
 	static const int prio[F_COUNT] = {
 		[F_SKEIN] = 1, [F_LABEL] = 2, [F_METRIC] = 7, [F_SEL] = 9, [F_PART] = 8,
-		[F_STEPS] = 6, [F_ROWS] = 5, [F_ZOOM] = 3, [F_QUALITY] = 6,
+		[F_STEPS] = 6, [F_ROWS] = 4, [F_ZOOM] = 3, [F_QUALITY] = 6,
 	};
 	for (int i = 0; i < F_COUNT; i++)
 		f[i].prio = prio[i];
@@ -185,10 +185,12 @@ view_draw_status(struct view *v, struct grid *g)
 void
 view_status_fields(struct grid *g, struct sfield *f, int n)
 {
-	/* shorten the fields that matter least, then drop them, until it fits */
+	/* shorten the fields that matter least, then drop them, one at a
+	 * time until it fits (fields of one priority go in their order: the
+	 * trace's name before the partition, which all went at once) */
 	for (int pass = 1; pass <= 2 && status_width(f, n) > g->w; pass++)
 		for (int p = 0; p <= 9 && status_width(f, n) > g->w; p++)
-			for (int i = 0; i < n; i++)
+			for (int i = 0; i < n && status_width(f, n) > g->w; i++)
 				if ((pass == 2 && f[i].drop_prio ? f[i].drop_prio : f[i].prio) == p && f[i].state < pass &&
 				    (pass == 2 || f[i].brief[0]))
 					f[i].state = pass;
