@@ -873,6 +873,12 @@ tl_request(struct view *v, enum action act)
 		return pe_request(v, act);
 	if (act == ACT_CLUSTER_TOGGLE && trace_lanes(v->t, NULL))
 		return view_tl_lanes_toggle(v);
+	if (act == ACT_CLUSTER_TOGGLE && !v->clustered) {
+		/* Space opens a process's threads and streams: this trace has
+		 * none (rows of clusters: Space is theirs) */
+		view_set_message(v, 0, "rank %u's process has no threads or GPU streams", v->sel_rank);
+		return 1;
+	}
 	uint32_t first, end;
 	view_index_rank_lops(v->ix, v->sel_rank, &first, &end);
 	uint32_t cur = v->sel_lop;
