@@ -775,7 +775,8 @@ view_action(struct view *v, enum action act)
 			return;
 		if (act == ACT_SELECT_MARK || act == ACT_SELECT_CLEAR)
 			view_set_message(v, 1, "%s is for memory samples (skein samples DIR), and in the timeline "
-					 "marks a window of time", view_key_name(v, act, key, sizeof key));
+					 "%s", view_key_name(v, act, key, sizeof key),
+					 act == ACT_SELECT_MARK ? "marks a window of time" : "drops the window of time marked");
 		else
 			view_set_message(v, 1, "%s is for memory samples (skein samples DIR)",
 					 view_key_name(v, act, key, sizeof key));
