@@ -18,7 +18,7 @@ struct rows {
 	long calls;                   /* key callbacks made */
 };
 
-static const struct vt_col cols[2] = { { "name", 10, 0, 1 }, { "value", 9, 0, 0 } };
+static const struct vt_col cols[2] = { { "name", 10, 0, 1, 0 }, { "value", 9, 0, 0, 0 } };
 
 static void
 cell(void *ctx, uint32_t r, int c, char *buf, size_t n)
@@ -154,7 +154,7 @@ static const char *const names[] = {
 };
 enum { N_NAMES = sizeof names / sizeof *names };
 static const struct vt_col named_cols[3] = {
-	{ "region", 12, 0, 1 }, { "calls", 4, 0, 0 }, { "exclusive", 9, 1, 0 },
+	{ "region", 12, 0, 1, 0 }, { "calls", 4, 0, 0, 0 }, { "exclusive", 9, 1, 0, 0 },
 };
 
 static void
@@ -284,6 +284,41 @@ layout_arrow_column(void **state)
 	}
 }
 
+/* The header's mark says which way the rows go: ▼ from the largest (or
+ * Z), ▲ from the smallest (or A), whether the column's own order is the
+ * largest first (a time) or, its key negated, the smallest (an id: the
+ * messages' "sent" said ▼ over the earliest first). */
+static void
+header_mark_direction(void **state)
+{
+	(void)state;
+	static const struct vt_col mc[3] = {
+		{ "name", 10, 0, 1, 0 }, { "took", 9, 0, 0, 0 }, { "sent", 9, 0, 0, 1 },
+	};
+	struct vt_source s = { mc, 3, NULL, named_cell, named_key, NULL };
+	static const struct { int sort, desc; const char *want; } cases[] = {
+		{ 1, 0, "took\u25bc" }, { 1, 1, "took\u25b2" }, { 2, 0, "sent\u25b2" },
+		{ 2, 1, "sent\u25bc" }, { 0, 0, "name\u25b2" }, { 0, 1, "name\u25bc" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct vtable t;
+		vt_init(&t, cases[i].sort);
+		t.desc = cases[i].desc;
+		assert_int_equal(vt_reset(&t, 3), 0);
+		assert_int_equal(vt_sort(&t, &s), 0);
+		vt_layout(&t, &s, 60, 3);
+		struct grid *g = grid_create(60, 1);
+		assert_non_null(g);
+		grid_clear(g);
+		vt_header(&t, &s, g, 0);
+		char text[512];
+		row_text(g, text, sizeof text);
+		assert_non_null(strstr(text, cases[i].want));
+		grid_destroy(g);
+		vt_fini(&t);
+	}
+}
+
 int
 main(void)
 {
@@ -294,6 +329,7 @@ main(void)
 		cmocka_unit_test(layout_names_and_numbers_whole),
 		cmocka_unit_test(layout_cut_names_told_apart),
 		cmocka_unit_test(layout_arrow_column),
+		cmocka_unit_test(header_mark_direction),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,12 +24,12 @@ enum { MC_ID, MC_FROM, MC_TO, MC_TAG, MC_BYTES, MC_SENT, MC_TOOK, MC_COUNT };
 enum { CC_TYPE, CC_COUNT_, CC_BYTES, CC_TIME, CC_N };
 
 static const struct vt_col msg_cols[MC_COUNT] = {
-	[MC_ID] = { "message", 8, 4, 0 },
-	[MC_FROM] = { "from", 8, 0, 0 },
-	[MC_TO] = { "to", 8, 0, 0 },
-	[MC_TAG] = { "tag", 6, 3, 0 },
+	[MC_ID] = { "message", 8, 4, 0, 1 },
+	[MC_FROM] = { "from", 8, 0, 0, 1 },
+	[MC_TO] = { "to", 8, 0, 0, 1 },
+	[MC_TAG] = { "tag", 6, 3, 0, 1 },
 	[MC_BYTES] = { "bytes", 10, 0, 0 },
-	[MC_SENT] = { "sent", 10, 2, 0 },
+	[MC_SENT] = { "sent", 10, 2, 0, 1 },
 	[MC_TOOK] = { "took", 9, 0, 0 },
 };
 

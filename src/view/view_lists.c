@@ -28,10 +28,10 @@ static const char *const list_name[LI_COUNT] = {
 /* Columns of the lists that name an operation. */
 enum { OC_N, OC_WHAT, OC_RANK, OC_STEP, OC_REGION, OC_AMOUNT, OC_NOTE, OC_COUNT };
 static const struct vt_col op_cols[OC_COUNT] = {
-	[OC_N] = { "#", 4, 3, 0 },
+	[OC_N] = { "#", 4, 3, 0, 1 },
 	[OC_WHAT] = { "kind", 17, 0, 1 },
-	[OC_RANK] = { "rank", 7, 0, 0 },
-	[OC_STEP] = { "step", 6, 1, 0 },
+	[OC_RANK] = { "rank", 7, 0, 0, 1 },
+	[OC_STEP] = { "step", 6, 1, 0, 1 },
 	[OC_REGION] = { "region", 22, 2, 1 },
 	[OC_AMOUNT] = { "time", 9, 0, 0 },
 	[OC_NOTE] = { "cause", 40, 4, 1 },
@@ -39,7 +39,7 @@ static const struct vt_col op_cols[OC_COUNT] = {
 /* Lateness per rank. */
 enum { RK_RANK, RK_LATE, RK_DIFF, RK_MAX, RK_HOT, RK_WAIT, RK_COUNT };
 static const struct vt_col rank_cols[RK_COUNT] = {
-	[RK_RANK] = { "rank", 16, 0, 0 },
+	[RK_RANK] = { "rank", 16, 0, 0, 1 },
 	[RK_LATE] = { "lateness", 10, 0, 0 },
 	[RK_DIFF] = { "created", 10, 0, 0 },
 	[RK_MAX] = { "largest", 10, 1, 0 },
@@ -270,12 +270,12 @@ view_lists_create(struct view *v)
 		vl->ocols[OC_RANK].name = vl->rcols[RK_RANK].name = "chare";
 		vl->ocols[OC_RANK].width = 11;
 		vl->ocols[OC_STEP].width = 4;
-		vl->ocols[OC_WHAT] = (struct vt_col){ "PE", 5, 0, 1 };
-		vl->ocols[OC_AMOUNT] = (struct vt_col){ "diff. duration", 14, 0, 0 };
+		vl->ocols[OC_WHAT] = (struct vt_col){ "PE", 5, 0, 1, 0 };
+		vl->ocols[OC_AMOUNT] = (struct vt_col){ "diff. duration", 14, 0, 0, 0 };
 		vl->ocols[OC_NOTE].name = "its metrics";
-		vl->rcols[RK_LATE] = (struct vt_col){ "diff. duration", 14, 0, 0 };
-		vl->rcols[RK_DIFF] = (struct vt_col){ "idle experienced", 16, 1, 0 };
-		vl->rcols[RK_MAX] = (struct vt_col){ "largest", 10, 2, 0 };
+		vl->rcols[RK_LATE] = (struct vt_col){ "diff. duration", 14, 0, 0, 0 };
+		vl->rcols[RK_DIFF] = (struct vt_col){ "idle experienced", 16, 1, 0, 0 };
+		vl->rcols[RK_MAX] = (struct vt_col){ "largest", 10, 2, 0, 0 };
 		vl->list = LI_HOTSPOTS;      /* problems and waits are MPI's */
 	}
 	for (int i = 0; i < LI_COUNT; i++) {

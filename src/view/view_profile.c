@@ -34,14 +34,14 @@ static const struct vt_col region_cols[PC_COUNT] = {
 	[PC_MIN] = { "min", 9, 6, 0 },
 	[PC_MEAN] = { "mean", 9, 5, 0 },
 	[PC_MAX] = { "max", 9, 2, 0 },
-	[PC_RANK] = { "at", 6, 1, 0 },
+	[PC_RANK] = { "at", 6, 1, 0, 1 },
 	[PC_IMBAL] = { "imbal.", 6, 2, 0 },
 	[PC_RMA_OPS] = { "rma ops", 8, 3, 0 },
 	[PC_RMA_BYTES] = { "rma bytes", 10, 3, 0 },
 };
 
 static const struct vt_col rank_cols[RC_COUNT] = {
-	[RC_RANK] = { "rank", 16, 0, 0 },
+	[RC_RANK] = { "rank", 16, 0, 0, 1 },
 	[RC_CALLS] = { "calls", 8, 0, 0 },
 	[RC_INCL] = { "inclusive", 9, 0, 0 },
 	[RC_EXCL] = { "exclusive", 9, 0, 0 },

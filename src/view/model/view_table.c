@@ -416,7 +416,7 @@ vt_header(const struct vtable *t, const struct vt_source *s, struct grid *row, i
 		int right = !s->cols[c].text;
 		if (c == t->sort)
 			snprintf(buf, sizeof buf, "%s%s", s->cols[c].name,
-				 (t->desc != (s->cols[c].text != 0)) ? "\u25b2" : "\u25bc");
+				 (t->desc != (s->cols[c].text || s->cols[c].asc)) ? "\u25b2" : "\u25bc");
 		else
 			snprintf(buf, sizeof buf, "%s", s->cols[c].name);
 		put(row, x0 + t->x[i], t->w[i], right, 0, c == t->sort ? ST_EMPH : ST_LABEL, buf);

@@ -25,6 +25,9 @@ struct vt_col {
 	int width;               /* columns it takes (the first, a name, takes what is left) */
 	int prio;                /* kept while the width allows: higher first; 0: always */
 	int text;                /* sorted as text, A first; else as numbers, largest first */
+	int asc;                 /* numbers whose order is the smallest first (the pane's
+	                            key negates them: ids, ranks, steps, times): the
+	                            header's mark says so */
 };
 
 /* What the pane's rows hold. */
@@ -87,8 +90,9 @@ void vt_select_row(struct vtable *t, uint32_t r);
  * a text still too wide is cut so that the rows in view stay told apart
  * (view_table.c's shorten). */
 void vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows);
-/* The header (the sorted column marked ▼ or ▲) and data row y (0-based,
- * below the header), into a one-row grid from column x0. */
+/* The header (the sorted column marked ▼ when its rows go down from the
+ * largest or Z, ▲ when they go up) and data row y (0-based, below the
+ * header), into a one-row grid from column x0. */
 void vt_header(const struct vtable *t, const struct vt_source *s, struct grid *row, int x0);
 void vt_row(const struct vtable *t, const struct vt_source *s, int y, struct grid *row, int x0);
 /* Sorts by the next shown column (dir 1) or the previous (-1), from
