@@ -460,6 +460,8 @@ view_nav_action(struct view *v, enum action act)
 			rows_are_clusters(v);
 		else if ((uint64_t)v->zr * (uint64_t)v->rows < nr)
 			view_set_zoom(v, v->zs, v->zr * 2);
+		else if (nr == 1)
+			view_set_message(v, 0, "the one %s already fits", view_row_noun(v));
 		else
 			view_set_message(v, 0, "all %u %ss already fit (%u per row)", nr, view_row_noun(v), v->zr);
 		break;

@@ -316,8 +316,8 @@ pr_title(struct view *v, char *buf, size_t n)
 		snprintf(buf, n, "profile \u00b7 %s by %s \u00b7 %s", view_region_name(v, vp->region),
 			 view_row_noun(v), sc);
 	else
-		snprintf(buf, n, "profile \u00b7 time by region \u00b7 %s \u00b7 %u %ss", sc, vp->p.n_ranks,
-			 view_row_noun(v));
+		snprintf(buf, n, "profile \u00b7 time by region \u00b7 %s \u00b7 %u %s%s", sc, vp->p.n_ranks,
+			 view_row_noun(v), vp->p.n_ranks == 1 ? "" : "s");
 }
 
 static void

@@ -171,8 +171,9 @@ view_clusters_on(struct view *v, uint32_t level)
 	rows_changed(v, 1);
 	uint32_t got = view_cluster_level(v->vc);
 	const char *noun = view_row_noun(v);
-	view_set_message(v, 0, "%u cluster%s of %u %ss by lateness%s%s%s", got, got == 1 ? "" : "s",
-			 view_index_ranks(v->ix), noun, got < level ? " (the " : "", got < level ? noun : "",
+	uint32_t nr = view_index_ranks(v->ix);
+	view_set_message(v, 0, "%u cluster%s of %u %s%s by lateness%s%s%s", got, got == 1 ? "" : "s",
+			 nr, noun, nr == 1 ? "" : "s", got < level ? " (the " : "", got < level ? noun : "",
 			 got < level ? "s differ no more than that)" : "");
 	return 0;
 }

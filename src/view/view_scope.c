@@ -192,9 +192,9 @@ view_filter_ranks(struct view *v, const char *spec)
 	snprintf(v->f_ranks_text, sizeof v->f_ranks_text, "%s", spec);
 	v->f_gen++;
 	v->gc_valid = v->tl_valid = 0;
-	view_set_message(v, 0, "%u of %u %ss kept (%s): the others are dimmed, and left out of the "
+	view_set_message(v, 0, "%u of %u %s%s kept (%s): the others are dimmed, and left out of the "
 			 "profile, communication and lists (:ranks all shows them again)", n, nr,
-			 view_row_noun(v), spec);
+			 view_row_noun(v), nr == 1 ? "" : "s", spec);
 }
 
 void

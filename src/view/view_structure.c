@@ -72,11 +72,11 @@ view_iter_details(struct view *v, uint32_t lop)
 		view_lines_add(&v->details, ST_NORMAL, "%s %u of %u \u00b7 steps %u\u2013%u", view_iter_name(v),
 		    k, it->count, it->starts[k], it->starts[k + 1] - 1);
 	else if (analysis_lop_step(v->a, lop) < it->starts[0] || analysis_lop_step(v->a, lop) >= it->starts[it->count])
-		view_lines_add(&v->details, ST_DIM, "%s the %u %ss", analysis_lop_step(v->a, lop) < it->starts[0] ?
-		    "before" : "after", it->count, view_iter_name(v));
+		view_lines_add(&v->details, ST_DIM, "%s the %u %s%s", analysis_lop_step(v->a, lop) < it->starts[0] ?
+		    "before" : "after", it->count, view_iter_name(v), it->count == 1 ? "" : "s");
 	else        /* within their steps, yet its partition is in none */
-		view_lines_add(&v->details, ST_DIM, "in none of the %u %ss (steps %u\u2013%u)", it->count,
-			       view_iter_name(v), it->starts[0], it->starts[it->count] - 1);
+		view_lines_add(&v->details, ST_DIM, "in none of the %u %s%s (steps %u\u2013%u)", it->count,
+			       view_iter_name(v), it->count == 1 ? "" : "s", it->starts[0], it->starts[it->count] - 1);
 }
 
 /* "lateness        0 │ 10.01 ms": two columns, the runs side by side;
