@@ -141,8 +141,12 @@ view_draw_status(struct view *v, struct grid *g)
 			 analysis_lop_part(v->a, v->sel_lop), np);
 	else
 		snprintf(f[F_PART].full, sizeof f[0].full, "no op");
-	snprintf(f[F_STEPS].full, sizeof f[0].full, "steps %u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
-	snprintf(f[F_STEPS].brief, sizeof f[0].brief, "s%u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
+	if (ns) {
+		snprintf(f[F_STEPS].full, sizeof f[0].full, "steps %u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
+		snprintf(f[F_STEPS].brief, sizeof f[0].brief, "s%u\u2013%u/%u", v->win_step, se ? se - 1 : 0, ns);
+	} else {
+		snprintf(f[F_STEPS].full, sizeof f[0].full, "no steps");     /* not "steps 0–0/0" */
+	}
 	if (v->clustered) {
 		uint32_t n = view_row_count(v), k = view_cluster_level(v->vc);
 		uint32_t last = v->win_row + (uint32_t)v->rows < n ? v->win_row + (uint32_t)v->rows : n;

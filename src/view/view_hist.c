@@ -488,9 +488,11 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 	}
 	if (y <= ch) {
 		int r = y - 1, yb = ch - 1 - r;
-		if (r == 0)
+		/* the count axis, from the peak down to 1: none without values
+		 * (it read 0 at the top and 1 at the bottom) */
+		if (r == 0 && h->peak)
 			grid_printf(row, 0, 0, lw - 1, ST_LABEL, "%llu", (unsigned long long)h->peak);
-		else if (r == ch - 1)
+		else if (r == ch - 1 && h->peak > 1)
 			grid_text(row, 0, 0, lw - 1, ST_LABEL, "1");
 		grid_put(row, lw - 1, 0, 0x2502, ST_DIM);
 		int ncol = vh->samples ? cw : (int)h->n_bins;

@@ -78,6 +78,16 @@ level_glyph(int l)
 static void
 ov_row(struct view *v, int y, struct grid *row)
 {
+	if (view_index_steps(v->ix) == 0) {
+		/* no operations, so no steps: the strip says so, as it says a
+		 * metric that is 0 at every step (it stayed blank) */
+		if (y == 0) {
+			char buf[96];
+			snprintf(buf, sizeof buf, "%s is 0: no operations, no steps", view_metric_title(ov_metric(v)));
+			grid_text(row, 1, 0, row->w - 1, ST_DIM, buf);
+		}
+		return;
+	}
 	if (!v->ov_valid || v->ov_w == 0)
 		return;
 	int cols = v->ov_w;
