@@ -336,6 +336,39 @@ for cmd in info analyze render; do
 		grep -q "^skein: $tmp/nocomm: nothing to analyse: MPI and user regions on 2 locations (cpu-thread 2), no MPI messages or collectives$" "$tmp/err" &&
 		ok || bad "$cmd no-comm: one line, exit 1 ($(cat "$tmp/err"))"
 done
+# a region named in characters two columns wide (CJK, emoji) and with
+# combining accents: no line of the screen is wider than the terminal,
+# and a pane's right border stays in the last column, counted as
+# Python's unicodedata has it (East Asian Wide and Fullwidth two
+# columns, combining marks none); the panes counted code points and
+# ran past their borders
+cat >"$tmp/widths.py" <<'PY'
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ('Mn', 'Me', 'Cf'):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ('W', 'F') else 1
+want, bad = int(sys.argv[1]), 0
+for i, line in enumerate(sys.stdin.read().split('\n')[:-1]):
+    n = sum(w(c) for c in line)
+    box = line.startswith(('\u2502', '\u250c', '\u2514'))
+    if n > want or (box and not line.endswith(('\u2502', '\u2510', '\u2518'))) or (box and n != want):
+        print("line %d: %d columns: %s" % (i + 1, n, line))
+        bad = 1
+sys.exit(bad)
+PY
+if "$craft_bin" wide "$tmp/wide" >/dev/null 2>&1; then
+	for keys in '' 'p' 'pv' 'i' '/\350\250\210<Enter>' '?' 'T' 'd'; do
+		k=$(printf "$keys")
+		"$skein" render "$tmp/wide" --size 100x30 --keys "$k" >"$tmp/w.txt" &&
+			python3 "$tmp/widths.py" 100 <"$tmp/w.txt" >"$tmp/w.err" && ok ||
+			bad "wide characters at '$k' past the screen or a border: $(head -2 "$tmp/w.err")"
+	done
+	"$skein" render "$tmp/wide" --size 120x30 --keys p | grep -q "$(printf '\350\250\210\347\256\227\343\203\253\343\203\274\343\203\227_')" &&
+		ok || bad "the profile names the wide region"
+else
+	bad "craft wide"
+fi
 # programs without MPI (OpenCL, nested OpenMP, HPX, HIP): each process a
 # timeline, its other threads and its streams its lanes (doc/model.md)
 for nm in 'casita-1_ocl_deps|1 GPU stream' 'casita-1_scorep-ompt-host-nested|9 threads' \

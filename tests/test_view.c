@@ -37,6 +37,51 @@ grid_text_and_box(void **state)
 	grid_destroy(NULL);
 }
 
+/* Characters two columns wide (CJK, emoji) take two cells, combining
+ * ones none (left out: a cell holds one code point), as wcwidth() has
+ * them in a UTF-8 locale (Python's unicodedata.east_asian_width agrees);
+ * overwriting half of a wide character blanks its other half. Skipped
+ * where the C library has no UTF-8 locale's tables. */
+static void
+grid_wide_characters(void **state)
+{
+	(void)state;
+	if (grid_char_width(0x4e00) != 2) {
+		print_message("no UTF-8 locale's tables: wide characters are one column here\n");
+		skip();
+	}
+	assert_int_equal(grid_char_width('a'), 1);
+	assert_int_equal(grid_char_width(0x2502), 1);       /* │ */
+	assert_int_equal(grid_char_width(0x8a08), 2);       /* 計 */
+	assert_int_equal(grid_char_width(0x1f680), 2);      /* rocket */
+	assert_int_equal(grid_char_width(0x0301), 0);       /* combining acute */
+	assert_int_equal(grid_text_width("\u8a08a\U0001F680e\u0301"), 6);
+	/* the bytes of 3 columns: 計 and a, not half the rocket */
+	assert_int_equal(grid_cols_bytes("\u8a08a\U0001F680", 4), 4);
+	assert_int_equal(grid_cols_bytes("\u8a08a\U0001F680", 5), 8);
+	struct grid *g = grid_create(8, 2);
+	assert_non_null(g);
+	assert_int_equal(grid_text(g, 0, 0, 8, ST_NORMAL, "\u8a08a\U0001F680e\u0301!"), 7);
+	char *s = tv_text(g, DEPTH_NONE, 0);
+	assert_string_equal(s, "\u8a08a\U0001F680e!\n\n");
+	free(s);
+	s = tv_text(g, DEPTH_NONE, 1);             /* ASCII: '?' and a space */
+	assert_string_equal(s, "? a? e!\n\n");
+	free(s);
+	/* a wide character that would cross the edge is left out whole */
+	assert_int_equal(grid_text(g, 0, 1, 3, ST_NORMAL, "ab\u8a08"), 2);
+	/* half of 計 overwritten: the other half blank, never half a character */
+	grid_put(g, 1, 0, 'x', ST_NORMAL);
+	s = tv_text(g, DEPTH_NONE, 0);
+	assert_string_equal(s, " xa\U0001F680e!\nab\n");
+	free(s);
+	grid_put(g, 3, 0, 'y', ST_NORMAL);
+	s = tv_text(g, DEPTH_NONE, 0);
+	assert_string_equal(s, " xay e!\nab\n");
+	free(s);
+	grid_destroy(g);
+}
+
 static void
 grid_plain_trims_and_ansi_resets(void **state)
 {
@@ -401,6 +446,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grid_text_and_box),
+		cmocka_unit_test(grid_wide_characters),
 		cmocka_unit_test(grid_plain_trims_and_ansi_resets),
 		cmocka_unit_test(styles_degrade),
 		cmocka_unit_test(key_names_round_trip),

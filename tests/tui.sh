@@ -204,6 +204,38 @@ else
 	bad "craft no-comm"
 fi
 
+# a region named in characters two columns wide and with combining
+# accents: curses draws them where the grid put them, no line past the
+# terminal, each pane's line between its borders (as Python's unicodedata
+# counts)
+cat >"$tmp/widths.py" <<'PY'
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ('Mn', 'Me', 'Cf'):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ('W', 'F') else 1
+want, bad = int(sys.argv[1]), 0
+for line in sys.stdin.read().split('\n'):
+    n = sum(w(c) for c in line)
+    box = line.startswith(('\u2502', '\u250c', '\u2514'))
+    bad |= n > want or (box and (n != want or not line.endswith(('\u2502', '\u2510', '\u2518'))))
+sys.exit(bad)
+PY
+if "$(dirname "$skein")/tools/craft" wide "$tmp/wide" >/dev/null 2>&1; then
+	t send-keys -t tui "clear; $skein $tmp/wide" Enter
+	wait_for 'logical · lateness' || bad "the explorer opens a trace of wide names"
+	t send-keys -t tui p
+	wait_for '^│計算ループ' && screen | python3 "$tmp/widths.py" 120 && ok ||
+		bad "wide names in the profile stay inside its borders ($(screen | grep '計' | head -1))"
+	t send-keys -t tui p T
+	wait_for '┌ timeline' && screen | python3 "$tmp/widths.py" 120 && ok ||
+		bad "wide names in the timeline's legend stay inside its borders"
+	t send-keys -t tui q
+	wait_gone 'logical · lateness' || bad "q on the trace of wide names"
+else
+	bad "craft wide"
+fi
+
 # threads and GPU streams (issue 40): a hybrid run of skein-gen-hybrid;
 # T gives the timeline the screen, Space opens the selected rank's
 # process (its OpenMP threads and CUDA stream under its row), again closes it

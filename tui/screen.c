@@ -360,6 +360,10 @@ pair_for(int fg, int bg)
 static void
 put_cell(int x, int y, const struct cell *c)
 {
+	/* a wide character's second cell: the character drawn before covers
+	 * it (in ASCII it was one '?': a space here) */
+	if (c->ch == GRID_WIDE_TAIL && !S.ascii)
+		return;
 	struct grid_attr ga = grid_attr(c->style, c->mark, S.depth);
 	attr_t at = A_NORMAL;
 	if (ga.attr & ATTR_BOLD)
@@ -370,7 +374,7 @@ put_cell(int x, int y, const struct cell *c)
 		at |= A_UNDERLINE;
 	if (ga.attr & ATTR_REVERSE)
 		at |= A_REVERSE;
-	wchar_t wc[2] = { (wchar_t)(S.ascii ? grid_ascii(c->ch) : c->ch), 0 };
+	wchar_t wc[2] = { (wchar_t)(c->ch == GRID_WIDE_TAIL ? ' ' : S.ascii ? grid_ascii(c->ch) : c->ch), 0 };
 	cchar_t cc;
 	setcchar(&cc, wc, at, pair_for(ga.fg, ga.bg), NULL);
 	mvadd_wch(y, x, &cc);

@@ -32,6 +32,8 @@
  *                   separators and the byte-order mark, characters of 2,
  *                   3 and 4 bytes, and bytes that are not UTF-8 (overlong,
  *                   surrogate, past U+10FFFF, 5-byte, stray and truncated)
+ *   wide            plain, its main region named in characters two
+ *                   columns wide (CJK, emoji) and with combining accents
  *   huge-bytes      plain, with messages claiming 2^63 bytes each
  *   no-comm N       plain without its messages: the calls, no records in
  *                   them (nothing to analyse: no communication, no threads)
@@ -93,6 +95,7 @@ struct spec {
 	uint64_t msg_bytes;
 	bool escape;
 	bool unicode;            /* UNICODE after every escaped name */
+	bool wide;               /* wide and combining characters in main's name */
 	bool global_ids;         /* events name global ids; no mapping tables */
 	bool no_msgs;            /* the send and receive calls hold no records */
 	bool bad_locks;          /* lock records that do not pair (above) */
@@ -265,7 +268,10 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	CHECK(OTF2_GlobalDefWriter_WriteClockProperties(w, s->resolution, s->offset, 1000000, 0));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_EMPTY, ""));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MPI, "MPI"));
-	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MAIN, name(s, "main", "ma\"in,\033[2J")));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MAIN, s->wide
+		? "\u8a08\u7b97\u30eb\u30fc\u30d7_\u4e3b\u8981\u90e8\u5206_\U0001F680\U0001F680_"
+		  "cafe\u0301_re\u0301sume\u0301_\u8a08\u7b97\u30eb\u30fc\u30d7\u306e\u7d42\u308f\u308a"
+		: name(s, "main", "ma\"in,\033[2J")));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_SEND, "MPI_Send"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RECV, "MPI_Recv"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_WORLD, "MPI_COMM_WORLD"));
@@ -385,6 +391,8 @@ parse(int argc, char **argv, struct spec *s)
 		s->escape = true;
 	} else if (!strcmp(s->kind, "unicode")) {
 		s->escape = s->unicode = true;
+	} else if (!strcmp(s->kind, "wide")) {
+		s->wide = true;
 	} else if (!strcmp(s->kind, "huge-bytes")) {
 		s->msg_bytes = UINT64_C(1) << 63;
 	} else if (!strcmp(s->kind, "bad-locks")) {
@@ -417,7 +425,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|unicode|huge-bytes|no-comm|reversed|dup-defs|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|unicode|wide|huge-bytes|no-comm|reversed|dup-defs|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,

@@ -379,6 +379,10 @@ shorten(const char *s, int w, int mid, char *buf, size_t n)
 	if (mid) {
 		int tail = (w - 1) / 2, head = w - 1 - tail;
 		size_t skip = grid_cols_bytes(s, grid_text_width(s) - tail);
+		while (s[skip] && grid_text_width(s + skip) > tail)     /* a wide character astride */
+			do
+				skip++;
+			while (((unsigned char)s[skip] & 0xc0) == 0x80);
 		snprintf(buf, n, "%.*s\u2026%s", (int)grid_cols_bytes(s, head), s, s + skip);
 		return buf;
 	}

@@ -1,9 +1,13 @@
 /* grid.c — cell grid, style mapping and the text back end (see grid.h). */
+#define _XOPEN_SOURCE 700      /* wcwidth */
 #include "grid.h"
 
+#include <locale.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "base/err.h"
 #include "base/text.h"
@@ -69,8 +73,16 @@ void
 grid_put(struct grid *g, int x, int y, uint32_t ch, int style)
 {
 	struct cell *c = grid_at(g, x, y);
-	if (c)
-		*c = (struct cell){ .ch = ch, .style = (uint8_t)style };
+	if (!c)
+		return;
+	/* half of a wide character overwritten: its other half goes too,
+	 * or the terminal would show half a character */
+	struct cell *next = grid_at(g, x + 1, y), *prev = grid_at(g, x - 1, y);
+	if (next && next->ch == GRID_WIDE_TAIL && c->ch != GRID_WIDE_TAIL)
+		next->ch = ' ';
+	if (prev && c->ch == GRID_WIDE_TAIL && ch != GRID_WIDE_TAIL)
+		prev->ch = ' ';
+	*c = (struct cell){ .ch = ch, .style = (uint8_t)style };
 }
 
 void
@@ -102,8 +114,15 @@ grid_text(struct grid *g, int x, int y, int maxw, int style, const char *s)
 		uint32_t c = text_utf8_next(&p);
 		if (text_is_control(c))
 			c = '?';
+		int cw = grid_char_width(c);
+		if (cw == 0)
+			continue;
+		if (cw == 2 && n + 2 > maxw)
+			break;
 		grid_put(g, x + n, y, c, style);
-		n++;
+		if (cw == 2)
+			grid_put(g, x + n + 1, y, GRID_WIDE_TAIL, style);
+		n += cw;
 	}
 	return n;
 }
@@ -125,14 +144,48 @@ grid_text_whole(struct grid *g, int x, int y, int maxw, int style, const char *s
 	return grid_text_width(s) <= maxw ? grid_text(g, x, y, maxw, style, s) : 0;
 }
 
+/* The tables of a UTF-8 locale, whatever the process's (render and the
+ * tests run in "C"): a wide character's width is the terminal's, not the
+ * locale's the user happens to have. */
+static locale_t utf8_locale;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void
+utf8_open(void)
+{
+	static const char *const names[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8" };
+	for (size_t i = 0; i < sizeof names / sizeof *names && !utf8_locale; i++)
+		utf8_locale = newlocale(LC_CTYPE_MASK, names[i], (locale_t)0);
+}
+
+int
+grid_char_width(uint32_t ch)
+{
+	/* what the panes draw most (Latin, box drawing, blocks, shapes and
+	 * arrows, braille) without asking */
+	if (ch < 0x300 || (ch >= 0x2190 && ch < 0x2300) || (ch >= 0x2500 && ch < 0x25fd) ||
+	    (ch >= 0x2800 && ch < 0x2900))
+		return 1;
+	if (ch == GRID_WIDE_TAIL || ch > 0x10ffff)
+		return 1;
+	pthread_once(&utf8_once, utf8_open);
+	if (!utf8_locale)
+		return 1;
+	locale_t old = uselocale(utf8_locale);
+	int w = wcwidth((wchar_t)ch);
+	uselocale(old);
+	/* unassigned or unprintable: drawn as one cell, as the decoder's '?' */
+	return w < 0 ? 1 : w > 2 ? 2 : w;
+}
+
 int
 grid_text_width(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int n = 0;
 	while (*p) {
-		text_utf8_next(&p);
-		n++;
+		uint32_t c = text_utf8_next(&p);
+		n += text_is_control(c) ? 1 : grid_char_width(c);
 	}
 	return n;
 }
@@ -142,9 +195,15 @@ grid_cols_bytes(const char *s, int cols)
 {
 	/* the decoder grid_text and grid_text_width use: a malformed byte is
 	 * one column there, so here too */
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p && cols-- > 0)
-		text_utf8_next(&p);
+	const unsigned char *p = (const unsigned char *)s, *q = p;
+	while (*p) {
+		uint32_t c = text_utf8_next(&q);
+		int cw = text_is_control(c) ? 1 : grid_char_width(c);
+		if (cw > cols)
+			break;
+		cols -= cw;
+		p = q;
+	}
 	return (size_t)(p - (const unsigned char *)s);
 }
 
@@ -402,6 +461,10 @@ grid_write(const struct grid *g, FILE *out, enum grid_depth depth, int ascii)
 				end--;
 		struct grid_attr cur = plain;
 		for (int x = 0; x < end; x++) {
+			/* a wide character's second cell: the character covers it
+			 * (in ASCII, where it is one '?', a space) */
+			if (row[x].ch == GRID_WIDE_TAIL && !ascii)
+				continue;
 			if (depth != DEPTH_NONE) {
 				struct grid_attr a = grid_attr(row[x].style, row[x].mark, depth);
 				if (!attr_eq(a, cur)) {
@@ -409,7 +472,7 @@ grid_write(const struct grid *g, FILE *out, enum grid_depth depth, int ascii)
 					cur = a;
 				}
 			}
-			uint32_t ch = ascii ? grid_ascii(row[x].ch) : row[x].ch;
+			uint32_t ch = row[x].ch == GRID_WIDE_TAIL ? ' ' : ascii ? grid_ascii(row[x].ch) : row[x].ch;
 			grid_utf8(ch, buf);
 			fputs(buf, out);
 		}

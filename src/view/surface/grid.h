@@ -48,8 +48,13 @@ enum {
 	MARK_MIXED = 16,    /* a cell standing for several kinds of operation */
 };
 
+/* The second cell of a character two columns wide (CJK, most emoji):
+ * the back ends draw nothing there, the character before covers it. */
+#define GRID_WIDE_TAIL 0x110000u
+
 struct cell {
-	uint32_t ch;        /* Unicode code point, one column wide */
+	uint32_t ch;        /* Unicode code point one column wide, the first cell
+	                       of one two columns wide, or GRID_WIDE_TAIL */
 	uint8_t style;      /* enum grid_style */
 	uint8_t mark;       /* MARK_* */
 	uint16_t pad;
@@ -101,9 +106,15 @@ void grid_box(struct grid *g, int x, int y, int w, int h, int style, const char 
 /* Adds mark bits to every cell of the rectangle. */
 void grid_mark(struct grid *g, int x, int y, int w, int h, int mark);
 
-/* Columns a UTF-8 string takes (one per code point). */
+/* Columns a code point takes on a terminal, as wcwidth() says in a
+ * UTF-8 locale whatever the process's (C.UTF-8's tables): 2 for wide
+ * characters, 0 for combining and zero-width ones (grid_text leaves
+ * them out: a cell holds one code point), else 1. */
+int grid_char_width(uint32_t ch);
+/* Columns a UTF-8 string takes (grid_char_width of each code point). */
 int grid_text_width(const char *s);
-/* Bytes of the first cols columns of s. */
+/* Bytes of the first cols columns of s (a wide character that would
+ * straddle the end left out). */
 size_t grid_cols_bytes(const char *s, int cols);
 /* Bytes of s that make its first line when it wraps at w columns: all of
  * it when it fits, else up to the last space that fits — never between
