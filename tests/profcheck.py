@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""profcheck.py SKEIN TRACE — skein's profile and communication matrix
-against a count from otf2-print's text alone (the definitions as
-waitcheck.py reads them: ranks from the MPI COMM_LOCATIONS group,
-communicators' members as world ranks).
+"""profcheck.py SKEIN TRACE [--from S] [--to S] [--rank-set RANKS] —
+skein's profile, communication matrix and collectives against a count
+from otf2-print's text alone (the definitions as waitcheck.py reads
+them: ranks from the MPI COMM_LOCATIONS group, communicators' members as
+world ranks).
 
 Profile: on every rank and on its threads and GPU streams (the CPU_THREAD
 and ACCELERATOR_STREAM locations in its location group, whose time counts
@@ -25,6 +26,17 @@ receiver) pair with its length; a receive left over after matching each
 (sender, receiver, communicator, tag) first in, first out counts for its
 pair too. Every pair must have skein's messages and bytes, and skein no
 other pair.
+
+Collectives: each MPI_COLLECTIVE_END belongs to the MPI call open on its
+rank (the member's call, from its ENTER to its LEAVE) and to the k-th
+instance of its communicator, k counted per rank (per rank and call on a
+self communicator). In a window [from, to) and a set of ranks, a kept
+member's call counts when it overlaps the window (or takes no time and
+lies in it): its time clipped to the window and the bytes it sent (Sent)
+whole; an instance counts once when any of its members does. Every type
+must have skein's count and bytes, and its time within 0.5%. With --from,
+--to or --rank-set (numbers and ranges), only the collectives are
+compared.
 
 Prints one line per difference and a summary; exits 1 on a difference."""
 import csv
@@ -84,7 +96,9 @@ def count(trace):
     tps, loc_rank, comm_world = definitions(trace)
     lanes = lanes_of(trace, loc_rank)
     copy = {}                      # stream -> [name, enter, parent index] of its open copy
-    stack = defaultdict(list)      # loc -> [name, enter, gap at enter, child]
+    stack = defaultdict(list)      # loc -> [name, enter, gap at enter, child, collectives]
+    members = []                   # (type, instance, rank, enter, leave, bytes sent)
+    seq = defaultdict(int)         # (rank, communicator) -> collectives so far
     gap = defaultdict(int)         # loc -> time with measurement off so far
     off_at = {}
     last = {}
@@ -100,7 +114,9 @@ def count(trace):
         return loc_rank[loc] if loc in loc_rank else lanes[loc][0]
 
     def close(loc, t):
-        name, enter, g0, child = stack[loc].pop()
+        name, enter, g0, child, colls = stack[loc].pop()
+        for typ, key, sent in colls:
+            members.append((typ, key, rank_of(loc), enter, t, sent))
         inc = t - enter - (gap[loc] - g0)
         calls[name] += 1
         incl[name] += inc
@@ -146,7 +162,7 @@ def count(trace):
                 if kind in COPIES:
                     copy[loc] = [COPIES[kind], t, len(stack[loc])]
             elif kind == "ENTER":
-                stack[loc].append([re.search(r'Region: "([^"]*)"', rest).group(1), t, 0, 0])
+                stack[loc].append([re.search(r'Region: "([^"]*)"', rest).group(1), t, 0, 0, []])
             elif kind == "LEAVE":
                 leave(loc, rest, t)
             continue
@@ -158,7 +174,7 @@ def count(trace):
             last[loc] = t
         if kind == "ENTER":
             name = re.search(r'Region: "([^"]*)"', rest).group(1)
-            stack[loc].append([name, t, gap[loc], 0])
+            stack[loc].append([name, t, gap[loc], 0, []])
         elif kind == "LEAVE":
             leave(loc, rest, t)
         elif kind == "MEASUREMENT_ON_OFF":
@@ -177,6 +193,13 @@ def count(trace):
             comm = comm_of(rest)
             frm = world(comm_world, comm, field(rest, "Sender"), r)
             recvs[(frm, r, comm, field(rest, "Tag"))].append(field(rest, "Length"))
+        elif kind == "MPI_COLLECTIVE_END" and stack[loc]:
+            comm = comm_of(rest)
+            k = seq[(r, comm)]
+            seq[(r, comm)] += 1
+            key = (comm, r, k) if comm in comm_world and comm_world[comm] is None else (comm, k)
+            typ = re.search(r"Operation: (\w+)", rest).group(1).lower()
+            stack[loc][-1][4].append((typ, key, field(rest, "Sent")))
     for loc in list(copy):
         close_copy(loc, last[loc])
     for loc in list(stack):
@@ -188,13 +211,74 @@ def count(trace):
         for length in list(rr)[len(sends.get(key, ())):]:
             pairs[(key[0], key[1])][0] += 1
             pairs[(key[0], key[1])][1] += length
-    return tps, calls, incl, excl, pairs
+    return tps, calls, incl, excl, pairs, members
+
+
+def collectives(members, a, b, keep):
+    """per type: [instances, bytes sent, time] of the members kept in [a, b)"""
+    out = defaultdict(lambda: [set(), 0, 0])
+    for typ, key, rank, enter, leave, sent in members:
+        if keep is not None and rank not in keep:
+            continue
+        if enter >= b or not (leave > a or (leave == enter and enter >= a)):
+            continue
+        x = out[typ]
+        x[0].add(key)
+        x[1] += sent
+        x[2] += min(leave, b) - max(enter, a)
+    return {typ: [len(x[0]), x[1], x[2]] for typ, x in out.items()}
+
+
+def rank_set(spec):
+    keep = set()
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        keep.update(range(int(lo), int(hi or lo) + 1))
+    return keep
+
+
+def offset_of(trace):
+    for line in otf2_print(trace, "-G"):
+        m = re.search(r"Global Offset: (\d+)", line)
+        if line.startswith("CLOCK_PROPERTIES") and m:
+            return int(m.group(1))
+    return 0
+
+
+def check_collectives(skein, trace, tps, members, scope):
+    """skein comm's collectives against the count over scope (--from,
+    --to, --rank-set as given); the differences"""
+    args = dict(zip(scope[::2], scope[1::2]))
+    off = offset_of(trace)
+    a = off + round(float(args["--from"]) * tps) if "--from" in args else 0
+    b = off + round(float(args["--to"]) * tps) if "--to" in args else float("inf")
+    keep = rank_set(args["--rank-set"]) if "--rank-set" in args else None
+    want = collectives(members, a, b, keep)
+    out = subprocess.run([skein, "comm", "--format", "json", *scope, trace], check=True,
+                         capture_output=True, text=True).stdout
+    got = {x["type"]: [x["count"], x["bytes"], round(x["time_s"] * tps)]
+           for x in json.loads(out)["collectives"]}
+    bad = []
+    for typ in sorted(set(want) | set(got)):
+        w, g = want.get(typ, [0, 0, 0]), got.get(typ, [0, 0, 0])
+        if w[:2] != g[:2] or abs(w[2] - g[2]) > max(0.005 * w[2], 2):
+            bad.append(f"profcheck: {' '.join(scope) or 'whole trace'}: {typ}: otf2-print "
+                       f"{w[0]} instances, {w[1]} bytes, {w[2] / tps:.9f} s; skein {g[0]}, {g[1]}, "
+                       f"{g[2] / tps:.9f} s")
+    return bad, sum(w[0] for w in want.values())
 
 
 def main():
-    skein, trace = sys.argv[1], sys.argv[2]
+    skein, trace, scope = sys.argv[1], sys.argv[2], sys.argv[3:]
     if not trace.endswith(".otf2"):
         trace = trace.rstrip("/") + "/traces.otf2"
+    if scope:
+        tps, _, _, _, _, members = count(trace)
+        bad, n = check_collectives(skein, trace, tps, members, scope)
+        for line in bad:
+            print(line)
+        print(f"profcheck: {' '.join(scope)}: {n} collectives, {len(bad)} differences")
+        return 1 if bad else 0
     run = subprocess.run([skein, "profile", "--format", "json", trace], capture_output=True,
                          text=True)
     if run.returncode != 0:
@@ -205,7 +289,7 @@ def main():
         print(f"profcheck: skein profile failed: {run.stderr.strip()}")
         return 1
     prof = json.loads(run.stdout)
-    tps, calls, incl, excl, pairs = count(trace)
+    tps, calls, incl, excl, pairs, members = count(trace)
     # regions of one name (a kernel's host stub and the kernel on its
     # stream may be two definitions) count together, by name
     theirs = {}
@@ -250,9 +334,14 @@ def main():
             print(f"profcheck: {key[0]} -> {key[1]}: otf2-print {want[0]} messages, {want[1]} "
                   f"bytes; skein {got.get(key, (0, 0))}")
             bad += 1
+    lines, n_coll = check_collectives(skein, trace, tps, members, [])
+    for line in lines:
+        print(line)
+    bad += len(lines)
     msgs = sum(p[0] for p in pairs.values())
     print(f"profcheck: {len(calls)} regions ({sum(calls.values())} calls, largest difference in "
-          f"time {100 * worst:.4f}%), {len(pairs)} pairs ({msgs} messages), {bad} differences")
+          f"time {100 * worst:.4f}%), {len(pairs)} pairs ({msgs} messages), {n_coll} collectives, "
+          f"{bad} differences")
     return 1 if bad else 0
 
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # profile.sh SKEIN SHARED — `skein profile` and `skein comm`: against an
 # independent count from otf2-print (tests/profcheck.py) on every shared
-# Score-P trace skein reads and on two of the corpus's real MPI runs;
+# Score-P trace skein reads and on two of the corpus's real MPI runs, the
+# collectives also over rank sets;
 # the same from a saved analysis; windows that add up; rank sets; usage.
 skein=$1
 shared=$2
@@ -17,11 +18,11 @@ pass=0 fail=0 skip=0
 # the independent count: every region's calls and time, the rank with
 # the most, every pair's messages and bytes
 check() {
-	if python3 "$root/tests/profcheck.py" "$skein" "$1" >"$tmp/check" 2>&1; then
+	if python3 "$root/tests/profcheck.py" "$skein" "$@" >"$tmp/check" 2>&1; then
 		ok
 		echo "  $(basename "$(dirname "$1")"): $(tail -1 "$tmp/check")"
 	else
-		bad "profcheck $1: $(grep -v ' 0 differences' "$tmp/check" | head -5)"
+		bad "profcheck $*: $(grep -v ' 0 differences' "$tmp/check" | head -5)"
 	fi
 }
 if command -v otf2-print >/dev/null 2>&1; then
@@ -36,6 +37,13 @@ if command -v otf2-print >/dev/null 2>&1; then
 	for c in lammps-melt-4 overlap-4-delay-openmpi; do
 		check "$root/traces/corpus/$c/traces.otf2"
 	done
+	# the collectives over a rank set: the kept members' bytes (they were
+	# the whole instance's)
+	sst=$shared/traces/otf2/sstmacro-mpi-coverage-10/traces.otf2
+	if [ -f "$sst" ]; then
+		check "$sst" --rank-set 0-3,7
+	fi
+	check "$root/traces/corpus/lammps-melt-4/traces.otf2" --rank-set 0
 else
 	echo "profile.sh: no otf2-print: the independent count skipped"
 	skip=$((skip + 1))
@@ -45,7 +53,8 @@ trace=$root/traces/corpus/stencil-4-delay/traces.otf2
 # a saved analysis answers as the trace does
 run save 0 analyze -q --save "$tmp/s.skein" "$trace" && ok
 for cmd in "profile --format json" "profile --format csv --ranks" "comm --format json" \
-	"profile --from 0.1 --to 0.25 --format csv" "comm --rank-set 1-2 --format csv"; do
+	"profile --from 0.1 --to 0.25 --format csv" "comm --rank-set 1-2 --format csv" \
+	"comm --rank-set 1-2 --format json"; do
 	# shellcheck disable=SC2086
 	"$skein" $cmd "$trace" >"$tmp/a" 2>&1 && "$skein" $cmd "$tmp/s.skein" >"$tmp/b" 2>&1 &&
 		cmp -s "$tmp/a" "$tmp/b" && ok || bad "$cmd: the saved analysis differs from the trace"

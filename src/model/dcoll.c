@@ -11,8 +11,8 @@
  * members and bytes summed over the ranks, the communicator, type and
  * root of its first member in global order, which is the first member
  * of the lowest rank that has one (the one with no members before it:
- * an exscan of the members each rank has), and its own members, at
- * their place in the global list.
+ * an exscan of the members each rank has), and its own members with the
+ * bytes each sent, at their place in the global list.
  */
 #include "dmatch_impl.h"
 
@@ -96,6 +96,7 @@ dmatch_collectives(struct dm *m)
 	    !(rc = dm_alloc(&d->coll_first, total + 1, sizeof *d->coll_first)) &&
 	    !(rc = dm_alloc(&d->member_before, total + 1, sizeof *d->member_before)) &&
 	    !(rc = dm_alloc(&t->coll_members, n + 1, sizeof *t->coll_members)) &&
+	    !(rc = dm_alloc(&t->coll_sent, n + 1, sizeof *t->coll_sent)) &&
 	    !(t->colls = calloc(total + 1, sizeof *t->colls)))
 		rc = ERR_NOMEM;
 	if ((rc = dcomm_agree(m->c, rc)))
@@ -131,6 +132,7 @@ dmatch_collectives(struct dm *m)
 			attr[k] = (uint64_t)x->comm << 32 | x->root;
 			type[k] = x->type | (uint64_t)x->flags << 8;
 		}
+		t->coll_sent[at[k]] = x->sent;
 		t->coll_members[at[k]++] = x->op + op_off;
 	}
 	if ((rc = dcomm_reduce(m->c, v, 5 * total, DCOMM_SUM)))
@@ -153,6 +155,7 @@ dmatch_collectives(struct dm *m)
 	}
 	t->n_colls = t->cap_colls = total;
 	t->n_coll_members = t->cap_coll_members = n;
+	t->n_coll_sent = t->cap_coll_sent = n;
 out:
 	free(v);
 	free(at);

@@ -2,6 +2,7 @@
  * tests' reference), compared, freed (dmodel.h). */
 #include "dmodel.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ dmodel_free(struct dmodel *d)
 		free(t->msgs);
 		free(t->colls);
 		free(t->coll_members);
+		free(t->coll_sent);
 		free(t->frames);
 		free(t->calls);
 		free(t->rmas);
@@ -122,7 +124,7 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 		return ERR_NOMEM;
 	*t = *full;
 	t->timelines = NULL, t->oprec = NULL, t->ends = NULL, t->msgs = NULL, t->locations = NULL;
-	t->colls = NULL, t->coll_members = NULL, t->frames = NULL, t->calls = NULL;
+	t->colls = NULL, t->coll_members = NULL, t->coll_sent = NULL, t->frames = NULL, t->calls = NULL;
 	t->rmas = NULL, t->epochs = NULL;
 	d->t = t;
 	d->shell = 1;
@@ -179,7 +181,8 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 	d->coll_first = calloc(nc + 1, sizeof *d->coll_first);
 	d->member_before = calloc(nc + 1, sizeof *d->member_before);
 	t->coll_members = malloc((full->n_coll_members + 1) * sizeof *t->coll_members);
-	if (!d->lone_id || !d->coll_first || !d->member_before || !t->coll_members) {
+	t->coll_sent = malloc((full->n_coll_members + 1) * sizeof *t->coll_sent);
+	if (!d->lone_id || !d->coll_first || !d->member_before || !t->coll_members || !t->coll_sent) {
 		rc = ERR_NOMEM;
 		goto fail;
 	}
@@ -246,14 +249,17 @@ dmodel_slice(const struct trace *full, uint32_t rank, uint32_t size, uint32_t tl
 		d->coll_first[c] = (uint32_t)nm;
 		for (uint32_t j = 0; j < x->member_count; j++) {
 			uint32_t op = full->coll_members[x->member_first + j];
-			if (op >= op_lo && op < op_hi)
+			if (op >= op_lo && op < op_hi) {
+				t->coll_sent[nm] = full->n_coll_sent ? full->coll_sent[x->member_first + j] : 0;
 				t->coll_members[nm++] = op;
+			}
 			else if (op < op_lo)
 				d->member_before[c]++;
 		}
 	}
 	d->coll_first[nc] = (uint32_t)nm;
 	t->n_coll_members = t->cap_coll_members = nm;
+	t->n_coll_sent = t->cap_coll_sent = full->n_coll_sent ? nm : 0;
 	return 0;
 fail:
 	dmodel_free(d);
@@ -365,6 +371,12 @@ dmodel_compare(const struct dmodel *a, const struct dmodel *b, char *why, size_t
 		if (s->coll_members[i] != t->coll_members[i])
 			return DIFF("collective member %zu: op %u against %u", i, s->coll_members[i],
 				    t->coll_members[i]);
+	if (s->n_coll_sent != t->n_coll_sent)
+		return DIFF("bytes of %zu collective members against %zu", s->n_coll_sent, t->n_coll_sent);
+	for (size_t i = 0; i < s->n_coll_sent; i++)
+		if (s->coll_sent[i] != t->coll_sent[i])
+			return DIFF("collective member %zu: %" PRIu64 " bytes sent against %" PRIu64, i,
+				    s->coll_sent[i], t->coll_sent[i]);
 	const struct trace_info *x = &s->info, *y = &t->info;
 	if (x->events != y->events || x->t_begin != y->t_begin || x->t_end != y->t_end ||
 	    memcmp(x->records, y->records, sizeof x->records) ||

@@ -35,9 +35,9 @@
  *  - t->colls are every collective, the same on every rank (global ids;
  *    member_first and member_count into the global member list), and
  *    t->coll_members the rank's own members only (global op ids), in the
- *    global list's order: its members of collective i are
- *    coll_members[coll_first[i] .. coll_first[i + 1]), and sit at
- *    member_first + member_before[i] in the global list.
+ *    global list's order, t->coll_sent the bytes each sent: its members
+ *    of collective i are coll_members[coll_first[i] .. coll_first[i + 1]),
+ *    and sit at member_first + member_before[i] in the global list.
  */
 #ifndef SKEIN_DMODEL_H
 #define SKEIN_DMODEL_H

@@ -451,11 +451,13 @@ group_collectives(struct build *b, uint32_t *coll_of)
 
 	t->colls = calloc(total + 1, sizeof *t->colls);
 	t->coll_members = malloc((n + 1) * sizeof *t->coll_members);
+	t->coll_sent = malloc((n + 1) * sizeof *t->coll_sent);
 	count = calloc(total + 1, sizeof *count);
-	if (!t->colls || !t->coll_members || !count)
+	if (!t->colls || !t->coll_members || !t->coll_sent || !count)
 		goto out;
 	t->n_colls = t->cap_colls = total;
 	t->n_coll_members = t->cap_coll_members = n;
+	t->n_coll_sent = t->cap_coll_sent = n;
 	for (size_t h = 0; h < n; h++)
 		count[coll_of[h]]++;
 	uint32_t first = 0;
@@ -467,6 +469,7 @@ group_collectives(struct build *b, uint32_t *coll_of)
 	for (size_t h = 0; h < n; h++) {
 		const struct coll_half *c = &b->colls[h];
 		struct trace_coll *k = &t->colls[coll_of[h]];
+		t->coll_sent[count[coll_of[h]]] = c->sent;
 		t->coll_members[count[coll_of[h]]++] = c->op;
 		if (k->member_count++ == 0) {
 			k->comm = c->comm;

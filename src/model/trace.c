@@ -60,6 +60,7 @@ trace_destroy(struct trace *t)
 	free(t->msgs);
 	free(t->colls);
 	free(t->coll_members);
+	free(t->coll_sent);
 	free(t->frames);
 	free(t->calls);
 	free(t->wins);
@@ -206,6 +207,7 @@ GETTER(struct trace_node, nodes)
 GETTER(struct trace_end, ends)
 GETTER(struct trace_msg, msgs)
 GETTER(struct trace_coll, colls)
+GETTER(uint64_t, coll_sent)
 GETTER(struct trace_frame, frames)
 GETTER(struct trace_call, calls)
 GETTER(struct trace_win, wins)

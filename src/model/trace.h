@@ -458,6 +458,10 @@ const struct trace_end *trace_ends(const struct trace *t, uint32_t *n);
 const struct trace_msg *trace_msgs(const struct trace *t, uint32_t *n);
 const struct trace_coll *trace_colls(const struct trace *t, uint32_t *n);
 const uint32_t *trace_coll_members(const struct trace *t);
+/* Per collective member (as trace_coll_members), the bytes it sent: a
+ * member's share of its collective's bytes_sent. *n is 0 for a saved file
+ * from before them. */
+const uint64_t *trace_coll_sent(const struct trace *t, uint32_t *n);
 const struct trace_frame *trace_frames(const struct trace *t, uint32_t *n);
 /* The lanes (threads and GPU streams under their rank), in location
  * order, and their frames (each lane's in time order of entering). */

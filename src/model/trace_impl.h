@@ -35,6 +35,7 @@ struct trace {
 	TRACE_ARRAY(struct trace_msg, msgs);
 	TRACE_ARRAY(struct trace_coll, colls);
 	TRACE_ARRAY(uint32_t, coll_members);
+	TRACE_ARRAY(uint64_t, coll_sent);       /* per member: the bytes it sent */
 	TRACE_ARRAY(struct trace_frame, frames);
 	TRACE_ARRAY(struct trace_call, calls);       /* MPI only */
 	/* one-sided communication (MPI only; empty without RMA records) */

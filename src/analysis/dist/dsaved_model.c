@@ -180,6 +180,16 @@ dsaved_put_model(struct dsaved *w, struct dcomm *c, const struct dmodel *d)
 		rc = put_whole(w, c, S_HOLDS, sizeof *t->holds, t->holds, t->n_holds);
 	if (!rc && t->n_tags)
 		rc = put_whole(w, c, S_TAGS, sizeof *t->tags, t->tags, t->n_tags);
+	/* the bytes each collective member sent: where its member sits */
+	k = 0;
+	for (size_t i = 0; i < t->n_colls && !rc; i++) {
+		uint32_t n = d->coll_first[i + 1] - d->coll_first[i];
+		if (n)
+			runs[k++] = (struct drun){ (uint64_t)t->colls[i].member_first + d->member_before[i],
+						   n, &t->coll_sent[d->coll_first[i]] };
+	}
+	if (!rc && members)
+		rc = dsaved_put(w, S_COLL_SENT, sizeof *t->coll_sent, members, runs, k);
 	free(tmp);
 	free(runs);
 	return rc;

@@ -363,13 +363,16 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 			out->max_bytes = out->pairs[i].bytes;
 	}
 	/* collectives: an invocation counts when one of its members in scope
-	 * entered in the window; its time is its members' calls in scope */
+	 * entered in the window; its time and bytes are those members' (a
+	 * saved file from before the members' bytes: each an equal share) */
+	uint32_t n_sent;
+	const uint64_t *sent = trace_coll_sent(t, &n_sent);
 	for (uint8_t ty = 0; ty < COLL_TYPE_COUNT; ty++)
 		out->colls[ty].type = out->win_colls[ty].type = ty;
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct trace_coll *x = &colls[c];
 		int in = 0;
-		uint64_t time = 0;
+		uint64_t time = 0, bytes = 0;
 		for (uint32_t i = 0; i < x->member_count; i++) {
 			struct trace_op o = trace_op_get(&ops, members[x->member_first + i]);
 			if (scope->ranks && !scope->ranks[o.timeline])
@@ -380,13 +383,14 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 				continue;
 			in = 1;
 			time += o.t_exit - o.t_enter;
+			bytes += n_sent ? sent[x->member_first + i] : x->bytes_sent / x->member_count;
 		}
 		if (!in)
 			continue;
 		struct comm_coll *y = (x->flags & COLLF_RMA ? out->win_colls : out->colls) +
 			(x->type < COLL_TYPE_COUNT ? x->type : COLL_OTHER);
 		y->count++;
-		y->bytes += x->bytes_sent;
+		y->bytes += bytes;
 		y->time += time;
 	}
 	if (rma_compute(t, scope, out) || lane_copies(t, scope, out)) {

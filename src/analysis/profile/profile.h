@@ -105,7 +105,7 @@ struct comm_pair {
 struct comm_coll {
 	uint8_t type;              /* enum trace_coll_type */
 	uint64_t count;            /* invocations */
-	uint64_t bytes;            /* sent, over every member */
+	uint64_t bytes;            /* sent by the members counted */
 	uint64_t time;             /* the members' calls, summed, ticks */
 };
 

@@ -114,6 +114,7 @@ saved_arrays(struct trace *t, struct analysis *a, struct has h, struct array *ou
 	ARR(S_LANE_BYTES, t->lane_bytes, t->n_lane_bytes);
 	ARR(S_HOLDS, t->holds, t->n_holds);
 	ARR(S_TAGS, t->tags, t->n_tags);
+	ARR(S_COLL_SENT, t->coll_sent, t->n_coll_sent);
 	if (!a)
 		return n;
 	uint64_t nl = a->n_lops, np = a->n_parts;
@@ -407,14 +408,15 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 			     &t->n_colls, &t->n_coll_members, &t->n_frames, &t->n_pes, &t->n_idles,
 			     &t->n_chares, &t->n_entries, &t->n_op_pe, &t->n_calls, &t->n_wins,
 			     &t->n_rmas, &t->n_epochs, &t->n_lanes, &t->n_lane_frames,
-			     &t->n_lane_bytes, &t->n_holds, &t->n_tags };
+			     &t->n_lane_bytes, &t->n_holds, &t->n_tags, &t->n_coll_sent };
 	size_t *caps[] = { &t->cap_timelines, &t->cap_locations, &t->cap_regions, &t->cap_comms,
 			   &t->cap_comm_members, &t->cap_nodes, &t->cap_oprec, &t->cap_ends,
 			   &t->cap_msgs, &t->cap_colls, &t->cap_coll_members, &t->cap_frames,
 			   &t->cap_pes, &t->cap_idles, &t->cap_chares, &t->cap_entries, &t->cap_op_pe,
 			   &t->cap_calls, &t->cap_wins, &t->cap_rmas, &t->cap_epochs, &t->cap_lanes,
-			   &t->cap_lane_frames, &t->cap_lane_bytes, &t->cap_holds, &t->cap_tags };
-	_Static_assert(sizeof counts / sizeof *counts == S_TAGS - S_TIMELINES + 1,
+			   &t->cap_lane_frames, &t->cap_lane_bytes, &t->cap_holds, &t->cap_tags,
+			   &t->cap_coll_sent };
+	_Static_assert(sizeof counts / sizeof *counts == S_COLL_SENT - S_TIMELINES + 1,
 		       "a count for every model section");
 	for (uint32_t i = 0; i < na; i++) {
 		const struct section *s = o->sec[arr[i].id];
@@ -441,6 +443,8 @@ map_arrays(struct opener *o, struct trace *t, struct analysis *a, struct has h)
 		return err_set(o->e, ERR_FORMAT, "%s: inconsistent operations", o->name);
 	if (t->n_lane_bytes && t->n_lane_bytes != t->n_lane_frames)
 		return err_set(o->e, ERR_FORMAT, "%s: inconsistent lane frames and bytes", o->name);
+	if (t->n_coll_sent && t->n_coll_sent != t->n_coll_members)
+		return err_set(o->e, ERR_FORMAT, "%s: inconsistent collective members and bytes", o->name);
 	/* the analysis's arrays, whose counts follow from the meta counts and
 	 * from each other: those counted by part_lop_first, dag_first or the
 	 * presence of phases come second, once those are checked */

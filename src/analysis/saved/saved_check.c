@@ -28,7 +28,7 @@ static const char *const names[S_END] = {
 	[S_COLL_MEMBERS] = "coll members", [S_FRAMES] = "frames", [S_PES] = "PEs",
 	[S_IDLES] = "idle intervals", [S_CHARES] = "chares", [S_ENTRIES] = "entries",
 	[S_OP_PE] = "op -> PE", [S_CALLS] = "quiet calls", [S_WINS] = "windows",
-	[S_RMAS] = "RMA operations", [S_EPOCHS] = "passive-target epochs", [S_LANES] = "lanes", [S_LANE_FRAMES] = "lane frames", [S_LANE_BYTES] = "lane bytes", [S_HOLDS] = "lock holds", [S_TAGS] = "team tags", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
+	[S_RMAS] = "RMA operations", [S_EPOCHS] = "passive-target epochs", [S_LANES] = "lanes", [S_LANE_FRAMES] = "lane frames", [S_LANE_BYTES] = "lane bytes", [S_HOLDS] = "lock holds", [S_TAGS] = "team tags", [S_COLL_SENT] = "collective members' bytes", [S_LOP_OP] = "lop -> first op", [S_OP_LOP] = "op -> lop",
 	[S_TL_LOP] = "timeline -> first lop", [S_LOP_TL] = "lop -> timeline",
 	[S_LOP_KIND] = "lop kind", [S_LOP_PART] = "lop -> partition", [S_PARTS] = "partitions",
 	[S_PART_LOP_FIRST] = "partition -> first lop", [S_PART_LOPS] = "lops by partition",
