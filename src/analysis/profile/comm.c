@@ -362,9 +362,12 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 		if (out->pairs[i].bytes > out->max_bytes)
 			out->max_bytes = out->pairs[i].bytes;
 	}
-	/* collectives: an invocation counts when one of its members in scope
-	 * entered in the window; its time and bytes are those members' (a
-	 * saved file from before the members' bytes: each an equal share) */
+	/* collectives: as the profile counts calls, a member's call in scope
+	 * counts when it overlaps the window (or takes no time and lies in
+	 * it), with its time clipped to the window and the bytes it sent
+	 * whole (a saved file from before the members' bytes: each an equal
+	 * share of the invocation's); an invocation counts when one of its
+	 * members does */
 	uint32_t n_sent;
 	const uint64_t *sent = trace_coll_sent(t, &n_sent);
 	for (uint8_t ty = 0; ty < COLL_TYPE_COUNT; ty++)
@@ -379,10 +382,10 @@ comm_compute(const struct trace *t, const struct profile_scope *scope, struct co
 				continue;
 			uint64_t a = scope->tl_from ? scope->tl_from[o.timeline] : scope->from;
 			uint64_t b = scope->tl_from ? scope->tl_to[o.timeline] : scope->to;
-			if (o.t_enter < a || o.t_enter >= b)
+			if (o.t_enter >= b || !(o.t_exit > a || (o.t_exit == o.t_enter && o.t_enter >= a)))
 				continue;
 			in = 1;
-			time += o.t_exit - o.t_enter;
+			time += (o.t_exit < b ? o.t_exit : b) - (o.t_enter > a ? o.t_enter : a);
 			bytes += n_sent ? sent[x->member_first + i] : x->bytes_sent / x->member_count;
 		}
 		if (!in)

@@ -104,9 +104,9 @@ struct comm_pair {
 /* One type of collective. */
 struct comm_coll {
 	uint8_t type;              /* enum trace_coll_type */
-	uint64_t count;            /* invocations */
+	uint64_t count;            /* invocations with a member counted */
 	uint64_t bytes;            /* sent by the members counted */
-	uint64_t time;             /* the members' calls, summed, ticks */
+	uint64_t time;             /* their calls in the window, summed, ticks */
 };
 
 /* One origin -> target pair of one-sided operations (world ranks): the
@@ -157,8 +157,9 @@ struct comm {
  * when its sender and receiver are both kept and it was sent in the
  * window (received in it, when its send is missing); an RMA operation
  * when its origin and target are kept (its origin, for a device's) and
- * it was issued in the window (its origin's). Returns 0 or ERR_NOMEM
- * (e set). */
+ * it was issued in the window (its origin's); a collective member's call
+ * as the profile counts a call (kept, overlapping the window, its time
+ * clipped), with the bytes it sent. Returns 0 or ERR_NOMEM (e set). */
 int comm_compute(const struct trace *t, const struct profile_scope *s, struct comm *out,
 		 struct err *e);
 void comm_free(struct comm *c);
