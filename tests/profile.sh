@@ -133,6 +133,30 @@ for cmd in profile comm; do
 		grep -q '^skein: --from 9: the trace ends at' "$tmp/err" && ok || bad "$cmd --from past the end"
 done
 
+# --pes: the ranks are the PEs, the share over PEs x span (it was chares
+# x span: Jacobi_compute 0.0150 of 21 chares' time, 0.0787 of 4 PEs')
+prj=$shared/traces/projections/charm-jacobi2d_16c_4pe_10it
+if [ -d "$prj" ]; then
+	run pes 0 profile --pes --format json "$prj" && python3 - "$tmp/out" <<'PY' && ok || bad "profile --pes: the PEs' time"
+import json, sys
+p = json.load(open(sys.argv[1]))
+span = p["to_s"] - p["from_s"]
+if p["ranks"] != 4 or abs(p["total_s"] - 4 * span) > 1e-6:
+    sys.exit(f"{p['ranks']} PEs, {p['total_s']} s in all over a span of {span} s")
+for r in p["regions"]:
+    if abs(r["share"] - r["exclusive_s"] / p["total_s"]) > 1e-6:
+        sys.exit(f"{r['region']}: share {r['share']}")
+jc = [r for r in p["regions"] if r["region"] == "Jacobi::Jacobi_compute"][0]
+if abs(jc["share"] - 0.009348 / (4 * 0.029705)) > 1e-6:
+    sys.exit(f"Jacobi_compute: share {jc['share']}")
+PY
+	run pes-text 0 profile --pes "$prj" && head -1 "$tmp/out" | grep -q '^profile: whole trace, 4 PEs, 118.8 ms' &&
+		sed -n 3p "$tmp/out" | grep -q '^ *PE region' && ok || bad "profile --pes: the text says PEs ($(head -1 "$tmp/out"))"
+else
+	echo "profile.sh: $prj absent: --pes skipped"
+	skip=$((skip + 1))
+fi
+
 # usage: one line, exit 2
 for args in "profile --table x" "comm --ranks" "profile --from soon" "profile --from 2 --to 1" \
 	"comm --rank-set 99" "comm --rank-set 3-1" "profile --format xml" "info --from 1" \

@@ -96,7 +96,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	     const struct profile_report_opts *o)
 {
 	char scope[160], b[8][32], name[256];
-	const char *who = is_charm(t) ? "chares" : "ranks";
+	const char *who = p->by_pe ? "PEs" : is_charm(t) ? "chares" : "ranks";
 	scope_text(t, p->from, p->to, o, scope, sizeof scope);
 	uint32_t lanes;
 	trace_lanes(t, &lanes);
@@ -116,7 +116,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	if (!o->per_rank) {
 		fprintf(out, "%-*s %10s %10s %10s %6s %10s %10s %10s %8s %6s\n", (int)w, "region",
 			"calls", "inclusive", "exclusive", "share", "min", "mean", "max",
-			is_charm(t) ? "max at" : "max rank", "imbal.");
+			p->by_pe ? "max PE" : is_charm(t) ? "max at" : "max rank", "imbal.");
 		for (uint32_t i = 0; i < p->n_regions; i++) {
 			const struct profile_region *r = &p->regions[i];
 			shown_name(t, r->region, name, sizeof name, w);
@@ -132,7 +132,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 		rma_regions_text(t, p, out, w);
 		return;
 	}
-	fprintf(out, "%8s %-*s %10s %10s %10s\n", o->per_rank && is_charm(t) ? "at" : "rank",
+	fprintf(out, "%8s %-*s %10s %10s %10s\n", p->by_pe ? "PE" : is_charm(t) ? "chare" : "rank",
 		(int)w, "region", "calls", "inclusive", "exclusive");
 	for (uint32_t i = 0; i < p->n_rows; i++) {
 		const struct profile_row *r = &p->rows[i];

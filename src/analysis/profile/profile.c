@@ -745,7 +745,9 @@ regions_of(struct profile *p, uint32_t n_regions)
 }
 
 /* The scope's time: its window within the trace's span, per timeline
- * (and per lane, with them: lanes_of counts a timeline's). */
+ * (and per lane, with them: lanes_of counts a timeline's); by PE, per PE
+ * over the kept timelines' windows from the earliest to the latest (a
+ * chare's executions run on the PEs, whose time is the run's). */
 static void
 totals_of(const struct trace *t, const struct profile_scope *s, struct profile *p, int by_pe,
 	  uint32_t n_keys, const uint32_t *lane_first)
@@ -757,6 +759,8 @@ totals_of(const struct trace *t, const struct profile_scope *s, struct profile *
 	uint64_t b0 = s->to < ti->t_end ? s->to : ti->t_end;
 	p->from = a0;
 	p->to = b0 > a0 ? b0 : a0;
+	p->by_pe = by_pe;
+	uint64_t lo = UINT64_MAX, hi = 0;
 	for (uint32_t tl = 0; tl < ntl; tl++) {
 		if (s->ranks && !s->ranks[tl])
 			continue;
@@ -767,9 +771,15 @@ totals_of(const struct trace *t, const struct profile_scope *s, struct profile *
 		uint64_t lanes = lane_first ? lane_first[tl + 1] - lane_first[tl] : 0;
 		p->total += (b > a ? b - a : 0) * (1 + lanes);
 		p->n_ranks += !by_pe;
+		if (b > a) {
+			lo = a < lo ? a : lo;
+			hi = b > hi ? b : hi;
+		}
 	}
-	if (by_pe)
+	if (by_pe) {
 		p->n_ranks = n_keys;
+		p->total = hi > lo ? (hi - lo) * n_keys : 0;
+	}
 }
 
 /* Each region's one-sided operations in scope: an operation counts at

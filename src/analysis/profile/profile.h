@@ -78,7 +78,8 @@ struct profile {
 	struct profile_row *rows;         /* by rank, then region id */
 	uint32_t n_rows;
 	uint32_t n_ranks;          /* timelines (PEs) in scope: the mean's divisor */
-	uint64_t total;            /* the scope's time summed over its timelines */
+	uint64_t total;            /* the scope's time summed over its timelines (PEs) */
+	int by_pe;                 /* rows, ranks and totals are PEs' (Charm++, by_pe) */
 	uint64_t from, to;         /* the window, within the trace's span */
 	uint64_t misnested, unclosed;   /* the trace's regions closed out of order, left open */
 };
