@@ -133,6 +133,35 @@ for cmd in profile comm; do
 		grep -q '^skein: --from 9: the trace ends at' "$tmp/err" && ok || bad "$cmd --from past the end"
 done
 
+# the text cuts long names with "…", distinct names stay distinct (two
+# rows read '!$omp implicit barrier @jacobi_t'; casita-2_cuda_simple's
+# mangled names widen the column to 40), JSON and CSV keep them whole
+for xeon in casita-1_xeonphi_jacobi_01 casita-2_cuda_simple; do
+	xeon=$shared/traces/otf2/$xeon
+	[ -d "$xeon" ] || continue
+	"$skein" profile "$xeon" >"$tmp/nt" && "$skein" profile --format json "$xeon" >"$tmp/nj" &&
+		"$skein" profile --format csv "$xeon" >"$tmp/nc" &&
+		python3 - "$tmp/nt" "$tmp/nj" "$tmp/nc" <<'PY' && ok || bad "profile: names cut apart in $xeon"
+import csv, json, sys
+text = open(sys.argv[1], encoding="utf-8").read().splitlines()
+names = [r["region"] for r in json.load(open(sys.argv[2]))["regions"]]
+if [r["region"] for r in csv.DictReader(open(sys.argv[3]))] != names:
+    sys.exit("the CSV's names are not the JSON's")
+w = text[1].index("calls") + len("calls") - 11       # the name column, then " %10s"
+shown = [line[:w].rstrip() for line in text[2:2 + len(names)]]
+cut = 0
+for name, s in zip(names, shown):
+    if s == name:
+        continue
+    head, _, tail = s.partition("\u2026")
+    if not _ or not name.startswith(head) or not name.endswith(tail) or len(s) > w:
+        sys.exit(f"{name!r} shows as {s!r}")
+    cut += 1
+if cut < 10 or len(set(shown)) != len(set(names)):
+    sys.exit(f"{cut} names cut, {len(set(shown))} shown of {len(set(names))}")
+PY
+done
+
 # --pes: the ranks are the PEs, the share over PEs x span (it was chares
 # x span: Jacobi_compute 0.0150 of 21 chares' time, 0.0787 of 4 PEs')
 prj=$shared/traces/projections/charm-jacobi2d_16c_4pe_10it

@@ -21,20 +21,119 @@ region_name(const struct trace *t, uint32_t r)
 	return r < n ? trace_str(t, reg[r].name) : "";
 }
 
-/* A region's name as text shows it, cut to w bytes at a character's start. */
+/* Columns s takes on a terminal: one a character. */
+static size_t
+cols_of(const char *s)
+{
+	size_t k = 0;
+	for (; *s; s++)
+		k += ((unsigned char)*s & 0xc0) != 0x80;
+	return k;
+}
+
+/* The bytes of s's first k columns. */
+static size_t
+bytes_of_cols(const char *s, size_t k)
+{
+	size_t i = 0;
+	while (s[i] && k) {
+		i++;
+		while (((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+		k--;
+	}
+	return i;
+}
+
+#define NAME_COLS 32               /* the name column, unless names would show alike */
+
+/* A region's name as text shows it in w columns: whole when it fits,
+ * else cut, the cut ending in "…": a name with a place after its last
+ * '@' (Score-P's "!$omp parallel @jacobi.c:122") keeps the place whole
+ * after as much of the rest as fits, when four columns of it do, so
+ * that the constructs of one file stay apart; any other is cut at its
+ * end. */
 static const char *
 shown_name(const struct trace *t, uint32_t r, char *buf, size_t n, size_t w)
 {
-	const char *s = text_safe(region_name(t, r), buf, n);
-	if (s != buf)
+	char safe[256];
+	const char *s = text_safe(region_name(t, r), safe, sizeof safe);
+	size_t len = cols_of(s);
+	if (len <= w || w < 2) {
 		snprintf(buf, n, "%s", s);
-	if (w < n && strlen(buf) > w) {
-		size_t k = w;
-		while (k > 0 && ((unsigned char)buf[k] & 0xc0) == 0x80)
-			k--;
-		buf[k] = 0;
+		return buf;
 	}
+	const char *at = strrchr(s, '@');
+	size_t tail = at ? cols_of(at) : 0;
+	if (at && at > s && tail + 1 + 4 <= w)
+		snprintf(buf, n, "%.*s\u2026%s", (int)bytes_of_cols(s, w - 1 - tail), s, at);
+	else
+		snprintf(buf, n, "%.*s\u2026", (int)bytes_of_cols(s, w - 1), s);
 	return buf;
+}
+
+struct shown {
+	char *text;                /* as shown */
+	const char *name;          /* the name */
+};
+
+static int
+shown_cmp(const void *p, const void *q)
+{
+	const struct shown *x = p, *y = q;
+	int c = strcmp(x->text, y->text);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* Do two of the profile's distinct names show alike in w columns? */
+static int
+names_clash(const struct trace *t, const struct profile *p, size_t w, struct shown *v)
+{
+	char buf[512];
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		v[i].name = region_name(t, p->regions[i].region);
+		v[i].text = strdup(shown_name(t, p->regions[i].region, buf, sizeof buf, w));
+	}
+	int clash = 0;
+	for (uint32_t i = 0; i < p->n_regions; i++)
+		clash |= !v[i].text;
+	if (!clash)
+		qsort(v, p->n_regions, sizeof *v, shown_cmp);
+	for (uint32_t i = 1; i < p->n_regions && !clash; i++)
+		clash = !strcmp(v[i].text, v[i - 1].text) && strcmp(v[i].name, v[i - 1].name);
+	for (uint32_t i = 0; i < p->n_regions; i++)
+		free(v[i].text);
+	return clash;
+}
+
+/* The name column: the longest name up to NAME_COLS columns, wider
+ * while two distinct names would still show alike (at the longest
+ * name's width every name is whole; one name of two regions, a kernel
+ * and its host stub, shows alike, as it is). */
+static size_t
+name_cols(const struct trace *t, const struct profile *p)
+{
+	char safe[256];
+	size_t most = 6;
+	for (uint32_t i = 0; i < p->n_regions; i++) {
+		size_t k = cols_of(text_safe(region_name(t, p->regions[i].region), safe, sizeof safe));
+		most = k > most ? k : most;
+	}
+	size_t w = most < NAME_COLS ? most : NAME_COLS;
+	struct shown *v = w < most ? malloc(((size_t)p->n_regions + 1) * sizeof *v) : NULL;
+	while (v && w < most && names_clash(t, p, w, v))
+		w = w + 8 < most ? w + 8 : most;
+	free(v);
+	return w;
+}
+
+/* Writes the name in w columns (the text may take fewer bytes than
+ * columns, or more). */
+static void
+put_name(FILE *out, const char *name, size_t w)
+{
+	size_t k = cols_of(name);
+	fprintf(out, "%s%*s", name, (int)(k < w ? w - k : 0), "");
 }
 
 static int
@@ -85,9 +184,8 @@ rma_regions_text(const struct trace *t, const struct profile *p, FILE *out, size
 			fprintf(out, "\none-sided operations by the region that issued them\n"
 				"%-*s %10s %10s\n", (int)w, "region", "operations", "bytes");
 		any = 1;
-		shown_name(t, r->region, name, sizeof name, w);
-		fprintf(out, "%-*s %10" PRIu64 " %10s\n", (int)w, name, r->rma_ops,
-			fmt_bytes((double)r->rma_bytes, b, sizeof b));
+		put_name(out, shown_name(t, r->region, name, sizeof name, w), w);
+		fprintf(out, " %10" PRIu64 " %10s\n", r->rma_ops, fmt_bytes((double)r->rma_bytes, b, sizeof b));
 	}
 }
 
@@ -107,21 +205,16 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 		fprintf(out, "the trace closed %" PRIu64 " regions out of order and left %" PRIu64
 			" open at its end: closed where the trace shows them end\n",
 			p->misnested, p->unclosed);
-	size_t w = 6;
-	for (uint32_t i = 0; i < p->n_regions; i++) {
-		size_t k = strlen(shown_name(t, p->regions[i].region, name, sizeof name, sizeof name));
-		w = k > w ? k : w;
-	}
-	w = w > 32 ? 32 : w;
+	size_t w = name_cols(t, p);
 	if (!o->per_rank) {
 		fprintf(out, "%-*s %10s %10s %10s %6s %10s %10s %10s %8s %6s\n", (int)w, "region",
 			"calls", "inclusive", "exclusive", "share", "min", "mean", "max",
 			p->by_pe ? "max PE" : is_charm(t) ? "max at" : "max rank", "imbal.");
 		for (uint32_t i = 0; i < p->n_regions; i++) {
 			const struct profile_region *r = &p->regions[i];
-			shown_name(t, r->region, name, sizeof name, w);
-			fprintf(out, "%-*s %10" PRIu64 " %10s %10s %5.1f%% %10s %10s %10s %8u %6.2f\n",
-				(int)w, name, r->calls, fmt_seconds(sec(t, r->incl), b[0], 32),
+			put_name(out, shown_name(t, r->region, name, sizeof name, w), w);
+			fprintf(out, " %10" PRIu64 " %10s %10s %5.1f%% %10s %10s %10s %8u %6.2f\n",
+				r->calls, fmt_seconds(sec(t, r->incl), b[0], 32),
 				fmt_seconds(sec(t, r->excl), b[1], 32),
 				p->total ? 100.0 * (double)r->excl / (double)p->total : 0.0,
 				fmt_seconds(sec(t, r->excl_min), b[2], 32),
@@ -136,9 +229,10 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 		(int)w, "region", "calls", "inclusive", "exclusive");
 	for (uint32_t i = 0; i < p->n_rows; i++) {
 		const struct profile_row *r = &p->rows[i];
-		shown_name(t, r->region, name, sizeof name, w);
-		fprintf(out, "%8u %-*s %10" PRIu64 " %10s %10s\n", r->rank, (int)w, name, r->calls,
-			fmt_seconds(sec(t, r->incl), b[0], 32), fmt_seconds(sec(t, r->excl), b[1], 32));
+		fprintf(out, "%8u ", r->rank);
+		put_name(out, shown_name(t, r->region, name, sizeof name, w), w);
+		fprintf(out, " %10" PRIu64 " %10s %10s\n", r->calls, fmt_seconds(sec(t, r->incl), b[0], 32),
+			fmt_seconds(sec(t, r->excl), b[1], 32));
 	}
 }
 
