@@ -14,7 +14,9 @@ ENTER and LEAVE nest; a LEAVE of
 a region below the top closes the ones above it at that time, a LEAVE of
 a region not open is ignored, regions open at the end close at the
 rank's last event; time with measurement switched off (MEASUREMENT_ON_OFF)
-counts in no region. A region's inclusive time is its LEAVE less its
+counts in no region. The LEAVEs of regions not open, the regions closed
+by a LEAVE of one below them and those open at the end, on ranks and
+lanes alike, must be the profile's three counts of them. A region's inclusive time is its LEAVE less its
 ENTER less that; its exclusive time, the inclusive time less that of the
 regions entered inside it. For every region: the calls must equal
 skein's, the inclusive time agree within 0.5%, and the rank with the
@@ -99,6 +101,7 @@ def count(trace):
     stack = defaultdict(list)      # loc -> [name, enter, gap at enter, child, collectives]
     members = []                   # (type, instance, rank, enter, leave, bytes sent)
     seq = defaultdict(int)         # (rank, communicator) -> collectives so far
+    warned = defaultdict(int)      # leaves of regions not open, closed out of order, left open
     gap = defaultdict(int)         # loc -> time with measurement off so far
     off_at = {}
     last = {}
@@ -131,8 +134,11 @@ def count(trace):
         names = [x[0] for x in stack[loc]]
         if name in names:
             at = len(names) - 1 - names[::-1].index(name)
+            warned["misnested"] += len(names) - at - 1
             while len(stack[loc]) > at:
                 close(loc, t)
+        else:
+            warned["stray"] += 1
 
     def close_copy(loc, t):
         if loc not in copy:
@@ -205,13 +211,14 @@ def count(trace):
     for loc in list(stack):
         if loc in off_at:
             gap[loc] += last[loc] - off_at.pop(loc)
+        warned["unclosed"] += len(stack[loc])
         while stack[loc]:
             close(loc, last[loc])
     for key, rr in recvs.items():
         for length in list(rr)[len(sends.get(key, ())):]:
             pairs[(key[0], key[1])][0] += 1
             pairs[(key[0], key[1])][1] += length
-    return tps, calls, incl, excl, pairs, members
+    return tps, calls, incl, excl, pairs, members, warned
 
 
 def collectives(members, a, b, keep):
@@ -273,7 +280,7 @@ def main():
     if not trace.endswith(".otf2"):
         trace = trace.rstrip("/") + "/traces.otf2"
     if scope:
-        tps, _, _, _, _, members = count(trace)
+        tps, _, _, _, _, members, _ = count(trace)
         bad, n = check_collectives(skein, trace, tps, members, scope)
         for line in bad:
             print(line)
@@ -289,7 +296,7 @@ def main():
         print(f"profcheck: skein profile failed: {run.stderr.strip()}")
         return 1
     prof = json.loads(run.stdout)
-    tps, calls, incl, excl, pairs, members = count(trace)
+    tps, calls, incl, excl, pairs, members, warned = count(trace)
     # regions of one name (a kernel's host stub and the kernel on its
     # stream may be two definitions) count together, by name
     theirs = {}
@@ -303,6 +310,11 @@ def main():
         if x.get("exclusive_s", 0) > y.get("exclusive_s", 0):
             y["max_rank"], y["exclusive_s"] = x["max_rank"], x.get("exclusive_s", 0)
     bad = 0
+    for key, field_ in (("stray", "leaves_of_regions_not_open"), ("misnested", "regions_closed_out_of_order"),
+                        ("unclosed", "regions_left_open")):
+        if warned[key] != prof.get(field_):
+            print(f"profcheck: {field_}: otf2-print {warned[key]}, skein {prof.get(field_)}")
+            bad += 1
     worst = 0.0
     for name in sorted(calls):
         y = theirs.get(name)

@@ -408,6 +408,9 @@ sum_counts(const struct evread *v, struct otf2r_counts *c)
 		c->nonrank_mpi += k->nonrank_mpi;
 		c->before_offset += k->before_offset;
 		c->bad_refs += k->bad_refs;
+		c->lane_stray += k->lane_stray;
+		c->lane_misnested += k->lane_misnested;
+		c->lane_unclosed += k->lane_unclosed;
 		c->t_begin = k->t_begin < c->t_begin ? k->t_begin : c->t_begin;
 		c->t_end = k->t_end > c->t_end ? k->t_end : c->t_end;
 	}
@@ -422,6 +425,9 @@ otf2r_finish_counts(struct otf2r *r, const struct otf2r_counts *c)
 	t->info.warnings[WARN_NONRANK_MPI] += c->nonrank_mpi;
 	t->info.warnings[WARN_BEFORE_OFFSET] += c->before_offset;
 	t->info.warnings[WARN_BAD_REF] += c->bad_refs;
+	t->info.warnings[WARN_STRAY_LEAVE] += c->lane_stray;
+	t->info.warnings[WARN_MISNESTED_LEAVE] += c->lane_misnested;
+	t->info.warnings[WARN_UNCLOSED_REGION] += c->lane_unclosed;
 	t->info.t_begin = c->t_begin == UINT64_MAX ? 0 : c->t_begin;
 	t->info.t_end = c->t_end;
 	t->info.events = 0;

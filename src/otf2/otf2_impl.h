@@ -195,11 +195,14 @@ void otf2r_free_locals(struct otf2r *r);
 struct otf2_read_opts;
 
 /* What reading events counts beside the model: records by kind, MPI
- * records on locations that are not ranks, undefined regions, and the
- * time span (t_begin UINT64_MAX while no record was read). */
+ * records on locations that are not ranks, undefined regions, the time
+ * span (t_begin UINT64_MAX while no record was read), and the lanes'
+ * leaves of regions not open, regions closed out of order and regions
+ * left open (the warnings the builder counts for ranks). */
 struct otf2r_counts {
 	uint64_t records[REC_COUNT];
 	uint64_t nonrank_mpi, bad_refs, before_offset, t_begin, t_end;
+	uint64_t lane_stray, lane_misnested, lane_unclosed;
 };
 
 /* A chunk of locations, and what reading it counted (otf2_events.c). */
@@ -247,6 +250,9 @@ struct evblock {
 	uint64_t bad_refs;            /* records naming undefined regions */
 	uint64_t before_offset;       /* records timed before the global offset */
 	uint64_t t_begin, t_end;
+	/* the lanes' leaves of regions not open, regions closed out of order
+	 * and left open at the lane's end (otf2_lanes.c) */
+	uint64_t lane_stray, lane_misnested, lane_unclosed;
 };
 
 /* Lanes (otf2_lanes.c): which locations are threads or GPU streams of a

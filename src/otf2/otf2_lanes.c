@@ -135,12 +135,17 @@ otf2r_lane_region(struct evblock *k, int enter, uint64_t time, uint32_t region)
 		return 0;
 	}
 	/* closes the innermost open frame of the region and those above it
-	 * (a leave that skipped some); a leave of no open region is dropped */
+	 * (a leave that skipped some: closed out of order); a leave of no
+	 * open region is dropped; each counted as the builder counts a
+	 * rank's (build_leave) */
 	size_t i = k->n_lstk;
 	while (i > 0 && k->lf[k->lstk[i - 1]].region != region)
 		i--;
-	if (i == 0)
+	if (i == 0) {
+		k->lane_stray++;
 		return 0;
+	}
+	k->lane_misnested += k->n_lstk - i;
 	while (k->n_lstk >= i)
 		close_frame(k, k->lstk[--k->n_lstk], time);
 	return 0;
@@ -173,6 +178,7 @@ int
 otf2r_lane_end(struct evblock *k)
 {
 	end_copy(k, k->lane_last);
+	k->lane_unclosed += k->n_lstk;     /* left open: closed at the lane's last record */
 	while (k->n_lstk)
 		close_frame(k, k->lstk[--k->n_lstk], k->lane_last);
 	struct trace_lane *L = &k->r->t->lanes[k->cur_lane];

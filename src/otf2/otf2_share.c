@@ -107,6 +107,9 @@ add_head(struct otf2_share *s, const char *buf, size_t len, struct err *e)
 	s->counts.nonrank_mpi += c->nonrank_mpi;
 	s->counts.before_offset += c->before_offset;
 	s->counts.bad_refs += c->bad_refs;
+	s->counts.lane_stray += c->lane_stray;
+	s->counts.lane_misnested += c->lane_misnested;
+	s->counts.lane_unclosed += c->lane_unclosed;
 	if (c->t_begin < s->counts.t_begin)
 		s->counts.t_begin = c->t_begin;
 	if (c->t_end > s->counts.t_end)

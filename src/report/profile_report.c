@@ -203,8 +203,12 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 		fmt_seconds(sec(t, p->total), b[0], sizeof b[0]));
 	if (p->misnested || p->unclosed)
 		fprintf(out, "the trace closed %" PRIu64 " regions out of order and left %" PRIu64
-			" open at its end: closed where the trace shows them end\n",
-			p->misnested, p->unclosed);
+			" open at its end: each closed where the trace shows it end (a leave of a region "
+			"below it, or its rank's or thread's last record)\n", p->misnested, p->unclosed);
+	if (p->stray)
+		fprintf(out, "the trace left %" PRIu64 " regions that were not open: those leaves "
+			"dropped (a region entered on one thread and left on another is one of these "
+			"and one left open)\n", p->stray);
 	size_t w = name_cols(t, p);
 	if (!o->per_rank) {
 		fprintf(out, "%-*s %10s %10s %10s %6s %10s %10s %10s %8s %6s\n", (int)w, "region",
@@ -254,6 +258,7 @@ profile_json(const struct trace *t, const struct profile *p, FILE *out,
 	json_key(&j, "total_s"); json_double(&j, sec(t, p->total));
 	json_key(&j, "regions_closed_out_of_order"); json_uint(&j, p->misnested);
 	json_key(&j, "regions_left_open"); json_uint(&j, p->unclosed);
+	json_key(&j, "leaves_of_regions_not_open"); json_uint(&j, p->stray);
 	json_key(&j, "regions");
 	json_begin_array(&j);
 	uint32_t nreg;

@@ -921,6 +921,7 @@ profile_compute(const struct trace *t, const struct profile_scope *scope, struct
 		const struct trace_info *ti = trace_info(t);
 		out->misnested = ti->warnings[WARN_MISNESTED_LEAVE];
 		out->unclosed = ti->warnings[WARN_UNCLOSED_REGION];
+		out->stray = ti->warnings[WARN_STRAY_LEAVE];
 	}
 	free(j->cut);
 	free(j->lane_first);

@@ -81,7 +81,9 @@ struct profile {
 	uint64_t total;            /* the scope's time summed over its timelines (PEs) */
 	int by_pe;                 /* rows, ranks and totals are PEs' (Charm++, by_pe) */
 	uint64_t from, to;         /* the window, within the trace's span */
-	uint64_t misnested, unclosed;   /* the trace's regions closed out of order, left open */
+	/* the trace's regions closed out of order, left open, and its leaves
+	 * of regions not open (dropped), on its ranks and lanes */
+	uint64_t misnested, unclosed, stray;
 };
 
 /* Computes the flat profile of t over s (NULL: all). Returns 0 or
