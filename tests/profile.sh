@@ -111,6 +111,14 @@ run ranks 0 profile --ranks --format csv --rank-set 1 "$trace" &&
 	[ "$(tail -n +2 "$tmp/out" | cut -d, -f1 | sort -u)" = 1 ] && ok || bad "profile --rank-set 1 --ranks"
 run text 0 profile "$trace" && head -1 "$tmp/out" | grep -q '^profile: whole trace, 4 ranks' &&
 	grep -q '^MPI_Waitall ' "$tmp/out" && ok || bad "profile text"
+# one rank is one (it said "1 ranks with their threads")
+run one-rank 0 profile --rank-set 1 "$trace" && head -1 "$tmp/out" | grep -q ', 1 rank, ' &&
+	ok || bad "profile of one rank: $(head -1 "$tmp/out")"
+if [ -d "$shared/traces/otf2/casita-1_xeonphi_jacobi_01" ]; then
+	run one-rank-lanes 0 profile "$shared/traces/otf2/casita-1_xeonphi_jacobi_01" &&
+		head -1 "$tmp/out" | grep -q ', 1 rank with its threads and GPU streams, ' &&
+		ok || bad "profile of one rank with threads: $(head -1 "$tmp/out")"
+fi
 run comm-text 0 comm "$trace" && grep -q '^bytes sent' "$tmp/out" && grep -q '^collectives' "$tmp/out" &&
 	ok || bad "comm text"
 head -1 "$tmp/a" >/dev/null

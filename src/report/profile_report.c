@@ -194,12 +194,13 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	     const struct profile_report_opts *o)
 {
 	char scope[160], b[8][32], name[256];
-	const char *who = p->by_pe ? "PEs" : is_charm(t) ? "chares" : "ranks";
+	const char *who = p->by_pe ? "PE" : is_charm(t) ? "chare" : "rank";
 	scope_text(t, p->from, p->to, o, scope, sizeof scope);
 	uint32_t lanes;
 	trace_lanes(t, &lanes);
-	fprintf(out, "profile: %s, %u %s%s, %s of time in all\n", scope, p->n_ranks, who,
-		lanes ? " with their threads and GPU streams" : "",
+	fprintf(out, "profile: %s, %u %s%s%s, %s of time in all\n", scope, p->n_ranks, who,
+		p->n_ranks == 1 ? "" : "s",
+		!lanes ? "" : p->n_ranks == 1 ? " with its threads and GPU streams" : " with their threads and GPU streams",
 		fmt_seconds(sec(t, p->total), b[0], sizeof b[0]));
 	if (p->misnested || p->unclosed)
 		fprintf(out, "the trace closed %" PRIu64 " regions out of order and left %" PRIu64
