@@ -111,6 +111,13 @@ run ranks 0 profile --ranks --format csv --rank-set 1 "$trace" &&
 	[ "$(tail -n +2 "$tmp/out" | cut -d, -f1 | sort -u)" = 1 ] && ok || bad "profile --rank-set 1 --ranks"
 run text 0 profile "$trace" && head -1 "$tmp/out" | grep -q '^profile: whole trace, 4 ranks' &&
 	grep -q '^MPI_Waitall ' "$tmp/out" && ok || bad "profile text"
+# a window under a microsecond: its ends read apart (both read 0.200000 s)
+for cmd in profile comm; do
+	run "$cmd-short" 0 $cmd --from 0.2 --to 0.2000001 "$trace" &&
+		head -1 "$tmp/out" | grep -q ' 0\.2000000 s to 0\.2000001 s' && ok ||
+		bad "$cmd: a window of 100 ns: $(head -1 "$tmp/out")"
+done
+
 # one rank is one (it said "1 ranks with their threads")
 run one-rank 0 profile --rank-set 1 "$trace" && head -1 "$tmp/out" | grep -q ', 1 rank, ' &&
 	ok || bad "profile of one rank: $(head -1 "$tmp/out")"

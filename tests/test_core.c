@@ -399,6 +399,18 @@ fmt_quantities(void **state)
 	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
 		assert_string_equal(fmt_bytes(by[i].b, buf, sizeof buf), by[i].text);
 	assert_string_equal(fmt_time(0.2292314, buf, sizeof buf), "0.229231 s");
+	/* the ends of a window read apart: more decimals while alike */
+	char x[32], y[32];
+	fmt_times(0.1, 0.25, x, y, sizeof x);
+	assert_string_equal(x, "0.100000 s");
+	assert_string_equal(y, "0.250000 s");
+	fmt_times(1.0, 1.0000002, x, y, sizeof x);
+	assert_string_equal(x, "1.0000000 s");
+	assert_string_equal(y, "1.0000002 s");
+	fmt_times(0.2, 0.200000001, x, y, sizeof x);
+	assert_string_equal(y, "0.200000001 s");
+	fmt_times(2.5, 2.5, x, y, sizeof x);
+	assert_string_equal(y, "2.500000 s");
 	static const struct { double c; const char *text; } cnt[] = {
 		{ 0, "0" }, { 9999, "9999" }, { 10000, "10.0k" }, { 425345, "425.3k" }, { 999949, "999.9k" },
 		{ 999950, "1.00M" }, { 15676000, "15.68M" }, { 2e9, "2.00G" },

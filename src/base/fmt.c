@@ -44,6 +44,17 @@ fmt_time(double s, char *buf, size_t n)
 	return buf;
 }
 
+void
+fmt_times(double a, double b, char *x, char *y, size_t n)
+{
+	for (int d = 6; d <= 12; d++) {
+		snprintf(x, n, "%.*f s", d, a);
+		snprintf(y, n, "%.*f s", d, b);
+		if (a == b || strcmp(x, y))
+			break;
+	}
+}
+
 const char *
 fmt_bytes(double bytes, char *buf, size_t n)
 {

@@ -24,6 +24,12 @@ const char *fmt_change(double s, char *buf, size_t n);
  * "0.229231 s". Returns buf. */
 const char *fmt_time(double s, char *buf, size_t n);
 
+/* The two ends of a span, a and b, as fmt_time writes them, with more
+ * decimals (down to the picosecond) while they would read alike: a
+ * window of 0.2 us at 1 s is "1.0000000 s" to "1.0000002 s", not
+ * "1.000000 s" twice. Into x and y, n bytes each. */
+void fmt_times(double a, double b, char *x, char *y, size_t n);
+
 /* A byte count in binary units: "512 B", "1.5 KiB", "4 MiB" (a whole
  * multiple without a decimal). Returns buf. */
 const char *fmt_bytes(double bytes, char *buf, size_t n);

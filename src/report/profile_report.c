@@ -152,9 +152,10 @@ scope_text(const struct trace *t, uint64_t from, uint64_t to, const struct profi
 	size_t k;
 	if (from <= ti->t_begin && to >= ti->t_end)
 		k = (size_t)snprintf(buf, n, "whole trace");
-	else
-		k = (size_t)snprintf(buf, n, "%s to %s", fmt_time(trace_seconds(t, from), a, sizeof a),
-				     fmt_time(trace_seconds(t, to), b, sizeof b));
+	else {
+		fmt_times(trace_seconds(t, from), trace_seconds(t, to), a, b, sizeof a);
+		k = (size_t)snprintf(buf, n, "%s to %s", a, b);
+	}
 	if (o->ranks_text && k < n)
 		snprintf(buf + k, n - k, ", %s %s", is_charm(t) ? "chares" : "ranks", o->ranks_text);
 }

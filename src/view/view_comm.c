@@ -579,8 +579,7 @@ time_row(struct view *v, int y, struct grid *row, int h)
 		max = vc->c.time_bytes[i] > max ? vc->c.time_bytes[i] : max;
 	char a[32], b[32];
 	if (y == bars) {
-		fmt_time(trace_seconds(v->t, vc->c.from), a, sizeof a);
-		fmt_time(trace_seconds(v->t, vc->c.to), b, sizeof b);
+		fmt_times(trace_seconds(v->t, vc->c.from), trace_seconds(v->t, vc->c.to), a, b, sizeof a);
 		grid_text(row, 0, 0, row->w, ST_LABEL, a);
 		grid_text(row, row->w - grid_text_width(b), 0, grid_text_width(b), ST_LABEL, b);
 		return;

@@ -78,10 +78,10 @@ view_scope_text(const struct view *v, int scope, char *buf, size_t n)
 	uint32_t s0 = 0, s1 = 0;
 	uint64_t a, b;
 	char x[32], y[32];
-	if (scope == TSCOPE_TIME && view_time_selection(v, &a, &b))
-		snprintf(buf, n, "%s to %s", fmt_time(trace_seconds(v->t, a), x, sizeof x),
-			 fmt_time(trace_seconds(v->t, b), y, sizeof y));
-	else if (scope == TSCOPE_PART && scope_steps(v, scope, &s0, &s1))
+	if (scope == TSCOPE_TIME && view_time_selection(v, &a, &b)) {
+		fmt_times(trace_seconds(v->t, a), trace_seconds(v->t, b), x, y, sizeof x);
+		snprintf(buf, n, "%s to %s", x, y);
+	} else if (scope == TSCOPE_PART && scope_steps(v, scope, &s0, &s1))
 		snprintf(buf, n, "partition %u", analysis_lop_part(v->a, v->sel_lop));
 	else if (scope == TSCOPE_ITER && scope_steps(v, scope, &s0, &s1))
 		snprintf(buf, n, "%s %u", view_iter_name(v), iterations_of_lop(v->a, v->sel_lop));
@@ -90,10 +90,10 @@ view_scope_text(const struct view *v, int scope, char *buf, size_t n)
 	else
 		snprintf(buf, n, "whole trace");
 	size_t k = strlen(buf);
-	if (v->f_to && k < n)
-		k += (size_t)snprintf(buf + k, n - k, " \u00b7 window %s\u2013%s",
-				      fmt_time(trace_seconds(v->t, v->f_from), x, sizeof x),
-				      fmt_time(trace_seconds(v->t, v->f_to), y, sizeof y));
+	if (v->f_to && k < n) {
+		fmt_times(trace_seconds(v->t, v->f_from), trace_seconds(v->t, v->f_to), x, y, sizeof x);
+		k += (size_t)snprintf(buf + k, n - k, " \u00b7 window %s\u2013%s", x, y);
+	}
 	if (v->f_ranks && k < n)
 		snprintf(buf + k, n - k, " \u00b7 %ss %s", view_row_noun(v), v->f_ranks_text);
 }
@@ -231,8 +231,8 @@ view_filter_window(struct view *v, const char *t1, const char *t2)
 	v->tz_t1 = b;
 	v->tz_cur = a;
 	char x[32], y[32];
-	view_set_message(v, 0, "window %s to %s: every pane keeps to it (:window off ends it)",
-			 fmt_time(trace_seconds(v->t, a), x, sizeof x), fmt_time(trace_seconds(v->t, b), y, sizeof y));
+	fmt_times(trace_seconds(v->t, a), trace_seconds(v->t, b), x, y, sizeof x);
+	view_set_message(v, 0, "window %s to %s: every pane keeps to it (:window off ends it)", x, y);
 }
 
 int

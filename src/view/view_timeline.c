@@ -825,9 +825,9 @@ tz_mark(struct view *v)
 	v->tsel1 = b;
 	v->tsel_gen++;
 	char x[32], y[32], d[32];
+	fmt_times(trace_seconds(v->t, a), trace_seconds(v->t, b), x, y, sizeof x);
 	view_set_message(v, 0, "window %s to %s (%s): w in p, a and i takes it; :window %s %s filters every pane",
-			 fmt_time(trace_seconds(v->t, a), x, sizeof x), fmt_time(trace_seconds(v->t, b), y, sizeof y),
-			 trace_fmt_duration(v->t, b - a, d, sizeof d), x, y);
+			 x, y, trace_fmt_duration(v->t, b - a, d, sizeof d), x, y);
 }
 
 static int
