@@ -57,7 +57,7 @@ struct topo;
  * limited), so a file that crashes or stalls libhwloc is an error here.
  * Errors: ERR_IO (file missing or not a regular file), ERR_USAGE (not a
  * synthetic description), ERR_FORMAT (hwloc refused or crashed),
- * ERR_LIMIT (past the limits above, or slower than 20 s), ERR_NOMEM,
+ * ERR_LIMIT (past the limits above, or more than 20 s of processor time), ERR_NOMEM,
  * ERR_CANCELLED (a signal interrupted the wait). */
 int topo_load_xml(const char *path, struct topo **out, struct err *e);
 /* As topo_load_xml; flags TOPO_LOAD_CACHES keeps L1 (data or unified)

@@ -138,9 +138,13 @@ check_synthetic(const char *d, const char *shown, struct err *e)
  * /dev/null, a memory limit and a time limit: the child walks the tree
  * into skein's records and sends them on a pipe; the parent rebuilds the
  * topology from them. A crash, a timeout or a short answer is one clear
- * error (doc/robustness.md). */
+ * error (doc/robustness.md). The limit is processor time (RLIMIT_CPU),
+ * not the machine's load; the parent waits WALL_SECONDS at most besides,
+ * for a child that hangs without computing (the explorer waits for its
+ * background jobs before it forks: view_topo.c). */
 
 #define CHILD_SECONDS 20
+#define WALL_SECONDS 60
 #define CHILD_BYTES ((rlim_t)2 << 30)
 
 struct rec {
@@ -275,7 +279,9 @@ child_start(int fd, enum source src, const char *arg, unsigned flags, const char
 			lim.rlim_cur = lim.rlim_max;
 		setrlimit(RLIMIT_AS, &lim);
 	}
-	alarm(CHILD_SECONDS);
+	struct rlimit cpu = { CHILD_SECONDS, CHILD_SECONDS + 1 };
+	setrlimit(RLIMIT_CPU, &cpu);
+	alarm(WALL_SECONDS);
 #ifdef __linux__
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
@@ -290,11 +296,11 @@ receive(int fd, const char *what, struct topo **out, struct err *e)
 	struct answer ans;
 	struct timespec deadline;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += CHILD_SECONDS + 2;
+	deadline.tv_sec += WALL_SECONDS + 2;
 	if (read_all(fd, &ans, sizeof ans, &deadline))
 		return errno == EINTR ? err_set(e, ERR_CANCELLED, "%s: loading the topology was interrupted", what)
 			: errno == ETIMEDOUT ? err_set(e, ERR_LIMIT, "%s: hwloc took more than %d s to load the topology",
-						       what, CHILD_SECONDS)
+						       what, WALL_SECONDS)
 			: ERR_IO;
 	ans.msg[sizeof ans.msg - 1] = '\0';
 	if (ans.rc)
@@ -365,9 +371,12 @@ load(enum source src, const char *arg, unsigned flags, struct topo **out, struct
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (rc == ERR_IO) {
-		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+			rc = err_set(e, ERR_LIMIT, "%s: hwloc took more than %d s of processor time to load the "
+				     "topology", what, CHILD_SECONDS);
+		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
 			rc = err_set(e, ERR_LIMIT, "%s: hwloc took more than %d s to load the topology", what,
-				     CHILD_SECONDS);
+				     WALL_SECONDS);
 		else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
 			rc = err_set(e, ERR_FORMAT, "%s: hwloc %s crashed reading the topology (%s)", what,
 				     HWLOC_VERSION, strsignal(WTERMSIG(status)));

@@ -234,6 +234,10 @@ load_topo(struct view *v, struct err *e)
 			 "the hardware)");
 		return place_and_size(v, e);
 	}
+	/* hwloc runs in a forked child: no other thread of ours may be in
+	 * the middle of an allocation then (a sanitizer's allocator is not
+	 * fork-safe: the child of a make check under load hung in it) */
+	view_prefetch_wait(v);
 	int rc = vt->xml ? topo_load_xml(vt->xml, &node, e)
 		: vt->synth ? topo_load_synthetic(vt->synth, &node, e)
 		: vt->this_machine ? topo_load_synthetic(vt->this_machine, &node, e) : topo_load_machine(&node, e);
