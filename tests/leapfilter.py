@@ -3,9 +3,10 @@
 beyond lateness add (doc/analysis.md, "Beyond lateness"), for
 tests/leap.sh, whose sums guard the leap merge's structure: JSON loses
 the keys problems, waits, wait_totals, delays, outliers,
-critical_path and lane_waits and each timeline's waited_s and made_wait_s; text loses
-the problems, wait states, threads and streams and critical path sections and the rank
-table's waited and made-wait columns;
+critical_path and lane_waits and each timeline's waited_s and made_wait_s, and
+the reading's warnings (warnings: analyze gives them since 2026-12-01); text loses
+the problems, wait states, threads and streams and critical path sections, the rank
+table's waited and made-wait columns and the warning lines;
 CSV passes unchanged."""
 import json
 import re
@@ -19,7 +20,7 @@ if data.lstrip().startswith("{"):
         sys.stdout.write(data)
         sys.exit(0)
     for k in ("problems", "waits", "wait_totals", "delays", "outliers", "critical_path",
-              "lane_waits"):
+              "lane_waits", "warnings"):
         d.pop(k, None)
     for t in d.get("timelines", []):
         t.pop("waited_s", None)
@@ -28,6 +29,8 @@ if data.lstrip().startswith("{"):
     sys.exit(0)
 out, skip, ranks = [], False, False
 for line in data.split("\n"):
+    if line.startswith("warning       "):
+        continue
     if line.startswith("problems (largest first") or line.startswith("wait states (Scalasca") \
             or line.startswith("threads and streams  "):
         skip = True
