@@ -455,6 +455,174 @@ charm_pe_order(void **state)
 	trace_destroy(t);
 }
 
+/* ---- the blame's order of sums and the stretches' cursor ---- */
+
+static uint32_t
+lcg(uint32_t *x)
+{
+	*x = *x * 1664525u + 1013904223u;
+	return *x >> 8;
+}
+
+static const struct path_piece *ref_pieces;
+
+static uint64_t
+ref_t(uint32_t e)
+{
+	return e & 1 ? ref_pieces[e >> 1].hi : ref_pieces[e >> 1].lo;
+}
+
+/* The order path_edge_order promises, by a comparison of its own. */
+static int
+ref_cmp(const void *p, const void *q)
+{
+	uint32_t x = *(const uint32_t *)p, y = *(const uint32_t *)q;
+	uint32_t px = ref_pieces[x >> 1].place, py = ref_pieces[y >> 1].place;
+	if (px != py)
+		return px < py ? -1 : 1;
+	if (ref_t(x) != ref_t(y))
+		return ref_t(x) < ref_t(y) ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* n pieces on `places` places: each place's in time order, apart or
+ * touching (the next begins where one ends, an edge of each at one
+ * time), kept latest first as the delays' are, the places one after the
+ * other or drawn for each piece (mixed); or anywhere (random: they
+ * overlap, some are equal). */
+enum layout { LATEST_FIRST, MIXED, RANDOM };
+
+static void
+make_pieces(struct path_piece *d, uint32_t n, uint32_t places, enum layout how, uint32_t seed)
+{
+	uint64_t *end = calloc(places, sizeof *end);
+	assert_non_null(end);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t pl = how == MIXED ? lcg(&seed) % places : (uint32_t)((uint64_t)i * places / n);
+		uint64_t lo = how == RANDOM ? lcg(&seed) % 1000 : end[pl] + (lcg(&seed) % 3 ? 0 : lcg(&seed) % 50);
+		uint64_t hi = lo + 1 + lcg(&seed) % (how == RANDOM ? 100 : 20);
+		end[pl] = hi;
+		d[n - 1 - i] = (struct path_piece){ lo, hi, 1.0 + lcg(&seed) % 7, pl };
+	}
+	free(end);
+}
+
+/* The pieces' edges in the order path_blame sums them, against a sort
+ * of that order: the pieces in order with touching ones (the ties put
+ * right as they come, no sort), overlapping ones (sorted), one and two
+ * pieces, none. */
+static void
+blame_edge_order(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	struct path_piece *d = malloc(N * sizeof *d);
+	uint32_t *ord = malloc(2 * N * sizeof *ord), *ref = malloc(2 * N * sizeof *ref);
+	assert_true(d && ord && ref);
+	uint32_t touching = 0;
+	for (uint32_t seed = 1; seed <= 30; seed++)
+		for (int how = LATEST_FIRST; how <= RANDOM; how++) {
+			uint32_t n = seed == 1 ? 1 + (uint32_t)how : N - seed * 37, places = 1 + seed % 9;
+			make_pieces(d, n, places, (enum layout)how, seed);
+			for (uint32_t i = 0; i + 1 < n; i++)
+				touching += how != RANDOM && d[i].place == d[i + 1].place && d[i + 1].hi == d[i].lo;
+			for (uint32_t i = 0; i < 2 * n; i++)
+				ref[i] = i;
+			ref_pieces = d;
+			qsort(ref, 2 * n, sizeof *ref, ref_cmp);
+			assert_int_equal(path_edge_order(d, n, ord), 0);
+			assert_memory_equal(ord, ref, 2 * (size_t)n * sizeof *ord);
+		}
+	assert_true(touching > 1000);       /* the ties the order puts right as they come */
+	assert_int_equal(path_edge_order(d, 0, ord), 0);
+	free(d);
+	free(ord);
+	free(ref);
+}
+
+/* The callbacks of hybrid_stretch and hybrid_stretch_runs, folded. */
+struct fold {
+	uint64_t h, n;
+};
+
+static void
+fold_add(void *ctx, uint32_t region, int64_t ticks)
+{
+	struct fold *f = ctx;
+	f->h = (f->h ^ region) * 1099511628211u;
+	f->h = (f->h ^ (uint64_t)ticks) * 1099511628211u;
+	f->n++;
+}
+
+static void
+fold_run(void *ctx, uint64_t lo, uint64_t hi, uint32_t region)
+{
+	fold_add(ctx, region, (int64_t)(hi - lo));
+	fold_add(ctx, (uint32_t)lo, 0);
+}
+
+/* A place's stretches found from a cursor as from nothing: the same
+ * regions, times and runs, the stretches taken in time order, backwards
+ * and at random. */
+static uint64_t
+cursor_place(const struct trace *t, const struct hybrid *h, uint32_t pl, uint32_t seed)
+{
+	uint32_t first, n;
+	const struct trace_frame *fr = hybrid_place_frames(t, h, pl, &first, &n);
+	if (!n)
+		return 0;
+	uint64_t t0 = fr[first].t_enter, span = fr[first + n - 1].t_leave - t0 + 2, calls = 0;
+	uint64_t before = t0 ? t0 - 1 : 0;
+	for (int how = 0; how < 3; how++) {
+		uint32_t cur[2] = { TRACE_NONE, TRACE_NONE };
+		for (uint32_t k = 0; k < 2 * n + 8; k++) {
+			uint32_t j = how == 0 ? k : how == 1 ? 2 * n + 7 - k : lcg(&seed) % (2 * n + 8);
+			/* a frame's enter or leave, or a tick beside it, or past the ends */
+			const struct trace_frame *f = &fr[first + (j / 2) % n];
+			uint64_t from = j >= 2 * n ? before + j % 4 * span / 3 : j & 1 ? f->t_leave : f->t_enter;
+			from += how == 2 ? lcg(&seed) % 3 : 0;
+			uint64_t to = from + 1 + lcg(&seed) % (span / 8 + 1);
+			struct fold a = { 14695981039346656037u, 0 }, b = a, c = a, e = a;
+			uint64_t x = hybrid_stretch(t, h, pl, from, to, fold_add, &a, NULL);
+			uint64_t y = hybrid_stretch(t, h, pl, from, to, fold_add, &b, &cur[0]);
+			assert_int_equal(x, y);
+			assert_int_equal(a.h, b.h);
+			assert_int_equal(a.n, b.n);
+			hybrid_stretch_runs(t, h, pl, from, to, fold_run, &c, NULL);
+			hybrid_stretch_runs(t, h, pl, from, to, fold_run, &e, &cur[1]);
+			assert_int_equal(c.h, e.h);
+			assert_int_equal(c.n, e.n);
+			assert_true(cur[0] >= first && cur[0] <= first + n);
+			calls += a.n + c.n;
+		}
+	}
+	return calls;
+}
+
+static void
+stretch_cursor(void **state)
+{
+	(void)state;
+	const char *rel[] = { "otf2/casita-2_jacobi_blame_cpu_015/traces.otf2",
+			      "otf2/casita-1_xeonphi_jacobi_01/traces.otf2",
+			      "otf2/casita-2_cuda_simple/traces.otf2" };
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+		char path[1024];
+		SHARED_TRACE(path, rel[i]);
+		struct trace *t = tu_load(path);
+		struct hybrid h;
+		struct err e = { 0 };
+		assert_int_equal(hybrid_compute(t, &h, &e), 0);
+		assert_true(h.n_places > h.n_timelines);
+		uint64_t calls = 0;
+		for (uint32_t pl = 0; pl < h.n_places; pl++)
+			calls += cursor_place(t, &h, pl, pl + 1);
+		assert_true(calls > 10000);
+		hybrid_free(&h);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -465,6 +633,8 @@ main(void)
 		cmocka_unit_test(nested_regions),
 		cmocka_unit_test(casita),
 		cmocka_unit_test(charm_pe_order),
+		cmocka_unit_test(blame_edge_order),
+		cmocka_unit_test(stretch_cursor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

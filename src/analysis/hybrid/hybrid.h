@@ -147,16 +147,21 @@ int hybrid_wait_spreads(uint8_t kind);
  * children's (a region's sum is its exclusive time); returns the time in
  * no frame (a thread before its part of a parallel region began: the
  * fork's latency; a stream between its kernels). O(log frames + the
- * frames it meets). */
+ * frames it meets). cur: NULL, or the caller's cursor on the place (a
+ * frame index; TRACE_NONE at first), from which the first frame is
+ * sought and which is left where it was found: a place's stretches
+ * asked for in time order then cost O(log of the frames between them)
+ * to find, the same frames either way. */
 typedef void (*hybrid_add_fn)(void *ctx, uint32_t region, int64_t ticks);
 uint64_t hybrid_stretch(const struct trace *t, const struct hybrid *h, uint32_t place, uint64_t from,
-			uint64_t to, hybrid_add_fn add, void *ctx);
+			uint64_t to, hybrid_add_fn add, void *ctx, uint32_t *cur);
 /* Place `place`'s time over [from, to) cut where its innermost frame
  * changes: each run [lo, hi) handed to run(ctx, lo, hi, region) in time
- * order, region TRACE_NONE where no frame is open. */
+ * order, region TRACE_NONE where no frame is open; cur as for
+ * hybrid_stretch. */
 typedef void (*hybrid_run_fn)(void *ctx, uint64_t lo, uint64_t hi, uint32_t region);
 void hybrid_stretch_runs(const struct trace *t, const struct hybrid *h, uint32_t place, uint64_t from,
-			 uint64_t to, hybrid_run_fn run, void *ctx);
+			 uint64_t to, hybrid_run_fn run, void *ctx, uint32_t *cur);
 /* The region a wait is named by: for a barrier and a device wait, the
  * region the place it waited for spent most of it in (hybrid_stretch:
  * the last thread's loop, the kernel the stream ran); for a lock, the

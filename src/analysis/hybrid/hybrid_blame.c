@@ -27,22 +27,58 @@ add_frame(const struct trace_frame *fr, uint32_t f, uint64_t from, uint64_t to, 
 	return 1;
 }
 
+/* The first of frames [first, end) entered at or after t (a place's
+ * frames are in enter order, their times never back), into *at as
+ * well. Searched from *at when it lies in [first, end], where the last
+ * search on the place ended, in steps that double, then by halves (the
+ * blame asks for most stretches of a place in time order); by halves
+ * over them all when at is NULL or outside. */
+static uint32_t
+first_entered(const struct trace_frame *fr, uint32_t first, uint32_t end, uint64_t t, uint32_t *at)
+{
+	uint32_t lo = first, hi = end;
+	if (at && *at >= first && *at <= end) {
+		uint32_t from = *at;
+		uint64_t step = 1;
+		if (from < end && fr[from].t_enter < t) {
+			/* after from: up to the first probe entered at or after t */
+			lo = from + 1;
+			while (step < end - from && fr[from + step].t_enter < t) {
+				lo = (uint32_t)(from + step + 1);
+				step *= 2;
+			}
+			hi = step < end - from ? (uint32_t)(from + step) : end;
+		} else {
+			/* at or before from: back to the first probe entered before t */
+			hi = from;
+			while (step <= from - first && fr[from - step].t_enter >= t) {
+				hi = (uint32_t)(from - step);
+				step *= 2;
+			}
+			lo = step <= from - first ? (uint32_t)(from - step + 1) : first;
+		}
+	}
+	while (lo < hi) {            /* the frames entered before t: [first, lo) */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (fr[mid].t_enter < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (at)
+		*at = lo;
+	return lo;
+}
+
 uint64_t
 hybrid_stretch(const struct trace *t, const struct hybrid *h, uint32_t place, uint64_t from, uint64_t to,
-	       hybrid_add_fn add, void *ctx)
+	       hybrid_add_fn add, void *ctx, uint32_t *cur)
 {
 	if (place >= h->n_places || to <= from)
 		return 0;
 	uint32_t first, n;
 	const struct trace_frame *fr = hybrid_place_frames(t, h, place, &first, &n);
-	uint32_t lo = first, hi = first + n;
-	while (lo < hi) {            /* the frames entered before from: [first, lo) */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (fr[mid].t_enter < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = first_entered(fr, first, first + n, from, cur);
 	uint64_t top = 0;
 	/* the frames open at from: the last entered before it and its
 	 * ancestors (a frame entered before from and still open then is an
@@ -71,20 +107,13 @@ emit(const struct trace_frame *fr, uint32_t f, uint64_t lo, uint64_t hi, hybrid_
 
 void
 hybrid_stretch_runs(const struct trace *t, const struct hybrid *h, uint32_t place, uint64_t from, uint64_t to,
-		    hybrid_run_fn run, void *ctx)
+		    hybrid_run_fn run, void *ctx, uint32_t *cur)
 {
 	if (place >= h->n_places || to <= from)
 		return;
 	uint32_t first, n, stack[RUN_DEPTH], depth = 0, chain[RUN_DEPTH], nc = 0;
 	const struct trace_frame *fr = hybrid_place_frames(t, h, place, &first, &n);
-	uint32_t lo = first, hi = first + n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (fr[mid].t_enter < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	uint32_t lo = first_entered(fr, first, first + n, from, cur);
 	uint32_t f = lo > first ? lo - 1 : TRACE_NONE;
 	while (f != TRACE_NONE && fr[f].t_leave <= from)
 		f = fr[f].parent;
@@ -155,7 +184,7 @@ hybrid_blamed_region(const struct trace *t, const struct hybrid *h, const struct
 	 * stream spent most of the wait in (not its time outside any
 	 * region: a fork's latency) */
 	struct tally y = { .n = 0 };
-	hybrid_stretch(t, h, w->cause, w->since, w->to, tally_add, &y);
+	hybrid_stretch(t, h, w->cause, w->since, w->to, tally_add, &y, NULL);
 	uint32_t best = fr[f].region;
 	int64_t most = 0;
 	for (uint32_t i = 0; i < y.n; i++)

@@ -19,6 +19,7 @@
  * exclusive time in the stretches that made others wait. */
 #include "path_impl.h"
 
+#include "base/par.h"
 #include "base/sort.h"
 #include "base/vec.h"
 
@@ -30,18 +31,12 @@
  * waited for another, ...); past them it stays where it is. */
 #define BLAME_HOPS 16
 
-/* An amount of blame to give [lo, hi) of a place, evenly (`share`s, to
- * be cut at the place's lane waits), or each tick of it weighing w
- * (`piece`s, the place's own). */
+/* An amount of blame to give [lo, hi) of a place evenly, to be cut at
+ * the place's lane waits into pieces (path_impl.h), the place's own. */
 struct share {
 	uint64_t lo, hi;
 	double amount;
 	uint32_t place, hops;
-};
-struct piece {
-	uint64_t lo, hi;
-	double w;
-	uint32_t place;
 };
 
 struct blame {
@@ -49,10 +44,12 @@ struct blame {
 	const struct hybrid *h;
 	uint32_t n_regions, n_tl;
 	uint32_t *wait_first;     /* place p's lane waits: [wait_first[p], wait_first[p + 1]) */
+	uint32_t *at;             /* per place: where its last stretch began (hybrid_stretch) */
 	uint64_t *reach;          /* the latest end of a place's waits up to each */
 	struct share *todo;
-	struct piece *done;
+	struct path_piece *done;
 	size_t n_todo, cap_todo, n_done, cap_done;
+	int direct;               /* no lane waits: cut keeps every share whole */
 	double *extra;            /* per slot: blame outside the timelines' profile */
 	/* per slot: a stretch's and its reference's time, the slots touched */
 	double *mine, *theirs, *weight;
@@ -76,18 +73,7 @@ lop_region(const struct analysis *a, uint32_t l)
 }
 
 static int
-give(struct blame *b, struct share x)
-{
-	if (x.hi <= x.lo || !(x.amount > 0))
-		return 0;
-	if (VEC_GROW(b->todo, b->n_todo, b->cap_todo))
-		return ERR_NOMEM;
-	b->todo[b->n_todo++] = x;
-	return 0;
-}
-
-static int
-keep(struct blame *b, struct piece x)
+keep(struct blame *b, struct path_piece x)
 {
 	if (x.hi <= x.lo || !(x.w > 0))
 		return 0;
@@ -95,6 +81,28 @@ keep(struct blame *b, struct piece x)
 		return ERR_NOMEM;
 	b->done[b->n_done++] = x;
 	return 0;
+}
+
+/* Without lane waits a share is kept as it comes, as cut would keep it
+ * (drain puts the pieces in cut's order). */
+static int
+give(struct blame *b, struct share x)
+{
+	if (x.hi <= x.lo || !(x.amount > 0))
+		return 0;
+	if (b->direct)
+		return keep(b, (struct path_piece){ x.lo, x.hi, x.amount / (double)(x.hi - x.lo), x.place });
+	if (VEC_GROW(b->todo, b->n_todo, b->cap_todo))
+		return ERR_NOMEM;
+	b->todo[b->n_todo++] = x;
+	return 0;
+}
+
+/* Place p's cursor for hybrid_stretch, or NULL. */
+static uint32_t *
+cursor(const struct blame *b, uint32_t p)
+{
+	return p < b->h->n_places ? &b->at[p] : NULL;
 }
 
 /* A place's slot for time in no frame: a lane idle, a rank outside every
@@ -128,7 +136,7 @@ static void
 tally(struct blame *b, uint32_t place, uint64_t lo, uint64_t hi, double *into)
 {
 	struct tally y = { b, into };
-	uint64_t none = hybrid_stretch(b->a->t, b->h, place, lo, hi, tally_add, &y);
+	uint64_t none = hybrid_stretch(b->a->t, b->h, place, lo, hi, tally_add, &y, cursor(b, place));
 	uint32_t s = no_frame(b, place);
 	if (!b->seen[s]) {
 		b->seen[s] = 1;
@@ -175,7 +183,7 @@ by_excess(struct blame *b, uint32_t place, uint64_t lo, uint64_t hi, uint32_t re
 	}
 	struct runs r = { b, place, hops, 0 };
 	if (excess > 0)
-		hybrid_stretch_runs(b->a->t, b->h, place, lo, hi, run_give, &r);
+		hybrid_stretch_runs(b->a->t, b->h, place, lo, hi, run_give, &r, cursor(b, place));
 	else
 		r.rc = give(b, (struct share){ lo, hi, amount, place, hops });
 	for (uint32_t i = 0; i < b->n_touched; i++) {
@@ -207,7 +215,7 @@ static int
 cut(struct blame *b, struct share x)
 {
 	const struct hybrid *h = b->h;
-	struct piece all = { x.lo, x.hi, x.amount / (double)(x.hi - x.lo), x.place };
+	struct path_piece all = { x.lo, x.hi, x.amount / (double)(x.hi - x.lo), x.place };
 	if (x.place >= h->n_places || x.hops >= BLAME_HOPS)
 		return keep(b, all);
 	const struct hybrid_wait *wv = h->waits;
@@ -226,7 +234,7 @@ cut(struct blame *b, struct share x)
 		uint64_t s = wv[k].from > at ? wv[k].from : at, e = wv[k].to < x.hi ? wv[k].to : x.hi;
 		if (e <= s)
 			continue;
-		if (keep(b, (struct piece){ at, s, all.w, x.place }))
+		if (keep(b, (struct path_piece){ at, s, all.w, x.place }))
 			return ERR_NOMEM;
 		double amount = all.w * (double)(e - s);
 		if (hybrid_wait_spreads(wv[k].kind)) {
@@ -237,40 +245,105 @@ cut(struct blame *b, struct share x)
 		}
 		at = e;
 	}
-	return keep(b, (struct piece){ at, x.hi, all.w, x.place });
+	return keep(b, (struct path_piece){ at, x.hi, all.w, x.place });
 }
 
 /* ---- the delays' references ---- */
 
+/* The waits of one worker's share that name a reference: pairs of the
+ * delay's index and the reference, in wait order. */
+struct refs_share {
+	uint32_t *v;
+	size_t n, cap;
+};
+struct refs_job {
+	const struct analysis *a;
+	const struct analysis_delay *d;
+	const struct analysis_wait *w;
+	uint32_t nw;
+	struct refs_share out[PAR_MAX];
+};
+
+static int
+refs_worker(void *ctx, uint32_t wi, uint32_t nw)
+{
+	struct refs_job *j = ctx;
+	const struct analysis *a = j->a;
+	const struct analysis_wait *w = j->w;
+	struct refs_share *o = &j->out[wi];
+	uint32_t from, to;
+	par_share(j->nw, wi, nw, &from, &to);
+	for (uint32_t i = from; i < to; i++) {
+		/* the tests that read the least at random first: the root's
+		 * step (three waits of four fail it on the floor tool's 10^7
+		 * archive), then the cause's and the root's timelines */
+		uint32_t root = w[i].root_lop, l = w[i].lop;
+		if (root >= a->n_lops || w[i].cause_lop >= a->n_lops || l == 0 ||
+		    a->lop_tl[l - 1] != a->lop_tl[l] || a->lop_step[l - 1] != a->lop_step[root] ||
+		    a->lop_tl[w[i].cause_lop] != a->lop_tl[root])
+			continue;
+		const struct analysis_delay *x = analysis_lop_delay(a, root);
+		if (!x)
+			continue;
+		if (vec_reserve((void **)&o->v, &o->cap, o->n + 2, sizeof *o->v))
+			return ERR_NOMEM;
+		o->v[o->n++] = (uint32_t)(x - j->d);
+		o->v[o->n++] = l - 1;
+	}
+	return 0;
+}
+
 /* Each delay's reference: the operation at its step on a rank that
- * waited for it directly (the one before the waiting call), or
- * TRACE_NONE. */
+ * waited for it directly (the one before the waiting call; the first
+ * such wait's), or TRACE_NONE. The waits are looked at on every core,
+ * each worker's share listing what it found, and the lists are read in
+ * wait order. */
 static int
 delay_refs(struct blame *b, const struct analysis_delay *d, uint32_t nd)
 {
-	const struct analysis *a = b->a;
 	b->ref = malloc(((size_t)nd + 1) * sizeof *b->ref);
 	if (!b->ref)
 		return ERR_NOMEM;
 	for (uint32_t i = 0; i < nd; i++)
 		b->ref[i] = TRACE_NONE;
-	uint32_t nw;
-	const struct analysis_wait *w = analysis_waits(a, &nw);
-	for (uint32_t i = 0; i < nw; i++) {
-		uint32_t root = w[i].root_lop, o = w[i].lop;
-		if (root >= a->n_lops || w[i].cause_lop >= a->n_lops || o == 0 ||
-		    a->lop_tl[w[i].cause_lop] != a->lop_tl[root] || a->lop_tl[o - 1] != a->lop_tl[o] ||
-		    a->lop_step[o - 1] != a->lop_step[root])
-			continue;
-		const struct analysis_delay *x = analysis_lop_delay(a, root);
-		if (x && b->ref[x - d] == TRACE_NONE)
-			b->ref[x - d] = o - 1;
+	struct refs_job j = { .a = b->a, .d = d };
+	j.w = analysis_waits(b->a, &j.nw);
+	uint32_t nw = par_workers();
+	int rc = par_run(nw, refs_worker, &j);
+	for (uint32_t k = 0; k < nw; k++) {
+		for (size_t i = 0; !rc && i < j.out[k].n; i += 2)
+			if (b->ref[j.out[k].v[i]] == TRACE_NONE)
+				b->ref[j.out[k].v[i]] = j.out[k].v[i + 1];
+		free(j.out[k].v);
 	}
-	return 0;
+	return rc;
+}
+
+/* Cuts the shares one delay or lane wait gave as cut would take them
+ * from a stack of everyone's: the last given first, each with what it
+ * hands on before the one given before it. Without lane waits they were
+ * kept as given (give): they are put in that order. */
+static int
+drain(struct blame *b, size_t mark)
+{
+	int rc = 0;
+	while (b->n_todo && !rc)
+		rc = cut(b, b->todo[--b->n_todo]);
+	for (size_t i = mark, j = b->n_done; b->direct && i + 1 < j; i++, j--) {
+		struct path_piece x = b->done[i];
+		b->done[i] = b->done[j - 1];
+		b->done[j - 1] = x;
+	}
+	return rc;
 }
 
 /* The delays' and the lane waits' shares, cut until none is left to
- * hand on. */
+ * hand on. One stack of them all, the delays' pushed first, would be
+ * cut from its top: so the waits, then the delays, are taken from the
+ * last, each one's shares cut before the one before it gives its own,
+ * which keeps the pieces in the stack's order without the stack. The
+ * waits that go to one region are added first, in their order (a sum
+ * of doubles' last bits follows it). */
 static int
 seed(struct blame *b, struct path *p, uint64_t *blame)
 {
@@ -278,8 +351,26 @@ seed(struct blame *b, struct path *p, uint64_t *blame)
 	uint32_t nd;
 	const struct analysis_delay *d = analysis_delays(a, &nd);
 	int rc = delay_refs(b, d, nd);
-	for (uint32_t i = 0; i < nd && !rc; i++) {
+	if (!rc && b->direct)
+		rc = vec_reserve((void **)&b->done, &b->cap_done, (size_t)nd + 1, sizeof *b->done);
+	const struct hybrid_wait *wv = b->h->waits;
+	for (uint32_t i = 0; i < b->h->n_waits && !rc; i++) {
+		p->blame_total += wv[i].to - wv[i].from;
+		if (!hybrid_wait_spreads(wv[i].kind))
+			b->extra[path_slot(hybrid_blamed_region(a->t, b->h, &wv[i]), b->n_regions)] +=
+				(double)(wv[i].to - wv[i].from);
+	}
+	for (uint32_t i = b->h->n_waits; i-- > 0 && !rc;) {
+		if (!hybrid_wait_spreads(wv[i].kind))
+			continue;
+		size_t mark = b->n_done;
+		rc = hand_on(b, &wv[i], wv[i].from, wv[i].to, (double)(wv[i].to - wv[i].from), 1);
+		if (!rc)
+			rc = drain(b, mark);
+	}
+	for (uint32_t i = nd; i-- > 0 && !rc;) {
 		uint32_t l = d[i].lop, r = b->ref[i];
+		size_t mark = b->n_done;
 		p->blame_total += d[i].cost;
 		uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
 		if (ex <= en)
@@ -289,39 +380,99 @@ seed(struct blame *b, struct path *p, uint64_t *blame)
 				       (double)d[i].cost, 0);
 		else
 			rc = give(b, (struct share){ en, ex, (double)d[i].cost, a->lop_tl[l], 0 });
+		if (!rc)
+			rc = drain(b, mark);
 	}
-	for (uint32_t i = 0; i < b->h->n_waits && !rc; i++) {
-		const struct hybrid_wait *x = &b->h->waits[i];
-		p->blame_total += x->to - x->from;
-		if (hybrid_wait_spreads(x->kind))
-			rc = hand_on(b, x, x->from, x->to, (double)(x->to - x->from), 1);
-		else
-			b->extra[path_slot(hybrid_blamed_region(a->t, b->h, x), b->n_regions)] +=
-				(double)(x->to - x->from);
-	}
-	while (b->n_todo && !rc)
-		rc = cut(b, b->todo[--b->n_todo]);
 	return rc;
 }
 
 /* ---- the places' pieces to regions ---- */
 
-/* A boundary of a piece: at t the weight changes by dw. */
-struct edge {
-	uint64_t t;
-	double dw;
-	uint32_t place;
-};
-
-static int
-by_place_time(const void *ctx, uint32_t x, uint32_t y)
+/* The pieces' boundaries: edge 2i is where piece i begins (its weight
+ * added), 2i + 1 where it ends (taken away). */
+static uint64_t
+edge_t(const struct path_piece *d, uint32_t x)
 {
-	const struct edge *e = ctx;
-	if (e[x].place != e[y].place)
-		return e[x].place < e[y].place ? -1 : 1;
-	if (e[x].t != e[y].t)
-		return e[x].t < e[y].t ? -1 : 1;
-	return x < y ? -1 : x > y;
+	return x & 1 ? d[x >> 1].hi : d[x >> 1].lo;
+}
+
+/* Edges x and y by place, then time: negative, zero or positive. */
+static int
+edge_cmp(const struct path_piece *d, uint32_t x, uint32_t y)
+{
+	uint32_t px = d[x >> 1].place, py = d[y >> 1].place;
+	if (px != py)
+		return px < py ? -1 : 1;
+	uint64_t tx = edge_t(d, x), ty = edge_t(d, y);
+	return tx < ty ? -1 : tx > ty;
+}
+
+static uint64_t
+edge_key(const void *ctx, uint32_t x)
+{
+	return edge_t(ctx, x);
+}
+
+/* One place's edges v[0 .. n), put there from its last piece to its
+ * first, into their order: by time, then number. Read so, the pieces of
+ * a place that do not overlap and were kept latest first (cut keeps the
+ * last share given first, and the delays come in lop order) are in time
+ * order but where one piece ends as the next begins: those two edges
+ * are put in number order as they come. Other pieces are sorted by time
+ * in number order (the sort keeps the order of equal times). */
+static int
+place_order(const struct path_piece *d, uint32_t *v, uint32_t n)
+{
+	uint32_t k = 1;
+	while (k < n && edge_cmp(d, v[k - 1], v[k]) <= 0)
+		k++;
+	if (k < n) {
+		for (uint32_t i = 0, j = n - 2; i < j; i += 2, j -= 2) {
+			uint32_t lo = v[i], hi = v[i + 1];
+			v[i] = v[j];
+			v[i + 1] = v[j + 1];
+			v[j] = lo;
+			v[j + 1] = hi;
+		}
+		return sort_ids_keyed(v, n, edge_key, d);
+	}
+	for (k = 1; k < n; k++) {
+		/* v[0 .. k) is in order: v[k] goes before the edges of its
+		 * time numbered after it */
+		uint32_t x = v[k], j = k;
+		while (j && v[j - 1] > x && !edge_cmp(d, v[j - 1], x)) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+	return 0;
+}
+
+int
+path_edge_order(const struct path_piece *d, uint32_t n, uint32_t *ord)
+{
+	uint32_t n_places = 0;
+	for (uint32_t i = 0; i < n; i++)
+		n_places = d[i].place >= n_places ? d[i].place + 1 : n_places;
+	uint32_t *at = calloc((size_t)n_places + 1, sizeof *at);
+	if (!at)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		at[d[i].place + 1] += 2;
+	for (uint32_t p = 0; p < n_places; p++)
+		at[p + 1] += at[p];
+	/* each place's edges from its last piece; at[p] ends as where
+	 * place p + 1's begin */
+	for (uint32_t i = n; i-- > 0;) {
+		ord[at[d[i].place]++] = 2 * i;
+		ord[at[d[i].place]++] = 2 * i + 1;
+	}
+	int rc = 0;
+	for (uint32_t p = 0, from = 0; p < n_places && !rc; from = at[p++])
+		rc = place_order(d, ord + from, at[p] - from);
+	free(at);
+	return rc;
 }
 
 struct weighted {
@@ -345,29 +496,21 @@ static int
 settle(struct blame *b, struct path_spans *sp, double *spread)
 {
 	uint32_t n_tl = b->n_tl, ne = (uint32_t)(2 * b->n_done);
-	struct edge *e = malloc(((size_t)ne + 1) * sizeof *e);
+	const struct path_piece *d = b->done;
 	uint32_t *ord = malloc(((size_t)ne + 1) * sizeof *ord);
-	int rc = !e || !ord ? ERR_NOMEM : 0;
-	for (uint32_t i = 0; !rc && i < b->n_done; i++) {
-		const struct piece *x = &b->done[i];
-		e[2 * i] = (struct edge){ x->lo, x->w, x->place };
-		e[2 * i + 1] = (struct edge){ x->hi, -x->w, x->place };
-	}
-	for (uint32_t i = 0; !rc && i < ne; i++)
-		ord[i] = i;
-	if (!rc)
-		rc = sort_ids(ord, ne, by_place_time, e);
+	int rc = !ord ? ERR_NOMEM : path_edge_order(d, (uint32_t)b->n_done, ord);
 	/* the timelines' stretches: at most one a boundary */
 	if (!rc)
 		rc = path_spans_alloc(sp, n_tl, ne, 1);
 	double w = 0;
 	uint32_t tl = 0;
 	for (uint32_t i = 0; !rc && i < ne; i++) {
-		const struct edge *x = &e[ord[i]];
-		w = i && e[ord[i - 1]].place == x->place ? w + x->dw : x->dw;
-		if (i + 1 == ne || e[ord[i + 1]].place != x->place || e[ord[i + 1]].t == x->t || w < 1e-12)
+		const struct path_piece *x = &d[ord[i] >> 1], *next = i + 1 < ne ? &d[ord[i + 1] >> 1] : NULL;
+		double dw = ord[i] & 1 ? -x->w : x->w;
+		w = i && d[ord[i - 1] >> 1].place == x->place ? w + dw : dw;
+		uint64_t lo = edge_t(d, ord[i]), hi = next ? edge_t(d, ord[i + 1]) : lo;
+		if (!next || next->place != x->place || hi == lo || w < 1e-12)
 			continue;
-		uint64_t lo = x->t, hi = e[ord[i + 1]].t;
 		if (x->place < n_tl) {
 			while (tl < x->place)
 				sp->first[++tl] = sp->n;
@@ -377,13 +520,13 @@ settle(struct blame *b, struct path_spans *sp, double *spread)
 			*spread += w * (double)(hi - lo);
 		} else {
 			struct weighted c = { b->extra, w, b->n_regions };
-			uint64_t idle = hybrid_stretch(b->a->t, b->h, x->place, lo, hi, weighted_add, &c);
+			uint64_t idle = hybrid_stretch(b->a->t, b->h, x->place, lo, hi, weighted_add, &c,
+						       cursor(b, x->place));
 			b->extra[path_slot(PATH_REGION_IDLE, b->n_regions)] += w * (double)idle;
 		}
 	}
 	while (!rc && tl < n_tl)
 		sp->first[++tl] = sp->n;
-	free(e);
 	free(ord);
 	return rc;
 }
@@ -396,14 +539,18 @@ prepare(struct blame *b)
 	const struct hybrid *h = b->h;
 	size_t slots = (size_t)b->n_regions + 3;
 	b->wait_first = calloc((size_t)h->n_places + 2, sizeof *b->wait_first);
+	b->at = malloc(((size_t)h->n_places + 1) * sizeof *b->at);
 	b->reach = malloc(((size_t)h->n_waits + 1) * sizeof *b->reach);
 	b->mine = calloc(slots, sizeof *b->mine);
 	b->theirs = calloc(slots, sizeof *b->theirs);
 	b->weight = calloc(slots, sizeof *b->weight);
 	b->touched = malloc(slots * sizeof *b->touched);
 	b->seen = calloc(slots, 1);
-	if (!b->wait_first || !b->reach || !b->mine || !b->theirs || !b->weight || !b->touched || !b->seen)
+	if (!b->wait_first || !b->at || !b->reach || !b->mine || !b->theirs || !b->weight || !b->touched ||
+	    !b->seen)
 		return ERR_NOMEM;
+	for (uint32_t p = 0; p < h->n_places; p++)
+		b->at[p] = TRACE_NONE;
 	for (uint32_t i = 0; i < h->n_waits; i++)
 		b->wait_first[h->waits[i].place + 1]++;
 	for (uint32_t p = 0; p < h->n_places; p++)
@@ -425,6 +572,7 @@ path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uin
 	struct hybrid none = { .n_timelines = b.n_tl, .n_places = b.n_tl };
 	if (!h || !h->n_places)
 		b.h = &none;
+	b.direct = b.h->n_waits == 0;
 	struct path_spans sp = { 0 };
 	b.extra = calloc((size_t)n_regions + 3, sizeof *b.extra);
 	int rc = b.extra ? 0 : ERR_NOMEM;
@@ -450,6 +598,7 @@ path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uin
 	path_spans_free(&sp);
 	free(b.extra);
 	free(b.wait_first);
+	free(b.at);
 	free(b.reach);
 	free(b.mine);
 	free(b.theirs);

@@ -61,6 +61,18 @@ void path_spans_free(struct path_spans *s);
 int path_add_profile(const struct analysis *a, const struct path_spans *sp, uint64_t *time, uint64_t *calls,
 		     uint64_t *covered, uint32_t n_regions);
 
+/* Blame kept on a place: [lo, hi), each tick weighing w. */
+struct path_piece {
+	uint64_t lo, hi;
+	double w;
+	uint32_t place;
+};
+/* The edges of pieces d[0 .. n) (edge 2i: where piece i begins, its
+ * weight added; 2i + 1: where it ends, taken away) by place, time and
+ * number into ord[0 .. 2n): the order path_blame sums the weights in,
+ * which its sums' last bits follow. 0 or ERR_NOMEM. */
+int path_edge_order(const struct path_piece *d, uint32_t n, uint32_t *ord);
+
 /* Each region's blame into blame[slot] (n_regions + 3 slots) and its
  * sum into p->blame_total. 0 or ERR_NOMEM. */
 int path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uint64_t *blame,
