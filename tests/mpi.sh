@@ -348,6 +348,17 @@ timeout 60 $MPICH -n 3 "$bin" analyze --save "$tmp/m.skein" traces/corpus/stenci
 grep -q '^skein-mpi: reading' "$tmp/err" && grep -q '^skein-mpi: metrics' "$tmp/err" &&
 	grep -Eq '^skein-mpi: 3 ranks, [0-9.]+ s; peak memory per rank \(MB\):( [0-9.]+){3}$' "$tmp/err" && ok ||
 	bad "progress on rank 0: $(cat "$tmp/err")"
+# ids defined twice are counted once, as the serial analysis counts them
+# (every rank reads the definitions: the count was the ranks' sum)
+if [ -x "$build/tools/craft" ]; then
+	"$build/tools/craft" dup-defs "$tmp/dupdefs" >/dev/null
+	"$skein" analyze -q --format json "$tmp/dupdefs" >"$tmp/dd.s" 2>/dev/null
+	timeout 60 $MPICH -n 2 "$bin" analyze -q --format json --save "$tmp/dd.skein" "$tmp/dupdefs" >"$tmp/dd.m" 2>"$tmp/err"
+	cmp -s "$tmp/dd.s" "$tmp/dd.m" && grep -q '"definitions of an id defined before (the first kept)": 5' "$tmp/dd.m" && ok ||
+		bad "ids defined twice on 2 ranks: $(grep -A1 '"warnings"' "$tmp/dd.m" | tail -1)"
+else
+	echo "mpi.sh: $build/tools/craft not built: ids defined twice not checked"
+fi
 # --save onto the trace's own anchor: refused before the work, the
 # archive untouched (it was replaced by the saved file, exit 0)
 mkdir "$tmp/own" && cp -r traces/corpus/stencil-4/. "$tmp/own/"

@@ -391,6 +391,7 @@ static int
 summed(int w)
 {
 	return w != WARN_NO_MPI_RANKS && w != WARN_NO_LOCAL_DEFS && w != WARN_EVENT_COUNT_MISMATCH &&
+	       w != WARN_DUP_DEF &&       /* every rank reads the definitions */
 	       w != WARN_INCOMPLETE_COLL;
 }
 

@@ -510,7 +510,7 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 		fputc('\n', out);
 		for (int k = 0; k < WAIT_KIND_COUNT; k++)
 			if (all[k])
-				fprintf(out, "  %-15s %12s\n", analysis_wait_name((enum analysis_wait_kind)k),
+				fprintf(out, "  %-16s %12s\n", analysis_wait_name((enum analysis_wait_kind)k),
 					trace_fmt_duration(t, all[k], b1, sizeof b1));
 		/* the longest waits, the earlier of equal ones first: kept in a
 		 * heap of limit (sorting them all was most of the report's time) */

@@ -62,6 +62,7 @@ wait_words(enum analysis_wait_kind k)
 	case WAIT_LATE_BROADCAST: return "late broadcast: the root entered after it";
 	case WAIT_EARLY_REDUCE: return "early reduce: the root waits for the last";
 	case WAIT_POLLING: return "polling: MPI_Test* completed nothing until its message's send began";
+	case WAIT_LOCK: return "lock competition: another rank held the lock it asked for";
 	default: return "";
 	}
 }

@@ -57,7 +57,7 @@ const struct analysis_wait *analysis_waits(const struct analysis *a, uint32_t *n
 /* Lop's wait state, or NULL: O(log waits). */
 const struct analysis_wait *analysis_lop_wait(const struct analysis *a, uint32_t lop);
 /* "late-sender", "late-receiver", "wait-nxn", "wait-barrier",
- * "late-broadcast", "early-reduce". */
+ * "late-broadcast", "early-reduce", "polling", "lock-competition". */
 const char *analysis_wait_name(enum analysis_wait_kind k);
 /* Each timeline's waiting by kind, into time[tl * WAIT_KIND_COUNT + k]
  * (n_timelines * WAIT_KIND_COUNT zeroed by the caller). */

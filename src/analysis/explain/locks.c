@@ -8,14 +8,17 @@
  * that asked for the lock before it was released waited in that call
  * from its enter (or the holder's lock, if later) until the release, or
  * its own exit if earlier; the holder's release call is the cause. MPI
- * grants a lock lazily, so the wait shows in the lock call (MPICH, Open
- * MPI) or in the unlock, which both are looked at. The epochs of one
+ * may grant a lock lazily; MPICH and Open MPI wait in the lock call, the
+ * one looked at (an unlock's wait cannot be told from the release
+ * record's place: the holder's is written at its unlock's exit, after
+ * the lock was free, so a rank that held the lock already seemed to wait
+ * for it there: helper-50). The epochs of one
  * window and target are taken in the order they asked for the lock;
  * the wait lasts until the conflicting one released last, and is for
  * the one that held the lock longest in it (of the LOCK_LOOK_BACK asked
  * last before): a constant per epoch, n log n in all, for the sort. An epoch
- * of MPI_Win_lock_all (every target) is no holder here: it is shared,
- * and an exclusive lock of one target against it is rare.
+ * of MPI_Win_lock_all (every target) is no holder here yet, though its
+ * shared locks hold an exclusive lock of any target up (doc/analysis.md).
  */
 #include "explain_impl.h"
 
@@ -126,11 +129,8 @@ explain_lock_waits(const struct analysis *a, struct waits_out *w)
 		for (uint32_t j = g; j < end && !rc; j++) {
 			const struct trace_epoch *e = &ep[k[j].i];
 			const struct trace_epoch *h = e->shared ? excl : any;
-			if (h && h->timeline != e->timeline && h->t_begin < e->t_begin) {
+			if (h && h->timeline != e->timeline && h->t_begin < e->t_begin)
 				rc = waited_in(a, e->op_begin, h, ep, k + g, j - g, e->shared, w);
-				if (!rc && e->op_end != e->op_begin)
-					rc = waited_in(a, e->op_end, h, ep, k + g, j - g, e->shared, w);
-			}
 			if (!any || e->t_end > any->t_end)
 				any = e;
 			if (!e->shared && (!excl || e->t_end > excl->t_end))
