@@ -7,10 +7,10 @@
  * whose lock or unlock call was still running when a conflicting epoch
  * that asked for the lock before it was released waited in that call
  * from its enter (or the holder's lock, if later) until the release, or
- * its own exit if earlier; the holder's release call is the cause. MPI
+ * its own return if earlier; the holder's release call is the cause. MPI
  * may grant a lock lazily; MPICH and Open MPI wait in the lock call, the
  * one looked at (an unlock's wait cannot be told from the release
- * record's place: the holder's is written at its unlock's exit, after
+ * record's place: the holder's is written as its unlock returns, after
  * the lock was free, so a rank that held the lock already seemed to wait
  * for it there: helper-50). The epochs of one
  * window and target are taken in the order they asked for the lock;
@@ -49,7 +49,7 @@ by_key(const void *pa, const void *pb)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* When epoch h held its lock: from its lock call's exit (MPI grants a
+/* When epoch h held its lock: from its lock call's return (MPI grants a
  * lock lazily: the call returns when it is granted, or at once) to its
  * release. */
 static uint64_t
@@ -63,7 +63,7 @@ held_from(const struct analysis *a, const struct trace_epoch *h)
 /* The wait of an epoch's call op (its lock or unlock) for the epochs
  * k[0..n) asked before it (the nearest last), when the call was running
  * at the release of the latest released, h: from the call's enter (or
- * h's lock) to that release or the call's exit; its cause is the release
+ * h's lock) to that release or the call's return; its cause is the release
  * of the one that held the lock longest in the call (so a holder that
  * itself waited for the lock is not blamed for the time it waited).
  * Pushed onto w. */

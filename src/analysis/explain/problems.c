@@ -179,6 +179,15 @@ polled_for(const struct analysis *a, const uint8_t *rf, uint32_t l)
 	return TRACE_NONE;
 }
 
+/* Is end e of lop l a message l sent to another rank and completed the
+ * send of in itself (a send that can wait for its receiver)? */
+static int
+sent_blocking(const struct analysis *a, uint32_t l, const struct trace_end *e)
+{
+	const struct trace_msg *m = &a->msgs[e->id];
+	return e->role == END_SEND && m->send_done_op == m->send_op && m->receiver != a->lop_tl[l];
+}
+
 /* The problems' lops' times and ranks, read once for every outlier's
  * look over them (each read of a lop's times misses the cache). */
 struct spans {
@@ -233,10 +242,9 @@ held_by(const struct analysis *a, const struct analysis_problem *p, const struct
 	uint32_t ne;
 	const struct trace_end *e = lop_ends(a, l, &ne);
 	for (uint32_t i = 0; i < ne; i++) {
-		const struct trace_msg *msg = &a->msgs[e[i].id];
-		if (e[i].role != END_SEND || msg->send_done_op != msg->send_op || msg->receiver == a->lop_tl[l])
+		if (!sent_blocking(a, l, &e[i]))
 			continue;
-		uint32_t c = busy_during(a, msg->receiver, en, ex, 1);
+		uint32_t c = busy_during(a, a->msgs[e[i].id].receiver, en, ex, 1);
 		if (c != TRACE_NONE)
 			return c;
 	}
@@ -251,12 +259,9 @@ blocking_send(const struct analysis *a, uint32_t l)
 {
 	uint32_t ne;
 	const struct trace_end *e = lop_ends(a, l, &ne);
-	for (uint32_t i = 0; i < ne; i++) {
-		const struct trace_msg *m = &a->msgs[e[i].id];
-		if (e[i].role == END_SEND && m->send_done_op == m->send_op &&
-		    m->receiver != a->lop_tl[l] && msg_ok(a, e[i].id))
+	for (uint32_t i = 0; i < ne; i++)
+		if (sent_blocking(a, l, &e[i]) && msg_ok(a, e[i].id))
 			return 1;
-	}
 	return 0;
 }
 

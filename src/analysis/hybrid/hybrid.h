@@ -172,4 +172,11 @@ uint32_t hybrid_blamed_region(const struct trace *t, const struct hybrid *h,
 /* The rank a place belongs to. */
 uint32_t hybrid_place_rank(const struct trace *t, const struct hybrid *h, uint32_t p);
 
+/* The first of frames [first, end) entered at or after t (a place's
+ * frames are in enter order), into *at as well; searched from *at when
+ * it lies in [first, end] (a cursor: doubling steps, then halves), by
+ * halves over them all when at is NULL. hybrid_blame.c. */
+uint32_t hybrid_first_entered(const struct trace_frame *fr, uint32_t first, uint32_t end, uint64_t t,
+			      uint32_t *at);
+
 #endif

@@ -33,8 +33,8 @@ add_frame(const struct trace_frame *fr, uint32_t f, uint64_t from, uint64_t to, 
  * search on the place ended, in steps that double, then by halves (the
  * blame asks for most stretches of a place in time order); by halves
  * over them all when at is NULL or outside. */
-static uint32_t
-first_entered(const struct trace_frame *fr, uint32_t first, uint32_t end, uint64_t t, uint32_t *at)
+uint32_t
+hybrid_first_entered(const struct trace_frame *fr, uint32_t first, uint32_t end, uint64_t t, uint32_t *at)
 {
 	uint32_t lo = first, hi = end;
 	if (at && *at >= first && *at <= end) {
@@ -78,7 +78,7 @@ hybrid_stretch(const struct trace *t, const struct hybrid *h, uint32_t place, ui
 		return 0;
 	uint32_t first, n;
 	const struct trace_frame *fr = hybrid_place_frames(t, h, place, &first, &n);
-	uint32_t lo = first_entered(fr, first, first + n, from, cur);
+	uint32_t lo = hybrid_first_entered(fr, first, first + n, from, cur);
 	uint64_t top = 0;
 	/* the frames open at from: the last entered before it and its
 	 * ancestors (a frame entered before from and still open then is an
@@ -113,7 +113,7 @@ hybrid_stretch_runs(const struct trace *t, const struct hybrid *h, uint32_t plac
 		return;
 	uint32_t first, n, stack[RUN_DEPTH], depth = 0, chain[RUN_DEPTH], nc = 0;
 	const struct trace_frame *fr = hybrid_place_frames(t, h, place, &first, &n);
-	uint32_t lo = first_entered(fr, first, first + n, from, cur);
+	uint32_t lo = hybrid_first_entered(fr, first, first + n, from, cur);
 	uint32_t f = lo > first ? lo - 1 : TRACE_NONE;
 	while (f != TRACE_NONE && fr[f].t_leave <= from)
 		f = fr[f].parent;

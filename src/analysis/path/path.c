@@ -91,14 +91,8 @@ lane_work_start(const struct analysis *a, uint32_t lane, uint64_t t)
 	uint32_t nf;
 	const struct trace_lane *L = &trace_lanes(a->t, NULL)[lane];
 	const struct trace_frame *fr = trace_lane_frames(a->t, &nf);
-	uint32_t lo = L->frame_first, hi = L->frame_first + L->frame_count;
-	while (lo < hi) {            /* the frames entered before t: [first, lo) */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (fr[mid].t_enter < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the frames entered before t: [first, lo) */
+	uint32_t lo = hybrid_first_entered(fr, L->frame_first, L->frame_first + L->frame_count, t, NULL);
 	uint64_t start = t;
 	/* the last entered before t and its ancestors: the outermost still
 	 * open at t (a frame's ancestors entered before it) */
