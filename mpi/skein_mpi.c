@@ -606,7 +606,15 @@ main(int argc, char **argv)
 	/* every stage distributed, where it is (SKEIN_MPI_GATHER: the shares
 	 * gathered on rank 0, for comparison) */
 	const char *gather = getenv("SKEIN_MPI_GATHER");
-	int charm = projections_is_run(c.trace);
+	int charm;
+	struct err ke = { 0 };
+	if (load_is_charm(c.trace, &charm, &ke)) {
+		if (rank == 0)
+			cli_error("%s", ke.msg);
+		config_fini(&c.cfg);
+		MPI_Finalize();
+		return EXIT_FAIL;
+	}
 	if (!charm && (!gather || !gather[0] || !strcmp(gather, "0"))) {
 		rc = run_distributed(&c, &p, &serial_only);
 		if (!serial_only) {

@@ -359,6 +359,14 @@ if [ -x "$build/tools/craft" ]; then
 else
 	echo "mpi.sh: $build/tools/craft not built: ids defined twice not checked"
 fi
+# a directory holding an OTF2 archive and a Projections run: refused as
+# the serial analysis refuses it (skein-mpi took it for the run)
+mkdir "$tmp/both" && cp -r traces/corpus/stencil-4/. "$tmp/both/" && : >"$tmp/both/run.sts"
+serial "$tmp/both"
+use mpich
+check "mpich, OTF2 and Projections in one directory" "$tmp/both" 2
+[ "$sst" -eq 1 ] && grep -q 'holds an OTF2 archive and a Projections run' "$tmp/s.err" && ok ||
+	bad "OTF2 and Projections in one directory: serial exit $sst ($(cat "$tmp/s.err"))"
 # --save onto the trace's own anchor: refused before the work, the
 # archive untouched (it was replaced by the saved file, exit 0)
 mkdir "$tmp/own" && cp -r traces/corpus/stencil-4/. "$tmp/own/"

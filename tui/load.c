@@ -1,7 +1,6 @@
 /* load.c — trace loading on a worker thread with a progress bar. */
 #include "load.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -46,30 +45,26 @@ on_progress(void *ud, const char *stage, uint64_t done, uint64_t total)
 	return atomic_load(&j->cancel);
 }
 
-/* Does directory path hold an OTF2 anchor (*.otf2)? */
-static int
-dir_has_otf2(const char *path)
+int
+load_is_charm(const char *path, int *charm, struct err *e)
 {
-	DIR *d = opendir(path);
-	int found = 0;
-	for (struct dirent *x; d && !found && (x = readdir(d));) {
-		size_t n = strlen(x->d_name);
-		found = n > 5 && strcmp(x->d_name + n - 5, ".otf2") == 0;
-	}
-	if (d)
-		closedir(d);
-	return found;
+	*charm = projections_is_run(path);
+	struct stat st;
+	if (*charm && stat(path, &st) == 0 && S_ISDIR(st.st_mode) && otf2_dir_has_anchor(path))
+		return err_set(e, ERR_IO, "%s: holds an OTF2 archive and a Projections run; name the "
+			       "file to open (the .otf2 anchor or the .sts)", path);
+	return 0;
 }
 
 int
 load_read(const char *path, const struct load_charm *charm, trace_progress_fn progress,
 	  void *ud, struct trace **t, struct err *e)
 {
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && projections_is_run(path) && dir_has_otf2(path))
-		return err_set(e, ERR_IO, "%s: holds an OTF2 archive and a Projections run; name the "
-			       "file to open (the .otf2 anchor or the .sts)", path);
-	if (projections_is_run(path)) {
+	int is_charm;
+	int rc = load_is_charm(path, &is_charm, e);
+	if (rc)
+		return rc;
+	if (is_charm) {
 		struct projections_read_opts o = { .progress = progress, .ud = ud };
 		if (charm && charm->runtime_chares) {
 			o.runtime_chares = charm->runtime_chares;

@@ -21,6 +21,11 @@ struct load_charm {
 	uint32_t n_runtime_entries;
 };
 
+/* Which reader path calls for: *charm 1 for a Projections run (a .sts
+ * file, or a directory holding one), 0 for an OTF2 archive. Returns 0,
+ * or ERR_IO for a directory that holds both (the user names the file). */
+int load_is_charm(const char *path, int *charm, struct err *e);
+
 /* Reads the trace at path with the reader its files call for: a
  * Projections run (a .sts file, or a directory holding one) or an OTF2
  * archive. charm may be NULL. Returns 0 or an ERR_* code with e set. */

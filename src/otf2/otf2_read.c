@@ -44,6 +44,39 @@ has_suffix(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* The anchors (*.otf2) directory d holds: *count of them, and in *chosen
+ * (malloc'd, when chosen is not NULL) "traces.otf2" if it is one, else
+ * the first read. Returns 0 or ERR_NOMEM. */
+static int
+anchors_in(DIR *d, char **chosen, int *count)
+{
+	*count = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!has_suffix(de->d_name, ".otf2"))
+			continue;
+		++*count;
+		if (chosen && (!*chosen || strcmp(de->d_name, "traces.otf2") == 0)) {
+			free(*chosen);
+			if (!(*chosen = strdup(de->d_name)))
+				return ERR_NOMEM;
+		}
+	}
+	return 0;
+}
+
+int
+otf2_dir_has_anchor(const char *path)
+{
+	DIR *d = opendir(path);
+	int count = 0;
+	if (d) {
+		anchors_in(d, NULL, &count);
+		closedir(d);
+	}
+	return count > 0;
+}
+
 /* Finds the anchor file for path; *anchor is malloc'd. Only a regular
  * file is taken, so a FIFO named as the trace never blocks. */
 static int
@@ -63,21 +96,13 @@ resolve_anchor(const char *path, char **anchor, struct err *e)
 	if (!d)
 		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 	char *found = NULL;
-	int count = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!has_suffix(de->d_name, ".otf2"))
-			continue;
-		count++;
-		if (!found || strcmp(de->d_name, "traces.otf2") == 0) {
-			free(found);
-			if (!(found = strdup(de->d_name))) {
-				closedir(d);
-				return err_set(e, ERR_NOMEM, "%s: out of memory", path);
-			}
-		}
-	}
+	int count;
+	int rc = anchors_in(d, &found, &count);
 	closedir(d);
+	if (rc) {
+		free(found);
+		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	}
 	if (!found)
 		return err_set(e, ERR_IO, "%s: directory holds no OTF2 anchor file (*.otf2)", path);
 	if (count > 1 && strcmp(found, "traces.otf2") != 0) {

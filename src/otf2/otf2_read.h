@@ -27,6 +27,10 @@ struct otf2_read_opts {
 int otf2_read(const char *path, const struct otf2_read_opts *opts,
 	      struct trace **out, struct err *e);
 
+/* Does directory path hold an anchor file (*.otf2)? 0 for anything else
+ * (a directory that cannot be read, a file). */
+int otf2_dir_has_anchor(const char *path);
+
 /* A distributed read (skein-mpi, doc/distributed.md). Each of n_parts
  * processes calls otf2_share_read() with its part: it reads the archive's
  * definitions and the events of its share of the locations (consecutive
