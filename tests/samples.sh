@@ -154,6 +154,10 @@ run "missing set" 1 samples /nonexistent/set && grep -q '^skein: /nonexistent/se
 	ok || bad "a missing set"
 run "info on a set" 2 info "$toy" && grep -q 'sample set, not a trace' "$tmp/err" && ok || bad "info on a sample set"
 run "bad attribute" 2 samples --attribute zidy "$toy" && grep -q "no attribute 'zidy'" "$tmp/err" && ok || bad "--attribute zidy"
+printf 'samples:\n  attribute: zidy\n' >"$tmp/attr.yaml"
+run "bad attribute in the configuration" 2 samples --config "$tmp/attr.yaml" "$toy" &&
+	grep -q "^skein: $tmp/attr.yaml:2:14: samples.attribute: no attribute 'zidy' in these samples" "$tmp/err" && ok ||
+	bad "samples.attribute: zidy: $(cat "$tmp/err")"
 run "bad depth" 2 samples --depth l7 "$toy" && ok || bad "--depth l7"
 run "bad metric" 2 samples --metric lateness "$toy" && ok || bad "--metric lateness on samples"
 run "step >= window" 2 samples --window 10 --step 10 "$toy" && grep -q 'must be less than window' "$tmp/err" && ok ||

@@ -105,6 +105,9 @@ int cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, stru
 /* Prints "skein: MESSAGE" on stderr, one line, its control characters
  * shown as '?' (messages quote names from input files). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error for a value of the configuration: "FILE:LINE:COLUMN: MESSAGE"
+ * ("configuration" when m names no file). */
+void cli_error_at(const struct config_mark *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Warnings the reader gave that change what the user sees (a location
  * read without its local definitions), on stderr. */
 void cli_load_warnings(const struct trace *t);

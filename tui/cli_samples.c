@@ -61,9 +61,8 @@ resolve_options(struct cli *c, struct sset *x)
 			if (c->attribute)
 				cli_error("--attribute: no attribute '%s' in these samples (they have %s)", attr, names);
 			else
-				cli_error("%s:%u:%u: samples.attribute: no attribute '%s' in these samples (they have %s)",
-					  cs->attribute_mark.file, cs->attribute_mark.line, cs->attribute_mark.column, attr,
-					  names);
+				cli_error_at(&cs->attribute_mark, "samples.attribute: no attribute '%s' in these "
+					     "samples (they have %s)", attr, names);
 			return EXIT_USAGE;
 		}
 		st->attr = (uint32_t)a;

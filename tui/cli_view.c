@@ -342,10 +342,8 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		int xml = ct->source == CONFIG_TOPO_HWLOC;
 		const char *what = xml ? ct->hwloc : ct->synthetic;
 		if (!what || !what[0]) {     /* it was ignored without a word */
-			cli_error("%s:%u:%u: topology.source is %s, but %s",
-				  ct->mark.file ? ct->mark.file : "configuration", ct->mark.line, ct->mark.column,
-				  xml ? "hwloc" : "synthetic",
-				  xml ? "topology.hwloc names no file" : "topology.synthetic is empty");
+			cli_error_at(&ct->mark, "topology.source is %s, but %s", xml ? "hwloc" : "synthetic",
+				     xml ? "topology.hwloc names no file" : "topology.synthetic is empty");
 			return EXIT_USAGE;
 		}
 		if (xml)
@@ -361,7 +359,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 		if (vo->topology ? topo_load_xml(vo->topology, &tp, &te)
 		    : topo_load_synthetic(vo->topology_synthetic, &tp, &te)) {
 			if (!c->topology && ct->mark.file)      /* where the configuration gave it */
-				cli_error("%s:%u:%u: %s", ct->mark.file, ct->mark.line, ct->mark.column, te.msg);
+				cli_error_at(&ct->mark, "%s", te.msg);
 			else
 				cli_error("%s", te.msg);
 			return EXIT_USAGE;

@@ -268,6 +268,17 @@ cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void
+cli_error_at(const struct config_mark *m, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	cli_error("%s:%u:%u: %s", m->file ? m->file : "configuration", m->line, m->column, buf);
+}
+
 int
 cli_usage_error(const char *what, const char *arg)
 {
