@@ -139,8 +139,9 @@ void view_set_colourless(struct view *v, int colourless);
 /* Starts computing, on a thread of its own, the whole-trace tables the
  * profile, communication and lists panes open on (view_prefetch.c):
  * called once the first screen is drawn; nothing when a filter is set.
- * view_prefetch_wait returns when they are all done (skein render
- * --time, to time the keys apart from them). */
+ * view_prefetch_wait returns when they are all done and the thread has
+ * ended (skein render --time, to time the keys apart from them; the
+ * topology pane, before it forks hwloc's process). */
 void view_prefetch_start(struct view *v);
 void view_prefetch_wait(struct view *v);
 

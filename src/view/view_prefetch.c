@@ -37,6 +37,7 @@ struct view_prefetch {
 	pthread_cond_t cv;
 	int stop;
 	int finished;                /* the thread has gone through every job */
+	int joined;                  /* and ended (view_prefetch_wait) */
 	const struct trace *t;       /* the view's, never changed */
 	uint64_t key[4];
 	struct view_job job[PF_COUNT];
@@ -155,10 +156,17 @@ view_prefetch_wait(struct view *v)
 	struct view_prefetch *pf = v->pf;
 	if (!pf)
 		return;
+	if (pf->joined)
+		return;
 	pthread_mutex_lock(&pf->mu);
 	while (!pf->finished)
 		pthread_cond_wait(&pf->cv, &pf->mu);
 	pthread_mutex_unlock(&pf->mu);
+	/* and gone: a thread on its way out (its pool's workers ending, the
+	 * sanitizers' and libc's bookkeeping) may hold locks a child forked
+	 * now would wait on forever (view_topo.c forks hwloc's) */
+	pthread_join(pf->th, NULL);
+	pf->joined = 1;
 }
 
 unsigned
@@ -185,7 +193,8 @@ view_prefetch_stop(struct view *v)
 	pthread_mutex_lock(&pf->mu);
 	pf->stop = 1;                  /* the job running ends; no other starts */
 	pthread_mutex_unlock(&pf->mu);
-	pthread_join(pf->th, NULL);
+	if (!pf->joined)
+		pthread_join(pf->th, NULL);
 	for (int i = 0; i < PF_COUNT; i++)
 		if (pf->out[i] && pf->job[i].drop)
 			pf->job[i].drop(pf->out[i]);

@@ -234,9 +234,10 @@ load_topo(struct view *v, struct err *e)
 			 "the hardware)");
 		return place_and_size(v, e);
 	}
-	/* hwloc runs in a forked child: no other thread of ours may be in
-	 * the middle of an allocation then (a sanitizer's allocator is not
-	 * fork-safe: the child of a make check under load hung in it) */
+	/* hwloc runs in a forked child: no other thread of ours may be at
+	 * work then, nor on its way out (a sanitizer's allocator and its
+	 * thread registry are not fork-safe: the ASan child of a make check
+	 * under load hung while the background thread, done, was ending) */
 	view_prefetch_wait(v);
 	int rc = vt->xml ? topo_load_xml(vt->xml, &node, e)
 		: vt->synth ? topo_load_synthetic(vt->synth, &node, e)
