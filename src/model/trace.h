@@ -540,8 +540,8 @@ const char *trace_fmt_duration(const struct trace *t, uint64_t ticks, char *buf,
 const char *trace_limits_text(void);
 
 /* A model no reader built (mapped from a saved analysis) checked against
- * what the readers guarantee and the analysis follows: ends named back
- * by their messages and collectives, each op's kind that of its ends,
+ * what the readers guarantee and the analysis follows: the timelines'
+ * ops in rank order, ends named back by their messages and collectives, each op's kind that of its ends,
  * calls in time order, frames nested. 0, or ERR_FORMAT with e saying the
  * first thing that is not so (trace_check.c). Linear in the model. */
 int trace_check(const struct trace *t, struct err *e);

@@ -136,9 +136,32 @@ check_links(const struct trace *t, struct err *e)
 	return 0;
 }
 
+/* The timelines' ops, frames and calls one after another in timeline
+ * (rank) order, as the builders lay them out: the stages read a rank's
+ * ops as the range between its first and the next rank's (a model out of
+ * that order made the steps stage read past the ends). */
+static int
+check_timelines(const struct trace *t, struct err *e)
+{
+	uint64_t op = 0, frame = 0, call = 0;
+	for (size_t i = 0; i < t->n_timelines; i++) {
+		const struct trace_timeline *tl = &t->timelines[i];
+		if (tl->op_first != op || tl->frame_first != frame || tl->call_first != call)
+			return i ? err_set(e, ERR_FORMAT, "timeline %zu's operations do not follow timeline "
+					   "%zu's", i, i - 1)
+				: err_set(e, ERR_FORMAT, "timeline 0's operations do not come first");
+		op += tl->op_count;
+		frame += tl->frame_count;
+		call += tl->call_count;
+	}
+	return 0;
+}
+
 int
 trace_check(const struct trace *t, struct err *e)
 {
-	int rc = check_ops(t, e);
+	int rc = check_timelines(t, e);
+	if (!rc)
+		rc = check_ops(t, e);
 	return rc ? rc : check_links(t, e);
 }
