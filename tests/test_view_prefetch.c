@@ -11,6 +11,7 @@
  * rows kept between the lists come back for their own scope only. */
 #include "testutil.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,20 @@
 #include "view/view_impl.h"
 
 #include "testview.h"
+
+/* The threads of this process (/proc/self/task), or 0 where there is
+ * no /proc. */
+static int
+thread_count(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	for (struct dirent *x; d && (x = readdir(d));)
+		n += x->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
 
 /* The screen after keys from a first screen of w x h (the keys may
  * resize it), with the jobs started after the first draw (ahead 1: the
@@ -39,10 +54,15 @@ screen_at(const struct analysis *a, int w, int h, const char *keys, int ahead, e
 	struct grid *g = grid_create(w, h);
 	assert_non_null(g);
 	view_draw(v, g);
+	int threads = thread_count();
 	if (ahead)
 		view_prefetch_start(v);
-	if (ahead == 2)
+	if (ahead == 2) {
 		view_prefetch_wait(v);
+		/* the thread, and any workers it made, have ended: the
+		 * topology pane forks hwloc's process then (view_topo.c) */
+		assert_int_equal(thread_count(), threads);
+	}
 	tv_press(v, g, keys);
 	*taken = view_prefetch_taken(v);
 	char *buf = tv_text(g, d, 0);
