@@ -43,13 +43,14 @@ tl_title(struct view *v, char *buf, size_t n)
 			 : "entry method", v->tl_nmsg ? " · lines = messages" : "", locks ? " \u00b7 \u2550 lock held" : "");
 		return;
 	}
+	char steps[48] = "no steps";      /* a trace without operations */
+	if (se)
+		snprintf(steps, sizeof steps, "steps %u\u2013%u", v->win_step, se - 1);
 	if (view_is_charm(v))
-		snprintf(buf, n, "PEs \u00b7 steps %u\u2013%u \u00b7 colour = %s \u00b7 \u2581 idle",
-			 v->win_step, se ? se - 1 : 0,
+		snprintf(buf, n, "PEs \u00b7 %s \u00b7 colour = %s \u00b7 \u2581 idle", steps,
 			 view_pes_by_metric(v) ? view_metric_title(v->metric) : "entry method");
 	else
-		snprintf(buf, n, "timeline \u00b7 steps %u\u2013%u \u00b7 %s%s", v->win_step,
-			 se ? se - 1 : 0, v->colourless ? "glyph = kind" : "colour = region",
+		snprintf(buf, n, "timeline \u00b7 %s \u00b7 %s%s", steps, v->colourless ? "glyph = kind" : "colour = region",
 			 locks ? " \u00b7 \u2550 lock held" : "");
 }
 
