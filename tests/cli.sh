@@ -436,15 +436,21 @@ assert o and all(x["against"] == "iterations" for x in o), o[:1]' "$tmp/out" &&
 
 # what reading the trace noticed reaches analyze's report too, as info
 # says it (text lines and the JSON's warnings; it was said by info and
-# the explorer only): an archive with intercommunicator messages
-nbc=$root/traces/onesided/nbc-2
-run warnings-info 0 info "$nbc" && grep '^warning' "$tmp/out" >"$tmp/w.info" && [ -s "$tmp/w.info" ] &&
-	run warnings-analyze 0 analyze "$nbc" && grep '^warning' "$tmp/out" | cmp -s - "$tmp/w.info" &&
-	run warnings-info-json 0 info --format json "$nbc" && cp "$tmp/out" "$tmp/w.json" &&
-	run warnings-analyze-json 0 analyze --format json "$nbc" &&
-	python3 -c 'import json, sys; a, b = (json.load(open(p))["warnings"] for p in sys.argv[1:])
+# the explorer only): an archive with regions closed out of order and
+# measurement switched off (traces/onesided/nbc-2 was one, until skein
+# read its intercommunicator's messages)
+warned=$root/$shared/traces/otf2/tracer-stencil4d-32
+if [ -d "$warned" ]; then
+	run warnings-info 0 info "$warned" && grep '^warning' "$tmp/out" >"$tmp/w.info" && [ -s "$tmp/w.info" ] &&
+		run warnings-analyze 0 analyze "$warned" && grep '^warning' "$tmp/out" | cmp -s - "$tmp/w.info" &&
+		run warnings-info-json 0 info --format json "$warned" && cp "$tmp/out" "$tmp/w.json" &&
+		run warnings-analyze-json 0 analyze --format json "$warned" &&
+		python3 -c 'import json, sys; a, b = (json.load(open(p))["warnings"] for p in sys.argv[1:])
 assert a == b and a, (a, b)' "$tmp/w.json" "$tmp/out" &&
-	ok || bad "analyze: the reading's warnings ($(grep '^warning' "$tmp/out"))"
+		ok || bad "analyze: the reading's warnings ($(grep '^warning' "$tmp/out"))"
+else
+	skip=$((skip + 1))
+fi
 
 # lateness lost before a hotspot: the hotspot's amount, what of it was
 # lost before it and the longest of those operations with its own time

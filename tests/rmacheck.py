@@ -13,7 +13,12 @@ compares skein's info and comm with it):
     streams (Score-P's copies between host and device), also by rank:
     copies, bytes to the device (a rank's put, a stream's get: Score-P
     writes cuMemcpyHtoD's copy as an RMA_GET on the stream) and to the
-    host.
+    host;
+  * the messages (MPI_SEND and MPI_ISEND records on rank locations), by
+    sender and receiver world rank: messages and bytes. otf2-print
+    resolves the receiver, a rank of the message's communicator, to a
+    location itself, through an InterComm's remote group too
+    ("Receiver: 0 ("Master thread" <3>)").
 
 Ranks come from the MPI COMM_LOCATIONS group (otf2-print -G): member i
 is world rank i. otf2-print resolves an operation's remote rank through
@@ -96,6 +101,7 @@ def main():
     pairs = {}
     device = [0, 0]
     by_rank = {}
+    messages = {}
 
     def copy(r, to_device, to_host):
         device[0] += 1
@@ -106,6 +112,13 @@ def main():
         v[2] += to_host
     for line in run(trace).splitlines():
         parts = line.split()
+        if parts and parts[0] in ("MPI_SEND", "MPI_ISEND") and int(parts[1]) in rank:
+            m = re.search(r"Receiver: \d+ \([^)]*<(\d+)>\)", line)
+            to = rank.get(int(m.group(1))) if m else None
+            v = messages.setdefault(f"{rank[int(parts[1])]},{'?' if to is None else to}", [0, 0])
+            v[0] += 1
+            v[1] += field(line, "Length")
+            continue
         if not parts or parts[0] not in records:
             continue
         records[parts[0]] += 1
@@ -134,8 +147,8 @@ def main():
         v[0] += 1
         v[1] += put
         v[2] += got
-    print(json.dumps({"records": records, "pairs": pairs, "device": device, "device_by_rank": by_rank},
-                     sort_keys=True))
+    print(json.dumps({"records": records, "pairs": pairs, "device": device, "device_by_rank": by_rank,
+                      "messages": messages}, sort_keys=True))
 
 
 main()

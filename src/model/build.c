@@ -40,6 +40,7 @@ build_create(struct trace *t)
 	b->t = t;
 	b->tl = TRACE_NONE;
 	b->frame = TRACE_NONE;
+	b->inter_comm = TRACE_NONE;
 	t->ops_implied = 1;
 	return b;
 }
@@ -355,10 +356,43 @@ build_leave(struct build *b, uint64_t time, uint32_t region)
 	return pop_entry(b, time, 0);
 }
 
+/* Is comm an intercommunicator (trace_impl.h, inter_split)? */
+static inline int
+is_inter(const struct trace *t, uint32_t comm)
+{
+	return comm < t->n_inter_split && t->inter_split[comm];
+}
+
+/* Finds the group of intercommunicator comm (c) that b's timeline is not
+ * in: ranks on it are that group's (OTF2's InterComm). The timeline is in
+ * the group that lists it; listed in neither, in the one with a member
+ * the definition could not list (a COMM_SELF group); else in none, and
+ * the remote group is empty. Kept for the next message: a timeline's
+ * messages on one communicator come together. */
+static void
+inter_remote(struct build *b, uint32_t comm, const struct trace_comm *c)
+{
+	if (b->inter_comm == comm && b->inter_tl == b->tl)
+		return;
+	const uint32_t *m = b->t->comm_members + c->member_first;
+	uint32_t a = b->t->inter_split[comm] - 1, side = 2;
+	for (uint32_t i = 0; i < c->size && side == 2; i++)
+		if (m[i] == b->tl)
+			side = i >= a;
+	for (uint32_t i = 0; i < c->size && side == 2; i++)
+		if (m[i] == TRACE_NONE)
+			side = i >= a;
+	b->inter_comm = comm;
+	b->inter_tl = b->tl;
+	b->inter_from = side == 0 ? a : 0;
+	b->inter_n = side == 0 ? c->size - a : side == 1 ? a : 0;
+}
+
 /* Translates a communicator-local rank to a world rank; TRACE_NONE if the
- * communicator does not have it. */
+ * communicator does not have it. On an intercommunicator the rank is one
+ * of the remote group's. */
 static inline uint32_t
-world_rank(const struct build *b, uint32_t comm, uint32_t local)
+world_rank(struct build *b, uint32_t comm, uint32_t local)
 {
 	const struct trace *t = b->t;
 	if (comm >= t->n_comms || local == TRACE_NONE)
@@ -366,6 +400,11 @@ world_rank(const struct build *b, uint32_t comm, uint32_t local)
 	const struct trace_comm *c = &t->comms[comm];
 	if (c->is_self)
 		return local == 0 ? b->tl : TRACE_NONE;
+	if (is_inter(t, comm)) {
+		inter_remote(b, comm, c);
+		return local < b->inter_n ? t->comm_members[c->member_first + b->inter_from + local]
+			: TRACE_NONE;
+	}
 	if (local >= c->size)
 		return TRACE_NONE;
 	return t->comm_members[c->member_first + local];
@@ -514,7 +553,10 @@ build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 {
 	struct trace *t = b->t;
 	open_stray(b, &time);
-	if (comm >= t->n_comms) {
+	/* a collective on an intercommunicator is not analysed: its
+	 * groups take part differently (doc/model.md, "Grouping
+	 * collectives") */
+	if (comm >= t->n_comms || is_inter(t, comm)) {
 		t->info.warnings[WARN_BAD_PEER]++;
 		return 0;
 	}
@@ -542,7 +584,7 @@ build_nbc_complete(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 		t->info.warnings[WARN_UNKNOWN_REQUEST]++;
 		issue = b->coll_issued++;
 	}
-	if (comm >= t->n_comms) {
+	if (comm >= t->n_comms || is_inter(t, comm)) {
 		t->info.warnings[WARN_BAD_PEER]++;
 		return 0;
 	}

@@ -72,6 +72,10 @@ struct build {
 	int measuring_off;      /* measurement is switched off since off_at */
 	uint64_t off_at;
 	int calls_unsorted;     /* a quiet call was added before one that entered later */
+	/* the intercommunicator ranks were last translated on for timeline
+	 * inter_tl: its members [inter_from, inter_from + inter_n) are the
+	 * group that timeline is not in (build.c, inter_remote) */
+	uint32_t inter_comm, inter_tl, inter_from, inter_n;
 	struct hmap requests;   /* (request id, REQ_P2P) -> message id (Isend) or NONE;
 	                         * (request, REQ_NBC) -> its issue;
 	                         * (matching id, REQ_RMA + window) -> RMA operation */

@@ -132,7 +132,7 @@ trace_warning_count_text(const struct trace *t, enum trace_warning w, uint64_t n
 		[WARN_UNCLOSED_REGION] = "region still open at the end",
 		[WARN_MEASUREMENT_OFF] = "interval with measurement switched off",
 		[WARN_TIME_BACKWARDS] = "event earlier than its predecessor",
-		[WARN_BAD_PEER] = "message naming a rank outside its communicator, or an undefined one (an intercommunicator: skein reads none), dropped",
+		[WARN_BAD_PEER] = "message record naming a rank outside its communicator or an undefined one, or collective record on an undefined communicator or an intercommunicator (not analysed), dropped",
 		[WARN_UNKNOWN_REQUEST] = "completion of an unknown request",
 		[WARN_EVENT_COUNT_MISMATCH] = "location whose event count differs from the definitions",
 		[WARN_NO_MPI_RANKS] = "trace without MPI ranks",

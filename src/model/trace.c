@@ -54,6 +54,7 @@ trace_destroy(struct trace *t)
 	free(t->regions);
 	free(t->comms);
 	free(t->comm_members);
+	free(t->inter_split);
 	free(t->nodes);
 	free(t->oprec);
 	free(t->ends);
@@ -150,6 +151,23 @@ trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t
 		memcpy(t->comm_members + t->n_comm_members, members, n * sizeof *members);
 		t->n_comm_members += n;
 	}
+	return 0;
+}
+
+int
+trace_set_inter(struct trace *t, uint32_t comm, uint32_t first)
+{
+	if (comm >= t->n_comms || first > t->comms[comm].size || first == TRACE_NONE)
+		return ERR_LIMIT;
+	if (comm >= t->n_inter_split) {
+		if (vec_reserve((void **)&t->inter_split, &t->cap_inter_split, t->n_comms,
+				sizeof *t->inter_split))
+			return ERR_NOMEM;
+		memset(t->inter_split + t->n_inter_split, 0,
+		       (t->n_comms - t->n_inter_split) * sizeof *t->inter_split);
+		t->n_inter_split = t->n_comms;
+	}
+	t->inter_split[comm] = first + 1;
 	return 0;
 }
 
@@ -418,7 +436,7 @@ trace_warning_name(enum trace_warning w)
 		[WARN_UNCLOSED_REGION] = "regions still open at the end",
 		[WARN_MEASUREMENT_OFF] = "intervals with measurement switched off",
 		[WARN_TIME_BACKWARDS] = "events earlier than their predecessor",
-		[WARN_BAD_PEER] = "messages naming a rank outside their communicator, or an undefined one (an intercommunicator: skein reads none), dropped",
+		[WARN_BAD_PEER] = "message records naming a rank outside their communicator or an undefined one, and collective records on an undefined communicator or an intercommunicator (not analysed), dropped",
 		[WARN_UNKNOWN_REQUEST] = "completions of unknown requests",
 		[WARN_EVENT_COUNT_MISMATCH] = "locations whose event count differs from the definitions",
 		[WARN_NO_MPI_RANKS] = "traces without MPI ranks",

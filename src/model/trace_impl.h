@@ -25,6 +25,14 @@ struct trace {
 	TRACE_ARRAY(struct trace_region, regions);
 	TRACE_ARRAY(struct trace_comm, comms);
 	TRACE_ARRAY(uint32_t, comm_members);
+	/* Intercommunicators (OTF2's InterComm): inter_split[c], for a
+	 * comm id c below n_inter_split, is one more than the size of c's
+	 * first group when c is one (its members are that group's world
+	 * ranks, then the other group's), else 0. Only the builder reads
+	 * it: a rank on an intercommunicator is one of the group its
+	 * caller is not in (build.c). The model's messages name world
+	 * ranks, so a saved model does not keep it. */
+	TRACE_ARRAY(uint32_t, inter_split);
 	TRACE_ARRAY(struct trace_node, nodes);
 	/* The stored op records: every op, or with ops_implied (the MPI
 	 * builder, build.c) the calls only, op 2k+1 being oprec[k] and op 2k
@@ -102,6 +110,9 @@ int trace_add_region(struct trace *t, const char *name, uint8_t role, uint8_t pa
 int trace_add_comm(struct trace *t, uint32_t name, const uint32_t *members, uint32_t n,
 		   int is_self, uint32_t *id);
 int trace_set_timelines(struct trace *t, uint32_t n);
+/* Marks communicator comm an intercommunicator whose first `first` of
+ * its members (0 .. all) are one group, the rest the other (inter_split). */
+int trace_set_inter(struct trace *t, uint32_t comm, uint32_t first);
 /* An RMA window over communicator comm (TRACE_NONE: unknown); flags WINF_*. */
 int trace_add_win(struct trace *t, uint32_t name, uint32_t comm, uint32_t flags, uint32_t *id);
 

@@ -267,6 +267,27 @@ def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* An intercommunicator: two groups of processes, a rank on it being
+ * one of the group the caller is not in. In the id space of Comms. */
+static OTF2_CallbackCode
+def_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef a,
+	      OTF2_GroupRef b, OTF2_CommRef common, OTF2_CommFlag flags)
+{
+	struct otf2r *r = ud;
+	(void)flags;
+	uint32_t i = entry_for((void **)&r->comms, &r->n_comms, &r->cap_comms, sizeof *r->comms,
+			       &r->comm_at, self);
+	if (i == DEFINED_AGAIN)
+		return again(r);
+	if (i == TRACE_NONE)
+		return fail(r, ERR_NOMEM);
+	r->comms[i] = (struct otf2r_comm){
+		.ref = self, .name = str_of(r, name), .group = a, .group_b = b, .inter = 1,
+		.parent = common,
+	};
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 static uint8_t
 region_role(const char *name, OTF2_Paradigm paradigm)
 {
@@ -447,9 +468,33 @@ by_ref(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Appends the world ranks of group ref to members[*n ..]: a COMM_GROUP's
+ * members (world ranks; anything else, or a rank past the last timeline,
+ * cannot be resolved: TRACE_NONE); nothing for a COMM_SELF group (the
+ * caller: *self is set) or an undefined one; self_as_one: a COMM_SELF
+ * group is one member TRACE_NONE instead (an intercommunicator's side
+ * the definition cannot list). */
+static int
+append_group(struct otf2r *r, uint32_t ref, int self_as_one, uint32_t **members, size_t *cap,
+	     uint32_t *n, int *self)
+{
+	uint32_t g = otf2r_refs_get(&r->group_at, ref);
+	const struct otf2r_group *grp = g != TRACE_NONE && r->groups[g].members ? &r->groups[g] : NULL;
+	*self = grp && grp->type == OTF2_GROUP_TYPE_COMM_SELF;
+	uint32_t k = !grp ? 0 : *self ? (self_as_one ? 1 : 0) : grp->n;
+	if (vec_reserve((void **)members, cap, (size_t)*n + k, sizeof **members))
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < k; i++)
+		(*members)[*n + i] = !*self && grp->type == OTF2_GROUP_TYPE_COMM_GROUP &&
+			grp->members[i] < r->t->n_timelines ? (uint32_t)grp->members[i] : TRACE_NONE;
+	*n += k;
+	return 0;
+}
+
 /* Communicators, with members as world ranks, numbered in ref order.
  * Members of an MPI COMM_GROUP are indices into the MPI COMM_LOCATIONS
- * group, i.e. world ranks. */
+ * group, i.e. world ranks. An intercommunicator's members are its group
+ * A's, then its group B's (trace_set_inter). */
 static int
 make_comms(struct otf2r *r)
 {
@@ -460,22 +505,17 @@ make_comms(struct otf2r *r)
 	if (r->n_comms)
 		qsort(r->comms, r->n_comms, sizeof *r->comms, by_ref);
 	for (size_t c = 0; c < r->n_comms && rc == 0; c++) {
-		uint32_t g = otf2r_refs_get(&r->group_at, r->comms[c].group), n = 0, id;
-		const struct otf2r_group *grp = g != TRACE_NONE && r->groups[g].members
-			? &r->groups[g] : NULL;
-		int is_self = grp && grp->type == OTF2_GROUP_TYPE_COMM_SELF;
-		if (grp && !is_self) {
-			if (vec_reserve((void **)&members, &cap, grp->n, sizeof *members)) {
-				rc = ERR_NOMEM;
-				break;
-			}
-			/* Members of a COMM_GROUP are world ranks; anything else
-			 * (or a rank past the last timeline) cannot be resolved. */
-			for (n = 0; n < grp->n; n++)
-				members[n] = grp->type == OTF2_GROUP_TYPE_COMM_GROUP &&
-					grp->members[n] < t->n_timelines
-					? (uint32_t)grp->members[n] : TRACE_NONE;
+		const struct otf2r_comm *cm = &r->comms[c];
+		uint32_t n = 0, first, id;
+		int is_self = 0, b_self = 0;
+		rc = append_group(r, cm->group, cm->inter, &members, &cap, &n, &is_self);
+		first = n;
+		if (rc == 0 && cm->inter) {
+			rc = append_group(r, cm->group_b, 1, &members, &cap, &n, &b_self);
+			is_self = 0;
 		}
+		if (rc)
+			break;
 		/* many communicators may name one large group: their members
 		 * together are what the model holds */
 		if (t->n_comm_members + n > OTF2R_MAX_COMM_MEMBERS) {
@@ -484,9 +524,11 @@ make_comms(struct otf2r *r)
 				     OTF2R_MAX_COMM_MEMBERS, c);
 			break;
 		}
-		rc = trace_add_comm(t, r->comms[c].name, members, n, is_self, &id);
+		rc = trace_add_comm(t, cm->name, members, n, is_self, &id);
 		if (rc == 0)
-			rc = otf2r_refs_put(&r->comm_of, r->comms[c].ref, id);
+			rc = otf2r_refs_put(&r->comm_of, cm->ref, id);
+		if (rc == 0 && cm->inter)
+			rc = trace_set_inter(t, id, first);
 	}
 	free(members);
 	if (rc)
@@ -597,6 +639,7 @@ otf2r_read_definitions(struct otf2r *r, OTF2_Reader *rd)
 	OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, def_location);
 	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
 	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
+	OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, def_intercomm);
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
 	OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, def_calling_context);
 	OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, def_rma_win);

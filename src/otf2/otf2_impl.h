@@ -54,8 +54,12 @@ struct otf2r_group {
 	uint64_t *members;
 };
 
+/* A Comm, or an InterComm (inter 1): group is then its group A and
+ * group_b its group B (doc/model.md "Communicators"). */
 struct otf2r_comm {
 	uint32_t ref, name, group, parent;
+	uint32_t group_b;
+	uint8_t inter;
 };
 
 struct otf2r_lgroup {

@@ -7,7 +7,8 @@
 # otf2check.py: exact record counts per location (tests/allcalls.expected),
 # every message matched FIFO after rank translation, every collective
 # complete on every member. Also: overwrite protection, an unwritable
-# trace directory, SKEIN_TRACE=0, and the committed LAMMPS trace.
+# trace directory, SKEIN_TRACE=0, the committed LAMMPS trace, and
+# skein reading messages on an intercommunicator (tests/inter.sh).
 # Prints "N passed, N failed" last; exit status 1 on any failure.
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -369,6 +370,17 @@ if [ -f "$scorep" ]; then
     check_trace "otf2check.py on Score-P's sstmacro-mpi-coverage-10" "$scorep"
 else
     skip "Score-P reference trace not found (../shared is absent)"
+fi
+
+# 12. messages on an intercommunicator, read by skein (tests/inter.sh:
+# 4 ranks under both MPIs, skein's count against otf2-print's)
+if [ -n "$skein" ]; then
+    sh tests/inter.sh "$skein" > "$work/inter" 2>&1
+    pass=$((pass + $(grep -c '^ok - ' "$work/inter")))
+    fail=$((fail + $(grep -c '^FAIL - ' "$work/inter")))
+    grep '^ok - \|^FAIL - \|^SKIP - ' "$work/inter" | sed 's/^ok - /ok - intercommunicator: /'
+else
+    skip "skein not built: tests/inter.sh not run"
 fi
 
 echo "$pass passed, $fail failed"
