@@ -6,9 +6,14 @@
  * rank's start-up. */
 #include "testwaits.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analysis/core/iterations.h"
 #include "analysis/explain/explain.h"
 #include "analysis/run/run.h"
+#include "report/report.h"
 
 /* Late sender: rank 0 computes 10 and enters MPI_Recv at 12; rank 1
  * computes 90 and enters MPI_Send at 92. Rank 0 waits 92 - 12 = 80 for
@@ -595,6 +600,21 @@ outside_iterations(void **state)
 		assert_true(p[0].lop == stalled || p[1].lop == stalled);
 	}
 	(void)o;
+	/* the text and the JSON say what the median is over: the rank's
+	 * calls outside the iterations, not all its calls */
+	for (int fmt = 0; fmt < 2; fmt++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		assert_int_equal(report_write(a, f, fmt ? REPORT_JSON : REPORT_TEXT, TABLE_HOTSPOTS, NULL), 0);
+		fclose(f);
+		const char *want = fmt ? "\"against\": \"calls outside the iterations\""
+			: "its median in the rank's 5 calls outside the iterations ";
+		if (!strstr(buf, want) || (!fmt && strstr(buf, "5 calls 1")))
+			fail_msg("no '%s' in:\n%s", want, buf);
+		free(buf);
+	}
 	analysis_destroy(a);
 	trace_destroy(t);
 }

@@ -248,10 +248,12 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 		json_key(j, "duration_s"); json_double(j, trace_seconds(t, o[i].duration));
 		json_key(j, "median_s"); json_double(j, trace_seconds(t, o[i].median));
 		json_key(j, "instances"); json_uint(j, o[i].instances);
-		/* what the median is over: the other iterations, or the rank's
-		 * calls of the same kind and region (a run without iterations) */
+		/* what the median is over: the other iterations, the rank's
+		 * calls of the same kind and region (a run without
+		 * iterations), or those of them outside the iterations */
 		json_key(j, "against");
-		json_string(j, analysis_outlier_by_region(a, o[i].lop) ? "calls" : "iterations");
+		json_string(j, analysis_outliers_by_region(a) ? "calls"
+			    : analysis_outlier_by_region(a, o[i].lop) ? "calls outside the iterations" : "iterations");
 		json_end_object(j);
 	}
 	json_end_array(j);
@@ -398,14 +400,17 @@ lop_words(const struct analysis *a, uint32_t l, char *buf, size_t n)
 	return buf;
 }
 
-/* What an outlier's median is over: "in the other iterations", or with
- * no iterations or outside them "in the rank's 8463 calls" (of its kind
- * and region). */
+/* What an outlier's median is over: "in the other iterations"; with no
+ * iterations "in the rank's 8463 calls" (of its kind and region); in a
+ * run with iterations, of a call in none of them, "in the rank's 438
+ * calls outside the iterations" (the calls in them are not counted). */
 static const char *
 outlier_against(const struct analysis *a, const struct analysis_outlier *o, char *buf, size_t n)
 {
-	if (analysis_outlier_by_region(a, o->lop))
+	if (analysis_outliers_by_region(a))
 		snprintf(buf, n, "in the rank's %u calls", o->instances);
+	else if (analysis_outlier_by_region(a, o->lop))
+		snprintf(buf, n, "in the rank's %u calls outside the iterations", o->instances);
 	else
 		snprintf(buf, n, "in the other iterations");
 	return buf;
@@ -476,7 +481,7 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 			 * wait's root, or a problem of another rank overlapping
 			 * it): the outlier's own times, then */
 			uint32_t at = p[i].surfaced != TRACE_NONE ? p[i].surfaced : p[i].lop;
-			char w3[64];
+			char w3[96];
 			const struct analysis_outlier *o = analysis_lop_outlier(a, at);
 			if (!o)
 				fprintf(out, "%3u  %s: an outlier by %s\n", shown, w1, b1);

@@ -111,7 +111,9 @@ view_explain_details(struct view *v, uint32_t lop)
 	if (o) {
 		snprintf(line, sizeof line, "took %s; in its %u %s the median is %s",
 			 trace_fmt_duration(v->t, o->duration, d1, sizeof d1), o->instances,
-			 analysis_outlier_by_region(a, lop) ? "calls on this rank" : "instances over the iterations",
+			 analysis_outliers_by_region(a) ? "calls on this rank"
+			 : analysis_outlier_by_region(a, lop) ? "calls on this rank outside the iterations"
+			 : "instances over the iterations",
 			 trace_fmt_duration(v->t, o->median, d2, sizeof d2));
 		view_lines_text(L, ST_EMPH, 0, 2, line);
 	}
@@ -175,7 +177,8 @@ view_explain_walk(struct view *v, int dir)
 	view_jump_lop(v, p[next].lop);
 	char d[32], w1[192], w2[192];
 	uint32_t out = p[next].surfaced != TRACE_NONE ? p[next].surfaced : p[next].lop;
-	const char *against = analysis_outlier_by_region(v->a, out) ? "other calls" : "iterations";
+	const char *against = analysis_outliers_by_region(v->a) ? "other calls"
+		: analysis_outlier_by_region(v->a, out) ? "other calls outside the iterations" : "iterations";
 	trace_fmt_duration(v->t, p[next].amount, d, sizeof d);
 	brief(v, p[next].lop, w1, sizeof w1);
 	switch (p[next].kind) {
