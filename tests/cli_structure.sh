@@ -97,6 +97,10 @@ run diff 0 diff "$corpus/stencil-4" "$trace" && [ ! -s "$tmp/err" ] &&
 	grep -q '^structure     9 partitions alike, 0 changed, 0 only before, 0 only after$' "$tmp/out" &&
 	grep -q '^largest change: rank 1 step 6 iteration 1 (computation) in exchange: differential lateness +10' "$tmp/out" &&
 	grep -q '^  its lateness reached 14 operations on 3 ranks' "$tmp/out" && ok || bad "diff text"
+# rank 2's MPI_Waitall of step 13 took 104.7 ms longer, waiting for rank
+# 1's delayed message: the largest change's own (the wait's root), not
+# a slowdown to say again after it
+grep -q 'slowdown' "$tmp/out" && bad "diff: the delay's wait said again as a slowdown" || ok
 run diff-json 0 diff -f json "$corpus/stencil-4" "$trace" && python3 - "$tmp/out" <<'PY' && ok || bad "diff json"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -105,6 +109,7 @@ assert (w["rank"], w["kind"], w["iteration"]) == (1, "compute", 1), w
 assert w["d_diff_s"] > 0.006 and all(x["d_diff_s"] < 0.004 for x in d["worse"][1:])
 assert len(d["propagation"]) == 14
 assert d["structure"] == {"alike": 9, "changed": 0, "only_before": 0, "only_after": 0}
+assert d["largest_slowdown"] is None, d["largest_slowdown"]
 PY
 run diff-csv 0 diff -f csv -t ops "$corpus/stencil-4" "$trace" &&
 	[ "$(($(wc -l <"$tmp/out") - 1))" = "$ops" ] && ok || bad "diff csv rows"

@@ -13,13 +13,13 @@
 #include "analysis/compare/diff.h"
 #include "report/diff_report.h"
 
-/* Two ranks, four rounds of 10 ticks of work and an MPI_Allreduce; in
- * round `stall` (none: -1) both sit in the Allreduce 300 ticks. */
+/* `ranks` ranks, four rounds of 10 ticks of work and an MPI_Allreduce;
+ * in round `stall` (none: -1) all sit in the Allreduce 300 ticks. */
 static struct trace *
-rounds(int stall)
+rounds(uint32_t ranks, int stall)
 {
-	struct dsl *d = dsl_new(2);
-	for (uint32_t r = 0; r < 2; r++) {
+	struct dsl *d = dsl_new(ranks);
+	for (uint32_t r = 0; r < ranks; r++) {
 		start(d, r);
 		for (int i = 0; i < 4; i++) {
 			work(d, 10 + r);
@@ -49,7 +49,7 @@ static void
 stall_in_collective(void **state)
 {
 	(void)state;
-	struct trace *tb = rounds(-1), *ta = rounds(2);
+	struct trace *tb = rounds(2, -1), *ta = rounds(2, 2);
 	struct analysis *b = analyse(tb, NULL), *a = analyse(ta, NULL);
 	struct diff *d = NULL;
 	struct err e = { 0 };
@@ -61,7 +61,14 @@ stall_in_collective(void **state)
 	if (!strstr(text, want) || !strstr(text, "MPI_Allreduce: duration +299.0 s (302.0 s, before 3.000 s)") ||
 	    !strstr(text, "; as much for rank 1\n"))
 		fail_msg("no slowdown at step %u in:\n%s", step, text);
-	assert_non_null(strstr(json, "\"largest_slowdown\": {"));
+	/* the JSON says what the text says: the durations after and
+	 * before, the rank that took as much longer */
+	const char *facts[] = { "\"largest_slowdown\": {\n    \"rank\": 0,", "\"d_duration_s\": 299,",
+				"\"duration_after_s\": 302,", "\"duration_before_s\": 3,",
+				"\"as_much_for_ranks\": [\n      1\n    ],", "\"other_than_largest_change\": false" };
+	for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+		if (!strstr(json, facts[i]))
+			fail_msg("no '%s' in:\n%s", facts[i], json);
 	free(text);
 	free(json);
 	/* a run against itself: no slowdown */
@@ -78,6 +85,197 @@ stall_in_collective(void **state)
 	analysis_destroy(b);
 	trace_destroy(ta);
 	trace_destroy(tb);
+	/* seven ranks: the text names four of the six others and says how
+	 * many more; the JSON has them all */
+	tb = rounds(7, -1);
+	ta = rounds(7, 2);
+	b = analyse(tb, NULL);
+	a = analyse(ta, NULL);
+	assert_int_equal(diff_run(b, a, &d, &e), 0);
+	text = report(d, REPORT_TEXT);
+	json = report(d, REPORT_JSON);
+	if (!strstr(text, "; as much for rank 1, 2, 3, 4 and 2 more\n") ||
+	    !strstr(json, "\"as_much_for_ranks\": [\n      1,\n      2,\n      3,\n      4,\n      5,\n      6\n    ],"))
+		fail_msg("not the six others:\n%s\n%s", text, json);
+	free(text);
+	free(json);
+	diff_destroy(d);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
+/* Two ranks, four rounds of 10 ticks of work and an MPI_Allreduce that
+ * each leaves a tick after the last entered, plus `extra` ticks of its
+ * own. In the AFTER run (after 1) rank 0 works 5 ticks in round 1 and
+ * stays 300 ticks more in its Allreduce, which rank 1 leaves in time:
+ * rank 0's Allreduce creates 300 ticks of lateness and lasts 305
+ * longer, the largest change and the largest slowdown at once; rank 1
+ * waits 300 ticks for it in round 2. The AFTER run's stalls besides:
+ *   0: none;
+ *   1: both sit out round 3's Allreduce 303 ticks more (they leave
+ *      together: no lateness), a slowdown the largest change does not
+ *      name but a smaller one than its own;
+ *   2: in round 2 rank 0 stays 303 ticks more, rank 1 310 beyond its
+ *      wait: 610 ticks longer, of which 300 waiting for rank 0;
+ *   3: both stay 10 ticks more in round 2: rank 1's Allreduce lasts
+ *      310 ticks longer, 300 of them waiting for rank 0. */
+static uint64_t
+extra(int after, int mode, int r, int i)
+{
+	if (!after)
+		return 0;
+	if (i == 1 && r == 0)
+		return 300;
+	if (mode == 1 && i == 3)
+		return 303;
+	if (mode == 2 && i == 2)
+		return r ? 310 : 303;
+	if (mode == 3 && i == 2)
+		return 10;
+	return 0;
+}
+
+static struct trace *
+alone(int after, int mode)
+{
+	uint64_t until[2][4], t[2] = { 2, 2 };      /* start() leaves them at 2 */
+	for (int i = 0; i < 4; i++) {
+		uint64_t in[2];
+		for (int r = 0; r < 2; r++)
+			in[r] = t[r] + (after && i == 1 && r == 0 ? 5 : 10);
+		uint64_t last = in[0] > in[1] ? in[0] : in[1];
+		for (int r = 0; r < 2; r++) {
+			until[r][i] = last + 1 + extra(after, mode, r, i);
+			t[r] = until[r][i] + 2;         /* coll_until's leave, then a tick */
+		}
+	}
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		start(d, r);
+		for (int i = 0; i < 4; i++) {
+			work(d, after && i == 1 && r == 0 ? 5 : 10);
+			coll_until(d, COLL_ALLREDUCE, UINT32_MAX, until[r][i]);
+		}
+	}
+	return dsl_done(d);
+}
+
+/* The same, rank 0 sending to rank 1 before each Allreduce; in round 2
+ * of the AFTER run its MPI_Send stays 300 ticks (rank 1's receive has
+ * the message in time): the lateness is created at the computation
+ * after it and said to be lost in the send. */
+static struct trace *
+held_send(int after)
+{
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		start(d, r);
+		for (int i = 0; i < 4; i++) {
+			int stall = after && i == 2 && r == 0;
+			work(d, stall ? 5 : 10);
+			if (r == 0)
+				send_until(d, 1, (uint32_t)i, d->now + (stall ? 300 : 1));
+			else
+				recv(d, 0, (uint32_t)i);
+			allreduce(d);
+		}
+	}
+	return dsl_done(d);
+}
+
+/* Diffs tb against ta; the text and JSON reports into *text, *json. */
+static void
+diff_both(struct trace *tb, struct trace *ta, struct analysis **b, struct analysis **a, char **text, char **json)
+{
+	*b = analyse(tb, NULL);
+	*a = analyse(ta, NULL);
+	struct diff *d = NULL;
+	struct err e = { 0 };
+	assert_int_equal(diff_run(*b, *a, &d, &e), 0);
+	*text = report(d, REPORT_TEXT);
+	*json = report(d, REPORT_JSON);
+	diff_destroy(d);
+}
+
+/* The largest slowdown is not said again when the largest change names
+ * it: as its own operation (it would have read "largest slowdown: rank
+ * 0 step 5 ... MPI_Allreduce" under "largest change: rank 0 step 5 ...
+ * MPI_Allreduce"), as the operation its lateness was lost in, or as one
+ * its lateness reached; a wait for it does not count; the next slowdown
+ * that it does not name is said as the largest other. */
+static void
+slowdown_said_once(void **state)
+{
+	(void)state;
+	for (int mode = 0; mode < 4; mode++) {
+		struct trace *tb = alone(0, mode), *ta = alone(1, mode);
+		struct analysis *b, *a;
+		char *text, *json, want[256];
+		diff_both(tb, ta, &b, &a, &text, &json);
+		uint32_t step = analysis_lop_step(a, comm(a, 0, 2));
+		snprintf(want, sizeof want, "\nlargest change: rank 0 step %u iteration 2 MPI_Allreduce: "
+			 "differential lateness +300.0 s (created-compute), lateness +300.0 s\n", step);
+		if (!strstr(text, want))
+			fail_msg("no '%s' in:\n%s", want, text);
+		if (mode == 0 || mode == 3) {
+			/* rank 0's Allreduce of round 1, or rank 1's wait for it */
+			if (strstr(text, "slowdown"))
+				fail_msg("the largest change said twice:\n%s", text);
+			assert_non_null(strstr(json, "\"largest_slowdown\": null"));
+		} else if (mode == 1) {
+			/* round 3's stall (a larger one, rank 0's of round 1, is
+			 * the largest change's) */
+			snprintf(want, sizeof want, "\nlargest other slowdown: rank 0 step %u iteration 4 MPI_Allreduce: "
+				 "duration +303.0 s (305.0 s, before 2.000 s), lateness 0; as much for rank 1\n",
+				 analysis_lop_step(a, comm(a, 0, 4)));
+			if (!strstr(text, want))
+				fail_msg("no '%s' in:\n%s", want, text);
+			const char *facts[] = { "\"largest_slowdown\": {\n    \"rank\": 0,", "\"d_duration_s\": 303,",
+						"\"d_lateness_s\": 0,", "\"duration_after_s\": 305,",
+						"\"duration_before_s\": 2,", "\"as_much_for_ranks\": [\n      1\n    ],",
+						"\"waited_for_largest_change_s\": 0,", "\"other_than_largest_change\": true" };
+			for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+				if (!strstr(json, facts[i]))
+					fail_msg("no '%s' in:\n%s", facts[i], json);
+		} else {
+			/* rank 1's 610 ticks, of which 300 waiting for rank 0
+			 * (310 its own, rank 0's 303 less) */
+			snprintf(want, sizeof want, "\nlargest slowdown: rank 1 step %u iteration 3 MPI_Allreduce: "
+				 "duration +610.0 s (612.0 s, before 2.000 s), lateness +7.000 s; it waited 300.0 s for "
+				 "the largest change\n", analysis_lop_step(a, comm(a, 1, 3)));
+			if (!strstr(text, want))
+				fail_msg("no '%s' in:\n%s", want, text);
+			const char *facts[] = { "\"largest_slowdown\": {\n    \"rank\": 1,", "\"d_duration_s\": 610,",
+						"\"duration_after_s\": 612,", "\"as_much_for_ranks\": [],",
+						"\"waited_for_largest_change_s\": 300,", "\"other_than_largest_change\": false" };
+			for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+				if (!strstr(json, facts[i]))
+					fail_msg("no '%s' in:\n%s", facts[i], json);
+		}
+		free(text);
+		free(json);
+		analysis_destroy(a);
+		analysis_destroy(b);
+		trace_destroy(ta);
+		trace_destroy(tb);
+	}
+	/* the send the lateness was lost in, named by the largest change */
+	struct trace *tb = held_send(0), *ta = held_send(1);
+	struct analysis *b, *a;
+	char *text, *json, want[256];
+	diff_both(tb, ta, &b, &a, &text, &json);
+	snprintf(want, sizeof want, ", the longest step %u MPI_Send (took 301.0 s)\n", analysis_lop_step(a, comm(a, 0, 5)));
+	if (!strstr(text, want) || strstr(text, "slowdown"))
+		fail_msg("no '%s', or a slowdown, in:\n%s", want, text);
+	assert_non_null(strstr(json, "\"largest_slowdown\": null"));
+	free(text);
+	free(json);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
 }
 
 int
@@ -85,6 +283,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stall_in_collective),
+		cmocka_unit_test(slowdown_said_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,41 +93,148 @@ op_table(FILE *out, const struct diff *d, const char *title, const uint32_t *lis
 		fprintf(out, "(%u more; all: --format csv)\n", n - top);
 }
 
-/* The paired operation that took longest more than before, when that
- * is more than the largest change of differential lateness (a rank
- * stopped inside a collective the others sat out with it: they left
- * together, no lateness was made, and only its duration shows it);
- * else NULL. An MPI run's only (Charm++ ranks by duration already). */
+/* The largest change of differential lateness either way; NULL when no
+ * operation's changed. */
 static const struct diff_op *
-slowdown(const struct diff *d)
+largest_op(const struct diff *d)
 {
+	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
+	const struct diff_op *b = d->n_better ? &d->ops[d->better[0]] : NULL;
+	return !b || (w && w->d_diff >= -b->d_diff) ? w : b;
+}
+
+/* The operations the largest change's lines name (AFTER lops): its own,
+ * the one its lateness was lost in, those its lateness reached. */
+struct named {
+	const struct diff_op *op;      /* NULL: no largest change */
+	uint32_t culprit;              /* TRACE_NONE: none named */
+	struct analysis_lost lost;
+	uint32_t *reached, n_reached;  /* in lop order; malloc'd */
+};
+
+static int
+named_get(const struct diff *d, struct named *nm)
+{
+	*nm = (struct named){ .op = largest_op(d), .culprit = TRACE_NONE };
+	if (!nm->op || nm->op->d_diff <= 0)
+		return 0;
+	uint32_t l = nm->op->after;
+	/* where it was made, as analyze's problems say it: a hotspot that
+	 * lasted less than it created lost the rest before it */
+	if (analysis_lop_lost(d->after, l, &nm->lost) && nm->lost.before > nm->lost.inside && nm->lost.culprit != l)
+		nm->culprit = nm->lost.culprit;
+	return diff_propagation(d, l, nm->op->d_diff / 2, &nm->reached, &nm->n_reached);
+}
+
+static int
+named_lop(const struct named *nm, uint32_t lop)
+{
+	if (nm->op && (lop == nm->op->after || lop == nm->culprit))
+		return 1;
+	uint32_t lo = 0, hi = nm->n_reached;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (nm->reached[mid] < lop)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nm->n_reached && nm->reached[lo] == lop;
+}
+
+/* Of lop's time in the AFTER run, the seconds it waited for what the
+ * largest change names: a wait state whose root is named, or whose
+ * cause (the operation it waited for) is, or was made late by the
+ * operation before it on its rank or by the lateness created at a
+ * named one (on stencil-4-delay rank 2's MPI_Waitall, +104.7 ms, waited
+ * for rank 1's message that the +100.0 ms computation delayed). */
+static double
+named_wait(const struct named *nm, const struct diff *d, uint32_t lop)
+{
+	const struct analysis *A = d->after;
+	const struct analysis_wait *w = analysis_lop_wait(A, lop);
+	if (!w)
+		return 0;
+	uint32_t c = w->cause_lop;
+	int named = (w->root_lop != TRACE_NONE && named_lop(nm, w->root_lop)) ||
+		    (c != TRACE_NONE && (named_lop(nm, c) || (d->root[c] != TRACE_NONE && named_lop(nm, d->root[c])) ||
+					 (c > 0 && analysis_lop_timeline(A, c - 1) == analysis_lop_timeline(A, c) &&
+					  named_lop(nm, c - 1))));
+	return named ? lop_secs(A, w->time) : 0;
+}
+
+static int
+counted(const struct diff *d, const struct diff_op *x)
+{
+	return analysis_options(d->after)->startup || !analysis_lop_startup(d->after, x->after);
+}
+
+/* The largest slowdown: the paired operation whose duration grew most
+ * beyond what the largest change accounts for (nm names it, or it
+ * waited for what nm names: that waiting is taken off), when that is
+ * more than the largest change of differential lateness (a rank stopped
+ * inside a collective the others sat out with it: they left together,
+ * no lateness was made, and only its duration shows it); op NULL when
+ * none. An MPI run's only (Charm++ ranks by duration already). */
+struct slow {
+	const struct diff_op *op;
+	double waited;                 /* of its duration, waiting for what nm names */
+	int other;                     /* the duration that grew most is another's,
+				        * which the largest change accounts for */
+};
+
+static struct slow
+slowdown(const struct diff *d, const struct named *nm)
+{
+	struct slow s = { 0 };
 	if (d->charm)
-		return NULL;
-	double most = 0;
-	if (d->n_worse)
-		most = d->ops[d->worse[0]].d_diff;
-	if (d->n_better && -d->ops[d->better[0]].d_diff > most)
-		most = -d->ops[d->better[0]].d_diff;
-	const struct diff_op *s = NULL;
-	int startup = analysis_options(d->after)->startup;
-	for (uint32_t i = 0; i < d->n_ops; i++)
-		if (d->ops[i].d_duration > most && (!s || d->ops[i].d_duration > s->d_duration) &&
-		    (startup || !analysis_lop_startup(d->after, d->ops[i].after)))
-			s = &d->ops[i];
+		return s;
+	double most = nm->op ? fabs(nm->op->d_diff) : 0, best = most;
+	const struct diff_op *top = NULL;
+	for (uint32_t i = 0; i < d->n_ops; i++) {
+		const struct diff_op *x = &d->ops[i];
+		if (x->d_duration <= most || !counted(d, x))
+			continue;
+		if (!top || x->d_duration > top->d_duration)
+			top = x;
+		if (named_lop(nm, x->after))
+			continue;
+		double waited = named_wait(nm, d, x->after);
+		if (x->d_duration - waited > best) {
+			best = x->d_duration - waited;
+			s.op = x;
+			s.waited = waited;
+		}
+	}
+	s.other = s.op && top != s.op && top->d_duration > s.op->d_duration;
 	return s;
 }
 
-static void
-slowdown_text(FILE *out, const struct diff *d)
+/* Did x, another operation at s's step, take about as much longer: a
+ * member of a collective that sat it out together (which of them
+ * stalled, the trace does not say)? */
+static int
+as_much(const struct diff *d, const struct diff_op *s, const struct diff_op *x)
 {
-	const struct diff_op *s = slowdown(d);
+	const struct analysis *A = d->after;
+	return x != s && analysis_lop_step(A, x->after) == analysis_lop_step(A, s->after) &&
+	       x->d_duration >= 0.9 * s->d_duration;
+}
+
+#define AS_MUCH_SHOWN 4
+
+static void
+slowdown_text(FILE *out, const struct diff *d, const struct named *nm)
+{
+	struct slow sl = slowdown(d, nm);
+	const struct diff_op *s = sl.op;
 	if (!s)
 		return;
 	const struct analysis *A = d->after;
 	uint32_t l = s->after;
 	char b1[32], b2[32], b3[32], it[16], n1[256], n2[256];
-	fprintf(out, "largest slowdown: rank %u step %u iteration %s %s%s%s: duration %s (%s, before %s), "
-		"lateness %s", analysis_lop_timeline(A, l), analysis_lop_step(A, l),
+	fprintf(out, "largest %sslowdown: rank %u step %u iteration %s %s%s%s: duration %s (%s, before %s), "
+		"lateness %s", sl.other ? "other " : "", analysis_lop_timeline(A, l), analysis_lop_step(A, l),
 		report_iter_of(A, l, it, sizeof it), text_safe(report_lop_name(A, l), n1, sizeof n1),
 		report_lop_in(A, l)[0] ? " in " : "", text_safe(report_lop_in(A, l), n2, sizeof n2),
 		fmt_change(s->d_duration, b1, sizeof b1),
@@ -135,31 +242,28 @@ slowdown_text(FILE *out, const struct diff *d)
 		trace_fmt_duration(analysis_trace(d->before), analysis_lop_duration(d->before, s->before), b3,
 				   sizeof b3),
 		fmt_change(s->d_late, n1, sizeof n1));
-	/* the others at its step that took about as much longer: members of
-	 * a collective that sat it out together (which of them stalled, the
-	 * trace does not say) */
-	uint32_t shown = 0;
-	for (uint32_t i = 0; i < d->n_ops && shown < 4; i++) {
-		const struct diff_op *x = &d->ops[i];
-		if (x == s || analysis_lop_step(A, x->after) != analysis_lop_step(A, l) ||
-		    x->d_duration < 0.9 * s->d_duration)
+	if (sl.waited > 0)
+		fprintf(out, "; it waited %s for the largest change", plain_s(sl.waited, b1, sizeof b1));
+	uint32_t shown = 0, all = 0;
+	for (uint32_t i = 0; i < d->n_ops; i++) {
+		if (!as_much(d, s, &d->ops[i]))
 			continue;
-		fprintf(out, "%s%s%u", shown ? ", " : "; as much for rank", shown ? "" : " ",
-			analysis_lop_timeline(A, x->after));
-		shown++;
+		if (shown < AS_MUCH_SHOWN)
+			fprintf(out, "%s%u", shown ? ", " : "; as much for rank ", analysis_lop_timeline(A, d->ops[i].after));
+		shown += shown < AS_MUCH_SHOWN;
+		all++;
 	}
+	if (all > shown)
+		fprintf(out, " and %u more", all - shown);
 	fputc('\n', out);
 }
 
 static void
-largest(FILE *out, const struct diff *d, uint32_t top)
+largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 {
-	if (!d->n_worse && !d->n_better)
+	const struct diff_op *op = nm->op;
+	if (!op)
 		return;
-	/* the largest change either way */
-	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
-	const struct diff_op *b = d->n_better ? &d->ops[d->better[0]] : NULL;
-	const struct diff_op *op = !b || (w && w->d_diff >= -b->d_diff) ? w : b;
 	const struct analysis *A = d->after;
 	uint32_t l = op->after;
 	char b1[32], b2[32], it[16], n1[256], n2[256];
@@ -171,22 +275,20 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
 	if (op->d_diff <= 0)
 		return;
-	/* where it was made, as analyze's problems say it: a hotspot that
-	 * lasted less than it created lost the rest before it */
-	struct analysis_lost lost;
-	if (analysis_lop_lost(A, l, &lost) && lost.before > lost.inside && lost.culprit != l) {
+	if (nm->culprit != TRACE_NONE) {
+		const struct analysis_lost *lost = &nm->lost;
 		char b3[32], b4[32], wn[256];
 		fprintf(out, "  after, it created %s, of which %s was lost in the %u operations before it%s, the longest "
-			"step %u %s (took %s)\n", trace_fmt_duration(analysis_trace(A), lost.created, b4, sizeof b4),
-			trace_fmt_duration(analysis_trace(A), lost.before, b3, sizeof b3), l - lost.from,
-			lost.capped ? " (no further looked at)" : "", analysis_lop_step(A, lost.culprit),
-			text_safe(report_lop_name(A, lost.culprit), wn, sizeof wn),
-			trace_fmt_duration(analysis_trace(A), analysis_lop_duration(A, lost.culprit), b1, sizeof b1));
+			"step %u %s (took %s)\n", trace_fmt_duration(analysis_trace(A), lost->created, b4, sizeof b4),
+			trace_fmt_duration(analysis_trace(A), lost->before, b3, sizeof b3), l - lost->from,
+			lost->capped ? " (no further looked at)" : "", analysis_lop_step(A, lost->culprit),
+			text_safe(report_lop_name(A, lost->culprit), wn, sizeof wn),
+			trace_fmt_duration(analysis_trace(A), analysis_lop_duration(A, lost->culprit), b1, sizeof b1));
 	}
-	uint32_t *prop, n;
-	if (diff_propagation(d, l, op->d_diff / 2, &prop, &n) || !n) {
-		if (!n)
-			fputs("  its lateness reached no other operation\n", out);
+	const uint32_t *prop = nm->reached;
+	uint32_t n = nm->n_reached;
+	if (!n) {
+		fputs("  its lateness reached no other operation\n", out);
 		return;
 	}
 	uint32_t s0 = UINT32_MAX, s1 = 0, ranks = 0;
@@ -221,7 +323,6 @@ largest(FILE *out, const struct diff *d, uint32_t top)
 	}
 	if (n > top)
 		fprintf(out, "(%u more)\n", n - top);
-	free(prop);
 }
 
 static const char *
@@ -319,8 +420,15 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 		fprintf(out, "operations    %u paired: %u created more lateness, %u less\n", d->n_ops,
 			d->n_worse, d->n_better);
 
-	largest(out, d, top);
-	slowdown_text(out, d);
+	struct named nm;
+	int rc = named_get(d, &nm);
+	if (rc) {
+		free(nm.reached);
+		return rc;
+	}
+	largest(out, d, &nm, top);
+	slowdown_text(out, d, &nm);
+	free(nm.reached);
 	if (d->same_ranks) {
 		op_table(out, d, "worse (differential lateness grew; largest first)", d->worse,
 			 d->n_worse, top);
@@ -399,12 +507,12 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 
 /* ---- JSON ---- */
 
+/* An operation's fields, inside an object the caller opens and closes. */
 static void
-json_op(struct json *j, const struct diff *d, const struct diff_op *op)
+json_op_fields(struct json *j, const struct diff *d, const struct diff_op *op)
 {
 	const struct analysis *A = d->after, *B = d->before;
 	uint32_t la = op->after, lb = op->before, k = iterations_of_lop(A, la);
-	json_begin_object(j);
 	json_key(j, "rank"); json_uint(j, analysis_lop_timeline(A, la));
 	json_key(j, "kind"); json_string(j, trace_op_kind_name(analysis_lop_kind(A, la)));
 	json_key(j, "region"); json_string(j, report_lop_name(A, la));
@@ -436,6 +544,13 @@ json_op(struct json *j, const struct diff *d, const struct diff_op *op)
 		json_key(j, "diff_duration_after_s");
 		json_double(j, lop_secs(A, analysis_lop_diff_duration(A, la)));
 	}
+}
+
+static void
+json_op(struct json *j, const struct diff *d, const struct diff_op *op)
+{
+	json_begin_object(j);
+	json_op_fields(j, d, op);
 	json_end_object(j);
 }
 
@@ -472,6 +587,32 @@ json_run(struct json *j, const char *key, const struct analysis *a)
 	json_end_object(j);
 }
 
+/* The text's slowdown line, every fact of it: json_op's, the durations
+ * after and before, how long it waited for the largest change, the
+ * ranks whose operation at its step took as much longer (all of them;
+ * the text names four), and whether a larger one was passed over as the
+ * largest change's. */
+static void
+json_slowdown(struct json *j, const struct diff *d, const struct slow *sl)
+{
+	const struct diff_op *s = sl->op;
+	json_begin_object(j);
+	json_op_fields(j, d, s);
+	json_key(j, "duration_after_s");
+	json_double(j, lop_secs(d->after, analysis_lop_duration(d->after, s->after)));
+	json_key(j, "duration_before_s");
+	json_double(j, lop_secs(d->before, analysis_lop_duration(d->before, s->before)));
+	json_key(j, "as_much_for_ranks");
+	json_begin_array(j);
+	for (uint32_t i = 0; i < d->n_ops; i++)
+		if (as_much(d, s, &d->ops[i]))
+			json_uint(j, analysis_lop_timeline(d->after, d->ops[i].after));
+	json_end_array(j);
+	json_key(j, "waited_for_largest_change_s"); json_double(j, sl->waited);
+	json_key(j, "other_than_largest_change"); json_bool(j, sl->other);
+	json_end_object(j);
+}
+
 static int
 write_json(const struct diff *d, FILE *out)
 {
@@ -502,10 +643,17 @@ write_json(const struct diff *d, FILE *out)
 		json_key(&j, "idle_experienced_after_s"); json_double(&j, d->idle_after);
 		json_key(&j, "not_ranked"); json_uint(&j, d->n_setup);
 	}
-	const struct diff_op *s = slowdown(d);
+	struct named nm;
+	if (named_get(d, &nm)) {
+		free(nm.reached);
+		json_flush(&j);
+		return ERR_NOMEM;
+	}
+	struct slow sl = slowdown(d, &nm);
+	free(nm.reached);
 	json_key(&j, "largest_slowdown");
-	if (s)
-		json_op(&j, d, s);
+	if (sl.op)
+		json_slowdown(&j, d, &sl);
 	else
 		json_null(&j);
 	json_key(&j, "worse");
