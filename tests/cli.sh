@@ -271,6 +271,20 @@ done
 grep -q '^  focus: overview$' "$tmp/cl.yaml" &&
 	"$skein" render --config "$tmp/cl.yaml" "$wf" --size 100x30 --keys ':save '"$tmp"'/cl2.yaml<Enter>' >/dev/null &&
 	grep -q '^  focus: overview$' "$tmp/cl2.yaml" && ok || bad ":save records the focused pane, and --config restores it"
+# ... and the operation the cursor is on: after a move in a cell of two
+# steps the cell's maximum (rank 1's step 9, the status line's step 8:
+# it reopened on rank 1's step 8), after a jump the one jumped to
+if "$skein" render "$wf" --size 100x30 --keys ':rank 1<Enter>:step 10<Enter>-h:save '"$tmp"'/mv.yaml<Enter>' >/dev/null &&
+	grep -q '^    operation: maximum$' "$tmp/mv.yaml" &&
+	"$skein" render "$wf" --size 100x30 --keys ':rank 1<Enter>:step 10<Enter>-h<Esc>' >"$tmp/a.txt" &&
+	"$skein" render --config "$tmp/mv.yaml" "$wf" --size 100x30 --keys '<Esc>' >"$tmp/b.txt" &&
+	cmp -s "$tmp/a.txt" "$tmp/b.txt" && grep -q 'rank 1 · step 9 ' "$tmp/b.txt" &&
+	"$skein" render "$wf" --size 100x30 --keys '>-:save '"$tmp"'/mv.yaml<Enter>' >/dev/null &&
+	grep -q '^    operation: jumped$' "$tmp/mv.yaml"; then
+	ok
+else
+	bad "a saved view reopens on the operation under the cursor, moved to or jumped to"
+fi
 "$skein" render "$wf" --size 100x30 --keys '--C:save '"$tmp"'/cl.yaml<Enter>' >/dev/null &&
 	grep -q '^  clusters: 4$' "$tmp/cl.yaml" && grep -q '^    steps: 2$' "$tmp/cl.yaml" &&
 	"$skein" render --config "$tmp/cl.yaml" "$wf" --size 100x30 | head -1 | grep -q ' c1 r4 step 50 .* 4 cl  cell 2×1' &&

@@ -76,6 +76,7 @@ defaults(void **state)
 	assert_int_equal(c.view.colours, CONFIG_COLOURS_AUTO);
 	assert_int_equal(c.view.sel_rank, 0);
 	assert_int_equal(c.view.sel_step, 0);
+	assert_int_equal(c.view.sel_op, CONFIG_SEL_AUTO);
 	assert_int_equal(c.topology.source, CONFIG_TOPO_MACHINE);
 	assert_string_equal(c.topology.hwloc, "");
 	assert_string_equal(c.topology.synthetic, "");

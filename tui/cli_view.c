@@ -131,6 +131,7 @@ save_view(void *ud, const struct view_state *st, const char *arg, struct err *e)
 	cfg->view.metric = (enum config_metric)st->metric;
 	cfg->view.sel_rank = st->sel_rank;
 	cfg->view.sel_step = st->sel_step;
+	cfg->view.sel_op = st->jumped > 0 ? CONFIG_SEL_JUMPED : CONFIG_SEL_MAXIMUM;
 	cfg->view.zoom_steps = st->zoom_steps ? st->zoom_steps : 1;
 	cfg->view.zoom_ranks = st->zoom_ranks ? st->zoom_ranks : 1;
 	cfg->view.clusters = st->clusters;
@@ -288,6 +289,7 @@ explorer_setup(struct cli *c, struct view_opts *vo, struct view_state *init, str
 	/* a saved view (selection, zoom) starts where it was left */
 	*init = (struct view_state){
 		.metric = vo->metric, .sel_rank = cv->sel_rank, .sel_step = cv->sel_step,
+		.jumped = cv->sel_op == CONFIG_SEL_AUTO ? -1 : cv->sel_op == CONFIG_SEL_JUMPED,
 		.zoom_steps = cv->zoom_steps, .zoom_ranks = cv->zoom_ranks, .clusters = vo->clusters,
 		.window = !cv->steps.all || !cv->ranks.all,
 		.win_step = cv->steps.all ? 0 : cv->steps.first,

@@ -27,6 +27,7 @@ const char *const config_pane_names[CONFIG_PANE_COUNT] = {
 };
 const char *const config_glyphs_names[CONFIG_GLYPHS_COUNT] = { "auto", "utf8", "ascii" };
 const char *const config_colours_names[CONFIG_COLOURS_COUNT] = { "auto", "256", "8", "none" };
+const char *const config_sel_op_names[CONFIG_SEL_OP_COUNT] = { "auto", "maximum", "jumped" };
 const char *const config_topo_source_names[CONFIG_TOPO_SOURCE_COUNT] = {
 	"machine", "hwloc", "synthetic",
 };
@@ -40,6 +41,7 @@ const char *config_metric_name(enum config_metric m) { return NAME_OF(config_met
 const char *config_pane_name(enum config_pane p) { return NAME_OF(config_pane_names, CONFIG_PANE_COUNT, p); }
 const char *config_glyphs_name(enum config_glyphs g) { return NAME_OF(config_glyphs_names, CONFIG_GLYPHS_COUNT, g); }
 const char *config_colours_name(enum config_colours c) { return NAME_OF(config_colours_names, CONFIG_COLOURS_COUNT, c); }
+const char *config_sel_op_name(enum config_sel_op o) { return NAME_OF(config_sel_op_names, CONFIG_SEL_OP_COUNT, o); }
 const char *config_topo_source_name(enum config_topo_source s) { return NAME_OF(config_topo_source_names, CONFIG_TOPO_SOURCE_COUNT, s); }
 const char *const config_iter_find_names[CONFIG_ITER_FIND_COUNT] = {
 	[CONFIG_ITER_AUTO] = "auto", [CONFIG_ITER_STRUCTURE] = "structure", [CONFIG_ITER_OFF] = "off",

@@ -79,6 +79,12 @@ enum config_pane {
 
 enum config_glyphs { CONFIG_GLYPHS_AUTO, CONFIG_GLYPHS_UTF8, CONFIG_GLYPHS_ASCII, CONFIG_GLYPHS_COUNT };
 
+/* Which operation of the selected cell the details show (view.selection.
+ * operation): the cell's maximum, the one at the selection's rank and
+ * step (jumped to), or (auto: a file saved before it was recorded) that
+ * one when it is not the maximum. */
+enum config_sel_op { CONFIG_SEL_AUTO, CONFIG_SEL_MAXIMUM, CONFIG_SEL_JUMPED, CONFIG_SEL_OP_COUNT };
+
 enum config_colours {
 	CONFIG_COLOURS_AUTO, CONFIG_COLOURS_256, CONFIG_COLOURS_8, CONFIG_COLOURS_NONE,
 	CONFIG_COLOURS_COUNT
@@ -178,6 +184,7 @@ struct config_view {
 	enum config_colours colours;
 	int mouse;                /* the explorer takes clicks and the wheel */
 	uint32_t sel_rank, sel_step;          /* the selection */
+	enum config_sel_op sel_op;            /* the operation of its cell shown */
 };
 
 struct config_topology {
@@ -351,6 +358,7 @@ const char *config_metric_name(enum config_metric m);
 const char *config_pane_name(enum config_pane p);
 const char *config_glyphs_name(enum config_glyphs g);
 const char *config_colours_name(enum config_colours c);
+const char *config_sel_op_name(enum config_sel_op o);
 const char *config_topo_source_name(enum config_topo_source s);
 const char *config_placement_name(enum config_placement p);
 const char *config_depth_name(enum config_depth d);

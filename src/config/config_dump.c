@@ -167,7 +167,8 @@ dump_view(const struct config *cfg, FILE *f)
 	fprintf(f, "  glyphs: %s\n", config_glyphs_name(v->glyphs));
 	fprintf(f, "  colours: %s\n", config_colours_name(v->colours));
 	fprintf(f, "  mouse: %s\n", v->mouse ? "true" : "false");
-	fprintf(f, "  selection:\n    rank: %u\n    step: %u\n", v->sel_rank, v->sel_step);
+	fprintf(f, "  selection:\n    rank: %u\n    step: %u\n    operation: %s\n", v->sel_rank, v->sel_step,
+		config_sel_op_name(v->sel_op));
 }
 
 static void

@@ -131,6 +131,7 @@ extern const char *const config_metric_names[CONFIG_METRIC_COUNT];
 extern const char *const config_pane_names[CONFIG_PANE_COUNT];
 extern const char *const config_glyphs_names[CONFIG_GLYPHS_COUNT];
 extern const char *const config_colours_names[CONFIG_COLOURS_COUNT];
+extern const char *const config_sel_op_names[CONFIG_SEL_OP_COUNT];
 extern const char *const config_topo_source_names[CONFIG_TOPO_SOURCE_COUNT];
 extern const char *const config_placement_names[CONFIG_PLACE_COUNT];
 extern const char *const config_iter_find_names[CONFIG_ITER_FIND_COUNT];

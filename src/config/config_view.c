@@ -140,6 +140,30 @@ walk_pair(struct ld *ld, const struct cnode *m, const char *path, const char *co
 	return rc;
 }
 
+/* view.selection: rank, step and which operation of the cell. */
+static int
+walk_selection(struct ld *ld, const struct cnode *m, struct config_view *w)
+{
+	static const char *const keys[] = { "rank", "step", "operation" };
+	int rc, x = 0;
+	if (schema_map(ld, m, "view.selection", &rc))
+		return rc;
+	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
+		int k = schema_key(ld, m, i, "view.selection", keys, 3);
+		const struct cnode *v = m->kid[2 * i + 1];
+		if (k < 0)
+			return k;
+		if (k == 0)
+			rc = schema_uint(ld, v, "view.selection.rank", 0, MAX_INDEX, &w->sel_rank);
+		else if (k == 1)
+			rc = schema_uint(ld, v, "view.selection.step", 0, MAX_INDEX, &w->sel_step);
+		else if (!(rc = schema_enum(ld, v, "view.selection.operation", config_sel_op_names, CONFIG_SEL_OP_COUNT,
+					    &x)))
+			w->sel_op = (enum config_sel_op)x;
+	}
+	return rc;
+}
+
 int
 config_walk_view(struct ld *ld, const struct cnode *m)
 {
@@ -153,7 +177,7 @@ config_walk_view(struct ld *ld, const struct cnode *m)
 		[K_GLYPHS] = "glyphs", [K_COLOURS] = "colours", [K_MOUSE] = "mouse",
 		[K_SELECTION] = "selection",
 	};
-	static const char *const pair_keys[] = { "steps", "ranks" }, *const sel_keys[] = { "rank", "step" };
+	static const char *const pair_keys[] = { "steps", "ranks" };
 	struct config_view *w = &ld->cfg->view;
 	int rc, x = 0;
 	if (schema_map(ld, m, "view", &rc))
@@ -191,7 +215,7 @@ config_walk_view(struct ld *ld, const struct cnode *m)
 			break;
 		case K_MOUSE: rc = schema_bool(ld, v, "view.mouse", &w->mouse); break;
 		case K_SELECTION:
-			rc = walk_pair(ld, v, "view.selection", sel_keys, &w->sel_rank, &w->sel_step, 0, MAX_INDEX);
+			rc = walk_selection(ld, v, w);
 			break;
 		}
 	}

@@ -31,6 +31,11 @@ struct view;
 struct view_state {
 	enum view_metric metric;
 	uint32_t sel_rank, sel_step;
+	int jumped;                 /* the details show the operation at sel_rank,
+	                               sel_step, jumped to (1), or the cell's
+	                               maximum (0); set: -1 for that operation when
+	                               it is not the maximum (a file saved before
+	                               this was recorded) */
 	uint32_t zoom_steps, zoom_ranks;
 	uint32_t clusters;          /* cluster groups shown; 0: rows of ranks */
 	int window;                 /* win_* hold a window to restore */

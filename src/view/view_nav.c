@@ -493,6 +493,14 @@ view_get_state(const struct view *v, struct view_state *st)
 	st->metric = v->metric;
 	st->sel_rank = v->sel_rank;
 	st->sel_step = v->sel_step;
+	/* the operation under the cursor: the one jumped to, which is at the
+	 * selection's rank and step, or the cell's maximum (a move made it:
+	 * the step in the status line need not be its step) */
+	st->jumped = v->pinned && v->sel_lop != TRACE_NONE;
+	if (st->jumped) {
+		st->sel_rank = analysis_lop_timeline(v->a, v->sel_lop);
+		st->sel_step = analysis_lop_step(v->a, v->sel_lop);
+	}
 	st->zoom_steps = v->zs;
 	st->zoom_ranks = v->zr;
 	st->clusters = v->clustered && v->vc ? view_cluster_groups(v->vc) : 0;
@@ -564,19 +572,22 @@ view_set_state(struct view *v, const struct view_state *st)
 		snprintf(cmd, sizeof cmd, "step %u", st->sel_step);
 		view_command(v, cmd);
 	}
-	if (v->zs > 1 || v->zr > 1 || v->clustered) {
-		/* a jump leaves the selection on the operation jumped to,
-		 * which the details show rather than the cell's maximum: the
-		 * operation at the selection, when it is not the maximum, is
-		 * taken for one (a file records no more; after a move it is
-		 * the one under the cursor) */
-		uint32_t lop = view_index_lower(v->ix, v->sel_rank, v->sel_step);
-		if (lop != TRACE_NONE && lop != v->sel_lop && analysis_lop_timeline(v->a, lop) == v->sel_rank &&
-		    analysis_lop_step(v->a, lop) == v->sel_step) {
-			v->sel_lop = lop;
-			v->pinned = 1;
-			view_select_update(v);
-		}
+	/* a jump leaves the selection on the operation jumped to, which
+	 * the details show rather than the cell's maximum; a move leaves it
+	 * on the maximum, wherever the selected step is in the cell (taking
+	 * the operation at that step then reopened a zoomed-out view one
+	 * operation over: wavefront-9-delay after '>--l'). A file without
+	 * the record takes the operation at the selection, when it is not
+	 * the maximum, for one jumped to. On a cluster's row the selected
+	 * rank is by now the maximum's: the file's is the one jumped to. */
+	uint32_t r = st->sel_rank < view_index_ranks(v->ix) ? st->sel_rank : v->sel_rank;
+	uint32_t lop = view_index_lower(v->ix, r, v->sel_step);
+	int at = lop != TRACE_NONE && analysis_lop_timeline(v->a, lop) == r && analysis_lop_step(v->a, lop) == v->sel_step;
+	if (st->jumped > 0 ? at
+	    : st->jumped < 0 && at && lop != v->sel_lop && (v->zs > 1 || v->zr > 1 || v->clustered)) {
+		v->sel_lop = lop;
+		v->pinned = 1;
+		view_select_update(v);
 	}
 	if (st->window) {
 		/* the window starts where it was; drawing keeps the selection
