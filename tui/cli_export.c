@@ -1,5 +1,6 @@
 /* cli_export.c — `skein export --otf2 DIR | --csv | --json TRACE`: the
  * analysed structure for other tools (report/export.h). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,60 @@
 #ifndef SKEIN_VERSION
 #define SKEIN_VERSION "unknown"
 #endif
+
+/* An export --otf2 interrupted (SIGINT, SIGTERM, SIGHUP) stops its copy
+ * and removes its stage, dir/.skein-export-PID, before it dies of the
+ * signal: the handler only notes it (async-signal-safe), the writer asks
+ * between events (export_otf2's progress) and cleans up as after an
+ * error, and the signal is raised again with its default action, so the
+ * exit status is the signal's. A second signal while it cleans up kills
+ * at once (SA_RESETHAND). */
+static volatile sig_atomic_t interrupted;
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define N_STOP_SIGNALS (sizeof stop_signals / sizeof *stop_signals)
+
+static void
+on_stop(int sig)
+{
+	interrupted = sig;
+}
+
+static int
+stop_asked(void *ud, const char *stage, uint64_t done, uint64_t total)
+{
+	(void)ud; (void)stage; (void)done; (void)total;
+	return interrupted != 0;
+}
+
+/* Installs on_stop for the stop signals, keeping their old actions in
+ * old; a signal ignored (nohup, a shell's background job) stays ignored. */
+static void
+catch_stops(struct sigaction *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
+		sigaction(stop_signals[i], NULL, &old[i]);
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+	}
+}
+
+static void
+release_stops(const struct sigaction *old)
+{
+	for (size_t i = 0; i < N_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+	if (interrupted) {
+		/* the stage is gone: die of the signal as if uncaught */
+		signal(interrupted, SIG_DFL);
+		raise(interrupted);
+	}
+}
 
 int
 cli_export(struct cli *c)
@@ -44,7 +99,11 @@ cli_export(struct cli *c)
 	}
 	if (rc == EXIT_OK && c->export_otf2) {
 		struct otf2_write_stats st;
-		if (export_otf2(a, c->export_otf2, "skein " SKEIN_VERSION " export", &st, &e)) {
+		struct sigaction old[N_STOP_SIGNALS];
+		catch_stops(old);
+		int w = export_otf2(a, c->export_otf2, "skein " SKEIN_VERSION " export", stop_asked, NULL, &st, &e);
+		release_stops(old);
+		if (w) {
 			cli_error("%s", e.msg);
 			rc = EXIT_FAIL;
 		} else {

@@ -89,7 +89,22 @@ struct w {
 	uint32_t cur_iter;
 	OTF2_AttributeList *scratch;
 	int failed;
+	size_t loc_i;              /* the location being copied, for progress */
+	int cancelled;             /* the progress callback asked to stop */
 };
+
+/* Every 2^16 events copied: does the caller want the copy stopped (a
+ * signal, on the command line)? A location of millions of events is
+ * not waited for to its end. */
+#define CANCEL_EVERY 0xffff
+
+static int
+cancel_asked(struct w *w)
+{
+	if (!w->cancelled && w->o->progress && w->o->progress(w->o->ud, "writing", w->loc_i, w->n_locs))
+		w->cancelled = 1;
+	return w->cancelled;
+}
 
 static OTF2_ErrorCode
 on_error(void *ud, const char *file, uint64_t line, const char *func, OTF2_ErrorCode code,
@@ -328,7 +343,8 @@ evt_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 {
 	struct w *w = ud;
 	(void)loc; (void)pos;
-	w->st.events++;
+	if ((++w->st.events & CANCEL_EVERY) == 0 && cancel_asked(w))
+		return OTF2_CALLBACK_INTERRUPT;
 	time = otf2_copy_time(&w->c, time);
 	if (w->tl != TRACE_NONE && w->o->ops) {
 		struct trace_opv ops = trace_ops(w->t, NULL);
@@ -371,7 +387,8 @@ evt_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 {
 	struct w *w = ud;
 	(void)loc; (void)pos;
-	w->st.events++;
+	if ((++w->st.events & CANCEL_EVERY) == 0 && cancel_asked(w))
+		return OTF2_CALLBACK_INTERRUPT;
 	return OK(OTF2_EvtWriter_Leave(w->c.events, al, otf2_copy_time(&w->c, time), region));
 }
 
@@ -461,16 +478,19 @@ copy_events(struct w *w, OTF2_Reader *rd, OTF2_Archive *ar)
 		}
 		w->cur_iter = TRACE_NONE;
 		w->c.last = 0;
+		w->loc_i = i;
 		OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, w);
 		uint64_t n = 0, params = w->st.parameters;
 		if (OTF2_Reader_ReadAllLocalEvents(rd, er, &n) != OTF2_SUCCESS)
-			rc = fail(w, ERR_FORMAT, "cannot copy the events");
+			rc = w->cancelled ? err_set(w->e, ERR_CANCELLED, "cancelled")
+				: fail(w, ERR_FORMAT, "cannot copy the events");
 		L->added = w->st.parameters - params;
 		OTF2_Reader_CloseEvtReader(rd, er);
 		if (OTF2_Archive_CloseEvtWriter(ar, w->c.events) != OTF2_SUCCESS && !rc)
 			rc = fail(w, ERR_IO, "cannot write the events");
 		w->c.events = NULL;
-		if (!rc && w->o->progress && w->o->progress(w->o->ud, "writing", i + 1, w->n_locs))
+		w->loc_i = i + 1;
+		if (!rc && cancel_asked(w))
 			rc = err_set(w->e, ERR_CANCELLED, "cancelled");
 	}
 	OTF2_EvtReaderCallbacks_Delete(cb);
@@ -614,6 +634,9 @@ otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 	if (ar && OTF2_Archive_Close(ar) != OTF2_SUCCESS && !rc)
 		rc = err_set(e, ERR_IO, "%s: cannot finish the archive (%s)", dir,
 			     w.otf2_msg[0] ? w.otf2_msg : "unknown reason");
+	/* a stop asked while the definitions were written: nothing published */
+	if (!rc && cancel_asked(&w))
+		rc = err_set(e, ERR_CANCELLED, "cancelled");
 	if (!rc)
 		rc = publish_stage(stage, dir, e);
 	if (rc)

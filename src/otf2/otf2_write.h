@@ -34,7 +34,9 @@ struct otf2_write_opts {
 	const char *const *cause_names;
 	uint32_t n_causes;
 	const char *creator;                  /* written as the archive's creator */
-	trace_progress_fn progress;           /* may be NULL */
+	trace_progress_fn progress;           /* may be NULL; asked after each location
+					       * and every 65,536 events: non-zero stops
+					       * the copy (ERR_CANCELLED, nothing left) */
 	void *ud;
 };
 
@@ -53,7 +55,8 @@ struct otf2_write_stats {
  * folder of its own inside dir and moved into place when whole; a
  * failed export leaves nothing behind. Returns 0, ERR_IO (dir exists with an archive,
  * cannot be written), ERR_FORMAT (the source archive cannot be read
- * again), ERR_NOMEM; e says which file and why. st may be NULL. */
+ * again), ERR_NOMEM, ERR_CANCELLED (o->progress asked to stop); e says which
+ * file and why. st may be NULL. */
 int otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 			 struct otf2_write_stats *st, struct err *e);
 

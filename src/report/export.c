@@ -146,8 +146,8 @@ export_json(const struct analysis *a, FILE *out)
 }
 
 int
-export_otf2(const struct analysis *a, const char *dir, const char *creator,
-	    struct otf2_write_stats *st, struct err *e)
+export_otf2(const struct analysis *a, const char *dir, const char *creator, trace_progress_fn progress,
+	    void *ud, struct otf2_write_stats *st, struct err *e)
 {
 	const struct trace *t = analysis_trace(a);
 	/* the copy is of the trace's own OTF2 archive */
@@ -181,6 +181,7 @@ export_otf2(const struct analysis *a, const char *dir, const char *creator,
 		.t = t, .ops = v, .cause_names = causes,
 		/* created-rma only where there is RMA: other archives unchanged */
 		.n_causes = trace_has_rma(t) ? CAUSE_COUNT : CAUSE_RMA, .creator = creator,
+		.progress = progress, .ud = ud,
 	};
 	int rc = otf2_write_annotated(dir, &o, st, e);
 	free(v);

@@ -23,8 +23,9 @@ extern const unsigned export_n_columns;
 int export_csv(const struct analysis *a, FILE *out);
 int export_json(const struct analysis *a, FILE *out);
 
-/* Writes dir/traces.otf2 (see otf2_write_annotated for the errors). */
-int export_otf2(const struct analysis *a, const char *dir, const char *creator,
-		struct otf2_write_stats *st, struct err *e);
+/* Writes dir/traces.otf2 (see otf2_write_annotated for the errors;
+ * progress, which may be NULL, can stop it: ERR_CANCELLED). */
+int export_otf2(const struct analysis *a, const char *dir, const char *creator, trace_progress_fn progress,
+		void *ud, struct otf2_write_stats *st, struct err *e);
 
 #endif
