@@ -147,7 +147,7 @@ def one(trace, name):
                 a, b = json.loads(a), json.loads(b)
             check(a == b, f"{name}: {cmd[0]} of the saved analysis differs from the trace's")
 
-    if name.startswith("lock-4"):
+    if name.startswith("lock-4") or name.startswith("lockall-4"):
         lock_competition(trace, name, an)
 
     if name == "ga-2":
@@ -164,15 +164,17 @@ def one(trace, name):
 
 
 def lock_competition(trace, name, an):
-    """lock.c: ranks 1 and 3 wait in their longest MPI_Win_lock (or
-    MPI_Win_unlock, where a lock is granted lazily) for the exclusive
-    locks asked before theirs to be released, rank 2's 0.3-s hold above
-    all, counted from otf2-print alone (the location ids are the ranks;
-    every lock here is rank 0's, exclusive): from the call's enter (or
-    the last released of those epochs' request, if later) to that
-    release (or the call's leave, if earlier). skein's longest
-    lock-competition wait of each rank is that, within 1%, for rank 2's
-    MPI_Win_unlock (the one held longest in it), rooted in rank 2's
+    """lock.c, lockall.c: ranks 1 and 3 wait in their longest
+    MPI_Win_lock (or MPI_Win_unlock, where a lock is granted lazily) for
+    the conflicting locks asked before theirs to be released, rank 2's
+    0.3-s hold above all (an exclusive lock in lock.c, MPI_Win_lock_all,
+    a shared lock on every target, in lockall.c), counted from
+    otf2-print alone (the location ids are the ranks; every other lock
+    here is rank 0's, exclusive): from the call's enter (or the last
+    released of those epochs' request, if later) to that release (or the
+    call's leave, if earlier). skein's longest lock-competition wait of
+    each rank is that, within 1%, for rank 2's MPI_Win_unlock (or
+    MPI_Win_unlock_all: the one held longest in it), rooted in rank 2's
     computation, and the first problem is that computation."""
     out = subprocess.run(("otf2-print", trace), capture_output=True, text=True).stdout
     tps = 1e9
@@ -210,7 +212,8 @@ def lock_competition(trace, name, an):
         top = max(got, key=lambda w: w["wait_s"]) if got else {}
         check(want > 0.2 and abs(top.get("wait_s", 0) - want) <= 0.01 * want,
               f"{name}: rank {r} waited {top.get('wait_s')} s for the lock, otf2-print {want:.9f} s")
-        check(top.get("cause_rank") == 2 and top.get("cause_region") == "MPI_Win_unlock" and
+        release = "MPI_Win_unlock_all" if name.startswith("lockall") else "MPI_Win_unlock"
+        check(top.get("cause_rank") == 2 and top.get("cause_region") == release and
               top.get("root_rank") == 2 and top.get("root_region") == "(computation)",
               f"{name}: rank {r}'s lock wait is not rank 2's: {top}")
     p = an["problems"][0] if an["problems"] else {}
@@ -224,7 +227,7 @@ def main():
     for n in sorted(os.listdir(d)):
         if os.path.exists(os.path.join(d, n, "traces.otf2")):
             traces.append((os.path.join(d, n, "traces.otf2"), n))
-    check(len(traces) >= 8, f"{d}: {len(traces)} archives, 8 expected")
+    check(len(traces) >= 10, f"{d}: {len(traces)} archives, 10 expected")
     s = os.path.join(shared, "traces", "otf2")
     if os.path.isdir(s):
         for n in ("casita-1_xeonphi_jacobi_01", "casita-2_cuda_simple", "pipit-pingpong-otf2"):

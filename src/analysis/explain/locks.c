@@ -3,8 +3,11 @@
  *
  * A passive-target epoch (MPI_Win_lock to MPI_Win_unlock, struct
  * trace_epoch) of one rank on a window's target conflicts with another
- * rank's on the same window and target unless both are shared. An epoch
- * whose lock or unlock call was still running when a conflicting epoch
+ * rank's on the same window and target unless both are shared; an epoch
+ * of MPI_Win_lock_all holds a shared lock on every target of its window,
+ * so it conflicts with every exclusive one there (traces/onesided/
+ * lockall-4: ranks 1 and 3 wait for rank 2's lock_all). An epoch
+ * whose lock call was still running when a conflicting epoch
  * that asked for the lock before it was released waited in that call
  * from its enter (or the holder's lock, if later) until the release, or
  * its own return if earlier; the holder's release call is the cause. MPI
@@ -13,12 +16,13 @@
  * record's place: the holder's is written as its unlock returns, after
  * the lock was free, so a rank that held the lock already seemed to wait
  * for it there: helper-50). The epochs of one
- * window and target are taken in the order they asked for the lock;
+ * window and target are taken in the order they asked for the lock, and
+ * a window's lock_all epochs beside them in the same order;
  * the wait lasts until the conflicting one released last, and is for
  * the one that held the lock longest in it (of the LOCK_LOOK_BACK asked
- * last before): a constant per epoch, n log n in all, for the sort. An epoch
- * of MPI_Win_lock_all (every target) is no holder here yet, though its
- * shared locks hold an exclusive lock of any target up (doc/analysis.md).
+ * last before, of each kind): a constant per epoch, n log n in all, for
+ * the sorts and searches. A lock_all call's own wait is not looked at
+ * (MPICH takes its locks lazily, at the first operation on a target).
  */
 #include "explain_impl.h"
 
@@ -60,26 +64,23 @@ held_from(const struct analysis *a, const struct trace_epoch *h)
 	return x > h->t_begin ? x : h->t_begin;
 }
 
-/* The wait of an epoch's call op (its lock or unlock) for the epochs
- * k[0..n) asked before it (the nearest last), when the call was running
- * at the release of the latest released, h: from the call's enter (or
- * h's lock) to that release or the call's return; its cause is the release
- * of the one that held the lock longest in the call (so a holder that
- * itself waited for the lock is not blamed for the time it waited).
- * Pushed onto w. */
-static int
-waited_in(const struct analysis *a, uint32_t op, const struct trace_epoch *h, const struct trace_epoch *ep,
-	  const struct ekey *k, uint32_t n, int shared, struct waits_out *w)
+/* The candidates for the holder a wait was for: the epochs of its
+ * window and target asked before it, k[0..n) (the nearest last), and
+ * its window's lock_all epochs asked before it, all[0..n_all) (likewise;
+ * none for a shared one, which they do not hold up). */
+struct asked {
+	const struct ekey *k, *all;
+	uint32_t n, n_all;
+};
+
+/* Of the LOCK_LOOK_BACK nearest of keys k[0..n), the epoch of another
+ * rank than e's (not a shared one when shared) that held the lock
+ * longest in [en, ex), if longer than *most (which it then becomes). */
+static const struct trace_epoch *
+held_longest(const struct analysis *a, const struct trace_epoch *ep, const struct trace_epoch *e,
+	     const struct ekey *k, uint32_t n, int shared, uint64_t en, uint64_t ex, uint64_t *most)
 {
-	if (op == TRACE_NONE || a->op_lop[op] == TRACE_NONE)
-		return 0;
-	uint32_t l = a->op_lop[op];
-	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
-	uint64_t from = h->t_begin > en ? h->t_begin : en, until = h->t_end < ex ? h->t_end : ex;
-	if (until <= from)
-		return 0;
-	const struct trace_epoch *by = h;
-	uint64_t most = 0;
+	const struct trace_epoch *by = NULL;
 	for (uint32_t j = n, looked = 0; j-- > 0 && looked < LOCK_LOOK_BACK; looked++) {
 		const struct trace_epoch *x = &ep[k[j].i];
 		if (shared && x->shared)
@@ -87,11 +88,40 @@ waited_in(const struct analysis *a, uint32_t op, const struct trace_epoch *h, co
 		uint64_t lo = held_from(a, x), hi = x->t_end;
 		lo = lo > en ? lo : en;
 		hi = hi < ex ? hi : ex;
-		if (hi > lo && hi - lo > most && x->timeline != ep[k[n].i].timeline) {
-			most = hi - lo;
+		if (hi > lo && hi - lo > *most && x->timeline != e->timeline) {
+			*most = hi - lo;
 			by = x;
 		}
 	}
+	return by;
+}
+
+/* The wait of epoch e's lock call for the epochs asked before it (c),
+ * when the call was running at the release of the latest released, h:
+ * from the call's enter (or h's lock) to that release or the call's
+ * return; its cause is the release of the one that held the lock
+ * longest in the call (so a holder that itself waited for the lock is
+ * not blamed for the time it waited). None, when none of them held it
+ * while the call ran (a shared lock granted while an exclusive one asked
+ * before it still waited). Pushed onto w. */
+static int
+waited_in(const struct analysis *a, const struct trace_epoch *e, const struct trace_epoch *h,
+	  const struct trace_epoch *ep, const struct asked *c, struct waits_out *w)
+{
+	uint32_t op = e->op_begin;
+	if (op == TRACE_NONE || a->op_lop[op] == TRACE_NONE)
+		return 0;
+	uint32_t l = a->op_lop[op];
+	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
+	uint64_t from = h->t_begin > en ? h->t_begin : en, until = h->t_end < ex ? h->t_end : ex;
+	if (until <= from)
+		return 0;
+	uint64_t most = 0;
+	const struct trace_epoch *by = held_longest(a, ep, e, c->k, c->n, e->shared, en, ex, &most);
+	const struct trace_epoch *by_all = held_longest(a, ep, e, c->all, c->n_all, 0, en, ex, &most);
+	if (!by && !by_all)
+		return 0;        /* none held it meanwhile: the call waited for no one */
+	by = by_all ? by_all : by;
 	uint32_t cop = by->op_end != TRACE_NONE ? by->op_end : by->op_begin;
 	uint32_t cause = cop == TRACE_NONE ? TRACE_NONE : a->op_lop[cop];
 	if (cause == TRACE_NONE)
@@ -103,6 +133,73 @@ waited_in(const struct analysis *a, uint32_t op, const struct trace_epoch *h, co
 	return 0;
 }
 
+/* The lock_all epochs of every window (lock_all()),
+ * sorted by window and request, and for each the one released last of
+ * those of its window up to it (latest[]): NULL when there are none. */
+struct lock_alls {
+	struct ekey *k;
+	uint32_t *latest;
+	uint32_t n;
+};
+
+/* Is e a lock_all epoch: shared, on every target (an exclusive one
+ * without a target had a remote its window's group lacks)? */
+static int
+lock_all(const struct trace_epoch *e)
+{
+	return e->target == TRACE_NONE && e->shared && e->timeline != TRACE_NONE;
+}
+
+static int
+lock_alls_init(const struct trace_epoch *ep, uint32_t n_ep, struct lock_alls *la)
+{
+	*la = (struct lock_alls){ 0 };
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < n_ep; i++)
+		n += lock_all(&ep[i]);
+	if (!n)
+		return 0;
+	la->k = malloc((size_t)n * sizeof *la->k);
+	la->latest = malloc((size_t)n * sizeof *la->latest);
+	if (!la->k || !la->latest)
+		return ERR_NOMEM;
+	for (uint32_t i = 0; i < n_ep; i++)
+		if (lock_all(&ep[i]))
+			la->k[la->n++] = (struct ekey){ ep[i].win, TRACE_NONE, ep[i].t_begin, i };
+	qsort(la->k, la->n, sizeof *la->k, by_key);
+	for (uint32_t j = 0; j < la->n; j++) {
+		uint32_t prev = j > 0 && la->k[j - 1].win == la->k[j].win ? la->latest[j - 1] : j;
+		la->latest[j] = ep[la->k[prev].i].t_end >= ep[la->k[j].i].t_end ? prev : j;
+	}
+	return 0;
+}
+
+/* The lock_all epochs of window win asked strictly before time t:
+ * la->k[*first, *first + return). */
+static uint32_t
+lock_alls_before(const struct lock_alls *la, uint32_t win, uint64_t t, uint32_t *first)
+{
+	uint32_t lo = 0, hi = la->n;
+	while (lo < hi) {             /* the window's first */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (la->k[mid].win < win)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	hi = la->n;
+	uint32_t b = lo;
+	while (b < hi) {              /* the first of the window at t or later */
+		uint32_t mid = b + (hi - b) / 2;
+		if (la->k[mid].win == win && la->k[mid].begin < t)
+			b = mid + 1;
+		else
+			hi = mid;
+	}
+	return b - lo;
+}
+
 int
 explain_lock_waits(const struct analysis *a, struct waits_out *w)
 {
@@ -111,26 +208,39 @@ explain_lock_waits(const struct analysis *a, struct waits_out *w)
 	if (!n)
 		return 0;
 	struct ekey *k = malloc((size_t)n * sizeof *k);
-	if (!k)
+	struct lock_alls la;
+	int rc = lock_alls_init(ep, n, &la);
+	if (!k || rc) {
+		free(k);
+		free(la.k);
+		free(la.latest);
 		return ERR_NOMEM;
+	}
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (ep[i].target != TRACE_NONE && ep[i].timeline != TRACE_NONE)
 			k[m++] = (struct ekey){ ep[i].win, ep[i].target, ep[i].t_begin, i };
 	qsort(k, m, sizeof *k, by_key);
-	int rc = 0;
 	for (uint32_t g = 0; g < m && !rc;) {
 		uint32_t end = g;
 		while (end < m && k[end].win == k[g].win && k[end].target == k[g].target)
 			end++;
 		/* the epochs asked before: the one released last of all, and of
-		 * the exclusive ones */
+		 * the exclusive ones; and of the window's lock_all ones */
 		const struct trace_epoch *any = NULL, *excl = NULL;
 		for (uint32_t j = g; j < end && !rc; j++) {
 			const struct trace_epoch *e = &ep[k[j].i];
 			const struct trace_epoch *h = e->shared ? excl : any;
+			struct asked c = { .k = k + g, .n = j - g };
+			uint32_t first = 0;
+			if (!e->shared && la.n && (c.n_all = lock_alls_before(&la, e->win, e->t_begin, &first))) {
+				c.all = la.k + first;
+				const struct trace_epoch *ha = &ep[la.k[la.latest[first + c.n_all - 1]].i];
+				if (!h || ha->t_end > h->t_end)
+					h = ha;
+			}
 			if (h && h->timeline != e->timeline && h->t_begin < e->t_begin)
-				rc = waited_in(a, e->op_begin, h, ep, k + g, j - g, e->shared, w);
+				rc = waited_in(a, e, h, ep, &c, w);
 			if (!any || e->t_end > any->t_end)
 				any = e;
 			if (!e->shared && (!excl || e->t_end > excl->t_end))
@@ -139,5 +249,7 @@ explain_lock_waits(const struct analysis *a, struct waits_out *w)
 		g = end;
 	}
 	free(k);
+	free(la.k);
+	free(la.latest);
 	return rc;
 }

@@ -1,0 +1,146 @@
+/* test_locks.c — lock competition (analysis/explain/locks.c; doc/analysis.md,
+ * "Wait states"): waits for MPI_Win_lock_all holders, the roots of lock
+ * chains and lateness lost in a lock wait, on four ranks written through
+ * the builder, whose answers are worked out by hand: each case says how.
+ * Times are ticks; the window is on the world, and every lock is on rank
+ * 0's part of it (rank 0 only serves it). */
+#include "testutil.h"
+
+#include "analysis/explain/explain.h"
+#include "model/build.h"
+#include "model/trace_impl.h"
+
+enum { R_BARRIER, R_ALLREDUCE, R_PUT, R_GET, R_LOCK, R_UNLOCK, R_FLUSH, R_LOCK_ALL, R_UNLOCK_ALL,
+       R_COUNT };
+enum { C_WORLD };
+enum { W_A };
+
+struct fx {
+	struct trace *t;
+	struct build *b;
+	uint32_t reg[R_COUNT];
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	f->t = trace_new();
+	static const struct { const char *name; uint8_t role; } regions[R_COUNT] = {
+		{ "MPI_Barrier", ROLE_COLLECTIVE }, { "MPI_Allreduce", ROLE_COLLECTIVE },
+		{ "MPI_Put", ROLE_MPI_OTHER }, { "MPI_Get", ROLE_MPI_OTHER },
+		{ "MPI_Win_lock", ROLE_MPI_OTHER }, { "MPI_Win_unlock", ROLE_MPI_OTHER },
+		{ "MPI_Win_flush", ROLE_MPI_OTHER }, { "MPI_Win_lock_all", ROLE_MPI_OTHER },
+		{ "MPI_Win_unlock_all", ROLE_MPI_OTHER },
+	};
+	for (int i = 0; i < R_COUNT; i++)
+		assert_int_equal(trace_add_region(f->t, regions[i].name, regions[i].role, 4, &f->reg[i]), 0);
+	uint32_t world[4] = { 0, 1, 2, 3 }, id;
+	assert_int_equal(trace_add_comm(f->t, 0, world, 4, 0, &id), 0);
+	assert_int_equal(trace_add_win(f->t, 0, C_WORLD, 0, &id), 0);
+	assert_int_equal(trace_set_timelines(f->t, 4), 0);
+	/* the analysis asks whether the trace recorded one-sided records */
+	f->t->info.records[REC_RMA_PUT] = 1;
+	f->b = build_create(f->t);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	build_destroy(f->b);
+	trace_destroy(f->t);
+	free(f);
+	return 0;
+}
+
+#define TL(r) assert_int_equal(build_timeline_begin(f->b, (r)), 0)
+#define END() assert_int_equal(build_timeline_end(f->b), 0)
+#define FINISH() assert_int_equal(build_finish(f->b, NULL, NULL), 0)
+/* a call of region r over [x, y) with the records of the rest */
+#define CALL(x, y, r, ...) do { \
+	assert_int_equal(build_enter(f->b, (x), f->reg[r]), 0); \
+	__VA_ARGS__; \
+	assert_int_equal(build_leave(f->b, (y), f->reg[r]), 0); \
+} while (0)
+#define COLL(x, y, r, type) CALL((x), (y), (r), \
+	assert_int_equal(build_coll_end(f->b, (x), (type), C_WORLD, UINT32_MAX, 0, 0), 0))
+#define BARRIER(x, y) COLL((x), (y), R_BARRIER, COLL_BARRIER)
+#define ALLREDUCE(x, y) COLL((x), (y), R_ALLREDUCE, COLL_ALLREDUCE)
+/* a lock of rank 0's part asked at x, returning at y (exclusive unless
+ * shared); its release at y of an unlock over [x, y) */
+#define LOCK(x, y, shared) CALL((x), (y), R_LOCK, \
+	assert_int_equal(build_rma_lock(f->b, (x), W_A, 0, (shared)), 0))
+#define UNLOCK(x, y) CALL((x), (y), R_UNLOCK, assert_int_equal(build_rma_release(f->b, (y), W_A, 0), 0))
+#define GET(x, y, m) CALL((x), (y), R_GET, \
+	assert_int_equal(build_rma_op(f->b, (x), RMA_GET, 0, W_A, 0, 0, 8, (m)), 0))
+
+/* Rank 2 takes MPI_Win_lock_all at 10 (shared locks on every target,
+ * rank 0's too), computes 1000 ticks (12 to 1012) and lets go at 1013,
+ * in MPI_Win_unlock_all. Rank 3 asks for an exclusive lock on rank 0 at
+ * 20 and has it at 1020: it waited from 20 to the release, 993 ticks,
+ * for rank 2's unlock_all. Rank 1's shared lock (30 to 40) waits for
+ * nothing: shared locks do not conflict. Delays: since the barrier rank
+ * 2 worked 1002 (its computation and lock_all call), rank 3 10: the
+ * excess, 992, explains the wait (s = 1): rank 2's computation is the
+ * root and the first problem, where rank 3's lock call, its 1000 ticks
+ * taken for work, was (helper-50's run). */
+static void
+lock_all_holds(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	BARRIER(0, 10);
+	BARRIER(1100, 1110);
+	END();
+	TL(1);
+	BARRIER(0, 10);
+	LOCK(30, 40, 1);
+	UNLOCK(40, 41);
+	BARRIER(1100, 1110);
+	END();
+	TL(2);
+	BARRIER(0, 10);
+	CALL(10, 12, R_LOCK_ALL, assert_int_equal(build_rma_lock(f->b, 10, W_A, UINT32_MAX, 1), 0));
+	CALL(1012, 1014, R_UNLOCK_ALL, assert_int_equal(build_rma_release(f->b, 1013, W_A, UINT32_MAX), 0));
+	BARRIER(1100, 1110);
+	END();
+	TL(3);
+	BARRIER(0, 10);
+	LOCK(20, 1020, 0);
+	UNLOCK(1020, 1021);
+	BARRIER(1100, 1110);
+	END();
+	FINISH();
+	struct analysis *a = tu_analyse(f->t, NULL);
+	uint32_t unlock_all = tu_comm_lop(a, 2, 2), comp = unlock_all - 1;
+	assert_int_equal(analysis_lop_kind(a, comp), OP_COMPUTE);
+	assert_int_equal(analysis_lop_duration(a, comp), 1000);
+	const struct analysis_wait *w = analysis_lop_wait(a, tu_comm_lop(a, 3, 1));
+	assert_non_null(w);
+	assert_int_equal(w->kind, WAIT_LOCK);
+	assert_int_equal(w->time, 993);
+	assert_int_equal(w->cause_lop, unlock_all);
+	assert_int_equal(w->root_lop, comp);
+	assert_null(analysis_lop_wait(a, tu_comm_lop(a, 1, 1)));
+	const struct analysis_delay *d = analysis_lop_delay(a, comp);
+	assert_non_null(d);
+	assert_int_equal(d->direct, 992);
+	assert_null(analysis_lop_delay(a, tu_comm_lop(a, 3, 1)));
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(np >= 1);
+	assert_int_equal(p[0].lop, comp);
+	analysis_destroy(a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(lock_all_holds, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
