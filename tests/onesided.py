@@ -175,7 +175,9 @@ def lock_competition(trace, name, an):
     call's leave, if earlier). skein's longest lock-competition wait of
     each rank is that, within 1%, for rank 2's MPI_Win_unlock (or
     MPI_Win_unlock_all: the one held longest in it), rooted in rank 2's
-    computation, and the first problem is that computation."""
+    computation, and the first problem is that computation, the only one
+    of more than 0.2 s (the lateness the waiting ranks then create where
+    all ranks meet is the same stall)."""
     out = subprocess.run(("otf2-print", trace), capture_output=True, text=True).stdout
     tps = 1e9
     hold, calls, open_ = [], {1: [], 3: []}, {}     # hold: (request, release, rank)
@@ -219,6 +221,10 @@ def lock_competition(trace, name, an):
     p = an["problems"][0] if an["problems"] else {}
     check(p.get("rank") == 2 and p.get("operation") == "(computation)",
           f"{name}: the first problem is not rank 2's computation: {p}")
+    # the waiting ranks' lateness where all next meet is that stall too
+    big = [p for p in an["problems"] if p["amount_s"] > 0.2]
+    check(all(p["rank"] == 2 and p["operation"] == "(computation)" for p in big),
+          f"{name}: the 0.3-s hold is more than one problem: {big}")
 
 
 def main():

@@ -136,11 +136,89 @@ lock_all_holds(void **state)
 	analysis_destroy(a);
 }
 
+/* Lateness lost in a lock wait shows where all ranks next meet (lock-4,
+ * lh-mpich). Rank 2 locks, puts and flushes, holds the lock over a
+ * barrier all pass at 20 and computes 1000 ticks (20 to 1020) before it
+ * lets go at 1021; ranks 3 and 1 ask for the lock at 20 and 21 and wait
+ * until 1021 (rank 1 1003 ticks, for rank 2, which held the lock longer
+ * in its call than rank 3), read and unlock, rank 1 in 50 ticks where
+ * rank 3 takes one; rank 0 waits in the Allreduce from 25. Ranks 1 and
+ * 3 make the same calls: one partition, where rank 1's unlock is late by
+ * 52 (it returned at 1076, rank 3's at 1024) and the rest by nothing,
+ * though both waited 1000 ticks. Rank 1's computation before the
+ * Allreduce returned at 1076, rank 0's at 25: it created 1051 - 52 =
+ * 999, none of it inside (it lasts nothing), none in the stretch before
+ * (which stops at the late unlock). It is the stall of rank 2's
+ * computation, which rank 1 waited for in its lock: that problem (one,
+ * the larger: rank 2's delay), not a second one of rank 1's. */
+static void
+lost_in_lock_wait(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	BARRIER(0, 10);
+	BARRIER(10, 20);
+	ALLREDUCE(25, 1200);
+	END();
+	TL(1);
+	BARRIER(0, 10);
+	BARRIER(10, 20);
+	LOCK(21, 1025, 0);
+	GET(1025, 1026, 2);
+	UNLOCK(1026, 1076);
+	ALLREDUCE(1076, 1200);
+	END();
+	TL(2);
+	BARRIER(0, 10);
+	LOCK(10, 11, 0);
+	CALL(11, 12, R_PUT, assert_int_equal(build_rma_op(f->b, 11, RMA_PUT, 0, W_A, 0, 8, 0, 1), 0));
+	CALL(12, 13, R_FLUSH, assert_int_equal(build_rma_complete(f->b, 12, RMA_DONE_REMOTE, W_A, 1), 0);
+	     assert_int_equal(build_rma_sync(f->b, 12), 0));
+	BARRIER(13, 20);
+	UNLOCK(1020, 1021);
+	ALLREDUCE(1021, 1200);
+	END();
+	TL(3);
+	BARRIER(0, 10);
+	BARRIER(10, 20);
+	LOCK(20, 1022, 0);
+	GET(1022, 1023, 3);
+	UNLOCK(1023, 1024);
+	ALLREDUCE(1024, 1200);
+	END();
+	FINISH();
+	struct analysis *a = tu_analyse(f->t, NULL);
+	uint32_t unlock = tu_comm_lop(a, 2, 5), hold = unlock - 1, hot = tu_comm_lop(a, 1, 5) - 1;
+	assert_int_equal(analysis_lop_duration(a, hold), 1000);
+	assert_int_equal(analysis_lop_part(a, tu_comm_lop(a, 1, 4)), analysis_lop_part(a, tu_comm_lop(a, 3, 4)));
+	assert_int_equal(analysis_lop_lateness(a, tu_comm_lop(a, 1, 4)), 52);
+	assert_int_equal(analysis_lop_lateness(a, hot), 1051);
+	assert_int_equal(analysis_lop_diff(a, hot), 999);
+	struct analysis_lost lost;
+	analysis_lop_lost(a, hot, &lost);
+	assert_int_equal(lost.before, 0);
+	const struct analysis_wait *w = analysis_lop_wait(a, tu_comm_lop(a, 1, 2));
+	assert_non_null(w);
+	assert_int_equal(w->kind, WAIT_LOCK);
+	assert_int_equal(w->time, 1003);
+	assert_int_equal(w->cause_lop, unlock);
+	assert_int_equal(w->root_lop, hold);
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(np >= 1);
+	assert_int_equal(p[0].lop, hold);
+	assert_int_equal(p[0].kind, PROBLEM_DELAY);
+	for (uint32_t i = 0; i < np; i++)
+		assert_true(p[i].lop != hot && p[i].surfaced != hot);
+	analysis_destroy(a);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lock_all_holds, setup, teardown),
+		cmocka_unit_test_setup_teardown(lost_in_lock_wait, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

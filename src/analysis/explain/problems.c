@@ -117,6 +117,32 @@ waited_most(const struct analysis *a, const struct analysis_lost *lost, uint32_t
 	return l;
 }
 
+/* The lop before hotspot hot on its rank, back to the last collective
+ * or the start-up (past operations late within a partition of their
+ * own, where analysis_lop_lost stops), that waited longest for a lock
+ * another rank held, when it waited at least half of rest; else
+ * TRACE_NONE. Ranks that waited together for a lock are late by nothing
+ * within their own partition; where all ranks next meet, the time shows
+ * as lateness created there (lock-4: rank 3's computation 'created
+ * 364.7 ms', a second name for rank 2's hold). */
+static uint32_t
+lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest)
+{
+	uint32_t first = a->tl_lop[a->lop_tl[hot]], best = TRACE_NONE;
+	uint64_t most = 0;
+	for (uint32_t k = hot, n = 0; k > first && n < LOST_MAX_LOPS; n++) {
+		uint32_t p = --k;
+		if (analysis_lop_startup(a, p) || a->lop_kind[p] == OP_COLLECTIVE)
+			break;
+		const struct analysis_wait *w = explain_wait_of(a, p);
+		if (w && w->kind == WAIT_LOCK && w->time > most) {
+			most = w->time;
+			best = p;
+		}
+	}
+	return 2 * most >= rest ? best : TRACE_NONE;
+}
+
 /* Whom lop l's wait w is to blame on: its root, when the root ran at
  * least half as long as l waited; else what the rank l waited for was
  * doing for most of that time, unless that mostly waited too (a rank
@@ -368,7 +394,11 @@ explain_problems(struct analysis *a)
 	}
 	/* created lateness, where most of it was lost (the hotspot itself
 	 * when it lasted longer than what was lost before it): where that
-	 * was in waiting, the wait's root cause is the problem */
+	 * was in waiting, the wait's root cause is the problem; most of it
+	 * found nowhere before, in a lock wait further back */
+	int locks = 0;
+	for (uint32_t i = 0; i < a->n_waits && !locks; i++)
+		locks = a->waits[i].kind == WAIT_LOCK;
 	for (uint32_t i = 0; i < n_hot; i++) {
 		struct analysis_lost lost;
 		analysis_lop_lost(a, hot[i], &lost);
@@ -376,6 +406,9 @@ explain_problems(struct analysis *a)
 			continue;
 		uint32_t l = lost.before > lost.inside ? lost.culprit : hot[i];
 		uint32_t c = l != hot[i] ? waited_most(a, &lost, hot[i]) : l;
+		uint64_t unfound = lost.created - lost.inside - lost.before;
+		uint32_t x = locks && unfound > lost.before ? lost_in_lock(a, hot[i], unfound) : TRACE_NONE;
+		c = x != TRACE_NONE ? x : c;
 		const struct analysis_wait *w = explain_wait_of(a, c);
 		if (w && w->kind != WAIT_LOCK && !lost.before)
 			w = NULL;        /* created inside a call that waited for a message:
