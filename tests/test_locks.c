@@ -213,12 +213,75 @@ lost_in_lock_wait(void **state)
 	analysis_destroy(a);
 }
 
+/* A chain: rank 1 holds the lock from 11 to its release at 250 (238
+ * ticks of computation); rank 2 asks at 100, waits for it until 250
+ * (150 of its call's 300: MPI granted it at 400) and holds it over 130
+ * of computation to 531; rank 3 asks at 200 and waits until 531 (331),
+ * for rank 2, which held the lock longer in its call (131 against rank
+ * 1's 50). The delays' rule, Scalasca's: rank 2 worked 370 since the
+ * barrier (90, its lock call's 150 not waited, 130), rank 3 190; the
+ * excess, 180, explains more of the wait than rank 2's own wait (150),
+ * so the root is the lop of rank 2's that worked longest: its lock call.
+ * That call mostly waited for rank 1's lock, so the root is its wait's:
+ * rank 1's computation, whose holding held both up. */
+static void
+chain(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	BARRIER(0, 10);
+	BARRIER(1000, 1010);
+	END();
+	TL(1);
+	BARRIER(0, 10);
+	LOCK(10, 11, 0);
+	UNLOCK(249, 250);
+	BARRIER(1000, 1010);
+	END();
+	TL(2);
+	BARRIER(0, 10);
+	LOCK(100, 400, 0);
+	UNLOCK(530, 531);
+	BARRIER(1000, 1010);
+	END();
+	TL(3);
+	BARRIER(0, 10);
+	LOCK(200, 540, 0);
+	UNLOCK(540, 541);
+	BARRIER(1000, 1010);
+	END();
+	FINISH();
+	struct analysis *a = tu_analyse(f->t, NULL);
+	uint32_t unlock1 = tu_comm_lop(a, 1, 2), hold = unlock1 - 1;
+	uint32_t lock2 = tu_comm_lop(a, 2, 1), unlock2 = tu_comm_lop(a, 2, 2);
+	assert_int_equal(analysis_lop_duration(a, hold), 238);
+	const struct analysis_wait *w2 = analysis_lop_wait(a, lock2);
+	assert_non_null(w2);
+	assert_int_equal(w2->kind, WAIT_LOCK);
+	assert_int_equal(w2->time, 150);
+	assert_int_equal(w2->cause_lop, unlock1);
+	assert_int_equal(w2->root_lop, hold);
+	const struct analysis_wait *w3 = analysis_lop_wait(a, tu_comm_lop(a, 3, 1));
+	assert_non_null(w3);
+	assert_int_equal(w3->kind, WAIT_LOCK);
+	assert_int_equal(w3->time, 331);
+	assert_int_equal(w3->cause_lop, unlock2);
+	assert_int_equal(w3->root_lop, hold);
+	/* Böhme's cost stays where the rule put it: rank 2's lock call, the
+	 * excess 180 */
+	const struct analysis_delay *d = analysis_lop_delay(a, lock2);
+	assert_non_null(d);
+	assert_int_equal(d->direct, 180);
+	analysis_destroy(a);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lock_all_holds, setup, teardown),
 		cmocka_unit_test_setup_teardown(lost_in_lock_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(chain, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@ explain_run(struct analysis *a)
 	int rc = explain_waits(a);
 	if (!rc)
 		rc = explain_delays(a);
+	if (!rc)
+		explain_lock_roots(a);
 	/* the pages the waits and delays pooled: the rest takes few (at
 	 * 10^7 events the pool held 15 MB, a sixteenth of the peak) */
 	recycle_drain();

@@ -2,12 +2,13 @@
  * analysis (struct analysis, analysis/core/analysis_impl.h), run in this
  * order by explain_run:
  *
- *   waits.c     the wait states                       a->waits
+ *   waits.c     the wait states (locks.c: lock waits) a->waits
  *   delay.c     their root causes                     a->delays, waits' root_lop
+ *   locks.c     roots in lock calls that waited, moved waits' root_lop
  *   outliers.c  lops slower than in other iterations  a->outliers
  *   problems.c  one ranking of all, and where created lateness was lost
  *
- * Each returns 0 or ERR_NOMEM.
+ * Each returns 0 or ERR_NOMEM (explain_lock_roots cannot fail).
  */
 #ifndef SKEIN_EXPLAIN_IMPL_H
 #define SKEIN_EXPLAIN_IMPL_H
@@ -29,6 +30,11 @@ int explain_waits(struct analysis *a);
 /* The waits for locks other ranks held (locks.c), appended to w. */
 int explain_lock_waits(const struct analysis *a, struct waits_out *w);
 int explain_delays(struct analysis *a);
+/* After the delays: a wait whose root is a lock call that mostly waited
+ * for a lock another rank held (a rank that waited in turn) has that
+ * wait's root, followed along the chain to the computation of the first
+ * holder that held the lock (locks.c). */
+void explain_lock_roots(struct analysis *a);
 int explain_outliers(struct analysis *a);
 int explain_problems(struct analysis *a);
 

@@ -253,3 +253,32 @@ explain_lock_waits(const struct analysis *a, struct waits_out *w)
 	free(la.latest);
 	return rc;
 }
+
+/* A root the delays named that is a lock call which mostly waited for a
+ * lock another rank held (a wait of at least half its time) is that
+ * wait's root: the time the call took was the holder's, not its rank's
+ * (lockall-4 before lock_all epochs held: rank 3's wait for rank 1 was
+ * rooted in rank 1's MPI_Win_lock, which waited for rank 2's lock_all).
+ * A lock call that did not mostly wait stays: its time was its own (a
+ * grant MPI took long to give, as in lock-4's third round, where rank 3
+ * asked for the lock after rank 2 let go and waited 20 ms for it). How
+ * many lock calls a root is followed back through at most (a chain of
+ * ranks each waiting for the one before): */
+#define LOCK_CHAIN_HOPS 16
+
+void
+explain_lock_roots(struct analysis *a)
+{
+	uint32_t n_ep;
+	trace_epochs(a->t, &n_ep);
+	for (uint32_t i = 0; n_ep && i < a->n_waits; i++) {
+		struct analysis_wait *w = &a->waits[i];
+		for (int hop = 0; hop < LOCK_CHAIN_HOPS && w->root_lop != TRACE_NONE; hop++) {
+			const struct analysis_wait *x = explain_wait_of(a, w->root_lop);
+			if (!x || x->kind != WAIT_LOCK || x->root_lop == TRACE_NONE || x == w ||
+			    2 * x->time < lop_duration(a, w->root_lop))
+				break;
+			w->root_lop = x->root_lop;
+		}
+	}
+}
