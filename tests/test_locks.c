@@ -213,6 +213,72 @@ lost_in_lock_wait(void **state)
 	analysis_destroy(a);
 }
 
+/* The holder's own lateness where all next meet is its hold too
+ * (rma4's delayed lock, OpenCoarrays' critical with a stalled image).
+ * Ranks 1, 2 and 3 lock, read and unlock, one partition; rank 2 has
+ * the lock first (10 to 11), reads, computes 1000 ticks (12 to 1012) and
+ * unlocks in 88 (its release at 1100), while ranks 1 and 3, which asked
+ * at 12 and 13, had the lock at 1013 and 1016 (the release is recorded
+ * as the unlock returns, after the lock was free) and unlocked by 1018.
+ * At the unlock's step rank 2 is late by 85 (it returned at 1100, rank
+ * 1's at 1015), though it held the lock; its computation before the Allreduce
+ * returned at 1100, rank 0's at 25: it created 1075 - 85 = 990, none
+ * inside, none in the stretch (it stops at the late unlock). It is the
+ * hold others waited for: that problem, not a second. */
+static void
+holder_lost(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	BARRIER(0, 10);
+	ALLREDUCE(25, 1200);
+	END();
+	TL(1);
+	BARRIER(0, 10);
+	LOCK(12, 1013, 0);
+	GET(1013, 1014, 1);
+	UNLOCK(1014, 1015);
+	ALLREDUCE(1015, 1200);
+	END();
+	TL(2);
+	BARRIER(0, 10);
+	LOCK(10, 11, 0);
+	GET(11, 12, 2);
+	UNLOCK(1012, 1100);
+	ALLREDUCE(1100, 1200);
+	END();
+	TL(3);
+	BARRIER(0, 10);
+	LOCK(13, 1016, 0);
+	GET(1016, 1017, 3);
+	UNLOCK(1017, 1018);
+	ALLREDUCE(1018, 1200);
+	END();
+	FINISH();
+	struct analysis *a = tu_analyse(f->t, NULL);
+	uint32_t unlock = tu_comm_lop(a, 2, 3), hold = unlock - 1, hot = tu_comm_lop(a, 2, 4) - 1;
+	assert_int_equal(analysis_lop_duration(a, hold), 1000);
+	assert_int_equal(analysis_lop_part(a, unlock), analysis_lop_part(a, tu_comm_lop(a, 1, 3)));
+	assert_int_equal(analysis_lop_lateness(a, unlock), 85);
+	assert_int_equal(analysis_lop_diff(a, hot), 990);
+	struct analysis_lost lost;
+	analysis_lop_lost(a, hot, &lost);
+	assert_int_equal(lost.before, 0);
+	for (uint32_t r = 1; r < 4; r += 2) {
+		const struct analysis_wait *w = analysis_lop_wait(a, tu_comm_lop(a, r, 1));
+		assert_non_null(w);
+		assert_int_equal(w->kind, WAIT_LOCK);
+		assert_int_equal(w->root_lop, hold);
+	}
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(np >= 1);
+	assert_int_equal(p[0].lop, hold);
+	for (uint32_t i = 0; i < np; i++)
+		assert_true(p[i].lop != hot && p[i].surfaced != hot);
+	analysis_destroy(a);
+}
+
 /* A chain: rank 1 holds the lock from 11 to its release at 250 (238
  * ticks of computation); rank 2 asks at 100, waits for it until 250
  * (150 of its call's 300: MPI granted it at 400) and holds it over 130
@@ -281,6 +347,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lock_all_holds, setup, teardown),
 		cmocka_unit_test_setup_teardown(lost_in_lock_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(holder_lost, setup, teardown),
 		cmocka_unit_test_setup_teardown(chain, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

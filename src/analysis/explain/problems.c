@@ -15,6 +15,7 @@
 #include "explain_impl.h"
 
 #include "base/sort.h"
+#include "base/vec.h"
 
 #include <stdlib.h>
 
@@ -117,20 +118,45 @@ waited_most(const struct analysis *a, const struct analysis_lost *lost, uint32_t
 	return l;
 }
 
+/* The lops that held a lock others waited for: the lock waits' roots,
+ * sorted, into *out (n in *n; NULL and 0 when there are none). Returns 0
+ * or ERR_NOMEM. */
+static int
+lock_holds(const struct analysis *a, uint32_t **out, size_t *n)
+{
+	uint32_t *v = NULL;
+	*n = 0;
+	for (uint32_t i = 0; i < a->n_waits; i++) {
+		const struct analysis_wait *w = &a->waits[i];
+		if (w->kind != WAIT_LOCK || w->root_lop == TRACE_NONE)
+			continue;
+		if (!v && !(v = malloc(((size_t)a->n_waits - i) * sizeof *v)))
+			return ERR_NOMEM;
+		v[(*n)++] = w->root_lop;
+	}
+	if (*n)
+		qsort(v, *n, sizeof *v, vec_cmp_u32);
+	*out = v;
+	return 0;
+}
+
 /* The lop before hotspot hot on its rank, back to the last collective
  * or the start-up (past operations late within a partition of their
  * own, where analysis_lop_lost stops), that waited longest for a lock
- * another rank held, when it waited at least half of rest; else
+ * another rank held, or held one others waited for (one of holds[0..n),
+ * its whole time), when that was at least half of rest; else
  * TRACE_NONE. Ranks that waited together for a lock are late by nothing
- * within their own partition; where all ranks next meet, the time shows
- * as lateness created there (lock-4: rank 3's computation 'created
- * 364.7 ms', a second name for rank 2's hold). */
+ * within their own partition, as is the holder beside them; where all
+ * ranks next meet, the time shows as lateness created there (lock-4:
+ * rank 3's computation 'created 364.7 ms', a second name for rank 2's
+ * hold). *held says it held the lock. */
 static uint32_t
-lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest)
+lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest, const uint32_t *holds, size_t n,
+	     int *held)
 {
 	uint32_t first = a->tl_lop[a->lop_tl[hot]], best = TRACE_NONE;
 	uint64_t most = 0;
-	for (uint32_t k = hot, n = 0; k > first && n < LOST_MAX_LOPS; n++) {
+	for (uint32_t k = hot, m = 0; k > first && m < LOST_MAX_LOPS; m++) {
 		uint32_t p = --k;
 		if (analysis_lop_startup(a, p) || a->lop_kind[p] == OP_COLLECTIVE)
 			break;
@@ -138,6 +164,12 @@ lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest)
 		if (w && w->kind == WAIT_LOCK && w->time > most) {
 			most = w->time;
 			best = p;
+			*held = 0;
+		}
+		if (vec_find_u32(holds, n, sizeof *holds, p) < n && lop_duration(a, p) > most) {
+			most = lop_duration(a, p);
+			best = p;
+			*held = 1;
 		}
 	}
 	return 2 * most >= rest ? best : TRACE_NONE;
@@ -395,10 +427,15 @@ explain_problems(struct analysis *a)
 	/* created lateness, where most of it was lost (the hotspot itself
 	 * when it lasted longer than what was lost before it): where that
 	 * was in waiting, the wait's root cause is the problem; most of it
-	 * found nowhere before, in a lock wait further back */
-	int locks = 0;
-	for (uint32_t i = 0; i < a->n_waits && !locks; i++)
-		locks = a->waits[i].kind == WAIT_LOCK;
+	 * found nowhere before, in a lock wait or the hold of a lock further
+	 * back */
+	size_t n_holds;
+	uint32_t *holds = NULL;
+	if (lock_holds(a, &holds, &n_holds)) {
+		free(p);
+		free(rf);
+		return ERR_NOMEM;
+	}
 	for (uint32_t i = 0; i < n_hot; i++) {
 		struct analysis_lost lost;
 		analysis_lop_lost(a, hot[i], &lost);
@@ -407,8 +444,13 @@ explain_problems(struct analysis *a)
 		uint32_t l = lost.before > lost.inside ? lost.culprit : hot[i];
 		uint32_t c = l != hot[i] ? waited_most(a, &lost, hot[i]) : l;
 		uint64_t unfound = lost.created - lost.inside - lost.before;
-		uint32_t x = locks && unfound > lost.before ? lost_in_lock(a, hot[i], unfound) : TRACE_NONE;
-		c = x != TRACE_NONE ? x : c;
+		int held = 0;
+		uint32_t x = n_holds && unfound > lost.before ?
+			lost_in_lock(a, hot[i], unfound, holds, n_holds, &held) : TRACE_NONE;
+		if (x != TRACE_NONE && held)
+			l = c = x;       /* its own hold: no wait to follow */
+		else if (x != TRACE_NONE)
+			c = x;
 		const struct analysis_wait *w = explain_wait_of(a, c);
 		if (w && w->kind != WAIT_LOCK && !lost.before)
 			w = NULL;        /* created inside a call that waited for a message:
@@ -424,6 +466,7 @@ explain_problems(struct analysis *a)
 		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
 						    .kind = PROBLEM_CREATED };
 	}
+	free(holds);
 	/* delays, by the waiting they caused (start-up ones as the hotspots
 	 * take start-up) */
 	for (uint32_t i = 0; i < a->n_delays; i++) {
