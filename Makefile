@@ -227,6 +227,7 @@ check-cli-2: $(BIN) $(BUILD)/tools/craft traces-gen
 	@sh tests/walkthrough.sh $(BIN)
 	@sh tests/samples.sh $(BIN) $(SHARED)
 	@sh tests/waits.sh $(BIN)
+	@sh tests/realapps.sh $(BIN)
 	@sh tests/onesided.sh $(BIN) $(SHARED)
 	@sh tests/deps.sh
 	@sh tests/layers.sh
