@@ -249,22 +249,28 @@ def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* A communicator or intercommunicator c, under its ref c.ref. */
+static OTF2_CallbackCode
+put_comm(struct otf2r *r, struct otf2r_comm c)
+{
+	uint32_t i = entry_for((void **)&r->comms, &r->n_comms, &r->cap_comms, sizeof *r->comms,
+			       &r->comm_at, c.ref);
+	if (i == DEFINED_AGAIN)
+		return again(r);
+	if (i == TRACE_NONE)
+		return fail(r, ERR_NOMEM);
+	r->comms[i] = c;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode
 def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
 	 OTF2_CommRef parent, OTF2_CommFlag flags)
 {
 	struct otf2r *r = ud;
 	(void)flags;
-	uint32_t i = entry_for((void **)&r->comms, &r->n_comms, &r->cap_comms, sizeof *r->comms,
-			       &r->comm_at, self);
-	if (i == DEFINED_AGAIN)
-		return again(r);
-	if (i == TRACE_NONE)
-		return fail(r, ERR_NOMEM);
-	r->comms[i] = (struct otf2r_comm){
-		.ref = self, .name = str_of(r, name), .group = group, .parent = parent,
-	};
-	return OTF2_CALLBACK_SUCCESS;
+	return put_comm(r, (struct otf2r_comm){ .ref = self, .name = str_of(r, name), .group = group,
+						.parent = parent });
 }
 
 /* An intercommunicator: two groups of processes, a rank on it being
@@ -275,17 +281,8 @@ def_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef a,
 {
 	struct otf2r *r = ud;
 	(void)flags;
-	uint32_t i = entry_for((void **)&r->comms, &r->n_comms, &r->cap_comms, sizeof *r->comms,
-			       &r->comm_at, self);
-	if (i == DEFINED_AGAIN)
-		return again(r);
-	if (i == TRACE_NONE)
-		return fail(r, ERR_NOMEM);
-	r->comms[i] = (struct otf2r_comm){
-		.ref = self, .name = str_of(r, name), .group = a, .group_b = b, .inter = 1,
-		.parent = common,
-	};
-	return OTF2_CALLBACK_SUCCESS;
+	return put_comm(r, (struct otf2r_comm){ .ref = self, .name = str_of(r, name), .group = a,
+						.group_b = b, .inter = 1, .parent = common });
 }
 
 static uint8_t
