@@ -380,6 +380,25 @@ if "$craft_bin" wide "$tmp/wide" >/dev/null 2>&1; then
 	done
 	"$skein" render "$tmp/wide" --size 120x30 --keys p | grep -q "$(printf '\350\250\210\347\256\227\343\203\253\343\203\274\343\203\227_')" &&
 		ok || bad "the profile names the wide region"
+	# the text profile's columns by the same count: every row of its table
+	# as wide as its header, the wide name cut to the 32 columns of the
+	# name column, ending in '…' (the name was cut and padded by code
+	# points: its row 10 columns wider than the others)
+	for opt in '' --ranks; do
+		"$skein" profile $opt "$tmp/wide" >"$tmp/w.txt" && sed -n '2,$p' "$tmp/w.txt" | python3 -c '
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+lines = sys.stdin.read().split("\n")[:-1]
+cols = [sum(w(c) for c in l) for l in lines]
+name = [l for l in lines if "\u8a08" in l]
+pre = name[0].split("\u2026")[0] + "\u2026" if name else ""
+if len(set(cols)) != 1 or not name or sum(w(c) for c in pre) != lines[0].index("region") + 32:
+    print(cols, pre)
+    sys.exit(1)' >"$tmp/w.err" && ok || bad "profile $opt: the wide name's row out of line: $(head -2 "$tmp/w.err")"
+	done
 else
 	bad "craft wide"
 fi

@@ -2,7 +2,9 @@
  * strict UTF-8 decoder (RFC 3629) against every class of malformed
  * sequence and an encoder written here, the characters shown as '?',
  * the JSON writer's escapes of the same, and the key map's use of the
- * decoder (a key map holding an overlong '/' bound '/'). */
+ * decoder (a key map holding an overlong '/' bound '/'); the columns
+ * text takes (text_char_width, text_width, text_cols_bytes), names cut
+ * to columns (text_cut) and padded by them (text_put_cols). */
 #include "testutil.h"
 
 #include <string.h>
@@ -333,6 +335,147 @@ keymap_strict(void **state)
 	assert_int_equal(keys[2], ' ');
 }
 
+/* Columns by text_char_width, worked out from Unicode 14's tables: East
+ * Asian Wide and Fullwidth take two, marks and zero-width format
+ * characters none, what shows as '?' one. */
+static void
+char_widths(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t c;
+		int w;
+	} cases[] = {
+		{ 'a', 1 }, { ' ', 1 }, { 0x7f, 1 }, { 0x9b, 1 },    /* DEL, CSI: '?' */
+		{ 0xe9, 1 }, { 0xad, 1 },                            /* é, the soft hyphen a terminal shows */
+		{ 0x2502, 1 }, { 0x2026, 1 }, { 0x2800, 1 },         /* │ … braille */
+		{ 0x8a08, 2 }, { 0x30eb, 2 }, { 0xac00, 2 },         /* 計 ル 가 */
+		{ 0xff21, 2 }, { 0x3000, 2 }, { 0x1100, 2 },         /* fullwidth A, ideographic space, a choseong */
+		{ 0x1f680, 2 }, { 0x20000, 2 }, { 0x3fffd, 2 },      /* rocket, CJK extension B, plane 3 */
+		{ 0xff61, 1 }, { 0x303f, 1 }, { 0x2600, 1 },         /* halfwidth 。, a half space, ☀ (neutral) */
+		{ 0x1f1e6, 1 },                                      /* a regional indicator (neutral) */
+		{ 0x0301, 0 }, { 0x20dd, 0 }, { 0x0e31, 0 },         /* acute, enclosing circle, Thai mai han-akat */
+		{ 0x200b, 0 }, { 0x200d, 0 }, { 0xfe0f, 0 },         /* zero-width space, joiner, emoji selector */
+		{ 0x1160, 0 }, { 0xd7b0, 0 }, { 0xe0001, 0 },        /* a jungseong, a jongseong, a language tag */
+		{ 0x0903, 1 },                                       /* Devanagari visarga: a spacing mark */
+		{ 0x202e, 1 }, { 0x200f, 1 }, { 0x061c, 1 },         /* bidirectional controls: '?' */
+		{ 0x2066, 1 }, { 0x2028, 1 }, { 0xfeff, 1 },
+		{ TEXT_BAD, 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		if (text_char_width(cases[i].c) != cases[i].w)
+			fail_msg("U+%04X: %d columns, not %d", cases[i].c, text_char_width(cases[i].c), cases[i].w);
+	/* a string's width is its characters' sum, every code point alike */
+	unsigned char b[8];
+	for (uint32_t c = 1; c <= 0x10ffff; c += c < 0x3000 ? 1 : 7) {
+		if (c >= 0xd800 && c <= 0xdfff)
+			continue;
+		b[encode(c, b)] = 0;
+		if (text_width((const char *)b) != text_char_width(c))
+			fail_msg("U+%04X: text_width %d, text_char_width %d", c, text_width((const char *)b),
+				 text_char_width(c));
+	}
+}
+
+/* Strings: ASCII, wide, combining, bytes that are no UTF-8 (each one
+ * column: it shows as '?'), the controls text_safe replaces; a string
+ * takes as many columns as text_safe's text of it. */
+static void
+string_widths(void **state)
+{
+	(void)state;
+	assert_int_equal(text_width(""), 0);
+	assert_int_equal(text_width(NULL), 0);
+	assert_int_equal(text_width("MPI_Send"), 8);
+	assert_int_equal(text_width("\u8a08\u7b97\u30eb\u30fc\u30d7_"), 11);
+	assert_int_equal(text_width("cafe\u0301"), 4);
+	assert_int_equal(text_width("\U0001F468\u200d\U0001F469"), 4);   /* two emoji, the joiner none */
+	assert_int_equal(text_width("a\xff" "b"), 3);
+	assert_int_equal(text_width("\xe8\xa8"), 2);                /* 計 cut short: two bytes, two '?' */
+	assert_int_equal(text_width("\xc0\xaf"), 2);                /* an overlong '/' */
+	assert_int_equal(text_width("x\u202e\u2066y\x1b"), 5);
+	static const char *const mixed[] = {
+		"ma\"in,\x1b[2J", "a\xff\xfe\u8a08", "\xe8\xa8\u0301", "re\u0301sume\u0301\u202e\u2028",
+		"\xf0\x9f\x9a", "\xed\xa0\x80z", "\u00ad\u0600x",
+	};
+	for (size_t i = 0; i < sizeof mixed / sizeof *mixed; i++) {
+		char buf[64];
+		assert_int_equal(text_width(text_safe(mixed[i], buf, sizeof buf)), text_width(mixed[i]));
+	}
+}
+
+/* The bytes of a number of columns: never half a wide character, the
+ * accents on the last letter kept. */
+static void
+cols_bytes(void **state)
+{
+	(void)state;
+	const char *s = "\u8a08a\U0001F680";    /* 3 bytes 2 columns, 1 and 1, 4 and 2 */
+	assert_int_equal(text_cols_bytes(s, 0), 0);
+	assert_int_equal(text_cols_bytes(s, 1), 0);
+	assert_int_equal(text_cols_bytes(s, 2), 3);
+	assert_int_equal(text_cols_bytes(s, 3), 4);
+	assert_int_equal(text_cols_bytes(s, 4), 4);
+	assert_int_equal(text_cols_bytes(s, 5), 8);
+	assert_int_equal(text_cols_bytes(s, 99), 8);
+	assert_int_equal(text_cols_bytes("e\u0301x", 1), 3);
+	assert_int_equal(text_cols_bytes("\xff\xfe" "ab", 3), 3);
+}
+
+/* Names cut to a number of columns as the profile cuts them: "…" at the
+ * cut, a place after '@' kept whole when four columns of the rest fit;
+ * never more columns than asked, whatever the characters. */
+static void
+cut_names(void **state)
+{
+	(void)state;
+	char buf[128];
+	const char *omp = "!$omp implicit barrier @jacobi_target.c:412";
+	assert_ptr_equal(text_cut(omp, 43, buf, sizeof buf), omp);            /* it fits */
+	assert_string_equal(text_cut(omp, 32, buf, sizeof buf), "!$omp impli\u2026@jacobi_target.c:412");
+	assert_string_equal(text_cut(omp, 25, buf, sizeof buf), "!$om\u2026@jacobi_target.c:412");
+	assert_string_equal(text_cut(omp, 24, buf, sizeof buf), "!$omp implicit barrier \u2026");
+	assert_string_equal(text_cut("@place_only_and_long", 8, buf, sizeof buf), "@place_\u2026");
+	assert_string_equal(text_cut("MPI_Win_flush_local_all", 10, buf, sizeof buf), "MPI_Win_f\u2026");
+	/* 計算ループ: two columns each; cut to 8 it keeps 6 and the "…" */
+	assert_string_equal(text_cut("\u8a08\u7b97\u30eb\u30fc\u30d7", 8, buf, sizeof buf),
+			    "\u8a08\u7b97\u30eb\u2026");
+	assert_string_equal(text_cut("cafe\u0301_cafe\u0301", 5, buf, sizeof buf), "cafe\u0301\u2026");
+	assert_string_equal(text_cut("\u8a08\u7b97\u8a08\u7b97 @\u30eb\u30fc.c:1", 14, buf, sizeof buf),
+			    "\u8a08\u7b97\u2026@\u30eb\u30fc.c:1");
+	const char *const names[] = {
+		"\u8a08\u7b97\u30eb\u30fc\u30d7_\u4e3b\u8981\u90e8\u5206_\U0001F680\U0001F680_cafe\u0301",
+		"x\U0001F680\U0001F680\U0001F680@\u8a08.c:9", "a\xff\xfe\xfd\xfc\xfb\xfa\xf9", omp,
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		for (int w = 2; w < 40; w++) {
+			int whole = text_width(names[i]), n = text_width(text_cut(names[i], w, buf, sizeof buf));
+			if (whole <= w ? n != whole : n > w || n < w - 1)
+				fail_msg("'%s' cut to %d columns takes %d", names[i], w, n);
+		}
+}
+
+/* A column of a text table is padded by columns: a wide name takes
+ * fewer blanks than its bytes or characters would give it. */
+static void
+put_cols(void **state)
+{
+	(void)state;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	text_put_cols(f, "\u8a08a", 6);
+	fputc('|', f);
+	text_put_cols(f, "e\u0301\x1b", 4);
+	fputc('|', f);
+	text_put_cols(f, "toolong", 3);
+	fputc('|', f);
+	fclose(f);
+	assert_string_equal(text, "\u8a08a   |e\u0301?  |toolong|");
+	free(text);
+}
+
 int
 main(void)
 {
@@ -344,6 +487,11 @@ main(void)
 		cmocka_unit_test(safe_text),
 		cmocka_unit_test(json_escapes),
 		cmocka_unit_test(keymap_strict),
+		cmocka_unit_test(char_widths),
+		cmocka_unit_test(string_widths),
+		cmocka_unit_test(cols_bytes),
+		cmocka_unit_test(cut_names),
+		cmocka_unit_test(put_cols),
 	};
 	return cmocka_run_group_tests_name("text safe for a terminal", tests, NULL, NULL);
 }

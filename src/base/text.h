@@ -9,6 +9,14 @@
  * and line-breaking format characters) or a byte that is not UTF-8 shows
  * as '?'. JSON escapes the same characters instead, and writes U+FFFD
  * for a byte that is not UTF-8 (json.c).
+ *
+ * And one rule for the columns a text takes, for every output that lays
+ * text out in columns (the explorer's cells, the reports' tables): a
+ * wide character (CJK, an emoji) takes two, a combining mark or a
+ * zero-width character none, a character shown as '?' one, any other
+ * one — what a terminal draws, from tables of text.c (Unicode's East
+ * Asian Width and general categories; mk/text-width.py writes them), not
+ * the C library's wcwidth, whose answer depends on the locale.
  */
 #ifndef SKEIN_TEXT_H
 #define SKEIN_TEXT_H
@@ -44,5 +52,35 @@ const char *text_safe(const char *s, char *buf, size_t n);
 
 /* Writes s as text_safe shows it, without a length limit. */
 void text_put(FILE *out, const char *s);
+
+/* Columns c takes on a terminal: 0 for a combining mark (Mn, Me), a
+ * zero-width format character (U+200B, the joiner U+200D, a variation
+ * selector) and the conjoining Hangul vowels and final consonants; 2 for
+ * East Asian Wide and Fullwidth characters; 1 for any other, and for
+ * what text_is_control shows as '?' (TEXT_BAD included). */
+int text_char_width(uint32_t c);
+
+/* Columns s takes as text_safe shows it: the sum of text_char_width over
+ * its characters, a byte that is not UTF-8 one column ('?'). NULL is 0. */
+int text_width(const char *s);
+
+/* Bytes of s's first cols columns: a wide character that would cross
+ * the end is left out, the zero-width characters after the last one
+ * kept (an accent stays on its letter). */
+size_t text_cols_bytes(const char *s, int cols);
+
+/* s in w columns: s itself when it fits (or w < 2), else s cut into buf
+ * (n bytes), the cut ending in "…": a name with a place after its last
+ * '@' (Score-P's "!$omp parallel @jacobi.c:122") keeps the place whole
+ * after as much of the rest as fits, when four columns of the rest do,
+ * so that the constructs of one file stay apart; any other is cut at its
+ * end. The text takes at most w columns (fewer where a wide character
+ * would cross the cut). */
+const char *text_cut(const char *s, int w, char *buf, size_t n);
+
+/* Writes s as text_put does, then blanks up to w columns (none when s
+ * takes w or more): a column of a text table, padded by columns rather
+ * than bytes. */
+void text_put_cols(FILE *out, const char *s, int w);
 
 #endif

@@ -21,54 +21,17 @@ region_name(const struct trace *t, uint32_t r)
 	return r < n ? trace_str(t, reg[r].name) : "";
 }
 
-/* Columns s takes on a terminal: one a character. */
-static size_t
-cols_of(const char *s)
-{
-	size_t k = 0;
-	for (; *s; s++)
-		k += ((unsigned char)*s & 0xc0) != 0x80;
-	return k;
-}
-
-/* The bytes of s's first k columns. */
-static size_t
-bytes_of_cols(const char *s, size_t k)
-{
-	size_t i = 0;
-	while (s[i] && k) {
-		i++;
-		while (((unsigned char)s[i] & 0xc0) == 0x80)
-			i++;
-		k--;
-	}
-	return i;
-}
-
 #define NAME_COLS 32               /* the name column, unless names would show alike */
 
-/* A region's name as text shows it in w columns: whole when it fits,
- * else cut, the cut ending in "…": a name with a place after its last
- * '@' (Score-P's "!$omp parallel @jacobi.c:122") keeps the place whole
- * after as much of the rest as fits, when four columns of it do, so
- * that the constructs of one file stay apart; any other is cut at its
- * end. */
+/* A region's name as text shows it in w columns (text_cut: the cut
+ * ends in "…", a place after '@' kept whole). */
 static const char *
 shown_name(const struct trace *t, uint32_t r, char *buf, size_t n, size_t w)
 {
 	char safe[256];
-	const char *s = text_safe(region_name(t, r), safe, sizeof safe);
-	size_t len = cols_of(s);
-	if (len <= w || w < 2) {
+	const char *s = text_cut(text_safe(region_name(t, r), safe, sizeof safe), (int)w, buf, n);
+	if (s != buf)
 		snprintf(buf, n, "%s", s);
-		return buf;
-	}
-	const char *at = strrchr(s, '@');
-	size_t tail = at ? cols_of(at) : 0;
-	if (at && at > s && tail + 1 + 4 <= w)
-		snprintf(buf, n, "%.*s\u2026%s", (int)bytes_of_cols(s, w - 1 - tail), s, at);
-	else
-		snprintf(buf, n, "%.*s\u2026", (int)bytes_of_cols(s, w - 1), s);
 	return buf;
 }
 
@@ -116,7 +79,7 @@ name_cols(const struct trace *t, const struct profile *p)
 	char safe[256];
 	size_t most = 6;
 	for (uint32_t i = 0; i < p->n_regions; i++) {
-		size_t k = cols_of(text_safe(region_name(t, p->regions[i].region), safe, sizeof safe));
+		size_t k = (size_t)text_width(text_safe(region_name(t, p->regions[i].region), safe, sizeof safe));
 		most = k > most ? k : most;
 	}
 	size_t w = most < NAME_COLS ? most : NAME_COLS;
@@ -125,15 +88,6 @@ name_cols(const struct trace *t, const struct profile *p)
 		w = w + 8 < most ? w + 8 : most;
 	free(v);
 	return w;
-}
-
-/* Writes the name in w columns (the text may take fewer bytes than
- * columns, or more). */
-static void
-put_name(FILE *out, const char *name, size_t w)
-{
-	size_t k = cols_of(name);
-	fprintf(out, "%s%*s", name, (int)(k < w ? w - k : 0), "");
 }
 
 static int
@@ -185,7 +139,7 @@ rma_regions_text(const struct trace *t, const struct profile *p, FILE *out, size
 			fprintf(out, "\none-sided operations by the region that issued them\n"
 				"%-*s %10s %10s\n", (int)w, "region", "operations", "bytes");
 		any = 1;
-		put_name(out, shown_name(t, r->region, name, sizeof name, w), w);
+		text_put_cols(out, shown_name(t, r->region, name, sizeof name, w), (int)w);
 		fprintf(out, " %10" PRIu64 " %10s\n", r->rma_ops, fmt_bytes((double)r->rma_bytes, b, sizeof b));
 	}
 }
@@ -218,7 +172,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 			p->by_pe ? "max PE" : is_charm(t) ? "max at" : "max rank", "imbal.");
 		for (uint32_t i = 0; i < p->n_regions; i++) {
 			const struct profile_region *r = &p->regions[i];
-			put_name(out, shown_name(t, r->region, name, sizeof name, w), w);
+			text_put_cols(out, shown_name(t, r->region, name, sizeof name, w), (int)w);
 			fprintf(out, " %10" PRIu64 " %10s %10s %5.1f%% %10s %10s %10s %8u %6.2f\n",
 				r->calls, fmt_seconds(sec(t, r->incl), b[0], 32),
 				fmt_seconds(sec(t, r->excl), b[1], 32),
@@ -236,7 +190,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	for (uint32_t i = 0; i < p->n_rows; i++) {
 		const struct profile_row *r = &p->rows[i];
 		fprintf(out, "%8u ", r->rank);
-		put_name(out, shown_name(t, r->region, name, sizeof name, w), w);
+		text_put_cols(out, shown_name(t, r->region, name, sizeof name, w), (int)w);
 		fprintf(out, " %10" PRIu64 " %10s %10s\n", r->calls, fmt_seconds(sec(t, r->incl), b[0], 32),
 			fmt_seconds(sec(t, r->excl), b[1], 32));
 	}

@@ -532,7 +532,7 @@ sizes:;
 		int cw = 2 + lw;
 		for (uint32_t g = 0; g < view_cluster_groups(v->vc); g++) {
 			view_cluster_label(v, g, buf, sizeof buf);
-			int n = grid_text_width(buf);
+			int n = text_width(buf);
 			cw = n > cw ? n : cw;
 		}
 		v->label_w = cw + 2;
@@ -564,14 +564,14 @@ view_fit_title(char *t, int max)
 		return;
 	}
 	char *p;
-	while (grid_text_width(t) > max && (p = strstr(t, sep))) {
+	while (text_width(t) > max && (p = strstr(t, sep))) {
 		char *last = p;
 		while ((p = strstr(last + 1, sep)))
 			last = p;
 		*last = 0;
 	}
-	if (grid_text_width(t) > max) {
-		size_t cut = grid_cols_bytes(t, max - 1);
+	if (text_width(t) > max) {
+		size_t cut = text_cols_bytes(t, max - 1);
 		memcpy(t + cut, "\u2026", sizeof "\u2026");
 	}
 }

@@ -17,7 +17,7 @@ view_region_legend(struct view *v, struct grid *g, int x, int y, int w, int max)
 	uint32_t reg;
 	for (int k = 0; k < max && view_index_category_region(v->ix, k, &reg); k++) {
 		const char *name = view_region_name(v, reg);
-		int need = 2 + grid_text_width(name) + (k ? 1 : 0);
+		int need = 2 + text_width(name) + (k ? 1 : 0);
 		/* an entry with more after it leaves room for the " …" saying so */
 		uint32_t next;
 		int more = k + 1 < max && view_index_category_region(v->ix, k + 1, &next) ? 2 : 0;
@@ -42,7 +42,7 @@ view_kinds_legend(struct grid *g, int x, int y, int w)
 	int x0 = x;
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
 		const char *name = trace_op_kind_name((enum trace_op_kind)kinds[k]);
-		if (x - x0 + 2 + grid_text_width(name) + (k ? 1 : 0) > w)
+		if (x - x0 + 2 + text_width(name) + (k ? 1 : 0) > w)
 			break;
 		if (k)
 			x++;
@@ -63,7 +63,7 @@ status_width(const struct sfield *f, int n)
 	int w = 1;
 	for (int i = 0; i < n; i++)
 		if (f[i].state < 2)
-			w += grid_text_width(f[i].state ? f[i].brief : f[i].full) + 2;
+			w += text_width(f[i].state ? f[i].brief : f[i].full) + 2;
 	return w;
 }
 
@@ -251,7 +251,7 @@ legend_keys(const struct keymap *km, int charm, int problems, int w, char *out, 
 		}
 		if (level == 0 && len < n)
 			snprintf(out + len, n - len, "%s", glyphs);
-		if (grid_text_width(out) <= w || upto <= 1)
+		if (text_width(out) <= w || upto <= 1)
 			return;
 	}
 }
@@ -514,7 +514,7 @@ view_draw_tiny(struct view *v, struct grid *g)
 	for (int i = 0; i < n && y + i < g->h; i++) {
 		char line[128];
 		snprintf(line, sizeof line, "%.*s", (int)len[i], start[i]);
-		int w = grid_text_width(line);
+		int w = text_width(line);
 		grid_text(g, w < g->w ? (g->w - w) / 2 : 0, y + i, g->w, style[i], line);
 	}
 }

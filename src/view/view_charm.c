@@ -39,7 +39,7 @@ view_row_name_width(const struct view *v)
 	int w = 2;
 	for (uint32_t r = 0; r < nr; r++) {
 		trace_chare_label(v->t, r, buf, sizeof buf);
-		int n = grid_text_width(buf);
+		int n = text_width(buf);
 		w = n > w ? n : w;
 	}
 	return w > VIEW_MAX_ROW_NAME ? VIEW_MAX_ROW_NAME : w;

@@ -450,7 +450,7 @@ matrix_row(struct view *v, int y, struct grid *row)
 		const char *cols = vc->mode == CM_RMA ? "targets" : "receive";
 		snprintf(tail, sizeof tail, " %s%s \u00b7 rows %s, columns %s%s", b, vc->per > 1 ? " per block" : "",
 			 rows, cols, vc->per > 1 ? blocks : "");
-		if (x + grid_text_width(tail) > row->w)
+		if (x + text_width(tail) > row->w)
 			snprintf(tail, sizeof tail, " %s%s%s", b, vc->per > 1 ? " per block" : "",
 				 vc->per > 1 ? blocks : "");
 		/* copies between host and device (GPU streams, offloads): no
@@ -581,7 +581,7 @@ time_row(struct view *v, int y, struct grid *row, int h)
 	if (y == bars) {
 		fmt_times(trace_seconds(v->t, vc->c.from), trace_seconds(v->t, vc->c.to), a, b, sizeof a);
 		grid_text(row, 0, 0, row->w, ST_LABEL, a);
-		grid_text(row, row->w - grid_text_width(b), 0, grid_text_width(b), ST_LABEL, b);
+		grid_text(row, row->w - text_width(b), 0, text_width(b), ST_LABEL, b);
 		return;
 	}
 	if (y == bars + 1) {

@@ -47,7 +47,7 @@ help_line(void *ud, enum view_keys_row kind, const char *keys, const char *text)
 		break;
 	case KEYS_ENTRY:
 		/* keys in a column; long key lists take a line of their own */
-		if (grid_text_width(keys) > 16) {
+		if (text_width(keys) > 16) {
 			view_lines_text(L, ST_NORMAL, 2, 4, keys);
 			view_lines_text(L, ST_NORMAL, 19, 19, text);
 		} else {

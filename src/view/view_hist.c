@@ -459,7 +459,7 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 			snprintf(selc, sizeof selc, "\u25b2 selected %s%s", sb == -2 ? "0" : a,
 				 sb == -2 ? ", not shown" : "");
 		}
-		int nv = grid_text_width(vals), nz = grid_text_width(zero), ns = grid_text_width(selc);
+		int nv = text_width(vals), nz = text_width(zero), ns = text_width(selc);
 		int nk = 14, w = row->w;      /* the scale right-aligned in a field of 14 */
 		int zx = nv + 2 > 16 ? nv + 2 : 16;
 		int show_z = nz > 0, show_k = 1, show_s = ns > 0;
@@ -553,7 +553,7 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 		unit = NULL;
 	}
 	grid_text(row, lw, 0, cw, ST_LABEL, a);
-	int end = lw + grid_text_width(a), cwid = grid_text_width(c), right = row->w;
+	int end = lw + text_width(a), cwid = text_width(c), right = row->w;
 	if (row->w - cwid > end + 1) {
 		grid_text(row, row->w - cwid, 0, cwid, ST_LABEL, c);
 		right = row->w - cwid;
@@ -564,7 +564,7 @@ hist_row_bars(struct view *v, int y, struct grid *row, int ch)
 		if (bl > ul && !strcmp(b + bl - ul, unit))
 			b[bl - ul] = 0;
 	}
-	int bw = grid_text_width(b), mid = lw + cw / 2 - bw / 2;
+	int bw = text_width(b), mid = lw + cw / 2 - bw / 2;
 	if (mid > end + 1 && mid + bw < right - 1)
 		grid_text(row, mid, 0, bw, ST_LABEL, b);
 	/* you are here, where no label is */
@@ -584,8 +584,8 @@ time_labels(struct view *v, struct grid *row, int lw)
 	fmt_time(trace_seconds(v->t, vh->t0), a, sizeof a);
 	grid_text(row, lw, 0, row->w - lw, ST_LABEL, a);
 	fmt_time(trace_seconds(v->t, vh->t1), b, sizeof b);
-	int n = grid_text_width(b);
-	if (lw + grid_text_width(a) + 2 + n <= row->w)
+	int n = text_width(b);
+	if (lw + text_width(a) + 2 + n <= row->w)
 		grid_text(row, row->w - n, 0, n, ST_LABEL, b);
 }
 
@@ -608,10 +608,10 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 		snprintf(head, sizeof head, view_is_charm(v)
 			 ? "fraction of PEs inside each entry method, %s in all; blank: idle"
 			 : "fraction of ranks inside each MPI function, %s in all; blank: computation", pct);
-		if (grid_text_width(head) > row->w)
+		if (text_width(head) > row->w)
 			snprintf(head, sizeof head, view_is_charm(v) ? "PEs in each entry method, %s in all"
 				 : "ranks in each MPI function, %s in all", pct);
-		if (grid_text_width(head) > row->w)
+		if (text_width(head) > row->w)
 			snprintf(head, sizeof head, view_is_charm(v) ? "%s in entry methods" : "%s in MPI", pct);
 		grid_text(row, 0, 0, row->w, ST_LABEL, head);
 		return;
@@ -665,7 +665,7 @@ hist_row_activity(struct view *v, int y, struct grid *row, int ch)
 	for (uint32_t i = 0; i < n; i++) {
 		/* "█ name 73%" and two spaces; the last entry, or the count of
 		 * those left out after it, must fit whole */
-		int need = 2 + (int)grid_text_width(text[i]);
+		int need = 2 + (int)text_width(text[i]);
 		int more = i + 1 < n ? 2 + snprintf(NULL, 0, "+%u more", n - i - 1) : 0;
 		if (x + need + more > row->w)
 			break;
@@ -706,7 +706,7 @@ hist_row_density(struct view *v, int y, struct grid *row, int ch)
 			 om, d->d_max);
 		snprintf(h[3], sizeof h[3], "%s \u00b7 %s \u2265 %.1f \u00b7 densest %u", at, map, om, d->d_max);
 		int k = 0;
-		while (k < 3 && (int)grid_text_width(h[k]) > row->w)
+		while (k < 3 && (int)text_width(h[k]) > row->w)
 			k++;
 		grid_text(row, 0, 0, row->w, ST_LABEL, h[k]);
 		return;
@@ -750,7 +750,7 @@ hist_row_density(struct view *v, int y, struct grid *row, int ch)
 		snprintf(text, sizeof text, "%s %.0f%%", i == d->n_funcs ? charm ? "other entries" : "other calls"
 			 : view_region_name(v, d->func_region[i]),
 			 d->points ? 100.0 * (double)d->func_calls[i] / (double)d->points : 0.0);
-		int need = 2 + (int)grid_text_width(text);
+		int need = 2 + (int)text_width(text);
 		int more = i + 1 < n ? 2 + snprintf(NULL, 0, "+%u more", n - i - 1) : 0;
 		if (x + need + more > row->w)
 			break;

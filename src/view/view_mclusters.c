@@ -150,7 +150,7 @@ static int
 range_text(const struct view_samples *vs, const struct mem_cluster *k, char *rng, size_t n)
 {
 	vs_range(vs, vs->attr, k->lo, k->hi, rng, n);
-	return grid_text_width(rng);
+	return text_width(rng);
 }
 
 static struct mc_layout

@@ -100,16 +100,16 @@ name_of(const struct view_samples *vs, int list, uint32_t id, char *buf, size_t 
 static const char *
 fit_name(const char *name, int list, int w, char *buf, size_t n)
 {
-	int len = grid_text_width(name);
+	int len = text_width(name);
 	if (len <= w || w < 2)
 		return name;
 	const char *colon = list == 0 ? strrchr(name, ':') : NULL;
-	int tail = colon ? grid_text_width(colon) : 0;
+	int tail = colon ? text_width(colon) : 0;
 	if (colon && w - tail >= 2) {
-		size_t head = grid_cols_bytes(name, w - tail - 1);
+		size_t head = text_cols_bytes(name, w - tail - 1);
 		snprintf(buf, n, "%.*s\u2026%s", (int)head, name, colon);
 	} else {
-		size_t head = grid_cols_bytes(name, w - 1);
+		size_t head = text_cols_bytes(name, w - 1);
 		snprintf(buf, n, "%.*s\u2026", (int)head, name);
 	}
 	return buf;
@@ -124,7 +124,7 @@ bar_width(const struct view *v, int list, int w)
 	int bw = w >= 40 ? 10 : w >= 28 ? 5 : 0, nw = w - bw - 12, need = 0;
 	char buf[160];
 	for (uint32_t i = o->top[list]; i < o->n[list] && i < o->top[list] + (uint32_t)o->rows; i++) {
-		int len = grid_text_width(name_of(v->smp, list, o->o[list][i].id, buf, sizeof buf));
+		int len = text_width(name_of(v->smp, list, o->o[list][i].id, buf, sizeof buf));
 		need = len > need ? len : need;
 	}
 	if (need > nw)
@@ -215,7 +215,7 @@ src_row(struct view *v, int y, int rows, struct grid *row)
 	int hot = want == (long)line;
 	int x = grid_printf(row, 0, 0, row->w, hot ? ST_EMPH : ST_LABEL, "%5ld ", want);
 	grid_text(row, x, 0, row->w - x, hot ? ST_EMPH : ST_NORMAL, text);
-	if (x + grid_text_width(text) > row->w && row->w > x)     /* the line goes on */
+	if (x + text_width(text) > row->w && row->w > x)     /* the line goes on */
 		grid_put(row, row->w - 1, 0, 0x2026, ST_DIM);
 	if (hot)
 		grid_mark(row, 0, 0, row->w, 1, MARK_SEL);

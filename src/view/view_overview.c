@@ -135,7 +135,7 @@ ov_row(struct view *v, int y, struct grid *row)
 			char d[32], buf[64];
 			trace_fmt_duration(v->t, view_index_max(v->ix, v->ov_metric), d, sizeof d);
 			snprintf(buf, sizeof buf, "max %s", d);
-			int n = grid_text_width(buf);
+			int n = text_width(buf);
 			if (cols + 2 + n <= row->w)
 				grid_text(row, row->w - n, 0, n, ST_LABEL, buf);
 		}

@@ -544,7 +544,7 @@ view_samples_legend(struct view *v, struct grid *g)
 		const char *key = keymap_first_key(v->km, ent[i].a, k, sizeof k);
 		char item[96];
 		snprintf(item, sizeof item, "  %s %s", key, ent[i].what);
-		if (!*key || x + grid_text_width(item) > w)
+		if (!*key || x + text_width(item) > w)
 			break;        /* whole entries only, never "m attribu" */
 		x += grid_text(g, x, y, w - x, ST_DIM, item);
 	}

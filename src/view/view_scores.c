@@ -126,7 +126,7 @@ sc_row(struct view *v, int y, struct grid *row)
 			snprintf(score, sizeof score, "%s %.3f", vs->metric == MEM_LATENCY ? "L" : "I", w->score);
 		/* "window" goes first when the score would not fit after it */
 		snprintf(field, sizeof field, "window %u/%u: %s", sc->cur + 1, sc->n, score);
-		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, grid_text_width(field) <= row->w ? "window %u/%u: " : "%u/%u: ",
+		int x = grid_printf(row, 0, 0, row->w, ST_LABEL, text_width(field) <= row->w ? "window %u/%u: " : "%u/%u: ",
 				    sc->cur + 1, sc->n);
 		x += grid_text(row, x, 0, row->w - x, isnan(w->score) ? ST_DIM : ST_EMPH, score);
 		snprintf(field, sizeof field, ", %u samples", w->samples);

@@ -598,13 +598,13 @@ tl_row(struct view *v, int y, struct grid *row)
 		trace_fmt_duration(v->t, v->tl_t1 - v->tl_t0, b, sizeof b);
 		char c[64];
 		snprintf(c, sizeof c, "+%s", b);
-		int n = grid_text_width(c);
-		if (lw + grid_text_width(a) + 2 + n <= row->w)
+		int n = text_width(c);
+		if (lw + text_width(a) + 2 + n <= row->w)
 			grid_text(row, row->w - n, 0, n, ST_LABEL, c);
 		/* the cursor, where it leaves the labels readable */
 		int cx = lw + (int)bucket(v, v->tz_cur);
 		if (v->tz && v->tz_cur >= v->tl_t0 && v->tz_cur <= v->tl_t1 &&
-		    cx > lw + grid_text_width(a) && cx < row->w - n - 1)
+		    cx > lw + text_width(a) && cx < row->w - n - 1)
 			grid_put(row, cx, 0, 0x25be, ST_EMPH);     /* ▾ */
 		if (v->tsel_anchor && v->tsel0 >= v->tl_t0 && v->tsel0 <= v->tl_t1)
 			grid_put(row, lw + (int)bucket(v, v->tsel0), 0, '[', ST_EMPH);

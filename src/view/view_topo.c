@@ -448,13 +448,13 @@ name_width(const struct view *v, const struct view_topo *vt)
 	for (uint32_t k = 0; k < vt->n_line; k++) {
 		uint32_t i = vt->line[k];
 		vt_obj_label(vt, i, 0, buf, sizeof buf);
-		int n = 3 + 2 * vt->obj[i].depth + grid_text_width(buf);
+		int n = 3 + 2 * vt->obj[i].depth + text_width(buf);
 		if (vt->obj[i].type == TOPO_PU && !vt->system_tree)
 			for (uint32_t r = 0; r < vt->n_ranks; r++)
 				if (vt->pu_of[r] == vt->obj[i].pu_first) {
 					char who[VIEW_MAX_ROW_NAME + 32];
 					view_row_name(v, r, who, sizeof who);
-					n += 1 + grid_text_width(who);
+					n += 1 + text_width(who);
 					break;
 				}
 		w = n > w ? n : w;
@@ -628,7 +628,7 @@ header_row(struct view *v, struct grid *row)
 		if (best == TRACE_NONE || val[best] <= 0)
 			break;
 		vt_obj_label(vt, best, 0, buf, sizeof buf);
-		len[n] = grid_text_width(buf);
+		len[n] = text_width(buf);
 		chain[n++] = best;
 		i = best;
 	}
@@ -711,7 +711,7 @@ tree_heading(struct view *v, struct grid *row)
 	static const char *const head[VS_TOPO_METRICS] = { "cycles", "samples", "mean", "issued" };
 	int m = vt->metric < VS_TOPO_METRICS ? vt->metric : 0;
 	for (int k = 0; k < 3; k++)
-		if (grid_text_width(what[m][k]) <= nw + bw - 1 || k == 2) {
+		if (text_width(what[m][k]) <= nw + bw - 1 || k == 2) {
 			grid_text(row, 1, 0, nw + bw - 1, ST_DIM, what[m][k]);
 			break;
 		}
@@ -742,11 +742,11 @@ tree_row(struct view *v, int y, struct grid *row)
 	 * eight "NUMANode…" in a row said nothing, "NUMA 3" and "N3" do */
 	for (int form = 0; form < 3; form++) {
 		vt_obj_label(vt, i, form == 0 ? 0 : form == 1 ? 2 : 1, buf, sizeof buf);
-		if (grid_text_width(buf) <= room)
+		if (text_width(buf) <= room)
 			break;
 	}
 	x = lx + grid_text(row, lx, 0, room, i == vt->sel ? ST_EMPH : ST_NORMAL, buf);
-	if (grid_text_width(buf) > room && room > 1)   /* cut: say so */
+	if (text_width(buf) > room && room > 1)   /* cut: say so */
 		grid_put(row, lx + room - 1, 0, 0x2026, i == vt->sel ? ST_EMPH : ST_NORMAL);
 	if (o->type == TOPO_PU && !vt->system_tree) {        /* the ranks on it */
 		uint32_t left = 0;       /* names that do not fit whole: "+N" */

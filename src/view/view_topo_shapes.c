@@ -84,7 +84,7 @@ vt_icicle_row(struct view *v, int y, struct grid *row)
 		/* a label needs its span, and a gap before the next one unless
 		 * the next span starts with its separator */
 		vt_obj_label(vt, i, 1, buf, sizeof buf);
-		int lw = grid_text_width(buf), sx = (int)x0 + sep;
+		int lw = text_width(buf), sx = (int)x0 + sep;
 		uint32_t nx = vt_same_depth(vt, i, 1);
 		uint32_t nx1 = nx == i ? x1 : (uint32_t)((uint64_t)(vt->obj[nx].pu_first + vt->obj[nx].pu_count) * W / vt->n_pu);
 		int gap = nx == i || x1 >= W || nx1 - x1 >= 3 ? 0 : 1;
@@ -127,7 +127,7 @@ fit_legend(struct view_topo *vt, int rows, int w)
 	/* then the selection's value goes on its line */
 	char sel[128];
 	snprintf(sel, sizeof sel, "%.80s:%.40s", vt->leg[0], vt->leg[1] + 1);
-	if (grid_text_width(sel) <= w) {
+	if (text_width(sel) <= w) {
 		memcpy(vt->leg[0], sel, sizeof sel);
 		memmove(vt->leg[1], vt->leg[2], (size_t)(vt->n_leg - 2) * sizeof vt->leg[0]);
 		vt->n_leg--;
@@ -137,7 +137,7 @@ fit_legend(struct view_topo *vt, int rows, int w)
 	}
 	int cw = 0;
 	for (int i = head; i < vt->n_leg; i++) {
-		int n = grid_text_width(vt->leg[i]);
+		int n = text_width(vt->leg[i]);
 		cw = n > cw ? n : cw;
 	}
 	int per = (w + 2) / (cw + 2);         /* rings per line */
@@ -197,7 +197,7 @@ vt_radial_layout(struct view *v, int w)
 		double r = o->depth == 0 ? 0 : (o->depth + 0.5) * ring;
 		double arc = o->depth == 0 ? 2 * ring : TAU * r * o->pu_count / vt->n_pu;
 		vt_obj_label(vt, best, 1, buf, sizeof buf);
-		int lw = grid_text_width(buf);
+		int lw = text_width(buf);
 		if (arc < 2.0 * lw + 2 && best != vt->sel)
 			continue;             /* a sector too narrow for its name */
 		if (lw > vt->disc_w)
@@ -215,9 +215,9 @@ vt_radial_layout(struct view *v, int w)
 	struct rlabel keep[sizeof vt->rl / sizeof vt->rl[0]];
 	for (int k = vt->n_rl - 1; k >= 0; k--) {
 		const struct rlabel *L = &vt->rl[k];
-		int n = grid_text_width(L->text), clash = 0;
+		int n = text_width(L->text), clash = 0;
 		for (int j = 0; j < kept && !clash; j++)
-			clash = keep[j].y == L->y && L->x <= keep[j].x + grid_text_width(keep[j].text) &&
+			clash = keep[j].y == L->y && L->x <= keep[j].x + text_width(keep[j].text) &&
 				keep[j].x <= L->x + n;
 		if (!clash)
 			keep[kept++] = *L;
@@ -305,7 +305,7 @@ vt_radial_row(struct view *v, int y, struct grid *row)
 		const struct rlabel *L = &vt->rl[k];
 		if (L->y != y)
 			continue;
-		int lx = L->x < 0 ? 0 : L->x, n = grid_text_width(L->text);
+		int lx = L->x < 0 ? 0 : L->x, n = text_width(L->text);
 		if (lx + n > vt->disc_w)
 			lx = vt->disc_w - n > 0 ? vt->disc_w - n : 0;
 		grid_text(row, lx, 0, vt->disc_w - lx, L->style < 0 ? ST_EMPH : L->style, L->text);

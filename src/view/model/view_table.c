@@ -238,7 +238,7 @@ measure(struct vtable *t, const struct vt_source *s, int nc, uint32_t from, uint
 		for (int c = 0; c < nc; c++) {
 			buf[0] = 0;
 			s->cell(s->ctx, t->order[i], c, buf, sizeof buf);
-			int n = grid_text_width(buf);
+			int n = text_width(buf);
 			t->fit[c] = n > t->fit[c] ? n : t->fit[c];
 		}
 }
@@ -290,7 +290,7 @@ vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
 	 * for its header, the sorted one's with its mark (▼ ▲) */
 	int want[VT_MAX_COLS], cw[VT_MAX_COLS];
 	for (int c = 0; c < nc; c++) {
-		int name = grid_text_width(s->cols[c].name) + (c == t->sort);
+		int name = text_width(s->cols[c].name) + (c == t->sort);
 		want[c] = s->cols[c].width > name ? s->cols[c].width : name;
 		want[c] = t->fit[c] > want[c] ? t->fit[c] : want[c];
 		cw[c] = !s->cols[c].text ? want[c] : s->cols[c].width > name ? s->cols[c].width : name;
@@ -364,7 +364,7 @@ vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
 static const char *
 shorten(const char *s, int w, int mid, char *buf, size_t n)
 {
-	if (grid_text_width(s) <= w || w < 2)
+	if (text_width(s) <= w || w < 2)
 		return s;
 	const char *colons = strstr(s, "::");
 	int ident = colons != NULL;
@@ -372,28 +372,26 @@ shorten(const char *s, int w, int mid, char *buf, size_t n)
 		ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 			*p == '_' || *p == '<' || *p == '>' || *p == ',' || *p == ' ' || *p == ':' ||
 			(unsigned char)*p >= 0x80;
-	if (ident && grid_text_width(colons + 2) <= w)
+	if (ident && text_width(colons + 2) <= w)
 		return colons + 2;
 	if (ident)
 		s = colons + 2;
 	if (mid) {
 		int tail = (w - 1) / 2, head = w - 1 - tail;
-		size_t skip = grid_cols_bytes(s, grid_text_width(s) - tail);
-		while (s[skip] && grid_text_width(s + skip) > tail)     /* a wide character astride */
-			do
-				skip++;
-			while (((unsigned char)s[skip] & 0xc0) == 0x80);
-		snprintf(buf, n, "%.*s\u2026%s", (int)grid_cols_bytes(s, head), s, s + skip);
+		const unsigned char *end = (const unsigned char *)s + text_cols_bytes(s, text_width(s) - tail);
+		while (*end && text_width((const char *)end) > tail)     /* a wide character astride */
+			text_utf8_next(&end);
+		snprintf(buf, n, "%.*s\u2026%s", (int)text_cols_bytes(s, head), s, (const char *)end);
 		return buf;
 	}
 	size_t len = strlen(s);
 	const char *paren = len && s[len - 1] == ')' ? strrchr(s, '(') : NULL;
-	int tail = paren ? grid_text_width(paren) : 0;
+	int tail = paren ? text_width(paren) : 0;
 	if (paren && paren > s && w - tail >= 2) {
-		snprintf(buf, n, "%.*s\u2026%s", (int)grid_cols_bytes(s, w - tail - 1), s, paren);
+		snprintf(buf, n, "%.*s\u2026%s", (int)text_cols_bytes(s, w - tail - 1), s, paren);
 		return buf;
 	}
-	snprintf(buf, n, "%.*s\u2026", (int)grid_cols_bytes(s, w - 1), s);
+	snprintf(buf, n, "%.*s\u2026", (int)text_cols_bytes(s, w - 1), s);
 	return buf;
 }
 
@@ -405,7 +403,7 @@ put(struct grid *row, int x, int w, int right, int mid, int style, const char *s
 {
 	char cut[192];
 	s = shorten(s, w, mid, cut, sizeof cut);
-	int n = grid_text_width(s);
+	int n = text_width(s);
 	if (right && n < w)
 		x += w - n;
 	grid_text(row, x, 0, w, style, s);

@@ -1,13 +1,9 @@
 /* grid.c — cell grid, style mapping and the text back end (see grid.h). */
-#define _XOPEN_SOURCE 700      /* wcwidth */
 #include "grid.h"
 
-#include <locale.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
 
 #include "base/err.h"
 #include "base/text.h"
@@ -114,7 +110,7 @@ grid_text(struct grid *g, int x, int y, int maxw, int style, const char *s)
 		uint32_t c = text_utf8_next(&p);
 		if (text_is_control(c))
 			c = '?';
-		int cw = grid_char_width(c);
+		int cw = text_char_width(c);
 		if (cw == 0)
 			continue;
 		if (cw == 2 && n + 2 > maxw)
@@ -141,78 +137,15 @@ grid_printf(struct grid *g, int x, int y, int maxw, int style, const char *fmt, 
 int
 grid_text_whole(struct grid *g, int x, int y, int maxw, int style, const char *s)
 {
-	return grid_text_width(s) <= maxw ? grid_text(g, x, y, maxw, style, s) : 0;
-}
-
-/* The tables of a UTF-8 locale, whatever the process's (render and the
- * tests run in "C"): a wide character's width is the terminal's, not the
- * locale's the user happens to have. */
-static locale_t utf8_locale;
-static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
-
-static void
-utf8_open(void)
-{
-	static const char *const names[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8" };
-	for (size_t i = 0; i < sizeof names / sizeof *names && !utf8_locale; i++)
-		utf8_locale = newlocale(LC_CTYPE_MASK, names[i], (locale_t)0);
-}
-
-int
-grid_char_width(uint32_t ch)
-{
-	/* what the panes draw most (Latin, box drawing, blocks, shapes and
-	 * arrows, braille) without asking */
-	if (ch < 0x300 || (ch >= 0x2190 && ch < 0x2300) || (ch >= 0x2500 && ch < 0x25fd) ||
-	    (ch >= 0x2800 && ch < 0x2900))
-		return 1;
-	if (ch == GRID_WIDE_TAIL || ch > 0x10ffff)
-		return 1;
-	pthread_once(&utf8_once, utf8_open);
-	if (!utf8_locale)
-		return 1;
-	locale_t old = uselocale(utf8_locale);
-	int w = wcwidth((wchar_t)ch);
-	uselocale(old);
-	/* unassigned or unprintable: drawn as one cell, as the decoder's '?' */
-	return w < 0 ? 1 : w > 2 ? 2 : w;
-}
-
-int
-grid_text_width(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	int n = 0;
-	while (*p) {
-		uint32_t c = text_utf8_next(&p);
-		n += text_is_control(c) ? 1 : grid_char_width(c);
-	}
-	return n;
-}
-
-size_t
-grid_cols_bytes(const char *s, int cols)
-{
-	/* the decoder grid_text and grid_text_width use: a malformed byte is
-	 * one column there, so here too */
-	const unsigned char *p = (const unsigned char *)s, *q = p;
-	while (*p) {
-		uint32_t c = text_utf8_next(&q);
-		int cw = text_is_control(c) ? 1 : grid_char_width(c);
-		if (cw > cols)
-			break;
-		cols -= cw;
-		p = q;
-	}
-	return (size_t)(p - (const unsigned char *)s);
+	return text_width(s) <= maxw ? grid_text(g, x, y, maxw, style, s) : 0;
 }
 
 size_t
 grid_wrap(const char *s, int w)
 {
-	if (grid_text_width(s) <= w)
+	if (text_width(s) <= w)
 		return strlen(s);
-	size_t lim = grid_cols_bytes(s, w), cut = lim;
+	size_t lim = text_cols_bytes(s, w), cut = lim;
 	while (cut > 0 && (s[cut] != ' ' || (s[cut - 1] >= '0' && s[cut - 1] <= '9')))
 		cut--;
 	/* a list of " · " fields breaks after a separator, so that no field

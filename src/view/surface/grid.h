@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/text.h"          /* the columns text takes: text_width, text_cols_bytes */
+
 /* What a cell means; back ends decide what that looks like. */
 enum grid_style {
 	ST_NORMAL,
@@ -92,8 +94,11 @@ void grid_put(struct grid *g, int x, int y, uint32_t ch, int style);
 /* Fills the rectangle with ch in style (clipped). */
 void grid_fill(struct grid *g, int x, int y, int w, int h, uint32_t ch, int style);
 /* Writes UTF-8 text from (x, y), at most maxw columns (clipped to the
- * grid as well); control characters show as '?'. Returns the columns
- * written. */
+ * grid as well); control characters show as '?'. A character takes the
+ * columns text_char_width gives it (base/text.h, the one rule for every
+ * output): a wide one two cells, the second GRID_WIDE_TAIL (left out
+ * whole where it would cross maxw), a combining mark none (left out: a
+ * cell holds one code point). Returns the columns written. */
 int grid_text(struct grid *g, int x, int y, int maxw, int style, const char *s);
 /* Like grid_text when all of s fits in maxw columns; else writes nothing
  * (a field is shown whole or not at all). Returns the columns written. */
@@ -106,16 +111,6 @@ void grid_box(struct grid *g, int x, int y, int w, int h, int style, const char 
 /* Adds mark bits to every cell of the rectangle. */
 void grid_mark(struct grid *g, int x, int y, int w, int h, int mark);
 
-/* Columns a code point takes on a terminal, as wcwidth() says in a
- * UTF-8 locale whatever the process's (C.UTF-8's tables): 2 for wide
- * characters, 0 for combining and zero-width ones (grid_text leaves
- * them out: a cell holds one code point), else 1. */
-int grid_char_width(uint32_t ch);
-/* Columns a UTF-8 string takes (grid_char_width of each code point). */
-int grid_text_width(const char *s);
-/* Bytes of the first cols columns of s (a wide character that would
- * straddle the end left out). */
-size_t grid_cols_bytes(const char *s, int cols);
 /* Bytes of s that make its first line when it wraps at w columns: all of
  * it when it fits, else up to the last space that fits — never between
  * a number and the word after it ("4.364 us", "4 ranks"), and after
