@@ -359,8 +359,10 @@ vt_layout(struct vtable *t, const struct vt_source *s, int w, int rows)
  * "Chare::entry" loses its "Chare::" first (a name before "::" that has
  * a character no C++ name has, as APEX's "/phylanx/store$16::eval",
  * stays), an "Array(1,2)" keeps its index ("Jac…(1,2)"), and what is
- * still cut ends in "…" — or, with mid (rows that would read alike),
- * keeps its start and its end around the "…" ("MPI_Win_f…ocal_all"). */
+ * still cut is cut as the text reports cut it (text_cut: "…" at the
+ * cut, a place after '@' kept whole: "!$omp parallel…@jacobi.c:122") —
+ * or, with mid (rows that would read alike), keeps its start and its
+ * end around the "…" ("MPI_Win_f…ocal_all"). */
 static const char *
 shorten(const char *s, int w, int mid, char *buf, size_t n)
 {
@@ -391,8 +393,7 @@ shorten(const char *s, int w, int mid, char *buf, size_t n)
 		snprintf(buf, n, "%.*s\u2026%s", (int)text_cols_bytes(s, w - tail - 1), s, paren);
 		return buf;
 	}
-	snprintf(buf, n, "%.*s\u2026", (int)text_cols_bytes(s, w - 1), s);
-	return buf;
+	return text_cut(s, w, buf, n);
 }
 
 /* Text right-aligned in its column, or left for text columns; cut (a
