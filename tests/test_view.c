@@ -1,10 +1,12 @@
 /* test_view.c — the explorer's building blocks without a trace: the
  * cell grid and its text back end, key names and scripts, the bindings
- * parser and its errors, and the action table the help is made from. */
+ * parser and its errors, and the action table the help is made from;
+ * and, on a corpus trace, where the prompt line puts its cursor. */
 #include "testutil.h"
 
 #include <string.h>
 
+#include "analysis/core/analysis.h"
 #include "view/surface/action.h"
 #include "view/surface/grid.h"
 #include "view/surface/keymap.h"
@@ -437,6 +439,68 @@ action_table_complete(void **state)
 	keymap_destroy(km);
 }
 
+/* The cells of the prompt's cursor (MARK_SEL) on the last row: the
+ * first in *x, their count returned. */
+static int
+cursor_cells(struct grid *g, int *x)
+{
+	int n = 0;
+	*x = -1;
+	for (int i = 0; i < g->w; i++)
+		if (grid_at(g, i, g->h - 1)->mark & MARK_SEL) {
+			*x = *x < 0 ? i : *x;
+			n++;
+		}
+	return n;
+}
+
+/* The prompt's cursor stands where grid_text put the text before it:
+ * after "計算ab" in column 7 (1 for the '/', 4 for 計算, 2), where it
+ * stood in column 5 as if each character took one; on a wide character,
+ * both its cells; a line wider than the screen scrolls by whole
+ * characters, the cursor in the last column. */
+static void
+prompt_cursor_columns(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load_corpus("stencil-4");
+	struct analysis *a = tu_analyse(t, NULL);
+	struct view *v = NULL;
+	struct err e = { 0 };
+	struct view_opts vo = { 0 };
+	assert_int_equal(view_create(a, &vo, &v, &e), 0);
+	struct grid *g = grid_create(40, 12);
+	assert_non_null(g);
+	view_draw(v, g);
+	int x;
+	tv_press(v, g, "/\u8a08\u7b97ab");
+	assert_int_equal(cursor_cells(g, &x), 1);
+	assert_int_equal(x, 7);
+	tv_press(v, g, "<Left><Left><Left>");            /* on 算 */
+	assert_int_equal(cursor_cells(g, &x), 2);
+	assert_int_equal(x, 3);
+	assert_int_equal(grid_at(g, 3, g->h - 1)->ch, 0x7b97);
+	tv_press(v, g, "<Esc>/");
+	char line[25 * 3 + 1] = "";
+	for (int i = 0; i < 25; i++)
+		strcat(line, "\u8a08");
+	tv_press(v, g, line);                              /* 50 columns on 39 */
+	assert_int_equal(cursor_cells(g, &x), 1);
+	assert_int_equal(x, 39);
+	/* 計 whole in 1-38: six of them scrolled out (12 columns) */
+	for (int i = 1; i < 39; i += 2) {
+		assert_int_equal(grid_at(g, i, g->h - 1)->ch, 0x8a08);
+		assert_int_equal(grid_at(g, i + 1, g->h - 1)->ch, GRID_WIDE_TAIL);
+	}
+	tv_press(v, g, "<Left>");                          /* the last 計: both cells */
+	assert_int_equal(cursor_cells(g, &x), 2);
+	assert_int_equal(x, 37);
+	grid_destroy(g);
+	view_destroy(v);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -452,6 +516,7 @@ main(void)
 		cmocka_unit_test(mono_marks_distinct),
 		cmocka_unit_test(prompt_editing),
 		cmocka_unit_test(action_table_complete),
+		cmocka_unit_test(prompt_cursor_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -408,25 +408,29 @@ draw_message(struct view *v, struct grid *g, int above)
 }
 
 /* The prompt line, scrolled sideways to keep the cursor in view; the
- * cursor is the cell in reverse video. */
+ * cursor is the cell in reverse video (both cells of a wide character).
+ * Its column is the text's before it, by text_width, as grid_text lays
+ * the text out. */
 static void
 draw_prompt(struct view *v, struct grid *g, int y)
 {
 	const struct prompt *p = v->input == INPUT_COMMAND ? &v->cmd_prompt : &v->search_prompt;
-	int w = g->w - 1, cur = 0, first = 0;
-	for (size_t i = 0; i < p->cur; i++)
-		cur += ((unsigned char)p->buf[i] & 0xc0) != 0x80;
-	if (cur >= w)
-		first = cur - w + 1;
+	char before[sizeof p->buf];
+	snprintf(before, sizeof before, "%.*s", (int)p->cur, p->buf);
+	const unsigned char *at = (const unsigned char *)p->buf + p->cur;
+	int cw = *at ? text_char_width(text_utf8_next(&at)) : 1;
+	int w = g->w - 1, cur = text_width(before), first = 0;
+	cw = cw < 1 ? 1 : cw;
+	if (cur + cw > w)
+		first = cur + cw - w;
 	grid_text(g, 0, y, 1, ST_EMPH, v->input == INPUT_COMMAND ? ":" : "/");
-	const char *s = p->buf;
-	for (int k = first; k > 0 && *s; k--)
-		for (s++; ((unsigned char)*s & 0xc0) == 0x80; s++)
-			;
-	grid_text(g, 1, y, w, ST_NORMAL, s);
-	struct cell *c = grid_at(g, 1 + cur - first, y);
-	if (c)
-		c->mark |= MARK_SEL;
+	/* whole characters scrolled out: one astride the edge goes too */
+	const unsigned char *s = (const unsigned char *)p->buf;
+	int skipped = 0;
+	while (*s && skipped < first)
+		skipped += text_char_width(text_utf8_next(&s));
+	grid_text(g, 1, y, w, ST_NORMAL, (const char *)s);
+	grid_mark(g, 1 + cur - skipped, y, cw, 1, MARK_SEL);
 }
 
 void
