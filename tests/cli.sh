@@ -399,6 +399,19 @@ if len(set(cols)) != 1 or not name or sum(w(c) for c in pre) != lines[0].index("
     print(cols, pre)
     sys.exit(1)' >"$tmp/w.err" && ok || bad "profile $opt: the wide name's row out of line: $(head -2 "$tmp/w.err")"
 	done
+	# and info's table of ranks: names and nodes ("ランク 0", "ノード")
+	# padded by columns (they were padded by bytes: 4 and 6 columns short)
+	"$skein" info --ranks "$tmp/wide" | sed -n '/^rank  *name  *node/,$p' | python3 -c '
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+lines = sys.stdin.read().split("\n")[:-1]
+cols = [sum(w(c) for c in l) for l in lines]
+if len(lines) != 5 or len(set(cols)) != 1 or "\u30e9" not in lines[1]:
+    print(cols)
+    sys.exit(1)' >"$tmp/w.err" && ok || bad "info --ranks: wide names out of line: $(head -2 "$tmp/w.err")"
 else
 	bad "craft wide"
 fi

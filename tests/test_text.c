@@ -4,7 +4,7 @@
  * the JSON writer's escapes of the same, and the key map's use of the
  * decoder (a key map holding an overlong '/' bound '/'); the columns
  * text takes (text_char_width, text_width, text_cols_bytes), names cut
- * to columns (text_cut) and padded by them (text_put_cols). */
+ * to columns (text_cut) and padded by them (text_safe_pad). */
 #include "testutil.h"
 
 #include <string.h>
@@ -456,24 +456,26 @@ cut_names(void **state)
 }
 
 /* A column of a text table is padded by columns: a wide name takes
- * fewer blanks than its bytes or characters would give it. */
+ * fewer blanks than its bytes or characters would give it; what shows
+ * as '?' one column; a name as wide as the column or wider, none. */
 static void
-put_cols(void **state)
+safe_pad(void **state)
 {
 	(void)state;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	assert_non_null(f);
-	text_put_cols(f, "\u8a08a", 6);
-	fputc('|', f);
-	text_put_cols(f, "e\u0301\x1b", 4);
-	fputc('|', f);
-	text_put_cols(f, "toolong", 3);
-	fputc('|', f);
-	fclose(f);
-	assert_string_equal(text, "\u8a08a   |e\u0301?  |toolong|");
-	free(text);
+	char buf[32];
+	assert_string_equal(text_safe_pad("\u8a08a", 6, buf, sizeof buf), "\u8a08a   ");
+	assert_string_equal(text_safe_pad("e\u0301\x1b", 4, buf, sizeof buf), "e\u0301?  ");
+	assert_string_equal(text_safe_pad("a\xff", 4, buf, sizeof buf), "a?  ");
+	assert_string_equal(text_safe_pad("ab", 2, buf, sizeof buf), "ab");
+	assert_string_equal(text_safe_pad("toolong", 3, buf, sizeof buf), "toolong");
+	assert_string_equal(text_safe_pad(NULL, 3, buf, sizeof buf), "   ");
+	/* as printf pads ASCII */
+	char want[32];
+	snprintf(want, sizeof want, "%-20s", "MPI Rank 3");
+	assert_string_equal(text_safe_pad("MPI Rank 3", 20, buf, sizeof buf), want);
+	/* no room for the blanks: the text alone */
+	char small[8];
+	assert_string_equal(text_safe_pad("abc", 10, small, sizeof small), "abc");
 }
 
 int
@@ -491,7 +493,7 @@ main(void)
 		cmocka_unit_test(string_widths),
 		cmocka_unit_test(cols_bytes),
 		cmocka_unit_test(cut_names),
-		cmocka_unit_test(put_cols),
+		cmocka_unit_test(safe_pad),
 	};
 	return cmocka_run_group_tests_name("text safe for a terminal", tests, NULL, NULL);
 }

@@ -310,10 +310,17 @@ text_cut(const char *s, int w, char *buf, size_t n)
 	return buf;
 }
 
-void
-text_put_cols(FILE *out, const char *s, int w)
+const char *
+text_safe_pad(const char *s, int w, char *buf, size_t n)
 {
-	text_put(out, s);
-	for (int k = text_width(s); k < w; k++)
-		fputc(' ', out);
+	const char *t = text_safe(s, buf, n);
+	int k = text_width(t);
+	size_t len = strlen(t);
+	if (k >= w || len + (size_t)(w - k) >= n)
+		return t;
+	if (t != buf)
+		memcpy(buf, t, len);
+	memset(buf + len, ' ', (size_t)(w - k));
+	buf[len + (size_t)(w - k)] = '\0';
+	return buf;
 }

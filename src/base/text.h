@@ -78,9 +78,10 @@ size_t text_cols_bytes(const char *s, int cols);
  * would cross the cut). */
 const char *text_cut(const char *s, int w, char *buf, size_t n);
 
-/* Writes s as text_put does, then blanks up to w columns (none when s
- * takes w or more): a column of a text table, padded by columns rather
- * than bytes. */
-void text_put_cols(FILE *out, const char *s, int w);
+/* s as text_safe shows it (into buf, n bytes), then blanks up to w
+ * columns: a column of a text table padded by columns, as printf's
+ * "%-*s" pads ASCII by bytes. s made safe alone when it takes w columns
+ * or more, or when buf has no room for the blanks. */
+const char *text_safe_pad(const char *s, int w, char *buf, size_t n);
 
 #endif

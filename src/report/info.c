@@ -243,10 +243,11 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 	for (uint32_t i = 0; i < n_tl; i++) {
 		const struct summary_timeline *st = &s->timelines[i];
 		uint64_t ops = summary_sum(st->ops, OP_KIND_COUNT);
-		fprintf(out, "%-6u %-20s %-16s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-			" %8" PRIu64 " %6" PRIu64 "\n", i, text_safe(trace_str(t, tls[i].name), b1, sizeof b1),
-			tls[i].node == TRACE_NONE ? "-"
-			: text_safe(trace_str(t, trace_nodes(t, NULL)[tls[i].node].name), b2, sizeof b2),
+		const char *node = tls[i].node == TRACE_NONE ? "-"
+				   : trace_str(t, trace_nodes(t, NULL)[tls[i].node].name);
+		fprintf(out, "%-6u %s %s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+			" %8" PRIu64 " %6" PRIu64 "\n", i, text_safe_pad(trace_str(t, tls[i].name), 20, b1, sizeof b1),
+			text_safe_pad(node, 16, b2, sizeof b2),
 			tls[i].events, ops, ops - st->ops[OP_COMPUTE], st->sent, st->received, st->colls);
 	}
 }

@@ -107,8 +107,8 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 	for (uint32_t i = 0; i < s->n_timelines; i++) {
 		char label[96];
 		const struct summary_timeline *st = &s->timelines[i];
-		fprintf(out, "%-6u %-24s %-8s %5u %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n", i,
-			text_safe(trace_chare_label(t, i, label, sizeof label), safe, sizeof safe),
+		fprintf(out, "%-6u %s %-8s %5u %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n", i,
+			text_safe_pad(trace_chare_label(t, i, label, sizeof label), 24, safe, sizeof safe),
 			trace_chare_kind_name((enum trace_chare_kind)ch[i].kind), ch[i].pe,
 			summary_sum(st->ops, OP_KIND_COUNT), st->sent, st->received);
 	}

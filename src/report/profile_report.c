@@ -35,6 +35,14 @@ shown_name(const struct trace *t, uint32_t r, char *buf, size_t n, size_t w)
 	return buf;
 }
 
+/* Writes the name in w columns, padded by them. */
+static void
+put_name(FILE *out, const struct trace *t, uint32_t r, size_t w)
+{
+	char name[256], pad[512];
+	fputs(text_safe_pad(shown_name(t, r, name, sizeof name, w), (int)w, pad, sizeof pad), out);
+}
+
 struct shown {
 	char *text;                /* as shown */
 	const char *name;          /* the name */
@@ -129,7 +137,7 @@ rma_regions_text(const struct trace *t, const struct profile *p, FILE *out, size
 {
 	if (!trace_has_rma(t))
 		return;
-	char name[256], b[32];
+	char b[32];
 	int any = 0;
 	for (uint32_t i = 0; i < p->n_regions; i++) {
 		const struct profile_region *r = &p->regions[i];
@@ -139,7 +147,7 @@ rma_regions_text(const struct trace *t, const struct profile *p, FILE *out, size
 			fprintf(out, "\none-sided operations by the region that issued them\n"
 				"%-*s %10s %10s\n", (int)w, "region", "operations", "bytes");
 		any = 1;
-		text_put_cols(out, shown_name(t, r->region, name, sizeof name, w), (int)w);
+		put_name(out, t, r->region, w);
 		fprintf(out, " %10" PRIu64 " %10s\n", r->rma_ops, fmt_bytes((double)r->rma_bytes, b, sizeof b));
 	}
 }
@@ -148,7 +156,7 @@ static void
 profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	     const struct profile_report_opts *o)
 {
-	char scope[160], b[8][32], name[256];
+	char scope[160], b[8][32];
 	const char *who = p->by_pe ? "PE" : is_charm(t) ? "chare" : "rank";
 	scope_text(t, p->from, p->to, o, scope, sizeof scope);
 	uint32_t lanes;
@@ -172,7 +180,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 			p->by_pe ? "max PE" : is_charm(t) ? "max at" : "max rank", "imbal.");
 		for (uint32_t i = 0; i < p->n_regions; i++) {
 			const struct profile_region *r = &p->regions[i];
-			text_put_cols(out, shown_name(t, r->region, name, sizeof name, w), (int)w);
+			put_name(out, t, r->region, w);
 			fprintf(out, " %10" PRIu64 " %10s %10s %5.1f%% %10s %10s %10s %8u %6.2f\n",
 				r->calls, fmt_seconds(sec(t, r->incl), b[0], 32),
 				fmt_seconds(sec(t, r->excl), b[1], 32),
@@ -190,7 +198,7 @@ profile_text(const struct trace *t, const struct profile *p, FILE *out,
 	for (uint32_t i = 0; i < p->n_rows; i++) {
 		const struct profile_row *r = &p->rows[i];
 		fprintf(out, "%8u ", r->rank);
-		text_put_cols(out, shown_name(t, r->region, name, sizeof name, w), (int)w);
+		put_name(out, t, r->region, w);
 		fprintf(out, " %10" PRIu64 " %10s %10s\n", r->calls, fmt_seconds(sec(t, r->incl), b[0], 32),
 			fmt_seconds(sec(t, r->excl), b[1], 32));
 	}

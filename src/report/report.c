@@ -347,12 +347,12 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 			continue;
 		shown++;
 		char it[16];
-		fprintf(out, "%3u %5u %6u %5u %5s %-18s %-18s %12s %12s  %s\n", shown,
+		fprintf(out, "%3u %5u %6u %5u %5s %s %s %12s %12s  %s\n", shown,
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			report_iter_of(a, l, it, sizeof it),
-			analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)"
-			: text_safe(report_lop_region(a, l), n1, sizeof n1),
-			text_safe(report_lop_in(a, l), n2, sizeof n2),
+			text_safe_pad(analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)"
+				      : report_lop_region(a, l), 18, n1, sizeof n1),
+			text_safe_pad(report_lop_in(a, l), 18, n2, sizeof n2),
 			trace_fmt_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
 			analysis_cause_name(analysis_lop_cause(a, l)));

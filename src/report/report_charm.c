@@ -178,9 +178,9 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		if (!kept_lop(a, ph, l))
 			continue;
 		shown++;
-		fprintf(out, "%3u %-16s %3u %6u %5u %10s %10s %10s %10s  %s\n", shown,
-			text_safe(chare_label(a, analysis_lop_timeline(a, l), label, sizeof label), safe,
-				  sizeof safe),
+		fprintf(out, "%3u %s %3u %6u %5u %10s %10s %10s %10s  %s\n", shown,
+			text_safe_pad(chare_label(a, analysis_lop_timeline(a, l), label, sizeof label), 16, safe,
+				      sizeof safe),
 			analysis_lop_pe(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			trace_fmt_duration(t, analysis_lop_duration(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff_duration(a, l), b2, sizeof b2),
@@ -203,8 +203,8 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 			x = g.x[tl];
 		else
 			chare_totals(a, ph, tl, &x);
-		fprintf(out, "%-6u %-20s %4u %12s %14s %14s\n", tl,
-			text_safe(chare_label(a, tl, label, sizeof label), safe, sizeof safe), ch[tl].pe,
+		fprintf(out, "%-6u %s %4u %12s %14s %14s\n", tl,
+			text_safe_pad(chare_label(a, tl, label, sizeof label), 20, safe, sizeof safe), ch[tl].pe,
 			trace_fmt_duration(t, x.dur, b1, sizeof b1),
 			trace_fmt_duration(t, x.diff, b2, sizeof b2),
 			trace_fmt_duration(t, x.idle, b3, sizeof b3));

@@ -184,7 +184,7 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 {
 	const struct iterations *it = iterations_get(a);
 	const struct trace *t = analysis_trace(a);
-	char nb[128];
+	char nb[128], head[160];
 	const char *name = text_safe(report_iter_name(ph), nb, sizeof nb);
 	int charm = report_is_charm(a);
 	const char *parts_word = charm ? "phase" : "partition";
@@ -220,11 +220,11 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 		qsort(rows, n, sizeof *rows, cmp_index);
 	}
 	if (charm)
-		fprintf(out, "\n%-9s %-15s %6s %14s %14s %14s %14s\n", name, "steps", "phases", "duration",
-			"diff.duration", "max diff.dur", "idle exp.");
+		fprintf(out, "\n%s %-15s %6s %14s %14s %14s %14s\n", text_safe_pad(name, 9, head, sizeof head),
+			"steps", "phases", "duration", "diff.duration", "max diff.dur", "idle exp.");
 	else
-		fprintf(out, "\n%-9s %-15s %6s %14s %14s %14s\n", name, "steps", "parts", "lateness",
-			"created", "max lateness");
+		fprintf(out, "\n%s %-15s %6s %14s %14s %14s\n", text_safe_pad(name, 9, head, sizeof head),
+			"steps", "parts", "lateness", "created", "max lateness");
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = rows[i].k;
 		char span[32], b1[32], b2[32], b3[32], b4[32];

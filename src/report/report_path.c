@@ -119,7 +119,7 @@ void
 report_path_text(FILE *out, const struct analysis *a, const struct path *p, uint32_t limit)
 {
 	const struct trace *t = analysis_trace(a);
-	char b1[32], b2[32], nb[64];
+	char b1[32], b2[32], nb[256];
 	fprintf(out, "\ncritical path  %s, the run from %.6f s to %.6f s, over %u change%s of rank\n",
 		trace_fmt_duration(t, p->length, b1, sizeof b1), trace_seconds(t, p->from),
 		trace_seconds(t, p->to), p->jumps, p->jumps == 1 ? "" : "s");
@@ -129,8 +129,8 @@ report_path_text(FILE *out, const struct analysis *a, const struct path *p, uint
 		"calls", "blame");
 	for (uint32_t i = 0; i < p->n_regions && i < limit; i++) {
 		const struct path_region *r = &p->regions[i];
-		fprintf(out, "  %-32s %12s %6.2f%% %9llu %12s\n",
-			text_safe(report_path_region_name(a, r->region), nb, sizeof nb),
+		fprintf(out, "  %s %12s %6.2f%% %9llu %12s\n",
+			text_safe_pad(report_path_region_name(a, r->region), 32, nb, sizeof nb),
 			trace_fmt_duration(t, r->time, b1, sizeof b1), share(r->time, p->length),
 			(unsigned long long)r->calls, trace_fmt_duration(t, r->blame, b2, sizeof b2));
 	}

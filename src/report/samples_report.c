@@ -171,7 +171,7 @@ write_text(const struct res *x, FILE *out)
 	const struct topo *t = samples_topo(x->s);
 	/* names from the files (paths, the machine, symbols, source files,
 	 * attributes and their values) are shown as text_safe makes them */
-	char a[256], b[64], c[256];
+	char a[256], b[64], c[256], pad[320];
 	fprintf(out, "samples       %u in %s (%s)\n", in->n, in->data_path ? text_safe(in->data_path, c, sizeof c) : "-",
 		samples_encoding_name(in->encoding));
 	fprintf(out, "hardware      %s (%s):", in->hardware_path ? text_safe(in->hardware_path, c, sizeof c) : "-",
@@ -201,7 +201,7 @@ write_text(const struct res *x, FILE *out)
 	fprintf(out, "  %-28s %9s %10s %8s %10s %8s\n", "object", "issued", "cycles", "served", "cycles", "link");
 	for (uint32_t i = 0; i < x->n_obj; i++) {
 		snprintf(a, sizeof a, "%*s%s", 2 * x->obj[i].depth, "", text_safe(obj_name(x, i, c, sizeof c), b, sizeof b));
-		fprintf(out, "  %-28s %9llu %10llu %8llu %10llu %8llu\n", a,
+		fprintf(out, "  %s %9llu %10llu %8llu %10llu %8llu\n", text_safe_pad(a, 28, pad, sizeof pad),
 			(unsigned long long)x->agg.below_samples[i], (unsigned long long)x->agg.below_cycles[i],
 			(unsigned long long)x->agg.served_samples[i], (unsigned long long)x->agg.served_cycles[i],
 			(unsigned long long)x->agg.link[i]);

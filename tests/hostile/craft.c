@@ -33,7 +33,9 @@
  *                   3 and 4 bytes, and bytes that are not UTF-8 (overlong,
  *                   surrogate, past U+10FFFF, 5-byte, stray and truncated)
  *   wide            plain, its main region named in characters two
- *                   columns wide (CJK, emoji) and with combining accents
+ *                   columns wide (CJK, emoji) and with combining accents,
+ *                   its node and ranks in short ones ("ノード", "ランク 0":
+ *                   names that fit a report's column)
  *   huge-bytes      plain, with messages claiming 2^63 bytes each
  *   no-comm N       plain without its messages: the calls, no records in
  *                   them (nothing to analyse: no communication, no threads)
@@ -275,12 +277,14 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_SEND, "MPI_Send"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RECV, "MPI_Recv"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_WORLD, "MPI_COMM_WORLD"));
-	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_NODE, name(s, "node", "no\033]0;owned\007de")));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_NODE, s->wide ? "\u30ce\u30fc\u30c9"
+						       : name(s, "node", "no\033]0;owned\007de")));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MACHINE, "machine"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_THREAD, name(s, "Master thread", "thread\r\033[K")));
 	char buf[64];
 	for (uint32_t r = 0; r < n; r++) {
-		snprintf(buf, sizeof buf, s->escape ? "rank\033[31m%u" : "MPI Rank %u", r);
+		snprintf(buf, sizeof buf, s->escape ? "rank\033[31m%u"
+			 : s->wide ? "\u30e9\u30f3\u30af %u" : "MPI Rank %u", r);
 		CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RANK0 + r, name(s, buf, buf)));
 	}
 	CHECK(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, b, b + S_MACHINE, b + S_MACHINE,
