@@ -399,6 +399,18 @@ if len(set(cols)) != 1 or not name or sum(w(c) for c in pre) != lines[0].index("
     print(cols, pre)
     sys.exit(1)' >"$tmp/w.err" && ok || bad "profile $opt: the wide name's row out of line: $(head -2 "$tmp/w.err")"
 	done
+	# the topology pane names the chares on a PU when they fit, by their
+	# columns (a Charm++ run's chares named in CJK: at 44 columns
+	# 'SDAG計算' and 'A計算(1)' fit, and read '+3', counted by bytes)
+	mkdir -p "$tmp/wprj"
+	LC_ALL=C awk -v w="$(printf '\350\250\210\347\256\227')" 'BEGIN { f = "run.sts"; n = 0 }
+		/^===$/ { f = "run." n ".log"; n++; next }
+		f == "run.sts" && /^CHARE / { sub(/" /, w "\" ") }
+		{ print > (dir "/" f) }' dir="$tmp/wprj" "$root/tests/fuzz/prj/constructed"
+	"$skein" render "$tmp/wprj/run.sts" --topology "pack:1 core:2 pu:1" --pane topology --size 44x12 \
+		>"$tmp/w.txt" 2>&1 && grep -q "PU P#0 SDAG$(printf '\350\250\210\347\256\227') " "$tmp/w.txt" &&
+		grep -q "PU P#1 A$(printf '\350\250\210\347\256\227')(1) " "$tmp/w.txt" && ok ||
+		bad "topology: the chares' wide names on their PUs ($(grep 'PU P#1' "$tmp/w.txt"))"
 	# and info's table of ranks: names and nodes ("ランク 0", "ノード")
 	# padded by columns (they were padded by bytes: 4 and 6 columns short)
 	"$skein" info --ranks "$tmp/wide" | sed -n '/^rank  *name  *node/,$p' | python3 -c '

@@ -755,7 +755,7 @@ tree_row(struct view *v, int y, struct grid *row)
 				continue;
 			char who[VIEW_MAX_ROW_NAME + 32];
 			view_row_name(v, r, who, sizeof who);
-			if (left || x + 1 + (int)strlen(who) > nw)
+			if (left || x + 1 + text_width(who) > nw)
 				left++;
 			else
 				x += grid_printf(row, x, 0, nw - x, r == v->sel_rank ? ST_EMPH : ST_LABEL, " %s", who);
