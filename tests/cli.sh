@@ -411,6 +411,25 @@ if len(set(cols)) != 1 or not name or sum(w(c) for c in pre) != lines[0].index("
 		>"$tmp/w.txt" 2>&1 && grep -q "PU P#0 SDAG$(printf '\350\250\210\347\256\227') " "$tmp/w.txt" &&
 		grep -q "PU P#1 A$(printf '\350\250\210\347\256\227')(1) " "$tmp/w.txt" && ok ||
 		bad "topology: the chares' wide names on their PUs ($(grep 'PU P#1' "$tmp/w.txt"))"
+	# the help's keys in a column of 16 by their columns: keys bound to
+	# '計' and 'é' (the descriptions of their lines started 2 and 1
+	# columns left of the others'), a trace's help and a sample set's
+	printf '\350\250\210 help\n\303\251 quit\n' >"$tmp/wide.keys"
+	for input in "$tmp/wide" "$root/$shared/traces/memaxes/llnl-main-lulesh"; do
+		[ -e "$input" ] || continue
+		"$skein" render "$input" --keymap "$tmp/wide.keys" --size 100x60 --keys '?' |
+			grep -E ' (Left, h|\?, F1, .*|q, .*) {2,}[a-z]' | python3 -c '
+import sys, unicodedata
+def w(ch):
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 0 if unicodedata.combining(ch) else 1
+at, n = set(), 0
+for l in sys.stdin.read().split("\n")[:-1]:
+    for word in ("left", "previous step", "this help", "quit"):
+        if word in l:
+            at.add(sum(w(c) for c in l[:l.index(word)]))
+            n += 1
+sys.exit(len(at) != 1 or n != 3)' && ok || bad "help of $input: the keys bound to wide characters out of line"
+	done
 	# and info's table of ranks: names and nodes ("ランク 0", "ノード")
 	# padded by columns (they were padded by bytes: 4 and 6 columns short)
 	"$skein" info --ranks "$tmp/wide" | sed -n '/^rank  *name  *node/,$p' | python3 -c '

@@ -51,7 +51,8 @@ help_line(void *ud, enum view_keys_row kind, const char *keys, const char *text)
 			view_lines_text(L, ST_NORMAL, 2, 4, keys);
 			view_lines_text(L, ST_NORMAL, 19, 19, text);
 		} else {
-			snprintf(line, sizeof line, "%-16s %s", keys, text);
+			char pad[80];
+			snprintf(line, sizeof line, "%s %s", text_safe_pad(keys, 16, pad, sizeof pad), text);
 			view_lines_text(L, ST_NORMAL, 2, 19, line);
 		}
 		break;

@@ -905,10 +905,10 @@ view_samples_complete(const struct view *v, const char *first, const char **cand
 static void
 key_line(struct view *v, enum action a, const char *text)
 {
-	char keys[64], line[192];
+	char keys[64], pad[80], line[192];
 	if (keymap_keys(v->km, a, keys, sizeof keys) == 0)
 		return;
-	snprintf(line, sizeof line, "%-16s %s", keys, text);
+	snprintf(line, sizeof line, "%s %s", text_safe_pad(keys, 16, pad, sizeof pad), text);
 	view_lines_text(&v->help, ST_NORMAL, 2, 19, line);
 }
 
