@@ -411,6 +411,15 @@ if len(set(cols)) != 1 or not name or sum(w(c) for c in pre) != lines[0].index("
 		>"$tmp/w.txt" 2>&1 && grep -q "PU P#0 SDAG$(printf '\350\250\210\347\256\227') " "$tmp/w.txt" &&
 		grep -q "PU P#1 A$(printf '\350\250\210\347\256\227')(1) " "$tmp/w.txt" && ok ||
 		bad "topology: the chares' wide names on their PUs ($(grep 'PU P#1' "$tmp/w.txt"))"
+	# the radial legend's rings side by side in columns of one width by
+	# their columns (the node 'ノード': the next ring abutted it, 'ns2 rank')
+	"$skein" render "$tmp/wide" --pane topology --size 100x8 --keys vv | grep '0 Cluster' | python3 -c '
+import sys, unicodedata
+def w(ch):
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+l = sys.stdin.read()
+at = [sum(w(c) for c in l[:l.index(k)]) for k in ("0 Cluster", "1 Node", "2 rank") if k in l]
+sys.exit(len(at) != 3 or at[1] - at[0] != at[2] - at[1])' && ok || bad "topology legend: rings out of line beside a wide name"
 	# the help's keys in a column of 16 by their columns: keys bound to
 	# '計' and 'é' (the descriptions of their lines started 2 and 1
 	# columns left of the others'), a trace's help and a sample set's

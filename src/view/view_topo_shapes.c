@@ -126,7 +126,8 @@ fit_legend(struct view_topo *vt, int rows, int w)
 		return;
 	/* then the selection's value goes on its line */
 	char sel[128];
-	snprintf(sel, sizeof sel, "%.80s:%.40s", vt->leg[0], vt->leg[1] + 1);
+	snprintf(sel, sizeof sel, "%.*s:%.*s", (int)text_cols_bytes(vt->leg[0], 80), vt->leg[0],
+		 (int)text_cols_bytes(vt->leg[1] + 1, 40), vt->leg[1] + 1);
 	if (text_width(sel) <= w) {
 		memcpy(vt->leg[0], sel, sizeof sel);
 		memmove(vt->leg[1], vt->leg[2], (size_t)(vt->n_leg - 2) * sizeof vt->leg[0]);
@@ -152,9 +153,12 @@ fit_legend(struct view_topo *vt, int rows, int w)
 	for (int i = 0; i < shown; i += per, n_out++) {
 		size_t len = 0;
 		out[n_out][0] = 0;
-		for (int k = i; k < shown && k < i + per; k++)
-			len += (size_t)snprintf(out[n_out] + len, len < sizeof out[0] ? sizeof out[0] - len : 0, "%-*s",
-						k + 1 < shown && k + 1 < i + per ? cw + 2 : 0, vt->leg[head + k]);
+		for (int k = i; k < shown && k < i + per; k++) {
+			char pad[sizeof out[0]];      /* a column of cw + 2 by columns, the last unpadded */
+			const char *s = text_safe_pad(vt->leg[head + k], k + 1 < shown && k + 1 < i + per ? cw + 2 : 0,
+						      pad, sizeof pad);
+			len += (size_t)snprintf(out[n_out] + len, len < sizeof out[0] ? sizeof out[0] - len : 0, "%s", s);
+		}
 	}
 	if (shown < rings)
 		snprintf(out[n_out++], sizeof out[0], "\u2026 %d more ring%s", rings - shown, rings - shown == 1 ? "" : "s");
@@ -246,9 +250,11 @@ vt_radial_layout(struct view *v, int w)
 			continue;
 		vt_obj_label(vt, best, 1, buf, sizeof buf);
 		vt_value_text(vt, vt->per_obj[best], val, sizeof val);
-		snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "%u %-8s %.40s %.30s", d,
+		/* the object's name and value cut by columns, never inside a character */
+		const char *name = vt->per_obj[best] > 0 ? buf : "-", *value = vt->per_obj[best] > 0 ? val : "";
+		snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "%u %-8s %.*s %.*s", d,
 			 vt->system_tree && vt->obj[first].type == TOPO_PU ? "rank" : topo_type_name(vt->obj[first].type),
-			 vt->per_obj[best] > 0 ? buf : "-", vt->per_obj[best] > 0 ? val : "");
+			 (int)text_cols_bytes(name, 40), name, (int)text_cols_bytes(value, 30), value);
 	}
 	fit_legend(vt, rows, w - vt->disc_w - 2);
 }
