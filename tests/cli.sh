@@ -439,6 +439,41 @@ for l in sys.stdin.read().split("\n")[:-1]:
             n += 1
 sys.exit(len(at) != 1 or n != 3)' && ok || bad "help of $input: the keys bound to wide characters out of line"
 	done
+	# skein keys: the keys' column of 22 by columns (it padded by bytes)
+	"$skein" keys --keymap "$tmp/wide.keys" | grep -E '^  (Left, h|\?, F1, |q, )' | python3 -c '
+import sys, unicodedata
+def w(ch):
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 0 if unicodedata.combining(ch) else 1
+at, n = set(), 0
+for l in sys.stdin.read().split("\n")[:-1]:
+    for word in ("this help", "quit"):
+        if word in l:
+            at.add(sum(w(c) for c in l[:l.index(word)]))
+            n += 1
+sys.exit(len(at) != 1 or n != 2)' && ok || bad "skein keys: the keys bound to wide characters out of line"
+	# analyze's tables: the hotspots' and the critical path's names cut
+	# to their columns by columns, the rows in line (a wide name ran its
+	# rows 23 columns past the others)
+	"$skein" analyze "$tmp/wide" >"$tmp/w.txt" && python3 -c '
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+def cols(l):
+    return sum(w(c) for c in l)
+text = open(sys.argv[1]).read().split("\n")
+hot = text[text.index("hotspots (largest differential lateness first)") + 1:]
+hot = [l.rsplit("  ", 1)[0] for l in hot[:hot.index("")] if not l.startswith("(")]
+path = [l for l in text if l.startswith("critical path")]
+path = text[text.index(path[0]) + 1:]
+path = [l for l in path[:next(i for i, l in enumerate(path) if l.startswith("  most blame"))] if "more (" not in l]
+named = [l for l in hot + path if "\u8a08" in l]
+bad = len(set(map(cols, hot))) != 1 or len(set(map(cols, path))) != 1 or not named or \
+    any("\u2026" not in l for l in named)
+if bad:
+    print(sorted(set(map(cols, hot))), sorted(set(map(cols, path))), len(named))
+sys.exit(1 if bad else 0)' "$tmp/w.txt" >"$tmp/w.err" && ok || bad "analyze: wide names out of line: $(head -2 "$tmp/w.err")"
 	# and info's table of ranks: names and nodes ("ランク 0", "ノード")
 	# padded by columns (they were padded by bytes: 4 and 6 columns short)
 	"$skein" info --ranks "$tmp/wide" | sed -n '/^rank  *name  *node/,$p' | python3 -c '

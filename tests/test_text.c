@@ -478,6 +478,39 @@ safe_pad(void **state)
 	assert_string_equal(text_safe_pad("abc", 10, small, sizeof small), "abc");
 }
 
+/* Fills the stack below a caller's frame: what a returned pointer into
+ * a callee's dead locals would read. */
+static void __attribute__((noinline))
+scribble(void)
+{
+	volatile char x[4096];
+	for (size_t i = 0; i < sizeof x; i++)
+		x[i] = 'x';
+}
+
+/* A column of exactly w columns: padded when short, cut as text_cut
+ * cuts (a place after '@' kept) when long, made safe; the result is
+ * the caller's buffer even when the cut fills the column exactly (it
+ * was text_fit's own dead buffer: the report's rows lost their names). */
+static void
+fit_column(void **state)
+{
+	(void)state;
+	char buf[64];
+	const char *r = text_fit("abcdefghij", 6, buf, sizeof buf);
+	scribble();
+	assert_string_equal(r, "abcde\u2026");
+	r = text_fit("\u8a08\u7b97\u30eb\u30fc\u30d7", 7, buf, sizeof buf);
+	scribble();
+	assert_string_equal(r, "\u8a08\u7b97\u30eb\u2026");
+	assert_string_equal(text_fit("ab", 5, buf, sizeof buf), "ab   ");
+	assert_string_equal(text_fit("a\x1b" "b", 4, buf, sizeof buf), "a?b ");
+	r = text_fit("!$omp parallel @jacobi.c:122", 20, buf, sizeof buf);
+	scribble();
+	assert_string_equal(r, "!$omp \u2026@jacobi.c:122");
+	assert_int_equal(text_width(r), 20);
+}
+
 int
 main(void)
 {
@@ -494,6 +527,7 @@ main(void)
 		cmocka_unit_test(cols_bytes),
 		cmocka_unit_test(cut_names),
 		cmocka_unit_test(safe_pad),
+		cmocka_unit_test(fit_column),
 	};
 	return cmocka_run_group_tests_name("text safe for a terminal", tests, NULL, NULL);
 }

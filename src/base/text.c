@@ -324,3 +324,13 @@ text_safe_pad(const char *s, int w, char *buf, size_t n)
 	buf[len + (size_t)(w - k)] = '\0';
 	return buf;
 }
+
+const char *
+text_fit(const char *s, int w, char *buf, size_t n)
+{
+	char safe[512], cut[512];
+	const char *t = text_safe_pad(text_cut(text_safe(s, safe, sizeof safe), w, cut, sizeof cut), w, buf, n);
+	if (t != buf && t != s)       /* in safe or cut, which end here */
+		snprintf(buf, n, "%s", t);
+	return t == s ? s : buf;
+}

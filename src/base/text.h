@@ -84,4 +84,8 @@ const char *text_cut(const char *s, int w, char *buf, size_t n);
  * or more, or when buf has no room for the blanks. */
 const char *text_safe_pad(const char *s, int w, char *buf, size_t n);
 
+/* s in a column of exactly w columns (w >= 2): made safe, cut as
+ * text_cut cuts, then padded as text_safe_pad pads (into buf, n bytes). */
+const char *text_fit(const char *s, int w, char *buf, size_t n);
+
 #endif

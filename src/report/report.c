@@ -338,9 +338,23 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	uint32_t n_hot;
 	const uint32_t *hot = analysis_hotspots(a, &n_hot);
 	fprintf(out, "\nhotspots (largest differential lateness first)\n");
-	fprintf(out, "%3s %5s %6s %5s %5s %-18s %-18s %12s %12s  %s\n", "#", "rank", "step", "part",
-		"iter", "operation", "in", "lateness", "diff", "cause");
 	uint32_t shown = 0, limit = report_all(ph) ? n_hot : 10;
+	/* the names' columns as wide as the rows shown need, 18 to 32 */
+	int w_op = 18, w_in = 18;
+	for (uint32_t i = 0; i < n_hot && shown < limit; i++) {
+		uint32_t l = hot[i];
+		if (!kept_lop(a, ph, l))
+			continue;
+		shown++;
+		int k = analysis_lop_kind(a, l) == OP_COMPUTE ? 0 : text_width(report_lop_region(a, l));
+		w_op = k > w_op ? (k < 32 ? k : 32) : w_op;
+		k = text_width(report_lop_in(a, l));
+		w_in = k > w_in ? (k < 32 ? k : 32) : w_in;
+	}
+	shown = 0;
+	fprintf(out, "%3s %5s %6s %5s %5s %s %s %12s %12s  %s\n", "#", "rank", "step", "part", "iter",
+		text_safe_pad("operation", w_op, n1, sizeof n1), text_safe_pad("in", w_in, n2, sizeof n2),
+		"lateness", "diff", "cause");
 	for (uint32_t i = 0; i < n_hot && shown < limit; i++) {
 		uint32_t l = hot[i];
 		if (!kept_lop(a, ph, l))
@@ -350,9 +364,9 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 		fprintf(out, "%3u %5u %6u %5u %5s %s %s %12s %12s  %s\n", shown,
 			analysis_lop_timeline(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			report_iter_of(a, l, it, sizeof it),
-			text_safe_pad(analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)"
-				      : report_lop_region(a, l), 18, n1, sizeof n1),
-			text_safe_pad(report_lop_in(a, l), 18, n2, sizeof n2),
+			text_fit(analysis_lop_kind(a, l) == OP_COMPUTE ? "(computation)" : report_lop_region(a, l), w_op,
+				 n1, sizeof n1),
+			text_fit(report_lop_in(a, l), w_in, n2, sizeof n2),
 			trace_fmt_duration(t, analysis_lop_lateness(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff(a, l), b2, sizeof b2),
 			analysis_cause_name(analysis_lop_cause(a, l)));

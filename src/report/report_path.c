@@ -125,12 +125,18 @@ report_path_text(FILE *out, const struct analysis *a, const struct path *p, uint
 		trace_seconds(t, p->to), p->jumps, p->jumps == 1 ? "" : "s");
 	if (!p->n_regions)
 		return;
-	fprintf(out, "  %-32s %12s %7s %9s %12s\n", "region (by time on the path)", "on path", "share",
-		"calls", "blame");
+	/* the names' column as wide as the rows shown need, 32 to 48 */
+	int w = 32;
+	for (uint32_t i = 0; i < p->n_regions && i < limit; i++) {
+		int k = text_width(report_path_region_name(a, p->regions[i].region));
+		w = k > w ? (k < 48 ? k : 48) : w;
+	}
+	fprintf(out, "  %s %12s %7s %9s %12s\n", text_safe_pad("region (by time on the path)", w, nb, sizeof nb),
+		"on path", "share", "calls", "blame");
 	for (uint32_t i = 0; i < p->n_regions && i < limit; i++) {
 		const struct path_region *r = &p->regions[i];
 		fprintf(out, "  %s %12s %6.2f%% %9llu %12s\n",
-			text_safe_pad(report_path_region_name(a, r->region), 32, nb, sizeof nb),
+			text_fit(report_path_region_name(a, r->region), w, nb, sizeof nb),
 			trace_fmt_duration(t, r->time, b1, sizeof b1), share(r->time, p->length),
 			(unsigned long long)r->calls, trace_fmt_duration(t, r->blame, b2, sizeof b2));
 	}

@@ -186,12 +186,13 @@ write_row(void *ud, enum view_keys_row kind, const char *keys, const char *text)
 {
 	struct writer *w = ud;
 	FILE *out = w->out;
+	char pad[256];
 	switch (w->fmt) {
 	case KEYS_FMT_TEXT:
 		if (kind == KEYS_SECTION)
 			fprintf(out, "\n%s\n", text);
 		else if (kind == KEYS_ENTRY)
-			fprintf(out, "  %-22s %s\n", keys, text);
+			fprintf(out, "  %s %s\n", text_safe_pad(keys, 22, pad, sizeof pad), text);
 		else
 			fprintf(out, "  %s\n", text);
 		break;
