@@ -3,9 +3,12 @@
  * rank 1 stopped 0.3 s in an MPI_Alltoall, abinit in an MPI_Allreduce):
  * the members entered and left together, so no lateness was made and
  * the largest change of differential lateness is elsewhere; the diff
- * names the slowdown (helper-42). Traces written by hand (testdsl.h). */
+ * names the slowdown (helper-42). A rank stopped where the structure
+ * changed, between calls nothing pairs (hpcc; helper-56).
+ * Traces written by hand (testdsl.h). */
 #include "testwaits.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,12 +281,102 @@ slowdown_said_once(void **state)
 	trace_destroy(tb);
 }
 
+/* Two ranks exchange a message each way (an Isend, then an MPI_Waitall
+ * for the receive and the send), between two MPI_Allreduce; 10 ticks of
+ * work before the Isend and after it. In the AFTER run (after 1) rank 1
+ * first sends rank 0 one more message with an MPI_Send, received in rank
+ * 0's Waitall, and is stopped `stop` ticks after it; rank 0 completes its
+ * Isend in an MPI_Test and works 10 ticks more. The exchange's partition
+ * changed structure, and the stopped computation comes after rank 1's
+ * call that differs and before the calls both runs make at the end
+ * (pair_ends pairs its first computation, and its Isend, computation and
+ * Waitall): nothing pairs it, as nothing paired hpcc's rank 0 polling
+ * while rank 1 was stopped. Rank 0's Waitall waits for rank 1's Isend,
+ * posted at 14 + stop. */
+static struct trace *
+stopped_between(int after, uint64_t stop)
+{
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		start(d, r);
+		work(d, 10);
+		if (after && r == 1) {
+			send(d, 0, 9);
+			work(d, stop);
+		}
+		uint64_t q = isend(d, 1 - r, r);
+		work(d, 10);
+		if (after && r == 0) {
+			call(d, R_TEST);
+			assert_int_equal(build_isend_complete(d->b, d->now, q), 0);
+			ret(d, R_TEST);
+			work(d, 10);
+		}
+		completes_at(d, r == 0 && after ? 16 + stop : 0);
+		struct rq rq[3] = { { 0, 1 - r, 1 - r, 1 }, { 0, 1, 9, 1 }, { q, 0, 0, 0 } };
+		waitall(d, after && r == 0 ? rq : (const struct rq[]){ rq[0], rq[2] }, 2);
+		allreduce(d);
+	}
+	return dsl_done(d);
+}
+
+static void
+stop_unpaired(void **state)
+{
+	(void)state;
+	struct trace *tb = stopped_between(0, 0), *ta = stopped_between(1, 300);
+	struct analysis *b, *a;
+	char *text, *json, want[320];
+	diff_both(tb, ta, &b, &a, &text, &json);
+	/* rank 1's stopped computation, [13, 314), against rank 0's at its
+	 * step, [13, 24): 290 ticks of lateness created there, where rank
+	 * 1's computations of the exchange created none before */
+	uint32_t l = comm(a, 1, 2) - 1;
+	assert_int_equal(analysis_lop_kind(a, l), OP_COMPUTE);
+	assert_int_equal(analysis_lop_diff(a, l), 290);
+	snprintf(want, sizeof want, "\nlargest change: rank 1 step %u iteration - (computation): differential lateness "
+		 "+290.0 s (created-compute), lateness +290.0 s\n  nothing paired it, the partitions around it having "
+		 "changed structure: the most rank 1's (computation) created in that stretch before was 0, step %u\n",
+		 analysis_lop_step(a, l), analysis_lop_step(b, comm(b, 1, 1) - 1));
+	if (!strstr(text, want))
+		fail_msg("no '%s' in:\n%s", want, text);
+	const char *facts[] = { "\"worse_unpaired\": [\n    {\n      \"rank\": 1,\n      \"kind\": \"compute\",",
+				"\"d_diff_s\": 290,", "\"before_most_diff_s\": 0\n    }\n  ],",
+				"\"propagation\": [\n    {\n      \"rank\": 1," };
+	for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+		if (!strstr(json, facts[i]))
+			fail_msg("no '%s' in:\n%s", facts[i], json);
+	free(text);
+	free(json);
+	analysis_destroy(a);
+	trace_destroy(ta);
+	/* the same change of structure with no stop: nothing unpaired
+	 * created more than before */
+	ta = stopped_between(1, 0);
+	a = analyse(ta, NULL);
+	struct diff *d = NULL;
+	struct err e = { 0 };
+	assert_int_equal(diff_run(b, a, &d, &e), 0);
+	assert_int_equal(d->n_changed, 1);
+	assert_int_equal(d->n_unpaired + d->n_better, 0);
+	/* (rank 0's Test and 10 ticks of work after it make it that much
+	 * later at the closing Allreduce: a paired change) */
+	assert_int_equal(d->n_worse, 1);
+	assert_true(fabs(d->ops[d->worse[0]].d_diff - 10) < 1e-9);
+	diff_destroy(d);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stall_in_collective),
 		cmocka_unit_test(slowdown_said_once),
+		cmocka_unit_test(stop_unpaired),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

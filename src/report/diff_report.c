@@ -93,14 +93,51 @@ op_table(FILE *out, const struct diff *d, const char *title, const uint32_t *lis
 		fprintf(out, "(%u more; all: --format csv)\n", n - top);
 }
 
-/* The largest change of differential lateness either way; NULL when no
- * operation's changed. */
+/* The unpaired operations that created more than their call did at most
+ * in the stretch before; nothing when none did. */
+static void
+unpaired_table(FILE *out, const struct diff *d, uint32_t top)
+{
+	if (!d->n_unpaired)
+		return;
+	fprintf(out, "\nworse where nothing paired (partitions of changed structure: lateness created beyond the "
+		"most the rank's same call created in that stretch before; largest first)\n");
+	fprintf(out, "%3s %5s %6s %5s %5s %-16s %-14s %11s %11s %11s  %s\n", "#", "rank", "step",
+		"part", "iter", "operation", "in", "diff", "lateness", "duration", "cause (after)");
+	for (uint32_t i = 0; i < d->n_unpaired && i < top; i++)
+		op_row(out, d, i + 1, &d->unpaired[i]);
+	if (d->n_unpaired > top)
+		fprintf(out, "(%u more; all: --format json)\n", d->n_unpaired - top);
+}
+
+/* The largest change of differential lateness either way, an unpaired
+ * operation's excess (diff.h) when that is larger than every paired
+ * one's; NULL when no operation's changed. */
 static const struct diff_op *
 largest_op(const struct diff *d)
 {
 	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
 	const struct diff_op *b = d->n_better ? &d->ops[d->better[0]] : NULL;
-	return !b || (w && w->d_diff >= -b->d_diff) ? w : b;
+	const struct diff_op *u = d->n_unpaired ? &d->unpaired[0] : NULL;
+	const struct diff_op *x = !b || (w && w->d_diff >= -b->d_diff) ? w : b;
+	return u && (!x || u->d_diff > fabs(x->d_diff)) ? u : x;
+}
+
+/* Is op one of d->unpaired: an AFTER operation compared with what its
+ * call created at most in the stretch before? */
+static int
+is_unpaired(const struct diff *d, const struct diff_op *op)
+{
+	return d->n_unpaired && op >= d->unpaired && op < d->unpaired + d->n_unpaired;
+}
+
+/* The worst worse: the unpaired excess when it is larger. */
+static const struct diff_op *
+worst_op(const struct diff *d)
+{
+	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
+	const struct diff_op *u = d->n_unpaired ? &d->unpaired[0] : NULL;
+	return u && (!w || u->d_diff > w->d_diff) ? u : w;
 }
 
 /* The operations the largest change's lines name (AFTER lops): its own,
@@ -258,6 +295,22 @@ slowdown_text(FILE *out, const struct diff *d, const struct named *nm)
 	fputc('\n', out);
 }
 
+/* The operation of another rank that the AFTER run's problems say held
+ * lop up (the lateness it created was lost there: a rank stopped while
+ * the other polled for it, hpcc's rank 1 in an MPI_Waitany), or
+ * TRACE_NONE. Lost on lop's own rank, the culprit line says it. */
+static uint32_t
+held_up_by(const struct analysis *A, uint32_t l)
+{
+	uint32_t n;
+	const struct analysis_problem *p = analysis_problems(A, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i].kind == PROBLEM_CREATED && p[i].surfaced == l && p[i].lop != TRACE_NONE &&
+		    analysis_lop_timeline(A, p[i].lop) != analysis_lop_timeline(A, l))
+			return p[i].lop;
+	return TRACE_NONE;
+}
+
 static void
 largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 {
@@ -273,8 +326,22 @@ largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 		report_lop_in(A, l)[0] ? " in " : "", text_safe(report_lop_in(A, l), n2, sizeof n2),
 		fmt_change(op->d_diff, b1, sizeof b1),
 		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
+	if (is_unpaired(d, op)) {
+		const struct analysis *B = d->before;
+		fprintf(out, "  nothing paired it, the partitions around it having changed structure: the most rank %u's "
+			"%s created in that stretch before was %s, step %u\n", analysis_lop_timeline(A, l),
+			text_safe(report_lop_name(A, l), n1, sizeof n1),
+			plain_s(lop_secs(B, analysis_lop_diff(B, op->before)), b1, sizeof b1),
+			analysis_lop_step(B, op->before));
+	}
 	if (op->d_diff <= 0)
 		return;
+	uint32_t by = held_up_by(A, l);
+	if (by != TRACE_NONE)
+		fprintf(out, "  rank %u's %s (step %u, took %s) held it up, as analyze's problems say\n",
+			analysis_lop_timeline(A, by), text_safe(report_lop_name(A, by), n1, sizeof n1),
+			analysis_lop_step(A, by),
+			trace_fmt_duration(analysis_trace(A), analysis_lop_duration(A, by), b1, sizeof b1));
 	if (nm->culprit != TRACE_NONE) {
 		const struct analysis_lost *lost = &nm->lost;
 		char b3[32], b4[32], wn[256];
@@ -434,6 +501,7 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 			 d->n_worse, top);
 		op_table(out, d, "better (differential lateness shrank; largest first)", d->better,
 			 d->n_better, top);
+		unpaired_table(out, d, top);
 	}
 
 	if (d->n_changed || d->n_only_before || d->n_only_after) {
@@ -666,11 +734,21 @@ write_json(const struct diff *d, FILE *out)
 	for (uint32_t i = 0; i < d->n_better; i++)
 		json_op(&j, d, &d->ops[d->better[i]]);
 	json_end_array(&j);
+	json_key(&j, "worse_unpaired");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < d->n_unpaired; i++) {
+		json_begin_object(&j);
+		json_op_fields(&j, d, &d->unpaired[i]);
+		json_key(&j, "before_most_diff_s");
+		json_double(&j, lop_secs(d->before, analysis_lop_diff(d->before, d->unpaired[i].before)));
+		json_end_object(&j);
+	}
+	json_end_array(&j);
 	json_key(&j, "propagation");
 	json_begin_array(&j);
-	if (d->n_worse) {
+	if (worst_op(d)) {
 		uint32_t *prop, n;
-		const struct diff_op *w = &d->ops[d->worse[0]];
+		const struct diff_op *w = worst_op(d);
 		if (diff_propagation(d, w->after, w->d_diff / 2, &prop, &n)) {
 			json_flush(&j);
 			return ERR_NOMEM;

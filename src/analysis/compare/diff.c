@@ -1,6 +1,6 @@
 /* diff.c — aligning two analyses (diff.h says what and why). */
 #include "analysis/core/analysis_impl.h"
-#include "diff.h"
+#include "diff_impl.h"
 #include "analysis/core/signature.h"
 
 #include <math.h>
@@ -789,6 +789,8 @@ diff_run(const struct analysis *before, const struct analysis *after, struct dif
 		rc = pair_ops(d);
 	if (!rc)
 		rc = rank_ops(d);
+	if (!rc)
+		rc = diff_unpaired(d);
 	for (uint32_t q = 0; q < d->n_parts && !rc; q++)
 		if (d->parts[q].kind == DIFF_CHANGED && d->same_ranks)
 			rc = part_changes(d, q, &cap);
@@ -840,6 +842,7 @@ diff_destroy(struct diff *d)
 	free(d->ops);
 	free(d->worse);
 	free(d->better);
+	free(d->unpaired);
 	free(d->changes);
 	free(d->regions);
 	free(d->after_op);

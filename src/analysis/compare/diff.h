@@ -10,7 +10,12 @@
  *     Partitions the alignment leaves side by side but with different
  *     signatures are *changed* (the structure itself differs: an extra
  *     message, another call); the others are only in one run.
- *  2. operations within alike partitions: rank by rank, in order.
+ *  2. operations within alike partitions: rank by rank, in order; within
+ *     changed ones, from either end of a rank's calls while both runs made
+ *     the same. Between two alike partitions, the changed and one-sided
+ *     ones are one stretch of the program in both runs: an AFTER operation
+ *     there that nothing paired is compared with the most lateness its
+ *     rank's same call created in the BEFORE run's stretch (unpaired).
  *
  * When the rank counts differ, partitions align by their shape (the set
  * of calls alone) and only per-partition aggregates are compared; no
@@ -96,6 +101,13 @@ struct diff {
 	uint32_t n_worse;
 	uint32_t *better;              /* largest decrease first (< 0) */
 	uint32_t n_better;
+	struct diff_op *unpaired;      /* MPI: AFTER lops of a stretch of changed and
+				        * one-sided partitions that nothing paired, each
+				        * against the BEFORE lop of its rank, kind and
+				        * region that created the most lateness anywhere in
+				        * that stretch (before), where it created more
+				        * (d_diff > 0: the excess), largest first */
+	uint32_t n_unpaired;
 	uint32_t n_setup;              /* Charm++: paired ops left out of worse and better
 				        * (the runtime's and the set-up's) */
 	struct diff_change *changes;
