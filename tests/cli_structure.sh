@@ -138,6 +138,19 @@ run diff 0 diff "$corpus/stencil-4" "$trace" && [ ! -s "$tmp/err" ] &&
 # 1's delayed message: the largest change's own (the wait's root), not
 # a slowdown to say again after it
 grep -q 'slowdown' "$tmp/out" && bad "diff: the delay's wait said again as a slowdown" || ok
+# kary_tree: rank 2's MPI_Waitall, +100.2 ms, waited for rank 0's send,
+# late because rank 0 sat in its own Waitall for rank 1's delay (the
+# wait's root is rank 0's send: rank 0 had synchronised with rank 2 in
+# that Waitall): the largest change's, not a slowdown. otf2-print has
+# rank 0's longest MPI_Waitall cover most of rank 2's.
+otf2-print "$corpus/kary_tree-4-delay/traces.otf2" 2>/dev/null | awk '
+	$1 == "ENTER" && /Region: "MPI_Waitall"/ { t[$2] = $3 }
+	$1 == "LEAVE" && /Region: "MPI_Waitall"/ && $3 - t[$2] > len[$2] + 0 { len[$2] = $3 - t[$2]; en[$2] = t[$2]; ex[$2] = $3 }
+	END { lo = en[0] > en[2] ? en[0] : en[2]; hi = ex[0] < ex[2] ? ex[0] : ex[2]; exit !(2 * (hi - lo) >= len[2] && len[2] > 0) }' &&
+	ok || bad "kary_tree-4-delay: rank 0's Waitall does not cover rank 2's"
+run diff-chain 0 diff "$corpus/kary_tree-4" "$corpus/kary_tree-4-delay" &&
+	grep -q '^largest change: rank 1 step 20 iteration 1 (computation) in level: differential lateness +99' "$tmp/out" &&
+	! grep -q 'slowdown' "$tmp/out" && ok || bad "diff: a wait for the delay through rank 0's wait said as a slowdown"
 run diff-json 0 diff -f json "$corpus/stencil-4" "$trace" && python3 - "$tmp/out" <<'PY' && ok || bad "diff json"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -4,7 +4,8 @@
  * the members entered and left together, so no lateness was made and
  * the largest change of differential lateness is elsewhere; the diff
  * names the slowdown (helper-42). A rank stopped where the structure
- * changed, between calls nothing pairs (hpcc; helper-56).
+ * changed, between calls nothing pairs (hpcc), and a wait for the
+ * largest change through another rank's wait (kary_tree) (helper-56).
  * Traces written by hand (testdsl.h). */
 #include "testwaits.h"
 
@@ -370,6 +371,68 @@ stop_unpaired(void **state)
 	trace_destroy(tb);
 }
 
+/* A tree of three ranks, as kary_tree's: ranks 1 and 2 send up to rank 0,
+ * which waits for both in an MPI_Waitall and sends back down, rank 1
+ * first. In the AFTER run (after 1) rank 1 works 100 ticks more (the
+ * largest change: +100 of differential lateness) and its message is 10
+ * ticks in flight: rank 0 waits for it, and rank 2, its receive posted
+ * at 20, waits for rank 0's send of 126 where it had it at 20: its
+ * MPI_Recv lasts 106 ticks longer. Rank 2 synchronised with rank 0 in
+ * that Waitall (its own message), so its wait's root is rank 0's
+ * operations after it, not the delay; but rank 0 sat in the Waitall
+ * for most of rank 2's wait, waiting for rank 1's delay: the wait is
+ * the largest change's, not a slowdown of its own. */
+static struct trace *
+tree3(int after)
+{
+	struct dsl *d = dsl_new(3);
+	start(d, 0);
+	work(d, 10);
+	struct rq rq[2] = { { irecv(d), 1, 1, 1 }, { irecv(d), 2, 2, 1 } };
+	completes_at(d, after ? 122 : 0);
+	waitall(d, rq, 2);
+	send(d, 1, 3);
+	send(d, 2, 4);
+	allreduce(d);
+	start(d, 1);
+	work(d, after ? 110 : 10);
+	send(d, 0, 1);
+	recv_until(d, 0, 3, 0);
+	allreduce(d);
+	start(d, 2);
+	work(d, 10);
+	send(d, 0, 2);
+	work(d, 6);
+	recv_until(d, 0, 4, after ? 126 : 20);
+	allreduce(d);
+	return dsl_done(d);
+}
+
+static void
+wait_chain(void **state)
+{
+	(void)state;
+	struct trace *tb = tree3(0), *ta = tree3(1);
+	struct analysis *b, *a;
+	char *text, *json, want[256];
+	diff_both(tb, ta, &b, &a, &text, &json);
+	/* rank 2's receive took 106 ticks longer (1 before, [20, 127)
+	 * after), more than the largest change's 100 */
+	uint32_t r2 = comm(a, 2, 2);
+	assert_int_equal(analysis_lop_duration(a, r2) - analysis_lop_duration(b, comm(b, 2, 2)), 106);
+	snprintf(want, sizeof want, "\nlargest change: rank 1 step %u iteration - (computation): differential lateness "
+		 "+100.0 s (created-compute), lateness +100.0 s\n", analysis_lop_step(a, comm(a, 1, 1) - 1));
+	if (!strstr(text, want) || strstr(text, "slowdown"))
+		fail_msg("no '%s', or a slowdown, in:\n%s", want, text);
+	assert_non_null(strstr(json, "\"largest_slowdown\": null"));
+	free(text);
+	free(json);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
 int
 main(void)
 {
@@ -377,6 +440,7 @@ main(void)
 		cmocka_unit_test(stall_in_collective),
 		cmocka_unit_test(slowdown_said_once),
 		cmocka_unit_test(stop_unpaired),
+		cmocka_unit_test(wait_chain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

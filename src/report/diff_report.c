@@ -1,5 +1,6 @@
 /* diff_report.c — `skein diff` writers. */
 #include "diff_report.h"
+#include "diff_named.h"
 #include "report_impl.h"
 #include "report_iter.h"
 #include "report_util.h"
@@ -110,160 +111,12 @@ unpaired_table(FILE *out, const struct diff *d, uint32_t top)
 		fprintf(out, "(%u more; all: --format json)\n", d->n_unpaired - top);
 }
 
-/* The largest change of differential lateness either way, an unpaired
- * operation's excess (diff.h) when that is larger than every paired
- * one's; NULL when no operation's changed. */
-static const struct diff_op *
-largest_op(const struct diff *d)
-{
-	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
-	const struct diff_op *b = d->n_better ? &d->ops[d->better[0]] : NULL;
-	const struct diff_op *u = d->n_unpaired ? &d->unpaired[0] : NULL;
-	const struct diff_op *x = !b || (w && w->d_diff >= -b->d_diff) ? w : b;
-	return u && (!x || u->d_diff > fabs(x->d_diff)) ? u : x;
-}
-
-/* Is op one of d->unpaired: an AFTER operation compared with what its
- * call created at most in the stretch before? */
-static int
-is_unpaired(const struct diff *d, const struct diff_op *op)
-{
-	return d->n_unpaired && op >= d->unpaired && op < d->unpaired + d->n_unpaired;
-}
-
-/* The worst worse: the unpaired excess when it is larger. */
-static const struct diff_op *
-worst_op(const struct diff *d)
-{
-	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
-	const struct diff_op *u = d->n_unpaired ? &d->unpaired[0] : NULL;
-	return u && (!w || u->d_diff > w->d_diff) ? u : w;
-}
-
-/* The operations the largest change's lines name (AFTER lops): its own,
- * the one its lateness was lost in, those its lateness reached. */
-struct named {
-	const struct diff_op *op;      /* NULL: no largest change */
-	uint32_t culprit;              /* TRACE_NONE: none named */
-	struct analysis_lost lost;
-	uint32_t *reached, n_reached;  /* in lop order; malloc'd */
-};
-
-static int
-named_get(const struct diff *d, struct named *nm)
-{
-	*nm = (struct named){ .op = largest_op(d), .culprit = TRACE_NONE };
-	if (!nm->op || nm->op->d_diff <= 0)
-		return 0;
-	uint32_t l = nm->op->after;
-	/* where it was made, as analyze's problems say it: a hotspot that
-	 * lasted less than it created lost the rest before it */
-	if (analysis_lop_lost(d->after, l, &nm->lost) && nm->lost.before > nm->lost.inside && nm->lost.culprit != l)
-		nm->culprit = nm->lost.culprit;
-	return diff_propagation(d, l, nm->op->d_diff / 2, &nm->reached, &nm->n_reached);
-}
-
-static int
-named_lop(const struct named *nm, uint32_t lop)
-{
-	if (nm->op && (lop == nm->op->after || lop == nm->culprit))
-		return 1;
-	uint32_t lo = 0, hi = nm->n_reached;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (nm->reached[mid] < lop)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < nm->n_reached && nm->reached[lo] == lop;
-}
-
-/* Of lop's time in the AFTER run, the seconds it waited for what the
- * largest change names: a wait state whose root is named, or whose
- * cause (the operation it waited for) is, or was made late by the
- * operation before it on its rank or by the lateness created at a
- * named one (on stencil-4-delay rank 2's MPI_Waitall, +104.7 ms, waited
- * for rank 1's message that the +100.0 ms computation delayed). */
-static double
-named_wait(const struct named *nm, const struct diff *d, uint32_t lop)
-{
-	const struct analysis *A = d->after;
-	const struct analysis_wait *w = analysis_lop_wait(A, lop);
-	if (!w)
-		return 0;
-	uint32_t c = w->cause_lop;
-	int named = (w->root_lop != TRACE_NONE && named_lop(nm, w->root_lop)) ||
-		    (c != TRACE_NONE && (named_lop(nm, c) || (d->root[c] != TRACE_NONE && named_lop(nm, d->root[c])) ||
-					 (c > 0 && analysis_lop_timeline(A, c - 1) == analysis_lop_timeline(A, c) &&
-					  named_lop(nm, c - 1))));
-	return named ? lop_secs(A, w->time) : 0;
-}
-
-static int
-counted(const struct diff *d, const struct diff_op *x)
-{
-	return analysis_options(d->after)->startup || !analysis_lop_startup(d->after, x->after);
-}
-
-/* The largest slowdown: the paired operation whose duration grew most
- * beyond what the largest change accounts for (nm names it, or it
- * waited for what nm names: that waiting is taken off), when that is
- * more than the largest change of differential lateness (a rank stopped
- * inside a collective the others sat out with it: they left together,
- * no lateness was made, and only its duration shows it); op NULL when
- * none. An MPI run's only (Charm++ ranks by duration already). */
-struct slow {
-	const struct diff_op *op;
-	double waited;                 /* of its duration, waiting for what nm names */
-	int other;                     /* the duration that grew most is another's,
-				        * which the largest change accounts for */
-};
-
-static struct slow
-slowdown(const struct diff *d, const struct named *nm)
-{
-	struct slow s = { 0 };
-	if (d->charm)
-		return s;
-	double most = nm->op ? fabs(nm->op->d_diff) : 0, best = most;
-	const struct diff_op *top = NULL;
-	for (uint32_t i = 0; i < d->n_ops; i++) {
-		const struct diff_op *x = &d->ops[i];
-		if (x->d_duration <= most || !counted(d, x))
-			continue;
-		if (!top || x->d_duration > top->d_duration)
-			top = x;
-		if (named_lop(nm, x->after))
-			continue;
-		double waited = named_wait(nm, d, x->after);
-		if (x->d_duration - waited > best) {
-			best = x->d_duration - waited;
-			s.op = x;
-			s.waited = waited;
-		}
-	}
-	s.other = s.op && top != s.op && top->d_duration > s.op->d_duration;
-	return s;
-}
-
-/* Did x, another operation at s's step, take about as much longer: a
- * member of a collective that sat it out together (which of them
- * stalled, the trace does not say)? */
-static int
-as_much(const struct diff *d, const struct diff_op *s, const struct diff_op *x)
-{
-	const struct analysis *A = d->after;
-	return x != s && analysis_lop_step(A, x->after) == analysis_lop_step(A, s->after) &&
-	       x->d_duration >= 0.9 * s->d_duration;
-}
-
 #define AS_MUCH_SHOWN 4
 
 static void
 slowdown_text(FILE *out, const struct diff *d, const struct named *nm)
 {
-	struct slow sl = slowdown(d, nm);
+	struct slow sl = diff_named_slowdown(d, nm);
 	const struct diff_op *s = sl.op;
 	if (!s)
 		return;
@@ -283,7 +136,7 @@ slowdown_text(FILE *out, const struct diff *d, const struct named *nm)
 		fprintf(out, "; it waited %s for the largest change", plain_s(sl.waited, b1, sizeof b1));
 	uint32_t shown = 0, all = 0;
 	for (uint32_t i = 0; i < d->n_ops; i++) {
-		if (!as_much(d, s, &d->ops[i]))
+		if (!diff_named_as_much(d, s, &d->ops[i]))
 			continue;
 		if (shown < AS_MUCH_SHOWN)
 			fprintf(out, "%s%u", shown ? ", " : "; as much for rank ", analysis_lop_timeline(A, d->ops[i].after));
@@ -326,7 +179,7 @@ largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 		report_lop_in(A, l)[0] ? " in " : "", text_safe(report_lop_in(A, l), n2, sizeof n2),
 		fmt_change(op->d_diff, b1, sizeof b1),
 		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
-	if (is_unpaired(d, op)) {
+	if (diff_named_is_unpaired(d, op)) {
 		const struct analysis *B = d->before;
 		fprintf(out, "  nothing paired it, the partitions around it having changed structure: the most rank %u's "
 			"%s created in that stretch before was %s, step %u\n", analysis_lop_timeline(A, l),
@@ -488,7 +341,7 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 			d->n_worse, d->n_better);
 
 	struct named nm;
-	int rc = named_get(d, &nm);
+	int rc = diff_named_get(d, &nm);
 	if (rc) {
 		free(nm.reached);
 		return rc;
@@ -673,7 +526,7 @@ json_slowdown(struct json *j, const struct diff *d, const struct slow *sl)
 	json_key(j, "as_much_for_ranks");
 	json_begin_array(j);
 	for (uint32_t i = 0; i < d->n_ops; i++)
-		if (as_much(d, s, &d->ops[i]))
+		if (diff_named_as_much(d, s, &d->ops[i]))
 			json_uint(j, analysis_lop_timeline(d->after, d->ops[i].after));
 	json_end_array(j);
 	json_key(j, "waited_for_largest_change_s"); json_double(j, sl->waited);
@@ -712,12 +565,12 @@ write_json(const struct diff *d, FILE *out)
 		json_key(&j, "not_ranked"); json_uint(&j, d->n_setup);
 	}
 	struct named nm;
-	if (named_get(d, &nm)) {
+	if (diff_named_get(d, &nm)) {
 		free(nm.reached);
 		json_flush(&j);
 		return ERR_NOMEM;
 	}
-	struct slow sl = slowdown(d, &nm);
+	struct slow sl = diff_named_slowdown(d, &nm);
 	free(nm.reached);
 	json_key(&j, "largest_slowdown");
 	if (sl.op)
@@ -746,9 +599,9 @@ write_json(const struct diff *d, FILE *out)
 	json_end_array(&j);
 	json_key(&j, "propagation");
 	json_begin_array(&j);
-	if (worst_op(d)) {
+	if (diff_named_worst(d)) {
 		uint32_t *prop, n;
-		const struct diff_op *w = worst_op(d);
+		const struct diff_op *w = diff_named_worst(d);
 		if (diff_propagation(d, w->after, w->d_diff / 2, &prop, &n)) {
 			json_flush(&j);
 			return ERR_NOMEM;

@@ -1,0 +1,195 @@
+/* diff_named.c — the diff report's largest change, what it names, and
+ * the largest slowdown it does not account for (diff_named.h). */
+#include "diff_named.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static double
+lop_secs(const struct analysis *a, uint64_t ticks)
+{
+	return trace_seconds(analysis_trace(a), ticks);
+}
+
+/* The largest change of differential lateness either way, an unpaired
+ * operation's excess (diff.h) when that is larger than every paired
+ * one's; NULL when no operation's changed. */
+const struct diff_op *
+diff_named_largest(const struct diff *d)
+{
+	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
+	const struct diff_op *b = d->n_better ? &d->ops[d->better[0]] : NULL;
+	const struct diff_op *u = d->n_unpaired ? &d->unpaired[0] : NULL;
+	const struct diff_op *x = !b || (w && w->d_diff >= -b->d_diff) ? w : b;
+	return u && (!x || u->d_diff > fabs(x->d_diff)) ? u : x;
+}
+
+/* Is op one of d->unpaired: an AFTER operation compared with what its
+ * call created at most in the stretch before? */
+int
+diff_named_is_unpaired(const struct diff *d, const struct diff_op *op)
+{
+	return d->n_unpaired && op >= d->unpaired && op < d->unpaired + d->n_unpaired;
+}
+
+/* The worst worse: the unpaired excess when it is larger. */
+const struct diff_op *
+diff_named_worst(const struct diff *d)
+{
+	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
+	const struct diff_op *u = d->n_unpaired ? &d->unpaired[0] : NULL;
+	return u && (!w || u->d_diff > w->d_diff) ? u : w;
+}
+
+/* The largest change's operations, where it was made and what it
+ * reached (diff_named.h). */
+int
+diff_named_get(const struct diff *d, struct named *nm)
+{
+	*nm = (struct named){ .op = diff_named_largest(d), .culprit = TRACE_NONE };
+	if (!nm->op || nm->op->d_diff <= 0)
+		return 0;
+	uint32_t l = nm->op->after;
+	/* where it was made, as analyze's problems say it: a hotspot that
+	 * lasted less than it created lost the rest before it */
+	if (analysis_lop_lost(d->after, l, &nm->lost) && nm->lost.before > nm->lost.inside && nm->lost.culprit != l)
+		nm->culprit = nm->lost.culprit;
+	return diff_propagation(d, l, nm->op->d_diff / 2, &nm->reached, &nm->n_reached);
+}
+
+static int
+named_lop(const struct named *nm, uint32_t lop)
+{
+	if (nm->op && (lop == nm->op->after || lop == nm->culprit))
+		return 1;
+	uint32_t lo = 0, hi = nm->n_reached;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (nm->reached[mid] < lop)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nm->n_reached && nm->reached[lo] == lop;
+}
+
+/* Is wait w for what the largest change names: its root is named, or its
+ * cause (the operation it waited for) is, or that was made late by the
+ * operation before it on its rank or by the lateness created at a named
+ * one (on stencil-4-delay rank 2's MPI_Waitall, +104.7 ms, waited for
+ * rank 1's message that the +100.0 ms computation delayed)? */
+static int
+wait_named(const struct named *nm, const struct diff *d, const struct analysis_wait *w)
+{
+	const struct analysis *A = d->after;
+	uint32_t c = w->cause_lop;
+	return (w->root_lop != TRACE_NONE && named_lop(nm, w->root_lop)) ||
+	       (c != TRACE_NONE && (named_lop(nm, c) || (d->root[c] != TRACE_NONE && named_lop(nm, d->root[c])) ||
+				    (c > 0 && analysis_lop_timeline(A, c - 1) == analysis_lop_timeline(A, c) &&
+				     named_lop(nm, c - 1))));
+}
+
+/* The lop of timeline tl that covers most of [en, ex), when it covers
+ * at least half of it; else TRACE_NONE. */
+static uint32_t
+busy_on(const struct analysis *A, uint32_t tl, uint64_t en, uint64_t ex)
+{
+	uint32_t first, count;
+	analysis_timeline_lops(A, tl, &first, &count);
+	uint32_t lo = first, hi = first + count;
+	while (lo < hi) {             /* the first lop that exits after en */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (analysis_lop_exit(A, mid) <= en)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint32_t best = TRACE_NONE;
+	uint64_t most = 0;
+	for (uint32_t l = lo; l < first + count && analysis_lop_enter(A, l) < ex; l++) {
+		uint64_t a = analysis_lop_enter(A, l) > en ? analysis_lop_enter(A, l) : en;
+		uint64_t b = analysis_lop_exit(A, l) < ex ? analysis_lop_exit(A, l) : ex;
+		if (b > a && b - a > most) {
+			most = b - a;
+			best = l;
+		}
+	}
+	return 2 * most >= ex - en ? best : TRACE_NONE;
+}
+
+/* Of lop's time in the AFTER run, the seconds it waited for what the
+ * largest change names: its wait state's (wait_named), or, when the rank
+ * it waited for spent most of that time waiting itself, that wait's, a
+ * few ranks along at most (on kary_tree-4-delay rank 2's MPI_Waitall,
+ * +100.2 ms, waited for rank 0's send, late because rank 0 sat in its
+ * own MPI_Waitall for the delayed rank 1: the wait's root is rank 0's
+ * send, the chain leads to the delay). */
+static double
+named_wait(const struct named *nm, const struct diff *d, uint32_t lop)
+{
+	const struct analysis *A = d->after;
+	const struct analysis_wait *w = analysis_lop_wait(A, lop), *w0 = w;
+	for (int hop = 0; w && hop < 8; hop++) {
+		if (wait_named(nm, d, w))
+			return lop_secs(A, w0->time);
+		if (w->cause_lop == TRACE_NONE)
+			return 0;
+		uint64_t en = w->kind == WAIT_POLLING ? analysis_lop_exit(A, lop) - w->time : analysis_lop_enter(A, lop);
+		uint32_t x = busy_on(A, analysis_lop_timeline(A, w->cause_lop), en, en + w->time);
+		if (x == TRACE_NONE)
+			return 0;
+		if (named_lop(nm, x))
+			return lop_secs(A, w0->time);
+		w = analysis_lop_wait(A, x);
+		if (w && 2 * w->time < analysis_lop_duration(A, x))
+			return 0;     /* it did not mostly wait: it held lop up itself */
+		lop = x;
+	}
+	return 0;
+}
+
+static int
+counted(const struct diff *d, const struct diff_op *x)
+{
+	return analysis_options(d->after)->startup || !analysis_lop_startup(d->after, x->after);
+}
+
+/* The largest slowdown (struct slow says what it is). */
+struct slow
+diff_named_slowdown(const struct diff *d, const struct named *nm)
+{
+	struct slow s = { 0 };
+	if (d->charm)
+		return s;
+	double most = nm->op ? fabs(nm->op->d_diff) : 0, best = most;
+	const struct diff_op *top = NULL;
+	for (uint32_t i = 0; i < d->n_ops; i++) {
+		const struct diff_op *x = &d->ops[i];
+		if (x->d_duration <= most || !counted(d, x))
+			continue;
+		if (!top || x->d_duration > top->d_duration)
+			top = x;
+		if (named_lop(nm, x->after))
+			continue;
+		double waited = named_wait(nm, d, x->after);
+		if (x->d_duration - waited > best) {
+			best = x->d_duration - waited;
+			s.op = x;
+			s.waited = waited;
+		}
+	}
+	s.other = s.op && top != s.op && top->d_duration > s.op->d_duration;
+	return s;
+}
+
+/* Did x, another operation at s's step, take about as much longer: a
+ * member of a collective that sat it out together (which of them
+ * stalled, the trace does not say)? */
+int
+diff_named_as_much(const struct diff *d, const struct diff_op *s, const struct diff_op *x)
+{
+	const struct analysis *A = d->after;
+	return x != s && analysis_lop_step(A, x->after) == analysis_lop_step(A, s->after) &&
+	       x->d_duration >= 0.9 * s->d_duration;
+}
+
