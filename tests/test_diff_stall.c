@@ -433,6 +433,65 @@ wait_chain(void **state)
 	trace_destroy(tb);
 }
 
+/* hpcc's polling, as test_waits.c's polled_send writes it: rank 0 posts
+ * an MPI_Isend to rank 1 at 2 and tests it in vain every 2 ticks until
+ * `until` - 2, completing it in one more test at `until`; rank 1 sits in
+ * MPI_Waitall, its receive posted, until the message arrives at `until`.
+ * BEFORE at 20, AFTER at 300 (rank 1 stopped in its Waitall). */
+static struct trace *
+polled(uint64_t until)
+{
+	struct dsl *d = dsl_new(2);
+	start(d, 0);
+	uint64_t req = isend(d, 1, 0);
+	while (d->now < until - 2) {
+		call(d, R_TEST);
+		ret(d, R_TEST);
+	}
+	at(d, until);
+	call(d, R_TEST);
+	assert_int_equal(build_isend_complete(d->b, d->now, req), 0);
+	ret(d, R_TEST);
+	start(d, 1);
+	uint64_t r = irecv(d);
+	work(d, 3);
+	completes_at(d, until);
+	waitall(d, &(struct rq){ r, 0, 0, 1 }, 1);
+	return dsl_done(d);
+}
+
+/* The largest change is rank 0's polling computation; the AFTER run's
+ * problems say rank 1's Waitall held it up (explain's polled_for), and
+ * the diff says so: the stopped rank named. */
+static void
+held_up(void **state)
+{
+	(void)state;
+	struct trace *tb = polled(20), *ta = polled(300);
+	struct analysis *b, *a;
+	char *text, *json, want[256], took[32];
+	diff_both(tb, ta, &b, &a, &text, &json);
+	uint32_t comp = comm(a, 0, 2) - 1, wall = comm(a, 1, 1);
+	/* its polling ends 280 ticks later, as does the lateness it creates */
+	snprintf(want, sizeof want, "\nlargest change: rank 0 step %u iteration - (computation): differential "
+		 "lateness +280.0 s (created-compute), lateness +280.0 s\n", analysis_lop_step(a, comp));
+	if (!strstr(text, want))
+		fail_msg("no '%s' in:\n%s", want, text);
+	/* rank 1's Waitall, [7, 301): start to 2, its Irecv to 4, 3 of work */
+	assert_int_equal(analysis_lop_duration(a, wall), 294);
+	trace_fmt_duration(ta, analysis_lop_duration(a, wall), took, sizeof took);
+	snprintf(want, sizeof want, "\n  rank 1's MPI_Waitall (step %u, took %s) held it up, as analyze's problems say\n",
+		 analysis_lop_step(a, wall), took);
+	if (!strstr(text, want))
+		fail_msg("no '%s' in:\n%s", want, text);
+	free(text);
+	free(json);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
 int
 main(void)
 {
@@ -441,6 +500,7 @@ main(void)
 		cmocka_unit_test(slowdown_said_once),
 		cmocka_unit_test(stop_unpaired),
 		cmocka_unit_test(wait_chain),
+		cmocka_unit_test(held_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
