@@ -151,6 +151,13 @@ otf2-print "$corpus/kary_tree-4-delay/traces.otf2" 2>/dev/null | awk '
 run diff-chain 0 diff "$corpus/kary_tree-4" "$corpus/kary_tree-4-delay" &&
 	grep -q '^largest change: rank 1 step 20 iteration 1 (computation) in level: differential lateness +99' "$tmp/out" &&
 	! grep -q 'slowdown' "$tmp/out" && ok || bad "diff: a wait for the delay through rank 0's wait said as a slowdown"
+# LAMMPS with a rank stopped (its COMMAND says which) in an MPI_Send:
+# the largest slowdown, rank 1's send to it, says that rank's send held
+# it up, as analyze's problems do
+stop=$(sed -n 's/^ *stopped: rank \([0-9]*\) .*/\1/p' "$root/traces/realapps/lammps-melt-4-stop/COMMAND")
+run diff-held 0 diff "$corpus/lammps-melt-4" "$root/traces/realapps/lammps-melt-4-stop" &&
+	grep -q "^largest slowdown: rank 1 step [0-9]* iteration 1 MPI_Send: .*; rank $stop's MPI_Send (step [0-9]*, took [0-9.]* ms) held it up\$" "$tmp/out" &&
+	ok || bad "diff: the stopped rank $stop not named as holding up the slowdown ($(grep slowdown "$tmp/out"))"
 run diff-json 0 diff -f json "$corpus/stencil-4" "$trace" && python3 - "$tmp/out" <<'PY' && ok || bad "diff json"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -4,8 +4,9 @@
  * the members entered and left together, so no lateness was made and
  * the largest change of differential lateness is elsewhere; the diff
  * names the slowdown (helper-42). A rank stopped where the structure
- * changed, between calls nothing pairs (hpcc), and a wait for the
- * largest change through another rank's wait (kary_tree) (helper-56).
+ * changed, between calls nothing pairs (hpcc), a wait for the largest
+ * change through another rank's wait (kary_tree), and what the AFTER
+ * run's problems say held an operation up (hpcc, LAMMPS) (helper-56).
  * Traces written by hand (testdsl.h). */
 #include "testwaits.h"
 
@@ -436,10 +437,11 @@ wait_chain(void **state)
 /* hpcc's polling, as test_waits.c's polled_send writes it: rank 0 posts
  * an MPI_Isend to rank 1 at 2 and tests it in vain every 2 ticks until
  * `until` - 2, completing it in one more test at `until`; rank 1 sits in
- * MPI_Waitall, its receive posted, until the message arrives at `until`.
- * BEFORE at 20, AFTER at 300 (rank 1 stopped in its Waitall). */
+ * MPI_Waitall, its receive posted, until the message arrives `late`
+ * ticks after that. BEFORE at 20, AFTER at 300 and 5 late (rank 1
+ * stopped in its Waitall). */
 static struct trace *
-polled(uint64_t until)
+polled(uint64_t until, uint64_t late)
 {
 	struct dsl *d = dsl_new(2);
 	start(d, 0);
@@ -455,19 +457,21 @@ polled(uint64_t until)
 	start(d, 1);
 	uint64_t r = irecv(d);
 	work(d, 3);
-	completes_at(d, until);
+	completes_at(d, until + late);
 	waitall(d, &(struct rq){ r, 0, 0, 1 }, 1);
 	return dsl_done(d);
 }
 
 /* The largest change is rank 0's polling computation; the AFTER run's
  * problems say rank 1's Waitall held it up (explain's polled_for), and
- * the diff says so: the stopped rank named. */
+ * the diff says so: the stopped rank named. That Waitall took longer by
+ * more (285 ticks), but it is the largest change's: no slowdown of its
+ * own. */
 static void
 held_up(void **state)
 {
 	(void)state;
-	struct trace *tb = polled(20), *ta = polled(300);
+	struct trace *tb = polled(20, 0), *ta = polled(300, 5);
 	struct analysis *b, *a;
 	char *text, *json, want[256], took[32];
 	diff_both(tb, ta, &b, &a, &text, &json);
@@ -477,13 +481,94 @@ held_up(void **state)
 		 "lateness +280.0 s (created-compute), lateness +280.0 s\n", analysis_lop_step(a, comp));
 	if (!strstr(text, want))
 		fail_msg("no '%s' in:\n%s", want, text);
-	/* rank 1's Waitall, [7, 301): start to 2, its Irecv to 4, 3 of work */
-	assert_int_equal(analysis_lop_duration(a, wall), 294);
+	/* rank 1's Waitall, [7, 306): start to 2, its Irecv to 4, 3 of work;
+	 * 14 before */
+	assert_int_equal(analysis_lop_duration(a, wall), 299);
+	assert_int_equal(analysis_lop_duration(b, comm(b, 1, 1)), 14);
 	trace_fmt_duration(ta, analysis_lop_duration(a, wall), took, sizeof took);
 	snprintf(want, sizeof want, "\n  rank 1's MPI_Waitall (step %u, took %s) held it up, as analyze's problems say\n",
 		 analysis_lop_step(a, wall), took);
-	if (!strstr(text, want))
-		fail_msg("no '%s' in:\n%s", want, text);
+	if (!strstr(text, want) || strstr(text, "slowdown"))
+		fail_msg("no '%s', or a slowdown, in:\n%s", want, text);
+	snprintf(want, sizeof want, "\"held_up_by\": {\n      \"rank\": 1,\n      \"step\": %u,\n      "
+		 "\"region\": \"MPI_Waitall\",\n      \"duration_s\": 299\n    }\n  },\n  \"largest_slowdown\": null",
+		 analysis_lop_step(a, wall));
+	if (!strstr(json, want))
+		fail_msg("no '%s' in:\n%s", want, json);
+	free(text);
+	free(json);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
+/* LAMMPS with rank 1 stopped in an MPI_Send: four rounds from T = 2 +
+ * 40 i; ranks 1 and 2 send to rank 0 (from T + 5), which receives both
+ * in an MPI_Waitall and answers rank 1 (from T + 10), whose MPI_Irecv
+ * was posted first and is completed in an MPI_Waitall after its send.
+ * In the last round of the AFTER run (after 1) rank 1 is stopped in its
+ * send until T + 300, and rank 0's answer, nothing taking it, lasts
+ * until T + 310. */
+static struct trace *
+send_to_stopped(int after)
+{
+	struct dsl *d = dsl_new(3);
+	for (uint32_t r = 0; r < 3; r++) {
+		start(d, r);
+		for (uint32_t i = 0; i < 4; i++) {
+			uint64_t T = 2 + 40 * i;
+			int stall = after && i == 3;
+			at(d, T);
+			if (r == 0) {
+				struct rq rq[2] = { { irecv(d), 1, i, 1 }, { irecv(d), 2, i, 1 } };
+				at(d, T + 6);
+				waitall(d, rq, 2);
+				at(d, T + 10);
+				send_until(d, 1, 9, stall ? T + 310 : T + 10);
+			} else if (r == 1) {
+				uint64_t q = irecv(d);
+				at(d, T + 5);
+				send_until(d, 0, i, stall ? T + 300 : T + 5);
+				completes_at(d, stall ? T + 310 : 0);
+				waitall(d, &(struct rq){ q, 0, 9, 1 }, 1);
+			} else {
+				at(d, T + 5);
+				send(d, 0, i);
+			}
+		}
+	}
+	return dsl_done(d);
+}
+
+/* Rank 0's answer took 300 ticks longer ([T + 10, T + 311) against a
+ * tick), more than the 295 of lateness rank 1's send created (the
+ * largest change: its exit at T + 301 against rank 2's send's at T +
+ * 6), all of it while that send held it up (the AFTER run's problem:
+ * an outlier held by it): the largest change's, no slowdown. */
+static void
+held_by_largest(void **state)
+{
+	(void)state;
+	struct trace *tb = send_to_stopped(0), *ta = send_to_stopped(1);
+	struct analysis *b, *a;
+	char *text, *json, want[256];
+	diff_both(tb, ta, &b, &a, &text, &json);
+	uint32_t s1 = comm(a, 1, 7), s0 = comm(a, 0, 8);
+	assert_int_equal(analysis_lop_duration(a, s0) - analysis_lop_duration(b, comm(b, 0, 8)), 300);
+	const struct analysis_problem *p = NULL;
+	uint32_t np;
+	const struct analysis_problem *all = analysis_problems(a, &np);
+	for (uint32_t k = 0; k < np; k++)
+		if (all[k].surfaced == s0)
+			p = &all[k];
+	assert_non_null(p);
+	assert_int_equal(p->lop, s1);
+	snprintf(want, sizeof want, "\nlargest change: rank 1 step %u iteration - MPI_Send: differential lateness "
+		 "+295.0 s (created-compute), lateness +295.0 s\n", analysis_lop_step(a, s1));
+	if (!strstr(text, want) || strstr(text, "slowdown"))
+		fail_msg("no '%s', or a slowdown, in:\n%s", want, text);
+	assert_non_null(strstr(json, "\"largest_slowdown\": null"));
 	free(text);
 	free(json);
 	analysis_destroy(a);
@@ -501,6 +586,7 @@ main(void)
 		cmocka_unit_test(stop_unpaired),
 		cmocka_unit_test(wait_chain),
 		cmocka_unit_test(held_up),
+		cmocka_unit_test(held_by_largest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,24 @@ lop_secs(const struct analysis *a, uint64_t ticks)
 	return trace_seconds(analysis_trace(a), ticks);
 }
 
+/* The operation of another rank that the AFTER run's problems say held
+ * lop up, or TRACE_NONE: lateness it created lost there (a rank stopped
+ * while the other polled for it, hpcc's rank 1 in an MPI_Waitany), or
+ * its time as an outlier spent waiting for it (LAMMPS's rank 1 in an
+ * MPI_Send to the stopped rank 2's). Lost on lop's own rank, the
+ * culprit line says it. */
+uint32_t
+diff_named_held_up(const struct analysis *A, uint32_t l)
+{
+	uint32_t n;
+	const struct analysis_problem *p = analysis_problems(A, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i].surfaced == l && p[i].lop != TRACE_NONE &&
+		    analysis_lop_timeline(A, p[i].lop) != analysis_lop_timeline(A, l))
+			return p[i].lop;
+	return TRACE_NONE;
+}
+
 /* The largest change of differential lateness either way, an unpaired
  * operation's excess (diff.h) when that is larger than every paired
  * one's; NULL when no operation's changed. */
@@ -46,10 +64,11 @@ diff_named_worst(const struct diff *d)
 int
 diff_named_get(const struct diff *d, struct named *nm)
 {
-	*nm = (struct named){ .op = diff_named_largest(d), .culprit = TRACE_NONE };
+	*nm = (struct named){ .op = diff_named_largest(d), .culprit = TRACE_NONE, .held = TRACE_NONE };
 	if (!nm->op || nm->op->d_diff <= 0)
 		return 0;
 	uint32_t l = nm->op->after;
+	nm->held = diff_named_held_up(d->after, l);
 	/* where it was made, as analyze's problems say it: a hotspot that
 	 * lasted less than it created lost the rest before it */
 	if (analysis_lop_lost(d->after, l, &nm->lost) && nm->lost.before > nm->lost.inside && nm->lost.culprit != l)
@@ -60,7 +79,7 @@ diff_named_get(const struct diff *d, struct named *nm)
 static int
 named_lop(const struct named *nm, uint32_t lop)
 {
-	if (nm->op && (lop == nm->op->after || lop == nm->culprit))
+	if (nm->op && (lop == nm->op->after || lop == nm->culprit || lop == nm->held))
 		return 1;
 	uint32_t lo = 0, hi = nm->n_reached;
 	while (lo < hi) {
@@ -148,6 +167,15 @@ named_wait(const struct named *nm, const struct diff *d, uint32_t lop)
 	return 0;
 }
 
+/* The seconds lops l and m of the AFTER run overlap. */
+static double
+overlap(const struct analysis *A, uint32_t l, uint32_t m)
+{
+	uint64_t en = analysis_lop_enter(A, l) > analysis_lop_enter(A, m) ? analysis_lop_enter(A, l) : analysis_lop_enter(A, m);
+	uint64_t ex = analysis_lop_exit(A, l) < analysis_lop_exit(A, m) ? analysis_lop_exit(A, l) : analysis_lop_exit(A, m);
+	return ex > en ? lop_secs(A, ex - en) : 0;
+}
+
 static int
 counted(const struct diff *d, const struct diff_op *x)
 {
@@ -172,6 +200,9 @@ diff_named_slowdown(const struct diff *d, const struct named *nm)
 		if (named_lop(nm, x->after))
 			continue;
 		double waited = named_wait(nm, d, x->after);
+		uint32_t by = waited > 0 ? TRACE_NONE : diff_named_held_up(d->after, x->after);
+		if (by != TRACE_NONE && named_lop(nm, by))
+			waited = overlap(d->after, x->after, by);
 		if (x->d_duration - waited > best) {
 			best = x->d_duration - waited;
 			s.op = x;

@@ -10,17 +10,21 @@
 #include "analysis/explain/explain.h"
 
 /* The operations the largest change's lines name (AFTER lops): its own,
- * the one its lateness was lost in, those its lateness reached. */
+ * the one its lateness was lost in, the one that held it up, those its
+ * lateness reached. */
 struct named {
 	const struct diff_op *op;      /* NULL: no largest change */
 	uint32_t culprit;              /* TRACE_NONE: none named */
+	uint32_t held;                 /* another rank's operation that held it up
+				        * (diff_named_held_up), or TRACE_NONE */
 	struct analysis_lost lost;
 	uint32_t *reached, n_reached;  /* in lop order; malloc'd */
 };
 
 /* The largest slowdown: the paired operation whose duration grew most
  * beyond what the largest change accounts for (nm names it, or it
- * waited for what nm names: that waiting is taken off), when that is
+ * waited for what nm names, or the AFTER run's problems say what nm
+ * names held it up: that waiting, or their overlap, is taken off), when that is
  * more than the largest change of differential lateness (a rank stopped
  * inside a collective the others sat out with it: they left together,
  * no lateness was made, and only its duration shows it); op NULL when
@@ -44,6 +48,9 @@ const struct diff_op *diff_named_worst(const struct diff *d);
 int diff_named_get(const struct diff *d, struct named *nm);
 /* The largest slowdown beyond what nm names (op NULL: none). */
 struct slow diff_named_slowdown(const struct diff *d, const struct named *nm);
+/* The operation of another rank the AFTER run's problems say held lop
+ * up (a problem surfaced at lop), or TRACE_NONE. */
+uint32_t diff_named_held_up(const struct analysis *A, uint32_t lop);
 /* Did x, another operation at s's step, take about as much longer? */
 int diff_named_as_much(const struct diff *d, const struct diff_op *s, const struct diff_op *x);
 

@@ -111,6 +111,19 @@ unpaired_table(FILE *out, const struct diff *d, uint32_t top)
 		fprintf(out, "(%u more; all: --format json)\n", d->n_unpaired - top);
 }
 
+/* "; rank 2's MPI_Send (step 3633, took 369.8 ms) held it up" when the
+ * AFTER run's problems say another rank held lop up. */
+static void
+held_up_text(FILE *out, const struct analysis *A, uint32_t l, const char *lead)
+{
+	uint32_t by = diff_named_held_up(A, l);
+	char b1[32], n1[256];
+	if (by != TRACE_NONE)
+		fprintf(out, "%srank %u's %s (step %u, took %s) held it up", lead, analysis_lop_timeline(A, by),
+			text_safe(report_lop_name(A, by), n1, sizeof n1), analysis_lop_step(A, by),
+			trace_fmt_duration(analysis_trace(A), analysis_lop_duration(A, by), b1, sizeof b1));
+}
+
 #define AS_MUCH_SHOWN 4
 
 static void
@@ -145,23 +158,8 @@ slowdown_text(FILE *out, const struct diff *d, const struct named *nm)
 	}
 	if (all > shown)
 		fprintf(out, " and %u more", all - shown);
+	held_up_text(out, A, l, "; ");
 	fputc('\n', out);
-}
-
-/* The operation of another rank that the AFTER run's problems say held
- * lop up (the lateness it created was lost there: a rank stopped while
- * the other polled for it, hpcc's rank 1 in an MPI_Waitany), or
- * TRACE_NONE. Lost on lop's own rank, the culprit line says it. */
-static uint32_t
-held_up_by(const struct analysis *A, uint32_t l)
-{
-	uint32_t n;
-	const struct analysis_problem *p = analysis_problems(A, &n);
-	for (uint32_t i = 0; i < n; i++)
-		if (p[i].kind == PROBLEM_CREATED && p[i].surfaced == l && p[i].lop != TRACE_NONE &&
-		    analysis_lop_timeline(A, p[i].lop) != analysis_lop_timeline(A, l))
-			return p[i].lop;
-	return TRACE_NONE;
 }
 
 static void
@@ -189,12 +187,10 @@ largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 	}
 	if (op->d_diff <= 0)
 		return;
-	uint32_t by = held_up_by(A, l);
-	if (by != TRACE_NONE)
-		fprintf(out, "  rank %u's %s (step %u, took %s) held it up, as analyze's problems say\n",
-			analysis_lop_timeline(A, by), text_safe(report_lop_name(A, by), n1, sizeof n1),
-			analysis_lop_step(A, by),
-			trace_fmt_duration(analysis_trace(A), analysis_lop_duration(A, by), b1, sizeof b1));
+	if (nm->held != TRACE_NONE) {
+		held_up_text(out, A, l, "  ");
+		fputs(", as analyze's problems say\n", out);
+	}
 	if (nm->culprit != TRACE_NONE) {
 		const struct analysis_lost *lost = &nm->lost;
 		char b3[32], b4[32], wn[256];
@@ -508,6 +504,25 @@ json_run(struct json *j, const char *key, const struct analysis *a)
 	json_end_object(j);
 }
 
+/* "held_up_by": the operation held_up_by names (rank, step, region,
+ * its duration), or null. */
+static void
+json_held_up(struct json *j, const struct analysis *A, uint32_t l)
+{
+	uint32_t by = diff_named_held_up(A, l);
+	json_key(j, "held_up_by");
+	if (by == TRACE_NONE) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_key(j, "rank"); json_uint(j, analysis_lop_timeline(A, by));
+	json_key(j, "step"); json_uint(j, analysis_lop_step(A, by));
+	json_key(j, "region"); json_string(j, report_lop_name(A, by));
+	json_key(j, "duration_s"); json_double(j, lop_secs(A, analysis_lop_duration(A, by)));
+	json_end_object(j);
+}
+
 /* The text's slowdown line, every fact of it: json_op's, the durations
  * after and before, how long it waited for the largest change, the
  * ranks whose operation at its step took as much longer (all of them;
@@ -531,6 +546,24 @@ json_slowdown(struct json *j, const struct diff *d, const struct slow *sl)
 	json_end_array(j);
 	json_key(j, "waited_for_largest_change_s"); json_double(j, sl->waited);
 	json_key(j, "other_than_largest_change"); json_bool(j, sl->other);
+	json_held_up(j, d->after, s->after);
+	json_end_object(j);
+}
+
+/* The text's largest change and its lines: json_op's fields, whether
+ * nothing paired it (and what its call created at most before), and
+ * who held it up. */
+static void
+json_largest(struct json *j, const struct diff *d, const struct diff_op *op)
+{
+	json_begin_object(j);
+	json_op_fields(j, d, op);
+	json_key(j, "unpaired"); json_bool(j, diff_named_is_unpaired(d, op));
+	if (diff_named_is_unpaired(d, op)) {
+		json_key(j, "before_most_diff_s");
+		json_double(j, lop_secs(d->before, analysis_lop_diff(d->before, op->before)));
+	}
+	json_held_up(j, d->after, op->after);
 	json_end_object(j);
 }
 
@@ -572,6 +605,11 @@ write_json(const struct diff *d, FILE *out)
 	}
 	struct slow sl = diff_named_slowdown(d, &nm);
 	free(nm.reached);
+	json_key(&j, "largest_change");
+	if (nm.op)
+		json_largest(&j, d, nm.op);
+	else
+		json_null(&j);
 	json_key(&j, "largest_slowdown");
 	if (sl.op)
 		json_slowdown(&j, d, &sl);
