@@ -350,6 +350,25 @@ stop_unpaired(void **state)
 			fail_msg("no '%s' in:\n%s", facts[i], json);
 	free(text);
 	free(json);
+	/* the other way round, the stop is what got better most, at its
+	 * place in the BEFORE run */
+	char *back, *back_json;
+	struct diff *bd = NULL;
+	struct err be = { 0 };
+	assert_int_equal(diff_run(a, b, &bd, &be), 0);
+	back = report(bd, REPORT_TEXT);
+	back_json = report(bd, REPORT_JSON);
+	assert_true(bd->n_unpaired_better >= 1);
+	assert_int_equal(bd->unpaired_better[0].before, l);
+	snprintf(want, sizeof want, "\nlargest change: rank 1 step %u before iteration - (computation): differential "
+		 "lateness -290.0 s (created-compute), lateness -290.0 s\n  nothing paired it, the partitions around it "
+		 "having changed structure: the most rank 1's (computation) created in that stretch after was 0, step %u\n",
+		 analysis_lop_step(a, l), analysis_lop_step(b, comm(b, 1, 1) - 1));
+	if (!strstr(back, want) || !strstr(back_json, "\"unpaired\": \"before\",\n    \"after_most_diff_s\": 0,"))
+		fail_msg("no '%s' in:\n%s\n%s", want, back, back_json);
+	free(back);
+	free(back_json);
+	diff_destroy(bd);
 	analysis_destroy(a);
 	trace_destroy(ta);
 	/* the same change of structure with no stop: nothing unpaired
@@ -360,7 +379,7 @@ stop_unpaired(void **state)
 	struct err e = { 0 };
 	assert_int_equal(diff_run(b, a, &d, &e), 0);
 	assert_int_equal(d->n_changed, 1);
-	assert_int_equal(d->n_unpaired + d->n_better, 0);
+	assert_int_equal(d->n_unpaired + d->n_unpaired_better + d->n_better, 0);
 	/* (rank 0's Test and 10 ticks of work after it make it that much
 	 * later at the closing Allreduce: a paired change) */
 	assert_int_equal(d->n_worse, 1);
@@ -497,6 +516,22 @@ held_up(void **state)
 		fail_msg("no '%s' in:\n%s", want, json);
 	free(text);
 	free(json);
+	/* the other way round: what held it up before */
+	struct diff *d = NULL;
+	struct err e = { 0 };
+	assert_int_equal(diff_run(a, b, &d, &e), 0);
+	text = report(d, REPORT_TEXT);
+	json = report(d, REPORT_JSON);
+	snprintf(want, sizeof want, "\n  before, rank 1's MPI_Waitall (step %u, took %s) held it up, as analyze's "
+		 "problems say\n", analysis_lop_step(a, wall), took);
+	if (!strstr(text, want))
+		fail_msg("no '%s' in:\n%s", want, text);
+	snprintf(want, sizeof want, "\"held_up_by\": {\n      \"rank\": 1,\n      \"step\": %u,", analysis_lop_step(a, wall));
+	if (!strstr(json, want))
+		fail_msg("no '%s' in:\n%s", want, json);
+	free(text);
+	free(json);
+	diff_destroy(d);
 	analysis_destroy(a);
 	analysis_destroy(b);
 	trace_destroy(ta);

@@ -30,24 +30,32 @@ diff_named_held_up(const struct analysis *A, uint32_t l)
 }
 
 /* The largest change of differential lateness either way, an unpaired
- * operation's excess (diff.h) when that is larger than every paired
- * one's; NULL when no operation's changed. */
+ * operation's (diff.h) when that is larger than every paired one's;
+ * NULL when no operation's changed. */
 const struct diff_op *
 diff_named_largest(const struct diff *d)
 {
-	const struct diff_op *w = d->n_worse ? &d->ops[d->worse[0]] : NULL;
-	const struct diff_op *b = d->n_better ? &d->ops[d->better[0]] : NULL;
-	const struct diff_op *u = d->n_unpaired ? &d->unpaired[0] : NULL;
-	const struct diff_op *x = !b || (w && w->d_diff >= -b->d_diff) ? w : b;
-	return u && (!x || u->d_diff > fabs(x->d_diff)) ? u : x;
+	const struct diff_op *c[4] = { d->n_worse ? &d->ops[d->worse[0]] : NULL,
+				       d->n_better ? &d->ops[d->better[0]] : NULL,
+				       d->n_unpaired ? &d->unpaired[0] : NULL,
+				       d->n_unpaired_better ? &d->unpaired_better[0] : NULL };
+	const struct diff_op *x = NULL;
+	for (int i = 0; i < 4; i++)      /* ties to the first */
+		if (c[i] && (!x || fabs(c[i]->d_diff) > fabs(x->d_diff)))
+			x = c[i];
+	return x;
 }
 
-/* Is op one of d->unpaired: an AFTER operation compared with what its
- * call created at most in the stretch before? */
+/* Is op one of d->unpaired (1: an AFTER operation compared with what
+ * its call created at most in the stretch before) or of
+ * d->unpaired_better (2: a BEFORE one, the way back); else 0? */
 int
 diff_named_is_unpaired(const struct diff *d, const struct diff_op *op)
 {
-	return d->n_unpaired && op >= d->unpaired && op < d->unpaired + d->n_unpaired;
+	if (d->n_unpaired && op >= d->unpaired && op < d->unpaired + d->n_unpaired)
+		return 1;
+	return d->n_unpaired_better && op >= d->unpaired_better && op < d->unpaired_better + d->n_unpaired_better ?
+	       2 : 0;
 }
 
 /* The worst worse: the unpaired excess when it is larger. */

@@ -39,7 +39,7 @@ struct slow {
 /* The largest change either way (an unpaired one's when larger than
  * every paired one's); NULL when no operation's changed. */
 const struct diff_op *diff_named_largest(const struct diff *d);
-/* Is op one of d->unpaired? */
+/* Is op one of d->unpaired (1), of d->unpaired_better (2), or paired (0)? */
 int diff_named_is_unpaired(const struct diff *d, const struct diff_op *op);
 /* The largest worse, paired or not; NULL when none. */
 const struct diff_op *diff_named_worst(const struct diff *d);

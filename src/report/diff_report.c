@@ -62,12 +62,14 @@ run_line(FILE *out, const char *label, const struct analysis *a)
 		fputs("no iterations found)\n", out);
 }
 
+/* A row of the operations' tables: the AFTER lop's place and cause, or
+ * the BEFORE lop's (before 1: one that nothing paired, the way back). */
 static void
-op_row(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op)
+op_row_in(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op, int before)
 {
-	const struct analysis *A = d->after;
+	const struct analysis *A = before ? d->before : d->after;
 	char b1[32], b2[32], b3[32], it[16], n1[256], n2[256];
-	uint32_t l = op->after;
+	uint32_t l = before ? op->before : op->after;
 	fprintf(out, "%3u %5u %6u %5u %5s %-16.16s %-14.14s %11s %11s %11s  %s\n", rank,
 		analysis_lop_timeline(A, l), analysis_lop_step(A, l), analysis_lop_part(A, l),
 		report_iter_of(A, l, it, sizeof it), text_safe(report_lop_name(A, l), n1, sizeof n1),
@@ -75,6 +77,12 @@ op_row(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op)
 		fmt_change(op->d_diff, b1, sizeof b1), fmt_change(op->d_late, b2, sizeof b2),
 		fmt_change(op->d_duration, b3, sizeof b3),
 		analysis_cause_name(analysis_lop_cause(A, l)));
+}
+
+static void
+op_row(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op)
+{
+	op_row_in(out, d, rank, op, 0);
 }
 
 static void
@@ -95,20 +103,27 @@ op_table(FILE *out, const struct diff *d, const char *title, const uint32_t *lis
 }
 
 /* The unpaired operations that created more than their call did at most
- * in the stretch before; nothing when none did. */
+ * in the stretch of the other run (diff.h): AFTER's, worse; BEFORE's,
+ * better (the way back, its rows the BEFORE run's); nothing when none. */
 static void
-unpaired_table(FILE *out, const struct diff *d, uint32_t top)
+unpaired_table(FILE *out, const struct diff *d, int better, uint32_t top)
 {
-	if (!d->n_unpaired)
+	uint32_t n = better ? d->n_unpaired_better : d->n_unpaired;
+	const struct diff_op *v = better ? d->unpaired_better : d->unpaired;
+	if (!n)
 		return;
-	fprintf(out, "\nworse where nothing paired (partitions of changed structure: lateness created beyond the "
-		"most the rank's same call created in that stretch before; largest first)\n");
+	if (better)
+		fprintf(out, "\nbetter where nothing paired (partitions of changed structure: the operations before that "
+			"created more than the most the rank's same call created in that stretch after; largest first)\n");
+	else
+		fprintf(out, "\nworse where nothing paired (partitions of changed structure: lateness created beyond the "
+			"most the rank's same call created in that stretch before; largest first)\n");
 	fprintf(out, "%3s %5s %6s %5s %5s %-16s %-14s %11s %11s %11s  %s\n", "#", "rank", "step",
-		"part", "iter", "operation", "in", "diff", "lateness", "duration", "cause (after)");
-	for (uint32_t i = 0; i < d->n_unpaired && i < top; i++)
-		op_row(out, d, i + 1, &d->unpaired[i]);
-	if (d->n_unpaired > top)
-		fprintf(out, "(%u more; all: --format json)\n", d->n_unpaired - top);
+		"part", "iter", "operation", "in", "diff", "lateness", "duration", better ? "cause (before)" : "cause (after)");
+	for (uint32_t i = 0; i < n && i < top; i++)
+		op_row_in(out, d, i + 1, &v[i], better);
+	if (n > top)
+		fprintf(out, "(%u more; all: --format json)\n", n - top);
 }
 
 /* "; rank 2's MPI_Send (step 3633, took 369.8 ms) held it up" when the
@@ -168,25 +183,30 @@ largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 	const struct diff_op *op = nm->op;
 	if (!op)
 		return;
-	const struct analysis *A = d->after;
-	uint32_t l = op->after;
+	/* the way back: the BEFORE operation nothing paired, its place */
+	int way = diff_named_is_unpaired(d, op);
+	const struct analysis *A = way == 2 ? d->before : d->after, *B = way == 2 ? d->after : d->before;
+	uint32_t l = way == 2 ? op->before : op->after, o = way == 2 ? op->after : op->before;
 	char b1[32], b2[32], it[16], n1[256], n2[256];
-	fprintf(out, "\nlargest change: rank %u step %u iteration %s %s%s%s: differential lateness %s "
-		"(%s), lateness %s\n", analysis_lop_timeline(A, l), analysis_lop_step(A, l),
+	fprintf(out, "\nlargest change: rank %u step %u%s iteration %s %s%s%s: differential lateness %s "
+		"(%s), lateness %s\n", analysis_lop_timeline(A, l), analysis_lop_step(A, l), way == 2 ? " before" : "",
 		report_iter_of(A, l, it, sizeof it), text_safe(report_lop_name(A, l), n1, sizeof n1),
 		report_lop_in(A, l)[0] ? " in " : "", text_safe(report_lop_in(A, l), n2, sizeof n2),
 		fmt_change(op->d_diff, b1, sizeof b1),
 		analysis_cause_name(analysis_lop_cause(A, l)), fmt_change(op->d_late, b2, sizeof b2));
-	if (diff_named_is_unpaired(d, op)) {
-		const struct analysis *B = d->before;
+	if (way)
 		fprintf(out, "  nothing paired it, the partitions around it having changed structure: the most rank %u's "
-			"%s created in that stretch before was %s, step %u\n", analysis_lop_timeline(A, l),
-			text_safe(report_lop_name(A, l), n1, sizeof n1),
-			plain_s(lop_secs(B, analysis_lop_diff(B, op->before)), b1, sizeof b1),
-			analysis_lop_step(B, op->before));
-	}
-	if (op->d_diff <= 0)
+			"%s created in that stretch %s was %s, step %u\n", analysis_lop_timeline(A, l),
+			text_safe(report_lop_name(A, l), n1, sizeof n1), way == 2 ? "after" : "before",
+			plain_s(lop_secs(B, analysis_lop_diff(B, o)), b1, sizeof b1), analysis_lop_step(B, o));
+	if (op->d_diff <= 0) {
+		/* what held it up before, which the change took away */
+		if (diff_named_held_up(d->before, op->before) != TRACE_NONE) {
+			held_up_text(out, d->before, op->before, "  before, ");
+			fputs(", as analyze's problems say\n", out);
+		}
 		return;
+	}
 	if (nm->held != TRACE_NONE) {
 		held_up_text(out, A, l, "  ");
 		fputs(", as analyze's problems say\n", out);
@@ -350,7 +370,8 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 			 d->n_worse, top);
 		op_table(out, d, "better (differential lateness shrank; largest first)", d->better,
 			 d->n_better, top);
-		unpaired_table(out, d, top);
+		unpaired_table(out, d, 0, top);
+		unpaired_table(out, d, 1, top);
 	}
 
 	if (d->n_changed || d->n_only_before || d->n_only_after) {
@@ -551,19 +572,27 @@ json_slowdown(struct json *j, const struct diff *d, const struct slow *sl)
 }
 
 /* The text's largest change and its lines: json_op's fields, whether
- * nothing paired it (and what its call created at most before), and
- * who held it up. */
+ * nothing paired it, on which side (and what its call created at most
+ * in the other run), and who held it up. */
 static void
 json_largest(struct json *j, const struct diff *d, const struct diff_op *op)
 {
 	json_begin_object(j);
 	json_op_fields(j, d, op);
-	json_key(j, "unpaired"); json_bool(j, diff_named_is_unpaired(d, op));
-	if (diff_named_is_unpaired(d, op)) {
+	int way = diff_named_is_unpaired(d, op);
+	json_key(j, "unpaired"); json_string(j, way == 1 ? "after" : way == 2 ? "before" : "none");
+	if (way == 1) {
 		json_key(j, "before_most_diff_s");
 		json_double(j, lop_secs(d->before, analysis_lop_diff(d->before, op->before)));
+	} else if (way == 2) {
+		json_key(j, "after_most_diff_s");
+		json_double(j, lop_secs(d->after, analysis_lop_diff(d->after, op->after)));
 	}
-	json_held_up(j, d->after, op->after);
+	/* in the run where it took long: AFTER's when it got worse */
+	if (op->d_diff > 0)
+		json_held_up(j, d->after, op->after);
+	else
+		json_held_up(j, d->before, op->before);
 	json_end_object(j);
 }
 
@@ -632,6 +661,16 @@ write_json(const struct diff *d, FILE *out)
 		json_op_fields(&j, d, &d->unpaired[i]);
 		json_key(&j, "before_most_diff_s");
 		json_double(&j, lop_secs(d->before, analysis_lop_diff(d->before, d->unpaired[i].before)));
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "better_unpaired");
+	json_begin_array(&j);
+	for (uint32_t i = 0; i < d->n_unpaired_better; i++) {
+		json_begin_object(&j);
+		json_op_fields(&j, d, &d->unpaired_better[i]);
+		json_key(&j, "after_most_diff_s");
+		json_double(&j, lop_secs(d->after, analysis_lop_diff(d->after, d->unpaired_better[i].after)));
 		json_end_object(&j);
 	}
 	json_end_array(&j);

@@ -843,6 +843,7 @@ diff_destroy(struct diff *d)
 	free(d->worse);
 	free(d->better);
 	free(d->unpaired);
+	free(d->unpaired_better);
 	free(d->changes);
 	free(d->regions);
 	free(d->after_op);

@@ -15,7 +15,8 @@
  *     the same. Between two alike partitions, the changed and one-sided
  *     ones are one stretch of the program in both runs: an AFTER operation
  *     there that nothing paired is compared with the most lateness its
- *     rank's same call created in the BEFORE run's stretch (unpaired).
+ *     rank's same call created in the BEFORE run's stretch (unpaired),
+ *     and a BEFORE one likewise with the AFTER run's (unpaired_better).
  *
  * When the rank counts differ, partitions align by their shape (the set
  * of calls alone) and only per-partition aggregates are compared; no
@@ -108,6 +109,12 @@ struct diff {
 				        * that stretch (before), where it created more
 				        * (d_diff > 0: the excess), largest first */
 	uint32_t n_unpaired;
+	struct diff_op *unpaired_better;   /* the way back: BEFORE lops of such a stretch
+				        * nothing paired, each against the AFTER lop of
+				        * its rank, kind and region that created the most
+				        * there (after), where they created more (d_diff
+				        * < 0), largest decrease first */
+	uint32_t n_unpaired_better;
 	uint32_t n_setup;              /* Charm++: paired ops left out of worse and better
 				        * (the runtime's and the set-up's) */
 	struct diff_change *changes;

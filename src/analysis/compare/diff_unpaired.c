@@ -1,5 +1,5 @@
-/* diff_unpaired.c — what the AFTER run's operations that nothing paired
- * did, against the stretch of the BEFORE run they stand in for.
+/* diff_unpaired.c — what the operations that nothing paired did, against
+ * the stretch of the other run they stand in for.
  *
  * Partitions whose structure changed are the runs' timing showing through
  * their structure (a polling loop that made more tests, a message that
@@ -13,10 +13,11 @@
  * unpaired in it is compared with the most lateness any operation of its
  * rank making the same call (kind and region name) created anywhere in
  * the BEFORE run's stretch: what it created beyond that no pairing can
- * explain away. Noise moves the largest of a call's lateness as much as
- * it moves one operation's, so runs that differ by noise only get
- * changes no larger than the paired ones'. Linear in the lops, and
- * n log n to rank them. */
+ * explain away. The way back likewise: a BEFORE operation left unpaired
+ * against the AFTER run's stretch, what got better. Noise moves the
+ * largest of a call's lateness as much as it moves one operation's, so
+ * runs that differ by noise only get changes no larger than the paired
+ * ones'. Linear in the lops, and n log n to rank them. */
 #include "analysis/core/analysis_impl.h"
 #include "diff_impl.h"
 #include "analysis/core/signature.h"
@@ -51,24 +52,25 @@ cmp_worse(const void *x, const void *y)
 	return a->after < b->after ? -1 : a->after > b->after;
 }
 
-/* BEFORE's lops of stretch s into the map: each call's lop that created
- * the most lateness (most[*]). */
+/* One run's lops of stretch s (parts q0..q1, that run's side: after 0
+ * or 1) into the map: each call's lop that created the most
+ * lateness (most[*]). */
 static int
-stretch_before(const struct diff *d, const uint64_t *rh, uint32_t s, uint32_t q0, uint32_t q1,
-	       struct hmap *m, uint32_t **most, size_t *n, size_t *cap)
+stretch_most(const struct diff *d, int after, const uint64_t *rh, uint32_t s, uint32_t q0, uint32_t q1,
+	     struct hmap *m, uint32_t **most, size_t *n, size_t *cap)
 {
-	const struct analysis *B = d->before;
+	const struct analysis *X = after ? d->after : d->before;
 	for (uint32_t q = q0; q < q1; q++) {
-		uint32_t p = d->parts[q].before;
+		uint32_t p = after ? d->parts[q].after : d->parts[q].before;
 		if (p == TRACE_NONE)
 			continue;
-		for (uint32_t i = B->part_lop_first[p]; i < B->part_lop_first[p + 1]; i++) {
-			uint32_t l = B->part_lops[i];
+		for (uint32_t i = X->part_lop_first[p]; i < X->part_lop_first[p + 1]; i++) {
+			uint32_t l = X->part_lops[i];
 			uint64_t k0, k1;
-			call_key(B, rh, s, l, &k0, &k1);
+			call_key(X, rh, s, l, &k0, &k1);
 			uint32_t *v = hmap_get(m, k0, k1);
 			if (v) {
-				if (lop_diff(B, l) > lop_diff(B, (*most)[*v]))
+				if (lop_diff(X, l) > lop_diff(X, (*most)[*v]))
 					(*most)[*v] = l;
 				continue;
 			}
@@ -80,6 +82,62 @@ stretch_before(const struct diff *d, const uint64_t *rh, uint32_t s, uint32_t q0
 	return 0;
 }
 
+/* The other run's side of the two in a pass: what is compared (its
+ * unpaired lops) against the map of the first. */
+struct way {
+	int after;                 /* 1: AFTER's unpaired against BEFORE (worse) */
+	struct hmap m;
+	uint32_t *most;
+	size_t n_most, cap_most, cap;
+	const uint8_t *paired;     /* BEFORE's paired lops (the way back) */
+};
+
+/* Stretch s's unpaired lops of one run against the other's map: those
+ * that created more than its call did at most (worse: d->unpaired), or
+ * less (better, the way back: d->unpaired_better). */
+static int
+stretch_compare(struct diff *d, struct way *w, const uint64_t *rh, uint32_t s, uint32_t q0, uint32_t q1)
+{
+	const struct analysis *B = d->before, *A = d->after, *X = w->after ? A : B;
+	for (uint32_t q = q0; q < q1; q++) {
+		uint32_t p = w->after ? d->parts[q].after : d->parts[q].before;
+		if (p == TRACE_NONE)
+			continue;
+		for (uint32_t i = X->part_lop_first[p]; i < X->part_lop_first[p + 1]; i++) {
+			uint32_t l = X->part_lops[i];
+			if (w->after ? d->after_op[l] != TRACE_NONE : w->paired[l] != 0)
+				continue;
+			uint64_t k0, k1;
+			call_key(X, rh, s, l, &k0, &k1);
+			const uint32_t *v = hmap_get(&w->m, k0, k1);
+			if (!v)
+				continue;       /* a call the stretch did not make in the other run */
+			uint32_t lb = w->after ? w->most[*v] : l, la = w->after ? l : w->most[*v];
+			double dd = secs(A, lop_diff(A, la)) - secs(B, lop_diff(B, lb));
+			if (w->after ? dd <= 1e-9 : dd >= -1e-9)
+				continue;
+			struct diff_op **v_ops = w->after ? &d->unpaired : &d->unpaired_better;
+			uint32_t *n_ops = w->after ? &d->n_unpaired : &d->n_unpaired_better;
+			if (VEC_GROW(*v_ops, *n_ops, w->cap))
+				return ERR_NOMEM;
+			(*v_ops)[(*n_ops)++] = (struct diff_op){
+				lb, la, secs(A, lop_late(A, la)) - secs(B, lop_late(B, lb)), dd,
+				secs(A, lop_exit(A, la) - lop_enter(A, la)) - secs(B, lop_exit(B, lb) - lop_enter(B, lb)),
+				0, 0 };
+		}
+	}
+	return 0;
+}
+
+static int
+cmp_better(const void *x, const void *y)
+{
+	const struct diff_op *a = x, *b = y;
+	if (a->d_diff != b->d_diff)
+		return a->d_diff < b->d_diff ? -1 : 1;
+	return a->before < b->before ? -1 : a->before > b->before;
+}
+
 int
 diff_unpaired(struct diff *d)
 {
@@ -88,10 +146,11 @@ diff_unpaired(struct diff *d)
 	const struct analysis *B = d->before, *A = d->after;
 	uint32_t n_reg;
 	uint64_t *rh[2] = { signature_regions(B->t, &n_reg), signature_regions(A->t, &n_reg) };
-	struct hmap m = { 0 };
-	uint32_t *most = NULL;
-	size_t n_most = 0, cap_most = 0, cap = 0;
-	int rc = rh[0] && rh[1] ? 0 : ERR_NOMEM;
+	uint8_t *paired = calloc((size_t)B->n_lops + 1, 1);
+	struct way w[2] = { { .after = 1 }, { .after = 0, .paired = paired } };
+	int rc = rh[0] && rh[1] && paired ? 0 : ERR_NOMEM;
+	for (uint32_t i = 0; i < d->n_ops && !rc; i++)
+		paired[d->ops[i].before] = 1;
 	uint32_t s = 0;
 	for (uint32_t q0 = 0; q0 < d->n_parts && !rc; s++) {
 		if (d->parts[q0].kind == DIFF_ALIKE) {
@@ -101,40 +160,25 @@ diff_unpaired(struct diff *d)
 		uint32_t q1 = q0;
 		while (q1 < d->n_parts && d->parts[q1].kind != DIFF_ALIKE)
 			q1++;
-		rc = stretch_before(d, rh[0], s, q0, q1, &m, &most, &n_most, &cap_most);
-		for (uint32_t q = q0; q < q1 && !rc; q++) {
-			uint32_t p = d->parts[q].after;
-			if (p == TRACE_NONE)
-				continue;
-			for (uint32_t i = A->part_lop_first[p]; i < A->part_lop_first[p + 1] && !rc; i++) {
-				uint32_t la = A->part_lops[i];
-				if (d->after_op[la] != TRACE_NONE)
-					continue;
-				uint64_t k0, k1;
-				call_key(A, rh[1], s, la, &k0, &k1);
-				const uint32_t *v = hmap_get(&m, k0, k1);
-				if (!v)
-					continue;       /* a call the stretch did not make before */
-				uint32_t lb = most[*v];
-				double excess = secs(A, lop_diff(A, la)) - secs(B, lop_diff(B, lb));
-				if (excess <= 1e-9)
-					continue;
-				if (VEC_GROW(d->unpaired, d->n_unpaired, cap)) {
-					rc = ERR_NOMEM;
-					break;
-				}
-				d->unpaired[d->n_unpaired++] = (struct diff_op){
-					lb, la, secs(A, lop_late(A, la)) - secs(B, lop_late(B, lb)), excess,
-					secs(A, lop_exit(A, la) - lop_enter(A, la)) - secs(B, lop_exit(B, lb) - lop_enter(B, lb)),
-					0, 0 };
-			}
+		for (int k = 0; k < 2 && !rc; k++) {
+			/* worse: BEFORE's most against AFTER's unpaired; better
+			 * the other way */
+			rc = stretch_most(d, !w[k].after, rh[w[k].after ? 0 : 1], s, q0, q1, &w[k].m, &w[k].most,
+					  &w[k].n_most, &w[k].cap_most);
+			if (!rc)
+				rc = stretch_compare(d, &w[k], rh[w[k].after ? 1 : 0], s, q0, q1);
 		}
 		q0 = q1;
 	}
 	if (!rc && d->n_unpaired)
 		qsort(d->unpaired, d->n_unpaired, sizeof *d->unpaired, cmp_worse);
-	hmap_fini(&m);
-	free(most);
+	if (!rc && d->n_unpaired_better)
+		qsort(d->unpaired_better, d->n_unpaired_better, sizeof *d->unpaired_better, cmp_better);
+	for (int k = 0; k < 2; k++) {
+		hmap_fini(&w[k].m);
+		free(w[k].most);
+	}
+	free(paired);
 	free(rh[0]);
 	free(rh[1]);
 	return rc;
