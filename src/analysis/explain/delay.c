@@ -131,7 +131,7 @@ peers_worker(void *ctx, uint32_t wk, uint32_t nw)
 static uint8_t *
 end_peers(const struct analysis *a)
 {
-	struct peering g = { a, malloc((size_t)a->n_ends + 1) };
+	struct peering g = { a, recycle_malloc((size_t)a->n_ends + 1) };
 	if (g.p)
 		par_run(par_workers(), peers_worker, &g);
 	return g.p;
@@ -264,14 +264,30 @@ interval_of(const struct analysis *a, const struct lop_set *ix, const uint8_t *p
 }
 
 /* What a wait passes on: its delay's excess x and the time its cause
- * waited in its interval, wd (ticks, as doubles); the shares follow
- * from them and the wait's time (shares_of). */
+ * waited in its interval, wd (ticks); the shares follow from them and
+ * the wait's time (shares_of). 16 bytes a wait, the stage's largest
+ * array: x and wd in 32 bits (PASS_BIG: both in the list of large
+ * ones), and the targets found from where they start in the list of
+ * the worker that took the wait's piece (the pieces' table says which
+ * worker, and where the piece's last wait's targets end). */
 struct pass {
 	uint32_t delay;            /* its lop, then its record (delays_number);
 	                            * TRACE_NONE: no excess */
-	uint32_t first, n;         /* its targets: the waits it propagates to */
-	uint32_t w;                /* in the target list of worker w */
-	double x, wd;
+	uint32_t first;            /* its targets, the waits it propagates to */
+	uint32_t x, wd;
+};
+
+#define PASS_BIG UINT32_MAX
+
+/* A wait whose x or wd does not fit in 32 bits. */
+struct pass_big {
+	uint32_t wait;
+	uint64_t x, wd;
+};
+
+struct bigs {
+	struct pass_big *v;
+	size_t n, cap;
 };
 
 struct shares {
@@ -280,14 +296,15 @@ struct shares {
 };
 
 static struct shares
-shares_of(const struct pass *p, uint64_t time)
+shares_of(double x, double wd, uint64_t time)
 {
-	double x = p->x, wd = p->wd, T = (double)time, s = x + wd > 0 ? (T < x + wd ? T / (x + wd) : 1.0) : 0.0;
+	double T = (double)time, s = x + wd > 0 ? (T < x + wd ? T / (x + wd) : 1.0) : 0.0;
 	return (struct shares){ .direct = s * x, .onward = s * wd, .frac = x + wd > 0 ? x / (x + wd) : 0.0 };
 }
 
 /* The passes worked out on every core: pieces of the waits, each
- * worker's targets in a list of its own. */
+ * worker's targets in a list of its own; for each piece, the worker
+ * that took it and the end of its targets in that worker's list. */
 struct passing {
 	struct analysis *a;
 	const uint8_t *peer_bytes;
@@ -295,7 +312,80 @@ struct passing {
 	struct pass *pass;
 	struct par_pieces pieces;
 	struct targets t[PAR_MAX];
+	struct bigs big[PAR_MAX];  /* then all of them in big[0], by wait */
+	uint8_t piece_w[PAR_PIECES_MAX];
+	uint32_t piece_end[PAR_PIECES_MAX];
 };
+
+/* The piece wait i is in, and its waits' end. */
+static uint32_t
+piece_of(const struct passing *g, uint32_t i, uint32_t *i1)
+{
+	uint32_t n = g->a->n_waits, np = g->pieces.n, c = (uint32_t)((uint64_t)i * np / n), lo, hi;
+	for (;;) {
+		par_share(n, c, np, &lo, &hi);
+		if (i < lo)
+			c--;
+		else if (i >= hi)
+			c++;
+		else
+			break;
+	}
+	*i1 = hi;
+	return c;
+}
+
+/* Wait i's targets, *cnt of them. */
+static const uint32_t *
+targets_of(const struct passing *g, uint32_t i, uint32_t *cnt)
+{
+	uint32_t i1, c = piece_of(g, i, &i1);
+	uint32_t end = i + 1 < i1 ? g->pass[i + 1].first : g->piece_end[c];
+	*cnt = end - g->pass[i].first;
+	return g->t[g->piece_w[c]].v + g->pass[i].first;
+}
+
+static int
+big_cmp(const void *x, const void *y)
+{
+	const struct pass_big *p = x, *q = y;
+	return (p->wait > q->wait) - (p->wait < q->wait);
+}
+
+/* Wait i's x and wd, as doubles. */
+static void
+pass_xw(const struct passing *g, uint32_t i, double *x, double *wd)
+{
+	const struct pass *p = &g->pass[i];
+	if (p->x != PASS_BIG && p->wd != PASS_BIG) {
+		*x = (double)p->x;
+		*wd = (double)p->wd;
+		return;
+	}
+	struct pass_big key = { .wait = i };
+	const struct pass_big *b = bsearch(&key, g->big[0].v, g->big[0].n, sizeof key, big_cmp);
+	*x = (double)b->x;
+	*wd = (double)b->wd;
+}
+
+/* The large ones of every worker in one list, by wait. */
+static int
+bigs_join(struct passing *g)
+{
+	for (uint32_t w = 1; w < PAR_MAX; w++) {
+		struct bigs *b = &g->big[w];
+		for (size_t k = 0; k < b->n; k++) {
+			if (VEC_GROW(g->big[0].v, g->big[0].n, g->big[0].cap))
+				return ERR_NOMEM;
+			g->big[0].v[g->big[0].n++] = b->v[k];
+		}
+		free(b->v);
+		*b = (struct bigs){ 0 };
+	}
+	if (g->big[0].n)
+		qsort(g->big[0].v, g->big[0].n, sizeof *g->big[0].v, big_cmp);
+	return 0;
+}
 
 static int
 pass_worker(void *ctx, uint32_t wk, uint32_t nw)
@@ -322,10 +412,20 @@ pass_worker(void *ctx, uint32_t wk, uint32_t nw)
 				rc = interval_of(a, &g->ix, g->peer_bytes, w->cause_lop, W, &id, &g->t[wk]);
 			if (rc)
 				return rc;
-			double x = id.work > iw.work ? (double)(id.work - iw.work) : 0.0;
-			g->pass[i] = (struct pass){ .delay = x > 0 ? id.longest : TRACE_NONE, .first = id.first_wait,
-						    .n = id.n_waits, .w = wk, .x = x, .wd = (double)id.waited };
+			uint64_t x = id.work > iw.work ? id.work - iw.work : 0;
+			struct pass *p = &g->pass[i];
+			*p = (struct pass){ .delay = x ? id.longest : TRACE_NONE, .first = id.first_wait,
+					    .x = (uint32_t)x, .wd = (uint32_t)id.waited };
+			if (x >= PASS_BIG || id.waited >= PASS_BIG) {
+				struct bigs *b = &g->big[wk];
+				if (VEC_GROW(b->v, b->n, b->cap))
+					return ERR_NOMEM;
+				b->v[b->n++] = (struct pass_big){ i, x, id.waited };
+				p->x = p->wd = PASS_BIG;
+			}
 		}
+		g->piece_w[c] = (uint8_t)wk;
+		g->piece_end[c] = (uint32_t)g->t[wk].n;
 	}
 	return 0;
 }
@@ -490,15 +590,23 @@ int
 explain_delays(struct analysis *a)
 {
 	uint32_t n = a->n_waits;
-	size_t sz_pass = ((size_t)n + 1) * sizeof(struct pass);
-	struct pass *pass = recycle_malloc(sz_pass);
-	uint32_t *order = NULL;
+	size_t sz_order = ((size_t)n + 1) * sizeof(uint32_t), sz_pass = ((size_t)n + 1) * sizeof(struct pass),
+	       sz_inflow = ((size_t)n + 1) * sizeof(double);
+	/* the order first, while nothing else is held (its exits, 8 bytes a
+	 * wait, are freed before the passes); the inflows last, once the
+	 * peers and the index are gone */
+	uint32_t *order = recycle_malloc(sz_order);
+	struct pass *pass = NULL;
 	double *inflow = NULL;
-	uint8_t *peers = end_peers(a);
-	struct passing g = { .a = a, .peer_bytes = peers, .pass = pass };
+	uint8_t *peers = NULL;
+	struct passing g = { .a = a };
 	int rc = ERR_NOMEM;
-	if (!pass || !peers || wait_index_build(a, &g.ix))
+	if (!order || by_exit(a, order))
 		goto out;
+	if (!(peers = end_peers(a)) || !(pass = recycle_malloc(sz_pass)) || wait_index_build(a, &g.ix))
+		goto out;
+	g.peer_bytes = peers;
+	g.pass = pass;
 	uint32_t nw = par_workers();
 	par_pieces_init(&g.pieces, PAR_PIECES(nw), nw);
 	if ((rc = par_run(nw, pass_worker, &g)))
@@ -509,8 +617,7 @@ explain_delays(struct analysis *a)
 	rc = ERR_NOMEM;
 	struct analysis_delay *dv = NULL;
 	uint32_t nd = 0;
-	if (!(order = recycle_malloc(((size_t)n + 1) * sizeof *order)) || by_exit(a, order) ||
-	    delays_number(a, pass, &dv, &nd))
+	if (bigs_join(&g) || delays_number(a, pass, &dv, &nd))
 		goto out;
 	if (!(inflow = recycle_calloc((size_t)n + 1, sizeof *inflow))) {
 		free(dv);
@@ -519,25 +626,31 @@ explain_delays(struct analysis *a)
 	/* latest first: the short-term share, and the long-term one from
 	 * what the later waits passed this one */
 	for (uint32_t k = 0; k < n; k++) {
-		uint32_t i = order[k];
+		uint32_t i = order[k], nt;
 		const struct pass *p = &pass[i];
-		struct shares sh = shares_of(p, a->waits[i].time);
+		double x, wd;
+		pass_xw(&g, i, &x, &wd);
+		struct shares sh = shares_of(x, wd, a->waits[i].time);
 		if (p->delay != TRACE_NONE)
 			delay_add(&dv[p->delay], ticks_of(sh.direct + inflow[i] * sh.frac), ticks_of(sh.direct));
 		double on = sh.onward + inflow[i] * (1.0 - sh.frac);
-		for (uint32_t j = 0; j < p->n && p->wd > 0; j++) {
-			uint32_t q = g.t[p->w].v[p->first + j];
-			inflow[q] += on * (double)a->waits[q].time / p->wd;
+		const uint32_t *t = targets_of(&g, i, &nt);
+		for (uint32_t j = 0; j < nt && wd > 0; j++) {
+			uint32_t q = t[j];
+			inflow[q] += on * (double)a->waits[q].time / wd;
 		}
 	}
 	/* earliest first: each wait's root (a delay's lop from its record) */
 	for (uint32_t k = n; k-- > 0;) {
-		uint32_t i = order[k];
+		uint32_t i = order[k], nt;
 		const struct pass *p = &pass[i];
-		struct shares sh = shares_of(p, a->waits[i].time);
+		double x, wd;
+		pass_xw(&g, i, &x, &wd);
+		struct shares sh = shares_of(x, wd, a->waits[i].time);
 		uint32_t big = TRACE_NONE;
-		for (uint32_t j = 0; j < p->n; j++) {
-			uint32_t q = g.t[p->w].v[p->first + j];
+		const uint32_t *t = targets_of(&g, i, &nt);
+		for (uint32_t j = 0; j < nt; j++) {
+			uint32_t q = t[j];
 			if (big == TRACE_NONE || a->waits[q].time > a->waits[big].time)
 				big = q;
 		}
@@ -550,9 +663,11 @@ out:
 	lop_set_free(&g.ix);
 	free(peers);
 	recycle_free(pass, sz_pass);
-	recycle_free(order, ((size_t)n + 1) * sizeof *order);
-	recycle_free(inflow, ((size_t)n + 1) * sizeof *inflow);
-	for (uint32_t w = 0; w < PAR_MAX; w++)
+	recycle_free(order, sz_order);
+	recycle_free(inflow, sz_inflow);
+	for (uint32_t w = 0; w < PAR_MAX; w++) {
 		free(g.t[w].v);
+		free(g.big[w].v);
+	}
 	return rc;
 }

@@ -1,0 +1,226 @@
+/* test_delay_bytes.c — the bytes the delays' stage (analysis/explain/
+ * delay.c) holds above what it leaves, per wait: counted, not timed. The
+ * library's malloc, calloc, realloc and free come here (-Wl,--wrap,
+ * Makefile), which keep the bytes allocated (malloc_usable_size) and
+ * their most while the stage runs again on a finished analysis.
+ *
+ * The stage's arrays (doc/performance.md, "Where the 10^8 peak is"):
+ * the order of the waits by exit (4 bytes a wait, and 8 a wait for their
+ * exits before the passes), each wait's pass (16), the inflows (8), the
+ * ends' peer bytes (1 an end, during the passes only), the targets (4
+ * each), two bits a lop for the index of the waits and of the delays,
+ * and one record a delaying lop (24) of which the open ones stay. Before
+ * the passes were 16 bytes, computed after the order and with the
+ * inflows after the index, the stage held 32 bytes a wait for the passes
+ * beside the order, its exits and the peer bytes. */
+#include "testdsl.h"
+
+#include <malloc.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/core/analysis_impl.h"
+#include "analysis/explain/explain.h"
+#include "base/recycle.h"
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void __real_free(void *p);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+void __wrap_free(void *p);
+
+/* the stage (explain_impl.h, whose names the DSL's clash with) */
+int explain_delays(struct analysis *a);
+
+static atomic_llong live, most;
+
+static void
+count(void *p, int sign)
+{
+	if (!p)
+		return;
+	long long n = sign * (long long)malloc_usable_size(p), now = atomic_fetch_add(&live, n) + n;
+	long long m = atomic_load(&most);
+	while (now > m && !atomic_compare_exchange_weak(&most, &m, now))
+		;
+}
+
+void *
+__wrap_malloc(size_t n)
+{
+	void *p = __real_malloc(n);
+	count(p, 1);
+	return p;
+}
+
+void *
+__wrap_calloc(size_t n, size_t size)
+{
+	void *p = __real_calloc(n, size);
+	count(p, 1);
+	return p;
+}
+
+void *
+__wrap_realloc(void *p, size_t n)
+{
+	size_t was = p ? malloc_usable_size(p) : 0;
+	void *q = __real_realloc(p, n);
+	if (q) {
+		atomic_fetch_sub(&live, (long long)was);
+		count(q, 1);
+	}
+	return q;
+}
+
+void
+__wrap_free(void *p)
+{
+	count(p, -1);
+	__real_free(p);
+}
+
+/* A ring of `ranks` ranks, `iters` iterations: each computes for a time
+ * of its own (a hash of rank and iteration), sends to the next and
+ * receives from the one before, so most receives wait, and the waits'
+ * causes waited in turn. Every time is `scale` ticks a unit (as
+ * testdsl.h's calls would write them with a unit of 1). */
+static void
+op(struct dsl *d, int region, uint64_t *now, uint64_t scale)
+{
+	assert_int_equal(build_leave(d->b, (*now += 1) * scale, d->reg[region]), 0);
+	*now += 1;
+}
+
+static struct trace *
+ring(uint32_t ranks, uint32_t iters, uint64_t scale)
+{
+	struct dsl *d = dsl_new(ranks);
+	for (uint32_t r = 0; r < ranks; r++) {
+		rank(d, r);
+		uint64_t now = 0, req = 0;
+		for (uint32_t i = 0; i < iters; i++) {
+			uint32_t h = (r * 2654435761u) ^ (i * 40503u);
+			assert_int_equal(build_enter(d->b, now * scale, d->reg[R_IRECV]), 0);
+			assert_int_equal(build_irecv_request(d->b, now * scale, ++req), 0);
+			op(d, R_IRECV, &now, scale);
+			now += 100 + (h >> 7) % 997;
+			assert_int_equal(build_enter(d->b, now * scale, d->reg[R_SEND]), 0);
+			assert_int_equal(build_send(d->b, now * scale, (r + 1) % ranks, 0, i, 8, UINT64_MAX), 0);
+			op(d, R_SEND, &now, scale);
+			/* the message waited for arrives some time on */
+			uint64_t done = now + (h >> 3) % 331;
+			assert_int_equal(build_enter(d->b, now * scale, d->reg[R_WAITALL]), 0);
+			now = done;
+			assert_int_equal(build_recv(d->b, now * scale, (r + ranks - 1) % ranks, 0, i, 8, req), 0);
+			op(d, R_WAITALL, &now, scale);
+		}
+	}
+	return dsl_done(d);
+}
+
+static void
+transient_bytes(void **state)
+{
+	(void)state;
+	struct trace *t = ring(16, 4000, 1);
+	struct analysis *a = analyse(t, NULL);
+	uint32_t n = a->n_waits, nd = a->n_delays;
+	assert_true(n > 30000);
+	/* what the first run found, to compare */
+	uint32_t *root = malloc(((size_t)n + 1) * sizeof *root);
+	assert_non_null(root);
+	/* the roots as the waits' stage left them: a wait's root may be read
+	 * before it is worked out */
+	for (uint32_t i = 0; i < n; i++) {
+		root[i] = a->waits[i].root_lop;
+		a->waits[i].root_lop = TRACE_NONE;
+	}
+	struct analysis_delay *dv = malloc(((size_t)nd + 1) * sizeof *dv);
+	assert_non_null(dv);
+	memcpy(dv, a->delays, (size_t)nd * sizeof *dv);
+	free(a->delays);
+	a->delays = NULL;
+	a->n_delays = 0;
+	recycle_drain();
+	atomic_store(&live, 0);
+	atomic_store(&most, 0);
+	assert_int_equal(explain_delays(a), 0);
+	long long left = atomic_load(&live), held = atomic_load(&most) - left;
+	recycle_drain();
+	/* the same answers */
+	assert_int_equal(a->n_delays, nd);
+	assert_memory_equal(a->delays, dv, (size_t)nd * sizeof *dv);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(a->waits[i].root_lop, root[i]);
+	/* what it leaves is the delays' list */
+	assert_true(left <= (long long)(((size_t)nd + 1) * sizeof *dv) + 64);
+	/* held above that: below the 32 bytes a wait the passes alone took
+	 * before (45.6 a wait in all then, 29.6 now, on this ring: 4 ends
+	 * and 8 lops a wait) */
+	long long bound = 32LL * n;
+	print_message("waits %u, delays %u, ends %u, lops %u: %lld bytes held, %.1f a wait\n", n, nd, a->n_ends,
+		      a->n_lops, held, (double)held / n);
+	assert_true(held < bound);
+	free(root);
+	free(dv);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
+/* The same ring with every time 2^32 ticks a unit: each wait's x and wd
+ * then take 33 bits or more (the pass records' list of large ones), and
+ * the analysis does not depend on the unit: the same roots, and each
+ * delay's cost and direct share the same to a unit (the shares are
+ * doubles scaled by a power of 2, exactly; only the rounding to ticks
+ * differs). */
+static void
+large_ticks(void **state)
+{
+	(void)state;
+	struct trace *t1 = ring(8, 500, 1), *t2 = ring(8, 500, UINT64_C(1) << 32);
+	struct analysis *a1 = analyse(t1, NULL), *a2 = analyse(t2, NULL);
+	assert_true(a1->n_waits > 2000);
+	assert_int_equal(a2->n_waits, a1->n_waits);
+	for (uint32_t i = 0; i < a1->n_waits; i++) {
+		assert_int_equal(a2->waits[i].lop, a1->waits[i].lop);
+		assert_int_equal(a2->waits[i].time, a1->waits[i].time << 32);
+		assert_int_equal(a2->waits[i].root_lop, a1->waits[i].root_lop);
+	}
+	/* every delay with a cost of a unit or more in both */
+	uint32_t matched = 0;
+	for (uint32_t k = 0, j = 0; k < a1->n_delays; k++) {
+		const struct analysis_delay *d1 = &a1->delays[k];
+		while (j < a2->n_delays && a2->delays[j].lop < d1->lop)
+			j++;
+		if (d1->cost == 0)
+			continue;
+		assert_true(j < a2->n_delays && a2->delays[j].lop == d1->lop);
+		const struct analysis_delay *d2 = &a2->delays[j];
+		double unit = 0x1p32, waits = (double)d2->waits;
+		assert_true(fabs((double)d2->cost - (double)d1->cost * unit) <= (waits + 1) * unit);
+		assert_true(fabs((double)d2->direct - (double)d1->direct * unit) <= (waits + 1) * unit);
+		matched++;
+	}
+	assert_true(matched > 100);
+	analysis_destroy(a1);
+	analysis_destroy(a2);
+	trace_destroy(t1);
+	trace_destroy(t2);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(transient_bytes),
+		cmocka_unit_test(large_ticks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
