@@ -15,7 +15,7 @@
 
 #include "base/par.h"
 #include "base/recycle.h"
-#include "base/sort.h"
+#include "base/bitset.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -291,44 +291,6 @@ collective(const struct analysis *a, const struct trace_coll *c, const uint32_t 
 	return rc;
 }
 
-/* The waits w found (p2p in lop order, then each collective's), one per
- * lop: its longest, the first found of those as long, in lop order. A
- * stable radix sort by lop: at 10^7 events 400,000 waits, where qsort
- * (by lop, then time) took most of this stage. */
-static int
-one_per_lop(struct waits_out *w, size_t *n_out)
-{
-	size_t sz_kv = (w->n + 1) * sizeof(struct sort_kv);
-	struct sort_kv *kv = recycle_malloc(sz_kv);
-	struct analysis_wait *v = malloc((w->n + 1) * sizeof *v);
-	if (!kv || !v || w->n > UINT32_MAX) {
-		recycle_free(kv, sz_kv);
-		free(v);
-		return ERR_NOMEM;
-	}
-	for (size_t i = 0; i < w->n; i++)
-		kv[i] = (struct sort_kv){ w->v[i].lop, (uint32_t)i };
-	if (sort_keyed(kv, (uint32_t)w->n)) {
-		recycle_free(kv, sz_kv);
-		free(v);
-		return ERR_NOMEM;
-	}
-	size_t n = 0;
-	for (size_t i = 0; i < w->n;) {
-		size_t best = kv[i].id, j = i + 1;
-		for (; j < w->n && kv[j].key == kv[i].key; j++)
-			if (w->v[kv[j].id].time > w->v[best].time)
-				best = kv[j].id;
-		v[n++] = w->v[best];
-		i = j;
-	}
-	recycle_free(kv, sz_kv);
-	recycle_free(w->v, w->n * sizeof *w->v);
-	w->v = v;
-	*n_out = n;
-	return 0;
-}
-
 /* The waits found on every core: the lops cut into pieces, then the
  * collectives, each piece's waits in a list of its own; the lists are
  * joined in piece order, which is the order one core finds them in. */
@@ -339,7 +301,7 @@ struct finding {
 	const uint32_t *members;
 	uint32_t n_colls, n_pieces;  /* pieces of each: lops, collectives */
 	struct par_pieces pieces;
-	struct waits_out out[2 * PAR_PIECES_MAX];
+	struct waits_out out[2 * PAR_PIECES_MAX + 1];   /* and the lock waits */
 };
 
 static int
@@ -373,12 +335,70 @@ find_worker(void *ctx, uint32_t wk, uint32_t nw)
 	return 0;
 }
 
+/* The waits found, one per lop: its longest, the first found of those
+ * as long, in lop order. The lops that wait are a set (a bit a lop, and
+ * the members before each word of 64): a wait's place in the list is
+ * its lop's rank there, so each found wait goes straight to its place,
+ * list after list in the order they were found, and each list is freed
+ * once read. Joining the lists, then a radix sort by lop (its keys and
+ * their copy) and a copy of the longest took 64 bytes a wait beside the
+ * lists, the run's peak at 10^8 events (doc/performance.md). */
+static int
+one_per_lop(const struct analysis *a, struct waits_out *in, uint32_t n_in, struct analysis_wait **out,
+	    uint32_t *n_out)
+{
+	size_t nw = bitset_words(a->n_lops) + 1, total = 0;
+	struct bitset lops = { 0 }, placed = { 0 };
+	uint32_t *before = malloc(nw * sizeof *before), n = 0;
+	struct analysis_wait *v = NULL;
+	int rc = before && !bitset_init(&lops, a->n_lops) ? 0 : ERR_NOMEM;
+	for (uint32_t c = 0; !rc && c < n_in; c++) {
+		total += in[c].n;
+		for (size_t i = 0; i < in[c].n; i++)
+			bitset_set(&lops, in[c].v[i].lop);
+	}
+	if (!rc && total > UINT32_MAX)
+		rc = ERR_NOMEM;
+	for (size_t k = 0; !rc && k < nw; k++) {
+		before[k] = n;
+		n += k < bitset_words(a->n_lops) ? (uint32_t)__builtin_popcountll(lops.w[k]) : 0;
+	}
+	if (!rc && (!(v = recycle_malloc(((size_t)n + 1) * sizeof *v)) || bitset_init(&placed, n)))
+		rc = ERR_NOMEM;
+	for (uint32_t c = 0; !rc && c < n_in; c++) {
+		for (size_t i = 0; i < in[c].n; i++) {
+			const struct analysis_wait *x = &in[c].v[i];
+			uint64_t word = lops.w[x->lop / 64], bit = UINT64_C(1) << (x->lop % 64);
+			uint32_t k = before[x->lop / 64] + (uint32_t)__builtin_popcountll(word & (bit - 1));
+			if (!bitset_test(&placed, k)) {
+				bitset_set(&placed, k);
+				v[k] = *x;
+			} else if (x->time > v[k].time) {
+				v[k] = *x;
+			}
+		}
+		free(in[c].v);
+		in[c] = (struct waits_out){ 0 };
+	}
+	bitset_fini(&lops);
+	bitset_fini(&placed);
+	free(before);
+	if (rc || !n) {
+		free(v);           /* none: no list, as before */
+		v = NULL;
+	}
+	if (rc)
+		return rc;
+	*out = v;
+	*n_out = n;
+	return 0;
+}
+
 int
 explain_waits(struct analysis *a)
 {
 	struct finding *f = calloc(1, sizeof *f);
 	uint8_t *rf = explain_region_flags(a);
-	struct waits_out w = { 0 };
 	int rc = f && rf ? 0 : ERR_NOMEM;
 	if (!rc) {
 		uint32_t nw = par_workers();
@@ -390,39 +410,20 @@ explain_waits(struct analysis *a)
 		par_pieces_init(&f->pieces, 2 * f->n_pieces, nw);
 		rc = par_run(nw, find_worker, f);
 	}
-	struct waits_out lk = { 0 };
+	/* the lock waits after the pieces' */
 	if (!rc)
-		rc = explain_lock_waits(a, &lk);
-	for (uint32_t c = 0; f && c < 2 * f->n_pieces; c++)
-		w.n += f->out[c].n;
-	w.n += lk.n;
-	if (!rc && w.n) {
-		w.v = recycle_malloc(w.n * sizeof *w.v);
-		rc = w.v ? 0 : ERR_NOMEM;
-	}
-	for (size_t c = 0, at = 0; !rc && c < 2 * f->n_pieces; c++) {
-		if (f->out[c].n)
-			memcpy(w.v + at, f->out[c].v, f->out[c].n * sizeof *w.v);
-		at += f->out[c].n;
-		free(f->out[c].v);
-		f->out[c].v = NULL;
-	}
-	if (!rc && lk.n)
-		memcpy(w.v + w.n - lk.n, lk.v, lk.n * sizeof *w.v);
-	free(lk.v);
-	for (uint32_t c = 0; f && c < 2 * f->n_pieces; c++)
+		rc = explain_lock_waits(a, &f->out[2 * f->n_pieces]);
+	free(rf);
+	struct analysis_wait *v = NULL;
+	uint32_t n = 0;
+	if (!rc)
+		rc = one_per_lop(a, f->out, 2 * f->n_pieces + 1, &v, &n);
+	for (uint32_t c = 0; f && c < 2 * f->n_pieces + 1; c++)
 		free(f->out[c].v);
 	free(f);
-	free(rf);
-	/* one wait per lop, the longest */
-	size_t n = 0;
-	if (!rc && w.n)
-		rc = one_per_lop(&w, &n);
-	if (rc) {
-		recycle_free(w.v, w.n * sizeof *w.v);
+	if (rc)
 		return rc;
-	}
-	a->waits = w.v;
-	a->n_waits = (uint32_t)n;
+	a->waits = v;
+	a->n_waits = n;
 	return 0;
 }
