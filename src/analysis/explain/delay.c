@@ -152,22 +152,24 @@ struct targets {
 	size_t n, cap;
 };
 
-/* A set of lops with each one's rank in it: a bit a lop, and the
- * members before each word of 64. A lookup is two reads from 2 bits a
- * lop. It says which lops wait and where their waits are (a->waits is
- * in lop order), where a binary search over the waits missed the cache
- * at every step, and numbers the delays' records in lop order. */
+/* A set of lops (or of waits) with each one's rank in it: a bit a
+ * member of [0, n), and the members before each word of 64. A lookup is
+ * two reads from 2 bits an item. It says which lops wait and where their
+ * waits are (a->waits is in lop order), where a binary search over the
+ * waits missed the cache at every step, numbers the delays' records in
+ * lop order and places the inflows of the waits that receive any. */
 struct lop_set {
 	uint64_t *bits;
 	uint32_t *before;
+	size_t nw;
 };
 
 static int
-lop_set_init(const struct analysis *a, struct lop_set *ix)
+lop_set_init(uint32_t n, struct lop_set *ix)
 {
-	size_t nw = ((size_t)a->n_lops + 63) / 64 + 1;
-	ix->bits = calloc(nw, sizeof *ix->bits);
-	ix->before = malloc(nw * sizeof *ix->before);
+	ix->nw = ((size_t)n + 63) / 64 + 1;
+	ix->bits = calloc(ix->nw, sizeof *ix->bits);
+	ix->before = malloc(ix->nw * sizeof *ix->before);
 	return ix->bits && ix->before ? 0 : ERR_NOMEM;
 }
 
@@ -179,11 +181,10 @@ lop_set_add(struct lop_set *ix, uint32_t l)
 
 /* Once every member is in: the counts; returns how many. */
 static uint32_t
-lop_set_count(const struct analysis *a, struct lop_set *ix)
+lop_set_count(struct lop_set *ix)
 {
-	size_t nw = ((size_t)a->n_lops + 63) / 64 + 1;
 	uint32_t n = 0;
-	for (size_t k = 0; k < nw; k++) {
+	for (size_t k = 0; k < ix->nw; k++) {
 		ix->before[k] = n;
 		n += (uint32_t)__builtin_popcountll(ix->bits[k]);
 	}
@@ -209,11 +210,11 @@ lop_set_free(struct lop_set *ix)
 static int
 wait_index_build(const struct analysis *a, struct lop_set *ix)
 {
-	if (lop_set_init(a, ix))
+	if (lop_set_init(a->n_lops, ix))
 		return ERR_NOMEM;
 	for (uint32_t i = 0; i < a->n_waits; i++)
 		lop_set_add(ix, a->waits[i].lop);
-	lop_set_count(a, ix);
+	lop_set_count(ix);
 	return 0;
 }
 
@@ -443,12 +444,12 @@ delays_number(struct analysis *a, struct pass *pass, struct analysis_delay **out
 	uint32_t n = a->n_waits;
 	struct lop_set ds;
 	struct analysis_delay *v = NULL;
-	if (!lop_set_init(a, &ds)) {
+	if (!lop_set_init(a->n_lops, &ds)) {
 		for (uint32_t i = 0; i < n; i++)
 			if (pass[i].delay != TRACE_NONE)
 				lop_set_add(&ds, pass[i].delay);
-		*n_out = lop_set_count(a, &ds);
-		v = calloc((size_t)*n_out + 1, sizeof *v);
+		*n_out = lop_set_count(&ds);
+		v = recycle_calloc((size_t)*n_out + 1, sizeof *v);
 	}
 	for (uint32_t i = 0; v && i < n; i++) {
 		if (pass[i].delay == TRACE_NONE)
@@ -466,18 +467,24 @@ delays_number(struct analysis *a, struct pass *pass, struct analysis_delay **out
  * exits: the order in which they pass their shares on. The waits are in
  * lop order, so they fall into runs whose exits do not fall (a
  * timeline's, where its clock runs forwards), which a heap of the runs'
- * heads merges. The exits are read once, in wait order, into an array
- * freed before the passes: 12 bytes a wait, and the heap's 16 a run,
- * where the radix sort by exit took 36 (its keys, their sorted copy and
- * the order), the explanations' peak. A run is a timeline's waits where
- * its lops are in time order; reordered lops (--reorder) make shorter
- * ones, 28 bytes a wait at worst. Reading the exits from the operations
- * in the merge's order instead (one stream a run) made the stage a
- * third slower. */
+ * heads merges. Each wait's exit is read once, in wait order, and kept
+ * as its step from the wait before in its run (RUN_START: the first of
+ * a run; STEP_FAR: a step past 32 bits, its exit read again when the
+ * merge comes to it): 4 bytes a wait beside the order, freed before the
+ * records are numbered, and the heap's 16 a run, where the exits
+ * themselves took 8 and the radix sort by exit 36 (its keys, their
+ * sorted copy and the order). A run is a timeline's waits where its
+ * lops are in time order; reordered lops (--reorder) make shorter ones,
+ * 24 bytes a wait at worst. Reading every exit from the operations in
+ * the merge's order instead (one stream a run) made the stage a third
+ * slower. */
 struct head {
 	uint64_t exit;
 	uint32_t at, lo;           /* the run's next wait, at, and its first */
 };
+
+#define RUN_START UINT32_MAX
+#define STEP_FAR (UINT32_MAX - 1)
 
 static int
 head_first(const struct head *x, const struct head *y)
@@ -503,20 +510,25 @@ heap_down(struct head *h, uint32_t n, uint32_t k)
 	}
 }
 
-/* The waits' exits, read on every core (each one a call's record). */
-struct exiting {
+/* The waits' steps, read on every core (each exit a call's record). */
+struct stepping {
 	const struct analysis *a;
-	uint64_t *exits;
+	uint32_t *step;
 };
 
 static int
-exits_worker(void *ctx, uint32_t wk, uint32_t nw)
+steps_worker(void *ctx, uint32_t wk, uint32_t nw)
 {
-	const struct exiting *g = ctx;
+	const struct stepping *g = ctx;
+	const struct analysis *a = g->a;
 	uint32_t i0, i1;
-	par_share(g->a->n_waits, wk, nw, &i0, &i1);
-	for (uint32_t i = i0; i < i1; i++)
-		g->exits[i] = lop_exit(g->a, g->a->waits[i].lop);
+	par_share(a->n_waits, wk, nw, &i0, &i1);
+	uint64_t prev = i0 > 0 && i0 < i1 ? lop_exit(a, a->waits[i0 - 1].lop) : 0;
+	for (uint32_t i = i0; i < i1; i++) {
+		uint64_t e = lop_exit(a, a->waits[i].lop);
+		g->step[i] = i == 0 || e < prev ? RUN_START : e - prev < STEP_FAR ? (uint32_t)(e - prev) : STEP_FAR;
+		prev = e;
+	}
 	return 0;
 }
 
@@ -524,25 +536,22 @@ static int
 by_exit(const struct analysis *a, uint32_t *order)
 {
 	uint32_t n = a->n_waits, nh = 0;
-	size_t sz = ((size_t)n + 1) * sizeof(uint64_t), cap = 0;
-	uint64_t *exits = recycle_malloc(sz);
+	size_t sz = ((size_t)n + 1) * sizeof(uint32_t), cap = 0;
+	uint32_t *step = recycle_malloc(sz);
 	struct head *h = NULL;
-	int rc = exits ? 0 : ERR_NOMEM;
+	int rc = step ? 0 : ERR_NOMEM;
 	if (!rc)
-		par_run(par_workers(), exits_worker, &(struct exiting){ a, exits });
-	for (uint32_t i = 0; !rc && i < n; i++) {
-		/* a run's head is its last wait: a new run ends the one before */
-		if (i > 0 && exits[i] < exits[i - 1]) {
-			if (VEC_GROW(h, nh, cap))
-				rc = ERR_NOMEM;
-			else
-				h[nh++] = (struct head){ exits[i - 1], i - 1, 0 };
-		}
+		par_run(par_workers(), steps_worker, &(struct stepping){ a, step });
+	/* a run's head is its last wait, its exit read again */
+	for (uint32_t i = 1; !rc && i <= n; i++) {
+		if (i < n && step[i] != RUN_START)
+			continue;
+		if (VEC_GROW(h, nh, cap))
+			rc = ERR_NOMEM;
+		else
+			h[nh++] = (struct head){ lop_exit(a, a->waits[i - 1].lop), i - 1, 0 };
 	}
-	if (!rc && n && VEC_GROW(h, nh, cap))
-		rc = ERR_NOMEM;
 	if (!rc && n) {
-		h[nh++] = (struct head){ exits[n - 1], n - 1, 0 };
 		for (uint32_t r = 1; r < nh; r++)
 			h[r].lo = h[r - 1].at + 1;
 		for (uint32_t k = nh / 2; k-- > 0;)
@@ -551,14 +560,14 @@ by_exit(const struct analysis *a, uint32_t *order)
 	for (uint32_t k = 0; !rc && nh; k++) {
 		order[k] = h[0].at;
 		if (h[0].at > h[0].lo) {
-			h[0].at--;
-			h[0].exit = exits[h[0].at];
+			uint32_t d = step[h[0].at--];
+			h[0].exit = d != STEP_FAR ? h[0].exit - d : lop_exit(a, a->waits[h[0].at].lop);
 		} else {
 			h[0] = h[--nh];
 		}
 		heap_down(h, nh, 0);
 	}
-	recycle_free(exits, sz);
+	recycle_free(step, sz);
 	free(h);
 	return rc;
 }
@@ -586,23 +595,36 @@ delays_done(struct analysis *a, struct analysis_delay *v, uint32_t nd)
 	a->n_delays = m;
 }
 
+/* The waits that are targets, whose inflows are kept (the others
+ * receive none: 0, as in a zeroed array of every wait's). */
+static int
+targeted(const struct passing *g, struct lop_set *ts, uint32_t *n_out)
+{
+	if (lop_set_init(g->a->n_waits, ts))
+		return ERR_NOMEM;
+	for (uint32_t w = 0; w < PAR_MAX; w++)
+		for (size_t k = 0; k < g->t[w].n; k++)
+			lop_set_add(ts, g->t[w].v[k]);
+	*n_out = lop_set_count(ts);
+	return 0;
+}
+
 int
 explain_delays(struct analysis *a)
 {
-	uint32_t n = a->n_waits;
+	uint32_t n = a->n_waits, nt = 0;
 	size_t sz_order = ((size_t)n + 1) * sizeof(uint32_t), sz_pass = ((size_t)n + 1) * sizeof(struct pass),
-	       sz_inflow = ((size_t)n + 1) * sizeof(double);
-	/* the order first, while nothing else is held (its exits, 8 bytes a
-	 * wait, are freed before the passes); the inflows last, once the
-	 * peers and the index are gone */
-	uint32_t *order = recycle_malloc(sz_order);
+	       sz_inflow = 0;
+	/* the passes first, with the peers and the index; then the order
+	 * (its exits, 8 bytes a wait, freed before the records are
+	 * numbered); the inflows last, only the targets' */
+	uint32_t *order = NULL;
 	struct pass *pass = NULL;
 	double *inflow = NULL;
 	uint8_t *peers = NULL;
+	struct lop_set ts = { 0 };
 	struct passing g = { .a = a };
 	int rc = ERR_NOMEM;
-	if (!order || by_exit(a, order))
-		goto out;
 	if (!(peers = end_peers(a)) || !(pass = recycle_malloc(sz_pass)) || wait_index_build(a, &g.ix))
 		goto out;
 	g.peer_bytes = peers;
@@ -617,39 +639,41 @@ explain_delays(struct analysis *a)
 	rc = ERR_NOMEM;
 	struct analysis_delay *dv = NULL;
 	uint32_t nd = 0;
-	if (bigs_join(&g) || delays_number(a, pass, &dv, &nd))
+	if (!(order = recycle_malloc(sz_order)) || by_exit(a, order) || bigs_join(&g) ||
+	    delays_number(a, pass, &dv, &nd))
 		goto out;
-	if (!(inflow = recycle_calloc((size_t)n + 1, sizeof *inflow))) {
+	if (targeted(&g, &ts, &nt) || !(inflow = recycle_calloc((size_t)nt + 1, sizeof *inflow))) {
 		free(dv);
 		goto out;
 	}
+	sz_inflow = ((size_t)nt + 1) * sizeof *inflow;
 	/* latest first: the short-term share, and the long-term one from
 	 * what the later waits passed this one */
 	for (uint32_t k = 0; k < n; k++) {
-		uint32_t i = order[k], nt;
+		uint32_t i = order[k], c, r = lop_set_rank(&ts, i);
 		const struct pass *p = &pass[i];
-		double x, wd;
+		double x, wd, in = r != TRACE_NONE ? inflow[r] : 0.0;
 		pass_xw(&g, i, &x, &wd);
 		struct shares sh = shares_of(x, wd, a->waits[i].time);
 		if (p->delay != TRACE_NONE)
-			delay_add(&dv[p->delay], ticks_of(sh.direct + inflow[i] * sh.frac), ticks_of(sh.direct));
-		double on = sh.onward + inflow[i] * (1.0 - sh.frac);
-		const uint32_t *t = targets_of(&g, i, &nt);
-		for (uint32_t j = 0; j < nt && wd > 0; j++) {
+			delay_add(&dv[p->delay], ticks_of(sh.direct + in * sh.frac), ticks_of(sh.direct));
+		double on = sh.onward + in * (1.0 - sh.frac);
+		const uint32_t *t = targets_of(&g, i, &c);
+		for (uint32_t j = 0; j < c && wd > 0; j++) {
 			uint32_t q = t[j];
-			inflow[q] += on * (double)a->waits[q].time / wd;
+			inflow[lop_set_rank(&ts, q)] += on * (double)a->waits[q].time / wd;
 		}
 	}
 	/* earliest first: each wait's root (a delay's lop from its record) */
 	for (uint32_t k = n; k-- > 0;) {
-		uint32_t i = order[k], nt;
+		uint32_t i = order[k], c;
 		const struct pass *p = &pass[i];
 		double x, wd;
 		pass_xw(&g, i, &x, &wd);
 		struct shares sh = shares_of(x, wd, a->waits[i].time);
 		uint32_t big = TRACE_NONE;
-		const uint32_t *t = targets_of(&g, i, &nt);
-		for (uint32_t j = 0; j < nt; j++) {
+		const uint32_t *t = targets_of(&g, i, &c);
+		for (uint32_t j = 0; j < c; j++) {
 			uint32_t q = t[j];
 			if (big == TRACE_NONE || a->waits[q].time > a->waits[big].time)
 				big = q;
@@ -661,6 +685,7 @@ explain_delays(struct analysis *a)
 	rc = 0;
 out:
 	lop_set_free(&g.ix);
+	lop_set_free(&ts);
 	free(peers);
 	recycle_free(pass, sz_pass);
 	recycle_free(order, sz_order);
