@@ -10,7 +10,8 @@
  *                                                COMM_SELF side), unmatched
  *   rank 1: MPI_Send to remote rank 2 on 1    -> none (B has 2): dropped
  *           MPI_Recv from remote rank 0 on 1  -> world 3 (B[0])
- *   rank 2: MPI_Recv from remote rank 0 on 1  -> world 0 (A[0])
+ *   rank 2: MPI_Test that completed nothing   -> no records
+ *           MPI_Recv from remote rank 0 on 1  -> world 0 (A[0])
  *   rank 3: MPI_Send to remote rank 1 on 1    -> world 1 (A[1])
  *   all:    MPI_Bcast on 1 (roots: OTF2's ROOT_SELF on rank 0,
  *           THIS_GROUP on 1, remote rank 0 on 2 and 3): not analysed,
@@ -19,7 +20,9 @@
  *
  * Worked out: 3 messages (0 -> 2 and 3 -> 1 matched, 0 -> 1 a send
  * without its receive), 5 records dropped (one send, four collective
- * halves), 1 collective. Both event decoders (skein's and libotf2's). */
+ * halves), 1 collective; 1 communication call without records (the
+ * MPI_Test: a call whose records were dropped is none). Both event
+ * decoders (skein's and libotf2's). */
 #include "testutil.h"
 #include "testotf2.h"
 
@@ -30,7 +33,7 @@
 
 static char tmpdir[] = "/tmp/skein-inter-XXXXXX";
 
-enum { R_MAIN, R_SEND, R_RECV, R_BCAST, R_BARRIER, N_REGIONS };
+enum { R_MAIN, R_SEND, R_RECV, R_BCAST, R_BARRIER, R_TEST, N_REGIONS };
 enum { C_WORLD, C_INTER, C_INTER_SELF };
 
 static void
@@ -39,19 +42,19 @@ defs(OTF2_Archive *a)
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(a);
 	assert_non_null(g);
 	OTF2_GlobalDefWriter_WriteClockProperties(g, 1000, 0, 1000, OTF2_UNDEFINED_TIMESTAMP);
-	const char *s[] = { "", "main", "MPI_Send", "MPI_Recv", "MPI_Bcast", "MPI_Barrier", "rank",
-			    "node", "MPI_COMM_WORLD" };
+	const char *s[] = { "", "main", "MPI_Send", "MPI_Recv", "MPI_Bcast", "MPI_Barrier",
+			    "MPI_Test", "rank", "node", "MPI_COMM_WORLD" };
 	for (uint32_t i = 0; i < sizeof s / sizeof *s; i++)
 		OTF2_GlobalDefWriter_WriteString(g, i, s[i]);
 	for (uint32_t r = 0; r < N_REGIONS; r++)
 		OTF2_GlobalDefWriter_WriteRegion(g, r, r + 1, r + 1, 0, OTF2_REGION_ROLE_FUNCTION,
 						 r ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER,
 						 OTF2_REGION_FLAG_NONE, 0, 0, 0);
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 7, 7, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 8, 8, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
 	for (uint32_t l = 0; l < 4; l++) {
-		OTF2_GlobalDefWriter_WriteLocationGroup(g, l, 6, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+		OTF2_GlobalDefWriter_WriteLocationGroup(g, l, 7, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
 							OTF2_UNDEFINED_LOCATION_GROUP);
-		OTF2_GlobalDefWriter_WriteLocation(g, l, 6, OTF2_LOCATION_TYPE_CPU_THREAD, 0, l);
+		OTF2_GlobalDefWriter_WriteLocation(g, l, 7, OTF2_LOCATION_TYPE_CPU_THREAD, 0, l);
 	}
 	const uint64_t all[] = { 0, 1, 2, 3 }, a_side[] = { 0, 1 }, b_side[] = { 3, 2 }, one[] = { 1 };
 	OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
@@ -66,7 +69,7 @@ defs(OTF2_Archive *a)
 					OTF2_GROUP_FLAG_NONE, 2, b_side);
 	OTF2_GlobalDefWriter_WriteGroup(g, 5, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
 					OTF2_GROUP_FLAG_NONE, 1, one);
-	OTF2_GlobalDefWriter_WriteComm(g, C_WORLD, 8, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+	OTF2_GlobalDefWriter_WriteComm(g, C_WORLD, 9, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
 	OTF2_GlobalDefWriter_WriteInterComm(g, C_INTER, 0, 3, 4, C_WORLD, OTF2_COMM_FLAG_NONE);
 	OTF2_GlobalDefWriter_WriteInterComm(g, C_INTER_SELF, 0, 2, 5, C_WORLD, OTF2_COMM_FLAG_NONE);
 	OTF2_Archive_CloseGlobalDefWriter(a, g);
@@ -96,6 +99,7 @@ events(OTF2_Archive *a, uint32_t l)
 		CALL(w, 20, R_RECV, OTF2_EvtWriter_MpiRecv(w, NULL, 21, 0, C_INTER, 6, 16));
 		break;
 	case 2:
+		CALL(w, 10, R_TEST, (void)0);
 		CALL(w, 20, R_RECV, OTF2_EvtWriter_MpiRecv(w, NULL, 21, 0, C_INTER, 5, 8));
 		break;
 	case 3:
@@ -147,6 +151,9 @@ check(const char *anchor)
 	assert_int_equal(info->warnings[WARN_UNMATCHED_SEND], 1);
 	assert_int_equal(info->warnings[WARN_UNMATCHED_RECV], 0);
 	assert_int_equal(info->warnings[WARN_INCOMPLETE_COLL], 0);
+	/* rank 2's MPI_Test carried nothing; the calls whose records were
+	 * dropped (rank 1's send, the four MPI_Bcast) did carry some */
+	assert_int_equal(info->mpi_calls_without_records, 1);
 	const struct trace_coll *c = trace_colls(t, &n);
 	assert_int_equal(n, 1);
 	assert_int_equal(c[0].comm, C_WORLD);

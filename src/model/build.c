@@ -98,6 +98,7 @@ build_timeline_begin(struct build *b, uint32_t timeline)
 	b->call_ends = b->call_sends = b->call_recvs = 0;
 	b->call_has_coll = 0;
 	b->call_has_request = 0;
+	b->call_dropped = 0;
 	b->call_rma = 0;
 	b->stray_rma = 0;
 	b->coll_issued = b->coll_issue_top = 0;
@@ -319,13 +320,17 @@ pop_entry(struct build *b, uint64_t time, uint8_t flags)
 	if (b->call_ends == 0 && !b->call_has_coll && !b->call_rma) {
 		/* A communication call with no records at all: a non-blocking
 		 * collective (Score-P 2.x) or a wait on one. Not an operation,
-		 * but a call the profile counts. */
+		 * but a call the profile counts. One whose records were all
+		 * dropped did carry some: the warnings count those. */
 		b->t->info.mpi_calls_without_records +=
-			b->t->regions[e->region].role != ROLE_MPI_OTHER && !b->call_has_request;
+			b->t->regions[e->region].role != ROLE_MPI_OTHER && !b->call_has_request &&
+			!b->call_dropped;
 		b->call_has_request = 0;
+		b->call_dropped = 0;
 		return add_call(b, e->enter, time, e->region, CALL_MPI);
 	}
 	b->call_has_request = 0;
+	b->call_dropped = 0;
 	return emit_call(b, e->enter, time, e->region, current_frame(b), flags);
 }
 
@@ -410,6 +415,17 @@ world_rank(struct build *b, uint32_t comm, uint32_t local)
 	return t->comm_members[c->member_first + local];
 }
 
+/* Counts a record dropped with warning w; the open MPI call, if any,
+ * then carried a record, so that it is not among the calls without any
+ * (trace_info's mpi_calls_without_records). */
+static inline void
+drop_record(struct build *b, enum trace_warning w)
+{
+	b->t->info.warnings[w]++;
+	if (b->mpi_depth >= 0)
+		b->call_dropped = 1;
+}
+
 /* The world rank of a message's peer; a peer the communicator does not
  * have is counted as a warning (the record is then dropped). */
 static inline uint32_t
@@ -417,7 +433,7 @@ peer_rank(struct build *b, uint32_t comm, uint32_t local)
 {
 	uint32_t w = world_rank(b, comm, local);
 	if (w == TRACE_NONE)
-		b->t->info.warnings[WARN_BAD_PEER]++;
+		drop_record(b, WARN_BAD_PEER);
 	return w;
 }
 
@@ -460,7 +476,7 @@ build_isend_complete(struct build *b, uint64_t time, uint64_t request)
 	open_stray(b, &time);
 	uint32_t id;
 	if (!reqmap_take(&b->requests, request, &id) || id >= t->n_msgs) {
-		t->info.warnings[WARN_UNKNOWN_REQUEST]++;
+		drop_record(b, WARN_UNKNOWN_REQUEST);
 		return 0;
 	}
 	t->msgs[id].send_done_op = call_op_id(b);
@@ -557,7 +573,7 @@ build_coll_end(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 	 * groups take part differently (doc/model.md, "Grouping
 	 * collectives") */
 	if (comm >= t->n_comms || is_inter(t, comm)) {
-		t->info.warnings[WARN_BAD_PEER]++;
+		drop_record(b, WARN_BAD_PEER);
 		return 0;
 	}
 	return add_coll_half(b, time, type, comm, comm, root, sent, received, b->coll_issued++, 0);
@@ -585,7 +601,7 @@ build_nbc_complete(struct build *b, uint64_t time, uint8_t type, uint32_t comm,
 		issue = b->coll_issued++;
 	}
 	if (comm >= t->n_comms || is_inter(t, comm)) {
-		t->info.warnings[WARN_BAD_PEER]++;
+		drop_record(b, WARN_BAD_PEER);
 		return 0;
 	}
 	return add_coll_half(b, time, type, comm, comm, root, sent, received, issue,

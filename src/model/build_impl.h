@@ -60,6 +60,7 @@ struct build {
 	uint32_t call_sends, call_recvs;   /* of which sends, receives */
 	int call_has_coll;
 	int call_has_request;    /* the open call posted a request (Irecv) */
+	int call_dropped;       /* a record of the open call was dropped (a warning) */
 	int call_rma;           /* the open call carries RMA records */
 	int stray_rma;          /* RMA records outside any MPI call since stray_from */
 	uint64_t stray_from;

@@ -423,7 +423,10 @@ struct trace_info {
 	uint64_t events;
 	uint64_t records[REC_COUNT];
 	uint64_t warnings[WARN_COUNT];
-	uint64_t mpi_calls_without_records;   /* e.g. non-blocking collectives */
+	/* communication calls that carried no record (non-blocking
+	 * collectives, tests that completed nothing); not those whose
+	 * records were dropped, which warnings count */
+	uint64_t mpi_calls_without_records;
 	uint32_t no_local_defs;    /* string id: the first file of WARN_NO_LOCAL_DEFS, 0 if none */
 };
 
