@@ -257,7 +257,8 @@ write_file(const char *path, const char *text)
 }
 
 /* Later layers override the keys they name; lists replace; mappings
- * merge; a key bound later leaves the action it was bound to. */
+ * merge, but a selection without its operation reads it as auto; a key
+ * bound later leaves the action it was bound to. */
 static void
 layering(void **state)
 {
@@ -268,11 +269,13 @@ layering(void **state)
 	snprintf(b, sizeof b, "%s/b.yaml", dir);
 	write_file(a, "structure: {leap_factor: 5, leap_merge: true}\n"
 		      "phases: {split_at: [iteration, 'solve*']}\n"
-		      "view: {zoom: {steps: 4, ranks: 2}, layout: [{panes: [grid]}]}\n"
+		      "view: {zoom: {steps: 4, ranks: 2}, layout: [{panes: [grid]}],\n"
+		      "       selection: {rank: 3, step: 9, operation: maximum}}\n"
 		      "keys: {quit: [Q]}\n");
+	/* b's selection was saved before view.selection.operation */
 	write_file(b, "structure: {leap_factor: 2}\n"
 		      "phases: {split_at: [exchange]}\n"
-		      "view: {zoom: {ranks: 8}}\n"
+		      "view: {zoom: {ranks: 8}, selection: {rank: 5, step: 2}}\n"
 		      "keys: {zoom-in: [h, '+']}\n");
 	struct config c;
 	tc_init(&c);
@@ -289,6 +292,11 @@ layering(void **state)
 	assert_int_equal(c.view.zoom_steps, 4);          /* mappings merge */
 	assert_int_equal(c.view.zoom_ranks, 8);
 	assert_int_equal(c.view.n_columns, 1);
+	/* a selection brings its own operation: b's, without the key, is
+	 * read as files saved before it are (auto), not with a's maximum */
+	assert_int_equal(c.view.sel_rank, 5);
+	assert_int_equal(c.view.sel_step, 2);
+	assert_int_equal(c.view.sel_op, CONFIG_SEL_AUTO);
 	int saw_quit = 0, saw_move_left = 0;
 	for (uint32_t i = 0; i < c.n_keys; i++) {
 		const struct config_binding *k = &c.keys[i];

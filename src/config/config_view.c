@@ -140,7 +140,10 @@ walk_pair(struct ld *ld, const struct cnode *m, const char *path, const char *co
 	return rc;
 }
 
-/* view.selection: rank, step and which operation of the cell. */
+/* view.selection: rank, step and which operation of the cell. The
+ * operation belongs to the selection it came with: one that does not
+ * name it (a file saved before the key) is read as auto, whatever an
+ * earlier layer said. */
 static int
 walk_selection(struct ld *ld, const struct cnode *m, struct config_view *w)
 {
@@ -148,6 +151,7 @@ walk_selection(struct ld *ld, const struct cnode *m, struct config_view *w)
 	int rc, x = 0;
 	if (schema_map(ld, m, "view.selection", &rc))
 		return rc;
+	w->sel_op = CONFIG_SEL_AUTO;
 	for (uint32_t i = 0; i < m->n / 2 && !rc; i++) {
 		int k = schema_key(ld, m, i, "view.selection", keys, 3);
 		const struct cnode *v = m->kid[2 * i + 1];
