@@ -93,10 +93,10 @@ struct w {
 	int cancelled;             /* the progress callback asked to stop */
 };
 
-/* Every 2^16 events copied: does the caller want the copy stopped (a
- * signal, on the command line)? A location of millions of events is
- * not waited for to its end. */
-#define CANCEL_EVERY 0xffff
+/* Every 2^16 event records copied, of whatever kind: does the caller
+ * want the copy stopped (a signal, on the command line)? A location of
+ * millions of events is not waited for to its end. */
+#define CANCEL_EVERY 65536
 
 static int
 cancel_asked(struct w *w)
@@ -343,8 +343,7 @@ evt_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 {
 	struct w *w = ud;
 	(void)loc; (void)pos;
-	if ((++w->st.events & CANCEL_EVERY) == 0 && cancel_asked(w))
-		return OTF2_CALLBACK_INTERRUPT;
+	w->st.events++;
 	time = otf2_copy_time(&w->c, time);
 	if (w->tl != TRACE_NONE && w->o->ops) {
 		struct trace_opv ops = trace_ops(w->t, NULL);
@@ -387,8 +386,7 @@ evt_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
 {
 	struct w *w = ud;
 	(void)loc; (void)pos;
-	if ((++w->st.events & CANCEL_EVERY) == 0 && cancel_asked(w))
-		return OTF2_CALLBACK_INTERRUPT;
+	w->st.events++;
 	return OK(OTF2_EvtWriter_Leave(w->c.events, al, otf2_copy_time(&w->c, time), region));
 }
 
@@ -480,10 +478,15 @@ copy_events(struct w *w, OTF2_Reader *rd, OTF2_Archive *ar)
 		w->c.last = 0;
 		w->loc_i = i;
 		OTF2_Reader_RegisterEvtCallbacks(rd, er, cb, w);
-		uint64_t n = 0, params = w->st.parameters;
-		if (OTF2_Reader_ReadAllLocalEvents(rd, er, &n) != OTF2_SUCCESS)
-			rc = w->cancelled ? err_set(w->e, ERR_CANCELLED, "cancelled")
-				: fail(w, ERR_FORMAT, "cannot copy the events");
+		uint64_t n = CANCEL_EVERY, params = w->st.parameters;
+		/* CANCEL_EVERY records at a time: the reader counts every
+		 * record, not only the Enters and Leaves skein looks at */
+		while (!rc && n == CANCEL_EVERY) {
+			if (OTF2_Reader_ReadLocalEvents(rd, er, CANCEL_EVERY, &n) != OTF2_SUCCESS)
+				rc = fail(w, ERR_FORMAT, "cannot copy the events");
+			else if (n == CANCEL_EVERY && cancel_asked(w))
+				rc = err_set(w->e, ERR_CANCELLED, "cancelled");
+		}
 		L->added = w->st.parameters - params;
 		OTF2_Reader_CloseEvtReader(rd, er);
 		if (OTF2_Archive_CloseEvtWriter(ar, w->c.events) != OTF2_SUCCESS && !rc)

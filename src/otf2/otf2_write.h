@@ -35,7 +35,7 @@ struct otf2_write_opts {
 	uint32_t n_causes;
 	const char *creator;                  /* written as the archive's creator */
 	trace_progress_fn progress;           /* may be NULL; asked after each location
-					       * and every 65,536 events: non-zero stops
+					       * and every 65,536 event records: non-zero stops
 					       * the copy (ERR_CANCELLED, nothing left) */
 	void *ud;
 };
