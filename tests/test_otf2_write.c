@@ -5,7 +5,9 @@
 #include "testutil.h"
 #include "testotf2.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -23,6 +25,7 @@ static char anchor[80];
  * stop at its stop_at-th call (0: never). */
 struct asked {
 	unsigned during, after, calls, stop_at;
+	const char *put;    /* a file made at the first call, or NULL */
 };
 
 static int
@@ -31,6 +34,11 @@ progress(void *ud, const char *stage, uint64_t done, uint64_t total)
 	struct asked *a = ud;
 	assert_string_equal(stage, "writing");
 	assert_int_equal(total, 1);
+	if (a->put && a->calls == 0) {
+		FILE *f = fopen(a->put, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
 	if (done == 0)
 		a->during++;
 	else
@@ -70,6 +78,31 @@ asked_every_65536_records(void **state)
 	assert_int_equal(a.during, 1);
 	assert_int_equal(a.after, 0);
 	assert_int_equal(rmdir(dir), 0);    /* it is empty */
+	trace_destroy(t);
+}
+
+/* A stopped export removes the directory it made (it left it, empty),
+ * but not one that was there, nor one that something else came into. */
+static void
+stopped_removes_its_dir(void **state)
+{
+	(void)state;
+	struct trace *t = tu_load(anchor);
+	char dir[128], other[160];
+	struct stat sb;
+	struct asked a = { .stop_at = 2 };
+	snprintf(dir, sizeof dir, "%s/made", tmpdir);
+	assert_int_equal(export(t, dir, &a, NULL), ERR_CANCELLED);
+	assert_int_equal(a.calls, 2);
+	assert_int_equal(stat(dir, &sb), -1);
+	assert_int_equal(errno, ENOENT);
+	/* a file put beside the stage while it copied: dir stays, with it */
+	a = (struct asked){ .stop_at = 2, .put = other };
+	snprintf(other, sizeof other, "%s/notes.txt", dir);
+	assert_int_equal(export(t, dir, &a, NULL), ERR_CANCELLED);
+	assert_int_equal(stat(other, &sb), 0);
+	assert_int_equal(unlink(other), 0);
+	assert_int_equal(rmdir(dir), 0);
 	trace_destroy(t);
 }
 
@@ -115,6 +148,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(asked_every_65536_records),
+		cmocka_unit_test(stopped_removes_its_dir),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -522,10 +522,11 @@ write_local_defs(struct w *w, OTF2_Archive *ar)
 /* The archive's three entries, in dir and in the stage. */
 static const char *const archive_parts[] = { "traces.otf2", "traces.def", "traces" };
 
-/* Makes dir (if need be) and the stage inside it, dir/.skein-export-PID,
- * where the archive is written; dir must hold no part of an archive. */
+/* Makes dir (if need be: *made says it did) and the stage inside it,
+ * dir/.skein-export-PID, where the archive is written; dir must hold no
+ * part of an archive. */
 static int
-prepare_dir(const char *dir, char *stage, size_t n, struct err *e)
+prepare_dir(const char *dir, char *stage, size_t n, int *made, struct err *e)
 {
 	char path[4096];
 	struct stat st;
@@ -535,13 +536,18 @@ prepare_dir(const char *dir, char *stage, size_t n, struct err *e)
 			return err_set(e, ERR_IO, "%s: already holds an OTF2 archive (or a part of one: %s); "
 				       "choose another directory", dir, archive_parts[i]);
 	}
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+	*made = mkdir(dir, 0777) == 0;
+	if (!*made && errno != EEXIST)
 		return err_set(e, ERR_IO, "%s: %s", dir, strerror(errno));
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return err_set(e, ERR_IO, "%s: not a directory", dir);
 	snprintf(stage, n, "%s/.skein-export-%ld", dir, (long)getpid());
-	if (mkdir(stage, 0777) != 0)
-		return err_set(e, ERR_IO, "%s: %s", stage, strerror(errno));
+	if (mkdir(stage, 0777) != 0) {
+		int rc = err_set(e, ERR_IO, "%s: %s", stage, strerror(errno));
+		if (*made)
+			rmdir(dir);
+		return rc;
+	}
 	return 0;
 }
 
@@ -592,7 +598,8 @@ otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 		     struct otf2_write_stats *stats, struct err *e)
 {
 	char stage[4096];
-	int rc = prepare_dir(dir, stage, sizeof stage, e);
+	int made = 0;
+	int rc = prepare_dir(dir, stage, sizeof stage, &made, e);
 	if (rc)
 		return rc;
 	struct w w = { .o = o, .t = o->t, .e = e, .src = trace_info(o->t)->path, .tl = TRACE_NONE };
@@ -642,8 +649,13 @@ otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 		rc = err_set(e, ERR_CANCELLED, "cancelled");
 	if (!rc)
 		rc = publish_stage(stage, dir, e);
-	if (rc)
+	if (rc) {
 		remove_stage(stage);      /* what was moved stays: the anchor moves last */
+		/* a dir made for the export goes too, when nothing else
+		 * came into it meanwhile (rmdir takes only an empty one) */
+		if (made)
+			rmdir(dir);
+	}
 	w.st.moved = w.c.moved;
 	if (rd)
 		OTF2_Reader_Close(rd);

@@ -53,7 +53,8 @@ struct otf2_write_stats {
 /* Writes the archive dir/traces.otf2 (dir is created; it must not hold
  * an archive, nor a part of one, already). The archive is written in a
  * folder of its own inside dir and moved into place when whole; a
- * failed export leaves nothing behind. Returns 0, ERR_IO (dir exists with an archive,
+ * failed or cancelled export leaves nothing behind (dir too, when it
+ * made dir and dir is empty). Returns 0, ERR_IO (dir exists with an archive,
  * cannot be written), ERR_FORMAT (the source archive cannot be read
  * again), ERR_NOMEM, ERR_CANCELLED (o->progress asked to stop); e says which
  * file and why. st may be NULL. */
