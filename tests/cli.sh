@@ -490,6 +490,61 @@ if len(lines) != 5 or len(set(cols)) != 1 or "\u30e9" not in lines[1]:
 else
 	bad "craft wide"
 fi
+# names past their columns: each cut to its column by columns (text_fit),
+# the column as wide as the rows shown need up to a cap, so that every
+# row stays in line (a long name pushed the rest of its row out): info
+# --ranks on craft wide-long (ranks of 34 columns, a node of 58), a
+# Projections run's chares named past 40 in info --ranks and analyze,
+# the iterations' table under a long iterations.name, and samples'
+# hardware with a machine named past 48
+cat >"$tmp/rows.py" <<'PY'
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+# argv: the least rows (header included), the least rows cut ('…'), and
+# "last" to leave out a last column of free text (after two blanks)
+lines = [l for l in sys.stdin.read().split("\n") if l]
+if sys.argv[3:] == ["last"]:
+    lines = [l.rsplit("  ", 1)[0] for l in lines]
+cols = [sum(w(c) for c in l) for l in lines]
+cut = [l for l in lines if "\u2026" in l]
+if len(lines) < int(sys.argv[1]) or len(set(cols)) != 1 or len(cut) < int(sys.argv[2]):
+    print(len(lines), "rows of", cols, "columns,", len(cut), "cut")
+    sys.exit(1)
+PY
+if "$craft_bin" wide-long "$tmp/wlong" >/dev/null 2>&1; then
+	"$skein" info --ranks "$tmp/wlong" | sed -n '/^rank  *name  *node/,$p' | python3 "$tmp/rows.py" 5 4 >"$tmp/w.err" &&
+		ok || bad "info --ranks: long names out of line: $(head -2 "$tmp/w.err")"
+else
+	bad "craft wide-long"
+fi
+mkdir -p "$tmp/lprj"
+LC_ALL=C awk -v w="$(printf '\350\250\210\347\256\227')_a_chare_named_past_every_column_of_a_table" 'BEGIN { f = "run.sts"; n = 0 }
+	/^===$/ { f = "run." n ".log"; n++; next }
+	f == "run.sts" && /^CHARE / { sub(/" /, w "\" ") }
+	{ print > (dir "/" f) }' dir="$tmp/lprj" "$root/tests/fuzz/prj/constructed"
+"$skein" info --ranks "$tmp/lprj/run.sts" | sed -n '/^chare  *name  *kind/,$p' | python3 "$tmp/rows.py" 7 4 >"$tmp/w.err" &&
+	ok || bad "info --ranks: a Charm++ run's long chare names out of line: $(head -2 "$tmp/w.err")"
+printf 'iterations:\n  name: "%s_of_the_outer_solver_loop"\n' "$(printf '\346\231\202\351\226\223')" >"$tmp/iter-name.yaml"
+if "$skein" analyze --config "$tmp/iter-name.yaml" "$tmp/lprj/run.sts" >"$tmp/w.txt"; then
+	sed -n '/^  # chare /,/^$/p' "$tmp/w.txt" | python3 "$tmp/rows.py" 2 1 last >"$tmp/w.err" &&
+		ok || bad "analyze: a Charm++ run's hotspots out of line: $(head -2 "$tmp/w.err")"
+	sed -n '/^chare  *name  *PE/,/^$/p' "$tmp/w.txt" | python3 "$tmp/rows.py" 7 4 >"$tmp/w.err" &&
+		ok || bad "analyze: a Charm++ run's chares out of line: $(head -2 "$tmp/w.err")"
+else
+	bad "analyze of a Charm++ run with long chare names"
+fi
+run iter-name 0 analyze --config "$tmp/iter-name.yaml" "$root/traces/corpus/stencil-4-delay" &&
+	sed -n "/^$(printf '\346\231\202\351\226\223')/,/^\$/p" "$tmp/out" | python3 "$tmp/rows.py" 7 1 >"$tmp/w.err" &&
+	ok || bad "analyze: the iterations' table under a long name out of line: $(head -2 "$tmp/w.err")"
+mkdir -p "$tmp/lsamples" && cp -r "$root/traces/samples/toy/data" "$tmp/lsamples/" &&
+	sed "s/name=\"toy\"/name=\"$(printf '\350\250\210\347\256\227\343\203\216\343\203\274\343\203\211')_nid001234.cluster.example.org_rack-07_slot-3\"/" \
+		"$root/traces/samples/toy/hardware.xml" >"$tmp/lsamples/hardware.xml"
+run samples-long-machine 0 samples "$tmp/lsamples" &&
+	sed -n '/^  object  /,/^$/p' "$tmp/out" | python3 "$tmp/rows.py" 10 1 >"$tmp/w.err" &&
+	ok || bad "samples: the hardware table out of line beside a long machine name: $(head -2 "$tmp/w.err")"
 # programs without MPI (OpenCL, nested OpenMP, HPX, HIP): each process a
 # timeline, its other threads and its streams its lanes (doc/model.md)
 for nm in 'casita-1_ocl_deps|1 GPU stream' 'casita-1_scorep-ompt-host-nested|9 threads' \

@@ -10,6 +10,7 @@
 #include "base/sat.h"
 #include "base/text.h"
 #include "model/charm.h"
+#include "report_util.h"
 #include "summary.h"
 
 static const char *op_name(int k) { return trace_op_kind_name((enum trace_op_kind)k); }
@@ -152,6 +153,13 @@ lock_ids(const struct trace *t)
 	return ids;
 }
 
+/* The name of the node rank tl ran on, "-" when none is known. */
+static const char *
+rank_node(const struct trace *t, const struct trace_timeline *tl)
+{
+	return tl->node == TRACE_NONE ? "-" : trace_str(t, trace_nodes(t, NULL)[tl->node].name);
+}
+
 static void
 write_text(const struct trace *t, const struct summary *s, FILE *out, int per_rank)
 {
@@ -238,16 +246,22 @@ write_text(const struct trace *t, const struct summary *s, FILE *out, int per_ra
 		return;
 	uint32_t n_tl;
 	const struct trace_timeline *tls = trace_timelines(t, &n_tl);
-	fprintf(out, "\n%-6s %-20s %-16s %10s %8s %8s %8s %8s %6s\n", "rank", "name", "node",
+	/* names and nodes in columns as wide as the longest needs, 20 and
+	 * 16 to 32, a longer one cut (it pushed the rest of its row out) */
+	int name_w = 20, node_w = 16;
+	for (uint32_t i = 0; i < n_tl; i++) {
+		name_w = report_col_grow(name_w, trace_str(t, tls[i].name), 32);
+		node_w = report_col_grow(node_w, rank_node(t, &tls[i]), 32);
+	}
+	fprintf(out, "\n%-6s %s %s %10s %8s %8s %8s %8s %6s\n", "rank",
+		text_safe_pad("name", name_w, b1, sizeof b1), text_safe_pad("node", node_w, b2, sizeof b2),
 		"events", "ops", "comm", "sent", "recv", "coll");
 	for (uint32_t i = 0; i < n_tl; i++) {
 		const struct summary_timeline *st = &s->timelines[i];
 		uint64_t ops = summary_sum(st->ops, OP_KIND_COUNT);
-		const char *node = tls[i].node == TRACE_NONE ? "-"
-				   : trace_str(t, trace_nodes(t, NULL)[tls[i].node].name);
 		fprintf(out, "%-6u %s %s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-			" %8" PRIu64 " %6" PRIu64 "\n", i, text_safe_pad(trace_str(t, tls[i].name), 20, b1, sizeof b1),
-			text_safe_pad(node, 16, b2, sizeof b2),
+			" %8" PRIu64 " %6" PRIu64 "\n", i, text_fit(trace_str(t, tls[i].name), name_w, b1, sizeof b1),
+			text_fit(rank_node(t, &tls[i]), node_w, b2, sizeof b2),
 			tls[i].events, ops, ops - st->ops[OP_COMPUTE], st->sent, st->received, st->colls);
 	}
 }

@@ -9,6 +9,7 @@
 #include "base/json.h"
 #include "base/text.h"
 #include "model/charm.h"
+#include "report_util.h"
 #include "summary.h"
 
 struct charm_counts {
@@ -102,13 +103,17 @@ write_text(const struct trace *t, const struct summary *s, const struct charm_co
 		fprintf(out, "%-4u %10" PRIu64 " %10u %8u %10.6f s\n", p, summary_sum(pes[p].records, CREC_COUNT),
 			pes[p].ops, pes[p].idle_count, trace_seconds(t, pe_idle(t, p)));
 	const struct trace_chare *ch = trace_chares(t, NULL);
-	fprintf(out, "\n%-6s %-24s %-8s %5s %8s %8s %8s\n", "chare", "name", "kind", "PE", "ops",
-		"sent", "recv");
+	char label[96];
+	/* the names' column as wide as the longest needs, 24 to 40 */
+	int cw = 24;
+	for (uint32_t i = 0; i < s->n_timelines; i++)
+		cw = report_col_grow(cw, trace_chare_label(t, i, label, sizeof label), 40);
+	fprintf(out, "\n%-6s %s %-8s %5s %8s %8s %8s\n", "chare", text_safe_pad("name", cw, safe, sizeof safe),
+		"kind", "PE", "ops", "sent", "recv");
 	for (uint32_t i = 0; i < s->n_timelines; i++) {
-		char label[96];
 		const struct summary_timeline *st = &s->timelines[i];
 		fprintf(out, "%-6u %s %-8s %5u %8" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n", i,
-			text_safe_pad(trace_chare_label(t, i, label, sizeof label), 24, safe, sizeof safe),
+			text_fit(trace_chare_label(t, i, label, sizeof label), cw, safe, sizeof safe),
 			trace_chare_kind_name((enum trace_chare_kind)ch[i].kind), ch[i].pe,
 			summary_sum(st->ops, OP_KIND_COUNT), st->sent, st->received);
 	}

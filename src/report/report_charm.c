@@ -170,8 +170,14 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 			"  constructors and the leading phase that took longer than their peers left\n"
 			"  out (--startup ranks them)\n",
 			st->startup_hidden, st->startup_hidden == 1 ? "" : "s");
-	fprintf(out, "%3s %-16s %3s %6s %5s %10s %10s %10s %10s  %s\n", "#", "chare", "PE", "step",
-		"phase", "duration", "diff.dur", "idle", "imbalance", "entry method");
+	/* the chares' column as wide as the rows shown need, 16 to 32 */
+	int cw = 16;
+	for (uint32_t i = 0; i < n_hot; i++)
+		if (kept_lop(a, ph, hot[i]))
+			cw = report_col_grow(cw, chare_label(a, analysis_lop_timeline(a, hot[i]), label,
+							     sizeof label), 32);
+	fprintf(out, "%3s %s %3s %6s %5s %10s %10s %10s %10s  %s\n", "#", text_safe_pad("chare", cw, safe, sizeof safe),
+		"PE", "step", "phase", "duration", "diff.dur", "idle", "imbalance", "entry method");
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n_hot; i++) {
 		uint32_t l = hot[i];
@@ -179,8 +185,8 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 			continue;
 		shown++;
 		fprintf(out, "%3u %s %3u %6u %5u %10s %10s %10s %10s  %s\n", shown,
-			text_safe_pad(chare_label(a, analysis_lop_timeline(a, l), label, sizeof label), 16, safe,
-				      sizeof safe),
+			text_fit(chare_label(a, analysis_lop_timeline(a, l), label, sizeof label), cw, safe,
+				 sizeof safe),
 			analysis_lop_pe(a, l), analysis_lop_step(a, l), analysis_lop_part(a, l),
 			trace_fmt_duration(t, analysis_lop_duration(a, l), b1, sizeof b1),
 			trace_fmt_duration(t, analysis_lop_diff_duration(a, l), b2, sizeof b2),
@@ -192,8 +198,12 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		fputs("  none: every operation took as long as the shortest at its step\n", out);
 
 	const struct trace_chare *ch = trace_chares(t, NULL);
-	fprintf(out, "\n%-6s %-20s %4s %12s %14s %14s\n", "chare", "name", "PE", "duration",
-		"diff.duration", "idle exp.");
+	/* the names' column as wide as the longest needs, 20 to 40 */
+	cw = 20;
+	for (uint32_t tl = 0; tl < n_tl; tl++)
+		cw = report_col_grow(cw, chare_label(a, tl, label, sizeof label), 40);
+	fprintf(out, "\n%-6s %s %4s %12s %14s %14s\n", "chare", text_safe_pad("name", cw, safe, sizeof safe), "PE",
+		"duration", "diff.duration", "idle exp.");
 	struct chare_job g = { a, ph, malloc(((size_t)n_tl + 1) * sizeof *g.x) };
 	if (g.x)
 		report_each(n_tl, chare_totals_of, &g);
@@ -204,7 +214,7 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		else
 			chare_totals(a, ph, tl, &x);
 		fprintf(out, "%-6u %s %4u %12s %14s %14s\n", tl,
-			text_safe_pad(chare_label(a, tl, label, sizeof label), 20, safe, sizeof safe), ch[tl].pe,
+			text_fit(chare_label(a, tl, label, sizeof label), cw, safe, sizeof safe), ch[tl].pe,
 			trace_fmt_duration(t, x.dur, b1, sizeof b1),
 			trace_fmt_duration(t, x.diff, b2, sizeof b2),
 			trace_fmt_duration(t, x.idle, b3, sizeof b3));

@@ -219,24 +219,27 @@ report_iter_text(const struct analysis *a, const struct report_phases *ph, FILE 
 		n = TEXT_ROWS / 2;
 		qsort(rows, n, sizeof *rows, cmp_index);
 	}
+	/* the first column, headed by the iterations' name (iterations.name),
+	 * as wide as the name, 9 to 24 columns: a longer one is cut */
+	int iw = report_col_grow(9, name, 24);
 	if (charm)
-		fprintf(out, "\n%s %-15s %6s %14s %14s %14s %14s\n", text_safe_pad(name, 9, head, sizeof head),
+		fprintf(out, "\n%s %-15s %6s %14s %14s %14s %14s\n", text_fit(name, iw, head, sizeof head),
 			"steps", "phases", "duration", "diff.duration", "max diff.dur", "idle exp.");
 	else
-		fprintf(out, "\n%s %-15s %6s %14s %14s %14s\n", text_safe_pad(name, 9, head, sizeof head),
+		fprintf(out, "\n%s %-15s %6s %14s %14s %14s\n", text_fit(name, iw, head, sizeof head),
 			"steps", "parts", "lateness", "created", "max lateness");
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = rows[i].k;
 		char span[32], b1[32], b2[32], b3[32], b4[32];
 		snprintf(span, sizeof span, "%u-%u", it->starts[k], it->starts[k + 1] - 1);
 		if (charm)
-			fprintf(out, "%-9u %-15s %6u %14s %14s %14s %14s\n", k, span, tot[k].parts,
+			fprintf(out, "%-*u %-15s %6u %14s %14s %14s %14s\n", iw, k, span, tot[k].parts,
 				trace_fmt_duration(t, tot[k].dur, b1, sizeof b1),
 				trace_fmt_duration(t, tot[k].ddur, b2, sizeof b2),
 				trace_fmt_duration(t, tot[k].max_ddur, b3, sizeof b3),
 				trace_fmt_duration(t, tot[k].idle, b4, sizeof b4));
 		else
-			fprintf(out, "%-9u %-15s %6u %14s %14s %14s\n", k, span, tot[k].parts,
+			fprintf(out, "%-*u %-15s %6u %14s %14s %14s\n", iw, k, span, tot[k].parts,
 				trace_fmt_duration(t, tot[k].late, b1, sizeof b1),
 				trace_fmt_duration(t, tot[k].diff, b2, sizeof b2),
 				trace_fmt_duration(t, tot[k].max_late, b3, sizeof b3));

@@ -7,6 +7,17 @@
 #include <stdio.h>
 
 #include "analysis/core/analysis.h"
+#include "base/text.h"
+
+/* A text table's column of at least w columns, grown to the columns s
+ * takes (text_width) up to max: called on every name a column shows,
+ * it sizes the column to its rows; text_fit then cuts the longer. */
+static inline int
+report_col_grow(int w, const char *s, int max)
+{
+	int k = text_width(s);
+	return k <= w ? w : k < max ? k : max;
+}
 
 /* The region a lop shows as (analysis_lop_region), or "". */
 const char *report_lop_region(const struct analysis *a, uint32_t l);

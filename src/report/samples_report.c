@@ -198,10 +198,18 @@ write_text(const struct res *x, FILE *out)
 				(unsigned long long)x->agg.level_samples[l],
 				mean(x->agg.level_cycles[l], x->agg.level_samples[l]));
 	fputs("\n\nhardware (issued: by the CPUs below; served: here; link: transactions to the parent)\n", out);
-	fprintf(out, "  %-28s %9s %10s %8s %10s %8s\n", "object", "issued", "cycles", "served", "cycles", "link");
+	/* the objects' column as wide as the rows need (their names indented
+	 * by depth), 28 to 48 columns: a longer one is cut */
+	int ow = 28;
+	for (uint32_t i = 0; i < x->n_obj; i++) {
+		snprintf(a, sizeof a, "%*s%s", 2 * x->obj[i].depth, "", obj_name(x, i, c, sizeof c));
+		ow = report_col_grow(ow, a, 48);
+	}
+	fprintf(out, "  %s %9s %10s %8s %10s %8s\n", text_safe_pad("object", ow, pad, sizeof pad), "issued", "cycles",
+		"served", "cycles", "link");
 	for (uint32_t i = 0; i < x->n_obj; i++) {
 		snprintf(a, sizeof a, "%*s%s", 2 * x->obj[i].depth, "", text_safe(obj_name(x, i, c, sizeof c), b, sizeof b));
-		fprintf(out, "  %s %9llu %10llu %8llu %10llu %8llu\n", text_safe_pad(a, 28, pad, sizeof pad),
+		fprintf(out, "  %s %9llu %10llu %8llu %10llu %8llu\n", text_fit(a, ow, pad, sizeof pad),
 			(unsigned long long)x->agg.below_samples[i], (unsigned long long)x->agg.below_cycles[i],
 			(unsigned long long)x->agg.served_samples[i], (unsigned long long)x->agg.served_cycles[i],
 			(unsigned long long)x->agg.link[i]);

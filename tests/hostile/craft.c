@@ -36,6 +36,10 @@
  *                   columns wide (CJK, emoji) and with combining accents,
  *                   its node and ranks in short ones ("ノード", "ランク 0":
  *                   names that fit a report's column)
+ *   wide-long       wide, its node and ranks named past any report's
+ *                   column ("ノード計算クラスタ第一ラック_nid001234.cluster.
+ *                   example.org", 58 columns, its 31st byte inside 一;
+ *                   "ランク 0_計算プロセス_job-12345678", 33 columns)
  *   huge-bytes      plain, with messages claiming 2^63 bytes each
  *   no-comm N       plain without its messages: the calls, no records in
  *                   them (nothing to analyse: no communication, no threads)
@@ -98,6 +102,7 @@ struct spec {
 	bool escape;
 	bool unicode;            /* UNICODE after every escaped name */
 	bool wide;               /* wide and combining characters in main's name */
+	bool long_names;         /* wide, with the node's and ranks' names long */
 	bool global_ids;         /* events name global ids; no mapping tables */
 	bool no_msgs;            /* the send and receive calls hold no records */
 	bool bad_locks;          /* lock records that do not pair (above) */
@@ -277,13 +282,16 @@ write_global_defs(OTF2_Archive *a, const struct spec *s)
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_SEND, "MPI_Send"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RECV, "MPI_Recv"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_WORLD, "MPI_COMM_WORLD"));
-	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_NODE, s->wide ? "\u30ce\u30fc\u30c9"
-						       : name(s, "node", "no\033]0;owned\007de")));
+	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_NODE, s->long_names
+		? "\u30ce\u30fc\u30c9\u8a08\u7b97\u30af\u30e9\u30b9\u30bf\u7b2c\u4e00\u30e9\u30c3\u30af"
+		  "_nid001234.cluster.example.org"
+		: s->wide ? "\u30ce\u30fc\u30c9" : name(s, "node", "no\033]0;owned\007de")));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_MACHINE, "machine"));
 	CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_THREAD, name(s, "Master thread", "thread\r\033[K")));
 	char buf[64];
 	for (uint32_t r = 0; r < n; r++) {
 		snprintf(buf, sizeof buf, s->escape ? "rank\033[31m%u"
+			 : s->long_names ? "\u30e9\u30f3\u30af %u_\u8a08\u7b97\u30d7\u30ed\u30bb\u30b9_job-12345678"
 			 : s->wide ? "\u30e9\u30f3\u30af %u" : "MPI Rank %u", r);
 		CHECK(OTF2_GlobalDefWriter_WriteString(w, b + S_RANK0 + r, name(s, buf, buf)));
 	}
@@ -397,6 +405,8 @@ parse(int argc, char **argv, struct spec *s)
 		s->escape = s->unicode = true;
 	} else if (!strcmp(s->kind, "wide")) {
 		s->wide = true;
+	} else if (!strcmp(s->kind, "wide-long")) {
+		s->wide = s->long_names = true;
 	} else if (!strcmp(s->kind, "huge-bytes")) {
 		s->msg_bytes = UINT64_C(1) << 63;
 	} else if (!strcmp(s->kind, "bad-locks")) {
@@ -429,7 +439,7 @@ main(int argc, char **argv)
 {
 	struct spec s;
 	if (parse(argc, argv, &s)) {
-		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|unicode|wide|huge-bytes|no-comm|reversed|dup-defs|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
+		fprintf(stderr, "usage: craft plain|big-ids|spread-comms|wide-comms|many-locs|many-defs|global-ids|escape|unicode|wide|wide-long|huge-bytes|no-comm|reversed|dup-defs|late-offset|zero-resolution|bad-locks|many-locks|many-teams DIR [N]\n");
 		return 2;
 	}
 	OTF2_Archive *a = OTF2_Archive_Open(argv[2], "traces", OTF2_FILEMODE_WRITE,
