@@ -517,6 +517,42 @@ PY
 if "$craft_bin" wide-long "$tmp/wlong" >/dev/null 2>&1; then
 	"$skein" info --ranks "$tmp/wlong" | sed -n '/^rank  *name  *node/,$p' | python3 "$tmp/rows.py" 5 4 >"$tmp/w.err" &&
 		ok || bad "info --ranks: long names out of line: $(head -2 "$tmp/w.err")"
+	# the radial topology's label of the node on its disc: its 58
+	# columns cut whole by columns to the label's 31 bytes, ending in
+	# '…', and centred by what is shown (it was cut at byte 31, inside
+	# '一', shown as '?', and placed by the whole name's width: 13
+	# columns left of the disc's middle)
+	"$skein" render "$tmp/wlong" --pane topology --size 120x40 --keys vv | python3 -c '
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+def braille(ch):
+    return 0x2800 <= ord(ch) <= 0x28ff
+# the columns of the disc: where braille is (the legend on its right
+# holds none); the label: the name of the node on a line of the disc,
+# cut whole (an ellipsis, no question mark), its middle the middle of it
+lines = sys.stdin.read().split("\n")
+lo, hi, at = 10 ** 6, -1, None
+for l in lines:
+    col = 0
+    for ch in l:
+        if braille(ch):
+            lo, hi = min(lo, col), max(hi, col)
+        col += w(ch)
+    if "\u30ce\u30fc\u30c9" in l and any(braille(c) for c in l[:l.index("\u30ce\u30fc\u30c9")]):
+        i = l.index("\u30ce\u30fc\u30c9")
+        j = i
+        while j < len(l) and not braille(l[j]) and l[j] != " ":
+            j += 1
+        at = (sum(w(c) for c in l[:i]), l[i:j])
+ok = at is not None and at[1].endswith("\u2026") and "?" not in at[1] and \
+    abs(at[0] + sum(w(c) for c in at[1]) / 2 - (lo + hi) / 2) <= 1.5
+if not ok:
+    print("disc", lo, hi, "label", at)
+sys.exit(0 if ok else 1)
+' >"$tmp/w.err" && ok || bad "topology: the node's label on the disc: $(head -2 "$tmp/w.err")"
 else
 	bad "craft wide-long"
 fi

@@ -167,6 +167,21 @@ fit_legend(struct view_topo *vt, int rows, int w)
 	vt->n_leg = head + n_out;
 }
 
+/* s as it fits n bytes (a disc label's): s itself when it does, else
+ * cut by columns as text_cut cuts, ending in '…', never inside a
+ * character (a long node name was split inside one: shown as '?'). */
+static void
+fit_bytes(const char *s, char *out, size_t n)
+{
+	const char *t = s;
+	char cut[256];
+	for (int c = text_width(s) - 1; strlen(t) >= n && c >= 2; c--)
+		t = text_cut(s, c, cut, sizeof cut);
+	if (strlen(t) >= n)
+		t = "";
+	snprintf(out, n, "%s", t);
+}
+
 /* The radial layout for a pane of w × rows cells: the disc on the left
  * (in braille dots: 2 per column, 4 per row), and when there is room a
  * legend on its right naming the selection, the rings and their hottest
@@ -201,7 +216,10 @@ vt_radial_layout(struct view *v, int w)
 		double r = o->depth == 0 ? 0 : (o->depth + 0.5) * ring;
 		double arc = o->depth == 0 ? 2 * ring : TAU * r * o->pu_count / vt->n_pu;
 		vt_obj_label(vt, best, 1, buf, sizeof buf);
-		int lw = text_width(buf);
+		/* placed, and checked against its sector, by what is shown */
+		char text[sizeof vt->rl[0].text];
+		fit_bytes(buf, text, sizeof text);
+		int lw = text_width(text);
 		if (arc < 2.0 * lw + 2 && best != vt->sel)
 			continue;             /* a sector too narrow for its name */
 		if (lw > vt->disc_w)
@@ -211,7 +229,7 @@ vt_radial_layout(struct view *v, int w)
 		L->x = L->x < 0 ? 0 : L->x + lw > vt->disc_w ? vt->disc_w - lw : L->x;
 		L->y = (int)((cy - r * cos(TAU * f)) / 4);
 		L->style = best == vt->sel ? -1 : ST_EMPH;
-		snprintf(L->text, sizeof L->text, "%.31s", buf);
+		memcpy(L->text, text, sizeof L->text);
 	}
 	/* labels never overlap ("NM", "11"): the selection's (placed last)
 	 * first, then the outer rings' before the inner ones they cover */
