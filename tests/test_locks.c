@@ -279,6 +279,104 @@ holder_lost(void **state)
 	analysis_destroy(a);
 }
 
+/* The stalled rank's own lateness where all next meet goes to its stall
+ * when the others waited for it there, not in a lock (OpenCoarrays'
+ * critical under Open MPI, caf-prog-ompi: image 3 stalled 0.3 s between
+ * two lock epochs, the others spinning in theirs had finished and
+ * waited at the barrier). Ranks 1, 2 and 3 lock, read and unlock rank
+ * 0's part; rank 3 asks at 11 and waits for rank 1's release at 13 (2
+ * ticks: a lock wait). Rank 2 unlocks at 20 and computes 1000 ticks (20
+ * to 1020); ranks 1 and 3 run a second epoch and enter the Allreduce at
+ * 30, rank 0 at 25. Rank 2 runs two more epochs (1020 to 1026: the
+ * second at steps no other rank reaches, late by nothing) and enters at
+ * 1027. One partition for ranks 1 to 3: rank 2's computation exits at
+ * 1020, theirs at 21 and 25, late by 999, its second epoch's unlock by
+ * 999 (1023 against rank 1's 24). Its computation before the Allreduce
+ * exits at 1027, rank 0's at 25: it created 1002 (its predecessor, the
+ * third epoch's unlock, is late by nothing), 1 inside, 3 in the six
+ * lops before (the stretch stops at the late unlock), 998 found
+ * nowhere. The others' waits at the Allreduce (1002 + 997 + 997) are
+ * rooted in the 1000-tick computation, at least half of 998: that
+ * problem, the delay's 2996, not rank 2's third MPI_Win_unlock (1 tick,
+ * the longest of the stretch) with 1002. */
+static void
+holder_waited_at_collective(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	BARRIER(0, 10);
+	ALLREDUCE(25, 1200);
+	END();
+	TL(1);
+	BARRIER(0, 10);
+	LOCK(10, 11, 0);
+	GET(11, 12, 1);
+	UNLOCK(12, 13);
+	LOCK(21, 22, 0);
+	GET(22, 23, 4);
+	UNLOCK(23, 24);
+	ALLREDUCE(30, 1200);
+	END();
+	TL(2);
+	BARRIER(0, 10);
+	LOCK(17, 18, 0);
+	GET(18, 19, 2);
+	UNLOCK(19, 20);
+	LOCK(1020, 1021, 0);
+	GET(1021, 1022, 5);
+	UNLOCK(1022, 1023);
+	LOCK(1023, 1024, 0);
+	GET(1024, 1025, 6);
+	UNLOCK(1025, 1026);
+	ALLREDUCE(1027, 1200);
+	END();
+	TL(3);
+	BARRIER(0, 10);
+	LOCK(11, 14, 0);
+	GET(14, 15, 3);
+	UNLOCK(15, 16);
+	LOCK(25, 26, 0);
+	GET(26, 27, 7);
+	UNLOCK(27, 28);
+	ALLREDUCE(30, 1200);
+	END();
+	FINISH();
+	struct analysis *a = tu_analyse(f->t, NULL);
+	uint32_t stall = tu_comm_lop(a, 2, 4) - 1, hot = tu_comm_lop(a, 2, 10) - 1;
+	uint32_t unlock2 = tu_comm_lop(a, 2, 6), unlock3 = tu_comm_lop(a, 2, 9);
+	assert_int_equal(analysis_lop_duration(a, stall), 1000);
+	assert_int_equal(analysis_lop_part(a, stall), analysis_lop_part(a, tu_comm_lop(a, 1, 1)));
+	assert_int_equal(analysis_lop_lateness(a, stall), 999);
+	assert_int_equal(analysis_lop_lateness(a, unlock2), 999);
+	assert_int_equal(analysis_lop_lateness(a, unlock3), 0);
+	assert_int_equal(analysis_lop_diff(a, hot), 1002);
+	struct analysis_lost lost;
+	analysis_lop_lost(a, hot, &lost);
+	assert_int_equal(lost.inside, 1);
+	assert_int_equal(lost.before, 3);
+	assert_int_equal(lost.from, unlock2 + 1);
+	const struct analysis_wait *w = analysis_lop_wait(a, tu_comm_lop(a, 3, 1));
+	assert_non_null(w);
+	assert_int_equal(w->kind, WAIT_LOCK);
+	assert_int_equal(w->time, 2);
+	for (uint32_t r = 0; r < 4; r += 1 + (r == 1)) {
+		w = analysis_lop_wait(a, tu_comm_lop(a, r, r ? 7 : 1));
+		assert_non_null(w);
+		assert_int_equal(w->kind, WAIT_NXN);
+		assert_int_equal(w->time, r ? 997 : 1002);
+		assert_int_equal(w->root_lop, stall);
+	}
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(np >= 1);
+	assert_int_equal(p[0].lop, stall);
+	assert_int_equal(p[0].kind, PROBLEM_DELAY);
+	assert_int_equal(p[0].amount, 2996);
+	for (uint32_t i = 0; i < np; i++)
+		assert_true(p[i].surfaced != hot);
+	analysis_destroy(a);
+}
+
 /* A chain: rank 1 holds the lock from 11 to its release at 250 (238
  * ticks of computation); rank 2 asks at 100, waits for it until 250
  * (150 of its call's 300: MPI granted it at 400) and holds it over 130
@@ -348,6 +446,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(lock_all_holds, setup, teardown),
 		cmocka_unit_test_setup_teardown(lost_in_lock_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(holder_lost, setup, teardown),
+		cmocka_unit_test_setup_teardown(holder_waited_at_collective, setup, teardown),
 		cmocka_unit_test_setup_teardown(chain, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,17 +118,17 @@ waited_most(const struct analysis *a, const struct analysis_lost *lost, uint32_t
 	return l;
 }
 
-/* The lops that held a lock others waited for: the lock waits' roots,
- * sorted, into *out (n in *n; NULL and 0 when there are none). Returns 0
- * or ERR_NOMEM. */
+/* The lops other ranks waited for: the roots of their waits, of every
+ * kind, sorted, into *out (n in *n; NULL and 0 when there are none).
+ * Returns 0 or ERR_NOMEM. */
 static int
-lock_holds(const struct analysis *a, uint32_t **out, size_t *n)
+waited_for(const struct analysis *a, uint32_t **out, size_t *n)
 {
 	uint32_t *v = NULL;
 	*n = 0;
 	for (uint32_t i = 0; i < a->n_waits; i++) {
 		const struct analysis_wait *w = &a->waits[i];
-		if (w->kind != WAIT_LOCK || w->root_lop == TRACE_NONE)
+		if (w->root_lop == TRACE_NONE || a->lop_tl[w->root_lop] == a->lop_tl[w->lop])
 			continue;
 		if (!v && !(v = malloc(((size_t)a->n_waits - i) * sizeof *v)))
 			return ERR_NOMEM;
@@ -143,15 +143,18 @@ lock_holds(const struct analysis *a, uint32_t **out, size_t *n)
 /* The lop before hotspot hot on its rank, back to the last collective
  * or the start-up (past operations late within a partition of their
  * own, where analysis_lop_lost stops), that waited longest for a lock
- * another rank held, or held one others waited for (one of holds[0..n),
- * its whole time), when that was at least half of rest; else
+ * another rank held, or that other ranks waited for (one of
+ * roots[0..n), its whole time: a lock it held, or a stall they met at a
+ * barrier or a receive), when that was at least half of rest; else
  * TRACE_NONE. Ranks that waited together for a lock are late by nothing
- * within their own partition, as is the holder beside them; where all
- * ranks next meet, the time shows as lateness created there (lock-4:
- * rank 3's computation 'created 364.7 ms', a second name for rank 2's
- * hold). *held says it held the lock. */
+ * within their own partition, as is the rank they waited for beside
+ * them; where all ranks next meet, the time shows as lateness created
+ * there (lock-4: rank 3's computation 'created 364.7 ms', a second name
+ * for rank 2's hold; caf-prog-ompi: rank 2's 'created 300.7 ms' after
+ * its 0.3-s computation inside a stretch of its own, which the others
+ * waited for at the barrier after). *held says the lop was waited for. */
 static uint32_t
-lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest, const uint32_t *holds, size_t n,
+lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest, const uint32_t *roots, size_t n,
 	     int *held)
 {
 	uint32_t first = a->tl_lop[a->lop_tl[hot]], best = TRACE_NONE;
@@ -166,7 +169,7 @@ lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest, const uint32
 			best = p;
 			*held = 0;
 		}
-		if (vec_find_u32(holds, n, sizeof *holds, p) < n && lop_duration(a, p) > most) {
+		if (vec_find_u32(roots, n, sizeof *roots, p) < n && lop_duration(a, p) > most) {
 			most = lop_duration(a, p);
 			best = p;
 			*held = 1;
@@ -427,11 +430,16 @@ explain_problems(struct analysis *a)
 	/* created lateness, where most of it was lost (the hotspot itself
 	 * when it lasted longer than what was lost before it): where that
 	 * was in waiting, the wait's root cause is the problem; most of it
-	 * found nowhere before, in a lock wait or the hold of a lock further
-	 * back */
-	size_t n_holds;
-	uint32_t *holds = NULL;
-	if (lock_holds(a, &holds, &n_holds)) {
+	 * found nowhere before (at least half of it: else a short receive
+	 * others waited for would take a long computation's amount), in a
+	 * lock wait further back or an operation of its own there that
+	 * others waited for, in runs with lock waits */
+	int locks = 0;
+	for (uint32_t i = 0; i < a->n_waits && !locks; i++)
+		locks = a->waits[i].kind == WAIT_LOCK;
+	size_t n_roots = 0;
+	uint32_t *roots = NULL;
+	if (locks && waited_for(a, &roots, &n_roots)) {
 		free(p);
 		free(rf);
 		return ERR_NOMEM;
@@ -445,10 +453,10 @@ explain_problems(struct analysis *a)
 		uint32_t c = l != hot[i] ? waited_most(a, &lost, hot[i]) : l;
 		uint64_t unfound = lost.created - lost.inside - lost.before;
 		int held = 0;
-		uint32_t x = n_holds && unfound > lost.before ?
-			lost_in_lock(a, hot[i], unfound, holds, n_holds, &held) : TRACE_NONE;
+		uint32_t x = locks && unfound > lost.before && 2 * unfound >= lost.created ?
+			lost_in_lock(a, hot[i], unfound, roots, n_roots, &held) : TRACE_NONE;
 		if (x != TRACE_NONE && held)
-			l = c = x;       /* its own hold: no wait to follow */
+			l = c = x;       /* its own stall: no wait to follow */
 		else if (x != TRACE_NONE)
 			c = x;
 		const struct analysis_wait *w = explain_wait_of(a, c);
@@ -466,7 +474,7 @@ explain_problems(struct analysis *a)
 		p[n++] = (struct analysis_problem){ .amount = lost.created, .lop = l, .surfaced = hot[i],
 						    .kind = PROBLEM_CREATED };
 	}
-	free(holds);
+	free(roots);
 	/* delays, by the waiting they caused (start-up ones as the hotspots
 	 * take start-up) */
 	for (uint32_t i = 0; i < a->n_delays; i++) {
