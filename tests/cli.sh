@@ -666,10 +666,18 @@ fi
 
 # lateness lost before a hotspot: the hotspot's amount, what of it was
 # lost before it and the longest of those operations with its own time
-# (the line gave the longest one the whole amount, "lost here")
+# and the share of the amount it explains (the line gave the longest one
+# the whole amount, "lost here")
 run lost-text 0 analyze "$root/traces/corpus/kary_tree-4-delay" &&
-	grep -q "created [0-9.]* [mu]s of lateness; [0-9.]* [mu]s of it was lost in the [0-9]* operations before it, the longest rank [0-9]*'s .* (took [0-9.]* [mu]s)\$" "$tmp/out" &&
+	grep -q "created [0-9.]* [mu]s of lateness; [0-9.]* [mu]s of it was lost in the [0-9]* operations before it, the longest rank [0-9]*'s .* (took [0-9.]* [mu]s, [0-9.]*% of it)\$" "$tmp/out" &&
 	! grep -q 'lost here' "$tmp/out" && ok || bad "analyze: lateness lost before ($(grep 'lost' "$tmp/out" | head -2))"
+
+# lateness the stretch before the hotspot did not lose stays on the
+# hotspot, said to be lost further back (lockall-4-openmpi: rank 2's 73.00
+# ms was put on a 12-us MPI_Put, the longest of the 6 operations before)
+run unfound-text 0 analyze "$root/traces/onesided/lockall-4-openmpi" &&
+	grep -q "rank 2's (computation) (step 28) created [0-9.]* ms of lateness, most of it further back than the 6 operations before it (which lost [0-9.]* us; it took [0-9.]* us)\$" "$tmp/out" &&
+	! grep -q "MPI_Put (step 25) (took" "$tmp/out" && ok || bad "analyze: lateness found nowhere ($(grep 'step 28' "$tmp/out" | head -2))"
 
 # make install into a user prefix, as on a login node without root
 # with the documents --help and the man page name by file name; the

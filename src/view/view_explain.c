@@ -194,13 +194,17 @@ view_explain_walk(struct view *v, int dir)
 					 brief(v, p[next].surfaced, w2, sizeof w2), d);
 		else if (p[next].surfaced != TRACE_NONE && p[next].surfaced != p[next].lop) {
 			/* as analyze says it: what of the hotspot's amount was
-			 * lost before it, this the longest of those lops */
+			 * lost before it, this the longest of those lops, with
+			 * the share of the amount it explains */
 			struct analysis_lost lost;
 			char b[32];
 			analysis_lop_lost(v->a, p[next].surfaced, &lost);
-			view_set_message(v, 0, "problem %d/%u: %s created %s, %s of it lost before it, longest %s",
+			uint64_t ld = analysis_lop_duration(v->a, p[next].lop);
+			ld = ld < lost.before ? ld : lost.before;
+			double sh = p[next].amount ? 100.0 * (double)ld / (double)p[next].amount : 0;
+			view_set_message(v, 0, "problem %d/%u: %s created %s, %s of it lost before it, longest %s (%.1f%%)",
 					 next + 1, n, brief(v, p[next].surfaced, w2, sizeof w2), d,
-					 trace_fmt_duration(v->t, lost.before, b, sizeof b), w1);
+					 trace_fmt_duration(v->t, lost.before, b, sizeof b), w1, sh);
 		}
 		else
 			view_set_message(v, 0, "problem %d/%u: %s created %s of lateness", next + 1, n, w1, d);
