@@ -371,6 +371,20 @@ prompt_editing(void **state)
 	assert_string_equal(p.buf, "tep12 ");
 	type(&p, "<C-w>");
 	assert_string_equal(p.buf, "");
+	/* a letter and its combining accent move and go as one: the cursor
+	 * never stands between them (it stood after the 'e', before its
+	 * accent, and typing there put the text between) */
+	type(&p, "ce\u0301z<Left><Left>");
+	assert_int_equal(p.cur, 1);
+	type(&p, "<Right>");
+	assert_int_equal(p.cur, 4);
+	type(&p, "<Left>x");
+	assert_string_equal(p.buf, "cxe\u0301z");
+	type(&p, "<Delete>");
+	assert_string_equal(p.buf, "cxz");
+	type(&p, "<C-e>a\u0301\u0301<Backspace>");
+	assert_string_equal(p.buf, "cxz");
+	type(&p, "<C-a><C-k>");
 	assert_int_equal(prompt_key(&p, KM_BACKSPACE), PROMPT_CANCEL);
 	assert_int_equal(prompt_key(&p, KM_CTRL('c')), PROMPT_CANCEL);
 	assert_int_equal(prompt_key(&p, KM_ENTER), PROMPT_SUBMIT);

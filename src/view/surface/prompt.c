@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "base/err.h"
+#include "base/text.h"
 #include "grid.h"
 #include "keymap.h"
 
@@ -59,20 +60,36 @@ cont_byte(char c)
 	return ((unsigned char)c & 0xc0) == 0x80;
 }
 
+/* Does a character that takes no column (a combining accent, a joiner:
+ * text_char_width) start at byte i? */
+static int
+zero_width_at(const struct prompt *p, size_t i)
+{
+	const unsigned char *q = (const unsigned char *)p->buf + i;
+	return i < p->len && text_char_width(text_utf8_next(&q)) == 0;
+}
+
+/* The cursor moves, and Backspace and Delete remove, a character with
+ * the zero-width ones after it ("e" and its accent): it never stands
+ * between a letter and its accent. */
 static size_t
 prev_char(const struct prompt *p, size_t i)
 {
-	while (i > 0 && cont_byte(p->buf[--i]))
-		;
+	do
+		while (i > 0 && cont_byte(p->buf[--i]))
+			;
+	while (i > 0 && zero_width_at(p, i));
 	return i;
 }
 
 static size_t
 next_char(const struct prompt *p, size_t i)
 {
-	if (i < p->len)
-		for (i++; i < p->len && cont_byte(p->buf[i]); i++)
-			;
+	do
+		if (i < p->len)
+			for (i++; i < p->len && cont_byte(p->buf[i]); i++)
+				;
+	while (zero_width_at(p, i));
 	return i;
 }
 
