@@ -365,7 +365,9 @@ def main(argv):
         details = [d for d in problems.get(name, []) if d]
         more = len(problems.get(name, [])) - len(details)
         report(not problems.get(name), name, "; ".join(details) + (f" (+{more} more)" if more else ""))
-    print(f"# {len(counts)} locations, {sum(sum(c.values()) for c in counts.values())} events, "
+    # the records; counts also hold a "REGION:name" entry per ENTER
+    nevents = sum(n for c in counts.values() for k, n in c.items() if not k.startswith("REGION:"))
+    print(f"# {len(counts)} locations, {nevents} events, "
           f"{nmsg} messages, {ninst} collective instances, "
           f"{sum(uncompleted.values())} Isends never completed")
 
