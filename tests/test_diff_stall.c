@@ -612,6 +612,73 @@ held_by_largest(void **state)
 	trace_destroy(tb);
 }
 
+/* Two ranks, four rounds at T = 2 + 400 i: an MPI_Allreduce at T + 5
+ * (left at T + 6), then rank 0 computes to T + 10 and enters an
+ * MPI_Bcast it is the root of, which it leaves a tick after rank 1 has
+ * entered its own, rank 1 computing 5 ticks first. In round 2 of the
+ * AFTER run (after 1) rank 1 enters its Allreduce at T + 3, is stopped
+ * in it until T + 306 and computes 6 ticks after it (QE with rank 1
+ * stopped in an MPI_Allreduce, +302.2 ms: rank 0's Bcast, +301.9 ms, ran
+ * through the stop). */
+static struct trace *
+stop_before_root(int after)
+{
+	struct dsl *d = dsl_new(2);
+	for (uint32_t r = 0; r < 2; r++) {
+		start(d, r);
+		for (uint64_t i = 0; i < 4; i++) {
+			uint64_t T = 2 + 400 * i, r1 = after && i == 2 ? T + 312 : T + 11;
+			int stop = r && after && i == 2;
+			at(d, stop ? T + 3 : T + 5);
+			coll_until(d, COLL_ALLREDUCE, UINT32_MAX, stop ? T + 306 : T + 6);
+			at(d, r ? r1 : T + 10);
+			call(d, R_BCAST);
+			assert_int_equal(build_coll_begin(d->b, d->now), 0);
+			at(d, r1 + 1);
+			assert_int_equal(build_coll_end(d->b, d->now, COLL_BCAST, 0, 0, 8, 8), 0);
+			ret(d, R_BCAST);
+		}
+	}
+	return dsl_done(d);
+}
+
+/* Rank 0's Bcast took 301 ticks longer ([T + 10, T + 313) against
+ * [T + 10, T + 12)), more than the 300 of lateness rank 1's stopped
+ * Allreduce created (the largest change), with no wait state (a root
+ * waits for no one) and no problem of the AFTER run's saying so (the
+ * problems keep the Allreduce's own outlier, 302 ticks over its median
+ * against the Bcast's 301); but it ran
+ * through the stop, which began first, and through the computation the
+ * stop made late: 302 ticks of it rank 1 spent in what the largest
+ * change names, no slowdown beyond it. */
+static void
+held_by_stop(void **state)
+{
+	(void)state;
+	struct trace *tb = stop_before_root(0), *ta = stop_before_root(1);
+	struct analysis *b, *a;
+	char *text, *json, want[256];
+	diff_both(tb, ta, &b, &a, &text, &json);
+	uint32_t ar = comm(a, 1, 5), bc = comm(a, 0, 6);
+	assert_int_equal(analysis_lop_duration(a, bc) - analysis_lop_duration(b, comm(b, 0, 6)), 301);
+	assert_null(analysis_lop_wait(a, bc));
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	for (uint32_t k = 0; k < np; k++)
+		assert_true(p[k].surfaced != bc);
+	snprintf(want, sizeof want, "\nlargest change: rank 1 step %u iteration 2 MPI_Allreduce: differential "
+		 "lateness +300.0 s (created-compute), lateness +300.0 s\n", analysis_lop_step(a, ar));
+	if (!strstr(text, want) || strstr(text, "slowdown"))
+		fail_msg("no '%s', or a slowdown, in:\n%s", want, text);
+	assert_non_null(strstr(json, "\"largest_slowdown\": null"));
+	free(text);
+	free(json);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
 int
 main(void)
 {
@@ -622,6 +689,7 @@ main(void)
 		cmocka_unit_test(wait_chain),
 		cmocka_unit_test(held_up),
 		cmocka_unit_test(held_by_largest),
+		cmocka_unit_test(held_by_stop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -184,6 +184,63 @@ overlap(const struct analysis *A, uint32_t l, uint32_t m)
 	return ex > en ? lop_secs(A, ex - en) : 0;
 }
 
+/* Is lop among s[0..n)? */
+static int
+in3(const uint32_t *s, int n, uint32_t lop)
+{
+	for (int i = 0; i < n; i++)
+		if (s[i] == lop)
+			return 1;
+	return 0;
+}
+
+/* Of lop's time, the seconds another rank spent in what the largest
+ * change names, when one of the operations it names that stalled (its
+ * own, the one its lateness was lost in, the one that held it up) held
+ * lop up by the AFTER run's problems' rule: lop is a call that did not
+ * mostly wait (a wait state names what it waited for; a computation
+ * that computed held itself up), and the stall began first, covers at
+ * least half of lop's time, did not mostly wait itself, and is no
+ * member of lop's collective (which of those stalled, the trace does not
+ * say). The problems keep one problem an operation, the holder's own
+ * largest, so lop's held outlier is not among them (QE with rank 1
+ * stopped in an MPI_Allreduce: rank 0's MPI_Bcast as root, +301.9 ms,
+ * waited out the stop with no wait state; it was said as the largest
+ * other slowdown). The time taken off is lop's overlap with what the
+ * change names on that rank (its lops do not overlap each other). */
+static double
+held_by_named(const struct named *nm, const struct diff *d, uint32_t lop)
+{
+	const struct analysis *A = d->after;
+	uint32_t tl = analysis_lop_timeline(A, lop), step = analysis_lop_step(A, lop);
+	uint64_t en = analysis_lop_enter(A, lop), ex = analysis_lop_exit(A, lop);
+	const struct analysis_wait *lw = analysis_lop_wait(A, lop);
+	if (analysis_lop_kind(A, lop) == OP_COMPUTE || (lw && 2 * lw->time >= analysis_lop_duration(A, lop)))
+		return 0;        /* it computed, or its wait says what it waited for */
+	uint32_t stall[3] = { nm->op->after, nm->culprit, nm->held }, by = TRACE_NONE;
+	for (int i = 0; i < 3 && by == TRACE_NONE; i++) {
+		uint32_t m = stall[i];
+		if (m == TRACE_NONE || analysis_lop_timeline(A, m) == tl || analysis_lop_step(A, m) == step ||
+		    analysis_lop_enter(A, m) >= en || 2 * overlap(A, lop, m) < lop_secs(A, ex - en))
+			continue;
+		const struct analysis_wait *w = analysis_lop_wait(A, m);
+		if (!w || 2 * w->time < analysis_lop_duration(A, m))
+			by = m;
+	}
+	if (by == TRACE_NONE)
+		return 0;
+	uint32_t btl = analysis_lop_timeline(A, by);
+	double t = 0;
+	for (int i = 0; i < 3; i++)      /* the stalls on by's rank, once each */
+		if (stall[i] != TRACE_NONE && analysis_lop_timeline(A, stall[i]) == btl &&
+		    !in3(stall, i, stall[i]))
+			t += overlap(A, lop, stall[i]);
+	for (uint32_t i = 0; i < nm->n_reached; i++)
+		if (analysis_lop_timeline(A, nm->reached[i]) == btl && !in3(stall, 3, nm->reached[i]))
+			t += overlap(A, lop, nm->reached[i]);
+	return t;
+}
+
 static int
 counted(const struct diff *d, const struct diff_op *x)
 {
@@ -211,6 +268,8 @@ diff_named_slowdown(const struct diff *d, const struct named *nm)
 		uint32_t by = waited > 0 ? TRACE_NONE : diff_named_held_up(d->after, x->after);
 		if (by != TRACE_NONE && named_lop(nm, by))
 			waited = overlap(d->after, x->after, by);
+		else if (waited == 0 && by == TRACE_NONE && nm->op && nm->op->d_diff > 0)
+			waited = held_by_named(nm, d, x->after);
 		if (x->d_duration - waited > best) {
 			best = x->d_duration - waited;
 			s.op = x;
