@@ -29,35 +29,6 @@ diff_named_held_up(const struct analysis *A, uint32_t l)
 	return TRACE_NONE;
 }
 
-/* The largest change of differential lateness either way, an unpaired
- * operation's (diff.h) when that is larger than every paired one's;
- * NULL when no operation's changed. */
-const struct diff_op *
-diff_named_largest(const struct diff *d)
-{
-	const struct diff_op *c[4] = { d->n_worse ? &d->ops[d->worse[0]] : NULL,
-				       d->n_better ? &d->ops[d->better[0]] : NULL,
-				       d->n_unpaired ? &d->unpaired[0] : NULL,
-				       d->n_unpaired_better ? &d->unpaired_better[0] : NULL };
-	const struct diff_op *x = NULL;
-	for (int i = 0; i < 4; i++)      /* ties to the first */
-		if (c[i] && (!x || fabs(c[i]->d_diff) > fabs(x->d_diff)))
-			x = c[i];
-	return x;
-}
-
-/* Is op one of d->unpaired (1: an AFTER operation compared with what
- * its call created at most in the stretch before) or of
- * d->unpaired_better (2: a BEFORE one, the way back); else 0? */
-int
-diff_named_is_unpaired(const struct diff *d, const struct diff_op *op)
-{
-	if (d->n_unpaired && op >= d->unpaired && op < d->unpaired + d->n_unpaired)
-		return 1;
-	return d->n_unpaired_better && op >= d->unpaired_better && op < d->unpaired_better + d->n_unpaired_better ?
-	       2 : 0;
-}
-
 /* The worst worse: the unpaired excess when it is larger. */
 const struct diff_op *
 diff_named_worst(const struct diff *d)
@@ -72,7 +43,7 @@ diff_named_worst(const struct diff *d)
 int
 diff_named_get(const struct diff *d, struct named *nm)
 {
-	*nm = (struct named){ .op = diff_named_largest(d), .culprit = TRACE_NONE, .held = TRACE_NONE };
+	*nm = (struct named){ .op = diff_largest(d), .culprit = TRACE_NONE, .held = TRACE_NONE };
 	if (!nm->op || nm->op->d_diff <= 0)
 		return 0;
 	uint32_t l = nm->op->after;

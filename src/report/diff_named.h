@@ -36,11 +36,6 @@ struct slow {
 				        * which the largest change accounts for */
 };
 
-/* The largest change either way (an unpaired one's when larger than
- * every paired one's); NULL when no operation's changed. */
-const struct diff_op *diff_named_largest(const struct diff *d);
-/* Is op one of d->unpaired (1), of d->unpaired_better (2), or paired (0)? */
-int diff_named_is_unpaired(const struct diff *d, const struct diff_op *op);
 /* The largest worse, paired or not; NULL when none. */
 const struct diff_op *diff_named_worst(const struct diff *d);
 /* Fills *nm (its reached array malloc'd: free it, also on error).

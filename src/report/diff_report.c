@@ -184,7 +184,7 @@ largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 	if (!op)
 		return;
 	/* the way back: the BEFORE operation nothing paired, its place */
-	int way = diff_named_is_unpaired(d, op);
+	int way = diff_op_unpaired(d, op);
 	const struct analysis *A = way == 2 ? d->before : d->after, *B = way == 2 ? d->after : d->before;
 	uint32_t l = way == 2 ? op->before : op->after, o = way == 2 ? op->after : op->before;
 	char b1[32], b2[32], it[16], n1[256], n2[256];
@@ -579,7 +579,7 @@ json_largest(struct json *j, const struct diff *d, const struct diff_op *op)
 {
 	json_begin_object(j);
 	json_op_fields(j, d, op);
-	int way = diff_named_is_unpaired(d, op);
+	int way = diff_op_unpaired(d, op);
 	json_key(j, "unpaired"); json_string(j, way == 1 ? "after" : way == 2 ? "before" : "none");
 	if (way == 1) {
 		json_key(j, "before_most_diff_s");

@@ -92,6 +92,42 @@ pair_line(struct view *v, const char *what, uint64_t b, const struct trace *tb, 
 	return sa - sb;
 }
 
+/* Marks lop when it is the largest change skein diff names first
+ * (diff_largest), or its lateness came from it. One nothing paired is
+ * said as skein diff says it: an AFTER operation by what it created
+ * beyond the most its rank's same call created in the stretch before;
+ * a BEFORE one (the way back) at the AFTER operation it was compared
+ * with, having no place in this run. */
+static void
+largest_mark(struct view *v, uint32_t lop)
+{
+	const struct diff *d = v->diff;
+	const struct diff_op *top = diff_largest(d);
+	if (!top)
+		return;
+	const struct analysis *B = d->before;
+	const struct trace *tb = analysis_trace(B);
+	int way = diff_op_unpaired(d, top);
+	char x[24], y[24], line[192];
+	if (top->after == lop && way == 0) {
+		view_lines_add(&v->details, ST_EMPH, "the largest change between the runs");
+	} else if (top->after == lop && way == 1) {
+		snprintf(line, sizeof line, "the largest change between the runs: diff. %s beyond the most its call "
+			 "created in that stretch before (step %u, %s)", fmt_change(top->d_diff, x, sizeof x),
+			 analysis_lop_step(B, top->before),
+			 fmt_seconds(trace_seconds(tb, analysis_lop_diff(B, top->before)), y, sizeof y));
+		view_lines_text(&v->details, ST_EMPH, 0, 2, line);
+	} else if (top->after == lop && way == 2) {
+		snprintf(line, sizeof line, "the largest change between the runs: diff. %s at step %u before, which "
+			 "nothing paired; this is the most its call created in that stretch (%s)",
+			 fmt_change(top->d_diff, x, sizeof x), analysis_lop_step(B, top->before),
+			 fmt_seconds(trace_seconds(analysis_trace(v->a), analysis_lop_diff(v->a, lop)), y, sizeof y));
+		view_lines_text(&v->details, ST_EMPH, 0, 2, line);
+	} else if (top->d_diff > 0 && d->root && d->root[lop] != TRACE_NONE && d->root[lop] == top->after) {
+		view_lines_add(&v->details, ST_NORMAL, "its lateness came from the largest change");
+	}
+}
+
 /* The selected operation in both runs. */
 void
 view_diff_details(struct view *v, uint32_t lop)
@@ -118,6 +154,7 @@ view_diff_details(struct view *v, uint32_t lop)
 	if (k == TRACE_NONE) {
 		view_lines_add(&v->details, ST_DIM, "%s", d->same_ranks ? "no operation of the other run pairs with this one"
 		    : "rank counts differ: only partition totals compare");
+		largest_mark(v, lop);
 		if (q != TRACE_NONE && d->parts[q].before != TRACE_NONE) {
 			char x[24], y[24], z[24];
 			const struct diff_part *P = &d->parts[q];
@@ -144,10 +181,7 @@ view_diff_details(struct view *v, uint32_t lop)
 	snprintf(line, sizeof line, "change: lateness %s \u00b7 diff. %s \u00b7 duration %s",
 		 fmt_change(dl, x, sizeof x), fmt_change(df, y, sizeof y), fmt_change(dd, z, sizeof z));
 	view_lines_text(&v->details, ST_EMPH, 0, 2, line);
-	if (d->n_worse && d->ops[d->worse[0]].after == lop)
-		view_lines_add(&v->details, ST_EMPH, "the largest change between the runs");
-	else if (d->root && d->root[lop] != TRACE_NONE && d->n_worse && d->root[lop] == d->ops[d->worse[0]].after)
-		view_lines_add(&v->details, ST_NORMAL, "its lateness came from the largest change");
+	largest_mark(v, lop);
 }
 
 /* 1 when a partition of AFTER whose structure differs from BEFORE (or

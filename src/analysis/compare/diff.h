@@ -143,4 +143,13 @@ int diff_propagation(const struct diff *d, uint32_t from, double min_d_late, uin
 
 const char *diff_part_kind_name(enum diff_part_kind k);
 
+/* The largest change either way, the one skein diff names first: the
+ * largest of worse[0], better[0], unpaired[0] and unpaired_better[0] by
+ * the size of d_diff (the first of a tie); NULL when no operation
+ * changed. */
+const struct diff_op *diff_largest(const struct diff *d);
+/* Is op one of d->unpaired (1: an AFTER operation nothing paired), of
+ * d->unpaired_better (2: a BEFORE one, the way back), or paired (0)? */
+int diff_op_unpaired(const struct diff *d, const struct diff_op *op);
+
 #endif

@@ -22,6 +22,7 @@
 #include "diff_impl.h"
 #include "analysis/core/signature.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "base/hmap.h"
@@ -182,4 +183,28 @@ diff_unpaired(struct diff *d)
 	free(rh[0]);
 	free(rh[1]);
 	return rc;
+}
+
+/* The largest change either way (diff.h). */
+const struct diff_op *
+diff_largest(const struct diff *d)
+{
+	const struct diff_op *c[4] = { d->n_worse ? &d->ops[d->worse[0]] : NULL,
+				       d->n_better ? &d->ops[d->better[0]] : NULL,
+				       d->n_unpaired ? &d->unpaired[0] : NULL,
+				       d->n_unpaired_better ? &d->unpaired_better[0] : NULL };
+	const struct diff_op *x = NULL;
+	for (int i = 0; i < 4; i++)
+		if (c[i] && (!x || fabs(c[i]->d_diff) > fabs(x->d_diff)))
+			x = c[i];
+	return x;
+}
+
+int
+diff_op_unpaired(const struct diff *d, const struct diff_op *op)
+{
+	if (d->n_unpaired && op >= d->unpaired && op < d->unpaired + d->n_unpaired)
+		return 1;
+	return d->n_unpaired_better && op >= d->unpaired_better && op < d->unpaired_better + d->n_unpaired_better ?
+	       2 : 0;
 }
