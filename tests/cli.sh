@@ -411,6 +411,35 @@ if len(set(cols)) != 1 or not name or sum(w(c) for c in pre) != lines[0].index("
 		>"$tmp/w.txt" 2>&1 && grep -q "PU P#0 SDAG$(printf '\350\250\210\347\256\227') " "$tmp/w.txt" &&
 		grep -q "PU P#1 A$(printf '\350\250\210\347\256\227')(1) " "$tmp/w.txt" && ok ||
 		bad "topology: the chares' wide names on their PUs ($(grep 'PU P#1' "$tmp/w.txt"))"
+	# skein diff's tables by the same count: each row of the regions
+	# table (the wide archive against itself: 'computation in 計算ル…',
+	# cut to 26 columns by bytes, split its last character and fell 8
+	# columns short) and of the entry methods' (the wide chares' run:
+	# 'SDAG計算::SDAG_RTS', padded by bytes, 2 columns short) as wide as
+	# its header
+	"$skein" diff "$tmp/wide" "$tmp/wide" >"$tmp/w.txt" &&
+		"$skein" diff "$tmp/wprj/run.sts" "$tmp/wprj/run.sts" >"$tmp/w2.txt" && python3 -c '
+import sys, unicodedata
+def w(ch):
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+lines = []
+for f in sys.argv[1:]:
+    lines += open(f, encoding="utf-8", errors="replace").read().split("\n") + [""]
+want, bad, wide = None, 0, 0
+for l in lines:
+    if l.startswith(("region ", "entry method ")):
+        want = sum(w(c) for c in l)
+    elif not l:
+        want = None
+    elif want is not None:
+        wide += any(w(c) == 2 for c in l)
+        if sum(w(c) for c in l) != want:
+            print(l)
+            bad = 1
+sys.exit(bad or wide < 4)' "$tmp/w.txt" "$tmp/w2.txt" >"$tmp/w.err" && ok ||
+		bad "diff: a wide name's row out of line: $(head -2 "$tmp/w.err")"
 	# the radial legend's rings side by side in columns of one width by
 	# their columns (the node 'ノード': the next ring abutted it, 'ns2 rank')
 	"$skein" render "$tmp/wide" --pane topology --size 100x8 --keys vv | grep '0 Cluster' | python3 -c '

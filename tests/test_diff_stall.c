@@ -679,6 +679,69 @@ held_by_stop(void **state)
 	trace_destroy(tb);
 }
 
+/* Two ranks, four rounds in a user region named in characters two
+ * columns wide, with a combining accent (U+0301, no column): work and
+ * a collective named so too; in round 2 of the AFTER run (after 1) rank
+ * 1 sits in it 300 ticks longer. */
+static struct trace *
+wide_rounds(int after)
+{
+	struct dsl *d = dsl_new(2);
+	assert_int_equal(trace_add_region(d->t, "\u8a08\u7b97\u30eb\u30fc\u30d7e\u0301_\u9577\u3044", ROLE_USER, 4,
+					  &d->reg[R_ITER]), 0);
+	assert_int_equal(trace_add_region(d->t, "\u5168\u4f53\u30ea\u30c0\u30af\u30b7\u30e7\u30f3\u51e6\u7406",
+					  ROLE_COLLECTIVE, 4, &d->reg[R_ALLREDUCE]), 0);
+	for (uint32_t r = 0; r < 2; r++) {
+		start(d, r);
+		for (int i = 0; i < 4; i++) {
+			call(d, R_ITER);
+			work(d, 10);
+			call(d, R_ALLREDUCE);
+			assert_int_equal(build_coll_begin(d->b, d->now), 0);
+			at(d, d->now + (after && i == 2 && r == 1 ? 301 : 1));
+			assert_int_equal(build_coll_end(d->b, d->now, COLL_ALLREDUCE, 0, UINT32_MAX, 8, 8), 0);
+			ret(d, R_ALLREDUCE);
+			ret(d, R_ITER);
+		}
+	}
+	return dsl_done(d);
+}
+
+/* The report's columns by terminal columns, as analyze's and profile's:
+ * the collective's name, 20 columns, cut to 15 and "\u2026" in the
+ * operation column's 16, a blank after; the region, 16 columns
+ * (16 characters, the accent none), cut to 12 and "\u2026" (13) in the
+ * 14 of "in", one blank after; "computation in " and it, 31 columns,
+ * cut to 25 (the accented e, whose accent goes with it, would make 26)
+ * and "\u2026", the regions table's 26 (printf cut them by bytes: the
+ * rows columns short, their last character split). */
+static void
+wide_names(void **state)
+{
+	(void)state;
+	struct trace *tb = wide_rounds(0), *ta = wide_rounds(1);
+	struct analysis *b, *a;
+	char *text, *json;
+	diff_both(tb, ta, &b, &a, &text, &json);
+	static const char *const want[] = {
+		/* a worse row and the propagation's: operation, in, then the
+		 * 11-column diff or lateness */
+		" \u5168\u4f53\u30ea\u30c0\u30af\u30b7\u30e7\u2026  \u8a08\u7b97\u30eb\u30fc\u30d7e\u0301_\u2026  "
+		"   +300.0 s",
+		" (computation)    \u8a08\u7b97\u30eb\u30fc\u30d7e\u0301_\u2026      300.0 s",
+		"\ncomputation in \u8a08\u7b97\u30eb\u30fc\u30d7\u2026 ",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		if (!strstr(text, want[i]))
+			fail_msg("no '%s' in:\n%s", want[i], text);
+	free(text);
+	free(json);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
 int
 main(void)
 {
@@ -690,6 +753,7 @@ main(void)
 		cmocka_unit_test(held_up),
 		cmocka_unit_test(held_by_largest),
 		cmocka_unit_test(held_by_stop),
+		cmocka_unit_test(wide_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,12 +73,12 @@ static void
 op_row(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *op)
 {
 	const struct analysis *A = d->after;
-	char b1[32], b2[32], b3[32], it[16], c[96], e[256];
+	char b1[32], b2[32], b3[32], it[16], c[96], e[256], f1[128], f2[256];
 	uint32_t l = op->after;
-	fprintf(out, "%3u %-14.14s %3u %6u %5u %5s %-30.30s %11s %11s %11s\n", rank,
-		chare(A, analysis_lop_timeline(A, l), c, sizeof c), analysis_lop_pe(A, l),
+	fprintf(out, "%3u %s %3u %6u %5u %5s %s %11s %11s %11s\n", rank,
+		text_fit(chare(A, analysis_lop_timeline(A, l), c, sizeof c), 14, f1, sizeof f1), analysis_lop_pe(A, l),
 		analysis_lop_step(A, l), analysis_lop_part(A, l), report_iter_of(A, l, it, sizeof it),
-		entry(A, l, e, sizeof e), fmt_change(op->d_ddur, b1, sizeof b1),
+		text_fit(entry(A, l, e, sizeof e), 30, f2, sizeof f2), fmt_change(op->d_ddur, b1, sizeof b1),
 		fmt_change(op->d_duration, b2, sizeof b2), fmt_change(op->d_idle, b3, sizeof b3));
 }
 
@@ -357,7 +357,7 @@ diff_report_charm_text(const struct diff *d, FILE *out, uint32_t top)
 		const struct diff_region *g = &d->regions[i];
 		char calls[32], n1[256];
 		snprintf(calls, sizeof calls, "%u -> %u", g->n_before, g->n_after);
-		fprintf(out, "%-40.40s %13s %11s %11s %11s %11s %11s\n", text_safe(g->name, n1, sizeof n1),
+		fprintf(out, "%s %13s %11s %11s %11s %11s %11s\n", text_fit(g->name, 40, n1, sizeof n1),
 			calls, secs_text(g->dur_before, b1, sizeof b1), secs_text(g->dur_after, b2, sizeof b2),
 			fmt_change(g->dur_after - g->dur_before, b3, sizeof b3),
 			secs_text(g->ddur_before, b4, sizeof b4), secs_text(g->ddur_after, b5, sizeof b5));

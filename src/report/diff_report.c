@@ -70,10 +70,10 @@ op_row_in(FILE *out, const struct diff *d, uint32_t rank, const struct diff_op *
 	const struct analysis *A = before ? d->before : d->after;
 	char b1[32], b2[32], b3[32], it[16], n1[256], n2[256];
 	uint32_t l = before ? op->before : op->after;
-	fprintf(out, "%3u %5u %6u %5u %5s %-16.16s %-14.14s %11s %11s %11s  %s\n", rank,
+	fprintf(out, "%3u %5u %6u %5u %5s %s %s %11s %11s %11s  %s\n", rank,
 		analysis_lop_timeline(A, l), analysis_lop_step(A, l), analysis_lop_part(A, l),
-		report_iter_of(A, l, it, sizeof it), text_safe(report_lop_name(A, l), n1, sizeof n1),
-		text_safe(report_lop_in(A, l), n2, sizeof n2),
+		report_iter_of(A, l, it, sizeof it), text_fit(report_lop_name(A, l), 16, n1, sizeof n1),
+		text_fit(report_lop_in(A, l), 14, n2, sizeof n2),
 		fmt_change(op->d_diff, b1, sizeof b1), fmt_change(op->d_late, b2, sizeof b2),
 		fmt_change(op->d_duration, b3, sizeof b3),
 		analysis_cause_name(analysis_lop_cause(A, l)));
@@ -249,10 +249,10 @@ largest(FILE *out, const struct diff *d, const struct named *nm, uint32_t top)
 	for (uint32_t i = 0; i < n && i < top; i++) {
 		uint32_t x = prop[i];
 		const struct diff_op *px = d->after_op[x] != TRACE_NONE ? &d->ops[d->after_op[x]] : NULL;
-		fprintf(out, "%5u %6u %5u %5s %-16.16s %-14.14s %11s %11s  %s\n",
+		fprintf(out, "%5u %6u %5u %5s %s %s %11s %11s  %s\n",
 			analysis_lop_timeline(A, x), analysis_lop_step(A, x), analysis_lop_part(A, x),
-			report_iter_of(A, x, it, sizeof it), text_safe(report_lop_name(A, x), n1, sizeof n1),
-			text_safe(report_lop_in(A, x), n2, sizeof n2),
+			report_iter_of(A, x, it, sizeof it), text_fit(report_lop_name(A, x), 16, n1, sizeof n1),
+			text_fit(report_lop_in(A, x), 14, n2, sizeof n2),
 			plain_s(lop_secs(A, analysis_lop_lateness(A, x)), b1, sizeof b1),
 			px ? fmt_change(px->d_late, b2, sizeof b2) : "(new)",
 			analysis_cause_name(analysis_lop_cause(A, x)));
@@ -430,10 +430,10 @@ write_text(const struct diff *d, FILE *out, uint32_t top)
 		"after", "change", "lateness", "after");
 	for (uint32_t i = 0; i < d->n_regions && i < top; i++) {
 		const struct diff_region *g = &d->regions[i];
-		char calls[32], name[64], n1[256];
+		char calls[32], name[288], n1[256];
 		snprintf(calls, sizeof calls, "%u -> %u", g->n_before, g->n_after);
 		snprintf(name, sizeof name, "%s%s", g->computation ? "computation in " : "", text_safe(g->name, n1, sizeof n1));
-		fprintf(out, "%-26.26s %13s %11s %11s %11s %11s %11s\n", name, calls,
+		fprintf(out, "%s %13s %11s %11s %11s %11s %11s\n", text_fit(name, 26, n1, sizeof n1), calls,
 			plain_s(g->dur_before, b1, sizeof b1), plain_s(g->dur_after, b2, sizeof b2),
 			fmt_change(g->dur_after - g->dur_before, b3, sizeof b3),
 			plain_s(g->late_before, b4, sizeof b4), plain_s(g->late_after, b5, sizeof b5));
