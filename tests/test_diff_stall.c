@@ -17,6 +17,7 @@
 
 #include "analysis/compare/diff.h"
 #include "report/diff_report.h"
+#include "view/view.h"
 
 /* `ranks` ranks, four rounds of 10 ticks of work and an MPI_Allreduce;
  * in round `stall` (none: -1) all sit in the Allreduce 300 ticks. */
@@ -391,6 +392,71 @@ stop_unpaired(void **state)
 	trace_destroy(tb);
 }
 
+/* The explorer's details at rank r, step `step` of d's AFTER run a, the
+ * two runs compared (skein diff on a terminal), 160 columns wide. */
+static char *
+explore_at(struct analysis *a, struct diff *d, uint32_t r, uint32_t step)
+{
+	char keys[64];
+	snprintf(keys, sizeof keys, ":rank %u<Enter>:step %u<Enter>", r, step);
+	struct view_opts vo = { .label = "stopped", .this_host = TU_HOST, .this_machine = TU_MACHINE, .diff = d,
+				.metric = METRIC_DELTA, .start_origin = 1 };
+	struct view_render_opts ro = { .w = 160, .h = 60, .keys = keys, .depth = DEPTH_NONE };
+	char *got = NULL;
+	size_t n = 0;
+	struct err e = { 0 };
+	FILE *mem = open_memstream(&got, &n);
+	assert_non_null(mem);
+	assert_int_equal(view_render(a, &vo, &ro, mem, NULL, &e), 0);
+	fclose(mem);
+	return got;
+}
+
+/* The explorer marks the largest change skein diff names when nothing
+ * paired it: stop_unpaired's stopped computation of rank 1 (an AFTER
+ * operation; worse[0] was marked, rank 0's Waitall, whatever it was),
+ * and the other way round, that computation in the BEFORE run, at the
+ * AFTER operation it was compared with. */
+static void
+explorer_unpaired(void **state)
+{
+	(void)state;
+	struct trace *tb = stopped_between(0, 0), *ta = stopped_between(1, 300);
+	struct analysis *b = analyse(tb, NULL), *a = analyse(ta, NULL);
+	struct diff *d = NULL, *bd = NULL;
+	struct err e = { 0 };
+	assert_int_equal(diff_run(b, a, &d, &e), 0);
+	uint32_t l = comm(a, 1, 2) - 1, m = comm(b, 1, 1) - 1;
+	assert_ptr_equal(diff_largest(d), &d->unpaired[0]);
+	assert_int_equal(d->unpaired[0].after, l);
+	char *got = explore_at(a, d, 1, analysis_lop_step(a, l)), want[160];
+	snprintf(want, sizeof want, "that stretch before (step %u, 0)", analysis_lop_step(b, m));
+	if (!strstr(got, "the largest change between the runs: diff.") ||
+	    !strstr(got, "+290.0 s beyond the most its call created in") || !strstr(got, want))
+		fail_msg("rank 1's stop not marked as the largest change ('%s'):\n%s", want, got);
+	free(got);
+	if (d->n_worse) {           /* worse[0], elsewhere, is not marked */
+		uint32_t w = d->ops[d->worse[0]].after;
+		got = explore_at(a, d, analysis_lop_timeline(a, w), analysis_lop_step(a, w));
+		if (strstr(got, "the largest change between the runs"))
+			fail_msg("worse[0] marked as the largest change:\n%s", got);
+		free(got);
+	}
+	assert_int_equal(diff_run(a, b, &bd, &e), 0);
+	assert_ptr_equal(diff_largest(bd), &bd->unpaired_better[0]);
+	got = explore_at(b, bd, 1, analysis_lop_step(b, m));
+	snprintf(want, sizeof want, "-290.0 s at step %u before, which nothing", analysis_lop_step(a, l));
+	if (!strstr(got, "the largest change between the runs: diff.") || !strstr(got, want))
+		fail_msg("no '%s':\n%s", want, got);
+	free(got);
+	diff_destroy(bd);
+	diff_destroy(d);
+	analysis_destroy(a);
+	analysis_destroy(b);
+	trace_destroy(ta);
+	trace_destroy(tb);
+}
+
 /* A tree of three ranks, as kary_tree's: ranks 1 and 2 send up to rank 0,
  * which waits for both in an MPI_Waitall and sends back down, rank 1
  * first. In the AFTER run (after 1) rank 1 works 100 ticks more (the
@@ -749,6 +815,7 @@ main(void)
 		cmocka_unit_test(stall_in_collective),
 		cmocka_unit_test(slowdown_said_once),
 		cmocka_unit_test(stop_unpaired),
+		cmocka_unit_test(explorer_unpaired),
 		cmocka_unit_test(wait_chain),
 		cmocka_unit_test(held_up),
 		cmocka_unit_test(held_by_largest),
