@@ -147,7 +147,7 @@ def one(trace, name):
                 a, b = json.loads(a), json.loads(b)
             check(a == b, f"{name}: {cmd[0]} of the saved analysis differs from the trace's")
 
-    if name.startswith("lock-4") or name.startswith("lockall-4"):
+    if name.split("-")[0] in ("lock", "lockall", "lockwait"):
         lock_competition(trace, name, an)
 
     if name == "ga-2":
@@ -164,52 +164,66 @@ def one(trace, name):
 
 
 def lock_competition(trace, name, an):
-    """lock.c, lockall.c: ranks 1 and 3 wait in their longest
-    MPI_Win_lock (or MPI_Win_unlock, where a lock is granted lazily) for
-    the conflicting locks asked before theirs to be released, rank 2's
-    0.3-s hold above all (an exclusive lock in lock.c, MPI_Win_lock_all,
-    a shared lock on every target, in lockall.c), counted from
-    otf2-print alone (the location ids are the ranks; every other lock
-    here is rank 0's, exclusive): from the call's enter (or the last
-    released of those epochs' request, if later) to that release (or the
-    call's leave, if earlier). skein's longest lock-competition wait of
-    each rank is that, within 1%, for rank 2's MPI_Win_unlock (or
-    MPI_Win_unlock_all: the one held longest in it), rooted in rank 2's
-    computation, and the first problem is that computation, the only one
-    of more than 0.2 s (the lateness the waiting ranks then create where
-    all ranks meet is the same stall)."""
+    """lock.c, lockall.c, lockwait.c: ranks 1 and 3 wait in their
+    longest MPI_Win_lock (or MPI_Win_unlock, where a lock is granted
+    lazily; MPI_Win_lock_all in lockwait.c) for the conflicting locks
+    asked before theirs to be released, rank 2's 0.3-s hold above all (an
+    exclusive lock in lock.c and lockwait.c, MPI_Win_lock_all, a shared
+    lock on every target, in lockall.c), counted from otf2-print alone
+    (the location ids are the ranks; every lock is on rank 0's part of
+    the window, or a lock_all on every part, and two conflict unless both
+    are shared): from the call's enter (or the last released of those
+    epochs' request, if later) to that release (or the call's leave, if
+    earlier). skein's longest lock-competition wait of each rank is that,
+    within 1%, for rank 2's MPI_Win_unlock (or MPI_Win_unlock_all: the one
+    held longest in it), rooted in rank 2's computation, and the first
+    problem is that computation, the only one of more than 0.2 s (the
+    lateness the waiting ranks then create where all ranks meet is the
+    same stall). In lockwait.c, where only rank 2's locks are exclusive,
+    every MPI_Win_lock_all of ranks 1 and 3 that waited so is one of
+    skein's lock-competition waits, of the same time within 1% (or 1 us),
+    and there are no others (an unlock's wait is not counted: skein
+    cannot tell it, doc/analysis.md)."""
     out = subprocess.run(("otf2-print", trace), capture_output=True, text=True).stdout
     tps = 1e9
-    hold, calls, open_ = [], {1: [], 3: []}, {}     # hold: (request, release, rank)
+    hold, calls, open_ = [], {1: [], 3: []}, {}     # hold: (request, release, rank, shared)
     req, asked = {}, {1: [], 3: []}
+    lock_all = name.startswith("lockwait")
+    names = ('"MPI_Win_lock_all"', '"MPI_Win_unlock_all"') if lock_all else ('"MPI_Win_lock"', '"MPI_Win_unlock"')
     for line in out.splitlines():
         f = line.split()
         if len(f) < 3 or not f[1].isdigit() or not f[2].isdigit():
             continue
         loc, t = int(f[1]), int(f[2])
         if f[0] == "RMA_REQUEST_LOCK":
-            req[loc] = t
+            req[loc] = (t, "Type: SHARED" in line)
             if loc in asked:
                 asked[loc].append(t)
         elif f[0] == "RMA_RELEASE_LOCK" and loc in req:
-            hold.append((req.pop(loc), t, loc))
-        elif loc in calls and f[0] in ("ENTER", "LEAVE") and ('"MPI_Win_lock"' in line or '"MPI_Win_unlock"' in line):
+            t0, sh = req.pop(loc)
+            hold.append((t0, t, loc, sh))
+        elif loc in calls and f[0] in ("ENTER", "LEAVE") and any(n in line for n in names):
             if f[0] == "ENTER":
                 open_[loc] = t
             elif loc in open_:
-                calls[loc].append((open_.pop(loc), t))
+                calls[loc].append((open_.pop(loc), t, names[0] in line))
     res = subprocess.run(("otf2-print", "-G", trace), capture_output=True, text=True).stdout
     for line in res.splitlines():
         if line.startswith("CLOCK_PROPERTIES") and "Ticks per Seconds:" in line:
             tps = float(line.split("Ticks per Seconds:")[1].split(",")[0])
+    n_waits = 0
     for r in (1, 3):
-        want = 0.0
-        for en, lv in calls[r]:
+        want, each = 0.0, []
+        for en, lv, lock in calls[r]:
             mine = max([a for a in asked[r] if a <= lv] or [en])    # the epoch's request
-            before = [h for h in hold if h[2] != r and h[0] < mine]
+            shared = [h[3] for h in hold if h[2] == r and h[0] == mine] == [True]
+            before = [h for h in hold if h[2] != r and h[0] < mine and not (shared and h[3])]
             if before:
-                h0, h1, _ = max(before, key=lambda h: h[1])
-                want = max(want, (min(lv, h1) - max(en, h0)) / tps)
+                h0, h1, _, _ = max(before, key=lambda h: h[1])
+                t = (min(lv, h1) - max(en, h0)) / tps
+                want = max(want, t)
+                if t > 0 and lock:
+                    each.append(t)
         got = [w for w in an["waits"] if w["kind"] == "lock-competition" and w["rank"] == r]
         top = max(got, key=lambda w: w["wait_s"]) if got else {}
         check(want > 0.2 and abs(top.get("wait_s", 0) - want) <= 0.01 * want,
@@ -218,6 +232,17 @@ def lock_competition(trace, name, an):
         check(top.get("cause_rank") == 2 and top.get("cause_region") == release and
               top.get("root_rank") == 2 and top.get("root_region") == "(computation)",
               f"{name}: rank {r}'s lock wait is not rank 2's: {top}")
+        if lock_all:
+            mine = sorted(w["wait_s"] for w in got)
+            each.sort()
+            check(len(mine) == len(each) and len(each) >= 1 and
+                  all(abs(x - y) <= max(0.01 * y, 1e-6) for x, y in zip(mine, each)) and
+                  all(w["region"] == "MPI_Win_lock_all" for w in got),
+                  f"{name}: rank {r}'s lock_all waits {mine}, otf2-print {each}")
+            n_waits += len(got)
+    if lock_all:
+        got = [w for w in an["waits"] if w["kind"] == "lock-competition"]
+        check(len(got) == n_waits, f"{name}: {len(got)} lock-competition waits, {n_waits} of ranks 1 and 3")
     p = an["problems"][0] if an["problems"] else {}
     check(p.get("rank") == 2 and p.get("operation") == "(computation)",
           f"{name}: the first problem is not rank 2's computation: {p}")
@@ -233,7 +258,7 @@ def main():
     for n in sorted(os.listdir(d)):
         if os.path.exists(os.path.join(d, n, "traces.otf2")):
             traces.append((os.path.join(d, n, "traces.otf2"), n))
-    check(len(traces) >= 10, f"{d}: {len(traces)} archives, 10 expected")
+    check(len(traces) >= 12, f"{d}: {len(traces)} archives, 12 expected")
     s = os.path.join(shared, "traces", "otf2")
     if os.path.isdir(s):
         for n in ("casita-1_xeonphi_jacobi_01", "casita-2_cuda_simple", "pipit-pingpong-otf2"):

@@ -1,5 +1,6 @@
 /* test_locks.c — lock competition (analysis/explain/locks.c; doc/analysis.md,
- * "Wait states"): waits for MPI_Win_lock_all holders, the roots of lock
+ * "Wait states"): waits for MPI_Win_lock_all holders and of its calls,
+ * the roots of lock
  * chains and lateness lost in a lock wait, on four ranks written through
  * the builder, whose answers are worked out by hand: each case says how.
  * Times are ticks; the window is on the world, and every lock is on rank
@@ -133,6 +134,76 @@ lock_all_holds(void **state)
 	const struct analysis_problem *p = analysis_problems(a, &np);
 	assert_true(np >= 1);
 	assert_int_equal(p[0].lop, comp);
+	analysis_destroy(a);
+}
+
+/* A lock_all call waits for the exclusive epochs of its window, on any
+ * target, asked before it (lockwait-4: MPICH and Open MPI wait in
+ * MPI_Win_lock_all). Rank 2 locks rank 0's part exclusively (10 to 11),
+ * computes 300 ticks and lets go at 312; rank 3 locks its own part
+ * exclusively (10 to 11), computes 1000 ticks (11 to 1011) and lets go
+ * at 1012; rank 0 takes a shared lock on rank 1's part (12 to 13) and
+ * lets go at 1014. Rank 1 calls MPI_Win_lock_all at 20, returning at
+ * 1015: it waited for the exclusive epochs, the last released rank 3's,
+ * from 20 to 1012 (992 ticks; not to rank 0's shared release at 1014,
+ * which it does not wait for), for rank 3's unlock, whose epoch held the
+ * lock 992 ticks of the call (rank 2's 292). Delays: since the barrier
+ * rank 3 worked 1001 (its lock call and computation) to its unlock,
+ * rank 1 10: the excess, 991, explains the wait (s = 1): rank 3's
+ * computation is the root and the first problem, where rank 1's
+ * MPI_Win_lock_all, its 995 ticks taken for work, was. */
+static void
+lock_all_waits(void **state)
+{
+	struct fx *f = *state;
+	TL(0);
+	BARRIER(0, 10);
+	CALL(12, 13, R_LOCK, assert_int_equal(build_rma_lock(f->b, 12, W_A, 1, 1), 0));
+	CALL(1013, 1014, R_UNLOCK, assert_int_equal(build_rma_release(f->b, 1014, W_A, 1), 0));
+	BARRIER(1100, 1110);
+	END();
+	TL(1);
+	BARRIER(0, 10);
+	CALL(20, 1015, R_LOCK_ALL, assert_int_equal(build_rma_lock(f->b, 20, W_A, UINT32_MAX, 1), 0));
+	CALL(1015, 1017, R_UNLOCK_ALL, assert_int_equal(build_rma_release(f->b, 1016, W_A, UINT32_MAX), 0));
+	BARRIER(1100, 1110);
+	END();
+	TL(2);
+	BARRIER(0, 10);
+	LOCK(10, 11, 0);
+	UNLOCK(311, 312);
+	BARRIER(1100, 1110);
+	END();
+	TL(3);
+	BARRIER(0, 10);
+	CALL(10, 11, R_LOCK, assert_int_equal(build_rma_lock(f->b, 10, W_A, 3, 0), 0));
+	CALL(1011, 1012, R_UNLOCK, assert_int_equal(build_rma_release(f->b, 1012, W_A, 3), 0));
+	BARRIER(1100, 1110);
+	END();
+	FINISH();
+	struct analysis *a = tu_analyse(f->t, NULL);
+	uint32_t lock_all = tu_comm_lop(a, 1, 1), unlock3 = tu_comm_lop(a, 3, 2), comp = unlock3 - 1;
+	assert_int_equal(analysis_lop_kind(a, comp), OP_COMPUTE);
+	assert_int_equal(analysis_lop_duration(a, comp), 1000);
+	const struct analysis_wait *w = analysis_lop_wait(a, lock_all);
+	assert_non_null(w);
+	assert_int_equal(w->kind, WAIT_LOCK);
+	assert_int_equal(w->time, 992);
+	assert_int_equal(w->cause_lop, unlock3);
+	assert_int_equal(w->root_lop, comp);
+	for (uint32_t r = 0; r < 4; r += 2)     /* rank 0's shared lock, rank 2's: no one before */
+		assert_null(analysis_lop_wait(a, tu_comm_lop(a, r, 1)));
+	assert_null(analysis_lop_wait(a, tu_comm_lop(a, 3, 1)));
+	const struct analysis_delay *d = analysis_lop_delay(a, comp);
+	assert_non_null(d);
+	assert_int_equal(d->direct, 991);
+	assert_null(analysis_lop_delay(a, lock_all));
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(np >= 1);
+	assert_int_equal(p[0].lop, comp);
+	for (uint32_t i = 0; i < np; i++)
+		assert_true(p[i].lop != lock_all);
 	analysis_destroy(a);
 }
 
@@ -444,6 +515,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(lock_all_holds, setup, teardown),
+		cmocka_unit_test_setup_teardown(lock_all_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(lost_in_lock_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(holder_lost, setup, teardown),
 		cmocka_unit_test_setup_teardown(holder_waited_at_collective, setup, teardown),

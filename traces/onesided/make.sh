@@ -13,8 +13,11 @@
 #                           a lock rank 2 holds 0.3 s
 #   lockall-4, lockall-4-openmpi  traces/tracer/tests/lockall.c: the same
 #                           for rank 2's MPI_Win_lock_all
+#   lockwait-4, lockwait-4-openmpi  traces/tracer/tests/lockwait.c: ranks
+#                           waiting in MPI_Win_lock_all for an exclusive
+#                           lock rank 2 holds 0.3 s
 #
-# 2 ranks each (4 for lock and lockall), MPICH (no suffix) or Open MPI (-openmpi). Needs the
+# 2 ranks each (4 for lock, lockall and lockwait), MPICH (no suffix) or Open MPI (-openmpi). Needs the
 # tracer built (make -C traces/tracer), mpicc.mpich / mpicc.openmpi and,
 # for ga-*, Debian's libglobalarrays-dev and libarmci-mpi-dev.
 set -u
@@ -24,7 +27,7 @@ L=/usr/lib/x86_64-linux-gnu
 work=$(mktemp -d "${TMPDIR:-/tmp}/skein-onesided.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT INT TERM
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-names=${*:-rma-2 rma-2-openmpi nbc-2 nbc-2-openmpi ga-2 ga-2-openmpi lock-4 lock-4-openmpi lockall-4 lockall-4-openmpi}
+names=${*:-rma-2 rma-2-openmpi nbc-2 nbc-2-openmpi ga-2 ga-2-openmpi lock-4 lock-4-openmpi lockall-4 lockall-4-openmpi lockwait-4 lockwait-4-openmpi}
 rc=0
 for name in $names; do
 	n=$(echo "$name" | sed 's/^[a-z]*-\([0-9]*\).*/\1/')

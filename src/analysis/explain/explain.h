@@ -30,7 +30,7 @@ enum analysis_wait_kind {
 	WAIT_EARLY_REDUCE,       /* an all-to-one collective's root entered before the others */
 	WAIT_POLLING,            /* a computation polled (MPI_Test* that completed nothing)
 	                          * for a message whose send began later */
-	WAIT_LOCK,               /* a one-sided lock or unlock call waited for another
+	WAIT_LOCK,               /* a one-sided lock or lock_all call waited for another
 	                          * rank's conflicting lock on the target to be released */
 	WAIT_KIND_COUNT
 };

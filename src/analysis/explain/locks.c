@@ -15,14 +15,17 @@
  * one looked at (an unlock's wait cannot be told from the release
  * record's place: the holder's is written as its unlock returns, after
  * the lock was free, so a rank that held the lock already seemed to wait
- * for it there: helper-50). The epochs of one
- * window and target are taken in the order they asked for the lock, and
- * a window's lock_all epochs beside them in the same order;
- * the wait lasts until the conflicting one released last, and is for
- * the one that held the lock longest in it (of the LOCK_LOOK_BACK asked
- * last before, of each kind): a constant per epoch, n log n in all, for
- * the sorts and searches. A lock_all call's own wait is not looked at
- * (MPICH takes its locks lazily, at the first operation on a target).
+ * for it there: helper-50). A lock_all call waits likewise, for every
+ * exclusive epoch of its window, on any target, asked before it
+ * (traces/onesided/lockwait-4: MPICH and Open MPI wait in the call
+ * itself, not lazily at the first operation or in MPI_Win_unlock_all).
+ * The epochs of one window and target are taken in the order they asked
+ * for the lock, a window's lock_all epochs beside them in the same
+ * order, and its exclusive ones beside each lock_all; the wait lasts
+ * until the conflicting one released last, and is for the one that held
+ * the lock longest in it (of the LOCK_LOOK_BACK asked last before, of
+ * each kind): a constant per epoch, n log n in all, for the sorts and
+ * searches.
  */
 #include "explain_impl.h"
 
@@ -65,9 +68,10 @@ held_from(const struct analysis *a, const struct trace_epoch *h)
 }
 
 /* The candidates for the holder a wait was for: the epochs of its
- * window and target asked before it, k[0..n) (the nearest last), and
- * its window's lock_all epochs asked before it, all[0..n_all) (likewise;
- * none for a shared one, which they do not hold up). */
+ * window and target asked before it, k[0..n) (the nearest last; for a
+ * lock_all, its window's exclusive ones on any target), and its window's
+ * lock_all epochs asked before it, all[0..n_all) (likewise; none for a
+ * shared one, which they do not hold up). */
 struct asked {
 	const struct ekey *k, *all;
 	uint32_t n, n_all;
@@ -133,10 +137,11 @@ waited_in(const struct analysis *a, const struct trace_epoch *e, const struct tr
 	return 0;
 }
 
-/* The lock_all epochs of every window (lock_all()),
- * sorted by window and request, and for each the one released last of
- * those of its window up to it (latest[]): NULL when there are none. */
-struct lock_alls {
+/* Epochs of one kind (lock_all, or exclusive on one target) of every
+ * window, sorted by window and request, and for each the one released
+ * last of those of its window up to it (latest[]): n is 0 when there are
+ * none. */
+struct by_win {
 	struct ekey *k;
 	uint32_t *latest;
 	uint32_t n;
@@ -150,54 +155,89 @@ lock_all(const struct trace_epoch *e)
 	return e->target == TRACE_NONE && e->shared && e->timeline != TRACE_NONE;
 }
 
+/* Is e an exclusive epoch on one target, which a lock_all waits for? */
 static int
-lock_alls_init(const struct trace_epoch *ep, uint32_t n_ep, struct lock_alls *la)
+exclusive(const struct trace_epoch *e)
 {
-	*la = (struct lock_alls){ 0 };
+	return e->target != TRACE_NONE && !e->shared && e->timeline != TRACE_NONE;
+}
+
+static int
+by_win_init(const struct trace_epoch *ep, uint32_t n_ep, int (*kind)(const struct trace_epoch *),
+	    struct by_win *bw)
+{
+	*bw = (struct by_win){ 0 };
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < n_ep; i++)
-		n += lock_all(&ep[i]);
+		n += kind(&ep[i]);
 	if (!n)
 		return 0;
-	la->k = malloc((size_t)n * sizeof *la->k);
-	la->latest = malloc((size_t)n * sizeof *la->latest);
-	if (!la->k || !la->latest)
+	bw->k = malloc((size_t)n * sizeof *bw->k);
+	bw->latest = malloc((size_t)n * sizeof *bw->latest);
+	if (!bw->k || !bw->latest)
 		return ERR_NOMEM;
 	for (uint32_t i = 0; i < n_ep; i++)
-		if (lock_all(&ep[i]))
-			la->k[la->n++] = (struct ekey){ ep[i].win, TRACE_NONE, ep[i].t_begin, i };
-	qsort(la->k, la->n, sizeof *la->k, by_key);
-	for (uint32_t j = 0; j < la->n; j++) {
-		uint32_t prev = j > 0 && la->k[j - 1].win == la->k[j].win ? la->latest[j - 1] : j;
-		la->latest[j] = ep[la->k[prev].i].t_end >= ep[la->k[j].i].t_end ? prev : j;
+		if (kind(&ep[i]))
+			bw->k[bw->n++] = (struct ekey){ ep[i].win, TRACE_NONE, ep[i].t_begin, i };
+	qsort(bw->k, bw->n, sizeof *bw->k, by_key);
+	for (uint32_t j = 0; j < bw->n; j++) {
+		uint32_t prev = j > 0 && bw->k[j - 1].win == bw->k[j].win ? bw->latest[j - 1] : j;
+		bw->latest[j] = ep[bw->k[prev].i].t_end >= ep[bw->k[j].i].t_end ? prev : j;
 	}
 	return 0;
 }
 
-/* The lock_all epochs of window win asked strictly before time t:
- * la->k[*first, *first + return). */
-static uint32_t
-lock_alls_before(const struct lock_alls *la, uint32_t win, uint64_t t, uint32_t *first)
+static void
+by_win_fini(struct by_win *bw)
 {
-	uint32_t lo = 0, hi = la->n;
+	free(bw->k);
+	free(bw->latest);
+}
+
+/* The epochs of window win asked strictly before time t:
+ * bw->k[*first, *first + return). */
+static uint32_t
+by_win_before(const struct by_win *bw, uint32_t win, uint64_t t, uint32_t *first)
+{
+	uint32_t lo = 0, hi = bw->n;
 	while (lo < hi) {             /* the window's first */
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (la->k[mid].win < win)
+		if (bw->k[mid].win < win)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	*first = lo;
-	hi = la->n;
+	hi = bw->n;
 	uint32_t b = lo;
 	while (b < hi) {              /* the first of the window at t or later */
 		uint32_t mid = b + (hi - b) / 2;
-		if (la->k[mid].win == win && la->k[mid].begin < t)
+		if (bw->k[mid].win == win && bw->k[mid].begin < t)
 			b = mid + 1;
 		else
 			hi = mid;
 	}
 	return b - lo;
+}
+
+/* The waits of the lock_all calls (la): each for the exclusive epochs
+ * (ex) of its window, on any target, asked before it. */
+static int
+lock_all_waits(const struct analysis *a, const struct trace_epoch *ep, const struct by_win *la,
+	       const struct by_win *ex, struct waits_out *w)
+{
+	int rc = 0;
+	for (uint32_t j = 0; j < la->n && ex->n && !rc; j++) {
+		const struct trace_epoch *e = &ep[la->k[j].i];
+		uint32_t first = 0, n = by_win_before(ex, e->win, e->t_begin, &first);
+		if (!n)
+			continue;
+		const struct trace_epoch *h = &ep[ex->k[ex->latest[first + n - 1]].i];
+		struct asked c = { .k = ex->k + first, .n = n };
+		if (h->timeline != e->timeline)
+			rc = waited_in(a, e, h, ep, &c, w);
+	}
+	return rc;
 }
 
 int
@@ -208,12 +248,14 @@ explain_lock_waits(const struct analysis *a, struct waits_out *w)
 	if (!n)
 		return 0;
 	struct ekey *k = malloc((size_t)n * sizeof *k);
-	struct lock_alls la;
-	int rc = lock_alls_init(ep, n, &la);
+	struct by_win la, ex = { 0 };
+	int rc = by_win_init(ep, n, lock_all, &la);
+	if (!rc && la.n)
+		rc = by_win_init(ep, n, exclusive, &ex);
 	if (!k || rc) {
 		free(k);
-		free(la.k);
-		free(la.latest);
+		by_win_fini(&la);
+		by_win_fini(&ex);
 		return ERR_NOMEM;
 	}
 	uint32_t m = 0;
@@ -233,7 +275,7 @@ explain_lock_waits(const struct analysis *a, struct waits_out *w)
 			const struct trace_epoch *h = e->shared ? excl : any;
 			struct asked c = { .k = k + g, .n = j - g };
 			uint32_t first = 0;
-			if (!e->shared && la.n && (c.n_all = lock_alls_before(&la, e->win, e->t_begin, &first))) {
+			if (!e->shared && la.n && (c.n_all = by_win_before(&la, e->win, e->t_begin, &first))) {
 				c.all = la.k + first;
 				const struct trace_epoch *ha = &ep[la.k[la.latest[first + c.n_all - 1]].i];
 				if (!h || ha->t_end > h->t_end)
@@ -248,9 +290,11 @@ explain_lock_waits(const struct analysis *a, struct waits_out *w)
 		}
 		g = end;
 	}
+	if (!rc)
+		rc = lock_all_waits(a, ep, &la, &ex, w);
 	free(k);
-	free(la.k);
-	free(la.latest);
+	by_win_fini(&la);
+	by_win_fini(&ex);
 	return rc;
 }
 

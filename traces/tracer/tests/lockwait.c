@@ -1,0 +1,69 @@
+/* lockwait.c — lock competition met by MPI_Win_lock_all for the
+ * one-sided tests (traces/onesided, lockwait-4): as lockall.c turned
+ * round, the holder's epoch exclusive and the waiters' lock_all. Three
+ * rounds; in each, rank 2 locks rank 0's window exclusively, puts a
+ * value and flushes it (so that the lock is held where MPI takes it
+ * lazily), and holds the lock over a barrier that the other ranks pass
+ * too; then ranks 1 and 3 call MPI_Win_lock_all (a shared lock on every
+ * target, rank 0 among them), read the value and call
+ * MPI_Win_unlock_all. In the second round rank 2 computes 0.3 s before
+ * it lets go: ranks 1 and 3 wait that long, in MPI_Win_lock_all where
+ * the MPI takes the locks there, or later, at the first operation on
+ * rank 0 or in MPI_Win_unlock_all, where it takes them lazily; rank 2's
+ * computation is where the time went. Rank 0 only serves its window.
+ * Run on 4 ranks. */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+#include <stdio.h>
+#include <time.h>
+
+static void
+compute(double seconds)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < seconds);
+}
+
+int
+main(int argc, char **argv)
+{
+	int rank, size;
+	double *base, value = 1, got = 0, sum = 0;
+	MPI_Win win;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (size != 4) {
+		if (rank == 0)
+			fprintf(stderr, "lockwait: run on 4 ranks\n");
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	MPI_Win_allocate(4 * sizeof *base, sizeof *base, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+	for (int round = 0; round < 3; round++) {
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (rank == 2) {
+			MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+			MPI_Put(&value, 1, MPI_DOUBLE, 0, round, 1, MPI_DOUBLE, win);
+			MPI_Win_flush(0, win);
+			MPI_Barrier(MPI_COMM_WORLD);        /* the others ask once it is held */
+			compute(round == 1 ? 0.3 : 0.001);
+			MPI_Win_unlock(0, win);
+		} else {
+			MPI_Barrier(MPI_COMM_WORLD);
+			if (rank != 0) {
+				MPI_Win_lock_all(0, win);
+				MPI_Get(&got, 1, MPI_DOUBLE, 0, round, 1, MPI_DOUBLE, win);
+				MPI_Win_unlock_all(win);
+			}
+		}
+		MPI_Allreduce(&got, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	}
+	if (rank == 0)
+		printf("lockwait: 3 rounds, sum %g\n", sum);
+	MPI_Win_free(&win);
+	MPI_Finalize();
+	return 0;
+}
