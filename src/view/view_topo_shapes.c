@@ -177,9 +177,11 @@ fit_bytes(const char *s, char *out, size_t n)
 	char cut[256];
 	for (int c = text_width(s) - 1; strlen(t) >= n && c >= 2; c--)
 		t = text_cut(s, c, cut, sizeof cut);
-	if (strlen(t) >= n)
-		t = "";
-	snprintf(out, n, "%s", t);
+	size_t len = strlen(t);
+	if (len >= n)
+		len = 0;
+	memcpy(out, t, len);
+	out[len] = '\0';
 }
 
 /* The radial layout for a pane of w × rows cells: the disc on the left
