@@ -129,7 +129,7 @@ $(BUILD)/tests/test_dist_cc: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
 $(BUILD)/tests/test_charm_nomem: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc
 # test_projections_bad looks for the largest allocation of a run.
 $(BUILD)/tests/test_projections_bad: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
-# test_delay_bytes counts the bytes the waits' and delays' stages hold.
+# test_delay_bytes counts the bytes the waits' and delays' stages and the blame hold.
 $(BUILD)/tests/test_delay_bytes: TEST_LIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 # test_report_par fails the JSON pieces' reallocs in turn.
 $(BUILD)/tests/test_report_par: TEST_LIBS += -Wl,--wrap=realloc

@@ -1,9 +1,10 @@
 /* test_delay_bytes.c — the bytes the delays' stage (analysis/explain/
  * delay.c) and the waits' (waits.c) hold above what they leave, per
- * wait: counted, not timed. The library's malloc, calloc, realloc and
+ * wait, and the critical path's blame of the delays (path_blame.c), per
+ * delay: counted, not timed. The library's malloc, calloc, realloc and
  * free come here (-Wl,--wrap, Makefile), which keep the bytes allocated
  * (malloc_usable_size) and their most while a stage runs again on a
- * finished analysis.
+ * finished analysis (the blame runs once, after it).
  *
  * The delays' arrays (doc/performance.md, "Where the 10^8 peak is"):
  * each wait's pass (16 bytes), with the ends' peer bytes (1 an end), the
@@ -26,6 +27,7 @@
 
 #include "analysis/core/analysis_impl.h"
 #include "analysis/explain/explain.h"
+#include "analysis/path/path_impl.h"
 #include "base/recycle.h"
 
 void *__real_malloc(size_t n);
@@ -278,6 +280,54 @@ large_ticks(void **state)
 	trace_destroy(t2);
 }
 
+/* The critical path's blame (analysis/path/path_blame.c), the same way,
+ * per delay: each delay's cost spread over the regions of its operation
+ * (a piece of its time, 32 bytes; one a delay on this ring), the pieces'
+ * edges in order (8 a piece) and the spans a profile of the timelines
+ * weighs (24 a span), with the delays' references (4). It held a piece
+ * for every delay, then their edges and room for a span an edge beside
+ * them: 114.4-127.2 bytes a delay on 1 to 8 threads. Now one timeline's
+ * pieces are held at a time, settled before the next timeline's are
+ * made, and the spans have room for one a delay: 35.8-41.6, of which 28
+ * are the spans and the references, the rest the largest timeline's
+ * pieces and the profile's workers. */
+static void
+path_blame_bytes(void **state)
+{
+	(void)state;
+	struct trace *t = ring(16, 4000, 1);
+	struct analysis *a = analyse(t, NULL);
+	uint32_t nd, nr;
+	const struct analysis_delay *d = analysis_delays(a, &nd);
+	trace_regions(t, &nr);
+	assert_true(nd > 10000);
+	uint64_t cost = 0;
+	for (uint32_t i = 0; i < nd; i++)
+		cost += d[i].cost;
+	uint64_t *blame = calloc((size_t)nr + 3, sizeof *blame);
+	assert_non_null(blame);
+	struct path p = { 0 };
+	recycle_drain();
+	atomic_store(&live, 0);
+	atomic_store(&most, 0);
+	assert_int_equal(path_blame(a, NULL, &p, blame, nr), 0);
+	long long left = atomic_load(&live), held = atomic_load(&most) - left;
+	/* every delay's cost given out, to the rounding of a tick an instance
+	 * the profile weighs */
+	uint64_t given = 0;
+	for (uint32_t s = 0; s < nr + 3; s++)
+		given += blame[s];
+	assert_int_equal(p.blame_total, cost);
+	print_message("delays %u, cost %llu, given %llu: %lld bytes held, %.1f a delay\n", nd,
+		      (unsigned long long)cost, (unsigned long long)given, held, (double)held / nd);
+	assert_true(given + nd >= cost && given <= cost + nd);
+	assert_true(left == 0);
+	assert_true(held < 48LL * nd);
+	free(blame);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -285,6 +335,7 @@ main(void)
 		cmocka_unit_test(transient_bytes),
 		cmocka_unit_test(large_ticks),
 		cmocka_unit_test(waits_transient_bytes),
+		cmocka_unit_test(path_blame_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

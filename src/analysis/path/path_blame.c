@@ -56,6 +56,12 @@ struct blame {
 	uint32_t *touched, n_touched;
 	uint8_t *seen;
 	uint32_t *ref;            /* per delay: its reference lop, or TRACE_NONE */
+	/* the timelines' spans settle makes, their room, the timeline they
+	 * have come to and the blame they spread */
+	struct path_spans sp;
+	size_t cap_sp;
+	uint32_t sp_tl;
+	double spread;
 };
 
 /* The region a lop's time counts for where it has no time to spread: its
@@ -337,21 +343,57 @@ drain(struct blame *b, size_t mark)
 	return rc;
 }
 
+/* Delay i's cost given to the regions of its operation (by their excess
+ * over its reference's), its shares cut. */
+static int
+seed_delay(struct blame *b, struct path *p, uint64_t *blame, const struct analysis_delay *d, uint32_t i)
+{
+	const struct analysis *a = b->a;
+	uint32_t l = d[i].lop, r = b->ref[i];
+	size_t mark = b->n_done;
+	int rc = 0;
+	p->blame_total += d[i].cost;
+	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
+	if (ex <= en)
+		blame[path_slot(lop_region(a, l), b->n_regions)] += d[i].cost;
+	else if (r != TRACE_NONE && lop_exit(a, r) > lop_enter(a, r))
+		rc = by_excess(b, a->lop_tl[l], en, ex, a->lop_tl[r], lop_enter(a, r), lop_exit(a, r),
+			       (double)d[i].cost, 0);
+	else
+		rc = give(b, (struct share){ en, ex, (double)d[i].cost, a->lop_tl[l], 0 });
+	return rc ? rc : drain(b, mark);
+}
+
+static int settle(struct blame *b);
+static int spans_room(struct blame *b, size_t need);
+
 /* The delays' and the lane waits' shares, cut until none is left to
  * hand on. One stack of them all, the delays' pushed first, would be
  * cut from its top: so the waits, then the delays, are taken from the
  * last, each one's shares cut before the one before it gives its own,
  * which keeps the pieces in the stack's order without the stack. The
  * waits that go to one region are added first, in their order (a sum
- * of doubles' last bits follows it). */
+ * of doubles' last bits follows it).
+ *
+ * Without lane waits a delay's pieces are all on its own timeline, and
+ * the delays come by timeline (their lops do): each timeline's delays
+ * are taken from its last and its pieces settled before the next
+ * timeline's are made. They come in the order they have in the list of
+ * every piece (path_edge_order orders a place's edges by time, then by
+ * the pieces' order, whatever their numbers), and the timelines settle
+ * in the order settle takes the places of that list: the same spans and
+ * the same sums, one timeline's pieces held instead of every delay's
+ * (doc/performance.md, "Where the 10^8 peak is"). */
 static int
 seed(struct blame *b, struct path *p, uint64_t *blame)
 {
 	const struct analysis *a = b->a;
 	uint32_t nd;
 	const struct analysis_delay *d = analysis_delays(a, &nd);
-	int rc = delay_refs(b, d, nd);
-	if (!rc && b->direct)
+	int rc = delay_refs(b, d, nd), by_place = b->direct;
+	for (uint32_t i = 1; by_place && i < nd; i++)
+		by_place = a->lop_tl[d[i - 1].lop] <= a->lop_tl[d[i].lop];
+	if (!rc && b->direct && !by_place)
 		rc = vec_reserve((void **)&b->done, &b->cap_done, (size_t)nd + 1, sizeof *b->done);
 	const struct hybrid_wait *wv = b->h->waits;
 	for (uint32_t i = 0; i < b->h->n_waits && !rc; i++) {
@@ -368,20 +410,24 @@ seed(struct blame *b, struct path *p, uint64_t *blame)
 		if (!rc)
 			rc = drain(b, mark);
 	}
-	for (uint32_t i = nd; i-- > 0 && !rc;) {
-		uint32_t l = d[i].lop, r = b->ref[i];
-		size_t mark = b->n_done;
-		p->blame_total += d[i].cost;
-		uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
-		if (ex <= en)
-			blame[path_slot(lop_region(a, l), b->n_regions)] += d[i].cost;
-		else if (r != TRACE_NONE && lop_exit(a, r) > lop_enter(a, r))
-			rc = by_excess(b, a->lop_tl[l], en, ex, a->lop_tl[r], lop_enter(a, r), lop_exit(a, r),
-				       (double)d[i].cost, 0);
-		else
-			rc = give(b, (struct share){ en, ex, (double)d[i].cost, a->lop_tl[l], 0 });
+	if (!by_place) {
+		for (uint32_t i = nd; i-- > 0 && !rc;)
+			rc = seed_delay(b, p, blame, d, i);
+		/* every piece at once: at most a span an edge */
+		return rc ? rc : spans_room(b, 2 * b->n_done + 1);
+	}
+	/* a span a delay, as most runs have (a piece a delay, one place's
+	 * apart); settle makes more room if need be */
+	if (!rc)
+		rc = spans_room(b, (size_t)nd + 1);
+	for (uint32_t lo = 0, hi; lo < nd && !rc; lo = hi) {
+		uint32_t tl = a->lop_tl[d[lo].lop];
+		for (hi = lo + 1; hi < nd && a->lop_tl[d[hi].lop] == tl; hi++)
+			;
+		for (uint32_t i = hi; i-- > lo && !rc;)
+			rc = seed_delay(b, p, blame, d, i);
 		if (!rc)
-			rc = drain(b, mark);
+			rc = settle(b);
 	}
 	return rc;
 }
@@ -488,22 +534,45 @@ weighted_add(void *ctx, uint32_t region, int64_t ticks)
 	c->extra[path_slot(region, c->n_regions)] += c->w * (double)ticks;
 }
 
-/* The pieces of each place made disjoint (overlapping pieces' weights
- * add up: several threads waiting for one); a timeline's into spans for
- * one profile, a lane's regions by hybrid_stretch, its time in no
- * region as idle. */
+/* Room for `need` spans: that many the first time (a count foreseen),
+ * twice as many as before or `need` after. 0 or ERR_NOMEM. */
 static int
-settle(struct blame *b, struct path_spans *sp, double *spread)
+spans_room(struct blame *b, size_t need)
+{
+	if (need <= b->cap_sp)
+		return 0;
+	size_t cap = b->cap_sp && 2 * b->cap_sp > need ? 2 * b->cap_sp : need;
+	uint64_t *lo = realloc(b->sp.lo, cap * sizeof *lo);
+	if (lo)
+		b->sp.lo = lo;
+	uint64_t *hi = lo ? realloc(b->sp.hi, cap * sizeof *hi) : NULL;
+	if (hi)
+		b->sp.hi = hi;
+	double *w = hi ? realloc(b->sp.w, cap * sizeof *w) : NULL;
+	if (!w)
+		return ERR_NOMEM;
+	b->sp.w = w;
+	b->cap_sp = cap;
+	return 0;
+}
+
+/* The pieces kept so far (of places after those settled before) made
+ * disjoint on each place (overlapping pieces' weights add up: several
+ * threads waiting for one); a timeline's into spans for one profile, a
+ * lane's regions by hybrid_stretch, its time in no region as idle. The
+ * pieces are then let go. */
+static int
+settle(struct blame *b)
 {
 	uint32_t n_tl = b->n_tl, ne = (uint32_t)(2 * b->n_done);
 	const struct path_piece *d = b->done;
+	struct path_spans *sp = &b->sp;
+	if (!ne)
+		return 0;
 	uint32_t *ord = malloc(((size_t)ne + 1) * sizeof *ord);
 	int rc = !ord ? ERR_NOMEM : path_edge_order(d, (uint32_t)b->n_done, ord);
-	/* the timelines' stretches: at most one a boundary */
-	if (!rc)
-		rc = path_spans_alloc(sp, n_tl, ne, 1);
 	double w = 0;
-	uint32_t tl = 0;
+	uint32_t tl = b->sp_tl;
 	for (uint32_t i = 0; !rc && i < ne; i++) {
 		const struct path_piece *x = &d[ord[i] >> 1], *next = i + 1 < ne ? &d[ord[i + 1] >> 1] : NULL;
 		double dw = ord[i] & 1 ? -x->w : x->w;
@@ -512,12 +581,14 @@ settle(struct blame *b, struct path_spans *sp, double *spread)
 		if (!next || next->place != x->place || hi == lo || w < 1e-12)
 			continue;
 		if (x->place < n_tl) {
+			if (sp->n == b->cap_sp && (rc = spans_room(b, (size_t)sp->n + 1)))
+				break;
 			while (tl < x->place)
 				sp->first[++tl] = sp->n;
 			sp->lo[sp->n] = lo;
 			sp->hi[sp->n] = hi;
 			sp->w[sp->n++] = w;
-			*spread += w * (double)(hi - lo);
+			b->spread += w * (double)(hi - lo);
 		} else {
 			struct weighted c = { b->extra, w, b->n_regions };
 			uint64_t idle = hybrid_stretch(b->a->t, b->h, x->place, lo, hi, weighted_add, &c,
@@ -525,8 +596,8 @@ settle(struct blame *b, struct path_spans *sp, double *spread)
 			b->extra[path_slot(PATH_REGION_IDLE, b->n_regions)] += w * (double)idle;
 		}
 	}
-	while (!rc && tl < n_tl)
-		sp->first[++tl] = sp->n;
+	b->sp_tl = tl;
+	b->n_done = 0;
 	free(ord);
 	return rc;
 }
@@ -573,29 +644,37 @@ path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uin
 	if (!h || !h->n_places)
 		b.h = &none;
 	b.direct = b.h->n_waits == 0;
-	struct path_spans sp = { 0 };
 	b.extra = calloc((size_t)n_regions + 3, sizeof *b.extra);
-	int rc = b.extra ? 0 : ERR_NOMEM;
+	b.sp.first = calloc((size_t)b.n_tl + 2, sizeof *b.sp.first);
+	int rc = b.extra && b.sp.first ? 0 : ERR_NOMEM;
 	if (!rc)
 		rc = prepare(&b);
 	if (!rc)
 		rc = seed(&b, p, blame);
-	double spread = 0;
 	if (!rc)
-		rc = settle(&b, &sp, &spread);
+		rc = settle(&b);
+	/* the pieces and the references are done with */
+	free(b.ref);
+	free(b.todo);
+	free(b.done);
+	b.ref = NULL;
+	b.todo = NULL;
+	b.done = NULL;
+	while (!rc && b.sp_tl < b.n_tl)
+		b.sp.first[++b.sp_tl] = b.sp.n;
 	uint64_t covered = 0;
 	if (!rc)
-		rc = path_add_profile(a, &sp, blame, NULL, &covered, n_regions);
+		rc = path_add_profile(a, &b.sp, blame, NULL, &covered, n_regions);
 	if (!rc) {
 		/* what no region covered on a timeline (computation outside
 		 * every region) */
-		if (spread > (double)covered)
-			b.extra[path_slot(TRACE_NONE, n_regions)] += spread - (double)covered;
+		if (b.spread > (double)covered)
+			b.extra[path_slot(TRACE_NONE, n_regions)] += b.spread - (double)covered;
 		for (uint32_t s = 0; s < n_regions + 3; s++)
 			if (b.extra[s] > 0)
 				blame[s] += (uint64_t)llround(b.extra[s]);
 	}
-	path_spans_free(&sp);
+	path_spans_free(&b.sp);
 	free(b.extra);
 	free(b.wait_first);
 	free(b.at);
@@ -605,8 +684,5 @@ path_blame(const struct analysis *a, const struct hybrid *h, struct path *p, uin
 	free(b.weight);
 	free(b.touched);
 	free(b.seen);
-	free(b.ref);
-	free(b.todo);
-	free(b.done);
 	return rc;
 }
