@@ -75,6 +75,9 @@ for name in sorted(os.listdir(top)):
         elif what == "wait":
             r = theirs.get(int(args[0]), {}).get(args[1] + "_s", 0.0)
             check(r >= float(args[2]), f"{name}: rank {args[0]} waited {r:.6f} s ({args[1]}), want >= {args[2]}")
+        elif what == "alone":
+            big = [p for p in probs[1:] if float(p["amount_s"]) >= float(args[0])]
+            check(not big, f"{name}: problems after the first of {args[0]} s or more: {big}")
         elif what == "made-wait":
             best = max(an["timelines"], key=lambda x: x["made_wait_s"])
             check(best["rank"] == int(args[0]),

@@ -154,7 +154,13 @@ waited_for(const struct analysis *a, uint32_t **out, size_t *n)
  * there (lock-4: rank 3's computation 'created 364.7 ms', a second name
  * for rank 2's hold; caf-prog-ompi: rank 2's 'created 300.7 ms' after
  * its 0.3-s computation inside a stretch of its own, which the others
- * waited for at the barrier after). *held says the lop was waited for. */
+ * waited for at the barrier after). A wait of another kind counts only
+ * in the lop just before the hotspot, and only up to twice rest: ranks
+ * that waited together for one late sender are late by nothing at that
+ * step, and the time shows in the next lop (waitsome-4: rank 2's
+ * computation 'created 311.7 ms' after its MPI_Waitsome waited 311.6 ms
+ * for rank 1's stalled computation, beside rank 0's wait for it, a
+ * second name for that stall). *held says the lop was waited for. */
 static uint32_t
 lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest, const uint32_t *roots, size_t n,
 	     int *held)
@@ -166,7 +172,8 @@ lost_in_lock(const struct analysis *a, uint32_t hot, uint64_t rest, const uint32
 		if (analysis_lop_startup(a, p) || a->lop_kind[p] == OP_COLLECTIVE)
 			break;
 		const struct analysis_wait *w = explain_wait_of(a, p);
-		if (w && w->kind == WAIT_LOCK && w->time > most) {
+		int shared = w && w->kind != WAIT_LOCK && p + 1 == hot && w->time <= 2 * rest;
+		if (w && (w->kind == WAIT_LOCK || shared) && w->time > most) {
 			most = w->time;
 			best = p;
 			*held = 0;
@@ -435,7 +442,8 @@ explain_problems(struct analysis *a)
 	 * found nowhere before (at least half of it: else a short receive
 	 * others waited for would take a long computation's amount), in a
 	 * lock wait further back or an operation of its own there that
-	 * others waited for, in runs with lock waits */
+	 * others waited for, in runs with lock waits, or in a wait of any
+	 * kind just before the hotspot */
 	int locks = 0;
 	for (uint32_t i = 0; i < a->n_waits && !locks; i++)
 		locks = a->waits[i].kind == WAIT_LOCK;
@@ -464,14 +472,14 @@ explain_problems(struct analysis *a)
 			lost.culprit : hot[i];
 		uint32_t c = l != hot[i] ? waited_most(a, &lost, hot[i]) : l;
 		int held = 0;
-		uint32_t x = locks && unfound > lost.before && 2 * unfound >= lost.created ?
+		uint32_t x = unfound > lost.before && 2 * unfound >= lost.created ?
 			lost_in_lock(a, hot[i], unfound, roots, n_roots, &held) : TRACE_NONE;
 		if (x != TRACE_NONE && held)
 			l = c = x;       /* its own stall: no wait to follow */
 		else if (x != TRACE_NONE)
 			c = x;
 		const struct analysis_wait *w = explain_wait_of(a, c);
-		if (w && w->kind != WAIT_LOCK && !lost.before)
+		if (w && w->kind != WAIT_LOCK && !lost.before && (x == TRACE_NONE || held))
 			w = NULL;        /* created inside a call that waited for a message:
 					  * the lateness says so already */
 		uint32_t by = TRACE_NONE;
