@@ -662,6 +662,62 @@ outside_iterations(void **state)
 	trace_destroy(t);
 }
 
+/* Rank r's lop at global step `step`, or UINT32_MAX. */
+static uint32_t
+lop_at(const struct analysis *a, uint32_t r, uint32_t step)
+{
+	uint32_t first, count;
+	analysis_timeline_lops(a, r, &first, &count);
+	for (uint32_t k = first; k < first + count; k++)
+		if (analysis_lop_step(a, k) == step)
+			return k;
+	return UINT32_MAX;
+}
+
+/* Lateness created just after a wait that the rank shared with another
+ * at its step is that wait's root's (traces/waits/waitsome-4, rank 1
+ * stopped computing 0.3 s in iteration 2). Ranks 0 and 2 both waited
+ * for it at step 25, so rank 2's MPI_Waitsome there is late by little
+ * (6.65 ms), and its computation at step 26, which took 213,115 ns,
+ * created 311,715,315: nothing was found before it (the stretch stops at
+ * that late Waitsome), so 311,715,315 - 213,115 = 311,502,200 is
+ * unfound, and the Waitsome just before waited 311,596,104 for rank 1's
+ * send, rooted in its step-18 computation: between half and twice the
+ * unfound. The created lateness is that computation's, which made the
+ * others wait 928.5 ms (problem 1); until 2026-12-01 it was problem 2,
+ * 'created 311.7 ms', a second name for the one stall. */
+static void
+waited_together(void **state)
+{
+	(void)state;
+	char path[1200];
+	PROJECT_PATH(path, "traces/waits/waitsome-4/traces.otf2");
+	struct trace *t = tu_load(path);
+	struct analysis *a = tu_analyse(t, NULL);
+	uint32_t hot = lop_at(a, 2, 26), waited = lop_at(a, 2, 25), root = lop_at(a, 1, 18);
+	assert_int_equal(waited + 1, hot);
+	assert_int_equal(analysis_lop_duration(a, hot), 213115);
+	assert_int_equal(analysis_lop_diff(a, hot), 311715315);
+	struct analysis_lost lost;
+	analysis_lop_lost(a, hot, &lost);
+	assert_int_equal(lost.before, 0);
+	const struct analysis_wait *w = analysis_lop_wait(a, waited);
+	assert_non_null(w);
+	assert_int_equal(w->kind, WAIT_LATE_SENDER);
+	assert_int_equal(w->time, 311596104);
+	assert_int_equal(w->root_lop, root);
+	uint32_t np;
+	const struct analysis_problem *p = analysis_problems(a, &np);
+	assert_true(np >= 2);
+	assert_int_equal(p[0].lop, root);
+	assert_int_equal(p[0].kind, PROBLEM_DELAY);
+	assert_null(problem_surfaced(a, hot));
+	for (uint32_t k = 1; k < np; k++)
+		assert_true(p[k].amount < 100000000);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -675,6 +731,7 @@ main(void)
 		cmocka_unit_test(peer_bytes),
 		cmocka_unit_test(equal_exits),
 		cmocka_unit_test(created_where_most),
+		cmocka_unit_test(waited_together),
 		cmocka_unit_test(never_a_sliver),
 		cmocka_unit_test(polled_send),
 		cmocka_unit_test(send_held),
