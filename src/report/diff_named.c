@@ -87,34 +87,6 @@ wait_named(const struct named *nm, const struct diff *d, const struct analysis_w
 				     named_lop(nm, c - 1))));
 }
 
-/* The lop of timeline tl that covers most of [en, ex), when it covers
- * at least half of it; else TRACE_NONE. */
-static uint32_t
-busy_on(const struct analysis *A, uint32_t tl, uint64_t en, uint64_t ex)
-{
-	uint32_t first, count;
-	analysis_timeline_lops(A, tl, &first, &count);
-	uint32_t lo = first, hi = first + count;
-	while (lo < hi) {             /* the first lop that exits after en */
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (analysis_lop_exit(A, mid) <= en)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	uint32_t best = TRACE_NONE;
-	uint64_t most = 0;
-	for (uint32_t l = lo; l < first + count && analysis_lop_enter(A, l) < ex; l++) {
-		uint64_t a = analysis_lop_enter(A, l) > en ? analysis_lop_enter(A, l) : en;
-		uint64_t b = analysis_lop_exit(A, l) < ex ? analysis_lop_exit(A, l) : ex;
-		if (b > a && b - a > most) {
-			most = b - a;
-			best = l;
-		}
-	}
-	return 2 * most >= ex - en ? best : TRACE_NONE;
-}
-
 /* Of lop's time in the AFTER run, the seconds it waited for what the
  * largest change names: its wait state's (wait_named), or, when the rank
  * it waited for spent most of that time waiting itself, that wait's, a
@@ -133,7 +105,7 @@ named_wait(const struct named *nm, const struct diff *d, uint32_t lop)
 		if (w->cause_lop == TRACE_NONE)
 			return 0;
 		uint64_t en = w->kind == WAIT_POLLING ? analysis_lop_exit(A, lop) - w->time : analysis_lop_enter(A, lop);
-		uint32_t x = busy_on(A, analysis_lop_timeline(A, w->cause_lop), en, en + w->time);
+		uint32_t x = analysis_busy_during(A, analysis_lop_timeline(A, w->cause_lop), en, en + w->time, 0);
 		if (x == TRACE_NONE)
 			return 0;
 		if (named_lop(nm, x))

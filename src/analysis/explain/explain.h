@@ -111,6 +111,12 @@ int analysis_outliers_by_region(const struct analysis *a);
 int analysis_outlier_by_region(const struct analysis *a, uint32_t lop);
 const struct analysis_outlier *analysis_lop_outlier(const struct analysis *a, uint32_t lop);
 
+/* The lop of timeline tl that covers at least half of [en, ex) (the
+ * first, when two cover half each; a computation only, when compute),
+ * else TRACE_NONE: what a rank was busy with meanwhile. O(log lops +
+ * the lops in the interval). */
+uint32_t analysis_busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex, int compute);
+
 /* One ranking of what the explanations found: a delay that made others
  * wait (its cost), lateness created where it was lost (the culprit of a
  * hotspot: its created lateness), an outlier (its excess). */

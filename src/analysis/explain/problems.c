@@ -70,11 +70,8 @@ polled(const struct analysis *a, const uint8_t *rf, uint32_t l)
 	       explain_polled(a, rf, a->lop_tl[l], lop_enter(a, l), lop_exit(a, l)) != UINT64_MAX;
 }
 
-/* The lop of timeline tl that covers most of [en, ex), when it covers
- * at least half of it (a computation only, when compute); else
- * TRACE_NONE. */
-static uint32_t
-busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex, int compute)
+uint32_t
+analysis_busy_during(const struct analysis *a, uint32_t tl, uint64_t en, uint64_t ex, int compute)
 {
 	uint32_t lo = a->tl_lop[tl], hi = a->tl_lop[tl + 1];
 	while (lo < hi) {             /* the first lop that exits after en */
@@ -205,7 +202,7 @@ blamed_for(const struct analysis *a, uint32_t l, const struct analysis_wait *w)
 		if (w->cause_lop == TRACE_NONE)
 			return TRACE_NONE;
 		uint64_t en = w->kind == WAIT_POLLING ? lop_exit(a, l) - w->time : lop_enter(a, l);
-		uint32_t c = busy_during(a, a->lop_tl[w->cause_lop], en, en + w->time, 0);
+		uint32_t c = analysis_busy_during(a, a->lop_tl[w->cause_lop], en, en + w->time, 0);
 		if (c == TRACE_NONE)
 			return TRACE_NONE;
 		const struct analysis_wait *cw = explain_wait_of(a, c);
@@ -243,7 +240,7 @@ polled_for(const struct analysis *a, const uint8_t *rf, uint32_t l)
 		uint32_t peer = e[i].role == END_RECV ? m->sender : m->receiver;
 		if (peer == tl || peer == TRACE_NONE || !msg_ok(a, e[i].id))
 			continue;
-		uint32_t c = busy_during(a, peer, from, ex, 0);
+		uint32_t c = analysis_busy_during(a, peer, from, ex, 0);
 		return c != TRACE_NONE && !mostly_waited(a, c) && !polled(a, rf, c) ? c : TRACE_NONE;
 	}
 	return TRACE_NONE;
@@ -314,7 +311,7 @@ held_by(const struct analysis *a, const struct analysis_problem *p, const struct
 	for (uint32_t i = 0; i < ne; i++) {
 		if (!sent_blocking(a, l, &e[i]))
 			continue;
-		uint32_t c = busy_during(a, a->msgs[e[i].id].receiver, en, ex, 1);
+		uint32_t c = analysis_busy_during(a, a->msgs[e[i].id].receiver, en, ex, 1);
 		if (c != TRACE_NONE)
 			return c;
 	}
