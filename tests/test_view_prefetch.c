@@ -23,15 +23,29 @@
 
 #include "testview.h"
 
-/* The threads of this process (/proc/self/task), or 0 where there is
- * no /proc. */
+/* The threads of this process not on their way out (/proc/self/task:
+ * a task whose flags, the ninth field of its stat, hold PF_EXITING, 4,
+ * has left its own code; the kernel lists a joined thread a moment after
+ * pthread_join returns), or 0 where there is no /proc. */
 static int
 thread_count(void)
 {
 	int n = 0;
 	DIR *d = opendir("/proc/self/task");
-	for (struct dirent *x; d && (x = readdir(d));)
-		n += x->d_name[0] != '.';
+	for (struct dirent *x; d && (x = readdir(d));) {
+		if (x->d_name[0] == '.')
+			continue;
+		char path[300], line[512];
+		unsigned long flags = 0;
+		snprintf(path, sizeof path, "/proc/self/task/%s/stat", x->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;               /* gone meanwhile */
+		const char *p = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+		fclose(f);
+		if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 && !(flags & 4))
+			n++;
+	}
 	if (d)
 		closedir(d);
 	return n;
