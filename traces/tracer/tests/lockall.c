@@ -10,35 +10,15 @@
  * computation is where the time went. Rank 0 only serves its window.
  * Run on 4 ranks. */
 #define _POSIX_C_SOURCE 200809L
-#include <mpi.h>
-#include <stdio.h>
-#include <time.h>
-
-static void
-compute(double seconds)
-{
-	struct timespec t0, t;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < seconds);
-}
+#include "lockprog.h"
 
 int
 main(int argc, char **argv)
 {
-	int rank, size;
+	int rank;
 	double *base, value = 1, got = 0, sum = 0;
 	MPI_Win win;
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (size != 4) {
-		if (rank == 0)
-			fprintf(stderr, "lockall: run on 4 ranks\n");
-		MPI_Abort(MPI_COMM_WORLD, 2);
-	}
-	MPI_Win_allocate(4 * sizeof *base, sizeof *base, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+	lock_start(&argc, &argv, "lockall", &rank, &base, &win);
 	for (int round = 0; round < 3; round++) {
 		MPI_Barrier(MPI_COMM_WORLD);
 		if (rank == 2) {
