@@ -492,6 +492,27 @@ json_op(struct json *j, const struct diff *d, const struct diff_op *op)
 	json_end_object(j);
 }
 
+/* Operations nothing paired (diff_unpaired.c), each with the most its
+ * rank's same call created in the other run's stretch: the BEFORE run's
+ * for the AFTER run's operations (worse), the AFTER run's for the
+ * BEFORE run's (better: other_after). */
+static void
+json_unpaired(struct json *j, const struct diff *d, const char *key, const struct diff_op *v, uint32_t n,
+	      int other_after)
+{
+	const struct analysis *other = other_after ? d->after : d->before;
+	json_key(j, key);
+	json_begin_array(j);
+	for (uint32_t i = 0; i < n; i++) {
+		json_begin_object(j);
+		json_op_fields(j, d, &v[i]);
+		json_key(j, other_after ? "after_most_diff_s" : "before_most_diff_s");
+		json_double(j, lop_secs(other, analysis_lop_diff(other, other_after ? v[i].after : v[i].before)));
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static void
 json_side(struct json *j, const char *key, const struct diff_side *s, int charm)
 {
@@ -654,26 +675,8 @@ write_json(const struct diff *d, FILE *out)
 	for (uint32_t i = 0; i < d->n_better; i++)
 		json_op(&j, d, &d->ops[d->better[i]]);
 	json_end_array(&j);
-	json_key(&j, "worse_unpaired");
-	json_begin_array(&j);
-	for (uint32_t i = 0; i < d->n_unpaired; i++) {
-		json_begin_object(&j);
-		json_op_fields(&j, d, &d->unpaired[i]);
-		json_key(&j, "before_most_diff_s");
-		json_double(&j, lop_secs(d->before, analysis_lop_diff(d->before, d->unpaired[i].before)));
-		json_end_object(&j);
-	}
-	json_end_array(&j);
-	json_key(&j, "better_unpaired");
-	json_begin_array(&j);
-	for (uint32_t i = 0; i < d->n_unpaired_better; i++) {
-		json_begin_object(&j);
-		json_op_fields(&j, d, &d->unpaired_better[i]);
-		json_key(&j, "after_most_diff_s");
-		json_double(&j, lop_secs(d->after, analysis_lop_diff(d->after, d->unpaired_better[i].after)));
-		json_end_object(&j);
-	}
-	json_end_array(&j);
+	json_unpaired(&j, d, "worse_unpaired", d->unpaired, d->n_unpaired, 0);
+	json_unpaired(&j, d, "better_unpaired", d->unpaired_better, d->n_unpaired_better, 1);
 	json_key(&j, "propagation");
 	json_begin_array(&j);
 	if (diff_named_worst(d)) {
