@@ -718,6 +718,44 @@ waited_together(void **state)
 	trace_destroy(t);
 }
 
+/* A hold is followed through an operation that was held itself
+ * (traces/realapps/lammps-melt-4-stop, Open MPI on 4 ranks of a loaded
+ * machine, 0.95 s after rank 2's stop: rank 3's computation at step
+ * 5474 took 87.3 ms where the others' took 0.36 to 0.43 ms, from
+ * 3.0796 s to 3.1668 s, with nothing but MPI_Wtime in it). Rank 2's
+ * MPI_Send to rank 3 at step 5475 (3.0617 to 3.1669 s) created 102.5 ms,
+ * held by that computation; rank 1's MPI_Send to rank 3 at step 5483
+ * (3.0653 to 3.1803 s, 115.0 ms against a 33.29-us median) was held by
+ * the problem that began first over it, rank 2's send, and so by what
+ * held that: rank 3's computation. Until 2026-12-01 'rank 2's MPI_Send
+ * (step 5475) held up rank 1's MPI_Send (step 5483)' was problem 2, and
+ * the computation's own hold of rank 2's send problem 4. */
+static void
+held_through(void **state)
+{
+	(void)state;
+	char path[1200];
+	PROJECT_PATH(path, "traces/realapps/lammps-melt-4-stop/traces.otf2");
+	struct trace *t = tu_load(path);
+	struct analysis *a = tu_analyse(t, NULL);
+	uint32_t s1 = lop_at(a, 1, 5483), s2 = lop_at(a, 2, 5475), c3 = lop_at(a, 3, 5474);
+	assert_int_equal(analysis_lop_kind(a, c3), OP_COMPUTE);
+	assert_true(analysis_lop_enter(a, s2) < analysis_lop_enter(a, s1));
+	assert_true(analysis_lop_enter(a, s1) < analysis_lop_enter(a, c3));
+	assert_true(analysis_lop_duration(a, c3) > 80000000);
+	assert_non_null(analysis_lop_outlier(a, s1));
+	const struct analysis_problem *p = problem_surfaced(a, s1);
+	assert_non_null(p);
+	assert_int_equal(p->kind, PROBLEM_OUTLIER);
+	assert_int_equal(p->lop, c3);
+	uint32_t np;
+	const struct analysis_problem *all = analysis_problems(a, &np);
+	for (uint32_t k = 0; k < np; k++)
+		assert_int_not_equal(all[k].lop, s2);
+	analysis_destroy(a);
+	trace_destroy(t);
+}
+
 int
 main(void)
 {
@@ -736,6 +774,7 @@ main(void)
 		cmocka_unit_test(polled_send),
 		cmocka_unit_test(send_held),
 		cmocka_unit_test(outside_iterations),
+		cmocka_unit_test(held_through),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -350,8 +350,54 @@ holdable(const struct analysis *a, const uint8_t *rf, const struct analysis_prob
 	       (a->lop_kind[x->lop] != OP_COMPUTE || polled(a, rf, x->lop));
 }
 
+/* Each problem among p[0..n) held by an operation whose own problem was
+ * held in turn (held[k]: the lop problem k was held from, else
+ * TRACE_NONE) goes on to that one's holder, a few ranks along at most,
+ * never back to its own lop: the time was the last holder's, whichever
+ * of the holds was found first (lammps-melt-4-stop: rank 1's 115-ms
+ * MPI_Send to rank 3 at step 5483 was held by rank 2's at step 5475,
+ * which began first over it and which rank 3's 87-ms computation held,
+ * and was said so beside that computation's own problem). Returns 0 or
+ * ERR_NOMEM. */
+static int
+hold_through(struct analysis_problem *p, size_t n, const uint32_t *held)
+{
+	struct sort_kv *kv = malloc((n + 1) * sizeof *kv);
+	if (!kv || n > UINT32_MAX) {
+		free(kv);
+		return ERR_NOMEM;
+	}
+	uint32_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (held[i] != TRACE_NONE)
+			kv[m++] = (struct sort_kv){ .key = held[i], .id = (uint32_t)i };
+	if (sort_keyed(kv, m)) {
+		free(kv);
+		return ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < m; i++) {
+		struct analysis_problem *x = &p[kv[i].id];
+		for (int hop = 0; hop < 8; hop++) {
+			uint32_t lo = 0, hi = m;      /* the first hold from x->lop */
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo) / 2;
+				if (kv[mid].key < x->lop)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo == m || kv[lo].key != x->lop || p[kv[lo].id].lop == held[kv[i].id])
+				break;
+			x->lop = p[kv[lo].id].lop;
+		}
+	}
+	free(kv);
+	return 0;
+}
+
 /* An outlier that was neither waiting nor the first of the others in
- * its time was held by that one (p[0..n): the problems so far). */
+ * its time was held by that one (p[0..n): the problems so far), and by
+ * whoever held that one. */
 static int
 hold_outliers(const struct analysis *a, const uint8_t *rf, struct analysis_problem *p, size_t n)
 {
@@ -362,11 +408,13 @@ hold_outliers(const struct analysis *a, const uint8_t *rf, struct analysis_probl
 		return 0;
 	struct spans sp = { malloc((n + 1) * sizeof *sp.en), malloc((n + 1) * sizeof *sp.ex),
 			    malloc((n + 1) * sizeof *sp.tl) };
-	int rc = sp.en && sp.ex && sp.tl ? 0 : ERR_NOMEM;
+	uint32_t *held = malloc((n + 1) * sizeof *held);
+	int rc = sp.en && sp.ex && sp.tl && held ? 0 : ERR_NOMEM;
 	for (size_t j = 0; j < n && !rc; j++) {
 		sp.en[j] = lop_enter(a, p[j].lop);
 		sp.ex[j] = lop_exit(a, p[j].lop);
 		sp.tl[j] = a->lop_tl[p[j].lop];
+		held[j] = TRACE_NONE;
 	}
 	/* an outlier held becomes its holder's problem, which the next
 	 * look sees (its span follows) */
@@ -374,6 +422,7 @@ hold_outliers(const struct analysis *a, const uint8_t *rf, struct analysis_probl
 		if (holdable(a, rf, &p[i])) {
 			uint32_t by = held_by(a, p, &sp, n, p[i].lop, p[i].kind == PROBLEM_CREATED);
 			if (by != p[i].lop) {
+				held[i] = p[i].lop;
 				p[i].surfaced = p[i].lop;
 				p[i].lop = by;
 				sp.en[i] = lop_enter(a, by);
@@ -381,9 +430,12 @@ hold_outliers(const struct analysis *a, const uint8_t *rf, struct analysis_probl
 				sp.tl[i] = a->lop_tl[by];
 			}
 		}
+	if (!rc)
+		rc = hold_through(p, n, held);
 	free(sp.en);
 	free(sp.ex);
 	free(sp.tl);
+	free(held);
 	return rc;
 }
 
