@@ -756,6 +756,51 @@ held_through(void **state)
 	trace_destroy(t);
 }
 
+/* An outlier call is held by a computation that began after it but lay
+ * inside it, on a rank it exchanged messages with
+ * (traces/corpus/overlap-4-delay, MPICH and Open MPI: a ring of 4 ranks
+ * posting 256-KiB Isends to both neighbours, rank 1 delayed 100 ms
+ * between its Isends and its MPI_Waitall in iteration 0). Rank 0's
+ * MPI_Waitall at step 5 took 103.7 ms (101.6 ms under Open MPI) and
+ * waited for little (a late sender of 0.24 ms, 10.2 ms): the messages
+ * were sent, but rank 1 progressed nothing until its computation at
+ * step 4 was over, which began 0.28 ms (0.12 ms) after the Waitall and
+ * ended 1.8 ms (1.4 ms) before it. Rank 2's Waitall likewise (under
+ * Open MPI it too began before the computation). Until 2026-12-01 rank
+ * 0's Waitall was problem 1, 'took 103.7 ms', with the computation
+ * second (only a problem that began first held another), and rank 2's
+ * Waitall was held by rank 0's. */
+static void
+held_inside(void **state)
+{
+	(void)state;
+	static const char *const traces[] = { "overlap-4-delay", "overlap-4-delay-openmpi" };
+	for (size_t i = 0; i < sizeof traces / sizeof *traces; i++) {
+		struct trace *t = tu_load_corpus(traces[i]);
+		struct analysis *a = tu_analyse(t, NULL);
+		uint32_t w0 = lop_at(a, 0, 5), c1 = lop_at(a, 1, 4), w2 = lop_at(a, 2, 5);
+		assert_int_equal(analysis_lop_kind(a, c1), OP_COMPUTE);
+		assert_true(analysis_lop_enter(a, w0) < analysis_lop_enter(a, c1));
+		assert_true(analysis_lop_exit(a, c1) < analysis_lop_exit(a, w0));
+		assert_true(analysis_lop_duration(a, c1) > 100000000);
+		const struct analysis_wait *w = analysis_lop_wait(a, w0);
+		assert_true(!w || 2 * w->time < analysis_lop_duration(a, w0));
+		assert_non_null(analysis_lop_outlier(a, w0));
+		assert_non_null(analysis_lop_outlier(a, w2));
+		uint32_t np;
+		const struct analysis_problem *p = analysis_problems(a, &np);
+		assert_true(np >= 1);
+		assert_int_equal(p[0].lop, c1);
+		assert_int_equal(p[0].kind, PROBLEM_OUTLIER);
+		assert_int_equal(p[0].surfaced, w0);
+		for (uint32_t k = 0; k < np; k++)   /* at most the little they created */
+			if (p[k].lop == w0 || p[k].lop == w2)
+				assert_true(p[k].amount < 1000000);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -775,6 +820,7 @@ main(void)
 		cmocka_unit_test(send_held),
 		cmocka_unit_test(outside_iterations),
 		cmocka_unit_test(held_through),
+		cmocka_unit_test(held_inside),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -274,35 +274,67 @@ coll_of(const struct analysis *a, uint32_t l)
 	return TRACE_NONE;
 }
 
+/* Has lop l a message whose other end is on timeline r? */
+static int
+exchanged_with(const struct analysis *a, uint32_t l, uint32_t r)
+{
+	uint32_t ne;
+	const struct trace_end *e = lop_ends(a, l, &ne);
+	for (uint32_t i = 0; i < ne; i++) {
+		if (e[i].role == END_COLL || !msg_ok(a, e[i].id))
+			continue;
+		const struct trace_msg *m = &a->msgs[e[i].id];
+		if ((e[i].role == END_RECV ? m->sender : m->receiver) == r)
+			return 1;
+	}
+	return 0;
+}
+
 /* The problem of another rank among p[0..n) that began first, overlaps
  * most of lop l's time and did not mostly wait itself (it may have
  * waited for l), nor is a member of l's collective (all its members
  * overlap, and which of them stalled the trace does not say: the first
  * to enter is as likely the one that waited), nor, when l created
  * lateness (created), created lateness itself (two ranks' sends to each
- * other that both took long say nothing of which held the other); else,
- * when l is a blocking send, its
+ * other that both took long say nothing of which held the other); else
+ * such a problem that began after l but lay inside it, when it is a
+ * computation that did not poll (it held only itself up) on a rank l
+ * exchanged a message with: that rank progressed nothing of l's
+ * message until the computation was over, however late in l it began
+ * (overlap-4-delay: rank 0's MPI_Waitall began 0.28 ms before rank 1's
+ * 100-ms computation and ended 1.8 ms after it; which began first says
+ * who held whom only between two problems that each could have been
+ * held); else, when l is a blocking send, its
  * receiver's computation that covered most of l's time (the receive was
  * posted, but nothing progressed it: Scalasca's late receiver needs the
  * post to be late); else l. */
 static uint32_t
-held_by(const struct analysis *a, const struct analysis_problem *p, const struct spans *sp, size_t n,
-	uint32_t l, int created)
+held_by(const struct analysis *a, const uint8_t *rf, const struct analysis_problem *p,
+	const struct spans *sp, size_t n, uint32_t l, int created)
 {
-	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l), best = en;
-	uint32_t by = l, tl = a->lop_tl[l], coll = coll_of(a, l);
+	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l), best = en, inside_en = UINT64_MAX;
+	uint32_t by = l, inside = TRACE_NONE, tl = a->lop_tl[l], coll = coll_of(a, l);
 	for (size_t j = 0; j < n; j++) {
 		uint64_t me = sp->en[j], mx = sp->ex[j];
-		if (sp->tl[j] == tl || me >= best)
+		int within = me >= en && mx <= ex;
+		if (sp->tl[j] == tl || (me >= best && !(within && me < inside_en)))
 			continue;
 		uint64_t lo = me > en ? me : en, hi = mx < ex ? mx : ex;
-		if (hi > lo && 2 * (hi - lo) >= ex - en && !mostly_waited(a, p[j].lop) &&
-		    (coll == TRACE_NONE || coll_of(a, p[j].lop) != coll) &&
-		    (!created || p[j].kind == PROBLEM_OUTLIER)) {
+		if (!(hi > lo && 2 * (hi - lo) >= ex - en && !mostly_waited(a, p[j].lop) &&
+		      (coll == TRACE_NONE || coll_of(a, p[j].lop) != coll) &&
+		      (!created || p[j].kind == PROBLEM_OUTLIER)))
+			continue;
+		if (me < best) {
 			best = me;
 			by = p[j].lop;
+		} else if (a->lop_kind[p[j].lop] == OP_COMPUTE && exchanged_with(a, l, sp->tl[j]) &&
+			   !polled(a, rf, p[j].lop)) {
+			inside_en = me;
+			inside = p[j].lop;
 		}
 	}
+	if (by == l && inside != TRACE_NONE)
+		by = inside;
 	if (by != l)
 		return by;
 	/* a blocking send that its receiver did not take while computing */
@@ -420,7 +452,7 @@ hold_outliers(const struct analysis *a, const uint8_t *rf, struct analysis_probl
 	 * look sees (its span follows) */
 	for (; i < n && !rc; i++)
 		if (holdable(a, rf, &p[i])) {
-			uint32_t by = held_by(a, p, &sp, n, p[i].lop, p[i].kind == PROBLEM_CREATED);
+			uint32_t by = held_by(a, rf, p, &sp, n, p[i].lop, p[i].kind == PROBLEM_CREATED);
 			if (by != p[i].lop) {
 				held[i] = p[i].lop;
 				p[i].surfaced = p[i].lop;
