@@ -801,6 +801,69 @@ held_inside(void **state)
 	}
 }
 
+/* The rule of held_inside on a trace written by hand. Rank 0 receives
+ * four messages from rank S, each in an MPI_Waitall after its MPI_Irecv;
+ * S sent them all by 8 (no late sender), the first three complete at
+ * once and the fourth only at 300, in a Waitall entered at 16 (an
+ * outlier: the others took a tick). Rank 1 sends to rank 2 at 20 and
+ * again at 296, computing between (from 22: after rank 0's Waitall
+ * began, inside it), and rank 2 waits for both: that computation made
+ * rank 2 wait, a problem that did not wait itself.
+ *   peer: S is rank 1, which progressed nothing while computing: rank
+ *     0's Waitall was held by the computation;
+ *   no peer: S is rank 2; rank 0 exchanged nothing with rank 1, and a
+ *     computation there that began after the Waitall says nothing of it:
+ *     the Waitall stays its own problem. */
+static void
+held_inside_peer(void **state)
+{
+	(void)state;
+	for (int peer = 1; peer >= 0; peer--) {
+		uint32_t src = peer ? 1 : 2;
+		struct dsl *d = dsl_new(3);
+		start(d, 0);
+		for (uint32_t i = 0; i < 4; i++) {
+			uint64_t r = irecv(d);
+			if (i == 3)
+				completes_at(d, 300);
+			waitall(d, &(struct rq){ r, src, i, 1 }, 1);
+		}
+		start(d, 1);
+		for (uint32_t i = 0; peer && i < 4; i++)
+			send(d, 0, i);
+		at(d, 20);
+		send(d, 2, 10);
+		at(d, 296);
+		send(d, 2, 11);
+		start(d, 2);
+		for (uint32_t i = 0; !peer && i < 4; i++)
+			send(d, 0, i);
+		recv_until(d, 1, 10, 20);
+		recv_until(d, 1, 11, 296);
+		struct trace *t = dsl_done(d);
+		struct analysis *a = analyse(t, NULL);
+		uint32_t w0 = comm(a, 0, 4), c1 = comm(a, 1, peer ? 5 : 1) + 1;
+		assert_int_equal(analysis_lop_kind(a, w0), OP_RECV);
+		assert_int_equal(analysis_lop_enter(a, w0), 16);
+		assert_int_equal(analysis_lop_kind(a, c1), OP_COMPUTE);
+		assert_int_equal(analysis_lop_enter(a, c1), 21);
+		assert_null(analysis_lop_wait(a, w0));
+		assert_non_null(analysis_lop_outlier(a, w0));
+		uint32_t np;
+		const struct analysis_problem *p = analysis_problems(a, &np);
+		assert_true(np >= 2);
+		int c1_problem = 0;
+		for (uint32_t k = 0; k < np; k++)
+			c1_problem |= p[k].lop == c1;
+		assert_true(c1_problem);
+		assert_int_equal(p[0].kind, PROBLEM_OUTLIER);
+		assert_int_equal(p[0].lop, peer ? c1 : w0);
+		assert_int_equal(p[0].surfaced, peer ? w0 : TRACE_NONE);
+		analysis_destroy(a);
+		trace_destroy(t);
+	}
+}
+
 int
 main(void)
 {
@@ -821,6 +884,7 @@ main(void)
 		cmocka_unit_test(outside_iterations),
 		cmocka_unit_test(held_through),
 		cmocka_unit_test(held_inside),
+		cmocka_unit_test(held_inside_peer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
