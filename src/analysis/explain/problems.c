@@ -394,7 +394,12 @@ holdable(const struct analysis *a, const uint8_t *rf, const struct analysis_prob
 static int
 hold_through(struct analysis_problem *p, size_t n, const uint32_t *held)
 {
-	struct sort_kv *kv = malloc((n + 1) * sizeof *kv);
+	size_t n_held = 0;
+	for (size_t i = 0; i < n; i++)
+		n_held += held[i] != TRACE_NONE;
+	if (n_held < 2)
+		return 0;                /* a hold of a hold takes two */
+	struct sort_kv *kv = malloc(n_held * sizeof *kv);
 	if (!kv || n > UINT32_MAX) {
 		free(kv);
 		return ERR_NOMEM;
