@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/core/analysis.h"
+#include "analysis/core/iterations.h"
 #include "view/view_impl.h"
 
 static struct trace *tr;
@@ -176,6 +177,42 @@ missing_step(void **state)
 	}
 }
 
+/* :iter to an iteration where the rank has no operation selects its
+ * first step, as :step does, and lets go of an operation jumped to
+ * before, even one in the same cell: on wavefront-9-delay rank 8 has
+ * none in iteration 0 (steps 2-17), and at four steps a column its
+ * operation of step 0, jumped to by :partition 0, shares step 2's cell.
+ * The operation stayed pinned: the saved view said step 0, jumped. */
+static void
+iter_without_operation(void **state)
+{
+	(void)state;
+	const struct iterations *it = iterations_get(an);
+	assert_true(it->count > 1);
+	assert_int_equal(it->starts[0], 2);
+	uint32_t first, n;
+	analysis_timeline_lops(an, 8, &first, &n);
+	for (uint32_t l = first; l < first + n; l++)
+		assert_true(analysis_lop_step(an, l) < it->starts[0] || analysis_lop_step(an, l) >= it->starts[1]);
+	struct pos p, q;
+	round_trip(":rank 8<Enter>:partition 0<Enter>:zoom 4<Enter>", &p);
+	assert_true(p.pinned);
+	assert_int_equal(p.zs, 4);
+	assert_int_equal(analysis_lop_step(an, p.lop), 0);
+	free(p.screen);
+	round_trip(":rank 8<Enter>:partition 0<Enter>:zoom 4<Enter>:iter 0<Enter>", &p);
+	open_at(":rank 8<Enter>:partition 0<Enter>:zoom 4<Enter>:step 2<Enter>", NULL, &q);
+	assert_false(p.pinned);
+	assert_false(p.st.jumped);
+	assert_int_equal(p.rank, 8);
+	assert_int_equal(p.st.sel_step, 2);
+	assert_int_equal(p.lop, q.lop);
+	assert_int_equal(p.st.sel_step, q.st.sel_step);
+	assert_int_equal(p.st.jumped, q.st.jumped);
+	free(p.screen);
+	free(q.screen);
+}
+
 /* Rows of clusters: the cluster's row after a jump and after a move,
  * and a rank's own row. */
 static void
@@ -198,6 +235,7 @@ main(void)
 		cmocka_unit_test(partition_ends),
 		cmocka_unit_test(missing_step),
 		cmocka_unit_test(clustered),
+		cmocka_unit_test(iter_without_operation),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

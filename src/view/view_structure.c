@@ -53,7 +53,10 @@ view_iter_goto(struct view *v, uint32_t k)
 	if (l < end && analysis_lop_step(v->a, l) < it->starts[k + 1]) {
 		view_jump_lop(v, l);
 	} else {
+		/* as :step does: an operation jumped to before, in the
+		 * same cell when zoomed out, is no longer the one selected */
 		v->sel_step = it->starts[k];
+		v->pinned = 0;
 		view_select_update(v);
 		view_scroll_to_selection(v, 0);
 	}
