@@ -26,6 +26,7 @@
 #include "view_samples.h"
 #include "view_topo_impl.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,11 +557,16 @@ vt_obj_label(const struct view_topo *vt, uint32_t i, int brief, char *buf, size_
 	}
 	switch (o->type) {
 	case TOPO_CLUSTER: snprintf(buf, n, "%s", brief ? "all" : "Cluster"); break;
-	case TOPO_NODE: snprintf(buf, n, "%s%s", brief ? "" : "Node ", topo_str(vt->t, o->name)); break;
-	case TOPO_MACHINE:
-		snprintf(buf, n, "%s%s%s", brief ? "M" : "Machine", !brief && o->name ? " " : "",
-			 !brief && o->name ? topo_str(vt->t, o->name) : "");
+	case TOPO_NODE:
+	case TOPO_MACHINE: {
+		/* a name from the trace or the hardware's file, of any length:
+		 * cut by columns to what buf holds, never inside a character */
+		int node = o->type == TOPO_NODE, named = node || (!brief && o->name);
+		int k = snprintf(buf, n, "%s", node ? (brief ? "" : "Node ") : brief ? "M" : named ? "Machine " : "Machine");
+		if (named && k >= 0 && (size_t)k < n)
+			vt_fit_text(topo_str(vt->t, o->name), INT_MAX, buf + k, n - (size_t)k);
 		break;
+	}
 	case TOPO_PACKAGE: snprintf(buf, n, "%s%u", brief ? "P" : "Package P#", o->os_index); break;
 	case TOPO_NUMA: snprintf(buf, n, "%s%u", brief ? "N" : "NUMANode P#", o->os_index); break;
 	case TOPO_L3: snprintf(buf, n, "%s%u", brief ? "L3." : "L3 L#", o->index); break;

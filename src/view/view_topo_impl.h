@@ -61,6 +61,9 @@ int vt_holds_pu(const struct view_topo *vt, uint32_t obj, uint32_t pu);
 uint32_t vt_same_depth(const struct view_topo *vt, uint32_t i, int dir);
 /* the object of depth d at the fraction f of the PUs */
 uint32_t vt_obj_at(const struct view_topo *vt, double f, uint32_t d);
+/* s in at most cols columns and n bytes, cut as text_cut cuts ("…"),
+ * never inside a character; at most 256 bytes of out are used */
+void vt_fit_text(const char *s, int cols, char *out, size_t n);
 void vt_radial_layout(struct view *v, int w);
 void vt_icicle_row(struct view *v, int y, struct grid *row);
 void vt_radial_row(struct view *v, int y, struct grid *row);

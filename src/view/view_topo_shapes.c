@@ -4,6 +4,7 @@
  * names on the disc, a legend beside it). view_topo.c holds the rest. */
 #include "view_topo_impl.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,21 +168,26 @@ fit_legend(struct view_topo *vt, int rows, int w)
 	vt->n_leg = head + n_out;
 }
 
-/* s as it fits n bytes (a disc label's): s itself when it does, else
- * cut by columns as text_cut cuts, ending in '…', never inside a
- * character (a long node name was split inside one: shown as '?'). */
-static void
-fit_bytes(const char *s, char *out, size_t n)
+/* s in at most cols columns and n bytes: s itself when it fits both,
+ * else s cut as text_cut cuts, at the most columns that fit both,
+ * ending in '…' and never inside a character (a long node name was
+ * split inside one, shown as '?'); "…" alone when no cut fits. Out has
+ * n bytes; at most 256 of them are used. A cut that fits n bytes takes
+ * at most n + 1 columns (a column is a byte at least, '…' one column of
+ * three), so no wider one is tried: a name of any length costs a few
+ * hundred cuts at most. */
+void
+vt_fit_text(const char *s, int cols, char *out, size_t n)
 {
-	const char *t = s;
-	char cut[256];
-	for (int c = text_width(s) - 1; strlen(t) >= n && c >= 2; c--)
+	char cut[257];
+	n = n < sizeof cut ? n : sizeof cut - 1;    /* a cut cut short by text_cut never fits */
+	int w = text_width(s), c = (w <= cols ? w : cols + 1) - 1;
+	const char *t = w <= cols ? s : NULL;
+	for (c = c < (int)n + 1 ? c : (int)n + 1; (!t || strlen(t) >= n) && c >= 2; c--)
 		t = text_cut(s, c, cut, sizeof cut);
-	size_t len = strlen(t);
-	if (len >= n)
-		len = 0;
-	memcpy(out, t, len);
-	out[len] = '\0';
+	if (!t || strlen(t) >= n)
+		t = cols >= 1 && n > strlen("\u2026") ? "\u2026" : "";
+	memcpy(out, t, strlen(t) + 1);
 }
 
 /* The radial layout for a pane of w × rows cells: the disc on the left
@@ -220,7 +226,7 @@ vt_radial_layout(struct view *v, int w)
 		vt_obj_label(vt, best, 1, buf, sizeof buf);
 		/* placed, and checked against its sector, by what is shown */
 		char text[sizeof vt->rl[0].text];
-		fit_bytes(buf, text, sizeof text);
+		vt_fit_text(buf, INT_MAX, text, sizeof text);
 		int lw = text_width(text);
 		if (arc < 2.0 * lw + 2 && best != vt->sel)
 			continue;             /* a sector too narrow for its name */
