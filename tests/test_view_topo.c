@@ -115,6 +115,37 @@ tree_labels(void **state)
 	free(s);
 }
 
+/* The radial drawing's legend names each ring's hottest object in 40
+ * columns: cut, it ends in '…' ("xy" and 18 'ノ', 39 columns, then
+ * '…'), where it was cut at 40 columns without saying so. */
+static void
+ring_legend(void **state)
+{
+	(void)state;
+	char *s = render("vv", 140, 30);
+	no_split(s);
+	char *l = line_with(s, "1 Node     ");
+	const char *name = strstr(l, "1 Node     ") + strlen("1 Node     ");
+	const char *want = "xy" NO10 NO NO NO NO NO NO NO NO "\u2026 ";
+	if (strncmp(name, want, strlen(want)))
+		fail_msg("the node's ring in the legend: %s", l);
+	free(l);
+	free(s);
+	/* three rows for the legend: the rings side by side, two on a
+	 * line whose bytes the node's name passes; the ring that does not
+	 * fit them is cut, where the line was cut inside a character */
+	s = render("vv", 220, 7);
+	no_split(s);
+	l = line_with(s, "0 Cluster");
+	name = strstr(l, "1 Node     ");
+	assert_non_null(name);
+	const char *end = strchr(name + strlen("1 Node     "), ' ');
+	assert_non_null(end);
+	assert_true(end - name > 3 && !memcmp(end - 3, "\u2026", 3));
+	free(l);
+	free(s);
+}
+
 /* A name of letters with combining accents: cut at a letter's end, its
  * accents kept, with '…'; the label fits its buffer whole. */
 static void
@@ -162,6 +193,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tree_labels),
+		cmocka_unit_test(ring_legend),
 		cmocka_unit_test(label_accents),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -158,7 +158,12 @@ fit_legend(struct view_topo *vt, int rows, int w)
 			char pad[sizeof out[0]];      /* a column of cw + 2 by columns, the last unpadded */
 			const char *s = text_safe_pad(vt->leg[head + k], k + 1 < shown && k + 1 < i + per ? cw + 2 : 0,
 						      pad, sizeof pad);
-			len += (size_t)snprintf(out[n_out] + len, len < sizeof out[0] ? sizeof out[0] - len : 0, "%s", s);
+			/* rings of long names may pass the line's bytes: the
+			 * last that does not fit is cut, not split */
+			if (len + 1 < sizeof out[0]) {
+				vt_fit_text(s, INT_MAX, out[n_out] + len, sizeof out[0] - len);
+				len += strlen(out[n_out] + len);
+			}
 		}
 	}
 	if (shown < rings)
@@ -276,11 +281,15 @@ vt_radial_layout(struct view *v, int w)
 			continue;
 		vt_obj_label(vt, best, 1, buf, sizeof buf);
 		vt_value_text(vt, vt->per_obj[best], val, sizeof val);
-		/* the object's name and value cut by columns, never inside a character */
-		const char *name = vt->per_obj[best] > 0 ? buf : "-", *value = vt->per_obj[best] > 0 ? val : "";
-		snprintf(vt->leg[vt->n_leg++], sizeof vt->leg[0], "%u %-8s %.*s %.*s", d,
-			 vt->system_tree && vt->obj[first].type == TOPO_PU ? "rank" : topo_type_name(vt->obj[first].type),
-			 (int)text_cols_bytes(name, 40), name, (int)text_cols_bytes(value, 30), value);
+		/* the object's name and value cut as every name is cut ('…'),
+		 * the name to what the line's bytes leave it */
+		char *line = vt->leg[vt->n_leg++], value[64];
+		vt_fit_text(vt->per_obj[best] > 0 ? val : "", 30, value, sizeof value);
+		int k = snprintf(line, sizeof vt->leg[0], "%u %-8s ", d, vt->system_tree && vt->obj[first].type == TOPO_PU
+				 ? "rank" : topo_type_name(vt->obj[first].type));
+		size_t room = sizeof vt->leg[0] - (size_t)k - strlen(value) - 1;
+		vt_fit_text(vt->per_obj[best] > 0 ? buf : "-", 40, line + k, room);
+		snprintf(line + strlen(line), sizeof vt->leg[0] - strlen(line), " %s", value);
 	}
 	fit_legend(vt, rows, w - vt->disc_w - 2);
 }
