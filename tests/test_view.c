@@ -40,7 +40,7 @@ grid_text_and_box(void **state)
 }
 
 /* Characters two columns wide (CJK, emoji) take two cells, combining
- * ones none (left out: a cell holds one code point), as wcwidth() has
+ * ones none (they go into the cell of the one before them), as wcwidth() has
  * them in a UTF-8 locale (Python's unicodedata.east_asian_width agrees);
  * overwriting half of a wide character blanks its other half. Skipped
  * where the C library has no UTF-8 locale's tables. */
@@ -61,9 +61,9 @@ grid_wide_characters(void **state)
 	assert_non_null(g);
 	assert_int_equal(grid_text(g, 0, 0, 8, ST_NORMAL, "\u8a08a\U0001F680e\u0301!"), 7);
 	char *s = tv_text(g, DEPTH_NONE, 0);
-	assert_string_equal(s, "\u8a08a\U0001F680e!\n\n");
+	assert_string_equal(s, "\u8a08a\U0001F680e\u0301!\n\n");
 	free(s);
-	s = tv_text(g, DEPTH_NONE, 1);             /* ASCII: '?' and a space */
+	s = tv_text(g, DEPTH_NONE, 1);             /* ASCII: '?' and a space, no accent */
 	assert_string_equal(s, "? a? e!\n\n");
 	free(s);
 	/* a wide character that would cross the edge is left out whole */
@@ -71,11 +71,57 @@ grid_wide_characters(void **state)
 	/* half of 計 overwritten: the other half blank, never half a character */
 	grid_put(g, 1, 0, 'x', ST_NORMAL);
 	s = tv_text(g, DEPTH_NONE, 0);
-	assert_string_equal(s, " xa\U0001F680e!\nab\n");
+	assert_string_equal(s, " xa\U0001F680e\u0301!\nab\n");
 	free(s);
 	grid_put(g, 3, 0, 'y', ST_NORMAL);
 	s = tv_text(g, DEPTH_NONE, 0);
-	assert_string_equal(s, " xay e!\nab\n");
+	assert_string_equal(s, " xay e\u0301!\nab\n");
+	free(s);
+	grid_destroy(g);
+}
+
+/* A letter keeps its combining marks in its cell (they were left out:
+ * "résumé" showed as "resume"): two of them, in order, a third left out;
+ * on a wide character too; at the last column maxw allows; one with no
+ * letter before it in the text is left out, and a joiner or a variation
+ * selector is never kept (a terminal may draw what it joins or selects
+ * two columns wide). A character written over the cell, or over the
+ * second half of its wide character, takes the marks away. */
+static void
+grid_combining_marks(void **state)
+{
+	(void)state;
+	struct grid *g = grid_create(10, 4);
+	assert_non_null(g);
+	assert_int_equal(grid_text(g, 0, 0, 10, ST_NORMAL, "re\u0301sume\u0301"), 6);
+	assert_int_equal(grid_at(g, 1, 0)->ch, 'e');
+	assert_int_equal(grid_at(g, 1, 0)->comb[0], 0x0301);
+	assert_int_equal(grid_at(g, 1, 0)->comb[1], 0);
+	/* ệ as e, dot below, circumflex; a third mark (grave) left out */
+	assert_int_equal(grid_text(g, 0, 1, 10, ST_NORMAL, "e\u0323\u0302\u0300x"), 2);
+	assert_int_equal(grid_at(g, 0, 1)->comb[0], 0x0323);
+	assert_int_equal(grid_at(g, 0, 1)->comb[1], 0x0302);
+	/* at maxw: the last letter keeps its accent; a wide one too */
+	assert_int_equal(grid_text(g, 0, 2, 2, ST_NORMAL, "\u0301ae\u0301b"), 2);
+	assert_int_equal(grid_at(g, 0, 2)->comb[0], 0);          /* no letter before it */
+	assert_int_equal(grid_at(g, 1, 2)->comb[0], 0x0301);
+	assert_int_equal(grid_text(g, 2, 2, 8, ST_NORMAL, "\u8a08\u0301z\u200d\ufe0fw"), 4);
+	assert_int_equal(grid_at(g, 2, 2)->comb[0], 0x0301);
+	assert_int_equal(grid_at(g, 4, 2)->comb[0], 0);          /* no joiner, no selector */
+	char *s = tv_text(g, DEPTH_NONE, 0);
+	assert_string_equal(s, "re\u0301sume\u0301\ne\u0323\u0302x\nae\u0301\u8a08\u0301zw\n\n");
+	free(s);
+	s = tv_text(g, DEPTH_256, 0);                        /* with colours: the same marks */
+	assert_non_null(strstr(s, "e\u0323\u0302x"));
+	free(s);
+	/* written over: the letter, then the second half of 計 */
+	grid_put(g, 1, 0, 'E', ST_NORMAL);
+	assert_int_equal(grid_at(g, 1, 0)->comb[0], 0);
+	grid_put(g, 3, 2, 'q', ST_NORMAL);
+	assert_int_equal(grid_at(g, 2, 2)->ch, ' ');
+	assert_int_equal(grid_at(g, 2, 2)->comb[0], 0);
+	s = tv_text(g, DEPTH_NONE, 0);
+	assert_string_equal(s, "rEsume\u0301\ne\u0323\u0302x\nae\u0301 qzw\n\n");
 	free(s);
 	grid_destroy(g);
 }
@@ -521,6 +567,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grid_text_and_box),
 		cmocka_unit_test(grid_wide_characters),
+		cmocka_unit_test(grid_combining_marks),
 		cmocka_unit_test(grid_plain_trims_and_ansi_resets),
 		cmocka_unit_test(styles_degrade),
 		cmocka_unit_test(key_names_round_trip),

@@ -227,6 +227,10 @@ if "$(dirname "$skein")/tools/craft" wide "$tmp/wide" >/dev/null 2>&1; then
 	t send-keys -t tui p
 	wait_for '^│計算ループ' && screen | python3 "$tmp/widths.py" 120 && ok ||
 		bad "wide names in the profile stay inside its borders ($(screen | grep '計' | head -1))"
+	# the accents on their letters, as curses was handed them with
+	# their letters (they were left out: "cafe_resume")
+	screen | grep -q "_caf$(printf 'e\314\201')_r$(printf 'e\314\201')sum$(printf 'e\314\201')" && ok ||
+		bad "combining accents in the profile ($(screen | grep '計' | head -1))"
 	t send-keys -t tui p T
 	wait_for '┌ timeline' && screen | python3 "$tmp/widths.py" 120 && ok ||
 		bad "wide names in the timeline's legend stay inside its borders"

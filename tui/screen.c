@@ -374,16 +374,25 @@ put_cell(int x, int y, const struct cell *c)
 		at |= A_UNDERLINE;
 	if (ga.attr & ATTR_REVERSE)
 		at |= A_REVERSE;
-	wchar_t wc[2] = { (wchar_t)(c->ch == GRID_WIDE_TAIL ? ' ' : S.ascii ? grid_ascii(c->ch) : c->ch), 0 };
+	/* the character and its combining marks, one cchar_t (curses
+	 * keeps up to CCHARW_MAX - 1 of them); in ASCII the character alone */
+	wchar_t wc[2 + GRID_COMB] = { (wchar_t)(c->ch == GRID_WIDE_TAIL ? ' ' : S.ascii ? grid_ascii(c->ch) : c->ch), 0 };
+	for (int k = 0; !S.ascii && c->ch != GRID_WIDE_TAIL && k < GRID_COMB && c->comb[k]; k++)
+		wc[k + 1] = (wchar_t)c->comb[k];
 	cchar_t cc;
-	setcchar(&cc, wc, at, pair_for(ga.fg, ga.bg), NULL);
+	short pair = pair_for(ga.fg, ga.bg);
+	if (setcchar(&cc, wc, at, pair, NULL) == ERR) {
+		wc[1] = 0;            /* marks the C library cannot put on it: the character alone */
+		setcchar(&cc, wc, at, pair, NULL);
+	}
 	mvadd_wch(y, x, &cc);
 }
 
 static int
 cell_eq(const struct cell *a, const struct cell *b)
 {
-	return a->ch == b->ch && a->style == b->style && a->mark == b->mark;
+	return a->ch == b->ch && a->style == b->style && a->mark == b->mark &&
+	       !memcmp(a->comb, b->comb, sizeof a->comb);
 }
 
 void

@@ -76,8 +76,10 @@ grid_put(struct grid *g, int x, int y, uint32_t ch, int style)
 	struct cell *next = grid_at(g, x + 1, y), *prev = grid_at(g, x - 1, y);
 	if (next && next->ch == GRID_WIDE_TAIL && c->ch != GRID_WIDE_TAIL)
 		next->ch = ' ';
-	if (prev && c->ch == GRID_WIDE_TAIL && ch != GRID_WIDE_TAIL)
+	if (prev && c->ch == GRID_WIDE_TAIL && ch != GRID_WIDE_TAIL) {
 		prev->ch = ' ';
+		memset(prev->comb, 0, sizeof prev->comb);
+	}
 	*c = (struct cell){ .ch = ch, .style = (uint8_t)style };
 }
 
@@ -100,22 +102,45 @@ grid_mark(struct grid *g, int x, int y, int w, int h, int mark)
 		}
 }
 
+/* 1 for a character of no column that a terminal draws on the one
+ * before it without changing its width: a combining mark, a Hangul
+ * vowel or final of a syllable; 0 for the joiners and other format
+ * characters (U+200B-200D, U+2060-206F, U+180E, U+FFF9-FFFB), the
+ * variation selectors (U+FE00-FE0F, U+180B-180D and U+180F,
+ * U+E0100-E01EF: an emoji's selects a presentation two columns wide)
+ * and the tags (U+E0001-E007F). */
+static int
+joins_before(uint32_t c)
+{
+	return text_char_width(c) == 0 && !(c >= 0x200b && c <= 0x200d) && !(c >= 0x2060 && c <= 0x206f) &&
+		!(c >= 0x180b && c <= 0x180f) && !(c >= 0xfe00 && c <= 0xfe0f) && !(c >= 0xfff9 && c <= 0xfffb) &&
+		c < 0xe0000;
+}
+
 /* Decodes one UTF-8 sequence at *s; invalid bytes decode as '?'. */
 int
 grid_text(struct grid *g, int x, int y, int maxw, int style, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	int n = 0;
-	while (*p && n < maxw) {
+	struct cell *last = NULL;       /* the character written last, for its accents */
+	while (*p) {
 		uint32_t c = text_utf8_next(&p);
 		if (text_is_control(c))
 			c = '?';
 		int cw = text_char_width(c);
-		if (cw == 0)
+		if (cw == 0) {
+			int k = 0;
+			while (last && k < GRID_COMB && last->comb[k])
+				k++;
+			if (last && k < GRID_COMB && joins_before(c))
+				last->comb[k] = c;
 			continue;
-		if (cw == 2 && n + 2 > maxw)
+		}
+		if (n + cw > maxw)
 			break;
 		grid_put(g, x + n, y, c, style);
+		last = grid_at(g, x + n, y);
 		if (cw == 2)
 			grid_put(g, x + n + 1, y, GRID_WIDE_TAIL, style);
 		n += cw;
@@ -408,6 +433,10 @@ grid_write(const struct grid *g, FILE *out, enum grid_depth depth, int ascii)
 			uint32_t ch = row[x].ch == GRID_WIDE_TAIL ? ' ' : ascii ? grid_ascii(row[x].ch) : row[x].ch;
 			grid_utf8(ch, buf);
 			fputs(buf, out);
+			for (int k = 0; !ascii && k < GRID_COMB && row[x].comb[k]; k++) {
+				grid_utf8(row[x].comb[k], buf);
+				fputs(buf, out);
+			}
 		}
 		if (!attr_eq(cur, plain))
 			fputs("\033[0m", out);

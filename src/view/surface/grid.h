@@ -1,11 +1,12 @@
 /* grid.h — the cell grid every screen is drawn into, and its text back end.
  *
  * A grid is W × H cells; a cell is one Unicode code point (one column
- * wide), a semantic style and a set of marks. Views fill cells; a back
- * end turns them into output: tui/screen.c hands them to ncurses, and
- * grid_write() prints them as plain text or with ANSI colour (for
- * `skein render` and the golden-screen tests). Both back ends map styles
- * through grid_attr(), so the colours cannot drift apart.
+ * wide) with the combining marks drawn on it, a semantic style and a
+ * set of marks. Views fill cells; a back end turns them into output:
+ * tui/screen.c hands them to ncurses, and grid_write() prints them as
+ * plain text or with ANSI colour (for `skein render` and the
+ * golden-screen tests). Both back ends map styles through grid_attr(),
+ * so the colours cannot drift apart.
  *
  * Lifetime: grid_create → grid_resize… → grid_destroy. Cells are owned
  * by the grid; pointers into them are valid until the next resize.
@@ -54,12 +55,20 @@ enum {
  * the back ends draw nothing there, the character before covers it. */
 #define GRID_WIDE_TAIL 0x110000u
 
+/* Combining marks a cell keeps on its character ("e" and U+0301 are
+ * one "é"; Vietnamese letters take two): a third is left out. */
+#define GRID_COMB 2
+
 struct cell {
 	uint32_t ch;        /* Unicode code point one column wide, the first cell
 	                       of one two columns wide, or GRID_WIDE_TAIL */
 	uint8_t style;      /* enum grid_style */
 	uint8_t mark;       /* MARK_* */
 	uint16_t pad;
+	uint32_t comb[GRID_COMB];   /* combining marks on ch, in order, 0 after
+	                               the last: grid_text puts them, grid_put
+	                               clears them (code that sets ch itself
+	                               sets it on a cell it blanked) */
 };
 
 struct grid {
@@ -97,8 +106,12 @@ void grid_fill(struct grid *g, int x, int y, int w, int h, uint32_t ch, int styl
  * grid as well); control characters show as '?'. A character takes the
  * columns text_char_width gives it (base/text.h, the one rule for every
  * output): a wide one two cells, the second GRID_WIDE_TAIL (left out
- * whole where it would cross maxw), a combining mark none (left out: a
- * cell holds one code point). Returns the columns written. */
+ * whole where it would cross maxw), a combining mark none: it goes into
+ * the cell of the character before it (comb; with none before it in s,
+ * or past GRID_COMB, it is left out). The other characters of no column
+ * (the joiners, variation selectors, tags) are left out: a terminal
+ * may draw what they join or select wider than the one rule counts.
+ * Returns the columns written. */
 int grid_text(struct grid *g, int x, int y, int maxw, int style, const char *s);
 /* Like grid_text when all of s fits in maxw columns; else writes nothing
  * (a field is shown whole or not at all). Returns the columns written. */
