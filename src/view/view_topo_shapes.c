@@ -179,15 +179,27 @@ fit_legend(struct view_topo *vt, int rows, int w)
  * split inside one, shown as '?'); "…" alone when no cut fits. Out has
  * n bytes; at most 256 of them are used. A cut that fits n bytes takes
  * at most n + 1 columns (a column is a byte at least, '…' one column of
- * three), so no wider one is tried: a name of any length costs a few
- * hundred cuts at most. */
+ * three), so no wider one is tried; a name past 4 KiB is cut from its
+ * first 4 KiB (a place after its last '@' further on is not kept), so
+ * that each cut reads no more: a name of megabytes costs what one of
+ * kilobytes does. */
 void
 vt_fit_text(const char *s, int cols, char *out, size_t n)
 {
-	char cut[257];
+	char cut[257], head[4097];
 	n = n < sizeof cut ? n : sizeof cut - 1;    /* a cut cut short by text_cut never fits */
+	size_t len = strlen(s);
+	if (len >= sizeof head) {
+		/* at a character's start: back over up to 3 continuation bytes */
+		size_t k = sizeof head - 1;
+		for (int b = 0; b < 3 && k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80; b++)
+			k--;
+		memcpy(head, s, k);
+		head[k] = '\0';
+		s = head;
+	}
 	int w = text_width(s), c = (w <= cols ? w : cols + 1) - 1;
-	const char *t = w <= cols ? s : NULL;
+	const char *t = w <= cols && s != head ? s : NULL;
 	for (c = c < (int)n + 1 ? c : (int)n + 1; (!t || strlen(t) >= n) && c >= 2; c--)
 		t = text_cut(s, c, cut, sizeof cut);
 	if (!t || strlen(t) >= n)
