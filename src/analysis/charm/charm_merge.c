@@ -43,7 +43,7 @@ dependency_worker(void *ctx, uint32_t w, uint32_t nw)
 	for (uint32_t m = from; m < to; m++) {
 		if (!msg_ok(a, m))
 			continue;
-		uint32_t s = a->op_lop[a->msgs[m].send_op], r = a->op_lop[a->msgs[m].recv_op];
+		uint32_t s = op_lop_of(a, a->msgs[m].send_op), r = op_lop_of(a, a->msgs[m].recv_op);
 		if (c->cls[s] != CLS_NONE && c->cls[r] != CLS_NONE)
 			uf_unite_shared(c->u.parent, s, r);
 	}

@@ -135,7 +135,7 @@ phase_links(struct stepper *s, uint32_t p)
 			if ((e[k].role != END_SEND && e[k].role != END_RECV) || !msg_ok(a, e[k].id))
 				continue;
 			const struct trace_msg *m = &a->msgs[e[k].id];
-			uint32_t o = a->op_lop[e[k].role == END_SEND ? m->recv_op : m->send_op];
+			uint32_t o = op_lop_of(a, e[k].role == END_SEND ? m->recv_op : m->send_op);
 			if (e[k].role == END_RECV && s->first_src[i] == TRACE_NONE)
 				s->first_src[i] = o;
 			if (o == l || a->lop_part[o] != p)

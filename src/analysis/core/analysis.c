@@ -141,6 +141,8 @@ analysis_destroy(struct analysis *a)
 		goto common;
 	free(a->lop_op);
 	free(a->op_lop);
+	free(a->op_begins);
+	free(a->op_begins_before);
 	free(a->tl_lop);
 	free(a->lop_tl);
 	free(a->lop_kind);
@@ -292,7 +294,7 @@ analysis_lop_ops(const struct analysis *a, uint32_t lop, uint32_t *first, uint32
 	*count = lop_last_op(a, lop) + 1 - *first;
 }
 
-uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return a->op_lop[op]; }
+uint32_t analysis_op_lop(const struct analysis *a, uint32_t op) { return op_lop_of(a, op); }
 
 uint32_t
 analysis_lop_frame(const struct analysis *a, uint32_t lop)

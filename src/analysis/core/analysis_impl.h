@@ -64,7 +64,13 @@ struct analysis {
 	/* lops */
 	uint32_t n_lops;
 	uint32_t *lop_op;        /* n_lops + 1: first trace op; CSR over ops */
-	uint32_t *op_lop;        /* n_ops: trace op -> lop */
+	uint32_t *op_lop;        /* n_ops: trace op -> lop; NULL once lops_index_ops
+				  * has replaced it by the two arrays below */
+	/* op -> lop where each lop is a run of ops in op order (MPI without
+	 * reordering): a bit an op, set where its lop begins, and the lops
+	 * begun before each word of 64 (op_lop_of) */
+	uint64_t *op_begins;
+	uint32_t *op_begins_before;
 	uint32_t *tl_lop;        /* n_timelines + 1: first lop of each timeline */
 	uint32_t *lop_tl;        /* n_lops: timeline */
 	uint8_t *lop_kind;       /* n_lops: enum trace_op_kind */
@@ -166,6 +172,17 @@ struct analysis {
 	const struct dmodel *dm;
 	uint32_t lop_off, lops_all;
 };
+
+/* The lop holding trace op `op`: a->op_lop's, or the lops begun up to
+ * it less one. */
+static inline uint32_t
+op_lop_of(const struct analysis *a, uint32_t op)
+{
+	if (a->op_lop)
+		return a->op_lop[op];
+	uint64_t upto = a->op_begins[op / 64] & (~(uint64_t)0 >> (63 - op % 64));
+	return a->op_begins_before[op / 64] + (uint32_t)__builtin_popcountll(upto) - 1;
+}
 
 /* The first and last trace ops of lop l. */
 static inline uint32_t
@@ -324,6 +341,11 @@ int analysis_new(const struct trace *t, const struct analysis_opts *opts, struct
 
 /* Stage entry points; each returns 0 or ERR_NOMEM / ERR_CANCELLED. */
 int lops_build(struct analysis *a);
+/* Once no stage writes op_lop (after the structure's): replaces it by the
+ * index op_lop_of reads (an MPI trace's lops are runs of ops in op order
+ * unless reordered), checked op by op against it; keeps it when the
+ * index does not give it back. 0 or ERR_NOMEM. */
+int lops_index_ops(struct analysis *a);
 void verify_run(struct analysis *a);
 int metrics_compute(struct analysis *a);
 int iterations_detect(struct analysis *a);

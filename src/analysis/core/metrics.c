@@ -190,7 +190,7 @@ progress_pred(const struct analysis *a, uint32_t r, uint32_t m)
 	const struct trace_msg *msg = &a->msgs[m];
 	if (msg->send_done_op == TRACE_NONE || msg->send_done_op == msg->send_op)
 		return TRACE_NONE;
-	uint32_t w = a->op_lop[msg->send_done_op];
+	uint32_t w = op_lop_of(a, msg->send_done_op);
 	if (w == r || w == a->tl_lop[a->lop_tl[w]] || msg->t_recv < lop_enter(a, w))
 		return TRACE_NONE;
 	return w - 1;
@@ -241,7 +241,7 @@ sent_side(const struct analysis *a, struct sent *sent, uint32_t tl0, uint32_t tl
 			    msg->send_done_op == msg->send_op) {
 				x.prog = SENT_NO_PROG;
 			} else {
-				uint32_t w = a->op_lop[msg->send_done_op];
+				uint32_t w = op_lop_of(a, msg->send_done_op);
 				if (a->lop_tl[w] != a->lop_tl[s])
 					x.prog = SENT_FAR;   /* not on the sender's timeline */
 				else if (lop_holds(a, w, msg->recv_op) || w == a->tl_lop[a->lop_tl[w]] ||
@@ -268,7 +268,7 @@ src_lop(const struct analysis *a, uint32_t l, uint32_t src)
 		/* a saved file's cause byte may name a message without its
 		 * sender (saved_check.c checks indices, not causes) */
 		uint32_t s = a->msgs[e[i].id].send_op;
-		return src % 2 ? progress_pred(a, l, e[i].id) : s == TRACE_NONE ? TRACE_NONE : a->op_lop[s];
+		return src % 2 ? progress_pred(a, l, e[i].id) : s == TRACE_NONE ? TRACE_NONE : op_lop_of(a, s);
 	}
 	return TRACE_NONE;
 }
@@ -311,7 +311,7 @@ differential(struct analysis *a, const struct sent *sent_of, uint32_t tl0, uint3
 					if (x.late == SENT_FAR) {
 						if (!msg_ok(a, e[i].id))
 							continue;
-						uint32_t s = a->op_lop[msgs[e[i].id].send_op];
+						uint32_t s = op_lop_of(a, msgs[e[i].id].send_op);
 						self = s == l;
 						ls = self ? 0 : lop_late(a, s);
 					} else {
@@ -439,8 +439,8 @@ trace_startup(struct analysis *a)
 			for (uint32_t i = 0; i < ne && !rc; i++) {
 				const struct trace_msg *msg = &a->msgs[e[i].id];
 				if (e[i].role == (y == x ? END_SEND : END_ISEND_DONE) && msg->recv_op != TRACE_NONE &&
-				    lop_cause(a, a->op_lop[msg->recv_op]) == CAUSE_MESSAGE)
-					rc = inherit(a, x, a->op_lop[msg->recv_op], &stack, &n, &cap);
+				    lop_cause(a, op_lop_of(a, msg->recv_op)) == CAUSE_MESSAGE)
+					rc = inherit(a, x, op_lop_of(a, msg->recv_op), &stack, &n, &cap);
 			}
 		}
 	}

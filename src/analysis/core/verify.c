@@ -34,16 +34,16 @@ check_collective(const struct analysis *a, const struct trace_coll *k, const uin
 {
 	if (k->member_count == 0)
 		return;
-	uint32_t first = a->op_lop[members[k->member_first]];
+	uint32_t first = op_lop_of(a, members[k->member_first]);
 	for (uint32_t i = 1; i < k->member_count && !(k->flags & COLLF_NONBLOCKING); i++) {
-		uint32_t l = a->op_lop[members[k->member_first + i]];
+		uint32_t l = op_lop_of(a, members[k->member_first + i]);
 		if (a->lop_step[l] != a->lop_step[first]) {
 			v->collective_split++;
 			break;
 		}
 	}
 	for (uint32_t i = 1; i < k->member_count; i++)
-		if (a->lop_part[a->op_lop[members[k->member_first + i]]] != a->lop_part[first]) {
+		if (a->lop_part[op_lop_of(a, members[k->member_first + i])] != a->lop_part[first]) {
 			v->cross_partition++;
 			break;
 		}
@@ -68,7 +68,7 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 		for (uint32_t m = from; m < to; m++) {
 			if (!msg_ok(a, m))
 				continue;
-			uint32_t s = a->op_lop[msgs[m].send_op], r = a->op_lop[msgs[m].recv_op];
+			uint32_t s = op_lop_of(a, msgs[m].send_op), r = op_lop_of(a, msgs[m].recv_op);
 			v->messages_checked++;
 			if (a->lop_part[s] != a->lop_part[r])
 				v->cross_partition++;
@@ -99,7 +99,7 @@ verify_worker(void *ctx, uint32_t w, uint32_t nw)
 		for (uint32_t op = from > 0 ? from : 1; a->op_of_lop && op < to; op++)
 			if ((trace_op_get(&a->ops, op).flags & OPF_BLOCK_CONT) &&
 			    trace_op_get(&a->ops, op).timeline == trace_op_get(&a->ops, op - 1).timeline &&
-			    a->lop_step[a->op_lop[op - 1]] >= a->lop_step[a->op_lop[op]])
+			    a->lop_step[op_lop_of(a, op - 1)] >= a->lop_step[op_lop_of(a, op)])
 				v->block_order++;
 	}
 	return 0;
@@ -132,7 +132,7 @@ verify_run(struct analysis *a)
 			tl_now = o.timeline;
 			before = 0;
 		}
-		uint32_t l = a->op_lop[op];
+		uint32_t l = op_lop_of(a, op);
 		if (o.kind == OP_COMPUTE || lop_first_op(a, l) != op)
 			continue;          /* computation, or not a lop's first op */
 		if (o.kind != OP_RECV && before > a->lop_step[l])

@@ -275,7 +275,7 @@ sent_side(struct dmet *g)
 			rc = ERR_USAGE;
 			break;
 		}
-		uint32_t sl = a->op_lop[so];
+		uint32_t sl = op_lop_of(a, so);
 		struct dsent x = { d->sends.off + i, g->in->lop_off + sl, TRACE_NONE, 0, 0, 0 };
 		x.self = lop_holds_global(g, sl, m->recv_op);
 		x.late = x.self ? 0 : g->late[sl];
@@ -283,7 +283,7 @@ sent_side(struct dmet *g)
 				dmodel_op_local(d, m->send_done_op);
 		/* the completing call is on the sender's timeline, so here (MPI) */
 		if (a->opts.sender_progress && done != TRACE_NONE && m->send_done_op != m->send_op) {
-			uint32_t w = a->op_lop[done];
+			uint32_t w = op_lop_of(a, done);
 			if (!lop_holds_global(g, w, m->recv_op) && w != a->tl_lop[a->lop_tl[w]] &&
 			    m->t_recv >= lop_enter(a, w)) {
 				x.prog_lop = g->in->lop_off + w - 1;

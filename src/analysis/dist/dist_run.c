@@ -88,7 +88,7 @@ partners(struct run *r)
 		const struct trace_msg *m = &msgs[i];
 		if (m->recv_op == TRACE_NONE || (a->opts.match_size && (m->flags & MSGF_SIZE_MISMATCH)))
 			continue;
-		uint32_t l = a->op_lop[dmodel_op_local(d, m->send_op)];
+		uint32_t l = op_lop_of(a, dmodel_op_local(d, m->send_op));
 		s[k] = (struct partner){ d->sends.off + i, r->lops.off + l, m->recv_op, c->rank };
 		to[k++] = dmodel_rank_of(r->tl_first, c->size, m->receiver);
 	}
@@ -110,7 +110,7 @@ partners(struct run *r)
 			rc = ERR_FORMAT;
 			break;
 		}
-		ans[i] = (struct partner){ g[i].msg, r->lops.off + a->op_lop[op], g[i].op, 0 };
+		ans[i] = (struct partner){ g[i].msg, r->lops.off + op_lop_of(a, op), g[i].op, 0 };
 		back[i] = g[i].pad;          /* the asking rank */
 	}
 	rc = dcomm_agree(c, rc);

@@ -85,7 +85,7 @@ dist_slice_analysis(const struct analysis *full, const struct dmodel *d, struct 
 	for (uint32_t i = 0; i <= n; i++)
 		la->lop_op[i] = full->lop_op[l0 + i] - op0;
 	for (uint32_t j = 0; j < n_ops; j++)
-		la->op_lop[j] = full->op_lop[op0 + j] - l0;
+		la->op_lop[j] = op_lop_of(full, op0 + j) - l0;
 	for (uint32_t tl = 0; tl <= n_tl; tl++)
 		la->tl_lop[tl] = tl <= d->tl_lo ? 0 : tl >= d->tl_hi ? n : full->tl_lop[tl] - l0;
 	memcpy(la->lop_tl, full->lop_tl + l0, (size_t)n * sizeof *la->lop_tl);

@@ -34,7 +34,7 @@ messages(struct dcomm *c, const struct dver_in *in, struct analysis_verify *v)
 		const struct trace_msg *m = &msgs[i];
 		if (m->recv_op == TRACE_NONE || (a->opts.match_size && (m->flags & MSGF_SIZE_MISMATCH)))
 			continue;
-		uint32_t l = a->op_lop[dmodel_op_local(d, m->send_op)];
+		uint32_t l = op_lop_of(a, dmodel_op_local(d, m->send_op));
 		s[k] = (struct vsend){ m->recv_op, in->lop_off + l, a->lop_part[l], a->lop_step[l],
 				       a->lop_kind[l] };
 		to[k++] = dmodel_rank_of(tl_first, n, m->receiver);
@@ -50,7 +50,7 @@ messages(struct dcomm *c, const struct dver_in *in, struct analysis_verify *v)
 			rc = ERR_USAGE;
 			break;
 		}
-		uint32_t r = a->op_lop[op];
+		uint32_t r = op_lop_of(a, op);
 		v->messages_checked++;
 		if (x[i].part != a->lop_part[r])
 			v->cross_partition++;
@@ -82,7 +82,7 @@ collectives(struct dcomm *c, const struct dver_in *in, struct analysis_verify *v
 		lo[2 * i] = lo[2 * i + 1] = UINT64_MAX;
 		hi[2 * i] = hi[2 * i + 1] = 0;
 		for (uint32_t k = d->coll_first[i]; k < d->coll_first[i + 1]; k++) {
-			uint32_t l = a->op_lop[dmodel_op_local(d, d->t->coll_members[k])];
+			uint32_t l = op_lop_of(a, dmodel_op_local(d, d->t->coll_members[k]));
 			uint64_t st = a->lop_step[l], pt = a->lop_part[l];
 			if (st < lo[2 * i])
 				lo[2 * i] = st;

@@ -62,7 +62,7 @@ by_key(const void *pa, const void *pb)
 static uint64_t
 held_from(const struct analysis *a, const struct trace_epoch *h)
 {
-	uint32_t l = h->op_begin == TRACE_NONE ? TRACE_NONE : a->op_lop[h->op_begin];
+	uint32_t l = h->op_begin == TRACE_NONE ? TRACE_NONE : op_lop_of(a, h->op_begin);
 	uint64_t x = l == TRACE_NONE ? 0 : lop_exit(a, l);
 	return x > h->t_begin ? x : h->t_begin;
 }
@@ -113,9 +113,9 @@ waited_in(const struct analysis *a, const struct trace_epoch *e, const struct tr
 	  const struct trace_epoch *ep, const struct asked *c, struct waits_out *w)
 {
 	uint32_t op = e->op_begin;
-	if (op == TRACE_NONE || a->op_lop[op] == TRACE_NONE)
+	if (op == TRACE_NONE || op_lop_of(a, op) == TRACE_NONE)
 		return 0;
-	uint32_t l = a->op_lop[op];
+	uint32_t l = op_lop_of(a, op);
 	uint64_t en = lop_enter(a, l), ex = lop_exit(a, l);
 	uint64_t from = h->t_begin > en ? h->t_begin : en, until = h->t_end < ex ? h->t_end : ex;
 	if (until <= from)
@@ -127,7 +127,7 @@ waited_in(const struct analysis *a, const struct trace_epoch *e, const struct tr
 		return 0;        /* none held it meanwhile: the call waited for no one */
 	by = by_all ? by_all : by;
 	uint32_t cop = by->op_end != TRACE_NONE ? by->op_end : by->op_begin;
-	uint32_t cause = cop == TRACE_NONE ? TRACE_NONE : a->op_lop[cop];
+	uint32_t cause = cop == TRACE_NONE ? TRACE_NONE : op_lop_of(a, cop);
 	if (cause == TRACE_NONE)
 		return 0;
 	if (VEC_GROW(w->v, w->n, w->cap))

@@ -167,7 +167,7 @@ late_sender(const struct analysis *a, const uint8_t *rf, uint32_t l, struct wait
 		uint64_t s = trace_op_get(&a->ops, m->send_op).t_enter;
 		if (cause == TRACE_NONE || s > latest) {
 			latest = s;
-			cause = a->op_lop[m->send_op];
+			cause = op_lop_of(a, m->send_op);
 		}
 	}
 	if (cause == TRACE_NONE)
@@ -212,7 +212,7 @@ late_receiver(const struct analysis *a, const uint8_t *rf, uint32_t l, struct wa
 		uint64_t t = waited(s.t_enter, r, s.t_exit);
 		if (t > best) {
 			best = t;
-			cause = a->op_lop[m->recv_op];
+			cause = op_lop_of(a, m->recv_op);
 		}
 	}
 	return cause == TRACE_NONE ? 0 : push(w, l, cause, best, WAIT_LATE_RECEIVER);
@@ -249,7 +249,7 @@ collective(const struct analysis *a, const struct trace_coll *c, const uint32_t 
 	uint32_t last = TRACE_NONE, root = TRACE_NONE;
 	uint64_t last_enter = 0;
 	for (uint32_t i = 0; i < c->member_count; i++) {
-		uint32_t l = a->op_lop[m[i]];
+		uint32_t l = op_lop_of(a, m[i]);
 		uint64_t en = lop_enter(a, l);
 		if (last == TRACE_NONE || en > last_enter) {
 			last_enter = en;
@@ -261,14 +261,14 @@ collective(const struct analysis *a, const struct trace_coll *c, const uint32_t 
 	int rc = 0;
 	if (k == WAIT_NXN || k == WAIT_BARRIER) {
 		for (uint32_t i = 0; i < c->member_count && !rc; i++) {
-			uint32_t l = a->op_lop[m[i]];
+			uint32_t l = op_lop_of(a, m[i]);
 			rc = push(w, l, last, waited(lop_enter(a, l), last_enter, lop_exit(a, l)),
 				  (enum analysis_wait_kind)k);
 		}
 	} else if (root != TRACE_NONE && k == WAIT_LATE_BROADCAST) {
 		uint64_t r = lop_enter(a, root);
 		for (uint32_t i = 0; i < c->member_count && !rc; i++) {
-			uint32_t l = a->op_lop[m[i]];
+			uint32_t l = op_lop_of(a, m[i]);
 			if (l != root)
 				rc = push(w, l, root, waited(lop_enter(a, l), r, lop_exit(a, l)),
 					  WAIT_LATE_BROADCAST);
@@ -278,7 +278,7 @@ collective(const struct analysis *a, const struct trace_coll *c, const uint32_t 
 		uint32_t cause = TRACE_NONE;
 		uint64_t latest = 0;
 		for (uint32_t i = 0; i < c->member_count; i++) {
-			uint32_t l = a->op_lop[m[i]];
+			uint32_t l = op_lop_of(a, m[i]);
 			uint64_t en = lop_enter(a, l);
 			if (l != root && (cause == TRACE_NONE || en > latest)) {
 				latest = en;

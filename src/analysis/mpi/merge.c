@@ -177,21 +177,21 @@ merge_worker(void *ctx, uint32_t w, uint32_t nw)
 			if (g->kind == MERGE_WAITALL) {
 				if (x->send_op != TRACE_NONE && x->send_done_op != TRACE_NONE &&
 				    x->send_done_op != x->send_op)
-					united += (uint32_t)uf_unite_shared(g->parent, a->op_lop[x->send_op],
-									 a->op_lop[x->send_done_op]);
+					united += (uint32_t)uf_unite_shared(g->parent, op_lop_of(a, x->send_op),
+									 op_lop_of(a, x->send_done_op));
 			} else if (!msg_ok(a, m)) {
 				mismatches += (x->flags & MSGF_SIZE_MISMATCH) && x->send_op != TRACE_NONE &&
 					      x->recv_op != TRACE_NONE;
 			} else {
-				united += (uint32_t)uf_unite_shared(g->parent, a->op_lop[x->send_op],
-								 a->op_lop[x->recv_op]);
+				united += (uint32_t)uf_unite_shared(g->parent, op_lop_of(a, x->send_op),
+								 op_lop_of(a, x->recv_op));
 			}
 		}
 		for (uint32_t c = c0; c < c1 && g->kind == MERGE_MANDATORY; c++)
 			for (uint32_t k = 1; k < colls[c].member_count; k++)
 				united += (uint32_t)uf_unite_shared(g->parent,
-								 a->op_lop[members[colls[c].member_first]],
-								 a->op_lop[members[colls[c].member_first + k]]);
+								 op_lop_of(a, members[colls[c].member_first]),
+								 op_lop_of(a, members[colls[c].member_first + k]));
 	}
 	g->united[w] = united;
 	g->mismatches[w] = mismatches;
@@ -206,7 +206,7 @@ partition_unite_rma(const struct analysis *a, struct uf *u)
 	trace_timelines(a->t, &n_tl);
 	for (uint32_t i = 0; i < n_rmas; i++)
 		if (rmas[i].op != TRACE_NONE && rmas[i].done_op != TRACE_NONE)
-			united += (uint32_t)uf_union(u, a->op_lop[rmas[i].op], a->op_lop[rmas[i].done_op]);
+			united += (uint32_t)uf_union(u, op_lop_of(a, rmas[i].op), op_lop_of(a, rmas[i].done_op));
 	if (!trace_has_rma(a->t))
 		return united;
 	for (uint32_t tl = 0; tl < n_tl; tl++) {

@@ -69,7 +69,7 @@ sender_of(const struct analysis *a, uint32_t l, const struct trace_end *e)
 {
 	if (e->role != END_RECV || !msg_ok(a, e->id))
 		return TRACE_NONE;
-	uint32_t s = a->op_lop[a->msgs[e->id].send_op];
+	uint32_t s = op_lop_of(a, a->msgs[e->id].send_op);
 	return s != l && a->lop_part[s] == a->lop_part[l] ? s : TRACE_NONE;
 }
 
@@ -90,7 +90,7 @@ notify(struct replay *r, uint32_t l)
 	for (uint32_t i = 0; i < n; i++) {
 		if (e[i].role != END_SEND || !msg_ok(a, e[i].id))
 			continue;
-		uint32_t x = a->op_lop[a->msgs[e[i].id].recv_op];
+		uint32_t x = op_lop_of(a, a->msgs[e[i].id].recv_op);
 		if (x == l || !is_receive(a, x) || a->lop_part[x] != a->lop_part[l] || !r->pending[x])
 			continue;
 		uint32_t tl = a->lop_tl[x];

@@ -482,12 +482,12 @@ link_lop(struct stepper *s, uint32_t l, uint32_t k, size_t *nf, size_t *nt)
 			if (e[i].role == END_RECV) {
 				if (VEC_GROW(s->from, *nf, s->cap_from))
 					return ERR_NOMEM;
-				uint32_t src = a->op_lop[m->send_op];
+				uint32_t src = op_lop_of(a, m->send_op);
 				s->from[(*nf)++] = (struct link){ src, a->lop_tl[src] };
 			} else {
 				if (VEC_GROW(s->to, *nt, s->cap_to))
 					return ERR_NOMEM;
-				uint32_t dst = a->op_lop[m->recv_op];
+				uint32_t dst = op_lop_of(a, m->recv_op);
 				s->to[(*nt)++] = (struct link){ dst, a->lop_tl[dst] };
 			}
 		}
@@ -743,7 +743,7 @@ rv_worker(void *ctx, uint32_t w, uint32_t nw)
 			continue;
 		uint32_t *out = g->rv_lops + g->rv_first[rv];
 		for (uint32_t i = 0; i < colls[c].member_count; i++) {
-			uint32_t l = a->op_lop[members[colls[c].member_first + i]], none = TRACE_NONE;
+			uint32_t l = op_lop_of(a, members[colls[c].member_first + i]), none = TRACE_NONE;
 			/* a lop two collectives name may be another worker's */
 			if ((i > 0 && l <= out[i - 1]) ||
 			    !__atomic_compare_exchange_n(&g->rv_of[l], &none, rv, 0, __ATOMIC_RELAXED,
@@ -813,7 +813,7 @@ general_rendezvous(struct analysis *a, struct stepping *g, struct uf *u, uint32_
 		if (!coll_meets(&colls[c]))
 			continue;
 		for (uint32_t i = 0; i < colls[c].member_count; i++)
-			g->rv_of[a->op_lop[members[colls[c].member_first + i]]] = rv;
+			g->rv_of[op_lop_of(a, members[colls[c].member_first + i])] = rv;
 		rv++;
 	}
 	for (uint32_t l = 0; n_sendrecv > 1 && l < n; l++)
@@ -868,7 +868,7 @@ build_rendezvous(struct analysis *a, struct stepping *g, uint32_t n_sendrecv)
 		for (uint32_t m = 0; m < n_msgs; m++) {
 			if (!msg_ok(a, m))
 				continue;
-			uint32_t s = a->op_lop[a->msgs[m].send_op], r = a->op_lop[a->msgs[m].recv_op];
+			uint32_t s = op_lop_of(a, a->msgs[m].send_op), r = op_lop_of(a, a->msgs[m].recv_op);
 			if (a->lop_kind[s] == OP_SENDRECV && a->lop_kind[r] == OP_SENDRECV)
 				uf_union(&u, s, r);
 		}

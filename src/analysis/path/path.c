@@ -146,7 +146,7 @@ mpi_jump(const struct analysis *a, const struct trace_timeline *T, struct scan *
 		sc->found = TRACE_NONE;   /* released too late now: look below it */
 	}
 	for (int64_t x = sc->next; x >= (int64_t)T->op_first; x--) {
-		uint32_t op = (uint32_t)x, l = a->op_lop[op];
+		uint32_t op = (uint32_t)x, l = op_lop_of(a, op);
 		if (trace_op_get(&a->ops, op).kind == OP_COMPUTE || lop_last_op(a, l) != op)
 			continue;
 		if (release_of(a, l, rel, by) && *rel < t) {

@@ -226,8 +226,8 @@ path_walk_charm(const struct analysis *a, struct path_walk *w)
 			}
 			/* the segment the path leaves by records the jump */
 			if (w->n && w->segs[w->n - 1].from == t) {
-				w->segs[w->n - 1].wait_lop = a->op_lop[x];
-				w->segs[w->n - 1].release_lop = a->op_lop[by];
+				w->segs[w->n - 1].wait_lop = op_lop_of(a, x);
+				w->segs[w->n - 1].release_lop = op_lop_of(a, by);
 			}
 			w->jumps++;
 			x = by;

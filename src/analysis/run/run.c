@@ -91,6 +91,9 @@ analysis_run(const struct trace *t, const struct analysis_opts *opts,
 		st->auto_merged = st->partitions_steps - a->n_parts;
 	if (!rc)
 		rc = partition_renumber(a);
+	/* no stage writes op_lop from here: an index reads it back */
+	if (!rc && !charm)
+		rc = lops_index_ops(a);
 	st->partitions = a->n_parts;
 	t0 = now();
 	st->t_steps = t0 - t1;

@@ -91,8 +91,29 @@ saved_has_padding(uint32_t id)
 	return 0;
 }
 
+/* Writes op_lop (n ops, 4 bytes each) of an analysis that keeps it as an
+ * index (op_lop_of) through w->stage: the bytes and the checksum of the
+ * array it replaced. */
+static uint64_t
+put_op_lop(struct writer *w, const struct analysis *a, uint64_t n)
+{
+	uint64_t acc = saved_sum_start(n * sizeof(uint32_t));
+	uint32_t *v = (uint32_t *)(void *)w->stage, per = SUM_BLOCK / sizeof *v;
+	for (uint64_t op = 0; op < n; op += per) {
+		uint32_t k = n - op < per ? (uint32_t)(n - op) : per;
+		for (uint32_t i = 0; i < k; i++)
+			v[i] = op_lop_of(a, (uint32_t)(op + i));
+		acc = saved_combine(acc, saved_block_sum(w->stage, (size_t)k * sizeof *v));
+		if (fwrite(w->stage, sizeof *v, k, w->f) != k)
+			w->failed = 1;
+	}
+	return acc;
+}
+
+/* data NULL for op_lop: it is a's index (put_op_lop) */
 static void
-put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint64_t count)
+put_section_of(struct writer *w, enum sec id, uint32_t elem, const void *data, uint64_t count,
+	       const struct analysis *a)
 {
 	static const char zero[ALIGN];
 	uint64_t bytes = count * elem;
@@ -103,7 +124,9 @@ put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint
 	struct section *s = &w->sec[w->n++];
 	*s = (struct section){ .id = id, .elem_size = elem, .count = count, .offset = w->off,
 			       .bytes = bytes };
-	if (bytes && saved_has_padding(id)) {
+	if (bytes && !data && id == S_OP_LOP) {
+		s->sum = put_op_lop(w, a, count);
+	} else if (bytes && saved_has_padding(id)) {
 		s->sum = put_zeroed(w, id, data, bytes, elem);
 	} else {
 		s->sum = saved_checksum(data, bytes);
@@ -111,6 +134,12 @@ put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint
 			w->failed = 1;
 	}
 	w->off += bytes;
+}
+
+static void
+put_section(struct writer *w, enum sec id, uint32_t elem, const void *data, uint64_t count)
+{
+	put_section_of(w, id, elem, data, count, NULL);
 }
 
 void
@@ -329,7 +358,7 @@ saved_write(const struct analysis *a, const struct analysis_opts *ran, const cha
 	uint32_t na = saved_arrays(t, (struct analysis *)a, saved_has_of(a), arr);
 	for (uint32_t i = 0; i < na && !rc; i++)
 		if (!saved_optional(arr[i].id) || arr[i].count)
-			put_section(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count);
+			put_section_of(&w, arr[i].id, arr[i].elem, *arr[i].ptr, arr[i].count, a);
 	h.n_sections = w.n;
 	h.file_size = w.off;
 	h.table_sum = saved_checksum(w.sec, sizeof w.sec);
