@@ -12,6 +12,7 @@
 #include "base/par.h"
 #include "base/recycle.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,45 +162,69 @@ lops_build(struct analysis *a)
 
 /* op_lop is 4 bytes an op (114 MiB of the analysis's 624 at 10^8 events
  * on the floor tool's archive); the index is 12 bytes a word of 64 ops.
- * Built from op_lop and read back against it before op_lop goes, so a
- * trace whose lops are not runs of ops in op order keeps op_lop. */
+ * It gives op_lop back exactly when op_lop starts at lop 0 and each op's
+ * lop is the one before's or the next: the workers check that while
+ * they set the bits of their words, and a trace whose lops are not runs
+ * of ops in op order keeps op_lop. */
+struct indexing {
+	const uint32_t *op_lop;
+	uint64_t *bits;
+	uint32_t *before;           /* each word's bits counted, then the sums before */
+	uint32_t n_ops, n_words;
+	atomic_int bad;
+};
+
+static int
+index_worker(void *ctx, uint32_t w, uint32_t nw)
+{
+	struct indexing *g = ctx;
+	const uint32_t *ol = g->op_lop;
+	uint32_t from, to;
+	par_share(g->n_words, w, nw, &from, &to);
+	for (uint32_t k = from; k < to && !atomic_load_explicit(&g->bad, memory_order_relaxed); k++) {
+		uint32_t op = k * 64, end = g->n_ops - op < 64 ? g->n_ops : op + 64;
+		uint64_t word = 0;
+		for (; op < end; op++) {
+			uint32_t step = op ? ol[op] - ol[op - 1] : ol[0] + 1;
+			if (step > 1)
+				atomic_store(&g->bad, 1);
+			word |= (uint64_t)step << (op % 64);
+		}
+		g->bits[k] = word;
+		g->before[k] = (uint32_t)__builtin_popcountll(word);
+	}
+	return 0;
+}
+
 int
 lops_index_ops(struct analysis *a)
 {
 	uint32_t n = a->n_ops, nw = (n + 63) / 64;
 	if (!a->op_lop || a->op_of_lop || !n)
 		return 0;
-	uint64_t *bits = recycle_calloc(nw, sizeof *bits);
-	uint32_t *before = recycle_malloc((size_t)nw * sizeof *before);
-	if (!bits || !before) {
-		free(bits);
-		free(before);
+	struct indexing g = { .op_lop = a->op_lop, .n_ops = n, .n_words = nw };
+	g.bits = recycle_malloc((size_t)nw * sizeof *g.bits);
+	g.before = recycle_malloc((size_t)nw * sizeof *g.before);
+	if (!g.bits || !g.before) {
+		free(g.bits);
+		free(g.before);
 		return ERR_NOMEM;
 	}
-	const uint32_t *ol = a->op_lop;
-	for (uint32_t op = 0; op < n; op++)
-		if (op == 0 || ol[op] != ol[op - 1])
-			bits[op / 64] |= (uint64_t)1 << (op % 64);
-	uint32_t c = 0;
-	for (uint32_t w = 0; w < nw; w++) {
-		before[w] = c;
-		c += (uint32_t)__builtin_popcountll(bits[w]);
-	}
-	a->op_begins = bits;
-	a->op_begins_before = before;
-	uint32_t *keep = a->op_lop;
-	a->op_lop = NULL;
-	uint32_t op = 0;
-	while (op < n && op_lop_of(a, op) == keep[op])
-		op++;
-	if (op < n) {        /* not runs in op order: op_lop stays */
-		a->op_lop = keep;
-		free(bits);
-		free(before);
-		a->op_begins = NULL;
-		a->op_begins_before = NULL;
+	par_run(par_workers(), index_worker, &g);
+	if (atomic_load(&g.bad)) {      /* not runs in op order: op_lop stays */
+		free(g.bits);
+		free(g.before);
 		return 0;
 	}
-	recycle_free(keep, (size_t)n * sizeof *keep);
+	uint32_t c = 0;
+	for (uint32_t k = 0; k < nw; k++) {
+		uint32_t here = g.before[k];
+		g.before[k] = c;
+		c += here;
+	}
+	recycle_free(a->op_lop, (size_t)n * sizeof *a->op_lop);
+	a->op_lop = NULL;
+	a->op_begins = g.bits;
+	a->op_begins_before = g.before;
 	return 0;
 }
