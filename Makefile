@@ -136,6 +136,10 @@ $(BUILD)/tests/test_report_par: TEST_LIBS += -Wl,--wrap=realloc
 # test_profile counts the pairs comm_compute sorts.
 $(BUILD)/tests/test_profile: TEST_LIBS += -Wl,--wrap=qsort
 
+# test_view_topo counts the bytes the text functions read.
+$(BUILD)/tests/test_view_topo: TEST_LIBS += -Wl,--wrap=text_width,--wrap=text_cut,--wrap=text_safe \
+	-Wl,--wrap=text_safe_pad,--wrap=text_fit,--wrap=text_put,--wrap=text_cols_bytes,--wrap=text_utf8_next
+
 # Writes the hostile archives of tests/hostile.sh with the OTF2 writer.
 $(BUILD)/tools/craft: tests/hostile/craft.c
 	@mkdir -p $(@D)
