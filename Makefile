@@ -161,6 +161,14 @@ run: deps
 # check-traces and its second half, and tests/mpi.sh.
 JOBS := $(shell nproc 2>/dev/null || echo 1)
 
+# The tests call the tools that make check installs with apt-get
+# (mk/deps.sh): the system's directories come first on their PATH, ahead
+# of a version manager's shims (pyenv's python3 shim took 0.8 s a start
+# on the development VM, /usr/bin/python3 0.04 s; leap.sh alone starts
+# python3 160 times), and what runs is what a fresh Debian has.
+check check-unit check-portable check-cli check-cli-1 check-cli-2 check-mpi check-traces \
+	check-asan check-tsan: export PATH := /usr/sbin:/usr/bin:/sbin:/bin:$(PATH)
+
 # The whole suite: the layering of the sources (mk/layers.sh), unit and
 # trace tests, again under ASan+UBSan and under
 # TSan, the CLI tests, and the tracer's end-to-end run.

@@ -187,7 +187,7 @@ grep -q "has changed since this analysis was saved" "$tmp/e" && cmp -s "$tmp/a1"
 [ $? -eq 1 ] && [ ! -e "$tmp/ex3" ] && grep -q "export --otf2 copies the trace's archive, and .*tr/traces.otf2 has changed" "$tmp/e" &&
 	ok || bad "export --otf2 of a saved file whose trace changed: $(cat "$tmp/e")"
 rm -f "$tmp/tr/traces.otf2" && mkfifo "$tmp/tr/traces.otf2"
-timeout 5 "$skein" export --otf2 "$tmp/ex3" "$tmp/s.skein" >/dev/null 2>"$tmp/e"
+timeout 120 "$skein" export --otf2 "$tmp/ex3" "$tmp/s.skein" >/dev/null 2>"$tmp/e"
 [ $? -eq 1 ] && grep -q "has changed" "$tmp/e" && ok || bad "export --otf2 with a FIFO for the saved trace: $(cat "$tmp/e")"
 rm -rf "$tmp/tr"
 "$skein" info "$tmp/s.skein" >/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] && ok ||
