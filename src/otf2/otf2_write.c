@@ -605,8 +605,10 @@ otf2_write_annotated(const char *dir, const struct otf2_write_opts *o,
 	struct w w = { .o = o, .t = o->t, .e = e, .src = trace_info(o->t)->path, .tl = TRACE_NONE };
 	OTF2_ErrorCallback prev = OTF2_Error_RegisterCallback(on_error, &w);
 	OTF2_Reader *rd = OTF2_Reader_Open(w.src);
+	/* definitions in 256 KiB chunks, as Score-P 2.1 to 9.0 write them:
+	 * a reader clears a buffer of one chunk on every open */
 	OTF2_Archive *ar = OTF2_Archive_Open(stage, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-					     4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
+					     256 * 1024, OTF2_SUBSTRATE_POSIX,
 					     OTF2_COMPRESSION_NONE);
 	w.scratch = OTF2_AttributeList_New();
 	if (!rd || OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS)
