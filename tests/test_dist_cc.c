@@ -212,14 +212,17 @@ check(const struct graph *g, uint32_t size, uint32_t *root_seen, int compare, st
 	free(comp);
 }
 
-/* Every rank count, the roots compared with one rank's. */
+/* Every rank count, the roots compared with one rank's. Under TSan
+ * (disttest.h: DT_SLOW) 1, 3 and 7 ranks: the reference, an uneven cut
+ * and the most threads exchanging at once (20 s of CPU where 39). */
 static void
 check_all(const struct graph *g)
 {
 	uint32_t *root = malloc((g->n_ids + 1) * sizeof *root);
 	assert_non_null(root);
 	for (uint32_t size = 1; size <= MAX_RANKS; size++)
-		check(g, size, root, size > 1, NULL);
+		if (!DT_SLOW || size == 1 || size == 3 || size == MAX_RANKS)
+			check(g, size, root, size > 1, NULL);
 	free(root);
 }
 
