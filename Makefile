@@ -56,7 +56,7 @@ TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 EXAMPLE := traces/corpus/stencil-4-delay/traces.otf2
 
-.PHONY: all run check check-unit check-portable check-asan check-tsan unit-tests tsan-unit-tests check-cli check-cli-1 check-cli-2 traces-gen check-mpi check-traces deps deps-check \
+.PHONY: all run check check-unit check-portable check-asan check-tsan unit-tests unit-test-bins tsan-unit-tests check-cli check-cli-1 check-cli-2 traces-gen check-mpi check-traces deps deps-check \
 	install uninstall clean traces bench bench-mpi fuzz fuzz-config fuzz-otf2 fuzz-topo fuzz-samples \
 	fuzz-saved fuzz-projections doc-keys
 
@@ -166,8 +166,16 @@ JOBS := $(shell nproc 2>/dev/null || echo 1)
 # of a version manager's shims (pyenv's python3 shim took 0.8 s a start
 # on the development VM, /usr/bin/python3 0.04 s; leap.sh alone starts
 # python3 160 times), and what runs is what a fresh Debian has.
-check check-unit check-portable check-cli check-cli-1 check-cli-2 check-mpi check-traces \
-	check-asan check-tsan: export PATH := /usr/sbin:/usr/bin:/sbin:/bin:$(PATH)
+CHECK_TARGETS := check check-unit check-portable check-cli check-cli-1 check-cli-2 check-mpi \
+	check-traces check-asan check-tsan
+$(CHECK_TARGETS): export PATH := /usr/sbin:/usr/bin:/sbin:/bin:$(PATH)
+# and glibc's malloc backs its large blocks with huge pages where the
+# kernel allows (transparent huge pages on madvise): otf2-print, the
+# tests' ground truth, touches some 180 MB on even a small archive, and
+# took 0.77 s of CPU a run on the development VM, 0.23 with this (page
+# faults: 46,385 and 12,591); cli_structure.sh, which runs it 96 times,
+# 42 s where 82. No result depends on it.
+$(CHECK_TARGETS): export GLIBC_TUNABLES := $(if $(findstring glibc.malloc.hugetlb,$(GLIBC_TUNABLES)),$(GLIBC_TUNABLES),$(if $(GLIBC_TUNABLES),$(GLIBC_TUNABLES):)glibc.malloc.hugetlb=1)
 
 # The whole suite: the layering of the sources (mk/layers.sh), unit and
 # trace tests, again under ASan+UBSan and under
@@ -175,13 +183,14 @@ check check-unit check-portable check-cli check-cli-1 check-cli-2 check-mpi chec
 check: deps-check
 	@sh mk/layers.sh .
 	@$(MAKE) --no-print-directory -j$(JOBS) unit-tests
-	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) unit-tests
+	@$(MAKE) --no-print-directory -j$(JOBS) $(ASAN_VARS) unit-test-bins
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TSAN_VARS) tsan-unit-tests
 	@# before the unit runs, whose three test_view_golden would build the
 	@# generators on demand at once (one lost the race on a fresh copy and
 	@# skipped 134 cases), and before the streams: skein-mpi's build writes
 	@# dependency files the other streams' makes read
-	@$(MAKE) --no-print-directory -j$(JOBS) traces-gen $(MPI_CHECK_BIN) $(BUILD)/tests/nothreads.so
+	@$(MAKE) --no-print-directory -j$(JOBS) traces-gen $(MPI_CHECK_BIN) $(BUILD)/tests/nothreads.so \
+		$(BUILD)/tools/craft
 	@UNITS_SKIP="$(TSAN_SKIP:%=build/tsan/tests/%)" UNITS_NOTHREADS="$(TSAN_SKIP:%=$(BUILD)/tests/%)" \
 		sh tests/run-units.sh $(SHARED) $(BUILD) build/asan build/tsan
 	@sh tests/together.sh \
@@ -198,7 +207,9 @@ check-portable: unit-tests traces-gen
 	@sh tests/portable.sh $(SHARED) $(BUILD)
 
 # The unit tests built, not run (check runs the three builds' at once).
-unit-tests: $(BIN) $(TESTS)
+unit-tests: $(BIN) unit-test-bins
+# without skein itself (the sanitizers' builds: no unit test runs it)
+unit-test-bins: $(TESTS)
 
 # The unit tests that never start a thread: TSan, which finds races
 # between threads, has nothing to look at in them (checked by a
@@ -263,7 +274,7 @@ check-cli-2: $(BIN) $(BUILD)/tools/craft traces-gen
 # skein-mpi under MPICH and, when installed, Open MPI (tests/mpi.sh)
 MPI_CHECK_BIN := $(MPI_BIN) $(if $(MPICC),$(BUILD)/tests/mpi_dcomm) \
 	$(if $(and $(MPICC),$(MPICC_OPENMPI)),$(BUILD)/skein-mpi.openmpi $(BUILD)/tests/mpi_dcomm.openmpi)
-check-mpi: $(BIN) $(MPI_CHECK_BIN)
+check-mpi: $(BIN) $(MPI_CHECK_BIN) $(BUILD)/tools/craft
 	@sh tests/mpi.sh $(BUILD) $(SHARED)
 
 check-traces: $(BIN)
