@@ -706,7 +706,8 @@ cli_setup_config(struct cli *c)
 	    config_load_layers(&c->cfg, c->configs, (size_t)c->n_configs, &e) ||
 	    (c->iter_region && cli_load_iter_region(c, &e))) {
 		cli_error("%s", e.msg[0] ? e.msg : "cannot load the configuration");
-		return EXIT_USAGE;
+		/* out of memory is no mistake of the user's */
+		return e.code == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	const struct analysis_opts f = c->aopts;
 	struct analysis_opts *o = &c->aopts;
