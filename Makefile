@@ -157,8 +157,9 @@ run: deps
 
 # The three builds compile on every processor; their unit tests then run
 # as one pool of jobs (tests/run-units.sh); then three streams at once
-# (tests/together.sh): the portable runs and the first half of check-cli,
-# check-traces and its second half, and tests/mpi.sh.
+# (tests/together.sh): the first half of check-cli, check-traces and its
+# second half, and the portable runs and tests/mpi.sh (whose launches
+# leave a core idle a third of the time).
 JOBS := $(shell nproc 2>/dev/null || echo 1)
 
 # The tests call the tools that make check installs with apt-get
@@ -194,9 +195,9 @@ check: deps-check
 	@UNITS_SKIP="$(TSAN_SKIP:%=build/tsan/tests/%)" UNITS_NOTHREADS="$(TSAN_SKIP:%=$(BUILD)/tests/%)" \
 		sh tests/run-units.sh $(SHARED) $(BUILD) build/asan build/tsan
 	@sh tests/together.sh \
-		"sh tests/portable.sh $(SHARED) $(BUILD); s=\$$?; $(MAKE) --no-print-directory check-cli-1 && exit \$$s" \
+		"$(MAKE) --no-print-directory check-cli-1" \
 		"$(MAKE) --no-print-directory check-traces; s=\$$?; $(MAKE) --no-print-directory check-cli-2 && exit \$$s" \
-		"$(MAKE) --no-print-directory check-mpi"
+		"sh tests/portable.sh $(SHARED) $(BUILD); s=\$$?; $(MAKE) --no-print-directory check-mpi && exit \$$s"
 
 check-unit: unit-tests traces-gen
 	@sh tests/run-unit.sh $(BUILD) $(SHARED)
@@ -241,8 +242,8 @@ check-tsan:
 doc-keys: $(BIN)
 	@sh mk/keys-doc.sh $(BIN)
 
-# The CLI suites in two halves of about the same length (check runs them
-# beside each other; 98 and 71 s one after the other here, 2026-11-30).
+# The CLI suites in two halves (check runs them beside each other, the
+# second after check-traces: 127 and 115 s of CPU, 2026-12-02).
 check-cli: check-cli-1 check-cli-2
 
 # The generators some CLI scripts run, built before them: the two halves
@@ -250,17 +251,17 @@ check-cli: check-cli-1 check-cli-2
 traces-gen:
 	@$(MAKE) --no-print-directory -s -C traces gen
 
-check-cli-1: $(BIN) traces-gen
+check-cli-1: $(BIN) $(BUILD)/tools/craft traces-gen
 	@sh tests/charm.sh $(BIN) $(SHARED)
 	@sh tests/threads.sh $(BIN) $(SHARED)
 	@sh tests/leap.sh $(BIN) $(SHARED)
 	@sh tests/saved.sh $(BIN) $(SHARED)
 	@sh tests/profile.sh $(BIN) $(SHARED)
+	@sh tests/escape.sh $(BIN) $(BUILD)/tools/craft
 
 check-cli-2: $(BIN) $(BUILD)/tools/craft traces-gen
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
-	@sh tests/escape.sh $(BIN) $(BUILD)/tools/craft
 	@sh tests/cli_structure.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)
