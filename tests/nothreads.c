@@ -5,8 +5,6 @@
  * says so, instead of going unchecked. */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 int

@@ -82,8 +82,19 @@ screen(const struct analysis *a, const char *keys, int w, int h, uint32_t gsize,
 }
 
 static void
-same_screens_of(const char *trace, struct trace *t, struct analysis *a, const char *const *scripts, size_t n);
-static const char *const charm_scripts[12];
+same_screens_of(const char *trace, struct trace *t, struct analysis *a, const char *const *scripts, size_t n,
+		uint32_t kept);
+
+/* Under TSan the key scripts drawn: a greedy cover, by gcov counts
+ * script by script (2026-12-02), of the lines the TSan run's scripts
+ * ran in the files that use the worker pool: the MPI cases' 4, 7, 11 and
+ * 13, the Charm++ run's 4, 8 and 10 (zoomed on the timeline, a category
+ * metric, start-up counted; the duration zoomed out, a resize); every
+ * metric's blocks are also built and read on the workers in
+ * index_blocks. A bit of light_mpi or light_charm for each script
+ * (same_screens_of's kept). */
+static const uint32_t light_mpi = 1u << 4 | 1u << 7 | 1u << 11 | 1u << 13;
+static const uint32_t light_charm = 1u << 4 | 1u << 8 | 1u << 10;
 
 static void
 same_screens(const char *trace, int reorder, const char *const *scripts, size_t n)
@@ -93,28 +104,18 @@ same_screens(const char *trace, int reorder, const char *const *scripts, size_t 
 	analysis_opts_default(&o);
 	o.reorder = reorder;       /* receives moved ahead: lops out of time order */
 	o.leap_merge = reorder;
-	same_screens_of(trace, t, tu_analyse(t, &o), scripts, n);
+	same_screens_of(trace, t, tu_analyse(t, &o), scripts, n, light_mpi);
 }
 
-/* Under TSan the key scripts drawn: a greedy cover, by gcov counts
- * script by script (2026-12-02), of the lines the TSan run's scripts
- * ran in the files that use the worker pool: the MPI cases' 4, 7, 11 and
- * 13, the Charm++ run's 4, 8 and 10 (zoomed on the timeline, a category
- * metric, start-up counted; the duration zoomed out, a resize); every
- * metric's blocks are also built and read on the workers in
- * index_blocks. A bit of light_mpi or light_charm for each script. */
-static const uint32_t light_mpi = 1u << 4 | 1u << 7 | 1u << 11 | 1u << 13;
-static const uint32_t light_charm = 1u << 4 | 1u << 8 | 1u << 10;
-
 static void
-same_screens_of(const char *trace, struct trace *t, struct analysis *a, const char *const *scripts, size_t n)
+same_screens_of(const char *trace, struct trace *t, struct analysis *a, const char *const *scripts, size_t n,
+		uint32_t kept)
 {
 	static const uint32_t all[][2] = { { 1, 1 }, { 2, 3 }, { 3, 2 }, { 8, 32 }, { 5, OFF }, { OFF, 4 } };
 	static const uint32_t light[][2] = { { 1, 1 }, { 8, 32 }, { OFF, 4 } };
 	const uint32_t(*sizes)[2] = VB_LIGHT ? light : all;
 	size_t n_sizes = VB_LIGHT ? sizeof light / sizeof *light : sizeof all / sizeof *all;
 	uint64_t total = 0;
-	uint32_t kept = scripts == charm_scripts ? light_charm : light_mpi;
 	for (size_t i = 0; i < n; i++)
 		for (int d = 0; d < (VB_LIGHT ? 1 : 2); d++) {
 			if (VB_LIGHT && !(kept >> i & 1))
@@ -177,7 +178,7 @@ mpi_blocks(void **state)
  * order claimed by blocks of them where one falls in one cell, in the
  * seed 004 metrics (the cell's hot lop: the block's first largest), the
  * rows on every core; the same cells as lop by lop. */
-static const char *const charm_scripts[12] = {
+static const char *const charm_scripts[] = {
 	"f",
 	"f<Tab><Tab>",
 	"<Tab><Tab>f",
@@ -200,7 +201,8 @@ charm_blocks(void **state)
 	struct trace *t = tu_load_charm(run);
 	if (!t)
 		skip();
-	same_screens_of(run, t, tu_analyse(t, NULL), charm_scripts, sizeof charm_scripts / sizeof *charm_scripts);
+	same_screens_of(run, t, tu_analyse(t, NULL), charm_scripts, sizeof charm_scripts / sizeof *charm_scripts,
+			light_charm);
 }
 
 /* The index's blocks alone: every aggregate of ranks x steps equals the
