@@ -50,7 +50,7 @@ MPI_OBJ       := $(patsubst mpi/%.c,$(BUILD)/mpi/%.o,$(wildcard mpi/*.c))
 MPI_LINK_OBJ   = $(filter-out $(BUILD)/tui/skein.o,$(TUI_OBJ)) $(LIB) $(TUI_LIBS) $(CORE_LIBS)
 
 CORE_CFLAGS = $(OTF2_CFLAGS) $(shell $(PKG_CONFIG) --cflags yaml-0.1 hwloc libxml-2.0 zlib 2>/dev/null)
-CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc libxml-2.0 zlib 2>/dev/null || echo -lyaml -lhwloc -lxml2 -lz) -lm -pthread
+CORE_LIBS   = $(OTF2_LIBS) $(shell $(PKG_CONFIG) --libs yaml-0.1 hwloc zlib 2>/dev/null || echo -lyaml -lhwloc -lz) -lm -pthread
 TUI_LIBS    = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 

@@ -33,6 +33,22 @@
 
 #define DT_LAST_RANKS(most) (DT_SLOW ? 3u : (most))
 
+/* Each thread rank analyses on one worker (SKEIN_THREADS=1, unless the
+ * caller set it), but under TSan. What these tests check is that the
+ * ranks together give the serial result, which is the same on any number
+ * of workers (test_core, test_report_par and the CLI suites check 1, 2
+ * and 4); the ranks already run at once. A pool of workers for each rank
+ * cost the plain and ASan runs a third of their time in sleeps and
+ * wake-ups (7 ranks and their workers on 2 cores). TSan keeps them: the
+ * rank's pools beside one another are what it looks at. Called first in
+ * main. */
+static inline void
+dt_workers(void)
+{
+	if (!DT_SLOW)
+		setenv("SKEIN_THREADS", "1", 0);
+}
+
 /* The corpus traces g found, every one (under TSan every third): a new
  * array of g's paths, the caller's to free before globfree(g). */
 static inline char **

@@ -427,6 +427,7 @@ every_allocation_failing(void **state)
 int
 main(void)
 {
+	dt_workers();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_graphs),
 		cmocka_unit_test(no_pairs),

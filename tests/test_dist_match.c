@@ -272,6 +272,7 @@ one_rank_failing_fails_every_rank(void **state)
 int
 main(void)
 {
+	dt_workers();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(corpus_matches_the_serial_model),
 		cmocka_unit_test(shared_traces_match_the_serial_model),

@@ -400,6 +400,7 @@ refusals(void **state)
 int
 main(void)
 {
+	dt_workers();
 	glob_t g;
 	if (tu_corpus_glob(&g, "test_dist_part"))
 		return 1;

@@ -399,6 +399,7 @@ big_sections_in_rounds(void **state)
 int
 main(void)
 {
+	dt_workers();
 	char pat[1200];
 	glob_t g;
 	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");

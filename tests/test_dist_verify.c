@@ -96,6 +96,7 @@ shared_traces_alike(void **state)
 int
 main(void)
 {
+	dt_workers();
 	char pat[1200];
 	glob_t g;
 	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");

@@ -248,6 +248,7 @@ found_logs_are_checked(void **state)
 int
 main(void)
 {
+	dt_workers();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_run_joins_to_the_serial_trace),
 		cmocka_unit_test(pieces_are_checked),

@@ -315,6 +315,7 @@ bad_pieces_refused(void **state)
 int
 main(void)
 {
+	dt_workers();
 	char pat[1200];
 	glob_t g;
 	PROJECT_PATH(pat, "traces/corpus/*/traces.otf2");

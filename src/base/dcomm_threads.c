@@ -1,14 +1,21 @@
 /* dcomm_threads.c — dcomm over threads in one process (dcomm.h).
  *
- * Each operation is two barriers: every rank posts where its data is,
- * waits for all, copies what it needs from the others' posts, and waits
- * again so that no post goes away while another rank reads it. Failures
+ * Each rank copies what it sends into a buffer of its own and posts it;
+ * one barrier later every rank reads the others' posts. The posts live
+ * in two rows used by turns, one operation to the next: a rank writes a
+ * row again two operations on, past the barrier of the operation in
+ * between, which no rank reaches before it has done reading. So the
+ * simple operations take one barrier where a post of the caller's own
+ * memory would take two (the second only to keep that memory until every
+ * rank had read it), and the v-operations two: the posts, then the
+ * receivers' agreement on whether their buffers could be had. Failures
  * ride along with the posts, so every rank sees the same ones.
  *
- * The barrier yields its core a while before it sleeps: the stages'
- * collectives come thick and fast, and a sleep and wake-up through the
- * kernel for each (pthread_barrier_wait) cost the tests most of their
- * time.
+ * The barrier yields its core a while before it sleeps. The stages'
+ * collectives come thick and fast, and each barrier's sleeps and wake-ups
+ * through the kernel were most of the distributed tests' time (a
+ * hypervisor's page tables make every context switch dear: on a 2-core
+ * VM 57% of test_dist_run's CPU, 2026-12-02), hence the fewer barriers.
  */
 #include "dcomm.h"
 
@@ -23,12 +30,16 @@
 
 #define DCT_MAX 64
 
-/* What a rank posts for an operation. */
+/* What a rank posts for an operation: its counts (alltoallv) and bytes
+ * or values, copies in buf. */
 struct post {
-	const void *data;          /* its bytes or values */
+	void *buf;                 /* the rank's own, kept from one use to the next */
+	size_t cap;
 	const uint64_t *counts;    /* alltoallv: bytes for each rank */
+	const void *data;
 	uint64_t n;                /* allgatherv: its bytes; reduce/exscan: values */
-	int rc;
+	int rc;                    /* from posting */
+	int rc2;                   /* the v-operations: its receive buffer */
 };
 
 /* Yields before a waiting rank sleeps. */
@@ -49,12 +60,13 @@ struct dct {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int go;
-	struct post post[DCT_MAX];
+	struct post post[2][DCT_MAX];
 };
 
 struct dct_rank {
 	struct dct *g;
 	struct dcomm c;
+	uint64_t ops;              /* operations begun: the row is ops % 2 */
 	int (*fn)(struct dcomm *c, void *ud);
 	void *ud;
 	int rc;
@@ -89,75 +101,103 @@ bar_wait(struct bar *b, uint32_t n)
 	pthread_mutex_unlock(&b->mu);
 }
 
-/* Posts p, waits for every rank's; returns the lowest failing rank's rc. */
-static int
-post_all(struct dcomm *c, struct post p)
+/* Posts copies of counts[0 .. ncounts) and bytes[0 .. nbytes), with n
+ * and rc (ERR_NOMEM if the copies cannot be had), and waits for every
+ * rank's: the row of posts, *rc the lowest failing rank's rc or 0. */
+static struct post *
+post_all(struct dcomm *c, const uint64_t *counts, uint32_t ncounts, const void *bytes,
+	 uint64_t nbytes, uint64_t n, int rc, int *rcp)
 {
-	struct dct *g = c->impl;
-	g->post[c->rank] = p;
+	struct dct_rank *k = c->impl;
+	struct dct *g = k->g;
+	struct post *row = g->post[k->ops++ % 2];
+	struct post *p = &row[c->rank];
+	size_t need = (size_t)ncounts * sizeof *counts + nbytes;
+	if (need > p->cap) {
+		void *b = realloc(p->buf, need);
+		if (b) {
+			p->buf = b;
+			p->cap = need;
+		}
+	}
+	p->counts = NULL;
+	p->data = NULL;
+	p->n = n;
+	p->rc = rc;
+	if (need > p->cap)
+		p->rc = rc ? rc : ERR_NOMEM;
+	else if (need) {
+		char *at = p->buf;
+		if (ncounts) {
+			memcpy(at, counts, (size_t)ncounts * sizeof *counts);
+			p->counts = (const uint64_t *)(const void *)at;
+			at += (size_t)ncounts * sizeof *counts;
+		}
+		if (nbytes)
+			memcpy(at, bytes, nbytes);
+		p->data = at;
+	}
 	bar_wait(&g->bar, g->n);
-	for (uint32_t r = 0; r < g->n; r++)
-		if (g->post[r].rc)
-			return g->post[r].rc;
-	return 0;
+	*rcp = 0;
+	for (uint32_t r = 0; r < g->n && !*rcp; r++)
+		*rcp = row[r].rc;
+	return row;
 }
 
-static void
-done_reading(struct dcomm *c)
+/* The v-operations: every rank's receive buffer (rc2 of row) agreed on
+ * before anything is copied; the lowest failing rank's rc or 0. */
+static int
+agree_buffers(struct dcomm *c, struct post *row, const void *buf)
 {
-	struct dct *g = c->impl;
-	bar_wait(&g->bar, g->n);
+	struct dct_rank *k = c->impl;
+	row[c->rank].rc2 = buf ? 0 : ERR_NOMEM;
+	bar_wait(&k->g->bar, k->g->n);
+	for (uint32_t r = 0; r < k->g->n; r++)
+		if (row[r].rc2)
+			return row[r].rc2;
+	return 0;
 }
 
 static int
 dct_agree(struct dcomm *c, int rc)
 {
-	rc = post_all(c, (struct post){ .rc = rc });
-	done_reading(c);
+	post_all(c, NULL, 0, NULL, 0, 0, rc, &rc);
 	return rc;
 }
 
 static int
 dct_reduce(struct dcomm *c, uint64_t *v, size_t n, enum dcomm_op op)
 {
-	struct dct *g = c->impl;
-	uint64_t *acc = malloc((n ? n : 1) * sizeof *acc);
-	int rc = post_all(c, (struct post){ .data = v, .n = n, .rc = acc ? 0 : ERR_NOMEM });
-	if (!rc) {
-		const uint64_t *x0 = g->post[0].data;
-		memcpy(acc, x0, n * sizeof *acc);
-		for (uint32_t r = 1; r < g->n; r++) {
-			const uint64_t *x = g->post[r].data;
-			for (size_t i = 0; i < n; i++)
-				acc[i] = op == DCOMM_SUM ? sat_add(acc[i], x[i]) :
-					 op == DCOMM_MIN ? (x[i] < acc[i] ? x[i] : acc[i]) :
-							   (x[i] > acc[i] ? x[i] : acc[i]);
-		}
+	struct dct_rank *k = c->impl;
+	int rc;
+	struct post *row = post_all(c, NULL, 0, v, n * sizeof *v, n, 0, &rc);
+	if (rc || !n)
+		return rc;
+	memcpy(v, row[0].data, n * sizeof *v);
+	for (uint32_t r = 1; r < k->g->n; r++) {
+		const uint64_t *x = row[r].data;
+		for (size_t i = 0; i < n; i++)
+			v[i] = op == DCOMM_SUM ? sat_add(v[i], x[i]) :
+			       op == DCOMM_MIN ? (x[i] < v[i] ? x[i] : v[i]) :
+						 (x[i] > v[i] ? x[i] : v[i]);
 	}
-	done_reading(c);
-	if (!rc)
-		memcpy(v, acc, n * sizeof *v);
-	free(acc);
-	return rc;
+	return 0;
 }
 
 static int
 dct_exscan(struct dcomm *c, uint64_t *v, size_t n)
 {
-	struct dct *g = c->impl;
-	uint64_t *acc = calloc(n ? n : 1, sizeof *acc);
-	int rc = post_all(c, (struct post){ .data = v, .n = n, .rc = acc ? 0 : ERR_NOMEM });
-	if (!rc)
-		for (uint32_t r = 0; r < c->rank; r++) {
-			const uint64_t *x = g->post[r].data;
-			for (size_t i = 0; i < n; i++)
-				acc[i] = sat_add(acc[i], x[i]);
-		}
-	done_reading(c);
-	if (!rc)
-		memcpy(v, acc, n * sizeof *v);
-	free(acc);
-	return rc;
+	int rc;
+	struct post *row = post_all(c, NULL, 0, v, n * sizeof *v, n, 0, &rc);
+	if (rc || !n)
+		return rc;
+	memset(v, 0, n * sizeof *v);
+	for (uint32_t r = 0; r < c->rank; r++) {
+		const uint64_t *x = row[r].data;
+		for (size_t i = 0; i < n; i++)
+			v[i] = sat_add(v[i], x[i]);
+	}
+	return 0;
 }
 
 /* Bytes rank r posted for rank `to` (alltoallv), and where they start. */
@@ -175,28 +215,31 @@ static int
 dct_alltoallv(struct dcomm *c, const void *send, const uint64_t *scount, void **recv,
 	      uint64_t *rcount)
 {
-	struct dct *g = c->impl;
+	struct dct_rank *k = c->impl;
+	uint32_t size = k->g->n;
 	*recv = NULL;
-	int rc = post_all(c, (struct post){ .data = send, .counts = scount });
+	uint64_t sent = 0;
+	for (uint32_t r = 0; r < size; r++)
+		sent += scount[r];
+	int rc;
+	struct post *row = post_all(c, scount, size, send, sent, 0, 0, &rc);
+	if (rc)
+		return rc;
 	uint64_t total = 0;
-	for (uint32_t r = 0; r < g->n && !rc; r++) {
-		part_for(&g->post[r], c->rank, &rcount[r]);
+	for (uint32_t r = 0; r < size; r++) {
+		part_for(&row[r], c->rank, &rcount[r]);
 		total += rcount[r];
 	}
-	char *buf = rc ? NULL : malloc(total ? total : 1);
-	done_reading(c);
-	/* the buffers are agreed on before anything is copied */
-	rc = rc ? rc : post_all(c, (struct post){ .data = send, .counts = scount,
-						 .rc = buf ? 0 : ERR_NOMEM });
+	char *buf = malloc(total ? total : 1);
+	rc = agree_buffers(c, row, buf);
 	uint64_t at = 0;
-	for (uint32_t r = 0; r < g->n && !rc; r++) {
+	for (uint32_t r = 0; r < size && !rc; r++) {
 		uint64_t len;
-		const char *from = part_for(&g->post[r], c->rank, &len);
+		const char *from = part_for(&row[r], c->rank, &len);
 		if (len)
 			memcpy(buf + at, from, len);
 		at += len;
 	}
-	done_reading(c);
 	if (rc)
 		free(buf);
 	else
@@ -207,22 +250,23 @@ dct_alltoallv(struct dcomm *c, const void *send, const uint64_t *scount, void **
 static int
 dct_allgatherv(struct dcomm *c, const void *send, uint64_t n, void **recv, uint64_t *rcount)
 {
-	struct dct *g = c->impl;
+	struct dct_rank *k = c->impl;
 	*recv = NULL;
-	int rc = post_all(c, (struct post){ .data = send, .n = n });
+	int rc;
+	struct post *row = post_all(c, NULL, 0, send, n, n, 0, &rc);
+	if (rc)
+		return rc;
 	uint64_t total = 0;
-	for (uint32_t r = 0; r < g->n && !rc; r++)
-		total += rcount[r] = g->post[r].n;
-	char *buf = rc ? NULL : malloc(total ? total : 1);
-	done_reading(c);
-	rc = rc ? rc : post_all(c, (struct post){ .data = send, .n = n, .rc = buf ? 0 : ERR_NOMEM });
+	for (uint32_t r = 0; r < k->g->n; r++)
+		total += rcount[r] = row[r].n;
+	char *buf = malloc(total ? total : 1);
+	rc = agree_buffers(c, row, buf);
 	uint64_t at = 0;
-	for (uint32_t r = 0; r < g->n && !rc; r++) {
-		if (g->post[r].n)
-			memcpy(buf + at, g->post[r].data, g->post[r].n);
-		at += g->post[r].n;
+	for (uint32_t r = 0; r < k->g->n && !rc; r++) {
+		if (row[r].n)
+			memcpy(buf + at, row[r].data, row[r].n);
+		at += row[r].n;
 	}
-	done_reading(c);
 	if (rc)
 		free(buf);
 	else
@@ -282,7 +326,7 @@ dcomm_threads_run(uint32_t n, int (*fn)(struct dcomm *c, void *ud), void *ud)
 	g->n = n;
 	uint32_t started = 0;
 	for (uint32_t r = 0; r < n; r++) {
-		k[r] = (struct dct_rank){ g, { r, n, &dct_ops, g }, fn, ud, 0 };
+		k[r] = (struct dct_rank){ g, { r, n, &dct_ops, &k[r] }, 0, fn, ud, 0 };
 		if (r > 0 && pthread_create(&th[r], NULL, dct_main, &k[r]))
 			break;
 		started = r + 1;
@@ -301,6 +345,10 @@ dcomm_threads_run(uint32_t n, int (*fn)(struct dcomm *c, void *ud), void *ud)
 	pthread_mutex_destroy(&g->mu);
 	pthread_cond_destroy(&g->cv);
 out:
+	for (uint32_t r = 0; g && r < DCT_MAX; r++) {
+		free(g->post[0][r].buf);
+		free(g->post[1][r].buf);
+	}
 	free(g);
 	free(k);
 	free(th);

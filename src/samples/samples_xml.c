@@ -7,12 +7,21 @@
  * It is read with libxml2 (no DTD, no entities, no network); an hwloc
  * export (root <topology>) is handed to hwloc through topo/, keeping the
  * L1 and L2 caches that serve samples.
+ *
+ * libxml2 is opened (dlopen) at the first hardware file, not linked: on
+ * Debian it brings ICU and the C++ runtime, whose loading and
+ * relocations took 5 of the 8 ms every skein process spent starting on
+ * a 2-core VM (2026-12-02), where most commands never read XML. Its
+ * headers still give the types and the prototypes the functions are
+ * checked against.
  */
 #include "samples.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +29,74 @@
 #include "base/file.h"
 
 #define MAX_DEPTH 64
+
+/* The functions of libxml2 used here, once opened. */
+static struct {
+	int ok;
+	char why[160];
+	__typeof__(xmlGetLineNo) *GetLineNo;
+	__typeof__(xmlGetProp) *GetProp;
+	xmlFreeFunc *Free;                /* the variable xmlFree */
+	__typeof__(xmlNewParserCtxt) *NewParserCtxt;
+	__typeof__(xmlSetStructuredErrorFunc) *SetStructuredErrorFunc;
+	__typeof__(xmlCtxtReadMemory) *CtxtReadMemory;
+	__typeof__(xmlCtxtGetLastError) *CtxtGetLastError;
+	__typeof__(xmlFreeParserCtxt) *FreeParserCtxt;
+	__typeof__(xmlDocGetRootElement) *DocGetRootElement;
+	__typeof__(xmlFreeDoc) *FreeDoc;
+#ifdef LIBXML_THREAD_ENABLED
+	__typeof__(__xmlStructuredError) *StructuredError;
+	__typeof__(__xmlStructuredErrorContext) *StructuredErrorContext;
+#else
+	xmlStructuredErrorFunc *StructuredError;
+	void **StructuredErrorContext;
+#endif
+} lx;
+static pthread_once_t lx_once = PTHREAD_ONCE_INIT;
+
+/* dlsym's void * as a pointer to a function (POSIX has them the same). */
+#define LX(field, sym) (*(void **)&lx.field = dlsym(h, sym)) != NULL
+
+static void
+lx_open(void)
+{
+	void *h = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *w = dlerror();
+		snprintf(lx.why, sizeof lx.why, "%s", w ? w : "libxml2.so.2 not found");
+		return;
+	}
+	lx.ok = LX(GetLineNo, "xmlGetLineNo") && LX(GetProp, "xmlGetProp") && LX(Free, "xmlFree") &&
+		LX(NewParserCtxt, "xmlNewParserCtxt") &&
+		LX(SetStructuredErrorFunc, "xmlSetStructuredErrorFunc") &&
+		LX(CtxtReadMemory, "xmlCtxtReadMemory") && LX(CtxtGetLastError, "xmlCtxtGetLastError") &&
+		LX(FreeParserCtxt, "xmlFreeParserCtxt") && LX(DocGetRootElement, "xmlDocGetRootElement") &&
+		LX(FreeDoc, "xmlFreeDoc") &&
+#ifdef LIBXML_THREAD_ENABLED
+		LX(StructuredError, "__xmlStructuredError") &&
+		LX(StructuredErrorContext, "__xmlStructuredErrorContext");
+#else
+		LX(StructuredError, "xmlStructuredError") && LX(StructuredErrorContext, "xmlStructuredErrorContext");
+#endif
+	if (!lx.ok)
+		snprintf(lx.why, sizeof lx.why, "libxml2.so.2 lacks a function skein uses");
+}
+
+/* libxml2 opened, or e set. */
+static int
+lx_ready(const char *name, struct err *e)
+{
+	pthread_once(&lx_once, lx_open);
+	return lx.ok ? 0 : err_set(e, ERR_IO, "%s: reading XML needs libxml2: %s", name, lx.why);
+}
+
+#ifdef LIBXML_THREAD_ENABLED
+#define LX_HANDLER (*lx.StructuredError())
+#define LX_HANDLER_UD (*lx.StructuredErrorContext())
+#else
+#define LX_HANDLER (*lx.StructuredError)
+#define LX_HANDLER_UD (*lx.StructuredErrorContext)
+#endif
 
 struct hw {
 	const char *name;
@@ -39,14 +116,14 @@ fail(struct hw *h, const xmlNode *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return err_set(h->e, ERR_FORMAT, "%s:%ld: %s", h->name, n ? (long)xmlGetLineNo(n) : 0L, msg);
+	return err_set(h->e, ERR_FORMAT, "%s:%ld: %s", h->name, n ? lx.GetLineNo(n) : 0L, msg);
 }
 
 /* A whole-number attribute; 0, 1 absent, or an error. */
 static int
 num_attr(struct hw *h, const xmlNode *n, const char *attr, uint32_t max, uint32_t *out)
 {
-	xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+	xmlChar *v = lx.GetProp(n, (const xmlChar *)attr);
 	if (!v)
 		return 1;
 	const char *s = (const char *)v;
@@ -56,7 +133,7 @@ num_attr(struct hw *h, const xmlNode *n, const char *attr, uint32_t max, uint32_
 	int bad = !*s || *s == '-' || *s == ' ' || *end || errno || x > max;
 	char shown[40];
 	snprintf(shown, sizeof shown, "%.32s", s);
-	xmlFree(v);
+	(*lx.Free)(v);
 	if (bad)
 		return fail(h, n, "%s is not a whole number in range: '%s'", attr, shown);
 	*out = (uint32_t)x;
@@ -151,21 +228,23 @@ static int
 parse(const char *name, const char *text, size_t len, xmlDoc **doc, struct err *e)
 {
 	*doc = NULL;
+	if (lx_ready(name, e))
+		return ERR_IO;
 	if (len > INT32_MAX)
 		return err_set(e, ERR_LIMIT, "%s: too large", name);
-	xmlParserCtxt *ctx = xmlNewParserCtxt();
+	xmlParserCtxt *ctx = lx.NewParserCtxt();
 	if (!ctx)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	struct first_error fe = { 0 };
-	xmlStructuredErrorFunc saved = xmlStructuredError;
-	void *saved_ud = xmlStructuredErrorContext;
-	xmlSetStructuredErrorFunc(&fe, on_error);
-	*doc = xmlCtxtReadMemory(ctx, text, (int)len, name, NULL,
+	xmlStructuredErrorFunc saved = LX_HANDLER;
+	void *saved_ud = LX_HANDLER_UD;
+	lx.SetStructuredErrorFunc(&fe, on_error);
+	*doc = lx.CtxtReadMemory(ctx, text, (int)len, name, NULL,
 				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
-	xmlSetStructuredErrorFunc(saved_ud, saved);
+	lx.SetStructuredErrorFunc(saved_ud, saved);
 	int rc = 0;
 	if (!*doc) {
-		const xmlError *x = xmlCtxtGetLastError(ctx);
+		const xmlError *x = lx.CtxtGetLastError(ctx);
 		if (!fe.set && x) {
 			fe.line = x->line;
 			snprintf(fe.msg, sizeof fe.msg, "%s", x->message ? x->message : "not well-formed XML");
@@ -173,14 +252,14 @@ parse(const char *name, const char *text, size_t len, xmlDoc **doc, struct err *
 		}
 		rc = err_set(e, ERR_FORMAT, "%s:%d: %s", name, fe.line, fe.msg[0] ? fe.msg : "not well-formed XML");
 	}
-	xmlFreeParserCtxt(ctx);
+	lx.FreeParserCtxt(ctx);
 	return rc;
 }
 
 static int
 memaxes(const char *name, xmlDoc *doc, struct topo **out, struct err *e)
 {
-	const xmlNode *root = xmlDocGetRootElement(doc);
+	const xmlNode *root = lx.DocGetRootElement(doc);
 	struct hw h = { .name = name, .e = e };
 	if (!root)
 		return err_set(e, ERR_FORMAT, "%s: no root element", name);
@@ -190,11 +269,12 @@ memaxes(const char *name, xmlDoc *doc, struct topo **out, struct err *e)
 	h.t = topo_create();
 	h.cpu_seen = calloc(65536 / 8, 1);
 	int rc = h.t && h.cpu_seen ? 0 : err_set(e, ERR_NOMEM, "out of memory");
-	xmlChar *host = rc ? NULL : xmlGetProp(root, (const xmlChar *)"name");
+	xmlChar *host = rc ? NULL : lx.GetProp(root, (const xmlChar *)"name");
 	uint32_t top;
 	if (!rc)
 		rc = add(&h, root, TOPO_MACHINE, TRACE_NONE, 0, host ? (const char *)host : NULL, &top);
-	xmlFree(host);
+	if (host)
+		(*lx.Free)(host);
 	for (const xmlNode *c = root->children; c && !rc; c = c->next)
 		if (c->type == XML_ELEMENT_NODE)
 			rc = element(&h, c, top, 1, 0);
@@ -219,7 +299,8 @@ samples_parse_hardware(const char *name, const char *text, size_t len, struct to
 	int rc = parse(name, text, len, &doc, e);
 	if (!rc)
 		rc = memaxes(name, doc, out, e);
-	xmlFreeDoc(doc);
+	if (doc)
+		lx.FreeDoc(doc);
 	return rc;
 }
 
@@ -258,14 +339,14 @@ samples_read_hardware(const char *path, struct topo **out, const char **format, 
 	free(text);
 	if (rc)
 		return rc;
-	const xmlNode *root = xmlDocGetRootElement(doc);
+	const xmlNode *root = lx.DocGetRootElement(doc);
 	if (root && strcmp((const char *)root->name, "topology") == 0) {
-		xmlFreeDoc(doc);
+		lx.FreeDoc(doc);
 		*format = "hwloc XML";
 		return topo_load_xml_flags(path, TOPO_LOAD_CACHES, out, e);
 	}
 	*format = "MemAxes XML";
 	rc = memaxes(path, doc, out, e);
-	xmlFreeDoc(doc);
+	lx.FreeDoc(doc);
 	return rc;
 }
