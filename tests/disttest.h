@@ -32,6 +32,10 @@
 #endif
 
 #define DT_LAST_RANKS(most) (DT_SLOW ? 3u : (most))
+/* The next rank count a test that walks them takes after n: under ASan
+ * every other (1, 3, 5: the whole, an uneven cut and the most), where a
+ * distributed run costs some three times the plain one. */
+#define DT_NEXT_RANKS(n) ((n) + (DT_ASAN ? 2u : 1u))
 
 /* Each thread rank analyses on one worker (SKEIN_THREADS=1, unless the
  * caller set it), but under TSan. What these tests check is that the
