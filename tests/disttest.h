@@ -44,7 +44,7 @@
  * and 4); the ranks already run at once. A pool of workers for each rank
  * cost the plain and ASan runs a third of their time in sleeps and
  * wake-ups (7 ranks and their workers on 2 cores). TSan keeps them: the
- * rank's pools beside one another are what it looks at. Called first in
+ * ranks' pools beside one another are what it looks at. Called first in
  * main. */
 static inline void
 dt_workers(void)
