@@ -57,15 +57,21 @@ static pthread_once_t lx_once = PTHREAD_ONCE_INIT;
 /* dlsym's void * as a pointer to a function (POSIX has them the same). */
 #define LX(field, sym) (*(void **)&lx.field = dlsym(h, sym)) != NULL
 
+/* The names libxml2 goes by: Debian 12's and 13's, 2.14's on, and the
+ * development link. */
+static const char *const lx_names[] = { "libxml2.so.2", "libxml2.so.16", "libxml2.so" };
+
 static void
 lx_open(void)
 {
-	void *h = dlopen("libxml2.so.2", RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		const char *w = dlerror();
-		snprintf(lx.why, sizeof lx.why, "%s", w ? w : "libxml2.so.2 not found");
+	void *h = NULL;
+	for (size_t i = 0; !h && i < sizeof lx_names / sizeof *lx_names; i++)
+		if (!(h = dlopen(lx_names[i], RTLD_NOW | RTLD_LOCAL)) && i == 0) {
+			const char *w = dlerror();
+			snprintf(lx.why, sizeof lx.why, "%s", w ? w : "libxml2.so.2 not found");
+		}
+	if (!h)
 		return;
-	}
 	lx.ok = LX(GetLineNo, "xmlGetLineNo") && LX(GetProp, "xmlGetProp") && LX(Free, "xmlFree") &&
 		LX(NewParserCtxt, "xmlNewParserCtxt") &&
 		LX(SetStructuredErrorFunc, "xmlSetStructuredErrorFunc") &&
@@ -79,7 +85,7 @@ lx_open(void)
 		LX(StructuredError, "xmlStructuredError") && LX(StructuredErrorContext, "xmlStructuredErrorContext");
 #endif
 	if (!lx.ok)
-		snprintf(lx.why, sizeof lx.why, "libxml2.so.2 lacks a function skein uses");
+		snprintf(lx.why, sizeof lx.why, "this libxml2 lacks a function skein uses");
 }
 
 /* libxml2 opened, or e set. */
