@@ -54,8 +54,14 @@ static struct {
 } lx;
 static pthread_once_t lx_once = PTHREAD_ONCE_INIT;
 
-/* dlsym's void * as a pointer to a function (POSIX has them the same). */
-#define LX(field, sym) (*(void **)&lx.field = dlsym(h, sym)) != NULL
+/* *field (a pointer to a function of lx) set to h's symbol name: dlsym's
+ * void * as a pointer to a function, which POSIX has the same; 0 when h
+ * has no such symbol. */
+static int
+lx_sym(void *h, void *field, const char *name)
+{
+	return (*(void **)field = dlsym(h, name)) != NULL;
+}
 
 /* The names libxml2 goes by: Debian 12's and 13's, 2.14's on, and the
  * development link. */
@@ -72,17 +78,19 @@ lx_open(void)
 		}
 	if (!h)
 		return;
-	lx.ok = LX(GetLineNo, "xmlGetLineNo") && LX(GetProp, "xmlGetProp") && LX(Free, "xmlFree") &&
-		LX(NewParserCtxt, "xmlNewParserCtxt") &&
-		LX(SetStructuredErrorFunc, "xmlSetStructuredErrorFunc") &&
-		LX(CtxtReadMemory, "xmlCtxtReadMemory") && LX(CtxtGetLastError, "xmlCtxtGetLastError") &&
-		LX(FreeParserCtxt, "xmlFreeParserCtxt") && LX(DocGetRootElement, "xmlDocGetRootElement") &&
-		LX(FreeDoc, "xmlFreeDoc") &&
+	lx.ok = lx_sym(h, &lx.GetLineNo, "xmlGetLineNo") && lx_sym(h, &lx.GetProp, "xmlGetProp") &&
+		lx_sym(h, &lx.Free, "xmlFree") && lx_sym(h, &lx.NewParserCtxt, "xmlNewParserCtxt") &&
+		lx_sym(h, &lx.SetStructuredErrorFunc, "xmlSetStructuredErrorFunc") &&
+		lx_sym(h, &lx.CtxtReadMemory, "xmlCtxtReadMemory") &&
+		lx_sym(h, &lx.CtxtGetLastError, "xmlCtxtGetLastError") &&
+		lx_sym(h, &lx.FreeParserCtxt, "xmlFreeParserCtxt") &&
+		lx_sym(h, &lx.DocGetRootElement, "xmlDocGetRootElement") && lx_sym(h, &lx.FreeDoc, "xmlFreeDoc") &&
 #ifdef LIBXML_THREAD_ENABLED
-		LX(StructuredError, "__xmlStructuredError") &&
-		LX(StructuredErrorContext, "__xmlStructuredErrorContext");
+		lx_sym(h, &lx.StructuredError, "__xmlStructuredError") &&
+		lx_sym(h, &lx.StructuredErrorContext, "__xmlStructuredErrorContext");
 #else
-		LX(StructuredError, "xmlStructuredError") && LX(StructuredErrorContext, "xmlStructuredErrorContext");
+		lx_sym(h, &lx.StructuredError, "xmlStructuredError") &&
+		lx_sym(h, &lx.StructuredErrorContext, "xmlStructuredErrorContext");
 #endif
 	if (!lx.ok)
 		snprintf(lx.why, sizeof lx.why, "this libxml2 lacks a function skein uses");
@@ -234,8 +242,9 @@ static int
 parse(const char *name, const char *text, size_t len, xmlDoc **doc, struct err *e)
 {
 	*doc = NULL;
-	if (lx_ready(name, e))
-		return ERR_IO;
+	int rc = lx_ready(name, e);
+	if (rc)
+		return rc;
 	if (len > INT32_MAX)
 		return err_set(e, ERR_LIMIT, "%s: too large", name);
 	xmlParserCtxt *ctx = lx.NewParserCtxt();
@@ -248,7 +257,6 @@ parse(const char *name, const char *text, size_t len, xmlDoc **doc, struct err *
 	*doc = lx.CtxtReadMemory(ctx, text, (int)len, name, NULL,
 				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
 	lx.SetStructuredErrorFunc(saved_ud, saved);
-	int rc = 0;
 	if (!*doc) {
 		const xmlError *x = lx.CtxtGetLastError(ctx);
 		if (!fe.set && x) {
