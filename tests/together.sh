@@ -1,12 +1,9 @@
 #!/bin/sh
 # together.sh CMD... — runs every CMD at once: the first one's output is
 # shown as it comes, each other's follows whole, in the order given, when
-# all are done. Exits 1 when any command failed. `make check` runs three
-# streams this way after the unit tests: the portable runs and
-# tests/mpi.sh (its launches spend a third of their time waiting: MPI
-# start-up, ranks asleep while rank 0 works), and check-cli and
-# check-traces cut in two halves of about the same length
-# (doc/testing.md). The test scripts
+# all are done. Exits 1 when any command failed. `make check` runs two
+# streams this way after the unit tests, one a processor (the Makefile
+# says which suites each takes, doc/testing.md why). The test scripts
 # keep their files in temporary directories of their own, and what
 # check-traces builds and writes in traces/ no other stream touches, so
 # none sees another's. Interrupted, it ends every stream.
