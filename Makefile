@@ -159,8 +159,9 @@ run: deps
 # as one pool of jobs (tests/run-units.sh); then two streams at once
 # (tests/together.sh), one a processor: the first half of check-cli and
 # the portable runs; check-traces, the second half and tests/mpi.sh.
-# Three streams (mpi.sh on its own) took 20% more CPU on 2 cores: the
-# waiting MPI ranks and every other process contended for the cores.
+# Three streams (mpi.sh on its own) took more CPU on 2 cores, 537-590 s
+# where two took 490-521 (2026-12-02): the waiting MPI ranks and every
+# other process contended for the cores.
 JOBS := $(shell nproc 2>/dev/null || echo 1)
 
 # The tests call the tools that make check installs with apt-get
@@ -245,7 +246,7 @@ doc-keys: $(BIN)
 
 # The CLI suites in two halves (check runs them beside each other, the
 # second after check-traces and before tests/mpi.sh: 150 and 45 s of CPU
-# alone, 2026-12-02, the streams then ending within 20 s of each other).
+# alone, 2026-12-02; the two streams then ended 17 s apart).
 check-cli: check-cli-1 check-cli-2
 
 # The generators some CLI scripts run, built before them: the two halves
