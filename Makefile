@@ -192,8 +192,7 @@ check: deps-check
 	@# generators on demand at once (one lost the race on a fresh copy and
 	@# skipped 134 cases), and before the streams: skein-mpi's build writes
 	@# dependency files the other streams' makes read
-	@$(MAKE) --no-print-directory -j$(JOBS) traces-gen $(MPI_CHECK_BIN) $(BUILD)/tests/nothreads.so \
-		$(BUILD)/tools/craft
+	@$(MAKE) --no-print-directory -j$(JOBS) traces-gen $(MPI_CHECK_BIN) $(PRELOADS) $(BUILD)/tools/craft
 	@UNITS_SKIP="$(TSAN_SKIP:%=build/tsan/tests/%)" UNITS_NOTHREADS="$(TSAN_SKIP:%=$(BUILD)/tests/%)" \
 		sh tests/run-units.sh $(SHARED) $(BUILD) build/asan build/tsan
 	@sh tests/together.sh \
@@ -206,7 +205,7 @@ check-unit: unit-tests traces-gen
 
 # The tests that can read a topology, again on foreign hardware (hwloc's
 # HWLOC_XMLFILE and HWLOC_SYNTHETIC): no result depends on the machine.
-check-portable: unit-tests traces-gen
+check-portable: unit-tests traces-gen $(BUILD)/tests/topospy.so
 	@sh tests/portable.sh $(SHARED) $(BUILD)
 
 # The unit tests built, not run (check runs the three builds' at once).
@@ -223,9 +222,12 @@ TSAN_SKIP := test_badinput test_charm_nomem test_config test_config_keys test_ev
 	test_mem test_recycle test_samples test_sort test_text test_view_table
 tsan-unit-tests: $(filter-out $(TSAN_SKIP:%=$(BUILD)/tests/%),$(TESTS))
 
-$(BUILD)/tests/nothreads.so: tests/nothreads.c
+# The preloads some tests run under (tests/nothreads.c, topospy.c,
+# nodlopen.c): what each checks, each file says.
+PRELOADS := $(BUILD)/tests/nothreads.so $(BUILD)/tests/topospy.so $(BUILD)/tests/nodlopen.so
+$(BUILD)/tests/%.so: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 # -g1 (lines and functions: what a sanitizer's report names) compiles the
 # two builds in 93 s of 2 cores where -g took 126 s (2026-11-30)
@@ -266,7 +268,7 @@ check-cli-1: $(BIN) $(BUILD)/tools/craft traces-gen
 	@sh tests/onesided.sh $(BIN) $(SHARED)
 	@sh tests/hostile.sh $(BIN) $(BUILD)/tools/craft
 
-check-cli-2: $(BIN) $(BUILD)/tools/craft traces-gen
+check-cli-2: $(BIN) $(BUILD)/tools/craft traces-gen $(BUILD)/tests/nodlopen.so
 	@sh tests/cli.sh $(BIN) $(SHARED)
 	@sh tests/tui.sh $(BIN)
 	@sh tests/walkthrough.sh $(BIN)

@@ -26,15 +26,10 @@ xml=$SKEIN_SHARED/traces/hwloc/epyc-corona.xml
 [ -f "$xml" ] || xml=$root/tests/topo/foreign.xml
 synth="pack:2 l3:2 core:3 pu:2"
 command -v nm >/dev/null || { echo "portable.sh: needs nm (binutils)"; exit 1; }
-# the spy: each call of hwloc_topology_load appends a line to $SKEIN_TOPO_SPY
-printf '%s\n' '#define _GNU_SOURCE' '#include <dlfcn.h>' '#include <fcntl.h>' '#include <stdlib.h>' \
-	'#include <unistd.h>' 'int hwloc_topology_load(void *t) {' \
-	'	const char *f = getenv("SKEIN_TOPO_SPY");' \
-	'	int fd = f ? open(f, O_WRONLY | O_CREAT | O_APPEND, 0600) : -1;' \
-	'	if (fd >= 0) { if (write(fd, "load\\n", 5) != 5) _exit(96); close(fd); }' \
-	'	int (*real)(void *) = (int (*)(void *))dlsym(RTLD_NEXT, "hwloc_topology_load");' \
-	'	return real ? real(t) : -1;' '}' >"$tmp/spy.c"
-cc -shared -fPIC -o "$tmp/spy.so" "$tmp/spy.c" 2>"$tmp/cc" || { echo "portable.sh: cc cannot build the preload: $(cat "$tmp/cc")"; exit 1; }
+# the spy (tests/topospy.c): each call of hwloc_topology_load appends a
+# line to $SKEIN_TOPO_SPY
+spy=$(cd "$build/tests" 2>/dev/null && pwd)/topospy.so
+[ -f "$spy" ] || { echo "portable.sh: $build/tests/topospy.so is not built (make $build/tests/topospy.so)"; exit 1; }
 # summary LOG: what a cmocka run's log says of each test and in all
 summary() {
 	grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) +\]' "$1" | sort
@@ -45,7 +40,7 @@ for t in "$build"/tests/test_*; do
 	nm "$t" 2>/dev/null | grep -q ' U hwloc_topology_load$' || continue
 	linked=$((linked + 1))
 	rm -f "$tmp/loads"
-	( cd "$root" && SKEIN_TOPO_SPY=$tmp/loads LD_PRELOAD=$tmp/spy.so "$t" ) >"$tmp/here" 2>&1
+	( cd "$root" && SKEIN_TOPO_SPY=$tmp/loads LD_PRELOAD=$spy "$t" ) >"$tmp/here" 2>&1
 	[ -s "$tmp/loads" ] || continue
 	n=$((n + 1))
 	( cd "$root" && HWLOC_XMLFILE=$xml "$t" ) >"$tmp/xml" 2>&1

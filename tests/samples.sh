@@ -153,18 +153,17 @@ run "broken xml" 1 samples "$tmp/bad" && grep -q "hardware.xml:1: " "$tmp/err" &
 # libxml2 is opened when a hardware file is read (samples_xml.c): where
 # it cannot be, one line says so (a preload that refuses every dlopen);
 # a trace needs none of it
-printf '%s\n' '#include <stddef.h>' 'void *dlopen(const char *f, int m) { (void)f; (void)m; return NULL; }' \
-	'char *dlerror(void) { return (char *)"refused by samples.sh"; }' >"$tmp/nodl.c"
-if cc -shared -fPIC -o "$tmp/nodl.so" "$tmp/nodl.c" 2>"$tmp/cc"; then
-	LD_PRELOAD=$tmp/nodl.so "$skein" samples "$toy" >"$tmp/out" 2>"$tmp/err" </dev/null
+nodl=$(cd "$(dirname "$skein")/tests" 2>/dev/null && pwd)/nodlopen.so   # tests/nodlopen.c
+if [ -f "$nodl" ]; then
+	LD_PRELOAD=$nodl "$skein" samples "$toy" >"$tmp/out" 2>"$tmp/err" </dev/null
 	st=$?
 	[ "$st" = 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
 		grep -q "^skein: $toy/hardware.xml: reading XML needs libxml2: refused by samples.sh$" "$tmp/err" && ok ||
 		bad "no libxml2: exit $st: $(cat "$tmp/err")"
-	LD_PRELOAD=$tmp/nodl.so "$skein" analyze "$root/traces/corpus/butterfly-8-delay/traces.otf2" >/dev/null 2>"$tmp/err" &&
+	LD_PRELOAD=$nodl "$skein" analyze "$root/traces/corpus/butterfly-8-delay/traces.otf2" >/dev/null 2>"$tmp/err" &&
 		[ ! -s "$tmp/err" ] && ok || bad "a trace without libxml2: $(cat "$tmp/err")"
 else
-	bad "cc cannot build a preload: $(cat "$tmp/cc")"
+	bad "$(dirname "$skein")/tests/nodlopen.so is not built (make it first)"
 fi
 run "missing set" 1 samples /nonexistent/set && grep -q '^skein: /nonexistent/set: No such file or directory$' "$tmp/err" &&
 	ok || bad "a missing set"
