@@ -29,7 +29,7 @@ command -v nm >/dev/null || { echo "portable.sh: needs nm (binutils)"; exit 1; }
 # the spy (tests/topospy.c): each call of hwloc_topology_load appends a
 # line to $SKEIN_TOPO_SPY
 spy=$(cd "$build/tests" 2>/dev/null && pwd)/topospy.so
-[ -f "$spy" ] || { echo "portable.sh: $build/tests/topospy.so is not built (make $build/tests/topospy.so)"; exit 1; }
+[ -f "$spy" ] || { echo "portable.sh: $build/tests/topospy.so is not built (make check-portable builds it)"; exit 1; }
 # summary LOG: what a cmocka run's log says of each test and in all
 summary() {
 	grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) +\]' "$1" | sort
