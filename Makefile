@@ -247,8 +247,9 @@ doc-keys: $(BIN)
 	@sh mk/keys-doc.sh $(BIN)
 
 # The CLI suites in two halves (check runs them beside each other, the
-# second after check-traces and before tests/mpi.sh: 150 and 45 s of CPU
-# alone, 2026-12-02; the two streams then ended 17 s apart).
+# second after check-traces and before tests/mpi.sh: 171 and 22 s of CPU,
+# each script timed alone, 2026-12-02; the two streams then ended 17 s
+# apart).
 check-cli: check-cli-1 check-cli-2
 
 # The generators some CLI scripts run, built before them: the two halves
