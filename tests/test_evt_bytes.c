@@ -143,16 +143,20 @@ write_file(const char *path, const uint8_t *b, size_t n)
 	fclose(fp);
 }
 
+/* The chunk buffer of the decodes below, grown by otf2_evt_open to the
+ * bytes each file needs and no more: the sanitizers see a read past
+ * them. */
+static struct otf2_evt_buf grown;
+
 /* Decodes path; returns 0 or the error, the records in out (at most
  * max), their number in *n and the events in *events. */
 static int
 decode_with(const char *path, const struct otf2_evt_maps *m, struct otf2_evt_rec *out, uint32_t max,
 	    uint32_t *n, uint64_t *events)
 {
-	static uint8_t buf[CHUNK + OTF2_EVT_PAD];
 	struct otf2_evt e;
 	*n = 0;
-	int rc = otf2_evt_open(&e, path, CHUNK, buf, m);
+	int rc = otf2_evt_open(&e, path, CHUNK, &grown, m);
 	if (rc)
 		return rc;
 	uint32_t got;
@@ -284,9 +288,8 @@ damaged_bytes(void **state)
 			b[at] = round % 3 == 0 ? 0xff : (uint8_t)(seed >> 16);
 		}
 		write_file(path, b, f.n);
-		static uint8_t buf[CHUNK + OTF2_EVT_PAD];
 		struct otf2_evt e;
-		int rc = otf2_evt_open(&e, path, CHUNK, buf, NULL);
+		int rc = otf2_evt_open(&e, path, CHUNK, &grown, NULL);
 		struct otf2_evt_rec out[4];
 		uint32_t got = 1;
 		for (int i = 0; !rc && got && i < 1000; i++)
@@ -397,9 +400,10 @@ clock_corrections(void **state)
 	snprintf(path, sizeof path, "%s/c.evt", tmpdir);
 	write_file(path, f.b, f.n);
 	static uint8_t buf[CHUNK + OTF2_EVT_PAD];
+	struct otf2_evt_buf b = { buf, sizeof buf };
 	struct otf2_evt e;
 	struct otf2_evt_maps m = { .iv = iv, .n_iv = 2 };
-	assert_int_equal(otf2_evt_open(&e, path, CHUNK, buf, &m), 0);
+	assert_int_equal(otf2_evt_open(&e, path, CHUNK, &b, &m), 0);
 	struct otf2_evt_rec out[8];
 	uint32_t n;
 	assert_int_equal(otf2_evt_read(&e, out, 8, &n), 0);
@@ -433,9 +437,10 @@ clock_absurd_slope(void **state)
 	snprintf(path, sizeof path, "%s/s.evt", tmpdir);
 	write_file(path, f.b, f.n);
 	static uint8_t buf[CHUNK + OTF2_EVT_PAD];
+	struct otf2_evt_buf b = { buf, sizeof buf };
 	struct otf2_evt e;
 	struct otf2_evt_maps m = { .iv = iv, .n_iv = 1 };
-	assert_int_equal(otf2_evt_open(&e, path, CHUNK, buf, &m), 0);
+	assert_int_equal(otf2_evt_open(&e, path, CHUNK, &b, &m), 0);
 	struct otf2_evt_rec out[4];
 	uint32_t n;
 	int rc = otf2_evt_read(&e, out, 4, &n);
@@ -443,6 +448,43 @@ clock_absurd_slope(void **state)
 	assert_int_equal(rc, 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(out[0].time, 2000 + 5 - (UINT64_C(1) << 62));
+}
+
+/* The chunk buffer grows to the file when the file is shorter than a
+ * chunk, to the chunk when it is longer, and never shrinks. */
+static void
+buffer_sized_by_file(void **state)
+{
+	(void)state;
+	static struct bytes one, two;
+	one.n = 0;
+	chunk_header(&one, 0);
+	stamp(&one, 1000);
+	u8(&one, 12); cint(&one, 7, 1);
+	u8(&one, 2);
+	sample_file(&two);
+	char small[64], big[64];
+	snprintf(small, sizeof small, "%s/small.evt", tmpdir);
+	snprintf(big, sizeof big, "%s/big.evt", tmpdir);
+	write_file(small, one.b, one.n);
+	write_file(big, two.b, two.n);
+	struct otf2_evt_buf b = { 0 };
+	struct otf2_evt e;
+	struct otf2_evt_rec out[8];
+	uint32_t n;
+	assert_int_equal(otf2_evt_open(&e, small, CHUNK, &b, NULL), 0);
+	assert_int_equal(b.cap, one.n + OTF2_EVT_PAD);
+	assert_int_equal(otf2_evt_read(&e, out, 8, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(out[0].ref, 7);
+	otf2_evt_close(&e);
+	assert_int_equal(otf2_evt_open(&e, big, CHUNK, &b, NULL), 0);
+	assert_int_equal(b.cap, CHUNK + OTF2_EVT_PAD);
+	otf2_evt_close(&e);
+	assert_int_equal(otf2_evt_open(&e, small, CHUNK, &b, NULL), 0);
+	assert_int_equal(b.cap, CHUNK + OTF2_EVT_PAD);
+	otf2_evt_close(&e);
+	free(b.p);
 }
 
 static int
@@ -458,6 +500,7 @@ teardown(void **state)
 	(void)state;
 	char cmd[64];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	free(grown.p);
 	return getenv("KEEP") ? 0 : system(cmd) == 0 ? 0 : -1;
 }
 
@@ -472,6 +515,7 @@ main(void)
 		cmocka_unit_test(malformed_records),
 		cmocka_unit_test(clock_corrections),
 		cmocka_unit_test(clock_absurd_slope),
+		cmocka_unit_test(buffer_sized_by_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

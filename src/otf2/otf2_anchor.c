@@ -21,6 +21,7 @@
  * (doc/robustness.md).
  */
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "base/file.h"
@@ -137,17 +138,24 @@ otf2r_check_anchor(const char *anchor, struct otf2r_anchor *a, struct err *e)
 	FILE *f = file_open_read(anchor, e);
 	if (!f)
 		return ERR_IO;
-	unsigned char *buf = malloc(ANCHOR_MAX_BYTES + 1);
+	/* the file's bytes and one more, which a file longer than its size
+	 * said (or than the limit) fills */
+	struct stat st;
+	size_t cap = (fstat(fileno(f), &st) == 0 && st.st_size >= 0 && st.st_size < ANCHOR_MAX_BYTES ?
+		      (size_t)st.st_size : ANCHOR_MAX_BYTES) + 1;
+	unsigned char *buf = malloc(cap);
 	if (!buf) {
 		fclose(f);
 		return err_set(e, ERR_NOMEM, "%s: out of memory", anchor);
 	}
-	size_t n = fread(buf, 1, ANCHOR_MAX_BYTES + 1, f);
+	size_t n = fread(buf, 1, cap, f);
 	int rc = ferror(f) ? err_set(e, ERR_IO, "%s: read error", anchor) : 0;
 	fclose(f);
 	struct cursor c = { .p = buf, .end = buf + n };
 	if (rc)
 		;
+	else if (n == cap && cap <= ANCHOR_MAX_BYTES)
+		rc = err_set(e, ERR_IO, "%s: the file grew while it was read", anchor);
 	else if (n < 6 || memcmp(buf + 2, "OTF2", 4) != 0)
 		rc = err_set(e, ERR_IO, "%s: not an OTF2 archive (no OTF2 anchor header)", anchor);
 	else if (n > ANCHOR_MAX_BYTES)

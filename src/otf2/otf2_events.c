@@ -154,7 +154,7 @@ otf2r_own_decoding(void)
  * worker's chunk buffer buf; as library_location. */
 static int
 own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
-	     const char *path, uint8_t *buf, uint64_t *events)
+	     const char *path, struct otf2_evt_buf *buf, uint64_t *events)
 {
 	struct otf2r *r = v->r;
 	const struct trace_location *L = &r->t->locations[li];
@@ -190,6 +190,8 @@ own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 	*events = e.events;
 	if (rc == ERR_IO)
 		rc = err_set(&k->err, ERR_IO, "%s: %s", path, strerror(errno));
+	else if (rc == ERR_NOMEM)
+		rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", path);
 	else if (rc == ERR_FORMAT)
 		rc = corrupt(r, k, L, path, e.events, OTF2_SUCCESS, e.why);
 	otf2_evt_close(&e);
@@ -198,7 +200,8 @@ own_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
 
 /* Reads location li into block k; returns 0 or ERR_* (message in k->err). */
 static int
-read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li, uint8_t *buf)
+read_location(struct evread *v, struct evblock *k, uint32_t worker, uint32_t li,
+	      struct otf2_evt_buf *buf)
 {
 	struct otf2r *r = v->r;
 	struct trace_location *L = &r->t->locations[li];
@@ -255,9 +258,9 @@ claim(struct evread *v, int from_front, uint32_t *i)
 }
 
 static void
-read_chunk(struct evread *v, struct evblock *k, uint32_t worker, uint8_t *buf)
+read_chunk(struct evread *v, struct evblock *k, uint32_t worker, struct otf2_evt_buf *buf)
 {
-	if (!k->b || (v->own && !buf))
+	if (!k->b)
 		k->rc = err_set(&k->err, ERR_NOMEM, "%s: out of memory", v->r->anchor);
 	for (uint32_t li = k->loc_first; li < k->loc_end && !k->rc; li++)
 		k->rc = read_location(v, k, worker, li, buf);
@@ -276,7 +279,7 @@ read_worker(void *ctx, uint32_t worker, uint32_t n)
 	(void)n;
 	struct evread *v = ctx;
 	/* skein's own decoding reads each chunk into a buffer of the worker's */
-	uint8_t *buf = v->own ? malloc(v->r->anc.evt_chunk + OTF2_EVT_PAD) : NULL;
+	struct otf2_evt_buf own = { 0 }, *buf = v->own ? &own : NULL;
 	uint32_t i;
 	while (claim(v, worker == 0, &i)) {
 		struct evblock *k = &v->blocks[i];
@@ -291,7 +294,7 @@ read_worker(void *ctx, uint32_t worker, uint32_t n)
 		read_chunk(v, k, worker, buf);
 		k->b = NULL;
 	}
-	free(buf);
+	free(own.p);
 	return 0;
 }
 

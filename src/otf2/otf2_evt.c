@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,16 +188,29 @@ next_chunk(struct otf2_evt *e)
 }
 
 int
-otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, uint8_t *buf,
+otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, struct otf2_evt_buf *b,
 	      const struct otf2_evt_maps *m)
 {
-	*e = (struct otf2_evt){ .chunk = chunk, .buf = buf };
+	*e = (struct otf2_evt){ .chunk = chunk };
 	if (m)
 		e->m = *m;
 	e->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (e->fd < 0)
 		return ERR_IO;
-	int rc = next_chunk(e);
+	struct stat st;
+	if (fstat(e->fd, &st) == 0 && st.st_size >= 0 && (uint64_t)st.st_size < chunk)
+		e->chunk = st.st_size ? (uint64_t)st.st_size : 1;
+	int rc = 0;
+	if (b->cap < e->chunk + OTF2_EVT_PAD) {
+		uint8_t *p = realloc(b->p, e->chunk + OTF2_EVT_PAD);
+		if (p)
+			*b = (struct otf2_evt_buf){ p, e->chunk + OTF2_EVT_PAD };
+		else
+			rc = ERR_NOMEM;
+	}
+	e->buf = b->p;
+	if (!rc)
+		rc = next_chunk(e);
 	if (rc) {
 		int saved = errno;
 		close(e->fd);

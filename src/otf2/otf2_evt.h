@@ -122,9 +122,18 @@ otf2_task_id(uint32_t team, uint32_t creator, uint32_t generation)
  * compressed integer as one 8-byte load). */
 #define OTF2_EVT_PAD 16
 
+/* A reader's chunk buffer, kept from file to file: p (malloc'd, or NULL
+ * with cap 0) holds cap bytes. otf2_evt_open grows it to the smaller of
+ * the chunk and the file, + OTF2_EVT_PAD: most locations' files are a
+ * few KiB where a chunk is 1 MiB. */
+struct otf2_evt_buf {
+	uint8_t *p;
+	size_t cap;
+};
+
 struct otf2_evt {
 	int fd;
-	uint64_t chunk;          /* the archive's event chunk size */
+	uint64_t chunk;          /* the bytes read as one chunk */
 	uint8_t *buf;            /* chunk + OTF2_EVT_PAD bytes */
 	const uint8_t *p, *end;  /* what is left of the chunk in buf */
 	uint64_t time;           /* the last timestamp, as written */
@@ -137,11 +146,12 @@ struct otf2_evt {
 	const char *why;         /* what is wrong, after ERR_FORMAT */
 };
 
-/* Opens path for decoding with chunks of the given size into buf (chunk
- * + OTF2_EVT_PAD bytes, the caller's); m (copied; what it points to is
- * borrowed) may be NULL: no mapping, no clock correction, no calling
- * contexts. Returns 0, ERR_IO (errno says why) or ERR_FORMAT (e->why). */
-int otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, uint8_t *buf,
+/* Opens path for decoding with chunks of the given size into b (grown
+ * as its comment says; a file longer than it was when opened reads as
+ * cut chunks, ERR_FORMAT); m (copied; what it points to is borrowed) may
+ * be NULL: no mapping, no clock correction, no calling contexts.
+ * Returns 0, ERR_NOMEM, ERR_IO (errno says why) or ERR_FORMAT (e->why). */
+int otf2_evt_open(struct otf2_evt *e, const char *path, uint64_t chunk, struct otf2_evt_buf *b,
 		  const struct otf2_evt_maps *m);
 
 /* Decodes the next records of the kinds skein reads, at most max, into
