@@ -511,6 +511,53 @@ fit_column(void **state)
 	assert_int_equal(text_width(r), 20);
 }
 
+/* Every buffer size, from none to more than enough: a cut or fitted
+ * name is whole characters (text_safe leaves it as it is), fits its
+ * buffer and its columns, and a cut ends in "…" (or "…@place") when it
+ * is not empty
+ * (both used to end in half a character when the buffer was short). */
+static void
+small_buffers(void **state)
+{
+	(void)state;
+	static const char *names[] = {
+		"\u8a08\u7b97\u30eb\u30fc\u30d7\u8a08\u7b97",
+		"!$omp parallel @jacobi_\u8a08\u7b97.c:122",
+		"cafe\u0301_cafe\u0301_cafe\u0301",
+		"MPI_Win_flush_local_all",
+		"\xf0\x9f\x98\x80\xf0\x9f\x98\x80 wide \xf0\x9f\x98\x80",
+	};
+	char buf[80], check[256];
+	unsigned cuts = 0, short_cuts = 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		for (int w = 2; w <= 30; w++)
+			for (size_t n = 0; n <= sizeof buf; n++) {
+				memset(buf, 'x', sizeof buf);
+				const char *r = text_cut(names[i], w, buf, n);
+				if (r != names[i]) {
+					cuts++;
+					assert_true(strlen(r) < (n ? n : 1));
+					assert_ptr_equal(text_safe(r, check, sizeof check), r);
+					assert_true(text_width(r) <= w);
+					size_t k = strlen(r);
+					if (k)           /* "…" at the end, or before the place */
+						assert_true(!strcmp(r + k - 3, "\u2026") ||
+							    (strstr(r, "\u2026@") && !strchr(strstr(r, "\u2026@") + 4, '@')));
+					else
+						short_cuts++;
+				}
+				memset(buf, 'x', sizeof buf);
+				r = text_fit(names[i], w, buf, n);
+				if (r != names[i]) {
+					assert_true(strlen(r) < (n ? n : 1));
+					assert_ptr_equal(text_safe(r, check, sizeof check), r);
+					assert_true(text_width(r) <= w);
+				}
+			}
+	assert_true(cuts > 1000);
+	assert_true(short_cuts > 0);
+}
+
 int
 main(void)
 {
@@ -528,6 +575,7 @@ main(void)
 		cmocka_unit_test(cut_names),
 		cmocka_unit_test(safe_pad),
 		cmocka_unit_test(fit_column),
+		cmocka_unit_test(small_buffers),
 	};
 	return cmocka_run_group_tests_name("text safe for a terminal", tests, NULL, NULL);
 }

@@ -296,6 +296,21 @@ text_cols_bytes(const char *s, int cols)
 	return (size_t)(p - (const unsigned char *)s);
 }
 
+/* a's first k bytes, "…" and then b (may be NULL) into buf, when they
+ * fit in its n bytes: 1, else 0 and buf untouched. */
+static int
+put_cut(char *buf, size_t n, const char *a, size_t k, const char *b)
+{
+	static const char ell[] = "\u2026";
+	size_t e = sizeof ell - 1, bl = b ? strlen(b) : 0;
+	if (k + e + bl >= n)
+		return 0;
+	memcpy(buf, a, k);
+	memcpy(buf + k, ell, e);
+	memcpy(buf + k + e, b ? b : "", bl + 1);
+	return 1;
+}
+
 const char *
 text_cut(const char *s, int w, char *buf, size_t n)
 {
@@ -303,11 +318,18 @@ text_cut(const char *s, int w, char *buf, size_t n)
 		return s;
 	const char *at = strrchr(s, '@');
 	int tail = at ? text_width(at) : 0;
+	/* as many columns as buf has room for, never half a character: a
+	 * short buf cuts the text shorter, the place and then the "…" last */
 	if (at && at > s && tail + 1 + 4 <= w)
-		snprintf(buf, n, "%.*s\u2026%s", (int)text_cols_bytes(s, w - 1 - tail), s, at);
-	else
-		snprintf(buf, n, "%.*s\u2026", (int)text_cols_bytes(s, w - 1), s);
-	return buf;
+		for (int c = w - 1 - tail; c >= 4; c--)
+			if (put_cut(buf, n, s, text_cols_bytes(s, c), at))
+				return buf;
+	for (int c = w - 1; c >= 0; c--)
+		if (put_cut(buf, n, s, text_cols_bytes(s, c), NULL))
+			return buf;
+	if (n)
+		buf[0] = '\0';
+	return n ? buf : "";
 }
 
 const char *
@@ -325,12 +347,32 @@ text_safe_pad(const char *s, int w, char *buf, size_t n)
 	return buf;
 }
 
+/* t into buf (n bytes), as much as fits, never half a character */
+static void
+copy_chars(char *buf, size_t n, const char *t)
+{
+	if (!n)
+		return;
+	size_t k = strlen(t);
+	if (k >= n) {
+		k = n - 1;
+		while (k > 0 && ((unsigned char)t[k] & 0xc0) == 0x80)
+			k--;
+	}
+	memcpy(buf, t, k);
+	buf[k] = '\0';
+}
+
 const char *
 text_fit(const char *s, int w, char *buf, size_t n)
 {
 	char safe[512], cut[512];
 	const char *t = text_safe_pad(text_cut(text_safe(s, safe, sizeof safe), w, cut, sizeof cut), w, buf, n);
-	if (t != buf && t != s)       /* in safe or cut, which end here */
-		snprintf(buf, n, "%s", t);
-	return t == s ? s : buf;
+	if (t == s)
+		return s;
+	if (!n)
+		return "";
+	if (t != buf)                 /* in safe or cut, which end here */
+		copy_chars(buf, n, t);
+	return buf;
 }

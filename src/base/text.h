@@ -75,7 +75,9 @@ size_t text_cols_bytes(const char *s, int cols);
  * after as much of the rest as fits, when four columns of the rest do,
  * so that the constructs of one file stay apart; any other is cut at its
  * end. The text takes at most w columns (fewer where a wide character
- * would cross the cut). */
+ * would cross the cut, or where buf has no room for them: a short buf
+ * gets fewer columns, then no place, then "" when not even "…" fits;
+ * never half a character). */
 const char *text_cut(const char *s, int w, char *buf, size_t n);
 
 /* s as text_safe shows it (into buf, n bytes), then blanks up to w
@@ -85,7 +87,8 @@ const char *text_cut(const char *s, int w, char *buf, size_t n);
 const char *text_safe_pad(const char *s, int w, char *buf, size_t n);
 
 /* s in a column of exactly w columns (w >= 2): made safe, cut as
- * text_cut cuts, then padded as text_safe_pad pads (into buf, n bytes). */
+ * text_cut cuts, then padded as text_safe_pad pads (into buf, n bytes;
+ * a buf too short for the column holds as many whole characters as fit). */
 const char *text_fit(const char *s, int w, char *buf, size_t n);
 
 #endif
