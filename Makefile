@@ -223,8 +223,9 @@ TSAN_SKIP := test_badinput test_charm_nomem test_config test_config_keys test_ev
 tsan-unit-tests: $(filter-out $(TSAN_SKIP:%=$(BUILD)/tests/%),$(TESTS))
 
 # The preloads some tests run under (tests/nothreads.c, topospy.c,
-# nodlopen.c): what each checks, each file says.
-PRELOADS := $(BUILD)/tests/nothreads.so $(BUILD)/tests/topospy.so $(BUILD)/tests/nodlopen.so
+# nodlopen.c, failmalloc.c): what each checks, each file says.
+PRELOADS := $(BUILD)/tests/nothreads.so $(BUILD)/tests/topospy.so $(BUILD)/tests/nodlopen.so \
+	$(BUILD)/tests/failmalloc.so
 $(BUILD)/tests/%.so: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
@@ -257,7 +258,7 @@ check-cli: check-cli-1 check-cli-2
 traces-gen:
 	@$(MAKE) --no-print-directory -s -C traces gen
 
-check-cli-1: $(BIN) $(BUILD)/tools/craft traces-gen
+check-cli-1: $(BIN) $(BUILD)/tools/craft traces-gen $(BUILD)/tests/failmalloc.so
 	@sh tests/charm.sh $(BIN) $(SHARED)
 	@sh tests/threads.sh $(BIN) $(SHARED)
 	@sh tests/leap.sh $(BIN) $(SHARED)

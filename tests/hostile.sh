@@ -475,5 +475,38 @@ else
 	echo "skipped: terminal restoration (tmux missing)"
 fi
 
+# Out of memory at every point of loading the configuration (the
+# built-in defaults and a --config file): each allocation of `config
+# --dump` fails in turn (every 13th of some 2,300, the libraries' too;
+# tests/failmalloc.c): exit 1 and one line saying so, or, where a
+# failure does not matter, exit 0 and the whole dump; never a crash, a
+# hang or exit 2 (a usage error: what a configuration that could not be
+# loaded for want of memory gave before)
+fm=$(cd "$(dirname "$skein")/tests" 2>/dev/null && pwd)/failmalloc.so
+if [ -f "$fm" ]; then
+	printf 'structure:\n  leap_merge: true\n  hotspots: 7\n' >"$tmp/fm.yaml"
+	"$skein" --config "$tmp/fm.yaml" config --dump >"$tmp/fm.want" 2>/dev/null
+	SKEIN_FAIL_COUNT=$tmp/fm.count LD_PRELOAD=$fm "$skein" --config "$tmp/fm.yaml" config --dump \
+		>/dev/null 2>&1
+	total=$(cat "$tmp/fm.count" 2>/dev/null || echo 0)
+	[ "$total" -gt 1000 ] && ok || bad "failmalloc.so counted $total allocations"
+	k=1 failed=0 fm_bad=
+	while [ "$k" -le "$total" ]; do
+		SKEIN_FAIL_AT=$k LD_PRELOAD=$fm timeout --signal=KILL "$guard" "$skein" --config "$tmp/fm.yaml" \
+			config --dump >"$tmp/out" 2>"$tmp/err" </dev/null
+		st=$?
+		if [ "$st" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'out of memory' "$tmp/err"; then
+			failed=$((failed + 1))
+		elif [ "$st" != 0 ] || ! cmp -s "$tmp/out" "$tmp/fm.want"; then
+			fm_bad="$fm_bad allocation $k: exit $st, $(head -c 200 "$tmp/err");"
+		fi
+		k=$((k + 13))
+	done
+	[ -z "$fm_bad" ] && ok || bad "config --dump out of memory:$fm_bad"
+	[ "$failed" -gt 100 ] && ok || bad "config --dump: only $failed allocations failed it"
+else
+	bad "$(dirname "$skein")/tests/failmalloc.so is not built (make it first)"
+fi
+
 echo "hostile tests: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
