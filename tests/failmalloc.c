@@ -6,6 +6,7 @@
  * runs commands with each allocation failing in turn: out of memory is
  * one line and exit 1, never a crash or another status. glibc's own
  * entry points serve the rest. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +38,14 @@ report(void)
 	}
 }
 
+/* as glibc's do, a failed allocation sets errno */
 static int
 fails(void)
 {
-	return armed && ++calls == fail_at;
+	if (!armed || ++calls != fail_at)
+		return 0;
+	errno = ENOMEM;
+	return 1;
 }
 
 void *

@@ -39,7 +39,7 @@ cli_check_regions(const struct cli *c, const struct trace *t)
 	}
 	if (config_check_regions(&c->cfg, t, &e)) {
 		cli_error("%s", e.msg);
-		return EXIT_USAGE;
+		return e.code == ERR_NOMEM ? EXIT_FAIL : EXIT_USAGE;
 	}
 	return EXIT_OK;
 }

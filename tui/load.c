@@ -122,8 +122,10 @@ static void *
 worker(void *arg)
 {
 	struct job *j = arg;
-	if (saved_is(j->path)) {
-		j->rc = load_saved(j->path, j->ao, &j->t, &j->a, &j->e);
+	int saved = saved_is(j->path);
+	if (saved) {
+		j->rc = saved < 0 ? err_set(&j->e, ERR_NOMEM, "%s: out of memory", j->path) :
+				    load_saved(j->path, j->ao, &j->t, &j->a, &j->e);
 		pthread_mutex_lock(&j->mu);
 		j->finished = 1;
 		pthread_cond_signal(&j->cv);

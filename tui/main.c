@@ -752,7 +752,10 @@ load(const struct cli *c, struct cli_progress *p, const char *path, struct trace
 	int rc;
 	if (a)
 		*a = NULL;
-	if (saved_is(path))       /* info needs the model only (a NULL) */
+	int saved = saved_is(path);
+	if (saved < 0)
+		rc = err_set(&e, ERR_NOMEM, "%s: out of memory", path);
+	else if (saved)           /* info needs the model only (a NULL) */
 		rc = load_saved(path, &c->aopts, t, a, &e);
 	else
 		rc = load_read(path, &c->charm, cli_progress, p, t, &e);

@@ -23,8 +23,8 @@ int file_check_regular(const char *path, uint64_t *size, struct err *e);
 
 /* Opens path for reading in binary mode, refusing anything but a regular
  * file before a read could block (the open itself does not wait for a
- * FIFO's writer). Returns the stream, or NULL with ERR_IO and "PATH:
- * REASON" in e. */
+ * FIFO's writer). Returns the stream, or NULL with ERR_IO (ERR_NOMEM
+ * when no stream could be allocated) and "PATH: REASON" in e. */
 FILE *file_open_read(const char *path, struct err *e);
 
 /* The same as a file descriptor (for a library that opens a stream

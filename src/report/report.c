@@ -271,7 +271,8 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	write_choices(a, out);
 	report_unused_text(a, out);
 
-	report_iter_text(a, ph, out);
+	if (report_iter_text(a, ph, out))
+		fputs("iterations    not shown: out of memory\n", out);
 	/* the partitions: every one, or the heaviest of many (lateness
 	 * created there and time waited) */
 	struct report_row *rows = malloc(((size_t)n_parts + 1) * sizeof *rows);
@@ -317,7 +318,9 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 				text_safe(trace_str(t, trace_regions(t, NULL)[parts[p].phase_region].name),
 					  n1, sizeof n1));
 	}
-	if (shown_parts < n_rows)
+	if (!rows && n_parts)
+		fputs("(not shown: out of memory)\n", out);
+	else if (shown_parts < n_rows)
 		fprintf(out, "(the %u of %u with the most lateness created and time waited; all: --all)\n",
 			shown_parts, n_rows);
 	free(rows);
@@ -384,6 +387,7 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	if (!x || !rr) {
 		free(x);
 		free(rr);
+		fputs("\nranks not shown: out of memory\n", out);
 		return;
 	}
 	struct tl_job g = { a, ph, x };

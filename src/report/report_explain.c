@@ -547,8 +547,10 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 
 	uint32_t n_tl, n_reg;
 	uint64_t *rank_t = NULL, *region_t = NULL, all[WAIT_KIND_COUNT] = { 0 };
-	if (totals(a, ph, &rank_t, &region_t, &n_tl, &n_reg))
+	if (totals(a, ph, &rank_t, &region_t, &n_tl, &n_reg)) {
+		fputs("\nwait states (Scalasca's): not shown: out of memory\n", out);
 		return;
+	}
 	for (uint32_t tl = 0; tl < n_tl; tl++)
 		for (int k = 0; k < WAIT_KIND_COUNT; k++)
 			all[k] += rank_t[(size_t)tl * WAIT_KIND_COUNT + k];
@@ -576,7 +578,9 @@ report_explain_text(FILE *out, const struct analysis *a, const struct report_pha
 			sort_top_ids(top, m, k, order);
 		else
 			m = 0;
-		if (kept)
+		if (!(top && order))
+			fputs("  longest: not shown: out of memory\n", out);
+		else if (kept)
 			fputs("  longest:\n", out);
 		for (uint32_t i = 0; i < m; i++) {
 			const struct analysis_wait *x = &w[order[i]];

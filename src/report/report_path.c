@@ -144,7 +144,9 @@ report_path_text(FILE *out, const struct analysis *a, const struct path *p, uint
 		fprintf(out, "  … %u more (--all, or --format csv --table critical)\n", p->n_regions - limit);
 	/* what to optimise first: the most blame, when it is not the same
 	 * order as the time on the path */
-	const struct path_region **b = malloc((size_t)p->n_regions * sizeof *b);
+	const struct path_region **b = malloc(((size_t)p->n_regions + 1) * sizeof *b);
+	if (!b && p->blame_total)
+		fputs("  most blame: not shown: out of memory\n", out);
 	if (!b || !p->blame_total) {
 		free(b);
 		return;

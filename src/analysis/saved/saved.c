@@ -232,7 +232,7 @@ saved_is(const char *path)
 	struct err e = { 0 };
 	FILE *f = file_open_read(path, &e);     /* a FIFO must not block here */
 	if (!f)
-		return 0;
+		return e.code == ERR_NOMEM ? -1 : 0;
 	char head[8];
 	int is = fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, SAVED_MAGIC, 8) == 0;
 	fclose(f);

@@ -46,7 +46,9 @@ int saved_may_replace(const char *path, struct err *e);
  * Returns 0, ERR_IO or ERR_NOMEM. */
 int saved_append_explain(const char *path, const struct analysis *a, struct err *e);
 
-/* 1 when the file at path starts as a saved analysis does. */
+/* 1 when the file at path starts as a saved analysis does, 0 when it
+ * does not (or cannot be read: its reader says why), -1 when it could
+ * not be looked at for want of memory. */
 int saved_is(const char *path);
 
 /* What a saved file says about where it came from. */
