@@ -193,15 +193,20 @@ write_choices(const struct analysis *a, FILE *out)
 
 /* The critical path into the JSON object j, the CSV table (csv) or the
  * text; computed here, for the one report that shows it. Without memory
- * for it the report goes without (a note in the text). */
+ * for it the text and the JSON say so in its place; the CSV table is
+ * left empty. */
 static void
 with_path(const struct analysis *a, FILE *out, struct json *j, int csv, const struct report_phases *ph)
 {
 	struct path p;
 	struct err e = { 0 };
 	if (path_compute(a, &p, &e)) {
-		if (out && !csv)
+		if (j) {
+			json_key(j, "critical_path");
+			report_json_not_shown(j);
+		} else if (out && !csv) {
 			fprintf(out, "\ncritical path  not computed: %s\n", e.msg[0] ? e.msg : "out of memory");
+		}
 		return;
 	}
 	if (j)
@@ -677,7 +682,8 @@ write_json(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	report_json_items(&j, n_parts, part_item, &pi);
 	json_end_array(&j);
 	json_key(&j, "iterations");
-	report_iter_json(a, ph, &j);
+	if (report_iter_json(a, ph, &j))
+		report_json_not_shown(&j);
 	json_key(&j, "hotspot_metric"); json_string(&j, analysis_hotspot_metric(a));
 	json_key(&j, "hotspots");
 	json_begin_array(&j);

@@ -122,6 +122,7 @@ totals(const struct analysis *a, const struct report_phases *ph, uint64_t **rank
 	if (!*rank_t || !*region_t) {
 		free(*rank_t);
 		free(*region_t);
+		*rank_t = *region_t = NULL;    /* the JSON writer frees them again */
 		return ERR_NOMEM;
 	}
 	uint32_t n;
@@ -220,6 +221,8 @@ report_explain_json(struct json *j, const struct analysis *a, const struct repor
 			json_end_object(j);
 		}
 		json_end_array(j);
+	} else {
+		json_key(j, "not_shown"); json_string(j, "out of memory");
 	}
 	json_end_object(j);
 	free(rank_t);

@@ -58,10 +58,17 @@ report_path_json(struct json *j, const struct analysis *a, const struct path *p)
 		json_end_object(j);
 	}
 	json_end_array(j);
-	json_key(j, "ranks");
-	json_begin_array(j);
 	uint64_t *v = per_timeline(p);
-	for (uint32_t tl = 0; v && tl < p->n_timelines; tl++) {
+	json_key(j, "ranks");
+	if (!v) {                 /* the ranks and the lanes */
+		report_json_not_shown(j);
+		json_key(j, "lanes");
+		report_json_not_shown(j);
+		json_end_object(j);
+		return;
+	}
+	json_begin_array(j);
+	for (uint32_t tl = 0; tl < p->n_timelines; tl++) {
 		if (!v[tl])
 			continue;
 		json_begin_object(j);
@@ -77,7 +84,7 @@ report_path_json(struct json *j, const struct analysis *a, const struct path *p)
 	const struct trace_location *locs = trace_locations(t, NULL);
 	json_key(j, "lanes");
 	json_begin_array(j);
-	for (uint32_t i = 0; v && i < n_lanes && p->n_timelines + i < p->n_places; i++) {
+	for (uint32_t i = 0; i < n_lanes && p->n_timelines + i < p->n_places; i++) {
 		if (!v[p->n_timelines + i])
 			continue;
 		json_begin_object(j);

@@ -334,3 +334,11 @@ report_csv_rows(FILE *out, uint32_t n, void (*row)(struct csv_buf *b, void *ctx,
 		free(g->b[w].p);
 	free(g);
 }
+
+void
+report_json_not_shown(struct json *j)
+{
+	json_begin_object(j);
+	json_key(j, "not_shown"); json_string(j, "out of memory");
+	json_end_object(j);
+}

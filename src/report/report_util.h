@@ -19,6 +19,12 @@ report_col_grow(int w, const char *s, int max)
 	return k <= w ? w : k < max ? k : max;
 }
 
+/* A JSON value in place of a section that could not be made for want
+ * of memory: {"not_shown": "out of memory"} (the text says
+ * "not shown: out of memory" where the section would be). */
+struct json;
+void report_json_not_shown(struct json *j);
+
 /* The region a lop shows as (analysis_lop_region), or "". */
 const char *report_lop_region(const struct analysis *a, uint32_t l);
 /* "(computation)" for a computation, else its region. */
