@@ -864,7 +864,10 @@ cli_analyze(struct cli *c, const struct trace *t, struct analysis **ap, struct c
 	} else {
 		struct report_phases ph = { .name = c->cfg.phases.n_named ? names : NULL, .keep = keep,
 					    .iteration_name = c->cfg.iterations.name, .all = c->all };
-		rc = report_write(a, stdout, fmt, table, &ph) ? EXIT_FAIL : EXIT_OK;
+		int wr = report_write(a, stdout, fmt, table, &ph);
+		if (wr == ERR_NOMEM)
+			cli_error("out of memory");
+		rc = wr ? EXIT_FAIL : EXIT_OK;
 	}
 	free(keep);
 	free(names);

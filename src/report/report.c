@@ -193,9 +193,9 @@ write_choices(const struct analysis *a, FILE *out)
 
 /* The critical path into the JSON object j, the CSV table (csv) or the
  * text; computed here, for the one report that shows it. Without memory
- * for it the text and the JSON say so in its place; the CSV table is
- * left empty. */
-static void
+ * for it the text and the JSON say so in its place, and it returns
+ * ERR_NOMEM (the CSV table, the whole output, is not written); else 0. */
+static int
 with_path(const struct analysis *a, FILE *out, struct json *j, int csv, const struct report_phases *ph)
 {
 	struct path p;
@@ -207,7 +207,7 @@ with_path(const struct analysis *a, FILE *out, struct json *j, int csv, const st
 		} else if (out && !csv) {
 			fprintf(out, "\ncritical path  not computed: %s\n", e.msg[0] ? e.msg : "out of memory");
 		}
-		return;
+		return ERR_NOMEM;
 	}
 	if (j)
 		report_path_json(j, a, &p);
@@ -216,6 +216,7 @@ with_path(const struct analysis *a, FILE *out, struct json *j, int csv, const st
 	else
 		report_path_text(out, a, &p, report_all(ph) ? UINT32_MAX : 10);
 	path_free(&p);
+	return 0;
 }
 
 static void
@@ -753,7 +754,7 @@ csv_header(FILE *out, const struct analysis *a, const char *mpi, const char *cha
 	fputc('\n', out);
 }
 
-static void
+static int
 write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	  enum report_table table)
 {
@@ -798,14 +799,12 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 		break;
 	}
 	case TABLE_ITERATIONS:
-		report_iter_csv(a, ph, out);
-		break;
+		return report_iter_csv(a, ph, out);
 	case TABLE_WAITS: case TABLE_DELAYS: case TABLE_OUTLIERS: case TABLE_PROBLEMS:
 		report_explain_csv(out, a, ph, table);
 		break;
 	case TABLE_CRITICAL:
-		with_path(a, out, NULL, 1, ph);
-		break;
+		return with_path(a, out, NULL, 1, ph);
 	case TABLE_LANE_WAITS:
 		report_hybrid_csv(out, a);
 		break;
@@ -829,19 +828,21 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 		break;
 	}
 	}
+	return 0;
 }
 
 int
 report_write(const struct analysis *a, FILE *out, enum report_format fmt, enum report_table table,
 	     const struct report_phases *ph)
 {
+	int rc = 0;
 	if (fmt == REPORT_JSON)
 		write_json(a, ph, out);
 	else if (fmt == REPORT_CSV)
-		write_csv(a, ph, out, table);
+		rc = write_csv(a, ph, out, table);
 	else {
 		write_text(a, ph, out);
-		with_path(a, out, NULL, 0, ph);
+		with_path(a, out, NULL, 0, ph);    /* a note in its place */
 	}
-	return ferror(out) ? ERR_IO : 0;
+	return ferror(out) ? ERR_IO : rc;
 }

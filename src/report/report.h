@@ -28,7 +28,10 @@ struct report_phases {
 				    * the heaviest of long tables (analyze --all) */
 };
 
-/* Returns 0, or ERR_IO when out could not be written. ph may be NULL. */
+/* Returns 0, ERR_IO when out could not be written, or ERR_NOMEM when a
+ * CSV table could not be made for want of memory (nothing of it
+ * written; the text and the JSON say "not shown" in place of a section
+ * instead). ph may be NULL. */
 int report_write(const struct analysis *a, FILE *out, enum report_format fmt,
 		 enum report_table table, const struct report_phases *ph);
 
