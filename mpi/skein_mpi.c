@@ -555,8 +555,13 @@ setup(int argc, char **argv, struct cli *c)
 		rc = cli_usage_error("skein-mpi runs 'analyze' only", NULL);
 	else if (!rc && !c->save)
 		rc = cli_usage_error("skein-mpi writes a saved analysis: give --save FILE", NULL);
-	else if (!rc && saved_is(c->trace) > 0)
+	int saved = rc ? 0 : saved_is(c->trace);
+	if (saved < 0) {
+		cli_error("%s: out of memory", c->trace);
+		rc = EXIT_FAIL;
+	} else if (saved) {
 		rc = cli_usage_error("already a saved analysis: open it with skein", c->trace);
+	}
 	if (!rc)
 		rc = cli_setup_config(c);
 	return rc;

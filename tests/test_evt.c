@@ -506,7 +506,8 @@ compare_archive(const char *anchor, unsigned *maps, unsigned *clocks)
 	OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback(cb, on_omp_task_create);
 	OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback(cb, on_omp_task_switch);
 	OTF2_Reader_OpenEvtFiles(rd);
-	struct otf2_evt_buf buf = { 0 };     /* grown to each file: the sanitizers see a read past it */
+	struct otf2_evt_buf buf = { 0 };     /* grown as files need (the sanitizers see a read past
+					      * the file that grew it) */
 	uint64_t compared = 0;
 	for (size_t i = 0; i < locs.n; i++) {
 		char path[1100];

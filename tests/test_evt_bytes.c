@@ -144,8 +144,9 @@ write_file(const char *path, const uint8_t *b, size_t n)
 }
 
 /* The chunk buffer of the decodes below, grown by otf2_evt_open to the
- * bytes each file needs and no more: the sanitizers see a read past
- * them. */
+ * bytes a file needs when it needs more (it never shrinks): a read past
+ * the file that grew it, the first cut of every_truncation's among them,
+ * is one past the allocation, which the sanitizers see. */
 static struct otf2_evt_buf grown;
 
 /* Decodes path; returns 0 or the error, the records in out (at most

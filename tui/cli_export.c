@@ -80,8 +80,8 @@ cli_export(struct cli *c)
 	int rc = cli_load_trace(c, c->trace, &t, &a);
 	if (rc)
 		return rc;
-	if (cli_check_regions(c, t))
-		rc = EXIT_USAGE;
+	if ((rc = cli_check_regions(c, t)))
+		;
 	else if (!a && analysis_run(t, &c->aopts, NULL, NULL, &a, &e)) {
 		cli_error("%s: %s", c->trace, e.msg);
 		rc = EXIT_FAIL;

@@ -76,7 +76,10 @@ file_open_read(const char *path, struct err *e)
 		return NULL;
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
-		err_set(e, errno == ENOMEM ? ERR_NOMEM : ERR_IO, "%s: %s", path, strerror(errno));
+		if (errno == ENOMEM)
+			err_set(e, ERR_NOMEM, "%s: out of memory", path);
+		else
+			err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 		close(fd);
 	}
 	return f;

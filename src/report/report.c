@@ -277,8 +277,8 @@ write_text(const struct analysis *a, const struct report_phases *ph, FILE *out)
 	write_choices(a, out);
 	report_unused_text(a, out);
 
-	if (report_iter_text(a, ph, out))
-		fputs("iterations    not shown: out of memory\n", out);
+	if (report_iter_text(a, ph, out))      /* after the iterations' summary */
+		fputs("              their table not shown: out of memory\n", out);
 	/* the partitions: every one, or the heaviest of many (lateness
 	 * created there and time waited) */
 	struct report_row *rows = malloc(((size_t)n_parts + 1) * sizeof *rows);
@@ -806,8 +806,7 @@ write_csv(const struct analysis *a, const struct report_phases *ph, FILE *out,
 	case TABLE_CRITICAL:
 		return with_path(a, out, NULL, 1, ph);
 	case TABLE_LANE_WAITS:
-		report_hybrid_csv(out, a);
-		break;
+		return report_hybrid_csv(out, a);
 	case TABLE_TIMELINES: {
 		uint32_t n;
 		trace_timelines(t, &n);

@@ -141,8 +141,8 @@ report_charm_text(const struct analysis *a, const struct report_phases *ph, FILE
 		fprintf(out, "note          %" PRIu64 " orderings implied by the records formed cycles "
 			"and were broken at the earliest operation\n", v->relaxed);
 	report_unused_text(a, out);
-	if (report_iter_text(a, ph, out))
-		fputs("iterations    not shown: out of memory\n", out);
+	if (report_iter_text(a, ph, out))      /* after the iterations' summary */
+		fputs("              their table not shown: out of memory\n", out);
 
 	fprintf(out, "\n%-6s %-12s %-11s %7s %7s %5s %12s  %s\n", "phase", "kind", "steps", "chares",
 		"events", "leap", "imbalance", "entry method most of its events ran");

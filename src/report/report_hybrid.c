@@ -38,14 +38,17 @@ frame_region(const struct trace *t, const struct hybrid *h, uint32_t p, uint32_t
 	return trace_str(t, trace_regions(t, NULL)[fr[f].region].name);
 }
 
-/* The hybrid dependencies of a's trace, or 0 when it has no lanes (or
- * memory ran out: the report goes without). */
+/* The hybrid dependencies of a's trace: 1, or 0 when it has no lanes,
+ * or -1 when memory ran out (each writer says so in the section's
+ * place). */
 static int
 compute(const struct analysis *a, struct hybrid *h)
 {
 	uint32_t n_lanes;
 	trace_lanes(analysis_trace(a), &n_lanes);
-	return n_lanes && !report_is_charm(a) && hybrid_compute(analysis_trace(a), h, NULL) == 0;
+	if (!n_lanes || report_is_charm(a))
+		return 0;
+	return hybrid_compute(analysis_trace(a), h, NULL) == 0 ? 1 : -1;
 }
 
 static int
@@ -64,7 +67,10 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 {
 	const struct trace *t = analysis_trace(a);
 	struct hybrid h;
-	if (!compute(a, &h))
+	int got = compute(a, &h);
+	if (got < 0)
+		fputs("\nthreads and streams  not shown: out of memory\n", out);
+	if (got <= 0)
 		return;
 	uint32_t n_lanes;
 	const struct trace_lane *lanes = trace_lanes(t, &n_lanes);
@@ -113,6 +119,8 @@ report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit)
 		w[i] = &h.waits[i];
 	if (w)
 		qsort(w, h.n_waits, sizeof *w, longer);
+	if (!w && h.n_waits)
+		fputs("  the longest: not shown: out of memory\n", out);
 	for (uint32_t i = 0; w && i < h.n_waits && i < limit; i++)
 		fprintf(out, "  %s waited %s in %s for %s (%s), at %.6f s\n",
 			place_name(t, &h, w[i]->place, p1, sizeof p1),
@@ -132,7 +140,12 @@ report_hybrid_json(struct json *j, const struct analysis *a)
 {
 	const struct trace *t = analysis_trace(a);
 	struct hybrid h;
-	if (!compute(a, &h))
+	int got = compute(a, &h);
+	if (got < 0) {
+		json_key(j, "lane_waits");
+		report_json_not_shown(j);
+	}
+	if (got <= 0)
 		return;
 	char p1[200];
 	json_key(j, "lane_waits");
@@ -165,14 +178,17 @@ report_hybrid_json(struct json *j, const struct analysis *a)
 	hybrid_free(&h);
 }
 
-void
+int
 report_hybrid_csv(FILE *out, const struct analysis *a)
 {
 	const struct trace *t = analysis_trace(a);
-	fputs("kind,rank,where,region,at_s,time_s,cause,cause_region\n", out);
 	struct hybrid h;
-	if (!compute(a, &h))
-		return;
+	int got = compute(a, &h);
+	if (got < 0)
+		return ERR_NOMEM;       /* nothing written */
+	fputs("kind,rank,where,region,at_s,time_s,cause,cause_region\n", out);
+	if (!got)
+		return 0;
 	char p1[200];
 	for (uint32_t i = 0; i < h.n_waits; i++) {
 		const struct hybrid_wait *w = &h.waits[i];
@@ -187,4 +203,5 @@ report_hybrid_csv(FILE *out, const struct analysis *a)
 		fputc('\n', out);
 	}
 	hybrid_free(&h);
+	return 0;
 }

@@ -13,6 +13,8 @@
 /* The text section, the longest `limit` waits named. */
 void report_hybrid_text(FILE *out, const struct analysis *a, uint32_t limit);
 void report_hybrid_json(struct json *j, const struct analysis *a);
-void report_hybrid_csv(FILE *out, const struct analysis *a);
+/* The lane-waits table; 0, or ERR_NOMEM with nothing written. The text
+ * and the JSON say "not shown" in the section's place. */
+int report_hybrid_csv(FILE *out, const struct analysis *a);
 
 #endif
