@@ -475,13 +475,12 @@ else
 	echo "skipped: terminal restoration (tmux missing)"
 fi
 
-# Out of memory while loading the configuration (the built-in defaults
-# and a --config file): allocations of `config --dump` fail in turn
-# (every 47th of some 2,300, the libraries' too;
-# tests/failmalloc.c): exit 1 and one line saying so, or, where a
-# failure does not matter, exit 0 and the whole dump; never a crash, a
-# hang or exit 2 (a usage error: what a configuration that could not be
-# loaded for want of memory gave before)
+# Out of memory, each allocation of a skein run failing in turn
+# (tests/failmalloc.c: the k-th malloc, calloc or realloc of the process,
+# the libraries' included), on one thread, so that the k-th allocation
+# is the same one each run: exit 1 and one line saying so, or exit 0 and
+# the whole output, or (where the command has such notes) the output
+# saying what it left out; never a crash, a hang or another status.
 fm=$(cd "$(dirname "$skein")/tests" 2>/dev/null && pwd)/failmalloc.so
 # oom_line FILE: FILE is one line saying out of memory (read by the
 # shell: the sweeps run skein some 300 times)
@@ -490,92 +489,77 @@ oom_line() {
 	case $l1 in *"out of memory"*) return 0 ;; esac
 	return 1
 }
-if [ -f "$fm" ]; then
-	printf 'structure:\n  leap_merge: true\n  hotspots: 7\n' >"$tmp/fm.yaml"
-	"$skein" --config "$tmp/fm.yaml" config --dump >"$tmp/fm.want" 2>/dev/null
-	SKEIN_FAIL_COUNT=$tmp/fm.count LD_PRELOAD=$fm "$skein" --config "$tmp/fm.yaml" config --dump \
-		>/dev/null 2>&1
+# fm_sweep NAME LAST STRIDE NOTE SAID FAILED ARG...: skein ARG... with
+# allocation k failing, every one of the LAST last and every STRIDE-th
+# before; a run that goes on must print the whole output or say (the
+# extended regular expression NOTE, at least SAID runs; empty: no note
+# is accepted) what it left out, and then pass the command $check (none:
+# empty) on its output; at least FAILED runs must fail for want of memory
+fm_sweep() {
+	name=$1 last=$2 stride=$3 note=$4 min_said=$5 min_failed=$6
+	shift 6
+	SKEIN_THREADS=1 "$skein" "$@" >"$tmp/fm.want" 2>/dev/null
+	SKEIN_THREADS=1 SKEIN_FAIL_COUNT=$tmp/fm.count LD_PRELOAD=$fm "$skein" "$@" >/dev/null 2>&1
 	total=$(cat "$tmp/fm.count" 2>/dev/null || echo 0)
-	[ "$total" -gt 1000 ] && ok || bad "failmalloc.so counted $total allocations"
-	k=1 failed=0 fm_bad=
+	[ "$total" -gt 1000 ] && ok || bad "failmalloc.so counted $total allocations of $name"
+	k=1 said=0 failed=0 fm_bad=
 	while [ "$k" -le "$total" ]; do
-		timeout --signal=KILL "$guard" env SKEIN_FAIL_AT=$k LD_PRELOAD="$fm" "$skein" \
-			--config "$tmp/fm.yaml" config --dump >"$tmp/out" 2>"$tmp/err" </dev/null
+		SKEIN_THREADS=1 timeout --signal=KILL "$guard" env SKEIN_FAIL_AT=$k LD_PRELOAD="$fm" \
+			"$skein" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 		st=$?
 		if [ "$st" = 1 ] && oom_line "$tmp/err"; then
 			failed=$((failed + 1))
+		elif [ "$st" = 0 ] && [ ! -s "$tmp/err" ] && [ -n "$note" ] && grep -Eq "$note" "$tmp/out" &&
+			{ [ -z "$check" ] || $check "$tmp/out"; }; then
+			said=$((said + 1))
 		elif [ "$st" != 0 ] || ! cmp -s "$tmp/out" "$tmp/fm.want"; then
-			fm_bad="$fm_bad allocation $k: exit $st, $(head -c 200 "$tmp/err");"
+			fm_bad="$fm_bad allocation $k: exit $st, $(head -c 200 "$tmp/err")$(diff "$tmp/fm.want" \
+				"$tmp/out" | head -3 | tr '\n' ' ');"
 		fi
-		k=$((k + 47))
+		if [ "$k" -ge $((total - last)) ]; then
+			k=$((k + 1))
+		else      # the stride, but never past the first of the last
+			k=$((k + stride))
+			[ "$k" -gt $((total - last)) ] && k=$((total - last))
+		fi
 	done
-	[ -z "$fm_bad" ] && ok || bad "config --dump out of memory:$fm_bad"
-	[ "$failed" -gt 40 ] && ok || bad "config --dump: only $failed allocations failed it"
-	# and analyze's report from a saved analysis (no libotf2, whose
-	# anchor reader crashes on a failed allocation: doc/robustness.md),
-	# on one thread, so that the k-th allocation is the same one each
-	# run: every one of the last 120 (the file opened, the model, the
+	[ -z "$fm_bad" ] && ok || bad "$name out of memory:$fm_bad"
+	[ "$failed" -ge "$min_failed" ] && [ "$said" -ge "$min_said" ] && ok ||
+		bad "$name: $failed allocations failed it, $said sections said they were not shown"
+}
+if [ -f "$fm" ]; then
+	check=
+	# loading the configuration (the built-in defaults and a --config
+	# file), every 47th of some 2,300 allocations: a configuration that
+	# could not be loaded for want of memory exited 2 (a usage error)
+	printf 'structure:\n  leap_merge: true\n  hotspots: 7\n' >"$tmp/fm.yaml"
+	fm_sweep "config --dump" 0 47 '' 0 41 --config "$tmp/fm.yaml" config --dump
+	# analyze's report from a saved analysis (no libotf2, whose anchor
+	# reader crashes on a failed allocation: doc/robustness.md): every
+	# one of the last 120 allocations (the file opened, the model, the
 	# explanations and the report; the thousands before are the built-in
 	# configuration's, above) and every 97th before. A section that could
 	# not be made says so in its place ("not shown: out of memory", the
-	# critical path "not computed"); before,
-	# the wait states, the longest waits, the ranks', partitions' and
-	# iterations' tables and the most blame went missing without a word
+	# critical path "not computed"); before, the wait states, the longest
+	# waits, the ranks', partitions' and iterations' tables and the most
+	# blame went missing without a word
 	saved=$tmp/fm.skein
 	"$skein" analyze -q --save "$saved" "$root/traces/corpus/stencil-4/traces.otf2" >/dev/null 2>&1
-	# fm_sweep NAME LAST STRIDE NOTE SAID ARGS: analyze ARGS with
-	# allocation k failing, every one of the LAST last and every STRIDE-th
-	# before; a run that goes on must print the whole report or say (the
-	# extended regular expression NOTE, at least SAID runs) what it left
-	# out, and then pass the command $check (none: empty) on its output
-	fm_sweep() {
-		name=$1 last=$2 stride=$3 note=$4 min_said=$5
-		shift 5
-		SKEIN_THREADS=1 "$skein" analyze "$@" "$saved" >"$tmp/fm.want" 2>/dev/null
-		SKEIN_THREADS=1 SKEIN_FAIL_COUNT=$tmp/fm.count LD_PRELOAD=$fm "$skein" analyze "$@" "$saved" \
-			>/dev/null 2>&1
-		total=$(cat "$tmp/fm.count" 2>/dev/null || echo 0)
-		[ "$total" -gt 1000 ] && ok || bad "failmalloc.so counted $total allocations of $name"
-		k=1 said=0 failed=0 fm_bad=
-		while [ "$k" -le "$total" ]; do
-			SKEIN_THREADS=1 timeout --signal=KILL "$guard" env SKEIN_FAIL_AT=$k LD_PRELOAD="$fm" \
-				"$skein" analyze "$@" "$saved" >"$tmp/out" 2>"$tmp/err" </dev/null
-			st=$?
-			if [ "$st" = 1 ] && oom_line "$tmp/err"; then
-				failed=$((failed + 1))
-			elif [ "$st" = 0 ] && [ ! -s "$tmp/err" ] && grep -Eq "$note" "$tmp/out" &&
-				{ [ -z "$check" ] || $check "$tmp/out"; }; then
-				said=$((said + 1))
-			elif [ "$st" != 0 ] || ! cmp -s "$tmp/out" "$tmp/fm.want"; then
-				fm_bad="$fm_bad allocation $k: exit $st, $(head -c 200 "$tmp/err")$(diff "$tmp/fm.want" \
-					"$tmp/out" | head -3 | tr '\n' ' ');"
-			fi
-			if [ "$k" -ge $((total - last)) ]; then
-				k=$((k + 1))
-			else      # the stride, but never past the first of the last
-				k=$((k + stride))
-				[ "$k" -gt $((total - last)) ] && k=$((total - last))
-			fi
-		done
-		[ -z "$fm_bad" ] && ok || bad "$name out of memory:$fm_bad"
-		[ "$failed" -ge 10 ] && [ "$said" -ge "$min_said" ] && ok ||
-			bad "$name: $failed allocations failed it, $said sections said they were not shown"
-	}
-	check=
-	fm_sweep analyze 120 97 'not (shown|computed): .*out of memory' 4
+	fm_sweep analyze 120 97 'not (shown|computed): .*out of memory' 4 10 analyze "$saved"
 	# the JSON report: {"not_shown": "out of memory"} where a section
 	# would be (the iterations and the critical path went missing, an
 	# empty list stood for the path's ranks, and the wait totals' arrays
 	# were freed twice: glibc aborted)
 	is_json() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null; }
 	check=is_json
-	fm_sweep "analyze --format json" 70 211 '"not_shown": "out of memory"' 4 --format json
+	fm_sweep "analyze --format json" 70 211 '"not_shown": "out of memory"' 4 10 \
+		analyze --format json "$saved"
 	check=
 	# a CSV table is the whole output: one it could not make is an
 	# error, nothing written (the iterations' and the critical path's
 	# were empty, exit 0)
 	for table in iterations critical; do
-		fm_sweep "analyze --table $table" 25 1009 '^$' 0 --format csv --table "$table"
+		fm_sweep "analyze --table $table" 25 1009 '' 0 10 analyze --format csv --table "$table" "$saved"
 	done
 else
 	bad "$(dirname "$skein")/tests/failmalloc.so is not built (make it first)"

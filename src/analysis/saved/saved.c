@@ -218,10 +218,12 @@ saved_may_replace(const char *path, struct err *e)
 		return errno == ENOENT ? 0 : err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return err_set(e, ERR_IO, "%s: is a directory", path);
-	int saved = S_ISREG(st.st_mode) && st.st_size ? saved_is(path) : 0;
+	if (S_ISREG(st.st_mode) && st.st_size == 0)
+		return 0;
+	int saved = S_ISREG(st.st_mode) ? saved_is(path) : 0;
 	if (saved < 0)            /* not known to be skein's: never replaced */
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
-	if (S_ISREG(st.st_mode) && (st.st_size == 0 || saved))
+	if (saved)
 		return 0;
 	return err_set(e, ERR_IO, "%s: exists and is not a file skein saved: not replaced "
 		       "(remove it, or save under another name)", path);
